@@ -1,0 +1,19 @@
+import { updateDisplayOptions } from 'n8n-workflow';
+import type { IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
+
+import { apiRequest } from '../../transport';
+import { leadIdOf, leadIdProperty } from './leadId';
+
+const properties: INodeProperties[] = [leadIdProperty];
+
+export const description = updateDisplayOptions({ show: { resource: ['lead'], operation: ['get'] } }, properties);
+
+export async function execute(this: IExecuteFunctions, itemIndex: number): Promise<INodeExecutionData[]> {
+	const leadId = leadIdOf(this, itemIndex);
+	const lead = await apiRequest.call(this, {
+		method: 'GET',
+		path: `/leads/${encodeURIComponent(leadId)}`,
+		itemIndex,
+	});
+	return [{ json: lead }];
+}

@@ -1,0 +1,45 @@
+import { NodeApiError, NodeOperationError } from 'n8n-workflow';
+import type { IExecuteFunctions, INodeExecutionData, JsonObject } from 'n8n-workflow';
+
+import * as lead from './lead';
+import type { Operation } from './operation';
+
+/** Every resource's operations, by the `resource` and `operation` parameter values. */
+const resources: Record<string, Record<string, Operation>> = {
+	lead: { create: lead.create, get: lead.get },
+};
+
+/** Runs the chosen operation once per input item; with "Continue on Fail" an item's error becomes its output. */
+export async function router(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
+	const items = this.getInputData();
+	const resource = this.getNodeParameter('resource', 0) as string;
+	const operationName = this.getNodeParameter('operation', 0) as string;
+	const operation = resources[resource]?.[operationName];
+	if (!operation) {
+		throw new NodeOperationError(
+			this.getNode(),
+			`The operation "${operationName}" of resource "${resource}" is not supported`,
+			{ description: 'Open the node and pick a resource and an operation from the lists.' },
+		);
+	}
+
+	const returnData: INodeExecutionData[] = [];
+	for (let itemIndex = 0; itemIndex < items.length; itemIndex++) {
+		try {
+			const results = await operation.execute.call(this, itemIndex);
+			for (const result of results) returnData.push({ ...result, pairedItem: { item: itemIndex } });
+		} catch (error) {
+			if (this.continueOnFail()) {
+				const json: Record<string, string> = { error: error instanceof Error ? error.message : String(error) };
+				if ((error as NodeApiError).description) json.description = String((error as NodeApiError).description);
+				if ((error as NodeApiError).httpCode) json.httpCode = String((error as NodeApiError).httpCode);
+				returnData.push({ json, pairedItem: { item: itemIndex } });
+				continue;
+			}
+			// Errors of the transport and the field checks already name their item; n8n hands those back as they are.
+			if (error instanceof NodeApiError) throw new NodeApiError(this.getNode(), error as unknown as JsonObject);
+			throw new NodeOperationError(this.getNode(), error as Error, { itemIndex });
+		}
+	}
+	return [returnData];
+}

@@ -1,0 +1,39 @@
+/**
+ * Every choice this package makes where the API specification says "not shown".
+ * Keep them here, and keep the README's "Choices where the spec is silent" section in step.
+ */
+
+/** Path prefixes of the two API versions, appended to the credential's Base URL. */
+export const API_PREFIX = { v1: '/api/v1', v2: '/api/v2' } as const;
+
+/** The spec does not name the query parameter of GET /users that searches first name, last name and email. */
+export const USER_SEARCH_QUERY_PARAMETER = 'search';
+
+/** Largest page the API serves (v1 `limit`, v2 `pageSize`). Return All asks for this, so it needs the fewest requests. */
+export const MAX_PAGE_SIZE = 100;
+
+/**
+ * Event names. The spec names only `lead.created`; it describes deals changing stage and invoices being paid
+ * in words. The other names are ours; a trigger can subscribe to any other name through "Custom Event Names".
+ */
+export const KNOWN_EVENTS = [
+	{ name: 'Lead Created', value: 'lead.created', description: 'A lead was created (named by the API spec)' },
+	{ name: 'Lead Updated', value: 'lead.updated', description: 'A lead was changed' },
+	{ name: 'Deal Created', value: 'deal.created', description: 'A deal was created' },
+	{ name: 'Deal Updated', value: 'deal.updated', description: 'A deal was changed' },
+	{ name: 'Deal Stage Changed', value: 'deal.stage_changed', description: 'A deal moved to another pipeline stage' },
+	{ name: 'Invoice Created', value: 'invoice.created', description: 'An invoice was created' },
+	{ name: 'Invoice Paid', value: 'invoice.paid', description: 'An invoice was paid' },
+] as const;
+
+/**
+ * Error bodies: the spec shows `{ error: { code, message } }` for v2 only. We read that shape on v1 too, fall back to
+ * a top-level `message`/`code`, and to the raw text (e.g. a proxy's HTML page) when the body is not JSON.
+ */
+export const ERROR_BODY_SHAPE = 'error.code / error.message, else message / code, else raw text';
+
+/**
+ * PATCH /leads/{id}: the response body is not shown. When it is a lead (an object with an `id`), we return it;
+ * otherwise we read the lead back with GET /leads/{id} and return that.
+ */
+export const LEAD_UPDATE_READS_BACK_WHEN_RESPONSE_IS_NOT_A_LEAD = true;

@@ -1,0 +1,5 @@
+export { API_PREFIX, KNOWN_EVENTS, MAX_PAGE_SIZE, USER_SEARCH_QUERY_PARAMETER } from './apiChoices';
+export { apiRequest, apiRequestFull, CREDENTIAL_TYPE, normalizeBaseUrl } from './request';
+export type { ApiContext, ApiRequest, ApiVersion } from './request';
+export { paginateV1, paginateV2 } from './pagination';
+export type { PageRequest } from './pagination';

@@ -1,0 +1,151 @@
+import { sleep } from 'n8n-workflow';
+import type {
+	ICredentialDataDecryptedObject,
+	ICredentialsDecrypted,
+	IDataObject,
+	IExecuteFunctions,
+	IHookFunctions,
+	IHttpRequestMethods,
+	IHttpRequestOptions,
+	ILoadOptionsFunctions,
+	IN8nHttpFullResponse,
+} from 'n8n-workflow';
+
+import { API_PREFIX } from './apiChoices';
+import { apiErrorFromResponse, connectionError, connectionErrorCode, type RequestSummary } from './errors';
+import { RETRY } from './limits';
+import { pacerFor, rateLimitWaitMs, type RateLimitPacer } from './rateLimit';
+
+export const CREDENTIAL_TYPE = 'crmInvoicingApi';
+
+/** Any n8n context that may call the API: node execution, list searches, and the trigger's webhook lifecycle. */
+export type ApiContext = IExecuteFunctions | ILoadOptionsFunctions | IHookFunctions;
+
+export type ApiVersion = keyof typeof API_PREFIX;
+
+export interface ApiRequest {
+	method: IHttpRequestMethods;
+	/** Path under the version prefix, e.g. `/leads` or `/leads/lead_1`. */
+	path: string;
+	version?: ApiVersion;
+	qs?: IDataObject;
+	body?: IDataObject | IDataObject[];
+	/** The input item the request is for, so errors point at it. */
+	itemIndex?: number;
+}
+
+interface Connection {
+	baseUrl: string;
+	credentials: ICredentialsDecrypted;
+	pacer: RateLimitPacer;
+}
+
+/** Credentials are read once per execution (or list search, or hook call), not once per request or page. */
+const connections = new WeakMap<object, Promise<Connection>>();
+
+/** `https://crm.example.com/`, `…/api/v1` and `…/api/v2` all mean the same workspace. */
+export function normalizeBaseUrl(raw: unknown): string {
+	return String(raw ?? '')
+		.trim()
+		.replace(/\/+$/, '')
+		.replace(/\/api\/v[12]$/i, '');
+}
+
+async function openConnection(context: ApiContext): Promise<Connection> {
+	const data: ICredentialDataDecryptedObject = await context.getCredentials(CREDENTIAL_TYPE);
+	const baseUrl = normalizeBaseUrl(data.baseUrl);
+	return {
+		baseUrl,
+		credentials: { id: '', name: CREDENTIAL_TYPE, type: CREDENTIAL_TYPE, data },
+		pacer: pacerFor(baseUrl, String(data.apiKey ?? '')),
+	};
+}
+
+function connectionOf(context: ApiContext): Promise<Connection> {
+	let connection = connections.get(context);
+	if (!connection) {
+		connection = openConnection(context);
+		connections.set(context, connection);
+		connection.catch(() => connections.delete(context));
+	}
+	return connection;
+}
+
+const IDEMPOTENT = new Set<string>(['GET', 'HEAD', 'DELETE']);
+const TRANSIENT_STATUSES = new Set([502, 503, 504]);
+
+/** A request and its full response (status, headers, body). Throws NodeApiError for every failure. */
+export async function apiRequestFull(this: ApiContext, request: ApiRequest): Promise<IN8nHttpFullResponse> {
+	const connection = await connectionOf(this);
+	const path = `${API_PREFIX[request.version ?? 'v1']}${request.path}`;
+	const summary: RequestSummary = { method: request.method, path, itemIndex: request.itemIndex };
+	const options: IHttpRequestOptions = {
+		method: request.method,
+		url: `${connection.baseUrl}${path}`,
+		json: true,
+		returnFullResponse: true,
+		ignoreHttpStatusErrors: true,
+		timeout: RETRY.requestTimeoutMs,
+	};
+	if (request.qs && Object.keys(request.qs).length > 0) options.qs = request.qs;
+	if (request.body !== undefined) options.body = request.body;
+
+	const idempotent = IDEMPOTENT.has(request.method);
+	let rateLimitRetries = 0;
+	let rateLimitWaited = 0;
+	let transientRetries = 0;
+
+	for (;;) {
+		const delay = connection.pacer.delayBeforeNextRequest();
+		if (delay > 0) await sleep(delay);
+		connection.pacer.onRequestSent();
+
+		let response: IN8nHttpFullResponse;
+		try {
+			response = (await this.helpers.httpRequestWithAuthentication.call(this, CREDENTIAL_TYPE, options, {
+				credentialsDecrypted: connection.credentials,
+			})) as IN8nHttpFullResponse;
+		} catch (error) {
+			const code = connectionErrorCode(error);
+			if (idempotent && code && transientRetries < RETRY.maxTransientRetries) {
+				await sleep(RETRY.transientBackoffMs * 2 ** transientRetries++);
+				continue;
+			}
+			throw connectionError(this.getNode(), code, summary, transientRetries > 0);
+		}
+
+		connection.pacer.onResponse(response.headers);
+		const status = response.statusCode;
+		if (status >= 200 && status < 300) return response;
+
+		if (status === 429) {
+			const wait = rateLimitWaitMs(response.headers);
+			connection.pacer.onRateLimited(wait);
+			if (rateLimitRetries < RETRY.maxRateLimitRetries && rateLimitWaited + wait <= RETRY.maxTotalRateLimitWaitMs) {
+				rateLimitRetries++;
+				rateLimitWaited += wait;
+				// The pacer now holds the wait; the top of the loop sleeps it.
+				continue;
+			}
+		} else if (idempotent && TRANSIENT_STATUSES.has(status) && transientRetries < RETRY.maxTransientRetries) {
+			await sleep(RETRY.transientBackoffMs * 2 ** transientRetries++);
+			continue;
+		}
+		throw apiErrorFromResponse(this.getNode(), status, response.body, summary);
+	}
+}
+
+/** A request's parsed JSON body; an empty body (a 204) is an empty object. */
+export async function apiRequest(this: ApiContext, request: ApiRequest): Promise<IDataObject> {
+	const response = await apiRequestFull.call(this, request);
+	const body = response.body as unknown;
+	if (body === '' || body === null || body === undefined) return {};
+	if (typeof body === 'string') {
+		try {
+			return JSON.parse(body) as IDataObject;
+		} catch {
+			return { body };
+		}
+	}
+	return body as IDataObject;
+}
