@@ -1,19 +1,22 @@
 /** @type {import('jest').Config} */
-const tsJest = ['ts-jest', { tsconfig: 'tsconfig.json', isolatedModules: true }];
+const common = {
+	testEnvironment: 'node',
+	transform: { '^.+\\.ts$': ['ts-jest', { tsconfig: 'tsconfig.json' }] },
+	modulePathIgnorePatterns: ['<rootDir>/dist/', '<rootDir>/.tmp/', '<rootDir>/runtime/'],
+};
 
 module.exports = {
 	projects: [
 		{
+			...common,
 			displayName: 'unit',
-			testEnvironment: 'node',
-			transform: { '^.+\\.ts$': tsJest },
 			testMatch: ['<rootDir>/test/unit/**/*.test.ts', '<rootDir>/test/sandbox/**/*.test.ts'],
 		},
 		{
+			...common,
 			displayName: 'e2e',
-			testEnvironment: 'node',
-			transform: { '^.+\\.ts$': tsJest },
 			testMatch: ['<rootDir>/test/e2e/**/*.test.ts'],
+			testTimeout: 120_000,
 		},
 	],
 };

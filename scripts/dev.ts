@@ -1,0 +1,55 @@
+/**
+ * `npm run dev`: builds the package, starts the sandbox CRM and a real n8n with the package installed and a
+ * credential ready, and prints where to open it. Ctrl-C stops both.
+ */
+import { spawnSync } from 'node:child_process';
+import path from 'node:path';
+
+import { OWNER } from './lib/n8n';
+import { ROOT } from './lib/runtime';
+import { startStack } from './lib/stack';
+
+async function main(): Promise<void> {
+	const build = spawnSync('npm', ['run', 'build', '--silent'], { cwd: ROOT, stdio: 'inherit' });
+	if (build.status !== 0) process.exit(build.status ?? 1);
+
+	const n8nPort = Number(process.env.N8N_PORT ?? 5678);
+	const sandboxPort = Number(process.env.SANDBOX_PORT ?? 5680);
+	const stack = await startStack({
+		runtime: (process.env.N8N_RUNTIME as 'current' | 'compat' | undefined) ?? 'current',
+		userFolder: path.join(ROOT, '.tmp', 'dev-n8n'),
+		fresh: process.argv.includes('--fresh'),
+		n8nPort,
+		sandbox: { port: sandboxPort, seedLeads: 25 },
+	});
+
+	console.log(`
+  n8n ${stack.runtime.n8nVersion} with n8n-nodes-crm-invoicing is running.
+
+  Open        ${stack.n8n.url}
+  Sign in     ${OWNER.email} / ${OWNER.password}
+  Credential  "${stack.credentials.admin.name}" points at the sandbox CRM (also: "${stack.credentials.readOnly.name}")
+
+  Sandbox CRM ${stack.sandbox.url}/api/v1   (keys: ${stack.sandbox.keys.admin} · read-only ${stack.sandbox.keys.readOnly})
+  Requests it received: ${stack.sandbox.url}/__sandbox/requests
+  n8n log     ${path.relative(ROOT, stack.logFile)}
+
+  Add a "CRM Invoicing" node to a workflow, or import a file from examples/. Ctrl-C stops everything.
+`);
+
+	let stopping = false;
+	const stop = async (): Promise<void> => {
+		if (stopping) return;
+		stopping = true;
+		console.log('\nStopping n8n and the sandbox…');
+		await stack.stop();
+		process.exit(0);
+	};
+	process.on('SIGINT', () => void stop());
+	process.on('SIGTERM', () => void stop());
+}
+
+main().catch((error: unknown) => {
+	console.error(error instanceof Error ? error.message : error);
+	process.exit(1);
+});

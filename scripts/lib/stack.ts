@@ -1,0 +1,93 @@
+/**
+ * The whole local product: the sandbox CRM, and a real n8n with this package installed and credentials that point
+ * at the sandbox. Used by `npm run dev`, the end-to-end tests and the benchmarks.
+ */
+import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+
+import { startSandbox, type Sandbox, type SandboxOptions } from '../../test/sandbox/server';
+import { installPackage, N8nClient, N8nProcess } from './n8n';
+import { ensureRuntime, ROOT, type Runtime, type RuntimeName } from './runtime';
+
+export interface StackOptions {
+	runtime: RuntimeName;
+	/** n8n's user folder; `fresh` empties it first. */
+	userFolder: string;
+	fresh: boolean;
+	n8nPort: number;
+	sandbox: SandboxOptions;
+	n8nEnv?: Record<string, string>;
+}
+
+export interface StackCredentials {
+	admin: { id: string; name: string };
+	readOnly: { id: string; name: string };
+	badKey: { id: string; name: string };
+}
+
+export interface Stack {
+	runtime: Runtime;
+	sandbox: Sandbox;
+	n8n: N8nProcess;
+	client: N8nClient;
+	credentials: StackCredentials;
+	logFile: string;
+	stop(): Promise<void>;
+}
+
+export function requireBuild(): void {
+	if (!existsSync(path.join(ROOT, 'dist', 'nodes', 'CrmInvoicing', 'CrmInvoicing.node.js'))) {
+		throw new Error('dist/ is missing: run `npm run build` first');
+	}
+}
+
+export async function startStack(options: StackOptions): Promise<Stack> {
+	requireBuild();
+	const runtime = ensureRuntime(options.runtime);
+	if (options.fresh) rmSync(options.userFolder, { recursive: true, force: true });
+	mkdirSync(options.userFolder, { recursive: true });
+	installPackage(options.userFolder);
+
+	const sandbox = await startSandbox(options.sandbox);
+	const logFile = path.join(options.userFolder, 'n8n.log');
+	const n8n = new N8nProcess({ runtime, userFolder: options.userFolder, port: options.n8nPort, logFile, env: options.n8nEnv });
+	try {
+		await n8n.start();
+		const client = new N8nClient(n8n.url);
+		await client.setUp();
+		const credentials = await ensureCredentials(client, sandbox, options.userFolder);
+		return {
+			runtime,
+			sandbox,
+			n8n,
+			client,
+			credentials,
+			logFile,
+			async stop() {
+				await n8n.stop();
+				await sandbox.close();
+			},
+		};
+	} catch (error) {
+		await n8n.stop();
+		await sandbox.close();
+		throw error;
+	}
+}
+
+/** The three credentials the scripts use, created once per user folder (their IDs are kept beside n8n's data). */
+async function ensureCredentials(client: N8nClient, sandbox: Sandbox, userFolder: string): Promise<StackCredentials> {
+	const stateFile = path.join(userFolder, 'crm-credentials.json');
+	const wanted = { baseUrl: sandbox.url };
+	if (existsSync(stateFile)) {
+		const saved = JSON.parse(readFileSync(stateFile, 'utf8')) as StackCredentials & { baseUrl: string };
+		if (saved.baseUrl === wanted.baseUrl) return saved;
+	}
+	const credentials: StackCredentials = {
+		admin: await client.createCredential('CRM Sandbox (admin key)', { baseUrl: sandbox.url, apiKey: sandbox.keys.admin }),
+		readOnly: await client.createCredential('CRM Sandbox (read-only key)', { baseUrl: sandbox.url, apiKey: sandbox.keys.readOnly }),
+		badKey: await client.createCredential('CRM Sandbox (wrong key)', { baseUrl: sandbox.url, apiKey: 'sk_wrong_key_for_tests' }),
+	};
+	writeFileSync(stateFile, JSON.stringify({ ...credentials, ...wanted }, null, 2));
+	return credentials;
+}

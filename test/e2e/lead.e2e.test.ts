@@ -1,0 +1,81 @@
+import { e2eEnv, nodeError, runAction, sandbox } from './lib';
+
+const env = e2eEnv();
+const crm = sandbox(env);
+
+describe(`Lead in real n8n ${env.n8nVersion}`, () => {
+	beforeEach(async () => {
+		await crm.clearRequests();
+	});
+
+	it('creates a lead in the sandbox and reads it back, sending the credential\'s x-api-key', async () => {
+		const created = await runAction(
+			{
+				parameters: {
+					resource: 'lead',
+					operation: 'create',
+					name: '={{ $json.body.name }}',
+					additionalFields: { email: 'ada@example.com', value: 1200 },
+				},
+			},
+			{ name: 'Ada Lovelace' },
+		);
+		expect(created.status).toBe(200);
+		expect(created.items).toHaveLength(1);
+		const lead = created.items[0];
+		expect(lead).toMatchObject({ name: 'Ada Lovelace', email: 'ada@example.com', value: 1200, archived: false });
+		expect(lead.id).toEqual(expect.any(String));
+
+		const fetched = await runAction({
+			parameters: { resource: 'lead', operation: 'get', leadId: { __rl: true, mode: 'id', value: lead.id } },
+		});
+		expect(fetched.items).toEqual([lead]);
+
+		const requests = (await crm.requests()).filter((request) => request.path.startsWith('/api/'));
+		expect(requests.map((request) => `${request.method} ${request.path} ${request.status}`)).toEqual([
+			'POST /api/v1/leads 200',
+			`GET /api/v1/leads/${lead.id} 200`,
+		]);
+		expect(requests[0].body).toEqual({ name: 'Ada Lovelace', email: 'ada@example.com', value: 1200 });
+		for (const request of requests) expect(request.headers['x-api-key']).toBe(env.sandboxKeys.admin);
+	});
+
+	it('fails the execution with a clear 401 error when the key is wrong, without showing the key', async () => {
+		const run = await runAction({
+			credential: 'badKey',
+			parameters: { resource: 'lead', operation: 'get', leadId: { __rl: true, mode: 'id', value: 'lead_1' } },
+		});
+		expect(run.execution.status).toBe('error');
+		const error = nodeError(run.execution);
+		expect(error?.message).toMatch(/401 UNAUTHORIZED/);
+		expect(error?.description).toMatch(/API key/);
+		expect(JSON.stringify(run.execution)).not.toContain('sk_wrong_key_for_tests');
+		const requests = await crm.requests();
+		expect(requests.at(-1)).toMatchObject({ method: 'GET', status: 401 });
+	});
+
+	it('fails with a clear 403 error when the key\'s user may not create leads', async () => {
+		const run = await runAction({
+			credential: 'readOnly',
+			parameters: { resource: 'lead', operation: 'create', name: 'Should not exist', additionalFields: {} },
+		});
+		expect(run.execution.status).toBe('error');
+		const error = nodeError(run.execution);
+		expect(error?.message).toMatch(/403 FORBIDDEN/);
+		expect(error?.description).toMatch(/not allowed/);
+		const requests = await crm.requests();
+		expect(requests.filter((request) => request.method === 'POST')).toHaveLength(1);
+		expect(requests.at(-1)).toMatchObject({ method: 'POST', path: '/api/v1/leads', status: 403 });
+	});
+
+	it('puts the error on the item and goes on with "Continue on Fail"', async () => {
+		const run = await runAction({
+			continueOnFail: true,
+			parameters: { resource: 'lead', operation: 'get', leadId: { __rl: true, mode: 'id', value: 'lead_does_not_exist' } },
+		});
+		expect(run.status).toBe(200);
+		expect(run.items).toHaveLength(1);
+		expect(run.items[0].error).toMatch(/404 NOT_FOUND/);
+		expect(run.items[0].description).toMatch(/ID is right/);
+	});
+});

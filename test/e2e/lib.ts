@@ -1,0 +1,177 @@
+/** What the end-to-end tests share: the running n8n and sandbox (started by scripts/e2e.ts), and workflow builders. */
+import { randomUUID } from 'node:crypto';
+import { readFileSync } from 'node:fs';
+
+import type { E2eEnv } from '../../scripts/e2e';
+import { N8nClient } from '../../scripts/lib/n8n';
+
+export const PACKAGE = 'n8n-nodes-crm-invoicing';
+export const ACTION_NODE_TYPE = `${PACKAGE}.crmInvoicing`;
+export const TRIGGER_NODE_TYPE = `${PACKAGE}.crmInvoicingTrigger`;
+
+export function e2eEnv(): E2eEnv {
+	const file = process.env.E2E_ENV;
+	if (!file) throw new Error('E2E_ENV is not set: run the end-to-end tests with `npm run test:e2e`');
+	return JSON.parse(readFileSync(file, 'utf8')) as E2eEnv;
+}
+
+export function n8nClient(env = e2eEnv()): N8nClient {
+	const client = new N8nClient(env.n8nUrl);
+	client.apiKey = env.n8nApiKey;
+	return client;
+}
+
+/** The sandbox's control endpoints (its request log, deliveries, faults, config). */
+export function sandbox(env = e2eEnv()) {
+	const control = async <T = any>(method: string, route: string, body?: unknown): Promise<T> => {
+		const response = await fetch(`${env.sandboxUrl}/__sandbox${route}`, {
+			method,
+			headers: { 'content-type': 'application/json' },
+			body: body === undefined ? undefined : JSON.stringify(body),
+		});
+		const text = await response.text();
+		if (!response.ok) throw new Error(`sandbox ${method} ${route} → ${response.status}: ${text}`);
+		return (text ? JSON.parse(text) : undefined) as T;
+	};
+	return {
+		control,
+		requests: async (): Promise<SandboxRequest[]> => {
+			const result = await control<SandboxRequest[] | { requests: SandboxRequest[] }>('GET', '/requests');
+			return Array.isArray(result) ? result : result.requests;
+		},
+		clearRequests: async () => await control('DELETE', '/requests'),
+		webhooks: async (): Promise<any[]> => {
+			const result = await control<any[] | { items: any[] }>('GET', '/webhooks');
+			return Array.isArray(result) ? result : result.items;
+		},
+		deliveries: async (): Promise<any[]> => {
+			const result = await control<any[] | { deliveries: any[] }>('GET', '/deliveries');
+			return Array.isArray(result) ? result : result.deliveries;
+		},
+		reset: async () => await control('POST', '/reset'),
+		config: async (config: unknown) => await control('POST', '/config', config),
+		fault: async (fault: unknown) => await control('POST', '/faults', fault),
+		api: async <T = any>(method: string, route: string, body?: unknown, key = env.sandboxKeys.admin): Promise<T> => {
+			const response = await fetch(`${env.sandboxUrl}/api/v1${route}`, {
+				method,
+				headers: { 'content-type': 'application/json', 'x-api-key': key },
+				body: body === undefined ? undefined : JSON.stringify(body),
+			});
+			const text = await response.text();
+			if (!response.ok) throw new Error(`sandbox API ${method} ${route} → ${response.status}: ${text}`);
+			return (text ? JSON.parse(text) : undefined) as T;
+		},
+	};
+}
+
+export interface SandboxRequest {
+	seq: number;
+	method: string;
+	path: string;
+	query: Record<string, string>;
+	headers: Record<string, string>;
+	body: unknown;
+	status: number;
+}
+
+export type CredentialRole = 'admin' | 'readOnly' | 'badKey';
+
+export interface NodeSpec {
+	parameters: Record<string, unknown>;
+	credential?: CredentialRole;
+	/** Put errors on the item and go on ("Continue on Fail"). */
+	continueOnFail?: boolean;
+}
+
+export interface ActionRun {
+	workflowId: string;
+	/** The HTTP status of the webhook call that ran the workflow. */
+	status: number;
+	/** The CRM node's output items' JSON, as the webhook answered them. */
+	items: any[];
+}
+
+/**
+ * Runs the CRM node in the real n8n: a workflow "Webhook (answers with the last node's items) → CRM Invoicing"
+ * is created and activated, called once with `input` as the body, then deactivated and deleted.
+ */
+export async function runAction(spec: NodeSpec, input: unknown = {}, env = e2eEnv()): Promise<ActionRun & { execution: any }> {
+	const client = n8nClient(env);
+	const path = `e2e-${randomUUID()}`;
+	const credential = env.credentials[spec.credential ?? 'admin'];
+	const workflow = await client.createWorkflow({
+		name: `e2e action ${path}`,
+		nodes: [
+			{
+				id: randomUUID(),
+				name: 'Webhook',
+				type: 'n8n-nodes-base.webhook',
+				typeVersion: 2,
+				position: [0, 0],
+				webhookId: randomUUID(),
+				parameters: { httpMethod: 'POST', path, responseMode: 'lastNode', responseData: 'allEntries', options: {} },
+			},
+			{
+				id: randomUUID(),
+				name: 'CRM Invoicing',
+				type: ACTION_NODE_TYPE,
+				typeVersion: 1,
+				position: [300, 0],
+				parameters: spec.parameters,
+				credentials: { crmInvoicingApi: { id: credential.id, name: credential.name } },
+				...(spec.continueOnFail ? { onError: 'continueRegularOutput' } : {}),
+			},
+		],
+		connections: { Webhook: { main: [[{ node: 'CRM Invoicing', type: 'main', index: 0 }]] } },
+	});
+	await client.activate(workflow.id);
+	try {
+		const response = await fetch(`${env.n8nUrl}/webhook/${path}`, {
+			method: 'POST',
+			headers: { 'content-type': 'application/json' },
+			body: JSON.stringify(input),
+		});
+		const text = await response.text();
+		let items: any[] = [];
+		try {
+			const parsed = JSON.parse(text);
+			items = Array.isArray(parsed) ? parsed : [parsed];
+		} catch {
+			items = [];
+		}
+		const execution = await waitForExecution(workflow.id, env);
+		return { workflowId: workflow.id, status: response.status, items, execution };
+	} finally {
+		await client.deactivate(workflow.id);
+		await client.deleteWorkflow(workflow.id);
+	}
+}
+
+/** The newest finished execution of a workflow. */
+export async function waitForExecution(workflowId: string, env = e2eEnv(), timeoutMs = 30_000): Promise<any> {
+	const client = n8nClient(env);
+	const deadline = Date.now() + timeoutMs;
+	while (Date.now() < deadline) {
+		const executions = await client.executions(workflowId);
+		const finished = executions.find((execution) => execution.finished || execution.stoppedAt);
+		if (finished) return finished;
+		await new Promise((resolve) => setTimeout(resolve, 250));
+	}
+	throw new Error(`No finished execution of workflow ${workflowId} within ${timeoutMs} ms`);
+}
+
+/** The error a node raised in an execution (from n8n's run data). */
+export function nodeError(execution: any, nodeName = 'CRM Invoicing'): { message?: string; description?: string; httpCode?: string } | undefined {
+	const runs = execution?.data?.resultData?.runData?.[nodeName];
+	return runs?.[0]?.error ?? execution?.data?.resultData?.error;
+}
+
+export async function waitFor<T>(check: () => Promise<T | undefined | false>, timeoutMs = 20_000, what = 'condition'): Promise<T> {
+	const deadline = Date.now() + timeoutMs;
+	for (;;) {
+		const value = await check();
+		if (value) return value;
+		if (Date.now() > deadline) throw new Error(`Timed out after ${timeoutMs} ms waiting for ${what}`);
+		await new Promise((resolve) => setTimeout(resolve, 200));
+	}
+}
