@@ -1,0 +1,669 @@
+/**
+ * The /api/v1 and /api/v2 routes: validation, the stores, and the events each change emits.
+ * Plumbing (auth, rate limit, faults, logging) lives in server.ts.
+ */
+import type { Collection, Store } from './store';
+import { ADMIN_USER_INTERNAL_ID, addLead, formatNumber, randomId } from './store';
+import type { Deal, Invoice, InvoiceLineItem, JsonObject, Lead, WebhookSubscription } from './types';
+import { generateSecret } from './webhooks';
+
+export type ErrorCode = 'UNAUTHORIZED' | 'FORBIDDEN' | 'NOT_FOUND' | 'VALIDATION_ERROR' | 'RATE_LIMITED' | 'INTERNAL_ERROR';
+
+export class ApiError extends Error {
+	constructor(
+		readonly status: number,
+		readonly code: ErrorCode,
+		message: string,
+	) {
+		super(message);
+	}
+}
+
+export const validationError = (message: string): ApiError => new ApiError(400, 'VALIDATION_ERROR', message);
+export const notFound = (message: string): ApiError => new ApiError(404, 'NOT_FOUND', message);
+
+export function errorBody(code: ErrorCode, message: string): { error: { code: ErrorCode; message: string } } {
+	return { error: { code, message } };
+}
+
+export interface ApiRequest {
+	method: string;
+	path: string;
+	query: Record<string, string>;
+	/** Raw request body text; undefined when empty. */
+	rawBody: string | undefined;
+	/** Internal id of the user who owns the API key. */
+	userInternalId: number;
+	readOnly: boolean;
+}
+
+export interface ApiResponse {
+	status: number;
+	body?: unknown;
+}
+
+export interface ApiHost {
+	store: Store;
+	emit(event: string, payload: unknown): void;
+}
+
+interface Route {
+	method: 'GET' | 'POST' | 'PATCH' | 'DELETE';
+	pattern: RegExp;
+	/** Resource named in 403 messages, for writes. */
+	resource?: string;
+	handler: (host: ApiHost, request: ApiRequest, params: string[]) => ApiResponse;
+}
+
+const VERBS: Record<string, string> = { POST: 'create', PATCH: 'update', DELETE: 'delete' };
+
+const routes: Route[] = [
+	{ method: 'GET', pattern: /^\/api\/v1\/leads$/, handler: listLeads },
+	{ method: 'POST', pattern: /^\/api\/v1\/leads$/, resource: 'leads', handler: createLead },
+	{ method: 'GET', pattern: /^\/api\/v1\/leads\/([^/]+)$/, handler: getLead },
+	{ method: 'PATCH', pattern: /^\/api\/v1\/leads\/([^/]+)$/, resource: 'leads', handler: updateLead },
+	{ method: 'POST', pattern: /^\/api\/v1\/deals$/, resource: 'deals', handler: createDeal },
+	{ method: 'GET', pattern: /^\/api\/v1\/deals\/([^/]+)$/, handler: getDeal },
+	{ method: 'PATCH', pattern: /^\/api\/v1\/deals\/([^/]+)$/, resource: 'deals', handler: updateDeal },
+	{ method: 'POST', pattern: /^\/api\/v1\/invoices$/, resource: 'invoices', handler: createInvoice },
+	{ method: 'GET', pattern: /^\/api\/v1\/invoices\/([^/]+)$/, handler: getInvoice },
+	{ method: 'GET', pattern: /^\/api\/v1\/clients\/([^/]+)$/, handler: getClient },
+	{ method: 'GET', pattern: /^\/api\/v1\/products\/([^/]+)$/, handler: getProduct },
+	{ method: 'GET', pattern: /^\/api\/v1\/users$/, handler: listUsers },
+	{ method: 'POST', pattern: /^\/api\/v1\/webhooks$/, resource: 'webhooks', handler: createWebhook },
+	{ method: 'GET', pattern: /^\/api\/v1\/webhooks$/, handler: listWebhooks },
+	{ method: 'GET', pattern: /^\/api\/v1\/webhooks\/([^/]+)$/, handler: getWebhook },
+	{ method: 'DELETE', pattern: /^\/api\/v1\/webhooks\/([^/]+)$/, resource: 'webhooks', handler: deleteWebhook },
+	{ method: 'GET', pattern: /^\/api\/v2\/contacts$/, handler: listContacts },
+];
+
+/** Routes one authenticated, rate-limited /api request. Throws ApiError for 4xx answers. */
+export function handleApi(host: ApiHost, request: ApiRequest): ApiResponse {
+	let params: string[] | undefined;
+	let route: Route | undefined;
+	for (const candidate of routes) {
+		if (candidate.method !== request.method) continue;
+		const match = candidate.pattern.exec(request.path);
+		if (match) {
+			route = candidate;
+			params = match.slice(1).map(decodeSegment);
+			break;
+		}
+	}
+	if (!route || !params) throw notFound(`Route ${request.method} ${request.path} was not found`);
+	if (route.resource && request.readOnly) {
+		throw new ApiError(403, 'FORBIDDEN', `The user who owns this API key does not have permission to ${VERBS[route.method]} ${route.resource}.`);
+	}
+	return route.handler(host, request, params);
+}
+
+function decodeSegment(segment: string): string {
+	try {
+		return decodeURIComponent(segment);
+	} catch {
+		return segment;
+	}
+}
+
+// ---------------------------------------------------------------- validation helpers
+
+const EMAIL_RE = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
+const DATE_TIME_RE = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:?\d{2})?$/;
+/** Keys a client cannot set: the server assigns them. */
+const READ_ONLY_KEYS = new Set(['id', 'number', 'createdAt']);
+
+export function isObject(value: unknown): value is JsonObject {
+	return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+/** The parsed body as an object; an empty body counts as {}. */
+export function parseObjectBody(rawBody: string | undefined): JsonObject {
+	if (rawBody === undefined || rawBody.trim() === '') return {};
+	let parsed: unknown;
+	try {
+		parsed = JSON.parse(rawBody);
+	} catch {
+		throw validationError('The request body is not valid JSON');
+	}
+	if (!isObject(parsed)) throw validationError('The request body must be a JSON object');
+	return parsed;
+}
+
+function has(body: JsonObject, field: string): boolean {
+	return Object.prototype.hasOwnProperty.call(body, field) && body[field] !== undefined;
+}
+
+function requiredString(body: JsonObject, field: string, minLength = 0): string {
+	const value = body[field];
+	if (value === undefined || value === null) throw validationError(`${field} is required`);
+	if (typeof value !== 'string') throw validationError(`${field} must be a string`);
+	if (value.length < minLength) throw validationError(`${field} must be at least ${minLength} character${minLength === 1 ? '' : 's'}`);
+	return value;
+}
+
+function optionalString(body: JsonObject, field: string): string | null {
+	const value = body[field];
+	if (value === null) return null;
+	if (typeof value !== 'string') throw validationError(`${field} must be a string`);
+	return value;
+}
+
+function optionalNumber(body: JsonObject, field: string): number | null {
+	const value = body[field];
+	if (value === null) return null;
+	if (typeof value !== 'number' || !Number.isFinite(value)) throw validationError(`${field} must be a number`);
+	return value;
+}
+
+function optionalBoolean(body: JsonObject, field: string): boolean {
+	const value = body[field];
+	if (typeof value !== 'boolean') throw validationError(`${field} must be a boolean`);
+	return value;
+}
+
+function optionalDateTime(body: JsonObject, field: string): string | null {
+	const value = body[field];
+	if (value === null) return null;
+	if (typeof value !== 'string' || !DATE_TIME_RE.test(value) || Number.isNaN(Date.parse(value))) {
+		throw validationError(`${field} must be an ISO 8601 date-time`);
+	}
+	return value;
+}
+
+function oneOf<T extends string>(body: JsonObject, field: string, values: readonly T[]): T {
+	const value = body[field];
+	if (typeof value !== 'string' || !(values as readonly string[]).includes(value)) {
+		throw validationError(`${field} must be one of ${values.join(', ')}`);
+	}
+	return value as T;
+}
+
+function optionalObject(body: JsonObject, field: string): JsonObject | null {
+	const value = body[field];
+	if (value === null) return null;
+	if (!isObject(value)) throw validationError(`${field} must be an object`);
+	return value;
+}
+
+function existingRef(body: JsonObject, field: string, collection: { has(id: string): boolean }, what: string): string {
+	const value = body[field];
+	if (typeof value !== 'string') throw validationError(`${field} must be a string`);
+	if (!collection.has(value)) throw validationError(`${field} ${value} does not refer to an existing ${what}`);
+	return value;
+}
+
+/** Copies the keys the route does not know about, as sent. */
+function extraKeys(body: JsonObject, known: ReadonlySet<string>): JsonObject {
+	const extra: JsonObject = {};
+	for (const [key, value] of Object.entries(body)) {
+		if (!known.has(key) && !READ_ONLY_KEYS.has(key)) extra[key] = value;
+	}
+	return extra;
+}
+
+// ---------------------------------------------------------------- pagination
+
+function parseLimit(query: Record<string, string>, name: string, defaultValue: number): number {
+	const raw = query[name];
+	if (raw === undefined) return defaultValue;
+	const value = /^\d+$/.test(raw) ? Number(raw) : NaN;
+	if (!(value >= 1 && value <= 100)) throw validationError(`${name} must be between 1 and 100`);
+	return value;
+}
+
+function encodeCursor(kind: string, seq: number): string {
+	return Buffer.from(`${kind}:${seq}`, 'utf8').toString('base64url');
+}
+
+function decodeCursor(query: Record<string, string>, kind: string): number | undefined {
+	const raw = query.cursor;
+	if (raw === undefined || raw === '') return undefined;
+	const match = /^([a-z0-9]+):(\d{1,15})$/.exec(Buffer.from(raw, 'base64url').toString('utf8'));
+	if (!match || match[1] !== kind) throw validationError('cursor is not valid');
+	return Number(match[2]);
+}
+
+function parseBooleanQuery(query: Record<string, string>, name: string): boolean | undefined {
+	const raw = query[name];
+	if (raw === undefined || raw === '') return undefined;
+	if (raw === 'true') return true;
+	if (raw === 'false') return false;
+	throw validationError(`${name} must be true or false`);
+}
+
+function pageOf<T extends { id: string }>(
+	collection: Collection<T>,
+	kind: string,
+	query: Record<string, string>,
+	limit: number,
+	filter?: (value: T) => boolean,
+): { items: T[]; hasMore: boolean; nextCursor: string | null } {
+	const page = collection.page(decodeCursor(query, kind), limit, filter);
+	return { items: page.items, hasMore: page.hasMore, nextCursor: page.hasMore ? encodeCursor(kind, page.lastSeq) : null };
+}
+
+function containsIgnoreCase(needle: string, ...haystacks: unknown[]): boolean {
+	return haystacks.some((value) => typeof value === 'string' && value.toLowerCase().includes(needle));
+}
+
+// ---------------------------------------------------------------- leads
+
+const LEAD_KEYS = new Set(['name', 'email', 'title', 'mobile', 'secondaryMobile', 'sourceId', 'stageId', 'value', 'website', 'customFields', 'archived']);
+
+function leadFields(body: JsonObject, creating: boolean): Partial<Lead> {
+	const fields: Partial<Lead> = extraKeys(body, LEAD_KEYS);
+	if (creating || has(body, 'name')) fields.name = requiredString(body, 'name', 1);
+	if (has(body, 'email')) {
+		const email = body.email;
+		if (email !== null && (typeof email !== 'string' || !EMAIL_RE.test(email))) throw validationError('email must be a valid email address');
+		fields.email = email;
+	}
+	for (const field of ['title', 'mobile', 'secondaryMobile', 'sourceId', 'stageId'] as const) {
+		if (has(body, field)) fields[field] = optionalString(body, field);
+	}
+	if (has(body, 'value')) fields.value = optionalNumber(body, 'value');
+	if (has(body, 'website')) fields.website = body.website;
+	if (has(body, 'customFields')) fields.customFields = optionalObject(body, 'customFields');
+	if (has(body, 'archived')) fields.archived = optionalBoolean(body, 'archived');
+	return fields;
+}
+
+function findLead(host: ApiHost, id: string): Lead {
+	const lead = host.store.leads.get(id);
+	if (!lead) throw notFound(`Lead ${id} was not found`);
+	return lead;
+}
+
+/** The lead event payload of spec §6. */
+export function leadPayload(store: Store, lead: Lead): JsonObject {
+	const stage = lead.stageId ? store.leadStages.get(lead.stageId) : undefined;
+	const source = lead.sourceId ? store.sources.get(lead.sourceId) : undefined;
+	const ownerId = store.leadOwners.get(lead.id) ?? ADMIN_USER_INTERNAL_ID;
+	const owner = store.users.values().find((user) => store.userInternalIds.get(user.id) === ownerId);
+	return {
+		id: lead.id,
+		name: lead.name,
+		email: lead.email,
+		mobile: lead.mobile,
+		title: lead.title,
+		value: lead.value,
+		source: source?.name ?? null,
+		stage: stage?.name ?? null,
+		stageId: stage?.internalId ?? null,
+		archived: lead.archived,
+		createdAt: lead.createdAt,
+		customFields: lead.customFields ?? {},
+		ownerId,
+		ownerName: owner ? `${owner.firstName} ${owner.lastName}` : null,
+	};
+}
+
+function createLead(host: ApiHost, request: ApiRequest): ApiResponse {
+	const fields = leadFields(parseObjectBody(request.rawBody), true);
+	const lead = addLead(host.store, { ...fields, name: fields.name as string }, request.userInternalId);
+	host.emit('lead.created', leadPayload(host.store, lead));
+	return { status: 200, body: lead };
+}
+
+function listLeads(host: ApiHost, request: ApiRequest): ApiResponse {
+	const { query } = request;
+	const limit = parseLimit(query, 'limit', 20);
+	const search = (query.search ?? '').toLowerCase();
+	const archived = parseBooleanQuery(query, 'archived');
+	const stageId = query.stageId || undefined;
+	const filtered = search !== '' || archived !== undefined || stageId !== undefined;
+	const filter = (lead: Lead): boolean =>
+		(archived === undefined || lead.archived === archived) &&
+		(stageId === undefined || lead.stageId === stageId) &&
+		(search === '' || containsIgnoreCase(search, lead.name, lead.email, lead.mobile, lead.website));
+	return { status: 200, body: pageOf(host.store.leads, 'leads', query, limit, filtered ? filter : undefined) };
+}
+
+function getLead(host: ApiHost, _request: ApiRequest, [id]: string[]): ApiResponse {
+	return { status: 200, body: findLead(host, id) };
+}
+
+function updateLead(host: ApiHost, request: ApiRequest, [id]: string[]): ApiResponse {
+	const lead = findLead(host, id);
+	Object.assign(lead, leadFields(parseObjectBody(request.rawBody), false));
+	host.emit('lead.updated', leadPayload(host.store, lead));
+	return { status: 200, body: lead };
+}
+
+// ---------------------------------------------------------------- deals
+
+const DEAL_KEYS = new Set(['title', 'pipelineId', 'stageId', 'clientId', 'leadId', 'sourceId', 'price', 'expectedCloseDate', 'priority', 'status', 'customFields']);
+const PRIORITIES = ['LOW', 'MEDIUM', 'HIGH'] as const;
+const DEAL_STATUSES = ['ACTIVE', 'WON', 'LOST'] as const;
+
+function dealFields(host: ApiHost, body: JsonObject, creating: boolean): Partial<Deal> {
+	const fields: Partial<Deal> = extraKeys(body, DEAL_KEYS);
+	if (creating || has(body, 'title')) fields.title = requiredString(body, 'title', 1);
+	if (creating || has(body, 'pipelineId')) fields.pipelineId = requiredString(body, 'pipelineId');
+	if (creating || has(body, 'stageId')) fields.stageId = requiredString(body, 'stageId');
+	if (creating || has(body, 'clientId')) {
+		requiredString(body, 'clientId');
+		fields.clientId = existingRef(body, 'clientId', host.store.clients, 'client');
+	}
+	for (const field of ['leadId', 'sourceId'] as const) {
+		if (has(body, field)) fields[field] = optionalString(body, field);
+	}
+	if (has(body, 'price')) fields.price = optionalNumber(body, 'price');
+	if (has(body, 'expectedCloseDate')) fields.expectedCloseDate = optionalDateTime(body, 'expectedCloseDate');
+	if (has(body, 'priority')) fields.priority = body.priority === null ? null : oneOf(body, 'priority', PRIORITIES);
+	if (has(body, 'status')) fields.status = oneOf(body, 'status', DEAL_STATUSES);
+	if (has(body, 'customFields')) {
+		const customFields = optionalObject(body, 'customFields');
+		if (customFields) fields.customFields = customFields;
+	}
+	return fields;
+}
+
+function findDeal(host: ApiHost, id: string): Deal {
+	const deal = host.store.deals.get(id);
+	if (!deal) throw notFound(`Deal ${id} was not found`);
+	return deal;
+}
+
+function createDeal(host: ApiHost, request: ApiRequest): ApiResponse {
+	const fields = dealFields(host, parseObjectBody(request.rawBody), true);
+	const { store } = host;
+	store.counters.deal++;
+	const deal: Deal = {
+		id: randomId('deal_'),
+		number: formatNumber('D', store.counters.deal),
+		title: fields.title as string,
+		createdAt: new Date().toISOString(),
+		price: null,
+		status: 'ACTIVE',
+		priority: null,
+		expectedCloseDate: null,
+		clientId: null,
+		pipelineId: null,
+		stageId: null,
+		sourceId: null,
+		leadId: null,
+	};
+	Object.assign(deal, fields);
+	store.deals.add(deal);
+	host.emit('deal.created', deal);
+	return { status: 200, body: deal };
+}
+
+function getDeal(host: ApiHost, _request: ApiRequest, [id]: string[]): ApiResponse {
+	return { status: 200, body: findDeal(host, id) };
+}
+
+function updateDeal(host: ApiHost, request: ApiRequest, [id]: string[]): ApiResponse {
+	const deal = findDeal(host, id);
+	const fields = dealFields(host, parseObjectBody(request.rawBody), false);
+	const previousStageId = deal.stageId;
+	Object.assign(deal, fields);
+	host.emit('deal.updated', deal);
+	if (deal.stageId !== previousStageId) host.emit('deal.stage_changed', { ...deal, previousStageId });
+	return { status: 200, body: deal };
+}
+
+// ---------------------------------------------------------------- invoices
+
+const INVOICE_KEYS = new Set([
+	'clientId',
+	'date',
+	'dueDate',
+	'lineItems',
+	'isInclusiveTax',
+	'status',
+	'contactId',
+	'subject',
+	'notes',
+	'salesPersonId',
+	'templateId',
+	'tags',
+	'customFields',
+]);
+export const DEFAULT_TEMPLATE_ID = 'tpl_default';
+
+const round2 = (value: number): number => Math.round((value + Number.EPSILON) * 100) / 100;
+
+function lineItem(host: ApiHost, raw: unknown, index: number, isInclusiveTax: boolean): InvoiceLineItem {
+	const at = `lineItems[${index}]`;
+	if (!isObject(raw)) throw validationError(`${at} must be an object`);
+	// Field names in messages carry the item's position, e.g. "lineItems[0].price must be a number".
+	const item: JsonObject = {};
+	for (const [key, value] of Object.entries(raw)) item[`${at}.${key}`] = value;
+	const f = (name: string): string => `${at}.${name}`;
+
+	const { store } = host;
+	let product: { name: string; price: number; description: string | null; internalId: number } | undefined;
+	if (has(item, f('productId')) && item[f('productId')] !== null) {
+		const productId = existingRef(item, f('productId'), store.products, 'product');
+		const found = store.products.get(productId);
+		if (found) product = { ...found, internalId: store.productInternalIds.get(productId) ?? 0 };
+	}
+	const name = has(item, f('name')) ? requiredString(item, f('name')) : product?.name;
+	if (name === undefined) throw validationError(`${f('name')} is required`);
+	const quantity = has(item, f('quantity')) ? optionalNumber(item, f('quantity')) : 1;
+	if (quantity === null || quantity <= 0) throw validationError(`${f('quantity')} must be greater than 0`);
+	const price = has(item, f('price')) ? optionalNumber(item, f('price')) : product?.price;
+	if (price === undefined || price === null) throw validationError(`${f('price')} is required`);
+	const description = (has(item, f('description')) ? optionalString(item, f('description')) : product?.description) ?? '';
+	let tax = 0;
+	if (has(item, f('taxRateId')) && item[f('taxRateId')] !== null) {
+		const taxRateId = existingRef(item, f('taxRateId'), store.taxRates, 'tax rate');
+		tax = store.taxRates.get(taxRateId)?.rate ?? 0;
+	}
+	const discountType = has(item, f('discountType')) ? oneOf(item, f('discountType'), ['fixed', 'percentage'] as const) : 'fixed';
+	const discount = (has(item, f('discount')) ? optionalNumber(item, f('discount')) : 0) ?? 0;
+	if (discount < 0) throw validationError(`${f('discount')} must not be negative`);
+	if (discountType === 'percentage' && discount > 100) throw validationError(`${f('discount')} must be between 0 and 100 for percentage discounts`);
+	const buyPrice = (has(item, f('buyPrice')) ? optionalNumber(item, f('buyPrice')) : 0) ?? 0;
+
+	const amount = round2(quantity * price);
+	const discountAmount = round2(discountType === 'fixed' ? discount : (amount * discount) / 100);
+	const taxable = amount - discountAmount;
+	// With inclusive tax the price already contains the tax: extract it instead of adding it.
+	const taxAmount = round2(isInclusiveTax ? (taxable * tax) / (100 + tax) : (taxable * tax) / 100);
+	return {
+		name,
+		quantity,
+		price,
+		tax,
+		discount,
+		discountType,
+		buyPrice,
+		viewType: 'LINE_ITEM',
+		amount,
+		taxAmount,
+		discountAmount,
+		description,
+		productId: product?.internalId ?? null,
+	};
+}
+
+function createInvoice(host: ApiHost, request: ApiRequest): ApiResponse {
+	const body = parseObjectBody(request.rawBody);
+	const { store } = host;
+	requiredString(body, 'clientId');
+	const clientId = existingRef(body, 'clientId', store.clients, 'client');
+	requiredString(body, 'date');
+	const date = optionalDateTime(body, 'date') as string;
+	requiredString(body, 'dueDate');
+	const dueDate = optionalDateTime(body, 'dueDate') as string;
+	if (!has(body, 'lineItems') || body.lineItems === null) throw validationError('lineItems is required');
+	if (!Array.isArray(body.lineItems)) throw validationError('lineItems must be an array');
+	if (body.lineItems.length < 1) throw validationError('lineItems must contain at least 1 item');
+	const isInclusiveTax = has(body, 'isInclusiveTax') ? optionalBoolean(body, 'isInclusiveTax') : false;
+	const status = has(body, 'status') ? oneOf(body, 'status', ['DRAFT', 'SENT'] as const) : 'DRAFT';
+	const lineItems = body.lineItems.map((raw: unknown, index: number) => lineItem(host, raw, index, isInclusiveTax));
+
+	let salesPersonId: number | null = null;
+	if (has(body, 'salesPersonId') && body.salesPersonId !== null) {
+		const userId = existingRef(body, 'salesPersonId', store.users, 'user');
+		salesPersonId = store.userInternalIds.get(userId) ?? null;
+	}
+	const strings: Record<'contactId' | 'subject' | 'notes' | 'templateId', string | null> = { contactId: null, subject: null, notes: null, templateId: null };
+	for (const field of ['contactId', 'subject', 'notes', 'templateId'] as const) {
+		if (has(body, field)) strings[field] = optionalString(body, field);
+	}
+	let tags: number[] = [];
+	if (has(body, 'tags') && body.tags !== null) {
+		if (!Array.isArray(body.tags) || !body.tags.every((tag: unknown) => typeof tag === 'number' && Number.isFinite(tag))) {
+			throw validationError('tags must be an array of numbers');
+		}
+		tags = body.tags as number[];
+	}
+	const customFields = has(body, 'customFields') ? optionalObject(body, 'customFields') : null;
+
+	const subTotalGross = lineItems.reduce((sum, item) => sum + item.amount, 0);
+	const discountTotal = round2(lineItems.reduce((sum, item) => sum + item.discountAmount, 0));
+	const taxTotal = round2(lineItems.reduce((sum, item) => sum + item.taxAmount, 0));
+	// Subtotal is before tax: with inclusive prices the tax inside them is taken out.
+	const subTotal = round2(isInclusiveTax ? subTotalGross - taxTotal : subTotalGross);
+	const total = round2(subTotal - discountTotal + taxTotal);
+
+	store.counters.invoice++;
+	const invoice: Invoice = {
+		...extraKeys(body, INVOICE_KEYS),
+		id: randomId('inv_'),
+		number: formatNumber('INV', store.counters.invoice),
+		date,
+		dueDate,
+		status,
+		currency: 'USD',
+		isInclusiveTax,
+		subTotal,
+		taxTotal,
+		discountTotal,
+		total,
+		pendingTotal: total,
+		paidTotal: 0,
+		lineItems,
+		createdAt: new Date().toISOString(),
+		clientId,
+		contactId: strings.contactId,
+		subject: strings.subject,
+		notes: strings.notes,
+		salesPersonId,
+		templateId: strings.templateId ?? DEFAULT_TEMPLATE_ID,
+		tags,
+	};
+	if (customFields) invoice.customFields = customFields;
+	store.invoices.add(invoice);
+	host.emit('invoice.created', invoice);
+	return { status: 200, body: invoice };
+}
+
+function getInvoice(host: ApiHost, _request: ApiRequest, [id]: string[]): ApiResponse {
+	const invoice = host.store.invoices.get(id);
+	if (!invoice) throw notFound(`Invoice ${id} was not found`);
+	return { status: 200, body: invoice };
+}
+
+// ---------------------------------------------------------------- clients, products, users
+
+function getClient(host: ApiHost, _request: ApiRequest, [id]: string[]): ApiResponse {
+	const client = host.store.clients.get(id);
+	if (!client) throw notFound(`Client ${id} was not found`);
+	return { status: 200, body: client };
+}
+
+function getProduct(host: ApiHost, _request: ApiRequest, [id]: string[]): ApiResponse {
+	const product = host.store.products.get(id);
+	if (!product) throw notFound(`Product ${id} was not found`);
+	return { status: 200, body: product };
+}
+
+function listUsers(host: ApiHost, request: ApiRequest): ApiResponse {
+	const { query } = request;
+	const limit = parseLimit(query, 'limit', 20);
+	const search = (query.search ?? '').toLowerCase();
+	const active = parseBooleanQuery(query, 'active');
+	return {
+		status: 200,
+		body: pageOf(
+			host.store.users,
+			'users',
+			query,
+			limit,
+			(user) => (active === undefined || user.active === active) && (search === '' || containsIgnoreCase(search, user.firstName, user.lastName, user.email)),
+		),
+	};
+}
+
+// ---------------------------------------------------------------- webhooks
+
+export const HTTP_WARNING = 'Webhook URL is not HTTPS; use HTTPS in production.';
+
+/** A subscription as the API shows it after creation: without any secret. */
+export function publicSubscription(subscription: WebhookSubscription): Omit<WebhookSubscription, 'secret' | 'previousSecret' | 'previousSecretExpiresAt'> {
+	const { id, name, url, events, status, createdAt } = subscription;
+	return { id, name, url, events, status, createdAt };
+}
+
+function findWebhook(host: ApiHost, id: string): WebhookSubscription {
+	const subscription = host.store.webhooks.get(id);
+	if (!subscription) throw notFound(`Webhook ${id} was not found`);
+	return subscription;
+}
+
+function createWebhook(host: ApiHost, request: ApiRequest): ApiResponse {
+	const body = parseObjectBody(request.rawBody);
+	const name = requiredString(body, 'name', 1);
+	const url = requiredString(body, 'url');
+	let parsed: URL | undefined;
+	try {
+		parsed = new URL(url);
+	} catch {
+		parsed = undefined;
+	}
+	if (!parsed || (parsed.protocol !== 'http:' && parsed.protocol !== 'https:')) throw validationError('url must be a valid http or https URL');
+	if (!has(body, 'events') || body.events === null) throw validationError('events is required');
+	const events = body.events;
+	if (!Array.isArray(events) || !events.every((event: unknown) => typeof event === 'string' && event !== '')) {
+		throw validationError('events must be an array of event names');
+	}
+	if (events.length < 1) throw validationError('events must contain at least 1 event');
+	const subscription: WebhookSubscription = {
+		id: randomId('whk_'),
+		name,
+		url,
+		events: [...new Set(events as string[])],
+		status: 'active',
+		secret: generateSecret(),
+		createdAt: new Date().toISOString(),
+	};
+	host.store.webhooks.add(subscription);
+	return { status: 200, body: parsed.protocol === 'http:' ? { ...subscription, warnings: [HTTP_WARNING] } : subscription };
+}
+
+function listWebhooks(host: ApiHost, request: ApiRequest): ApiResponse {
+	const limit = parseLimit(request.query, 'limit', 20);
+	const page = pageOf(host.store.webhooks, 'webhooks', request.query, limit);
+	return { status: 200, body: { ...page, items: page.items.map(publicSubscription) } };
+}
+
+function getWebhook(host: ApiHost, _request: ApiRequest, [id]: string[]): ApiResponse {
+	return { status: 200, body: publicSubscription(findWebhook(host, id)) };
+}
+
+function deleteWebhook(host: ApiHost, _request: ApiRequest, [id]: string[]): ApiResponse {
+	findWebhook(host, id);
+	host.store.webhooks.delete(id);
+	return { status: 204 };
+}
+
+// ---------------------------------------------------------------- v2
+
+function listContacts(host: ApiHost, request: ApiRequest): ApiResponse {
+	const { query } = request;
+	const pageSize = parseLimit(query, 'pageSize', 30);
+	const search = (query.search ?? '').toLowerCase();
+	const page = pageOf(
+		host.store.contacts,
+		'contacts',
+		query,
+		pageSize,
+		search === '' ? undefined : (contact) => containsIgnoreCase(search, contact.firstName, contact.lastName, contact.email, contact.number),
+	);
+	return { status: 200, body: { data: page.items, meta: { nextCursor: page.nextCursor, hasMore: page.hasMore } } };
+}

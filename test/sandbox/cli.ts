@@ -1,0 +1,125 @@
+/**
+ * `npm run sandbox` — starts the sandbox CRM and runs until Ctrl-C.
+ *
+ *   --port N              (env SANDBOX_PORT, default 5680; 0 = random)
+ *   --host ADDRESS        (env SANDBOX_HOST, default 127.0.0.1)
+ *   --rate-limit N|off    (env SANDBOX_RATE_LIMIT, default 60)
+ *   --rate-window-ms N    (env SANDBOX_RATE_WINDOW_MS, default 60000)
+ *   --seed-leads N        (env SANDBOX_SEED_LEADS, default 0)
+ *   --time-scale X        (env SANDBOX_TIME_SCALE, default 1; multiplies webhook retry delays)
+ *   --delivery-timeout-ms N (env SANDBOX_DELIVERY_TIMEOUT_MS, default 20000)
+ */
+import { DEFAULT_RATE_LIMIT, startSandbox } from './server';
+import type { SandboxOptions } from './types';
+
+const FLAGS: Record<string, string> = {
+	port: 'SANDBOX_PORT',
+	host: 'SANDBOX_HOST',
+	'rate-limit': 'SANDBOX_RATE_LIMIT',
+	'rate-window-ms': 'SANDBOX_RATE_WINDOW_MS',
+	'seed-leads': 'SANDBOX_SEED_LEADS',
+	'time-scale': 'SANDBOX_TIME_SCALE',
+	'delivery-timeout-ms': 'SANDBOX_DELIVERY_TIMEOUT_MS',
+};
+
+const USAGE = `Usage: npm run sandbox -- [--port 5680] [--host 127.0.0.1] [--rate-limit 60|off] [--rate-window-ms 60000] [--seed-leads N] [--time-scale 1] [--delivery-timeout-ms 20000]`;
+
+export function parseArgs(argv: string[], env: NodeJS.ProcessEnv): SandboxOptions {
+	const values: Record<string, string> = {};
+	for (const [flag, name] of Object.entries(FLAGS)) {
+		const value = env[name];
+		if (value !== undefined && value !== '') values[flag] = value;
+	}
+	for (let i = 0; i < argv.length; i++) {
+		const arg = argv[i];
+		if (arg === '--help' || arg === '-h') throw new UsageError('');
+		const match = /^--([a-z-]+)(?:=(.*))?$/.exec(arg);
+		if (!match || !(match[1] in FLAGS)) throw new UsageError(`Unknown argument: ${arg}`);
+		const value = match[2] ?? argv[++i];
+		if (value === undefined) throw new UsageError(`Missing value for --${match[1]}`);
+		values[match[1]] = value;
+	}
+
+	const number = (flag: string, fallback: number, min: number): number => {
+		const raw = values[flag];
+		if (raw === undefined) return fallback;
+		const value = Number(raw);
+		if (raw.trim() === '' || !Number.isFinite(value) || value < min) throw new UsageError(`--${flag} must be a number >= ${min}, got ${raw}`);
+		return value;
+	};
+	const integer = (flag: string, fallback: number, min: number): number => {
+		const value = number(flag, fallback, min);
+		if (!Number.isInteger(value)) throw new UsageError(`--${flag} must be an integer, got ${values[flag]}`);
+		return value;
+	};
+
+	const rateLimitRaw = values['rate-limit'];
+	const unlimited = rateLimitRaw !== undefined && ['off', 'false', 'none', '0'].includes(rateLimitRaw.toLowerCase());
+	return {
+		port: integer('port', 5680, 0),
+		host: values.host ?? '127.0.0.1',
+		rateLimit: unlimited ? false : { limit: integer('rate-limit', DEFAULT_RATE_LIMIT.limit, 1), windowMs: integer('rate-window-ms', DEFAULT_RATE_LIMIT.windowMs, 1) },
+		seedLeads: integer('seed-leads', 0, 0),
+		timeScale: number('time-scale', 1, 0),
+		deliveryTimeoutMs: integer('delivery-timeout-ms', 20_000, 1),
+	};
+}
+
+class UsageError extends Error {}
+
+async function main(): Promise<void> {
+	let options: SandboxOptions;
+	try {
+		options = parseArgs(process.argv.slice(2), process.env);
+	} catch (err) {
+		if (!(err instanceof UsageError)) throw err;
+		if (err.message) console.error(err.message);
+		console.error(USAGE);
+		process.exit(err.message ? 2 : 0);
+	}
+	const sandbox = await startSandbox(options);
+	const control = `${sandbox.url}/__sandbox`;
+	const rateLimit = sandbox.config.rateLimit;
+	console.log(
+		[
+			`CRM sandbox listening on ${sandbox.url}`,
+			`  API v1:   ${sandbox.url}/api/v1`,
+			`  API v2:   ${sandbox.url}/api/v2`,
+			`  Admin key:     ${sandbox.keys.admin}`,
+			`  Read-only key: ${sandbox.keys.readOnly}`,
+			`  Rate limit: ${rateLimit ? `${rateLimit.limit} requests per ${rateLimit.windowMs} ms per key` : 'off'}; time scale ${sandbox.config.timeScale}; leads ${sandbox.state.leads.size}`,
+			`Control endpoints (no auth):`,
+			`  GET    ${control}/health`,
+			`  GET    ${control}/requests[?since=SEQ]    DELETE ${control}/requests`,
+			`  GET    ${control}/webhooks                (subscriptions with secrets)`,
+			`  GET    ${control}/deliveries              DELETE ${control}/deliveries`,
+			`  POST   ${control}/reset`,
+			`  GET    ${control}/config                  POST ${control}/config {"rateLimit":{"limit":60,"windowMs":60000}|false,"timeScale":1}`,
+			`  POST   ${control}/seed {"leads":N}`,
+			`  POST   ${control}/faults {"status":502,"count":1,"html":true,"pathPrefix":"/api/v1/leads"}    GET|DELETE ${control}/faults`,
+			`  POST   ${control}/invoices/{id}/pay`,
+			`  POST   ${control}/webhooks/{id}/rotate`,
+			`  POST   ${control}/emit {"event":"lead.created","payload":{}}`,
+			`Press Ctrl-C to stop.`,
+		].join('\n'),
+	);
+	let stopping = false;
+	const stop = (): void => {
+		if (stopping) return;
+		stopping = true;
+		console.log('\nStopping the sandbox.');
+		sandbox.close().then(
+			() => process.exit(0),
+			() => process.exit(1),
+		);
+	};
+	process.on('SIGINT', stop);
+	process.on('SIGTERM', stop);
+}
+
+if (require.main === module) {
+	main().catch((err: Error) => {
+		console.error(err.stack ?? err.message);
+		process.exit(1);
+	});
+}

@@ -1,0 +1,538 @@
+/**
+ * In-memory sandbox of the CRM and invoicing API (/work/shared/spec/crm-api.md, v1 and v2),
+ * with control endpoints under /__sandbox/ for tests and scripts in other processes.
+ *
+ *   const sandbox = await startSandbox({ rateLimit: false });
+ *   await fetch(`${sandbox.url}/api/v1/leads`, { headers: { 'x-api-key': sandbox.keys.admin } });
+ *   await sandbox.close();
+ */
+import * as http from 'node:http';
+import type { AddressInfo } from 'node:net';
+
+import { ApiError, type ErrorCode, errorBody, handleApi, isObject, notFound, parseObjectBody, publicSubscription, validationError } from './api';
+import { ADMIN_USER_INTERNAL_ID, createStore, generateLeads, READ_ONLY_USER_INTERNAL_ID, type Store } from './store';
+import type {
+	DeliveryLogEntry,
+	Fault,
+	Invoice,
+	JsonObject,
+	RateLimitConfig,
+	RequestLogEntry,
+	Sandbox,
+	SandboxConfig,
+	SandboxOptions,
+	SandboxState,
+	WebhookSubscription,
+} from './types';
+import { DeliveryEngine, generateSecret } from './webhooks';
+
+export * from './types';
+export { RETRY_SCHEDULE_MS, MAX_ATTEMPTS, USER_AGENT, sign } from './webhooks';
+
+export const DEFAULT_ADMIN_KEY = 'sk_sandbox_admin_0123456789abcdef';
+export const DEFAULT_READ_ONLY_KEY = 'sk_sandbox_readonly_0123456789abcdef';
+export const DEFAULT_RATE_LIMIT: RateLimitConfig = { limit: 60, windowMs: 60_000 };
+export const DEFAULT_ROTATION_WINDOW_MS = 24 * 3_600_000;
+const MAX_BODY_BYTES = 5 * 1024 * 1024;
+const BODY_TOO_LARGE = `The request body is larger than ${MAX_BODY_BYTES} bytes`;
+
+export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbox> {
+	const sandbox = new SandboxServer(options);
+	await sandbox.listen(options.port ?? 0, options.host ?? '127.0.0.1');
+	return sandbox;
+}
+
+interface RateWindow {
+	start: number;
+	count: number;
+}
+
+interface ActiveFault extends Fault {
+	remaining: number;
+}
+
+type Json = { status: number; body?: unknown; headers?: Record<string, string> };
+
+class BodyTooLarge extends Error {}
+
+function describeWindow(windowMs: number): string {
+	const units: Array<[number, string]> = [
+		[3_600_000, 'hour'],
+		[60_000, 'minute'],
+		[1_000, 'second'],
+	];
+	for (const [ms, unit] of units) {
+		if (windowMs === ms) return unit;
+		if (windowMs % ms === 0) return `${windowMs / ms} ${unit}s`;
+	}
+	return `${windowMs} ms`;
+}
+
+function codeForStatus(status: number): ErrorCode {
+	if (status === 400 || status === 422) return 'VALIDATION_ERROR';
+	if (status === 401) return 'UNAUTHORIZED';
+	if (status === 403) return 'FORBIDDEN';
+	if (status === 404) return 'NOT_FOUND';
+	if (status === 429) return 'RATE_LIMITED';
+	return 'INTERNAL_ERROR';
+}
+
+function htmlErrorPage(status: number): string {
+	const title = `${status} ${http.STATUS_CODES[status] ?? 'Error'}`;
+	return `<html>\r\n<head><title>${title}</title></head>\r\n<body>\r\n<center><h1>${title}</h1></center>\r\n<hr><center>nginx</center>\r\n</body>\r\n</html>\r\n`;
+}
+
+function isPositiveInteger(value: unknown): value is number {
+	return typeof value === 'number' && Number.isInteger(value) && value > 0;
+}
+
+function parseRateLimit(value: unknown): RateLimitConfig | false {
+	if (value === false) return false;
+	if (isObject(value)) {
+		const { limit, windowMs } = value;
+		if (isPositiveInteger(limit) && isPositiveInteger(windowMs)) return { limit, windowMs };
+	}
+	throw validationError('rateLimit must be false or { limit, windowMs } with positive integers');
+}
+
+function parseFault(value: unknown): Fault {
+	if (!isObject(value)) throw validationError('The fault must be a JSON object');
+	const raw = value;
+	if (typeof raw.status !== 'number' || !Number.isInteger(raw.status) || raw.status < 100 || raw.status > 599) {
+		throw validationError('status must be an HTTP status between 100 and 599');
+	}
+	const count = raw.count ?? 1;
+	if (!isPositiveInteger(count)) throw validationError('count must be a positive integer');
+	if (raw.method !== undefined && typeof raw.method !== 'string') throw validationError('method must be a string');
+	if (raw.pathPrefix !== undefined && typeof raw.pathPrefix !== 'string') throw validationError('pathPrefix must be a string');
+	if (raw.delayMs !== undefined && (typeof raw.delayMs !== 'number' || raw.delayMs < 0)) throw validationError('delayMs must be a number of milliseconds');
+	if (raw.headers !== undefined && (!isObject(raw.headers) || Object.values(raw.headers).some((v) => typeof v !== 'string'))) {
+		throw validationError('headers must be an object of strings');
+	}
+	return {
+		method: raw.method as string | undefined,
+		pathPrefix: raw.pathPrefix as string | undefined,
+		status: raw.status,
+		count,
+		html: raw.html === true,
+		delayMs: raw.delayMs as number | undefined,
+		closeConnection: raw.closeConnection === true,
+		headers: raw.headers as Record<string, string> | undefined,
+	};
+}
+
+class SandboxServer implements Sandbox {
+	url = '';
+	port = 0;
+	readonly keys: { admin: string; readOnly: string };
+	readonly requests: RequestLogEntry[] = [];
+	readonly deliveries: DeliveryLogEntry[] = [];
+	readonly config: SandboxConfig;
+
+	private store: Store;
+	private readonly server: http.Server;
+	private readonly engine: DeliveryEngine;
+	private readonly seedLeadCount: number;
+	private readonly windows = new Map<string, RateWindow>();
+	private faults: ActiveFault[] = [];
+	private readonly faultTimers = new Set<NodeJS.Timeout>();
+	private requestSeq = 0;
+	private closed = false;
+
+	constructor(options: SandboxOptions) {
+		this.keys = {
+			admin: options.apiKeys?.admin ?? DEFAULT_ADMIN_KEY,
+			readOnly: options.apiKeys?.readOnly ?? DEFAULT_READ_ONLY_KEY,
+		};
+		this.config = {
+			rateLimit: options.rateLimit === undefined ? { ...DEFAULT_RATE_LIMIT } : options.rateLimit === false ? false : parseRateLimit(options.rateLimit),
+			timeScale: options.timeScale ?? 1,
+			deliveryTimeoutMs: options.deliveryTimeoutMs ?? 20_000,
+		};
+		this.seedLeadCount = options.seedLeads ?? 0;
+		this.store = this.freshStore();
+		this.engine = new DeliveryEngine({
+			getSubscription: (id) => this.store.webhooks.get(id),
+			disableSubscription: (id) => {
+				const subscription = this.store.webhooks.get(id);
+				if (subscription) subscription.status = 'disabled';
+			},
+			timeScale: () => this.config.timeScale,
+			deliveryTimeoutMs: () => this.config.deliveryTimeoutMs,
+			log: (entry) => this.deliveries.push(entry),
+		});
+		this.server = http.createServer((req, res) => {
+			this.handle(req, res).catch((err: Error) => {
+				if (!res.headersSent) this.writeJson(res, { status: 500, body: errorBody('INTERNAL_ERROR', err.message) });
+				else res.destroy();
+			});
+		});
+	}
+
+	get state(): SandboxState {
+		return this.store;
+	}
+
+	listen(port: number, host: string): Promise<void> {
+		return new Promise((resolve, reject) => {
+			this.server.once('error', reject);
+			this.server.listen(port, host, () => {
+				this.server.off('error', reject);
+				const address = this.server.address() as AddressInfo;
+				this.port = address.port;
+				const hostname = address.family === 'IPv6' ? `[${address.address}]` : address.address;
+				this.url = `http://${hostname}:${address.port}`;
+				resolve();
+			});
+		});
+	}
+
+	// ------------------------------------------------------------ public API
+
+	clearRequests(): void {
+		this.requests.length = 0;
+	}
+
+	reset(): void {
+		this.engine.cancelAll();
+		this.store = this.freshStore();
+		this.requests.length = 0;
+		this.deliveries.length = 0;
+		this.windows.clear();
+		this.clearFaults();
+	}
+
+	setRateLimit(rateLimit: RateLimitConfig | number | false): void {
+		if (typeof rateLimit === 'number') {
+			const windowMs = this.config.rateLimit ? this.config.rateLimit.windowMs : DEFAULT_RATE_LIMIT.windowMs;
+			this.config.rateLimit = parseRateLimit({ limit: rateLimit, windowMs });
+		} else {
+			this.config.rateLimit = parseRateLimit(rateLimit);
+		}
+		this.windows.clear();
+	}
+
+	setTimeScale(timeScale: number): void {
+		if (typeof timeScale !== 'number' || !(timeScale >= 0)) throw new Error('timeScale must be a number >= 0');
+		this.config.timeScale = timeScale;
+	}
+
+	seedLeads(n: number): number {
+		if (!Number.isInteger(n) || n < 0) throw new Error('n must be a non-negative integer');
+		generateLeads(this.store, n);
+		return this.store.leads.size;
+	}
+
+	addFault(fault: Fault): void {
+		this.pushFault(fault);
+	}
+
+	clearFaults(): void {
+		this.faults = [];
+		for (const timer of this.faultTimers) clearTimeout(timer);
+		this.faultTimers.clear();
+	}
+
+	emit(event: string, payload: unknown): string[] {
+		if (this.closed) return [];
+		const subscriptions = this.store.webhooks.values().filter((subscription) => subscription.status === 'active' && subscription.events.includes(event));
+		return this.engine.enqueue(subscriptions, event, payload);
+	}
+
+	payInvoice(id: string): Invoice {
+		const invoice = this.store.invoices.get(id);
+		if (!invoice) throw notFound(`Invoice ${id} was not found`);
+		if (invoice.status === 'PAID') throw validationError(`Invoice ${id} is already paid`);
+		invoice.status = 'PAID';
+		invoice.paidTotal = invoice.total;
+		invoice.pendingTotal = 0;
+		invoice.paidAt = new Date().toISOString();
+		this.emit('invoice.paid', invoice);
+		return invoice;
+	}
+
+	rotateWebhookSecret(id: string, windowMs = DEFAULT_ROTATION_WINDOW_MS): WebhookSubscription {
+		const subscription = this.store.webhooks.get(id);
+		if (!subscription) throw notFound(`Webhook ${id} was not found`);
+		subscription.previousSecret = subscription.secret;
+		subscription.previousSecretExpiresAt = new Date(Date.now() + windowMs).toISOString();
+		subscription.secret = generateSecret();
+		return subscription;
+	}
+
+	deliveriesSettled(timeoutMs = 10_000): Promise<void> {
+		return this.engine.settled(timeoutMs);
+	}
+
+	close(): Promise<void> {
+		if (this.closed) return Promise.resolve();
+		this.closed = true;
+		this.engine.cancelAll();
+		this.clearFaults();
+		return new Promise((resolve) => {
+			this.server.close(() => resolve());
+			this.server.closeAllConnections();
+		});
+	}
+
+	// ------------------------------------------------------------ HTTP plumbing
+
+	private pushFault(value: unknown): Fault {
+		const fault = parseFault(value);
+		this.faults.push({ ...fault, remaining: fault.count });
+		return fault;
+	}
+
+	private freshStore(): Store {
+		const store = createStore();
+		if (this.seedLeadCount > 0) generateLeads(store, this.seedLeadCount);
+		return store;
+	}
+
+	private async handle(req: http.IncomingMessage, res: http.ServerResponse): Promise<void> {
+		const url = new URL(req.url ?? '/', 'http://sandbox.invalid');
+		const path = url.pathname;
+		if (path === '/__sandbox' || path.startsWith('/__sandbox/')) return this.handleControl(req, res, url);
+		if (path === '/api' || path.startsWith('/api/')) return this.handleApiRequest(req, res, url);
+		if (path === '/' && req.method === 'GET') {
+			return this.writeJson(res, { status: 200, body: { name: 'CRM sandbox', api: { v1: `${this.url}/api/v1`, v2: `${this.url}/api/v2` }, control: `${this.url}/__sandbox/health` } });
+		}
+		return this.writeJson(res, { status: 404, body: errorBody('NOT_FOUND', `Route ${req.method} ${path} was not found`) });
+	}
+
+	private readBody(req: http.IncomingMessage): Promise<string | undefined> {
+		return new Promise((resolve, reject) => {
+			const chunks: Buffer[] = [];
+			let size = 0;
+			req.on('data', (chunk: Buffer) => {
+				size += chunk.length;
+				if (size > MAX_BODY_BYTES) {
+					reject(new BodyTooLarge());
+					req.resume();
+					return;
+				}
+				chunks.push(chunk);
+			});
+			req.on('end', () => resolve(size === 0 ? undefined : Buffer.concat(chunks).toString('utf8')));
+			req.on('error', reject);
+		});
+	}
+
+	private writeJson(res: http.ServerResponse, response: Json): void {
+		const headers: Record<string, string> = { ...response.headers };
+		if (response.status === 204 || response.body === undefined) {
+			res.writeHead(response.status, headers);
+			res.end();
+			return;
+		}
+		const text = JSON.stringify(response.body);
+		headers['content-type'] = 'application/json; charset=utf-8';
+		headers['content-length'] = String(Buffer.byteLength(text));
+		res.writeHead(response.status, headers);
+		res.end(text);
+	}
+
+	private async handleApiRequest(req: http.IncomingMessage, res: http.ServerResponse, url: URL): Promise<void> {
+		const at = new Date().toISOString();
+		const method = (req.method ?? 'GET').toUpperCase();
+		const headers: Record<string, string> = {};
+		for (const [name, value] of Object.entries(req.headers)) {
+			if (value !== undefined) headers[name] = Array.isArray(value) ? value.join(', ') : value;
+		}
+		const query = Object.fromEntries(url.searchParams);
+		let rawBody: string | undefined;
+		let tooLarge = false;
+		try {
+			rawBody = await this.readBody(req);
+		} catch (err) {
+			if (!(err instanceof BodyTooLarge)) throw err;
+			tooLarge = true;
+		}
+		let loggedBody: unknown = rawBody;
+		if (rawBody !== undefined) {
+			try {
+				loggedBody = JSON.parse(rawBody);
+			} catch {
+				loggedBody = rawBody;
+			}
+		}
+		const log = (status: number): void => {
+			this.requests.push({ seq: ++this.requestSeq, method, path: url.pathname, query, headers, body: loggedBody, status, at });
+		};
+		const send = (response: Json): void => {
+			log(response.status);
+			this.writeJson(res, response);
+		};
+
+		const fault = this.takeFault(method, url.pathname);
+		if (fault) return this.applyFault(fault, req, res, log);
+		if (tooLarge) return send({ status: 413, body: errorBody('VALIDATION_ERROR', BODY_TOO_LARGE) });
+
+		const key = headers['x-api-key'];
+		if (!key) return send({ status: 401, body: errorBody('UNAUTHORIZED', 'An API key is required in the x-api-key header.') });
+		if (key !== this.keys.admin && key !== this.keys.readOnly) {
+			return send({ status: 401, body: errorBody('UNAUTHORIZED', 'The API key in the x-api-key header is not valid.') });
+		}
+
+		const rateHeaders: Record<string, string> = {};
+		const rateLimit = this.config.rateLimit;
+		if (rateLimit) {
+			const now = Date.now();
+			let window = this.windows.get(key);
+			if (!window || now >= window.start + rateLimit.windowMs) {
+				window = { start: now, count: 0 };
+				this.windows.set(key, window);
+			}
+			window.count++;
+			const resetSeconds = Math.max(1, Math.ceil((window.start + rateLimit.windowMs - now) / 1000));
+			rateHeaders['ratelimit-limit'] = String(rateLimit.limit);
+			rateHeaders['ratelimit-remaining'] = String(Math.max(0, rateLimit.limit - window.count));
+			rateHeaders['ratelimit-reset'] = String(resetSeconds);
+			if (window.count > rateLimit.limit) {
+				return send({
+					status: 429,
+					headers: { ...rateHeaders, 'retry-after': String(resetSeconds) },
+					body: errorBody('RATE_LIMITED', `Rate limit exceeded: ${rateLimit.limit} requests per ${describeWindow(rateLimit.windowMs)} per API key.`),
+				});
+			}
+		}
+
+		try {
+			const response = handleApi(
+				{ store: this.store, emit: (event, payload) => this.emit(event, payload) },
+				{ method, path: url.pathname, query, rawBody, userInternalId: key === this.keys.admin ? ADMIN_USER_INTERNAL_ID : READ_ONLY_USER_INTERNAL_ID, readOnly: key !== this.keys.admin },
+			);
+			send({ status: response.status, body: response.body, headers: rateHeaders });
+		} catch (err) {
+			if (err instanceof ApiError) send({ status: err.status, body: errorBody(err.code, err.message), headers: rateHeaders });
+			else send({ status: 500, body: errorBody('INTERNAL_ERROR', err instanceof Error ? err.message : String(err)), headers: rateHeaders });
+		}
+	}
+
+	private takeFault(method: string, path: string): ActiveFault | undefined {
+		const fault = this.faults.find(
+			(candidate) => (!candidate.method || candidate.method.toUpperCase() === method) && (!candidate.pathPrefix || path.startsWith(candidate.pathPrefix)),
+		);
+		if (!fault) return undefined;
+		fault.remaining--;
+		if (fault.remaining <= 0) this.faults = this.faults.filter((candidate) => candidate !== fault);
+		return fault;
+	}
+
+	private applyFault(fault: ActiveFault, req: http.IncomingMessage, res: http.ServerResponse, log: (status: number) => void): void {
+		const act = (): void => {
+			if (fault.closeConnection) {
+				log(0);
+				req.socket.destroy();
+				return;
+			}
+			log(fault.status);
+			const headers = { ...fault.headers };
+			if (fault.html) {
+				const html = htmlErrorPage(fault.status);
+				res.writeHead(fault.status, { ...headers, 'content-type': 'text/html', 'content-length': String(Buffer.byteLength(html)) });
+				res.end(html);
+			} else {
+				const message = `Sandbox fault: ${fault.status} ${http.STATUS_CODES[fault.status] ?? ''}`.trim();
+				this.writeJson(res, { status: fault.status, headers, body: fault.status === 204 ? undefined : errorBody(codeForStatus(fault.status), message) });
+			}
+		};
+		if (!fault.delayMs) return act();
+		const timer = setTimeout(() => {
+			this.faultTimers.delete(timer);
+			act();
+		}, fault.delayMs);
+		timer.unref();
+		this.faultTimers.add(timer);
+	}
+
+	// ------------------------------------------------------------ control endpoints
+
+	private async handleControl(req: http.IncomingMessage, res: http.ServerResponse, url: URL): Promise<void> {
+		const method = (req.method ?? 'GET').toUpperCase();
+		const path = url.pathname.replace(/\/+$/, '');
+		try {
+			const body = parseObjectBody(await this.readBody(req));
+			this.writeJson(res, this.control(method, path, url.searchParams, body));
+		} catch (err) {
+			if (err instanceof ApiError) this.writeJson(res, { status: err.status, body: errorBody(err.code, err.message) });
+			else if (err instanceof BodyTooLarge) this.writeJson(res, { status: 413, body: errorBody('VALIDATION_ERROR', BODY_TOO_LARGE) });
+			else throw err;
+		}
+	}
+
+	private control(method: string, path: string, params: URLSearchParams, body: JsonObject): Json {
+		const route = `${method} ${path.slice('/__sandbox'.length) || '/'}`;
+		let match: RegExpExecArray | null;
+		switch (route) {
+			case 'GET /health':
+				return {
+					status: 200,
+					body: {
+						status: 'ok',
+						url: this.url,
+						counts: { leads: this.store.leads.size, deals: this.store.deals.size, invoices: this.store.invoices.size, webhooks: this.store.webhooks.size, requests: this.requests.length, deliveries: this.deliveries.length },
+						pendingDeliveries: this.engine.pending,
+					},
+				};
+			case 'GET /requests': {
+				const since = Number(params.get('since') ?? 0);
+				if (!Number.isFinite(since)) throw validationError('since must be a number');
+				return { status: 200, body: this.requests.filter((entry) => entry.seq > since) };
+			}
+			case 'DELETE /requests':
+				this.clearRequests();
+				return { status: 204 };
+			case 'GET /webhooks':
+				return { status: 200, body: this.store.webhooks.values() };
+			case 'GET /deliveries':
+				return { status: 200, body: this.deliveries };
+			case 'DELETE /deliveries':
+				this.deliveries.length = 0;
+				return { status: 204 };
+			case 'POST /reset':
+				this.reset();
+				return { status: 200, body: { status: 'ok' } };
+			case 'GET /config':
+				return { status: 200, body: this.config };
+			case 'POST /config':
+				if (body.rateLimit !== undefined) this.setRateLimit(parseRateLimit(body.rateLimit));
+				if (body.timeScale !== undefined) {
+					if (typeof body.timeScale !== 'number' || !(body.timeScale >= 0)) throw validationError('timeScale must be a number >= 0');
+					this.setTimeScale(body.timeScale);
+				}
+				if (body.deliveryTimeoutMs !== undefined) {
+					if (!isPositiveInteger(body.deliveryTimeoutMs)) throw validationError('deliveryTimeoutMs must be a positive integer');
+					this.config.deliveryTimeoutMs = body.deliveryTimeoutMs;
+				}
+				return { status: 200, body: this.config };
+			case 'POST /seed': {
+				const leads = body.leads ?? 0;
+				if (typeof leads !== 'number' || !Number.isInteger(leads) || leads < 0 || leads > 1_000_000) throw validationError('leads must be an integer between 0 and 1000000');
+				return { status: 200, body: { added: leads, total: this.seedLeads(leads) } };
+			}
+			case 'GET /faults':
+				return { status: 200, body: this.faults };
+			case 'POST /faults':
+				return { status: 201, body: this.pushFault(body) };
+			case 'DELETE /faults':
+				this.clearFaults();
+				return { status: 204 };
+			case 'POST /emit': {
+				if (typeof body.event !== 'string' || body.event === '') throw validationError('event is required');
+				return { status: 200, body: { event: body.event, webhookIds: this.emit(body.event, body.payload ?? {}) } };
+			}
+		}
+		if (method === 'POST' && (match = /^\/__sandbox\/invoices\/([^/]+)\/pay$/.exec(path))) {
+			return { status: 200, body: this.payInvoice(decodeURIComponent(match[1])) };
+		}
+		if (method === 'POST' && (match = /^\/__sandbox\/webhooks\/([^/]+)\/rotate$/.exec(path))) {
+			const windowMs = body.windowMs ?? DEFAULT_ROTATION_WINDOW_MS;
+			if (!isPositiveInteger(windowMs)) throw validationError('windowMs must be a positive integer');
+			const subscription = this.rotateWebhookSecret(decodeURIComponent(match[1]), windowMs);
+			return { status: 200, body: { ...publicSubscription(subscription), secret: subscription.secret, previousSecretExpiresAt: subscription.previousSecretExpiresAt } };
+		}
+		throw notFound(`Route ${method} ${path} was not found`);
+	}
+}
+

@@ -1,0 +1,332 @@
+/**
+ * Public types of the sandbox CRM server (see server.ts for startSandbox).
+ *
+ * The record interfaces describe exactly what the API returns, so that tests reading
+ * `sandbox.state` see the same objects a client would see.
+ */
+
+export type JsonObject = Record<string, unknown>;
+
+export interface RateLimitConfig {
+	limit: number;
+	windowMs: number;
+}
+
+export interface SandboxOptions {
+	/** TCP port; 0 picks a free one. Default 0. */
+	port?: number;
+	/** Listen address. Default '127.0.0.1'. */
+	host?: string;
+	/** Fixed window per API key. Default 60 per 60000 ms; false = unlimited (no RateLimit-* headers). */
+	rateLimit?: RateLimitConfig | false;
+	/** Multiplier for the webhook retry delays of spec §8. Default 1. */
+	timeScale?: number;
+	/** How long one delivery attempt may take before it counts as 'timeout'. Default 20000. */
+	deliveryTimeoutMs?: number;
+	/** Extra generated leads on top of the 3 seeded ones. Default 0. */
+	seedLeads?: number;
+	apiKeys?: { admin?: string; readOnly?: string };
+}
+
+export interface RequestLogEntry {
+	/** Increases by one per logged request and never restarts (not even after clearRequests or reset). */
+	seq: number;
+	method: string;
+	/** Path without the query string. */
+	path: string;
+	query: Record<string, string>;
+	/** Lower-case header names. */
+	headers: Record<string, string>;
+	/** Parsed JSON, the raw string when it is not JSON, or undefined when there was no body. */
+	body: unknown;
+	/** HTTP status sent; 0 when a fault closed the connection without a response. */
+	status: number;
+	/** When the request arrived (ISO). */
+	at: string;
+}
+
+export type DeliveryStatus = number | 'timeout' | 'error';
+
+/** What happened to the delivery after this attempt. */
+export type DeliveryOutcome = 'delivered' | 'retrying' | 'failed' | 'disabled' | 'permanently_failed';
+
+export interface DeliveryLogEntry {
+	subscriptionId: string;
+	/** The webhook-id header: the same on every attempt of one delivery. */
+	webhookId: string;
+	event: string;
+	/** 1-based attempt number. */
+	attempt: number;
+	url: string;
+	status: DeliveryStatus;
+	/** When the attempt was made (ISO). */
+	at: string;
+	outcome: DeliveryOutcome;
+	/** Error text for 'error' attempts. */
+	error?: string;
+}
+
+export interface Fault {
+	/** Only requests with this method (case-insensitive); any method when absent. */
+	method?: string;
+	/** Only requests whose path starts with this, e.g. '/api/v1/leads'; any /api path when absent. */
+	pathPrefix?: string;
+	/** Status to answer with. */
+	status: number;
+	/** How many matching requests get the fault. */
+	count: number;
+	/** Answer with an HTML page (like a proxy error page) instead of the JSON error body. */
+	html?: boolean;
+	/** Wait this long before answering (or closing). */
+	delayMs?: number;
+	/** Destroy the socket instead of answering. */
+	closeConnection?: boolean;
+	/** Extra response headers, e.g. { 'retry-after': '1' }. */
+	headers?: Record<string, string>;
+}
+
+export type SandboxEvent =
+	| 'lead.created'
+	| 'lead.updated'
+	| 'deal.created'
+	| 'deal.updated'
+	| 'deal.stage_changed'
+	| 'invoice.created'
+	| 'invoice.paid';
+
+export interface Lead {
+	id: string;
+	number: string;
+	name: string;
+	archived: boolean;
+	createdAt: string;
+	title: string | null;
+	email: string | null;
+	mobile: string | null;
+	secondaryMobile: string | null;
+	website: unknown;
+	value: number | null;
+	sourceId: string | null;
+	stageId: string | null;
+	customFields: JsonObject | null;
+	/** Additional properties sent by the client are stored and returned as-is. */
+	[extra: string]: unknown;
+}
+
+export type DealStatus = 'ACTIVE' | 'WON' | 'LOST';
+export type Priority = 'LOW' | 'MEDIUM' | 'HIGH';
+
+export interface Deal {
+	id: string;
+	number: string;
+	title: string;
+	createdAt: string;
+	price: number | null;
+	status: DealStatus;
+	priority: Priority | null;
+	expectedCloseDate: string | null;
+	clientId: string | null;
+	pipelineId: string | null;
+	stageId: string | null;
+	sourceId: string | null;
+	leadId: string | null;
+	customFields?: JsonObject;
+	[extra: string]: unknown;
+}
+
+export interface InvoiceLineItem {
+	name: string;
+	quantity: number;
+	price: number;
+	/** Tax rate in percent. */
+	tax: number;
+	discount: number;
+	discountType: 'fixed' | 'percentage';
+	buyPrice: number;
+	viewType: 'LINE_ITEM';
+	amount: number;
+	taxAmount: number;
+	discountAmount: number;
+	description: string;
+	/** Internal numeric product id, or null. */
+	productId: number | null;
+}
+
+export type InvoiceStatus = 'DRAFT' | 'SENT' | 'PAID';
+
+export interface Invoice {
+	id: string;
+	number: string;
+	date: string;
+	dueDate: string;
+	status: InvoiceStatus;
+	currency: string;
+	isInclusiveTax: boolean;
+	subTotal: number;
+	taxTotal: number;
+	discountTotal: number;
+	total: number;
+	pendingTotal: number;
+	paidTotal: number;
+	lineItems: InvoiceLineItem[];
+	createdAt: string;
+	clientId: string | null;
+	contactId: string | null;
+	subject: string | null;
+	notes: string | null;
+	/** Internal numeric user id of the sales person. */
+	salesPersonId: number | null;
+	templateId: string;
+	tags: number[];
+	customFields?: JsonObject;
+	[extra: string]: unknown;
+}
+
+export interface Client {
+	id: string;
+	number: string;
+	name: string;
+	type: 'company' | 'contact';
+	createdAt: string;
+	firstName: string | null;
+	lastName: string | null;
+	email: string | null;
+	phone: string | null;
+	website: string | null;
+	stageId: string | null;
+	customFields?: JsonObject;
+}
+
+export interface Product {
+	id: string;
+	name: string;
+	price: number;
+	type: string;
+	isActive: boolean;
+	description: string | null;
+	sku: string | null;
+}
+
+export interface User {
+	id: string;
+	firstName: string;
+	lastName: string;
+	email: string;
+	role: string;
+	jobTitle: string;
+	active: boolean;
+	createdAt: string;
+}
+
+export interface Contact {
+	id: string;
+	number: string;
+	firstName: string;
+	lastName: string;
+	email: string;
+	createdAt: string;
+}
+
+export type WebhookStatus = 'active' | 'disabled';
+
+export interface WebhookSubscription {
+	id: string;
+	name: string;
+	url: string;
+	events: string[];
+	status: WebhookStatus;
+	/** whsec_ + base64(24 random bytes). Returned by the API only at creation. */
+	secret: string;
+	createdAt: string;
+	/** During a rotation window: the previous secret, whose signature is also sent. */
+	previousSecret?: string;
+	/** End of the rotation window (ISO). */
+	previousSecretExpiresAt?: string;
+}
+
+export interface TaxRate {
+	id: string;
+	name: string;
+	/** Percent. */
+	rate: number;
+}
+
+export interface NamedRef {
+	id: string;
+	/** Internal numeric id (lead stage payloads carry it as stageId). */
+	internalId: number;
+	name: string;
+}
+
+export interface Pipeline {
+	id: string;
+	name: string;
+	stages: NamedRef[];
+}
+
+/** Read access to a store: the values in creation order plus lookup by public id. */
+export interface ReadonlyCollection<T> {
+	readonly size: number;
+	get(id: string): T | undefined;
+	has(id: string): boolean;
+	values(): T[];
+}
+
+export interface SandboxState {
+	leads: ReadonlyCollection<Lead>;
+	deals: ReadonlyCollection<Deal>;
+	invoices: ReadonlyCollection<Invoice>;
+	clients: ReadonlyCollection<Client>;
+	products: ReadonlyCollection<Product>;
+	users: ReadonlyCollection<User>;
+	contacts: ReadonlyCollection<Contact>;
+	webhooks: ReadonlyCollection<WebhookSubscription>;
+	taxRates: ReadonlyMap<string, TaxRate>;
+	pipelines: ReadonlyMap<string, Pipeline>;
+	leadStages: ReadonlyMap<string, NamedRef>;
+	sources: ReadonlyMap<string, NamedRef>;
+	/** Internal numeric ids (used in responses where the spec gives numbers). */
+	userInternalIds: ReadonlyMap<string, number>;
+	productInternalIds: ReadonlyMap<string, number>;
+	/** Lead id → internal numeric id of the owning user. */
+	leadOwners: ReadonlyMap<string, number>;
+}
+
+export interface SandboxConfig {
+	rateLimit: RateLimitConfig | false;
+	timeScale: number;
+	deliveryTimeoutMs: number;
+}
+
+export interface Sandbox {
+	/** Base URL before /api/v1, e.g. http://127.0.0.1:5680 */
+	url: string;
+	port: number;
+	keys: { admin: string; readOnly: string };
+	/** Live log of every /api request. */
+	readonly requests: RequestLogEntry[];
+	/** Live log of every webhook delivery attempt. */
+	readonly deliveries: DeliveryLogEntry[];
+	/** Current stores (replaced on reset; read it through this getter). */
+	readonly state: SandboxState;
+	readonly config: Readonly<SandboxConfig>;
+	clearRequests(): void;
+	/** Back to the seed state: data, logs, subscriptions, faults, rate-limit windows, pending deliveries. Config is kept. */
+	reset(): void;
+	/** A number keeps the current window length (60000 ms when unlimited before). */
+	setRateLimit(rateLimit: RateLimitConfig | number | false): void;
+	setTimeScale(timeScale: number): void;
+	/** Appends n generated leads; returns the total number of leads. */
+	seedLeads(n: number): number;
+	addFault(fault: Fault): void;
+	clearFaults(): void;
+	/** Delivers an event to every active subscription that selected it; returns the webhook-ids queued. */
+	emit(event: string, payload: unknown): string[];
+	/** Marks an invoice paid and emits invoice.paid. */
+	payInvoice(id: string): Invoice;
+	/** New secret for a subscription; the old one keeps signing too for windowMs (default 24 h). */
+	rotateWebhookSecret(id: string, windowMs?: number): WebhookSubscription;
+	/** Resolves when no delivery attempt is pending or in flight (or rejects after timeoutMs). */
+	deliveriesSettled(timeoutMs?: number): Promise<void>;
+	close(): Promise<void>;
+}

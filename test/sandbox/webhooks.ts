@@ -1,0 +1,201 @@
+import { createHmac, randomBytes } from 'node:crypto';
+import * as http from 'node:http';
+import * as https from 'node:https';
+
+import type { DeliveryLogEntry, DeliveryOutcome, DeliveryStatus, WebhookSubscription } from './types';
+
+/** Delay before each attempt (spec §8), in milliseconds, before the time scale is applied. */
+export const RETRY_SCHEDULE_MS: readonly number[] = [
+	0,
+	5_000,
+	5 * 60_000,
+	30 * 60_000,
+	2 * 3_600_000,
+	5 * 3_600_000,
+	10 * 3_600_000,
+	14 * 3_600_000,
+	20 * 3_600_000,
+	24 * 3_600_000,
+];
+export const MAX_ATTEMPTS = RETRY_SCHEDULE_MS.length;
+export const USER_AGENT = 'CRM-Sandbox-Webhooks/1.0';
+const TIMER_MAX_MS = 2_147_483_647;
+
+export function generateSecret(): string {
+	return 'whsec_' + randomBytes(24).toString('base64');
+}
+
+/** One `v1,<base64>` entry: HMAC-SHA256 of "id.timestamp.body" keyed with the decoded secret. */
+export function sign(secret: string, webhookId: string, timestamp: number, body: Buffer): string {
+	const key = Buffer.from(secret.startsWith('whsec_') ? secret.slice('whsec_'.length) : secret, 'base64');
+	const hmac = createHmac('sha256', key);
+	hmac.update(`${webhookId}.${timestamp}.`);
+	hmac.update(body);
+	return 'v1,' + hmac.digest('base64');
+}
+
+/** The webhook-signature header: the current secret, plus the previous one during a rotation window. */
+export function signatureHeader(subscription: WebhookSubscription, webhookId: string, timestamp: number, body: Buffer, now: number): string {
+	const entries = [sign(subscription.secret, webhookId, timestamp, body)];
+	if (subscription.previousSecret && subscription.previousSecretExpiresAt && Date.parse(subscription.previousSecretExpiresAt) > now) {
+		entries.push(sign(subscription.previousSecret, webhookId, timestamp, body));
+	}
+	return entries.join(' ');
+}
+
+interface Delivery {
+	subscriptionId: string;
+	webhookId: string;
+	event: string;
+	body: Buffer;
+	/** Attempts made so far. */
+	attempts: number;
+}
+
+export interface DeliveryEngineHost {
+	getSubscription(id: string): WebhookSubscription | undefined;
+	disableSubscription(id: string): void;
+	timeScale(): number;
+	deliveryTimeoutMs(): number;
+	log(entry: DeliveryLogEntry): void;
+}
+
+/**
+ * Queues deliveries and runs attempts on unref'd timers, so nothing here keeps the process alive.
+ * cancelAll() clears every pending timer and aborts requests in flight.
+ */
+export class DeliveryEngine {
+	private readonly timers = new Set<NodeJS.Timeout>();
+	private readonly inFlight = new Set<http.ClientRequest>();
+	private generation = 0;
+	private idleWaiters: Array<() => void> = [];
+
+	constructor(private readonly host: DeliveryEngineHost) {}
+
+	/** Queues one delivery per subscription; returns the webhook-ids. */
+	enqueue(subscriptions: WebhookSubscription[], event: string, payload: unknown): string[] {
+		const timestamp = new Date().toISOString();
+		const body = Buffer.from(JSON.stringify({ event, timestamp, payload }), 'utf8');
+		return subscriptions.map((subscription) => {
+			const delivery: Delivery = { subscriptionId: subscription.id, webhookId: 'msg_' + randomBytes(12).toString('hex'), event, body, attempts: 0 };
+			this.schedule(delivery);
+			return delivery.webhookId;
+		});
+	}
+
+	get pending(): number {
+		return this.timers.size + this.inFlight.size;
+	}
+
+	/** Resolves once nothing is pending or in flight. */
+	settled(timeoutMs: number): Promise<void> {
+		if (this.pending === 0) return Promise.resolve();
+		return new Promise((resolve, reject) => {
+			const timer = setTimeout(() => {
+				this.idleWaiters = this.idleWaiters.filter((waiter) => waiter !== done);
+				reject(new Error(`Webhook deliveries still pending after ${timeoutMs} ms`));
+			}, timeoutMs);
+			const done = (): void => {
+				clearTimeout(timer);
+				resolve();
+			};
+			this.idleWaiters.push(done);
+		});
+	}
+
+	cancelAll(): void {
+		this.generation++;
+		for (const timer of this.timers) clearTimeout(timer);
+		this.timers.clear();
+		for (const request of this.inFlight) request.destroy();
+		this.inFlight.clear();
+		this.checkIdle();
+	}
+
+	private schedule(delivery: Delivery): void {
+		const delay = Math.min(TIMER_MAX_MS, Math.max(0, RETRY_SCHEDULE_MS[delivery.attempts] * this.host.timeScale()));
+		const generation = this.generation;
+		const timer = setTimeout(() => {
+			this.timers.delete(timer);
+			if (generation === this.generation) this.attempt(delivery);
+			this.checkIdle();
+		}, delay);
+		timer.unref();
+		this.timers.add(timer);
+	}
+
+	private attempt(delivery: Delivery): void {
+		const subscription = this.host.getSubscription(delivery.subscriptionId);
+		// Deleted or disabled since: no further deliveries to that endpoint.
+		if (!subscription || subscription.status !== 'active') return;
+		delivery.attempts++;
+		const attempt = delivery.attempts;
+		const now = Date.now();
+		const timestamp = Math.floor(now / 1000);
+		const at = new Date(now).toISOString();
+		const url = subscription.url;
+		const generation = this.generation;
+		let finished = false;
+
+		const finish = (status: DeliveryStatus, error?: string): void => {
+			if (finished) return;
+			finished = true;
+			clearTimeout(timeout);
+			this.inFlight.delete(request);
+			if (generation !== this.generation) return;
+			const outcome = this.outcomeOf(status, attempt);
+			const entry: DeliveryLogEntry = { subscriptionId: subscription.id, webhookId: delivery.webhookId, event: delivery.event, attempt, url, status, at, outcome };
+			if (error !== undefined) entry.error = error;
+			this.host.log(entry);
+			if (outcome === 'disabled') this.host.disableSubscription(subscription.id);
+			if (outcome === 'retrying') this.schedule(delivery);
+			this.checkIdle();
+		};
+
+		const target = new URL(url);
+		const transport = target.protocol === 'https:' ? https : http;
+		const request = transport.request(target, {
+			method: 'POST',
+			agent: false,
+			headers: {
+				'content-type': 'application/json',
+				'content-length': String(delivery.body.length),
+				'user-agent': USER_AGENT,
+				'webhook-id': delivery.webhookId,
+				'webhook-timestamp': String(timestamp),
+				'webhook-signature': signatureHeader(subscription, delivery.webhookId, timestamp, delivery.body, now),
+			},
+		});
+		this.inFlight.add(request);
+		const timeout = setTimeout(() => {
+			finish('timeout');
+			request.destroy();
+		}, this.host.deliveryTimeoutMs());
+		timeout.unref();
+		request.on('response', (response) => {
+			// Drain the body; the status is all that matters, once the response is complete.
+			response.resume();
+			response.on('end', () => finish(response.statusCode ?? 0));
+			response.on('error', (err) => finish('error', err.message));
+		});
+		request.on('error', (err) => finish('error', err.message));
+		request.end(delivery.body);
+	}
+
+	private outcomeOf(status: DeliveryStatus, attempt: number): DeliveryOutcome {
+		if (typeof status === 'number') {
+			if (status >= 200 && status < 300) return 'delivered';
+			if (status === 410) return 'disabled';
+			if (status >= 400 && status < 500 && status !== 429) return 'failed';
+		}
+		// 429, 5xx, other statuses, timeouts and network errors are retried.
+		return attempt < MAX_ATTEMPTS ? 'retrying' : 'permanently_failed';
+	}
+
+	private checkIdle(): void {
+		if (this.pending > 0 || this.idleWaiters.length === 0) return;
+		const waiters = this.idleWaiters;
+		this.idleWaiters = [];
+		for (const waiter of waiters) waiter();
+	}
+}
