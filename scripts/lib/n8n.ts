@@ -77,6 +77,7 @@ export class N8nProcess {
 			N8N_LOG_LEVEL: 'info',
 			WEBHOOK_URL: `http://127.0.0.1:${port}/`,
 			N8N_WEBHOOK_URL: `http://127.0.0.1:${port}/`,
+			...runtime.env,
 			...this.options.env,
 		};
 		this.child = spawn(runtime.node, [runtime.n8nBin, 'start'], { env, stdio: ['ignore', 'pipe', 'pipe'] });
@@ -90,8 +91,10 @@ export class N8nProcess {
 		const ready = (async () => {
 			while (Date.now() < deadline) {
 				try {
-					const response = await fetch(`${this.url}/healthz/readiness`);
-					if (response.ok) return;
+					// n8n 1.x reports ready before its REST routes are up: wait for both.
+					const health = await fetch(`${this.url}/healthz/readiness`);
+					const settings = health.ok ? await fetch(`${this.url}/rest/settings`) : undefined;
+					if (settings?.ok) return;
 				} catch {
 					// not listening yet
 				}
@@ -171,7 +174,18 @@ export class N8nClient {
 	}
 
 	async createCredential(name: string, data: Record<string, unknown>): Promise<{ id: string; name: string }> {
-		const created = await this.api<{ id: string; name: string }>('POST', '/credentials', { name, type: 'crmInvoicingApi', data });
+		let created: { id: string; name: string };
+		try {
+			created = await this.api('POST', '/credentials', { name, type: 'crmInvoicingApi', data });
+		} catch (error) {
+			// n8n 1.123's schema demands `allowedDomains` unless the (1.x-only) domain restriction is given explicitly.
+			if (!/allowedDomains/.test(String(error))) throw error;
+			created = await this.api('POST', '/credentials', {
+				name,
+				type: 'crmInvoicingApi',
+				data: { ...data, allowedHttpRequestDomains: 'all' },
+			});
+		}
 		return { id: created.id, name: created.name };
 	}
 

