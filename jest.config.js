@@ -16,7 +16,6 @@ module.exports = {
 			...common,
 			displayName: 'e2e',
 			testMatch: ['<rootDir>/test/e2e/**/*.test.ts'],
-			testTimeout: 120_000,
 		},
 	],
 };

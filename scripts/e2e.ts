@@ -76,7 +76,7 @@ async function main(): Promise<void> {
 
 	const jestBin = path.join(ROOT, 'node_modules', 'jest', 'bin', 'jest.js');
 	const code = await new Promise<number>((resolve) => {
-		const child = spawn(process.execPath, [jestBin, '--selectProjects', 'e2e', '--runInBand', ...args], {
+		const child = spawn(process.execPath, [jestBin, '--selectProjects', 'e2e', '--runInBand', '--testTimeout=120000', ...args], {
 			cwd: ROOT,
 			env: { ...process.env, E2E_ENV: envFile },
 			stdio: 'inherit',

@@ -73,6 +73,8 @@ export class N8nProcess {
 			N8N_PERSONALIZATION_ENABLED: 'false',
 			N8N_SECURE_COOKIE: 'false',
 			N8N_RUNNERS_ENABLED: 'false',
+			// The task broker listens even with runners off; give each n8n its own port so several can run at once.
+			N8N_RUNNERS_BROKER_PORT: String(port + 10_000),
 			N8N_ENFORCE_SETTINGS_FILE_PERMISSIONS: 'false',
 			N8N_LOG_LEVEL: 'info',
 			WEBHOOK_URL: `http://127.0.0.1:${port}/`,
@@ -91,10 +93,11 @@ export class N8nProcess {
 		const ready = (async () => {
 			while (Date.now() < deadline) {
 				try {
-					// n8n 1.x reports ready before its REST routes are up: wait for both.
+					// n8n reports ready before its REST and public API routes are mounted: wait for all three.
 					const health = await fetch(`${this.url}/healthz/readiness`);
 					const settings = health.ok ? await fetch(`${this.url}/rest/settings`) : undefined;
-					if (settings?.ok) return;
+					const publicApi = settings?.ok ? await fetch(`${this.url}/api/v1/workflows`) : undefined;
+					if (publicApi && publicApi.status !== 404) return;
 				} catch {
 					// not listening yet
 				}

@@ -1,0 +1,120 @@
+import { randomUUID, createHmac } from 'node:crypto';
+
+import { e2eEnv, n8nClient, sandbox, TRIGGER_NODE_TYPE, waitFor } from './lib';
+
+const env = e2eEnv();
+const crm = sandbox(env);
+const n8n = n8nClient(env);
+
+function triggerWorkflow(name: string, events: string[]) {
+	const credential = env.credentials.admin;
+	return {
+		name,
+		nodes: [
+			{
+				id: randomUUID(),
+				name: 'CRM Invoicing Trigger',
+				type: TRIGGER_NODE_TYPE,
+				typeVersion: 1,
+				position: [0, 0],
+				webhookId: randomUUID(),
+				parameters: { events, options: {} },
+				credentials: { crmInvoicingApi: { id: credential.id, name: credential.name } },
+			},
+		],
+		connections: {},
+	};
+}
+
+async function subscriptionsFor(url: string | undefined = undefined): Promise<any[]> {
+	const all = await crm.webhooks();
+	return url ? all.filter((subscription) => subscription.url === url) : all;
+}
+
+async function finishedExecutions(workflowId: string): Promise<any[]> {
+	return (await n8n.executions(workflowId)).filter((execution) => execution.finished || execution.stoppedAt);
+}
+
+function triggerOutput(execution: any): any[] {
+	const runs = execution.data.resultData.runData['CRM Invoicing Trigger'];
+	return runs[0].data.main[0].map((item: { json: unknown }) => item.json);
+}
+
+describe(`CRM Invoicing Trigger in real n8n ${env.n8nVersion}`, () => {
+	let workflowId: string;
+	let subscription: any;
+
+	beforeAll(async () => {
+		await crm.reset();
+		const workflow = await n8n.createWorkflow(triggerWorkflow('e2e trigger', ['lead.created']));
+		workflowId = workflow.id;
+	});
+
+	afterAll(async () => {
+		await n8n.deactivate(workflowId).catch(() => undefined);
+		await n8n.deleteWorkflow(workflowId).catch(() => undefined);
+	});
+
+	it('creates exactly one subscription in the CRM when the workflow is activated', async () => {
+		await n8n.activate(workflowId);
+		const subscriptions = await subscriptionsFor();
+		expect(subscriptions).toHaveLength(1);
+		subscription = subscriptions[0];
+		expect(subscription).toMatchObject({ events: ['lead.created'], status: 'active' });
+		expect(subscription.url).toMatch(new RegExp(`^${env.n8nUrl}/webhook/.+`));
+		expect(subscription.secret).toMatch(/^whsec_/);
+		const creates = (await crm.requests()).filter((request) => request.method === 'POST' && request.path === '/api/v1/webhooks');
+		expect(creates).toHaveLength(1);
+		expect(creates[0].headers['x-api-key']).toBe(env.sandboxKeys.admin);
+	});
+
+	it('starts one execution holding the lead when the CRM sends a signed lead.created', async () => {
+		const lead = await crm.api('POST', '/leads', { name: 'Grace Hopper', email: 'grace@example.com' });
+		const [execution] = await waitFor(async () => {
+			const executions = await finishedExecutions(workflowId);
+			return executions.length >= 1 ? executions : undefined;
+		}, 20_000, 'the execution of lead.created');
+		const items = triggerOutput(await n8n.api('GET', `/executions/${execution.id}?includeData=true`));
+		expect(items).toHaveLength(1);
+		expect(items[0]).toMatchObject({ event: 'lead.created', payload: { id: lead.id, name: 'Grace Hopper', email: 'grace@example.com' } });
+		expect(items[0].webhookId).toMatch(/^msg_/);
+		expect(JSON.stringify(items)).not.toContain(subscription.secret);
+		const deliveries = (await crm.deliveries()).filter((delivery) => delivery.event === 'lead.created');
+		expect(deliveries.map((delivery) => delivery.status)).toEqual([200]);
+	});
+
+	it('answers a forged delivery with 401 and starts no execution', async () => {
+		const before = (await finishedExecutions(workflowId)).length;
+		const body = JSON.stringify({ event: 'lead.created', timestamp: new Date().toISOString(), payload: { id: 'lead_forged', name: 'Mallory' } });
+		const timestamp = String(Math.floor(Date.now() / 1000));
+		const id = `msg_forged_${randomUUID()}`;
+		const wrongKey = Buffer.from('not-the-real-secret-at-all-000000');
+		const signature = createHmac('sha256', wrongKey).update(`${id}.${timestamp}.${body}`).digest('base64');
+		const response = await fetch(subscription.url, {
+			method: 'POST',
+			headers: { 'content-type': 'application/json', 'webhook-id': id, 'webhook-timestamp': timestamp, 'webhook-signature': `v1,${signature}` },
+			body,
+		});
+		expect(response.status).toBe(401);
+		await new Promise((resolve) => setTimeout(resolve, 1_500));
+		expect((await finishedExecutions(workflowId)).length).toBe(before);
+	});
+
+	it('creates no duplicate subscription when n8n restarts', async () => {
+		const restart = await fetch(`${env.controlUrl}/restart-n8n`, { method: 'POST' });
+		expect(restart.status).toBe(200);
+		const subscriptions = await subscriptionsFor();
+		expect(subscriptions.map((s) => s.id)).toEqual([subscription.id]);
+		// And it still delivers after the restart.
+		const before = (await finishedExecutions(workflowId)).length;
+		await crm.api('POST', '/leads', { name: 'After Restart' });
+		await waitFor(async () => (await finishedExecutions(workflowId)).length > before, 20_000, 'an execution after the restart');
+	});
+
+	it('deletes the subscription when the workflow is deactivated', async () => {
+		await n8n.deactivate(workflowId);
+		expect(await subscriptionsFor()).toEqual([]);
+		const deletes = (await crm.requests()).filter((request) => request.method === 'DELETE' && request.path === `/api/v1/webhooks/${subscription.id}`);
+		expect(deletes).toHaveLength(1);
+	});
+});
