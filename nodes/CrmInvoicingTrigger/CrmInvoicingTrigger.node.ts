@@ -1,0 +1,117 @@
+import { NodeConnectionTypes } from 'n8n-workflow';
+import type {
+	IHookFunctions,
+	INodePropertyOptions,
+	INodeType,
+	INodeTypeDescription,
+	IWebhookFunctions,
+	IWebhookResponseData,
+} from 'n8n-workflow';
+
+import { KNOWN_EVENTS } from '../CrmInvoicing/transport';
+import { receiveDelivery } from './delivery';
+import { checkExists, create, deleteSubscription } from './lifecycle';
+
+const eventOptions: INodePropertyOptions[] = KNOWN_EVENTS.map((event) => ({
+	name: event.name,
+	value: event.value,
+	description: event.description,
+})).sort((a, b) => a.name.localeCompare(b.name));
+
+export class CrmInvoicingTrigger implements INodeType {
+	description: INodeTypeDescription = {
+		displayName: 'CRM Invoicing Trigger',
+		name: 'crmInvoicingTrigger',
+		icon: { light: 'file:crmInvoicingTrigger.svg', dark: 'file:crmInvoicingTrigger.dark.svg' },
+		group: ['trigger'],
+		version: 1,
+		subtitle: '={{($parameter["events"] || []).join(", ")}}',
+		description: 'Starts the workflow when leads, deals or invoices change in your CRM (signed webhooks)',
+		defaults: { name: 'CRM Invoicing Trigger' },
+		inputs: [],
+		outputs: [NodeConnectionTypes.Main],
+		credentials: [{ name: 'crmInvoicingApi', required: true }],
+		webhooks: [
+			{
+				name: 'default',
+				httpMethod: 'POST',
+				responseMode: 'onReceived',
+				// An accepted delivery is answered 200 with an empty body as soon as the execution starts.
+				responseData: 'noData',
+				path: 'webhook',
+			},
+		],
+		properties: [
+			{
+				displayName:
+					'The CRM API warns about webhook URLs that are not HTTPS: use HTTPS in production. n8n builds the URL from its WEBHOOK_URL setting; if that starts with http://, deliveries are sent unencrypted.',
+				name: 'httpsNotice',
+				type: 'notice',
+				default: '',
+			},
+			{
+				displayName: 'Events',
+				name: 'events',
+				type: 'multiOptions',
+				required: true,
+				default: [],
+				options: eventOptions,
+				description:
+					'The events that start the workflow. Deliveries of other events are acknowledged and ignored.',
+			},
+			{
+				displayName: 'Options',
+				name: 'options',
+				type: 'collection',
+				placeholder: 'Add option',
+				default: {},
+				options: [
+					{
+						displayName: 'Custom Event Names',
+						name: 'customEvents',
+						type: 'string',
+						default: '',
+						placeholder: 'invoice.overdue, client.created',
+						description:
+							'Further event names to subscribe to, separated by commas, for events the list above does not offer yet',
+					},
+					{
+						displayName: 'Payload Only',
+						name: 'payloadOnly',
+						type: 'boolean',
+						default: false,
+						description:
+							'Whether to output only the event\'s payload (the lead, deal or invoice) instead of event, timestamp, payload and webhookId',
+					},
+					{
+						displayName: 'Subscription Name',
+						name: 'subscriptionName',
+						type: 'string',
+						default: '',
+						placeholder: 'n8n: My workflow',
+						hint: 'When empty: n8n: <workflow name>',
+						description: 'The name of the webhook subscription in the CRM',
+					},
+				],
+			},
+		],
+	};
+
+	webhookMethods = {
+		default: {
+			async checkExists(this: IHookFunctions): Promise<boolean> {
+				return await checkExists.call(this);
+			},
+			async create(this: IHookFunctions): Promise<boolean> {
+				return await create.call(this);
+			},
+			async delete(this: IHookFunctions): Promise<boolean> {
+				return await deleteSubscription.call(this);
+			},
+		},
+	};
+
+	async webhook(this: IWebhookFunctions): Promise<IWebhookResponseData> {
+		return await receiveDelivery.call(this);
+	}
+}

@@ -1,0 +1,153 @@
+import { createHmac, timingSafeEqual } from 'node:crypto';
+
+/**
+ * Standard Webhooks signatures, as the CRM API sends them (spec §6 "Signature"):
+ * `webhook-signature` holds space-separated `v1,<base64 HMAC-SHA256>` entries over `${id}.${timestamp}.${rawBody}`,
+ * keyed with the base64-decoded secret that follows `whsec_`.
+ *
+ * Pure: no I/O, no clock unless `nowSeconds` is left out, nothing logged. Reasons never contain the secret.
+ */
+
+/** The API's tolerance for `webhook-timestamp`, in seconds (spec §8). */
+export const DEFAULT_TOLERANCE_SECONDS = 300;
+
+const SECRET_PREFIX = 'whsec_';
+const SIGNATURE_VERSION = 'v1';
+/** SHA-256 output length: any `v1` entry that does not decode to this many bytes cannot match. */
+const DIGEST_BYTES = 32;
+
+export type HeaderValue = string | string[] | number | undefined | null;
+export type WebhookHeaders = Record<string, HeaderValue>;
+
+export type VerificationFailure =
+	| 'missing webhook-id header'
+	| 'missing webhook-timestamp header'
+	| 'missing webhook-signature header'
+	| 'webhook-timestamp is not an integer number of seconds'
+	| 'webhook-timestamp is too old'
+	| 'webhook-timestamp is in the future'
+	| 'no v1 signature in webhook-signature header'
+	| 'signature does not match'
+	| 'signing secret is missing or invalid';
+
+export type VerificationResult =
+	| { ok: true; id: string; timestamp: number }
+	| { ok: false; reason: VerificationFailure };
+
+export interface VerifyInput {
+	/** `whsec_<base64>` (a bare base64 key is accepted too). */
+	secret: string;
+	/** Request headers; names are matched case-insensitively. */
+	headers: WebhookHeaders;
+	/** The exact bytes received. Never a re-serialised JSON body. */
+	rawBody: Buffer | Uint8Array | string | undefined;
+	/** Current Unix time in seconds; defaults to the clock. */
+	nowSeconds?: number;
+	toleranceSeconds?: number;
+}
+
+export interface SignInput {
+	secret: string;
+	id: string;
+	/** Unix time in seconds. */
+	timestamp: number;
+	body: Buffer | Uint8Array | string;
+}
+
+/** The HMAC key: the base64 after `whsec_`. Undefined when nothing usable is left. */
+export function secretKey(secret: unknown): Buffer | undefined {
+	if (typeof secret !== 'string') return undefined;
+	const encoded = secret.startsWith(SECRET_PREFIX) ? secret.slice(SECRET_PREFIX.length) : secret;
+	if (encoded.trim() === '') return undefined;
+	const key = Buffer.from(encoded, 'base64');
+	return key.length > 0 ? key : undefined;
+}
+
+function toBuffer(body: Buffer | Uint8Array | string | undefined): Buffer {
+	if (body === undefined) return Buffer.alloc(0);
+	if (typeof body === 'string') return Buffer.from(body, 'utf8');
+	return Buffer.isBuffer(body) ? body : Buffer.from(body.buffer, body.byteOffset, body.byteLength);
+}
+
+function digest(key: Buffer, id: string, timestamp: string, body: Buffer): Buffer {
+	return createHmac('sha256', key).update(`${id}.${timestamp}.`, 'utf8').update(body).digest();
+}
+
+/** One header by name, case-insensitively; repeated headers are joined with a space. */
+export function headerValue(headers: WebhookHeaders | undefined, name: string): string | undefined {
+	if (!headers) return undefined;
+	const wanted = name.toLowerCase();
+	for (const key of Object.keys(headers)) {
+		if (key.toLowerCase() !== wanted) continue;
+		const value = headers[key];
+		if (value === undefined || value === null) return undefined;
+		const text = Array.isArray(value) ? value.join(' ') : String(value);
+		return text.trim() === '' ? undefined : text.trim();
+	}
+	return undefined;
+}
+
+/** A `v1,<base64>` entry for the given message; join several with a space for rotation. */
+export function signWebhook({ secret, id, timestamp, body }: SignInput): string {
+	const key = secretKey(secret);
+	if (!key) throw new TypeError('The signing secret is missing or invalid');
+	return `${SIGNATURE_VERSION},${digest(key, id, String(timestamp), toBuffer(body)).toString('base64')}`;
+}
+
+/** The three `webhook-*` headers for a message, signed with every given secret (rotation sends old and new). */
+export function signedHeaders(
+	secrets: string | string[],
+	id: string,
+	timestamp: number,
+	body: Buffer | Uint8Array | string,
+): Record<'webhook-id' | 'webhook-timestamp' | 'webhook-signature', string> {
+	const list = Array.isArray(secrets) ? secrets : [secrets];
+	return {
+		'webhook-id': id,
+		'webhook-timestamp': String(timestamp),
+		'webhook-signature': list.map((secret) => signWebhook({ secret, id, timestamp, body })).join(' '),
+	};
+}
+
+/** Verifies one delivery. Any matching `v1` entry is enough; other versions and malformed entries are skipped. */
+export function verifyWebhookSignature({
+	secret,
+	headers,
+	rawBody,
+	nowSeconds,
+	toleranceSeconds = DEFAULT_TOLERANCE_SECONDS,
+}: VerifyInput): VerificationResult {
+	const key = secretKey(secret);
+	if (!key) return { ok: false, reason: 'signing secret is missing or invalid' };
+
+	const id = headerValue(headers, 'webhook-id');
+	if (id === undefined) return { ok: false, reason: 'missing webhook-id header' };
+	const timestampText = headerValue(headers, 'webhook-timestamp');
+	if (timestampText === undefined) return { ok: false, reason: 'missing webhook-timestamp header' };
+	const signature = headerValue(headers, 'webhook-signature');
+	if (signature === undefined) return { ok: false, reason: 'missing webhook-signature header' };
+
+	if (!/^\d{1,15}$/.test(timestampText)) {
+		return { ok: false, reason: 'webhook-timestamp is not an integer number of seconds' };
+	}
+	const timestamp = Number(timestampText);
+	const now = nowSeconds ?? Math.floor(Date.now() / 1000);
+	if (now - timestamp > toleranceSeconds) return { ok: false, reason: 'webhook-timestamp is too old' };
+	if (timestamp - now > toleranceSeconds) return { ok: false, reason: 'webhook-timestamp is in the future' };
+
+	const expected = digest(key, id, timestampText, toBuffer(rawBody));
+	let sawV1 = false;
+	let matched = false;
+	for (const entry of signature.split(/\s+/)) {
+		const comma = entry.indexOf(',');
+		if (comma <= 0 || entry.slice(0, comma) !== SIGNATURE_VERSION) continue;
+		sawV1 = true;
+		const encoded = entry.slice(comma + 1);
+		if (!/^[A-Za-z0-9+/]+={0,2}$/.test(encoded)) continue;
+		const candidate = Buffer.from(encoded, 'base64');
+		// Every candidate is compared, so timing does not tell which entry (or whether an earlier one) matched.
+		if (candidate.length === DIGEST_BYTES && timingSafeEqual(candidate, expected)) matched = true;
+	}
+	if (matched) return { ok: true, id, timestamp };
+	return { ok: false, reason: sawV1 ? 'signature does not match' : 'no v1 signature in webhook-signature header' };
+}

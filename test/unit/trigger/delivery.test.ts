@@ -1,0 +1,353 @@
+import nock from 'nock';
+import type { IDataObject, INodeParameters, IWebhookResponseData } from 'n8n-workflow';
+
+import { NO_SECRET_REASON } from '../../../nodes/CrmInvoicingTrigger/delivery';
+import { signedHeaders, signWebhook } from '../../../nodes/CrmInvoicingTrigger/signature';
+import { createWebhookContext, loggedMessages, type WebhookContextParts } from '../../helpers/harness';
+import {
+	nextMessageId,
+	nodeType,
+	nowSeconds,
+	OLD_SECRET,
+	SECRET,
+	secretParts,
+	storedSubscription,
+} from './fixtures';
+
+interface Delivered {
+	result: IWebhookResponseData;
+	parts: WebhookContextParts;
+	/** The status the trigger answered itself (undefined when it left the answer to n8n). */
+	status?: number;
+	body?: unknown;
+}
+
+/** Everything any delivery answered or emitted in this file, to check that the secret never shows. */
+const everything: unknown[] = [];
+const statuses: number[] = [];
+
+async function deliver(options: {
+	rawBody: Buffer | string;
+	headers?: Record<string, string>;
+	parameters?: INodeParameters;
+	staticData?: IDataObject;
+	/** Parsed body as n8n's body parser hands it over; by default parsed from rawBody. */
+	body?: unknown;
+}): Promise<Delivered> {
+	const rawBody = Buffer.isBuffer(options.rawBody) ? options.rawBody : Buffer.from(options.rawBody, 'utf8');
+	const parts = createWebhookContext({
+		nodeType,
+		parameters: options.parameters ?? { events: ['lead.created', 'deal.stage_changed'] },
+		staticData: options.staticData ?? storedSubscription(),
+		headers: options.headers ?? {},
+		rawBody,
+		body: options.body,
+	});
+	const result = await nodeType.webhook.call(parts.context);
+	const answered = parts.response.calls.some((call) => call.method === 'json');
+	const delivered: Delivered = { result, parts };
+	if (answered) {
+		delivered.status = parts.response.statusCode;
+		delivered.body = parts.response.sentBody;
+		statuses.push(parts.response.statusCode);
+	}
+	everything.push(result, parts.response.sentBody);
+	return delivered;
+}
+
+function event(name = 'lead.created', payload: IDataObject = { id: 'lead_1', name: 'Jane Doe', value: 1200 }) {
+	return JSON.stringify({ event: name, timestamp: '2024-05-01T10:00:00.000Z', payload });
+}
+
+/** Signed headers for `body`, as the API sends them. */
+function signed(body: string | Buffer, options: { secrets?: string[]; id?: string; timestamp?: number } = {}) {
+	return signedHeaders(options.secrets ?? [SECRET], options.id ?? nextMessageId(), options.timestamp ?? nowSeconds(), body);
+}
+
+function expectRefused(delivered: Delivered, status: 400 | 401, reason: string) {
+	expect(delivered.result).toEqual({ noWebhookResponse: true });
+	expect(delivered.result.workflowData).toBeUndefined();
+	expect(delivered.status).toBe(status);
+	expect(delivered.body).toEqual({ error: reason });
+}
+
+function expectAcknowledgedOnly(delivered: Delivered) {
+	expect(delivered.result.workflowData).toBeUndefined();
+	expect(delivered.status).toBe(200);
+}
+
+beforeAll(() => nock.disableNetConnect());
+afterEach(() => {
+	// The delivery path makes no API call, so no credential is even read.
+	expect(nock.pendingMocks()).toEqual([]);
+});
+afterAll(() => {
+	nock.enableNetConnect();
+	expect(statuses).not.toContain(410);
+	const text = JSON.stringify({ everything, loggedMessages });
+	for (const part of [...secretParts(SECRET), ...secretParts(OLD_SECRET)]) expect(text).not.toContain(part);
+});
+
+describe('a verified delivery', () => {
+	it('starts one execution with one item: event, timestamp, payload and webhookId', async () => {
+		const body = event();
+		const headers = signed(body, { id: 'msg_valid_1' });
+		const delivered = await deliver({ rawBody: body, headers });
+		expect(delivered.result).toEqual({
+			workflowData: [
+				[
+					{
+						json: {
+							event: 'lead.created',
+							timestamp: '2024-05-01T10:00:00.000Z',
+							payload: { id: 'lead_1', name: 'Jane Doe', value: 1200 },
+							webhookId: 'msg_valid_1',
+						},
+					},
+				],
+			],
+		});
+		// n8n answers it (200, "Workflow was started"): the trigger wrote nothing itself.
+		expect(delivered.parts.response.calls).toEqual([]);
+		expect(delivered.parts.credentialsHelper.getDecryptedCalls).toBe(0);
+	});
+
+	it('is verified on the raw bytes, not on the parsed body', async () => {
+		// Spaces and key order that JSON.stringify would not reproduce.
+		const raw = '{ "payload" : {"id":"lead_9"},\n  "event": "lead.created", "timestamp": "2024-05-01T10:00:00Z" }';
+		const delivered = await deliver({
+			rawBody: raw,
+			headers: signed(raw),
+			// What n8n parsed: irrelevant to the signature, and not what is emitted.
+			body: { event: 'lead.created', payload: { id: 'tampered' } },
+		});
+		expect(delivered.result.workflowData?.[0]?.[0]?.json).toMatchObject({ event: 'lead.created', payload: { id: 'lead_9' } });
+	});
+
+	it('accepts rotation: signatures with the old and the new secret', async () => {
+		const body = event();
+		const delivered = await deliver({ rawBody: body, headers: signed(body, { secrets: [OLD_SECRET, SECRET] }) });
+		expect(delivered.result.workflowData).toHaveLength(1);
+	});
+
+	it('accepts a timestamp within the tolerance', async () => {
+		const body = event();
+		for (const skew of [-240, 240]) {
+			const delivered = await deliver({ rawBody: body, headers: signed(body, { timestamp: nowSeconds() + skew }) });
+			expect(delivered.result.workflowData).toHaveLength(1);
+		}
+	});
+
+	it('of a custom event name is emitted', async () => {
+		const body = event('invoice.overdue', { id: 'inv_1' });
+		const delivered = await deliver({
+			rawBody: body,
+			headers: signed(body),
+			parameters: { events: ['lead.created'], options: { customEvents: 'invoice.overdue, client.created' } },
+		});
+		expect(delivered.result.workflowData?.[0]?.[0]?.json.event).toBe('invoice.overdue');
+	});
+
+	it('with Payload Only emits just the payload', async () => {
+		const body = event('lead.created', { id: 'lead_2', name: 'Ann' });
+		const delivered = await deliver({
+			rawBody: body,
+			headers: signed(body),
+			parameters: { events: ['lead.created'], options: { payloadOnly: true } },
+		});
+		expect(delivered.result.workflowData).toEqual([[{ json: { id: 'lead_2', name: 'Ann' } }]]);
+	});
+
+	it('with Payload Only wraps a payload that is not an object', async () => {
+		const body = JSON.stringify({ event: 'lead.created', timestamp: 't', payload: [1, 2] });
+		const delivered = await deliver({
+			rawBody: body,
+			headers: signed(body),
+			parameters: { events: ['lead.created'], options: { payloadOnly: true } },
+		});
+		expect(delivered.result.workflowData).toEqual([[{ json: { payload: [1, 2] } }]]);
+	});
+});
+
+describe('deliveries that fail verification are answered 401 and start nothing', () => {
+	it('tampered body', async () => {
+		const body = event();
+		const headers = signed(body);
+		expectRefused(await deliver({ rawBody: body.replace('1200', '9999'), headers }), 401, 'signature does not match');
+	});
+
+	it('wrong secret', async () => {
+		const body = event();
+		const wrong = 'whsec_' + Buffer.from('somebody-else-s-key-0123456789').toString('base64');
+		expectRefused(await deliver({ rawBody: body, headers: signed(body, { secrets: [wrong] }) }), 401, 'signature does not match');
+	});
+
+	it('stale timestamp', async () => {
+		const body = event();
+		expectRefused(
+			await deliver({ rawBody: body, headers: signed(body, { timestamp: nowSeconds() - 600 }) }),
+			401,
+			'webhook-timestamp is too old',
+		);
+	});
+
+	it('future timestamp', async () => {
+		const body = event();
+		expectRefused(
+			await deliver({ rawBody: body, headers: signed(body, { timestamp: nowSeconds() + 600 }) }),
+			401,
+			'webhook-timestamp is in the future',
+		);
+	});
+
+	it('millisecond timestamp', async () => {
+		const body = event();
+		expectRefused(
+			await deliver({ rawBody: body, headers: signed(body, { timestamp: Date.now() }) }),
+			401,
+			'webhook-timestamp is in the future',
+		);
+	});
+
+	it('non-integer timestamp', async () => {
+		const body = event();
+		const headers = { ...signed(body), 'webhook-timestamp': `${nowSeconds()}.5` };
+		expectRefused(await deliver({ rawBody: body, headers }), 401, 'webhook-timestamp is not an integer number of seconds');
+	});
+
+	it.each(['webhook-id', 'webhook-timestamp', 'webhook-signature'] as const)('missing %s header', async (name) => {
+		const body = event();
+		const headers: Record<string, string> = { ...signed(body) };
+		delete headers[name];
+		expectRefused(await deliver({ rawBody: body, headers }), 401, `missing ${name} header`);
+	});
+
+	it('only a v1a entry', async () => {
+		const body = event();
+		const headers = signed(body);
+		headers['webhook-signature'] = headers['webhook-signature'].replace(/^v1,/, 'v1a,');
+		expectRefused(await deliver({ rawBody: body, headers }), 401, 'no v1 signature in webhook-signature header');
+	});
+
+	it('malformed signature header', async () => {
+		const body = event();
+		const headers = { ...signed(body), 'webhook-signature': 'v1,%%%not-base64%%% ,,, v1' };
+		expectRefused(await deliver({ rawBody: body, headers }), 401, 'signature does not match');
+	});
+
+	it('no headers at all', async () => {
+		expectRefused(await deliver({ rawBody: event(), headers: {} }), 401, 'missing webhook-id header');
+	});
+
+	it('empty body without a signature', async () => {
+		const headers = { ...signed(''), 'webhook-signature': 'v1,' + Buffer.alloc(32).toString('base64') };
+		expectRefused(await deliver({ rawBody: '', headers }), 401, 'signature does not match');
+	});
+
+	it('no secret stored (the subscription was not created by this node)', async () => {
+		const body = event();
+		const delivered = await deliver({
+			rawBody: body,
+			headers: signed(body),
+			staticData: storedSubscription({ webhookSecret: undefined }),
+		});
+		expectRefused(delivered, 401, NO_SECRET_REASON);
+		expect(NO_SECRET_REASON).toMatch(/re-activate the workflow/);
+		expectRefused(await deliver({ rawBody: body, headers: signed(body), staticData: {} }), 401, NO_SECRET_REASON);
+	});
+});
+
+describe('verified deliveries that start nothing', () => {
+	it('an event the user did not select is answered 200 and ignored', async () => {
+		const body = event('invoice.paid', { id: 'inv_1' });
+		const delivered = await deliver({ rawBody: body, headers: signed(body), parameters: { events: ['lead.created'] } });
+		expectAcknowledgedOnly(delivered);
+		expect(delivered.body).toEqual({ received: true, ignored: 'event "invoice.paid" is not selected in this trigger' });
+	});
+
+	it('a retry (same webhook-id) of an accepted delivery is answered 200 and not emitted again', async () => {
+		const body = event();
+		const id = nextMessageId();
+		const staticData = storedSubscription();
+		const first = await deliver({ rawBody: body, headers: signed(body, { id }), staticData });
+		expect(first.result.workflowData).toHaveLength(1);
+
+		// The retry is signed anew (a later timestamp), with the same webhook-id.
+		const retry = await deliver({ rawBody: body, headers: signed(body, { id, timestamp: nowSeconds() + 5 }), staticData });
+		expectAcknowledgedOnly(retry);
+		expect(retry.body).toEqual({ received: true, duplicate: true });
+
+		// Another id goes through.
+		const other = await deliver({ rawBody: body, headers: signed(body), staticData });
+		expect(other.result.workflowData).toHaveLength(1);
+	});
+
+	it('remembers accepted ids in the static data n8n saves (and survives losing the process memory)', async () => {
+		const body = event();
+		const id = nextMessageId();
+		const staticData = storedSubscription({ webhookId: 'whk_restart' });
+		await deliver({ rawBody: body, headers: signed(body, { id }), staticData });
+		expect(staticData.recentDeliveries).toHaveLength(1);
+		// What n8n saved and loads again after a restart: a plain copy.
+		const reloaded = JSON.parse(JSON.stringify(staticData)) as IDataObject;
+		jest.isolateModules(() => {
+			// A fresh module memory, as in a new process.
+			const { acceptOnce } = jest.requireActual<typeof import('../../../nodes/CrmInvoicingTrigger/recentDeliveries')>(
+				'../../../nodes/CrmInvoicingTrigger/recentDeliveries',
+			);
+			expect(acceptOnce(reloaded, 'some-process-key', id)).toBe(false);
+		});
+	});
+
+	it('a rejected delivery is not remembered: a correctly signed retry still goes through', async () => {
+		const body = event();
+		const id = nextMessageId();
+		const staticData = storedSubscription();
+		const bad = await deliver({ rawBody: body, headers: { ...signed(body, { id }), 'webhook-signature': 'v1,AAAA' }, staticData });
+		expectRefused(bad, 401, 'signature does not match');
+		const good = await deliver({ rawBody: body, headers: signed(body, { id }), staticData });
+		expect(good.result.workflowData).toHaveLength(1);
+	});
+
+	it('an ignored event is not remembered', async () => {
+		const body = event('invoice.paid');
+		const id = nextMessageId();
+		const staticData = storedSubscription();
+		await deliver({ rawBody: body, headers: signed(body, { id }), staticData, parameters: { events: ['lead.created'] } });
+		expect(staticData.recentDeliveries).toBeUndefined();
+	});
+
+	it('a correctly signed empty body is answered 400', async () => {
+		expectRefused(await deliver({ rawBody: '', headers: signed('') }), 400, 'empty body');
+	});
+
+	it.each([
+		['not JSON', 'body is not JSON'],
+		['[1,2]', 'body is not a JSON object'],
+		['{"payload":{}}', 'body has no event name'],
+	])('a correctly signed body %p is answered 400', async (raw, reason) => {
+		expectRefused(await deliver({ rawBody: raw, headers: signed(raw) }), 400, reason);
+	});
+});
+
+describe('the signing secret', () => {
+	it('appears in no item, answer or log of any delivery', async () => {
+		const body = JSON.stringify({ event: 'lead.created', timestamp: 't', payload: { note: 'hello' } });
+		const delivered = await deliver({ rawBody: body, headers: signed(body) });
+		const text = JSON.stringify(delivered.result);
+		for (const part of secretParts(SECRET)) expect(text).not.toContain(part);
+		// The remaining checks run over every delivery of this file in afterAll.
+	});
+
+	it('is used as stored: a signature made with it by the API verifies', async () => {
+		const body = event();
+		const id = nextMessageId();
+		const timestamp = nowSeconds();
+		const headers = {
+			'webhook-id': id,
+			'webhook-timestamp': String(timestamp),
+			'webhook-signature': signWebhook({ secret: SECRET, id, timestamp, body }),
+		};
+		expect((await deliver({ rawBody: body, headers })).result.workflowData).toHaveLength(1);
+	});
+});

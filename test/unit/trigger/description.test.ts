@@ -1,0 +1,69 @@
+import { existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+
+import type { INodeProperties, INodePropertyOptions } from 'n8n-workflow';
+
+import { KNOWN_EVENTS } from '../../../nodes/CrmInvoicing/transport';
+import { CrmInvoicingTrigger } from '../../../nodes/CrmInvoicingTrigger/CrmInvoicingTrigger.node';
+
+const root = join(__dirname, '..', '..', '..');
+const { description } = new CrmInvoicingTrigger();
+const property = (name: string) => description.properties.find((entry) => entry.name === name) as INodeProperties;
+
+describe('CRM Invoicing Trigger description', () => {
+	it('has the public interface', () => {
+		expect(description).toMatchObject({
+			displayName: 'CRM Invoicing Trigger',
+			name: 'crmInvoicingTrigger',
+			version: 1,
+			group: ['trigger'],
+			inputs: [],
+			credentials: [{ name: 'crmInvoicingApi', required: true }],
+			icon: { light: 'file:crmInvoicingTrigger.svg', dark: 'file:crmInvoicingTrigger.dark.svg' },
+			webhooks: [{ name: 'default', httpMethod: 'POST', responseMode: 'onReceived', responseData: 'noData', path: 'webhook' }],
+		});
+	});
+
+	it('offers the API event names of KNOWN_EVENTS', () => {
+		const events = property('events');
+		expect(events.type).toBe('multiOptions');
+		expect(((events.options ?? []) as INodePropertyOptions[]).map((option) => option.value).sort()).toEqual(
+			KNOWN_EVENTS.map((event) => event.value).sort(),
+		);
+	});
+
+	it('has customEvents, subscriptionName and payloadOnly under options', () => {
+		const options = property('options');
+		expect(options.type).toBe('collection');
+		const names = (options.options as INodeProperties[]).map((option) => [option.name, option.type]);
+		expect(names).toEqual([
+			['customEvents', 'string'],
+			['payloadOnly', 'boolean'],
+			['subscriptionName', 'string'],
+		]);
+		const subscriptionName = (options.options as INodeProperties[]).find((option) => option.name === 'subscriptionName');
+		expect(subscriptionName?.hint).toContain('n8n: <workflow name>');
+	});
+
+	it('shows the notice about non-HTTPS webhook URLs', () => {
+		const notice = description.properties.find((entry) => entry.type === 'notice');
+		expect(notice?.displayName).toMatch(/HTTPS/);
+		expect(notice?.displayName).toMatch(/WEBHOOK_URL/);
+	});
+
+	it('ships its icons, its codex file, and is registered in package.json', () => {
+		const folder = join(root, 'nodes', 'CrmInvoicingTrigger');
+		expect(existsSync(join(folder, 'crmInvoicingTrigger.svg'))).toBe(true);
+		expect(existsSync(join(folder, 'crmInvoicingTrigger.dark.svg'))).toBe(true);
+		const codex = JSON.parse(readFileSync(join(folder, 'CrmInvoicingTrigger.node.json'), 'utf8'));
+		expect(codex).toMatchObject({
+			node: 'n8n-nodes-crm-invoicing.crmInvoicingTrigger',
+			categories: ['Sales', 'Finance & Accounting'],
+			resources: {
+				primaryDocumentation: [{ url: 'https://github.com/crm-invoicing/n8n-nodes-crm-invoicing#crm-invoicing-trigger' }],
+			},
+		});
+		const pkg = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8'));
+		expect(pkg.n8n.nodes).toContain('dist/nodes/CrmInvoicingTrigger/CrmInvoicingTrigger.node.js');
+	});
+});

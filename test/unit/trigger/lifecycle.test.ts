@@ -1,0 +1,417 @@
+import nock from 'nock';
+import type { IDataObject, INodeParameters } from 'n8n-workflow';
+
+import { createHookContext, loggedMessages, TEST_CREDENTIALS } from '../../helpers/harness';
+import {
+	API,
+	nodeType,
+	PRODUCTION_URL,
+	SECRET,
+	secretParts,
+	storedSubscription,
+	TEST_URL,
+} from './fixtures';
+
+const LIST = '/api/v1/webhooks';
+const ONE = (id: string) => `/api/v1/webhooks/${id}`;
+
+function hooks(options: {
+	parameters?: INodeParameters;
+	staticData?: IDataObject;
+	webhookUrl?: string;
+	mode?: 'trigger' | 'manual';
+	workflowName?: string;
+}) {
+	const parts = createHookContext({
+		nodeType,
+		parameters: options.parameters ?? { events: ['lead.created', 'deal.stage_changed'] },
+		webhookUrl: options.webhookUrl ?? PRODUCTION_URL,
+		staticData: options.staticData,
+		mode: options.mode,
+		workflowName: options.workflowName ?? 'Leads to Slack',
+	});
+	const methods = nodeType.webhookMethods.default;
+	return {
+		...parts,
+		checkExists: async () => await methods.checkExists.call(parts.context),
+		create: async () => await methods.create.call(parts.context),
+		delete: async () => await methods.delete.call(parts.context),
+	};
+}
+
+/** The stored subscription without the fields n8n's ObservableObject adds. */
+const plain = (data: IDataObject) => JSON.parse(JSON.stringify(data)) as IDataObject;
+
+function emptyList() {
+	return nock(API).get(LIST).query(true).reply(200, { items: [], hasMore: false, nextCursor: null });
+}
+
+beforeAll(() => nock.disableNetConnect());
+beforeEach(() => {
+	loggedMessages.length = 0;
+});
+afterEach(() => {
+	const pending = nock.pendingMocks();
+	nock.cleanAll();
+	expect(pending).toEqual([]);
+});
+afterAll(() => nock.enableNetConnect());
+
+describe('create', () => {
+	it('POSTs name, URL and events with the API key, and stores id, secret, URL and events', async () => {
+		emptyList();
+		let sent: IDataObject | undefined;
+		const post = nock(API)
+			.post(LIST, (body: IDataObject) => {
+				sent = body;
+				return true;
+			})
+			.matchHeader('x-api-key', TEST_CREDENTIALS.apiKey)
+			.reply(200, { id: 'whk_1', name: 'n8n: Leads to Slack', url: PRODUCTION_URL, events: [], status: 'active', secret: SECRET });
+		const trigger = hooks({});
+
+		await expect(trigger.create()).resolves.toBe(true);
+
+		post.done();
+		expect(sent).toEqual({
+			name: 'n8n: Leads to Slack',
+			url: PRODUCTION_URL,
+			events: ['deal.stage_changed', 'lead.created'],
+		});
+		expect(plain(trigger.staticData)).toEqual({
+			webhookId: 'whk_1',
+			webhookSecret: SECRET,
+			webhookUrl: PRODUCTION_URL,
+			webhookEvents: ['deal.stage_changed', 'lead.created'],
+		});
+	});
+
+	it('adds custom event names (comma-separated, trimmed, once each) and uses the custom subscription name', async () => {
+		emptyList();
+		let sent: IDataObject | undefined;
+		nock(API)
+			.post(LIST, (body: IDataObject) => {
+				sent = body;
+				return true;
+			})
+			.reply(200, { id: 'whk_2', secret: SECRET });
+		const trigger = hooks({
+			parameters: {
+				events: ['lead.created'],
+				options: { customEvents: ' invoice.overdue ,lead.created,, client.created ', subscriptionName: '  Sales alerts ' },
+			},
+		});
+
+		await trigger.create();
+
+		expect(sent).toEqual({
+			name: 'Sales alerts',
+			url: PRODUCTION_URL,
+			events: ['client.created', 'invoice.overdue', 'lead.created'],
+		});
+		expect(plain(trigger.staticData).webhookEvents).toEqual(['client.created', 'invoice.overdue', 'lead.created']);
+	});
+
+	it('subscribes with custom events alone', async () => {
+		emptyList();
+		nock(API)
+			.post(LIST, (body: IDataObject) => JSON.stringify(body.events) === '["x.y"]')
+			.reply(200, { id: 'whk_3', secret: SECRET });
+		await expect(hooks({ parameters: { events: [], options: { customEvents: 'x.y' } } }).create()).resolves.toBe(true);
+	});
+
+	it('uses the test URL while listening for a test event', async () => {
+		emptyList();
+		nock(API)
+			.post(LIST, (body: IDataObject) => body.url === TEST_URL)
+			.reply(200, { id: 'whk_test', secret: SECRET });
+		const trigger = hooks({ mode: 'manual', webhookUrl: TEST_URL });
+		await trigger.create();
+		expect(trigger.staticData.webhookUrl).toBe(TEST_URL);
+	});
+
+	it('throws a clear error, without calling the API, when no event is selected', async () => {
+		const trigger = hooks({ parameters: { events: [], options: { customEvents: ' , ' } } });
+		await expect(trigger.create()).rejects.toThrow('Select at least one event to subscribe to');
+		expect(plain(trigger.staticData)).toEqual({});
+	});
+
+	it('throws when the response has no id, and stores nothing', async () => {
+		emptyList();
+		nock(API).post(LIST).reply(200, { secret: SECRET });
+		const trigger = hooks({});
+		const error = (await trigger.create().then(
+			() => undefined,
+			(caught: unknown) => caught,
+		)) as Error;
+		expect(error).toBeInstanceOf(Error);
+		expect(error.message).toBe('The CRM API did not return an id for the new webhook subscription');
+		expect(plain(trigger.staticData)).toEqual({});
+		for (const part of secretParts(SECRET)) expect(JSON.stringify({ ...error, message: error.message })).not.toContain(part);
+	});
+
+	it('throws when the response has no whsec_ secret, and deletes the subscription it got', async () => {
+		emptyList();
+		nock(API).post(LIST).reply(200, { id: 'whk_nosecret', secret: 'not-a-whsec' });
+		const removed = nock(API).delete(ONE('whk_nosecret')).reply(204);
+		const trigger = hooks({});
+		await expect(trigger.create()).rejects.toThrow('did not return a signing secret');
+		removed.done();
+		expect(plain(trigger.staticData)).toEqual({});
+	});
+
+	it('removes leftover subscriptions at its own URL (e.g. after n8n stopped while listening), and no others', async () => {
+		nock(API)
+			.get(LIST)
+			.query({ limit: '100' })
+			.reply(200, {
+				items: [
+					{ id: 'whk_old', url: TEST_URL, events: ['lead.created'] },
+					{ id: 'whk_other', url: 'https://elsewhere.example.com/hook', events: ['lead.created'] },
+				],
+				hasMore: true,
+				nextCursor: 'c2',
+			})
+			.get(LIST)
+			.query({ limit: '100', cursor: 'c2' })
+			.reply(200, { items: [{ id: 'whk_gone', url: TEST_URL }], hasMore: false, nextCursor: null });
+		const removedOld = nock(API).delete(ONE('whk_old')).reply(204);
+		const removedGone = nock(API).delete(ONE('whk_gone')).reply(404, { error: { code: 'NOT_FOUND', message: 'gone' } });
+		nock(API).post(LIST).reply(200, { id: 'whk_new', secret: SECRET });
+
+		const trigger = hooks({ mode: 'manual', webhookUrl: TEST_URL });
+		await expect(trigger.create()).resolves.toBe(true);
+
+		removedOld.done();
+		removedGone.done();
+		expect(trigger.staticData.webhookId).toBe('whk_new');
+	});
+
+	it('still subscribes when the leftover sweep cannot list subscriptions', async () => {
+		nock(API).get(LIST).query(true).reply(403, { error: { code: 'FORBIDDEN', message: 'no' } });
+		nock(API).post(LIST).reply(200, { id: 'whk_1', secret: SECRET });
+		const trigger = hooks({});
+		await expect(trigger.create()).resolves.toBe(true);
+		expect(loggedMessages.some((entry) => entry.level === 'warn' && entry.message.includes('could not list'))).toBe(true);
+	});
+
+	it('surfaces an API error from POST /webhooks as NodeApiError', async () => {
+		emptyList();
+		nock(API).post(LIST).reply(422, { error: { code: 'VALIDATION', message: 'url must be a valid http or https URL' } });
+		const trigger = hooks({});
+		await expect(trigger.create()).rejects.toMatchObject({
+			name: 'NodeApiError',
+			message: expect.stringContaining('url must be a valid http or https URL'),
+		});
+		expect(plain(trigger.staticData)).toEqual({});
+	});
+});
+
+describe('checkExists', () => {
+	it('is false without a stored subscription, and calls nothing', async () => {
+		await expect(hooks({}).checkExists()).resolves.toBe(false);
+	});
+
+	it('is true when the subscription exists with the same URL and events (in any order)', async () => {
+		const get = nock(API)
+			.get(ONE('whk_1'))
+			.matchHeader('x-api-key', TEST_CREDENTIALS.apiKey)
+			.reply(200, { id: 'whk_1', url: PRODUCTION_URL, events: ['lead.created', 'deal.stage_changed'], status: 'active' });
+		const trigger = hooks({ staticData: storedSubscription() });
+		await expect(trigger.checkExists()).resolves.toBe(true);
+		get.done();
+		expect(plain(trigger.staticData)).toEqual(storedSubscription());
+	});
+
+	it('is false on 404, and clears the stored data', async () => {
+		nock(API).get(ONE('whk_1')).reply(404, { error: { code: 'NOT_FOUND', message: 'Webhook whk_1 was not found' } });
+		const trigger = hooks({ staticData: storedSubscription({ recentDeliveries: ['abc'] }) });
+		await expect(trigger.checkExists()).resolves.toBe(false);
+		expect(plain(trigger.staticData)).toEqual({});
+	});
+
+	it('is false when the URL changed (test URL vs production, or a new WEBHOOK_URL), and deletes the stale subscription', async () => {
+		nock(API).get(ONE('whk_1')).reply(200, { id: 'whk_1', url: PRODUCTION_URL, events: ['deal.stage_changed', 'lead.created'] });
+		const removed = nock(API).delete(ONE('whk_1')).reply(204);
+		const trigger = hooks({ staticData: storedSubscription(), webhookUrl: 'https://new-host.example.com/webhook/x/webhook' });
+		await expect(trigger.checkExists()).resolves.toBe(false);
+		removed.done();
+		expect(plain(trigger.staticData)).toEqual({});
+	});
+
+	it('is false when the events changed, and deletes the stale subscription (a 404 on delete is fine)', async () => {
+		nock(API).get(ONE('whk_1')).reply(200, { id: 'whk_1', url: PRODUCTION_URL, events: ['lead.created', 'deal.stage_changed'] });
+		const removed = nock(API).delete(ONE('whk_1')).reply(404, { error: { code: 'NOT_FOUND', message: 'gone' } });
+		const trigger = hooks({ staticData: storedSubscription(), parameters: { events: ['lead.created'] } });
+		await expect(trigger.checkExists()).resolves.toBe(false);
+		removed.done();
+		expect(plain(trigger.staticData)).toEqual({});
+	});
+
+	it('counts custom events as selected events', async () => {
+		nock(API).get(ONE('whk_1')).reply(200, { id: 'whk_1', url: PRODUCTION_URL, events: ['lead.created', 'x.y'] });
+		const trigger = hooks({
+			staticData: storedSubscription({ webhookEvents: ['lead.created', 'x.y'] }),
+			parameters: { events: ['lead.created'], options: { customEvents: 'x.y' } },
+		});
+		await expect(trigger.checkExists()).resolves.toBe(true);
+	});
+
+	it('is false when the API disabled the subscription', async () => {
+		nock(API).get(ONE('whk_1')).reply(200, { id: 'whk_1', url: PRODUCTION_URL, events: ['deal.stage_changed', 'lead.created'], status: 'disabled' });
+		const removed = nock(API).delete(ONE('whk_1')).reply(204);
+		const trigger = hooks({ staticData: storedSubscription() });
+		await expect(trigger.checkExists()).resolves.toBe(false);
+		removed.done();
+	});
+
+	it('is false when the secret was lost, and deletes the subscription it cannot verify', async () => {
+		nock(API).get(ONE('whk_1')).reply(200, { id: 'whk_1', url: PRODUCTION_URL, events: ['deal.stage_changed', 'lead.created'] });
+		const removed = nock(API).delete(ONE('whk_1')).reply(204);
+		const trigger = hooks({ staticData: storedSubscription({ webhookSecret: undefined }) });
+		await expect(trigger.checkExists()).resolves.toBe(false);
+		removed.done();
+	});
+
+	it('falls back to the stored URL and events when the API does not return them', async () => {
+		nock(API).get(ONE('whk_1')).reply(200, { id: 'whk_1' });
+		await expect(hooks({ staticData: storedSubscription() }).checkExists()).resolves.toBe(true);
+	});
+
+	it('throws other API errors and keeps the stored data', async () => {
+		nock(API).get(ONE('whk_1')).reply(403, { error: { code: 'FORBIDDEN', message: 'not allowed' } });
+		const trigger = hooks({ staticData: storedSubscription() });
+		await expect(trigger.checkExists()).rejects.toMatchObject({ name: 'NodeApiError' });
+		expect(plain(trigger.staticData)).toEqual(storedSubscription());
+	});
+});
+
+describe('delete', () => {
+	it('DELETEs the subscription, clears the stored data and returns true', async () => {
+		const removed = nock(API).delete(ONE('whk_1')).matchHeader('x-api-key', TEST_CREDENTIALS.apiKey).reply(204);
+		const trigger = hooks({ staticData: storedSubscription({ recentDeliveries: ['abc'] }) });
+		await expect(trigger.delete()).resolves.toBe(true);
+		removed.done();
+		expect(plain(trigger.staticData)).toEqual({});
+	});
+
+	it('counts a 404 as already deleted', async () => {
+		nock(API).delete(ONE('whk_1')).reply(404, { error: { code: 'NOT_FOUND', message: 'gone' } });
+		const trigger = hooks({ staticData: storedSubscription() });
+		await expect(trigger.delete()).resolves.toBe(true);
+		expect(plain(trigger.staticData)).toEqual({});
+	});
+
+	it('returns true without a call when nothing is stored', async () => {
+		await expect(hooks({}).delete()).resolves.toBe(true);
+	});
+
+	it('keeps the stored subscription when the API refuses, so the next activation reuses or replaces it', async () => {
+		nock(API).delete(ONE('whk_1')).reply(403, { error: { code: 'FORBIDDEN', message: 'not allowed' } });
+		const trigger = hooks({ staticData: storedSubscription() });
+		await expect(trigger.delete()).resolves.toBe(false);
+		expect(plain(trigger.staticData)).toEqual(storedSubscription());
+		expect(loggedMessages.some((entry) => entry.level === 'warn' && entry.message.includes('whk_1'))).toBe(true);
+		for (const entry of loggedMessages) for (const part of secretParts(SECRET)) expect(JSON.stringify(entry)).not.toContain(part);
+	});
+});
+
+/**
+ * A fake CRM API on nock that keeps subscriptions, so whole lifecycles can be checked for orphans:
+ * what n8n does on "Listen for test event", activation, restart, deactivation and reactivation.
+ */
+describe('lifecycles leave no orphan subscription', () => {
+	let store: Map<string, { id: string; name: string; url: string; events: string[]; status: string }>;
+	let counter: number;
+
+	beforeEach(() => {
+		store = new Map();
+		counter = 0;
+		nock(API)
+			.persist()
+			.post(LIST)
+			.reply((_uri, body) => {
+				const { name, url, events } = body as { name: string; url: string; events: string[] };
+				const id = `whk_${++counter}`;
+				store.set(id, { id, name, url, events, status: 'active' });
+				return [200, { ...store.get(id), secret: `whsec_${Buffer.from(`secret-${id}-0123456789`).toString('base64')}` }];
+			})
+			.get(LIST)
+			.query(true)
+			.reply(() => [200, { items: [...store.values()], hasMore: false, nextCursor: null }])
+			.get(/\/api\/v1\/webhooks\/[^/]+$/)
+			.reply((uri) => {
+				const subscription = store.get(uri.split('/').pop()!);
+				return subscription ? [200, subscription] : [404, { error: { code: 'NOT_FOUND', message: 'not found' } }];
+			})
+			.delete(/\/api\/v1\/webhooks\/[^/]+$/)
+			.reply((uri) => (store.delete(uri.split('/').pop()!) ? [204, ''] : [404, { error: { code: 'NOT_FOUND', message: 'not found' } }]));
+	});
+
+	afterEach(() => nock.cleanAll());
+
+	/** What n8n's WebhookService.createWebhookIfNotExists does. */
+	async function activate(trigger: ReturnType<typeof hooks>) {
+		if (!(await trigger.checkExists())) await trigger.create();
+	}
+
+	it('test listening, activation, restart, deactivation and reactivation', async () => {
+		// Listen for test event: n8n starts the test static data empty, then deletes after the event or timeout.
+		const testStatic: IDataObject = {};
+		await activate(hooks({ mode: 'manual', webhookUrl: TEST_URL, staticData: testStatic }));
+		expect([...store.values()].map((s) => s.url)).toEqual([TEST_URL]);
+		await hooks({ mode: 'manual', webhookUrl: TEST_URL, staticData: testStatic }).delete();
+		expect(store.size).toBe(0);
+
+		// Activation with the production URL.
+		const production: IDataObject = {};
+		await activate(hooks({ staticData: production }));
+		expect([...store.values()].map((s) => s.url)).toEqual([PRODUCTION_URL]);
+		const firstId = production.webhookId;
+
+		// n8n restarts: the saved static data comes back, the subscription is reused.
+		await activate(hooks({ staticData: JSON.parse(JSON.stringify(production)) as IDataObject }));
+		expect([...store.keys()]).toEqual([firstId]);
+
+		// The user changes the events of the active workflow: replaced, not added.
+		await activate(hooks({ staticData: production, parameters: { events: ['invoice.paid'] } }));
+		expect(store.size).toBe(1);
+		expect([...store.values()][0].events).toEqual(['invoice.paid']);
+
+		// Deactivation.
+		await hooks({ staticData: production }).delete();
+		expect(store.size).toBe(0);
+		expect(plain(production)).toEqual({});
+
+		// Reactivation.
+		await activate(hooks({ staticData: production }));
+		expect(store.size).toBe(1);
+	});
+
+	it('n8n stopped while listening for a test event: the next listen removes the leftover', async () => {
+		await activate(hooks({ mode: 'manual', webhookUrl: TEST_URL, staticData: {} }));
+		// The test static data is lost with the process; n8n starts the next listen with empty static data.
+		await activate(hooks({ mode: 'manual', webhookUrl: TEST_URL, staticData: {} }));
+		expect([...store.values()].map((s) => s.url)).toEqual([TEST_URL]);
+	});
+
+	it('test listening while the workflow is active leaves the production subscription alone', async () => {
+		const production: IDataObject = {};
+		await activate(hooks({ staticData: production }));
+		const testStatic: IDataObject = {};
+		await activate(hooks({ mode: 'manual', webhookUrl: TEST_URL, staticData: testStatic }));
+		expect(store.size).toBe(2);
+		await hooks({ mode: 'manual', webhookUrl: TEST_URL, staticData: testStatic }).delete();
+		expect([...store.values()].map((s) => s.url)).toEqual([PRODUCTION_URL]);
+		await expect(hooks({ staticData: production }).checkExists()).resolves.toBe(true);
+	});
+
+	it('the subscription was deleted in the CRM meanwhile: reactivation creates a new one', async () => {
+		const production: IDataObject = {};
+		await activate(hooks({ staticData: production }));
+		store.clear();
+		await activate(hooks({ staticData: production }));
+		expect(store.size).toBe(1);
+		expect(store.has(String(production.webhookId))).toBe(true);
+	});
+});

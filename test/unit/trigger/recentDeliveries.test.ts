@@ -1,0 +1,66 @@
+import type { IDataObject } from 'n8n-workflow';
+
+import {
+	acceptOnce,
+	fingerprint,
+	forgetDeliveries,
+	RECENT_DELIVERIES_LIMIT,
+} from '../../../nodes/CrmInvoicingTrigger/recentDeliveries';
+
+let keyCounter = 0;
+const freshKey = () => `wf:node:whk_${++keyCounter}`;
+
+describe('acceptOnce', () => {
+	it('accepts an id once per subscription', () => {
+		const staticData: IDataObject = {};
+		const key = freshKey();
+		expect(acceptOnce(staticData, key, 'msg_1')).toBe(true);
+		expect(acceptOnce(staticData, key, 'msg_1')).toBe(false);
+		expect(acceptOnce(staticData, key, 'msg_2')).toBe(true);
+		expect(staticData.recentDeliveries).toEqual([fingerprint('msg_1'), fingerprint('msg_2')]);
+	});
+
+	it('keeps fixed-size fingerprints, not the ids', () => {
+		const staticData: IDataObject = {};
+		acceptOnce(staticData, freshKey(), 'x'.repeat(5000));
+		expect(staticData.recentDeliveries).toEqual([expect.stringMatching(/^[A-Za-z0-9_-]{22}$/)]);
+	});
+
+	it('remembers the last RECENT_DELIVERIES_LIMIT ids, in the static data and in memory', () => {
+		const staticData: IDataObject = {};
+		const key = freshKey();
+		for (let index = 0; index <= RECENT_DELIVERIES_LIMIT; index++) expect(acceptOnce(staticData, key, `msg_${index}`)).toBe(true);
+		expect(staticData.recentDeliveries).toHaveLength(RECENT_DELIVERIES_LIMIT);
+		// The oldest one fell out of both layers; the newest 1,000 are still known.
+		expect(acceptOnce(staticData, key, 'msg_0')).toBe(true);
+		expect(acceptOnce(staticData, key, `msg_${RECENT_DELIVERIES_LIMIT}`)).toBe(false);
+		expect(acceptOnce(staticData, key, 'msg_2')).toBe(false);
+	});
+
+	it('static data alone catches a retry after a restart (module memory lost)', () => {
+		const staticData: IDataObject = {};
+		const key = freshKey();
+		acceptOnce(staticData, key, 'msg_1');
+		forgetDeliveries(key);
+		expect(acceptOnce(JSON.parse(JSON.stringify(staticData)) as IDataObject, key, 'msg_1')).toBe(false);
+	});
+
+	it('module memory alone catches a retry whose first delivery was not saved to static data yet', () => {
+		const key = freshKey();
+		expect(acceptOnce({}, key, 'msg_1')).toBe(true);
+		// n8n loaded the static data for the retry before the first delivery's save: it does not know msg_1.
+		expect(acceptOnce({}, key, 'msg_1')).toBe(false);
+	});
+
+	it('keeps subscriptions apart', () => {
+		const staticData: IDataObject = {};
+		expect(acceptOnce(staticData, freshKey(), 'msg_1')).toBe(true);
+		expect(acceptOnce({}, freshKey(), 'msg_1')).toBe(true);
+	});
+
+	it('ignores static data that is not a list of strings', () => {
+		const staticData: IDataObject = { recentDeliveries: 'garbage' };
+		expect(acceptOnce(staticData, freshKey(), 'msg_1')).toBe(true);
+		expect(staticData.recentDeliveries).toEqual([fingerprint('msg_1')]);
+	});
+});
