@@ -1,7 +1,15 @@
 import { NodeConnectionTypes } from 'n8n-workflow';
 import type { IExecuteFunctions, INodeExecutionData, INodeType, INodeTypeDescription } from 'n8n-workflow';
 
+import * as client from './actions/client';
+import * as contact from './actions/contact';
+import * as customApiRequest from './actions/customApiRequest';
+import * as deal from './actions/deal';
+import * as invoice from './actions/invoice';
 import * as lead from './actions/lead';
+import * as product from './actions/product';
+import * as user from './actions/user';
+import * as webhook from './actions/webhook';
 import { router } from './actions/router';
 import { listSearch } from './methods';
 
@@ -13,7 +21,7 @@ export class CrmInvoicing implements INodeType {
 		group: ['transform'],
 		version: 1,
 		subtitle: '={{$parameter["operation"] + ": " + $parameter["resource"]}}',
-		description: 'Work with leads, deals, invoices, clients, products, users and contacts of your CRM',
+		description: 'Work with leads, deals, invoices, clients, products, users, contacts and webhook subscriptions of your CRM',
 		defaults: { name: 'CRM Invoicing' },
 		usableAsTool: true,
 		inputs: [NodeConnectionTypes.Main],
@@ -25,10 +33,36 @@ export class CrmInvoicing implements INodeType {
 				name: 'resource',
 				type: 'options',
 				noDataExpression: true,
-				options: [{ name: 'Lead', value: 'lead' }],
+				options: [
+					{ name: 'Client', value: 'client', description: 'Companies and people you invoice' },
+					{ name: 'Contact', value: 'contact', description: 'Contacts, from API v2' },
+					{
+						name: 'Custom API Request',
+						value: 'customApiRequest',
+						description: 'Any other endpoint of the API, with this credential',
+					},
+					{ name: 'Deal', value: 'deal', description: 'Opportunities in a sales pipeline' },
+					{ name: 'Invoice', value: 'invoice', description: 'Invoices with line items' },
+					{ name: 'Lead', value: 'lead', description: 'Prospects not yet qualified as deals' },
+					{ name: 'Product', value: 'product', description: 'Products and services in your catalogue' },
+					{ name: 'User', value: 'user', description: 'Members of your team' },
+					{
+						name: 'Webhook Subscription',
+						value: 'webhook',
+						description: 'Subscriptions that send CRM events to a URL',
+					},
+				],
 				default: 'lead',
 			},
+			...client.description,
+			...contact.description,
+			...customApiRequest.description,
+			...deal.description,
+			...invoice.description,
 			...lead.description,
+			...product.description,
+			...user.description,
+			...webhook.description,
 		],
 	};
 

@@ -54,8 +54,57 @@ interface DateLike {
 	toISOString?: () => string;
 }
 
+/** `2026-12-31`, `2026-12-31T09:00` or `2026-12-31T09:00:00.000`: a date or date-time without a zone or offset. */
+const NAIVE_DATE_TIME = /^(\d{4})-(\d{2})-(\d{2})(?:[T ](\d{2}):(\d{2})(?::(\d{2})(?:\.(\d{1,9}))?)?)?$/;
+
+/** How far `timeZone` is ahead of UTC at the instant `utcMs`, in ms. */
+function zoneOffsetMs(timeZone: string, utcMs: number): number {
+	const parts = new Intl.DateTimeFormat('en-US', {
+		timeZone,
+		hourCycle: 'h23',
+		year: 'numeric',
+		month: '2-digit',
+		day: '2-digit',
+		hour: '2-digit',
+		minute: '2-digit',
+		second: '2-digit',
+	}).formatToParts(new Date(utcMs));
+	const part = (type: string) => Number(parts.find((candidate) => candidate.type === type)?.value ?? 0);
+	const wallClock = Date.UTC(part('year'), part('month') - 1, part('day'), part('hour'), part('minute'), part('second'));
+	return wallClock - (utcMs - (((utcMs % 1000) + 1000) % 1000));
+}
+
 /**
- * A date as ISO 8601, from what n8n users pass: ISO strings, the date-time picker's value, a JS Date,
+ * A date or date-time without zone (what n8n's date picker gives) read as wall-clock time in `timeZone`, the
+ * workflow's time zone, as n8n's own nodes do. An unknown time zone falls back to UTC.
+ */
+function fromWallClock(match: RegExpExecArray, timeZone: string): Date {
+	const [, year, month, day, hour = '0', minute = '0', second = '0', fraction = '0'] = match;
+	const wallClock = Date.UTC(
+		Number(year),
+		Number(month) - 1,
+		Number(day),
+		Number(hour),
+		Number(minute),
+		Number(second),
+		Number(fraction.padEnd(3, '0').slice(0, 3)),
+	);
+	const check = new Date(wallClock);
+	if (check.getUTCMonth() !== Number(month) - 1 || check.getUTCDate() !== Number(day) || Number(hour) > 23) {
+		return new Date(NaN);
+	}
+	try {
+		const firstGuess = wallClock - zoneOffsetMs(timeZone, wallClock);
+		// Around a daylight-saving change the offset at the result can differ from the offset at the first guess.
+		return new Date(wallClock - zoneOffsetMs(timeZone, firstGuess));
+	} catch {
+		return new Date(wallClock);
+	}
+}
+
+/**
+ * A date as ISO 8601 in UTC (`2026-12-31T09:00:00.000Z`), from what n8n users pass: ISO strings with a zone or
+ * offset, the date-time picker's value and other dates without zone (read in the workflow's time zone), a JS Date,
  * a Luxon DateTime from an expression (`{{ $now.plus({ days: 30 }) }}`), or Unix time in ms.
  */
 export function toIsoDate(context: IExecuteFunctions, value: unknown, field: string, itemIndex: number): string {
@@ -64,14 +113,16 @@ export function toIsoDate(context: IExecuteFunctions, value: unknown, field: str
 		const like = value as DateLike;
 		if (typeof like.toISO === 'function') {
 			const iso = like.toISO();
-			if (iso) return iso;
+			if (iso) date = new Date(iso);
 		} else if (typeof like.toISOString === 'function') {
 			date = value as Date;
 		}
 	} else if (typeof value === 'number') {
 		date = new Date(value);
 	} else if (typeof value === 'string' && value.trim() !== '') {
-		date = new Date(value.trim());
+		const text = value.trim();
+		const naive = NAIVE_DATE_TIME.exec(text);
+		date = naive ? fromWallClock(naive, context.getTimezone()) : new Date(text);
 	}
 	if (!date || Number.isNaN(date.getTime())) {
 		fail(
@@ -117,4 +168,64 @@ export function definedOnly(object: IDataObject): IDataObject {
 	const result: IDataObject = {};
 	for (const [key, value] of Object.entries(object)) if (value !== undefined) result[key] = value;
 	return result;
+}
+
+/** Whether a field of an "Additional Fields" / "Update Fields" collection holds something to send. */
+export function isSet(value: unknown): boolean {
+	if (value === undefined || value === null) return false;
+	if (typeof value === 'string') return value.trim() !== '';
+	return true;
+}
+
+/**
+ * The value of a resource locator (`{ __rl: true, mode, value }`) read from inside a collection, where n8n does not
+ * extract it; a plain value (an expression that gave an ID) is returned as it is.
+ */
+export function locatorValue(value: unknown): unknown {
+	if (value && typeof value === 'object' && !Array.isArray(value) && 'value' in value) {
+		return (value as { value: unknown }).value;
+	}
+	return value;
+}
+
+/** A JSON parameter that may arrive as a value (from an expression) or as JSON text. */
+export function parseJson(context: IExecuteFunctions, value: unknown, field: string, itemIndex: number): unknown {
+	if (typeof value !== 'string') return value;
+	const text = value.trim();
+	if (text === '') return undefined;
+	try {
+		return JSON.parse(text) as unknown;
+	} catch {
+		fail(context, itemIndex, `"${field}" is not valid JSON in item ${itemIndex}`, 'Check the JSON text, or use an expression that gives the value itself.');
+	}
+}
+
+/** A list of numbers from an array, a single number, or comma-separated text such as `3, 7`. */
+export function toNumberList(context: IExecuteFunctions, value: unknown, field: string, itemIndex: number): number[] {
+	let parts: unknown[];
+	if (Array.isArray(value)) parts = value;
+	else if (typeof value === 'number') parts = [value];
+	else if (typeof value === 'string') {
+		const text = value.trim();
+		if (text.startsWith('[')) {
+			const parsed = parseJson(context, text, field, itemIndex);
+			parts = Array.isArray(parsed) ? parsed : [parsed];
+		} else {
+			parts = text.split(',').map((part) => part.trim()).filter((part) => part !== '');
+		}
+	} else if (value === undefined || value === null) parts = [];
+	else parts = [value];
+	return parts.map((part) => toNumber(context, part, field, itemIndex));
+}
+
+/** A list of non-empty texts from an array or comma-separated text. */
+export function toTextList(value: unknown): string[] {
+	const parts = Array.isArray(value) ? value : typeof value === 'string' ? value.split(',') : [];
+	return parts.map((part) => String(part ?? '').trim()).filter((part) => part !== '');
+}
+
+/** A required date as ISO 8601 (see toIsoDate), with a "required" message when it is empty. */
+export function requireIsoDate(context: IExecuteFunctions, value: unknown, field: string, itemIndex: number): string {
+	if (!isSet(value)) requireText(context, value, field, itemIndex);
+	return toIsoDate(context, value, field, itemIndex);
 }

@@ -1,41 +1,11 @@
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 
-import { customFieldsFromPairs, toJsonObject, toNumber } from '../../helpers/fields';
+import { customFieldsFromPairs, isSet, toJsonObject, toNumber } from '../../helpers/fields';
+import { customFieldsOption, otherFieldsOption } from '../../helpers/options';
 
 /** The lead fields that create (Additional Fields) and update (Update Fields) share, keyed by the API's names. */
 export const leadFieldOptions: INodeProperties[] = [
-	{
-		displayName: 'Custom Fields',
-		name: 'customFields',
-		type: 'fixedCollection',
-		typeOptions: { multipleValues: true },
-		placeholder: 'Add Custom Field',
-		default: {},
-		description: 'Values of your workspace\'s custom lead fields, by field key',
-		options: [
-			{
-				displayName: 'Field',
-				name: 'field',
-				values: [
-					{
-						displayName: 'Key',
-						name: 'key',
-						type: 'string',
-						default: '',
-						placeholder: 'industry',
-						description: 'The custom field\'s key as defined in your CRM workspace',
-					},
-					{
-						displayName: 'Value',
-						name: 'value',
-						type: 'string',
-						default: '',
-						placeholder: 'Retail',
-					},
-				],
-			},
-		],
-	},
+	customFieldsOption('lead'),
 	{
 		displayName: 'Email',
 		name: 'email',
@@ -59,14 +29,7 @@ export const leadFieldOptions: INodeProperties[] = [
 		placeholder: '+14155550123',
 		description: 'Mobile number with country code',
 	},
-	{
-		displayName: 'Other Fields (JSON)',
-		name: 'otherFields',
-		type: 'json',
-		default: '{}',
-		description:
-			'Any other fields the API accepts, as a JSON object. They are sent as they are, next to the fields above.',
-	},
+	otherFieldsOption,
 	{
 		displayName: 'Secondary Mobile',
 		name: 'secondaryMobile',
@@ -108,15 +71,32 @@ export const leadFieldOptions: INodeProperties[] = [
 	},
 ];
 
-/** Lead fields from a fields collection as a request body: only what the user set, custom and other fields merged. */
+/** The fields of "Update Fields": the shared lead fields and the name, in alphabetical order. */
+const nameOption: INodeProperties = {
+	displayName: 'Name',
+	name: 'name',
+	type: 'string',
+	default: '',
+	placeholder: 'Jane Doe',
+	description: 'New full name of the lead',
+};
+
+export const leadUpdateFieldOptions: INodeProperties[] = [...leadFieldOptions, nameOption].sort((a, b) =>
+	a.displayName.localeCompare(b.displayName),
+);
+
+/**
+ * Lead fields from a fields collection as a request body: only what the user set, custom and other fields merged.
+ * A text field left empty is not sent (to clear a field, send it as null through "Other Fields (JSON)").
+ */
 export function leadBodyFromFields(context: IExecuteFunctions, fields: IDataObject, itemIndex: number): IDataObject {
 	const { customFields, otherFields, value, ...rest } = fields;
 	const body: IDataObject = { ...toJsonObject(context, otherFields, 'Other Fields (JSON)', itemIndex) };
 	for (const [key, fieldValue] of Object.entries(rest)) {
-		if (fieldValue !== undefined) body[key] = typeof fieldValue === 'string' ? fieldValue.trim() : fieldValue;
+		if (isSet(fieldValue)) body[key] = typeof fieldValue === 'string' ? fieldValue.trim() : fieldValue;
 	}
-	if (value !== undefined) body.value = toNumber(context, value, 'Value', itemIndex);
+	if (isSet(value)) body.value = toNumber(context, value, 'Value', itemIndex);
 	const custom = customFieldsFromPairs(customFields);
-	if (custom) body.customFields = custom;
+	if (custom) body.customFields = { ...(body.customFields as IDataObject | undefined), ...custom };
 	return body;
 }

@@ -2,7 +2,7 @@ import { updateDisplayOptions } from 'n8n-workflow';
 import type { IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
 
 import { apiRequest } from '../../transport';
-import { leadIdOf, leadIdProperty } from './leadId';
+import { leadIdOf, leadIdProperty, leadPath } from './leadId';
 
 const properties: INodeProperties[] = [leadIdProperty];
 
@@ -12,7 +12,7 @@ export async function execute(this: IExecuteFunctions, itemIndex: number): Promi
 	const leadId = leadIdOf(this, itemIndex);
 	const lead = await apiRequest.call(this, {
 		method: 'GET',
-		path: `/leads/${encodeURIComponent(leadId)}`,
+		path: leadPath(leadId),
 		itemIndex,
 	});
 	return [{ json: lead }];

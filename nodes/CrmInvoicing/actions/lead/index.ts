@@ -1,9 +1,13 @@
 import type { INodeProperties } from 'n8n-workflow';
 
+import * as archive from './archive';
 import * as create from './create';
 import * as get from './get';
+import * as getMany from './getMany';
+import * as unarchive from './unarchive';
+import * as update from './update';
 
-export { create, get };
+export { archive, create, get, getMany, unarchive, update };
 
 export const description: INodeProperties[] = [
 	{
@@ -13,6 +17,12 @@ export const description: INodeProperties[] = [
 		noDataExpression: true,
 		displayOptions: { show: { resource: ['lead'] } },
 		options: [
+			{
+				name: 'Archive',
+				value: 'archive',
+				description: 'Archive a lead (sets archived to true)',
+				action: 'Archive a lead',
+			},
 			{
 				name: 'Create',
 				value: 'create',
@@ -25,9 +35,31 @@ export const description: INodeProperties[] = [
 				description: 'Get a lead by ID',
 				action: 'Get a lead',
 			},
+			{
+				name: 'Get Many',
+				value: 'getMany',
+				description: 'Get many leads, optionally filtered by search text, archived status or stage',
+				action: 'Get many leads',
+			},
+			{
+				name: 'Unarchive',
+				value: 'unarchive',
+				description: 'Unarchive a lead (sets archived to false)',
+				action: 'Unarchive a lead',
+			},
+			{
+				name: 'Update',
+				value: 'update',
+				description: 'Update the given fields of a lead',
+				action: 'Update a lead',
+			},
 		],
 		default: 'create',
 	},
+	...archive.description,
 	...create.description,
 	...get.description,
+	...getMany.description,
+	...unarchive.description,
+	...update.description,
 ];

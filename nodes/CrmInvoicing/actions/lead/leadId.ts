@@ -1,34 +1,26 @@
 import type { IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 
 import { requireText } from '../../helpers/fields';
+import { locatorProperty } from '../../helpers/locator';
 
 /** The lead to act on: picked from a searchable list, or given by ID. */
-export const leadIdProperty: INodeProperties = {
+export const leadIdProperty: INodeProperties = locatorProperty({
 	displayName: 'Lead',
 	name: 'leadId',
-	type: 'resourceLocator',
-	default: { mode: 'list', value: '' },
+	description: 'The lead to use. Pick it from the list (searches name, email, mobile and website) or enter its public ID.',
+	searchListMethod: 'searchLeads',
+	listPlaceholder: 'Select a lead...',
+	idPlaceholder: 'e.g. lead_8f2k1',
 	required: true,
-	description: 'The lead to use',
-	modes: [
-		{
-			displayName: 'From List',
-			name: 'list',
-			type: 'list',
-			placeholder: 'Select a lead...',
-			typeOptions: { searchListMethod: 'searchLeads', searchable: true },
-		},
-		{
-			displayName: 'By ID',
-			name: 'id',
-			type: 'string',
-			placeholder: 'e.g. lead_8f2k1',
-		},
-	],
-};
+});
 
 /** The lead ID chosen in the locator, checked to be non-empty. */
 export function leadIdOf(context: IExecuteFunctions, itemIndex: number): string {
 	const value = context.getNodeParameter('leadId', itemIndex, '', { extractValue: true });
 	return requireText(context, value, 'Lead', itemIndex);
+}
+
+/** The path of one lead. */
+export function leadPath(leadId: string): string {
+	return `/leads/${encodeURIComponent(leadId)}`;
 }

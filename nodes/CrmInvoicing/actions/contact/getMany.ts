@@ -1,0 +1,39 @@
+import { updateDisplayOptions } from 'n8n-workflow';
+import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
+
+import { isSet } from '../../helpers/fields';
+import { pageRequestOf, returnAllAndLimit, toItems } from '../../helpers/list';
+import { paginateV2 } from '../../transport';
+
+const properties: INodeProperties[] = [
+	...returnAllAndLimit('contacts'),
+	{
+		displayName: 'Filters',
+		name: 'filters',
+		type: 'collection',
+		placeholder: 'Add Filter',
+		default: {},
+		options: [
+			{
+				displayName: 'Search',
+				name: 'search',
+				type: 'string',
+				default: '',
+				placeholder: 'jane',
+				description: 'Text to look for in the contacts (sent to the v2 API as the "search" query parameter)',
+			},
+		],
+	},
+];
+
+export const description = updateDisplayOptions({ show: { resource: ['contact'], operation: ['getMany'] } }, properties);
+
+/** GET /api/v2/contacts: `pageSize` and `cursor` in, `data` and `meta.nextCursor` out. */
+export async function execute(this: IExecuteFunctions, itemIndex: number): Promise<INodeExecutionData[]> {
+	const want = pageRequestOf(this, itemIndex);
+	const filters = this.getNodeParameter('filters', itemIndex, {}) as IDataObject;
+	const qs: IDataObject = {};
+	if (isSet(filters.search)) qs.search = String(filters.search).trim();
+	const contacts = await paginateV2.call(this, { path: '/contacts', qs, itemIndex }, want);
+	return toItems(contacts);
+}

@@ -1,0 +1,268 @@
+import { NodeOperationError, updateDisplayOptions } from 'n8n-workflow';
+import type {
+	IDataObject,
+	IExecuteFunctions,
+	IHttpRequestMethods,
+	INodeExecutionData,
+	INodeProperties,
+} from 'n8n-workflow';
+
+import { parseJson, requireText } from '../../helpers/fields';
+import { pageRequestOf, returnAllAndLimit } from '../../helpers/list';
+import { apiRequest, MAX_PAGE_SIZE, paginateV1, paginateV2 } from '../../transport';
+import type { ApiVersion, PageRequest } from '../../transport';
+
+const METHODS = ['DELETE', 'GET', 'PATCH', 'POST', 'PUT'] as const;
+
+const properties: INodeProperties[] = [
+	{
+		displayName:
+			'Calls any endpoint of the CRM API with this node\'s credential. Use it for what the other operations do not cover.',
+		name: 'customRequestNotice',
+		type: 'notice',
+		default: '',
+	},
+	{
+		displayName: 'Method',
+		name: 'method',
+		type: 'options',
+		options: METHODS.map((method) => ({ name: method, value: method })),
+		default: 'GET',
+		description: 'HTTP method of the request',
+	},
+	{
+		displayName: 'API Version',
+		name: 'apiVersion',
+		type: 'options',
+		options: [
+			{
+				name: 'V1',
+				value: 'v1',
+				description: 'Paths under /api/v1, the legacy API: leads, deals, invoices, clients, products, users, webhooks',
+			},
+			{ name: 'V2', value: 'v2', description: 'Paths under /api/v2, the API for new projects, such as /contacts' },
+		],
+		default: 'v1',
+		description: 'Which version prefix the path goes under',
+	},
+	{
+		displayName: 'Path',
+		name: 'path',
+		type: 'string',
+		required: true,
+		default: '',
+		placeholder: '/leads',
+		description:
+			'Path under the version prefix, starting with /, such as /leads or /deals/deal_123. Do not include the base URL or /api/v1.',
+	},
+	{
+		displayName: 'Query Parameters',
+		name: 'queryParameters',
+		type: 'fixedCollection',
+		typeOptions: { multipleValues: true },
+		placeholder: 'Add Query Parameter',
+		default: {},
+		options: [
+			{
+				displayName: 'Parameter',
+				name: 'parameters',
+				values: [
+					{
+						displayName: 'Name',
+						name: 'name',
+						type: 'string',
+						default: '',
+						placeholder: 'search',
+					},
+					{
+						displayName: 'Value',
+						name: 'value',
+						type: 'string',
+						default: '',
+					},
+				],
+			},
+		],
+	},
+	{
+		displayName: 'JSON Body',
+		name: 'jsonBody',
+		type: 'json',
+		default: '{}',
+		description: 'Request body as a JSON object (or array). For DELETE an empty object sends no body.',
+		displayOptions: { hide: { method: ['GET'] } },
+	},
+	{
+		displayName: 'Paginate',
+		name: 'paginate',
+		type: 'boolean',
+		default: false,
+		description:
+			'Whether to follow the cursor of a list endpoint and output one item per record. Works with v1 lists (items, nextCursor) and v2 lists (data, meta.nextCursor).',
+		displayOptions: { show: { method: ['GET'] } },
+	},
+	...updateDisplayOptions({ show: { method: ['GET'], paginate: [true] } }, returnAllAndLimit('records')),
+];
+
+export const description = updateDisplayOptions(
+	{ show: { resource: ['customApiRequest'], operation: ['request'] } },
+	properties,
+);
+
+function fail(context: IExecuteFunctions, itemIndex: number, message: string, description: string): never {
+	throw new NodeOperationError(context.getNode(), message, { itemIndex, description });
+}
+
+function safeDecode(text: string): string {
+	try {
+		return decodeURIComponent(text);
+	} catch {
+		return text;
+	}
+}
+
+/** The path, checked: under the version prefix, starting with `/`, no scheme, no `..`. */
+function pathOf(context: IExecuteFunctions, itemIndex: number): string {
+	const path = requireText(context, context.getNodeParameter('path', itemIndex, ''), 'Path', itemIndex);
+	const decoded = safeDecode(path);
+	const help = 'Enter the path under the version prefix, such as /leads or /leads/lead_123.';
+	if (!path.startsWith('/')) fail(context, itemIndex, `"Path" must start with / but is "${path}" in item ${itemIndex}`, help);
+	if (path.includes('://') || decoded.includes('://')) {
+		fail(context, itemIndex, `"Path" must not contain "://" (a full URL) in item ${itemIndex}`, `${help} The base URL comes from the credential.`);
+	}
+	if (path.includes('..') || decoded.includes('..')) {
+		fail(context, itemIndex, `"Path" must not contain ".." in item ${itemIndex}`, help);
+	}
+	if (/^\/api\/v\d+(\/|$)/i.test(path)) {
+		fail(context, itemIndex, `"Path" must not start with the version prefix (${path.split('/').slice(0, 3).join('/')}) in item ${itemIndex}`, `${help} Pick the version under "API Version".`);
+	}
+	return path;
+}
+
+function queryOf(context: IExecuteFunctions, itemIndex: number): IDataObject {
+	const collection = context.getNodeParameter('queryParameters', itemIndex, {}) as {
+		parameters?: Array<{ name?: unknown; value?: unknown }>;
+	};
+	const qs: IDataObject = {};
+	for (const { name, value } of collection.parameters ?? []) {
+		const key = String(name ?? '').trim();
+		if (key !== '') qs[key] = (value ?? '') as IDataObject[string];
+	}
+	return qs;
+}
+
+function bodyOf(
+	context: IExecuteFunctions,
+	method: string,
+	itemIndex: number,
+): IDataObject | IDataObject[] | undefined {
+	const body = parseJson(context, context.getNodeParameter('jsonBody', itemIndex, ''), 'JSON Body', itemIndex);
+	if (body === undefined || body === null) return undefined;
+	if (typeof body !== 'object') {
+		fail(context, itemIndex, `"JSON Body" must be a JSON object or array in item ${itemIndex}`, 'Enter a JSON object such as {"name": "Jane Doe"}.');
+	}
+	if (method === 'DELETE' && !Array.isArray(body) && Object.keys(body).length === 0) return undefined;
+	return body as IDataObject | IDataObject[];
+}
+
+function toJson(value: unknown): IDataObject {
+	return value && typeof value === 'object' && !Array.isArray(value) ? (value as IDataObject) : { value: value as IDataObject[string] };
+}
+
+/** A list → one item per record; an object → one item; an empty body → `{ success: true }`. */
+function toOutput(response: unknown): INodeExecutionData[] {
+	if (Array.isArray(response)) return response.map((record) => ({ json: toJson(record) }));
+	if (response === undefined || response === null || response === '') return [{ json: { success: true } }];
+	if (typeof response === 'object' && Object.keys(response).length === 0) return [{ json: { success: true } }];
+	return [{ json: toJson(response) }];
+}
+
+interface ListPage {
+	records: unknown[];
+	nextCursor: string | null;
+	shape: ApiVersion;
+}
+
+/** The list in a response: v1 (`items`, `hasMore`, `nextCursor`) or v2 (`data`, `meta`); undefined when it is neither. */
+function listPageOf(response: IDataObject): ListPage | undefined {
+	if (Array.isArray(response.items)) {
+		const next = response.hasMore === false ? null : response.nextCursor;
+		return { records: response.items, nextCursor: typeof next === 'string' && next !== '' ? next : null, shape: 'v1' };
+	}
+	if (Array.isArray(response.data)) {
+		const meta = (response.meta ?? {}) as IDataObject;
+		const next = meta.hasMore === false ? null : meta.nextCursor;
+		return { records: response.data, nextCursor: typeof next === 'string' && next !== '' ? next : null, shape: 'v2' };
+	}
+	return undefined;
+}
+
+/**
+ * GET with "Paginate": the first page tells the list shape (v1 or v2); the rest is fetched by paginateV1 / paginateV2
+ * from that page's cursor. A response that is not a list is output as it is.
+ */
+async function paginated(
+	context: IExecuteFunctions,
+	request: { path: string; version: ApiVersion; qs: IDataObject; itemIndex: number },
+	want: PageRequest,
+): Promise<INodeExecutionData[]> {
+	const limit = want.returnAll ? Infinity : (want.limit ?? 0);
+	const pageSizeParameter = request.version === 'v2' ? 'pageSize' : 'limit';
+	const first = await apiRequest.call(context, {
+		method: 'GET',
+		path: request.path,
+		version: request.version,
+		qs: { ...request.qs, [pageSizeParameter]: Math.min(MAX_PAGE_SIZE, limit) },
+		itemIndex: request.itemIndex,
+	});
+	const page = Array.isArray(first) ? undefined : listPageOf(first);
+	if (!page) return toOutput(first);
+	const records = page.records.slice(0, limit);
+	if (records.length < limit && page.nextCursor && page.records.length > 0) {
+		if (page.shape !== request.version) {
+			fail(
+				context,
+				request.itemIndex,
+				`The response of GET /api/${request.version}${request.path} is a ${page.shape} list, which "Paginate" cannot follow under /api/${request.version} (item ${request.itemIndex})`,
+				'Turn off "Paginate" and pass the cursor yourself as a query parameter.',
+			);
+		}
+		const rest = { path: request.path, qs: { ...request.qs, cursor: page.nextCursor }, itemIndex: request.itemIndex };
+		const remaining: PageRequest = want.returnAll ? want : { returnAll: false, limit: limit - records.length };
+		const more =
+			page.shape === 'v2'
+				? await paginateV2.call(context, rest, remaining)
+				: await paginateV1.call(context, rest, remaining);
+		records.push(...more);
+	}
+	return records.map((record) => ({ json: toJson(record) }));
+}
+
+export async function execute(this: IExecuteFunctions, itemIndex: number): Promise<INodeExecutionData[]> {
+	const method = String(this.getNodeParameter('method', itemIndex, 'GET')).toUpperCase();
+	if (!(METHODS as readonly string[]).includes(method)) {
+		fail(this, itemIndex, `"Method" must be one of ${METHODS.join(', ')} but is "${method}" in item ${itemIndex}`, 'Pick a method from the list.');
+	}
+	const version = this.getNodeParameter('apiVersion', itemIndex, 'v1') as ApiVersion;
+	if (version !== 'v1' && version !== 'v2') {
+		fail(this, itemIndex, `"API Version" must be v1 or v2 but is "${String(version)}" in item ${itemIndex}`, 'Pick a version from the list.');
+	}
+	const path = pathOf(this, itemIndex);
+	const qs = queryOf(this, itemIndex);
+
+	if (method === 'GET' && (this.getNodeParameter('paginate', itemIndex, false) as boolean)) {
+		const want = pageRequestOf(this, itemIndex);
+		return await paginated(this, { path, version, qs, itemIndex }, want);
+	}
+
+	const body = method === 'GET' ? undefined : bodyOf(this, method, itemIndex);
+	const response = await apiRequest.call(this, {
+		method: method as IHttpRequestMethods,
+		path,
+		version,
+		qs,
+		body,
+		itemIndex,
+	});
+	return toOutput(response);
+}

@@ -1,0 +1,24 @@
+import type { IExecuteFunctions, INodeProperties } from 'n8n-workflow';
+
+import { requireText } from '../../helpers/fields';
+
+/** The deal to act on, by public ID (the API has no deal list to pick from). */
+export const dealIdProperty: INodeProperties = {
+	displayName: 'Deal ID',
+	name: 'dealId',
+	type: 'string',
+	required: true,
+	default: '',
+	placeholder: 'e.g. deal_3fa85f64',
+	description: 'Public ID of the deal, as returned when the deal was created',
+};
+
+/** The deal ID, checked to be non-empty. */
+export function dealIdOf(context: IExecuteFunctions, itemIndex: number): string {
+	return requireText(context, context.getNodeParameter('dealId', itemIndex, ''), 'Deal ID', itemIndex);
+}
+
+/** The path of one deal. */
+export function dealPath(dealId: string): string {
+	return `/deals/${encodeURIComponent(dealId)}`;
+}

@@ -1,0 +1,136 @@
+import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
+
+import {
+	customFieldsFromPairs,
+	isSet,
+	locatorValue,
+	requireOneOf,
+	requireText,
+	toIsoDate,
+	toJsonObject,
+	toNumber,
+} from '../../helpers/fields';
+import { locatorProperty } from '../../helpers/locator';
+import { customFieldsOption, otherFieldsOption } from '../../helpers/options';
+
+export const DEAL_PRIORITIES = ['LOW', 'MEDIUM', 'HIGH'] as const;
+export const DEAL_STATUSES = ['ACTIVE', 'WON', 'LOST'] as const;
+
+const expectedCloseDateOption: INodeProperties = {
+	displayName: 'Expected Close Date',
+	name: 'expectedCloseDate',
+	type: 'dateTime',
+	default: '',
+	description: 'When the deal is expected to close. Sent as an ISO 8601 date-time.',
+};
+
+const priceOption: INodeProperties = {
+	displayName: 'Price',
+	name: 'price',
+	type: 'number',
+	typeOptions: { numberPrecision: 2 },
+	default: 0,
+	description: 'Value of the deal',
+};
+
+const priorityOption: INodeProperties = {
+	displayName: 'Priority',
+	name: 'priority',
+	type: 'options',
+	options: [
+		{ name: 'High', value: 'HIGH' },
+		{ name: 'Low', value: 'LOW' },
+		{ name: 'Medium', value: 'MEDIUM' },
+	],
+	default: 'MEDIUM',
+	description: 'Priority of the deal: LOW, MEDIUM or HIGH',
+};
+
+const sourceIdOption: INodeProperties = {
+	displayName: 'Source ID',
+	name: 'sourceId',
+	type: 'string',
+	default: '',
+	placeholder: 'e.g. src_web',
+	description: 'Public ID of the deal source',
+};
+
+/** "Additional Fields" of Create. */
+export const dealCreateFieldOptions: INodeProperties[] = [
+	customFieldsOption('deal'),
+	expectedCloseDateOption,
+	locatorProperty({
+		displayName: 'Lead',
+		name: 'leadId',
+		description: 'The lead this deal comes from. Pick it from the list or enter its public ID.',
+		searchListMethod: 'searchLeads',
+		listPlaceholder: 'Select a lead...',
+		idPlaceholder: 'e.g. lead_8f2k1',
+	}),
+	otherFieldsOption,
+	priceOption,
+	priorityOption,
+	sourceIdOption,
+];
+
+/** "Update Fields" of Update. */
+export const dealUpdateFieldOptions: INodeProperties[] = [
+	customFieldsOption('deal'),
+	expectedCloseDateOption,
+	otherFieldsOption,
+	priceOption,
+	priorityOption,
+	sourceIdOption,
+	{
+		displayName: 'Stage ID',
+		name: 'stageId',
+		type: 'string',
+		default: '',
+		placeholder: 'e.g. stg_qualified',
+		description: 'Public ID of a pipeline stage. Setting it moves the deal to that stage.',
+	},
+	{
+		displayName: 'Status',
+		name: 'status',
+		type: 'options',
+		options: [
+			{ name: 'Active', value: 'ACTIVE' },
+			{ name: 'Lost', value: 'LOST' },
+			{ name: 'Won', value: 'WON' },
+		],
+		default: 'ACTIVE',
+		description: 'Status of the deal: ACTIVE, WON or LOST',
+	},
+	{
+		displayName: 'Title',
+		name: 'title',
+		type: 'string',
+		default: '',
+		placeholder: 'Website redesign',
+		description: 'New title of the deal (at least one character)',
+	},
+];
+
+/**
+ * Deal fields from a fields collection as a request body: only what the user set, with numbers, dates and enums
+ * checked and converted; custom and other fields merged. A text field left empty is not sent.
+ */
+export function dealBodyFromFields(context: IExecuteFunctions, fields: IDataObject, itemIndex: number): IDataObject {
+	const { customFields, otherFields, price, priority, status, expectedCloseDate, leadId, title, ...rest } = fields;
+	const body: IDataObject = { ...toJsonObject(context, otherFields, 'Other Fields (JSON)', itemIndex) };
+	for (const [key, value] of Object.entries(rest)) {
+		if (isSet(value)) body[key] = typeof value === 'string' ? value.trim() : value;
+	}
+	if (title !== undefined) body.title = requireText(context, title, 'Title', itemIndex);
+	if (isSet(price)) body.price = toNumber(context, price, 'Price', itemIndex);
+	if (isSet(priority)) body.priority = requireOneOf(context, priority, DEAL_PRIORITIES, 'Priority', itemIndex);
+	if (isSet(status)) body.status = requireOneOf(context, status, DEAL_STATUSES, 'Status', itemIndex);
+	if (isSet(expectedCloseDate)) {
+		body.expectedCloseDate = toIsoDate(context, expectedCloseDate, 'Expected Close Date', itemIndex);
+	}
+	const lead = locatorValue(leadId);
+	if (isSet(lead)) body.leadId = String(lead).trim();
+	const custom = customFieldsFromPairs(customFields);
+	if (custom) body.customFields = { ...(body.customFields as IDataObject | undefined), ...custom };
+	return body;
+}

@@ -1,0 +1,32 @@
+import { updateDisplayOptions } from 'n8n-workflow';
+import type { IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
+
+import { requireText } from '../../helpers/fields';
+import { dealIdOf, dealIdProperty } from './dealId';
+import { patchDeal } from './patch';
+
+const properties: INodeProperties[] = [
+	dealIdProperty,
+	{
+		displayName: 'Stage ID',
+		name: 'stageId',
+		type: 'string',
+		required: true,
+		default: '',
+		placeholder: 'e.g. stg_qualified',
+		description: 'Public ID of the pipeline stage to move the deal to',
+	},
+];
+
+export const description = updateDisplayOptions(
+	{ show: { resource: ['deal'], operation: ['moveToStage'] } },
+	properties,
+);
+
+/** Same request as Update with Stage ID. */
+export async function execute(this: IExecuteFunctions, itemIndex: number): Promise<INodeExecutionData[]> {
+	const dealId = dealIdOf(this, itemIndex);
+	const stageId = requireText(this, this.getNodeParameter('stageId', itemIndex), 'Stage ID', itemIndex);
+	const deal = await patchDeal(this, dealId, { stageId }, itemIndex);
+	return [{ json: deal }];
+}

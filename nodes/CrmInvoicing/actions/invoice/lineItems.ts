@@ -1,0 +1,215 @@
+import { NodeOperationError } from 'n8n-workflow';
+import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
+
+import { isSet, parseJson } from '../../helpers/fields';
+
+/** "Line Items Source", "Line Items" (the fixed collection) and "Line Items (JSON)". */
+export const lineItemProperties: INodeProperties[] = [
+	{
+		displayName: 'Line Items Source',
+		name: 'lineItemsSource',
+		type: 'options',
+		noDataExpression: true,
+		options: [
+			{
+				name: 'Define Below',
+				value: 'fields',
+				description: 'Enter each line item in the fields below',
+			},
+			{
+				name: 'From Expression / JSON',
+				value: 'json',
+				description: 'Give all line items at once as an array of objects (from an expression or as JSON text)',
+			},
+		],
+		default: 'fields',
+		description: 'Where the line items of the invoice come from',
+	},
+	{
+		displayName: 'Line Items',
+		name: 'lineItems',
+		type: 'fixedCollection',
+		typeOptions: { multipleValues: true },
+		placeholder: 'Add Line Item',
+		default: {},
+		required: true,
+		description: 'The lines of the invoice, at least one. Each needs a name or a product ID.',
+		displayOptions: { show: { lineItemsSource: ['fields'] } },
+		options: [
+			{
+				displayName: 'Item',
+				name: 'items',
+				values: [
+					{
+						displayName: 'Buy Price',
+						name: 'buyPrice',
+						type: 'number',
+						typeOptions: { numberPrecision: 2 },
+						default: 0,
+						description: 'Purchase price of one unit. Not sent when 0.',
+					},
+					{
+						displayName: 'Description',
+						name: 'description',
+						type: 'string',
+						default: '',
+						description: 'Text shown under the item name',
+					},
+					{
+						displayName: 'Discount',
+						name: 'discount',
+						type: 'number',
+						typeOptions: { numberPrecision: 2 },
+						default: 0,
+						description: 'Discount on this line. Not sent when 0.',
+					},
+					{
+						displayName: 'Discount Type',
+						name: 'discountType',
+						type: 'string',
+						default: '',
+						placeholder: 'fixed',
+						description:
+							'How the discount is applied. The API documents the value "fixed" (an amount); other values are not documented.',
+					},
+					{
+						displayName: 'Name',
+						name: 'name',
+						type: 'string',
+						default: '',
+						placeholder: 'Consulting hours',
+						description: 'Name of the item. Required unless a product ID is given.',
+					},
+					{
+						displayName: 'Price',
+						name: 'price',
+						type: 'number',
+						typeOptions: { numberPrecision: 2 },
+						default: 0,
+						description: 'Unit price',
+					},
+					{
+						displayName: 'Product ID',
+						name: 'productId',
+						type: 'string',
+						default: '',
+						placeholder: 'e.g. prd_7d2e',
+						description: 'Public ID of a product from your catalogue. Required unless a name is given.',
+					},
+					{
+						displayName: 'Quantity',
+						name: 'quantity',
+						type: 'number',
+						default: 1,
+						description: 'Number of units',
+					},
+					{
+						displayName: 'Tax Rate ID',
+						name: 'taxRateId',
+						type: 'string',
+						default: '',
+						placeholder: 'e.g. tax_vat20',
+						description: 'Public ID of the tax rate that applies to this line',
+					},
+				],
+			},
+		],
+	},
+	{
+		displayName: 'Line Items (JSON)',
+		name: 'lineItemsJson',
+		type: 'json',
+		required: true,
+		default: '[]',
+		description:
+			'An array of line item objects with the API\'s field names: name or productId, quantity, price, and optionally description, taxRateId, discount, discountType, buyPrice. Use an expression that gives such an array, or JSON text like [{"name": "Consulting hours", "quantity": 2, "price": 100}].',
+		displayOptions: { show: { lineItemsSource: ['json'] } },
+	},
+];
+
+const TEXT_FIELDS = ['name', 'productId', 'description', 'taxRateId', 'discountType'] as const;
+const NUMBER_FIELDS = ['quantity', 'price', 'discount', 'buyPrice'] as const;
+const REQUIRED_NUMBERS = new Set<string>(['quantity', 'price']);
+
+function describe(raw: unknown): string {
+	let text: string;
+	try {
+		text = JSON.stringify(raw) ?? String(raw);
+	} catch {
+		text = String(raw);
+	}
+	return text.length > 120 ? `${text.slice(0, 120)}…` : text;
+}
+
+/**
+ * One line item checked and shaped for the request: a name or a product ID, quantity and price as numbers,
+ * optional numbers as numbers, texts trimmed, empty texts left out, other keys passed on as they are.
+ */
+function lineItem(
+	context: IExecuteFunctions,
+	raw: unknown,
+	line: number,
+	itemIndex: number,
+	fromFields: boolean,
+): IDataObject {
+	const fail = (problem: string): never => {
+		throw new NodeOperationError(context.getNode(), `Line item ${line} of item ${itemIndex}: ${problem}`, {
+			itemIndex,
+			description: `The line item is ${describe(raw)}. Each line item needs a name or a productId, and quantity and price as numbers.`,
+		});
+	};
+	if (!raw || typeof raw !== 'object' || Array.isArray(raw)) fail('is not an object');
+	const source = raw as IDataObject;
+	const result: IDataObject = { ...source };
+	for (const field of TEXT_FIELDS) {
+		const value = source[field];
+		if (isSet(value) && typeof value !== 'object') result[field] = String(value).trim();
+		else if (value !== undefined && value !== null && typeof value === 'object') fail(`"${field}" must be text`);
+		else delete result[field];
+	}
+	if (result.name === undefined && result.productId === undefined) fail('needs a "name" or a "productId"');
+	for (const field of NUMBER_FIELDS) {
+		const value = source[field];
+		if (!isSet(value)) {
+			if (REQUIRED_NUMBERS.has(field)) fail(`"${field}" is required and must be a number`);
+			delete result[field];
+			continue;
+		}
+		const number = typeof value === 'number' ? value : typeof value === 'string' ? Number(value.trim()) : NaN;
+		if (!Number.isFinite(number)) fail(`"${field}" must be a number but is ${describe(value)}`);
+		// The collection's number fields are always there; a 0 discount or buy price means "none".
+		if (fromFields && !REQUIRED_NUMBERS.has(field) && number === 0) delete result[field];
+		else result[field] = number;
+	}
+	return result;
+}
+
+/** The invoice's line items, from the fixed collection or from an expression / JSON, checked: at least one. */
+export function lineItemsOf(context: IExecuteFunctions, itemIndex: number): IDataObject[] {
+	const source = context.getNodeParameter('lineItemsSource', itemIndex, 'fields') as string;
+	let raw: unknown[];
+	if (source === 'json') {
+		const value = parseJson(context, context.getNodeParameter('lineItemsJson', itemIndex, ''), 'Line Items (JSON)', itemIndex);
+		if (value === undefined || value === null) raw = [];
+		else if (Array.isArray(value)) raw = value;
+		else if (typeof value === 'object') raw = [value];
+		else {
+			throw new NodeOperationError(
+				context.getNode(),
+				`"Line Items (JSON)" must be an array of line item objects in item ${itemIndex}`,
+				{ itemIndex, description: `It is ${describe(value)}.` },
+			);
+		}
+	} else {
+		const collection = context.getNodeParameter('lineItems', itemIndex, {}) as { items?: IDataObject[] };
+		raw = collection.items ?? [];
+	}
+	if (raw.length === 0) {
+		const field = source === 'json' ? 'Line Items (JSON)' : 'Line Items';
+		throw new NodeOperationError(context.getNode(), `"${field}" needs at least one line item in item ${itemIndex}`, {
+			itemIndex,
+			description: 'An invoice needs at least one line item, each with a name or a product ID, a quantity and a price.',
+		});
+	}
+	return raw.map((entry, index) => lineItem(context, entry, index + 1, itemIndex, source !== 'json'));
+}

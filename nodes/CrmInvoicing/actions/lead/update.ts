@@ -1,0 +1,38 @@
+import { NodeOperationError, updateDisplayOptions } from 'n8n-workflow';
+import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
+
+import { requireText } from '../../helpers/fields';
+import { leadBodyFromFields, leadUpdateFieldOptions } from './fields';
+import { leadIdOf, leadIdProperty } from './leadId';
+import { patchLead } from './patch';
+
+const properties: INodeProperties[] = [
+	leadIdProperty,
+	{
+		displayName: 'Update Fields',
+		name: 'updateFields',
+		type: 'collection',
+		placeholder: 'Add Field',
+		default: {},
+		description: 'The fields to change. Only the fields added here are sent; the others keep their values.',
+		options: leadUpdateFieldOptions,
+	},
+];
+
+export const description = updateDisplayOptions({ show: { resource: ['lead'], operation: ['update'] } }, properties);
+
+export async function execute(this: IExecuteFunctions, itemIndex: number): Promise<INodeExecutionData[]> {
+	const leadId = leadIdOf(this, itemIndex);
+	const updateFields = this.getNodeParameter('updateFields', itemIndex, {}) as IDataObject;
+	const { name, ...others } = updateFields;
+	const body = leadBodyFromFields(this, others, itemIndex);
+	if (name !== undefined) body.name = requireText(this, name, 'Name', itemIndex);
+	if (Object.keys(body).length === 0) {
+		throw new NodeOperationError(this.getNode(), `"Update Fields" has no field to change in item ${itemIndex}`, {
+			itemIndex,
+			description: 'Add at least one field under "Update Fields" and give it a value.',
+		});
+	}
+	const lead = await patchLead(this, leadId, body, itemIndex);
+	return [{ json: lead }];
+}

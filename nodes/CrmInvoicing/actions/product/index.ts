@@ -1,0 +1,25 @@
+import type { INodeProperties } from 'n8n-workflow';
+
+import * as get from './get';
+
+export { get };
+
+export const description: INodeProperties[] = [
+	{
+		displayName: 'Operation',
+		name: 'operation',
+		type: 'options',
+		noDataExpression: true,
+		displayOptions: { show: { resource: ['product'] } },
+		options: [
+			{
+				name: 'Get',
+				value: 'get',
+				description: 'Get a product by ID',
+				action: 'Get a product',
+			},
+		],
+		default: 'get',
+	},
+	...get.description,
+];

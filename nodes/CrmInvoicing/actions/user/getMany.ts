@@ -1,0 +1,48 @@
+import { updateDisplayOptions } from 'n8n-workflow';
+import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
+
+import { isSet } from '../../helpers/fields';
+import { pageRequestOf, returnAllAndLimit, toItems } from '../../helpers/list';
+import { paginateV1, USER_SEARCH_QUERY_PARAMETER } from '../../transport';
+
+const properties: INodeProperties[] = [
+	...returnAllAndLimit('users'),
+	{
+		displayName: 'Filters',
+		name: 'filters',
+		type: 'collection',
+		placeholder: 'Add Filter',
+		default: {},
+		options: [
+			{
+				displayName: 'Active',
+				name: 'active',
+				type: 'boolean',
+				default: true,
+				description:
+					'Whether to return only users who are active members of the team (on) or only those who are not (off). Leave this filter out to get both.',
+			},
+			{
+				displayName: 'Search',
+				name: 'search',
+				type: 'string',
+				default: '',
+				placeholder: 'jane',
+				description: `Text to look for in the first name, last name or email of the users. Sent as the "${USER_SEARCH_QUERY_PARAMETER}" query parameter.`,
+				hint: `The API spec does not name the user search parameter; this node sends "${USER_SEARCH_QUERY_PARAMETER}".`,
+			},
+		],
+	},
+];
+
+export const description = updateDisplayOptions({ show: { resource: ['user'], operation: ['getMany'] } }, properties);
+
+export async function execute(this: IExecuteFunctions, itemIndex: number): Promise<INodeExecutionData[]> {
+	const want = pageRequestOf(this, itemIndex);
+	const filters = this.getNodeParameter('filters', itemIndex, {}) as IDataObject;
+	const qs: IDataObject = {};
+	if (isSet(filters.search)) qs[USER_SEARCH_QUERY_PARAMETER] = String(filters.search).trim();
+	if (typeof filters.active === 'boolean') qs.active = filters.active;
+	const users = await paginateV1.call(this, { path: '/users', qs, itemIndex }, want);
+	return toItems(users);
+}

@@ -1,0 +1,83 @@
+import { NodeOperationError, updateDisplayOptions } from 'n8n-workflow';
+import type { IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
+
+import { requireText, toTextList } from '../../helpers/fields';
+import { apiRequest, KNOWN_EVENTS } from '../../transport';
+
+const eventOptions = KNOWN_EVENTS.map(({ name, value, description }) => ({ name, value, description })).sort((a, b) =>
+	a.name.localeCompare(b.name),
+);
+
+const properties: INodeProperties[] = [
+	{
+		displayName: 'The signing secret (whsec_…) is in the output of this operation only. Store it now: Get and Get Many never show it.',
+		name: 'secretNotice',
+		type: 'notice',
+		default: '',
+	},
+	{
+		displayName: 'Name',
+		name: 'name',
+		type: 'string',
+		required: true,
+		default: '',
+		placeholder: 'Order sync',
+		description: 'Name of the subscription, to recognise it later',
+	},
+	{
+		displayName: 'URL',
+		name: 'url',
+		type: 'string',
+		required: true,
+		default: '',
+		placeholder: 'https://example.com/webhooks/crm',
+		description: 'Endpoint the events are delivered to with HTTP POST. Use HTTPS: the API warns about HTTP endpoints.',
+	},
+	{
+		displayName: 'Events',
+		name: 'events',
+		type: 'multiOptions',
+		options: eventOptions,
+		default: [],
+		description: 'Events to subscribe to. Add names not in this list under Custom Event Names.',
+	},
+	{
+		displayName: 'Custom Event Names',
+		name: 'customEvents',
+		type: 'string',
+		default: '',
+		placeholder: 'invoice.overdue, client.created',
+		description:
+			'More event names, comma-separated, sent as they are. The API spec names only lead.created; other names in the Events list are this node\'s assumptions.',
+	},
+];
+
+export const description = updateDisplayOptions({ show: { resource: ['webhook'], operation: ['create'] } }, properties);
+
+export async function execute(this: IExecuteFunctions, itemIndex: number): Promise<INodeExecutionData[]> {
+	const name = requireText(this, this.getNodeParameter('name', itemIndex), 'Name', itemIndex);
+	const url = requireText(this, this.getNodeParameter('url', itemIndex), 'URL', itemIndex);
+	if (!/^https?:\/\/[^\s/]+/i.test(url)) {
+		throw new NodeOperationError(this.getNode(), `"URL" must be an http:// or https:// address but is "${url}" in item ${itemIndex}`, {
+			itemIndex,
+			description: 'Enter the full address of the endpoint, such as https://example.com/webhooks/crm.',
+		});
+	}
+	const events = [
+		...toTextList(this.getNodeParameter('events', itemIndex, [])),
+		...toTextList(this.getNodeParameter('customEvents', itemIndex, '')),
+	].filter((event, index, all) => all.indexOf(event) === index);
+	if (events.length === 0) {
+		throw new NodeOperationError(this.getNode(), `"Events" needs at least one event in item ${itemIndex}`, {
+			itemIndex,
+			description: 'Pick events from the Events list, or enter event names under Custom Event Names.',
+		});
+	}
+	const subscription = await apiRequest.call(this, {
+		method: 'POST',
+		path: '/webhooks',
+		body: { name, url, events },
+		itemIndex,
+	});
+	return [{ json: subscription }];
+}

@@ -1,0 +1,39 @@
+import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
+
+import { requireText } from '../../helpers/fields';
+
+/** The subscription to act on, by ID (the ID that Create returned). */
+export const webhookIdProperty: INodeProperties = {
+	displayName: 'Webhook Subscription ID',
+	name: 'webhookId',
+	type: 'string',
+	required: true,
+	default: '',
+	placeholder: 'e.g. whk_2b7f9c',
+	description: 'ID of the webhook subscription, as returned by Create or Get Many',
+};
+
+export function webhookIdOf(context: IExecuteFunctions, itemIndex: number): string {
+	return requireText(
+		context,
+		context.getNodeParameter('webhookId', itemIndex, ''),
+		'Webhook Subscription ID',
+		itemIndex,
+	);
+}
+
+export function webhookPath(webhookId: string): string {
+	return `/webhooks/${encodeURIComponent(webhookId)}`;
+}
+
+/**
+ * A subscription without its signing secret. The secret is returned once, by Create; Get and Get Many never show it,
+ * whatever the API sends (any key whose name contains "secret" is dropped).
+ */
+export function withoutSecret(subscription: IDataObject): IDataObject {
+	const result: IDataObject = {};
+	for (const [key, value] of Object.entries(subscription)) {
+		if (!/secret/i.test(key)) result[key] = value;
+	}
+	return result;
+}

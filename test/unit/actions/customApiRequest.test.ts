@@ -1,0 +1,180 @@
+import type { IDataObject } from 'n8n-workflow';
+
+import { api, expectValidationError, jsonOf, logging, records, run, useNock } from './support';
+import type { SeenRequest } from './support';
+
+useNock();
+
+const request = (parameters: IDataObject) => ({ resource: 'customApiRequest', operation: 'request', ...parameters });
+
+describe('custom API request: single requests', () => {
+	it('GET under /api/v1 with query parameters outputs an object as one item', async () => {
+		const scope = api()
+			.get('/api/v1/invoices/inv_1')
+			.query({ expand: 'lineItems', page: '2' })
+			.reply(200, { id: 'inv_1', total: 10 });
+
+		const output = await run(
+			request({
+				method: 'GET',
+				path: '/invoices/inv_1',
+				queryParameters: { parameters: [{ name: 'expand', value: 'lineItems' }, { name: ' page ', value: '2' }, { name: '', value: 'x' }] },
+			}),
+		);
+
+		expect(scope.isDone()).toBe(true);
+		expect(output).toEqual([{ json: { id: 'inv_1', total: 10 }, pairedItem: { item: 0 } }]);
+	});
+
+	it('an array response becomes one item per record; non-objects are wrapped', async () => {
+		api().get('/api/v2/pipelines').reply(200, [{ id: 'pip_1' }, { id: 'pip_2' }, 'odd']);
+
+		const output = await run(request({ method: 'GET', apiVersion: 'v2', path: '/pipelines' }));
+
+		expect(jsonOf(output)).toEqual([{ id: 'pip_1' }, { id: 'pip_2' }, { value: 'odd' }]);
+	});
+
+	it('POST sends the JSON body (text or expression) and outputs the answer', async () => {
+		const seen: SeenRequest[] = [];
+		api()
+			.post('/api/v1/leads')
+			.times(2)
+			.reply(logging(seen, 200, { id: 'lead_1', name: 'Jane' }));
+
+		await run(request({ method: 'POST', path: '/leads', jsonBody: '{"name": "Jane", "customFields": {"a": 1}}' }));
+		const output = await run(request({ method: 'POST', path: '/leads', jsonBody: '={{ { name: $json.name } }}' }), {
+			items: [{ json: { name: 'Jane' } }],
+		});
+
+		expect(seen).toEqual([
+			{ method: 'POST', path: '/api/v1/leads', body: { name: 'Jane', customFields: { a: 1 } } },
+			{ method: 'POST', path: '/api/v1/leads', body: { name: 'Jane' } },
+		]);
+		expect(jsonOf(output)).toEqual([{ id: 'lead_1', name: 'Jane' }]);
+	});
+
+	it('PATCH and PUT send their bodies; an empty answer is { success: true }', async () => {
+		const seen: SeenRequest[] = [];
+		api()
+			.patch('/api/v1/deals/deal_1')
+			.reply(logging(seen, 204))
+			.put('/api/v2/settings')
+			.reply(logging(seen, 200, {}));
+
+		const patched = await run(request({ method: 'PATCH', path: '/deals/deal_1', jsonBody: { status: 'WON' } }));
+		const put = await run(request({ method: 'PUT', apiVersion: 'v2', path: '/settings', jsonBody: '[{"a": 1}]' }));
+
+		expect(seen).toEqual([
+			{ method: 'PATCH', path: '/api/v1/deals/deal_1', body: { status: 'WON' } },
+			{ method: 'PUT', path: '/api/v2/settings', body: [{ a: 1 }] },
+		]);
+		expect(jsonOf(patched)).toEqual([{ success: true }]);
+		expect(jsonOf(put)).toEqual([{ success: true }]);
+	});
+
+	it('DELETE sends no body for an empty object and outputs { success: true }', async () => {
+		const seen: SeenRequest[] = [];
+		api().delete('/api/v1/webhooks/whk_1').reply(logging(seen, 204));
+
+		const output = await run(request({ method: 'DELETE', path: '/webhooks/whk_1' }));
+
+		expect(seen).toEqual([{ method: 'DELETE', path: '/api/v1/webhooks/whk_1', body: undefined }]);
+		expect(output).toEqual([{ json: { success: true }, pairedItem: { item: 0 } }]);
+	});
+
+	it('rejects invalid paths and bodies before any request', async () => {
+		await expectValidationError(request({ path: 'leads' }), '"Path" must start with / but is "leads" in item 0');
+		await expectValidationError(request({ path: '/redirect?to=https://evil.example' }), '"Path" must not contain "://" (a full URL) in item 0');
+		await expectValidationError(request({ path: '/leads/../admin' }), '"Path" must not contain ".." in item 0');
+		await expectValidationError(request({ path: '/leads/%2e%2e/admin' }), '"Path" must not contain ".." in item 0');
+		await expectValidationError(request({ path: '/api/v1/leads' }), '"Path" must not start with the version prefix (/api/v1) in item 0');
+		await expectValidationError(request({ path: '' }), '"Path" is required but is empty in item 0');
+		await expectValidationError(request({ method: 'POST', path: '/leads', jsonBody: '{nope' }), '"JSON Body" is not valid JSON in item 0');
+		await expectValidationError(request({ method: 'POST', path: '/leads', jsonBody: '42' }), '"JSON Body" must be a JSON object or array in item 0');
+	});
+
+	it('with Continue on Fail, a 404 is the error of its item and the others go on', async () => {
+		api().get('/api/v1/leads/lead_1').reply(200, { id: 'lead_1' }).get('/api/v1/leads/nope').reply(404, { error: { code: 'NOT_FOUND', message: 'Not found' } });
+
+		const output = await run(request({ method: 'GET', path: '={{ "/leads/" + $json.id }}' }), {
+			items: [{ json: { id: 'nope' } }, { json: { id: 'lead_1' } }],
+			continueOnFail: true,
+		});
+
+		expect(output[0]).toMatchObject({ json: { httpCode: '404' }, pairedItem: { item: 0 } });
+		expect(output[1]).toEqual({ json: { id: 'lead_1' }, pairedItem: { item: 1 } });
+	});
+});
+
+describe('custom API request: GET with Paginate', () => {
+	it('detects a v1 list and follows nextCursor with limit=100 on every page (Return All)', async () => {
+		const scope = api()
+			.get('/api/v1/leads')
+			.query({ search: 'a', limit: '100' })
+			.reply(200, { items: records(100, 1), hasMore: true, nextCursor: 'c2' })
+			.get('/api/v1/leads')
+			.query({ search: 'a', limit: '100', cursor: 'c2' })
+			.reply(200, { items: records(100, 101), hasMore: true, nextCursor: 'c3' })
+			.get('/api/v1/leads')
+			.query({ search: 'a', limit: '100', cursor: 'c3' })
+			.reply(200, { items: records(3, 201), hasMore: false, nextCursor: null });
+
+		const output = await run(
+			request({
+				method: 'GET',
+				path: '/leads',
+				queryParameters: { parameters: [{ name: 'search', value: 'a' }] },
+				paginate: true,
+				returnAll: true,
+			}),
+		);
+
+		expect(scope.isDone()).toBe(true);
+		expect(output).toHaveLength(203);
+		expect(output[202]).toEqual({ json: { id: 'rec_203' }, pairedItem: { item: 0 } });
+	});
+
+	it('detects a v2 list and asks for exactly the remainder of a Limit across a page boundary', async () => {
+		const scope = api()
+			.get('/api/v2/contacts')
+			.query({ pageSize: '100' })
+			.reply(200, { data: records(100, 1), meta: { nextCursor: 'k2', hasMore: true } })
+			.get('/api/v2/contacts')
+			.query({ pageSize: '50', cursor: 'k2' })
+			.reply(200, { data: records(50, 101), meta: { nextCursor: 'k3', hasMore: true } });
+
+		const output = await run(request({ method: 'GET', apiVersion: 'v2', path: '/contacts', paginate: true, limit: 150 }));
+
+		expect(scope.isDone()).toBe(true);
+		expect(output).toHaveLength(150);
+	});
+
+	it('stops after the first page when the Limit fits in it', async () => {
+		const scope = api()
+			.get('/api/v1/users')
+			.query({ limit: '5' })
+			.reply(200, { items: records(5), hasMore: true, nextCursor: 'c2' });
+
+		const output = await run(request({ method: 'GET', path: '/users', paginate: true, limit: 5 }));
+
+		expect(scope.isDone()).toBe(true);
+		expect(output).toHaveLength(5);
+	});
+
+	it('outputs an empty list as no items, and a response that is not a list as one item', async () => {
+		api()
+			.get('/api/v1/leads')
+			.query({ limit: '50' })
+			.reply(200, { items: [], hasMore: false, nextCursor: null })
+			.get('/api/v1/leads/lead_1')
+			.query({ limit: '50' })
+			.reply(200, { id: 'lead_1' });
+
+		expect(await run(request({ method: 'GET', path: '/leads', paginate: true }))).toEqual([]);
+		expect(jsonOf(await run(request({ method: 'GET', path: '/leads/lead_1', paginate: true })))).toEqual([{ id: 'lead_1' }]);
+	});
+
+	it('rejects a limit below 1 before any request', async () => {
+		await expectValidationError(request({ method: 'GET', path: '/leads', paginate: true, limit: -1 }), '"Limit" must be a whole number of at least 1');
+	});
+});

@@ -1,0 +1,313 @@
+import { setGlobalState } from 'n8n-workflow';
+import type { IDataObject } from 'n8n-workflow';
+
+import { api, byId, expectValidationError, fromList, logging, run, useNock } from './support';
+import type { SeenRequest } from './support';
+
+useNock();
+
+// Dates without a zone are read in the workflow's time zone; these tests run workflows in UTC unless they say otherwise.
+beforeEach(() => setGlobalState({ defaultTimezone: 'UTC' }));
+
+/** An invoice as the API answers: note the numbers where the request had strings (salesPersonId, productId). */
+const invoice = (extra: IDataObject = {}): IDataObject => ({
+	id: 'inv_1',
+	number: 'INV-0001',
+	date: '2026-03-01T00:00:00.000Z',
+	dueDate: '2026-03-31T00:00:00.000Z',
+	status: 'DRAFT',
+	currency: 'USD',
+	isInclusiveTax: false,
+	subTotal: 210,
+	taxTotal: 0,
+	discountTotal: 0,
+	total: 210,
+	pendingTotal: 210,
+	paidTotal: 0,
+	salesPersonId: 7,
+	lineItems: [{ name: 'Consulting', quantity: 2, price: 105, productId: 42, viewType: 'LINE_ITEM', amount: 210 }],
+	createdAt: '2026-03-01T10:00:00.000Z',
+	...extra,
+});
+
+const base = { resource: 'invoice', operation: 'create', clientId: 'cli_1', date: '2026-03-01', dueDate: '2026-03-31' };
+
+describe('invoice: create with line items defined below', () => {
+	it('POSTs /invoices with the dates as ISO 8601 and each line item shaped for the API', async () => {
+		const seen: SeenRequest[] = [];
+		const scope = api().post('/api/v1/invoices').reply(logging(seen, 200, invoice()));
+
+		const output = await run({
+			...base,
+			lineItems: {
+				items: [
+					{
+						name: 'Consulting',
+						productId: '',
+						quantity: 2,
+						price: 105,
+						description: '',
+						taxRateId: 'tax_vat20',
+						discount: 0,
+						discountType: '',
+						buyPrice: 0,
+					},
+					{
+						name: '',
+						productId: 'prd_7',
+						quantity: 1,
+						price: 50,
+						description: 'Annual licence',
+						taxRateId: '',
+						discount: 5,
+						discountType: 'fixed',
+						buyPrice: 20,
+					},
+				],
+			},
+		});
+
+		expect(scope.isDone()).toBe(true);
+		expect(seen).toEqual([
+			{
+				method: 'POST',
+				path: '/api/v1/invoices',
+				body: {
+					clientId: 'cli_1',
+					date: '2026-03-01T00:00:00.000Z',
+					dueDate: '2026-03-31T00:00:00.000Z',
+					lineItems: [
+						{ name: 'Consulting', quantity: 2, price: 105, taxRateId: 'tax_vat20' },
+						{
+							productId: 'prd_7',
+							quantity: 1,
+							price: 50,
+							description: 'Annual licence',
+							discount: 5,
+							discountType: 'fixed',
+							buyPrice: 20,
+						},
+					],
+				},
+			},
+		]);
+		// The response is passed through as it is: numbers stay numbers.
+		expect(output).toEqual([{ json: invoice(), pairedItem: { item: 0 } }]);
+		expect(output[0].json.salesPersonId).toBe(7);
+	});
+
+	it('sends the additional fields: sales person from the list, tags as numbers, status, texts, custom and other fields', async () => {
+		const seen: SeenRequest[] = [];
+		api().post('/api/v1/invoices').reply(logging(seen, 200, invoice()));
+
+		await run({
+			...base,
+			lineItems: { items: [{ name: 'Consulting', quantity: 1, price: 100 }] },
+			additionalFields: {
+				isInclusiveTax: true,
+				status: 'SENT',
+				contactId: 'con_1',
+				subject: 'Phase 1',
+				notes: 'Thank you',
+				salesPersonId: fromList('usr_5'),
+				templateId: 'tpl_standard',
+				tags: '3, 7,',
+				customFields: { field: [{ key: 'po', value: 'PO-77' }] },
+				otherFields: '{"currency": "EUR"}',
+			},
+		});
+
+		expect(seen[0].body).toEqual({
+			clientId: 'cli_1',
+			date: '2026-03-01T00:00:00.000Z',
+			dueDate: '2026-03-31T00:00:00.000Z',
+			lineItems: [{ name: 'Consulting', quantity: 1, price: 100 }],
+			isInclusiveTax: true,
+			status: 'SENT',
+			contactId: 'con_1',
+			subject: 'Phase 1',
+			notes: 'Thank you',
+			salesPersonId: 'usr_5',
+			templateId: 'tpl_standard',
+			tags: [3, 7],
+			customFields: { po: 'PO-77' },
+			currency: 'EUR',
+		});
+	});
+
+	it('takes dates from Luxon DateTime expressions and tags from an array expression', async () => {
+		const seen: SeenRequest[] = [];
+		api().post('/api/v1/invoices').reply(logging(seen, 200, invoice()));
+
+		await run(
+			{
+				...base,
+				date: '={{ DateTime.fromISO("2026-03-01T09:30:00", { zone: "Europe/Berlin" }) }}',
+				dueDate: '={{ DateTime.fromISO("2026-03-01T09:30:00", { zone: "Europe/Berlin" }).plus({ days: 30 }) }}',
+				lineItems: { items: [{ name: 'Consulting', quantity: 1, price: 100 }] },
+				additionalFields: { tags: '={{ $json.tags }}', salesPersonId: byId('usr_9') },
+			},
+			{ items: [{ json: { tags: [1, '2'] } }] },
+		);
+
+		expect(seen[0].body).toMatchObject({
+			date: '2026-03-01T08:30:00.000Z',
+			dueDate: '2026-03-31T07:30:00.000Z',
+			tags: [1, 2],
+			salesPersonId: 'usr_9',
+		});
+	});
+
+	it('rejects missing line items, a line without name or product, and non-numeric tags before any request', async () => {
+		await expectValidationError({ ...base, lineItems: {} }, '"Line Items" needs at least one line item in item 0');
+		await expectValidationError(
+			{
+				...base,
+				lineItems: {
+					items: [
+						{ name: 'Consulting', quantity: 1, price: 100 },
+						{ name: ' ', productId: '', quantity: 1, price: 100 },
+					],
+				},
+			},
+			'Line item 2 of item 0: needs a "name" or a "productId"',
+		);
+		await expectValidationError(
+			{ ...base, lineItems: { items: [{ name: 'A', quantity: 1, price: 1 }] }, additionalFields: { tags: '3, seven' } },
+			'"Tag IDs" must be a number but is "seven" in item 0',
+		);
+	});
+
+	it('rejects missing or invalid dates and a missing client before any request', async () => {
+		const lineItems = { items: [{ name: 'A', quantity: 1, price: 1 }] };
+		await expectValidationError({ ...base, lineItems, date: '' }, '"Date" is required but is empty in item 0');
+		await expectValidationError({ ...base, lineItems, dueDate: 'soon' }, '"Due Date" is not a valid date: "soon" in item 0');
+		await expectValidationError({ ...base, lineItems, clientId: '' }, '"Client ID" is required but is empty in item 0');
+		await expectValidationError(
+			{ ...base, lineItems, additionalFields: { status: '={{ "PAID" }}' } },
+			'"Status" must be one of DRAFT, SENT but is "PAID" in item 0',
+		);
+	});
+});
+
+describe('invoice: create with line items from an expression / JSON', () => {
+	const json = { ...base, lineItemsSource: 'json' };
+
+	it('takes an array from an expression, converting numeric strings and keeping other keys', async () => {
+		const seen: SeenRequest[] = [];
+		api().post('/api/v1/invoices').reply(logging(seen, 200, invoice()));
+
+		const output = await run(
+			{ ...json, lineItemsJson: '={{ $json.lines }}' },
+			{
+				items: [
+					{
+						json: {
+							lines: [
+								{ name: ' Consulting ', quantity: '2', price: 105, discount: 0 },
+								{ productId: 42, quantity: 1, price: '9.99', unit: 'pcs' },
+							],
+						},
+					},
+				],
+			},
+		);
+
+		expect(seen[0].body).toMatchObject({
+			lineItems: [
+				{ name: 'Consulting', quantity: 2, price: 105, discount: 0 },
+				{ productId: '42', quantity: 1, price: 9.99, unit: 'pcs' },
+			],
+		});
+		expect(output[0].json).toEqual(invoice());
+	});
+
+	it('takes JSON text, and one object as one line item', async () => {
+		const seen: SeenRequest[] = [];
+		api().post('/api/v1/invoices').times(2).reply(logging(seen, 200, invoice()));
+
+		await run({ ...json, lineItemsJson: '[{"name": "A", "quantity": 1, "price": 10}]' });
+		await run({ ...json, lineItemsJson: '={{ { "productId": "prd_1", "quantity": 3, "price": 4 } }}' });
+
+		expect(seen.map((request) => (request.body as IDataObject).lineItems)).toEqual([
+			[{ name: 'A', quantity: 1, price: 10 }],
+			[{ productId: 'prd_1', quantity: 3, price: 4 }],
+		]);
+	});
+
+	it('names the line number and the item of an invalid line item, before any request', async () => {
+		const items = [{ json: { lines: [{ name: 'A', quantity: 1, price: 1 }, { name: 'B', quantity: 'two', price: 1 }] } }];
+		await expectValidationError(
+			{ ...json, lineItemsJson: '={{ $json.lines }}' },
+			'Line item 2 of item 0: "quantity" must be a number but is "two"',
+			{ items },
+		);
+		await expectValidationError(
+			{ ...json, lineItemsJson: '[{"name": "A", "quantity": 1}]' },
+			'Line item 1 of item 0: "price" is required and must be a number',
+		);
+		await expectValidationError({ ...json, lineItemsJson: '[1]' }, 'Line item 1 of item 0: is not an object');
+		await expectValidationError({ ...json, lineItemsJson: '[]' }, '"Line Items (JSON)" needs at least one line item in item 0');
+		await expectValidationError({ ...json, lineItemsJson: '[{' }, '"Line Items (JSON)" is not valid JSON in item 0');
+		await expectValidationError({ ...json, lineItemsJson: '"text"' }, '"Line Items (JSON)" must be an array of line item objects in item 0');
+	});
+
+	it('with Continue on Fail, an invalid line item fails only its own item', async () => {
+		const seen: SeenRequest[] = [];
+		api().post('/api/v1/invoices').times(2).reply(logging(seen, 200, invoice()));
+
+		const output = await run(
+			{ ...json, lineItemsJson: '={{ $json.lines }}' },
+			{
+				items: [
+					{ json: { lines: [{ name: 'A', quantity: 1, price: 1 }] } },
+					{ json: { lines: [{ quantity: 1, price: 1 }] } },
+					{ json: { lines: [{ name: 'C', quantity: 1, price: 1 }] } },
+				],
+				continueOnFail: true,
+			},
+		);
+
+		expect(seen).toHaveLength(2);
+		expect(output.map((item) => item.pairedItem)).toEqual([{ item: 0 }, { item: 1 }, { item: 2 }]);
+		expect(output[1].json.error).toBe('Line item 1 of item 1: needs a "name" or a "productId"');
+		expect(output[2].json).toEqual(invoice());
+	});
+});
+
+describe('invoice: dates without a zone', () => {
+	it('reads picker values and plain dates in the workflow time zone, across daylight saving time', async () => {
+		setGlobalState({ defaultTimezone: 'Europe/Berlin' });
+		const seen: SeenRequest[] = [];
+		api().post('/api/v1/invoices').reply(logging(seen, 200, invoice()));
+
+		await run({
+			...base,
+			// Winter time (UTC+1) and summer time (UTC+2) in Berlin.
+			date: '2026-03-01T09:00:00',
+			dueDate: '2026-04-01',
+			lineItems: { items: [{ name: 'A', quantity: 1, price: 1 }] },
+		});
+
+		expect(seen[0].body).toMatchObject({ date: '2026-03-01T08:00:00.000Z', dueDate: '2026-03-31T22:00:00.000Z' });
+	});
+
+	it('keeps dates that carry a zone or offset as they are, and rejects impossible dates', async () => {
+		setGlobalState({ defaultTimezone: 'Asia/Tokyo' });
+		const seen: SeenRequest[] = [];
+		api().post('/api/v1/invoices').reply(logging(seen, 200, invoice()));
+
+		await run({
+			...base,
+			date: '2026-03-01T09:00:00Z',
+			dueDate: '2026-03-31T09:00:00-05:00',
+			lineItems: { items: [{ name: 'A', quantity: 1, price: 1 }] },
+		});
+
+		expect(seen[0].body).toMatchObject({ date: '2026-03-01T09:00:00.000Z', dueDate: '2026-03-31T14:00:00.000Z' });
+		await expectValidationError(
+			{ ...base, dueDate: '2026-02-30', lineItems: { items: [{ name: 'A', quantity: 1, price: 1 }] } },
+			'"Due Date" is not a valid date: "2026-02-30" in item 0',
+		);
+	});
+});
