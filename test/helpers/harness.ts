@@ -1,0 +1,614 @@
+/**
+ * Runs our node code through n8n-core's real execution contexts (ExecuteContext, LoadOptionsContext, HookContext,
+ * WebhookContext), the way n8n's own NodeTestHarness does. HTTP goes through n8n-core's request helpers
+ * (`httpRequestWithAuthentication` → OutboundHttp → axios), so nock sees real requests and the
+ * `returnFullResponse` / `ignoreHttpStatusErrors` options behave exactly as in n8n.
+ *
+ * Not a test file itself: import it from tests.
+ */
+import { Logger } from '@n8n/backend-common';
+import { Container } from '@n8n/di';
+import {
+	ExecuteContext,
+	HookContext,
+	InstanceSettings,
+	LoadOptionsContext,
+	WebhookContext,
+} from 'n8n-core';
+import {
+	createRunExecutionData,
+	ICredentialsHelper,
+	NodeHelpers,
+	Workflow,
+} from 'n8n-workflow';
+import type {
+	ICredentialDataDecryptedObject,
+	ICredentials,
+	ICredentialType,
+	IDataObject,
+	IExecuteData,
+	IHttpRequestHelper,
+	IHttpRequestOptions,
+	INode,
+	INodeCredentialsDetails,
+	INodeExecutionData,
+	INodeParameters,
+	INodeProperties,
+	INodeType,
+	INodeTypes,
+	IRequestOptionsSimplified,
+	IRunExecutionData,
+	IVersionedNodeType,
+	IWebhookData,
+	IWebhookDescription,
+	IWorkflowExecuteAdditionalData,
+	WorkflowActivateMode,
+	WorkflowExecuteMode,
+} from 'n8n-workflow';
+
+import { CrmInvoicingApi } from '../../credentials/CrmInvoicingApi.credentials';
+
+/** The credential every helper uses unless a test passes its own. */
+export const TEST_CREDENTIALS = { baseUrl: 'https://crm.test', apiKey: 'sk_test_secret_key' };
+
+/** The package name n8n prefixes community node types with. */
+export const PACKAGE_NAME = 'n8n-nodes-crm-invoicing';
+
+/** Credential types the fake credentials helper knows, by name. */
+const CREDENTIAL_TYPES: Record<string, ICredentialType> = {
+	crmInvoicingApi: new CrmInvoicingApi(),
+};
+
+// ---------------------------------------------------------------------------------------------------------------------
+// n8n-core services the contexts take from the DI container.
+
+/** One logged line, as the recording logger keeps it. */
+export interface LoggedMessage {
+	level: 'error' | 'warn' | 'info' | 'debug';
+	message: string;
+	metadata?: unknown;
+}
+
+/** Everything `context.logger` was asked to log, across the test file. Clear it in a `beforeEach` when you assert on it. */
+export const loggedMessages: LoggedMessage[] = [];
+
+function recordingLogger(): Logger {
+	const logger = {
+		error: (message: string, metadata?: unknown) => loggedMessages.push({ level: 'error', message, metadata }),
+		warn: (message: string, metadata?: unknown) => loggedMessages.push({ level: 'warn', message, metadata }),
+		info: (message: string, metadata?: unknown) => loggedMessages.push({ level: 'info', message, metadata }),
+		debug: (message: string, metadata?: unknown) => loggedMessages.push({ level: 'debug', message, metadata }),
+		scoped: () => logger,
+	};
+	return logger as unknown as Logger;
+}
+
+/**
+ * A stand-in for InstanceSettings: the real one reads and writes `~/.n8n/config` when it is first built.
+ * The contexts only read `instanceId` and `hmacSignatureSecret` from it.
+ */
+function instanceSettings(): InstanceSettings {
+	const settings = Object.create(InstanceSettings.prototype) as Record<string, unknown>;
+	Object.assign(settings, {
+		n8nFolder: '/tmp/n8n-harness-unused',
+		instanceId: 'test-instance-id',
+		hmacSignatureSecret: 'test-hmac-signature-secret',
+		instanceType: 'main',
+		instanceRole: 'leader',
+		settings: { encryptionKey: 'test-encryption-key' },
+	});
+	return settings as unknown as InstanceSettings;
+}
+
+let containerReady = false;
+
+function prepareContainer(): void {
+	if (containerReady) return;
+	Container.set(InstanceSettings, instanceSettings());
+	Container.set(Logger, recordingLogger());
+	containerReady = true;
+}
+
+// ---------------------------------------------------------------------------------------------------------------------
+// Credentials
+
+/** Resolves `={{ $credentials.x }}`-style values the way n8n's CredentialsHelper does, with n8n's Expression engine. */
+function resolveCredentialValue(
+	value: unknown,
+	credentials: ICredentialDataDecryptedObject,
+	workflow: Workflow | undefined,
+	node: INode | undefined,
+): unknown {
+	if (typeof value !== 'string' || value.charAt(0) !== '=') return value;
+	if (!workflow || !node) throw new Error('Resolving a credential expression needs the workflow and node');
+	const resolved = workflow.expression.getSimpleParameterValue(
+		node,
+		value,
+		'internal',
+		{ $credentials: credentials },
+		undefined,
+		'',
+	);
+	if (!resolved) return '';
+	return String(resolved);
+}
+
+/**
+ * The credentials helper n8n hands the contexts in `additionalData`, backed by fixed decrypted data.
+ * `authenticate` applies the credential class's own `authenticate` (generic headers, qs, body, auth) as n8n does.
+ */
+export class TestCredentialsHelper extends ICredentialsHelper {
+	/** How often the decrypted data was read (that is, `getCredentials` in a context). */
+	getDecryptedCalls = 0;
+
+	constructor(private readonly data: Record<string, ICredentialDataDecryptedObject>) {
+		super();
+	}
+
+	getParentTypes(): string[] {
+		return [];
+	}
+
+	isCredentialUsableByNode(): boolean {
+		return true;
+	}
+
+	async authenticate(
+		credentials: ICredentialDataDecryptedObject,
+		typeName: string,
+		incomingRequestOptions: IHttpRequestOptions | IRequestOptionsSimplified,
+		workflow?: Workflow,
+		node?: INode,
+	): Promise<IHttpRequestOptions> {
+		const requestOptions = incomingRequestOptions as IHttpRequestOptions & Record<string, IDataObject>;
+		const credentialType = CREDENTIAL_TYPES[typeName];
+		if (!credentialType) throw new Error(`The harness does not know the credential type "${typeName}"`);
+		const { authenticate } = credentialType;
+		if (typeof authenticate === 'function') return await authenticate(credentials, requestOptions);
+		if (authenticate?.type === 'generic') {
+			requestOptions.headers ??= {};
+			for (const [outerKey, outerValue] of Object.entries(authenticate.properties)) {
+				for (const [key, value] of Object.entries(outerValue as IDataObject)) {
+					const keyResolved = String(resolveCredentialValue(key, credentials, workflow, node));
+					const valueResolved = resolveCredentialValue(value, credentials, workflow, node);
+					requestOptions[outerKey] ??= {};
+					(requestOptions[outerKey] as IDataObject)[keyResolved] = valueResolved as IDataObject[string];
+				}
+			}
+		}
+		return requestOptions;
+	}
+
+	async preAuthentication(
+		_helpers: IHttpRequestHelper,
+		_credentials: ICredentialDataDecryptedObject,
+		_typeName: string,
+		_node: INode,
+		_credentialsExpired: boolean,
+	): Promise<ICredentialDataDecryptedObject | undefined> {
+		return undefined;
+	}
+
+	async runPreAuthentication(): Promise<ICredentialDataDecryptedObject | undefined> {
+		return undefined;
+	}
+
+	async getCredentials(nodeCredentials: INodeCredentialsDetails, type: string): Promise<ICredentials> {
+		throw new Error(`getCredentials(${nodeCredentials.name}, ${type}) is not supported by the test harness`);
+	}
+
+	async getDecrypted(
+		_additionalData: IWorkflowExecuteAdditionalData,
+		_nodeCredentials: INodeCredentialsDetails,
+		type: string,
+	): Promise<ICredentialDataDecryptedObject> {
+		this.getDecryptedCalls++;
+		const data = this.data[type];
+		if (!data) throw new Error(`No test credentials of type "${type}"`);
+		// A copy, as n8n decrypts afresh each time: nothing a node changes in it sticks.
+		return structuredClone(data);
+	}
+
+	async updateCredentials(): Promise<void> {}
+
+	async updateCredentialsOauthTokenData(): Promise<void> {}
+
+	getCredentialsProperties(type: string): INodeProperties[] {
+		return CREDENTIAL_TYPES[type]?.properties ?? [];
+	}
+}
+
+// ---------------------------------------------------------------------------------------------------------------------
+// Workflow
+
+/** A node type under test, as the harness registers it with the workflow. */
+export type AnyNodeType = INodeType | IVersionedNodeType;
+
+/** The version n8n gives a new node of this type: the default version, else the newest. */
+function latestVersion(nodeType: AnyNodeType): number {
+	if ('nodeVersions' in nodeType) return nodeType.currentVersion;
+	const { version, defaultVersion } = nodeType.description;
+	return defaultVersion ?? (Array.isArray(version) ? Math.max(...version) : version);
+}
+
+function nodeTypesFor(type: string, nodeType: AnyNodeType): INodeTypes {
+	return {
+		getByName: (name: string) => {
+			if (name !== type) throw new Error(`Unknown node type "${name}"`);
+			return nodeType;
+		},
+		getByNameAndVersion: (name: string, version?: number) => {
+			if (name !== type) throw new Error(`Unknown node type "${name}"`);
+			return NodeHelpers.getVersionedNodeType(nodeType, version);
+		},
+		getKnownTypes: () => ({}),
+	};
+}
+
+/** What every helper takes. */
+export interface HarnessOptions {
+	nodeType: AnyNodeType;
+	/** The node's parameters as saved in a workflow: expressions (`={{ … }}`) and resource locators are resolved by n8n. */
+	parameters: INodeParameters;
+	/**
+	 * Decrypted data of the node's credential (every credential type the node declares gets this data).
+	 * Defaults to TEST_CREDENTIALS; `null` leaves the node without a credential.
+	 */
+	credentials?: ICredentialDataDecryptedObject | null;
+	typeVersion?: number;
+}
+
+/** What a helper built: the real n8n objects, for assertions and spies. */
+export interface HarnessParts {
+	workflow: Workflow;
+	node: INode;
+	additionalData: IWorkflowExecuteAdditionalData;
+	credentialsHelper: TestCredentialsHelper;
+}
+
+const NODE_ID = 'c0ffee00-0000-4000-8000-000000000001';
+const WEBHOOK_ID = 'c0ffee00-0000-4000-8000-0000000000aa';
+const WORKFLOW_ID = 'harness-workflow';
+const BASE_URL = 'http://localhost:5678';
+
+function buildParts(
+	options: HarnessOptions & {
+		staticData?: IDataObject;
+		continueOnFail?: boolean;
+		workflowName?: string;
+		/** An active workflow: its trigger runs in production ('trigger' mode). */
+		active?: boolean;
+	},
+): HarnessParts {
+	prepareContainer();
+	const { nodeType } = options;
+	const type = `${PACKAGE_NAME}.${nodeType.description.name}`;
+	const typeVersion = options.typeVersion ?? latestVersion(nodeType);
+
+	const credentialData = options.credentials === undefined ? { ...TEST_CREDENTIALS } : options.credentials;
+	const resolved = NodeHelpers.getVersionedNodeType(nodeType, typeVersion).description;
+	const credentialTypes = (resolved.credentials ?? []).map((credential) => credential.name);
+
+	const node: INode = {
+		id: NODE_ID,
+		// The name n8n gives a node dropped onto the canvas, e.g. "CRM Invoicing" or "CRM Invoicing Trigger".
+		name: resolved.defaults.name ?? resolved.displayName,
+		type,
+		typeVersion,
+		position: [0, 0],
+		parameters: structuredClone(options.parameters),
+	};
+	if (resolved.webhooks?.length) node.webhookId = WEBHOOK_ID;
+	if (credentialData) {
+		node.credentials = {};
+		for (const name of credentialTypes) node.credentials[name] = { id: `${name}-id`, name: `${name} account` };
+	}
+	if (options.continueOnFail) node.onError = 'continueRegularOutput';
+
+	const credentialsHelper = new TestCredentialsHelper(
+		Object.fromEntries(credentialData ? credentialTypes.map((name) => [name, credentialData]) : []),
+	);
+
+	// The Workflow constructor fills in the parameters' defaults, as when n8n loads a saved workflow.
+	const staticData: IDataObject = {};
+	if (options.staticData) staticData[`node:${node.name}`] = options.staticData;
+	const workflow = new Workflow({
+		id: WORKFLOW_ID,
+		name: options.workflowName ?? 'Harness workflow',
+		nodes: [node],
+		connections: {},
+		active: options.active ?? false,
+		nodeTypes: nodeTypesFor(type, nodeType),
+		staticData,
+		settings: { executionOrder: 'v1' },
+	});
+
+	const additionalData = {
+		credentialsHelper,
+		executionId: 'harness-execution',
+		userId: 'harness-user',
+		restApiUrl: `${BASE_URL}/rest`,
+		instanceBaseUrl: BASE_URL,
+		formWaitingBaseUrl: `${BASE_URL}/form-waiting`,
+		webhookBaseUrl: `${BASE_URL}/webhook`,
+		webhookWaitingBaseUrl: `${BASE_URL}/webhook-waiting`,
+		webhookTestBaseUrl: `${BASE_URL}/webhook-test`,
+		variables: {},
+		currentNodeParameters: undefined,
+		executeWorkflow: async () => {
+			throw new Error('executeWorkflow is not supported by the test harness');
+		},
+		getRunExecutionData: async () => undefined,
+		logAiEvent: () => {},
+		startRunnerTask: async () => {
+			throw new Error('startRunnerTask is not supported by the test harness');
+		},
+	} as unknown as IWorkflowExecuteAdditionalData;
+
+	return { workflow, node: workflow.getNode(node.name)!, additionalData, credentialsHelper };
+}
+
+// ---------------------------------------------------------------------------------------------------------------------
+// Execute
+
+export interface ExecuteOptions extends HarnessOptions {
+	/** Input items; one empty item by default, as after a manual trigger. */
+	items?: INodeExecutionData[];
+	continueOnFail?: boolean;
+	mode?: WorkflowExecuteMode;
+}
+
+export interface ExecuteContextParts extends HarnessParts {
+	context: ExecuteContext;
+}
+
+/** A real ExecuteContext for the node, to call `execute` or transport functions with. */
+export function createExecuteContext(options: ExecuteOptions): ExecuteContextParts {
+	const parts = buildParts(options);
+	const items = options.items ?? [{ json: {} }];
+	const inputData = { main: [items] };
+	const executeData: IExecuteData = { node: parts.node, data: inputData, source: null };
+	const runExecutionData: IRunExecutionData = createRunExecutionData({
+		executionData: { nodeExecutionStack: [executeData] },
+	});
+	const context = new ExecuteContext(
+		parts.workflow,
+		parts.node,
+		parts.additionalData,
+		options.mode ?? 'manual',
+		runExecutionData,
+		0,
+		items,
+		inputData,
+		executeData,
+		[],
+	);
+	return { ...parts, context };
+}
+
+/** Runs the node's `execute` in a real ExecuteContext; resolves with its output, rejects with its error. */
+export async function runNode(options: ExecuteOptions): Promise<INodeExecutionData[][]> {
+	const { context } = createExecuteContext(options);
+	const nodeType = NodeHelpers.getVersionedNodeType(options.nodeType, context.getNode().typeVersion);
+	if (!nodeType.execute) throw new Error('The node type has no execute method');
+	const output = await nodeType.execute.call(context);
+	return (output ?? []) as INodeExecutionData[][];
+}
+
+// ---------------------------------------------------------------------------------------------------------------------
+// Load options (list searches)
+
+export interface LoadOptionsContextParts extends HarnessParts {
+	context: LoadOptionsContext;
+}
+
+/** A real LoadOptionsContext, as n8n builds for a list search or loadOptions method of the node. */
+export function createLoadOptionsContext(options: HarnessOptions & { path?: string }): LoadOptionsContextParts {
+	const parts = buildParts(options);
+	parts.additionalData.currentNodeParameters = parts.node.parameters;
+	const context = new LoadOptionsContext(parts.workflow, parts.node, parts.additionalData, options.path ?? '');
+	return { ...parts, context };
+}
+
+// ---------------------------------------------------------------------------------------------------------------------
+// Hooks (webhook lifecycle: checkExists, create, delete)
+
+export interface HookOptions extends HarnessOptions {
+	/** What `getNodeWebhookUrl()` returns for every webhook the node describes. */
+	webhookUrl: string;
+	/** The node's static data at the start; the object the hooks change is returned as `staticData`. */
+	staticData?: IDataObject;
+	/** 'trigger' for an active workflow (the default), 'manual' for "Listen for test event". */
+	mode?: 'trigger' | 'manual';
+	workflowName?: string;
+	activation?: WorkflowActivateMode;
+}
+
+export interface HookContextParts extends HarnessParts {
+	context: HookContext;
+	/** `workflow.getStaticData('node', node)`: what the hooks stored. */
+	staticData: IDataObject;
+}
+
+/** The node's (first) webhook, and the IWebhookData n8n registers for it. */
+function webhookFor(parts: HarnessParts, nodeType: AnyNodeType, mode: 'trigger' | 'manual'): IWebhookData {
+	const description = NodeHelpers.getVersionedNodeType(nodeType, parts.node.typeVersion).description;
+	const webhookDescription: IWebhookDescription = description.webhooks?.[0] ?? {
+		name: 'default',
+		httpMethod: 'POST',
+		path: 'webhook',
+	};
+	return {
+		httpMethod: webhookDescription.httpMethod,
+		node: parts.node.name,
+		path: `${WEBHOOK_ID}/${String(webhookDescription.path)}`,
+		webhookDescription,
+		workflowId: parts.workflow.id,
+		workflowExecuteAdditionalData: parts.additionalData,
+		webhookId: WEBHOOK_ID,
+		isTest: mode === 'manual',
+	} as IWebhookData;
+}
+
+/** A real HookContext, as n8n builds to run a trigger's `webhookMethods`. */
+export function createHookContext(options: HookOptions): HookContextParts {
+	const mode = options.mode ?? 'trigger';
+	const parts = buildParts({ ...options, active: mode === 'trigger' });
+	const webhookData = webhookFor(parts, options.nodeType, mode);
+	const context = new HookContext(
+		parts.workflow,
+		parts.node,
+		parts.additionalData,
+		mode,
+		options.activation ?? 'activate',
+		webhookData,
+	);
+	// n8n builds the URL from its own base URL and the webhook ID; the test chooses it instead.
+	const { webhookUrl } = options;
+	context.getNodeWebhookUrl = () => webhookUrl;
+	return { ...parts, context, staticData: parts.workflow.getStaticData('node', parts.node) };
+}
+
+// ---------------------------------------------------------------------------------------------------------------------
+// Webhook (a delivery arriving)
+
+/** A call the trigger made on the response object. */
+export interface ResponseCall {
+	method: 'status' | 'json' | 'send' | 'end' | 'set' | 'setHeader' | 'header' | 'sendStatus';
+	args: unknown[];
+}
+
+/** The parts of an express Response a trigger uses, recording every call. */
+export interface RecordedResponse {
+	calls: ResponseCall[];
+	statusCode: number;
+	headersSent: boolean;
+	/** What the last json/send/end call sent. */
+	sentBody: unknown;
+	status(code: number): RecordedResponse;
+	sendStatus(code: number): RecordedResponse;
+	json(body?: unknown): RecordedResponse;
+	send(body?: unknown): RecordedResponse;
+	end(body?: unknown): RecordedResponse;
+	set(name: string | Record<string, string>, value?: string): RecordedResponse;
+	header(name: string, value: string): RecordedResponse;
+	setHeader(name: string, value: string): RecordedResponse;
+	headers: Record<string, string>;
+}
+
+function recordedResponse(): RecordedResponse {
+	const response: RecordedResponse = {
+		calls: [],
+		statusCode: 200,
+		headersSent: false,
+		sentBody: undefined,
+		headers: {},
+		status(code) {
+			response.calls.push({ method: 'status', args: [code] });
+			response.statusCode = code;
+			return response;
+		},
+		sendStatus(code) {
+			response.calls.push({ method: 'sendStatus', args: [code] });
+			response.statusCode = code;
+			response.headersSent = true;
+			return response;
+		},
+		json(body) {
+			response.calls.push({ method: 'json', args: [body] });
+			response.sentBody = body;
+			response.headersSent = true;
+			return response;
+		},
+		send(body) {
+			response.calls.push({ method: 'send', args: [body] });
+			response.sentBody = body;
+			response.headersSent = true;
+			return response;
+		},
+		end(body) {
+			response.calls.push({ method: 'end', args: body === undefined ? [] : [body] });
+			if (body !== undefined) response.sentBody = body;
+			response.headersSent = true;
+			return response;
+		},
+		set(name, value) {
+			response.calls.push({ method: 'set', args: value === undefined ? [name] : [name, value] });
+			if (typeof name === 'string') response.headers[name.toLowerCase()] = String(value);
+			else for (const [key, v] of Object.entries(name)) response.headers[key.toLowerCase()] = v;
+			return response;
+		},
+		header(name, value) {
+			response.calls.push({ method: 'header', args: [name, value] });
+			response.headers[name.toLowerCase()] = value;
+			return response;
+		},
+		setHeader(name, value) {
+			response.calls.push({ method: 'setHeader', args: [name, value] });
+			response.headers[name.toLowerCase()] = value;
+			return response;
+		},
+	};
+	return response;
+}
+
+/** The parts of an express Request a trigger reads. */
+export interface TestRequest {
+	method: string;
+	headers: Record<string, string>;
+	rawBody: Buffer;
+	body: unknown;
+	query: Record<string, string>;
+	params: Record<string, string>;
+}
+
+export interface WebhookOptions extends HarnessOptions {
+	staticData?: IDataObject;
+	/** Request headers; names are lower-cased as node's http server does. */
+	headers: Record<string, string>;
+	rawBody: Buffer;
+	/** The parsed body; by default `rawBody` parsed as JSON (or `{}` when it is not JSON), as n8n's body parser does. */
+	body?: unknown;
+	mode?: 'trigger' | 'manual';
+	workflowName?: string;
+	/** What `getNodeWebhookUrl()` returns; by default the URL n8n would build for the node. */
+	webhookUrl?: string;
+}
+
+export interface WebhookContextParts extends HarnessParts {
+	context: WebhookContext;
+	request: TestRequest;
+	response: RecordedResponse;
+	staticData: IDataObject;
+}
+
+function parsedBody(rawBody: Buffer): unknown {
+	try {
+		return JSON.parse(rawBody.toString('utf8'));
+	} catch {
+		return {};
+	}
+}
+
+/** A real WebhookContext for one incoming delivery, with a request object and a recording response object. */
+export function createWebhookContext(options: WebhookOptions): WebhookContextParts {
+	const mode = options.mode ?? 'trigger';
+	const parts = buildParts({ ...options, active: mode === 'trigger' });
+	const webhookData = webhookFor(parts, options.nodeType, mode);
+	const request: TestRequest = {
+		method: webhookData.httpMethod,
+		headers: Object.fromEntries(Object.entries(options.headers).map(([name, value]) => [name.toLowerCase(), value])),
+		rawBody: options.rawBody,
+		body: options.body === undefined ? parsedBody(options.rawBody) : options.body,
+		query: {},
+		params: {},
+	};
+	const response = recordedResponse();
+	const additional = parts.additionalData as IWorkflowExecuteAdditionalData & Record<string, unknown>;
+	additional.httpRequest = request;
+	additional.httpResponse = response;
+	const context = new WebhookContext(parts.workflow, parts.node, parts.additionalData, mode, webhookData, [], null);
+	const { webhookUrl } = options;
+	if (webhookUrl !== undefined) context.getNodeWebhookUrl = () => webhookUrl;
+	return { ...parts, context, request, response, staticData: parts.workflow.getStaticData('node', parts.node) };
+}
