@@ -53,6 +53,17 @@ export function parseErrorBody(body: unknown): ParsedErrorBody {
 	};
 }
 
+/**
+ * NodeApiError replaces a message that names a Node.js error code (ECONNRESET, ENOTFOUND, EPERM, …), or whose
+ * error has such a `code`, with n8n's generic text for it, even when the message was passed in explicitly.
+ * That would drop which request failed and contradict the description ("retry immediately" for a POST that must
+ * not be repeated blindly), so the message we built is put back.
+ */
+function keepMessage(error: NodeApiError, message: string): NodeApiError {
+	error.message = message;
+	return error;
+}
+
 /** What to do about an error status, for the error's description. */
 export function adviceFor(status: number, request: RequestSummary, apiMessage?: string): string {
 	const call = `${request.method} ${request.path}`;
@@ -102,12 +113,15 @@ export function apiErrorFromResponse(
 		method: request.method,
 		path: request.path,
 	};
-	return new NodeApiError(node, errorResponse, {
+	return keepMessage(
+		new NodeApiError(node, errorResponse, {
+			message,
+			description: adviceFor(status, request, parsed.message),
+			httpCode: String(status),
+			itemIndex: request.itemIndex,
+		}),
 		message,
-		description: adviceFor(status, request, parsed.message),
-		httpCode: String(status),
-		itemIndex: request.itemIndex,
-	});
+	);
 }
 
 const CONNECTION_CODES = new Set([
@@ -151,9 +165,12 @@ export function connectionError(node: INode, code: string | undefined, request: 
 	else if (request.method !== 'GET' && request.method !== 'DELETE')
 		description +=
 			' The request was not retried, so that nothing is created twice: check in the CRM whether it took effect before you run this again.';
-	return new NodeApiError(
-		node,
-		{ message, code: what, method: request.method, path: request.path },
-		{ message, description, itemIndex: request.itemIndex },
+	return keepMessage(
+		new NodeApiError(
+			node,
+			{ message, code: what, method: request.method, path: request.path },
+			{ message, description, itemIndex: request.itemIndex },
+		),
+		message,
 	);
 }

@@ -7,9 +7,14 @@ import { RETRY } from './limits';
 /** Margin added to a wait for the window to reset, so the next request lands in the new window. */
 const RESET_MARGIN_MS = 50;
 
+/** A header's value; names are compared without case, as HTTP does (`Retry-After` and `retry-after` are one header). */
 function header(headers: IDataObject | undefined, name: string): string | undefined {
 	if (!headers) return undefined;
-	const value = headers[name] ?? headers[name.toLowerCase()];
+	const wanted = name.toLowerCase();
+	const key = Object.hasOwn(headers, wanted)
+		? wanted
+		: Object.keys(headers).find((candidate) => candidate.toLowerCase() === wanted);
+	const value = key === undefined ? undefined : headers[key];
 	if (value === undefined || value === null) return undefined;
 	return Array.isArray(value) ? String(value[0]) : String(value);
 }

@@ -1,4 +1,6 @@
 import nock from 'nock';
+
+import { useNock } from '../../helpers/nock';
 import type { IDataObject, INodeParameters, IWebhookResponseData } from 'n8n-workflow';
 
 import { NO_SECRET_REASON } from '../../../nodes/CrmInvoicingTrigger/delivery';
@@ -76,7 +78,7 @@ function expectAcknowledgedOnly(delivered: Delivered) {
 	expect(delivered.status).toBe(200);
 }
 
-beforeAll(() => nock.disableNetConnect());
+useNock();
 afterEach(() => {
 	// The delivery path makes no API call, so no credential is even read.
 	expect(nock.pendingMocks()).toEqual([]);

@@ -1,4 +1,6 @@
 import nock from 'nock';
+
+import { useNock } from '../../helpers/nock';
 import type { IDataObject, INodeParameters } from 'n8n-workflow';
 
 import { createHookContext, loggedMessages, TEST_CREDENTIALS } from '../../helpers/harness';
@@ -46,7 +48,7 @@ function emptyList() {
 	return nock(API).get(LIST).query(true).reply(200, { items: [], hasMore: false, nextCursor: null });
 }
 
-beforeAll(() => nock.disableNetConnect());
+useNock();
 beforeEach(() => {
 	loggedMessages.length = 0;
 });

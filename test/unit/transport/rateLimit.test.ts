@@ -1,0 +1,261 @@
+import nock from 'nock';
+import { NodeApiError, sleep } from 'n8n-workflow';
+
+import { apiRequest } from '../../../nodes/CrmInvoicing/transport';
+import { RETRY } from '../../../nodes/CrmInvoicing/transport/limits';
+import { pacerFor, RateLimitPacer, rateLimitWaitMs } from '../../../nodes/CrmInvoicing/transport/rateLimit';
+import { BASE, errorOf, freshContext, replyLogging, setUpNock } from './support';
+import type { SeenRequest } from './support';
+
+jest.mock('n8n-workflow', () => ({
+	...jest.requireActual('n8n-workflow'),
+	sleep: jest.fn().mockResolvedValue(undefined),
+}));
+
+const sleepMock = jest.mocked(sleep);
+
+/** The margin the transport adds to a wait for a window to reset. */
+const MARGIN_MS = 50;
+
+setUpNock();
+beforeEach(() => sleepMock.mockClear());
+
+describe('rateLimitWaitMs', () => {
+	const now = Date.parse('2026-03-01T12:00:00Z');
+
+	it('reads Retry-After in seconds', () => {
+		expect(rateLimitWaitMs({ 'retry-after': '1' }, now)).toBe(1000);
+		expect(rateLimitWaitMs({ 'retry-after': '30' }, now)).toBe(30_000);
+		expect(rateLimitWaitMs({ 'retry-after': '0' }, now)).toBe(0);
+	});
+
+	it('reads Retry-After as an HTTP date', () => {
+		expect(rateLimitWaitMs({ 'retry-after': 'Sun, 01 Mar 2026 12:00:07 GMT' }, now)).toBe(7000);
+		expect(rateLimitWaitMs({ 'retry-after': 'Sun, 01 Mar 2026 11:59:00 GMT' }, now)).toBe(0);
+	});
+
+	it('finds the header whatever its case', () => {
+		expect(rateLimitWaitMs({ 'Retry-After': '2' }, now)).toBe(2000);
+		expect(rateLimitWaitMs({ 'retry-after': ['3', '9'] }, now)).toBe(3000);
+	});
+
+	it('falls back to RateLimit-Reset (seconds until the window resets), with a margin', () => {
+		expect(rateLimitWaitMs({ 'ratelimit-reset': '2' }, now)).toBe(2000 + MARGIN_MS);
+		expect(rateLimitWaitMs({ 'RateLimit-Reset': '12' }, now)).toBe(12_000 + MARGIN_MS);
+	});
+
+	it('reads a RateLimit-Reset that looks like a Unix time as one', () => {
+		expect(rateLimitWaitMs({ 'ratelimit-reset': String(now / 1000 + 5) }, now)).toBe(5000 + MARGIN_MS);
+	});
+
+	it('prefers Retry-After, and ignores one it cannot read', () => {
+		expect(rateLimitWaitMs({ 'retry-after': '1', 'ratelimit-reset': '20' }, now)).toBe(1000);
+		expect(rateLimitWaitMs({ 'retry-after': 'soon', 'ratelimit-reset': '3' }, now)).toBe(3000 + MARGIN_MS);
+	});
+
+	it('waits the default when there is nothing to go by', () => {
+		expect(rateLimitWaitMs({}, now)).toBe(RETRY.defaultRateLimitWaitMs);
+		expect(rateLimitWaitMs(undefined, now)).toBe(RETRY.defaultRateLimitWaitMs);
+		expect(rateLimitWaitMs({ 'retry-after': '' }, now)).toBe(RETRY.defaultRateLimitWaitMs);
+	});
+});
+
+describe('RateLimitPacer', () => {
+	function pacerAt(start: number) {
+		const clock = { now: start };
+		return { clock, pacer: new RateLimitPacer(() => clock.now) };
+	}
+
+	it('does not hold back before it has seen RateLimit headers, or while the window has room', () => {
+		const { pacer } = pacerAt(1_000);
+		expect(pacer.delayBeforeNextRequest()).toBe(0);
+		pacer.onResponse({ 'ratelimit-remaining': '3', 'ratelimit-reset': '40' });
+		expect(pacer.delayBeforeNextRequest()).toBe(0);
+	});
+
+	it('waits for the reset once the window is spent', () => {
+		const { clock, pacer } = pacerAt(1_000);
+		pacer.onResponse({ 'ratelimit-remaining': '0', 'ratelimit-reset': '2' });
+		expect(pacer.delayBeforeNextRequest()).toBe(2000 + MARGIN_MS);
+		clock.now += 1_500;
+		expect(pacer.delayBeforeNextRequest()).toBe(500 + MARGIN_MS);
+		clock.now += 500;
+		expect(pacer.delayBeforeNextRequest()).toBe(0);
+	});
+
+	it('counts requests sent, so the last slot of a window is spent once', () => {
+		const { pacer } = pacerAt(1_000);
+		pacer.onResponse({ 'ratelimit-remaining': '1', 'ratelimit-reset': '10' });
+		expect(pacer.delayBeforeNextRequest()).toBe(0);
+		pacer.onRequestSent();
+		expect(pacer.delayBeforeNextRequest()).toBe(10_000 + MARGIN_MS);
+	});
+
+	it('ignores responses without both RateLimit headers', () => {
+		const { pacer } = pacerAt(1_000);
+		pacer.onResponse({ 'ratelimit-remaining': '0' });
+		expect(pacer.delayBeforeNextRequest()).toBe(0);
+	});
+
+	it('holds every request back after a 429 for the wait it asked for', () => {
+		const { pacer } = pacerAt(1_000);
+		pacer.onRateLimited(3_000);
+		expect(pacer.delayBeforeNextRequest()).toBe(3_000 + MARGIN_MS);
+	});
+
+	it('is one pacer per base URL and API key', () => {
+		expect(pacerFor('https://a.test', 'k1')).toBe(pacerFor('https://a.test', 'k1'));
+		expect(pacerFor('https://a.test', 'k1')).not.toBe(pacerFor('https://a.test', 'k2'));
+		expect(pacerFor('https://a.test', 'k1')).not.toBe(pacerFor('https://b.test', 'k1'));
+	});
+});
+
+describe('429 handling', () => {
+	it('429 with Retry-After: 1 → waits 1 s, retries, succeeds', async () => {
+		const seen: SeenRequest[] = [];
+		const { context } = freshContext();
+		replyLogging(
+			nock(BASE).get('/api/v1/leads/lead_1'),
+			seen,
+			429,
+			{ error: { code: 'RATE_LIMITED', message: 'Too many requests' } },
+			{ 'Retry-After': '1' },
+		);
+		replyLogging(nock(BASE).get('/api/v1/leads/lead_1'), seen, 200, { id: 'lead_1' });
+
+		const lead = await apiRequest.call(context, { method: 'GET', path: '/leads/lead_1' });
+
+		expect(lead).toEqual({ id: 'lead_1' });
+		expect(seen).toHaveLength(2);
+		expect(sleepMock).toHaveBeenCalledTimes(1);
+		// The pacer holds the 1000 ms the API asked for, plus its reset margin, less the few ms the test took.
+		const [waited] = sleepMock.mock.calls[0];
+		expect(waited).toBeGreaterThanOrEqual(1000);
+		expect(waited).toBeLessThanOrEqual(1000 + MARGIN_MS);
+	});
+
+	it('a POST is retried after a 429 too: the API did not process it', async () => {
+		const seen: SeenRequest[] = [];
+		const { context } = freshContext();
+		replyLogging(nock(BASE).post('/api/v1/leads'), seen, 429, '', { 'Retry-After': '2' });
+		replyLogging(nock(BASE).post('/api/v1/leads'), seen, 201, { id: 'lead_1' });
+
+		await apiRequest.call(context, { method: 'POST', path: '/leads', body: { name: 'Jane' } });
+
+		expect(seen.map((request) => request.body)).toEqual([{ name: 'Jane' }, { name: 'Jane' }]);
+		expect(sleepMock.mock.calls[0][0]).toBeGreaterThanOrEqual(2000);
+	});
+
+	it('429 without Retry-After or RateLimit-Reset → waits the default', async () => {
+		const { context } = freshContext();
+		nock(BASE).get('/api/v1/leads/lead_1').reply(429);
+		nock(BASE).get('/api/v1/leads/lead_1').reply(200, { id: 'lead_1' });
+
+		await apiRequest.call(context, { method: 'GET', path: '/leads/lead_1' });
+
+		expect(sleepMock.mock.calls[0][0]).toBeGreaterThanOrEqual(RETRY.defaultRateLimitWaitMs);
+		expect(sleepMock.mock.calls[0][0]).toBeLessThanOrEqual(RETRY.defaultRateLimitWaitMs + MARGIN_MS);
+	});
+
+	it('is bounded: after maxRateLimitRetries it throws the 429', async () => {
+		const seen: SeenRequest[] = [];
+		const { context } = freshContext();
+		replyLogging(
+			nock(BASE).get('/api/v1/leads/lead_1').times(RETRY.maxRateLimitRetries + 2),
+			seen,
+			429,
+			{ error: { code: 'RATE_LIMITED', message: 'Too many requests' } },
+			{ 'Retry-After': '1' },
+		);
+
+		const error = await errorOf(apiRequest.call(context, { method: 'GET', path: '/leads/lead_1' }));
+
+		expect(error).toBeInstanceOf(NodeApiError);
+		expect(error.httpCode).toBe('429');
+		expect(seen).toHaveLength(RETRY.maxRateLimitRetries + 1);
+		expect(sleepMock).toHaveBeenCalledTimes(RETRY.maxRateLimitRetries);
+	});
+
+	it('gives up at once when the API asks for a longer wait than the transport allows in total', async () => {
+		const seen: SeenRequest[] = [];
+		const { context } = freshContext();
+		const tooLong = String(RETRY.maxTotalRateLimitWaitMs / 1000 + 1);
+		replyLogging(nock(BASE).get('/api/v1/leads/lead_1').times(2), seen, 429, '', { 'Retry-After': tooLong });
+
+		const error = await errorOf(apiRequest.call(context, { method: 'GET', path: '/leads/lead_1' }));
+
+		expect(error.httpCode).toBe('429');
+		expect(seen).toHaveLength(1);
+		expect(sleepMock).not.toHaveBeenCalled();
+	});
+});
+
+describe('pacing from RateLimit-* headers', () => {
+	it('RateLimit-Remaining: 0 and RateLimit-Reset: 2 → the next request waits ~2 s before it is sent, no 429', async () => {
+		const events: string[] = [];
+		sleepMock.mockImplementation(async (ms) => {
+			events.push(`sleep ${ms}`);
+		});
+		const { context } = freshContext();
+		nock(BASE)
+			.get('/api/v1/leads/lead_1')
+			.reply(() => {
+				events.push('request 1');
+				return [200, { id: 'lead_1' }, { 'RateLimit-Limit': '60', 'RateLimit-Remaining': '0', 'RateLimit-Reset': '2' }];
+			});
+		nock(BASE)
+			.get('/api/v1/leads/lead_2')
+			.reply(() => {
+				events.push('request 2');
+				return [200, { id: 'lead_2' }, { 'RateLimit-Limit': '60', 'RateLimit-Remaining': '59', 'RateLimit-Reset': '60' }];
+			});
+
+		try {
+			await apiRequest.call(context, { method: 'GET', path: '/leads/lead_1' });
+			await apiRequest.call(context, { method: 'GET', path: '/leads/lead_2' });
+		} finally {
+			sleepMock.mockImplementation(async () => undefined);
+		}
+
+		expect(events).toHaveLength(3);
+		expect(events[0]).toBe('request 1');
+		expect(events[1]).toMatch(/^sleep \d+$/);
+		expect(events[2]).toBe('request 2');
+		const waited = Number(events[1].split(' ')[1]);
+		expect(waited).toBeGreaterThanOrEqual(1900);
+		expect(waited).toBeLessThanOrEqual(2000 + MARGIN_MS);
+	});
+
+	it('the wait is shared by every execution using the same API key', async () => {
+		const apiKey = 'sk_test_shared_window';
+		const first = freshContext(apiKey);
+		const second = freshContext(apiKey);
+		const other = freshContext();
+		nock(BASE)
+			.get('/api/v1/leads/lead_1')
+			.times(3)
+			.reply(200, { id: 'lead_1' }, { 'RateLimit-Remaining': '0', 'RateLimit-Reset': '5' });
+
+		await apiRequest.call(first.context, { method: 'GET', path: '/leads/lead_1' });
+		expect(sleepMock).not.toHaveBeenCalled();
+
+		await apiRequest.call(other.context, { method: 'GET', path: '/leads/lead_1' });
+		expect(sleepMock).not.toHaveBeenCalled();
+
+		await apiRequest.call(second.context, { method: 'GET', path: '/leads/lead_1' });
+		expect(sleepMock).toHaveBeenCalledTimes(1);
+		expect(sleepMock.mock.calls[0][0]).toBeGreaterThan(4_000);
+	});
+
+	it('a window with room left does not slow anything down', async () => {
+		const { context } = freshContext();
+		nock(BASE)
+			.get('/api/v1/leads/lead_1')
+			.times(3)
+			.reply(200, { id: 'lead_1' }, { 'RateLimit-Remaining': '10', 'RateLimit-Reset': '30' });
+
+		for (let n = 0; n < 3; n++) await apiRequest.call(context, { method: 'GET', path: '/leads/lead_1' });
+
+		expect(sleepMock).not.toHaveBeenCalled();
+	});
+});

@@ -1,0 +1,123 @@
+import nock from 'nock';
+import { sleep } from 'n8n-workflow';
+
+import { CrmInvoicing } from '../../../nodes/CrmInvoicing/CrmInvoicing.node';
+import { apiRequest, apiRequestFull, normalizeBaseUrl } from '../../../nodes/CrmInvoicing/transport';
+import { createExecuteContext, TEST_CREDENTIALS } from '../../helpers/harness';
+import { BASE, freshContext, replyLogging, setUpNock } from './support';
+import type { SeenRequest } from './support';
+
+jest.mock('n8n-workflow', () => ({
+	...jest.requireActual('n8n-workflow'),
+	sleep: jest.fn().mockResolvedValue(undefined),
+}));
+
+setUpNock();
+beforeEach(() => jest.mocked(sleep).mockClear());
+
+describe('normalizeBaseUrl', () => {
+	it.each([
+		['https://crm.example.com', 'https://crm.example.com'],
+		['https://crm.example.com/', 'https://crm.example.com'],
+		['https://crm.example.com///', 'https://crm.example.com'],
+		['https://crm.example.com/api/v1', 'https://crm.example.com'],
+		['https://crm.example.com/api/v1/', 'https://crm.example.com'],
+		['https://crm.example.com/api/v2', 'https://crm.example.com'],
+		['https://crm.example.com/API/V1', 'https://crm.example.com'],
+		['  https://crm.example.com/api/v1  ', 'https://crm.example.com'],
+		['https://example.com/crm/api/v1', 'https://example.com/crm'],
+		['https://example.com/api/v10', 'https://example.com/api/v10'],
+		['https://example.com/api/v1/leads', 'https://example.com/api/v1/leads'],
+		[undefined, ''],
+	])('%p → %p', (raw, expected) => {
+		expect(normalizeBaseUrl(raw)).toBe(expected);
+	});
+});
+
+describe('apiRequest', () => {
+	it.each(['https://crm.test/', 'https://crm.test/api/v1', 'https://crm.test/api/v1/'])(
+		'a Base URL of %p still reaches /api/v1/… once',
+		async (baseUrl) => {
+			const { context } = createExecuteContext({
+				nodeType: new CrmInvoicing(),
+				parameters: {},
+				credentials: { baseUrl, apiKey: `${TEST_CREDENTIALS.apiKey}_${baseUrl}` },
+			});
+			const scope = nock(BASE).get('/api/v1/leads/lead_1').reply(200, { id: 'lead_1' });
+
+			expect(await apiRequest.call(context, { method: 'GET', path: '/leads/lead_1' })).toEqual({ id: 'lead_1' });
+			expect(scope.isDone()).toBe(true);
+		},
+	);
+
+	it('sends the key in x-api-key only, and a JSON body', async () => {
+		const seen: SeenRequest[] = [];
+		const { context, apiKey } = freshContext();
+		let contentType: string | undefined;
+		nock(BASE)
+			.post('/api/v1/leads')
+			.reply(function (path, body) {
+				contentType = this.req.headers['content-type'] as string;
+				seen.push({ method: 'POST', path, apiKey: this.req.headers['x-api-key'] as string, body });
+				return [201, { id: 'lead_1', name: 'Jane' }];
+			});
+
+		const lead = await apiRequest.call(context, { method: 'POST', path: '/leads', body: { name: 'Jane', value: 5 } });
+
+		expect(lead).toEqual({ id: 'lead_1', name: 'Jane' });
+		expect(seen).toEqual([{ method: 'POST', path: '/api/v1/leads', apiKey, body: { name: 'Jane', value: 5 } }]);
+		expect(seen[0].path).not.toContain(apiKey);
+		expect(contentType).toMatch(/^application\/json/);
+	});
+
+	it('uses the /api/v2 prefix for version v2', async () => {
+		const seen: SeenRequest[] = [];
+		const { context } = freshContext();
+		replyLogging(nock(BASE).get('/api/v2/contacts').query(true), seen, 200, { data: [], meta: { nextCursor: null } });
+
+		await apiRequest.call(context, { method: 'GET', path: '/contacts', version: 'v2', qs: { pageSize: 5 } });
+
+		expect(seen.map((request) => request.path)).toEqual(['/api/v2/contacts?pageSize=5']);
+	});
+
+	it('sends no query string for an empty qs', async () => {
+		const seen: SeenRequest[] = [];
+		const { context } = freshContext();
+		replyLogging(nock(BASE).get('/api/v1/users').query(true), seen, 200, { items: [], hasMore: false });
+
+		await apiRequest.call(context, { method: 'GET', path: '/users', qs: {} });
+
+		expect(seen.map((request) => request.path)).toEqual(['/api/v1/users']);
+	});
+
+	it('an empty 204 → {}', async () => {
+		const { context } = freshContext();
+		nock(BASE).delete('/api/v1/webhooks/wh_1').reply(204);
+
+		expect(await apiRequest.call(context, { method: 'DELETE', path: '/webhooks/wh_1' })).toEqual({});
+	});
+
+	it('a 200 that is not JSON → { body: text }', async () => {
+		const { context } = freshContext();
+		nock(BASE).patch('/api/v1/leads/lead_1').reply(200, 'OK', { 'Content-Type': 'text/plain' });
+
+		expect(await apiRequest.call(context, { method: 'PATCH', path: '/leads/lead_1', body: { name: 'x' } })).toEqual({
+			body: 'OK',
+		});
+	});
+
+	it('apiRequestFull hands back status and headers too', async () => {
+		const { context } = freshContext();
+		nock(BASE).post('/api/v1/webhooks').reply(201, { id: 'wh_1' }, { 'X-Request-Id': 'req_9' });
+
+		const response = await apiRequestFull.call(context, {
+			method: 'POST',
+			path: '/webhooks',
+			body: { name: 'n8n', url: 'https://n8n.example.com/webhook/x', events: ['lead.created'] },
+		});
+
+		expect(response.statusCode).toBe(201);
+		expect(response.headers['x-request-id']).toBe('req_9');
+		expect(response.body).toEqual({ id: 'wh_1' });
+	});
+});

@@ -1,0 +1,74 @@
+/** Shared set-up of the transport tests: a fresh execution context per test, and a log of the requests nock saw. */
+import nock from 'nock';
+
+import { CrmInvoicing } from '../../../nodes/CrmInvoicing/CrmInvoicing.node';
+import { createExecuteContext, TEST_CREDENTIALS } from '../../helpers/harness';
+import type { ExecuteContextParts } from '../../helpers/harness';
+
+export const BASE = TEST_CREDENTIALS.baseUrl;
+
+let keys = 0;
+
+/**
+ * A real ExecuteContext whose credential has an API key of its own. The transport paces requests per API key for the
+ * whole n8n process, so a test that leaves a window spent must not make the next test wait.
+ */
+export function freshContext(apiKey = `${TEST_CREDENTIALS.apiKey}_${++keys}`): ExecuteContextParts & { apiKey: string } {
+	const parts = createExecuteContext({
+		nodeType: new CrmInvoicing(),
+		parameters: { resource: 'lead', operation: 'get' },
+		credentials: { baseUrl: BASE, apiKey },
+	});
+	return { ...parts, apiKey };
+}
+
+/** A request as nock saw it. */
+export interface SeenRequest {
+	method: string;
+	/** Path with query string, e.g. `/api/v1/leads?limit=100&cursor=c1`. */
+	path: string;
+	apiKey: string | undefined;
+	body: unknown;
+}
+
+/** Answers an interceptor while logging the request into `seen`. */
+export function replyLogging(
+	interceptor: nock.Interceptor,
+	seen: SeenRequest[],
+	status: number,
+	body?: nock.ReplyBody,
+	headers?: nock.ReplyHeaders,
+): nock.Scope {
+	return interceptor.reply(function (path, requestBody) {
+		const key = this.req.headers['x-api-key'];
+		seen.push({
+			method: this.req.method ?? '',
+			path,
+			apiKey: Array.isArray(key) ? key[0] : key,
+			body: requestBody === '' ? undefined : requestBody,
+		});
+		return [status, body ?? '', headers ?? {}];
+	});
+}
+
+/** No real network, no interceptor left over between tests, nock restored after the file (see test/helpers/nock.ts). */
+export { useNock as setUpNock } from '../../helpers/nock';
+
+/** Runs a promise that must reject, and hands back its error. */
+export async function errorOf(promise: Promise<unknown>): Promise<Error & Record<string, unknown>> {
+	try {
+		await promise;
+	} catch (error) {
+		return error as Error & Record<string, unknown>;
+	}
+	throw new Error('Expected the call to fail, but it succeeded');
+}
+
+/**
+ * A low-level network error for `replyWithError`. nock 14 needs an Error instance here: a plain object such as
+ * `{ code: 'ECONNRESET' }` makes its interceptor throw inside the mocked socket and the request never settles
+ * (nock/nock#2789, #2829).
+ */
+export function networkError(code: string, message = code === 'ECONNRESET' ? 'socket hang up' : code): Error {
+	return Object.assign(new Error(message), { code });
+}
