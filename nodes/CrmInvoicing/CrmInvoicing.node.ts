@@ -20,7 +20,8 @@ export class CrmInvoicing implements INodeType {
 		icon: { light: 'file:crmInvoicing.svg', dark: 'file:crmInvoicing.dark.svg' },
 		group: ['transform'],
 		version: 1,
-		subtitle: '={{$parameter["operation"] + ": " + $parameter["resource"]}}',
+		subtitle:
+			'={{ ({ create: "Create", get: "Get", getMany: "Get Many", update: "Update", archive: "Archive", unarchive: "Unarchive", markWon: "Mark as Won", markLost: "Mark as Lost", moveToStage: "Move to Stage", delete: "Delete", request: "Request" })[$parameter["operation"]] + ": " + ({ lead: "Lead", deal: "Deal", invoice: "Invoice", client: "Client", product: "Product", user: "User", contact: "Contact", webhook: "Webhook Subscription", customApiRequest: "Custom API Request" })[$parameter["resource"]] }}',
 		description: 'Work with leads, deals, invoices, clients, products, users, contacts and webhook subscriptions of your CRM',
 		defaults: { name: 'CRM Invoicing' },
 		usableAsTool: true,
@@ -35,7 +36,7 @@ export class CrmInvoicing implements INodeType {
 				noDataExpression: true,
 				options: [
 					{ name: 'Client', value: 'client', description: 'Companies and people you invoice' },
-					{ name: 'Contact', value: 'contact', description: 'Contacts, from API v2' },
+					{ name: 'Contact', value: 'contact', description: 'People at your clients (read through API v2)' },
 					{
 						name: 'Custom API Request',
 						value: 'customApiRequest',

@@ -44,7 +44,7 @@ export class CrmInvoicingTrigger implements INodeType {
 		properties: [
 			{
 				displayName:
-					'The CRM API warns about webhook URLs that are not HTTPS: use HTTPS in production. n8n builds the URL from its WEBHOOK_URL setting; if that starts with http://, deliveries are sent unencrypted.',
+					'Use an HTTPS webhook URL in production: the CRM warns about plain-HTTP endpoints, and their deliveries travel unencrypted. The URL comes from n8n\'s WEBHOOK_URL setting.',
 				name: 'httpsNotice',
 				type: 'notice',
 				default: '',

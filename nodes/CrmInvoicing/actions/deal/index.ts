@@ -25,13 +25,13 @@ export const description: INodeProperties[] = [
 			{
 				name: 'Mark as Lost',
 				value: 'markLost',
-				description: 'Set the status of a deal to LOST',
+				description: 'Mark a deal as lost',
 				action: 'Mark a deal as lost',
 			},
 			{
 				name: 'Mark as Won',
 				value: 'markWon',
-				description: 'Set the status of a deal to WON',
+				description: 'Mark a deal as won',
 				action: 'Mark a deal as won',
 			},
 			{

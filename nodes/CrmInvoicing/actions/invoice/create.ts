@@ -34,7 +34,8 @@ const properties: INodeProperties[] = [
 		type: 'dateTime',
 		required: true,
 		default: '',
-		description: 'Invoice date. Accepts an ISO 8601 date such as 2026-12-01, the date picker, or a date expression.',
+		description:
+			'Invoice date. Pick it, or enter an ISO 8601 date-time such as 2026-12-01T09:00:00, or an expression such as {{ $now }}.',
 	},
 	{
 		displayName: 'Due Date',

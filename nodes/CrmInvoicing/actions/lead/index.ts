@@ -20,7 +20,7 @@ export const description: INodeProperties[] = [
 			{
 				name: 'Archive',
 				value: 'archive',
-				description: 'Archive a lead (sets archived to true)',
+				description: 'Archive a lead so that it no longer shows among active leads',
 				action: 'Archive a lead',
 			},
 			{
@@ -44,7 +44,7 @@ export const description: INodeProperties[] = [
 			{
 				name: 'Unarchive',
 				value: 'unarchive',
-				description: 'Unarchive a lead (sets archived to false)',
+				description: 'Bring an archived lead back among active leads',
 				action: 'Unarchive a lead',
 			},
 			{

@@ -1,7 +1,6 @@
 import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 
-import { apiRequest } from '../../transport';
-import { LEAD_UPDATE_READS_BACK_WHEN_RESPONSE_IS_NOT_A_LEAD } from '../../transport/apiChoices';
+import { apiRequest, LEAD_UPDATE_READS_BACK_WHEN_RESPONSE_IS_NOT_A_LEAD } from '../../transport';
 import { leadPath } from './leadId';
 
 function isLead(value: IDataObject): boolean {
