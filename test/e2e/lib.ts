@@ -81,6 +81,8 @@ export interface NodeSpec {
 	credential?: CredentialRole;
 	/** Put errors on the item and go on ("Continue on Fail"). */
 	continueOnFail?: boolean;
+	/** The workflow's settings, e.g. `{ timezone: 'Europe/Berlin' }`. */
+	workflowSettings?: Record<string, unknown>;
 }
 
 export interface ActionRun {
@@ -101,6 +103,7 @@ export async function runAction(spec: NodeSpec, input: unknown = {}, env = e2eEn
 	const credential = env.credentials[spec.credential ?? 'admin'];
 	const workflow = await client.createWorkflow({
 		name: `e2e action ${path}`,
+		settings: spec.workflowSettings ?? {},
 		nodes: [
 			{
 				id: randomUUID(),
@@ -174,4 +177,24 @@ export async function waitFor<T>(check: () => Promise<T | undefined | false>, ti
 		if (Date.now() > deadline) throw new Error(`Timed out after ${timeoutMs} ms waiting for ${what}`);
 		await new Promise((resolve) => setTimeout(resolve, 200));
 	}
+}
+
+/** At least `count` finished executions of a workflow (newest first, with their data). */
+export async function waitForExecutions(workflowId: string, count: number, env = e2eEnv(), timeoutMs = 30_000): Promise<any[]> {
+	const client = n8nClient(env);
+	return await waitFor(
+		async () => {
+			const finished = (await client.executions(workflowId)).filter((execution) => execution.finished || execution.stoppedAt);
+			return finished.length >= count ? finished : undefined;
+		},
+		timeoutMs,
+		`${count} finished execution(s) of workflow ${workflowId}`,
+	);
+}
+
+/** The JSON of the items a node put out (first run, first output) in an execution with data. */
+export function nodeOutput(execution: any, nodeName: string): any[] {
+	const runs = execution?.data?.resultData?.runData?.[nodeName];
+	const items: Array<{ json: unknown }> = runs?.[0]?.data?.main?.[0] ?? [];
+	return items.map((item) => item.json);
 }

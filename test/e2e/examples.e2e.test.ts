@@ -1,0 +1,318 @@
+/**
+ * The workflows in examples/, imported into the real n8n as they are and run against the sandbox CRM.
+ *
+ * Only what a user is told to change is changed: the credential reference (to the e2e admin credential) and the
+ * values of the "Settings" node (to the sandbox's seed IDs). The scheduled example gets one more change, said below.
+ */
+import { randomUUID } from 'node:crypto';
+import { readdirSync, readFileSync } from 'node:fs';
+import path from 'node:path';
+
+import { seededId } from '../sandbox/store';
+import { ACTION_NODE_TYPE, e2eEnv, n8nClient, nodeOutput, sandbox, TRIGGER_NODE_TYPE, waitForExecution, waitForExecutions } from './lib';
+
+const env = e2eEnv();
+const crm = sandbox(env);
+const n8n = n8nClient(env);
+
+const EXAMPLES = path.join(__dirname, '..', '..', 'examples');
+const CREDENTIAL_NAME = 'CRM Invoicing account';
+const ACME = seededId('cli_', 'client:1');
+const JOHN_SMITH = seededId('lead_', 'seed-lead:1');
+const MARIA_GARCIA = seededId('lead_', 'seed-lead:2');
+const OLD_PROSPECT = seededId('lead_', 'seed-lead:3');
+const DAY = 24 * 3_600_000;
+
+/** The n8n-nodes-base nodes (and versions) that exist in both n8n 2.38.7 and 1.123.81, which the examples may use. */
+const BASE_NODES: Record<string, number[]> = {
+	'n8n-nodes-base.set': [3.4],
+	'n8n-nodes-base.code': [2],
+	'n8n-nodes-base.if': [2],
+	'n8n-nodes-base.filter': [2],
+	'n8n-nodes-base.scheduleTrigger': [1.2],
+	'n8n-nodes-base.webhook': [2],
+	'n8n-nodes-base.stickyNote': [1],
+};
+
+interface ExampleNode {
+	id: string;
+	name: string;
+	type: string;
+	typeVersion: number;
+	position: [number, number];
+	parameters: any;
+	credentials?: Record<string, { id: string; name: string }>;
+	webhookId?: string;
+}
+
+interface Example {
+	name: string;
+	nodes: ExampleNode[];
+	connections: Record<string, { main: Array<Array<{ node: string; type: string; index: number }>> }>;
+	settings?: Record<string, unknown>;
+}
+
+function loadExample(file: string): Example {
+	return JSON.parse(readFileSync(path.join(EXAMPLES, file), 'utf8')) as Example;
+}
+
+function nodeNamed(example: Example, name: string): ExampleNode {
+	const node = example.nodes.find((candidate) => candidate.name === name);
+	if (!node) throw new Error(`${example.name} has no node "${name}"`);
+	return node;
+}
+
+/** The value a Settings assignment has in the file. */
+function setting(example: Example, name: string): unknown {
+	const assignment = nodeNamed(example, 'Settings').parameters.assignments.assignments.find((a: { name: string }) => a.name === name);
+	if (!assignment) throw new Error(`${example.name}: Settings has no "${name}"`);
+	return assignment.value;
+}
+
+/**
+ * What a user does after "Import from File": pick the credential in each CRM node, and fill in the Settings node.
+ * Returns the workflow as n8n's public API takes it (name, nodes, connections, settings).
+ */
+function configure(example: Example, settings: Record<string, unknown>): Example {
+	const copy = structuredClone(example);
+	for (const node of copy.nodes) {
+		if (node.credentials?.crmInvoicingApi) {
+			node.credentials.crmInvoicingApi = { id: env.credentials.admin.id, name: env.credentials.admin.name };
+		}
+	}
+	const assignments: Array<{ name: string; value: unknown }> = nodeNamed(copy, 'Settings').parameters.assignments.assignments;
+	for (const [name, value] of Object.entries(settings)) {
+		const assignment = assignments.find((candidate) => candidate.name === name);
+		if (!assignment) throw new Error(`${example.name}: Settings has no "${name}"`);
+		assignment.value = value;
+	}
+	return { name: `${copy.name} (e2e)`, nodes: copy.nodes, connections: copy.connections, settings: copy.settings };
+}
+
+/** Creates and activates the workflow; deactivates and deletes it after `body`, whatever happens. */
+async function withActiveWorkflow<T>(workflow: Example, body: (workflowId: string) => Promise<T>): Promise<T> {
+	const created = await n8n.createWorkflow(workflow as unknown as Record<string, unknown>);
+	try {
+		await n8n.activate(created.id);
+		return await body(created.id);
+	} finally {
+		await n8n.deactivate(created.id).catch(() => undefined);
+		await n8n.deleteWorkflow(created.id).catch(() => undefined);
+	}
+}
+
+/** Waits for `count` executions, each one successful, with their data. */
+async function successfulExecutions(workflowId: string, count: number): Promise<any[]> {
+	const executions = await waitForExecutions(workflowId, count, env, 30_000);
+	for (const execution of executions) {
+		expect({ id: execution.id, status: execution.status, error: execution.data?.resultData?.error?.message }).toEqual({
+			id: execution.id,
+			status: 'success',
+			error: undefined,
+		});
+	}
+	return executions;
+}
+
+/** The webhook subscriptions in the sandbox; the trigger of an active example has created exactly one. */
+async function expectOneSubscription(): Promise<any> {
+	const subscriptions = await crm.webhooks();
+	expect(subscriptions).toHaveLength(1);
+	expect(subscriptions[0]).toMatchObject({ events: ['lead.created'], status: 'active' });
+	expect(subscriptions[0].url).toMatch(new RegExp(`^${env.n8nUrl}/webhook/`));
+	return subscriptions[0];
+}
+
+describe('The example files', () => {
+	const files = readdirSync(EXAMPLES).filter((file) => file.endsWith('.json'));
+
+	it('are the three documented examples', () => {
+		expect(files.sort()).toEqual(['archive-stale-leads.json', 'lead-created-enrich-create-deal.json', 'new-leads-to-invoices.json']);
+		const readme = readFileSync(path.join(EXAMPLES, 'README.md'), 'utf8');
+		for (const file of files) expect(readme).toContain(file);
+		expect(readme).toMatch(/Import from File/);
+	});
+
+	it.each(files)('%s uses only nodes of this package and nodes both supported n8n versions have, and explains itself', (file) => {
+		const example = loadExample(file);
+		expect(example.name).toEqual(expect.any(String));
+		const names = new Set(example.nodes.map((node) => node.name));
+		expect(names.size).toBe(example.nodes.length);
+		for (const node of example.nodes) {
+			if (node.type === ACTION_NODE_TYPE || node.type === TRIGGER_NODE_TYPE) {
+				expect(node.typeVersion).toBe(1);
+				expect(node.credentials).toEqual({ crmInvoicingApi: { id: expect.any(String), name: CREDENTIAL_NAME } });
+			} else {
+				expect(BASE_NODES[node.type]).toContain(node.typeVersion);
+				expect(node.credentials).toBeUndefined();
+			}
+			expect(node.id).toMatch(/^[0-9a-f-]{36}$/);
+		}
+		// Every connection joins nodes of the file.
+		for (const [from, outputs] of Object.entries(example.connections)) {
+			expect(names).toContain(from);
+			for (const connection of outputs.main.flat()) expect(names).toContain(connection.node);
+		}
+		expect(names).toContain('Settings');
+		const note = example.nodes.find((node) => node.type === 'n8n-nodes-base.stickyNote');
+		expect(note?.parameters.content).toMatch(/credential/i);
+		expect(note?.parameters.content).toMatch(/Settings/);
+	});
+});
+
+describe(`The examples in real n8n ${env.n8nVersion}`, () => {
+	beforeAll(async () => {
+		await crm.reset();
+	});
+
+	afterAll(async () => {
+		// Nothing is left behind: every example's subscription went away with its workflow.
+		expect(await crm.webhooks()).toEqual([]);
+		await crm.reset();
+	});
+
+	it('new-leads-to-invoices.json: a new lead gets an onboarding invoice for the Settings client, due in 14 days', async () => {
+		const example = loadExample('new-leads-to-invoices.json');
+		const defaultPrice = setting(example, 'defaultPrice') as number;
+		const paymentTermDays = setting(example, 'paymentTermDays') as number;
+		expect(paymentTermDays).toBe(14);
+		const workflow = configure(example, { clientId: ACME });
+
+		await withActiveWorkflow(workflow, async (workflowId) => {
+			const subscription = await expectOneSubscription();
+			expect(subscription.name).toBe(`n8n: ${workflow.name}`);
+
+			const valued = await crm.api('POST', '/leads', { name: 'Ada Byron', email: 'ada.byron@example.com', value: 2500 });
+			const plain = await crm.api('POST', '/leads', { name: 'Charles Babbage' });
+			const executions = await successfulExecutions(workflowId, 2);
+
+			const created = executions.flatMap((execution) => nodeOutput(execution, 'Create Invoice'));
+			expect(created).toHaveLength(2);
+			const invoices = await Promise.all(created.map(async (invoice) => await crm.api('GET', `/invoices/${invoice.id}`)));
+			const forLead = (lead: { id: string }) => invoices.find((invoice) => String(invoice.notes).includes(lead.id));
+
+			for (const [lead, price] of [
+				[valued, 2500],
+				[plain, defaultPrice],
+			] as const) {
+				const invoice = forLead(lead);
+				expect(invoice).toMatchObject({
+					clientId: ACME,
+					status: 'DRAFT',
+					subject: `Onboarding ${lead.name}`,
+					notes: `Created by n8n for lead ${lead.id} (${lead.name}).`,
+					total: price,
+				});
+				expect(invoice.lineItems).toEqual([expect.objectContaining({ name: `Onboarding for ${lead.name}`, quantity: 1, price, amount: price })]);
+				// 14 calendar days in the workflow's time zone (an hour more or less across a daylight-saving change).
+				const term = Date.parse(invoice.dueDate) - Date.parse(invoice.date);
+				expect(Math.abs(term - paymentTermDays * DAY)).toBeLessThan(3_600_000 + 5_000);
+				expect(Math.abs(Date.parse(invoice.date) - Date.now())).toBeLessThan(120_000);
+			}
+
+			const deliveries = (await crm.deliveries()).filter((delivery) => delivery.event === 'lead.created');
+			expect(deliveries.map((delivery) => delivery.status)).toEqual([200, 200]);
+		});
+		expect(await crm.webhooks()).toEqual([]);
+	});
+
+	it('lead-created-enrich-create-deal.json: a new lead is read in full and gets a deal in the Settings pipeline', async () => {
+		await crm.reset();
+		const example = loadExample('lead-created-enrich-create-deal.json');
+		const highPriorityFrom = setting(example, 'highPriorityFromValue') as number;
+		const workflow = configure(example, { pipelineId: 'pip_sales', stageId: 'stg_new', clientId: ACME });
+
+		await withActiveWorkflow(workflow, async (workflowId) => {
+			await expectOneSubscription();
+			await crm.clearRequests();
+
+			const big = await crm.api('POST', '/leads', { name: 'Big Buyer', email: 'big@example.com', value: highPriorityFrom + 2000 });
+			await successfulExecutions(workflowId, 1);
+			const small = await crm.api('POST', '/leads', { name: 'Small Buyer', value: 800 });
+			await successfulExecutions(workflowId, 2);
+			const unvalued = await crm.api('POST', '/leads', { name: 'No Value Yet' });
+			const executions = await successfulExecutions(workflowId, 3);
+
+			const deals = executions.flatMap((execution) => nodeOutput(execution, 'Create Deal'));
+			expect(deals).toHaveLength(3);
+			const dealFor = (lead: { id: string }) => deals.find((deal) => deal.leadId === lead.id);
+			expect(dealFor(big)).toMatchObject({ title: 'Big Buyer', pipelineId: 'pip_sales', stageId: 'stg_new', clientId: ACME, price: highPriorityFrom + 2000, priority: 'HIGH', status: 'ACTIVE' });
+			expect(dealFor(small)).toMatchObject({ title: 'Small Buyer', clientId: ACME, price: 800, priority: 'MEDIUM' });
+			expect(dealFor(unvalued)).toMatchObject({ title: 'No Value Yet', clientId: ACME, price: null, priority: 'MEDIUM' });
+			// The deals are in the CRM, linked to their leads.
+			for (const deal of deals) expect(await crm.api('GET', `/deals/${deal.id}`)).toMatchObject({ leadId: deal.leadId, title: deal.title });
+
+			// Each execution read the full lead (the enrichment) before it created the deal.
+			const requests = (await crm.requests()).filter((request) => request.path.startsWith('/api/') && request.headers['x-api-key'] === env.sandboxKeys.admin);
+			const flow = requests.filter((request) => request.path.startsWith('/api/v1/leads/') || request.path === '/api/v1/deals');
+			expect(flow.map((request) => `${request.method} ${request.path} ${request.status}`)).toEqual([
+				`GET /api/v1/leads/${big.id} 200`,
+				'POST /api/v1/deals 200',
+				`GET /api/v1/leads/${small.id} 200`,
+				'POST /api/v1/deals 200',
+				`GET /api/v1/leads/${unvalued.id} 200`,
+				'POST /api/v1/deals 200',
+			]);
+			expect(flow[5].body).toEqual({ title: 'No Value Yet', pipelineId: 'pip_sales', stageId: 'stg_new', clientId: ACME, leadId: unvalued.id, priority: 'MEDIUM' });
+		});
+		expect(await crm.webhooks()).toEqual([]);
+	});
+
+	it('archive-stale-leads.json: archives the leads older than staleAfterDays and leaves the fresh ones', async () => {
+		await crm.reset();
+		// 150 generated leads created now (every tenth archived) next to the 3 seeded ones from January 2024, so that
+		// "Get Active Leads" needs two pages; and 2 more fresh leads created through the API.
+		await crm.control('POST', '/seed', { leads: 150 });
+		const fresh = [await crm.api('POST', '/leads', { name: 'Fresh One' }), await crm.api('POST', '/leads', { name: 'Fresh Two' })];
+
+		const example = loadExample('archive-stale-leads.json');
+		expect(setting(example, 'staleAfterDays')).toBe(30);
+		const workflow = configure(example, {});
+		// The one change beyond credential and Settings: a test cannot wait for 06:00, so the Schedule Trigger is
+		// replaced by a Webhook trigger OF THE SAME NAME (same position, same connections). Everything after it runs
+		// exactly as in the file.
+		const schedule = nodeNamed(workflow, 'Every Morning');
+		expect(schedule.type).toBe('n8n-nodes-base.scheduleTrigger');
+		const webhookPath = `e2e-stale-${randomUUID()}`;
+		workflow.nodes[workflow.nodes.indexOf(schedule)] = {
+			id: schedule.id,
+			name: schedule.name,
+			type: 'n8n-nodes-base.webhook',
+			typeVersion: 2,
+			position: schedule.position,
+			webhookId: randomUUID(),
+			parameters: { httpMethod: 'POST', path: webhookPath, options: {} },
+		};
+
+		await withActiveWorkflow(workflow, async (workflowId) => {
+			expect(await crm.webhooks()).toEqual([]);
+			await crm.clearRequests();
+			const response = await fetch(`${env.n8nUrl}/webhook/${webhookPath}`, { method: 'POST' });
+			expect(response.status).toBe(200);
+			const execution = await waitForExecution(workflowId, env, 60_000);
+			expect(execution.status).toBe('success');
+			const [withData] = await waitForExecutions(workflowId, 1);
+			expect(nodeOutput(withData, 'Get Active Leads')).toHaveLength(2 + 135 + 2);
+			expect(nodeOutput(withData, 'Archive Lead').map((lead) => lead.id)).toEqual([JOHN_SMITH, MARIA_GARCIA]);
+		});
+
+		const requests = (await crm.requests()).filter((request) => request.path.startsWith('/api/'));
+		for (const request of requests) expect(request.headers['x-api-key']).toBe(env.sandboxKeys.admin);
+		const reads = requests.filter((request) => request.method === 'GET');
+		expect(reads.map((request) => request.query)).toEqual([
+			{ archived: 'false', limit: '100' },
+			{ archived: 'false', limit: '100', cursor: expect.any(String) },
+		]);
+		const patches = requests.filter((request) => request.method === 'PATCH');
+		expect(patches.map((request) => [request.path, request.body, request.status])).toEqual([
+			[`/api/v1/leads/${JOHN_SMITH}`, { archived: true }, 200],
+			[`/api/v1/leads/${MARIA_GARCIA}`, { archived: true }, 200],
+		]);
+
+		for (const id of [JOHN_SMITH, MARIA_GARCIA, OLD_PROSPECT]) expect((await crm.api('GET', `/leads/${id}`)).archived).toBe(true);
+		for (const lead of fresh) expect((await crm.api('GET', `/leads/${lead.id}`)).archived).toBe(false);
+		// Archived now: the 3 seeded leads and the 15 generated ones that were archived already, nothing else.
+		const archived = await crm.api('GET', '/leads?archived=true&limit=100');
+		expect(archived.items).toHaveLength(3 + 15);
+	});
+});
