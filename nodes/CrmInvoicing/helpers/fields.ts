@@ -229,3 +229,16 @@ export function requireIsoDate(context: IExecuteFunctions, value: unknown, field
 	if (!isSet(value)) requireText(context, value, field, itemIndex);
 	return toIsoDate(context, value, field, itemIndex);
 }
+
+/** An update must change something: stops before the request when "Update Fields" gave nothing to send. */
+export function requireFieldsToChange(context: IExecuteFunctions, body: IDataObject, itemIndex: number): IDataObject {
+	if (Object.keys(body).length === 0) {
+		fail(
+			context,
+			itemIndex,
+			`"Update Fields" has no field to change in item ${itemIndex}`,
+			'Add at least one field under "Update Fields" and give it a value.',
+		);
+	}
+	return body;
+}

@@ -1,6 +1,7 @@
-import { NodeOperationError, updateDisplayOptions } from 'n8n-workflow';
+import { updateDisplayOptions } from 'n8n-workflow';
 import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
 
+import { requireFieldsToChange } from '../../helpers/fields';
 import { dealIdOf, dealIdProperty } from './dealId';
 import { dealBodyFromFields, dealUpdateFieldOptions } from './fields';
 import { patchDeal } from './patch';
@@ -24,12 +25,7 @@ export async function execute(this: IExecuteFunctions, itemIndex: number): Promi
 	const dealId = dealIdOf(this, itemIndex);
 	const updateFields = this.getNodeParameter('updateFields', itemIndex, {}) as IDataObject;
 	const body = dealBodyFromFields(this, updateFields, itemIndex);
-	if (Object.keys(body).length === 0) {
-		throw new NodeOperationError(this.getNode(), `"Update Fields" has no field to change in item ${itemIndex}`, {
-			itemIndex,
-			description: 'Add at least one field under "Update Fields" and give it a value.',
-		});
-	}
+	requireFieldsToChange(this, body, itemIndex);
 	const deal = await patchDeal(this, dealId, body, itemIndex);
 	return [{ json: deal }];
 }

@@ -1,7 +1,7 @@
-import { NodeOperationError, updateDisplayOptions } from 'n8n-workflow';
+import { updateDisplayOptions } from 'n8n-workflow';
 import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
 
-import { requireText } from '../../helpers/fields';
+import { requireFieldsToChange, requireText } from '../../helpers/fields';
 import { leadBodyFromFields, leadUpdateFieldOptions } from './fields';
 import { leadIdOf, leadIdProperty } from './leadId';
 import { patchLead } from './patch';
@@ -27,12 +27,7 @@ export async function execute(this: IExecuteFunctions, itemIndex: number): Promi
 	const { name, ...others } = updateFields;
 	const body = leadBodyFromFields(this, others, itemIndex);
 	if (name !== undefined) body.name = requireText(this, name, 'Name', itemIndex);
-	if (Object.keys(body).length === 0) {
-		throw new NodeOperationError(this.getNode(), `"Update Fields" has no field to change in item ${itemIndex}`, {
-			itemIndex,
-			description: 'Add at least one field under "Update Fields" and give it a value.',
-		});
-	}
+	requireFieldsToChange(this, body, itemIndex);
 	const lead = await patchLead(this, leadId, body, itemIndex);
 	return [{ json: lead }];
 }
