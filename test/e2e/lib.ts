@@ -3,6 +3,7 @@ import { randomUUID } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 
 import type { E2eEnv } from '../../scripts/e2e';
+import type { RequestLogEntry } from '../sandbox/types';
 import { N8nClient } from '../../scripts/lib/n8n';
 
 export const PACKAGE = 'n8n-nodes-crm-invoicing';
@@ -36,17 +37,14 @@ export function sandbox(env = e2eEnv()) {
 	return {
 		control,
 		requests: async (): Promise<SandboxRequest[]> => {
-			const result = await control<SandboxRequest[] | { requests: SandboxRequest[] }>('GET', '/requests');
-			return Array.isArray(result) ? result : result.requests;
+			return await control<SandboxRequest[]>('GET', '/requests');
 		},
 		clearRequests: async () => await control('DELETE', '/requests'),
 		webhooks: async (): Promise<any[]> => {
-			const result = await control<any[] | { items: any[] }>('GET', '/webhooks');
-			return Array.isArray(result) ? result : result.items;
+			return await control<any[]>('GET', '/webhooks');
 		},
 		deliveries: async (): Promise<any[]> => {
-			const result = await control<any[] | { deliveries: any[] }>('GET', '/deliveries');
-			return Array.isArray(result) ? result : result.deliveries;
+			return await control<any[]>('GET', '/deliveries');
 		},
 		reset: async () => await control('POST', '/reset'),
 		config: async (config: unknown) => await control('POST', '/config', config),
@@ -64,15 +62,8 @@ export function sandbox(env = e2eEnv()) {
 	};
 }
 
-export interface SandboxRequest {
-	seq: number;
-	method: string;
-	path: string;
-	query: Record<string, string>;
-	headers: Record<string, string>;
-	body: unknown;
-	status: number;
-}
+/** One entry of the sandbox's request log, as GET /__sandbox/requests returns it. */
+export type SandboxRequest = RequestLogEntry;
 
 export type CredentialRole = 'admin' | 'readOnly' | 'badKey';
 
@@ -152,15 +143,7 @@ export async function runAction(spec: NodeSpec, input: unknown = {}, env = e2eEn
 
 /** The newest finished execution of a workflow. */
 export async function waitForExecution(workflowId: string, env = e2eEnv(), timeoutMs = 30_000): Promise<any> {
-	const client = n8nClient(env);
-	const deadline = Date.now() + timeoutMs;
-	while (Date.now() < deadline) {
-		const executions = await client.executions(workflowId);
-		const finished = executions.find((execution) => execution.finished || execution.stoppedAt);
-		if (finished) return finished;
-		await new Promise((resolve) => setTimeout(resolve, 250));
-	}
-	throw new Error(`No finished execution of workflow ${workflowId} within ${timeoutMs} ms`);
+	return (await waitForExecutions(workflowId, 1, env, timeoutMs))[0];
 }
 
 /** The error a node raised in an execution (from n8n's run data). */
