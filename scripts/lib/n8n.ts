@@ -139,6 +139,32 @@ export class N8nClient {
 		return { data: (json.data ?? json) as T, cookie: setCookie?.split(';')[0] };
 	}
 
+	/** Signs in as the owner; returns the session cookie for n8n's internal REST API. */
+	async login(): Promise<string> {
+		const login = await this.rest('POST', '/login', { emailOrLdapLoginId: OWNER.email, email: OWNER.email, password: OWNER.password });
+		if (!login.cookie) throw new Error('n8n login returned no cookie');
+		return login.cookie;
+	}
+
+	/**
+	 * What the editor's "Test" button answers for a saved credential edited to hold `data` (n8n 1.x only tests
+	 * credentials that exist; the data sent replaces the saved data for the test, as in the editor).
+	 */
+	async testCredential(
+		credential: { id: string; name: string },
+		type: string,
+		data: Record<string, unknown>,
+	): Promise<{ status: string; message: string }> {
+		const cookie = await this.login();
+		const result = await this.rest<{ status: string; message: string }>(
+			'POST',
+			'/credentials/test',
+			{ credentials: { id: credential.id, name: credential.name, type, data } },
+			cookie,
+		);
+		return result.data;
+	}
+
 	/** Creates the owner account (first start) or logs in, then creates an API key for the public API. */
 	async setUp(): Promise<void> {
 		try {
@@ -146,9 +172,7 @@ export class N8nClient {
 		} catch (error) {
 			if (!/already|40[03]/i.test(String(error))) throw error;
 		}
-		const login = await this.rest('POST', '/login', { emailOrLdapLoginId: OWNER.email, email: OWNER.email, password: OWNER.password });
-		const cookie = login.cookie;
-		if (!cookie) throw new Error('n8n login returned no cookie');
+		const cookie = await this.login();
 		let scopes: string[] | undefined;
 		try {
 			scopes = (await this.rest<string[]>('GET', '/api-keys/scopes', undefined, cookie)).data;
