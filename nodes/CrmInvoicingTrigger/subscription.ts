@@ -1,5 +1,7 @@
 import type { IDataObject } from 'n8n-workflow';
 
+import { eventNamesOf } from '../CrmInvoicing/helpers/events';
+
 /**
  * What the trigger keeps in the node's static data (`getWorkflowStaticData('node')`) about its subscription.
  * n8n keeps production and "Listen for test event" static data apart, so each URL has its own subscription.
@@ -50,19 +52,9 @@ export function clearSubscription(staticData: IDataObject): void {
 	for (const key of STORED_KEYS) delete staticData[key];
 }
 
-/** Event names from a comma-separated list: trimmed, without empties. */
-export function splitEventNames(value: unknown): string[] {
-	if (Array.isArray(value)) return value.flatMap((entry) => splitEventNames(entry));
-	if (typeof value !== 'string') return [];
-	return value
-		.split(',')
-		.map((name) => name.trim())
-		.filter((name) => name !== '');
-}
-
 /** The events to subscribe to: the selected ones plus the custom names, each once, sorted. */
 export function subscribedEvents(events: unknown, customEvents: unknown): string[] {
-	return [...new Set([...splitEventNames(events), ...splitEventNames(customEvents)])].sort();
+	return eventNamesOf(events, customEvents).sort();
 }
 
 /** Whether two event lists hold the same names (order and repetition aside). */

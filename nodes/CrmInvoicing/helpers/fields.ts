@@ -218,12 +218,6 @@ export function toNumberList(context: IExecuteFunctions, value: unknown, field: 
 	return parts.map((part) => toNumber(context, part, field, itemIndex));
 }
 
-/** A list of non-empty texts from an array or comma-separated text. */
-export function toTextList(value: unknown): string[] {
-	const parts = Array.isArray(value) ? value : typeof value === 'string' ? value.split(',') : [];
-	return parts.map((part) => String(part ?? '').trim()).filter((part) => part !== '');
-}
-
 /** A required date as ISO 8601 (see toIsoDate), with a "required" message when it is empty. */
 export function requireIsoDate(context: IExecuteFunctions, value: unknown, field: string, itemIndex: number): string {
 	if (!isSet(value)) requireText(context, value, field, itemIndex);

@@ -1,7 +1,8 @@
 import { NodeOperationError, updateDisplayOptions } from 'n8n-workflow';
 import type { IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
 
-import { requireText, toTextList } from '../../helpers/fields';
+import { eventNamesOf } from '../../helpers/events';
+import { requireText } from '../../helpers/fields';
 import { apiRequest, KNOWN_EVENTS } from '../../transport';
 
 const eventOptions = KNOWN_EVENTS.map(({ name, value, description }) => ({ name, value, description })).sort((a, b) =>
@@ -63,10 +64,10 @@ export async function execute(this: IExecuteFunctions, itemIndex: number): Promi
 			description: 'Enter the full address of the endpoint, such as https://example.com/webhooks/crm.',
 		});
 	}
-	const events = [
-		...toTextList(this.getNodeParameter('events', itemIndex, [])),
-		...toTextList(this.getNodeParameter('customEvents', itemIndex, '')),
-	].filter((event, index, all) => all.indexOf(event) === index);
+	const events = eventNamesOf(
+		this.getNodeParameter('events', itemIndex, []),
+		this.getNodeParameter('customEvents', itemIndex, ''),
+	);
 	if (events.length === 0) {
 		throw new NodeOperationError(this.getNode(), `"Events" needs at least one event in item ${itemIndex}`, {
 			itemIndex,
