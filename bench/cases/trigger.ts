@@ -20,7 +20,7 @@ import {
 	sleep,
 	TRIGGER_NODE_TYPE,
 } from '../lib/harness';
-import { measureSignature, type SignatureBenchResult } from '../lib/signatureBench';
+import { leadCreatedBody, measureSignature, type SignatureBenchResult } from '../lib/signatureBench';
 import { percentile } from '../lib/stats';
 import { alternate, toVariantResult } from '../lib/variants';
 
@@ -51,30 +51,7 @@ export interface BatchRun extends Record<string, unknown> {
 function delivery(secret: string): { headers: Record<string, string>; body: Buffer } {
 	const id = 'msg_' + randomBytes(12).toString('hex');
 	const timestamp = Math.floor(Date.now() / 1000);
-	const now = new Date().toISOString();
-	const body = Buffer.from(
-		JSON.stringify({
-			event: 'lead.created',
-			timestamp: now,
-			payload: {
-				id: `lead_${randomBytes(8).toString('hex')}`,
-				name: 'Jane Doe',
-				email: 'jane.doe@example.com',
-				mobile: '+15550001234',
-				title: 'Head of Operations',
-				value: 12000,
-				source: 'Website',
-				stage: 'New',
-				stageId: 1,
-				archived: false,
-				createdAt: now,
-				customFields: {},
-				ownerId: 1,
-				ownerName: 'Dev Owner',
-			},
-		}),
-		'utf8',
-	);
+	const body = leadCreatedBody(`lead_${randomBytes(8).toString('hex')}`, {});
 	return {
 		body,
 		headers: {

@@ -29,15 +29,15 @@ export interface SignatureBenchResult {
 	variants: SignatureVariant[];
 }
 
-/** A lead.created delivery as the sandbox sends it. */
-export function sampleDelivery(): { secret: string; body: Buffer; headers: Record<string, string> } {
-	const secret = 'whsec_' + randomBytes(24).toString('base64');
-	const body = Buffer.from(
+/** The body of a lead.created delivery, shaped as the sandbox sends it (spec §6). */
+export function leadCreatedBody(leadId: string, customFields: Record<string, unknown>): Buffer {
+	const now = new Date().toISOString();
+	return Buffer.from(
 		JSON.stringify({
 			event: 'lead.created',
-			timestamp: new Date().toISOString(),
+			timestamp: now,
 			payload: {
-				id: 'lead_8f14e45fceea167a5a36dedd4bea2543',
+				id: leadId,
 				name: 'Jane Doe',
 				email: 'jane.doe@example.com',
 				mobile: '+15550001234',
@@ -47,14 +47,20 @@ export function sampleDelivery(): { secret: string; body: Buffer; headers: Recor
 				stage: 'New',
 				stageId: 1,
 				archived: false,
-				createdAt: new Date().toISOString(),
-				customFields: { industry: 'Logistics', employees: 120 },
+				createdAt: now,
+				customFields,
 				ownerId: 1,
 				ownerName: 'Dev Owner',
 			},
 		}),
 		'utf8',
 	);
+}
+
+/** A lead.created delivery as the sandbox sends it. */
+export function sampleDelivery(): { secret: string; body: Buffer; headers: Record<string, string> } {
+	const secret = 'whsec_' + randomBytes(24).toString('base64');
+	const body = leadCreatedBody('lead_8f14e45fceea167a5a36dedd4bea2543', { industry: 'Logistics', employees: 120 });
 	const id = 'msg_' + randomBytes(12).toString('hex');
 	const timestamp = Math.floor(Date.now() / 1000);
 	return {
