@@ -118,8 +118,8 @@ export async function runAction(spec: NodeSpec, input: unknown = {}, env = e2eEn
 		],
 		connections: { Webhook: { main: [[{ node: 'CRM Invoicing', type: 'main', index: 0 }]] } },
 	});
-	await client.activate(workflow.id);
 	try {
+		await client.activate(workflow.id);
 		const response = await fetch(`${env.n8nUrl}/webhook/${path}`, {
 			method: 'POST',
 			headers: { 'content-type': 'application/json' },
@@ -136,7 +136,8 @@ export async function runAction(spec: NodeSpec, input: unknown = {}, env = e2eEn
 		const execution = await waitForExecution(workflow.id, env);
 		return { workflowId: workflow.id, status: response.status, items, execution };
 	} finally {
-		await client.deactivate(workflow.id);
+		// Also when activation failed: deleting the workflow is what must not be skipped.
+		await client.deactivate(workflow.id).catch(() => undefined);
 		await client.deleteWorkflow(workflow.id);
 	}
 }
