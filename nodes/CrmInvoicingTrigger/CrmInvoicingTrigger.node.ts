@@ -36,7 +36,7 @@ export class CrmInvoicingTrigger implements INodeType {
 				name: 'default',
 				httpMethod: 'POST',
 				responseMode: 'onReceived',
-				// An accepted delivery is answered 200 with an empty body as soon as the execution starts.
+				// Every delivery is answered by the node itself (delivery.ts); these apply only if it ever did not.
 				responseData: 'noData',
 				path: 'webhook',
 			},

@@ -99,5 +99,10 @@ export async function receiveDelivery(this: IWebhookFunctions): Promise<IWebhook
 				? payload
 				: { payload: payload as IDataObject }
 			: { event, timestamp: timestamp as string, payload: payload as IDataObject, webhookId: verification.id };
-	return { workflowData: [[{ json }]] };
+	// Answered here, before n8n starts the execution, and not left to n8n: n8n saves a webhook call's static data
+	// changes (the id just remembered) when the answer is given, and only an answer given before the execution
+	// starts gets them saved (n8n 2.x resets its "changed" flag when it prepares the execution). Saved, they reach
+	// every n8n process and survive restarts (README, "Running at scale").
+	const accepted = answer(this, 200, { received: true });
+	return { ...accepted, workflowData: [[{ json }]] };
 }

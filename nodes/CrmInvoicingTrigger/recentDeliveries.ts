@@ -7,11 +7,15 @@ import type { IDataObject } from 'n8n-workflow';
  * execution (same `webhook-id`, spec §6) is answered 200 and not emitted again.
  *
  * Two layers, each bounded to the last RECENT_DELIVERIES_LIMIT ids of one subscription:
+ * - the node's static data (`recentDeliveries`), which n8n saves in its database when the delivery is answered
+ *   (delivery.ts answers before the execution starts so that n8n 2.x saves it too): read by every n8n process
+ *   (main, webhook processes, after a restart) on the next delivery.
  * - this module's memory, keyed by workflow, node and subscription: checked and updated synchronously, so two
- *   deliveries in one n8n process can never both pass. Lost on restart, not shared between n8n processes.
- * - the node's static data (`recentDeliveries`), for what n8n persists: n8n 1.x saves it right after the webhook
- *   call, so the memory survives a restart there (checked on 1.123.81). n8n 2.x does not save static data changed
- *   by a webhook call that starts an execution (checked on 2.38.7), so there the module memory is what counts.
+ *   deliveries handled at the same moment by one n8n process can never both pass (each request reads its own copy
+ *   of the static data). Lost on restart, not shared between n8n processes.
+ * What neither layer can promise (n8n saves static data as a whole, last writer wins, with no lock): two webhook
+ * processes receiving the same id within the few milliseconds before either has saved; see README, "Running at
+ * scale".
  *
  * Ids are kept as short SHA-256 fingerprints: a fixed 22 characters each, whatever length the API's ids have.
  */

@@ -182,3 +182,37 @@ export function nodeOutput(execution: any, nodeName: string): any[] {
 	const items: Array<{ json: unknown }> = runs?.[0]?.data?.main?.[0] ?? [];
 	return items.map((item) => item.json);
 }
+
+/**
+ * Sends a delivery signed as the API signs it (Standard Webhooks, signed by the `standardwebhooks` library, not by
+ * the package's own code) to a trigger's URL. `id` is the `webhook-id`: the same id again is a retry.
+ */
+export async function sendSignedDelivery(
+	url: string,
+	secret: string,
+	id: string,
+	body: { event: string; payload: unknown; timestamp?: string },
+): Promise<{ status: number; body: unknown }> {
+	const { Webhook } = await import('standardwebhooks');
+	const now = new Date();
+	const raw = JSON.stringify({ event: body.event, timestamp: body.timestamp ?? now.toISOString(), payload: body.payload });
+	const signature = new Webhook(secret).sign(id, now, raw);
+	const response = await fetch(url, {
+		method: 'POST',
+		headers: {
+			'content-type': 'application/json',
+			'webhook-id': id,
+			'webhook-timestamp': String(Math.floor(now.getTime() / 1000)),
+			'webhook-signature': signature,
+		},
+		body: raw,
+	});
+	const text = await response.text();
+	let parsed: unknown = text;
+	try {
+		parsed = JSON.parse(text);
+	} catch {
+		// not JSON: keep the text
+	}
+	return { status: response.status, body: parsed };
+}

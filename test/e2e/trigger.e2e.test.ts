@@ -1,6 +1,6 @@
 import { randomUUID, createHmac } from 'node:crypto';
 
-import { e2eEnv, n8nClient, sandbox, TRIGGER_NODE_TYPE, waitFor } from './lib';
+import { e2eEnv, n8nClient, sandbox, sendSignedDelivery, TRIGGER_NODE_TYPE, waitFor } from './lib';
 
 const env = e2eEnv();
 const crm = sandbox(env);
@@ -109,6 +109,27 @@ describe(`CRM Invoicing Trigger in real n8n ${env.n8nVersion}`, () => {
 		const before = (await finishedExecutions(workflowId)).length;
 		await crm.api('POST', '/leads', { name: 'After Restart' });
 		await waitFor(async () => (await finishedExecutions(workflowId)).length > before, 20_000, 'an execution after the restart');
+	});
+
+	it('runs a retried delivery once, also when the retry arrives after n8n restarted', async () => {
+		const id = `msg_retry_${randomUUID()}`;
+		const delivery = { event: 'lead.created', payload: { id: 'lead_retry', name: 'Retried Once' } };
+		const before = (await finishedExecutions(workflowId)).length;
+		const first = await sendSignedDelivery(subscription.url, subscription.secret, id, delivery);
+		expect(first).toEqual({ status: 200, body: { received: true } });
+		await waitFor(async () => (await finishedExecutions(workflowId)).length === before + 1, 20_000, 'the first delivery');
+
+		// The same webhook-id again, in the same process and after a restart (only n8n's saved static data knows it).
+		const again = await sendSignedDelivery(subscription.url, subscription.secret, id, delivery);
+		expect(again).toEqual({ status: 200, body: { received: true, duplicate: true } });
+		const restart = await fetch(`${env.controlUrl}/restart-n8n`, { method: 'POST' });
+		expect(restart.status).toBe(200);
+		const afterRestart = await sendSignedDelivery(subscription.url, subscription.secret, id, delivery);
+		expect(afterRestart).toEqual({ status: 200, body: { received: true, duplicate: true } });
+
+		await new Promise((resolve) => setTimeout(resolve, 1_500));
+		const executions = await finishedExecutions(workflowId);
+		expect(executions).toHaveLength(before + 1);
 	});
 
 	it('deletes the subscription when the workflow is deactivated', async () => {
