@@ -17,5 +17,11 @@ module.exports = {
 			displayName: 'e2e',
 			testMatch: ['<rootDir>/test/e2e/**/*.test.ts'],
 		},
+		{
+			...common,
+			displayName: 'queue',
+			// The queue-mode cases, and the example workflows as users import them, run again in queue mode.
+			testMatch: ['<rootDir>/test/queue/**/*.test.ts', '<rootDir>/test/e2e/examples.e2e.test.ts'],
+		},
 	],
 };

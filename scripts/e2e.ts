@@ -23,6 +23,14 @@ export interface E2eEnv {
 	/** POST {controlUrl}/restart-n8n restarts n8n on the same data. */
 	controlUrl: string;
 	logFile: string;
+	/** Where production webhooks are served, when not by n8nUrl (queue mode: the webhook process). */
+	webhookUrl?: string;
+	/** Queue mode only (scripts/queue.ts): the other processes, their URLs and logs. */
+	queue?: {
+		/** Webhook processes by name (`webhookA` is the one WEBHOOK_URL names). */
+		webhookUrls: Record<string, string>;
+		logs: Record<string, string>;
+	};
 }
 
 async function main(): Promise<void> {

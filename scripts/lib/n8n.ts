@@ -34,10 +34,15 @@ export function installPackage(userFolder: string): string {
 	return tarball;
 }
 
+/** `start`: the main process (editor, API, activation); `webhook` and `worker`: queue mode's other processes. */
+export type N8nCommand = 'start' | 'webhook' | 'worker';
+
 export interface N8nOptions {
 	runtime: Runtime;
 	userFolder: string;
+	/** The HTTP port: the editor and API (start), webhooks (webhook) or the health check (worker). */
 	port: number;
+	command?: N8nCommand;
 	/** Extra environment (overrides the defaults below). */
 	env?: Record<string, string>;
 	logFile?: string;
@@ -54,6 +59,10 @@ export class N8nProcess {
 
 	get pid(): number | undefined {
 		return this.child?.pid;
+	}
+
+	get command(): N8nCommand {
+		return this.options.command ?? 'start';
 	}
 
 	async start(timeoutMs = 120_000): Promise<void> {
@@ -82,12 +91,20 @@ export class N8nProcess {
 			...runtime.env,
 			...this.options.env,
 		};
-		this.child = spawn(runtime.node, [runtime.n8nBin, 'start'], { env, stdio: ['ignore', 'pipe', 'pipe'] });
+		if (this.command === 'worker') {
+			// A worker serves no webhooks or editor; its health check is what tells that it is ready.
+			env.QUEUE_HEALTH_CHECK_ACTIVE = 'true';
+			env.QUEUE_HEALTH_CHECK_PORT = String(port);
+			env.N8N_WORKER_SERVER_ADDRESS = '127.0.0.1';
+		}
+		this.child = spawn(runtime.node, [runtime.n8nBin, this.command], { env, stdio: ['ignore', 'pipe', 'pipe'] });
 		const log = this.options.logFile ? createWriteStream(this.options.logFile, { flags: 'a' }) : undefined;
 		this.child.stdout?.on('data', (chunk: Buffer) => log?.write(chunk));
 		this.child.stderr?.on('data', (chunk: Buffer) => log?.write(chunk));
 		const exited = new Promise<never>((_, reject) =>
-			this.child?.once('exit', (code) => reject(new Error(`n8n exited with code ${code} while starting; see ${this.options.logFile ?? 'its output'}`))),
+			this.child?.once('exit', (code) =>
+				reject(new Error(`n8n ${this.command} exited with code ${code} while starting; see ${this.options.logFile ?? 'its output'}`)),
+			),
 		);
 		const deadline = Date.now() + timeoutMs;
 		const ready = (async () => {
@@ -95,6 +112,8 @@ export class N8nProcess {
 				try {
 					// n8n reports ready before its REST and public API routes are mounted: wait for all three.
 					const health = await fetch(`${this.url}/healthz/readiness`);
+					// Webhook processes and workers have no editor or API: readiness (database and Redis reached) is all.
+					if (this.command !== 'start' && health.ok) return;
 					const settings = health.ok ? await fetch(`${this.url}/rest/settings`) : undefined;
 					const publicApi = settings?.ok ? await fetch(`${this.url}/api/v1/workflows`) : undefined;
 					if (publicApi && publicApi.status !== 404) return;
@@ -103,7 +122,7 @@ export class N8nProcess {
 				}
 				await new Promise((resolve) => setTimeout(resolve, 300));
 			}
-			throw new Error(`n8n did not become ready within ${timeoutMs / 1000} s`);
+			throw new Error(`n8n ${this.command} did not become ready within ${timeoutMs / 1000} s`);
 		})();
 		await Promise.race([ready, exited]);
 	}

@@ -76,7 +76,7 @@ export async function startStack(options: StackOptions): Promise<Stack> {
 }
 
 /** The three credentials the scripts use, created once per user folder (their IDs are kept beside n8n's data). */
-async function ensureCredentials(client: N8nClient, sandbox: Sandbox, userFolder: string): Promise<StackCredentials> {
+export async function ensureCredentials(client: N8nClient, sandbox: Sandbox, userFolder: string): Promise<StackCredentials> {
 	const stateFile = path.join(userFolder, 'crm-credentials.json');
 	const wanted = { baseUrl: sandbox.url };
 	if (existsSync(stateFile)) {

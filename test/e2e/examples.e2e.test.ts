@@ -119,7 +119,7 @@ async function expectOneSubscription(): Promise<any> {
 	const subscriptions = await crm.webhooks();
 	expect(subscriptions).toHaveLength(1);
 	expect(subscriptions[0]).toMatchObject({ events: ['lead.created'], status: 'active' });
-	expect(subscriptions[0].url).toMatch(new RegExp(`^${env.n8nUrl}/webhook/`));
+	expect(subscriptions[0].url).toMatch(new RegExp(`^${env.webhookUrl ?? env.n8nUrl}/webhook/`));
 	return subscriptions[0];
 }
 
@@ -287,7 +287,7 @@ describe(`The examples in real n8n ${env.n8nVersion}`, () => {
 		await withActiveWorkflow(workflow, async (workflowId) => {
 			expect(await crm.webhooks()).toEqual([]);
 			await crm.clearRequests();
-			const response = await fetch(`${env.n8nUrl}/webhook/${webhookPath}`, { method: 'POST' });
+			const response = await fetch(`${env.webhookUrl ?? env.n8nUrl}/webhook/${webhookPath}`, { method: 'POST' });
 			expect(response.status).toBe(200);
 			const execution = await waitForExecution(workflowId, env, 60_000);
 			expect(execution.status).toBe('success');

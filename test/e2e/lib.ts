@@ -120,7 +120,7 @@ export async function runAction(spec: NodeSpec, input: unknown = {}, env = e2eEn
 	});
 	try {
 		await client.activate(workflow.id);
-		const response = await fetch(`${env.n8nUrl}/webhook/${path}`, {
+		const response = await fetch(`${env.webhookUrl ?? env.n8nUrl}/webhook/${path}`, {
 			method: 'POST',
 			headers: { 'content-type': 'application/json' },
 			body: JSON.stringify(input),

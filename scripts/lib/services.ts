@@ -1,0 +1,227 @@
+/**
+ * PostgreSQL and Redis from Debian's packages, on loopback, for n8n's queue mode (`npm run test:queue`).
+ * Installed with apt-get when missing; each server runs in the foreground as a child of the calling script, with its
+ * data in a fresh temporary folder, and is stopped by it.
+ */
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { chownSync, createWriteStream, existsSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { createConnection } from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
+
+const isRoot = typeof process.getuid === 'function' && process.getuid() === 0;
+
+function log(message: string): void {
+	console.log(`[services] ${message}`);
+}
+
+/** The newest PostgreSQL server binaries Debian installed (`/usr/lib/postgresql/<major>/bin`), if any. */
+function postgresBinDir(): string | undefined {
+	const base = '/usr/lib/postgresql';
+	if (!existsSync(base)) return undefined;
+	const majors = readdirSync(base)
+		.filter((entry) => existsSync(path.join(base, entry, 'bin', 'postgres')))
+		.sort((a, b) => Number(b) - Number(a));
+	return majors.length > 0 ? path.join(base, majors[0], 'bin') : undefined;
+}
+
+function redisServerBin(): string | undefined {
+	return ['/usr/bin/redis-server', '/usr/local/bin/redis-server'].find((candidate) => existsSync(candidate));
+}
+
+/** Installs Debian's `postgresql` and `redis-server` when their servers are not on the machine (CI starts bare). */
+export function ensureServicePackages(): void {
+	const missing = [
+		...(postgresBinDir() ? [] : ['postgresql']),
+		...(redisServerBin() ? [] : ['redis-server']),
+	];
+	if (missing.length === 0) return;
+	const sudo = isRoot ? [] : ['sudo', '-n'];
+	const apt = (args: string[]) => {
+		const [command, ...rest] = [...sudo, 'apt-get', ...args];
+		log(`${command} ${rest.join(' ')}`);
+		const result = spawnSync(command, rest, {
+			env: { ...process.env, DEBIAN_FRONTEND: 'noninteractive' },
+			encoding: 'utf8',
+			maxBuffer: 64 * 1024 * 1024,
+		});
+		if (result.status !== 0) {
+			throw new Error(`apt-get ${args.join(' ')} failed (${result.status ?? result.signal}):\n${`${result.stdout}\n${result.stderr}`.slice(-4000)}`);
+		}
+	};
+	const started = Date.now();
+	apt(['update', '-q']);
+	apt(['install', '-y', '-q', '--no-install-recommends', ...missing]);
+	log(`installed ${missing.join(', ')} in ${((Date.now() - started) / 1000).toFixed(1)} s`);
+	if (!postgresBinDir() || !redisServerBin()) throw new Error('PostgreSQL or Redis is still missing after apt-get install');
+}
+
+/** Resolves when something accepts TCP connections on 127.0.0.1:port. */
+async function waitForPort(port: number, what: string, child: ChildProcess, timeoutMs = 60_000): Promise<void> {
+	const deadline = Date.now() + timeoutMs;
+	while (Date.now() < deadline) {
+		if (child.exitCode !== null) throw new Error(`${what} exited with code ${child.exitCode} while starting`);
+		const open = await new Promise<boolean>((resolve) => {
+			const socket = createConnection({ host: '127.0.0.1', port }, () => {
+				socket.end();
+				resolve(true);
+			});
+			socket.on('error', () => resolve(false));
+		});
+		if (open) return;
+		await new Promise((resolve) => setTimeout(resolve, 200));
+	}
+	throw new Error(`${what} did not listen on port ${port} within ${timeoutMs / 1000} s`);
+}
+
+async function stopChild(child: ChildProcess | undefined, signal: NodeJS.Signals, timeoutMs = 20_000): Promise<void> {
+	if (!child || child.exitCode !== null || child.signalCode !== null) return;
+	const exited = new Promise((resolve) => child.once('exit', resolve));
+	child.kill(signal);
+	const timer = setTimeout(() => child.kill('SIGKILL'), timeoutMs);
+	await exited;
+	clearTimeout(timer);
+}
+
+/**
+ * The `postgres` user's ids when this script is root (PostgreSQL refuses to run as root), for spawn's uid/gid: the
+ * server is then this script's own child, so stopping it stops PostgreSQL (a `runuser` in between would not pass
+ * the signal on).
+ */
+function postgresUser(): { uid: number; gid: number } | undefined {
+	if (!isRoot) return undefined;
+	const uid = spawnSync('id', ['-u', 'postgres'], { encoding: 'utf8' });
+	const gid = spawnSync('id', ['-g', 'postgres'], { encoding: 'utf8' });
+	if (uid.status !== 0 || gid.status !== 0) throw new Error("There is no `postgres` user: is Debian's postgresql package installed?");
+	return { uid: Number(uid.stdout.trim()), gid: Number(gid.stdout.trim()) };
+}
+
+export interface PostgresOptions {
+	port: number;
+	logFile: string;
+}
+
+export class PostgresServer {
+	readonly user = 'postgres';
+	readonly password = 'n8n-queue-test-password';
+	readonly database = 'n8n';
+
+	private child: ChildProcess | undefined;
+	private dataRoot: string | undefined;
+
+	constructor(readonly options: PostgresOptions) {}
+
+	get port(): number {
+		return this.options.port;
+	}
+
+	async start(): Promise<void> {
+		const bin = postgresBinDir();
+		if (!bin) throw new Error('PostgreSQL is not installed (ensureServicePackages first)');
+		// A folder the postgres user can reach (the checkout may not be), owned by it.
+		this.dataRoot = mkdtempSync(path.join(os.tmpdir(), 'crm-queue-pg-'));
+		const dataDir = path.join(this.dataRoot, 'data');
+		const passwordFile = path.join(this.dataRoot, 'password');
+		writeFileSync(passwordFile, `${this.password}\n`, { mode: 0o600 });
+		const user = postgresUser();
+		if (user) {
+			chownSync(this.dataRoot, user.uid, user.gid);
+			chownSync(passwordFile, user.uid, user.gid);
+		}
+		const asUser = { ...user, cwd: this.dataRoot, env: { PATH: process.env.PATH ?? '/usr/bin:/bin', LANG: 'C.UTF-8' } };
+
+		const init = spawnSync(
+			path.join(bin, 'initdb'),
+			['-D', dataDir, '-U', this.user, '--pwfile', passwordFile, '--auth-host=scram-sha-256', '--auth-local=peer', '-E', 'UTF8', '--no-sync'],
+			{ ...asUser, encoding: 'utf8' },
+		);
+		if (init.status !== 0) throw new Error(`initdb failed: ${init.stderr || init.stdout}`);
+
+		const args = [
+			'-D', dataDir,
+			'-p', String(this.port),
+			'-c', 'listen_addresses=127.0.0.1',
+			'-c', `unix_socket_directories=${this.dataRoot}`,
+			// A throw-away test database: no need to survive a power cut.
+			'-c', 'fsync=off',
+			'-c', 'synchronous_commit=off',
+			'-c', 'full_page_writes=off',
+		];
+		const logStream = createWriteStream(this.options.logFile, { flags: 'a' });
+		this.child = spawn(path.join(bin, 'postgres'), args, { ...asUser, stdio: ['ignore', 'pipe', 'pipe'] });
+		this.child.stdout?.pipe(logStream);
+		this.child.stderr?.pipe(logStream);
+		await waitForPort(this.port, 'PostgreSQL', this.child);
+		await this.createDatabase();
+		log(`PostgreSQL ${path.basename(path.dirname(bin))} on 127.0.0.1:${this.port}, database "${this.database}" (pid ${this.child.pid})`);
+	}
+
+	private async createDatabase(): Promise<void> {
+		const bin = postgresBinDir() as string;
+		const deadline = Date.now() + 30_000;
+		for (;;) {
+			const result = spawnSync(
+				path.join(bin, 'psql'),
+				['-h', '127.0.0.1', '-p', String(this.port), '-U', this.user, '-d', 'postgres', '-v', 'ON_ERROR_STOP=1', '-c', `CREATE DATABASE ${this.database}`],
+				{ env: { ...process.env, PGPASSWORD: this.password }, encoding: 'utf8' },
+			);
+			if (result.status === 0) return;
+			// "the database system is starting up": the port opens a moment before it takes queries.
+			if (Date.now() > deadline) throw new Error(`CREATE DATABASE failed: ${result.stderr}`);
+			await new Promise((resolve) => setTimeout(resolve, 300));
+		}
+	}
+
+	/** n8n's settings for this database. */
+	n8nEnv(): Record<string, string> {
+		return {
+			DB_TYPE: 'postgresdb',
+			DB_POSTGRESDB_HOST: '127.0.0.1',
+			DB_POSTGRESDB_PORT: String(this.port),
+			DB_POSTGRESDB_DATABASE: this.database,
+			DB_POSTGRESDB_USER: this.user,
+			DB_POSTGRESDB_PASSWORD: this.password,
+		};
+	}
+
+	async stop(): Promise<void> {
+		// SIGINT is PostgreSQL's "fast shutdown": ends sessions, writes a checkpoint, exits.
+		await stopChild(this.child, 'SIGINT');
+		this.child = undefined;
+		if (this.dataRoot) rmSync(this.dataRoot, { recursive: true, force: true });
+		this.dataRoot = undefined;
+	}
+}
+
+export class RedisServer {
+	private child: ChildProcess | undefined;
+
+	constructor(readonly options: { port: number; logFile: string }) {}
+
+	get port(): number {
+		return this.options.port;
+	}
+
+	async start(): Promise<void> {
+		const bin = redisServerBin();
+		if (!bin) throw new Error('Redis is not installed (ensureServicePackages first)');
+		const logStream = createWriteStream(this.options.logFile, { flags: 'a' });
+		// In memory only, loopback only.
+		this.child = spawn(bin, ['--port', String(this.port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no', '--daemonize', 'no'], {
+			stdio: ['ignore', 'pipe', 'pipe'],
+		});
+		this.child.stdout?.pipe(logStream);
+		this.child.stderr?.pipe(logStream);
+		await waitForPort(this.port, 'Redis', this.child);
+		log(`Redis on 127.0.0.1:${this.port} (pid ${this.child.pid})`);
+	}
+
+	n8nEnv(): Record<string, string> {
+		return { QUEUE_BULL_REDIS_HOST: '127.0.0.1', QUEUE_BULL_REDIS_PORT: String(this.port) };
+	}
+
+	async stop(): Promise<void> {
+		await stopChild(this.child, 'SIGTERM');
+		this.child = undefined;
+	}
+}

@@ -1,0 +1,232 @@
+/**
+ * The package in n8n's queue mode (started by scripts/queue.ts): main activates workflows and serves the API, two
+ * webhook processes receive HTTP calls (webhookA is the address n8n registers), a worker runs every execution;
+ * PostgreSQL and Redis are shared. Which process did what is read from each process's own log.
+ */
+import { randomUUID } from 'node:crypto';
+import { readFileSync } from 'node:fs';
+
+import { e2eEnv, n8nClient, runAction, sandbox, sendSignedDelivery, TRIGGER_NODE_TYPE, waitFor } from '../e2e/lib';
+
+const env = e2eEnv();
+const crm = sandbox(env);
+const n8n = n8nClient(env);
+if (!env.queue) throw new Error('These tests need queue mode: run them with `npm run test:queue`');
+const queue = env.queue;
+
+function logOf(name: string): string {
+	return readFileSync(queue.logs[name], 'utf8');
+}
+
+/** The n8n process whose log says it ran the execution (a worker logs "Worker started execution <id> (job …)"). */
+function processesThatRan(executionId: string): string[] {
+	const line = `Worker started execution ${executionId} (`;
+	return ['main', 'webhookA', 'webhookB', 'worker'].filter((name) => logOf(name).includes(line));
+}
+
+async function finishedExecutions(workflowId: string): Promise<any[]> {
+	return (await n8n.executions(workflowId)).filter((execution) => execution.finished || execution.stoppedAt);
+}
+
+async function restart(name: string): Promise<void> {
+	const response = await fetch(`${env.controlUrl}/restart/${name}`, { method: 'POST' });
+	expect(response.status).toBe(200);
+}
+
+/** The same URL on another webhook process (as a load balancer in front of several would route it). */
+function onProcess(url: string, name: string): string {
+	const target = new URL(queue.webhookUrls[name]);
+	const moved = new URL(url);
+	moved.host = target.host;
+	return moved.toString();
+}
+
+describe(`CRM Invoicing in n8n ${env.n8nVersion} queue mode (main, two webhook processes, a worker; PostgreSQL, Redis)`, () => {
+	describe('CRM Invoicing node, run by the worker', () => {
+		beforeAll(async () => {
+			await crm.reset();
+		});
+
+		it('creates a lead: the webhook process takes the call, the worker sends the request', async () => {
+			await crm.clearRequests();
+			const run = await runAction(
+				{
+					parameters: {
+						resource: 'lead',
+						operation: 'create',
+						name: '={{ $json.body.name }}',
+						additionalFields: { email: 'queue@example.com', value: 700 },
+					},
+				},
+				{ name: 'Queued Lead' },
+			);
+			expect(run.status).toBe(200);
+			expect(run.execution.status).toBe('success');
+			expect(processesThatRan(run.execution.id)).toEqual(['worker']);
+
+			expect(run.items).toHaveLength(1);
+			const lead = run.items[0];
+			expect(lead).toMatchObject({ name: 'Queued Lead', email: 'queue@example.com', value: 700 });
+			expect(await crm.api('GET', `/leads/${lead.id}`)).toMatchObject({ id: lead.id, name: 'Queued Lead' });
+			const posts = (await crm.requests()).filter((request) => request.method === 'POST' && request.path === '/api/v1/leads');
+			expect(posts).toHaveLength(1);
+			expect(posts[0].headers['x-api-key']).toBe(env.sandboxKeys.admin);
+		});
+
+		it('Return All follows the cursor across pages of 100 on the worker', async () => {
+			await crm.reset();
+			const { total } = await crm.control<{ total: number }>('POST', '/seed', { leads: 230 });
+			await crm.clearRequests();
+			const run = await runAction({ parameters: { resource: 'lead', operation: 'getMany', returnAll: true, filters: {} } });
+			expect(run.execution.status).toBe('success');
+			expect(processesThatRan(run.execution.id)).toEqual(['worker']);
+			expect(run.items).toHaveLength(total);
+			expect(new Set(run.items.map((lead) => lead.id)).size).toBe(total);
+			const pages = (await crm.requests()).filter((request) => request.path === '/api/v1/leads');
+			expect(pages.map((request) => request.query.limit)).toEqual(['100', '100', '100']);
+			expect(pages[0].query.cursor).toBeUndefined();
+			expect(pages[1].query.cursor).toEqual(expect.any(String));
+		});
+
+		it('an active webhook is served by the webhook processes, not by main (N8N_DISABLE_PRODUCTION_MAIN_PROCESS)', async () => {
+			const path = `queue-${randomUUID()}`;
+			const workflow = await n8n.createWorkflow({
+				name: `queue webhook ${path}`,
+				nodes: [
+					{
+						id: randomUUID(),
+						name: 'Webhook',
+						type: 'n8n-nodes-base.webhook',
+						typeVersion: 2,
+						position: [0, 0],
+						webhookId: randomUUID(),
+						parameters: { httpMethod: 'POST', path, options: {} },
+					},
+				],
+				connections: {},
+			});
+			try {
+				await n8n.activate(workflow.id);
+				const onMain = await fetch(`${env.n8nUrl}/webhook/${path}`, { method: 'POST' });
+				expect(onMain.status).toBe(404);
+				for (const url of Object.values(queue.webhookUrls)) {
+					const onWebhookProcess = await fetch(`${url}/webhook/${path}`, { method: 'POST' });
+					expect(onWebhookProcess.status).toBe(200);
+				}
+			} finally {
+				await n8n.deactivate(workflow.id).catch(() => undefined);
+				await n8n.deleteWorkflow(workflow.id);
+			}
+		});
+	});
+
+	describe('CRM Invoicing Trigger across processes', () => {
+		let workflowId: string;
+		let subscription: any;
+
+		beforeAll(async () => {
+			await crm.reset();
+			const credential = env.credentials.admin;
+			const workflow = await n8n.createWorkflow({
+				name: 'queue trigger',
+				nodes: [
+					{
+						id: randomUUID(),
+						name: 'CRM Invoicing Trigger',
+						type: TRIGGER_NODE_TYPE,
+						typeVersion: 1,
+						position: [0, 0],
+						webhookId: randomUUID(),
+						parameters: { events: ['lead.created'], options: {} },
+						credentials: { crmInvoicingApi: { id: credential.id, name: credential.name } },
+					},
+				],
+				connections: {},
+			});
+			workflowId = workflow.id;
+		});
+
+		afterAll(async () => {
+			await n8n.deactivate(workflowId).catch(() => undefined);
+			await n8n.deleteWorkflow(workflowId).catch(() => undefined);
+		});
+
+		it('main registers exactly one subscription, at the webhook process address', async () => {
+			await n8n.activate(workflowId);
+			const subscriptions = await crm.webhooks();
+			expect(subscriptions).toHaveLength(1);
+			subscription = subscriptions[0];
+			expect(subscription).toMatchObject({ events: ['lead.created'], status: 'active' });
+			expect(subscription.url.startsWith(`${queue.webhookUrls.webhookA}/webhook/`)).toBe(true);
+			expect(subscription.secret).toMatch(/^whsec_/);
+		});
+
+		it("a signed lead.created from the CRM is verified by the webhook process and run by the worker", async () => {
+			const lead = await crm.api('POST', '/leads', { name: 'Grace Queue', email: 'grace.queue@example.com' });
+			const [execution] = await waitFor(async () => {
+				const executions = await finishedExecutions(workflowId);
+				return executions.length >= 1 ? executions : undefined;
+			}, 30_000, 'the execution of lead.created');
+			expect(execution.status).toBe('success');
+			expect(processesThatRan(execution.id)).toEqual(['worker']);
+			const items = execution.data.resultData.runData['CRM Invoicing Trigger'][0].data.main[0].map((item: any) => item.json);
+			expect(items).toEqual([
+				expect.objectContaining({ event: 'lead.created', payload: expect.objectContaining({ id: lead.id, name: 'Grace Queue' }) }),
+			]);
+			// The CRM got its 2xx from the webhook process on the first attempt.
+			const deliveries = (await crm.deliveries()).filter((delivery) => delivery.event === 'lead.created');
+			expect(deliveries.map((delivery) => delivery.status)).toEqual([200]);
+			expect(JSON.stringify(execution)).not.toContain(subscription.secret);
+		});
+
+		it('a forged delivery is answered 401 by the webhook process and runs nothing', async () => {
+			const before = (await finishedExecutions(workflowId)).length;
+			const forged = await sendSignedDelivery(subscription.url, `whsec_${Buffer.from('not-the-real-secret-000000000000').toString('base64')}`, `msg_forged_${randomUUID()}`, {
+				event: 'lead.created',
+				payload: { id: 'lead_forged', name: 'Mallory' },
+			});
+			expect(forged.status).toBe(401);
+			expect(forged.body).toEqual({ error: 'signature does not match' });
+			await new Promise((resolve) => setTimeout(resolve, 2_000));
+			expect((await finishedExecutions(workflowId)).length).toBe(before);
+		});
+
+		it('a retried delivery runs once when the retry reaches another webhook process, or one restarted since', async () => {
+			const id = `msg_queue_retry_${randomUUID()}`;
+			const delivery = { event: 'lead.created', payload: { id: 'lead_retry', name: 'Retried Once' } };
+			const before = (await finishedExecutions(workflowId)).length;
+
+			const first = await sendSignedDelivery(subscription.url, subscription.secret, id, delivery);
+			expect(first).toEqual({ status: 200, body: { received: true } });
+			const [execution] = await waitFor(async () => {
+				const executions = await finishedExecutions(workflowId);
+				return executions.length === before + 1 ? executions : undefined;
+			}, 30_000, 'the first delivery');
+			expect(processesThatRan(execution.id)).toEqual(['worker']);
+
+			// The retry reaches webhookB, which never saw the first (only the database knows it).
+			const toOther = await sendSignedDelivery(onProcess(subscription.url, 'webhookB'), subscription.secret, id, delivery);
+			expect(toOther).toEqual({ status: 200, body: { received: true, duplicate: true } });
+			// And webhookA after a restart (its memory is gone).
+			await restart('webhookA');
+			const afterRestart = await sendSignedDelivery(subscription.url, subscription.secret, id, delivery);
+			expect(afterRestart).toEqual({ status: 200, body: { received: true, duplicate: true } });
+
+			// A new id on webhookB runs: the duplicate answers were about the id, not the process.
+			const other = await sendSignedDelivery(onProcess(subscription.url, 'webhookB'), subscription.secret, `msg_queue_other_${randomUUID()}`, delivery);
+			expect(other).toEqual({ status: 200, body: { received: true } });
+			await waitFor(async () => (await finishedExecutions(workflowId)).length === before + 2, 30_000, 'the delivery with a new id');
+			await new Promise((resolve) => setTimeout(resolve, 2_000));
+			expect(await finishedExecutions(workflowId)).toHaveLength(before + 2);
+		});
+
+		it('deactivation by main deletes the subscription', async () => {
+			await n8n.deactivate(workflowId);
+			expect(await crm.webhooks()).toEqual([]);
+			const deletes = (await crm.requests()).filter(
+				(request) => request.method === 'DELETE' && request.path === `/api/v1/webhooks/${subscription.id}`,
+			);
+			expect(deletes).toHaveLength(1);
+		});
+	});
+});
