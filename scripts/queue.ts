@@ -220,7 +220,7 @@ async function main(): Promise<number> {
 
 	const jestBin = path.join(ROOT, 'node_modules', 'jest', 'bin', 'jest.js');
 	const code = await new Promise<number>((resolve) => {
-		const child = spawn(process.execPath, [jestBin, '--selectProjects', 'queue', '--runInBand', '--testTimeout=120000', ...jestArgs], {
+		const child = spawn(process.execPath, [jestBin, '--selectProjects', 'queue', '--runInBand', '--verbose', '--testTimeout=120000', ...jestArgs], {
 			cwd: ROOT,
 			env: { ...process.env, E2E_ENV: envFile },
 			stdio: 'inherit',

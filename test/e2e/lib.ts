@@ -216,3 +216,29 @@ export async function sendSignedDelivery(
 	}
 	return { status: response.status, body: parsed };
 }
+
+/** A workflow holding only the CRM Invoicing Trigger (admin credential) listening to `events`. */
+export function triggerWorkflow(name: string, events: string[], env = e2eEnv()) {
+	const credential = env.credentials.admin;
+	return {
+		name,
+		nodes: [
+			{
+				id: randomUUID(),
+				name: 'CRM Invoicing Trigger',
+				type: TRIGGER_NODE_TYPE,
+				typeVersion: 1,
+				position: [0, 0],
+				webhookId: randomUUID(),
+				parameters: { events, options: {} },
+				credentials: { crmInvoicingApi: { id: credential.id, name: credential.name } },
+			},
+		],
+		connections: {},
+	};
+}
+
+/** The finished executions of a workflow so far (newest first, with their data). */
+export async function finishedExecutions(workflowId: string, env = e2eEnv()): Promise<any[]> {
+	return (await n8nClient(env).executions(workflowId)).filter((execution) => execution.finished || execution.stoppedAt);
+}

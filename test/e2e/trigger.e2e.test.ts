@@ -1,38 +1,14 @@
 import { randomUUID, createHmac } from 'node:crypto';
 
-import { e2eEnv, n8nClient, sandbox, sendSignedDelivery, TRIGGER_NODE_TYPE, waitFor } from './lib';
+import { e2eEnv, finishedExecutions, n8nClient, sandbox, sendSignedDelivery, triggerWorkflow, waitFor } from './lib';
 
 const env = e2eEnv();
 const crm = sandbox(env);
 const n8n = n8nClient(env);
 
-function triggerWorkflow(name: string, events: string[]) {
-	const credential = env.credentials.admin;
-	return {
-		name,
-		nodes: [
-			{
-				id: randomUUID(),
-				name: 'CRM Invoicing Trigger',
-				type: TRIGGER_NODE_TYPE,
-				typeVersion: 1,
-				position: [0, 0],
-				webhookId: randomUUID(),
-				parameters: { events, options: {} },
-				credentials: { crmInvoicingApi: { id: credential.id, name: credential.name } },
-			},
-		],
-		connections: {},
-	};
-}
-
 async function subscriptionsFor(url: string | undefined = undefined): Promise<any[]> {
 	const all = await crm.webhooks();
 	return url ? all.filter((subscription) => subscription.url === url) : all;
-}
-
-async function finishedExecutions(workflowId: string): Promise<any[]> {
-	return (await n8n.executions(workflowId)).filter((execution) => execution.finished || execution.stoppedAt);
 }
 
 function triggerOutput(execution: any): any[] {

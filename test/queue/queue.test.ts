@@ -6,7 +6,7 @@
 import { randomUUID } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 
-import { e2eEnv, n8nClient, runAction, sandbox, sendSignedDelivery, TRIGGER_NODE_TYPE, waitFor } from '../e2e/lib';
+import { e2eEnv, finishedExecutions, n8nClient, runAction, sandbox, sendSignedDelivery, triggerWorkflow, waitFor } from '../e2e/lib';
 
 const env = e2eEnv();
 const crm = sandbox(env);
@@ -22,10 +22,6 @@ function logOf(name: string): string {
 function processesThatRan(executionId: string): string[] {
 	const line = `Worker started execution ${executionId} (`;
 	return ['main', 'webhookA', 'webhookB', 'worker'].filter((name) => logOf(name).includes(line));
-}
-
-async function finishedExecutions(workflowId: string): Promise<any[]> {
-	return (await n8n.executions(workflowId)).filter((execution) => execution.finished || execution.stoppedAt);
 }
 
 async function restart(name: string): Promise<void> {
@@ -126,23 +122,7 @@ describe(`CRM Invoicing in n8n ${env.n8nVersion} queue mode (main, two webhook p
 
 		beforeAll(async () => {
 			await crm.reset();
-			const credential = env.credentials.admin;
-			const workflow = await n8n.createWorkflow({
-				name: 'queue trigger',
-				nodes: [
-					{
-						id: randomUUID(),
-						name: 'CRM Invoicing Trigger',
-						type: TRIGGER_NODE_TYPE,
-						typeVersion: 1,
-						position: [0, 0],
-						webhookId: randomUUID(),
-						parameters: { events: ['lead.created'], options: {} },
-						credentials: { crmInvoicingApi: { id: credential.id, name: credential.name } },
-					},
-				],
-				connections: {},
-			});
+			const workflow = await n8n.createWorkflow(triggerWorkflow('queue trigger', ['lead.created']));
 			workflowId = workflow.id;
 		});
 
