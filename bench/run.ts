@@ -16,10 +16,10 @@
  */
 import { spawnSync } from 'node:child_process';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { createServer, type AddressInfo } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 
+import { freePort } from '../scripts/lib/system';
 import { ROOT } from '../scripts/lib/runtime';
 import { startStack, type Stack } from '../scripts/lib/stack';
 import { caseLimit, caseMemory, caseRateLimited, caseReturnAll } from './cases/actions';
@@ -72,18 +72,6 @@ function parseArgs(argv: string[]): { selected: Set<string>; runs: number; full:
 		}
 	}
 	return { selected, runs, full };
-}
-
-/** A TCP port nobody listens on right now (the OS picks it). */
-function freePort(): Promise<number> {
-	return new Promise((resolve, reject) => {
-		const server = createServer();
-		server.once('error', reject);
-		server.listen(0, '127.0.0.1', () => {
-			const { port } = server.address() as AddressInfo;
-			server.close(() => resolve(port));
-		});
-	});
 }
 
 /**

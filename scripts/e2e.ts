@@ -3,7 +3,6 @@
  * the packed package installed, then runs the jest "e2e" project against them. The tests reach both over HTTP and
  * read what they need from the file named by E2E_ENV; they can ask this script to restart n8n.
  */
-import { spawn } from 'node:child_process';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { mkdirSync, writeFileSync } from 'node:fs';
@@ -11,6 +10,7 @@ import path from 'node:path';
 
 import { ROOT, type RuntimeName } from './lib/runtime';
 import { startStack } from './lib/stack';
+import { runJestProject } from './lib/system';
 
 export interface E2eEnv {
 	runtime: RuntimeName;
@@ -82,15 +82,7 @@ async function main(): Promise<void> {
 	const envFile = path.join(workDir, 'env.json');
 	writeFileSync(envFile, JSON.stringify(env, null, 2));
 
-	const jestBin = path.join(ROOT, 'node_modules', 'jest', 'bin', 'jest.js');
-	const code = await new Promise<number>((resolve) => {
-		const child = spawn(process.execPath, [jestBin, '--selectProjects', 'e2e', '--runInBand', '--testTimeout=120000', ...args], {
-			cwd: ROOT,
-			env: { ...process.env, E2E_ENV: envFile },
-			stdio: 'inherit',
-		});
-		child.on('exit', (exitCode) => resolve(exitCode ?? 1));
-	});
+	const code = await runJestProject('e2e', envFile, args);
 
 	control.close();
 	await stack.stop();

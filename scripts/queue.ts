@@ -11,29 +11,21 @@
  * then runs the jest "queue" project (test/queue) against them, and stops everything in order, n8n first, whatever
  * the tests did. POST {controlUrl}/restart/<name> restarts one n8n process.
  */
-import { spawn } from 'node:child_process';
 import { createServer, type Server } from 'node:http';
-import { createServer as createNetServer, type AddressInfo } from 'node:net';
+import type { AddressInfo } from 'node:net';
 import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 
 import { startSandbox, type Sandbox } from '../test/sandbox/server';
 import type { E2eEnv } from './e2e';
 import { installPackage, N8nClient, N8nProcess, type N8nCommand } from './lib/n8n';
+import { freePort, runJestProject } from './lib/system';
 import { ensureRuntime, ROOT } from './lib/runtime';
 import { PostgresServer, RedisServer, ensureServicePackages } from './lib/services';
 import { ensureCredentials, requireBuild } from './lib/stack';
 
 function log(message: string): void {
 	console.log(`[queue] ${message}`);
-}
-
-async function freePort(): Promise<number> {
-	const server = createNetServer();
-	await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-	const { port } = server.address() as AddressInfo;
-	await new Promise((resolve) => server.close(resolve));
-	return port;
 }
 
 function seconds(since: number): string {
@@ -218,15 +210,7 @@ async function main(): Promise<number> {
 	const envFile = path.join(workDir, 'env.json');
 	writeFileSync(envFile, JSON.stringify(env, null, 2));
 
-	const jestBin = path.join(ROOT, 'node_modules', 'jest', 'bin', 'jest.js');
-	const code = await new Promise<number>((resolve) => {
-		const child = spawn(process.execPath, [jestBin, '--selectProjects', 'queue', '--runInBand', '--verbose', '--testTimeout=120000', ...jestArgs], {
-			cwd: ROOT,
-			env: { ...process.env, E2E_ENV: envFile },
-			stdio: 'inherit',
-		});
-		child.on('exit', (exitCode) => resolve(exitCode ?? 1));
-	});
+	const code = await runJestProject('queue', envFile, ['--verbose', ...jestArgs]);
 	if (code !== 0) log(`tests failed; the processes' logs are in ${path.relative(ROOT, workDir)}/`);
 	return code;
 }

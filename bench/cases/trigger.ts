@@ -6,6 +6,7 @@ import { randomBytes, randomUUID } from 'node:crypto';
 import { spawn } from 'node:child_process';
 import path from 'node:path';
 
+import { webhookNode } from '../../scripts/lib/n8n';
 import { ROOT } from '../../scripts/lib/runtime';
 import { sign } from '../../test/sandbox/webhooks';
 import {
@@ -153,15 +154,7 @@ export async function createPlainWebhookTarget(ctx: BenchContext, secret: string
 	const workflow = await ctx.stack.client.createWorkflow({
 		name: 'bench: plain Webhook node',
 		nodes: [
-			{
-				id: randomUUID(),
-				name: 'Webhook',
-				type: 'n8n-nodes-base.webhook',
-				typeVersion: 2,
-				position: [0, 0],
-				webhookId: randomUUID(),
-				parameters: { httpMethod: 'POST', path, responseMode: 'onReceived', options },
-			},
+			webhookNode(path, { responseMode: 'onReceived', options }),
 		],
 		connections: {},
 	});

@@ -6,6 +6,7 @@ import { randomUUID } from 'node:crypto';
 import { readFileSync, writeFileSync } from 'node:fs';
 import * as http from 'node:http';
 
+import { webhookNode } from '../../scripts/lib/n8n';
 import type { Stack } from '../../scripts/lib/stack';
 import type { RequestLogEntry } from '../../test/sandbox/server';
 import type { Summary } from './stats';
@@ -106,15 +107,7 @@ export function adminCredential(ctx: BenchContext): { crmInvoicingApi: { id: str
 export async function createActionWorkflow(ctx: BenchContext, name: string, chain: NodeDef[]): Promise<ActionWorkflow> {
 	const path = `bench-${randomUUID()}`;
 	const nodes: Array<Record<string, unknown>> = [
-		{
-			id: randomUUID(),
-			name: 'Webhook',
-			type: 'n8n-nodes-base.webhook',
-			typeVersion: 2,
-			position: [0, 0],
-			webhookId: randomUUID(),
-			parameters: { httpMethod: 'POST', path, responseMode: 'lastNode', responseData: 'firstEntryJson', options: {} },
-		},
+		webhookNode(path, { responseMode: 'lastNode', responseData: 'firstEntryJson' }),
 	];
 	const connections: Record<string, unknown> = {};
 	let previous = 'Webhook';

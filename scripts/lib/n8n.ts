@@ -3,10 +3,12 @@
  * owner setup, an API key, credentials, workflows, activation and executions (n8n's public API).
  */
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { randomUUID } from 'node:crypto';
 import { createWriteStream, mkdirSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 
 import { ROOT, type Runtime } from './runtime';
+import { stopChild } from './system';
 
 export const OWNER = { email: 'owner@example.com', firstName: 'Dev', lastName: 'Owner', password: 'Sandbox-Passw0rd' };
 export const PACKAGE_NAME = 'n8n-nodes-crm-invoicing';
@@ -128,15 +130,29 @@ export class N8nProcess {
 	}
 
 	async stop(): Promise<void> {
-		const child = this.child;
-		if (!child || child.exitCode !== null) return;
-		const exited = new Promise((resolve) => child.once('exit', resolve));
-		child.kill('SIGTERM');
-		const timer = setTimeout(() => child.kill('SIGKILL'), 20_000);
-		await exited;
-		clearTimeout(timer);
+		await stopChild(this.child, 'SIGTERM');
 		this.child = undefined;
 	}
+}
+
+/**
+ * n8n's own Webhook node (version 2) as workflow JSON, answering POST on `/webhook/<path>`: how the scripts and tests
+ * start a workflow over HTTP. `parameters` are added to (or replace) the method, path and empty options.
+ */
+export function webhookNode(
+	path: string,
+	parameters: Record<string, unknown> = {},
+	node: { id?: string; name?: string; position?: [number, number] } = {},
+): { id: string; name: string; type: string; typeVersion: number; position: [number, number]; webhookId: string; parameters: Record<string, unknown> } {
+	return {
+		id: node.id ?? randomUUID(),
+		name: node.name ?? 'Webhook',
+		type: 'n8n-nodes-base.webhook',
+		typeVersion: 2,
+		position: node.position ?? [0, 0],
+		webhookId: randomUUID(),
+		parameters: { httpMethod: 'POST', path, options: {}, ...parameters },
+	};
 }
 
 /** A small client for n8n's REST (owner setup, login) and public API. */

@@ -9,6 +9,8 @@ import { createConnection } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 
+import { stopChild } from './system';
+
 const isRoot = typeof process.getuid === 'function' && process.getuid() === 0;
 
 function log(message: string): void {
@@ -72,15 +74,6 @@ async function waitForPort(port: number, what: string, child: ChildProcess, time
 		await new Promise((resolve) => setTimeout(resolve, 200));
 	}
 	throw new Error(`${what} did not listen on port ${port} within ${timeoutMs / 1000} s`);
-}
-
-async function stopChild(child: ChildProcess | undefined, signal: NodeJS.Signals, timeoutMs = 20_000): Promise<void> {
-	if (!child || child.exitCode !== null || child.signalCode !== null) return;
-	const exited = new Promise((resolve) => child.once('exit', resolve));
-	child.kill(signal);
-	const timer = setTimeout(() => child.kill('SIGKILL'), timeoutMs);
-	await exited;
-	clearTimeout(timer);
 }
 
 /**

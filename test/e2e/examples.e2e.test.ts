@@ -9,11 +9,11 @@ import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 
 import { seededId } from '../sandbox/store';
-import { ACTION_NODE_TYPE, e2eEnv, n8nClient, nodeOutput, sandbox, TRIGGER_NODE_TYPE, waitForExecution, waitForExecutions } from './lib';
+import { webhookNode } from '../../scripts/lib/n8n';
+import { ACTION_NODE_TYPE, e2eEnv, nodeOutput, sandbox, TRIGGER_NODE_TYPE, waitForExecution, waitForExecutions, withActiveWorkflow } from './lib';
 
 const env = e2eEnv();
 const crm = sandbox(env);
-const n8n = n8nClient(env);
 
 const EXAMPLES = path.join(__dirname, '..', '..', 'examples');
 const CREDENTIAL_NAME = 'CRM Invoicing account';
@@ -90,17 +90,6 @@ function configure(example: Example, settings: Record<string, unknown>): Example
 }
 
 /** Creates and activates the workflow; deactivates and deletes it after `body`, whatever happens. */
-async function withActiveWorkflow<T>(workflow: Example, body: (workflowId: string) => Promise<T>): Promise<T> {
-	const created = await n8n.createWorkflow(workflow as unknown as Record<string, unknown>);
-	try {
-		await n8n.activate(created.id);
-		return await body(created.id);
-	} finally {
-		await n8n.deactivate(created.id).catch(() => undefined);
-		await n8n.deleteWorkflow(created.id).catch(() => undefined);
-	}
-}
-
 /** Waits for `count` executions, each one successful, with their data. */
 async function successfulExecutions(workflowId: string, count: number): Promise<any[]> {
 	const executions = await waitForExecutions(workflowId, count, env, 30_000);
@@ -178,7 +167,7 @@ describe(`The examples in real n8n ${env.n8nVersion}`, () => {
 		expect(paymentTermDays).toBe(14);
 		const workflow = configure(example, { clientId: ACME });
 
-		await withActiveWorkflow(workflow, async (workflowId) => {
+		await withActiveWorkflow(workflow as unknown as Record<string, unknown>, async (workflowId) => {
 			const subscription = await expectOneSubscription();
 			expect(subscription.name).toBe(`n8n: ${workflow.name}`);
 
@@ -222,7 +211,7 @@ describe(`The examples in real n8n ${env.n8nVersion}`, () => {
 		const highPriorityFrom = setting(example, 'highPriorityFromValue') as number;
 		const workflow = configure(example, { pipelineId: 'pip_sales', stageId: 'stg_new', clientId: ACME });
 
-		await withActiveWorkflow(workflow, async (workflowId) => {
+		await withActiveWorkflow(workflow as unknown as Record<string, unknown>, async (workflowId) => {
 			await expectOneSubscription();
 			await crm.clearRequests();
 
@@ -274,17 +263,9 @@ describe(`The examples in real n8n ${env.n8nVersion}`, () => {
 		const schedule = nodeNamed(workflow, 'Every Morning');
 		expect(schedule.type).toBe('n8n-nodes-base.scheduleTrigger');
 		const webhookPath = `e2e-stale-${randomUUID()}`;
-		workflow.nodes[workflow.nodes.indexOf(schedule)] = {
-			id: schedule.id,
-			name: schedule.name,
-			type: 'n8n-nodes-base.webhook',
-			typeVersion: 2,
-			position: schedule.position,
-			webhookId: randomUUID(),
-			parameters: { httpMethod: 'POST', path: webhookPath, options: {} },
-		};
+		workflow.nodes[workflow.nodes.indexOf(schedule)] = webhookNode(webhookPath, {}, schedule);
 
-		await withActiveWorkflow(workflow, async (workflowId) => {
+		await withActiveWorkflow(workflow as unknown as Record<string, unknown>, async (workflowId) => {
 			expect(await crm.webhooks()).toEqual([]);
 			await crm.clearRequests();
 			const response = await fetch(`${env.webhookUrl ?? env.n8nUrl}/webhook/${webhookPath}`, { method: 'POST' });

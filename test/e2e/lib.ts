@@ -4,7 +4,7 @@ import { readFileSync } from 'node:fs';
 
 import type { E2eEnv } from '../../scripts/e2e';
 import type { RequestLogEntry } from '../sandbox/types';
-import { N8nClient } from '../../scripts/lib/n8n';
+import { N8nClient, webhookNode } from '../../scripts/lib/n8n';
 
 export const PACKAGE = 'n8n-nodes-crm-invoicing';
 export const ACTION_NODE_TYPE = `${PACKAGE}.crmInvoicing`;
@@ -89,22 +89,13 @@ export interface ActionRun {
  * is created and activated, called once with `input` as the body, then deactivated and deleted.
  */
 export async function runAction(spec: NodeSpec, input: unknown = {}, env = e2eEnv()): Promise<ActionRun & { execution: any }> {
-	const client = n8nClient(env);
 	const path = `e2e-${randomUUID()}`;
 	const credential = env.credentials[spec.credential ?? 'admin'];
-	const workflow = await client.createWorkflow({
+	const workflow = {
 		name: `e2e action ${path}`,
 		settings: spec.workflowSettings ?? {},
 		nodes: [
-			{
-				id: randomUUID(),
-				name: 'Webhook',
-				type: 'n8n-nodes-base.webhook',
-				typeVersion: 2,
-				position: [0, 0],
-				webhookId: randomUUID(),
-				parameters: { httpMethod: 'POST', path, responseMode: 'lastNode', responseData: 'allEntries', options: {} },
-			},
+			webhookNode(path, { responseMode: 'lastNode', responseData: 'allEntries' }),
 			{
 				id: randomUUID(),
 				name: 'CRM Invoicing',
@@ -117,9 +108,8 @@ export async function runAction(spec: NodeSpec, input: unknown = {}, env = e2eEn
 			},
 		],
 		connections: { Webhook: { main: [[{ node: 'CRM Invoicing', type: 'main', index: 0 }]] } },
-	});
-	try {
-		await client.activate(workflow.id);
+	};
+	return await withActiveWorkflow(workflow, async (workflowId) => {
 		const response = await fetch(`${env.webhookUrl ?? env.n8nUrl}/webhook/${path}`, {
 			method: 'POST',
 			headers: { 'content-type': 'application/json' },
@@ -133,12 +123,28 @@ export async function runAction(spec: NodeSpec, input: unknown = {}, env = e2eEn
 		} catch {
 			items = [];
 		}
-		const execution = await waitForExecution(workflow.id, env);
-		return { workflowId: workflow.id, status: response.status, items, execution };
+		const execution = await waitForExecution(workflowId, env);
+		return { workflowId, status: response.status, items, execution };
+	}, env);
+}
+
+/**
+ * Creates `workflow`, activates it, runs `body` with its id, then deactivates and deletes it: also when activation
+ * or `body` failed (deleting the workflow is what must not be skipped).
+ */
+export async function withActiveWorkflow<T>(
+	workflow: Record<string, unknown>,
+	body: (workflowId: string) => Promise<T>,
+	env = e2eEnv(),
+): Promise<T> {
+	const client = n8nClient(env);
+	const created = await client.createWorkflow(workflow);
+	try {
+		await client.activate(created.id);
+		return await body(created.id);
 	} finally {
-		// Also when activation failed: deleting the workflow is what must not be skipped.
-		await client.deactivate(workflow.id).catch(() => undefined);
-		await client.deleteWorkflow(workflow.id);
+		await client.deactivate(created.id).catch(() => undefined);
+		await client.deleteWorkflow(created.id);
 	}
 }
 
@@ -182,6 +188,9 @@ export function nodeOutput(execution: any, nodeName: string): any[] {
 	const items: Array<{ json: unknown }> = runs?.[0]?.data?.main?.[0] ?? [];
 	return items.map((item) => item.json);
 }
+
+/** A well-formed `whsec_` secret that is not any subscription's: what a forger signs with. */
+export const FORGED_SECRET = `whsec_${Buffer.from('not-the-real-secret-at-all-000000').toString('base64')}`;
 
 /**
  * Sends a delivery signed as the API signs it (Standard Webhooks, signed by the `standardwebhooks` library, not by

@@ -1,6 +1,6 @@
-import { randomUUID, createHmac } from 'node:crypto';
+import { randomUUID } from 'node:crypto';
 
-import { e2eEnv, finishedExecutions, n8nClient, sandbox, sendSignedDelivery, triggerWorkflow, waitFor } from './lib';
+import { e2eEnv, finishedExecutions, FORGED_SECRET, n8nClient, sandbox, sendSignedDelivery, triggerWorkflow, waitFor } from './lib';
 
 const env = e2eEnv();
 const crm = sandbox(env);
@@ -61,15 +61,9 @@ describe(`CRM Invoicing Trigger in real n8n ${env.n8nVersion}`, () => {
 
 	it('answers a forged delivery with 401 and starts no execution', async () => {
 		const before = (await finishedExecutions(workflowId)).length;
-		const body = JSON.stringify({ event: 'lead.created', timestamp: new Date().toISOString(), payload: { id: 'lead_forged', name: 'Mallory' } });
-		const timestamp = String(Math.floor(Date.now() / 1000));
-		const id = `msg_forged_${randomUUID()}`;
-		const wrongKey = Buffer.from('not-the-real-secret-at-all-000000');
-		const signature = createHmac('sha256', wrongKey).update(`${id}.${timestamp}.${body}`).digest('base64');
-		const response = await fetch(subscription.url, {
-			method: 'POST',
-			headers: { 'content-type': 'application/json', 'webhook-id': id, 'webhook-timestamp': timestamp, 'webhook-signature': `v1,${signature}` },
-			body,
+		const response = await sendSignedDelivery(subscription.url, FORGED_SECRET, `msg_forged_${randomUUID()}`, {
+			event: 'lead.created',
+			payload: { id: 'lead_forged', name: 'Mallory' },
 		});
 		expect(response.status).toBe(401);
 		await new Promise((resolve) => setTimeout(resolve, 1_500));

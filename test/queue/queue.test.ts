@@ -6,7 +6,19 @@
 import { randomUUID } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 
-import { e2eEnv, finishedExecutions, n8nClient, runAction, sandbox, sendSignedDelivery, triggerWorkflow, waitFor } from '../e2e/lib';
+import { webhookNode } from '../../scripts/lib/n8n';
+import {
+	e2eEnv,
+	finishedExecutions,
+	FORGED_SECRET,
+	n8nClient,
+	runAction,
+	sandbox,
+	sendSignedDelivery,
+	triggerWorkflow,
+	waitFor,
+	withActiveWorkflow,
+} from '../e2e/lib';
 
 const env = e2eEnv();
 const crm = sandbox(env);
@@ -86,33 +98,15 @@ describe(`CRM Invoicing in n8n ${env.n8nVersion} queue mode (main, two webhook p
 
 		it('an active webhook is served by the webhook processes, not by main (N8N_DISABLE_PRODUCTION_MAIN_PROCESS)', async () => {
 			const path = `queue-${randomUUID()}`;
-			const workflow = await n8n.createWorkflow({
-				name: `queue webhook ${path}`,
-				nodes: [
-					{
-						id: randomUUID(),
-						name: 'Webhook',
-						type: 'n8n-nodes-base.webhook',
-						typeVersion: 2,
-						position: [0, 0],
-						webhookId: randomUUID(),
-						parameters: { httpMethod: 'POST', path, options: {} },
-					},
-				],
-				connections: {},
-			});
-			try {
-				await n8n.activate(workflow.id);
+			const workflow = { name: `queue webhook ${path}`, nodes: [webhookNode(path)], connections: {} };
+			await withActiveWorkflow(workflow, async () => {
 				const onMain = await fetch(`${env.n8nUrl}/webhook/${path}`, { method: 'POST' });
 				expect(onMain.status).toBe(404);
 				for (const url of Object.values(queue.webhookUrls)) {
 					const onWebhookProcess = await fetch(`${url}/webhook/${path}`, { method: 'POST' });
 					expect(onWebhookProcess.status).toBe(200);
 				}
-			} finally {
-				await n8n.deactivate(workflow.id).catch(() => undefined);
-				await n8n.deleteWorkflow(workflow.id);
-			}
+			});
 		});
 	});
 
@@ -161,7 +155,7 @@ describe(`CRM Invoicing in n8n ${env.n8nVersion} queue mode (main, two webhook p
 
 		it('a forged delivery is answered 401 by the webhook process and runs nothing', async () => {
 			const before = (await finishedExecutions(workflowId)).length;
-			const forged = await sendSignedDelivery(subscription.url, `whsec_${Buffer.from('not-the-real-secret-000000000000').toString('base64')}`, `msg_forged_${randomUUID()}`, {
+			const forged = await sendSignedDelivery(subscription.url, FORGED_SECRET, `msg_forged_${randomUUID()}`, {
 				event: 'lead.created',
 				payload: { id: 'lead_forged', name: 'Mallory' },
 			});
