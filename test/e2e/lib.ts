@@ -3,7 +3,7 @@ import { randomUUID } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 
 import type { E2eEnv } from '../../scripts/e2e';
-import type { RequestLogEntry } from '../sandbox/types';
+import type { RequestLogEntry, SandboxPersonality } from '../sandbox/types';
 import { N8nClient, webhookNode } from '../../scripts/lib/n8n';
 
 export const PACKAGE = 'n8n-nodes-crm-invoicing';
@@ -48,6 +48,8 @@ export function sandbox(env = e2eEnv()) {
 		},
 		reset: async () => await control('POST', '/reset'),
 		config: async (config: unknown) => await control('POST', '/config', config),
+		/** How the sandbox resolves the spec's silences; kept across reset, so set 'standard' back afterwards. */
+		personality: async (personality: SandboxPersonality) => await control('POST', '/config', { personality }),
 		fault: async (fault: unknown) => await control('POST', '/faults', fault),
 		api: async <T = any>(method: string, route: string, body?: unknown, key = env.sandboxKeys.admin): Promise<T> => {
 			const response = await fetch(`${env.sandboxUrl}/api/v1${route}`, {

@@ -4,7 +4,7 @@
  */
 import type { Collection, Store } from './store';
 import { ADMIN_USER_INTERNAL_ID, addLead, formatNumber, randomId } from './store';
-import type { Deal, Invoice, InvoiceLineItem, JsonObject, Lead, WebhookSubscription } from './types';
+import type { Deal, Invoice, InvoiceLineItem, JsonObject, Lead, SandboxPersonality, WebhookSubscription } from './types';
 import { generateSecret } from './webhooks';
 
 export type ErrorCode = 'UNAUTHORIZED' | 'FORBIDDEN' | 'NOT_FOUND' | 'VALIDATION_ERROR' | 'RATE_LIMITED' | 'INTERNAL_ERROR';
@@ -35,6 +35,8 @@ export interface ApiRequest {
 	/** Internal id of the user who owns the API key. */
 	userInternalId: number;
 	readOnly: boolean;
+	/** How the spec's silences are resolved (see SandboxPersonality). */
+	personality: SandboxPersonality;
 }
 
 export interface ApiResponse {
@@ -323,9 +325,19 @@ function getLead(host: ApiHost, _request: ApiRequest, [id]: string[]): ApiRespon
 	return { status: 200, body: findLead(host, id) };
 }
 
+/** The keys the spec's POST /leads body lists; the alternate PATCH /leads/{id} ignores every other key. */
+const POST_LEAD_KEYS = new Set(['name', 'mobile', 'secondaryMobile', 'email', 'title', 'value', 'sourceId', 'stageId', 'website']);
+
 function updateLead(host: ApiHost, request: ApiRequest, [id]: string[]): ApiResponse {
 	const lead = findLead(host, id);
-	Object.assign(lead, leadFields(parseObjectBody(request.rawBody), false));
+	const body = parseObjectBody(request.rawBody);
+	if (request.personality === 'alternate') {
+		const listed = Object.fromEntries(Object.entries(body).filter(([key]) => POST_LEAD_KEYS.has(key)));
+		Object.assign(lead, leadFields(listed, false));
+		host.emit('lead.updated', leadPayload(host.store, lead));
+		return { status: 204 };
+	}
+	Object.assign(lead, leadFields(body, false));
 	host.emit('lead.updated', leadPayload(host.store, lead));
 	return { status: 200, body: lead };
 }
@@ -576,8 +588,9 @@ function getProduct(host: ApiHost, _request: ApiRequest, [id]: string[]): ApiRes
 function listUsers(host: ApiHost, request: ApiRequest): ApiResponse {
 	const { query } = request;
 	const limit = parseLimit(query, 'limit', 20);
-	const search = (query.search ?? '').toLowerCase();
 	const active = parseBooleanQuery(query, 'active');
+	// The spec does not name the search parameter: the alternate reading ignores ours.
+	const search = request.personality === 'alternate' ? '' : (query.search ?? '').toLowerCase();
 	return {
 		status: 200,
 		body: pageOf(
@@ -591,6 +604,9 @@ function listUsers(host: ApiHost, request: ApiRequest): ApiResponse {
 }
 
 // ---------------------------------------------------------------- webhooks
+
+/** The only event name the spec gives; the alternate POST /webhooks accepts no other. */
+export const DOCUMENTED_EVENTS: readonly string[] = ['lead.created'];
 
 export const HTTP_WARNING = 'Webhook URL is not HTTPS; use HTTPS in production.';
 
@@ -623,6 +639,10 @@ function createWebhook(host: ApiHost, request: ApiRequest): ApiResponse {
 		throw validationError('events must be an array of event names');
 	}
 	if (events.length < 1) throw validationError('events must contain at least 1 event');
+	if (request.personality === 'alternate') {
+		const unknown = [...new Set(events as string[])].filter((event) => !DOCUMENTED_EVENTS.includes(event));
+		if (unknown.length > 0) throw validationError(`Unknown event names: ${unknown.join(', ')}. Supported events: ${DOCUMENTED_EVENTS.join(', ')}`);
+	}
 	const subscription: WebhookSubscription = {
 		id: randomId('whk_'),
 		name,
@@ -637,6 +657,8 @@ function createWebhook(host: ApiHost, request: ApiRequest): ApiResponse {
 }
 
 function listWebhooks(host: ApiHost, request: ApiRequest): ApiResponse {
+	// Alternate: a bare array of every subscription (no page, no cursor).
+	if (request.personality === 'alternate') return { status: 200, body: host.store.webhooks.values().map(publicSubscription) };
 	const limit = parseLimit(request.query, 'limit', 20);
 	const page = pageOf(host.store.webhooks, 'webhooks', request.query, limit);
 	return { status: 200, body: { ...page, items: page.items.map(publicSubscription) } };

@@ -14,6 +14,7 @@ describe('sandbox CLI arguments', () => {
 			seedLeads: 0,
 			timeScale: 1,
 			deliveryTimeoutMs: 20_000,
+			personality: 'standard',
 		});
 	});
 
@@ -26,6 +27,8 @@ describe('sandbox CLI arguments', () => {
 		});
 		expect(parseArgs([], { SANDBOX_PORT: '7000' }).port).toBe(7000);
 		expect(parseArgs(['--rate-limit', 'off'], {}).rateLimit).toBe(false);
+		expect(parseArgs(['--personality', 'alternate'], {}).personality).toBe('alternate');
+		expect(parseArgs([], { SANDBOX_PERSONALITY: 'alternate' }).personality).toBe('alternate');
 	});
 
 	it('rejects unknown flags and bad values', () => {
@@ -33,6 +36,7 @@ describe('sandbox CLI arguments', () => {
 		expect(() => parseArgs(['--port'], {})).toThrow('Missing value for --port');
 		expect(() => parseArgs(['--port', 'x'], {})).toThrow('--port must be a number');
 		expect(() => parseArgs(['--seed-leads', '1.5'], {})).toThrow('--seed-leads must be an integer');
+		expect(() => parseArgs(['--personality', 'strict'], {})).toThrow('--personality must be one of standard, alternate, got strict');
 	});
 });
 

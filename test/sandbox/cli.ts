@@ -8,9 +8,10 @@
  *   --seed-leads N        (env SANDBOX_SEED_LEADS, default 0)
  *   --time-scale X        (env SANDBOX_TIME_SCALE, default 1; multiplies webhook retry delays)
  *   --delivery-timeout-ms N (env SANDBOX_DELIVERY_TIMEOUT_MS, default 20000)
+ *   --personality standard|alternate (env SANDBOX_PERSONALITY, default standard; how the spec's silences are resolved)
  */
 import { DEFAULT_RATE_LIMIT, startSandbox } from './server';
-import type { SandboxOptions } from './types';
+import { PERSONALITIES, type SandboxOptions, type SandboxPersonality } from './types';
 
 const FLAGS: Record<string, string> = {
 	port: 'SANDBOX_PORT',
@@ -20,9 +21,10 @@ const FLAGS: Record<string, string> = {
 	'seed-leads': 'SANDBOX_SEED_LEADS',
 	'time-scale': 'SANDBOX_TIME_SCALE',
 	'delivery-timeout-ms': 'SANDBOX_DELIVERY_TIMEOUT_MS',
+	personality: 'SANDBOX_PERSONALITY',
 };
 
-const USAGE = `Usage: npm run sandbox -- [--port 5680] [--host 127.0.0.1] [--rate-limit 60|off] [--rate-window-ms 60000] [--seed-leads N] [--time-scale 1] [--delivery-timeout-ms 20000]`;
+const USAGE = `Usage: npm run sandbox -- [--port 5680] [--host 127.0.0.1] [--rate-limit 60|off] [--rate-window-ms 60000] [--seed-leads N] [--time-scale 1] [--delivery-timeout-ms 20000] [--personality standard|alternate]`;
 
 export function parseArgs(argv: string[], env: NodeJS.ProcessEnv): SandboxOptions {
 	const values: Record<string, string> = {};
@@ -53,6 +55,9 @@ export function parseArgs(argv: string[], env: NodeJS.ProcessEnv): SandboxOption
 		return value;
 	};
 
+	const personality = values.personality ?? 'standard';
+	if (!(PERSONALITIES as readonly string[]).includes(personality)) throw new UsageError(`--personality must be one of ${PERSONALITIES.join(', ')}, got ${personality}`);
+
 	const rateLimitRaw = values['rate-limit'];
 	const unlimited = rateLimitRaw !== undefined && ['off', 'false', 'none', '0'].includes(rateLimitRaw.toLowerCase());
 	return {
@@ -62,6 +67,7 @@ export function parseArgs(argv: string[], env: NodeJS.ProcessEnv): SandboxOption
 		seedLeads: integer('seed-leads', 0, 0),
 		timeScale: number('time-scale', 1, 0),
 		deliveryTimeoutMs: integer('delivery-timeout-ms', 20_000, 1),
+		personality: personality as SandboxPersonality,
 	};
 }
 
@@ -87,14 +93,14 @@ async function main(): Promise<void> {
 			`  API v2:   ${sandbox.url}/api/v2`,
 			`  Admin key:     ${sandbox.keys.admin}`,
 			`  Read-only key: ${sandbox.keys.readOnly}`,
-			`  Rate limit: ${rateLimit ? `${rateLimit.limit} requests per ${rateLimit.windowMs} ms per key` : 'off'}; time scale ${sandbox.config.timeScale}; leads ${sandbox.state.leads.size}`,
+			`  Rate limit: ${rateLimit ? `${rateLimit.limit} requests per ${rateLimit.windowMs} ms per key` : 'off'}; time scale ${sandbox.config.timeScale}; leads ${sandbox.state.leads.size}; personality ${sandbox.config.personality}`,
 			`Control endpoints (no auth):`,
 			`  GET    ${control}/health`,
 			`  GET    ${control}/requests[?since=SEQ]    DELETE ${control}/requests`,
 			`  GET    ${control}/webhooks                (subscriptions with secrets)`,
 			`  GET    ${control}/deliveries              DELETE ${control}/deliveries`,
 			`  POST   ${control}/reset`,
-			`  GET    ${control}/config                  POST ${control}/config {"rateLimit":{"limit":60,"windowMs":60000}|false,"timeScale":1}`,
+			`  GET    ${control}/config                  POST ${control}/config {"rateLimit":{"limit":60,"windowMs":60000}|false,"timeScale":1,"personality":"standard"|"alternate"}`,
 			`  POST   ${control}/seed {"leads":N}`,
 			`  POST   ${control}/faults {"status":502,"count":1,"html":true,"pathPrefix":"/api/v1/leads"}    GET|DELETE ${control}/faults`,
 			`  POST   ${control}/invoices/{id}/pay`,

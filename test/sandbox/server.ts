@@ -21,9 +21,11 @@ import type {
 	Sandbox,
 	SandboxConfig,
 	SandboxOptions,
+	SandboxPersonality,
 	SandboxState,
 	WebhookSubscription,
 } from './types';
+import { PERSONALITIES } from './types';
 import { DeliveryEngine, generateSecret } from './webhooks';
 
 export * from './types';
@@ -51,7 +53,7 @@ interface ActiveFault extends Fault {
 	remaining: number;
 }
 
-type Json = { status: number; body?: unknown; headers?: Record<string, string> };
+type Json = { status: number; body?: unknown; headers?: Record<string, string>; /** Sent as text/plain instead of a JSON body. */ text?: string };
 
 class BodyTooLarge extends Error {}
 
@@ -93,6 +95,11 @@ function parseRateLimit(value: unknown): RateLimitConfig | false {
 		if (isPositiveInteger(limit) && isPositiveInteger(windowMs)) return { limit, windowMs };
 	}
 	throw validationError('rateLimit must be false or { limit, windowMs } with positive integers');
+}
+
+function parsePersonality(value: unknown): SandboxPersonality {
+	if (typeof value === 'string' && (PERSONALITIES as readonly string[]).includes(value)) return value as SandboxPersonality;
+	throw validationError(`personality must be one of ${PERSONALITIES.join(', ')}`);
 }
 
 function parseFault(value: unknown): Fault {
@@ -148,6 +155,7 @@ class SandboxServer implements Sandbox {
 			rateLimit: options.rateLimit === undefined ? { ...DEFAULT_RATE_LIMIT } : options.rateLimit === false ? false : parseRateLimit(options.rateLimit),
 			timeScale: options.timeScale ?? 1,
 			deliveryTimeoutMs: options.deliveryTimeoutMs ?? 20_000,
+			personality: options.personality === undefined ? 'standard' : parsePersonality(options.personality),
 		};
 		this.seedLeadCount = options.seedLeads ?? 0;
 		this.store = this.freshStore();
@@ -215,6 +223,10 @@ class SandboxServer implements Sandbox {
 	setTimeScale(timeScale: number): void {
 		if (typeof timeScale !== 'number' || !(timeScale >= 0)) throw new Error('timeScale must be a number >= 0');
 		this.config.timeScale = timeScale;
+	}
+
+	setPersonality(personality: SandboxPersonality): void {
+		this.config.personality = parsePersonality(personality);
 	}
 
 	seedLeads(n: number): number {
@@ -320,6 +332,13 @@ class SandboxServer implements Sandbox {
 
 	private writeJson(res: http.ServerResponse, response: Json): void {
 		const headers: Record<string, string> = { ...response.headers };
+		if (response.text !== undefined) {
+			headers['content-type'] = 'text/plain; charset=utf-8';
+			headers['content-length'] = String(Buffer.byteLength(response.text));
+			res.writeHead(response.status, headers);
+			res.end(response.text);
+			return;
+		}
 		if (response.status === 204 || response.body === undefined) {
 			res.writeHead(response.status, headers);
 			res.end();
@@ -374,6 +393,7 @@ class SandboxServer implements Sandbox {
 			return send({ status: 401, body: errorBody('UNAUTHORIZED', 'The API key in the x-api-key header is not valid.') });
 		}
 
+		const personality = this.config.personality;
 		const rateHeaders: Record<string, string> = {};
 		const rateLimit = this.config.rateLimit;
 		if (rateLimit) {
@@ -397,16 +417,27 @@ class SandboxServer implements Sandbox {
 			}
 		}
 
+		// The alternate personality announces the limit only on 429 answers.
+		const answerHeaders = personality === 'alternate' ? {} : rateHeaders;
 		try {
 			const response = handleApi(
 				{ store: this.store, emit: (event, payload) => this.emit(event, payload) },
-				{ method, path: url.pathname, query, rawBody, userInternalId: key === this.keys.admin ? ADMIN_USER_INTERNAL_ID : READ_ONLY_USER_INTERNAL_ID, readOnly: key !== this.keys.admin },
+				{ method, path: url.pathname, query, rawBody, userInternalId: key === this.keys.admin ? ADMIN_USER_INTERNAL_ID : READ_ONLY_USER_INTERNAL_ID, readOnly: key !== this.keys.admin, personality },
 			);
-			send({ status: response.status, body: response.body, headers: rateHeaders });
+			send({ status: response.status, body: response.body, headers: answerHeaders });
 		} catch (err) {
-			if (err instanceof ApiError) send({ status: err.status, body: errorBody(err.code, err.message), headers: rateHeaders });
-			else send({ status: 500, body: errorBody('INTERNAL_ERROR', err instanceof Error ? err.message : String(err)), headers: rateHeaders });
+			if (err instanceof ApiError) send(this.apiErrorResponse(err, answerHeaders));
+			else send({ status: 500, body: errorBody('INTERNAL_ERROR', err instanceof Error ? err.message : String(err)), headers: answerHeaders });
 		}
+	}
+
+	/** A 4xx from the routes, in the error-body shape of the current personality (401 and 429 keep the spec's shape). */
+	private apiErrorResponse(err: ApiError, headers: Record<string, string>): Json {
+		if (this.config.personality === 'alternate') {
+			if (err.status === 400) return { status: 400, headers, text: err.message };
+			if (err.status === 404) return { status: 404, headers, body: { message: err.message } };
+		}
+		return { status: err.status, headers, body: errorBody(err.code, err.message) };
 	}
 
 	private takeFault(method: string, path: string): ActiveFault | undefined {
@@ -501,6 +532,7 @@ class SandboxServer implements Sandbox {
 					if (typeof body.timeScale !== 'number' || !(body.timeScale >= 0)) throw validationError('timeScale must be a number >= 0');
 					this.setTimeScale(body.timeScale);
 				}
+				if (body.personality !== undefined) this.setPersonality(parsePersonality(body.personality));
 				if (body.deliveryTimeoutMs !== undefined) {
 					if (!isPositiveInteger(body.deliveryTimeoutMs)) throw validationError('deliveryTimeoutMs must be a positive integer');
 					this.config.deliveryTimeoutMs = body.deliveryTimeoutMs;

@@ -12,6 +12,19 @@ export interface RateLimitConfig {
 	windowMs: number;
 }
 
+/**
+ * How the sandbox resolves the points the spec leaves open ("not shown").
+ * - 'standard': the package's reading (today's behaviour).
+ * - 'alternate': the other plausible reading, to test the node against a stricter server:
+ *   POST /webhooks accepts only lead.created (400 for other names); PATCH /leads/{id} ignores keys the POST /leads
+ *   body does not list (archived, customFields, any other key) and answers 204 with no body; GET /webhooks answers a
+ *   bare array of every subscription; only 429 answers carry RateLimit-* headers (with Retry-After); 400 answers have
+ *   a plain-text body and 404 answers a `{ message }` body; the users search parameter is ignored.
+ */
+export type SandboxPersonality = 'standard' | 'alternate';
+
+export const PERSONALITIES: readonly SandboxPersonality[] = ['standard', 'alternate'];
+
 export interface SandboxOptions {
 	/** TCP port; 0 picks a free one. Default 0. */
 	port?: number;
@@ -26,6 +39,8 @@ export interface SandboxOptions {
 	/** Extra generated leads on top of the 3 seeded ones. Default 0. */
 	seedLeads?: number;
 	apiKeys?: { admin?: string; readOnly?: string };
+	/** How the spec's silences are resolved. Default 'standard'. */
+	personality?: SandboxPersonality;
 }
 
 export interface RequestLogEntry {
@@ -296,6 +311,7 @@ export interface SandboxConfig {
 	rateLimit: RateLimitConfig | false;
 	timeScale: number;
 	deliveryTimeoutMs: number;
+	personality: SandboxPersonality;
 }
 
 export interface Sandbox {
@@ -316,6 +332,8 @@ export interface Sandbox {
 	/** A number keeps the current window length (60000 ms when unlimited before). */
 	setRateLimit(rateLimit: RateLimitConfig | number | false): void;
 	setTimeScale(timeScale: number): void;
+	/** Kept across reset(), like the rate limit: tests that change it set it back. */
+	setPersonality(personality: SandboxPersonality): void;
 	/** Appends n generated leads; returns the total number of leads. */
 	seedLeads(n: number): number;
 	addFault(fault: Fault): void;
