@@ -7,7 +7,8 @@
  *             (N8N_DISABLE_PRODUCTION_MAIN_PROCESS=true)
  *   webhookA  `n8n webhook`, the address WEBHOOK_URL names, so the one the trigger registers in the CRM
  *   webhookB  `n8n webhook`, a second webhook process (as behind a load balancer) to deliver retries to
- *   worker    `n8n worker`, runs every execution
+ *   worker    `n8n worker`, runs executions (at most 2 at once, N8N_CONCURRENCY_PRODUCTION_LIMIT)
+ *   worker2   a second `n8n worker`, so that executions run in two processes, each with its own rate-limit pacer
  * then runs the jest "queue" project (test/queue) against them, and stops everything in order, n8n first, whatever
  * the tests did. POST {controlUrl}/restart/<name> restarts one n8n process.
  */
@@ -56,7 +57,7 @@ let stopping: Promise<void> | undefined;
 async function stopAll(): Promise<void> {
 	stopping ??= (async () => {
 		started.control?.close();
-		const order = ['worker', 'webhookB', 'webhookA', 'main'];
+		const order = ['worker2', 'worker', 'webhookB', 'webhookA', 'main'];
 		for (const name of order) {
 			const n8n = started.n8n.get(name);
 			if (!n8n) continue;
@@ -97,6 +98,7 @@ async function main(): Promise<number> {
 		webhookA: path.join(workDir, 'n8n-webhookA.log'),
 		webhookB: path.join(workDir, 'n8n-webhookB.log'),
 		worker: path.join(workDir, 'n8n-worker.log'),
+		worker2: path.join(workDir, 'n8n-worker2.log'),
 	};
 
 	const since = Date.now();
@@ -121,6 +123,7 @@ async function main(): Promise<number> {
 		webhookA: await freePort(),
 		webhookB: await freePort(),
 		worker: await freePort(),
+		worker2: await freePort(),
 	};
 	const webhookUrl = `http://127.0.0.1:${ports.webhookA}`;
 	const shared: Record<string, string> = {
@@ -136,7 +139,9 @@ async function main(): Promise<number> {
 		{ name: 'main', command: 'start', env: { N8N_DISABLE_PRODUCTION_MAIN_PROCESS: 'true' } },
 		{ name: 'webhookA', command: 'webhook' },
 		{ name: 'webhookB', command: 'webhook' },
-		{ name: 'worker', command: 'worker' },
+		// Two executions at once per worker: four concurrent executions are spread over both workers.
+		{ name: 'worker', command: 'worker', env: { N8N_CONCURRENCY_PRODUCTION_LIMIT: '2' } },
+		{ name: 'worker2', command: 'worker', env: { N8N_CONCURRENCY_PRODUCTION_LIMIT: '2' } },
 	];
 	for (const role of roles) {
 		started.n8n.set(
@@ -168,7 +173,7 @@ async function main(): Promise<number> {
 	const client = new N8nClient(started.n8n.get('main')!.url);
 	await client.setUp();
 	const credentials = await ensureCredentials(client, started.sandbox, userFolder);
-	await Promise.all(['webhookA', 'webhookB', 'worker'].map(startOne));
+	await Promise.all(['webhookA', 'webhookB', 'worker', 'worker2'].map(startOne));
 	log(`all up in ${seconds(since)}`);
 
 	started.control = createServer((request, response) => {

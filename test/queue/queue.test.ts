@@ -1,6 +1,6 @@
 /**
  * The package in n8n's queue mode (started by scripts/queue.ts): main activates workflows and serves the API, two
- * webhook processes receive HTTP calls (webhookA is the address n8n registers), a worker runs every execution;
+ * webhook processes receive HTTP calls (webhookA is the address n8n registers), two workers run the executions;
  * PostgreSQL and Redis are shared. Which process did what is read from each process's own log.
  */
 import { randomUUID } from 'node:crypto';
@@ -8,6 +8,7 @@ import { readFileSync } from 'node:fs';
 
 import { webhookNode } from '../../scripts/lib/n8n';
 import {
+	ACTION_NODE_TYPE,
 	e2eEnv,
 	finishedExecutions,
 	FORGED_SECRET,
@@ -33,8 +34,11 @@ function logOf(name: string): string {
 /** The n8n process whose log says it ran the execution (a worker logs "Worker started execution <id> (job …)"). */
 function processesThatRan(executionId: string): string[] {
 	const line = `Worker started execution ${executionId} (`;
-	return ['main', 'webhookA', 'webhookB', 'worker'].filter((name) => logOf(name).includes(line));
+	return ['main', 'webhookA', 'webhookB', 'worker', 'worker2'].filter((name) => logOf(name).includes(line));
 }
+
+/** Exactly one of the two workers ran it. */
+const ONE_WORKER = [expect.stringMatching(/^worker2?$/)];
 
 async function restart(name: string): Promise<void> {
 	const response = await fetch(`${env.controlUrl}/restart/${name}`, { method: 'POST' });
@@ -49,7 +53,7 @@ function onProcess(url: string, name: string): string {
 	return moved.toString();
 }
 
-describe(`CRM Invoicing in n8n ${env.n8nVersion} queue mode (main, two webhook processes, a worker; PostgreSQL, Redis)`, () => {
+describe(`CRM Invoicing in n8n ${env.n8nVersion} queue mode (main, two webhook processes, two workers; PostgreSQL, Redis)`, () => {
 	describe('CRM Invoicing node, run by the worker', () => {
 		beforeAll(async () => {
 			await crm.reset();
@@ -70,7 +74,7 @@ describe(`CRM Invoicing in n8n ${env.n8nVersion} queue mode (main, two webhook p
 			);
 			expect(run.status).toBe(200);
 			expect(run.execution.status).toBe('success');
-			expect(processesThatRan(run.execution.id)).toEqual(['worker']);
+			expect(processesThatRan(run.execution.id)).toEqual(ONE_WORKER);
 
 			expect(run.items).toHaveLength(1);
 			const lead = run.items[0];
@@ -87,7 +91,7 @@ describe(`CRM Invoicing in n8n ${env.n8nVersion} queue mode (main, two webhook p
 			await crm.clearRequests();
 			const run = await runAction({ parameters: { resource: 'lead', operation: 'getMany', returnAll: true, filters: {} } });
 			expect(run.execution.status).toBe('success');
-			expect(processesThatRan(run.execution.id)).toEqual(['worker']);
+			expect(processesThatRan(run.execution.id)).toEqual(ONE_WORKER);
 			expect(run.items).toHaveLength(total);
 			expect(new Set(run.items.map((lead) => lead.id)).size).toBe(total);
 			const pages = (await crm.requests()).filter((request) => request.path === '/api/v1/leads');
@@ -107,6 +111,111 @@ describe(`CRM Invoicing in n8n ${env.n8nVersion} queue mode (main, two webhook p
 					expect(onWebhookProcess.status).toBe(200);
 				}
 			});
+		});
+	});
+
+	describe('under load: two workers, four executions at once, a rate limit far below their demand', () => {
+		const EXECUTIONS = 4;
+		const LEADS_EACH = 50;
+		// 10 requests a second for the key, against 4 executions that would send 200 requests as fast as they can.
+		const LIMIT = { limit: 10, windowMs: 1_000 };
+
+		afterAll(async () => {
+			await crm.config({ rateLimit: { limit: 600, windowMs: 60_000 } });
+		});
+
+		it('creates every lead exactly once and fails no item; the 429s are waited out in both processes', async () => {
+			await crm.reset();
+			await crm.config({ rateLimit: LIMIT });
+			const path = `queue-load-${randomUUID()}`;
+			const credential = env.credentials.admin;
+			const workflow = {
+				name: `queue load ${path}`,
+				settings: {},
+				nodes: [
+					webhookNode(path, { responseMode: 'lastNode', responseData: 'allEntries' }),
+					{
+						id: randomUUID(),
+						name: 'Split Out',
+						type: 'n8n-nodes-base.splitOut',
+						typeVersion: 1,
+						position: [200, 0],
+						parameters: { fieldToSplitOut: 'body.leads', include: 'noOtherFields', options: {} },
+					},
+					{
+						id: randomUUID(),
+						name: 'CRM Invoicing',
+						type: ACTION_NODE_TYPE,
+						typeVersion: 1,
+						position: [400, 0],
+						parameters: {
+							resource: 'lead',
+							operation: 'create',
+							name: '={{ $json.name }}',
+							additionalFields: { email: '={{ $json.email }}' },
+						},
+						credentials: { crmInvoicingApi: { id: credential.id, name: credential.name } },
+					},
+				],
+				connections: {
+					Webhook: { main: [[{ node: 'Split Out', type: 'main', index: 0 }]] },
+					'Split Out': { main: [[{ node: 'CRM Invoicing', type: 'main', index: 0 }]] },
+				},
+			};
+			const names = Array.from({ length: EXECUTIONS }, (_, run) =>
+				Array.from({ length: LEADS_EACH }, (_, index) => `Load ${run}-${index}`),
+			);
+
+			await withActiveWorkflow(workflow, async (workflowId) => {
+				await crm.clearRequests();
+				const answers = await Promise.all(
+					names.map(async (batch) => {
+						const response = await fetch(`${env.webhookUrl}/webhook/${path}`, {
+							method: 'POST',
+							headers: { 'content-type': 'application/json' },
+							body: JSON.stringify({ leads: batch.map((name) => ({ name, email: `${name.replace(/\W+/g, '.')}@example.com` })) }),
+						});
+						return { status: response.status, items: (await response.json()) as any[] };
+					}),
+				);
+				for (const answer of answers) {
+					expect(answer.status).toBe(200);
+					expect(answer.items).toHaveLength(LEADS_EACH);
+					expect(answer.items.filter((item) => item.error !== undefined)).toEqual([]);
+				}
+
+				const executions = await waitFor(async () => {
+					const finished = await finishedExecutions(workflowId);
+					return finished.length === EXECUTIONS ? finished : undefined;
+				}, 120_000, 'the four executions');
+				expect(executions.map((execution) => execution.status)).toEqual(Array(EXECUTIONS).fill('success'));
+				// Both workers ran executions: two pacers, one key.
+				const ran = executions.flatMap((execution) => processesThatRan(execution.id));
+				expect(new Set(ran)).toEqual(new Set(['worker', 'worker2']));
+
+				// Every lead exactly once in the CRM, and one accepted POST per lead.
+				await crm.config({ rateLimit: { limit: 600, windowMs: 60_000 } });
+				const created: Array<{ name: string }> = [];
+				let cursor: string | null = null;
+				for (let page = 0; page < 10; page++) {
+					const query: string = `/leads?limit=100&search=Load${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}`;
+					const answer = await crm.api<{ items: Array<{ name: string }>; hasMore: boolean; nextCursor?: string | null }>('GET', query);
+					created.push(...answer.items);
+					cursor = answer.hasMore ? (answer.nextCursor ?? null) : null;
+					if (!cursor) break;
+				}
+				const counts = new Map<string, number>();
+				for (const lead of created) if (lead.name.startsWith('Load ')) counts.set(lead.name, (counts.get(lead.name) ?? 0) + 1);
+				expect(counts.size).toBe(EXECUTIONS * LEADS_EACH);
+				expect([...counts.values()].every((count) => count === 1)).toBe(true);
+
+				const posts = (await crm.requests()).filter((request) => request.method === 'POST' && request.path === '/api/v1/leads');
+				expect(posts.filter((request) => request.status !== 429)).toHaveLength(EXECUTIONS * LEADS_EACH);
+				// The limit was really far below the demand: the API answered 429 along the way.
+				const refused = posts.filter((request) => request.status === 429).length;
+				expect(refused).toBeGreaterThan(0);
+				console.log(`[queue load] ${EXECUTIONS * LEADS_EACH} leads created once each by ${EXECUTIONS} executions on 2 workers; ${refused} answers 429 waited out`);
+			}, env);
 		});
 	});
 
@@ -142,7 +251,7 @@ describe(`CRM Invoicing in n8n ${env.n8nVersion} queue mode (main, two webhook p
 				return executions.length >= 1 ? executions : undefined;
 			}, 30_000, 'the execution of lead.created');
 			expect(execution.status).toBe('success');
-			expect(processesThatRan(execution.id)).toEqual(['worker']);
+			expect(processesThatRan(execution.id)).toEqual(ONE_WORKER);
 			const items = execution.data.resultData.runData['CRM Invoicing Trigger'][0].data.main[0].map((item: any) => item.json);
 			expect(items).toEqual([
 				expect.objectContaining({ event: 'lead.created', payload: expect.objectContaining({ id: lead.id, name: 'Grace Queue' }) }),
@@ -176,7 +285,7 @@ describe(`CRM Invoicing in n8n ${env.n8nVersion} queue mode (main, two webhook p
 				const executions = await finishedExecutions(workflowId);
 				return executions.length === before + 1 ? executions : undefined;
 			}, 30_000, 'the first delivery');
-			expect(processesThatRan(execution.id)).toEqual(['worker']);
+			expect(processesThatRan(execution.id)).toEqual(ONE_WORKER);
 
 			// The retry reaches webhookB, which never saw the first (only the database knows it).
 			const toOther = await sendSignedDelivery(onProcess(subscription.url, 'webhookB'), subscription.secret, id, delivery);
