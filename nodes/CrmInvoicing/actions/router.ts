@@ -21,6 +21,7 @@ export const resources: Record<string, Record<string, Operation>> = {
 		update: lead.update,
 		archive: lead.archive,
 		unarchive: lead.unarchive,
+		upsert: lead.upsert,
 	},
 	deal: {
 		create: deal.create,

@@ -9,7 +9,7 @@ const description = new CrmInvoicing().description;
 const properties = description.properties;
 
 const OPERATIONS: Record<string, string[]> = {
-	lead: ['archive', 'create', 'get', 'getMany', 'unarchive', 'update'],
+	lead: ['archive', 'create', 'get', 'getMany', 'unarchive', 'update', 'upsert'],
 	deal: ['create', 'markLost', 'markWon', 'moveToStage', 'update'],
 	invoice: ['create'],
 	client: ['get'],
@@ -57,7 +57,7 @@ describe('node description', () => {
 				(candidate) => candidate.name === 'operation' && candidate.displayOptions?.show?.resource?.includes(name),
 			)!;
 			const options = operation.options as INodePropertyOptions[];
-			expect(options.map((option) => option.value)).toEqual(operations);
+			expect(options.map((option) => option.value).sort()).toEqual(operations);
 			for (const option of options) {
 				expect(option.action).toEqual(expect.any(String));
 				expect(option.description).toEqual(expect.any(String));
@@ -73,6 +73,7 @@ describe('node description', () => {
 		const names = (resource: string, operation: string) => shownFor(resource, operation).map((candidate) => candidate.name);
 		expect(names('lead', 'create')).toEqual(['name', 'additionalFields']);
 		expect(names('lead', 'update')).toEqual(['leadId', 'updateFields']);
+		expect(names('lead', 'upsert')).toEqual(['upsertNotice', 'email', 'name', 'additionalFields', 'options']);
 		expect(names('lead', 'getMany')).toEqual(['returnAll', 'limit', 'filters']);
 		expect(names('deal', 'create')).toEqual(['title', 'pipelineId', 'stageId', 'clientId', 'additionalFields']);
 		expect(names('deal', 'update')).toEqual(['dealId', 'updateFields']);
@@ -99,6 +100,9 @@ describe('node description', () => {
 		expect(optionNames(property('user', 'getMany', 'filters'))).toEqual(['active', 'search']);
 		expect(optionNames(property('lead', 'create', 'additionalFields'))).toEqual(
 			expect.arrayContaining(['email', 'mobile', 'secondaryMobile', 'title', 'value', 'sourceId', 'stageId', 'website', 'customFields']),
+		);
+		expect(optionNames(property('lead', 'upsert', 'additionalFields'))).toEqual(
+			optionNames(property('lead', 'create', 'additionalFields')).filter((name) => name !== 'email'),
 		);
 		expect(optionNames(property('deal', 'update', 'updateFields'))).toEqual(
 			expect.arrayContaining(['title', 'price', 'stageId', 'status', 'priority', 'sourceId', 'expectedCloseDate', 'customFields', 'otherFields']),

@@ -6,8 +6,9 @@ import * as get from './get';
 import * as getMany from './getMany';
 import * as unarchive from './unarchive';
 import * as update from './update';
+import * as upsert from './upsert';
 
-export { archive, create, get, getMany, unarchive, update };
+export { archive, create, get, getMany, unarchive, update, upsert };
 
 export const description: INodeProperties[] = [
 	{
@@ -28,6 +29,12 @@ export const description: INodeProperties[] = [
 				value: 'create',
 				description: 'Create a lead',
 				action: 'Create a lead',
+			},
+			{
+				name: 'Create or Update',
+				value: 'upsert',
+				description: 'Create a new record, or update the current one if it already exists (upsert)',
+				action: 'Create or update a lead',
 			},
 			{
 				name: 'Get',
@@ -62,4 +69,5 @@ export const description: INodeProperties[] = [
 	...getMany.description,
 	...unarchive.description,
 	...update.description,
+	...upsert.description,
 ];

@@ -1,0 +1,252 @@
+import { NodeOperationError, updateDisplayOptions } from 'n8n-workflow';
+import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
+
+import { requireText } from '../../helpers/fields';
+import { apiRequest, MAX_PAGE_SIZE } from '../../transport';
+import { leadBodyFromFields, leadFieldOptions } from './fields';
+import { patchLead } from './patch';
+
+/**
+ * Lead → Create or Update: the lead whose email equals the given one (trimmed, case-insensitive) is updated, or a
+ * new lead is created. Choices (README, "Create or Update a lead"):
+ * - Archived leads are not matches: the search asks for `archived=false`, so an archived lead is left alone and a new
+ *   lead is created next to it.
+ * - Several matches: the oldest (by `createdAt`) is updated, or, when "If Several Leads Match" says so, the item
+ *   fails with an error naming their IDs.
+ * - Within one execution, an email this node already created or updated goes straight to that lead (search results
+ *   may lag behind a create), so a second item with the same email never makes a duplicate.
+ */
+
+/** At most this many pages (100 leads each) of search results are read to find the matches of one email. */
+export const UPSERT_MAX_SEARCH_PAGES = 10;
+
+const SEVERAL_MATCHES = { oldest: 'oldest', error: 'error' } as const;
+type SeveralMatches = (typeof SEVERAL_MATCHES)[keyof typeof SEVERAL_MATCHES];
+
+const properties: INodeProperties[] = [
+	{
+		displayName:
+			'Finds the lead with this email (ignoring case and spaces around it) and updates it, or creates a lead when there is none. Archived leads are not matched.',
+		name: 'upsertNotice',
+		type: 'notice',
+		default: '',
+	},
+	{
+		displayName: 'Email',
+		name: 'email',
+		type: 'string',
+		placeholder: 'name@email.com',
+		required: true,
+		default: '',
+		description: 'Email address that identifies the lead, compared without case and surrounding spaces',
+	},
+	{
+		displayName: 'Name',
+		name: 'name',
+		type: 'string',
+		required: true,
+		default: '',
+		placeholder: 'Jane Doe',
+		description: 'Full name of the lead: set on a new lead, and written over the name of a lead that is found',
+	},
+	{
+		displayName: 'Additional Fields',
+		name: 'additionalFields',
+		type: 'collection',
+		placeholder: 'Add Field',
+		default: {},
+		description: 'Fields to set on the new or found lead. Fields not added here keep their values on a found lead.',
+		options: leadFieldOptions.filter((option) => option.name !== 'email'),
+	},
+	{
+		displayName: 'Options',
+		name: 'options',
+		type: 'collection',
+		placeholder: 'Add option',
+		default: {},
+		options: [
+			{
+				displayName: 'If Several Leads Match',
+				name: 'severalMatches',
+				type: 'options',
+				default: 'oldest',
+				options: [
+					{
+						name: 'Fail the Item',
+						value: 'error',
+						description: 'Stop with an error that names the IDs of the matching leads',
+					},
+					{
+						name: 'Update the Oldest',
+						value: 'oldest',
+						description: 'Update the lead created first (by its creation time)',
+					},
+				],
+				description: 'What to do when more than one lead that is not archived has this email',
+			},
+		],
+	},
+];
+
+export const description = updateDisplayOptions({ show: { resource: ['lead'], operation: ['upsert'] } }, properties);
+
+// ------------------------------------------------------------------------------------------ per-execution memory
+
+/** How many executions' email → lead ID memories are kept (the least recently used go first). */
+const MAX_EXECUTIONS_IN_MEMORY = 100;
+/** How many emails one execution remembers (the oldest go first). */
+const MAX_EMAILS_PER_EXECUTION = 10_000;
+
+const memoryByExecution = new Map<string, Map<string, string>>();
+const memoryByContext = new WeakMap<object, Map<string, string>>();
+
+/** The email → lead ID memory of this execution and node (of this run of the node when n8n gives no execution id). */
+function memoryOf(context: IExecuteFunctions): Map<string, string> {
+	const executionId = context.getExecutionId?.();
+	if (!executionId) {
+		let memory = memoryByContext.get(context);
+		if (!memory) {
+			memory = new Map();
+			memoryByContext.set(context, memory);
+		}
+		return memory;
+	}
+	const key = `${executionId}:${context.getNode().id ?? context.getNode().name}`;
+	let memory = memoryByExecution.get(key);
+	if (memory) {
+		memoryByExecution.delete(key);
+	} else {
+		memory = new Map();
+	}
+	memoryByExecution.set(key, memory);
+	while (memoryByExecution.size > MAX_EXECUTIONS_IN_MEMORY) {
+		const oldest = memoryByExecution.keys().next().value;
+		if (oldest === undefined) break;
+		memoryByExecution.delete(oldest);
+	}
+	return memory;
+}
+
+function remember(memory: Map<string, string>, email: string, leadId: string): void {
+	memory.delete(email);
+	memory.set(email, leadId);
+	while (memory.size > MAX_EMAILS_PER_EXECUTION) {
+		const oldest = memory.keys().next().value;
+		if (oldest === undefined) break;
+		memory.delete(oldest);
+	}
+}
+
+/** Forgets every remembered email (for tests, whose executions share one id). */
+export function forgetUpsertMemory(): void {
+	memoryByExecution.clear();
+}
+
+// ------------------------------------------------------------------------------------------ finding the lead
+
+/** An email as compared: trimmed and lower-cased. */
+export function normalizeEmail(value: unknown): string {
+	return typeof value === 'string' ? value.trim().toLowerCase() : '';
+}
+
+function createdAtMs(lead: IDataObject): number {
+	const ms = typeof lead.createdAt === 'string' ? Date.parse(lead.createdAt) : NaN;
+	return Number.isNaN(ms) ? Number.POSITIVE_INFINITY : ms;
+}
+
+/** The oldest lead by `createdAt`; among equal (or unreadable) times, the first the API listed. */
+function oldestOf(leads: IDataObject[]): IDataObject {
+	return leads.reduce((oldest, lead) => (createdAtMs(lead) < createdAtMs(oldest) ? lead : oldest));
+}
+
+interface V1Page {
+	items?: IDataObject[];
+	hasMore?: boolean;
+	nextCursor?: string | null;
+}
+
+/**
+ * The ID of the lead to update, or undefined when no lead that is not archived has this email. Searches
+ * `GET /leads?search=<email>&archived=false&limit=100` (the search also matches names, mobiles and websites, and may
+ * match parts, so each result's email is compared here) and stops as soon as the answer is known: at the last page,
+ * or at the second match when several matches fail the item.
+ */
+async function findLeadId(
+	context: IExecuteFunctions,
+	email: string,
+	severalMatches: SeveralMatches,
+	itemIndex: number,
+): Promise<string | undefined> {
+	const matches: IDataObject[] = [];
+	let cursor: string | undefined;
+	for (let page = 1; ; page++) {
+		const qs: IDataObject = { search: email, archived: false, limit: MAX_PAGE_SIZE };
+		if (cursor) qs.cursor = cursor;
+		const response = (await apiRequest.call(context, { method: 'GET', path: '/leads', qs, itemIndex })) as V1Page;
+		const items = Array.isArray(response.items) ? response.items : [];
+		for (const lead of items) {
+			if (lead.archived === true || typeof lead.id !== 'string' || lead.id === '') continue;
+			if (normalizeEmail(lead.email) === email) matches.push(lead);
+		}
+		if (severalMatches === SEVERAL_MATCHES.error && matches.length > 1) {
+			throw new NodeOperationError(
+				context.getNode(),
+				`Several leads have the email "${email}": ${matches.map((lead) => String(lead.id)).join(', ')}${response.hasMore === false ? '' : ' and maybe more'} (item ${itemIndex})`,
+				{
+					itemIndex,
+					description:
+						'Merge or archive the duplicates in the CRM, or set "If Several Leads Match" to "Update the Oldest".',
+				},
+			);
+		}
+		const next = response.hasMore === false ? null : (response.nextCursor ?? null);
+		if (!next || items.length === 0) break;
+		if (page >= UPSERT_MAX_SEARCH_PAGES) {
+			throw new NodeOperationError(
+				context.getNode(),
+				`The search for "${email}" found more than ${UPSERT_MAX_SEARCH_PAGES * MAX_PAGE_SIZE} leads; Create or Update stopped reading them (item ${itemIndex})`,
+				{
+					itemIndex,
+					description:
+						'The CRM\'s search matches names, mobiles and websites too. Use Lead → Get Many to look at the matches, or use Lead → Update with the lead\'s ID.',
+				},
+			);
+		}
+		cursor = next;
+	}
+	return matches.length === 0 ? undefined : String(oldestOf(matches).id);
+}
+
+// ------------------------------------------------------------------------------------------ the operation
+
+export async function execute(this: IExecuteFunctions, itemIndex: number): Promise<INodeExecutionData[]> {
+	const givenEmail = requireText(this, this.getNodeParameter('email', itemIndex), 'Email', itemIndex);
+	const email = normalizeEmail(givenEmail);
+	const name = requireText(this, this.getNodeParameter('name', itemIndex), 'Name', itemIndex);
+	const additionalFields = this.getNodeParameter('additionalFields', itemIndex, {}) as IDataObject;
+	const options = this.getNodeParameter('options', itemIndex, {}) as IDataObject;
+	const severalMatches: SeveralMatches =
+		options.severalMatches === SEVERAL_MATCHES.error ? SEVERAL_MATCHES.error : SEVERAL_MATCHES.oldest;
+
+	// The email parameter is the only email: one set through "Other Fields (JSON)" is not sent.
+	const fields = leadBodyFromFields(this, additionalFields, itemIndex);
+	delete fields.email;
+	const memory = memoryOf(this);
+
+	const leadId = memory.get(email) ?? (await findLeadId(this, email, severalMatches, itemIndex));
+	if (leadId !== undefined) {
+		// The found lead's email already matches; it is kept as the CRM has it.
+		const lead = await patchLead(this, leadId, { ...fields, name }, itemIndex);
+		remember(memory, email, leadId);
+		return [{ json: lead }];
+	}
+
+	const lead = await apiRequest.call(this, {
+		method: 'POST',
+		path: '/leads',
+		body: { ...fields, name, email: givenEmail },
+		itemIndex,
+	});
+	if (typeof lead.id === 'string' && lead.id !== '') remember(memory, email, lead.id);
+	return [{ json: lead }];
+}

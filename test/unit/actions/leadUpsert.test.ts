@@ -1,0 +1,238 @@
+import type { IDataObject, INodeParameters } from 'n8n-workflow';
+
+import { forgetUpsertMemory, UPSERT_MAX_SEARCH_PAGES } from '../../../nodes/CrmInvoicing/actions/lead/upsert';
+import { api, expectValidationError, jsonOf, logging, run, useNock } from './support';
+import type { SeenRequest } from './support';
+
+useNock();
+
+// The harness gives every run the same execution id; each test starts with an empty email → lead memory.
+beforeEach(() => forgetUpsertMemory());
+
+const lead = (id: string, extra: IDataObject = {}): IDataObject => ({
+	id,
+	number: `L-${id}`,
+	name: 'Jane Doe',
+	archived: false,
+	createdAt: '2026-01-02T03:04:05.000Z',
+	...extra,
+});
+
+const upsert = (extra: INodeParameters = {}): INodeParameters => ({
+	resource: 'lead',
+	operation: 'upsert',
+	email: '  Jane.Doe@Example.COM ',
+	name: 'Jane Doe',
+	...extra,
+});
+
+const searchQuery = (email: string, cursor?: string) => ({
+	search: email,
+	archived: 'false',
+	limit: '100',
+	...(cursor ? { cursor } : {}),
+});
+
+describe('lead: create or update (upsert)', () => {
+	it('finds the lead whose email differs only in case and spaces, and PATCHes it without touching its email', async () => {
+		const seen: SeenRequest[] = [];
+		const found = lead('lead_7', { email: 'jane.doe@example.com' });
+		const updated = { ...found, name: 'Jane Q. Doe', title: 'Buyer' };
+		const scope = api()
+			.get('/api/v1/leads')
+			.query(searchQuery('jane.doe@example.com'))
+			.reply(logging(seen, 200, {
+				// The API's search also matches parts and other fields: only the exact email (ignoring case) counts.
+				items: [lead('lead_1', { email: 'xjane.doe@example.com' }), lead('lead_2', { name: 'jane.doe@example.com', email: null }), found],
+				hasMore: false,
+				nextCursor: null,
+			}))
+			.patch('/api/v1/leads/lead_7')
+			.reply(logging(seen, 200, updated));
+
+		const output = await run(upsert({ name: ' Jane Q. Doe ', additionalFields: { title: 'Buyer' } }));
+
+		expect(scope.isDone()).toBe(true);
+		expect(seen.map((request) => `${request.method} ${request.path.split('?')[0]}`)).toEqual([
+			'GET /api/v1/leads',
+			'PATCH /api/v1/leads/lead_7',
+		]);
+		expect(seen[1].body).toEqual({ name: 'Jane Q. Doe', title: 'Buyer' });
+		expect(jsonOf(output)).toEqual([updated]);
+		expect(output[0].pairedItem).toEqual({ item: 0 });
+	});
+
+	it('reads the lead back when the PATCH answers 204 with no body, so the output is the lead as Get gives it', async () => {
+		const found = lead('lead_7', { email: 'jane.doe@example.com' });
+		const afterUpdate = { ...found, value: 300 };
+		const scope = api()
+			.get('/api/v1/leads')
+			.query(searchQuery('jane.doe@example.com'))
+			.reply(200, { items: [found], hasMore: false })
+			.patch('/api/v1/leads/lead_7', { name: 'Jane Doe', value: 300 })
+			.reply(204)
+			.get('/api/v1/leads/lead_7')
+			.reply(200, afterUpdate);
+
+		const output = await run(upsert({ additionalFields: { value: 300 } }));
+
+		expect(scope.isDone()).toBe(true);
+		expect(jsonOf(output)).toEqual([afterUpdate]);
+	});
+
+	it('POSTs a new lead with the email as given (trimmed) when no lead has it', async () => {
+		const created = lead('lead_9', { email: 'Jane.Doe@Example.COM', mobile: '+14155550123' });
+		const scope = api()
+			.get('/api/v1/leads')
+			.query(searchQuery('jane.doe@example.com'))
+			.reply(200, { items: [lead('lead_1', { email: 'jane.doe@example.com.au' })], hasMore: false, nextCursor: null })
+			.post('/api/v1/leads', { name: 'Jane Doe', email: 'Jane.Doe@Example.COM', mobile: '+14155550123' })
+			.reply(200, created);
+
+		const output = await run(upsert({ additionalFields: { mobile: '+14155550123' } }));
+
+		expect(scope.isDone()).toBe(true);
+		expect(jsonOf(output)).toEqual([created]);
+	});
+
+	it('sends the email parameter only: an email in "Other Fields (JSON)" is not sent', async () => {
+		const scope = api()
+			.get('/api/v1/leads')
+			.query(searchQuery('jane.doe@example.com'))
+			.reply(200, { items: [], hasMore: false })
+			.post('/api/v1/leads', { name: 'Jane Doe', email: 'Jane.Doe@Example.COM', ownerNote: 'vip' })
+			.reply(200, lead('lead_9'));
+
+		await run(upsert({ additionalFields: { otherFields: '{"email": "other@example.com", "ownerNote": "vip"}' } }));
+		expect(scope.isDone()).toBe(true);
+	});
+
+	it('makes one POST then one PATCH for two items with the same new email in one execution (no second search)', async () => {
+		const seen: SeenRequest[] = [];
+		const created = lead('lead_new', { email: 'new@example.com', name: 'First' });
+		const scope = api()
+			.get('/api/v1/leads')
+			.query(searchQuery('new@example.com'))
+			.reply(logging(seen, 200, { items: [], hasMore: false, nextCursor: null }))
+			.post('/api/v1/leads')
+			.reply(logging(seen, 200, created))
+			.patch('/api/v1/leads/lead_new')
+			.reply(logging(seen, 200, { ...created, name: 'Second' }));
+
+		const output = await run(
+			{ resource: 'lead', operation: 'upsert', email: '={{ $json.email }}', name: '={{ $json.name }}' },
+			{ items: [{ json: { email: 'new@example.com', name: 'First' } }, { json: { email: ' NEW@example.com', name: 'Second' } }] },
+		);
+
+		expect(scope.isDone()).toBe(true);
+		expect(seen.map((request) => `${request.method} ${request.path.split('?')[0]}`)).toEqual([
+			'GET /api/v1/leads',
+			'POST /api/v1/leads',
+			'PATCH /api/v1/leads/lead_new',
+		]);
+		expect(seen[1].body).toEqual({ name: 'First', email: 'new@example.com' });
+		expect(seen[2].body).toEqual({ name: 'Second' });
+		expect(jsonOf(output).map((item) => item.name)).toEqual(['First', 'Second']);
+		expect(output.map((item) => item.pairedItem)).toEqual([{ item: 0 }, { item: 1 }]);
+	});
+
+	it('updates the oldest match by createdAt, reading every page of the search (and no more)', async () => {
+		const seen: SeenRequest[] = [];
+		const newer = lead('lead_a', { email: 'jane.doe@example.com', createdAt: '2026-03-01T00:00:00.000Z' });
+		const oldest = lead('lead_b', { email: 'JANE.DOE@example.com', createdAt: '2025-12-31T23:59:59.000Z' });
+		const scope = api()
+			.get('/api/v1/leads')
+			.query(searchQuery('jane.doe@example.com'))
+			.reply(logging(seen, 200, { items: [newer], hasMore: true, nextCursor: 'c2' }))
+			.get('/api/v1/leads')
+			.query(searchQuery('jane.doe@example.com', 'c2'))
+			.reply(logging(seen, 200, { items: [oldest], hasMore: false, nextCursor: null }))
+			.patch('/api/v1/leads/lead_b')
+			.reply(logging(seen, 200, oldest));
+
+		const output = await run(upsert());
+
+		expect(scope.isDone()).toBe(true);
+		expect(seen).toHaveLength(3);
+		expect(jsonOf(output)).toEqual([oldest]);
+	});
+
+	it('does not match an archived lead, even if the API listed one despite archived=false', async () => {
+		const scope = api()
+			.get('/api/v1/leads')
+			.query(searchQuery('jane.doe@example.com'))
+			.reply(200, { items: [lead('lead_old', { email: 'jane.doe@example.com', archived: true })], hasMore: false })
+			.post('/api/v1/leads')
+			.reply(200, lead('lead_9'));
+
+		const output = await run(upsert());
+		expect(scope.isDone()).toBe(true);
+		expect(jsonOf(output)[0].id).toBe('lead_9');
+	});
+
+	it('fails the item naming the IDs when several leads match and the option says so, without reading further pages', async () => {
+		const seen: SeenRequest[] = [];
+		const scope = api()
+			.get('/api/v1/leads')
+			.query(searchQuery('jane.doe@example.com'))
+			.reply(logging(seen, 200, {
+				items: [lead('lead_a', { email: 'jane.doe@example.com' }), lead('lead_b', { email: 'Jane.Doe@example.com' })],
+				hasMore: true,
+				nextCursor: 'c2',
+			}));
+
+		await expect(run(upsert({ options: { severalMatches: 'error' } }))).rejects.toMatchObject({
+			name: 'NodeOperationError',
+			message: expect.stringMatching(/Several leads have the email "jane\.doe@example\.com": lead_a, lead_b and maybe more/),
+			description: expect.stringMatching(/Update the Oldest/),
+		});
+		expect(scope.isDone()).toBe(true);
+		expect(seen).toHaveLength(1);
+	});
+
+	it(`stops after ${UPSERT_MAX_SEARCH_PAGES} pages of search results with an error, not an endless loop`, async () => {
+		let pages = 0;
+		const scope = api()
+			.get('/api/v1/leads')
+			.query(true)
+			.times(UPSERT_MAX_SEARCH_PAGES)
+			.reply(() => {
+				pages++;
+				return [200, { items: [lead(`lead_${pages}`, { email: 'someone.else@example.com' })], hasMore: true, nextCursor: `c${pages}` }];
+			});
+
+		await expect(run(upsert())).rejects.toMatchObject({
+			message: expect.stringMatching(/found more than 1000 leads/),
+		});
+		expect(scope.isDone()).toBe(true);
+		expect(pages).toBe(UPSERT_MAX_SEARCH_PAGES);
+	});
+
+	it('refuses an empty email before any request', async () => {
+		await expectValidationError(upsert({ email: '  ' }), /"Email" is required but is empty in item 0/);
+	});
+
+	it('puts a failed item\'s error on that item with "Continue on Fail" and goes on with the next', async () => {
+		const scope = api()
+			.get('/api/v1/leads')
+			.query(searchQuery('bad@example.com'))
+			.reply(200, { items: [], hasMore: false })
+			.post('/api/v1/leads')
+			.reply(400, { error: { code: 'VALIDATION_ERROR', message: 'email must be a valid email address' } })
+			.get('/api/v1/leads')
+			.query(searchQuery('ok@example.com'))
+			.reply(200, { items: [], hasMore: false })
+			.post('/api/v1/leads')
+			.reply(200, lead('lead_ok', { email: 'ok@example.com' }));
+
+		const output = await run(
+			{ resource: 'lead', operation: 'upsert', email: '={{ $json.email }}', name: 'X' },
+			{ continueOnFail: true, items: [{ json: { email: 'bad@example.com' } }, { json: { email: 'ok@example.com' } }] },
+		);
+
+		expect(scope.isDone()).toBe(true);
+		expect(jsonOf(output)[0].error).toMatch(/400/);
+		expect(jsonOf(output)[1].id).toBe('lead_ok');
+		expect(output.map((item) => item.pairedItem)).toEqual([{ item: 0 }, { item: 1 }]);
+	});
+});
