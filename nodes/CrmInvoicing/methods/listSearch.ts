@@ -1,6 +1,7 @@
 import type { IDataObject, ILoadOptionsFunctions, INodeListSearchResult } from 'n8n-workflow';
 
 import { apiRequest, MAX_PAGE_SIZE, USER_SEARCH_QUERY_PARAMETER } from '../transport';
+import { leadListItem, mayBeNumberOrId, NUMBER_SCAN_TOKEN, scanByNumber } from './leadPicker';
 
 interface V1Page {
 	items?: IDataObject[];
@@ -8,21 +9,26 @@ interface V1Page {
 	hasMore?: boolean;
 }
 
-/** One page of leads for the "From List" picker, searching as the user types. */
+/** One page of leads for the "From List" picker, searching name, email and lead number as the user types. */
 export async function searchLeads(
 	this: ILoadOptionsFunctions,
 	filter?: string,
 	paginationToken?: string,
 ): Promise<INodeListSearchResult> {
+	const search = filter?.trim() ?? '';
+	if (search && paginationToken?.startsWith(NUMBER_SCAN_TOKEN)) {
+		return await scanByNumber(this, search, paginationToken.slice(NUMBER_SCAN_TOKEN.length));
+	}
 	const qs: IDataObject = { limit: MAX_PAGE_SIZE };
-	if (filter) qs.search = filter;
+	if (search) qs.search = search;
 	if (paginationToken) qs.cursor = paginationToken;
 	const page = (await apiRequest.call(this, { method: 'GET', path: '/leads', qs })) as V1Page;
+	const items = page.items ?? [];
+	if (search && !paginationToken && items.length === 0 && mayBeNumberOrId(search)) {
+		return await scanByNumber(this, search, undefined);
+	}
 	return {
-		results: (page.items ?? []).map((lead) => ({
-			name: [lead.name, lead.email].filter(Boolean).join(' · ') || String(lead.id),
-			value: String(lead.id),
-		})),
+		results: items.map(leadListItem),
 		paginationToken: page.hasMore && page.nextCursor ? page.nextCursor : undefined,
 	};
 }

@@ -395,8 +395,8 @@ describe('searchLeads (From List)', () => {
 		expect(scope.isDone()).toBe(true);
 		expect(result).toEqual({
 			results: [
-				{ name: 'Jane Doe · jane@example.com', value: 'lead_1' },
-				{ name: 'lead_2', value: 'lead_2' },
+				{ name: 'Jane Doe · jane@example.com · L-0001', value: 'lead_1', description: 'ID lead_1' },
+				{ name: 'lead_2', value: 'lead_2', description: 'ID lead_2' },
 			],
 			paginationToken: 'c2',
 		});
@@ -411,7 +411,10 @@ describe('searchLeads (From List)', () => {
 		const result = await searchLeads.call(context(), 'ja', 'c2');
 
 		expect(scope.isDone()).toBe(true);
-		expect(result).toEqual({ results: [{ name: 'Jane Doe', value: 'lead_3' }], paginationToken: undefined });
+		expect(result).toEqual({
+			results: [{ name: 'Jane Doe · L-0001', value: 'lead_3', description: 'ID lead_3' }],
+			paginationToken: undefined,
+		});
 	});
 
 	it('lists without a search parameter when there is no filter', async () => {

@@ -7,7 +7,8 @@ import { locatorProperty } from '../../helpers/locator';
 export const leadIdProperty: INodeProperties = locatorProperty({
 	displayName: 'Lead',
 	name: 'leadId',
-	description: 'The lead to use. Pick it from the list (searches name, email, mobile and website) or enter its public ID.',
+	description:
+		'The lead to use. Pick it from the list (shows name, email and lead number; searches them and the mobile and website) or enter its public ID.',
 	searchListMethod: 'searchLeads',
 	listPlaceholder: 'Select a lead...',
 	idPlaceholder: 'e.g. lead_8f2k1',

@@ -1,0 +1,113 @@
+import type { IDataObject } from 'n8n-workflow';
+
+import { LEAD_NUMBER_SCAN_PAGES } from '../../../nodes/CrmInvoicing/methods/leadPicker';
+import { searchLeads } from '../../../nodes/CrmInvoicing/methods/listSearch';
+import { CrmInvoicing } from '../../../nodes/CrmInvoicing/CrmInvoicing.node';
+import { createLoadOptionsContext } from '../../helpers/harness';
+import { api, useNock } from './support';
+
+useNock();
+
+function context() {
+	return createLoadOptionsContext({ nodeType: new CrmInvoicing(), parameters: { resource: 'lead', operation: 'get' } }).context;
+}
+
+const lead = (id: string, number: string, extra: IDataObject = {}): IDataObject => ({
+	id,
+	number,
+	name: 'Jane Doe',
+	email: 'jane@example.com',
+	archived: false,
+	createdAt: '2026-01-02T03:04:05.000Z',
+	...extra,
+});
+
+describe('the lead picker ("From List")', () => {
+	it('tells apart two leads with the same name and email by their number, and carries each ID', async () => {
+		api()
+			.get('/api/v1/leads')
+			.query({ limit: '100', search: 'jane' })
+			.reply(200, { items: [lead('lead_a', 'L-00007'), lead('lead_b', 'L-00012')], hasMore: false, nextCursor: null });
+
+		const { results } = await searchLeads.call(context(), 'jane');
+
+		expect(results).toEqual([
+			{ name: 'Jane Doe · jane@example.com · L-00007', value: 'lead_a', description: 'ID lead_a' },
+			{ name: 'Jane Doe · jane@example.com · L-00012', value: 'lead_b', description: 'ID lead_b' },
+		]);
+		expect(new Set(results.map((result) => result.name)).size).toBe(2);
+	});
+
+	it('leaves out an empty email and falls back to the ID when a lead has no name, email or number', async () => {
+		api()
+			.get('/api/v1/leads')
+			.query({ limit: '100' })
+			.reply(200, { items: [lead('lead_a', 'L-1', { email: null }), { id: 'lead_x', name: ' ' }], hasMore: false });
+
+		const { results } = await searchLeads.call(context());
+		expect(results.map((result) => result.name)).toEqual(['Jane Doe · L-1', 'lead_x']);
+	});
+
+	it('finds a lead by its number when the CRM\'s search (name, email, mobile, website) finds nothing', async () => {
+		const scope = api()
+			.get('/api/v1/leads')
+			.query({ limit: '100', search: 'l-00012' })
+			.reply(200, { items: [], hasMore: false, nextCursor: null })
+			.get('/api/v1/leads')
+			.query({ limit: '100' })
+			.reply(200, { items: [lead('lead_a', 'L-00007'), lead('lead_b', 'L-00012')], hasMore: true, nextCursor: 'c2' })
+			.get('/api/v1/leads')
+			.query({ limit: '100', cursor: 'c2' })
+			.reply(200, { items: [lead('lead_c', 'L-00120')], hasMore: false, nextCursor: null });
+
+		const result = await searchLeads.call(context(), ' l-00012 ');
+
+		expect(scope.isDone()).toBe(true);
+		expect(result).toEqual({
+			results: [{ name: 'Jane Doe · jane@example.com · L-00012', value: 'lead_b', description: 'ID lead_b' }],
+			paginationToken: undefined,
+		});
+	});
+
+	it('finds a lead by (part of) its ID the same way', async () => {
+		api().get('/api/v1/leads').query({ limit: '100', search: 'b7x9' }).reply(200, { items: [], hasMore: false });
+		api()
+			.get('/api/v1/leads')
+			.query({ limit: '100' })
+			.reply(200, { items: [lead('lead_a1', 'L-1'), lead('lead_b7x9q', 'L-2')], hasMore: false });
+
+		const { results } = await searchLeads.call(context(), 'b7x9');
+		expect(results.map((result) => result.value)).toEqual(['lead_b7x9q']);
+	});
+
+	it(`reads at most ${LEAD_NUMBER_SCAN_PAGES} pages per call, and hands the rest of the scan on as the pagination token`, async () => {
+		let pages = 0;
+		const scope = api()
+			.get('/api/v1/leads')
+			.query({ limit: '100', search: 'L-9' })
+			.reply(200, { items: [], hasMore: false })
+			.get('/api/v1/leads')
+			.query((query) => query.search === undefined)
+			.times(LEAD_NUMBER_SCAN_PAGES * 2 + 1)
+			.reply(() => {
+				pages++;
+				return [200, { items: [lead(`lead_${pages}`, `L-${pages}`)], hasMore: true, nextCursor: `c${pages}` }];
+			});
+
+		const first = await searchLeads.call(context(), 'L-9');
+		expect(pages).toBe(LEAD_NUMBER_SCAN_PAGES);
+		expect(first.results).toEqual([]);
+		expect(first.paginationToken).toBe(`number-scan:c${LEAD_NUMBER_SCAN_PAGES}`);
+
+		// The next call goes on scanning from there (not with the CRM's search).
+		await searchLeads.call(context(), 'L-9', first.paginationToken);
+		expect(pages).toBe(LEAD_NUMBER_SCAN_PAGES * 2);
+		expect(scope.isDone()).toBe(false); // one interceptor of the second batch is left: bounded, not exhausted
+	});
+
+	it('does not scan for a filter that cannot be a number or ID (no digit, or several words)', async () => {
+		const scope = api().get('/api/v1/leads').query({ limit: '100', search: 'nobody here 1' }).reply(200, { items: [], hasMore: false });
+		expect(await searchLeads.call(context(), 'nobody here 1')).toEqual({ results: [], paginationToken: undefined });
+		expect(scope.isDone()).toBe(true);
+	});
+});
