@@ -76,6 +76,15 @@ export class CrmInvoicingTrigger implements INodeType {
 							'Further event names to subscribe to, separated by commas, for events the list above does not offer yet',
 					},
 					{
+						displayName: 'Output Full Record',
+						name: 'fullRecord',
+						type: 'boolean',
+						default: false,
+						description:
+							'Whether to read each lead event\'s lead from the CRM (GET /leads/{ID}) and output it as the payload, with the same fields as Lead → Get',
+						hint: 'One extra API request per lead event. If the CRM cannot be reached in time, the delivery is answered 503 and the CRM sends it again; if the lead cannot be read (e.g. deleted), the event is output as received with a fullRecordError field.',
+					},
+					{
 						displayName: 'Payload Only',
 						name: 'payloadOnly',
 						type: 'boolean',

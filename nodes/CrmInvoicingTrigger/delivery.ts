@@ -1,5 +1,6 @@
 import type { IDataObject, IWebhookFunctions, IWebhookResponseData } from 'n8n-workflow';
 
+import { fullRecordOf } from './fullRecord';
 import { acceptOnce, deliveryMemoryKey } from './recentDeliveries';
 import { verifyWebhookSignature, type WebhookHeaders } from './signature';
 import { readSubscription, subscribedEvents } from './subscription';
@@ -89,16 +90,22 @@ export async function receiveDelivery(this: IWebhookFunctions): Promise<IWebhook
 		return answer(this, 200, { received: true, ignored: `event "${shown}" is not selected in this trigger` });
 	}
 
+	// Output Full Record (fullRecord.ts): read before the id is remembered, so a 503 leaves the retry welcome.
+	const record = await fullRecordOf(this, options, event, payload);
+	if (record.kind === 'retry') return answer(this, 503, { error: record.reason });
+
 	if (!acceptOnce(staticData, deliveryMemoryKey(this, subscriptionId ?? ''), verification.id)) {
 		return answer(this, 200, { received: true, duplicate: true });
 	}
 
+	const output = record.payload;
 	const json: IDataObject =
 		options.payloadOnly === true
-			? isPlainObject(payload)
-				? payload
-				: { payload: payload as IDataObject }
-			: { event, timestamp: timestamp as string, payload: payload as IDataObject, webhookId: verification.id };
+			? isPlainObject(output)
+				? { ...output }
+				: { payload: output as IDataObject }
+			: { event, timestamp: timestamp as string, payload: output as IDataObject, webhookId: verification.id };
+	if (record.kind === 'failed') json.fullRecordError = record.error;
 	// Answered here, before n8n starts the execution, and not left to n8n: n8n saves a webhook call's static data
 	// changes (the id just remembered) when the answer is given, and only an answer given before the execution
 	// starts gets them saved (n8n 2.x resets its "changed" flag when it prepares the execution). Saved, they reach

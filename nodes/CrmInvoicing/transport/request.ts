@@ -1,4 +1,4 @@
-import { sleep } from 'n8n-workflow';
+import { NodeOperationError, sleep } from 'n8n-workflow';
 import type {
 	ICredentialDataDecryptedObject,
 	ICredentialsDecrypted,
@@ -9,6 +9,7 @@ import type {
 	IHttpRequestOptions,
 	ILoadOptionsFunctions,
 	IN8nHttpFullResponse,
+	IWebhookFunctions,
 } from 'n8n-workflow';
 
 import { API_PREFIX } from './apiChoices';
@@ -18,8 +19,11 @@ import { pacerFor, rateLimitWaitMs, type RateLimitPacer } from './rateLimit';
 
 export const CREDENTIAL_TYPE = 'crmInvoicingApi';
 
-/** Any n8n context that may call the API: node execution, list searches, and the trigger's webhook lifecycle. */
-export type ApiContext = IExecuteFunctions | ILoadOptionsFunctions | IHookFunctions;
+/**
+ * Any n8n context that may call the API: node execution, list searches, the trigger's webhook lifecycle, and the
+ * trigger's handling of a delivery (Output Full Record).
+ */
+export type ApiContext = IExecuteFunctions | ILoadOptionsFunctions | IHookFunctions | IWebhookFunctions;
 
 export type ApiVersion = keyof typeof API_PREFIX;
 
@@ -32,6 +36,11 @@ export interface ApiRequest {
 	body?: IDataObject | IDataObject[];
 	/** The input item the request is for, so errors point at it. */
 	itemIndex?: number;
+	/**
+	 * Time limit for the whole request in ms, waits and retries included (e.g. while a webhook delivery waits for its
+	 * answer). Without it, the limits of RETRY apply. A wait that would pass it is not started: the request fails.
+	 */
+	timeLimitMs?: number;
 }
 
 interface Connection {
@@ -94,11 +103,21 @@ export async function apiRequestFull(this: ApiContext, request: ApiRequest): Pro
 	let rateLimitRetries = 0;
 	let rateLimitWaited = 0;
 	let transientRetries = 0;
+	const deadline = request.timeLimitMs === undefined ? Infinity : Date.now() + request.timeLimitMs;
+	const fits = (waitMs: number): boolean => Date.now() + waitMs < deadline;
 
 	for (;;) {
 		const delay = connection.pacer.delayBeforeNextRequest();
+		if (delay > 0 && !fits(delay)) {
+			throw new NodeOperationError(
+				this.getNode(),
+				`${summary.method} ${summary.path} was not sent: the rate limit asks to wait ${Math.ceil(delay / 1000)} s, longer than its time limit of ${Math.ceil((request.timeLimitMs ?? 0) / 1000)} s`,
+				{ description: 'The CRM\'s rate limit is used up for now; the request can be made again later.' },
+			);
+		}
 		if (delay > 0) await sleep(delay);
 		connection.pacer.onRequestSent();
+		if (deadline !== Infinity) options.timeout = Math.max(1, Math.min(RETRY.requestTimeoutMs, deadline - Date.now()));
 
 		let response: IN8nHttpFullResponse;
 		try {
@@ -107,7 +126,7 @@ export async function apiRequestFull(this: ApiContext, request: ApiRequest): Pro
 			})) as IN8nHttpFullResponse;
 		} catch (error) {
 			const code = connectionErrorCode(error);
-			if (idempotent && code && transientRetries < RETRY.maxTransientRetries) {
+			if (idempotent && code && transientRetries < RETRY.maxTransientRetries && fits(RETRY.transientBackoffMs * 2 ** transientRetries)) {
 				await sleep(RETRY.transientBackoffMs * 2 ** transientRetries++);
 				continue;
 			}
@@ -121,13 +140,18 @@ export async function apiRequestFull(this: ApiContext, request: ApiRequest): Pro
 		if (status === 429) {
 			const wait = rateLimitWaitMs(response.headers);
 			connection.pacer.onRateLimited(wait);
-			if (rateLimitRetries < RETRY.maxRateLimitRetries && rateLimitWaited + wait <= RETRY.maxTotalRateLimitWaitMs) {
+			if (rateLimitRetries < RETRY.maxRateLimitRetries && rateLimitWaited + wait <= RETRY.maxTotalRateLimitWaitMs && fits(wait)) {
 				rateLimitRetries++;
 				rateLimitWaited += wait;
 				// The pacer now holds the wait; the top of the loop sleeps it.
 				continue;
 			}
-		} else if (idempotent && TRANSIENT_STATUSES.has(status) && transientRetries < RETRY.maxTransientRetries) {
+		} else if (
+			idempotent &&
+			TRANSIENT_STATUSES.has(status) &&
+			transientRetries < RETRY.maxTransientRetries &&
+			fits(RETRY.transientBackoffMs * 2 ** transientRetries)
+		) {
 			await sleep(RETRY.transientBackoffMs * 2 ** transientRetries++);
 			continue;
 		}

@@ -32,12 +32,13 @@ describe('CRM Invoicing Trigger description', () => {
 		);
 	});
 
-	it('has customEvents, subscriptionName and payloadOnly under options', () => {
+	it('has customEvents, fullRecord, payloadOnly and subscriptionName under options', () => {
 		const options = property('options');
 		expect(options.type).toBe('collection');
 		const names = (options.options as INodeProperties[]).map((option) => [option.name, option.type]);
 		expect(names).toEqual([
 			['customEvents', 'string'],
+			['fullRecord', 'boolean'],
 			['payloadOnly', 'boolean'],
 			['subscriptionName', 'string'],
 		]);

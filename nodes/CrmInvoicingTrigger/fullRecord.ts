@@ -1,0 +1,87 @@
+import type { IDataObject, IWebhookFunctions } from 'n8n-workflow';
+
+import { apiRequest } from '../CrmInvoicing/transport';
+
+/**
+ * "Output Full Record": for `lead.*` events the trigger reads the lead with GET /leads/{payload.id} and outputs that
+ * Lead (the shape Lead → Get outputs) instead of the event payload (spec §6: stage and source as names, stageId and
+ * ownerId as numbers, no number, website or sourceId).
+ *
+ * The delivery must be answered within the CRM's 20 s, so the read has FULL_RECORD_TIME_LIMIT_MS, waits and retries
+ * included. A failed read loses nothing (README, "Output Full Record"):
+ * - when trying again may work (no answer in time, 429, 5xx, a rate-limit wait longer than the time limit), the
+ *   delivery is answered 503 and not remembered as accepted: the CRM delivers it again (5 s, 5 min, 30 min, …);
+ * - when it cannot (the lead is gone, 404; the key may not read it, 401/403; any other 4xx), the delivery is emitted
+ *   with the payload as received and `fullRecordError` saying why.
+ */
+
+/** Longest time the read of the lead may take, waits and retries included (the CRM waits 20 s for the answer). */
+export const FULL_RECORD_TIME_LIMIT_MS = 8_000;
+
+export type FullRecord =
+	/** No read asked for (option off, or not a lead event): the payload as received. */
+	| { kind: 'asReceived'; payload: unknown }
+	/** The lead as GET /leads/{id} returned it. */
+	| { kind: 'lead'; payload: IDataObject }
+	/** The read failed for good: the payload as received and why. */
+	| { kind: 'failed'; payload: unknown; error: IDataObject }
+	/** The read failed in a way that may pass: ask the CRM to deliver again. */
+	| { kind: 'retry'; reason: string };
+
+/** Whether this delivery's lead should be read: the option is on and the event is a lead event. */
+export function wantsFullRecord(options: IDataObject, event: string): boolean {
+	return options.fullRecord === true && event.startsWith('lead.');
+}
+
+function isPlainObject(value: unknown): value is IDataObject {
+	return !!value && typeof value === 'object' && !Array.isArray(value);
+}
+
+/** The HTTP status of a transport error, when the API answered one. */
+function statusOf(error: unknown): number | undefined {
+	const httpCode = (error as { httpCode?: unknown })?.httpCode;
+	const status = Number(httpCode);
+	return Number.isInteger(status) && status >= 100 ? status : undefined;
+}
+
+function messageOf(error: unknown): string {
+	return error instanceof Error ? error.message : String(error);
+}
+
+/** Whether trying the read again later may succeed: no HTTP answer at all, a 429, or a 5xx. */
+function mayPassLater(status: number | undefined): boolean {
+	return status === undefined || status === 429 || status >= 500;
+}
+
+/** The payload to output for this delivery, reading the full lead when the option asks for it. Never throws. */
+export async function fullRecordOf(
+	context: IWebhookFunctions,
+	options: IDataObject,
+	event: string,
+	payload: unknown,
+): Promise<FullRecord> {
+	if (!wantsFullRecord(options, event)) return { kind: 'asReceived', payload };
+	const id = isPlainObject(payload) ? payload.id : undefined;
+	if (typeof id !== 'string' || id.trim() === '') {
+		return { kind: 'failed', payload, error: { message: 'The event payload has no lead id, so the lead could not be read' } };
+	}
+	try {
+		const lead = await apiRequest.call(context, {
+			method: 'GET',
+			path: `/leads/${encodeURIComponent(id)}`,
+			timeLimitMs: FULL_RECORD_TIME_LIMIT_MS,
+		});
+		if (!isPlainObject(lead) || typeof lead.id !== 'string') {
+			return { kind: 'failed', payload, error: { message: `GET /leads/${id} did not answer with a lead` } };
+		}
+		return { kind: 'lead', payload: lead };
+	} catch (error) {
+		const status = statusOf(error);
+		if (mayPassLater(status)) return { kind: 'retry', reason: `reading lead ${id} failed: ${messageOf(error)}` };
+		return {
+			kind: 'failed',
+			payload,
+			error: { message: messageOf(error), httpCode: String(status) },
+		};
+	}
+}
