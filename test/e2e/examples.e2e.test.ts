@@ -115,8 +115,13 @@ async function expectOneSubscription(): Promise<any> {
 describe('The example files', () => {
 	const files = readdirSync(EXAMPLES).filter((file) => file.endsWith('.json'));
 
-	it('are the three documented examples', () => {
-		expect(files.sort()).toEqual(['archive-stale-leads.json', 'lead-created-enrich-create-deal.json', 'new-leads-to-invoices.json']);
+	it('are the four documented examples', () => {
+		expect(files.sort()).toEqual([
+			'archive-stale-leads.json',
+			'lead-created-enrich-create-deal.json',
+			'new-leads-to-invoices.json',
+			'web-form-to-lead-upsert.json',
+		]);
 		const readme = readFileSync(path.join(EXAMPLES, 'README.md'), 'utf8');
 		for (const file of files) expect(readme).toContain(file);
 		expect(readme).toMatch(/Import from File/);
@@ -295,5 +300,43 @@ describe(`The examples in real n8n ${env.n8nVersion}`, () => {
 		// Archived now: the 3 seeded leads and the 15 generated ones that were archived already, nothing else.
 		const archived = await crm.api('GET', '/leads?archived=true&limit=100');
 		expect(archived.items).toHaveLength(3 + 15);
+	});
+	it('web-form-to-lead-upsert.json: form posts become one lead per email (any case, spaces), updated on repeat, never duplicated', async () => {
+		await crm.reset();
+		const example = loadExample('web-form-to-lead-upsert.json');
+		expect(setting(example, 'formName')).toBe('Website contact form');
+		const workflow = configure(example, {});
+		const form = nodeNamed(workflow, 'Form Submission');
+		const url = `${env.webhookUrl ?? env.n8nUrl}/webhook/${form.parameters.path}`;
+		expect(form.parameters.path).toBe('lead-capture');
+
+		await withActiveWorkflow(workflow as unknown as Record<string, unknown>, async (workflowId) => {
+			await crm.clearRequests();
+			const submit = async (body: Record<string, unknown>) => {
+				const response = await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+				expect({ status: response.status, body: await response.json() }).toEqual({ status: 200, body: { received: true } });
+			};
+			await submit({ name: 'Ada Byron', email: ' Ada.Byron@Example.com ', phone: '+441234567890' });
+			await submit({ name: 'Ada King', email: 'ada.byron@example.com' });
+			// A lead that was in the CRM before (seeded), sent in capitals.
+			await submit({ name: 'John Smith', email: 'JOHN.SMITH@example.com ' });
+			await successfulExecutions(workflowId, 3);
+		});
+
+		const leads: any[] = (await crm.api('GET', '/leads?limit=100')).items;
+		expect(leads).toHaveLength(3 + 1);
+		const ada = leads.filter((lead) => String(lead.email).trim().toLowerCase() === 'ada.byron@example.com');
+		expect(ada).toHaveLength(1);
+		expect(ada[0]).toMatchObject({ name: 'Ada King', email: 'Ada.Byron@Example.com', mobile: '+441234567890', customFields: { lastForm: 'Website contact form' } });
+		const john = leads.filter((lead) => String(lead.email).toLowerCase() === 'john.smith@example.com');
+		expect(john.map((lead) => lead.id)).toEqual([JOHN_SMITH]);
+		expect(john[0]).toMatchObject({ name: 'John Smith', title: 'CTO', customFields: { lastForm: 'Website contact form' } });
+
+		const writes = (await crm.requests()).filter((request) => request.path.startsWith('/api/') && request.method !== 'GET');
+		expect(writes.map((request) => `${request.method} ${request.path}`)).toEqual([
+			'POST /api/v1/leads',
+			`PATCH /api/v1/leads/${ada[0].id}`,
+			`PATCH /api/v1/leads/${JOHN_SMITH}`,
+		]);
 	});
 });

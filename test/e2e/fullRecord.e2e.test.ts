@@ -1,0 +1,109 @@
+/** The trigger's "Output Full Record" option in the real n8n, with deliveries sent by the sandbox CRM. */
+import { e2eEnv, finishedExecutions, n8nClient, sandbox, triggerWorkflow, waitFor } from './lib';
+
+const env = e2eEnv();
+const crm = sandbox(env);
+const n8n = n8nClient(env);
+
+async function triggerItems(workflowId: string, count: number): Promise<any[]> {
+	const executions = await waitFor(
+		async () => {
+			const finished = await finishedExecutions(workflowId, env);
+			return finished.length >= count ? finished : undefined;
+		},
+		30_000,
+		`${count} execution(s) of the trigger workflow`,
+	);
+	const items: any[] = [];
+	for (const execution of [...executions].reverse()) {
+		const full = await n8n.api('GET', `/executions/${execution.id}?includeData=true`);
+		const runs = full.data.resultData.runData['CRM Invoicing Trigger'];
+		items.push(...runs[0].data.main[0].map((item: { json: unknown }) => item.json));
+	}
+	return items;
+}
+
+async function withTrigger(options: Record<string, unknown>, body: (workflowId: string) => Promise<void>): Promise<void> {
+	const workflow = triggerWorkflow(`e2e full record ${Date.now()}`, ['lead.created']);
+	(workflow.nodes[0].parameters as { options: Record<string, unknown> }).options = options;
+	const created = await n8n.createWorkflow(workflow);
+	try {
+		await n8n.activate(created.id);
+		await body(created.id);
+	} finally {
+		await n8n.deactivate(created.id).catch(() => undefined);
+		await n8n.deleteWorkflow(created.id);
+	}
+}
+
+describe(`Trigger option "Output Full Record" in real n8n ${env.n8nVersion}`, () => {
+	beforeEach(async () => {
+		await crm.reset();
+	});
+
+	afterAll(async () => {
+		expect(await crm.webhooks()).toEqual([]);
+	});
+
+	it('outputs the Lead as GET /leads/{id} gives it on a lead.created delivery, not the event payload', async () => {
+		await withTrigger({ fullRecord: true }, async (workflowId) => {
+			const lead = await crm.api('POST', '/leads', {
+				name: 'Full Record',
+				email: 'full.record@example.com',
+				website: 'https://full.example',
+				sourceId: 'src_web',
+				stageId: 'lst_new',
+				value: 900,
+			});
+			const [item] = await triggerItems(workflowId, 1);
+			const asGet = await crm.api('GET', `/leads/${lead.id}`);
+			expect(item).toEqual({ event: 'lead.created', timestamp: expect.any(String), payload: asGet, webhookId: expect.stringMatching(/^msg_/) });
+			// The Lead's fields, which the event payload has differently or not at all.
+			expect(item.payload).toMatchObject({ number: lead.number, website: 'https://full.example', sourceId: 'src_web', stageId: 'lst_new' });
+			expect(item.payload.stage).toBeUndefined();
+			expect(item.payload.ownerId).toBeUndefined();
+
+			// n8n's requests only (the test's own GET above is left out).
+			const reads = (await crm.requests()).filter(
+				(request) => request.method === 'GET' && request.path === `/api/v1/leads/${lead.id}` && request.headers['user-agent'] === 'n8n',
+			);
+			expect(reads).toHaveLength(1);
+			expect(reads[0].headers['x-api-key']).toBe(env.sandboxKeys.admin);
+			const deliveries = (await crm.deliveries()).filter((delivery) => delivery.event === 'lead.created');
+			expect(deliveries.map((delivery) => delivery.status)).toEqual([200]);
+		});
+	});
+
+	it('outputs the Lead itself with Payload Only', async () => {
+		await withTrigger({ fullRecord: true, payloadOnly: true }, async (workflowId) => {
+			const lead = await crm.api('POST', '/leads', { name: 'Only The Lead', website: 'https://only.example' });
+			const [item] = await triggerItems(workflowId, 1);
+			expect(item).toEqual(await crm.api('GET', `/leads/${lead.id}`));
+		});
+	});
+
+	it('answers 503 when the read fails, and the CRM\'s retry of the same delivery starts the one execution', async () => {
+		await withTrigger({ fullRecord: true }, async (workflowId) => {
+			await crm.fault({ method: 'GET', pathPrefix: '/api/v1/leads/', status: 500, count: 1 });
+			const lead = await crm.api('POST', '/leads', { name: 'Retried Read' });
+			const items = await triggerItems(workflowId, 1);
+			expect(items).toHaveLength(1);
+			expect(items[0].payload).toEqual(await crm.api('GET', `/leads/${lead.id}`));
+
+			const deliveries = await waitFor(
+				async () => {
+					const all = (await crm.deliveries()).filter((delivery) => delivery.event === 'lead.created');
+					return all.some((delivery) => delivery.status === 200) ? all : undefined;
+				},
+				20_000,
+				'the delivered retry',
+			);
+			expect(deliveries.map((delivery) => delivery.status)).toEqual([503, 200]);
+			expect(new Set(deliveries.map((delivery) => delivery.webhookId)).size).toBe(1);
+			expect(deliveries.map((delivery) => delivery.attempt)).toEqual([1, 2]);
+			// One execution only, also after a moment.
+			await new Promise((resolve) => setTimeout(resolve, 1_000));
+			expect(await finishedExecutions(workflowId, env)).toHaveLength(1);
+		});
+	});
+});
