@@ -201,7 +201,7 @@ describe(`The lead picker ("From List") in real n8n ${env.n8nVersion}`, () => {
 	it('shows name, email and lead number, so two leads with the same name and email are told apart', async () => {
 		const { results } = await pickerResults(email);
 		expect(results).toEqual(
-			twins.map((lead) => ({ name: `Twin ${tag} · ${email} · ${lead.number}`, value: lead.id, description: `ID ${lead.id}` })),
+			twins.map((lead) => ({ name: `Twin ${tag} · ${email} · ${lead.number}`, value: lead.id })),
 		);
 		expect(twins[0].number).not.toBe(twins[1].number);
 	});
@@ -211,7 +211,7 @@ describe(`The lead picker ("From List") in real n8n ${env.n8nVersion}`, () => {
 		expect(byName.results.map((result) => result.value)).toEqual(twins.map((lead) => lead.id));
 
 		const byNumber = await pickerResults(twins[1].number);
-		expect(byNumber.results).toEqual([{ name: `Twin ${tag} · ${email} · ${twins[1].number}`, value: twins[1].id, description: `ID ${twins[1].id}` }]);
+		expect(byNumber.results).toEqual([{ name: `Twin ${tag} · ${email} · ${twins[1].number}`, value: twins[1].id }]);
 	});
 
 	it('lists leads without a filter, seeded ones included, labelled the same way', async () => {

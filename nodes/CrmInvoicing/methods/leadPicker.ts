@@ -23,17 +23,14 @@ export const NUMBER_SCAN_TOKEN = 'number-scan:';
 
 /**
  * How the picker shows a lead: name, email and lead number, e.g. `Jane Doe · jane@example.com · L-00012`, so two
- * leads with the same name and email differ by their number. The lead's ID is the item's description (and its value).
+ * leads with the same name and email differ by their number (n8n's list shows only this label). A lead without a
+ * number shows its ID in that place; one with nothing at all, just its ID.
  */
 export function leadListItem(lead: IDataObject): INodeListSearchItems {
 	const id = String(lead.id);
-	const number = typeof lead.number === 'string' && lead.number !== '' ? lead.number : undefined;
-	const label = [lead.name, lead.email, number].filter((part) => typeof part === 'string' && part.trim() !== '');
-	return {
-		name: label.length > 0 ? label.join(' · ') : id,
-		value: id,
-		description: `ID ${id}`,
-	};
+	const number = typeof lead.number === 'string' && lead.number.trim() !== '' ? lead.number : id;
+	const label = [lead.name, lead.email].filter((part): part is string => typeof part === 'string' && part.trim() !== '');
+	return { name: label.length > 0 ? [...label, number].join(' · ') : number, value: id };
 }
 
 function contains(value: unknown, needle: string): boolean {

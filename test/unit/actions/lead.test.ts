@@ -395,8 +395,8 @@ describe('searchLeads (From List)', () => {
 		expect(scope.isDone()).toBe(true);
 		expect(result).toEqual({
 			results: [
-				{ name: 'Jane Doe · jane@example.com · L-0001', value: 'lead_1', description: 'ID lead_1' },
-				{ name: 'lead_2', value: 'lead_2', description: 'ID lead_2' },
+				{ name: 'Jane Doe · jane@example.com · L-0001', value: 'lead_1' },
+				{ name: 'lead_2', value: 'lead_2' },
 			],
 			paginationToken: 'c2',
 		});
@@ -412,7 +412,7 @@ describe('searchLeads (From List)', () => {
 
 		expect(scope.isDone()).toBe(true);
 		expect(result).toEqual({
-			results: [{ name: 'Jane Doe · L-0001', value: 'lead_3', description: 'ID lead_3' }],
+			results: [{ name: 'Jane Doe · L-0001', value: 'lead_3' }],
 			paginationToken: undefined,
 		});
 	});

@@ -23,7 +23,7 @@ const lead = (id: string, number: string, extra: IDataObject = {}): IDataObject 
 });
 
 describe('the lead picker ("From List")', () => {
-	it('tells apart two leads with the same name and email by their number, and carries each ID', async () => {
+	it('tells apart two leads with the same name and email by their number', async () => {
 		api()
 			.get('/api/v1/leads')
 			.query({ limit: '100', search: 'jane' })
@@ -32,20 +32,23 @@ describe('the lead picker ("From List")', () => {
 		const { results } = await searchLeads.call(context(), 'jane');
 
 		expect(results).toEqual([
-			{ name: 'Jane Doe · jane@example.com · L-00007', value: 'lead_a', description: 'ID lead_a' },
-			{ name: 'Jane Doe · jane@example.com · L-00012', value: 'lead_b', description: 'ID lead_b' },
+			{ name: 'Jane Doe · jane@example.com · L-00007', value: 'lead_a' },
+			{ name: 'Jane Doe · jane@example.com · L-00012', value: 'lead_b' },
 		]);
 		expect(new Set(results.map((result) => result.name)).size).toBe(2);
 	});
 
-	it('leaves out an empty email and falls back to the ID when a lead has no name, email or number', async () => {
+	it('leaves out an empty email, and shows the ID where a lead has no number', async () => {
 		api()
 			.get('/api/v1/leads')
 			.query({ limit: '100' })
-			.reply(200, { items: [lead('lead_a', 'L-1', { email: null }), { id: 'lead_x', name: ' ' }], hasMore: false });
+			.reply(200, {
+				items: [lead('lead_a', 'L-1', { email: null }), { id: 'lead_x', name: ' ' }, { id: 'lead_y', name: 'No Number', number: '' }],
+				hasMore: false,
+			});
 
 		const { results } = await searchLeads.call(context());
-		expect(results.map((result) => result.name)).toEqual(['Jane Doe · L-1', 'lead_x']);
+		expect(results.map((result) => result.name)).toEqual(['Jane Doe · L-1', 'lead_x', 'No Number · lead_y']);
 	});
 
 	it('finds a lead by its number when the CRM\'s search (name, email, mobile, website) finds nothing', async () => {
@@ -64,7 +67,7 @@ describe('the lead picker ("From List")', () => {
 
 		expect(scope.isDone()).toBe(true);
 		expect(result).toEqual({
-			results: [{ name: 'Jane Doe · jane@example.com · L-00012', value: 'lead_b', description: 'ID lead_b' }],
+			results: [{ name: 'Jane Doe · jane@example.com · L-00012', value: 'lead_b' }],
 			paginationToken: undefined,
 		});
 	});
