@@ -1,0 +1,66 @@
+/** ApiRequest.timeLimitMs: one bound on a request's waits, retries and time on the wire (used by Output Full Record). */
+import nock from 'nock';
+
+import { apiRequest } from '../../../nodes/CrmInvoicing/transport';
+import { BASE, errorOf, freshContext, setUpNock } from './support';
+
+setUpNock();
+
+describe('a request with a time limit', () => {
+	it('does not retry a 503 when the back-off would pass the limit, and says the API answered 503', async () => {
+		const { context } = freshContext();
+		const scope = nock(BASE).get('/api/v1/leads/lead_1').reply(503, { error: { code: 'UNAVAILABLE', message: 'Down' } });
+		const started = Date.now();
+
+		const error = await errorOf(apiRequest.call(context, { method: 'GET', path: '/leads/lead_1', timeLimitMs: 400 }));
+
+		expect(scope.isDone()).toBe(true);
+		expect(error.message).toBe('The CRM API answered 503 UNAVAILABLE: Down');
+		expect(Date.now() - started).toBeLessThan(400);
+	});
+
+	it('still retries when the back-off fits in the limit', async () => {
+		const { context } = freshContext();
+		const scope = nock(BASE)
+			.get('/api/v1/leads/lead_1')
+			.reply(503, {})
+			.get('/api/v1/leads/lead_1')
+			.reply(200, { id: 'lead_1' });
+
+		expect(await apiRequest.call(context, { method: 'GET', path: '/leads/lead_1', timeLimitMs: 5_000 })).toEqual({ id: 'lead_1' });
+		expect(scope.isDone()).toBe(true);
+	});
+
+	it('does not wait out a 429 whose Retry-After passes the limit, nor send a later request while the wait lasts', async () => {
+		const { context } = freshContext();
+		const scope = nock(BASE).get('/api/v1/leads/lead_1').reply(429, {}, { 'Retry-After': '30' });
+
+		const limited = await errorOf(apiRequest.call(context, { method: 'GET', path: '/leads/lead_1', timeLimitMs: 2_000 }));
+		expect(scope.isDone()).toBe(true);
+		expect(limited.httpCode).toBe('429');
+
+		// Same key, same execution: the pacer now holds the 30 s; a limited request is refused before it is sent.
+		const started = Date.now();
+		const refused = await errorOf(apiRequest.call(context, { method: 'GET', path: '/leads/lead_1', timeLimitMs: 2_000 }));
+		// (the pacer adds its safety margin to the 30 s)
+		expect(refused.message).toMatch(
+			/^GET \/api\/v1\/leads\/lead_1 was not sent: the rate limit asks to wait 3\d s, longer than its time limit of 2 s$/,
+		);
+		expect(refused.httpCode).toBeUndefined();
+		expect(Date.now() - started).toBeLessThan(500);
+	});
+
+	it('gives up on a slow answer at the limit (the time on the wire counts too)', async () => {
+		const { context } = freshContext();
+		nock(BASE).get('/api/v1/leads/lead_1').delay(3_000).reply(200, { id: 'lead_1' });
+		const started = Date.now();
+
+		const error = await errorOf(apiRequest.call(context, { method: 'GET', path: '/leads/lead_1', timeLimitMs: 600 }));
+
+		const took = Date.now() - started;
+		expect(error.message).toMatch(/Could not reach the CRM API for GET \/api\/v1\/leads\/lead_1/);
+		expect(took).toBeGreaterThanOrEqual(550);
+		expect(took).toBeLessThan(1_500);
+		nock.abortPendingRequests();
+	});
+});
