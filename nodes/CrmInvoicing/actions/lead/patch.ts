@@ -1,3 +1,4 @@
+import { NodeOperationError } from 'n8n-workflow';
 import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 
 import { apiRequest, LEAD_UPDATE_READS_BACK_WHEN_RESPONSE_IS_NOT_A_LEAD } from '../../transport';
@@ -7,9 +8,53 @@ function isLead(value: IDataObject): boolean {
 	return typeof value.id === 'string' && value.id !== '';
 }
 
+function show(value: unknown): string {
+	if (value === undefined) return 'nothing';
+	const text = JSON.stringify(value) ?? String(value);
+	return text.length > 120 ? `${text.slice(0, 120)}…` : text;
+}
+
+/** The same value, allowing for a server that turns "5" into 5 or the reverse. */
+function sameValue(sent: unknown, answered: unknown): boolean {
+	if (sent === answered) return true;
+	if (sent === null || answered === null || sent === undefined || answered === undefined) return false;
+	if (typeof sent === 'object' || typeof answered === 'object') return JSON.stringify(sent) === JSON.stringify(answered);
+	return String(sent) === String(answered);
+}
+
+/**
+ * The fields of a PATCH whose effect the spec leaves open, checked against the lead the API answered or read back:
+ * `archived` (a lead field, but not among the fields PATCH documents) and `customFields` (not in the POST /leads body
+ * either). A server that ignores them must not be reported as having applied them.
+ */
+function checkApplied(context: IExecuteFunctions, leadId: string, body: IDataObject, lead: IDataObject, itemIndex: number): void {
+	const fail = (message: string, description: string): never => {
+		throw new NodeOperationError(context.getNode(), message, { itemIndex, description });
+	};
+	if (typeof body.archived === 'boolean' && lead.archived !== body.archived) {
+		const verb = body.archived ? 'archive' : 'unarchive';
+		fail(
+			`The API did not ${verb} lead ${leadId}: it still answers archived=${show(lead.archived)}`,
+			`The API documents "archived" as a field of a lead but not among the fields PATCH /leads/{id} accepts, and this CRM ignored it, so nothing was ${verb}d. ${body.archived ? 'Archive' : 'Unarchive'} the lead in the CRM itself, or ask the CRM's provider how to do it through the API.`,
+		);
+	}
+	const sentCustom = body.customFields;
+	if (sentCustom && typeof sentCustom === 'object' && !Array.isArray(sentCustom)) {
+		const answered = (lead.customFields && typeof lead.customFields === 'object' ? lead.customFields : {}) as IDataObject;
+		const ignored = Object.keys(sentCustom).filter((key) => !sameValue((sentCustom as IDataObject)[key], answered[key]));
+		if (ignored.length > 0) {
+			fail(
+				`The API did not update the custom fields ${ignored.join(', ')} of lead ${leadId}: it answers customFields=${show(lead.customFields ?? null)}`,
+				'The API does not document "customFields" among the fields PATCH /leads/{id} accepts, and this CRM did not apply them. Change them in the CRM itself, or check their keys against the custom fields defined in the CRM.',
+			);
+		}
+	}
+}
+
 /**
  * PATCH /leads/{id} and the lead after it. The spec does not show this response: when it is a lead (has an `id`)
- * it is returned as it is, else the lead is read back with GET /leads/{id}.
+ * it is used as it is, else the lead is read back with GET /leads/{id}. The fields whose effect the spec leaves
+ * open (archived, customFields) are then checked on that lead: an operation the API ignored is an error, not a success.
  */
 export async function patchLead(
 	context: IExecuteFunctions,
@@ -19,6 +64,13 @@ export async function patchLead(
 ): Promise<IDataObject> {
 	const path = leadPath(leadId);
 	const response = await apiRequest.call(context, { method: 'PATCH', path, body, itemIndex });
-	if (isLead(response) || !LEAD_UPDATE_READS_BACK_WHEN_RESPONSE_IS_NOT_A_LEAD) return response;
-	return await apiRequest.call(context, { method: 'GET', path, itemIndex });
+	// Read back when the answer is not a lead, or does not show a field we must check.
+	const needsArchived = typeof body.archived === 'boolean' && typeof response.archived !== 'boolean';
+	let lead = response;
+	if (!isLead(response) || needsArchived) {
+		if (!LEAD_UPDATE_READS_BACK_WHEN_RESPONSE_IS_NOT_A_LEAD) return response;
+		lead = await apiRequest.call(context, { method: 'GET', path, itemIndex });
+	}
+	checkApplied(context, leadId, body, lead, itemIndex);
+	return lead;
 }
