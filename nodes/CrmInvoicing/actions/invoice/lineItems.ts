@@ -86,7 +86,8 @@ export const lineItemProperties: INodeProperties[] = [
 						type: 'number',
 						typeOptions: { numberPrecision: 2 },
 						default: 0,
-						description: 'Unit price',
+						description:
+							"Unit price. With a product ID, 0 (or empty) is not sent, so the API can use the product's price.",
 					},
 					{
 						displayName: 'Product ID',
@@ -94,7 +95,8 @@ export const lineItemProperties: INodeProperties[] = [
 						type: 'string',
 						default: '',
 						placeholder: 'e.g. prd_7d2e',
-						description: 'Public ID of a product from your catalogue. Required unless a name is given.',
+						description:
+							'Public ID of a product from your catalogue (a text ID such as prd_7d2e, not the number invoice responses show). Required unless a name is given.',
 					},
 					{
 						displayName: 'Quantity',
@@ -122,14 +124,19 @@ export const lineItemProperties: INodeProperties[] = [
 		required: true,
 		default: '[]',
 		description:
-			'An array of line item objects with the API\'s field names: name or productId, quantity, price, and optionally description, taxRateId, discount, discountType, buyPrice. Use an expression that gives such an array, or JSON text like [{"name": "Consulting hours", "quantity": 2, "price": 100}].',
+			'An array of line item objects with the API\'s field names: name or productId, quantity, price (optional with a productId), and optionally description, taxRateId, discount, discountType, buyPrice. Line items of an invoice response can be passed in: the keys only responses have (amount, taxAmount, discountAmount, tax, viewType) are dropped. Use an expression that gives such an array, or JSON text like [{"name": "Consulting hours", "quantity": 2, "price": 100}].',
 		displayOptions: { show: { lineItemsSource: ['json'] } },
 	},
 ];
 
 const TEXT_FIELDS = ['name', 'productId', 'description', 'taxRateId', 'discountType'] as const;
 const NUMBER_FIELDS = ['quantity', 'price', 'discount', 'buyPrice'] as const;
-const REQUIRED_NUMBERS = new Set<string>(['quantity', 'price']);
+/**
+ * Keys of the line item in invoice responses that requests do not have (the spec's two line item tables): dropped,
+ * so that line items copied from an invoice make a valid request. `tax` is the rate in percent the invoice applied;
+ * a request gives the rate as `taxRateId` instead.
+ */
+export const RESPONSE_ONLY_LINE_ITEM_KEYS = ['amount', 'taxAmount', 'discountAmount', 'tax', 'viewType'] as const;
 
 function describe(raw: unknown): string {
 	let text: string;
@@ -155,12 +162,24 @@ function lineItem(
 	const fail = (problem: string): never => {
 		throw new NodeOperationError(context.getNode(), `Line item ${line} of item ${itemIndex}: ${problem}`, {
 			itemIndex,
-			description: `The line item is ${describe(raw)}. Each line item needs a name or a productId, and quantity and price as numbers.`,
+			description: `The line item is ${describe(raw)}. Each line item needs a name or a productId, a quantity, and a price unless it has a productId, as numbers.`,
 		});
 	};
 	if (!raw || typeof raw !== 'object' || Array.isArray(raw)) fail('is not an object');
 	const source = raw as IDataObject;
 	const result: IDataObject = { ...source };
+	for (const key of RESPONSE_ONLY_LINE_ITEM_KEYS) delete result[key];
+	if (typeof source.productId === 'number') {
+		throw new NodeOperationError(
+			context.getNode(),
+			`Line item ${line} of item ${itemIndex}: "productId" is the number ${source.productId}, not a product's public ID`,
+			{
+				itemIndex,
+				description:
+					"Invoice responses show a line's product as an internal number, but requests need the product's public ID (text such as prd_7d2e). Use the product's public ID, for example the id that Product → Get returns, or leave productId out and give name and price.",
+			},
+		);
+	}
 	for (const field of TEXT_FIELDS) {
 		const value = source[field];
 		if (isSet(value) && typeof value !== 'object') result[field] = String(value).trim();
@@ -168,18 +187,23 @@ function lineItem(
 		else delete result[field];
 	}
 	if (result.name === undefined && result.productId === undefined) fail('needs a "name" or a "productId"');
+	const withProduct = result.productId !== undefined;
+	// A line with a product may leave its price to the product.
+	const required = new Set<string>(withProduct ? ['quantity'] : ['quantity', 'price']);
 	for (const field of NUMBER_FIELDS) {
 		const value = source[field];
 		if (!isSet(value)) {
-			if (REQUIRED_NUMBERS.has(field)) fail(`"${field}" is required and must be a number`);
+			if (required.has(field)) fail(`"${field}" is required and must be a number`);
 			delete result[field];
 			continue;
 		}
 		const number = typeof value === 'number' ? value : typeof value === 'string' ? Number(value.trim()) : NaN;
 		if (!Number.isFinite(number)) fail(`"${field}" must be a number but is ${describe(value)}`);
-		// The collection's number fields are always there; a 0 discount or buy price means "none".
-		if (fromFields && !REQUIRED_NUMBERS.has(field) && number === 0) delete result[field];
-		else result[field] = number;
+		// The collection's number fields are always there: a 0 discount or buy price means "none", and a 0 price
+		// next to a product means "the product's price".
+		if (fromFields && number === 0 && (field === 'discount' || field === 'buyPrice' || (field === 'price' && withProduct))) {
+			delete result[field];
+		} else result[field] = number;
 	}
 	return result;
 }
