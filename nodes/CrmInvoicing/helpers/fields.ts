@@ -103,9 +103,21 @@ function fromWallClock(match: RegExpExecArray, timeZone: string): Date {
 }
 
 /**
+ * A date alone (`2026-12-01`) names a calendar day, not an instant: it is sent as midnight UTC of that day
+ * (`2026-12-01T00:00:00.000Z`), so the API sees the same date whatever the workflow's time zone.
+ */
+function fromDateOnly(match: RegExpExecArray): Date {
+	const [, year, month, day] = match;
+	const date = new Date(Date.UTC(Number(year), Number(month) - 1, Number(day)));
+	if (date.getUTCMonth() !== Number(month) - 1 || date.getUTCDate() !== Number(day)) return new Date(NaN);
+	return date;
+}
+
+/**
  * A date as ISO 8601 in UTC (`2026-12-31T09:00:00.000Z`), from what n8n users pass: ISO strings with a zone or
- * offset, the date-time picker's value and other dates without zone (read in the workflow's time zone), a JS Date,
- * a Luxon DateTime from an expression (`{{ $now.plus({ days: 30 }) }}`), or Unix time in ms.
+ * offset, the date-time picker's value and other date-times without zone (read in the workflow's time zone), a date
+ * alone (kept as that calendar date: midnight UTC), a JS Date, a Luxon DateTime from an expression
+ * (`{{ $now.plus({ days: 30 }) }}`), or Unix time in ms.
  */
 export function toIsoDate(context: IExecuteFunctions, value: unknown, field: string, itemIndex: number): string {
 	let date: Date | undefined;
@@ -122,7 +134,8 @@ export function toIsoDate(context: IExecuteFunctions, value: unknown, field: str
 	} else if (typeof value === 'string' && value.trim() !== '') {
 		const text = value.trim();
 		const naive = NAIVE_DATE_TIME.exec(text);
-		date = naive ? fromWallClock(naive, context.getTimezone()) : new Date(text);
+		if (!naive) date = new Date(text);
+		else date = naive[4] === undefined ? fromDateOnly(naive) : fromWallClock(naive, context.getTimezone());
 	}
 	if (!date || Number.isNaN(date.getTime())) {
 		fail(
@@ -161,6 +174,16 @@ export function customFieldsFromPairs(pairs: unknown): IDataObject | undefined {
 		if (name !== '') result[name] = value as IDataObject[string];
 	}
 	return Object.keys(result).length > 0 ? result : undefined;
+}
+
+/**
+ * A text value for the request: trimmed text; a number (an ID from an expression, such as the trigger payload's
+ * numeric ids) becomes its decimal text, since the API's IDs and text fields are strings. Other values pass as they are.
+ */
+export function requestText(value: unknown): IDataObject[string] {
+	if (typeof value === 'string') return value.trim();
+	if (typeof value === 'number' || typeof value === 'bigint') return String(value);
+	return value as IDataObject[string];
 }
 
 /** Drops keys whose value is `undefined`, so a request carries only what the user set. */

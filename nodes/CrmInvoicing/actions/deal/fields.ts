@@ -3,6 +3,7 @@ import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workfl
 import {
 	customFieldsFromPairs,
 	isSet,
+	requestText,
 	locatorValue,
 	requireOneOf,
 	requireText,
@@ -119,7 +120,7 @@ export function dealBodyFromFields(context: IExecuteFunctions, fields: IDataObje
 	const { customFields, otherFields, price, priority, status, expectedCloseDate, leadId, title, ...rest } = fields;
 	const body: IDataObject = { ...toJsonObject(context, otherFields, 'Other Fields (JSON)', itemIndex) };
 	for (const [key, value] of Object.entries(rest)) {
-		if (isSet(value)) body[key] = typeof value === 'string' ? value.trim() : value;
+		if (isSet(value)) body[key] = requestText(value);
 	}
 	if (title !== undefined) body.title = requireText(context, title, 'Title', itemIndex);
 	if (isSet(price)) body.price = toNumber(context, price, 'Price', itemIndex);

@@ -4,6 +4,7 @@ import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodePropertie
 import {
 	customFieldsFromPairs,
 	isSet,
+	requestText,
 	locatorValue,
 	requireIsoDate,
 	requireOneOf,
@@ -131,7 +132,7 @@ function additionalBody(context: IExecuteFunctions, fields: IDataObject, itemInd
 	const { customFields, otherFields, isInclusiveTax, salesPersonId, status, tags, ...texts } = fields;
 	const body: IDataObject = { ...toJsonObject(context, otherFields, 'Other Fields (JSON)', itemIndex) };
 	for (const [key, value] of Object.entries(texts)) {
-		if (isSet(value)) body[key] = typeof value === 'string' ? value.trim() : value;
+		if (isSet(value)) body[key] = requestText(value);
 	}
 	if (typeof isInclusiveTax === 'boolean') body.isInclusiveTax = isInclusiveTax;
 	if (isSet(status)) body.status = requireOneOf(context, status, INVOICE_STATUSES, 'Status', itemIndex);
