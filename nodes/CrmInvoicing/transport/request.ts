@@ -41,6 +41,11 @@ export interface ApiRequest {
 	 * answer). Without it, the limits of RETRY apply. A wait that would pass it is not started: the request fails.
 	 */
 	timeLimitMs?: number;
+	/**
+	 * For a DELETE: a 404 on a retry (after a 502/503/504 or a dropped connection, whose first attempt may have
+	 * deleted the record) is answered as the response instead of an error. A 404 on the first attempt stays an error.
+	 */
+	notFoundOnRetryIsDeleted?: boolean;
 }
 
 interface Connection {
@@ -146,6 +151,8 @@ export async function apiRequestFull(this: ApiContext, request: ApiRequest): Pro
 				// The pacer now holds the wait; the top of the loop sleeps it.
 				continue;
 			}
+		} else if (status === 404 && transientRetries > 0 && request.method === 'DELETE' && request.notFoundOnRetryIsDeleted) {
+			return response;
 		} else if (
 			idempotent &&
 			TRANSIENT_STATUSES.has(status) &&

@@ -1,16 +1,25 @@
 import { updateDisplayOptions } from 'n8n-workflow';
 import type { IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
 
-import { apiRequest } from '../../transport';
+import { apiRequestFull } from '../../transport';
 import { webhookIdOf, webhookIdProperty, webhookPath } from './shared';
 
 const properties: INodeProperties[] = [webhookIdProperty];
 
 export const description = updateDisplayOptions({ show: { resource: ['webhook'], operation: ['delete'] } }, properties);
 
-/** The response body of DELETE /webhooks/{id} is not shown; the output says what was deleted. */
+/**
+ * The response body of DELETE /webhooks/{id} is not shown; the output says what was deleted. DELETE is idempotent:
+ * when a retried attempt (the first one's answer was lost to a 502/503/504 or a dropped connection) answers 404, the
+ * first attempt deleted it, so that counts as deleted. A 404 on the first attempt is an error (wrong ID).
+ */
 export async function execute(this: IExecuteFunctions, itemIndex: number): Promise<INodeExecutionData[]> {
 	const webhookId = webhookIdOf(this, itemIndex);
-	await apiRequest.call(this, { method: 'DELETE', path: webhookPath(webhookId), itemIndex });
+	await apiRequestFull.call(this, {
+		method: 'DELETE',
+		path: webhookPath(webhookId),
+		itemIndex,
+		notFoundOnRetryIsDeleted: true,
+	});
 	return [{ json: { deleted: true, id: webhookId } }];
 }
