@@ -29,7 +29,7 @@ function textOf(html: string): string {
 	return text.length > MAX_SNIPPET ? `${text.slice(0, MAX_SNIPPET)}…` : text;
 }
 
-/** Reads the API's `{ error: { code, message } }`, a flat `{ code, message }`, or a non-JSON body. */
+/** Reads the API's `{ error: { code, message } }`, a flat `{ code, message }` or `{ message }`, plain text (the message), or a page that is not JSON. */
 export function parseErrorBody(body: unknown): ParsedErrorBody {
 	let value = body;
 	if (Buffer.isBuffer(value)) value = value.toString('utf8');
@@ -39,6 +39,8 @@ export function parseErrorBody(body: unknown): ParsedErrorBody {
 		try {
 			value = JSON.parse(trimmed);
 		} catch {
+			// Plain text (not a page): the API's own message, e.g. "name is required" in a text/plain 400.
+			if (!trimmed.startsWith('<')) return { message: textOf(trimmed) };
 			return { nonJsonText: textOf(trimmed) };
 		}
 	}
