@@ -205,7 +205,7 @@ describe('invoice: create with line items from an expression / JSON', () => {
 						json: {
 							lines: [
 								{ name: ' Consulting ', quantity: '2', price: 105, discount: 0 },
-								{ productId: 42, quantity: 1, price: '9.99', unit: 'pcs' },
+								{ productId: ' prd_42 ', quantity: 1, price: '9.99', unit: 'pcs' },
 							],
 						},
 					},
@@ -216,7 +216,7 @@ describe('invoice: create with line items from an expression / JSON', () => {
 		expect(seen[0].body).toMatchObject({
 			lineItems: [
 				{ name: 'Consulting', quantity: 2, price: 105, discount: 0 },
-				{ productId: '42', quantity: 1, price: 9.99, unit: 'pcs' },
+				{ productId: 'prd_42', quantity: 1, price: 9.99, unit: 'pcs' },
 			],
 		});
 		expect(output[0].json).toEqual(invoice());
@@ -276,7 +276,7 @@ describe('invoice: create with line items from an expression / JSON', () => {
 });
 
 describe('invoice: dates without a zone', () => {
-	it('reads picker values and plain dates in the workflow time zone, across daylight saving time', async () => {
+	it('reads picker values in the workflow time zone, across daylight saving time; a date alone stays that date', async () => {
 		setGlobalState({ defaultTimezone: 'Europe/Berlin' });
 		const seen: SeenRequest[] = [];
 		api().post('/api/v1/invoices').reply(logging(seen, 200, invoice()));
@@ -289,7 +289,7 @@ describe('invoice: dates without a zone', () => {
 			lineItems: { items: [{ name: 'A', quantity: 1, price: 1 }] },
 		});
 
-		expect(seen[0].body).toMatchObject({ date: '2026-03-01T08:00:00.000Z', dueDate: '2026-03-31T22:00:00.000Z' });
+		expect(seen[0].body).toMatchObject({ date: '2026-03-01T08:00:00.000Z', dueDate: '2026-04-01T00:00:00.000Z' });
 	});
 
 	it('keeps dates that carry a zone or offset as they are, and rejects impossible dates', async () => {

@@ -287,7 +287,7 @@ describe('lead: update', () => {
 			.patch('/api/v1/leads/lead_1')
 			.reply(logging(seen, 200, { success: true }))
 			.get('/api/v1/leads/lead_1')
-			.reply(logging(seen, 200, lead('lead_1', { title: 'CFO' })));
+			.reply(logging(seen, 200, lead('lead_1', { title: 'CFO', customFields: { tier: 'gold', other: 1 } })));
 
 		const output = await run({
 			resource: 'lead',
@@ -301,7 +301,7 @@ describe('lead: update', () => {
 			{ method: 'PATCH', path: '/api/v1/leads/lead_1', body: { title: 'CFO', customFields: { tier: 'gold' } } },
 			{ method: 'GET', path: '/api/v1/leads/lead_1', body: undefined },
 		]);
-		expect(jsonOf(output)).toEqual([lead('lead_1', { title: 'CFO' })]);
+		expect(jsonOf(output)).toEqual([lead('lead_1', { title: 'CFO', customFields: { tier: 'gold', other: 1 } })]);
 	});
 
 	it('reads the lead back after an empty (204) answer', async () => {
