@@ -1,6 +1,6 @@
 import type { IDataObject, ILoadOptionsFunctions, INodeListSearchResult } from 'n8n-workflow';
 
-import { apiRequest, MAX_PAGE_SIZE, USER_SEARCH_QUERY_PARAMETER } from '../transport';
+import { apiRequest, MAX_PAGE_SIZE, USER_SEARCH_QUERY_PARAMETER, userMatchesSearch } from '../transport';
 import { leadListItem, mayBeNumberOrId, NUMBER_SCAN_TOKEN, scanByNumber } from './leadPicker';
 
 interface V1Page {
@@ -47,7 +47,8 @@ export async function searchUsers(
 	if (paginationToken) qs.cursor = paginationToken;
 	const page = (await apiRequest.call(this, { method: 'GET', path: '/users', qs })) as V1Page;
 	return {
-		results: (page.items ?? []).map((user) => {
+		// Filtered here too, in case the server ignores the search parameter (the spec does not name it).
+		results: (page.items ?? []).filter((user) => !filter || userMatchesSearch(user, filter)).map((user) => {
 			const fullName = [user.firstName, user.lastName].filter(Boolean).join(' ');
 			return {
 				name: [fullName, user.email].filter(Boolean).join(' · ') || String(user.id),

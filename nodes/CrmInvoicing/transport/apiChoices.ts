@@ -6,8 +6,26 @@
 /** Path prefixes of the two API versions, appended to the credential's Base URL. */
 export const API_PREFIX = { v1: '/api/v1', v2: '/api/v2' } as const;
 
-/** The spec does not name the query parameter of GET /users that searches first name, last name and email. */
+/**
+ * The spec does not name the query parameter of GET /users that searches first name, last name and email. We send
+ * `search`, and also keep only the users that match (userMatchesSearch), so that a server that ignores the parameter
+ * does not make the search return everyone.
+ */
 export const USER_SEARCH_QUERY_PARAMETER = 'search';
+
+function folded(text: unknown): string {
+	return typeof text === 'string' ? text.normalize('NFD').replace(/[\u0300-\u036f]/g, '').toLowerCase() : '';
+}
+
+/** Whether a user matches the search text: in the first name, last name, full name or email, ignoring case and accents. */
+export function userMatchesSearch(user: { firstName?: unknown; lastName?: unknown; email?: unknown }, search: string): boolean {
+	const needle = folded(search.trim());
+	if (needle === '') return true;
+	const fullName = [user.firstName, user.lastName].filter((part) => typeof part === 'string' && part !== '').join(' ');
+	// A record that shows none of the searched fields cannot be judged: the server's answer stands.
+	if (fullName === '' && folded(user.email) === '') return true;
+	return [user.firstName, user.lastName, fullName, user.email].some((value) => folded(value).includes(needle));
+}
 
 /** Largest page the API serves (v1 `limit`, v2 `pageSize`). Return All asks for this, so it needs the fewest requests. */
 export const MAX_PAGE_SIZE = 100;

@@ -25,6 +25,8 @@ interface ListRequest {
 	path: string;
 	qs?: IDataObject;
 	itemIndex?: number;
+	/** Keeps only the records this accepts (a filter the API may not apply itself); paging goes on until the limit. */
+	keep?: (record: IDataObject) => boolean;
 }
 
 /** A page in the shape both versions share. */
@@ -40,6 +42,7 @@ interface Page {
 async function collect(
 	want: PageRequest,
 	fetchPage: (pageSize: number, cursor: string | undefined) => Promise<Page>,
+	keep?: (record: IDataObject) => boolean,
 ): Promise<IDataObject[]> {
 	const limit = want.returnAll ? Infinity : Math.max(0, Math.floor(want.limit ?? 0));
 	const records: IDataObject[] = [];
@@ -48,7 +51,8 @@ async function collect(
 		const pageSize = Math.min(MAX_PAGE_SIZE, limit - records.length);
 		const page = await fetchPage(pageSize, cursor);
 		const room = limit - records.length;
-		const take = page.records.length > room ? page.records.slice(0, room) : page.records;
+		const kept = keep ? page.records.filter(keep) : page.records;
+		const take = kept.length > room ? kept.slice(0, room) : kept;
 		for (const record of take) records.push(record);
 		if (!page.nextCursor || page.records.length === 0) break;
 		cursor = page.nextCursor;
@@ -72,7 +76,7 @@ export async function paginateV1(this: ApiContext, list: ListRequest, want: Page
 			records: page?.items ?? [],
 			nextCursor: page?.hasMore === false ? null : (page?.nextCursor ?? null),
 		};
-	});
+	}, list.keep);
 }
 
 /** v2 lists: `pageSize` and `cursor` in; `data` and `meta.nextCursor` / `meta.hasMore` out. */

@@ -390,3 +390,37 @@ describe('error bodies in the alternate shapes', () => {
 		expect(error.description).toMatch(/Nothing was found at GET \/api\/v1\/leads\/lead_x/);
 	});
 });
+
+describe('user search: the spec does not name the parameter; a server may ignore it', () => {
+	const users = [
+		{ id: 'usr_1', firstName: 'Ada', lastName: 'Admin', email: 'ada.admin@example.com' },
+		{ id: 'usr_2', firstName: 'Rita', lastName: 'Reader', email: 'rita.reader@example.com' },
+		{ id: 'usr_3', firstName: 'José', lastName: 'Núñez', email: 'jose@example.com' },
+	];
+
+	it('standard reading (the server filters): one request, the server\'s answer', async () => {
+		const scope = api().get('/api/v1/users').query({ limit: '50', search: 'rita' }).reply(200, { items: [users[1]], hasMore: false, nextCursor: null });
+		const output = await run({ resource: 'user', operation: 'getMany', filters: { search: 'rita' } });
+		expect(scope.isDone()).toBe(true);
+		expect(jsonOf(output).map((user) => user.id)).toEqual(['usr_2']);
+	});
+
+	it('alternate reading (the server ignores it): the node keeps only the matches, paging on until the limit', async () => {
+		const scope = api()
+			.get('/api/v1/users')
+			.query({ limit: '2', search: 'nunez' })
+			.reply(200, { items: users.slice(0, 2), hasMore: true, nextCursor: 'u2' })
+			.get('/api/v1/users')
+			.query({ limit: '2', search: 'nunez', cursor: 'u2' })
+			.reply(200, { items: users.slice(2), hasMore: false, nextCursor: null });
+		const output = await run({ resource: 'user', operation: 'getMany', limit: 2, filters: { search: 'nunez' } });
+		expect(scope.isDone()).toBe(true);
+		expect(jsonOf(output).map((user) => user.id)).toEqual(['usr_3']);
+	});
+
+	it('full names match too ("ada admin")', async () => {
+		api().get('/api/v1/users').query({ limit: '50', search: 'ada admin' }).reply(200, { items: users, hasMore: false, nextCursor: null });
+		const output = await run({ resource: 'user', operation: 'getMany', filters: { search: 'ada admin' } });
+		expect(jsonOf(output).map((user) => user.id)).toEqual(['usr_1']);
+	});
+});

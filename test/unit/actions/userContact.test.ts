@@ -80,7 +80,7 @@ describe('searchUsers (From List, e.g. the invoice sales person)', () => {
 			.get('/api/v1/users')
 			.query({ limit: '100', active: 'true', [USER_SEARCH_QUERY_PARAMETER]: 'ja' })
 			.reply(200, {
-				items: [user('usr_1'), { id: 'usr_2', firstName: '', email: 'ops@example.com' }, { id: 'usr_3' }],
+				items: [user('usr_1'), { id: 'usr_2', firstName: '', email: 'jay.ops@example.com' }, { id: 'usr_3' }],
 				hasMore: true,
 				nextCursor: 'u2',
 			});
@@ -91,7 +91,7 @@ describe('searchUsers (From List, e.g. the invoice sales person)', () => {
 		expect(result).toEqual({
 			results: [
 				{ name: 'Jane Doe · jane@example.com', value: 'usr_1' },
-				{ name: 'ops@example.com', value: 'usr_2' },
+				{ name: 'jay.ops@example.com', value: 'usr_2' },
 				{ name: 'usr_3', value: 'usr_3' },
 			],
 			paginationToken: 'u2',

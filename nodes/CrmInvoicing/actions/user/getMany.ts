@@ -3,7 +3,7 @@ import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodePropertie
 
 import { isSet } from '../../helpers/fields';
 import { pageRequestOf, returnAllAndLimit, toItems } from '../../helpers/list';
-import { paginateV1, USER_SEARCH_QUERY_PARAMETER } from '../../transport';
+import { paginateV1, USER_SEARCH_QUERY_PARAMETER, userMatchesSearch } from '../../transport';
 
 const properties: INodeProperties[] = [
 	...returnAllAndLimit('users'),
@@ -28,7 +28,7 @@ const properties: INodeProperties[] = [
 				type: 'string',
 				default: '',
 				placeholder: 'jane',
-				description: `Text to look for in the first name, last name or email of the users. Sent as the "${USER_SEARCH_QUERY_PARAMETER}" query parameter.`,
+				description: `Text to look for in the first name, last name or email of the users. Sent as the "${USER_SEARCH_QUERY_PARAMETER}" query parameter, and applied by the node too.`,
 				hint: `The API spec does not name the user search parameter; this node sends "${USER_SEARCH_QUERY_PARAMETER}".`,
 			},
 		],
@@ -41,8 +41,11 @@ export async function execute(this: IExecuteFunctions, itemIndex: number): Promi
 	const want = pageRequestOf(this, itemIndex);
 	const filters = this.getNodeParameter('filters', itemIndex, {}) as IDataObject;
 	const qs: IDataObject = {};
-	if (isSet(filters.search)) qs[USER_SEARCH_QUERY_PARAMETER] = String(filters.search).trim();
+	const search = isSet(filters.search) ? String(filters.search).trim() : '';
+	if (search !== '') qs[USER_SEARCH_QUERY_PARAMETER] = search;
 	if (typeof filters.active === 'boolean') qs.active = filters.active;
-	const users = await paginateV1.call(this, { path: '/users', qs, itemIndex }, want);
+	// The node applies the search too: a server that ignores the parameter must not make it return everyone.
+	const keep = search !== '' ? (user: IDataObject) => userMatchesSearch(user, search) : undefined;
+	const users = await paginateV1.call(this, { path: '/users', qs, itemIndex, keep }, want);
 	return toItems(users);
 }
