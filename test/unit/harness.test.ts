@@ -214,7 +214,7 @@ describe('createLoadOptionsContext', () => {
 		const result = await searchLeads.call(context, 'ja');
 
 		expect(result).toEqual({
-			results: [{ name: 'Jane · jane@example.com', value: 'lead_1' }],
+			results: [{ name: 'Jane · jane@example.com · lead_1', value: 'lead_1' }], // no lead number: the ID takes its place
 			paginationToken: 'c2',
 		});
 		expect(context.getCurrentNodeParameter('operation')).toBe('get');
