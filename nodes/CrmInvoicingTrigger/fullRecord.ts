@@ -53,6 +53,16 @@ function mayPassLater(status: number | undefined): boolean {
 	return status === undefined || status === 429 || status >= 500;
 }
 
+/** Tells n8n's log (never the key, the secret or the body) that a read failed and what the delivery got instead. */
+function logFailure(context: IWebhookFunctions, outcome: string, reason: string): void {
+	const workflow = context.getWorkflow();
+	const node = context.getNode();
+	context.logger.warn(
+		`CRM Invoicing Trigger (Output Full Record): ${reason}; ${outcome} [workflow ${String(workflow.id ?? '')}, node "${node.name}"]`,
+		{ workflowId: workflow.id, nodeName: node.name, reason },
+	);
+}
+
 /** The payload to output for this delivery, reading the full lead when the option asks for it. Never throws. */
 export async function fullRecordOf(
 	context: IWebhookFunctions,
@@ -77,7 +87,12 @@ export async function fullRecordOf(
 		return { kind: 'lead', payload: lead };
 	} catch (error) {
 		const status = statusOf(error);
-		if (mayPassLater(status)) return { kind: 'retry', reason: `reading lead ${id} failed: ${messageOf(error)}` };
+		const reason = `reading lead ${id} failed: ${messageOf(error)}`;
+		if (mayPassLater(status)) {
+			logFailure(context, 'the delivery is answered 503 so that the CRM sends it again', reason);
+			return { kind: 'retry', reason };
+		}
+		logFailure(context, 'the event is output as received, with fullRecordError', reason);
 		return {
 			kind: 'failed',
 			payload,

@@ -3,7 +3,7 @@ import type { IDataObject, INodeParameters } from 'n8n-workflow';
 
 import { FULL_RECORD_TIME_LIMIT_MS } from '../../../nodes/CrmInvoicingTrigger/fullRecord';
 import { signedHeaders } from '../../../nodes/CrmInvoicingTrigger/signature';
-import { createWebhookContext, TEST_CREDENTIALS } from '../../helpers/harness';
+import { createWebhookContext, loggedMessages, TEST_CREDENTIALS } from '../../helpers/harness';
 import { useNock } from '../../helpers/nock';
 import { API, nextMessageId, nodeType, nowSeconds, SECRET, storedSubscription } from './fixtures';
 
@@ -60,8 +60,8 @@ async function deliver(options: { event?: string; payload?: unknown; parameters?
 
 describe('trigger option "Output Full Record"', () => {
 	afterAll(() => {
-		// Neither the API key nor the signing secret shows in any answer or output.
-		const text = JSON.stringify(seen);
+		// Neither the API key nor the signing secret shows in any answer, output or log line.
+		const text = JSON.stringify({ seen, loggedMessages });
 		expect(text).not.toContain(TEST_CREDENTIALS.apiKey);
 		expect(text).not.toContain(SECRET.slice('whsec_'.length));
 	});
@@ -104,6 +104,10 @@ describe('trigger option "Output Full Record"', () => {
 		expect(failed.body).toEqual({ error: expect.stringMatching(/reading lead lead_42 failed: The CRM API answered 500/) });
 		expect(failed.result.workflowData).toBeUndefined();
 		expect(failed.staticData.recentDeliveries ?? []).toEqual([]);
+		expect(loggedMessages.at(-1)).toMatchObject({
+			level: 'warn',
+			message: expect.stringMatching(/Output Full Record\): reading lead lead_42 failed: .*500.*; the delivery is answered 503/),
+		});
 
 		// The CRM delivers the same message again (same webhook-id): now it is read and emitted, once.
 		nock(API).get('/api/v1/leads/lead_42').reply(200, fullLead);
@@ -123,6 +127,7 @@ describe('trigger option "Output Full Record"', () => {
 			message: expect.stringMatching(/404 NOT_FOUND/),
 			httpCode: '404',
 		});
+		expect(loggedMessages.at(-1)).toMatchObject({ level: 'warn', message: expect.stringMatching(/output as received, with fullRecordError/) });
 	});
 
 	it('emits the payload with fullRecordError when it has no lead id', async () => {
