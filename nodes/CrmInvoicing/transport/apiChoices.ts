@@ -48,10 +48,36 @@ export const KNOWN_EVENTS = [
  * Error bodies: the spec shows `{ error: { code, message } }` for v2 only. We read that shape on v1 too, fall back to
  * a top-level `message`/`code`, and to the raw text (e.g. a proxy's HTML page) when the body is not JSON.
  */
-export const ERROR_BODY_SHAPE = 'error.code / error.message, else message / code, else raw text';
+export const ERROR_BODY_SHAPE = 'error.code / error.message, else message / code, else plain text as the message, else a page that is not JSON';
 
 /**
  * PATCH /leads/{id}: the response body is not shown. When it is a lead (an object with an `id`), we return it;
  * otherwise we read the lead back with GET /leads/{id} and return that.
  */
 export const LEAD_UPDATE_READS_BACK_WHEN_RESPONSE_IS_NOT_A_LEAD = true;
+
+/**
+ * Lead fields whose effect a PATCH may not have: `archived` is a lead field but not among the fields PATCH documents,
+ * and `customFields` is not in the POST /leads body list it refers to. After a PATCH that sends one of them, the lead
+ * (answered, or read back) is checked, and an operation the API ignored fails instead of reporting success.
+ */
+export const LEAD_PATCH_FIELDS_CHECKED_AFTERWARDS = ['archived', 'customFields'] as const;
+
+/**
+ * Line item keys that only responses have (the spec's two line item tables). Dropped from line items given as JSON,
+ * so that line items copied from an invoice response make a valid request. A numeric `productId` (what responses
+ * show) is refused: requests need the product's public ID.
+ */
+export const RESPONSE_ONLY_LINE_ITEM_KEYS = ['amount', 'taxAmount', 'discountAmount', 'tax', 'viewType'] as const;
+
+/**
+ * The spec gives dates as date-times. A date alone (`2026-12-01`) is sent as midnight UTC of that date, so the API
+ * sees the same calendar date in every workflow time zone; values with a time are read in the workflow's time zone.
+ */
+export const DATE_ONLY_IS_SENT_AS_UTC_MIDNIGHT = true;
+
+/**
+ * DELETE /webhooks/{id} is idempotent: a 404 on a retry (the first attempt's answer was lost to a 502/503/504 or a
+ * dropped connection) means the first attempt deleted it. A 404 on the first attempt is an error.
+ */
+export const DELETE_NOT_FOUND_ON_RETRY_IS_DELETED = true;

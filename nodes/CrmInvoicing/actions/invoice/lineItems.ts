@@ -2,6 +2,7 @@ import { NodeOperationError } from 'n8n-workflow';
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 
 import { isSet, parseJson } from '../../helpers/fields';
+import { RESPONSE_ONLY_LINE_ITEM_KEYS } from '../../transport';
 
 /** "Line Items Source", "Line Items" (the fixed collection) and "Line Items (JSON)". */
 export const lineItemProperties: INodeProperties[] = [
@@ -131,12 +132,6 @@ export const lineItemProperties: INodeProperties[] = [
 
 const TEXT_FIELDS = ['name', 'productId', 'description', 'taxRateId', 'discountType'] as const;
 const NUMBER_FIELDS = ['quantity', 'price', 'discount', 'buyPrice'] as const;
-/**
- * Keys of the line item in invoice responses that requests do not have (the spec's two line item tables): dropped,
- * so that line items copied from an invoice make a valid request. `tax` is the rate in percent the invoice applied;
- * a request gives the rate as `taxRateId` instead.
- */
-export const RESPONSE_ONLY_LINE_ITEM_KEYS = ['amount', 'taxAmount', 'discountAmount', 'tax', 'viewType'] as const;
 
 function describe(raw: unknown): string {
 	let text: string;

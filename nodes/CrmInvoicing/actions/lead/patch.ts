@@ -1,7 +1,7 @@
 import { NodeOperationError } from 'n8n-workflow';
 import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 
-import { apiRequest, LEAD_UPDATE_READS_BACK_WHEN_RESPONSE_IS_NOT_A_LEAD } from '../../transport';
+import { apiRequest, LEAD_PATCH_FIELDS_CHECKED_AFTERWARDS, LEAD_UPDATE_READS_BACK_WHEN_RESPONSE_IS_NOT_A_LEAD } from '../../transport';
 import { leadPath } from './leadId';
 
 function isLead(value: IDataObject): boolean {
@@ -28,10 +28,11 @@ function sameValue(sent: unknown, answered: unknown): boolean {
  * either). A server that ignores them must not be reported as having applied them.
  */
 function checkApplied(context: IExecuteFunctions, leadId: string, body: IDataObject, lead: IDataObject, itemIndex: number): void {
+	const checked: readonly string[] = LEAD_PATCH_FIELDS_CHECKED_AFTERWARDS;
 	const fail = (message: string, description: string): never => {
 		throw new NodeOperationError(context.getNode(), message, { itemIndex, description });
 	};
-	if (typeof body.archived === 'boolean' && lead.archived !== body.archived) {
+	if (checked.includes('archived') && typeof body.archived === 'boolean' && lead.archived !== body.archived) {
 		const verb = body.archived ? 'archive' : 'unarchive';
 		fail(
 			`The API did not ${verb} lead ${leadId}: it still answers archived=${show(lead.archived)}`,
@@ -39,7 +40,7 @@ function checkApplied(context: IExecuteFunctions, leadId: string, body: IDataObj
 		);
 	}
 	const sentCustom = body.customFields;
-	if (sentCustom && typeof sentCustom === 'object' && !Array.isArray(sentCustom)) {
+	if (checked.includes('customFields') && sentCustom && typeof sentCustom === 'object' && !Array.isArray(sentCustom)) {
 		const answered = (lead.customFields && typeof lead.customFields === 'object' ? lead.customFields : {}) as IDataObject;
 		const ignored = Object.keys(sentCustom).filter((key) => !sameValue((sentCustom as IDataObject)[key], answered[key]));
 		if (ignored.length > 0) {

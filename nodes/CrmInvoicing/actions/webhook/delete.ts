@@ -1,7 +1,7 @@
 import { updateDisplayOptions } from 'n8n-workflow';
 import type { IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
 
-import { apiRequestFull } from '../../transport';
+import { apiRequestFull, DELETE_NOT_FOUND_ON_RETRY_IS_DELETED } from '../../transport';
 import { webhookIdOf, webhookIdProperty, webhookPath } from './shared';
 
 const properties: INodeProperties[] = [webhookIdProperty];
@@ -19,7 +19,7 @@ export async function execute(this: IExecuteFunctions, itemIndex: number): Promi
 		method: 'DELETE',
 		path: webhookPath(webhookId),
 		itemIndex,
-		notFoundOnRetryIsDeleted: true,
+		notFoundOnRetryIsDeleted: DELETE_NOT_FOUND_ON_RETRY_IS_DELETED,
 	});
 	return [{ json: { deleted: true, id: webhookId } }];
 }
