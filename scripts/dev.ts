@@ -8,6 +8,7 @@ import path from 'node:path';
 import { OWNER } from './lib/n8n';
 import { ROOT } from './lib/runtime';
 import { startStack } from './lib/stack';
+import { seedSummaryLines } from '../test/sandbox/seedSummary';
 
 async function main(): Promise<void> {
 	const build = spawnSync('npm', ['run', 'build', '--silent'], { cwd: ROOT, stdio: 'inherit' });
@@ -32,6 +33,8 @@ async function main(): Promise<void> {
 
   Sandbox CRM ${stack.sandbox.url}/api/v1   (keys: ${stack.sandbox.keys.admin} · read-only ${stack.sandbox.keys.readOnly})
   Requests it received: ${stack.sandbox.url}/__sandbox/requests
+  Seeded ids (the same on every start; the examples in examples/ use them):
+${seedSummaryLines(stack.sandbox.state, '    ').join('\n')}
   n8n log     ${path.relative(ROOT, stack.logFile)}
 
   Add a "CRM Invoicing" node to a workflow, or import a file from examples/. Ctrl-C stops everything.

@@ -9,10 +9,9 @@
  *   docs/action-node-invoice.png the action node on Invoice → Create, with its line items
  *
  * Every wait is bounded, and chromium, n8n and the sandbox are stopped at the end, also on failure.
- * Environment: CHROMIUM_PATH (default: `command -v chromium`), SCREENSHOTS_N8N_PORT (default 5693).
+ * Environment: CHROMIUM_PATH (default: `command -v chromium`, installed with apt-get when missing), SCREENSHOTS_N8N_PORT (default 5693).
  * When a step fails, the page as it was is saved to .tmp/screenshots/failure.png.
  */
-import { spawnSync } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { mkdirSync } from 'node:fs';
 import path from 'node:path';
@@ -21,7 +20,9 @@ import { chromium, selectors, type Browser, type Locator, type Page } from 'play
 
 import { OWNER, PACKAGE_NAME } from './lib/n8n';
 import { ROOT } from './lib/runtime';
+import { ensureChromium } from './lib/services';
 import { startStack, type Stack } from './lib/stack';
+import { EXAMPLE_IDS } from '../test/sandbox/seedSummary';
 
 const ACTION_NODE_TYPE = `${PACKAGE_NAME}.crmInvoicing`;
 const TRIGGER_NODE_TYPE = `${PACKAGE_NAME}.crmInvoicingTrigger`;
@@ -41,14 +42,6 @@ const INVOICE_NAME = 'Create Invoice';
 
 function log(message: string): void {
 	console.log(`[screenshots] ${message}`);
-}
-
-function chromiumPath(): string {
-	if (process.env.CHROMIUM_PATH) return process.env.CHROMIUM_PATH;
-	const found = spawnSync('sh', ['-c', 'command -v chromium || command -v chromium-browser'], { encoding: 'utf8' });
-	const executable = found.stdout.trim().split('\n')[0];
-	if (!executable) throw new Error('chromium not found: install Debian\'s chromium (apt-get install chromium) or set CHROMIUM_PATH');
-	return executable;
 }
 
 /** Workflow 1: "CRM trigger → CRM action (Lead → Create)". Workflow 2: one action node on Invoice → Create. */
@@ -96,7 +89,7 @@ async function createWorkflows(stack: Stack): Promise<{ main: string; invoice: s
 				parameters: {
 					resource: 'invoice',
 					operation: 'create',
-					clientId: 'cli_4c1a9e',
+					clientId: EXAMPLE_IDS.clientId,
 					// Full date-times: n8n's date picker shows a date-only value such as '2026-12-01' as empty.
 					date: '2026-12-01T00:00:00',
 					dueDate: '2026-12-31T00:00:00',
@@ -104,7 +97,7 @@ async function createWorkflows(stack: Stack): Promise<{ main: string; invoice: s
 					lineItems: {
 						items: [
 							{ name: 'Consulting hours', description: 'Workshop, December', quantity: 8, price: 120 },
-							{ productId: 'prd_7d2e', quantity: 1, price: 450, taxRateId: 'tax_vat20' },
+							{ productId: EXAMPLE_IDS.productId, quantity: 1, price: 450, taxRateId: 'tax_vat20' },
 						],
 					},
 					additionalFields: {},
@@ -271,7 +264,7 @@ async function takeAll(page: Page, stack: Stack, ids: { main: string; invoice: s
 }
 
 async function main(): Promise<void> {
-	const executablePath = chromiumPath();
+	const executablePath = ensureChromium();
 	mkdirSync(DOCS, { recursive: true });
 
 	let stack: Stack | undefined;

@@ -31,12 +31,12 @@ function redisServerBin(): string | undefined {
 	return ['/usr/bin/redis-server', '/usr/local/bin/redis-server'].find((candidate) => existsSync(candidate));
 }
 
-/** Installs Debian's `postgresql` and `redis-server` when their servers are not on the machine (CI starts bare). */
-export function ensureServicePackages(): void {
-	const missing = [
-		...(postgresBinDir() ? [] : ['postgresql']),
-		...(redisServerBin() ? [] : ['redis-server']),
-	];
+/**
+ * Installs the Debian packages whose `present()` says they are missing (CI starts bare) with apt-get, as root or
+ * through `sudo -n`, and fails when one is still missing afterwards.
+ */
+export function ensureDebianPackages(wanted: Array<{ name: string; present: () => boolean }>): void {
+	const missing = wanted.filter((entry) => !entry.present()).map((entry) => entry.name);
 	if (missing.length === 0) return;
 	const sudo = isRoot ? [] : ['sudo', '-n'];
 	const apt = (args: string[]) => {
@@ -46,6 +46,7 @@ export function ensureServicePackages(): void {
 			env: { ...process.env, DEBIAN_FRONTEND: 'noninteractive' },
 			encoding: 'utf8',
 			maxBuffer: 64 * 1024 * 1024,
+			timeout: 15 * 60_000,
 		});
 		if (result.status !== 0) {
 			throw new Error(`apt-get ${args.join(' ')} failed (${result.status ?? result.signal}):\n${`${result.stdout}\n${result.stderr}`.slice(-4000)}`);
@@ -55,7 +56,27 @@ export function ensureServicePackages(): void {
 	apt(['update', '-q']);
 	apt(['install', '-y', '-q', '--no-install-recommends', ...missing]);
 	log(`installed ${missing.join(', ')} in ${((Date.now() - started) / 1000).toFixed(1)} s`);
-	if (!postgresBinDir() || !redisServerBin()) throw new Error('PostgreSQL or Redis is still missing after apt-get install');
+	const still = wanted.filter((entry) => !entry.present()).map((entry) => entry.name);
+	if (still.length > 0) throw new Error(`${still.join(', ')} still missing after apt-get install`);
+}
+
+/** Installs Debian's `postgresql` and `redis-server` when their servers are not on the machine (CI starts bare). */
+export function ensureServicePackages(): void {
+	ensureDebianPackages([
+		{ name: 'postgresql', present: () => postgresBinDir() !== undefined },
+		{ name: 'redis-server', present: () => redisServerBin() !== undefined },
+	]);
+}
+
+/** Debian's chromium for the editor tests and screenshots: CHROMIUM_PATH, or the one on PATH, installed when missing. */
+export function ensureChromium(): string {
+	if (process.env.CHROMIUM_PATH) return process.env.CHROMIUM_PATH;
+	const find = (): string | undefined => {
+		const found = spawnSync('sh', ['-c', 'command -v chromium || command -v chromium-browser'], { encoding: 'utf8' });
+		return found.stdout.trim().split('\n')[0] || undefined;
+	};
+	ensureDebianPackages([{ name: 'chromium', present: () => find() !== undefined }]);
+	return find() as string;
 }
 
 /** Resolves when something accepts TCP connections on 127.0.0.1:port. */

@@ -10,6 +10,7 @@
  *   --delivery-timeout-ms N (env SANDBOX_DELIVERY_TIMEOUT_MS, default 20000)
  *   --personality standard|alternate (env SANDBOX_PERSONALITY, default standard; how the spec's silences are resolved)
  */
+import { seedSummaryLines } from './seedSummary';
 import { DEFAULT_RATE_LIMIT, startSandbox } from './server';
 import { PERSONALITIES, type SandboxOptions, type SandboxPersonality } from './types';
 
@@ -94,6 +95,8 @@ async function main(): Promise<void> {
 			`  Admin key:     ${sandbox.keys.admin}`,
 			`  Read-only key: ${sandbox.keys.readOnly}`,
 			`  Rate limit: ${rateLimit ? `${rateLimit.limit} requests per ${rateLimit.windowMs} ms per key` : 'off'}; time scale ${sandbox.config.timeScale}; leads ${sandbox.state.leads.size}; personality ${sandbox.config.personality}`,
+			`Seeded ids (the same on every start; the examples in examples/ use them):`,
+			...seedSummaryLines(sandbox.state),
 			`Control endpoints (no auth):`,
 			`  GET    ${control}/health`,
 			`  GET    ${control}/requests[?since=SEQ]    DELETE ${control}/requests`,
