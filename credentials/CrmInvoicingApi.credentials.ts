@@ -24,8 +24,8 @@ export class CrmInvoicingApi implements ICredentialType {
 			displayName: 'Base URL',
 			name: 'baseUrl',
 			type: 'string',
-			default: 'https://your-workspace.example.com',
-			placeholder: 'https://crm.example.com',
+			default: '',
+			placeholder: 'https://your-workspace.example.com',
 			required: true,
 			description:
 				'The address of your CRM workspace, without /api/v1 at the end. The node adds /api/v1 or /api/v2 itself.',
