@@ -19,6 +19,12 @@ module.exports = {
 		},
 		{
 			...common,
+			displayName: 'ui',
+			// The real n8n editor in Debian's chromium (scripts/ui.ts starts the stack and the browser's binary).
+			testMatch: ['<rootDir>/test/ui/**/*.test.ts'],
+		},
+		{
+			...common,
 			displayName: 'queue',
 			// The queue-mode cases, and the example workflows as users import them, run again in queue mode.
 			testMatch: ['<rootDir>/test/queue/**/*.test.ts', '<rootDir>/test/e2e/examples.e2e.test.ts'],

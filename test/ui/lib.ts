@@ -1,0 +1,152 @@
+/**
+ * What the editor tests share: Debian's chromium driven by playwright-core against the n8n and sandbox that
+ * scripts/ui.ts started. Every wait is on something the page shows, bounded by the step timeout; a failing test
+ * leaves a screenshot of the page in .tmp/ui/failures/.
+ */
+import path from 'node:path';
+
+import { chromium, selectors, type Browser, type BrowserContext, type Locator, type Page } from 'playwright-core';
+
+import type { UiEnv } from '../../scripts/ui';
+import { OWNER } from '../../scripts/lib/n8n';
+import { e2eEnv, n8nClient, sandbox } from '../e2e/lib';
+
+export const env = e2eEnv() as UiEnv;
+export const client = n8nClient(env);
+export const crm = sandbox(env);
+
+/** The longest one browser step (a click, a wait for text) may take on a busy 2-core machine. */
+export const STEP_TIMEOUT_MS = 30_000;
+const VIEWPORT = { width: 1440, height: 900 };
+
+let browser: Browser | undefined;
+let session: { context: BrowserContext; page: Page } | undefined;
+
+/**
+ * One chromium, one signed-in page per test file (the editor's scripts are then loaded and cached once): launched
+ * on first use, closed with closeBrowser() in afterAll.
+ */
+async function editorPage(): Promise<Page> {
+	if (!browser) {
+		// n8n marks its elements with data-test-id (playwright looks for data-testid by default).
+		selectors.setTestIdAttribute('data-test-id');
+		browser = await chromium.launch({
+			executablePath: env.chromiumPath,
+			headless: true,
+			timeout: STEP_TIMEOUT_MS,
+			args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+		});
+	}
+	if (!session) {
+		const context = await browser.newContext({ viewport: VIEWPORT, locale: 'en-US', colorScheme: 'light' });
+		context.setDefaultTimeout(STEP_TIMEOUT_MS);
+		context.setDefaultNavigationTimeout(STEP_TIMEOUT_MS);
+		const page = await context.newPage();
+		session = { context, page };
+		await signIn(page);
+	}
+	return session.page;
+}
+
+export async function closeBrowser(): Promise<void> {
+	await session?.context.close().catch(() => undefined);
+	session = undefined;
+	await browser?.close().catch(() => undefined);
+	browser = undefined;
+}
+
+/**
+ * Runs `journey` on the file's signed-in editor page. When it throws, the page as it was is saved to
+ * .tmp/ui/failures/<name>.png before the error is passed on.
+ */
+export async function inEditor(name: string, journey: (page: Page) => Promise<void>): Promise<void> {
+	const page = await editorPage();
+	try {
+		await journey(page);
+	} catch (error) {
+		const file = path.join(env.failureDir, `${name.replace(/[^\w.-]+/g, '_')}.png`);
+		await page.screenshot({ path: file, fullPage: true, timeout: 10_000 }).catch(() => undefined);
+		if (error instanceof Error) error.message += `\n(the page: ${file})`;
+		throw error;
+	}
+}
+
+async function signIn(page: Page): Promise<void> {
+	await page.goto(`${env.n8nUrl}/signin`, { waitUntil: 'domcontentloaded' });
+	const email = page.locator('input[name="emailOrLdapLoginId"], input[type="email"]').first();
+	await email.fill(OWNER.email);
+	await page.locator('input[name="password"], input[type="password"]').first().fill(OWNER.password);
+	await page.getByTestId('form-submit-button').click();
+	await page.waitForURL((target) => !target.pathname.startsWith('/signin'));
+}
+
+export function canvasNode(page: Page, name: string): Locator {
+	return page.locator(`[data-test-id="canvas-node"][data-node-name="${name}"]`);
+}
+
+/** Closes n8n's onboarding tips and "what's new" dialogs when they cover the editor (none is a node's dialog). */
+export async function dismissDialogs(page: Page): Promise<void> {
+	const tips = page.getByRole('button', { name: 'Got it' });
+	for (let index = (await tips.count()) - 1; index >= 0; index--) await tips.nth(index).click({ timeout: 5_000 }).catch(() => undefined);
+	for (let round = 0; round < 4; round++) {
+		const dialog = page.locator('.el-dialog:visible').first();
+		if (!(await dialog.isVisible().catch(() => false))) return;
+		if (await page.getByTestId('ndv').isVisible().catch(() => false)) return;
+		await page.keyboard.press('Escape');
+		await dialog.waitFor({ state: 'hidden', timeout: 5_000 }).catch(() => undefined);
+	}
+}
+
+/** Opens a saved workflow and waits until the named nodes are drawn. */
+export async function openWorkflow(page: Page, id: string, nodeNames: string[]): Promise<void> {
+	await page.goto(`${env.n8nUrl}/workflow/${id}`, { waitUntil: 'domcontentloaded' });
+	for (const name of nodeNames) await canvasNode(page, name).waitFor({ state: 'visible' });
+	await dismissDialogs(page);
+}
+
+/** The node's icon is an image that loaded (n8n draws a grey "?" for a node type without one). */
+export async function expectIcon(page: Page, name: string): Promise<void> {
+	const image = canvasNode(page, name).locator('img').first();
+	await image.waitFor({ state: 'attached' });
+	const loaded = async () =>
+		await image.evaluate((element) => {
+			const img = element as unknown as { complete: boolean; naturalWidth: number };
+			return img.complete && img.naturalWidth > 0;
+		});
+	const deadline = Date.now() + STEP_TIMEOUT_MS;
+	while (!(await loaded())) {
+		if (Date.now() > deadline) throw new Error(`the icon of the canvas node "${name}" did not load`);
+		await page.waitForTimeout(100);
+	}
+}
+
+/** Opens a node's details view (NDV) by double-clicking it on the canvas. */
+export async function openNode(page: Page, name: string): Promise<Locator> {
+	await canvasNode(page, name).dblclick();
+	const ndv = page.getByTestId('ndv');
+	await ndv.waitFor({ state: 'visible' });
+	return ndv;
+}
+
+export async function closeNode(page: Page): Promise<void> {
+	const close = page.getByTestId('ndv-close-button');
+	if (await close.isVisible().catch(() => false)) await close.click();
+	else await page.keyboard.press('Escape');
+	await page.getByTestId('ndv').waitFor({ state: 'hidden' });
+}
+
+/** Polls `probe` until it returns something other than undefined; fails with `what` after timeoutMs. */
+export async function eventually<T>(what: string, probe: () => Promise<T | undefined>, timeoutMs = STEP_TIMEOUT_MS): Promise<T> {
+	const deadline = Date.now() + timeoutMs;
+	let last: unknown;
+	for (;;) {
+		try {
+			const value = await probe();
+			if (value !== undefined) return value;
+		} catch (error) {
+			last = error;
+		}
+		if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}${last ? `: ${String(last)}` : ''}`);
+		await new Promise((resolve) => setTimeout(resolve, 200));
+	}
+}
