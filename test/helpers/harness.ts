@@ -49,7 +49,12 @@ import type {
 import { CrmInvoicingApi } from '../../credentials/CrmInvoicingApi.credentials';
 
 /** The credential every helper uses unless a test passes its own. */
-export const TEST_CREDENTIALS = { baseUrl: 'https://crm.test', apiKey: 'sk_test_secret_key' };
+/**
+ * `requestsPerMinute`: nock answers far more than the documented 60 requests a minute, and answers without RateLimit-*
+ * headers, so the transport would pace these tests at the documented rate. The pacing has its own tests
+ * (test/unit/transport/pacing.test.ts) with credentials of their own.
+ */
+export const TEST_CREDENTIALS = { baseUrl: 'https://crm.test', apiKey: 'sk_test_secret_key', requestsPerMinute: 1_000_000 };
 
 /** The package name n8n prefixes community node types with. */
 export const PACKAGE_NAME = 'n8n-nodes-crm-invoicing';

@@ -1,7 +1,7 @@
 import { NodeApiError } from 'n8n-workflow';
 import type { INode, JsonObject } from 'n8n-workflow';
 
-import { DOCUMENTED_RATE_LIMIT } from './limits';
+import { DOCUMENTED_RATE_LIMIT, READ, REDIRECTS, RETRY } from './limits';
 
 export interface RequestSummary {
 	method: string;
@@ -19,22 +19,69 @@ interface ParsedErrorBody {
 
 const MAX_SNIPPET = 160;
 
+/** Cuts a text to `max` characters, marking the cut. */
+export function cut(text: string, max: number = READ.maxErrorSnippetChars): string {
+	return text.length > max ? `${text.slice(0, max)}…` : text;
+}
+
+/** The end of `tag`'s element starting at `from` (after its closing tag), or -1. Linear: indexOf only. */
+function skipElement(lower: string, from: number, tag: string): number {
+	const close = lower.indexOf(`</${tag}`, from);
+	if (close < 0) return -1;
+	const end = lower.indexOf('>', close);
+	return end < 0 ? -1 : end + 1;
+}
+
+/**
+ * The readable text of an HTML page: its <title>, else its text without tags, scripts and styles. Linear in the
+ * length of the (already cut) page: a scan with indexOf, no regular expression that can backtrack.
+ */
 function textOf(html: string): string {
-	const title = /<title[^>]*>([\s\S]*?)<\/title>/i.exec(html)?.[1];
-	const text = (title ?? html)
-		.replace(/<script[\s\S]*?<\/script>|<style[\s\S]*?<\/style>/gi, ' ')
-		.replace(/<[^>]+>/g, ' ')
-		.replace(/\s+/g, ' ')
-		.trim();
-	return text.length > MAX_SNIPPET ? `${text.slice(0, MAX_SNIPPET)}…` : text;
+	const lower = html.toLowerCase();
+	let source = html;
+	const titleStart = lower.indexOf('<title');
+	if (titleStart >= 0) {
+		const open = lower.indexOf('>', titleStart);
+		const close = open < 0 ? -1 : lower.indexOf('</title', open);
+		if (close >= 0) source = html.slice(open + 1, close);
+	}
+	const sourceLower = source === html ? lower : source.toLowerCase();
+	const parts: string[] = [];
+	let index = 0;
+	while (index < source.length) {
+		const tag = source.indexOf('<', index);
+		if (tag < 0) {
+			parts.push(source.slice(index));
+			break;
+		}
+		parts.push(source.slice(index, tag), ' ');
+		let next: number;
+		if (sourceLower.startsWith('<script', tag)) next = skipElement(sourceLower, tag, 'script');
+		else if (sourceLower.startsWith('<style', tag)) next = skipElement(sourceLower, tag, 'style');
+		else {
+			const end = source.indexOf('>', tag);
+			next = end < 0 ? -1 : end + 1;
+		}
+		if (next < 0) break;
+		index = next;
+	}
+	const text = parts.join('').replace(/\s+/g, ' ').trim();
+	return cut(text, MAX_SNIPPET);
+}
+
+/** An error body as text, cut to READ.maxErrorBodyChars before anything else looks at it; undefined for objects. */
+function boundedText(body: unknown): string | undefined {
+	if (Buffer.isBuffer(body)) return body.subarray(0, READ.maxErrorBodyChars * 4).toString('utf8').slice(0, READ.maxErrorBodyChars);
+	if (typeof body === 'string') return body.slice(0, READ.maxErrorBodyChars);
+	return undefined;
 }
 
 /** Reads the API's `{ error: { code, message } }`, a flat `{ code, message }` or `{ message }`, plain text (the message), or a page that is not JSON. */
 export function parseErrorBody(body: unknown): ParsedErrorBody {
 	let value = body;
-	if (Buffer.isBuffer(value)) value = value.toString('utf8');
-	if (typeof value === 'string') {
-		const trimmed = value.trim();
+	const text = boundedText(value);
+	if (text !== undefined) {
+		const trimmed = text.trim();
 		if (trimmed === '') return {};
 		try {
 			value = JSON.parse(trimmed);
@@ -50,8 +97,8 @@ export function parseErrorBody(body: unknown): ParsedErrorBody {
 	const code = nested?.code ?? object.code ?? (typeof object.error === 'string' ? object.error : undefined);
 	const message = nested?.message ?? object.message;
 	return {
-		code: typeof code === 'string' ? code : undefined,
-		message: typeof message === 'string' ? message : undefined,
+		code: typeof code === 'string' ? cut(code, 100) : undefined,
+		message: typeof message === 'string' ? cut(message) : undefined,
 	};
 }
 
@@ -173,6 +220,93 @@ export function connectionError(node: INode, code: string | undefined, request: 
 			{ message, code: what, method: request.method, path: request.path },
 			{ message, description, itemIndex: request.itemIndex },
 		),
+		message,
+	);
+}
+
+/** A duration for people: `45 s`, `3 min`, `1 h`, `1 h 30 min`. */
+export function describeWait(ms: number): string {
+	const seconds = Math.round(ms / 1000);
+	if (seconds < 120) return `${seconds} s`;
+	const minutes = Math.round(seconds / 60);
+	if (minutes < 60) return `${minutes} min`;
+	const hours = Math.floor(minutes / 60);
+	const rest = minutes % 60;
+	return rest === 0 ? `${hours} h` : `${hours} h ${rest} min`;
+}
+
+/** A 429 that asks for a longer wait than the node allows: fails at once and says how long the API asked for. */
+export function rateLimitTooLongError(
+	node: INode,
+	body: unknown,
+	request: RequestSummary,
+	askedMs: number,
+	alreadyWaitedMs: number,
+): NodeApiError {
+	const error = apiErrorFromResponse(node, 429, body, request);
+	/** The single wait was acceptable, but it would have taken the request past its total. */
+	const overTotal = askedMs <= RETRY.maxWaitMs;
+	const message = overTotal
+		? `The CRM API answered 429 (rate limit) again and asked to wait ${describeWait(askedMs)}; the node had already waited ${describeWait(alreadyWaitedMs)} for this request and waits at most ${describeWait(RETRY.maxTotalRateLimitWaitMs)} in total`
+		: `The CRM API answered 429 (rate limit) and asked to wait ${describeWait(askedMs)} before the next request; the node waits at most ${describeWait(RETRY.maxWaitMs)}, so it did not wait`;
+	error.description = overTotal
+		? adviceFor(429, request)
+		: `The API key's limit is spent for longer than a node may hold an execution. Run the workflow again after that time. The node did not remember this wait: other executions with this key are not held back, and each finds out for itself whether the limit has reset.`;
+	return keepMessage(error, message);
+}
+
+/** The origin of a URL as people write it (`https://crm.example.com`, `http://10.0.0.5:8080`), or the text itself. */
+function originOf(url: URL): string {
+	return url.origin === 'null' ? `${url.protocol}//${url.host}` : url.origin;
+}
+
+/** A redirect the node did not follow: to another origin (never, the key stays home) or of a non-GET request. */
+export function redirectError(
+	node: INode,
+	status: number,
+	target: URL | undefined,
+	base: URL,
+	request: RequestSummary,
+	reason: 'crossOrigin' | 'method' | 'tooMany' | 'noLocation',
+): NodeApiError {
+	const withBody = request.method !== 'GET' && request.method !== 'HEAD';
+	const notSent = withBody ? 'the API key and the request body were not sent there' : 'the API key was not sent there';
+	let message: string;
+	let description: string;
+	switch (reason) {
+		case 'crossOrigin':
+			message = `The CRM API answered ${status} with a redirect to ${target ? target.host : 'another host'} (${target ? originOf(target) : '?'}), another origin than the Base URL's (${originOf(base)}). The node did not follow it: ${notSent}`;
+			description = `The node sends the API key only to the Base URL's scheme, host and port. If the CRM really moved, put its new address (${target ? originOf(target) : 'the redirect target'}) as the Base URL in the "CRM Invoicing API" credential; if you do not know that host, do not: a proxy, a login page or a mistyped address can redirect like this.`;
+			break;
+		case 'method':
+			message = `The CRM API answered ${status} with a redirect for ${request.method} ${request.path}. The node follows redirects only for GET, so it did not repeat the request`;
+			description = `Check the Base URL in the "CRM Invoicing API" credential: use the address the API answers on without a redirect (for example https:// rather than http://, or without a trailing path). Check in the CRM whether the ${request.method} took effect before you run this again.`;
+			break;
+		case 'tooMany':
+			message = `The CRM API redirected ${request.method} ${request.path} more than ${REDIRECTS.maxSameOriginRedirects} times; the node stopped following`;
+			description = 'Check the Base URL in the "CRM Invoicing API" credential: use the address the API answers on without a redirect.';
+			break;
+		default:
+			message = `The CRM API answered ${status} (a redirect) without a Location for ${request.method} ${request.path}`;
+			description = 'Check the Base URL in the "CRM Invoicing API" credential: use the address the API answers on without a redirect.';
+	}
+	return keepMessage(
+		new NodeApiError(
+			node,
+			{ message, httpCode: String(status), method: request.method, path: request.path },
+			{ message, description, httpCode: String(status), itemIndex: request.itemIndex },
+		),
+		message,
+	);
+}
+
+/** A list whose cursor repeats or whose pages do not advance: stopped, so Return All cannot loop forever. */
+export function paginationError(node: INode, request: RequestSummary, what: string): NodeApiError {
+	const message = `The CRM API's list ${request.path} did not advance: ${what}. The node stopped reading it`;
+	const description =
+		'The API handed back a cursor it had already given, or a page that does not move on, so reading further would loop forever. The records read so far were not output, so nothing is reported as complete that is not. Try again later, or read fewer records ("Limit") if the API keeps doing this.';
+	return keepMessage(
+		new NodeApiError(node, { message, method: request.method, path: request.path }, { message, description, itemIndex: request.itemIndex }),
 		message,
 	);
 }

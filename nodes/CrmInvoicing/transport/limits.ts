@@ -1,9 +1,20 @@
-/** Bounds of the transport's waiting and retrying, in one place. */
+/** Bounds of the transport's waiting, retrying, reading and following, in one place (the README's "Limits"). */
 export const RETRY = {
 	/** Attempts after a 429 before giving up (each waits for Retry-After or RateLimit-Reset). */
 	maxRateLimitRetries: 5,
 	/** Longest total time one request may spend waiting for the rate limit, in ms. */
 	maxTotalRateLimitWaitMs: 180_000,
+	/**
+	 * Longest single wait, in ms: no answer of the API (Retry-After, RateLimit-Reset) makes a request, or the shared
+	 * pacer of its key, wait longer than this. A 429 that asks for more fails at once, and its wait is not remembered.
+	 * Far below 2^31 ms, so no timer can overflow.
+	 */
+	maxWaitMs: 60_000,
+	/**
+	 * Longest wait of a request for its turn in the pacing of its key (the documented rate, or the announced window),
+	 * in ms: reached only when many executions with one key queue up at once.
+	 */
+	maxPacingWaitMs: 180_000,
 	/** Wait when a 429 carries neither Retry-After nor RateLimit-Reset, in ms. */
 	defaultRateLimitWaitMs: 5_000,
 	/** Retries of a GET or DELETE after 502/503/504 or a dropped connection. */
@@ -12,6 +23,25 @@ export const RETRY = {
 	transientBackoffMs: 500,
 	/** Time after which one request is abandoned, in ms. */
 	requestTimeoutMs: 60_000,
+	/** Time after which the credential's Test gives up, in ms. */
+	credentialTestTimeoutMs: 15_000,
+} as const;
+
+/**
+ * Redirects. The transport never lets n8n follow a redirect: a redirect to another origin (scheme, host or port than
+ * the Base URL's) is an error and nothing is sent there, neither the key nor a body. A redirect within the Base
+ * URL's origin is followed for GET only, at most `maxSameOriginRedirects` times; other methods fail with an error.
+ */
+export const REDIRECTS = { maxSameOriginRedirects: 3 } as const;
+
+/** Bounds of reading answers. */
+export const READ = {
+	/** An error body is cut to this many characters before it is parsed, searched or shown. */
+	maxErrorBodyChars: 16_384,
+	/** Longest text of an error body (or of the API's message) put into an error message. */
+	maxErrorSnippetChars: 300,
+	/** Most pages one list may take (100 records each): a bound on Return All even against a broken cursor. */
+	maxPages: 100_000,
 } as const;
 
 /** The API's published limit; used when a response carries no RateLimit-* headers. */

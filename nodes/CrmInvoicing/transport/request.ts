@@ -13,9 +13,17 @@ import type {
 } from 'n8n-workflow';
 
 import { API_PREFIX } from './apiChoices';
-import { apiErrorFromResponse, connectionError, connectionErrorCode, type RequestSummary } from './errors';
-import { RETRY } from './limits';
-import { pacerFor, rateLimitWaitMs, type RateLimitPacer } from './rateLimit';
+import {
+	apiErrorFromResponse,
+	connectionError,
+	connectionErrorCode,
+	rateLimitTooLongError,
+	redirectError,
+	type RequestSummary,
+} from './errors';
+import { DOCUMENTED_RATE_LIMIT, REDIRECTS, RETRY } from './limits';
+import { showPath, unsafePathReason } from './paths';
+import { boundedWait, pacerFor, rateLimitWaitMs, type RateLimitPacer } from './rateLimit';
 
 export const CREDENTIAL_TYPE = 'crmInvoicingApi';
 
@@ -50,6 +58,8 @@ export interface ApiRequest {
 
 interface Connection {
 	baseUrl: string;
+	/** The Base URL parsed, when it parses: redirects are compared with its origin. */
+	origin: URL | undefined;
 	credentials: ICredentialsDecrypted;
 	pacer: RateLimitPacer;
 }
@@ -65,13 +75,28 @@ export function normalizeBaseUrl(raw: unknown): string {
 		.replace(/\/api\/v[12]$/i, '');
 }
 
+/** The credential's "Requests per Minute" (for plans above the documented 60), else the documented rate. */
+export function requestsPerMinuteOf(data: ICredentialDataDecryptedObject): number {
+	const value = Number(data.requestsPerMinute);
+	return Number.isFinite(value) && value >= 1 ? Math.floor(value) : DOCUMENTED_RATE_LIMIT.requests;
+}
+
+function parseUrl(url: string, base?: string): URL | undefined {
+	try {
+		return new URL(url, base);
+	} catch {
+		return undefined;
+	}
+}
+
 async function openConnection(context: ApiContext): Promise<Connection> {
 	const data: ICredentialDataDecryptedObject = await context.getCredentials(CREDENTIAL_TYPE);
 	const baseUrl = normalizeBaseUrl(data.baseUrl);
 	return {
 		baseUrl,
+		origin: parseUrl(baseUrl),
 		credentials: { id: '', name: CREDENTIAL_TYPE, type: CREDENTIAL_TYPE, data },
-		pacer: pacerFor(baseUrl, String(data.apiKey ?? '')),
+		pacer: pacerFor(baseUrl, String(data.apiKey ?? ''), requestsPerMinuteOf(data)),
 	};
 }
 
@@ -88,10 +113,29 @@ function connectionOf(context: ApiContext): Promise<Connection> {
 const IDEMPOTENT = new Set<string>(['GET', 'HEAD', 'DELETE']);
 const TRANSIENT_STATUSES = new Set([502, 503, 504]);
 
-/** A request and its full response (status, headers, body). Throws NodeApiError for every failure. */
+function headerValue(headers: IN8nHttpFullResponse['headers'], name: string): string | undefined {
+	const value = headers?.[name] ?? headers?.[name.toLowerCase()];
+	if (value === undefined || value === null) return undefined;
+	return Array.isArray(value) ? String(value[0]) : String(value);
+}
+
+/**
+ * A request and its full response (status, headers, body). Throws NodeApiError for every failure.
+ *
+ * n8n's HTTP client is never allowed to follow a redirect (it would send `x-api-key`, and on 307/308 the body, to
+ * any host). Redirects are handled here: another origin is an error, the same origin is followed for GET only.
+ */
 export async function apiRequestFull(this: ApiContext, request: ApiRequest): Promise<IN8nHttpFullResponse> {
-	const connection = await connectionOf(this);
 	const path = `${API_PREFIX[request.version ?? 'v1']}${request.path}`;
+	const unsafe = unsafePathReason(request.path);
+	if (unsafe !== undefined) {
+		throw new NodeOperationError(this.getNode(), `The node refused to send ${request.method} ${showPath(path)}: ${unsafe}`, {
+			itemIndex: request.itemIndex,
+			description:
+				'IDs and paths must not be "." or "..", and must not contain control characters (such as line breaks) or backslashes, so that every request stays under the API path of the Base URL. Check the ID or path in the node\'s parameters or in the input item. Nothing was sent.',
+		});
+	}
+	const connection = await connectionOf(this);
 	const summary: RequestSummary = { method: request.method, path, itemIndex: request.itemIndex };
 	const options: IHttpRequestOptions = {
 		method: request.method,
@@ -99,6 +143,7 @@ export async function apiRequestFull(this: ApiContext, request: ApiRequest): Pro
 		json: true,
 		returnFullResponse: true,
 		ignoreHttpStatusErrors: true,
+		disableFollowRedirect: true,
 		timeout: RETRY.requestTimeoutMs,
 	};
 	if (request.qs && Object.keys(request.qs).length > 0) options.qs = request.qs;
@@ -108,20 +153,21 @@ export async function apiRequestFull(this: ApiContext, request: ApiRequest): Pro
 	let rateLimitRetries = 0;
 	let rateLimitWaited = 0;
 	let transientRetries = 0;
+	let redirects = 0;
 	const deadline = request.timeLimitMs === undefined ? Infinity : Date.now() + request.timeLimitMs;
 	const fits = (waitMs: number): boolean => Date.now() + waitMs < deadline;
 
 	for (;;) {
-		const delay = connection.pacer.delayBeforeNextRequest();
-		if (delay > 0 && !fits(delay)) {
+		const due = connection.pacer.delayBeforeNextRequest();
+		if (due > 0 && !fits(due)) {
 			throw new NodeOperationError(
 				this.getNode(),
-				`${summary.method} ${summary.path} was not sent: the rate limit asks to wait ${Math.ceil(delay / 1000)} s, longer than its time limit of ${Math.ceil((request.timeLimitMs ?? 0) / 1000)} s`,
+				`${summary.method} ${summary.path} was not sent: the rate limit asks to wait ${Math.ceil(due / 1000)} s, longer than its time limit of ${Math.ceil((request.timeLimitMs ?? 0) / 1000)} s`,
 				{ description: 'The CRM\'s rate limit is used up for now; the request can be made again later.' },
 			);
 		}
+		const delay = connection.pacer.reserve();
 		if (delay > 0) await sleep(delay);
-		connection.pacer.onRequestSent();
 		if (deadline !== Infinity) options.timeout = Math.max(1, Math.min(RETRY.requestTimeoutMs, deadline - Date.now()));
 
 		let response: IN8nHttpFullResponse;
@@ -132,20 +178,42 @@ export async function apiRequestFull(this: ApiContext, request: ApiRequest): Pro
 		} catch (error) {
 			const code = connectionErrorCode(error);
 			if (idempotent && code && transientRetries < RETRY.maxTransientRetries && fits(RETRY.transientBackoffMs * 2 ** transientRetries)) {
-				await sleep(RETRY.transientBackoffMs * 2 ** transientRetries++);
+				await sleep(boundedWait(RETRY.transientBackoffMs * 2 ** transientRetries++));
 				continue;
 			}
 			throw connectionError(this.getNode(), code, summary, transientRetries > 0);
 		}
 
-		connection.pacer.onResponse(response.headers);
 		const status = response.statusCode;
+		// A 429's headers describe the penalty, not the window: onRateLimited bounds what is remembered of it.
+		if (status !== 429) connection.pacer.onResponse(response.headers);
 		if (status >= 200 && status < 300) return response;
+
+		if (status >= 300 && status < 400 && status !== 304) {
+			const location = headerValue(response.headers, 'location');
+			const base = connection.origin ?? new URL(options.url);
+			const target = location === undefined ? undefined : parseUrl(location, options.url);
+			if (!target) throw redirectError(this.getNode(), status, undefined, base, summary, 'noLocation');
+			if (target.origin !== base.origin || target.origin === 'null') {
+				throw redirectError(this.getNode(), status, target, base, summary, 'crossOrigin');
+			}
+			if (request.method !== 'GET') throw redirectError(this.getNode(), status, target, base, summary, 'method');
+			if (redirects >= REDIRECTS.maxSameOriginRedirects) {
+				throw redirectError(this.getNode(), status, target, base, summary, 'tooMany');
+			}
+			redirects++;
+			options.url = target.href;
+			delete options.qs;
+			continue;
+		}
 
 		if (status === 429) {
 			const wait = rateLimitWaitMs(response.headers);
+			if (wait > RETRY.maxWaitMs || rateLimitWaited + wait > RETRY.maxTotalRateLimitWaitMs) {
+				throw rateLimitTooLongError(this.getNode(), response.body, summary, wait, rateLimitWaited);
+			}
 			connection.pacer.onRateLimited(wait);
-			if (rateLimitRetries < RETRY.maxRateLimitRetries && rateLimitWaited + wait <= RETRY.maxTotalRateLimitWaitMs && fits(wait)) {
+			if (rateLimitRetries < RETRY.maxRateLimitRetries && fits(wait)) {
 				rateLimitRetries++;
 				rateLimitWaited += wait;
 				// The pacer now holds the wait; the top of the loop sleeps it.
@@ -159,7 +227,7 @@ export async function apiRequestFull(this: ApiContext, request: ApiRequest): Pro
 			transientRetries < RETRY.maxTransientRetries &&
 			fits(RETRY.transientBackoffMs * 2 ** transientRetries)
 		) {
-			await sleep(RETRY.transientBackoffMs * 2 ** transientRetries++);
+			await sleep(boundedWait(RETRY.transientBackoffMs * 2 ** transientRetries++));
 			continue;
 		}
 		throw apiErrorFromResponse(this.getNode(), status, response.body, summary);

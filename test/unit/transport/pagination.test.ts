@@ -145,17 +145,17 @@ describe('paginateV1', () => {
 		expect(leads).toHaveLength(100);
 	});
 
-	it('an empty page ends the loop even if it claims more (no endless loop)', async () => {
+	it('an empty page that still claims more stops with an error after one request (no endless loop, no silent partial list)', async () => {
 		const { context } = freshContext();
 		const seen = servePages('/api/v1/leads', [
 			{ items: [], hasMore: true, nextCursor: 'c2' },
 			{ items: records('lead', 1), hasMore: false, nextCursor: null },
 		]);
 
-		const leads = await paginateV1.call(context, { path: '/leads' }, { returnAll: true });
-
+		await expect(paginateV1.call(context, { path: '/leads' }, { returnAll: true })).rejects.toThrow(
+			'The CRM API\'s list /api/v1/leads did not advance: page 1 was empty but still named a next cursor ("c2"). The node stopped reading it',
+		);
 		expect(seen).toEqual(['/api/v1/leads?limit=100']);
-		expect(leads).toEqual([]);
 	});
 
 	it('an empty result → [] after one request', async () => {

@@ -17,7 +17,7 @@ export function freshContext(apiKey = `${TEST_CREDENTIALS.apiKey}_${++keys}`): E
 	const parts = createExecuteContext({
 		nodeType: new CrmInvoicing(),
 		parameters: { resource: 'lead', operation: 'get' },
-		credentials: { baseUrl: BASE, apiKey },
+		credentials: { ...TEST_CREDENTIALS, baseUrl: BASE, apiKey },
 	});
 	return { ...parts, apiKey };
 }

@@ -10,6 +10,7 @@ import type {
 import { parseJson, requireText } from '../../helpers/fields';
 import { pageRequestOf, returnAllAndLimit } from '../../helpers/list';
 import { apiRequest, MAX_PAGE_SIZE, paginateV1, paginateV2 } from '../../transport';
+import { showPath, unsafePathReason } from '../../transport/paths';
 import type { ApiVersion, PageRequest } from '../../transport';
 
 const METHODS = ['DELETE', 'GET', 'PATCH', 'POST', 'PUT'] as const;
@@ -132,6 +133,15 @@ function pathOf(context: IExecuteFunctions, itemIndex: number): string {
 	}
 	if (path.includes('..') || decoded.includes('..')) {
 		fail(context, itemIndex, `"Path" must not contain ".." in item ${itemIndex}`, help);
+	}
+	const unsafe = unsafePathReason(path);
+	if (unsafe !== undefined) {
+		fail(
+			context,
+			itemIndex,
+			`"Path" is refused in item ${itemIndex}: ${unsafe} ("${showPath(path)}")`,
+			`${help} Control characters (line breaks, tabs), backslashes and "." segments are not allowed; nothing was sent.`,
+		);
 	}
 	if (/^\/api\/v\d+(\/|$)/i.test(path)) {
 		fail(context, itemIndex, `"Path" must not start with the version prefix (${path.split('/').slice(0, 3).join('/')}) in item ${itemIndex}`, `${help} Pick the version under "API Version".`);

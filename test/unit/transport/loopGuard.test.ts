@@ -1,0 +1,95 @@
+/** Issue 11: Return All stops with a clear error when the API repeats a cursor or a page does not advance. */
+import nock from 'nock';
+import { NodeApiError, sleep } from 'n8n-workflow';
+import type { IDataObject } from 'n8n-workflow';
+
+import { paginateV1, paginateV2 } from '../../../nodes/CrmInvoicing/transport';
+import { BASE, errorOf, freshContext, setUpNock } from './support';
+
+jest.mock('n8n-workflow', () => ({
+	...jest.requireActual('n8n-workflow'),
+	sleep: jest.fn().mockResolvedValue(undefined),
+}));
+
+setUpNock();
+beforeEach(() => jest.mocked(sleep).mockClear());
+
+function records(prefix: string, count: number, from = 1): IDataObject[] {
+	return Array.from({ length: count }, (_, n) => ({ id: `${prefix}_${from + n}` }));
+}
+
+/** Answers every GET of `path` with `page(n)` for the n-th request (from 0), at most `times` times; logs the queries. */
+function serve(path: string, times: number, page: (n: number) => IDataObject): string[] {
+	const seen: string[] = [];
+	nock(BASE)
+		.get(path)
+		.query(true)
+		.times(times)
+		.reply((uri) => {
+			seen.push(uri);
+			return [200, page(seen.length - 1)];
+		});
+	return seen;
+}
+
+describe('Return All against a cursor that repeats', () => {
+	it('v1: the same nextCursor forever → error after the second page, not an endless loop', async () => {
+		const { context } = freshContext();
+		const seen = serve('/api/v1/leads', 50, (n) => ({ items: records('lead', 100, n * 100 + 1), hasMore: true, nextCursor: 'same' }));
+
+		const error = await errorOf(paginateV1.call(context, { path: '/leads' }, { returnAll: true }));
+
+		expect(error).toBeInstanceOf(NodeApiError);
+		expect(error.message).toBe(
+			'The CRM API\'s list /api/v1/leads did not advance: page 2 handed back a cursor it had already given ("same"). The node stopped reading it',
+		);
+		expect(String(error.description)).toMatch(/would loop forever/);
+		expect(seen).toEqual(['/api/v1/leads?limit=100', '/api/v1/leads?limit=100&cursor=same']);
+	});
+
+	it('v1: a cycle of two cursors is caught too', async () => {
+		const { context } = freshContext();
+		const seen = serve('/api/v1/leads', 50, (n) => ({ items: records('lead', 100, n * 100 + 1), hasMore: true, nextCursor: n % 2 ? 'a' : 'b' }));
+
+		await expect(paginateV1.call(context, { path: '/leads' }, { returnAll: true })).rejects.toThrow(/handed back a cursor it had already given \("b"\)/);
+		expect(seen).toHaveLength(3);
+	});
+
+	it('v2: a repeating meta.nextCursor stops with the error', async () => {
+		const { context } = freshContext();
+		const seen = serve('/api/v2/contacts', 50, (n) => ({ data: records('ct', 100, n * 100 + 1), meta: { hasMore: true, nextCursor: 'x' } }));
+
+		await expect(paginateV2.call(context, { path: '/contacts' }, { returnAll: true })).rejects.toThrow(
+			/list \/api\/v2\/contacts did not advance: page 2 handed back a cursor/,
+		);
+		expect(seen).toHaveLength(2);
+	});
+
+	it('a page with the same records as the page before (new cursor, no progress) stops with the error', async () => {
+		const { context } = freshContext();
+		const seen = serve('/api/v1/leads', 50, (n) => ({ items: records('lead', 100), hasMore: true, nextCursor: `c${n}` }));
+
+		await expect(paginateV1.call(context, { path: '/leads' }, { returnAll: true })).rejects.toThrow(
+			/did not advance: page 2 held the same records as page 1/,
+		);
+		expect(seen).toHaveLength(2);
+	});
+
+	it('continuing from a cursor (Custom API Request) counts that cursor as seen', async () => {
+		const { context } = freshContext();
+		const seen = serve('/api/v1/leads', 5, () => ({ items: records('lead', 100), hasMore: true, nextCursor: 'start' }));
+
+		await expect(
+			paginateV1.call(context, { path: '/leads', qs: { cursor: 'start' } }, { returnAll: true }),
+		).rejects.toThrow(/page 1 handed back a cursor it had already given \("start"\)/);
+		expect(seen).toEqual(['/api/v1/leads?cursor=start&limit=100']);
+	});
+
+	it('a limit reached before the repeat is no error: it never asks again', async () => {
+		const { context } = freshContext();
+		const seen = serve('/api/v1/leads', 5, () => ({ items: records('lead', 100), hasMore: true, nextCursor: 'same' }));
+
+		expect(await paginateV1.call(context, { path: '/leads' }, { returnAll: false, limit: 100 })).toHaveLength(100);
+		expect(seen).toHaveLength(1);
+	});
+});

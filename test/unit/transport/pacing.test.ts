@@ -1,0 +1,151 @@
+/** Issue 12: with no RateLimit-* headers on its answers, the API is paced at the documented 60 requests per minute. */
+import nock from 'nock';
+import { sleep } from 'n8n-workflow';
+
+import { apiRequest } from '../../../nodes/CrmInvoicing/transport';
+import { DOCUMENTED_RATE_LIMIT } from '../../../nodes/CrmInvoicing/transport/limits';
+import { pacerFor, RateLimitPacer } from '../../../nodes/CrmInvoicing/transport/rateLimit';
+import { requestsPerMinuteOf } from '../../../nodes/CrmInvoicing/transport/request';
+import { createExecuteContext } from '../../helpers/harness';
+import { CrmInvoicing } from '../../../nodes/CrmInvoicing/CrmInvoicing.node';
+import { BASE, setUpNock } from './support';
+
+jest.mock('n8n-workflow', () => ({
+	...jest.requireActual('n8n-workflow'),
+	sleep: jest.fn().mockResolvedValue(undefined),
+}));
+
+const sleepMock = jest.mocked(sleep);
+setUpNock();
+beforeEach(() => sleepMock.mockClear());
+
+const WINDOW_MS = DOCUMENTED_RATE_LIMIT.windowSeconds * 1000;
+
+function pacerAt(start: number, requestsPerMinute?: number) {
+	const clock = { now: start };
+	return { clock, pacer: new RateLimitPacer(() => clock.now, requestsPerMinute) };
+}
+
+/** Send times of `count` requests that each go as soon as the pacer lets them (the clock jumps to each slot). */
+function sendTimes(pacer: RateLimitPacer, clock: { now: number }, count: number, announce?: Record<string, string>): number[] {
+	const times: number[] = [];
+	for (let n = 0; n < count; n++) {
+		clock.now += pacer.reserve();
+		times.push(clock.now);
+		pacer.onResponse(announce ?? {});
+	}
+	return times;
+}
+
+/** The most requests in any window of WINDOW_MS. */
+function busiestWindow(times: number[]): number {
+	let most = 0;
+	for (let start = 0; start < times.length; start++) {
+		let end = start;
+		while (end < times.length && times[end] < times[start] + WINDOW_MS) end++;
+		most = Math.max(most, end - start);
+	}
+	return most;
+}
+
+describe('RateLimitPacer without RateLimit-* headers', () => {
+	it('lets the first 60 requests go at once, then holds the 61st until a minute after the first', () => {
+		const { clock, pacer } = pacerAt(1_000_000);
+		const times = sendTimes(pacer, clock, 61);
+
+		expect(times.slice(0, 60).every((time) => time === 1_000_000)).toBe(true);
+		expect(times[60] - times[0]).toBeGreaterThanOrEqual(WINDOW_MS);
+		expect(times[60] - times[0]).toBeLessThanOrEqual(WINDOW_MS + 500);
+	});
+
+	it('never sends more than 60 in any minute over 6,500 leads\' worth of pages and more', () => {
+		const { clock, pacer } = pacerAt(0);
+		const times = sendTimes(pacer, clock, 200);
+
+		expect(busiestWindow(times)).toBe(DOCUMENTED_RATE_LIMIT.requests);
+		// …and no slower than it has to be: 200 requests in a little over 3 minutes.
+		expect(times[199]).toBeLessThan(3 * WINDOW_MS + 2_000);
+	});
+
+	it('concurrent requests reserve distinct slots: 120 queued at once → 60 now, 60 a minute later', () => {
+		const { pacer } = pacerAt(0);
+		const waits = Array.from({ length: 120 }, () => pacer.reserve());
+
+		expect(waits.filter((wait) => wait === 0)).toHaveLength(60);
+		expect(waits.slice(60).every((wait) => wait >= WINDOW_MS && wait <= WINDOW_MS + 500)).toBe(true);
+	});
+
+	it('"Requests per Minute" from the credential replaces the documented 60', () => {
+		const { clock, pacer } = pacerAt(0, 600);
+		const times = sendTimes(pacer, clock, 700);
+
+		expect(busiestWindow(times)).toBe(600);
+	});
+
+	it('does not pace at 60 while the API announces its own window', () => {
+		const { clock, pacer } = pacerAt(0);
+		const times = sendTimes(pacer, clock, 200, { 'ratelimit-remaining': '1000', 'ratelimit-reset': '60' });
+
+		expect(times.every((time) => time === 0)).toBe(true);
+	});
+
+	it('falls back to the documented rate as soon as answers stop carrying the headers', () => {
+		const { clock, pacer } = pacerAt(0);
+		sendTimes(pacer, clock, 30, { 'ratelimit-remaining': '1000', 'ratelimit-reset': '60' });
+		const times = sendTimes(pacer, clock, 40);
+
+		expect(times[29]).toBe(0);
+		expect(times[30]).toBeGreaterThanOrEqual(WINDOW_MS);
+	});
+});
+
+describe('requestsPerMinuteOf', () => {
+	it.each([
+		[{}, 60],
+		[{ requestsPerMinute: 600 }, 600],
+		[{ requestsPerMinute: '120' }, 120],
+		[{ requestsPerMinute: 0 }, 60],
+		[{ requestsPerMinute: -5 }, 60],
+		[{ requestsPerMinute: 'many' }, 60],
+		[{ requestsPerMinute: 90.7 }, 90],
+	])('%p → %p', (data, expected) => {
+		expect(requestsPerMinuteOf(data)).toBe(expected);
+	});
+
+	it('a different rate is a different pacer for the same key', () => {
+		expect(pacerFor(BASE, 'k', 60)).not.toBe(pacerFor(BASE, 'k', 600));
+		expect(pacerFor(BASE, 'k')).toBe(pacerFor(BASE, 'k', 60));
+	});
+});
+
+describe('through the transport', () => {
+	it('the 61st request of a key whose answers carry no RateLimit-* headers waits for the window, before it is sent', async () => {
+		const events: string[] = [];
+		sleepMock.mockImplementation(async (ms) => {
+			events.push(`sleep ${ms}`);
+		});
+		const { context } = createExecuteContext({
+			nodeType: new CrmInvoicing(),
+			parameters: {},
+			credentials: { baseUrl: BASE, apiKey: 'sk_test_documented_pacing' },
+		});
+		nock(BASE)
+			.get('/api/v1/leads/lead_1')
+			.times(61)
+			.reply(() => {
+				events.push('request');
+				return [200, { id: 'lead_1' }];
+			});
+
+		try {
+			for (let n = 0; n < 61; n++) await apiRequest.call(context, { method: 'GET', path: '/leads/lead_1' });
+		} finally {
+			sleepMock.mockImplementation(async () => undefined);
+		}
+
+		expect(events.slice(0, 60)).toEqual(Array(60).fill('request'));
+		expect(events[60]).toMatch(/^sleep \d+$/);
+		expect(Number(events[60].split(' ')[1])).toBeGreaterThan(WINDOW_MS - 5_000);
+		expect(events[61]).toBe('request');
+	});
+});
