@@ -31,6 +31,17 @@ export class CrmInvoicingApi implements ICredentialType {
 				'The address of your CRM workspace, without /api/v1 at the end. The node adds /api/v1 or /api/v2 itself.',
 		},
 		{
+			displayName:
+				'This Base URL starts with http://: the API key and all data travel unencrypted, readable by anyone on the network path. Use https:// unless the CRM runs on this machine.',
+			name: 'httpNotice',
+			type: 'notice',
+			default: '',
+			displayOptions: {
+				show: { baseUrl: [{ _cnd: { regex: '^[Hh][Tt][Tt][Pp]://' } }] },
+				hide: { baseUrl: [{ _cnd: { regex: '^[Hh][Tt][Tt][Pp]://(localhost|127\\.0\\.0\\.1|\\[::1\\])(:[0-9]+)?(/.*)?$' } }] },
+			},
+		},
+		{
 			displayName: 'API Key',
 			name: 'apiKey',
 			type: 'string',
@@ -39,6 +50,15 @@ export class CrmInvoicingApi implements ICredentialType {
 			required: true,
 			description:
 				'Create a key in the developer settings of your CRM workspace. The key acts with the permissions of the user who created it.',
+		},
+		{
+			displayName: 'Requests per Minute',
+			name: 'requestsPerMinute',
+			type: 'number',
+			typeOptions: { minValue: 1 },
+			default: 60,
+			description:
+				'The API\'s rate limit for this key. The API documents 60; raise it only if your plan allows more. When the API\'s answers carry RateLimit-* headers, the node follows those instead.',
 		},
 	];
 
@@ -57,11 +77,16 @@ export class CrmInvoicingApi implements ICredentialType {
 		};
 	}
 
+	/**
+	 * The Test: GET /api/v1/users?limit=1 with the key. Redirects are not followed (`disableFollowRedirect`), so the
+	 * key never reaches another host from here either; a redirect fails the test with its own message.
+	 */
 	test: ICredentialTestRequest = {
 		request: {
 			baseURL: '={{$credentials.baseUrl.replace(/\\/+$/, "").replace(/\\/api\\/v[12]$/, "")}}/api/v1',
 			url: '/users',
 			qs: { limit: 1 },
+			disableFollowRedirect: true,
 		},
 		rules: [
 			{
@@ -75,11 +100,26 @@ export class CrmInvoicingApi implements ICredentialType {
 			{
 				type: 'responseCode',
 				properties: {
+					value: 403,
+					message:
+						'The key is valid, but its user may not list users (403 on <Base URL>/api/v1/users), which is what this test reads. Operations that user may do will work; for the user search, ask a workspace admin for the permission.',
+				},
+			},
+			{
+				type: 'responseCode',
+				properties: {
 					value: 404,
 					message:
 						'Nothing answered at <Base URL>/api/v1/users (404). Check the Base URL: it is the address of your workspace, without /api/v1.',
 				},
 			},
+			...[301, 302, 303, 307, 308].map((status) => ({
+				type: 'responseCode' as const,
+				properties: {
+					value: status,
+					message: `The Base URL answered with a redirect (${status}). The test did not follow it, so the key was not sent anywhere else. Use the address the CRM answers on directly (for example https:// instead of http://).`,
+				},
+			})),
 		],
 	};
 }

@@ -1,0 +1,49 @@
+/** The "CRM Invoicing API" credential: the http:// notice, Requests per Minute, and a Test that follows no redirect. */
+import { NodeHelpers } from 'n8n-workflow';
+
+import { CrmInvoicingApi } from '../../../credentials/CrmInvoicingApi.credentials';
+
+const credential = new CrmInvoicingApi();
+const notice = credential.properties.find((property) => property.name === 'httpNotice')!;
+
+describe('the http:// notice', () => {
+	it('is a notice that says the key travels unencrypted', () => {
+		expect(notice.type).toBe('notice');
+		expect(notice.displayName).toMatch(/http:\/\/.*API key .* unencrypted/);
+	});
+
+	it.each([
+		['http://crm.example.com', true],
+		['HTTP://crm.example.com/api/v1', true],
+		['http://10.0.0.5:8080', true],
+		['http://localhost.evil.test', true],
+		['http://127.0.0.1.nip.io', true],
+		['https://crm.example.com', false],
+		['http://localhost', false],
+		['http://localhost:3000', false],
+		['http://127.0.0.1:8080/', false],
+		['http://[::1]:8080/crm', false],
+		['', false],
+	])('Base URL %p → shown: %p', (baseUrl, shown) => {
+		expect(NodeHelpers.displayParameter({ baseUrl }, notice, null, null)).toBe(shown);
+	});
+});
+
+describe('Requests per Minute', () => {
+	it('defaults to the documented 60 and cannot go below 1', () => {
+		const field = credential.properties.find((property) => property.name === 'requestsPerMinute')!;
+		expect(field.default).toBe(60);
+		expect(field.typeOptions?.minValue).toBe(1);
+	});
+});
+
+describe('the Test request', () => {
+	it('does not follow redirects, and has its own message for 401, 403, 404 and each redirect status', () => {
+		expect(credential.test.request.disableFollowRedirect).toBe(true);
+		const messages = new Map((credential.test.rules ?? []).map((rule) => [(rule.properties as { value: number }).value, rule.properties.message]));
+		expect(messages.get(401)).toMatch(/rejected the key \(401\)/);
+		expect(messages.get(403)).toMatch(/^The key is valid, but its user may not list users \(403/);
+		expect(messages.get(404)).toMatch(/Check the Base URL/);
+		for (const status of [301, 302, 303, 307, 308]) expect(messages.get(status)).toMatch(/the key was not sent anywhere else/);
+	});
+});
