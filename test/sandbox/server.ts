@@ -12,6 +12,7 @@ import type { AddressInfo } from 'node:net';
 import { ApiError, type ErrorCode, errorBody, handleApi, isObject, notFound, parseObjectBody, publicSubscription, validationError } from './api';
 import { ADMIN_USER_INTERNAL_ID, createStore, generateLeads, READ_ONLY_USER_INTERNAL_ID, type Store } from './store';
 import type {
+	CaughtRequest,
 	DeliveryLogEntry,
 	Fault,
 	Invoice,
@@ -116,7 +117,14 @@ function parseFault(value: unknown): Fault {
 	if (raw.headers !== undefined && (!isObject(raw.headers) || Object.values(raw.headers).some((v) => typeof v !== 'string'))) {
 		throw validationError('headers must be an object of strings');
 	}
+	if (raw.htmlBytes !== undefined && (!isPositiveInteger(raw.htmlBytes) || raw.htmlBytes > 20 * 1024 * 1024)) {
+		throw validationError('htmlBytes must be a positive integer up to 20 MB');
+	}
+	if (raw.redirectTo !== undefined && typeof raw.redirectTo !== 'string') throw validationError('redirectTo must be "catcher" or a URL');
 	return {
+		htmlBytes: raw.htmlBytes as number | undefined,
+		body: raw.body,
+		redirectTo: raw.redirectTo as string | undefined,
 		method: raw.method as string | undefined,
 		pathPrefix: raw.pathPrefix as string | undefined,
 		status: raw.status,
@@ -145,6 +153,10 @@ class SandboxServer implements Sandbox {
 	private readonly faultTimers = new Set<NodeJS.Timeout>();
 	private requestSeq = 0;
 	private closed = false;
+	/** The second listener, on another port (another origin): records what reaches it. Started on demand. */
+	private catcher: http.Server | undefined;
+	private catcherUrl = '';
+	readonly caught: CaughtRequest[] = [];
 
 	constructor(options: SandboxOptions) {
 		this.keys = {
@@ -276,11 +288,54 @@ class SandboxServer implements Sandbox {
 		return this.engine.settled(timeoutMs);
 	}
 
+	/** Starts the second listener (once) on the sandbox's host and a free port; resolves to its URL. */
+	async startCatcher(): Promise<string> {
+		if (this.catcher) return this.catcherUrl;
+		const catcher = http.createServer((req, res) => {
+			const chunks: Buffer[] = [];
+			let size = 0;
+			req.on('data', (chunk: Buffer) => {
+				size += chunk.length;
+				if (size <= MAX_BODY_BYTES) chunks.push(chunk);
+			});
+			req.on('end', () => {
+				const headers: Record<string, string> = {};
+				for (const [name, value] of Object.entries(req.headers)) {
+					if (value !== undefined) headers[name] = name === 'x-api-key' ? '<redacted>' : Array.isArray(value) ? value.join(', ') : value;
+				}
+				this.caught.push({
+					method: req.method ?? 'GET',
+					path: req.url ?? '/',
+					headers,
+					apiKeyReceived: req.headers['x-api-key'] !== undefined,
+					body: Buffer.concat(chunks).toString('utf8'),
+					at: new Date().toISOString(),
+				});
+				const text = JSON.stringify({ id: 'caught_by_other_host', name: 'An answer from another host', items: [], hasMore: false });
+				res.writeHead(200, { 'content-type': 'application/json', 'content-length': String(Buffer.byteLength(text)) });
+				res.end(text);
+			});
+		});
+		this.catcher = catcher;
+		const host = (this.server.address() as AddressInfo).address;
+		await new Promise<void>((resolve, reject) => {
+			catcher.once('error', reject);
+			catcher.listen(0, host, () => resolve());
+		});
+		const address = catcher.address() as AddressInfo;
+		this.catcherUrl = `http://${address.family === 'IPv6' ? `[${address.address}]` : address.address}:${address.port}`;
+		return this.catcherUrl;
+	}
+
 	close(): Promise<void> {
 		if (this.closed) return Promise.resolve();
 		this.closed = true;
 		this.engine.cancelAll();
 		this.clearFaults();
+		if (this.catcher) {
+			this.catcher.close();
+			this.catcher.closeAllConnections();
+		}
 		return new Promise((resolve) => {
 			this.server.close(() => resolve());
 			this.server.closeAllConnections();
@@ -291,6 +346,9 @@ class SandboxServer implements Sandbox {
 
 	private pushFault(value: unknown): Fault {
 		const fault = parseFault(value);
+		if (fault.redirectTo === 'catcher' && !this.catcherUrl) {
+			throw validationError('Start the second listener first: POST /__sandbox/catcher');
+		}
 		this.faults.push({ ...fault, remaining: fault.count });
 		return fault;
 	}
@@ -384,7 +442,7 @@ class SandboxServer implements Sandbox {
 		};
 
 		const fault = this.takeFault(method, url.pathname);
-		if (fault) return this.applyFault(fault, req, res, log);
+		if (fault) return this.applyFault(fault, req, res, log, url);
 		if (tooLarge) return send({ status: 413, body: errorBody('VALIDATION_ERROR', BODY_TOO_LARGE) });
 
 		const key = headers['x-api-key'];
@@ -450,7 +508,7 @@ class SandboxServer implements Sandbox {
 		return fault;
 	}
 
-	private applyFault(fault: ActiveFault, req: http.IncomingMessage, res: http.ServerResponse, log: (status: number) => void): void {
+	private applyFault(fault: ActiveFault, req: http.IncomingMessage, res: http.ServerResponse, log: (status: number) => void, url: URL): void {
 		const act = (): void => {
 			if (fault.closeConnection) {
 				log(0);
@@ -459,8 +517,21 @@ class SandboxServer implements Sandbox {
 			}
 			log(fault.status);
 			const headers = { ...fault.headers };
-			if (fault.html) {
-				const html = htmlErrorPage(fault.status);
+			if (fault.redirectTo !== undefined) {
+				const target = fault.redirectTo === 'catcher' ? this.catcherUrl : fault.redirectTo.replace(/\/+$/, '');
+				headers.location = `${target}${url.pathname}${url.search}`;
+			}
+			if (fault.body !== undefined) {
+				this.writeJson(res, { status: fault.status, headers, body: fault.body });
+			} else if (fault.redirectTo !== undefined) {
+				res.writeHead(fault.status, { ...headers, 'content-length': '0' });
+				res.end();
+			} else if (fault.html) {
+				let html = htmlErrorPage(fault.status);
+				if (fault.htmlBytes && fault.htmlBytes > html.length) {
+					const pad = '<div class="x">&lt;</div>\n';
+					html = html.replace('<hr>', `${pad.repeat(Math.ceil((fault.htmlBytes - html.length) / pad.length))}<hr>`);
+				}
 				res.writeHead(fault.status, { ...headers, 'content-type': 'text/html', 'content-length': String(Buffer.byteLength(html)) });
 				res.end(html);
 			} else {
@@ -484,6 +555,11 @@ class SandboxServer implements Sandbox {
 		const path = url.pathname.replace(/\/+$/, '');
 		try {
 			const body = parseObjectBody(await this.readBody(req));
+			if (method === 'POST' && path === '/__sandbox/catcher') {
+				const catcherUrl = await this.startCatcher();
+				this.caught.length = 0;
+				return this.writeJson(res, { status: 200, body: { url: catcherUrl } });
+			}
 			this.writeJson(res, this.control(method, path, url.searchParams, body));
 		} catch (err) {
 			if (err instanceof ApiError) this.writeJson(res, { status: err.status, body: errorBody(err.code, err.message) });
@@ -547,6 +623,11 @@ class SandboxServer implements Sandbox {
 				return { status: 200, body: this.faults };
 			case 'POST /faults':
 				return { status: 201, body: this.pushFault(body) };
+			case 'GET /catcher':
+				return { status: 200, body: { url: this.catcherUrl || null, caught: this.caught } };
+			case 'DELETE /catcher':
+				this.caught.length = 0;
+				return { status: 204 };
 			case 'DELETE /faults':
 				this.clearFaults();
 				return { status: 204 };

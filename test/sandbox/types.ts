@@ -98,6 +98,27 @@ export interface Fault {
 	closeConnection?: boolean;
 	/** Extra response headers, e.g. { 'retry-after': '1' }. */
 	headers?: Record<string, string>;
+	/** With `html`: pad the page to about this many bytes (a proxy's huge error page). */
+	htmlBytes?: number;
+	/** Answer with this JSON body instead of the error body (e.g. a list page whose cursor repeats). */
+	body?: unknown;
+	/**
+	 * With a 3xx status: a Location on another origin. `'catcher'` is the sandbox's second listener (see
+	 * `/__sandbox/catcher`), which records what reaches it; the original path and query are kept.
+	 */
+	redirectTo?: string;
+}
+
+/** What reached the second listener ("catcher"): never the key's value, only whether it came along. */
+export interface CaughtRequest {
+	method: string;
+	path: string;
+	/** Headers as received, with the x-api-key value replaced by "<redacted>". */
+	headers: Record<string, string>;
+	apiKeyReceived: boolean;
+	/** The body as text ('' when none). */
+	body: string;
+	at: string;
 }
 
 export type SandboxEvent =
@@ -337,6 +358,10 @@ export interface Sandbox {
 	/** Appends n generated leads; returns the total number of leads. */
 	seedLeads(n: number): number;
 	addFault(fault: Fault): void;
+	/** Starts the second listener (another port, so another origin) and resolves to its URL. */
+	startCatcher(): Promise<string>;
+	/** What reached the second listener since it started (or since DELETE /__sandbox/catcher). */
+	readonly caught: CaughtRequest[];
 	clearFaults(): void;
 	/** Delivers an event to every active subscription that selected it; returns the webhook-ids queued. */
 	emit(event: string, payload: unknown): string[];
