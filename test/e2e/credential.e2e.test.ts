@@ -1,4 +1,4 @@
-import { e2eEnv, n8nClient } from './lib';
+import { e2eEnv, n8nClient, sandbox } from './lib';
 
 const env = e2eEnv();
 const n8n = n8nClient(env);
@@ -29,3 +29,44 @@ describe(`"CRM Invoicing API" credential test in real n8n ${env.n8nVersion}`, ()
 		expect(result.message).toMatch(usesOwnMessages ? /Check the Base URL/ : /could not be found/);
 	});
 });
+
+describe(`"CRM Invoicing API" credential test: the other cases, in real n8n ${env.n8nVersion}`, () => {
+	const crm = sandbox(env);
+
+	afterEach(async () => {
+		await crm.control('DELETE', '/faults');
+	});
+
+	it('a valid key whose user may not list users (403) says the key is valid', async () => {
+		await crm.fault({ status: 403, pathPrefix: '/api/v1/users' });
+
+		const result = await n8n.testCredential(env.credentials.readOnly, 'crmInvoicingApi', { baseUrl: env.sandboxUrl, apiKey: env.sandboxKeys.readOnly });
+
+		expect(result.status).toBe('Error');
+		if (usesOwnMessages) expect(result.message).toMatch(/^The key is valid, but its user may not list users \(403/);
+		expect(result.message).not.toContain(env.sandboxKeys.readOnly);
+	});
+
+	it('nothing listening at the Base URL fails the test (n8n words it: the declarative test cannot)', async () => {
+		const closedPort = await freePort();
+
+		const result = await n8n.testCredential(env.credentials.admin, 'crmInvoicingApi', { baseUrl: `http://127.0.0.1:${closedPort}`, apiKey: env.sandboxKeys.admin });
+
+		expect(result.status).toBe('Error');
+		expect(result.message).toMatch(/ECONNREFUSED/);
+		expect(result.message).not.toContain(env.sandboxKeys.admin);
+	});
+});
+
+/** A port nothing listens on: bound once by us, then released. */
+async function freePort(): Promise<number> {
+	const { createServer } = await import('node:net');
+	return await new Promise((resolve, reject) => {
+		const server = createServer();
+		server.once('error', reject);
+		server.listen(0, '127.0.0.1', () => {
+			const { port } = server.address() as { port: number };
+			server.close(() => resolve(port));
+		});
+	});
+}
