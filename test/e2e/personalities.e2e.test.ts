@@ -197,6 +197,35 @@ describe.each<SandboxPersonality>(['standard', 'alternate'])(`Points the spec le
 		expect(post.body).toEqual({ name: 'Numeric ids', sourceId: '42', stageId: '7' });
 	});
 
+	it('Deal Create and Update: a date alone keeps its date in Europe/Berlin; numeric IDs are sent as strings', async () => {
+		const created = await runAction(
+			{
+				workflowSettings: { timezone: 'Europe/Berlin' },
+				parameters: {
+					resource: 'deal',
+					operation: 'create',
+					title: 'Dated deal',
+					pipelineId: '={{ $json.body.pipeline }}',
+					stageId: 'stg_new',
+					clientId: ACME,
+					additionalFields: { expectedCloseDate: '2026-12-01', sourceId: '={{ $json.body.source }}' },
+				},
+			},
+			{ pipeline: 12, source: 34 },
+		);
+		expectSucceeded(created);
+		const deal = created.items[0];
+		expect(deal).toMatchObject({ pipelineId: '12', sourceId: '34', expectedCloseDate: '2026-12-01T00:00:00.000Z' });
+
+		const updated = await runAction({
+			workflowSettings: { timezone: 'Europe/Berlin' },
+			parameters: { resource: 'deal', operation: 'update', dealId: deal.id, updateFields: { expectedCloseDate: '2027-01-15T09:00:00' } },
+		});
+		expectSucceeded(updated);
+		// A value with a time is read in the workflow's time zone (UTC+1 in January).
+		expect(updated.items[0]).toMatchObject({ id: deal.id, expectedCloseDate: '2027-01-15T08:00:00.000Z' });
+	});
+
 	describe('Webhook Subscription Delete (404 on a retry) and Create (event names)', () => {
 		it('a 502 whose DELETE went through, then 404 on the retry → deleted', async () => {
 			const subscription = await crm.api('POST', '/webhooks', { name: 'gone', url: 'https://example.com/hook', events: ['lead.created'] });
