@@ -106,4 +106,16 @@ describe(`Trigger option "Output Full Record" in real n8n ${env.n8nVersion}`, ()
 			expect(await finishedExecutions(workflowId, env)).toHaveLength(1);
 		});
 	});
+	it('emits the event as received with fullRecordError when the lead cannot be read (404), answering 200 at once', async () => {
+		await withTrigger({ fullRecord: true }, async (workflowId) => {
+			await crm.fault({ method: 'GET', pathPrefix: '/api/v1/leads/', status: 404, count: 1 });
+			const lead = await crm.api('POST', '/leads', { name: 'Gone Before Read' });
+			const [item] = await triggerItems(workflowId, 1);
+			expect(item.payload).toMatchObject({ id: lead.id, name: 'Gone Before Read', stageId: null });
+			expect(item.payload.number).toBeUndefined();
+			expect(item.fullRecordError).toEqual({ message: expect.stringMatching(/404/), httpCode: '404' });
+			const deliveries = (await crm.deliveries()).filter((delivery) => delivery.event === 'lead.created');
+			expect(deliveries.map((delivery) => delivery.status)).toEqual([200]);
+		});
+	});
 });
