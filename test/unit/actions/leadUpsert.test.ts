@@ -80,6 +80,23 @@ describe('lead: create or update (upsert)', () => {
 		expect(jsonOf(output)).toEqual([afterUpdate]);
 	});
 
+	it('fails the item, naming them, when the CRM did not apply the custom fields of the update (as Update does)', async () => {
+		const found = lead('lead_7', { email: 'jane.doe@example.com', customFields: {} });
+		const scope = api()
+			.get('/api/v1/leads')
+			.query(searchQuery('jane.doe@example.com'))
+			.reply(200, { items: [found], hasMore: false })
+			.patch('/api/v1/leads/lead_7')
+			.reply(204)
+			.get('/api/v1/leads/lead_7')
+			.reply(200, found);
+
+		await expect(
+			run(upsert({ additionalFields: { customFields: { field: [{ key: 'lastForm', value: 'Contact' }] } } })),
+		).rejects.toMatchObject({ message: expect.stringMatching(/did not update the custom fields lastForm of lead lead_7/) });
+		expect(scope.isDone()).toBe(true);
+	});
+
 	it('POSTs a new lead with the email as given (trimmed) when no lead has it', async () => {
 		const created = lead('lead_9', { email: 'Jane.Doe@Example.COM', mobile: '+14155550123' });
 		const scope = api()
