@@ -240,12 +240,15 @@ export class N8nClient {
 		try {
 			created = await this.api('POST', '/credentials', { name, type: 'crmInvoicingApi', data });
 		} catch (error) {
-			// n8n 1.123's schema demands `allowedDomains` unless the (1.x-only) domain restriction is given explicitly.
-			if (!/allowedDomains/.test(String(error))) throw error;
+			// n8n 1.123's schema demands `allowedDomains` unless the (1.x-only) domain restriction is given explicitly,
+			// and it also requires the credential's notice properties (`httpNotice`), which hold no value: send them empty.
+			const text = String(error);
+			const notices = [...text.matchAll(/requires property \\?"(\w*Notice)\\?"/g)].map((match) => match[1]);
+			if (!/allowedDomains/.test(text) && notices.length === 0) throw error;
 			created = await this.api('POST', '/credentials', {
 				name,
 				type: 'crmInvoicingApi',
-				data: { ...data, allowedHttpRequestDomains: 'all' },
+				data: { ...data, allowedHttpRequestDomains: 'all', ...Object.fromEntries(notices.map((notice) => [notice, ''])) },
 			});
 		}
 		return { id: created.id, name: created.name };
