@@ -200,6 +200,35 @@ export class N8nClient {
 		return result.data;
 	}
 
+	/**
+	 * What the editor's "From List" picker asks n8n for: a node's list search method run with a saved credential.
+	 * Rejects with n8n's answer when the method fails.
+	 */
+	async listSearch(options: {
+		nodeType: string;
+		methodName: string;
+		parameterPath: string;
+		parameters: Record<string, unknown>;
+		credentials: Record<string, { id: string; name: string }>;
+		filter?: string;
+	}): Promise<{ results: Array<{ name: string; value: string }>; paginationToken?: string }> {
+		const cookie = await this.login();
+		const result = await this.rest<{ results: Array<{ name: string; value: string }>; paginationToken?: string }>(
+			'POST',
+			'/dynamic-node-parameters/resource-locator-results',
+			{
+				path: options.parameterPath,
+				nodeTypeAndVersion: { name: options.nodeType, version: 1 },
+				currentNodeParameters: options.parameters,
+				methodName: options.methodName,
+				credentials: options.credentials,
+				filter: options.filter,
+			},
+			cookie,
+		);
+		return result.data;
+	}
+
 	/** Creates the owner account (first start) or logs in, then creates an API key for the public API. */
 	async setUp(): Promise<void> {
 		try {
