@@ -1,0 +1,38 @@
+/**
+ * Issue 11: every ID, whatever the operation, is refused before any request when it is "." or "..", or holds a
+ * control character: the transport checks the path each ID becomes (transport/paths.ts).
+ */
+import { byId, expectValidationError, useNock } from './support';
+
+useNock();
+
+const UNSAFE = ['..', '.', 'lead\n_1', 'a\u0000b', 'x\\..'];
+
+describe.each(UNSAFE)('the ID %p', (id) => {
+	it.each([
+		['lead get', { resource: 'lead', operation: 'get', leadId: byId(id) }],
+		['lead update', { resource: 'lead', operation: 'update', leadId: byId(id), updateFields: { name: 'x' } }],
+		['lead archive', { resource: 'lead', operation: 'archive', leadId: byId(id) }],
+		['deal mark won', { resource: 'deal', operation: 'markWon', dealId: id }],
+		['client get', { resource: 'client', operation: 'get', clientId: id }],
+		['product get', { resource: 'product', operation: 'get', productId: id }],
+		['webhook get', { resource: 'webhook', operation: 'get', webhookId: id }],
+		['webhook delete', { resource: 'webhook', operation: 'delete', webhookId: id }],
+	])('is refused by %s before any request', async (_what, parameters) => {
+		const error = await expectValidationError(parameters, /^The node refused to send (GET|PATCH|DELETE) \/api\/v1\/\w+\//);
+		expect(error.message).toMatch(/segment|control character|backslash/);
+	});
+});
+
+describe('Custom API Request paths', () => {
+	it.each([
+		['/.\n./users', /control character/],
+		['/leads/%0a', /control character/],
+		['/leads/a\tb', /control character/],
+		['/leads\\users', /backslash/],
+		['/leads/%2e/x', /"\." segment/],
+	])('%p is refused before any request', async (path, reason) => {
+		const error = await expectValidationError({ resource: 'customApiRequest', operation: 'request', method: 'GET', apiVersion: 'v1', path }, /^"Path" is refused in item 0: /);
+		expect(error.message).toMatch(reason);
+	});
+});
