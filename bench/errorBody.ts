@@ -1,0 +1,53 @@
+/**
+ * `npx tsx bench/errorBody.ts`: node time to turn a large non-JSON error body into the node's error, with the
+ * package's error handling (nodes/CrmInvoicing/transport/errors.ts: cut to 16,384 characters, linear scan) and with
+ * 0.1's regular expressions over the whole body (kept here as the reference). Median of 5 runs per body; the reference
+ * runs only on bodies up to 160 KB, since it grows quadratically (issue 11: 160 KB of "<" took 8 s).
+ */
+import { apiErrorFromResponse } from '../nodes/CrmInvoicing/transport/errors';
+import type { INode } from 'n8n-workflow';
+
+const node = { id: 'bench', name: 'CRM Invoicing', type: 'crmInvoicing', typeVersion: 1, position: [0, 0], parameters: {} } as INode;
+const request = { method: 'GET', path: '/api/v1/leads/lead_1' };
+
+/** 0.1's textOf, over the whole body. */
+function referenceTextOf(html: string): string {
+	const title = /<title[^>]*>([\s\S]*?)<\/title>/i.exec(html)?.[1];
+	const text = (title ?? html)
+		.replace(/<script[\s\S]*?<\/script>|<style[\s\S]*?<\/style>/gi, ' ')
+		.replace(/<[^>]+>/g, ' ')
+		.replace(/\s+/g, ' ')
+		.trim();
+	return text.length > 160 ? `${text.slice(0, 160)}…` : text;
+}
+
+function median(values: number[]): number {
+	const sorted = [...values].sort((a, b) => a - b);
+	return sorted[Math.floor(sorted.length / 2)];
+}
+
+function time(run: () => unknown, runs = 5): number {
+	const times: number[] = [];
+	for (let n = 0; n < runs; n++) {
+		const started = performance.now();
+		run();
+		times.push(performance.now() - started);
+	}
+	return median(times);
+}
+
+const bodies: Array<[string, string]> = [
+	['16 KB of "<"', '<'.repeat(16_384)],
+	['160 KB of "<"', '<'.repeat(160_000)],
+	['2 MB of "<"', '<'.repeat(2_000_000)],
+	['2 MB HTML page (title + 400,000 tags)', `<html><head><title>502 Bad Gateway</title></head><body>${'<div>'.repeat(400_000)}</body></html>`],
+	['2 MB of "<title" without an end', '<title'.repeat(350_000)],
+];
+
+console.log('| Body | Package (ms) | 0.1 regexes (ms) |');
+console.log('|---|---|---|');
+for (const [name, body] of bodies) {
+	const ours = time(() => apiErrorFromResponse(node, 502, body, request));
+	const reference = body.length <= 160_000 ? time(() => referenceTextOf(body), body.length > 20_000 ? 1 : 5).toFixed(1) : 'not run';
+	console.log(`| ${name} | ${ours.toFixed(2)} | ${reference} |`);
+}
