@@ -36,9 +36,16 @@ export class CrmInvoicingApi implements ICredentialType {
 			name: 'httpNotice',
 			type: 'notice',
 			default: '',
+			// Only `hide`: n8n 1.x's public API turns a `show` condition into a required field, so creating a credential
+			// with an http:// Base URL through it would demand a value for this notice.
 			displayOptions: {
-				show: { baseUrl: [{ _cnd: { regex: '^[Hh][Tt][Tt][Pp]://' } }] },
-				hide: { baseUrl: [{ _cnd: { regex: '^[Hh][Tt][Tt][Pp]://(localhost|127\\.0\\.0\\.1|\\[::1\\])(:[0-9]+)?(/.*)?$' } }] },
+				hide: {
+					baseUrl: [
+						{ _cnd: { regex: '^[^:]*$' } },
+						{ _cnd: { regex: '^[Hh][Tt][Tt][Pp][Ss]:' } },
+						{ _cnd: { regex: '^[Hh][Tt][Tt][Pp]://(localhost|127\\.0\\.0\\.1|\\[::1\\])(:[0-9]+)?(/.*)?$' } },
+					],
+				},
 			},
 		},
 		{

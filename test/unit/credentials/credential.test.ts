@@ -12,6 +12,11 @@ describe('the http:// notice', () => {
 		expect(notice.displayName).toMatch(/http:\/\/.*API key .* unencrypted/);
 	});
 
+	it('uses no `show` condition: n8n 1.x\'s public API would make the notice a required field of the credential', () => {
+		expect(notice.displayOptions?.show).toBeUndefined();
+		expect(credential.properties.filter((property) => property.displayOptions?.show)).toEqual([]);
+	});
+
 	it.each([
 		['http://crm.example.com', true],
 		['HTTP://crm.example.com/api/v1', true],
@@ -24,6 +29,7 @@ describe('the http:// notice', () => {
 		['http://127.0.0.1:8080/', false],
 		['http://[::1]:8080/crm', false],
 		['', false],
+		['crm.example.com', false],
 	])('Base URL %p → shown: %p', (baseUrl, shown) => {
 		expect(NodeHelpers.displayParameter({ baseUrl }, notice, null, null)).toBe(shown);
 	});
