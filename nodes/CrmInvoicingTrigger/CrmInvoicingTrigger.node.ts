@@ -50,14 +50,20 @@ export class CrmInvoicingTrigger implements INodeType {
 				default: '',
 			},
 			{
+				displayName:
+					'The API documentation names only the event lead.created. The other names are assumed: your CRM may refuse them (activation then says which) or never send them. Use Options > Custom Event Names for the names your CRM uses.',
+				name: 'eventsNotice',
+				type: 'notice',
+				default: '',
+			},
+			{
 				displayName: 'Events',
 				name: 'events',
 				type: 'multiOptions',
-				required: true,
 				default: [],
 				options: eventOptions,
 				description:
-					'The events that start the workflow. Deliveries of other events are acknowledged and ignored.',
+					'The events that start the workflow (pick here, under Options > Custom Event Names, or both). Deliveries of other events are acknowledged and ignored.',
 			},
 			{
 				displayName: 'Options',

@@ -1,8 +1,10 @@
 import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 import type { IDataObject, IHookFunctions, INode } from 'n8n-workflow';
 
-import { apiRequest, paginateV1 } from '../CrmInvoicing/transport';
+import { apiRequest, DOCUMENTED_EVENTS } from '../CrmInvoicing/transport';
+import { markSubscribed, oneAtATime, ownerTag, tagOfName, taggedName } from './ownership';
 import { deliveryMemoryKey, forgetDeliveries } from './recentDeliveries';
+import { listWebhookSubscriptions } from './subscriptionList';
 import {
 	clearSubscription,
 	isInactiveStatus,
@@ -11,10 +13,8 @@ import {
 	sameEvents,
 	storeSubscription,
 	subscribedEvents,
+	type StoredSubscription,
 } from './subscription';
-
-/** Lists at most this many pages of subscriptions when looking for leftovers at our URL (100 per page). */
-const SWEEP_MAX_PAGES = 10;
 
 /** This node's webhook URL for the current mode: the test URL while listening for a test event, else production. */
 function webhookUrlOf(context: IHookFunctions): string {
@@ -50,14 +50,31 @@ async function deleteRemote(context: IHookFunctions, id: string): Promise<true> 
 }
 
 /**
- * The stored subscription still exists on the API, delivers to this node's URL for the current mode, and has the
- * selected events. When it does not (404, or the URL or events changed, or the API disabled it), the stored data is
- * cleared and a subscription that is still there is deleted, so `create` leaves no orphan behind.
+ * Whether the stored subscription is provably this node's: created by this n8n instance for this workflow's node in
+ * this mode. Static data written by 0.1 (no owner tag) counts as ours only when the API says it delivers to exactly
+ * this node's URL; static data that came with an imported workflow holds the other instance's tag and is not ours.
+ */
+function storedIsOurs(stored: StoredSubscription, tag: string, remoteUrl: unknown, url: string): boolean {
+	if (stored.webhookOwner !== undefined) return stored.webhookOwner === tag;
+	return remoteUrl === url;
+}
+
+/**
+ * The stored subscription still exists on the API, is ours, delivers to this node's URL for the current mode, and has
+ * the selected events. When it does not (404, or the URL or events changed, or the API disabled it), the stored data
+ * is cleared, and a subscription of ours that is still there is deleted, so `create` leaves no orphan behind. A
+ * subscription that is not provably ours is left alone: only our copy of its data is forgotten.
  */
 export async function checkExists(this: IHookFunctions): Promise<boolean> {
 	const staticData = this.getWorkflowStaticData('node');
 	const stored = readSubscription(staticData);
 	if (!stored.webhookId) {
+		clearSubscription(staticData);
+		return false;
+	}
+	const tag = ownerTag(this);
+	if (stored.webhookOwner !== undefined && stored.webhookOwner !== tag) {
+		forgetForeign(this, stored, 'its owner tag is not this n8n instance\'s, workflow\'s and node\'s');
 		clearSubscription(staticData);
 		return false;
 	}
@@ -77,6 +94,14 @@ export async function checkExists(this: IHookFunctions): Promise<boolean> {
 		return false;
 	}
 
+	// A tag in the API's name that is not ours: someone else's (renamed, or re-used id). Never deleted.
+	const remoteTag = tagOfName(remote.name);
+	if (!storedIsOurs(stored, tag, remote.url, url) || (remoteTag !== undefined && remoteTag !== tag)) {
+		forgetForeign(this, stored, 'it is not provably this trigger\'s own');
+		clearSubscription(staticData);
+		return false;
+	}
+
 	// The API's own url and events decide; where its answer lacks them, what we stored at creation does.
 	const remoteUrl = typeof remote.url === 'string' ? remote.url : stored.webhookUrl;
 	const remoteEvents = Array.isArray(remote.events) ? (remote.events as unknown[]) : stored.webhookEvents;
@@ -85,7 +110,10 @@ export async function checkExists(this: IHookFunctions): Promise<boolean> {
 		sameEvents(remoteEvents, events) &&
 		!isInactiveStatus(remote.status) &&
 		stored.webhookSecret !== undefined;
-	if (current) return true;
+	if (current) {
+		if (stored.webhookOwner === undefined) staticData.webhookOwner = tag;
+		return true;
+	}
 
 	await deleteRemote(this, stored.webhookId);
 	forgetDeliveries(deliveryMemoryKey(this, stored.webhookId));
@@ -93,39 +121,68 @@ export async function checkExists(this: IHookFunctions): Promise<boolean> {
 	return false;
 }
 
+/** Forgets a stored subscription that is not ours, without touching it in the CRM, and says so in n8n's log. */
+function forgetForeign(context: IHookFunctions, stored: StoredSubscription, why: string): void {
+	context.logger.info(
+		`CRM Invoicing Trigger: left webhook subscription ${stored.webhookId ?? ''} alone because ${why} (for example a workflow imported from another n8n); this trigger subscribes anew`,
+		{ workflowId: context.getWorkflow().id, nodeName: context.getNode().name },
+	);
+}
+
 /**
- * Deletes subscriptions that deliver to exactly this node's URL but are not ours any more: left behind when n8n
- * stopped while listening for a test event, or when a delete failed. Nobody else can receive at this URL, and
- * without their secret every delivery would be refused, so they are of no use. Best effort: a failure here does
+ * Deletes this node's own leftovers: subscriptions whose name carries this node's owner tag, other than `keep`. They
+ * are left behind when n8n's URL changed (WEBHOOK_URL, a tunnel), when n8n stopped while listening for a test event,
+ * or when a delete failed. Nothing without our tag is touched. Best effort: a failure is logged as a warning and does
  * not stop the new subscription.
  */
-async function sweepLeftovers(context: IHookFunctions, url: string): Promise<void> {
+async function sweepLeftovers(context: IHookFunctions, tag: string, keep?: string): Promise<void> {
 	let subscriptions: IDataObject[];
 	try {
-		subscriptions = await paginateV1.call(
-			context,
-			{ path: '/webhooks' },
-			{ returnAll: false, limit: SWEEP_MAX_PAGES * 100 },
-		);
+		subscriptions = await listWebhookSubscriptions(context);
 	} catch (error) {
 		context.logger.warn(
-			`CRM Invoicing Trigger: could not list webhook subscriptions to remove leftovers (${(error as Error).message})`,
+			`CRM Invoicing Trigger: could not list webhook subscriptions to remove this trigger's leftovers (${(error as Error).message})`,
 		);
 		return;
 	}
 	for (const subscription of subscriptions) {
-		if (subscription.url !== url || typeof subscription.id !== 'string' || subscription.id === '') continue;
+		const id = typeof subscription.id === 'string' || typeof subscription.id === 'number' ? String(subscription.id) : '';
+		if (id === '' || id === keep || tagOfName(subscription.name) !== tag) continue;
 		try {
-			await deleteRemote(context, subscription.id);
+			await deleteRemote(context, id);
+			forgetDeliveries(deliveryMemoryKey(context, id));
 		} catch (error) {
 			context.logger.warn(
-				`CRM Invoicing Trigger: could not delete leftover webhook subscription ${subscription.id} (${(error as Error).message})`,
+				`CRM Invoicing Trigger: could not delete this trigger's leftover webhook subscription ${id} (${(error as Error).message})`,
 			);
 		}
 	}
 }
 
-/** POST /webhooks with name, this node's URL and the events; keeps id, secret, URL and events in static data. */
+/**
+ * The error for a 400 to POST /webhooks when event names the API's documentation does not name were asked for: the
+ * API most likely refused those. Undefined when only documented names were asked for (the 400 is about something else).
+ */
+function refusedEventsError(node: INode, error: unknown, events: string[]): NodeOperationError | undefined {
+	const status = String((error as { httpCode?: unknown }).httpCode ?? '');
+	if (status !== '400') return undefined;
+	const undocumented = events.filter((name) => !(DOCUMENTED_EVENTS as readonly string[]).includes(name));
+	if (undocumented.length === 0) return undefined;
+	const apiText = (error as Error).message.replace(/^The CRM API answered /, '').slice(0, 300);
+	// The names the API's message mentions, when it names any; else every undocumented name asked for.
+	const named = undocumented.filter((name) => apiText.includes(name));
+	const refused = named.length > 0 ? named : undocumented;
+	return new NodeOperationError(
+		node,
+		`The API refused the event names ${refused.join(', ')} (${apiText}). The API's documentation names only ${DOCUMENTED_EVENTS.join(', ')}.`,
+		{
+			description:
+				'Remove these names from "Events" and "Custom Event Names", or replace them with the names your CRM uses for these events, then activate the workflow again. No subscription was created.',
+		},
+	);
+}
+
+/** POST /webhooks with a tagged name, this node's URL and the events; keeps id, secret, URL, events and tag. */
 export async function create(this: IHookFunctions): Promise<boolean> {
 	const node = this.getNode();
 	const events = eventsOf(this);
@@ -137,57 +194,77 @@ export async function create(this: IHookFunctions): Promise<boolean> {
 	const url = webhookUrlOf(this);
 	const options = this.getNodeParameter('options', {}) as IDataObject;
 	const customName = typeof options.subscriptionName === 'string' ? options.subscriptionName.trim() : '';
-	const name = customName || `n8n: ${this.getWorkflow().name ?? 'workflow'}`;
-
+	const tag = ownerTag(this);
+	const name = taggedName(customName || `n8n: ${this.getWorkflow().name ?? 'workflow'}`, tag);
 	const staticData = this.getWorkflowStaticData('node');
-	const previous = readSubscription(staticData);
-	if (previous.webhookId) {
-		// checkExists cleared what it found stale; anything still stored here is replaced, not orphaned.
-		await deleteRemote(this, previous.webhookId);
-		forgetDeliveries(deliveryMemoryKey(this, previous.webhookId));
-		clearSubscription(staticData);
-	}
-	await sweepLeftovers(this, url);
 
-	const response = await apiRequest.call(this, { method: 'POST', path: '/webhooks', body: { name, url, events } });
-	const id = typeof response.id === 'string' || typeof response.id === 'number' ? String(response.id) : '';
-	const secret = typeof response.secret === 'string' ? response.secret : '';
-	if (id === '' || !secret.startsWith('whsec_') || secret.length <= 'whsec_'.length) {
-		if (id !== '') {
-			// Without its secret no delivery can be verified: remove it rather than leave it behind.
-			try {
-				await deleteRemote(this, id);
-			} catch (error) {
-				this.logger.warn(
-					`CRM Invoicing Trigger: could not delete webhook subscription ${id} that came without a secret (${(error as Error).message})`,
-				);
+	return await oneAtATime(this, tag, async () => {
+		const previous = readSubscription(staticData);
+		if (previous.webhookId) {
+			// checkExists cleared what it found stale or foreign; anything still stored and ours is replaced, not orphaned.
+			if (previous.webhookOwner === tag) {
+				await deleteRemote(this, previous.webhookId);
+				forgetDeliveries(deliveryMemoryKey(this, previous.webhookId));
 			}
+			clearSubscription(staticData);
 		}
-		throw new NodeOperationError(
-			node,
-			id === ''
-				? 'The CRM API did not return an id for the new webhook subscription'
-				: 'The CRM API did not return a signing secret (whsec_…) for the new webhook subscription',
-			{
-				description:
-					'The trigger needs both to receive and verify deliveries. Check that the Base URL of the credential points at the CRM API, then activate the workflow again.',
-			},
-		);
-	}
+		await sweepLeftovers(this, tag);
 
-	storeSubscription(staticData, { webhookId: id, webhookSecret: secret, webhookUrl: url, webhookEvents: events });
-	forgetDeliveries(deliveryMemoryKey(this, id));
-	return true;
+		let response: IDataObject;
+		try {
+			response = await apiRequest.call(this, { method: 'POST', path: '/webhooks', body: { name, url, events } });
+		} catch (error) {
+			throw refusedEventsError(node, error, events) ?? nodeError(node, error);
+		}
+		const id = typeof response.id === 'string' || typeof response.id === 'number' ? String(response.id) : '';
+		const secret = typeof response.secret === 'string' ? response.secret : '';
+		if (id === '' || !secret.startsWith('whsec_') || secret.length <= 'whsec_'.length) {
+			if (id !== '') {
+				// Without its secret no delivery can be verified: remove it rather than leave it behind.
+				try {
+					await deleteRemote(this, id);
+				} catch (error) {
+					this.logger.warn(
+						`CRM Invoicing Trigger: could not delete webhook subscription ${id} that came without a secret (${(error as Error).message})`,
+					);
+				}
+			}
+			throw new NodeOperationError(
+				node,
+				id === ''
+					? 'The CRM API did not return an id for the new webhook subscription'
+					: 'The CRM API did not return a signing secret (whsec_…) for the new webhook subscription',
+				{
+					description:
+						'The trigger needs both to receive and verify deliveries. Check that the Base URL of the credential points at the CRM API, then activate the workflow again.',
+				},
+			);
+		}
+
+		storeSubscription(staticData, {
+			webhookId: id,
+			webhookSecret: secret,
+			webhookUrl: url,
+			webhookEvents: events,
+			webhookOwner: tag,
+		});
+		forgetDeliveries(deliveryMemoryKey(this, id));
+		markSubscribed(this);
+		return true;
+	});
 }
 
 /**
- * DELETE /webhooks/{id}; a 404 counts as already deleted. When the API cannot be reached, the stored subscription is
+ * DELETE /webhooks/{id} of our own stored subscription; a 404 counts as already deleted. A stored subscription that is
+ * not provably ours (another instance's tag, or none) is only forgotten. When the API cannot be reached, the stored subscription is
  * kept (and `false` returned), so the next activation finds and reuses or replaces it instead of orphaning it.
  */
 export async function deleteSubscription(this: IHookFunctions): Promise<boolean> {
 	const staticData = this.getWorkflowStaticData('node');
 	const stored = readSubscription(staticData);
-	if (stored.webhookId) {
+	// Static data of 0.1 (no tag) was given our tag on the first activation after the upgrade (checkExists).
+	const ours = stored.webhookOwner === ownerTag(this);
+	if (stored.webhookId && ours) {
 		try {
 			await deleteRemote(this, stored.webhookId);
 		} catch (error) {

@@ -40,6 +40,11 @@ export interface VerifyInput {
 	secret: string;
 	/** Request headers; names are matched case-insensitively. */
 	headers: WebhookHeaders;
+	/**
+	 * Node's `request.rawHeaders` (name, value, name, value, …), when available: each header line as received, so
+	 * repeated `webhook-signature` lines are read one by one and the `webhook-id` keeps its exact bytes.
+	 */
+	rawHeaders?: readonly unknown[];
 	/** The exact bytes received. Never a re-serialised JSON body. */
 	rawBody: Buffer | Uint8Array | string | undefined;
 	/** Current Unix time in seconds; defaults to the clock. */
@@ -74,8 +79,50 @@ function toBuffer(body: Buffer | Uint8Array | string | undefined): Buffer {
 	return Buffer.isBuffer(body) ? body : Buffer.from(body.buffer, body.byteOffset, body.byteLength);
 }
 
-function digest(key: KeyObject, id: string, timestamp: string, body: Buffer): Buffer {
-	return createHmac('sha256', key).update(`${id}.${timestamp}.`, 'utf8').update(body).digest();
+/**
+ * The bytes of a header value. Node hands header values over as "binary" strings (one character per byte received),
+ * so a value with no character above U+00FF is turned back into exactly the bytes that arrived; re-encoding it as
+ * UTF-8 would change every byte above 0x7F. A string holding characters above U+00FF cannot have come off the wire
+ * like that (it was built in code), and is encoded as UTF-8.
+ */
+export function headerBytes(value: string): Buffer {
+	return /[^\u0000-\u00ff]/.test(value) ? Buffer.from(value, 'utf8') : Buffer.from(value, 'latin1');
+}
+
+/** A header value as text for display and de-duplication: its bytes read as UTF-8 when they are valid UTF-8. */
+function headerText(value: string): string {
+	const bytes = headerBytes(value);
+	const text = bytes.toString('utf8');
+	return Buffer.from(text, 'utf8').equals(bytes) ? text : value;
+}
+
+function digest(key: KeyObject, id: Buffer, timestamp: string, body: Buffer): Buffer {
+	return createHmac('sha256', key).update(id).update(`.${timestamp}.`, 'utf8').update(body).digest();
+}
+
+/** Every line of one header in `rawHeaders` (names case-insensitive), in the order received. */
+function rawHeaderLines(rawHeaders: readonly unknown[] | undefined, name: string): string[] | undefined {
+	if (!Array.isArray(rawHeaders)) return undefined;
+	const wanted = name.toLowerCase();
+	const lines: string[] = [];
+	for (let index = 0; index + 1 < rawHeaders.length; index += 2) {
+		const key = rawHeaders[index];
+		const value = rawHeaders[index + 1];
+		if (typeof key === 'string' && key.toLowerCase() === wanted && typeof value === 'string') lines.push(value);
+	}
+	return lines;
+}
+
+/**
+ * The entries of `webhook-signature`. The spec separates them with spaces; a header sent as several lines arrives
+ * joined by ", " (Node) or "," (some proxies), so a comma followed by the next entry's `vN,` also separates them.
+ */
+export function signatureEntries(header: string): string[] {
+	return header
+		.split(/\s+/)
+		.flatMap((token) => token.split(/,(?=v\d+[a-z]*,)/))
+		.map((token) => token.replace(/^(v\d+[a-z]*,.+?),+$/, '$1'))
+		.filter((token) => token !== '');
 }
 
 /** One header by name, case-insensitively; repeated headers are joined with a space. */
@@ -96,7 +143,7 @@ export function headerValue(headers: WebhookHeaders | undefined, name: string): 
 export function signWebhook({ secret, id, timestamp, body }: SignInput): string {
 	const key = secretKey(secret);
 	if (!key) throw new TypeError('The signing secret is missing or invalid');
-	return `${SIGNATURE_VERSION},${digest(key, id, String(timestamp), toBuffer(body)).toString('base64')}`;
+	return `${SIGNATURE_VERSION},${digest(key, Buffer.from(id, 'utf8'), String(timestamp), toBuffer(body)).toString('base64')}`;
 }
 
 /** The three `webhook-*` headers for a message, signed with every given secret (rotation sends old and new). */
@@ -118,6 +165,7 @@ export function signedHeaders(
 export function verifyWebhookSignature({
 	secret,
 	headers,
+	rawHeaders,
 	rawBody,
 	nowSeconds,
 	toleranceSeconds = DEFAULT_TOLERANCE_SECONDS,
@@ -125,12 +173,23 @@ export function verifyWebhookSignature({
 	const key = secretKey(secret);
 	if (!key) return { ok: false, reason: 'signing secret is missing or invalid' };
 
-	const id = headerValue(headers, 'webhook-id');
-	if (id === undefined) return { ok: false, reason: 'missing webhook-id header' };
-	const timestampText = headerValue(headers, 'webhook-timestamp');
+	// From the raw header lines when n8n hands them over (each line as received), else from the parsed headers.
+	const fromWire = Array.isArray(rawHeaders);
+	const raw = (name: string): string | undefined => {
+		const lines = rawHeaderLines(rawHeaders, name);
+		if (lines === undefined) return headerValue(headers, name);
+		const text = (name === 'webhook-signature' ? lines.join(' ') : (lines[0] ?? '')).trim();
+		return text === '' ? undefined : text;
+	};
+	const rawId = raw('webhook-id');
+	if (rawId === undefined) return { ok: false, reason: 'missing webhook-id header' };
+	// Raw header lines hold the bytes received; a header object built in code holds text, signed as UTF-8.
+	const idBytes = fromWire ? headerBytes(rawId) : Buffer.from(rawId, 'utf8');
+	const timestampText = raw('webhook-timestamp');
 	if (timestampText === undefined) return { ok: false, reason: 'missing webhook-timestamp header' };
-	const signature = headerValue(headers, 'webhook-signature');
+	const signature = raw('webhook-signature');
 	if (signature === undefined) return { ok: false, reason: 'missing webhook-signature header' };
+	const id = fromWire ? headerText(rawId) : rawId;
 
 	if (!/^\d{1,15}$/.test(timestampText)) {
 		return { ok: false, reason: 'webhook-timestamp is not an integer number of seconds' };
@@ -140,10 +199,10 @@ export function verifyWebhookSignature({
 	if (now - timestamp > toleranceSeconds) return { ok: false, reason: 'webhook-timestamp is too old' };
 	if (timestamp - now > toleranceSeconds) return { ok: false, reason: 'webhook-timestamp is in the future' };
 
-	const expected = digest(key, id, timestampText, toBuffer(rawBody));
+	const expected = digest(key, idBytes, timestampText, toBuffer(rawBody));
 	let sawV1 = false;
 	let matched = false;
-	for (const entry of signature.split(/\s+/)) {
+	for (const entry of signatureEntries(signature)) {
 		const comma = entry.indexOf(',');
 		if (comma <= 0 || entry.slice(0, comma) !== SIGNATURE_VERSION) continue;
 		sawV1 = true;

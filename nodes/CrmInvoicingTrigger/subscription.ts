@@ -15,6 +15,8 @@ export interface StoredSubscription {
 	webhookUrl?: string;
 	/** The event names subscribed to, sorted. */
 	webhookEvents?: string[];
+	/** The owner tag (ownership.ts) the subscription was created with: which n8n, workflow, node and mode it is for. */
+	webhookOwner?: string;
 	/** Fingerprints of the most recent accepted `webhook-id`s, oldest first (see recentDeliveries.ts). */
 	recentDeliveries?: string[];
 }
@@ -24,6 +26,7 @@ const STORED_KEYS: Array<keyof StoredSubscription> = [
 	'webhookSecret',
 	'webhookUrl',
 	'webhookEvents',
+	'webhookOwner',
 	'recentDeliveries',
 ];
 
@@ -36,6 +39,7 @@ export function readSubscription(staticData: IDataObject): StoredSubscription {
 		webhookSecret: text(staticData.webhookSecret),
 		webhookUrl: text(staticData.webhookUrl),
 		webhookEvents: list(staticData.webhookEvents),
+		webhookOwner: text(staticData.webhookOwner),
 		recentDeliveries: list(staticData.recentDeliveries),
 	};
 }
@@ -46,6 +50,7 @@ export function storeSubscription(staticData: IDataObject, subscription: Require
 	staticData.webhookSecret = subscription.webhookSecret;
 	staticData.webhookUrl = subscription.webhookUrl;
 	staticData.webhookEvents = [...subscription.webhookEvents];
+	staticData.webhookOwner = subscription.webhookOwner;
 }
 
 export function clearSubscription(staticData: IDataObject): void {

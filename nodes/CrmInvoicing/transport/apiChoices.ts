@@ -32,17 +32,22 @@ export const MAX_PAGE_SIZE = 100;
 
 /**
  * Event names. The spec names only `lead.created`; it describes deals changing stage and invoices being paid
- * in words. The other names are ours; a trigger can subscribe to any other name through "Custom Event Names".
+ * in words. The other names are assumed (ours): a real API may refuse them (activation then fails with a message that
+ * names them) or accept them and never send them. `documented` tells which is which; the editor shows it. A trigger
+ * can subscribe to any other name through "Custom Event Names".
  */
 export const KNOWN_EVENTS = [
-	{ name: 'Lead Created', value: 'lead.created', description: 'A lead was created (named by the API spec)' },
-	{ name: 'Lead Updated', value: 'lead.updated', description: 'A lead was changed' },
-	{ name: 'Deal Created', value: 'deal.created', description: 'A deal was created' },
-	{ name: 'Deal Updated', value: 'deal.updated', description: 'A deal was changed' },
-	{ name: 'Deal Stage Changed', value: 'deal.stage_changed', description: 'A deal moved to another pipeline stage' },
-	{ name: 'Invoice Created', value: 'invoice.created', description: 'An invoice was created' },
-	{ name: 'Invoice Paid', value: 'invoice.paid', description: 'An invoice was paid' },
+	{ name: 'Lead Created', value: 'lead.created', documented: true, description: 'A lead was created. Named in the API documentation.' },
+	{ name: 'Lead Updated (Assumed Name)', value: 'lead.updated', documented: false, description: 'A lead was changed. Assumed name: the API documentation does not name this event.' },
+	{ name: 'Deal Created (Assumed Name)', value: 'deal.created', documented: false, description: 'A deal was created. Assumed name: the API documentation does not name this event.' },
+	{ name: 'Deal Updated (Assumed Name)', value: 'deal.updated', documented: false, description: 'A deal was changed. Assumed name: the API documentation does not name this event.' },
+	{ name: 'Deal Stage Changed (Assumed Name)', value: 'deal.stage_changed', documented: false, description: 'A deal moved to another pipeline stage. The API documentation describes this event but does not name it.' },
+	{ name: 'Invoice Created (Assumed Name)', value: 'invoice.created', documented: false, description: 'An invoice was created. Assumed name: the API documentation does not name this event.' },
+	{ name: 'Invoice Paid (Assumed Name)', value: 'invoice.paid', documented: false, description: 'An invoice was paid. The API documentation describes this event but does not name it.' },
 ] as const;
+
+/** The event names the API documentation gives by name. */
+export const DOCUMENTED_EVENTS: readonly string[] = KNOWN_EVENTS.filter((event) => event.documented).map((event) => event.value);
 
 /**
  * Error bodies: the spec shows `{ error: { code, message } }` for v2 only. We read that shape on v1 too, fall back to

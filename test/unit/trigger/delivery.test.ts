@@ -3,7 +3,8 @@ import nock from 'nock';
 import { useNock } from '../../helpers/nock';
 import type { IDataObject, INodeParameters, IWebhookResponseData } from 'n8n-workflow';
 
-import { NO_SECRET_REASON } from '../../../nodes/CrmInvoicingTrigger/delivery';
+import { NO_SECRET_REASON, RENEWING_REASON } from '../../../nodes/CrmInvoicingTrigger/delivery';
+import { markSubscribed } from '../../../nodes/CrmInvoicingTrigger/ownership';
 import { signedHeaders, signWebhook } from '../../../nodes/CrmInvoicingTrigger/signature';
 import { createWebhookContext, loggedMessages, type WebhookContextParts } from '../../helpers/harness';
 import {
@@ -31,6 +32,8 @@ const statuses: number[] = [];
 async function deliver(options: {
 	rawBody: Buffer | string;
 	headers?: Record<string, string>;
+	/** Node's `rawHeaders` (name, value, …) as n8n's request object carries them. */
+	rawHeaders?: string[];
 	parameters?: INodeParameters;
 	staticData?: IDataObject;
 	/** Parsed body as n8n's body parser hands it over; by default parsed from rawBody. */
@@ -45,6 +48,7 @@ async function deliver(options: {
 		rawBody,
 		body: options.body,
 	});
+	if (options.rawHeaders) (parts.request as unknown as { rawHeaders: string[] }).rawHeaders = options.rawHeaders;
 	const result = await nodeType.webhook.call(parts.context);
 	const answered = parts.response.calls.some((call) => call.method === 'json');
 	const delivered: Delivered = { result, parts };
@@ -66,7 +70,7 @@ function signed(body: string | Buffer, options: { secrets?: string[]; id?: strin
 	return signedHeaders(options.secrets ?? [SECRET], options.id ?? nextMessageId(), options.timestamp ?? nowSeconds(), body);
 }
 
-function expectRefused(delivered: Delivered, status: 400 | 401, reason: string) {
+function expectRefused(delivered: Delivered, status: 400 | 401 | 503, reason: string) {
 	expect(delivered.result).toEqual({ noWebhookResponse: true });
 	expect(delivered.result.workflowData).toBeUndefined();
 	expect(delivered.status).toBe(status);
@@ -248,16 +252,111 @@ describe('deliveries that fail verification are answered 401 and start nothing',
 		expectRefused(await deliver({ rawBody: '', headers }), 401, 'signature does not match');
 	});
 
-	it('no secret stored (the subscription was not created by this node)', async () => {
+	it('a signature that does not match long after the last subscribing is final (401)', async () => {
+		const body = event();
+		expectRefused(await deliver({ rawBody: body, headers: signed(body, { secrets: [OLD_SECRET] }) }), 401, 'signature does not match');
+	});
+});
+
+describe('deliveries that a retry can bring in are answered 503 (the API retries 5xx, never other 4xx)', () => {
+	it('no secret stored yet (the subscription is being created, or this n8n did not create it)', async () => {
 		const body = event();
 		const delivered = await deliver({
 			rawBody: body,
 			headers: signed(body),
 			staticData: storedSubscription({ webhookSecret: undefined }),
 		});
-		expectRefused(delivered, 401, NO_SECRET_REASON);
+		expectRefused(delivered, 503, NO_SECRET_REASON);
 		expect(NO_SECRET_REASON).toMatch(/re-activate the workflow/);
-		expectRefused(await deliver({ rawBody: body, headers: signed(body), staticData: {} }), 401, NO_SECRET_REASON);
+		expectRefused(await deliver({ rawBody: body, headers: signed(body), staticData: {} }), 503, NO_SECRET_REASON);
+	});
+
+	it('a signature made with a newer secret right after this node subscribed anew in this process', async () => {
+		const body = event();
+		const probe = createWebhookContext({ nodeType, parameters: {}, headers: {}, rawBody: Buffer.from('') });
+		markSubscribed(probe.context);
+		try {
+			const delivered = await deliver({ rawBody: body, headers: signed(body, { secrets: [OLD_SECRET] }) });
+			expectRefused(delivered, 503, RENEWING_REASON);
+			// A well-signed one still goes through meanwhile.
+			expect((await deliver({ rawBody: body, headers: signed(body) })).result.workflowData).toHaveLength(1);
+		} finally {
+			markSubscribed(probe.context, 0);
+		}
+	});
+});
+
+describe('every refused delivery is logged as a warning, with the reason, never the secret or the body', () => {
+	beforeEach(() => {
+		loggedMessages.length = 0;
+	});
+
+	it.each([
+		['no secret', 503, NO_SECRET_REASON, () => ({ staticData: {} })],
+		['a forged signature', 401, 'signature does not match', () => ({ secrets: [OLD_SECRET] })],
+		['a signed body that is not a delivery', 400, 'body is not JSON', () => ({ raw: 'SECRET-BODY-TEXT not json' })],
+	])('%s', async (_case, status, reason, setup) => {
+		const options = setup() as { staticData?: IDataObject; secrets?: string[]; raw?: string };
+		const body = options.raw ?? event('lead.created', { id: 'lead_1', name: 'SECRET-BODY-TEXT' });
+		const id = `msg_logged_${status}`;
+		const delivered = await deliver({
+			rawBody: body,
+			headers: signed(body, { secrets: options.secrets, id }),
+			staticData: options.staticData,
+		});
+		expect(delivered.status).toBe(status);
+		const warnings = loggedMessages.filter((entry) => entry.level === 'warn');
+		expect(warnings).toHaveLength(1);
+		expect(warnings[0].message).toContain(`refused a delivery with ${status}`);
+		expect(warnings[0].message).toContain(reason);
+		expect(warnings[0].message).toContain(id);
+		const logged = JSON.stringify(loggedMessages);
+		expect(logged).not.toContain('SECRET-BODY-TEXT');
+		for (const part of [...secretParts(SECRET), ...secretParts(OLD_SECRET)]) expect(logged).not.toContain(part);
+	});
+
+	it('an accepted delivery logs no warning', async () => {
+		const body = event();
+		await deliver({ rawBody: body, headers: signed(body) });
+		expect(loggedMessages.filter((entry) => entry.level === 'warn')).toEqual([]);
+	});
+});
+
+describe('signature headers as they arrive on the wire', () => {
+	it('webhook-signature sent as two header lines (raw lines; parsed, Node joins them with ", ") verifies', async () => {
+		const body = event();
+		const id = nextMessageId();
+		const timestamp = nowSeconds();
+		const old = signWebhook({ secret: OLD_SECRET, id, timestamp, body });
+		const current = signWebhook({ secret: SECRET, id, timestamp, body });
+		const joined = { 'webhook-id': id, 'webhook-timestamp': String(timestamp), 'webhook-signature': `${old}, ${current}` };
+		expect((await deliver({ rawBody: body, headers: joined })).result.workflowData).toHaveLength(1);
+
+		const id2 = nextMessageId();
+		const rawHeaders = [
+			'Webhook-Id', id2,
+			'Webhook-Timestamp', String(timestamp),
+			'Webhook-Signature', signWebhook({ secret: OLD_SECRET, id: id2, timestamp, body }),
+			'webhook-signature', signWebhook({ secret: SECRET, id: id2, timestamp, body }),
+		];
+		const delivered = await deliver({ rawBody: body, rawHeaders, headers: { 'webhook-id': id2, 'webhook-timestamp': String(timestamp), 'webhook-signature': 'garbage' } });
+		expect(delivered.result.workflowData).toHaveLength(1);
+	});
+
+	it('a non-ASCII webhook-id is verified from its exact bytes and output as its text', async () => {
+		const body = event();
+		const id = `msg_ünïcödé_€_${nextMessageId()}`;
+		const timestamp = nowSeconds();
+		const signature = signWebhook({ secret: SECRET, id, timestamp, body });
+		// On the wire: UTF-8 bytes, which Node hands over one character per byte.
+		const wireId = Buffer.from(id, 'utf8').toString('latin1');
+		const delivered = await deliver({
+			rawBody: body,
+			rawHeaders: ['webhook-id', wireId, 'webhook-timestamp', String(timestamp), 'webhook-signature', signature],
+			headers: { 'webhook-id': wireId, 'webhook-timestamp': String(timestamp), 'webhook-signature': signature },
+		});
+		expect(delivered.result.workflowData).toHaveLength(1);
+		expect((delivered.result.workflowData?.[0][0].json as IDataObject).webhookId).toBe(id);
 	});
 });
 

@@ -11,8 +11,10 @@ import {
 	SECRET,
 	secretParts,
 	storedSubscription,
+	tagFor,
 	TEST_URL,
 } from './fixtures';
+import { ownerTag } from '../../../nodes/CrmInvoicingTrigger/ownership';
 
 const LIST = '/api/v1/webhooks';
 const ONE = (id: string) => `/api/v1/webhooks/${id}`;
@@ -23,6 +25,10 @@ function hooks(options: {
 	webhookUrl?: string;
 	mode?: 'trigger' | 'manual';
 	workflowName?: string;
+	/** Another n8n instance, workflow or node than the harness's. */
+	instanceId?: string;
+	workflowId?: string;
+	nodeId?: string;
 }) {
 	const parts = createHookContext({
 		nodeType,
@@ -32,6 +38,16 @@ function hooks(options: {
 		mode: options.mode,
 		workflowName: options.workflowName ?? 'Leads to Slack',
 	});
+	const { instanceId, workflowId, nodeId } = options;
+	if (instanceId !== undefined) parts.context.getInstanceId = () => instanceId;
+	if (workflowId !== undefined) {
+		const metadata = parts.context.getWorkflow();
+		parts.context.getWorkflow = () => ({ ...metadata, id: workflowId });
+	}
+	if (nodeId !== undefined) {
+		const node = parts.context.getNode();
+		parts.context.getNode = () => ({ ...node, id: nodeId });
+	}
 	const methods = nodeType.webhookMethods.default;
 	return {
 		...parts,
@@ -76,7 +92,7 @@ describe('create', () => {
 
 		post.done();
 		expect(sent).toEqual({
-			name: 'n8n: Leads to Slack',
+			name: `n8n: Leads to Slack [n8n:${tagFor()}]`,
 			url: PRODUCTION_URL,
 			events: ['deal.stage_changed', 'lead.created'],
 		});
@@ -85,6 +101,7 @@ describe('create', () => {
 			webhookSecret: SECRET,
 			webhookUrl: PRODUCTION_URL,
 			webhookEvents: ['deal.stage_changed', 'lead.created'],
+			webhookOwner: tagFor(),
 		});
 	});
 
@@ -107,7 +124,7 @@ describe('create', () => {
 		await trigger.create();
 
 		expect(sent).toEqual({
-			name: 'Sales alerts',
+			name: `Sales alerts [n8n:${tagFor()}]`,
 			url: PRODUCTION_URL,
 			events: ['client.created', 'invoice.overdue', 'lead.created'],
 		});
@@ -162,21 +179,28 @@ describe('create', () => {
 		expect(plain(trigger.staticData)).toEqual({});
 	});
 
-	it('removes leftover subscriptions at its own URL (e.g. after n8n stopped while listening), and no others', async () => {
+	it('removes only its own leftovers (its owner tag, any URL), never a hand-made, other-mode or other-instance one', async () => {
+		const ours = tagFor('manual');
 		nock(API)
 			.get(LIST)
 			.query({ limit: '100' })
 			.reply(200, {
 				items: [
-					{ id: 'whk_old', url: TEST_URL, events: ['lead.created'] },
-					{ id: 'whk_other', url: 'https://elsewhere.example.com/hook', events: ['lead.created'] },
+					{ id: 'whk_old', name: `n8n: Leads to Slack [n8n:${ours}]`, url: TEST_URL, events: ['lead.created'] },
+					{ id: 'whk_hand', name: 'Made by hand', url: TEST_URL, events: ['lead.created'] },
+					{ id: 'whk_prod', name: `n8n: Leads to Slack [n8n:${tagFor('trigger')}]`, url: PRODUCTION_URL },
+					{ id: 'whk_staging', name: `n8n: Leads [n8n:${tagFor('manual', { instanceId: 'staging' })}]`, url: TEST_URL },
 				],
 				hasMore: true,
 				nextCursor: 'c2',
 			})
 			.get(LIST)
 			.query({ limit: '100', cursor: 'c2' })
-			.reply(200, { items: [{ id: 'whk_gone', url: TEST_URL }], hasMore: false, nextCursor: null });
+			.reply(200, {
+				items: [{ id: 'whk_gone', name: `old tunnel [n8n:${ours}]`, url: 'https://old-tunnel.example.com/webhook-test/x/webhook' }],
+				hasMore: false,
+				nextCursor: null,
+			});
 		const removedOld = nock(API).delete(ONE('whk_old')).reply(204);
 		const removedGone = nock(API).delete(ONE('whk_gone')).reply(404, { error: { code: 'NOT_FOUND', message: 'gone' } });
 		nock(API).post(LIST).reply(200, { id: 'whk_new', secret: SECRET });
@@ -187,6 +211,41 @@ describe('create', () => {
 		removedOld.done();
 		removedGone.done();
 		expect(trigger.staticData.webhookId).toBe('whk_new');
+		expect(trigger.staticData.webhookOwner).toBe(ours);
+	});
+
+	it.each([
+		['a bare array', () => [{ id: 'whk_old', name: `x [n8n:${tagFor()}]` }, { id: 'whk_hand', name: 'hand-made' }]],
+	])('reads the leftover list from %s', async (_shape, body) => {
+		nock(API).get(LIST).query(true).reply(200, body());
+		const removed = nock(API).delete(ONE('whk_old')).reply(204);
+		nock(API).post(LIST).reply(200, { id: 'whk_new', secret: SECRET });
+		await expect(hooks({}).create()).resolves.toBe(true);
+		removed.done();
+	});
+
+	it('reads the leftover list from a v2 envelope, following meta.nextCursor', async () => {
+		nock(API)
+			.get(LIST)
+			.query({ limit: '100' })
+			.reply(200, { data: [{ id: 'whk_hand', name: 'hand-made' }], meta: { nextCursor: 'p2', hasMore: true } })
+			.get(LIST)
+			.query({ limit: '100', cursor: 'p2' })
+			.reply(200, { data: [{ id: 'whk_old', name: `x [n8n:${tagFor()}]` }], meta: { nextCursor: null, hasMore: false } });
+		const removed = nock(API).delete(ONE('whk_old')).reply(204);
+		nock(API).post(LIST).reply(200, { id: 'whk_new', secret: SECRET });
+		await expect(hooks({}).create()).resolves.toBe(true);
+		removed.done();
+	});
+
+	it.each([
+		['an unknown list shape', { subscriptions: [] }, 'not a list the node knows'],
+		['a repeating cursor', { items: [{ id: 'whk_hand', name: 'hand-made' }], hasMore: true, nextCursor: 'same' }, 'repeated a cursor'],
+	])('logs %s as a warning, deletes nothing and still subscribes', async (_case, body, message) => {
+		nock(API).get(LIST).query(true).times(2).reply(200, body);
+		nock(API).post(LIST).reply(200, { id: 'whk_new', secret: SECRET });
+		await expect(hooks({}).create()).resolves.toBe(true);
+		expect(loggedMessages.some((entry) => entry.level === 'warn' && entry.message.includes(message))).toBe(true);
 	});
 
 	it('still subscribes when the leftover sweep cannot list subscriptions', async () => {
@@ -195,6 +254,33 @@ describe('create', () => {
 		const trigger = hooks({});
 		await expect(trigger.create()).resolves.toBe(true);
 		expect(loggedMessages.some((entry) => entry.level === 'warn' && entry.message.includes('could not list'))).toBe(true);
+	});
+
+	it('says which event names the API refused (400) when undocumented names were asked for, and stores nothing', async () => {
+		emptyList();
+		nock(API).post(LIST).reply(400, { error: { code: 'VALIDATION_ERROR', message: 'unknown event invoice.paid' } });
+		const trigger = hooks({ parameters: { events: ['lead.created', 'invoice.paid', 'deal.updated'] } });
+		await expect(trigger.create()).rejects.toThrow(
+			"The API refused the event names invoice.paid (400 VALIDATION_ERROR: unknown event invoice.paid). The API's documentation names only lead.created.",
+		);
+		expect(plain(trigger.staticData)).toEqual({});
+	});
+
+	it('names every undocumented event when the 400 does not say which', async () => {
+		emptyList();
+		nock(API).post(LIST).reply(400, 'Bad Request', { 'content-type': 'text/plain' });
+		const trigger = hooks({ parameters: { events: ['lead.created', 'deal.updated'], options: { customEvents: 'client.created' } } });
+		const error = (await trigger.create().catch((caught: unknown) => caught)) as Error;
+		expect(error.message).toMatch(/^The API refused the event names client\.created, deal\.updated \(400 .*\)\. The API's documentation names only lead\.created\.$/);
+	});
+
+	it('keeps the API error as it is for a 400 when only documented names were asked for', async () => {
+		emptyList();
+		nock(API).post(LIST).reply(400, { error: { code: 'VALIDATION_ERROR', message: 'url is invalid' } });
+		await expect(hooks({ parameters: { events: ['lead.created'] } }).create()).rejects.toMatchObject({
+			name: 'NodeApiError',
+			message: expect.stringContaining('url is invalid'),
+		});
 	});
 
 	it('surfaces an API error from POST /webhooks as NodeApiError', async () => {
