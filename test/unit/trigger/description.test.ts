@@ -32,6 +32,20 @@ describe('CRM Invoicing Trigger description', () => {
 		);
 	});
 
+	it('tells documented event names from assumed ones, and does not require Events (custom names alone are enough)', () => {
+		const events = property('events');
+		expect(events.required).toBeFalsy();
+		const options = (events.options ?? []) as INodePropertyOptions[];
+		for (const option of options) {
+			const documented = option.value === 'lead.created';
+			expect(option.description).toMatch(documented ? /Named in the API documentation/ : /does not name/);
+			if (!documented) expect(option.name).toMatch(/\(Assumed Name\)$/);
+		}
+		expect(KNOWN_EVENTS.filter((event) => event.documented).map((event) => event.value)).toEqual(['lead.created']);
+		const notice = description.properties.find((entry) => entry.name === 'eventsNotice');
+		expect(notice?.displayName).toMatch(/names only the event lead\.created/);
+	});
+
 	it('has customEvents, fullRecord, payloadOnly and subscriptionName under options', () => {
 		const options = property('options');
 		expect(options.type).toBe('collection');

@@ -503,3 +503,157 @@ describe('lifecycles leave no orphan subscription', () => {
 		expect(store.has(String(production.webhookId))).toBe(true);
 	});
 });
+
+/** The issue's cases of "never delete what is not ours", on the same fake CRM API that keeps subscriptions. */
+describe('ownership: only subscriptions this trigger can prove it created are deleted', () => {
+	let store: Map<string, { id: string; name: string; url: string; events: string[]; status: string }>;
+	let counter: number;
+	let deleted: string[];
+
+	beforeEach(() => {
+		store = new Map();
+		counter = 0;
+		deleted = [];
+		nock(API)
+			.persist()
+			.post(LIST)
+			.reply((_uri, body) => {
+				const { name, url, events } = body as { name: string; url: string; events: string[] };
+				const id = `whk_${++counter}`;
+				store.set(id, { id, name, url, events, status: 'active' });
+				return [200, { ...store.get(id), secret: `whsec_${Buffer.from(`secret-${id}-0123456789`).toString('base64')}` }];
+			})
+			.get(LIST)
+			.query(true)
+			.reply(() => [200, [...store.values()]])
+			.get(/\/api\/v1\/webhooks\/[^/]+$/)
+			.reply((uri) => {
+				const subscription = store.get(uri.split('/').pop()!);
+				return subscription ? [200, subscription] : [404, { error: { code: 'NOT_FOUND', message: 'not found' } }];
+			})
+			.delete(/\/api\/v1\/webhooks\/[^/]+$/)
+			.reply((uri) => {
+				const id = uri.split('/').pop()!;
+				deleted.push(id);
+				return store.delete(id) ? [204, ''] : [404, { error: { code: 'NOT_FOUND', message: 'not found' } }];
+			});
+	});
+
+	afterEach(() => nock.cleanAll());
+
+	async function activate(trigger: ReturnType<typeof hooks>) {
+		if (!(await trigger.checkExists())) await trigger.create();
+	}
+
+	function add(id: string, name: string, url: string) {
+		store.set(id, { id, name, url, events: ['deal.stage_changed', 'lead.created'], status: 'active' });
+	}
+
+	it('the tag is built from the instance id n8n gives the node (getInstanceId), the workflow, the node and the mode', () => {
+		expect(ownerTag(hooks({}).context)).toBe(tagFor());
+		const tags = new Set([
+			tagFor(),
+			tagFor('manual'),
+			tagFor('trigger', { instanceId: 'other' }),
+			tagFor('trigger', { workflowId: 'other' }),
+			tagFor('trigger', { nodeId: 'other' }),
+		]);
+		expect(tags.size).toBe(5);
+		for (const tag of tags) expect(tag).toMatch(/^[A-Za-z0-9_-]{16}$/);
+	});
+
+	it('an imported workflow (static data of another n8n instance) leaves that instance\'s subscription alone', async () => {
+		// Production's n8n created whk_prod; the workflow was exported with its static data and imported here.
+		const production = hooks({ instanceId: 'production-instance', staticData: {} });
+		await activate(production);
+		const productionId = String(production.staticData.webhookId);
+		const imported = JSON.parse(JSON.stringify(production.staticData)) as IDataObject;
+
+		const staging = hooks({ staticData: imported, webhookUrl: 'https://staging.example.com/webhook/x/webhook' });
+		await activate(staging);
+
+		expect(deleted).toEqual([]);
+		expect(store.has(productionId)).toBe(true);
+		expect(store.size).toBe(2);
+		expect(staging.staticData.webhookId).not.toBe(productionId);
+		expect(staging.staticData.webhookOwner).toBe(tagFor());
+		expect(loggedMessages.some((entry) => entry.message.includes(`left webhook subscription ${productionId} alone`))).toBe(true);
+
+		// Deactivating in staging deletes staging's, not production's.
+		await staging.delete();
+		expect([...store.keys()]).toEqual([productionId]);
+	});
+
+	it('deactivating a workflow whose static data came from another instance deletes nothing', async () => {
+		add('whk_prod', `n8n: Leads [n8n:${tagFor('trigger', { instanceId: 'production-instance' })}]`, PRODUCTION_URL);
+		const imported = storedSubscription({ webhookId: 'whk_prod', webhookOwner: tagFor('trigger', { instanceId: 'production-instance' }) });
+		await expect(hooks({ staticData: imported }).delete()).resolves.toBe(true);
+		expect(deleted).toEqual([]);
+	});
+
+	it('leaves a hand-made subscription (even at its own URL) and another workflow\'s trigger alone', async () => {
+		add('whk_hand', 'Made by hand in the CRM', PRODUCTION_URL);
+		const other = hooks({ workflowId: 'other-workflow', staticData: {}, webhookUrl: 'https://n8n.example.com/webhook/other/webhook' });
+		await activate(other);
+		const otherId = String(other.staticData.webhookId);
+
+		const mine = hooks({ staticData: {} });
+		await activate(mine);
+		await activate(hooks({ staticData: {} })); // static data lost: re-subscribes, sweeps its own leftover only
+
+		expect(deleted).toEqual([String(mine.staticData.webhookId)]);
+		expect(store.has('whk_hand')).toBe(true);
+		expect(store.has(otherId)).toBe(true);
+		expect(store.size).toBe(3);
+	});
+
+	it('a stored id whose subscription now carries another tag (re-used or renamed) is not deleted', async () => {
+		add('whk_x', `someone else [n8n:${tagFor('trigger', { workflowId: 'x' })}]`, PRODUCTION_URL);
+		await activate(hooks({ staticData: storedSubscription({ webhookId: 'whk_x' }) }));
+		expect(deleted).toEqual([]);
+		expect(store.size).toBe(2);
+	});
+
+	it('n8n\'s URL changed (WEBHOOK_URL, tunnel): its own subscription moves to the new URL, nothing else is touched', async () => {
+		const production: IDataObject = {};
+		await activate(hooks({ staticData: production }));
+		const oldId = String(production.webhookId);
+		add('whk_hand', 'Made by hand', PRODUCTION_URL);
+		add('whk_other', `n8n: other [n8n:${tagFor('trigger', { workflowId: 'other' })}]`, 'https://n8n.example.com/webhook/o/webhook');
+		// A leftover of this trigger at an even older URL (its delete failed back then).
+		add('whk_older', `n8n: Leads to Slack [n8n:${tagFor()}]`, 'https://older.example.com/webhook/x/webhook');
+
+		const NEW_URL = 'https://new-tunnel.example.com/webhook/c0ffee00-0000-4000-8000-0000000000aa/webhook';
+		await activate(hooks({ staticData: production, webhookUrl: NEW_URL }));
+
+		expect(deleted.sort()).toEqual([oldId, 'whk_older'].sort());
+		const mine = [...store.values()].filter((s) => s.name.endsWith(`[n8n:${tagFor()}]`));
+		expect(mine.map((s) => s.url)).toEqual([NEW_URL]);
+		expect(production.webhookId).toBe(mine[0].id);
+		expect(store.has('whk_hand') && store.has('whk_other')).toBe(true);
+	});
+
+	it('static data of version 0.1 (no tag): adopted when it delivers to this node\'s URL, else left alone', async () => {
+		add('whk_legacy', 'n8n: Leads to Slack', PRODUCTION_URL);
+		const legacy = storedSubscription({ webhookId: 'whk_legacy', webhookOwner: undefined });
+		const trigger = hooks({ staticData: legacy });
+		await expect(trigger.checkExists()).resolves.toBe(true);
+		expect(trigger.staticData.webhookOwner).toBe(tagFor());
+
+		add('whk_foreign', 'n8n: Leads to Slack', 'https://production.example.com/webhook/x/webhook');
+		const imported = storedSubscription({ webhookId: 'whk_foreign', webhookOwner: undefined });
+		await expect(hooks({ staticData: imported }).checkExists()).resolves.toBe(false);
+		expect(deleted).toEqual([]);
+	});
+
+	it('two activations racing in one n8n process end with exactly one subscription, whose secret the last one holds', async () => {
+		const first: IDataObject = {};
+		const second: IDataObject = {};
+		await Promise.all([activate(hooks({ staticData: first })), activate(hooks({ staticData: second }))]);
+		expect(store.size).toBe(1);
+		const [survivor] = [...store.values()];
+		// The second create ran after the first (one at a time), swept the first one's subscription and holds its own.
+		expect(second.webhookId).toBe(survivor.id);
+		expect(second.webhookSecret).toBe(`whsec_${Buffer.from(`secret-${survivor.id}-0123456789`).toString('base64')}`);
+	});
+});
