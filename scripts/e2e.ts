@@ -3,7 +3,7 @@
  * the packed package installed, then runs the jest "e2e" project against them. The tests reach both over HTTP and
  * read what they need from the file named by E2E_ENV; they can ask this script to restart n8n.
  */
-import { createServer } from 'node:http';
+import { createServer, request as httpRequest } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
@@ -20,8 +20,14 @@ export interface E2eEnv {
 	sandboxUrl: string;
 	sandboxKeys: { admin: string; readOnly: string };
 	credentials: { admin: { id: string; name: string }; readOnly: { id: string; name: string }; badKey: { id: string; name: string } };
-	/** POST {controlUrl}/restart-n8n restarts n8n on the same data. */
+	/**
+	 * POST {controlUrl}/restart-n8n restarts n8n on the same data. A JSON body `{"webhookUrl": "alias"}` restarts it
+	 * with WEBHOOK_URL set to `webhookAliasUrl` (another address that reaches the same n8n, as after a domain or tunnel
+	 * change); `{"webhookUrl": "default"}` (or no body) with its usual one.
+	 */
 	controlUrl: string;
+	/** Another base URL (a plain forwarding proxy on its own port) that reaches the same n8n (not in queue mode). */
+	webhookAliasUrl?: string;
 	logFile: string;
 	/** Where production webhooks are served, when not by n8nUrl (queue mode: the webhook process). */
 	webhookUrl?: string;
@@ -51,17 +57,44 @@ async function main(): Promise<void> {
 	});
 	console.log(`[e2e] n8n ${stack.runtime.n8nVersion} and the sandbox are up in ${((Date.now() - started) / 1000).toFixed(1)} s`);
 
+	// A second address of the same n8n: forwards every request as it is to n8n's port.
+	const n8nTarget = new URL(stack.n8n.url);
+	const alias = createServer((incoming, outgoing) => {
+		const forwarded = httpRequest(
+			{ host: n8nTarget.hostname, port: n8nTarget.port, method: incoming.method, path: incoming.url, headers: incoming.headers },
+			(answer) => {
+				outgoing.writeHead(answer.statusCode ?? 502, answer.headers);
+				answer.pipe(outgoing);
+			},
+		);
+		forwarded.setTimeout(60_000, () => forwarded.destroy(new Error('timeout')));
+		forwarded.on('error', () => {
+			if (!outgoing.headersSent) outgoing.writeHead(502);
+			outgoing.end();
+		});
+		incoming.pipe(forwarded);
+	});
+	await new Promise<void>((resolve) => alias.listen(0, '127.0.0.1', resolve));
+	const webhookAliasUrl = `http://127.0.0.1:${(alias.address() as AddressInfo).port}`;
+
 	const control = createServer((request, response) => {
 		if (request.method === 'POST' && request.url === '/restart-n8n') {
-			void (async () => {
+			const chunks: Buffer[] = [];
+			request.on('data', (chunk: Buffer) => chunks.push(chunk));
+			void new Promise((resolve) => request.on('end', resolve)).then(async () => {
 				try {
+					const text = Buffer.concat(chunks).toString('utf8').slice(0, 1000);
+					const wanted = text.trim() === '' ? 'default' : (JSON.parse(text) as { webhookUrl?: string }).webhookUrl ?? 'default';
+					if (wanted !== 'default' && wanted !== 'alias') throw new Error('webhookUrl must be "default" or "alias"');
 					await stack.n8n.stop();
+					const base = wanted === 'alias' ? `${webhookAliasUrl}/` : `${stack.n8n.url}/`;
+					stack.n8n.options.env = { ...stack.n8n.options.env, WEBHOOK_URL: base, N8N_WEBHOOK_URL: base };
 					await stack.n8n.start();
 					response.writeHead(200, { 'content-type': 'application/json' }).end('{"restarted":true}');
 				} catch (error) {
 					response.writeHead(500).end(String(error));
 				}
-			})();
+			});
 			return;
 		}
 		response.writeHead(404).end();
@@ -77,6 +110,7 @@ async function main(): Promise<void> {
 		sandboxKeys: stack.sandbox.keys,
 		credentials: stack.credentials,
 		controlUrl: `http://127.0.0.1:${(control.address() as AddressInfo).port}`,
+		webhookAliasUrl,
 		logFile: stack.logFile,
 	};
 	const envFile = path.join(workDir, 'env.json');
@@ -85,6 +119,8 @@ async function main(): Promise<void> {
 	const code = await runJestProject('e2e', envFile, args);
 
 	control.close();
+	alias.close();
+	alias.closeAllConnections();
 	await stack.stop();
 	if (code !== 0) console.error(`[e2e] failed; n8n's log: ${path.relative(ROOT, stack.logFile)}`);
 	process.exit(code);

@@ -13,6 +13,7 @@ import { ApiError, type ErrorCode, errorBody, handleApi, isObject, notFound, par
 import { ADMIN_USER_INTERNAL_ID, createStore, generateLeads, READ_ONLY_USER_INTERNAL_ID, type Store } from './store';
 import type {
 	CaughtRequest,
+	DeliverOnCreate,
 	DeliveryLogEntry,
 	Fault,
 	Invoice,
@@ -136,6 +137,15 @@ function parseFault(value: unknown): Fault {
 	};
 }
 
+function parseDeliverOnCreate(value: unknown): DeliverOnCreate | false {
+	if (value === false || value === null) return false;
+	if (value === true) return {};
+	if (!isObject(value)) throw validationError('deliverOnCreate must be false, true or { event?, payload? }');
+	const raw = value as { event?: unknown; payload?: unknown };
+	if (raw.event !== undefined && (typeof raw.event !== 'string' || raw.event === '')) throw validationError('deliverOnCreate.event must be an event name');
+	return { event: raw.event as string | undefined, payload: raw.payload };
+}
+
 class SandboxServer implements Sandbox {
 	url = '';
 	port = 0;
@@ -168,6 +178,7 @@ class SandboxServer implements Sandbox {
 			timeScale: options.timeScale ?? 1,
 			deliveryTimeoutMs: options.deliveryTimeoutMs ?? 20_000,
 			personality: options.personality === undefined ? 'standard' : parsePersonality(options.personality),
+			deliverOnCreate: false,
 		};
 		this.seedLeadCount = options.seedLeads ?? 0;
 		this.store = this.freshStore();
@@ -483,10 +494,20 @@ class SandboxServer implements Sandbox {
 				{ method, path: url.pathname, query, rawBody, userInternalId: key === this.keys.admin ? ADMIN_USER_INTERNAL_ID : READ_ONLY_USER_INTERNAL_ID, readOnly: key !== this.keys.admin, personality },
 			);
 			send({ status: response.status, body: response.body, headers: answerHeaders });
+			if (method === 'POST' && url.pathname === '/api/v1/webhooks' && response.status === 200) this.deliverOnCreate(response.body);
 		} catch (err) {
 			if (err instanceof ApiError) send(this.apiErrorResponse(err, answerHeaders));
 			else send({ status: 500, body: errorBody('INTERNAL_ERROR', err instanceof Error ? err.message : String(err)), headers: answerHeaders });
 		}
+	}
+
+	/** The `deliverOnCreate` switch: one delivery to a subscription just created, queued after its answer was written. */
+	private deliverOnCreate(created: unknown): void {
+		const setting = this.config.deliverOnCreate;
+		if (!setting || !created || typeof created !== 'object') return;
+		const subscription = this.store.webhooks.get(String((created as { id?: unknown }).id ?? ''));
+		if (!subscription) return;
+		this.engine.enqueue([subscription], setting.event ?? subscription.events[0], setting.payload ?? { id: 'lead_on_create', name: 'Delivered while subscribing' });
 	}
 
 	/** A 4xx from the routes, in the error-body shape of the current personality (401 and 429 keep the spec's shape). */
@@ -609,6 +630,7 @@ class SandboxServer implements Sandbox {
 					this.setTimeScale(body.timeScale);
 				}
 				if (body.personality !== undefined) this.setPersonality(parsePersonality(body.personality));
+				if (body.deliverOnCreate !== undefined) this.config.deliverOnCreate = parseDeliverOnCreate(body.deliverOnCreate);
 				if (body.deliveryTimeoutMs !== undefined) {
 					if (!isPositiveInteger(body.deliveryTimeoutMs)) throw validationError('deliveryTimeoutMs must be a positive integer');
 					this.config.deliveryTimeoutMs = body.deliveryTimeoutMs;

@@ -333,6 +333,17 @@ export interface SandboxConfig {
 	timeScale: number;
 	deliveryTimeoutMs: number;
 	personality: SandboxPersonality;
+	/**
+	 * A delivery sent while the subscription is being created: when set, every successful POST /webhooks queues one
+	 * delivery to the new subscription right after its answer is written (before the client can have stored the
+	 * secret). `event` defaults to the subscription's first event. Off (false) by default.
+	 */
+	deliverOnCreate: DeliverOnCreate | false;
+}
+
+export interface DeliverOnCreate {
+	event?: string;
+	payload?: unknown;
 }
 
 export interface Sandbox {

@@ -1,0 +1,306 @@
+/**
+ * Issue 11 (trust, trigger side), issue 13 item 3 and issue 12's trigger points, in a real n8n against the sandbox,
+ * under both sandbox personalities (the alternate one refuses undocumented event names and lists webhooks as a bare
+ * array):
+ * - a delivery that races the activation, and one sent while n8n restarts, each run exactly once;
+ * - the trigger deletes only its own subscriptions (imported workflow with another instance's static data, a hand-made
+ *   subscription, another workflow's trigger), and two racing activations end with one subscription;
+ * - n8n restarted with another WEBHOOK_URL: every active trigger ends with one subscription at the new URL;
+ * - repeated / comma-joined signature lines and a non-ASCII webhook-id verify; refusals are logged as warnings;
+ * - Events may stay empty when Custom Event Names are given; a refused event name is named, nothing left behind.
+ */
+import { randomUUID } from 'node:crypto';
+import { readFileSync } from 'node:fs';
+import { request as httpRequest } from 'node:http';
+
+import { e2eEnv, finishedExecutions, n8nClient, sandbox, sendSignedDelivery, TRIGGER_NODE_TYPE, waitFor } from './lib';
+
+const env = e2eEnv();
+const crm = sandbox(env);
+const n8n = n8nClient(env);
+const NODE_NAME = 'CRM Invoicing Trigger';
+
+function triggerWorkflow(name: string, parameters: Record<string, unknown>, staticData?: Record<string, unknown>) {
+	const credential = env.credentials.admin;
+	return {
+		name,
+		nodes: [
+			{
+				id: randomUUID(),
+				name: NODE_NAME,
+				type: TRIGGER_NODE_TYPE,
+				typeVersion: 1,
+				position: [0, 0],
+				webhookId: randomUUID(),
+				parameters: { options: {}, ...parameters },
+				credentials: { crmInvoicingApi: { id: credential.id, name: credential.name } },
+			},
+		],
+		connections: {},
+		...(staticData ? { staticData } : {}),
+	};
+}
+
+/** The trigger's production URL under a base (n8n's own URL, or the alias it is restarted with). */
+function urlOf(workflow: { nodes: Array<{ webhookId: string }> }, base = env.n8nUrl): string {
+	return `${base}/webhook/${workflow.nodes[0].webhookId}/webhook`;
+}
+
+async function staticDataOf(workflowId: string): Promise<Record<string, any>> {
+	const workflow = await n8n.api('GET', `/workflows/${workflowId}`);
+	const data = typeof workflow.staticData === 'string' ? JSON.parse(workflow.staticData) : (workflow.staticData ?? {});
+	return (data[`node:${NODE_NAME}`] ?? {}) as Record<string, any>;
+}
+
+async function restartN8n(webhookUrl: 'default' | 'alias' = 'default'): Promise<void> {
+	const response = await fetch(`${env.controlUrl}/restart-n8n`, {
+		method: 'POST',
+		headers: { 'content-type': 'application/json' },
+		body: JSON.stringify({ webhookUrl }),
+	});
+	expect(response.status).toBe(200);
+}
+
+async function n8nIsUp(): Promise<boolean> {
+	try {
+		return (await fetch(`${env.n8nUrl}/healthz`, { signal: AbortSignal.timeout(2_000) })).ok;
+	} catch {
+		return false;
+	}
+}
+
+/** Workflows created by a test, deactivated and deleted afterwards. */
+const created: string[] = [];
+async function createWorkflow(workflow: Record<string, unknown>): Promise<string> {
+	const { id } = await n8n.createWorkflow(workflow);
+	created.push(id);
+	return id;
+}
+
+afterEach(async () => {
+	await crm.config({ deliverOnCreate: false });
+	for (const id of created.splice(0)) {
+		await n8n.deactivate(id).catch(() => undefined);
+		await n8n.deleteWorkflow(id).catch(() => undefined);
+	}
+});
+
+afterAll(async () => {
+	await crm.config({ personality: 'standard', deliverOnCreate: false });
+});
+
+/** Waits until `count` executions finished, then a little longer to see that no further one comes. */
+async function expectExactlyExecutions(workflowId: string, count: number, timeoutMs = 60_000): Promise<any[]> {
+	await waitFor(async () => (await finishedExecutions(workflowId)).length >= count, timeoutMs, `${count} execution(s)`);
+	await new Promise((resolve) => setTimeout(resolve, 2_000));
+	const executions = await finishedExecutions(workflowId);
+	expect(executions).toHaveLength(count);
+	return executions;
+}
+
+describe.each(['standard', 'alternate'] as const)(`CRM Invoicing Trigger trust in real n8n ${env.n8nVersion} (%s sandbox)`, (personality) => {
+	beforeAll(async () => {
+		await crm.reset();
+		await crm.config({ personality, deliverOnCreate: false });
+	});
+
+	it('a delivery that races the activation runs exactly once (503 until the secret is saved, never a final 4xx)', async () => {
+		const workflow = triggerWorkflow('trust: racing delivery', { events: ['lead.created'] });
+		const id = await createWorkflow(workflow);
+		await crm.config({ deliverOnCreate: { event: 'lead.created', payload: { id: 'lead_race', name: 'Raced the activation' } } });
+		await n8n.activate(id);
+		await crm.config({ deliverOnCreate: false });
+
+		const [subscription] = (await crm.webhooks()).filter((s) => s.url === urlOf(workflow));
+		expect(subscription).toBeDefined();
+		const attempts = async () => (await crm.deliveries()).filter((d) => d.subscriptionId === subscription.id);
+		await waitFor(async () => (await attempts()).some((d) => d.outcome === 'delivered'), 90_000, 'the raced delivery to be delivered');
+		const executions = await expectExactlyExecutions(id, 1);
+		const statuses = (await attempts()).map((d) => d.status);
+		// Every attempt before the successful one was a retryable answer (or no answer), never a final 4xx.
+		expect(statuses.at(-1)).toBe(200);
+		for (const status of statuses.slice(0, -1)) expect(status === 'error' || status === 'timeout' || status >= 500).toBe(true);
+		const execution = await n8n.api('GET', `/executions/${executions[0].id}?includeData=true`);
+		const items = execution.data.resultData.runData[NODE_NAME][0].data.main[0].map((item: { json: any }) => item.json);
+		expect(items).toEqual([expect.objectContaining({ event: 'lead.created', payload: { id: 'lead_race', name: 'Raced the activation' } })]);
+	});
+
+	it('a delivery sent while n8n restarts runs exactly once after it is back', async () => {
+		const workflow = triggerWorkflow('trust: delivery during restart', { events: ['lead.created'] });
+		const id = await createWorkflow(workflow);
+		await n8n.activate(id);
+		const restarting = fetch(`${env.controlUrl}/restart-n8n`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}' });
+		await waitFor(async () => !(await n8nIsUp()), 30_000, 'n8n to stop');
+		const emitted = await crm.control('POST', '/emit', { event: 'lead.created', payload: { id: 'lead_restart', name: 'Sent while n8n was down' } });
+		expect(emitted.webhookIds).toHaveLength(1);
+		expect((await restarting).status).toBe(200);
+
+		await expectExactlyExecutions(id, 1, 120_000);
+		const attempts = (await crm.deliveries()).filter((d) => d.webhookId === emitted.webhookIds[0]);
+		expect(attempts.at(-1)).toMatchObject({ status: 200, outcome: 'delivered' });
+		expect(attempts.length).toBeGreaterThan(1);
+	});
+
+	it('never touches another instance\'s subscription (a workflow imported with its static data), a hand-made one or another workflow\'s', async () => {
+		// What production's n8n created, and what the exported workflow carries in its static data.
+		const production = await crm.api('POST', '/webhooks', {
+			name: 'n8n: Leads [n8n:PRODinstanceTag1]',
+			url: 'https://n8n.production.example.com/webhook/1f0e/webhook',
+			events: ['lead.created'],
+		});
+		const handMade = await crm.api('POST', '/webhooks', { name: 'Made by hand', url: 'https://hooks.example.com/crm', events: ['lead.created'] });
+		const other = triggerWorkflow('trust: another workflow', { events: ['lead.created'] });
+		const otherId = await createWorkflow(other);
+		await n8n.activate(otherId);
+
+		const imported = triggerWorkflow('trust: imported', { events: ['lead.created'] }, {
+			[`node:${NODE_NAME}`]: {
+				webhookId: production.id,
+				webhookSecret: production.secret,
+				webhookUrl: production.url,
+				webhookEvents: ['lead.created'],
+				webhookOwner: 'PRODinstanceTag1',
+			},
+		});
+		const importedId = await createWorkflow(imported);
+		const stored = await staticDataOf(importedId);
+		expect(stored.webhookId).toBe(production.id); // the public API kept the imported static data
+		await crm.clearRequests();
+		await n8n.activate(importedId);
+
+		const all = await crm.webhooks();
+		const ids = all.map((s) => s.id);
+		expect(ids).toEqual(expect.arrayContaining([production.id, handMade.id]));
+		expect(all.filter((s) => s.url === urlOf(other))).toHaveLength(1);
+		expect(all.filter((s) => s.url === urlOf(imported))).toHaveLength(1);
+		expect((await crm.requests()).filter((r) => r.method === 'DELETE')).toEqual([]);
+		const mine = all.find((s) => s.url === urlOf(imported));
+		expect((await staticDataOf(importedId)).webhookSecret).toBe(mine.secret);
+
+		// Deactivating the imported workflow removes its own subscription only.
+		await n8n.deactivate(importedId);
+		const after = (await crm.webhooks()).map((s) => s.id);
+		expect(after).toEqual(expect.arrayContaining([production.id, handMade.id]));
+		expect(after).not.toContain(mine.id);
+		expect((await crm.requests()).filter((r) => r.method === 'DELETE').map((r) => r.path)).toEqual([`/api/v1/webhooks/${mine.id}`]);
+		await crm.api('DELETE', `/webhooks/${production.id}`);
+		await crm.api('DELETE', `/webhooks/${handMade.id}`);
+	});
+
+	it('two activations racing end with exactly one subscription, whose secret the node holds', async () => {
+		const workflow = triggerWorkflow('trust: racing activations', { events: ['lead.created'] });
+		const id = await createWorkflow(workflow);
+		const results = await Promise.allSettled([n8n.activate(id), n8n.activate(id)]);
+		expect(results.some((result) => result.status === 'fulfilled')).toBe(true);
+		const mine = async () => (await crm.webhooks()).filter((s) => s.url === urlOf(workflow));
+		await waitFor(async () => (await mine()).length === 1, 20_000, 'exactly one subscription');
+		const [subscription] = await mine();
+		await waitFor(async () => (await staticDataOf(id)).webhookSecret === subscription.secret, 20_000, 'the node to hold its secret');
+		await crm.api('POST', '/leads', { name: 'After racing activations' });
+		await expectExactlyExecutions(id, 1);
+	});
+
+	it('follows n8n\'s URL: restarted with another WEBHOOK_URL, each active trigger has one subscription there, others untouched', async () => {
+		const first = triggerWorkflow('trust: url A', { events: ['lead.created'] });
+		const second = triggerWorkflow('trust: url B', { events: [], options: { customEvents: 'lead.created' } });
+		const firstId = await createWorkflow(first);
+		const secondId = await createWorkflow(second);
+		await n8n.activate(firstId);
+		await n8n.activate(secondId);
+		// A person's subscription at the trigger's own URL, and another n8n's at its own.
+		const handMade = await crm.api('POST', '/webhooks', { name: 'Made by hand', url: urlOf(first), events: ['lead.created'] });
+		const otherInstance = await crm.api('POST', '/webhooks', {
+			name: 'n8n: elsewhere [n8n:OTHERinstance123]',
+			url: 'https://other-n8n.example.com/webhook/x/webhook',
+			events: ['lead.created'],
+		});
+		const before = await crm.webhooks();
+		const oldIds = [first, second].map((w) => before.find((s) => s.url === urlOf(w) && s.id !== handMade.id).id);
+		await crm.clearRequests();
+
+		try {
+			await restartN8n('alias');
+			const alias = env.webhookAliasUrl as string;
+			const after = await crm.webhooks();
+			for (const workflow of [first, second]) {
+				expect(after.filter((s) => s.url === urlOf(workflow, alias))).toHaveLength(1);
+				expect(after.filter((s) => s.url === urlOf(workflow) && s.id !== handMade.id)).toEqual([]);
+			}
+			expect(after.map((s) => s.id)).toEqual(expect.arrayContaining([handMade.id, otherInstance.id]));
+			expect(after).toHaveLength(4);
+			const deletes = (await crm.requests()).filter((r) => r.method === 'DELETE').map((r) => r.path).sort();
+			expect(deletes).toEqual(oldIds.map((old) => `/api/v1/webhooks/${old}`).sort());
+
+			// Deliveries reach both at the new URL.
+			await crm.api('POST', '/leads', { name: 'After the URL change' });
+			await expectExactlyExecutions(firstId, 1);
+			await expectExactlyExecutions(secondId, 1);
+		} finally {
+			await restartN8n('default');
+		}
+		const back = await crm.webhooks();
+		for (const workflow of [first, second]) expect(back.filter((s) => s.url === urlOf(workflow) && s.id !== handMade.id)).toHaveLength(1);
+		expect(back).toHaveLength(4);
+		await crm.api('DELETE', `/webhooks/${handMade.id}`);
+		await crm.api('DELETE', `/webhooks/${otherInstance.id}`);
+	});
+
+	it('verifies repeated signature lines and a non-ASCII webhook-id from its exact bytes; logs refusals as warnings, without the secret', async () => {
+		const workflow = triggerWorkflow('trust: headers', { events: ['lead.created'] });
+		const id = await createWorkflow(workflow);
+		await n8n.activate(id);
+		const [subscription] = (await crm.webhooks()).filter((s) => s.url === urlOf(workflow));
+		const { Webhook } = await import('standardwebhooks');
+		const webhookId = `msg_ünïcödé_€_${randomUUID()}`;
+		const now = new Date();
+		const raw = JSON.stringify({ event: 'lead.created', timestamp: now.toISOString(), payload: { id: 'lead_bytes' } });
+		const other = `whsec_${Buffer.from('an-older-secret-of-this-subscription').toString('base64')}`;
+		const lines = [new Webhook(other).sign(webhookId, now, raw), new Webhook(subscription.secret).sign(webhookId, now, raw)];
+
+		const status = await new Promise<number>((resolve, reject) => {
+			const request = httpRequest(urlOf(workflow), { method: 'POST' });
+			request.setHeader('content-type', 'application/json');
+			// UTF-8 bytes on the wire (Node writes a header string one byte per character).
+			request.setHeader('webhook-id', Buffer.from(webhookId, 'utf8').toString('latin1'));
+			request.setHeader('webhook-timestamp', String(Math.floor(now.getTime() / 1000)));
+			request.setHeader('webhook-signature', lines); // two header lines
+			request.on('response', (response) => {
+				response.resume();
+				resolve(response.statusCode ?? 0);
+			});
+			request.on('error', reject);
+			request.end(raw);
+		});
+		expect(status).toBe(200);
+		const [execution] = await expectExactlyExecutions(id, 1);
+		const data = await n8n.api('GET', `/executions/${execution.id}?includeData=true`);
+		expect(data.data.resultData.runData[NODE_NAME][0].data.main[0][0].json.webhookId).toBe(webhookId);
+
+		const forged = await sendSignedDelivery(urlOf(workflow), other, `msg_forged_${randomUUID()}`, { event: 'lead.created', payload: { note: 'BODY-NOT-LOGGED' } });
+		expect(forged.status).toBe(401);
+		const log = await waitFor(async () => {
+			const text = readFileSync(env.logFile, 'utf8');
+			return text.includes('refused a delivery with 401') ? text : undefined;
+		}, 10_000, 'the warning in n8n\'s log');
+		expect(log).not.toContain('BODY-NOT-LOGGED');
+		expect(log).not.toContain(subscription.secret.slice('whsec_'.length));
+	});
+
+	it('activates with Custom Event Names alone; an event name the API refuses is named and leaves nothing behind', async () => {
+		const custom = triggerWorkflow('trust: custom events only', { events: [], options: { customEvents: 'lead.created' } });
+		const customId = await createWorkflow(custom);
+		await n8n.activate(customId);
+		expect((await crm.webhooks()).filter((s) => s.url === urlOf(custom)).map((s) => s.events)).toEqual([['lead.created']]);
+
+		const assumed = triggerWorkflow('trust: assumed names', { events: ['lead.created', 'invoice.paid'] });
+		const assumedId = await createWorkflow(assumed);
+		const activation = n8n.activate(assumedId);
+		if (personality === 'standard') {
+			await activation;
+			expect((await crm.webhooks()).filter((s) => s.url === urlOf(assumed))).toHaveLength(1);
+			return;
+		}
+		await expect(activation).rejects.toThrow(/The API refused the event names invoice\.paid \(400[^)]*\)\. The API's documentation names only lead\.created\./);
+		expect((await crm.webhooks()).filter((s) => s.url === urlOf(assumed))).toEqual([]);
+	});
+});
