@@ -26,7 +26,10 @@ export interface E2eEnv {
 	 * change); `{"webhookUrl": "default"}` (or no body) with its usual one.
 	 */
 	controlUrl: string;
-	/** Another base URL (a plain forwarding proxy on its own port) that reaches the same n8n (not in queue mode). */
+	/**
+	 * Another base URL that reaches the same n8n, as a load balancer: it answers 503 while n8n is not ready and forwards
+	 * everything else (not in queue mode).
+	 */
 	webhookAliasUrl?: string;
 	logFile: string;
 	/** Where production webhooks are served, when not by n8nUrl (queue mode: the webhook process). */
@@ -57,22 +60,42 @@ async function main(): Promise<void> {
 	});
 	console.log(`[e2e] n8n ${stack.runtime.n8nVersion} and the sandbox are up in ${((Date.now() - started) / 1000).toFixed(1)} s`);
 
-	// A second address of the same n8n: forwards every request as it is to n8n's port.
+	// A second address of the same n8n, as a load balancer would put in front of it: while n8n is not ready (its
+	// /healthz/readiness is not 200: stopped, starting, or still mounting its webhook routes, when n8n itself answers
+	// 404 to every webhook) it answers 503; else it forwards each request as it is to n8n's port.
 	const n8nTarget = new URL(stack.n8n.url);
+	let readyUntil = 0;
+	const n8nReady = async (): Promise<boolean> => {
+		if (Date.now() < readyUntil) return true;
+		try {
+			const ok = (await fetch(`${stack.n8n.url}/healthz/readiness`, { signal: AbortSignal.timeout(2_000) })).ok;
+			if (ok) readyUntil = Date.now() + 250;
+			return ok;
+		} catch {
+			return false;
+		}
+	};
 	const alias = createServer((incoming, outgoing) => {
-		const forwarded = httpRequest(
-			{ host: n8nTarget.hostname, port: n8nTarget.port, method: incoming.method, path: incoming.url, headers: incoming.headers },
-			(answer) => {
-				outgoing.writeHead(answer.statusCode ?? 502, answer.headers);
-				answer.pipe(outgoing);
-			},
-		);
-		forwarded.setTimeout(60_000, () => forwarded.destroy(new Error('timeout')));
-		forwarded.on('error', () => {
-			if (!outgoing.headersSent) outgoing.writeHead(502);
-			outgoing.end();
+		void n8nReady().then((ready) => {
+			if (!ready) {
+				incoming.resume();
+				outgoing.writeHead(503, { 'content-type': 'text/plain' }).end('n8n is not ready');
+				return;
+			}
+			const forwarded = httpRequest(
+				{ host: n8nTarget.hostname, port: n8nTarget.port, method: incoming.method, path: incoming.url, headers: incoming.headers },
+				(answer) => {
+					outgoing.writeHead(answer.statusCode ?? 502, answer.headers);
+					answer.pipe(outgoing);
+				},
+			);
+			forwarded.setTimeout(60_000, () => forwarded.destroy(new Error('timeout')));
+			forwarded.on('error', () => {
+				if (!outgoing.headersSent) outgoing.writeHead(502);
+				outgoing.end();
+			});
+			incoming.pipe(forwarded);
 		});
-		incoming.pipe(forwarded);
 	});
 	await new Promise<void>((resolve) => alias.listen(0, '127.0.0.1', resolve));
 	const webhookAliasUrl = `http://127.0.0.1:${(alias.address() as AddressInfo).port}`;
@@ -86,6 +109,7 @@ async function main(): Promise<void> {
 					const text = Buffer.concat(chunks).toString('utf8').slice(0, 1000);
 					const wanted = text.trim() === '' ? 'default' : (JSON.parse(text) as { webhookUrl?: string }).webhookUrl ?? 'default';
 					if (wanted !== 'default' && wanted !== 'alias') throw new Error('webhookUrl must be "default" or "alias"');
+					readyUntil = 0;
 					await stack.n8n.stop();
 					const base = wanted === 'alias' ? `${webhookAliasUrl}/` : `${stack.n8n.url}/`;
 					stack.n8n.options.env = { ...stack.n8n.options.env, WEBHOOK_URL: base, N8N_WEBHOOK_URL: base };
