@@ -271,7 +271,7 @@ describe('create', () => {
 		nock(API).post(LIST).reply(400, 'Bad Request', { 'content-type': 'text/plain' });
 		const trigger = hooks({ parameters: { events: ['lead.created', 'deal.updated'], options: { customEvents: 'client.created' } } });
 		const error = (await trigger.create().catch((caught: unknown) => caught)) as Error;
-		expect(error.message).toMatch(/^The API refused the event names client\.created, deal\.updated \(400 .*\)\. The API's documentation names only lead\.created\.$/);
+		expect(error.message).toMatch(/^The API refused the event names client\.created, deal\.updated \(400\b.*\)\. The API's documentation names only lead\.created\.$/);
 	});
 
 	it('keeps the API error as it is for a 400 when only documented names were asked for', async () => {
