@@ -88,13 +88,18 @@ async function rawPost(url: string, headers: Array<[string, string | Buffer]>, b
 	}
 	lines.push(Buffer.from('\r\n', 'latin1'), payload);
 	return await new Promise<number>((resolve, reject) => {
-		const socket = connect(Number(target.port), target.hostname, () => socket.end(Buffer.concat(lines)));
+		// Written, not ended: a half-closed connection may be dropped before an asynchronous answer (Connection: close ends it).
+		const socket = connect(Number(target.port), target.hostname, () => socket.write(Buffer.concat(lines)));
 		let answer = '';
 		socket.setTimeout(30_000, () => socket.destroy(new Error('no answer within 30 s')));
 		socket.on('data', (chunk: Buffer) => {
 			answer += chunk.toString('latin1');
 		});
-		socket.on('end', () => resolve(Number(/^HTTP\/1\.1 (\d{3})/.exec(answer)?.[1] ?? 0)));
+		socket.on('end', () => {
+			const status = /^HTTP\/1\.1 (\d{3})/.exec(answer)?.[1];
+			if (status) resolve(Number(status));
+			else reject(new Error(`no HTTP answer: ${JSON.stringify(answer.slice(0, 200))}`));
+		});
 		socket.on('error', reject);
 	});
 }
