@@ -1,10 +1,10 @@
 import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 import type { IDataObject, IHookFunctions, INode } from 'n8n-workflow';
 
+import { listWebhookSubscriptions } from '../CrmInvoicing/helpers/webhookList';
 import { apiRequest, DOCUMENTED_EVENTS } from '../CrmInvoicing/transport';
 import { markSubscribed, oneAtATime, ownerTag, tagOfName, taggedName } from './ownership';
 import { deliveryMemoryKey, forgetDeliveries } from './recentDeliveries';
-import { listWebhookSubscriptions } from './subscriptionList';
 import {
 	clearSubscription,
 	isInactiveStatus,

@@ -2,7 +2,7 @@ import { updateDisplayOptions } from 'n8n-workflow';
 import type { IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
 
 import { pageRequestOf, returnAllAndLimit, toItems } from '../../helpers/list';
-import { paginateV1 } from '../../transport';
+import { listWebhookSubscriptions } from '../../helpers/webhookList';
 import { withoutSecret } from './shared';
 
 const properties: INodeProperties[] = [...returnAllAndLimit('webhook subscriptions')];
@@ -11,6 +11,7 @@ export const description = updateDisplayOptions({ show: { resource: ['webhook'],
 
 export async function execute(this: IExecuteFunctions, itemIndex: number): Promise<INodeExecutionData[]> {
 	const want = pageRequestOf(this, itemIndex);
-	const subscriptions = await paginateV1.call(this, { path: '/webhooks', itemIndex }, want);
+	// Every list shape the node knows (v1 page, bare array, v2 envelope), fully; an unknown shape is an error.
+	const subscriptions = await listWebhookSubscriptions(this, want, itemIndex);
 	return toItems(subscriptions.map(withoutSecret));
 }

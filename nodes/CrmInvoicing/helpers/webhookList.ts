@@ -1,7 +1,7 @@
 import { NodeOperationError } from 'n8n-workflow';
-import type { IDataObject, IHookFunctions } from 'n8n-workflow';
+import type { IDataObject } from 'n8n-workflow';
 
-import { apiRequest, MAX_PAGE_SIZE } from '../CrmInvoicing/transport';
+import { apiRequest, MAX_PAGE_SIZE, type ApiContext, type PageRequest } from '../transport';
 
 /**
  * GET /webhooks, read fully in any list shape the node knows. The spec says only "cursor pagination" and shows no
@@ -10,6 +10,7 @@ import { apiRequest, MAX_PAGE_SIZE } from '../CrmInvoicing/transport';
  * - a bare array (one answer holds the whole list);
  * - v2's `{ data, meta: { nextCursor, hasMore } }`, following `meta.nextCursor`.
  * Anything else is an error that says so, as is a cursor that repeats. At most `maxPages` pages are read.
+ * Used by Webhook Subscription → Get Many and by the trigger's sweep of its own leftovers.
  */
 
 export const WEBHOOK_LIST_MAX_PAGES = 50;
@@ -46,37 +47,46 @@ function describeShape(body: unknown): string {
 	return `a ${typeof body}`;
 }
 
-/** Every webhook subscription the key can see (at most `maxPages` pages of 100). */
+/**
+ * The webhook subscriptions the key can see: all of them (at most `maxPages` pages of 100), or the first `want.limit`.
+ */
 export async function listWebhookSubscriptions(
-	context: IHookFunctions,
+	context: ApiContext,
+	want: PageRequest = { returnAll: true },
+	itemIndex?: number,
 	maxPages = WEBHOOK_LIST_MAX_PAGES,
 ): Promise<IDataObject[]> {
 	const node = context.getNode();
+	const limit = want.returnAll ? Infinity : Math.max(0, Math.floor(want.limit ?? 0));
 	const all: IDataObject[] = [];
 	const seen = new Set<string>();
 	let cursor: string | undefined;
-	for (let page = 1; page <= maxPages; page++) {
-		const qs: IDataObject = { limit: MAX_PAGE_SIZE };
+	for (let page = 1; page <= maxPages && all.length < limit; page++) {
+		const qs: IDataObject = { limit: Math.min(MAX_PAGE_SIZE, limit - all.length) };
 		if (cursor !== undefined) qs.cursor = cursor;
-		const body: unknown = await apiRequest.call(context, { method: 'GET', path: '/webhooks', qs });
+		const body: unknown = await apiRequest.call(context, { method: 'GET', path: '/webhooks', qs, itemIndex });
 		const read = readWebhookListPage(body);
 		if (!read) {
 			throw new NodeOperationError(node, `The API answered GET /webhooks with ${describeShape(body)}, not a list the node knows`, {
 				description:
 					'The node reads a bare array, { items, hasMore, nextCursor } (v1) and { data, meta } (v2). Check that the Base URL of the credential points at the CRM API.',
+				itemIndex,
 			});
 		}
-		all.push(...read.records);
+		all.push(...read.records.slice(0, limit - all.length));
 		if (read.nextCursor === null || read.records.length === 0) return all;
 		if (seen.has(read.nextCursor)) {
 			throw new NodeOperationError(node, 'The API repeated a cursor while listing webhook subscriptions', {
 				description: `Listing stopped after ${page} pages to avoid a loop. This is a fault of the API; report it to its provider.`,
+				itemIndex,
 			});
 		}
 		seen.add(read.nextCursor);
 		cursor = read.nextCursor;
 	}
+	if (all.length >= limit) return all;
 	throw new NodeOperationError(node, `There are more than ${maxPages * MAX_PAGE_SIZE} webhook subscriptions; the node read the first ${maxPages} pages`, {
 		description: 'Delete webhook subscriptions that are no longer used in the CRM.',
+		itemIndex,
 	});
 }
