@@ -1,7 +1,7 @@
 import type { IDataObject, IWebhookFunctions, IWebhookResponseData } from 'n8n-workflow';
 
 import { fullRecordOf } from './fullRecord';
-import { recentlySubscribed } from './ownership';
+import { readsStaleSubscription } from './ownership';
 import { acceptOnce, deliveryMemoryKey } from './recentDeliveries';
 import { verifyWebhookSignature, type WebhookHeaders } from './signature';
 import { readSubscription, subscribedEvents } from './subscription';
@@ -113,9 +113,9 @@ export async function receiveDelivery(this: IWebhookFunctions): Promise<IWebhook
 		rawBody: request.rawBody,
 	});
 	if (!verification.ok) {
-		// Just subscribed anew in this process: the delivery may be signed with the new secret while this request read
-		// the static data from before it was saved. A retry reads the saved one.
-		if (verification.reason === 'signature does not match' && recentlySubscribed(this)) {
+		// This process just subscribed anew, and this request read the static data from before the new secret was saved:
+		// the delivery may be signed with the new secret. A retry reads the saved one.
+		if (verification.reason === 'signature does not match' && readsStaleSubscription(this, subscriptionId)) {
 			return refuse(this, 503, RENEWING_REASON, request);
 		}
 		return refuse(this, 401, verification.reason, request);

@@ -249,7 +249,7 @@ export async function create(this: IHookFunctions): Promise<boolean> {
 			webhookOwner: tag,
 		});
 		forgetDeliveries(deliveryMemoryKey(this, id));
-		markSubscribed(this);
+		markSubscribed(this, id);
 		return true;
 	});
 }

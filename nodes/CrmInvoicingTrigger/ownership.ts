@@ -92,16 +92,18 @@ export async function oneAtATime<T>(context: OwnerContext, tag: string, work: ()
 	}
 }
 
-/** How long after subscribing anew a signature mismatch is answered 503 (retry) instead of 401. */
+/**
+ * How long after subscribing anew a signature mismatch on stale static data is answered 503 (retry) instead of 401.
+ */
 export const RENEWAL_WINDOW_MS = 120_000;
 const MAX_RENEWALS_IN_MEMORY = 500;
-const renewals = new Map<string, number>();
+const renewals = new Map<string, { subscriptionId: string; at: number }>();
 
-/** Notes that this node just subscribed anew (its new secret may not be saved yet). */
-export function markSubscribed(context: OwnerContext, now = Date.now()): void {
+/** Notes that this node just subscribed anew with `subscriptionId` (its new secret may not be saved yet). */
+export function markSubscribed(context: OwnerContext, subscriptionId: string, now = Date.now()): void {
 	const key = nodeKey(context);
 	renewals.delete(key);
-	renewals.set(key, now);
+	renewals.set(key, { subscriptionId, at: now });
 	while (renewals.size > MAX_RENEWALS_IN_MEMORY) {
 		const oldest = renewals.keys().next().value;
 		if (oldest === undefined) break;
@@ -109,8 +111,13 @@ export function markSubscribed(context: OwnerContext, now = Date.now()): void {
 	}
 }
 
-/** Whether this node subscribed anew in this process within the renewal window. */
-export function recentlySubscribed(context: OwnerContext, now = Date.now()): boolean {
-	const at = renewals.get(nodeKey(context));
-	return at !== undefined && now - at >= 0 && now - at < RENEWAL_WINDOW_MS;
+/**
+ * Whether the static data a delivery read is older than this process's newest subscription for the node: this node
+ * subscribed anew within the renewal window, and the stored subscription is not that one (n8n has not saved the new
+ * one's secret yet). Once the new one is saved, a mismatch is a plain 401 again.
+ */
+export function readsStaleSubscription(context: OwnerContext, storedSubscriptionId: string | undefined, now = Date.now()): boolean {
+	const renewal = renewals.get(nodeKey(context));
+	if (!renewal || now - renewal.at < 0 || now - renewal.at >= RENEWAL_WINDOW_MS) return false;
+	return renewal.subscriptionId !== storedSubscriptionId;
 }

@@ -271,17 +271,21 @@ describe('deliveries that a retry can bring in are answered 503 (the API retries
 		expectRefused(await deliver({ rawBody: body, headers: signed(body), staticData: {} }), 503, NO_SECRET_REASON);
 	});
 
-	it('a signature made with a newer secret right after this node subscribed anew in this process', async () => {
+	it('a signature made with a newer secret while the request read the static data of the previous subscription', async () => {
 		const body = event();
 		const probe = createWebhookContext({ nodeType, parameters: {}, headers: {}, rawBody: Buffer.from('') });
-		markSubscribed(probe.context);
+		// This process just created whk_2; the static data this request reads still holds whk_1 and its secret.
+		markSubscribed(probe.context, 'whk_2');
 		try {
 			const delivered = await deliver({ rawBody: body, headers: signed(body, { secrets: [OLD_SECRET] }) });
 			expectRefused(delivered, 503, RENEWING_REASON);
 			// A well-signed one still goes through meanwhile.
 			expect((await deliver({ rawBody: body, headers: signed(body) })).result.workflowData).toHaveLength(1);
+			// Once the static data holds the new subscription, a mismatch is final again.
+			const saved = storedSubscription({ webhookId: 'whk_2' });
+			expectRefused(await deliver({ rawBody: body, headers: signed(body, { secrets: [OLD_SECRET] }), staticData: saved }), 401, 'signature does not match');
 		} finally {
-			markSubscribed(probe.context, 0);
+			markSubscribed(probe.context, 'whk_2', 0);
 		}
 	});
 });
