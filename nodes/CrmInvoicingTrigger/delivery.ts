@@ -135,7 +135,8 @@ export async function receiveDelivery(this: IWebhookFunctions): Promise<IWebhook
 
 	// Output Full Record (fullRecord.ts): read before the id is remembered, so a 503 leaves the retry welcome.
 	const record = await fullRecordOf(this, options, event, payload);
-	if (record.kind === 'retry') return refuse(this, 503, record.reason, request);
+	// fullRecord.ts logged the failed read as a warning already.
+	if (record.kind === 'retry') return answer(this, 503, { error: record.reason });
 
 	if (!acceptOnce(staticData, deliveryMemoryKey(this, subscriptionId ?? ''), verification.id)) {
 		return answer(this, 200, { received: true, duplicate: true });
