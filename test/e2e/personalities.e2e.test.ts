@@ -239,6 +239,19 @@ describe.each<SandboxPersonality>(['standard', 'alternate'])(`Points the spec le
 			expect(await calls()).toEqual([`DELETE /api/v1/webhooks/${subscription.id} 502`, `DELETE /api/v1/webhooks/${subscription.id} 404`]);
 		});
 
+		it('Get Many reads the list in this personality\'s shape, without secrets', async () => {
+			await crm.reset();
+			for (const name of ['one', 'two', 'three']) await crm.api('POST', '/webhooks', { name, url: 'https://example.com/hook', events: ['lead.created'] });
+			await crm.clearRequests();
+			const all = await runAction({ parameters: { resource: 'webhook', operation: 'getMany', returnAll: true } });
+			expectSucceeded(all);
+			expect(all.items.map((hook: any) => hook.name)).toEqual(['one', 'two', 'three']);
+			for (const hook of all.items) expect(Object.keys(hook).filter((key) => /secret/i.test(key))).toEqual([]);
+			const two = await runAction({ parameters: { resource: 'webhook', operation: 'getMany', returnAll: false, limit: 2 } });
+			expectSucceeded(two);
+			expect(two.items.map((hook: any) => hook.name)).toEqual(['one', 'two']);
+		});
+
 		it('a 404 on the first attempt is an error with the API message', async () => {
 			const run = await runAction({ parameters: { resource: 'webhook', operation: 'delete', webhookId: 'whk_never_existed' } });
 			expectFailed(run, `The CRM API answered 404${alternate ? '' : ' NOT_FOUND'}: Webhook whk_never_existed was not found`);
