@@ -1,0 +1,82 @@
+/**
+ * GET /webhooks in every list shape the node knows (issue 12, "Webhook lists"), in real n8n under both sandbox
+ * personalities (standard: v1 pages; alternate: a bare array): Webhook Subscription → Get Many reads the whole list,
+ * and the trigger's sweep finds and removes its own leftover (an old URL) while a hand-made subscription stays.
+ */
+import { randomUUID } from 'node:crypto';
+
+import { e2eEnv, n8nClient, runAction, sandbox, TRIGGER_NODE_TYPE } from './lib';
+
+const env = e2eEnv();
+const crm = sandbox(env);
+const n8n = n8nClient(env);
+
+afterAll(async () => {
+	await crm.config({ personality: 'standard' });
+});
+
+describe.each(['standard', 'alternate'] as const)(`webhook lists in real n8n ${env.n8nVersion} (%s sandbox)`, (personality) => {
+	beforeAll(async () => {
+		await crm.reset();
+		await crm.config({ personality });
+	});
+
+	it('Webhook Subscription → Get Many returns every subscription, without secrets', async () => {
+		const made = [];
+		for (let index = 0; index < 3; index++) {
+			made.push(await crm.api('POST', '/webhooks', { name: `list ${index}`, url: `https://hooks.example.com/${index}`, events: ['lead.created'] }));
+		}
+		const run = await runAction({ parameters: { resource: 'webhook', operation: 'getMany', returnAll: true } });
+		expect(run.status).toBe(200);
+		expect(run.items.map((item) => item.id).sort()).toEqual(made.map((subscription) => subscription.id).sort());
+		expect(JSON.stringify(run.items)).not.toContain('whsec_');
+		for (const subscription of made) await crm.api('DELETE', `/webhooks/${subscription.id}`);
+	});
+
+	it("the trigger's sweep removes its own leftover at an old URL and leaves a hand-made subscription alone", async () => {
+		const credential = env.credentials.admin;
+		const workflow = {
+			name: `lists sweep ${personality}`,
+			nodes: [
+				{
+					id: randomUUID(),
+					name: 'CRM Invoicing Trigger',
+					type: TRIGGER_NODE_TYPE,
+					typeVersion: 1,
+					position: [0, 0],
+					webhookId: randomUUID(),
+					parameters: { events: ['lead.created'], options: {} },
+					credentials: { crmInvoicingApi: { id: credential.id, name: credential.name } },
+				},
+			],
+			connections: {},
+			settings: {},
+		};
+		const { id } = await n8n.createWorkflow(workflow);
+		try {
+			await n8n.activate(id);
+			const stored = await n8n.api('GET', `/workflows/${id}`);
+			const data = typeof stored.staticData === 'string' ? JSON.parse(stored.staticData) : stored.staticData;
+			const tag: string = data['node:CRM Invoicing Trigger'].webhookOwner;
+			expect(tag).toMatch(/^[A-Za-z0-9_-]{16}$/);
+			const [own] = (await crm.webhooks()).filter((s) => s.name.endsWith(`[n8n:${tag}]`));
+			expect(own).toBeDefined();
+			// What an old tunnel left behind (its delete failed back then), and a person's subscription.
+			const leftover = await crm.api('POST', '/webhooks', { name: `n8n: old [n8n:${tag}]`, url: 'https://old-tunnel.example.com/webhook/x/webhook', events: ['lead.created'] });
+			const handMade = await crm.api('POST', '/webhooks', { name: 'Made by hand', url: own.url, events: ['lead.created'] });
+
+			await n8n.deactivate(id);
+			await n8n.activate(id);
+
+			const ids = (await crm.webhooks()).map((s) => s.id);
+			expect(ids).not.toContain(leftover.id);
+			expect(ids).not.toContain(own.id);
+			expect(ids).toContain(handMade.id);
+			expect((await crm.webhooks()).filter((s) => s.name.endsWith(`[n8n:${tag}]`))).toHaveLength(1);
+			await crm.api('DELETE', `/webhooks/${handMade.id}`);
+		} finally {
+			await n8n.deactivate(id).catch(() => undefined);
+			await n8n.deleteWorkflow(id).catch(() => undefined);
+		}
+	});
+});
