@@ -153,6 +153,26 @@ describe('lead: create or update (upsert)', () => {
 		expect(output.map((item) => item.pairedItem)).toEqual([{ item: 0 }, { item: 1 }]);
 	});
 
+	it('remembers across runs of the execution (e.g. loop batches, or a second node with the same credential)', async () => {
+		const seen: SeenRequest[] = [];
+		const created = lead('lead_loop', { email: 'loop@example.com' });
+		const scope = api()
+			.get('/api/v1/leads')
+			.query(searchQuery('loop@example.com'))
+			.reply(logging(seen, 200, { items: [], hasMore: false }))
+			.post('/api/v1/leads')
+			.reply(logging(seen, 200, created))
+			.patch('/api/v1/leads/lead_loop')
+			.reply(logging(seen, 200, created));
+
+		// Two runs in the harness's one execution (the same execution id), as a loop runs a node once per batch.
+		await run(upsert({ email: 'loop@example.com' }));
+		await run(upsert({ email: 'LOOP@example.com' }));
+
+		expect(scope.isDone()).toBe(true);
+		expect(seen.map((request) => request.method)).toEqual(['GET', 'POST', 'PATCH']);
+	});
+
 	it('updates the oldest match by createdAt, reading every page of the search (and no more)', async () => {
 		const seen: SeenRequest[] = [];
 		const newer = lead('lead_a', { email: 'jane.doe@example.com', createdAt: '2026-03-01T00:00:00.000Z' });

@@ -2,7 +2,7 @@ import { NodeOperationError, updateDisplayOptions } from 'n8n-workflow';
 import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
 
 import { requireText } from '../../helpers/fields';
-import { apiRequest, MAX_PAGE_SIZE } from '../../transport';
+import { apiRequest, CREDENTIAL_TYPE, MAX_PAGE_SIZE } from '../../transport';
 import { leadBodyFromFields, leadFieldOptions } from './fields';
 import { patchLead } from './patch';
 
@@ -100,7 +100,10 @@ const MAX_EMAILS_PER_EXECUTION = 10_000;
 const memoryByExecution = new Map<string, Map<string, string>>();
 const memoryByContext = new WeakMap<object, Map<string, string>>();
 
-/** The email → lead ID memory of this execution and node (of this run of the node when n8n gives no execution id). */
+/**
+ * The email → lead ID memory of this execution and credential, shared by every Create or Update node of the execution
+ * that uses the same credential (so the same CRM); of this run of the node when n8n gives no execution id.
+ */
 function memoryOf(context: IExecuteFunctions): Map<string, string> {
 	const executionId = context.getExecutionId?.();
 	if (!executionId) {
@@ -111,7 +114,8 @@ function memoryOf(context: IExecuteFunctions): Map<string, string> {
 		}
 		return memory;
 	}
-	const key = `${executionId}:${context.getNode().id ?? context.getNode().name}`;
+	const node = context.getNode();
+	const key = `${executionId}:${node.credentials?.[CREDENTIAL_TYPE]?.id ?? node.id ?? node.name}`;
 	let memory = memoryByExecution.get(key);
 	if (memory) {
 		memoryByExecution.delete(key);
