@@ -29,6 +29,9 @@ export class CrmInvoicingApi implements ICredentialType {
 			required: true,
 			description:
 				'The address of your CRM workspace, without /api/v1 at the end. The node adds /api/v1 or /api/v2 itself.',
+			// n8n words a Test that reaches nothing itself (ECONNREFUSED, ENOTFOUND); a declarative credential test cannot
+			// replace that text, so the advice stands under the field.
+			hint: 'If the Test answers ECONNREFUSED, ENOTFOUND or a timeout, nothing answered at this address from the n8n server: check the Base URL, and that the CRM is reachable from where n8n runs (not only from your browser).',
 		},
 		{
 			displayName:

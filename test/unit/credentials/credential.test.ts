@@ -35,6 +35,14 @@ describe('the http:// notice', () => {
 	});
 });
 
+describe('the Base URL field', () => {
+	it('says under the field what n8n\'s own ECONNREFUSED / ENOTFOUND Test answer means and what to check', () => {
+		const baseUrl = credential.properties.find((property) => property.name === 'baseUrl')!;
+		expect(baseUrl.hint).toMatch(/ECONNREFUSED.*ENOTFOUND/);
+		expect(baseUrl.hint).toMatch(/check the Base URL.*reachable from where n8n runs/);
+	});
+});
+
 describe('Requests per Minute', () => {
 	it('defaults to the documented 60 and cannot go below 1', () => {
 		const field = credential.properties.find((property) => property.name === 'requestsPerMinute')!;
