@@ -138,24 +138,21 @@ describe('control endpoints', () => {
 		expect(health.body).toMatchObject({ status: 'ok', url: sandbox.url, counts: { leads: 3 } });
 	});
 
-	it('seeds leads quickly and keeps paging O(page)', async () => {
-		const started = Date.now();
+	it('seeds 10,000 leads and pages through all of them by cursor', async () => {
+		// Speed is measured in bench/, not asserted here: timed assertions fail on a loaded machine.
 		const seeded = await control('POST', '/seed', { leads: 10_000 });
 		expect(seeded.body).toEqual({ added: 10_000, total: 10_003 });
-		expect(Date.now() - started).toBeLessThan(1_000);
 		expect(new Set(sandbox.state.leads.values().map((lead) => lead.id)).size).toBe(10_003);
 		expect(sandbox.state.leads.values()[10_002].number).toBe('L-10003');
 
 		let cursor: string | null = null;
 		let count = 0;
-		const pagingStarted = Date.now();
 		do {
 			const response: { body: { items: unknown[]; nextCursor: string | null } } = await call(sandbox, 'GET', `/api/v1/leads?limit=100${cursor ? `&cursor=${cursor}` : ''}`);
 			count += response.body.items.length;
 			cursor = response.body.nextCursor;
 		} while (cursor);
 		expect(count).toBe(10_003);
-		expect(Date.now() - pagingStarted).toBeLessThan(5_000);
 		expect((await control('POST', '/seed', { leads: -1 })).status).toBe(400);
 	});
 
