@@ -1,0 +1,84 @@
+/**
+ * The trigger as a user tests it: its details view, "Test this trigger", a lead created in the CRM, and the event in
+ * the Output panel; and "Stop Listening", after which the CRM holds no subscription of this workflow.
+ */
+import { randomUUID } from 'node:crypto';
+
+import type { Page } from 'playwright-core';
+
+import { TRIGGER_NODE_TYPE } from '../e2e/lib';
+import { client, closeBrowser, crm, env, eventually, inEditor, openNode, openWorkflow } from './lib';
+
+afterAll(closeBrowser);
+
+const TRIGGER = 'On Lead Created';
+
+async function triggerWorkflow(name: string): Promise<{ id: string; webhookId: string }> {
+	const webhookId = randomUUID();
+	const { id } = await client.createWorkflow({
+		name,
+		nodes: [
+			{
+				id: randomUUID(),
+				name: TRIGGER,
+				type: TRIGGER_NODE_TYPE,
+				typeVersion: 1,
+				position: [0, 0],
+				webhookId,
+				parameters: { events: ['lead.created'], options: {} },
+				credentials: { crmInvoicingApi: env.credentials.admin },
+			},
+		],
+		connections: {},
+		settings: {},
+	});
+	return { id, webhookId };
+}
+
+/** The CRM's subscriptions that point at this workflow's webhook (test or production URL). */
+async function subscriptionsOf(webhookId: string): Promise<Array<{ id: string; url: string; events: string[] }>> {
+	return (await crm.webhooks()).filter((subscription: { url: string }) => subscription.url.includes(webhookId));
+}
+
+async function startListening(page: Page, webhookId: string): Promise<void> {
+	await page.getByRole('button', { name: 'Test this trigger' }).click();
+	// Listening: n8n shows that it waits, and the trigger has subscribed the test URL in the CRM.
+	await page.getByTestId('trigger-execute-button').filter({ hasText: 'Stop Listening' }).waitFor({ state: 'visible' });
+	const [subscription] = await eventually('a subscription in the CRM', async () => {
+		const found = await subscriptionsOf(webhookId);
+		return found.length > 0 ? found : undefined;
+	});
+	expect(subscription.url).toContain('/webhook-test/');
+	expect(subscription.events).toEqual(['lead.created']);
+}
+
+describe('Trigger in the editor', () => {
+	it('"Test this trigger" receives a lead.created the CRM sends, and leaves no subscription behind', async () => {
+		const { id, webhookId } = await triggerWorkflow('UI: trigger receives a lead');
+		await inEditor('trigger-test-event', async (page) => {
+			await openWorkflow(page, id, [TRIGGER]);
+			await openNode(page, TRIGGER);
+			await startListening(page, webhookId);
+
+			const name = `UI Trigger Lead ${randomUUID().slice(0, 8)}`;
+			const lead = await crm.api<{ id: string }>('POST', '/leads', { name });
+			const output = page.getByTestId('output-panel');
+			await eventually('the event in the Output panel', async () => ((await output.innerText()).includes(name) ? true : undefined), 60_000);
+			expect(await output.innerText()).toContain(lead.id);
+			// One test event ends the listening; the trigger deletes its subscription.
+			await eventually('the subscription to be deleted', async () => ((await subscriptionsOf(webhookId)).length === 0 ? true : undefined));
+		});
+	});
+
+	it('"Stop Listening" deletes the subscription from the CRM', async () => {
+		const { id, webhookId } = await triggerWorkflow('UI: trigger stops listening');
+		await inEditor('trigger-stop-listening', async (page) => {
+			await openWorkflow(page, id, [TRIGGER]);
+			await openNode(page, TRIGGER);
+			await startListening(page, webhookId);
+			await page.getByTestId('trigger-execute-button').filter({ hasText: 'Stop Listening' }).click();
+			await page.getByRole('button', { name: 'Test this trigger' }).waitFor({ state: 'visible' });
+			await eventually('the subscription to be deleted', async () => ((await subscriptionsOf(webhookId)).length === 0 ? true : undefined));
+		});
+	});
+});
