@@ -26,7 +26,11 @@ export class CrmInvoicingTrigger implements INodeType {
 		group: ['trigger'],
 		version: 1,
 		subtitle: '={{($parameter["events"] || []).join(", ")}}',
-		description: 'Starts the workflow when leads, deals or invoices change in your CRM (signed webhooks)',
+		// n8n's node picker shows this node and the CRM Invoicing node as ONE entry ("CRM Invoicing", with its
+		// actions and these triggers) and gives that entry this node's description, as for Stripe / Stripe Trigger:
+		// the editor merges a node `x` with a trigger `xTrigger` and copies the trigger's description onto it. So it
+		// describes the pair; the action node keeps its own description for tools and for n8n versions that list it.
+		description: 'Create and update leads, deals and invoices in your CRM, or start a workflow when they change',
 		defaults: { name: 'CRM Invoicing Trigger' },
 		inputs: [],
 		outputs: [NodeConnectionTypes.Main],

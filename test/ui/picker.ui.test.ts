@@ -1,0 +1,41 @@
+/**
+ * The node picker as a user opens it: "CRM Invoicing" is one entry for the action node and the trigger (n8n merges
+ * a node and its trigger), and what it says fits both: the description above "Actions" and "Triggers".
+ */
+import { randomUUID } from 'node:crypto';
+
+import { client, closeBrowser, inEditor, openWorkflow } from './lib';
+
+afterAll(closeBrowser);
+
+describe('node picker', () => {
+	it('shows one CRM Invoicing entry whose description covers its actions and its triggers', async () => {
+		const { id } = await client.createWorkflow({
+			name: 'UI: node picker',
+			nodes: [{ id: randomUUID(), name: 'Start', type: 'n8n-nodes-base.manualTrigger', typeVersion: 1, position: [0, 0], parameters: {} }],
+			connections: {},
+			settings: {},
+		});
+		await inEditor('node-picker', async (page) => {
+			await openWorkflow(page, id, ['Start']);
+			await page.getByTestId('node-creator-plus-button').click();
+			await page.getByTestId('node-creator-search-bar').locator('input').fill('CRM Invoicing');
+			const entries = page.getByTestId('item-iterator-item').filter({ hasText: 'CRM Invoicing' });
+			await entries.first().waitFor({ state: 'visible' });
+			expect(await entries.count()).toBe(1);
+			const entry = (await entries.first().innerText()).trim();
+			expect(entry).toMatch(/^CRM Invoicing\b/);
+			expect(entry).toMatch(/Create and update leads, deals and invoices/);
+			expect(entry).toMatch(/start a workflow when they change/);
+
+			await entries.first().click();
+			const panel = page.getByTestId('node-creator');
+			await panel.getByText(/^Actions \(\d+\)$/).waitFor({ state: 'visible' });
+			const details = await panel.innerText();
+			expect(details).toContain('Create a lead');
+			expect(details).toMatch(/Triggers \(\d+\)/);
+			expect(details).toMatch(/Create and update leads, deals and invoices/);
+			expect(details).not.toContain('Starts the workflow when leads');
+		});
+	});
+});

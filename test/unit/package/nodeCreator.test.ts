@@ -1,0 +1,47 @@
+/**
+ * n8n's node picker (editor-ui's generateMergedNodesAndActions, n8n 1.x and 2.x) lists a node `x` that has actions
+ * and its trigger `xTrigger` as ONE entry, named after `x` and described with the trigger's description; the
+ * picker's "Node details" panel shows the same text above both lists (Actions, Triggers). The rule is reproduced
+ * here so the descriptions stay right for what the user sees; test/ui/picker.ui.test.ts checks it in the editor.
+ */
+import { CrmInvoicing } from '../../../nodes/CrmInvoicing/CrmInvoicing.node';
+import { CrmInvoicingTrigger } from '../../../nodes/CrmInvoicingTrigger/CrmInvoicingTrigger.node';
+
+const PACKAGE = 'n8n-nodes-crm-invoicing';
+
+/** The editor's rule: the trigger joins the node whose type name is its own without "Trigger". */
+function pickerEntries(types: Array<{ name: string; description: string; group: string[] }>) {
+	const entries = types.filter((type) => !type.group.includes('trigger')).map((type) => ({ ...type }));
+	for (const trigger of types.filter((type) => type.group.includes('trigger'))) {
+		const merged = entries.find((entry) => entry.name === trigger.name.replace('Trigger', ''));
+		if (merged) merged.description = trigger.description;
+		else entries.push({ ...trigger });
+	}
+	return entries;
+}
+
+describe('the node picker entry', () => {
+	const action = new CrmInvoicing().description;
+	const trigger = new CrmInvoicingTrigger().description;
+	const entries = pickerEntries([
+		{ name: `${PACKAGE}.${action.name}`, description: action.description, group: action.group },
+		{ name: `${PACKAGE}.${trigger.name}`, description: trigger.description, group: trigger.group },
+	]);
+
+	it('is one entry for both nodes, described by the trigger node', () => {
+		expect(entries).toHaveLength(1);
+		expect(entries[0].name).toBe(`${PACKAGE}.crmInvoicing`);
+		expect(entries[0].description).toBe(trigger.description);
+	});
+
+	it('describes both what the actions do and that the trigger starts workflows', () => {
+		expect(entries[0].description).toMatch(/create|update/i);
+		expect(entries[0].description).toMatch(/start a workflow/i);
+		expect(entries[0].description).toMatch(/leads/);
+	});
+
+	it('the action node keeps a description of its own (tools, and every place n8n shows the node alone)', () => {
+		expect(action.description).toMatch(/^Work with leads, deals, invoices/);
+		expect(action.description).not.toBe(trigger.description);
+	});
+});
