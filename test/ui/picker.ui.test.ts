@@ -19,7 +19,7 @@ describe('node picker', () => {
 		await inEditor('node-picker', async (page) => {
 			await openWorkflow(page, id, ['Start']);
 			await page.getByTestId('node-creator-plus-button').click();
-			await page.getByTestId('node-creator-search-bar').locator('input').fill('CRM Invoicing');
+			await page.locator('input[data-test-id="node-creator-search-bar"], [data-test-id="node-creator-search-bar"] input').first().fill('CRM Invoicing');
 			const entries = page.getByTestId('item-iterator-item').filter({ hasText: 'CRM Invoicing' });
 			await entries.first().waitFor({ state: 'visible' });
 			expect(await entries.count()).toBe(1);
