@@ -19,6 +19,7 @@ export interface OwnerContext {
 	getWorkflow(): { id?: string | number };
 	getNode(): { id?: string; name: string };
 	getMode?: () => string;
+	getNodeWebhookUrl?: (name: 'default') => string | undefined;
 }
 
 /** n8n's instance id (n8n 1.x and 2.x give it to every node context); empty if this n8n does not. */
@@ -31,9 +32,19 @@ function instanceIdOf(context: OwnerContext): string {
 	}
 }
 
-/** "test" while n8n listens for a test event, else "production": each has its own subscription and tag. */
+/**
+ * "test" while n8n listens for a test event, else "production": each has its own subscription and tag. n8n starts
+ * test listening in mode "manual" but ends it (Stop Listening, or after the event) in mode "internal", as when it
+ * deactivates a workflow; the webhook URL tells them apart, since n8n builds it from the registration
+ * (`/webhook-test/…` while test listening).
+ */
 function modeOf(context: OwnerContext): 'test' | 'production' {
-	return context.getMode?.() === 'manual' ? 'test' : 'production';
+	if (context.getMode?.() === 'manual') return 'test';
+	try {
+		return /\/webhook-test\//.test(context.getNodeWebhookUrl?.('default') ?? '') ? 'test' : 'production';
+	} catch {
+		return 'production';
+	}
 }
 
 /** This node's owner tag for the current mode. */
