@@ -86,7 +86,12 @@ function toBuffer(body: Buffer | Uint8Array | string | undefined): Buffer {
  * like that (it was built in code), and is encoded as UTF-8.
  */
 export function headerBytes(value: string): Buffer {
-	return /[^\u0000-\u00ff]/.test(value) ? Buffer.from(value, 'utf8') : Buffer.from(value, 'latin1');
+	return hasCharacterAboveLatin1(value) ? Buffer.from(value, 'utf8') : Buffer.from(value, 'latin1');
+}
+
+function hasCharacterAboveLatin1(value: string): boolean {
+	for (let index = 0; index < value.length; index++) if (value.charCodeAt(index) > 0xff) return true;
+	return false;
 }
 
 /** A header value as text for display and de-duplication: its bytes read as UTF-8 when they are valid UTF-8. */
