@@ -228,6 +228,42 @@ export async function sendSignedDelivery(
 	return { status: response.status, body: parsed };
 }
 
+/**
+ * "Webhook (answers with the last node's items) → Split Out `field` of the body → CRM Invoicing (admin credential)":
+ * one POST to /webhook/`path` runs the CRM node once per element of that array, all in one execution.
+ */
+export function splitOutActionWorkflow(path: string, field: string, parameters: Record<string, unknown>, env = e2eEnv()) {
+	const credential = env.credentials.admin;
+	return {
+		name: `e2e split out ${path}`,
+		settings: {},
+		nodes: [
+			webhookNode(path, { responseMode: 'lastNode', responseData: 'allEntries' }),
+			{
+				id: randomUUID(),
+				name: 'Split Out',
+				type: 'n8n-nodes-base.splitOut',
+				typeVersion: 1,
+				position: [200, 0],
+				parameters: { fieldToSplitOut: `body.${field}`, include: 'noOtherFields', options: {} },
+			},
+			{
+				id: randomUUID(),
+				name: 'CRM Invoicing',
+				type: ACTION_NODE_TYPE,
+				typeVersion: 1,
+				position: [400, 0],
+				parameters,
+				credentials: { crmInvoicingApi: { id: credential.id, name: credential.name } },
+			},
+		],
+		connections: {
+			Webhook: { main: [[{ node: 'Split Out', type: 'main', index: 0 }]] },
+			'Split Out': { main: [[{ node: 'CRM Invoicing', type: 'main', index: 0 }]] },
+		},
+	};
+}
+
 /** A workflow holding only the CRM Invoicing Trigger (admin credential) listening to `events`. */
 export function triggerWorkflow(name: string, events: string[], env = e2eEnv()) {
 	const credential = env.credentials.admin;

@@ -4,9 +4,9 @@
  */
 import { randomUUID } from 'node:crypto';
 
-import { OWNER, webhookNode } from '../../scripts/lib/n8n';
+import { OWNER } from '../../scripts/lib/n8n';
 import type { SandboxPersonality } from '../sandbox/types';
-import { ACTION_NODE_TYPE, e2eEnv, nodeOutput, runAction, sandbox, waitForExecutions, withActiveWorkflow } from './lib';
+import { ACTION_NODE_TYPE, e2eEnv, nodeOutput, runAction, sandbox, splitOutActionWorkflow, waitForExecutions, withActiveWorkflow } from './lib';
 import type { SandboxRequest } from './lib';
 
 const env = e2eEnv();
@@ -75,34 +75,13 @@ describe.each<SandboxPersonality>(['standard', 'alternate'])(`Lead → Create or
 	it('gives one POST then one PATCH for two items with one new email in a single execution', async () => {
 		const email = `new.${randomUUID().slice(0, 8)}@example.com`;
 		const path = `e2e-upsert-${randomUUID()}`;
-		const credential = env.credentials.admin;
-		const workflow = {
-			name: `e2e upsert two items ${path}`,
-			nodes: [
-				webhookNode(path, { responseMode: 'lastNode', responseData: 'allEntries' }),
-				{
-					id: randomUUID(),
-					name: 'Split Out',
-					type: 'n8n-nodes-base.splitOut',
-					typeVersion: 1,
-					position: [200, 0],
-					parameters: { fieldToSplitOut: 'body.people', include: 'noOtherFields', options: {} },
-				},
-				{
-					id: randomUUID(),
-					name: 'CRM Invoicing',
-					type: ACTION_NODE_TYPE,
-					typeVersion: 1,
-					position: [400, 0],
-					parameters: { resource: 'lead', operation: 'upsert', email: '={{ $json.email }}', name: '={{ $json.name }}', additionalFields: {} },
-					credentials: { crmInvoicingApi: { id: credential.id, name: credential.name } },
-				},
-			],
-			connections: {
-				Webhook: { main: [[{ node: 'Split Out', type: 'main', index: 0 }]] },
-				'Split Out': { main: [[{ node: 'CRM Invoicing', type: 'main', index: 0 }]] },
-			},
-		};
+		const workflow = splitOutActionWorkflow(path, 'people', {
+			resource: 'lead',
+			operation: 'upsert',
+			email: '={{ $json.email }}',
+			name: '={{ $json.name }}',
+			additionalFields: {},
+		});
 
 		await withActiveWorkflow(workflow, async (workflowId) => {
 			const response = await fetch(`${env.webhookUrl ?? env.n8nUrl}/webhook/${path}`, {

@@ -3,9 +3,8 @@
  * personalities (standard: v1 pages; alternate: a bare array): Webhook Subscription → Get Many reads the whole list,
  * and the trigger's sweep finds and removes its own leftover (an old URL) while a hand-made subscription stays.
  */
-import { randomUUID } from 'node:crypto';
 
-import { e2eEnv, n8nClient, runAction, sandbox, TRIGGER_NODE_TYPE } from './lib';
+import { e2eEnv, n8nClient, runAction, sandbox, triggerWorkflow } from './lib';
 
 const env = e2eEnv();
 const crm = sandbox(env);
@@ -34,24 +33,7 @@ describe.each(['standard', 'alternate'] as const)(`webhook lists in real n8n ${e
 	});
 
 	it("the trigger's sweep removes its own leftover at an old URL and leaves a hand-made subscription alone", async () => {
-		const credential = env.credentials.admin;
-		const workflow = {
-			name: `lists sweep ${personality}`,
-			nodes: [
-				{
-					id: randomUUID(),
-					name: 'CRM Invoicing Trigger',
-					type: TRIGGER_NODE_TYPE,
-					typeVersion: 1,
-					position: [0, 0],
-					webhookId: randomUUID(),
-					parameters: { events: ['lead.created'], options: {} },
-					credentials: { crmInvoicingApi: { id: credential.id, name: credential.name } },
-				},
-			],
-			connections: {},
-			settings: {},
-		};
+		const workflow = triggerWorkflow(`lists sweep ${personality}`, ['lead.created']);
 		const { id } = await n8n.createWorkflow(workflow);
 		try {
 			await n8n.activate(id);

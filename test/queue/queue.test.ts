@@ -8,7 +8,6 @@ import { readFileSync } from 'node:fs';
 
 import { webhookNode } from '../../scripts/lib/n8n';
 import {
-	ACTION_NODE_TYPE,
 	e2eEnv,
 	finishedExecutions,
 	FORGED_SECRET,
@@ -16,6 +15,7 @@ import {
 	runAction,
 	sandbox,
 	sendSignedDelivery,
+	splitOutActionWorkflow,
 	triggerWorkflow,
 	waitFor,
 	withActiveWorkflow,
@@ -128,40 +128,12 @@ describe(`CRM Invoicing in n8n ${env.n8nVersion} queue mode (main, two webhook p
 			await crm.reset();
 			await crm.config({ rateLimit: LIMIT });
 			const path = `queue-load-${randomUUID()}`;
-			const credential = env.credentials.admin;
-			const workflow = {
-				name: `queue load ${path}`,
-				settings: {},
-				nodes: [
-					webhookNode(path, { responseMode: 'lastNode', responseData: 'allEntries' }),
-					{
-						id: randomUUID(),
-						name: 'Split Out',
-						type: 'n8n-nodes-base.splitOut',
-						typeVersion: 1,
-						position: [200, 0],
-						parameters: { fieldToSplitOut: 'body.leads', include: 'noOtherFields', options: {} },
-					},
-					{
-						id: randomUUID(),
-						name: 'CRM Invoicing',
-						type: ACTION_NODE_TYPE,
-						typeVersion: 1,
-						position: [400, 0],
-						parameters: {
-							resource: 'lead',
-							operation: 'create',
-							name: '={{ $json.name }}',
-							additionalFields: { email: '={{ $json.email }}' },
-						},
-						credentials: { crmInvoicingApi: { id: credential.id, name: credential.name } },
-					},
-				],
-				connections: {
-					Webhook: { main: [[{ node: 'Split Out', type: 'main', index: 0 }]] },
-					'Split Out': { main: [[{ node: 'CRM Invoicing', type: 'main', index: 0 }]] },
-				},
-			};
+			const workflow = splitOutActionWorkflow(path, 'leads', {
+				resource: 'lead',
+				operation: 'create',
+				name: '={{ $json.name }}',
+				additionalFields: { email: '={{ $json.email }}' },
+			});
 			const names = Array.from({ length: EXECUTIONS }, (_, run) =>
 				Array.from({ length: LEADS_EACH }, (_, index) => `Load ${run}-${index}`),
 			);
