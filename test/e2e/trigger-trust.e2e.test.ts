@@ -264,7 +264,16 @@ describe.each(['standard', 'alternate'] as const)(`CRM Invoicing Trigger trust i
 		}
 		await crm.api('DELETE', `/webhooks/${handMade.id}`);
 		await crm.api('DELETE', `/webhooks/${otherInstance.id}`);
-		// n8n stays at the alias address for the next test.
+		if (env.runtime === 'compat') {
+			// The next test (the restart case, which starts from the alias address) runs on n8n 2.x only: hand n8n back
+			// to its default address here, once both triggers have followed it, as that test's own clean-up would.
+			await restartN8n('default');
+			await waitFor(async () => {
+				const now = await crm.webhooks();
+				return [first, second].every((w) => now.some((s) => s.url === urlOf(w)));
+			}, 90_000, 'both triggers to subscribe at the default URL again');
+		}
+		// Else n8n stays at the alias address for the next test.
 	});
 
 	// n8n 1.123 only: once in a CI run under load, the delivery was answered 200 by the trigger right after the restart
