@@ -44,5 +44,17 @@ export const READ = {
 	maxPages: 100_000,
 } as const;
 
+/**
+ * Bounds of one list (transport/pagination.ts, the one list reader). Return All, Custom API Request → Paginate,
+ * webhook lists, the lead picker's scan, Create or Update's search and the polling trigger all read through it.
+ * Past a bound the list fails with an error that says how to narrow it; it never returns part of a list as if whole.
+ */
+export const LIST = {
+	/** Most records one list may hold. */
+	maxRecords: 100_000,
+	/** Most bytes of answers one list may read (the sum of its pages' bodies). */
+	maxBytes: 128 * 1024 * 1024,
+} as const;
+
 /** The API's published limit; used when a response carries no RateLimit-* headers. */
 export const DOCUMENTED_RATE_LIMIT = { requests: 60, windowSeconds: 60 } as const;

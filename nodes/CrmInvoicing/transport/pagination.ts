@@ -1,9 +1,19 @@
-import type { IDataObject } from 'n8n-workflow';
+import { NodeApiError } from 'n8n-workflow';
+import type { IDataObject, IN8nHttpFullResponse } from 'n8n-workflow';
 
 import { API_PREFIX, MAX_PAGE_SIZE } from './apiChoices';
-import { paginationError } from './errors';
-import { READ } from './limits';
-import { apiRequest, type ApiContext } from './request';
+import { cut, paginationError, type RequestSummary } from './errors';
+import { LIST, READ } from './limits';
+import { apiRequestFull, type ApiContext, type ApiVersion } from './request';
+
+/**
+ * The one list reader. Every list the package reads (Get Many, Custom API Request → Paginate, webhook lists, the
+ * lead picker's scan, Create or Update's search, the polling trigger) goes through `readPages`, which holds:
+ * - the page shapes the node knows (v1 `{ items, hasMore, nextCursor }`, v2 `{ data, meta }`, a bare array);
+ * - the loop guards (a repeated cursor, a repeated page, an empty page that claims more, READ.maxPages);
+ * - the caps on what one list may hold (LIST.maxRecords records, LIST.maxBytes bytes of answers);
+ * - the check that every record is a JSON object.
+ */
 
 /** What a list operation asks for: everything, or at most `limit` records. */
 export interface PageRequest {
@@ -12,15 +22,253 @@ export interface PageRequest {
 	limit?: number;
 }
 
-interface V1Page {
-	items?: IDataObject[];
-	hasMore?: boolean;
-	nextCursor?: string | null;
+/**
+ * The shapes a list answer may have. `v1` and `v2` are the spec's; `any` also reads a bare array and tells v1 from v2
+ * by the answer (GET /webhooks, whose shape the spec does not show, and Custom API Request).
+ */
+export type ListShape = 'v1' | 'v2' | 'any';
+
+export interface ListSpec {
+	/** Path under the version prefix, e.g. `/leads`. */
+	path: string;
+	/** Default v1. */
+	version?: ApiVersion;
+	/** Query parameters other than the cursor and the page size. */
+	qs?: IDataObject;
+	/** Default: the version's own shape. */
+	shape?: ListShape;
+	itemIndex?: number;
+	/** A cursor to start from (Custom API Request continues from the cursor its user gave). */
+	startCursor?: string;
+	/** Asks for pages of this size (default MAX_PAGE_SIZE, the fewest requests). */
+	pageSize?: number;
+	/** Most pages to read; past it the list fails with `tooLong` (default READ.maxPages). */
+	maxPages?: number;
+	/** Most records the list may hold (default LIST.maxRecords). */
+	maxRecords?: number;
+	/** Time limit of each page's request, in ms (see ApiRequest.timeLimitMs). */
+	timeLimitMs?: number;
+	/** Tells the user how to narrow this list when it passes a cap, e.g. 'Use a filter or set "Limit".' */
+	narrow?: string;
 }
 
-interface V2Page {
-	data?: IDataObject[];
-	meta?: { nextCursor?: string | null; hasMore?: boolean };
+/** One page, in the shape every version shares. */
+export interface ListPage {
+	records: IDataObject[];
+	/** The cursor of the next page; null on the last page. */
+	nextCursor: string | null;
+	/** 1 for the first page. */
+	number: number;
+	/** The shape the answer had. */
+	shape: 'v1' | 'v2' | 'array';
+}
+
+const isObject = (value: unknown): value is IDataObject => !!value && typeof value === 'object' && !Array.isArray(value);
+
+const nextCursorOf = (cursor: unknown, hasMore: unknown): string | null =>
+	hasMore === false || typeof cursor !== 'string' || cursor === '' ? null : cursor;
+
+interface RawPage {
+	list: unknown[];
+	nextCursor: string | null;
+	shape: ListPage['shape'];
+}
+
+/** Reads one answer in the shapes `shape` allows; undefined when it has none of them. */
+export function readPageShape(body: unknown, shape: ListShape): RawPage | undefined {
+	if (Array.isArray(body)) return shape === 'any' ? { list: body, nextCursor: null, shape: 'array' } : undefined;
+	if (!isObject(body)) return undefined;
+	if ((shape === 'v1' || shape === 'any') && Array.isArray(body.items)) {
+		return { list: body.items, nextCursor: nextCursorOf(body.nextCursor, body.hasMore), shape: 'v1' };
+	}
+	if ((shape === 'v2' || shape === 'any') && Array.isArray(body.data)) {
+		const meta = isObject(body.meta) ? body.meta : {};
+		return { list: body.data, nextCursor: nextCursorOf(meta.nextCursor, meta.hasMore), shape: 'v2' };
+	}
+	return undefined;
+}
+
+function describeBody(body: unknown): string {
+	if (body === undefined || body === null || body === '') return 'an empty body';
+	if (typeof body === 'string') return `text starting "${cut(body.replace(/\s+/g, ' ').trim(), 120)}"`;
+	if (Array.isArray(body)) return `an array of ${body.length}`;
+	if (isObject(body)) {
+		const keys = Object.keys(body).slice(0, 8).map((key) => key.slice(0, 30));
+		return keys.length > 0 ? `an object with the keys ${keys.join(', ')}` : 'an empty object';
+	}
+	return `a ${typeof body}`;
+}
+
+const SHAPE_NAMES: Record<ListShape, string> = {
+	v1: '{ items, hasMore, nextCursor }',
+	v2: '{ data, meta: { nextCursor, hasMore } }',
+	any: 'a bare array, { items, hasMore, nextCursor } (v1) or { data, meta } (v2)',
+};
+
+function contentTypeOf(response: IN8nHttpFullResponse): string {
+	const value = response.headers?.['content-type'];
+	return (Array.isArray(value) ? value[0] : value)?.toString() ?? 'no content type';
+}
+
+function listError(
+	context: ApiContext,
+	summary: RequestSummary,
+	message: string,
+	description: string,
+	status?: number,
+): NodeApiError {
+	const error = new NodeApiError(
+		context.getNode(),
+		{ message, method: summary.method, path: summary.path },
+		{ message, description, itemIndex: summary.itemIndex, httpCode: status === undefined ? undefined : String(status) },
+	);
+	// NodeApiError may replace the message with a generic one for some statuses; keep ours.
+	error.message = message;
+	return error;
+}
+
+/**
+ * Reads a list page by page, under the guards and caps above, and yields each page. A caller that has what it needs
+ * stops iterating, and no further page is requested. Any fault is an error: never a silent partial list.
+ *
+ * `pageSizeFor(recordsSoFar)` may shrink the page asked for (a "Limit" asks for exactly what is still missing).
+ */
+export async function* readPages(
+	this: ApiContext,
+	spec: ListSpec,
+	pageSizeFor?: (recordsSoFar: number) => number,
+): AsyncGenerator<ListPage, void, undefined> {
+	const version: ApiVersion = spec.version ?? 'v1';
+	const shape: ListShape = spec.shape ?? version;
+	const summary: RequestSummary = { method: 'GET', path: `${API_PREFIX[version]}${spec.path}`, itemIndex: spec.itemIndex };
+	const maxPages = spec.maxPages ?? READ.maxPages;
+	const maxRecords = spec.maxRecords ?? LIST.maxRecords;
+	const narrow = spec.narrow ?? 'Narrow the list with the operation\'s filters, or set "Limit" instead of "Return All".';
+	const seenCursors = new Set<string>();
+	if (spec.startCursor) seenCursors.add(spec.startCursor);
+	let cursor = spec.startCursor || undefined;
+	let previousPage: string | undefined;
+	let records = 0;
+	let bytes = 0;
+	for (let number = 1; ; number++) {
+		if (number > maxPages) {
+			throw listError(
+				this,
+				summary,
+				`The CRM API's list ${summary.path} still had more after ${maxPages} pages (${records} records); the node stopped reading it`,
+				narrow,
+			);
+		}
+		const wanted = pageSizeFor ? pageSizeFor(records) : (spec.pageSize ?? MAX_PAGE_SIZE);
+		const pageSize = Math.max(1, Math.min(MAX_PAGE_SIZE, Math.floor(wanted)));
+		const qs: IDataObject = { ...spec.qs, [version === 'v2' ? 'pageSize' : 'limit']: pageSize };
+		if (cursor) qs.cursor = cursor;
+		const response = await apiRequestFull.call(this, {
+			method: 'GET',
+			path: spec.path,
+			version,
+			qs,
+			itemIndex: spec.itemIndex,
+			timeLimitMs: spec.timeLimitMs,
+		});
+		bytes += (response as { bodyBytes?: number }).bodyBytes ?? 0;
+		let body: unknown = response.body;
+		if (typeof body === 'string') {
+			try {
+				body = JSON.parse(body);
+			} catch {
+				// Not JSON: reported below with its first characters.
+			}
+		}
+		const raw = readPageShape(body, shape);
+		if (!raw) {
+			throw listError(
+				this,
+				summary,
+				`The CRM API answered ${summary.method} ${summary.path} with ${response.statusCode} (${contentTypeOf(response)}) and ${describeBody(body)}, not a list`,
+				`The node reads lists as ${SHAPE_NAMES[shape]}. Check that the credential's Base URL points at the CRM API itself (not a login page, proxy or web site).`,
+				response.statusCode,
+			);
+		}
+		const bad = raw.list.findIndex((record) => !isObject(record));
+		if (bad >= 0) {
+			throw listError(
+				this,
+				summary,
+				`The CRM API's list ${summary.path} held ${describeBody(raw.list[bad])} at position ${bad + 1} of page ${number}, where a record (a JSON object) was expected`,
+				'Every record of a list must be a JSON object. This is a fault of the API or of a proxy in front of it; nothing of this list was output.',
+				response.statusCode,
+			);
+		}
+		const page = raw.list as IDataObject[];
+		records += page.length;
+		if (records > maxRecords) {
+			throw listError(
+				this,
+				summary,
+				`The list ${summary.path} holds more than ${maxRecords.toLocaleString('en-US')} records, the most one list may hold in the node`,
+				narrow,
+			);
+		}
+		if (bytes > LIST.maxBytes) {
+			throw listError(
+				this,
+				summary,
+				`The list ${summary.path} is larger than ${Math.round(LIST.maxBytes / 1024 / 1024)} MB, the most one list may hold in the node`,
+				narrow,
+			);
+		}
+		const nextCursor = raw.nextCursor;
+		if (nextCursor !== null) {
+			const fail = (what: string) => paginationError(this.getNode(), summary, what);
+			if (page.length === 0) throw fail(`page ${number} was empty but still named a next cursor ("${nextCursor.slice(0, 100)}")`);
+			if (seenCursors.has(nextCursor)) {
+				throw fail(`page ${number} handed back a cursor it had already given ("${nextCursor.slice(0, 100)}")`);
+			}
+			const identity = pageIdentity(page);
+			if (identity !== undefined && identity === previousPage) throw fail(`page ${number} held the same records as page ${number - 1}`);
+			previousPage = identity;
+			seenCursors.add(nextCursor);
+		}
+		yield { records: page, nextCursor, number, shape: raw.shape };
+		if (nextCursor === null) return;
+		cursor = nextCursor;
+	}
+}
+
+/** An identity of a page's records for the "did not advance" check: its size and its first and last record ids. */
+function pageIdentity(records: IDataObject[]): string | undefined {
+	if (records.length === 0) return undefined;
+	const first = records[0]?.id;
+	const last = records[records.length - 1]?.id;
+	if (first === undefined || first === null) return undefined;
+	return `${records.length}\n${String(first)}\n${String(last)}`;
+}
+
+/**
+ * A whole list, or its first `want.limit` records, through `readPages`. Return All asks for the largest page every
+ * time (the fewest requests); a limit asks for exactly what is still missing and stops as soon as it has enough.
+ * `keep` drops records the API should not have returned (a filter it may ignore); paging goes on until the limit.
+ * Pages are joined without spreading them into one call, so any number of records (up to the caps) can be joined.
+ */
+export async function readList(
+	this: ApiContext,
+	spec: ListSpec,
+	want: PageRequest = { returnAll: true },
+	keep?: (record: IDataObject) => boolean,
+): Promise<IDataObject[]> {
+	const limit = want.returnAll ? Infinity : Math.max(0, Math.floor(want.limit ?? 0));
+	const records: IDataObject[] = [];
+	if (limit === 0) return records;
+	const pageSizeFor = limit === Infinity ? undefined : () => Math.min(MAX_PAGE_SIZE, limit - records.length);
+	for await (const page of readPages.call(this, spec, pageSizeFor)) {
+		for (const record of page.records) {
+			if (keep && !keep(record)) continue;
+			records.push(record);
+			if (records.length >= limit) return records;
+		}
+	}
+	return records;
 }
 
 interface ListRequest {
@@ -31,119 +279,28 @@ interface ListRequest {
 	keep?: (record: IDataObject) => boolean;
 }
 
-/** A page in the shape both versions share. */
-interface Page {
-	records: IDataObject[];
-	nextCursor: string | null;
-}
-
-/** What `collect` needs to name a list in its errors. */
-interface LoopGuard {
-	context: ApiContext;
-	request: { method: string; path: string; itemIndex?: number };
-	/** The cursor the first request already carries (Custom API Request continues from its first page). */
-	startCursor?: string;
-}
-
-/** An identity of a page's records for the "did not advance" check: its first and last record ids. */
-function pageIdentity(records: IDataObject[]): string | undefined {
-	if (records.length === 0) return undefined;
-	const first = records[0]?.id;
-	const last = records[records.length - 1]?.id;
-	if (first === undefined || first === null) return undefined;
-	return `${records.length}\n${String(first)}\n${String(last)}`;
-}
-
-/**
- * The cursor loop both versions share. Return All asks for the largest page every time (the fewest requests);
- * a limit asks for exactly what is still missing, at most a full page, and stops as soon as it has enough.
- *
- * Bounded against an API that misbehaves: a cursor handed out twice, a page with the same records as the one before,
- * or an empty page that still announces more all stop the loop with an error (never a silent partial list), and no
- * list takes more than READ.maxPages pages.
- */
-async function collect(
-	want: PageRequest,
-	guard: LoopGuard,
-	fetchPage: (pageSize: number, cursor: string | undefined) => Promise<Page>,
-	keep?: (record: IDataObject) => boolean,
-): Promise<IDataObject[]> {
-	const limit = want.returnAll ? Infinity : Math.max(0, Math.floor(want.limit ?? 0));
-	const records: IDataObject[] = [];
-	const seenCursors = new Set<string>();
-	if (guard.startCursor) seenCursors.add(guard.startCursor);
-	const fail = (what: string) => paginationError(guard.context.getNode(), guard.request, what);
-	let cursor: string | undefined;
-	let previousPage: string | undefined;
-	for (let pages = 0; records.length < limit; pages++) {
-		if (pages >= READ.maxPages) throw fail(`it still had more after ${READ.maxPages} pages`);
-		const pageSize = Math.min(MAX_PAGE_SIZE, limit - records.length);
-		const page = await fetchPage(pageSize, cursor);
-		const room = limit - records.length;
-		const kept = keep ? page.records.filter(keep) : page.records;
-		const take = kept.length > room ? kept.slice(0, room) : kept;
-		for (const record of take) records.push(record);
-		if (!page.nextCursor || records.length >= limit) break;
-		if (page.records.length === 0) {
-			throw fail(`page ${pages + 1} was empty but still named a next cursor ("${page.nextCursor.slice(0, 100)}")`);
-		}
-		if (seenCursors.has(page.nextCursor)) {
-			throw fail(`page ${pages + 1} handed back a cursor it had already given ("${page.nextCursor.slice(0, 100)}")`);
-		}
-		const identity = pageIdentity(page.records);
-		if (identity !== undefined && identity === previousPage) {
-			throw fail(`page ${pages + 1} held the same records as page ${pages}`);
-		}
-		previousPage = identity;
-		seenCursors.add(page.nextCursor);
-		cursor = page.nextCursor;
-	}
-	return records;
-}
-
 /** v1 lists: `limit` and `cursor` in; `items`, `hasMore`, `nextCursor` out. */
-function guardOf(context: ApiContext, list: ListRequest, version: keyof typeof API_PREFIX): LoopGuard {
-	const start = list.qs?.cursor;
-	return {
-		context,
-		request: { method: 'GET', path: `${API_PREFIX[version]}${list.path}`, itemIndex: list.itemIndex },
-		startCursor: typeof start === 'string' && start !== '' ? start : undefined,
-	};
-}
-
 export async function paginateV1(this: ApiContext, list: ListRequest, want: PageRequest): Promise<IDataObject[]> {
-	return await collect(want, guardOf(this, list, 'v1'), async (pageSize, cursor) => {
-		const qs: IDataObject = { ...list.qs, limit: pageSize };
-		if (cursor) qs.cursor = cursor;
-		const page = (await apiRequest.call(this, {
-			method: 'GET',
-			path: list.path,
-			version: 'v1',
-			qs,
-			itemIndex: list.itemIndex,
-		})) as V1Page | undefined;
-		return {
-			records: page?.items ?? [],
-			nextCursor: page?.hasMore === false ? null : (page?.nextCursor ?? null),
-		};
-	}, list.keep);
+	const start = list.qs?.cursor;
+	const qs = { ...list.qs };
+	delete qs.cursor;
+	return await readList.call(
+		this,
+		{ path: list.path, version: 'v1', qs, itemIndex: list.itemIndex, startCursor: typeof start === 'string' && start !== '' ? start : undefined },
+		want,
+		list.keep,
+	);
 }
 
 /** v2 lists: `pageSize` and `cursor` in; `data` and `meta.nextCursor` / `meta.hasMore` out. */
 export async function paginateV2(this: ApiContext, list: ListRequest, want: PageRequest): Promise<IDataObject[]> {
-	return await collect(want, guardOf(this, list, 'v2'), async (pageSize, cursor) => {
-		const qs: IDataObject = { ...list.qs, pageSize };
-		if (cursor) qs.cursor = cursor;
-		const page = (await apiRequest.call(this, {
-			method: 'GET',
-			path: list.path,
-			version: 'v2',
-			qs,
-			itemIndex: list.itemIndex,
-		})) as V2Page | undefined;
-		return {
-			records: page?.data ?? [],
-			nextCursor: page?.meta?.hasMore === false ? null : (page?.meta?.nextCursor ?? null),
-		};
-	});
+	const start = list.qs?.cursor;
+	const qs = { ...list.qs };
+	delete qs.cursor;
+	return await readList.call(
+		this,
+		{ path: list.path, version: 'v2', qs, itemIndex: list.itemIndex, startCursor: typeof start === 'string' && start !== '' ? start : undefined },
+		want,
+		list.keep,
+	);
 }
