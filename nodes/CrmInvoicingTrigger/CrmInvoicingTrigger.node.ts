@@ -8,7 +8,7 @@ import type {
 	IWebhookResponseData,
 } from 'n8n-workflow';
 
-import { KNOWN_EVENTS } from '../CrmInvoicing/transport';
+import { KNOWN_EVENTS } from '../CrmInvoicing/apiChoices';
 import { receiveDelivery } from './delivery';
 import { checkExists, create, deleteSubscription } from './lifecycle';
 

@@ -2,7 +2,8 @@ import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 import type { IDataObject, IHookFunctions, INode } from 'n8n-workflow';
 
 import { listWebhookSubscriptions } from '../CrmInvoicing/helpers/webhookList';
-import { apiRequest, DOCUMENTED_EVENTS } from '../CrmInvoicing/transport';
+import { DOCUMENTED_EVENTS } from '../CrmInvoicing/apiChoices';
+import { apiRequest } from '../CrmInvoicing/transport';
 import { markSubscribed, oneAtATime, ownerTag, tagOfName, taggedName } from './ownership';
 import { deliveryMemoryKey, forgetDeliveries } from './recentDeliveries';
 import {

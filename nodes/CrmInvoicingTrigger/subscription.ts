@@ -1,5 +1,6 @@
 import type { IDataObject } from 'n8n-workflow';
 
+import { INACTIVE_SUBSCRIPTION_STATUS } from '../CrmInvoicing/apiChoices';
 import { eventNamesOf } from '../CrmInvoicing/helpers/events';
 
 /**
@@ -69,11 +70,12 @@ export function sameEvents(a: readonly unknown[] | undefined, b: readonly string
 	return left.length === b.length && left.every((name, index) => name === b[index]);
 }
 
-/** Subscription states in which the API delivers nothing (spec §3: "endpoint disabled"); the API names none. */
-const INACTIVE_STATUS = /disabled|inactive|paused|failed|deleted/i;
-
+/**
+ * Whether a subscription's status says the CRM delivers nothing to it. The spec names no status value (§3), so this
+ * is the choice subscription-status in apiChoices.ts; a missing or unknown status counts as active.
+ */
 export function isInactiveStatus(status: unknown): boolean {
-	return typeof status === 'string' && INACTIVE_STATUS.test(status);
+	return typeof status === 'string' && INACTIVE_SUBSCRIPTION_STATUS.test(status);
 }
 
 /** Whether an error from the transport is the API's 404 (the subscription is gone). */

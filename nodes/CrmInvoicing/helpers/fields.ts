@@ -105,7 +105,7 @@ function fromWallClock(match: RegExpExecArray, timeZone: string): Date {
 /**
  * A date alone (`2026-12-01`) names a calendar day, not an instant: it is sent as midnight UTC of that day
  * (`2026-12-01T00:00:00.000Z`), so the API sees the same date whatever the workflow's time zone
- * (DATE_ONLY_IS_SENT_AS_UTC_MIDNIGHT in transport/apiChoices.ts).
+ * (choice date-only in apiChoices.ts).
  */
 function fromDateOnly(match: RegExpExecArray): Date {
 	const [, year, month, day] = match;

@@ -1,6 +1,7 @@
 import type { IDataObject, ILoadOptionsFunctions, INodeListSearchResult } from 'n8n-workflow';
 
-import { apiRequest, MAX_PAGE_SIZE, USER_SEARCH_QUERY_PARAMETER, userMatchesSearch } from '../transport';
+import { USER_SEARCH_QUERY_PARAMETER, userMatchesSearch } from '../apiChoices';
+import { apiRequest, MAX_PAGE_SIZE } from '../transport';
 import { leadListItem, mayBeNumberOrId, NUMBER_SCAN_TOKEN, scanByNumber } from './leadPicker';
 
 interface V1Page {

@@ -1,7 +1,7 @@
 import { NodeApiError } from 'n8n-workflow';
 import type { IDataObject, IN8nHttpFullResponse } from 'n8n-workflow';
 
-import { API_PREFIX, MAX_PAGE_SIZE } from './apiChoices';
+import { API_PREFIX, MAX_PAGE_SIZE } from './spec';
 import { cut, paginationError, type RequestSummary } from './errors';
 import { LIST, READ } from './limits';
 import { apiRequestFull, type ApiContext, type ApiVersion } from './request';

@@ -12,7 +12,7 @@ import type {
 	IWebhookFunctions,
 } from 'n8n-workflow';
 
-import { API_PREFIX } from './apiChoices';
+import { API_PREFIX } from './spec';
 import {
 	apiErrorFromResponse,
 	connectionError,

@@ -3,7 +3,7 @@ import { join } from 'node:path';
 
 import type { INodeProperties, INodePropertyOptions } from 'n8n-workflow';
 
-import { KNOWN_EVENTS } from '../../../nodes/CrmInvoicing/transport';
+import { KNOWN_EVENTS } from '../../../nodes/CrmInvoicing/apiChoices';
 import { CrmInvoicingTrigger } from '../../../nodes/CrmInvoicingTrigger/CrmInvoicingTrigger.node';
 
 const root = join(__dirname, '..', '..', '..');

@@ -2,7 +2,7 @@ import { NodeOperationError } from 'n8n-workflow';
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 
 import { isSet, parseJson } from '../../helpers/fields';
-import { RESPONSE_ONLY_LINE_ITEM_KEYS } from '../../transport';
+import { RESPONSE_ONLY_LINE_ITEM_KEYS } from '../../apiChoices';
 
 /** "Line Items Source", "Line Items" (the fixed collection) and "Line Items (JSON)". */
 export const lineItemProperties: INodeProperties[] = [

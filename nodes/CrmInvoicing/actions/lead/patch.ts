@@ -1,7 +1,8 @@
 import { NodeOperationError } from 'n8n-workflow';
 import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 
-import { apiRequest, LEAD_PATCH_FIELDS_CHECKED_AFTERWARDS, LEAD_UPDATE_READS_BACK_WHEN_RESPONSE_IS_NOT_A_LEAD } from '../../transport';
+import { LEAD_PATCH_FIELDS_CHECKED_AFTERWARDS } from '../../apiChoices';
+import { apiRequest } from '../../transport';
 import { leadPath } from './leadId';
 
 function isLead(value: IDataObject): boolean {
@@ -56,6 +57,7 @@ function checkApplied(context: IExecuteFunctions, leadId: string, body: IDataObj
  * PATCH /leads/{id} and the lead after it. The spec does not show this response: when it is a lead (has an `id`)
  * it is used as it is, else the lead is read back with GET /leads/{id}. The fields whose effect the spec leaves
  * open (archived, customFields) are then checked on that lead: an operation the API ignored is an error, not a success.
+ * (Choices lead-patch-response, lead-patch-archived and lead-patch-custom-fields in apiChoices.ts.)
  */
 export async function patchLead(
 	context: IExecuteFunctions,
@@ -67,11 +69,7 @@ export async function patchLead(
 	const response = await apiRequest.call(context, { method: 'PATCH', path, body, itemIndex });
 	// Read back when the answer is not a lead, or does not show a field we must check.
 	const needsArchived = typeof body.archived === 'boolean' && typeof response.archived !== 'boolean';
-	let lead = response;
-	if (!isLead(response) || needsArchived) {
-		if (!LEAD_UPDATE_READS_BACK_WHEN_RESPONSE_IS_NOT_A_LEAD) return response;
-		lead = await apiRequest.call(context, { method: 'GET', path, itemIndex });
-	}
+	const lead = !isLead(response) || needsArchived ? await apiRequest.call(context, { method: 'GET', path, itemIndex }) : response;
 	checkApplied(context, leadId, body, lead, itemIndex);
 	return lead;
 }

@@ -3,7 +3,8 @@ import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodePropertie
 
 import { isSet } from '../../helpers/fields';
 import { pageRequestOf, returnAllAndLimit, toItems } from '../../helpers/list';
-import { paginateV1, USER_SEARCH_QUERY_PARAMETER, userMatchesSearch } from '../../transport';
+import { USER_SEARCH_QUERY_PARAMETER, userMatchesSearch } from '../../apiChoices';
+import { paginateV1 } from '../../transport';
 
 const properties: INodeProperties[] = [
 	...returnAllAndLimit('users'),

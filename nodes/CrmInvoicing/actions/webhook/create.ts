@@ -3,7 +3,8 @@ import type { IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n
 
 import { eventNamesOf } from '../../helpers/events';
 import { requireText } from '../../helpers/fields';
-import { apiRequest, KNOWN_EVENTS } from '../../transport';
+import { KNOWN_EVENTS } from '../../apiChoices';
+import { apiRequest } from '../../transport';
 
 const eventOptions = KNOWN_EVENTS.map(({ name, value, description }) => ({ name, value, description })).sort((a, b) =>
 	a.name.localeCompare(b.name),

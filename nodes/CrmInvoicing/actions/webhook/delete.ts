@@ -1,7 +1,7 @@
 import { updateDisplayOptions } from 'n8n-workflow';
 import type { IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
 
-import { apiRequestFull, DELETE_NOT_FOUND_ON_RETRY_IS_DELETED } from '../../transport';
+import { apiRequestFull } from '../../transport';
 import { webhookIdOf, webhookIdProperty, webhookPath } from './shared';
 
 const properties: INodeProperties[] = [webhookIdProperty];
@@ -12,6 +12,7 @@ export const description = updateDisplayOptions({ show: { resource: ['webhook'],
  * The response body of DELETE /webhooks/{id} is not shown; the output says what was deleted. DELETE is idempotent:
  * when a retried attempt (the first one's answer was lost to a 502/503/504 or a dropped connection) answers 404, the
  * first attempt deleted it, so that counts as deleted. A 404 on the first attempt is an error (wrong ID).
+ * (Choice webhook-delete-answer in apiChoices.ts.)
  */
 export async function execute(this: IExecuteFunctions, itemIndex: number): Promise<INodeExecutionData[]> {
 	const webhookId = webhookIdOf(this, itemIndex);
@@ -19,7 +20,7 @@ export async function execute(this: IExecuteFunctions, itemIndex: number): Promi
 		method: 'DELETE',
 		path: webhookPath(webhookId),
 		itemIndex,
-		notFoundOnRetryIsDeleted: DELETE_NOT_FOUND_ON_RETRY_IS_DELETED,
+		notFoundOnRetryIsDeleted: true,
 	});
 	return [{ json: { deleted: true, id: webhookId } }];
 }

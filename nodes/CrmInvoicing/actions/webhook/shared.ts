@@ -1,5 +1,6 @@
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 
+import { SECRET_KEY_PATTERN } from '../../apiChoices';
 import { requireText } from '../../helpers/fields';
 
 /** The subscription to act on, by ID (the ID that Create returned). */
@@ -28,12 +29,13 @@ export function webhookPath(webhookId: string): string {
 
 /**
  * A subscription without its signing secret. The secret is returned once, by Create; Get and Get Many never show it,
- * whatever the API sends (any key whose name contains "secret" is dropped).
+ * whatever the API sends (any key whose name contains "secret" is dropped: choice webhook-secret-stripping in
+ * apiChoices.ts, since the spec shows no shape for GET /webhooks and GET /webhooks/{id}).
  */
 export function withoutSecret(subscription: IDataObject): IDataObject {
 	const result: IDataObject = {};
 	for (const [key, value] of Object.entries(subscription)) {
-		if (!/secret/i.test(key)) result[key] = value;
+		if (!SECRET_KEY_PATTERN.test(key)) result[key] = value;
 	}
 	return result;
 }
