@@ -13,5 +13,5 @@ export {
 } from './apiChoices';
 export { apiRequest, apiRequestFull, CREDENTIAL_TYPE, normalizeBaseUrl } from './request';
 export type { ApiContext, ApiRequest, ApiVersion } from './request';
-export { paginateV1, paginateV2 } from './pagination';
-export type { PageRequest } from './pagination';
+export { readList, readOnePage, readPages } from './pagination';
+export type { ListPage, ListSpec, PageRequest } from './pagination';

@@ -50,6 +50,11 @@ export interface ListSpec {
 	timeLimitMs?: number;
 	/** Tells the user how to narrow this list when it passes a cap, e.g. 'Use a filter or set "Limit".' */
 	narrow?: string;
+	/**
+	 * When the first answer is not a list, yield it as one page of shape `other` (no records, the answer in `other`)
+	 * instead of failing: Custom API Request outputs such an answer as it is. Later pages must always be lists.
+	 */
+	otherOnFirstPage?: boolean;
 }
 
 /** One page, in the shape every version shares. */
@@ -59,8 +64,10 @@ export interface ListPage {
 	nextCursor: string | null;
 	/** 1 for the first page. */
 	number: number;
-	/** The shape the answer had. */
-	shape: 'v1' | 'v2' | 'array';
+	/** The shape the answer had; `other` only with `otherOnFirstPage`, on page 1. */
+	shape: 'v1' | 'v2' | 'array' | 'other';
+	/** With shape `other`: the answer itself (parsed JSON when it was JSON text). */
+	other?: unknown;
 }
 
 const isObject = (value: unknown): value is IDataObject => !!value && typeof value === 'object' && !Array.isArray(value);
@@ -71,7 +78,7 @@ const nextCursorOf = (cursor: unknown, hasMore: unknown): string | null =>
 interface RawPage {
 	list: unknown[];
 	nextCursor: string | null;
-	shape: ListPage['shape'];
+	shape: 'v1' | 'v2' | 'array';
 }
 
 /** Reads one answer in the shapes `shape` allows; undefined when it has none of them. */
@@ -139,7 +146,7 @@ export async function* readPages(
 	pageSizeFor?: (recordsSoFar: number) => number,
 ): AsyncGenerator<ListPage, void, undefined> {
 	const version: ApiVersion = spec.version ?? 'v1';
-	const shape: ListShape = spec.shape ?? version;
+	let shape: ListShape = spec.shape ?? version;
 	const summary: RequestSummary = { method: 'GET', path: `${API_PREFIX[version]}${spec.path}`, itemIndex: spec.itemIndex };
 	const maxPages = spec.maxPages ?? READ.maxPages;
 	const maxRecords = spec.maxRecords ?? LIST.maxRecords;
@@ -155,7 +162,7 @@ export async function* readPages(
 			throw listError(
 				this,
 				summary,
-				`The CRM API's list ${summary.path} still had more after ${maxPages} pages (${records} records); the node stopped reading it`,
+				`The list ${summary.path} has more than ${maxPages.toLocaleString('en-US')} pages, the most the node reads of this list (${records.toLocaleString('en-US')} records read); nothing of it was output`,
 				narrow,
 			);
 		}
@@ -181,6 +188,10 @@ export async function* readPages(
 			}
 		}
 		const raw = readPageShape(body, shape);
+		if (!raw && number === 1 && spec.otherOnFirstPage) {
+			yield { records: [], nextCursor: null, number, shape: 'other', other: body };
+			return;
+		}
 		if (!raw) {
 			throw listError(
 				this,
@@ -200,13 +211,15 @@ export async function* readPages(
 				response.statusCode,
 			);
 		}
+		// A list read in any shape keeps the shape of its first page: a v1 page followed by a bare array is a fault.
+		if (shape === 'any') shape = raw.shape === 'array' ? 'any' : raw.shape;
 		const page = raw.list as IDataObject[];
 		records += page.length;
 		if (records > maxRecords) {
 			throw listError(
 				this,
 				summary,
-				`The list ${summary.path} holds more than ${maxRecords.toLocaleString('en-US')} records, the most one list may hold in the node`,
+				`The list ${summary.path} holds more than ${maxRecords.toLocaleString('en-US')} records, the most the node reads of this list; nothing of it was output`,
 				narrow,
 			);
 		}
@@ -214,7 +227,7 @@ export async function* readPages(
 			throw listError(
 				this,
 				summary,
-				`The list ${summary.path} is larger than ${Math.round(LIST.maxBytes / 1024 / 1024)} MB, the most one list may hold in the node`,
+				`The list ${summary.path} is larger than ${Math.round(LIST.maxBytes / 1024 / 1024)} MB, the most one list may hold in the node; nothing of it was output`,
 				narrow,
 			);
 		}
@@ -271,36 +284,12 @@ export async function readList(
 	return records;
 }
 
-interface ListRequest {
-	path: string;
-	qs?: IDataObject;
-	itemIndex?: number;
-	/** Keeps only the records this accepts (a filter the API may not apply itself); paging goes on until the limit. */
-	keep?: (record: IDataObject) => boolean;
-}
-
-/** v1 lists: `limit` and `cursor` in; `items`, `hasMore`, `nextCursor` out. */
-export async function paginateV1(this: ApiContext, list: ListRequest, want: PageRequest): Promise<IDataObject[]> {
-	const start = list.qs?.cursor;
-	const qs = { ...list.qs };
-	delete qs.cursor;
-	return await readList.call(
-		this,
-		{ path: list.path, version: 'v1', qs, itemIndex: list.itemIndex, startCursor: typeof start === 'string' && start !== '' ? start : undefined },
-		want,
-		list.keep,
-	);
-}
-
-/** v2 lists: `pageSize` and `cursor` in; `data` and `meta.nextCursor` / `meta.hasMore` out. */
-export async function paginateV2(this: ApiContext, list: ListRequest, want: PageRequest): Promise<IDataObject[]> {
-	const start = list.qs?.cursor;
-	const qs = { ...list.qs };
-	delete qs.cursor;
-	return await readList.call(
-		this,
-		{ path: list.path, version: 'v2', qs, itemIndex: list.itemIndex, startCursor: typeof start === 'string' && start !== '' ? start : undefined },
-		want,
-		list.keep,
-	);
+/**
+ * The first page of a list, through `readPages` (shape and record checks included): for n8n's list searches, which
+ * read one page per call and hand `nextCursor` back to n8n as their pagination token.
+ */
+export async function readOnePage(this: ApiContext, spec: ListSpec): Promise<ListPage> {
+	for await (const page of readPages.call(this, spec)) return page;
+	// readPages yields a first page or throws; this is never reached.
+	return { records: [], nextCursor: null, number: 1, shape: spec.version ?? 'v1' };
 }

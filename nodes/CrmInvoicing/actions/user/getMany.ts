@@ -3,7 +3,7 @@ import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodePropertie
 
 import { isSet } from '../../helpers/fields';
 import { pageRequestOf, returnAllAndLimit, toItems } from '../../helpers/list';
-import { paginateV1, USER_SEARCH_QUERY_PARAMETER, userMatchesSearch } from '../../transport';
+import { readList, USER_SEARCH_QUERY_PARAMETER, userMatchesSearch } from '../../transport';
 
 const properties: INodeProperties[] = [
 	...returnAllAndLimit('users'),
@@ -46,6 +46,6 @@ export async function execute(this: IExecuteFunctions, itemIndex: number): Promi
 	if (typeof filters.active === 'boolean') qs.active = filters.active;
 	// The node applies the search too: a server that ignores the parameter must not make it return everyone.
 	const keep = search !== '' ? (user: IDataObject) => userMatchesSearch(user, search) : undefined;
-	const users = await paginateV1.call(this, { path: '/users', qs, itemIndex, keep }, want);
+	const users = await readList.call(this, { path: '/users', qs, itemIndex }, want, keep);
 	return toItems(users);
 }
