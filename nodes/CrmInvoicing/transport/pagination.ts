@@ -106,6 +106,16 @@ function describeBody(body: unknown): string {
 	return `a ${typeof body}`;
 }
 
+/** A list entry that is not a record, for the error that names it: `null`, `the number 7`, `the text "x"`, `an array`. */
+function describeEntry(value: unknown): string {
+	if (value === null) return 'null';
+	if (value === undefined) return 'nothing (undefined)';
+	if (typeof value === 'string') return `the text "${cut(value.replace(/\s+/g, ' '), 60)}"`;
+	if (typeof value === 'number' || typeof value === 'boolean') return `the ${typeof value} ${String(value)}`;
+	if (Array.isArray(value)) return `an array of ${value.length}`;
+	return `a ${typeof value}`;
+}
+
 const SHAPE_NAMES: Record<ListShape, string> = {
 	v1: '{ items, hasMore, nextCursor }',
 	v2: '{ data, meta: { nextCursor, hasMore } }',
@@ -206,7 +216,7 @@ export async function* readPages(
 			throw listError(
 				this,
 				summary,
-				`The CRM API's list ${summary.path} held ${describeBody(raw.list[bad])} at position ${bad + 1} of page ${number}, where a record (a JSON object) was expected`,
+				`The CRM API's list ${summary.path} held ${describeEntry(raw.list[bad])} at position ${bad + 1} of page ${number}, where a record (a JSON object) was expected`,
 				'Every record of a list must be a JSON object. This is a fault of the API or of a proxy in front of it; nothing of this list was output.',
 				response.statusCode,
 			);
