@@ -86,3 +86,28 @@ export const DATE_ONLY_IS_SENT_AS_UTC_MIDNIGHT = true;
  * dropped connection) means the first attempt deleted it. A 404 on the first attempt is an error.
  */
 export const DELETE_NOT_FOUND_ON_RETRY_IS_DELETED = true;
+
+/**
+ * Invoice line items in requests (spec §2 "Invoice line item, in requests" and §4 POST /invoices) are numbers without
+ * any range: the spec is silent on negative lines and on limits. Our choice, checked before anything is sent:
+ * - `quantity` is greater than 0 and at most 1,000,000,000 (a line of nothing, or of less, is not a line);
+ * - `price` (unit price), `buyPrice` and `discount` are from 0 to 1,000,000,000,000 (a trillion: high enough for any
+ *   currency, low enough that totals stay exact numbers). A reduction goes into the line's `discount`, the field the
+ *   spec gives for it, not into a negative price or quantity.
+ * Every number must be finite (no NaN, no Infinity).
+ */
+export const LINE_ITEM_BOUNDS = {
+	quantity: { min: 0, minIncluded: false, max: 1_000_000_000 },
+	price: { min: 0, minIncluded: true, max: 1_000_000_000_000 },
+	buyPrice: { min: 0, minIncluded: true, max: 1_000_000_000_000 },
+	discount: { min: 0, minIncluded: true, max: 1_000_000_000_000 },
+} as const;
+
+/**
+ * Dates are date-time strings in the spec (§2 conventions); it says nothing of numbers. Our rule for a number given
+ * for a date (or a text of 9 or more digits): it is Unix time, in seconds below 100,000,000,000 and in milliseconds
+ * from there (`1767225600` and `1767225600000` are both 2026-01-01T00:00:00Z). Numbers below 100,000,000 (before
+ * 1973-03-03 as seconds, e.g. `20261231`) and numbers that are negative or not finite are refused: they are most likely
+ * not a Unix time at all.
+ */
+export const UNIX_TIME_RULE = { millisecondsFrom: 100_000_000_000, refusedBelow: 100_000_000 } as const;
