@@ -122,6 +122,26 @@ const SHAPE_NAMES: Record<ListShape, string> = {
 	any: 'a bare array, { items, hasMore, nextCursor } (v1) or { data, meta } (v2)',
 };
 
+/**
+ * The size of an answer's body, for the list's byte cap: what the transport counted while reading it (`bodyBytes`),
+ * else its Content-Length, else the length of its text; 0 when none is known (a parsed body without a length).
+ */
+function bodyBytesOf(response: IN8nHttpFullResponse): number {
+	const counted = (response as { bodyBytes?: unknown }).bodyBytes;
+	if (typeof counted === 'number' && Number.isFinite(counted)) return counted;
+	const header = response.headers?.['content-length'];
+	const length = Number(Array.isArray(header) ? header[0] : header);
+	if (Number.isFinite(length) && length >= 0) return length;
+	return typeof response.body === 'string' ? response.body.length : 0;
+}
+
+/** `128 MB`, `64 KB`, `900 bytes`. */
+function describeBytes(bytes: number): string {
+	if (bytes >= 1024 * 1024) return `${Math.round((bytes / 1024 / 1024) * 10) / 10} MB`;
+	if (bytes >= 1024) return `${Math.round((bytes / 1024) * 10) / 10} KB`;
+	return `${bytes} bytes`;
+}
+
 function contentTypeOf(response: IN8nHttpFullResponse): string {
 	const value = response.headers?.['content-type'];
 	return (Array.isArray(value) ? value[0] : value)?.toString() ?? 'no content type';
@@ -188,8 +208,8 @@ export async function* readPages(
 			itemIndex: spec.itemIndex,
 			timeLimitMs: spec.timeLimitMs,
 		});
-		bytes += (response as { bodyBytes?: number }).bodyBytes ?? 0;
 		let body: unknown = response.body;
+		bytes += bodyBytesOf(response);
 		if (typeof body === 'string') {
 			try {
 				body = JSON.parse(body);
@@ -237,7 +257,7 @@ export async function* readPages(
 			throw listError(
 				this,
 				summary,
-				`The list ${summary.path} is larger than ${Math.round(LIST.maxBytes / 1024 / 1024)} MB, the most one list may hold in the node; nothing of it was output`,
+				`The list ${summary.path} is larger than ${describeBytes(LIST.maxBytes)}, the most one list may hold in the node; nothing of it was output`,
 				narrow,
 			);
 		}

@@ -106,6 +106,29 @@ describe('Custom API Request → Paginate joins pages through the list reader', 
 	});
 });
 
+describe('the byte cap of one list', () => {
+	it('past LIST.maxBytes of answers (counted by Content-Length), Return All fails naming the cap', async () => {
+		jest.replaceProperty(LIST as { maxBytes: number }, 'maxBytes', 64 * 1024);
+		let served = 0;
+		api()
+			.get('/api/v1/leads')
+			.query(true)
+			.times(10)
+			.reply(() => {
+				served++;
+				const body = JSON.stringify({ items: records(100, served * 100, 'lead_').map((lead) => ({ ...lead, notes: 'x'.repeat(200) })), hasMore: true, nextCursor: `c${served}` });
+				return [200, body, { 'content-type': 'application/json', 'content-length': String(Buffer.byteLength(body)) }];
+			});
+
+		await expect(run({ resource: 'lead', operation: 'getMany', returnAll: true })).rejects.toMatchObject({
+			message: 'The list /api/v1/leads is larger than 64 KB, the most one list may hold in the node; nothing of it was output',
+			description: expect.stringMatching(/set "Limit" instead of "Return All"/),
+		});
+		// Each page is about 25 KB: the third passes 64 KB.
+		expect(served).toBe(3);
+	});
+});
+
 describe('list entries that are not objects are an error, not output items', () => {
 	it.each([
 		['null', null, 'null'],
