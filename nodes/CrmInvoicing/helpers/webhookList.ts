@@ -17,12 +17,14 @@ export const WEBHOOK_LIST_MAX_PAGES = 50;
 
 /**
  * The webhook subscriptions the key can see: all of them (at most `maxPages` pages of 100), or the first `want.limit`.
+ * `totalTimeLimitMs` bounds the whole list (ListSpec.totalTimeLimitMs), e.g. during a trigger's activation.
  */
 export async function listWebhookSubscriptions(
 	context: ApiContext,
 	want: PageRequest = { returnAll: true },
 	itemIndex?: number,
 	maxPages = WEBHOOK_LIST_MAX_PAGES,
+	totalTimeLimitMs?: number,
 ): Promise<IDataObject[]> {
 	return await readList.call(
 		context,
@@ -31,6 +33,7 @@ export async function listWebhookSubscriptions(
 			shape: 'any',
 			itemIndex,
 			maxPages,
+			totalTimeLimitMs,
 			narrow: 'Delete webhook subscriptions that are no longer used in the CRM, or set "Limit" instead of "Return All".',
 		},
 		want,

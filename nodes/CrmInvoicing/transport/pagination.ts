@@ -48,6 +48,11 @@ export interface ListSpec {
 	maxRecords?: number;
 	/** Time limit of each page's request, in ms (see ApiRequest.timeLimitMs). */
 	timeLimitMs?: number;
+	/**
+	 * Time limit of the whole list, in ms (e.g. the trigger's sweep during activation): each page's request gets at most
+	 * what is left of it, and when nothing is left the list fails with an error that says so.
+	 */
+	totalTimeLimitMs?: number;
 	/** Tells the user how to narrow this list when it passes a cap, e.g. 'Use a filter or set "Limit".' */
 	narrow?: string;
 	/**
@@ -187,6 +192,7 @@ export async function* readPages(
 	let previousPage: string | undefined;
 	let records = 0;
 	let bytes = 0;
+	const deadline = spec.totalTimeLimitMs === undefined ? Infinity : Date.now() + spec.totalTimeLimitMs;
 	for (let number = 1; ; number++) {
 		if (number > maxPages) {
 			throw listError(
@@ -196,6 +202,16 @@ export async function* readPages(
 				narrow,
 			);
 		}
+		const left = deadline - Date.now();
+		if (left <= 0) {
+			throw listError(
+				this,
+				summary,
+				`The list ${summary.path} took longer than ${Math.ceil((spec.totalTimeLimitMs ?? 0) / 1000)} s, its time limit, after ${number - 1} pages (${records.toLocaleString('en-US')} records); nothing of it was output`,
+				narrow,
+			);
+		}
+		const timeLimitMs = left === Infinity ? spec.timeLimitMs : Math.min(spec.timeLimitMs ?? Infinity, left);
 		const wanted = pageSizeFor ? pageSizeFor(records) : (spec.pageSize ?? MAX_PAGE_SIZE);
 		const pageSize = Math.max(1, Math.min(MAX_PAGE_SIZE, Math.floor(wanted)));
 		const qs: IDataObject = { ...spec.qs, [version === 'v2' ? 'pageSize' : 'limit']: pageSize };
@@ -206,7 +222,7 @@ export async function* readPages(
 			version,
 			qs,
 			itemIndex: spec.itemIndex,
-			timeLimitMs: spec.timeLimitMs,
+			timeLimitMs,
 		});
 		let body: unknown = response.body;
 		bytes += bodyBytesOf(response);

@@ -92,4 +92,31 @@ describe('the list reader', () => {
 		serve('/api/v2/contacts', 1, () => ({ items: records('c', 1), hasMore: false }));
 		await expect(readList.call(context, { path: '/contacts', version: 'v2' })).rejects.toThrow(/and an object with the keys items, hasMore, not a list/);
 	});
+
+	it('totalTimeLimitMs bounds the whole list: with nothing left, it fails before asking, saying so', async () => {
+		const { context } = freshContext();
+		const error = await errorOf(readList.call(context, { path: '/leads', totalTimeLimitMs: 0 }));
+		expect(error.message).toBe('The list /api/v1/leads took longer than 0 s, its time limit, after 0 pages (0 records); nothing of it was output');
+		expect(nock.pendingMocks()).toEqual([]);
+	});
+
+	it('totalTimeLimitMs: slow pages make the list fail within the limit, not page after page of the per-request timeout', async () => {
+		const { context } = freshContext();
+		let served = 0;
+		nock(BASE)
+			.get('/api/v1/webhooks')
+			.query(true)
+			.times(10)
+			.delay(300)
+			.reply(() => {
+				served++;
+				return [200, endless(served - 1)];
+			});
+
+		await expect(listWebhookSubscriptions(context, { returnAll: true }, undefined, WEBHOOK_LIST_MAX_PAGES, 700)).rejects.toThrow();
+		// Pages of 300 ms in a limit of 700 ms: at most three were asked for (without the limit: all ten, then an error).
+		expect(served).toBeLessThanOrEqual(3);
+		nock.abortPendingRequests();
+		nock.cleanAll();
+	});
 });
