@@ -110,6 +110,20 @@ export const SPEC_CHOICES: readonly SpecChoice[] = [
 		summary: 'Discount Type is free text, since only "fixed" is documented.',
 	},
 	{
+		id: 'line-item-bounds',
+		section: '§2 Invoice line item, in requests',
+		appliedBy: ['nodes/CrmInvoicing/actions/invoice/lineItems.ts#lineItem'],
+		summary:
+			'Quantity is above 0 and at most 1e9; price, buy price and discount are from 0 to 1e12 (LINE_ITEM_BOUNDS); a reduction goes into discount, not a negative line; every number must be finite.',
+	},
+	{
+		id: 'unix-time-dates',
+		section: '§2 Resources and their fields',
+		appliedBy: ['nodes/CrmInvoicing/helpers/fields.ts#fromUnixTime'],
+		summary:
+			'A number (or a text of 9+ digits) given for a date is Unix time: seconds below 1e11, milliseconds from there (UNIX_TIME_RULE); below 1e8, negative or not finite is refused.',
+	},
+	{
 		id: 'user-search-parameter',
 		section: '§4 Clients, products, users (v1)',
 		appliedBy: [
@@ -130,7 +144,7 @@ export const SPEC_CHOICES: readonly SpecChoice[] = [
 		section: '§4 Webhooks (v1)',
 		appliedBy: [
 			'nodes/CrmInvoicing/transport/pagination.ts#readPageShape',
-			'nodes/CrmInvoicing/helpers/webhookList.ts#readWebhookListPage',
+			'nodes/CrmInvoicing/helpers/webhookList.ts#listWebhookSubscriptions',
 		],
 		summary:
 			'GET /webhooks is read in the v1 page shape, as a bare array and in the v2 envelope, fully; an unknown shape or a repeating cursor is an error that says so.',
@@ -255,3 +269,28 @@ export const INACTIVE_SUBSCRIPTION_STATUS = /disabled|inactive|paused|failed|del
  * answers in (any key whose name contains "secret").
  */
 export const SECRET_KEY_PATTERN = /secret/i;
+
+/**
+ * Invoice line items in requests (spec §2 "Invoice line item, in requests" and §4 POST /invoices) are numbers without
+ * any range: the spec is silent on negative lines and on limits. Our choice, checked before anything is sent:
+ * - `quantity` is greater than 0 and at most 1,000,000,000 (a line of nothing, or of less, is not a line);
+ * - `price` (unit price), `buyPrice` and `discount` are from 0 to 1,000,000,000,000 (a trillion: high enough for any
+ *   currency, low enough that totals stay exact numbers). A reduction goes into the line's `discount`, the field the
+ *   spec gives for it, not into a negative price or quantity.
+ * Every number must be finite (no NaN, no Infinity).
+ */
+export const LINE_ITEM_BOUNDS = {
+	quantity: { min: 0, minIncluded: false, max: 1_000_000_000 },
+	price: { min: 0, minIncluded: true, max: 1_000_000_000_000 },
+	buyPrice: { min: 0, minIncluded: true, max: 1_000_000_000_000 },
+	discount: { min: 0, minIncluded: true, max: 1_000_000_000_000 },
+} as const;
+
+/**
+ * Dates are date-time strings in the spec (§2 conventions); it says nothing of numbers. Our rule for a number given
+ * for a date (or a text of 9 or more digits): it is Unix time, in seconds below 100,000,000,000 and in milliseconds
+ * from there (`1767225600` and `1767225600000` are both 2026-01-01T00:00:00Z). Numbers below 100,000,000 (before
+ * 1973-03-03 as seconds, e.g. `20261231`) and numbers that are negative or not finite are refused: they are most likely
+ * not a Unix time at all.
+ */
+export const UNIX_TIME_RULE = { millisecondsFrom: 100_000_000_000, refusedBelow: 100_000_000 } as const;

@@ -37,6 +37,8 @@ export interface ApiRequest {
 	readOnly: boolean;
 	/** How the spec's silences are resolved (see SandboxPersonality). */
 	personality: SandboxPersonality;
+	/** The `ignoreLimit` switch: every list page holds this many records, whatever the request asks. */
+	ignoreLimit?: number | false;
 }
 
 export interface ApiResponse {
@@ -205,8 +207,9 @@ function extraKeys(body: JsonObject, known: ReadonlySet<string>): JsonObject {
 
 // ---------------------------------------------------------------- pagination
 
-function parseLimit(query: Record<string, string>, name: string, defaultValue: number): number {
+function parseLimit(query: Record<string, string>, name: string, defaultValue: number, ignoreLimit?: number | false): number {
 	const raw = query[name];
+	if (ignoreLimit) return ignoreLimit;
 	if (raw === undefined) return defaultValue;
 	const value = /^\d+$/.test(raw) ? Number(raw) : NaN;
 	if (!(value >= 1 && value <= 100)) throw validationError(`${name} must be between 1 and 100`);
@@ -309,7 +312,7 @@ function createLead(host: ApiHost, request: ApiRequest): ApiResponse {
 
 function listLeads(host: ApiHost, request: ApiRequest): ApiResponse {
 	const { query } = request;
-	const limit = parseLimit(query, 'limit', 20);
+	const limit = parseLimit(query, 'limit', 20, request.ignoreLimit);
 	const search = (query.search ?? '').toLowerCase();
 	const archived = parseBooleanQuery(query, 'archived');
 	const stageId = query.stageId || undefined;
@@ -587,7 +590,7 @@ function getProduct(host: ApiHost, _request: ApiRequest, [id]: string[]): ApiRes
 
 function listUsers(host: ApiHost, request: ApiRequest): ApiResponse {
 	const { query } = request;
-	const limit = parseLimit(query, 'limit', 20);
+	const limit = parseLimit(query, 'limit', 20, request.ignoreLimit);
 	const active = parseBooleanQuery(query, 'active');
 	// The spec does not name the search parameter: the alternate reading ignores ours.
 	const search = request.personality === 'alternate' ? '' : (query.search ?? '').toLowerCase();
@@ -659,7 +662,7 @@ function createWebhook(host: ApiHost, request: ApiRequest): ApiResponse {
 function listWebhooks(host: ApiHost, request: ApiRequest): ApiResponse {
 	// Alternate: a bare array of every subscription (no page, no cursor).
 	if (request.personality === 'alternate') return { status: 200, body: host.store.webhooks.values().map(publicSubscription) };
-	const limit = parseLimit(request.query, 'limit', 20);
+	const limit = parseLimit(request.query, 'limit', 20, request.ignoreLimit);
 	const page = pageOf(host.store.webhooks, 'webhooks', request.query, limit);
 	return { status: 200, body: { ...page, items: page.items.map(publicSubscription) } };
 }
@@ -678,7 +681,7 @@ function deleteWebhook(host: ApiHost, _request: ApiRequest, [id]: string[]): Api
 
 function listContacts(host: ApiHost, request: ApiRequest): ApiResponse {
 	const { query } = request;
-	const pageSize = parseLimit(query, 'pageSize', 30);
+	const pageSize = parseLimit(query, 'pageSize', 30, request.ignoreLimit);
 	const search = (query.search ?? '').toLowerCase();
 	const page = pageOf(
 		host.store.contacts,

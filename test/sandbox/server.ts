@@ -137,6 +137,13 @@ function parseFault(value: unknown): Fault {
 	};
 }
 
+/** The `ignoreLimit` switch: false, or the page size every list answers with. */
+function parseIgnoreLimit(value: unknown): number | false {
+	if (value === false) return false;
+	if (typeof value === 'number' && Number.isInteger(value) && value >= 1 && value <= 1_000_000) return value;
+	throw validationError('ignoreLimit must be false or an integer between 1 and 1000000');
+}
+
 function parseDeliverOnCreate(value: unknown): DeliverOnCreate | false {
 	if (value === false || value === null) return false;
 	if (value === true) return {};
@@ -179,6 +186,7 @@ class SandboxServer implements Sandbox {
 			deliveryTimeoutMs: options.deliveryTimeoutMs ?? 20_000,
 			personality: options.personality === undefined ? 'standard' : parsePersonality(options.personality),
 			deliverOnCreate: false,
+			ignoreLimit: false,
 		};
 		this.seedLeadCount = options.seedLeads ?? 0;
 		this.store = this.freshStore();
@@ -252,9 +260,9 @@ class SandboxServer implements Sandbox {
 		this.config.personality = parsePersonality(personality);
 	}
 
-	seedLeads(n: number): number {
+	seedLeads(n: number, mention?: string): number {
 		if (!Number.isInteger(n) || n < 0) throw new Error('n must be a non-negative integer');
-		generateLeads(this.store, n);
+		generateLeads(this.store, n, mention);
 		return this.store.leads.size;
 	}
 
@@ -491,7 +499,7 @@ class SandboxServer implements Sandbox {
 		try {
 			const response = handleApi(
 				{ store: this.store, emit: (event, payload) => this.emit(event, payload) },
-				{ method, path: url.pathname, query, rawBody, userInternalId: key === this.keys.admin ? ADMIN_USER_INTERNAL_ID : READ_ONLY_USER_INTERNAL_ID, readOnly: key !== this.keys.admin, personality },
+				{ method, path: url.pathname, query, rawBody, userInternalId: key === this.keys.admin ? ADMIN_USER_INTERNAL_ID : READ_ONLY_USER_INTERNAL_ID, readOnly: key !== this.keys.admin, personality, ignoreLimit: this.config.ignoreLimit },
 			);
 			send({ status: response.status, body: response.body, headers: answerHeaders });
 			if (method === 'POST' && url.pathname === '/api/v1/webhooks' && response.status === 200) this.deliverOnCreate(response.body);
@@ -631,6 +639,7 @@ class SandboxServer implements Sandbox {
 				}
 				if (body.personality !== undefined) this.setPersonality(parsePersonality(body.personality));
 				if (body.deliverOnCreate !== undefined) this.config.deliverOnCreate = parseDeliverOnCreate(body.deliverOnCreate);
+				if (body.ignoreLimit !== undefined) this.config.ignoreLimit = parseIgnoreLimit(body.ignoreLimit);
 				if (body.deliveryTimeoutMs !== undefined) {
 					if (!isPositiveInteger(body.deliveryTimeoutMs)) throw validationError('deliveryTimeoutMs must be a positive integer');
 					this.config.deliveryTimeoutMs = body.deliveryTimeoutMs;
@@ -639,7 +648,9 @@ class SandboxServer implements Sandbox {
 			case 'POST /seed': {
 				const leads = body.leads ?? 0;
 				if (typeof leads !== 'number' || !Number.isInteger(leads) || leads < 0 || leads > 1_000_000) throw validationError('leads must be an integer between 0 and 1000000');
-				return { status: 200, body: { added: leads, total: this.seedLeads(leads) } };
+				const mention = body.mention ?? undefined;
+				if (mention !== undefined && (typeof mention !== 'string' || mention === '' || mention.length > 200)) throw validationError('mention must be a text of 1 to 200 characters');
+				return { status: 200, body: { added: leads, total: this.seedLeads(leads, mention) } };
 			}
 			case 'GET /faults':
 				return { status: 200, body: this.faults };

@@ -260,7 +260,7 @@ export function addLead(store: Store, fields: Partial<Lead> & { name: string }, 
 }
 
 /** Appends n generated leads (deterministic content). 10,000 take a few tens of milliseconds. */
-export function generateLeads(store: Store, n: number): void {
+export function generateLeads(store: Store, n: number, mention?: string): void {
 	const stages = ['lst_new', 'lst_contacted'];
 	const sources = ['src_web', 'src_referral'];
 	const createdAt = new Date().toISOString();
@@ -272,7 +272,7 @@ export function generateLeads(store: Store, n: number): void {
 			store,
 			{
 				id: seededId('lead_', `generated-lead:${k}`),
-				name: `${firstName} ${lastName} ${k}`,
+				name: mention === undefined ? `${firstName} ${lastName} ${k}` : `${mention} ${firstName} ${lastName} ${k}`,
 				email: `${firstName}.${lastName}.${k}@leads.example`.toLowerCase(),
 				mobile: `+1555${String(k).padStart(7, '0')}`,
 				value: (k % 50) * 100,

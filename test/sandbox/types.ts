@@ -339,6 +339,12 @@ export interface SandboxConfig {
 	 * secret). `event` defaults to the subscription's first event. Off (false) by default.
 	 */
 	deliverOnCreate: DeliverOnCreate | false;
+	/**
+	 * A server that ignores the page size: when a number, every list (GET /leads, /users, /webhooks, v2 /contacts)
+	 * answers pages of this many records whatever `limit`/`pageSize` asks (1 to 1,000,000). Off (false) by default;
+	 * kept across reset(), like the personality, so tests that set it set it back.
+	 */
+	ignoreLimit: number | false;
 }
 
 export interface DeliverOnCreate {
@@ -366,8 +372,11 @@ export interface Sandbox {
 	setTimeScale(timeScale: number): void;
 	/** Kept across reset(), like the rate limit: tests that change it set it back. */
 	setPersonality(personality: SandboxPersonality): void;
-	/** Appends n generated leads; returns the total number of leads. */
-	seedLeads(n: number): number;
+	/**
+	 * Appends n generated leads; returns the total number of leads. With `mention`, each generated lead's name starts
+	 * with that text (e.g. an email address: leads the API's search finds for it by name, not by email).
+	 */
+	seedLeads(n: number, mention?: string): number;
 	addFault(fault: Fault): void;
 	/** Starts the second listener (another port, so another origin) and resolves to its URL. */
 	startCatcher(): Promise<string>;

@@ -1,15 +1,43 @@
 import { NodeOperationError } from 'n8n-workflow';
 import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 
+import { UNIX_TIME_RULE } from '../apiChoices';
+
 /** Field values as n8n's UI hands them over, in one place, turned into API request values. */
 
 function fail(context: IExecuteFunctions, itemIndex: number, message: string, description?: string): never {
 	throw new NodeOperationError(context.getNode(), message, { itemIndex, description });
 }
 
-/** A required text parameter: trimmed, and not empty. */
+/** A value as an error message shows it: `an object`, `an array`, `the boolean true`, `NaN`, `the text "x"`. */
+export function describeValue(value: unknown): string {
+	if (value === null) return 'null';
+	if (Array.isArray(value)) return `an array of ${value.length}`;
+	if (typeof value === 'object') return 'an object';
+	if (typeof value === 'string') return `the text "${value.length > 60 ? `${value.slice(0, 60)}…` : value}"`;
+	if (typeof value === 'number' && !Number.isFinite(value)) return String(value);
+	return `the ${typeof value} ${String(value)}`;
+}
+
+/**
+ * Text or a number as text; anything else (an object, an array, a boolean, NaN or Infinity) is refused with an error
+ * that names the field, so that nothing is ever sent as `[object Object]`. Empty values pass as ''.
+ */
+function textOrNumber(context: IExecuteFunctions, value: unknown, field: string, itemIndex: number): string {
+	if (value === undefined || value === null) return '';
+	if (typeof value === 'string') return value.trim();
+	if ((typeof value === 'number' && Number.isFinite(value)) || typeof value === 'bigint') return String(value);
+	return fail(
+		context,
+		itemIndex,
+		`"${field}" must be text or a number but is ${describeValue(value)} in item ${itemIndex}`,
+		`Give "${field}" as text (such as an ID like lead_8f2k1) or a number. If it comes from an expression, pick the field inside the object, e.g. {{ $json.lead.id }} rather than {{ $json.lead }}.`,
+	);
+}
+
+/** A required text parameter (also an ID): trimmed, not empty, and text or a number (see textOrNumber). */
 export function requireText(context: IExecuteFunctions, value: unknown, field: string, itemIndex: number): string {
-	const text = typeof value === 'string' ? value.trim() : value === undefined || value === null ? '' : String(value);
+	const text = textOrNumber(context, value, field, itemIndex);
 	if (text === '') {
 		fail(
 			context,
@@ -115,10 +143,27 @@ function fromDateOnly(match: RegExpExecArray): Date {
 }
 
 /**
+ * A number given for a date, as Unix time (UNIX_TIME_RULE in apiChoices.ts): seconds below
+ * 100,000,000,000, milliseconds from there; below 100,000,000, negative or not finite it is refused.
+ */
+function fromUnixTime(context: IExecuteFunctions, value: number, field: string, itemIndex: number): Date {
+	if (!Number.isFinite(value) || value < UNIX_TIME_RULE.refusedBelow) {
+		fail(
+			context,
+			itemIndex,
+			`"${field}" is the number ${String(value)} in item ${itemIndex}, which the node does not read as a date`,
+			'A number for a date is read as Unix time: seconds (such as 1767225600) or milliseconds (such as 1767225600000), from 1973-03-03 on. Otherwise use an ISO 8601 date such as 2026-12-31, or the date picker.',
+		);
+	}
+	return new Date(value < UNIX_TIME_RULE.millisecondsFrom ? value * 1000 : value);
+}
+
+/**
  * A date as ISO 8601 in UTC (`2026-12-31T09:00:00.000Z`), from what n8n users pass: ISO strings with a zone or
  * offset, the date-time picker's value and other date-times without zone (read in the workflow's time zone), a date
  * alone (kept as that calendar date: midnight UTC), a JS Date, a Luxon DateTime from an expression
- * (`{{ $now.plus({ days: 30 }) }}`), or Unix time in ms.
+ * (`{{ $now.plus({ days: 30 }) }}`), or Unix time as a number (or a text of 9 or more digits): seconds or
+ * milliseconds by the rule of fromUnixTime.
  */
 export function toIsoDate(context: IExecuteFunctions, value: unknown, field: string, itemIndex: number): string {
 	let date: Date | undefined;
@@ -131,11 +176,12 @@ export function toIsoDate(context: IExecuteFunctions, value: unknown, field: str
 			date = value as Date;
 		}
 	} else if (typeof value === 'number') {
-		date = new Date(value);
+		date = fromUnixTime(context, value, field, itemIndex);
 	} else if (typeof value === 'string' && value.trim() !== '') {
 		const text = value.trim();
 		const naive = NAIVE_DATE_TIME.exec(text);
-		if (!naive) date = new Date(text);
+		if (/^\d{9,}(\.\d+)?$/.test(text)) date = fromUnixTime(context, Number(text), field, itemIndex);
+		else if (!naive) date = new Date(text);
 		else date = naive[4] === undefined ? fromDateOnly(naive) : fromWallClock(naive, context.getTimezone());
 	}
 	if (!date || Number.isNaN(date.getTime())) {
@@ -175,6 +221,36 @@ export function customFieldsFromPairs(pairs: unknown): IDataObject | undefined {
 		if (name !== '') result[name] = value as IDataObject[string];
 	}
 	return Object.keys(result).length > 0 ? result : undefined;
+}
+
+/** `sourceId` → `Source ID`: how the node's field list names an ID field of a collection. */
+function displayNameOfKey(key: string): string {
+	const words = key.replace(/Id$/, ' ID').replace(/([a-z])([A-Z])/g, '$1 $2');
+	return words.charAt(0).toUpperCase() + words.slice(1);
+}
+
+/**
+ * An optional ID (from a collection or a locator): undefined when empty, else its text. IDs must be text or numbers
+ * (an object is refused with an error naming the field, never sent as `[object Object]`).
+ */
+export function optionalId(context: IExecuteFunctions, value: unknown, field: string, itemIndex: number): string | undefined {
+	const text = textOrNumber(context, value, field, itemIndex);
+	return text === '' ? undefined : text;
+}
+
+/**
+ * A value of a collection field for the request: an ID field (a key ending in `Id`) through optionalId, everything
+ * else through requestText. Undefined when there is nothing to send.
+ */
+export function requestField(
+	context: IExecuteFunctions,
+	key: string,
+	value: unknown,
+	itemIndex: number,
+): IDataObject[string] | undefined {
+	if (!isSet(value)) return undefined;
+	if (/Id$/.test(key)) return optionalId(context, value, displayNameOfKey(key), itemIndex);
+	return requestText(value);
 }
 
 /**

@@ -5,15 +5,9 @@ import type {
 	INodeListSearchResult,
 } from 'n8n-workflow';
 
-import { apiRequest, MAX_PAGE_SIZE } from '../transport';
+import { readPages } from '../transport';
 
 /** The lead picker's labels and its search by lead number or ID (used by searchLeads in listSearch.ts). */
-
-interface V1Page {
-	items?: IDataObject[];
-	nextCursor?: string | null;
-	hasMore?: boolean;
-}
 
 /** Pages (100 leads each) one picker call reads at most when it looks for a lead number or ID itself. */
 export const LEAD_NUMBER_SCAN_PAGES = 5;
@@ -39,8 +33,10 @@ function contains(value: unknown, needle: string): boolean {
 
 /**
  * The CRM's search matches name, email, mobile and website, not the lead number. When it finds nothing and the
- * filter could be a number or an ID (one word with a digit), the leads are listed page by page and matched on their
- * number and ID here: at most LEAD_NUMBER_SCAN_PAGES pages per call, the rest behind the pagination token.
+ * filter could be a number or an ID (one word with a digit), the leads are listed page by page through the one list
+ * reader (its shape, record and repeated-cursor checks apply) and matched on their number and ID here: at most
+ * LEAD_NUMBER_SCAN_PAGES pages per call. The rest goes behind n8n's pagination token: the reader's `nextCursor` of the
+ * last page read, handed back as `startCursor` on the next call.
  */
 export async function scanByNumber(
 	context: ILoadOptionsFunctions,
@@ -49,19 +45,20 @@ export async function scanByNumber(
 ): Promise<INodeListSearchResult> {
 	const needle = filter.toLowerCase();
 	const results: INodeListSearchItems[] = [];
-	let next: string | undefined = cursor;
-	for (let page = 0; page < LEAD_NUMBER_SCAN_PAGES; page++) {
-		const qs: IDataObject = { limit: MAX_PAGE_SIZE };
-		if (next) qs.cursor = next;
-		const response = (await apiRequest.call(context, { method: 'GET', path: '/leads', qs })) as V1Page;
-		const items = response.items ?? [];
-		for (const lead of items) {
+	let next: string | null = null;
+	const pages = readPages.call(context, {
+		path: '/leads',
+		startCursor: cursor,
+		narrow: 'Enter more of the lead number or ID, or pick the lead by ID.',
+	});
+	for await (const page of pages) {
+		for (const lead of page.records) {
 			if (contains(lead.number, needle) || contains(lead.id, needle)) results.push(leadListItem(lead));
 		}
-		next = response.hasMore && response.nextCursor && items.length > 0 ? response.nextCursor : undefined;
-		if (!next) break;
+		next = page.nextCursor;
+		if (page.number >= LEAD_NUMBER_SCAN_PAGES) break;
 	}
-	return { results, paginationToken: next ? `${NUMBER_SCAN_TOKEN}${next}` : undefined };
+	return { results, paginationToken: next !== null ? `${NUMBER_SCAN_TOKEN}${next}` : undefined };
 }
 
 export function mayBeNumberOrId(filter: string): boolean {

@@ -1,14 +1,10 @@
 import type { IDataObject, ILoadOptionsFunctions, INodeListSearchResult } from 'n8n-workflow';
 
 import { USER_SEARCH_QUERY_PARAMETER, userMatchesSearch } from '../apiChoices';
-import { apiRequest, MAX_PAGE_SIZE } from '../transport';
+import { readOnePage } from '../transport';
 import { leadListItem, mayBeNumberOrId, NUMBER_SCAN_TOKEN, scanByNumber } from './leadPicker';
 
-interface V1Page {
-	items?: IDataObject[];
-	nextCursor?: string | null;
-	hasMore?: boolean;
-}
+/** The pickers read one page per call through the one list reader, and hand its `nextCursor` to n8n as the token. */
 
 /** One page of leads for the "From List" picker, searching name, email and lead number as the user types. */
 export async function searchLeads(
@@ -20,18 +16,13 @@ export async function searchLeads(
 	if (search && paginationToken?.startsWith(NUMBER_SCAN_TOKEN)) {
 		return await scanByNumber(this, search, paginationToken.slice(NUMBER_SCAN_TOKEN.length));
 	}
-	const qs: IDataObject = { limit: MAX_PAGE_SIZE };
+	const qs: IDataObject = {};
 	if (search) qs.search = search;
-	if (paginationToken) qs.cursor = paginationToken;
-	const page = (await apiRequest.call(this, { method: 'GET', path: '/leads', qs })) as V1Page;
-	const items = page.items ?? [];
-	if (search && !paginationToken && items.length === 0 && mayBeNumberOrId(search)) {
+	const page = await readOnePage.call(this, { path: '/leads', qs, startCursor: paginationToken || undefined });
+	if (search && !paginationToken && page.records.length === 0 && mayBeNumberOrId(search)) {
 		return await scanByNumber(this, search, undefined);
 	}
-	return {
-		results: items.map(leadListItem),
-		paginationToken: page.hasMore && page.nextCursor ? page.nextCursor : undefined,
-	};
+	return { results: page.records.map(leadListItem), paginationToken: page.nextCursor ?? undefined };
 }
 
 /**
@@ -43,19 +34,18 @@ export async function searchUsers(
 	filter?: string,
 	paginationToken?: string,
 ): Promise<INodeListSearchResult> {
-	const qs: IDataObject = { limit: MAX_PAGE_SIZE, active: true };
+	const qs: IDataObject = { active: true };
 	if (filter) qs[USER_SEARCH_QUERY_PARAMETER] = filter;
-	if (paginationToken) qs.cursor = paginationToken;
-	const page = (await apiRequest.call(this, { method: 'GET', path: '/users', qs })) as V1Page;
+	const page = await readOnePage.call(this, { path: '/users', qs, startCursor: paginationToken || undefined });
 	return {
 		// Filtered here too, in case the server ignores the search parameter (the spec does not name it).
-		results: (page.items ?? []).filter((user) => !filter || userMatchesSearch(user, filter)).map((user) => {
+		results: page.records.filter((user) => !filter || userMatchesSearch(user, filter)).map((user) => {
 			const fullName = [user.firstName, user.lastName].filter(Boolean).join(' ');
 			return {
 				name: [fullName, user.email].filter(Boolean).join(' · ') || String(user.id),
 				value: String(user.id),
 			};
 		}),
-		paginationToken: page.hasMore && page.nextCursor ? page.nextCursor : undefined,
+		paginationToken: page.nextCursor ?? undefined,
 	};
 }

@@ -1,5 +1,5 @@
 export { API_PREFIX, MAX_PAGE_SIZE } from './spec';
 export { apiRequest, apiRequestFull, CREDENTIAL_TYPE, normalizeBaseUrl } from './request';
 export type { ApiContext, ApiRequest, ApiVersion } from './request';
-export { paginateV1, paginateV2 } from './pagination';
-export type { PageRequest } from './pagination';
+export { readList, readOnePage, readPages } from './pagination';
+export type { ListPage, ListSpec, PageRequest } from './pagination';

@@ -48,8 +48,18 @@ export interface ListSpec {
 	maxRecords?: number;
 	/** Time limit of each page's request, in ms (see ApiRequest.timeLimitMs). */
 	timeLimitMs?: number;
+	/**
+	 * Time limit of the whole list, in ms (e.g. the trigger's sweep during activation): each page's request gets at most
+	 * what is left of it, and when nothing is left the list fails with an error that says so.
+	 */
+	totalTimeLimitMs?: number;
 	/** Tells the user how to narrow this list when it passes a cap, e.g. 'Use a filter or set "Limit".' */
 	narrow?: string;
+	/**
+	 * When the first answer is not a list, yield it as one page of shape `other` (no records, the answer in `other`)
+	 * instead of failing: Custom API Request outputs such an answer as it is. Later pages must always be lists.
+	 */
+	otherOnFirstPage?: boolean;
 }
 
 /** One page, in the shape every version shares. */
@@ -59,8 +69,10 @@ export interface ListPage {
 	nextCursor: string | null;
 	/** 1 for the first page. */
 	number: number;
-	/** The shape the answer had. */
-	shape: 'v1' | 'v2' | 'array';
+	/** The shape the answer had; `other` only with `otherOnFirstPage`, on page 1. */
+	shape: 'v1' | 'v2' | 'array' | 'other';
+	/** With shape `other`: the answer itself (parsed JSON when it was JSON text). */
+	other?: unknown;
 }
 
 const isObject = (value: unknown): value is IDataObject => !!value && typeof value === 'object' && !Array.isArray(value);
@@ -71,7 +83,7 @@ const nextCursorOf = (cursor: unknown, hasMore: unknown): string | null =>
 interface RawPage {
 	list: unknown[];
 	nextCursor: string | null;
-	shape: ListPage['shape'];
+	shape: 'v1' | 'v2' | 'array';
 }
 
 /** Reads one answer in the shapes `shape` allows; undefined when it has none of them. */
@@ -99,11 +111,41 @@ function describeBody(body: unknown): string {
 	return `a ${typeof body}`;
 }
 
+/** A list entry that is not a record, for the error that names it: `null`, `the number 7`, `the text "x"`, `an array`. */
+function describeEntry(value: unknown): string {
+	if (value === null) return 'null';
+	if (value === undefined) return 'nothing (undefined)';
+	if (typeof value === 'string') return `the text "${cut(value.replace(/\s+/g, ' '), 60)}"`;
+	if (typeof value === 'number' || typeof value === 'boolean') return `the ${typeof value} ${String(value)}`;
+	if (Array.isArray(value)) return `an array of ${value.length}`;
+	return `a ${typeof value}`;
+}
+
 const SHAPE_NAMES: Record<ListShape, string> = {
 	v1: '{ items, hasMore, nextCursor }',
 	v2: '{ data, meta: { nextCursor, hasMore } }',
 	any: 'a bare array, { items, hasMore, nextCursor } (v1) or { data, meta } (v2)',
 };
+
+/**
+ * The size of an answer's body, for the list's byte cap: what the transport counted while reading it (`bodyBytes`),
+ * else its Content-Length, else the length of its text; 0 when none is known (a parsed body without a length).
+ */
+function bodyBytesOf(response: IN8nHttpFullResponse): number {
+	const counted = (response as { bodyBytes?: unknown }).bodyBytes;
+	if (typeof counted === 'number' && Number.isFinite(counted)) return counted;
+	const header = response.headers?.['content-length'];
+	const length = Number(Array.isArray(header) ? header[0] : header);
+	if (Number.isFinite(length) && length >= 0) return length;
+	return typeof response.body === 'string' ? response.body.length : 0;
+}
+
+/** `128 MB`, `64 KB`, `900 bytes`. */
+function describeBytes(bytes: number): string {
+	if (bytes >= 1024 * 1024) return `${Math.round((bytes / 1024 / 1024) * 10) / 10} MB`;
+	if (bytes >= 1024) return `${Math.round((bytes / 1024) * 10) / 10} KB`;
+	return `${bytes} bytes`;
+}
 
 function contentTypeOf(response: IN8nHttpFullResponse): string {
 	const value = response.headers?.['content-type'];
@@ -139,7 +181,7 @@ export async function* readPages(
 	pageSizeFor?: (recordsSoFar: number) => number,
 ): AsyncGenerator<ListPage, void, undefined> {
 	const version: ApiVersion = spec.version ?? 'v1';
-	const shape: ListShape = spec.shape ?? version;
+	let shape: ListShape = spec.shape ?? version;
 	const summary: RequestSummary = { method: 'GET', path: `${API_PREFIX[version]}${spec.path}`, itemIndex: spec.itemIndex };
 	const maxPages = spec.maxPages ?? READ.maxPages;
 	const maxRecords = spec.maxRecords ?? LIST.maxRecords;
@@ -150,15 +192,26 @@ export async function* readPages(
 	let previousPage: string | undefined;
 	let records = 0;
 	let bytes = 0;
+	const deadline = spec.totalTimeLimitMs === undefined ? Infinity : Date.now() + spec.totalTimeLimitMs;
 	for (let number = 1; ; number++) {
 		if (number > maxPages) {
 			throw listError(
 				this,
 				summary,
-				`The CRM API's list ${summary.path} still had more after ${maxPages} pages (${records} records); the node stopped reading it`,
+				`The list ${summary.path} has more than ${maxPages.toLocaleString('en-US')} pages, the most the node reads of this list (${records.toLocaleString('en-US')} records read); nothing of it was output`,
 				narrow,
 			);
 		}
+		const left = deadline - Date.now();
+		if (left <= 0) {
+			throw listError(
+				this,
+				summary,
+				`The list ${summary.path} took longer than ${Math.ceil((spec.totalTimeLimitMs ?? 0) / 1000)} s, its time limit, after ${number - 1} pages (${records.toLocaleString('en-US')} records); nothing of it was output`,
+				narrow,
+			);
+		}
+		const timeLimitMs = left === Infinity ? spec.timeLimitMs : Math.min(spec.timeLimitMs ?? Infinity, left);
 		const wanted = pageSizeFor ? pageSizeFor(records) : (spec.pageSize ?? MAX_PAGE_SIZE);
 		const pageSize = Math.max(1, Math.min(MAX_PAGE_SIZE, Math.floor(wanted)));
 		const qs: IDataObject = { ...spec.qs, [version === 'v2' ? 'pageSize' : 'limit']: pageSize };
@@ -169,10 +222,10 @@ export async function* readPages(
 			version,
 			qs,
 			itemIndex: spec.itemIndex,
-			timeLimitMs: spec.timeLimitMs,
+			timeLimitMs,
 		});
-		bytes += (response as { bodyBytes?: number }).bodyBytes ?? 0;
 		let body: unknown = response.body;
+		bytes += bodyBytesOf(response);
 		if (typeof body === 'string') {
 			try {
 				body = JSON.parse(body);
@@ -181,6 +234,10 @@ export async function* readPages(
 			}
 		}
 		const raw = readPageShape(body, shape);
+		if (!raw && number === 1 && spec.otherOnFirstPage) {
+			yield { records: [], nextCursor: null, number, shape: 'other', other: body };
+			return;
+		}
 		if (!raw) {
 			throw listError(
 				this,
@@ -195,18 +252,20 @@ export async function* readPages(
 			throw listError(
 				this,
 				summary,
-				`The CRM API's list ${summary.path} held ${describeBody(raw.list[bad])} at position ${bad + 1} of page ${number}, where a record (a JSON object) was expected`,
+				`The CRM API's list ${summary.path} held ${describeEntry(raw.list[bad])} at position ${bad + 1} of page ${number}, where a record (a JSON object) was expected`,
 				'Every record of a list must be a JSON object. This is a fault of the API or of a proxy in front of it; nothing of this list was output.',
 				response.statusCode,
 			);
 		}
+		// A list read in any shape keeps the shape of its first page: a v1 page followed by a bare array is a fault.
+		if (shape === 'any') shape = raw.shape === 'array' ? 'any' : raw.shape;
 		const page = raw.list as IDataObject[];
 		records += page.length;
 		if (records > maxRecords) {
 			throw listError(
 				this,
 				summary,
-				`The list ${summary.path} holds more than ${maxRecords.toLocaleString('en-US')} records, the most one list may hold in the node`,
+				`The list ${summary.path} holds more than ${maxRecords.toLocaleString('en-US')} records, the most the node reads of this list; nothing of it was output`,
 				narrow,
 			);
 		}
@@ -214,7 +273,7 @@ export async function* readPages(
 			throw listError(
 				this,
 				summary,
-				`The list ${summary.path} is larger than ${Math.round(LIST.maxBytes / 1024 / 1024)} MB, the most one list may hold in the node`,
+				`The list ${summary.path} is larger than ${describeBytes(LIST.maxBytes)}, the most one list may hold in the node; nothing of it was output`,
 				narrow,
 			);
 		}
@@ -271,36 +330,12 @@ export async function readList(
 	return records;
 }
 
-interface ListRequest {
-	path: string;
-	qs?: IDataObject;
-	itemIndex?: number;
-	/** Keeps only the records this accepts (a filter the API may not apply itself); paging goes on until the limit. */
-	keep?: (record: IDataObject) => boolean;
-}
-
-/** v1 lists: `limit` and `cursor` in; `items`, `hasMore`, `nextCursor` out. */
-export async function paginateV1(this: ApiContext, list: ListRequest, want: PageRequest): Promise<IDataObject[]> {
-	const start = list.qs?.cursor;
-	const qs = { ...list.qs };
-	delete qs.cursor;
-	return await readList.call(
-		this,
-		{ path: list.path, version: 'v1', qs, itemIndex: list.itemIndex, startCursor: typeof start === 'string' && start !== '' ? start : undefined },
-		want,
-		list.keep,
-	);
-}
-
-/** v2 lists: `pageSize` and `cursor` in; `data` and `meta.nextCursor` / `meta.hasMore` out. */
-export async function paginateV2(this: ApiContext, list: ListRequest, want: PageRequest): Promise<IDataObject[]> {
-	const start = list.qs?.cursor;
-	const qs = { ...list.qs };
-	delete qs.cursor;
-	return await readList.call(
-		this,
-		{ path: list.path, version: 'v2', qs, itemIndex: list.itemIndex, startCursor: typeof start === 'string' && start !== '' ? start : undefined },
-		want,
-		list.keep,
-	);
+/**
+ * The first page of a list, through `readPages` (shape and record checks included): for n8n's list searches, which
+ * read one page per call and hand `nextCursor` back to n8n as their pagination token.
+ */
+export async function readOnePage(this: ApiContext, spec: ListSpec): Promise<ListPage> {
+	for await (const page of readPages.call(this, spec)) return page;
+	// readPages yields a first page or throws; this is never reached.
+	return { records: [], nextCursor: null, number: 1, shape: spec.version ?? 'v1' };
 }

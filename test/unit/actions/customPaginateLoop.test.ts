@@ -16,7 +16,7 @@ describe('Custom API Request, Paginate, Return All', () => {
 			.reply(200, { items: records(100, 101), hasMore: true, nextCursor: 'c1' });
 
 		await expect(run(request)).rejects.toThrow(
-			'The CRM API\'s list /api/v1/leads did not advance: page 1 handed back a cursor it had already given ("c1"). The node stopped reading it',
+			'The CRM API\'s list /api/v1/leads did not advance: page 2 handed back a cursor it had already given ("c1"). The node stopped reading it',
 		);
 		expect(scope.isDone()).toBe(true);
 	});

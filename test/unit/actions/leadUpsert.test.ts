@@ -1,6 +1,6 @@
 import type { IDataObject, INodeParameters } from 'n8n-workflow';
 
-import { forgetUpsertMemory, UPSERT_MAX_SEARCH_PAGES } from '../../../nodes/CrmInvoicing/actions/lead/upsert';
+import { forgetUpsertMemory } from '../../../nodes/CrmInvoicing/actions/lead/upsert';
 import { api, expectValidationError, jsonOf, logging, run, useNock } from './support';
 import type { SeenRequest } from './support';
 
@@ -225,24 +225,6 @@ describe('lead: create or update (upsert)', () => {
 		});
 		expect(scope.isDone()).toBe(true);
 		expect(seen).toHaveLength(1);
-	});
-
-	it(`stops after ${UPSERT_MAX_SEARCH_PAGES} pages of search results with an error, not an endless loop`, async () => {
-		let pages = 0;
-		const scope = api()
-			.get('/api/v1/leads')
-			.query(true)
-			.times(UPSERT_MAX_SEARCH_PAGES)
-			.reply(() => {
-				pages++;
-				return [200, { items: [lead(`lead_${pages}`, { email: 'someone.else@example.com' })], hasMore: true, nextCursor: `c${pages}` }];
-			});
-
-		await expect(run(upsert())).rejects.toMatchObject({
-			message: expect.stringMatching(/found more than 1000 leads/),
-		});
-		expect(scope.isDone()).toBe(true);
-		expect(pages).toBe(UPSERT_MAX_SEARCH_PAGES);
 	});
 
 	it('refuses an empty email before any request', async () => {

@@ -30,12 +30,12 @@ describe('webhook subscription: Get Many in every known list shape', () => {
 	it('an unknown shape is a clear error, not an empty list', async () => {
 		api().get('/api/v1/webhooks').query(true).reply(200, { subscriptions: [hook('whk_1')] });
 		await expect(run({ resource: 'webhook', operation: 'getMany', returnAll: true })).rejects.toThrow(
-			'The API answered GET /webhooks with an object with the keys subscriptions, not a list the node knows',
+			'The CRM API answered GET /api/v1/webhooks with 200 (application/json) and an object with the keys subscriptions, not a list',
 		);
 	});
 
 	it('a cursor that repeats stops with a clear error', async () => {
 		api().get('/api/v1/webhooks').query(true).times(2).reply(200, { items: [hook('whk_1')], hasMore: true, nextCursor: 'same' });
-		await expect(run({ resource: 'webhook', operation: 'getMany', returnAll: true })).rejects.toThrow('The API repeated a cursor');
+		await expect(run({ resource: 'webhook', operation: 'getMany', returnAll: true })).rejects.toThrow('did not advance: page 2 handed back a cursor it had already given ("same")');
 	});
 });

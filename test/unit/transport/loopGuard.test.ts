@@ -3,7 +3,7 @@ import nock from 'nock';
 import { NodeApiError, sleep } from 'n8n-workflow';
 import type { IDataObject } from 'n8n-workflow';
 
-import { paginateV1, paginateV2 } from '../../../nodes/CrmInvoicing/transport';
+import { readList } from '../../../nodes/CrmInvoicing/transport';
 import { BASE, errorOf, freshContext, setUpNock } from './support';
 
 jest.mock('n8n-workflow', () => ({
@@ -37,7 +37,7 @@ describe('Return All against a cursor that repeats', () => {
 		const { context } = freshContext();
 		const seen = serve('/api/v1/leads', 50, (n) => ({ items: records('lead', 100, n * 100 + 1), hasMore: true, nextCursor: 'same' }));
 
-		const error = await errorOf(paginateV1.call(context, { path: '/leads' }, { returnAll: true }));
+		const error = await errorOf(readList.call(context, { path: '/leads' }, { returnAll: true }));
 
 		expect(error).toBeInstanceOf(NodeApiError);
 		expect(error.message).toBe(
@@ -51,7 +51,7 @@ describe('Return All against a cursor that repeats', () => {
 		const { context } = freshContext();
 		const seen = serve('/api/v1/leads', 50, (n) => ({ items: records('lead', 100, n * 100 + 1), hasMore: true, nextCursor: n % 2 ? 'a' : 'b' }));
 
-		await expect(paginateV1.call(context, { path: '/leads' }, { returnAll: true })).rejects.toThrow(/handed back a cursor it had already given \("b"\)/);
+		await expect(readList.call(context, { path: '/leads' }, { returnAll: true })).rejects.toThrow(/handed back a cursor it had already given \("b"\)/);
 		expect(seen).toHaveLength(3);
 	});
 
@@ -59,7 +59,7 @@ describe('Return All against a cursor that repeats', () => {
 		const { context } = freshContext();
 		const seen = serve('/api/v2/contacts', 50, (n) => ({ data: records('ct', 100, n * 100 + 1), meta: { hasMore: true, nextCursor: 'x' } }));
 
-		await expect(paginateV2.call(context, { path: '/contacts' }, { returnAll: true })).rejects.toThrow(
+		await expect(readList.call(context, { path: '/contacts', version: 'v2' }, { returnAll: true })).rejects.toThrow(
 			/list \/api\/v2\/contacts did not advance: page 2 handed back a cursor/,
 		);
 		expect(seen).toHaveLength(2);
@@ -69,7 +69,7 @@ describe('Return All against a cursor that repeats', () => {
 		const { context } = freshContext();
 		const seen = serve('/api/v1/leads', 50, (n) => ({ items: records('lead', 100), hasMore: true, nextCursor: `c${n}` }));
 
-		await expect(paginateV1.call(context, { path: '/leads' }, { returnAll: true })).rejects.toThrow(
+		await expect(readList.call(context, { path: '/leads' }, { returnAll: true })).rejects.toThrow(
 			/did not advance: page 2 held the same records as page 1/,
 		);
 		expect(seen).toHaveLength(2);
@@ -80,7 +80,7 @@ describe('Return All against a cursor that repeats', () => {
 		const seen = serve('/api/v1/leads', 5, () => ({ items: records('lead', 100), hasMore: true, nextCursor: 'start' }));
 
 		await expect(
-			paginateV1.call(context, { path: '/leads', qs: { cursor: 'start' } }, { returnAll: true }),
+			readList.call(context, { path: '/leads', startCursor: 'start' }, { returnAll: true }),
 		).rejects.toThrow(/page 1 handed back a cursor it had already given \("start"\)/);
 		expect(seen).toEqual(['/api/v1/leads?limit=100&cursor=start']);
 	});
@@ -89,7 +89,7 @@ describe('Return All against a cursor that repeats', () => {
 		const { context } = freshContext();
 		const seen = serve('/api/v1/leads', 5, () => ({ items: records('lead', 100), hasMore: true, nextCursor: 'same' }));
 
-		expect(await paginateV1.call(context, { path: '/leads' }, { returnAll: false, limit: 100 })).toHaveLength(100);
+		expect(await readList.call(context, { path: '/leads' }, { returnAll: false, limit: 100 })).toHaveLength(100);
 		expect(seen).toHaveLength(1);
 	});
 });

@@ -2,7 +2,7 @@ import nock from 'nock';
 import { sleep } from 'n8n-workflow';
 import type { IDataObject } from 'n8n-workflow';
 
-import { paginateV1, paginateV2 } from '../../../nodes/CrmInvoicing/transport';
+import { readList } from '../../../nodes/CrmInvoicing/transport';
 import { BASE, freshContext, setUpNock } from './support';
 
 jest.mock('n8n-workflow', () => ({
@@ -35,7 +35,7 @@ function servePages(path: string, pages: IDataObject[]): string[] {
 	return seen;
 }
 
-describe('paginateV1', () => {
+describe('readList, v1 lists', () => {
 	it('Return All over 3 pages asks limit=100 on every page and passes the cursor', async () => {
 		const { context } = freshContext();
 		const seen = servePages('/api/v1/leads', [
@@ -44,7 +44,7 @@ describe('paginateV1', () => {
 			{ items: records('lead', 20, 201), hasMore: false, nextCursor: null },
 		]);
 
-		const leads = await paginateV1.call(context, { path: '/leads' }, { returnAll: true });
+		const leads = await readList.call(context, { path: '/leads' }, { returnAll: true });
 
 		expect(seen).toEqual([
 			'/api/v1/leads?limit=100',
@@ -64,7 +64,7 @@ describe('paginateV1', () => {
 			{ items: records('lead', 1, 101), hasMore: false, nextCursor: null },
 		]);
 
-		await paginateV1.call(
+		await readList.call(
 			context,
 			{ path: '/leads', qs: { search: 'acme corp', archived: false, stageId: 'lst_new' } },
 			{ returnAll: true },
@@ -85,7 +85,7 @@ describe('paginateV1', () => {
 			{ items: records('lead', 50, 251), hasMore: false, nextCursor: null },
 		]);
 
-		const leads = await paginateV1.call(context, { path: '/leads' }, { returnAll: false, limit: 250 });
+		const leads = await readList.call(context, { path: '/leads' }, { returnAll: false, limit: 250 });
 
 		expect(seen).toEqual([
 			'/api/v1/leads?limit=100',
@@ -100,7 +100,7 @@ describe('paginateV1', () => {
 		const { context } = freshContext();
 		const seen = servePages('/api/v1/leads', [{ items: records('lead', 40), hasMore: true, nextCursor: 'c2' }]);
 
-		const leads = await paginateV1.call(context, { path: '/leads' }, { returnAll: false, limit: 30 });
+		const leads = await readList.call(context, { path: '/leads' }, { returnAll: false, limit: 30 });
 
 		expect(seen).toEqual(['/api/v1/leads?limit=30']);
 		expect(leads).toHaveLength(30);
@@ -113,7 +113,7 @@ describe('paginateV1', () => {
 			{ items: records('lead', 18, 13), hasMore: false, nextCursor: null },
 		]);
 
-		const leads = await paginateV1.call(context, { path: '/leads' }, { returnAll: false, limit: 30 });
+		const leads = await readList.call(context, { path: '/leads' }, { returnAll: false, limit: 30 });
 
 		expect(seen).toEqual(['/api/v1/leads?limit=30']);
 		expect(leads).toHaveLength(12);
@@ -126,7 +126,7 @@ describe('paginateV1', () => {
 			{ items: records('user', 5, 6), hasMore: false },
 		]);
 
-		const users = await paginateV1.call(context, { path: '/users' }, { returnAll: true });
+		const users = await readList.call(context, { path: '/users' }, { returnAll: true });
 
 		expect(seen).toEqual(['/api/v1/users?limit=100']);
 		expect(users).toHaveLength(5);
@@ -139,7 +139,7 @@ describe('paginateV1', () => {
 			{ items: records('lead', 100, 101), hasMore: false, nextCursor: null },
 		]);
 
-		const leads = await paginateV1.call(context, { path: '/leads' }, { returnAll: true });
+		const leads = await readList.call(context, { path: '/leads' }, { returnAll: true });
 
 		expect(seen).toEqual(['/api/v1/leads?limit=100']);
 		expect(leads).toHaveLength(100);
@@ -152,7 +152,7 @@ describe('paginateV1', () => {
 			{ items: records('lead', 1), hasMore: false, nextCursor: null },
 		]);
 
-		await expect(paginateV1.call(context, { path: '/leads' }, { returnAll: true })).rejects.toThrow(
+		await expect(readList.call(context, { path: '/leads' }, { returnAll: true })).rejects.toThrow(
 			'The CRM API\'s list /api/v1/leads did not advance: page 1 was empty but still named a next cursor ("c2"). The node stopped reading it',
 		);
 		expect(seen).toEqual(['/api/v1/leads?limit=100']);
@@ -162,7 +162,7 @@ describe('paginateV1', () => {
 		const { context } = freshContext();
 		const seen = servePages('/api/v1/leads', [{ items: [], hasMore: false, nextCursor: null }]);
 
-		expect(await paginateV1.call(context, { path: '/leads' }, { returnAll: true })).toEqual([]);
+		expect(await readList.call(context, { path: '/leads' }, { returnAll: true })).toEqual([]);
 		expect(seen).toEqual(['/api/v1/leads?limit=100']);
 	});
 
@@ -170,7 +170,7 @@ describe('paginateV1', () => {
 		const { context } = freshContext();
 		const seen = servePages('/api/v1/leads', [{ items: records('lead', 1), hasMore: false, nextCursor: null }]);
 
-		expect(await paginateV1.call(context, { path: '/leads' }, { returnAll: false, limit: 0 })).toEqual([]);
+		expect(await readList.call(context, { path: '/leads' }, { returnAll: false, limit: 0 })).toEqual([]);
 		expect(seen).toEqual([]);
 	});
 
@@ -184,8 +184,8 @@ describe('paginateV1', () => {
 		]);
 		servePages('/api/v1/users', [{ items: records('user', 3), hasMore: false, nextCursor: null }]);
 
-		await paginateV1.call(context, { path: '/leads' }, { returnAll: true });
-		await paginateV1.call(context, { path: '/users' }, { returnAll: true });
+		await readList.call(context, { path: '/leads' }, { returnAll: true });
+		await readList.call(context, { path: '/users' }, { returnAll: true });
 
 		expect(getCredentials).toHaveBeenCalledTimes(1);
 		expect(getCredentials).toHaveBeenCalledWith('crmInvoicingApi');
@@ -200,15 +200,15 @@ describe('paginateV1', () => {
 			{ items: records('lead', 1), hasMore: false, nextCursor: null },
 		]);
 
-		await paginateV1.call(first.context, { path: '/leads' }, { returnAll: true });
-		await paginateV1.call(second.context, { path: '/leads' }, { returnAll: true });
+		await readList.call(first.context, { path: '/leads' }, { returnAll: true });
+		await readList.call(second.context, { path: '/leads' }, { returnAll: true });
 
 		expect(first.credentialsHelper.getDecryptedCalls).toBe(1);
 		expect(second.credentialsHelper.getDecryptedCalls).toBe(1);
 	});
 });
 
-describe('paginateV2', () => {
+describe('readList, v2 lists', () => {
 	it('asks pageSize (not limit) under /api/v2 and follows meta.nextCursor', async () => {
 		const { context } = freshContext();
 		const seen = servePages('/api/v2/contacts', [
@@ -217,7 +217,7 @@ describe('paginateV2', () => {
 			{ data: records('contact', 7, 201), meta: { nextCursor: null, hasMore: false } },
 		]);
 
-		const contacts = await paginateV2.call(context, { path: '/contacts' }, { returnAll: true });
+		const contacts = await readList.call(context, { path: '/contacts', version: 'v2' }, { returnAll: true });
 
 		expect(seen).toEqual([
 			'/api/v2/contacts?pageSize=100',
@@ -234,7 +234,7 @@ describe('paginateV2', () => {
 			{ data: records('contact', 20, 101), meta: { nextCursor: 'v2c3', hasMore: true } },
 		]);
 
-		const contacts = await paginateV2.call(context, { path: '/contacts' }, { returnAll: false, limit: 120 });
+		const contacts = await readList.call(context, { path: '/contacts', version: 'v2' }, { returnAll: false, limit: 120 });
 
 		expect(seen).toEqual(['/api/v2/contacts?pageSize=100', '/api/v2/contacts?pageSize=20&cursor=v2c2']);
 		expect(contacts).toHaveLength(120);
@@ -245,12 +245,12 @@ describe('paginateV2', () => {
 		const seenFirst = servePages('/api/v2/contacts', [
 			{ data: records('contact', 3), meta: { nextCursor: 'v2c_stale', hasMore: false } },
 		]);
-		expect(await paginateV2.call(first.context, { path: '/contacts' }, { returnAll: true })).toHaveLength(3);
+		expect(await readList.call(first.context, { path: '/contacts', version: 'v2' }, { returnAll: true })).toHaveLength(3);
 		expect(seenFirst).toEqual(['/api/v2/contacts?pageSize=100']);
 
 		const second = freshContext();
 		const seenSecond = servePages('/api/v2/contacts', [{ data: records('contact', 2) }]);
-		expect(await paginateV2.call(second.context, { path: '/contacts' }, { returnAll: true })).toHaveLength(2);
+		expect(await readList.call(second.context, { path: '/contacts', version: 'v2' }, { returnAll: true })).toHaveLength(2);
 		expect(seenSecond).toEqual(['/api/v2/contacts?pageSize=100']);
 	});
 
@@ -258,7 +258,7 @@ describe('paginateV2', () => {
 		const { context } = freshContext();
 		const seen = servePages('/api/v2/contacts', [{ data: [], meta: { nextCursor: null, hasMore: false } }]);
 
-		expect(await paginateV2.call(context, { path: '/contacts' }, { returnAll: true })).toEqual([]);
+		expect(await readList.call(context, { path: '/contacts', version: 'v2' }, { returnAll: true })).toEqual([]);
 		expect(seen).toEqual(['/api/v2/contacts?pageSize=100']);
 	});
 });

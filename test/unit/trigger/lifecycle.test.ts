@@ -239,8 +239,8 @@ describe('create', () => {
 	});
 
 	it.each([
-		['an unknown list shape', { subscriptions: [] }, 'not a list the node knows'],
-		['a repeating cursor', { items: [{ id: 'whk_hand', name: 'hand-made' }], hasMore: true, nextCursor: 'same' }, 'repeated a cursor'],
+		['an unknown list shape', { subscriptions: [] }, 'and an object with the keys subscriptions, not a list'],
+		['a repeating cursor', { items: [{ id: 'whk_hand', name: 'hand-made' }], hasMore: true, nextCursor: 'same' }, 'handed back a cursor it had already given'],
 	])('logs %s as a warning, deletes nothing and still subscribes', async (_case, body, message) => {
 		nock(API).get(LIST).query(true).times(2).reply(200, body);
 		nock(API).post(LIST).reply(200, { id: 'whk_new', secret: SECRET });

@@ -3,7 +3,7 @@ import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodePropertie
 
 import { isSet } from '../../helpers/fields';
 import { pageRequestOf, returnAllAndLimit, toItems } from '../../helpers/list';
-import { paginateV2 } from '../../transport';
+import { readList } from '../../transport';
 
 const properties: INodeProperties[] = [
 	...returnAllAndLimit('contacts'),
@@ -34,6 +34,6 @@ export async function execute(this: IExecuteFunctions, itemIndex: number): Promi
 	const filters = this.getNodeParameter('filters', itemIndex, {}) as IDataObject;
 	const qs: IDataObject = {};
 	if (isSet(filters.search)) qs.search = String(filters.search).trim();
-	const contacts = await paginateV2.call(this, { path: '/contacts', qs, itemIndex }, want);
+	const contacts = await readList.call(this, { path: '/contacts', version: 'v2', qs, itemIndex }, want);
 	return toItems(contacts);
 }

@@ -9,7 +9,7 @@ import type {
 
 import { parseJson, requireText } from '../../helpers/fields';
 import { pageRequestOf, returnAllAndLimit } from '../../helpers/list';
-import { apiRequest, MAX_PAGE_SIZE, paginateV1, paginateV2 } from '../../transport';
+import { apiRequest, MAX_PAGE_SIZE, readPages } from '../../transport';
 import { showPath, unsafePathReason } from '../../transport/paths';
 import type { ApiVersion, PageRequest } from '../../transport';
 
@@ -99,7 +99,7 @@ const properties: INodeProperties[] = [
 		type: 'boolean',
 		default: false,
 		description:
-			'Whether to follow the cursor of a list endpoint and output one item per record. Works with v1 lists (items, nextCursor) and v2 lists (data, meta.nextCursor).',
+			'Whether to follow the cursor of a list endpoint and output one item per record. Works with v1 lists (items, nextCursor), v2 lists (data, meta.nextCursor) and bare arrays. Each record must be a JSON object.',
 		displayOptions: { show: { method: ['GET'] } },
 	},
 	...updateDisplayOptions({ show: { method: ['GET'], paginate: [true] } }, returnAllAndLimit('records')),
@@ -187,29 +187,11 @@ function toOutput(response: unknown): INodeExecutionData[] {
 	return [{ json: toJson(response) }];
 }
 
-interface ListPage {
-	records: unknown[];
-	nextCursor: string | null;
-	shape: ApiVersion;
-}
-
-/** The list in a response: v1 (`items`, `hasMore`, `nextCursor`) or v2 (`data`, `meta`); undefined when it is neither. */
-function listPageOf(response: IDataObject): ListPage | undefined {
-	if (Array.isArray(response.items)) {
-		const next = response.hasMore === false ? null : response.nextCursor;
-		return { records: response.items, nextCursor: typeof next === 'string' && next !== '' ? next : null, shape: 'v1' };
-	}
-	if (Array.isArray(response.data)) {
-		const meta = (response.meta ?? {}) as IDataObject;
-		const next = meta.hasMore === false ? null : meta.nextCursor;
-		return { records: response.data, nextCursor: typeof next === 'string' && next !== '' ? next : null, shape: 'v2' };
-	}
-	return undefined;
-}
-
 /**
- * GET with "Paginate": the first page tells the list shape (v1 or v2); the rest is fetched by paginateV1 / paginateV2
- * from that page's cursor. A response that is not a list is output as it is.
+ * GET with "Paginate", through the one list reader (transport/pagination.ts): the first answer tells the list shape
+ * (v1 `items`, v2 `data`, or a bare array) and every later page must have the same; the cursor is followed from there
+ * (a `cursor` query parameter the user gave is where it starts). Records are joined one by one, so any number of them
+ * (up to the reader's caps) can be joined. A first answer that is not a list is output as it is.
  */
 async function paginated(
 	context: IExecuteFunctions,
@@ -217,35 +199,30 @@ async function paginated(
 	want: PageRequest,
 ): Promise<INodeExecutionData[]> {
 	const limit = want.returnAll ? Infinity : (want.limit ?? 0);
-	const pageSizeParameter = request.version === 'v2' ? 'pageSize' : 'limit';
-	const first = await apiRequest.call(context, {
-		method: 'GET',
-		path: request.path,
-		version: request.version,
-		qs: { ...request.qs, [pageSizeParameter]: Math.min(MAX_PAGE_SIZE, limit) },
-		itemIndex: request.itemIndex,
-	});
-	const page = Array.isArray(first) ? undefined : listPageOf(first);
-	if (!page) return toOutput(first);
-	const records = page.records.slice(0, limit);
-	if (records.length < limit && page.nextCursor && page.records.length > 0) {
-		if (page.shape !== request.version) {
-			fail(
-				context,
-				request.itemIndex,
-				`The response of GET /api/${request.version}${request.path} is a ${page.shape} list, which "Paginate" cannot follow under /api/${request.version} (item ${request.itemIndex})`,
-				'Turn off "Paginate" and pass the cursor yourself as a query parameter.',
-			);
+	const { cursor, ...qs } = request.qs;
+	const records: INodeExecutionData[] = [];
+	const pages = readPages.call(
+		context,
+		{
+			path: request.path,
+			version: request.version,
+			qs,
+			shape: 'any',
+			itemIndex: request.itemIndex,
+			startCursor: typeof cursor === 'string' && cursor !== '' ? cursor : undefined,
+			otherOnFirstPage: true,
+			narrow: 'Narrow the list with query parameters the endpoint filters by, or set "Limit" instead of "Return All".',
+		},
+		() => Math.min(MAX_PAGE_SIZE, limit - records.length),
+	);
+	for await (const page of pages) {
+		if (page.shape === 'other') return toOutput(page.other);
+		for (const record of page.records) {
+			records.push({ json: record });
+			if (records.length >= limit) return records;
 		}
-		const rest = { path: request.path, qs: { ...request.qs, cursor: page.nextCursor }, itemIndex: request.itemIndex };
-		const remaining: PageRequest = want.returnAll ? want : { returnAll: false, limit: limit - records.length };
-		const more =
-			page.shape === 'v2'
-				? await paginateV2.call(context, rest, remaining)
-				: await paginateV1.call(context, rest, remaining);
-		records.push(...more);
 	}
-	return records.map((record) => ({ json: toJson(record) }));
+	return records;
 }
 
 export async function execute(this: IExecuteFunctions, itemIndex: number): Promise<INodeExecutionData[]> {

@@ -3,7 +3,8 @@ import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workfl
 import {
 	customFieldsFromPairs,
 	isSet,
-	requestText,
+	optionalId,
+	requestField,
 	locatorValue,
 	requireOneOf,
 	requireText,
@@ -120,7 +121,8 @@ export function dealBodyFromFields(context: IExecuteFunctions, fields: IDataObje
 	const { customFields, otherFields, price, priority, status, expectedCloseDate, leadId, title, ...rest } = fields;
 	const body: IDataObject = { ...toJsonObject(context, otherFields, 'Other Fields (JSON)', itemIndex) };
 	for (const [key, value] of Object.entries(rest)) {
-		if (isSet(value)) body[key] = requestText(value);
+		const sent = requestField(context, key, value, itemIndex);
+		if (sent !== undefined) body[key] = sent;
 	}
 	if (title !== undefined) body.title = requireText(context, title, 'Title', itemIndex);
 	if (isSet(price)) body.price = toNumber(context, price, 'Price', itemIndex);
@@ -129,8 +131,8 @@ export function dealBodyFromFields(context: IExecuteFunctions, fields: IDataObje
 	if (isSet(expectedCloseDate)) {
 		body.expectedCloseDate = toIsoDate(context, expectedCloseDate, 'Expected Close Date', itemIndex);
 	}
-	const lead = locatorValue(leadId);
-	if (isSet(lead)) body.leadId = String(lead).trim();
+	const lead = optionalId(context, locatorValue(leadId), 'Lead', itemIndex);
+	if (lead !== undefined) body.leadId = lead;
 	const custom = customFieldsFromPairs(customFields);
 	if (custom) body.customFields = { ...(body.customFields as IDataObject | undefined), ...custom };
 	return body;

@@ -4,7 +4,8 @@ import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodePropertie
 import {
 	customFieldsFromPairs,
 	isSet,
-	requestText,
+	optionalId,
+	requestField,
 	locatorValue,
 	requireIsoDate,
 	requireOneOf,
@@ -132,12 +133,13 @@ function additionalBody(context: IExecuteFunctions, fields: IDataObject, itemInd
 	const { customFields, otherFields, isInclusiveTax, salesPersonId, status, tags, ...texts } = fields;
 	const body: IDataObject = { ...toJsonObject(context, otherFields, 'Other Fields (JSON)', itemIndex) };
 	for (const [key, value] of Object.entries(texts)) {
-		if (isSet(value)) body[key] = requestText(value);
+		const sent = requestField(context, key, value, itemIndex);
+		if (sent !== undefined) body[key] = sent;
 	}
 	if (typeof isInclusiveTax === 'boolean') body.isInclusiveTax = isInclusiveTax;
 	if (isSet(status)) body.status = requireOneOf(context, status, INVOICE_STATUSES, 'Status', itemIndex);
-	const salesPerson = locatorValue(salesPersonId);
-	if (isSet(salesPerson)) body.salesPersonId = String(salesPerson).trim();
+	const salesPerson = optionalId(context, locatorValue(salesPersonId), 'Sales Person', itemIndex);
+	if (salesPerson !== undefined) body.salesPersonId = salesPerson;
 	if (tags !== undefined && !(typeof tags === 'string' && tags.trim() === '')) {
 		body.tags = toNumberList(context, tags, 'Tag IDs', itemIndex);
 	}

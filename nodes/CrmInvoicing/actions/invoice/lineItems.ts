@@ -2,7 +2,7 @@ import { NodeOperationError } from 'n8n-workflow';
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 
 import { isSet, parseJson } from '../../helpers/fields';
-import { RESPONSE_ONLY_LINE_ITEM_KEYS } from '../../apiChoices';
+import { LINE_ITEM_BOUNDS, RESPONSE_ONLY_LINE_ITEM_KEYS } from '../../apiChoices';
 
 /** "Line Items Source", "Line Items" (the fixed collection) and "Line Items (JSON)". */
 export const lineItemProperties: INodeProperties[] = [
@@ -194,6 +194,21 @@ function lineItem(
 		}
 		const number = typeof value === 'number' ? value : typeof value === 'string' ? Number(value.trim()) : NaN;
 		if (!Number.isFinite(number)) fail(`"${field}" must be a number but is ${describe(value)}`);
+		const bounds = LINE_ITEM_BOUNDS[field];
+		if (number > bounds.max || number < bounds.min || (number === bounds.min && !bounds.minIncluded)) {
+			const from = bounds.minIncluded ? `from ${bounds.min}` : `greater than ${bounds.min}`;
+			throw new NodeOperationError(
+				context.getNode(),
+				`Line item ${line} of item ${itemIndex}: "${field}" must be ${from} and at most ${bounds.max.toLocaleString('en-US')} but is ${describe(value)}`,
+				{
+					itemIndex,
+					description:
+						field === 'quantity'
+							? 'A line needs a positive quantity. To reduce an invoice, use the line\'s "discount", not a negative quantity.'
+							: 'Prices, buy prices and discounts are amounts from 0. To reduce an invoice, use the line\'s "discount", not a negative price.',
+				},
+			);
+		}
 		// The collection's number fields are always there: a 0 discount or buy price means "none", and a 0 price
 		// next to a product means "the product's price".
 		if (fromFields && number === 0 && (field === 'discount' || field === 'buyPrice' || (field === 'price' && withProduct))) {

@@ -1,6 +1,6 @@
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 
-import { customFieldsFromPairs, isSet, requestText, toJsonObject, toNumber } from '../../helpers/fields';
+import { customFieldsFromPairs, isSet, requestField, toJsonObject, toNumber } from '../../helpers/fields';
 import { customFieldsOption, otherFieldsOption } from '../../helpers/options';
 
 /** The lead fields that create (Additional Fields) and update (Update Fields) share, keyed by the API's names. */
@@ -93,7 +93,8 @@ export function leadBodyFromFields(context: IExecuteFunctions, fields: IDataObje
 	const { customFields, otherFields, value, ...rest } = fields;
 	const body: IDataObject = { ...toJsonObject(context, otherFields, 'Other Fields (JSON)', itemIndex) };
 	for (const [key, fieldValue] of Object.entries(rest)) {
-		if (isSet(fieldValue)) body[key] = requestText(fieldValue);
+		const sent = requestField(context, key, fieldValue, itemIndex);
+		if (sent !== undefined) body[key] = sent;
 	}
 	if (isSet(value)) body.value = toNumber(context, value, 'Value', itemIndex);
 	const custom = customFieldsFromPairs(customFields);

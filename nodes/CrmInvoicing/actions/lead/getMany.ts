@@ -3,7 +3,7 @@ import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodePropertie
 
 import { isSet } from '../../helpers/fields';
 import { pageRequestOf, returnAllAndLimit, toItems } from '../../helpers/list';
-import { paginateV1 } from '../../transport';
+import { readList } from '../../transport';
 
 const properties: INodeProperties[] = [
 	...returnAllAndLimit('leads'),
@@ -51,6 +51,6 @@ export async function execute(this: IExecuteFunctions, itemIndex: number): Promi
 	if (isSet(filters.search)) qs.search = String(filters.search).trim();
 	if (typeof filters.archived === 'boolean') qs.archived = filters.archived;
 	if (isSet(filters.stageId)) qs.stageId = String(filters.stageId).trim();
-	const leads = await paginateV1.call(this, { path: '/leads', qs, itemIndex }, want);
+	const leads = await readList.call(this, { path: '/leads', qs, itemIndex }, want);
 	return toItems(leads);
 }

@@ -2,7 +2,7 @@ import { NodeOperationError, updateDisplayOptions } from 'n8n-workflow';
 import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
 
 import { requireText } from '../../helpers/fields';
-import { apiRequest, CREDENTIAL_TYPE, MAX_PAGE_SIZE } from '../../transport';
+import { apiRequest, CREDENTIAL_TYPE, readPages } from '../../transport';
 import { leadBodyFromFields, leadFieldOptions } from './fields';
 import { patchLead } from './patch';
 
@@ -16,9 +16,6 @@ import { patchLead } from './patch';
  * - Within one execution, an email this node already created or updated goes straight to that lead (search results
  *   may lag behind a create), so a second item with the same email never makes a duplicate.
  */
-
-/** At most this many pages (100 leads each) of search results are read to find the matches of one email. */
-export const UPSERT_MAX_SEARCH_PAGES = 10;
 
 const SEVERAL_MATCHES = { oldest: 'oldest', error: 'error' } as const;
 type SeveralMatches = (typeof SEVERAL_MATCHES)[keyof typeof SEVERAL_MATCHES];
@@ -163,17 +160,18 @@ function oldestOf(leads: IDataObject[]): IDataObject {
 	return leads.reduce((oldest, lead) => (createdAtMs(lead) < createdAtMs(oldest) ? lead : oldest));
 }
 
-interface V1Page {
-	items?: IDataObject[];
-	hasMore?: boolean;
-	nextCursor?: string | null;
-}
+/** What the search tells the user to do when it passes the list reader's caps. */
+const NARROW_SEARCH =
+	'The CRM\'s search matches names, mobiles and websites too, so many leads mention this address. Use Lead → Get Many to look at the matches and merge or archive them, or use Lead → Update with the lead\'s ID.';
 
 /**
  * The ID of the lead to update, or undefined when no lead that is not archived has this email. Searches
- * `GET /leads?search=<email>&archived=false&limit=100` (the search also matches names, mobiles and websites, and may
- * match parts, so each result's email is compared here) and stops as soon as the answer is known: at the last page,
- * or at the second match when several matches fail the item.
+ * `GET /leads?search=<email>&archived=false&limit=100` through the one list reader (the search also matches names,
+ * mobiles and websites, and may match parts, so each result's email is compared here; only exact matches are kept in
+ * memory) and stops as soon as the answer is known: at the last page, or at the second match when several matches
+ * fail the item. The spec does not say in which order the search lists leads, so "the oldest" needs every page.
+ * Bound: the reader's caps (LIST.maxRecords search hits, LIST.maxBytes); past them the item fails with an error that
+ * says so, never a guess.
  */
 async function findLeadId(
 	context: IExecuteFunctions,
@@ -182,20 +180,21 @@ async function findLeadId(
 	itemIndex: number,
 ): Promise<string | undefined> {
 	const matches: IDataObject[] = [];
-	let cursor: string | undefined;
-	for (let page = 1; ; page++) {
-		const qs: IDataObject = { search: email, archived: false, limit: MAX_PAGE_SIZE };
-		if (cursor) qs.cursor = cursor;
-		const response = (await apiRequest.call(context, { method: 'GET', path: '/leads', qs, itemIndex })) as V1Page;
-		const items = Array.isArray(response.items) ? response.items : [];
-		for (const lead of items) {
+	const pages = readPages.call(context, {
+		path: '/leads',
+		qs: { search: email, archived: false },
+		itemIndex,
+		narrow: NARROW_SEARCH,
+	});
+	for await (const page of pages) {
+		for (const lead of page.records) {
 			if (lead.archived === true || typeof lead.id !== 'string' || lead.id === '') continue;
 			if (normalizeEmail(lead.email) === email) matches.push(lead);
 		}
 		if (severalMatches === SEVERAL_MATCHES.error && matches.length > 1) {
 			throw new NodeOperationError(
 				context.getNode(),
-				`Several leads have the email "${email}": ${matches.map((lead) => String(lead.id)).join(', ')}${response.hasMore === false ? '' : ' and maybe more'} (item ${itemIndex})`,
+				`Several leads have the email "${email}": ${matches.map((lead) => String(lead.id)).join(', ')}${page.nextCursor === null ? '' : ' and maybe more'} (item ${itemIndex})`,
 				{
 					itemIndex,
 					description:
@@ -203,20 +202,6 @@ async function findLeadId(
 				},
 			);
 		}
-		const next = response.hasMore === false ? null : (response.nextCursor ?? null);
-		if (!next || items.length === 0) break;
-		if (page >= UPSERT_MAX_SEARCH_PAGES) {
-			throw new NodeOperationError(
-				context.getNode(),
-				`The search for "${email}" found more than ${UPSERT_MAX_SEARCH_PAGES * MAX_PAGE_SIZE} leads; Create or Update stopped reading them (item ${itemIndex})`,
-				{
-					itemIndex,
-					description:
-						'The CRM\'s search matches names, mobiles and websites too. Use Lead → Get Many to look at the matches, or use Lead → Update with the lead\'s ID.',
-				},
-			);
-		}
-		cursor = next;
 	}
 	return matches.length === 0 ? undefined : String(oldestOf(matches).id);
 }

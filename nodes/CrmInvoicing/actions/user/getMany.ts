@@ -4,7 +4,7 @@ import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodePropertie
 import { isSet } from '../../helpers/fields';
 import { pageRequestOf, returnAllAndLimit, toItems } from '../../helpers/list';
 import { USER_SEARCH_QUERY_PARAMETER, userMatchesSearch } from '../../apiChoices';
-import { paginateV1 } from '../../transport';
+import { readList } from '../../transport';
 
 const properties: INodeProperties[] = [
 	...returnAllAndLimit('users'),
@@ -47,6 +47,6 @@ export async function execute(this: IExecuteFunctions, itemIndex: number): Promi
 	if (typeof filters.active === 'boolean') qs.active = filters.active;
 	// The node applies the search too: a server that ignores the parameter must not make it return everyone.
 	const keep = search !== '' ? (user: IDataObject) => userMatchesSearch(user, search) : undefined;
-	const users = await paginateV1.call(this, { path: '/users', qs, itemIndex, keep }, want);
+	const users = await readList.call(this, { path: '/users', qs, itemIndex }, want, keep);
 	return toItems(users);
 }

@@ -1,0 +1,237 @@
+/**
+ * Issue 17: every list goes through the one list reader (transport/pagination.ts), and its checks and caps show
+ * through the operations: Custom API Request → Paginate joins any number of records, a list past the cap fails with
+ * the narrowing message, list entries that are not objects are an error, the lead picker's scan guards its cursor,
+ * and Create or Update finds the exact email among many name matches.
+ */
+import type { IDataObject } from 'n8n-workflow';
+
+import { forgetUpsertMemory } from '../../../nodes/CrmInvoicing/actions/lead/upsert';
+import { searchLeads } from '../../../nodes/CrmInvoicing/methods/listSearch';
+import { CrmInvoicing } from '../../../nodes/CrmInvoicing/CrmInvoicing.node';
+import { LIST } from '../../../nodes/CrmInvoicing/transport/limits';
+import { createLoadOptionsContext } from '../../helpers/harness';
+import { api, jsonOf, logging, records, run, useNock } from './support';
+import type { SeenRequest } from './support';
+
+useNock();
+
+beforeEach(() => forgetUpsertMemory());
+afterEach(() => jest.restoreAllMocks());
+
+/** Raises (or lowers) the reader's record cap for one test; restored after it by jest.restoreAllMocks. */
+function capRecords(maxRecords: number): void {
+	jest.replaceProperty(LIST as { maxRecords: number }, 'maxRecords', maxRecords);
+}
+
+const paginate = { resource: 'customApiRequest', operation: 'request', method: 'GET', apiVersion: 'v1', path: '/leads', paginate: true, returnAll: true };
+
+/** A server that ignores `limit`: every page holds `pageSize` records, `pages` pages in all. */
+function ignoringLimit(pageSize: number, pages: number, path = '/api/v1/leads'): { served: () => number } {
+	let served = 0;
+	api()
+		.get(path)
+		.query(true)
+		.times(pages)
+		.reply(() => {
+			served++;
+			const last = served === pages;
+			return [200, { items: records(pageSize, (served - 1) * pageSize + 1), hasMore: !last, nextCursor: last ? null : `c${served}` }];
+		});
+	return { served: () => served };
+}
+
+describe('Custom API Request → Paginate joins pages through the list reader', () => {
+	it('joins 160,000 records (16 pages of 10,000 from a server that ignores limit) without a stack overflow', async () => {
+		// Within a raised cap: the point is the join, which threw "Maximum call stack size exceeded" near 125,000.
+		capRecords(200_000);
+		const server = ignoringLimit(10_000, 16);
+
+		const output = await run(paginate);
+
+		expect(server.served()).toBe(16);
+		expect(output).toHaveLength(160_000);
+		expect(output[0].json.id).toBe('rec_1');
+		expect(output[159_999].json.id).toBe('rec_160000');
+	});
+
+	it('past the record cap, fails with an error that names the cap and says how to narrow the list, and outputs nothing', async () => {
+		const server = ignoringLimit(10_000, 16);
+
+		const error = await run(paginate).then(
+			() => undefined,
+			(caught: Error & { description?: string }) => caught,
+		);
+
+		expect(error?.message).toBe(
+			`The list /api/v1/leads holds more than ${LIST.maxRecords.toLocaleString('en-US')} records, the most the node reads of this list; nothing of it was output`,
+		);
+		expect(error?.description).toMatch(/query parameters the endpoint filters by, or set "Limit" instead of "Return All"/);
+		// It stopped at the page that passed the cap, not after the whole list.
+		expect(server.served()).toBe(Math.floor(LIST.maxRecords / 10_000) + 1);
+	});
+
+	it('with a Limit past the cap, reads only what the Limit needs', async () => {
+		const server = ignoringLimit(10_000, 16);
+		const output = await run({ ...paginate, returnAll: false, limit: 25_000 });
+		expect(output).toHaveLength(25_000);
+		expect(server.served()).toBe(3);
+	});
+
+	it('starts from a cursor given as a query parameter, and treats that cursor handed back as a loop', async () => {
+		const scope = api()
+			.get('/api/v1/leads')
+			.query({ limit: '100', cursor: 'start' })
+			.reply(200, { items: records(2), hasMore: true, nextCursor: 'start' });
+		await expect(run({ ...paginate, queryParameters: { parameters: [{ name: 'cursor', value: 'start' }] } })).rejects.toThrow(
+			/did not advance: page 1 handed back a cursor it had already given \("start"\)/,
+		);
+		expect(scope.isDone()).toBe(true);
+	});
+
+	it('keeps the shape of the first page: a v1 page followed by a bare array is an error', async () => {
+		api()
+			.get('/api/v1/leads')
+			.query({ limit: '100' })
+			.reply(200, { items: records(1), hasMore: true, nextCursor: 'c2' })
+			.get('/api/v1/leads')
+			.query({ limit: '100', cursor: 'c2' })
+			.reply(200, records(1, 2));
+		await expect(run(paginate)).rejects.toThrow(/answered GET \/api\/v1\/leads with 200 \(application\/json\) and an array of 1, not a list/);
+	});
+
+	it('outputs a first answer that is not a list as it is', async () => {
+		api().get('/api/v1/leads/lead_1').query(true).reply(200, { id: 'lead_1', name: 'Jane' });
+		expect(jsonOf(await run({ ...paginate, path: '/leads/lead_1' }))).toEqual([{ id: 'lead_1', name: 'Jane' }]);
+	});
+});
+
+describe('the byte cap of one list', () => {
+	it('past LIST.maxBytes of answers (counted by Content-Length), Return All fails naming the cap', async () => {
+		jest.replaceProperty(LIST as { maxBytes: number }, 'maxBytes', 64 * 1024);
+		let served = 0;
+		api()
+			.get('/api/v1/leads')
+			.query(true)
+			.times(10)
+			.reply(() => {
+				served++;
+				const body = JSON.stringify({ items: records(100, served * 100, 'lead_').map((lead) => ({ ...lead, notes: 'x'.repeat(200) })), hasMore: true, nextCursor: `c${served}` });
+				return [200, body, { 'content-type': 'application/json', 'content-length': String(Buffer.byteLength(body)) }];
+			});
+
+		await expect(run({ resource: 'lead', operation: 'getMany', returnAll: true })).rejects.toMatchObject({
+			message: 'The list /api/v1/leads is larger than 64 KB, the most one list may hold in the node; nothing of it was output',
+			description: expect.stringMatching(/set "Limit" instead of "Return All"/),
+		});
+		// Each page is about 25 KB: the third passes 64 KB.
+		expect(served).toBe(3);
+	});
+});
+
+describe('list entries that are not objects are an error, not output items', () => {
+	it.each([
+		['null', null, 'null'],
+		['a number', 7, 'the number 7'],
+		['a text', 'x', 'the text "x"'],
+	])('Lead → Get Many with %s in the page', async (_case, entry, shown) => {
+		api()
+			.get('/api/v1/leads')
+			.query(true)
+			.reply(200, { items: [{ id: 'lead_1' }, entry], hasMore: false, nextCursor: null });
+		await expect(run({ resource: 'lead', operation: 'getMany', returnAll: true })).rejects.toThrow(
+			`The CRM API's list /api/v1/leads held ${shown} at position 2 of page 1, where a record (a JSON object) was expected`,
+		);
+	});
+
+	it('with Continue On Fail, the item carries the error and no record of the list is output', async () => {
+		api().get('/api/v2/contacts').query(true).reply(200, { data: [{ id: 'con_1' }, 7], meta: { hasMore: false } });
+		const output = await run({ resource: 'contact', operation: 'getMany', returnAll: true }, { continueOnFail: true });
+		expect(output).toHaveLength(1);
+		expect(output[0].json.error).toMatch(/held the number 7 at position 2 of page 1/);
+		expect(output[0].pairedItem).toEqual({ item: 0 });
+	});
+
+	it('Webhook Subscription → Get Many with a bare array holding a text', async () => {
+		api().get('/api/v1/webhooks').query(true).reply(200, [{ id: 'whk_1', name: 'a' }, 'whk_2']);
+		await expect(run({ resource: 'webhook', operation: 'getMany', returnAll: true })).rejects.toThrow(
+			/held the text "whk_2" at position 2 of page 1/,
+		);
+	});
+
+	it('Custom API Request → Paginate with a null record', async () => {
+		api().get('/api/v1/leads').query(true).reply(200, { items: [null], hasMore: false });
+		await expect(run(paginate)).rejects.toThrow(/held null at position 1 of page 1/);
+	});
+});
+
+describe('the lead picker reads through the list reader', () => {
+	const context = () =>
+		createLoadOptionsContext({ nodeType: new CrmInvoicing(), parameters: { resource: 'lead', operation: 'get' } }).context;
+
+	it('a number scan continuing from its token stops when the API hands that token back', async () => {
+		const scope = api()
+			.get('/api/v1/leads')
+			.query({ limit: '100', cursor: 'c5' })
+			.reply(200, { items: [{ id: 'lead_1', number: 'L-1' }], hasMore: true, nextCursor: 'c5' });
+		await expect(searchLeads.call(context(), '12', 'number-scan:c5')).rejects.toThrow(
+			/did not advance: page 1 handed back a cursor it had already given \("c5"\)/,
+		);
+		expect(scope.isDone()).toBe(true);
+	});
+
+	it('a search page answered with HTML text is an error, not an empty picker', async () => {
+		api().get('/api/v1/leads').query(true).reply(200, '<!doctype html><title>Sign in</title>', { 'content-type': 'text/html' });
+		await expect(searchLeads.call(context(), 'jane')).rejects.toThrow(/with 200 \(text\/html\) and text starting "<!doctype html>/);
+	});
+});
+
+describe('Create or Update reads its search through the list reader', () => {
+	const lead = (id: string, extra: IDataObject = {}): IDataObject => ({ id, name: 'x', archived: false, createdAt: '2026-01-01T00:00:00Z', ...extra });
+	const upsert = { resource: 'lead', operation: 'upsert', email: 'jane@example.com', name: 'Jane' };
+
+	it('finds the exact email among 1,500 leads whose names match the search (15 pages), and updates it', async () => {
+		const seen: SeenRequest[] = [];
+		let page = 0;
+		api()
+			.get('/api/v1/leads')
+			.query(true)
+			.times(15)
+			.reply(function (path, body) {
+				page++;
+				const items = Array.from({ length: 100 }, (_, index) =>
+					lead(`lead_${page}_${index}`, { name: 'jane@example.com fan', email: `fan${index}@example.com` }),
+				);
+				if (page === 13) items[40] = lead('lead_jane', { email: 'Jane@Example.com' });
+				return logging(seen, 200, { items, hasMore: page < 15, nextCursor: page < 15 ? `c${page}` : null }).call(this, path, body);
+			})
+			.patch('/api/v1/leads/lead_jane')
+			.reply(200, lead('lead_jane', { email: 'Jane@Example.com', name: 'Jane' }));
+
+		const output = await run(upsert);
+
+		expect(jsonOf(output)[0].id).toBe('lead_jane');
+		expect(seen).toHaveLength(15);
+		expect(seen[0].path).toBe('/api/v1/leads?search=jane%40example.com&archived=false&limit=100');
+		expect(seen[14].path).toBe('/api/v1/leads?search=jane%40example.com&archived=false&limit=100&cursor=c14');
+	});
+
+	it('past the reader\'s record cap, fails the item with the cap and what to do, and creates nothing', async () => {
+		capRecords(250);
+		let pages = 0;
+		api()
+			.get('/api/v1/leads')
+			.query(true)
+			.times(3)
+			.reply(() => {
+				pages++;
+				return [200, { items: records(100, pages * 100, 'lead_'), hasMore: true, nextCursor: `c${pages}` }];
+			});
+
+		await expect(run(upsert)).rejects.toMatchObject({
+			message: 'The list /api/v1/leads holds more than 250 records, the most the node reads of this list; nothing of it was output',
+			description: expect.stringMatching(/search matches names, mobiles and websites too.*Lead → Update with the lead's ID/),
+		});
+		expect(pages).toBe(3);
+	});
+});
