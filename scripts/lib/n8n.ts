@@ -8,7 +8,7 @@ import { createWriteStream, mkdirSync, readdirSync, rmSync, writeFileSync } from
 import path from 'node:path';
 
 import { ROOT, type Runtime } from './runtime';
-import { stopChild } from './system';
+import { assertPortFree, stopChild } from './system';
 
 export const OWNER = { email: 'owner@example.com', firstName: 'Dev', lastName: 'Owner', password: 'Sandbox-Passw0rd' };
 export const PACKAGE_NAME = 'n8n-nodes-crm-invoicing';
@@ -69,6 +69,8 @@ export class N8nProcess {
 
 	async start(timeoutMs = 120_000): Promise<void> {
 		const { runtime, userFolder, port } = this.options;
+		// Another n8n on this port would answer in this one's place, and the tests would run against the wrong code.
+		await assertPortFree(port, 'n8n');
 		const env: NodeJS.ProcessEnv = {
 			PATH: `${path.dirname(runtime.node)}:${process.env.PATH ?? ''}`,
 			HOME: process.env.HOME,

@@ -17,6 +17,24 @@ export function freePort(): Promise<number> {
 	});
 }
 
+/**
+ * Fails when something already listens on 127.0.0.1:`port`, naming it: a stack must never run its tests against a
+ * process another run left there (or another checkout's run is using). Set the script's port variable to move it.
+ */
+export function assertPortFree(port: number, what: string): Promise<void> {
+	return new Promise((resolve, reject) => {
+		const server = createServer();
+		server.once('error', (error: NodeJS.ErrnoException) =>
+			reject(
+				new Error(
+					`Port ${port} for ${what} is already in use on 127.0.0.1 (${error.code ?? error.message}): another n8n or test run is listening there. Stop it, or choose another port (E2E_N8N_PORT, UI_N8N_PORT, N8N_PORT).`,
+				),
+			),
+		);
+		server.listen(port, '127.0.0.1', () => server.close(() => resolve()));
+	});
+}
+
 /** Sends `signal` to a child that still runs and waits for it to exit; SIGKILL after `timeoutMs`. */
 export async function stopChild(child: ChildProcess | undefined, signal: NodeJS.Signals, timeoutMs = 20_000): Promise<void> {
 	if (!child || child.exitCode !== null || child.signalCode !== null) return;
