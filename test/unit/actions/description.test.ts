@@ -44,7 +44,7 @@ function isSorted(names: string[]): boolean {
 
 describe('node description', () => {
 	it('keeps the node type, version and credential', () => {
-		expect(description).toMatchObject({ name: 'crmInvoicing', version: 1, usableAsTool: true });
+		expect(description).toMatchObject({ name: 'crmInvoicing', version: [1, 2], defaultVersion: 2, usableAsTool: true });
 		expect(description.credentials).toEqual([{ name: 'crmInvoicingApi', required: true }]);
 	});
 
