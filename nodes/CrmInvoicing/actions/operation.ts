@@ -1,9 +1,17 @@
-import type { IExecuteFunctions, INodeExecutionData, INodeProperties, INodePropertyOptions } from 'n8n-workflow';
+import type {
+	IExecuteFunctions,
+	INodeExecutionData,
+	INodeProperties,
+	INodePropertyOptions,
+	NodeExecutionHint,
+} from 'n8n-workflow';
 
 /** What every operation file exports: its parameters and how it runs for one input item. */
 export interface Operation {
 	description: INodeProperties[];
 	execute(this: IExecuteFunctions, itemIndex: number): Promise<INodeExecutionData[]>;
+	/** Hints about the whole run, asked for once after the last item (e.g. "Created 2 and updated 1 leads"). */
+	hints?(this: IExecuteFunctions): NodeExecutionHint[];
 }
 
 /**

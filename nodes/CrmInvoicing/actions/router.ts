@@ -1,6 +1,8 @@
 import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 import type { IExecuteFunctions, INodeExecutionData, JsonObject } from 'n8n-workflow';
 
+import { addHints, costHint } from '../helpers/hints';
+import { runStatsOf } from '../transport/stats';
 import type { Operation } from './operation';
 import { RESOURCES } from './resources';
 
@@ -12,7 +14,10 @@ export const resources: Record<string, Record<string, Operation>> = Object.fromE
 	]),
 );
 
-/** Runs the chosen operation once per input item; with "Continue on Fail" an item's error becomes its output. */
+/**
+ * Runs the chosen operation once per input item; with "Continue on Fail" an item's error becomes its output. At the
+ * end, the run's hints: the operation's own, and what the run cost at the CRM (pages, requests, rate-limit waits).
+ */
 export async function router(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
 	const items = this.getInputData();
 	const resource = this.getNodeParameter('resource', 0) as string;
@@ -44,5 +49,7 @@ export async function router(this: IExecuteFunctions): Promise<INodeExecutionDat
 			throw new NodeOperationError(this.getNode(), error as Error, { itemIndex });
 		}
 	}
+	// What the run did and cost, as execution hints (shown over the output, kept with the execution).
+	addHints(this, [...(operation.hints?.call(this) ?? []), costHint(runStatsOf(this))]);
 	return [returnData];
 }
