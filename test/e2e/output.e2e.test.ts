@@ -7,7 +7,8 @@
 import { randomUUID } from 'node:crypto';
 
 import { SIMPLIFIED_FIELDS } from '../../nodes/CrmInvoicing/helpers/simplify';
-import { e2eEnv, finishedExecutions, n8nClient, runAction, sandbox, TRIGGER_NODE_TYPE, waitFor } from './lib';
+import { OWNER } from '../../scripts/lib/n8n';
+import { ACTION_NODE_TYPE, e2eEnv, finishedExecutions, n8nClient, runAction, sandbox, TRIGGER_NODE_TYPE, waitFor } from './lib';
 
 const env = e2eEnv();
 const crm = sandbox(env);
@@ -71,6 +72,25 @@ describe(`Output control in real n8n ${env.n8nVersion}`, () => {
 			);
 			expect((await runAction({ parameters: { ...parameters, simplify: false }, typeVersion: 2 })).items).toEqual(page.items);
 			expect((await runAction({ parameters, typeVersion: 1 })).items).toEqual(page.items);
+		});
+
+		it('the node as an AI Agent tool (n8n\'s generated crmInvoicingTool) is version 2 with Simplify on by default', async () => {
+			const login = await fetch(`${env.n8nUrl}/rest/login`, {
+				method: 'POST',
+				headers: { 'content-type': 'application/json' },
+				body: JSON.stringify({ emailOrLdapLoginId: OWNER.email, email: OWNER.email, password: OWNER.password }),
+			});
+			expect(login.status).toBe(200);
+			const cookie = (login.headers.get('set-cookie') ?? '').split(';')[0];
+			const response = await fetch(`${env.n8nUrl}/types/nodes.json`, { headers: { cookie } });
+			expect(response.status).toBe(200);
+			const types = (await response.json()) as any[];
+			const tool = types.find((type) => type.name === `${ACTION_NODE_TYPE}Tool`);
+			expect(tool).toBeDefined();
+			expect(tool.defaultVersion).toBe(2);
+			const simplify = tool.properties.filter((property: any) => property.name === 'simplify');
+			expect(simplify.length).toBe(6);
+			for (const property of simplify) expect(property.default).toBe(true);
 		});
 	});
 
