@@ -13,12 +13,13 @@ export function formatDuration(ms: number): string {
 const plural = (count: number, one: string, many: string): string => `${count} ${count === 1 ? one : many}`;
 
 /**
- * The execution hint that tells what a run cost at the CRM, when it cost more than a plain request: several pages
- * read, a wait for the rate limit, or answers 429 absorbed. Undefined otherwise (a run of single requests says
- * nothing, as n8n's own nodes do).
+ * The execution hint that tells what a run cost at the CRM, when it cost more than plain requests: a list that took
+ * several pages, a wait for the rate limit, or answers 429 absorbed. Undefined otherwise: a run of single requests
+ * (one page per list, e.g. a Get Many per item with a small Limit) says nothing, as n8n's own nodes do. The hint gives
+ * the pages of all lists of the run together.
  */
 export function costHint(stats: RunStats): NodeExecutionHint | undefined {
-	if (stats.pages <= 1 && stats.waitedMs <= 0 && stats.rateLimited === 0) return undefined;
+	if (stats.mostPagesOfOneList <= 1 && stats.waitedMs <= 0 && stats.rateLimited === 0) return undefined;
 	const parts: string[] = [];
 	if (stats.pages > 1) parts.push(`read ${plural(stats.pages, 'page', 'pages')}`);
 	parts.push(`sent ${plural(stats.requests, 'request', 'requests')} to the CRM`);

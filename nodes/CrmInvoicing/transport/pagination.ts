@@ -231,7 +231,7 @@ export async function* readPages(
 			previousPage = identity;
 			seenCursors.add(nextCursor);
 		}
-		countStats.page(this);
+		countStats.page(this, number);
 		yield { records: page, nextCursor, number, shape: raw.shape };
 		if (nextCursor === null) return;
 		cursor = nextCursor;

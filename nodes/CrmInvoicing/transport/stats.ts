@@ -7,8 +7,10 @@
 export interface RunStats {
 	/** HTTP requests sent to the CRM (retries included). */
 	requests: number;
-	/** Pages of lists read (transport/pagination.ts). */
+	/** Pages of lists read (transport/pagination.ts), all lists of the run together. */
 	pages: number;
+	/** The most pages one list of the run took (0 when the run read no list). */
+	mostPagesOfOneList: number;
 	/** Answers 429 (Too Many Requests) the transport waited out and retried, or gave up on. */
 	rateLimited: number;
 	/** Time waited before sending, for the rate limit (the pacer's waits, 429 waits included), in ms. */
@@ -20,7 +22,7 @@ const statsByContext = new WeakMap<object, RunStats>();
 function statsFor(context: object): RunStats {
 	let stats = statsByContext.get(context);
 	if (!stats) {
-		stats = { requests: 0, pages: 0, rateLimited: 0, waitedMs: 0 };
+		stats = { requests: 0, pages: 0, mostPagesOfOneList: 0, rateLimited: 0, waitedMs: 0 };
 		statsByContext.set(context, stats);
 	}
 	return stats;
@@ -31,8 +33,11 @@ export const countStats = {
 	request(context: object): void {
 		statsFor(context).requests++;
 	},
-	page(context: object): void {
-		statsFor(context).pages++;
+	/** A page read; `number` is its place in its list (1 for the first page). */
+	page(context: object, number: number): void {
+		const stats = statsFor(context);
+		stats.pages++;
+		stats.mostPagesOfOneList = Math.max(stats.mostPagesOfOneList, number);
 	},
 	rateLimited(context: object): void {
 		statsFor(context).rateLimited++;
@@ -44,5 +49,5 @@ export const countStats = {
 
 /** What this context's run has cost so far (zeros when it made no request). */
 export function runStatsOf(context: object): RunStats {
-	return { ...(statsByContext.get(context) ?? { requests: 0, pages: 0, rateLimited: 0, waitedMs: 0 }) };
+	return { ...(statsByContext.get(context) ?? { requests: 0, pages: 0, mostPagesOfOneList: 0, rateLimited: 0, waitedMs: 0 }) };
 }

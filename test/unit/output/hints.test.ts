@@ -94,6 +94,34 @@ describe('execution hints: what a run cost', () => {
 			scope.get('/api/v1/users').query(true).reply(200, { items: [{ id: 'usr_1' }], hasMore: false, nextCursor: null }),
 		);
 		expect(onePage.hints).toEqual([]);
+		// One page per item is still a run of single requests: no hint, however many items.
+		const perItem = await runWithHints(
+			{ resource: 'user', operation: 'getMany', limit: 1 },
+			(scope) => scope.get('/api/v1/users').query(true).times(3).reply(200, { items: [{ id: 'usr_1' }], hasMore: true, nextCursor: 'c2' }),
+			{ items: [{ json: {} }, { json: {} }, { json: {} }] },
+		);
+		expect(perItem.items).toHaveLength(3);
+		expect(perItem.hints).toEqual([]);
+	});
+
+	it('counts the pages of every list of the run once one list took several', async () => {
+		const run = await runWithHints(
+			{ resource: 'lead', operation: 'getMany', returnAll: '={{ $json.all }}', limit: 1 },
+			(scope) =>
+				scope
+					.get('/api/v1/leads')
+					.query({ limit: '1' })
+					.reply(200, { items: [lead('1')], hasMore: true, nextCursor: 'c2' })
+					.get('/api/v1/leads')
+					.query({ limit: '100' })
+					.reply(200, { items: [lead('1')], hasMore: true, nextCursor: 'c2' })
+					.get('/api/v1/leads')
+					.query({ limit: '100', cursor: 'c2' })
+					.reply(200, { items: [lead('2')], hasMore: false, nextCursor: null }),
+			{ items: [{ json: { all: false } }, { json: { all: true } }] },
+		);
+		expect(run.items).toHaveLength(3);
+		expect(run.hints.map((hint) => hint.message)).toEqual(['This run read 3 pages and sent 3 requests to the CRM.']);
 	});
 
 	it('a 429 waited out says so: requests, total wait and answers 429', async () => {
@@ -136,8 +164,8 @@ describe('execution hints: what a run cost', () => {
 		expect(formatDuration(250)).toBe('250 ms');
 		expect(formatDuration(1049)).toBe('1 s');
 		expect(formatDuration(61_500)).toBe('1 min 2 s');
-		expect(costHint({ requests: 1, pages: 1, rateLimited: 0, waitedMs: 0 })).toBeUndefined();
-		expect(costHint({ requests: 61, pages: 1, rateLimited: 0, waitedMs: 30_000 })?.message).toBe(
+		expect(costHint({ requests: 1, pages: 1, mostPagesOfOneList: 1, rateLimited: 0, waitedMs: 0 })).toBeUndefined();
+		expect(costHint({ requests: 61, pages: 1, mostPagesOfOneList: 1, rateLimited: 0, waitedMs: 30_000 })?.message).toBe(
 			'This run sent 61 requests to the CRM and waited 30 s in total for its rate limit.',
 		);
 	});
