@@ -11,6 +11,7 @@ import type {
 import { KNOWN_EVENTS } from '../CrmInvoicing/apiChoices';
 import { receiveDelivery } from './delivery';
 import { checkExists, create, deleteSubscription } from './lifecycle';
+import { triggerSimplifyProperty } from './simplify';
 
 const eventOptions: INodePropertyOptions[] = KNOWN_EVENTS.map((event) => ({
 	name: event.name,
@@ -24,7 +25,9 @@ export class CrmInvoicingTrigger implements INodeType {
 		name: 'crmInvoicingTrigger',
 		icon: { light: 'file:crmInvoicingTrigger.svg', dark: 'file:crmInvoicingTrigger.dark.svg' },
 		group: ['trigger'],
-		version: 1,
+		// Version 2 (0.3): Simplify, on by default (simplify.ts). Version-1 nodes output deliveries exactly as before.
+		version: [1, 2],
+		defaultVersion: 2,
 		subtitle: '={{($parameter["events"] || []).join(", ")}}',
 		// n8n's node picker shows this node and the CRM Invoicing node as ONE entry ("CRM Invoicing", with its
 		// actions and these triggers) and gives that entry this node's description, as for Stripe / Stripe Trigger:
@@ -69,6 +72,7 @@ export class CrmInvoicingTrigger implements INodeType {
 				description:
 					'The events that start the workflow (pick here, under Options > Custom Event Names, or both). Deliveries of other events are acknowledged and ignored.',
 			},
+			triggerSimplifyProperty,
 			{
 				displayName: 'Options',
 				name: 'options',

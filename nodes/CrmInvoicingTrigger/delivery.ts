@@ -4,6 +4,7 @@ import { fullRecordOf } from './fullRecord';
 import { readsStaleSubscription } from './ownership';
 import { acceptOnce, deliveryMemoryKey } from './recentDeliveries';
 import { verifyWebhookSignature, type WebhookHeaders } from './signature';
+import { deliveryOutput } from './simplify';
 import { readSubscription, subscribedEvents } from './subscription';
 
 /**
@@ -155,5 +156,5 @@ export async function receiveDelivery(this: IWebhookFunctions): Promise<IWebhook
 	// starts gets them saved (n8n 2.x resets its "changed" flag when it prepares the execution). Saved, they reach
 	// every n8n process and survive restarts (README, "Running at scale").
 	const accepted = answer(this, 200, { received: true });
-	return { ...accepted, workflowData: [[{ json }]] };
+	return { ...accepted, workflowData: [[{ json: deliveryOutput(this, json, event, options.payloadOnly === true) }]] };
 }

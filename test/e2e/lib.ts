@@ -76,6 +76,8 @@ export interface NodeSpec {
 	continueOnFail?: boolean;
 	/** The workflow's settings, e.g. `{ timezone: 'Europe/Berlin' }`. */
 	workflowSettings?: Record<string, unknown>;
+	/** The CRM node's version (default 1, the version of 0.2's workflows; 2 is what a node added now gets). */
+	typeVersion?: number;
 }
 
 export interface ActionRun {
@@ -102,7 +104,7 @@ export async function runAction(spec: NodeSpec, input: unknown = {}, env = e2eEn
 				id: randomUUID(),
 				name: 'CRM Invoicing',
 				type: ACTION_NODE_TYPE,
-				typeVersion: 1,
+				typeVersion: spec.typeVersion ?? 1,
 				position: [300, 0],
 				parameters: spec.parameters,
 				credentials: { crmInvoicingApi: { id: credential.id, name: credential.name } },

@@ -1,7 +1,70 @@
-import type { IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
+import type {
+	IExecuteFunctions,
+	INodeExecutionData,
+	INodeProperties,
+	INodePropertyOptions,
+	NodeExecutionHint,
+} from 'n8n-workflow';
 
 /** What every operation file exports: its parameters and how it runs for one input item. */
 export interface Operation {
 	description: INodeProperties[];
 	execute(this: IExecuteFunctions, itemIndex: number): Promise<INodeExecutionData[]>;
+	/** Hints about the whole run, asked for once after the last item (e.g. "Created 2 and updated 1 leads"). */
+	hints?(this: IExecuteFunctions): NodeExecutionHint[];
+}
+
+/**
+ * One operation of a resource, as its resource lists it: the option the user picks (name, value, description,
+ * action), and the code that runs it. Each resource's list is the one place an operation is named: the "Operation"
+ * parameter's options, the router (actions/router.ts) and the node's subtitle are all read from it.
+ */
+export interface ResourceOperation {
+	/** The label of the option, and of the node's subtitle ("Create or Update: Lead"). */
+	name: string;
+	/** The `operation` parameter's value, as saved in workflows. */
+	value: string;
+	description: string;
+	/** What n8n's node picker and AI tools call the operation, e.g. "Create a lead". */
+	action: string;
+	run: Operation;
+}
+
+/** The "Operation" parameter of a resource: its options in the order of `operations` (alphabetical by name). */
+export function operationProperty(resource: string, operations: ResourceOperation[], defaultValue: string): INodeProperties {
+	return {
+		displayName: 'Operation',
+		name: 'operation',
+		type: 'options',
+		noDataExpression: true,
+		displayOptions: { show: { resource: [resource] } },
+		options: operations.map(
+			({ name, value, description, action }): INodePropertyOptions => ({ name, value, description, action }),
+		),
+		default: defaultValue,
+	};
+}
+
+/** The parameters of every operation of a resource, in the order of `operations`. */
+export function operationParameters(operations: ResourceOperation[]): INodeProperties[] {
+	return operations.flatMap((operation) => operation.run.description);
+}
+
+/** A resource as the node offers it: its label, and its operations. */
+export interface ResourceEntry {
+	name: string;
+	operations: ResourceOperation[];
+}
+
+/**
+ * The node's subtitle (shown under its name on the canvas), e.g. "Create or Update: Lead": an expression n8n
+ * evaluates with the node's parameters, reading one table built from the resources' operation lists. A pair the
+ * table lacks (a parameter set by an expression) shows the operation and resource values as they are.
+ */
+export function subtitleExpression(resources: Record<string, ResourceEntry>): string {
+	const labels: Record<string, string> = {};
+	for (const [resource, entry] of Object.entries(resources)) {
+		for (const operation of entry.operations) labels[`${resource}.${operation.value}`] = `${operation.name}: ${entry.name}`;
+	}
+	return `={{ (${JSON.stringify(labels)})[$parameter["resource"] + "." + $parameter["operation"]] || ($parameter["operation"] + ": " + $parameter["resource"]) }}`;
 }

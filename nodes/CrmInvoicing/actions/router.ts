@@ -1,50 +1,23 @@
 import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 import type { IExecuteFunctions, INodeExecutionData, JsonObject } from 'n8n-workflow';
 
-import * as client from './client';
-import * as contact from './contact';
-import * as customApiRequest from './customApiRequest';
-import * as deal from './deal';
-import * as invoice from './invoice';
-import * as lead from './lead';
+import { addHints, costHint } from '../helpers/hints';
+import { runStatsOf } from '../transport/stats';
 import type { Operation } from './operation';
-import * as product from './product';
-import * as user from './user';
-import * as webhook from './webhook';
+import { RESOURCES } from './resources';
 
-/** Every resource's operations, by the `resource` and `operation` parameter values. */
-export const resources: Record<string, Record<string, Operation>> = {
-	lead: {
-		create: lead.create,
-		get: lead.get,
-		getMany: lead.getMany,
-		update: lead.update,
-		archive: lead.archive,
-		unarchive: lead.unarchive,
-		upsert: lead.upsert,
-	},
-	deal: {
-		create: deal.create,
-		update: deal.update,
-		markWon: deal.markWon,
-		markLost: deal.markLost,
-		moveToStage: deal.moveToStage,
-	},
-	invoice: { create: invoice.create },
-	client: { get: client.get },
-	product: { get: product.get },
-	user: { getMany: user.getMany },
-	contact: { getMany: contact.getMany },
-	webhook: {
-		create: webhook.create,
-		get: webhook.get,
-		getMany: webhook.getMany,
-		delete: webhook.deleteSubscription,
-	},
-	customApiRequest: { request: customApiRequest.request },
-};
+/** Every resource's operations, by the `resource` and `operation` parameter values (read from actions/resources.ts). */
+export const resources: Record<string, Record<string, Operation>> = Object.fromEntries(
+	RESOURCES.map((resource) => [
+		resource.value,
+		Object.fromEntries(resource.operations.map((operation) => [operation.value, operation.run])),
+	]),
+);
 
-/** Runs the chosen operation once per input item; with "Continue on Fail" an item's error becomes its output. */
+/**
+ * Runs the chosen operation once per input item; with "Continue on Fail" an item's error becomes its output. At the
+ * end, the run's hints: the operation's own, and what the run cost at the CRM (pages, requests, rate-limit waits).
+ */
 export async function router(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
 	const items = this.getInputData();
 	const resource = this.getNodeParameter('resource', 0) as string;
@@ -76,5 +49,7 @@ export async function router(this: IExecuteFunctions): Promise<INodeExecutionDat
 			throw new NodeOperationError(this.getNode(), error as Error, { itemIndex });
 		}
 	}
+	// What the run did and cost, as execution hints (shown over the output, kept with the execution).
+	addHints(this, [...(operation.hints?.call(this) ?? []), costHint(runStatsOf(this))]);
 	return [returnData];
 }

@@ -5,6 +5,7 @@ import { API_PREFIX, MAX_PAGE_SIZE } from './spec';
 import { cut, paginationError, type RequestSummary } from './errors';
 import { LIST, READ } from './limits';
 import { apiRequestFull, type ApiContext, type ApiVersion } from './request';
+import { countStats } from './stats';
 
 /**
  * The one list reader. Every list the package reads (Get Many, Custom API Request → Paginate, webhook lists, the
@@ -289,6 +290,7 @@ export async function* readPages(
 			previousPage = identity;
 			seenCursors.add(nextCursor);
 		}
+		countStats.page(this, number);
 		yield { records: page, nextCursor, number, shape: raw.shape };
 		if (nextCursor === null) return;
 		cursor = nextCursor;

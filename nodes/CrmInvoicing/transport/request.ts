@@ -24,6 +24,7 @@ import {
 import { DOCUMENTED_RATE_LIMIT, REDIRECTS, RETRY } from './limits';
 import { showPath, unsafePathReason } from './paths';
 import { boundedWait, pacerFor, rateLimitWaitMs, type RateLimitPacer } from './rateLimit';
+import { countStats } from './stats';
 
 export const CREDENTIAL_TYPE = 'crmInvoicingApi';
 
@@ -167,10 +168,12 @@ export async function apiRequestFull(this: ApiContext, request: ApiRequest): Pro
 			);
 		}
 		const delay = connection.pacer.reserve();
+		countStats.waited(this, delay);
 		if (delay > 0) await sleep(delay);
 		if (deadline !== Infinity) options.timeout = Math.max(1, Math.min(RETRY.requestTimeoutMs, deadline - Date.now()));
 
 		let response: IN8nHttpFullResponse;
+		countStats.request(this);
 		try {
 			response = (await this.helpers.httpRequestWithAuthentication.call(this, CREDENTIAL_TYPE, options, {
 				credentialsDecrypted: connection.credentials,
@@ -208,6 +211,7 @@ export async function apiRequestFull(this: ApiContext, request: ApiRequest): Pro
 		}
 
 		if (status === 429) {
+			countStats.rateLimited(this);
 			const wait = rateLimitWaitMs(response.headers);
 			if (wait > RETRY.maxWaitMs || rateLimitWaited + wait > RETRY.maxTotalRateLimitWaitMs) {
 				throw rateLimitTooLongError(this.getNode(), response.body, summary, wait, rateLimitWaited);

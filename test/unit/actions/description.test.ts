@@ -44,7 +44,7 @@ function isSorted(names: string[]): boolean {
 
 describe('node description', () => {
 	it('keeps the node type, version and credential', () => {
-		expect(description).toMatchObject({ name: 'crmInvoicing', version: 1, usableAsTool: true });
+		expect(description).toMatchObject({ name: 'crmInvoicing', version: [1, 2], defaultVersion: 2, usableAsTool: true });
 		expect(description.credentials).toEqual([{ name: 'crmInvoicingApi', required: true }]);
 	});
 
@@ -74,7 +74,8 @@ describe('node description', () => {
 		expect(names('lead', 'create')).toEqual(['name', 'additionalFields']);
 		expect(names('lead', 'update')).toEqual(['leadId', 'updateFields']);
 		expect(names('lead', 'upsert')).toEqual(['upsertNotice', 'email', 'name', 'additionalFields', 'options']);
-		expect(names('lead', 'getMany')).toEqual(['returnAll', 'limit', 'filters']);
+		expect(names('lead', 'get')).toEqual(['leadId', 'simplify']);
+		expect(names('lead', 'getMany')).toEqual(['returnAll', 'limit', 'simplify', 'filters']);
 		expect(names('deal', 'create')).toEqual(['title', 'pipelineId', 'stageId', 'clientId', 'additionalFields']);
 		expect(names('deal', 'update')).toEqual(['dealId', 'updateFields']);
 		expect(names('deal', 'moveToStage')).toEqual(['dealId', 'stageId']);
@@ -87,10 +88,10 @@ describe('node description', () => {
 			'lineItemsJson',
 			'additionalFields',
 		]);
-		expect(names('client', 'get')).toEqual(['clientId']);
-		expect(names('product', 'get')).toEqual(['productId']);
-		expect(names('user', 'getMany')).toEqual(['returnAll', 'limit', 'filters']);
-		expect(names('contact', 'getMany')).toEqual(['returnAll', 'limit', 'filters']);
+		expect(names('client', 'get')).toEqual(['clientId', 'simplify']);
+		expect(names('product', 'get')).toEqual(['productId', 'simplify']);
+		expect(names('user', 'getMany')).toEqual(['returnAll', 'limit', 'simplify', 'filters']);
+		expect(names('contact', 'getMany')).toEqual(['returnAll', 'limit', 'simplify', 'filters']);
 		expect(names('webhook', 'get')).toEqual(['webhookId']);
 		expect(names('webhook', 'getMany')).toEqual(['returnAll', 'limit']);
 		expect(names('webhook', 'delete')).toEqual(['webhookId']);
@@ -174,7 +175,8 @@ describe('node description', () => {
 				if (item.type === 'fixedCollection') {
 					for (const group of item.options as INodePropertyCollection[]) {
 						const names = group.values.map((value) => value.displayName);
-						if (!isSorted(names) && item.name !== 'customFields' && item.name !== 'queryParameters') {
+						// Invoice line items follow the order a user fills them in (issue 18; test/unit/output/lineItems.test.ts).
+						if (!isSorted(names) && !['customFields', 'queryParameters', 'lineItems'].includes(item.name)) {
 							problems.push(`${at}: values not sorted: ${names.join(', ')}`);
 						}
 					}

@@ -1,6 +1,7 @@
 import type { IDataObject, INodeParameters } from 'n8n-workflow';
 
 import { forgetUpsertMemory } from '../../../nodes/CrmInvoicing/actions/lead/upsert';
+// Version 2 nodes (the default) add the `_upsert` marker to the lead; test/unit/output/upsertMarker.test.ts has its cases.
 import { api, expectValidationError, jsonOf, logging, run, useNock } from './support';
 import type { SeenRequest } from './support';
 
@@ -58,7 +59,7 @@ describe('lead: create or update (upsert)', () => {
 			'PATCH /api/v1/leads/lead_7',
 		]);
 		expect(seen[1].body).toEqual({ name: 'Jane Q. Doe', title: 'Buyer' });
-		expect(jsonOf(output)).toEqual([updated]);
+		expect(jsonOf(output)).toEqual([{ ...updated, _upsert: { action: 'updated', matchedField: 'email' } }]);
 		expect(output[0].pairedItem).toEqual({ item: 0 });
 	});
 
@@ -77,7 +78,7 @@ describe('lead: create or update (upsert)', () => {
 		const output = await run(upsert({ additionalFields: { value: 300 } }));
 
 		expect(scope.isDone()).toBe(true);
-		expect(jsonOf(output)).toEqual([afterUpdate]);
+		expect(jsonOf(output)).toEqual([{ ...afterUpdate, _upsert: { action: 'updated', matchedField: 'email' } }]);
 	});
 
 	it('fails the item, naming them, when the CRM did not apply the custom fields of the update (as Update does)', async () => {
@@ -109,7 +110,7 @@ describe('lead: create or update (upsert)', () => {
 		const output = await run(upsert({ additionalFields: { mobile: '+14155550123' } }));
 
 		expect(scope.isDone()).toBe(true);
-		expect(jsonOf(output)).toEqual([created]);
+		expect(jsonOf(output)).toEqual([{ ...created, _upsert: { action: 'created', matchedField: null } }]);
 	});
 
 	it('sends the email parameter only: an email in "Other Fields (JSON)" is not sent', async () => {
@@ -191,7 +192,7 @@ describe('lead: create or update (upsert)', () => {
 
 		expect(scope.isDone()).toBe(true);
 		expect(seen).toHaveLength(3);
-		expect(jsonOf(output)).toEqual([oldest]);
+		expect(jsonOf(output)).toEqual([{ ...oldest, _upsert: { action: 'updated', matchedField: 'email' } }]);
 	});
 
 	it('does not match an archived lead, even if the API listed one despite archived=false', async () => {

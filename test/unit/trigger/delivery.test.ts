@@ -47,6 +47,8 @@ async function deliver(options: {
 		headers: options.headers ?? {},
 		rawBody,
 		body: options.body,
+		// The output of 0.2 (version 1); Simplify (version 2) has its tests in test/unit/output/triggerSimplify.test.ts.
+		typeVersion: 1,
 	});
 	if (options.rawHeaders) (parts.request as unknown as { rawHeaders: string[] }).rawHeaders = options.rawHeaders;
 	const result = await nodeType.webhook.call(parts.context);

@@ -15,7 +15,8 @@ describe('CRM Invoicing Trigger description', () => {
 		expect(description).toMatchObject({
 			displayName: 'CRM Invoicing Trigger',
 			name: 'crmInvoicingTrigger',
-			version: 1,
+			version: [1, 2],
+			defaultVersion: 2,
 			group: ['trigger'],
 			inputs: [],
 			credentials: [{ name: 'crmInvoicingApi', required: true }],

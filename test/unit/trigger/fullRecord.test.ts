@@ -46,6 +46,8 @@ async function deliver(options: { event?: string; payload?: unknown; parameters?
 		staticData: options.staticData ?? storedSubscription(),
 		headers: signedHeaders([SECRET], options.id ?? nextMessageId(), nowSeconds(), rawBody),
 		rawBody,
+		// The output of 0.2 (version 1); Simplify (version 2) has its tests in test/unit/output/triggerSimplify.test.ts.
+		typeVersion: 1,
 	});
 	const result = await nodeType.webhook.call(parts.context);
 	seen.push(result, parts.response.sentBody);

@@ -2,6 +2,7 @@ import { updateDisplayOptions } from 'n8n-workflow';
 import type { IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
 
 import { requireText } from '../../helpers/fields';
+import { recordItems, simplifyProperty } from '../../helpers/output';
 import { apiRequest } from '../../transport';
 
 const properties: INodeProperties[] = [
@@ -14,6 +15,7 @@ const properties: INodeProperties[] = [
 		placeholder: 'e.g. cli_4c1a9e',
 		description: 'Public ID of the client (a company or a contact)',
 	},
+	simplifyProperty,
 ];
 
 export const description = updateDisplayOptions({ show: { resource: ['client'], operation: ['get'] } }, properties);
@@ -25,5 +27,5 @@ export async function execute(this: IExecuteFunctions, itemIndex: number): Promi
 		path: `/clients/${encodeURIComponent(clientId)}`,
 		itemIndex,
 	});
-	return [{ json: client }];
+	return recordItems(this, itemIndex, 'client', [client]);
 }

@@ -1,25 +1,19 @@
 import type { INodeProperties } from 'n8n-workflow';
 
+import { operationParameters, operationProperty, type ResourceOperation } from '../operation';
 import * as get from './get';
 
 export { get };
 
-export const description: INodeProperties[] = [
+/** The operations of this resource, alphabetical by name: the options, the router and the subtitle read this list. */
+export const operations: ResourceOperation[] = [
 	{
-		displayName: 'Operation',
-		name: 'operation',
-		type: 'options',
-		noDataExpression: true,
-		displayOptions: { show: { resource: ['client'] } },
-		options: [
-			{
-				name: 'Get',
-				value: 'get',
-				description: 'Get a client by ID',
-				action: 'Get a client',
-			},
-		],
-		default: 'get',
+		name: 'Get',
+		value: 'get',
+		description: 'Get a client by ID',
+		action: 'Get a client',
+		run: get,
 	},
-	...get.description,
 ];
+
+export const description: INodeProperties[] = [operationProperty('client', operations, 'get'), ...operationParameters(operations)];

@@ -2,11 +2,13 @@ import { updateDisplayOptions } from 'n8n-workflow';
 import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
 
 import { isSet } from '../../helpers/fields';
-import { pageRequestOf, returnAllAndLimit, toItems } from '../../helpers/list';
+import { pageRequestOf, returnAllAndLimit } from '../../helpers/list';
+import { recordItems, simplifyProperty } from '../../helpers/output';
 import { readList } from '../../transport';
 
 const properties: INodeProperties[] = [
 	...returnAllAndLimit('contacts'),
+	simplifyProperty,
 	{
 		displayName: 'Filters',
 		name: 'filters',
@@ -35,5 +37,5 @@ export async function execute(this: IExecuteFunctions, itemIndex: number): Promi
 	const qs: IDataObject = {};
 	if (isSet(filters.search)) qs.search = String(filters.search).trim();
 	const contacts = await readList.call(this, { path: '/contacts', version: 'v2', qs, itemIndex }, want);
-	return toItems(contacts);
+	return recordItems(this, itemIndex, 'contact', contacts);
 }

@@ -1,25 +1,19 @@
 import type { INodeProperties } from 'n8n-workflow';
 
+import { operationParameters, operationProperty, type ResourceOperation } from '../operation';
 import * as getMany from './getMany';
 
 export { getMany };
 
-export const description: INodeProperties[] = [
+/** The operations of this resource, alphabetical by name: the options, the router and the subtitle read this list. */
+export const operations: ResourceOperation[] = [
 	{
-		displayName: 'Operation',
-		name: 'operation',
-		type: 'options',
-		noDataExpression: true,
-		displayOptions: { show: { resource: ['contact'] } },
-		options: [
-			{
-				name: 'Get Many',
-				value: 'getMany',
-				description: 'Get many contacts (API v2), optionally filtered by search text',
-				action: 'Get many contacts',
-			},
-		],
-		default: 'getMany',
+		name: 'Get Many',
+		value: 'getMany',
+		description: 'Get many contacts (API v2), optionally filtered by search text',
+		action: 'Get many contacts',
+		run: getMany,
 	},
-	...getMany.description,
 ];
+
+export const description: INodeProperties[] = [operationProperty('contact', operations, 'getMany'), ...operationParameters(operations)];

@@ -1,25 +1,19 @@
 import type { INodeProperties } from 'n8n-workflow';
 
+import { operationParameters, operationProperty, type ResourceOperation } from '../operation';
 import * as request from './request';
 
 export { request };
 
-export const description: INodeProperties[] = [
+/** The operations of this resource, alphabetical by name: the options, the router and the subtitle read this list. */
+export const operations: ResourceOperation[] = [
 	{
-		displayName: 'Operation',
-		name: 'operation',
-		type: 'options',
-		noDataExpression: true,
-		displayOptions: { show: { resource: ['customApiRequest'] } },
-		options: [
-			{
-				name: 'Request',
-				value: 'request',
-				description: 'Send a request to any endpoint of the CRM API with this credential',
-				action: 'Make a custom API request',
-			},
-		],
-		default: 'request',
+		name: 'Request',
+		value: 'request',
+		description: 'Send a request to any endpoint of the CRM API with this credential',
+		action: 'Make a custom API request',
+		run: request,
 	},
-	...request.description,
 ];
+
+export const description: INodeProperties[] = [operationProperty('customApiRequest', operations, 'request'), ...operationParameters(operations)];

@@ -1,25 +1,19 @@
 import type { INodeProperties } from 'n8n-workflow';
 
+import { operationParameters, operationProperty, type ResourceOperation } from '../operation';
 import * as create from './create';
 
 export { create };
 
-export const description: INodeProperties[] = [
+/** The operations of this resource, alphabetical by name: the options, the router and the subtitle read this list. */
+export const operations: ResourceOperation[] = [
 	{
-		displayName: 'Operation',
-		name: 'operation',
-		type: 'options',
-		noDataExpression: true,
-		displayOptions: { show: { resource: ['invoice'] } },
-		options: [
-			{
-				name: 'Create',
-				value: 'create',
-				description: 'Create an invoice for a client with one or more line items',
-				action: 'Create an invoice',
-			},
-		],
-		default: 'create',
+		name: 'Create',
+		value: 'create',
+		description: 'Create an invoice for a client with one or more line items',
+		action: 'Create an invoice',
+		run: create,
 	},
-	...create.description,
 ];
+
+export const description: INodeProperties[] = [operationProperty('invoice', operations, 'create'), ...operationParameters(operations)];

@@ -1,10 +1,11 @@
 import { updateDisplayOptions } from 'n8n-workflow';
 import type { IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
 
+import { recordItems, simplifyProperty } from '../../helpers/output';
 import { apiRequest } from '../../transport';
 import { leadIdOf, leadIdProperty, leadPath } from './leadId';
 
-const properties: INodeProperties[] = [leadIdProperty];
+const properties: INodeProperties[] = [leadIdProperty, simplifyProperty];
 
 export const description = updateDisplayOptions({ show: { resource: ['lead'], operation: ['get'] } }, properties);
 
@@ -15,5 +16,5 @@ export async function execute(this: IExecuteFunctions, itemIndex: number): Promi
 		path: leadPath(leadId),
 		itemIndex,
 	});
-	return [{ json: lead }];
+	return recordItems(this, itemIndex, 'lead', [lead]);
 }

@@ -2,11 +2,13 @@ import { updateDisplayOptions } from 'n8n-workflow';
 import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
 
 import { isSet } from '../../helpers/fields';
-import { pageRequestOf, returnAllAndLimit, toItems } from '../../helpers/list';
+import { pageRequestOf, returnAllAndLimit } from '../../helpers/list';
+import { recordItems, simplifyProperty } from '../../helpers/output';
 import { readList } from '../../transport';
 
 const properties: INodeProperties[] = [
 	...returnAllAndLimit('leads'),
+	simplifyProperty,
 	{
 		displayName: 'Filters',
 		name: 'filters',
@@ -52,5 +54,5 @@ export async function execute(this: IExecuteFunctions, itemIndex: number): Promi
 	if (typeof filters.archived === 'boolean') qs.archived = filters.archived;
 	if (isSet(filters.stageId)) qs.stageId = String(filters.stageId).trim();
 	const leads = await readList.call(this, { path: '/leads', qs, itemIndex }, want);
-	return toItems(leads);
+	return recordItems(this, itemIndex, 'lead', leads);
 }

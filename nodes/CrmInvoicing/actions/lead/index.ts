@@ -1,5 +1,6 @@
 import type { INodeProperties } from 'n8n-workflow';
 
+import { operationParameters, operationProperty, type ResourceOperation } from '../operation';
 import * as archive from './archive';
 import * as create from './create';
 import * as get from './get';
@@ -10,64 +11,57 @@ import * as upsert from './upsert';
 
 export { archive, create, get, getMany, unarchive, update, upsert };
 
-export const description: INodeProperties[] = [
+/** The operations of this resource, alphabetical by name: the options, the router and the subtitle read this list. */
+export const operations: ResourceOperation[] = [
 	{
-		displayName: 'Operation',
-		name: 'operation',
-		type: 'options',
-		noDataExpression: true,
-		displayOptions: { show: { resource: ['lead'] } },
-		options: [
-			{
-				name: 'Archive',
-				value: 'archive',
-				description: 'Archive a lead so that it no longer shows among active leads',
-				action: 'Archive a lead',
-			},
-			{
-				name: 'Create',
-				value: 'create',
-				description: 'Create a lead',
-				action: 'Create a lead',
-			},
-			{
-				name: 'Create or Update',
-				value: 'upsert',
-				description: 'Create a new record, or update the current one if it already exists (upsert)',
-				action: 'Create or update a lead',
-			},
-			{
-				name: 'Get',
-				value: 'get',
-				description: 'Get a lead by ID',
-				action: 'Get a lead',
-			},
-			{
-				name: 'Get Many',
-				value: 'getMany',
-				description: 'Get many leads, optionally filtered by search text, archived status or stage',
-				action: 'Get many leads',
-			},
-			{
-				name: 'Unarchive',
-				value: 'unarchive',
-				description: 'Bring an archived lead back among active leads',
-				action: 'Unarchive a lead',
-			},
-			{
-				name: 'Update',
-				value: 'update',
-				description: 'Update the given fields of a lead',
-				action: 'Update a lead',
-			},
-		],
-		default: 'create',
+		name: 'Archive',
+		value: 'archive',
+		description: 'Archive a lead so that it no longer shows among active leads',
+		action: 'Archive a lead',
+		run: archive,
 	},
-	...archive.description,
-	...create.description,
-	...get.description,
-	...getMany.description,
-	...unarchive.description,
-	...update.description,
-	...upsert.description,
+	{
+		name: 'Create',
+		value: 'create',
+		description: 'Create a lead',
+		action: 'Create a lead',
+		run: create,
+	},
+	{
+		name: 'Create or Update',
+		value: 'upsert',
+		description: 'Create a new record, or update the current one if it already exists (upsert)',
+		action: 'Create or update a lead',
+		run: upsert,
+	},
+	{
+		name: 'Get',
+		value: 'get',
+		description: 'Get a lead by ID',
+		action: 'Get a lead',
+		run: get,
+	},
+	{
+		name: 'Get Many',
+		value: 'getMany',
+		description: 'Get many leads, optionally filtered by search text, archived status or stage',
+		action: 'Get many leads',
+		run: getMany,
+	},
+	{
+		name: 'Unarchive',
+		value: 'unarchive',
+		description: 'Bring an archived lead back among active leads',
+		action: 'Unarchive a lead',
+		run: unarchive,
+	},
+	{
+		name: 'Update',
+		value: 'update',
+		description: 'Update the given fields of a lead',
+		action: 'Update a lead',
+		run: update,
+	},
 ];
+
+export const description: INodeProperties[] = [operationProperty('lead', operations, 'create'), ...operationParameters(operations)];

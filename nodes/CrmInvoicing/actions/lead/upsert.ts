@@ -1,7 +1,8 @@
 import { NodeOperationError, updateDisplayOptions } from 'n8n-workflow';
-import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
+import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties, NodeExecutionHint } from 'n8n-workflow';
 
 import { requireText } from '../../helpers/fields';
+import { hasOutputControl } from '../../helpers/output';
 import { apiRequest, CREDENTIAL_TYPE, readPages } from '../../transport';
 import { leadBodyFromFields, leadFieldOptions } from './fields';
 import { patchLead } from './patch';
@@ -15,7 +16,20 @@ import { patchLead } from './patch';
  *   fails with an error naming their IDs.
  * - Within one execution, an email this node already created or updated goes straight to that lead (search results
  *   may lag behind a create), so a second item with the same email never makes a duplicate.
+ * - What it did (version 2): each output item is the lead as the API returned it, plus one field outside the API's
+ *   names, `_upsert` (UPSERT_MARKER_FIELD): `{ action: 'created', matchedField: null }` or
+ *   `{ action: 'updated', matchedField: 'email' }`. Every version adds the run's hint "Created N and updated M leads".
  */
+
+/** The field of each output item (version 2) that says what Create or Update did; not a field of the API's leads. */
+export const UPSERT_MARKER_FIELD = '_upsert';
+
+/** What Create or Update did with one item's lead, as the marker field holds it. */
+export interface UpsertMarker {
+	action: 'created' | 'updated';
+	/** The lead field that matched the existing lead; null when none matched and a lead was created. */
+	matchedField: 'email' | null;
+}
 
 const SEVERAL_MATCHES = { oldest: 'oldest', error: 'error' } as const;
 type SeveralMatches = (typeof SEVERAL_MATCHES)[keyof typeof SEVERAL_MATCHES];
@@ -143,6 +157,39 @@ export function forgetUpsertMemory(): void {
 	memoryByExecution.clear();
 }
 
+// ------------------------------------------------------------------------------------------ what the run did
+
+/** Leads created and updated by one run of the node (its context), for the run's hint. */
+const outcomesByRun = new WeakMap<object, { created: number; updated: number }>();
+
+function countOutcome(context: IExecuteFunctions, action: UpsertMarker['action']): void {
+	let outcomes = outcomesByRun.get(context);
+	if (!outcomes) {
+		outcomes = { created: 0, updated: 0 };
+		outcomesByRun.set(context, outcomes);
+	}
+	outcomes[action]++;
+}
+
+/** The output item: the lead as the API returned it, with the marker from version 2 on. */
+function outcomeItem(context: IExecuteFunctions, lead: IDataObject, marker: UpsertMarker): INodeExecutionData[] {
+	countOutcome(context, marker.action);
+	if (!hasOutputControl(context)) return [{ json: lead }];
+	return [{ json: { ...lead, [UPSERT_MARKER_FIELD]: { ...marker } } }];
+}
+
+/** The run's hint: "Created N and updated M leads" (items that failed are in neither count). */
+export function hints(this: IExecuteFunctions): NodeExecutionHint[] {
+	const outcomes = outcomesByRun.get(this) ?? { created: 0, updated: 0 };
+	return [
+		{
+			message: `Created ${outcomes.created} and updated ${outcomes.updated} leads`,
+			type: 'info',
+			location: 'outputPane',
+		},
+	];
+}
+
 // ------------------------------------------------------------------------------------------ finding the lead
 
 /** An email as compared: trimmed and lower-cased. */
@@ -227,7 +274,7 @@ export async function execute(this: IExecuteFunctions, itemIndex: number): Promi
 		// The found lead's email already matches; it is kept as the CRM has it.
 		const lead = await patchLead(this, leadId, { ...fields, name }, itemIndex);
 		remember(memory, email, leadId);
-		return [{ json: lead }];
+		return outcomeItem(this, lead, { action: 'updated', matchedField: 'email' });
 	}
 
 	const lead = await apiRequest.call(this, {
@@ -237,5 +284,5 @@ export async function execute(this: IExecuteFunctions, itemIndex: number): Promi
 		itemIndex,
 	});
 	if (typeof lead.id === 'string' && lead.id !== '') remember(memory, email, lead.id);
-	return [{ json: lead }];
+	return outcomeItem(this, lead, { action: 'created', matchedField: null });
 }

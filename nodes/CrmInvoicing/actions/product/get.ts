@@ -2,6 +2,7 @@ import { updateDisplayOptions } from 'n8n-workflow';
 import type { IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
 
 import { requireText } from '../../helpers/fields';
+import { recordItems, simplifyProperty } from '../../helpers/output';
 import { apiRequest } from '../../transport';
 
 const properties: INodeProperties[] = [
@@ -14,6 +15,7 @@ const properties: INodeProperties[] = [
 		placeholder: 'e.g. prd_7d2e',
 		description: 'Public ID of the product from your catalogue',
 	},
+	simplifyProperty,
 ];
 
 export const description = updateDisplayOptions({ show: { resource: ['product'], operation: ['get'] } }, properties);
@@ -25,5 +27,5 @@ export async function execute(this: IExecuteFunctions, itemIndex: number): Promi
 		path: `/products/${encodeURIComponent(productId)}`,
 		itemIndex,
 	});
-	return [{ json: product }];
+	return recordItems(this, itemIndex, 'product', [product]);
 }

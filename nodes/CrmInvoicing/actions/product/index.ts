@@ -1,25 +1,19 @@
 import type { INodeProperties } from 'n8n-workflow';
 
+import { operationParameters, operationProperty, type ResourceOperation } from '../operation';
 import * as get from './get';
 
 export { get };
 
-export const description: INodeProperties[] = [
+/** The operations of this resource, alphabetical by name: the options, the router and the subtitle read this list. */
+export const operations: ResourceOperation[] = [
 	{
-		displayName: 'Operation',
-		name: 'operation',
-		type: 'options',
-		noDataExpression: true,
-		displayOptions: { show: { resource: ['product'] } },
-		options: [
-			{
-				name: 'Get',
-				value: 'get',
-				description: 'Get a product by ID',
-				action: 'Get a product',
-			},
-		],
-		default: 'get',
+		name: 'Get',
+		value: 'get',
+		description: 'Get a product by ID',
+		action: 'Get a product',
+		run: get,
 	},
-	...get.description,
 ];
+
+export const description: INodeProperties[] = [operationProperty('product', operations, 'get'), ...operationParameters(operations)];

@@ -2,12 +2,14 @@ import { updateDisplayOptions } from 'n8n-workflow';
 import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
 
 import { isSet } from '../../helpers/fields';
-import { pageRequestOf, returnAllAndLimit, toItems } from '../../helpers/list';
+import { pageRequestOf, returnAllAndLimit } from '../../helpers/list';
 import { USER_SEARCH_QUERY_PARAMETER, userMatchesSearch } from '../../apiChoices';
+import { recordItems, simplifyProperty } from '../../helpers/output';
 import { readList } from '../../transport';
 
 const properties: INodeProperties[] = [
 	...returnAllAndLimit('users'),
+	simplifyProperty,
 	{
 		displayName: 'Filters',
 		name: 'filters',
@@ -48,5 +50,5 @@ export async function execute(this: IExecuteFunctions, itemIndex: number): Promi
 	// The node applies the search too: a server that ignores the parameter must not make it return everyone.
 	const keep = search !== '' ? (user: IDataObject) => userMatchesSearch(user, search) : undefined;
 	const users = await readList.call(this, { path: '/users', qs, itemIndex }, want, keep);
-	return toItems(users);
+	return recordItems(this, itemIndex, 'user', users);
 }

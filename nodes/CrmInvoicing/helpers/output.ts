@@ -1,0 +1,48 @@
+import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
+
+import { simplify, type SimplifiedResource } from './simplify';
+
+/**
+ * The node version that brought output control (0.3). Nodes saved before it (version 1) output exactly what they
+ * did: no Simplify switch (their records stay raw) and no Create or Update marker.
+ */
+export const OUTPUT_CONTROL_VERSION = 2;
+
+/** Whether the node running is of a version with output control. */
+export function hasOutputControl(context: IExecuteFunctions): boolean {
+	return context.getNode().typeVersion >= OUTPUT_CONTROL_VERSION;
+}
+
+/**
+ * n8n's conventional Simplify switch (n8n's UX guidelines, for records of more than 10 fields). On by default, so a
+ * node added from version 2 on (and the node as an AI Agent's tool) outputs the simplified records; shown from
+ * version 2 on only, so version-1 nodes keep their raw output.
+ */
+export const simplifyProperty: INodeProperties = {
+	displayName: 'Simplify',
+	name: 'simplify',
+	type: 'boolean',
+	default: true,
+	description: 'Whether to return a simplified version of the response instead of the raw data',
+	displayOptions: { show: { '@version': [{ _cnd: { gte: OUTPUT_CONTROL_VERSION } }] } },
+};
+
+/** Whether this item's output is to be simplified: Simplify on, in a node of version 2 or later. */
+export function wantsSimplified(context: IExecuteFunctions, itemIndex: number): boolean {
+	if (!hasOutputControl(context)) return false;
+	return context.getNodeParameter('simplify', itemIndex, true) !== false;
+}
+
+/**
+ * One output item per record: each reduced to its resource's simplified fields (helpers/simplify.ts) when Simplify
+ * is on, else the API's record unchanged.
+ */
+export function recordItems(
+	context: IExecuteFunctions,
+	itemIndex: number,
+	resource: SimplifiedResource,
+	records: IDataObject[],
+): INodeExecutionData[] {
+	const simplified = wantsSimplified(context, itemIndex);
+	return records.map((record) => ({ json: simplified ? simplify(resource, record) : record }));
+}

@@ -1,0 +1,242 @@
+/**
+ * What a run did and cost, as execution hints (n8n-core's ExecuteContext.addExecutionHints, which n8n stores in the
+ * execution's run data): pages, requests, waits for the rate limit and answers 429; and Create or Update's
+ * "Created N and updated M leads", with its `_upsert` marker on each item (version 2).
+ */
+import nock from 'nock';
+import { NodeHelpers, sleep } from 'n8n-workflow';
+import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeParameters, NodeExecutionHint } from 'n8n-workflow';
+
+import { forgetUpsertMemory } from '../../../nodes/CrmInvoicing/actions/lead/upsert';
+import { CrmInvoicing } from '../../../nodes/CrmInvoicing/CrmInvoicing.node';
+import { addHints, costHint, formatDuration } from '../../../nodes/CrmInvoicing/helpers/hints';
+import { createExecuteContext, TEST_CREDENTIALS } from '../../helpers/harness';
+import { useNock } from '../actions/support';
+
+jest.mock('n8n-workflow', () => ({
+	...jest.requireActual('n8n-workflow'),
+	sleep: jest.fn().mockResolvedValue(undefined),
+}));
+const sleepMock = jest.mocked(sleep);
+
+useNock();
+beforeEach(() => {
+	sleepMock.mockClear();
+	forgetUpsertMemory();
+});
+
+const nodeType = new CrmInvoicing();
+let hostNumber = 0;
+
+interface Run {
+	items: INodeExecutionData[];
+	hints: NodeExecutionHint[];
+	base: string;
+}
+
+/**
+ * Runs the node in a real ExecuteContext against its own host (the pacer is shared per base URL and key, so a 429 in
+ * one test cannot hold back the next), and returns its output and the hints it added.
+ */
+async function runWithHints(
+	parameters: INodeParameters,
+	mock: (scope: nock.Scope) => void,
+	options: { typeVersion?: number; items?: INodeExecutionData[]; continueOnFail?: boolean } = {},
+): Promise<Run> {
+	const base = `https://crm-hints-${++hostNumber}.test`;
+	mock(nock(base));
+	const { context } = createExecuteContext({
+		nodeType,
+		parameters,
+		credentials: { ...TEST_CREDENTIALS, baseUrl: base },
+		...options,
+	});
+	const versioned = NodeHelpers.getVersionedNodeType(nodeType, context.getNode().typeVersion);
+	const [items] = (await versioned.execute!.call(context)) as INodeExecutionData[][];
+	return { items, hints: [...context.hints], base };
+}
+
+const lead = (id: string, extra: IDataObject = {}): IDataObject => ({
+	id,
+	number: `L-${id}`,
+	name: `Lead ${id}`,
+	archived: false,
+	createdAt: '2026-01-01T00:00:00.000Z',
+	...extra,
+});
+
+describe('execution hints: what a run cost', () => {
+	it('a Return All that read 3 pages says so: pages and requests', async () => {
+		const run = await runWithHints({ resource: 'lead', operation: 'getMany', returnAll: true }, (scope) =>
+			scope
+				.get('/api/v1/leads')
+				.query({ limit: '100' })
+				.reply(200, { items: [lead('1')], hasMore: true, nextCursor: 'c2' })
+				.get('/api/v1/leads')
+				.query({ limit: '100', cursor: 'c2' })
+				.reply(200, { items: [lead('2')], hasMore: true, nextCursor: 'c3' })
+				.get('/api/v1/leads')
+				.query({ limit: '100', cursor: 'c3' })
+				.reply(200, { items: [lead('3')], hasMore: false, nextCursor: null }),
+		);
+		expect(run.items).toHaveLength(3);
+		expect(run.hints).toEqual([
+			{ message: 'This run read 3 pages and sent 3 requests to the CRM.', type: 'info', location: 'outputPane' },
+		]);
+	});
+
+	it('a run of single requests adds no hint (one page, no wait)', async () => {
+		const get = await runWithHints({ resource: 'client', operation: 'get', clientId: 'cli_1' }, (scope) =>
+			scope.get('/api/v1/clients/cli_1').reply(200, { id: 'cli_1', name: 'Acme' }),
+		);
+		expect(get.hints).toEqual([]);
+		const onePage = await runWithHints({ resource: 'user', operation: 'getMany', returnAll: true }, (scope) =>
+			scope.get('/api/v1/users').query(true).reply(200, { items: [{ id: 'usr_1' }], hasMore: false, nextCursor: null }),
+		);
+		expect(onePage.hints).toEqual([]);
+		// One page per item is still a run of single requests: no hint, however many items.
+		const perItem = await runWithHints(
+			{ resource: 'user', operation: 'getMany', limit: 1 },
+			(scope) => scope.get('/api/v1/users').query(true).times(3).reply(200, { items: [{ id: 'usr_1' }], hasMore: true, nextCursor: 'c2' }),
+			{ items: [{ json: {} }, { json: {} }, { json: {} }] },
+		);
+		expect(perItem.items).toHaveLength(3);
+		expect(perItem.hints).toEqual([]);
+	});
+
+	it('counts the pages of every list of the run once one list took several', async () => {
+		const run = await runWithHints(
+			{ resource: 'lead', operation: 'getMany', returnAll: '={{ $json.all }}', limit: 1 },
+			(scope) =>
+				scope
+					.get('/api/v1/leads')
+					.query({ limit: '1' })
+					.reply(200, { items: [lead('1')], hasMore: true, nextCursor: 'c2' })
+					.get('/api/v1/leads')
+					.query({ limit: '100' })
+					.reply(200, { items: [lead('1')], hasMore: true, nextCursor: 'c2' })
+					.get('/api/v1/leads')
+					.query({ limit: '100', cursor: 'c2' })
+					.reply(200, { items: [lead('2')], hasMore: false, nextCursor: null }),
+			{ items: [{ json: { all: false } }, { json: { all: true } }] },
+		);
+		expect(run.items).toHaveLength(3);
+		expect(run.hints.map((hint) => hint.message)).toEqual(['This run read 3 pages and sent 3 requests to the CRM.']);
+	});
+
+	it('a 429 waited out says so: requests, total wait and answers 429', async () => {
+		const run = await runWithHints({ resource: 'product', operation: 'get', productId: 'prd_1' }, (scope) =>
+			scope
+				.get('/api/v1/products/prd_1')
+				.reply(429, { error: { code: 'RATE_LIMITED', message: 'Too many requests' } }, { 'Retry-After': '2' })
+				.get('/api/v1/products/prd_1')
+				.reply(200, { id: 'prd_1', name: 'Hour' }),
+		);
+		expect(run.items).toHaveLength(1);
+		expect(sleepMock).toHaveBeenCalledTimes(1);
+		const waited = sleepMock.mock.calls[0][0] as number;
+		expect(run.hints).toEqual([
+			{
+				message: `This run sent 2 requests to the CRM, waited ${formatDuration(waited)} in total for its rate limit and absorbed 1 answer 429 (Too Many Requests) by waiting and retrying.`,
+				type: 'info',
+				location: 'outputPane',
+			},
+		]);
+		expect(run.hints[0].message).toMatch(/waited 2(\.\d)? s in total/);
+	});
+
+	it('counts per run: a second run of the node starts from zero', async () => {
+		const scopeFor = (scope: nock.Scope) =>
+			scope
+				.get('/api/v1/leads')
+				.query({ limit: '100' })
+				.reply(200, { items: [lead('1')], hasMore: true, nextCursor: 'c2' })
+				.get('/api/v1/leads')
+				.query({ limit: '100', cursor: 'c2' })
+				.reply(200, { items: [lead('2')], hasMore: false, nextCursor: null });
+		const first = await runWithHints({ resource: 'lead', operation: 'getMany', returnAll: true }, scopeFor);
+		const second = await runWithHints({ resource: 'lead', operation: 'getMany', returnAll: true }, scopeFor);
+		expect(first.hints.map((hint) => hint.message)).toEqual(['This run read 2 pages and sent 2 requests to the CRM.']);
+		expect(second.hints).toEqual(first.hints);
+	});
+
+	it('formats waits for people', () => {
+		expect(formatDuration(250)).toBe('250 ms');
+		expect(formatDuration(1049)).toBe('1 s');
+		expect(formatDuration(61_500)).toBe('1 min 2 s');
+		expect(costHint({ requests: 1, pages: 1, mostPagesOfOneList: 1, rateLimited: 0, waitedMs: 0 })).toBeUndefined();
+		expect(costHint({ requests: 61, pages: 1, mostPagesOfOneList: 1, rateLimited: 0, waitedMs: 30_000 })?.message).toBe(
+			'This run sent 61 requests to the CRM and waited 30 s in total for its rate limit.',
+		);
+	});
+
+	it('leaves a context without addExecutionHints (an older n8n) as it is', () => {
+		const context = {} as IExecuteFunctions;
+		expect(() => addHints(context, [{ message: 'x' }])).not.toThrow();
+	});
+});
+
+describe('Create or Update: the marker and "Created N and updated M leads"', () => {
+	const upsert: INodeParameters = {
+		resource: 'lead',
+		operation: 'upsert',
+		email: '={{ $json.email }}',
+		name: '={{ $json.name }}',
+		additionalFields: {},
+	};
+	const people: INodeExecutionData[] = [
+		{ json: { email: 'known@example.com', name: 'Known' } },
+		{ json: { email: 'new@example.com', name: 'New' } },
+		{ json: { email: 'NEW@example.com ', name: 'New Again' } },
+	];
+	const known = lead('lead_known', { email: 'known@example.com', secondaryMobile: '+1 555' });
+	const created = lead('lead_new', { email: 'new@example.com' });
+	const mock = (scope: nock.Scope) =>
+		scope
+			.get('/api/v1/leads')
+			.query({ search: 'known@example.com', archived: 'false', limit: '100' })
+			.reply(200, { items: [known], hasMore: false, nextCursor: null })
+			.patch('/api/v1/leads/lead_known')
+			.reply(200, { ...known, name: 'Known' })
+			.get('/api/v1/leads')
+			.query({ search: 'new@example.com', archived: 'false', limit: '100' })
+			.reply(200, { items: [], hasMore: false, nextCursor: null })
+			.post('/api/v1/leads')
+			.reply(201, created)
+			.patch('/api/v1/leads/lead_new')
+			.reply(200, { ...created, name: 'New Again' });
+
+	it('version 2: each item is the lead unchanged plus `_upsert` (created / updated, the field that matched); the hint counts them', async () => {
+		const run = await runWithHints(upsert, mock, { items: people });
+		expect(run.items.map((item) => item.json)).toEqual([
+			{ ...known, name: 'Known', _upsert: { action: 'updated', matchedField: 'email' } },
+			{ ...created, _upsert: { action: 'created', matchedField: null } },
+			{ ...created, name: 'New Again', _upsert: { action: 'updated', matchedField: 'email' } },
+		]);
+		expect(run.items.map((item) => item.pairedItem)).toEqual([{ item: 0 }, { item: 1 }, { item: 2 }]);
+		expect(run.hints.map((hint) => hint.message)).toEqual(['Created 1 and updated 2 leads']);
+	});
+
+	it('version 1 (saved with 0.2): the leads exactly as before, no marker; the hint is shown all the same', async () => {
+		const run = await runWithHints(upsert, mock, { items: people, typeVersion: 1 });
+		expect(run.items.map((item) => item.json)).toEqual([{ ...known, name: 'Known' }, created, { ...created, name: 'New Again' }]);
+		expect(run.hints.map((hint) => hint.message)).toEqual(['Created 1 and updated 2 leads']);
+	});
+
+	it('an item that failed (Continue on Fail) is in neither count', async () => {
+		const run = await runWithHints(
+			upsert,
+			(scope) =>
+				scope
+					.get('/api/v1/leads')
+					.query(true)
+					.reply(200, { items: [], hasMore: false, nextCursor: null })
+					.post('/api/v1/leads')
+					.reply(201, created),
+			{ items: [{ json: { email: '', name: 'No Email' } }, { json: { email: 'new@example.com', name: 'New' } }], continueOnFail: true },
+		);
+		expect(run.items[0].json.error).toEqual(expect.any(String));
+		expect(run.items[1].json._upsert).toEqual({ action: 'created', matchedField: null });
+		expect(run.hints.map((hint) => hint.message)).toEqual(['Created 1 and updated 0 leads']);
+	});
+});

@@ -1,0 +1,206 @@
+/**
+ * Simplify (version 2) on Lead → Get / Get Many, Client → Get, Product → Get, User → Get Many, Contact → Get Many:
+ * on by default, off gives the API's record unchanged, and a version-1 node (saved with 0.2) outputs exactly as before.
+ */
+import { NodeHelpers } from 'n8n-workflow';
+import type { IDataObject, INodeExecutionData, INodeParameters } from 'n8n-workflow';
+
+import { SIMPLIFIED_FIELDS } from '../../../nodes/CrmInvoicing/helpers/simplify';
+import { CrmInvoicing } from '../../../nodes/CrmInvoicing/CrmInvoicing.node';
+import { runNode } from '../../helpers/harness';
+import { api, useNock } from '../actions/support';
+
+useNock();
+
+const nodeType = new CrmInvoicing();
+
+/** Records as the API returns them, with more fields than the simplified ones. */
+const LEAD = {
+	id: 'lead_1',
+	number: 'L-0001',
+	name: 'Jane Doe',
+	archived: false,
+	createdAt: '2026-01-01T00:00:00.000Z',
+	title: 'Buyer',
+	email: 'jane@example.com',
+	mobile: '+33 6 00 00 00 00',
+	secondaryMobile: '+33 6 11 11 11 11',
+	website: 'https://jane.example',
+	value: 4200,
+	sourceId: 'src_web',
+	stageId: 'lst_new',
+	customFields: { budget: 'high' },
+};
+const CLIENT = {
+	id: 'cli_1',
+	number: 'C-0001',
+	name: 'Acme',
+	type: 'company',
+	createdAt: '2026-01-01T00:00:00.000Z',
+	firstName: null,
+	lastName: null,
+	email: 'billing@acme.test',
+	phone: '+1 555 0100',
+	website: 'https://acme.test',
+	stageId: 'cst_1',
+	customFields: { vat: 'FR123' },
+};
+const PRODUCT = {
+	id: 'prd_1',
+	name: 'Consulting hour',
+	price: 120,
+	type: 'SERVICE',
+	isActive: true,
+	description: 'One hour',
+	sku: 'CONS-1',
+	internalNote: 'not simplified',
+};
+const USER = {
+	id: 'usr_1',
+	firstName: 'Jane',
+	lastName: 'Doe',
+	email: 'jane@example.com',
+	role: 'ADMIN',
+	createdAt: '2026-01-01T00:00:00.000Z',
+	jobTitle: 'Sales lead',
+};
+const CONTACT = { id: 'con_1', number: 'P-1', firstName: 'Joe', lastName: 'Bloggs', email: 'joe@acme.test', phone: '+1 555 0101' };
+
+interface Case {
+	label: string;
+	resource: keyof typeof SIMPLIFIED_FIELDS;
+	parameters: INodeParameters;
+	record: IDataObject;
+	mock: () => void;
+}
+
+const CASES: Case[] = [
+	{
+		label: 'Lead → Get',
+		resource: 'lead',
+		parameters: { resource: 'lead', operation: 'get', leadId: { __rl: true, mode: 'id', value: 'lead_1' } },
+		record: LEAD,
+		mock: () => api().get('/api/v1/leads/lead_1').reply(200, LEAD),
+	},
+	{
+		label: 'Lead → Get Many',
+		resource: 'lead',
+		parameters: { resource: 'lead', operation: 'getMany', limit: 1 },
+		record: LEAD,
+		mock: () => api().get('/api/v1/leads').query(true).reply(200, { items: [LEAD], hasMore: false, nextCursor: null }),
+	},
+	{
+		label: 'Client → Get',
+		resource: 'client',
+		parameters: { resource: 'client', operation: 'get', clientId: 'cli_1' },
+		record: CLIENT,
+		mock: () => api().get('/api/v1/clients/cli_1').reply(200, CLIENT),
+	},
+	{
+		label: 'Product → Get',
+		resource: 'product',
+		parameters: { resource: 'product', operation: 'get', productId: 'prd_1' },
+		record: PRODUCT,
+		mock: () => api().get('/api/v1/products/prd_1').reply(200, PRODUCT),
+	},
+	{
+		label: 'User → Get Many',
+		resource: 'user',
+		parameters: { resource: 'user', operation: 'getMany', limit: 1 },
+		record: USER,
+		mock: () => api().get('/api/v1/users').query(true).reply(200, { items: [USER], hasMore: false, nextCursor: null }),
+	},
+	{
+		label: 'Contact → Get Many',
+		resource: 'contact',
+		parameters: { resource: 'contact', operation: 'getMany', limit: 1 },
+		record: CONTACT,
+		mock: () =>
+			api().get('/api/v2/contacts').query(true).reply(200, { data: [CONTACT], meta: { hasMore: false, nextCursor: null } }),
+	},
+];
+
+async function output(parameters: INodeParameters, typeVersion?: number): Promise<INodeExecutionData[]> {
+	const [items] = await runNode({ nodeType, parameters, typeVersion });
+	return items;
+}
+
+describe('Simplify', () => {
+	it('keeps at most 10 fields per resource, each a field the spec gives the resource', () => {
+		for (const fields of Object.values(SIMPLIFIED_FIELDS)) expect(fields.length).toBeLessThanOrEqual(10);
+		for (const { resource, record } of CASES) {
+			for (const field of SIMPLIFIED_FIELDS[resource]) expect(Object.keys(record)).toContain(field);
+		}
+	});
+
+	it.each(CASES)('$label: on by default in a new node, output holds only the simplified fields', async ({ resource, parameters, record, mock }) => {
+		mock();
+		const items = await output(parameters);
+		const expected = Object.fromEntries(SIMPLIFIED_FIELDS[resource].map((field) => [field, record[field]]));
+		expect(items).toEqual([{ json: expected, pairedItem: { item: 0 } }]);
+		expect(Object.keys(items[0].json)).toEqual([...SIMPLIFIED_FIELDS[resource]]);
+		expect(Object.keys(items[0].json).length).toBeLessThan(Object.keys(record).length);
+	});
+
+	it.each(CASES)('$label: off gives the API\'s record unchanged', async ({ parameters, record, mock }) => {
+		mock();
+		expect(await output({ ...parameters, simplify: false })).toEqual([{ json: record, pairedItem: { item: 0 } }]);
+	});
+
+	it.each(CASES)('$label: a version-1 node (saved with 0.2) outputs the raw record, whatever its parameters say', async ({ parameters, record, mock }) => {
+		mock();
+		expect(await output(parameters, 1)).toEqual([{ json: record, pairedItem: { item: 0 } }]);
+		mock();
+		expect(await output({ ...parameters, simplify: true }, 1)).toEqual([{ json: record, pairedItem: { item: 0 } }]);
+	});
+
+	it('is a parameter of version 2 only, on by default (a node added now, and the node as an AI Agent tool)', () => {
+		const { description } = nodeType;
+		expect(description.defaultVersion).toBe(2);
+		const node = (typeVersion: number) => ({
+			id: 'n',
+			name: 'CRM Invoicing',
+			type: 'n8n-nodes-crm-invoicing.crmInvoicing',
+			typeVersion,
+			position: [0, 0] as [number, number],
+			parameters: {},
+		});
+		for (const { parameters } of CASES) {
+			const { resource, operation } = parameters;
+			// What n8n saves for a new node, defaults included, as the editor (and the AI Agent's tool) resolves them.
+			const v2 = NodeHelpers.getNodeParameters(description.properties, { resource, operation }, true, false, node(2), description);
+			expect(v2?.simplify).toBe(true);
+			const v1 = NodeHelpers.getNodeParameters(description.properties, { resource, operation }, true, false, node(1), description);
+			expect(v1).not.toHaveProperty('simplify');
+		}
+		const withSimplify = description.properties.filter((property) => property.name === 'simplify');
+		expect(withSimplify).toHaveLength(6);
+		for (const property of withSimplify) {
+			expect(property).toMatchObject({
+				displayName: 'Simplify',
+				type: 'boolean',
+				default: true,
+				description: 'Whether to return a simplified version of the response instead of the raw data',
+			});
+		}
+	});
+
+	it('simplifies each record of a Get Many of several items, per item, with Simplify set by an expression', async () => {
+		api()
+			.get('/api/v1/leads')
+			.query(true)
+			.twice()
+			.reply(200, { items: [LEAD, { ...LEAD, id: 'lead_2' }], hasMore: false, nextCursor: null });
+		const items = await runNode({
+			nodeType,
+			parameters: { resource: 'lead', operation: 'getMany', limit: 2, simplify: '={{ $json.simple }}' },
+			items: [{ json: { simple: true } }, { json: { simple: false } }],
+		});
+		expect(items[0].map((item) => [item.pairedItem, Object.keys(item.json).length])).toEqual([
+			[{ item: 0 }, 10],
+			[{ item: 0 }, 10],
+			[{ item: 1 }, Object.keys(LEAD).length],
+			[{ item: 1 }, Object.keys(LEAD).length],
+		]);
+	});
+});

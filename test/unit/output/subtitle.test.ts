@@ -1,0 +1,77 @@
+/**
+ * The node's subtitle (under its name on the canvas), evaluated as n8n's editor evaluates it: the subtitle expression
+ * through n8n-workflow's Expression engine, with the node's parameters as n8n loads them (defaults filled in).
+ */
+import type { INodePropertyOptions } from 'n8n-workflow';
+
+import { subtitleExpression } from '../../../nodes/CrmInvoicing/actions/operation';
+import { RESOURCES, RESOURCES_BY_VALUE } from '../../../nodes/CrmInvoicing/actions/resources';
+import { resources as routes } from '../../../nodes/CrmInvoicing/actions/router';
+import { CrmInvoicing } from '../../../nodes/CrmInvoicing/CrmInvoicing.node';
+import { createExecuteContext } from '../../helpers/harness';
+
+const nodeType = new CrmInvoicing();
+const { description } = nodeType;
+
+/** The subtitle n8n shows for a node with these parameters. */
+function subtitleOf(parameters: Record<string, string>, typeVersion = 2): unknown {
+	const { workflow, node } = createExecuteContext({ nodeType, parameters, typeVersion });
+	return workflow.expression.getSimpleParameterValue(node, description.subtitle!, 'internal', {}, undefined, '');
+}
+
+/** Every resource and operation the node offers, with the labels the user picks them by. */
+const PAIRS = RESOURCES.flatMap((resource) =>
+	resource.operations.map((operation) => ({
+		resource: resource.value,
+		operation: operation.value,
+		label: `${operation.name}: ${resource.name}`,
+	})),
+);
+
+describe('subtitle', () => {
+	it('is the expression built from the operation lists (the literal the linter needs is kept in step)', () => {
+		const expected = subtitleExpression(RESOURCES_BY_VALUE);
+		if (description.subtitle !== expected) {
+			throw new Error(`CrmInvoicing.node.ts's subtitle is out of step with the operation lists. Set it to:\n'${expected}'`);
+		}
+	});
+
+	it.each(PAIRS)('shows "$label" for $resource → $operation (versions 1 and 2)', ({ resource, operation, label }) => {
+		expect(subtitleOf({ resource, operation })).toBe(label);
+		expect(subtitleOf({ resource, operation }, 1)).toBe(label);
+	});
+
+	it('shows "Create or Update: Lead" for Lead → Create or Update (it showed "undefined: Lead")', () => {
+		expect(subtitleOf({ resource: 'lead', operation: 'upsert' })).toBe('Create or Update: Lead');
+	});
+
+	it('shows the defaults\' label for a node just added (resource and operation not set)', () => {
+		expect(subtitleOf({})).toBe('Create: Lead');
+	});
+
+	it('covers 22 operations of 9 resources, every one labelled, routed, and offered in the options', () => {
+		expect(PAIRS).toHaveLength(22);
+		for (const { resource, operation } of PAIRS) {
+			expect(typeof routes[resource]?.[operation]?.execute).toBe('function');
+			const property = description.properties.find(
+				(candidate) => candidate.name === 'operation' && candidate.displayOptions?.show?.resource?.includes(resource),
+			);
+			expect((property?.options as INodePropertyOptions[]).map((option) => option.value)).toContain(operation);
+		}
+	});
+
+	it('keeps what the linter no longer sees in the built options: alphabetical names, an action each, one label per value', () => {
+		for (const resource of RESOURCES) {
+			const names = resource.operations.map((operation) => operation.name);
+			expect(names).toEqual([...names].sort((a, b) => a.localeCompare(b)));
+			const values = resource.operations.map((operation) => operation.value);
+			expect(new Set(values).size).toBe(values.length);
+			for (const operation of resource.operations) {
+				expect(operation.action).toMatch(/^[A-Z][a-z]/);
+				expect(operation.description).not.toBe('');
+			}
+		}
+		const resourceNames = RESOURCES.map((resource) => resource.name);
+		expect(resourceNames).toEqual([...resourceNames].sort((a, b) => a.localeCompare(b)));
+	});
+});

@@ -1,0 +1,94 @@
+/**
+ * The trigger's Simplify (version 2, on by default): a delivery is output as event, timestamp and the lead reduced to
+ * the lead's simplified fields; off, and in version-1 triggers (saved with 0.2), exactly as before.
+ */
+import type { IDataObject, INodeParameters } from 'n8n-workflow';
+
+import { SIMPLIFIED_FIELDS } from '../../../nodes/CrmInvoicing/helpers/simplify';
+import { signedHeaders } from '../../../nodes/CrmInvoicingTrigger/signature';
+import { createWebhookContext } from '../../helpers/harness';
+import { useNock } from '../../helpers/nock';
+import { nextMessageId, nodeType, nowSeconds, SECRET, storedSubscription } from '../trigger/fixtures';
+
+useNock();
+
+/** A lead event's payload as spec §6 shows it. */
+const LEAD_PAYLOAD = {
+	id: 'lead_42',
+	name: 'Jane Doe',
+	email: 'jane@example.com',
+	mobile: '+33 6 00 00 00 00',
+	title: 'Buyer',
+	value: 1200,
+	source: 'Website',
+	stage: 'New',
+	stageId: 7,
+	archived: false,
+	createdAt: '2026-11-23T01:00:00.000Z',
+	customFields: { budget: 'high' },
+	ownerId: 1,
+	ownerName: 'Ada Admin',
+};
+const TIMESTAMP = '2026-11-23T01:00:00.000Z';
+
+async function deliver(event: string, payload: unknown, parameters: INodeParameters, typeVersion?: number): Promise<IDataObject[]> {
+	const rawBody = Buffer.from(JSON.stringify({ event, timestamp: TIMESTAMP, payload }), 'utf8');
+	const id = nextMessageId();
+	const parts = createWebhookContext({
+		nodeType,
+		parameters: { events: ['lead.created', 'deal.stage_changed'], ...parameters },
+		staticData: storedSubscription(),
+		headers: signedHeaders([SECRET], id, nowSeconds(), rawBody),
+		rawBody,
+		typeVersion,
+	});
+	const result = await nodeType.webhook.call(parts.context);
+	expect(parts.response.statusCode).toBe(200);
+	return (result.workflowData?.[0] ?? []).map((item) => item.json);
+}
+
+const simplifiedLead = Object.fromEntries(
+	SIMPLIFIED_FIELDS.lead.filter((field) => field in LEAD_PAYLOAD).map((field) => [field, (LEAD_PAYLOAD as IDataObject)[field]]),
+);
+
+describe('trigger: Simplify', () => {
+	it('is on by default in a new trigger (version 2): event, timestamp and the lead\'s simplified fields', async () => {
+		const items = await deliver('lead.created', LEAD_PAYLOAD, {});
+		expect(items).toEqual([{ event: 'lead.created', timestamp: TIMESTAMP, payload: simplifiedLead }]);
+		expect(Object.keys(items[0].payload as IDataObject)).toEqual(['id', 'name', 'email', 'mobile', 'title', 'value', 'stageId', 'archived', 'createdAt']);
+	});
+
+	it('with Payload Only, outputs the simplified lead alone', async () => {
+		expect(await deliver('lead.created', LEAD_PAYLOAD, { options: { payloadOnly: true } })).toEqual([simplifiedLead]);
+	});
+
+	it('keeps the payload of other events whole (the spec does not show their shapes)', async () => {
+		const deal = { id: 'deal_1', title: 'Big deal', stageId: 'pst_2', price: 5000, extra: { a: 1 } };
+		expect(await deliver('deal.stage_changed', deal, {})).toEqual([{ event: 'deal.stage_changed', timestamp: TIMESTAMP, payload: deal }]);
+	});
+
+	it('off: event, timestamp, the payload as received and the delivery id, as 0.2 output it', async () => {
+		const [item] = await deliver('lead.created', LEAD_PAYLOAD, { simplify: false });
+		expect(item).toEqual({ event: 'lead.created', timestamp: TIMESTAMP, payload: LEAD_PAYLOAD, webhookId: expect.stringMatching(/^msg_test_/) });
+	});
+
+	it('a version-1 trigger (saved with 0.2) outputs exactly as before, whatever its parameters say', async () => {
+		for (const parameters of [{}, { simplify: true }]) {
+			const [item] = await deliver('lead.created', LEAD_PAYLOAD, parameters, 1);
+			expect(item).toEqual({ event: 'lead.created', timestamp: TIMESTAMP, payload: LEAD_PAYLOAD, webhookId: expect.stringMatching(/^msg_test_/) });
+		}
+		expect(await deliver('lead.created', LEAD_PAYLOAD, { options: { payloadOnly: true } }, 1)).toEqual([LEAD_PAYLOAD]);
+	});
+
+	it('is a version-2 parameter of the trigger, on by default', () => {
+		const { description } = nodeType;
+		expect(description.defaultVersion).toBe(2);
+		expect(description.properties.find((property) => property.name === 'simplify')).toMatchObject({
+			displayName: 'Simplify',
+			type: 'boolean',
+			default: true,
+			description: 'Whether to return a simplified version of the response instead of the raw data',
+			displayOptions: { show: { '@version': [{ _cnd: { gte: 2 } }] } },
+		});
+	});
+});
