@@ -11,6 +11,7 @@ import type { AddressInfo } from 'node:net';
 
 import { ApiError, type ErrorCode, errorBody, handleApi, isObject, notFound, parseObjectBody, publicSubscription, validationError } from './api';
 import { ADMIN_USER_INTERNAL_ID, createStore, generateLeads, READ_ONLY_USER_INTERNAL_ID, type Store } from './store';
+import { activityStep, parseActivity, parseListOrder } from './activity';
 import type {
 	CaughtRequest,
 	DeliverOnCreate,
@@ -179,6 +180,8 @@ class SandboxServer implements Sandbox {
 			deliveryTimeoutMs: options.deliveryTimeoutMs ?? 20_000,
 			personality: options.personality === undefined ? 'standard' : parsePersonality(options.personality),
 			deliverOnCreate: false,
+			listOrder: options.listOrder === undefined ? 'oldest' : parseListOrder(options.listOrder),
+			activity: false,
 		};
 		this.seedLeadCount = options.seedLeads ?? 0;
 		this.store = this.freshStore();
@@ -192,12 +195,28 @@ class SandboxServer implements Sandbox {
 			deliveryTimeoutMs: () => this.config.deliveryTimeoutMs,
 			log: (entry) => this.deliveries.push(entry),
 		});
+		if (options.activity) this.setActivity(parseActivity(options.activity));
 		this.server = http.createServer((req, res) => {
 			this.handle(req, res).catch((err: Error) => {
 				if (!res.headersSent) this.writeJson(res, { status: 500, body: errorBody('INTERNAL_ERROR', err.message) });
 				else res.destroy();
 			});
 		});
+	}
+
+	/** The activity switch: a timer that creates, changes and archives leads (see ActivityConfig). */
+	private activityTimer: NodeJS.Timeout | undefined;
+	private activityTick = 0;
+
+	setActivity(activity: SandboxConfig['activity']): void {
+		if (this.activityTimer) clearInterval(this.activityTimer);
+		this.activityTimer = undefined;
+		this.config.activity = activity;
+		if (!activity || this.closed) return;
+		this.activityTimer = setInterval(() => {
+			activityStep(this.store, this.activityTick++, (event, payload) => this.emit(event, payload));
+		}, activity.everyMs);
+		this.activityTimer.unref();
 	}
 
 	get state(): SandboxState {
@@ -341,6 +360,7 @@ class SandboxServer implements Sandbox {
 	close(): Promise<void> {
 		if (this.closed) return Promise.resolve();
 		this.closed = true;
+		this.setActivity(false);
 		this.engine.cancelAll();
 		this.clearFaults();
 		if (this.catcher) {
@@ -491,7 +511,7 @@ class SandboxServer implements Sandbox {
 		try {
 			const response = handleApi(
 				{ store: this.store, emit: (event, payload) => this.emit(event, payload) },
-				{ method, path: url.pathname, query, rawBody, userInternalId: key === this.keys.admin ? ADMIN_USER_INTERNAL_ID : READ_ONLY_USER_INTERNAL_ID, readOnly: key !== this.keys.admin, personality },
+				{ method, path: url.pathname, query, rawBody, userInternalId: key === this.keys.admin ? ADMIN_USER_INTERNAL_ID : READ_ONLY_USER_INTERNAL_ID, readOnly: key !== this.keys.admin, personality, listOrder: this.config.listOrder },
 			);
 			send({ status: response.status, body: response.body, headers: answerHeaders });
 			if (method === 'POST' && url.pathname === '/api/v1/webhooks' && response.status === 200) this.deliverOnCreate(response.body);
@@ -631,6 +651,8 @@ class SandboxServer implements Sandbox {
 				}
 				if (body.personality !== undefined) this.setPersonality(parsePersonality(body.personality));
 				if (body.deliverOnCreate !== undefined) this.config.deliverOnCreate = parseDeliverOnCreate(body.deliverOnCreate);
+				if (body.listOrder !== undefined) this.config.listOrder = parseListOrder(body.listOrder);
+				if (body.activity !== undefined) this.setActivity(parseActivity(body.activity));
 				if (body.deliveryTimeoutMs !== undefined) {
 					if (!isPositiveInteger(body.deliveryTimeoutMs)) throw validationError('deliveryTimeoutMs must be a positive integer');
 					this.config.deliveryTimeoutMs = body.deliveryTimeoutMs;
@@ -653,6 +675,10 @@ class SandboxServer implements Sandbox {
 			case 'DELETE /faults':
 				this.clearFaults();
 				return { status: 204 };
+			case 'POST /activity': {
+				// One step of the activity switch now (create, change or archive a lead, in turn), for tests and demos.
+				return { status: 200, body: activityStep(this.store, this.activityTick++, (event, payload) => this.emit(event, payload)) };
+			}
 			case 'POST /emit': {
 				if (typeof body.event !== 'string' || body.event === '') throw validationError('event is required');
 				return { status: 200, body: { event: body.event, webhookIds: this.emit(body.event, body.payload ?? {}) } };

@@ -79,6 +79,29 @@ export class Collection<T extends { id: string }> implements ReadonlyCollection<
 		return { items, hasMore, lastSeq };
 	}
 
+	/**
+	 * One page of the values created before `beforeSeq`, newest first (the list-order switch `newest`). The cursor is
+	 * the sequence number of the page's last (oldest) value, so pages stay consistent while values are added.
+	 */
+	pageNewestFirst(beforeSeq: number | undefined, limit: number, filter?: (value: T) => boolean): { items: T[]; hasMore: boolean; lastSeq: number } {
+		let index = (beforeSeq === undefined ? this.items.length : this.firstIndexAfter(beforeSeq - 1)) - 1;
+		const items: T[] = [];
+		let lastSeq = beforeSeq ?? Number.MAX_SAFE_INTEGER;
+		for (; index >= 0 && items.length < limit; index--) {
+			if (filter && !filter(this.items[index])) continue;
+			items.push(this.items[index]);
+			lastSeq = this.seqs[index];
+		}
+		let hasMore = false;
+		for (; index >= 0; index--) {
+			if (!filter || filter(this.items[index])) {
+				hasMore = true;
+				break;
+			}
+		}
+		return { items, hasMore, lastSeq };
+	}
+
 	private firstIndexAfter(seq: number): number {
 		let low = 0;
 		let high = this.seqs.length;
@@ -263,8 +286,10 @@ export function addLead(store: Store, fields: Partial<Lead> & { name: string }, 
 export function generateLeads(store: Store, n: number): void {
 	const stages = ['lst_new', 'lst_contacted'];
 	const sources = ['src_web', 'src_referral'];
-	const createdAt = new Date().toISOString();
+	// One millisecond apart, ending now: creation order and createdAt agree, as in an API that stamps each lead.
+	const start = Date.now() - n;
 	for (let i = 0; i < n; i++) {
+		const createdAt = new Date(start + i + 1).toISOString();
 		const k = ++store.counters.generatedLead;
 		const firstName = FIRST_NAMES[k % FIRST_NAMES.length];
 		const lastName = LAST_NAMES[(k * 7) % LAST_NAMES.length];
