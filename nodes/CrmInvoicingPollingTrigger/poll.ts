@@ -133,7 +133,7 @@ function budgetError(context: IPollFunctions, needed: number, leads: number, all
 function capError(context: IPollFunctions, leads: number): NodeOperationError {
 	return new NodeOperationError(
 		context.getNode(),
-		`The CRM lists ${leads.toLocaleString('en-US')} leads, more than the ${POLLING.maxLeads.toLocaleString('en-US')} the polling trigger remembers`,
+		`The polling trigger would have to remember ${leads.toLocaleString('en-US')} leads, more than the ${POLLING.maxLeads.toLocaleString('en-US')} it can`,
 		{
 			description: 'The trigger keeps one fingerprint per lead in the workflow, and stops at this bound instead of growing without end. Nothing was emitted and what it remembers is unchanged. Use the webhook trigger (CRM Invoicing Trigger) for this workspace, or archive and delete leads you no longer need.',
 		},

@@ -127,6 +127,15 @@ export interface Store extends SandboxState {
 	productInternalIds: Map<string, number>;
 	leadOwners: Map<string, number>;
 	counters: { lead: number; deal: number; invoice: number; client: number; generatedLead: number };
+	/** The createdAt (ms) of the last lead stamped by the sandbox: each new lead gets a later one. */
+	lastLeadCreatedAt?: number;
+}
+
+/** A new lead's createdAt: now, or 1 ms after the last lead's when that is later (createdAt follows creation order). */
+export function stampLead(store: Store): string {
+	const at = Math.max(Date.now(), (store.lastLeadCreatedAt ?? 0) + 1);
+	store.lastLeadCreatedAt = at;
+	return new Date(at).toISOString();
 }
 
 /** Deterministic, random-looking id: prefix + 16 hex chars of sha256(seed). */
@@ -264,7 +273,7 @@ export function addLead(store: Store, fields: Partial<Lead> & { name: string }, 
 		number: formatNumber('L', store.counters.lead),
 		name: fields.name,
 		archived: archived ?? false,
-		createdAt: createdAt ?? new Date().toISOString(),
+		createdAt: createdAt ?? stampLead(store),
 		title: null,
 		email: null,
 		mobile: null,
@@ -286,10 +295,9 @@ export function addLead(store: Store, fields: Partial<Lead> & { name: string }, 
 export function generateLeads(store: Store, n: number): void {
 	const stages = ['lst_new', 'lst_contacted'];
 	const sources = ['src_web', 'src_referral'];
-	// One millisecond apart, ending now: creation order and createdAt agree, as in an API that stamps each lead.
-	const start = Date.now() - n;
 	for (let i = 0; i < n; i++) {
-		const createdAt = new Date(start + i + 1).toISOString();
+		// Stamped one by one, as an API stamps each lead: creation order and createdAt agree.
+		const createdAt = stampLead(store);
 		const k = ++store.counters.generatedLead;
 		const firstName = FIRST_NAMES[k % FIRST_NAMES.length];
 		const lastName = LAST_NAMES[(k * 7) % LAST_NAMES.length];
