@@ -15,6 +15,8 @@ export const POLLING = {
 	maxLeads: 50_000,
 	/** Records per page the trigger asks for (the API's maximum: the fewest requests). */
 	pageSize: 100,
+	/** How long a lead missing from the list (deleted) is still remembered, in ms: 7 days. */
+	forgetAfterMs: 7 * 24 * 3_600_000,
 	/** Most field slots a fingerprint names; further top-level keys share one slot, OTHER_FIELDS. */
 	maxFieldSlots: 40,
 } as const;
@@ -28,6 +30,12 @@ export type ListOrder = 'newest' | 'oldest' | 'mixed' | 'unknown';
 export interface Memory {
 	/** Format version. */
 	v: 1;
+	/**
+	 * Leads remembered that the last full reads did not list, with when they were first missing (ms). They are
+	 * forgotten after POLLING.forgetAfterMs: an API or proxy that leaves leads out for a while (or answers an empty
+	 * list) does not make them new again when they come back.
+	 */
+	gone: Record<string, number>;
 	/** Lead id → fingerprint (see fingerprint()). */
 	leads: Record<string, string>;
 	/** The names of the fingerprints' field slots, in slot order (slots are only ever appended). */
@@ -40,7 +48,7 @@ export interface Memory {
 	count: number;
 }
 
-const MEMORY_KEYS = ['v', 'leads', 'fields', 'newest', 'order', 'count'] as const;
+const MEMORY_KEYS = ['v', 'leads', 'gone', 'fields', 'newest', 'order', 'count'] as const;
 
 /** The memory in the node's static data, or undefined before the first poll (or after the format changed). */
 export function loadMemory(staticData: IDataObject): Memory | undefined {
@@ -50,6 +58,7 @@ export function loadMemory(staticData: IDataObject): Memory | undefined {
 		v: 1,
 		// One plain copy: n8n's static data is an observable proxy, slow to walk key by key.
 		leads: { ...leads },
+		gone: staticData.gone && typeof staticData.gone === 'object' ? { ...(staticData.gone as Record<string, number>) } : {},
 		fields: Array.isArray(staticData.fields) ? (staticData.fields as string[]).slice() : [],
 		newest: typeof staticData.newest === 'number' ? staticData.newest : undefined,
 		order: (['newest', 'oldest', 'mixed', 'unknown'] as const).find((order) => order === staticData.order) ?? 'unknown',

@@ -165,7 +165,7 @@ export async function pollLeads(
 	const staticData = this.getWorkflowStaticData('node');
 	const before = loadMemory(staticData);
 	const first = before === undefined;
-	const memory: Memory = before ?? { v: 1, leads: {}, fields: [], order: 'unknown', count: 0 };
+	const memory: Memory = before ?? { v: 1, leads: {}, gone: {}, fields: [], order: 'unknown', count: 0 };
 	if (!first) await checkBudget(this, memory, settings);
 
 	const wantsNew = settings.events.includes('newLead');
@@ -226,14 +226,27 @@ export async function pollLeads(
 		if (wantsUpdated) updatedItems.push(item(record, settings, 'updatedLead', names));
 	}
 
-	// The new memory: after a full read, exactly the leads listed (deleted leads are forgotten); after a read of the
-	// head, the leads remembered plus those read.
-	const leads = fullRead ? seen : Object.assign(memory.leads, seen);
+	// The new memory: the leads remembered, updated with those read. After a full read, a lead no longer listed is
+	// marked gone, and forgotten once it has been gone for POLLING.forgetAfterMs.
+	const leads = Object.assign(memory.leads, seen);
+	const gone = memory.gone;
+	if (fullRead) {
+		const now = Date.now();
+		for (const id of Object.keys(gone)) if (seen[id] !== undefined) delete gone[id];
+		for (const id of Object.keys(leads)) {
+			if (seen[id] !== undefined) continue;
+			gone[id] ??= now;
+			if (now - gone[id] >= POLLING.forgetAfterMs) {
+				delete leads[id];
+				delete gone[id];
+			}
+		}
+	}
 	if (!fullRead && memory.newest !== undefined && (newest === undefined || memory.newest > newest)) newest = memory.newest;
 	const count = Object.keys(leads).length;
 	if (count > POLLING.maxLeads) throw capError(this, count);
 	const order: ListOrder = fullRead ? orderOf(records.map(createdAtOf)) : 'newest';
-	saveMemory(staticData, { v: 1, leads, fields: memory.fields, newest, order, count: fullRead ? records.length : Math.max(memory.count, count) });
+	saveMemory(staticData, { v: 1, leads, gone, fields: memory.fields, newest, order, count: fullRead ? records.length : Math.max(memory.count, count) });
 	report?.({ requests, fullRead, order, first });
 	// The first poll learns the list's size: a workflow that cannot afford its next polls fails now, at activation.
 	if (first) await checkBudget(this, loadMemory(staticData) ?? memory, settings);

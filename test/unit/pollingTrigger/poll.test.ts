@@ -245,7 +245,7 @@ describe('an order that changes or lies', () => {
 		const newest = store().leads.values().at(-1)!;
 		store().leads.delete(newest.id);
 		expect(await poll(memory)).toEqual({ items: [], requests: 3 });
-		expect(memory.leads).not.toHaveProperty(newest.id);
+		expect(memory.gone).toEqual({ [newest.id]: expect.any(Number) });
 		expect(await poll(memory)).toEqual({ items: [], requests: 1 });
 	});
 });
@@ -344,14 +344,39 @@ describe('overlap guard', () => {
 	it('skips a poll that starts while the previous one still runs, without a request', async () => {
 		const memory: IDataObject = {};
 		await poll(memory);
-		sandbox.addFault({ status: 200, method: 'GET', pathPrefix: '/api/v1/leads', delayMs: 300, body: { items: [], hasMore: false, nextCursor: null } });
+		sandbox.addFault({ status: 200, count: 1, method: 'GET', pathPrefix: '/api/v1/leads', delayMs: 300, body: { items: [], hasMore: false, nextCursor: null } });
 		const slow = poll(memory);
 		await new Promise((resolve) => setTimeout(resolve, 50));
 		const overlapping = await poll(memory);
 		expect(overlapping).toEqual({ items: [], requests: 0 });
 		await slow;
 		// The guard is released: the next poll runs.
-		expect((await poll(memory)).requests).toBe(1);
+		expect(await poll(memory)).toEqual({ items: [], requests: 1 });
+	});
+});
+
+describe('leads missing from the list', () => {
+	it('an empty answer (a flaky proxy) does not make the leads new again when they come back', async () => {
+		const memory: IDataObject = {};
+		await poll(memory);
+		sandbox.addFault({ status: 200, count: 1, method: 'GET', pathPrefix: '/api/v1/leads', body: { items: [], hasMore: false, nextCursor: null } });
+		expect(await poll(memory)).toEqual({ items: [], requests: 1 });
+		expect(Object.keys(memory.gone as object)).toHaveLength(3);
+		expect(await poll(memory)).toEqual({ items: [], requests: 1 });
+		expect(memory.gone).toEqual({});
+	});
+
+	it(`forgets a deleted lead after ${POLLING.forgetAfterMs / 86_400_000} days`, async () => {
+		const memory: IDataObject = {};
+		await poll(memory);
+		const [first] = store().leads.values();
+		store().leads.delete(first.id);
+		await poll(memory);
+		expect(memory.leads).toHaveProperty(first.id);
+		(memory.gone as Record<string, number>)[first.id] -= POLLING.forgetAfterMs;
+		await poll(memory);
+		expect(memory.leads).not.toHaveProperty(first.id);
+		expect(memory.gone).toEqual({});
 	});
 });
 
