@@ -320,7 +320,10 @@ function listLeads(host: ApiHost, request: ApiRequest): ApiResponse {
 		(archived === undefined || lead.archived === archived) &&
 		(stageId === undefined || lead.stageId === stageId) &&
 		(search === '' || containsIgnoreCase(search, lead.name, lead.email, lead.mobile, lead.website));
-	if (request.listOrder === 'newest') {
+	// A cursor continues in the order its listing started in, whatever the switch says now.
+	const cursorKind = query.cursor ? /^([a-z0-9]+):/.exec(Buffer.from(query.cursor, 'base64url').toString('utf8'))?.[1] : undefined;
+	const order = cursorKind === 'leadsnew' ? 'newest' : cursorKind === 'leads' ? 'oldest' : request.listOrder;
+	if (order === 'newest') {
 		// Newest first: its cursors have their own kind, so a page always continues in the order it started in.
 		const page = host.store.leads.pageNewestFirst(decodeCursor(query, 'leadsnew'), limit, filtered ? filter : undefined);
 		return { status: 200, body: { items: page.items, hasMore: page.hasMore, nextCursor: page.hasMore ? encodeCursor('leadsnew', page.lastSeq) : null } };

@@ -19,6 +19,7 @@ import type {
 	Fault,
 	Invoice,
 	JsonObject,
+	ListOrder,
 	RateLimitConfig,
 	RequestLogEntry,
 	Sandbox,
@@ -269,6 +270,10 @@ class SandboxServer implements Sandbox {
 
 	setPersonality(personality: SandboxPersonality): void {
 		this.config.personality = parsePersonality(personality);
+	}
+
+	setListOrder(order: ListOrder): void {
+		this.config.listOrder = parseListOrder(order);
 	}
 
 	seedLeads(n: number): number {

@@ -386,6 +386,10 @@ export interface Sandbox {
 	setTimeScale(timeScale: number): void;
 	/** Kept across reset(), like the rate limit: tests that change it set it back. */
 	setPersonality(personality: SandboxPersonality): void;
+	/** The order of GET /leads; kept across reset(). */
+	setListOrder(order: ListOrder): void;
+	/** The activity switch (false turns it off); kept across reset(). */
+	setActivity(activity: ActivityConfig | false): void;
 	/** Appends n generated leads; returns the total number of leads. */
 	seedLeads(n: number): number;
 	addFault(fault: Fault): void;

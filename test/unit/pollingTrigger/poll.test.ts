@@ -27,7 +27,7 @@ beforeEach(() => {
 });
 
 function setOrder(order: ListOrder): void {
-	(sandbox.config as { listOrder: ListOrder }).listOrder = order;
+	sandbox.setListOrder(order);
 }
 
 const credentials = () => ({ baseUrl: sandbox.url, apiKey: sandbox.keys.admin, requestsPerMinute: 1_000_000 });
