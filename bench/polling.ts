@@ -5,7 +5,7 @@
  * figures are the node's and the sandbox's own work, not the API's pacing; at the API's 60 requests a minute every
  * request above also costs a second of waiting).
  *
- *   npx tsx bench/polling.ts [leads=10000] [runs=7]
+ *   npm run build && npx tsx bench/polling.ts [leads=10000] [runs=7]
  *
  * Writes bench/POLLING-RESULTS.md (medians and min–max of the runs) when run with the defaults, else prints only.
  */
@@ -15,12 +15,15 @@ import path from 'node:path';
 
 import type { IDataObject } from 'n8n-workflow';
 
-import { CrmInvoicingPollingTrigger } from '../nodes/CrmInvoicingPollingTrigger/CrmInvoicingPollingTrigger.node';
+import type { CrmInvoicingPollingTrigger as PollingTrigger } from '../nodes/CrmInvoicingPollingTrigger/CrmInvoicingPollingTrigger.node';
 import { createPollContext } from '../test/helpers/harness';
 import { startSandbox, type ListOrder } from '../test/sandbox/server';
 
 const LEADS = Number(process.argv[2] ?? 10_000);
 const RUNS = Number(process.argv[3] ?? 7);
+// The built node (`npm run build`), as n8n loads it. (tsx would resolve the source's `.node` import to the codex JSON.)
+// eslint-disable-next-line @typescript-eslint/no-require-imports
+const { CrmInvoicingPollingTrigger } = require('../dist/nodes/CrmInvoicingPollingTrigger/CrmInvoicingPollingTrigger.node.js') as { CrmInvoicingPollingTrigger: typeof PollingTrigger };
 const trigger = new CrmInvoicingPollingTrigger();
 
 interface Row {
