@@ -10,6 +10,9 @@ import { ROOT } from './lib/runtime';
 import { startStack } from './lib/stack';
 import { seedSummaryLines } from '../test/sandbox/seedSummary';
 
+/** How often `npm run dev`'s sandbox creates, changes or archives a lead (the sandbox's activity switch). */
+const DEV_ACTIVITY_MS = /^(off|false|none|0)$/i.test(process.env.SANDBOX_ACTIVITY_MS ?? '') ? 0 : Number(process.env.SANDBOX_ACTIVITY_MS ?? 30_000);
+
 async function main(): Promise<void> {
 	const build = spawnSync('npm', ['run', 'build', '--silent'], { cwd: ROOT, stdio: 'inherit' });
 	if (build.status !== 0) process.exit(build.status ?? 1);
@@ -21,7 +24,8 @@ async function main(): Promise<void> {
 		userFolder: path.join(ROOT, '.tmp', 'dev-n8n'),
 		fresh: process.argv.includes('--fresh'),
 		n8nPort,
-		sandbox: { port: sandboxPort, seedLeads: 25 },
+		// The activity switch: a lead is created, changed or archived every 30 s, so a polling trigger has news.
+		sandbox: { port: sandboxPort, seedLeads: 25, activity: DEV_ACTIVITY_MS > 0 ? { everyMs: DEV_ACTIVITY_MS } : false },
 	});
 
 	console.log(`
@@ -35,6 +39,8 @@ async function main(): Promise<void> {
   Requests it received: ${stack.sandbox.url}/__sandbox/requests
   Seeded ids (the same on every start; the examples in examples/ use them):
 ${seedSummaryLines(stack.sandbox.state, '    ').join('\n')}
+  Activity    ${DEV_ACTIVITY_MS > 0 ? `every ${DEV_ACTIVITY_MS / 1000} s the sandbox creates, changes or archives a lead (in turn), so a
+              "CRM Invoicing Polling Trigger" has something to show (SANDBOX_ACTIVITY_MS=off to stop it)` : 'off (SANDBOX_ACTIVITY_MS)'}
   n8n log     ${path.relative(ROOT, stack.logFile)}
 
   Add a "CRM Invoicing" node to a workflow, or import a file from examples/. Ctrl-C stops everything.

@@ -2,7 +2,8 @@
  * The workflows in examples/, imported into the real n8n as they are and run against the sandbox CRM.
  *
  * Only what a user is told to change is changed: the credential reference (to the e2e admin credential) and the
- * values of the "Settings" node (to the sandbox's seed IDs). The scheduled example gets one more change, said below.
+ * values of the "Settings" node (to the sandbox's seed IDs). The scheduled example and the polling one get one more
+ * change each, said below.
  */
 import { randomUUID } from 'node:crypto';
 import { readdirSync, readFileSync } from 'node:fs';
@@ -10,7 +11,9 @@ import path from 'node:path';
 
 import { seededId } from '../sandbox/store';
 import { webhookNode } from '../../scripts/lib/n8n';
-import { ACTION_NODE_TYPE, e2eEnv, nodeOutput, sandbox, TRIGGER_NODE_TYPE, waitForExecution, waitForExecutions, withActiveWorkflow } from './lib';
+import { ACTION_NODE_TYPE, e2eEnv, finishedExecutions, nodeOutput, PACKAGE, sandbox, TRIGGER_NODE_TYPE, waitFor, waitForExecution, waitForExecutions, withActiveWorkflow } from './lib';
+
+const POLLING_TRIGGER_TYPE = `${PACKAGE}.crmInvoicingPollingTrigger`;
 
 const env = e2eEnv();
 const crm = sandbox(env);
@@ -115,11 +118,12 @@ async function expectOneSubscription(): Promise<any> {
 describe('The example files', () => {
 	const files = readdirSync(EXAMPLES).filter((file) => file.endsWith('.json'));
 
-	it('are the four documented examples', () => {
+	it('are the five documented examples', () => {
 		expect(files.sort()).toEqual([
 			'archive-stale-leads.json',
 			'lead-created-enrich-create-deal.json',
 			'new-leads-to-invoices.json',
+			'updated-lead-notify.json',
 			'web-form-to-lead-upsert.json',
 		]);
 		const readme = readFileSync(path.join(EXAMPLES, 'README.md'), 'utf8');
@@ -133,7 +137,7 @@ describe('The example files', () => {
 		const names = new Set(example.nodes.map((node) => node.name));
 		expect(names.size).toBe(example.nodes.length);
 		for (const node of example.nodes) {
-			if (node.type === ACTION_NODE_TYPE || node.type === TRIGGER_NODE_TYPE) {
+			if (node.type === ACTION_NODE_TYPE || node.type === TRIGGER_NODE_TYPE || node.type === POLLING_TRIGGER_TYPE) {
 				expect(node.typeVersion).toBe(1);
 				expect(node.credentials).toEqual({ crmInvoicingApi: { id: expect.any(String), name: CREDENTIAL_NAME } });
 			} else {
@@ -302,6 +306,41 @@ describe(`The examples in real n8n ${env.n8nVersion}`, () => {
 		const archived = await crm.api('GET', '/leads?archived=true&limit=100');
 		expect(archived.items).toHaveLength(3 + 15);
 	});
+	it('updated-lead-notify.json: a change of a watched field gives one notification; other changes none', async () => {
+		await crm.reset();
+		const example = loadExample('updated-lead-notify.json');
+		expect(setting(example, 'watchedFields')).toBe('stageId,value');
+		const workflow = configure(example, {});
+		// The one change beyond credential and Settings: a test does not wait a minute per poll, so the trigger polls
+		// every 10 s (six poll times, the shortest n8n accepts) instead of every minute.
+		const trigger = nodeNamed(workflow, 'Lead Updated');
+		expect(trigger.parameters.pollTimes).toEqual({ item: [{ mode: 'everyMinute' }] });
+		trigger.parameters.pollTimes = { item: [0, 10, 20, 30, 40, 50].map((second) => ({ mode: 'custom', cronExpression: `${second} * * * * *` })) };
+
+		await withActiveWorkflow(workflow as unknown as Record<string, unknown>, async (workflowId) => {
+			// The activation poll remembers the leads; then one watched change and one that is not watched.
+			await new Promise((resolve) => setTimeout(resolve, 2_000));
+			await crm.api('PATCH', `/leads/${JOHN_SMITH}`, { stageId: 'lst_contacted', value: 6500 });
+			await crm.api('PATCH', `/leads/${MARIA_GARCIA}`, { title: 'Head of Procurement' });
+			const notifications = await waitFor(async () => {
+				const executions = await finishedExecutions(workflowId);
+				const all = executions.flatMap((execution) => nodeOutput(execution, 'Notification'));
+				return all.length > 0 ? { executions, all } : undefined;
+			}, 40_000, 'a notification');
+			await new Promise((resolve) => setTimeout(resolve, 12_000));
+			const executions = await finishedExecutions(workflowId);
+			for (const execution of executions) expect(execution.status).toBe('success');
+			const all = executions.flatMap((execution) => nodeOutput(execution, 'Notification'));
+			expect(all).toEqual(notifications.all);
+			expect(all).toEqual([
+				{ leadId: JOHN_SMITH, changedFields: ['value', 'stageId'], text: 'Lead John Smith (L-00001) changed: value = 6500, stageId = "lst_contacted"' },
+			]);
+			// Both edits came out of the trigger (Maria's stopped at the filter).
+			const updated = executions.flatMap((execution) => nodeOutput(execution, 'Lead Updated'));
+			expect(updated.map((lead) => [lead.id, lead._event]).sort()).toEqual([[JOHN_SMITH, 'updatedLead'], [MARIA_GARCIA, 'updatedLead']].sort());
+		});
+	});
+
 	it('web-form-to-lead-upsert.json: form posts become one lead per email (any case, spaces), updated on repeat, never duplicated', async () => {
 		await crm.reset();
 		const example = loadExample('web-form-to-lead-upsert.json');

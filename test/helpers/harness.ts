@@ -13,6 +13,7 @@ import {
 	HookContext,
 	InstanceSettings,
 	LoadOptionsContext,
+	PollContext,
 	WebhookContext,
 } from 'n8n-core';
 import {
@@ -616,4 +617,75 @@ export function createWebhookContext(options: WebhookOptions): WebhookContextPar
 	const { webhookUrl } = options;
 	if (webhookUrl !== undefined) context.getNodeWebhookUrl = () => webhookUrl;
 	return { ...parts, context, request, response, staticData: parts.workflow.getStaticData('node', parts.node) };
+}
+
+// ---------------------------------------------------------------------------------------------------------------------
+// Poll (a polling trigger's poll, or "Fetch Test Event")
+
+/**
+ * The "Poll Times" parameter n8n's loader adds to every node with `polling: true` (it is not in the node's own
+ * description), so that `getNodeParameter('pollTimes')` reads what the test sets.
+ */
+const POLL_TIMES_PROPERTY: INodeProperties = {
+	displayName: 'Poll Times',
+	name: 'pollTimes',
+	type: 'fixedCollection',
+	typeOptions: { multipleValues: true, multipleValueButtonText: 'Add Poll Time' },
+	default: { item: [{ mode: 'everyMinute' }] },
+	options: [
+		{
+			name: 'item',
+			displayName: 'Item',
+			values: [
+				{ displayName: 'Mode', name: 'mode', type: 'string', default: 'everyMinute' },
+				{ displayName: 'Value', name: 'value', type: 'number', default: 2 },
+				{ displayName: 'Unit', name: 'unit', type: 'string', default: 'minutes' },
+				{ displayName: 'Cron Expression', name: 'cronExpression', type: 'string', default: '' },
+			],
+		},
+	],
+};
+
+export interface PollOptions extends HarnessOptions {
+	/** The node's static data at the start (what earlier polls remembered); shared with `staticData` below. */
+	staticData?: IDataObject;
+	/** 'trigger' for a poll of an active workflow (the default), 'manual' for "Fetch Test Event". */
+	mode?: 'trigger' | 'manual';
+	/** What `getPollBudgetMs()` answers; n8n-core's default (5 minutes) when not given. */
+	pollBudgetMs?: number;
+}
+
+export interface PollContextParts extends HarnessParts {
+	context: PollContext;
+	/** `workflow.getStaticData('node', node)`: what the poll remembers. */
+	staticData: IDataObject;
+}
+
+/** A real PollContext, as n8n builds for each poll of a polling trigger (or for "Fetch Test Event"). */
+export function createPollContext(options: PollOptions): PollContextParts {
+	const mode = options.mode ?? 'trigger';
+	const source = options.nodeType as INodeType;
+	const nodeType: INodeType = Object.assign(Object.create(Object.getPrototypeOf(source) as object) as INodeType, source, {
+		description: { ...source.description, properties: [...source.description.properties, POLL_TIMES_PROPERTY] },
+	});
+	const parts = buildParts({ ...options, nodeType, active: mode === 'trigger' });
+	const staticData = parts.workflow.getStaticData('node', parts.node);
+	const context = new PollContext(
+		parts.workflow,
+		parts.node,
+		parts.additionalData,
+		mode,
+		'activate',
+		() => {
+			throw new Error('__emit is not used by the test harness: the return value of poll() is what n8n would emit');
+		},
+		(error: Error) => {
+			throw error;
+		},
+		async () => {},
+		async (poll) => await poll(),
+		() => staticData,
+		options.pollBudgetMs === undefined ? undefined : () => options.pollBudgetMs as number,
+	);
+	return { ...parts, context, staticData };
 }

@@ -4,7 +4,7 @@
  */
 import type { Collection, Store } from './store';
 import { ADMIN_USER_INTERNAL_ID, addLead, formatNumber, randomId } from './store';
-import type { Deal, Invoice, InvoiceLineItem, JsonObject, Lead, SandboxPersonality, WebhookSubscription } from './types';
+import type { Deal, Invoice, InvoiceLineItem, JsonObject, Lead, ListOrder, SandboxPersonality, WebhookSubscription } from './types';
 import { generateSecret } from './webhooks';
 
 export type ErrorCode = 'UNAUTHORIZED' | 'FORBIDDEN' | 'NOT_FOUND' | 'VALIDATION_ERROR' | 'RATE_LIMITED' | 'INTERNAL_ERROR';
@@ -39,6 +39,8 @@ export interface ApiRequest {
 	personality: SandboxPersonality;
 	/** The `ignoreLimit` switch: every list page holds this many records, whatever the request asks. */
 	ignoreLimit?: number | false;
+	/** The order of GET /leads (the list-order switch; the spec does not show it). Default 'oldest'. */
+	listOrder?: ListOrder;
 }
 
 export interface ApiResponse {
@@ -321,6 +323,14 @@ function listLeads(host: ApiHost, request: ApiRequest): ApiResponse {
 		(archived === undefined || lead.archived === archived) &&
 		(stageId === undefined || lead.stageId === stageId) &&
 		(search === '' || containsIgnoreCase(search, lead.name, lead.email, lead.mobile, lead.website));
+	// A cursor continues in the order its listing started in, whatever the switch says now.
+	const cursorKind = query.cursor ? /^([a-z0-9]+):/.exec(Buffer.from(query.cursor, 'base64url').toString('utf8'))?.[1] : undefined;
+	const order = cursorKind === 'leadsnew' ? 'newest' : cursorKind === 'leads' ? 'oldest' : request.listOrder;
+	if (order === 'newest') {
+		// Newest first: its cursors have their own kind, so a page always continues in the order it started in.
+		const page = host.store.leads.pageNewestFirst(decodeCursor(query, 'leadsnew'), limit, filtered ? filter : undefined);
+		return { status: 200, body: { items: page.items, hasMore: page.hasMore, nextCursor: page.hasMore ? encodeCursor('leadsnew', page.lastSeq) : null } };
+	}
 	return { status: 200, body: pageOf(host.store.leads, 'leads', query, limit, filtered ? filter : undefined) };
 }
 

@@ -9,10 +9,12 @@
  *   --time-scale X        (env SANDBOX_TIME_SCALE, default 1; multiplies webhook retry delays)
  *   --delivery-timeout-ms N (env SANDBOX_DELIVERY_TIMEOUT_MS, default 20000)
  *   --personality standard|alternate (env SANDBOX_PERSONALITY, default standard; how the spec's silences are resolved)
+ *   --list-order oldest|newest (env SANDBOX_LIST_ORDER, default oldest; the order of GET /leads)
+ *   --activity-ms N|off   (env SANDBOX_ACTIVITY_MS, default off; create, change or archive a lead every N ms)
  */
 import { seedSummaryLines } from './seedSummary';
 import { DEFAULT_RATE_LIMIT, startSandbox } from './server';
-import { PERSONALITIES, type SandboxOptions, type SandboxPersonality } from './types';
+import { LIST_ORDERS, PERSONALITIES, type ListOrder, type SandboxOptions, type SandboxPersonality } from './types';
 
 const FLAGS: Record<string, string> = {
 	port: 'SANDBOX_PORT',
@@ -23,9 +25,11 @@ const FLAGS: Record<string, string> = {
 	'time-scale': 'SANDBOX_TIME_SCALE',
 	'delivery-timeout-ms': 'SANDBOX_DELIVERY_TIMEOUT_MS',
 	personality: 'SANDBOX_PERSONALITY',
+	'list-order': 'SANDBOX_LIST_ORDER',
+	'activity-ms': 'SANDBOX_ACTIVITY_MS',
 };
 
-const USAGE = `Usage: npm run sandbox -- [--port 5680] [--host 127.0.0.1] [--rate-limit 60|off] [--rate-window-ms 60000] [--seed-leads N] [--time-scale 1] [--delivery-timeout-ms 20000] [--personality standard|alternate]`;
+const USAGE = `Usage: npm run sandbox -- [--port 5680] [--host 127.0.0.1] [--rate-limit 60|off] [--rate-window-ms 60000] [--seed-leads N] [--time-scale 1] [--delivery-timeout-ms 20000] [--personality standard|alternate] [--list-order oldest|newest] [--activity-ms N|off]`;
 
 export function parseArgs(argv: string[], env: NodeJS.ProcessEnv): SandboxOptions {
 	const values: Record<string, string> = {};
@@ -59,6 +63,12 @@ export function parseArgs(argv: string[], env: NodeJS.ProcessEnv): SandboxOption
 	const personality = values.personality ?? 'standard';
 	if (!(PERSONALITIES as readonly string[]).includes(personality)) throw new UsageError(`--personality must be one of ${PERSONALITIES.join(', ')}, got ${personality}`);
 
+	const listOrder = values['list-order'] ?? 'oldest';
+	if (!(LIST_ORDERS as readonly string[]).includes(listOrder)) throw new UsageError(`--list-order must be one of ${LIST_ORDERS.join(', ')}, got ${listOrder}`);
+	const activityRaw = values['activity-ms'];
+	const activityOff = activityRaw === undefined || ['off', 'false', 'none', '0'].includes(activityRaw.toLowerCase());
+	const activity = activityOff ? false : { everyMs: integer('activity-ms', 0, 100) };
+
 	const rateLimitRaw = values['rate-limit'];
 	const unlimited = rateLimitRaw !== undefined && ['off', 'false', 'none', '0'].includes(rateLimitRaw.toLowerCase());
 	return {
@@ -69,6 +79,8 @@ export function parseArgs(argv: string[], env: NodeJS.ProcessEnv): SandboxOption
 		timeScale: number('time-scale', 1, 0),
 		deliveryTimeoutMs: integer('delivery-timeout-ms', 20_000, 1),
 		personality: personality as SandboxPersonality,
+		...(values['list-order'] !== undefined ? { listOrder: listOrder as ListOrder } : {}),
+		...(activity ? { activity } : {}),
 	};
 }
 
@@ -94,7 +106,7 @@ async function main(): Promise<void> {
 			`  API v2:   ${sandbox.url}/api/v2`,
 			`  Admin key:     ${sandbox.keys.admin}`,
 			`  Read-only key: ${sandbox.keys.readOnly}`,
-			`  Rate limit: ${rateLimit ? `${rateLimit.limit} requests per ${rateLimit.windowMs} ms per key` : 'off'}; time scale ${sandbox.config.timeScale}; leads ${sandbox.state.leads.size}; personality ${sandbox.config.personality}`,
+			`  Rate limit: ${rateLimit ? `${rateLimit.limit} requests per ${rateLimit.windowMs} ms per key` : 'off'}; time scale ${sandbox.config.timeScale}; leads ${sandbox.state.leads.size}; personality ${sandbox.config.personality}; list order ${sandbox.config.listOrder}; activity ${sandbox.config.activity ? `every ${sandbox.config.activity.everyMs} ms` : 'off'}`,
 			`Seeded ids (the same on every start; the examples in examples/ use them):`,
 			...seedSummaryLines(sandbox.state),
 			`Control endpoints (no auth):`,
@@ -105,6 +117,7 @@ async function main(): Promise<void> {
 			`  POST   ${control}/reset`,
 			`  GET    ${control}/config                  POST ${control}/config {"rateLimit":{"limit":60,"windowMs":60000}|false,"timeScale":1,"personality":"standard"|"alternate"}`,
 			`  POST   ${control}/seed {"leads":N}`,
+			`  POST   ${control}/activity                (one step: create, change or archive a lead)   POST ${control}/config {"listOrder":"newest","activity":{"everyMs":30000}|false}`,
 			`  POST   ${control}/faults {"status":502,"count":1,"html":true,"pathPrefix":"/api/v1/leads"}    GET|DELETE ${control}/faults`,
 			`  POST   ${control}/invoices/{id}/pay`,
 			`  POST   ${control}/webhooks/{id}/rotate`,

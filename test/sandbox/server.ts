@@ -11,6 +11,7 @@ import type { AddressInfo } from 'node:net';
 
 import { ApiError, type ErrorCode, errorBody, handleApi, isObject, notFound, parseObjectBody, publicSubscription, validationError } from './api';
 import { ADMIN_USER_INTERNAL_ID, createStore, generateLeads, READ_ONLY_USER_INTERNAL_ID, type Store } from './store';
+import { activityStep, parseActivity, parseListOrder } from './activity';
 import type {
 	CaughtRequest,
 	DeliverOnCreate,
@@ -18,6 +19,7 @@ import type {
 	Fault,
 	Invoice,
 	JsonObject,
+	ListOrder,
 	RateLimitConfig,
 	RequestLogEntry,
 	Sandbox,
@@ -187,6 +189,8 @@ class SandboxServer implements Sandbox {
 			personality: options.personality === undefined ? 'standard' : parsePersonality(options.personality),
 			deliverOnCreate: false,
 			ignoreLimit: false,
+			listOrder: options.listOrder === undefined ? 'oldest' : parseListOrder(options.listOrder),
+			activity: false,
 		};
 		this.seedLeadCount = options.seedLeads ?? 0;
 		this.store = this.freshStore();
@@ -200,12 +204,28 @@ class SandboxServer implements Sandbox {
 			deliveryTimeoutMs: () => this.config.deliveryTimeoutMs,
 			log: (entry) => this.deliveries.push(entry),
 		});
+		if (options.activity) this.setActivity(parseActivity(options.activity));
 		this.server = http.createServer((req, res) => {
 			this.handle(req, res).catch((err: Error) => {
 				if (!res.headersSent) this.writeJson(res, { status: 500, body: errorBody('INTERNAL_ERROR', err.message) });
 				else res.destroy();
 			});
 		});
+	}
+
+	/** The activity switch: a timer that creates, changes and archives leads (see ActivityConfig). */
+	private activityTimer: NodeJS.Timeout | undefined;
+	private activityTick = 0;
+
+	setActivity(activity: SandboxConfig['activity']): void {
+		if (this.activityTimer) clearInterval(this.activityTimer);
+		this.activityTimer = undefined;
+		this.config.activity = activity;
+		if (!activity || this.closed) return;
+		this.activityTimer = setInterval(() => {
+			activityStep(this.store, this.activityTick++, (event, payload) => this.emit(event, payload));
+		}, activity.everyMs);
+		this.activityTimer.unref();
 	}
 
 	get state(): SandboxState {
@@ -258,6 +278,10 @@ class SandboxServer implements Sandbox {
 
 	setPersonality(personality: SandboxPersonality): void {
 		this.config.personality = parsePersonality(personality);
+	}
+
+	setListOrder(order: ListOrder): void {
+		this.config.listOrder = parseListOrder(order);
 	}
 
 	seedLeads(n: number, mention?: string): number {
@@ -349,6 +373,7 @@ class SandboxServer implements Sandbox {
 	close(): Promise<void> {
 		if (this.closed) return Promise.resolve();
 		this.closed = true;
+		this.setActivity(false);
 		this.engine.cancelAll();
 		this.clearFaults();
 		if (this.catcher) {
@@ -499,7 +524,7 @@ class SandboxServer implements Sandbox {
 		try {
 			const response = handleApi(
 				{ store: this.store, emit: (event, payload) => this.emit(event, payload) },
-				{ method, path: url.pathname, query, rawBody, userInternalId: key === this.keys.admin ? ADMIN_USER_INTERNAL_ID : READ_ONLY_USER_INTERNAL_ID, readOnly: key !== this.keys.admin, personality, ignoreLimit: this.config.ignoreLimit },
+				{ method, path: url.pathname, query, rawBody, userInternalId: key === this.keys.admin ? ADMIN_USER_INTERNAL_ID : READ_ONLY_USER_INTERNAL_ID, readOnly: key !== this.keys.admin, personality, ignoreLimit: this.config.ignoreLimit, listOrder: this.config.listOrder },
 			);
 			send({ status: response.status, body: response.body, headers: answerHeaders });
 			if (method === 'POST' && url.pathname === '/api/v1/webhooks' && response.status === 200) this.deliverOnCreate(response.body);
@@ -640,6 +665,8 @@ class SandboxServer implements Sandbox {
 				if (body.personality !== undefined) this.setPersonality(parsePersonality(body.personality));
 				if (body.deliverOnCreate !== undefined) this.config.deliverOnCreate = parseDeliverOnCreate(body.deliverOnCreate);
 				if (body.ignoreLimit !== undefined) this.config.ignoreLimit = parseIgnoreLimit(body.ignoreLimit);
+				if (body.listOrder !== undefined) this.config.listOrder = parseListOrder(body.listOrder);
+				if (body.activity !== undefined) this.setActivity(parseActivity(body.activity));
 				if (body.deliveryTimeoutMs !== undefined) {
 					if (!isPositiveInteger(body.deliveryTimeoutMs)) throw validationError('deliveryTimeoutMs must be a positive integer');
 					this.config.deliveryTimeoutMs = body.deliveryTimeoutMs;
@@ -664,6 +691,10 @@ class SandboxServer implements Sandbox {
 			case 'DELETE /faults':
 				this.clearFaults();
 				return { status: 204 };
+			case 'POST /activity': {
+				// One step of the activity switch now (create, change or archive a lead, in turn), for tests and demos.
+				return { status: 200, body: activityStep(this.store, this.activityTick++, (event, payload) => this.emit(event, payload)) };
+			}
 			case 'POST /emit': {
 				if (typeof body.event !== 'string' || body.event === '') throw validationError('event is required');
 				return { status: 200, body: { event: body.event, webhookIds: this.emit(body.event, body.payload ?? {}) } };

@@ -79,6 +79,29 @@ export class Collection<T extends { id: string }> implements ReadonlyCollection<
 		return { items, hasMore, lastSeq };
 	}
 
+	/**
+	 * One page of the values created before `beforeSeq`, newest first (the list-order switch `newest`). The cursor is
+	 * the sequence number of the page's last (oldest) value, so pages stay consistent while values are added.
+	 */
+	pageNewestFirst(beforeSeq: number | undefined, limit: number, filter?: (value: T) => boolean): { items: T[]; hasMore: boolean; lastSeq: number } {
+		let index = (beforeSeq === undefined ? this.items.length : this.firstIndexAfter(beforeSeq - 1)) - 1;
+		const items: T[] = [];
+		let lastSeq = beforeSeq ?? Number.MAX_SAFE_INTEGER;
+		for (; index >= 0 && items.length < limit; index--) {
+			if (filter && !filter(this.items[index])) continue;
+			items.push(this.items[index]);
+			lastSeq = this.seqs[index];
+		}
+		let hasMore = false;
+		for (; index >= 0; index--) {
+			if (!filter || filter(this.items[index])) {
+				hasMore = true;
+				break;
+			}
+		}
+		return { items, hasMore, lastSeq };
+	}
+
 	private firstIndexAfter(seq: number): number {
 		let low = 0;
 		let high = this.seqs.length;
@@ -104,6 +127,15 @@ export interface Store extends SandboxState {
 	productInternalIds: Map<string, number>;
 	leadOwners: Map<string, number>;
 	counters: { lead: number; deal: number; invoice: number; client: number; generatedLead: number };
+	/** The createdAt (ms) of the last lead stamped by the sandbox: each new lead gets a later one. */
+	lastLeadCreatedAt?: number;
+}
+
+/** A new lead's createdAt: now, or 1 ms after the last lead's when that is later (createdAt follows creation order). */
+export function stampLead(store: Store): string {
+	const at = Math.max(Date.now(), (store.lastLeadCreatedAt ?? 0) + 1);
+	store.lastLeadCreatedAt = at;
+	return new Date(at).toISOString();
 }
 
 /** Deterministic, random-looking id: prefix + 16 hex chars of sha256(seed). */
@@ -241,7 +273,7 @@ export function addLead(store: Store, fields: Partial<Lead> & { name: string }, 
 		number: formatNumber('L', store.counters.lead),
 		name: fields.name,
 		archived: archived ?? false,
-		createdAt: createdAt ?? new Date().toISOString(),
+		createdAt: createdAt ?? stampLead(store),
 		title: null,
 		email: null,
 		mobile: null,
@@ -263,8 +295,9 @@ export function addLead(store: Store, fields: Partial<Lead> & { name: string }, 
 export function generateLeads(store: Store, n: number, mention?: string): void {
 	const stages = ['lst_new', 'lst_contacted'];
 	const sources = ['src_web', 'src_referral'];
-	const createdAt = new Date().toISOString();
 	for (let i = 0; i < n; i++) {
+		// Stamped one by one, as an API stamps each lead: creation order and createdAt agree.
+		const createdAt = stampLead(store);
 		const k = ++store.counters.generatedLead;
 		const firstName = FIRST_NAMES[k % FIRST_NAMES.length];
 		const lastName = LAST_NAMES[(k * 7) % LAST_NAMES.length];

@@ -25,6 +25,18 @@ export type SandboxPersonality = 'standard' | 'alternate';
 
 export const PERSONALITIES: readonly SandboxPersonality[] = ['standard', 'alternate'];
 
+/** The order in which GET /leads lists leads (the spec does not show it): oldest first (default) or newest first. */
+export type ListOrder = 'oldest' | 'newest';
+export const LIST_ORDERS: readonly ListOrder[] = ['oldest', 'newest'];
+
+/**
+ * The activity switch: every `everyMs` the sandbox creates a lead, changes a lead's fields and archives a lead (one
+ * action per tick, in turn), so that a polling trigger has something to report. Off (false) by default.
+ */
+export interface ActivityConfig {
+	everyMs: number;
+}
+
 export interface SandboxOptions {
 	/** TCP port; 0 picks a free one. Default 0. */
 	port?: number;
@@ -41,6 +53,10 @@ export interface SandboxOptions {
 	apiKeys?: { admin?: string; readOnly?: string };
 	/** How the spec's silences are resolved. Default 'standard'. */
 	personality?: SandboxPersonality;
+	/** The order of GET /leads. Default 'oldest'. */
+	listOrder?: ListOrder;
+	/** Creates, changes and archives leads at an interval. Default off. */
+	activity?: ActivityConfig | false;
 }
 
 export interface RequestLogEntry {
@@ -345,6 +361,10 @@ export interface SandboxConfig {
 	 * kept across reset(), like the personality, so tests that set it set it back.
 	 */
 	ignoreLimit: number | false;
+	/** The order of GET /leads; kept across reset. */
+	listOrder: ListOrder;
+	/** Creates, changes and archives leads at an interval; kept across reset. */
+	activity: ActivityConfig | false;
 }
 
 export interface DeliverOnCreate {
@@ -372,6 +392,10 @@ export interface Sandbox {
 	setTimeScale(timeScale: number): void;
 	/** Kept across reset(), like the rate limit: tests that change it set it back. */
 	setPersonality(personality: SandboxPersonality): void;
+	/** The order of GET /leads; kept across reset(). */
+	setListOrder(order: ListOrder): void;
+	/** The activity switch (false turns it off); kept across reset(). */
+	setActivity(activity: ActivityConfig | false): void;
 	/**
 	 * Appends n generated leads; returns the total number of leads. With `mention`, each generated lead's name starts
 	 * with that text (e.g. an email address: leads the API's search finds for it by name, not by email).

@@ -10,7 +10,7 @@ import path from 'node:path';
 
 import type { Page } from 'playwright-core';
 
-import { ACTION_NODE_TYPE, TRIGGER_NODE_TYPE } from '../e2e/lib';
+import { ACTION_NODE_TYPE, PACKAGE, TRIGGER_NODE_TYPE } from '../e2e/lib';
 import { EXAMPLE_IDS } from '../sandbox/seedSummary';
 import { canvasNode, client, closeBrowser, crm, env, eventually, expectIcon, inEditor } from './lib';
 
@@ -106,6 +106,12 @@ const RUNS: Record<string, Run> = {
 		const others = (await crm.requests()).filter((request) => request.method === 'PATCH' && request.path !== archived.path && JSON.stringify(request.body).includes('"archived":true'));
 		for (const request of others) await crm.api('PATCH', request.path.replace('/api/v1', ''), { archived: false });
 	},
+	'updated-lead-notify.json': async (page) => {
+		// Execute workflow fetches a test event: the polling trigger reads the leads and hands the most recent on.
+		await executeWorkflow(page);
+		await answered('the polling trigger reading the leads', (request) => request.method === 'GET' && request.path === '/api/v1/leads');
+		await page.getByText(/Workflow executed successfully/i).first().waitFor({ state: 'visible', timeout: 60_000 });
+	},
 	'web-form-to-lead-upsert.json': async (page) => {
 		await executeWorkflow(page);
 		const email = 'ui.example.form@example.com';
@@ -133,7 +139,7 @@ describe('example workflows imported from file', () => {
 	it.each(FILES)('%s renders with icons, no clipped sticky note, binds a credential, and runs against the sandbox', async (file) => {
 		const example = JSON.parse(readFileSync(path.join(EXAMPLES, file), 'utf8')) as { nodes: ExampleNode[] };
 		const nodes = example.nodes.filter((node) => node.type !== 'n8n-nodes-base.stickyNote');
-		const crmNodes = nodes.filter((node) => node.type === ACTION_NODE_TYPE || node.type === TRIGGER_NODE_TYPE);
+		const crmNodes = nodes.filter((node) => node.type === ACTION_NODE_TYPE || node.type === TRIGGER_NODE_TYPE || node.type === `${PACKAGE}.crmInvoicingPollingTrigger`);
 		await crm.clearRequests();
 		await inEditor(`example-${file}`, async (page) => {
 			await importExample(page, file, nodes);

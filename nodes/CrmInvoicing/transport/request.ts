@@ -9,6 +9,7 @@ import type {
 	IHttpRequestOptions,
 	ILoadOptionsFunctions,
 	IN8nHttpFullResponse,
+	IPollFunctions,
 	IWebhookFunctions,
 } from 'n8n-workflow';
 
@@ -29,10 +30,10 @@ import { countStats } from './stats';
 export const CREDENTIAL_TYPE = 'crmInvoicingApi';
 
 /**
- * Any n8n context that may call the API: node execution, list searches, the trigger's webhook lifecycle, and the
- * trigger's handling of a delivery (Output Full Record).
+ * Any n8n context that may call the API: node execution, list searches, the trigger's webhook lifecycle, the
+ * trigger's handling of a delivery (Output Full Record), and the polling trigger's polls.
  */
-export type ApiContext = IExecuteFunctions | ILoadOptionsFunctions | IHookFunctions | IWebhookFunctions;
+export type ApiContext = IExecuteFunctions | ILoadOptionsFunctions | IHookFunctions | IWebhookFunctions | IPollFunctions;
 
 export type ApiVersion = keyof typeof API_PREFIX;
 

@@ -5,6 +5,7 @@
  * here so the descriptions stay right for what the user sees; test/ui/picker.ui.test.ts checks it in the editor.
  */
 import { CrmInvoicing } from '../../../nodes/CrmInvoicing/CrmInvoicing.node';
+import { CrmInvoicingPollingTrigger } from '../../../nodes/CrmInvoicingPollingTrigger/CrmInvoicingPollingTrigger.node';
 import { CrmInvoicingTrigger } from '../../../nodes/CrmInvoicingTrigger/CrmInvoicingTrigger.node';
 
 const PACKAGE = 'n8n-nodes-crm-invoicing';
@@ -23,15 +24,23 @@ function pickerEntries(types: Array<{ name: string; description: string; group: 
 describe('the node picker entry', () => {
 	const action = new CrmInvoicing().description;
 	const trigger = new CrmInvoicingTrigger().description;
+	const poller = new CrmInvoicingPollingTrigger().description;
 	const entries = pickerEntries([
 		{ name: `${PACKAGE}.${action.name}`, description: action.description, group: action.group },
 		{ name: `${PACKAGE}.${trigger.name}`, description: trigger.description, group: trigger.group },
+		{ name: `${PACKAGE}.${poller.name}`, description: poller.description, group: poller.group },
 	]);
 
-	it('is one entry for both nodes, described by the trigger node', () => {
-		expect(entries).toHaveLength(1);
+	it('is one entry for the action node and the webhook trigger, described by the webhook trigger', () => {
+		expect(entries).toHaveLength(2);
 		expect(entries[0].name).toBe(`${PACKAGE}.crmInvoicing`);
 		expect(entries[0].description).toBe(trigger.description);
+	});
+
+	it('lists the polling trigger as an entry of its own (its type name is not the action node\'s + "Trigger"), saying what it is for', () => {
+		expect(entries[1]).toEqual({ name: `${PACKAGE}.crmInvoicingPollingTrigger`, description: poller.description, group: ['trigger'] });
+		expect(poller.description).toMatch(/new, updated or archived leads/);
+		expect(poller.description).toMatch(/no public URL/);
 	});
 
 	it('describes both what the actions do and that the trigger starts workflows', () => {

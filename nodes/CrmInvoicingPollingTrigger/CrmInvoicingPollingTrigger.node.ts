@@ -1,0 +1,110 @@
+import { NodeConnectionTypes } from 'n8n-workflow';
+import type { INodeExecutionData, INodeType, INodeTypeDescription, IPollFunctions } from 'n8n-workflow';
+
+import { withoutOverlap } from './guard';
+import { POLLING } from './memory';
+import { pollLeads, sampleLead, type LeadEvent, type PollSettings } from './poll';
+
+const COST_NOTICE = `Updated Lead and Archived Lead compare every lead at each poll: one request per ${POLLING.pageSize} leads (10,000 leads: 100 requests, about 2 minutes of the API's 60 requests a minute). Poll less often for large CRMs; the trigger fails with an error when a poll would not fit the rate. New Lead alone costs 1 request per poll when the API lists the newest leads first.`;
+
+export class CrmInvoicingPollingTrigger implements INodeType {
+	description: INodeTypeDescription = {
+		displayName: 'CRM Invoicing Polling Trigger',
+		name: 'crmInvoicingPollingTrigger',
+		icon: { light: 'file:crmInvoicingPollingTrigger.svg', dark: 'file:crmInvoicingPollingTrigger.dark.svg' },
+		group: ['trigger'],
+		version: 1,
+		subtitle: '={{($parameter["events"] || []).join(", ")}}',
+		description: 'Starts a workflow on new, updated or archived leads by polling the CRM: no public URL needed',
+		defaults: { name: 'CRM Invoicing Polling Trigger' },
+		polling: true,
+		inputs: [],
+		outputs: [NodeConnectionTypes.Main],
+		credentials: [{ name: 'crmInvoicingApi', required: true }],
+		properties: [
+			{
+				displayName:
+					'Polls the CRM at the Poll Times below, so n8n needs no public URL. The first poll only remembers the leads that exist; later polls emit what changed since. Each item is the lead plus _event (newLead, updatedLead or archivedLead).',
+				name: 'pollingNotice',
+				type: 'notice',
+				default: '',
+			},
+			{
+				displayName: 'Events',
+				name: 'events',
+				type: 'multiOptions',
+				required: true,
+				default: ['newLead'],
+				options: [
+					{
+						name: 'Archived Lead',
+						value: 'archivedLead',
+						description: 'A lead became archived since the last poll',
+					},
+					{
+						name: 'New Lead',
+						value: 'newLead',
+						description: 'A lead appeared since the last poll',
+					},
+					{
+						name: 'Updated Lead',
+						value: 'updatedLead',
+						description: 'A lead\'s fields changed since the last poll; the item names them in _changedFields',
+					},
+				],
+				description: 'The events that start the workflow; any combination',
+			},
+			{
+				displayName: COST_NOTICE,
+				name: 'costNotice',
+				type: 'notice',
+				default: '',
+				displayOptions: { show: { events: ['updatedLead', 'archivedLead'] } },
+			},
+			{
+				displayName: 'Simplify',
+				name: 'simplify',
+				type: 'boolean',
+				default: true,
+				description: 'Whether to return a simplified version of the response instead of the raw data',
+			},
+			{
+				displayName: 'Options',
+				name: 'options',
+				type: 'collection',
+				placeholder: 'Add option',
+				default: {},
+				options: [
+					{
+						displayName: 'Include Existing Leads on First Poll',
+						name: 'includeExisting',
+						type: 'boolean',
+						default: false,
+						description:
+							'Whether the first poll after activation emits every lead that already exists as New Lead (a backfill) instead of only remembering them',
+					},
+				],
+			},
+		],
+	};
+
+	async poll(this: IPollFunctions): Promise<INodeExecutionData[][] | null> {
+		const options = this.getNodeParameter('options', {}) as { includeExisting?: boolean };
+		const settings: PollSettings = {
+			events: this.getNodeParameter('events', ['newLead']) as LeadEvent[],
+			simplify: this.getNodeParameter('simplify', true) as boolean,
+			includeExisting: options.includeExisting === true,
+		};
+		// "Fetch Test Event" in the editor: a sample, and what the trigger remembers stays as it was.
+		if (this.getMode() === 'manual') return await sampleLead.call(this, settings);
+		const key = `${this.getWorkflow().id ?? ''}\n${this.getNode().id}`;
+		return await withoutOverlap(
+			key,
+			async () => await pollLeads.call(this, settings),
+			() => {
+				this.logger.warn(`${this.getNode().name}: a poll started while the previous one was still running; it was skipped`);
+				return null;
+			},
+		);
+	}
+}

@@ -1,0 +1,155 @@
+/**
+ * The CRM Invoicing Polling Trigger in real n8n, polling the sandbox every 10 s (six custom poll times, one per
+ * ten seconds: n8n refuses anything shorter than a minute per poll time).
+ *
+ * One poll emits one execution holding one item per event (three leads created between two polls: one execution
+ * with three items). The tests count items per lead across executions, so they hold however n8n's polls fall.
+ */
+import { randomUUID } from 'node:crypto';
+
+import { e2eEnv, finishedExecutions, n8nClient, PACKAGE, sandbox, waitFor } from './lib';
+
+const env = e2eEnv();
+const crm = sandbox(env);
+const n8n = n8nClient(env);
+
+const POLLING_TRIGGER_TYPE = `${PACKAGE}.crmInvoicingPollingTrigger`;
+const NODE_NAME = 'CRM Invoicing Polling Trigger';
+const POLL_MS = 10_000;
+/** Six poll times, one every ten seconds: the shortest interval n8n accepts. */
+const EVERY_TEN_SECONDS = { item: [0, 10, 20, 30, 40, 50].map((second) => ({ mode: 'custom', cronExpression: `${second} * * * * *` })) };
+
+jest.setTimeout(240_000);
+
+function pollingWorkflow(name: string, events: string[]) {
+	const credential = env.credentials.admin;
+	return {
+		name,
+		nodes: [
+			{
+				id: randomUUID(),
+				name: NODE_NAME,
+				type: POLLING_TRIGGER_TYPE,
+				typeVersion: 1,
+				position: [0, 0],
+				parameters: { pollTimes: EVERY_TEN_SECONDS, events, simplify: false, options: {} },
+				credentials: { crmInvoicingApi: { id: credential.id, name: credential.name } },
+			},
+		],
+		connections: {},
+	};
+}
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/** Every item the trigger emitted in the workflow's finished executions so far. */
+async function emitted(workflowId: string): Promise<any[]> {
+	// n8n lists the newest execution first: oldest first here, so items come in the order they were emitted.
+	const executions = (await finishedExecutions(workflowId)).sort((a, b) => Number(a.id) - Number(b.id));
+	return executions.flatMap((execution) => {
+		const runs = execution.data?.resultData?.runData?.[NODE_NAME];
+		return (runs?.[0]?.data?.main?.[0] ?? []).map((item: { json: unknown }) => item.json);
+	});
+}
+
+/** The GET /api/v1/leads requests since the log was cleared, grouped into polls (a pause of over 3 s between polls). */
+async function leadListPolls(): Promise<number[]> {
+	const reads = (await crm.requests()).filter((request) => request.method === 'GET' && request.path === '/api/v1/leads');
+	const polls: number[] = [];
+	let last = -Infinity;
+	for (const request of reads) {
+		const at = Date.parse(request.at);
+		if (at - last > 3_000) polls.push(0);
+		polls[polls.length - 1]++;
+		last = at;
+	}
+	return polls;
+}
+
+async function withWorkflow<T>(workflow: Record<string, unknown>, body: (id: string) => Promise<T>): Promise<T> {
+	const created = await n8n.createWorkflow(workflow);
+	try {
+		await n8n.activate(created.id);
+		return await body(created.id);
+	} finally {
+		await n8n.deactivate(created.id).catch(() => undefined);
+		await n8n.deleteWorkflow(created.id).catch(() => undefined);
+	}
+}
+
+describe(`CRM Invoicing Polling Trigger in real n8n ${env.n8nVersion}`, () => {
+	afterAll(async () => {
+		await crm.config({ listOrder: 'oldest' });
+		await crm.reset();
+	});
+
+	it('first poll: nothing; three new leads: three New Lead items, then none; one edit: one Updated item; a lead created while n8n was down: once', async () => {
+		await crm.reset();
+		await crm.config({ listOrder: 'newest' });
+		await withWorkflow(pollingWorkflow('e2e polling trigger', ['newLead', 'updatedLead']), async (workflowId) => {
+			// The activation poll and at least one scheduled poll: the existing leads are only remembered.
+			await crm.clearRequests();
+			await waitFor(async () => (await leadListPolls()).length >= 2, 30_000, 'two polls');
+			expect(await finishedExecutions(workflowId)).toEqual([]);
+
+			const leads = [];
+			for (const name of ['Poll One', 'Poll Two', 'Poll Three']) leads.push(await crm.api('POST', '/leads', { name }));
+			const items = await waitFor(async () => {
+				const all = await emitted(workflowId);
+				return all.length >= 3 ? all : undefined;
+			}, 30_000, 'the three new leads');
+			await sleep(POLL_MS + 3_000);
+			const after = await emitted(workflowId);
+			expect(after.map((item) => [item.name, item._event])).toEqual([
+				['Poll One', 'newLead'],
+				['Poll Two', 'newLead'],
+				['Poll Three', 'newLead'],
+			]);
+			expect(items[0]).toEqual({ ...(await crm.api('GET', `/leads/${leads[0].id}`)), _event: 'newLead' });
+
+			await crm.api('PATCH', `/leads/${leads[1].id}`, { title: 'Head of Ops' });
+			const updated = await waitFor(async () => {
+				const all = await emitted(workflowId);
+				return all.length >= 4 ? all.slice(3) : undefined;
+			}, 30_000, 'the Updated Lead item');
+			await sleep(POLL_MS + 3_000);
+			expect((await emitted(workflowId)).slice(3)).toEqual(updated);
+			expect(updated).toEqual([expect.objectContaining({ id: leads[1].id, title: 'Head of Ops', _event: 'updatedLead', _changedFields: ['title'] })]);
+
+			// Restart: the lead is created while n8n is stopped; n8n's poll at start-up emits it, once.
+			const restart = fetch(`${env.controlUrl}/restart-n8n`, { method: 'POST' });
+			await waitFor(async () => {
+				try {
+					await fetch(`${env.n8nUrl}/healthz`, { signal: AbortSignal.timeout(1_000) });
+					return false;
+				} catch {
+					return true;
+				}
+			}, 60_000, 'n8n to stop');
+			const whileDown = await crm.api('POST', '/leads', { name: 'Created While Down' });
+			expect((await restart).status).toBe(200);
+			await waitFor(async () => (await emitted(workflowId)).some((item) => item.id === whileDown.id), 90_000, 'the lead created while n8n was down');
+			await sleep(2 * POLL_MS + 3_000);
+			const final = await emitted(workflowId);
+			expect(final.filter((item) => item.id === whileDown.id)).toEqual([expect.objectContaining({ name: 'Created While Down', _event: 'newLead' })]);
+			// Nothing else was emitted again after the restart.
+			expect(final).toHaveLength(5);
+		});
+	});
+
+	it.each(['newest', 'oldest'])('an idle poll of 250 leads, New Lead only, listed %s first: 1 request newest first, 3 oldest first', async (order) => {
+		await crm.reset();
+		await crm.control('POST', '/seed', { leads: 247 });
+		await crm.config({ listOrder: order });
+		await withWorkflow(pollingWorkflow(`e2e polling idle ${order}`, ['newLead']), async (workflowId) => {
+			// Let the first poll (which reads everything) pass, then count the requests of the next idle polls.
+			await sleep(2_000);
+			await crm.clearRequests();
+			await sleep(2 * POLL_MS + 5_000);
+			const polls = await leadListPolls();
+			expect(polls.length).toBeGreaterThanOrEqual(2);
+			for (const requests of polls) expect(requests).toBe(order === 'newest' ? 1 : 3);
+			expect(await finishedExecutions(workflowId)).toEqual([]);
+		});
+	});
+});

@@ -1,0 +1,56 @@
+/**
+ * The sandbox's list-order and activity switches (for the polling trigger, issue 19).
+ *
+ * - `listOrder`: GET /leads lists the oldest lead first (the default) or the newest first. The spec does not show the
+ *   order; a client must be right under both. Cursors carry their order, so one listing stays consistent across pages.
+ * - `activity`: every `everyMs` one step: create a lead, change a lead's fields, archive a lead (in turn), each with
+ *   its webhook event, so that `npm run dev` shows a polling trigger firing without anyone touching the CRM.
+ */
+import { leadPayload, validationError, isObject } from './api';
+import { ADMIN_USER_INTERNAL_ID, addLead, type Store } from './store';
+import { LIST_ORDERS, type ActivityConfig, type Lead, type ListOrder } from './types';
+
+export function parseListOrder(value: unknown): ListOrder {
+	if (typeof value === 'string' && (LIST_ORDERS as readonly string[]).includes(value)) return value as ListOrder;
+	throw validationError(`listOrder must be one of ${LIST_ORDERS.join(', ')}`);
+}
+
+export function parseActivity(value: unknown): ActivityConfig | false {
+	if (value === false || value === null) return false;
+	if (isObject(value) && typeof value.everyMs === 'number' && Number.isInteger(value.everyMs) && value.everyMs >= 100) {
+		return { everyMs: value.everyMs };
+	}
+	throw validationError('activity must be false or { everyMs } with an integer of at least 100');
+}
+
+/** What one activity step did. */
+export interface ActivityResult {
+	action: 'created' | 'changed' | 'archived' | 'none';
+	lead?: Lead;
+	changedFields?: string[];
+}
+
+/** Step `tick` of the activity: tick 0 creates, 1 changes, 2 archives, 3 creates again, and so on. */
+export function activityStep(store: Store, tick: number, emit: (event: string, payload: unknown) => void): ActivityResult {
+	const live = store.leads.values().filter((lead) => !lead.archived);
+	const step = tick % 3;
+	if (step === 0 || live.length === 0) {
+		const n = store.counters.lead + 1;
+		const lead = addLead(store, { name: `Activity Lead ${n}`, email: `activity.${n}@leads.example`, value: 1000, stageId: 'lst_new' }, ADMIN_USER_INTERNAL_ID);
+		emit('lead.created', leadPayload(store, lead));
+		return { action: 'created', lead };
+	}
+	if (step === 1) {
+		// The newest live lead moves on: another stage and a higher value.
+		const lead = live[live.length - 1];
+		lead.value = (typeof lead.value === 'number' ? lead.value : 0) + 500;
+		lead.stageId = lead.stageId === 'lst_contacted' ? 'lst_new' : 'lst_contacted';
+		emit('lead.updated', leadPayload(store, lead));
+		return { action: 'changed', lead, changedFields: ['value', 'stageId'] };
+	}
+	// The oldest live lead is archived.
+	const lead = live[0];
+	lead.archived = true;
+	emit('lead.updated', leadPayload(store, lead));
+	return { action: 'archived', lead, changedFields: ['archived'] };
+}

@@ -1,0 +1,404 @@
+/**
+ * The polling trigger's polls, in n8n-core's real PollContext, against the sandbox CRM (in this process, on
+ * loopback): each event, both list orders under both personalities, the first-poll rule, the cap, a lead changed and
+ * archived in one interval, the overlap guard, the request budget and "Fetch Test Event".
+ */
+import type { IDataObject, INodeParameters } from 'n8n-workflow';
+
+import { CrmInvoicingPollingTrigger } from '../../../nodes/CrmInvoicingPollingTrigger/CrmInvoicingPollingTrigger.node';
+import { POLLING } from '../../../nodes/CrmInvoicingPollingTrigger/memory';
+import { createPollContext } from '../../helpers/harness';
+import { startSandbox, type ListOrder, type Sandbox, type SandboxPersonality } from '../../sandbox/server';
+import { addLead, ADMIN_USER_INTERNAL_ID, type Store } from '../../sandbox/store';
+
+const trigger = new CrmInvoicingPollingTrigger();
+let sandbox: Sandbox;
+
+beforeAll(async () => {
+	sandbox = await startSandbox({ rateLimit: false });
+});
+afterAll(async () => {
+	await sandbox.close();
+});
+beforeEach(() => {
+	sandbox.reset();
+	sandbox.setPersonality('standard');
+	setOrder('oldest');
+});
+
+function setOrder(order: ListOrder): void {
+	sandbox.setListOrder(order);
+}
+
+const credentials = () => ({ baseUrl: sandbox.url, apiKey: sandbox.keys.admin, requestsPerMinute: 1_000_000 });
+
+interface Poll {
+	items: IDataObject[];
+	requests: number;
+}
+
+/** One poll with `memory` as the node's static data (the same object across polls, as n8n keeps it). */
+async function poll(memory: IDataObject, parameters: INodeParameters = {}, extra: { mode?: 'trigger' | 'manual'; requestsPerMinute?: number } = {}): Promise<Poll> {
+	const { context } = createPollContext({
+		nodeType: trigger,
+		parameters: { events: ['newLead'], simplify: false, ...parameters },
+		credentials: { ...credentials(), ...(extra.requestsPerMinute ? { requestsPerMinute: extra.requestsPerMinute } : {}) },
+		staticData: memory,
+		mode: extra.mode,
+	});
+	const before = sandbox.requests.length;
+	const output = await trigger.poll.call(context);
+	return { items: (output?.[0] ?? []).map((item) => item.json), requests: sandbox.requests.length - before };
+}
+
+async function createLead(name: string, fields: IDataObject = {}): Promise<IDataObject> {
+	const response = await fetch(`${sandbox.url}/api/v1/leads`, {
+		method: 'POST',
+		headers: { 'content-type': 'application/json', 'x-api-key': sandbox.keys.admin },
+		body: JSON.stringify({ name, ...fields }),
+	});
+	return (await response.json()) as IDataObject;
+}
+
+async function patchLead(id: string, fields: IDataObject): Promise<void> {
+	const response = await fetch(`${sandbox.url}/api/v1/leads/${id}`, {
+		method: 'PATCH',
+		headers: { 'content-type': 'application/json', 'x-api-key': sandbox.keys.admin },
+		body: JSON.stringify(fields),
+	});
+	expect(response.ok).toBe(true);
+}
+
+const store = (): Store => sandbox.state as Store;
+
+/** Archives a lead in the CRM itself (as its web app would): the alternate PATCH /leads/{id} ignores `archived`. */
+function archiveLead(id: string): void {
+	store().leads.get(id)!.archived = true;
+}
+const names = (items: IDataObject[]) => items.map((item) => item.name);
+
+const CASES: Array<[SandboxPersonality, ListOrder]> = [
+	['standard', 'oldest'],
+	['standard', 'newest'],
+	['alternate', 'oldest'],
+	['alternate', 'newest'],
+];
+
+describe.each(CASES)('personality %s, list order %s', (personality, order) => {
+	beforeEach(() => {
+		sandbox.setPersonality(personality);
+		setOrder(order);
+	});
+
+	it('emits nothing on the first poll and remembers the leads that exist', async () => {
+		const memory: IDataObject = {};
+		const first = await poll(memory);
+		expect(first.items).toEqual([]);
+		expect(Object.keys(memory.leads as object).sort()).toEqual(store().leads.values().map((lead) => lead.id).sort());
+		expect((await poll(memory)).items).toEqual([]);
+	});
+
+	it('emits each new lead exactly once, oldest first, with _event newLead, then nothing', async () => {
+		const memory: IDataObject = {};
+		await poll(memory);
+		const created = [await createLead('New One'), await createLead('New Two'), await createLead('New Three')];
+		const next = await poll(memory);
+		expect(names(next.items)).toEqual(['New One', 'New Two', 'New Three']);
+		expect(next.items.every((item) => item._event === 'newLead')).toBe(true);
+		// The lead as Lead → Get returns it (GET /leads/{id}), plus _event.
+		const got = (await (await fetch(`${sandbox.url}/api/v1/leads/${String(created[0].id)}`, { headers: { 'x-api-key': sandbox.keys.admin } })).json()) as IDataObject;
+		expect(next.items[0]).toEqual({ ...got, _event: 'newLead' });
+		expect((await poll(memory)).items).toEqual([]);
+	});
+
+	it('emits an edited lead once as updatedLead, naming the changed fields', async () => {
+		const memory: IDataObject = {};
+		const parameters = { events: ['newLead', 'updatedLead'] };
+		const lead = await createLead('Edit Me');
+		await poll(memory, parameters);
+		await patchLead(String(lead.id), { title: 'CFO', value: 750 });
+		const next = await poll(memory, parameters);
+		expect(next.items).toHaveLength(1);
+		expect(next.items[0]).toMatchObject({ id: lead.id, title: 'CFO', value: 750, _event: 'updatedLead' });
+		expect((next.items[0]._changedFields as string[]).sort()).toEqual(['title', 'value']);
+		expect((await poll(memory, parameters)).items).toEqual([]);
+	});
+
+	it('emits a lead that became archived once as archivedLead', async () => {
+		const memory: IDataObject = {};
+		const parameters = { events: ['archivedLead'] };
+		const lead = await createLead('Archive Me');
+		await poll(memory, parameters);
+		archiveLead(String(lead.id));
+		const next = await poll(memory, parameters);
+		expect(next.items).toEqual([expect.objectContaining({ id: lead.id, archived: true, _event: 'archivedLead' })]);
+		expect((await poll(memory, parameters)).items).toEqual([]);
+	});
+});
+
+describe('a lead changed and archived in the same interval', () => {
+	async function changedAndArchived(events: string[]): Promise<IDataObject[]> {
+		const memory: IDataObject = {};
+		const lead = await createLead('Both');
+		await poll(memory, { events });
+		await patchLead(String(lead.id), { value: 999 });
+		archiveLead(String(lead.id));
+		return (await poll(memory, { events })).items;
+	}
+
+	it('with Updated and Archived: one Updated item naming the other fields, one Archived item', async () => {
+		const items = await changedAndArchived(['updatedLead', 'archivedLead']);
+		expect(items.map((item) => [item._event, item._changedFields])).toEqual([
+			['updatedLead', ['value']],
+			['archivedLead', undefined],
+		]);
+	});
+
+	it('with Archived only: one Archived item', async () => {
+		const items = await changedAndArchived(['archivedLead']);
+		expect(items.map((item) => item._event)).toEqual(['archivedLead']);
+	});
+
+	it('with Updated only: one Updated item that names archived too', async () => {
+		const items = await changedAndArchived(['updatedLead']);
+		expect(items).toHaveLength(1);
+		expect((items[0]._changedFields as string[]).sort()).toEqual(['archived', 'value']);
+	});
+
+	it('archived alone, with both events: only the Archived item', async () => {
+		const memory: IDataObject = {};
+		const lead = await createLead('Flag Only');
+		await poll(memory, { events: ['updatedLead', 'archivedLead'] });
+		archiveLead(String(lead.id));
+		const items = (await poll(memory, { events: ['updatedLead', 'archivedLead'] })).items;
+		expect(items.map((item) => item._event)).toEqual(['archivedLead']);
+	});
+});
+
+describe('requests per poll', () => {
+	beforeEach(() => {
+		sandbox.seedLeads(247); // 250 leads: 3 pages of 100
+	});
+
+	it('newest first, New Lead only: an idle poll reads 1 page; a poll with 120 new leads reads 2', async () => {
+		setOrder('newest');
+		const memory: IDataObject = {};
+		expect((await poll(memory)).requests).toBe(3); // the first poll reads everything
+		expect(await poll(memory)).toEqual({ items: [], requests: 1 });
+		sandbox.seedLeads(120);
+		const busy = await poll(memory);
+		expect(busy.items).toHaveLength(120);
+		expect(busy.requests).toBe(2);
+		expect(await poll(memory)).toEqual({ items: [], requests: 1 });
+	});
+
+	it('oldest first: every poll reads the whole list (ceil(N/100) requests) and still misses nothing', async () => {
+		const memory: IDataObject = {};
+		await poll(memory);
+		expect(await poll(memory)).toEqual({ items: [], requests: 3 });
+		await createLead('At The End');
+		const next = await poll(memory);
+		expect(names(next.items)).toEqual(['At The End']);
+		expect(next.requests).toBe(3);
+	});
+
+	it('Updated Lead reads the whole list under newest first too', async () => {
+		setOrder('newest');
+		const memory: IDataObject = {};
+		await poll(memory, { events: ['newLead', 'updatedLead'] });
+		expect((await poll(memory, { events: ['newLead', 'updatedLead'] })).requests).toBe(3);
+	});
+});
+
+describe('an order that changes or lies', () => {
+	it('misses and repeats nothing when the API switches order between polls', async () => {
+		sandbox.seedLeads(247);
+		const memory: IDataObject = {};
+		const seen: string[] = [];
+		const orders: ListOrder[] = ['newest', 'oldest', 'newest', 'newest', 'oldest', 'newest'];
+		await poll(memory);
+		for (const [index, order] of orders.entries()) {
+			setOrder(order);
+			await createLead(`Switch ${index}`);
+			seen.push(...names((await poll(memory)).items).map(String));
+		}
+		expect(seen).toEqual(orders.map((_, index) => `Switch ${index}`));
+	});
+
+	it('reads the whole list when a new lead sits below the head (createdAt older than the newest known)', async () => {
+		setOrder('newest');
+		sandbox.seedLeads(247);
+		const memory: IDataObject = {};
+		await poll(memory);
+		// Listed first (newest by creation) but stamped in the past: the head no longer proves the order.
+		addLead(store(), { name: 'Backdated', createdAt: '2020-01-01T00:00:00.000Z' }, ADMIN_USER_INTERNAL_ID);
+		const next = await poll(memory);
+		expect(names(next.items)).toEqual(['Backdated']);
+		expect(next.requests).toBe(3);
+	});
+
+	it('reads the whole list when the newest remembered lead was deleted, then goes back to 1 request', async () => {
+		setOrder('newest');
+		sandbox.seedLeads(247);
+		const memory: IDataObject = {};
+		await poll(memory);
+		const newest = store().leads.values().at(-1)!;
+		store().leads.delete(newest.id);
+		expect(await poll(memory)).toEqual({ items: [], requests: 3 });
+		expect(memory.gone).toEqual({ [newest.id]: expect.any(Number) });
+		expect(await poll(memory)).toEqual({ items: [], requests: 1 });
+	});
+});
+
+describe('first poll', () => {
+	it('Include Existing Leads on First Poll emits every lead once as New Lead', async () => {
+		const memory: IDataObject = {};
+		const first = await poll(memory, { options: { includeExisting: true } });
+		expect(names(first.items)).toEqual(['John Smith', 'Maria Garcia', 'Old Prospect']);
+		expect((await poll(memory, { options: { includeExisting: true } })).items).toEqual([]);
+	});
+
+	it('Simplify on: the simplified lead and _event', async () => {
+		const memory: IDataObject = {};
+		const first = await poll(memory, { simplify: true, options: { includeExisting: true } });
+		expect(Object.keys(first.items[0])).toEqual(['id', 'number', 'name', 'email', 'mobile', 'title', 'value', 'stageId', 'archived', 'createdAt', '_event']);
+	});
+});
+
+describe('memory', () => {
+	it('keeps one short fingerprint per lead', async () => {
+		const memory: IDataObject = {};
+		await poll(memory);
+		const prints = Object.values(memory.leads as Record<string, string>);
+		expect(prints).toHaveLength(3);
+		for (const print of prints) expect(print.length).toBeLessThanOrEqual(9 + 2 * 14);
+	});
+
+	it(`fails with a clear error past the cap (${POLLING.maxLeads} leads) and keeps what it remembered`, async () => {
+		const cap = POLLING as { maxLeads: number };
+		const saved = cap.maxLeads;
+		cap.maxLeads = 5;
+		try {
+			const memory: IDataObject = {};
+			await poll(memory);
+			const before = structuredClone(memory);
+			await createLead('Four');
+			await createLead('Five');
+			expect((await poll(memory)).items).toHaveLength(2);
+			await createLead('Six');
+			// The list reader stops at the cap (it is the list's record cap while the trigger reads).
+			await expect(poll(memory)).rejects.toThrow('The list /api/v1/leads holds more than 5 records');
+			expect(Object.keys(memory.leads as object)).toHaveLength(5);
+			expect(before.v).toBe(1);
+		} finally {
+			cap.maxLeads = saved;
+		}
+	});
+
+	it('past the cap in newest-first head reads too (the list reader is not asked for the whole list)', async () => {
+		const cap = POLLING as { maxLeads: number };
+		const saved = cap.maxLeads;
+		setOrder('newest');
+		cap.maxLeads = 104;
+		try {
+			sandbox.seedLeads(100); // 103 leads: two pages
+			const memory: IDataObject = {};
+			await poll(memory);
+			await createLead('Lead 104');
+			expect(await poll(memory)).toMatchObject({ requests: 1 });
+			// A head read does not forget deleted leads: the memory grows while the list does not.
+			store().leads.delete(store().leads.values()[0].id);
+			await createLead('Lead 105');
+			const before = sandbox.requests.length;
+			await expect(poll(memory)).rejects.toThrow('The polling trigger would have to remember 105 leads, more than the 104 it can');
+			expect(sandbox.requests.length - before).toBe(1);
+			expect(Object.keys(memory.leads as object)).toHaveLength(104);
+		} finally {
+			cap.maxLeads = saved;
+		}
+	});
+});
+
+describe('request budget', () => {
+	const everyTenSeconds = { pollTimes: { item: [0, 10, 20, 30, 40, 50].map((second) => ({ mode: 'custom', cronExpression: `${second} * * * * *` })) } };
+
+	it('fails at the first poll (activation) when the next polls would not fit the rate, and later polls send nothing', async () => {
+		sandbox.seedLeads(247);
+		const memory: IDataObject = {};
+		const parameters = { events: ['updatedLead'], ...everyTenSeconds };
+		// 12 requests a minute at 6 polls a minute: 2 per poll; comparing 250 leads takes 3.
+		await expect(poll(memory, parameters, { requestsPerMinute: 12 })).rejects.toThrow(
+			'One poll needs about 3 requests to compare 250 leads, more than the 2 the API\'s rate allows per poll (12 requests a minute, polling 6 times a minute)',
+		);
+		const before = sandbox.requests.length;
+		await expect(poll(memory, parameters, { requestsPerMinute: 12 })).rejects.toThrow('One poll needs about 3 requests');
+		expect(sandbox.requests.length).toBe(before);
+		// New Lead alone under newest first needs 1 request: it fits.
+		setOrder('newest');
+		await poll(memory, { events: ['newLead'] }, { requestsPerMinute: 12 });
+		expect(await poll(memory, { events: ['newLead'], ...everyTenSeconds }, { requestsPerMinute: 12 })).toEqual({ items: [], requests: 1 });
+	});
+});
+
+describe('overlap guard', () => {
+	it('skips a poll that starts while the previous one still runs, without a request', async () => {
+		const memory: IDataObject = {};
+		await poll(memory);
+		sandbox.addFault({ status: 200, count: 1, method: 'GET', pathPrefix: '/api/v1/leads', delayMs: 300, body: { items: [], hasMore: false, nextCursor: null } });
+		const slow = poll(memory);
+		await new Promise((resolve) => setTimeout(resolve, 50));
+		const overlapping = await poll(memory);
+		expect(overlapping).toEqual({ items: [], requests: 0 });
+		await slow;
+		// The guard is released: the next poll runs.
+		expect(await poll(memory)).toEqual({ items: [], requests: 1 });
+	});
+});
+
+describe('leads missing from the list', () => {
+	it('an empty answer (a flaky proxy) does not make the leads new again when they come back', async () => {
+		const memory: IDataObject = {};
+		await poll(memory);
+		sandbox.addFault({ status: 200, count: 1, method: 'GET', pathPrefix: '/api/v1/leads', body: { items: [], hasMore: false, nextCursor: null } });
+		expect(await poll(memory)).toEqual({ items: [], requests: 1 });
+		expect(Object.keys(memory.gone as object)).toHaveLength(3);
+		expect(await poll(memory)).toEqual({ items: [], requests: 1 });
+		expect(memory.gone).toEqual({});
+	});
+
+	it(`forgets a deleted lead after ${POLLING.forgetAfterMs / 86_400_000} days`, async () => {
+		const memory: IDataObject = {};
+		await poll(memory);
+		const [first] = store().leads.values();
+		store().leads.delete(first.id);
+		await poll(memory);
+		expect(memory.leads).toHaveProperty(first.id);
+		(memory.gone as Record<string, number>)[first.id] -= POLLING.forgetAfterMs;
+		await poll(memory);
+		expect(memory.leads).not.toHaveProperty(first.id);
+		expect(memory.gone).toEqual({});
+	});
+});
+
+describe('Fetch Test Event (manual mode)', () => {
+	it.each(['oldest', 'newest'] as ListOrder[])('returns the most recent lead under %s first and leaves the memory alone', async (order) => {
+		setOrder(order);
+		sandbox.seedLeads(247);
+		const memory: IDataObject = {};
+		await poll(memory);
+		const snapshot = structuredClone(memory);
+		const latest = await createLead('Most Recent');
+		const sample = await poll(memory, { events: ['updatedLead'] }, { mode: 'manual' });
+		expect(sample.items).toEqual([expect.objectContaining({ id: latest.id, _event: 'updatedLead', _changedFields: [] })]);
+		expect(sample.requests).toBe(order === 'newest' ? 1 : 3);
+		expect(memory).toEqual(snapshot);
+		// And the lead is still new for the next real poll.
+		expect(names((await poll(memory)).items)).toEqual(['Most Recent']);
+	});
+
+	it('without any memory it writes none', async () => {
+		const memory: IDataObject = {};
+		await poll(memory, {}, { mode: 'manual' });
+		expect(memory).toEqual({});
+	});
+});
