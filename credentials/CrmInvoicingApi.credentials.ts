@@ -1,4 +1,5 @@
 import type {
+	IAuthenticateRuleResponseCode,
 	ICredentialDataDecryptedObject,
 	Icon,
 	ICredentialTestRequest,
@@ -6,6 +7,12 @@ import type {
 	IHttpRequestOptions,
 	INodeProperties,
 } from 'n8n-workflow';
+
+import { RETRY } from '../nodes/CrmInvoicing/transport/limits';
+
+/** The Test's message for a 2xx that is not the users list. */
+const NOT_THE_API =
+	'The Base URL answered, but not with the CRM API\'s list of users (GET <Base URL>/api/v1/users gave no "items"): it is probably a login page, a proxy or a web site. Check the Base URL: it is the address of your CRM workspace, without /api/v1.';
 
 export class CrmInvoicingApi implements ICredentialType {
 	name = 'crmInvoicingApi';
@@ -90,15 +97,30 @@ export class CrmInvoicingApi implements ICredentialType {
 	/**
 	 * The Test: GET /api/v1/users?limit=1 with the key. Redirects are not followed (`disableFollowRedirect`), so the
 	 * key never reaches another host from here either; a redirect fails the test with its own message.
+	 *
+	 * - The Base URL is cleaned exactly as the node cleans it (transport/request.ts `normalizeBaseUrl`): spaces around
+	 *   it, trailing slashes, and a trailing /api/v1 or /api/v2 in any case.
+	 * - It has its own timeout (RETRY.credentialTestTimeoutMs) instead of n8n's 300 s. n8n runs a declarative Test
+	 *   through its own request helper, which only takes an idle timeout: the Test fails when nothing comes for 15 s.
+	 * - It says OK only for an answer shaped like the users list (`{ items: [...] }`): the `responseSuccessBody` rules
+	 *   fail it when `items` is missing (an HTML login page, a proxy's page, a JSON that is not the list). n8n compares
+	 *   with `===` only, so "missing" and `null` are checked; a list's `items` that is not an array is not caught here
+	 *   (the node's list reader refuses it at the first run).
 	 */
 	test: ICredentialTestRequest = {
 		request: {
-			baseURL: '={{$credentials.baseUrl.replace(/\\/+$/, "").replace(/\\/api\\/v[12]$/, "")}}/api/v1',
+			baseURL:
+				'={{String($credentials.baseUrl ?? "").trim().replace(/\\/+$/, "").replace(/\\/api\\/v[12]$/i, "")}}/api/v1',
 			url: '/users',
 			qs: { limit: 1 },
 			disableFollowRedirect: true,
+			timeout: RETRY.credentialTestTimeoutMs,
 		},
+		// n8n checks `responseCode` rules on an error status and `responseSuccessBody` rules on a 2xx, from one list;
+		// its type declares the list as one kind or the other, hence the cast.
 		rules: [
+			{ type: 'responseSuccessBody', properties: { key: 'items', value: undefined, message: NOT_THE_API } },
+			{ type: 'responseSuccessBody', properties: { key: 'items', value: null, message: NOT_THE_API } },
 			{
 				type: 'responseCode',
 				properties: {
@@ -130,6 +152,6 @@ export class CrmInvoicingApi implements ICredentialType {
 					message: `The Base URL answered with a redirect (${status}). The test did not follow it, so the key was not sent anywhere else. Use the address the CRM answers on directly (for example https:// instead of http://).`,
 				},
 			})),
-		],
+		] as unknown as IAuthenticateRuleResponseCode[],
 	};
 }

@@ -24,6 +24,7 @@ export async function execute(this: IExecuteFunctions, itemIndex: number): Promi
 		method: 'GET',
 		path: `/clients/${encodeURIComponent(clientId)}`,
 		itemIndex,
+		expect: 'record',
 	});
 	return [{ json: client }];
 }

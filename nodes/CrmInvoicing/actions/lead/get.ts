@@ -14,6 +14,7 @@ export async function execute(this: IExecuteFunctions, itemIndex: number): Promi
 		method: 'GET',
 		path: leadPath(leadId),
 		itemIndex,
+		expect: 'record',
 	});
 	return [{ json: lead }];
 }

@@ -64,13 +64,13 @@ export async function patchLead(
 	itemIndex: number,
 ): Promise<IDataObject> {
 	const path = leadPath(leadId);
-	const response = await apiRequest.call(context, { method: 'PATCH', path, body, itemIndex });
+	const response = await apiRequest.call(context, { method: 'PATCH', path, body, itemIndex, expect: 'empty-or-object' });
 	// Read back when the answer is not a lead, or does not show a field we must check.
 	const needsArchived = typeof body.archived === 'boolean' && typeof response.archived !== 'boolean';
 	let lead = response;
 	if (!isLead(response) || needsArchived) {
 		if (!LEAD_UPDATE_READS_BACK_WHEN_RESPONSE_IS_NOT_A_LEAD) return response;
-		lead = await apiRequest.call(context, { method: 'GET', path, itemIndex });
+		lead = await apiRequest.call(context, { method: 'GET', path, itemIndex, expect: 'record' });
 	}
 	checkApplied(context, leadId, body, lead, itemIndex);
 	return lead;
