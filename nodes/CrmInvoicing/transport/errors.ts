@@ -206,7 +206,7 @@ export function connectionErrorCode(error: unknown): string | undefined {
 
 /** The error for a request that got no HTTP answer. Built afresh, so nothing of the request (headers) leaks. */
 export function connectionError(node: INode, code: string | undefined, request: RequestSummary, retried: boolean): NodeApiError {
-	const tls = code === undefined ? undefined : TLS_PROBLEMS[code];
+	const tls = code === undefined ? undefined : tlsProblem(code);
 	if (tls) return tlsError(node, code as string, tls, request);
 	const what = code ?? 'no response';
 	const message = `Could not reach the CRM API for ${request.method} ${request.path} (${what})`;
@@ -245,14 +245,21 @@ const TLS_PROBLEMS: Record<string, string> = {
 	ERR_SSL_WRONG_VERSION_NUMBER: 'could not be read: the server did not answer with TLS (is it http:// rather than https://, or the wrong port?)',
 };
 
+function tlsProblem(code: string): string | undefined {
+	return Object.prototype.hasOwnProperty.call(TLS_PROBLEMS, code) ? TLS_PROBLEMS[code] : undefined;
+}
+
 /** The Node.js code of a TLS certificate failure, wherever n8n's wrapping put it; undefined for other errors. */
 export function tlsErrorCode(error: unknown): string | undefined {
 	let current: unknown = error;
 	for (let depth = 0; depth < 5 && current && typeof current === 'object'; depth++) {
 		const candidate = current as { code?: unknown; cause?: unknown; message?: unknown };
-		if (typeof candidate.code === 'string' && TLS_PROBLEMS[candidate.code]) return candidate.code;
+		if (typeof candidate.code === 'string' && tlsProblem(candidate.code)) return candidate.code;
 		if (typeof candidate.message === 'string') {
-			for (const code of Object.keys(TLS_PROBLEMS)) if (candidate.message.includes(code)) return code;
+			const named = /\b([A-Z][A-Z_]{6,})\b/g;
+			for (let match = named.exec(candidate.message); match; match = named.exec(candidate.message)) {
+				if (tlsProblem(match[1])) return match[1];
+			}
 			if (/self[- ]signed certificate/i.test(candidate.message)) return 'DEPTH_ZERO_SELF_SIGNED_CERT';
 			if (/certificate has expired/i.test(candidate.message)) return 'CERT_HAS_EXPIRED';
 			if (/altnames/i.test(candidate.message)) return 'ERR_TLS_CERT_ALTNAME_INVALID';
