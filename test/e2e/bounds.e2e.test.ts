@@ -154,6 +154,18 @@ describe(`the credential Test, in real n8n ${env.n8nVersion}`, () => {
 		expect(result.status).toBe('Error');
 	});
 
+	it('gives up on a Base URL that accepts and never answers after its own 15 s, not n8n\'s 300 s', async () => {
+		await crm.fault({ status: 200, hang: true, pathPrefix: '/api/v1/users' });
+		const started = Date.now();
+
+		const result = await n8n.testCredential(env.credentials.admin, 'crmInvoicingApi', { baseUrl: env.sandboxUrl, apiKey: env.sandboxKeys.admin });
+
+		expect(result.status).toBe('Error');
+		// Bounded, not timed: n8n's default would hold the Test for 300 s.
+		expect(Date.now() - started).toBeGreaterThanOrEqual(14_000);
+		expect(Date.now() - started).toBeLessThan(60_000);
+	});
+
 	it.each([`${'SANDBOX'}/api/v1 `, 'SANDBOX/API/V1', ' SANDBOX/Api/V2/'])('cleans the Base URL %p as the node does: OK', async (template) => {
 		const baseUrl = template.replace('SANDBOX', env.sandboxUrl);
 
