@@ -254,8 +254,16 @@ async function raceSignal<T>(promise: Promise<T>, signal: AbortSignal): Promise<
 		return await Promise.race([promise, aborted]);
 	} finally {
 		if (onAbort) signal.removeEventListener('abort', onAbort);
-		// The helper's own promise may still reject after the race was decided.
-		promise.catch(() => undefined);
+		// The helper may still settle after the race was decided: a late answer's body is closed, not left open.
+		promise.then(
+			(late) => {
+				if (signal.aborted) {
+					const body = (late as { body?: unknown } | undefined)?.body;
+					if (isStream(body)) body.destroy();
+				}
+			},
+			() => undefined,
+		);
 	}
 }
 
