@@ -12,6 +12,7 @@ export {
 	userMatchesSearch,
 } from './apiChoices';
 export { apiRequest, apiRequestFull, CREDENTIAL_TYPE, normalizeBaseUrl } from './request';
-export type { ApiContext, ApiRequest, ApiVersion } from './request';
+export type { ApiContext, ApiRequest, ApiResponse, ApiVersion } from './request';
+export type { ExpectedAnswer } from './errors';
 export { paginateV1, paginateV2 } from './pagination';
 export type { PageRequest } from './pagination';
