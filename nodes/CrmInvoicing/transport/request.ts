@@ -364,9 +364,13 @@ export async function apiRequestFull(this: ApiContext, request: ApiRequest): Pro
 			const tls = tlsErrorCode(error);
 			throw connectionError(this.getNode(), tls ?? connectionErrorCode(error) ?? 'ECONNRESET', summary, transientRetries > 0);
 		}
-		// An error body may echo the key (a 401 "key sk_… is not valid"): redacted before it is parsed or shown.
+		// An error body may echo the key (a 401 "key sk_… is not valid"): redacted before it is parsed or shown. So is
+		// a 2xx that is not JSON (a page): no record is lost, and whatever shows its first bytes (the shape check here,
+		// the list reader's errors, Custom API Request's output) never shows the key.
 		const text = success ? read.text : redactSecrets(read.text, connection.secrets);
-		const full: ApiResponse = { ...response, body: parseBody(text) as IN8nHttpFullResponse['body'], bodyBytes: read.bytes };
+		let parsed = parseBody(text);
+		if (success && typeof parsed === 'string') parsed = redactSecrets(parsed, connection.secrets);
+		const full: ApiResponse = { ...response, body: parsed as IN8nHttpFullResponse['body'], bodyBytes: read.bytes };
 
 		// A 429's headers describe the penalty, not the window: onRateLimited bounds what is remembered of it.
 		if (status !== 429) connection.pacer.onResponse(response.headers);

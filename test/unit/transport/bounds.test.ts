@@ -277,3 +277,15 @@ async function waitUntil(check: () => boolean, timeoutMs = 3_000): Promise<void>
 		await new Promise((resolve) => setTimeout(resolve, 20));
 	}
 }
+
+describe('a 2xx page that echoes the key', () => {
+	it('is redacted before the list reader shows its first bytes', async () => {
+		const { readList } = await import('../../../nodes/CrmInvoicing/transport/pagination');
+		await addFault({ status: 200, body: `<p>welcome ${sandbox.keys.admin}</p>` });
+
+		const error = await errorOf(readList.call(context(), { path: '/leads' }));
+
+		expect(error.message).toMatch(/^The CRM API answered GET \/api\/v1\/leads with 200 .*\[redacted\].*, not a list$/);
+		expect(everythingShown(error)).not.toContain(sandbox.keys.admin);
+	});
+});
