@@ -10,6 +10,14 @@ import type {
 
 import { RETRY } from '../nodes/CrmInvoicing/transport/limits';
 
+/** The path the Test reads, under `<Base URL>/api/v1`. */
+const TEST_PATH = '/users';
+
+/** Whether a request is the credential's Test (see `authenticate`). */
+function isTheTest(options: IHttpRequestOptions): boolean {
+	return typeof options.baseURL === 'string' && options.baseURL !== '' && options.url === TEST_PATH;
+}
+
 /** The Test's message for a 2xx that is not the users list. */
 const NOT_THE_API =
 	'The Base URL answered, but not with the CRM API\'s list of users (GET <Base URL>/api/v1/users gave no "items"): it is probably a login page, a proxy or a web site. Check the Base URL: it is the address of your CRM workspace, without /api/v1.';
@@ -38,7 +46,7 @@ export class CrmInvoicingApi implements ICredentialType {
 				'The address of your CRM workspace, without /api/v1 at the end. The node adds /api/v1 or /api/v2 itself.',
 			// n8n words a Test that reaches nothing itself (ECONNREFUSED, ENOTFOUND); a declarative credential test cannot
 			// replace that text, so the advice stands under the field.
-			hint: 'If the Test answers ECONNREFUSED, ENOTFOUND or a timeout, nothing answered at this address from the n8n server: check the Base URL, and that the CRM is reachable from where n8n runs (not only from your browser).',
+			hint: 'If the Test answers ECONNREFUSED, ENOTFOUND or a timeout (ECONNABORTED, ERR_CANCELED: no complete answer within 15 s), nothing answered at this address from the n8n server: check the Base URL, and that the CRM is reachable from where n8n runs (not only from your browser).',
 		},
 		{
 			displayName:
@@ -83,15 +91,26 @@ export class CrmInvoicingApi implements ICredentialType {
 	 * Sends the key as `x-api-key`. A function rather than the declarative `{{$credentials.apiKey}}` form: n8n
 	 * evaluates that expression on every request, which cost a quarter of the node time of a 100-page Return All
 	 * (bench/: 202 ms against 155 ms).
+	 *
+	 * It also bounds the Test. n8n runs a declarative Test through its RoutingNode, which sets the request's timeout
+	 * to 300 s and ignores a `timeout` in `test.request`; this function is the last to see the Test's request before it
+	 * is sent, so it gives the Test its own deadline here: an idle timeout and an abort signal, both
+	 * RETRY.credentialTestTimeoutMs. The Test's request is the only one with a `baseURL` and the path `/users` (the
+	 * nodes' requests carry a full `url`, and set their own deadline in transport/request.ts).
 	 */
 	async authenticate(
 		credentials: ICredentialDataDecryptedObject,
 		requestOptions: IHttpRequestOptions,
 	): Promise<IHttpRequestOptions> {
-		return {
+		const options: IHttpRequestOptions = {
 			...requestOptions,
 			headers: { ...requestOptions.headers, 'x-api-key': String(credentials.apiKey ?? '') },
 		};
+		if (isTheTest(requestOptions)) {
+			options.timeout = RETRY.credentialTestTimeoutMs;
+			options.abortSignal = AbortSignal.timeout(RETRY.credentialTestTimeoutMs);
+		}
+		return options;
 	}
 
 	/**
@@ -100,8 +119,7 @@ export class CrmInvoicingApi implements ICredentialType {
 	 *
 	 * - The Base URL is cleaned exactly as the node cleans it (transport/request.ts `normalizeBaseUrl`): spaces around
 	 *   it, trailing slashes, and a trailing /api/v1 or /api/v2 in any case.
-	 * - It has its own timeout (RETRY.credentialTestTimeoutMs) instead of n8n's 300 s. n8n runs a declarative Test
-	 *   through its own request helper, which only takes an idle timeout: the Test fails when nothing comes for 15 s.
+	 * - It has its own deadline (RETRY.credentialTestTimeoutMs) instead of n8n's 300 s, set in `authenticate` (see there).
 	 * - It says OK only for an answer shaped like the users list (`{ items: [...] }`): the `responseSuccessBody` rules
 	 *   fail it when `items` is missing (an HTML login page, a proxy's page, a JSON that is not the list). n8n compares
 	 *   with `===` only, so "missing" and `null` are checked; a list's `items` that is not an array is not caught here
@@ -111,9 +129,10 @@ export class CrmInvoicingApi implements ICredentialType {
 		request: {
 			baseURL:
 				'={{String($credentials.baseUrl ?? "").trim().replace(/\\/+$/, "").replace(/\\/api\\/v[12]$/i, "")}}/api/v1',
-			url: '/users',
+			url: TEST_PATH,
 			qs: { limit: 1 },
 			disableFollowRedirect: true,
+			// n8n's RoutingNode replaces this with its own 300 s; `authenticate` sets the Test's deadline instead.
 			timeout: RETRY.credentialTestTimeoutMs,
 		},
 		// n8n checks `responseCode` rules on an error status and `responseSuccessBody` rules on a 2xx, from one list;

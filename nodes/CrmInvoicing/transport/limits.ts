@@ -28,8 +28,8 @@ export const RETRY = {
 	 */
 	requestTimeoutMs: 60_000,
 	/**
-	 * Time after which the credential's Test gives up, in ms. n8n runs the Test as a declarative request, which can only
-	 * set n8n's own (idle) timeout: the Test fails when the CRM sends nothing for this long.
+	 * Deadline of the credential's Test, in ms (instead of n8n's 300 s): set by the credential's `authenticate` as an
+	 * idle timeout and an abort signal. n8n words the failure itself (ECONNABORTED or ERR_CANCELED).
 	 */
 	credentialTestTimeoutMs: 15_000,
 } as const;

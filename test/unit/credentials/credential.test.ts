@@ -115,3 +115,20 @@ describe('the Test request (issue 17): same Base URL as the node, its own timeou
 		expect(verdict({ items: [], hasMore: false, nextCursor: null })).toBe('OK');
 	});
 });
+
+describe('the Test\'s deadline, set where n8n cannot override it (authenticate)', () => {
+	it('the Test\'s request (baseURL + /users) gets the 15 s idle timeout and an abort signal, over n8n\'s 300 s', async () => {
+		const options = await credential.authenticate({ apiKey: 'k_123' }, { baseURL: 'https://crm.example.com/api/v1', url: '/users', timeout: 300_000 });
+		expect(options.timeout).toBe(RETRY.credentialTestTimeoutMs);
+		expect(options.abortSignal).toBeInstanceOf(AbortSignal);
+		expect(options.abortSignal?.aborted).toBe(false);
+		expect(options.headers).toEqual({ 'x-api-key': 'k_123' });
+	});
+
+	it('a node\'s request (a full url, its own deadline) is left as it is', async () => {
+		const signal = new AbortController().signal;
+		const options = await credential.authenticate({ apiKey: 'k_123' }, { url: 'https://crm.example.com/api/v1/users', timeout: 60_000, abortSignal: signal });
+		expect(options.timeout).toBe(60_000);
+		expect(options.abortSignal).toBe(signal);
+	});
+});
