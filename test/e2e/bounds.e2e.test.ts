@@ -4,6 +4,11 @@
  * operation needs, the API key never shows in errors or Continue On Fail output, and the credential Test says OK only
  * for the CRM API's users list and cleans the Base URL as the node does.
  */
+import { readFileSync } from 'node:fs';
+import * as https from 'node:https';
+import type { AddressInfo } from 'node:net';
+import { join } from 'node:path';
+
 import { e2eEnv, n8nClient, nodeError, runAction, sandbox } from './lib';
 
 const env = e2eEnv();
@@ -133,6 +138,39 @@ describe(`the API key stays secret, in real n8n ${env.n8nVersion}`, () => {
 		expect(JSON.stringify(run.execution)).not.toContain(env.sandboxKeys.admin);
 		// The fault did echo it: the sandbox's log shows the request carried the key.
 		expect((await crm.requests()).find((request) => request.path === `/api/v1/leads/${lead.id}`)?.status).toBe(401);
+	});
+});
+
+describe(`TLS errors, in real n8n ${env.n8nVersion}`, () => {
+	let server: https.Server;
+	let seen = 0;
+
+	beforeAll(async () => {
+		const dir = join(__dirname, '../fixtures/tls');
+		server = https.createServer({ key: readFileSync(join(dir, 'self-signed.key')), cert: readFileSync(join(dir, 'self-signed.crt')) }, (_req, res) => {
+			seen++;
+			res.writeHead(200, { 'content-type': 'application/json' });
+			res.end('{"id":"lead_tls"}');
+		});
+		await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+	});
+
+	afterAll(async () => {
+		server.closeAllConnections();
+		await new Promise((resolve) => server.close(resolve));
+	});
+
+	it('a self-signed certificate is named as such, with what to check, not "Could not reach the CRM API"; nothing is sent', async () => {
+		const baseUrl = `https://127.0.0.1:${(server.address() as AddressInfo).port}`;
+		const credential = await n8n.createCredential(`e2e TLS ${Date.now()}`, { baseUrl, apiKey: 'sk_tls_e2e_key', requestsPerMinute: 600 });
+
+		const run = await runAction({ parameters: getLead('lead_tls') }, {}, { ...env, credentials: { ...env.credentials, admin: credential } });
+
+		expect(run.execution.status).toBe('error');
+		const error = nodeError(run.execution);
+		expect(error?.message).toBe('The CRM API\'s TLS certificate is self-signed (DEPTH_ZERO_SELF_SIGNED_CERT); the node did not send GET /api/v1/leads/lead_tls');
+		expect(error?.description).toMatch(/install a valid certificate for this host name/);
+		expect(seen).toBe(0);
 	});
 });
 
