@@ -232,14 +232,19 @@ function contentTypeOf(headers: IN8nHttpFullResponse['headers']): string {
  * context hands n8n a signal that aborts on either: the user's cancellation or the deadline. Everything else is the
  * context itself (its prototype).
  */
-function withSignal(context: ApiContext, signal: AbortSignal): ApiContext {
+function withSignal(context: ApiContext, signal: AbortSignal, cancel: AbortSignal | undefined): ApiContext {
 	const own = context as ApiContext & { getExecutionCancelSignal?: () => AbortSignal | undefined };
 	if (typeof own.getExecutionCancelSignal !== 'function') return context;
-	const cancel = own.getExecutionCancelSignal();
 	const combined = cancel ? AbortSignal.any([cancel, signal]) : signal;
 	const derived = Object.create(context) as typeof own;
 	derived.getExecutionCancelSignal = () => combined;
 	return derived;
+}
+
+/** The execution's cancel signal (the user stopped the execution), in contexts that have one. */
+function cancelSignalOf(context: ApiContext): AbortSignal | undefined {
+	const own = context as ApiContext & { getExecutionCancelSignal?: () => AbortSignal | undefined };
+	return typeof own.getExecutionCancelSignal === 'function' ? own.getExecutionCancelSignal() : undefined;
 }
 
 /** Resolves like `promise`, or rejects when `signal` aborts first (whatever the request helper does with it). */
@@ -291,6 +296,12 @@ export async function apiRequestFull(this: ApiContext, request: ApiRequest): Pro
 	}
 	const connection = await connectionOf(this);
 	const summary: RequestSummary = { method: request.method, path, itemIndex: request.itemIndex };
+	const cancel = cancelSignalOf(this);
+	const cancelled = () =>
+		new NodeOperationError(this.getNode(), `The execution was stopped while ${request.method} ${path} was under way`, {
+			itemIndex: request.itemIndex,
+			description: 'The request was abandoned. For a request that changes data, check in the CRM whether it took effect.',
+		});
 	const options: IHttpRequestOptions = {
 		method: request.method,
 		url: `${connection.baseUrl}${path}`,
@@ -328,7 +339,7 @@ export async function apiRequestFull(this: ApiContext, request: ApiRequest): Pro
 		const attemptDeadline = AbortSignal.timeout(attemptMs);
 		options.timeout = attemptMs;
 		options.abortSignal = attemptDeadline;
-		const caller = withSignal(this, attemptDeadline);
+		const caller = withSignal(this, attemptDeadline, cancel);
 
 		let response: IN8nHttpFullResponse;
 		try {
@@ -339,6 +350,7 @@ export async function apiRequestFull(this: ApiContext, request: ApiRequest): Pro
 				attemptDeadline,
 			)) as IN8nHttpFullResponse;
 		} catch (error) {
+			if (cancel?.aborted) throw cancelled();
 			// Reaching the deadline is not retried: a server that slow would only hold the execution longer.
 			if (attemptDeadline.aborted) throw deadlineError(this.getNode(), summary, attemptMs);
 			const tls = tlsErrorCode(error);
@@ -355,11 +367,13 @@ export async function apiRequestFull(this: ApiContext, request: ApiRequest): Pro
 		const success = status >= 200 && status < 300;
 		let read: { text: string; bytes: number };
 		try {
-			read = await readBody(response.body, success ? READ.maxAnswerBytes : READ.maxErrorBodyBytes, !success, attemptDeadline);
+			const stop = cancel ? AbortSignal.any([cancel, attemptDeadline]) : attemptDeadline;
+			read = await readBody(response.body, success ? READ.maxAnswerBytes : READ.maxErrorBodyBytes, !success, stop);
 		} catch (error) {
 			if (error instanceof AnswerTooLarge) {
 				throw answerTooLargeError(this.getNode(), summary, status, contentTypeOf(response.headers), READ.maxAnswerBytes);
 			}
+			if (cancel?.aborted) throw cancelled();
 			if (attemptDeadline.aborted) throw deadlineError(this.getNode(), summary, attemptMs, status);
 			const tls = tlsErrorCode(error);
 			throw connectionError(this.getNode(), tls ?? connectionErrorCode(error) ?? 'ECONNRESET', summary, transientRetries > 0);

@@ -8,11 +8,14 @@ import type { AddressInfo } from 'node:net';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 
+import { ExecuteContext } from 'n8n-core';
+import { createRunExecutionData } from 'n8n-workflow';
+
 import { CrmInvoicing } from '../../../nodes/CrmInvoicing/CrmInvoicing.node';
 import { CrmInvoicingTrigger } from '../../../nodes/CrmInvoicingTrigger/CrmInvoicingTrigger.node';
 import { apiRequest, apiRequestFull } from '../../../nodes/CrmInvoicing/transport';
 import { READ } from '../../../nodes/CrmInvoicing/transport/limits';
-import { createExecuteContext, createHookContext, runNode } from '../../helpers/harness';
+import { createExecuteContext, createHookContext, createWebhookContext, runNode } from '../../helpers/harness';
 import { startSandbox } from '../../sandbox/server';
 import type { Sandbox } from '../../sandbox/types';
 import { errorOf } from './support';
@@ -99,6 +102,23 @@ describe('a wall-clock deadline per attempt', () => {
 		const error = await errorOf(apiRequest.call(hook, { method: 'GET', path: '/webhooks/wh_1', timeLimitMs: 700 }));
 
 		expect(error.message).toMatch(/did not finish sending its answer GET \/api\/v1\/webhooks\/wh_1 within 0.7 s/);
+	});
+
+	it('and in a webhook context (a delivery with Output Full Record, which must answer within the CRM\'s 20 s)', async () => {
+		await addFault({ status: 200, trickle: { intervalMs: 100, bytes: 1_000 } });
+		const { context: webhook } = createWebhookContext({
+			nodeType: new CrmInvoicingTrigger(),
+			parameters: { events: ['lead.created'] },
+			credentials: credentials(),
+			headers: {},
+			rawBody: Buffer.from('{}'),
+		});
+		const started = Date.now();
+
+		const error = await errorOf(apiRequest.call(webhook, { method: 'GET', path: '/leads/lead_1', timeLimitMs: 700 }));
+
+		expect(error.message).toMatch(/did not finish sending its answer GET \/api\/v1\/leads\/lead_1 within 0.7 s/);
+		expect(Date.now() - started).toBeLessThan(3_000);
 	});
 });
 
@@ -287,5 +307,50 @@ describe('a 2xx page that echoes the key', () => {
 
 		expect(error.message).toMatch(/^The CRM API answered GET \/api\/v1\/leads with 200 .*\[redacted\].*, not a list$/);
 		expect(everythingShown(error)).not.toContain(sandbox.keys.admin);
+	});
+});
+
+describe('the user stopping the execution', () => {
+	it('still aborts a request under way (the deadline\'s signal is combined with n8n\'s, not put in its place)', async () => {
+		await addFault({ status: 200, hang: true });
+		const { workflow, node, additionalData } = createExecuteContext({
+			nodeType: new CrmInvoicing(),
+			parameters: { resource: 'lead', operation: 'get' },
+			credentials: credentials(),
+		});
+		const items = [{ json: {} }];
+		const inputData = { main: [items] };
+		const executeData = { node, data: inputData, source: null };
+		const runExecutionData = createRunExecutionData({ executionData: { nodeExecutionStack: [executeData] } });
+		const controller = new AbortController();
+		const running = new ExecuteContext(workflow, node, additionalData, 'manual', runExecutionData, 0, items, inputData, executeData, [], controller.signal);
+		const started = Date.now();
+		setTimeout(() => controller.abort(), 300).unref();
+
+		const error = await errorOf(apiRequest.call(running, { method: 'GET', path: '/leads/lead_1', timeLimitMs: 20_000 }));
+
+		expect(error.message).toBe('The execution was stopped while GET /api/v1/leads/lead_1 was under way');
+		expect(Date.now() - started).toBeLessThan(5_000);
+	});
+
+	it('stops a trickling body being read', async () => {
+		await addFault({ status: 200, trickle: { intervalMs: 100, bytes: 1_000 } });
+		const { workflow, node, additionalData } = createExecuteContext({
+			nodeType: new CrmInvoicing(),
+			parameters: { resource: 'lead', operation: 'get' },
+			credentials: credentials(),
+		});
+		const items = [{ json: {} }];
+		const inputData = { main: [items] };
+		const executeData = { node, data: inputData, source: null };
+		const runExecutionData = createRunExecutionData({ executionData: { nodeExecutionStack: [executeData] } });
+		const controller = new AbortController();
+		const running = new ExecuteContext(workflow, node, additionalData, 'manual', runExecutionData, 0, items, inputData, executeData, [], controller.signal);
+		setTimeout(() => controller.abort(), 400).unref();
+
+		const error = await errorOf(apiRequest.call(running, { method: 'GET', path: '/leads/lead_1', timeLimitMs: 20_000 }));
+
+		expect(error.message).toBe('The execution was stopped while GET /api/v1/leads/lead_1 was under way');
+		await waitUntil(() => sandbox.streams[0]?.closedByClient === true);
 	});
 });
