@@ -1,4 +1,5 @@
 import type {
+	IAuthenticateRuleResponseCode,
 	ICredentialDataDecryptedObject,
 	Icon,
 	ICredentialTestRequest,
@@ -6,6 +7,20 @@ import type {
 	IHttpRequestOptions,
 	INodeProperties,
 } from 'n8n-workflow';
+
+import { RETRY } from '../nodes/CrmInvoicing/transport/limits';
+
+/** The path the Test reads, under `<Base URL>/api/v1`. */
+const TEST_PATH = '/users';
+
+/** Whether a request is the credential's Test (see `authenticate`). */
+function isTheTest(options: IHttpRequestOptions): boolean {
+	return typeof options.baseURL === 'string' && options.baseURL !== '' && options.url === TEST_PATH;
+}
+
+/** The Test's message for a 2xx that is not the users list. */
+const NOT_THE_API =
+	'The Base URL answered, but not with the CRM API\'s list of users (GET <Base URL>/api/v1/users gave no "items"): it is probably a login page, a proxy or a web site. Check the Base URL: it is the address of your CRM workspace, without /api/v1.';
 
 export class CrmInvoicingApi implements ICredentialType {
 	name = 'crmInvoicingApi';
@@ -31,7 +46,7 @@ export class CrmInvoicingApi implements ICredentialType {
 				'The address of your CRM workspace, without /api/v1 at the end. The node adds /api/v1 or /api/v2 itself.',
 			// n8n words a Test that reaches nothing itself (ECONNREFUSED, ENOTFOUND); a declarative credential test cannot
 			// replace that text, so the advice stands under the field.
-			hint: 'If the Test answers ECONNREFUSED, ENOTFOUND or a timeout, nothing answered at this address from the n8n server: check the Base URL, and that the CRM is reachable from where n8n runs (not only from your browser).',
+			hint: 'If the Test answers ECONNREFUSED, ENOTFOUND or a timeout (ECONNABORTED, ERR_CANCELED: no complete answer within 15 s), nothing answered at this address from the n8n server: check the Base URL, and that the CRM is reachable from where n8n runs (not only from your browser).',
 		},
 		{
 			displayName:
@@ -76,29 +91,55 @@ export class CrmInvoicingApi implements ICredentialType {
 	 * Sends the key as `x-api-key`. A function rather than the declarative `{{$credentials.apiKey}}` form: n8n
 	 * evaluates that expression on every request, which cost a quarter of the node time of a 100-page Return All
 	 * (bench/: 202 ms against 155 ms).
+	 *
+	 * It also bounds the Test. n8n runs a declarative Test through its RoutingNode, which sets the request's timeout
+	 * to 300 s and ignores a `timeout` in `test.request`; this function is the last to see the Test's request before it
+	 * is sent, so it gives the Test its own deadline here: an idle timeout and an abort signal, both
+	 * RETRY.credentialTestTimeoutMs. The Test's request is the only one with a `baseURL` and the path `/users` (the
+	 * nodes' requests carry a full `url`, and set their own deadline in transport/request.ts).
 	 */
 	async authenticate(
 		credentials: ICredentialDataDecryptedObject,
 		requestOptions: IHttpRequestOptions,
 	): Promise<IHttpRequestOptions> {
-		return {
+		const options: IHttpRequestOptions = {
 			...requestOptions,
 			headers: { ...requestOptions.headers, 'x-api-key': String(credentials.apiKey ?? '') },
 		};
+		if (isTheTest(requestOptions)) {
+			options.timeout = RETRY.credentialTestTimeoutMs;
+			options.abortSignal = AbortSignal.timeout(RETRY.credentialTestTimeoutMs);
+		}
+		return options;
 	}
 
 	/**
 	 * The Test: GET /api/v1/users?limit=1 with the key. Redirects are not followed (`disableFollowRedirect`), so the
 	 * key never reaches another host from here either; a redirect fails the test with its own message.
+	 *
+	 * - The Base URL is cleaned exactly as the node cleans it (transport/request.ts `normalizeBaseUrl`): spaces around
+	 *   it, trailing slashes, and a trailing /api/v1 or /api/v2 in any case.
+	 * - It has its own deadline (RETRY.credentialTestTimeoutMs) instead of n8n's 300 s, set in `authenticate` (see there).
+	 * - It says OK only for an answer shaped like the users list (`{ items: [...] }`): the `responseSuccessBody` rules
+	 *   fail it when `items` is missing (an HTML login page, a proxy's page, a JSON that is not the list). n8n compares
+	 *   with `===` only, so "missing" and `null` are checked; a list's `items` that is not an array is not caught here
+	 *   (the node's list reader refuses it at the first run).
 	 */
 	test: ICredentialTestRequest = {
 		request: {
-			baseURL: '={{$credentials.baseUrl.replace(/\\/+$/, "").replace(/\\/api\\/v[12]$/, "")}}/api/v1',
-			url: '/users',
+			baseURL:
+				'={{String($credentials.baseUrl ?? "").trim().replace(/\\/+$/, "").replace(/\\/api\\/v[12]$/i, "")}}/api/v1',
+			url: TEST_PATH,
 			qs: { limit: 1 },
 			disableFollowRedirect: true,
+			// n8n's RoutingNode replaces this with its own 300 s; `authenticate` sets the Test's deadline instead.
+			timeout: RETRY.credentialTestTimeoutMs,
 		},
+		// n8n checks `responseCode` rules on an error status and `responseSuccessBody` rules on a 2xx, from one list;
+		// its type declares the list as one kind or the other, hence the cast.
 		rules: [
+			{ type: 'responseSuccessBody', properties: { key: 'items', value: undefined, message: NOT_THE_API } },
+			{ type: 'responseSuccessBody', properties: { key: 'items', value: null, message: NOT_THE_API } },
 			{
 				type: 'responseCode',
 				properties: {
@@ -130,6 +171,6 @@ export class CrmInvoicingApi implements ICredentialType {
 					message: `The Base URL answered with a redirect (${status}). The test did not follow it, so the key was not sent anywhere else. Use the address the CRM answers on directly (for example https:// instead of http://).`,
 				},
 			})),
-		],
+		] as unknown as IAuthenticateRuleResponseCode[],
 	};
 }

@@ -87,6 +87,7 @@ export async function checkExists(this: IHookFunctions): Promise<boolean> {
 		remote = await apiRequest.call(this, {
 			method: 'GET',
 			path: `/webhooks/${encodeURIComponent(stored.webhookId)}`,
+			expect: 'record',
 		});
 	} catch (error) {
 		if (!isNotFound(error)) throw nodeError(this.getNode(), error);

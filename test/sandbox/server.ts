@@ -17,6 +17,7 @@ import type {
 	DeliverOnCreate,
 	DeliveryLogEntry,
 	Fault,
+	StreamRecord,
 	Invoice,
 	JsonObject,
 	ListOrder,
@@ -124,7 +125,21 @@ function parseFault(value: unknown): Fault {
 		throw validationError('htmlBytes must be a positive integer up to 20 MB');
 	}
 	if (raw.redirectTo !== undefined && typeof raw.redirectTo !== 'string') throw validationError('redirectTo must be "catcher" or a URL');
+	let trickle: Fault['trickle'];
+	if (raw.trickle !== undefined) {
+		const value = raw.trickle as { intervalMs?: unknown; bytes?: unknown };
+		if (!isObject(value) || !isPositiveInteger(value.intervalMs) || (value.bytes !== undefined && !isPositiveInteger(value.bytes))) {
+			throw validationError('trickle must be { intervalMs, bytes? } with positive integers');
+		}
+		trickle = { intervalMs: value.intervalMs, bytes: value.bytes as number | undefined };
+	}
+	if (raw.endlessBytes !== undefined && !isPositiveInteger(raw.endlessBytes)) throw validationError('endlessBytes must be a positive integer');
 	return {
+		hang: raw.hang === true,
+		trickle,
+		endless: raw.endless === true,
+		endlessBytes: raw.endlessBytes as number | undefined,
+		echoKey: raw.echoKey === true,
 		htmlBytes: raw.htmlBytes as number | undefined,
 		body: raw.body,
 		redirectTo: raw.redirectTo as string | undefined,
@@ -170,6 +185,8 @@ class SandboxServer implements Sandbox {
 	private readonly windows = new Map<string, RateWindow>();
 	private faults: ActiveFault[] = [];
 	private readonly faultTimers = new Set<NodeJS.Timeout>();
+	/** What endless and trickling faults sent (GET /__sandbox/streams). */
+	readonly streams: StreamRecord[] = [];
 	private requestSeq = 0;
 	private closed = false;
 	/** The second listener, on another port (another origin): records what reaches it. Started on demand. */
@@ -258,6 +275,7 @@ class SandboxServer implements Sandbox {
 		this.requests.length = 0;
 		this.deliveries.length = 0;
 		this.windows.clear();
+		this.streams.length = 0;
 		this.clearFaults();
 	}
 
@@ -564,6 +582,17 @@ class SandboxServer implements Sandbox {
 
 	private applyFault(fault: ActiveFault, req: http.IncomingMessage, res: http.ServerResponse, log: (status: number) => void, url: URL): void {
 		const act = (): void => {
+			if (fault.hang) {
+				log(0);
+				return;
+			}
+			if (fault.trickle || fault.endless) return this.streamFault(fault, res, log, url);
+			if (fault.echoKey) {
+				log(401);
+				const key = String(req.headers['x-api-key'] ?? '');
+				this.writeJson(res, { status: 401, headers: fault.headers, body: errorBody('UNAUTHORIZED', `The API key ${key} is not valid for this workspace.`) });
+				return;
+			}
 			if (fault.closeConnection) {
 				log(0);
 				req.socket.destroy();
@@ -600,6 +629,57 @@ class SandboxServer implements Sandbox {
 		}, fault.delayMs);
 		timer.unref();
 		this.faultTimers.add(timer);
+	}
+
+	/** A trickling or endless body (see Fault.trickle / Fault.endless). Stops when the client closes, and at close(). */
+	private streamFault(fault: ActiveFault, res: http.ServerResponse, log: (status: number) => void, url: URL): void {
+		log(fault.status);
+		const record: StreamRecord = { path: url.pathname, kind: fault.endless ? 'endless' : 'trickle', bytes: 0, closedByClient: false, done: false };
+		this.streams.push(record);
+		res.on('close', () => {
+			if (!record.done) record.closedByClient = true;
+		});
+		res.writeHead(fault.status, { ...fault.headers, 'content-type': 'application/json; charset=utf-8' });
+		if (fault.trickle) {
+			const body = JSON.stringify(fault.body ?? { id: 'lead_trickle', name: 'Trickle' });
+			const text = ' '.repeat(Math.max(0, (fault.trickle.bytes ?? 1000) - Buffer.byteLength(body))) + body;
+			let index = 0;
+			const timer = setInterval(() => {
+				if (res.destroyed || index >= text.length) {
+					clearInterval(timer);
+					this.faultTimers.delete(timer);
+					if (!res.destroyed) {
+						record.done = true;
+						res.end();
+					}
+					return;
+				}
+				res.write(text[index++]);
+				record.bytes++;
+			}, fault.trickle.intervalMs);
+			timer.unref();
+			this.faultTimers.add(timer);
+			return;
+		}
+		const limit = fault.endlessBytes ?? 8 * 1024 ** 3;
+		const chunk = Buffer.from('{"id":"x"},'.repeat(6_000));
+		res.write('[');
+		record.bytes = 1;
+		const pump = (): void => {
+			while (!res.destroyed && record.bytes < limit) {
+				const ok = res.write(chunk);
+				record.bytes += chunk.length;
+				if (!ok) {
+					res.once('drain', pump);
+					return;
+				}
+			}
+			if (!res.destroyed) {
+				record.done = true;
+				res.end('{"id":"x"}]');
+			}
+		};
+		pump();
 	}
 
 	// ------------------------------------------------------------ control endpoints
@@ -679,6 +759,8 @@ class SandboxServer implements Sandbox {
 				if (mention !== undefined && (typeof mention !== 'string' || mention === '' || mention.length > 200)) throw validationError('mention must be a text of 1 to 200 characters');
 				return { status: 200, body: { added: leads, total: this.seedLeads(leads, mention) } };
 			}
+			case 'GET /streams':
+				return { status: 200, body: this.streams };
 			case 'GET /faults':
 				return { status: 200, body: this.faults };
 			case 'POST /faults':

@@ -123,6 +123,32 @@ export interface Fault {
 	 * `/__sandbox/catcher`), which records what reaches it; the original path and query are kept.
 	 */
 	redirectTo?: string;
+	/** Accept the request and never answer (until the client gives up or the sandbox closes). */
+	hang?: boolean;
+	/**
+	 * Send the status and headers at once, then the body one byte every `intervalMs` (a trickling server). The body
+	 * is `body` (default a lead), led by spaces up to `bytes` in all (default 1,000), so it stays valid JSON.
+	 */
+	trickle?: { intervalMs: number; bytes?: number };
+	/**
+	 * An endless JSON body with this status: `[` then `{"id":"x"},` for ever, as fast as the client reads, until the
+	 * client closes the connection or `endlessBytes` (default 8 GB) were sent. The bytes sent are logged in
+	 * `streamedBytes` (GET /__sandbox/streams).
+	 */
+	endless?: boolean;
+	endlessBytes?: number;
+	/** A 401 whose message echoes the x-api-key it got (a server that leaks the key back into its error). */
+	echoKey?: boolean;
+}
+
+/** What an endless or trickling fault sent before it stopped (GET /__sandbox/streams). */
+export interface StreamRecord {
+	path: string;
+	kind: 'endless' | 'trickle';
+	bytes: number;
+	/** Whether the client closed the connection before the body ended. */
+	closedByClient: boolean;
+	done: boolean;
 }
 
 /** What reached the second listener ("catcher"): never the key's value, only whether it came along. */
@@ -379,6 +405,8 @@ export interface Sandbox {
 	keys: { admin: string; readOnly: string };
 	/** Live log of every /api request. */
 	readonly requests: RequestLogEntry[];
+	/** What endless and trickling faults sent, for tests and bench/ (also GET /__sandbox/streams). */
+	readonly streams: StreamRecord[];
 	/** Live log of every webhook delivery attempt. */
 	readonly deliveries: DeliveryLogEntry[];
 	/** Current stores (replaced on reset; read it through this getter). */

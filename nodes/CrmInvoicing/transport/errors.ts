@@ -206,6 +206,8 @@ export function connectionErrorCode(error: unknown): string | undefined {
 
 /** The error for a request that got no HTTP answer. Built afresh, so nothing of the request (headers) leaks. */
 export function connectionError(node: INode, code: string | undefined, request: RequestSummary, retried: boolean): NodeApiError {
+	const tls = code === undefined ? undefined : tlsProblem(code);
+	if (tls) return tlsError(node, code as string, tls, request);
 	const what = code ?? 'no response';
 	const message = `Could not reach the CRM API for ${request.method} ${request.path} (${what})`;
 	let description =
@@ -222,6 +224,189 @@ export function connectionError(node: INode, code: string | undefined, request: 
 		),
 		message,
 	);
+}
+
+/**
+ * What is wrong with the server's TLS certificate, by Node.js's error code. The request never left n8n with its key:
+ * the TLS handshake failed before anything was sent.
+ */
+const TLS_PROBLEMS: Record<string, string> = {
+	DEPTH_ZERO_SELF_SIGNED_CERT: 'is self-signed',
+	SELF_SIGNED_CERT_IN_CHAIN: 'is signed by a self-signed certificate that n8n does not trust (a private certificate authority)',
+	UNABLE_TO_VERIFY_LEAF_SIGNATURE: 'is signed by a certificate authority n8n does not know (or the server does not send its intermediate certificates)',
+	UNABLE_TO_GET_ISSUER_CERT: 'is signed by a certificate authority n8n does not know',
+	UNABLE_TO_GET_ISSUER_CERT_LOCALLY: 'is signed by a certificate authority n8n does not know (or the server does not send its intermediate certificates)',
+	CERT_UNTRUSTED: 'is not trusted',
+	CERT_SIGNATURE_FAILURE: 'has a signature that does not verify',
+	CERT_HAS_EXPIRED: 'has expired',
+	CERT_NOT_YET_VALID: 'is not valid yet (check the clock of the n8n server too)',
+	CERT_REVOKED: 'has been revoked',
+	ERR_TLS_CERT_ALTNAME_INVALID: 'was issued for another host name than the Base URL\'s',
+	ERR_SSL_WRONG_VERSION_NUMBER: 'could not be read: the server did not answer with TLS (is it http:// rather than https://, or the wrong port?)',
+};
+
+function tlsProblem(code: string): string | undefined {
+	return Object.prototype.hasOwnProperty.call(TLS_PROBLEMS, code) ? TLS_PROBLEMS[code] : undefined;
+}
+
+/** The Node.js code of a TLS certificate failure, wherever n8n's wrapping put it; undefined for other errors. */
+export function tlsErrorCode(error: unknown): string | undefined {
+	let current: unknown = error;
+	for (let depth = 0; depth < 5 && current && typeof current === 'object'; depth++) {
+		const candidate = current as { code?: unknown; cause?: unknown; message?: unknown };
+		if (typeof candidate.code === 'string' && tlsProblem(candidate.code)) return candidate.code;
+		if (typeof candidate.message === 'string') {
+			const named = /\b([A-Z][A-Z_]{6,})\b/g;
+			for (let match = named.exec(candidate.message); match; match = named.exec(candidate.message)) {
+				if (tlsProblem(match[1])) return match[1];
+			}
+			if (/self[- ]signed certificate/i.test(candidate.message)) return 'DEPTH_ZERO_SELF_SIGNED_CERT';
+			if (/certificate has expired/i.test(candidate.message)) return 'CERT_HAS_EXPIRED';
+			if (/altnames/i.test(candidate.message)) return 'ERR_TLS_CERT_ALTNAME_INVALID';
+		}
+		current = candidate.cause;
+	}
+	return undefined;
+}
+
+/** A TLS failure: says what is wrong with the certificate and what to check, not "could not reach". */
+function tlsError(node: INode, code: string, problem: string, request: RequestSummary): NodeApiError {
+	const message = `The CRM API's TLS certificate ${problem} (${code}); the node did not send ${request.method} ${request.path}`;
+	const description =
+		'n8n checks the certificate of the Base URL\'s host before it sends the API key, and this one failed the check, so nothing was sent. ' +
+		'If the Base URL is right, ask whoever runs the CRM (or the proxy in front of it) to install a valid certificate for this host name. ' +
+		'For a certificate of your own certificate authority, give n8n that authority (for example NODE_EXTRA_CA_CERTS on the n8n server). ' +
+		'A certificate for another host name can also mean the Base URL names the wrong host.';
+	return keepMessage(
+		new NodeApiError(node, { message, code, method: request.method, path: request.path }, { message, description, itemIndex: request.itemIndex }),
+		message,
+	);
+}
+
+/** Seconds for people: `60 s`, `1.5 s`. */
+function seconds(ms: number): string {
+	const value = ms / 1000;
+	return `${Number.isInteger(value) ? value : value.toFixed(1)} s`;
+}
+
+/**
+ * A request the node abandoned at its deadline: no complete answer (connect, wait, whole body) within `limitMs`.
+ * `answered`: the status line had come, the body had not finished.
+ */
+export function deadlineError(node: INode, request: RequestSummary, limitMs: number, answered?: number): NodeApiError {
+	const how = answered === undefined ? 'did not answer' : `answered ${answered} but did not finish sending its answer`;
+	const message = `The CRM API ${how} ${request.method} ${request.path} within ${seconds(limitMs)}; the node abandoned the request`;
+	let description = `Every request has a deadline of ${seconds(limitMs)} for connecting, waiting and reading the whole answer. The CRM (or a proxy in front of it) was too slow: try again later, and check that the Base URL points at the CRM API itself.`;
+	if (request.method !== 'GET' && request.method !== 'DELETE') {
+		description += ' The request may have reached the CRM: check in the CRM whether it took effect before you run this again.';
+	}
+	const error = new NodeApiError(node, { message, code: 'DEADLINE', method: request.method, path: request.path }, {
+		message,
+		description,
+		itemIndex: request.itemIndex,
+		httpCode: answered === undefined ? undefined : String(answered),
+	});
+	return keepMessage(error, message);
+}
+
+/** An answer longer than the node reads (READ.maxAnswerBytes): the node stopped reading it. */
+export function answerTooLargeError(node: INode, request: RequestSummary, status: number, contentType: string, maxBytes: number): NodeApiError {
+	const message = `The CRM API's answer to ${request.method} ${request.path} (${status}, ${contentType}) is larger than ${Math.round(maxBytes / 1024 / 1024)} MB, the most the node reads of one answer; it stopped reading`;
+	let description =
+		'One record or one page of a list is far smaller than this. A proxy, a web site or a faulty server is answering instead of the CRM API: check the Base URL in the "CRM Invoicing API" credential. For Custom API Request, ask for fewer records per page.';
+	if (request.method !== 'GET' && request.method !== 'DELETE') {
+		description += ' Check in the CRM whether the request took effect before you run this again.';
+	}
+	return keepMessage(
+		new NodeApiError(
+			node,
+			{ message, httpCode: String(status), method: request.method, path: request.path },
+			{ message, description, httpCode: String(status), itemIndex: request.itemIndex },
+		),
+		message,
+	);
+}
+
+/**
+ * Replaces every occurrence of the secrets (the API key, as is and URL-encoded) in a text by `[redacted]`. Secrets
+ * shorter than 4 characters are left alone: replacing them would garble the text and hide nothing.
+ */
+export function redactSecrets(text: string, secrets: readonly string[]): string {
+	let result = text;
+	for (const secret of secrets) {
+		if (secret.length < 4) continue;
+		for (const form of new Set([secret, encodeURIComponent(secret), JSON.stringify(secret).slice(1, -1)])) {
+			if (result.includes(form)) result = result.split(form).join(REDACTED);
+		}
+	}
+	return result;
+}
+
+export const REDACTED = '[redacted]';
+
+/** What a successful answer must hold before the node reports success (ApiRequest.expect). */
+export type ExpectedAnswer = 'record' | 'object' | 'empty-or-record' | 'empty-or-object' | 'any';
+
+const EXPECTED_NAMES: Record<Exclude<ExpectedAnswer, 'any'>, string> = {
+	record: 'a record (a JSON object with an "id")',
+	object: 'a JSON object',
+	'empty-or-record': 'an empty answer or a record (a JSON object with an "id")',
+	'empty-or-object': 'an empty answer or a JSON object',
+};
+
+/** A body for a message: its kind and first characters, cut short. */
+export function describeAnswer(body: unknown): string {
+	if (body === undefined || body === null || body === '') return 'an empty body';
+	if (typeof body === 'string') return `text starting "${cut(body.replace(/\s+/g, ' ').trim(), 120)}"`;
+	if (Array.isArray(body)) return `an array of ${body.length}`;
+	if (typeof body === 'object') {
+		const keys = Object.keys(body).slice(0, 8).map((key) => key.slice(0, 30));
+		return keys.length > 0 ? `an object with the keys ${keys.join(', ')}` : 'an empty object';
+	}
+	return `a ${typeof body} (${cut(String(body), 40)})`;
+}
+
+/**
+ * A 2xx whose body is not what the operation needs (an HTML login page, a JSON without `id`): an error, never a
+ * success that did not happen. The message names the method, path, status, content type and the first bytes.
+ */
+export function unexpectedAnswerError(
+	node: INode,
+	request: RequestSummary,
+	status: number,
+	contentType: string,
+	body: unknown,
+	expected: Exclude<ExpectedAnswer, 'any'>,
+	secrets: readonly string[],
+): NodeApiError {
+	const message = redactSecrets(
+		`The CRM API answered ${request.method} ${request.path} with ${status} (${contentType}) and ${describeAnswer(body)}, not ${EXPECTED_NAMES[expected]}`,
+		secrets,
+	);
+	let description =
+		'The node reports success only when the answer shows it. Check that the Base URL in the "CRM Invoicing API" credential points at the CRM API itself, not at a login page (single sign-on), a proxy, a maintenance page or a web site.';
+	if (request.method !== 'GET') description += ` Check in the CRM whether the ${request.method} took effect before you run this again.`;
+	return keepMessage(
+		new NodeApiError(
+			node,
+			{ message, httpCode: String(status), method: request.method, path: request.path },
+			{ message, description, httpCode: String(status), itemIndex: request.itemIndex },
+		),
+		message,
+	);
+}
+
+/** Why a 2xx body does not fit `expected`, or undefined when it fits. */
+export function answerMismatch(body: unknown, status: number, expected: ExpectedAnswer): Exclude<ExpectedAnswer, 'any'> | undefined {
+	if (expected === 'any') return undefined;
+	const empty = body === undefined || body === null || body === '';
+	if (empty && (expected === 'empty-or-record' || expected === 'empty-or-object')) return undefined;
+	if (status === 204 && (expected === 'empty-or-record' || expected === 'empty-or-object')) return undefined;
+	if (!body || typeof body !== 'object' || Array.isArray(body)) return expected;
+	if (expected === 'object' || expected === 'empty-or-object') return undefined;
+	const id = (body as { id?: unknown }).id;
+	const idOk = (typeof id === 'string' && id.trim() !== '') || (typeof id === 'number' && Number.isFinite(id));
+	return idOk ? undefined : expected;
 }
 
 /** A duration for people: `45 s`, `3 min`, `1 h`, `1 h 30 min`. */

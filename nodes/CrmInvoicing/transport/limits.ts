@@ -21,9 +21,16 @@ export const RETRY = {
 	maxTransientRetries: 3,
 	/** First back-off of those retries, doubled each time, in ms. */
 	transientBackoffMs: 500,
-	/** Time after which one request is abandoned, in ms. */
+	/**
+	 * Wall-clock deadline of one attempt, in ms: connecting, waiting for the answer and reading its whole body. Enforced
+	 * by aborting the request, so a server that trickles its answer cannot hold it longer. An attempt that reaches it
+	 * is not retried: the request fails with an error that names the deadline.
+	 */
 	requestTimeoutMs: 60_000,
-	/** Time after which the credential's Test gives up, in ms. */
+	/**
+	 * Deadline of the credential's Test, in ms (instead of n8n's 300 s): set by the credential's `authenticate` as an
+	 * idle timeout and an abort signal. n8n words the failure itself (ECONNABORTED or ERR_CANCELED).
+	 */
 	credentialTestTimeoutMs: 15_000,
 } as const;
 
@@ -36,6 +43,17 @@ export const REDIRECTS = { maxSameOriginRedirects: 3 } as const;
 
 /** Bounds of reading answers. */
 export const READ = {
+	/**
+	 * Most bytes of one successful answer (one record, one page of a list), counted while the body is read (after
+	 * decompression). Past it the node stops reading, closes the connection and fails with an error: an endless or
+	 * huge answer never fills n8n's memory. A page of 100 records is a few hundred KB at most.
+	 */
+	maxAnswerBytes: 16 * 1024 * 1024,
+	/**
+	 * Most bytes of an error answer (4xx, 5xx, a redirect) the node reads; the rest is not read and the connection
+	 * is closed. What was read is then cut to `maxErrorBodyChars` characters.
+	 */
+	maxErrorBodyBytes: 64 * 1024,
 	/** An error body is cut to this many characters before it is parsed, searched or shown. */
 	maxErrorBodyChars: 16_384,
 	/** Longest text of an error body (or of the API's message) put into an error message. */

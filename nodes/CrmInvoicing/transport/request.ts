@@ -15,14 +15,21 @@ import type {
 
 import { API_PREFIX } from './spec';
 import {
+	answerMismatch,
+	answerTooLargeError,
 	apiErrorFromResponse,
 	connectionError,
 	connectionErrorCode,
+	deadlineError,
+	type ExpectedAnswer,
 	rateLimitTooLongError,
+	redactSecrets,
 	redirectError,
 	type RequestSummary,
+	tlsErrorCode,
+	unexpectedAnswerError,
 } from './errors';
-import { DOCUMENTED_RATE_LIMIT, REDIRECTS, RETRY } from './limits';
+import { DOCUMENTED_RATE_LIMIT, READ, REDIRECTS, RETRY } from './limits';
 import { showPath, unsafePathReason } from './paths';
 import { boundedWait, pacerFor, rateLimitWaitMs, type RateLimitPacer } from './rateLimit';
 import { countStats } from './stats';
@@ -56,9 +63,27 @@ export interface ApiRequest {
 	 * deleted the record) is answered as the response instead of an error. A 404 on the first attempt stays an error.
 	 */
 	notFoundOnRetryIsDeleted?: boolean;
+	/**
+	 * What a 2xx answer must hold before it counts as success (default `'any'`):
+	 * - `'record'`: a JSON object with a non-empty string or finite number `id` (create, get, update of a record);
+	 * - `'object'`: any JSON object;
+	 * - `'empty-or-record'` / `'empty-or-object'`: also an empty body or a 204, where the spec allows it (e.g. PATCH
+	 *   /leads, whose answer the spec does not show);
+	 * - `'any'`: whatever came (Custom API Request, DELETE; lists check their shape in the list reader).
+	 * Anything else is an error naming the status, content type and first bytes, never a success that did not happen.
+	 */
+	expect?: ExpectedAnswer;
+}
+
+/** A full response as the transport returns it: the body parsed (JSON when it parses, else text), and its size. */
+export interface ApiResponse extends IN8nHttpFullResponse {
+	/** Bytes of the body as read (after decompression). */
+	bodyBytes: number;
 }
 
 interface Connection {
+	/** Texts never shown in clear: the API key. */
+	secrets: string[];
 	baseUrl: string;
 	/** The Base URL parsed, when it parses: redirects are compared with its origin. */
 	origin: URL | undefined;
@@ -94,11 +119,13 @@ function parseUrl(url: string, base?: string): URL | undefined {
 async function openConnection(context: ApiContext): Promise<Connection> {
 	const data: ICredentialDataDecryptedObject = await context.getCredentials(CREDENTIAL_TYPE);
 	const baseUrl = normalizeBaseUrl(data.baseUrl);
+	const apiKey = String(data.apiKey ?? '');
 	return {
+		secrets: apiKey === '' ? [] : [apiKey],
 		baseUrl,
 		origin: parseUrl(baseUrl),
 		credentials: { id: '', name: CREDENTIAL_TYPE, type: CREDENTIAL_TYPE, data },
-		pacer: pacerFor(baseUrl, String(data.apiKey ?? ''), requestsPerMinuteOf(data)),
+		pacer: pacerFor(baseUrl, apiKey, requestsPerMinuteOf(data)),
 	};
 }
 
@@ -121,13 +148,145 @@ function headerValue(headers: IN8nHttpFullResponse['headers'], name: string): st
 	return Array.isArray(value) ? String(value[0]) : String(value);
 }
 
+/** Thrown inside the body reader when an answer passes its byte cap. */
+class AnswerTooLarge extends Error {}
+
+/** A readable stream as n8n hands it back with `encoding: 'stream'` (an IncomingMessage). */
+interface BodyStream extends AsyncIterable<Buffer | string> {
+	destroy(error?: Error): void;
+}
+
+function isStream(value: unknown): value is BodyStream {
+	return (
+		!!value &&
+		typeof value === 'object' &&
+		typeof (value as BodyStream).destroy === 'function' &&
+		typeof (value as AsyncIterable<unknown>)[Symbol.asyncIterator] === 'function'
+	);
+}
+
 /**
- * A request and its full response (status, headers, body). Throws NodeApiError for every failure.
+ * Reads a body, counting bytes as they come. Past `maxBytes`: with `cut`, keeps what was read and stops (an error
+ * body); without it, fails with AnswerTooLarge. Either way the stream is destroyed, so the connection is closed and
+ * nothing more is read into memory. The deadline's signal destroys the stream too (a trickling body).
+ */
+async function readBody(
+	body: unknown,
+	maxBytes: number,
+	cut: boolean,
+	signal: AbortSignal,
+): Promise<{ text: string; bytes: number }> {
+	if (!isStream(body)) {
+		// Not a stream (a helper that already buffered or parsed it): measure what is there.
+		if (body === undefined || body === null) return { text: '', bytes: 0 };
+		const text = Buffer.isBuffer(body) ? body.toString('utf8') : typeof body === 'string' ? body : JSON.stringify(body);
+		const bytes = Buffer.byteLength(text);
+		if (bytes > maxBytes && !cut) throw new AnswerTooLarge();
+		return { text: cut ? text.slice(0, maxBytes) : text, bytes };
+	}
+	const stream = body;
+	const onAbort = () => stream.destroy(signal.reason instanceof Error ? signal.reason : new Error('aborted'));
+	if (signal.aborted) onAbort();
+	else signal.addEventListener('abort', onAbort, { once: true });
+	const chunks: Buffer[] = [];
+	let bytes = 0;
+	try {
+		for await (const chunk of stream) {
+			const buffer = typeof chunk === 'string' ? Buffer.from(chunk) : chunk;
+			if (bytes + buffer.length > maxBytes) {
+				if (!cut) {
+					bytes += buffer.length;
+					throw new AnswerTooLarge();
+				}
+				chunks.push(buffer.subarray(0, maxBytes - bytes));
+				bytes = maxBytes;
+				break;
+			}
+			chunks.push(buffer);
+			bytes += buffer.length;
+		}
+	} finally {
+		signal.removeEventListener('abort', onAbort);
+		// Closes the connection when the loop stopped early (cap, error); a no-op after the end of the body.
+		stream.destroy();
+	}
+	return { text: Buffer.concat(chunks).toString('utf8'), bytes };
+}
+
+/** A body's text parsed as JSON when it is JSON, else the text itself ('' when empty). */
+function parseBody(text: string): unknown {
+	const trimmed = text.trim();
+	if (trimmed === '') return '';
+	try {
+		return JSON.parse(trimmed) as unknown;
+	} catch {
+		return text;
+	}
+}
+
+function contentTypeOf(headers: IN8nHttpFullResponse['headers']): string {
+	return headerValue(headers, 'content-type')?.slice(0, 100) ?? 'no content type';
+}
+
+/**
+ * The context the request helper is called with. n8n replaces a request's `abortSignal` by the execution's cancel
+ * signal in contexts that have one (a node's execution), so the deadline's signal would be dropped there. This
+ * context hands n8n a signal that aborts on either: the user's cancellation or the deadline. Everything else is the
+ * context itself (its prototype).
+ */
+function withSignal(context: ApiContext, signal: AbortSignal, cancel: AbortSignal | undefined): ApiContext {
+	const own = context as ApiContext & { getExecutionCancelSignal?: () => AbortSignal | undefined };
+	if (typeof own.getExecutionCancelSignal !== 'function') return context;
+	const combined = cancel ? AbortSignal.any([cancel, signal]) : signal;
+	const derived = Object.create(context) as typeof own;
+	derived.getExecutionCancelSignal = () => combined;
+	return derived;
+}
+
+/** The execution's cancel signal (the user stopped the execution), in contexts that have one. */
+function cancelSignalOf(context: ApiContext): AbortSignal | undefined {
+	const own = context as ApiContext & { getExecutionCancelSignal?: () => AbortSignal | undefined };
+	return typeof own.getExecutionCancelSignal === 'function' ? own.getExecutionCancelSignal() : undefined;
+}
+
+/** Resolves like `promise`, or rejects when `signal` aborts first (whatever the request helper does with it). */
+async function raceSignal<T>(promise: Promise<T>, signal: AbortSignal): Promise<T> {
+	if (signal.aborted) throw signal.reason;
+	let onAbort: (() => void) | undefined;
+	const aborted = new Promise<never>((_resolve, reject) => {
+		onAbort = () => reject(signal.reason as Error);
+		signal.addEventListener('abort', onAbort, { once: true });
+	});
+	try {
+		return await Promise.race([promise, aborted]);
+	} finally {
+		if (onAbort) signal.removeEventListener('abort', onAbort);
+		// The helper may still settle after the race was decided: a late answer's body is closed, not left open.
+		promise.then(
+			(late) => {
+				if (signal.aborted) {
+					const body = (late as { body?: unknown } | undefined)?.body;
+					if (isStream(body)) body.destroy();
+				}
+			},
+			() => undefined,
+		);
+	}
+}
+
+/**
+ * A request and its full response (status, headers, body parsed as JSON when it is JSON). Throws NodeApiError for
+ * every failure. The one place that does HTTP, and the one place of its bounds:
+ * - a wall-clock deadline per attempt (RETRY.requestTimeoutMs, or what is left of `timeLimitMs`) covering
+ *   connecting, waiting and reading the whole body, enforced by aborting the request;
+ * - a byte cap counted while the body is read (READ.maxAnswerBytes; error bodies READ.maxErrorBodyBytes);
+ * - the shape check of `expect`, so that a 2xx that does not show success is an error;
+ * - the API key redacted from every error body before anything looks at it.
  *
  * n8n's HTTP client is never allowed to follow a redirect (it would send `x-api-key`, and on 307/308 the body, to
  * any host). Redirects are handled here: another origin is an error, the same origin is followed for GET only.
  */
-export async function apiRequestFull(this: ApiContext, request: ApiRequest): Promise<IN8nHttpFullResponse> {
+export async function apiRequestFull(this: ApiContext, request: ApiRequest): Promise<ApiResponse> {
 	const path = `${API_PREFIX[request.version ?? 'v1']}${request.path}`;
 	const unsafe = unsafePathReason(request.path);
 	if (unsafe !== undefined) {
@@ -139,10 +298,18 @@ export async function apiRequestFull(this: ApiContext, request: ApiRequest): Pro
 	}
 	const connection = await connectionOf(this);
 	const summary: RequestSummary = { method: request.method, path, itemIndex: request.itemIndex };
+	const cancel = cancelSignalOf(this);
+	const cancelled = () =>
+		new NodeOperationError(this.getNode(), `The execution was stopped while ${request.method} ${path} was under way`, {
+			itemIndex: request.itemIndex,
+			description: 'The request was abandoned. For a request that changes data, check in the CRM whether it took effect.',
+		});
 	const options: IHttpRequestOptions = {
 		method: request.method,
 		url: `${connection.baseUrl}${path}`,
 		json: true,
+		// The body is read here, as a stream, so that its size and time are bounded while it comes.
+		encoding: 'stream',
 		returnFullResponse: true,
 		ignoreHttpStatusErrors: true,
 		disableFollowRedirect: true,
@@ -171,15 +338,27 @@ export async function apiRequestFull(this: ApiContext, request: ApiRequest): Pro
 		const delay = connection.pacer.reserve();
 		countStats.waited(this, delay);
 		if (delay > 0) await sleep(delay);
-		if (deadline !== Infinity) options.timeout = Math.max(1, Math.min(RETRY.requestTimeoutMs, deadline - Date.now()));
+		const attemptMs = Math.max(1, Math.min(RETRY.requestTimeoutMs, deadline - Date.now()));
+		const attemptDeadline = AbortSignal.timeout(attemptMs);
+		options.timeout = attemptMs;
+		options.abortSignal = attemptDeadline;
+		const caller = withSignal(this, attemptDeadline, cancel);
 
 		let response: IN8nHttpFullResponse;
 		countStats.request(this);
 		try {
-			response = (await this.helpers.httpRequestWithAuthentication.call(this, CREDENTIAL_TYPE, options, {
-				credentialsDecrypted: connection.credentials,
-			})) as IN8nHttpFullResponse;
+			response = (await raceSignal(
+				this.helpers.httpRequestWithAuthentication.call(caller, CREDENTIAL_TYPE, options, {
+					credentialsDecrypted: connection.credentials,
+				}) as Promise<IN8nHttpFullResponse>,
+				attemptDeadline,
+			)) as IN8nHttpFullResponse;
 		} catch (error) {
+			if (cancel?.aborted) throw cancelled();
+			// Reaching the deadline is not retried: a server that slow would only hold the execution longer.
+			if (attemptDeadline.aborted) throw deadlineError(this.getNode(), summary, attemptMs);
+			const tls = tlsErrorCode(error);
+			if (tls) throw connectionError(this.getNode(), tls, summary, false);
 			const code = connectionErrorCode(error);
 			if (idempotent && code && transientRetries < RETRY.maxTransientRetries && fits(RETRY.transientBackoffMs * 2 ** transientRetries)) {
 				await sleep(boundedWait(RETRY.transientBackoffMs * 2 ** transientRetries++));
@@ -189,9 +368,37 @@ export async function apiRequestFull(this: ApiContext, request: ApiRequest): Pro
 		}
 
 		const status = response.statusCode;
+		const success = status >= 200 && status < 300;
+		let read: { text: string; bytes: number };
+		try {
+			const stop = cancel ? AbortSignal.any([cancel, attemptDeadline]) : attemptDeadline;
+			read = await readBody(response.body, success ? READ.maxAnswerBytes : READ.maxErrorBodyBytes, !success, stop);
+		} catch (error) {
+			if (error instanceof AnswerTooLarge) {
+				throw answerTooLargeError(this.getNode(), summary, status, contentTypeOf(response.headers), READ.maxAnswerBytes);
+			}
+			if (cancel?.aborted) throw cancelled();
+			if (attemptDeadline.aborted) throw deadlineError(this.getNode(), summary, attemptMs, status);
+			const tls = tlsErrorCode(error);
+			throw connectionError(this.getNode(), tls ?? connectionErrorCode(error) ?? 'ECONNRESET', summary, transientRetries > 0);
+		}
+		// An error body may echo the key (a 401 "key sk_… is not valid"): redacted before it is parsed or shown. So is
+		// a 2xx that is not JSON (a page): no record is lost, and whatever shows its first bytes (the shape check here,
+		// the list reader's errors, Custom API Request's output) never shows the key.
+		const text = success ? read.text : redactSecrets(read.text, connection.secrets);
+		let parsed = parseBody(text);
+		if (success && typeof parsed === 'string') parsed = redactSecrets(parsed, connection.secrets);
+		const full: ApiResponse = { ...response, body: parsed as IN8nHttpFullResponse['body'], bodyBytes: read.bytes };
+
 		// A 429's headers describe the penalty, not the window: onRateLimited bounds what is remembered of it.
 		if (status !== 429) connection.pacer.onResponse(response.headers);
-		if (status >= 200 && status < 300) return response;
+		if (success) {
+			const mismatch = answerMismatch(full.body, status, request.expect ?? 'any');
+			if (mismatch) {
+				throw unexpectedAnswerError(this.getNode(), summary, status, contentTypeOf(response.headers), full.body, mismatch, connection.secrets);
+			}
+			return full;
+		}
 
 		if (status >= 300 && status < 400 && status !== 304) {
 			const location = headerValue(response.headers, 'location');
@@ -215,7 +422,7 @@ export async function apiRequestFull(this: ApiContext, request: ApiRequest): Pro
 			countStats.rateLimited(this);
 			const wait = rateLimitWaitMs(response.headers);
 			if (wait > RETRY.maxWaitMs || rateLimitWaited + wait > RETRY.maxTotalRateLimitWaitMs) {
-				throw rateLimitTooLongError(this.getNode(), response.body, summary, wait, rateLimitWaited);
+				throw rateLimitTooLongError(this.getNode(), full.body, summary, wait, rateLimitWaited);
 			}
 			connection.pacer.onRateLimited(wait);
 			if (rateLimitRetries < RETRY.maxRateLimitRetries && fits(wait)) {
@@ -225,7 +432,7 @@ export async function apiRequestFull(this: ApiContext, request: ApiRequest): Pro
 				continue;
 			}
 		} else if (status === 404 && transientRetries > 0 && request.method === 'DELETE' && request.notFoundOnRetryIsDeleted) {
-			return response;
+			return full;
 		} else if (
 			idempotent &&
 			TRANSIENT_STATUSES.has(status) &&
@@ -235,7 +442,7 @@ export async function apiRequestFull(this: ApiContext, request: ApiRequest): Pro
 			await sleep(boundedWait(RETRY.transientBackoffMs * 2 ** transientRetries++));
 			continue;
 		}
-		throw apiErrorFromResponse(this.getNode(), status, response.body, summary);
+		throw apiErrorFromResponse(this.getNode(), status, full.body, summary);
 	}
 }
 

@@ -67,6 +67,6 @@ export async function execute(this: IExecuteFunctions, itemIndex: number): Promi
 		stageId,
 		clientId,
 	};
-	const deal = await apiRequest.call(this, { method: 'POST', path: '/deals', body, itemIndex });
+	const deal = await apiRequest.call(this, { method: 'POST', path: '/deals', body, itemIndex, expect: 'record' });
 	return [{ json: deal }];
 }

@@ -10,5 +10,5 @@ export async function patchDeal(
 	body: IDataObject,
 	itemIndex: number,
 ): Promise<IDataObject> {
-	return await apiRequest.call(context, { method: 'PATCH', path: dealPath(dealId), body, itemIndex });
+	return await apiRequest.call(context, { method: 'PATCH', path: dealPath(dealId), body, itemIndex, expect: 'record' });
 }

@@ -161,6 +161,6 @@ export async function execute(this: IExecuteFunctions, itemIndex: number): Promi
 		dueDate,
 		lineItems,
 	};
-	const invoice = await apiRequest.call(this, { method: 'POST', path: '/invoices', body, itemIndex });
+	const invoice = await apiRequest.call(this, { method: 'POST', path: '/invoices', body, itemIndex, expect: 'record' });
 	return [{ json: invoice }];
 }

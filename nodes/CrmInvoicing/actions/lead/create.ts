@@ -31,6 +31,6 @@ export async function execute(this: IExecuteFunctions, itemIndex: number): Promi
 	const name = requireText(this, this.getNodeParameter('name', itemIndex), 'Name', itemIndex);
 	const additionalFields = this.getNodeParameter('additionalFields', itemIndex, {}) as IDataObject;
 	const body: IDataObject = { ...leadBodyFromFields(this, additionalFields, itemIndex), name };
-	const lead = await apiRequest.call(this, { method: 'POST', path: '/leads', body, itemIndex });
+	const lead = await apiRequest.call(this, { method: 'POST', path: '/leads', body, itemIndex, expect: 'record' });
 	return [{ json: lead }];
 }

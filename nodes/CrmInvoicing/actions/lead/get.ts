@@ -15,6 +15,7 @@ export async function execute(this: IExecuteFunctions, itemIndex: number): Promi
 		method: 'GET',
 		path: leadPath(leadId),
 		itemIndex,
+		expect: 'record',
 	});
 	return recordItems(this, itemIndex, 'lead', [lead]);
 }

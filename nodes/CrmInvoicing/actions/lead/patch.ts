@@ -66,10 +66,10 @@ export async function patchLead(
 	itemIndex: number,
 ): Promise<IDataObject> {
 	const path = leadPath(leadId);
-	const response = await apiRequest.call(context, { method: 'PATCH', path, body, itemIndex });
+	const response = await apiRequest.call(context, { method: 'PATCH', path, body, itemIndex, expect: 'empty-or-object' });
 	// Read back when the answer is not a lead, or does not show a field we must check.
 	const needsArchived = typeof body.archived === 'boolean' && typeof response.archived !== 'boolean';
-	const lead = !isLead(response) || needsArchived ? await apiRequest.call(context, { method: 'GET', path, itemIndex }) : response;
+	const lead = !isLead(response) || needsArchived ? await apiRequest.call(context, { method: 'GET', path, itemIndex, expect: 'record' }) : response;
 	checkApplied(context, leadId, body, lead, itemIndex);
 	return lead;
 }

@@ -282,6 +282,7 @@ export async function execute(this: IExecuteFunctions, itemIndex: number): Promi
 		path: '/leads',
 		body: { ...fields, name, email: givenEmail },
 		itemIndex,
+		expect: 'record',
 	});
 	if (typeof lead.id === 'string' && lead.id !== '') remember(memory, email, lead.id);
 	return outcomeItem(this, lead, { action: 'created', matchedField: null });

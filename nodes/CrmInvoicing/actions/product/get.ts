@@ -26,6 +26,7 @@ export async function execute(this: IExecuteFunctions, itemIndex: number): Promi
 		method: 'GET',
 		path: `/products/${encodeURIComponent(productId)}`,
 		itemIndex,
+		expect: 'record',
 	});
 	return recordItems(this, itemIndex, 'product', [product]);
 }

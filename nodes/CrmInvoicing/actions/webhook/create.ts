@@ -80,6 +80,7 @@ export async function execute(this: IExecuteFunctions, itemIndex: number): Promi
 		path: '/webhooks',
 		body: { name, url, events },
 		itemIndex,
+		expect: 'record',
 	});
 	return [{ json: subscription }];
 }

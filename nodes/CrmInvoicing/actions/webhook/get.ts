@@ -10,6 +10,6 @@ export const description = updateDisplayOptions({ show: { resource: ['webhook'],
 
 export async function execute(this: IExecuteFunctions, itemIndex: number): Promise<INodeExecutionData[]> {
 	const webhookId = webhookIdOf(this, itemIndex);
-	const subscription = await apiRequest.call(this, { method: 'GET', path: webhookPath(webhookId), itemIndex });
+	const subscription = await apiRequest.call(this, { method: 'GET', path: webhookPath(webhookId), itemIndex, expect: 'record' });
 	return [{ json: withoutSecret(subscription) }];
 }

@@ -1,0 +1,58 @@
+/** errors.ts helpers of issue 17: redaction of the key, and which 2xx bodies fit which `expect`. */
+import { answerMismatch, describeAnswer, redactSecrets } from '../../../nodes/CrmInvoicing/transport/errors';
+
+describe('redactSecrets', () => {
+	const key = 'sk_live_a+b/c=d"e';
+
+	it('replaces every occurrence, as is, URL-encoded and JSON-escaped', () => {
+		const text = `key ${key}, again ${key}, encoded ${encodeURIComponent(key)}, in JSON ${JSON.stringify(key)}`;
+		const redacted = redactSecrets(text, [key]);
+		expect(redacted).toBe('key [redacted], again [redacted], encoded [redacted], in JSON "[redacted]"');
+	});
+
+	it('leaves a text without the key as it is, and ignores keys shorter than 4 characters', () => {
+		expect(redactSecrets('nothing here', [key])).toBe('nothing here');
+		expect(redactSecrets('a bad day', ['a'])).toBe('a bad day');
+	});
+});
+
+describe('answerMismatch', () => {
+	it.each([
+		['record', { id: 'lead_1' }, undefined],
+		['record', { id: 7 }, undefined],
+		['record', { id: '' }, 'record'],
+		['record', { id: '  ' }, 'record'],
+		['record', { id: null }, 'record'],
+		['record', { id: Number.NaN }, 'record'],
+		['record', { name: 'x' }, 'record'],
+		['record', '<html></html>', 'record'],
+		['record', '', 'record'],
+		['record', [{ id: 'x' }], 'record'],
+		['object', {}, undefined],
+		['object', '', 'object'],
+		['empty-or-record', '', undefined],
+		['empty-or-record', { ok: true }, 'empty-or-record'],
+		['empty-or-object', '', undefined],
+		['empty-or-object', { ok: true }, undefined],
+		['empty-or-object', 'OK', 'empty-or-object'],
+		['any', '<html>', undefined],
+	] as const)('%s with %j → %p', (expected, body, result) => {
+		expect(answerMismatch(body, 200, expected)).toBe(result);
+	});
+
+	it('a 204 fits the empty-or-* expectations whatever it carries', () => {
+		expect(answerMismatch('', 204, 'empty-or-record')).toBeUndefined();
+		expect(answerMismatch('', 204, 'record')).toBe('record');
+	});
+});
+
+describe('describeAnswer', () => {
+	it('names the kind and the first characters, cut short', () => {
+		expect(describeAnswer('')).toBe('an empty body');
+		expect(describeAnswer(`<html>${'x'.repeat(500)}`)).toMatch(/^text starting "<html>x+…"$/);
+		expect(describeAnswer(`<html>${'x'.repeat(500)}`).length).toBeLessThan(140);
+		expect(describeAnswer({ a: 1, b: 2 })).toBe('an object with the keys a, b');
+		expect(describeAnswer([1, 2])).toBe('an array of 2');
+		expect(describeAnswer(7)).toBe('a number (7)');
+	});
+});
