@@ -23,7 +23,15 @@ import {
 } from './errors';
 import { DOCUMENTED_RATE_LIMIT, REDIRECTS, RETRY } from './limits';
 import { showPath, unsafePathReason } from './paths';
-import { boundedWait, pacerFor, rateLimitWaitMs, type RateLimitPacer } from './rateLimit';
+import {
+	boundedWait,
+	pacerFor,
+	pacingWaitError,
+	type PacingWaitTooLongError,
+	rateLimitWaitMs,
+	type PacerTurn,
+	type RateLimitPacer,
+} from './rateLimit';
 
 export const CREDENTIAL_TYPE = 'crmInvoicingApi';
 
@@ -157,17 +165,17 @@ export async function apiRequestFull(this: ApiContext, request: ApiRequest): Pro
 	const deadline = request.timeLimitMs === undefined ? Infinity : Date.now() + request.timeLimitMs;
 	const fits = (waitMs: number): boolean => Date.now() + waitMs < deadline;
 
+	let turn: PacerTurn | undefined;
 	for (;;) {
-		const due = connection.pacer.delayBeforeNextRequest();
-		if (due > 0 && !fits(due)) {
-			throw new NodeOperationError(
-				this.getNode(),
-				`${summary.method} ${summary.path} was not sent: the rate limit asks to wait ${Math.ceil(due / 1000)} s, longer than its time limit of ${Math.ceil((request.timeLimitMs ?? 0) / 1000)} s`,
-				{ description: 'The CRM\'s rate limit is used up for now; the request can be made again later.' },
-			);
+		// The key's pacer: first in, first out, within the known budget; a retry keeps its place (its ticket).
+		try {
+			turn = await connection.pacer.take({
+				maxWaitMs: deadline === Infinity ? undefined : Math.max(0, deadline - Date.now()),
+				ticket: turn?.ticket,
+			});
+		} catch (error) {
+			throw pacingWaitError(this.getNode(), summary, error as PacingWaitTooLongError, request.timeLimitMs);
 		}
-		const delay = connection.pacer.reserve();
-		if (delay > 0) await sleep(delay);
 		if (deadline !== Infinity) options.timeout = Math.max(1, Math.min(RETRY.requestTimeoutMs, deadline - Date.now()));
 
 		let response: IN8nHttpFullResponse;
@@ -176,6 +184,7 @@ export async function apiRequestFull(this: ApiContext, request: ApiRequest): Pro
 				credentialsDecrypted: connection.credentials,
 			})) as IN8nHttpFullResponse;
 		} catch (error) {
+			connection.pacer.settle(turn);
 			const code = connectionErrorCode(error);
 			if (idempotent && code && transientRetries < RETRY.maxTransientRetries && fits(RETRY.transientBackoffMs * 2 ** transientRetries)) {
 				await sleep(boundedWait(RETRY.transientBackoffMs * 2 ** transientRetries++));
@@ -185,8 +194,8 @@ export async function apiRequestFull(this: ApiContext, request: ApiRequest): Pro
 		}
 
 		const status = response.statusCode;
-		// A 429's headers describe the penalty, not the window: onRateLimited bounds what is remembered of it.
-		if (status !== 429) connection.pacer.onResponse(response.headers);
+		// A 429's wait is remembered only up to RETRY.maxWaitMs (the pacer reads it the way rateLimitWaitMs does).
+		connection.pacer.settle(turn, status, response.headers);
 		if (status >= 200 && status < 300) return response;
 
 		if (status >= 300 && status < 400 && status !== 304) {
@@ -212,11 +221,10 @@ export async function apiRequestFull(this: ApiContext, request: ApiRequest): Pro
 			if (wait > RETRY.maxWaitMs || rateLimitWaited + wait > RETRY.maxTotalRateLimitWaitMs) {
 				throw rateLimitTooLongError(this.getNode(), response.body, summary, wait, rateLimitWaited);
 			}
-			connection.pacer.onRateLimited(wait);
 			if (rateLimitRetries < RETRY.maxRateLimitRetries && fits(wait)) {
 				rateLimitRetries++;
 				rateLimitWaited += wait;
-				// The pacer now holds the wait; the top of the loop sleeps it.
+				// The pacer now holds the wait; the retry waits for its turn at the top of the loop, ahead of later requests.
 				continue;
 			}
 		} else if (status === 404 && transientRetries > 0 && request.method === 'DELETE' && request.notFoundOnRetryIsDeleted) {
