@@ -224,11 +224,10 @@ export class RateLimitPacer {
 	/** The one timer, if any: when it fires, and how to cancel it. */
 	private timer: { at: number; abort: AbortController } | undefined;
 
-	constructor(options: PacerOptions | (() => number) = {}, requestsPerMinute?: number) {
-		const settings: PacerOptions = typeof options === 'function' ? { now: options, requestsPerMinute } : options;
-		this.clockNow = settings.now ?? Date.now;
-		this.sleep = settings.sleep ?? n8nSleep;
-		const rate = settings.requestsPerMinute ?? DOCUMENTED_RATE_LIMIT.requests;
+	constructor(options: PacerOptions = {}) {
+		this.clockNow = options.now ?? Date.now;
+		this.sleep = options.sleep ?? n8nSleep;
+		const rate = options.requestsPerMinute ?? DOCUMENTED_RATE_LIMIT.requests;
 		this.requestsPerWindow = Number.isFinite(rate) && rate >= 1 ? Math.floor(rate) : DOCUMENTED_RATE_LIMIT.requests;
 		this.windowMs = DOCUMENTED_RATE_LIMIT.windowSeconds * 1000;
 		this.sliceMs = this.windowMs / LOG_SLICES;
@@ -265,7 +264,9 @@ export class RateLimitPacer {
 		const waitMs = this.predictWait(position, now);
 		if (waitMs > capMs) throw new PacingWaitTooLongError(waitMs, capMs, this.queue.length);
 		return await new Promise<PacerTurn>((resolve, reject) => {
-			this.queue.splice(position, 0, { ticket, deadline: now + capMs + TURN_GRACE_MS, capMs, resolve, reject });
+			// A request with a time limit of its own gets no grace: past its limit it could not be sent in time anyway.
+			const grace = options.maxWaitMs === undefined ? TURN_GRACE_MS : 0;
+			this.queue.splice(position, 0, { ticket, deadline: now + capMs + grace, capMs, resolve, reject });
 			this.pump();
 		});
 	}
@@ -436,7 +437,7 @@ export class RateLimitPacer {
 			const waiter = this.queue[index];
 			if (now > waiter.deadline) {
 				this.queue.splice(index, 1);
-				waiter.reject(new PacingWaitTooLongError(now - waiter.deadline + waiter.capMs + TURN_GRACE_MS, waiter.capMs, this.queue.length));
+				waiter.reject(new PacingWaitTooLongError(Math.max(now - waiter.deadline, 0) + waiter.capMs + 1, waiter.capMs, this.queue.length));
 			} else index++;
 		}
 		while (this.queue.length > 0 && this.canRelease()) {
