@@ -23,6 +23,8 @@ export interface LoadOptions {
 export interface LoadResult {
 	/** From the first POST sent to the last answer received, in ms. */
 	wallMs: number;
+	/** When the first POST was sent (ms since the epoch). */
+	startedAt: number;
 	/** HTTP status of each webhook call. */
 	statuses: number[];
 	/** Calls whose answer was not exactly the lead asked for (an error item, an error page, or nothing). */
@@ -99,6 +101,7 @@ export async function concurrentLeadGets(options: LoadOptions): Promise<LoadResu
 		);
 		return {
 			wallMs,
+			startedAt: started,
 			statuses: answers.map((answer) => answer.status),
 			failed: answers.filter((answer) => !answer.ok).length,
 			requests,

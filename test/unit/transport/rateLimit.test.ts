@@ -1,9 +1,11 @@
 import nock from 'nock';
-import { NodeApiError, sleep } from 'n8n-workflow';
+import { NodeApiError, NodeOperationError, sleep } from 'n8n-workflow';
 
 import { apiRequest } from '../../../nodes/CrmInvoicing/transport';
 import { RETRY } from '../../../nodes/CrmInvoicing/transport/limits';
 import { pacerFor, type RateLimitPacer, rateLimitWaitMs } from '../../../nodes/CrmInvoicing/transport/rateLimit';
+import { CrmInvoicing } from '../../../nodes/CrmInvoicing/CrmInvoicing.node';
+import { createExecuteContext } from '../../helpers/harness';
 import { FakeTime, pacerOn, takeTurn } from './pacerSim';
 import { BASE, errorOf, freshContext, replyLogging, setUpNock } from './support';
 import type { SeenRequest } from './support';
@@ -264,5 +266,42 @@ describe('pacing from RateLimit-* headers', () => {
 		for (let n = 0; n < 3; n++) await apiRequest.call(context, { method: 'GET', path: '/leads/lead_1' });
 
 		expect(sleepMock).not.toHaveBeenCalled();
+	});
+});
+
+describe('no turn within the wait: refused before it is sent', () => {
+	it('5 requests at once at 1 request per minute: 3 are sent a minute apart, 2 are refused at once with what to do', async () => {
+		const seen: SeenRequest[] = [];
+		replyLogging(nock(BASE).get('/api/v1/leads/lead_1').times(5), seen, 200, { id: 'lead_1' });
+		const contexts = Array.from(
+			{ length: 5 },
+			() =>
+				createExecuteContext({
+					nodeType: new CrmInvoicing(),
+					parameters: {},
+					credentials: { baseUrl: BASE, apiKey: 'sk_test_one_per_minute', requestsPerMinute: 1 },
+				}).context,
+		);
+
+		const outcomes = await Promise.allSettled(
+			contexts.map(async (context) => await apiRequest.call(context, { method: 'GET', path: '/leads/lead_1' })),
+		);
+
+		const refused = outcomes.filter((outcome) => outcome.status === 'rejected').map((outcome) => (outcome as PromiseRejectedResult).reason);
+		expect(seen).toHaveLength(3);
+		expect(refused).toHaveLength(2);
+		for (const error of refused) {
+			expect(error).toBeInstanceOf(NodeOperationError);
+			expect(error.message).toMatch(
+				/^GET \/api\/v1\/leads\/lead_1 was not sent: its turn under the API key's rate limit would come in about 1[89]\d s, and a request waits at most 180 s$/,
+			);
+			expect(error.description).toMatch(/Run fewer executions with this key at once/);
+			expect(error.description).toMatch(/only if the CRM plan allows more, raise "Requests per Minute"/);
+		}
+		// The pacer's waits (its one timer; sleep is mocked here, the spacing itself is shown in pacer.test.ts): the
+		// third request went at least two minutes after the first, and no wait was beyond the cap.
+		const waits = sleepMock.mock.calls.map(([ms]) => ms);
+		expect(waits.reduce((sum, ms) => sum + ms, 0)).toBeGreaterThanOrEqual(2 * 60_000);
+		expect(Math.max(...waits)).toBeLessThanOrEqual(RETRY.maxPacingWaitMs);
 	});
 });
