@@ -204,7 +204,7 @@ export class RateLimitPacer {
 	/** How many processes seem to share the key (1: this one alone). */
 	private sharers = 1;
 
-	/** Sharers seen in the previous window: the start of the next one's estimate. */
+	/** Sharers seen at the end of the previous window (more than 1: the next window starts with half the budget). */
 	private sharersBefore = 1;
 
 	/** Send log of the documented rate: slice number and count, oldest first, and their sum. */
@@ -319,7 +319,10 @@ export class RateLimitPacer {
 		const own = this.answered + this.inFlight;
 		const others = Math.max(0, this.knownLimit - this.remaining - own);
 		let sharers = others > 0 ? Math.min(MAX_SHARERS, 1 + Math.ceil(others / Math.max(1, own))) : 1;
-		if (firstOfWindow) sharers = Math.max(sharers, this.sharersBefore);
+		// The first answer of a window may come before the others' first requests are counted: if others shared the
+		// last window, take at most half of what is left to begin with. Only that much is carried over, so that a
+		// process left alone gets the whole budget back at its next answer (what it then sees is its own spending).
+		if (firstOfWindow && this.sharersBefore > 1) sharers = Math.max(sharers, 2);
 		this.sharers = sharers;
 		this.tokens = Math.max(0, Math.floor((this.remaining - this.inFlight) / sharers));
 	}
@@ -329,7 +332,7 @@ export class RateLimitPacer {
 		const waitMs = rateLimitWaitMs(headers, now);
 		if (!(waitMs <= RETRY.maxWaitMs)) return;
 		// Someone spent the budget this process counted on: in the next window it takes at most half to begin with.
-		this.sharersBefore = Math.min(MAX_SHARERS, Math.max(2, this.sharers));
+		this.sharersBefore = 2;
 		this.epoch++;
 		this.mode = 'announced';
 		this.remaining = 0;

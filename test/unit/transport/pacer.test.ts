@@ -219,14 +219,58 @@ describe('processes sharing a key slow down together', () => {
 	}
 
 	it('two workers with two executions each, 200 creates at 10 per second: none fails, under 10 % extra requests', async () => {
-		const { server, failures, finished } = await shared(2, 2, 200, 10, 1_000);
+		const { server, failures, finished, time } = await shared(2, 2, 200, 10, 1_000);
 
 		expect(finished).toBe(200);
 		expect(failures).toEqual([]);
-		console.log(`[sim] 2 processes x 2: ${server.sent.length} requests for 200, ${server.refused} answers 429`);
+		console.log(`[sim] 2 processes x 2: ${server.sent.length} requests for 200, ${server.refused} answers 429, ${time.now} ms`);
 		expect(server.sent.length).toBeLessThanOrEqual(220);
 		// Both processes sent: neither starved.
 		expect(new Set(server.sent.map((sent) => sent.process))).toEqual(new Set([0, 1]));
+	});
+
+	it('a process left alone gets the whole budget back: after the other stops, 10 per window again, not 1', async () => {
+		const time = new FakeTime();
+		const server = new FixedWindowServer(time, 10, 1_000);
+		const pacers = [pacerOn(time), pacerOn(time)];
+		// Both processes send, two at a time each, for 6 s; then process 0 stops and process 1 goes on alone.
+		let done = 0;
+		const worker = async (process: number): Promise<void> => {
+			while (process === 1 ? done < 150 : time.now < 6_000) {
+				const outcome = await request(time, pacers[process], server, { process, latencyMs: 20 });
+				expect(outcome.ok).toBe(true);
+				if (process === 1) done++;
+			}
+		};
+		for (const process of [0, 1]) for (let n = 0; n < 2; n++) void worker(process);
+		await time.runUntil(() => done >= 150, 5 * 60_000);
+
+		const lastOfProcess0 = Math.max(...server.sent.filter((sent) => sent.process === 0).map((sent) => sent.at));
+		expect(lastOfProcess0).toBeLessThan(8_000);
+		// Alone from 2 s after that: about 10 a second, as the limit allows (not one a window, the probe, as before).
+		const alone = server.sent.filter((sent) => sent.at > lastOfProcess0 + 2_000);
+		const seconds = (time.now - (lastOfProcess0 + 2_000)) / 1000;
+		expect(alone.length).toBeGreaterThan(50);
+		expect(alone.length / seconds).toBeGreaterThan(8);
+		expect(server.refused).toBeLessThanOrEqual(5);
+	});
+
+	it('a window almost all spent by others does not leave the process at one request a window once they stop', async () => {
+		const time = new FakeTime();
+		const server = new FixedWindowServer(time, 10, 1_000);
+		const pacer = pacerOn(time);
+		server.spentByOthers = 9;
+		const outcomes: Outcome[] = [];
+		for (let n = 0; n < 60; n++) void request(time, pacer, server).then((outcome) => outcomes.push(outcome));
+		await time.advanceTo(4_000);
+		// 9 of every 10 were the others': this process had one a window.
+		expect(outcomes.length).toBeLessThanOrEqual(5);
+		server.spentByOthers = 0;
+		await time.runUntil(() => outcomes.length === 60, 60_000);
+
+		expect(outcomes.every((outcome) => outcome.ok)).toBe(true);
+		// The other 55 or so in about 6 windows, not 55.
+		expect(time.now).toBeLessThan(12_000);
 	});
 
 	it('reads the budget the other process spent: the second process alone would not know the window is spent', async () => {
