@@ -204,8 +204,17 @@ export class RateLimitPacer {
 	/** How many processes seem to share the key (1: this one alone). */
 	private sharers = 1;
 
-	/** Sharers seen at the end of the previous window (more than 1: the next window starts with half the budget). */
-	private sharersBefore = 1;
+	/**
+	 * Others spent this key's budget in the previous window (or a 429 said so): in this window the process takes half
+	 * of what is left at its first answer, and at most half of the window in all, leaving the other half to them.
+	 */
+	private sharedBefore = false;
+
+	/** Others spent of the current window, by the answers read so far. */
+	private othersSeen = 0;
+
+	/** Requests this process sent in the current window. */
+	private sentInWindow = 0;
 
 	/** Send log of the documented rate: slice number and count, oldest first, and their sum. */
 	private readonly logSlice: number[] = [];
@@ -318,21 +327,28 @@ export class RateLimitPacer {
 		// What others spent of this window: its budget, less what is left, less what this process sent.
 		const own = this.answered + this.inFlight;
 		const others = Math.max(0, this.knownLimit - this.remaining - own);
+		this.othersSeen = Math.max(this.othersSeen, others);
 		let sharers = others > 0 ? Math.min(MAX_SHARERS, 1 + Math.ceil(others / Math.max(1, own))) : 1;
-		// The first answer of a window may come before the others' first requests are counted: if others shared the
-		// last window, take at most half of what is left to begin with. Only that much is carried over, so that a
-		// process left alone gets the whole budget back at its next answer (what it then sees is its own spending).
-		if (firstOfWindow && this.sharersBefore > 1) sharers = Math.max(sharers, 2);
+		// The first answer of a window says little about the others: they may not have started yet (their requests
+		// are not counted), or this process came late in their window (they spent much). If others shared the last
+		// window, take half of what is left to begin with; the next answers tell the shares.
+		if (firstOfWindow && this.sharedBefore) sharers = 2;
 		this.sharers = sharers;
-		this.tokens = Math.max(0, Math.floor((this.remaining - this.inFlight) / sharers));
+		let tokens = Math.floor((this.remaining - this.inFlight) / sharers);
+		// …and, while they share, at most half of the window in all: a process whose turn comes first in every window
+		// does not starve one that comes later (whose requests would meet 429 after 429).
+		if (this.sharedBefore) tokens = Math.min(tokens, Math.ceil(this.knownLimit / 2) - this.sentInWindow);
+		this.tokens = Math.max(0, tokens);
 	}
 
 	/** After a 429 the window is spent until the wait the API asked for; a wait over RETRY.maxWaitMs is not kept. */
 	private onRateLimited(headers: IDataObject | undefined, now: number): void {
 		const waitMs = rateLimitWaitMs(headers, now);
 		if (!(waitMs <= RETRY.maxWaitMs)) return;
-		// Someone spent the budget this process counted on: in the next window it takes at most half to begin with.
-		this.sharersBefore = 2;
+		// Someone spent the budget this process counted on: in the next window it takes at most half.
+		this.sharedBefore = true;
+		this.othersSeen = 0;
+		this.sentInWindow = 0;
 		this.epoch++;
 		this.mode = 'announced';
 		this.remaining = 0;
@@ -353,7 +369,10 @@ export class RateLimitPacer {
 			this.tokens = 0;
 			this.inFlight = 0;
 			this.answered = 0;
-			this.sharersBefore = this.sharers;
+			// Only what the window just over showed is carried: a process left alone has the whole budget back after it.
+			this.sharedBefore = this.othersSeen > 0;
+			this.othersSeen = 0;
+			this.sentInWindow = 0;
 		}
 		if (this.mode === 'first' && this.firstSentAt !== undefined && now >= this.firstSentAt + FIRST_ANSWER_PATIENCE_MS) {
 			this.firstAnswerLate = true;
@@ -386,6 +405,7 @@ export class RateLimitPacer {
 			this.firstSentAt = now;
 		}
 		this.inFlight++;
+		this.sentInWindow++;
 		const slice = Math.floor(now / this.sliceMs);
 		const last = this.logSlice.length - 1;
 		if (last >= 0 && this.logSlice[last] === slice) this.logCount[last]++;
@@ -424,7 +444,7 @@ export class RateLimitPacer {
 			return Math.max(0, this.logFreesAt(now) - now) + (windows - 1) * (this.windowMs + DOCUMENTED_MARGIN_MS);
 		}
 		const limit = this.knownLimit ?? this.requestsPerWindow;
-		const perWindow = Math.max(1, Math.floor(limit / Math.max(1, this.sharers, this.sharersBefore)));
+		const perWindow = Math.max(1, Math.floor(limit / Math.max(1, this.sharers, this.sharedBefore ? 2 : 1)));
 		const windowMs = (this.knownWindowMs ?? this.windowMs) + RESET_MARGIN_MS;
 		const free = this.mode === 'announced' ? this.tokens : this.firstSentAt === undefined ? 1 : 0;
 		if (position < free) return 0;

@@ -225,8 +225,10 @@ describe('processes sharing a key slow down together', () => {
 		expect(failures).toEqual([]);
 		console.log(`[sim] 2 processes x 2: ${server.sent.length} requests for 200, ${server.refused} answers 429, ${time.now} ms`);
 		expect(server.sent.length).toBeLessThanOrEqual(220);
-		// Both processes sent: neither starved.
-		expect(new Set(server.sent.map((sent) => sent.process))).toEqual(new Set([0, 1]));
+		// Neither starves (the one whose turn comes later in each window would meet 429 after 429): while both are
+		// busy, each has at least a third of what the CRM accepted.
+		const busy = server.sent.filter((sent) => sent.at < 8_000 && sent.status === 200);
+		for (const process of [0, 1]) expect(busy.filter((sent) => sent.process === process).length).toBeGreaterThan(busy.length / 3);
 	});
 
 	it('a process left alone gets the whole budget back: after the other stops, 10 per window again, not 1', async () => {
