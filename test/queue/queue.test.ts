@@ -183,10 +183,17 @@ describe(`CRM Invoicing in n8n ${env.n8nVersion} queue mode (main, two webhook p
 
 				const posts = (await crm.requests()).filter((request) => request.method === 'POST' && request.path === '/api/v1/leads');
 				expect(posts.filter((request) => request.status !== 429)).toHaveLength(EXECUTIONS * LEADS_EACH);
-				// The limit was really far below the demand: the API answered 429 along the way.
 				const refused = posts.filter((request) => request.status === 429).length;
-				expect(refused).toBeGreaterThan(0);
-				console.log(`[queue load] ${EXECUTIONS * LEADS_EACH} leads created once each by ${EXECUTIONS} executions on 2 workers; ${refused} answers 429 waited out`);
+				const extra = posts.length - EXECUTIONS * LEADS_EACH;
+				const spanMs = Date.parse(posts[posts.length - 1].at) - Date.parse(posts[0].at);
+				console.log(
+					`[queue load] ${EXECUTIONS * LEADS_EACH} leads created once each by ${EXECUTIONS} executions on 2 workers: ${posts.length} POSTs, ${refused} answers 429 (${((100 * extra) / (EXECUTIONS * LEADS_EACH)).toFixed(1)} % extra requests), over ${(spanMs / 1000).toFixed(1)} s`,
+				);
+				// The limit was really far below the demand: the POSTs had to spread over at least 19 windows of 1 s.
+				expect(spanMs).toBeGreaterThanOrEqual(((EXECUTIONS * LEADS_EACH) / LIMIT.limit - 1) * LIMIT.windowMs);
+				// The two workers' pacers read the key's budget from the answers and slowed down together: at most 10 %
+				// of the requests were extra (answered 429 and sent again). 0.2 sent 227 POSTs for these 200 leads.
+				expect(extra).toBeLessThanOrEqual(0.1 * EXECUTIONS * LEADS_EACH);
 			}, env);
 		});
 	});

@@ -59,6 +59,17 @@ describe('rate limit', () => {
 		expect(after.headers.get('ratelimit-remaining')).toBe('2');
 	});
 
+	it('the burst switch: another client spends part of every window first (spentByOthers)', async () => {
+		const sandbox = await start({ rateLimit: { limit: 5, windowMs: 1_000, spentByOthers: 3 } });
+		const first = await call(sandbox, 'GET', '/api/v1/users');
+		expect(first.headers.get('ratelimit-remaining')).toBe('1');
+		expect((await call(sandbox, 'GET', '/api/v1/users')).status).toBe(200);
+		expect((await call(sandbox, 'GET', '/api/v1/users')).status).toBe(429);
+		await new Promise((resolve) => setTimeout(resolve, 1_050));
+		expect((await call(sandbox, 'GET', '/api/v1/users')).headers.get('ratelimit-remaining')).toBe('1');
+		expect(() => sandbox.setRateLimit({ limit: 2, windowMs: 1_000, spentByOthers: 3 })).toThrow(/spentByOthers at most limit/);
+	});
+
 	it('uses the spec wording for the default window', async () => {
 		const sandbox = await start({ rateLimit: { limit: 1, windowMs: 60_000 } });
 		await call(sandbox, 'GET', '/api/v1/users');

@@ -96,10 +96,13 @@ function isPositiveInteger(value: unknown): value is number {
 function parseRateLimit(value: unknown): RateLimitConfig | false {
 	if (value === false) return false;
 	if (isObject(value)) {
-		const { limit, windowMs } = value;
-		if (isPositiveInteger(limit) && isPositiveInteger(windowMs)) return { limit, windowMs };
+		const { limit, windowMs, spentByOthers } = value;
+		if (isPositiveInteger(limit) && isPositiveInteger(windowMs)) {
+			if (spentByOthers === undefined || spentByOthers === 0) return { limit, windowMs };
+			if (isPositiveInteger(spentByOthers) && spentByOthers <= limit) return { limit, windowMs, spentByOthers };
+		}
 	}
-	throw validationError('rateLimit must be false or { limit, windowMs } with positive integers');
+	throw validationError('rateLimit must be false or { limit, windowMs, spentByOthers? } with positive integers (spentByOthers at most limit)');
 }
 
 function parsePersonality(value: unknown): SandboxPersonality {
@@ -520,7 +523,8 @@ class SandboxServer implements Sandbox {
 			const now = Date.now();
 			let window = this.windows.get(key);
 			if (!window || now >= window.start + rateLimit.windowMs) {
-				window = { start: now, count: 0 };
+				// The burst switch: another client of this key spent part of the new window first.
+				window = { start: now, count: rateLimit.spentByOthers ?? 0 };
 				this.windows.set(key, window);
 			}
 			window.count++;

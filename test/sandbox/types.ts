@@ -10,6 +10,11 @@ export type JsonObject = Record<string, unknown>;
 export interface RateLimitConfig {
 	limit: number;
 	windowMs: number;
+	/**
+	 * The `burst` switch: requests of the same key that another client (another n8n process, another integration)
+	 * spends at the start of every window, in one burst, before this client's first request is counted. 0 by default.
+	 */
+	spentByOthers?: number;
 }
 
 /**

@@ -31,7 +31,15 @@ import {
 } from './errors';
 import { DOCUMENTED_RATE_LIMIT, READ, REDIRECTS, RETRY } from './limits';
 import { showPath, unsafePathReason } from './paths';
-import { boundedWait, pacerFor, rateLimitWaitMs, type RateLimitPacer } from './rateLimit';
+import {
+	boundedWait,
+	pacerFor,
+	pacingWaitError,
+	type PacingWaitTooLongError,
+	rateLimitWaitMs,
+	type PacerTurn,
+	type RateLimitPacer,
+} from './rateLimit';
 import { countStats } from './stats';
 
 export const CREDENTIAL_TYPE = 'crmInvoicingApi';
@@ -326,18 +334,18 @@ export async function apiRequestFull(this: ApiContext, request: ApiRequest): Pro
 	const deadline = request.timeLimitMs === undefined ? Infinity : Date.now() + request.timeLimitMs;
 	const fits = (waitMs: number): boolean => Date.now() + waitMs < deadline;
 
+	let turn: PacerTurn | undefined;
 	for (;;) {
-		const due = connection.pacer.delayBeforeNextRequest();
-		if (due > 0 && !fits(due)) {
-			throw new NodeOperationError(
-				this.getNode(),
-				`${summary.method} ${summary.path} was not sent: the rate limit asks to wait ${Math.ceil(due / 1000)} s, longer than its time limit of ${Math.ceil((request.timeLimitMs ?? 0) / 1000)} s`,
-				{ description: 'The CRM\'s rate limit is used up for now; the request can be made again later.' },
-			);
+		// The key's pacer: first in, first out, within the known budget; a retry keeps its place (its ticket).
+		try {
+			turn = await connection.pacer.take({
+				maxWaitMs: deadline === Infinity ? undefined : Math.max(0, deadline - Date.now()),
+				ticket: turn?.ticket,
+			});
+		} catch (error) {
+			throw pacingWaitError(this.getNode(), summary, error as PacingWaitTooLongError, request.timeLimitMs);
 		}
-		const delay = connection.pacer.reserve();
-		countStats.waited(this, delay);
-		if (delay > 0) await sleep(delay);
+		countStats.waited(this, turn.waitedMs);
 		const attemptMs = Math.max(1, Math.min(RETRY.requestTimeoutMs, deadline - Date.now()));
 		const attemptDeadline = AbortSignal.timeout(attemptMs);
 		options.timeout = attemptMs;
@@ -354,6 +362,7 @@ export async function apiRequestFull(this: ApiContext, request: ApiRequest): Pro
 				attemptDeadline,
 			)) as IN8nHttpFullResponse;
 		} catch (error) {
+			connection.pacer.settle(turn);
 			if (cancel?.aborted) throw cancelled();
 			// Reaching the deadline is not retried: a server that slow would only hold the execution longer.
 			if (attemptDeadline.aborted) throw deadlineError(this.getNode(), summary, attemptMs);
@@ -368,6 +377,10 @@ export async function apiRequestFull(this: ApiContext, request: ApiRequest): Pro
 		}
 
 		const status = response.statusCode;
+		// The pacer learns of the answer as soon as its status and headers are here, also when its body then fails to
+		// read (deadline, size): the window is known, and the next request need not wait for this one.
+		// A 429's wait is remembered only up to RETRY.maxWaitMs (the pacer reads it the way rateLimitWaitMs does).
+		connection.pacer.settle(turn, status, response.headers);
 		const success = status >= 200 && status < 300;
 		let read: { text: string; bytes: number };
 		try {
@@ -390,8 +403,6 @@ export async function apiRequestFull(this: ApiContext, request: ApiRequest): Pro
 		if (success && typeof parsed === 'string') parsed = redactSecrets(parsed, connection.secrets);
 		const full: ApiResponse = { ...response, body: parsed as IN8nHttpFullResponse['body'], bodyBytes: read.bytes };
 
-		// A 429's headers describe the penalty, not the window: onRateLimited bounds what is remembered of it.
-		if (status !== 429) connection.pacer.onResponse(response.headers);
 		if (success) {
 			const mismatch = answerMismatch(full.body, status, request.expect ?? 'any');
 			if (mismatch) {
@@ -424,11 +435,10 @@ export async function apiRequestFull(this: ApiContext, request: ApiRequest): Pro
 			if (wait > RETRY.maxWaitMs || rateLimitWaited + wait > RETRY.maxTotalRateLimitWaitMs) {
 				throw rateLimitTooLongError(this.getNode(), full.body, summary, wait, rateLimitWaited);
 			}
-			connection.pacer.onRateLimited(wait);
 			if (rateLimitRetries < RETRY.maxRateLimitRetries && fits(wait)) {
 				rateLimitRetries++;
 				rateLimitWaited += wait;
-				// The pacer now holds the wait; the top of the loop sleeps it.
+				// The pacer now holds the wait; the retry waits for its turn at the top of the loop, ahead of later requests.
 				continue;
 			}
 		} else if (status === 404 && transientRetries > 0 && request.method === 'DELETE' && request.notFoundOnRetryIsDeleted) {

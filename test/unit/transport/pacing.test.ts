@@ -4,10 +4,11 @@ import { sleep } from 'n8n-workflow';
 
 import { apiRequest } from '../../../nodes/CrmInvoicing/transport';
 import { DOCUMENTED_RATE_LIMIT } from '../../../nodes/CrmInvoicing/transport/limits';
-import { pacerFor, RateLimitPacer } from '../../../nodes/CrmInvoicing/transport/rateLimit';
+import { pacerFor, type RateLimitPacer } from '../../../nodes/CrmInvoicing/transport/rateLimit';
 import { requestsPerMinuteOf } from '../../../nodes/CrmInvoicing/transport/request';
 import { createExecuteContext } from '../../helpers/harness';
 import { CrmInvoicing } from '../../../nodes/CrmInvoicing/CrmInvoicing.node';
+import { FakeTime, flush, pacerOn, takeTurn } from './pacerSim';
 import { BASE, setUpNock } from './support';
 
 jest.mock('n8n-workflow', () => ({
@@ -21,18 +22,13 @@ beforeEach(() => sleepMock.mockClear());
 
 const WINDOW_MS = DOCUMENTED_RATE_LIMIT.windowSeconds * 1000;
 
-function pacerAt(start: number, requestsPerMinute?: number) {
-	const clock = { now: start };
-	return { clock, pacer: new RateLimitPacer(() => clock.now, requestsPerMinute) };
-}
-
-/** Send times of `count` requests that each go as soon as the pacer lets them (the clock jumps to each slot). */
-function sendTimes(pacer: RateLimitPacer, clock: { now: number }, count: number, announce?: Record<string, string>): number[] {
+/** Send times of `count` requests made one after the other, each as soon as the pacer lets it go. */
+async function sendTimes(time: FakeTime, pacer: RateLimitPacer, count: number, announce?: Record<string, string>): Promise<number[]> {
 	const times: number[] = [];
 	for (let n = 0; n < count; n++) {
-		clock.now += pacer.reserve();
-		times.push(clock.now);
-		pacer.onResponse(announce ?? {});
+		const { turn, at } = await takeTurn(time, pacer);
+		times.push(at);
+		pacer.settle(turn, 200, announce ?? {});
 	}
 	return times;
 }
@@ -48,51 +44,70 @@ function busiestWindow(times: number[]): number {
 	return most;
 }
 
-describe('RateLimitPacer without RateLimit-* headers', () => {
-	it('lets the first 60 requests go at once, then holds the 61st until a minute after the first', () => {
-		const { clock, pacer } = pacerAt(1_000_000);
-		const times = sendTimes(pacer, clock, 61);
+function pacerAt(start: number, requestsPerMinute?: number): { time: FakeTime; pacer: RateLimitPacer } {
+	const time = new FakeTime();
+	time.now = start;
+	return { time, pacer: pacerOn(time, requestsPerMinute) };
+}
 
-		expect(times.slice(0, 60).every((time) => time === 1_000_000)).toBe(true);
+describe('RateLimitPacer without RateLimit-* headers', () => {
+	it('lets the first 60 requests go at once, then holds the 61st until a minute after the first', async () => {
+		const { time, pacer } = pacerAt(1_000_000);
+		const times = await sendTimes(time, pacer, 61);
+
+		expect(times.slice(0, 60).every((at) => at === 1_000_000)).toBe(true);
 		expect(times[60] - times[0]).toBeGreaterThanOrEqual(WINDOW_MS);
 		expect(times[60] - times[0]).toBeLessThanOrEqual(WINDOW_MS + 500);
 	});
 
-	it('never sends more than 60 in any minute over 6,500 leads\' worth of pages and more', () => {
-		const { clock, pacer } = pacerAt(0);
-		const times = sendTimes(pacer, clock, 200);
+	it("never sends more than 60 in any minute over 6,500 leads' worth of pages and more", async () => {
+		const { time, pacer } = pacerAt(0);
+		const times = await sendTimes(time, pacer, 200);
 
 		expect(busiestWindow(times)).toBe(DOCUMENTED_RATE_LIMIT.requests);
 		// …and no slower than it has to be: 200 requests in a little over 3 minutes.
 		expect(times[199]).toBeLessThan(3 * WINDOW_MS + 2_000);
 	});
 
-	it('concurrent requests reserve distinct slots: 120 queued at once → 60 now, 60 a minute later', () => {
-		const { pacer } = pacerAt(0);
-		const waits = Array.from({ length: 120 }, () => pacer.reserve());
-
-		expect(waits.filter((wait) => wait === 0)).toHaveLength(60);
-		expect(waits.slice(60).every((wait) => wait >= WINDOW_MS && wait <= WINDOW_MS + 500)).toBe(true);
+	it('concurrent requests queue in order: 120 at once → the first, its answer, 59 more, then 60 a minute later', async () => {
+		const { time, pacer } = pacerAt(0);
+		const given: number[] = [];
+		const turns = Array.from({ length: 120 }, async (_, n) => {
+			const turn = await pacer.take();
+			given.push(n);
+			return { turn, at: time.now };
+		});
+		await flush();
+		expect(given).toEqual([0]);
+		pacer.settle((await turns[0]).turn, 200, {});
+		await flush();
+		expect(given).toHaveLength(60);
+		await time.advanceTo(WINDOW_MS - 1);
+		expect(given).toHaveLength(60);
+		await time.advanceTo(WINDOW_MS + 600);
+		expect(given).toEqual(Array.from({ length: 120 }, (_, n) => n));
+		const times = await Promise.all(turns.map(async (turn) => (await turn).at));
+		expect(busiestWindow(times)).toBe(60);
 	});
 
-	it('"Requests per Minute" from the credential replaces the documented 60', () => {
-		const { clock, pacer } = pacerAt(0, 600);
-		const times = sendTimes(pacer, clock, 700);
+	it('"Requests per Minute" from the credential replaces the documented 60', async () => {
+		const { time, pacer } = pacerAt(0, 600);
+		const times = await sendTimes(time, pacer, 700);
 
 		expect(busiestWindow(times)).toBe(600);
 	});
 
-	it('does not pace at 60 while the API announces its own window', () => {
-		const { clock, pacer } = pacerAt(0);
-		const times = sendTimes(pacer, clock, 200, { 'ratelimit-remaining': '1000', 'ratelimit-reset': '60' });
+	it('does not pace at 60 while the API announces its own window', async () => {
+		const { time, pacer } = pacerAt(0);
+		const times = await sendTimes(time, pacer, 200, { 'ratelimit-remaining': '1000', 'ratelimit-reset': '60' });
 
-		expect(times.every((time) => time === 0)).toBe(true);
+		expect(times.every((at) => at === 0)).toBe(true);
 	});
 
-	it('falls back to the documented rate as soon as answers stop carrying the headers', () => {
-		const { clock, pacer } = pacerAt(0);
-		sendTimes(pacer, clock, 30, { 'ratelimit-remaining': '1000', 'ratelimit-reset': '60' });
-		const times = sendTimes(pacer, clock, 40);
+	it('falls back to the documented rate as soon as answers stop carrying the headers', async () => {
+		const { time, pacer } = pacerAt(0);
+		await sendTimes(time, pacer, 30, { 'ratelimit-remaining': '1000', 'ratelimit-reset': '60' });
+		const times = await sendTimes(time, pacer, 40);
 
 		expect(times[29]).toBe(0);
 		expect(times[30]).toBeGreaterThanOrEqual(WINDOW_MS);

@@ -1,9 +1,12 @@
 import nock from 'nock';
-import { NodeApiError, sleep } from 'n8n-workflow';
+import { NodeApiError, NodeOperationError, sleep } from 'n8n-workflow';
 
 import { apiRequest } from '../../../nodes/CrmInvoicing/transport';
 import { RETRY } from '../../../nodes/CrmInvoicing/transport/limits';
-import { pacerFor, RateLimitPacer, rateLimitWaitMs } from '../../../nodes/CrmInvoicing/transport/rateLimit';
+import { pacerFor, type RateLimitPacer, rateLimitWaitMs } from '../../../nodes/CrmInvoicing/transport/rateLimit';
+import { CrmInvoicing } from '../../../nodes/CrmInvoicing/CrmInvoicing.node';
+import { createExecuteContext } from '../../helpers/harness';
+import { FakeTime, pacerOn, takeTurn } from './pacerSim';
 import { BASE, errorOf, freshContext, replyLogging, setUpNock } from './support';
 import type { SeenRequest } from './support';
 
@@ -61,46 +64,52 @@ describe('rateLimitWaitMs', () => {
 });
 
 describe('RateLimitPacer', () => {
-	function pacerAt(start: number) {
-		const clock = { now: start };
-		return { clock, pacer: new RateLimitPacer(() => clock.now) };
+	function pacerAt(start: number): { time: FakeTime; pacer: RateLimitPacer } {
+		const time = new FakeTime();
+		time.now = start;
+		return { time, pacer: pacerOn(time) };
 	}
 
-	it('does not hold back before it has seen RateLimit headers, or while the window has room', () => {
-		const { pacer } = pacerAt(1_000);
-		expect(pacer.delayBeforeNextRequest()).toBe(0);
-		pacer.onResponse({ 'ratelimit-remaining': '3', 'ratelimit-reset': '40' });
-		expect(pacer.delayBeforeNextRequest()).toBe(0);
+	/** How long the next request waits for its turn (the clock moves timer by timer). */
+	async function waitOf(time: FakeTime, pacer: RateLimitPacer, answer?: Record<string, string>): Promise<number> {
+		const before = time.now;
+		const { turn, at } = await takeTurn(time, pacer);
+		if (answer) pacer.settle(turn, 200, answer);
+		return at - before;
+	}
+
+	it('does not hold back before it has seen RateLimit headers, or while the window has room', async () => {
+		const { time, pacer } = pacerAt(1_000);
+		expect(await waitOf(time, pacer, { 'ratelimit-remaining': '3', 'ratelimit-reset': '40' })).toBe(0);
+		expect(await waitOf(time, pacer, { 'ratelimit-remaining': '2', 'ratelimit-reset': '40' })).toBe(0);
 	});
 
-	it('waits for the reset once the window is spent', () => {
-		const { clock, pacer } = pacerAt(1_000);
-		pacer.onResponse({ 'ratelimit-remaining': '0', 'ratelimit-reset': '2' });
-		expect(pacer.delayBeforeNextRequest()).toBe(2000 + MARGIN_MS);
-		clock.now += 1_500;
-		expect(pacer.delayBeforeNextRequest()).toBe(500 + MARGIN_MS);
-		clock.now += 500;
-		expect(pacer.delayBeforeNextRequest()).toBe(0);
+	it('waits for the reset once the window is spent', async () => {
+		const { time, pacer } = pacerAt(1_000);
+		await waitOf(time, pacer, { 'ratelimit-remaining': '0', 'ratelimit-reset': '2' });
+		time.now += 1_500;
+		expect(await waitOf(time, pacer)).toBe(500 + MARGIN_MS);
 	});
 
-	it('counts requests sent, so the last slot of a window is spent once', () => {
-		const { pacer } = pacerAt(1_000);
-		pacer.onResponse({ 'ratelimit-remaining': '1', 'ratelimit-reset': '10' });
-		expect(pacer.delayBeforeNextRequest()).toBe(0);
-		pacer.onRequestSent();
-		expect(pacer.delayBeforeNextRequest()).toBe(10_000 + MARGIN_MS);
+	it('counts requests sent, so the last slot of a window is spent once', async () => {
+		const { time, pacer } = pacerAt(1_000);
+		await waitOf(time, pacer, { 'ratelimit-remaining': '1', 'ratelimit-reset': '10' });
+		expect(await waitOf(time, pacer)).toBe(0);
+		// The second is sent, not yet answered: the third waits for the reset.
+		expect(await waitOf(time, pacer)).toBe(10_000 + MARGIN_MS);
 	});
 
-	it('ignores responses without both RateLimit headers', () => {
-		const { pacer } = pacerAt(1_000);
-		pacer.onResponse({ 'ratelimit-remaining': '0' });
-		expect(pacer.delayBeforeNextRequest()).toBe(0);
+	it('ignores responses without both RateLimit headers', async () => {
+		const { time, pacer } = pacerAt(1_000);
+		await waitOf(time, pacer, { 'ratelimit-remaining': '0' });
+		expect(await waitOf(time, pacer)).toBe(0);
 	});
 
-	it('holds every request back after a 429 for the wait it asked for', () => {
-		const { pacer } = pacerAt(1_000);
-		pacer.onRateLimited(3_000);
-		expect(pacer.delayBeforeNextRequest()).toBe(3_000 + MARGIN_MS);
+	it('holds every request back after a 429 for the wait it asked for', async () => {
+		const { time, pacer } = pacerAt(1_000);
+		const { turn } = await takeTurn(time, pacer);
+		pacer.settle(turn, 429, { 'retry-after': '3' });
+		expect(await waitOf(time, pacer)).toBe(3_000 + MARGIN_MS);
 	});
 
 	it('is one pacer per base URL and API key', () => {
@@ -257,5 +266,42 @@ describe('pacing from RateLimit-* headers', () => {
 		for (let n = 0; n < 3; n++) await apiRequest.call(context, { method: 'GET', path: '/leads/lead_1' });
 
 		expect(sleepMock).not.toHaveBeenCalled();
+	});
+});
+
+describe('no turn within the wait: refused before it is sent', () => {
+	it('5 requests at once at 1 request per minute: 3 are sent a minute apart, 2 are refused at once with what to do', async () => {
+		const seen: SeenRequest[] = [];
+		replyLogging(nock(BASE).get('/api/v1/leads/lead_1').times(5), seen, 200, { id: 'lead_1' });
+		const contexts = Array.from(
+			{ length: 5 },
+			() =>
+				createExecuteContext({
+					nodeType: new CrmInvoicing(),
+					parameters: {},
+					credentials: { baseUrl: BASE, apiKey: 'sk_test_one_per_minute', requestsPerMinute: 1 },
+				}).context,
+		);
+
+		const outcomes = await Promise.allSettled(
+			contexts.map(async (context) => await apiRequest.call(context, { method: 'GET', path: '/leads/lead_1' })),
+		);
+
+		const refused = outcomes.filter((outcome) => outcome.status === 'rejected').map((outcome) => (outcome as PromiseRejectedResult).reason);
+		expect(seen).toHaveLength(3);
+		expect(refused).toHaveLength(2);
+		for (const error of refused) {
+			expect(error).toBeInstanceOf(NodeOperationError);
+			expect(error.message).toMatch(
+				/^GET \/api\/v1\/leads\/lead_1 was not sent: its turn under the API key's rate limit would come in about 1[89]\d s, and a request waits at most 180 s$/,
+			);
+			expect(error.description).toMatch(/Run fewer executions with this key at once/);
+			expect(error.description).toMatch(/only if the CRM plan allows more, raise "Requests per Minute"/);
+		}
+		// The pacer's waits (its one timer; sleep is mocked here, the spacing itself is shown in pacer.test.ts): the
+		// third request went at least two minutes after the first, and no wait was beyond the cap.
+		const waits = sleepMock.mock.calls.map(([ms]) => ms);
+		expect(waits.reduce((sum, ms) => sum + ms, 0)).toBeGreaterThanOrEqual(2 * 60_000);
+		expect(Math.max(...waits)).toBeLessThanOrEqual(RETRY.maxPacingWaitMs);
 	});
 });

@@ -9,7 +9,7 @@ import { NodeApiError, NodeOperationError, sleep } from 'n8n-workflow';
 import { apiRequest } from '../../../nodes/CrmInvoicing/transport';
 import { apiErrorFromResponse } from '../../../nodes/CrmInvoicing/transport/errors';
 import { READ, RETRY } from '../../../nodes/CrmInvoicing/transport/limits';
-import { pacerFor } from '../../../nodes/CrmInvoicing/transport/rateLimit';
+import { FakeTime, flush, pacerOn } from './pacerSim';
 import { BASE, errorOf, freshContext, replyLogging, setUpNock } from './support';
 import type { SeenRequest } from './support';
 
@@ -170,12 +170,21 @@ describe('waits are bounded', () => {
 		expect(sleepMock.mock.calls[0][0]).toBeGreaterThan(RETRY.maxWaitMs - 1_000);
 	});
 
-	it('every wait the transport can take is below the cap and far below 2^31 ms', () => {
-		const announced = pacerFor(BASE, 'sk_test_cap_check', 1);
-		announced.onResponse({ 'ratelimit-remaining': '0', 'ratelimit-reset': String(2 ** 40) });
-		for (let n = 0; n < 5; n++) expect(announced.reserve()).toBeLessThanOrEqual(RETRY.maxWaitMs + 50);
-		const documented = pacerFor(BASE, 'sk_test_cap_check_2', 1);
-		for (let n = 0; n < 500; n++) expect(documented.reserve()).toBeLessThanOrEqual(RETRY.maxPacingWaitMs);
+	it('every wait the transport can take is below the cap and far below 2^31 ms', async () => {
+		const time = new FakeTime();
+		const announced = pacerOn(time, 1);
+		const first = await announced.take();
+		announced.settle(first, 200, { 'ratelimit-remaining': '0', 'ratelimit-reset': String(2 ** 40) });
+		void announced.take().catch(() => undefined);
+		await flush();
+		expect(time.longestTimer).toBeLessThanOrEqual(RETRY.maxWaitMs + 50);
+		// 500 queued at 1 request per minute: all but the few that fit in the cap are refused; no timer beyond it.
+		const documented = pacerOn(time, 1);
+		let refused = 0;
+		for (let n = 0; n < 500; n++) documented.take().catch(() => refused++);
+		await flush();
+		expect(refused).toBeGreaterThan(490);
+		expect(time.longestTimer).toBeLessThanOrEqual(RETRY.maxPacingWaitMs + 1_000);
 		expect(RETRY.maxWaitMs).toBeLessThan(2 ** 31);
 		expect(RETRY.maxPacingWaitMs).toBeLessThan(2 ** 31);
 		expect(RETRY.maxTotalRateLimitWaitMs).toBeLessThan(2 ** 31);

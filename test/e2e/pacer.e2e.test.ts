@@ -1,0 +1,81 @@
+/**
+ * Issue 17, point 5, in a real n8n: many executions at once on one API key against the sandbox's rate limit. The
+ * pacer queues their requests first in, first out, lets the first request of each window tell the budget, and sends
+ * no more than the budget: no execution fails and no window of the CRM receives more requests than its limit.
+ * (Speed is measured in bench/pacer.ts, not here.)
+ */
+import { e2eEnv, n8nClient, sandbox } from './lib';
+import { concurrentLeadGets, requestsPerWindow } from './pacerLoad';
+
+const env = e2eEnv();
+const crm = sandbox(env);
+const n8n = n8nClient(env);
+
+const LIMIT = 10;
+const WINDOW_MS = 2_000;
+
+/**
+ * A credential of its own (the admin key; "Requests per Minute" 300, the sandbox's 10 per 2 s): the pacer is per
+ * base URL, key and rate, so this one starts fresh whatever earlier suites left in n8n's process.
+ */
+async function freshCredential(requestsPerMinute: number): Promise<{ id: string; name: string }> {
+	return await n8n.createCredential(`CRM Sandbox (pacer e2e ${requestsPerMinute}/min)`, {
+		baseUrl: env.sandboxUrl,
+		apiKey: env.sandboxKeys.admin,
+		requestsPerMinute,
+	});
+}
+
+describe(`the pacer in n8n ${env.n8nVersion}: several executions at once on one key`, () => {
+	afterAll(async () => {
+		await crm.config({ rateLimit: { limit: 600, windowMs: 60_000 } });
+	});
+
+	it(`24 executions of Lead → Get at ${LIMIT} requests / ${WINDOW_MS / 1000} s: none fails, no 429, no window over the limit`, async () => {
+		await crm.reset();
+		const lead = await crm.api<{ id: string }>('POST', '/leads', { name: 'Paced Lead', email: 'paced@example.com' });
+		// (after the lead is made: a new limit starts with fresh windows)
+		await crm.config({ rateLimit: { limit: LIMIT, windowMs: WINDOW_MS } });
+		const credential = await freshCredential(300);
+
+		const result = await concurrentLeadGets({
+			client: n8n,
+			webhookUrl: env.webhookUrl ?? env.n8nUrl,
+			credential,
+			control: crm.control,
+			executions: 24,
+			leadId: lead.id,
+		});
+		const perWindow = requestsPerWindow(result.requests, WINDOW_MS);
+		console.log(`[pacer e2e] ${result.requests.length} requests, ${result.refused} answers 429, per window ${perWindow.join(' ')}, ${result.wallMs} ms`);
+
+		expect(result.statuses).toEqual(Array(24).fill(200));
+		expect(result.failed).toBe(0);
+		expect(result.refused).toBe(0);
+		expect(result.requests).toHaveLength(24);
+		expect(Math.max(...perWindow)).toBeLessThanOrEqual(LIMIT);
+	}, 120_000);
+
+	it('another client spending 4 of every 10 (the sandbox burst switch): the node takes what is left, none fails', async () => {
+		await crm.reset();
+		const lead = await crm.api<{ id: string }>('POST', '/leads', { name: 'Shared Lead', email: 'shared@example.com' });
+		await crm.config({ rateLimit: { limit: LIMIT, windowMs: WINDOW_MS, spentByOthers: 4 } });
+		const credential = await freshCredential(299);
+
+		const result = await concurrentLeadGets({
+			client: n8n,
+			webhookUrl: env.webhookUrl ?? env.n8nUrl,
+			credential,
+			control: crm.control,
+			executions: 12,
+			leadId: lead.id,
+		});
+		const perWindow = requestsPerWindow(result.requests, WINDOW_MS);
+		console.log(`[pacer e2e shared] ${result.requests.length} requests, ${result.refused} answers 429, per window ${perWindow.join(' ')}, ${result.wallMs} ms`);
+
+		expect(result.failed).toBe(0);
+		expect(result.refused).toBe(0);
+		// What the other client left: at most 6 of this key's requests in any window.
+		expect(Math.max(...perWindow)).toBeLessThanOrEqual(LIMIT - 4);
+	}, 120_000);
+});

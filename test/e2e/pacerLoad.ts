@@ -1,0 +1,132 @@
+/**
+ * Many executions at once on one API key, in a real n8n: the pacer's end-to-end test (test/e2e/pacer.e2e.test.ts)
+ * and its benchmark (bench/pacer.ts) both use it. A workflow "Webhook (answers with the last node's items) → CRM
+ * Invoicing Lead → Get" is created with the given credential and activated; `executions` POSTs to its webhook are
+ * sent at once; the sandbox's request log tells what reached the CRM and when.
+ */
+import { randomUUID } from 'node:crypto';
+
+import { webhookNode, type N8nClient } from '../../scripts/lib/n8n';
+import type { RequestLogEntry } from '../sandbox/types';
+
+export interface LoadOptions {
+	client: N8nClient;
+	/** Where n8n serves production webhooks. */
+	webhookUrl: string;
+	credential: { id: string; name: string };
+	/** The sandbox's control endpoints: `control(method, route, body?)` under /__sandbox. */
+	control: <T = any>(method: string, route: string, body?: unknown) => Promise<T>;
+	executions: number;
+	leadId: string;
+}
+
+export interface LoadResult {
+	/** From the first POST sent to the last answer received, in ms. */
+	wallMs: number;
+	/** When the first POST was sent (ms since the epoch). */
+	startedAt: number;
+	/** HTTP status of each webhook call. */
+	statuses: number[];
+	/** Calls whose answer was not exactly the lead asked for (an error item, an error page, or nothing). */
+	failed: number;
+	/** The requests for the lead that reached the CRM, in order of arrival. */
+	requests: RequestLogEntry[];
+	/** Of those, answered 429. */
+	refused: number;
+}
+
+/** Waits until n8n serves the webhook (activation registers it asynchronously in n8n 2.x): OPTIONS answers 2xx. */
+async function waitForWebhook(url: string, timeoutMs = 30_000): Promise<void> {
+	const until = Date.now() + timeoutMs;
+	while (Date.now() < until) {
+		const answer = await fetch(url, { method: 'OPTIONS' }).catch(() => undefined);
+		if (answer && answer.status >= 200 && answer.status < 300) return;
+		await new Promise((resolve) => setTimeout(resolve, 200));
+	}
+	throw new Error(`the webhook ${url} was not registered within ${timeoutMs} ms`);
+}
+
+export async function concurrentLeadGets(options: LoadOptions): Promise<LoadResult> {
+	const path = `pacer-${randomUUID()}`;
+	const workflow = {
+		name: `pacer load ${path}`,
+		settings: {},
+		nodes: [
+			webhookNode(path, { responseMode: 'lastNode', responseData: 'allEntries' }),
+			{
+				id: randomUUID(),
+				name: 'CRM Invoicing',
+				type: 'n8n-nodes-crm-invoicing.crmInvoicing',
+				typeVersion: 1,
+				position: [300, 0],
+				parameters: { resource: 'lead', operation: 'get', leadId: { __rl: true, mode: 'id', value: '={{ $json.body.id }}' } },
+				credentials: { crmInvoicingApi: options.credential },
+			},
+		],
+		connections: { Webhook: { main: [[{ node: 'CRM Invoicing', type: 'main', index: 0 }]] } },
+	};
+	const created = await options.client.createWorkflow(workflow);
+	try {
+		await options.client.activate(created.id);
+		const url = `${options.webhookUrl}/webhook/${path}`;
+		await waitForWebhook(url);
+		await options.control('DELETE', '/requests');
+		const started = Date.now();
+		const answers = await Promise.all(
+			Array.from({ length: options.executions }, async () => {
+				try {
+					const response = await fetch(url, {
+						method: 'POST',
+						headers: { 'content-type': 'application/json' },
+						body: JSON.stringify({ id: options.leadId }),
+						signal: AbortSignal.timeout(300_000),
+					});
+					const text = await response.text();
+					let items: any[] = [];
+					try {
+						const parsed = JSON.parse(text);
+						items = Array.isArray(parsed) ? parsed : [parsed];
+					} catch {
+						items = [];
+					}
+					return { status: response.status, ok: response.ok && items.length === 1 && items[0]?.id === options.leadId };
+				} catch {
+					return { status: 0, ok: false };
+				}
+			}),
+		);
+		const wallMs = Date.now() - started;
+		const requests = (await options.control<RequestLogEntry[]>('GET', '/requests')).filter(
+			(request) => request.path === `/api/v1/leads/${options.leadId}`,
+		);
+		return {
+			wallMs,
+			startedAt: started,
+			statuses: answers.map((answer) => answer.status),
+			failed: answers.filter((answer) => !answer.ok).length,
+			requests,
+			refused: requests.filter((request) => request.status === 429).length,
+		};
+	} finally {
+		await options.client.deactivate(created.id).catch(() => undefined);
+		await options.client.deleteWorkflow(created.id).catch(() => undefined);
+	}
+}
+
+/**
+ * The requests the CRM received in each of its windows (the sandbox's fixed window: it starts with the first request
+ * after the previous one ended), 429s included: a burst over the limit shows as a window with more than the limit.
+ */
+export function requestsPerWindow(requests: RequestLogEntry[], windowMs: number): number[] {
+	const counts: number[] = [];
+	let start = -Infinity;
+	for (const request of requests) {
+		const at = Date.parse(request.at);
+		if (at >= start + windowMs) {
+			start = at;
+			counts.push(0);
+		}
+		counts[counts.length - 1]++;
+	}
+	return counts;
+}

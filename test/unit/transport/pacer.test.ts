@@ -1,0 +1,296 @@
+/**
+ * Issue 17, point 5: the pacer releases queued requests first in, first out, at no more than the known rate (also
+ * right after a reset and after a 429), refuses at once what cannot get a turn within its wait, keeps a bounded memory
+ * whatever the rate, and reads the API's RateLimit-* headers as the key's budget across processes.
+ *
+ * Everything here runs on a fake clock (pacerSim.ts): the figures are counts and fake times, not timings.
+ */
+import { RETRY } from '../../../nodes/CrmInvoicing/transport/limits';
+import { PacingWaitTooLongError, type PacerTurn } from '../../../nodes/CrmInvoicing/transport/rateLimit';
+import { FakeTime, FixedWindowServer, flush, pacerOn, request, type Outcome } from './pacerSim';
+
+const HEADERS_10_PER_2S = { 'ratelimit-limit': '10', 'ratelimit-remaining': '9', 'ratelimit-reset': '2' };
+
+describe('first in, first out', () => {
+	it('releases queued requests in the order they asked, a retry after a 429 before the ones that came later', async () => {
+		const time = new FakeTime();
+		const pacer = pacerOn(time);
+		const released: number[] = [];
+		const first = await pacer.take();
+		// Five more ask while the first answer is awaited: they queue.
+		const queued = [1, 2, 3, 4, 5].map(async (n) => {
+			const turn = await pacer.take();
+			released.push(n);
+			return turn;
+		});
+		await flush();
+		expect(released).toEqual([]);
+		expect(pacer.waiting).toBe(5);
+
+		// The first is refused with 429 (the window is spent for 2 s); it asks again with its ticket.
+		pacer.settle(first, 429, { 'ratelimit-limit': '3', 'ratelimit-remaining': '0', 'ratelimit-reset': '2', 'retry-after': '2' });
+		let retried: PacerTurn | undefined;
+		void pacer.take({ ticket: first.ticket }).then((turn) => {
+			retried = turn;
+			released.push(0);
+		});
+		await time.advanceTo(1_999);
+		expect(released).toEqual([]);
+
+		// After the reset only the retry goes (the first request of the new window), its answer tells the budget.
+		await time.advanceTo(2_100);
+		expect(released).toEqual([0]);
+		pacer.settle(retried as PacerTurn, 200, { 'ratelimit-limit': '3', 'ratelimit-remaining': '2', 'ratelimit-reset': '2' });
+		await flush();
+		expect(released).toEqual([0, 1, 2]);
+		const turns = await Promise.all(queued.slice(0, 2));
+		for (const turn of turns) pacer.settle(turn, 200, { 'ratelimit-limit': '3', 'ratelimit-remaining': '0', 'ratelimit-reset': '2' });
+		await time.advanceTo(4_300);
+		expect(released).toEqual([0, 1, 2, 3]);
+	});
+});
+
+describe('no burst: at most the known budget, also right after a reset and after a 429', () => {
+	it('80 concurrent requests at 10 per 2 s: no 429, never more than 10 in any 2 s, about 16 s in all', async () => {
+		const time = new FakeTime();
+		const pacer = pacerOn(time);
+		const server = new FixedWindowServer(time, 10, 2_000);
+		const outcomes: Outcome[] = [];
+		for (let n = 0; n < 80; n++) void request(time, pacer, server).then((outcome) => outcomes.push(outcome));
+
+		await time.runUntil(() => outcomes.length === 80, 60_000);
+
+		expect(outcomes.filter((outcome) => !outcome.ok)).toEqual([]);
+		expect(server.refused).toBe(0);
+		expect(server.busiestWindow()).toBe(10);
+		expect(server.sent).toHaveLength(80);
+		// 8 windows of 2 s: the last starts after 7 resets (each waited out to its upper bound plus a small margin).
+		const last = Math.max(...outcomes.map((outcome) => outcome.finishedAt ?? 0));
+		expect(last).toBeGreaterThanOrEqual(14_000);
+		expect(last).toBeLessThan(16_000);
+	});
+
+	it('after a 429 the queued requests do not all go at its reset: one asks first, the rest by the budget it reads', async () => {
+		const time = new FakeTime();
+		const pacer = pacerOn(time);
+		const server = new FixedWindowServer(time, 10, 2_000);
+		// Another client spent the window before this process started.
+		for (let n = 0; n < 10; n++) server.answer(9, 0);
+		const outcomes: Outcome[] = [];
+		for (let n = 0; n < 30; n++) void request(time, pacer, server).then((outcome) => outcomes.push(outcome));
+
+		await time.runUntil(() => outcomes.length === 30, 30_000);
+
+		expect(outcomes.every((outcome) => outcome.ok)).toBe(true);
+		// One request learnt of the spent window by its 429; nobody else ran into it.
+		expect(server.refused).toBe(1);
+		expect(server.busiestWindow()).toBe(10);
+	});
+
+	it('keeps to the documented 60 per minute without headers, and refuses at once what would wait past the cap', async () => {
+		const time = new FakeTime();
+		const pacer = pacerOn(time);
+		const server = new FixedWindowServer(time, 1_000, 60_000, false);
+		const outcomes: Outcome[] = [];
+		for (let n = 0; n < 300; n++) void request(time, pacer, server).then((outcome) => outcomes.push(outcome));
+		await flush();
+
+		// 120 could not get a turn within RETRY.maxPacingWaitMs: refused before anything else happened, none sent.
+		const refusedAtOnce = outcomes.filter((outcome) => !outcome.ok);
+		expect(refusedAtOnce).toHaveLength(120);
+		expect(refusedAtOnce.every((outcome) => outcome.error instanceof PacingWaitTooLongError)).toBe(true);
+		expect((refusedAtOnce[0].error as PacingWaitTooLongError).waitMs).toBeGreaterThan(RETRY.maxPacingWaitMs);
+
+		await time.runUntil(() => outcomes.length === 300, 4 * 60_000, 100);
+		expect(outcomes.filter((outcome) => outcome.ok)).toHaveLength(180);
+		expect(server.sent).toHaveLength(180);
+		// Never more than 60 in any minute: 60, 60, 60, and no burst when the cap is reached.
+		expect(server.busiestWindow()).toBe(60);
+		const last = Math.max(...server.sent.map((sent) => sent.at));
+		expect(last).toBeGreaterThanOrEqual(2 * 60_000);
+		expect(last).toBeLessThan(RETRY.maxPacingWaitMs);
+	});
+
+	it('a request with a time limit shorter than its turn is refused at once, and says how long the turn is', async () => {
+		const time = new FakeTime();
+		const pacer = pacerOn(time);
+		const turn = await pacer.take();
+		pacer.settle(turn, 200, { 'ratelimit-limit': '10', 'ratelimit-remaining': '0', 'ratelimit-reset': '30' });
+
+		const error = await pacer.take({ maxWaitMs: 2_000 }).catch((caught: unknown) => caught);
+
+		expect(error).toBeInstanceOf(PacingWaitTooLongError);
+		expect((error as PacingWaitTooLongError).waitMs).toBeGreaterThanOrEqual(30_000);
+		expect((error as PacingWaitTooLongError).capMs).toBe(2_000);
+		expect(pacer.waiting).toBe(0);
+	});
+
+	it('a queued request whose turn does not come within its wait is refused, not sent late', async () => {
+		const time = new FakeTime();
+		const pacer = pacerOn(time);
+		const first = await pacer.take();
+		const second = pacer.take({ maxWaitMs: 500 }).then(
+			() => 'sent',
+			(error: unknown) => (error instanceof PacingWaitTooLongError ? 'refused' : 'other'),
+		);
+		// The first answer never comes (a hanging request): the documented rate takes over after 2 s, too late here.
+		await time.advanceTo(1_600);
+		expect(await second).toBe('refused');
+		pacer.settle(first);
+	});
+});
+
+describe('the first answer of a window', () => {
+	it('is awaited before the rest of the queue goes: 40 at once meet no 429 even with a high "Requests per Minute"', async () => {
+		const time = new FakeTime();
+		const pacer = pacerOn(time, 600);
+		const server = new FixedWindowServer(time, 10, 2_000);
+		const outcomes: Outcome[] = [];
+		for (let n = 0; n < 40; n++) void request(time, pacer, server).then((outcome) => outcomes.push(outcome));
+
+		await time.runUntil(() => outcomes.length === 40, 30_000);
+
+		expect(outcomes.every((outcome) => outcome.ok)).toBe(true);
+		expect(server.refused).toBe(0);
+		expect(Math.max(...outcomes.map((outcome) => outcome.finishedAt ?? 0))).toBeLessThan(8_000);
+	});
+
+	it('a slow first answer holds the others at most 2 s; then the documented rate lets them go', async () => {
+		const time = new FakeTime();
+		const pacer = pacerOn(time);
+		const first = await pacer.take();
+		let released = 0;
+		for (let n = 0; n < 3; n++) void pacer.take().then(() => released++);
+		await time.advanceTo(1_900);
+		expect(released).toBe(0);
+		await time.advanceTo(2_100);
+		expect(released).toBe(3);
+		pacer.settle(first, 200, HEADERS_10_PER_2S);
+	});
+
+	it('a first request that gets no answer hands the role to the next in the queue', async () => {
+		const time = new FakeTime();
+		const pacer = pacerOn(time);
+		const first = await pacer.take();
+		let released = 0;
+		for (let n = 0; n < 3; n++) void pacer.take().then(() => released++);
+		await flush();
+		pacer.settle(first);
+		await flush();
+		expect(released).toBe(1);
+	});
+});
+
+describe('bounded memory', () => {
+	it('the send log stays a fixed number of counters at 1,000,000,000 requests per minute', async () => {
+		const time = new FakeTime();
+		const pacer = pacerOn(time, 1_000_000_000);
+		for (let n = 0; n < 20_000; n++) {
+			const turn = await pacer.take();
+			pacer.settle(turn, 200, {});
+			time.now += 7;
+		}
+		expect(pacer.logEntries).toBeLessThanOrEqual(242);
+		expect(pacer.waiting).toBe(0);
+		expect(time.pending).toBe(0);
+	});
+});
+
+describe('processes sharing a key slow down together', () => {
+	/** `processes` pacers, each running `concurrency` requests at a time, `total` in all, against one server. */
+	async function shared(processes: number, concurrency: number, total: number, limit: number, windowMs: number) {
+		const time = new FakeTime();
+		const server = new FixedWindowServer(time, limit, windowMs);
+		const pacers = Array.from({ length: processes }, () => pacerOn(time));
+		let started = 0;
+		let finished = 0;
+		const failures: Outcome[] = [];
+		const worker = async (process: number): Promise<void> => {
+			while (started < total) {
+				started++;
+				const outcome = await request(time, pacers[process], server, { process, latencyMs: 15 });
+				finished++;
+				if (!outcome.ok) failures.push(outcome);
+			}
+		};
+		for (let process = 0; process < processes; process++) for (let n = 0; n < concurrency; n++) void worker(process);
+		await time.runUntil(() => finished === total, 10 * 60_000);
+		return { server, failures, finished, time };
+	}
+
+	it('two workers with two executions each, 200 creates at 10 per second: none fails, under 10 % extra requests', async () => {
+		const { server, failures, finished, time } = await shared(2, 2, 200, 10, 1_000);
+
+		expect(finished).toBe(200);
+		expect(failures).toEqual([]);
+		console.log(`[sim] 2 processes x 2: ${server.sent.length} requests for 200, ${server.refused} answers 429, ${time.now} ms`);
+		expect(server.sent.length).toBeLessThanOrEqual(220);
+		// Neither starves (the one whose turn comes later in each window would meet 429 after 429): while both are
+		// busy, each has at least a third of what the CRM accepted.
+		const busy = server.sent.filter((sent) => sent.at < 8_000 && sent.status === 200);
+		for (const process of [0, 1]) expect(busy.filter((sent) => sent.process === process).length).toBeGreaterThan(busy.length / 3);
+	});
+
+	it('a process left alone gets the whole budget back: after the other stops, 10 per window again, not 1', async () => {
+		const time = new FakeTime();
+		const server = new FixedWindowServer(time, 10, 1_000);
+		const pacers = [pacerOn(time), pacerOn(time)];
+		// Both processes send, two at a time each, for 6 s; then process 0 stops and process 1 goes on alone.
+		let done = 0;
+		const worker = async (process: number): Promise<void> => {
+			while (process === 1 ? done < 150 : time.now < 6_000) {
+				const outcome = await request(time, pacers[process], server, { process, latencyMs: 20 });
+				expect(outcome.ok).toBe(true);
+				if (process === 1) done++;
+			}
+		};
+		for (const process of [0, 1]) for (let n = 0; n < 2; n++) void worker(process);
+		await time.runUntil(() => done >= 150, 5 * 60_000);
+
+		const lastOfProcess0 = Math.max(...server.sent.filter((sent) => sent.process === 0).map((sent) => sent.at));
+		expect(lastOfProcess0).toBeLessThan(8_000);
+		// Alone from 2 s after that: about 10 a second, as the limit allows (not one a window, the probe, as before).
+		const alone = server.sent.filter((sent) => sent.at > lastOfProcess0 + 2_000);
+		const seconds = (time.now - (lastOfProcess0 + 2_000)) / 1000;
+		expect(alone.length).toBeGreaterThan(50);
+		expect(alone.length / seconds).toBeGreaterThan(8);
+		expect(server.refused).toBeLessThanOrEqual(5);
+	});
+
+	it('a window almost all spent by others does not leave the process at one request a window once they stop', async () => {
+		const time = new FakeTime();
+		const server = new FixedWindowServer(time, 10, 1_000);
+		const pacer = pacerOn(time);
+		server.spentByOthers = 9;
+		const outcomes: Outcome[] = [];
+		for (let n = 0; n < 60; n++) void request(time, pacer, server).then((outcome) => outcomes.push(outcome));
+		await time.advanceTo(4_000);
+		// 9 of every 10 were the others': this process had one a window.
+		expect(outcomes.length).toBeLessThanOrEqual(5);
+		server.spentByOthers = 0;
+		await time.runUntil(() => outcomes.length === 60, 60_000);
+
+		expect(outcomes.every((outcome) => outcome.ok)).toBe(true);
+		// The other 55 or so in about 6 windows, not 55.
+		expect(time.now).toBeLessThan(12_000);
+	});
+
+	it('reads the budget the other process spent: the second process alone would not know the window is spent', async () => {
+		const time = new FakeTime();
+		const server = new FixedWindowServer(time, 10, 2_000);
+		const a = pacerOn(time);
+		const b = pacerOn(time);
+		// A spends 8 of the window.
+		const spent: Outcome[] = [];
+		for (let n = 0; n < 8; n++) void request(time, a, server, { process: 0 }).then((outcome) => spent.push(outcome));
+		await time.runUntil(() => spent.length === 8, 1_000);
+		expect(server.sent).toHaveLength(8);
+		const outcomes: Outcome[] = [];
+		for (let n = 0; n < 10; n++) void request(time, b, server, { process: 1 }).then((outcome) => outcomes.push(outcome));
+		await time.runUntil(() => outcomes.length === 10, 20_000);
+
+		expect(outcomes.every((outcome) => outcome.ok)).toBe(true);
+		expect(server.refused).toBe(0);
+		expect(server.busiestWindow()).toBeLessThanOrEqual(10);
+	});
+});

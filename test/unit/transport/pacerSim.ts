@@ -1,0 +1,177 @@
+/**
+ * A fake clock and a simulated CRM rate limit for the pacer's unit tests: time moves only when a test says so, the
+ * pacer's one timer runs on that clock, and the "server" counts requests per key the way the sandbox does (a fixed
+ * window that starts with the first request after the last one ended; `RateLimit-Reset` in whole seconds, at least 1).
+ */
+import type { IDataObject } from 'n8n-workflow';
+
+import { RateLimitPacer, type PacerTurn } from '../../../nodes/CrmInvoicing/transport/rateLimit';
+
+/** Lets every pending promise callback run. */
+export async function flush(): Promise<void> {
+	for (let n = 0; n < 5; n++) await new Promise((resolve) => setImmediate(resolve));
+}
+
+export class FakeTime {
+	now = 0;
+
+	private timers: Array<{ at: number; resolve: () => void }> = [];
+
+	/** The pacer's `sleep`: resolves when the fake clock reaches its time; an aborted timer never resolves. */
+	readonly sleep = async (ms: number, signal?: AbortSignal): Promise<void> =>
+		await new Promise<void>((resolve, reject) => {
+			const timer = { at: this.now + Math.max(0, ms), resolve };
+			this.longestTimer = Math.max(this.longestTimer, ms);
+			this.timers.push(timer);
+			signal?.addEventListener('abort', () => {
+				this.timers = this.timers.filter((other) => other !== timer);
+				reject(new Error('aborted'));
+			});
+		});
+
+	/** The longest wait any timer was set for. */
+	longestTimer = 0;
+
+	/** Timers not yet fired (the pacer keeps at most one). */
+	get pending(): number {
+		return this.timers.length;
+	}
+
+	/** Moves the clock to `target`, firing each timer due on the way, in order. */
+	async advanceTo(target: number): Promise<void> {
+		await flush();
+		for (;;) {
+			this.timers.sort((a, b) => a.at - b.at);
+			const next = this.timers[0];
+			if (!next || next.at > target) break;
+			this.timers.shift();
+			this.now = Math.max(this.now, next.at);
+			next.resolve();
+			await flush();
+		}
+		this.now = Math.max(this.now, target);
+		await flush();
+	}
+
+	/** Fires the earliest timer (moving the clock to it); false when there is none. */
+	async fireNext(): Promise<boolean> {
+		await flush();
+		this.timers.sort((a, b) => a.at - b.at);
+		const next = this.timers[0];
+		if (!next) return false;
+		await this.advanceTo(next.at);
+		return true;
+	}
+
+	/** Runs until `done` holds or `limitMs` of fake time have passed, in steps of `stepMs`. */
+	async runUntil(done: () => boolean, limitMs: number, stepMs = 10): Promise<void> {
+		const end = this.now + limitMs;
+		while (!done() && this.now < end) await this.advanceTo(this.now + stepMs);
+	}
+}
+
+export interface SentRequest {
+	at: number;
+	status: number;
+	process: number;
+	ticket: number;
+}
+
+/** A CRM's per-key rate limit as the sandbox keeps it. `announce: false`: answers carry no RateLimit-* headers. */
+export class FixedWindowServer {
+	readonly sent: SentRequest[] = [];
+
+	private window: { start: number; count: number } | undefined;
+
+	/** The burst switch, as the sandbox has it: another client spends this many at the start of every window. */
+	spentByOthers = 0;
+
+	constructor(
+		private readonly time: FakeTime,
+		readonly limit: number,
+		readonly windowMs: number,
+		private readonly announce = true,
+	) {}
+
+	/** Counts a request arriving now, and answers it: status and headers. */
+	answer(process: number, ticket: number): { status: number; headers: IDataObject } {
+		const now = this.time.now;
+		if (!this.window || now >= this.window.start + this.windowMs) this.window = { start: now, count: this.spentByOthers };
+		this.window.count++;
+		const reset = Math.max(1, Math.ceil((this.window.start + this.windowMs - now) / 1000));
+		const headers: IDataObject = {
+			'ratelimit-limit': String(this.limit),
+			'ratelimit-remaining': String(Math.max(0, this.limit - this.window.count)),
+			'ratelimit-reset': String(reset),
+		};
+		const status = this.window.count > this.limit ? 429 : 200;
+		this.sent.push({ at: now, status, process, ticket });
+		if (status === 429) return { status, headers: { ...headers, 'retry-after': String(reset) } };
+		return { status, headers: this.announce ? headers : {} };
+	}
+
+	/** The most requests accepted (not 429) in any span of the window's length. */
+	busiestWindow(): number {
+		const times = this.sent.filter((request) => request.status !== 429).map((request) => request.at);
+		let most = 0;
+		for (let start = 0; start < times.length; start++) {
+			let end = start;
+			while (end < times.length && times[end] < times[start] + this.windowMs) end++;
+			most = Math.max(most, end - start);
+		}
+		return most;
+	}
+
+	get refused(): number {
+		return this.sent.filter((request) => request.status === 429).length;
+	}
+}
+
+export interface Outcome {
+	ok: boolean;
+	error?: Error;
+	finishedAt?: number;
+}
+
+/**
+ * One request as the transport makes it: takes a turn, is counted by the server, gets its answer `latencyMs` later,
+ * settles the turn, and after a 429 asks again with the same ticket (at most `retries` times).
+ */
+export async function request(
+	time: FakeTime,
+	pacer: RateLimitPacer,
+	server: FixedWindowServer,
+	options: { process?: number; latencyMs?: number; maxWaitMs?: number; retries?: number } = {},
+): Promise<Outcome> {
+	let turn: PacerTurn | undefined;
+	for (let attempt = 0; ; attempt++) {
+		try {
+			turn = await pacer.take({ maxWaitMs: options.maxWaitMs, ticket: turn?.ticket });
+		} catch (error) {
+			return { ok: false, error: error as Error };
+		}
+		const answer = server.answer(options.process ?? 0, turn.ticket);
+		await time.sleep(options.latencyMs ?? 5);
+		pacer.settle(turn, answer.status, answer.headers);
+		if (answer.status !== 429) return { ok: true, finishedAt: time.now };
+		if (attempt >= (options.retries ?? 5)) return { ok: false, error: new Error('429') };
+	}
+}
+
+export function pacerOn(time: FakeTime, requestsPerMinute?: number): RateLimitPacer {
+	return new RateLimitPacer({ now: () => time.now, sleep: time.sleep, requestsPerMinute });
+}
+
+/** Takes a turn, moving the fake clock timer by timer until it is given; the time it was given. */
+export async function takeTurn(time: FakeTime, pacer: RateLimitPacer): Promise<{ turn: PacerTurn; at: number }> {
+	let given: PacerTurn | undefined;
+	let failed: unknown;
+	pacer.take().then(
+		(turn) => (given = turn),
+		(error: unknown) => (failed = error ?? new Error('refused')),
+	);
+	await flush();
+	while (!given && !failed) if (!(await time.fireNext())) throw new Error('the pacer set no timer and gave no turn');
+	if (failed) throw failed as Error;
+	return { turn: given as PacerTurn, at: time.now };
+}
