@@ -49,14 +49,17 @@ function describeShape(body: unknown): string {
 
 /**
  * The webhook subscriptions the key can see: all of them (at most `maxPages` pages of 100), or the first `want.limit`.
+ * `timeLimitMs` bounds the whole list, every page included (the trigger's lifecycle passes what is left of its own).
  */
 export async function listWebhookSubscriptions(
 	context: ApiContext,
 	want: PageRequest = { returnAll: true },
 	itemIndex?: number,
 	maxPages = WEBHOOK_LIST_MAX_PAGES,
+	timeLimitMs?: number,
 ): Promise<IDataObject[]> {
 	const node = context.getNode();
+	const end = timeLimitMs === undefined ? undefined : Date.now() + timeLimitMs;
 	const limit = want.returnAll ? Infinity : Math.max(0, Math.floor(want.limit ?? 0));
 	const all: IDataObject[] = [];
 	const seen = new Set<string>();
@@ -64,7 +67,13 @@ export async function listWebhookSubscriptions(
 	for (let page = 1; page <= maxPages && all.length < limit; page++) {
 		const qs: IDataObject = { limit: Math.min(MAX_PAGE_SIZE, limit - all.length) };
 		if (cursor !== undefined) qs.cursor = cursor;
-		const body: unknown = await apiRequest.call(context, { method: 'GET', path: '/webhooks', qs, itemIndex });
+		const body: unknown = await apiRequest.call(context, {
+			method: 'GET',
+			path: '/webhooks',
+			qs,
+			itemIndex,
+			...(end === undefined ? {} : { timeLimitMs: Math.max(1, end - Date.now()) }),
+		});
 		const read = readWebhookListPage(body);
 		if (!read) {
 			throw new NodeOperationError(node, `The API answered GET /webhooks with ${describeShape(body)}, not a list the node knows`, {
