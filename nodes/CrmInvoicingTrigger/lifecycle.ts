@@ -28,6 +28,9 @@ import {
  */
 export const HOOK_TIME_LIMIT_MS = 20_000;
 
+/** The limit in force: HOOK_TIME_LIMIT_MS (unit tests shorten it to prove the mechanism without waiting 20 s). */
+export const hookLimits = { totalMs: HOOK_TIME_LIMIT_MS };
+
 /** What create keeps of its time limit for POST /webhooks when it probes old URLs first. */
 const RESERVE_FOR_SUBSCRIBING_MS = 8_000;
 
@@ -38,12 +41,14 @@ export const MAX_PROBES_PER_ACTIVATION = 5;
 class HookDeadline {
 	private readonly end: number;
 
+	private readonly limitMs: number;
+
 	constructor(
 		private readonly context: IHookFunctions,
 		private readonly what: string,
-		limitMs = HOOK_TIME_LIMIT_MS,
 	) {
-		this.end = Date.now() + limitMs;
+		this.limitMs = hookLimits.totalMs;
+		this.end = Date.now() + this.limitMs;
 	}
 
 	/** What is left, in ms (at least 1, so a request made now fails at once instead of having no limit). */
@@ -64,10 +69,10 @@ class HookDeadline {
 			const original = error instanceof Error ? error.message : String(error);
 			throw new NodeOperationError(
 				this.context.getNode(),
-				`The CRM did not answer in time: the trigger could not ${this.what} within ${HOOK_TIME_LIMIT_MS / 1000} s (${original})`,
+				`The CRM did not answer in time: the trigger could not ${this.what} within ${this.limitMs / 1000} s`,
 				{
-					description:
-						'The CRM API accepted the connection but did not answer in time (it may be down, overloaded or slow), so this workflow was not activated; n8n went on activating its other workflows. Check the CRM and the Base URL of the credential, then activate the workflow again.',
+					// The transport's own text goes here: n8n would replace a message holding a connection error code.
+					description: `The CRM API did not answer in time (it may be down, overloaded or slow; last error: ${original.slice(0, 300)}), so this workflow was not activated; n8n went on activating its other workflows. Check the CRM and the Base URL of the credential, then activate the workflow again.`,
 				},
 			);
 		}
