@@ -31,8 +31,14 @@ export const HOOK_TIME_LIMIT_MS = 20_000;
 /** The limit in force: HOOK_TIME_LIMIT_MS (unit tests shorten it to prove the mechanism without waiting 20 s). */
 export const hookLimits = { totalMs: HOOK_TIME_LIMIT_MS };
 
-/** What create keeps of its time limit for POST /webhooks when it probes old URLs first. */
-const RESERVE_FOR_SUBSCRIBING_MS = 8_000;
+/**
+ * The share of the time limit create keeps for POST /webhooks (8 s of 20 s): the sweep and the probes of old URLs
+ * before it get only what is left above it, so a webhook list that hangs does not stop the subscribing.
+ */
+const RESERVED_FOR_SUBSCRIBING = 0.4;
+
+/** create does not send POST /webhooks with less than this share of the time limit left (2 s of 20 s). */
+const MIN_SHARE_TO_SUBSCRIBE = 0.1;
 
 /** Most old URLs one activation probes; the others are kept and named in a warning, and probed next time. */
 export const MAX_PROBES_PER_ACTIVATION = 5;
@@ -60,21 +66,30 @@ class HookDeadline {
 		return Date.now() >= this.end - 50;
 	}
 
+	/** What is left above the share of the limit kept for later work, in ms (may be 0 or less: no time). */
+	leftAbove(share: number): number {
+		return this.end - Date.now() - share * this.limitMs;
+	}
+
+	/** The error of a hook that ran out of time: it names the time limit; the transport's last error is in the description. */
+	error(detail: string): NodeOperationError {
+		return new NodeOperationError(
+			this.context.getNode(),
+			`The CRM did not answer in time: the trigger could not ${this.what} within ${this.limitMs / 1000} s`,
+			{
+				// The transport's own text goes here: n8n would replace a message holding a connection error code.
+				description: `The CRM API did not answer in time (it may be down, overloaded or slow; ${detail.slice(0, 300)}), so this workflow was not activated; n8n went on activating its other workflows. Check the CRM and the Base URL of the credential, then activate the workflow again.`,
+			},
+		);
+	}
+
 	/** Runs `work`; an error after the deadline passed is rethrown as one that names the time limit. */
 	async run<T>(work: () => Promise<T>): Promise<T> {
 		try {
 			return await work();
 		} catch (error) {
 			if (!this.expired()) throw nodeError(this.context.getNode(), error);
-			const original = error instanceof Error ? error.message : String(error);
-			throw new NodeOperationError(
-				this.context.getNode(),
-				`The CRM did not answer in time: the trigger could not ${this.what} within ${this.limitMs / 1000} s`,
-				{
-					// The transport's own text goes here: n8n would replace a message holding a connection error code.
-					description: `The CRM API did not answer in time (it may be down, overloaded or slow; last error: ${original.slice(0, 300)}), so this workflow was not activated; n8n went on activating its other workflows. Check the CRM and the Base URL of the credential, then activate the workflow again.`,
-				},
-			);
+			throw this.error(`last error: ${error instanceof Error ? error.message : String(error)}`);
 		}
 	}
 }
@@ -271,7 +286,7 @@ function warnKept(context: IHookFunctions, id: string, url: string, result: Prob
  * counts as dead.
  */
 async function probeDead(context: IHookFunctions, url: string, deadline: HookDeadline): Promise<ProbeResult> {
-	const limit = () => Math.min(PROBE_TIME_LIMIT_MS, deadline.left() - RESERVE_FOR_SUBSCRIBING_MS);
+	const limit = () => Math.min(PROBE_TIME_LIMIT_MS, deadline.leftAbove(RESERVED_FOR_SUBSCRIBING));
 	if (limit() <= 0) return { verdict: 'unknown', detail: 'no time left to check it' };
 	const first = await probeWebhookUrl.call(context, url, limit());
 	if (first.detail === 'ENOTFOUND') return { verdict: 'notRegistered', detail: first.detail };
@@ -300,7 +315,10 @@ function forgetForeign(context: IHookFunctions, stored: StoredSubscription, why:
 async function sweepLeftovers(context: IHookFunctions, tag: string, url: string, deadline: HookDeadline): Promise<void> {
 	let subscriptions: IDataObject[];
 	try {
-		subscriptions = await listWebhookSubscriptions(context, { returnAll: true }, undefined, undefined, deadline.left());
+		// The sweep leaves POST /webhooks its share of the deadline: a list that hangs does not stop the subscribing.
+		const limit = deadline.leftAbove(RESERVED_FOR_SUBSCRIBING);
+		if (limit <= 0) throw new Error('no time left for it within the time limit');
+		subscriptions = await listWebhookSubscriptions(context, { returnAll: true }, undefined, undefined, limit);
 	} catch (error) {
 		context.logger.warn(
 			`CRM Invoicing Trigger: could not list webhook subscriptions to remove this trigger's leftovers (${(error as Error).message})`,
@@ -406,6 +424,9 @@ export async function create(this: IHookFunctions): Promise<boolean> {
 		}
 		await sweepLeftovers(this, tag, url, deadline);
 
+		// Not sent with too little time left: a POST abandoned mid-way may still create a subscription (the next
+		// activation's sweep removes such a leftover, since it delivers to this node's own URL).
+		if (deadline.leftAbove(MIN_SHARE_TO_SUBSCRIBE) <= 0) throw deadline.error('no time was left to send POST /webhooks');
 		let response: IDataObject;
 		try {
 			response = await apiRequest.call(this, {
