@@ -25,6 +25,11 @@ import { e2eEnv, finishedExecutions, n8nClient, sandbox, sendSignedDelivery, TRI
 jest.setTimeout(420_000);
 
 const env = e2eEnv();
+/**
+ * Whether this n8n runs a trigger's checkExists/create at start-up for workflows already active in its database: 2.38.7
+ * and 1.123.81 do; 2.41's publication service does not (/work/shared/notes/n8n-runtime.md). The clone case needs it.
+ */
+const RUNS_TRIGGER_CHECKS_AT_START_UP = !/^2\.(4[1-9]|[5-9]\d)\./.test(env.n8nVersion);
 const crm = sandbox(env);
 const n8n = n8nClient(env);
 const NODE_NAME = 'CRM Invoicing Trigger';
@@ -215,7 +220,14 @@ describe(`CRM Invoicing Trigger lifecycle and deliveries (issue 17) in real n8n 
 		let cloneId: string | undefined;
 		try {
 			await clone.start(300_000);
-			// The clone activates its copy of the workflow at start-up and subscribes at its own URL.
+			if (!RUNS_TRIGGER_CHECKS_AT_START_UP) {
+				// n8n 2.41+ does not run checkExists/create at start-up for webhooks registered in its database: the clone
+				// neither subscribes nor touches anything. Production's subscription must still stand.
+				await new Promise((resolve) => setTimeout(resolve, 15_000));
+				expect((await crm.webhooks()).find((s) => s.id === production.id)).toMatchObject({ url: urlOf(workflow), status: 'active' });
+				return;
+			}
+			// The clone activates its copy of the workflow at start-up and subscribes at its own URL (n8n 2.38.7, 1.123.81).
 			const cloneSubscription = await waitFor(
 				async () => (await crm.webhooks()).find((s) => s.url === urlOf(workflow, cloneUrl)),
 				180_000,
@@ -232,6 +244,7 @@ describe(`CRM Invoicing Trigger lifecycle and deliveries (issue 17) in real n8n 
 			await expectExactlyExecutions(id, 1);
 		} finally {
 			await clone.stop();
+			if (!RUNS_TRIGGER_CHECKS_AT_START_UP) rmSync(cloneFolder, { recursive: true, force: true });
 		}
 		expect((await crm.webhooks()).find((s) => s.id === production.id)).toBeDefined();
 
