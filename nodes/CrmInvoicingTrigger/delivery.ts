@@ -5,7 +5,7 @@ import { readsStaleSubscription } from './ownership';
 import { acceptOnce, deliveryMemoryKey, wasAccepted } from './recentDeliveries';
 import { verifyWebhookSignature, type VerificationResult, type WebhookHeaders } from './signature';
 import { storedSubscriptionCurrency } from './staleness';
-import { apiKeyOf, secretOwner, storedSecretOf } from './storedSecret';
+import { apiKeyOf, secretOwner, storedSecretOf, type StoredSecret } from './storedSecret';
 import { readSubscription, subscribedEvents, type StoredSubscription } from './subscription';
 
 /**
@@ -23,6 +23,10 @@ export const RENEWING_REASON =
 /** The answer when the stored secret does not unwrap with the credential (secretAtRest.ts). */
 export const UNUSABLE_SECRET_REASON =
 	'this trigger\'s stored signing secret cannot be unwrapped with its credential (the credential\'s API key changed, or the workflow\'s data was copied from another workflow); retry later. Deactivate and re-activate the workflow so that it subscribes anew';
+
+/** The answer when n8n cannot hand over the trigger's credential, whose API key unwraps the secret. */
+export const NO_CREDENTIAL_REASON =
+	'this trigger\'s credential could not be read, so its signing secret cannot be unwrapped; retry later. Check the trigger\'s credential in n8n';
 
 /** The answer when a signature does not match and the stored subscription is no longer current (staleness.ts). */
 export const STALE_REASON =
@@ -135,7 +139,7 @@ async function refuseMismatch(
 			apiKey,
 			secretOwner(context, retired.webhookId),
 			true,
-		);
+		).catch((): StoredSecret => ({ kind: 'unusable' }));
 		if (secret.kind === 'secret' && verify(secret.secret).ok) return refuse(context, 410, RETIRED_REASON, request);
 	}
 	// This process just subscribed anew, and this request read the static data from before the new secret was saved.
@@ -166,13 +170,19 @@ export async function receiveDelivery(this: IWebhookFunctions): Promise<IWebhook
 	// The credential is read (decrypted by n8n) only when this process has not unwrapped this secret before.
 	let key: Promise<string> | undefined;
 	const apiKey = async () => await (key ??= apiKeyOf(this));
-	const secret = await storedSecretOf(stored, apiKey, secretOwner(this, subscriptionId), true);
+	let secret: StoredSecret;
+	try {
+		secret = await storedSecretOf(stored, apiKey, secretOwner(this, subscriptionId), true);
+	} catch {
+		// n8n could not hand over the credential (deleted, or not decryptable): a state on our side, retryable.
+		return refuse(this, 503, NO_CREDENTIAL_REASON, request);
+	}
 	if (secret.kind === 'none') return refuse(this, 503, NO_SECRET_REASON, request);
 	if (secret.kind === 'unusable') return refuse(this, 503, UNUSABLE_SECRET_REASON, request);
 
-	const verify = (key: string) =>
+	const verify = (signingSecret: string) =>
 		verifyWebhookSignature({
-			secret: key,
+			secret: signingSecret,
 			headers: request.headers ?? {},
 			rawHeaders: request.rawHeaders,
 			rawBody: request.rawBody,

@@ -7,6 +7,7 @@ import nock from 'nock';
 import type { IDataObject, INodeParameters, IWebhookResponseData } from 'n8n-workflow';
 
 import {
+	NO_CREDENTIAL_REASON,
 	NO_SECRET_REASON,
 	RETIRED_REASON,
 	STALE_REASON,
@@ -94,6 +95,7 @@ async function deliver(options: {
 	id?: string;
 	staticData?: IDataObject;
 	parameters?: INodeParameters;
+	credentials?: null;
 }): Promise<Delivered> {
 	const rawBody = options.rawBody ?? event();
 	const headers =
@@ -105,6 +107,7 @@ async function deliver(options: {
 		headers,
 		rawBody: Buffer.from(rawBody, 'utf8'),
 		webhookUrl: PRODUCTION_URL,
+		...(options.credentials === null ? { credentials: null } : {}),
 	});
 	const result = await nodeType.webhook.call(parts.context);
 	return {
@@ -237,7 +240,13 @@ describe('the signing secret at rest', () => {
 		expect(warnings().join('\n')).toContain('cannot be unwrapped');
 	});
 
-	it('activation notices a changed credential and subscribes anew (the old subscription is deleted)', async () => {
+	it('a credential n8n cannot hand over (deleted) is 503 too, with a reason, and nothing runs', async () => {
+		// A wrapped secret this process has not unwrapped yet needs the credential.
+		const staticData = stored({ webhookId: 'whk_fresh', webhookSecretWrapped: wrap(SECRET, 'whk_fresh') });
+		expectNothingRun(await deliver({ staticData, credentials: null }), 503, NO_CREDENTIAL_REASON);
+	});
+
+		it('activation notices a changed credential and subscribes anew (the old subscription is deleted)', async () => {
 		nock(API).get(ONE('whk_1')).reply(200, { id: 'whk_1', url: PRODUCTION_URL, events: ['lead.created', 'deal.stage_changed'] });
 		const removed = nock(API).delete(ONE('whk_1')).reply(204);
 		const trigger = hooks({ staticData: stored({ webhookSecretWrapped: wrap(SECRET, 'whk_1', 'sk_the_previous_key') }) });
