@@ -2,10 +2,12 @@ import type { IDataObject, IWebhookFunctions, IWebhookResponseData } from 'n8n-w
 
 import { fullRecordOf } from './fullRecord';
 import { readsStaleSubscription } from './ownership';
-import { acceptOnce, deliveryMemoryKey } from './recentDeliveries';
-import { verifyWebhookSignature, type WebhookHeaders } from './signature';
+import { acceptOnce, deliveryMemoryKey, wasAccepted } from './recentDeliveries';
+import { verifyWebhookSignature, type VerificationResult, type WebhookHeaders } from './signature';
+import { storedSubscriptionCurrency } from './staleness';
+import { apiKeyOf, secretOwner, storedSecretOf, type StoredSecret } from './storedSecret';
 import { deliveryOutput } from './simplify';
-import { readSubscription, subscribedEvents } from './subscription';
+import { readSubscription, subscribedEvents, type StoredSubscription } from './subscription';
 
 /**
  * The answer when this node holds no signing secret yet. Answered 503, not 4xx: the API retries 5xx on its schedule
@@ -18,6 +20,26 @@ export const NO_SECRET_REASON =
 /** The answer when a signature does not match while this node has just subscribed anew in this n8n process. */
 export const RENEWING_REASON =
 	'signature does not match the stored secret while this trigger is renewing its subscription; retry later';
+
+/** The answer when the stored secret does not unwrap with the credential (secretAtRest.ts). */
+export const UNUSABLE_SECRET_REASON =
+	'this trigger\'s stored signing secret cannot be unwrapped with its credential (the credential\'s API key changed, or the workflow\'s data was copied from another workflow); retry later. Deactivate and re-activate the workflow so that it subscribes anew';
+
+/** The answer when n8n cannot hand over the trigger's credential, whose API key unwraps the secret. */
+export const NO_CREDENTIAL_REASON =
+	'this trigger\'s credential could not be read, so its signing secret cannot be unwrapped; retry later. Check the trigger\'s credential in n8n';
+
+/** The answer when a signature does not match and the stored subscription is no longer current (staleness.ts). */
+export const STALE_REASON =
+	'signature does not match the stored secret, and the stored subscription is no longer this trigger\'s current one (this n8n process has not read the new one yet); retry later';
+
+/** The answer when a signature does not match and the CRM could not say whether the stored subscription is current. */
+export const UNCHECKED_REASON =
+	'signature does not match the stored secret, and the CRM could not be asked in time whether this trigger\'s subscription was renewed; retry later';
+
+/** The answer to a delivery signed only by a subscription this trigger retired (lifecycle.ts, settleOldUrl). */
+export const RETIRED_REASON =
+	'this delivery came through a webhook subscription that this trigger replaced (it delivers to an old URL of this n8n); answered 410 so that the CRM disables it. Nothing was run';
 
 /** The parts of n8n's request object a delivery needs. */
 interface DeliveryRequest {
@@ -57,7 +79,7 @@ const MAX_ID_IN_LOG = 80;
  */
 function refuse(
 	context: IWebhookFunctions,
-	status: 400 | 401 | 503,
+	status: 400 | 401 | 410 | 503,
 	reason: string,
 	request: DeliveryRequest,
 ): IWebhookResponseData {
@@ -65,7 +87,12 @@ function refuse(
 	const node = context.getNode();
 	const rawId = request.headers?.['webhook-id'];
 	const id = typeof rawId === 'string' ? rawId.replace(/[^\x20-\x7e]/g, '?').slice(0, MAX_ID_IN_LOG) : undefined;
-	const outcome = status === 503 ? 'the API retries it later' : 'the API does not retry it';
+	const outcome =
+		status === 503
+			? 'the API retries it later'
+			: status === 410
+				? 'the API disables that endpoint'
+				: 'the API does not retry it';
 	context.logger.warn(
 		`CRM Invoicing Trigger refused a delivery with ${status} (${outcome}): ${reason}` +
 			` [workflow ${String(workflow.id ?? '')}, node "${node.name}"${id ? `, webhook-id ${id}` : ''}]`,
@@ -95,29 +122,76 @@ function isPlainObject(value: unknown): value is IDataObject {
 }
 
 /**
+ * A delivery whose signature does not match the current secret: answered 410 when a retired subscription's secret
+ * verifies it (an old URL of this n8n: the CRM disables that endpoint, nothing runs); 503 when a retry may pass (this
+ * process subscribed anew a moment ago, or the stored subscription is no longer current: staleness.ts); else 401.
+ */
+async function refuseMismatch(
+	context: IWebhookFunctions,
+	request: DeliveryRequest,
+	stored: StoredSubscription,
+	apiKey: () => Promise<string>,
+	verify: (secret: string) => VerificationResult,
+): Promise<IWebhookResponseData> {
+	for (const retired of stored.webhookRetired ?? []) {
+		if (retired.webhookSecretWrapped === undefined) continue;
+		const secret = await storedSecretOf(
+			{ webhookSecretWrapped: retired.webhookSecretWrapped },
+			apiKey,
+			secretOwner(context, retired.webhookId),
+			true,
+		).catch((): StoredSecret => ({ kind: 'unusable' }));
+		if (secret.kind === 'secret' && verify(secret.secret).ok) return refuse(context, 410, RETIRED_REASON, request);
+	}
+	// This process just subscribed anew, and this request read the static data from before the new secret was saved.
+	if (readsStaleSubscription(context, stored.webhookId)) return refuse(context, 503, RENEWING_REASON, request);
+	const currency = await storedSubscriptionCurrency(context, stored.webhookId ?? '');
+	if (currency === 'stale') return refuse(context, 503, STALE_REASON, request);
+	if (currency === 'unknown') return refuse(context, 503, UNCHECKED_REASON, request);
+	return refuse(context, 401, 'signature does not match', request);
+}
+
+/**
  * One delivery: verify (before anything else, on the raw bytes), then parse, filter by event, drop retries of an
- * accepted `webhook-id`, and emit one item. Makes no API call and never throws for a bad request: every refusal is
- * answered here and logged as a warning: 503 when a retry can succeed (no secret yet, subscription being renewed),
- * else a 4xx other than 410 (410 would make the API disable the subscription).
+ * accepted `webhook-id`, read the full record when asked (after the duplicate check, so a retry costs no API call),
+ * and emit one item. Never throws for a bad request: every refusal is answered here and logged as a warning: 503 when
+ * a retry can pass (no secret yet, a secret that does not unwrap, a subscription being renewed), 410 for a retired
+ * subscription's delivery, else a 4xx other than 410. API calls: Output Full Record's read, and when a signature
+ * does not match, at most one question per 30 s per process whether the stored subscription is current.
  */
 export async function receiveDelivery(this: IWebhookFunctions): Promise<IWebhookResponseData> {
 	const staticData = this.getWorkflowStaticData('node');
 	const request = this.getRequestObject() as unknown as DeliveryRequest;
-	const { webhookId: subscriptionId, webhookSecret } = readSubscription(staticData);
+	const stored = readSubscription(staticData);
+	const subscriptionId = stored.webhookId;
 	// A state on our side that a retry fixes: answered 503 so that the API delivers it again (see NO_SECRET_REASON).
-	if (!webhookSecret) return refuse(this, 503, NO_SECRET_REASON, request);
+	if (!subscriptionId || (!stored.webhookSecretWrapped && !stored.webhookSecret)) {
+		return refuse(this, 503, NO_SECRET_REASON, request);
+	}
+	// The credential is read (decrypted by n8n) only when this process has not unwrapped this secret before.
+	let key: Promise<string> | undefined;
+	const apiKey = async () => await (key ??= apiKeyOf(this));
+	let secret: StoredSecret;
+	try {
+		secret = await storedSecretOf(stored, apiKey, secretOwner(this, subscriptionId), true);
+	} catch {
+		// n8n could not hand over the credential (deleted, or not decryptable): a state on our side, retryable.
+		return refuse(this, 503, NO_CREDENTIAL_REASON, request);
+	}
+	if (secret.kind === 'none') return refuse(this, 503, NO_SECRET_REASON, request);
+	if (secret.kind === 'unusable') return refuse(this, 503, UNUSABLE_SECRET_REASON, request);
 
-	const verification = verifyWebhookSignature({
-		secret: webhookSecret,
-		headers: request.headers ?? {},
-		rawHeaders: request.rawHeaders,
-		rawBody: request.rawBody,
-	});
+	const verify = (signingSecret: string) =>
+		verifyWebhookSignature({
+			secret: signingSecret,
+			headers: request.headers ?? {},
+			rawHeaders: request.rawHeaders,
+			rawBody: request.rawBody,
+		});
+	const verification = verify(secret.secret);
 	if (!verification.ok) {
-		// This process just subscribed anew, and this request read the static data from before the new secret was saved:
-		// the delivery may be signed with the new secret. A retry reads the saved one.
-		if (verification.reason === 'signature does not match' && readsStaleSubscription(this, subscriptionId)) {
-			return refuse(this, 503, RENEWING_REASON, request);
+		if (verification.reason === 'signature does not match') {
+			return await refuseMismatch(this, request, stored, apiKey, verify);
 		}
 		return refuse(this, 401, verification.reason, request);
 	}
@@ -134,15 +208,19 @@ export async function receiveDelivery(this: IWebhookFunctions): Promise<IWebhook
 		return answer(this, 200, { received: true, ignored: `event "${shown}" is not selected in this trigger` });
 	}
 
+	// A retry of an accepted delivery is answered before Output Full Record reads anything: it spends no API budget.
+	const memoryKey = deliveryMemoryKey(this, subscriptionId);
+	if (wasAccepted(staticData, memoryKey, verification.id)) return answer(this, 200, { received: true, duplicate: true });
+
 	// Output Full Record (fullRecord.ts): read before the id is remembered, so a 503 leaves the retry welcome.
 	const record = await fullRecordOf(this, options, event, payload);
 	// fullRecord.ts logged the failed read as a warning already.
 	if (record.kind === 'retry') return answer(this, 503, { error: record.reason });
 
-	if (!acceptOnce(staticData, deliveryMemoryKey(this, subscriptionId ?? ''), verification.id)) {
+	// Checked again: a copy of this delivery handled meanwhile (during the read) has been accepted already.
+	if (!acceptOnce(staticData, memoryKey, verification.id)) {
 		return answer(this, 200, { received: true, duplicate: true });
 	}
-
 	const output = record.payload;
 	const json: IDataObject =
 		options.payloadOnly === true

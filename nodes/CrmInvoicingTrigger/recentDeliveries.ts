@@ -55,6 +55,13 @@ function memoryFor(key: string): Set<string> {
 	return set;
 }
 
+/** Whether `webhookId` was accepted already (in this process or in the stored list), without recording anything. */
+export function wasAccepted(staticData: IDataObject, memoryKey: string, webhookId: string): boolean {
+	const print = fingerprint(webhookId);
+	if (memory.get(memoryKey)?.has(print)) return true;
+	return Array.isArray(staticData.recentDeliveries) && (staticData.recentDeliveries as unknown[]).includes(print);
+}
+
 /**
  * Records `webhookId` as accepted and tells whether it already was. Synchronous, so two deliveries handled by the
  * same process cannot both pass.

@@ -29,6 +29,9 @@ export type VerificationFailure =
 	| 'webhook-timestamp is in the future'
 	| 'no v1 signature in webhook-signature header'
 	| 'signature does not match'
+	| 'webhook-signature header is too long'
+	| 'webhook-signature header has too many entries'
+	| 'webhook-id header is too long'
 	| 'signing secret is missing or invalid';
 
 export type VerificationResult =
@@ -119,15 +122,111 @@ function rawHeaderLines(rawHeaders: readonly unknown[] | undefined, name: string
 }
 
 /**
- * The entries of `webhook-signature`. The spec separates them with spaces; a header sent as several lines arrives
- * joined by ", " (Node) or "," (some proxies), so a comma followed by the next entry's `vN,` also separates them.
+ * Caps checked before `webhook-signature` is parsed: its length in characters, and the number of entries read. The
+ * CRM sends one `v1` entry (about 47 characters), two or three while it rotates a secret; anything near these caps is
+ * not from the CRM and is refused (401) without being parsed further.
  */
+export const MAX_SIGNATURE_HEADER_LENGTH = 4096;
+export const MAX_SIGNATURE_ENTRIES = 16;
+/** The longest `webhook-id` read; the API's ids are short (`msg_…`). */
+export const MAX_WEBHOOK_ID_LENGTH = 256;
+
+/** Counts the characters a parse visits, so tests can prove it linear without a clock. */
+export interface ParseMeter {
+	steps: number;
+}
+
+function isSpace(code: number): boolean {
+	// What the former /\s+/ split on in practice: space, tab, line breaks, vertical tab, form feed, no-break space.
+	return code === 0x20 || (code >= 0x09 && code <= 0x0d) || code === 0xa0;
+}
+
+const isDigit = (code: number) => code >= 0x30 && code <= 0x39;
+const isLowerLetter = (code: number) => code >= 0x61 && code <= 0x7a;
+
+/**
+ * The index after a version prefix `v<digits><letters>,` that starts at `start` (and ends before `end`), else -1.
+ * Scans only up to the first character that cannot belong to a prefix: never past the next comma.
+ */
+function versionPrefixEnd(text: string, start: number, end: number, meter: ParseMeter): number {
+	let index = start;
+	if (index >= end || text.charCodeAt(index) !== 0x76 /* v */) return -1;
+	index++;
+	const digitsFrom = index;
+	while (index < end && isDigit(text.charCodeAt(index))) {
+		meter.steps++;
+		index++;
+	}
+	if (index === digitsFrom) return -1;
+	while (index < end && isLowerLetter(text.charCodeAt(index))) {
+		meter.steps++;
+		index++;
+	}
+	meter.steps++;
+	return index < end && text.charCodeAt(index) === 0x2c /* , */ ? index + 1 : -1;
+}
+
+/**
+ * One entry `[start, end)` of a token: trailing commas cut off a versioned entry (`v1,abc,,` → `v1,abc`), as a proxy
+ * that joins repeated header lines with "," leaves them, keeping at least one character after the version's comma.
+ */
+function entryOf(text: string, start: number, end: number, meter: ParseMeter): string {
+	const prefixEnd = versionPrefixEnd(text, start, end, meter);
+	let last = end;
+	if (prefixEnd !== -1) {
+		while (last > prefixEnd + 1 && text.charCodeAt(last - 1) === 0x2c) {
+			meter.steps++;
+			last--;
+		}
+	}
+	return text.slice(start, last);
+}
+
+/**
+ * The entries of `webhook-signature`, read in one pass, in time linear in the header's length (no backtracking
+ * pattern: the former one took quadratic time on a run of commas). The spec separates entries with spaces; a header
+ * sent as several lines arrives joined by ", " (Node) or "," (some proxies), so a comma followed by the next entry's
+ * `vN,` also separates them. Undefined when there are more than `maxEntries` entries: reading stops there.
+ */
+export function readSignatureEntries(
+	header: string,
+	maxEntries = MAX_SIGNATURE_ENTRIES,
+	meter: ParseMeter = { steps: 0 },
+): string[] | undefined {
+	const entries: string[] = [];
+	const push = (start: number, end: number): boolean => {
+		if (end <= start) return true;
+		const entry = entryOf(header, start, end, meter);
+		if (entry === '') return true;
+		entries.push(entry);
+		return entries.length <= maxEntries;
+	};
+	let index = 0;
+	const length = header.length;
+	while (index < length) {
+		// Skip whitespace between tokens.
+		while (index < length && isSpace(header.charCodeAt(index))) {
+			meter.steps++;
+			index++;
+		}
+		let entryStart = index;
+		while (index < length && !isSpace(header.charCodeAt(index))) {
+			meter.steps++;
+			if (header.charCodeAt(index) === 0x2c && versionPrefixEnd(header, index + 1, length, meter) !== -1) {
+				// The lookahead stops at the next comma at the latest, so each character is looked at a bounded number of times.
+				if (!push(entryStart, index)) return undefined;
+				entryStart = index + 1;
+			}
+			index++;
+		}
+		if (!push(entryStart, index)) return undefined;
+	}
+	return entries;
+}
+
+/** The entries of `webhook-signature` (see readSignatureEntries), without the cap on their number. */
 export function signatureEntries(header: string): string[] {
-	return header
-		.split(/\s+/)
-		.flatMap((token) => token.split(/,(?=v\d+[a-z]*,)/))
-		.map((token) => token.replace(/^(v\d+[a-z]*,.+?),+$/, '$1'))
-		.filter((token) => token !== '');
+	return readSignatureEntries(header, Infinity) ?? [];
 }
 
 /** One header by name, case-insensitively; repeated headers are joined with a space. */
@@ -188,12 +287,17 @@ export function verifyWebhookSignature({
 	};
 	const rawId = raw('webhook-id');
 	if (rawId === undefined) return { ok: false, reason: 'missing webhook-id header' };
+	if (rawId.length > MAX_WEBHOOK_ID_LENGTH) return { ok: false, reason: 'webhook-id header is too long' };
 	// Raw header lines hold the bytes received; a header object built in code holds text, signed as UTF-8.
 	const idBytes = fromWire ? headerBytes(rawId) : Buffer.from(rawId, 'utf8');
 	const timestampText = raw('webhook-timestamp');
 	if (timestampText === undefined) return { ok: false, reason: 'missing webhook-timestamp header' };
 	const signature = raw('webhook-signature');
 	if (signature === undefined) return { ok: false, reason: 'missing webhook-signature header' };
+	// Caps before any parsing: nothing the CRM sends comes near them.
+	if (signature.length > MAX_SIGNATURE_HEADER_LENGTH) return { ok: false, reason: 'webhook-signature header is too long' };
+	const entries = readSignatureEntries(signature);
+	if (entries === undefined) return { ok: false, reason: 'webhook-signature header has too many entries' };
 	const id = fromWire ? headerText(rawId) : rawId;
 
 	if (!/^\d{1,15}$/.test(timestampText)) {
@@ -207,7 +311,7 @@ export function verifyWebhookSignature({
 	const expected = digest(key, idBytes, timestampText, toBuffer(rawBody));
 	let sawV1 = false;
 	let matched = false;
-	for (const entry of signatureEntries(signature)) {
+	for (const entry of entries) {
 		const comma = entry.indexOf(',');
 		if (comma <= 0 || entry.slice(0, comma) !== SIGNATURE_VERSION) continue;
 		sawV1 = true;

@@ -194,7 +194,11 @@ describe.each(['standard', 'alternate'] as const)(`CRM Invoicing Trigger trust i
 		expect(all.filter((s) => s.url === urlOf(imported))).toHaveLength(1);
 		expect((await crm.requests()).filter((r) => r.method === 'DELETE')).toEqual([]);
 		const mine = all.find((s) => s.url === urlOf(imported));
-		expect((await staticDataOf(importedId)).webhookSecret).toBe(mine.secret);
+		// Its own secret is kept wrapped (issue 17); the imported clear secret of the other instance is gone.
+		const now = await staticDataOf(importedId);
+		expect(now.webhookId).toBe(mine.id);
+		expect(now.webhookSecretWrapped).toMatch(/^aes256gcm\.v1:/);
+		expect(JSON.stringify(now)).not.toContain('whsec_');
 
 		// Deactivating the imported workflow removes its own subscription only.
 		await n8n.deactivate(importedId);
@@ -214,7 +218,7 @@ describe.each(['standard', 'alternate'] as const)(`CRM Invoicing Trigger trust i
 		const mine = async () => (await crm.webhooks()).filter((s) => s.url === urlOf(workflow));
 		await waitFor(async () => (await mine()).length === 1, 20_000, 'exactly one subscription');
 		const [subscription] = await mine();
-		await waitFor(async () => (await staticDataOf(id)).webhookSecret === subscription.secret, 20_000, 'the node to hold its secret');
+		await waitFor(async () => (await staticDataOf(id)).webhookId === subscription.id, 20_000, 'the node to hold its subscription');
 		await crm.api('POST', '/leads', { name: 'After racing activations' });
 		await expectExactlyExecutions(id, 1);
 	});
@@ -247,17 +251,28 @@ describe.each(['standard', 'alternate'] as const)(`CRM Invoicing Trigger trust i
 			}, 90_000, 'both triggers to subscribe at the new URL');
 			for (const workflow of [first, second]) {
 				expect(after.filter((s) => s.url === urlOf(workflow, alias))).toHaveLength(1);
-				expect(after.filter((s) => s.url === urlOf(workflow) && s.id !== handMade.id)).toEqual([]);
 			}
 			expect(after.map((s) => s.id)).toEqual(expect.arrayContaining([handMade.id, otherInstance.id]));
-			expect(after).toHaveLength(4);
+			// The old URL still reaches this same n8n (an alias), so each old subscription is either deleted (its URL
+			// did not answer as a registered webhook when probed, e.g. during start-up) or kept, retired and named in a
+			// warning (issue 17): never both gone and unaccounted for, and nothing else is deleted.
+			const kept = after.filter((s) => oldIds.includes(s.id));
+			expect(after).toHaveLength(4 + kept.length);
 			const deletes = (await crm.requests()).filter((r) => r.method === 'DELETE').map((r) => r.path).sort();
-			expect(deletes).toEqual(oldIds.map((old) => `/api/v1/webhooks/${old}`).sort());
+			expect(deletes).toEqual(oldIds.filter((old) => !kept.some((s) => s.id === old)).map((old) => `/api/v1/webhooks/${old}`).sort());
+			const log = readFileSync(env.logFile, 'utf8');
+			for (const subscription of kept) expect(log).toContain(`kept webhook subscription ${subscription.id}`);
+			console.log(`[URL change] old subscriptions deleted: ${oldIds.length - kept.length}, kept as retired: ${kept.length}`);
 
-			// Deliveries reach both at the new URL.
+			// Deliveries reach both at the new URL, each exactly once: a kept old subscription's delivery reaches this
+			// n8n too, and is answered 410 (the CRM disables it) without running anything.
 			await crm.api('POST', '/leads', { name: 'After the URL change' });
 			await expectExactlyExecutions(firstId, 1);
 			await expectExactlyExecutions(secondId, 1);
+			for (const subscription of kept) {
+				await waitFor(async () => (await crm.webhooks()).find((s) => s.id === subscription.id)?.status === 'disabled', 30_000, 'the retired subscription to be disabled');
+				await crm.api('DELETE', `/webhooks/${subscription.id}`);
+			}
 		} catch (error) {
 			await restartN8n('default');
 			throw error;

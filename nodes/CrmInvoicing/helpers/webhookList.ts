@@ -17,14 +17,14 @@ export const WEBHOOK_LIST_MAX_PAGES = 50;
 
 /**
  * The webhook subscriptions the key can see: all of them (at most `maxPages` pages of 100), or the first `want.limit`.
- * `totalTimeLimitMs` bounds the whole list (ListSpec.totalTimeLimitMs), e.g. during a trigger's activation.
+ * `timeLimitMs` bounds the whole list, every page included (the trigger's lifecycle passes what is left of its own).
  */
 export async function listWebhookSubscriptions(
 	context: ApiContext,
 	want: PageRequest = { returnAll: true },
 	itemIndex?: number,
 	maxPages = WEBHOOK_LIST_MAX_PAGES,
-	totalTimeLimitMs?: number,
+	timeLimitMs?: number,
 ): Promise<IDataObject[]> {
 	return await readList.call(
 		context,
@@ -33,7 +33,7 @@ export async function listWebhookSubscriptions(
 			shape: 'any',
 			itemIndex,
 			maxPages,
-			totalTimeLimitMs,
+			totalTimeLimitMs: timeLimitMs,
 			narrow: 'Delete webhook subscriptions that are no longer used in the CRM, or set "Limit" instead of "Return All".',
 		},
 		want,

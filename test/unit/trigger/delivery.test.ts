@@ -4,14 +4,17 @@ import { useNock } from '../../helpers/nock';
 import type { IDataObject, INodeParameters, IWebhookResponseData } from 'n8n-workflow';
 
 import { NO_SECRET_REASON, RENEWING_REASON } from '../../../nodes/CrmInvoicingTrigger/delivery';
+import { forgetCurrency } from '../../../nodes/CrmInvoicingTrigger/staleness';
 import { markSubscribed } from '../../../nodes/CrmInvoicingTrigger/ownership';
 import { signedHeaders, signWebhook } from '../../../nodes/CrmInvoicingTrigger/signature';
 import { createWebhookContext, loggedMessages, type WebhookContextParts } from '../../helpers/harness';
 import {
+	API,
 	nextMessageId,
 	nodeType,
 	nowSeconds,
 	OLD_SECRET,
+	PRODUCTION_URL,
 	SECRET,
 	secretParts,
 	storedSubscription,
@@ -49,6 +52,7 @@ async function deliver(options: {
 		body: options.body,
 		// The output of 0.2 (version 1); Simplify (version 2) has its tests in test/unit/output/triggerSimplify.test.ts.
 		typeVersion: 1,
+		webhookUrl: PRODUCTION_URL,
 	});
 	if (options.rawHeaders) (parts.request as unknown as { rawHeaders: string[] }).rawHeaders = options.rawHeaders;
 	const result = await nodeType.webhook.call(parts.context);
@@ -85,9 +89,21 @@ function expectAcknowledgedOnly(delivered: Delivered) {
 }
 
 useNock();
+beforeEach(() => {
+	// A signature mismatch asks the CRM (at most once per 30 s per process) whether the stored subscription is still
+	// current (staleness.ts). Here it is, at this node's URL: a mismatch is then a forgery (401). The answer is
+	// optional, since most deliveries ask nothing; test/unit/trigger/trust.test.ts covers the question itself.
+	forgetCurrency();
+	nock(API)
+		.get(/^\/api\/v1\/webhooks\/[^/]+$/)
+		.optionally()
+		.times(50)
+		.reply(200, (uri) => ({ id: uri.split('/').pop(), url: PRODUCTION_URL, events: ['lead.created'], status: 'active' }));
+});
 afterEach(() => {
-	// The delivery path makes no API call, so no credential is even read.
+	// Only that question is ever asked by a delivery without Output Full Record.
 	expect(nock.pendingMocks()).toEqual([]);
+	nock.cleanAll();
 });
 afterAll(() => {
 	nock.enableNetConnect();

@@ -15,6 +15,24 @@ import {
 	TEST_URL,
 } from './fixtures';
 import { ownerTag } from '../../../nodes/CrmInvoicingTrigger/ownership';
+import { unwrapSecret } from '../../../nodes/CrmInvoicingTrigger/secretAtRest';
+import { HARNESS_IDS } from './fixtures';
+
+/** The secret a trigger of the harness stored for `subscriptionId`, unwrapped with the harness's credential. */
+function unwrapped(staticData: IDataObject, subscriptionId = String(staticData.webhookId)): string | undefined {
+	const wrapped = staticData.webhookSecretWrapped;
+	if (typeof wrapped !== 'string') return undefined;
+	return unwrapSecret(wrapped, TEST_CREDENTIALS.apiKey, {
+		workflowId: HARNESS_IDS.workflowId,
+		nodeId: HARNESS_IDS.nodeId,
+		subscriptionId,
+	});
+}
+
+/** n8n at an old URL's host: answers the trigger's OPTIONS probe with `status` (404: no webhook registered there). */
+function oldN8n(origin: string, status: number) {
+	return nock(origin).options(/.*/).reply(status);
+}
 
 const LIST = '/api/v1/webhooks';
 const ONE = (id: string) => `/api/v1/webhooks/${id}`;
@@ -98,11 +116,15 @@ describe('create', () => {
 		});
 		expect(plain(trigger.staticData)).toEqual({
 			webhookId: 'whk_1',
-			webhookSecret: SECRET,
+			webhookSecretWrapped: expect.stringMatching(/^aes256gcm\.v1:/),
 			webhookUrl: PRODUCTION_URL,
 			webhookEvents: ['deal.stage_changed', 'lead.created'],
 			webhookOwner: tagFor(),
 		});
+		// Stored wrapped, never in clear: only the credential's key unwraps it.
+		expect(unwrapped(trigger.staticData)).toBe(SECRET);
+		const text = JSON.stringify(plain(trigger.staticData));
+		for (const part of secretParts(SECRET)) expect(text).not.toContain(part);
 	});
 
 	it('adds custom event names (comma-separated, trimmed, once each) and uses the custom subscription name', async () => {
@@ -202,6 +224,8 @@ describe('create', () => {
 				nextCursor: null,
 			});
 		const removedOld = nock(API).delete(ONE('whk_old')).reply(204);
+		// At another URL: removed only once that URL provably no longer answers as a registered n8n webhook.
+		const probed = oldN8n('https://old-tunnel.example.com', 404);
 		const removedGone = nock(API).delete(ONE('whk_gone')).reply(404, { error: { code: 'NOT_FOUND', message: 'gone' } });
 		nock(API).post(LIST).reply(200, { id: 'whk_new', secret: SECRET });
 
@@ -209,6 +233,7 @@ describe('create', () => {
 		await expect(trigger.create()).resolves.toBe(true);
 
 		removedOld.done();
+		probed.done();
 		removedGone.done();
 		expect(trigger.staticData.webhookId).toBe('whk_new');
 		expect(trigger.staticData.webhookOwner).toBe(ours);
@@ -308,7 +333,14 @@ describe('checkExists', () => {
 		const trigger = hooks({ staticData: storedSubscription() });
 		await expect(trigger.checkExists()).resolves.toBe(true);
 		get.done();
-		expect(plain(trigger.staticData)).toEqual(storedSubscription());
+		// The clear secret of 0.2 is migrated: wrapped, and the clear copy gone.
+		expect(plain(trigger.staticData)).toEqual({
+			...storedSubscription({ webhookSecret: undefined }),
+			webhookSecret: undefined,
+			webhookSecretWrapped: expect.stringMatching(/^aes256gcm\.v1:/),
+		});
+		expect('webhookSecret' in trigger.staticData).toBe(false);
+		expect(unwrapped(trigger.staticData)).toBe(SECRET);
 	});
 
 	it('is false on 404, and clears the stored data', async () => {
@@ -320,9 +352,12 @@ describe('checkExists', () => {
 
 	it('is false when the URL changed (test URL vs production, or a new WEBHOOK_URL), and deletes the stale subscription', async () => {
 		nock(API).get(ONE('whk_1')).reply(200, { id: 'whk_1', url: PRODUCTION_URL, events: ['deal.stage_changed', 'lead.created'] });
+		// The old URL no longer answers as a registered n8n webhook: provably dead.
+		const probed = oldN8n('https://n8n.example.com', 404);
 		const removed = nock(API).delete(ONE('whk_1')).reply(204);
 		const trigger = hooks({ staticData: storedSubscription(), webhookUrl: 'https://new-host.example.com/webhook/x/webhook' });
 		await expect(trigger.checkExists()).resolves.toBe(false);
+		probed.done();
 		removed.done();
 		expect(plain(trigger.staticData)).toEqual({});
 	});
@@ -624,6 +659,9 @@ describe('ownership: only subscriptions this trigger can prove it created are de
 		add('whk_older', `n8n: Leads to Slack [n8n:${tagFor()}]`, 'https://older.example.com/webhook/x/webhook');
 
 		const NEW_URL = 'https://new-tunnel.example.com/webhook/c0ffee00-0000-4000-8000-0000000000aa/webhook';
+		// Neither old URL answers as a registered n8n webhook any more.
+		oldN8n('https://n8n.example.com', 404);
+		oldN8n('https://older.example.com', 404);
 		await activate(hooks({ staticData: production, webhookUrl: NEW_URL }));
 
 		expect(deleted.sort()).toEqual([oldId, 'whk_older'].sort());
@@ -654,6 +692,6 @@ describe('ownership: only subscriptions this trigger can prove it created are de
 		const [survivor] = [...store.values()];
 		// The second create ran after the first (one at a time), swept the first one's subscription and holds its own.
 		expect(second.webhookId).toBe(survivor.id);
-		expect(second.webhookSecret).toBe(`whsec_${Buffer.from(`secret-${survivor.id}-0123456789`).toString('base64')}`);
+		expect(unwrapped(second)).toBe(`whsec_${Buffer.from(`secret-${survivor.id}-0123456789`).toString('base64')}`);
 	});
 });
