@@ -71,6 +71,24 @@ export const SPEC_CHOICES: readonly SpecChoice[] = [
 			'Create or Update searches for the trimmed, lower-cased email and compares each result\'s email itself, so it relies only on the search returning the lead somewhere in its pages.',
 	},
 	{
+		id: 'lead-list-order',
+		section: '§4 GET /leads',
+		appliedBy: [
+			'nodes/CrmInvoicingPollingTrigger/poll.ts#HeadCheck',
+			'nodes/CrmInvoicingPollingTrigger/poll.ts#orderOf',
+			'nodes/CrmInvoicingPollingTrigger/poll.ts#sampleLead',
+		],
+		summary:
+			'The order of GET /leads is not shown: the polling trigger is right under any order; it stops after the first page(s) only when that poll\'s pages prove the list newest first (by createdAt) down to a lead older than every lead it remembers, else it reads the whole list. It assumes a lead created later has a later or equal createdAt.',
+	},
+	{
+		id: 'lead-changes',
+		section: '§4 GET /leads',
+		appliedBy: ['nodes/CrmInvoicingPollingTrigger/memory.ts#fingerprint', 'nodes/CrmInvoicingPollingTrigger/memory.ts#changedFields'],
+		summary:
+			'There is no updated-since filter and no updatedAt: for Updated Lead and Archived Lead the polling trigger compares every lead\'s fingerprint (whole-record hash and per-field hashes) at each poll.',
+	},
+	{
 		id: 'empty-fields',
 		section: '§4 PATCH /leads/{id}',
 		appliedBy: ['nodes/CrmInvoicing/helpers/fields.ts#isSet', 'nodes/CrmInvoicing/helpers/fields.ts#requireFieldsToChange'],
@@ -196,7 +214,7 @@ export const SPEC_CHOICES: readonly SpecChoice[] = [
 		section: '§5 Authentication',
 		appliedBy: ['credentials/CrmInvoicingApi.credentials.ts#CrmInvoicingApi'],
 		summary:
-			'Tests the key with GET /api/v1/users?limit=1, not following redirects; a 403 means the key is valid but its user may not list users.',
+			'Tests the key with GET /api/v1/users?limit=1, not following redirects, within 15 s; a 403 means the key is valid but its user may not list users; a 2xx without the list\'s `items` fails.',
 	},
 ];
 
