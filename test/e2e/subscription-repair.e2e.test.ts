@@ -171,6 +171,34 @@ describe(`Lost subscriptions and n8n's URL in real n8n ${env.n8nVersion}`, () =>
 		}
 	});
 
+	it('a subscription the CRM refuses: 2.41 publishes the workflow and then records the error; 1.x and 2.38 refuse to publish', async () => {
+		await crm.personality('alternate');
+		try {
+			const workflow = triggerWorkflow('repair: refused event name', ['invoice.paid']);
+			const { id } = await n8n.createWorkflow(workflow);
+			created.push(id);
+			await crm.clearRequests();
+			await expect(n8n.activate(id)).rejects.toThrow(/The API refused the event names invoice\.paid/);
+			expect(await subscriptionsAt(urlOf(workflow))).toEqual([]);
+			const creates = (await crm.requests()).filter((request) => request.method === 'POST' && request.path === '/api/v1/webhooks');
+			const stored = await n8n.api<{ active: boolean }>('GET', `/workflows/${id}`);
+			if (publicationService) {
+				// Published, with the trigger's error in its publication status (what the editor shows), after n8n's
+				// own retries of the trigger's activation.
+				expect(stored.active).toBe(true);
+				const status = await n8n.publicationStatus(id);
+				expect(status?.status).toBe('failed');
+				expect(status?.triggers[0].errorMessage).toMatch(/The API refused the event names invoice\.paid/);
+				expect(creates.length).toBeGreaterThan(1);
+			} else {
+				expect(stored.active).toBe(false);
+				expect(creates).toHaveLength(1);
+			}
+		} finally {
+			await crm.personality('standard');
+		}
+	});
+
 	// Only where the setting exists: n8n 2.41 (and later) with its publication service on by default.
 	const onPublicationService = env.runtime === 'current' ? it : it.skip;
 	onPublicationService('with N8N_USE_WORKFLOW_PUBLICATION_SERVICE=false, n8n 2.41 repairs at restart and follows the URL, as 2.38 did', async () => {
