@@ -9,6 +9,7 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 
 import { ROOT, type RuntimeName } from './lib/runtime';
+import { logSize, waitForStoredWorkflows } from './lib/settle';
 import { startStack } from './lib/stack';
 import { runJestProject } from './lib/system';
 
@@ -23,7 +24,9 @@ export interface E2eEnv {
 	/**
 	 * POST {controlUrl}/restart-n8n restarts n8n on the same data. A JSON body `{"webhookUrl": "alias"}` restarts it
 	 * with WEBHOOK_URL set to `webhookAliasUrl` (another address that reaches the same n8n, as after a domain or tunnel
-	 * change); `{"webhookUrl": "default"}` (or no body) with its usual one.
+	 * change); `{"webhookUrl": "default"}` (or no body) with its usual one. `"publicationService": false` restarts it
+	 * with N8N_USE_WORKFLOW_PUBLICATION_SERVICE=false (n8n 2.41's start-up activation as in 2.38); without it, n8n's
+	 * default. It answers once n8n serves every stored active workflow again (scripts/lib/settle.ts).
 	 */
 	controlUrl: string;
 	/**
@@ -107,13 +110,22 @@ async function main(): Promise<void> {
 			void new Promise((resolve) => request.on('end', resolve)).then(async () => {
 				try {
 					const text = Buffer.concat(chunks).toString('utf8').slice(0, 1000);
-					const wanted = text.trim() === '' ? 'default' : (JSON.parse(text) as { webhookUrl?: string }).webhookUrl ?? 'default';
+					const asked = (text.trim() === '' ? {} : JSON.parse(text)) as { webhookUrl?: string; publicationService?: boolean };
+					const wanted = asked.webhookUrl ?? 'default';
 					if (wanted !== 'default' && wanted !== 'alias') throw new Error('webhookUrl must be "default" or "alias"');
 					readyUntil = 0;
 					await stack.n8n.stop();
 					const base = wanted === 'alias' ? `${webhookAliasUrl}/` : `${stack.n8n.url}/`;
-					stack.n8n.options.env = { ...stack.n8n.options.env, WEBHOOK_URL: base, N8N_WEBHOOK_URL: base };
+					const { N8N_USE_WORKFLOW_PUBLICATION_SERVICE: _previous, ...rest } = stack.n8n.options.env ?? {};
+					stack.n8n.options.env = {
+						...rest,
+						WEBHOOK_URL: base,
+						N8N_WEBHOOK_URL: base,
+						...(asked.publicationService === false ? { N8N_USE_WORKFLOW_PUBLICATION_SERVICE: 'false' } : {}),
+					};
+					const logFromByte = logSize(stack.logFile);
 					await stack.n8n.start();
+					await waitForStoredWorkflows(stack.client, { logFile: stack.logFile, logFromByte });
 					response.writeHead(200, { 'content-type': 'application/json' }).end('{"restarted":true}');
 				} catch (error) {
 					response.writeHead(500).end(String(error));

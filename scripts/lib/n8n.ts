@@ -157,9 +157,20 @@ export function webhookNode(
 	};
 }
 
+/** What n8n 2.41 answers at `GET /rest/workflows/{id}/publication-status`. */
+export interface PublicationStatus {
+	status: 'in_progress' | 'not_published' | 'published' | 'partial' | 'failed';
+	liveVersionId: string | null;
+	pendingVersionId: string | null;
+	triggers: Array<{ nodeId: string; status: string; errorMessage: string | null }>;
+}
+
 /** A small client for n8n's REST (owner setup, login) and public API. */
 export class N8nClient {
 	apiKey = '';
+
+	/** The owner's session for n8n's internal REST API, once signed in. */
+	private cookie: string | undefined;
 
 	constructor(readonly url: string) {}
 
@@ -289,12 +300,79 @@ export class N8nClient {
 		return await this.api<{ id: string }>('POST', '/workflows', { settings: {}, ...workflow });
 	}
 
-	async activate(id: string): Promise<void> {
+	/**
+	 * Publishes (activates) a workflow and returns once n8n has registered its webhooks and run its triggers' create
+	 * hooks. n8n 2.41's publication service answers the public API's activate first and does that work afterwards, and
+	 * a trigger's failure (e.g. the CRM refused the subscription) is then no longer the activate answer but the
+	 * workflow's publication status: this rejects with that failure, as activate itself did on 2.38 and 1.x (where the
+	 * workflow then stays unpublished; on 2.41 it stays published with the error).
+	 */
+	async activate(id: string, timeoutMs = 90_000): Promise<void> {
 		await this.api('POST', `/workflows/${id}/activate`);
+		await this.waitForPublication(id, 'published', timeoutMs);
 	}
 
-	async deactivate(id: string): Promise<void> {
+	/** Unpublishes (deactivates) a workflow and returns once n8n has removed its webhooks and run the delete hooks. */
+	async deactivate(id: string, timeoutMs = 90_000): Promise<void> {
 		await this.api('POST', `/workflows/${id}/deactivate`);
+		await this.waitForPublication(id, 'not_published', timeoutMs);
+	}
+
+	/**
+	 * Whether this n8n publishes through its publication service (2.41 and later with default settings; off with
+	 * N8N_USE_WORKFLOW_PUBLICATION_SERVICE=false, absent before 2.41). Read from the owner's settings, which hold it.
+	 */
+	async usesPublicationService(): Promise<boolean> {
+		const read = async () => await this.rest<{ useWorkflowPublicationService?: boolean }>('GET', '/settings', undefined, (this.cookie ??= await this.login()));
+		const settings = await read().catch(async () => {
+			this.cookie = undefined;
+			return await read();
+		});
+		return settings.data.useWorkflowPublicationService === true;
+	}
+
+	/**
+	 * n8n 2.41's publication status of a workflow (`GET /rest/workflows/{id}/publication-status`): `in_progress` while
+	 * the publication service works on it, then `published`, `partial`, `failed` (with each trigger's error) or
+	 * `not_published`. Undefined where n8n has no publication service (1.x, 2.38, or 2.41 with
+	 * N8N_USE_WORKFLOW_PUBLICATION_SERVICE=false): there activate and deactivate answer once the work is done.
+	 */
+	async publicationStatus(id: string): Promise<PublicationStatus | undefined> {
+		for (let attempt = 0; attempt < 2; attempt++) {
+			this.cookie ??= await this.login();
+			const response = await fetch(`${this.url}/rest/workflows/${id}/publication-status`, { headers: { cookie: this.cookie } });
+			const text = await response.text();
+			if (response.status === 404) return undefined;
+			if (response.status === 401) {
+				this.cookie = undefined;
+				continue;
+			}
+			if (!response.ok) throw new Error(`n8n GET /rest/workflows/${id}/publication-status → ${response.status}: ${text.slice(0, 500)}`);
+			const json = JSON.parse(text) as { data?: PublicationStatus } & PublicationStatus;
+			return json.data ?? json;
+		}
+		throw new Error('n8n refused the owner\'s session for the publication status');
+	}
+
+	/**
+	 * Waits until n8n's publication service has settled a workflow in the `wanted` state. When it settles a
+	 * publication as `failed` or `partial`, rejects with the triggers' errors.
+	 */
+	async waitForPublication(id: string, wanted: 'published' | 'not_published', timeoutMs = 90_000): Promise<void> {
+		const deadline = Date.now() + timeoutMs;
+		let last: PublicationStatus | undefined;
+		for (;;) {
+			last = await this.publicationStatus(id);
+			if (!last || last.status === wanted) return;
+			if (wanted === 'published' && (last.status === 'failed' || last.status === 'partial')) {
+				const errors = last.triggers.filter((trigger) => trigger.status === 'failed').map((trigger) => trigger.errorMessage);
+				throw new Error(`n8n could not activate workflow ${id} (publication ${last.status}): ${errors.join('; ')}`);
+			}
+			if (Date.now() > deadline) {
+				throw new Error(`Timed out after ${timeoutMs} ms waiting for workflow ${id} to be ${wanted} (last: ${JSON.stringify(last)})`);
+			}
+			await new Promise((resolve) => setTimeout(resolve, 200));
+		}
 	}
 
 	async deleteWorkflow(id: string): Promise<void> {

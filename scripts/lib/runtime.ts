@@ -31,7 +31,7 @@ interface RuntimeSpec {
 }
 
 const SPECS: Record<RuntimeName, RuntimeSpec> = {
-	current: { n8nVersion: '2.38.7', nodeFromRuntime: true, env: {} },
+	current: { n8nVersion: '2.41.0', nodeFromRuntime: true, env: {} },
 	// 1.123's default expression engine needs isolated-vm, whose native build needs Node 22; its legacy engine does not.
 	compat: { n8nVersion: '1.123.81', nodeFromRuntime: false, env: { N8N_EXPRESSION_ENGINE: 'legacy' } },
 };

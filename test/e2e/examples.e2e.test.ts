@@ -26,7 +26,7 @@ const MARIA_GARCIA = seededId('lead_', 'seed-lead:2');
 const OLD_PROSPECT = seededId('lead_', 'seed-lead:3');
 const DAY = 24 * 3_600_000;
 
-/** The n8n-nodes-base nodes (and versions) that exist in both n8n 2.38.7 and 1.123.81, which the examples may use. */
+/** The n8n-nodes-base nodes (and versions) that exist in both n8n 2.41.0 and 1.123.81, which the examples may use. */
 const BASE_NODES: Record<string, number[]> = {
 	'n8n-nodes-base.set': [3.4],
 	'n8n-nodes-base.code': [2],

@@ -5,6 +5,9 @@ import { readFileSync } from 'node:fs';
 import type { E2eEnv } from '../../scripts/e2e';
 import type { RequestLogEntry, SandboxPersonality } from '../sandbox/types';
 import { N8nClient, webhookNode } from '../../scripts/lib/n8n';
+import { waitForWebhook } from '../../scripts/lib/settle';
+
+export { waitForWebhook, webhookRegistered } from '../../scripts/lib/settle';
 
 export const PACKAGE = 'n8n-nodes-crm-invoicing';
 export const ACTION_NODE_TYPE = `${PACKAGE}.crmInvoicing`;
@@ -114,7 +117,9 @@ export async function runAction(spec: NodeSpec, input: unknown = {}, env = e2eEn
 		connections: { Webhook: { main: [[{ node: 'CRM Invoicing', type: 'main', index: 0 }]] } },
 	};
 	return await withActiveWorkflow(workflow, async (workflowId) => {
-		const response = await fetch(`${env.webhookUrl ?? env.n8nUrl}/webhook/${path}`, {
+		const url = `${env.webhookUrl ?? env.n8nUrl}/webhook/${path}`;
+		await waitForWebhook(url);
+		const response = await fetch(url, {
 			method: 'POST',
 			headers: { 'content-type': 'application/json' },
 			body: JSON.stringify(input),

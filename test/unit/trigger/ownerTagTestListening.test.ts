@@ -1,5 +1,5 @@
 /**
- * n8n 2.38 starts test listening ("Test this trigger") with mode "manual" and ends it (Stop Listening, or after
+ * n8n 2.38 and 2.41 start test listening ("Test this trigger") with mode "manual" and end it (Stop Listening, or after
  * the event) with mode "internal" (test-webhooks.js: deleteWebhook(workflow, webhook, 'internal', 'update')). The
  * owner tag must be the same at both ends, or the trigger forgets its test subscription without deleting it.
  */
