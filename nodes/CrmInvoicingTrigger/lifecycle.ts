@@ -482,7 +482,8 @@ export async function create(this: IHookFunctions): Promise<boolean> {
 
 /**
  * DELETE /webhooks/{id} of our own stored subscription; a 404 counts as already deleted. A stored subscription that is
- * not provably ours (another instance's tag, or none) is only forgotten. When the API cannot be reached, the stored subscription is
+ * not provably ours (another instance's tag, or none) is only forgotten, and one stored for another URL than this
+ * n8n's (a restored copy's static data) is deleted only when that URL provably no longer answers (settleOldUrl). When the API cannot be reached, the stored subscription is
  * kept (and `false` returned), so the next activation finds and reuses or replaces it instead of orphaning it.
  */
 export async function deleteSubscription(this: IHookFunctions): Promise<boolean> {
@@ -493,7 +494,15 @@ export async function deleteSubscription(this: IHookFunctions): Promise<boolean>
 	const ours = stored.webhookOwner === ownerTag(this);
 	if (stored.webhookId && ours) {
 		try {
-			await deleteRemote(this, stored.webhookId, deadline);
+			const url = this.getNodeWebhookUrl('default');
+			if (stored.webhookUrl !== undefined && url !== undefined && stored.webhookUrl !== url) {
+				// Stored for another URL than this n8n's: a restored copy (its static data came with the backup, and n8n
+				// 2.41 runs no checkExists at start-up to move it) must not delete production's subscription. The same
+				// provably-dead rule as at activation: deleted only when that URL no longer answers as an n8n webhook.
+				await settleOldUrl(this, deadline, { webhookId: stored.webhookId, webhookUrl: stored.webhookUrl });
+			} else {
+				await deleteRemote(this, stored.webhookId, deadline);
+			}
 		} catch (error) {
 			this.logger.warn(
 				`CRM Invoicing Trigger: could not delete webhook subscription ${stored.webhookId}; it is kept and cleaned up on the next activation (${(error as Error).message})`,

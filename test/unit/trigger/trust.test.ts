@@ -371,6 +371,28 @@ describe('subscriptions at another URL are removed only when that URL is provabl
 		expect((plain(trigger.staticData).webhookRetired as IDataObject[]).map((entry) => entry.webhookId)).toEqual(['whk_1']);
 	});
 
+	it('a restored clone deactivated before any checkExists ran (n8n 2.41 runs none at start-up) does not delete production\'s subscription', async () => {
+		// The clone's static data still names production's subscription at production's URL; nothing may be deleted.
+		const probed = probe(204);
+		const trigger = hooks({ staticData: stored(), webhookUrl: STAGING_URL });
+		await expect(trigger.delete()).resolves.toBe(true);
+		probed.done();
+		const data = plain(trigger.staticData);
+		expect(data.webhookId).toBeUndefined();
+		expect((data.webhookRetired as IDataObject[]).map((entry) => entry.webhookId)).toEqual(['whk_1']);
+		expect(warnings().join('\n')).toContain('kept webhook subscription whk_1');
+	});
+
+	it('deactivated with a subscription stored for an old URL that no longer answers as a webhook: deleted', async () => {
+		const probed = probe(404);
+		const removed = nock(API).delete(ONE('whk_1')).reply(204);
+		const trigger = hooks({ staticData: stored(), webhookUrl: STAGING_URL });
+		await expect(trigger.delete()).resolves.toBe(true);
+		probed.done();
+		removed.done();
+		expect(plain(trigger.staticData).webhookId).toBeUndefined();
+	});
+
 	it('dead old URL (n8n answers 404: no webhook registered there): deleted', async () => {
 		nock(API).get(ONE('whk_1')).reply(200, { id: 'whk_1', url: PRODUCTION_URL, events: ['lead.created', 'deal.stage_changed'] });
 		const probed = probe(404);
