@@ -19,6 +19,18 @@ interface ParsedErrorBody {
 
 const MAX_SNIPPET = 160;
 
+/** An error about an answer with this status, keeping our message (NodeApiError may replace it for some statuses). */
+function statusError(node: INode, request: RequestSummary, status: number, message: string, description: string): NodeApiError {
+	return keepMessage(
+		new NodeApiError(
+			node,
+			{ message, httpCode: String(status), method: request.method, path: request.path },
+			{ message, description, httpCode: String(status), itemIndex: request.itemIndex },
+		),
+		message,
+	);
+}
+
 /** Cuts a text to `max` characters, marking the cut. */
 export function cut(text: string, max: number = READ.maxErrorSnippetChars): string {
 	return text.length > max ? `${text.slice(0, max)}…` : text;
@@ -317,14 +329,7 @@ export function answerTooLargeError(node: INode, request: RequestSummary, status
 	if (request.method !== 'GET' && request.method !== 'DELETE') {
 		description += ' Check in the CRM whether the request took effect before you run this again.';
 	}
-	return keepMessage(
-		new NodeApiError(
-			node,
-			{ message, httpCode: String(status), method: request.method, path: request.path },
-			{ message, description, httpCode: String(status), itemIndex: request.itemIndex },
-		),
-		message,
-	);
+	return statusError(node, request, status, message, description);
 }
 
 /**
@@ -386,14 +391,7 @@ export function unexpectedAnswerError(
 	let description =
 		'The node reports success only when the answer shows it. Check that the Base URL in the "CRM Invoicing API" credential points at the CRM API itself, not at a login page (single sign-on), a proxy, a maintenance page or a web site.';
 	if (request.method !== 'GET') description += ` Check in the CRM whether the ${request.method} took effect before you run this again.`;
-	return keepMessage(
-		new NodeApiError(
-			node,
-			{ message, httpCode: String(status), method: request.method, path: request.path },
-			{ message, description, httpCode: String(status), itemIndex: request.itemIndex },
-		),
-		message,
-	);
+	return statusError(node, request, status, message, description);
 }
 
 /** Why a 2xx body does not fit `expected`, or undefined when it fits. */
@@ -475,14 +473,7 @@ export function redirectError(
 			message = `The CRM API answered ${status} (a redirect) without a Location for ${request.method} ${request.path}`;
 			description = 'Check the Base URL in the "CRM Invoicing API" credential: use the address the API answers on without a redirect.';
 	}
-	return keepMessage(
-		new NodeApiError(
-			node,
-			{ message, httpCode: String(status), method: request.method, path: request.path },
-			{ message, description, httpCode: String(status), itemIndex: request.itemIndex },
-		),
-		message,
-	);
+	return statusError(node, request, status, message, description);
 }
 
 /** A list whose cursor repeats or whose pages do not advance: stopped, so Return All cannot loop forever. */
