@@ -499,7 +499,12 @@ export async function deleteSubscription(this: IHookFunctions): Promise<boolean>
 				// Stored for another URL than this n8n's: a restored copy (its static data came with the backup, and n8n
 				// 2.41 runs no checkExists at start-up to move it) must not delete production's subscription. The same
 				// provably-dead rule as at activation: deleted only when that URL no longer answers as an n8n webhook.
-				await settleOldUrl(this, deadline, { webhookId: stored.webhookId, webhookUrl: stored.webhookUrl });
+				// Its wrapped secret goes with it, so a delivery through it that reaches this n8n (an alias) is answered 410.
+				await settleOldUrl(this, deadline, {
+					webhookId: stored.webhookId,
+					webhookUrl: stored.webhookUrl,
+					...(stored.webhookSecretWrapped !== undefined ? { webhookSecretWrapped: stored.webhookSecretWrapped } : {}),
+				});
 			} else {
 				await deleteRemote(this, stored.webhookId, deadline);
 			}

@@ -379,7 +379,8 @@ describe('subscriptions at another URL are removed only when that URL is provabl
 		probed.done();
 		const data = plain(trigger.staticData);
 		expect(data.webhookId).toBeUndefined();
-		expect((data.webhookRetired as IDataObject[]).map((entry) => entry.webhookId)).toEqual(['whk_1']);
+		// Kept with its wrapped secret: a delivery through it that reaches this n8n (an alias) is answered 410.
+		expect(data.webhookRetired).toEqual([{ webhookId: 'whk_1', webhookUrl: PRODUCTION_URL, webhookSecretWrapped: expect.any(String) }]);
 		expect(warnings().join('\n')).toContain('kept webhook subscription whk_1');
 	});
 
