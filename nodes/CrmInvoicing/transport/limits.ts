@@ -1,7 +1,12 @@
 /** Bounds of the transport's waiting, retrying, reading and following, in one place (the README's "Limits"). */
 export const RETRY = {
-	/** Attempts after a 429 before giving up (each waits for Retry-After or RateLimit-Reset). */
-	maxRateLimitRetries: 5,
+	/**
+	 * Attempts after a 429 before giving up (each waits for Retry-After or RateLimit-Reset). A 429 means the request was
+	 * not processed, so a retry is always safe; what bounds a request is maxTotalRateLimitWaitMs. Several processes on
+	 * one key can make one request meet more than five 429s in a row under load (seen in the queue-mode load case on
+	 * n8n 2.41: one create failed after its fifth), so the count leaves room within the time bound.
+	 */
+	maxRateLimitRetries: 20,
 	/** Longest total time one request may spend waiting for the rate limit, in ms. */
 	maxTotalRateLimitWaitMs: 180_000,
 	/**
