@@ -9,7 +9,7 @@ import { client, closeBrowser, inEditor, openWorkflow } from './lib';
 afterAll(closeBrowser);
 
 describe('node picker', () => {
-	it('shows one CRM Invoicing entry whose description covers its actions and its triggers', async () => {
+	it('shows one CRM Invoicing entry whose description covers its actions and its webhook trigger, and the polling trigger as an entry of its own', async () => {
 		const { id } = await client.createWorkflow({
 			name: 'UI: node picker',
 			nodes: [{ id: randomUUID(), name: 'Start', type: 'n8n-nodes-base.manualTrigger', typeVersion: 1, position: [0, 0], parameters: {} }],
@@ -20,8 +20,14 @@ describe('node picker', () => {
 			await openWorkflow(page, id, ['Start']);
 			await page.getByTestId('node-creator-plus-button').click();
 			await page.locator('input[data-test-id="node-creator-search-bar"], [data-test-id="node-creator-search-bar"] input').first().fill('CRM Invoicing');
-			const entries = page.getByTestId('item-iterator-item').filter({ hasText: 'CRM Invoicing' });
-			await entries.first().waitFor({ state: 'visible' });
+			const all = page.getByTestId('item-iterator-item').filter({ hasText: 'CRM Invoicing' });
+			await all.first().waitFor({ state: 'visible' });
+			// The polling trigger is an entry of its own (its type name is not the action node's + "Trigger"), which n8n
+			// names without " Trigger"; the action node and the webhook trigger are one.
+			const poller = all.filter({ hasText: 'CRM Invoicing Polling' });
+			expect(await poller.count()).toBe(1);
+			expect((await poller.first().innerText()).trim()).toMatch(/no public URL needed/);
+			const entries = all.filter({ hasNotText: 'CRM Invoicing Polling' });
 			expect(await entries.count()).toBe(1);
 			const entry = (await entries.first().innerText()).trim();
 			expect(entry).toMatch(/^CRM Invoicing\b/);
