@@ -271,8 +271,8 @@ export function splitOutActionWorkflow(path: string, field: string, parameters: 
 	};
 }
 
-/** A workflow holding only the CRM Invoicing Trigger (admin credential) listening to `events`. */
-export function triggerWorkflow(name: string, events: string[], env = e2eEnv()) {
+/** A workflow holding only the CRM Invoicing Trigger (admin credential, version `typeVersion`) listening to `events`. */
+export function triggerWorkflow(name: string, events: string[], env = e2eEnv(), typeVersion = 1) {
 	const credential = env.credentials.admin;
 	return {
 		name,
@@ -281,7 +281,7 @@ export function triggerWorkflow(name: string, events: string[], env = e2eEnv()) 
 				id: randomUUID(),
 				name: 'CRM Invoicing Trigger',
 				type: TRIGGER_NODE_TYPE,
-				typeVersion: 1,
+				typeVersion,
 				position: [0, 0],
 				webhookId: randomUUID(),
 				parameters: { events, options: {} },

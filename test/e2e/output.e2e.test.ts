@@ -8,7 +8,7 @@ import { randomUUID } from 'node:crypto';
 
 import { SIMPLIFIED_FIELDS } from '../../nodes/CrmInvoicing/helpers/simplify';
 import { OWNER } from '../../scripts/lib/n8n';
-import { ACTION_NODE_TYPE, e2eEnv, finishedExecutions, n8nClient, runAction, sandbox, TRIGGER_NODE_TYPE, waitFor } from './lib';
+import { ACTION_NODE_TYPE, e2eEnv, finishedExecutions, n8nClient, runAction, sandbox, triggerWorkflow, waitFor } from './lib';
 
 const env = e2eEnv();
 const crm = sandbox(env);
@@ -158,26 +158,6 @@ describe(`Output control in real n8n ${env.n8nVersion}`, () => {
 describe(`CRM Invoicing Trigger's Simplify in real n8n ${env.n8nVersion}`, () => {
 	const workflowIds: string[] = [];
 
-	function triggerWorkflow(name: string, typeVersion: number) {
-		const credential = env.credentials.admin;
-		return {
-			name,
-			nodes: [
-				{
-					id: randomUUID(),
-					name: 'CRM Invoicing Trigger',
-					type: TRIGGER_NODE_TYPE,
-					typeVersion,
-					position: [0, 0],
-					webhookId: randomUUID(),
-					parameters: { events: ['lead.created'], options: {} },
-					credentials: { crmInvoicingApi: { id: credential.id, name: credential.name } },
-				},
-			],
-			connections: {},
-		};
-	}
-
 	async function outputOf(workflowId: string): Promise<any[]> {
 		const [execution] = await waitFor(async () => {
 			const executions = await finishedExecutions(workflowId);
@@ -199,8 +179,8 @@ describe(`CRM Invoicing Trigger's Simplify in real n8n ${env.n8nVersion}`, () =>
 	});
 
 	it('a new trigger (version 2) outputs event, timestamp and the simplified lead; a version-1 trigger as before', async () => {
-		const v2 = await n8n.createWorkflow(triggerWorkflow('e2e trigger simplify v2', 2));
-		const v1 = await n8n.createWorkflow(triggerWorkflow('e2e trigger simplify v1', 1));
+		const v2 = await n8n.createWorkflow(triggerWorkflow('e2e trigger simplify v2', ['lead.created'], env, 2));
+		const v1 = await n8n.createWorkflow(triggerWorkflow('e2e trigger simplify v1', ['lead.created'], env, 1));
 		workflowIds.push(v2.id, v1.id);
 		await n8n.activate(v2.id);
 		await n8n.activate(v1.id);
