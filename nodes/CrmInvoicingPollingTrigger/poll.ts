@@ -2,9 +2,7 @@ import { NodeOperationError } from 'n8n-workflow';
 import type { IDataObject, INodeExecutionData, IPollFunctions } from 'n8n-workflow';
 
 import { simplify } from '../CrmInvoicing/helpers/simplify';
-import { CREDENTIAL_TYPE } from '../CrmInvoicing/transport';
-import { readPages } from '../CrmInvoicing/transport/pagination';
-import { requestsPerMinuteOf } from '../CrmInvoicing/transport/request';
+import { CREDENTIAL_TYPE, readPages, requestsPerMinuteOf } from '../CrmInvoicing/transport';
 import { pollBudget, pollsPerMinute } from './budget';
 import {
 	changed,

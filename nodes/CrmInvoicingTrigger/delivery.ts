@@ -1,5 +1,6 @@
 import type { IDataObject, IWebhookFunctions, IWebhookResponseData } from 'n8n-workflow';
 
+import { isPlainObject } from '../CrmInvoicing/transport';
 import { fullRecordOf } from './fullRecord';
 import { readsStaleSubscription } from './ownership';
 import { acceptOnce, deliveryMemoryKey, wasAccepted } from './recentDeliveries';
@@ -115,10 +116,6 @@ function parseDelivery(rawBody: Buffer | string | undefined): { ok: true; delive
 	const { event, timestamp, payload } = body as IDataObject;
 	if (typeof event !== 'string' || event.trim() === '') return { ok: false, reason: 'body has no event name' };
 	return { ok: true, delivery: { event, timestamp: timestamp ?? null, payload: payload ?? null } };
-}
-
-function isPlainObject(value: unknown): value is IDataObject {
-	return !!value && typeof value === 'object' && !Array.isArray(value);
 }
 
 /**

@@ -1,6 +1,6 @@
 import type { IDataObject, IWebhookFunctions } from 'n8n-workflow';
 
-import { apiRequest } from '../CrmInvoicing/transport';
+import { apiRequest, httpStatusOf, isPlainObject } from '../CrmInvoicing/transport';
 
 /**
  * "Output Full Record": for `lead.*` events the trigger reads the lead with GET /leads/{payload.id} and outputs that
@@ -31,17 +31,6 @@ export type FullRecord =
 /** Whether this delivery's lead should be read: the option is on and the event is a lead event. */
 export function wantsFullRecord(options: IDataObject, event: string): boolean {
 	return options.fullRecord === true && event.startsWith('lead.');
-}
-
-function isPlainObject(value: unknown): value is IDataObject {
-	return !!value && typeof value === 'object' && !Array.isArray(value);
-}
-
-/** The HTTP status of a transport error, when the API answered one. */
-function statusOf(error: unknown): number | undefined {
-	const httpCode = (error as { httpCode?: unknown })?.httpCode;
-	const status = Number(httpCode);
-	return Number.isInteger(status) && status >= 100 ? status : undefined;
 }
 
 function messageOf(error: unknown): string {
@@ -86,7 +75,7 @@ export async function fullRecordOf(
 		}
 		return { kind: 'lead', payload: lead };
 	} catch (error) {
-		const status = statusOf(error);
+		const status = httpStatusOf(error);
 		const reason = `reading lead ${id} failed: ${messageOf(error)}`;
 		if (mayPassLater(status)) {
 			logFailure(context, 'the delivery is answered 503 so that the CRM sends it again', reason);

@@ -3,7 +3,7 @@ import type { IDataObject, IHookFunctions, INode } from 'n8n-workflow';
 
 import { listWebhookSubscriptions } from '../CrmInvoicing/helpers/webhookList';
 import { DOCUMENTED_EVENTS } from '../CrmInvoicing/apiChoices';
-import { apiRequest } from '../CrmInvoicing/transport';
+import { apiRequest, httpStatusOf } from '../CrmInvoicing/transport';
 import { PROBE_TIME_LIMIT_MS, probeWebhookUrl, type ProbeResult } from '../CrmInvoicing/transport/probe';
 import { markSubscribed, oneAtATime, ownerTag, tagOfName, taggedName } from './ownership';
 import { deliveryMemoryKey, forgetDeliveries } from './recentDeliveries';
@@ -379,8 +379,7 @@ async function sweepLeftovers(context: IHookFunctions, tag: string, url: string,
  * API most likely refused those. Undefined when only documented names were asked for (the 400 is about something else).
  */
 function refusedEventsError(node: INode, error: unknown, events: string[]): NodeOperationError | undefined {
-	const status = String((error as { httpCode?: unknown }).httpCode ?? '');
-	if (status !== '400') return undefined;
+	if (httpStatusOf(error) !== 400) return undefined;
 	const undocumented = events.filter((name) => !(DOCUMENTED_EVENTS as readonly string[]).includes(name));
 	if (undocumented.length === 0) return undefined;
 	const apiText = (error as Error).message.replace(/^The CRM API answered /, '').slice(0, 300);

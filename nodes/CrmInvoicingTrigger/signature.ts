@@ -1,6 +1,8 @@
 import { createHmac, createSecretKey, timingSafeEqual } from 'node:crypto';
 import type { KeyObject } from 'node:crypto';
 
+import { headerValues } from '../CrmInvoicing/transport';
+
 /**
  * Standard Webhooks signatures, as the CRM API sends them (spec §6 "Signature"):
  * `webhook-signature` holds space-separated `v1,<base64 HMAC-SHA256>` entries over `${id}.${timestamp}.${rawBody}`,
@@ -229,20 +231,6 @@ export function signatureEntries(header: string): string[] {
 	return readSignatureEntries(header, Infinity) ?? [];
 }
 
-/** One header by name, case-insensitively; repeated headers are joined with a space. */
-export function headerValue(headers: WebhookHeaders | undefined, name: string): string | undefined {
-	if (!headers) return undefined;
-	const wanted = name.toLowerCase();
-	for (const key of Object.keys(headers)) {
-		if (key.toLowerCase() !== wanted) continue;
-		const value = headers[key];
-		if (value === undefined || value === null) return undefined;
-		const text = Array.isArray(value) ? value.join(' ') : String(value);
-		return text.trim() === '' ? undefined : text.trim();
-	}
-	return undefined;
-}
-
 /** A `v1,<base64>` entry for the given message; join several with a space for rotation. */
 export function signWebhook({ secret, id, timestamp, body }: SignInput): string {
 	const key = secretKey(secret);
@@ -280,8 +268,7 @@ export function verifyWebhookSignature({
 	// From the raw header lines when n8n hands them over (each line as received), else from the parsed headers.
 	const fromWire = Array.isArray(rawHeaders);
 	const raw = (name: string): string | undefined => {
-		const lines = rawHeaderLines(rawHeaders, name);
-		if (lines === undefined) return headerValue(headers, name);
+		const lines = rawHeaderLines(rawHeaders, name) ?? headerValues(headers, name);
 		const text = (name === 'webhook-signature' ? lines.join(' ') : (lines[0] ?? '')).trim();
 		return text === '' ? undefined : text;
 	};

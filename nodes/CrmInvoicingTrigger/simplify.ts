@@ -1,6 +1,7 @@
 import type { IDataObject, INodeProperties, IWebhookFunctions } from 'n8n-workflow';
 
 import { simplify } from '../CrmInvoicing/helpers/simplify';
+import { isPlainObject } from '../CrmInvoicing/transport';
 
 /**
  * Simplify for the trigger (version 2, on by default; issue 18). Simplified, a delivery is output as its `event`, its
@@ -21,7 +22,6 @@ export const triggerSimplifyProperty: INodeProperties = {
 	displayOptions: { show: { '@version': [{ _cnd: { gte: TRIGGER_SIMPLIFY_VERSION } }] } },
 };
 
-const isObject = (value: unknown): value is IDataObject => !!value && typeof value === 'object' && !Array.isArray(value);
 
 /** The item a delivery is output as: `json` as built for 0.2, simplified when the node asks for it. */
 export function deliveryOutput(
@@ -36,9 +36,9 @@ export function deliveryOutput(
 	const extra: IDataObject = json.fullRecordError === undefined ? {} : { fullRecordError: json.fullRecordError };
 	if (payloadOnly) {
 		// Payload Only put a payload that is not an object under `payload`: nothing to reduce.
-		if (!isLead || (json.payload !== undefined && !isObject(json.payload))) return json;
+		if (!isLead || (json.payload !== undefined && !isPlainObject(json.payload))) return json;
 		return { ...simplify('lead', json), ...extra };
 	}
-	const payload = isLead && isObject(json.payload) ? simplify('lead', json.payload) : json.payload;
+	const payload = isLead && isPlainObject(json.payload) ? simplify('lead', json.payload) : json.payload;
 	return { event: json.event, timestamp: json.timestamp, payload, ...extra };
 }

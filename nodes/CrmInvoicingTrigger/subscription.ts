@@ -2,6 +2,7 @@ import type { IDataObject } from 'n8n-workflow';
 
 import { INACTIVE_SUBSCRIPTION_STATUS } from '../CrmInvoicing/apiChoices';
 import { eventNamesOf } from '../CrmInvoicing/helpers/events';
+import { httpStatusOf } from '../CrmInvoicing/transport';
 
 /**
  * What the trigger keeps in the node's static data (`getWorkflowStaticData('node')`) about its subscription.
@@ -144,7 +145,5 @@ export function isInactiveStatus(status: unknown): boolean {
 
 /** Whether an error from the transport is the API's 404 (the subscription is gone). */
 export function isNotFound(error: unknown): boolean {
-	if (!error || typeof error !== 'object') return false;
-	const candidate = error as { httpCode?: unknown; context?: { httpCode?: unknown } };
-	return String(candidate.httpCode ?? candidate.context?.httpCode ?? '') === '404';
+	return httpStatusOf(error) === 404;
 }

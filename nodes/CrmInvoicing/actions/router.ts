@@ -2,7 +2,7 @@ import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 import type { IExecuteFunctions, INodeExecutionData, JsonObject } from 'n8n-workflow';
 
 import { addHints, costHint } from '../helpers/hints';
-import { runStatsOf } from '../transport/stats';
+import { runStatsOf } from '../transport';
 import type { Operation } from './operation';
 import { RESOURCES } from './resources';
 

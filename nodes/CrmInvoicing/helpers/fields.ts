@@ -2,6 +2,7 @@ import { NodeOperationError } from 'n8n-workflow';
 import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 
 import { UNIX_TIME_RULE } from '../apiChoices';
+import { isPlainObject } from '../transport';
 
 /** Field values as n8n's UI hands them over, in one place, turned into API request values. */
 
@@ -282,8 +283,8 @@ export function isSet(value: unknown): boolean {
  * extract it; a plain value (an expression that gave an ID) is returned as it is.
  */
 export function locatorValue(value: unknown): unknown {
-	if (value && typeof value === 'object' && !Array.isArray(value) && 'value' in value) {
-		return (value as { value: unknown }).value;
+	if (isPlainObject(value) && 'value' in value) {
+		return value.value;
 	}
 	return value;
 }

@@ -6,6 +6,7 @@ import { cut, paginationError, type RequestSummary } from './errors';
 import { LIST, READ } from './limits';
 import { apiRequestFull, type ApiContext, type ApiVersion } from './request';
 import { countStats } from './stats';
+import { contentTypeOf, isPlainObject } from './values';
 
 /**
  * The one list reader. Every list the package reads (Get Many, Custom API Request → Paginate, webhook lists, the
@@ -76,7 +77,6 @@ export interface ListPage {
 	other?: unknown;
 }
 
-const isObject = (value: unknown): value is IDataObject => !!value && typeof value === 'object' && !Array.isArray(value);
 
 const nextCursorOf = (cursor: unknown, hasMore: unknown): string | null =>
 	hasMore === false || typeof cursor !== 'string' || cursor === '' ? null : cursor;
@@ -90,12 +90,12 @@ interface RawPage {
 /** Reads one answer in the shapes `shape` allows; undefined when it has none of them. */
 export function readPageShape(body: unknown, shape: ListShape): RawPage | undefined {
 	if (Array.isArray(body)) return shape === 'any' ? { list: body, nextCursor: null, shape: 'array' } : undefined;
-	if (!isObject(body)) return undefined;
+	if (!isPlainObject(body)) return undefined;
 	if ((shape === 'v1' || shape === 'any') && Array.isArray(body.items)) {
 		return { list: body.items, nextCursor: nextCursorOf(body.nextCursor, body.hasMore), shape: 'v1' };
 	}
 	if ((shape === 'v2' || shape === 'any') && Array.isArray(body.data)) {
-		const meta = isObject(body.meta) ? body.meta : {};
+		const meta = isPlainObject(body.meta) ? body.meta : {};
 		return { list: body.data, nextCursor: nextCursorOf(meta.nextCursor, meta.hasMore), shape: 'v2' };
 	}
 	return undefined;
@@ -105,7 +105,7 @@ function describeBody(body: unknown): string {
 	if (body === undefined || body === null || body === '') return 'an empty body';
 	if (typeof body === 'string') return `text starting "${cut(body.replace(/\s+/g, ' ').trim(), 120)}"`;
 	if (Array.isArray(body)) return `an array of ${body.length}`;
-	if (isObject(body)) {
+	if (isPlainObject(body)) {
 		const keys = Object.keys(body).slice(0, 8).map((key) => key.slice(0, 30));
 		return keys.length > 0 ? `an object with the keys ${keys.join(', ')}` : 'an empty object';
 	}
@@ -146,11 +146,6 @@ function describeBytes(bytes: number): string {
 	if (bytes >= 1024 * 1024) return `${Math.round((bytes / 1024 / 1024) * 10) / 10} MB`;
 	if (bytes >= 1024) return `${Math.round((bytes / 1024) * 10) / 10} KB`;
 	return `${bytes} bytes`;
-}
-
-function contentTypeOf(response: IN8nHttpFullResponse): string {
-	const value = response.headers?.['content-type'];
-	return (Array.isArray(value) ? value[0] : value)?.toString() ?? 'no content type';
 }
 
 function listError(
@@ -243,12 +238,12 @@ export async function* readPages(
 			throw listError(
 				this,
 				summary,
-				`The CRM API answered ${summary.method} ${summary.path} with ${response.statusCode} (${contentTypeOf(response)}) and ${describeBody(body)}, not a list`,
+				`The CRM API answered ${summary.method} ${summary.path} with ${response.statusCode} (${contentTypeOf(response.headers)}) and ${describeBody(body)}, not a list`,
 				`The node reads lists as ${SHAPE_NAMES[shape]}. Check that the credential's Base URL points at the CRM API itself (not a login page, proxy or web site).`,
 				response.statusCode,
 			);
 		}
-		const bad = raw.list.findIndex((record) => !isObject(record));
+		const bad = raw.list.findIndex((record) => !isPlainObject(record));
 		if (bad >= 0) {
 			throw listError(
 				this,

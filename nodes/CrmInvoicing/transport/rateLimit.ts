@@ -4,6 +4,7 @@ import { NodeOperationError, sleep as n8nSleep } from 'n8n-workflow';
 import type { IDataObject, INode } from 'n8n-workflow';
 
 import { DOCUMENTED_RATE_LIMIT, RETRY } from './limits';
+import { headerValue } from './values';
 
 /** Margin added to a wait for the window to reset, so the next request lands in the new window. */
 const RESET_MARGIN_MS = 50;
@@ -39,18 +40,6 @@ export function boundedWait(ms: number, cap: number = RETRY.maxWaitMs): number {
 	return Math.min(Math.ceil(ms), cap);
 }
 
-/** A header's value; names are compared without case, as HTTP does (`Retry-After` and `retry-after` are one header). */
-function header(headers: IDataObject | undefined, name: string): string | undefined {
-	if (!headers) return undefined;
-	const wanted = name.toLowerCase();
-	const key = Object.hasOwn(headers, wanted)
-		? wanted
-		: Object.keys(headers).find((candidate) => candidate.toLowerCase() === wanted);
-	const value = key === undefined ? undefined : headers[key];
-	if (value === undefined || value === null) return undefined;
-	return Array.isArray(value) ? String(value[0]) : String(value);
-}
-
 function toInt(value: string | undefined): number | undefined {
 	if (value === undefined || value.trim() === '') return undefined;
 	const number = Number(value);
@@ -67,14 +56,14 @@ function resetToMs(reset: number, now: number): number {
  * the caller compares it with RETRY.maxWaitMs and fails at once when the API asks for more.
  */
 export function rateLimitWaitMs(headers: IDataObject | undefined, now = Date.now()): number {
-	const retryAfter = header(headers, 'retry-after');
+	const retryAfter = headerValue(headers, 'retry-after');
 	if (retryAfter !== undefined) {
 		const seconds = toInt(retryAfter);
 		if (seconds !== undefined) return Math.max(0, seconds * 1000);
 		const date = Date.parse(retryAfter);
 		if (!Number.isNaN(date)) return Math.max(0, date - now);
 	}
-	const reset = toInt(header(headers, 'ratelimit-reset'));
+	const reset = toInt(headerValue(headers, 'ratelimit-reset'));
 	if (reset !== undefined) return resetToMs(reset, now) + RESET_MARGIN_MS;
 	return RETRY.defaultRateLimitWaitMs;
 }
@@ -82,7 +71,7 @@ export function rateLimitWaitMs(headers: IDataObject | undefined, now = Date.now
 /** Whether a response announces its rate-limit window (`RateLimit-Remaining` and `RateLimit-Reset`). */
 export function announcesRateLimit(headers: IDataObject | undefined): boolean {
 	return (
-		toInt(header(headers, 'ratelimit-remaining')) !== undefined && toInt(header(headers, 'ratelimit-reset')) !== undefined
+		toInt(headerValue(headers, 'ratelimit-remaining')) !== undefined && toInt(headerValue(headers, 'ratelimit-reset')) !== undefined
 	);
 }
 
@@ -308,8 +297,8 @@ export class RateLimitPacer {
 
 	/** Reads an answer of the current window. */
 	private onAnswer(headers: IDataObject | undefined, now: number): void {
-		const remaining = toInt(header(headers, 'ratelimit-remaining'));
-		const reset = toInt(header(headers, 'ratelimit-reset'));
+		const remaining = toInt(headerValue(headers, 'ratelimit-remaining'));
+		const reset = toInt(headerValue(headers, 'ratelimit-reset'));
 		if (remaining === undefined || reset === undefined || remaining < 0) {
 			// The API does not announce its window (or stopped): the documented rate applies.
 			this.mode = 'documented';
@@ -318,7 +307,7 @@ export class RateLimitPacer {
 		}
 		const resetMs = Math.min(resetToMs(reset, now), RETRY.maxWaitMs);
 		const resetAt = now + resetMs;
-		const limit = toInt(header(headers, 'ratelimit-limit'));
+		const limit = toInt(headerValue(headers, 'ratelimit-limit'));
 		this.knownLimit = limit !== undefined && limit >= 1 ? Math.floor(limit) : Math.max(this.knownLimit ?? 0, remaining + 1);
 		this.knownWindowMs = Math.max(this.knownWindowMs ?? 0, resetMs);
 		const firstOfWindow = this.mode !== 'announced';

@@ -41,6 +41,7 @@ import {
 	type RateLimitPacer,
 } from './rateLimit';
 import { countStats } from './stats';
+import { contentTypeOf, headerValue } from './values';
 
 export const CREDENTIAL_TYPE = 'crmInvoicingApi';
 
@@ -150,12 +151,6 @@ function connectionOf(context: ApiContext): Promise<Connection> {
 const IDEMPOTENT = new Set<string>(['GET', 'HEAD', 'DELETE']);
 const TRANSIENT_STATUSES = new Set([502, 503, 504]);
 
-function headerValue(headers: IN8nHttpFullResponse['headers'], name: string): string | undefined {
-	const value = headers?.[name] ?? headers?.[name.toLowerCase()];
-	if (value === undefined || value === null) return undefined;
-	return Array.isArray(value) ? String(value[0]) : String(value);
-}
-
 /** Thrown inside the body reader when an answer passes its byte cap. */
 class AnswerTooLarge extends Error {}
 
@@ -230,10 +225,6 @@ function parseBody(text: string): unknown {
 	} catch {
 		return text;
 	}
-}
-
-function contentTypeOf(headers: IN8nHttpFullResponse['headers']): string {
-	return headerValue(headers, 'content-type')?.slice(0, 100) ?? 'no content type';
 }
 
 /**

@@ -9,8 +9,7 @@ import type {
 
 import { parseJson, requireText } from '../../helpers/fields';
 import { pageRequestOf, returnAllAndLimit } from '../../helpers/list';
-import { apiRequest, MAX_PAGE_SIZE, readPages } from '../../transport';
-import { showPath, unsafePathReason } from '../../transport/paths';
+import { apiRequest, isPlainObject, MAX_PAGE_SIZE, readPages, showPath, unsafePathReason } from '../../transport';
 import type { ApiVersion, PageRequest } from '../../transport';
 
 const METHODS = ['DELETE', 'GET', 'PATCH', 'POST', 'PUT'] as const;
@@ -176,7 +175,7 @@ function bodyOf(
 }
 
 function toJson(value: unknown): IDataObject {
-	return value && typeof value === 'object' && !Array.isArray(value) ? (value as IDataObject) : { value: value as IDataObject[string] };
+	return isPlainObject(value) ? value : { value: value as IDataObject[string] };
 }
 
 /** A list → one item per record; an object → one item; an empty body → `{ success: true }`. */

@@ -2,7 +2,7 @@ import { NodeOperationError } from 'n8n-workflow';
 import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 
 import { LEAD_PATCH_FIELDS_CHECKED_AFTERWARDS } from '../../apiChoices';
-import { apiRequest } from '../../transport';
+import { apiRequest, isPlainObject } from '../../transport';
 import { leadPath } from './leadId';
 
 function isLead(value: IDataObject): boolean {
@@ -41,9 +41,9 @@ function checkApplied(context: IExecuteFunctions, leadId: string, body: IDataObj
 		);
 	}
 	const sentCustom = body.customFields;
-	if (checked.includes('customFields') && sentCustom && typeof sentCustom === 'object' && !Array.isArray(sentCustom)) {
+	if (checked.includes('customFields') && isPlainObject(sentCustom)) {
 		const answered = (lead.customFields && typeof lead.customFields === 'object' ? lead.customFields : {}) as IDataObject;
-		const ignored = Object.keys(sentCustom).filter((key) => !sameValue((sentCustom as IDataObject)[key], answered[key]));
+		const ignored = Object.keys(sentCustom).filter((key) => !sameValue(sentCustom[key], answered[key]));
 		if (ignored.length > 0) {
 			fail(
 				`The API did not update the custom fields ${ignored.join(', ')} of lead ${leadId}: it answers customFields=${show(lead.customFields ?? null)}`,

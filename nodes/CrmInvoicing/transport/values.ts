@@ -1,0 +1,44 @@
+import type { IDataObject } from 'n8n-workflow';
+
+/**
+ * Small readers of what n8n hands over (answers, errors, headers), written once for the whole package: the transport,
+ * the list reader and both triggers use these (through the transport's index) rather than copies of their own.
+ */
+
+/** Headers as n8n gives them: each name maps to a value, or to an array of values when the header was repeated. */
+export type HeaderMap = Readonly<Record<string, unknown>> | undefined;
+
+/** A JSON object (not null, not an array). */
+export function isPlainObject(value: unknown): value is IDataObject {
+	return !!value && typeof value === 'object' && !Array.isArray(value);
+}
+
+/** Every value of one header, compared without case as HTTP does (`Retry-After` and `retry-after` are one header). */
+export function headerValues(headers: HeaderMap, name: string): string[] {
+	if (!headers) return [];
+	const wanted = name.toLowerCase();
+	const key = Object.hasOwn(headers, wanted)
+		? wanted
+		: Object.keys(headers).find((candidate) => candidate.toLowerCase() === wanted);
+	const value = key === undefined ? undefined : headers[key];
+	if (value === undefined || value === null) return [];
+	return (Array.isArray(value) ? value : [value]).filter((one) => one !== undefined && one !== null).map(String);
+}
+
+/** The first value of one header, or undefined when it is absent. */
+export function headerValue(headers: HeaderMap, name: string): string | undefined {
+	return headerValues(headers, name)[0];
+}
+
+/** The answer's content type, cut to 100 characters, for error messages. */
+export function contentTypeOf(headers: HeaderMap): string {
+	return headerValue(headers, 'content-type')?.slice(0, 100) ?? 'no content type';
+}
+
+/** The HTTP status an error from the transport (or n8n's request helper) carries, when the server answered one. */
+export function httpStatusOf(error: unknown): number | undefined {
+	if (!error || typeof error !== 'object') return undefined;
+	const candidate = error as { httpCode?: unknown; context?: { httpCode?: unknown } };
+	const status = Number(candidate.httpCode ?? candidate.context?.httpCode);
+	return Number.isInteger(status) && status >= 100 && status <= 599 ? status : undefined;
+}
