@@ -9,3 +9,4 @@ export { readList, readOnePage, readPages } from './pagination';
 export type { ListPage, ListSpec, PageRequest } from './pagination';
 export { contentTypeOf, headerValue, headerValues, httpStatusOf, isPlainObject } from './values';
 export type { HeaderMap } from './values';
+export { BoundedMap } from './boundedMap';

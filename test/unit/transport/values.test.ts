@@ -2,6 +2,7 @@ import { NodeApiError } from 'n8n-workflow';
 import type { INode } from 'n8n-workflow';
 
 import {
+	BoundedMap,
 	contentTypeOf,
 	headerValue,
 	headerValues,
@@ -49,5 +50,29 @@ describe('the shared readers of answers, errors and headers', () => {
 		expect(isPlainObject([])).toBe(false);
 		expect(isPlainObject(null)).toBe(false);
 		expect(isPlainObject('x')).toBe(false);
+	});
+});
+
+describe('BoundedMap, the one size-capped map', () => {
+	it('never holds more than its limit, dropping the least recently set or read', () => {
+		const map = new BoundedMap<string, number>(3);
+		for (let index = 0; index < 1_000; index++) map.set(`k${index}`, index);
+		expect(map.size).toBe(3);
+		expect([...map.keys()]).toEqual(['k997', 'k998', 'k999']);
+		expect(map.get('k997')).toBe(997);
+		map.set('k1000', 1000);
+		expect([...map.keys()]).toEqual(['k999', 'k997', 'k1000']);
+		expect(map.peek('k999')).toBe(999);
+		map.set('k1001', 1001);
+		expect(map.has('k999')).toBe(false);
+	});
+
+	it('creates a missing value once with getOrSet, and refuses a limit that is not a positive integer', () => {
+		const map = new BoundedMap<string, string[]>(2);
+		const made = map.getOrSet('a', () => []);
+		made.push('x');
+		expect(map.getOrSet('a', () => ['other'])).toEqual(['x']);
+		expect(() => new BoundedMap(0)).toThrow(RangeError);
+		expect(() => new BoundedMap(1.5)).toThrow(RangeError);
 	});
 });

@@ -3,7 +3,7 @@ import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodePropertie
 
 import { requireText } from '../../helpers/fields';
 import { hasOutputControl } from '../../helpers/output';
-import { apiRequest, CREDENTIAL_TYPE, readPages } from '../../transport';
+import { apiRequest, BoundedMap, CREDENTIAL_TYPE, readPages } from '../../transport';
 import { leadBodyFromFields, leadFieldOptions } from './fields';
 import { patchLead } from './patch';
 
@@ -108,48 +108,32 @@ const MAX_EXECUTIONS_IN_MEMORY = 100;
 /** How many emails one execution remembers (the oldest go first). */
 const MAX_EMAILS_PER_EXECUTION = 10_000;
 
-const memoryByExecution = new Map<string, Map<string, string>>();
-const memoryByContext = new WeakMap<object, Map<string, string>>();
+const memoryByExecution = new BoundedMap<string, BoundedMap<string, string>>(MAX_EXECUTIONS_IN_MEMORY);
+const memoryByContext = new WeakMap<object, BoundedMap<string, string>>();
+
+const newMemory = (): BoundedMap<string, string> => new BoundedMap(MAX_EMAILS_PER_EXECUTION);
 
 /**
  * The email → lead ID memory of this execution and credential, shared by every Create or Update node of the execution
  * that uses the same credential (so the same CRM); of this run of the node when n8n gives no execution id.
  */
-function memoryOf(context: IExecuteFunctions): Map<string, string> {
+function memoryOf(context: IExecuteFunctions): BoundedMap<string, string> {
 	const executionId = context.getExecutionId?.();
 	if (!executionId) {
 		let memory = memoryByContext.get(context);
 		if (!memory) {
-			memory = new Map();
+			memory = newMemory();
 			memoryByContext.set(context, memory);
 		}
 		return memory;
 	}
 	const node = context.getNode();
 	const key = `${executionId}:${node.credentials?.[CREDENTIAL_TYPE]?.id ?? node.id ?? node.name}`;
-	let memory = memoryByExecution.get(key);
-	if (memory) {
-		memoryByExecution.delete(key);
-	} else {
-		memory = new Map();
-	}
-	memoryByExecution.set(key, memory);
-	while (memoryByExecution.size > MAX_EXECUTIONS_IN_MEMORY) {
-		const oldest = memoryByExecution.keys().next().value;
-		if (oldest === undefined) break;
-		memoryByExecution.delete(oldest);
-	}
-	return memory;
+	return memoryByExecution.getOrSet(key, newMemory);
 }
 
-function remember(memory: Map<string, string>, email: string, leadId: string): void {
-	memory.delete(email);
+function remember(memory: BoundedMap<string, string>, email: string, leadId: string): void {
 	memory.set(email, leadId);
-	while (memory.size > MAX_EMAILS_PER_EXECUTION) {
-		const oldest = memory.keys().next().value;
-		if (oldest === undefined) break;
-		memory.delete(oldest);
-	}
 }
 
 /** Forgets every remembered email (for tests, whose executions share one id). */
