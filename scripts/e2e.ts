@@ -5,9 +5,10 @@
  */
 import { createServer, request as httpRequest } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 
+import { installedVersion, installPackage } from './lib/n8n';
 import { ROOT, type RuntimeName } from './lib/runtime';
 import { logSize, waitForStoredWorkflows } from './lib/settle';
 import { startStack } from './lib/stack';
@@ -26,7 +27,10 @@ export interface E2eEnv {
 	 * with WEBHOOK_URL set to `webhookAliasUrl` (another address that reaches the same n8n, as after a domain or tunnel
 	 * change); `{"webhookUrl": "default"}` (or no body) with its usual one. `"publicationService": false` restarts it
 	 * with N8N_USE_WORKFLOW_PUBLICATION_SERVICE=false (n8n 2.41's start-up activation as in 2.38); without it, n8n's
-	 * default. It answers once n8n serves every stored active workflow again (scripts/lib/settle.ts).
+	 * default. `"package": "test/fixtures/releases/<file>.tgz"` installs that packed release before the start (what a
+	 * user upgrading or downgrading does), `"package": "current"` this checkout again; without it the installed package
+	 * stays. It answers once n8n serves every stored active workflow again (scripts/lib/settle.ts), with the version of
+	 * the package n8n loaded: `{"restarted": true, "version": "0.3.0"}`.
 	 */
 	controlUrl: string;
 	/**
@@ -45,6 +49,9 @@ export interface E2eEnv {
 	};
 }
 
+/** Packed releases of this package, for upgrade tests (see its README). */
+const RELEASES = path.join(ROOT, 'test', 'fixtures', 'releases');
+
 async function main(): Promise<void> {
 	const args = process.argv.slice(2);
 	const runtimeIndex = args.indexOf('--runtime');
@@ -53,9 +60,10 @@ async function main(): Promise<void> {
 	mkdirSync(workDir, { recursive: true });
 
 	const started = Date.now();
+	const userFolder = path.join(workDir, 'n8n');
 	const stack = await startStack({
 		runtime,
-		userFolder: path.join(workDir, 'n8n'),
+		userFolder,
 		fresh: true,
 		n8nPort: Number(process.env.E2E_N8N_PORT ?? (runtime === 'current' ? 5691 : 5692)),
 		// A high limit by default; rate-limit tests tighten it through /__sandbox/config and restore it.
@@ -110,11 +118,16 @@ async function main(): Promise<void> {
 			void new Promise((resolve) => request.on('end', resolve)).then(async () => {
 				try {
 					const text = Buffer.concat(chunks).toString('utf8').slice(0, 1000);
-					const asked = (text.trim() === '' ? {} : JSON.parse(text)) as { webhookUrl?: string; publicationService?: boolean };
+					const asked = (text.trim() === '' ? {} : JSON.parse(text)) as { webhookUrl?: string; publicationService?: boolean; package?: string };
 					const wanted = asked.webhookUrl ?? 'default';
 					if (wanted !== 'default' && wanted !== 'alias') throw new Error('webhookUrl must be "default" or "alias"');
+					const release = asked.package === undefined || asked.package === 'current' ? undefined : path.resolve(ROOT, asked.package);
+					if (release !== undefined && (!release.startsWith(`${RELEASES}${path.sep}`) || !existsSync(release))) {
+						throw new Error(`package must be "current" or a tarball in ${path.relative(ROOT, RELEASES)}`);
+					}
 					readyUntil = 0;
 					await stack.n8n.stop();
+					if (asked.package !== undefined) installPackage(userFolder, release);
 					const base = wanted === 'alias' ? `${webhookAliasUrl}/` : `${stack.n8n.url}/`;
 					const { N8N_USE_WORKFLOW_PUBLICATION_SERVICE: _previous, ...rest } = stack.n8n.options.env ?? {};
 					stack.n8n.options.env = {
@@ -126,7 +139,9 @@ async function main(): Promise<void> {
 					const logFromByte = logSize(stack.logFile);
 					await stack.n8n.start();
 					await waitForStoredWorkflows(stack.client, { logFile: stack.logFile, logFromByte });
-					response.writeHead(200, { 'content-type': 'application/json' }).end('{"restarted":true}');
+					response
+						.writeHead(200, { 'content-type': 'application/json' })
+						.end(JSON.stringify({ restarted: true, version: installedVersion(userFolder) }));
 				} catch (error) {
 					response.writeHead(500).end(String(error));
 				}

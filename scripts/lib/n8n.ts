@@ -4,7 +4,7 @@
  */
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
-import { createWriteStream, mkdirSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { createWriteStream, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 
 import { ROOT, type Runtime } from './runtime';
@@ -14,13 +14,20 @@ export const OWNER = { email: 'owner@example.com', firstName: 'Dev', lastName: '
 export const PACKAGE_NAME = 'n8n-nodes-crm-invoicing';
 
 /** Packs the built package (as `npm publish` would) and installs the tarball into `<userFolder>/.n8n/nodes`. */
-export function installPackage(userFolder: string): string {
-	const packDir = path.join(userFolder, 'pack');
-	rmSync(packDir, { recursive: true, force: true });
-	mkdirSync(packDir, { recursive: true });
-	const pack = spawnSync('npm', ['pack', '--pack-destination', packDir, '--loglevel=error'], { cwd: ROOT, encoding: 'utf8' });
-	if (pack.status !== 0) throw new Error(`npm pack failed: ${pack.stderr}`);
-	const tarball = path.join(packDir, readdirSync(packDir).find((file) => file.endsWith('.tgz')) ?? '');
+/**
+ * Installs the package into the user folder's `.n8n/nodes`, as n8n's Community Nodes screen does: by default this
+ * checkout, packed now; with `tarball`, that packed release instead (test/fixtures/releases/, for upgrade tests).
+ * Returns the tarball installed.
+ */
+export function installPackage(userFolder: string, tarball?: string): string {
+	if (tarball === undefined) {
+		const packDir = path.join(userFolder, 'pack');
+		rmSync(packDir, { recursive: true, force: true });
+		mkdirSync(packDir, { recursive: true });
+		const pack = spawnSync('npm', ['pack', '--pack-destination', packDir, '--loglevel=error'], { cwd: ROOT, encoding: 'utf8' });
+		if (pack.status !== 0) throw new Error(`npm pack failed: ${pack.stderr}`);
+		tarball = path.join(packDir, readdirSync(packDir).find((file) => file.endsWith('.tgz')) ?? '');
+	}
 
 	const nodesDir = path.join(userFolder, '.n8n', 'nodes');
 	rmSync(nodesDir, { recursive: true, force: true });
@@ -34,6 +41,12 @@ export function installPackage(userFolder: string): string {
 	);
 	if (install.status !== 0) throw new Error(`npm install of ${tarball} failed: ${install.stderr}`);
 	return tarball;
+}
+
+/** The version of the package installed in a user folder (what n8n loads at its next start). */
+export function installedVersion(userFolder: string): string {
+	const manifest = path.join(userFolder, '.n8n', 'nodes', 'node_modules', 'n8n-nodes-crm-invoicing', 'package.json');
+	return (JSON.parse(readFileSync(manifest, 'utf8')) as { version: string }).version;
 }
 
 /** `start`: the main process (editor, API, activation); `webhook` and `worker`: queue mode's other processes. */

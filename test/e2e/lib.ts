@@ -12,6 +12,12 @@ export { waitForWebhook, webhookRegistered } from '../../scripts/lib/settle';
 export const PACKAGE = 'n8n-nodes-crm-invoicing';
 export const ACTION_NODE_TYPE = `${PACKAGE}.crmInvoicing`;
 export const TRIGGER_NODE_TYPE = `${PACKAGE}.crmInvoicingTrigger`;
+export const POLLING_TRIGGER_TYPE = `${PACKAGE}.crmInvoicingPollingTrigger`;
+export const POLLING_NODE_NAME = 'CRM Invoicing Polling Trigger';
+/** Six poll times, one every ten seconds: the shortest interval n8n accepts (it refuses less than a minute per poll time). */
+export const EVERY_TEN_SECONDS = {
+	item: [0, 10, 20, 30, 40, 50].map((second) => ({ mode: 'custom', cronExpression: `${second} * * * * *` })),
+};
 
 export function e2eEnv(): E2eEnv {
 	const file = process.env.E2E_ENV;
@@ -97,8 +103,38 @@ export interface ActionRun {
  */
 export async function runAction(spec: NodeSpec, input: unknown = {}, env = e2eEnv()): Promise<ActionRun & { execution: any }> {
 	const path = `e2e-${randomUUID()}`;
+	const workflow = actionWorkflow(path, spec, env);
+	return await withActiveWorkflow(workflow, async (workflowId) => {
+		const { status, items } = await callWebhook(path, input, env);
+		const execution = await waitForExecution(workflowId, env);
+		return { workflowId, status, items, execution };
+	}, env);
+}
+
+/** POSTs `input` to the production webhook at `path` (once it is registered); the answer's status and items. */
+export async function callWebhook(path: string, input: unknown = {}, env = e2eEnv()): Promise<{ status: number; items: any[] }> {
+	const url = `${env.webhookUrl ?? env.n8nUrl}/webhook/${path}`;
+	await waitForWebhook(url);
+	const response = await fetch(url, {
+		method: 'POST',
+		headers: { 'content-type': 'application/json' },
+		body: JSON.stringify(input),
+	});
+	const text = await response.text();
+	let items: any[] = [];
+	try {
+		const parsed = JSON.parse(text);
+		items = Array.isArray(parsed) ? parsed : [parsed];
+	} catch {
+		items = [];
+	}
+	return { status: response.status, items };
+}
+
+/** "Webhook at /webhook/`path` (answers with the last node's items) → CRM Invoicing" with the node `spec`. */
+export function actionWorkflow(path: string, spec: NodeSpec, env = e2eEnv()) {
 	const credential = env.credentials[spec.credential ?? 'admin'];
-	const workflow = {
+	return {
 		name: `e2e action ${path}`,
 		settings: spec.workflowSettings ?? {},
 		nodes: [
@@ -116,25 +152,6 @@ export async function runAction(spec: NodeSpec, input: unknown = {}, env = e2eEn
 		],
 		connections: { Webhook: { main: [[{ node: 'CRM Invoicing', type: 'main', index: 0 }]] } },
 	};
-	return await withActiveWorkflow(workflow, async (workflowId) => {
-		const url = `${env.webhookUrl ?? env.n8nUrl}/webhook/${path}`;
-		await waitForWebhook(url);
-		const response = await fetch(url, {
-			method: 'POST',
-			headers: { 'content-type': 'application/json' },
-			body: JSON.stringify(input),
-		});
-		const text = await response.text();
-		let items: any[] = [];
-		try {
-			const parsed = JSON.parse(text);
-			items = Array.isArray(parsed) ? parsed : [parsed];
-		} catch {
-			items = [];
-		}
-		const execution = await waitForExecution(workflowId, env);
-		return { workflowId, status: response.status, items, execution };
-	}, env);
 }
 
 /**
@@ -295,4 +312,43 @@ export function triggerWorkflow(name: string, events: string[], env = e2eEnv(), 
 /** The finished executions of a workflow so far (newest first, with their data). */
 export async function finishedExecutions(workflowId: string, env = e2eEnv()): Promise<any[]> {
 	return (await n8nClient(env).executions(workflowId)).filter((execution) => execution.finished || execution.stoppedAt);
+}
+
+/** A workflow holding only the CRM Invoicing Polling Trigger (admin credential), polling every 10 s for `events`. */
+export function pollingWorkflow(name: string, events: string[], env = e2eEnv(), typeVersion = 1) {
+	const credential = env.credentials.admin;
+	return {
+		name,
+		nodes: [
+			{
+				id: randomUUID(),
+				name: POLLING_NODE_NAME,
+				type: POLLING_TRIGGER_TYPE,
+				typeVersion,
+				position: [0, 0],
+				parameters: { pollTimes: EVERY_TEN_SECONDS, events, simplify: false, options: {} },
+				credentials: { crmInvoicingApi: { id: credential.id, name: credential.name } },
+			},
+		],
+		connections: {},
+	};
+}
+
+/** Every item a trigger node emitted in the workflow's finished executions so far, oldest first. */
+export async function emittedItems(workflowId: string, nodeName: string, env = e2eEnv()): Promise<any[]> {
+	// n8n lists the newest execution first: oldest first here, so items come in the order they were emitted.
+	const executions = (await finishedExecutions(workflowId, env)).sort((a, b) => Number(a.id) - Number(b.id));
+	return executions.flatMap((execution) => nodeOutput(execution, nodeName));
+}
+
+/** Restarts the e2e n8n through its control (scripts/e2e.ts: `restart-n8n`); returns the package version it loaded. */
+export async function restartN8n(options: { webhookUrl?: 'default' | 'alias'; publicationService?: boolean; package?: string } = {}, env = e2eEnv()): Promise<string> {
+	const response = await fetch(`${env.controlUrl}/restart-n8n`, {
+		method: 'POST',
+		headers: { 'content-type': 'application/json' },
+		body: JSON.stringify(options),
+	});
+	const text = await response.text();
+	if (response.status !== 200) throw new Error(`restart-n8n → ${response.status}: ${text}`);
+	return (JSON.parse(text) as { version: string }).version;
 }

@@ -1,0 +1,152 @@
+/**
+ * An upgrade as a user makes it: n8n runs workflows with release 0.3.0 of the package installed (packed in
+ * test/fixtures/releases/), then the package is replaced by this checkout and n8n restarts. The workflows, as n8n
+ * saved them under 0.3.0 (node type names, node versions, parameters, and the triggers' stored state), must go on
+ * running unchanged: the webhook triggers (versions 1 and 2) keep receiving through the subscriptions they made under
+ * 0.3.0, the polling trigger emits what is new and nothing it had already seen, the action node (versions 1 and 2)
+ * gives the same output, and deactivation removes every subscription.
+ */
+import { randomUUID } from 'node:crypto';
+
+import {
+	actionWorkflow,
+	callWebhook,
+	e2eEnv,
+	emittedItems,
+	finishedExecutions,
+	n8nClient,
+	POLLING_NODE_NAME,
+	pollingWorkflow,
+	restartN8n,
+	sandbox,
+	triggerWorkflow,
+	waitFor,
+} from './lib';
+
+const env = e2eEnv();
+const crm = sandbox(env);
+const n8n = n8nClient(env);
+
+const RELEASE_0_3 = 'test/fixtures/releases/n8n-nodes-crm-invoicing-0.3.0.tgz';
+const TRIGGER_NODE_NAME = 'CRM Invoicing Trigger';
+const POLL_MS = 10_000;
+
+jest.setTimeout(420_000);
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+interface Saved {
+	triggerV1: string;
+	triggerV2: string;
+	poller: string;
+	actionV1: { id: string; path: string };
+	actionV2: { id: string; path: string };
+}
+
+describe(`An upgrade from 0.3.0 to this checkout in real n8n ${env.n8nVersion}`, () => {
+	const saved: Partial<Saved> = {};
+	let subscriptionsBefore: any[] = [];
+	let leadBefore: any;
+	let actionOutputBefore: { v1: any[]; v2: any[] } = { v1: [], v2: [] };
+
+	beforeAll(async () => {
+		await crm.reset();
+		await crm.config({ listOrder: 'newest' });
+		expect(await restartN8n({ package: RELEASE_0_3 })).toBe('0.3.0');
+	});
+
+	afterAll(async () => {
+		for (const id of [saved.triggerV1, saved.triggerV2, saved.poller, saved.actionV1?.id, saved.actionV2?.id]) {
+			if (id === undefined) continue;
+			await n8n.deactivate(id).catch(() => undefined);
+			await n8n.deleteWorkflow(id).catch(() => undefined);
+		}
+		await restartN8n({ package: 'current' });
+		await crm.config({ listOrder: 'oldest' });
+		await crm.reset();
+	});
+
+	it('0.3.0 runs the workflows: one subscription per trigger, each lead.created runs each trigger once, the poller emits the new lead', async () => {
+		const create = async (workflow: Record<string, unknown>): Promise<string> => {
+			const created = await n8n.createWorkflow(workflow);
+			await n8n.activate(created.id);
+			return created.id;
+		};
+		saved.triggerV1 = await create(triggerWorkflow('upgrade trigger v1', ['lead.created'], env, 1));
+		saved.triggerV2 = await create(triggerWorkflow('upgrade trigger v2', ['lead.created'], env, 2));
+		saved.poller = await create(pollingWorkflow('upgrade poller', ['newLead', 'updatedLead'], env));
+		for (const version of [1, 2] as const) {
+			const path = `upgrade-action-v${version}-${randomUUID()}`;
+			const spec = { parameters: { resource: 'lead', operation: 'get', leadId: { __rl: true, mode: 'id', value: '={{ $json.body.id }}' } }, typeVersion: version };
+			const id = await create(actionWorkflow(path, spec, env));
+			saved[version === 1 ? 'actionV1' : 'actionV2'] = { id, path };
+		}
+
+		subscriptionsBefore = await waitFor(async () => {
+			const all = await crm.webhooks();
+			return all.length === 2 ? all : undefined;
+		}, 30_000, 'one subscription per webhook trigger');
+		// Let the poller's first poll remember the leads the sandbox seeds, so that only the new lead is emitted.
+		await sleep(POLL_MS + 2_000);
+
+		leadBefore = await crm.api('POST', '/leads', { name: 'Before The Upgrade', email: 'before@example.com' });
+		for (const id of [saved.triggerV1, saved.triggerV2]) {
+			await waitFor(async () => (await finishedExecutions(id as string)).length === 1, 30_000, 'the trigger execution under 0.3.0');
+		}
+		await waitFor(async () => (await emittedItems(saved.poller as string, POLLING_NODE_NAME)).length === 1, 40_000, 'the poll under 0.3.0');
+		expect((await emittedItems(saved.poller as string, POLLING_NODE_NAME)).map((item) => [item.id, item._event])).toEqual([[leadBefore.id, 'newLead']]);
+
+		actionOutputBefore = {
+			v1: (await callWebhook((saved.actionV1 as { path: string }).path, { id: leadBefore.id })).items,
+			v2: (await callWebhook((saved.actionV2 as { path: string }).path, { id: leadBefore.id })).items,
+		};
+		expect(actionOutputBefore.v1).toEqual([expect.objectContaining({ id: leadBefore.id, email: 'before@example.com' })]);
+		expect(actionOutputBefore.v2).toEqual([expect.objectContaining({ id: leadBefore.id, email: 'before@example.com' })]);
+	});
+
+	it('after the upgrade the same workflows run unchanged: same subscriptions, each event once, nothing emitted twice, same action output', async () => {
+		expect(await restartN8n({ package: 'current' })).not.toBe('0.3.0');
+
+		// The subscriptions made under 0.3.0 still serve: no new one, none deleted.
+		expect((await crm.webhooks()).map((subscription) => subscription.id).sort()).toEqual(subscriptionsBefore.map((subscription) => subscription.id).sort());
+
+		const leadAfter = await crm.api('POST', '/leads', { name: 'After The Upgrade' });
+		for (const id of [saved.triggerV1, saved.triggerV2]) {
+			const executions = await waitFor(async () => {
+				const all = await finishedExecutions(id as string);
+				return all.length === 2 ? all : undefined;
+			}, 40_000, 'the trigger execution after the upgrade');
+			expect(executions.every((execution) => execution.status === 'success')).toBe(true);
+		}
+		const [v1, v2] = [
+			await emittedItems(saved.triggerV1 as string, TRIGGER_NODE_NAME),
+			await emittedItems(saved.triggerV2 as string, TRIGGER_NODE_NAME),
+		];
+		// Version 1 outputs the delivery as it came; version 2 simplifies it (Simplify on by default): as under 0.3.0.
+		expect(v1.map((item) => item.payload.id)).toEqual([leadBefore.id, leadAfter.id]);
+		expect(v2.map((item) => item.payload.id)).toEqual([leadBefore.id, leadAfter.id]);
+		expect(Object.keys(v1[1]).sort()).toEqual(Object.keys(v1[0]).sort());
+		expect(Object.keys(v2[1]).sort()).toEqual(Object.keys(v2[0]).sort());
+		// Two leads, two subscriptions: four deliveries, each taken at its first attempt.
+		const deliveries = (await crm.deliveries()).filter((delivery) => delivery.event === 'lead.created');
+		expect(deliveries.map((delivery) => [delivery.attempt, delivery.status])).toEqual(Array(4).fill([1, 200]));
+
+		// The poller remembers what it saw under 0.3.0: only the new lead, once, and no lead reported as updated.
+		await waitFor(async () => (await emittedItems(saved.poller as string, POLLING_NODE_NAME)).length >= 2, 60_000, 'the poll after the upgrade');
+		await sleep(2 * POLL_MS + 3_000);
+		expect((await emittedItems(saved.poller as string, POLLING_NODE_NAME)).map((item) => [item.id, item._event])).toEqual([
+			[leadBefore.id, 'newLead'],
+			[leadAfter.id, 'newLead'],
+		]);
+
+		// The action node saved under 0.3.0 gives the same output.
+		expect((await callWebhook((saved.actionV1 as { path: string }).path, { id: leadBefore.id })).items).toEqual(actionOutputBefore.v1);
+		expect((await callWebhook((saved.actionV2 as { path: string }).path, { id: leadBefore.id })).items).toEqual(actionOutputBefore.v2);
+	});
+
+	it('deactivating the upgraded triggers deletes the subscriptions they made under 0.3.0', async () => {
+		await n8n.deactivate(saved.triggerV1 as string);
+		await n8n.deactivate(saved.triggerV2 as string);
+		expect(await crm.webhooks()).toEqual([]);
+	});
+});
