@@ -196,8 +196,8 @@ export const SPEC_CHOICES: readonly SpecChoice[] = [
 		id: 'rate-limit-headers',
 		section: '§8 Limits',
 		appliedBy: [
-			'nodes/CrmInvoicing/transport/rateLimit.ts#announcesRateLimit',
-			'nodes/CrmInvoicing/transport/rateLimit.ts#RateLimitPacer',
+			'nodes/CrmInvoicing/transport/rateLimit.ts#announcedWindow',
+			'nodes/CrmInvoicing/transport/keyBudget.ts#KeyBudget',
 		],
 		summary:
 			'Paces by RateLimit-* headers when answers carry them; without them keeps to the documented 60 requests per minute (or the credential\'s Requests per Minute); after a 429 waits Retry-After / RateLimit-Reset.',

@@ -3,7 +3,8 @@ import { NodeApiError, NodeOperationError, sleep } from 'n8n-workflow';
 
 import { apiRequest } from '../../../nodes/CrmInvoicing/transport';
 import { RETRY } from '../../../nodes/CrmInvoicing/transport/limits';
-import { pacerFor, type RateLimitPacer, rateLimitWaitMs } from '../../../nodes/CrmInvoicing/transport/rateLimit';
+import { pacerFor, type RateLimitPacer } from '../../../nodes/CrmInvoicing/transport/pacer';
+import { rateLimitWaitMs } from '../../../nodes/CrmInvoicing/transport/rateLimit';
 import { CrmInvoicing } from '../../../nodes/CrmInvoicing/CrmInvoicing.node';
 import { createExecuteContext } from '../../helpers/harness';
 import { FakeTime, pacerOn, takeTurn } from './pacerSim';
