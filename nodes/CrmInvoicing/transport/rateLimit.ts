@@ -28,24 +28,76 @@ function toInt(value: string | undefined): number | undefined {
 
 /** `RateLimit-Reset` is seconds until the window resets; a value that looks like a Unix time is read as one. */
 function resetToMs(reset: number, now: number): number {
-	return reset > 1_000_000_000 ? Math.max(0, reset * 1000 - now) : Math.max(0, reset * 1000);
+	return reset > UNIX_TIME_FROM ? Math.max(0, reset * 1000 - now) : Math.max(0, reset * 1000);
+}
+
+/** A `RateLimit-Reset` above this is a Unix time (seconds), not seconds from now. */
+const UNIX_TIME_FROM = 1_000_000_000;
+
+/** How long a 429 asks to wait, and where that figure comes from. */
+export interface RateLimitWait {
+	ms: number;
+	/**
+	 * - `asked`: what the answer says (`Retry-After` seconds or date, `RateLimit-Reset`);
+	 * - `default`: the answer gave nothing usable (no header, a date already past, or one too far ahead of n8n's clock
+	 *   with no `Date` to count from): RETRY.defaultRateLimitWaitMs, doubled with each 429 of the request.
+	 */
+	source: 'asked' | 'default';
+	/** With `default`: what was wrong with the answer's own figure, for the error message. */
+	unusable?: string;
+}
+
+/** The default wait after the `tries`-th 429 of a request (0 for the first): 5 s, 10 s, 20 s, …, at most RETRY.maxWaitMs. */
+export function defaultRateLimitWait(tries: number): number {
+	return Math.min(RETRY.maxWaitMs, RETRY.defaultRateLimitWaitMs * 2 ** Math.min(Math.max(0, tries), 20));
 }
 
 /**
- * How long a 429 asks us to wait, from `Retry-After` (seconds or HTTP date), else `RateLimit-Reset`. Not bounded:
- * the caller compares it with RETRY.maxWaitMs and fails at once when the API asks for more.
+ * The wait until an absolute time the answer names (a `Retry-After` date, a Unix-time `RateLimit-Reset`), in ms, or why
+ * it cannot be used. Counted from the answer's own `Date` header when it has one, so the CRM's clock and n8n's need not
+ * agree; else from n8n's clock, which is then trusted only within RETRY.maxWaitMs.
  */
-export function rateLimitWaitMs(headers: IDataObject | undefined, now = Date.now()): number {
+function untilTime(at: number, headers: IDataObject | undefined, now: number): number | string {
+	const dated = Date.parse(headerValue(headers, 'date') ?? '');
+	const from = Number.isNaN(dated) ? now : dated;
+	const ms = at - from;
+	if (ms <= 0) return `a time already past${Number.isNaN(dated) ? " by n8n's clock" : " by the answer's own Date"}`;
+	if (Number.isNaN(dated) && ms > RETRY.maxWaitMs) return "a time too far ahead of n8n's clock, with no Date header to count from";
+	return ms;
+}
+
+/**
+ * How long a 429 asks us to wait: `Retry-After` in seconds; a `Retry-After` date, counted from the answer's `Date`;
+ * else `RateLimit-Reset` (seconds, or a Unix time counted like a date). When none gives a usable wait (see
+ * RateLimitWait), the default for the `tries`-th 429 of the request. Not bounded: the caller compares it with
+ * RETRY.maxWaitMs and fails at once when the API asks for more.
+ */
+export function rateLimitWait(headers: IDataObject | undefined, now = Date.now(), tries = 0): RateLimitWait {
+	let unusable: string | undefined;
 	const retryAfter = headerValue(headers, 'retry-after');
 	if (retryAfter !== undefined) {
 		const seconds = toInt(retryAfter);
-		if (seconds !== undefined) return Math.max(0, seconds * 1000);
+		if (seconds !== undefined && seconds >= 0) return { ms: seconds * 1000, source: 'asked' };
 		const date = Date.parse(retryAfter);
-		if (!Number.isNaN(date)) return Math.max(0, date - now);
+		if (!Number.isNaN(date)) {
+			const wait = untilTime(date, headers, now);
+			if (typeof wait === 'number') return { ms: wait, source: 'asked' };
+			unusable = `Retry-After named ${wait}`;
+		}
 	}
 	const reset = toInt(headerValue(headers, 'ratelimit-reset'));
-	if (reset !== undefined) return resetToMs(reset, now) + RESET_MARGIN_MS;
-	return RETRY.defaultRateLimitWaitMs;
+	if (reset !== undefined && reset >= 0) {
+		if (reset <= UNIX_TIME_FROM) return { ms: reset * 1000 + RESET_MARGIN_MS, source: 'asked' };
+		const wait = untilTime(reset * 1000, headers, now);
+		if (typeof wait === 'number') return { ms: wait + RESET_MARGIN_MS, source: 'asked' };
+		unusable ??= `RateLimit-Reset named ${wait}`;
+	}
+	return { ms: defaultRateLimitWait(tries), source: 'default', unusable };
+}
+
+/** rateLimitWait's figure alone, for the first 429 of a request. */
+export function rateLimitWaitMs(headers: IDataObject | undefined, now = Date.now(), tries = 0): number {
+	return rateLimitWait(headers, now, tries).ms;
 }
 
 /** The window an answer announces (`RateLimit-Remaining` and `RateLimit-Reset`, `RateLimit-Limit` when given), if any. */
@@ -75,21 +127,25 @@ export function rateLimitTooLongError(
 	node: INode,
 	body: unknown,
 	request: RequestSummary,
-	askedMs: number,
+	wait: RateLimitWait,
 	alreadyWaitedMs: number,
 ): NodeApiError {
 	const error = apiErrorFromResponse(node, 429, body, request);
+	const askedMs = wait.ms;
 	/** The single wait was acceptable, but it would have taken the request past its total. */
 	const overTotal = askedMs <= RETRY.maxWaitMs;
+	const asked =
+		wait.source === 'default'
+			? `gave no usable wait${wait.unusable ? ` (${wait.unusable})` : ''}, so the node would wait ${describeWait(askedMs)}`
+			: `asked to wait ${describeWait(askedMs)}`;
 	const message = overTotal
-		? `The CRM API answered 429 (rate limit) again and asked to wait ${describeWait(askedMs)}; the node had already waited ${describeWait(alreadyWaitedMs)} for this request and waits at most ${describeWait(RETRY.maxTotalRateLimitWaitMs)} in total`
+		? `The CRM API answered 429 (rate limit) again and ${asked}; the node had already waited ${describeWait(alreadyWaitedMs)} for this request and waits at most ${describeWait(RETRY.maxTotalRateLimitWaitMs)} in total`
 		: `The CRM API answered 429 (rate limit) and asked to wait ${describeWait(askedMs)} before the next request; the node waits at most ${describeWait(RETRY.maxWaitMs)}, so it did not wait`;
 	error.description = overTotal
 		? adviceFor(429, request)
 		: `The API key's limit is spent for longer than a node may hold an execution. Run the workflow again after that time. The node did not remember this wait: other executions with this key are not held back, and each finds out for itself whether the limit has reset.`;
 	return keepMessage(error, message);
 }
-
 
 /**
  * The error of a request that got no turn in time: what happened, and what to do (fewer executions at once, a

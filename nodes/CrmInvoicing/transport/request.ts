@@ -15,8 +15,8 @@ import {
 import { READ, RETRY } from './limits';
 import type { PacerTurn, PacingWaitTooLongError } from './pacer';
 import { showPath, unsafePathReason } from './paths';
-import { boundedWait, pacingWaitError, rateLimitTooLongError, rateLimitWaitMs } from './rateLimit';
-import { redactSecrets } from './redact';
+import { boundedWait, pacingWaitError, rateLimitTooLongError, rateLimitWait, type RateLimitWait } from './rateLimit';
+import { redactValue } from './redact';
 import { redirectError, redirectTarget } from './redirects';
 import { cancelSignalOf, raceSignal, withSignal } from './signals';
 import { API_PREFIX } from './spec';
@@ -57,6 +57,9 @@ class RequestRun {
 	private transientRetries = 0;
 
 	private redirects = 0;
+
+	/** The wait the last answer asked for, when it was a 429 (read with the request's count of 429s so far). */
+	private rateLimitWait: RateLimitWait | undefined;
 
 	/** The deadline of the current attempt, and how long it was. */
 	private attempt: { signal: AbortSignal; ms: number } | undefined;
@@ -161,8 +164,11 @@ class RequestRun {
 		}
 		// The pacer learns of the answer as soon as its status and headers are here, also when its body then fails to
 		// read (deadline, size): the window is known, and the next request need not wait for this one.
+		// After a 429 the whole key waits what this request will wait (see rateLimitWait), so retries and the other
+		// requests of the key keep one pace.
 		const status = response.statusCode;
-		this.connection.pacer.settle(turn, status, response.headers);
+		this.rateLimitWait = status === 429 ? rateLimitWait(response.headers, Date.now(), this.rateLimitRetries) : undefined;
+		this.connection.pacer.settle(turn, status, response.headers, this.rateLimitWait?.ms);
 		return response;
 	}
 
@@ -187,14 +193,11 @@ class RequestRun {
 			const tls = tlsErrorCode(error);
 			throw connectionError(this.node, tls ?? connectionErrorCode(error) ?? 'ECONNRESET', this.summary, this.transientRetries > 0);
 		}
-		// An error body may echo the key (a 401 "key sk_… is not valid"): redacted before it is parsed or shown. So is
-		// a 2xx that is not JSON (a page): no record is lost, and whatever shows its first bytes (the shape check here,
-		// the list reader's errors, Custom API Request's output) never shows the key.
-		const secrets = this.connection.secrets;
-		const text = success ? read.text : redactSecrets(read.text, secrets);
-		let parsed = parseBody(text);
-		if (success && typeof parsed === 'string') parsed = redactSecrets(parsed, secrets);
-		return { status, response: { ...response, body: parsed as IN8nHttpFullResponse['body'], bodyBytes: read.bytes } };
+		// Whatever the answer echoes of the key (a 401 "key sk_… is not valid", a record that holds it) is redacted in
+		// what was decoded: every string of the parsed JSON, or the text when it is not JSON, in any escape. Nothing
+		// downstream (errors, the shape check, the list reader, outputs, stored executions) sees the key.
+		const body = redactValue(parseBody(read.text), this.connection.secrets);
+		return { status, response: { ...response, body: body as IN8nHttpFullResponse['body'], bodyBytes: read.bytes } };
 	}
 
 	/**
@@ -214,7 +217,7 @@ class RequestRun {
 		if (status >= 300 && status < 400 && status !== 304) {
 			const base = this.connection.origin ?? new URL(this.options.url);
 			const verdict = redirectTarget(headerValue(response.headers, 'location'), this.options.url, base, request.method, this.redirects);
-			if ('refused' in verdict) throw redirectError(node, status, verdict.target, base, summary, verdict.refused);
+			if ('refused' in verdict) throw redirectError(node, status, verdict.target, base, summary, verdict.refused, this.connection.secrets);
 			this.redirects++;
 			this.options.url = verdict.target.href;
 			delete this.options.qs;
@@ -222,13 +225,13 @@ class RequestRun {
 		}
 		if (status === 429) {
 			countStats.rateLimited(this.context);
-			const wait = rateLimitWaitMs(response.headers);
-			if (wait > RETRY.maxWaitMs || this.rateLimitWaited + wait > RETRY.maxTotalRateLimitWaitMs) {
+			const wait = this.rateLimitWait ?? rateLimitWait(response.headers, Date.now(), this.rateLimitRetries);
+			if (wait.ms > RETRY.maxWaitMs || this.rateLimitWaited + wait.ms > RETRY.maxTotalRateLimitWaitMs) {
 				throw rateLimitTooLongError(node, response.body, summary, wait, this.rateLimitWaited);
 			}
-			if (this.rateLimitRetries < RETRY.maxRateLimitRetries && this.fits(wait)) {
+			if (this.rateLimitRetries < RETRY.maxRateLimitRetries && this.fits(wait.ms)) {
 				this.rateLimitRetries++;
-				this.rateLimitWaited += wait;
+				this.rateLimitWaited += wait.ms;
 				// The pacer now holds the wait; the retry waits for its turn in `pace`, ahead of later requests.
 				return undefined;
 			}
