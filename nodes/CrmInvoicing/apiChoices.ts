@@ -74,8 +74,8 @@ export const SPEC_CHOICES: readonly SpecChoice[] = [
 		id: 'lead-list-order',
 		section: '§4 GET /leads',
 		appliedBy: [
-			'nodes/CrmInvoicingPollingTrigger/poll.ts#HeadCheck',
-			'nodes/CrmInvoicingPollingTrigger/poll.ts#orderOf',
+			'nodes/CrmInvoicingPollingTrigger/headCheck.ts#HeadCheck',
+			'nodes/CrmInvoicingPollingTrigger/headCheck.ts#orderOf',
 			'nodes/CrmInvoicingPollingTrigger/poll.ts#sampleLead',
 		],
 		summary:

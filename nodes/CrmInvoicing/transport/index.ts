@@ -11,4 +11,5 @@ export type { ListPage, ListSpec, PageRequest } from './pagination';
 export { contentTypeOf, headerValue, headerValues, httpStatusOf, isPlainObject } from './values';
 export type { HeaderMap } from './values';
 export { BoundedMap } from './boundedMap';
+export { SendLog } from './sendLog';
 export { RETRY } from './limits';
