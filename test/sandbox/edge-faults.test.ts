@@ -41,6 +41,13 @@ describe('echoKey: "escaped"', () => {
 		expect(answer.text).not.toContain(sandbox.keys.admin);
 	});
 
+	it('a 200 to the lead list is a page with one lead without an id, named with the key', async () => {
+		await fault({ status: 200, echoKey: 'escaped', pathPrefix: '/api/v1/leads' });
+		const answer = await call(sandbox, 'GET', '/api/v1/leads');
+		expect(answer.body).toEqual({ items: [{ name: `Key ${sandbox.keys.admin}`, archived: false, createdAt: '2026-01-01T00:00:00.000Z' }], hasMore: false, nextCursor: null });
+		expect(answer.text).toContain('\\u002b');
+	});
+
 	it('a bad value is refused', async () => {
 		expect((await fault({ status: 401, echoKey: 'loud' })).status).toBe(400);
 		expect(escapedKey('a/b+c=')).toBe('a\\/b\\u002bc\\u003d');

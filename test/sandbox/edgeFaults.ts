@@ -2,7 +2,8 @@
  * Fault switches of issue 23 (the transport's edges), kept apart from server.ts's plumbing:
  * - `echoKey: "escaped"`: the answer echoes the request's x-api-key the way a JSON encoder may write it, every `/` as
  *   `\/` (PHP's default), `+` as `\u002b` and `=` as `\u003d`; with a 2xx status the echo is in a lead record (its
- *   `title`), else in the error message (`echoKey: true` echoes it plainly, as before);
+ *   `title`), or for the lead list in the name of a lead without an id; else in the error message (`echoKey: true`
+ *   echoes it plainly, as before);
  * - `location`: a redirect's Location exactly as given (a path of the sandbox's own origin, such as
  *   `/admin/export-all`, or a URL), unlike `redirectTo`, which keeps the request's path;
  * - `forMs`: the fault answers every matching request for this long after the first, instead of `count` requests
@@ -48,9 +49,15 @@ export function escapedKey(key: string): string {
 	return JSON.stringify(key).slice(1, -1).replace(/\//g, '\\/').replace(/\+/g, '\\u002b').replace(/=/g, '\\u003d');
 }
 
-/** The body text of an `echoKey` fault: JSON written by hand, so the escapes stay as they are. */
-export function echoBody(status: number, key: string, escaped: boolean): string {
+/**
+ * The body text of an `echoKey` fault: JSON written by hand, so the escapes stay as they are. A 2xx to the lead list
+ * is a page holding one lead without an id whose name echoes the key (which the polling trigger names in a warning).
+ */
+export function echoBody(status: number, key: string, escaped: boolean, path = ''): string {
 	const spelled = escaped ? escapedKey(key) : JSON.stringify(key).slice(1, -1);
+	if (status >= 200 && status < 300 && /\/leads\/?$/.test(path)) {
+		return `{"items":[{"name":"Key ${spelled}","archived":false,"createdAt":"2026-01-01T00:00:00.000Z"}],"hasMore":false,"nextCursor":null}`;
+	}
 	if (status >= 200 && status < 300) {
 		return `{"id":"lead_echo","number":"L-ECHO","name":"Echo","archived":false,"createdAt":"2026-01-01T00:00:00.000Z","title":"Key ${spelled}","customFields":{"apiKey":"${spelled}"}}`;
 	}

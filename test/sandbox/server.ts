@@ -613,7 +613,7 @@ class SandboxServer implements Sandbox {
 			if (fault.trickle || fault.endless) return this.streamFault(fault, res, log, url);
 			if (fault.echoKey) {
 				log(fault.status);
-				const text = echoBody(fault.status, String(req.headers['x-api-key'] ?? ''), fault.echoKey === 'escaped');
+				const text = echoBody(fault.status, String(req.headers['x-api-key'] ?? ''), fault.echoKey === 'escaped', url.pathname);
 				res.writeHead(fault.status, { ...fault.headers, 'content-type': 'application/json; charset=utf-8', 'content-length': String(Buffer.byteLength(text)) });
 				res.end(text);
 				return;
