@@ -33,8 +33,15 @@ function hexValue(text: string, from: number, digits: number): number {
 
 /** An HTML character reference at `at` (`&#43;`, `&#x2b;`, `&plus;`): the character and where it ends, or undefined. */
 function characterReference(text: string, at: number): { code: number; end: number } | undefined {
-	const semicolon = text.indexOf(';', at + 2);
-	if (semicolon < 0 || semicolon - at > 10) return undefined;
+	// The `;` is looked for within the longest reference only, so each `&` costs at most 10 steps (linear overall).
+	let semicolon = -1;
+	for (let index = at + 2; index < Math.min(text.length, at + 11); index++) {
+		if (text.charCodeAt(index) === 0x3b) {
+			semicolon = index;
+			break;
+		}
+	}
+	if (semicolon < 0) return undefined;
 	const body = text.slice(at + 1, semicolon);
 	let code: number | undefined;
 	if (/^#[0-9]{1,7}$/.test(body)) code = Number(body.slice(1));
