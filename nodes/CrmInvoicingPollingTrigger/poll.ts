@@ -37,19 +37,6 @@ export interface PollSettings {
 	fullReadEveryMs: number;
 }
 
-/** What one poll did, for tests and the benchmark. */
-export interface PollReport {
-	requests: number;
-	/** Whether it read the whole list (else it stopped at the head of a newest-first list). */
-	fullRead: boolean;
-	/** Why it read the whole list: `due` (Full Read Interval), `order` (the head did not prove the order), `always`. */
-	why?: 'first' | 'always' | 'due' | 'order';
-	order: ListOrder;
-	first: boolean;
-	/** Time the poll waited for its share of the key (rule 1 of budget.ts), ms. */
-	waitedMs: number;
-}
-
 const LIST_PATH = '/api/v1/leads';
 
 function item(record: IDataObject, settings: PollSettings, event: LeadEvent, fields?: string[]): INodeExecutionData {
@@ -154,11 +141,7 @@ function leadPages(context: IPollFunctions, budget: Budget) {
  * only when the poll succeeded. A lead the trigger cannot emit (no id, nested too deep for n8n to store) is named in
  * a warning in n8n's log and skipped; the others are emitted.
  */
-export async function pollLeads(
-	this: IPollFunctions,
-	settings: PollSettings,
-	report?: (done: PollReport) => void,
-): Promise<INodeExecutionData[][] | null> {
+export async function pollLeads(this: IPollFunctions, settings: PollSettings): Promise<INodeExecutionData[][] | null> {
 	const staticData = this.getWorkflowStaticData('node');
 	const before = loadMemory(staticData);
 	const first = before === undefined;
@@ -180,12 +163,10 @@ export async function pollLeads(
 
 	const records: IDataObject[] = [];
 	const ids: Array<string | undefined> = [];
-	let requests = 0;
 	let fullRead = true;
 	let fellBack = false;
-	let waitedMs = await share.take();
+	await share.take();
 	for await (const page of leadPages(this, budget)) {
-		requests++;
 		const pageIds = page.records.map(leadIdOf);
 		for (const record of page.records) records.push(record);
 		for (const id of pageIds) ids.push(id);
@@ -202,7 +183,7 @@ export async function pollLeads(
 			}
 			fellBack = head.broken;
 		}
-		if (page.nextCursor !== null) waitedMs += await share.take();
+		if (page.nextCursor !== null) await share.take();
 	}
 
 	const newItems: Array<{ record: IDataObject; time: number; index: number }> = [];
@@ -278,8 +259,6 @@ export async function pollLeads(
 		count: fullRead ? records.length : Math.max(memory.count, count),
 		fullAt: fullRead ? now : memory.fullAt,
 	});
-	const why = !fullRead ? undefined : first ? 'first' : !onlyNew(settings) ? 'always' : due ? 'due' : 'order';
-	report?.({ requests, fullRead, why, order, first, waitedMs });
 	// The first poll learns the list's size: a workflow that cannot afford its next polls fails now, at activation.
 	if (first) checkBudget(this, loadMemory(staticData) ?? memory, settings, budget);
 
