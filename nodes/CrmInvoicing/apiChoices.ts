@@ -79,7 +79,7 @@ export const SPEC_CHOICES: readonly SpecChoice[] = [
 			'nodes/CrmInvoicingPollingTrigger/poll.ts#sampleLead',
 		],
 		summary:
-			'The order of GET /leads is not shown: the polling trigger is right under any order; it stops after the first page(s) only when that poll\'s pages prove the list newest first (by createdAt) down to a lead older than every lead it remembers, else it reads the whole list. It assumes a lead created later has a later or equal createdAt.',
+			'The order of GET /leads is not shown: the polling trigger is right under any order; it stops after the first page(s) only when that poll\'s pages prove the list newest first (by createdAt) down to a lead older than every lead it remembers, else it reads the whole list. It assumes a lead created later has a later or equal createdAt; a lead listed out of order (an import that keeps old dates) is found by a full read at least once per Full Read Interval (60 minutes by default).',
 	},
 	{
 		id: 'lead-changes',
