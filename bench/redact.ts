@@ -11,24 +11,10 @@ import { cpus, loadavg } from 'node:os';
 import path from 'node:path';
 
 import { redactSecrets, redactValue } from '../nodes/CrmInvoicing/transport/redact';
+import { medianTimeMs as time } from './lib/stats';
 
 const KEY = 'sk_live_R3dact/Me9+Pl3ase==';
 const SIZE = 16_000_000;
-
-function median(values: number[]): number {
-	const sorted = [...values].sort((a, b) => a - b);
-	return sorted[Math.floor(sorted.length / 2)];
-}
-
-function time(run: () => unknown, runs = 5): number {
-	const times: number[] = [];
-	for (let n = 0; n < runs; n++) {
-		const started = performance.now();
-		run();
-		times.push(performance.now() - started);
-	}
-	return median(times);
-}
 
 /** A page of leads whose fields hold `%`, `&` and `\` (each a spelling the text scan decodes), about `bytes` long. */
 function page(bytes: number): string {
