@@ -11,6 +11,8 @@ import path from 'node:path';
 import { apiErrorFromResponse } from '../nodes/CrmInvoicing/transport/errors';
 import type { INode } from 'n8n-workflow';
 
+import { medianTimeMs as time } from './lib/stats';
+
 const node = { id: 'bench', name: 'CRM Invoicing', type: 'crmInvoicing', typeVersion: 1, position: [0, 0], parameters: {} } as INode;
 const request = { method: 'GET', path: '/api/v1/leads/lead_1' };
 
@@ -23,21 +25,6 @@ function referenceTextOf(html: string): string {
 		.replace(/\s+/g, ' ')
 		.trim();
 	return text.length > 160 ? `${text.slice(0, 160)}…` : text;
-}
-
-function median(values: number[]): number {
-	const sorted = [...values].sort((a, b) => a - b);
-	return sorted[Math.floor(sorted.length / 2)];
-}
-
-function time(run: () => unknown, runs = 5): number {
-	const times: number[] = [];
-	for (let n = 0; n < runs; n++) {
-		const started = performance.now();
-		run();
-		times.push(performance.now() - started);
-	}
-	return median(times);
 }
 
 const bodies: Array<[string, string]> = [

@@ -13,8 +13,8 @@ import path from 'node:path';
 import type { IDataObject, IHttpRequestOptions } from 'n8n-workflow';
 
 import { LIST } from '../nodes/CrmInvoicing/transport/limits';
-import { readList } from '../nodes/CrmInvoicing/transport/pagination';
-import type { ApiContext } from '../nodes/CrmInvoicing/transport/request';
+import { readList } from '../nodes/CrmInvoicing/transport';
+import type { ApiContext } from '../nodes/CrmInvoicing/transport';
 
 const node = { id: 'bench', name: 'CRM Invoicing', type: 'crmInvoicing', typeVersion: 1, position: [0, 0], parameters: {} };
 

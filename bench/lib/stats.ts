@@ -42,3 +42,14 @@ export const fmt = {
 	ns: (value: number): string => (value >= 1000 ? `${(value / 1000).toFixed(2)} µs` : `${value.toFixed(0)} ns`),
 	ratio: (value: number): string => (Number.isFinite(value) ? `${value.toFixed(2)}×` : '—'),
 };
+
+/** The median time of `runs` calls of a synchronous `run`, in ms (for the in-process micro-benchmarks). */
+export function medianTimeMs(run: () => unknown, runs = 5): number {
+	const times: number[] = [];
+	for (let n = 0; n < runs; n++) {
+		const started = performance.now();
+		run();
+		times.push(performance.now() - started);
+	}
+	return median(times);
+}

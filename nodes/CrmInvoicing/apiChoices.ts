@@ -74,12 +74,12 @@ export const SPEC_CHOICES: readonly SpecChoice[] = [
 		id: 'lead-list-order',
 		section: '§4 GET /leads',
 		appliedBy: [
-			'nodes/CrmInvoicingPollingTrigger/poll.ts#HeadCheck',
-			'nodes/CrmInvoicingPollingTrigger/poll.ts#orderOf',
+			'nodes/CrmInvoicingPollingTrigger/headCheck.ts#HeadCheck',
+			'nodes/CrmInvoicingPollingTrigger/headCheck.ts#orderOf',
 			'nodes/CrmInvoicingPollingTrigger/poll.ts#sampleLead',
 		],
 		summary:
-			'The order of GET /leads is not shown: the polling trigger is right under any order; it stops after the first page(s) only when that poll\'s pages prove the list newest first (by createdAt) down to a lead older than every lead it remembers, else it reads the whole list. It assumes a lead created later has a later or equal createdAt.',
+			'The order of GET /leads is not shown: the polling trigger is right under any order; it stops after the first page(s) only when that poll\'s pages prove the list newest first (by createdAt) down to a lead older than every lead it remembers, else it reads the whole list. It assumes a lead created later has a later or equal createdAt; a lead listed out of order (an import that keeps old dates) is found by a full read at least once per Full Read Interval (60 minutes by default).',
 	},
 	{
 		id: 'lead-changes',
@@ -196,8 +196,8 @@ export const SPEC_CHOICES: readonly SpecChoice[] = [
 		id: 'rate-limit-headers',
 		section: '§8 Limits',
 		appliedBy: [
-			'nodes/CrmInvoicing/transport/rateLimit.ts#announcesRateLimit',
-			'nodes/CrmInvoicing/transport/rateLimit.ts#RateLimitPacer',
+			'nodes/CrmInvoicing/transport/rateLimit.ts#announcedWindow',
+			'nodes/CrmInvoicing/transport/keyBudget.ts#KeyBudget',
 		],
 		summary:
 			'Paces by RateLimit-* headers when answers carry them; without them keeps to the documented 60 requests per minute (or the credential\'s Requests per Minute); after a 429 waits Retry-After / RateLimit-Reset.',

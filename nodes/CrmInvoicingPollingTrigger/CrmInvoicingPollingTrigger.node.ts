@@ -5,7 +5,7 @@ import { withoutOverlap } from './guard';
 import { POLLING } from './memory';
 import { pollLeads, sampleLead, type LeadEvent, type PollSettings } from './poll';
 
-const COST_NOTICE = `Updated Lead and Archived Lead compare every lead at each poll: one request per ${POLLING.pageSize} leads (10,000 leads: 100 requests, about 2 minutes of the API's 60 requests a minute). Poll less often for large CRMs; the trigger fails with an error when a poll would not fit the rate. New Lead alone costs 1 request per poll when the API lists the newest leads first.`;
+const COST_NOTICE = `Updated Lead and Archived Lead compare every lead at each poll: one request per ${POLLING.pageSize} leads (10,000 leads: 100 requests). The trigger uses at most half of the credential's Requests per Minute (30 a minute at the API's 60: 10,000 leads take about 3 minutes), so poll less often for large CRMs; it fails with an error when a poll would not end before the next poll time. New Lead alone costs 1 request per poll when the API lists the newest leads first, plus one full read per Full Read Interval.`;
 
 export class CrmInvoicingPollingTrigger implements INodeType {
 	description: INodeTypeDescription = {
@@ -83,17 +83,30 @@ export class CrmInvoicingPollingTrigger implements INodeType {
 						description:
 							'Whether the first poll after activation emits every lead that already exists as New Lead (a backfill) instead of only remembering them',
 					},
+					{
+						displayName: 'Full Read Interval (Minutes)',
+						name: 'fullReadInterval',
+						type: 'number',
+						// POLLING.fullReadMinutes (n8n's linter wants the literal here; a unit test keeps the two equal).
+						default: 60,
+						typeOptions: { minValue: 1, maxValue: 1440 },
+						description:
+							'With New Lead alone on a CRM that lists its newest leads first, most polls read only the first page. At least this often a poll reads the whole list, to find a lead that appears out of order (for example an import that keeps old creation dates): such a lead is emitted within this time plus one poll interval.',
+					},
 				],
 			},
 		],
 	};
 
 	async poll(this: IPollFunctions): Promise<INodeExecutionData[][] | null> {
-		const options = this.getNodeParameter('options', {}) as { includeExisting?: boolean };
+		const options = this.getNodeParameter('options', {}) as { includeExisting?: boolean; fullReadInterval?: number };
+		const minutes = Number(options.fullReadInterval ?? POLLING.fullReadMinutes);
 		const settings: PollSettings = {
 			events: this.getNodeParameter('events', ['newLead']) as LeadEvent[],
 			simplify: this.getNodeParameter('simplify', true) as boolean,
 			includeExisting: options.includeExisting === true,
+			// At least a minute, at most a day (the option's own bounds, for a value that came through an expression).
+			fullReadEveryMs: Math.min(1_440, Math.max(1, Number.isFinite(minutes) ? minutes : POLLING.fullReadMinutes)) * 60_000,
 		};
 		// "Fetch Test Event" in the editor: a sample, and what the trigger remembers stays as it was.
 		if (this.getMode() === 'manual') return await sampleLead.call(this, settings);

@@ -1,88 +1,191 @@
+import { sleep } from 'n8n-workflow';
 import type { IDataObject } from 'n8n-workflow';
 
+import { BoundedMap, SendLog } from '../CrmInvoicing/transport';
+
 /**
- * How often the node polls, from n8n's "Poll Times" parameter (the `pollTimes` every polling node has): the average
- * number of polls per minute over a day. Used to tell, before a poll, whether it fits the API's request budget.
+ * The polling trigger's request budget. Its rules, each one sentence:
+ *
+ * 1. **Half the key is left to others.** The trigger sends at most half of the credential's Requests per Minute
+ *    (`share`) in any 60 s: before each page it waits, if it must, until its own requests of the last minute are
+ *    fewer (NodeShare, per node, in this n8n process).
+ * 2. **A poll fits before the next poll time.** Its expected requests must not exceed `requestsPerPoll`: the share,
+ *    times the whole minutes until the next poll time (at least 1; at most what fits n8n's time budget for a poll),
+ *    divided by the polls of the busiest minute of the node's Poll Times.
+ * 3. **A full read fits n8n's time budget for one poll.** At the share's pace, a poll reads at most
+ *    `requestsPerFullRead` pages (the share times the whole minutes of that budget, at least 1); past it the poll fails.
+ *
+ * The schedule is read from the Poll Times as n8n runs them (n8n-workflow's toCronExpression): the modes other than
+ * Custom fire once in their minute, at a second n8n picks at random.
  */
-export function pollsPerMinute(pollTimes: unknown): number {
-	const items = ((pollTimes as IDataObject | undefined)?.item ?? []) as IDataObject[];
-	let total = 0;
-	for (const item of items) total += pollsPerMinuteOf(item);
-	// No poll time (n8n refuses that on activation) or one it cannot read: assume the most frequent, once a minute.
-	return total > 0 ? total : 1;
+
+const MINUTE_MS = 60_000;
+const DAY_S = 86_400;
+
+/** n8n's time budget for one poll when it does not say (n8n 1.x): its PollContext's own default, 5 minutes. */
+export const DEFAULT_POLL_BUDGET_MS = 5 * MINUTE_MS;
+
+export interface Schedule {
+	/** The most polls the Poll Times can start within one minute. */
+	busiestMinute: number;
+	/** The shortest time between two polls, in ms (a day when there is one poll time a day or fewer). */
+	shortestGapMs: number;
 }
 
-function pollsPerMinuteOf(item: IDataObject): number {
-	const value = Math.max(1, Number(item.value) || 1);
-	switch (item.mode) {
-		case 'everyMinute':
-			return 1;
-		case 'everyHour':
-			return 1 / 60;
-		case 'everyDay':
-			return 1 / 1440;
-		case 'everyWeek':
-			return 1 / 10_080;
-		case 'everyMonth':
-			return 1 / 43_200;
-		case 'everyX':
-			return item.unit === 'hours' ? 1 / (60 * value) : 1 / value;
-		case 'custom':
-			return cronPollsPerMinute(String(item.cronExpression ?? ''));
-		default:
-			return 1;
-	}
+/** Times of one poll time in a day, in seconds; `randomSecond`: n8n picks the second, so it is known to ±59 s. */
+interface Fires {
+	times: number[];
+	perMinute: number;
+	randomSecond: boolean;
 }
 
-/** How many values of `range` (0..range-1) a cron field matches; undefined when it cannot be read. */
-function fieldCount(field: string, range: number): number | undefined {
-	let count = 0;
+/** The values a cron field matches in [min, max], sorted; undefined when the field cannot be read. */
+function fieldValues(field: string, min: number, max: number): number[] | undefined {
+	const values = new Set<number>();
 	for (const part of field.split(',')) {
 		const match = /^(\*|\d+(?:-\d+)?)(?:\/(\d+))?$/.exec(part.trim());
 		if (!match) return undefined;
-		const step = match[2] === undefined ? 1 : Math.max(1, Number(match[2]));
-		let from = 0;
-		let to = range - 1;
+		const step = match[2] === undefined ? 1 : Number(match[2]);
+		if (step < 1) return undefined;
+		let from = min;
+		let to = max;
 		if (match[1] !== '*') {
 			const [a, b] = match[1].split('-').map(Number);
 			from = a;
-			to = b === undefined ? (match[2] === undefined ? a : range - 1) : b;
+			to = b === undefined ? (match[2] === undefined ? a : max) : b;
 		}
-		count += Math.max(0, Math.floor((to - from) / step) + 1);
+		if (from < min || to > max || from > to) return undefined;
+		for (let value = from; value <= to; value += step) values.add(value);
 	}
-	return Math.min(count, range);
+	return [...values].sort((a, b) => a - b);
+}
+
+/** When a cron expression (5 fields, or 6 with seconds first) fires in a day; days and months are read as every day. */
+function cronFires(expression: string, randomSecond: boolean): Fires | undefined {
+	const fields = expression.trim().split(/\s+/);
+	if (fields.length === 5) fields.unshift('0');
+	if (fields.length !== 6) return undefined;
+	const seconds = fieldValues(fields[0], 0, 59);
+	const minutes = fieldValues(fields[1], 0, 59);
+	const hours = fieldValues(fields[2], 0, 23);
+	if (!seconds || !minutes || !hours || seconds.length === 0 || minutes.length === 0 || hours.length === 0) return undefined;
+	const times: number[] = [];
+	for (const hour of hours) for (const minute of minutes) for (const second of seconds) times.push(hour * 3_600 + minute * 60 + second);
+	return { times, perMinute: seconds.length, randomSecond };
+}
+
+/** One item of n8n's Poll Times as a cron expression, the way n8n builds it (the random second written as 0). */
+function itemFires(item: IDataObject): Fires | undefined {
+	const value = Math.max(1, Math.floor(Number(item.value) || 1));
+	const minute = Number(item.minute ?? 0) || 0;
+	const hour = Number(item.hour ?? 0) || 0;
+	switch (item.mode) {
+		case 'everyMinute':
+			return cronFires('0 * * * * *', true);
+		case 'everyHour':
+			return cronFires(`0 ${minute} * * * *`, true);
+		case 'everyX':
+			// n8n's minute for "every X hours" is random too: read as minute 0 of those hours, ±59 s is not enough then,
+			// but those polls are hours apart, far beyond any budget's minutes.
+			return cronFires(item.unit === 'hours' ? `0 0 */${value} * * *` : `0 */${value} * * * *`, true);
+		case 'everyDay':
+		case 'everyWeek':
+		case 'everyMonth':
+			// At most once a day: the gap is read as a day (an upper bound of the budget's minutes anyway).
+			return cronFires(`0 ${minute} ${hour} * * *`, true);
+		case 'custom':
+			return cronFires(String(item.cronExpression ?? ''), false);
+		default:
+			return undefined;
+	}
 }
 
 /**
- * Polls per minute of one cron expression (5 fields, or 6 with seconds first), averaged over a day: seconds ×
- * minutes × hours matched, divided by the minutes of a day. Days and months are taken as "every day" (an upper bound).
+ * The busiest minute and the shortest gap of n8n's "Poll Times" (the `pollTimes` every polling node has), for the
+ * busiest day. A poll time it cannot read counts as a poll every minute.
  */
-export function cronPollsPerMinute(expression: string): number {
-	const fields = expression.trim().split(/\s+/);
-	if (fields.length === 5) fields.unshift('0');
-	if (fields.length < 6) return 1;
-	const seconds = fieldCount(fields[0], 60);
-	const minutes = fieldCount(fields[1], 60);
-	const hours = fieldCount(fields[2], 24);
-	if (seconds === undefined || minutes === undefined || hours === undefined) return 1;
-	return (seconds * minutes * hours) / 1440;
+export function pollSchedule(pollTimes: unknown): Schedule {
+	const items = ((pollTimes as IDataObject | undefined)?.item ?? []) as IDataObject[];
+	const all: Array<{ at: number; item: number; random: boolean }> = [];
+	let busiestMinute = 0;
+	items.forEach((item, index) => {
+		const fires = itemFires(item) ?? (cronFires('0 * * * * *', true) as Fires);
+		busiestMinute += fires.perMinute;
+		for (const at of fires.times) all.push({ at, item: index, random: fires.randomSecond });
+	});
+	if (all.length === 0) return { busiestMinute: 1, shortestGapMs: MINUTE_MS };
+	all.sort((a, b) => a.at - b.at);
+	// The closest two polls are next to each other in time order (the day wraps round). Polls of one poll time keep
+	// their second; polls of two different ones may be 59 s closer than written when n8n picked either's second.
+	let shortest = DAY_S;
+	for (let index = 0; index < all.length; index++) {
+		const a = all[index];
+		const b = all[(index + 1) % all.length];
+		if (all.length === 1) break;
+		let gap = (b.at - a.at + DAY_S) % DAY_S;
+		if (a.item !== b.item && (a.random || b.random)) gap -= 59;
+		shortest = Math.min(shortest, Math.max(0, gap));
+	}
+	return { busiestMinute: Math.max(1, busiestMinute), shortestGapMs: shortest * 1_000 };
 }
 
 export interface Budget {
-	/** Requests one poll may make: what the rate allows between two polls, and what fits the poll's time budget. */
+	/** Requests per minute the trigger may send: half the credential's rate (at least 1). */
+	share: number;
+	/** Requests one poll may make and still end before the next poll time (rule 2). */
 	requestsPerPoll: number;
+	/** The most requests one poll may make at all: a full read within n8n's time budget for a poll (rule 3). */
+	requestsPerFullRead: number;
 	requestsPerMinute: number;
-	pollsPerMinute: number;
+	schedule: Schedule;
+}
+
+/** Whole minutes of `ms`, at least 1: the bursts of `share` requests that fit, one a minute. */
+const bursts = (ms: number): number => Math.max(1, Math.floor(ms / MINUTE_MS));
+
+/** The budget of one poll (see the rules above). `pollBudgetMs`: n8n's time budget for one poll, when it gives one. */
+export function pollBudget(requestsPerMinute: number, schedule: Schedule, pollBudgetMs?: number): Budget {
+	const share = Math.max(1, Math.floor(requestsPerMinute / 2));
+	const budgetMs = pollBudgetMs !== undefined && Number.isFinite(pollBudgetMs) && pollBudgetMs > 0 ? pollBudgetMs : DEFAULT_POLL_BUDGET_MS;
+	const requestsPerFullRead = share * bursts(budgetMs);
+	const perPoll = Math.floor((share * Math.min(bursts(schedule.shortestGapMs), bursts(budgetMs))) / schedule.busiestMinute);
+	return { share, requestsPerPoll: perPoll, requestsPerFullRead, requestsPerMinute, schedule };
 }
 
 /**
- * The requests one poll may make without falling behind: the credential's requests per minute divided by the polls
- * per minute, and no more than the requests that fit n8n's time budget for one poll (when n8n gives one).
+ * Rule 1: a node's own requests, at most `perMinute` in any 60 s. A log of fixed size (the transport's SendLog) per
+ * node; `take()` waits (n8n's sleep) until the node may send one more, and counts it.
  */
-export function pollBudget(requestsPerMinute: number, polls: number, pollBudgetMs?: number): Budget {
-	let requestsPerPoll = Math.floor(requestsPerMinute / polls);
-	if (pollBudgetMs !== undefined && Number.isFinite(pollBudgetMs) && pollBudgetMs > 0) {
-		requestsPerPoll = Math.min(requestsPerPoll, Math.floor((requestsPerMinute * pollBudgetMs) / 60_000));
+export class NodeShare {
+	private readonly log = new SendLog(MINUTE_MS);
+
+	/** The share's time never goes back behind a wait it has served. */
+	private floor = 0;
+
+	constructor(readonly perMinute: number) {}
+
+	/** Waits for room for one more request, takes it, and says how long it waited (ms). */
+	async take(): Promise<number> {
+		let waited = 0;
+		for (;;) {
+			const now = Math.max(Date.now(), this.floor);
+			this.log.expire(now);
+			if (this.log.total < this.perMinute) {
+				this.log.add(now);
+				return waited;
+			}
+			const until = this.log.freesAt(now);
+			await sleep(until - now);
+			waited += until - now;
+			this.floor = until;
+		}
 	}
-	return { requestsPerPoll: Math.max(1, requestsPerPoll), requestsPerMinute, pollsPerMinute: polls };
+}
+
+/** The shares of the nodes polling in this process, by node and rate; the least recently used past 1,000 is dropped. */
+const shares = new BoundedMap<string, NodeShare>(1_000);
+
+/** The share of one node (workflow and node id) at `perMinute`, kept across its polls in this process. */
+export function nodeShare(nodeKey: string, perMinute: number): NodeShare {
+	return shares.getOrSet(`${nodeKey}\n${perMinute}`, () => new NodeShare(perMinute));
 }

@@ -9,8 +9,10 @@ import type { IDataObject } from 'n8n-workflow';
 export const POLLING = {
 	/**
 	 * Most leads the trigger remembers (and the most the list may hold while it polls). Past it a poll fails with an
-	 * error that says so; the memory never grows without bound. At about 60 bytes per lead, 50,000 leads are ~3 MB of
-	 * static data.
+	 * error that says so; the memory never grows without bound. Measured (bench/POLLING-RESULTS.md, ids of 21
+	 * characters): 62 bytes per lead of the spec's 14 fields (3.0 MB at the cap), 116 with 40 fields or more (5.5 MB);
+	 * a fingerprint is at most 89 characters (1 + 8 + 2 × 40 slots), so a lead never costs more than that, its id and
+	 * 6 characters of JSON.
 	 */
 	maxLeads: 50_000,
 	/** Records per page the trigger asks for (the API's maximum: the fewest requests). */
@@ -19,6 +21,14 @@ export const POLLING = {
 	forgetAfterMs: 7 * 24 * 3_600_000,
 	/** Most field slots a fingerprint names; further top-level keys share one slot, OTHER_FIELDS. */
 	maxFieldSlots: 40,
+	/**
+	 * Deepest nesting of a lead the trigger emits. n8n stores an execution's items with recursive code (JSON.stringify
+	 * fails near 5,000 levels on Node's default stack), so a lead nested deeper would make the whole execution fail
+	 * to save, the other leads with it. 512 is PHP's json_encode default depth, far beyond any CRM's custom fields.
+	 */
+	maxEmitDepth: 512,
+	/** Default of the Full Read Interval option, in minutes: the bound on finding a lead listed out of order. */
+	fullReadMinutes: 60,
 } as const;
 
 /** The slot that stands for every top-level key past POLLING.maxFieldSlots. */
@@ -46,9 +56,11 @@ export interface Memory {
 	order: ListOrder;
 	/** Leads in the list at the last full read. */
 	count: number;
+	/** When the last full read of the list was (ms): with New Lead on a newest-first list, the next is due after Full Read Interval. */
+	fullAt?: number;
 }
 
-const MEMORY_KEYS = ['v', 'leads', 'gone', 'fields', 'newest', 'order', 'count'] as const;
+const MEMORY_KEYS = ['v', 'leads', 'gone', 'fields', 'newest', 'order', 'count', 'fullAt'] as const;
 
 /** The memory in the node's static data, or undefined before the first poll (or after the format changed). */
 export function loadMemory(staticData: IDataObject): Memory | undefined {
@@ -63,6 +75,7 @@ export function loadMemory(staticData: IDataObject): Memory | undefined {
 		newest: typeof staticData.newest === 'number' ? staticData.newest : undefined,
 		order: (['newest', 'oldest', 'mixed', 'unknown'] as const).find((order) => order === staticData.order) ?? 'unknown',
 		count: typeof staticData.count === 'number' ? staticData.count : Object.keys(leads).length,
+		fullAt: typeof staticData.fullAt === 'number' ? staticData.fullAt : undefined,
 	};
 }
 
@@ -75,16 +88,69 @@ export function saveMemory(staticData: IDataObject, memory: Memory): void {
 	}
 }
 
-/** JSON with object keys sorted, so that the same value always gives the same text (key order is not meaningful). */
+/** An array or object being written by stableJson: its keys (objects, sorted) and the next one to write. */
+interface Open {
+	value: Record<string, unknown> | unknown[];
+	keys: string[] | undefined;
+	next: number;
+}
+
+/**
+ * JSON with object keys sorted, so that the same value always gives the same text (key order is not meaningful).
+ * Iterative: any nesting JSON.parse accepts is written without recursion, as the same text the recursive form gave
+ * (`undefined` written as `undefined`), so fingerprints stay those of earlier versions.
+ */
 export function stableJson(value: unknown): string {
-	if (value === undefined) return 'undefined';
-	if (value === null || typeof value !== 'object') return JSON.stringify(value);
-	if (Array.isArray(value)) return `[${value.map(stableJson).join(',')}]`;
-	const record = value as Record<string, unknown>;
-	return `{${Object.keys(record)
-		.sort()
-		.map((key) => `${JSON.stringify(key)}:${stableJson(record[key])}`)
-		.join(',')}}`;
+	const out: string[] = [];
+	const open: Open[] = [];
+	let pending: { value: unknown } | undefined = { value };
+	for (;;) {
+		if (pending !== undefined) {
+			const current = pending.value;
+			pending = undefined;
+			if (current === undefined) out.push('undefined');
+			else if (current === null || typeof current !== 'object') out.push(JSON.stringify(current));
+			else if (Array.isArray(current)) {
+				out.push('[');
+				open.push({ value: current, keys: undefined, next: 0 });
+			} else {
+				out.push('{');
+				open.push({ value: current as Record<string, unknown>, keys: Object.keys(current).sort(), next: 0 });
+			}
+		}
+		const top = open[open.length - 1];
+		if (top === undefined) return out.join('');
+		const size = top.keys ? top.keys.length : (top.value as unknown[]).length;
+		if (top.next >= size) {
+			out.push(top.keys ? '}' : ']');
+			open.pop();
+			continue;
+		}
+		if (top.next > 0) out.push(',');
+		if (top.keys) {
+			const key = top.keys[top.next];
+			out.push(`${JSON.stringify(key)}:`);
+			pending = { value: (top.value as Record<string, unknown>)[key] };
+		} else pending = { value: (top.value as unknown[])[top.next] };
+		top.next++;
+	}
+}
+
+/**
+ * The first top-level field of a record nested deeper than `limit` levels (the record itself is level 1), or
+ * undefined. Iterative, and it stops at the first value past the limit.
+ */
+export function fieldTooDeep(record: IDataObject, limit: number): string | undefined {
+	for (const field of Object.keys(record)) {
+		const stack: Array<[unknown, number]> = [[record[field], 2]];
+		for (let entry = stack.pop(); entry !== undefined; entry = stack.pop()) {
+			const [value, depth] = entry;
+			if (value === null || typeof value !== 'object') continue;
+			if (depth > limit) return field;
+			for (const child of Array.isArray(value) ? value : Object.values(value)) stack.push([child, depth + 1]);
+		}
+	}
+	return undefined;
 }
 
 const ALPHABET = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_';
@@ -131,6 +197,14 @@ export function fingerprint(record: IDataObject, fields: string[]): string {
 }
 
 export const isArchived = (print: string): boolean => print.startsWith('a');
+
+/**
+ * A fingerprint marked as a lead the trigger saw but could not emit (nested too deep): `x` in place of the flag. The
+ * lead is known, so it is not new at each poll; when it changes into one the trigger can emit, it is New Lead then.
+ */
+export const unreadable = (print: string): string => `x${print.slice(1)}`;
+
+export const isUnreadable = (print: string): boolean => print.startsWith('x');
 
 /** Whether anything of the record changed between two fingerprints (the flag and the whole-record hash). */
 export const changed = (before: string, after: string): boolean => before.slice(0, 9) !== after.slice(0, 9);

@@ -3,15 +3,19 @@ import type { IDataObject, INodeExecutionData, IPollFunctions } from 'n8n-workfl
 
 import { simplify } from '../CrmInvoicing/helpers/simplify';
 import { CREDENTIAL_TYPE, readPages, requestsPerMinuteOf } from '../CrmInvoicing/transport';
-import { pollBudget, pollsPerMinute } from './budget';
+import { nodeShare, pollBudget, pollSchedule, type Budget, type NodeShare } from './budget';
+import { createdAtOf, HeadCheck, orderOf } from './headCheck';
 import {
 	changed,
 	changedFields,
+	fieldTooDeep,
 	fingerprint,
 	isArchived,
+	isUnreadable,
 	loadMemory,
 	POLLING,
 	saveMemory,
+	unreadable,
 	type ListOrder,
 	type Memory,
 } from './memory';
@@ -29,44 +33,11 @@ export interface PollSettings {
 	simplify: boolean;
 	/** Emit the leads that already exist as New Lead on the first poll (a backfill). */
 	includeExisting: boolean;
-}
-
-/** What one poll did, for tests and the benchmark. */
-export interface PollReport {
-	requests: number;
-	/** Whether it read the whole list (else it stopped at the head of a newest-first list). */
-	fullRead: boolean;
-	order: ListOrder;
-	first: boolean;
+	/** With New Lead on a newest-first list: a poll reads the whole list when the last full read is this old (ms). */
+	fullReadEveryMs: number;
 }
 
 const LIST_PATH = '/api/v1/leads';
-
-const createdAtOf = (record: IDataObject): number => (typeof record.createdAt === 'string' ? Date.parse(record.createdAt) : NaN);
-
-/** The order a whole list is in, by createdAt. */
-function orderOf(times: number[]): ListOrder {
-	let up = false;
-	let down = false;
-	for (let i = 1; i < times.length; i++) {
-		if (Number.isNaN(times[i]) || Number.isNaN(times[i - 1])) return 'mixed';
-		if (times[i] > times[i - 1]) up = true;
-		if (times[i] < times[i - 1]) down = true;
-	}
-	if (up && down) return 'mixed';
-	if (down) return 'newest';
-	if (up) return 'oldest';
-	return 'unknown';
-}
-
-function leadIdOf(context: IPollFunctions, record: IDataObject, position: number): string {
-	const id = record.id;
-	if (typeof id === 'string' && id !== '') return id;
-	if (typeof id === 'number' && Number.isFinite(id)) return String(id);
-	throw new NodeOperationError(context.getNode(), `The CRM API's list ${LIST_PATH} held a lead without an id (lead ${position})`, {
-		description: 'The trigger tells leads apart by their id; a lead without one cannot be watched. This is a fault of the API or of a proxy in front of it. Nothing was emitted.',
-	});
-}
 
 function item(record: IDataObject, settings: PollSettings, event: LeadEvent, fields?: string[]): INodeExecutionData {
 	const json: IDataObject = settings.simplify ? simplify('lead', record) : { ...record };
@@ -75,57 +46,69 @@ function item(record: IDataObject, settings: PollSettings, event: LeadEvent, fie
 	return { json };
 }
 
-/**
- * The head of a newest-first list, read page by page: whether the node may stop reading after `page`.
- *
- * It may when this poll's pages prove the list is newest first down to a lead older than every lead it remembers:
- * the first lead is at least as new as the newest remembered, createdAt never increases along the pages read, and the
- * last lead read is older than the newest remembered. Then every lead further down is older still, so none is new.
- * A lead it does not know that is older than the newest remembered breaks that proof (the API does not list by
- * creation, or mixes orders): the node then reads the whole list this poll.
- */
-class HeadCheck {
-	private previous: number | undefined;
-	private broken = false;
-
-	constructor(
-		private readonly newest: number | undefined,
-		private readonly known: Record<string, string>,
-	) {
-		if (newest === undefined) this.broken = true;
-	}
-
-	/** Takes one page (in list order); true when no further page can hold a new lead. */
-	page(records: IDataObject[], ids: string[]): boolean {
-		if (this.broken || this.newest === undefined) return false;
-		for (let i = 0; i < records.length; i++) {
-			const time = createdAtOf(records[i]);
-			if (Number.isNaN(time)) return this.break();
-			if (this.previous === undefined && time < this.newest) return this.break();
-			if (this.previous !== undefined && time > this.previous) return this.break();
-			if (time < this.newest && this.known[ids[i]] === undefined) return this.break();
-			this.previous = time;
-		}
-		return this.previous !== undefined && this.previous < this.newest;
-	}
-
-	private break(): false {
-		this.broken = true;
-		return false;
-	}
+/** A lead for a message: its id, and its name when it has one. */
+function nameOf(record: IDataObject, id?: string): string {
+	const name = typeof record.name === 'string' ? ` ("${record.name.slice(0, 80)}")` : '';
+	return `${id ?? 'without an id'}${name}`;
 }
 
-/** The error when a poll would need more requests than the API's budget allows at the node's poll times. */
-function budgetError(context: IPollFunctions, needed: number, leads: number, allowed: number, rpm: number, polls: number): NodeOperationError {
-	const every = polls >= 1 ? `${Math.round(polls * 10) / 10} times a minute` : `every ${Math.round((1 / polls) * 10) / 10} minutes`;
-	const minutes = Math.ceil(needed / rpm);
-	return new NodeOperationError(
-		context.getNode(),
-		`One poll needs about ${needed} requests to compare ${leads.toLocaleString('en-US')} leads, more than the ${allowed} the API's rate allows per poll (${rpm} requests a minute, polling ${every})`,
-		{
-			description: `The trigger did not poll, so that it does not fall behind or starve other workflows using this credential. Poll every ${minutes} minutes or less often (Poll Times), or turn off Updated Lead and Archived Lead: New Lead alone costs 1 request per poll when the API lists the newest leads first. If your plan allows more requests, raise "Requests per Minute" in the credential.`,
-		},
-	);
+/** The lead's id, or undefined when it has none the trigger can use (the caller warns and skips it). */
+function leadIdOf(record: IDataObject): string | undefined {
+	const id = record.id;
+	if (typeof id === 'string' && id !== '') return id;
+	if (typeof id === 'number' && Number.isFinite(id)) return String(id);
+	return undefined;
+}
+
+/** The budget of this node's polls: the credential's rate, the node's Poll Times, and n8n's time budget for a poll. */
+async function budgetOf(context: IPollFunctions): Promise<Budget> {
+	const rpm = requestsPerMinuteOf(await context.getCredentials(CREDENTIAL_TYPE));
+	const budgetMs = typeof context.getPollBudgetMs === 'function' ? context.getPollBudgetMs() : undefined;
+	return pollBudget(rpm, pollSchedule(context.getNodeParameter('pollTimes', {})), budgetMs);
+}
+
+const shareOf = (context: IPollFunctions, budget: Budget): NodeShare =>
+	nodeShare(`${context.getWorkflow().id ?? ''}\n${context.getNode().id}`, budget.share);
+
+/** Requests of a full read of `leads` leads. */
+const fullReadCost = (leads: number): number => Math.max(1, Math.ceil(leads / POLLING.pageSize));
+
+/** `1 minute`, `3 minutes`. */
+const minutesText = (minutes: number): string => `${minutes} minute${minutes === 1 ? '' : 's'}`;
+
+function budgetAdvice(budget: Budget, needed: number): string {
+	const minutes = Math.max(1, Math.ceil(needed / budget.share));
+	return `The trigger sends at most half of the credential's Requests per Minute (${budget.share} a minute of ${budget.requestsPerMinute}), leaving the rest to other workflows using it, and a poll must end before the next poll time. Poll once every ${minutesText(minutes)} or less often (Poll Times), or turn off Updated Lead and Archived Lead: New Lead alone costs 1 request per poll when the API lists the newest leads first. If your plan allows more requests, raise "Requests per Minute" in the credential.`;
+}
+
+function pollsText(budget: Budget): string {
+	const { busiestMinute, shortestGapMs } = budget.schedule;
+	if (busiestMinute > 1) return `up to ${busiestMinute} polls in a minute`;
+	const minutes = Math.floor(shortestGapMs / 60_000);
+	return minutes <= 1 ? 'polling every minute' : `polls ${minutes} minutes apart`;
+}
+
+/**
+ * Rules 2 and 3 of budget.ts before a poll: what a poll of this node is expected to read must end before the next
+ * poll time, and a full read (every poll's, or the periodic one of New Lead) must fit n8n's time budget for a poll.
+ */
+function checkBudget(context: IPollFunctions, memory: Memory, settings: PollSettings, budget: Budget): void {
+	const full = fullReadCost(memory.count);
+	const expected = onlyNew(settings) && memory.order === 'newest' ? 1 : full;
+	if (expected > budget.requestsPerPoll) {
+		throw new NodeOperationError(
+			context.getNode(),
+			`One poll needs about ${expected} requests to compare ${memory.count.toLocaleString('en-US')} leads, more than the ${budget.requestsPerPoll} that fit before the next poll time at half the API's rate (${budget.requestsPerMinute} requests a minute, ${pollsText(budget)})`,
+			{ description: `The trigger did not poll. ${budgetAdvice(budget, expected)}` },
+		);
+	}
+	if (full > budget.requestsPerFullRead) {
+		throw new NodeOperationError(
+			context.getNode(),
+			`A full read of ${memory.count.toLocaleString('en-US')} leads needs ${full} requests, more than the ${budget.requestsPerFullRead} one poll can send within n8n's time budget for a poll at half the API's rate (${budget.share} a minute)`,
+			{ description: `The trigger did not poll: it reads the whole list at least once per Full Read Interval (and whenever the list's order does not let it stop early), and such a read would not fit. Raise "Requests per Minute" in the credential if your plan allows, or use the webhook trigger (CRM Invoicing Trigger) for this workspace.` },
+		);
+	}
 }
 
 function capError(context: IPollFunctions, leads: number): NodeOperationError {
@@ -138,58 +121,69 @@ function capError(context: IPollFunctions, leads: number): NodeOperationError {
 	);
 }
 
-/** The pause between two polls is n8n's business; this only says whether a poll is affordable. */
-async function checkBudget(context: IPollFunctions, memory: Memory, settings: PollSettings): Promise<void> {
-	const onlyNew = !settings.events.includes('updatedLead') && !settings.events.includes('archivedLead');
-	const expected = onlyNew && memory.order === 'newest' ? 1 : Math.max(1, Math.ceil(memory.count / POLLING.pageSize));
-	const credentials = await context.getCredentials(CREDENTIAL_TYPE);
-	const rpm = requestsPerMinuteOf(credentials);
-	const polls = pollsPerMinute(context.getNodeParameter('pollTimes', {}));
-	const budgetMs = typeof context.getPollBudgetMs === 'function' ? context.getPollBudgetMs() : undefined;
-	const budget = pollBudget(rpm, polls, budgetMs);
-	if (expected > budget.requestsPerPoll) throw budgetError(context, expected, memory.count, budget.requestsPerPoll, rpm, polls);
+const onlyNew = (settings: PollSettings): boolean => !settings.events.includes('updatedLead') && !settings.events.includes('archivedLead');
+
+/** The list as the poll reads it: page by page, each page after the node's share of the key allows it (rule 1). */
+function leadPages(context: IPollFunctions, budget: Budget) {
+	return readPages.call(context, {
+		path: '/leads',
+		pageSize: POLLING.pageSize,
+		maxRecords: POLLING.maxLeads,
+		// Rule 3: a poll reads at most what fits n8n's time budget for a poll at the node's share of the key.
+		maxPages: budget.requestsPerFullRead,
+		narrow: `The polling trigger remembers at most ${POLLING.maxLeads.toLocaleString('en-US')} leads, and one poll reads at most ${budget.requestsPerFullRead} pages of ${POLLING.pageSize}: half of the credential's Requests per Minute (${budget.share} a minute) for n8n's time budget for one poll. Raise "Requests per Minute" in the credential if your plan allows, or use the webhook trigger (CRM Invoicing Trigger) for this workspace, or archive and delete leads you no longer need.`,
+	});
 }
 
 /**
  * One poll. Reads GET /leads through the one list reader (pacing, retries, caps and errors come with it), compares it
  * with what the node remembers, and returns the items to emit (null when there are none). The memory is written
- * only when the poll succeeded.
+ * only when the poll succeeded. A lead the trigger cannot emit (no id, nested too deep for n8n to store) is named in
+ * a warning in n8n's log and skipped; the others are emitted.
  */
-export async function pollLeads(
-	this: IPollFunctions,
-	settings: PollSettings,
-	report?: (done: PollReport) => void,
-): Promise<INodeExecutionData[][] | null> {
+export async function pollLeads(this: IPollFunctions, settings: PollSettings): Promise<INodeExecutionData[][] | null> {
 	const staticData = this.getWorkflowStaticData('node');
 	const before = loadMemory(staticData);
 	const first = before === undefined;
 	const memory: Memory = before ?? { v: 1, leads: {}, gone: {}, fields: [], order: 'unknown', count: 0 };
-	if (!first) await checkBudget(this, memory, settings);
+	const budget = await budgetOf(this);
+	if (!first) checkBudget(this, memory, settings, budget);
+	const share = shareOf(this, budget);
+	const warn = (message: string) => this.logger.warn(`${this.getNode().name}: ${message}`);
 
 	const wantsNew = settings.events.includes('newLead');
 	const wantsUpdated = settings.events.includes('updatedLead');
 	const wantsArchived = settings.events.includes('archivedLead');
-	const mayStopAtHead = !first && !wantsUpdated && !wantsArchived;
+	const now = Date.now();
+	// With New Lead alone a poll may stop at the head of a newest-first list, unless a full read is due (the bound on
+	// finding a lead listed out of order, e.g. an import that keeps old creation dates).
+	const due = memory.fullAt === undefined || now - memory.fullAt >= settings.fullReadEveryMs;
+	const mayStopAtHead = !first && onlyNew(settings) && !due;
 	const head = new HeadCheck(memory.newest, memory.leads);
 
 	const records: IDataObject[] = [];
-	const ids: string[] = [];
-	let requests = 0;
+	const ids: Array<string | undefined> = [];
 	let fullRead = true;
-	for await (const page of readPages.call(this, {
-		path: '/leads',
-		pageSize: POLLING.pageSize,
-		maxRecords: POLLING.maxLeads,
-		narrow: `The polling trigger remembers at most ${POLLING.maxLeads.toLocaleString('en-US')} leads. Use the webhook trigger (CRM Invoicing Trigger) for this workspace, or archive and delete leads you no longer need.`,
-	})) {
-		requests++;
-		const pageIds = page.records.map((record, index) => leadIdOf(this, record, records.length + index + 1));
-		records.push(...page.records);
-		ids.push(...pageIds);
-		if (mayStopAtHead && head.page(page.records, pageIds) && page.nextCursor !== null) {
-			fullRead = false;
-			break;
+	let fellBack = false;
+	await share.take();
+	for await (const page of leadPages(this, budget)) {
+		const pageIds = page.records.map(leadIdOf);
+		for (const record of page.records) records.push(record);
+		for (const id of pageIds) ids.push(id);
+		if (mayStopAtHead && !fellBack) {
+			if (head.page(page.records, pageIds) && page.nextCursor !== null) {
+				fullRead = false;
+				break;
+			}
+			const full = fullReadCost(Math.max(memory.count, records.length));
+			if (head.broken && full > budget.requestsPerPoll) {
+				// The head did not prove the order: this poll reads the whole list (rule 3 still bounds it), and takes
+				// longer than its poll interval at the node's share; poll times that come meanwhile are skipped.
+				warn(`this poll reads the whole lead list (about ${full} requests), because its first page does not show the newest leads first; that is more than the ${budget.requestsPerPoll} that fit before the next poll time at half the API's rate, so it takes up to ${minutesText(Math.ceil(full / budget.share))} and poll times meanwhile are skipped. ${budgetAdvice(budget, full)}`);
+			}
+			fellBack = head.broken;
 		}
+		if (page.nextCursor !== null) await share.take();
 	}
 
 	const newItems: Array<{ record: IDataObject; time: number; index: number }> = [];
@@ -201,13 +195,25 @@ export async function pollLeads(
 	for (let index = 0; index < records.length; index++) {
 		const record = records[index];
 		const id = ids[index];
+		if (id === undefined) {
+			warn(`lead ${index + 1} of the list ${LIST_PATH}, ${nameOf(record)}, has no id, so the trigger cannot tell it apart from the others; it skipped it. This is a fault of the API or of a proxy in front of it.`);
+			continue;
+		}
 		if (seen[id] !== undefined) continue; // The same lead twice in one listing: compared once.
-		const print = fingerprint(record, memory.fields);
-		seen[id] = print;
 		const time = createdAtOf(record);
 		if (!Number.isNaN(time) && (newest === undefined || time > newest)) newest = time;
 		const old = memory.leads[id];
-		if (old === undefined) {
+		const print = fingerprint(record, memory.fields);
+		const deep = fieldTooDeep(record, POLLING.maxEmitDepth);
+		if (deep !== undefined) {
+			seen[id] = unreadable(print);
+			if (old !== seen[id]) {
+				warn(`lead ${nameOf(record, id)} was not emitted: its field "${deep.slice(0, 80)}" is nested more than ${POLLING.maxEmitDepth} levels deep, more than n8n can store in an execution. The trigger skipped it and emitted the other leads; it emits it as New Lead once the CRM holds it within that depth.`);
+			}
+			continue;
+		}
+		seen[id] = print;
+		if (old === undefined || isUnreadable(old)) {
 			if (wantsNew && (!first || settings.includeExisting)) newItems.push({ record, time, index });
 			continue;
 		}
@@ -229,7 +235,6 @@ export async function pollLeads(
 	const leads = Object.assign(memory.leads, seen);
 	const gone = memory.gone;
 	if (fullRead) {
-		const now = Date.now();
 		for (const id of Object.keys(gone)) if (seen[id] !== undefined) delete gone[id];
 		for (const id of Object.keys(leads)) {
 			if (seen[id] !== undefined) continue;
@@ -244,10 +249,18 @@ export async function pollLeads(
 	const count = Object.keys(leads).length;
 	if (count > POLLING.maxLeads) throw capError(this, count);
 	const order: ListOrder = fullRead ? orderOf(records.map(createdAtOf)) : 'newest';
-	saveMemory(staticData, { v: 1, leads, gone, fields: memory.fields, newest, order, count: fullRead ? records.length : Math.max(memory.count, count) });
-	report?.({ requests, fullRead, order, first });
+	saveMemory(staticData, {
+		v: 1,
+		leads,
+		gone,
+		fields: memory.fields,
+		newest,
+		order,
+		count: fullRead ? records.length : Math.max(memory.count, count),
+		fullAt: fullRead ? now : memory.fullAt,
+	});
 	// The first poll learns the list's size: a workflow that cannot afford its next polls fails now, at activation.
-	if (first) await checkBudget(this, loadMemory(staticData) ?? memory, settings);
+	if (first) checkBudget(this, loadMemory(staticData) ?? memory, settings, budget);
 
 	// New leads oldest first (by createdAt, then by list position), so a workflow sees them in creation order.
 	newItems.sort((a, b) => (Number.isNaN(a.time) || Number.isNaN(b.time) || a.time === b.time ? a.index - b.index : a.time - b.time));
@@ -257,21 +270,25 @@ export async function pollLeads(
 
 /**
  * "Fetch Test Event": the most recent lead (by createdAt), as an item of the first selected event. Reads the first
- * page; when it cannot tell from that page that it holds the newest lead, the whole list. Never reads or writes what
- * the trigger remembers.
+ * page; when it cannot tell from that page that it holds the newest lead, the whole list, at the node's share of the
+ * key like a poll. Never reads or writes what the trigger remembers.
  */
 export async function sampleLead(this: IPollFunctions, settings: PollSettings): Promise<INodeExecutionData[][]> {
+	const budget = await budgetOf(this);
+	const share = shareOf(this, budget);
 	let best: IDataObject | undefined;
 	let bestTime = -Infinity;
 	let pageNumber = 0;
 	let descending = true;
 	let previous = Infinity;
-	for await (const page of readPages.call(this, { path: '/leads', pageSize: POLLING.pageSize, maxRecords: POLLING.maxLeads })) {
+	await share.take();
+	for await (const page of leadPages(this, budget)) {
 		pageNumber++;
 		for (const record of page.records) {
 			const time = createdAtOf(record);
 			if (Number.isNaN(time) || time > previous) descending = false;
 			previous = Number.isNaN(time) ? previous : time;
+			if (fieldTooDeep(record, POLLING.maxEmitDepth) !== undefined) continue;
 			if (best === undefined || time > bestTime) {
 				best = record;
 				bestTime = Number.isNaN(time) ? bestTime : time;
@@ -283,6 +300,7 @@ export async function sampleLead(this: IPollFunctions, settings: PollSettings): 
 			const lastTime = createdAtOf(page.records[page.records.length - 1]);
 			if (firstTime > lastTime) break;
 		}
+		if (page.nextCursor !== null) await share.take();
 	}
 	if (best === undefined) {
 		throw new NodeOperationError(this.getNode(), 'The CRM has no leads yet, so there is no lead to show as a test event', {

@@ -6,6 +6,7 @@
  * with three items). The tests count items per lead across executions, so they hold however n8n's polls fall.
  */
 import { randomUUID } from 'node:crypto';
+import { readFileSync } from 'node:fs';
 
 import { e2eEnv, finishedExecutions, n8nClient, PACKAGE, sandbox, waitFor } from './lib';
 
@@ -21,7 +22,7 @@ const EVERY_TEN_SECONDS = { item: [0, 10, 20, 30, 40, 50].map((second) => ({ mod
 
 jest.setTimeout(240_000);
 
-function pollingWorkflow(name: string, events: string[]) {
+function pollingWorkflow(name: string, events: string[], options: Record<string, unknown> = {}) {
 	const credential = env.credentials.admin;
 	return {
 		name,
@@ -32,7 +33,7 @@ function pollingWorkflow(name: string, events: string[]) {
 				type: POLLING_TRIGGER_TYPE,
 				typeVersion: 1,
 				position: [0, 0],
-				parameters: { pollTimes: EVERY_TEN_SECONDS, events, simplify: false, options: {} },
+				parameters: { pollTimes: EVERY_TEN_SECONDS, events, simplify: false, options },
 				credentials: { crmInvoicingApi: { id: credential.id, name: credential.name } },
 			},
 		],
@@ -150,6 +151,63 @@ describe(`CRM Invoicing Polling Trigger in real n8n ${env.n8nVersion}`, () => {
 			expect(polls.length).toBeGreaterThanOrEqual(2);
 			for (const requests of polls) expect(requests).toBe(order === 'newest' ? 1 : 3);
 			expect(await finishedExecutions(workflowId)).toEqual([]);
+		});
+	});
+
+	// Issue 23: no lead stops the trigger, and a lead listed out of order is found within the documented bound.
+	it('a lead nested 10,000 levels deep among new ones: the others are emitted, it is named in n8n\'s log, polls go on', async () => {
+		await crm.reset();
+		await crm.config({ listOrder: 'newest' });
+		const logFrom = readFileSync(env.logFile).length;
+		await withWorkflow(pollingWorkflow('e2e polling deep lead', ['newLead']), async (workflowId) => {
+			await crm.clearRequests();
+			await waitFor(async () => (await leadListPolls()).length >= 2, 30_000, 'two polls');
+			const before = await crm.api('POST', '/leads', { name: 'Before The Deep One' });
+			// The body written by hand: JSON.stringify itself cannot write 10,000 levels.
+			const depth = 10_000;
+			const response = await fetch(`${env.sandboxUrl}/api/v1/leads`, {
+				method: 'POST',
+				headers: { 'content-type': 'application/json', 'x-api-key': env.sandboxKeys.admin },
+				body: `{"name":"Deep","customFields":{"tree":${'['.repeat(depth)}"leaf"${']'.repeat(depth)}}}`,
+			});
+			expect(response.status).toBe(200);
+			const deepId = ((await response.json()) as { id: string }).id;
+			const after = await crm.api('POST', '/leads', { name: 'After The Deep One' });
+
+			await waitFor(async () => (await emitted(workflowId)).length >= 2, 40_000, 'the two readable leads');
+			await crm.clearRequests();
+			await waitFor(async () => (await leadListPolls()).length >= 2, 30_000, 'two more polls');
+			const items = await emitted(workflowId);
+			expect(items.map((item) => item.id)).toEqual([before.id, after.id]);
+			expect(items.some((item) => item.id === deepId)).toBe(false);
+			const log = readFileSync(env.logFile).subarray(logFrom).toString('utf8');
+			expect(log).toContain(`lead ${deepId} ("Deep") was not emitted: its field "customFields" is nested more than 512 levels deep`);
+			// Named once, not at every poll.
+			expect(log.split(`lead ${deepId} ("Deep") was not emitted`)).toHaveLength(2);
+		});
+	});
+
+	it('a lead imported with an old createdAt, listed on page 3 (newest first by createdAt): emitted once, by the full read within Full Read Interval (1 minute) plus one poll', async () => {
+		await crm.reset();
+		await crm.control('POST', '/seed', { leads: 247 });
+		await crm.config({ listOrder: 'newestCreated' });
+		await withWorkflow(pollingWorkflow('e2e polling backdated lead', ['newLead'], { fullReadInterval: 1 }), async (workflowId) => {
+			// The activation's first poll reads the whole list: the last full read is no later than now.
+			const lastFullRead = Date.now();
+			await crm.clearRequests();
+			await waitFor(async () => (await leadListPolls()).length >= 2, 30_000, 'two polls');
+			expect(await leadListPolls()).toEqual([1, 1]);
+			const [imported] = await crm.control<Array<{ id: string }>>('POST', '/import', { leads: [{ name: 'Imported 2019', createdAt: '2019-06-01T00:00:00Z' }] });
+
+			// The documented bound: Full Read Interval (60 s) after the last full read, plus one poll interval (10 s),
+			// plus the time a poll and its execution take here (a busy 2-core machine: up to 20 s).
+			const bound = 60_000 + POLL_MS + 20_000;
+			const found = await waitFor(async () => (await emitted(workflowId)).find((item) => item.id === imported.id), lastFullRead + bound - Date.now(), 'the imported lead');
+			expect(found).toMatchObject({ name: 'Imported 2019', _event: 'newLead' });
+			// Found by a full read (3 pages), not by the head (1 page), which cannot see page 3.
+			expect((await leadListPolls()).filter((requests) => requests === 3).length).toBeGreaterThanOrEqual(1);
+			await sleep(POLL_MS + 3_000);
+			expect((await emitted(workflowId)).filter((item) => item.id === imported.id)).toHaveLength(1);
 		});
 	});
 });

@@ -4,6 +4,7 @@
  */
 import type { Collection, Store } from './store';
 import { ADMIN_USER_INTERNAL_ID, addLead, formatNumber, randomId } from './store';
+import { LEADS_BY_DATE, listNewestCreated } from './leadImports';
 import type { Deal, Invoice, InvoiceLineItem, JsonObject, Lead, ListOrder, SandboxPersonality, WebhookSubscription } from './types';
 import { generateSecret } from './webhooks';
 
@@ -325,7 +326,12 @@ function listLeads(host: ApiHost, request: ApiRequest): ApiResponse {
 		(search === '' || containsIgnoreCase(search, lead.name, lead.email, lead.mobile, lead.website));
 	// A cursor continues in the order its listing started in, whatever the switch says now.
 	const cursorKind = query.cursor ? /^([a-z0-9]+):/.exec(Buffer.from(query.cursor, 'base64url').toString('utf8'))?.[1] : undefined;
-	const order = cursorKind === 'leadsnew' ? 'newest' : cursorKind === 'leads' ? 'oldest' : request.listOrder;
+	const order = cursorKind === 'leadsnew' ? 'newest' : cursorKind === 'leads' ? 'oldest' : cursorKind === LEADS_BY_DATE ? 'newestCreated' : request.listOrder;
+	if (order === 'newestCreated') {
+		const page = listNewestCreated(host.store, query.cursor, limit, filtered ? filter : undefined);
+		if (!page) throw validationError('cursor is not valid');
+		return { status: 200, body: page };
+	}
 	if (order === 'newest') {
 		// Newest first: its cursors have their own kind, so a page always continues in the order it started in.
 		const page = host.store.leads.pageNewestFirst(decodeCursor(query, 'leadsnew'), limit, filtered ? filter : undefined);

@@ -76,7 +76,7 @@ describe('switching', () => {
 		expect(sandbox.config.listOrder).toBe('newest');
 		const bad = await call(sandbox, 'POST', '/__sandbox/config', { body: { listOrder: 'random' }, key: null });
 		expect(bad.status).toBe(400);
-		expect(bad.body.error.message).toBe('listOrder must be one of oldest, newest');
+		expect(bad.body.error.message).toBe('listOrder must be one of oldest, newest, newestCreated');
 	});
 
 	it('a cursor keeps its order after the switch changes', async () => {

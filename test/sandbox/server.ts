@@ -32,6 +32,9 @@ import type {
 } from './types';
 import { PERSONALITIES } from './types';
 import { DeliveryEngine, generateSecret } from './webhooks';
+import { echoBody, parseEdgeFault, skewedHeaders } from './edgeFaults';
+import { jsonText } from './jsonText';
+import { importLeads } from './leadImports';
 
 export * from './types';
 export { RETRY_SCHEDULE_MS, MAX_ATTEMPTS, USER_AGENT, sign } from './webhooks';
@@ -56,6 +59,8 @@ interface RateWindow {
 
 interface ActiveFault extends Fault {
 	remaining: number;
+	/** With `forMs`: when the fault stops answering (set at its first match). */
+	until?: number;
 }
 
 type Json = { status: number; body?: unknown; headers?: Record<string, string>; /** Sent as text/plain instead of a JSON body. */ text?: string };
@@ -142,7 +147,7 @@ function parseFault(value: unknown): Fault {
 		trickle,
 		endless: raw.endless === true,
 		endlessBytes: raw.endlessBytes as number | undefined,
-		echoKey: raw.echoKey === true,
+		...parseEdgeFault(raw),
 		htmlBytes: raw.htmlBytes as number | undefined,
 		body: raw.body,
 		redirectTo: raw.redirectTo as string | undefined,
@@ -432,7 +437,16 @@ class SandboxServer implements Sandbox {
 		if (path === '/' && req.method === 'GET') {
 			return this.writeJson(res, { status: 200, body: { name: 'CRM sandbox', api: { v1: `${this.url}/api/v1`, v2: `${this.url}/api/v2` }, control: `${this.url}/__sandbox/health` } });
 		}
+		// Pages of the host outside the API (e.g. /admin/export-all) are logged too, so a test can see what reached them.
+		this.logOutsideApi(req, url);
 		return this.writeJson(res, { status: 404, body: errorBody('NOT_FOUND', `Route ${req.method} ${path} was not found`) });
+	}
+
+	private logOutsideApi(req: http.IncomingMessage, url: URL): void {
+		const headers: Record<string, string> = {};
+		for (const [name, value] of Object.entries(req.headers)) if (value !== undefined) headers[name] = Array.isArray(value) ? value.join(', ') : value;
+		const query = Object.fromEntries(url.searchParams);
+		this.requests.push({ seq: ++this.requestSeq, method: (req.method ?? 'GET').toUpperCase(), path: url.pathname, query, headers, body: undefined, status: 404, at: new Date().toISOString() });
 	}
 
 	private readBody(req: http.IncomingMessage): Promise<string | undefined> {
@@ -467,7 +481,7 @@ class SandboxServer implements Sandbox {
 			res.end();
 			return;
 		}
-		const text = JSON.stringify(response.body);
+		const text = jsonText(response.body);
 		headers['content-type'] = 'application/json; charset=utf-8';
 		headers['content-length'] = String(Buffer.byteLength(text));
 		res.writeHead(response.status, headers);
@@ -579,6 +593,12 @@ class SandboxServer implements Sandbox {
 			(candidate) => (!candidate.method || candidate.method.toUpperCase() === method) && (!candidate.pathPrefix || path.startsWith(candidate.pathPrefix)),
 		);
 		if (!fault) return undefined;
+		if (fault.forMs !== undefined) {
+			fault.until ??= Date.now() + fault.forMs;
+			if (Date.now() < fault.until) return fault;
+			this.faults = this.faults.filter((candidate) => candidate !== fault);
+			return this.takeFault(method, path);
+		}
 		fault.remaining--;
 		if (fault.remaining <= 0) this.faults = this.faults.filter((candidate) => candidate !== fault);
 		return fault;
@@ -592,9 +612,10 @@ class SandboxServer implements Sandbox {
 			}
 			if (fault.trickle || fault.endless) return this.streamFault(fault, res, log, url);
 			if (fault.echoKey) {
-				log(401);
-				const key = String(req.headers['x-api-key'] ?? '');
-				this.writeJson(res, { status: 401, headers: fault.headers, body: errorBody('UNAUTHORIZED', `The API key ${key} is not valid for this workspace.`) });
+				log(fault.status);
+				const text = echoBody(fault.status, String(req.headers['x-api-key'] ?? ''), fault.echoKey === 'escaped', url.pathname);
+				res.writeHead(fault.status, { ...fault.headers, 'content-type': 'application/json; charset=utf-8', 'content-length': String(Buffer.byteLength(text)) });
+				res.end(text);
 				return;
 			}
 			if (fault.closeConnection) {
@@ -603,14 +624,16 @@ class SandboxServer implements Sandbox {
 				return;
 			}
 			log(fault.status);
-			const headers = { ...fault.headers };
+			const headers: Record<string, string> = { ...fault.headers, ...skewedHeaders(fault, Date.now(), fault.until) };
+			if (fault.skewedClock?.sendDate === false) res.sendDate = false;
+			if (fault.location !== undefined) headers.location = fault.location;
 			if (fault.redirectTo !== undefined) {
 				const target = fault.redirectTo === 'catcher' ? this.catcherUrl : fault.redirectTo.replace(/\/+$/, '');
 				headers.location = `${target}${url.pathname}${url.search}`;
 			}
 			if (fault.body !== undefined) {
 				this.writeJson(res, { status: fault.status, headers, body: fault.body });
-			} else if (fault.redirectTo !== undefined) {
+			} else if (fault.redirectTo !== undefined || fault.location !== undefined) {
 				res.writeHead(fault.status, { ...headers, 'content-length': '0' });
 				res.end();
 			} else if (fault.html) {
@@ -762,6 +785,11 @@ class SandboxServer implements Sandbox {
 				const mention = body.mention ?? undefined;
 				if (mention !== undefined && (typeof mention !== 'string' || mention === '' || mention.length > 200)) throw validationError('mention must be a text of 1 to 200 characters');
 				return { status: 200, body: { added: leads, total: this.seedLeads(leads, mention) } };
+			}
+			case 'POST /import': {
+				const added = importLeads(this.store, body);
+				if (typeof added === 'string') throw validationError(added);
+				return { status: 200, body: added };
 			}
 			case 'GET /streams':
 				return { status: 200, body: this.streams };

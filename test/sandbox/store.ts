@@ -46,6 +46,11 @@ export class Collection<T extends { id: string }> implements ReadonlyCollection<
 		return this.items.slice();
 	}
 
+	/** Every value with its sequence number (creation order), for orders of its own (see listNewestCreated). */
+	entries(): Array<{ value: T; seq: number }> {
+		return this.items.map((value, index) => ({ value, seq: this.seqs[index] }));
+	}
+
 	delete(id: string): boolean {
 		const value = this.byId.get(id);
 		if (!value) return false;

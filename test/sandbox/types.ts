@@ -30,9 +30,13 @@ export type SandboxPersonality = 'standard' | 'alternate';
 
 export const PERSONALITIES: readonly SandboxPersonality[] = ['standard', 'alternate'];
 
-/** The order in which GET /leads lists leads (the spec does not show it): oldest first (default) or newest first. */
-export type ListOrder = 'oldest' | 'newest';
-export const LIST_ORDERS: readonly ListOrder[] = ['oldest', 'newest'];
+/**
+ * The order in which GET /leads lists leads (the spec does not show it): oldest first (default) or newest first, both
+ * by creation in the CRM; or `newestCreated`, newest first by the leads' `createdAt`, where a lead imported with an old
+ * `createdAt` (POST /__sandbox/import) sits among the leads of its date, not at the head.
+ */
+export type ListOrder = 'oldest' | 'newest' | 'newestCreated';
+export const LIST_ORDERS: readonly ListOrder[] = ['oldest', 'newest', 'newestCreated'];
 
 /**
  * The activity switch: every `everyMs` the sandbox creates a lead, changes a lead's fields and archives a lead (one
@@ -142,8 +146,18 @@ export interface Fault {
 	 */
 	endless?: boolean;
 	endlessBytes?: number;
-	/** A 401 whose message echoes the x-api-key it got (a server that leaks the key back into its error). */
-	echoKey?: boolean;
+	/**
+	 * Echo the x-api-key it got (a server that leaks the key back): `true` plainly in a 401's message (the status is
+	 * the fault's), `"escaped"` JSON-escaped as `\/`, `\u002b`, `\u003d`; with a 2xx status in a lead record's `title`
+	 * and `customFields.apiKey` (edgeFaults.ts).
+	 */
+	echoKey?: boolean | 'escaped';
+	/** With a 3xx status: the Location exactly as given (`/admin/export-all`, a URL); see edgeFaults.ts. */
+	location?: string;
+	/** The fault answers every matching request for this long after the first (instead of `count` requests). */
+	forMs?: number;
+	/** `Date` and a `Retry-After` date written by a clock `skewMs` off (negative: behind); no `Date` with `sendDate: false`. */
+	skewedClock?: { skewMs: number; sendDate?: boolean };
 }
 
 /** What an endless or trickling fault sent before it stopped (GET /__sandbox/streams). */

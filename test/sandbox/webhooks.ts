@@ -2,6 +2,7 @@ import { createHmac, randomBytes } from 'node:crypto';
 import * as http from 'node:http';
 import * as https from 'node:https';
 
+import { jsonText } from './jsonText';
 import type { DeliveryLogEntry, DeliveryOutcome, DeliveryStatus, WebhookSubscription } from './types';
 
 /** Delay before each attempt (spec §8), in milliseconds, before the time scale is applied. */
@@ -75,7 +76,7 @@ export class DeliveryEngine {
 	/** Queues one delivery per subscription; returns the webhook-ids. */
 	enqueue(subscriptions: WebhookSubscription[], event: string, payload: unknown): string[] {
 		const timestamp = new Date().toISOString();
-		const body = Buffer.from(JSON.stringify({ event, timestamp, payload }), 'utf8');
+		const body = Buffer.from(jsonText({ event, timestamp, payload }), 'utf8');
 		return subscriptions.map((subscription) => {
 			const delivery: Delivery = { subscriptionId: subscription.id, webhookId: 'msg_' + randomBytes(12).toString('hex'), event, body, attempts: 0 };
 			this.schedule(delivery);

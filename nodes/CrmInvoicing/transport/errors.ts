@@ -1,7 +1,8 @@
 import { NodeApiError } from 'n8n-workflow';
 import type { INode, JsonObject } from 'n8n-workflow';
 
-import { DOCUMENTED_RATE_LIMIT, READ, REDIRECTS, RETRY } from './limits';
+import { DOCUMENTED_RATE_LIMIT, READ } from './limits';
+import { redactSecrets } from './redact';
 
 export interface RequestSummary {
 	method: string;
@@ -20,7 +21,7 @@ interface ParsedErrorBody {
 const MAX_SNIPPET = 160;
 
 /** An error about an answer with this status, keeping our message (NodeApiError may replace it for some statuses). */
-function statusError(node: INode, request: RequestSummary, status: number, message: string, description: string): NodeApiError {
+export function statusError(node: INode, request: RequestSummary, status: number, message: string, description: string): NodeApiError {
 	return keepMessage(
 		new NodeApiError(
 			node,
@@ -120,7 +121,7 @@ export function parseErrorBody(body: unknown): ParsedErrorBody {
  * That would drop which request failed and contradict the description ("retry immediately" for a POST that must
  * not be repeated blindly), so the message we built is put back.
  */
-function keepMessage(error: NodeApiError, message: string): NodeApiError {
+export function keepMessage(error: NodeApiError, message: string): NodeApiError {
 	error.message = message;
 	return error;
 }
@@ -185,115 +186,6 @@ export function apiErrorFromResponse(
 	);
 }
 
-const CONNECTION_CODES = new Set([
-	'ECONNRESET',
-	'ECONNREFUSED',
-	'ECONNABORTED',
-	'ETIMEDOUT',
-	'ESOCKETTIMEDOUT',
-	'EPIPE',
-	'ENOTFOUND',
-	'EAI_AGAIN',
-	'EHOSTUNREACH',
-	'ENETUNREACH',
-	'UND_ERR_SOCKET',
-]);
-
-/** The low-level code of a failed request (`ECONNRESET`, …), wherever n8n's wrapping put it. */
-export function connectionErrorCode(error: unknown): string | undefined {
-	let current: unknown = error;
-	for (let depth = 0; depth < 5 && current && typeof current === 'object'; depth++) {
-		const candidate = current as { code?: unknown; cause?: unknown; message?: unknown };
-		if (typeof candidate.code === 'string' && CONNECTION_CODES.has(candidate.code)) return candidate.code;
-		if (typeof candidate.message === 'string') {
-			if (/socket hang up/i.test(candidate.message)) return 'ECONNRESET';
-			const match = /\b(E[A-Z_]{4,})\b/.exec(candidate.message);
-			if (match && CONNECTION_CODES.has(match[1])) return match[1];
-			if (/timeout of \d+ms exceeded/i.test(candidate.message)) return 'ETIMEDOUT';
-		}
-		current = candidate.cause;
-	}
-	return undefined;
-}
-
-/** The error for a request that got no HTTP answer. Built afresh, so nothing of the request (headers) leaks. */
-export function connectionError(node: INode, code: string | undefined, request: RequestSummary, retried: boolean): NodeApiError {
-	const tls = code === undefined ? undefined : tlsProblem(code);
-	if (tls) return tlsError(node, code as string, tls, request);
-	const what = code ?? 'no response';
-	const message = `Could not reach the CRM API for ${request.method} ${request.path} (${what})`;
-	let description =
-		'Check the Base URL in the "CRM Invoicing API" credential and that the CRM service is reachable from this n8n.';
-	if (retried) description += ' The node retried the request before giving up.';
-	else if (request.method !== 'GET' && request.method !== 'DELETE')
-		description +=
-			' The request was not retried, so that nothing is created twice: check in the CRM whether it took effect before you run this again.';
-	return keepMessage(
-		new NodeApiError(
-			node,
-			{ message, code: what, method: request.method, path: request.path },
-			{ message, description, itemIndex: request.itemIndex },
-		),
-		message,
-	);
-}
-
-/**
- * What is wrong with the server's TLS certificate, by Node.js's error code. The request never left n8n with its key:
- * the TLS handshake failed before anything was sent.
- */
-const TLS_PROBLEMS: Record<string, string> = {
-	DEPTH_ZERO_SELF_SIGNED_CERT: 'is self-signed',
-	SELF_SIGNED_CERT_IN_CHAIN: 'is signed by a self-signed certificate that n8n does not trust (a private certificate authority)',
-	UNABLE_TO_VERIFY_LEAF_SIGNATURE: 'is signed by a certificate authority n8n does not know (or the server does not send its intermediate certificates)',
-	UNABLE_TO_GET_ISSUER_CERT: 'is signed by a certificate authority n8n does not know',
-	UNABLE_TO_GET_ISSUER_CERT_LOCALLY: 'is signed by a certificate authority n8n does not know (or the server does not send its intermediate certificates)',
-	CERT_UNTRUSTED: 'is not trusted',
-	CERT_SIGNATURE_FAILURE: 'has a signature that does not verify',
-	CERT_HAS_EXPIRED: 'has expired',
-	CERT_NOT_YET_VALID: 'is not valid yet (check the clock of the n8n server too)',
-	CERT_REVOKED: 'has been revoked',
-	ERR_TLS_CERT_ALTNAME_INVALID: 'was issued for another host name than the Base URL\'s',
-	ERR_SSL_WRONG_VERSION_NUMBER: 'could not be read: the server did not answer with TLS (is it http:// rather than https://, or the wrong port?)',
-};
-
-function tlsProblem(code: string): string | undefined {
-	return Object.prototype.hasOwnProperty.call(TLS_PROBLEMS, code) ? TLS_PROBLEMS[code] : undefined;
-}
-
-/** The Node.js code of a TLS certificate failure, wherever n8n's wrapping put it; undefined for other errors. */
-export function tlsErrorCode(error: unknown): string | undefined {
-	let current: unknown = error;
-	for (let depth = 0; depth < 5 && current && typeof current === 'object'; depth++) {
-		const candidate = current as { code?: unknown; cause?: unknown; message?: unknown };
-		if (typeof candidate.code === 'string' && tlsProblem(candidate.code)) return candidate.code;
-		if (typeof candidate.message === 'string') {
-			const named = /\b([A-Z][A-Z_]{6,})\b/g;
-			for (let match = named.exec(candidate.message); match; match = named.exec(candidate.message)) {
-				if (tlsProblem(match[1])) return match[1];
-			}
-			if (/self[- ]signed certificate/i.test(candidate.message)) return 'DEPTH_ZERO_SELF_SIGNED_CERT';
-			if (/certificate has expired/i.test(candidate.message)) return 'CERT_HAS_EXPIRED';
-			if (/altnames/i.test(candidate.message)) return 'ERR_TLS_CERT_ALTNAME_INVALID';
-		}
-		current = candidate.cause;
-	}
-	return undefined;
-}
-
-/** A TLS failure: says what is wrong with the certificate and what to check, not "could not reach". */
-function tlsError(node: INode, code: string, problem: string, request: RequestSummary): NodeApiError {
-	const message = `The CRM API's TLS certificate ${problem} (${code}); the node did not send ${request.method} ${request.path}`;
-	const description =
-		'n8n checks the certificate of the Base URL\'s host before it sends the API key, and this one failed the check, so nothing was sent. ' +
-		'If the Base URL is right, ask whoever runs the CRM (or the proxy in front of it) to install a valid certificate for this host name. ' +
-		'For a certificate of your own certificate authority, give n8n that authority (for example NODE_EXTRA_CA_CERTS on the n8n server). ' +
-		'A certificate for another host name can also mean the Base URL names the wrong host.';
-	return keepMessage(
-		new NodeApiError(node, { message, code, method: request.method, path: request.path }, { message, description, itemIndex: request.itemIndex }),
-		message,
-	);
-}
 
 /** Seconds for people: `60 s`, `1.5 s`. */
 function seconds(ms: number): string {
@@ -331,23 +223,6 @@ export function answerTooLargeError(node: INode, request: RequestSummary, status
 	}
 	return statusError(node, request, status, message, description);
 }
-
-/**
- * Replaces every occurrence of the secrets (the API key, as is and URL-encoded) in a text by `[redacted]`. Secrets
- * shorter than 4 characters are left alone: replacing them would garble the text and hide nothing.
- */
-export function redactSecrets(text: string, secrets: readonly string[]): string {
-	let result = text;
-	for (const secret of secrets) {
-		if (secret.length < 4) continue;
-		for (const form of new Set([secret, encodeURIComponent(secret), JSON.stringify(secret).slice(1, -1)])) {
-			if (result.includes(form)) result = result.split(form).join(REDACTED);
-		}
-	}
-	return result;
-}
-
-export const REDACTED = '[redacted]';
 
 /** What a successful answer must hold before the node reports success (ApiRequest.expect). */
 export type ExpectedAnswer = 'record' | 'object' | 'empty-or-record' | 'empty-or-object' | 'any';
@@ -405,75 +280,6 @@ export function answerMismatch(body: unknown, status: number, expected: Expected
 	const id = (body as { id?: unknown }).id;
 	const idOk = (typeof id === 'string' && id.trim() !== '') || (typeof id === 'number' && Number.isFinite(id));
 	return idOk ? undefined : expected;
-}
-
-/** A duration for people: `45 s`, `3 min`, `1 h`, `1 h 30 min`. */
-export function describeWait(ms: number): string {
-	const seconds = Math.round(ms / 1000);
-	if (seconds < 120) return `${seconds} s`;
-	const minutes = Math.round(seconds / 60);
-	if (minutes < 60) return `${minutes} min`;
-	const hours = Math.floor(minutes / 60);
-	const rest = minutes % 60;
-	return rest === 0 ? `${hours} h` : `${hours} h ${rest} min`;
-}
-
-/** A 429 that asks for a longer wait than the node allows: fails at once and says how long the API asked for. */
-export function rateLimitTooLongError(
-	node: INode,
-	body: unknown,
-	request: RequestSummary,
-	askedMs: number,
-	alreadyWaitedMs: number,
-): NodeApiError {
-	const error = apiErrorFromResponse(node, 429, body, request);
-	/** The single wait was acceptable, but it would have taken the request past its total. */
-	const overTotal = askedMs <= RETRY.maxWaitMs;
-	const message = overTotal
-		? `The CRM API answered 429 (rate limit) again and asked to wait ${describeWait(askedMs)}; the node had already waited ${describeWait(alreadyWaitedMs)} for this request and waits at most ${describeWait(RETRY.maxTotalRateLimitWaitMs)} in total`
-		: `The CRM API answered 429 (rate limit) and asked to wait ${describeWait(askedMs)} before the next request; the node waits at most ${describeWait(RETRY.maxWaitMs)}, so it did not wait`;
-	error.description = overTotal
-		? adviceFor(429, request)
-		: `The API key's limit is spent for longer than a node may hold an execution. Run the workflow again after that time. The node did not remember this wait: other executions with this key are not held back, and each finds out for itself whether the limit has reset.`;
-	return keepMessage(error, message);
-}
-
-/** The origin of a URL as people write it (`https://crm.example.com`, `http://10.0.0.5:8080`), or the text itself. */
-function originOf(url: URL): string {
-	return url.origin === 'null' ? `${url.protocol}//${url.host}` : url.origin;
-}
-
-/** A redirect the node did not follow: to another origin (never, the key stays home) or of a non-GET request. */
-export function redirectError(
-	node: INode,
-	status: number,
-	target: URL | undefined,
-	base: URL,
-	request: RequestSummary,
-	reason: 'crossOrigin' | 'method' | 'tooMany' | 'noLocation',
-): NodeApiError {
-	const withBody = request.method !== 'GET' && request.method !== 'HEAD';
-	const notSent = withBody ? 'the API key and the request body were not sent there' : 'the API key was not sent there';
-	let message: string;
-	let description: string;
-	switch (reason) {
-		case 'crossOrigin':
-			message = `The CRM API answered ${status} with a redirect to ${target ? target.host : 'another host'} (${target ? originOf(target) : '?'}), another origin than the Base URL's (${originOf(base)}). The node did not follow it: ${notSent}`;
-			description = `The node sends the API key only to the Base URL's scheme, host and port. If the CRM really moved, put its new address (${target ? originOf(target) : 'the redirect target'}) as the Base URL in the "CRM Invoicing API" credential; if you do not know that host, do not: a proxy, a login page or a mistyped address can redirect like this.`;
-			break;
-		case 'method':
-			message = `The CRM API answered ${status} with a redirect for ${request.method} ${request.path}. The node follows redirects only for GET, so it did not repeat the request`;
-			description = `Check the Base URL in the "CRM Invoicing API" credential: use the address the API answers on without a redirect (for example https:// rather than http://, or without a trailing path). Check in the CRM whether the ${request.method} took effect before you run this again.`;
-			break;
-		case 'tooMany':
-			message = `The CRM API redirected ${request.method} ${request.path} more than ${REDIRECTS.maxSameOriginRedirects} times; the node stopped following`;
-			description = 'Check the Base URL in the "CRM Invoicing API" credential: use the address the API answers on without a redirect.';
-			break;
-		default:
-			message = `The CRM API answered ${status} (a redirect) without a Location for ${request.method} ${request.path}`;
-			description = 'Check the Base URL in the "CRM Invoicing API" credential: use the address the API answers on without a redirect.';
-	}
-	return statusError(node, request, status, message, description);
 }
 
 /** A list whose cursor repeats or whose pages do not advance: stopped, so Return All cannot loop forever. */

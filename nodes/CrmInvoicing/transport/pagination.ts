@@ -2,11 +2,12 @@ import { NodeApiError } from 'n8n-workflow';
 import type { IDataObject, IN8nHttpFullResponse } from 'n8n-workflow';
 
 import { API_PREFIX, MAX_PAGE_SIZE } from './spec';
-import { cut, paginationError, type RequestSummary } from './errors';
+import { cut, describeAnswer, keepMessage, paginationError, type RequestSummary } from './errors';
 import { LIST, READ } from './limits';
-import { apiRequestFull, type ApiContext, type ApiVersion } from './request';
+import type { ApiContext, ApiVersion } from './connection';
+import { apiRequestFull } from './request';
 import { countStats } from './stats';
-import { contentTypeOf, isPlainObject } from './values';
+import { contentTypeOf, headerValue, isPlainObject } from './values';
 
 /**
  * The one list reader. Every list the package reads (Get Many, Custom API Request → Paginate, webhook lists, the
@@ -101,17 +102,6 @@ export function readPageShape(body: unknown, shape: ListShape): RawPage | undefi
 	return undefined;
 }
 
-function describeBody(body: unknown): string {
-	if (body === undefined || body === null || body === '') return 'an empty body';
-	if (typeof body === 'string') return `text starting "${cut(body.replace(/\s+/g, ' ').trim(), 120)}"`;
-	if (Array.isArray(body)) return `an array of ${body.length}`;
-	if (isPlainObject(body)) {
-		const keys = Object.keys(body).slice(0, 8).map((key) => key.slice(0, 30));
-		return keys.length > 0 ? `an object with the keys ${keys.join(', ')}` : 'an empty object';
-	}
-	return `a ${typeof body}`;
-}
-
 /** A list entry that is not a record, for the error that names it: `null`, `the number 7`, `the text "x"`, `an array`. */
 function describeEntry(value: unknown): string {
 	if (value === null) return 'null';
@@ -135,8 +125,8 @@ const SHAPE_NAMES: Record<ListShape, string> = {
 function bodyBytesOf(response: IN8nHttpFullResponse): number {
 	const counted = (response as { bodyBytes?: unknown }).bodyBytes;
 	if (typeof counted === 'number' && Number.isFinite(counted)) return counted;
-	const header = response.headers?.['content-length'];
-	const length = Number(Array.isArray(header) ? header[0] : header);
+	const header = headerValue(response.headers, 'content-length');
+	const length = header === undefined || header.trim() === '' ? NaN : Number(header);
 	if (Number.isFinite(length) && length >= 0) return length;
 	return typeof response.body === 'string' ? response.body.length : 0;
 }
@@ -160,9 +150,7 @@ function listError(
 		{ message, method: summary.method, path: summary.path },
 		{ message, description, itemIndex: summary.itemIndex, httpCode: status === undefined ? undefined : String(status) },
 	);
-	// NodeApiError may replace the message with a generic one for some statuses; keep ours.
-	error.message = message;
-	return error;
+	return keepMessage(error, message);
 }
 
 /**
@@ -238,7 +226,7 @@ export async function* readPages(
 			throw listError(
 				this,
 				summary,
-				`The CRM API answered ${summary.method} ${summary.path} with ${response.statusCode} (${contentTypeOf(response.headers)}) and ${describeBody(body)}, not a list`,
+				`The CRM API answered ${summary.method} ${summary.path} with ${response.statusCode} (${contentTypeOf(response.headers)}) and ${describeAnswer(body)}, not a list`,
 				`The node reads lists as ${SHAPE_NAMES[shape]}. Check that the credential's Base URL points at the CRM API itself (not a login page, proxy or web site).`,
 				response.statusCode,
 			);

@@ -2,11 +2,13 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 
+import fc from 'fast-check';
 import { NodeHelpers } from 'n8n-workflow';
+import type { IDataObject } from 'n8n-workflow';
 
 import { CrmInvoicingPollingTrigger } from '../../../nodes/CrmInvoicingPollingTrigger/CrmInvoicingPollingTrigger.node';
-import { cronPollsPerMinute, pollBudget, pollsPerMinute } from '../../../nodes/CrmInvoicingPollingTrigger/budget';
-import { changedFields, fingerprint, OTHER_FIELDS, POLLING, stableJson } from '../../../nodes/CrmInvoicingPollingTrigger/memory';
+import { pollBudget, pollSchedule } from '../../../nodes/CrmInvoicingPollingTrigger/budget';
+import { changed, changedFields, fieldTooDeep, fingerprint, OTHER_FIELDS, POLLING, stableJson } from '../../../nodes/CrmInvoicingPollingTrigger/memory';
 
 const ROOT = join(__dirname, '..', '..', '..');
 const description = new CrmInvoicingPollingTrigger().description;
@@ -51,29 +53,66 @@ describe('parameters', () => {
 		expect(shown(['archivedLead'])).toBe(true);
 	});
 
-	it('has the backfill option, off by default', () => {
+	it('has the backfill option, off by default, and the Full Read Interval, 60 minutes by default, 1 to 1440', () => {
 		const options = property('options')!.options as Array<{ name: string; default: unknown }>;
-		expect(options).toEqual([expect.objectContaining({ name: 'includeExisting', default: false })]);
+		expect(options).toEqual([
+			expect.objectContaining({ name: 'includeExisting', default: false }),
+			expect.objectContaining({ name: 'fullReadInterval', type: 'number', default: POLLING.fullReadMinutes, typeOptions: { minValue: 1, maxValue: 1440 } }),
+		]);
 	});
 });
 
-describe('poll times and the request budget', () => {
-	it('counts polls per minute for n8n\'s poll modes and custom crons', () => {
-		expect(pollsPerMinute({ item: [{ mode: 'everyMinute' }] })).toBe(1);
-		expect(pollsPerMinute({ item: [{ mode: 'everyX', value: 5, unit: 'minutes' }] })).toBeCloseTo(0.2);
-		expect(pollsPerMinute({ item: [{ mode: 'everyHour' }] })).toBeCloseTo(1 / 60);
-		expect(pollsPerMinute({ item: [0, 10, 20, 30, 40, 50].map((second) => ({ mode: 'custom', cronExpression: `${second} * * * * *` })) })).toBe(6);
-		expect(cronPollsPerMinute('*/15 * * * *')).toBeCloseTo(1 / 15);
-		expect(cronPollsPerMinute('0 9 * * 1-5')).toBeCloseTo(1 / 1440);
-		expect(pollsPerMinute({ item: [{ mode: 'custom', cronExpression: 'not a cron' }] })).toBe(1);
-		expect(pollsPerMinute(undefined)).toBe(1);
+describe('poll times: the busiest minute and the shortest gap (budget.ts)', () => {
+	const sched = (...item: unknown[]) => pollSchedule({ item });
+	const custom = (cronExpression: string) => ({ mode: 'custom', cronExpression });
+
+	it.each([
+		['every minute', [{ mode: 'everyMinute' }], 1, 60],
+		['every 5 minutes', [{ mode: 'everyX', value: 5, unit: 'minutes' }], 1, 300],
+		['every 7 minutes (0, 7, …, 56, then 0: 4 minutes at the hour)', [{ mode: 'everyX', value: 7, unit: 'minutes' }], 1, 240],
+		['every hour', [{ mode: 'everyHour', minute: 10 }], 1, 3_600],
+		['every 2 hours', [{ mode: 'everyX', value: 2, unit: 'hours' }], 1, 7_200],
+		['every day', [{ mode: 'everyDay', hour: 9, minute: 0 }], 1, 86_400],
+		['six custom seconds (every 10 s)', [0, 10, 20, 30, 40, 50].map((second) => custom(`${second} * * * * *`)), 6, 10],
+		['"every 5 minutes, 9 to 17" (a daily average says 0.075 a minute)', [custom('*/5 9-17 * * *')], 1, 300],
+		['a cron with 3 seconds in its minutes', [custom('0,20,40 */2 * * * *')], 3, 20],
+		['two every-minute poll times (n8n picks their seconds: maybe the same one)', [{ mode: 'everyMinute' }, { mode: 'everyMinute' }], 2, 0],
+		['days of the week are read as every day', [custom('0 9 * * 1-5')], 1, 86_400],
+		['a cron it cannot read counts as every minute', [custom('not a cron')], 1, 60],
+	])('%s', (_what, items, busiestMinute, gapSeconds) => {
+		expect(sched(...items)).toEqual({ busiestMinute, shortestGapMs: gapSeconds * 1_000 });
 	});
 
-	it('allows the rate per poll, bounded by n8n\'s time budget for one poll', () => {
-		expect(pollBudget(60, 1).requestsPerPoll).toBe(60);
-		expect(pollBudget(60, 6).requestsPerPoll).toBe(10);
-		expect(pollBudget(60, 1 / 10).requestsPerPoll).toBe(600);
-		expect(pollBudget(60, 1 / 10, 5 * 60_000).requestsPerPoll).toBe(300);
+	it('no poll times (n8n refuses that on activation) count as every minute', () => {
+		expect(pollSchedule(undefined)).toEqual({ busiestMinute: 1, shortestGapMs: 60_000 });
+	});
+});
+
+describe('the request budget (budget.ts)', () => {
+	const minute = { busiestMinute: 1, shortestGapMs: 60_000 };
+	const fiveMinutes = { busiestMinute: 1, shortestGapMs: 300_000 };
+	const tenSeconds = { busiestMinute: 6, shortestGapMs: 10_000 };
+
+	it('leaves half the key\'s rate to others: polling every minute at 60 a minute allows 30 per poll, not 60', () => {
+		expect(pollBudget(60, minute)).toMatchObject({ share: 30, requestsPerPoll: 30, requestsPerFullRead: 150 });
+	});
+
+	it('divides the share among the polls of the busiest minute', () => {
+		expect(pollBudget(60, tenSeconds).requestsPerPoll).toBe(5);
+		expect(pollBudget(12, tenSeconds).requestsPerPoll).toBe(1);
+		expect(pollBudget(6, tenSeconds).requestsPerPoll).toBe(0);
+	});
+
+	it('lets a poll go on for the whole minutes until the next poll time, within n8n\'s time budget for a poll', () => {
+		expect(pollBudget(60, fiveMinutes)).toMatchObject({ requestsPerPoll: 150, requestsPerFullRead: 150 });
+		expect(pollBudget(60, { busiestMinute: 1, shortestGapMs: 3_600_000 })).toMatchObject({ requestsPerPoll: 150, requestsPerFullRead: 150 });
+		expect(pollBudget(60, { busiestMinute: 1, shortestGapMs: 3_600_000 }, 10 * 60_000)).toMatchObject({ requestsPerPoll: 300, requestsPerFullRead: 300 });
+		// n8n 2.41's scheduler gives a poll 36 s: one minute's share.
+		expect(pollBudget(60, fiveMinutes, 36_000)).toMatchObject({ requestsPerPoll: 30, requestsPerFullRead: 30 });
+	});
+
+	it('at least 1 request a minute, however low the rate', () => {
+		expect(pollBudget(1, minute)).toMatchObject({ share: 1, requestsPerPoll: 1 });
 	});
 });
 
@@ -91,6 +130,42 @@ describe('fingerprints', () => {
 		const added = fingerprint({ ...lead, title: 'CTO' }, fields);
 		expect(changedFields(before, added, fields)).toEqual(['title']);
 		expect(stableJson({ b: [1, { d: 1, c: 2 }], a: null })).toBe('{"a":null,"b":[1,{"c":2,"d":1}]}');
+	});
+
+	it('stableJson writes what the recursive form wrote (so fingerprints stay those of earlier versions)', () => {
+		const recursive = (value: unknown): string => {
+			if (value === undefined) return 'undefined';
+			if (value === null || typeof value !== 'object') return JSON.stringify(value);
+			if (Array.isArray(value)) return `[${value.map(recursive).join(',')}]`;
+			const record = value as Record<string, unknown>;
+			return `{${Object.keys(record)
+				.sort()
+				.map((key) => `${JSON.stringify(key)}:${recursive(record[key])}`)
+				.join(',')}}`;
+		};
+		fc.assert(
+			fc.property(fc.jsonValue({ maxDepth: 8 }), (value) => stableJson(value) === recursive(value)),
+			{ numRuns: 500 },
+		);
+		expect(stableJson([undefined, { a: undefined }])).toBe(recursive([undefined, { a: undefined }]));
+	});
+
+	it('stableJson and fingerprints take any nesting JSON.parse accepts (200,000 levels), and tell two deep leads apart', () => {
+		const depth = 200_000;
+		const deep = (bottom: string): IDataObject => JSON.parse(`{"id":"lead_d","customFields":{"x":${'['.repeat(depth)}"${bottom}"${']'.repeat(depth)}}}`);
+		expect(stableJson(deep('a'))).toHaveLength(`{"customFields":{"x":"a"},"id":"lead_d"}`.length + 2 * depth);
+		const fields: string[] = [];
+		const one = fingerprint(deep('a'), fields);
+		const two = fingerprint(deep('b'), fields);
+		expect(changed(one, two)).toBe(true);
+		expect(changedFields(one, two, fields)).toEqual(['customFields']);
+		expect(fieldTooDeep(deep('a'), POLLING.maxEmitDepth)).toBe('customFields');
+	});
+
+	it(`fieldTooDeep names the first field nested past the limit (the record is level 1)`, () => {
+		const nested = (levels: number): IDataObject[] => JSON.parse(`${'['.repeat(levels)}${']'.repeat(levels)}`);
+		expect(fieldTooDeep({ id: 'x', a: nested(POLLING.maxEmitDepth - 1) }, POLLING.maxEmitDepth)).toBeUndefined();
+		expect(fieldTooDeep({ id: 'x', a: 1, b: nested(POLLING.maxEmitDepth) }, POLLING.maxEmitDepth)).toBe('b');
 	});
 
 	it(`give at most ${POLLING.maxFieldSlots} field slots; further keys share one`, () => {

@@ -1,15 +1,26 @@
 /**
  * The polling trigger's polls, in n8n-core's real PollContext, against the sandbox CRM (in this process, on
  * loopback): each event, both list orders under both personalities, the first-poll rule, the cap, a lead changed and
- * archived in one interval, the overlap guard, the request budget and "Fetch Test Event".
+ * archived in one interval, the overlap guard, the request budget and "Fetch Test Event"; and issue 23's edges: a lead
+ * nested too deep (or without an id) among new ones, the node's share of the key, the busiest minute, the re-check
+ * when a poll falls back to a full read, and the periodic full read that finds a lead listed out of order.
  */
+import { sleep } from 'n8n-workflow';
 import type { IDataObject, INodeParameters } from 'n8n-workflow';
 
 import { CrmInvoicingPollingTrigger } from '../../../nodes/CrmInvoicingPollingTrigger/CrmInvoicingPollingTrigger.node';
+import { NodeShare } from '../../../nodes/CrmInvoicingPollingTrigger/budget';
 import { POLLING } from '../../../nodes/CrmInvoicingPollingTrigger/memory';
 import { createPollContext } from '../../helpers/harness';
 import { startSandbox, type ListOrder, type Sandbox, type SandboxPersonality } from '../../sandbox/server';
 import { addLead, ADMIN_USER_INTERNAL_ID, type Store } from '../../sandbox/store';
+
+// n8n's sleep as it is, unless a test records it instead (the node's share of the key waits with it).
+jest.mock('n8n-workflow', () => {
+	const actual = jest.requireActual('n8n-workflow');
+	return { ...actual, sleep: jest.fn(actual.sleep) };
+});
+const sleepMock = jest.mocked(sleep);
 
 const trigger = new CrmInvoicingPollingTrigger();
 let sandbox: Sandbox;
@@ -37,6 +48,9 @@ interface Poll {
 	requests: number;
 }
 
+/** The warnings the last poll wrote to n8n's log (see poll()). */
+let warnings: string[] = [];
+
 /** One poll with `memory` as the node's static data (the same object across polls, as n8n keeps it). */
 async function poll(memory: IDataObject, parameters: INodeParameters = {}, extra: { mode?: 'trigger' | 'manual'; requestsPerMinute?: number } = {}): Promise<Poll> {
 	const { context } = createPollContext({
@@ -45,6 +59,10 @@ async function poll(memory: IDataObject, parameters: INodeParameters = {}, extra
 		credentials: { ...credentials(), ...(extra.requestsPerMinute ? { requestsPerMinute: extra.requestsPerMinute } : {}) },
 		staticData: memory,
 		mode: extra.mode,
+	});
+	warnings = [];
+	jest.spyOn(context.logger, 'warn').mockImplementation((message: string) => {
+		warnings.push(message);
 	});
 	const before = sandbox.requests.length;
 	const output = await trigger.poll.call(context);
@@ -326,9 +344,9 @@ describe('request budget', () => {
 		sandbox.seedLeads(247);
 		const memory: IDataObject = {};
 		const parameters = { events: ['updatedLead'], ...everyTenSeconds };
-		// 12 requests a minute at 6 polls a minute: 2 per poll; comparing 250 leads takes 3.
+		// 12 requests a minute at 6 polls a minute: half the rate, 6, shared by 6 polls, 1 per poll; comparing 250 leads takes 3.
 		await expect(poll(memory, parameters, { requestsPerMinute: 12 })).rejects.toThrow(
-			'One poll needs about 3 requests to compare 250 leads, more than the 2 the API\'s rate allows per poll (12 requests a minute, polling 6 times a minute)',
+			'One poll needs about 3 requests to compare 250 leads, more than the 1 that fit before the next poll time at half the API\'s rate (12 requests a minute, up to 6 polls in a minute)',
 		);
 		const before = sandbox.requests.length;
 		await expect(poll(memory, parameters, { requestsPerMinute: 12 })).rejects.toThrow('One poll needs about 3 requests');
@@ -400,5 +418,170 @@ describe('Fetch Test Event (manual mode)', () => {
 		const memory: IDataObject = {};
 		await poll(memory, {}, { mode: 'manual' });
 		expect(memory).toEqual({});
+	});
+});
+
+describe('no single lead stops the trigger', () => {
+	/** A lead whose customFields nest `depth` levels, created through the API (its body written by hand). */
+	async function createDeepLead(name: string, depth: number): Promise<string> {
+		const raw = `{"name":"${name}","customFields":{"tree":${'['.repeat(depth - 2)}"leaf"${']'.repeat(depth - 2)}}}`;
+		const response = await fetch(`${sandbox.url}/api/v1/leads`, { method: 'POST', headers: { 'content-type': 'application/json', 'x-api-key': sandbox.keys.admin }, body: raw });
+		expect(response.status).toBe(200);
+		return store().leads.values().at(-1)!.id;
+	}
+
+	it.each(['oldest', 'newest'] as ListOrder[])('a lead nested 10,000 deep among new ones (%s first): the others are emitted, it is named in a warning, then emitted once fixed', async (order) => {
+		setOrder(order);
+		const memory: IDataObject = {};
+		await poll(memory);
+		await createLead('Before');
+		const deepId = await createDeepLead('Deep', 10_000);
+		await createLead('After');
+		const atLimit = await createDeepLead('At The Limit', POLLING.maxEmitDepth);
+
+		const next = await poll(memory);
+		expect(names(next.items)).toEqual(['Before', 'After', 'At The Limit']);
+		expect(next.items[2].id).toBe(atLimit);
+		expect(warnings).toEqual([
+			`CRM Invoicing Polling Trigger: lead ${deepId} ("Deep") was not emitted: its field "customFields" is nested more than ${POLLING.maxEmitDepth} levels deep, more than n8n can store in an execution. The trigger skipped it and emitted the other leads; it emits it as New Lead once the CRM holds it within that depth.`,
+		]);
+		// Unchanged: no item, no second warning.
+		expect(await poll(memory)).toEqual({ items: [], requests: 1 });
+		expect(warnings).toEqual([]);
+		// Fixed in the CRM: emitted once, as New Lead.
+		store().leads.get(deepId)!.customFields = { tree: 'leaf' };
+		const fixed = await poll(memory, {}, {});
+		expect(fixed.items).toEqual([expect.objectContaining({ id: deepId, _event: 'newLead' })]);
+		expect((await poll(memory)).items).toEqual([]);
+	});
+
+	it('a lead without an id is named in a warning and skipped; the others are emitted', async () => {
+		const memory: IDataObject = {};
+		await poll(memory);
+		const lead = await createLead('Has An Id');
+		sandbox.addFault({ status: 200, count: 1, method: 'GET', pathPrefix: '/api/v1/leads', body: { items: [...store().leads.values().slice(0, 3), { name: 'No Id' }, lead], hasMore: false, nextCursor: null } });
+		const next = await poll(memory);
+		expect(names(next.items)).toEqual(['Has An Id']);
+		expect(warnings).toEqual([
+			'CRM Invoicing Polling Trigger: lead 4 of the list /api/v1/leads, without an id ("No Id"), has no id, so the trigger cannot tell it apart from the others; it skipped it. This is a fault of the API or of a proxy in front of it.',
+		]);
+	});
+});
+
+describe('the node\'s share of the key: at most half the rate in any minute', () => {
+	afterEach(() => {
+		sleepMock.mockImplementation(jest.requireActual('n8n-workflow').sleep);
+		sandbox.setRateLimit(false);
+	});
+
+	it('a full read of 25 pages at 12 requests a minute: never more than 6 pages in any 60 s (on a clock that the waits move)', async () => {
+		// n8n's sleep returns at once and moves a virtual clock by what it was asked to wait; Date.now reads that clock.
+		let offset = 0;
+		const realNow = Date.now.bind(Date);
+		const clock = jest.spyOn(Date, 'now').mockImplementation(() => realNow() + offset);
+		sleepMock.mockImplementation(async (ms: number) => {
+			offset += Math.max(0, ms);
+		});
+		// When each page may go: the moment the node's share hands out its turn.
+		const sent: number[] = [];
+		const take = NodeShare.prototype.take;
+		const spy = jest.spyOn(NodeShare.prototype, 'take').mockImplementation(async function (this: NodeShare) {
+			const waited = await take.call(this);
+			sent.push(Date.now());
+			return waited;
+		});
+		// The CRM announces plenty of room (RateLimit-*), so the key's pacer never holds a page back: the share does.
+		sandbox.setRateLimit({ limit: 10_000, windowMs: 60_000 });
+		sandbox.seedLeads(2_497); // 2,500 leads: 25 pages
+		try {
+			const memory: IDataObject = {};
+			// Polling every hour: a poll may take the 5 minutes of n8n's time budget, 6 × 5 = 30 requests.
+			const first = await poll(memory, { events: ['updatedLead'], pollTimes: { item: [{ mode: 'everyHour', minute: 0 }] } }, { requestsPerMinute: 12 });
+			expect(first.requests).toBe(25);
+			expect(sent).toHaveLength(25);
+			for (let index = 6; index < sent.length; index++) expect(sent[index] - sent[index - 6]).toBeGreaterThanOrEqual(60_000);
+			// …and no slower than the share needs: 25 pages in a little over 4 minutes.
+			expect(sent[24] - sent[0]).toBeLessThan(4 * 60_000 + 5_000);
+		} finally {
+			clock.mockRestore();
+			spy.mockRestore();
+		}
+	});
+
+	it('a poll never reads more pages than fit n8n\'s time budget for one poll at that pace: it fails, saying so', async () => {
+		sleepMock.mockImplementation(async () => undefined);
+		sandbox.seedLeads(697); // 700 leads: 7 pages; at 2 requests a minute, 1 a minute for 5 minutes: 5 pages
+		const memory: IDataObject = {};
+		const before = sandbox.requests.length;
+		await expect(poll(memory, { pollTimes: { item: [{ mode: 'everyHour', minute: 0 }] } }, { requestsPerMinute: 2 })).rejects.toThrow(
+			'The list /api/v1/leads has more than 5 pages, the most the node reads of this list (500 records read); nothing of it was output',
+		);
+		expect(sandbox.requests.length - before).toBe(5);
+		expect(memory).toEqual({});
+	});
+});
+
+describe('a poll that falls back to a full read is checked again', () => {
+	const everyTenSeconds = { pollTimes: { item: [0, 10, 20, 30, 40, 50].map((second) => ({ mode: 'custom', cronExpression: `${second} * * * * *` })) } };
+
+	it('a new lead stamped in the past at the head: the whole list is read (7 pages > the 5 that fit between polls), a warning says so, the lead is emitted', async () => {
+		setOrder('newest');
+		sandbox.seedLeads(697); // 700 leads
+		const memory: IDataObject = {};
+		await poll(memory, everyTenSeconds, { requestsPerMinute: 60 });
+		expect(await poll(memory, everyTenSeconds, { requestsPerMinute: 60 })).toEqual({ items: [], requests: 1 });
+		addLead(store(), { name: 'Stamped In The Past', createdAt: '2020-01-01T00:00:00.000Z' }, ADMIN_USER_INTERNAL_ID);
+		const next = await poll(memory, everyTenSeconds, { requestsPerMinute: 60 });
+		expect(names(next.items)).toEqual(['Stamped In The Past']);
+		expect(next.requests).toBe(8);
+		expect(warnings).toHaveLength(1);
+		expect(warnings[0]).toMatch(
+			/^CRM Invoicing Polling Trigger: this poll reads the whole lead list \(about 7 requests\), because its first page does not show the newest leads first; that is more than the 5 that fit before the next poll time at half the API's rate, so it takes up to 1 minute and poll times meanwhile are skipped\. The trigger sends at most half/,
+		);
+	});
+});
+
+describe(`a lead listed out of order is found by the periodic full read (Full Read Interval, default ${POLLING.fullReadMinutes} minutes)`, () => {
+	const MINUTE = 60_000;
+
+	it('newest first by createdAt, an import with an old date sits on page 3: idle polls read 1 page; the first poll an interval after the last full read reads all and emits it', async () => {
+		setOrder('newestCreated');
+		sandbox.seedLeads(247);
+		const memory: IDataObject = {};
+		await poll(memory);
+		const imported = (await (
+			await fetch(`${sandbox.url}/__sandbox/import`, { method: 'POST', body: JSON.stringify({ leads: [{ name: 'Imported 2020', createdAt: '2020-01-01T00:00:00Z' }] }) })
+		).json()) as IDataObject[];
+		expect(await poll(memory)).toEqual({ items: [], requests: 1 });
+		// 59 minutes after the last full read: still only the head.
+		memory.fullAt = (memory.fullAt as number) - 59 * MINUTE;
+		expect(await poll(memory)).toEqual({ items: [], requests: 1 });
+		// 60 minutes: the whole list, and the imported lead, once.
+		memory.fullAt = (memory.fullAt as number) - MINUTE;
+		const due = await poll(memory);
+		expect(due).toEqual({ items: [expect.objectContaining({ id: imported[0].id, name: 'Imported 2020', _event: 'newLead' })], requests: 3 });
+		expect(memory.fullAt).toBeGreaterThan(Date.now() - MINUTE);
+		expect(await poll(memory)).toEqual({ items: [], requests: 1 });
+	});
+
+	it('the interval is the Full Read Interval option, in minutes', async () => {
+		setOrder('newestCreated');
+		sandbox.seedLeads(247);
+		const memory: IDataObject = {};
+		const options = { options: { fullReadInterval: 5 } };
+		await poll(memory, options);
+		memory.fullAt = (memory.fullAt as number) - 4 * MINUTE;
+		expect((await poll(memory, options)).requests).toBe(1);
+		memory.fullAt = (memory.fullAt as number) - MINUTE;
+		expect((await poll(memory, options)).requests).toBe(3);
+	});
+
+	it('Updated or Archived Lead read the whole list at every poll anyway', async () => {
+		setOrder('newestCreated');
+		sandbox.seedLeads(247);
+		const memory: IDataObject = {};
+		await poll(memory, { events: ['newLead', 'updatedLead'] });
+		await fetch(`${sandbox.url}/__sandbox/import`, { method: 'POST', body: JSON.stringify({ leads: [{ name: 'Imported 2020', createdAt: '2020-01-01T00:00:00Z' }] }) });
+		expect(names((await poll(memory, { events: ['newLead', 'updatedLead'] })).items)).toEqual(['Imported 2020']);
 	});
 });

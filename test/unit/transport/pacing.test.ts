@@ -4,8 +4,8 @@ import { sleep } from 'n8n-workflow';
 
 import { apiRequest } from '../../../nodes/CrmInvoicing/transport';
 import { DOCUMENTED_RATE_LIMIT } from '../../../nodes/CrmInvoicing/transport/limits';
-import { pacerFor, type RateLimitPacer } from '../../../nodes/CrmInvoicing/transport/rateLimit';
-import { requestsPerMinuteOf } from '../../../nodes/CrmInvoicing/transport/request';
+import { pacerFor, type RateLimitPacer } from '../../../nodes/CrmInvoicing/transport/pacer';
+import { requestsPerMinuteOf } from '../../../nodes/CrmInvoicing/transport';
 import { createExecuteContext } from '../../helpers/harness';
 import { CrmInvoicing } from '../../../nodes/CrmInvoicing/CrmInvoicing.node';
 import { FakeTime, flush, pacerOn, takeTurn } from './pacerSim';

@@ -1,5 +1,6 @@
 /** errors.ts helpers of issue 17: redaction of the key, and which 2xx bodies fit which `expect`. */
-import { answerMismatch, describeAnswer, redactSecrets } from '../../../nodes/CrmInvoicing/transport/errors';
+import { answerMismatch, describeAnswer } from '../../../nodes/CrmInvoicing/transport/errors';
+import { redactSecrets } from '../../../nodes/CrmInvoicing/transport/redact';
 
 describe('redactSecrets', () => {
 	const key = 'sk_live_a+b/c=d"e';

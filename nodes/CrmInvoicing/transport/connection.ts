@@ -1,0 +1,123 @@
+import type {
+	ICredentialDataDecryptedObject,
+	ICredentialsDecrypted,
+	IDataObject,
+	IExecuteFunctions,
+	IHookFunctions,
+	IHttpRequestMethods,
+	ILoadOptionsFunctions,
+	IN8nHttpFullResponse,
+	IPollFunctions,
+	IWebhookFunctions,
+} from 'n8n-workflow';
+
+import type { ExpectedAnswer } from './errors';
+import { DOCUMENTED_RATE_LIMIT } from './limits';
+import { pacerFor, type RateLimitPacer } from './pacer';
+import type { API_PREFIX } from './spec';
+
+/** What a request is (ApiRequest), what it answers (ApiResponse), and what it is sent with (the Connection). */
+
+export const CREDENTIAL_TYPE = 'crmInvoicingApi';
+
+/**
+ * Any n8n context that may call the API: node execution, list searches, the trigger's webhook lifecycle, the
+ * trigger's handling of a delivery (Output Full Record), and the polling trigger's polls.
+ */
+export type ApiContext = IExecuteFunctions | ILoadOptionsFunctions | IHookFunctions | IWebhookFunctions | IPollFunctions;
+
+export type ApiVersion = keyof typeof API_PREFIX;
+
+export interface ApiRequest {
+	method: IHttpRequestMethods;
+	/** Path under the version prefix, e.g. `/leads` or `/leads/lead_1`. */
+	path: string;
+	version?: ApiVersion;
+	qs?: IDataObject;
+	body?: IDataObject | IDataObject[];
+	/** The input item the request is for, so errors point at it. */
+	itemIndex?: number;
+	/**
+	 * Time limit for the whole request in ms, waits and retries included (e.g. while a webhook delivery waits for its
+	 * answer). Without it, the limits of RETRY apply. A wait that would pass it is not started: the request fails.
+	 */
+	timeLimitMs?: number;
+	/**
+	 * For a DELETE: a 404 on a retry (after a 502/503/504 or a dropped connection, whose first attempt may have
+	 * deleted the record) is answered as the response instead of an error. A 404 on the first attempt stays an error.
+	 */
+	notFoundOnRetryIsDeleted?: boolean;
+	/**
+	 * What a 2xx answer must hold before it counts as success (default `'any'`):
+	 * - `'record'`: a JSON object with a non-empty string or finite number `id` (create, get, update of a record);
+	 * - `'object'`: any JSON object;
+	 * - `'empty-or-record'` / `'empty-or-object'`: also an empty body or a 204, where the spec allows it (e.g. PATCH
+	 *   /leads, whose answer the spec does not show);
+	 * - `'any'`: whatever came (Custom API Request, DELETE; lists check their shape in the list reader).
+	 * Anything else is an error naming the status, content type and first bytes, never a success that did not happen.
+	 */
+	expect?: ExpectedAnswer;
+}
+
+/** A full response as the transport returns it: the body parsed (JSON when it parses, else text), and its size. */
+export interface ApiResponse extends IN8nHttpFullResponse {
+	/** Bytes of the body as read (after decompression). */
+	bodyBytes: number;
+}
+
+export interface Connection {
+	/** Texts never shown in clear: the API key. */
+	secrets: string[];
+	baseUrl: string;
+	/** The Base URL parsed, when it parses: redirects are compared with it. */
+	origin: URL | undefined;
+	credentials: ICredentialsDecrypted;
+	pacer: RateLimitPacer;
+}
+
+/** Credentials are read once per execution (or list search, or hook call), not once per request or page. */
+const connections = new WeakMap<object, Promise<Connection>>();
+
+/** `https://crm.example.com/`, `…/api/v1` and `…/api/v2` all mean the same workspace. */
+export function normalizeBaseUrl(raw: unknown): string {
+	return String(raw ?? '')
+		.trim()
+		.replace(/\/+$/, '')
+		.replace(/\/api\/v[12]$/i, '');
+}
+
+/** The credential's "Requests per Minute" (for plans above the documented 60), else the documented rate. */
+export function requestsPerMinuteOf(data: ICredentialDataDecryptedObject): number {
+	const value = Number(data.requestsPerMinute);
+	return Number.isFinite(value) && value >= 1 ? Math.floor(value) : DOCUMENTED_RATE_LIMIT.requests;
+}
+
+async function openConnection(context: ApiContext): Promise<Connection> {
+	const data: ICredentialDataDecryptedObject = await context.getCredentials(CREDENTIAL_TYPE);
+	const baseUrl = normalizeBaseUrl(data.baseUrl);
+	const apiKey = String(data.apiKey ?? '');
+	let origin: URL | undefined;
+	try {
+		origin = new URL(baseUrl);
+	} catch {
+		origin = undefined;
+	}
+	return {
+		secrets: apiKey === '' ? [] : [apiKey],
+		baseUrl,
+		origin,
+		credentials: { id: '', name: CREDENTIAL_TYPE, type: CREDENTIAL_TYPE, data },
+		pacer: pacerFor(baseUrl, apiKey, requestsPerMinuteOf(data)),
+	};
+}
+
+export function connectionOf(context: ApiContext): Promise<Connection> {
+	let connection = connections.get(context);
+	if (!connection) {
+		connection = openConnection(context);
+		connections.set(context, connection);
+		connection.catch(() => connections.delete(context));
+	}
+	return connection;
+}
+

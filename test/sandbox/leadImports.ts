@@ -1,0 +1,64 @@
+/**
+ * Leads that appear out of order, for the polling trigger (issue 23):
+ * - the `newestCreated` list order: GET /leads newest first by `createdAt` (ties: the later created first), so a lead
+ *   imported with an old date sits among the leads of its date, further down the list, as in a CRM that sorts by it;
+ * - POST /__sandbox/import: leads added with the `createdAt` they are given (an import that keeps creation dates),
+ *   which the API's POST /leads does not allow (createdAt is read-only there).
+ */
+import { ADMIN_USER_INTERNAL_ID, addLead, type Store } from './store';
+import type { JsonObject, Lead } from './types';
+
+/** The cursor kind of the `newestCreated` order. */
+export const LEADS_BY_DATE = 'leadsdate';
+
+type Key = { at: number; seq: number };
+
+const before = (a: Key, b: Key): boolean => a.at > b.at || (a.at === b.at && a.seq > b.seq);
+
+function encode(key: Key): string {
+	return Buffer.from(`${LEADS_BY_DATE}:${key.at}:${key.seq}`, 'utf8').toString('base64url');
+}
+
+function decode(cursor: string | undefined): Key | undefined | false {
+	if (cursor === undefined || cursor === '') return undefined;
+	const match = /^leadsdate:(-?\d{1,15}):(\d{1,15})$/.exec(Buffer.from(cursor, 'base64url').toString('utf8'));
+	return match ? { at: Number(match[1]), seq: Number(match[2]) } : false;
+}
+
+/** One page of leads newest first by createdAt, after the cursor's lead; undefined for a cursor that is not one. */
+export function listNewestCreated(
+	store: Store,
+	cursor: string | undefined,
+	limit: number,
+	filter?: (lead: Lead) => boolean,
+): { items: Lead[]; hasMore: boolean; nextCursor: string | null } | undefined {
+	const after = decode(cursor);
+	if (after === false) return undefined;
+	const sorted = store.leads
+		.entries()
+		.filter(({ value }) => !filter || filter(value))
+		.map(({ value, seq }) => ({ value, key: { at: Date.parse(value.createdAt), seq } }))
+		.sort((a, b) => (before(a.key, b.key) ? -1 : before(b.key, a.key) ? 1 : 0));
+	const start = after === undefined ? 0 : sorted.findIndex((entry) => before(after, entry.key));
+	const page = start < 0 ? [] : sorted.slice(start, start + limit);
+	const hasMore = start >= 0 && start + limit < sorted.length;
+	return { items: page.map((entry) => entry.value), hasMore, nextCursor: hasMore ? encode(page[page.length - 1].key) : null };
+}
+
+/**
+ * POST /__sandbox/import `{ leads: [{ name, createdAt, ...fields }] }`: adds each lead with its own createdAt (an ISO
+ * date), owned by the admin user, and answers the leads added. Bounded: at most 1,000 leads per call.
+ */
+export function importLeads(store: Store, body: JsonObject): Lead[] | string {
+	const leads = body.leads;
+	if (!Array.isArray(leads) || leads.length === 0 || leads.length > 1_000) return 'leads must be an array of 1 to 1000 leads';
+	const checked: Array<JsonObject & { name: string; createdAt: string }> = [];
+	for (const lead of leads) {
+		if (!lead || typeof lead !== 'object' || Array.isArray(lead)) return 'each lead must be an object';
+		const { name, createdAt } = lead as JsonObject;
+		if (typeof name !== 'string' || name === '') return 'each lead needs a name';
+		if (typeof createdAt !== 'string' || Number.isNaN(Date.parse(createdAt))) return 'each lead needs a createdAt date';
+		checked.push(lead as JsonObject & { name: string; createdAt: string });
+	}
+	return checked.map((lead) => addLead(store, { ...lead, createdAt: new Date(Date.parse(lead.createdAt)).toISOString() }, ADMIN_USER_INTERNAL_ID));
+}
