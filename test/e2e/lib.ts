@@ -315,7 +315,7 @@ export async function finishedExecutions(workflowId: string, env = e2eEnv()): Pr
 }
 
 /** A workflow holding only the CRM Invoicing Polling Trigger (admin credential), polling every 10 s for `events`. */
-export function pollingWorkflow(name: string, events: string[], env = e2eEnv(), typeVersion = 1) {
+export function pollingWorkflow(name: string, events: string[], options: Record<string, unknown> = {}, env = e2eEnv(), typeVersion = 1) {
 	const credential = env.credentials.admin;
 	return {
 		name,
@@ -326,7 +326,7 @@ export function pollingWorkflow(name: string, events: string[], env = e2eEnv(), 
 				type: POLLING_TRIGGER_TYPE,
 				typeVersion,
 				position: [0, 0],
-				parameters: { pollTimes: EVERY_TEN_SECONDS, events, simplify: false, options: {} },
+				parameters: { pollTimes: EVERY_TEN_SECONDS, events, simplify: false, options },
 				credentials: { crmInvoicingApi: { id: credential.id, name: credential.name } },
 			},
 		],

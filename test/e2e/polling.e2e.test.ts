@@ -5,53 +5,22 @@
  * One poll emits one execution holding one item per event (three leads created between two polls: one execution
  * with three items). The tests count items per lead across executions, so they hold however n8n's polls fall.
  */
-import { randomUUID } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 
-import { e2eEnv, finishedExecutions, n8nClient, PACKAGE, sandbox, waitFor } from './lib';
+import { e2eEnv, emittedItems, finishedExecutions, POLLING_NODE_NAME, pollingWorkflow, sandbox, waitFor, withActiveWorkflow } from './lib';
 
 const env = e2eEnv();
 const crm = sandbox(env);
-const n8n = n8nClient(env);
 
-const POLLING_TRIGGER_TYPE = `${PACKAGE}.crmInvoicingPollingTrigger`;
-const NODE_NAME = 'CRM Invoicing Polling Trigger';
+const NODE_NAME = POLLING_NODE_NAME;
 const POLL_MS = 10_000;
-/** Six poll times, one every ten seconds: the shortest interval n8n accepts. */
-const EVERY_TEN_SECONDS = { item: [0, 10, 20, 30, 40, 50].map((second) => ({ mode: 'custom', cronExpression: `${second} * * * * *` })) };
 
 jest.setTimeout(240_000);
-
-function pollingWorkflow(name: string, events: string[], options: Record<string, unknown> = {}) {
-	const credential = env.credentials.admin;
-	return {
-		name,
-		nodes: [
-			{
-				id: randomUUID(),
-				name: NODE_NAME,
-				type: POLLING_TRIGGER_TYPE,
-				typeVersion: 1,
-				position: [0, 0],
-				parameters: { pollTimes: EVERY_TEN_SECONDS, events, simplify: false, options },
-				credentials: { crmInvoicingApi: { id: credential.id, name: credential.name } },
-			},
-		],
-		connections: {},
-	};
-}
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /** Every item the trigger emitted in the workflow's finished executions so far. */
-async function emitted(workflowId: string): Promise<any[]> {
-	// n8n lists the newest execution first: oldest first here, so items come in the order they were emitted.
-	const executions = (await finishedExecutions(workflowId)).sort((a, b) => Number(a.id) - Number(b.id));
-	return executions.flatMap((execution) => {
-		const runs = execution.data?.resultData?.runData?.[NODE_NAME];
-		return (runs?.[0]?.data?.main?.[0] ?? []).map((item: { json: unknown }) => item.json);
-	});
-}
+const emitted = async (workflowId: string): Promise<any[]> => await emittedItems(workflowId, NODE_NAME, env);
 
 /** The GET /api/v1/leads requests since the log was cleared, grouped into polls (a pause of over 3 s between polls). */
 async function leadListPolls(): Promise<number[]> {
@@ -67,16 +36,6 @@ async function leadListPolls(): Promise<number[]> {
 	return polls;
 }
 
-async function withWorkflow<T>(workflow: Record<string, unknown>, body: (id: string) => Promise<T>): Promise<T> {
-	const created = await n8n.createWorkflow(workflow);
-	try {
-		await n8n.activate(created.id);
-		return await body(created.id);
-	} finally {
-		await n8n.deactivate(created.id).catch(() => undefined);
-		await n8n.deleteWorkflow(created.id).catch(() => undefined);
-	}
-}
 
 describe(`CRM Invoicing Polling Trigger in real n8n ${env.n8nVersion}`, () => {
 	afterAll(async () => {
@@ -87,7 +46,7 @@ describe(`CRM Invoicing Polling Trigger in real n8n ${env.n8nVersion}`, () => {
 	it('first poll: nothing; three new leads: three New Lead items, then none; one edit: one Updated item; a lead created while n8n was down: once', async () => {
 		await crm.reset();
 		await crm.config({ listOrder: 'newest' });
-		await withWorkflow(pollingWorkflow('e2e polling trigger', ['newLead', 'updatedLead']), async (workflowId) => {
+		await withActiveWorkflow(pollingWorkflow('e2e polling trigger', ['newLead', 'updatedLead']), async (workflowId) => {
 			// The activation poll and at least one scheduled poll: the existing leads are only remembered.
 			await crm.clearRequests();
 			await waitFor(async () => (await leadListPolls()).length >= 2, 30_000, 'two polls');
@@ -142,7 +101,7 @@ describe(`CRM Invoicing Polling Trigger in real n8n ${env.n8nVersion}`, () => {
 		await crm.reset();
 		await crm.control('POST', '/seed', { leads: 247 });
 		await crm.config({ listOrder: order });
-		await withWorkflow(pollingWorkflow(`e2e polling idle ${order}`, ['newLead']), async (workflowId) => {
+		await withActiveWorkflow(pollingWorkflow(`e2e polling idle ${order}`, ['newLead']), async (workflowId) => {
 			// Let the first poll (which reads everything) pass, then count the requests of the next idle polls.
 			await sleep(2_000);
 			await crm.clearRequests();
@@ -159,7 +118,7 @@ describe(`CRM Invoicing Polling Trigger in real n8n ${env.n8nVersion}`, () => {
 		await crm.reset();
 		await crm.config({ listOrder: 'newest' });
 		const logFrom = readFileSync(env.logFile).length;
-		await withWorkflow(pollingWorkflow('e2e polling deep lead', ['newLead']), async (workflowId) => {
+		await withActiveWorkflow(pollingWorkflow('e2e polling deep lead', ['newLead']), async (workflowId) => {
 			await crm.clearRequests();
 			await waitFor(async () => (await leadListPolls()).length >= 2, 30_000, 'two polls');
 			const before = await crm.api('POST', '/leads', { name: 'Before The Deep One' });
@@ -191,7 +150,7 @@ describe(`CRM Invoicing Polling Trigger in real n8n ${env.n8nVersion}`, () => {
 		await crm.reset();
 		await crm.control('POST', '/seed', { leads: 247 });
 		await crm.config({ listOrder: 'newestCreated' });
-		await withWorkflow(pollingWorkflow('e2e polling backdated lead', ['newLead'], { fullReadInterval: 1 }), async (workflowId) => {
+		await withActiveWorkflow(pollingWorkflow('e2e polling backdated lead', ['newLead'], { fullReadInterval: 1 }), async (workflowId) => {
 			// The activation's first poll reads the whole list: the last full read is no later than now.
 			const lastFullRead = Date.now();
 			await crm.clearRequests();

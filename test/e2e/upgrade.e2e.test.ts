@@ -74,7 +74,7 @@ describe(`An upgrade from 0.3.0 to this checkout in real n8n ${env.n8nVersion}`,
 		};
 		saved.triggerV1 = await create(triggerWorkflow('upgrade trigger v1', ['lead.created'], env, 1));
 		saved.triggerV2 = await create(triggerWorkflow('upgrade trigger v2', ['lead.created'], env, 2));
-		saved.poller = await create(pollingWorkflow('upgrade poller', ['newLead', 'updatedLead'], env));
+		saved.poller = await create(pollingWorkflow('upgrade poller', ['newLead', 'updatedLead']));
 		for (const version of [1, 2] as const) {
 			const path = `upgrade-action-v${version}-${randomUUID()}`;
 			const spec = { parameters: { resource: 'lead', operation: 'get', leadId: { __rl: true, mode: 'id', value: '={{ $json.body.id }}' } }, typeVersion: version };
