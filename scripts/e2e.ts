@@ -24,7 +24,8 @@ export interface E2eEnv {
 	/**
 	 * POST {controlUrl}/restart-n8n restarts n8n on the same data. A JSON body `{"webhookUrl": "alias"}` restarts it
 	 * with WEBHOOK_URL set to `webhookAliasUrl` (another address that reaches the same n8n, as after a domain or tunnel
-	 * change); `{"webhookUrl": "default"}` (or no body) with its usual one. `"publicationService": false` restarts it
+	 * change); `{"webhookUrl": "default"}` (or no body) with its usual one; `{"webhookUrl": "http://127.0.0.1:<port>"}`
+	 * with a test's own address in front of n8n (a proxy the test controls). `"publicationService": false` restarts it
 	 * with N8N_USE_WORKFLOW_PUBLICATION_SERVICE=false (n8n 2.41's start-up activation as in 2.38); without it, n8n's
 	 * default. It answers once n8n serves every stored active workflow again (scripts/lib/settle.ts).
 	 */
@@ -112,10 +113,12 @@ async function main(): Promise<void> {
 					const text = Buffer.concat(chunks).toString('utf8').slice(0, 1000);
 					const asked = (text.trim() === '' ? {} : JSON.parse(text)) as { webhookUrl?: string; publicationService?: boolean };
 					const wanted = asked.webhookUrl ?? 'default';
-					if (wanted !== 'default' && wanted !== 'alias') throw new Error('webhookUrl must be "default" or "alias"');
+					// A test's own address in front of n8n (a proxy it controls) is a loopback http URL with a port.
+					const own = /^http:\/\/127\.0\.0\.1:\d{2,5}\/?$/.test(wanted);
+					if (wanted !== 'default' && wanted !== 'alias' && !own) throw new Error('webhookUrl must be "default", "alias" or http://127.0.0.1:<port>');
 					readyUntil = 0;
 					await stack.n8n.stop();
-					const base = wanted === 'alias' ? `${webhookAliasUrl}/` : `${stack.n8n.url}/`;
+					const base = own ? `${wanted.replace(/\/$/, '')}/` : wanted === 'alias' ? `${webhookAliasUrl}/` : `${stack.n8n.url}/`;
 					const { N8N_USE_WORKFLOW_PUBLICATION_SERVICE: _previous, ...rest } = stack.n8n.options.env ?? {};
 					stack.n8n.options.env = {
 						...rest,
