@@ -3,40 +3,33 @@ import type { IDataObject, IWebhookFunctions, IWebhookResponseData } from 'n8n-w
 import type { WebhookHeaders } from './signature';
 
 /**
- * Every answer the trigger gives a delivery itself, with its reason. The CRM retries a 5xx (and 429, and no answer)
- * up to 10 times over about 3 days, disables the endpoint on a 410, and gives up for good on any other 4xx (spec §3,
- * §8): so a refusal is 503 whenever a retry can pass, 410 only for a retired subscription of this very node, and
- * another 4xx only when no retry ever could (docs/trigger.md, "Answers to deliveries").
+ * The reasons the trigger refuses a delivery with, and the answer itself. The CRM retries a 5xx (and 429, and no
+ * answer) up to 10 times over about 3 days, disables the endpoint on a 410, and gives up on any other 4xx (spec §3,
+ * §8): so a refusal is 503 whenever a retry can pass (no secret yet, no credential, an unreadable secret: renewal.ts,
+ * any doubt about a mismatch: mismatch.ts), 410 only for a retired subscription of this very node, and another 4xx
+ * only when no retry ever could (docs/trigger.md, "Answers to deliveries").
  */
 
-/** No signing secret stored yet: a delivery that arrives before n8n saved the new subscription's secret. */
 export const NO_SECRET_REASON =
 	'this trigger holds no signing secret yet (its subscription is being created, or was not created by this n8n); retry later. If this lasts, deactivate and re-activate the workflow so that it subscribes anew';
 
-/** n8n cannot hand over the trigger's credential, whose API key unwraps the secret. */
 export const NO_CREDENTIAL_REASON =
 	'this trigger\'s credential could not be read, so its signing secret cannot be unwrapped; retry later. Check the trigger\'s credential in n8n';
 
-/** The stored secret does not unwrap with the credential and this process does not hold it (renewal.ts). */
 export const UNUSABLE_SECRET_REASON =
 	'this trigger\'s stored signing secret cannot be read with its credential\'s API key (the key changed while no n8n process held the secret, or the workflow\'s data was copied from another workflow), so this delivery cannot be verified; the trigger subscribes anew at its own URL (see n8n\'s log)';
 
-/** A mismatch while this process may not ask the CRM now (one question per 30 s per process: mismatch.ts). */
 export const RATIONED_REASON =
 	'signature does not match the stored secret, and this n8n process asked the CRM about a subscription less than 30 s ago, so it cannot tell now whether this trigger\'s subscription was renewed; retry later';
 
-/** A mismatch while the CRM says the stored subscription is not this node's current one. */
 export const STALE_REASON =
 	'signature does not match the stored secret, and the stored subscription is no longer this trigger\'s current one (gone, disabled or at another URL: this n8n process may not have read the new one yet); retry later';
 
-/** A mismatch while the CRM could not be asked (no answer in time, or an answer that is not a subscription). */
 export const UNCHECKED_REASON =
 	'signature does not match the stored secret, and the CRM could not be asked in time whether this trigger\'s subscription was renewed; retry later';
 
-/** A mismatch on the test URL ("Listen for test event"), where the trigger asks the CRM nothing. */
 export const TEST_MISMATCH_REASON = 'signature does not match the stored secret of this test listening; retry later';
 
-/** A delivery verified only by a retired subscription's secret. */
 export const RETIRED_REASON =
 	'this delivery came through a webhook subscription that this trigger replaced (it delivers to another URL of this n8n); answered 410 so that the CRM disables it. Nothing was run';
 

@@ -70,8 +70,8 @@ async function checkStored(context: IHookFunctions, deadline: Deadline): Promise
 		updateSubscription(staticData, { ownerTag: tag });
 		return true;
 	}
-	// At another URL it is kept (retired); at this node's URL, stale or unreadable, it is deleted.
-	await letGo(context, held, deadline);
+	// At another URL it is kept (retired, and named by create's sweep); at this node's URL, stale or unreadable, deleted.
+	await letGo(context, held, deadline, false);
 	return false;
 }
 

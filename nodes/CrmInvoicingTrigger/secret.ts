@@ -6,16 +6,12 @@ import { nodeIdentity, type NodeIdentity } from './identity';
 import { updateSubscription, type StoredSubscription } from './state';
 
 /**
- * The signing secret at rest. The `whsec_` secret is never kept in clear in the node's stored state (which n8n's
- * public API, `n8n export:workflow` and backups return to anyone who may read the workflow): it is wrapped with
- * AES-256-GCM under a key derived (HKDF-SHA256) from the credential's API key and the workflow, node and subscription
- * ids, the strongest secret node code can reach. n8n stores credentials encrypted, so the workflow alone reveals
- * neither the secret nor the key that unwraps it.
- *
- * Each process keeps the secrets it wrapped or unwrapped in memory (bounded), with a fingerprint of the API key they
- * are wrapped under. So a process that holds a secret still verifies deliveries after the credential's API key changed,
- * and wraps the secret anew under the new key at the first chance (rewrapped); a process that does not hold it cannot
- * read it any more (unusable), and the trigger subscribes anew (renewal.ts, lifecycle.ts).
+ * The signing secret at rest: never stored in clear (n8n's public API, exports and backups hand out static data),
+ * but wrapped with AES-256-GCM under a key derived (HKDF-SHA256) from the credential's API key and the workflow, node
+ * and subscription ids, the strongest secret node code can reach; n8n stores the credential encrypted. Each process
+ * holds the secrets it wrapped or unwrapped (bounded), with a fingerprint of the key they are wrapped under: after a
+ * change of the API key it still verifies and wraps the secret anew at the first chance (keepWrappedUnderKey); a
+ * process that does not hold it cannot read it any more, and the trigger subscribes anew (renewal.ts, lifecycle.ts).
  */
 
 const FORMAT = 'aes256gcm.v1';

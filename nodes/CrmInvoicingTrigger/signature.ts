@@ -13,7 +13,7 @@ import { headerValues } from '../CrmInvoicing/transport';
  */
 
 /** The API's tolerance for `webhook-timestamp`, in seconds (spec §8). */
-export const DEFAULT_TOLERANCE_SECONDS = 300;
+const DEFAULT_TOLERANCE_SECONDS = 300;
 
 const SECRET_PREFIX = 'whsec_';
 const SIGNATURE_VERSION = 'v1';
@@ -63,7 +63,7 @@ export interface VerifyInput {
  * A KeyObject, not a Buffer: on Node.js 22+ `createHmac` with a raw Buffer key costs about 4× more per call
  * (measured in bench/: 9.4 µs against 2.1 µs on Node 24), which made verification slower than the reference library.
  */
-export function secretKey(secret: unknown): KeyObject | undefined {
+function secretKey(secret: unknown): KeyObject | undefined {
 	if (typeof secret !== 'string') return undefined;
 	const encoded = secret.startsWith(SECRET_PREFIX) ? secret.slice(SECRET_PREFIX.length) : secret;
 	if (encoded.trim() === '') return undefined;
@@ -83,7 +83,7 @@ function toBuffer(body: Buffer | Uint8Array | string | undefined): Buffer {
  * UTF-8 would change every byte above 0x7F. A string holding characters above U+00FF cannot have come off the wire
  * like that (it was built in code), and is encoded as UTF-8.
  */
-export function headerBytes(value: string): Buffer {
+function headerBytes(value: string): Buffer {
 	return hasCharacterAboveLatin1(value) ? Buffer.from(value, 'utf8') : Buffer.from(value, 'latin1');
 }
 
@@ -124,7 +124,7 @@ function rawHeaderLines(rawHeaders: readonly unknown[] | undefined, name: string
 export const MAX_SIGNATURE_HEADER_LENGTH = 4096;
 export const MAX_SIGNATURE_ENTRIES = 16;
 /** The longest `webhook-id` read; the API's ids are short (`msg_…`). */
-export const MAX_WEBHOOK_ID_LENGTH = 256;
+const MAX_WEBHOOK_ID_LENGTH = 256;
 
 function isSpace(code: number): boolean {
 	// What the former /\s+/ split on in practice: space, tab, line breaks, vertical tab, form feed, no-break space.

@@ -12,26 +12,22 @@ import { apiKeyOf, secretOwner, wrapSecret } from './secret';
 import { clearSubscription, keepRetired, readState, retireSubscription, storeSubscription, type StoredSubscription } from './state';
 
 /**
- * The trigger's subscription at the CRM: subscribing, and the one rule for deleting.
- *
- * **The deletion rule**: the trigger deletes a subscription only when it carries this node's owner tag (identity.ts)
- * AND delivers to this node's own current webhook URL (production, or test while listening for a test event, as
- * n8n's getNodeWebhookUrl gives it). Nothing else is ever deleted by the trigger, whatever any URL answers: no URL
- * read from the CRM is ever requested. A subscription with this node's tag at another URL (an old WEBHOOK_URL of this
- * n8n, or a restored copy's: a copy computes the same tag) is kept and named in a warning that says how to remove it;
- * when this node held its secret, a delivery through it that reaches this node is answered 410 (delivery.ts).
+ * The trigger's subscription at the CRM: subscribing, and the one rule for deleting. **The deletion rule**: the
+ * trigger deletes a subscription only when it carries this node's owner tag (identity.ts) AND delivers to this node's
+ * own current webhook URL (production, or test while listening, as n8n's getNodeWebhookUrl gives it), whatever any URL
+ * answers; no URL read from the CRM is ever requested. One with this node's tag at another URL (an old WEBHOOK_URL of
+ * this n8n, or a restored copy's: a copy computes the same tag) is kept and named in a warning that says how to
+ * remove it; when this node held its secret, its deliveries that reach this node are answered 410 (mismatch.ts).
  */
 
 /** Either context the trigger subscribes from: a hook (activation) or a delivery (renewal.ts). */
 export type TriggerContext = IHookFunctions | IWebhookFunctions;
 
-/** The share of the time limit kept for POST /webhooks (8 s of 20 s): the sweep gets only what is left above it. */
+/** The share of the time limit kept for POST /webhooks (8 s of 20 s), and the least left to send it (2 s). */
 const RESERVED_FOR_SUBSCRIBING = 0.4;
-
-/** POST /webhooks is not sent with less than this share of the time limit left (2 s of 20 s). */
 const MIN_SHARE_TO_SUBSCRIBE = 0.1;
 
-/** Most kept subscriptions one warning names one by one; the others are counted. */
+/** Most kept subscriptions named one by one in warnings; the others are counted. */
 const MAX_NAMED_IN_WARNINGS = 10;
 
 /** The event names to subscribe to: the selected ones plus the custom names, each once, sorted. */
@@ -84,9 +80,8 @@ export async function lookUpSubscription(context: TriggerContext, id: string, ti
 }
 
 /**
- * DELETE /webhooks/{id} of a subscription the deletion rule allows; a 404 counts as gone (choice
- * webhook-delete-answer). Done only on a 2xx with an empty body or a JSON object (the transport's rule for every
- * DELETE): anything else (a sign-in page) is thrown.
+ * DELETE /webhooks/{id} of a subscription the rule allows; a 404 counts as gone (choice webhook-delete-answer), a 2xx
+ * only with an empty body or a JSON object (the transport's rule for every DELETE): a sign-in page is thrown.
  */
 export async function deleteOwnSubscription(context: TriggerContext, id: string, deadline: Deadline): Promise<void> {
 	try {
@@ -116,10 +111,11 @@ export function warnKept(context: TriggerContext, kept: Array<{ id: string; url:
 
 /**
  * Lets go of the stored subscription (replaced, or the node stops): deleted when the rule allows it; kept, retired
- * (its secret with it) and named in a warning when it is this node's at another URL; only forgotten when it is not
- * this node's (another instance's tag, or none: a workflow imported with its static data). Then cleared.
+ * (its secret with it) and named in a warning when it is this node's at another URL (`named` false: the sweep that
+ * follows names it, once); only forgotten when it is not this node's (another instance's tag, or none: a workflow
+ * imported with its static data). Then cleared.
  */
-export async function letGo(context: TriggerContext, stored: StoredSubscription, deadline: Deadline): Promise<void> {
+export async function letGo(context: TriggerContext, stored: StoredSubscription, deadline: Deadline, named = true): Promise<void> {
 	const staticData = context.getWorkflowStaticData('node');
 	const tag = ownerTag(context);
 	const url = ownUrl(context);
@@ -127,7 +123,7 @@ export async function letGo(context: TriggerContext, stored: StoredSubscription,
 		await deleteOwnSubscription(context, stored.id, deadline);
 	} else if (stored.ownerTag === tag && stored.url !== undefined) {
 		retireSubscription(staticData, { id: stored.id, url: stored.url, ...(stored.secretWrapped ? { secretWrapped: stored.secretWrapped } : {}) });
-		warnKept(context, [{ id: stored.id, url: stored.url, retired: stored.secretWrapped !== undefined }], url);
+		if (named) warnKept(context, [{ id: stored.id, url: stored.url, retired: stored.secretWrapped !== undefined }], url);
 	} else {
 		forgetForeign(context, stored.id, 'it is not provably this trigger\'s own (for example a workflow imported from another n8n)');
 	}
@@ -143,9 +139,8 @@ export function forgetForeign(context: TriggerContext, id: string, why: string):
 }
 
 /**
- * This node's leftovers: subscriptions with its owner tag, other than the one it holds. Left behind when n8n stopped
- * while listening for a test event, a delete failed, or a POST was abandoned; deleted when at this node's URL. Those
- * at other URLs are kept and named in a warning. Best effort: a failure is logged and does not stop the subscribing.
+ * This node's leftovers (its tag; left by a stop while test listening, a failed delete, an abandoned POST): deleted at
+ * its URL, kept and named elsewhere. Best effort: a failure is logged and does not stop the subscribing.
  */
 async function sweep(context: TriggerContext, tag: string, url: string, deadline: Deadline): Promise<void> {
 	let subscriptions: IDataObject[];
@@ -205,10 +200,9 @@ export function refusedEventsError(node: INode, error: unknown, events: string[]
 const queues = new Map<string, Promise<unknown>>();
 
 /**
- * Runs `work` after every earlier call for the same node and tag in this process has finished: two activations (or
- * an activation and a renewal) of one trigger that race in one n8n process subscribe one after the other, so the
- * second one's sweep removes the first one's subscription and exactly one remains. `work` is bounded (its requests
- * are); an entry leaves the map when its chain settles, so the map holds only running work.
+ * Runs `work` after every earlier call for the same node and tag in this process: two activations (or an activation
+ * and a renewal) that race subscribe one after the other, and the second one's sweep removes the first one's
+ * subscription. `work` is bounded; an entry leaves the map when its chain settles (the map holds only running work).
  */
 async function oneAtATime<T>(key: string, work: () => Promise<T>): Promise<T> {
 	const current = (queues.get(key) ?? Promise.resolve()).then(work, work);
@@ -245,11 +239,10 @@ export async function subscribe(context: TriggerContext, deadline: Deadline): Pr
 
 	return await oneAtATime(`${nodeKey(context)}:${tag}`, async () => await deadline.run(async () => {
 		const previous = readState(staticData).subscription;
-		if (previous) await letGo(context, previous, deadline);
+		if (previous) await letGo(context, previous, deadline, false);
 		await sweep(context, tag, url, deadline);
 
-		// Not sent with too little time left: a POST abandoned mid-way may still create a subscription (the next
-		// sweep removes such a leftover, since it delivers to this node's own URL).
+		// A POST abandoned mid-way may still create a subscription: the next sweep removes it (it is at this node's URL).
 		if (deadline.leftAbove(MIN_SHARE_TO_SUBSCRIBE) <= 0) throw deadline.error('no time was left to send POST /webhooks');
 		let response: IDataObject;
 		try {

@@ -105,7 +105,13 @@ describe(`A change of the trigger's API key in real n8n ${env.n8nVersion}`, () =
 		expect(log).toMatch(new RegExp(`stored signing secret of webhook subscription ${old.id} cannot be read with (this|the) credential's API key`));
 		expect((await triggerState(workflowId)).subscriptionId).toBe(renewed.id);
 
+		// The first lead's deliveries are over (delivered, or dropped by the CRM with the old subscription), and so is
+		// any execution they started: on 1.x it ran through the new subscription; on 2.41 it came through the old one,
+		// whose signature nothing could check any more, and is lost (what docs/trigger.md says).
+		await waitFor(async () => (await crm.control('GET', '/health')).pendingDeliveries === 0, 120_000, 'the first lead\'s deliveries to end');
+		await new Promise((resolve) => setTimeout(resolve, 2_000));
 		const before = (await finishedExecutions(workflowId)).length;
+		expect(before).toBe((await n8n.usesPublicationService()) ? 0 : 1);
 		await crm.api('POST', '/leads', { name: 'Through the new subscription' });
 		await expectExactlyExecutions(workflowId, before + 1);
 		expect((await mine()).map((s) => s.id)).toEqual([renewed.id]);

@@ -346,9 +346,17 @@ describe('checkExists', () => {
 		await expect(trigger.checkExists()).resolves.toBe(false);
 		// No DELETE (none is mocked), no request to the old URL (afterEach).
 		expect(plain(trigger.staticData)).toEqual({ retiredSubscriptions: [{ id: 'whk_1', url: PRODUCTION_URL, secretWrapped }] });
-		const warned = loggedMessages.filter((entry) => entry.level === 'warn').map((entry) => entry.message).join('\n');
-		expect(warned).toContain(`kept webhook subscription whk_1, which carries this trigger's owner tag but delivers to ${PRODUCTION_URL}`);
-		expect(warned).toContain('its deliveries that reach this node are answered 410');
+		// create follows (checkExists said false): its sweep finds it and names it, once.
+		nock(API)
+			.get(LIST)
+			.query(true)
+			.reply(200, [{ id: 'whk_1', name: `n8n: Leads to Slack [n8n:${tagFor()}]`, url: PRODUCTION_URL }])
+			.post(LIST)
+			.reply(200, { id: 'whk_2', secret: SECRET });
+		await expect(trigger.create()).resolves.toBe(true);
+		const warned = loggedMessages.filter((entry) => entry.level === 'warn').map((entry) => entry.message);
+		expect(warned).toEqual([expect.stringContaining(`kept webhook subscription whk_1, which carries this trigger's owner tag but delivers to ${PRODUCTION_URL}`)]);
+		expect(warned[0]).toContain('its deliveries that reach this node are answered 410');
 	});
 
 	it('is false when the events changed, and deletes the stale subscription (a 404 on delete is fine)', async () => {
