@@ -1,6 +1,7 @@
 /** Shared values of the trigger tests (not a test file). */
 import { createCipheriv, hkdfSync, randomBytes } from 'node:crypto';
 
+import nock from 'nock';
 import type { IDataObject } from 'n8n-workflow';
 
 import { CrmInvoicingTrigger } from '../../../nodes/CrmInvoicingTrigger/CrmInvoicingTrigger.node';
@@ -116,4 +117,22 @@ export function useMovableClock(): void {
 /** Moves the clock past the lookup interval: the next mismatch may ask the CRM. */
 export function passLookupInterval(): void {
 	jest.setSystemTime(Date.now() + LOOKUP_INTERVAL_MS + 1);
+}
+
+/**
+ * Fails every test of the file that sent a request no interceptor answered (nock refuses it: no real network). The
+ * trigger contacts only the Base URL's origin, whatever URLs the CRM lists: a request to any other host lands here.
+ */
+export function expectNoUnansweredRequests(): void {
+	const unanswered: string[] = [];
+	const onNoMatch = (request: { href?: string; hostname?: string; method?: string; path?: string }) =>
+		unanswered.push(`${request.method ?? '?'} ${request.href ?? `${request.hostname ?? '?'}${request.path ?? ''}`}`);
+	beforeAll(() => nock.emitter.on('no match', onNoMatch));
+	afterAll(() => nock.emitter.removeListener('no match', onNoMatch));
+	beforeEach(() => {
+		unanswered.length = 0;
+	});
+	afterEach(() => {
+		expect(unanswered).toEqual([]);
+	});
 }

@@ -8,6 +8,7 @@ import { createHookContext, loggedMessages, TEST_CREDENTIALS } from '../../helpe
 import {
 	API,
 	earlierSubscription,
+	expectNoUnansweredRequests,
 	nodeType,
 	plain,
 	PRODUCTION_URL,
@@ -19,13 +20,6 @@ import {
 	unwrapped,
 } from './fixtures';
 
-/**
- * Every request no interceptor answered (nock refuses it: no real network). The trigger contacts only the Base URL's
- * origin, whatever URLs the CRM lists: after every test of this file, this is empty.
- */
-const unanswered: string[] = [];
-const onNoMatch = (request: { href?: string; hostname?: string; host?: string; method?: string; path?: string }) =>
-	unanswered.push(`${request.method ?? '?'} ${request.href ?? `${request.hostname ?? request.host ?? '?'}${request.path ?? ''}`}`);
 
 const LIST = '/api/v1/webhooks';
 const ONE = (id: string) => `/api/v1/webhooks/${id}`;
@@ -73,17 +67,14 @@ function emptyList() {
 }
 
 useNock();
-beforeAll(() => nock.emitter.on('no match', onNoMatch));
-afterAll(() => nock.emitter.removeListener('no match', onNoMatch));
+expectNoUnansweredRequests();
 beforeEach(() => {
 	loggedMessages.length = 0;
-	unanswered.length = 0;
 });
 afterEach(() => {
 	const pending = nock.pendingMocks();
 	nock.cleanAll();
 	expect(pending).toEqual([]);
-	expect(unanswered).toEqual([]);
 });
 afterAll(() => nock.enableNetConnect());
 

@@ -31,6 +31,7 @@ import { useNock } from '../../helpers/nock';
 import { signedHeaders } from '../../helpers/signing';
 import {
 	API,
+	expectNoUnansweredRequests,
 	HARNESS_IDS,
 	nextMessageId,
 	nodeType,
@@ -48,25 +49,17 @@ import {
 	wrapAsStored,
 } from './fixtures';
 
-/** Every request no interceptor answered (nock refuses it): a request to a host read from the CRM would land here. */
-const unanswered: string[] = [];
-const onNoMatch = (request: { href?: string; hostname?: string; method?: string; path?: string }) =>
-	unanswered.push(`${request.method ?? '?'} ${request.href ?? `${request.hostname ?? '?'}${request.path ?? ''}`}`);
-
 useNock();
 useMovableClock();
-beforeAll(() => nock.emitter.on('no match', onNoMatch));
-afterAll(() => nock.emitter.removeListener('no match', onNoMatch));
+expectNoUnansweredRequests();
 beforeEach(() => {
 	loggedMessages.length = 0;
-	unanswered.length = 0;
 	passLookupInterval();
 });
 afterEach(() => {
 	const pending = nock.pendingMocks();
 	nock.cleanAll();
 	expect(pending).toEqual([]);
-	expect(unanswered).toEqual([]);
 });
 
 const ONE = (id: string) => `/api/v1/webhooks/${id}`;
