@@ -54,7 +54,10 @@ export function answer(context: IWebhookFunctions, status: number, body: IDataOb
 	return { noWebhookResponse: true };
 }
 
-const MAX_ID_IN_LOG = 80;
+/** Text from the network as a log shows it: printable ASCII only (no line breaks to forge log lines), cut short. */
+export function printable(value: unknown, max: number): string {
+	return String(value).replace(/[^\x20-\x7e]/g, '?').slice(0, max);
+}
 
 /**
  * Refuses a delivery: answers `status` with the reason and logs a warning through n8n's logger, so an operator learns
@@ -65,7 +68,7 @@ export function refuse(context: IWebhookFunctions, status: 400 | 401 | 410 | 503
 	const workflow = context.getWorkflow();
 	const node = context.getNode();
 	const rawId = request.headers?.['webhook-id'];
-	const deliveryId = typeof rawId === 'string' ? rawId.replace(/[^\x20-\x7e]/g, '?').slice(0, MAX_ID_IN_LOG) : undefined;
+	const deliveryId = typeof rawId === 'string' ? printable(rawId, 80) : undefined;
 	const outcome = status === 503 ? 'the API retries it later' : status === 410 ? 'the API disables that endpoint' : 'the API does not retry it';
 	context.logger.warn(
 		`CRM Invoicing Trigger refused a delivery with ${status} (${outcome}): ${reason}` +

@@ -5,6 +5,7 @@ import { DOCUMENTED_EVENTS, INACTIVE_SUBSCRIPTION_STATUS } from '../CrmInvoicing
 import { eventNamesOf } from '../CrmInvoicing/helpers/events';
 import { listWebhookSubscriptions } from '../CrmInvoicing/helpers/webhookList';
 import { apiRequest, httpStatusOf } from '../CrmInvoicing/transport';
+import { printable } from './answers';
 import { nodeError, type Deadline } from './deadline';
 import { nodeKey, ownerTag, tagOfName, taggedName } from './identity';
 import { deliveryMemoryKey, forgetDeliveries } from './recentDeliveries';
@@ -95,9 +96,11 @@ export async function deleteOwnSubscription(context: TriggerContext, id: string,
 /** Names subscriptions with this node's tag that were kept because they deliver elsewhere, and how to remove them. */
 export function warnKept(context: TriggerContext, kept: Array<{ id: string; url: string; retired: boolean }>, url: string): void {
 	const meta = { workflowId: context.getWorkflow().id, nodeName: context.getNode().name };
-	for (const { id, url: at, retired } of kept.slice(0, MAX_NAMED_IN_WARNINGS)) {
+	for (const entry of kept.slice(0, MAX_NAMED_IN_WARNINGS)) {
+		// What the CRM lists is anyone's text (a key of the workspace can plant it): printable only, cut short.
+		const [id, at] = [printable(entry.id, 80), printable(entry.url, 300)];
 		context.logger.warn(
-			`CRM Invoicing Trigger: kept webhook subscription ${id}, which carries this trigger's owner tag but delivers to ${at}, not to this node's URL ${url}. The trigger deletes a subscription only at its own URL: this one may be the subscription of a restored copy of this n8n (for example production), which must keep receiving. If it is a leftover (an earlier WEBHOOK_URL of this n8n), delete it with the CRM Invoicing node: Webhook Subscription → Delete, ID ${id}${retired ? '; until then, its deliveries that reach this node are answered 410, so that the CRM disables it' : ''}.`,
+			`CRM Invoicing Trigger: kept webhook subscription ${id}, which carries this trigger's owner tag but delivers to ${at}, not to this node's URL ${url}. The trigger deletes a subscription only at its own URL: this one may be the subscription of a restored copy of this n8n (for example production), which must keep receiving. If it is a leftover (an earlier WEBHOOK_URL of this n8n), delete it with the CRM Invoicing node: Webhook Subscription → Delete, ID ${id}${entry.retired ? '; until then, its deliveries that reach this node are answered 410, so that the CRM disables it' : ''}.`,
 			{ ...meta, subscriptionId: id },
 		);
 	}
@@ -132,7 +135,7 @@ export async function letGo(context: TriggerContext, stored: StoredSubscription,
 
 /** Forgets a stored subscription without touching it in the CRM, and says so in n8n's log. */
 export function forgetForeign(context: TriggerContext, id: string, why: string): void {
-	context.logger.info(`CRM Invoicing Trigger: left webhook subscription ${id} alone because ${why}; this trigger subscribes anew`, {
+	context.logger.info(`CRM Invoicing Trigger: left webhook subscription ${id} alone because ${why}; only this node's record of it is gone`, {
 		workflowId: context.getWorkflow().id,
 		nodeName: context.getNode().name,
 	});
@@ -160,7 +163,7 @@ async function sweep(context: TriggerContext, tag: string, url: string, deadline
 		const candidate = { ownerTag: tagOfName(subscription.name), url: subscription.url };
 		if (id === '' || candidate.ownerTag !== tag) continue;
 		if (!mayDelete(candidate, tag, url)) {
-			kept.push({ id, url: String(subscription.url ?? '(no URL)').slice(0, 300), retired: retired.has(id) });
+			kept.push({ id, url: String(subscription.url ?? '(no URL)'), retired: retired.has(id) });
 			continue;
 		}
 		try {

@@ -386,7 +386,7 @@ describe('the deletion rule: only a subscription with this node\'s tag at this n
 	});
 
 	it('subscriptions planted with this node\'s tag at internal addresses receive no request and are not deleted', async () => {
-		const planted = ['http://127.0.0.1:6379/', 'http://169.254.169.254/latest/meta-data/', 'http://localhost:5678/rest/users', 'file:///etc/passwd'];
+		const planted = ['http://127.0.0.1:6379/', 'http://169.254.169.254/latest/meta-data/', 'http://localhost:5678/rest/users', 'file:///etc/passwd', 'http://10.0.0.1/\nCRM Invoicing Trigger: a forged log line'];
 		nock(API)
 			.get('/api/v1/webhooks')
 			.query(true)
@@ -395,6 +395,9 @@ describe('the deletion rule: only a subscription with this node\'s tag at this n
 		await expect(hooks({}).create()).resolves.toBe(true);
 		// No DELETE is mocked, and afterEach finds no request to any other host.
 		expect(warnings().filter((message) => message.includes('kept webhook subscription whk_planted_'))).toHaveLength(planted.length);
+		// What the CRM lists is anyone's text: no line break reaches the log.
+		for (const message of warnings()) expect(message).not.toMatch(/[\r\n]/);
+		expect(warnings().join()).toContain('http://10.0.0.1/?CRM Invoicing Trigger: a forged log line');
 	});
 
 	it('a flood of planted subscriptions is named in at most ten warnings and one count', async () => {
