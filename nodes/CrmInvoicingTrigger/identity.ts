@@ -55,7 +55,7 @@ function instanceIdOf(context: NodeContext): string {
  * deactivates a workflow; the webhook URL tells them apart, since n8n builds it from the registration
  * (`/webhook-test/…` while test listening).
  */
-export function modeOf(context: NodeContext): 'test' | 'production' {
+function modeOf(context: NodeContext): 'test' | 'production' {
 	if (context.getMode?.() === 'manual') return 'test';
 	try {
 		return /\/webhook-test\//.test(context.getNodeWebhookUrl?.('default') ?? '') ? 'test' : 'production';

@@ -32,7 +32,7 @@ import { isInactiveStatus, lookUpSubscription } from './subscription';
 export const LOOKUP_INTERVAL_MS = 30_000;
 
 /** The question's time limit: the delivery waiting for it must still be answered within the CRM's 20 s. */
-export const LOOKUP_TIME_LIMIT_MS = 5_000;
+const LOOKUP_TIME_LIMIT_MS = 5_000;
 
 /** When this process last asked (for any trigger). */
 let lastLookupAt: number | undefined;

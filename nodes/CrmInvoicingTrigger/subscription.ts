@@ -94,7 +94,7 @@ export async function deleteOwnSubscription(context: TriggerContext, id: string,
 }
 
 /** Names subscriptions with this node's tag that were kept because they deliver elsewhere, and how to remove them. */
-export function warnKept(context: TriggerContext, kept: Array<{ id: string; url: string; retired: boolean }>, url: string): void {
+function warnKept(context: TriggerContext, kept: Array<{ id: string; url: string; retired: boolean }>, url: string): void {
 	const meta = { workflowId: context.getWorkflow().id, nodeName: context.getNode().name };
 	for (const entry of kept.slice(0, MAX_NAMED_IN_WARNINGS)) {
 		// What the CRM lists is anyone's text (a key of the workspace can plant it): printable only, cut short.

@@ -26,6 +26,7 @@ import {
 	readSignatureEntries,
 	verifyWebhookSignature,
 } from '../../../nodes/CrmInvoicingTrigger/signature';
+import { mayDelete } from '../../../nodes/CrmInvoicingTrigger/subscription';
 import { createHookContext, createWebhookContext, loggedMessages, TEST_CREDENTIALS } from '../../helpers/harness';
 import { useNock } from '../../helpers/nock';
 import { signedHeaders } from '../../helpers/signing';
@@ -354,6 +355,16 @@ describe('a retired subscription (kept at the CRM because it delivers to another
 
 describe('the deletion rule: only a subscription with this node\'s tag at this node\'s own URL, whatever any URL answers', () => {
 	const STAGING_URL = 'https://staging.example.com/webhook/c0ffee00-0000-4000-8000-0000000000aa/webhook';
+
+	it('is one test of two facts: the owner tag, and the URL the subscription delivers to', () => {
+		const tag = tagFor();
+		expect(mayDelete({ ownerTag: tag, url: PRODUCTION_URL }, tag, PRODUCTION_URL)).toBe(true);
+		expect(mayDelete({ ownerTag: tag, url: STAGING_URL }, tag, PRODUCTION_URL)).toBe(false);
+		expect(mayDelete({ ownerTag: tagFor('manual'), url: PRODUCTION_URL }, tag, PRODUCTION_URL)).toBe(false);
+		expect(mayDelete({ ownerTag: undefined, url: PRODUCTION_URL }, tag, PRODUCTION_URL)).toBe(false);
+		expect(mayDelete({ ownerTag: tag, url: undefined }, tag, PRODUCTION_URL)).toBe(false);
+		expect(mayDelete({ ownerTag: tag, url: `${PRODUCTION_URL}/` }, tag, PRODUCTION_URL)).toBe(false);
+	});
 
 	it('a restored copy (same owner tag, another URL) keeps production\'s subscription at activation, deletes only its own, and never requests production\'s URL', async () => {
 		nock(API).get(ONE('whk_1')).reply(200, { id: 'whk_1', url: PRODUCTION_URL, events: ['lead.created', 'deal.stage_changed'] });
