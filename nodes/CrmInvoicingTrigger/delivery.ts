@@ -6,7 +6,7 @@ import { fullRecordOf } from './fullRecord';
 import { refuseMismatch } from './mismatch';
 import { acceptOnce, deliveryMemoryKey, wasAccepted } from './recentDeliveries';
 import { refuseUnreadable } from './renewal';
-import { apiKeyOf, keepWrappedUnderKey, readSecret, secretOwner, type SecretRead } from './secret';
+import { apiKeyOf, keepWrappedAfterDelivery, readSecret, secretOwner, type SecretRead } from './secret';
 import { verifyWebhookSignature } from './signature';
 import { deliveryOutput } from './simplify';
 import { readState } from './state';
@@ -40,8 +40,8 @@ function parseDelivery(rawBody: Buffer | string | undefined): { ok: true; delive
  * One delivery: verify (before anything else, on the raw bytes), then parse, filter by event, drop retries of an
  * accepted `webhook-id`, read the full record when asked (after the duplicate check, so a retry costs no API call),
  * and emit one item. Never throws for a bad request: every refusal is answered here and logged (answers.ts).
- * Requests: the credential is read (n8n decrypts it) for every verified delivery, to keep the secret wrapped under
- * its current API key; API calls: Output Full Record's read, a mismatch's question (mismatch.ts) and a renewal when
+ * Requests: the credential is read (n8n decrypts it) when this process does not hold the secret, and at most once per
+ * 10 s per trigger otherwise, to keep the secret wrapped under its current API key; API calls: Output Full Record's read, a mismatch's question (mismatch.ts) and a renewal when
  * the stored secret cannot be read (renewal.ts).
  */
 export async function receiveDelivery(this: IWebhookFunctions): Promise<IWebhookResponseData> {
@@ -73,10 +73,8 @@ export async function receiveDelivery(this: IWebhookFunctions): Promise<IWebhook
 		if (verification.reason === 'signature does not match') return await refuseMismatch(this, request, stored, retired, apiKey, verify);
 		return refuse(this, 401, verification.reason, request);
 	}
-	// Verified: the secret stays wrapped under the credential's current API key (secret.ts). Without the credential
-	// now, it stays as it is; the delivery is verified all the same.
-	const currentKey = await apiKey().catch(() => undefined);
-	if (currentKey !== undefined) keepWrappedUnderKey(this, stored, read.secret, currentKey);
+	// Verified: the secret stays wrapped under the credential's current API key (secret.ts).
+	await keepWrappedAfterDelivery(this, stored, read, apiKey);
 
 	const parsed = parseDelivery(request.rawBody);
 	// Signed by the API but not a delivery: retrying will not help, and 4xx (not 410) is not retried.

@@ -12,7 +12,7 @@ import type { IDataObject } from 'n8n-workflow';
 import { UNUSABLE_SECRET_REASON } from '../../../nodes/CrmInvoicingTrigger/answers';
 import { RENEWAL_TIME_LIMIT_MS, timeLimits } from '../../../nodes/CrmInvoicingTrigger/deadline';
 import { RENEWAL_INTERVAL_MS } from '../../../nodes/CrmInvoicingTrigger/renewal';
-import { unwrapSecret } from '../../../nodes/CrmInvoicingTrigger/secret';
+import { KEY_CHECK_INTERVAL_MS, unwrapSecret } from '../../../nodes/CrmInvoicingTrigger/secret';
 import { createHookContext, createWebhookContext, loggedMessages, TEST_CREDENTIALS } from '../../helpers/harness';
 import { useNock } from '../../helpers/nock';
 import { signedHeaders } from '../../helpers/signing';
@@ -142,6 +142,23 @@ describe('a key change while n8n runs (the process holds the secret)', () => {
 		expect(afterRestart).toMatchObject({ ran: true, status: 200 });
 		// Without the re-wrap, a process with empty memories could not have read it with the new key.
 		expect(unwrapSecret(String(saved.secretWrapped), NEW_KEY, owner('whk_1'))).toBeUndefined();
+	});
+
+	it('the key is checked at most once per 10 s per trigger: a delivery within that time runs, the first one after re-wraps', async () => {
+		nock(API).get(LIST).query(true).reply(200, []).post(LIST).reply(200, { id: 'whk_1', secret: SECRET });
+		const trigger = hooks({}, OLD_KEY);
+		await trigger.create();
+		const saved = plain(trigger.staticData);
+		// A delivery under the old key: the process checked the key now.
+		expect(await deliver(plain(saved), { apiKey: OLD_KEY })).toMatchObject({ ran: true });
+		// The key changes; within 10 s of that check, a delivery runs and the stored secret stays as it is.
+		const soon = await deliver(plain(saved));
+		expect(soon).toMatchObject({ ran: true });
+		expect(soon.staticData.secretWrapped).toBe(saved.secretWrapped);
+		jest.setSystemTime(Date.now() + KEY_CHECK_INTERVAL_MS);
+		const later = await deliver(plain(saved));
+		expect(later).toMatchObject({ ran: true });
+		expect(unwrapSecret(String(later.staticData.secretWrapped), NEW_KEY, owner('whk_1'))).toBe(SECRET);
 	});
 
 	it('activation (checkExists) wraps anew what this process holds, and keeps the subscription', async () => {

@@ -19,7 +19,7 @@ import {
 } from '../../../nodes/CrmInvoicingTrigger/answers';
 import { HOOK_TIME_LIMIT_MS, timeLimits } from '../../../nodes/CrmInvoicingTrigger/deadline';
 import { LOOKUP_INTERVAL_MS } from '../../../nodes/CrmInvoicingTrigger/mismatch';
-import { unwrapSecret, wrapSecret, type SecretOwner } from '../../../nodes/CrmInvoicingTrigger/secret';
+import { KEY_CHECK_INTERVAL_MS, unwrapSecret, wrapSecret, type SecretOwner } from '../../../nodes/CrmInvoicingTrigger/secret';
 import {
 	MAX_SIGNATURE_ENTRIES,
 	MAX_SIGNATURE_HEADER_LENGTH,
@@ -230,16 +230,19 @@ describe('the signing secret at rest', () => {
 		expect(wrapSecret(SECRET, TEST_CREDENTIALS.apiKey, owner('whk_1'))).not.toBe(wrapped);
 	});
 
-	it('a delivery verifies with the wrapped secret, and reads the credential once (to check the key it is wrapped under)', async () => {
+	it('a delivery verifies with the wrapped secret; the credential is read to unwrap it, then once per 10 s to check its key', async () => {
 		const staticData = storedSubscription({ subscriptionId: 'whk_fresh_1', secretWrapped: wrapAsStored(SECRET, 'whk_fresh_1') });
 		const first = await deliver({ staticData: plain(staticData) });
 		expect(first.result.workflowData).toHaveLength(1);
 		expect(first.credentialReads).toBe(1);
 		const second = await deliver({ staticData: plain(staticData) });
 		expect(second.result.workflowData).toHaveLength(1);
-		expect(second.credentialReads).toBe(1);
+		expect(second.credentialReads).toBe(0);
+		jest.setSystemTime(Date.now() + KEY_CHECK_INTERVAL_MS);
+		const later = await deliver({ staticData: plain(staticData) });
+		expect(later.credentialReads).toBe(1);
 		// Nothing changed in what is stored: it is wrapped under the current key already.
-		expect(second.staticData.secretWrapped).toBe(staticData.secretWrapped);
+		expect(later.staticData.secretWrapped).toBe(staticData.secretWrapped);
 	});
 
 	it('a credential n8n cannot hand over (deleted) is 503, with a reason, and nothing runs', async () => {
