@@ -6,7 +6,7 @@ import { fullRecordOf } from './fullRecord';
 import { refuseMismatch } from './mismatch';
 import { acceptOnce, deliveryMemoryKey, wasAccepted } from './recentDeliveries';
 import { refuseUnreadable } from './renewal';
-import { apiKeyOf, keepWrappedAfterDelivery, readSecret, secretOwner, type SecretRead } from './secret';
+import { apiKeyOf, keepWrappedUnderKey, readSecret, secretOwner, type SecretRead } from './secret';
 import { verifyWebhookSignature } from './signature';
 import { deliveryOutput } from './simplify';
 import { readState } from './state';
@@ -74,7 +74,7 @@ export async function receiveDelivery(this: IWebhookFunctions): Promise<IWebhook
 		return refuse(this, 401, verification.reason, request);
 	}
 	// Verified: the secret stays wrapped under the credential's current API key (secret.ts).
-	await keepWrappedAfterDelivery(this, stored, read, apiKey);
+	await keepWrappedUnderKey(this, stored, read, apiKey);
 
 	const parsed = parseDelivery(request.rawBody);
 	// Signed by the API but not a delivery: retrying will not help, and 4xx (not 410) is not retried.

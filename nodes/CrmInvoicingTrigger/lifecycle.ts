@@ -80,7 +80,7 @@ async function secretReadable(context: IHookFunctions, stored: StoredSubscriptio
 	const apiKey = await apiKeyOf(context);
 	const read = await readSecret(stored, secretOwner(context, stored.id), async () => apiKey);
 	if (read.kind === 'secret') {
-		keepWrappedUnderKey(context, stored, read.secret, apiKey);
+		await keepWrappedUnderKey(context, stored, read, async () => apiKey, true);
 		return true;
 	}
 	context.logger.warn(

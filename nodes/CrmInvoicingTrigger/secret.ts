@@ -114,51 +114,44 @@ export async function readSecret(
 }
 
 /**
- * After a stored secret was read (a hook, a verified delivery): when what is stored is not wrapped under the
- * credential's current `apiKey` (the key changed while this process held the secret, or a clear secret of 0.1/0.2),
- * the secret is wrapped anew under it and stored, and n8n's log says so. The static data write is saved by n8n
- * after the hook or the delivery, so that the next process (or this one after a restart) reads it with the new key.
+ * How often a process that holds a trigger's secret reads the credential, at a verified delivery, to notice a new API
+ * key (a read costs n8n a database read and a decryption: at every delivery it doubled the answer time of 20
+ * concurrent deliveries). A secret unwrapped from storage was read with the current key already.
  */
-export function keepWrappedUnderKey(context: SecretContext, stored: StoredSubscription, secret: string, apiKey: string): void {
+export const KEY_CHECK_INTERVAL_MS = 10_000;
+
+const lastKeyCheck = new BoundedMap<string, number>(MAX_CACHED);
+
+/**
+ * After a stored secret was read (a hook: `always`; a verified delivery: as KEY_CHECK_INTERVAL_MS says): when what is
+ * stored is not wrapped under the credential's current API key (the key changed while this process held the secret,
+ * or a clear secret of 0.1/0.2), the secret is wrapped anew under it and stored, and n8n's log says so. n8n saves the
+ * write after the hook or the delivery, so that every process (and this one after a restart) reads it with the new
+ * key. Without the credential now, nothing changes.
+ */
+export async function keepWrappedUnderKey(
+	context: SecretContext,
+	stored: StoredSubscription,
+	read: { secret: string; held: boolean },
+	apiKey: () => Promise<string>,
+	always = false,
+): Promise<void> {
+	const [node, now, wrapped] = [nodeKey(context), Date.now(), stored.secretWrapped];
+	const last = lastKeyCheck.get(node);
+	const recent = last !== undefined && now >= last && now - last < KEY_CHECK_INTERVAL_MS;
+	if (!always && read.held && wrapped !== undefined && recent) return;
+	lastKeyCheck.set(node, now);
+	const currentKey = await apiKey().catch(() => undefined);
+	if (currentKey === undefined) return;
 	const owner = secretOwner(context, stored.id);
-	const wrapped = stored.secretWrapped;
-	if (wrapped !== undefined) {
-		if (held.peek(heldKey(wrapped, owner))?.keyPrint === keyPrint(apiKey)) return;
-		if (unwrapSecret(wrapped, apiKey, owner) !== undefined) return;
-	}
-	updateSubscription(context.getWorkflowStaticData('node'), { secretWrapped: wrapSecret(secret, apiKey, owner) });
+	const underKey = (text: string) =>
+		held.peek(heldKey(text, owner))?.keyPrint === keyPrint(currentKey) || unwrapSecret(text, currentKey, owner) !== undefined;
+	if (wrapped !== undefined && underKey(wrapped)) return;
+	updateSubscription(context.getWorkflowStaticData('node'), { secretWrapped: wrapSecret(read.secret, currentKey, owner) });
 	context.logger.info(
 		wrapped === undefined
 			? `CRM Invoicing Trigger: wrapped the signing secret of webhook subscription ${stored.id}, which an earlier version stored in clear, under the credential's API key; the clear copy is gone`
 			: `CRM Invoicing Trigger: the credential's API key changed; wrapped the signing secret of webhook subscription ${stored.id} anew under the new key (this n8n process still held it), so that deliveries are verified after a restart too`,
 		{ workflowId: context.getWorkflow().id, nodeName: context.getNode().name },
 	);
-}
-
-/**
- * How often a process that holds a trigger's secret reads the credential, at a verified delivery, to notice a new API
- * key (reading it costs n8n a database read and a decryption: at every delivery it doubled the answer time of 20
- * concurrent deliveries). A secret read from storage was read with the current key already, and a clear one is
- * wrapped at once.
- */
-export const KEY_CHECK_INTERVAL_MS = 10_000;
-
-const lastKeyCheck = new BoundedMap<string, number>(MAX_CACHED);
-
-/** After a verified delivery: keepWrappedUnderKey, with the credential read as KEY_CHECK_INTERVAL_MS says. */
-export async function keepWrappedAfterDelivery(
-	context: SecretContext,
-	stored: StoredSubscription,
-	read: { secret: string; held: boolean },
-	apiKey: () => Promise<string>,
-	now = Date.now(),
-): Promise<void> {
-	const node = nodeKey(context);
-	const last = lastKeyCheck.get(node);
-	const due = !read.held || stored.secretWrapped === undefined || last === undefined || now < last || now - last >= KEY_CHECK_INTERVAL_MS;
-	if (!due) return;
-	lastKeyCheck.set(node, now);
-	// Without the credential now, the secret stays as it is; the delivery was verified all the same.
-	const currentKey = await apiKey().catch(() => undefined);
-	if (currentKey !== undefined) keepWrappedUnderKey(context, stored, read.secret, currentKey);
 }
