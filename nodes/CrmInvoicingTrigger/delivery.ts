@@ -40,8 +40,8 @@ function parseDelivery(rawBody: Buffer | string | undefined): { ok: true; delive
  * One delivery: verify (before anything else, on the raw bytes), then parse, filter by event, drop retries of an
  * accepted `webhook-id`, read the full record when asked (after the duplicate check, so a retry costs no API call),
  * and emit one item. Never throws for a bad request: every refusal is answered here and logged (answers.ts).
- * Requests: the credential is read (n8n decrypts it) when this process does not hold the secret, and at most once per
- * 10 s per trigger otherwise, to keep the secret wrapped under its current API key; API calls: Output Full Record's read, a mismatch's question (mismatch.ts) and a renewal when
+ * The credential is read (n8n decrypts it) when this process does not hold the secret, else at most once per 10 s per
+ * trigger (secret.ts). API calls: Output Full Record's read, a mismatch's question (mismatch.ts), and a renewal when
  * the stored secret cannot be read (renewal.ts).
  */
 export async function receiveDelivery(this: IWebhookFunctions): Promise<IWebhookResponseData> {
