@@ -25,7 +25,8 @@ export interface E2eEnv {
 	/**
 	 * POST {controlUrl}/restart-n8n restarts n8n on the same data. A JSON body `{"webhookUrl": "alias"}` restarts it
 	 * with WEBHOOK_URL set to `webhookAliasUrl` (another address that reaches the same n8n, as after a domain or tunnel
-	 * change); `{"webhookUrl": "default"}` (or no body) with its usual one. `"publicationService": false` restarts it
+	 * change); `{"webhookUrl": "default"}` (or no body) with its usual one; `{"webhookUrl": "http://127.0.0.1:<port>"}`
+	 * with a test's own address in front of n8n (a proxy the test controls). `"publicationService": false` restarts it
 	 * with N8N_USE_WORKFLOW_PUBLICATION_SERVICE=false (n8n 2.41's start-up activation as in 2.38); without it, n8n's
 	 * default. `"package": "test/fixtures/releases/<file>.tgz"` installs that packed release before the start (what a
 	 * user upgrading or downgrading does), `"package": "current"` this checkout again; without it the installed package
@@ -120,7 +121,9 @@ async function main(): Promise<void> {
 					const text = Buffer.concat(chunks).toString('utf8').slice(0, 1000);
 					const asked = (text.trim() === '' ? {} : JSON.parse(text)) as { webhookUrl?: string; publicationService?: boolean; package?: string };
 					const wanted = asked.webhookUrl ?? 'default';
-					if (wanted !== 'default' && wanted !== 'alias') throw new Error('webhookUrl must be "default" or "alias"');
+					// A test's own address in front of n8n (a proxy it controls) is a loopback http URL with a port.
+					const own = /^http:\/\/127\.0\.0\.1:\d{2,5}\/?$/.test(wanted);
+					if (wanted !== 'default' && wanted !== 'alias' && !own) throw new Error('webhookUrl must be "default", "alias" or http://127.0.0.1:<port>');
 					const release = asked.package === undefined || asked.package === 'current' ? undefined : path.resolve(ROOT, asked.package);
 					if (release !== undefined && (!release.startsWith(`${RELEASES}${path.sep}`) || !existsSync(release))) {
 						throw new Error(`package must be "current" or a tarball in ${path.relative(ROOT, RELEASES)}`);
@@ -128,7 +131,7 @@ async function main(): Promise<void> {
 					readyUntil = 0;
 					await stack.n8n.stop();
 					if (asked.package !== undefined) installPackage(userFolder, release);
-					const base = wanted === 'alias' ? `${webhookAliasUrl}/` : `${stack.n8n.url}/`;
+					const base = own ? `${wanted.replace(/\/$/, '')}/` : wanted === 'alias' ? `${webhookAliasUrl}/` : `${stack.n8n.url}/`;
 					const { N8N_USE_WORKFLOW_PUBLICATION_SERVICE: _previous, ...rest } = stack.n8n.options.env ?? {};
 					stack.n8n.options.env = {
 						...rest,

@@ -31,7 +31,7 @@ export const SPEC_CHOICES: readonly SpecChoice[] = [
 		appliedBy: [
 			'nodes/CrmInvoicingTrigger/CrmInvoicingTrigger.node.ts#eventOptions',
 			'nodes/CrmInvoicing/actions/webhook/create.ts#eventOptions',
-			'nodes/CrmInvoicingTrigger/lifecycle.ts#refusedEventsError',
+			'nodes/CrmInvoicingTrigger/subscription.ts#refusedEventsError',
 		],
 		summary:
 			'Offers lead.created and six assumed names (KNOWN_EVENTS, marked "Assumed Name"), plus any custom name; a refusal of undocumented names is an error that names them.',
@@ -180,15 +180,15 @@ export const SPEC_CHOICES: readonly SpecChoice[] = [
 		appliedBy: [
 			'nodes/CrmInvoicing/actions/webhook/delete.ts#execute',
 			'nodes/CrmInvoicing/transport/request.ts#apiRequestFull',
-			'nodes/CrmInvoicingTrigger/lifecycle.ts#deleteRemote',
+			'nodes/CrmInvoicingTrigger/subscription.ts#deleteOwnSubscription',
 		],
 		summary:
-			'Any 2xx is success; Delete counts a 404 on a retry as deleted (the first attempt did it) and a 404 on the first attempt as an error; the trigger\'s own cleanup counts any 404 as gone.',
+			'A 2xx whose body is empty or a JSON object is success, any other body (a sign-in page) an error, for every DELETE; Delete counts a 404 on a retry as deleted (the first attempt did it) and a 404 on the first attempt as an error; the trigger\'s own cleanup counts any 404 as gone.',
 	},
 	{
 		id: 'subscription-status',
 		section: '§3 States and transitions',
-		appliedBy: ['nodes/CrmInvoicingTrigger/subscription.ts#isInactiveStatus', 'nodes/CrmInvoicingTrigger/lifecycle.ts#checkExists'],
+		appliedBy: ['nodes/CrmInvoicingTrigger/subscription.ts#isInactiveStatus', 'nodes/CrmInvoicingTrigger/lifecycle.ts#checkStored', 'nodes/CrmInvoicingTrigger/mismatch.ts#verdict'],
 		summary:
 			'Subscription status values are not shown: a status matching INACTIVE_SUBSCRIPTION_STATUS (disabled, inactive, paused, failed, deleted) means the CRM delivers nothing, and the trigger subscribes anew; any other status, or none, counts as active.',
 	},

@@ -1,12 +1,5 @@
 import { NodeConnectionTypes } from 'n8n-workflow';
-import type {
-	IHookFunctions,
-	INodePropertyOptions,
-	INodeType,
-	INodeTypeDescription,
-	IWebhookFunctions,
-	IWebhookResponseData,
-} from 'n8n-workflow';
+import type { IHookFunctions, INodePropertyOptions, INodeType, INodeTypeDescription } from 'n8n-workflow';
 
 import { KNOWN_EVENTS } from '../CrmInvoicing/apiChoices';
 import { receiveDelivery } from './delivery';
@@ -120,6 +113,7 @@ export class CrmInvoicingTrigger implements INodeType {
 		],
 	};
 
+	// The hooks n8n runs on activation, deactivation and test listening (lifecycle.ts), and each delivery (delivery.ts).
 	webhookMethods = {
 		default: {
 			async checkExists(this: IHookFunctions): Promise<boolean> {
@@ -134,7 +128,5 @@ export class CrmInvoicingTrigger implements INodeType {
 		},
 	};
 
-	async webhook(this: IWebhookFunctions): Promise<IWebhookResponseData> {
-		return await receiveDelivery.call(this);
-	}
+	webhook = receiveDelivery;
 }

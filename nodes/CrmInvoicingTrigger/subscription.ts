@@ -1,131 +1,45 @@
-import type { IDataObject } from 'n8n-workflow';
+import { NodeOperationError } from 'n8n-workflow';
+import type { IDataObject, IHookFunctions, INode, IWebhookFunctions } from 'n8n-workflow';
 
-import { INACTIVE_SUBSCRIPTION_STATUS } from '../CrmInvoicing/apiChoices';
+import { DOCUMENTED_EVENTS, INACTIVE_SUBSCRIPTION_STATUS } from '../CrmInvoicing/apiChoices';
 import { eventNamesOf } from '../CrmInvoicing/helpers/events';
-import { httpStatusOf } from '../CrmInvoicing/transport';
+import { listWebhookSubscriptions } from '../CrmInvoicing/helpers/webhookList';
+import { apiRequest, httpStatusOf } from '../CrmInvoicing/transport';
+import { printable } from './answers';
+import { nodeError, type Deadline } from './deadline';
+import { nodeKey, ownerTag, tagOfName, taggedName } from './identity';
+import { deliveryMemoryKey, forgetDeliveries } from './recentDeliveries';
+import { apiKeyOf, secretOwner, wrapSecret } from './secret';
+import { clearSubscription, keepRetired, readState, retireSubscription, storeSubscription, type StoredSubscription } from './state';
 
 /**
- * What the trigger keeps in the node's static data (`getWorkflowStaticData('node')`) about its subscription.
- * n8n keeps production and "Listen for test event" static data apart, so each URL has its own subscription.
+ * The trigger's subscription at the CRM: subscribing, and the one rule for deleting. **The deletion rule**: the
+ * trigger deletes a subscription only when it carries this node's owner tag (identity.ts) AND delivers to this node's
+ * own current webhook URL (production, or test while listening, as n8n's getNodeWebhookUrl gives it), whatever any URL
+ * answers; no URL read from the CRM is ever requested. One with this node's tag at another URL (an old WEBHOOK_URL of
+ * this n8n, or a restored copy's: a copy computes the same tag) is kept and named in a warning that says how to
+ * remove it; when this node held its secret, its deliveries that reach this node are answered 410 (mismatch.ts).
  */
-export interface StoredSubscription {
-	/** The API's subscription id. */
-	webhookId?: string;
-	/**
-	 * The `whsec_` signing secret in clear, as version 0.2 stored it. Read only to migrate it (activation wraps it and
-	 * deletes it); never written any more.
-	 */
-	webhookSecret?: string;
-	/** The signing secret, wrapped (secretAtRest.ts). Never output, never logged, never stored in clear. */
-	webhookSecretWrapped?: string;
-	/** The URL the subscription delivers to (this node's webhook URL when it was created). */
-	webhookUrl?: string;
-	/** The event names subscribed to, sorted. */
-	webhookEvents?: string[];
-	/** The owner tag (ownership.ts) the subscription was created with: which n8n, workflow, node and mode it is for. */
-	webhookOwner?: string;
-	/** Fingerprints of the most recent accepted `webhook-id`s, oldest first (see recentDeliveries.ts). */
-	recentDeliveries?: string[];
-	/**
-	 * Earlier subscriptions of this node left in place because their URL still answered as a registered n8n webhook
-	 * (lifecycle.ts: a restored copy, or an old address of this n8n). A delivery verified only by one of their secrets
-	 * is answered 410, so the CRM disables that endpoint and no event runs this trigger twice. At most MAX_RETIRED.
-	 */
-	webhookRetired?: RetiredSubscription[];
-}
 
-export interface RetiredSubscription {
-	webhookId: string;
-	webhookUrl: string;
-	/** Its secret, wrapped for its own id (secretAtRest.ts); may be absent (0.2 data without a secret). */
-	webhookSecretWrapped?: string;
-}
+/** Either context the trigger subscribes from: a hook (activation) or a delivery (renewal.ts). */
+export type TriggerContext = IHookFunctions | IWebhookFunctions;
 
-/** How many retired subscriptions are remembered (the oldest are forgotten first; the CRM keeps them). */
-export const MAX_RETIRED = 3;
+/** The share of the time limit kept for POST /webhooks (8 s of 20 s), and the least left to send it (2 s). */
+const RESERVED_FOR_SUBSCRIBING = 0.4;
+const MIN_SHARE_TO_SUBSCRIBE = 0.1;
 
-const STORED_KEYS: Array<keyof StoredSubscription> = [
-	'webhookId',
-	'webhookSecret',
-	'webhookSecretWrapped',
-	'webhookUrl',
-	'webhookEvents',
-	'webhookOwner',
-	'recentDeliveries',
-	'webhookRetired',
-];
+/** Most kept subscriptions named one by one in warnings; the others are counted. */
+const MAX_NAMED_IN_WARNINGS = 10;
 
-export function readSubscription(staticData: IDataObject): StoredSubscription {
-	const text = (value: unknown) => (typeof value === 'string' && value !== '' ? value : undefined);
-	const list = (value: unknown) =>
-		Array.isArray(value) ? value.filter((entry): entry is string => typeof entry === 'string') : undefined;
-	return {
-		webhookId: text(staticData.webhookId),
-		webhookSecret: text(staticData.webhookSecret),
-		webhookSecretWrapped: text(staticData.webhookSecretWrapped),
-		webhookUrl: text(staticData.webhookUrl),
-		webhookEvents: list(staticData.webhookEvents),
-		webhookOwner: text(staticData.webhookOwner),
-		recentDeliveries: list(staticData.recentDeliveries),
-		webhookRetired: retiredOf(staticData.webhookRetired),
-	};
-}
-
-function retiredOf(value: unknown): RetiredSubscription[] | undefined {
-	if (!Array.isArray(value)) return undefined;
-	const retired: RetiredSubscription[] = [];
-	for (const entry of value.slice(-MAX_RETIRED)) {
-		if (!entry || typeof entry !== 'object') continue;
-		const { webhookId, webhookUrl, webhookSecretWrapped } = entry as IDataObject;
-		if (typeof webhookId !== 'string' || webhookId === '' || typeof webhookUrl !== 'string') continue;
-		retired.push({
-			webhookId,
-			webhookUrl,
-			...(typeof webhookSecretWrapped === 'string' ? { webhookSecretWrapped } : {}),
-		});
-	}
-	return retired;
-}
-
-/** What create stores: the wrapped secret, never the clear one; retired subscriptions are kept as they are. */
-export type NewSubscription = Required<
-	Omit<StoredSubscription, 'recentDeliveries' | 'webhookSecret' | 'webhookRetired'>
->;
-
-export function storeSubscription(staticData: IDataObject, subscription: NewSubscription): void {
-	const retired = readSubscription(staticData).webhookRetired;
-	clearSubscription(staticData);
-	staticData.webhookId = subscription.webhookId;
-	staticData.webhookSecretWrapped = subscription.webhookSecretWrapped;
-	staticData.webhookUrl = subscription.webhookUrl;
-	staticData.webhookEvents = [...subscription.webhookEvents];
-	staticData.webhookOwner = subscription.webhookOwner;
-	if (retired && retired.length > 0) setRetired(staticData, retired);
-}
-
-/** Replaces the retired list (a new array, so that n8n notices the change); removes it when empty. */
-export function setRetired(staticData: IDataObject, retired: RetiredSubscription[]): void {
-	if (retired.length === 0) {
-		delete staticData.webhookRetired;
-		return;
-	}
-	staticData.webhookRetired = retired.slice(-MAX_RETIRED).map((entry) => ({ ...entry })) as unknown as IDataObject[];
-}
-
-/** Clears the current subscription and keeps the retired list. */
-export function clearCurrent(staticData: IDataObject): void {
-	const retired = readSubscription(staticData).webhookRetired;
-	clearSubscription(staticData);
-	if (retired && retired.length > 0) setRetired(staticData, retired);
-}
-
-export function clearSubscription(staticData: IDataObject): void {
-	for (const key of STORED_KEYS) delete staticData[key];
-}
-
-/** The events to subscribe to: the selected ones plus the custom names, each once, sorted. */
+/** The event names to subscribe to: the selected ones plus the custom names, each once, sorted. */
 export function subscribedEvents(events: unknown, customEvents: unknown): string[] {
 	return eventNamesOf(events, customEvents).sort();
+}
+
+/** The event names the node's parameters ask for. */
+export function eventsOf(context: TriggerContext): string[] {
+	const options = context.getNodeParameter('options', {}) as IDataObject;
+	return subscribedEvents(context.getNodeParameter('events', []), options.customEvents);
 }
 
 /** Whether two event lists hold the same names (order and repetition aside). */
@@ -135,15 +49,230 @@ export function sameEvents(a: readonly unknown[] | undefined, b: readonly string
 	return left.length === b.length && left.every((name, index) => name === b[index]);
 }
 
-/**
- * Whether a subscription's status says the CRM delivers nothing to it. The spec names no status value (§3), so this
- * is the choice subscription-status in apiChoices.ts; a missing or unknown status counts as active.
- */
+/** Whether a subscription's status says the CRM delivers nothing to it (the choice subscription-status). */
 export function isInactiveStatus(status: unknown): boolean {
 	return typeof status === 'string' && INACTIVE_SUBSCRIPTION_STATUS.test(status);
 }
 
-/** Whether an error from the transport is the API's 404 (the subscription is gone). */
-export function isNotFound(error: unknown): boolean {
-	return httpStatusOf(error) === 404;
+/** This node's webhook URL for the current mode: the test URL while listening for a test event, else production. */
+export function ownUrl(context: TriggerContext): string {
+	const url = context.getNodeWebhookUrl('default');
+	if (!url) {
+		throw new NodeOperationError(context.getNode(), 'n8n did not give this trigger a webhook URL', {
+			description: 'Save the workflow and try again.',
+		});
+	}
+	return url;
+}
+
+/** The deletion rule (see the module's comment), for any subscription: its owner tag and the URL it delivers to. */
+export function mayDelete(subscription: { ownerTag?: string; url?: unknown }, tag: string, url: string): boolean {
+	return subscription.ownerTag === tag && subscription.url === url;
+}
+
+/** GET /webhooks/{id}: the subscription as a record, or `gone` on a 404. Other errors are thrown. */
+export async function lookUpSubscription(context: TriggerContext, id: string, timeLimitMs: number): Promise<IDataObject | 'gone'> {
+	try {
+		return await apiRequest.call(context, { method: 'GET', path: `/webhooks/${encodeURIComponent(id)}`, expect: 'record', timeLimitMs });
+	} catch (error) {
+		if (httpStatusOf(error) === 404) return 'gone';
+		throw nodeError(context.getNode(), error);
+	}
+}
+
+/**
+ * DELETE /webhooks/{id} of a subscription the rule allows; a 404 counts as gone (choice webhook-delete-answer), a 2xx
+ * only with an empty body or a JSON object (the transport's rule for every DELETE): a sign-in page is thrown.
+ */
+export async function deleteOwnSubscription(context: TriggerContext, id: string, deadline: Deadline): Promise<void> {
+	try {
+		await apiRequest.call(context, { method: 'DELETE', path: `/webhooks/${encodeURIComponent(id)}`, timeLimitMs: deadline.left() });
+	} catch (error) {
+		if (httpStatusOf(error) !== 404) throw nodeError(context.getNode(), error);
+	}
+	forgetDeliveries(deliveryMemoryKey(context, id));
+}
+
+/** Names subscriptions with this node's tag that were kept because they deliver elsewhere, and how to remove them. */
+function warnKept(context: TriggerContext, kept: Array<{ id: string; url: string; retired: boolean }>, url: string): void {
+	const meta = { workflowId: context.getWorkflow().id, nodeName: context.getNode().name };
+	for (const entry of kept.slice(0, MAX_NAMED_IN_WARNINGS)) {
+		// What the CRM lists is anyone's text (a key of the workspace can plant it): printable only, cut short.
+		const [id, at] = [printable(entry.id, 80), printable(entry.url, 300)];
+		context.logger.warn(
+			`CRM Invoicing Trigger: kept webhook subscription ${id}, which carries this trigger's owner tag but delivers to ${at}, not to this node's URL ${url}. The trigger deletes a subscription only at its own URL: this one may be the subscription of a restored copy of this n8n (for example production), which must keep receiving. If it is a leftover (an earlier WEBHOOK_URL of this n8n), delete it with the CRM Invoicing node: Webhook Subscription → Delete, ID ${id}${entry.retired ? '; until then, its deliveries that reach this node are answered 410, so that the CRM disables it' : ''}.`,
+			{ ...meta, subscriptionId: id },
+		);
+	}
+	if (kept.length > MAX_NAMED_IN_WARNINGS) {
+		context.logger.warn(
+			`CRM Invoicing Trigger: kept ${kept.length - MAX_NAMED_IN_WARNINGS} more webhook subscriptions with this trigger's owner tag at other URLs than ${url}; list them with the CRM Invoicing node (Webhook Subscription → Get Many)`,
+			meta,
+		);
+	}
+}
+
+/**
+ * Lets go of the stored subscription (replaced, or the node stops): deleted when the rule allows it; kept, retired
+ * (its secret with it) and named in a warning when it is this node's at another URL (`named` false: the sweep that
+ * follows names it, once); only forgotten when it is not this node's (another instance's tag, or none: a workflow
+ * imported with its static data). Then cleared.
+ */
+export async function letGo(context: TriggerContext, stored: StoredSubscription, deadline: Deadline, named = true): Promise<void> {
+	const staticData = context.getWorkflowStaticData('node');
+	const tag = ownerTag(context);
+	const url = ownUrl(context);
+	if (mayDelete(stored, tag, url)) {
+		await deleteOwnSubscription(context, stored.id, deadline);
+	} else if (stored.ownerTag === tag && stored.url !== undefined) {
+		retireSubscription(staticData, { id: stored.id, url: stored.url, ...(stored.secretWrapped ? { secretWrapped: stored.secretWrapped } : {}) });
+		if (named) warnKept(context, [{ id: stored.id, url: stored.url, retired: stored.secretWrapped !== undefined }], url);
+	} else {
+		forgetForeign(context, stored.id, 'it is not provably this trigger\'s own (for example a workflow imported from another n8n)');
+	}
+	clearSubscription(staticData);
+}
+
+/** Forgets a stored subscription without touching it in the CRM, and says so in n8n's log. */
+export function forgetForeign(context: TriggerContext, id: string, why: string): void {
+	context.logger.info(`CRM Invoicing Trigger: left webhook subscription ${id} alone because ${why}; only this node's record of it is gone`, {
+		workflowId: context.getWorkflow().id,
+		nodeName: context.getNode().name,
+	});
+}
+
+/**
+ * This node's leftovers (its tag; left by a stop while test listening, a failed delete, an abandoned POST): deleted at
+ * its URL, kept and named elsewhere. Best effort: a failure is logged and does not stop the subscribing.
+ */
+async function sweep(context: TriggerContext, tag: string, url: string, deadline: Deadline): Promise<void> {
+	let subscriptions: IDataObject[];
+	try {
+		const limit = deadline.leftAbove(RESERVED_FOR_SUBSCRIBING);
+		if (limit <= 0) throw new Error('no time left for it within the time limit');
+		subscriptions = await listWebhookSubscriptions(context, { returnAll: true }, undefined, undefined, limit);
+	} catch (error) {
+		context.logger.warn(`CRM Invoicing Trigger: could not list webhook subscriptions to remove this trigger's leftovers (${(error as Error).message})`);
+		return;
+	}
+	const staticData = context.getWorkflowStaticData('node');
+	const retired = new Set(readState(staticData).retired.map((entry) => entry.id));
+	const kept: Array<{ id: string; url: string; retired: boolean }> = [];
+	for (const subscription of subscriptions) {
+		const id = typeof subscription.id === 'string' || typeof subscription.id === 'number' ? String(subscription.id) : '';
+		const candidate = { ownerTag: tagOfName(subscription.name), url: subscription.url };
+		if (id === '' || candidate.ownerTag !== tag) continue;
+		if (!mayDelete(candidate, tag, url)) {
+			kept.push({ id, url: String(subscription.url ?? '(no URL)'), retired: retired.has(id) });
+			continue;
+		}
+		try {
+			await deleteOwnSubscription(context, id, deadline);
+		} catch (error) {
+			context.logger.warn(`CRM Invoicing Trigger: could not delete this trigger's leftover webhook subscription ${id} (${(error as Error).message})`);
+		}
+	}
+	warnKept(context, kept, url);
+	// Retired subscriptions the CRM no longer lists are forgotten.
+	const listed = new Set(kept.map((entry) => entry.id));
+	keepRetired(staticData, (entry) => listed.has(entry.id));
+}
+
+/**
+ * The error for a 400 to POST /webhooks when event names the API's documentation does not name were asked for: the
+ * API most likely refused those. Undefined when only documented names were asked for (the 400 is about something else).
+ */
+export function refusedEventsError(node: INode, error: unknown, events: string[]): NodeOperationError | undefined {
+	if (httpStatusOf(error) !== 400) return undefined;
+	const undocumented = events.filter((name) => !(DOCUMENTED_EVENTS as readonly string[]).includes(name));
+	if (undocumented.length === 0) return undefined;
+	const apiText = (error as Error).message.replace(/^The CRM API answered /, '').slice(0, 300);
+	// The names the API's message mentions, when it names any; else every undocumented name asked for.
+	const named = undocumented.filter((name) => apiText.includes(name));
+	const refused = named.length > 0 ? named : undocumented;
+	return new NodeOperationError(
+		node,
+		`The API refused the event names ${refused.join(', ')} (${apiText}). The API's documentation names only ${DOCUMENTED_EVENTS.join(', ')}.`,
+		{
+			description:
+				'Remove these names from "Events" and "Custom Event Names", or replace them with the names your CRM uses for these events, then activate the workflow again. No subscription was created.',
+		},
+	);
+}
+
+const queues = new Map<string, Promise<unknown>>();
+
+/**
+ * Runs `work` after every earlier call for the same node and tag in this process: two activations (or an activation
+ * and a renewal) that race subscribe one after the other, and the second one's sweep removes the first one's
+ * subscription. `work` is bounded; an entry leaves the map when its chain settles (the map holds only running work).
+ */
+async function oneAtATime<T>(key: string, work: () => Promise<T>): Promise<T> {
+	const current = (queues.get(key) ?? Promise.resolve()).then(work, work);
+	const settled = current.then(
+		() => undefined,
+		() => undefined,
+	);
+	queues.set(key, settled);
+	try {
+		return await current;
+	} finally {
+		if (queues.get(key) === settled) queues.delete(key);
+	}
+}
+
+/**
+ * Subscribes this node at its own URL: lets go of the stored subscription, removes its leftovers at its URL, sends
+ * POST /webhooks with a tagged name and stores id, URL, events, tag and the secret (wrapped). Returns the new id.
+ */
+export async function subscribe(context: TriggerContext, deadline: Deadline): Promise<string> {
+	const node = context.getNode();
+	const events = eventsOf(context);
+	if (events.length === 0) {
+		throw new NodeOperationError(node, 'Select at least one event to subscribe to', {
+			description: 'Choose events under "Events", or enter event names under "Options > Custom Event Names".',
+		});
+	}
+	const url = ownUrl(context);
+	const tag = ownerTag(context);
+	const options = context.getNodeParameter('options', {}) as IDataObject;
+	const customName = typeof options.subscriptionName === 'string' ? options.subscriptionName.trim() : '';
+	const name = taggedName(customName || `n8n: ${context.getWorkflow().name ?? 'workflow'}`, tag);
+	const staticData = context.getWorkflowStaticData('node');
+
+	return await oneAtATime(`${nodeKey(context)}:${tag}`, async () => await deadline.run(async () => {
+		const previous = readState(staticData).subscription;
+		if (previous) await letGo(context, previous, deadline, false);
+		await sweep(context, tag, url, deadline);
+
+		// A POST abandoned mid-way may still create a subscription: the next sweep removes it (it is at this node's URL).
+		if (deadline.leftAbove(MIN_SHARE_TO_SUBSCRIBE) <= 0) throw deadline.error('no time was left to send POST /webhooks');
+		let response: IDataObject;
+		try {
+			response = await apiRequest.call(context, { method: 'POST', path: '/webhooks', body: { name, url, events }, timeLimitMs: deadline.left() });
+		} catch (error) {
+			throw refusedEventsError(node, error, events) ?? nodeError(node, error);
+		}
+		const id = typeof response.id === 'string' || typeof response.id === 'number' ? String(response.id) : '';
+		const secret = typeof response.secret === 'string' ? response.secret : '';
+		if (id === '' || !secret.startsWith('whsec_') || secret.length <= 'whsec_'.length) {
+			// Without its secret no delivery can be verified: removed (it is at this node's URL) rather than left behind.
+			if (id !== '') {
+				await deleteOwnSubscription(context, id, deadline).catch((error: Error) => {
+					context.logger.warn(`CRM Invoicing Trigger: could not delete webhook subscription ${id} that came without a secret (${error.message})`);
+				});
+			}
+			throw new NodeOperationError(
+				node,
+				id === ''
+					? 'The CRM API did not return an id for the new webhook subscription'
+					: 'The CRM API did not return a signing secret (whsec_…) for the new webhook subscription',
+				{ description: 'The trigger needs both to receive and verify deliveries. Check that the Base URL of the credential points at the CRM API, then activate the workflow again.' },
+			);
+		}
+		const secretWrapped = wrapSecret(secret, await apiKeyOf(context), secretOwner(context, id));
+		storeSubscription(staticData, { id, url, events, secretWrapped, ownerTag: tag });
+		forgetDeliveries(deliveryMemoryKey(context, id));
+		return id;
+	}));
 }

@@ -309,6 +309,15 @@ export class N8nClient {
 		return { id: created.id, name: created.name };
 	}
 
+	/**
+	 * Changes a saved credential's data as the editor does (n8n's REST API, signed in as the owner: the public API of
+	 * 1.x cannot update a credential). `data` is the whole data, e.g. the same Base URL with another API key.
+	 */
+	async updateCredential(credential: { id: string; name: string }, type: string, data: Record<string, unknown>): Promise<void> {
+		this.cookie ??= await this.login();
+		await this.rest('PATCH', `/credentials/${credential.id}`, { name: credential.name, type, data }, this.cookie);
+	}
+
 	async createWorkflow(workflow: Record<string, unknown>): Promise<{ id: string }> {
 		return await this.api<{ id: string }>('POST', '/workflows', { settings: {}, ...workflow });
 	}

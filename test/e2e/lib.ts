@@ -253,6 +253,29 @@ export async function sendSignedDelivery(
 }
 
 /**
+ * Sends deliveries signed with `secret` (a forger's, by default) to a trigger's URL until one gets the answer of a
+ * question asked now: a signature that does not match is answered 503 without asking the CRM while this n8n process
+ * asked it less than 30 s ago (one question per 30 s per process, for all triggers: mismatch.ts), then 401 when the
+ * stored subscription is current, else 503 with why. Waits at most 40 s; says how many were answered without a question.
+ */
+export async function sendUntilAsked(
+	url: string,
+	secret = FORGED_SECRET,
+	timeoutMs = 40_000,
+): Promise<{ status: number; body: unknown; unasked: number }> {
+	const deadline = Date.now() + timeoutMs;
+	for (let unasked = 0; ; unasked++) {
+		const answer = await sendSignedDelivery(url, secret, `msg_forged_${randomUUID()}`, { event: 'lead.created', payload: { id: 'lead_forged', name: 'Mallory' } });
+		const error = (answer.body as { error?: unknown } | undefined)?.error;
+		if (!(answer.status === 503 && typeof error === 'string' && error.includes('asked the CRM about a subscription less than 30 s ago'))) {
+			return { ...answer, unasked };
+		}
+		if (Date.now() > deadline) throw new Error(`Timed out after ${timeoutMs} ms waiting for the trigger to ask the CRM about a mismatch`);
+		await new Promise((resolve) => setTimeout(resolve, 2_000));
+	}
+}
+
+/**
  * "Webhook (answers with the last node's items) → Split Out `field` of the body → CRM Invoicing (admin credential)":
  * one POST to /webhook/`path` runs the CRM node once per element of that array, all in one execution.
  */
@@ -288,9 +311,11 @@ export function splitOutActionWorkflow(path: string, field: string, parameters: 
 	};
 }
 
-/** A workflow holding only the CRM Invoicing Trigger (admin credential, version `typeVersion`) listening to `events`. */
-export function triggerWorkflow(name: string, events: string[], env = e2eEnv(), typeVersion = 1) {
-	const credential = env.credentials.admin;
+/**
+ * A workflow holding only the CRM Invoicing Trigger (version `typeVersion`) listening to `events`, with the admin
+ * credential or `credential`.
+ */
+export function triggerWorkflow(name: string, events: string[], env = e2eEnv(), typeVersion = 1, credential = env.credentials.admin) {
 	return {
 		name,
 		nodes: [
@@ -342,7 +367,7 @@ export async function emittedItems(workflowId: string, nodeName: string, env = e
 }
 
 /** Restarts the e2e n8n through its control (scripts/e2e.ts: `restart-n8n`); returns the package version it loaded. */
-export async function restartN8n(options: { webhookUrl?: 'default' | 'alias'; publicationService?: boolean; package?: string } = {}, env = e2eEnv()): Promise<string> {
+export async function restartN8n(options: { webhookUrl?: string; publicationService?: boolean; package?: string } = {}, env = e2eEnv()): Promise<string> {
 	const response = await fetch(`${env.controlUrl}/restart-n8n`, {
 		method: 'POST',
 		headers: { 'content-type': 'application/json' },
@@ -351,4 +376,27 @@ export async function restartN8n(options: { webhookUrl?: 'default' | 'alias'; pu
 	const text = await response.text();
 	if (response.status !== 200) throw new Error(`restart-n8n → ${response.status}: ${text}`);
 	return (JSON.parse(text) as { version: string }).version;
+}
+
+export const TRIGGER_NODE_NAME = 'CRM Invoicing Trigger';
+
+/** A trigger's production URL under `base` (n8n's own URL by default, or another address of it). */
+export function triggerUrl(workflow: { nodes: Array<{ webhookId?: string }> }, base = e2eEnv().n8nUrl): string {
+	return `${base.replace(/\/+$/, '')}/webhook/${workflow.nodes[0].webhookId}/webhook`;
+}
+
+/** The trigger's stored state (its node's static data) as n8n's public API returns the workflow. */
+export async function triggerState(workflowId: string, client = n8nClient()): Promise<Record<string, any>> {
+	const workflow = await client.api('GET', `/workflows/${workflowId}`);
+	const data = typeof workflow.staticData === 'string' ? JSON.parse(workflow.staticData) : (workflow.staticData ?? {});
+	return (data[`node:${TRIGGER_NODE_NAME}`] ?? {}) as Record<string, any>;
+}
+
+/** Waits until `count` executions of a workflow finished, then 2 s longer, and checks that no further one came. */
+export async function expectExactlyExecutions(workflowId: string, count: number, timeoutMs = 60_000, env = e2eEnv()): Promise<any[]> {
+	await waitFor(async () => (await finishedExecutions(workflowId, env)).length >= count, timeoutMs, `${count} execution(s)`);
+	await new Promise((resolve) => setTimeout(resolve, 2_000));
+	const executions = await finishedExecutions(workflowId, env);
+	expect(executions).toHaveLength(count);
+	return executions;
 }

@@ -52,22 +52,18 @@ async function expectEventArrives(workflowId: string, name: string): Promise<voi
 }
 
 /**
- * After a URL change, the subscription at the old URL is accounted for (issue 17's alias rule): the old URL still
- * reaches this same n8n, so the trigger either deleted it (the probe found it not registered, e.g. during start-up) or
- * kept it, retired, and named it in a warning. A kept one's delivery is answered 410 (the CRM disables it) and runs
- * nothing, so one event still runs the trigger exactly once.
+ * After a URL change, the subscription at the old URL is kept (issue 22: the trigger deletes only at its own URL,
+ * whatever the old URL answers), retired and named in a warning. The old URL still reaches this same n8n, so its
+ * delivery is answered 410 (the CRM disables it) and runs nothing: one event still runs the trigger exactly once.
  */
 async function expectOldUrlAccountedFor(workflowId: string, oldUrl: string, old: { id: string }, name: string): Promise<void> {
-	const kept = await subscriptionsAt(oldUrl);
-	expect(kept.map((s) => s.id)).toEqual(kept.length > 0 ? [old.id] : []);
-	if (kept.length > 0) expect(readFileSync(env.logFile, 'utf8')).toContain(`kept webhook subscription ${old.id}`);
+	expect((await subscriptionsAt(oldUrl)).map((s) => s.id)).toEqual([old.id]);
+	expect(readFileSync(env.logFile, 'utf8')).toContain(`kept webhook subscription ${old.id}`);
 	const before = (await finishedExecutions(workflowId)).length;
 	await crm.api('POST', '/leads', { name });
 	await waitFor(async () => (await finishedExecutions(workflowId)).length > before, 30_000, `an execution for "${name}"`);
-	if (kept.length > 0) {
-		await waitFor(async () => (await crm.webhooks()).find((s) => s.id === old.id)?.status === 'disabled', 30_000, 'the kept old subscription to be disabled by its 410');
-		await crm.api('DELETE', `/webhooks/${old.id}`);
-	}
+	await waitFor(async () => (await crm.webhooks()).find((s) => s.id === old.id)?.status === 'disabled', 30_000, 'the kept old subscription to be disabled by its 410');
+	await crm.api('DELETE', `/webhooks/${old.id}`);
 	expect((await finishedExecutions(workflowId)).length).toBe(before + 1);
 }
 

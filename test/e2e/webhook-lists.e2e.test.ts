@@ -1,10 +1,12 @@
 /**
  * GET /webhooks in every list shape the node knows (issue 12, "Webhook lists"), in real n8n under both sandbox
  * personalities (standard: v1 pages; alternate: a bare array): Webhook Subscription → Get Many reads the whole list,
- * and the trigger's sweep finds and removes its own leftover (an old URL) while a hand-made subscription stays.
+ * and the trigger's sweep finds and removes its own leftover at its URL, keeps (and names) one at an old URL, and
+ * leaves a hand-made subscription alone.
  */
+import { readFileSync } from 'node:fs';
 
-import { e2eEnv, n8nClient, runAction, sandbox, triggerWorkflow } from './lib';
+import { e2eEnv, n8nClient, runAction, sandbox, triggerState, triggerWorkflow } from './lib';
 
 const env = e2eEnv();
 const crm = sandbox(env);
@@ -32,19 +34,18 @@ describe.each(['standard', 'alternate'] as const)(`webhook lists in real n8n ${e
 		for (const subscription of made) await crm.api('DELETE', `/webhooks/${subscription.id}`);
 	});
 
-	it("the trigger's sweep removes its own leftover at an old URL and leaves a hand-made subscription alone", async () => {
+	it("the trigger's sweep removes its own leftover at its URL, keeps one at an old URL and leaves a hand-made one alone", async () => {
 		const workflow = triggerWorkflow(`lists sweep ${personality}`, ['lead.created']);
 		const { id } = await n8n.createWorkflow(workflow);
 		try {
 			await n8n.activate(id);
-			const stored = await n8n.api('GET', `/workflows/${id}`);
-			const data = typeof stored.staticData === 'string' ? JSON.parse(stored.staticData) : stored.staticData;
-			const tag: string = data['node:CRM Invoicing Trigger'].webhookOwner;
+			const tag: string = (await triggerState(id)).ownerTag;
 			expect(tag).toMatch(/^[A-Za-z0-9_-]{16}$/);
 			const [own] = (await crm.webhooks()).filter((s) => s.name.endsWith(`[n8n:${tag}]`));
 			expect(own).toBeDefined();
-			// What an old tunnel left behind (its delete failed back then), and a person's subscription.
-			const leftover = await crm.api('POST', '/webhooks', { name: `n8n: old [n8n:${tag}]`, url: 'https://old-tunnel.example.com/webhook/x/webhook', events: ['lead.created'] });
+			// What a failed delete left behind at its URL, what an old tunnel left behind, and a person's subscription.
+			const leftover = await crm.api('POST', '/webhooks', { name: `n8n: earlier [n8n:${tag}]`, url: own.url, events: ['lead.created'] });
+			const oldUrl = await crm.api('POST', '/webhooks', { name: `n8n: old [n8n:${tag}]`, url: 'https://old-tunnel.example.com/webhook/x/webhook', events: ['lead.created'] });
 			const handMade = await crm.api('POST', '/webhooks', { name: 'Made by hand', url: own.url, events: ['lead.created'] });
 
 			await n8n.deactivate(id);
@@ -53,9 +54,12 @@ describe.each(['standard', 'alternate'] as const)(`webhook lists in real n8n ${e
 			const ids = (await crm.webhooks()).map((s) => s.id);
 			expect(ids).not.toContain(leftover.id);
 			expect(ids).not.toContain(own.id);
+			expect(ids).toContain(oldUrl.id);
 			expect(ids).toContain(handMade.id);
-			expect((await crm.webhooks()).filter((s) => s.name.endsWith(`[n8n:${tag}]`))).toHaveLength(1);
+			expect((await crm.webhooks()).filter((s) => s.name.endsWith(`[n8n:${tag}]`) && s.url === own.url)).toHaveLength(1);
+			expect(readFileSync(env.logFile, 'utf8')).toContain(`kept webhook subscription ${oldUrl.id}`);
 			await crm.api('DELETE', `/webhooks/${handMade.id}`);
+			await crm.api('DELETE', `/webhooks/${oldUrl.id}`);
 		} finally {
 			await n8n.deactivate(id).catch(() => undefined);
 			await n8n.deleteWorkflow(id).catch(() => undefined);

@@ -222,3 +222,40 @@ describe('control endpoints', () => {
 		agent.destroy();
 	});
 });
+
+describe('the key switch (a key rotation)', () => {
+	const NEW_KEY = 'sk_sandbox_rotated_key_0001';
+
+	it('adds a key of the workspace (POST /keys), which acts for its user, and revokes one (DELETE /keys/{key}): 401 from then on', async () => {
+		expect((await call(sandbox, 'GET', '/api/v1/users', { key: NEW_KEY })).status).toBe(401);
+		expect(await control('POST', '/keys', { key: NEW_KEY })).toEqual({ status: 201, body: { key: NEW_KEY, role: 'admin' } });
+		// The new key sees and changes the same workspace as the admin key: what one creates, the other reads.
+		const created = await call(sandbox, 'POST', '/api/v1/webhooks', { key: NEW_KEY, body: { name: 'rotated', url: 'https://n8n.example.com/h', events: ['lead.created'] } });
+		expect(created.status).toBe(200);
+		expect((await call(sandbox, 'GET', `/api/v1/webhooks/${created.body.id}`)).status).toBe(200);
+
+		// The old key is revoked: 401 for it, the new key goes on working.
+		expect((await control('DELETE', `/keys/${encodeURIComponent(sandbox.keys.admin)}`)).status).toBe(204);
+		const refused = await call(sandbox, 'GET', '/api/v1/users');
+		expect(refused.status).toBe(401);
+		expect(refused.body).toEqual({ error: { code: 'UNAUTHORIZED', message: 'The API key in the x-api-key header is not valid.' } });
+		expect((await call(sandbox, 'GET', `/api/v1/webhooks/${created.body.id}`, { key: NEW_KEY })).status).toBe(200);
+
+		// Reset brings back the seeded keys and forgets the added one.
+		sandbox.reset();
+		expect((await call(sandbox, 'GET', '/api/v1/users')).status).toBe(200);
+		expect((await call(sandbox, 'GET', '/api/v1/users', { key: NEW_KEY })).status).toBe(401);
+	});
+
+	it('an added read-only key is refused writes (403), as the seeded read-only key', async () => {
+		await control('POST', '/keys', { key: NEW_KEY, role: 'readOnly' });
+		expect((await call(sandbox, 'GET', '/api/v1/users', { key: NEW_KEY })).status).toBe(200);
+		expect((await call(sandbox, 'POST', '/api/v1/leads', { key: NEW_KEY, body: { name: 'No' } })).status).toBe(403);
+	});
+
+	it('refuses a key that is too short or has spaces, and an unknown role', async () => {
+		expect((await control('POST', '/keys', { key: 'short' })).status).toBe(400);
+		expect((await control('POST', '/keys', { key: 'sk with spaces 123' })).status).toBe(400);
+		expect((await control('POST', '/keys', { key: NEW_KEY, role: 'owner' })).status).toBe(400);
+	});
+});

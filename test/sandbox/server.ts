@@ -20,6 +20,7 @@ import type {
 	StreamRecord,
 	Invoice,
 	JsonObject,
+	KeyRole,
 	ListOrder,
 	RateLimitConfig,
 	RequestLogEntry,
@@ -182,6 +183,10 @@ class SandboxServer implements Sandbox {
 	url = '';
 	port = 0;
 	readonly keys: { admin: string; readOnly: string };
+	/** Keys added through the key switch (POST /__sandbox/keys), with the user they act for; cleared by reset. */
+	private readonly addedKeys = new Map<string, KeyRole>();
+	/** Keys revoked through the key switch (DELETE /__sandbox/keys/{key}): answered 401; cleared by reset. */
+	private readonly revokedKeys = new Set<string>();
 	readonly requests: RequestLogEntry[] = [];
 	readonly deliveries: DeliveryLogEntry[] = [];
 	readonly config: SandboxConfig;
@@ -285,6 +290,27 @@ class SandboxServer implements Sandbox {
 		this.windows.clear();
 		this.streams.length = 0;
 		this.clearFaults();
+		this.addedKeys.clear();
+		this.revokedKeys.clear();
+	}
+
+	/** Which user a key acts for: the two seeded keys, keys added since, none for a revoked or unknown key. */
+	roleOfKey(key: string): KeyRole | undefined {
+		if (this.revokedKeys.has(key)) return undefined;
+		if (key === this.keys.admin) return 'admin';
+		if (key === this.keys.readOnly) return 'readOnly';
+		return this.addedKeys.get(key);
+	}
+
+	/** The key switch: another key of the workspace (a key rotation's new key), for the admin or the read-only user. */
+	addKey(key: string, role: KeyRole = 'admin'): void {
+		this.revokedKeys.delete(key);
+		this.addedKeys.set(key, role);
+	}
+
+	/** The key switch: a revoked key gets 401 from then on, as a missing one (until reset). */
+	revokeKey(key: string): void {
+		this.revokedKeys.add(key);
 	}
 
 	setRateLimit(rateLimit: RateLimitConfig | number | false): void {
@@ -526,7 +552,8 @@ class SandboxServer implements Sandbox {
 
 		const key = headers['x-api-key'];
 		if (!key) return send({ status: 401, body: errorBody('UNAUTHORIZED', 'An API key is required in the x-api-key header.') });
-		if (key !== this.keys.admin && key !== this.keys.readOnly) {
+		const role = this.roleOfKey(key);
+		if (role === undefined) {
 			return send({ status: 401, body: errorBody('UNAUTHORIZED', 'The API key in the x-api-key header is not valid.') });
 		}
 
@@ -560,7 +587,7 @@ class SandboxServer implements Sandbox {
 		try {
 			const response = handleApi(
 				{ store: this.store, emit: (event, payload) => this.emit(event, payload) },
-				{ method, path: url.pathname, query, rawBody, userInternalId: key === this.keys.admin ? ADMIN_USER_INTERNAL_ID : READ_ONLY_USER_INTERNAL_ID, readOnly: key !== this.keys.admin, personality, ignoreLimit: this.config.ignoreLimit, listOrder: this.config.listOrder },
+				{ method, path: url.pathname, query, rawBody, userInternalId: role === 'admin' ? ADMIN_USER_INTERNAL_ID : READ_ONLY_USER_INTERNAL_ID, readOnly: role !== 'admin', personality, ignoreLimit: this.config.ignoreLimit, listOrder: this.config.listOrder },
 			);
 			send({ status: response.status, body: response.body, headers: answerHeaders });
 			if (method === 'POST' && url.pathname === '/api/v1/webhooks' && response.status === 200) this.deliverOnCreate(response.body);
@@ -813,6 +840,17 @@ class SandboxServer implements Sandbox {
 				if (typeof body.event !== 'string' || body.event === '') throw validationError('event is required');
 				return { status: 200, body: { event: body.event, webhookIds: this.emit(body.event, body.payload ?? {}) } };
 			}
+		}
+		if (route === 'POST /keys') {
+			const role = body.role ?? 'admin';
+			if (typeof body.key !== 'string' || !/^[\x21-\x7e]{8,200}$/.test(body.key)) throw validationError('key must be 8 to 200 printable characters without spaces');
+			if (role !== 'admin' && role !== 'readOnly') throw validationError('role must be "admin" or "readOnly"');
+			this.addKey(body.key, role);
+			return { status: 201, body: { key: body.key, role } };
+		}
+		if (method === 'DELETE' && (match = /^\/__sandbox\/keys\/([^/]+)$/.exec(path))) {
+			this.revokeKey(decodeURIComponent(match[1]));
+			return { status: 204 };
 		}
 		if (method === 'POST' && (match = /^\/__sandbox\/invoices\/([^/]+)\/pay$/.exec(path))) {
 			return { status: 200, body: this.payInvoice(decodeURIComponent(match[1])) };

@@ -417,6 +417,9 @@ export interface DeliverOnCreate {
 	payload?: unknown;
 }
 
+/** Which seeded user an API key acts for. */
+export type KeyRole = 'admin' | 'readOnly';
+
 export interface Sandbox {
 	/** Base URL before /api/v1, e.g. http://127.0.0.1:5680 */
 	url: string;
@@ -432,8 +435,18 @@ export interface Sandbox {
 	readonly state: SandboxState;
 	readonly config: Readonly<SandboxConfig>;
 	clearRequests(): void;
-	/** Back to the seed state: data, logs, subscriptions, faults, rate-limit windows, pending deliveries. Config is kept. */
+	/**
+	 * Back to the seed state: data, logs, subscriptions, faults, rate-limit windows, pending deliveries, added and
+	 * revoked keys. Config is kept.
+	 */
 	reset(): void;
+	/**
+	 * The key switch, for key rotations: another key of the workspace acting for the admin (default) or the read-only
+	 * user; also `POST /__sandbox/keys {"key": "sk_…", "role": "admin"}`.
+	 */
+	addKey(key: string, role?: KeyRole): void;
+	/** The key switch: from now on the key gets 401; also `DELETE /__sandbox/keys/{key}`. */
+	revokeKey(key: string): void;
 	/** A number keeps the current window length (60000 ms when unlimited before). */
 	setRateLimit(rateLimit: RateLimitConfig | number | false): void;
 	setTimeScale(timeScale: number): void;

@@ -48,12 +48,13 @@ export interface ApiRequest {
 	 */
 	notFoundOnRetryIsDeleted?: boolean;
 	/**
-	 * What a 2xx answer must hold before it counts as success (default `'any'`):
+	 * What a 2xx answer must hold before it counts as success (default `'any'`, and `'empty-or-object'` for DELETE):
 	 * - `'record'`: a JSON object with a non-empty string or finite number `id` (create, get, update of a record);
 	 * - `'object'`: any JSON object;
 	 * - `'empty-or-record'` / `'empty-or-object'`: also an empty body or a 204, where the spec allows it (e.g. PATCH
-	 *   /leads, whose answer the spec does not show);
-	 * - `'any'`: whatever came (Custom API Request, DELETE; lists check their shape in the list reader).
+	 *   /leads, whose answer the spec does not show; every DELETE, whose answer the spec does not show either: a
+	 *   sign-in page answered 200 is not a deletion);
+	 * - `'any'`: whatever came (Custom API Request's other methods; lists check their shape in the list reader).
 	 * Anything else is an error naming the status, content type and first bytes, never a success that did not happen.
 	 */
 	expect?: ExpectedAnswer;

@@ -207,7 +207,7 @@ class RequestRun {
 	async classify({ status, response }: Answer): Promise<ApiResponse | undefined> {
 		const { node, summary, request } = this;
 		if (status >= 200 && status < 300) {
-			const mismatch = answerMismatch(response.body, status, request.expect ?? 'any');
+			const mismatch = answerMismatch(response.body, status, request.expect ?? (request.method === 'DELETE' ? 'empty-or-object' : 'any'));
 			if (mismatch) {
 				const type = contentTypeOf(response.headers);
 				throw unexpectedAnswerError(node, summary, status, type, response.body, mismatch, this.connection.secrets);

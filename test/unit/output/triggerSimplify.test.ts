@@ -5,7 +5,7 @@
 import type { IDataObject, INodeParameters } from 'n8n-workflow';
 
 import { SIMPLIFIED_FIELDS } from '../../../nodes/CrmInvoicing/helpers/simplify';
-import { signedHeaders } from '../../../nodes/CrmInvoicingTrigger/signature';
+import { signedHeaders } from '../../helpers/signing';
 import { createWebhookContext } from '../../helpers/harness';
 import { useNock } from '../../helpers/nock';
 import { nextMessageId, nodeType, nowSeconds, SECRET, storedSubscription } from '../trigger/fixtures';

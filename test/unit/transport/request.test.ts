@@ -97,6 +97,26 @@ describe('apiRequest', () => {
 		expect(await apiRequest.call(context, { method: 'DELETE', path: '/webhooks/wh_1' })).toEqual({});
 	});
 
+	it('a DELETE counts as done only on an empty answer or a JSON object: a 200 sign-in page is an error', async () => {
+		const { context } = freshContext();
+		nock(BASE)
+			.delete('/api/v1/webhooks/wh_1')
+			.reply(200, '')
+			.delete('/api/v1/webhooks/wh_2')
+			.reply(200, { deleted: true })
+			.delete('/api/v1/webhooks/wh_3')
+			.reply(200, '<!DOCTYPE html><html><body>Sign in to continue</body></html>', { 'Content-Type': 'text/html' })
+			.delete('/api/v1/webhooks/wh_4')
+			.reply(200, [{ id: 'wh_4' }]);
+
+		expect(await apiRequest.call(context, { method: 'DELETE', path: '/webhooks/wh_1' })).toEqual({});
+		expect(await apiRequest.call(context, { method: 'DELETE', path: '/webhooks/wh_2' })).toEqual({ deleted: true });
+		await expect(apiRequest.call(context, { method: 'DELETE', path: '/webhooks/wh_3' })).rejects.toThrow(
+			'The CRM API answered DELETE /api/v1/webhooks/wh_3 with 200 (text/html) and text starting "<!DOCTYPE html><html><body>Sign in to continue</body></html>", not an empty answer or a JSON object',
+		);
+		await expect(apiRequest.call(context, { method: 'DELETE', path: '/webhooks/wh_4' })).rejects.toThrow(/not an empty answer or a JSON object/);
+	});
+
 	it('a 200 that is not JSON → { body: text }', async () => {
 		const { context } = freshContext();
 		nock(BASE).patch('/api/v1/leads/lead_1').reply(200, 'OK', { 'Content-Type': 'text/plain' });

@@ -3,21 +3,21 @@ import nock from 'nock';
 import { useNock } from '../../helpers/nock';
 import type { IDataObject, INodeParameters, IWebhookResponseData } from 'n8n-workflow';
 
-import { NO_SECRET_REASON, RENEWING_REASON } from '../../../nodes/CrmInvoicingTrigger/delivery';
-import { forgetCurrency } from '../../../nodes/CrmInvoicingTrigger/staleness';
-import { markSubscribed } from '../../../nodes/CrmInvoicingTrigger/ownership';
-import { signedHeaders, signWebhook } from '../../../nodes/CrmInvoicingTrigger/signature';
+import { NO_SECRET_REASON, RATIONED_REASON } from '../../../nodes/CrmInvoicingTrigger/answers';
 import { createWebhookContext, loggedMessages, type WebhookContextParts } from '../../helpers/harness';
+import { signedHeaders, signWebhook } from '../../helpers/signing';
 import {
 	API,
 	nextMessageId,
 	nodeType,
 	nowSeconds,
 	OLD_SECRET,
+	passLookupInterval,
 	PRODUCTION_URL,
 	SECRET,
 	secretParts,
 	storedSubscription,
+	useMovableClock,
 } from './fixtures';
 
 interface Delivered {
@@ -89,11 +89,13 @@ function expectAcknowledgedOnly(delivered: Delivered) {
 }
 
 useNock();
+useMovableClock();
 beforeEach(() => {
-	// A signature mismatch asks the CRM (at most once per 30 s per process) whether the stored subscription is still
-	// current (staleness.ts). Here it is, at this node's URL: a mismatch is then a forgery (401). The answer is
-	// optional, since most deliveries ask nothing; test/unit/trigger/trust.test.ts covers the question itself.
-	forgetCurrency();
+	// A signature mismatch asks the CRM (at most once per 30 s per process, for all triggers) whether the stored
+	// subscription is still current (mismatch.ts); the clock moves past that interval before each test. Here it is,
+	// at this node's URL: a mismatch is then a forgery (401). The answer is optional, since most deliveries ask
+	// nothing; test/unit/trigger/trust.test.ts covers the question itself.
+	passLookupInterval();
 	nock(API)
 		.get(/^\/api\/v1\/webhooks\/[^/]+$/)
 		.optionally()
@@ -135,7 +137,8 @@ describe('a verified delivery', () => {
 		// Answered by the trigger before the execution starts (so that n8n saves the remembered id, see delivery.ts).
 		expect(delivered.status).toBe(200);
 		expect(delivered.body).toEqual({ received: true });
-		expect(delivered.parts.credentialsHelper.getDecryptedCalls).toBe(0);
+		// The credential is read once: to check that the stored secret is wrapped under its current API key.
+		expect(delivered.parts.credentialsHelper.getDecryptedCalls).toBe(1);
 	});
 
 	it('is verified on the raw bytes, not on the parsed body', async () => {
@@ -282,29 +285,19 @@ describe('deliveries that a retry can bring in are answered 503 (the API retries
 		const delivered = await deliver({
 			rawBody: body,
 			headers: signed(body),
-			staticData: storedSubscription({ webhookSecret: undefined }),
+			staticData: storedSubscription({ secretWrapped: undefined }),
 		});
 		expectRefused(delivered, 503, NO_SECRET_REASON);
 		expect(NO_SECRET_REASON).toMatch(/re-activate the workflow/);
 		expectRefused(await deliver({ rawBody: body, headers: signed(body), staticData: {} }), 503, NO_SECRET_REASON);
 	});
 
-	it('a signature made with a newer secret while the request read the static data of the previous subscription', async () => {
+	it('a second mismatch within 30 s of the process\'s last question to the CRM (for any trigger)', async () => {
 		const body = event();
-		const probe = createWebhookContext({ nodeType, parameters: {}, headers: {}, rawBody: Buffer.from('') });
-		// This process just created whk_2; the static data this request reads still holds whk_1 and its secret.
-		markSubscribed(probe.context, 'whk_2');
-		try {
-			const delivered = await deliver({ rawBody: body, headers: signed(body, { secrets: [OLD_SECRET] }) });
-			expectRefused(delivered, 503, RENEWING_REASON);
-			// A well-signed one still goes through meanwhile.
-			expect((await deliver({ rawBody: body, headers: signed(body) })).result.workflowData).toHaveLength(1);
-			// Once the static data holds the new subscription, a mismatch is final again.
-			const saved = storedSubscription({ webhookId: 'whk_2' });
-			expectRefused(await deliver({ rawBody: body, headers: signed(body, { secrets: [OLD_SECRET] }), staticData: saved }), 401, 'signature does not match');
-		} finally {
-			markSubscribed(probe.context, 'whk_2', 0);
-		}
+		expectRefused(await deliver({ rawBody: body, headers: signed(body, { secrets: [OLD_SECRET] }) }), 401, 'signature does not match');
+		expectRefused(await deliver({ rawBody: body, headers: signed(body, { secrets: [OLD_SECRET] }) }), 503, RATIONED_REASON);
+		// A well-signed one still goes through meanwhile.
+		expect((await deliver({ rawBody: body, headers: signed(body) })).result.workflowData).toHaveLength(1);
 	});
 });
 
@@ -410,7 +403,7 @@ describe('verified deliveries that start nothing', () => {
 	it('remembers accepted ids in the static data n8n saves (and survives losing the process memory)', async () => {
 		const body = event();
 		const id = nextMessageId();
-		const staticData = storedSubscription({ webhookId: 'whk_restart' });
+		const staticData = storedSubscription({ subscriptionId: 'whk_restart' });
 		await deliver({ rawBody: body, headers: signed(body, { id }), staticData });
 		expect(staticData.recentDeliveries).toHaveLength(1);
 		// What n8n saved and loads again after a restart: a plain copy.

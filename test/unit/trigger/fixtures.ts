@@ -1,8 +1,13 @@
 /** Shared values of the trigger tests (not a test file). */
+import { createCipheriv, hkdfSync, randomBytes } from 'node:crypto';
+
+import nock from 'nock';
 import type { IDataObject } from 'n8n-workflow';
 
 import { CrmInvoicingTrigger } from '../../../nodes/CrmInvoicingTrigger/CrmInvoicingTrigger.node';
-import { ownerTag } from '../../../nodes/CrmInvoicingTrigger/ownership';
+import { ownerTag } from '../../../nodes/CrmInvoicingTrigger/identity';
+import { LOOKUP_INTERVAL_MS } from '../../../nodes/CrmInvoicingTrigger/mismatch';
+import { unwrapSecret } from '../../../nodes/CrmInvoicingTrigger/secret';
 import { TEST_CREDENTIALS } from '../../helpers/harness';
 
 export const nodeType = new CrmInvoicingTrigger();
@@ -41,14 +46,93 @@ export function tagFor(mode: 'trigger' | 'manual' = 'trigger', ids: Partial<type
 	});
 }
 
-/** What the harness's production trigger stores after creating `whk_1`. */
+/**
+ * A secret wrapped as the trigger stores it (`aes256gcm.v1:<iv>:<ciphertext>:<tag>`, HKDF-SHA256 of the API key
+ * bound to the workflow, node and subscription ids), written here from the documented format rather than with the
+ * package's own wrapSecret: the package's process never held this secret, as after a restart or in another process.
+ */
+export function wrapAsStored(secret: string, subscriptionId: string, apiKey = TEST_CREDENTIALS.apiKey, ids: Partial<typeof HARNESS_IDS> = {}): string {
+	const { workflowId, nodeId } = { ...HARNESS_IDS, ...ids };
+	const info = Buffer.from(['aes256gcm.v1', workflowId, nodeId, subscriptionId].join('\u0000'), 'utf8');
+	const key = Buffer.from(hkdfSync('sha256', Buffer.from(apiKey, 'utf8'), Buffer.from('n8n-nodes-crm-invoicing/trigger-secret/v1', 'utf8'), info, 32));
+	const iv = randomBytes(12);
+	const cipher = createCipheriv('aes-256-gcm', key, iv);
+	cipher.setAAD(info);
+	const ciphertext = Buffer.concat([cipher.update(secret, 'utf8'), cipher.final()]);
+	return ['aes256gcm.v1', iv.toString('base64url'), ciphertext.toString('base64url'), cipher.getAuthTag().toString('base64url')].join(':');
+}
+
+/** The secret a trigger of the harness stored, unwrapped with `apiKey` (by default the harness's credential). */
+export function unwrapped(staticData: IDataObject, apiKey = TEST_CREDENTIALS.apiKey): string | undefined {
+	const wrapped = staticData.secretWrapped;
+	if (typeof wrapped !== 'string') return undefined;
+	return unwrapSecret(wrapped, apiKey, { workflowId: HARNESS_IDS.workflowId, nodeId: HARNESS_IDS.nodeId, subscriptionId: String(staticData.subscriptionId) });
+}
+
+/** What the harness's production trigger stores (0.4) after creating `whk_1` with SECRET. */
 export function storedSubscription(overrides: IDataObject = {}): IDataObject {
+	const id = String(overrides.subscriptionId ?? 'whk_1');
 	return {
-		webhookId: 'whk_1',
-		webhookSecret: SECRET,
-		webhookUrl: PRODUCTION_URL,
-		webhookEvents: ['deal.stage_changed', 'lead.created'],
-		webhookOwner: tagFor(),
+		subscriptionId: id,
+		subscriptionUrl: PRODUCTION_URL,
+		subscriptionEvents: ['deal.stage_changed', 'lead.created'],
+		secretWrapped: wrapAsStored(SECRET, id),
+		ownerTag: tagFor(),
 		...overrides,
 	};
+}
+
+/** What earlier versions stored after creating `whk_1`: 0.1 (clear secret, no tag), 0.2 (clear secret), 0.3 (wrapped). */
+export function earlierSubscription(version: '0.1' | '0.2' | '0.3', overrides: IDataObject = {}): IDataObject {
+	const id = String(overrides.webhookId ?? 'whk_1');
+	return {
+		webhookId: id,
+		webhookUrl: PRODUCTION_URL,
+		webhookEvents: ['deal.stage_changed', 'lead.created'],
+		...(version === '0.3' ? { webhookSecretWrapped: wrapAsStored(SECRET, id) } : { webhookSecret: SECRET }),
+		...(version === '0.1' ? {} : { webhookOwner: tagFor() }),
+		...overrides,
+	};
+}
+
+/** The stored state without the fields n8n's ObservableObject adds. */
+export const plain = (data: IDataObject) => JSON.parse(JSON.stringify(data)) as IDataObject;
+
+/**
+ * A mismatch asks the CRM at most once per LOOKUP_INTERVAL_MS per process (mismatch.ts). Tests that need the question
+ * move n8n's clock past that interval: Date only, timers stay real (and Date goes on with real time).
+ */
+export function useMovableClock(): void {
+	beforeAll(() => {
+		jest.useFakeTimers({
+			advanceTimers: true,
+			doNotFake: ['nextTick', 'setImmediate', 'clearImmediate', 'setTimeout', 'clearTimeout', 'setInterval', 'clearInterval', 'queueMicrotask', 'hrtime', 'performance'],
+		});
+	});
+	afterAll(() => {
+		jest.useRealTimers();
+	});
+}
+
+/** Moves the clock past the lookup interval: the next mismatch may ask the CRM. */
+export function passLookupInterval(): void {
+	jest.setSystemTime(Date.now() + LOOKUP_INTERVAL_MS + 1);
+}
+
+/**
+ * Fails every test of the file that sent a request no interceptor answered (nock refuses it: no real network). The
+ * trigger contacts only the Base URL's origin, whatever URLs the CRM lists: a request to any other host lands here.
+ */
+export function expectNoUnansweredRequests(): void {
+	const unanswered: string[] = [];
+	const onNoMatch = (request: { href?: string; hostname?: string; method?: string; path?: string }) =>
+		unanswered.push(`${request.method ?? '?'} ${request.href ?? `${request.hostname ?? '?'}${request.path ?? ''}`}`);
+	beforeAll(() => nock.emitter.on('no match', onNoMatch));
+	afterAll(() => nock.emitter.removeListener('no match', onNoMatch));
+	beforeEach(() => {
+		unanswered.length = 0;
+	});
+	afterEach(() => {
+		expect(unanswered).toEqual([]);
+	});
 }

@@ -2,7 +2,7 @@ import nock from 'nock';
 import type { IDataObject, INodeParameters } from 'n8n-workflow';
 
 import { FULL_RECORD_TIME_LIMIT_MS } from '../../../nodes/CrmInvoicingTrigger/fullRecord';
-import { signedHeaders } from '../../../nodes/CrmInvoicingTrigger/signature';
+import { signedHeaders } from '../../helpers/signing';
 import { createWebhookContext, loggedMessages, TEST_CREDENTIALS } from '../../helpers/harness';
 import { useNock } from '../../helpers/nock';
 import { API, nextMessageId, nodeType, nowSeconds, SECRET, storedSubscription } from './fixtures';

@@ -3,36 +3,23 @@ import nock from 'nock';
 import { useNock } from '../../helpers/nock';
 import type { IDataObject, INodeParameters } from 'n8n-workflow';
 
+import { ownerTag } from '../../../nodes/CrmInvoicingTrigger/identity';
 import { createHookContext, loggedMessages, TEST_CREDENTIALS } from '../../helpers/harness';
 import {
 	API,
+	earlierSubscription,
+	expectNoUnansweredRequests,
 	nodeType,
+	plain,
 	PRODUCTION_URL,
 	SECRET,
 	secretParts,
 	storedSubscription,
 	tagFor,
 	TEST_URL,
+	unwrapped,
 } from './fixtures';
-import { ownerTag } from '../../../nodes/CrmInvoicingTrigger/ownership';
-import { unwrapSecret } from '../../../nodes/CrmInvoicingTrigger/secretAtRest';
-import { HARNESS_IDS } from './fixtures';
 
-/** The secret a trigger of the harness stored for `subscriptionId`, unwrapped with the harness's credential. */
-function unwrapped(staticData: IDataObject, subscriptionId = String(staticData.webhookId)): string | undefined {
-	const wrapped = staticData.webhookSecretWrapped;
-	if (typeof wrapped !== 'string') return undefined;
-	return unwrapSecret(wrapped, TEST_CREDENTIALS.apiKey, {
-		workflowId: HARNESS_IDS.workflowId,
-		nodeId: HARNESS_IDS.nodeId,
-		subscriptionId,
-	});
-}
-
-/** n8n at an old URL's host: answers the trigger's OPTIONS probe with `status` (404: no webhook registered there). */
-function oldN8n(origin: string, status: number) {
-	return nock(origin).options(/.*/).reply(status);
-}
 
 const LIST = '/api/v1/webhooks';
 const ONE = (id: string) => `/api/v1/webhooks/${id}`;
@@ -75,14 +62,12 @@ function hooks(options: {
 	};
 }
 
-/** The stored subscription without the fields n8n's ObservableObject adds. */
-const plain = (data: IDataObject) => JSON.parse(JSON.stringify(data)) as IDataObject;
-
 function emptyList() {
 	return nock(API).get(LIST).query(true).reply(200, { items: [], hasMore: false, nextCursor: null });
 }
 
 useNock();
+expectNoUnansweredRequests();
 beforeEach(() => {
 	loggedMessages.length = 0;
 });
@@ -115,11 +100,11 @@ describe('create', () => {
 			events: ['deal.stage_changed', 'lead.created'],
 		});
 		expect(plain(trigger.staticData)).toEqual({
-			webhookId: 'whk_1',
-			webhookSecretWrapped: expect.stringMatching(/^aes256gcm\.v1:/),
-			webhookUrl: PRODUCTION_URL,
-			webhookEvents: ['deal.stage_changed', 'lead.created'],
-			webhookOwner: tagFor(),
+			subscriptionId: 'whk_1',
+			secretWrapped: expect.stringMatching(/^aes256gcm\.v1:/),
+			subscriptionUrl: PRODUCTION_URL,
+			subscriptionEvents: ['deal.stage_changed', 'lead.created'],
+			ownerTag: tagFor(),
 		});
 		// Stored wrapped, never in clear: only the credential's key unwraps it.
 		expect(unwrapped(trigger.staticData)).toBe(SECRET);
@@ -150,7 +135,7 @@ describe('create', () => {
 			url: PRODUCTION_URL,
 			events: ['client.created', 'invoice.overdue', 'lead.created'],
 		});
-		expect(plain(trigger.staticData).webhookEvents).toEqual(['client.created', 'invoice.overdue', 'lead.created']);
+		expect(plain(trigger.staticData).subscriptionEvents).toEqual(['client.created', 'invoice.overdue', 'lead.created']);
 	});
 
 	it('subscribes with custom events alone', async () => {
@@ -168,7 +153,7 @@ describe('create', () => {
 			.reply(200, { id: 'whk_test', secret: SECRET });
 		const trigger = hooks({ mode: 'manual', webhookUrl: TEST_URL });
 		await trigger.create();
-		expect(trigger.staticData.webhookUrl).toBe(TEST_URL);
+		expect(trigger.staticData.subscriptionUrl).toBe(TEST_URL);
 	});
 
 	it('throws a clear error, without calling the API, when no event is selected', async () => {
@@ -201,7 +186,7 @@ describe('create', () => {
 		expect(plain(trigger.staticData)).toEqual({});
 	});
 
-	it('removes only its own leftovers (its owner tag, any URL), never a hand-made, other-mode or other-instance one', async () => {
+	it('removes only its own leftovers at its own URL: never one elsewhere (named in a warning), hand-made, other-mode or other-instance', async () => {
 		const ours = tagFor('manual');
 		nock(API)
 			.get(LIST)
@@ -219,28 +204,27 @@ describe('create', () => {
 			.get(LIST)
 			.query({ limit: '100', cursor: 'c2' })
 			.reply(200, {
-				items: [{ id: 'whk_gone', name: `old tunnel [n8n:${ours}]`, url: 'https://old-tunnel.example.com/webhook-test/x/webhook' }],
+				items: [{ id: 'whk_elsewhere', name: `old tunnel [n8n:${ours}]`, url: 'https://old-tunnel.example.com/webhook-test/x/webhook' }],
 				hasMore: false,
 				nextCursor: null,
 			});
 		const removedOld = nock(API).delete(ONE('whk_old')).reply(204);
-		// At another URL: removed only once that URL provably no longer answers as a registered n8n webhook.
-		const probed = oldN8n('https://old-tunnel.example.com', 404);
-		const removedGone = nock(API).delete(ONE('whk_gone')).reply(404, { error: { code: 'NOT_FOUND', message: 'gone' } });
 		nock(API).post(LIST).reply(200, { id: 'whk_new', secret: SECRET });
 
 		const trigger = hooks({ mode: 'manual', webhookUrl: TEST_URL });
 		await expect(trigger.create()).resolves.toBe(true);
 
 		removedOld.done();
-		probed.done();
-		removedGone.done();
-		expect(trigger.staticData.webhookId).toBe('whk_new');
-		expect(trigger.staticData.webhookOwner).toBe(ours);
+		// The one at another URL: no request to it (afterEach), no DELETE (none is mocked), and a warning names it.
+		const warned = loggedMessages.filter((entry) => entry.level === 'warn').map((entry) => entry.message);
+		expect(warned).toEqual([expect.stringContaining('kept webhook subscription whk_elsewhere')]);
+		expect(warned[0]).toContain('Webhook Subscription → Delete, ID whk_elsewhere');
+		expect(trigger.staticData.subscriptionId).toBe('whk_new');
+		expect(trigger.staticData.ownerTag).toBe(ours);
 	});
 
 	it.each([
-		['a bare array', () => [{ id: 'whk_old', name: `x [n8n:${tagFor()}]` }, { id: 'whk_hand', name: 'hand-made' }]],
+		['a bare array', () => [{ id: 'whk_old', name: `x [n8n:${tagFor()}]`, url: PRODUCTION_URL }, { id: 'whk_hand', name: 'hand-made', url: PRODUCTION_URL }]],
 	])('reads the leftover list from %s', async (_shape, body) => {
 		nock(API).get(LIST).query(true).reply(200, body());
 		const removed = nock(API).delete(ONE('whk_old')).reply(204);
@@ -256,7 +240,7 @@ describe('create', () => {
 			.reply(200, { data: [{ id: 'whk_hand', name: 'hand-made' }], meta: { nextCursor: 'p2', hasMore: true } })
 			.get(LIST)
 			.query({ limit: '100', cursor: 'p2' })
-			.reply(200, { data: [{ id: 'whk_old', name: `x [n8n:${tagFor()}]` }], meta: { nextCursor: null, hasMore: false } });
+			.reply(200, { data: [{ id: 'whk_old', name: `x [n8n:${tagFor()}]`, url: PRODUCTION_URL }], meta: { nextCursor: null, hasMore: false } });
 		const removed = nock(API).delete(ONE('whk_old')).reply(204);
 		nock(API).post(LIST).reply(200, { id: 'whk_new', secret: SECRET });
 		await expect(hooks({}).create()).resolves.toBe(true);
@@ -325,21 +309,16 @@ describe('checkExists', () => {
 		await expect(hooks({}).checkExists()).resolves.toBe(false);
 	});
 
-	it('is true when the subscription exists with the same URL and events (in any order)', async () => {
+	it('is true when the subscription exists with the same URL and events (in any order), and changes nothing', async () => {
 		const get = nock(API)
 			.get(ONE('whk_1'))
 			.matchHeader('x-api-key', TEST_CREDENTIALS.apiKey)
 			.reply(200, { id: 'whk_1', url: PRODUCTION_URL, events: ['lead.created', 'deal.stage_changed'], status: 'active' });
-		const trigger = hooks({ staticData: storedSubscription() });
+		const stored = storedSubscription();
+		const trigger = hooks({ staticData: stored });
 		await expect(trigger.checkExists()).resolves.toBe(true);
 		get.done();
-		// The clear secret of 0.2 is migrated: wrapped, and the clear copy gone.
-		expect(plain(trigger.staticData)).toEqual({
-			...storedSubscription({ webhookSecret: undefined }),
-			webhookSecret: undefined,
-			webhookSecretWrapped: expect.stringMatching(/^aes256gcm\.v1:/),
-		});
-		expect('webhookSecret' in trigger.staticData).toBe(false);
+		expect(plain(trigger.staticData)).toEqual(plain(stored));
 		expect(unwrapped(trigger.staticData)).toBe(SECRET);
 	});
 
@@ -350,16 +329,25 @@ describe('checkExists', () => {
 		expect(plain(trigger.staticData)).toEqual({});
 	});
 
-	it('is false when the URL changed (test URL vs production, or a new WEBHOOK_URL), and deletes the stale subscription', async () => {
+	it('is false when the URL changed (a new WEBHOOK_URL, a restored copy): the subscription at the other URL is kept, retired and named', async () => {
 		nock(API).get(ONE('whk_1')).reply(200, { id: 'whk_1', url: PRODUCTION_URL, events: ['deal.stage_changed', 'lead.created'] });
-		// The old URL no longer answers as a registered n8n webhook: provably dead.
-		const probed = oldN8n('https://n8n.example.com', 404);
-		const removed = nock(API).delete(ONE('whk_1')).reply(204);
-		const trigger = hooks({ staticData: storedSubscription(), webhookUrl: 'https://new-host.example.com/webhook/x/webhook' });
+		const stored = storedSubscription();
+		const { secretWrapped } = stored;
+		const trigger = hooks({ staticData: stored, webhookUrl: 'https://new-host.example.com/webhook/x/webhook' });
 		await expect(trigger.checkExists()).resolves.toBe(false);
-		probed.done();
-		removed.done();
-		expect(plain(trigger.staticData)).toEqual({});
+		// No DELETE (none is mocked), no request to the old URL (afterEach).
+		expect(plain(trigger.staticData)).toEqual({ retiredSubscriptions: [{ id: 'whk_1', url: PRODUCTION_URL, secretWrapped }] });
+		// create follows (checkExists said false): its sweep finds it and names it, once.
+		nock(API)
+			.get(LIST)
+			.query(true)
+			.reply(200, [{ id: 'whk_1', name: `n8n: Leads to Slack [n8n:${tagFor()}]`, url: PRODUCTION_URL }])
+			.post(LIST)
+			.reply(200, { id: 'whk_2', secret: SECRET });
+		await expect(trigger.create()).resolves.toBe(true);
+		const warned = loggedMessages.filter((entry) => entry.level === 'warn').map((entry) => entry.message);
+		expect(warned).toEqual([expect.stringContaining(`kept webhook subscription whk_1, which carries this trigger's owner tag but delivers to ${PRODUCTION_URL}`)]);
+		expect(warned[0]).toContain('its deliveries that reach this node are answered 410');
 	});
 
 	it('is false when the events changed, and deletes the stale subscription (a 404 on delete is fine)', async () => {
@@ -374,7 +362,7 @@ describe('checkExists', () => {
 	it('counts custom events as selected events', async () => {
 		nock(API).get(ONE('whk_1')).reply(200, { id: 'whk_1', url: PRODUCTION_URL, events: ['lead.created', 'x.y'] });
 		const trigger = hooks({
-			staticData: storedSubscription({ webhookEvents: ['lead.created', 'x.y'] }),
+			staticData: storedSubscription({ subscriptionEvents: ['lead.created', 'x.y'] }),
 			parameters: { events: ['lead.created'], options: { customEvents: 'x.y' } },
 		});
 		await expect(trigger.checkExists()).resolves.toBe(true);
@@ -391,7 +379,7 @@ describe('checkExists', () => {
 	it('is false when the secret was lost, and deletes the subscription it cannot verify', async () => {
 		nock(API).get(ONE('whk_1')).reply(200, { id: 'whk_1', url: PRODUCTION_URL, events: ['deal.stage_changed', 'lead.created'] });
 		const removed = nock(API).delete(ONE('whk_1')).reply(204);
-		const trigger = hooks({ staticData: storedSubscription({ webhookSecret: undefined }) });
+		const trigger = hooks({ staticData: storedSubscription({ secretWrapped: undefined }) });
 		await expect(trigger.checkExists()).resolves.toBe(false);
 		removed.done();
 	});
@@ -403,9 +391,10 @@ describe('checkExists', () => {
 
 	it('throws other API errors and keeps the stored data', async () => {
 		nock(API).get(ONE('whk_1')).reply(403, { error: { code: 'FORBIDDEN', message: 'not allowed' } });
-		const trigger = hooks({ staticData: storedSubscription() });
+		const stored = storedSubscription();
+		const trigger = hooks({ staticData: stored });
 		await expect(trigger.checkExists()).rejects.toMatchObject({ name: 'NodeApiError' });
-		expect(plain(trigger.staticData)).toEqual(storedSubscription());
+		expect(plain(trigger.staticData)).toEqual(plain(stored));
 	});
 });
 
@@ -431,11 +420,33 @@ describe('delete', () => {
 
 	it('keeps the stored subscription when the API refuses, so the next activation reuses or replaces it', async () => {
 		nock(API).delete(ONE('whk_1')).reply(403, { error: { code: 'FORBIDDEN', message: 'not allowed' } });
-		const trigger = hooks({ staticData: storedSubscription() });
+		const stored = storedSubscription();
+		const trigger = hooks({ staticData: stored });
 		await expect(trigger.delete()).resolves.toBe(false);
-		expect(plain(trigger.staticData)).toEqual(storedSubscription());
+		expect(plain(trigger.staticData)).toEqual(plain(stored));
 		expect(loggedMessages.some((entry) => entry.level === 'warn' && entry.message.includes('whk_1'))).toBe(true);
 		for (const entry of loggedMessages) for (const part of secretParts(SECRET)) expect(JSON.stringify(entry)).not.toContain(part);
+	});
+
+	it('a 200 answered with an HTML page is not a deletion: the subscription is kept and the warning says why', async () => {
+		nock(API).delete(ONE('whk_1')).reply(200, '<!DOCTYPE html><html><body>Sign in</body></html>', { 'Content-Type': 'text/html' });
+		const stored = storedSubscription();
+		const trigger = hooks({ staticData: stored });
+		await expect(trigger.delete()).resolves.toBe(false);
+		expect(plain(trigger.staticData)).toEqual(plain(stored));
+		const warned = loggedMessages.filter((entry) => entry.level === 'warn').map((entry) => entry.message);
+		expect(warned).toEqual([expect.stringContaining('could not delete webhook subscription whk_1; it is kept')]);
+		expect(warned[0]).toContain('with 200 (text/html)');
+		expect(loggedMessages.some((entry) => /deleted/.test(entry.message))).toBe(false);
+	});
+
+	it('never deletes a subscription stored for another URL (a restored copy\'s data names production\'s): kept, retired, named', async () => {
+		const stored = storedSubscription();
+		const { secretWrapped } = stored;
+		const trigger = hooks({ staticData: stored, webhookUrl: 'https://staging.example.com/webhook/x/webhook' });
+		await expect(trigger.delete()).resolves.toBe(true);
+		expect(plain(trigger.staticData)).toEqual({ retiredSubscriptions: [{ id: 'whk_1', url: PRODUCTION_URL, secretWrapped }] });
+		expect(loggedMessages.map((entry) => entry.message).join('\n')).toContain('kept webhook subscription whk_1');
 	});
 });
 
@@ -490,7 +501,7 @@ describe('lifecycles leave no orphan subscription', () => {
 		const production: IDataObject = {};
 		await activate(hooks({ staticData: production }));
 		expect([...store.values()].map((s) => s.url)).toEqual([PRODUCTION_URL]);
-		const firstId = production.webhookId;
+		const firstId = production.subscriptionId;
 
 		// n8n restarts: the saved static data comes back, the subscription is reused.
 		await activate(hooks({ staticData: JSON.parse(JSON.stringify(production)) as IDataObject }));
@@ -535,7 +546,7 @@ describe('lifecycles leave no orphan subscription', () => {
 		store.clear();
 		await activate(hooks({ staticData: production }));
 		expect(store.size).toBe(1);
-		expect(store.has(String(production.webhookId))).toBe(true);
+		expect(store.has(String(production.subscriptionId))).toBe(true);
 	});
 });
 
@@ -601,7 +612,7 @@ describe('ownership: only subscriptions this trigger can prove it created are de
 		// Production's n8n created whk_prod; the workflow was exported with its static data and imported here.
 		const production = hooks({ instanceId: 'production-instance', staticData: {} });
 		await activate(production);
-		const productionId = String(production.staticData.webhookId);
+		const productionId = String(production.staticData.subscriptionId);
 		const imported = JSON.parse(JSON.stringify(production.staticData)) as IDataObject;
 
 		const staging = hooks({ staticData: imported, webhookUrl: 'https://staging.example.com/webhook/x/webhook' });
@@ -610,8 +621,8 @@ describe('ownership: only subscriptions this trigger can prove it created are de
 		expect(deleted).toEqual([]);
 		expect(store.has(productionId)).toBe(true);
 		expect(store.size).toBe(2);
-		expect(staging.staticData.webhookId).not.toBe(productionId);
-		expect(staging.staticData.webhookOwner).toBe(tagFor());
+		expect(staging.staticData.subscriptionId).not.toBe(productionId);
+		expect(staging.staticData.ownerTag).toBe(tagFor());
 		expect(loggedMessages.some((entry) => entry.message.includes(`left webhook subscription ${productionId} alone`))).toBe(true);
 
 		// Deactivating in staging deletes staging's, not production's.
@@ -621,7 +632,7 @@ describe('ownership: only subscriptions this trigger can prove it created are de
 
 	it('deactivating a workflow whose static data came from another instance deletes nothing', async () => {
 		add('whk_prod', `n8n: Leads [n8n:${tagFor('trigger', { instanceId: 'production-instance' })}]`, PRODUCTION_URL);
-		const imported = storedSubscription({ webhookId: 'whk_prod', webhookOwner: tagFor('trigger', { instanceId: 'production-instance' }) });
+		const imported = storedSubscription({ subscriptionId: 'whk_prod', ownerTag: tagFor('trigger', { instanceId: 'production-instance' }) });
 		await expect(hooks({ staticData: imported }).delete()).resolves.toBe(true);
 		expect(deleted).toEqual([]);
 	});
@@ -630,13 +641,13 @@ describe('ownership: only subscriptions this trigger can prove it created are de
 		add('whk_hand', 'Made by hand in the CRM', PRODUCTION_URL);
 		const other = hooks({ workflowId: 'other-workflow', staticData: {}, webhookUrl: 'https://n8n.example.com/webhook/other/webhook' });
 		await activate(other);
-		const otherId = String(other.staticData.webhookId);
+		const otherId = String(other.staticData.subscriptionId);
 
 		const mine = hooks({ staticData: {} });
 		await activate(mine);
 		await activate(hooks({ staticData: {} })); // static data lost: re-subscribes, sweeps its own leftover only
 
-		expect(deleted).toEqual([String(mine.staticData.webhookId)]);
+		expect(deleted).toEqual([String(mine.staticData.subscriptionId)]);
 		expect(store.has('whk_hand')).toBe(true);
 		expect(store.has(otherId)).toBe(true);
 		expect(store.size).toBe(3);
@@ -644,42 +655,44 @@ describe('ownership: only subscriptions this trigger can prove it created are de
 
 	it('a stored id whose subscription now carries another tag (re-used or renamed) is not deleted', async () => {
 		add('whk_x', `someone else [n8n:${tagFor('trigger', { workflowId: 'x' })}]`, PRODUCTION_URL);
-		await activate(hooks({ staticData: storedSubscription({ webhookId: 'whk_x' }) }));
+		await activate(hooks({ staticData: storedSubscription({ subscriptionId: 'whk_x' }) }));
 		expect(deleted).toEqual([]);
 		expect(store.size).toBe(2);
 	});
 
-	it('n8n\'s URL changed (WEBHOOK_URL, tunnel): its own subscription moves to the new URL, nothing else is touched', async () => {
+	it('n8n\'s URL changed (WEBHOOK_URL, tunnel): it subscribes at the new URL and deletes nothing; its subscriptions elsewhere are kept and named', async () => {
 		const production: IDataObject = {};
 		await activate(hooks({ staticData: production }));
-		const oldId = String(production.webhookId);
+		const oldId = String(production.subscriptionId);
 		add('whk_hand', 'Made by hand', PRODUCTION_URL);
 		add('whk_other', `n8n: other [n8n:${tagFor('trigger', { workflowId: 'other' })}]`, 'https://n8n.example.com/webhook/o/webhook');
 		// A leftover of this trigger at an even older URL (its delete failed back then).
 		add('whk_older', `n8n: Leads to Slack [n8n:${tagFor()}]`, 'https://older.example.com/webhook/x/webhook');
 
 		const NEW_URL = 'https://new-tunnel.example.com/webhook/c0ffee00-0000-4000-8000-0000000000aa/webhook';
-		// Neither old URL answers as a registered n8n webhook any more.
-		oldN8n('https://n8n.example.com', 404);
-		oldN8n('https://older.example.com', 404);
 		await activate(hooks({ staticData: production, webhookUrl: NEW_URL }));
 
-		expect(deleted.sort()).toEqual([oldId, 'whk_older'].sort());
+		expect(deleted).toEqual([]);
 		const mine = [...store.values()].filter((s) => s.name.endsWith(`[n8n:${tagFor()}]`));
-		expect(mine.map((s) => s.url)).toEqual([NEW_URL]);
-		expect(production.webhookId).toBe(mine[0].id);
+		expect(mine.map((s) => s.url).sort()).toEqual([PRODUCTION_URL, 'https://older.example.com/webhook/x/webhook', NEW_URL].sort());
+		expect(production.subscriptionId).toBe(mine.find((s) => s.url === NEW_URL)?.id);
+		// The one it held is retired (a delivery through it that reaches this node is answered 410).
+		expect((production.retiredSubscriptions as IDataObject[]).map((entry) => entry.id)).toEqual([oldId]);
+		const warned = loggedMessages.filter((entry) => entry.level === 'warn').map((entry) => entry.message).join('\n');
+		expect(warned).toContain(`kept webhook subscription ${oldId}`);
+		expect(warned).toContain('kept webhook subscription whk_older');
 		expect(store.has('whk_hand') && store.has('whk_other')).toBe(true);
 	});
 
 	it('static data of version 0.1 (no tag): adopted when it delivers to this node\'s URL, else left alone', async () => {
 		add('whk_legacy', 'n8n: Leads to Slack', PRODUCTION_URL);
-		const legacy = storedSubscription({ webhookId: 'whk_legacy', webhookOwner: undefined });
+		const legacy = earlierSubscription('0.1', { webhookId: 'whk_legacy' });
 		const trigger = hooks({ staticData: legacy });
 		await expect(trigger.checkExists()).resolves.toBe(true);
-		expect(trigger.staticData.webhookOwner).toBe(tagFor());
+		expect(trigger.staticData.ownerTag).toBe(tagFor());
 
 		add('whk_foreign', 'n8n: Leads to Slack', 'https://production.example.com/webhook/x/webhook');
-		const imported = storedSubscription({ webhookId: 'whk_foreign', webhookOwner: undefined });
+		const imported = earlierSubscription('0.1', { webhookId: 'whk_foreign' });
 		await expect(hooks({ staticData: imported }).checkExists()).resolves.toBe(false);
 		expect(deleted).toEqual([]);
 	});
@@ -691,7 +704,7 @@ describe('ownership: only subscriptions this trigger can prove it created are de
 		expect(store.size).toBe(1);
 		const [survivor] = [...store.values()];
 		// The second create ran after the first (one at a time), swept the first one's subscription and holds its own.
-		expect(second.webhookId).toBe(survivor.id);
+		expect(second.subscriptionId).toBe(survivor.id);
 		expect(unwrapped(second)).toBe(`whsec_${Buffer.from(`secret-${survivor.id}-0123456789`).toString('base64')}`);
 	});
 });

@@ -1,18 +1,17 @@
 import type { IDataObject } from 'n8n-workflow';
 
-import {
-	acceptOnce,
-	fingerprint,
-	forgetDeliveries,
-	RECENT_DELIVERIES_LIMIT,
-} from '../../../nodes/CrmInvoicingTrigger/recentDeliveries';
+import { acceptOnce, fingerprint, forgetDeliveries } from '../../../nodes/CrmInvoicingTrigger/recentDeliveries';
+import { RECENT_DELIVERIES_LIMIT } from '../../../nodes/CrmInvoicingTrigger/state';
+
+/** Deliveries are remembered for the stored subscription: the state holds one. */
+const withSubscription = (): IDataObject => ({ subscriptionId: 'whk_1' });
 
 let keyCounter = 0;
 const freshKey = () => `wf:node:whk_${++keyCounter}`;
 
 describe('acceptOnce', () => {
 	it('accepts an id once per subscription', () => {
-		const staticData: IDataObject = {};
+		const staticData = withSubscription();
 		const key = freshKey();
 		expect(acceptOnce(staticData, key, 'msg_1')).toBe(true);
 		expect(acceptOnce(staticData, key, 'msg_1')).toBe(false);
@@ -21,13 +20,13 @@ describe('acceptOnce', () => {
 	});
 
 	it('keeps fixed-size fingerprints, not the ids', () => {
-		const staticData: IDataObject = {};
+		const staticData = withSubscription();
 		acceptOnce(staticData, freshKey(), 'x'.repeat(5000));
 		expect(staticData.recentDeliveries).toEqual([expect.stringMatching(/^[A-Za-z0-9_-]{22}$/)]);
 	});
 
 	it('remembers the last RECENT_DELIVERIES_LIMIT ids, in the static data and in memory', () => {
-		const staticData: IDataObject = {};
+		const staticData = withSubscription();
 		const key = freshKey();
 		for (let index = 0; index <= RECENT_DELIVERIES_LIMIT; index++) expect(acceptOnce(staticData, key, `msg_${index}`)).toBe(true);
 		expect(staticData.recentDeliveries).toHaveLength(RECENT_DELIVERIES_LIMIT);
@@ -38,7 +37,7 @@ describe('acceptOnce', () => {
 	});
 
 	it('static data alone catches a retry after a restart (module memory lost)', () => {
-		const staticData: IDataObject = {};
+		const staticData = withSubscription();
 		const key = freshKey();
 		acceptOnce(staticData, key, 'msg_1');
 		forgetDeliveries(key);
@@ -47,19 +46,19 @@ describe('acceptOnce', () => {
 
 	it('module memory alone catches a retry whose first delivery was not saved to static data yet', () => {
 		const key = freshKey();
-		expect(acceptOnce({}, key, 'msg_1')).toBe(true);
+		expect(acceptOnce(withSubscription(), key, 'msg_1')).toBe(true);
 		// n8n loaded the static data for the retry before the first delivery's save: it does not know msg_1.
-		expect(acceptOnce({}, key, 'msg_1')).toBe(false);
+		expect(acceptOnce(withSubscription(), key, 'msg_1')).toBe(false);
 	});
 
 	it('keeps subscriptions apart', () => {
-		const staticData: IDataObject = {};
+		const staticData = withSubscription();
 		expect(acceptOnce(staticData, freshKey(), 'msg_1')).toBe(true);
-		expect(acceptOnce({}, freshKey(), 'msg_1')).toBe(true);
+		expect(acceptOnce(withSubscription(), freshKey(), 'msg_1')).toBe(true);
 	});
 
 	it('ignores static data that is not a list of strings', () => {
-		const staticData: IDataObject = { recentDeliveries: 'garbage' };
+		const staticData: IDataObject = { ...withSubscription(), recentDeliveries: 'garbage' };
 		expect(acceptOnce(staticData, freshKey(), 'msg_1')).toBe(true);
 		expect(staticData.recentDeliveries).toEqual([fingerprint('msg_1')]);
 	});

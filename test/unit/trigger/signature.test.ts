@@ -3,12 +3,8 @@ import { randomBytes } from 'node:crypto';
 import fc from 'fast-check';
 import { Webhook } from 'standardwebhooks';
 
-import {
-	signedHeaders,
-	signWebhook,
-	verifyWebhookSignature,
-	type VerifyInput,
-} from '../../../nodes/CrmInvoicingTrigger/signature';
+import { verifyWebhookSignature, type VerifyInput } from '../../../nodes/CrmInvoicingTrigger/signature';
+import { signedHeaders, signWebhook } from '../../helpers/signing';
 
 // The reference vector of the Standard Webhooks specification.
 const REF = {

@@ -1,6 +1,8 @@
 /**
- * Issue 17, the trigger's part: linear and capped header parsing, the secret at rest, refusals a retry can pass (503),
- * retired subscriptions (410), old URLs settled by a probe (restored clone, dead URL, alias), one deadline per
+ * The trigger's trust rules (issues 17 and 22): linear and capped header parsing, the secret at rest, the answers to a
+ * signature that does not match (401 only when a question asked now shows the stored subscription current; 503 for
+ * any doubt; one question per 30 s per process for all triggers), retired subscriptions (410), the deletion rule
+ * (only at this node's own URL, whatever any URL answers; no request to a URL read from the CRM), one deadline per
  * lifecycle hook, and Output Full Record after the duplicate check.
  */
 import nock from 'nock';
@@ -9,49 +11,57 @@ import type { IDataObject, INodeParameters, IWebhookResponseData } from 'n8n-wor
 import {
 	NO_CREDENTIAL_REASON,
 	NO_SECRET_REASON,
+	RATIONED_REASON,
 	RETIRED_REASON,
 	STALE_REASON,
+	TEST_MISMATCH_REASON,
 	UNCHECKED_REASON,
-	UNUSABLE_SECRET_REASON,
-} from '../../../nodes/CrmInvoicingTrigger/delivery';
-import { hookLimits, HOOK_TIME_LIMIT_MS } from '../../../nodes/CrmInvoicingTrigger/lifecycle';
-import { isWrapped, unwrapSecret, wrapSecret, type SecretOwner } from '../../../nodes/CrmInvoicingTrigger/secretAtRest';
+} from '../../../nodes/CrmInvoicingTrigger/answers';
+import { HOOK_TIME_LIMIT_MS, timeLimits } from '../../../nodes/CrmInvoicingTrigger/deadline';
+import { LOOKUP_INTERVAL_MS } from '../../../nodes/CrmInvoicingTrigger/mismatch';
+import { KEY_CHECK_INTERVAL_MS, unwrapSecret, wrapSecret, type SecretOwner } from '../../../nodes/CrmInvoicingTrigger/secret';
 import {
 	MAX_SIGNATURE_ENTRIES,
 	MAX_SIGNATURE_HEADER_LENGTH,
 	readSignatureEntries,
-	signedHeaders,
 	verifyWebhookSignature,
-	type ParseMeter,
 } from '../../../nodes/CrmInvoicingTrigger/signature';
-import { CHECK_INTERVAL_MS, forgetCurrency } from '../../../nodes/CrmInvoicingTrigger/staleness';
-import { PROBE_ORIGIN } from '../../../nodes/CrmInvoicing/transport/probe';
+import { mayDelete } from '../../../nodes/CrmInvoicingTrigger/subscription';
 import { createHookContext, createWebhookContext, loggedMessages, TEST_CREDENTIALS } from '../../helpers/harness';
 import { useNock } from '../../helpers/nock';
+import { signedHeaders } from '../../helpers/signing';
 import {
 	API,
+	expectNoUnansweredRequests,
 	HARNESS_IDS,
 	nextMessageId,
 	nodeType,
 	nowSeconds,
 	OLD_SECRET,
+	passLookupInterval,
+	plain,
 	PRODUCTION_URL,
 	SECRET,
 	secretParts,
+	storedSubscription,
 	tagFor,
+	TEST_URL,
+	useMovableClock,
+	wrapAsStored,
 } from './fixtures';
 
 useNock();
+useMovableClock();
+expectNoUnansweredRequests();
 beforeEach(() => {
 	loggedMessages.length = 0;
-	forgetCurrency();
+	passLookupInterval();
 });
 afterEach(() => {
 	const pending = nock.pendingMocks();
 	nock.cleanAll();
 	expect(pending).toEqual([]);
 });
-afterAll(() => nock.enableNetConnect());
 
 const ONE = (id: string) => `/api/v1/webhooks/${id}`;
 const owner = (subscriptionId: string, ids: Partial<SecretOwner> = {}): SecretOwner => ({
@@ -60,22 +70,6 @@ const owner = (subscriptionId: string, ids: Partial<SecretOwner> = {}): SecretOw
 	subscriptionId,
 	...ids,
 });
-const wrap = (secret: string, subscriptionId: string, apiKey = TEST_CREDENTIALS.apiKey) =>
-	wrapSecret(secret, apiKey, owner(subscriptionId));
-
-/** What a 0.3 trigger stores after creating `whk_1` (the secret wrapped). */
-function stored(overrides: IDataObject = {}): IDataObject {
-	return {
-		webhookId: 'whk_1',
-		webhookSecretWrapped: wrap(SECRET, String(overrides.webhookId ?? 'whk_1')),
-		webhookUrl: PRODUCTION_URL,
-		webhookEvents: ['deal.stage_changed', 'lead.created'],
-		webhookOwner: tagFor(),
-		...overrides,
-	};
-}
-
-const plain = (data: IDataObject) => JSON.parse(JSON.stringify(data)) as IDataObject;
 
 function event(id = 'lead_1') {
 	return JSON.stringify({ event: 'lead.created', timestamp: '2026-01-01T00:00:00.000Z', payload: { id, name: 'Jane' } });
@@ -86,6 +80,7 @@ interface Delivered {
 	status: number;
 	body: unknown;
 	credentialReads: number;
+	staticData: IDataObject;
 }
 
 async function deliver(options: {
@@ -96,25 +91,33 @@ async function deliver(options: {
 	staticData?: IDataObject;
 	parameters?: INodeParameters;
 	credentials?: null;
+	mode?: 'trigger' | 'manual';
+	workflowId?: string;
 }): Promise<Delivered> {
 	const rawBody = options.rawBody ?? event();
-	const headers =
-		options.headers ?? signedHeaders(options.secrets ?? [SECRET], options.id ?? nextMessageId(), nowSeconds(), rawBody);
+	const headers = options.headers ?? signedHeaders(options.secrets ?? [SECRET], options.id ?? nextMessageId(), nowSeconds(), rawBody);
 	const parts = createWebhookContext({
 		nodeType,
 		parameters: options.parameters ?? { events: ['lead.created', 'deal.stage_changed'] },
-		staticData: options.staticData ?? stored(),
+		staticData: options.staticData ?? storedSubscription(),
 		headers,
 		rawBody: Buffer.from(rawBody, 'utf8'),
-		webhookUrl: PRODUCTION_URL,
+		webhookUrl: options.mode === 'manual' ? TEST_URL : PRODUCTION_URL,
+		mode: options.mode,
 		...(options.credentials === null ? { credentials: null } : {}),
 	});
+	if (options.workflowId !== undefined) {
+		const workflow = parts.context.getWorkflow();
+		const id = options.workflowId;
+		parts.context.getWorkflow = () => ({ ...workflow, id });
+	}
 	const result = await nodeType.webhook.call(parts.context);
 	return {
 		result,
 		status: parts.response.statusCode,
 		body: parts.response.sentBody,
 		credentialReads: parts.credentialsHelper.getDecryptedCalls,
+		staticData: parts.staticData,
 	};
 }
 
@@ -146,11 +149,15 @@ const warnings = () => loggedMessages.filter((entry) => entry.level === 'warn').
 // ---------------------------------------------------------------------------------------------------------------------
 
 describe('webhook-signature is parsed in linear time, with its length and entries capped first', () => {
-	/** The characters the parse visits, for an input of `length` characters built by `make`. */
-	function steps(make: (length: number) => string, length: number): number {
-		const meter: ParseMeter = { steps: 0 };
-		readSignatureEntries(make(length), Infinity, meter);
-		return meter.steps;
+	/** The characters the parse reads (String.prototype.charCodeAt calls: the parser reads nothing else one by one). */
+	function reads(header: string, maxEntries = Infinity): number {
+		const spy = jest.spyOn(String.prototype, 'charCodeAt');
+		try {
+			readSignatureEntries(header, maxEntries);
+			return spy.mock.calls.length;
+		} finally {
+			spy.mockRestore();
+		}
 	}
 
 	// Inputs that made the former patterns backtrack, and others that stress each loop of the scanner.
@@ -164,11 +171,11 @@ describe('webhook-signature is parsed in linear time, with its length and entrie
 		['an entry with trailing commas', (n) => 'v1,abc' + ','.repeat(n - 6)],
 	];
 
-	it.each(adversarial)('%s: at most 4 visits per character, at every size', (_name, make) => {
-		for (const length of [1_000, 4_000, 16_000, 64_000]) {
-			// The bound is the same for every size: visits grow in proportion to the length, never faster.
-			expect(steps(make, length)).toBeLessThanOrEqual(4 * length + 8);
-		}
+	it.each(adversarial)('%s: at most 8 reads per character, at every size', (_name, make) => {
+		const perCharacter = [1_000, 4_000, 16_000, 64_000].map((length) => reads(make(length)) / length);
+		// The bound is the same for every size: reads grow in proportion to the length, never faster.
+		for (const ratio of perCharacter) expect(ratio).toBeLessThanOrEqual(8);
+		expect(perCharacter[3]).toBeLessThanOrEqual(perCharacter[0] * 1.05 + 0.01);
 	});
 
 	it('reads the entries as the former patterns did on well-formed and joined headers', () => {
@@ -182,20 +189,17 @@ describe('webhook-signature is parsed in linear time, with its length and entrie
 
 	it('stops reading after MAX_SIGNATURE_ENTRIES entries', () => {
 		expect(readSignatureEntries(Array(MAX_SIGNATURE_ENTRIES).fill('v1,a').join(' '))).toHaveLength(MAX_SIGNATURE_ENTRIES);
-		const meter: ParseMeter = { steps: 0 };
 		const many = Array(10_000).fill('v1,a').join(' ');
-		expect(readSignatureEntries(many, MAX_SIGNATURE_ENTRIES, meter)).toBeUndefined();
-		// It stopped early: far fewer visits than the header's length.
-		expect(meter.steps).toBeLessThan(200);
+		expect(readSignatureEntries(many)).toBeUndefined();
+		// It stopped early: far fewer reads than the header's length.
+		expect(reads(many, MAX_SIGNATURE_ENTRIES)).toBeLessThan(400);
 	});
 
 	it('a 16 KB header of commas ending in one base64 character is refused as too long, before any parsing (401)', async () => {
 		const body = event();
 		const good = signedHeaders([SECRET], nextMessageId(), nowSeconds(), body);
 		const crafted = { ...good, 'webhook-signature': ','.repeat(16_383) + 'A' };
-		expect(
-			verifyWebhookSignature({ secret: SECRET, headers: crafted, rawBody: body }),
-		).toEqual({ ok: false, reason: 'webhook-signature header is too long' });
+		expect(verifyWebhookSignature({ secret: SECRET, headers: crafted, rawBody: body })).toEqual({ ok: false, reason: 'webhook-signature header is too long' });
 		// No question to the CRM either: a crafted header is not a signature mismatch.
 		expectNothingRun(await deliver({ rawBody: body, headers: crafted }), 401, 'webhook-signature header is too long');
 		const tooMany = { ...good, 'webhook-signature': Array(MAX_SIGNATURE_ENTRIES + 1).fill('v1,a').join(' ') };
@@ -206,11 +210,13 @@ describe('webhook-signature is parsed in linear time, with its length and entrie
 
 describe('the signing secret at rest', () => {
 	it('is wrapped with AES-256-GCM under a key bound to the API key and the workflow, node and subscription ids', () => {
-		const wrapped = wrap(SECRET, 'whk_1');
-		expect(isWrapped(wrapped)).toBe(true);
+		const wrapped = wrapSecret(SECRET, TEST_CREDENTIALS.apiKey, owner('whk_1'));
+		expect(wrapped).toMatch(/^aes256gcm\.v1:[\w-]+:[\w-]+:[\w-]+$/);
 		for (const part of secretParts(SECRET)) expect(wrapped).not.toContain(part);
 		expect(wrapped).not.toContain(TEST_CREDENTIALS.apiKey);
 		expect(unwrapSecret(wrapped, TEST_CREDENTIALS.apiKey, owner('whk_1'))).toBe(SECRET);
+		// The format is the documented one: data a 0.3 trigger stored unwraps (wrapAsStored writes it from the format).
+		expect(unwrapSecret(wrapAsStored(SECRET, 'whk_1'), TEST_CREDENTIALS.apiKey, owner('whk_1'))).toBe(SECRET);
 		// Another key, another subscription, node or workflow: it does not unwrap.
 		expect(unwrapSecret(wrapped, 'sk_other_key', owner('whk_1'))).toBeUndefined();
 		expect(unwrapSecret(wrapped, TEST_CREDENTIALS.apiKey, owner('whk_2'))).toBeUndefined();
@@ -221,212 +227,205 @@ describe('the signing secret at rest', () => {
 		parts[2] = Buffer.from('x'.repeat(SECRET.length)).toString('base64url');
 		expect(unwrapSecret(parts.join(':'), TEST_CREDENTIALS.apiKey, owner('whk_1'))).toBeUndefined();
 		// Wrapped twice, it differs (a fresh IV each time).
-		expect(wrap(SECRET, 'whk_1')).not.toBe(wrapped);
+		expect(wrapSecret(SECRET, TEST_CREDENTIALS.apiKey, owner('whk_1'))).not.toBe(wrapped);
 	});
 
-	it('a delivery verifies with the wrapped secret; the credential is read once, then the unwrapped secret is cached', async () => {
-		const staticData = stored({ webhookSecretWrapped: wrap(SECRET, 'whk_1') });
+	it('a delivery verifies with the wrapped secret; the credential is read to unwrap it, then once per 10 s to check its key', async () => {
+		const staticData = storedSubscription({ subscriptionId: 'whk_fresh_1', secretWrapped: wrapAsStored(SECRET, 'whk_fresh_1') });
 		const first = await deliver({ staticData: plain(staticData) });
 		expect(first.result.workflowData).toHaveLength(1);
 		expect(first.credentialReads).toBe(1);
 		const second = await deliver({ staticData: plain(staticData) });
 		expect(second.result.workflowData).toHaveLength(1);
 		expect(second.credentialReads).toBe(0);
+		jest.setSystemTime(Date.now() + KEY_CHECK_INTERVAL_MS);
+		const later = await deliver({ staticData: plain(staticData) });
+		expect(later.credentialReads).toBe(1);
+		// Nothing changed in what is stored: it is wrapped under the current key already.
+		expect(later.staticData.secretWrapped).toBe(staticData.secretWrapped);
 	});
 
-	it('one that does not unwrap (the credential changed) counts as no secret: 503, and a log line says why', async () => {
-		const staticData = stored({ webhookSecretWrapped: wrap(SECRET, 'whk_1', 'sk_the_previous_key') });
-		expectNothingRun(await deliver({ staticData }), 503, UNUSABLE_SECRET_REASON);
-		expect(warnings().join('\n')).toContain('cannot be unwrapped');
-	});
-
-	it('a credential n8n cannot hand over (deleted) is 503 too, with a reason, and nothing runs', async () => {
-		// A wrapped secret this process has not unwrapped yet needs the credential.
-		const staticData = stored({ webhookId: 'whk_fresh', webhookSecretWrapped: wrap(SECRET, 'whk_fresh') });
+	it('a credential n8n cannot hand over (deleted) is 503, with a reason, and nothing runs', async () => {
+		// A wrapped secret this process does not hold needs the credential.
+		const staticData = storedSubscription({ subscriptionId: 'whk_fresh_2', secretWrapped: wrapAsStored(SECRET, 'whk_fresh_2') });
 		expectNothingRun(await deliver({ staticData, credentials: null }), 503, NO_CREDENTIAL_REASON);
 	});
 
-		it('activation notices a changed credential and subscribes anew (the old subscription is deleted)', async () => {
-		nock(API).get(ONE('whk_1')).reply(200, { id: 'whk_1', url: PRODUCTION_URL, events: ['lead.created', 'deal.stage_changed'] });
-		const removed = nock(API).delete(ONE('whk_1')).reply(204);
-		const trigger = hooks({ staticData: stored({ webhookSecretWrapped: wrap(SECRET, 'whk_1', 'sk_the_previous_key') }) });
-		await expect(trigger.checkExists()).resolves.toBe(false);
-		removed.done();
-		expect(plain(trigger.staticData)).toEqual({});
-		expect(warnings().join('\n')).toContain('cannot be unwrapped with this credential');
-	});
-
-	it('static data of 0.2 (a clear secret) still verifies until activation migrates it; nothing clear is stored after', async () => {
-		const legacy = stored({ webhookSecretWrapped: undefined, webhookSecret: SECRET });
-		delete legacy.webhookSecretWrapped;
-		expect((await deliver({ staticData: plain(legacy) })).result.workflowData).toHaveLength(1);
-		nock(API).get(ONE('whk_1')).reply(200, { id: 'whk_1', url: PRODUCTION_URL, events: ['lead.created', 'deal.stage_changed'] });
-		const trigger = hooks({ staticData: legacy });
-		await expect(trigger.checkExists()).resolves.toBe(true);
-		const text = JSON.stringify(plain(trigger.staticData));
-		for (const part of secretParts(SECRET)) expect(text).not.toContain(part);
-		expect((await deliver({ staticData: plain(trigger.staticData) })).result.workflowData).toHaveLength(1);
+	it('no secret stored yet is 503, without asking the CRM', async () => {
+		expectNothingRun(await deliver({ staticData: { subscriptionId: 'whk_1' } }), 503, NO_SECRET_REASON);
 	});
 });
 
-describe('a signature mismatch a retry may pass is answered 503; a forgery never runs', () => {
+describe('a signature that does not match: 401 only when a question asked now shows the stored subscription current', () => {
 	const forged = { secrets: [OLD_SECRET] };
+	const current = { id: 'whk_1', url: PRODUCTION_URL, events: ['lead.created', 'deal.stage_changed'], status: 'active' };
 
-	it('a stale reader (queue-mode webhook process): the stored subscription is gone at the CRM, so 503; the retry with the saved data runs', async () => {
+	it('current at this URL, not disabled: a forgery, 401', async () => {
+		const asked = nock(API).get(ONE('whk_1')).matchHeader('x-api-key', TEST_CREDENTIALS.apiKey).reply(200, current);
+		expectNothingRun(await deliver(forged), 401, 'signature does not match');
+		asked.done();
+	});
+
+	it('a stale reader (queue mode): the stored subscription is gone at the CRM, so 503; the retry with the saved data runs', async () => {
 		// Main deleted whk_1 and created whk_2 (secret SECRET); this process still reads whk_1 and its secret OLD_SECRET.
-		const stale = stored({ webhookId: 'whk_1', webhookSecretWrapped: wrap(OLD_SECRET, 'whk_1') });
+		const stale = storedSubscription({ subscriptionId: 'whk_1', secretWrapped: wrapAsStored(OLD_SECRET, 'whk_1') });
 		const asked = nock(API).get(ONE('whk_1')).reply(404, { error: { code: 'NOT_FOUND', message: 'gone' } });
 		const body = event();
 		const id = nextMessageId();
 		expectNothingRun(await deliver({ rawBody: body, id, staticData: stale }), 503, STALE_REASON);
 		asked.done();
 		// The CRM's retry reads the saved static data.
-		const saved = stored({ webhookId: 'whk_2', webhookSecretWrapped: wrap(SECRET, 'whk_2') });
+		const saved = storedSubscription({ subscriptionId: 'whk_2' });
 		expect((await deliver({ rawBody: body, id, staticData: saved })).result.workflowData).toHaveLength(1);
 	});
 
-	it('the stored subscription delivers to another URL now (moved, retired): 503', async () => {
-		nock(API).get(ONE('whk_1')).reply(200, { id: 'whk_1', url: 'https://old.example.com/webhook/x/webhook' });
+	it.each([
+		['at another URL (moved, retired)', { ...current, url: 'https://old.example.com/webhook/x/webhook' }],
+		['disabled', { ...current, status: 'disabled' }],
+	])('%s: 503', async (_case, answer) => {
+		nock(API).get(ONE('whk_1')).reply(200, answer);
 		expectNothingRun(await deliver(forged), 503, STALE_REASON);
 	});
 
-	it('the CRM cannot say (no answer it understands): 503, nothing runs', async () => {
-		nock(API).get(ONE('whk_1')).reply(401, { error: { code: 'UNAUTHORIZED', message: 'no' } });
+	it.each([
+		['an error (401)', 401, { error: { code: 'UNAUTHORIZED', message: 'no' } }],
+		['a 200 HTML page, which is not a subscription', 200, '<html><body>Sign in</body></html>'],
+		['a 200 without an id', 200, { ok: true }],
+	])('the CRM answers %s: 503', async (_case, status, body) => {
+		nock(API).get(ONE('whk_1')).reply(status, body, typeof body === 'string' ? { 'Content-Type': 'text/html' } : {});
 		expectNothingRun(await deliver(forged), 503, UNCHECKED_REASON);
 	});
 
-	it('the stored subscription is current at this URL: a forgery, 401', async () => {
-		nock(API).get(ONE('whk_1')).reply(200, { id: 'whk_1', url: PRODUCTION_URL, status: 'active' });
-		expectNothingRun(await deliver(forged), 401, 'signature does not match');
+	it('on the test URL ("Listen for test event"): 503 without a question', async () => {
+		const staticData = storedSubscription({ subscriptionUrl: TEST_URL, ownerTag: tagFor('manual') });
+		expectNothingRun(await deliver({ ...forged, staticData, mode: 'manual' }), 503, TEST_MISMATCH_REASON);
 	});
 
-	it('a forger costs at most one API request per subscription per process per interval, however many it sends', async () => {
+	it('no verdict is kept: after a renewal, the next question is asked anew (never a 401 from an old "current")', async () => {
+		nock(API).get(ONE('whk_1')).reply(200, current).get(ONE('whk_1')).reply(404, { error: { code: 'NOT_FOUND', message: 'gone' } });
+		expectNothingRun(await deliver(forged), 401);
+		// Another process renewed the subscription: the next mismatch (after the interval) asks again, and gets 503.
+		passLookupInterval();
+		expectNothingRun(await deliver(forged), 503, STALE_REASON);
+	});
+
+	it('forged deliveries to ten triggers (ten workflows) start nothing and cost one question per 30 s for the whole process', async () => {
 		let asked = 0;
 		nock(API)
-			.get(ONE('whk_1'))
+			.get(/^\/api\/v1\/webhooks\/[^/]+$/)
 			.times(100)
 			.optionally()
-			.reply(200, () => {
+			.reply(200, (uri) => {
 				asked++;
-				return { id: 'whk_1', url: PRODUCTION_URL };
+				return { ...current, id: uri.split('/').pop() };
 			});
-		const burst = await Promise.all(Array.from({ length: 20 }, async () => await deliver(forged)));
-		for (const delivered of burst) expectNothingRun(delivered, 401);
-		for (let index = 0; index < 20; index++) expectNothingRun(await deliver(forged), 401);
+		const triggers = Array.from({ length: 10 }, (_unused, index) => `workflow-${index}`);
+		const burst = await Promise.all(
+			triggers.flatMap((workflowId) => [1, 2, 3].map(async () => await deliver({ ...forged, workflowId, staticData: storedSubscription({ secretWrapped: wrapAsStored(SECRET, 'whk_1', undefined, { workflowId }) }) }))),
+		);
+		for (const delivered of burst) expectNothingRun(delivered, delivered.status);
+		expect(burst.map((delivered) => delivered.status).sort()).toEqual([401, ...Array(29).fill(503)]);
+		expect(burst.filter((delivered) => delivered.status === 503).every((delivered) => (delivered.body as IDataObject).error === RATIONED_REASON)).toBe(true);
 		expect(asked).toBe(1);
-		expect(CHECK_INTERVAL_MS).toBeGreaterThanOrEqual(30_000);
-	});
-
-	it('no secret yet is 503, without asking the CRM', async () => {
-		expectNothingRun(await deliver({ staticData: { webhookId: 'whk_1' } }), 503, NO_SECRET_REASON);
+		// 30 s later, one more question is allowed; not before.
+		jest.setSystemTime(Date.now() + LOOKUP_INTERVAL_MS - 1_000);
+		expectNothingRun(await deliver(forged), 503, RATIONED_REASON);
+		jest.setSystemTime(Date.now() + 1_001);
+		expectNothingRun(await deliver(forged), 401);
+		expect(asked).toBe(2);
 	});
 });
 
-describe('a retired subscription (left in place at an old URL that still answers)', () => {
+describe('a retired subscription (kept at the CRM because it delivers to another URL)', () => {
 	it('a delivery that verifies only with its secret is answered 410 (the CRM disables it) and runs nothing', async () => {
-		const staticData = stored({
-			webhookRetired: [{ webhookId: 'whk_0', webhookUrl: 'https://old.example.com/webhook/x/webhook', webhookSecretWrapped: wrap(OLD_SECRET, 'whk_0') }],
+		const staticData = storedSubscription({
+			retiredSubscriptions: [{ id: 'whk_0', url: 'https://old.example.com/webhook/x/webhook', secretWrapped: wrapAsStored(OLD_SECRET, 'whk_0') }],
 		});
 		expectNothingRun(await deliver({ secrets: [OLD_SECRET], staticData: plain(staticData) }), 410, RETIRED_REASON);
 		// The current subscription's deliveries run as usual.
 		expect((await deliver({ staticData: plain(staticData) })).result.workflowData).toHaveLength(1);
 	});
+
+	it('at most three are kept, the oldest forgotten first', async () => {
+		const retired = [0, 1, 2, 3, 4].map((index) => ({ id: `whk_r${index}`, url: `https://old${index}.example.com/h` }));
+		const staticData = storedSubscription({ retiredSubscriptions: retired });
+		const trigger = hooks({ staticData, webhookUrl: 'https://new.example.com/webhook/x/webhook' });
+		// Deactivated while its data names a subscription at another URL: that one is retired too.
+		await expect(trigger.delete()).resolves.toBe(true);
+		expect((plain(trigger.staticData).retiredSubscriptions as IDataObject[]).map((entry) => entry.id)).toEqual(['whk_r3', 'whk_r4', 'whk_1']);
+	});
 });
 
-describe('subscriptions at another URL are removed only when that URL is provably dead', () => {
-	const OLD_ORIGIN = 'https://n8n.example.com';
+describe('the deletion rule: only a subscription with this node\'s tag at this node\'s own URL, whatever any URL answers', () => {
 	const STAGING_URL = 'https://staging.example.com/webhook/c0ffee00-0000-4000-8000-0000000000aa/webhook';
 
-	/** The probe: OPTIONS with an Origin, no API key, no secret. */
-	function probe(status: number) {
-		return nock(OLD_ORIGIN, { badheaders: ['x-api-key', 'authorization'] })
-			.options('/webhook/c0ffee00-0000-4000-8000-0000000000aa/webhook')
-			.matchHeader('origin', PROBE_ORIGIN)
-			.reply(status);
-	}
+	it('is one test of two facts: the owner tag, and the URL the subscription delivers to', () => {
+		const tag = tagFor();
+		expect(mayDelete({ ownerTag: tag, url: PRODUCTION_URL }, tag, PRODUCTION_URL)).toBe(true);
+		expect(mayDelete({ ownerTag: tag, url: STAGING_URL }, tag, PRODUCTION_URL)).toBe(false);
+		expect(mayDelete({ ownerTag: tagFor('manual'), url: PRODUCTION_URL }, tag, PRODUCTION_URL)).toBe(false);
+		expect(mayDelete({ ownerTag: undefined, url: PRODUCTION_URL }, tag, PRODUCTION_URL)).toBe(false);
+		expect(mayDelete({ ownerTag: tag, url: undefined }, tag, PRODUCTION_URL)).toBe(false);
+		expect(mayDelete({ ownerTag: tag, url: `${PRODUCTION_URL}/` }, tag, PRODUCTION_URL)).toBe(false);
+	});
 
-	it('restored clone: production\'s URL still answers as a registered n8n webhook, so its subscription stays (retired here, named in a warning)', async () => {
+	it('a restored copy (same owner tag, another URL) keeps production\'s subscription at activation, deletes only its own, and never requests production\'s URL', async () => {
 		nock(API).get(ONE('whk_1')).reply(200, { id: 'whk_1', url: PRODUCTION_URL, events: ['lead.created', 'deal.stage_changed'] });
-		const probed = probe(204);
-		const trigger = hooks({ staticData: stored(), webhookUrl: STAGING_URL });
+		const trigger = hooks({ staticData: storedSubscription(), webhookUrl: STAGING_URL });
 		await expect(trigger.checkExists()).resolves.toBe(false);
-		probed.done();
-		const data = plain(trigger.staticData);
-		expect(data.webhookId).toBeUndefined();
-		expect(data.webhookRetired).toEqual([{ webhookId: 'whk_1', webhookUrl: PRODUCTION_URL, webhookSecretWrapped: expect.any(String) }]);
-		const warned = warnings().join('\n');
-		expect(warned).toContain('kept webhook subscription whk_1');
-		expect(warned).toContain('Webhook Subscription → Delete');
+		expect((plain(trigger.staticData).retiredSubscriptions as IDataObject[]).map((entry) => entry.id)).toEqual(['whk_1']);
 
-		// create: the sweep finds production's subscription (same owner tag, the clone computes it too) and keeps it.
+		// create: the sweep finds production's subscription (same tag: kept, named) and its own leftover at its own URL.
 		nock(API)
 			.get('/api/v1/webhooks')
 			.query(true)
-			.reply(200, { items: [{ id: 'whk_1', name: `n8n: Leads to Slack [n8n:${tagFor()}]`, url: PRODUCTION_URL }], hasMore: false });
-		const probedAgain = probe(204);
+			.reply(200, {
+				items: [
+					{ id: 'whk_1', name: `n8n: Leads to Slack [n8n:${tagFor()}]`, url: PRODUCTION_URL },
+					{ id: 'whk_staging_old', name: `n8n: Leads to Slack [n8n:${tagFor()}]`, url: STAGING_URL },
+				],
+				hasMore: false,
+			});
+		const removed = nock(API).delete(ONE('whk_staging_old')).reply(204);
 		nock(API).post('/api/v1/webhooks').reply(200, { id: 'whk_staging', secret: SECRET });
 		await expect(trigger.create()).resolves.toBe(true);
-		probedAgain.done();
-		expect(trigger.staticData.webhookId).toBe('whk_staging');
-		expect((plain(trigger.staticData).webhookRetired as IDataObject[]).map((entry) => entry.webhookId)).toEqual(['whk_1']);
-	});
+		removed.done();
+		expect(trigger.staticData.subscriptionId).toBe('whk_staging');
+		expect(warnings()).toEqual([expect.stringContaining('kept webhook subscription whk_1')]);
 
-	it('a restored clone deactivated before any checkExists ran (n8n 2.41 runs none at start-up) does not delete production\'s subscription', async () => {
-		// The clone's static data still names production's subscription at production's URL; nothing may be deleted.
-		const probed = probe(204);
-		const trigger = hooks({ staticData: stored(), webhookUrl: STAGING_URL });
+		// Unpublished in the copy: its own subscription goes, production's stays.
+		const own = nock(API).delete(ONE('whk_staging')).reply(204);
 		await expect(trigger.delete()).resolves.toBe(true);
-		probed.done();
-		const data = plain(trigger.staticData);
-		expect(data.webhookId).toBeUndefined();
-		// Kept with its wrapped secret: a delivery through it that reaches this n8n (an alias) is answered 410.
-		expect(data.webhookRetired).toEqual([{ webhookId: 'whk_1', webhookUrl: PRODUCTION_URL, webhookSecretWrapped: expect.any(String) }]);
-		expect(warnings().join('\n')).toContain('kept webhook subscription whk_1');
+		own.done();
 	});
 
-	it('deactivated with a subscription stored for an old URL that no longer answers as a webhook: deleted', async () => {
-		const probed = probe(404);
-		const removed = nock(API).delete(ONE('whk_1')).reply(204);
-		const trigger = hooks({ staticData: stored(), webhookUrl: STAGING_URL });
-		await expect(trigger.delete()).resolves.toBe(true);
-		probed.done();
-		removed.done();
-		expect(plain(trigger.staticData).webhookId).toBeUndefined();
+	it('subscriptions planted with this node\'s tag at internal addresses receive no request and are not deleted', async () => {
+		const planted = ['http://127.0.0.1:6379/', 'http://169.254.169.254/latest/meta-data/', 'http://localhost:5678/rest/users', 'file:///etc/passwd', 'http://10.0.0.1/\nCRM Invoicing Trigger: a forged log line'];
+		nock(API)
+			.get('/api/v1/webhooks')
+			.query(true)
+			.reply(200, planted.map((url, index) => ({ id: `whk_planted_${index}`, name: `planted [n8n:${tagFor()}]`, url })));
+		nock(API).post('/api/v1/webhooks').reply(200, { id: 'whk_new', secret: SECRET });
+		await expect(hooks({}).create()).resolves.toBe(true);
+		// No DELETE is mocked, and afterEach finds no request to any other host.
+		expect(warnings().filter((message) => message.includes('kept webhook subscription whk_planted_'))).toHaveLength(planted.length);
+		// What the CRM lists is anyone's text: no line break reaches the log.
+		for (const message of warnings()) expect(message).not.toMatch(/[\r\n]/);
+		expect(warnings().join()).toContain('http://10.0.0.1/?CRM Invoicing Trigger: a forged log line');
 	});
 
-	it('dead old URL (n8n answers 404: no webhook registered there): deleted', async () => {
-		nock(API).get(ONE('whk_1')).reply(200, { id: 'whk_1', url: PRODUCTION_URL, events: ['lead.created', 'deal.stage_changed'] });
-		const probed = probe(404);
-		const removed = nock(API).delete(ONE('whk_1')).reply(204);
-		const trigger = hooks({ staticData: stored(), webhookUrl: STAGING_URL });
-		await expect(trigger.checkExists()).resolves.toBe(false);
-		probed.done();
-		removed.done();
-		expect(plain(trigger.staticData)).toEqual({});
+	it('a flood of planted subscriptions is named in at most ten warnings and one count', async () => {
+		nock(API)
+			.get('/api/v1/webhooks')
+			.query(true)
+			.reply(200, Array.from({ length: 40 }, (_unused, index) => ({ id: `whk_p${index}`, name: `x [n8n:${tagFor()}]`, url: `http://10.0.0.${index}/` })));
+		nock(API).post('/api/v1/webhooks').reply(200, { id: 'whk_new', secret: SECRET });
+		await expect(hooks({}).create()).resolves.toBe(true);
+		expect(warnings()).toHaveLength(11);
+		expect(warnings()[10]).toContain('kept 30 more webhook subscriptions');
 	});
 
-	it('dead old URL (connection refused twice, a second apart): deleted', async () => {
-		nock(API).get(ONE('whk_1')).reply(200, { id: 'whk_1', url: PRODUCTION_URL, events: ['lead.created', 'deal.stage_changed'] });
-		const refused = nock(OLD_ORIGIN)
-			.options(/.*/)
-			.times(2)
-			.replyWithError(Object.assign(new Error('connect ECONNREFUSED'), { code: 'ECONNREFUSED' }));
-		const removed = nock(API).delete(ONE('whk_1')).reply(204);
-		await expect(hooks({ staticData: stored(), webhookUrl: STAGING_URL }).checkExists()).resolves.toBe(false);
-		refused.done();
-		removed.done();
-	});
-
-	it('an old URL that answers something else (a 5xx) is no proof: kept', async () => {
-		nock(API).get(ONE('whk_1')).reply(200, { id: 'whk_1', url: PRODUCTION_URL, events: ['lead.created', 'deal.stage_changed'] });
-		const probed = probe(502);
-		const trigger = hooks({ staticData: stored(), webhookUrl: STAGING_URL });
-		await expect(trigger.checkExists()).resolves.toBe(false);
-		probed.done();
-		expect(warnings().join('\n')).toContain('could not be checked (HTTP 502)');
-	});
-
-	it('a restored clone and production, each activating over and over, never delete each other\'s subscription', async () => {
+	it('a restored copy and production, each activating over and over, never delete each other\'s subscription', async () => {
 		// One CRM, two n8n with the same instance id (a restored backup), so the same owner tag.
 		const store = new Map<string, IDataObject>();
 		let next = 1;
@@ -453,16 +452,12 @@ describe('subscriptions at another URL are removed only when that URL is provabl
 				store.set(id, { ...(body as IDataObject), id });
 				return [200, { ...(body as IDataObject), id, secret: `whsec_${Buffer.from(`secret-${id}-0123456789`).toString('base64')}` }];
 			});
-		// Both n8n answer the probe for their own URL: both are up.
-		nock(OLD_ORIGIN).persist().options(/.*/).reply(204);
-		nock('https://staging.example.com').persist().options(/.*/).reply(204);
-
 		const activate = async (trigger: ReturnType<typeof hooks>) => {
 			if (!(await trigger.checkExists())) await trigger.create();
 		};
 		const production: IDataObject = {};
 		await activate(hooks({ staticData: production }));
-		const productionId = String(production.webhookId);
+		const productionId = String(production.subscriptionId);
 		// The backup: a copy of production's static data, started with another WEBHOOK_URL.
 		const staging = plain(production);
 		for (let round = 0; round < 3; round++) {
@@ -470,16 +465,19 @@ describe('subscriptions at another URL are removed only when that URL is provabl
 			await activate(hooks({ staticData: production }));
 		}
 		expect(deleted).toEqual([]);
-		expect(production.webhookId).toBe(productionId);
+		expect(production.subscriptionId).toBe(productionId);
 		expect(store.get(productionId)?.url).toBe(PRODUCTION_URL);
 		expect([...store.values()].map((subscription) => subscription.url).sort()).toEqual([PRODUCTION_URL, STAGING_URL].sort());
+		// The copy unpublishes: only its own subscription goes.
+		await hooks({ staticData: staging, webhookUrl: STAGING_URL }).delete();
+		expect([...store.values()].map((subscription) => subscription.url)).toEqual([PRODUCTION_URL]);
 		nock.cleanAll();
 	});
 });
 
 describe('each lifecycle hook finishes within its time limit, whatever the CRM does', () => {
 	afterEach(() => {
-		hookLimits.totalMs = HOOK_TIME_LIMIT_MS;
+		timeLimits.hookMs = HOOK_TIME_LIMIT_MS;
 		// The CRM's delayed answers would otherwise keep their timers running after the test.
 		nock.abortPendingRequests();
 	});
@@ -489,19 +487,19 @@ describe('each lifecycle hook finishes within its time limit, whatever the CRM d
 	});
 
 	it('checkExists against a CRM that never answers fails with an error that names the time limit', async () => {
-		hookLimits.totalMs = 1_000;
+		timeLimits.hookMs = 1_000;
 		nock(API).get(ONE('whk_1')).delay(60_000).reply(200, {});
-		const trigger = hooks({ staticData: stored() });
+		const trigger = hooks({ staticData: storedSubscription() });
 		const started = Date.now();
 		await expect(trigger.checkExists()).rejects.toThrow(/did not answer in time: the trigger could not check its webhook subscription within 1 s/);
 		// It gave up at its deadline, not at the end of the CRM's delay.
 		expect(Date.now() - started).toBeLessThan(30_000);
 		// The stored subscription is kept for the next activation.
-		expect(trigger.staticData.webhookId).toBe('whk_1');
+		expect(trigger.staticData.subscriptionId).toBe('whk_1');
 	});
 
 	it('create against a CRM that never answers (list, then POST) fails within its time limit too', async () => {
-		hookLimits.totalMs = 2_000;
+		timeLimits.hookMs = 2_000;
 		nock(API).get('/api/v1/webhooks').query(true).delay(60_000).reply(200, []);
 		// The list's hang leaves POST /webhooks its share of the time limit: it is still sent (and hangs too).
 		nock(API).post('/api/v1/webhooks').delay(60_000).reply(200, {});
@@ -512,27 +510,27 @@ describe('each lifecycle hook finishes within its time limit, whatever the CRM d
 	});
 
 	it('create against a webhook list that never answers still subscribes, within its time limit', async () => {
-		hookLimits.totalMs = 2_000;
+		timeLimits.hookMs = 2_000;
 		nock(API).get('/api/v1/webhooks').query(true).delay(60_000).reply(200, []);
 		nock(API).post('/api/v1/webhooks').reply(200, { id: 'whk_new', secret: SECRET });
 		const trigger = hooks({});
 		await expect(trigger.create()).resolves.toBe(true);
-		expect(trigger.staticData.webhookId).toBe('whk_new');
+		expect(trigger.staticData.subscriptionId).toBe('whk_new');
 	});
 
 	it('delete against a CRM that never answers keeps the subscription for the next activation, within its time limit', async () => {
-		hookLimits.totalMs = 1_000;
+		timeLimits.hookMs = 1_000;
 		nock(API).delete(ONE('whk_1')).delay(60_000).reply(204);
-		const trigger = hooks({ staticData: stored() });
+		const trigger = hooks({ staticData: storedSubscription() });
 		await expect(trigger.delete()).resolves.toBe(false);
-		expect(trigger.staticData.webhookId).toBe('whk_1');
+		expect(trigger.staticData.subscriptionId).toBe('whk_1');
 	});
 });
 
 describe('Output Full Record reads the lead after the duplicate check', () => {
 	it('a retry of an accepted delivery is answered as a duplicate without reading the lead', async () => {
 		const read = nock(API).get('/api/v1/leads/lead_9').once().reply(200, { id: 'lead_9', name: 'Jane' });
-		const staticData = stored();
+		const staticData = storedSubscription();
 		const id = nextMessageId();
 		const body = event('lead_9');
 		const parameters = { events: ['lead.created'], options: { fullRecord: true } };

@@ -1,0 +1,157 @@
+import { createCipheriv, createDecipheriv, createHash, hkdfSync, randomBytes } from 'node:crypto';
+import type { IHookFunctions, IWebhookFunctions } from 'n8n-workflow';
+
+import { BoundedMap, CREDENTIAL_TYPE } from '../CrmInvoicing/transport';
+import { nodeIdentity, nodeKey, type NodeIdentity } from './identity';
+import { updateSubscription, type StoredSubscription } from './state';
+
+/**
+ * The signing secret at rest: never stored in clear (n8n's public API, exports and backups hand out static data),
+ * but wrapped with AES-256-GCM under a key derived (HKDF-SHA256) from the credential's API key and the workflow, node
+ * and subscription ids, the strongest secret node code can reach; n8n stores the credential encrypted. Each process
+ * holds the secrets it wrapped or unwrapped (bounded), with a fingerprint of the key they are wrapped under: after a
+ * change of the API key it still verifies and wraps the secret anew at the first chance (keepWrappedUnderKey); a
+ * process that does not hold it cannot read it any more, and the trigger subscribes anew (renewal.ts, lifecycle.ts).
+ */
+
+const FORMAT = 'aes256gcm.v1';
+const SALT = Buffer.from('n8n-nodes-crm-invoicing/trigger-secret/v1', 'utf8');
+const IV_BYTES = 12;
+const TAG_BYTES = 16;
+const MAX_CACHED = 500;
+
+/** The n8n contexts that read the secret: the trigger's lifecycle and its deliveries. */
+export type SecretContext = IHookFunctions | IWebhookFunctions;
+
+/** Whose secret: this workflow's node's subscription `subscriptionId`; the wrapping key is bound to all three. */
+export interface SecretOwner extends NodeIdentity {
+	subscriptionId: string;
+}
+
+export function secretOwner(context: SecretContext, subscriptionId: string): SecretOwner {
+	return { ...nodeIdentity(context), subscriptionId };
+}
+
+/** The credential's API key: the key material the wrapping key is derived from. */
+export async function apiKeyOf(context: SecretContext): Promise<string> {
+	const data = await context.getCredentials(CREDENTIAL_TYPE);
+	return typeof data.apiKey === 'string' ? data.apiKey : String(data.apiKey ?? '');
+}
+
+function infoOf(owner: SecretOwner): Buffer {
+	return Buffer.from([FORMAT, owner.workflowId, owner.nodeId, owner.subscriptionId].join('\u0000'), 'utf8');
+}
+
+function keyOf(apiKey: string, owner: SecretOwner): Buffer {
+	return Buffer.from(hkdfSync('sha256', Buffer.from(apiKey, 'utf8'), SALT, infoOf(owner), 32));
+}
+
+/** What this process holds: secrets by wrapped text and owner, with the fingerprint of the key they are wrapped under. */
+const held = new BoundedMap<string, { secret: string; keyPrint: string }>(MAX_CACHED);
+
+function heldKey(wrapped: string, owner: SecretOwner): string {
+	return createHash('sha256').update(infoOf(owner)).update('\u0000').update(wrapped, 'utf8').digest('base64url');
+}
+
+/** A fingerprint of an API key, kept in memory only, to tell whether a secret is wrapped under the current key. */
+function keyPrint(apiKey: string): string {
+	return createHash('sha256').update(apiKey, 'utf8').digest('base64url');
+}
+
+/** The secret wrapped: `aes256gcm.v1:<iv>:<ciphertext>:<tag>` (base64url). The ids are bound as associated data too. */
+export function wrapSecret(secret: string, apiKey: string, owner: SecretOwner): string {
+	const iv = randomBytes(IV_BYTES);
+	const cipher = createCipheriv('aes-256-gcm', keyOf(apiKey, owner), iv);
+	cipher.setAAD(infoOf(owner));
+	const ciphertext = Buffer.concat([cipher.update(secret, 'utf8'), cipher.final()]);
+	const wrapped = [FORMAT, iv.toString('base64url'), ciphertext.toString('base64url'), cipher.getAuthTag().toString('base64url')].join(':');
+	held.set(heldKey(wrapped, owner), { secret, keyPrint: keyPrint(apiKey) });
+	return wrapped;
+}
+
+/** The secret, or undefined when `wrapped` does not unwrap with this API key for this owner. Never throws. */
+export function unwrapSecret(wrapped: string, apiKey: string, owner: SecretOwner): string | undefined {
+	const parts = wrapped.split(':');
+	if (parts.length !== 4 || parts[0] !== FORMAT) return undefined;
+	try {
+		const iv = Buffer.from(parts[1], 'base64url');
+		const tag = Buffer.from(parts[3], 'base64url');
+		if (iv.length !== IV_BYTES || tag.length !== TAG_BYTES) return undefined;
+		const decipher = createDecipheriv('aes-256-gcm', keyOf(apiKey, owner), iv);
+		decipher.setAAD(infoOf(owner));
+		decipher.setAuthTag(tag);
+		const secret = Buffer.concat([decipher.update(Buffer.from(parts[2], 'base64url')), decipher.final()]).toString('utf8');
+		held.set(heldKey(wrapped, owner), { secret, keyPrint: keyPrint(apiKey) });
+		return secret;
+	} catch {
+		return undefined;
+	}
+}
+
+export type SecretRead =
+	/** `held`: from this process's memory, so the credential was not read for it. */
+	| { kind: 'secret'; secret: string; held: boolean }
+	/** Nothing stored (no subscription yet, or its secret was lost). */
+	| { kind: 'none' }
+	/** Wrapped, and neither held by this process nor unwrapped by the credential's key: the key changed, or the data was copied. */
+	| { kind: 'unusable' };
+
+/**
+ * A stored secret: held by this process, else unwrapped with the credential's API key (asked for only then), else a
+ * clear one of 0.1/0.2 not wrapped yet. `apiKey` may throw (n8n cannot hand over the credential): so does this.
+ */
+export async function readSecret(
+	stored: Pick<StoredSubscription, 'secretWrapped' | 'clearSecret'>,
+	owner: SecretOwner,
+	apiKey: () => Promise<string>,
+): Promise<SecretRead> {
+	const wrapped = stored.secretWrapped;
+	if (wrapped === undefined) return stored.clearSecret === undefined ? { kind: 'none' } : { kind: 'secret', secret: stored.clearSecret, held: false };
+	const inMemory = held.get(heldKey(wrapped, owner))?.secret;
+	if (inMemory !== undefined) return { kind: 'secret', secret: inMemory, held: true };
+	const secret = unwrapSecret(wrapped, await apiKey(), owner);
+	return secret === undefined ? { kind: 'unusable' } : { kind: 'secret', secret, held: false };
+}
+
+/**
+ * How often a process that holds a trigger's secret reads the credential, at a verified delivery, to notice a new API
+ * key (a read costs n8n a database read and a decryption: at every delivery it doubled the answer time of 20
+ * concurrent deliveries). A secret unwrapped from storage was read with the current key already.
+ */
+export const KEY_CHECK_INTERVAL_MS = 10_000;
+
+const lastKeyCheck = new BoundedMap<string, number>(MAX_CACHED);
+
+/**
+ * After a stored secret was read (a hook: `always`; a verified delivery: as KEY_CHECK_INTERVAL_MS says): when what is
+ * stored is not wrapped under the credential's current API key (the key changed while this process held the secret,
+ * or a clear secret of 0.1/0.2), the secret is wrapped anew under it and stored, and n8n's log says so. n8n saves the
+ * write after the hook or the delivery, so that every process (and this one after a restart) reads it with the new
+ * key. Without the credential now, nothing changes.
+ */
+export async function keepWrappedUnderKey(
+	context: SecretContext,
+	stored: StoredSubscription,
+	read: { secret: string; held: boolean },
+	apiKey: () => Promise<string>,
+	always = false,
+): Promise<void> {
+	const [node, now, wrapped] = [nodeKey(context), Date.now(), stored.secretWrapped];
+	const last = lastKeyCheck.get(node);
+	const recent = last !== undefined && now >= last && now - last < KEY_CHECK_INTERVAL_MS;
+	if (!always && read.held && wrapped !== undefined && recent) return;
+	lastKeyCheck.set(node, now);
+	const currentKey = await apiKey().catch(() => undefined);
+	if (currentKey === undefined) return;
+	const owner = secretOwner(context, stored.id);
+	const underKey = (text: string) =>
+		held.peek(heldKey(text, owner))?.keyPrint === keyPrint(currentKey) || unwrapSecret(text, currentKey, owner) !== undefined;
+	if (wrapped !== undefined && underKey(wrapped)) return;
+	updateSubscription(context.getWorkflowStaticData('node'), { secretWrapped: wrapSecret(read.secret, currentKey, owner) });
+	context.logger.info(
+		wrapped === undefined
+			? `CRM Invoicing Trigger: wrapped the signing secret of webhook subscription ${stored.id}, which an earlier version stored in clear, under the credential's API key; the clear copy is gone`
+			: `CRM Invoicing Trigger: the credential's API key changed; wrapped the signing secret of webhook subscription ${stored.id} anew under the new key (this n8n process still held it), so that deliveries are verified after a restart too`,
+		{ workflowId: context.getWorkflow().id, nodeName: context.getNode().name },
+	);
+}

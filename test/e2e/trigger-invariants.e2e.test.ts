@@ -1,0 +1,291 @@
+/**
+ * Issue 22 in a real n8n (2.41.0, and 1.123.81 with `--runtime compat`) against the sandbox CRM:
+ * - the trigger deletes only at its own URL: a restored copy of this n8n (a copied user folder started with another
+ *   WEBHOOK_URL) never deletes production's subscription, at start-up or when unpublished there, while production is
+ *   down and while it sits behind a proxy that answers OPTIONS with 404; production then receives;
+ * - it contacts only the CRM: subscriptions planted with its owner tag at internal addresses receive no request and are
+ *   not deleted;
+ * - forged deliveries to ten triggers start nothing and cost at most one question to the CRM;
+ * - a DELETE answered 200 with an HTML page is not a deletion, in the action node and at the trigger's deactivation.
+ * Ports besides n8n's own: its port + 2 (the proxy in front of production), + 4 (the restored copy; its task broker
+ * takes + 10004), + 6 (the listener planted subscriptions point at).
+ */
+import { cpSync, existsSync, readFileSync, rmSync } from 'node:fs';
+import { createServer, request as httpRequest, type Server } from 'node:http';
+import { createServer as createNetServer } from 'node:net';
+import path from 'node:path';
+
+import { N8nClient, N8nProcess } from '../../scripts/lib/n8n';
+import { ensureRuntime } from '../../scripts/lib/runtime';
+import { waitForStoredWorkflows } from '../../scripts/lib/settle';
+import {
+	e2eEnv,
+	expectExactlyExecutions,
+	finishedExecutions,
+	FORGED_SECRET,
+	n8nClient,
+	nodeError,
+	runAction,
+	sandbox,
+	sendSignedDelivery,
+	triggerState,
+	triggerUrl,
+	triggerWorkflow,
+	waitFor,
+} from './lib';
+
+jest.setTimeout(600_000);
+
+const env = e2eEnv();
+const crm = sandbox(env);
+const n8n = n8nClient(env);
+const N8N_PORT = Number(new URL(env.n8nUrl).port);
+const PROXY_PORT = N8N_PORT + 2;
+const COPY_PORT = N8N_PORT + 4;
+const LISTENER_PORT = N8N_PORT + 6;
+
+const created: string[] = [];
+async function activeTrigger(name: string): Promise<{ workflow: ReturnType<typeof triggerWorkflow>; id: string; subscription: any }> {
+	const workflow = triggerWorkflow(name, ['lead.created']);
+	const { id } = await n8n.createWorkflow(workflow);
+	created.push(id);
+	await n8n.activate(id);
+	const subscription = await waitFor(async () => (await crm.webhooks()).find((s) => s.url === triggerUrl(workflow)), 30_000, 'the subscription');
+	return { workflow, id, subscription };
+}
+
+afterEach(async () => {
+	await crm.control('DELETE', '/faults');
+	for (const id of created.splice(0)) {
+		await n8n.deactivate(id).catch(() => undefined);
+		await n8n.deleteWorkflow(id).catch(() => undefined);
+	}
+});
+
+async function assertPortFree(port: number): Promise<void> {
+	const free = await new Promise<boolean>((resolve) => {
+		const server = createNetServer();
+		server.once('error', () => resolve(false));
+		server.listen(port, '127.0.0.1', () => server.close(() => resolve(true)));
+	});
+	if (!free) throw new Error(`Port ${port} is taken: this test uses n8n's port + 2, + 4 (and + 10004) and + 6`);
+}
+
+/** Every request an HTTP server received (method and path), and a way to close it. */
+async function listen(port: number, handle: (request: import('node:http').IncomingMessage, response: import('node:http').ServerResponse) => void): Promise<Server> {
+	await assertPortFree(port);
+	const server = createServer(handle);
+	await new Promise<void>((resolve) => server.listen(port, '127.0.0.1', resolve));
+	return server;
+}
+
+async function close(server: Server | undefined): Promise<void> {
+	if (!server) return;
+	server.closeAllConnections();
+	await new Promise((resolve) => server.close(resolve));
+}
+
+describe(`The trigger deletes only at its own URL and contacts only the CRM, in real n8n ${env.n8nVersion}`, () => {
+	beforeAll(async () => {
+		await crm.reset();
+		await crm.config({ personality: 'standard', deliverOnCreate: false });
+	});
+
+	it('subscriptions planted with its owner tag at internal addresses receive no request and are not deleted', async () => {
+		const received: string[] = [];
+		const listener = await listen(LISTENER_PORT, (request, response) => {
+			received.push(`${request.method} ${request.url}`);
+			response.writeHead(404).end();
+		});
+		try {
+			const { workflow, id, subscription } = await activeTrigger('issue 22: planted');
+			const tag = /\[n8n:([\w-]+)\]$/.exec(subscription.name)?.[1];
+			expect(tag).toBeDefined();
+			const internal = [
+				`http://127.0.0.1:${LISTENER_PORT}/admin/export-all`,
+				`http://127.0.0.1:${LISTENER_PORT}/webhook/${workflow.nodes[0].webhookId}/webhook`,
+				'http://169.254.169.254/latest/meta-data/',
+			];
+			const planted = [];
+			for (const url of internal) planted.push(await crm.api('POST', '/webhooks', { name: `n8n: planted [n8n:${tag}]`, url, events: ['lead.created'] }));
+			await crm.clearRequests();
+
+			// Re-published (every hook runs: delete, checkExists, create, and the sweep of leftovers), then unpublished.
+			await n8n.deactivate(id);
+			await n8n.activate(id);
+			await n8n.deactivate(id);
+
+			expect(received).toEqual([]);
+			const all = await crm.webhooks();
+			for (const subscription of planted) expect(all.find((s) => s.id === subscription.id)).toMatchObject({ status: 'active' });
+			const deletes = (await crm.requests()).filter((request) => request.method === 'DELETE').map((request) => request.path);
+			for (const subscription of planted) expect(deletes).not.toContain(`/api/v1/webhooks/${subscription.id}`);
+			const log = readFileSync(env.logFile, 'utf8');
+			for (const subscription of planted) expect(log).toContain(`kept webhook subscription ${subscription.id}`);
+			for (const subscription of planted) await crm.api('DELETE', `/webhooks/${subscription.id}`);
+		} finally {
+			await close(listener);
+		}
+	});
+
+	it('forged deliveries to ten triggers start nothing and cost at most one question to the CRM', async () => {
+		const triggers = [];
+		for (let index = 0; index < 10; index++) triggers.push(await activeTrigger(`issue 22: forged ${index}`));
+		await crm.clearRequests();
+		const answers = await Promise.all(
+			triggers.flatMap(({ workflow }) =>
+				[1, 2].map(async (round) => await sendSignedDelivery(triggerUrl(workflow), FORGED_SECRET, `msg_forged_${workflow.nodes[0].webhookId}_${round}`, { event: 'lead.created', payload: { id: 'lead_forged' } })),
+			),
+		);
+		expect(answers.every((answer) => answer.status === 401 || answer.status === 503)).toBe(true);
+		expect(answers.filter((answer) => answer.status === 401).length).toBeLessThanOrEqual(1);
+		const questions = (await crm.requests()).filter((request) => request.method === 'GET' && request.path.startsWith('/api/v1/webhooks/'));
+		expect(questions.length).toBeLessThanOrEqual(1);
+		await new Promise((resolve) => setTimeout(resolve, 2_000));
+		for (const { id } of triggers) expect(await finishedExecutions(id)).toEqual([]);
+		console.log(`[forged ×20 to 10 triggers] answers: ${answers.map((answer) => answer.status).join(' ')}; questions to the CRM: ${questions.length}`);
+	});
+
+	it('a DELETE answered 200 with an HTML page is an error in Webhook Subscription → Delete: nothing is reported as deleted', async () => {
+		const subscription = await crm.api('POST', '/webhooks', { name: 'by hand', url: 'https://hooks.example.com/x', events: ['lead.created'] });
+		await crm.fault({ status: 200, html: true, method: 'DELETE', pathPrefix: `/api/v1/webhooks/${subscription.id}`, count: 1 });
+		const run = await runAction({ parameters: { resource: 'webhook', operation: 'delete', webhookId: subscription.id } });
+		const error = nodeError(run.execution);
+		expect(error?.message).toMatch(new RegExp(`answered DELETE /api/v1/webhooks/${subscription.id} with 200 \\(text/html[^)]*\\) and text starting .*not an empty answer or a JSON object`));
+		expect(run.items.some((item) => item?.deleted === true)).toBe(false);
+		expect((await crm.webhooks()).find((s) => s.id === subscription.id)).toBeDefined();
+		await crm.api('DELETE', `/webhooks/${subscription.id}`);
+	});
+
+	it('a DELETE answered 200 with an HTML page at deactivation: the subscription is kept (and said so), and the next activation reuses it', async () => {
+		const { id, subscription } = await activeTrigger('issue 22: html delete');
+		await crm.fault({ status: 200, html: true, method: 'DELETE', pathPrefix: `/api/v1/webhooks/${subscription.id}`, count: 1 });
+		await n8n.deactivate(id);
+		const log = await waitFor(async () => {
+			const text = readFileSync(env.logFile, 'utf8');
+			return text.includes(`could not delete webhook subscription ${subscription.id}; it is kept`) ? text : undefined;
+		}, 30_000, 'the warning in n8n\'s log');
+		expect(log).toMatch(new RegExp(`could not delete webhook subscription ${subscription.id}; it is kept[^\\n]*with 200 \\(text/html`));
+		expect((await crm.webhooks()).find((s) => s.id === subscription.id)).toMatchObject({ status: 'active' });
+		expect((await triggerState(id)).subscriptionId).toBe(subscription.id);
+
+		await crm.clearRequests();
+		await n8n.activate(id);
+		const mine = await waitFor(async () => {
+			const now = (await crm.webhooks()).filter((s) => s.url === subscription.url);
+			return now.length === 1 ? now : undefined;
+		}, 30_000, 'one subscription');
+		expect(mine[0].id).toBe(subscription.id);
+		expect((await crm.requests()).filter((request) => request.method === 'POST')).toEqual([]);
+	});
+});
+
+/**
+ * Production runs behind an address this test controls (a proxy in front of n8n), so that the test can make it
+ * unreachable ("down": the port refuses connections) or answer OPTIONS with 404 (as many proxies, and n8n while it
+ * starts, do), as seen from a restored copy. The copy is another n8n started from a copy of production's user folder
+ * (same database, instance id and static data) with its own WEBHOOK_URL: it computes the same owner tag.
+ */
+describe.each([
+	['production is down', 'down'],
+	['production sits behind a proxy that answers OPTIONS with 404', 'options404'],
+] as const)(`A restored copy of n8n ${env.n8nVersion} while %s`, (_situation, mode) => {
+	let proxy: Server | undefined;
+	let proxyMode: 'forward' | 'options404' = 'forward';
+	const target = new URL(env.n8nUrl);
+	const proxyUrl = `http://127.0.0.1:${PROXY_PORT}`;
+
+	async function openProxy(): Promise<void> {
+		proxy = await listen(PROXY_PORT, (incoming, outgoing) => {
+			if (proxyMode === 'options404' && incoming.method === 'OPTIONS') {
+				incoming.resume();
+				outgoing.writeHead(404, { 'content-type': 'text/plain' }).end('Not Found');
+				return;
+			}
+			const forwarded = httpRequest({ host: target.hostname, port: target.port, method: incoming.method, path: incoming.url, headers: incoming.headers }, (answer) => {
+				outgoing.writeHead(answer.statusCode ?? 502, answer.headers);
+				answer.pipe(outgoing);
+			});
+			forwarded.on('error', () => {
+				if (!outgoing.headersSent) outgoing.writeHead(502);
+				outgoing.end();
+			});
+			incoming.pipe(forwarded);
+		});
+	}
+
+	async function restartN8n(webhookUrl: string): Promise<void> {
+		const response = await fetch(`${env.controlUrl}/restart-n8n`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ webhookUrl }) });
+		expect(response.status).toBe(200);
+	}
+
+	beforeAll(async () => {
+		await assertPortFree(COPY_PORT);
+		await assertPortFree(COPY_PORT + 10_000);
+		await openProxy();
+		await restartN8n(proxyUrl);
+	});
+
+	afterAll(async () => {
+		await close(proxy);
+		await restartN8n('default');
+	});
+
+	it('production\'s subscription survives the copy\'s start-up and the copy unpublishing; production then receives', async () => {
+		const workflow = triggerWorkflow(`issue 22: production (${mode})`, ['lead.created']);
+		const { id } = await n8n.createWorkflow(workflow);
+		created.push(id);
+		await n8n.activate(id);
+		const production = await waitFor(async () => (await crm.webhooks()).find((s) => s.url === triggerUrl(workflow, proxyUrl)), 30_000, 'production\'s subscription');
+
+		// Production as the copy sees it.
+		if (mode === 'down') {
+			await close(proxy);
+			proxy = undefined;
+		} else {
+			proxyMode = 'options404';
+			expect((await fetch(triggerUrl(workflow, proxyUrl), { method: 'OPTIONS', headers: { origin: 'https://x.example' } })).status).toBe(404);
+		}
+
+		const folder = path.dirname(env.logFile);
+		const copyFolder = `${folder}-restored-copy`;
+		rmSync(copyFolder, { recursive: true, force: true });
+		cpSync(folder, copyFolder, { recursive: true, filter: (source) => !source.endsWith('n8n.log') });
+		const copyUrl = `http://127.0.0.1:${COPY_PORT}`;
+		const copyLog = path.join(copyFolder, 'n8n.log');
+		const copy = new N8nProcess({
+			runtime: ensureRuntime(env.runtime),
+			userFolder: copyFolder,
+			port: COPY_PORT,
+			logFile: copyLog,
+			env: { WEBHOOK_URL: `${copyUrl}/`, N8N_WEBHOOK_URL: `${copyUrl}/` },
+		});
+		await crm.clearRequests();
+		try {
+			await copy.start(300_000);
+			const copyClient = new N8nClient(copyUrl);
+			copyClient.apiKey = env.n8nApiKey;
+			// The copy activates what its database holds (1.x: checkExists and create at start-up; 2.41: no hook).
+			await waitForStoredWorkflows(copyClient, { logFile: copyLog, logFromByte: 0, timeoutMs: 180_000 });
+			expect((await crm.webhooks()).find((s) => s.id === production.id)).toMatchObject({ url: production.url, status: 'active' });
+
+			// Unpublished in the copy.
+			await copyClient.deactivate(id);
+			expect((await crm.webhooks()).find((s) => s.id === production.id)).toMatchObject({ url: production.url, status: 'active' });
+			expect((await crm.requests()).filter((request) => request.method === 'DELETE' && request.path === `/api/v1/webhooks/${production.id}`)).toEqual([]);
+			// The copy named production's subscription in a warning (kept), and subscribed nothing at its own URL any more.
+			expect(existsSync(copyLog) ? readFileSync(copyLog, 'utf8') : '').toContain(`kept webhook subscription ${production.id}`);
+			expect((await crm.webhooks()).filter((s) => s.url === triggerUrl(workflow, copyUrl))).toEqual([]);
+		} finally {
+			await copy.stop();
+			rmSync(copyFolder, { recursive: true, force: true });
+		}
+
+		// Production back as it was: it receives, through the subscription it had all along.
+		proxyMode = 'forward';
+		if (!proxy) await openProxy();
+		await crm.api('POST', '/leads', { name: `After the restored copy (${mode})` });
+		await expectExactlyExecutions(id, 1);
+		expect((await crm.webhooks()).filter((s) => s.url === triggerUrl(workflow, proxyUrl)).map((s) => s.id)).toEqual([production.id]);
+	});
+});

@@ -1,0 +1,38 @@
+/**
+ * Signs deliveries as the CRM does (Standard Webhooks, spec §6), for tests and benchmarks: the package itself only
+ * verifies. `test/unit/trigger/signature.test.ts` checks these against the Standard Webhooks reference vector and the
+ * `standardwebhooks` library, so what they sign is what the CRM signs.
+ */
+import { createHmac } from 'node:crypto';
+
+export interface SignInput {
+	secret: string;
+	id: string;
+	/** Unix time in seconds. */
+	timestamp: number;
+	body: Buffer | Uint8Array | string;
+}
+
+/** A `v1,<base64>` entry for the given message; join several with a space for rotation. */
+export function signWebhook({ secret, id, timestamp, body }: SignInput): string {
+	const encoded = secret.startsWith('whsec_') ? secret.slice('whsec_'.length) : secret;
+	if (encoded.trim() === '') throw new TypeError('The signing secret is missing or invalid');
+	const bytes = typeof body === 'string' ? Buffer.from(body, 'utf8') : Buffer.from(body);
+	const hmac = createHmac('sha256', Buffer.from(encoded, 'base64')).update(id, 'utf8').update(`.${timestamp}.`, 'utf8').update(bytes);
+	return `v1,${hmac.digest('base64')}`;
+}
+
+/** The three `webhook-*` headers for a message, signed with every given secret (rotation sends old and new). */
+export function signedHeaders(
+	secrets: string | string[],
+	id: string,
+	timestamp: number,
+	body: Buffer | Uint8Array | string,
+): Record<'webhook-id' | 'webhook-timestamp' | 'webhook-signature', string> {
+	const list = Array.isArray(secrets) ? secrets : [secrets];
+	return {
+		'webhook-id': id,
+		'webhook-timestamp': String(timestamp),
+		'webhook-signature': list.map((secret) => signWebhook({ secret, id, timestamp, body })).join(' '),
+	};
+}

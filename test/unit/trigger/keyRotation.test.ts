@@ -1,0 +1,255 @@
+/**
+ * Issue 22, point 3: a change of the credential's API key loses nothing it need not lose.
+ * - While n8n runs, a process that holds the secret verifies the next delivery and wraps the secret anew under the new
+ *   key (stored, so that after a restart it is read with the new key).
+ * - When nothing can read the stored secret any more (a restart before any delivery), the delivery that finds out
+ *   subscribes anew at the node's own URL: once, bounded, serialised per node and process, and logged.
+ * - Activation (checkExists) does the same: it wraps anew what this process holds, else deletes and subscribes anew.
+ */
+import nock from 'nock';
+import type { IDataObject } from 'n8n-workflow';
+
+import { UNUSABLE_SECRET_REASON } from '../../../nodes/CrmInvoicingTrigger/answers';
+import { RENEWAL_TIME_LIMIT_MS, timeLimits } from '../../../nodes/CrmInvoicingTrigger/deadline';
+import { RENEWAL_INTERVAL_MS } from '../../../nodes/CrmInvoicingTrigger/renewal';
+import { KEY_CHECK_INTERVAL_MS, unwrapSecret } from '../../../nodes/CrmInvoicingTrigger/secret';
+import { createHookContext, createWebhookContext, loggedMessages, TEST_CREDENTIALS } from '../../helpers/harness';
+import { useNock } from '../../helpers/nock';
+import { signedHeaders } from '../../helpers/signing';
+import {
+	API,
+	HARNESS_IDS,
+	nextMessageId,
+	nodeType,
+	nowSeconds,
+	plain,
+	PRODUCTION_URL,
+	SECRET,
+	secretParts,
+	storedSubscription,
+	tagFor,
+	TEST_URL,
+	useMovableClock,
+	wrapAsStored,
+} from './fixtures';
+
+const OLD_KEY = TEST_CREDENTIALS.apiKey;
+const NEW_KEY = 'sk_test_the_rotated_key_0002';
+const NEW_SECRET = 'whsec_' + Buffer.from('the-secret-of-the-new-subscription').toString('base64');
+const LIST = '/api/v1/webhooks';
+const ONE = (id: string) => `/api/v1/webhooks/${id}`;
+const owner = (subscriptionId: string) => ({ workflowId: HARNESS_IDS.workflowId, nodeId: HARNESS_IDS.nodeId, subscriptionId });
+
+useNock();
+useMovableClock();
+let step = 0;
+beforeEach(() => {
+	loggedMessages.length = 0;
+	// Each test starts past the renewal interval of the tests before it (Date only).
+	jest.setSystemTime(Date.now() + RENEWAL_INTERVAL_MS + (++step) * 1_000);
+});
+afterEach(() => {
+	timeLimits.renewalMs = RENEWAL_TIME_LIMIT_MS;
+	nock.abortPendingRequests();
+	const pending = nock.pendingMocks();
+	nock.cleanAll();
+	expect(pending).toEqual([]);
+	// Neither key nor secret in any log line.
+	const logged = JSON.stringify(loggedMessages);
+	for (const part of [OLD_KEY, NEW_KEY, ...secretParts(SECRET), ...secretParts(NEW_SECRET)]) expect(logged).not.toContain(part);
+});
+
+const body = () => JSON.stringify({ event: 'lead.created', timestamp: '2026-01-01T00:00:00.000Z', payload: { id: 'lead_1' } });
+
+async function deliver(
+	staticData: IDataObject,
+	options: { apiKey?: string; secret?: string; mode?: 'trigger' | 'manual'; type?: typeof nodeType } = {},
+) {
+	const raw = body();
+	const parts = createWebhookContext({
+		nodeType: options.type ?? nodeType,
+		parameters: { events: ['lead.created', 'deal.stage_changed'] },
+		staticData,
+		headers: signedHeaders([options.secret ?? SECRET], nextMessageId(), nowSeconds(), raw),
+		rawBody: Buffer.from(raw, 'utf8'),
+		credentials: { ...TEST_CREDENTIALS, apiKey: options.apiKey ?? NEW_KEY },
+		webhookUrl: options.mode === 'manual' ? TEST_URL : PRODUCTION_URL,
+		mode: options.mode,
+		workflowName: 'Leads to Slack',
+	});
+	const result = await (options.type ?? nodeType).webhook.call(parts.context);
+	return { ran: result.workflowData !== undefined, status: parts.response.statusCode, body: parts.response.sentBody, staticData: parts.staticData };
+}
+
+function hooks(staticData: IDataObject, apiKey: string) {
+	const parts = createHookContext({
+		nodeType,
+		parameters: { events: ['lead.created', 'deal.stage_changed'] },
+		webhookUrl: PRODUCTION_URL,
+		staticData,
+		credentials: { ...TEST_CREDENTIALS, apiKey },
+		workflowName: 'Leads to Slack',
+	});
+	const methods = nodeType.webhookMethods.default;
+	return {
+		staticData: parts.staticData,
+		checkExists: async () => await methods.checkExists.call(parts.context),
+		create: async () => await methods.create.call(parts.context),
+	};
+}
+
+const logged = (level: 'info' | 'warn') => loggedMessages.filter((entry) => entry.level === level).map((entry) => entry.message).join('\n');
+
+/** The CRM's side of subscribing anew at this node's URL: DELETE of the old one, the list of leftovers, POST. */
+function renewalAtCrm(oldId = 'whk_1', newId = 'whk_2') {
+	return nock(API)
+		.delete(ONE(oldId))
+		.reply(204)
+		.get(LIST)
+		.query(true)
+		.reply(200, { items: [], hasMore: false })
+		.post(LIST)
+		.reply(200, { id: newId, secret: NEW_SECRET });
+}
+
+describe('a key change while n8n runs (the process holds the secret)', () => {
+	it('the next delivery runs, and wraps the secret anew under the new key; after a restart, deliveries still run', async () => {
+		// Subscribed with the old key: this process wrapped the secret, so it holds it.
+		nock(API).get(LIST).query(true).reply(200, []).post(LIST).reply(200, { id: 'whk_1', secret: SECRET });
+		const trigger = hooks({}, OLD_KEY);
+		await trigger.create();
+		const saved = plain(trigger.staticData);
+
+		// The credential now holds the new key (the old one is revoked at the CRM): the delivery runs.
+		const delivered = await deliver(plain(saved));
+		expect(delivered).toMatchObject({ ran: true, status: 200 });
+		const rewrapped = plain(delivered.staticData);
+		expect(rewrapped.subscriptionId).toBe('whk_1');
+		expect(rewrapped.secretWrapped).not.toBe(saved.secretWrapped);
+		expect(unwrapSecret(String(rewrapped.secretWrapped), NEW_KEY, owner('whk_1'))).toBe(SECRET);
+		expect(unwrapSecret(String(rewrapped.secretWrapped), OLD_KEY, owner('whk_1'))).toBeUndefined();
+		expect(logged('info')).toContain('the credential\'s API key changed; wrapped the signing secret of webhook subscription whk_1 anew under the new key');
+
+		// After a restart: a process with empty memories reads what n8n saved, with the new key. No request to the CRM.
+		let Fresh: typeof nodeType | undefined;
+		jest.isolateModules(() => {
+			const { CrmInvoicingTrigger } = jest.requireActual<typeof import('../../../nodes/CrmInvoicingTrigger/CrmInvoicingTrigger.node')>(
+				'../../../nodes/CrmInvoicingTrigger/CrmInvoicingTrigger.node',
+			);
+			Fresh = new CrmInvoicingTrigger();
+		});
+		const afterRestart = await deliver(plain(rewrapped), { type: Fresh });
+		expect(afterRestart).toMatchObject({ ran: true, status: 200 });
+		// Without the re-wrap, a process with empty memories could not have read it with the new key.
+		expect(unwrapSecret(String(saved.secretWrapped), NEW_KEY, owner('whk_1'))).toBeUndefined();
+	});
+
+	it('the key is checked at most once per 10 s per trigger: a delivery within that time runs, the first one after re-wraps', async () => {
+		nock(API).get(LIST).query(true).reply(200, []).post(LIST).reply(200, { id: 'whk_1', secret: SECRET });
+		const trigger = hooks({}, OLD_KEY);
+		await trigger.create();
+		const saved = plain(trigger.staticData);
+		// A delivery under the old key: the process checked the key now.
+		expect(await deliver(plain(saved), { apiKey: OLD_KEY })).toMatchObject({ ran: true });
+		// The key changes; within 10 s of that check, a delivery runs and the stored secret stays as it is.
+		const soon = await deliver(plain(saved));
+		expect(soon).toMatchObject({ ran: true });
+		expect(soon.staticData.secretWrapped).toBe(saved.secretWrapped);
+		jest.setSystemTime(Date.now() + KEY_CHECK_INTERVAL_MS);
+		const later = await deliver(plain(saved));
+		expect(later).toMatchObject({ ran: true });
+		expect(unwrapSecret(String(later.staticData.secretWrapped), NEW_KEY, owner('whk_1'))).toBe(SECRET);
+	});
+
+	it('activation (checkExists) wraps anew what this process holds, and keeps the subscription', async () => {
+		nock(API).get(LIST).query(true).reply(200, []).post(LIST).reply(200, { id: 'whk_1', secret: SECRET });
+		const trigger = hooks({}, OLD_KEY);
+		await trigger.create();
+		nock(API).get(ONE('whk_1')).reply(200, { id: 'whk_1', url: PRODUCTION_URL, events: ['deal.stage_changed', 'lead.created'] });
+		const again = hooks(plain(trigger.staticData), NEW_KEY);
+		await expect(again.checkExists()).resolves.toBe(true);
+		expect(unwrapSecret(String(again.staticData.secretWrapped), NEW_KEY, owner('whk_1'))).toBe(SECRET);
+	});
+});
+
+describe('a key change, then a restart before any delivery (nothing can read the stored secret)', () => {
+	const unreadable = () => storedSubscription({ secretWrapped: wrapAsStored(SECRET, 'whk_1', OLD_KEY) });
+
+	it('the delivery that finds out is answered 503 and subscribes anew at the node\'s URL: old deleted, new stored, logged', async () => {
+		const crm = renewalAtCrm();
+		const delivered = await deliver(unreadable());
+		expect(delivered).toMatchObject({ ran: false, status: 503, body: { error: UNUSABLE_SECRET_REASON } });
+		crm.done();
+		const state = plain(delivered.staticData);
+		expect(state).toEqual({
+			subscriptionId: 'whk_2',
+			subscriptionUrl: PRODUCTION_URL,
+			subscriptionEvents: ['deal.stage_changed', 'lead.created'],
+			secretWrapped: expect.stringMatching(/^aes256gcm\.v1:/),
+			ownerTag: tagFor(),
+		});
+		expect(unwrapSecret(String(state.secretWrapped), NEW_KEY, owner('whk_2'))).toBe(NEW_SECRET);
+		expect(logged('warn')).toContain('the stored signing secret of webhook subscription whk_1 cannot be read with the credential\'s API key');
+		expect(logged('warn')).toContain('Subscribed anew at this node\'s URL as webhook subscription whk_2');
+		// The CRM's next delivery, through the new subscription, runs.
+		expect(await deliver(state, { secret: NEW_SECRET })).toMatchObject({ ran: true, status: 200 });
+	});
+
+	it('concurrent deliveries subscribe anew once: one POST, the others 503 at once', async () => {
+		renewalAtCrm();
+		const results = await Promise.all(Array.from({ length: 5 }, async () => await deliver(unreadable())));
+		expect(results.map((result) => result.status)).toEqual([503, 503, 503, 503, 503]);
+		expect(results.filter((result) => result.staticData.subscriptionId === 'whk_2')).toHaveLength(1);
+		// And later deliveries that still read the old data (n8n had not saved the new one yet) within a minute: none.
+		expect(await deliver(unreadable())).toMatchObject({ status: 503 });
+	});
+
+	it('a renewal that fails before the old subscription is deleted is logged, and tried again only after a minute', async () => {
+		nock(API).delete(ONE('whk_1')).reply(403, { error: { code: 'FORBIDDEN', message: 'not now' } });
+		const first = await deliver(unreadable());
+		expect(first).toMatchObject({ status: 503 });
+		// The old subscription is still stored (its deliveries go on), and the log says what happens next.
+		expect(first.staticData.subscriptionId).toBe('whk_1');
+		expect(logged('warn')).toContain('Subscribing anew failed');
+		expect(logged('warn')).toContain('a delivery tries again in 60 s at the earliest');
+		expect(await deliver(unreadable())).toMatchObject({ status: 503 });
+		jest.setSystemTime(Date.now() + RENEWAL_INTERVAL_MS);
+		renewalAtCrm();
+		expect((await deliver(unreadable())).staticData.subscriptionId).toBe('whk_2');
+	});
+
+	it('a renewal whose POST the CRM refuses after the old one was deleted says to re-publish', async () => {
+		nock(API).delete(ONE('whk_1')).reply(204).get(LIST).query(true).reply(200, []).post(LIST).reply(403, { error: { code: 'FORBIDDEN', message: 'read-only key' } });
+		const delivered = await deliver(unreadable());
+		expect(delivered).toMatchObject({ status: 503 });
+		expect(plain(delivered.staticData)).toEqual({});
+		expect(logged('warn')).toContain('this trigger now holds no subscription: re-publish the workflow');
+	});
+
+	it('is bounded: against a CRM that never answers, the delivery is answered within the renewal\'s time limit', async () => {
+		timeLimits.renewalMs = 1_000;
+		nock(API).delete(ONE('whk_1')).delay(60_000).reply(204);
+		const started = Date.now();
+		expect(await deliver(unreadable())).toMatchObject({ status: 503, body: { error: UNUSABLE_SECRET_REASON } });
+		// It waited for its deadline, not for the CRM's minute.
+		expect(Date.now() - started).toBeGreaterThanOrEqual(900);
+		expect(Date.now() - started).toBeLessThan(5_000);
+		expect(logged('warn')).toContain('could not subscribe anew within 1 s');
+		expect(RENEWAL_TIME_LIMIT_MS).toBeLessThan(20_000);
+	});
+
+	it('a delivery to the test URL subscribes nothing anew', async () => {
+		const staticData = storedSubscription({ subscriptionUrl: TEST_URL, ownerTag: tagFor('manual'), secretWrapped: wrapAsStored(SECRET, 'whk_1', OLD_KEY) });
+		expect(await deliver(staticData, { mode: 'manual' })).toMatchObject({ status: 503 });
+	});
+
+	it('on n8n versions that run checkExists at start-up, activation deletes the old subscription and create subscribes anew', async () => {
+		nock(API).get(ONE('whk_1')).reply(200, { id: 'whk_1', url: PRODUCTION_URL, events: ['lead.created', 'deal.stage_changed'] });
+		const removed = nock(API).delete(ONE('whk_1')).reply(204);
+		const trigger = hooks(unreadable(), NEW_KEY);
+		await expect(trigger.checkExists()).resolves.toBe(false);
+		removed.done();
+		expect(plain(trigger.staticData)).toEqual({});
+		expect(logged('warn')).toContain('cannot be read with this credential\'s API key');
+	});
+});
