@@ -1,6 +1,6 @@
 /**
  * `npx tsx bench/errorBody.ts`: node time to turn a large non-JSON error body into the node's error, with the
- * package's error handling (nodes/CrmInvoicing/transport/errors.ts: cut to 16,384 characters, linear scan) and with
+ * package's error handling (nodes/CrmInvoicing/shared/transport/errors.ts: cut to 16,384 characters, linear scan) and with
  * 0.1's regular expressions over the whole body (kept here as the reference). Median of 5 runs per body; the reference
  * runs only on bodies up to 160 KB, since it grows quadratically (issue 11: 160 KB of "<" took 8 s).
  * Prints the table and writes it, with date, machine and Node.js version, to bench/ERROR-BODY-RESULTS.md.
@@ -8,7 +8,7 @@
 import { writeFileSync } from 'node:fs';
 import { cpus, loadavg } from 'node:os';
 import path from 'node:path';
-import { apiErrorFromResponse } from '../nodes/CrmInvoicing/transport/errors';
+import { apiErrorFromResponse } from '../nodes/CrmInvoicing/shared/transport/errors';
 import type { INode } from 'n8n-workflow';
 
 import { medianTimeMs as time } from './lib/stats';

@@ -1,5 +1,5 @@
 /**
- * `node --expose-gc --import tsx bench/listJoin.ts` (or `npx tsx bench/listJoin.ts`, with noisier heap figures): the one list reader (nodes/CrmInvoicing/transport/pagination.ts, readList) reading a
+ * `node --expose-gc --import tsx bench/listJoin.ts` (or `npx tsx bench/listJoin.ts`, with noisier heap figures): the one list reader (nodes/CrmInvoicing/shared/transport/pagination.ts, readList) reading a
  * list of N records through the real transport, against a fake n8n context that answers every page from memory (no
  * network, so the figures are the node's own time and memory). Two servers: one that honours `limit=100`, and one that
  * ignores it and answers pages of 10,000 records. For each, the time to read, the heap held after the read, and
@@ -12,9 +12,9 @@ import { cpus, loadavg } from 'node:os';
 import path from 'node:path';
 import type { IDataObject, IHttpRequestOptions } from 'n8n-workflow';
 
-import { LIST } from '../nodes/CrmInvoicing/transport/limits';
-import { readList } from '../nodes/CrmInvoicing/transport';
-import type { ApiContext } from '../nodes/CrmInvoicing/transport';
+import { LIST } from '../nodes/CrmInvoicing/shared/transport/limits';
+import { readList } from '../nodes/CrmInvoicing/shared/transport';
+import type { ApiContext } from '../nodes/CrmInvoicing/shared/transport';
 
 const node = { id: 'bench', name: 'CRM Invoicing', type: 'crmInvoicing', typeVersion: 1, position: [0, 0], parameters: {} };
 

@@ -18,7 +18,7 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg } from 'node:os';
 import path from 'node:path';
 
-import { apiRequest } from '../nodes/CrmInvoicing/transport';
+import { apiRequest } from '../nodes/CrmInvoicing/shared/transport';
 import type { INodeType } from 'n8n-workflow';
 import { ROOT } from '../scripts/lib/runtime';
 import { startStack } from '../scripts/lib/stack';

@@ -18,7 +18,7 @@ import path from 'node:path';
 
 import type { ICredentialDataDecryptedObject, IDataObject } from 'n8n-workflow';
 
-import type { CrmInvoicingPollingTrigger as PollingTrigger } from '../nodes/CrmInvoicingPollingTrigger/CrmInvoicingPollingTrigger.node';
+import type { CrmInvoicingPollingTrigger as PollingTrigger } from '../nodes/CrmInvoicing/CrmInvoicingPollingTrigger.node';
 import { createPollContext } from '../test/helpers/harness';
 import { startSandbox, type ListOrder } from '../test/sandbox/server';
 
@@ -28,7 +28,7 @@ const RUNS = Number(process.argv[3] ?? 7);
 const CAP = Number(process.argv[4] ?? 50_000);
 // The built node (`npm run build`), as n8n loads it. (tsx would resolve the source's `.node` import to the codex JSON.)
 // eslint-disable-next-line @typescript-eslint/no-require-imports
-const { CrmInvoicingPollingTrigger } = require('../dist/nodes/CrmInvoicingPollingTrigger/CrmInvoicingPollingTrigger.node.js') as { CrmInvoicingPollingTrigger: typeof PollingTrigger };
+const { CrmInvoicingPollingTrigger } = require('../dist/nodes/CrmInvoicing/CrmInvoicingPollingTrigger.node.js') as { CrmInvoicingPollingTrigger: typeof PollingTrigger };
 const trigger = new CrmInvoicingPollingTrigger();
 
 interface Row {

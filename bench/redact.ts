@@ -10,7 +10,7 @@ import { writeFileSync } from 'node:fs';
 import { cpus, loadavg } from 'node:os';
 import path from 'node:path';
 
-import { redactSecrets, redactValue } from '../nodes/CrmInvoicing/transport/redact';
+import { redactSecrets, redactValue } from '../nodes/CrmInvoicing/shared/transport/redact';
 import { medianTimeMs as time } from './lib/stats';
 
 const KEY = 'sk_live_R3dact/Me9+Pl3ase==';

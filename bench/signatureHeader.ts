@@ -12,7 +12,7 @@ import { writeFileSync } from 'node:fs';
 import { cpus, loadavg } from 'node:os';
 import path from 'node:path';
 
-import { readSignatureEntries, verifyWebhookSignature } from '../nodes/CrmInvoicingTrigger/signature';
+import { readSignatureEntries, verifyWebhookSignature } from '../nodes/CrmInvoicing/trigger/signature';
 import { ROOT, type RuntimeName } from '../scripts/lib/runtime';
 import { startStack } from '../scripts/lib/stack';
 

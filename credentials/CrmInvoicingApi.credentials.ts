@@ -8,7 +8,7 @@ import type {
 	INodeProperties,
 } from 'n8n-workflow';
 
-import { RETRY } from '../nodes/CrmInvoicing/transport';
+import { RETRY } from '../nodes/CrmInvoicing/shared';
 
 /** The path the Test reads, under `<Base URL>/api/v1`. */
 const TEST_PATH = '/users';

@@ -3,7 +3,7 @@ import type { IExecuteFunctions, INodeExecutionData, INodeType, INodeTypeDescrip
 
 import { RESOURCES } from './actions/resources';
 import { router } from './actions/router';
-import { listSearch } from './methods';
+import { listSearch } from './actions/methods';
 
 export class CrmInvoicing implements INodeType {
 	description: INodeTypeDescription = {

@@ -6,7 +6,7 @@
  */
 import { randomUUID } from 'node:crypto';
 
-import { SIMPLIFIED_FIELDS } from '../../nodes/CrmInvoicing/helpers/simplify';
+import { SIMPLIFIED_FIELDS } from '../../nodes/CrmInvoicing/shared/simplify';
 import { OWNER } from '../../scripts/lib/n8n';
 import { ACTION_NODE_TYPE, e2eEnv, finishedExecutions, n8nClient, runAction, sandbox, triggerWorkflow, waitFor } from './lib';
 

@@ -12,8 +12,8 @@ import type {
 } from 'n8n-workflow';
 
 import { CrmInvoicing } from '../../nodes/CrmInvoicing/CrmInvoicing.node';
-import { searchLeads } from '../../nodes/CrmInvoicing/methods/listSearch';
-import { apiRequest } from '../../nodes/CrmInvoicing/transport';
+import { searchLeads } from '../../nodes/CrmInvoicing/actions/methods/listSearch';
+import { apiRequest } from '../../nodes/CrmInvoicing/shared/transport';
 import {
 	createExecuteContext,
 	createHookContext,

@@ -1,8 +1,8 @@
 import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 import type { IExecuteFunctions, INodeExecutionData, JsonObject } from 'n8n-workflow';
 
-import { addHints, costHint } from '../helpers/hints';
-import { runStatsOf } from '../transport';
+import { addHints, costHint } from './common/hints';
+import { runStatsOf } from '../shared';
 import type { Operation } from './operation';
 import { RESOURCES } from './resources';
 

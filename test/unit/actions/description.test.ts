@@ -3,7 +3,7 @@ import type { INodeProperties, INodePropertyCollection, INodePropertyOptions } f
 
 import { resources } from '../../../nodes/CrmInvoicing/actions/router';
 import { CrmInvoicing } from '../../../nodes/CrmInvoicing/CrmInvoicing.node';
-import { USER_SEARCH_QUERY_PARAMETER } from '../../../nodes/CrmInvoicing/apiChoices';
+import { USER_SEARCH_QUERY_PARAMETER } from '../../../nodes/CrmInvoicing/shared/apiChoices';
 
 const description = new CrmInvoicing().description;
 const properties = description.properties;

@@ -5,7 +5,7 @@
 import { setGlobalState } from 'n8n-workflow';
 import type { IDataObject, INodeParameters } from 'n8n-workflow';
 
-import { LINE_ITEM_BOUNDS, UNIX_TIME_RULE } from '../../../nodes/CrmInvoicing/apiChoices';
+import { LINE_ITEM_BOUNDS, UNIX_TIME_RULE } from '../../../nodes/CrmInvoicing/shared/apiChoices';
 import { api, expectValidationError, logging, run, useNock } from './support';
 import type { SeenRequest } from './support';
 

@@ -1,6 +1,6 @@
 import type { IDataObject } from 'n8n-workflow';
 
-import { searchLeads } from '../../../nodes/CrmInvoicing/methods/listSearch';
+import { searchLeads } from '../../../nodes/CrmInvoicing/actions/methods/listSearch';
 import { CrmInvoicing } from '../../../nodes/CrmInvoicing/CrmInvoicing.node';
 import { createLoadOptionsContext } from '../../helpers/harness';
 import {

@@ -1,7 +1,7 @@
 import type { IDataObject } from 'n8n-workflow';
 
-import { LEAD_NUMBER_SCAN_PAGES } from '../../../nodes/CrmInvoicing/methods/leadPicker';
-import { searchLeads } from '../../../nodes/CrmInvoicing/methods/listSearch';
+import { LEAD_NUMBER_SCAN_PAGES } from '../../../nodes/CrmInvoicing/actions/methods/leadPicker';
+import { searchLeads } from '../../../nodes/CrmInvoicing/actions/methods/listSearch';
 import { CrmInvoicing } from '../../../nodes/CrmInvoicing/CrmInvoicing.node';
 import { createLoadOptionsContext } from '../../helpers/harness';
 import { api, useNock } from './support';

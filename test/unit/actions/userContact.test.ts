@@ -1,8 +1,8 @@
 import type { IDataObject } from 'n8n-workflow';
 
 import { CrmInvoicing } from '../../../nodes/CrmInvoicing/CrmInvoicing.node';
-import { searchUsers } from '../../../nodes/CrmInvoicing/methods/listSearch';
-import { USER_SEARCH_QUERY_PARAMETER } from '../../../nodes/CrmInvoicing/apiChoices';
+import { searchUsers } from '../../../nodes/CrmInvoicing/actions/methods/listSearch';
+import { USER_SEARCH_QUERY_PARAMETER } from '../../../nodes/CrmInvoicing/shared/apiChoices';
 import { createLoadOptionsContext } from '../../helpers/harness';
 import { api, expectValidationError, jsonOf, records, run, useNock } from './support';
 

@@ -3,8 +3,8 @@ import { NodeHelpers } from 'n8n-workflow';
 
 import { CrmInvoicingApi } from '../../../credentials/CrmInvoicingApi.credentials';
 import { CrmInvoicing } from '../../../nodes/CrmInvoicing/CrmInvoicing.node';
-import { normalizeBaseUrl } from '../../../nodes/CrmInvoicing/transport';
-import { RETRY } from '../../../nodes/CrmInvoicing/transport/limits';
+import { normalizeBaseUrl } from '../../../nodes/CrmInvoicing/shared/transport';
+import { RETRY } from '../../../nodes/CrmInvoicing/shared/transport/limits';
 import { createExecuteContext } from '../../helpers/harness';
 
 const credential = new CrmInvoicingApi();

@@ -9,7 +9,7 @@ import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeParameter
 
 import { forgetUpsertMemory } from '../../../nodes/CrmInvoicing/actions/lead/upsert';
 import { CrmInvoicing } from '../../../nodes/CrmInvoicing/CrmInvoicing.node';
-import { addHints, costHint, formatDuration } from '../../../nodes/CrmInvoicing/helpers/hints';
+import { addHints, costHint, formatDuration } from '../../../nodes/CrmInvoicing/actions/common/hints';
 import { createExecuteContext, TEST_CREDENTIALS } from '../../helpers/harness';
 import { useNock } from '../actions/support';
 

@@ -5,7 +5,7 @@
 import { NodeHelpers } from 'n8n-workflow';
 import type { IDataObject, INodeExecutionData, INodeParameters } from 'n8n-workflow';
 
-import { SIMPLIFIED_FIELDS } from '../../../nodes/CrmInvoicing/helpers/simplify';
+import { SIMPLIFIED_FIELDS } from '../../../nodes/CrmInvoicing/shared/simplify';
 import { CrmInvoicing } from '../../../nodes/CrmInvoicing/CrmInvoicing.node';
 import { runNode } from '../../helpers/harness';
 import { api, useNock } from '../actions/support';

@@ -4,7 +4,7 @@
  */
 import type { IDataObject, INodeParameters } from 'n8n-workflow';
 
-import { SIMPLIFIED_FIELDS } from '../../../nodes/CrmInvoicing/helpers/simplify';
+import { SIMPLIFIED_FIELDS } from '../../../nodes/CrmInvoicing/shared/simplify';
 import { signedHeaders } from '../../helpers/signing';
 import { createWebhookContext } from '../../helpers/harness';
 import { useNock } from '../../helpers/nock';

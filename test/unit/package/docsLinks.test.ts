@@ -140,7 +140,7 @@ describe('the documentation links n8n shows for the nodes and the credential', (
 
 	/** The repository's URLs in the codex files and the credential: they open the README at a heading. */
 	function documentationUrls(): string[] {
-		const sources = ['nodes/CrmInvoicing/CrmInvoicing.node.json', 'nodes/CrmInvoicingTrigger/CrmInvoicingTrigger.node.json', 'nodes/CrmInvoicingPollingTrigger/CrmInvoicingPollingTrigger.node.json', 'credentials/CrmInvoicingApi.credentials.ts'];
+		const sources = ['nodes/CrmInvoicing/CrmInvoicing.node.json', 'nodes/CrmInvoicing/CrmInvoicingTrigger.node.json', 'nodes/CrmInvoicing/CrmInvoicingPollingTrigger.node.json', 'credentials/CrmInvoicingApi.credentials.ts'];
 		const urls = sources.flatMap((file) => [...readFileSync(path.join(ROOT, file), 'utf8').matchAll(/https:\/\/github\.com\/[^"'\s]+/g)].map((match) => match[0]));
 		return [...new Set(urls)];
 	}

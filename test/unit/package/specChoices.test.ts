@@ -1,12 +1,12 @@
 /**
- * The register of choices (nodes/CrmInvoicing/apiChoices.ts) and the docs' table of them (docs/spec-choices.md) hold
+ * The register of choices (nodes/CrmInvoicing/shared/apiChoices.ts) and the docs' table of them (docs/spec-choices.md) hold
  * the same choices, by id, with the same spec section; and every function a choice says applies it is defined in the
  * file it names. A choice added to one side only, renamed, or pointing at a function that moved fails here.
  */
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 
-import { SPEC_CHOICES } from '../../../nodes/CrmInvoicing/apiChoices';
+import { SPEC_CHOICES } from '../../../nodes/CrmInvoicing/shared/apiChoices';
 
 const ROOT = path.join(__dirname, '..', '..', '..');
 const TABLE_FILE = path.join(ROOT, 'docs', 'spec-choices.md');
@@ -69,7 +69,7 @@ describe('the register of spec choices', () => {
 
 	it('keeps the values it names in the register itself, not duplicated in the code that applies them', () => {
 		// The subscription-status pattern and the secret pattern used to be written out where they were applied.
-		const subscription = readFileSync(path.join(ROOT, 'nodes/CrmInvoicingTrigger/subscription.ts'), 'utf8');
+		const subscription = readFileSync(path.join(ROOT, 'nodes/CrmInvoicing/trigger/subscription.ts'), 'utf8');
 		expect(subscription).toContain('INACTIVE_SUBSCRIPTION_STATUS');
 		expect(subscription).not.toMatch(/disabled\|inactive/);
 		const shared = readFileSync(path.join(ROOT, 'nodes/CrmInvoicing/actions/webhook/shared.ts'), 'utf8');

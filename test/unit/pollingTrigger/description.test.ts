@@ -6,9 +6,9 @@ import fc from 'fast-check';
 import { NodeHelpers } from 'n8n-workflow';
 import type { IDataObject } from 'n8n-workflow';
 
-import { CrmInvoicingPollingTrigger } from '../../../nodes/CrmInvoicingPollingTrigger/CrmInvoicingPollingTrigger.node';
-import { pollBudget, pollSchedule } from '../../../nodes/CrmInvoicingPollingTrigger/budget';
-import { changed, changedFields, fieldTooDeep, fingerprint, OTHER_FIELDS, POLLING, stableJson } from '../../../nodes/CrmInvoicingPollingTrigger/memory';
+import { CrmInvoicingPollingTrigger } from '../../../nodes/CrmInvoicing/CrmInvoicingPollingTrigger.node';
+import { pollBudget, pollSchedule } from '../../../nodes/CrmInvoicing/polling/budget';
+import { changed, changedFields, fieldTooDeep, fingerprint, OTHER_FIELDS, POLLING, stableJson } from '../../../nodes/CrmInvoicing/polling/memory';
 
 const ROOT = join(__dirname, '..', '..', '..');
 const description = new CrmInvoicingPollingTrigger().description;
@@ -18,8 +18,8 @@ describe('registration', () => {
 	it('is a polling trigger with the package credential, registered in package.json with its codex and icons', () => {
 		expect(description).toMatchObject({ name: 'crmInvoicingPollingTrigger', polling: true, group: ['trigger'], inputs: [], credentials: [{ name: 'crmInvoicingApi', required: true }] });
 		const pkg = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8'));
-		expect(pkg.n8n.nodes).toContain('dist/nodes/CrmInvoicingPollingTrigger/CrmInvoicingPollingTrigger.node.js');
-		const folder = join(ROOT, 'nodes', 'CrmInvoicingPollingTrigger');
+		expect(pkg.n8n.nodes).toContain('dist/nodes/CrmInvoicing/CrmInvoicingPollingTrigger.node.js');
+		const folder = join(ROOT, 'nodes', 'CrmInvoicing');
 		const codex = JSON.parse(readFileSync(join(folder, 'CrmInvoicingPollingTrigger.node.json'), 'utf8'));
 		expect(codex.node).toBe('n8n-nodes-crm-invoicing.crmInvoicingPollingTrigger');
 		const icon = description.icon as { light: string; dark: string };

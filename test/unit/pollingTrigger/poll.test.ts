@@ -8,9 +8,9 @@
 import { sleep } from 'n8n-workflow';
 import type { IDataObject, INodeParameters } from 'n8n-workflow';
 
-import { CrmInvoicingPollingTrigger } from '../../../nodes/CrmInvoicingPollingTrigger/CrmInvoicingPollingTrigger.node';
-import { NodeShare } from '../../../nodes/CrmInvoicingPollingTrigger/budget';
-import { POLLING } from '../../../nodes/CrmInvoicingPollingTrigger/memory';
+import { CrmInvoicingPollingTrigger } from '../../../nodes/CrmInvoicing/CrmInvoicingPollingTrigger.node';
+import { NodeShare } from '../../../nodes/CrmInvoicing/polling/budget';
+import { POLLING } from '../../../nodes/CrmInvoicing/polling/memory';
 import { createPollContext } from '../../helpers/harness';
 import { startSandbox, type ListOrder, type Sandbox, type SandboxPersonality } from '../../sandbox/server';
 import { addLead, ADMIN_USER_INTERNAL_ID, type Store } from '../../sandbox/store';

@@ -12,9 +12,9 @@ import { ExecuteContext } from 'n8n-core';
 import { createRunExecutionData } from 'n8n-workflow';
 
 import { CrmInvoicing } from '../../../nodes/CrmInvoicing/CrmInvoicing.node';
-import { CrmInvoicingTrigger } from '../../../nodes/CrmInvoicingTrigger/CrmInvoicingTrigger.node';
-import { apiRequest, apiRequestFull } from '../../../nodes/CrmInvoicing/transport';
-import { READ } from '../../../nodes/CrmInvoicing/transport/limits';
+import { CrmInvoicingTrigger } from '../../../nodes/CrmInvoicing/CrmInvoicingTrigger.node';
+import { apiRequest, apiRequestFull } from '../../../nodes/CrmInvoicing/shared/transport';
+import { READ } from '../../../nodes/CrmInvoicing/shared/transport/limits';
 import { createExecuteContext, createHookContext, createWebhookContext, runNode } from '../../helpers/harness';
 import { startSandbox } from '../../sandbox/server';
 import type { Sandbox } from '../../sandbox/types';
@@ -300,7 +300,7 @@ async function waitUntil(check: () => boolean, timeoutMs = 3_000): Promise<void>
 
 describe('a 2xx page that echoes the key', () => {
 	it('is redacted before the list reader shows its first bytes', async () => {
-		const { readList } = await import('../../../nodes/CrmInvoicing/transport/pagination');
+		const { readList } = await import('../../../nodes/CrmInvoicing/shared/transport/pagination');
 		await addFault({ status: 200, body: `<p>welcome ${sandbox.keys.admin}</p>` });
 
 		const error = await errorOf(readList.call(context(), { path: '/leads' }));

@@ -1,9 +1,9 @@
 import nock from 'nock';
 import { NodeApiError, sleep } from 'n8n-workflow';
 
-import { apiRequest } from '../../../nodes/CrmInvoicing/transport';
-import { parseErrorBody } from '../../../nodes/CrmInvoicing/transport/errors';
-import { RETRY } from '../../../nodes/CrmInvoicing/transport/limits';
+import { apiRequest } from '../../../nodes/CrmInvoicing/shared/transport';
+import { parseErrorBody } from '../../../nodes/CrmInvoicing/shared/transport/errors';
+import { RETRY } from '../../../nodes/CrmInvoicing/shared/transport/limits';
 import { TEST_CREDENTIALS } from '../../helpers/harness';
 import { BASE, errorOf, freshContext, networkError, replyLogging, setUpNock } from './support';
 import type { SeenRequest } from './support';

@@ -2,8 +2,8 @@
 import nock from 'nock';
 import type { IDataObject } from 'n8n-workflow';
 
-import { listWebhookSubscriptions, WEBHOOK_LIST_MAX_PAGES } from '../../../nodes/CrmInvoicing/helpers/webhookList';
-import { readList, readOnePage, readPages } from '../../../nodes/CrmInvoicing/transport';
+import { listWebhookSubscriptions, WEBHOOK_LIST_MAX_PAGES } from '../../../nodes/CrmInvoicing/shared/webhookList';
+import { readList, readOnePage, readPages } from '../../../nodes/CrmInvoicing/shared/transport';
 import { BASE, errorOf, freshContext, setUpNock } from './support';
 
 setUpNock();

@@ -3,7 +3,7 @@ import nock from 'nock';
 import { NodeApiError, sleep } from 'n8n-workflow';
 import type { IDataObject } from 'n8n-workflow';
 
-import { readList } from '../../../nodes/CrmInvoicing/transport';
+import { readList } from '../../../nodes/CrmInvoicing/shared/transport';
 import { BASE, errorOf, freshContext, setUpNock } from './support';
 
 jest.mock('n8n-workflow', () => ({

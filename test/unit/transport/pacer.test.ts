@@ -5,8 +5,8 @@
  *
  * Everything here runs on a fake clock (pacerSim.ts): the figures are counts and fake times, not timings.
  */
-import { RETRY } from '../../../nodes/CrmInvoicing/transport/limits';
-import { PacingWaitTooLongError, type PacerTurn } from '../../../nodes/CrmInvoicing/transport/pacer';
+import { RETRY } from '../../../nodes/CrmInvoicing/shared/transport/limits';
+import { PacingWaitTooLongError, type PacerTurn } from '../../../nodes/CrmInvoicing/shared/transport/pacer';
 import { FakeTime, FixedWindowServer, flush, pacerOn, request, type Outcome } from './pacerSim';
 
 const HEADERS_10_PER_2S = { 'ratelimit-limit': '10', 'ratelimit-remaining': '9', 'ratelimit-reset': '2' };

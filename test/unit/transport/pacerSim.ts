@@ -5,7 +5,7 @@
  */
 import type { IDataObject } from 'n8n-workflow';
 
-import { RateLimitPacer, type PacerTurn } from '../../../nodes/CrmInvoicing/transport/pacer';
+import { RateLimitPacer, type PacerTurn } from '../../../nodes/CrmInvoicing/shared/transport/pacer';
 
 /** Lets every pending promise callback run. */
 export async function flush(): Promise<void> {

@@ -2,10 +2,10 @@
 import nock from 'nock';
 import { sleep } from 'n8n-workflow';
 
-import { apiRequest } from '../../../nodes/CrmInvoicing/transport';
-import { DOCUMENTED_RATE_LIMIT } from '../../../nodes/CrmInvoicing/transport/limits';
-import { pacerFor, type RateLimitPacer } from '../../../nodes/CrmInvoicing/transport/pacer';
-import { requestsPerMinuteOf } from '../../../nodes/CrmInvoicing/transport';
+import { apiRequest } from '../../../nodes/CrmInvoicing/shared/transport';
+import { DOCUMENTED_RATE_LIMIT } from '../../../nodes/CrmInvoicing/shared/transport/limits';
+import { pacerFor, type RateLimitPacer } from '../../../nodes/CrmInvoicing/shared/transport/pacer';
+import { requestsPerMinuteOf } from '../../../nodes/CrmInvoicing/shared/transport';
 import { createExecuteContext } from '../../helpers/harness';
 import { CrmInvoicing } from '../../../nodes/CrmInvoicing/CrmInvoicing.node';
 import { FakeTime, flush, pacerOn, takeTurn } from './pacerSim';

@@ -2,7 +2,7 @@ import nock from 'nock';
 import { sleep } from 'n8n-workflow';
 import type { IDataObject } from 'n8n-workflow';
 
-import { readList } from '../../../nodes/CrmInvoicing/transport';
+import { readList } from '../../../nodes/CrmInvoicing/shared/transport';
 import { BASE, freshContext, setUpNock } from './support';
 
 jest.mock('n8n-workflow', () => ({

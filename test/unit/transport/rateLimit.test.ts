@@ -1,10 +1,10 @@
 import nock from 'nock';
 import { NodeApiError, NodeOperationError, sleep } from 'n8n-workflow';
 
-import { apiRequest } from '../../../nodes/CrmInvoicing/transport';
-import { RETRY } from '../../../nodes/CrmInvoicing/transport/limits';
-import { pacerFor, type RateLimitPacer } from '../../../nodes/CrmInvoicing/transport/pacer';
-import { defaultRateLimitWait, rateLimitWait, rateLimitWaitMs } from '../../../nodes/CrmInvoicing/transport/rateLimit';
+import { apiRequest } from '../../../nodes/CrmInvoicing/shared/transport';
+import { RETRY } from '../../../nodes/CrmInvoicing/shared/transport/limits';
+import { pacerFor, type RateLimitPacer } from '../../../nodes/CrmInvoicing/shared/transport/pacer';
+import { defaultRateLimitWait, rateLimitWait, rateLimitWaitMs } from '../../../nodes/CrmInvoicing/shared/transport/rateLimit';
 import { CrmInvoicing } from '../../../nodes/CrmInvoicing/CrmInvoicing.node';
 import { createExecuteContext } from '../../helpers/harness';
 import { FakeTime, pacerOn, takeTurn } from './pacerSim';

@@ -1,6 +1,6 @@
 /** errors.ts helpers of issue 17: redaction of the key, and which 2xx bodies fit which `expect`. */
-import { answerMismatch, describeAnswer } from '../../../nodes/CrmInvoicing/transport/errors';
-import { redactSecrets } from '../../../nodes/CrmInvoicing/transport/redact';
+import { answerMismatch, describeAnswer } from '../../../nodes/CrmInvoicing/shared/transport/errors';
+import { redactSecrets } from '../../../nodes/CrmInvoicing/shared/transport/redact';
 
 describe('redactSecrets', () => {
 	const key = 'sk_live_a+b/c=d"e';

@@ -7,9 +7,9 @@
 import nock from 'nock';
 
 import { CrmInvoicing } from '../../../nodes/CrmInvoicing/CrmInvoicing.node';
-import { apiRequest, apiRequestFull } from '../../../nodes/CrmInvoicing/transport';
-import { READ } from '../../../nodes/CrmInvoicing/transport/limits';
-import { REDACTED, redactSecrets, redactValue } from '../../../nodes/CrmInvoicing/transport/redact';
+import { apiRequest, apiRequestFull } from '../../../nodes/CrmInvoicing/shared/transport';
+import { READ } from '../../../nodes/CrmInvoicing/shared/transport/limits';
+import { REDACTED, redactSecrets, redactValue } from '../../../nodes/CrmInvoicing/shared/transport/redact';
 import { runNode } from '../../helpers/harness';
 import { BASE, errorOf, freshContext, setUpNock } from './support';
 

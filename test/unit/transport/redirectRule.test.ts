@@ -6,8 +6,8 @@
 import nock from 'nock';
 import { sleep } from 'n8n-workflow';
 
-import { apiRequest } from '../../../nodes/CrmInvoicing/transport';
-import { insideApi } from '../../../nodes/CrmInvoicing/transport/redirects';
+import { apiRequest } from '../../../nodes/CrmInvoicing/shared/transport';
+import { insideApi } from '../../../nodes/CrmInvoicing/shared/transport/redirects';
 import { createExecuteContext, TEST_CREDENTIALS } from '../../helpers/harness';
 import { CrmInvoicing } from '../../../nodes/CrmInvoicing/CrmInvoicing.node';
 import { BASE, errorOf, freshContext, replyLogging, setUpNock } from './support';

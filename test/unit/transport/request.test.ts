@@ -2,7 +2,7 @@ import nock from 'nock';
 import { sleep } from 'n8n-workflow';
 
 import { CrmInvoicing } from '../../../nodes/CrmInvoicing/CrmInvoicing.node';
-import { apiRequest, apiRequestFull, normalizeBaseUrl } from '../../../nodes/CrmInvoicing/transport';
+import { apiRequest, apiRequestFull, normalizeBaseUrl } from '../../../nodes/CrmInvoicing/shared/transport';
 import { createExecuteContext, TEST_CREDENTIALS } from '../../helpers/harness';
 import { BASE, freshContext, replyLogging, setUpNock } from './support';
 import type { SeenRequest } from './support';

@@ -1,8 +1,8 @@
 import nock from 'nock';
 import { NodeApiError, sleep } from 'n8n-workflow';
 
-import { apiRequest } from '../../../nodes/CrmInvoicing/transport';
-import { RETRY } from '../../../nodes/CrmInvoicing/transport/limits';
+import { apiRequest } from '../../../nodes/CrmInvoicing/shared/transport';
+import { RETRY } from '../../../nodes/CrmInvoicing/shared/transport/limits';
 import { BASE, errorOf, freshContext, networkError, replyLogging, setUpNock } from './support';
 import type { SeenRequest } from './support';
 

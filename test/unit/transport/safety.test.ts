@@ -6,9 +6,9 @@
 import nock from 'nock';
 import { NodeApiError, NodeOperationError, sleep } from 'n8n-workflow';
 
-import { apiRequest } from '../../../nodes/CrmInvoicing/transport';
-import { apiErrorFromResponse } from '../../../nodes/CrmInvoicing/transport/errors';
-import { READ, RETRY } from '../../../nodes/CrmInvoicing/transport/limits';
+import { apiRequest } from '../../../nodes/CrmInvoicing/shared/transport';
+import { apiErrorFromResponse } from '../../../nodes/CrmInvoicing/shared/transport/errors';
+import { READ, RETRY } from '../../../nodes/CrmInvoicing/shared/transport/limits';
 import { FakeTime, flush, pacerOn } from './pacerSim';
 import { BASE, errorOf, freshContext, replyLogging, setUpNock } from './support';
 import type { SeenRequest } from './support';

@@ -1,7 +1,7 @@
 /** ApiRequest.timeLimitMs: one bound on a request's waits, retries and time on the wire (used by Output Full Record). */
 import nock from 'nock';
 
-import { apiRequest } from '../../../nodes/CrmInvoicing/transport';
+import { apiRequest } from '../../../nodes/CrmInvoicing/shared/transport';
 import { BASE, errorOf, freshContext, setUpNock } from './support';
 
 setUpNock();

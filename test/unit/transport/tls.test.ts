@@ -5,7 +5,7 @@
  */
 import nock from 'nock';
 
-import { apiRequest } from '../../../nodes/CrmInvoicing/transport';
+import { apiRequest } from '../../../nodes/CrmInvoicing/shared/transport';
 import { BASE, errorOf, freshContext, networkError, setUpNock } from './support';
 
 setUpNock();

@@ -8,7 +8,7 @@ import {
 	headerValues,
 	httpStatusOf,
 	isPlainObject,
-} from '../../../nodes/CrmInvoicing/transport';
+} from '../../../nodes/CrmInvoicing/shared/transport';
 
 const node: INode = {
 	id: 'n1',

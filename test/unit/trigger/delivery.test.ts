@@ -3,7 +3,7 @@ import nock from 'nock';
 import { useNock } from '../../helpers/nock';
 import type { IDataObject, INodeParameters, IWebhookResponseData } from 'n8n-workflow';
 
-import { NO_SECRET_REASON, RATIONED_REASON } from '../../../nodes/CrmInvoicingTrigger/answers';
+import { NO_SECRET_REASON, RATIONED_REASON } from '../../../nodes/CrmInvoicing/trigger/answers';
 import { createWebhookContext, loggedMessages, type WebhookContextParts } from '../../helpers/harness';
 import { signedHeaders, signWebhook } from '../../helpers/signing';
 import {
@@ -410,8 +410,8 @@ describe('verified deliveries that start nothing', () => {
 		const reloaded = JSON.parse(JSON.stringify(staticData)) as IDataObject;
 		jest.isolateModules(() => {
 			// A fresh module memory, as in a new process.
-			const { acceptOnce } = jest.requireActual<typeof import('../../../nodes/CrmInvoicingTrigger/recentDeliveries')>(
-				'../../../nodes/CrmInvoicingTrigger/recentDeliveries',
+			const { acceptOnce } = jest.requireActual<typeof import('../../../nodes/CrmInvoicing/trigger/recentDeliveries')>(
+				'../../../nodes/CrmInvoicing/trigger/recentDeliveries',
 			);
 			expect(acceptOnce(reloaded, 'some-process-key', id)).toBe(false);
 		});

@@ -3,8 +3,8 @@ import { join } from 'node:path';
 
 import type { INodeProperties, INodePropertyOptions } from 'n8n-workflow';
 
-import { KNOWN_EVENTS } from '../../../nodes/CrmInvoicing/apiChoices';
-import { CrmInvoicingTrigger } from '../../../nodes/CrmInvoicingTrigger/CrmInvoicingTrigger.node';
+import { KNOWN_EVENTS } from '../../../nodes/CrmInvoicing/shared/apiChoices';
+import { CrmInvoicingTrigger } from '../../../nodes/CrmInvoicing/CrmInvoicingTrigger.node';
 
 const root = join(__dirname, '..', '..', '..');
 const { description } = new CrmInvoicingTrigger();
@@ -68,7 +68,7 @@ describe('CRM Invoicing Trigger description', () => {
 	});
 
 	it('ships its icons, its codex file, and is registered in package.json', () => {
-		const folder = join(root, 'nodes', 'CrmInvoicingTrigger');
+		const folder = join(root, 'nodes', 'CrmInvoicing');
 		expect(existsSync(join(folder, 'crmInvoicingTrigger.svg'))).toBe(true);
 		expect(existsSync(join(folder, 'crmInvoicingTrigger.dark.svg'))).toBe(true);
 		const codex = JSON.parse(readFileSync(join(folder, 'CrmInvoicingTrigger.node.json'), 'utf8'));
@@ -80,6 +80,6 @@ describe('CRM Invoicing Trigger description', () => {
 			},
 		});
 		const pkg = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8'));
-		expect(pkg.n8n.nodes).toContain('dist/nodes/CrmInvoicingTrigger/CrmInvoicingTrigger.node.js');
+		expect(pkg.n8n.nodes).toContain('dist/nodes/CrmInvoicing/CrmInvoicingTrigger.node.js');
 	});
 });

@@ -4,10 +4,10 @@ import { createCipheriv, hkdfSync, randomBytes } from 'node:crypto';
 import nock from 'nock';
 import type { IDataObject } from 'n8n-workflow';
 
-import { CrmInvoicingTrigger } from '../../../nodes/CrmInvoicingTrigger/CrmInvoicingTrigger.node';
-import { ownerTag } from '../../../nodes/CrmInvoicingTrigger/identity';
-import { LOOKUP_INTERVAL_MS } from '../../../nodes/CrmInvoicingTrigger/mismatch';
-import { unwrapSecret } from '../../../nodes/CrmInvoicingTrigger/secret';
+import { CrmInvoicingTrigger } from '../../../nodes/CrmInvoicing/CrmInvoicingTrigger.node';
+import { ownerTag } from '../../../nodes/CrmInvoicing/trigger/identity';
+import { LOOKUP_INTERVAL_MS } from '../../../nodes/CrmInvoicing/trigger/mismatch';
+import { unwrapSecret } from '../../../nodes/CrmInvoicing/trigger/secret';
 import { TEST_CREDENTIALS } from '../../helpers/harness';
 
 export const nodeType = new CrmInvoicingTrigger();

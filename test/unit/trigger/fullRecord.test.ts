@@ -1,7 +1,7 @@
 import nock from 'nock';
 import type { IDataObject, INodeParameters } from 'n8n-workflow';
 
-import { FULL_RECORD_TIME_LIMIT_MS } from '../../../nodes/CrmInvoicingTrigger/fullRecord';
+import { FULL_RECORD_TIME_LIMIT_MS } from '../../../nodes/CrmInvoicing/trigger/fullRecord';
 import { signedHeaders } from '../../helpers/signing';
 import { createWebhookContext, loggedMessages, TEST_CREDENTIALS } from '../../helpers/harness';
 import { useNock } from '../../helpers/nock';

@@ -9,10 +9,10 @@
 import nock from 'nock';
 import type { IDataObject } from 'n8n-workflow';
 
-import { UNUSABLE_SECRET_REASON } from '../../../nodes/CrmInvoicingTrigger/answers';
-import { RENEWAL_TIME_LIMIT_MS, timeLimits } from '../../../nodes/CrmInvoicingTrigger/deadline';
-import { RENEWAL_INTERVAL_MS } from '../../../nodes/CrmInvoicingTrigger/renewal';
-import { KEY_CHECK_INTERVAL_MS, unwrapSecret } from '../../../nodes/CrmInvoicingTrigger/secret';
+import { UNUSABLE_SECRET_REASON } from '../../../nodes/CrmInvoicing/trigger/answers';
+import { RENEWAL_TIME_LIMIT_MS, timeLimits } from '../../../nodes/CrmInvoicing/trigger/deadline';
+import { RENEWAL_INTERVAL_MS } from '../../../nodes/CrmInvoicing/trigger/renewal';
+import { KEY_CHECK_INTERVAL_MS, unwrapSecret } from '../../../nodes/CrmInvoicing/trigger/secret';
 import { createHookContext, createWebhookContext, loggedMessages, TEST_CREDENTIALS } from '../../helpers/harness';
 import { useNock } from '../../helpers/nock';
 import { signedHeaders } from '../../helpers/signing';
@@ -133,8 +133,8 @@ describe('a key change while n8n runs (the process holds the secret)', () => {
 		// After a restart: a process with empty memories reads what n8n saved, with the new key. No request to the CRM.
 		let Fresh: typeof nodeType | undefined;
 		jest.isolateModules(() => {
-			const { CrmInvoicingTrigger } = jest.requireActual<typeof import('../../../nodes/CrmInvoicingTrigger/CrmInvoicingTrigger.node')>(
-				'../../../nodes/CrmInvoicingTrigger/CrmInvoicingTrigger.node',
+			const { CrmInvoicingTrigger } = jest.requireActual<typeof import('../../../nodes/CrmInvoicing/CrmInvoicingTrigger.node')>(
+				'../../../nodes/CrmInvoicing/CrmInvoicingTrigger.node',
 			);
 			Fresh = new CrmInvoicingTrigger();
 		});

@@ -3,7 +3,7 @@ import nock from 'nock';
 import { useNock } from '../../helpers/nock';
 import type { IDataObject, INodeParameters } from 'n8n-workflow';
 
-import { ownerTag } from '../../../nodes/CrmInvoicingTrigger/identity';
+import { ownerTag } from '../../../nodes/CrmInvoicing/trigger/identity';
 import { createHookContext, loggedMessages, TEST_CREDENTIALS } from '../../helpers/harness';
 import {
 	API,

@@ -1,7 +1,7 @@
 import type { IDataObject } from 'n8n-workflow';
 
-import { acceptOnce, fingerprint, forgetDeliveries } from '../../../nodes/CrmInvoicingTrigger/recentDeliveries';
-import { RECENT_DELIVERIES_LIMIT } from '../../../nodes/CrmInvoicingTrigger/state';
+import { acceptOnce, fingerprint, forgetDeliveries } from '../../../nodes/CrmInvoicing/trigger/recentDeliveries';
+import { RECENT_DELIVERIES_LIMIT } from '../../../nodes/CrmInvoicing/trigger/state';
 
 /** Deliveries are remembered for the stored subscription: the state holds one. */
 const withSubscription = (): IDataObject => ({ subscriptionId: 'whk_1' });

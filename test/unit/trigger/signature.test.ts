@@ -3,7 +3,7 @@ import { randomBytes } from 'node:crypto';
 import fc from 'fast-check';
 import { Webhook } from 'standardwebhooks';
 
-import { verifyWebhookSignature, type VerifyInput } from '../../../nodes/CrmInvoicingTrigger/signature';
+import { verifyWebhookSignature, type VerifyInput } from '../../../nodes/CrmInvoicing/trigger/signature';
 import { signedHeaders, signWebhook } from '../../helpers/signing';
 
 // The reference vector of the Standard Webhooks specification.

@@ -6,7 +6,7 @@
 import nock from 'nock';
 import type { IDataObject } from 'n8n-workflow';
 
-import { fingerprint } from '../../../nodes/CrmInvoicingTrigger/recentDeliveries';
+import { fingerprint } from '../../../nodes/CrmInvoicing/trigger/recentDeliveries';
 import {
 	clearSubscription,
 	MAX_RETIRED,
@@ -15,7 +15,7 @@ import {
 	recordDelivery,
 	retireSubscription,
 	storeSubscription,
-} from '../../../nodes/CrmInvoicingTrigger/state';
+} from '../../../nodes/CrmInvoicing/trigger/state';
 import { createHookContext, createWebhookContext } from '../../helpers/harness';
 import { useNock } from '../../helpers/nock';
 import { signedHeaders } from '../../helpers/signing';

@@ -16,17 +16,17 @@ import {
 	STALE_REASON,
 	TEST_MISMATCH_REASON,
 	UNCHECKED_REASON,
-} from '../../../nodes/CrmInvoicingTrigger/answers';
-import { HOOK_TIME_LIMIT_MS, timeLimits } from '../../../nodes/CrmInvoicingTrigger/deadline';
-import { LOOKUP_INTERVAL_MS } from '../../../nodes/CrmInvoicingTrigger/mismatch';
-import { KEY_CHECK_INTERVAL_MS, unwrapSecret, wrapSecret, type SecretOwner } from '../../../nodes/CrmInvoicingTrigger/secret';
+} from '../../../nodes/CrmInvoicing/trigger/answers';
+import { HOOK_TIME_LIMIT_MS, timeLimits } from '../../../nodes/CrmInvoicing/trigger/deadline';
+import { LOOKUP_INTERVAL_MS } from '../../../nodes/CrmInvoicing/trigger/mismatch';
+import { KEY_CHECK_INTERVAL_MS, unwrapSecret, wrapSecret, type SecretOwner } from '../../../nodes/CrmInvoicing/trigger/secret';
 import {
 	MAX_SIGNATURE_ENTRIES,
 	MAX_SIGNATURE_HEADER_LENGTH,
 	readSignatureEntries,
 	verifyWebhookSignature,
-} from '../../../nodes/CrmInvoicingTrigger/signature';
-import { mayDelete } from '../../../nodes/CrmInvoicingTrigger/subscription';
+} from '../../../nodes/CrmInvoicing/trigger/signature';
+import { mayDelete } from '../../../nodes/CrmInvoicing/trigger/subscription';
 import { createHookContext, createWebhookContext, loggedMessages, TEST_CREDENTIALS } from '../../helpers/harness';
 import { useNock } from '../../helpers/nock';
 import { signedHeaders } from '../../helpers/signing';

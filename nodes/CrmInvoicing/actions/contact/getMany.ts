@@ -1,10 +1,10 @@
 import { updateDisplayOptions } from 'n8n-workflow';
 import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
 
-import { isSet } from '../../helpers/fields';
-import { pageRequestOf, returnAllAndLimit } from '../../helpers/list';
-import { recordItems, simplifyProperty } from '../../helpers/output';
-import { readList } from '../../transport';
+import { isSet } from '../common/fields';
+import { pageRequestOf, returnAllAndLimit } from '../common/list';
+import { recordItems, simplifyProperty } from '../common/output';
+import { readList } from '../../shared';
 
 const properties: INodeProperties[] = [
 	...returnAllAndLimit('contacts'),

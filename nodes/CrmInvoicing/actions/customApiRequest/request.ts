@@ -7,10 +7,10 @@ import type {
 	INodeProperties,
 } from 'n8n-workflow';
 
-import { parseJson, requireText } from '../../helpers/fields';
-import { pageRequestOf, returnAllAndLimit } from '../../helpers/list';
-import { apiRequest, isPlainObject, MAX_PAGE_SIZE, readPages, showPath, unsafePathReason } from '../../transport';
-import type { ApiVersion, PageRequest } from '../../transport';
+import { parseJson, requireText } from '../common/fields';
+import { pageRequestOf, returnAllAndLimit } from '../common/list';
+import { apiRequest, isPlainObject, MAX_PAGE_SIZE, readPages, showPath, unsafePathReason } from '../../shared';
+import type { ApiVersion, PageRequest } from '../../shared';
 
 const METHODS = ['DELETE', 'GET', 'PATCH', 'POST', 'PUT'] as const;
 

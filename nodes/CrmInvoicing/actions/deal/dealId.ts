@@ -1,6 +1,6 @@
 import type { IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 
-import { requireText } from '../../helpers/fields';
+import { requireText } from '../common/fields';
 
 /** The deal to act on, by public ID (the API has no deal list to pick from). */
 export const dealIdProperty: INodeProperties = {

@@ -11,9 +11,9 @@ import {
 	toIsoDate,
 	toJsonObject,
 	toNumber,
-} from '../../helpers/fields';
-import { locatorProperty } from '../../helpers/locator';
-import { customFieldsOption, otherFieldsOption } from '../../helpers/options';
+} from '../common/fields';
+import { locatorProperty } from '../common/locator';
+import { customFieldsOption, otherFieldsOption } from '../common/options';
 
 export const DEAL_PRIORITIES = ['LOW', 'MEDIUM', 'HIGH'] as const;
 export const DEAL_STATUSES = ['ACTIVE', 'WON', 'LOST'] as const;

@@ -1,7 +1,7 @@
 import { updateDisplayOptions } from 'n8n-workflow';
 import type { IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
 
-import { requireText } from '../../helpers/fields';
+import { requireText } from '../common/fields';
 import { dealIdOf, dealIdProperty } from './dealId';
 import { patchDeal } from './patch';
 

@@ -1,6 +1,6 @@
 import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 
-import { apiRequest } from '../../transport';
+import { apiRequest } from '../../shared';
 import { dealPath } from './dealId';
 
 /** PATCH /deals/{id}; the API answers with the deal. */

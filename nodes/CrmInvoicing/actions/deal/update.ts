@@ -1,7 +1,7 @@
 import { updateDisplayOptions } from 'n8n-workflow';
 import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
 
-import { requireFieldsToChange } from '../../helpers/fields';
+import { requireFieldsToChange } from '../common/fields';
 import { dealIdOf, dealIdProperty } from './dealId';
 import { dealBodyFromFields, dealUpdateFieldOptions } from './fields';
 import { patchDeal } from './patch';

@@ -12,10 +12,10 @@ import {
 	requireText,
 	toJsonObject,
 	toNumberList,
-} from '../../helpers/fields';
-import { locatorProperty } from '../../helpers/locator';
-import { customFieldsOption, otherFieldsOption } from '../../helpers/options';
-import { apiRequest } from '../../transport';
+} from '../common/fields';
+import { locatorProperty } from '../common/locator';
+import { customFieldsOption, otherFieldsOption } from '../common/options';
+import { apiRequest } from '../../shared';
 import { lineItemProperties, lineItemsOf } from './lineItems';
 
 const INVOICE_STATUSES = ['DRAFT', 'SENT'] as const;

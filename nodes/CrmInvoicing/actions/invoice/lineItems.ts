@@ -1,8 +1,8 @@
 import { NodeOperationError } from 'n8n-workflow';
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 
-import { isSet, parseJson } from '../../helpers/fields';
-import { LINE_ITEM_BOUNDS, RESPONSE_ONLY_LINE_ITEM_KEYS } from '../../apiChoices';
+import { isSet, parseJson } from '../common/fields';
+import { LINE_ITEM_BOUNDS, RESPONSE_ONLY_LINE_ITEM_KEYS } from '../../shared';
 
 /**
  * The fields of one line item, in the order a user fills them in: what the line is (Name, or Product ID), how many

@@ -1,8 +1,8 @@
 import { updateDisplayOptions } from 'n8n-workflow';
 import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
 
-import { requireText } from '../../helpers/fields';
-import { apiRequest } from '../../transport';
+import { requireText } from '../common/fields';
+import { apiRequest } from '../../shared';
 import { leadBodyFromFields, leadFieldOptions } from './fields';
 
 const properties: INodeProperties[] = [

@@ -1,7 +1,7 @@
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 
-import { customFieldsFromPairs, isSet, requestField, toJsonObject, toNumber } from '../../helpers/fields';
-import { customFieldsOption, otherFieldsOption } from '../../helpers/options';
+import { customFieldsFromPairs, isSet, requestField, toJsonObject, toNumber } from '../common/fields';
+import { customFieldsOption, otherFieldsOption } from '../common/options';
 
 /** The lead fields that create (Additional Fields) and update (Update Fields) share, keyed by the API's names. */
 export const leadFieldOptions: INodeProperties[] = [

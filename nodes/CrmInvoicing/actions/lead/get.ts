@@ -1,8 +1,8 @@
 import { updateDisplayOptions } from 'n8n-workflow';
 import type { IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
 
-import { recordItems, simplifyProperty } from '../../helpers/output';
-import { apiRequest } from '../../transport';
+import { recordItems, simplifyProperty } from '../common/output';
+import { apiRequest } from '../../shared';
 import { leadIdOf, leadIdProperty, leadPath } from './leadId';
 
 const properties: INodeProperties[] = [leadIdProperty, simplifyProperty];

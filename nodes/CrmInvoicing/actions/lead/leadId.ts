@@ -1,7 +1,7 @@
 import type { IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 
-import { requireText } from '../../helpers/fields';
-import { locatorProperty } from '../../helpers/locator';
+import { requireText } from '../common/fields';
+import { locatorProperty } from '../common/locator';
 
 /** The lead to act on: picked from a searchable list, or given by ID. */
 export const leadIdProperty: INodeProperties = locatorProperty({

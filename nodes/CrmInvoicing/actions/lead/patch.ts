@@ -1,8 +1,7 @@
 import { NodeOperationError } from 'n8n-workflow';
 import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 
-import { LEAD_PATCH_FIELDS_CHECKED_AFTERWARDS } from '../../apiChoices';
-import { apiRequest, isPlainObject } from '../../transport';
+import { apiRequest, isPlainObject, LEAD_PATCH_FIELDS_CHECKED_AFTERWARDS } from '../../shared';
 import { leadPath } from './leadId';
 
 function isLead(value: IDataObject): boolean {

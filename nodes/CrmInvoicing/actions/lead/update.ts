@@ -1,7 +1,7 @@
 import { updateDisplayOptions } from 'n8n-workflow';
 import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
 
-import { requireFieldsToChange, requireText } from '../../helpers/fields';
+import { requireFieldsToChange, requireText } from '../common/fields';
 import { leadBodyFromFields, leadUpdateFieldOptions } from './fields';
 import { leadIdOf, leadIdProperty } from './leadId';
 import { patchLead } from './patch';

@@ -1,9 +1,9 @@
 import { NodeOperationError, updateDisplayOptions } from 'n8n-workflow';
 import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties, NodeExecutionHint } from 'n8n-workflow';
 
-import { requireText } from '../../helpers/fields';
-import { hasOutputControl } from '../../helpers/output';
-import { apiRequest, BoundedMap, CREDENTIAL_TYPE, readPages } from '../../transport';
+import { requireText } from '../common/fields';
+import { hasOutputControl } from '../common/output';
+import { apiRequest, BoundedMap, CREDENTIAL_TYPE, readPages } from '../../shared';
 import { leadBodyFromFields, leadFieldOptions } from './fields';
 import { patchLead } from './patch';
 

@@ -1,9 +1,9 @@
 import { updateDisplayOptions } from 'n8n-workflow';
 import type { IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
 
-import { requireText } from '../../helpers/fields';
-import { recordItems, simplifyProperty } from '../../helpers/output';
-import { apiRequest } from '../../transport';
+import { requireText } from '../common/fields';
+import { recordItems, simplifyProperty } from '../common/output';
+import { apiRequest } from '../../shared';
 
 const properties: INodeProperties[] = [
 	{

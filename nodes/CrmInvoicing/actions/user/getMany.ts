@@ -1,11 +1,10 @@
 import { updateDisplayOptions } from 'n8n-workflow';
 import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
 
-import { isSet } from '../../helpers/fields';
-import { pageRequestOf, returnAllAndLimit } from '../../helpers/list';
-import { USER_SEARCH_QUERY_PARAMETER, userMatchesSearch } from '../../apiChoices';
-import { recordItems, simplifyProperty } from '../../helpers/output';
-import { readList } from '../../transport';
+import { isSet } from '../common/fields';
+import { pageRequestOf, returnAllAndLimit } from '../common/list';
+import { readList, USER_SEARCH_QUERY_PARAMETER, userMatchesSearch } from '../../shared';
+import { recordItems, simplifyProperty } from '../common/output';
 
 const properties: INodeProperties[] = [
 	...returnAllAndLimit('users'),

@@ -1,10 +1,8 @@
 import { NodeOperationError, updateDisplayOptions } from 'n8n-workflow';
 import type { IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
 
-import { eventNamesOf } from '../../helpers/events';
-import { requireText } from '../../helpers/fields';
-import { KNOWN_EVENTS } from '../../apiChoices';
-import { apiRequest } from '../../transport';
+import { apiRequest, eventNamesOf, KNOWN_EVENTS } from '../../shared';
+import { requireText } from '../common/fields';
 
 const eventOptions = KNOWN_EVENTS.map(({ name, value, description }) => ({ name, value, description })).sort((a, b) =>
 	a.name.localeCompare(b.name),

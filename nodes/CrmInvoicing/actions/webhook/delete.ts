@@ -1,7 +1,7 @@
 import { updateDisplayOptions } from 'n8n-workflow';
 import type { IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
 
-import { apiRequestFull } from '../../transport';
+import { apiRequestFull } from '../../shared';
 import { webhookIdOf, webhookIdProperty, webhookPath } from './shared';
 
 const properties: INodeProperties[] = [webhookIdProperty];

@@ -1,7 +1,7 @@
 import { updateDisplayOptions } from 'n8n-workflow';
 import type { IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
 
-import { apiRequest } from '../../transport';
+import { apiRequest } from '../../shared';
 import { webhookIdOf, webhookIdProperty, webhookPath, withoutSecret } from './shared';
 
 const properties: INodeProperties[] = [webhookIdProperty];

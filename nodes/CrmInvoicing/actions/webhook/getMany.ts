@@ -1,8 +1,8 @@
 import { updateDisplayOptions } from 'n8n-workflow';
 import type { IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
 
-import { pageRequestOf, returnAllAndLimit, toItems } from '../../helpers/list';
-import { listWebhookSubscriptions } from '../../helpers/webhookList';
+import { pageRequestOf, returnAllAndLimit, toItems } from '../common/list';
+import { listWebhookSubscriptions } from '../../shared';
 import { withoutSecret } from './shared';
 
 const properties: INodeProperties[] = [...returnAllAndLimit('webhook subscriptions')];

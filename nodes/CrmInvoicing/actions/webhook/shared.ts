@@ -1,7 +1,7 @@
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 
-import { SECRET_KEY_PATTERN } from '../../apiChoices';
-import { requireText } from '../../helpers/fields';
+import { SECRET_KEY_PATTERN } from '../../shared';
+import { requireText } from '../common/fields';
 
 /** The subscription to act on, by ID (the ID that Create returned). */
 export const webhookIdProperty: INodeProperties = {

@@ -5,7 +5,7 @@ import type {
 	INodeListSearchResult,
 } from 'n8n-workflow';
 
-import { readPages } from '../transport';
+import { readPages } from '../../shared';
 
 /** The lead picker's labels and its search by lead number or ID (used by searchLeads in listSearch.ts). */
 

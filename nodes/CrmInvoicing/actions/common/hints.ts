@@ -1,6 +1,6 @@
 import type { IExecuteFunctions, NodeExecutionHint } from 'n8n-workflow';
 
-import type { RunStats } from '../transport';
+import type { RunStats } from '../../shared';
 
 /** "1.3 s", "250 ms", "2 min 5 s". */
 export function formatDuration(ms: number): string {

@@ -1,7 +1,6 @@
 import type { IDataObject, ILoadOptionsFunctions, INodeListSearchResult } from 'n8n-workflow';
 
-import { USER_SEARCH_QUERY_PARAMETER, userMatchesSearch } from '../apiChoices';
-import { readOnePage } from '../transport';
+import { readOnePage, USER_SEARCH_QUERY_PARAMETER, userMatchesSearch } from '../../shared';
 import { leadListItem, mayBeNumberOrId, NUMBER_SCAN_TOKEN, scanByNumber } from './leadPicker';
 
 /** The pickers read one page per call through the one list reader, and hand its `nextCursor` to n8n as the token. */

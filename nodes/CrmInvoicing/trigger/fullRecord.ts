@@ -1,6 +1,6 @@
 import type { IDataObject, IWebhookFunctions } from 'n8n-workflow';
 
-import { apiRequest, httpStatusOf, isPlainObject } from '../CrmInvoicing/transport';
+import { apiRequest, httpStatusOf, isPlainObject } from '../shared';
 
 /**
  * "Output Full Record": for `lead.*` events the trigger reads the lead with GET /leads/{payload.id} and outputs that

@@ -1,7 +1,7 @@
 import { createHmac, createSecretKey, timingSafeEqual } from 'node:crypto';
 import type { KeyObject } from 'node:crypto';
 
-import { headerValues } from '../CrmInvoicing/transport';
+import { headerValues } from '../shared';
 
 /**
  * Standard Webhooks signatures, as the CRM API sends them (spec §6 "Signature"):

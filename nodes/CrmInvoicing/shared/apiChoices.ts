@@ -29,9 +29,9 @@ export const SPEC_CHOICES: readonly SpecChoice[] = [
 		id: 'event-names',
 		section: '§6 Event names',
 		appliedBy: [
-			'nodes/CrmInvoicingTrigger/CrmInvoicingTrigger.node.ts#eventOptions',
+			'nodes/CrmInvoicing/CrmInvoicingTrigger.node.ts#eventOptions',
 			'nodes/CrmInvoicing/actions/webhook/create.ts#eventOptions',
-			'nodes/CrmInvoicingTrigger/subscription.ts#refusedEventsError',
+			'nodes/CrmInvoicing/trigger/subscription.ts#refusedEventsError',
 		],
 		summary:
 			'Offers lead.created and six assumed names (KNOWN_EVENTS, marked "Assumed Name"), plus any custom name; a refusal of undocumented names is an error that names them.',
@@ -39,7 +39,7 @@ export const SPEC_CHOICES: readonly SpecChoice[] = [
 	{
 		id: 'event-payloads',
 		section: '§6 Event names',
-		appliedBy: ['nodes/CrmInvoicingTrigger/fullRecord.ts#wantsFullRecord'],
+		appliedBy: ['nodes/CrmInvoicing/trigger/fullRecord.ts#wantsFullRecord'],
 		summary:
 			'Payloads of events other than lead events are output as received; "Output Full Record" reads the record only for lead.* events.',
 	},
@@ -74,9 +74,9 @@ export const SPEC_CHOICES: readonly SpecChoice[] = [
 		id: 'lead-list-order',
 		section: '§4 GET /leads',
 		appliedBy: [
-			'nodes/CrmInvoicingPollingTrigger/headCheck.ts#HeadCheck',
-			'nodes/CrmInvoicingPollingTrigger/headCheck.ts#orderOf',
-			'nodes/CrmInvoicingPollingTrigger/poll.ts#sampleLead',
+			'nodes/CrmInvoicing/polling/headCheck.ts#HeadCheck',
+			'nodes/CrmInvoicing/polling/headCheck.ts#orderOf',
+			'nodes/CrmInvoicing/polling/poll.ts#sampleLead',
 		],
 		summary:
 			'The order of GET /leads is not shown: the polling trigger is right under any order; it stops after the first page(s) only when that poll\'s pages prove the list newest first (by createdAt) down to a lead older than every lead it remembers, else it reads the whole list. It assumes a lead created later has a later or equal createdAt; a lead listed out of order (an import that keeps old dates) is found by a full read at least once per Full Read Interval (60 minutes by default).',
@@ -84,28 +84,28 @@ export const SPEC_CHOICES: readonly SpecChoice[] = [
 	{
 		id: 'lead-changes',
 		section: '§4 GET /leads',
-		appliedBy: ['nodes/CrmInvoicingPollingTrigger/memory.ts#fingerprint', 'nodes/CrmInvoicingPollingTrigger/memory.ts#changedFields'],
+		appliedBy: ['nodes/CrmInvoicing/polling/memory.ts#fingerprint', 'nodes/CrmInvoicing/polling/memory.ts#changedFields'],
 		summary:
 			'There is no updated-since filter and no updatedAt: for Updated Lead and Archived Lead the polling trigger compares every lead\'s fingerprint (whole-record hash and per-field hashes) at each poll.',
 	},
 	{
 		id: 'empty-fields',
 		section: '§4 PATCH /leads/{id}',
-		appliedBy: ['nodes/CrmInvoicing/helpers/fields.ts#isSet', 'nodes/CrmInvoicing/helpers/fields.ts#requireFieldsToChange'],
+		appliedBy: ['nodes/CrmInvoicing/actions/common/fields.ts#isSet', 'nodes/CrmInvoicing/actions/common/fields.ts#requireFieldsToChange'],
 		summary:
 			'A field added but left empty is not sent (clearing a value is not shown: send null through Other Fields (JSON)); an update with nothing to change stops before any request.',
 	},
 	{
 		id: 'date-only',
 		section: '§2 Resources and their fields',
-		appliedBy: ['nodes/CrmInvoicing/helpers/fields.ts#toIsoDate', 'nodes/CrmInvoicing/helpers/fields.ts#fromDateOnly'],
+		appliedBy: ['nodes/CrmInvoicing/actions/common/fields.ts#toIsoDate', 'nodes/CrmInvoicing/actions/common/fields.ts#fromDateOnly'],
 		summary:
 			'Fields are date-times; a date alone is sent as midnight UTC of that date, and a date-time without a zone is read in the workflow\'s time zone.',
 	},
 	{
 		id: 'ids-as-strings',
 		section: '§2 Resources and their fields',
-		appliedBy: ['nodes/CrmInvoicing/helpers/fields.ts#requestText'],
+		appliedBy: ['nodes/CrmInvoicing/actions/common/fields.ts#requestText'],
 		summary: 'IDs given as numbers (from expressions) are sent as strings, since the API\'s IDs are strings; a line item\'s numeric productId is refused instead.',
 	},
 	{
@@ -137,7 +137,7 @@ export const SPEC_CHOICES: readonly SpecChoice[] = [
 	{
 		id: 'unix-time-dates',
 		section: '§2 Resources and their fields',
-		appliedBy: ['nodes/CrmInvoicing/helpers/fields.ts#fromUnixTime'],
+		appliedBy: ['nodes/CrmInvoicing/actions/common/fields.ts#fromUnixTime'],
 		summary:
 			'A number (or a text of 9+ digits) given for a date is Unix time: seconds below 1e11, milliseconds from there (UNIX_TIME_RULE); below 1e8, negative or not finite is refused.',
 	},
@@ -146,7 +146,7 @@ export const SPEC_CHOICES: readonly SpecChoice[] = [
 		section: '§4 Clients, products, users (v1)',
 		appliedBy: [
 			'nodes/CrmInvoicing/actions/user/getMany.ts#execute',
-			'nodes/CrmInvoicing/methods/listSearch.ts#searchUsers',
+			'nodes/CrmInvoicing/actions/methods/listSearch.ts#searchUsers',
 		],
 		summary:
 			'Sends the search as USER_SEARCH_QUERY_PARAMETER ("search") and also keeps only the users that match (userMatchesSearch), so a CRM that ignores the parameter does not return everyone.',
@@ -161,8 +161,8 @@ export const SPEC_CHOICES: readonly SpecChoice[] = [
 		id: 'webhook-list-shape',
 		section: '§4 Webhooks (v1)',
 		appliedBy: [
-			'nodes/CrmInvoicing/transport/pagination.ts#readPageShape',
-			'nodes/CrmInvoicing/helpers/webhookList.ts#listWebhookSubscriptions',
+			'nodes/CrmInvoicing/shared/transport/pagination.ts#readPageShape',
+			'nodes/CrmInvoicing/shared/webhookList.ts#listWebhookSubscriptions',
 		],
 		summary:
 			'GET /webhooks is read in the v1 page shape, as a bare array and in the v2 envelope, fully; an unknown shape or a repeating cursor is an error that says so.',
@@ -179,8 +179,8 @@ export const SPEC_CHOICES: readonly SpecChoice[] = [
 		section: '§4 Webhooks (v1)',
 		appliedBy: [
 			'nodes/CrmInvoicing/actions/webhook/delete.ts#execute',
-			'nodes/CrmInvoicing/transport/request.ts#apiRequestFull',
-			'nodes/CrmInvoicingTrigger/subscription.ts#deleteOwnSubscription',
+			'nodes/CrmInvoicing/shared/transport/request.ts#apiRequestFull',
+			'nodes/CrmInvoicing/trigger/subscription.ts#deleteOwnSubscription',
 		],
 		summary:
 			'A 2xx whose body is empty or a JSON object is success, any other body (a sign-in page) an error, for every DELETE; Delete counts a 404 on a retry as deleted (the first attempt did it) and a 404 on the first attempt as an error; the trigger\'s own cleanup counts any 404 as gone.',
@@ -188,7 +188,7 @@ export const SPEC_CHOICES: readonly SpecChoice[] = [
 	{
 		id: 'subscription-status',
 		section: '§3 States and transitions',
-		appliedBy: ['nodes/CrmInvoicingTrigger/subscription.ts#isInactiveStatus', 'nodes/CrmInvoicingTrigger/lifecycle.ts#checkStored', 'nodes/CrmInvoicingTrigger/mismatch.ts#verdict'],
+		appliedBy: ['nodes/CrmInvoicing/trigger/subscription.ts#isInactiveStatus', 'nodes/CrmInvoicing/trigger/lifecycle.ts#checkStored', 'nodes/CrmInvoicing/trigger/mismatch.ts#verdict'],
 		summary:
 			'Subscription status values are not shown: a status matching INACTIVE_SUBSCRIPTION_STATUS (disabled, inactive, paused, failed, deleted) means the CRM delivers nothing, and the trigger subscribes anew; any other status, or none, counts as active.',
 	},
@@ -196,8 +196,8 @@ export const SPEC_CHOICES: readonly SpecChoice[] = [
 		id: 'rate-limit-headers',
 		section: '§8 Limits',
 		appliedBy: [
-			'nodes/CrmInvoicing/transport/rateLimit.ts#announcedWindow',
-			'nodes/CrmInvoicing/transport/keyBudget.ts#KeyBudget',
+			'nodes/CrmInvoicing/shared/transport/rateLimit.ts#announcedWindow',
+			'nodes/CrmInvoicing/shared/transport/keyBudget.ts#KeyBudget',
 		],
 		summary:
 			'Paces by RateLimit-* headers when answers carry them; without them keeps to the documented 60 requests per minute (or the credential\'s Requests per Minute); after a 429 waits Retry-After / RateLimit-Reset.',
@@ -205,7 +205,7 @@ export const SPEC_CHOICES: readonly SpecChoice[] = [
 	{
 		id: 'error-bodies',
 		section: '§7 Errors',
-		appliedBy: ['nodes/CrmInvoicing/transport/errors.ts#parseErrorBody'],
+		appliedBy: ['nodes/CrmInvoicing/shared/transport/errors.ts#parseErrorBody'],
 		summary:
 			'Reads error.code / error.message (the v2 shape) on v1 too, else a top-level message / code, else plain text as the message, else a page that is not JSON.',
 	},

@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 
 import type { IDataObject } from 'n8n-workflow';
 
-import { BoundedMap } from '../CrmInvoicing/transport';
+import { BoundedMap } from '../shared';
 import { nodeKey, type NodeContext } from './identity';
 import { readState, recordDelivery, RECENT_DELIVERIES_LIMIT } from './state';
 

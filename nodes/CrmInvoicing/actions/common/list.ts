@@ -1,7 +1,7 @@
 import { NodeOperationError } from 'n8n-workflow';
 import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
 
-import type { PageRequest } from '../transport';
+import type { PageRequest } from '../../shared';
 import { toNumber } from './fields';
 
 /** "Return All" and "Limit" of list operations; the transport pages, so the limit has no maximum. */

@@ -1,8 +1,7 @@
 import { NodeOperationError } from 'n8n-workflow';
 import type { IDataObject, INodeExecutionData, IPollFunctions } from 'n8n-workflow';
 
-import { simplify } from '../CrmInvoicing/helpers/simplify';
-import { CREDENTIAL_TYPE, readPages, requestsPerMinuteOf } from '../CrmInvoicing/transport';
+import { CREDENTIAL_TYPE, readPages, requestsPerMinuteOf, simplify } from '../shared';
 import { nodeShare, pollBudget, pollSchedule, type Budget, type NodeShare } from './budget';
 import { createdAtOf, HeadCheck, orderOf } from './headCheck';
 import {

@@ -1,6 +1,6 @@
 import type { IDataObject, IWebhookFunctions, IWebhookResponseData } from 'n8n-workflow';
 
-import { isPlainObject } from '../CrmInvoicing/transport';
+import { isPlainObject } from '../shared';
 import { answer, NO_CREDENTIAL_REASON, NO_SECRET_REASON, refuse, type DeliveryRequest } from './answers';
 import { fullRecordOf } from './fullRecord';
 import { refuseMismatch } from './mismatch';

@@ -1,6 +1,6 @@
 import type { IWebhookFunctions, IWebhookResponseData } from 'n8n-workflow';
 
-import { BoundedMap } from '../CrmInvoicing/transport';
+import { BoundedMap } from '../shared';
 import { refuse, UNUSABLE_SECRET_REASON, type DeliveryRequest } from './answers';
 import { Deadline, timeLimits } from './deadline';
 import { nodeKey } from './identity';

@@ -1,6 +1,7 @@
 import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
 
-import { simplify, type SimplifiedResource } from './simplify';
+import { simplify } from '../../shared';
+import type { SimplifiedResource } from '../../shared';
 
 /**
  * The node version that brought output control (0.3). Nodes saved before it (version 1) output exactly what they

@@ -1,10 +1,7 @@
 import { NodeOperationError } from 'n8n-workflow';
 import type { IDataObject, IHookFunctions, INode, IWebhookFunctions } from 'n8n-workflow';
 
-import { DOCUMENTED_EVENTS, INACTIVE_SUBSCRIPTION_STATUS } from '../CrmInvoicing/apiChoices';
-import { eventNamesOf } from '../CrmInvoicing/helpers/events';
-import { listWebhookSubscriptions } from '../CrmInvoicing/helpers/webhookList';
-import { apiRequest, httpStatusOf } from '../CrmInvoicing/transport';
+import { apiRequest, DOCUMENTED_EVENTS, eventNamesOf, httpStatusOf, INACTIVE_SUBSCRIPTION_STATUS, listWebhookSubscriptions } from '../shared';
 import { printable } from './answers';
 import { nodeError, type Deadline } from './deadline';
 import { nodeKey, ownerTag, tagOfName, taggedName } from './identity';

@@ -1,6 +1,6 @@
 import type { IDataObject } from 'n8n-workflow';
 
-import { readList, type ApiContext, type PageRequest } from '../transport';
+import { readList, type ApiContext, type PageRequest } from './transport';
 
 /**
  * GET /webhooks, read through the one list reader (transport/pagination.ts) in any list shape the node knows. The

@@ -1,7 +1,6 @@
 import type { IDataObject, INodeProperties, IWebhookFunctions } from 'n8n-workflow';
 
-import { simplify } from '../CrmInvoicing/helpers/simplify';
-import { isPlainObject } from '../CrmInvoicing/transport';
+import { isPlainObject, simplify } from '../shared';
 
 /**
  * Simplify for the trigger (version 2, on by default; issue 18). Simplified, a delivery is output as its `event`, its

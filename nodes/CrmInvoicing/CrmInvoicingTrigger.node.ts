@@ -1,10 +1,10 @@
 import { NodeConnectionTypes } from 'n8n-workflow';
 import type { IHookFunctions, INodePropertyOptions, INodeType, INodeTypeDescription } from 'n8n-workflow';
 
-import { KNOWN_EVENTS } from '../CrmInvoicing/apiChoices';
-import { receiveDelivery } from './delivery';
-import { checkExists, create, deleteSubscription } from './lifecycle';
-import { triggerSimplifyProperty } from './simplify';
+import { KNOWN_EVENTS } from './shared';
+import { receiveDelivery } from './trigger/delivery';
+import { checkExists, create, deleteSubscription } from './trigger/lifecycle';
+import { triggerSimplifyProperty } from './trigger/simplify';
 
 const eventOptions: INodePropertyOptions[] = KNOWN_EVENTS.map((event) => ({
 	name: event.name,

@@ -1,7 +1,7 @@
 import { createCipheriv, createDecipheriv, createHash, hkdfSync, randomBytes } from 'node:crypto';
 import type { IHookFunctions, IWebhookFunctions } from 'n8n-workflow';
 
-import { BoundedMap, CREDENTIAL_TYPE } from '../CrmInvoicing/transport';
+import { BoundedMap, CREDENTIAL_TYPE } from '../shared';
 import { nodeIdentity, nodeKey, type NodeIdentity } from './identity';
 import { updateSubscription, type StoredSubscription } from './state';
 

@@ -1,7 +1,7 @@
 import { sleep } from 'n8n-workflow';
 import type { IDataObject } from 'n8n-workflow';
 
-import { BoundedMap, SendLog } from '../CrmInvoicing/transport';
+import { BoundedMap, SendLog } from '../shared';
 
 /**
  * The polling trigger's request budget. Its rules, each one sentence:

@@ -1,0 +1,27 @@
+/**
+ * The package's shared layer, and its one door: the action node, the webhook trigger and the polling trigger (and the
+ * credential) import what they share from here, never from a file inside `shared/`.
+ *
+ * - `transport/`: the only code that does HTTP (the one request function, the key's pacer, the one list reader) and
+ *   the small readers and the size-capped map everything uses;
+ * - `apiChoices.ts`: every choice made where the API's specification is silent (SPEC_CHOICES), and the values that
+ *   apply them;
+ * - `simplify.ts`, `events.ts`, `webhookList.ts`: the simplified record per resource, event names, the webhook list.
+ */
+export * from './transport';
+export {
+	DOCUMENTED_EVENTS,
+	INACTIVE_SUBSCRIPTION_STATUS,
+	KNOWN_EVENTS,
+	LEAD_PATCH_FIELDS_CHECKED_AFTERWARDS,
+	LINE_ITEM_BOUNDS,
+	RESPONSE_ONLY_LINE_ITEM_KEYS,
+	SECRET_KEY_PATTERN,
+	UNIX_TIME_RULE,
+	USER_SEARCH_QUERY_PARAMETER,
+	userMatchesSearch,
+} from './apiChoices';
+export { eventNamesOf } from './events';
+export { SIMPLIFIED_FIELDS, simplify } from './simplify';
+export type { SimplifiedResource } from './simplify';
+export { listWebhookSubscriptions } from './webhookList';
