@@ -120,15 +120,17 @@ export async function callWebhook(path: string, input: unknown = {}, env = e2eEn
 		headers: { 'content-type': 'application/json' },
 		body: JSON.stringify(input),
 	});
-	const text = await response.text();
-	let items: any[] = [];
+	return { status: response.status, items: answerItems(await response.text()) };
+}
+
+/** The items a "Webhook (answers with the last node's items)" workflow answered with: none when it was not JSON. */
+export function answerItems(text: string): any[] {
 	try {
 		const parsed = JSON.parse(text);
-		items = Array.isArray(parsed) ? parsed : [parsed];
+		return Array.isArray(parsed) ? parsed : [parsed];
 	} catch {
-		items = [];
+		return [];
 	}
-	return { status: response.status, items };
 }
 
 /** "Webhook at /webhook/`path` (answers with the last node's items) → CRM Invoicing" with the node `spec`. */

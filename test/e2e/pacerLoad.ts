@@ -8,6 +8,7 @@ import { randomUUID } from 'node:crypto';
 
 import { webhookNode, type N8nClient } from '../../scripts/lib/n8n';
 import type { RequestLogEntry } from '../sandbox/types';
+import { answerItems } from './lib';
 
 export interface LoadOptions {
 	client: N8nClient;
@@ -81,14 +82,7 @@ export async function concurrentLeadGets(options: LoadOptions): Promise<LoadResu
 						body: JSON.stringify({ id: options.leadId }),
 						signal: AbortSignal.timeout(300_000),
 					});
-					const text = await response.text();
-					let items: any[] = [];
-					try {
-						const parsed = JSON.parse(text);
-						items = Array.isArray(parsed) ? parsed : [parsed];
-					} catch {
-						items = [];
-					}
+					const items = answerItems(await response.text());
 					return { status: response.status, ok: response.ok && items.length === 1 && items[0]?.id === options.leadId };
 				} catch {
 					return { status: 0, ok: false };
