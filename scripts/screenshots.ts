@@ -44,7 +44,10 @@ function log(message: string): void {
 	console.log(`[screenshots] ${message}`);
 }
 
-/** Workflow 1: "CRM trigger → CRM action (Lead → Create)". Workflow 2: one action node on Invoice → Create. */
+/**
+ * Workflow 1: "CRM trigger → CRM action (Lead → Create)". Workflow 2: one action node on Invoice → Create. Both at the
+ * node version a user gets when adding the nodes now (2), so the pictures show what a new workflow shows.
+ */
 async function createWorkflows(stack: Stack): Promise<{ main: string; invoice: string }> {
 	const credential = { crmInvoicingApi: { id: stack.credentials.admin.id, name: stack.credentials.admin.name } };
 	const main = await stack.client.createWorkflow({
@@ -54,7 +57,7 @@ async function createWorkflows(stack: Stack): Promise<{ main: string; invoice: s
 				id: randomUUID(),
 				name: TRIGGER_NAME,
 				type: TRIGGER_NODE_TYPE,
-				typeVersion: 1,
+				typeVersion: 2,
 				position: [0, 0],
 				webhookId: randomUUID(),
 				parameters: { events: ['lead.created'], options: {} },
@@ -64,7 +67,7 @@ async function createWorkflows(stack: Stack): Promise<{ main: string; invoice: s
 				id: randomUUID(),
 				name: ACTION_NAME,
 				type: ACTION_NODE_TYPE,
-				typeVersion: 1,
+				typeVersion: 2,
 				position: [320, 0],
 				parameters: {
 					resource: 'lead',
@@ -84,7 +87,7 @@ async function createWorkflows(stack: Stack): Promise<{ main: string; invoice: s
 				id: randomUUID(),
 				name: INVOICE_NAME,
 				type: ACTION_NODE_TYPE,
-				typeVersion: 1,
+				typeVersion: 2,
 				position: [0, 0],
 				parameters: {
 					resource: 'invoice',

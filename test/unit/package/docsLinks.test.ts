@@ -1,7 +1,7 @@
 /**
- * Every relative link in README.md, CONTRIBUTING.md and docs/*.md resolves: the file or folder exists in the
- * repository, and an `#anchor` into a markdown file (or within the same file) names one of its headings, by GitHub's
- * slug rules. Links with a scheme (https:, mailto:) are not followed. docs/_fragments/ (drafts other branches write
+ * Every relative link in README.md, CONTRIBUTING.md, docs/*.md and the READMEs beside code (the sandbox CRM, the
+ * benchmarks, the example workflows) resolves: the file or folder exists in the repository, and an `#anchor` into a
+ * markdown file (or within the same file) names one of its headings, by GitHub's slug rules. Links with a scheme (https:, mailto:) are not followed. docs/_fragments/ (drafts other branches write
  * for the lead to fold in) is not checked.
  */
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
@@ -9,12 +9,15 @@ import path from 'node:path';
 
 const ROOT = path.join(__dirname, '..', '..', '..');
 
+/** The READMEs that live beside the code they describe (contributors' documents, and the examples' guide). */
+const READMES_BESIDE_CODE = ['test/sandbox/README.md', 'bench/README.md', 'examples/README.md'];
+
 /** The markdown files whose links must resolve, relative to ROOT. */
 function documents(): string[] {
 	const docs = readdirSync(path.join(ROOT, 'docs'))
 		.filter((name) => name.endsWith('.md'))
 		.map((name) => `docs/${name}`);
-	return ['README.md', 'CONTRIBUTING.md', ...docs];
+	return ['README.md', 'CONTRIBUTING.md', ...docs, ...READMES_BESIDE_CODE];
 }
 
 /** The text outside fenced code blocks, line by line (code blocks become empty lines, keeping line numbers). */
@@ -115,10 +118,10 @@ describe('GitHub slugs', () => {
 	});
 });
 
-describe('relative links in README.md, CONTRIBUTING.md and docs/*.md', () => {
+describe('relative links in README.md, CONTRIBUTING.md, docs/*.md and the READMEs beside code', () => {
 	it('checks the files the docs are made of', () => {
 		const files = documents();
-		for (const file of ['README.md', 'CONTRIBUTING.md', 'docs/security.md', 'docs/scale.md', 'docs/errors.md', 'docs/spec-choices.md', 'docs/sandbox.md', 'docs/releasing.md']) {
+		for (const file of ['README.md', 'CONTRIBUTING.md', 'docs/security.md', 'docs/scale.md', 'docs/errors.md', 'docs/spec-choices.md', 'docs/trigger.md', ...READMES_BESIDE_CODE]) {
 			expect(files).toContain(file);
 			expect(existsSync(path.join(ROOT, file))).toBe(true);
 		}
