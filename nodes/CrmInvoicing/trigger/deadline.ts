@@ -15,9 +15,6 @@ export const HOOK_TIME_LIMIT_MS = 20_000;
  */
 export const RENEWAL_TIME_LIMIT_MS = 15_000;
 
-/** The limits in force (unit tests shorten them to prove the mechanism without waiting 20 s). */
-export const timeLimits = { hookMs: HOOK_TIME_LIMIT_MS, renewalMs: RENEWAL_TIME_LIMIT_MS };
-
 /** The transport throws NodeApiError already; anything else is wrapped so n8n shows it as the node's error. */
 export function nodeError(node: INode, error: unknown): NodeApiError | NodeOperationError {
 	if (error instanceof NodeApiError || error instanceof NodeOperationError) return error;

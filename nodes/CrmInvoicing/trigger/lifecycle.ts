@@ -1,6 +1,6 @@
 import type { IHookFunctions } from 'n8n-workflow';
 
-import { Deadline, timeLimits } from './deadline';
+import { Deadline, HOOK_TIME_LIMIT_MS } from './deadline';
 import { ownerTag, tagOfName } from './identity';
 import { deliveryMemoryKey, forgetDeliveries } from './recentDeliveries';
 import { apiKeyOf, keepWrappedUnderKey, readSecret, secretOwner } from './secret';
@@ -28,8 +28,8 @@ import {
  * credential's current key when needed). When not, it is let go of (deleted only where the rule allows) and false
  * is returned, so that n8n runs create. Data of earlier versions is migrated here.
  */
-export async function checkExists(this: IHookFunctions): Promise<boolean> {
-	const deadline = new Deadline(this.getNode(), 'check its webhook subscription', timeLimits.hookMs);
+export async function checkExists(this: IHookFunctions, limitMs = HOOK_TIME_LIMIT_MS): Promise<boolean> {
+	const deadline = new Deadline(this.getNode(), 'check its webhook subscription', limitMs);
 	return await deadline.run(async () => await checkStored(this, deadline));
 }
 
@@ -93,8 +93,8 @@ async function secretReadable(context: IHookFunctions, stored: StoredSubscriptio
 }
 
 /** Subscribes at this node's URL (subscription.ts), one at a time per node in this process. */
-export async function create(this: IHookFunctions): Promise<boolean> {
-	await subscribe(this, new Deadline(this.getNode(), 'create its webhook subscription', timeLimits.hookMs));
+export async function create(this: IHookFunctions, limitMs = HOOK_TIME_LIMIT_MS): Promise<boolean> {
+	await subscribe(this, new Deadline(this.getNode(), 'create its webhook subscription', limitMs));
 	return true;
 }
 
@@ -105,12 +105,12 @@ export async function create(this: IHookFunctions): Promise<boolean> {
  * answer that is not a deletion), the stored subscription is kept and `false` returned, so the next activation reuses
  * or replaces it instead of orphaning it.
  */
-export async function deleteSubscription(this: IHookFunctions): Promise<boolean> {
+export async function deleteSubscription(this: IHookFunctions, limitMs = HOOK_TIME_LIMIT_MS): Promise<boolean> {
 	const staticData = this.getWorkflowStaticData('node');
 	const stored = readState(staticData).subscription;
 	if (!stored) return true;
 	try {
-		await letGo(this, stored, new Deadline(this.getNode(), 'delete its webhook subscription', timeLimits.hookMs));
+		await letGo(this, stored, new Deadline(this.getNode(), 'delete its webhook subscription', limitMs));
 	} catch (error) {
 		this.logger.warn(
 			`CRM Invoicing Trigger: could not delete webhook subscription ${stored.id}; it is kept and cleaned up on the next activation (${(error as Error).message})`,

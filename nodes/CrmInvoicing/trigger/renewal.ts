@@ -2,7 +2,7 @@ import type { IWebhookFunctions, IWebhookResponseData } from 'n8n-workflow';
 
 import { BoundedMap } from '../shared';
 import { refuse, UNUSABLE_SECRET_REASON, type DeliveryRequest } from './answers';
-import { Deadline, timeLimits } from './deadline';
+import { Deadline, RENEWAL_TIME_LIMIT_MS } from './deadline';
 import { nodeKey } from './identity';
 import { readState, type StoredSubscription } from './state';
 import { subscribe } from './subscription';
@@ -35,11 +35,11 @@ function mayTry(key: string, now = Date.now()): boolean {
 	return true;
 }
 
-async function renew(context: IWebhookFunctions, stored: StoredSubscription): Promise<void> {
+async function renew(context: IWebhookFunctions, stored: StoredSubscription, limitMs: number): Promise<void> {
 	const meta = { workflowId: context.getWorkflow().id, nodeName: context.getNode().name };
 	const why = `the stored signing secret of webhook subscription ${stored.id} cannot be read with the credential's API key (the key changed while no n8n process held the secret in memory, for example across a restart), so no delivery through it can be verified`;
 	try {
-		const id = await subscribe(context, new Deadline(context.getNode(), 'subscribe anew', timeLimits.renewalMs));
+		const id = await subscribe(context, new Deadline(context.getNode(), 'subscribe anew', limitMs));
 		context.logger.warn(
 			`CRM Invoicing Trigger: ${why}. Subscribed anew at this node's URL as webhook subscription ${id} (subscription ${stored.id} was deleted if it delivered to this URL). Events delivered through ${stored.id} until now are not run: look in the CRM for events of that time.`,
 			{ ...meta, subscriptionId: id },
@@ -60,7 +60,8 @@ export async function refuseUnreadable(
 	context: IWebhookFunctions,
 	stored: StoredSubscription,
 	request: DeliveryRequest,
+	limitMs = RENEWAL_TIME_LIMIT_MS,
 ): Promise<IWebhookResponseData> {
-	if (context.getMode() !== 'manual' && mayTry(nodeKey(context))) await renew(context, stored);
+	if (context.getMode() !== 'manual' && mayTry(nodeKey(context))) await renew(context, stored, limitMs);
 	return refuse(context, 503, UNUSABLE_SECRET_REASON, request);
 }

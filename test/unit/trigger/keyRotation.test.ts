@@ -10,8 +10,9 @@ import nock from 'nock';
 import type { IDataObject } from 'n8n-workflow';
 
 import { UNUSABLE_SECRET_REASON } from '../../../nodes/CrmInvoicing/trigger/answers';
-import { RENEWAL_TIME_LIMIT_MS, timeLimits } from '../../../nodes/CrmInvoicing/trigger/deadline';
-import { RENEWAL_INTERVAL_MS } from '../../../nodes/CrmInvoicing/trigger/renewal';
+import { RENEWAL_TIME_LIMIT_MS } from '../../../nodes/CrmInvoicing/trigger/deadline';
+import { RENEWAL_INTERVAL_MS, refuseUnreadable } from '../../../nodes/CrmInvoicing/trigger/renewal';
+import { readState } from '../../../nodes/CrmInvoicing/trigger/state';
 import { KEY_CHECK_INTERVAL_MS, unwrapSecret } from '../../../nodes/CrmInvoicing/trigger/secret';
 import { createHookContext, createWebhookContext, loggedMessages, TEST_CREDENTIALS } from '../../helpers/harness';
 import { useNock } from '../../helpers/nock';
@@ -49,7 +50,6 @@ beforeEach(() => {
 	jest.setSystemTime(Date.now() + RENEWAL_INTERVAL_MS + (++step) * 1_000);
 });
 afterEach(() => {
-	timeLimits.renewalMs = RENEWAL_TIME_LIMIT_MS;
 	nock.abortPendingRequests();
 	const pending = nock.pendingMocks();
 	nock.cleanAll();
@@ -63,7 +63,7 @@ const body = () => JSON.stringify({ event: 'lead.created', timestamp: '2026-01-0
 
 async function deliver(
 	staticData: IDataObject,
-	options: { apiKey?: string; secret?: string; mode?: 'trigger' | 'manual'; type?: typeof nodeType } = {},
+	options: { apiKey?: string; secret?: string; mode?: 'trigger' | 'manual'; type?: typeof nodeType; renewalLimitMs?: number } = {},
 ) {
 	const raw = body();
 	const parts = createWebhookContext({
@@ -77,7 +77,14 @@ async function deliver(
 		mode: options.mode,
 		workflowName: 'Leads to Slack',
 	});
-	const result = await (options.type ?? nodeType).webhook.call(parts.context);
+	// With renewalLimitMs: the answer to an unreadable secret (what such a delivery gets), with a shorter time limit for
+	// its renewal than the default RENEWAL_TIME_LIMIT_MS, to prove the mechanism without waiting 15 s.
+	const { renewalLimitMs } = options;
+	const stored = readState(staticData).subscription;
+	const result =
+		renewalLimitMs === undefined || stored === undefined
+			? await (options.type ?? nodeType).webhook.call(parts.context)
+			: await refuseUnreadable(parts.context, stored, parts.context.getRequestObject(), renewalLimitMs);
 	return { ran: result.workflowData !== undefined, status: parts.response.statusCode, body: parts.response.sentBody, staticData: parts.staticData };
 }
 
@@ -227,10 +234,9 @@ describe('a key change, then a restart before any delivery (nothing can read the
 	});
 
 	it('is bounded: against a CRM that never answers, the delivery is answered within the renewal\'s time limit', async () => {
-		timeLimits.renewalMs = 1_000;
 		nock(API).delete(ONE('whk_1')).delay(60_000).reply(204);
 		const started = Date.now();
-		expect(await deliver(unreadable())).toMatchObject({ status: 503, body: { error: UNUSABLE_SECRET_REASON } });
+		expect(await deliver(unreadable(), { renewalLimitMs: 1_000 })).toMatchObject({ status: 503, body: { error: UNUSABLE_SECRET_REASON } });
 		// It waited for its deadline, not for the CRM's minute.
 		expect(Date.now() - started).toBeGreaterThanOrEqual(900);
 		expect(Date.now() - started).toBeLessThan(5_000);

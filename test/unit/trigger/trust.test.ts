@@ -17,7 +17,8 @@ import {
 	TEST_MISMATCH_REASON,
 	UNCHECKED_REASON,
 } from '../../../nodes/CrmInvoicing/trigger/answers';
-import { HOOK_TIME_LIMIT_MS, timeLimits } from '../../../nodes/CrmInvoicing/trigger/deadline';
+import { HOOK_TIME_LIMIT_MS } from '../../../nodes/CrmInvoicing/trigger/deadline';
+import { checkExists, create, deleteSubscription } from '../../../nodes/CrmInvoicing/trigger/lifecycle';
 import { LOOKUP_INTERVAL_MS } from '../../../nodes/CrmInvoicing/trigger/mismatch';
 import { KEY_CHECK_INTERVAL_MS, unwrapSecret, wrapSecret, type SecretOwner } from '../../../nodes/CrmInvoicing/trigger/secret';
 import {
@@ -477,19 +478,31 @@ describe('the deletion rule: only a subscription with this node\'s tag at this n
 
 describe('each lifecycle hook finishes within its time limit, whatever the CRM does', () => {
 	afterEach(() => {
-		timeLimits.hookMs = HOOK_TIME_LIMIT_MS;
 		// The CRM's delayed answers would otherwise keep their timers running after the test.
 		nock.abortPendingRequests();
 	});
+
+	/**
+	 * The hooks the node runs, with a shorter time limit than their default HOOK_TIME_LIMIT_MS (the one n8n's calls get),
+	 * to prove the mechanism without waiting 20 s.
+	 */
+	function limited(limitMs: number, options: Parameters<typeof hooks>[0] = {}) {
+		const trigger = hooks(options);
+		return {
+			...trigger,
+			checkExists: async () => await checkExists.call(trigger.context, limitMs),
+			create: async () => await create.call(trigger.context, limitMs),
+			delete: async () => await deleteSubscription.call(trigger.context, limitMs),
+		};
+	}
 
 	it('is at most 30 s', () => {
 		expect(HOOK_TIME_LIMIT_MS).toBeLessThanOrEqual(30_000);
 	});
 
 	it('checkExists against a CRM that never answers fails with an error that names the time limit', async () => {
-		timeLimits.hookMs = 1_000;
 		nock(API).get(ONE('whk_1')).delay(60_000).reply(200, {});
-		const trigger = hooks({ staticData: storedSubscription() });
+		const trigger = limited(1_000, { staticData: storedSubscription() });
 		const started = Date.now();
 		await expect(trigger.checkExists()).rejects.toThrow(/did not answer in time: the trigger could not check its webhook subscription within 1 s/);
 		// It gave up at its deadline, not at the end of the CRM's delay.
@@ -499,29 +512,26 @@ describe('each lifecycle hook finishes within its time limit, whatever the CRM d
 	});
 
 	it('create against a CRM that never answers (list, then POST) fails within its time limit too', async () => {
-		timeLimits.hookMs = 2_000;
 		nock(API).get('/api/v1/webhooks').query(true).delay(60_000).reply(200, []);
 		// The list's hang leaves POST /webhooks its share of the time limit: it is still sent (and hangs too).
 		nock(API).post('/api/v1/webhooks').delay(60_000).reply(200, {});
 		const started = Date.now();
-		await expect(hooks({}).create()).rejects.toThrow(/did not answer in time: the trigger could not create its webhook subscription within 2 s/);
+		await expect(limited(2_000).create()).rejects.toThrow(/did not answer in time: the trigger could not create its webhook subscription within 2 s/);
 		expect(Date.now() - started).toBeLessThan(30_000);
 		expect(warnings().join('\n')).toContain('could not list webhook subscriptions');
 	});
 
 	it('create against a webhook list that never answers still subscribes, within its time limit', async () => {
-		timeLimits.hookMs = 2_000;
 		nock(API).get('/api/v1/webhooks').query(true).delay(60_000).reply(200, []);
 		nock(API).post('/api/v1/webhooks').reply(200, { id: 'whk_new', secret: SECRET });
-		const trigger = hooks({});
+		const trigger = limited(2_000);
 		await expect(trigger.create()).resolves.toBe(true);
 		expect(trigger.staticData.subscriptionId).toBe('whk_new');
 	});
 
 	it('delete against a CRM that never answers keeps the subscription for the next activation, within its time limit', async () => {
-		timeLimits.hookMs = 1_000;
 		nock(API).delete(ONE('whk_1')).delay(60_000).reply(204);
-		const trigger = hooks({ staticData: storedSubscription() });
+		const trigger = limited(1_000, { staticData: storedSubscription() });
 		await expect(trigger.delete()).resolves.toBe(false);
 		expect(trigger.staticData.subscriptionId).toBe('whk_1');
 	});
