@@ -188,7 +188,7 @@ export const SPEC_CHOICES: readonly SpecChoice[] = [
 	{
 		id: 'subscription-status',
 		section: '§3 States and transitions',
-		appliedBy: ['nodes/CrmInvoicing/trigger/subscription.ts#isInactiveStatus', 'nodes/CrmInvoicing/trigger/lifecycle.ts#checkStored', 'nodes/CrmInvoicing/trigger/mismatch.ts#verdict'],
+		appliedBy: ['nodes/CrmInvoicing/trigger/subscription.ts#isInactiveStatus', 'nodes/CrmInvoicing/trigger/lifecycle.ts#checkStored', 'nodes/CrmInvoicing/trigger/answers.ts#verdict'],
 		summary:
 			'Subscription status values are not shown: a status matching INACTIVE_SUBSCRIPTION_STATUS (disabled, inactive, paused, failed, deleted) means the CRM delivers nothing, and the trigger subscribes anew; any other status, or none, counts as active.',
 	},

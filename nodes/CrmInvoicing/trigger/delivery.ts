@@ -1,16 +1,14 @@
 import type { IDataObject, IWebhookFunctions, IWebhookResponseData } from 'n8n-workflow';
 
 import { isPlainObject } from '../shared';
-import { answer, NO_CREDENTIAL_REASON, NO_SECRET_REASON, refuse, type DeliveryRequest } from './answers';
+import { answer, NO_CREDENTIAL_REASON, NO_SECRET_REASON, refuse, refuseMismatch, refuseUnreadable, type DeliveryRequest } from './answers';
 import { fullRecordOf } from './fullRecord';
-import { refuseMismatch } from './mismatch';
 import { acceptOnce, deliveryMemoryKey, wasAccepted } from './recentDeliveries';
-import { refuseUnreadable } from './renewal';
 import { apiKeyOf, keepWrappedUnderKey, readSecret, secretOwner, type SecretRead } from './secret';
 import { verifyWebhookSignature } from './signature';
 import { deliveryOutput } from './simplify';
 import { readState } from './state';
-import { subscribedEvents } from './subscription';
+import { eventsOf } from './subscription';
 
 interface Delivery {
 	event: string;
@@ -41,8 +39,8 @@ function parseDelivery(rawBody: Buffer | string | undefined): { ok: true; delive
  * accepted `webhook-id`, read the full record when asked (after the duplicate check, so a retry costs no API call),
  * and emit one item. Never throws for a bad request: every refusal is answered here and logged (answers.ts).
  * The credential is read (n8n decrypts it) when this process does not hold the secret, else at most once per 10 s per
- * trigger (secret.ts). API calls: Output Full Record's read, a mismatch's question (mismatch.ts), and a renewal when
- * the stored secret cannot be read (renewal.ts).
+ * trigger (secret.ts). API calls: Output Full Record's read, a mismatch's question and a renewal when
+ * the stored secret cannot be read (answers.ts).
  */
 export async function receiveDelivery(this: IWebhookFunctions): Promise<IWebhookResponseData> {
 	const staticData = this.getWorkflowStaticData('node');
@@ -82,7 +80,7 @@ export async function receiveDelivery(this: IWebhookFunctions): Promise<IWebhook
 	const { event, timestamp, payload } = parsed.delivery;
 
 	const options = this.getNodeParameter('options', {}) as IDataObject;
-	if (!subscribedEvents(this.getNodeParameter('events', []), options.customEvents).includes(event)) {
+	if (!eventsOf(this).includes(event)) {
 		const shown = event.length > MAX_EVENT_IN_ANSWER ? `${event.slice(0, MAX_EVENT_IN_ANSWER)}…` : event;
 		return answer(this, 200, { received: true, ignored: `event "${shown}" is not selected in this trigger` });
 	}

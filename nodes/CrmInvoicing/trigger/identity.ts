@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+import type { IHookFunctions, IWebhookFunctions } from 'n8n-workflow';
 
 /**
  * Who this trigger is, written once for everything that needs it:
@@ -13,6 +14,9 @@ import { createHash } from 'node:crypto';
 
 const TAG_LENGTH = 16;
 const TAG_PATTERN = /\[n8n:([A-Za-z0-9_-]{8,43})\]\s*$/;
+
+/** Either n8n context the trigger runs in: a hook (activation, deactivation) or a delivery. */
+export type TriggerContext = IHookFunctions | IWebhookFunctions;
 
 /** The parts of n8n's hook and webhook contexts the identity is built from. */
 export interface NodeContext {

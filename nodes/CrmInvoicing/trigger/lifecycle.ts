@@ -1,11 +1,11 @@
 import type { IHookFunctions } from 'n8n-workflow';
 
-import { Deadline, HOOK_TIME_LIMIT_MS } from './deadline';
 import { ownerTag, tagOfName } from './identity';
 import { deliveryMemoryKey, forgetDeliveries } from './recentDeliveries';
 import { apiKeyOf, keepWrappedUnderKey, readSecret, secretOwner } from './secret';
 import { clearSubscription, readState, updateSubscription, type StoredSubscription } from './state';
 import {
+	Deadline,
 	eventsOf,
 	forgetForeign,
 	isInactiveStatus,
@@ -18,9 +18,17 @@ import {
 
 /**
  * The trigger's three hooks, which n8n runs on activation (checkExists, then create when it answers false), on
- * deactivation and when test listening ends (delete). Each finishes within HOOK_TIME_LIMIT_MS. What they may delete
- * is the one rule of subscription.ts: only a subscription with this node's tag at this node's own URL.
+ * deactivation and when test listening ends (delete). What they may delete is the one rule of subscription.ts: only a
+ * subscription with this node's tag at this node's own URL.
  */
+
+/**
+ * The longest time one hook may take, every request, retry and wait included (n8n calls them with no argument, so with
+ * this limit). n8n activates workflows one after the other, so a CRM that accepts connections and never answers holds
+ * up the activation of every later workflow for at most this long; the trigger's own activation then fails with an
+ * error that says so. Each request gets what is left of it as its time limit (`timeLimitMs`).
+ */
+export const HOOK_TIME_LIMIT_MS = 20_000;
 
 /**
  * Whether the stored subscription can go on: it is this node's, exists at the CRM, delivers to this node's URL for

@@ -1,8 +1,7 @@
 import { createCipheriv, createDecipheriv, createHash, hkdfSync, randomBytes } from 'node:crypto';
-import type { IHookFunctions, IWebhookFunctions } from 'n8n-workflow';
 
 import { BoundedMap, CREDENTIAL_TYPE } from '../shared';
-import { nodeIdentity, nodeKey, type NodeIdentity } from './identity';
+import { nodeIdentity, nodeKey, type NodeIdentity, type TriggerContext } from './identity';
 import { updateSubscription, type StoredSubscription } from './state';
 
 /**
@@ -11,7 +10,7 @@ import { updateSubscription, type StoredSubscription } from './state';
  * and subscription ids, the strongest secret node code can reach; n8n stores the credential encrypted. Each process
  * holds the secrets it wrapped or unwrapped (bounded), with a fingerprint of the key they are wrapped under: after a
  * change of the API key it still verifies and wraps the secret anew at the first chance (keepWrappedUnderKey); a
- * process that does not hold it cannot read it any more, and the trigger subscribes anew (renewal.ts, lifecycle.ts).
+ * process that does not hold it cannot read it any more, and the trigger subscribes anew (answers.ts, lifecycle.ts).
  */
 
 const FORMAT = 'aes256gcm.v1';
@@ -20,20 +19,17 @@ const IV_BYTES = 12;
 const TAG_BYTES = 16;
 const MAX_CACHED = 500;
 
-/** The n8n contexts that read the secret: the trigger's lifecycle and its deliveries. */
-export type SecretContext = IHookFunctions | IWebhookFunctions;
-
 /** Whose secret: this workflow's node's subscription `subscriptionId`; the wrapping key is bound to all three. */
 export interface SecretOwner extends NodeIdentity {
 	subscriptionId: string;
 }
 
-export function secretOwner(context: SecretContext, subscriptionId: string): SecretOwner {
+export function secretOwner(context: TriggerContext, subscriptionId: string): SecretOwner {
 	return { ...nodeIdentity(context), subscriptionId };
 }
 
 /** The credential's API key: the key material the wrapping key is derived from. */
-export async function apiKeyOf(context: SecretContext): Promise<string> {
+export async function apiKeyOf(context: TriggerContext): Promise<string> {
 	const data = await context.getCredentials(CREDENTIAL_TYPE);
 	return typeof data.apiKey === 'string' ? data.apiKey : String(data.apiKey ?? '');
 }
@@ -130,7 +126,7 @@ const lastKeyCheck = new BoundedMap<string, number>(MAX_CACHED);
  * key. Without the credential now, nothing changes.
  */
 export async function keepWrappedUnderKey(
-	context: SecretContext,
+	context: TriggerContext,
 	stored: StoredSubscription,
 	read: { secret: string; held: boolean },
 	apiKey: () => Promise<string>,

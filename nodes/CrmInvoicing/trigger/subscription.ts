@@ -1,25 +1,21 @@
-import { NodeOperationError } from 'n8n-workflow';
-import type { IDataObject, IHookFunctions, INode, IWebhookFunctions } from 'n8n-workflow';
+import { NodeApiError, NodeOperationError } from 'n8n-workflow';
+import type { IDataObject, INode } from 'n8n-workflow';
 
 import { apiRequest, DOCUMENTED_EVENTS, eventNamesOf, httpStatusOf, INACTIVE_SUBSCRIPTION_STATUS, listWebhookSubscriptions } from '../shared';
-import { printable } from './answers';
-import { nodeError, type Deadline } from './deadline';
-import { nodeKey, ownerTag, tagOfName, taggedName } from './identity';
+import { nodeKey, ownerTag, tagOfName, taggedName, type TriggerContext } from './identity';
 import { deliveryMemoryKey, forgetDeliveries } from './recentDeliveries';
 import { apiKeyOf, secretOwner, wrapSecret } from './secret';
 import { clearSubscription, keepRetired, readState, retireSubscription, storeSubscription, type StoredSubscription } from './state';
 
 /**
- * The trigger's subscription at the CRM: subscribing, and the one rule for deleting. **The deletion rule**: the
- * trigger deletes a subscription only when it carries this node's owner tag (identity.ts) AND delivers to this node's
- * own current webhook URL (production, or test while listening, as n8n's getNodeWebhookUrl gives it), whatever any URL
- * answers; no URL read from the CRM is ever requested. One with this node's tag at another URL (an old WEBHOOK_URL of
- * this n8n, or a restored copy's: a copy computes the same tag) is kept and named in a warning that says how to
- * remove it; when this node held its secret, its deliveries that reach this node are answered 410 (mismatch.ts).
+ * The trigger's subscription at the CRM: subscribing (from a hook, or from a delivery that subscribes anew: answers.ts)
+ * under one deadline, and the one rule for deleting. **The deletion rule**: the trigger deletes a subscription only
+ * when it carries this node's owner tag (identity.ts) AND delivers to this node's own current webhook URL (production,
+ * or test while listening, as n8n's getNodeWebhookUrl gives it), whatever any URL answers; no URL read from the CRM is
+ * ever requested. One with this node's tag at another URL (an old WEBHOOK_URL of this n8n, or a restored copy's: a
+ * copy computes the same tag) is kept and named in a warning that says how to remove it; when this node held its
+ * secret, its deliveries that reach this node are answered 410 (answers.ts).
  */
-
-/** Either context the trigger subscribes from: a hook (activation) or a delivery (renewal.ts). */
-export type TriggerContext = IHookFunctions | IWebhookFunctions;
 
 /** The share of the time limit kept for POST /webhooks (8 s of 20 s), and the least left to send it (2 s). */
 const RESERVED_FOR_SUBSCRIBING = 0.4;
@@ -28,21 +24,68 @@ const MIN_SHARE_TO_SUBSCRIBE = 0.1;
 /** Most kept subscriptions named one by one in warnings; the others are counted. */
 const MAX_NAMED_IN_WARNINGS = 10;
 
-/** The event names to subscribe to: the selected ones plus the custom names, each once, sorted. */
-export function subscribedEvents(events: unknown, customEvents: unknown): string[] {
-	return eventNamesOf(events, customEvents).sort();
+/** The transport throws NodeApiError already; anything else is wrapped so n8n shows it as the node's error. */
+export function nodeError(node: INode, error: unknown): NodeApiError | NodeOperationError {
+	if (error instanceof NodeApiError || error instanceof NodeOperationError) return error;
+	return new NodeOperationError(node, error instanceof Error ? error : String(error));
 }
 
-/** The event names the node's parameters ask for. */
+/** One deadline for a piece of work (a hook call, a renewal) and every request in it. */
+export class Deadline {
+	private readonly end: number;
+
+	constructor(
+		private readonly node: INode,
+		/** What is being done, as in "the trigger could not <what>". */
+		private readonly what: string,
+		readonly limitMs: number,
+	) {
+		this.end = Date.now() + limitMs;
+	}
+
+	/** What is left, in ms (at least 1, so a request made now fails at once instead of having no limit). */
+	left(): number {
+		return Math.max(1, this.end - Date.now());
+	}
+
+	expired(): boolean {
+		return Date.now() >= this.end - 50;
+	}
+
+	/** What is left above the share of the limit kept for later work, in ms (may be 0 or less: no time). */
+	leftAbove(share: number): number {
+		return this.end - Date.now() - share * this.limitMs;
+	}
+
+	/** The error of work that ran out of time: it names the time limit; the transport's last error is in the description. */
+	error(detail: string): NodeOperationError {
+		return new NodeOperationError(this.node, `The CRM did not answer in time: the trigger could not ${this.what} within ${this.limitMs / 1000} s`, {
+			// The transport's own text goes here: n8n would replace a message holding a connection error code.
+			description: `The CRM API did not answer in time (it may be down, overloaded or slow; ${detail.slice(0, 300)}). Check the CRM and the Base URL of the credential, then activate the workflow again.`,
+		});
+	}
+
+	/** Runs `work`; an error after the deadline passed is rethrown as one that names the time limit. */
+	async run<T>(work: () => Promise<T>): Promise<T> {
+		try {
+			return await work();
+		} catch (error) {
+			if (!this.expired()) throw nodeError(this.node, error);
+			throw this.error(`last error: ${error instanceof Error ? error.message : String(error)}`);
+		}
+	}
+}
+
+/** The event names the node's parameters ask for: the selected ones plus the custom names, each once, sorted. */
 export function eventsOf(context: TriggerContext): string[] {
 	const options = context.getNodeParameter('options', {}) as IDataObject;
-	return subscribedEvents(context.getNodeParameter('events', []), options.customEvents);
+	return eventNamesOf(context.getNodeParameter('events', []), options.customEvents).sort();
 }
 
-/** Whether two event lists hold the same names (order and repetition aside). */
+/** Whether an event list holds the same names as `b`, as eventsOf gives them (order and repetition aside). */
 export function sameEvents(a: readonly unknown[] | undefined, b: readonly string[]): boolean {
 	if (!a) return false;
-	const left = subscribedEvents(a, undefined);
+	const left = eventNamesOf(a, undefined).sort();
 	return left.length === b.length && left.every((name, index) => name === b[index]);
 }
 
@@ -90,6 +133,11 @@ export async function deleteOwnSubscription(context: TriggerContext, id: string,
 	forgetDeliveries(deliveryMemoryKey(context, id));
 }
 
+/** Text from the network as a log shows it: printable ASCII only (no line breaks to forge log lines), cut short. */
+export function printable(value: unknown, max: number): string {
+	return String(value).replace(/[^\x20-\x7e]/g, '?').slice(0, max);
+}
+
 /** Names subscriptions with this node's tag that were kept because they deliver elsewhere, and how to remove them. */
 function warnKept(context: TriggerContext, kept: Array<{ id: string; url: string; retired: boolean }>, url: string): void {
 	const meta = { workflowId: context.getWorkflow().id, nodeName: context.getNode().name };
@@ -130,7 +178,6 @@ export async function letGo(context: TriggerContext, stored: StoredSubscription,
 	clearSubscription(staticData);
 }
 
-/** Forgets a stored subscription without touching it in the CRM, and says so in n8n's log. */
 export function forgetForeign(context: TriggerContext, id: string, why: string): void {
 	context.logger.info(`CRM Invoicing Trigger: left webhook subscription ${id} alone because ${why}; only this node's record of it is gone`, {
 		workflowId: context.getWorkflow().id,

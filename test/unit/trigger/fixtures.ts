@@ -6,7 +6,7 @@ import type { IDataObject } from 'n8n-workflow';
 
 import { CrmInvoicingTrigger } from '../../../nodes/CrmInvoicing/CrmInvoicingTrigger.node';
 import { ownerTag } from '../../../nodes/CrmInvoicing/trigger/identity';
-import { LOOKUP_INTERVAL_MS } from '../../../nodes/CrmInvoicing/trigger/mismatch';
+import { LOOKUP_INTERVAL_MS } from '../../../nodes/CrmInvoicing/trigger/answers';
 import { unwrapSecret } from '../../../nodes/CrmInvoicing/trigger/secret';
 import { TEST_CREDENTIALS } from '../../helpers/harness';
 
@@ -99,7 +99,7 @@ export function earlierSubscription(version: '0.1' | '0.2' | '0.3', overrides: I
 export const plain = (data: IDataObject) => JSON.parse(JSON.stringify(data)) as IDataObject;
 
 /**
- * A mismatch asks the CRM at most once per LOOKUP_INTERVAL_MS per process (mismatch.ts). Tests that need the question
+ * A mismatch asks the CRM at most once per LOOKUP_INTERVAL_MS per process (answers.ts). Tests that need the question
  * move n8n's clock past that interval: Date only, timers stay real (and Date goes on with real time).
  */
 export function useMovableClock(): void {

@@ -9,11 +9,14 @@
 import nock from 'nock';
 import type { IDataObject } from 'n8n-workflow';
 
-import { UNUSABLE_SECRET_REASON } from '../../../nodes/CrmInvoicing/trigger/answers';
-import { RENEWAL_TIME_LIMIT_MS } from '../../../nodes/CrmInvoicing/trigger/deadline';
-import { RENEWAL_INTERVAL_MS, refuseUnreadable } from '../../../nodes/CrmInvoicing/trigger/renewal';
-import { readState } from '../../../nodes/CrmInvoicing/trigger/state';
+import {
+	refuseUnreadable,
+	RENEWAL_INTERVAL_MS,
+	RENEWAL_TIME_LIMIT_MS,
+	UNUSABLE_SECRET_REASON,
+} from '../../../nodes/CrmInvoicing/trigger/answers';
 import { KEY_CHECK_INTERVAL_MS, unwrapSecret } from '../../../nodes/CrmInvoicing/trigger/secret';
+import { readState } from '../../../nodes/CrmInvoicing/trigger/state';
 import { createHookContext, createWebhookContext, loggedMessages, TEST_CREDENTIALS } from '../../helpers/harness';
 import { useNock } from '../../helpers/nock';
 import { signedHeaders } from '../../helpers/signing';

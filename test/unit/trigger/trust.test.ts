@@ -9,6 +9,7 @@ import nock from 'nock';
 import type { IDataObject, INodeParameters, IWebhookResponseData } from 'n8n-workflow';
 
 import {
+	LOOKUP_INTERVAL_MS,
 	NO_CREDENTIAL_REASON,
 	NO_SECRET_REASON,
 	RATIONED_REASON,
@@ -17,9 +18,7 @@ import {
 	TEST_MISMATCH_REASON,
 	UNCHECKED_REASON,
 } from '../../../nodes/CrmInvoicing/trigger/answers';
-import { HOOK_TIME_LIMIT_MS } from '../../../nodes/CrmInvoicing/trigger/deadline';
-import { checkExists, create, deleteSubscription } from '../../../nodes/CrmInvoicing/trigger/lifecycle';
-import { LOOKUP_INTERVAL_MS } from '../../../nodes/CrmInvoicing/trigger/mismatch';
+import { checkExists, create, deleteSubscription, HOOK_TIME_LIMIT_MS } from '../../../nodes/CrmInvoicing/trigger/lifecycle';
 import { KEY_CHECK_INTERVAL_MS, unwrapSecret, wrapSecret, type SecretOwner } from '../../../nodes/CrmInvoicing/trigger/secret';
 import {
 	MAX_SIGNATURE_ENTRIES,
