@@ -2,9 +2,8 @@ import { NodeConnectionTypes } from 'n8n-workflow';
 import type { IHookFunctions, INodePropertyOptions, INodeType, INodeTypeDescription } from 'n8n-workflow';
 
 import { KNOWN_EVENTS } from './shared';
-import { receiveDelivery } from './trigger/delivery';
+import { receiveDelivery, TRIGGER_SIMPLIFY_VERSION } from './trigger/delivery';
 import { checkExists, create, deleteSubscription } from './trigger/lifecycle';
-import { triggerSimplifyProperty } from './trigger/simplify';
 
 const eventOptions: INodePropertyOptions[] = KNOWN_EVENTS.map((event) => ({
 	name: event.name,
@@ -18,7 +17,7 @@ export class CrmInvoicingTrigger implements INodeType {
 		name: 'crmInvoicingTrigger',
 		icon: { light: 'file:crmInvoicingTrigger.svg', dark: 'file:crmInvoicingTrigger.dark.svg' },
 		group: ['trigger'],
-		// Version 2 (0.3): Simplify, on by default (simplify.ts). Version-1 nodes output deliveries exactly as before.
+		// Version 2 (0.3): Simplify, on by default (delivery.ts). Version-1 nodes output deliveries exactly as before.
 		version: [1, 2],
 		defaultVersion: 2,
 		subtitle: '={{($parameter["events"] || []).join(", ")}}',
@@ -65,7 +64,14 @@ export class CrmInvoicingTrigger implements INodeType {
 				description:
 					'The events that start the workflow (pick here, under Options > Custom Event Names, or both). Deliveries of other events are acknowledged and ignored.',
 			},
-			triggerSimplifyProperty,
+			{
+				displayName: 'Simplify',
+				name: 'simplify',
+				type: 'boolean',
+				default: true,
+				description: 'Whether to return a simplified version of the response instead of the raw data',
+				displayOptions: { show: { '@version': [{ _cnd: { gte: TRIGGER_SIMPLIFY_VERSION } }] } },
+			},
 			{
 				displayName: 'Options',
 				name: 'options',

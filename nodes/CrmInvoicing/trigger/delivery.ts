@@ -1,12 +1,11 @@
 import type { IDataObject, IWebhookFunctions, IWebhookResponseData } from 'n8n-workflow';
 
-import { isPlainObject } from '../shared';
+import { isPlainObject, simplify } from '../shared';
 import { answer, NO_CREDENTIAL_REASON, NO_SECRET_REASON, refuse, refuseMismatch, refuseUnreadable, type DeliveryRequest } from './answers';
 import { fullRecordOf } from './fullRecord';
 import { acceptOnce, deliveryMemoryKey, wasAccepted } from './recentDeliveries';
 import { apiKeyOf, keepWrappedUnderKey, readSecret, secretOwner, type SecretRead } from './secret';
 import { verifyWebhookSignature } from './signature';
-import { deliveryOutput } from './simplify';
 import { readState } from './state';
 import { eventsOf } from './subscription';
 
@@ -17,6 +16,36 @@ interface Delivery {
 }
 
 const MAX_EVENT_IN_ANSWER = 100;
+
+/**
+ * Simplify (version 2, on by default; issue 18). Simplified, a delivery is output as its `event`, its `timestamp` and
+ * its payload, where a lead event's lead (the payload of `lead.*` events) keeps only the lead's simplified fields
+ * (SIMPLIFIED_FIELDS.lead: id, number, name, email, mobile, title, value, stageId, archived, createdAt; a delivery's
+ * lead has no `number`, Output Full Record's has). The delivery id (`webhookId`) is left out. Payloads of other events
+ * keep all their fields: the spec does not show their shapes. With Payload Only, the simplified lead alone.
+ * `fullRecordError` is kept. Off, and in version-1 nodes, the output is exactly as before.
+ */
+export const TRIGGER_SIMPLIFY_VERSION = 2;
+
+/** The item a delivery is output as: `json` as built for 0.2, simplified when the node asks for it. */
+function deliveryOutput(
+	context: IWebhookFunctions,
+	json: IDataObject,
+	event: string,
+	payloadOnly: boolean,
+): IDataObject {
+	if (context.getNode().typeVersion < TRIGGER_SIMPLIFY_VERSION) return json;
+	if (context.getNodeParameter('simplify', true) === false) return json;
+	const isLead = event.startsWith('lead.');
+	const extra: IDataObject = json.fullRecordError === undefined ? {} : { fullRecordError: json.fullRecordError };
+	if (payloadOnly) {
+		// Payload Only put a payload that is not an object under `payload`: nothing to reduce.
+		if (!isLead || (json.payload !== undefined && !isPlainObject(json.payload))) return json;
+		return { ...simplify('lead', json), ...extra };
+	}
+	const payload = isLead && isPlainObject(json.payload) ? simplify('lead', json.payload) : json.payload;
+	return { event: json.event, timestamp: json.timestamp, payload, ...extra };
+}
 
 /** The delivery body (spec §6): a JSON object with `event`, `timestamp` and `payload`, read from the raw bytes. */
 function parseDelivery(rawBody: Buffer | string | undefined): { ok: true; delivery: Delivery } | { ok: false; reason: string } {
