@@ -8,7 +8,7 @@ import { readState, type RetiredSubscription, type StoredSubscription } from './
 import { Deadline, isInactiveStatus, lookUpSubscription, printable, subscribe } from './subscription';
 
 /**
- * The trigger's refusals of a delivery: their reasons, the answer itself, and the two refusals that ask the CRM (a
+ * The trigger's refusals of a delivery: their reasons, the answer itself, and the two refusals that call the CRM (a
  * signature that does not match; a stored secret that cannot be read). The CRM retries a 5xx (and 429, and no answer)
  * up to 10 times over about 3 days, disables the endpoint on a 410, and gives up on any other 4xx (spec §3, §8): so a
  * refusal is 503 whenever a retry can pass (no secret yet, no credential, an unreadable secret, any doubt about a
@@ -153,16 +153,12 @@ export async function refuseMismatch(
  * logs what happened and why.
  *
  * Once, bounded: one attempt per node per process at a time and per RENEWAL_INTERVAL_MS, within
- * RENEWAL_TIME_LIMIT_MS (the CRM waits 20 s for its answer); concurrent deliveries are answered 503 at once. Not on
- * the test URL (test listening subscribes anew each time anyway). What is lost: the event(s) delivered through the
- * old subscription before the new one existed, whose signatures nothing can check (docs/trigger.md).
+ * RENEWAL_TIME_LIMIT_MS (the CRM waits 20 s for the answer, which goes out once the new subscription is stored, so
+ * that n8n saves it); concurrent deliveries are answered 503 at once. Not on the test URL (test listening subscribes
+ * anew each time anyway). What is lost: the event(s) delivered through the old subscription before the new one
+ * existed, whose signatures nothing can check (docs/trigger.md).
  */
 export const RENEWAL_INTERVAL_MS = 60_000;
-
-/**
- * The longest time a delivery may spend subscribing anew: the CRM waits 20 s for its answer, and the answer (503) goes
- * out once the new subscription is stored, so that n8n saves it.
- */
 export const RENEWAL_TIME_LIMIT_MS = 15_000;
 
 /** When each node (at most MAX_NODES_REMEMBERED) last tried to subscribe anew from a delivery. */

@@ -9,21 +9,14 @@ import { verifyWebhookSignature } from './signature';
 import { readState } from './state';
 import { eventsOf } from './subscription';
 
-interface Delivery {
-	event: string;
-	timestamp: unknown;
-	payload: unknown;
-}
-
 const MAX_EVENT_IN_ANSWER = 100;
 
 /**
  * Simplify (version 2, on by default; issue 18). Simplified, a delivery is output as its `event`, its `timestamp` and
- * its payload, where a lead event's lead (the payload of `lead.*` events) keeps only the lead's simplified fields
- * (SIMPLIFIED_FIELDS.lead: id, number, name, email, mobile, title, value, stageId, archived, createdAt; a delivery's
- * lead has no `number`, Output Full Record's has). The delivery id (`webhookId`) is left out. Payloads of other events
- * keep all their fields: the spec does not show their shapes. With Payload Only, the simplified lead alone.
- * `fullRecordError` is kept. Off, and in version-1 nodes, the output is exactly as before.
+ * its payload, where the lead of a `lead.*` event keeps only the lead's simplified fields (SIMPLIFIED_FIELDS.lead).
+ * The delivery id (`webhookId`) is left out. Payloads of other events keep all their fields: the spec does not show
+ * their shapes. With Payload Only, the simplified lead alone. `fullRecordError` is kept. Off, and in version-1 nodes,
+ * the output is exactly as before.
  */
 export const TRIGGER_SIMPLIFY_VERSION = 2;
 
@@ -48,7 +41,9 @@ function deliveryOutput(
 }
 
 /** The delivery body (spec §6): a JSON object with `event`, `timestamp` and `payload`, read from the raw bytes. */
-function parseDelivery(rawBody: Buffer | string | undefined): { ok: true; delivery: Delivery } | { ok: false; reason: string } {
+function parseDelivery(
+	rawBody: Buffer | string | undefined,
+): { ok: true; event: string; timestamp: unknown; payload: unknown } | { ok: false; reason: string } {
 	const text = rawBody === undefined ? '' : Buffer.isBuffer(rawBody) ? rawBody.toString('utf8') : String(rawBody);
 	if (text.trim() === '') return { ok: false, reason: 'empty body' };
 	let body: unknown;
@@ -60,16 +55,16 @@ function parseDelivery(rawBody: Buffer | string | undefined): { ok: true; delive
 	if (!isPlainObject(body)) return { ok: false, reason: 'body is not a JSON object' };
 	const { event, timestamp, payload } = body;
 	if (typeof event !== 'string' || event.trim() === '') return { ok: false, reason: 'body has no event name' };
-	return { ok: true, delivery: { event, timestamp: timestamp ?? null, payload: payload ?? null } };
+	return { ok: true, event, timestamp: timestamp ?? null, payload: payload ?? null };
 }
 
 /**
  * One delivery: verify (before anything else, on the raw bytes), then parse, filter by event, drop retries of an
  * accepted `webhook-id`, read the full record when asked (after the duplicate check, so a retry costs no API call),
  * and emit one item. Never throws for a bad request: every refusal is answered here and logged (answers.ts).
- * The credential is read (n8n decrypts it) when this process does not hold the secret, else at most once per 10 s per
- * trigger (secret.ts). API calls: Output Full Record's read, a mismatch's question and a renewal when
- * the stored secret cannot be read (answers.ts).
+ * The credential is read (n8n decrypts it) at most once per delivery: when this process does not hold the secret,
+ * else at most once per 10 s per trigger (secret.ts). API calls: Output Full Record's read, a mismatch's question, and
+ * a renewal when the stored secret cannot be read (answers.ts).
  */
 export async function receiveDelivery(this: IWebhookFunctions): Promise<IWebhookResponseData> {
 	const staticData = this.getWorkflowStaticData('node');
@@ -79,8 +74,6 @@ export async function receiveDelivery(this: IWebhookFunctions): Promise<IWebhook
 	if (!stored || (stored.secretWrapped === undefined && stored.clearSecret === undefined)) {
 		return refuse(this, 503, NO_SECRET_REASON, request);
 	}
-	// The credential is read at most once per delivery, and before verification only when this process does not hold
-	// the secret.
 	let key: Promise<string> | undefined;
 	const apiKey = async () => await (key ??= apiKeyOf(this));
 	let read: SecretRead;
@@ -100,13 +93,12 @@ export async function receiveDelivery(this: IWebhookFunctions): Promise<IWebhook
 		if (verification.reason === 'signature does not match') return await refuseMismatch(this, request, stored, retired, apiKey, verify);
 		return refuse(this, 401, verification.reason, request);
 	}
-	// Verified: the secret stays wrapped under the credential's current API key (secret.ts).
 	await keepWrappedUnderKey(this, stored, read, apiKey);
 
 	const parsed = parseDelivery(request.rawBody);
 	// Signed by the API but not a delivery: retrying will not help, and 4xx (not 410) is not retried.
 	if (!parsed.ok) return refuse(this, 400, parsed.reason, request);
-	const { event, timestamp, payload } = parsed.delivery;
+	const { event, timestamp, payload } = parsed;
 
 	const options = this.getNodeParameter('options', {}) as IDataObject;
 	if (!eventsOf(this).includes(event)) {
@@ -114,7 +106,6 @@ export async function receiveDelivery(this: IWebhookFunctions): Promise<IWebhook
 		return answer(this, 200, { received: true, ignored: `event "${shown}" is not selected in this trigger` });
 	}
 
-	// A retry of an accepted delivery is answered before Output Full Record reads anything: it spends no API budget.
 	const memoryKey = deliveryMemoryKey(this, stored.id);
 	const deliveryId = verification.id;
 	if (wasAccepted(staticData, memoryKey, deliveryId)) return answer(this, 200, { received: true, duplicate: true });

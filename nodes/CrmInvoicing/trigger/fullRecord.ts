@@ -15,13 +15,11 @@ import { apiRequest, httpStatusOf, isPlainObject } from '../shared';
  *   with the payload as received and `fullRecordError` saying why.
  */
 
-/** Longest time the read of the lead may take, waits and retries included (the CRM waits 20 s for the answer). */
 export const FULL_RECORD_TIME_LIMIT_MS = 8_000;
 
 export type FullRecord =
 	/** No read asked for (option off, or not a lead event): the payload as received. */
 	| { kind: 'asReceived'; payload: unknown }
-	/** The lead as GET /leads/{id} returned it. */
 	| { kind: 'lead'; payload: IDataObject }
 	/** The read failed for good: the payload as received and why. */
 	| { kind: 'failed'; payload: unknown; error: IDataObject }
@@ -35,11 +33,6 @@ export function wantsFullRecord(options: IDataObject, event: string): boolean {
 
 function messageOf(error: unknown): string {
 	return error instanceof Error ? error.message : String(error);
-}
-
-/** Whether trying the read again later may succeed: no HTTP answer at all, a 429, or a 5xx. */
-function mayPassLater(status: number | undefined): boolean {
-	return status === undefined || status === 429 || status >= 500;
 }
 
 /** Tells n8n's log (never the key, the secret or the body) that a read failed and what the delivery got instead. */
@@ -77,7 +70,7 @@ export async function fullRecordOf(
 	} catch (error) {
 		const status = httpStatusOf(error);
 		const reason = `reading lead ${id} failed: ${messageOf(error)}`;
-		if (mayPassLater(status)) {
+		if (status === undefined || status === 429 || status >= 500) {
 			logFailure(context, 'the delivery is answered 503 so that the CRM sends it again', reason);
 			return { kind: 'retry', reason };
 		}

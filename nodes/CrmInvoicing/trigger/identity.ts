@@ -75,12 +75,10 @@ export function ownerTag(context: NodeContext): string {
 	return createHash('sha256').update(parts.join('\u0000'), 'utf8').digest('base64url').slice(0, TAG_LENGTH);
 }
 
-/** The subscription name with the owner tag at its end. */
 export function taggedName(name: string, tag: string): string {
 	return `${name} [n8n:${tag}]`;
 }
 
-/** The owner tag at the end of a subscription's name, if any. */
 export function tagOfName(name: unknown): string | undefined {
 	if (typeof name !== 'string') return undefined;
 	return TAG_PATTERN.exec(name)?.[1];

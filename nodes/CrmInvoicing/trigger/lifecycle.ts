@@ -100,18 +100,15 @@ async function secretReadable(context: IHookFunctions, stored: StoredSubscriptio
 	return false;
 }
 
-/** Subscribes at this node's URL (subscription.ts), one at a time per node in this process. */
 export async function create(this: IHookFunctions, limitMs = HOOK_TIME_LIMIT_MS): Promise<boolean> {
 	await subscribe(this, new Deadline(this.getNode(), 'create its webhook subscription', limitMs));
 	return true;
 }
 
 /**
- * Lets go of the stored subscription: deleted when it is this node's at this node's URL (a 404 counts as deleted),
- * retired and named in a warning when it is this node's at another URL (a restored copy's static data names
- * production's subscription), only forgotten when it is not this node's. When the delete fails (no answer in time, an
- * answer that is not a deletion), the stored subscription is kept and `false` returned, so the next activation reuses
- * or replaces it instead of orphaning it.
+ * Lets go of the stored subscription (letGo: deleted only where the rule allows; at another URL, as a restored copy's
+ * static data names production's, kept). When the delete fails (no answer in time, an answer that is not a deletion),
+ * the stored subscription is kept and `false` returned, so the next activation reuses or replaces it, not orphans it.
  */
 export async function deleteSubscription(this: IHookFunctions, limitMs = HOOK_TIME_LIMIT_MS): Promise<boolean> {
 	const staticData = this.getWorkflowStaticData('node');

@@ -28,7 +28,6 @@ const MAX_SUBSCRIPTIONS_IN_MEMORY = 200;
 
 const memory = new BoundedMap<string, BoundedMap<string, true>>(MAX_SUBSCRIPTIONS_IN_MEMORY);
 
-/** The memory key of one node's subscription. */
 export function deliveryMemoryKey(context: NodeContext, subscriptionId: string): string {
 	return `${nodeKey(context)}:${subscriptionId}`;
 }
@@ -43,10 +42,7 @@ export function wasAccepted(staticData: IDataObject, memoryKey: string, delivery
 	return memory.peek(memoryKey)?.has(print) === true || readState(staticData).recentDeliveries.includes(print);
 }
 
-/**
- * Records `deliveryId` as accepted and tells whether it was new. Synchronous, so two deliveries handled by the same
- * process cannot both pass.
- */
+/** Records `deliveryId` as accepted; false when it was accepted already (synchronous: see the module's comment). */
 export function acceptOnce(staticData: IDataObject, memoryKey: string, deliveryId: string): boolean {
 	if (wasAccepted(staticData, memoryKey, deliveryId)) return false;
 	const print = fingerprint(deliveryId);

@@ -8,12 +8,11 @@ import { headerValues } from '../shared';
  * `webhook-signature` holds space-separated `v1,<base64 HMAC-SHA256>` entries over `${id}.${timestamp}.${rawBody}`,
  * keyed with the base64-decoded secret that follows `whsec_`.
  *
- * Pure: no I/O, no clock unless `nowSeconds` is left out, nothing logged. Reasons never contain the secret. (What
- * signs a delivery, for tests, is test/helpers/signing.ts: nothing here signs.)
+ * Pure: no I/O, no clock unless `nowSeconds` is left out, nothing logged. Reasons never contain the secret.
  */
 
 /** The API's tolerance for `webhook-timestamp`, in seconds (spec §8). */
-const DEFAULT_TOLERANCE_SECONDS = 300;
+const TOLERANCE_SECONDS = 300;
 
 const SECRET_PREFIX = 'whsec_';
 const SIGNATURE_VERSION = 'v1';
@@ -55,7 +54,6 @@ export interface VerifyInput {
 	rawBody: Buffer | Uint8Array | string | undefined;
 	/** Current Unix time in seconds; defaults to the clock. */
 	nowSeconds?: number;
-	toleranceSeconds?: number;
 }
 
 /**
@@ -84,12 +82,7 @@ function toBuffer(body: Buffer | Uint8Array | string | undefined): Buffer {
  * like that (it was built in code), and is encoded as UTF-8.
  */
 function headerBytes(value: string): Buffer {
-	return hasCharacterAboveLatin1(value) ? Buffer.from(value, 'utf8') : Buffer.from(value, 'latin1');
-}
-
-function hasCharacterAboveLatin1(value: string): boolean {
-	for (let index = 0; index < value.length; index++) if (value.charCodeAt(index) > 0xff) return true;
-	return false;
+	return /[\u0100-\uffff]/.test(value) ? Buffer.from(value, 'utf8') : Buffer.from(value, 'latin1');
 }
 
 /** A header value as text for display and de-duplication: its bytes read as UTF-8 when they are valid UTF-8. */
@@ -180,7 +173,6 @@ export function readSignatureEntries(header: string, maxEntries = MAX_SIGNATURE_
 	let index = 0;
 	const length = header.length;
 	while (index < length) {
-		// Skip whitespace between tokens.
 		while (index < length && isSpace(header.charCodeAt(index))) index++;
 		let entryStart = index;
 		while (index < length && !isSpace(header.charCodeAt(index))) {
@@ -203,7 +195,6 @@ export function verifyWebhookSignature({
 	rawHeaders,
 	rawBody,
 	nowSeconds,
-	toleranceSeconds = DEFAULT_TOLERANCE_SECONDS,
 }: VerifyInput): VerificationResult {
 	const key = secretKey(secret);
 	if (!key) return { ok: false, reason: 'signing secret is missing or invalid' };
@@ -224,7 +215,6 @@ export function verifyWebhookSignature({
 	if (timestampText === undefined) return { ok: false, reason: 'missing webhook-timestamp header' };
 	const signature = raw('webhook-signature');
 	if (signature === undefined) return { ok: false, reason: 'missing webhook-signature header' };
-	// Caps before any parsing: nothing the CRM sends comes near them.
 	if (signature.length > MAX_SIGNATURE_HEADER_LENGTH) return { ok: false, reason: 'webhook-signature header is too long' };
 	const entries = readSignatureEntries(signature);
 	if (entries === undefined) return { ok: false, reason: 'webhook-signature header has too many entries' };
@@ -235,8 +225,8 @@ export function verifyWebhookSignature({
 	}
 	const timestamp = Number(timestampText);
 	const now = nowSeconds ?? Math.floor(Date.now() / 1000);
-	if (now - timestamp > toleranceSeconds) return { ok: false, reason: 'webhook-timestamp is too old' };
-	if (timestamp - now > toleranceSeconds) return { ok: false, reason: 'webhook-timestamp is in the future' };
+	if (now - timestamp > TOLERANCE_SECONDS) return { ok: false, reason: 'webhook-timestamp is too old' };
+	if (timestamp - now > TOLERANCE_SECONDS) return { ok: false, reason: 'webhook-timestamp is in the future' };
 
 	const expected = digest(key, idBytes, timestampText, toBuffer(rawBody));
 	let sawV1 = false;

@@ -20,13 +20,11 @@ import type { IDataObject } from 'n8n-workflow';
 
 /** The subscription the node holds now. */
 export interface StoredSubscription {
-	/** The CRM's subscription id. */
 	id: string;
 	/** The URL it delivers to: this node's webhook URL when it was created. */
 	url?: string;
 	/** The event names subscribed to, sorted. */
 	events?: string[];
-	/** The signing secret, wrapped (secret.ts). */
 	secretWrapped?: string;
 	/** The signing secret in clear, as 0.1 and 0.2 stored it; read until it is wrapped, never written anew. */
 	clearSecret?: string;
@@ -36,7 +34,7 @@ export interface StoredSubscription {
 
 /**
  * An earlier subscription of this node kept at the CRM because it delivers to another URL than the node's own (a
- * WEBHOOK_URL change, a restored copy). A delivery verified only by its secret is answered 410 (delivery.ts).
+ * WEBHOOK_URL change, a restored copy). A delivery verified only by its secret is answered 410 (answers.ts).
  */
 export interface RetiredSubscription {
 	id: string;
@@ -168,7 +166,6 @@ export function retireSubscription(staticData: IDataObject, entry: RetiredSubscr
 	change(staticData, (state) => ({ ...state, retired: [...state.retired.filter((known) => known.id !== entry.id), { ...entry }] }));
 }
 
-/** Keeps only the retired subscriptions `keep` accepts. */
 export function keepRetired(staticData: IDataObject, keep: (entry: RetiredSubscription) => boolean): void {
 	const state = readState(staticData);
 	const kept = state.retired.filter(keep);
