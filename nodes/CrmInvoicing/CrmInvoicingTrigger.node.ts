@@ -1,15 +1,9 @@
 import { NodeConnectionTypes } from 'n8n-workflow';
-import type { IHookFunctions, INodePropertyOptions, INodeType, INodeTypeDescription } from 'n8n-workflow';
+import type { IHookFunctions, INodeType, INodeTypeDescription } from 'n8n-workflow';
 
-import { KNOWN_EVENTS } from './shared';
+import { EVENT_OPTIONS, simplifyPropertyFrom } from './shared';
 import { receiveDelivery, TRIGGER_SIMPLIFY_VERSION } from './trigger/delivery';
 import { checkExists, create, deleteSubscription } from './trigger/lifecycle';
-
-const eventOptions: INodePropertyOptions[] = KNOWN_EVENTS.map((event) => ({
-	name: event.name,
-	value: event.value,
-	description: event.description,
-})).sort((a, b) => a.name.localeCompare(b.name));
 
 export class CrmInvoicingTrigger implements INodeType {
 	description: INodeTypeDescription = {
@@ -60,18 +54,11 @@ export class CrmInvoicingTrigger implements INodeType {
 				name: 'events',
 				type: 'multiOptions',
 				default: [],
-				options: eventOptions,
+				options: EVENT_OPTIONS,
 				description:
 					'The events that start the workflow (pick here, under Options > Custom Event Names, or both). Deliveries of other events are acknowledged and ignored.',
 			},
-			{
-				displayName: 'Simplify',
-				name: 'simplify',
-				type: 'boolean',
-				default: true,
-				description: 'Whether to return a simplified version of the response instead of the raw data',
-				displayOptions: { show: { '@version': [{ _cnd: { gte: TRIGGER_SIMPLIFY_VERSION } }] } },
-			},
+			simplifyPropertyFrom(TRIGGER_SIMPLIFY_VERSION),
 			{
 				displayName: 'Options',
 				name: 'options',

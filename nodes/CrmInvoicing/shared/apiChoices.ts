@@ -29,8 +29,7 @@ export const SPEC_CHOICES: readonly SpecChoice[] = [
 		id: 'event-names',
 		section: '§6 Event names',
 		appliedBy: [
-			'nodes/CrmInvoicing/CrmInvoicingTrigger.node.ts#eventOptions',
-			'nodes/CrmInvoicing/actions/webhook/create.ts#eventOptions',
+			'nodes/CrmInvoicing/shared/events.ts#EVENT_OPTIONS',
 			'nodes/CrmInvoicing/trigger/subscription.ts#refusedEventsError',
 		],
 		summary:

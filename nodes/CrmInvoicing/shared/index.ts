@@ -21,7 +21,7 @@ export {
 	USER_SEARCH_QUERY_PARAMETER,
 	userMatchesSearch,
 } from './apiChoices';
-export { eventNamesOf } from './events';
-export { SIMPLIFIED_FIELDS, simplify } from './simplify';
+export { EVENT_OPTIONS, eventNamesOf } from './events';
+export { SIMPLIFIED_FIELDS, simplify, simplifyPropertyFrom } from './simplify';
 export type { SimplifiedResource } from './simplify';
 export { listWebhookSubscriptions } from './webhookList';

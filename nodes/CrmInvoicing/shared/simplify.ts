@@ -1,4 +1,4 @@
-import type { IDataObject } from 'n8n-workflow';
+import type { IDataObject, INodeProperties } from 'n8n-workflow';
 
 /**
  * Output control ("Simplify", as n8n's UX guidelines ask for records of more than 10 fields): the fields a workflow
@@ -14,6 +14,22 @@ export const SIMPLIFIED_FIELDS = {
 } as const satisfies Record<string, readonly string[]>;
 
 export type SimplifiedResource = keyof typeof SIMPLIFIED_FIELDS;
+
+/**
+ * n8n's conventional Simplify switch (n8n's UX guidelines, for records of more than 10 fields), shown from `version`
+ * on, the node version that brought it: on by default, so a node added from that version on (and the node as an AI
+ * Agent's tool) outputs the simplified records, while nodes saved before it keep their raw output.
+ */
+export function simplifyPropertyFrom(version: number): INodeProperties {
+	return {
+		displayName: 'Simplify',
+		name: 'simplify',
+		type: 'boolean',
+		default: true,
+		description: 'Whether to return a simplified version of the response instead of the raw data',
+		displayOptions: { show: { '@version': [{ _cnd: { gte: version } }] } },
+	};
+}
 
 /** The record with only its resource's simplified fields (those it has), in the order above. */
 export function simplify(resource: SimplifiedResource, record: IDataObject): IDataObject {

@@ -1,6 +1,6 @@
 import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
 
-import { simplify } from '../../shared';
+import { simplify, simplifyPropertyFrom } from '../../shared';
 import type { SimplifiedResource } from '../../shared';
 
 /**
@@ -14,19 +14,8 @@ export function hasOutputControl(context: IExecuteFunctions): boolean {
 	return context.getNode().typeVersion >= OUTPUT_CONTROL_VERSION;
 }
 
-/**
- * n8n's conventional Simplify switch (n8n's UX guidelines, for records of more than 10 fields). On by default, so a
- * node added from version 2 on (and the node as an AI Agent's tool) outputs the simplified records; shown from
- * version 2 on only, so version-1 nodes keep their raw output.
- */
-export const simplifyProperty: INodeProperties = {
-	displayName: 'Simplify',
-	name: 'simplify',
-	type: 'boolean',
-	default: true,
-	description: 'Whether to return a simplified version of the response instead of the raw data',
-	displayOptions: { show: { '@version': [{ _cnd: { gte: OUTPUT_CONTROL_VERSION } }] } },
-};
+/** The Simplify switch, shown from version 2 on: version-1 nodes keep their raw output. */
+export const simplifyProperty: INodeProperties = simplifyPropertyFrom(OUTPUT_CONTROL_VERSION);
 
 /** Whether this item's output is to be simplified: Simplify on, in a node of version 2 or later. */
 export function wantsSimplified(context: IExecuteFunctions, itemIndex: number): boolean {

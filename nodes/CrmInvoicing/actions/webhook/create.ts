@@ -1,12 +1,8 @@
 import { NodeOperationError, updateDisplayOptions } from 'n8n-workflow';
 import type { IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
 
-import { apiRequest, eventNamesOf, KNOWN_EVENTS } from '../../shared';
+import { apiRequest, EVENT_OPTIONS, eventNamesOf } from '../../shared';
 import { requireText } from '../common/fields';
-
-const eventOptions = KNOWN_EVENTS.map(({ name, value, description }) => ({ name, value, description })).sort((a, b) =>
-	a.name.localeCompare(b.name),
-);
 
 const properties: INodeProperties[] = [
 	{
@@ -37,7 +33,7 @@ const properties: INodeProperties[] = [
 		displayName: 'Events',
 		name: 'events',
 		type: 'multiOptions',
-		options: eventOptions,
+		options: EVENT_OPTIONS,
 		default: [],
 		description: 'Events to subscribe to. Add names not in this list under Custom Event Names.',
 	},
