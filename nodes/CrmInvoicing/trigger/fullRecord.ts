@@ -26,7 +26,6 @@ export type FullRecord =
 	/** The read failed in a way that may pass: ask the CRM to deliver again. */
 	| { kind: 'retry'; reason: string };
 
-/** Whether this delivery's lead should be read: the option is on and the event is a lead event. */
 export function wantsFullRecord(options: IDataObject, event: string): boolean {
 	return options.fullRecord === true && event.startsWith('lead.');
 }

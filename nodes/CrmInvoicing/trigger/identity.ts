@@ -7,9 +7,8 @@ import type { IHookFunctions, IWebhookFunctions } from 'n8n-workflow';
  *   secret's wrapping key is bound to (secret.ts);
  * - its owner tag: a short hash of n8n's instance id, the workflow id, the node id and the mode (production or
  *   "Listen for test event"). The tag ends the subscription's name (`… [n8n:<tag>]`) and is kept in the node's stored
- *   state: a subscription counts as this node's own only when it carries it. It is a hash: it tells nothing about the
- *   instance and holds no secret. A restored copy of this n8n computes the same tag, which is why the trigger deletes
- *   only at its own URL (subscription.ts).
+ *   state: a subscription counts as this node's own only when it carries it (and, to be deleted, delivers to this
+ *   node's URL: subscription.ts). It is a hash: it tells nothing about the instance and holds no secret.
  */
 
 const TAG_LENGTH = 16;

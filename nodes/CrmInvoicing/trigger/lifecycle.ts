@@ -18,8 +18,7 @@ import {
 
 /**
  * The trigger's three hooks, which n8n runs on activation (checkExists, then create when it answers false), on
- * deactivation and when test listening ends (delete). What they may delete is the one rule of subscription.ts: only a
- * subscription with this node's tag at this node's own URL.
+ * deactivation and when test listening ends (delete). What they may delete follows the one rule of subscription.ts.
  */
 
 /**

@@ -42,7 +42,6 @@ function keyOf(apiKey: string, owner: SecretOwner): Buffer {
 	return Buffer.from(hkdfSync('sha256', Buffer.from(apiKey, 'utf8'), SALT, infoOf(owner), 32));
 }
 
-/** What this process holds: secrets by wrapped text and owner, with the fingerprint of the key they are wrapped under. */
 const held = new BoundedMap<string, { secret: string; keyPrint: string }>(MAX_CACHED);
 
 function heldKey(wrapped: string, owner: SecretOwner): string {

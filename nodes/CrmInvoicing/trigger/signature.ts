@@ -52,7 +52,6 @@ export interface VerifyInput {
 	rawHeaders?: readonly unknown[];
 	/** The exact bytes received. Never a re-serialised JSON body. */
 	rawBody: Buffer | Uint8Array | string | undefined;
-	/** Current Unix time in seconds; defaults to the clock. */
 	nowSeconds?: number;
 }
 
@@ -96,7 +95,6 @@ function digest(key: KeyObject, id: Buffer, timestamp: string, body: Buffer): Bu
 	return createHmac('sha256', key).update(id).update(`.${timestamp}.`, 'utf8').update(body).digest();
 }
 
-/** Every line of one header in `rawHeaders` (names case-insensitive), in the order received. */
 function rawHeaderLines(rawHeaders: readonly unknown[] | undefined, name: string): string[] | undefined {
 	if (!Array.isArray(rawHeaders)) return undefined;
 	const wanted = name.toLowerCase();

@@ -6,9 +6,8 @@ import type { IDataObject } from 'n8n-workflow';
  * it in its database when a hook or a delivery changed it (a delivery's change once the node answered it), and hands
  * every process (main, webhook processes, after a restart) the saved copy.
  *
- * Fields (0.4): `subscriptionId`, `subscriptionUrl`, `subscriptionEvents`, `secretWrapped` (never the clear secret),
- * `ownerTag`, `retiredSubscriptions` ([{ id, url, secretWrapped }]) and `recentDeliveries` (fingerprints of accepted
- * deliveries' `webhook-id`s). A subscription's id and a delivery's id are never called by the same name.
+ * Fields (0.4): FIELDS below; the secret only wrapped. A subscription's id and a delivery's id are never called by the
+ * same name.
  *
  * Earlier versions are read too, and written in the current form at the next change:
  * - 0.1: `webhookId`, `webhookSecret` (clear), `webhookUrl`, `webhookEvents`, no owner tag;

@@ -57,7 +57,6 @@ export class Deadline {
 		return this.end - Date.now() - share * this.limitMs;
 	}
 
-	/** The error of work that ran out of time: it names the time limit; the transport's last error is in the description. */
 	error(detail: string): NodeOperationError {
 		return new NodeOperationError(this.node, `The CRM did not answer in time: the trigger could not ${this.what} within ${this.limitMs / 1000} s`, {
 			// The transport's own text goes here: n8n would replace a message holding a connection error code.
@@ -110,7 +109,6 @@ export function mayDelete(subscription: { ownerTag?: string; url?: unknown }, ta
 	return subscription.ownerTag === tag && subscription.url === url;
 }
 
-/** GET /webhooks/{id}: the subscription as a record, or `gone` on a 404. Other errors are thrown. */
 export async function lookUpSubscription(context: TriggerContext, id: string, timeLimitMs: number): Promise<IDataObject | 'gone'> {
 	try {
 		return await apiRequest.call(context, { method: 'GET', path: `/webhooks/${encodeURIComponent(id)}`, expect: 'record', timeLimitMs });
@@ -265,10 +263,7 @@ async function oneAtATime<T>(key: string, work: () => Promise<T>): Promise<T> {
 	}
 }
 
-/**
- * Subscribes this node at its own URL: lets go of the stored subscription, removes its leftovers at its URL, sends
- * POST /webhooks with a tagged name and stores id, URL, events, tag and the secret (wrapped). Returns the new id.
- */
+/** Subscribes this node at its own URL, one at a time per node and mode in this process; returns the new id. */
 export async function subscribe(context: TriggerContext, deadline: Deadline): Promise<string> {
 	const node = context.getNode();
 	const events = eventsOf(context);
