@@ -1,9 +1,9 @@
 import type { IDataObject, IWebhookFunctions, IWebhookResponseData } from 'n8n-workflow';
 
-import { BoundedMap } from '../shared';
+import { BoundedMap, type HeaderMap } from '../shared';
 import { nodeKey } from './identity';
 import { readSecret, secretOwner } from './secret';
-import type { VerificationResult, WebhookHeaders } from './signature';
+import type { VerificationResult } from './signature';
 import { readState, type RetiredSubscription, type StoredSubscription } from './state';
 import { Deadline, isInactiveStatus, lookUpSubscription, printable, subscribe } from './subscription';
 
@@ -41,7 +41,7 @@ export const RETIRED_REASON =
 
 /** The parts of n8n's request object a delivery needs. */
 export interface DeliveryRequest {
-	headers?: WebhookHeaders;
+	headers?: HeaderMap;
 	/** Node's header lines as received (name, value, …): repeated lines and exact bytes. */
 	rawHeaders?: unknown[];
 	/** The exact bytes received, kept by n8n's body parser. */

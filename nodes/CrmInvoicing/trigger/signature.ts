@@ -1,7 +1,7 @@
 import { createHmac, createSecretKey, timingSafeEqual } from 'node:crypto';
 import type { KeyObject } from 'node:crypto';
 
-import { headerValues } from '../shared';
+import { headerValues, type HeaderMap } from '../shared';
 
 /**
  * Standard Webhooks signatures, as the CRM API sends them (spec §6 "Signature"):
@@ -18,9 +18,6 @@ const SECRET_PREFIX = 'whsec_';
 const SIGNATURE_VERSION = 'v1';
 /** SHA-256 output length: any `v1` entry that does not decode to this many bytes cannot match. */
 const DIGEST_BYTES = 32;
-
-export type HeaderValue = string | string[] | number | undefined | null;
-export type WebhookHeaders = Record<string, HeaderValue>;
 
 export type VerificationFailure =
 	| 'missing webhook-id header'
@@ -44,7 +41,7 @@ export interface VerifyInput {
 	/** `whsec_<base64>` (a bare base64 key is accepted too). */
 	secret: string;
 	/** Request headers; names are matched case-insensitively. */
-	headers: WebhookHeaders;
+	headers: HeaderMap;
 	/**
 	 * Node's `request.rawHeaders` (name, value, name, value, …), when available: each header line as received, so
 	 * repeated `webhook-signature` lines are read one by one and the `webhook-id` keeps its exact bytes.

@@ -25,7 +25,7 @@ const MIN_SHARE_TO_SUBSCRIBE = 0.1;
 const MAX_NAMED_IN_WARNINGS = 10;
 
 /** The transport throws NodeApiError already; anything else is wrapped so n8n shows it as the node's error. */
-export function nodeError(node: INode, error: unknown): NodeApiError | NodeOperationError {
+function nodeError(node: INode, error: unknown): NodeApiError | NodeOperationError {
 	if (error instanceof NodeApiError || error instanceof NodeOperationError) return error;
 	return new NodeOperationError(node, error instanceof Error ? error : String(error));
 }
