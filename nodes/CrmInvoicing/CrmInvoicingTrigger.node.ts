@@ -15,10 +15,8 @@ export class CrmInvoicingTrigger implements INodeType {
 		version: [1, 2],
 		defaultVersion: 2,
 		subtitle: '={{($parameter["events"] || []).join(", ")}}',
-		// n8n's node picker shows this node and the CRM Invoicing node as ONE entry ("CRM Invoicing", with its
-		// actions and these triggers) and gives that entry this node's description, as for Stripe / Stripe Trigger:
-		// the editor merges a node `x` with a trigger `xTrigger` and copies the trigger's description onto it. So it
-		// describes the pair; the action node keeps its own description for tools and for n8n versions that list it.
+		// n8n's picker shows a node `x` and its trigger `xTrigger` as one entry (as Stripe and Stripe Trigger) with the
+		// trigger's description, so this one describes the pair (README.md#n8n-versions-and-the-node-picker).
 		description: 'Create and update leads, deals and invoices in your CRM, or start a workflow when they change',
 		defaults: { name: 'CRM Invoicing Trigger' },
 		inputs: [],
@@ -106,7 +104,6 @@ export class CrmInvoicingTrigger implements INodeType {
 		],
 	};
 
-	// The hooks n8n runs on activation, deactivation and test listening (lifecycle.ts), and each delivery (delivery.ts).
 	webhookMethods = {
 		default: {
 			async checkExists(this: IHookFunctions): Promise<boolean> {

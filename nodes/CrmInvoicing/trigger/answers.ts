@@ -8,12 +8,8 @@ import { readState, type RetiredSubscription, type StoredSubscription } from './
 import { Deadline, isInactiveStatus, lookUpSubscription, printable, subscribe } from './subscription';
 
 /**
- * The trigger's refusals of a delivery: their reasons, the answer itself, and the two refusals that call the CRM (a
- * signature that does not match; a stored secret that cannot be read). The CRM retries a 5xx (and 429, and no answer)
- * up to 10 times over about 3 days, disables the endpoint on a 410, and gives up on any other 4xx (spec §3, §8): so a
- * refusal is 503 whenever a retry can pass (no secret yet, no credential, an unreadable secret, any doubt about a
- * mismatch), 410 only for a retired subscription of this very node, and another 4xx only when no retry ever could
- * (docs/trigger.md, "Answers to deliveries").
+ * Refusing deliveries (two refusals call the CRM first). Rule (spec §3, §8): 503 whenever a retry can pass; 410 only
+ * for this node's retired subscription; another 4xx only if no retry could (docs/trigger.md#answers-to-deliveries).
  */
 
 export const NO_SECRET_REASON =
@@ -39,16 +35,13 @@ export const TEST_MISMATCH_REASON = 'signature does not match the stored secret 
 export const RETIRED_REASON =
 	'this delivery came through a webhook subscription that this trigger replaced (it delivers to another URL of this n8n); answered 410 so that the CRM disables it. Nothing was run';
 
-/** The parts of n8n's request object a delivery needs. */
 export interface DeliveryRequest {
 	headers?: HeaderMap;
-	/** Node's header lines as received (name, value, …): repeated lines and exact bytes. */
 	rawHeaders?: unknown[];
 	/** The exact bytes received, kept by n8n's body parser. */
 	rawBody?: Buffer | string;
 }
 
-/** The parts of n8n's (express) response object used to answer without starting an execution. */
 interface DeliveryResponse {
 	status(code: number): { json(body: unknown): unknown };
 }
@@ -60,11 +53,7 @@ export function answer(context: IWebhookFunctions, status: number, body: IDataOb
 	return { noWebhookResponse: true };
 }
 
-/**
- * Refuses a delivery: answers `status` with the reason and logs a warning through n8n's logger, so an operator learns
- * of every refusal. The log names the workflow, the node, the status, the reason and the `webhook-id` (cut short);
- * never the secret, the signature or the body.
- */
+/** Answers with `reason` and logs it as a warning, so no refusal goes unseen; never the secret, signature or body. */
 export function refuse(context: IWebhookFunctions, status: 400 | 401 | 410 | 503, reason: string, request: DeliveryRequest): IWebhookResponseData {
 	const workflow = context.getWorkflow();
 	const node = context.getNode();
@@ -88,28 +77,18 @@ function takeTurn(turns: BoundedMap<string, number>, key: string, intervalMs: nu
 }
 
 /**
- * The answer to a delivery whose signature does not match the stored secret (which this process could read). A
- * forgery and a genuine delivery signed with a secret this process has not read yet (a renewed subscription: a
- * queue-mode webhook process that read the database before main saved the new secret, or the write-back race of
- * docs/scale.md) look the same, and a final 4xx would lose the genuine one. So:
- * - 410 when a retired subscription's secret verifies it (an old URL of this n8n: the CRM disables that endpoint);
- * - 401 only when a question asked NOW (GET /webhooks/{stored id}) shows the stored subscription current: it exists,
- *   delivers to this node's URL and is not disabled. Create deletes the old subscription before it subscribes anew,
- *   so a new secret exists only once the stored one is gone or elsewhere: a current one means a forgery;
- * - 503 for everything else: no question allowed now, a question that failed, a stale subscription.
- * No verdict is kept, so none can outlive a renewal. Questions are rationed per process, for all triggers together:
- * at most one per LOOKUP_INTERVAL_MS. Forged deliveries therefore run nothing, and cost the API key at most one
- * request per 30 s per n8n process, however many triggers they are sent to.
+ * A mismatch gets 410 when a retired secret verifies it, and 401 only when the CRM, asked now, shows the stored
+ * subscription current (a renewal deletes it first, so a current one means a forgery); else 503, since a genuine
+ * delivery signed with a secret this process has not read yet looks the same. No verdict is kept, and questions are
+ * rationed per process, for all triggers together (docs/trigger.md#answers-to-deliveries).
  */
 export const LOOKUP_INTERVAL_MS = 30_000;
 
 /** The question's time limit: the delivery waiting for it must still be answered within the CRM's 20 s. */
 const LOOKUP_TIME_LIMIT_MS = 5_000;
 
-/** When this process last asked (one key: the ration is for all triggers together). */
 const lookups = new BoundedMap<string, number>(1);
 
-/** 401 when the stored subscription is provably current now, else 503 with why not. */
 async function verdict(context: IWebhookFunctions, stored: StoredSubscription): Promise<[401 | 503, string]> {
 	// On the test URL the node cannot tell its own URL on every n8n version; a test listening lasts minutes.
 	if (context.getMode() === 'manual') return [503, TEST_MISMATCH_REASON];
@@ -145,23 +124,15 @@ export async function refuseMismatch(
 }
 
 /**
- * A delivery that finds the stored secret unreadable: wrapped under another API key than the credential's, and held
- * by no memory of this process (the credential's key changed and n8n restarted before any delivery re-wrapped it;
- * secret.ts). No delivery through that subscription can ever be verified again, and on n8n 2.41 nothing else would
- * run the trigger's hooks. So the delivery that finds out subscribes anew at this node's own URL (subscription.ts:
- * the old subscription is deleted, since it is this node's at its URL, and the new one stored), then answers 503 and
- * logs what happened and why.
- *
- * Once, bounded: one attempt per node per process at a time and per RENEWAL_INTERVAL_MS, within
- * RENEWAL_TIME_LIMIT_MS (the CRM waits 20 s for the answer, which goes out once the new subscription is stored, so
- * that n8n saves it); concurrent deliveries are answered 503 at once. Not on the test URL (test listening subscribes
- * anew each time anyway). What is lost: the event(s) delivered through the old subscription before the new one
- * existed, whose signatures nothing can check (docs/trigger.md).
+ * A stored secret that neither the credential's key nor this process can read verifies nothing again, and on n8n 2.41
+ * nothing else runs the hooks: so the delivery that finds out subscribes anew at this node's URL, deleting the old
+ * subscription, answers 503 and logs why. Once per node and process per RENEWAL_INTERVAL_MS (never on the test URL,
+ * which subscribes anew at each listening), within RENEWAL_TIME_LIMIT_MS: the answer waits for the new subscription to
+ * be stored, so that n8n saves it, and must reach the CRM within 20 s (docs/trigger.md#rotating-the-api-key).
  */
 export const RENEWAL_INTERVAL_MS = 60_000;
 export const RENEWAL_TIME_LIMIT_MS = 15_000;
 
-/** When each node (at most MAX_NODES_REMEMBERED) last tried to subscribe anew from a delivery. */
 const MAX_NODES_REMEMBERED = 500;
 const renewals = new BoundedMap<string, number>(MAX_NODES_REMEMBERED);
 
@@ -175,8 +146,7 @@ async function renew(context: IWebhookFunctions, stored: StoredSubscription, lim
 			{ ...meta, subscriptionId: id },
 		);
 	} catch (error) {
-		// Failed before the old subscription was let go of: its deliveries go on, and one tries again. After: nothing
-		// delivers here any more, and only the hooks (re-publishing; on 1.x and 2.38 also a restart) subscribe anew.
+		// Failed before the old subscription was let go of: a later delivery tries again. After: only the hooks can.
 		const still = readState(context.getWorkflowStaticData('node')).subscription !== undefined;
 		context.logger.warn(
 			`CRM Invoicing Trigger: ${why}. Subscribing anew failed (${(error as Error).message}); ${still ? `a delivery tries again in ${RENEWAL_INTERVAL_MS / 1000} s at the earliest, or re-publish the workflow` : 'this trigger now holds no subscription: re-publish the workflow (deactivate, then activate) once the cause is fixed'}.`,
@@ -185,7 +155,6 @@ async function renew(context: IWebhookFunctions, stored: StoredSubscription, lim
 	}
 }
 
-/** Answers a delivery whose stored secret is unreadable (503), after subscribing anew when this delivery may. */
 export async function refuseUnreadable(
 	context: IWebhookFunctions,
 	stored: StoredSubscription,

@@ -11,16 +11,12 @@ import { eventsOf } from './subscription';
 
 const MAX_EVENT_IN_ANSWER = 100;
 
-/**
- * Simplify (version 2, on by default; issue 18). Simplified, a delivery is output as its `event`, its `timestamp` and
- * its payload, where the lead of a `lead.*` event keeps only the lead's simplified fields (SIMPLIFIED_FIELDS.lead).
- * The delivery id (`webhookId`) is left out. Payloads of other events keep all their fields: the spec does not show
- * their shapes. With Payload Only, the simplified lead alone. `fullRecordError` is kept. Off, and in version-1 nodes,
- * the output is exactly as before.
- */
 export const TRIGGER_SIMPLIFY_VERSION = 2;
 
-/** The item a delivery is output as: `json` as built for 0.2, simplified when the node asks for it. */
+/**
+ * Simplify (issue 18): `event`, `timestamp` and the payload, a `lead.*` event's lead reduced to its simplified
+ * fields (others kept whole: the spec does not show them), `fullRecordError` kept, no `webhookId`. Off: `json` as is.
+ */
 function deliveryOutput(
 	context: IWebhookFunctions,
 	json: IDataObject,
@@ -40,7 +36,6 @@ function deliveryOutput(
 	return { event: json.event, timestamp: json.timestamp, payload, ...extra };
 }
 
-/** The delivery body (spec §6): a JSON object with `event`, `timestamp` and `payload`, read from the raw bytes. */
 function parseDelivery(
 	rawBody: Buffer | string | undefined,
 ): { ok: true; event: string; timestamp: unknown; payload: unknown } | { ok: false; reason: string } {
@@ -58,19 +53,11 @@ function parseDelivery(
 	return { ok: true, event, timestamp: timestamp ?? null, payload: payload ?? null };
 }
 
-/**
- * One delivery: verify (before anything else, on the raw bytes), then parse, filter by event, drop retries of an
- * accepted `webhook-id`, read the full record when asked (after the duplicate check, so a retry costs no API call),
- * and emit one item. Never throws for a bad request: every refusal is answered here and logged (answers.ts).
- * The credential is read (n8n decrypts it) at most once per delivery: when this process does not hold the secret,
- * else at most once per 10 s per trigger (secret.ts). API calls: Output Full Record's read, a mismatch's question, and
- * a renewal when the stored secret cannot be read (answers.ts).
- */
+/** One delivery: verified first, on its raw bytes; repeats cost no API call; a bad request is answered, not thrown. */
 export async function receiveDelivery(this: IWebhookFunctions): Promise<IWebhookResponseData> {
 	const staticData = this.getWorkflowStaticData('node');
 	const request = this.getRequestObject() as unknown as DeliveryRequest;
 	const { subscription: stored, retired } = readState(staticData);
-	// A state on our side that a retry fixes: answered 503 so that the API delivers it again.
 	if (!stored || (stored.secretWrapped === undefined && stored.clearSecret === undefined)) {
 		return refuse(this, 503, NO_SECRET_REASON, request);
 	}
@@ -96,7 +83,6 @@ export async function receiveDelivery(this: IWebhookFunctions): Promise<IWebhook
 	await keepWrappedUnderKey(this, stored, read, apiKey);
 
 	const parsed = parseDelivery(request.rawBody);
-	// Signed by the API but not a delivery: retrying will not help, and 4xx (not 410) is not retried.
 	if (!parsed.ok) return refuse(this, 400, parsed.reason, request);
 	const { event, timestamp, payload } = parsed;
 
@@ -110,9 +96,8 @@ export async function receiveDelivery(this: IWebhookFunctions): Promise<IWebhook
 	const deliveryId = verification.id;
 	if (wasAccepted(staticData, memoryKey, deliveryId)) return answer(this, 200, { received: true, duplicate: true });
 
-	// Output Full Record (fullRecord.ts): read before the id is remembered, so a 503 leaves the retry welcome.
+	// Read (fullRecord.ts, which logs a failure) before the id is remembered, so a 503 leaves the retry welcome.
 	const record = await fullRecordOf(this, options, event, payload);
-	// fullRecord.ts logged the failed read as a warning already.
 	if (record.kind === 'retry') return answer(this, 503, { error: record.reason });
 
 	// Checked again: a copy of this delivery handled meanwhile (during the read) has been accepted already.
@@ -126,10 +111,9 @@ export async function receiveDelivery(this: IWebhookFunctions): Promise<IWebhook
 			: // `webhookId` is the delivery's id (its `webhook-id` header), as workflows have read it since 0.1.
 				{ event, timestamp: timestamp as string, payload: output as IDataObject, webhookId: deliveryId };
 	if (record.kind === 'failed') json.fullRecordError = record.error;
-	// Answered here, before n8n starts the execution, and not left to n8n: n8n saves a webhook call's static data
-	// changes (the id just remembered, a secret wrapped anew) when the answer is given, and only an answer given before
-	// the execution starts gets them saved (n8n 2.x resets its "changed" flag when it prepares the execution). Saved,
-	// they reach every n8n process and survive restarts (docs/scale.md).
+	// Answered here, not left to n8n: n8n saves a webhook call's static data changes (the id just remembered, a secret
+	// wrapped anew) when the answer is given, and only if it is given before the execution starts (n8n 2.x resets its
+	// "changed" flag when it prepares the execution). Saved, they reach every process (docs/scale.md).
 	const accepted = answer(this, 200, { received: true });
 	return { ...accepted, workflowData: [[{ json: deliveryOutput(this, json, event, options.payloadOnly === true) }]] };
 }

@@ -3,22 +3,14 @@ import type { IDataObject, IWebhookFunctions } from 'n8n-workflow';
 import { apiRequest, httpStatusOf, isPlainObject } from '../shared';
 
 /**
- * "Output Full Record": for `lead.*` events the trigger reads the lead with GET /leads/{payload.id} and outputs that
- * Lead (the shape Lead → Get outputs) instead of the event payload (spec §6: stage and source as names, stageId and
- * ownerId as numbers, no number, website or sourceId).
- *
- * The delivery must be answered within the CRM's 20 s, so the read has FULL_RECORD_TIME_LIMIT_MS, waits and retries
- * included. A failed read loses nothing (README, "Output Full Record"):
- * - when trying again may work (no answer in time, 429, 5xx, a rate-limit wait longer than the time limit), the
- *   delivery is answered 503 and not remembered as accepted: the CRM delivers it again (5 s, 5 min, 30 min, …);
- * - when it cannot (the lead is gone, 404; the key may not read it, 401/403; any other 4xx), the delivery is emitted
- *   with the payload as received and `fullRecordError` saying why.
+ * Output Full Record: a `lead.*` event's lead, read with GET /leads/{payload.id} (as Lead → Get outputs it), instead
+ * of its payload, within FULL_RECORD_TIME_LIMIT_MS of the CRM's 20 s. Nothing is lost: a failure that a retry may mend
+ * answers the delivery 503, any other outputs the payload with `fullRecordError` (docs/trigger.md#output-full-record).
  */
 
 export const FULL_RECORD_TIME_LIMIT_MS = 8_000;
 
 export type FullRecord =
-	/** No read asked for (option off, or not a lead event): the payload as received. */
 	| { kind: 'asReceived'; payload: unknown }
 	| { kind: 'lead'; payload: IDataObject }
 	/** The read failed for good: the payload as received and why. */

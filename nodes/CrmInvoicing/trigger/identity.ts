@@ -2,22 +2,16 @@ import { createHash } from 'node:crypto';
 import type { IHookFunctions, IWebhookFunctions } from 'n8n-workflow';
 
 /**
- * Who this trigger is, written once for everything that needs it:
- * - the node's identity (workflow id and node id): the key of every in-process memory about the node and what its
- *   secret's wrapping key is bound to (secret.ts);
- * - its owner tag: a short hash of n8n's instance id, the workflow id, the node id and the mode (production or
- *   "Listen for test event"). The tag ends the subscription's name (`… [n8n:<tag>]`) and is kept in the node's stored
- *   state: a subscription counts as this node's own only when it carries it (and, to be deleted, delivers to this
- *   node's URL: subscription.ts). It is a hash: it tells nothing about the instance and holds no secret.
+ * Who this trigger is: its identity, keying in-process memories and the secret's wrapping key, and its owner tag, a
+ * hash that ends the subscription's name, holds no secret and tells nothing about the instance
+ * (docs/trigger.md#which-subscriptions-the-trigger-deletes).
  */
 
 const TAG_LENGTH = 16;
 const TAG_PATTERN = /\[n8n:([A-Za-z0-9_-]{8,43})\]\s*$/;
 
-/** Either n8n context the trigger runs in: a hook (activation, deactivation) or a delivery. */
 export type TriggerContext = IHookFunctions | IWebhookFunctions;
 
-/** The parts of n8n's hook and webhook contexts the identity is built from. */
 export interface NodeContext {
 	getInstanceId?: () => string;
 	getWorkflow(): { id?: string | number };
@@ -52,12 +46,7 @@ function instanceIdOf(context: NodeContext): string {
 	}
 }
 
-/**
- * "test" while n8n listens for a test event, else "production": each has its own subscription and tag. n8n starts
- * test listening in mode "manual" but ends it (Stop Listening, or after the event) in mode "internal", as when it
- * deactivates a workflow; the webhook URL tells them apart, since n8n builds it from the registration
- * (`/webhook-test/…` while test listening).
- */
+/** n8n starts test listening in mode "manual" but ends it in "internal" (as a deactivation), so the URL decides. */
 function modeOf(context: NodeContext): 'test' | 'production' {
 	if (context.getMode?.() === 'manual') return 'test';
 	try {
@@ -67,7 +56,6 @@ function modeOf(context: NodeContext): 'test' | 'production' {
 	}
 }
 
-/** This node's owner tag for the current mode. */
 export function ownerTag(context: NodeContext): string {
 	const { workflowId, nodeId } = nodeIdentity(context);
 	const parts = ['crm-invoicing-trigger', instanceIdOf(context), workflowId, nodeId, modeOf(context)];

@@ -17,24 +17,14 @@ import {
 } from './subscription';
 
 /**
- * The trigger's three hooks, which n8n runs on activation (checkExists, then create when it answers false), on
- * deactivation and when test listening ends (delete). What they may delete follows the one rule of subscription.ts.
+ * The three hooks: n8n runs checkExists on activation (then create when it answers false), and delete on deactivation
+ * and when test listening ends. They delete only by subscription.ts's rule, and each ends within HOOK_TIME_LIMIT_MS,
+ * as n8n calls them without `limitMs` and activates workflows one by one (docs/trigger.md#activation-is-bounded).
  */
 
-/**
- * The longest time one hook may take, every request, retry and wait included (n8n calls them with no argument, so with
- * this limit). n8n activates workflows one after the other, so a CRM that accepts connections and never answers holds
- * up the activation of every later workflow for at most this long; the trigger's own activation then fails with an
- * error that says so. Each request gets what is left of it as its time limit (`timeLimitMs`).
- */
 export const HOOK_TIME_LIMIT_MS = 20_000;
 
-/**
- * Whether the stored subscription can go on: it is this node's, exists at the CRM, delivers to this node's URL for
- * the current mode with the selected events, is not disabled, and its secret can be read (wrapped anew under the
- * credential's current key when needed). When not, it is let go of (deleted only where the rule allows) and false
- * is returned, so that n8n runs create. Data of earlier versions is migrated here.
- */
+/** Whether the stored subscription can go on as it is; if not, it is let go of and false returned: n8n runs create. */
 export async function checkExists(this: IHookFunctions, limitMs = HOOK_TIME_LIMIT_MS): Promise<boolean> {
 	const deadline = new Deadline(this.getNode(), 'check its webhook subscription', limitMs);
 	return await deadline.run(async () => await checkStored(this, deadline));
@@ -69,7 +59,6 @@ async function checkStored(context: IHookFunctions, deadline: Deadline): Promise
 		clearSubscription(staticData);
 		return false;
 	}
-	// The CRM's own URL and events decide; where its answer lacks them, what was stored at creation does.
 	const held: StoredSubscription = { ...stored, ownerTag: tag, url: typeof remote.url === 'string' ? remote.url : stored.url };
 	const events = Array.isArray(remote.events) ? (remote.events as unknown[]) : stored.events;
 	const readable = held.url === url && (await secretReadable(context, held));
@@ -77,12 +66,10 @@ async function checkStored(context: IHookFunctions, deadline: Deadline): Promise
 		updateSubscription(staticData, { ownerTag: tag });
 		return true;
 	}
-	// At another URL it is kept (retired, and named by create's sweep); at this node's URL, stale or unreadable, deleted.
 	await letGo(context, held, deadline, false);
 	return false;
 }
 
-/** Whether the stored secret can be read (with the credential's key, or from this process's memory, then re-wrapped). */
 async function secretReadable(context: IHookFunctions, stored: StoredSubscription): Promise<boolean> {
 	const apiKey = await apiKeyOf(context);
 	const read = await readSecret(stored, secretOwner(context, stored.id), async () => apiKey);
@@ -104,11 +91,7 @@ export async function create(this: IHookFunctions, limitMs = HOOK_TIME_LIMIT_MS)
 	return true;
 }
 
-/**
- * Lets go of the stored subscription (letGo: deleted only where the rule allows; at another URL, as a restored copy's
- * static data names production's, kept). When the delete fails (no answer in time, an answer that is not a deletion),
- * the stored subscription is kept and `false` returned, so the next activation reuses or replaces it, not orphans it.
- */
+/** Lets go of the stored subscription; a failed delete keeps it and returns false, so the next activation finds it. */
 export async function deleteSubscription(this: IHookFunctions, limitMs = HOOK_TIME_LIMIT_MS): Promise<boolean> {
 	const staticData = this.getWorkflowStaticData('node');
 	const stored = readState(staticData).subscription;

@@ -5,12 +5,10 @@ import { nodeIdentity, nodeKey, type NodeIdentity, type TriggerContext } from '.
 import { updateSubscription, type StoredSubscription } from './state';
 
 /**
- * The signing secret at rest: never stored in clear (n8n's public API, exports and backups hand out static data),
- * but wrapped with AES-256-GCM under a key derived (HKDF-SHA256) from the credential's API key and the workflow, node
- * and subscription ids, the strongest secret node code can reach; n8n stores the credential encrypted. Each process
- * holds the secrets it wrapped or unwrapped (bounded), with a fingerprint of the key they are wrapped under: after a
- * change of the API key it still verifies and wraps the secret anew at the first chance (keepWrappedUnderKey); a
- * process that does not hold it cannot read it any more, and the trigger subscribes anew (answers.ts, lifecycle.ts).
+ * The signing secret at rest, never in clear (n8n's public API, exports and backups hand out static data): AES-256-GCM
+ * under an HKDF-SHA256 key from the credential's API key (the strongest secret node code can reach; n8n stores it
+ * encrypted) and the workflow, node and subscription ids. Processes hold what they wrapped or unwrapped, to outlast a
+ * key change (docs/trigger.md#rotating-the-api-key).
  */
 
 const FORMAT = 'aes256gcm.v1';
@@ -19,7 +17,6 @@ const IV_BYTES = 12;
 const TAG_BYTES = 16;
 const MAX_CACHED = 500;
 
-/** Whose secret: this workflow's node's subscription `subscriptionId`; the wrapping key is bound to all three. */
 export interface SecretOwner extends NodeIdentity {
 	subscriptionId: string;
 }
@@ -28,7 +25,6 @@ export function secretOwner(context: TriggerContext, subscriptionId: string): Se
 	return { ...nodeIdentity(context), subscriptionId };
 }
 
-/** The credential's API key: the key material the wrapping key is derived from. */
 export async function apiKeyOf(context: TriggerContext): Promise<string> {
 	const data = await context.getCredentials(CREDENTIAL_TYPE);
 	return typeof data.apiKey === 'string' ? data.apiKey : String(data.apiKey ?? '');
@@ -91,10 +87,7 @@ export type SecretRead =
 	/** Wrapped, and neither held by this process nor unwrapped by the credential's key: the key changed, or the data was copied. */
 	| { kind: 'unusable' };
 
-/**
- * A stored secret: held by this process, else unwrapped with the credential's API key (asked for only then), else a
- * clear one of 0.1/0.2 not wrapped yet. `apiKey` may throw (n8n cannot hand over the credential): so does this.
- */
+/** From memory, else unwrapped (asking for the key only then), else a clear one of 0.1/0.2; throws if `apiKey` does. */
 export async function readSecret(
 	stored: Pick<StoredSubscription, 'secretWrapped' | 'clearSecret'>,
 	owner: SecretOwner,
@@ -108,21 +101,15 @@ export async function readSecret(
 	return secret === undefined ? { kind: 'unusable' } : { kind: 'secret', secret, held: false };
 }
 
-/**
- * How often a process that holds a trigger's secret reads the credential, at a verified delivery, to notice a new API
- * key (a read costs n8n a database read and a decryption: at every delivery it doubled the answer time of 20
- * concurrent deliveries). A secret unwrapped from storage was read with the current key already.
- */
+/** A credential read costs n8n a database read and a decryption: done at every delivery, it doubled the answer time. */
 export const KEY_CHECK_INTERVAL_MS = 10_000;
 
 const lastKeyCheck = new BoundedMap<string, number>(MAX_CACHED);
 
 /**
- * After a stored secret was read (a hook: `always`; a verified delivery: as KEY_CHECK_INTERVAL_MS says): when what is
- * stored is not wrapped under the credential's current API key (the key changed while this process held the secret,
- * or a clear secret of 0.1/0.2), the secret is wrapped anew under it and stored, and n8n's log says so. n8n saves the
- * write after the hook or the delivery, so that every process (and this one after a restart) reads it with the new
- * key. Without the credential now, nothing changes.
+ * After a read (by a hook, always; by a delivery whose secret was held, at most once per KEY_CHECK_INTERVAL_MS): when
+ * the stored secret is not wrapped under the credential's current key (it changed, or a clear secret of 0.1/0.2),
+ * wraps it anew and stores it for n8n to save, and logs so.
  */
 export async function keepWrappedUnderKey(
 	context: TriggerContext,

@@ -4,11 +4,9 @@ import type { KeyObject } from 'node:crypto';
 import { headerValues, type HeaderMap } from '../shared';
 
 /**
- * Standard Webhooks signatures, as the CRM API sends them (spec §6 "Signature"):
- * `webhook-signature` holds space-separated `v1,<base64 HMAC-SHA256>` entries over `${id}.${timestamp}.${rawBody}`,
- * keyed with the base64-decoded secret that follows `whsec_`.
- *
- * Pure: no I/O, no clock unless `nowSeconds` is left out, nothing logged. Reasons never contain the secret.
+ * Standard Webhooks signatures as the CRM sends them (spec §6; docs/trigger.md#signatures): space-separated
+ * `v1,<base64 HMAC-SHA256>` entries over `${id}.${timestamp}.${rawBody}`, keyed with the base64 after `whsec_`.
+ * Pure: no I/O, no clock unless `nowSeconds` is left out, nothing logged; reasons never contain the secret.
  */
 
 /** The API's tolerance for `webhook-timestamp`, in seconds (spec §8). */
@@ -40,12 +38,8 @@ export type VerificationResult =
 export interface VerifyInput {
 	/** `whsec_<base64>` (a bare base64 key is accepted too). */
 	secret: string;
-	/** Request headers; names are matched case-insensitively. */
 	headers: HeaderMap;
-	/**
-	 * Node's `request.rawHeaders` (name, value, name, value, …), when available: each header line as received, so
-	 * repeated `webhook-signature` lines are read one by one and the `webhook-id` keeps its exact bytes.
-	 */
+	/** Node's `request.rawHeaders`: repeated lines read one by one, and the `webhook-id`'s exact bytes. */
 	rawHeaders?: readonly unknown[];
 	/** The exact bytes received. Never a re-serialised JSON body. */
 	rawBody: Buffer | Uint8Array | string | undefined;
@@ -53,9 +47,8 @@ export interface VerifyInput {
 }
 
 /**
- * The HMAC key: the base64 after `whsec_`. Undefined when nothing usable is left.
- * A KeyObject, not a Buffer: on Node.js 22+ `createHmac` with a raw Buffer key costs about 4× more per call
- * (measured in bench/: 9.4 µs against 2.1 µs on Node 24), which made verification slower than the reference library.
+ * The HMAC key, the base64 after `whsec_`; undefined when none is left. A KeyObject: on Node.js 22+ a raw Buffer key
+ * costs about 4× more per `createHmac` (bench/: 9.4 µs against 2.1 µs on Node 24).
  */
 function secretKey(secret: unknown): KeyObject | undefined {
 	if (typeof secret !== 'string') return undefined;
@@ -72,10 +65,8 @@ function toBuffer(body: Buffer | Uint8Array | string | undefined): Buffer {
 }
 
 /**
- * The bytes of a header value. Node hands header values over as "binary" strings (one character per byte received),
- * so a value with no character above U+00FF is turned back into exactly the bytes that arrived; re-encoding it as
- * UTF-8 would change every byte above 0x7F. A string holding characters above U+00FF cannot have come off the wire
- * like that (it was built in code), and is encoded as UTF-8.
+ * A header value's bytes: Node hands header values over as "binary" strings (a character per byte received), so these
+ * are the bytes that arrived (UTF-8 would change each byte above 0x7F); a value above U+00FF was built in code: UTF-8.
  */
 function headerBytes(value: string): Buffer {
 	return /[\u0100-\uffff]/.test(value) ? Buffer.from(value, 'utf8') : Buffer.from(value, 'latin1');
@@ -104,11 +95,7 @@ function rawHeaderLines(rawHeaders: readonly unknown[] | undefined, name: string
 	return lines;
 }
 
-/**
- * Caps checked before `webhook-signature` is parsed: its length in characters, and the number of entries read. The
- * CRM sends one `v1` entry (about 47 characters), two or three while it rotates a secret; anything near these caps is
- * not from the CRM and is refused (401) without being parsed further.
- */
+/** Caps, checked before parsing: the CRM sends one entry of about 47 characters (two or three while rotating). */
 export const MAX_SIGNATURE_HEADER_LENGTH = 4096;
 export const MAX_SIGNATURE_ENTRIES = 16;
 /** The longest `webhook-id` read; the API's ids are short (`msg_…`). */
@@ -122,10 +109,7 @@ function isSpace(code: number): boolean {
 const isDigit = (code: number) => code >= 0x30 && code <= 0x39;
 const isLowerLetter = (code: number) => code >= 0x61 && code <= 0x7a;
 
-/**
- * The index after a version prefix `v<digits><letters>,` that starts at `start` (and ends before `end`), else -1.
- * Scans only up to the first character that cannot belong to a prefix: never past the next comma.
- */
+/** The index after a `v<digits><letters>,` prefix at `start` (before `end`), else -1; never scans past a comma. */
 function versionPrefixEnd(text: string, start: number, end: number): number {
 	let index = start;
 	if (index >= end || text.charCodeAt(index) !== 0x76 /* v */) return -1;
@@ -137,10 +121,7 @@ function versionPrefixEnd(text: string, start: number, end: number): number {
 	return index < end && text.charCodeAt(index) === 0x2c /* , */ ? index + 1 : -1;
 }
 
-/**
- * One entry `[start, end)` of a token: trailing commas cut off a versioned entry (`v1,abc,,` → `v1,abc`), as a proxy
- * that joins repeated header lines with "," leaves them, keeping at least one character after the version's comma.
- */
+/** One entry `[start, end)`, less the trailing commas a "," join of header lines leaves (`v1,abc,,` → `v1,abc`). */
 function entryOf(text: string, start: number, end: number): string {
 	const prefixEnd = versionPrefixEnd(text, start, end);
 	let last = end;
@@ -151,10 +132,8 @@ function entryOf(text: string, start: number, end: number): string {
 }
 
 /**
- * The entries of `webhook-signature`, read in one pass, in time linear in the header's length (no backtracking
- * pattern: the former one took quadratic time on a run of commas). The spec separates entries with spaces; a header
- * sent as several lines arrives joined by ", " (Node) or "," (some proxies), so a comma followed by the next entry's
- * `vN,` also separates them. Undefined when there are more than `maxEntries` entries: reading stops there.
+ * The entries of `webhook-signature` in one pass, linear in its length (the former pattern was quadratic on commas):
+ * split on spaces (spec), and on a comma before the next `vN,` (lines joined by ", " or ","). Undefined past the cap.
  */
 export function readSignatureEntries(header: string, maxEntries = MAX_SIGNATURE_ENTRIES): string[] | undefined {
 	const entries: string[] = [];
@@ -194,7 +173,6 @@ export function verifyWebhookSignature({
 	const key = secretKey(secret);
 	if (!key) return { ok: false, reason: 'signing secret is missing or invalid' };
 
-	// From the raw header lines when n8n hands them over (each line as received), else from the parsed headers.
 	const fromWire = Array.isArray(rawHeaders);
 	const raw = (name: string): string | undefined => {
 		const lines = rawHeaderLines(rawHeaders, name) ?? headerValues(headers, name);

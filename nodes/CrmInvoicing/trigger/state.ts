@@ -1,23 +1,12 @@
 import type { IDataObject } from 'n8n-workflow';
 
 /**
- * The trigger's stored state, in the node's static data (`getWorkflowStaticData('node')`): this module is its only
- * reader and writer. n8n keeps production and "Listen for test event" static data apart (one subscription each), saves
- * it in its database when a hook or a delivery changed it (a delivery's change once the node answered it), and hands
- * every process (main, webhook processes, after a restart) the saved copy.
- *
- * Fields (0.4): FIELDS below; the secret only wrapped. A subscription's id and a delivery's id are never called by the
- * same name.
- *
- * Earlier versions are read too, and written in the current form at the next change:
- * - 0.1: `webhookId`, `webhookSecret` (clear), `webhookUrl`, `webhookEvents`, no owner tag;
- * - 0.2: as 0.1 plus `webhookOwner`;
- * - 0.3: `webhookSecretWrapped` instead of the clear secret, and `webhookRetired` ([{ webhookId, webhookUrl,
- *   webhookSecretWrapped }]).
- * A clear secret is kept (under its old name) only until something can wrap it: the first hook or accepted delivery.
+ * The trigger's stored state, in the node's static data: n8n keeps it apart for production and test listening, saves it
+ * when a hook or an answered delivery changed it, and gives every process the saved copy. This module is its only
+ * reader and writer: the secret only wrapped, no name shared by a subscription's id and a delivery's, and data of 0.1
+ * to 0.3 (EARLIER) rewritten in the current form at the next change (docs/security.md#what-it-stores).
  */
 
-/** The subscription the node holds now. */
 export interface StoredSubscription {
 	id: string;
 	/** The URL it delivers to: this node's webhook URL when it was created. */
@@ -31,10 +20,7 @@ export interface StoredSubscription {
 	ownerTag?: string;
 }
 
-/**
- * An earlier subscription of this node kept at the CRM because it delivers to another URL than the node's own (a
- * WEBHOOK_URL change, a restored copy). A delivery verified only by its secret is answered 410 (answers.ts).
- */
+/** This node's earlier subscription, kept for delivering elsewhere; a delivery its secret verifies gets 410. */
 export interface RetiredSubscription {
 	id: string;
 	url: string;
@@ -52,7 +38,6 @@ export interface TriggerState {
 /** How many retired subscriptions are remembered (the oldest are forgotten first; the CRM keeps them). */
 export const MAX_RETIRED = 3;
 
-/** How many accepted `webhook-id`s are remembered per subscription. */
 export const RECENT_DELIVERIES_LIMIT = 1000;
 
 const FIELDS = {
@@ -140,7 +125,6 @@ function change(staticData: IDataObject, update: (state: TriggerState) => Trigge
 	writeState(staticData, update(readState(staticData)));
 }
 
-/** A new subscription: it replaces the current one and its delivery memory; retired subscriptions stay. */
 export function storeSubscription(staticData: IDataObject, subscription: Required<Omit<StoredSubscription, 'clearSecret'>>): void {
 	change(staticData, (state) => ({ ...state, subscription: { ...subscription }, recentDeliveries: [] }));
 }
@@ -150,7 +134,6 @@ export function clearSubscription(staticData: IDataObject): void {
 	change(staticData, (state) => ({ ...state, subscription: undefined, recentDeliveries: [] }));
 }
 
-/** Changes fields of the current subscription: its secret wrapped anew (the clear copy goes), its tag adopted. */
 export function updateSubscription(staticData: IDataObject, changes: Pick<StoredSubscription, 'secretWrapped' | 'ownerTag'>): void {
 	change(staticData, (state) => {
 		if (!state.subscription) return state;
@@ -160,7 +143,6 @@ export function updateSubscription(staticData: IDataObject, changes: Pick<Stored
 	});
 }
 
-/** Remembers `entry` as retired (once per id; the oldest beyond MAX_RETIRED are forgotten). */
 export function retireSubscription(staticData: IDataObject, entry: RetiredSubscription): void {
 	change(staticData, (state) => ({ ...state, retired: [...state.retired.filter((known) => known.id !== entry.id), { ...entry }] }));
 }
@@ -171,7 +153,6 @@ export function keepRetired(staticData: IDataObject, keep: (entry: RetiredSubscr
 	if (kept.length !== state.retired.length) writeState(staticData, { ...state, retired: kept });
 }
 
-/** Adds an accepted delivery's fingerprint to the stored list (the last RECENT_DELIVERIES_LIMIT are kept). */
 export function recordDelivery(staticData: IDataObject, print: string): void {
 	change(staticData, (state) => ({ ...state, recentDeliveries: [...state.recentDeliveries, print] }));
 }

@@ -8,13 +8,9 @@ import { apiKeyOf, secretOwner, wrapSecret } from './secret';
 import { clearSubscription, keepRetired, readState, retireSubscription, storeSubscription, type StoredSubscription } from './state';
 
 /**
- * The trigger's subscription at the CRM: subscribing (from a hook, or from a delivery that subscribes anew: answers.ts)
- * under one deadline, and the one rule for deleting. **The deletion rule**: the trigger deletes a subscription only
- * when it carries this node's owner tag (identity.ts) AND delivers to this node's own current webhook URL (production,
- * or test while listening, as n8n's getNodeWebhookUrl gives it), whatever any URL answers; no URL read from the CRM is
- * ever requested. One with this node's tag at another URL (an old WEBHOOK_URL of this n8n, or a restored copy's: a
- * copy computes the same tag) is kept and named in a warning that says how to remove it; when this node held its
- * secret, its deliveries that reach this node are answered 410 (answers.ts).
+ * The trigger's subscription at the CRM: subscribing under one deadline, and the one deletion rule: **a subscription
+ * is deleted only when it carries this node's owner tag AND delivers to this node's current webhook URL**. No URL read
+ * from the CRM is ever requested (docs/trigger.md#which-subscriptions-the-trigger-deletes).
  */
 
 /** The share of the time limit kept for POST /webhooks (8 s of 20 s), and the least left to send it (2 s). */
@@ -36,7 +32,6 @@ export class Deadline {
 
 	constructor(
 		private readonly node: INode,
-		/** What is being done, as in "the trigger could not <what>". */
 		private readonly what: string,
 		readonly limitMs: number,
 	) {
@@ -75,13 +70,11 @@ export class Deadline {
 	}
 }
 
-/** The event names the node's parameters ask for: the selected ones plus the custom names, each once, sorted. */
 export function eventsOf(context: TriggerContext): string[] {
 	const options = context.getNodeParameter('options', {}) as IDataObject;
 	return eventNamesOf(context.getNodeParameter('events', []), options.customEvents).sort();
 }
 
-/** Whether an event list holds the same names as `b`, as eventsOf gives them (order and repetition aside). */
 export function sameEvents(a: readonly unknown[] | undefined, b: readonly string[]): boolean {
 	if (!a) return false;
 	const left = eventNamesOf(a, undefined).sort();
@@ -104,7 +97,6 @@ export function ownUrl(context: TriggerContext): string {
 	return url;
 }
 
-/** The deletion rule (see the module's comment), for any subscription: its owner tag and the URL it delivers to. */
 export function mayDelete(subscription: { ownerTag?: string; url?: unknown }, tag: string, url: string): boolean {
 	return subscription.ownerTag === tag && subscription.url === url;
 }
@@ -118,10 +110,7 @@ export async function lookUpSubscription(context: TriggerContext, id: string, ti
 	}
 }
 
-/**
- * DELETE /webhooks/{id} of a subscription the rule allows; a 404 counts as gone (choice webhook-delete-answer), a 2xx
- * only with an empty body or a JSON object (the transport's rule for every DELETE): a sign-in page is thrown.
- */
+/** DELETE where the rule allows: 404 counts as gone (choice webhook-delete-answer); a 2xx sign-in page fails. */
 export async function deleteOwnSubscription(context: TriggerContext, id: string, deadline: Deadline): Promise<void> {
 	try {
 		await apiRequest.call(context, { method: 'DELETE', path: `/webhooks/${encodeURIComponent(id)}`, timeLimitMs: deadline.left() });
@@ -136,7 +125,6 @@ export function printable(value: unknown, max: number): string {
 	return String(value).replace(/[^\x20-\x7e]/g, '?').slice(0, max);
 }
 
-/** Names subscriptions with this node's tag that were kept because they deliver elsewhere, and how to remove them. */
 function warnKept(context: TriggerContext, kept: Array<{ id: string; url: string; retired: boolean }>, url: string): void {
 	const meta = { workflowId: context.getWorkflow().id, nodeName: context.getNode().name };
 	for (const entry of kept.slice(0, MAX_NAMED_IN_WARNINGS)) {
@@ -156,10 +144,8 @@ function warnKept(context: TriggerContext, kept: Array<{ id: string; url: string
 }
 
 /**
- * Lets go of the stored subscription (replaced, or the node stops): deleted when the rule allows it; kept, retired
- * (its secret with it) and named in a warning when it is this node's at another URL (`named` false: the sweep that
- * follows names it, once); only forgotten when it is not this node's (another instance's tag, or none: a workflow
- * imported with its static data). Then cleared.
+ * Lets go of the stored subscription, then clears it: deleted where the rule allows; this node's at another URL: kept,
+ * retired with its secret and named (by the sweep that follows when `named` is false); else only forgotten.
  */
 export async function letGo(context: TriggerContext, stored: StoredSubscription, deadline: Deadline, named = true): Promise<void> {
 	const staticData = context.getWorkflowStaticData('node');
@@ -183,10 +169,7 @@ export function forgetForeign(context: TriggerContext, id: string, why: string):
 	});
 }
 
-/**
- * This node's leftovers (its tag; left by a stop while test listening, a failed delete, an abandoned POST): deleted at
- * its URL, kept and named elsewhere. Best effort: a failure is logged and does not stop the subscribing.
- */
+/** Deletes this node's leftovers at its URL and names those elsewhere; best effort: a failure is logged, not thrown. */
 async function sweep(context: TriggerContext, tag: string, url: string, deadline: Deadline): Promise<void> {
 	let subscriptions: IDataObject[];
 	try {
@@ -220,16 +203,12 @@ async function sweep(context: TriggerContext, tag: string, url: string, deadline
 	keepRetired(staticData, (entry) => listed.has(entry.id));
 }
 
-/**
- * The error for a 400 to POST /webhooks when event names the API's documentation does not name were asked for: the
- * API most likely refused those. Undefined when only documented names were asked for (the 400 is about something else).
- */
+/** The error for a 400 to POST /webhooks that asked for undocumented event names (the likely cause); else undefined. */
 export function refusedEventsError(node: INode, error: unknown, events: string[]): NodeOperationError | undefined {
 	if (httpStatusOf(error) !== 400) return undefined;
 	const undocumented = events.filter((name) => !(DOCUMENTED_EVENTS as readonly string[]).includes(name));
 	if (undocumented.length === 0) return undefined;
 	const apiText = (error as Error).message.replace(/^The CRM API answered /, '').slice(0, 300);
-	// The names the API's message mentions, when it names any; else every undocumented name asked for.
 	const named = undocumented.filter((name) => apiText.includes(name));
 	const refused = named.length > 0 ? named : undocumented;
 	return new NodeOperationError(
@@ -244,11 +223,7 @@ export function refusedEventsError(node: INode, error: unknown, events: string[]
 
 const queues = new Map<string, Promise<unknown>>();
 
-/**
- * Runs `work` after every earlier call for the same node and tag in this process: two activations (or an activation
- * and a renewal) that race subscribe one after the other, and the second one's sweep removes the first one's
- * subscription. `work` is bounded; an entry leaves the map when its chain settles (the map holds only running work).
- */
+/** Runs `work` (bounded) after every earlier call for `key` in this process, so that racing subscribes take turns. */
 async function oneAtATime<T>(key: string, work: () => Promise<T>): Promise<T> {
 	const current = (queues.get(key) ?? Promise.resolve()).then(work, work);
 	const settled = current.then(
