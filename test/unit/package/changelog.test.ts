@@ -1,0 +1,38 @@
+/**
+ * Releases that agree: the CHANGELOG's newest release is the version in package.json (the one the publish workflow
+ * releases), and its releases stand newest first, each version once, each heading `## X.Y.Z (date or unreleased): …`.
+ */
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+
+const ROOT = path.join(__dirname, '..', '..', '..');
+const HEADING = /^## (\d+)\.(\d+)\.(\d+) \((unreleased|\d{4}-\d{2}-\d{2})[^)]*\)/;
+
+function releases(): Array<{ version: [number, number, number]; line: string }> {
+	return readFileSync(path.join(ROOT, 'CHANGELOG.md'), 'utf8')
+		.split('\n')
+		.filter((line) => line.startsWith('## '))
+		.map((line) => {
+			const match = HEADING.exec(line);
+			if (!match) throw new Error(`CHANGELOG heading "${line}" is not "## X.Y.Z (YYYY-MM-DD or unreleased): …"`);
+			return { version: [Number(match[1]), Number(match[2]), Number(match[3])], line };
+		});
+}
+
+const compare = (a: number[], b: number[]) => a[0] - b[0] || a[1] - b[1] || a[2] - b[2];
+
+describe('CHANGELOG.md', () => {
+	it('its newest release is the version in package.json', () => {
+		const { version } = JSON.parse(readFileSync(path.join(ROOT, 'package.json'), 'utf8')) as { version: string };
+		expect(releases()[0].version.join('.')).toBe(version);
+	});
+
+	it('lists its releases newest first, each version once, only the newest possibly unreleased', () => {
+		const list = releases();
+		expect(list.length).toBeGreaterThanOrEqual(4);
+		for (let i = 1; i < list.length; i++) {
+			expect([list[i - 1].line, compare(list[i - 1].version, list[i].version) > 0]).toEqual([list[i - 1].line, true]);
+			expect(list[i].line).not.toContain('(unreleased');
+		}
+	});
+});
