@@ -22,6 +22,7 @@ import { useNock } from '../../helpers/nock';
 import { signedHeaders } from '../../helpers/signing';
 import {
 	API,
+	expectNoUnansweredRequests,
 	HARNESS_IDS,
 	nextMessageId,
 	nodeType,
@@ -46,6 +47,7 @@ const owner = (subscriptionId: string) => ({ workflowId: HARNESS_IDS.workflowId,
 
 useNock();
 useMovableClock();
+expectNoUnansweredRequests();
 let step = 0;
 beforeEach(() => {
 	loggedMessages.length = 0;
