@@ -1,6 +1,7 @@
 import { NodeConnectionTypes } from 'n8n-workflow';
 import type { INodeExecutionData, INodeType, INodeTypeDescription, IPollFunctions } from 'n8n-workflow';
 
+import { nodeKey } from './shared';
 import { withoutOverlap } from './polling/guard';
 import { POLLING } from './polling/memory';
 import { pollLeads, sampleLead, type LeadEvent, type PollSettings } from './polling/poll';
@@ -110,9 +111,8 @@ export class CrmInvoicingPollingTrigger implements INodeType {
 		};
 		// "Fetch Test Event" in the editor: a sample, and what the trigger remembers stays as it was.
 		if (this.getMode() === 'manual') return await sampleLead.call(this, settings);
-		const key = `${this.getWorkflow().id ?? ''}\n${this.getNode().id}`;
 		return await withoutOverlap(
-			key,
+			nodeKey(this),
 			async () => await pollLeads.call(this, settings),
 			() => {
 				this.logger.warn(`${this.getNode().name}: a poll started while the previous one was still running; it was skipped`);

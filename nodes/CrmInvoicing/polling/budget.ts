@@ -118,10 +118,9 @@ export function pollSchedule(pollTimes: unknown): Schedule {
 	// The closest two polls are next to each other in time order (the day wraps round). Polls of one poll time keep
 	// their second; polls of two different ones may be 59 s closer than written when n8n picked either's second.
 	let shortest = DAY_S;
-	for (let index = 0; index < all.length; index++) {
+	for (let index = 0; all.length > 1 && index < all.length; index++) {
 		const a = all[index];
 		const b = all[(index + 1) % all.length];
-		if (all.length === 1) break;
 		let gap = (b.at - a.at + DAY_S) % DAY_S;
 		if (a.item !== b.item && (a.random || b.random)) gap -= 59;
 		shortest = Math.min(shortest, Math.max(0, gap));
@@ -164,19 +163,17 @@ export class NodeShare {
 
 	constructor(readonly perMinute: number) {}
 
-	/** Waits for room for one more request, takes it, and says how long it waited (ms). */
-	async take(): Promise<number> {
-		let waited = 0;
+	/** Waits for room for one more request, and takes it. */
+	async take(): Promise<void> {
 		for (;;) {
 			const now = Math.max(Date.now(), this.floor);
 			this.log.expire(now);
 			if (this.log.total < this.perMinute) {
 				this.log.add(now);
-				return waited;
+				return;
 			}
 			const until = this.log.freesAt(now);
 			await sleep(until - now);
-			waited += until - now;
 			this.floor = until;
 		}
 	}
@@ -185,7 +182,7 @@ export class NodeShare {
 /** The shares of the nodes polling in this process, by node and rate; the least recently used past 1,000 is dropped. */
 const shares = new BoundedMap<string, NodeShare>(1_000);
 
-/** The share of one node (workflow and node id) at `perMinute`, kept across its polls in this process. */
+/** The share of one node (its nodeKey) at `perMinute`, kept across its polls in this process. */
 export function nodeShare(nodeKey: string, perMinute: number): NodeShare {
 	return shares.getOrSet(`${nodeKey}\n${perMinute}`, () => new NodeShare(perMinute));
 }

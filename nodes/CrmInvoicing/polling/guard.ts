@@ -18,6 +18,3 @@ export async function withoutOverlap<T>(key: string, poll: () => Promise<T>, ski
 		running.delete(key);
 	}
 }
-
-/** Whether a poll with this key is running (for tests). */
-export const isPolling = (key: string): boolean => running.has(key);

@@ -1,8 +1,8 @@
 import { NodeOperationError } from 'n8n-workflow';
 import type { IDataObject, INodeExecutionData, IPollFunctions } from 'n8n-workflow';
 
-import { CREDENTIAL_TYPE, readPages, requestsPerMinuteOf, simplify } from '../shared';
-import { nodeShare, pollBudget, pollSchedule, type Budget, type NodeShare } from './budget';
+import { credentialOf, nodeKey, readPages, simplify } from '../shared';
+import { nodeShare, pollBudget, pollSchedule, type Budget } from './budget';
 import { createdAtOf, HeadCheck, orderOf } from './headCheck';
 import {
 	changed,
@@ -61,13 +61,10 @@ function leadIdOf(record: IDataObject): string | undefined {
 
 /** The budget of this node's polls: the credential's rate, the node's Poll Times, and n8n's time budget for a poll. */
 async function budgetOf(context: IPollFunctions): Promise<Budget> {
-	const rpm = requestsPerMinuteOf(await context.getCredentials(CREDENTIAL_TYPE));
+	const rpm = (await credentialOf(context)).requestsPerMinute;
 	const budgetMs = typeof context.getPollBudgetMs === 'function' ? context.getPollBudgetMs() : undefined;
 	return pollBudget(rpm, pollSchedule(context.getNodeParameter('pollTimes', {})), budgetMs);
 }
-
-const shareOf = (context: IPollFunctions, budget: Budget): NodeShare =>
-	nodeShare(`${context.getWorkflow().id ?? ''}\n${context.getNode().id}`, budget.share);
 
 /** Requests of a full read of `leads` leads. */
 const fullReadCost = (leads: number): number => Math.max(1, Math.ceil(leads / POLLING.pageSize));
@@ -123,8 +120,10 @@ function capError(context: IPollFunctions, leads: number): NodeOperationError {
 const onlyNew = (settings: PollSettings): boolean => !settings.events.includes('updatedLead') && !settings.events.includes('archivedLead');
 
 /** The list as the poll reads it: page by page, each page after the node's share of the key allows it (rule 1). */
-function leadPages(context: IPollFunctions, budget: Budget) {
-	return readPages.call(context, {
+async function* leadPages(context: IPollFunctions, budget: Budget) {
+	const share = nodeShare(nodeKey(context), budget.share);
+	await share.take();
+	const pages = readPages.call(context, {
 		path: '/leads',
 		pageSize: POLLING.pageSize,
 		maxRecords: POLLING.maxLeads,
@@ -132,6 +131,11 @@ function leadPages(context: IPollFunctions, budget: Budget) {
 		maxPages: budget.requestsPerFullRead,
 		narrow: `The polling trigger remembers at most ${POLLING.maxLeads.toLocaleString('en-US')} leads, and one poll reads at most ${budget.requestsPerFullRead} pages of ${POLLING.pageSize}: half of the credential's Requests per Minute (${budget.share} a minute) for n8n's time budget for one poll. Raise "Requests per Minute" in the credential if your plan allows, or use the webhook trigger (CRM Invoicing Trigger) for this workspace, or archive and delete leads you no longer need.`,
 	});
+	// A caller that stops reading returns at the `yield`: no turn is taken for a page it does not read.
+	for await (const page of pages) {
+		yield page;
+		if (page.nextCursor !== null) await share.take();
+	}
 }
 
 /**
@@ -147,7 +151,6 @@ export async function pollLeads(this: IPollFunctions, settings: PollSettings): P
 	const memory: Memory = before ?? { v: 1, leads: {}, gone: {}, fields: [], order: 'unknown', count: 0 };
 	const budget = await budgetOf(this);
 	if (!first) checkBudget(this, memory, settings, budget);
-	const share = shareOf(this, budget);
 	const warn = (message: string) => this.logger.warn(`${this.getNode().name}: ${message}`);
 
 	const wantsNew = settings.events.includes('newLead');
@@ -164,7 +167,6 @@ export async function pollLeads(this: IPollFunctions, settings: PollSettings): P
 	const ids: Array<string | undefined> = [];
 	let fullRead = true;
 	let fellBack = false;
-	await share.take();
 	for await (const page of leadPages(this, budget)) {
 		const pageIds = page.records.map(leadIdOf);
 		for (const record of page.records) records.push(record);
@@ -182,7 +184,6 @@ export async function pollLeads(this: IPollFunctions, settings: PollSettings): P
 			}
 			fellBack = head.broken;
 		}
-		if (page.nextCursor !== null) await share.take();
 	}
 
 	const newItems: Array<{ record: IDataObject; time: number; index: number }> = [];
@@ -248,7 +249,7 @@ export async function pollLeads(this: IPollFunctions, settings: PollSettings): P
 	const count = Object.keys(leads).length;
 	if (count > POLLING.maxLeads) throw capError(this, count);
 	const order: ListOrder = fullRead ? orderOf(records.map(createdAtOf)) : 'newest';
-	saveMemory(staticData, {
+	const next: Memory = {
 		v: 1,
 		leads,
 		gone,
@@ -257,9 +258,10 @@ export async function pollLeads(this: IPollFunctions, settings: PollSettings): P
 		order,
 		count: fullRead ? records.length : Math.max(memory.count, count),
 		fullAt: fullRead ? now : memory.fullAt,
-	});
+	};
+	saveMemory(staticData, next);
 	// The first poll learns the list's size: a workflow that cannot afford its next polls fails now, at activation.
-	if (first) checkBudget(this, loadMemory(staticData) ?? memory, settings, budget);
+	if (first) checkBudget(this, next, settings, budget);
 
 	// New leads oldest first (by createdAt, then by list position), so a workflow sees them in creation order.
 	newItems.sort((a, b) => (Number.isNaN(a.time) || Number.isNaN(b.time) || a.time === b.time ? a.index - b.index : a.time - b.time));
@@ -274,19 +276,13 @@ export async function pollLeads(this: IPollFunctions, settings: PollSettings): P
  */
 export async function sampleLead(this: IPollFunctions, settings: PollSettings): Promise<INodeExecutionData[][]> {
 	const budget = await budgetOf(this);
-	const share = shareOf(this, budget);
 	let best: IDataObject | undefined;
 	let bestTime = -Infinity;
 	let pageNumber = 0;
-	let descending = true;
-	let previous = Infinity;
-	await share.take();
 	for await (const page of leadPages(this, budget)) {
 		pageNumber++;
 		for (const record of page.records) {
 			const time = createdAtOf(record);
-			if (Number.isNaN(time) || time > previous) descending = false;
-			previous = Number.isNaN(time) ? previous : time;
 			if (fieldTooDeep(record, POLLING.maxEmitDepth) !== undefined) continue;
 			if (best === undefined || time > bestTime) {
 				best = record;
@@ -294,12 +290,7 @@ export async function sampleLead(this: IPollFunctions, settings: PollSettings): 
 			}
 		}
 		// A first page in newest-first order starts with the newest lead: no need to read on.
-		if (pageNumber === 1 && descending && page.records.length > 1) {
-			const firstTime = createdAtOf(page.records[0]);
-			const lastTime = createdAtOf(page.records[page.records.length - 1]);
-			if (firstTime > lastTime) break;
-		}
-		if (page.nextCursor !== null) await share.take();
+		if (pageNumber === 1 && orderOf(page.records.map(createdAtOf)) === 'newest') break;
 	}
 	if (best === undefined) {
 		throw new NodeOperationError(this.getNode(), 'The CRM has no leads yet, so there is no lead to show as a test event', {

@@ -6,13 +6,13 @@
  *   the small readers and the size-capped map everything uses;
  * - `apiChoices.ts`: every choice made where the API's specification is silent (SPEC_CHOICES), and the values that
  *   apply them;
- * - `simplify.ts`, `events.ts`, `webhookList.ts`: the simplified record per resource, event names, the webhook list.
+ * - `simplify.ts`, `events.ts`, `webhookList.ts`: the simplified record per resource, event names, the webhook list;
+ * - `nodeIdentity.ts`: which node this is, and the one key per node for this process's memories.
  */
 export * from './transport';
 export {
 	DOCUMENTED_EVENTS,
 	INACTIVE_SUBSCRIPTION_STATUS,
-	KNOWN_EVENTS,
 	LEAD_PATCH_FIELDS_CHECKED_AFTERWARDS,
 	LINE_ITEM_BOUNDS,
 	RESPONSE_ONLY_LINE_ITEM_KEYS,
@@ -22,6 +22,8 @@ export {
 	userMatchesSearch,
 } from './apiChoices';
 export { EVENT_OPTIONS, eventNamesOf } from './events';
-export { SIMPLIFIED_FIELDS, simplify, simplifyPropertyFrom } from './simplify';
+export { simplify, simplifyPropertyFrom } from './simplify';
 export type { SimplifiedResource } from './simplify';
 export { listWebhookSubscriptions } from './webhookList';
+export { nodeIdentity, nodeKey } from './nodeIdentity';
+export type { NodeIdentity, NodeIdentityContext } from './nodeIdentity';

@@ -1,7 +1,6 @@
 import type { IDataObject, IWebhookFunctions, IWebhookResponseData } from 'n8n-workflow';
 
-import { BoundedMap, type HeaderMap } from '../shared';
-import { nodeKey } from './identity';
+import { nodeKey, Turns, type HeaderMap } from '../shared';
 import { readSecret, secretOwner } from './secret';
 import type { VerificationResult } from './signature';
 import { readState, type RetiredSubscription, type StoredSubscription } from './state';
@@ -68,14 +67,6 @@ export function refuse(context: IWebhookFunctions, status: 400 | 401 | 410 | 503
 	return answer(context, status, { error: reason });
 }
 
-/** Whether `key` may go now: not within `intervalMs` of its last turn (a clock set back counts as past it). If so, its turn starts now. */
-function takeTurn(turns: BoundedMap<string, number>, key: string, intervalMs: number): boolean {
-	const [now, last] = [Date.now(), turns.get(key)];
-	if (last !== undefined && now >= last && now - last < intervalMs) return false;
-	turns.set(key, now);
-	return true;
-}
-
 /**
  * A mismatch gets 410 when a retired secret verifies it, and 401 only when the CRM, asked now, shows the stored
  * subscription current (a renewal deletes it first, so a current one means a forgery); else 503, since a genuine
@@ -87,12 +78,12 @@ export const LOOKUP_INTERVAL_MS = 30_000;
 /** The question's time limit: the delivery waiting for it must still be answered within the CRM's 20 s. */
 const LOOKUP_TIME_LIMIT_MS = 5_000;
 
-const lookups = new BoundedMap<string, number>(1);
+const lookups = new Turns(LOOKUP_INTERVAL_MS, 1);
 
 async function verdict(context: IWebhookFunctions, stored: StoredSubscription): Promise<[401 | 503, string]> {
 	// On the test URL the node cannot tell its own URL on every n8n version; a test listening lasts minutes.
 	if (context.getMode() === 'manual') return [503, TEST_MISMATCH_REASON];
-	if (!takeTurn(lookups, 'process', LOOKUP_INTERVAL_MS)) return [503, RATIONED_REASON];
+	if (!lookups.take('process')) return [503, RATIONED_REASON];
 	let remote: Awaited<ReturnType<typeof lookUpSubscription>>;
 	try {
 		remote = await lookUpSubscription(context, stored.id, LOOKUP_TIME_LIMIT_MS);
@@ -134,7 +125,7 @@ export const RENEWAL_INTERVAL_MS = 60_000;
 export const RENEWAL_TIME_LIMIT_MS = 15_000;
 
 const MAX_NODES_REMEMBERED = 500;
-const renewals = new BoundedMap<string, number>(MAX_NODES_REMEMBERED);
+const renewals = new Turns(RENEWAL_INTERVAL_MS, MAX_NODES_REMEMBERED);
 
 async function renew(context: IWebhookFunctions, stored: StoredSubscription, limitMs: number): Promise<void> {
 	const meta = { workflowId: context.getWorkflow().id, nodeName: context.getNode().name };
@@ -161,6 +152,6 @@ export async function refuseUnreadable(
 	request: DeliveryRequest,
 	limitMs = RENEWAL_TIME_LIMIT_MS,
 ): Promise<IWebhookResponseData> {
-	if (context.getMode() !== 'manual' && takeTurn(renewals, nodeKey(context), RENEWAL_INTERVAL_MS)) await renew(context, stored, limitMs);
+	if (context.getMode() !== 'manual' && renewals.take(nodeKey(context))) await renew(context, stored, limitMs);
 	return refuse(context, 503, UNUSABLE_SECRET_REASON, request);
 }

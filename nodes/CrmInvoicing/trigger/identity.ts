@@ -1,8 +1,10 @@
 import { createHash } from 'node:crypto';
 import type { IHookFunctions, IWebhookFunctions } from 'n8n-workflow';
 
+import { nodeIdentity, type NodeIdentityContext } from '../shared';
+
 /**
- * Who this trigger is: its identity, keying in-process memories and the secret's wrapping key, and its owner tag, a
+ * Who this trigger is: its owner tag (its identity, shared/nodeIdentity.ts, with n8n's instance id and the mode), a
  * hash that ends the subscription's name, holds no secret and tells nothing about the instance
  * (docs/trigger.md#which-subscriptions-the-trigger-deletes).
  */
@@ -12,28 +14,10 @@ const TAG_PATTERN = /\[n8n:([A-Za-z0-9_-]{8,43})\]\s*$/;
 
 export type TriggerContext = IHookFunctions | IWebhookFunctions;
 
-export interface NodeContext {
+export interface NodeContext extends NodeIdentityContext {
 	getInstanceId?: () => string;
-	getWorkflow(): { id?: string | number };
-	getNode(): { id?: string; name: string };
 	getMode?: () => string;
 	getNodeWebhookUrl?: (name: 'default') => string | undefined;
-}
-
-export interface NodeIdentity {
-	workflowId: string;
-	nodeId: string;
-}
-
-export function nodeIdentity(context: NodeContext): NodeIdentity {
-	const node = context.getNode();
-	return { workflowId: String(context.getWorkflow().id ?? ''), nodeId: node.id ?? node.name };
-}
-
-/** The node's key in this process's memories (mode aside: a delivery does not know it). */
-export function nodeKey(context: NodeContext): string {
-	const { workflowId, nodeId } = nodeIdentity(context);
-	return `${workflowId}:${nodeId}`;
 }
 
 /** n8n's instance id (n8n 1.x and 2.x give it to every node context); empty if this n8n does not. */

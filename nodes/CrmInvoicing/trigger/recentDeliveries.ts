@@ -2,8 +2,7 @@ import { createHash } from 'node:crypto';
 
 import type { IDataObject } from 'n8n-workflow';
 
-import { BoundedMap } from '../shared';
-import { nodeKey, type NodeContext } from './identity';
+import { BoundedMap, nodeKey, type NodeIdentityContext } from '../shared';
 import { readState, recordDelivery, RECENT_DELIVERIES_LIMIT } from './state';
 
 /**
@@ -17,7 +16,7 @@ const MAX_SUBSCRIPTIONS_IN_MEMORY = 200;
 
 const memory = new BoundedMap<string, BoundedMap<string, true>>(MAX_SUBSCRIPTIONS_IN_MEMORY);
 
-export function deliveryMemoryKey(context: NodeContext, subscriptionId: string): string {
+export function deliveryMemoryKey(context: NodeIdentityContext, subscriptionId: string): string {
 	return `${nodeKey(context)}:${subscriptionId}`;
 }
 
@@ -25,15 +24,18 @@ export function fingerprint(deliveryId: string): string {
 	return createHash('sha256').update(deliveryId, 'utf8').digest('base64url').slice(0, 22);
 }
 
-export function wasAccepted(staticData: IDataObject, memoryKey: string, deliveryId: string): boolean {
-	const print = fingerprint(deliveryId);
+function known(staticData: IDataObject, memoryKey: string, print: string): boolean {
 	return memory.peek(memoryKey)?.has(print) === true || readState(staticData).recentDeliveries.includes(print);
+}
+
+export function wasAccepted(staticData: IDataObject, memoryKey: string, deliveryId: string): boolean {
+	return known(staticData, memoryKey, fingerprint(deliveryId));
 }
 
 /** Records `deliveryId` as accepted; false when it was accepted already (synchronous: see the module's comment). */
 export function acceptOnce(staticData: IDataObject, memoryKey: string, deliveryId: string): boolean {
-	if (wasAccepted(staticData, memoryKey, deliveryId)) return false;
 	const print = fingerprint(deliveryId);
+	if (known(staticData, memoryKey, print)) return false;
 	memory.getOrSet(memoryKey, () => new BoundedMap<string, true>(RECENT_DELIVERIES_LIMIT)).set(print, true);
 	recordDelivery(staticData, print);
 	return true;

@@ -1,7 +1,7 @@
 import { createCipheriv, createDecipheriv, createHash, hkdfSync, randomBytes } from 'node:crypto';
 
-import { BoundedMap, CREDENTIAL_TYPE } from '../shared';
-import { nodeIdentity, nodeKey, type NodeIdentity, type TriggerContext } from './identity';
+import { BoundedMap, credentialOf, nodeIdentity, nodeKey, Turns, type NodeIdentity } from '../shared';
+import type { TriggerContext } from './identity';
 import { updateSubscription, type StoredSubscription } from './state';
 
 /**
@@ -25,9 +25,9 @@ export function secretOwner(context: TriggerContext, subscriptionId: string): Se
 	return { ...nodeIdentity(context), subscriptionId };
 }
 
+/** The credential's API key, from the context's one read of the credential (shared with its requests). */
 export async function apiKeyOf(context: TriggerContext): Promise<string> {
-	const data = await context.getCredentials(CREDENTIAL_TYPE);
-	return typeof data.apiKey === 'string' ? data.apiKey : String(data.apiKey ?? '');
+	return (await credentialOf(context)).apiKey;
 }
 
 function infoOf(owner: SecretOwner): Buffer {
@@ -104,7 +104,7 @@ export async function readSecret(
 /** A credential read costs n8n a database read and a decryption: done at every delivery, it doubled the answer time. */
 export const KEY_CHECK_INTERVAL_MS = 10_000;
 
-const lastKeyCheck = new BoundedMap<string, number>(MAX_CACHED);
+const keyChecks = new Turns(KEY_CHECK_INTERVAL_MS, MAX_CACHED);
 
 /**
  * After a read (by a hook, always; by a delivery whose secret was held, at most once per KEY_CHECK_INTERVAL_MS): when
@@ -119,10 +119,8 @@ export async function keepWrappedUnderKey(
 	always = false,
 ): Promise<void> {
 	const [node, now, wrapped] = [nodeKey(context), Date.now(), stored.secretWrapped];
-	const last = lastKeyCheck.get(node);
-	const recent = last !== undefined && now >= last && now - last < KEY_CHECK_INTERVAL_MS;
-	if (!always && read.held && wrapped !== undefined && recent) return;
-	lastKeyCheck.set(node, now);
+	if (!always && read.held && wrapped !== undefined && keyChecks.recent(node, now)) return;
+	keyChecks.start(node, now);
 	const currentKey = await apiKey().catch(() => undefined);
 	if (currentKey === undefined) return;
 	const owner = secretOwner(context, stored.id);

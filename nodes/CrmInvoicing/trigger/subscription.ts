@@ -1,8 +1,8 @@
 import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 import type { IDataObject, INode } from 'n8n-workflow';
 
-import { apiRequest, DOCUMENTED_EVENTS, eventNamesOf, httpStatusOf, INACTIVE_SUBSCRIPTION_STATUS, listWebhookSubscriptions } from '../shared';
-import { nodeKey, ownerTag, tagOfName, taggedName, type TriggerContext } from './identity';
+import { apiRequest, DOCUMENTED_EVENTS, eventNamesOf, httpStatusOf, INACTIVE_SUBSCRIPTION_STATUS, listWebhookSubscriptions, nodeKey } from '../shared';
+import { ownerTag, tagOfName, taggedName, type TriggerContext } from './identity';
 import { deliveryMemoryKey, forgetDeliveries } from './recentDeliveries';
 import { apiKeyOf, secretOwner, wrapSecret } from './secret';
 import { clearSubscription, keepRetired, readState, retireSubscription, storeSubscription, type StoredSubscription } from './state';
@@ -97,6 +97,9 @@ export function ownUrl(context: TriggerContext): string {
 	return url;
 }
 
+/** A record's id as text: a non-empty string or a number, else ''. */
+const idText = (value: unknown): string => (typeof value === 'string' || typeof value === 'number' ? String(value) : '');
+
 export function mayDelete(subscription: { ownerTag?: string; url?: unknown }, tag: string, url: string): boolean {
 	return subscription.ownerTag === tag && subscription.url === url;
 }
@@ -184,7 +187,7 @@ async function sweep(context: TriggerContext, tag: string, url: string, deadline
 	const retired = new Set(readState(staticData).retired.map((entry) => entry.id));
 	const kept: Array<{ id: string; url: string; retired: boolean }> = [];
 	for (const subscription of subscriptions) {
-		const id = typeof subscription.id === 'string' || typeof subscription.id === 'number' ? String(subscription.id) : '';
+		const id = idText(subscription.id);
 		const candidate = { ownerTag: tagOfName(subscription.name), url: subscription.url };
 		if (id === '' || candidate.ownerTag !== tag) continue;
 		if (!mayDelete(candidate, tag, url)) {
@@ -267,7 +270,7 @@ export async function subscribe(context: TriggerContext, deadline: Deadline): Pr
 		} catch (error) {
 			throw refusedEventsError(node, error, events) ?? nodeError(node, error);
 		}
-		const id = typeof response.id === 'string' || typeof response.id === 'number' ? String(response.id) : '';
+		const id = idText(response.id);
 		const secret = typeof response.secret === 'string' ? response.secret : '';
 		if (id === '' || !secret.startsWith('whsec_') || secret.length <= 'whsec_'.length) {
 			// Without its secret no delivery can be verified: removed (it is at this node's URL) rather than left behind.

@@ -69,3 +69,37 @@ export class BoundedMap<K, V> {
 		return this.entries.values();
 	}
 }
+
+/**
+ * When each key (at most `maxKeys`) last had its turn, to ration work per key to one per `intervalMs`. A clock set
+ * back counts as past the interval, so a turn is never withheld for longer than the interval.
+ */
+export class Turns {
+	private readonly last: BoundedMap<string, number>;
+
+	constructor(
+		readonly intervalMs: number,
+		maxKeys: number,
+	) {
+		this.last = new BoundedMap(maxKeys);
+	}
+
+	/** Whether `key` had a turn less than the interval before `now`. */
+	recent(key: string, now = Date.now()): boolean {
+		const last = this.last.get(key);
+		return last !== undefined && now >= last && now - last < this.intervalMs;
+	}
+
+	/** Starts `key`'s turn at `now`. */
+	start(key: string, now = Date.now()): void {
+		this.last.set(key, now);
+	}
+
+	/** Starts `key`'s turn now unless it had one within the interval; whether it did start. */
+	take(key: string): boolean {
+		const now = Date.now();
+		if (this.recent(key, now)) return false;
+		this.start(key, now);
+		return true;
+	}
+}

@@ -67,8 +67,11 @@ export interface ApiResponse extends IN8nHttpFullResponse {
 }
 
 export interface Connection {
+	apiKey: string;
 	/** Texts never shown in clear: the API key. */
 	secrets: string[];
+	/** The credential's Requests per Minute (requestsPerMinuteOf). */
+	requestsPerMinute: number;
 	baseUrl: string;
 	/** The Base URL parsed, when it parses: redirects are compared with it. */
 	origin: URL | undefined;
@@ -97,6 +100,7 @@ async function openConnection(context: ApiContext): Promise<Connection> {
 	const data: ICredentialDataDecryptedObject = await context.getCredentials(CREDENTIAL_TYPE);
 	const baseUrl = normalizeBaseUrl(data.baseUrl);
 	const apiKey = String(data.apiKey ?? '');
+	const requestsPerMinute = requestsPerMinuteOf(data);
 	let origin: URL | undefined;
 	try {
 		origin = new URL(baseUrl);
@@ -104,11 +108,13 @@ async function openConnection(context: ApiContext): Promise<Connection> {
 		origin = undefined;
 	}
 	return {
+		apiKey,
 		secrets: apiKey === '' ? [] : [apiKey],
+		requestsPerMinute,
 		baseUrl,
 		origin,
 		credentials: { id: '', name: CREDENTIAL_TYPE, type: CREDENTIAL_TYPE, data },
-		pacer: pacerFor(baseUrl, apiKey, requestsPerMinuteOf(data)),
+		pacer: pacerFor(baseUrl, apiKey, requestsPerMinute),
 	};
 }
 
@@ -122,3 +128,9 @@ export function connectionOf(context: ApiContext): Promise<Connection> {
 	return connection;
 }
 
+
+/** The credential's API key and Requests per Minute, from the context's one read of the credential (connectionOf). */
+export async function credentialOf(context: ApiContext): Promise<{ apiKey: string; requestsPerMinute: number }> {
+	const { apiKey, requestsPerMinute } = await connectionOf(context);
+	return { apiKey, requestsPerMinute };
+}

@@ -1,6 +1,6 @@
 export { API_PREFIX, MAX_PAGE_SIZE } from './spec';
 export { apiRequest, apiRequestFull } from './request';
-export { CREDENTIAL_TYPE, normalizeBaseUrl, requestsPerMinuteOf } from './connection';
+export { credentialOf, CREDENTIAL_TYPE, normalizeBaseUrl, requestsPerMinuteOf } from './connection';
 export { showPath, unsafePathReason } from './paths';
 export { runStatsOf } from './stats';
 export type { RunStats } from './stats';
@@ -10,6 +10,6 @@ export { readList, readOnePage, readPages } from './pagination';
 export type { ListPage, ListSpec, PageRequest } from './pagination';
 export { contentTypeOf, headerValue, headerValues, httpStatusOf, isPlainObject } from './values';
 export type { HeaderMap } from './values';
-export { BoundedMap } from './boundedMap';
+export { BoundedMap, Turns } from './boundedMap';
 export { SendLog } from './sendLog';
 export { RETRY } from './limits';

@@ -25,12 +25,16 @@ function parseUrl(url: string, base?: string): URL | undefined {
 	}
 }
 
+/** The API's roots under the Base URL: `<Base URL path>/api/v1` and `/api/v2`. */
+function apiRoots(base: URL): string[] {
+	const basePath = base.pathname.replace(/\/+$/, '');
+	return Object.values(API_PREFIX).map((prefix) => `${basePath}${prefix}`);
+}
+
 /** Whether a URL of the Base URL's origin is inside the API: under `<Base URL path>/api/v1` or `/api/v2`, path-safe. */
 export function insideApi(target: URL, base: URL): boolean {
 	if (target.username !== '' || target.password !== '') return false;
-	const basePath = base.pathname.replace(/\/+$/, '');
-	for (const prefix of Object.values(API_PREFIX)) {
-		const root = `${basePath}${prefix}`;
+	for (const root of apiRoots(base)) {
 		// WHATWG URL parsing has already resolved "." and ".." segments (also %2e); what is left must stay safe for a
 		// server that decodes once more (an encoded slash or backslash around "..").
 		if (target.pathname === root) return true;
@@ -89,8 +93,7 @@ export function redirectError(
 			break;
 		case 'outsideApi': {
 			const where = target ? showPath(shown(`${target.pathname}${target.search}`)) : '?';
-			const basePath = base.pathname.replace(/\/+$/, '');
-			const api = `${basePath}${API_PREFIX.v1} or ${basePath}${API_PREFIX.v2}`;
+			const api = apiRoots(base).join(' or ');
 			message = `The CRM API answered ${status} with a redirect to ${where}, outside the API (${api}). The node did not follow it: ${notSent}`;
 			description = `The node sends the API key only to the API's own paths under the Base URL, never to other pages of the same host (a sign-in page, an admin page, an export). Check the Base URL in the "CRM Invoicing API" credential: it is the address of the CRM workspace, without /api/v1. If the CRM answers like this for every request, ask whoever runs it why the API redirects to ${where}.`;
 			break;
