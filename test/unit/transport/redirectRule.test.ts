@@ -4,7 +4,6 @@
  * sent; nothing reaches the target.
  */
 import nock from 'nock';
-import { sleep } from 'n8n-workflow';
 
 import { apiRequest } from '../../../nodes/CrmInvoicing/shared/transport';
 import { insideApi } from '../../../nodes/CrmInvoicing/shared/transport/redirects';
@@ -17,7 +16,6 @@ jest.mock('n8n-workflow', () => ({
 	...jest.requireActual('n8n-workflow'),
 	sleep: jest.fn().mockResolvedValue(undefined),
 }));
-jest.mocked(sleep);
 
 setUpNock();
 

@@ -2,13 +2,13 @@
 import { createCipheriv, hkdfSync, randomBytes } from 'node:crypto';
 
 import nock from 'nock';
-import type { IDataObject } from 'n8n-workflow';
+import type { ICredentialDataDecryptedObject, IDataObject, INodeParameters } from 'n8n-workflow';
 
 import { CrmInvoicingTrigger } from '../../../nodes/CrmInvoicing/CrmInvoicingTrigger.node';
 import { ownerTag } from '../../../nodes/CrmInvoicing/trigger/identity';
 import { LOOKUP_INTERVAL_MS } from '../../../nodes/CrmInvoicing/trigger/answers';
 import { unwrapSecret } from '../../../nodes/CrmInvoicing/trigger/secret';
-import { TEST_CREDENTIALS } from '../../helpers/harness';
+import { createHookContext, TEST_CREDENTIALS } from '../../helpers/harness';
 
 export const nodeType = new CrmInvoicingTrigger();
 
@@ -135,4 +135,50 @@ export function expectNoUnansweredRequests(): void {
 	afterEach(() => {
 		expect(unanswered).toEqual([]);
 	});
+}
+
+/**
+ * The trigger's three hooks in a real HookContext: by default the harness's node in production, subscribing to
+ * lead.created and deal.stage_changed in the workflow "Leads to Slack".
+ */
+export function triggerHooks(
+	options: {
+		parameters?: INodeParameters;
+		staticData?: IDataObject;
+		webhookUrl?: string;
+		mode?: 'trigger' | 'manual';
+		workflowName?: string;
+		credentials?: ICredentialDataDecryptedObject;
+		/** Another n8n instance, workflow or node than the harness's. */
+		instanceId?: string;
+		workflowId?: string;
+		nodeId?: string;
+	} = {},
+) {
+	const parts = createHookContext({
+		nodeType,
+		parameters: options.parameters ?? { events: ['lead.created', 'deal.stage_changed'] },
+		webhookUrl: options.webhookUrl ?? PRODUCTION_URL,
+		staticData: options.staticData,
+		mode: options.mode,
+		workflowName: options.workflowName ?? 'Leads to Slack',
+		...(options.credentials ? { credentials: options.credentials } : {}),
+	});
+	const { instanceId, workflowId, nodeId } = options;
+	if (instanceId !== undefined) parts.context.getInstanceId = () => instanceId;
+	if (workflowId !== undefined) {
+		const metadata = parts.context.getWorkflow();
+		parts.context.getWorkflow = () => ({ ...metadata, id: workflowId });
+	}
+	if (nodeId !== undefined) {
+		const node = parts.context.getNode();
+		parts.context.getNode = () => ({ ...node, id: nodeId });
+	}
+	const methods = nodeType.webhookMethods.default;
+	return {
+		...parts,
+		checkExists: async () => await methods.checkExists.call(parts.context),
+		create: async () => await methods.create.call(parts.context),
+		delete: async () => await methods.delete.call(parts.context),
+	};
 }

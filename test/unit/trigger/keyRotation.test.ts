@@ -17,7 +17,7 @@ import {
 } from '../../../nodes/CrmInvoicing/trigger/answers';
 import { KEY_CHECK_INTERVAL_MS, unwrapSecret } from '../../../nodes/CrmInvoicing/trigger/secret';
 import { readState } from '../../../nodes/CrmInvoicing/trigger/state';
-import { createHookContext, createWebhookContext, loggedMessages, TEST_CREDENTIALS } from '../../helpers/harness';
+import { createWebhookContext, loggedMessages, TEST_CREDENTIALS } from '../../helpers/harness';
 import { useNock } from '../../helpers/nock';
 import { signedHeaders } from '../../helpers/signing';
 import {
@@ -34,6 +34,7 @@ import {
 	storedSubscription,
 	tagFor,
 	TEST_URL,
+	triggerHooks,
 	useMovableClock,
 	wrapAsStored,
 } from './fixtures';
@@ -93,22 +94,7 @@ async function deliver(
 	return { ran: result.workflowData !== undefined, status: parts.response.statusCode, body: parts.response.sentBody, staticData: parts.staticData };
 }
 
-function hooks(staticData: IDataObject, apiKey: string) {
-	const parts = createHookContext({
-		nodeType,
-		parameters: { events: ['lead.created', 'deal.stage_changed'] },
-		webhookUrl: PRODUCTION_URL,
-		staticData,
-		credentials: { ...TEST_CREDENTIALS, apiKey },
-		workflowName: 'Leads to Slack',
-	});
-	const methods = nodeType.webhookMethods.default;
-	return {
-		staticData: parts.staticData,
-		checkExists: async () => await methods.checkExists.call(parts.context),
-		create: async () => await methods.create.call(parts.context),
-	};
-}
+const hooks = (staticData: IDataObject, apiKey: string) => triggerHooks({ staticData, credentials: { ...TEST_CREDENTIALS, apiKey } });
 
 const logged = (level: 'info' | 'warn') => loggedMessages.filter((entry) => entry.level === level).map((entry) => entry.message).join('\n');
 

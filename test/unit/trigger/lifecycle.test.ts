@@ -1,15 +1,14 @@
 import nock from 'nock';
 
 import { useNock } from '../../helpers/nock';
-import type { IDataObject, INodeParameters } from 'n8n-workflow';
+import type { IDataObject } from 'n8n-workflow';
 
 import { ownerTag } from '../../../nodes/CrmInvoicing/trigger/identity';
-import { createHookContext, loggedMessages, TEST_CREDENTIALS } from '../../helpers/harness';
+import { loggedMessages, TEST_CREDENTIALS } from '../../helpers/harness';
 import {
 	API,
 	earlierSubscription,
 	expectNoUnansweredRequests,
-	nodeType,
 	plain,
 	PRODUCTION_URL,
 	SECRET,
@@ -17,6 +16,7 @@ import {
 	storedSubscription,
 	tagFor,
 	TEST_URL,
+	triggerHooks,
 	unwrapped,
 } from './fixtures';
 
@@ -24,43 +24,6 @@ import {
 const LIST = '/api/v1/webhooks';
 const ONE = (id: string) => `/api/v1/webhooks/${id}`;
 
-function hooks(options: {
-	parameters?: INodeParameters;
-	staticData?: IDataObject;
-	webhookUrl?: string;
-	mode?: 'trigger' | 'manual';
-	workflowName?: string;
-	/** Another n8n instance, workflow or node than the harness's. */
-	instanceId?: string;
-	workflowId?: string;
-	nodeId?: string;
-}) {
-	const parts = createHookContext({
-		nodeType,
-		parameters: options.parameters ?? { events: ['lead.created', 'deal.stage_changed'] },
-		webhookUrl: options.webhookUrl ?? PRODUCTION_URL,
-		staticData: options.staticData,
-		mode: options.mode,
-		workflowName: options.workflowName ?? 'Leads to Slack',
-	});
-	const { instanceId, workflowId, nodeId } = options;
-	if (instanceId !== undefined) parts.context.getInstanceId = () => instanceId;
-	if (workflowId !== undefined) {
-		const metadata = parts.context.getWorkflow();
-		parts.context.getWorkflow = () => ({ ...metadata, id: workflowId });
-	}
-	if (nodeId !== undefined) {
-		const node = parts.context.getNode();
-		parts.context.getNode = () => ({ ...node, id: nodeId });
-	}
-	const methods = nodeType.webhookMethods.default;
-	return {
-		...parts,
-		checkExists: async () => await methods.checkExists.call(parts.context),
-		create: async () => await methods.create.call(parts.context),
-		delete: async () => await methods.delete.call(parts.context),
-	};
-}
 
 function emptyList() {
 	return nock(API).get(LIST).query(true).reply(200, { items: [], hasMore: false, nextCursor: null });
@@ -89,7 +52,7 @@ describe('create', () => {
 			})
 			.matchHeader('x-api-key', TEST_CREDENTIALS.apiKey)
 			.reply(200, { id: 'whk_1', name: 'n8n: Leads to Slack', url: PRODUCTION_URL, events: [], status: 'active', secret: SECRET });
-		const trigger = hooks({});
+		const trigger = triggerHooks({});
 
 		await expect(trigger.create()).resolves.toBe(true);
 
@@ -121,7 +84,7 @@ describe('create', () => {
 				return true;
 			})
 			.reply(200, { id: 'whk_2', secret: SECRET });
-		const trigger = hooks({
+		const trigger = triggerHooks({
 			parameters: {
 				events: ['lead.created'],
 				options: { customEvents: ' invoice.overdue ,lead.created,, client.created ', subscriptionName: '  Sales alerts ' },
@@ -143,7 +106,7 @@ describe('create', () => {
 		nock(API)
 			.post(LIST, (body: IDataObject) => JSON.stringify(body.events) === '["x.y"]')
 			.reply(200, { id: 'whk_3', secret: SECRET });
-		await expect(hooks({ parameters: { events: [], options: { customEvents: 'x.y' } } }).create()).resolves.toBe(true);
+		await expect(triggerHooks({ parameters: { events: [], options: { customEvents: 'x.y' } } }).create()).resolves.toBe(true);
 	});
 
 	it('uses the test URL while listening for a test event', async () => {
@@ -151,13 +114,13 @@ describe('create', () => {
 		nock(API)
 			.post(LIST, (body: IDataObject) => body.url === TEST_URL)
 			.reply(200, { id: 'whk_test', secret: SECRET });
-		const trigger = hooks({ mode: 'manual', webhookUrl: TEST_URL });
+		const trigger = triggerHooks({ mode: 'manual', webhookUrl: TEST_URL });
 		await trigger.create();
 		expect(trigger.staticData.subscriptionUrl).toBe(TEST_URL);
 	});
 
 	it('throws a clear error, without calling the API, when no event is selected', async () => {
-		const trigger = hooks({ parameters: { events: [], options: { customEvents: ' , ' } } });
+		const trigger = triggerHooks({ parameters: { events: [], options: { customEvents: ' , ' } } });
 		await expect(trigger.create()).rejects.toThrow('Select at least one event to subscribe to');
 		expect(plain(trigger.staticData)).toEqual({});
 	});
@@ -165,7 +128,7 @@ describe('create', () => {
 	it('throws when the response has no id, and stores nothing', async () => {
 		emptyList();
 		nock(API).post(LIST).reply(200, { secret: SECRET });
-		const trigger = hooks({});
+		const trigger = triggerHooks({});
 		const error = (await trigger.create().then(
 			() => undefined,
 			(caught: unknown) => caught,
@@ -180,7 +143,7 @@ describe('create', () => {
 		emptyList();
 		nock(API).post(LIST).reply(200, { id: 'whk_nosecret', secret: 'not-a-whsec' });
 		const removed = nock(API).delete(ONE('whk_nosecret')).reply(204);
-		const trigger = hooks({});
+		const trigger = triggerHooks({});
 		await expect(trigger.create()).rejects.toThrow('did not return a signing secret');
 		removed.done();
 		expect(plain(trigger.staticData)).toEqual({});
@@ -211,7 +174,7 @@ describe('create', () => {
 		const removedOld = nock(API).delete(ONE('whk_old')).reply(204);
 		nock(API).post(LIST).reply(200, { id: 'whk_new', secret: SECRET });
 
-		const trigger = hooks({ mode: 'manual', webhookUrl: TEST_URL });
+		const trigger = triggerHooks({ mode: 'manual', webhookUrl: TEST_URL });
 		await expect(trigger.create()).resolves.toBe(true);
 
 		removedOld.done();
@@ -229,7 +192,7 @@ describe('create', () => {
 		nock(API).get(LIST).query(true).reply(200, body());
 		const removed = nock(API).delete(ONE('whk_old')).reply(204);
 		nock(API).post(LIST).reply(200, { id: 'whk_new', secret: SECRET });
-		await expect(hooks({}).create()).resolves.toBe(true);
+		await expect(triggerHooks({}).create()).resolves.toBe(true);
 		removed.done();
 	});
 
@@ -243,7 +206,7 @@ describe('create', () => {
 			.reply(200, { data: [{ id: 'whk_old', name: `x [n8n:${tagFor()}]`, url: PRODUCTION_URL }], meta: { nextCursor: null, hasMore: false } });
 		const removed = nock(API).delete(ONE('whk_old')).reply(204);
 		nock(API).post(LIST).reply(200, { id: 'whk_new', secret: SECRET });
-		await expect(hooks({}).create()).resolves.toBe(true);
+		await expect(triggerHooks({}).create()).resolves.toBe(true);
 		removed.done();
 	});
 
@@ -253,14 +216,14 @@ describe('create', () => {
 	])('logs %s as a warning, deletes nothing and still subscribes', async (_case, body, message) => {
 		nock(API).get(LIST).query(true).times(2).reply(200, body);
 		nock(API).post(LIST).reply(200, { id: 'whk_new', secret: SECRET });
-		await expect(hooks({}).create()).resolves.toBe(true);
+		await expect(triggerHooks({}).create()).resolves.toBe(true);
 		expect(loggedMessages.some((entry) => entry.level === 'warn' && entry.message.includes(message))).toBe(true);
 	});
 
 	it('still subscribes when the leftover sweep cannot list subscriptions', async () => {
 		nock(API).get(LIST).query(true).reply(403, { error: { code: 'FORBIDDEN', message: 'no' } });
 		nock(API).post(LIST).reply(200, { id: 'whk_1', secret: SECRET });
-		const trigger = hooks({});
+		const trigger = triggerHooks({});
 		await expect(trigger.create()).resolves.toBe(true);
 		expect(loggedMessages.some((entry) => entry.level === 'warn' && entry.message.includes('could not list'))).toBe(true);
 	});
@@ -268,7 +231,7 @@ describe('create', () => {
 	it('says which event names the API refused (400) when undocumented names were asked for, and stores nothing', async () => {
 		emptyList();
 		nock(API).post(LIST).reply(400, { error: { code: 'VALIDATION_ERROR', message: 'unknown event invoice.paid' } });
-		const trigger = hooks({ parameters: { events: ['lead.created', 'invoice.paid', 'deal.updated'] } });
+		const trigger = triggerHooks({ parameters: { events: ['lead.created', 'invoice.paid', 'deal.updated'] } });
 		await expect(trigger.create()).rejects.toThrow(
 			"The API refused the event names invoice.paid (400 VALIDATION_ERROR: unknown event invoice.paid). The API's documentation names only lead.created.",
 		);
@@ -278,7 +241,7 @@ describe('create', () => {
 	it('names every undocumented event when the 400 does not say which', async () => {
 		emptyList();
 		nock(API).post(LIST).reply(400, 'Bad Request', { 'content-type': 'text/plain' });
-		const trigger = hooks({ parameters: { events: ['lead.created', 'deal.updated'], options: { customEvents: 'client.created' } } });
+		const trigger = triggerHooks({ parameters: { events: ['lead.created', 'deal.updated'], options: { customEvents: 'client.created' } } });
 		const error = (await trigger.create().catch((caught: unknown) => caught)) as Error;
 		expect(error.message).toMatch(/^The API refused the event names client\.created, deal\.updated \(400\b.*\)\. The API's documentation names only lead\.created\.$/);
 	});
@@ -286,7 +249,7 @@ describe('create', () => {
 	it('keeps the API error as it is for a 400 when only documented names were asked for', async () => {
 		emptyList();
 		nock(API).post(LIST).reply(400, { error: { code: 'VALIDATION_ERROR', message: 'url is invalid' } });
-		await expect(hooks({ parameters: { events: ['lead.created'] } }).create()).rejects.toMatchObject({
+		await expect(triggerHooks({ parameters: { events: ['lead.created'] } }).create()).rejects.toMatchObject({
 			name: 'NodeApiError',
 			message: expect.stringContaining('url is invalid'),
 		});
@@ -295,7 +258,7 @@ describe('create', () => {
 	it('surfaces an API error from POST /webhooks as NodeApiError', async () => {
 		emptyList();
 		nock(API).post(LIST).reply(422, { error: { code: 'VALIDATION', message: 'url must be a valid http or https URL' } });
-		const trigger = hooks({});
+		const trigger = triggerHooks({});
 		await expect(trigger.create()).rejects.toMatchObject({
 			name: 'NodeApiError',
 			message: expect.stringContaining('url must be a valid http or https URL'),
@@ -306,7 +269,7 @@ describe('create', () => {
 
 describe('checkExists', () => {
 	it('is false without a stored subscription, and calls nothing', async () => {
-		await expect(hooks({}).checkExists()).resolves.toBe(false);
+		await expect(triggerHooks({}).checkExists()).resolves.toBe(false);
 	});
 
 	it('is true when the subscription exists with the same URL and events (in any order), and changes nothing', async () => {
@@ -315,7 +278,7 @@ describe('checkExists', () => {
 			.matchHeader('x-api-key', TEST_CREDENTIALS.apiKey)
 			.reply(200, { id: 'whk_1', url: PRODUCTION_URL, events: ['lead.created', 'deal.stage_changed'], status: 'active' });
 		const stored = storedSubscription();
-		const trigger = hooks({ staticData: stored });
+		const trigger = triggerHooks({ staticData: stored });
 		await expect(trigger.checkExists()).resolves.toBe(true);
 		get.done();
 		expect(plain(trigger.staticData)).toEqual(plain(stored));
@@ -324,7 +287,7 @@ describe('checkExists', () => {
 
 	it('is false on 404, and clears the stored data', async () => {
 		nock(API).get(ONE('whk_1')).reply(404, { error: { code: 'NOT_FOUND', message: 'Webhook whk_1 was not found' } });
-		const trigger = hooks({ staticData: storedSubscription({ recentDeliveries: ['abc'] }) });
+		const trigger = triggerHooks({ staticData: storedSubscription({ recentDeliveries: ['abc'] }) });
 		await expect(trigger.checkExists()).resolves.toBe(false);
 		expect(plain(trigger.staticData)).toEqual({});
 	});
@@ -333,7 +296,7 @@ describe('checkExists', () => {
 		nock(API).get(ONE('whk_1')).reply(200, { id: 'whk_1', url: PRODUCTION_URL, events: ['deal.stage_changed', 'lead.created'] });
 		const stored = storedSubscription();
 		const { secretWrapped } = stored;
-		const trigger = hooks({ staticData: stored, webhookUrl: 'https://new-host.example.com/webhook/x/webhook' });
+		const trigger = triggerHooks({ staticData: stored, webhookUrl: 'https://new-host.example.com/webhook/x/webhook' });
 		await expect(trigger.checkExists()).resolves.toBe(false);
 		// No DELETE (none is mocked), no request to the old URL (afterEach).
 		expect(plain(trigger.staticData)).toEqual({ retiredSubscriptions: [{ id: 'whk_1', url: PRODUCTION_URL, secretWrapped }] });
@@ -353,7 +316,7 @@ describe('checkExists', () => {
 	it('is false when the events changed, and deletes the stale subscription (a 404 on delete is fine)', async () => {
 		nock(API).get(ONE('whk_1')).reply(200, { id: 'whk_1', url: PRODUCTION_URL, events: ['lead.created', 'deal.stage_changed'] });
 		const removed = nock(API).delete(ONE('whk_1')).reply(404, { error: { code: 'NOT_FOUND', message: 'gone' } });
-		const trigger = hooks({ staticData: storedSubscription(), parameters: { events: ['lead.created'] } });
+		const trigger = triggerHooks({ staticData: storedSubscription(), parameters: { events: ['lead.created'] } });
 		await expect(trigger.checkExists()).resolves.toBe(false);
 		removed.done();
 		expect(plain(trigger.staticData)).toEqual({});
@@ -361,7 +324,7 @@ describe('checkExists', () => {
 
 	it('counts custom events as selected events', async () => {
 		nock(API).get(ONE('whk_1')).reply(200, { id: 'whk_1', url: PRODUCTION_URL, events: ['lead.created', 'x.y'] });
-		const trigger = hooks({
+		const trigger = triggerHooks({
 			staticData: storedSubscription({ subscriptionEvents: ['lead.created', 'x.y'] }),
 			parameters: { events: ['lead.created'], options: { customEvents: 'x.y' } },
 		});
@@ -371,7 +334,7 @@ describe('checkExists', () => {
 	it('is false when the API disabled the subscription', async () => {
 		nock(API).get(ONE('whk_1')).reply(200, { id: 'whk_1', url: PRODUCTION_URL, events: ['deal.stage_changed', 'lead.created'], status: 'disabled' });
 		const removed = nock(API).delete(ONE('whk_1')).reply(204);
-		const trigger = hooks({ staticData: storedSubscription() });
+		const trigger = triggerHooks({ staticData: storedSubscription() });
 		await expect(trigger.checkExists()).resolves.toBe(false);
 		removed.done();
 	});
@@ -379,20 +342,20 @@ describe('checkExists', () => {
 	it('is false when the secret was lost, and deletes the subscription it cannot verify', async () => {
 		nock(API).get(ONE('whk_1')).reply(200, { id: 'whk_1', url: PRODUCTION_URL, events: ['deal.stage_changed', 'lead.created'] });
 		const removed = nock(API).delete(ONE('whk_1')).reply(204);
-		const trigger = hooks({ staticData: storedSubscription({ secretWrapped: undefined }) });
+		const trigger = triggerHooks({ staticData: storedSubscription({ secretWrapped: undefined }) });
 		await expect(trigger.checkExists()).resolves.toBe(false);
 		removed.done();
 	});
 
 	it('falls back to the stored URL and events when the API does not return them', async () => {
 		nock(API).get(ONE('whk_1')).reply(200, { id: 'whk_1' });
-		await expect(hooks({ staticData: storedSubscription() }).checkExists()).resolves.toBe(true);
+		await expect(triggerHooks({ staticData: storedSubscription() }).checkExists()).resolves.toBe(true);
 	});
 
 	it('throws other API errors and keeps the stored data', async () => {
 		nock(API).get(ONE('whk_1')).reply(403, { error: { code: 'FORBIDDEN', message: 'not allowed' } });
 		const stored = storedSubscription();
-		const trigger = hooks({ staticData: stored });
+		const trigger = triggerHooks({ staticData: stored });
 		await expect(trigger.checkExists()).rejects.toMatchObject({ name: 'NodeApiError' });
 		expect(plain(trigger.staticData)).toEqual(plain(stored));
 	});
@@ -401,7 +364,7 @@ describe('checkExists', () => {
 describe('delete', () => {
 	it('DELETEs the subscription, clears the stored data and returns true', async () => {
 		const removed = nock(API).delete(ONE('whk_1')).matchHeader('x-api-key', TEST_CREDENTIALS.apiKey).reply(204);
-		const trigger = hooks({ staticData: storedSubscription({ recentDeliveries: ['abc'] }) });
+		const trigger = triggerHooks({ staticData: storedSubscription({ recentDeliveries: ['abc'] }) });
 		await expect(trigger.delete()).resolves.toBe(true);
 		removed.done();
 		expect(plain(trigger.staticData)).toEqual({});
@@ -409,19 +372,19 @@ describe('delete', () => {
 
 	it('counts a 404 as already deleted', async () => {
 		nock(API).delete(ONE('whk_1')).reply(404, { error: { code: 'NOT_FOUND', message: 'gone' } });
-		const trigger = hooks({ staticData: storedSubscription() });
+		const trigger = triggerHooks({ staticData: storedSubscription() });
 		await expect(trigger.delete()).resolves.toBe(true);
 		expect(plain(trigger.staticData)).toEqual({});
 	});
 
 	it('returns true without a call when nothing is stored', async () => {
-		await expect(hooks({}).delete()).resolves.toBe(true);
+		await expect(triggerHooks({}).delete()).resolves.toBe(true);
 	});
 
 	it('keeps the stored subscription when the API refuses, so the next activation reuses or replaces it', async () => {
 		nock(API).delete(ONE('whk_1')).reply(403, { error: { code: 'FORBIDDEN', message: 'not allowed' } });
 		const stored = storedSubscription();
-		const trigger = hooks({ staticData: stored });
+		const trigger = triggerHooks({ staticData: stored });
 		await expect(trigger.delete()).resolves.toBe(false);
 		expect(plain(trigger.staticData)).toEqual(plain(stored));
 		expect(loggedMessages.some((entry) => entry.level === 'warn' && entry.message.includes('whk_1'))).toBe(true);
@@ -431,7 +394,7 @@ describe('delete', () => {
 	it('a 200 answered with an HTML page is not a deletion: the subscription is kept and the warning says why', async () => {
 		nock(API).delete(ONE('whk_1')).reply(200, '<!DOCTYPE html><html><body>Sign in</body></html>', { 'Content-Type': 'text/html' });
 		const stored = storedSubscription();
-		const trigger = hooks({ staticData: stored });
+		const trigger = triggerHooks({ staticData: stored });
 		await expect(trigger.delete()).resolves.toBe(false);
 		expect(plain(trigger.staticData)).toEqual(plain(stored));
 		const warned = loggedMessages.filter((entry) => entry.level === 'warn').map((entry) => entry.message);
@@ -443,7 +406,7 @@ describe('delete', () => {
 	it('never deletes a subscription stored for another URL (a restored copy\'s data names production\'s): kept, retired, named', async () => {
 		const stored = storedSubscription();
 		const { secretWrapped } = stored;
-		const trigger = hooks({ staticData: stored, webhookUrl: 'https://staging.example.com/webhook/x/webhook' });
+		const trigger = triggerHooks({ staticData: stored, webhookUrl: 'https://staging.example.com/webhook/x/webhook' });
 		await expect(trigger.delete()).resolves.toBe(true);
 		expect(plain(trigger.staticData)).toEqual({ retiredSubscriptions: [{ id: 'whk_1', url: PRODUCTION_URL, secretWrapped }] });
 		expect(loggedMessages.map((entry) => entry.message).join('\n')).toContain('kept webhook subscription whk_1');
@@ -485,66 +448,66 @@ describe('lifecycles leave no orphan subscription', () => {
 	afterEach(() => nock.cleanAll());
 
 	/** What n8n's WebhookService.createWebhookIfNotExists does. */
-	async function activate(trigger: ReturnType<typeof hooks>) {
+	async function activate(trigger: ReturnType<typeof triggerHooks>) {
 		if (!(await trigger.checkExists())) await trigger.create();
 	}
 
 	it('test listening, activation, restart, deactivation and reactivation', async () => {
 		// Listen for test event: n8n starts the test static data empty, then deletes after the event or timeout.
 		const testStatic: IDataObject = {};
-		await activate(hooks({ mode: 'manual', webhookUrl: TEST_URL, staticData: testStatic }));
+		await activate(triggerHooks({ mode: 'manual', webhookUrl: TEST_URL, staticData: testStatic }));
 		expect([...store.values()].map((s) => s.url)).toEqual([TEST_URL]);
-		await hooks({ mode: 'manual', webhookUrl: TEST_URL, staticData: testStatic }).delete();
+		await triggerHooks({ mode: 'manual', webhookUrl: TEST_URL, staticData: testStatic }).delete();
 		expect(store.size).toBe(0);
 
 		// Activation with the production URL.
 		const production: IDataObject = {};
-		await activate(hooks({ staticData: production }));
+		await activate(triggerHooks({ staticData: production }));
 		expect([...store.values()].map((s) => s.url)).toEqual([PRODUCTION_URL]);
 		const firstId = production.subscriptionId;
 
 		// n8n restarts: the saved static data comes back, the subscription is reused.
-		await activate(hooks({ staticData: JSON.parse(JSON.stringify(production)) as IDataObject }));
+		await activate(triggerHooks({ staticData: JSON.parse(JSON.stringify(production)) as IDataObject }));
 		expect([...store.keys()]).toEqual([firstId]);
 
 		// The user changes the events of the active workflow: replaced, not added.
-		await activate(hooks({ staticData: production, parameters: { events: ['invoice.paid'] } }));
+		await activate(triggerHooks({ staticData: production, parameters: { events: ['invoice.paid'] } }));
 		expect(store.size).toBe(1);
 		expect([...store.values()][0].events).toEqual(['invoice.paid']);
 
 		// Deactivation.
-		await hooks({ staticData: production }).delete();
+		await triggerHooks({ staticData: production }).delete();
 		expect(store.size).toBe(0);
 		expect(plain(production)).toEqual({});
 
 		// Reactivation.
-		await activate(hooks({ staticData: production }));
+		await activate(triggerHooks({ staticData: production }));
 		expect(store.size).toBe(1);
 	});
 
 	it('n8n stopped while listening for a test event: the next listen removes the leftover', async () => {
-		await activate(hooks({ mode: 'manual', webhookUrl: TEST_URL, staticData: {} }));
+		await activate(triggerHooks({ mode: 'manual', webhookUrl: TEST_URL, staticData: {} }));
 		// The test static data is lost with the process; n8n starts the next listen with empty static data.
-		await activate(hooks({ mode: 'manual', webhookUrl: TEST_URL, staticData: {} }));
+		await activate(triggerHooks({ mode: 'manual', webhookUrl: TEST_URL, staticData: {} }));
 		expect([...store.values()].map((s) => s.url)).toEqual([TEST_URL]);
 	});
 
 	it('test listening while the workflow is active leaves the production subscription alone', async () => {
 		const production: IDataObject = {};
-		await activate(hooks({ staticData: production }));
+		await activate(triggerHooks({ staticData: production }));
 		const testStatic: IDataObject = {};
-		await activate(hooks({ mode: 'manual', webhookUrl: TEST_URL, staticData: testStatic }));
+		await activate(triggerHooks({ mode: 'manual', webhookUrl: TEST_URL, staticData: testStatic }));
 		expect(store.size).toBe(2);
-		await hooks({ mode: 'manual', webhookUrl: TEST_URL, staticData: testStatic }).delete();
+		await triggerHooks({ mode: 'manual', webhookUrl: TEST_URL, staticData: testStatic }).delete();
 		expect([...store.values()].map((s) => s.url)).toEqual([PRODUCTION_URL]);
-		await expect(hooks({ staticData: production }).checkExists()).resolves.toBe(true);
+		await expect(triggerHooks({ staticData: production }).checkExists()).resolves.toBe(true);
 	});
 
 	it('the subscription was deleted in the CRM meanwhile: reactivation creates a new one', async () => {
 		const production: IDataObject = {};
-		await activate(hooks({ staticData: production }));
+		await activate(triggerHooks({ staticData: production }));
 		store.clear();
-		await activate(hooks({ staticData: production }));
+		await activate(triggerHooks({ staticData: production }));
 		expect(store.size).toBe(1);
 		expect(store.has(String(production.subscriptionId))).toBe(true);
 	});
@@ -587,7 +550,7 @@ describe('ownership: only subscriptions this trigger can prove it created are de
 
 	afterEach(() => nock.cleanAll());
 
-	async function activate(trigger: ReturnType<typeof hooks>) {
+	async function activate(trigger: ReturnType<typeof triggerHooks>) {
 		if (!(await trigger.checkExists())) await trigger.create();
 	}
 
@@ -596,7 +559,7 @@ describe('ownership: only subscriptions this trigger can prove it created are de
 	}
 
 	it('the tag is built from the instance id n8n gives the node (getInstanceId), the workflow, the node and the mode', () => {
-		expect(ownerTag(hooks({}).context)).toBe(tagFor());
+		expect(ownerTag(triggerHooks({}).context)).toBe(tagFor());
 		const tags = new Set([
 			tagFor(),
 			tagFor('manual'),
@@ -610,12 +573,12 @@ describe('ownership: only subscriptions this trigger can prove it created are de
 
 	it('an imported workflow (static data of another n8n instance) leaves that instance\'s subscription alone', async () => {
 		// Production's n8n created whk_prod; the workflow was exported with its static data and imported here.
-		const production = hooks({ instanceId: 'production-instance', staticData: {} });
+		const production = triggerHooks({ instanceId: 'production-instance', staticData: {} });
 		await activate(production);
 		const productionId = String(production.staticData.subscriptionId);
 		const imported = JSON.parse(JSON.stringify(production.staticData)) as IDataObject;
 
-		const staging = hooks({ staticData: imported, webhookUrl: 'https://staging.example.com/webhook/x/webhook' });
+		const staging = triggerHooks({ staticData: imported, webhookUrl: 'https://staging.example.com/webhook/x/webhook' });
 		await activate(staging);
 
 		expect(deleted).toEqual([]);
@@ -633,19 +596,19 @@ describe('ownership: only subscriptions this trigger can prove it created are de
 	it('deactivating a workflow whose static data came from another instance deletes nothing', async () => {
 		add('whk_prod', `n8n: Leads [n8n:${tagFor('trigger', { instanceId: 'production-instance' })}]`, PRODUCTION_URL);
 		const imported = storedSubscription({ subscriptionId: 'whk_prod', ownerTag: tagFor('trigger', { instanceId: 'production-instance' }) });
-		await expect(hooks({ staticData: imported }).delete()).resolves.toBe(true);
+		await expect(triggerHooks({ staticData: imported }).delete()).resolves.toBe(true);
 		expect(deleted).toEqual([]);
 	});
 
 	it('leaves a hand-made subscription (even at its own URL) and another workflow\'s trigger alone', async () => {
 		add('whk_hand', 'Made by hand in the CRM', PRODUCTION_URL);
-		const other = hooks({ workflowId: 'other-workflow', staticData: {}, webhookUrl: 'https://n8n.example.com/webhook/other/webhook' });
+		const other = triggerHooks({ workflowId: 'other-workflow', staticData: {}, webhookUrl: 'https://n8n.example.com/webhook/other/webhook' });
 		await activate(other);
 		const otherId = String(other.staticData.subscriptionId);
 
-		const mine = hooks({ staticData: {} });
+		const mine = triggerHooks({ staticData: {} });
 		await activate(mine);
-		await activate(hooks({ staticData: {} })); // static data lost: re-subscribes, sweeps its own leftover only
+		await activate(triggerHooks({ staticData: {} })); // static data lost: re-subscribes, sweeps its own leftover only
 
 		expect(deleted).toEqual([String(mine.staticData.subscriptionId)]);
 		expect(store.has('whk_hand')).toBe(true);
@@ -655,14 +618,14 @@ describe('ownership: only subscriptions this trigger can prove it created are de
 
 	it('a stored id whose subscription now carries another tag (re-used or renamed) is not deleted', async () => {
 		add('whk_x', `someone else [n8n:${tagFor('trigger', { workflowId: 'x' })}]`, PRODUCTION_URL);
-		await activate(hooks({ staticData: storedSubscription({ subscriptionId: 'whk_x' }) }));
+		await activate(triggerHooks({ staticData: storedSubscription({ subscriptionId: 'whk_x' }) }));
 		expect(deleted).toEqual([]);
 		expect(store.size).toBe(2);
 	});
 
 	it('n8n\'s URL changed (WEBHOOK_URL, tunnel): it subscribes at the new URL and deletes nothing; its subscriptions elsewhere are kept and named', async () => {
 		const production: IDataObject = {};
-		await activate(hooks({ staticData: production }));
+		await activate(triggerHooks({ staticData: production }));
 		const oldId = String(production.subscriptionId);
 		add('whk_hand', 'Made by hand', PRODUCTION_URL);
 		add('whk_other', `n8n: other [n8n:${tagFor('trigger', { workflowId: 'other' })}]`, 'https://n8n.example.com/webhook/o/webhook');
@@ -670,7 +633,7 @@ describe('ownership: only subscriptions this trigger can prove it created are de
 		add('whk_older', `n8n: Leads to Slack [n8n:${tagFor()}]`, 'https://older.example.com/webhook/x/webhook');
 
 		const NEW_URL = 'https://new-tunnel.example.com/webhook/c0ffee00-0000-4000-8000-0000000000aa/webhook';
-		await activate(hooks({ staticData: production, webhookUrl: NEW_URL }));
+		await activate(triggerHooks({ staticData: production, webhookUrl: NEW_URL }));
 
 		expect(deleted).toEqual([]);
 		const mine = [...store.values()].filter((s) => s.name.endsWith(`[n8n:${tagFor()}]`));
@@ -687,20 +650,20 @@ describe('ownership: only subscriptions this trigger can prove it created are de
 	it('static data of version 0.1 (no tag): adopted when it delivers to this node\'s URL, else left alone', async () => {
 		add('whk_legacy', 'n8n: Leads to Slack', PRODUCTION_URL);
 		const legacy = earlierSubscription('0.1', { webhookId: 'whk_legacy' });
-		const trigger = hooks({ staticData: legacy });
+		const trigger = triggerHooks({ staticData: legacy });
 		await expect(trigger.checkExists()).resolves.toBe(true);
 		expect(trigger.staticData.ownerTag).toBe(tagFor());
 
 		add('whk_foreign', 'n8n: Leads to Slack', 'https://production.example.com/webhook/x/webhook');
 		const imported = earlierSubscription('0.1', { webhookId: 'whk_foreign' });
-		await expect(hooks({ staticData: imported }).checkExists()).resolves.toBe(false);
+		await expect(triggerHooks({ staticData: imported }).checkExists()).resolves.toBe(false);
 		expect(deleted).toEqual([]);
 	});
 
 	it('two activations racing in one n8n process end with exactly one subscription, whose secret the last one holds', async () => {
 		const first: IDataObject = {};
 		const second: IDataObject = {};
-		await Promise.all([activate(hooks({ staticData: first })), activate(hooks({ staticData: second }))]);
+		await Promise.all([activate(triggerHooks({ staticData: first })), activate(triggerHooks({ staticData: second }))]);
 		expect(store.size).toBe(1);
 		const [survivor] = [...store.values()];
 		// The second create ran after the first (one at a time), swept the first one's subscription and holds its own.

@@ -27,7 +27,7 @@ import {
 	verifyWebhookSignature,
 } from '../../../nodes/CrmInvoicing/trigger/signature';
 import { mayDelete } from '../../../nodes/CrmInvoicing/trigger/subscription';
-import { createHookContext, createWebhookContext, loggedMessages, TEST_CREDENTIALS } from '../../helpers/harness';
+import { createWebhookContext, loggedMessages, TEST_CREDENTIALS } from '../../helpers/harness';
 import { useNock } from '../../helpers/nock';
 import { signedHeaders } from '../../helpers/signing';
 import {
@@ -46,6 +46,7 @@ import {
 	storedSubscription,
 	tagFor,
 	TEST_URL,
+	triggerHooks,
 	useMovableClock,
 	wrapAsStored,
 } from './fixtures';
@@ -127,22 +128,6 @@ function expectNothingRun(delivered: Delivered, status: number, reason?: string)
 	if (reason !== undefined) expect(delivered.body).toEqual({ error: reason });
 }
 
-function hooks(options: { staticData?: IDataObject; webhookUrl?: string; parameters?: INodeParameters } = {}) {
-	const parts = createHookContext({
-		nodeType,
-		parameters: options.parameters ?? { events: ['lead.created', 'deal.stage_changed'] },
-		webhookUrl: options.webhookUrl ?? PRODUCTION_URL,
-		staticData: options.staticData,
-		workflowName: 'Leads to Slack',
-	});
-	const methods = nodeType.webhookMethods.default;
-	return {
-		...parts,
-		checkExists: async () => await methods.checkExists.call(parts.context),
-		create: async () => await methods.create.call(parts.context),
-		delete: async () => await methods.delete.call(parts.context),
-	};
-}
 
 const warnings = () => loggedMessages.filter((entry) => entry.level === 'warn').map((entry) => entry.message);
 
@@ -349,7 +334,7 @@ describe('a retired subscription (kept at the CRM because it delivers to another
 	it('at most three are kept, the oldest forgotten first', async () => {
 		const retired = [0, 1, 2, 3, 4].map((index) => ({ id: `whk_r${index}`, url: `https://old${index}.example.com/h` }));
 		const staticData = storedSubscription({ retiredSubscriptions: retired });
-		const trigger = hooks({ staticData, webhookUrl: 'https://new.example.com/webhook/x/webhook' });
+		const trigger = triggerHooks({ staticData, webhookUrl: 'https://new.example.com/webhook/x/webhook' });
 		// Deactivated while its data names a subscription at another URL: that one is retired too.
 		await expect(trigger.delete()).resolves.toBe(true);
 		expect((plain(trigger.staticData).retiredSubscriptions as IDataObject[]).map((entry) => entry.id)).toEqual(['whk_r3', 'whk_r4', 'whk_1']);
@@ -371,7 +356,7 @@ describe('the deletion rule: only a subscription with this node\'s tag at this n
 
 	it('a restored copy (same owner tag, another URL) keeps production\'s subscription at activation, deletes only its own, and never requests production\'s URL', async () => {
 		nock(API).get(ONE('whk_1')).reply(200, { id: 'whk_1', url: PRODUCTION_URL, events: ['lead.created', 'deal.stage_changed'] });
-		const trigger = hooks({ staticData: storedSubscription(), webhookUrl: STAGING_URL });
+		const trigger = triggerHooks({ staticData: storedSubscription(), webhookUrl: STAGING_URL });
 		await expect(trigger.checkExists()).resolves.toBe(false);
 		expect((plain(trigger.staticData).retiredSubscriptions as IDataObject[]).map((entry) => entry.id)).toEqual(['whk_1']);
 
@@ -406,7 +391,7 @@ describe('the deletion rule: only a subscription with this node\'s tag at this n
 			.query(true)
 			.reply(200, planted.map((url, index) => ({ id: `whk_planted_${index}`, name: `planted [n8n:${tagFor()}]`, url })));
 		nock(API).post('/api/v1/webhooks').reply(200, { id: 'whk_new', secret: SECRET });
-		await expect(hooks({}).create()).resolves.toBe(true);
+		await expect(triggerHooks({}).create()).resolves.toBe(true);
 		// No DELETE is mocked, and afterEach finds no request to any other host.
 		expect(warnings().filter((message) => message.includes('kept webhook subscription whk_planted_'))).toHaveLength(planted.length);
 		// What the CRM lists is anyone's text: no line break reaches the log.
@@ -420,7 +405,7 @@ describe('the deletion rule: only a subscription with this node\'s tag at this n
 			.query(true)
 			.reply(200, Array.from({ length: 40 }, (_unused, index) => ({ id: `whk_p${index}`, name: `x [n8n:${tagFor()}]`, url: `http://10.0.0.${index}/` })));
 		nock(API).post('/api/v1/webhooks').reply(200, { id: 'whk_new', secret: SECRET });
-		await expect(hooks({}).create()).resolves.toBe(true);
+		await expect(triggerHooks({}).create()).resolves.toBe(true);
 		expect(warnings()).toHaveLength(11);
 		expect(warnings()[10]).toContain('kept 30 more webhook subscriptions');
 	});
@@ -452,24 +437,24 @@ describe('the deletion rule: only a subscription with this node\'s tag at this n
 				store.set(id, { ...(body as IDataObject), id });
 				return [200, { ...(body as IDataObject), id, secret: `whsec_${Buffer.from(`secret-${id}-0123456789`).toString('base64')}` }];
 			});
-		const activate = async (trigger: ReturnType<typeof hooks>) => {
+		const activate = async (trigger: ReturnType<typeof triggerHooks>) => {
 			if (!(await trigger.checkExists())) await trigger.create();
 		};
 		const production: IDataObject = {};
-		await activate(hooks({ staticData: production }));
+		await activate(triggerHooks({ staticData: production }));
 		const productionId = String(production.subscriptionId);
 		// The backup: a copy of production's static data, started with another WEBHOOK_URL.
 		const staging = plain(production);
 		for (let round = 0; round < 3; round++) {
-			await activate(hooks({ staticData: staging, webhookUrl: STAGING_URL }));
-			await activate(hooks({ staticData: production }));
+			await activate(triggerHooks({ staticData: staging, webhookUrl: STAGING_URL }));
+			await activate(triggerHooks({ staticData: production }));
 		}
 		expect(deleted).toEqual([]);
 		expect(production.subscriptionId).toBe(productionId);
 		expect(store.get(productionId)?.url).toBe(PRODUCTION_URL);
 		expect([...store.values()].map((subscription) => subscription.url).sort()).toEqual([PRODUCTION_URL, STAGING_URL].sort());
 		// The copy unpublishes: only its own subscription goes.
-		await hooks({ staticData: staging, webhookUrl: STAGING_URL }).delete();
+		await triggerHooks({ staticData: staging, webhookUrl: STAGING_URL }).delete();
 		expect([...store.values()].map((subscription) => subscription.url)).toEqual([PRODUCTION_URL]);
 		nock.cleanAll();
 	});
@@ -485,8 +470,8 @@ describe('each lifecycle hook finishes within its time limit, whatever the CRM d
 	 * The hooks the node runs, with a shorter time limit than their default HOOK_TIME_LIMIT_MS (the one n8n's calls get),
 	 * to prove the mechanism without waiting 20 s.
 	 */
-	function limited(limitMs: number, options: Parameters<typeof hooks>[0] = {}) {
-		const trigger = hooks(options);
+	function limited(limitMs: number, options: Parameters<typeof triggerHooks>[0] = {}) {
+		const trigger = triggerHooks(options);
 		return {
 			...trigger,
 			checkExists: async () => await checkExists.call(trigger.context, limitMs),
