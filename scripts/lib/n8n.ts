@@ -45,7 +45,7 @@ export function installPackage(userFolder: string, tarball?: string): string {
 
 /** The version of the package installed in a user folder (what n8n loads at its next start). */
 export function installedVersion(userFolder: string): string {
-	const manifest = path.join(userFolder, '.n8n', 'nodes', 'node_modules', 'n8n-nodes-crm-invoicing', 'package.json');
+	const manifest = path.join(userFolder, '.n8n', 'nodes', 'node_modules', PACKAGE_NAME, 'package.json');
 	return (JSON.parse(readFileSync(manifest, 'utf8')) as { version: string }).version;
 }
 

@@ -11,9 +11,20 @@ import path from 'node:path';
 
 import { seededId } from '../sandbox/store';
 import { webhookNode } from '../../scripts/lib/n8n';
-import { ACTION_NODE_TYPE, e2eEnv, finishedExecutions, nodeOutput, PACKAGE, sandbox, TRIGGER_NODE_TYPE, waitFor, waitForExecution, waitForExecutions, withActiveWorkflow } from './lib';
-
-const POLLING_TRIGGER_TYPE = `${PACKAGE}.crmInvoicingPollingTrigger`;
+import {
+	ACTION_NODE_TYPE,
+	e2eEnv,
+	EVERY_TEN_SECONDS,
+	finishedExecutions,
+	nodeOutput,
+	POLLING_TRIGGER_TYPE,
+	sandbox,
+	TRIGGER_NODE_TYPE,
+	waitFor,
+	waitForExecution,
+	waitForExecutions,
+	withActiveWorkflow,
+} from './lib';
 
 const env = e2eEnv();
 const crm = sandbox(env);
@@ -315,7 +326,7 @@ describe(`The examples in real n8n ${env.n8nVersion}`, () => {
 		// every 10 s (six poll times, the shortest n8n accepts) instead of every minute.
 		const trigger = nodeNamed(workflow, 'Lead Updated');
 		expect(trigger.parameters.pollTimes).toEqual({ item: [{ mode: 'everyMinute' }] });
-		trigger.parameters.pollTimes = { item: [0, 10, 20, 30, 40, 50].map((second) => ({ mode: 'custom', cronExpression: `${second} * * * * *` })) };
+		trigger.parameters.pollTimes = EVERY_TEN_SECONDS;
 
 		await withActiveWorkflow(workflow as unknown as Record<string, unknown>, async (workflowId) => {
 			// The activation poll remembers the leads; then one watched change and one that is not watched.

@@ -12,7 +12,7 @@ import { randomUUID } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 
 import { logSize } from '../../scripts/lib/settle';
-import { e2eEnv, expectExactlyExecutions, finishedExecutions, n8nClient, sandbox, triggerState, triggerUrl, triggerWorkflow, waitFor } from './lib';
+import { e2eEnv, expectExactlyExecutions, finishedExecutions, n8nClient, restartN8n, sandbox, triggerState, triggerUrl, triggerWorkflow, waitFor } from './lib';
 
 jest.setTimeout(420_000);
 
@@ -25,11 +25,6 @@ let credential: { id: string; name: string };
 let oldKey: string;
 let workflow: ReturnType<typeof triggerWorkflow>;
 let workflowId: string;
-
-async function restartN8n(): Promise<void> {
-	const response = await fetch(`${env.controlUrl}/restart-n8n`, { method: 'POST' });
-	expect(response.status).toBe(200);
-}
 
 /** A new key at the CRM, the credential updated to it in n8n, the old key revoked at the CRM. */
 async function rotateKey(): Promise<string> {

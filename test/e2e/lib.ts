@@ -7,12 +7,13 @@ import type { RequestLogEntry, SandboxPersonality } from '../sandbox/types';
 import { N8nClient, webhookNode } from '../../scripts/lib/n8n';
 import { waitForWebhook } from '../../scripts/lib/settle';
 
-export { waitForWebhook, webhookRegistered } from '../../scripts/lib/settle';
+export { waitForWebhook } from '../../scripts/lib/settle';
 
 export const PACKAGE = 'n8n-nodes-crm-invoicing';
 export const ACTION_NODE_TYPE = `${PACKAGE}.crmInvoicing`;
 export const TRIGGER_NODE_TYPE = `${PACKAGE}.crmInvoicingTrigger`;
 export const POLLING_TRIGGER_TYPE = `${PACKAGE}.crmInvoicingPollingTrigger`;
+export const TRIGGER_NODE_NAME = 'CRM Invoicing Trigger';
 export const POLLING_NODE_NAME = 'CRM Invoicing Polling Trigger';
 /** Six poll times, one every ten seconds: the shortest interval n8n accepts (it refuses less than a minute per poll time). */
 export const EVERY_TEN_SECONDS = {
@@ -323,7 +324,7 @@ export function triggerWorkflow(name: string, events: string[], env = e2eEnv(), 
 		nodes: [
 			{
 				id: randomUUID(),
-				name: 'CRM Invoicing Trigger',
+				name: TRIGGER_NODE_NAME,
 				type: TRIGGER_NODE_TYPE,
 				typeVersion,
 				position: [0, 0],
@@ -342,7 +343,7 @@ export async function finishedExecutions(workflowId: string, env = e2eEnv()): Pr
 }
 
 /** A workflow holding only the CRM Invoicing Polling Trigger (admin credential), polling every 10 s for `events`. */
-export function pollingWorkflow(name: string, events: string[], options: Record<string, unknown> = {}, env = e2eEnv(), typeVersion = 1) {
+export function pollingWorkflow(name: string, events: string[], options: Record<string, unknown> = {}, env = e2eEnv()) {
 	const credential = env.credentials.admin;
 	return {
 		name,
@@ -351,7 +352,7 @@ export function pollingWorkflow(name: string, events: string[], options: Record<
 				id: randomUUID(),
 				name: POLLING_NODE_NAME,
 				type: POLLING_TRIGGER_TYPE,
-				typeVersion,
+				typeVersion: 1,
 				position: [0, 0],
 				parameters: { pollTimes: EVERY_TEN_SECONDS, events, simplify: false, options },
 				credentials: { crmInvoicingApi: { id: credential.id, name: credential.name } },
@@ -379,8 +380,6 @@ export async function restartN8n(options: { webhookUrl?: string; publicationServ
 	if (response.status !== 200) throw new Error(`restart-n8n → ${response.status}: ${text}`);
 	return (JSON.parse(text) as { version: string }).version;
 }
-
-export const TRIGGER_NODE_NAME = 'CRM Invoicing Trigger';
 
 /** A trigger's production URL under `base` (n8n's own URL by default, or another address of it). */
 export function triggerUrl(workflow: { nodes: Array<{ webhookId?: string }> }, base = e2eEnv().n8nUrl): string {

@@ -11,7 +11,7 @@
 import { randomUUID } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 
-import { e2eEnv, finishedExecutions, n8nClient, sandbox, triggerWorkflow, waitFor, waitForWebhook, withActiveWorkflow } from './lib';
+import { e2eEnv, finishedExecutions, n8nClient, restartN8n, sandbox, triggerWorkflow, waitFor, waitForWebhook, withActiveWorkflow } from './lib';
 import { webhookNode } from '../../scripts/lib/n8n';
 
 jest.setTimeout(600_000);
@@ -23,15 +23,6 @@ const n8n = n8nClient(env);
 /** The trigger's production URL under a base (n8n's own URL, or the alias it is restarted with). */
 function urlOf(workflow: { nodes: Array<{ webhookId: string }> }, base = env.n8nUrl): string {
 	return `${base}/webhook/${workflow.nodes[0].webhookId}/webhook`;
-}
-
-async function restartN8n(options: { webhookUrl?: 'default' | 'alias'; publicationService?: false } = {}): Promise<void> {
-	const response = await fetch(`${env.controlUrl}/restart-n8n`, {
-		method: 'POST',
-		headers: { 'content-type': 'application/json' },
-		body: JSON.stringify({ webhookUrl: options.webhookUrl ?? 'default', publicationService: options.publicationService }),
-	});
-	expect(response.status).toBe(200);
 }
 
 /** Re-publishing, the 2.41 rule: deactivate, then activate (each waits until n8n has done it). */

@@ -6,10 +6,9 @@
  * - A CRM whose clock is 30 s behind, answering 429 for 8 s with a Retry-After date: the lead arrives in a handful
  *   of requests, with and without a Date header.
  */
-import { randomUUID } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 
-import { e2eEnv, n8nClient, nodeError, nodeOutput, PACKAGE, runAction, sandbox, waitFor } from './lib';
+import { e2eEnv, n8nClient, nodeError, nodeOutput, pollingWorkflow, runAction, sandbox, waitFor } from './lib';
 
 const env = e2eEnv();
 const crm = sandbox(env);
@@ -83,22 +82,7 @@ describe(`a key echoed JSON-escaped, in real n8n ${env.n8nVersion}`, () => {
 	it('a polling trigger on it: its warning in n8n\'s log, and its failed poll, show it redacted; the log has no spelling of it', async () => {
 		// Each poll's list holds one lead without an id whose name echoes the key: the trigger names it in a warning.
 		await crm.fault({ status: 200, echoKey: 'escaped', method: 'GET', pathPrefix: '/api/v1/leads', count: 1_000 });
-		const everyTenSeconds = { item: [0, 10, 20, 30, 40, 50].map((second) => ({ mode: 'custom', cronExpression: `${second} * * * * *` })) };
-		const workflow = await n8n.createWorkflow({
-			name: `e2e escaped key poll ${Date.now()}`,
-			nodes: [
-				{
-					id: randomUUID(),
-					name: 'CRM Invoicing Polling Trigger',
-					type: `${PACKAGE}.crmInvoicingPollingTrigger`,
-					typeVersion: 1,
-					position: [0, 0],
-					parameters: { pollTimes: everyTenSeconds, events: ['newLead'], simplify: false, options: {} },
-					credentials: { crmInvoicingApi: { id: credential.id, name: credential.name } },
-				},
-			],
-			connections: {},
-		});
+		const workflow = await n8n.createWorkflow(pollingWorkflow(`e2e escaped key poll ${Date.now()}`, ['newLead'], {}, withKey()));
 		const logText = () => readFileSync(env.logFile).subarray(logFrom).toString('utf8');
 		try {
 			await n8n.activate(workflow.id);

@@ -12,12 +12,12 @@
  */
 import { cpSync, existsSync, readFileSync, rmSync } from 'node:fs';
 import { createServer, request as httpRequest, type Server } from 'node:http';
-import { createServer as createNetServer } from 'node:net';
 import path from 'node:path';
 
 import { N8nClient, N8nProcess } from '../../scripts/lib/n8n';
 import { ensureRuntime } from '../../scripts/lib/runtime';
 import { waitForStoredWorkflows } from '../../scripts/lib/settle';
+import { assertPortFree } from '../../scripts/lib/system';
 import {
 	e2eEnv,
 	expectExactlyExecutions,
@@ -25,6 +25,7 @@ import {
 	FORGED_SECRET,
 	n8nClient,
 	nodeError,
+	restartN8n,
 	runAction,
 	sandbox,
 	sendSignedDelivery,
@@ -62,18 +63,12 @@ afterEach(async () => {
 	}
 });
 
-async function assertPortFree(port: number): Promise<void> {
-	const free = await new Promise<boolean>((resolve) => {
-		const server = createNetServer();
-		server.once('error', () => resolve(false));
-		server.listen(port, '127.0.0.1', () => server.close(() => resolve(true)));
-	});
-	if (!free) throw new Error(`Port ${port} is taken: this test uses n8n's port + 2, + 4 (and + 10004) and + 6`);
-}
+/** Named when one of this test's ports is taken. */
+const PORTS_USE = `trigger-invariants.e2e (it uses n8n's port + 2, + 4 (and + 10004) and + 6)`;
 
 /** Every request an HTTP server received (method and path), and a way to close it. */
 async function listen(port: number, handle: (request: import('node:http').IncomingMessage, response: import('node:http').ServerResponse) => void): Promise<Server> {
-	await assertPortFree(port);
+	await assertPortFree(port, PORTS_USE);
 	const server = createServer(handle);
 	await new Promise<void>((resolve) => server.listen(port, '127.0.0.1', resolve));
 	return server;
@@ -214,21 +209,16 @@ describe.each([
 		});
 	}
 
-	async function restartN8n(webhookUrl: string): Promise<void> {
-		const response = await fetch(`${env.controlUrl}/restart-n8n`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ webhookUrl }) });
-		expect(response.status).toBe(200);
-	}
-
 	beforeAll(async () => {
-		await assertPortFree(COPY_PORT);
-		await assertPortFree(COPY_PORT + 10_000);
+		await assertPortFree(COPY_PORT, PORTS_USE);
+		await assertPortFree(COPY_PORT + 10_000, PORTS_USE);
 		await openProxy();
-		await restartN8n(proxyUrl);
+		await restartN8n({ webhookUrl: proxyUrl });
 	});
 
 	afterAll(async () => {
 		await close(proxy);
-		await restartN8n('default');
+		await restartN8n({ webhookUrl: 'default' });
 	});
 
 	it('production\'s subscription survives the copy\'s start-up and the copy unpublishing; production then receives', async () => {

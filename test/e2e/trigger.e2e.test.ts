@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 
-import { e2eEnv, finishedExecutions, n8nClient, sandbox, sendSignedDelivery, sendUntilAsked, triggerWorkflow, waitFor } from './lib';
+import { e2eEnv, finishedExecutions, n8nClient, restartN8n, sandbox, sendSignedDelivery, sendUntilAsked, triggerWorkflow, waitFor } from './lib';
 
 const env = e2eEnv();
 const crm = sandbox(env);
@@ -68,8 +68,7 @@ describe(`CRM Invoicing Trigger in real n8n ${env.n8nVersion}`, () => {
 	});
 
 	it('creates no duplicate subscription when n8n restarts', async () => {
-		const restart = await fetch(`${env.controlUrl}/restart-n8n`, { method: 'POST' });
-		expect(restart.status).toBe(200);
+		await restartN8n();
 		const subscriptions = await subscriptionsFor();
 		expect(subscriptions.map((s) => s.id)).toEqual([subscription.id]);
 		// And it still delivers after the restart.
@@ -89,8 +88,7 @@ describe(`CRM Invoicing Trigger in real n8n ${env.n8nVersion}`, () => {
 		// The same webhook-id again, in the same process and after a restart (only n8n's saved static data knows it).
 		const again = await sendSignedDelivery(subscription.url, subscription.secret, id, delivery);
 		expect(again).toEqual({ status: 200, body: { received: true, duplicate: true } });
-		const restart = await fetch(`${env.controlUrl}/restart-n8n`, { method: 'POST' });
-		expect(restart.status).toBe(200);
+		await restartN8n();
 		const afterRestart = await sendSignedDelivery(subscription.url, subscription.secret, id, delivery);
 		expect(afterRestart).toEqual({ status: 200, body: { received: true, duplicate: true } });
 

@@ -7,7 +7,10 @@
  * gives the same output, and deactivation removes every subscription.
  */
 import { randomUUID } from 'node:crypto';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 
+import { ROOT } from '../../scripts/lib/runtime';
 import {
 	actionWorkflow,
 	callWebhook,
@@ -19,6 +22,7 @@ import {
 	pollingWorkflow,
 	restartN8n,
 	sandbox,
+	TRIGGER_NODE_NAME,
 	triggerWorkflow,
 	waitFor,
 } from './lib';
@@ -28,12 +32,18 @@ const crm = sandbox(env);
 const n8n = n8nClient(env);
 
 const RELEASE_0_3 = 'test/fixtures/releases/n8n-nodes-crm-invoicing-0.3.0.tgz';
-const TRIGGER_NODE_NAME = 'CRM Invoicing Trigger';
-const POLL_MS = 10_000;
+/** This checkout's version: what n8n must load after the upgrade. */
+const CURRENT_VERSION = (JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { version: string }).version;
 
 jest.setTimeout(420_000);
 
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+/** Waits until the poller has polled `count` times since the sandbox's request log was cleared (one answered list read each). */
+async function waitForLeadListPolls(count: number, timeoutMs: number, what: string): Promise<void> {
+	await waitFor(async () => {
+		const reads = (await crm.requests()).filter((request) => request.method === 'GET' && request.path === '/api/v1/leads' && request.status === 200);
+		return reads.length >= count;
+	}, timeoutMs, what);
+}
 
 interface Saved {
 	triggerV1: string;
@@ -45,6 +55,8 @@ interface Saved {
 
 describe(`An upgrade from 0.3.0 to this checkout in real n8n ${env.n8nVersion}`, () => {
 	const saved: Partial<Saved> = {};
+	/** Whether n8n runs this checkout's package again (the second test's restart did it): afterAll then need not. */
+	let onCurrent = false;
 	let subscriptionsBefore: any[] = [];
 	let leadBefore: any;
 	let actionOutputBefore: { v1: any[]; v2: any[] } = { v1: [], v2: [] };
@@ -61,7 +73,7 @@ describe(`An upgrade from 0.3.0 to this checkout in real n8n ${env.n8nVersion}`,
 			await n8n.deactivate(id).catch(() => undefined);
 			await n8n.deleteWorkflow(id).catch(() => undefined);
 		}
-		await restartN8n({ package: 'current' });
+		if (!onCurrent) await restartN8n({ package: 'current' });
 		await crm.config({ listOrder: 'oldest' });
 		await crm.reset();
 	});
@@ -74,6 +86,8 @@ describe(`An upgrade from 0.3.0 to this checkout in real n8n ${env.n8nVersion}`,
 		};
 		saved.triggerV1 = await create(triggerWorkflow('upgrade trigger v1', ['lead.created'], env, 1));
 		saved.triggerV2 = await create(triggerWorkflow('upgrade trigger v2', ['lead.created'], env, 2));
+		// The poller's first poll (at its activation) is the one lead-list read: the log from here on tells when it came.
+		await crm.clearRequests();
 		saved.poller = await create(pollingWorkflow('upgrade poller', ['newLead', 'updatedLead']));
 		for (const version of [1, 2] as const) {
 			const path = `upgrade-action-v${version}-${randomUUID()}`;
@@ -86,8 +100,9 @@ describe(`An upgrade from 0.3.0 to this checkout in real n8n ${env.n8nVersion}`,
 			const all = await crm.webhooks();
 			return all.length === 2 ? all : undefined;
 		}, 30_000, 'one subscription per webhook trigger');
-		// Let the poller's first poll remember the leads the sandbox seeds, so that only the new lead is emitted.
-		await sleep(POLL_MS + 2_000);
+		// The poller's first poll remembers the leads the sandbox seeds, so that only the new lead is emitted: the lead is
+		// created once the sandbox has answered that poll's list (a lead created later cannot be in it).
+		await waitForLeadListPolls(1, 30_000, 'the poller\'s first poll');
 
 		leadBefore = await crm.api('POST', '/leads', { name: 'Before The Upgrade', email: 'before@example.com' });
 		for (const id of [saved.triggerV1, saved.triggerV2]) {
@@ -105,7 +120,9 @@ describe(`An upgrade from 0.3.0 to this checkout in real n8n ${env.n8nVersion}`,
 	});
 
 	it('after the upgrade the same workflows run unchanged: same subscriptions, each event once, nothing emitted twice, same action output', async () => {
-		expect(await restartN8n({ package: 'current' })).not.toBe('0.3.0');
+		const version = await restartN8n({ package: 'current' });
+		onCurrent = true;
+		expect(version).toBe(CURRENT_VERSION);
 
 		// The subscriptions made under 0.3.0 still serve: no new one, none deleted.
 		expect((await crm.webhooks()).map((subscription) => subscription.id).sort()).toEqual(subscriptionsBefore.map((subscription) => subscription.id).sort());
@@ -133,7 +150,10 @@ describe(`An upgrade from 0.3.0 to this checkout in real n8n ${env.n8nVersion}`,
 
 		// The poller remembers what it saw under 0.3.0: only the new lead, once, and no lead reported as updated.
 		await waitFor(async () => (await emittedItems(saved.poller as string, POLLING_NODE_NAME)).length >= 2, 60_000, 'the poll after the upgrade');
-		await sleep(2 * POLL_MS + 3_000);
+		// Two more polls, each given 3 s to finish an execution: none may emit a lead again.
+		await crm.clearRequests();
+		await waitForLeadListPolls(2, 30_000, 'two more polls');
+		await new Promise((resolve) => setTimeout(resolve, 3_000));
 		expect((await emittedItems(saved.poller as string, POLLING_NODE_NAME)).map((item) => [item.id, item._event])).toEqual([
 			[leadBefore.id, 'newLead'],
 			[leadAfter.id, 'newLead'],
