@@ -134,15 +134,13 @@ describe('execution hints: what a run cost', () => {
 		);
 		expect(run.items).toHaveLength(1);
 		expect(sleepMock).toHaveBeenCalledTimes(1);
-		const waited = sleepMock.mock.calls[0][0] as number;
-		expect(run.hints).toEqual([
-			{
-				message: `This run sent 2 requests to the CRM, waited ${formatDuration(waited)} in total for its rate limit and absorbed 1 answer 429 (Too Many Requests) by waiting and retrying.`,
-				type: 'info',
-				location: 'outputPane',
-			},
-		]);
-		expect(run.hints[0].message).toMatch(/waited 2(\.\d)? s in total/);
+		// The pacer counts the wait from when the retry queued to when its turn came, which includes the few ms between
+		// queueing and setting the timer: on a busy machine 2,000 ms asked can count as "2.1 s".
+		expect(run.hints).toHaveLength(1);
+		expect(run.hints[0]).toMatchObject({ type: 'info', location: 'outputPane' });
+		expect(run.hints[0].message).toMatch(
+			/^This run sent 2 requests to the CRM, waited 2(\.\d)? s in total for its rate limit and absorbed 1 answer 429 \(Too Many Requests\) by waiting and retrying\.$/,
+		);
 	});
 
 	it('counts per run: a second run of the node starts from zero', async () => {
