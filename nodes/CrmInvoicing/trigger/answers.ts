@@ -11,28 +11,21 @@ import { Deadline, isInactiveStatus, lookUpSubscription, printable, subscribe } 
  * for this node's retired subscription; another 4xx only if no retry could (docs/trigger.md#answers-to-deliveries).
  */
 
-export const NO_SECRET_REASON =
-	'this trigger holds no signing secret yet (its subscription is being created, or was not created by this n8n); retry later. If this lasts, deactivate and re-activate the workflow so that it subscribes anew';
+export const NO_SECRET_REASON = 'this trigger holds no signing secret yet (its subscription is being created, or was not created by this n8n); retry later. If this lasts, deactivate and re-activate the workflow so that it subscribes anew';
 
-export const NO_CREDENTIAL_REASON =
-	'this trigger\'s credential could not be read, so its signing secret cannot be unwrapped; retry later. Check the trigger\'s credential in n8n';
+export const NO_CREDENTIAL_REASON = 'this trigger\'s credential could not be read, so its signing secret cannot be unwrapped; retry later. Check the trigger\'s credential in n8n';
 
-export const UNUSABLE_SECRET_REASON =
-	'this trigger\'s stored signing secret cannot be read with its credential\'s API key (the key changed while no n8n process held the secret, or the workflow\'s data was copied from another workflow), so this delivery cannot be verified; the trigger subscribes anew at its own URL (see n8n\'s log)';
+export const UNUSABLE_SECRET_REASON = 'this trigger\'s stored signing secret cannot be read with its credential\'s API key (the key changed while no n8n process held the secret, or the workflow\'s data was copied from another workflow), so this delivery cannot be verified; the trigger subscribes anew at its own URL (see n8n\'s log)';
 
-export const RATIONED_REASON =
-	'signature does not match the stored secret, and this n8n process asked the CRM about a subscription less than 30 s ago, so it cannot tell now whether this trigger\'s subscription was renewed; retry later';
+export const RATIONED_REASON = 'signature does not match the stored secret, and this n8n process asked the CRM about a subscription less than 30 s ago, so it cannot tell now whether this trigger\'s subscription was renewed; retry later';
 
-export const STALE_REASON =
-	'signature does not match the stored secret, and the stored subscription is no longer this trigger\'s current one (gone, disabled or at another URL: this n8n process may not have read the new one yet); retry later';
+export const STALE_REASON = 'signature does not match the stored secret, and the stored subscription is no longer this trigger\'s current one (gone, disabled or at another URL: this n8n process may not have read the new one yet); retry later';
 
-export const UNCHECKED_REASON =
-	'signature does not match the stored secret, and the CRM could not be asked in time whether this trigger\'s subscription was renewed; retry later';
+export const UNCHECKED_REASON = 'signature does not match the stored secret, and the CRM could not be asked in time whether this trigger\'s subscription was renewed; retry later';
 
 export const TEST_MISMATCH_REASON = 'signature does not match the stored secret of this test listening; retry later';
 
-export const RETIRED_REASON =
-	'this delivery came through a webhook subscription that this trigger replaced (it delivers to another URL of this n8n); answered 410 so that the CRM disables it. Nothing was run';
+export const RETIRED_REASON = 'this delivery came through a webhook subscription that this trigger replaced (it delivers to another URL of this n8n); answered 410 so that the CRM disables it. Nothing was run';
 
 export interface DeliveryRequest {
 	headers?: HeaderMap;
@@ -86,7 +79,7 @@ async function verdict(context: IWebhookFunctions, stored: StoredSubscription): 
 	if (!lookups.take('process')) return [503, RATIONED_REASON];
 	let remote: Awaited<ReturnType<typeof lookUpSubscription>>;
 	try {
-		remote = await lookUpSubscription(context, stored.id, LOOKUP_TIME_LIMIT_MS);
+		remote = await lookUpSubscription(context, stored.id, LOOKUP_TIME_LIMIT_MS, true);
 	} catch {
 		return [503, UNCHECKED_REASON];
 	}

@@ -5,7 +5,7 @@ import { answer, NO_CREDENTIAL_REASON, NO_SECRET_REASON, refuse, refuseMismatch,
 import { fullRecordOf } from './fullRecord';
 import { acceptOnce, deliveryMemoryKey, wasAccepted } from './recentDeliveries';
 import { apiKeyOf, keepWrappedUnderKey, readSecret, secretOwner, type SecretRead } from './secret';
-import { verifyWebhookSignature } from './signature';
+import { checkDeliveryHeaders, verifyWebhookSignature } from './signature';
 import { readState } from './state';
 import { eventsOf } from './subscription';
 
@@ -57,6 +57,9 @@ function parseDelivery(
 export async function receiveDelivery(this: IWebhookFunctions): Promise<IWebhookResponseData> {
 	const staticData = this.getWorkflowStaticData('node');
 	const request = this.getRequestObject() as unknown as DeliveryRequest;
+	// A delivery whose signature headers are missing, malformed or stale cannot be a genuine one, whatever the state.
+	const headers = checkDeliveryHeaders({ headers: request.headers ?? {}, rawHeaders: request.rawHeaders });
+	if (!headers.ok) return refuse(this, 401, headers.reason, request);
 	const { subscription: stored, retired } = readState(staticData);
 	if (!stored || (stored.secretWrapped === undefined && stored.clearSecret === undefined)) {
 		return refuse(this, 503, NO_SECRET_REASON, request);

@@ -49,11 +49,7 @@ export async function fullRecordOf(
 		return { kind: 'failed', payload, error: { message: 'The event payload has no lead id, so the lead could not be read' } };
 	}
 	try {
-		const lead = await apiRequest.call(context, {
-			method: 'GET',
-			path: `/leads/${encodeURIComponent(id)}`,
-			timeLimitMs: FULL_RECORD_TIME_LIMIT_MS,
-		});
+		const lead = await apiRequest.call(context, { method: 'GET', path: `/leads/${encodeURIComponent(id)}`, timeLimitMs: FULL_RECORD_TIME_LIMIT_MS });
 		if (!isPlainObject(lead) || typeof lead.id !== 'string') {
 			return { kind: 'failed', payload, error: { message: `GET /leads/${id} did not answer with a lead` } };
 		}
@@ -66,10 +62,6 @@ export async function fullRecordOf(
 			return { kind: 'retry', reason };
 		}
 		logFailure(context, 'the event is output as received, with fullRecordError', reason);
-		return {
-			kind: 'failed',
-			payload,
-			error: { message: messageOf(error), httpCode: String(status) },
-		};
+		return { kind: 'failed', payload, error: { message: messageOf(error), httpCode: String(status) } };
 	}
 }

@@ -2,7 +2,7 @@ import { createCipheriv, createDecipheriv, createHash, hkdfSync, randomBytes } f
 
 import { BoundedMap, credentialOf, nodeIdentity, nodeKey, Turns, type NodeIdentity } from '../shared';
 import type { TriggerContext } from './identity';
-import { updateSubscription, type StoredSubscription } from './state';
+import { readState, retireSubscription, updateSubscription, type StoredSubscription } from './state';
 
 /**
  * The signing secret at rest, never in clear (n8n's public API, exports and backups hand out static data): AES-256-GCM
@@ -123,15 +123,23 @@ export async function keepWrappedUnderKey(
 	keyChecks.start(node, now);
 	const currentKey = await apiKey().catch(() => undefined);
 	if (currentKey === undefined) return;
-	const owner = secretOwner(context, stored.id);
-	const underKey = (text: string) =>
+	const staticData = context.getWorkflowStaticData('node');
+	const underKey = (text: string, owner: SecretOwner) =>
 		held.peek(heldKey(text, owner))?.keyPrint === keyPrint(currentKey) || unwrapSecret(text, currentKey, owner) !== undefined;
-	if (wrapped !== undefined && underKey(wrapped)) return;
-	updateSubscription(context.getWorkflowStaticData('node'), { secretWrapped: wrapSecret(read.secret, currentKey, owner) });
-	context.logger.info(
-		wrapped === undefined
-			? `CRM Invoicing Trigger: wrapped the signing secret of webhook subscription ${stored.id}, which an earlier version stored in clear, under the credential's API key; the clear copy is gone`
-			: `CRM Invoicing Trigger: the credential's API key changed; wrapped the signing secret of webhook subscription ${stored.id} anew under the new key (this n8n process still held it), so that deliveries are verified after a restart too`,
-		{ workflowId: context.getWorkflow().id, nodeName: context.getNode().name },
-	);
+	const owner = secretOwner(context, stored.id);
+	if (wrapped === undefined || !underKey(wrapped, owner)) {
+		updateSubscription(staticData, { secretWrapped: wrapSecret(read.secret, currentKey, owner) });
+		context.logger.info(
+			wrapped === undefined
+				? `CRM Invoicing Trigger: wrapped the signing secret of webhook subscription ${stored.id}, which an earlier version stored in clear, under the credential's API key; the clear copy is gone`
+				: `CRM Invoicing Trigger: the credential's API key changed; wrapped the signing secret of webhook subscription ${stored.id} anew under the new key (this n8n process still held it), so that deliveries are verified after a restart too`,
+			{ workflowId: context.getWorkflow().id, nodeName: context.getNode().name },
+		);
+	}
+	// Retired subscriptions' secrets too, where this process holds them: their deliveries keep getting 410 after a restart.
+	for (const entry of readState(staticData).retired) {
+		const [old, retiredOwner] = [entry.secretWrapped, secretOwner(context, entry.id)];
+		const secret = old === undefined || underKey(old, retiredOwner) ? undefined : held.peek(heldKey(old, retiredOwner))?.secret;
+		if (secret !== undefined) retireSubscription(staticData, { ...entry, secretWrapped: wrapSecret(secret, currentKey, retiredOwner) });
+	}
 }

@@ -162,58 +162,59 @@ export function readSignatureEntries(header: string, maxEntries = MAX_SIGNATURE_
 	return entries;
 }
 
-/** Verifies one delivery. Any matching `v1` entry is enough; other versions and malformed entries are skipped. */
-export function verifyWebhookSignature({
-	secret,
-	headers,
-	rawHeaders,
-	rawBody,
-	nowSeconds,
-}: VerifyInput): VerificationResult {
-	const key = secretKey(secret);
-	if (!key) return { ok: false, reason: 'signing secret is missing or invalid' };
+/** What checkDeliveryHeaders read: the `webhook-id` as text (for de-duplication) and as signed, the rest as received. */
+export type DeliveryHeaders = { ok: true; id: string; idBytes: Buffer; timestampText: string; timestamp: number; entries: string[] };
+type Failure = { ok: false; reason: VerificationFailure };
+const fail = (reason: VerificationFailure): Failure => ({ ok: false, reason });
 
+/**
+ * The checks that need no secret: the three headers present and within their caps, a fresh timestamp, a `v1` entry. A
+ * delivery that fails them cannot be a genuine one, whatever the trigger's state.
+ */
+export function checkDeliveryHeaders({ headers, rawHeaders, nowSeconds }: Pick<VerifyInput, 'headers' | 'rawHeaders' | 'nowSeconds'>): DeliveryHeaders | Failure {
 	const fromWire = Array.isArray(rawHeaders);
 	const raw = (name: string): string | undefined => {
 		const lines = rawHeaderLines(rawHeaders, name) ?? headerValues(headers, name);
 		const text = (name === 'webhook-signature' ? lines.join(' ') : (lines[0] ?? '')).trim();
 		return text === '' ? undefined : text;
 	};
-	const rawId = raw('webhook-id');
-	if (rawId === undefined) return { ok: false, reason: 'missing webhook-id header' };
-	if (rawId.length > MAX_WEBHOOK_ID_LENGTH) return { ok: false, reason: 'webhook-id header is too long' };
-	// Raw header lines hold the bytes received; a header object built in code holds text, signed as UTF-8.
-	const idBytes = fromWire ? headerBytes(rawId) : Buffer.from(rawId, 'utf8');
-	const timestampText = raw('webhook-timestamp');
-	if (timestampText === undefined) return { ok: false, reason: 'missing webhook-timestamp header' };
-	const signature = raw('webhook-signature');
-	if (signature === undefined) return { ok: false, reason: 'missing webhook-signature header' };
-	if (signature.length > MAX_SIGNATURE_HEADER_LENGTH) return { ok: false, reason: 'webhook-signature header is too long' };
+	const [rawId, timestampText, signature] = [raw('webhook-id'), raw('webhook-timestamp'), raw('webhook-signature')];
+	if (rawId === undefined) return fail('missing webhook-id header');
+	if (rawId.length > MAX_WEBHOOK_ID_LENGTH) return fail('webhook-id header is too long');
+	if (timestampText === undefined) return fail('missing webhook-timestamp header');
+	if (signature === undefined) return fail('missing webhook-signature header');
+	if (signature.length > MAX_SIGNATURE_HEADER_LENGTH) return fail('webhook-signature header is too long');
 	const entries = readSignatureEntries(signature);
-	if (entries === undefined) return { ok: false, reason: 'webhook-signature header has too many entries' };
-	const id = fromWire ? headerText(rawId) : rawId;
-
-	if (!/^\d{1,15}$/.test(timestampText)) {
-		return { ok: false, reason: 'webhook-timestamp is not an integer number of seconds' };
-	}
+	if (entries === undefined) return fail('webhook-signature header has too many entries');
+	if (!/^\d{1,15}$/.test(timestampText)) return fail('webhook-timestamp is not an integer number of seconds');
 	const timestamp = Number(timestampText);
 	const now = nowSeconds ?? Math.floor(Date.now() / 1000);
-	if (now - timestamp > TOLERANCE_SECONDS) return { ok: false, reason: 'webhook-timestamp is too old' };
-	if (timestamp - now > TOLERANCE_SECONDS) return { ok: false, reason: 'webhook-timestamp is in the future' };
+	if (now - timestamp > TOLERANCE_SECONDS) return fail('webhook-timestamp is too old');
+	if (timestamp - now > TOLERANCE_SECONDS) return fail('webhook-timestamp is in the future');
+	if (!entries.some((entry) => entry.startsWith(`${SIGNATURE_VERSION},`))) return fail('no v1 signature in webhook-signature header');
+	// Raw header lines hold the bytes received; a header object built in code holds text, signed as UTF-8.
+	const [id, idBytes] = fromWire ? [headerText(rawId), headerBytes(rawId)] : [rawId, Buffer.from(rawId, 'utf8')];
+	return { ok: true, id, idBytes, timestampText, timestamp, entries };
+}
+
+/** Verifies one delivery. Any matching `v1` entry is enough; other versions and malformed entries are skipped. */
+export function verifyWebhookSignature({ secret, headers, rawHeaders, rawBody, nowSeconds }: VerifyInput): VerificationResult {
+	const key = secretKey(secret);
+	if (!key) return fail('signing secret is missing or invalid');
+	const checked = checkDeliveryHeaders({ headers, rawHeaders, nowSeconds });
+	if (!checked.ok) return checked;
+	const { id, idBytes, timestampText, timestamp, entries } = checked;
 
 	const expected = digest(key, idBytes, timestampText, toBuffer(rawBody));
-	let sawV1 = false;
 	let matched = false;
 	for (const entry of entries) {
 		const comma = entry.indexOf(',');
 		if (comma <= 0 || entry.slice(0, comma) !== SIGNATURE_VERSION) continue;
-		sawV1 = true;
 		const encoded = entry.slice(comma + 1);
 		if (!/^[A-Za-z0-9+/]+={0,2}$/.test(encoded)) continue;
 		const candidate = Buffer.from(encoded, 'base64');
 		// Every candidate is compared, so timing does not tell which entry (or whether an earlier one) matched.
 		if (candidate.length === DIGEST_BYTES && timingSafeEqual(candidate, expected)) matched = true;
 	}
-	if (matched) return { ok: true, id, timestamp };
-	return { ok: false, reason: sawV1 ? 'signature does not match' : 'no v1 signature in webhook-signature header' };
+	return matched ? { ok: true, id, timestamp } : fail('signature does not match');
 }

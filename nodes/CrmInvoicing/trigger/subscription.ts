@@ -1,7 +1,7 @@
 import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 import type { IDataObject, INode } from 'n8n-workflow';
 
-import { apiRequest, DOCUMENTED_EVENTS, eventNamesOf, httpStatusOf, INACTIVE_SUBSCRIPTION_STATUS, listWebhookSubscriptions, nodeKey } from '../shared';
+import { apiRequest, DOCUMENTED_EVENTS, eventNamesOf, httpStatusOf, INACTIVE_SUBSCRIPTION_STATUS, isDeadlineError, listWebhookSubscriptions, nodeKey } from '../shared';
 import { ownerTag, tagOfName, taggedName, type TriggerContext } from './identity';
 import { deliveryMemoryKey, forgetDeliveries } from './recentDeliveries';
 import { apiKeyOf, secretOwner, wrapSecret } from './secret';
@@ -59,12 +59,12 @@ export class Deadline {
 		});
 	}
 
-	/** Runs `work`; an error after the deadline passed is rethrown as one that names the time limit. */
+	/** Runs `work`; an error after the deadline, or a request's deadline error (its limit was this one's), names the limit. */
 	async run<T>(work: () => Promise<T>): Promise<T> {
 		try {
 			return await work();
 		} catch (error) {
-			if (!this.expired()) throw nodeError(this.node, error);
+			if (!this.expired() && !isDeadlineError(error)) throw nodeError(this.node, error);
 			throw this.error(`last error: ${error instanceof Error ? error.message : String(error)}`);
 		}
 	}
@@ -104,9 +104,10 @@ export function mayDelete(subscription: { ownerTag?: string; url?: unknown }, ta
 	return subscription.ownerTag === tag && subscription.url === url;
 }
 
-export async function lookUpSubscription(context: TriggerContext, id: string, timeLimitMs: number): Promise<IDataObject | 'gone'> {
+/** GET /webhooks/{id}: the record, or 'gone' on a 404. `once`: one attempt, no retry (a lookup strangers can cause). */
+export async function lookUpSubscription(context: TriggerContext, id: string, timeLimitMs: number, once = false): Promise<IDataObject | 'gone'> {
 	try {
-		return await apiRequest.call(context, { method: 'GET', path: `/webhooks/${encodeURIComponent(id)}`, expect: 'record', timeLimitMs });
+		return await apiRequest.call(context, { method: 'GET', path: `/webhooks/${encodeURIComponent(id)}`, expect: 'record', timeLimitMs, once });
 	} catch (error) {
 		if (httpStatusOf(error) === 404) return 'gone';
 		throw nodeError(context.getNode(), error);
@@ -157,8 +158,12 @@ export async function letGo(context: TriggerContext, stored: StoredSubscription,
 	if (mayDelete(stored, tag, url)) {
 		await deleteOwnSubscription(context, stored.id, deadline);
 	} else if (stored.ownerTag === tag && stored.url !== undefined) {
-		retireSubscription(staticData, { id: stored.id, url: stored.url, ...(stored.secretWrapped ? { secretWrapped: stored.secretWrapped } : {}) });
-		if (named) warnKept(context, [{ id: stored.id, url: stored.url, retired: stored.secretWrapped !== undefined }], url);
+		// A clear secret of 0.1/0.2 is wrapped before it is kept, so that its deliveries get 410 too.
+		const clear = stored.clearSecret;
+		const wrapClear = async () => (clear === undefined ? undefined : wrapSecret(clear, await apiKeyOf(context), secretOwner(context, stored.id)));
+		const secretWrapped = stored.secretWrapped ?? (await wrapClear().catch(() => undefined));
+		retireSubscription(staticData, { id: stored.id, url: stored.url, ...(secretWrapped ? { secretWrapped } : {}) });
+		if (named) warnKept(context, [{ id: stored.id, url: stored.url, retired: secretWrapped !== undefined }], url);
 	} else {
 		forgetForeign(context, stored.id, 'it is not provably this trigger\'s own (for example a workflow imported from another n8n)');
 	}

@@ -23,6 +23,7 @@ import { signedHeaders } from '../../helpers/signing';
 import {
 	API,
 	expectNoUnansweredRequests,
+	OLD_SECRET,
 	HARNESS_IDS,
 	nextMessageId,
 	nodeType,
@@ -69,14 +70,21 @@ const body = () => JSON.stringify({ event: 'lead.created', timestamp: '2026-01-0
 
 async function deliver(
 	staticData: IDataObject,
-	options: { apiKey?: string; secret?: string; mode?: 'trigger' | 'manual'; type?: typeof nodeType; renewalLimitMs?: number } = {},
+	options: {
+		apiKey?: string;
+		secret?: string;
+		mode?: 'trigger' | 'manual';
+		type?: typeof nodeType;
+		renewalLimitMs?: number;
+		headers?: Record<string, string>;
+	} = {},
 ) {
 	const raw = body();
 	const parts = createWebhookContext({
 		nodeType: options.type ?? nodeType,
 		parameters: { events: ['lead.created', 'deal.stage_changed'] },
 		staticData,
-		headers: signedHeaders([options.secret ?? SECRET], nextMessageId(), nowSeconds(), raw),
+		headers: options.headers ?? signedHeaders([options.secret ?? SECRET], nextMessageId(), nowSeconds(), raw),
 		rawBody: Buffer.from(raw, 'utf8'),
 		credentials: { ...TEST_CREDENTIALS, apiKey: options.apiKey ?? NEW_KEY },
 		webhookUrl: options.mode === 'manual' ? TEST_URL : PRODUCTION_URL,
@@ -159,6 +167,30 @@ describe('a key change while n8n runs (the process holds the secret)', () => {
 		expect(unwrapSecret(String(later.staticData.secretWrapped), NEW_KEY, owner('whk_1'))).toBe(SECRET);
 	});
 
+	it('a retired subscription\'s secret is wrapped anew too: after a restart, its deliveries still get 410 (not a final 401)', async () => {
+		const staticData = storedSubscription({
+			secretWrapped: wrapAsStored(SECRET, 'whk_1', OLD_KEY),
+			retiredSubscriptions: [{ id: 'whk_0', url: 'https://old.example.com/webhook/x/webhook', secretWrapped: wrapAsStored(OLD_SECRET, 'whk_0', OLD_KEY) }],
+		});
+		// Under the old key this process reads both secrets (the key check holds the retired one too)…
+		expect(await deliver(plain(staticData), { apiKey: OLD_KEY })).toMatchObject({ ran: true });
+		// …so after the key changes, its check wraps both anew.
+		jest.setSystemTime(Date.now() + KEY_CHECK_INTERVAL_MS);
+		const rewrapped = plain((await deliver(plain(staticData))).staticData);
+		const retired = (rewrapped.retiredSubscriptions as IDataObject[])[0];
+		expect(unwrapSecret(String(retired.secretWrapped), NEW_KEY, owner('whk_0'))).toBe(OLD_SECRET);
+
+		let Fresh: typeof nodeType | undefined;
+		jest.isolateModules(() => {
+			const { CrmInvoicingTrigger } = jest.requireActual<typeof import('../../../nodes/CrmInvoicing/CrmInvoicingTrigger.node')>(
+				'../../../nodes/CrmInvoicing/CrmInvoicingTrigger.node',
+			);
+			Fresh = new CrmInvoicingTrigger();
+		});
+		// After a restart, a delivery through the retired subscription (signed with its secret): 410, no question asked.
+		expect(await deliver(plain(rewrapped), { type: Fresh, secret: OLD_SECRET })).toMatchObject({ ran: false, status: 410 });
+	});
+
 	it('activation (checkExists) wraps anew what this process holds, and keeps the subscription', async () => {
 		nock(API).get(LIST).query(true).reply(200, []).post(LIST).reply(200, { id: 'whk_1', secret: SECRET });
 		const trigger = hooks({}, OLD_KEY);
@@ -191,6 +223,17 @@ describe('a key change, then a restart before any delivery (nothing can read the
 		expect(logged('warn')).toContain('Subscribed anew at this node\'s URL as webhook subscription whk_2');
 		// The CRM's next delivery, through the new subscription, runs.
 		expect(await deliver(state, { secret: NEW_SECRET })).toMatchObject({ ran: true, status: 200 });
+	});
+
+	it('a delivery that cannot be a genuine one (no signature headers, a stale timestamp, no v1 entry) is answered 401 and subscribes nothing anew', async () => {
+		const raw = body();
+		const stale = signedHeaders([SECRET], nextMessageId(), nowSeconds() - 3_600, raw);
+		const noV1 = { ...signedHeaders([SECRET], nextMessageId(), nowSeconds(), raw), 'webhook-signature': 'v2,abc' };
+		for (const headers of [{}, stale, noV1]) {
+			expect(await deliver(unreadable(), { headers })).toMatchObject({ ran: false, status: 401 });
+		}
+		// No request was sent (any would fail this file: expectNoUnansweredRequests), and nothing was logged as a renewal.
+		expect(logged('warn')).not.toContain('Subscribed anew');
 	});
 
 	it('concurrent deliveries subscribe anew once: one POST, the others 503 at once', async () => {

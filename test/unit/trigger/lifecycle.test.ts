@@ -4,10 +4,12 @@ import { useNock } from '../../helpers/nock';
 import type { IDataObject } from 'n8n-workflow';
 
 import { ownerTag } from '../../../nodes/CrmInvoicing/trigger/identity';
+import { unwrapSecret } from '../../../nodes/CrmInvoicing/trigger/secret';
 import { loggedMessages, TEST_CREDENTIALS } from '../../helpers/harness';
 import {
 	API,
 	earlierSubscription,
+	HARNESS_IDS,
 	expectNoUnansweredRequests,
 	plain,
 	PRODUCTION_URL,
@@ -290,6 +292,17 @@ describe('checkExists', () => {
 		const trigger = triggerHooks({ staticData: storedSubscription({ recentDeliveries: ['abc'] }) });
 		await expect(trigger.checkExists()).resolves.toBe(false);
 		expect(plain(trigger.staticData)).toEqual({});
+	});
+
+	it('a 0.2 subscription (clear secret) at another URL is retired with its secret wrapped, never in clear, so its deliveries get 410 too', async () => {
+		nock(API).get(ONE('whk_1')).reply(200, { id: 'whk_1', url: PRODUCTION_URL, events: ['deal.stage_changed', 'lead.created'] });
+		const trigger = triggerHooks({ staticData: earlierSubscription('0.2'), webhookUrl: 'https://new-host.example.com/webhook/x/webhook' });
+		await expect(trigger.checkExists()).resolves.toBe(false);
+		const state = plain(trigger.staticData);
+		expect(JSON.stringify(state)).not.toContain(SECRET.slice('whsec_'.length));
+		const [retired] = state.retiredSubscriptions as IDataObject[];
+		expect(retired).toEqual({ id: 'whk_1', url: PRODUCTION_URL, secretWrapped: expect.stringMatching(/^aes256gcm\.v1:/) });
+		expect(unwrapSecret(String(retired.secretWrapped), TEST_CREDENTIALS.apiKey, { ...HARNESS_IDS, subscriptionId: 'whk_1' })).toBe(SECRET);
 	});
 
 	it('is false when the URL changed (a new WEBHOOK_URL, a restored copy): the subscription at the other URL is kept, retired and named', async () => {

@@ -276,6 +276,8 @@ describe('a signature that does not match: 401 only when a question asked now sh
 		['an error (401)', 401, { error: { code: 'UNAUTHORIZED', message: 'no' } }],
 		['a 200 HTML page, which is not a subscription', 200, '<html><body>Sign in</body></html>'],
 		['a 200 without an id', 200, { ok: true }],
+		['503 once (not retried: one question is one request)', 503, { error: { code: 'UNAVAILABLE', message: 'busy' } }],
+		['429 once (not retried either)', 429, { error: { code: 'RATE_LIMITED', message: 'slow down' } }],
 	])('the CRM answers %s: 503', async (_case, status, body) => {
 		nock(API).get(ONE('whk_1')).reply(status, body, typeof body === 'string' ? { 'Content-Type': 'text/html' } : {});
 		expectNothingRun(await deliver(forged), 503, UNCHECKED_REASON);

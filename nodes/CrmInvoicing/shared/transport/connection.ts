@@ -1,3 +1,5 @@
+import { createHash } from 'node:crypto';
+
 import type {
 	ICredentialDataDecryptedObject,
 	ICredentialsDecrypted,
@@ -58,6 +60,12 @@ export interface ApiRequest {
 	 * Anything else is an error naming the status, content type and first bytes, never a success that did not happen.
 	 */
 	expect?: ExpectedAnswer;
+	/**
+	 * One attempt only: no retry after a 429, a 502/503/504 or a dropped connection (redirects inside the API are still
+	 * followed). For a question whose cost must be exactly one request, such as the trigger's lookup on a signature
+	 * that does not match, which unauthenticated senders can cause.
+	 */
+	once?: boolean;
 }
 
 /** A full response as the transport returns it: the body parsed (JSON when it parses, else text), and its size. */
@@ -77,6 +85,8 @@ export interface Connection {
 	origin: URL | undefined;
 	credentials: ICredentialsDecrypted;
 	pacer: RateLimitPacer;
+	/** Names the API key (with its Base URL) in this process's memories, never the key itself: a hash of both. */
+	keyId: string;
 }
 
 /** Credentials are read once per execution (or list search, or hook call), not once per request or page. */
@@ -115,6 +125,7 @@ async function openConnection(context: ApiContext): Promise<Connection> {
 		origin,
 		credentials: { id: '', name: CREDENTIAL_TYPE, type: CREDENTIAL_TYPE, data },
 		pacer: pacerFor(baseUrl, apiKey, requestsPerMinute),
+		keyId: createHash('sha256').update(`${baseUrl}\n${apiKey}`).digest('base64url').slice(0, 24),
 	};
 }
 
@@ -129,8 +140,11 @@ export function connectionOf(context: ApiContext): Promise<Connection> {
 }
 
 
-/** The credential's API key and Requests per Minute, from the context's one read of the credential (connectionOf). */
-export async function credentialOf(context: ApiContext): Promise<{ apiKey: string; requestsPerMinute: number }> {
-	const { apiKey, requestsPerMinute } = await connectionOf(context);
-	return { apiKey, requestsPerMinute };
+/**
+ * The credential's API key, Requests per Minute and the key's id (Connection.keyId), from the context's one read of
+ * the credential (connectionOf).
+ */
+export async function credentialOf(context: ApiContext): Promise<{ apiKey: string; requestsPerMinute: number; keyId: string }> {
+	const { apiKey, requestsPerMinute, keyId } = await connectionOf(context);
+	return { apiKey, requestsPerMinute, keyId };
 }

@@ -197,6 +197,14 @@ function seconds(ms: number): string {
  * A request the node abandoned at its deadline: no complete answer (connect, wait, whole body) within `limitMs`.
  * `answered`: the status line had come, the body had not finished.
  */
+/** The errors of a request that reached its deadline (its own, or the time limit its caller gave it). */
+const deadlineErrors = new WeakSet<object>();
+
+/** Whether `error` is a request's deadline error: the caller's time limit (when it gave one) ran out. */
+export function isDeadlineError(error: unknown): boolean {
+	return typeof error === 'object' && error !== null && deadlineErrors.has(error);
+}
+
 export function deadlineError(node: INode, request: RequestSummary, limitMs: number, answered?: number): NodeApiError {
 	const how = answered === undefined ? 'did not answer' : `answered ${answered} but did not finish sending its answer`;
 	const message = `The CRM API ${how} ${request.method} ${request.path} within ${seconds(limitMs)}; the node abandoned the request`;
@@ -210,6 +218,7 @@ export function deadlineError(node: INode, request: RequestSummary, limitMs: num
 		itemIndex: request.itemIndex,
 		httpCode: answered === undefined ? undefined : String(answered),
 	});
+	deadlineErrors.add(error);
 	return keepMessage(error, message);
 }
 

@@ -5,6 +5,7 @@ export { showPath, unsafePathReason } from './paths';
 export { runStatsOf } from './stats';
 export type { RunStats } from './stats';
 export type { ApiContext, ApiRequest, ApiResponse, ApiVersion } from './connection';
+export { isDeadlineError } from './errors';
 export type { ExpectedAnswer } from './errors';
 export { readList, readOnePage, readPages } from './pagination';
 export type { ListPage, ListSpec, PageRequest } from './pagination';

@@ -109,7 +109,7 @@ class RequestRun {
 	/** Waits a transient back-off when one more retry is allowed and fits; false when not. */
 	private async backOff(): Promise<boolean> {
 		const wait = RETRY.transientBackoffMs * 2 ** this.transientRetries;
-		if (!this.idempotent || this.transientRetries >= RETRY.maxTransientRetries || !this.fits(wait)) return false;
+		if (!this.idempotent || this.request.once || this.transientRetries >= RETRY.maxTransientRetries || !this.fits(wait)) return false;
 		this.transientRetries++;
 		await sleep(boundedWait(wait));
 		return true;
@@ -229,7 +229,7 @@ class RequestRun {
 			if (wait.ms > RETRY.maxWaitMs || this.rateLimitWaited + wait.ms > RETRY.maxTotalRateLimitWaitMs) {
 				throw rateLimitTooLongError(node, response.body, summary, wait, this.rateLimitWaited);
 			}
-			if (this.rateLimitRetries < RETRY.maxRateLimitRetries && this.fits(wait.ms)) {
+			if (!request.once && this.rateLimitRetries < RETRY.maxRateLimitRetries && this.fits(wait.ms)) {
 				this.rateLimitRetries++;
 				this.rateLimitWaited += wait.ms;
 				// The pacer now holds the wait; the retry waits for its turn in `pace`, ahead of later requests.
