@@ -337,13 +337,28 @@ describe('rateLimitWait: clock skew', () => {
 		expect(rateLimitWait({ 'retry-after': http(now + 59_000) }, now)).toEqual({ ms: 59_000, source: 'asked' });
 	});
 
-	it('a date past by the answer\'s own Date is not used either; one far ahead of it is asked for (and refused by the caller)', () => {
+	it('a date past by the answer\'s own Date, or over 60 s ahead of it (a clock is off), is not used either: the default, growing', () => {
 		expect(rateLimitWait({ 'retry-after': http(now - 1_000), date: http(now) }, now, 2)).toEqual({
 			ms: 20_000,
 			source: 'default',
 			unusable: "Retry-After named a time already past by the answer's own Date",
 		});
-		expect(rateLimitWait({ 'retry-after': http(now + 3_600_000), date: http(now) }, now)).toEqual({ ms: 3_600_000, source: 'asked' });
+		// A backend clock an hour ahead behind a proxy that stamps its own Date: not an hour's wait, and not a failure.
+		expect(rateLimitWait({ 'retry-after': http(now + 3_600_000), date: http(now) }, now, 1)).toEqual({
+			ms: 10_000,
+			source: 'default',
+			unusable: "Retry-After named a time more than 60 s ahead of the answer's own Date",
+		});
+		expect(rateLimitWait({ 'retry-after': http(now + 60_000), date: http(now) }, now)).toEqual({ ms: 60_000, source: 'asked' });
+		// Seconds are what the CRM asks for, however many: the caller refuses more than it waits, with an error.
+		expect(rateLimitWait({ 'retry-after': '3600' }, now)).toEqual({ ms: 3_600_000, source: 'asked' });
+	});
+
+	it('"wait 0 s" is a retry now once; asked again by the retry\'s 429, it is not a wait: the default, growing', () => {
+		expect(rateLimitWait({ 'retry-after': '0' }, now, 0)).toEqual({ ms: 0, source: 'asked' });
+		expect(rateLimitWait({ 'retry-after': '0' }, now, 1)).toEqual({ ms: 10_000, source: 'default', unusable: 'Retry-After asked for no wait again' });
+		expect(rateLimitWait({ 'ratelimit-reset': '0' }, now, 0)).toEqual({ ms: 50, source: 'asked' });
+		expect(rateLimitWait({ 'ratelimit-reset': '0' }, now, 2)).toMatchObject({ ms: 20_000, source: 'default' });
 	});
 
 	it('reads a Unix-time RateLimit-Reset like a date; seconds stay seconds', () => {

@@ -39,8 +39,8 @@ export interface RateLimitWait {
 	ms: number;
 	/**
 	 * - `asked`: what the answer says (`Retry-After` seconds or date, `RateLimit-Reset`);
-	 * - `default`: the answer gave nothing usable (no header, a date already past, or one too far ahead of n8n's clock
-	 *   with no `Date` to count from): RETRY.defaultRateLimitWaitMs, doubled with each 429 of the request.
+	 * - `default`: the answer gave nothing usable (no header, a date already past or more than RETRY.maxWaitMs ahead,
+	 *   or a second "wait 0 s" in a row): RETRY.defaultRateLimitWaitMs, doubled with each 429 of the request.
 	 */
 	source: 'asked' | 'default';
 	/** With `default`: what was wrong with the answer's own figure, for the error message. */
@@ -55,14 +55,17 @@ export function defaultRateLimitWait(tries: number): number {
 /**
  * The wait until an absolute time the answer names (a `Retry-After` date, a Unix-time `RateLimit-Reset`), in ms, or why
  * it cannot be used. Counted from the answer's own `Date` header when it has one, so the CRM's clock and n8n's need not
- * agree; else from n8n's clock, which is then trusted only within RETRY.maxWaitMs.
+ * agree; else from n8n's clock. A time past, or more than RETRY.maxWaitMs ahead (a clock is off: the CRM's, n8n's, or a
+ * proxy's that stamped the Date), is not used.
  */
 function untilTime(at: number, headers: IDataObject | undefined, now: number): number | string {
 	const dated = Date.parse(headerValue(headers, 'date') ?? '');
-	const from = Number.isNaN(dated) ? now : dated;
-	const ms = at - from;
+	const ms = at - (Number.isNaN(dated) ? now : dated);
 	if (ms <= 0) return `a time already past${Number.isNaN(dated) ? " by n8n's clock" : " by the answer's own Date"}`;
-	if (Number.isNaN(dated) && ms > RETRY.maxWaitMs) return "a time too far ahead of n8n's clock, with no Date header to count from";
+	if (ms > RETRY.maxWaitMs) {
+		const of = Number.isNaN(dated) ? "n8n's clock, with no Date header to count from" : "the answer's own Date";
+		return `a time more than ${RETRY.maxWaitMs / 1000} s ahead of ${of}`;
+	}
 	return ms;
 }
 
@@ -77,8 +80,11 @@ export function rateLimitWait(headers: IDataObject | undefined, now = Date.now()
 	const retryAfter = headerValue(headers, 'retry-after');
 	if (retryAfter !== undefined) {
 		const seconds = toInt(retryAfter);
-		if (seconds !== undefined && seconds >= 0) return { ms: seconds * 1000, source: 'asked' };
-		const date = Date.parse(retryAfter);
+		// "0 s" once is a retry now; again after that retry, the CRM is not telling a wait: the default instead.
+		if (seconds !== undefined && seconds > 0) return { ms: seconds * 1000, source: 'asked' };
+		if (seconds === 0 && tries === 0) return { ms: 0, source: 'asked' };
+		if (seconds === 0) unusable = 'Retry-After asked for no wait again';
+		const date = seconds === undefined ? Date.parse(retryAfter) : NaN;
 		if (!Number.isNaN(date)) {
 			const wait = untilTime(date, headers, now);
 			if (typeof wait === 'number') return { ms: wait, source: 'asked' };
@@ -86,7 +92,7 @@ export function rateLimitWait(headers: IDataObject | undefined, now = Date.now()
 		}
 	}
 	const reset = toInt(headerValue(headers, 'ratelimit-reset'));
-	if (reset !== undefined && reset >= 0) {
+	if (reset !== undefined && reset >= 0 && !(reset === 0 && tries > 0)) {
 		if (reset <= UNIX_TIME_FROM) return { ms: reset * 1000 + RESET_MARGIN_MS, source: 'asked' };
 		const wait = untilTime(reset * 1000, headers, now);
 		if (typeof wait === 'number') return { ms: wait + RESET_MARGIN_MS, source: 'asked' };

@@ -84,6 +84,7 @@ export function redirectError(
 	const withBody = request.method !== 'GET' && request.method !== 'HEAD';
 	const notSent = withBody ? 'the API key and the request body were not sent there' : 'the API key was not sent there';
 	const shown = (text: string): string => redactSecrets(text, secrets);
+	const where = target ? showPath(shown(`${target.pathname}${target.search}`)) : '?';
 	let message: string;
 	let description: string;
 	switch (reason) {
@@ -92,18 +93,17 @@ export function redirectError(
 			description = `The node sends the API key only to the Base URL's scheme, host and port. If the CRM really moved, put its new address (${target ? shown(originOf(target)) : 'the redirect target'}) as the Base URL in the "CRM Invoicing API" credential; if you do not know that host, do not: a proxy, a login page or a mistyped address can redirect like this.`;
 			break;
 		case 'outsideApi': {
-			const where = target ? showPath(shown(`${target.pathname}${target.search}`)) : '?';
 			const api = apiRoots(base).join(' or ');
 			message = `The CRM API answered ${status} with a redirect to ${where}, outside the API (${api}). The node did not follow it: ${notSent}`;
 			description = `The node sends the API key only to the API's own paths under the Base URL, never to other pages of the same host (a sign-in page, an admin page, an export). Check the Base URL in the "CRM Invoicing API" credential: it is the address of the CRM workspace, without /api/v1. If the CRM answers like this for every request, ask whoever runs it why the API redirects to ${where}.`;
 			break;
 		}
 		case 'method':
-			message = `The CRM API answered ${status} with a redirect for ${request.method} ${request.path}. The node follows redirects only for GET, so it did not repeat the request`;
+			message = `The CRM API answered ${status} with a redirect for ${request.method} ${request.path} to ${where}. The node follows redirects only for GET, so it did not repeat the request: ${notSent}`;
 			description = `Check the Base URL in the "CRM Invoicing API" credential: use the address the API answers on without a redirect (for example https:// rather than http://, or without a trailing path). Check in the CRM whether the ${request.method} took effect before you run this again.`;
 			break;
 		case 'tooMany':
-			message = `The CRM API redirected ${request.method} ${request.path} more than ${REDIRECTS.maxSameOriginRedirects} times; the node stopped following`;
+			message = `The CRM API redirected ${request.method} ${request.path} more than ${REDIRECTS.maxSameOriginRedirects} times; the node did not follow the last redirect, to ${where}: ${notSent}`;
 			description = 'Check the Base URL in the "CRM Invoicing API" credential: use the address the API answers on without a redirect.';
 			break;
 		default:
