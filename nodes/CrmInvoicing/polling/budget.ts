@@ -6,9 +6,9 @@ import { BoundedMap, SendLog } from '../shared';
 /**
  * The polling trigger's request budget. Its rules, each one sentence:
  *
- * 1. **Half the key is left to others.** The trigger sends at most half of the credential's Requests per Minute
- *    (`share`) in any 60 s: before each page it waits, if it must, until its own requests of the last minute are
- *    fewer (NodeShare, per node, in this n8n process).
+ * 1. **Half the key is left to others.** The polling triggers using one API key send together at most half of the
+ *    credential's Requests per Minute (`share`) in any 60 s: before each page a poll waits, if it must, until their
+ *    requests of the last minute are fewer (KeyShare, per API key, in this n8n process).
  * 2. **A poll fits before the next poll time.** Its expected requests must not exceed `requestsPerPoll`: the share,
  *    times the whole minutes until the next poll time (at least 1; at most what fits n8n's time budget for a poll),
  *    divided by the polls of the busiest minute of the node's Poll Times.
@@ -129,7 +129,7 @@ export function pollSchedule(pollTimes: unknown): Schedule {
 }
 
 export interface Budget {
-	/** Requests per minute the trigger may send: half the credential's rate (at least 1). */
+	/** Requests per minute the polling triggers of the key may send together: half the credential's rate. */
 	share: number;
 	/** Requests one poll may make and still end before the next poll time (rule 2). */
 	requestsPerPoll: number;
@@ -144,7 +144,7 @@ const bursts = (ms: number): number => Math.max(1, Math.floor(ms / MINUTE_MS));
 
 /** The budget of one poll (see the rules above). `pollBudgetMs`: n8n's time budget for one poll, when it gives one. */
 export function pollBudget(requestsPerMinute: number, schedule: Schedule, pollBudgetMs?: number): Budget {
-	const share = Math.max(1, Math.floor(requestsPerMinute / 2));
+	const share = Math.floor(requestsPerMinute / 2);
 	const budgetMs = pollBudgetMs !== undefined && Number.isFinite(pollBudgetMs) && pollBudgetMs > 0 ? pollBudgetMs : DEFAULT_POLL_BUDGET_MS;
 	const requestsPerFullRead = share * bursts(budgetMs);
 	const perPoll = Math.floor((share * Math.min(bursts(schedule.shortestGapMs), bursts(budgetMs))) / schedule.busiestMinute);
@@ -152,10 +152,10 @@ export function pollBudget(requestsPerMinute: number, schedule: Schedule, pollBu
 }
 
 /**
- * Rule 1: a node's own requests, at most `perMinute` in any 60 s. A log of fixed size (the transport's SendLog) per
- * node; `take()` waits (n8n's sleep) until the node may send one more, and counts it.
+ * Rule 1: the polling triggers' requests with one API key, at most `perMinute` in any 60 s. A log of fixed size (the
+ * transport's SendLog) per key; `take()` waits (n8n's sleep) until one more may go, and counts it.
  */
-export class NodeShare {
+export class KeyShare {
 	private readonly log = new SendLog(MINUTE_MS);
 
 	/** The share's time never goes back behind a wait it has served. */
@@ -179,10 +179,10 @@ export class NodeShare {
 	}
 }
 
-/** The shares of the nodes polling in this process, by node and rate; the least recently used past 1,000 is dropped. */
-const shares = new BoundedMap<string, NodeShare>(1_000);
+/** The shares of the API keys polled with in this process; the least recently used past 1,000 is dropped. */
+const shares = new BoundedMap<string, KeyShare>(1_000);
 
-/** The share of one node (its nodeKey) at `perMinute`, kept across its polls in this process. */
-export function nodeShare(nodeKey: string, perMinute: number): NodeShare {
-	return shares.getOrSet(`${nodeKey}\n${perMinute}`, () => new NodeShare(perMinute));
+/** The share of one API key (its keyId) at `perMinute`, for every polling trigger using it in this process. */
+export function keyShare(keyId: string, perMinute: number): KeyShare {
+	return shares.getOrSet(`${keyId}\n${perMinute}`, () => new KeyShare(perMinute));
 }

@@ -10,9 +10,9 @@ export const POLLING = {
 	/**
 	 * Most leads the trigger remembers (and the most the list may hold while it polls). Past it a poll fails with an
 	 * error that says so; the memory never grows without bound. Measured (bench/POLLING-RESULTS.md, ids of 21
-	 * characters): 62 bytes per lead of the spec's 14 fields (3.0 MB at the cap), 116 with 40 fields or more (5.5 MB);
+	 * characters): 62 bytes per lead of the spec's 14 fields (3.1 MB at the cap), 116 with 40 fields or more (5.8 MB);
 	 * a fingerprint is at most 89 characters (1 + 8 + 2 × 40 slots), so a lead never costs more than that, its id and
-	 * 6 characters of JSON.
+	 * 6 characters of JSON; a lead deleted in the last 7 days (`gone`) costs its id and about 17 characters more.
 	 */
 	maxLeads: 50_000,
 	/** Records per page the trigger asks for (the API's maximum: the fewest requests). */

@@ -1,8 +1,8 @@
 import { NodeOperationError } from 'n8n-workflow';
 import type { IDataObject, INodeExecutionData, IPollFunctions } from 'n8n-workflow';
 
-import { credentialOf, nodeKey, readPages, simplify } from '../shared';
-import { nodeShare, pollBudget, pollSchedule, type Budget } from './budget';
+import { credentialOf, readPages, simplify } from '../shared';
+import { keyShare, pollBudget, pollSchedule, type Budget } from './budget';
 import { createdAtOf, HeadCheck, orderOf } from './headCheck';
 import {
 	changed,
@@ -62,6 +62,11 @@ function leadIdOf(record: IDataObject): string | undefined {
 /** The budget of this node's polls: the credential's rate, the node's Poll Times, and n8n's time budget for a poll. */
 async function budgetOf(context: IPollFunctions): Promise<Budget> {
 	const rpm = (await credentialOf(context)).requestsPerMinute;
+	if (rpm < 2) {
+		throw new NodeOperationError(context.getNode(), `The credential's Requests per Minute is ${rpm}: the polling trigger uses at most half of it, which leaves it no request`, {
+			description: 'The trigger leaves at least half of the API key\'s rate to other workflows. Set "Requests per Minute" in the credential to the API\'s real rate limit (60 as documented; at least 2), or use the webhook trigger (CRM Invoicing Trigger).',
+		});
+	}
 	const budgetMs = typeof context.getPollBudgetMs === 'function' ? context.getPollBudgetMs() : undefined;
 	return pollBudget(rpm, pollSchedule(context.getNodeParameter('pollTimes', {})), budgetMs);
 }
@@ -120,8 +125,8 @@ function capError(context: IPollFunctions, leads: number): NodeOperationError {
 const onlyNew = (settings: PollSettings): boolean => !settings.events.includes('updatedLead') && !settings.events.includes('archivedLead');
 
 /** The list as the poll reads it: page by page, each page after the node's share of the key allows it (rule 1). */
-async function* leadPages(context: IPollFunctions, budget: Budget) {
-	const share = nodeShare(nodeKey(context), budget.share);
+async function* leadPages(context: IPollFunctions, budget: Budget, warn: (message: string) => void) {
+	const share = keyShare((await credentialOf(context)).keyId, budget.share);
 	await share.take();
 	const pages = readPages.call(context, {
 		path: '/leads',
@@ -129,6 +134,9 @@ async function* leadPages(context: IPollFunctions, budget: Budget) {
 		maxRecords: POLLING.maxLeads,
 		// Rule 3: a poll reads at most what fits n8n's time budget for a poll at the node's share of the key.
 		maxPages: budget.requestsPerFullRead,
+		// No entry of the list stops the trigger: one that is not a lead is named and left out.
+		skipEntry: (described, position, page) =>
+			warn(`entry ${position} of page ${page} of the list ${LIST_PATH} is ${described}, not a lead (a JSON object); the trigger skipped it and read the others. This is a fault of the API or of a proxy in front of it.`),
 		narrow: `The polling trigger remembers at most ${POLLING.maxLeads.toLocaleString('en-US')} leads, and one poll reads at most ${budget.requestsPerFullRead} pages of ${POLLING.pageSize}: half of the credential's Requests per Minute (${budget.share} a minute) for n8n's time budget for one poll. Raise "Requests per Minute" in the credential if your plan allows, or use the webhook trigger (CRM Invoicing Trigger) for this workspace, or archive and delete leads you no longer need.`,
 	});
 	// A caller that stops reading returns at the `yield`: no turn is taken for a page it does not read.
@@ -167,7 +175,7 @@ export async function pollLeads(this: IPollFunctions, settings: PollSettings): P
 	const ids: Array<string | undefined> = [];
 	let fullRead = true;
 	let fellBack = false;
-	for await (const page of leadPages(this, budget)) {
+	for await (const page of leadPages(this, budget, warn)) {
 		const pageIds = page.records.map(leadIdOf);
 		for (const record of page.records) records.push(record);
 		for (const id of pageIds) ids.push(id);
@@ -279,7 +287,7 @@ export async function sampleLead(this: IPollFunctions, settings: PollSettings): 
 	let best: IDataObject | undefined;
 	let bestTime = -Infinity;
 	let pageNumber = 0;
-	for await (const page of leadPages(this, budget)) {
+	for await (const page of leadPages(this, budget, (message) => this.logger.warn(`${this.getNode().name}: ${message}`))) {
 		pageNumber++;
 		for (const record of page.records) {
 			const time = createdAtOf(record);

@@ -1,7 +1,7 @@
 /**
  * Which node this is, for every node of the package: its workflow's id and its node id (its name where n8n gives no
  * id), and the one key made of them that keys this process's memories per node (the trigger's held secrets, delivery
- * ids and renewals; the polling trigger's overlap guard and share of the key).
+ * ids and renewals; the polling trigger's overlap guard).
  */
 
 export interface NodeIdentityContext {

@@ -9,7 +9,7 @@ import { sleep } from 'n8n-workflow';
 import type { IDataObject, INodeParameters } from 'n8n-workflow';
 
 import { CrmInvoicingPollingTrigger } from '../../../nodes/CrmInvoicing/CrmInvoicingPollingTrigger.node';
-import { NodeShare } from '../../../nodes/CrmInvoicing/polling/budget';
+import { KeyShare } from '../../../nodes/CrmInvoicing/polling/budget';
 import { POLLING } from '../../../nodes/CrmInvoicing/polling/memory';
 import { createPollContext } from '../../helpers/harness';
 import { startSandbox, type ListOrder, type Sandbox, type SandboxPersonality } from '../../sandbox/server';
@@ -52,7 +52,11 @@ interface Poll {
 let warnings: string[] = [];
 
 /** One poll with `memory` as the node's static data (the same object across polls, as n8n keeps it). */
-async function poll(memory: IDataObject, parameters: INodeParameters = {}, extra: { mode?: 'trigger' | 'manual'; requestsPerMinute?: number } = {}): Promise<Poll> {
+async function poll(
+	memory: IDataObject,
+	parameters: INodeParameters = {},
+	extra: { mode?: 'trigger' | 'manual'; requestsPerMinute?: number; workflowId?: string } = {},
+): Promise<Poll> {
 	const { context } = createPollContext({
 		nodeType: trigger,
 		parameters: { events: ['newLead'], simplify: false, ...parameters },
@@ -60,6 +64,12 @@ async function poll(memory: IDataObject, parameters: INodeParameters = {}, extra
 		staticData: memory,
 		mode: extra.mode,
 	});
+	if (extra.workflowId !== undefined) {
+		// Another workflow's polling trigger (another node key), with the same credential.
+		const workflow = context.getWorkflow();
+		const id = extra.workflowId;
+		context.getWorkflow = () => ({ ...workflow, id });
+	}
 	warnings = [];
 	jest.spyOn(context.logger, 'warn').mockImplementation((message: string) => {
 		warnings.push(message);
@@ -468,7 +478,24 @@ describe('no single lead stops the trigger', () => {
 	});
 });
 
-describe('the node\'s share of the key: at most half the rate in any minute', () => {
+describe('entries that are not leads', () => {
+	it('a list entry that is not a JSON object (null, a text) is named in a warning and skipped; the others are emitted, and later polls go on', async () => {
+		const memory: IDataObject = {};
+		await poll(memory);
+		const lead = await createLead('Next To Null');
+		const known = [...store().leads.values()].filter((entry) => entry.id !== lead.id).slice(0, 3);
+		sandbox.addFault({ status: 200, count: 1, method: 'GET', pathPrefix: '/api/v1/leads', body: { items: [...known, null, 'oops', lead], hasMore: false, nextCursor: null } });
+		const next = await poll(memory);
+		expect(names(next.items)).toEqual(['Next To Null']);
+		expect(warnings).toEqual([
+			'CRM Invoicing Polling Trigger: entry 4 of page 1 of the list /api/v1/leads is null, not a lead (a JSON object); the trigger skipped it and read the others. This is a fault of the API or of a proxy in front of it.',
+			'CRM Invoicing Polling Trigger: entry 5 of page 1 of the list /api/v1/leads is the text "oops", not a lead (a JSON object); the trigger skipped it and read the others. This is a fault of the API or of a proxy in front of it.',
+		]);
+		expect((await poll(memory)).items).toEqual([]);
+	});
+});
+
+describe('the polling triggers\' share of the key: at most half the rate in any minute, for all of them together', () => {
 	afterEach(() => {
 		sleepMock.mockImplementation(jest.requireActual('n8n-workflow').sleep);
 		sandbox.setRateLimit(false);
@@ -484,8 +511,8 @@ describe('the node\'s share of the key: at most half the rate in any minute', ()
 		});
 		// When each page may go: the moment the node's share hands out its turn.
 		const sent: number[] = [];
-		const take = NodeShare.prototype.take;
-		const spy = jest.spyOn(NodeShare.prototype, 'take').mockImplementation(async function (this: NodeShare) {
+		const take = KeyShare.prototype.take;
+		const spy = jest.spyOn(KeyShare.prototype, 'take').mockImplementation(async function (this: KeyShare) {
 			await take.call(this);
 			sent.push(Date.now());
 		});
@@ -505,6 +532,43 @@ describe('the node\'s share of the key: at most half the rate in any minute', ()
 			clock.mockRestore();
 			spy.mockRestore();
 		}
+	});
+
+	it('two polling triggers (two workflows) on one API key: 14 pages at 12 requests a minute, never more than 6 in any 60 s together', async () => {
+		let offset = 0;
+		const realNow = Date.now.bind(Date);
+		const clock = jest.spyOn(Date, 'now').mockImplementation(() => realNow() + offset);
+		sleepMock.mockImplementation(async (ms: number) => {
+			offset += Math.max(0, ms);
+		});
+		const sent: number[] = [];
+		const take = KeyShare.prototype.take;
+		const spy = jest.spyOn(KeyShare.prototype, 'take').mockImplementation(async function (this: KeyShare) {
+			await take.call(this);
+			sent.push(Date.now());
+		});
+		sandbox.setRateLimit({ limit: 10_000, windowMs: 60_000 });
+		sandbox.seedLeads(697); // 700 leads: 7 pages for each trigger's first full read
+		// Past any request of the tests before (the same key's share): this test's window starts empty.
+		offset += 120_000;
+		try {
+			const everyHour = { events: ['updatedLead'], pollTimes: { item: [{ mode: 'everyHour', minute: 0 }] } };
+			expect((await poll({}, everyHour, { requestsPerMinute: 12, workflowId: 'workflow-a' })).requests).toBe(7);
+			expect((await poll({}, everyHour, { requestsPerMinute: 12, workflowId: 'workflow-b' })).requests).toBe(7);
+			expect(sent).toHaveLength(14);
+			for (let index = 6; index < sent.length; index++) expect(sent[index] - sent[index - 6]).toBeGreaterThanOrEqual(60_000);
+		} finally {
+			clock.mockRestore();
+			spy.mockRestore();
+		}
+	});
+
+	it('a credential whose Requests per Minute leaves no half (1) is refused with an error that says what to set, before any request', async () => {
+		const before = sandbox.requests.length;
+		await expect(poll({}, {}, { requestsPerMinute: 1 })).rejects.toThrow(
+			"The credential's Requests per Minute is 1: the polling trigger uses at most half of it, which leaves it no request",
+		);
+		expect(sandbox.requests.length).toBe(before);
 	});
 
 	it('a poll never reads more pages than fit n8n\'s time budget for one poll at that pace: it fails, saying so', async () => {

@@ -63,6 +63,11 @@ export interface ListSpec {
 	 * instead of failing: Custom API Request outputs such an answer as it is. Later pages must always be lists.
 	 */
 	otherOnFirstPage?: boolean;
+	/**
+	 * An entry that is not a JSON object fails the list, unless this is given: then it is left out, and this is told
+	 * what it was (`described`), where, so that the caller can name it (the polling trigger, which no entry may stop).
+	 */
+	skipEntry?: (described: string, position: number, page: number) => void;
 }
 
 /** One page, in the shape every version shares. */
@@ -230,6 +235,14 @@ export async function* readPages(
 				`The node reads lists as ${SHAPE_NAMES[shape]}. Check that the credential's Base URL points at the CRM API itself (not a login page, proxy or web site).`,
 				response.statusCode,
 			);
+		}
+		if (spec.skipEntry) {
+			const kept: unknown[] = [];
+			for (let index = 0; index < raw.list.length; index++) {
+				if (isPlainObject(raw.list[index])) kept.push(raw.list[index]);
+				else spec.skipEntry(describeEntry(raw.list[index]), index + 1, number);
+			}
+			raw.list = kept;
 		}
 		const bad = raw.list.findIndex((record) => !isPlainObject(record));
 		if (bad >= 0) {
