@@ -1,0 +1,91 @@
+/**
+ * The package's layout, as CONTRIBUTING.md ("The code's layout") states it, held by a test rather than by review:
+ * - one door: outside `nodes/CrmInvoicing/shared/`, shared code is imported only through `shared/index.ts`, and inside
+ *   `shared/`, the transport only through `shared/transport/index.ts`;
+ * - the action node's folder (`actions/`) is the action node's alone: no trigger and nothing shared imports it;
+ * - imports are what n8n allows a community node: `n8n-workflow`, `node:crypto` and relative files;
+ * - sizes: no shipped file over 350 lines, the webhook trigger's code (its node file and `trigger/`) at most 1,500.
+ */
+import { readdirSync, readFileSync } from 'node:fs';
+import path from 'node:path';
+
+const ROOT = path.join(__dirname, '..', '..', '..');
+const SERVICE = path.join(ROOT, 'nodes', 'CrmInvoicing');
+const SHARED = path.join(SERVICE, 'shared');
+const TRANSPORT = path.join(SHARED, 'transport');
+const ACTIONS = path.join(SERVICE, 'actions');
+
+function tsFiles(folder: string): string[] {
+	return readdirSync(folder, { withFileTypes: true }).flatMap((entry) => {
+		const full = path.join(folder, entry.name);
+		if (entry.isDirectory()) return tsFiles(full);
+		return entry.name.endsWith('.ts') ? [full] : [];
+	});
+}
+
+const SHIPPED = [...tsFiles(path.join(ROOT, 'nodes')), ...tsFiles(path.join(ROOT, 'credentials'))];
+
+/** Every module a file imports or re-exports from (static `import … from`, `export … from`, `import '…'`). */
+function importsOf(file: string): string[] {
+	const text = readFileSync(file, 'utf8');
+	return [...text.matchAll(/^\s*(?:import|export)\b[^'"]*?\bfrom\s+['"]([^'"]+)['"]|^\s*import\s+['"]([^'"]+)['"]/gm)].map(
+		(match) => match[1] ?? match[2],
+	);
+}
+
+/** A relative import resolved to the path it names (without extension; a folder means its index). */
+function resolved(file: string, specifier: string): string {
+	return path.resolve(path.dirname(file), specifier);
+}
+
+const inside = (target: string, folder: string): boolean => target === folder || target.startsWith(`${folder}${path.sep}`);
+const relative = (file: string): string => path.relative(ROOT, file);
+
+describe('the package layout', () => {
+	it('finds the files it checks', () => {
+		expect(SHIPPED.length).toBeGreaterThan(50);
+		expect(SHIPPED.some((file) => inside(file, TRANSPORT))).toBe(true);
+	});
+
+	it('imports only what n8n allows a community node: n8n-workflow, node:crypto and relative files', () => {
+		const outside = SHIPPED.flatMap((file) =>
+			importsOf(file)
+				.filter((specifier) => !specifier.startsWith('.') && specifier !== 'n8n-workflow' && specifier !== 'node:crypto')
+				.map((specifier) => `${relative(file)} imports ${specifier}`),
+		);
+		expect(outside).toEqual([]);
+	});
+
+	it('reaches the shared layer through its one door (shared/index.ts), and the transport through its own index', () => {
+		const wrong: string[] = [];
+		for (const file of SHIPPED) {
+			for (const specifier of importsOf(file).filter((name) => name.startsWith('.'))) {
+				const target = resolved(file, specifier);
+				if (!inside(file, SHARED) && inside(target, SHARED) && target !== SHARED && target !== path.join(SHARED, 'index')) {
+					wrong.push(`${relative(file)} imports ${specifier}`);
+				}
+				if (inside(file, SHARED) && !inside(file, TRANSPORT) && inside(target, TRANSPORT) && target !== TRANSPORT && target !== path.join(TRANSPORT, 'index')) {
+					wrong.push(`${relative(file)} imports ${specifier}`);
+				}
+			}
+		}
+		expect(wrong).toEqual([]);
+	});
+
+	it('keeps actions/ to the action node: no trigger, poller or shared file imports it', () => {
+		const wrong = SHIPPED.filter((file) => !inside(file, ACTIONS) && path.basename(file) !== 'CrmInvoicing.node.ts').flatMap((file) =>
+			importsOf(file)
+				.filter((specifier) => specifier.startsWith('.') && inside(resolved(file, specifier), ACTIONS))
+				.map((specifier) => `${relative(file)} imports ${specifier}`),
+		);
+		expect(wrong).toEqual([]);
+	});
+
+	it('has no shipped file over 350 lines, and the webhook trigger\'s code is at most 1,500 lines', () => {
+		// Lines as `wc -l` counts them.
+		const lines = (file: string): number => (readFileSync(file, 'utf8').match(/\n/g) ?? []).length;
+		expect(SHIPPED.filter((file) => lines(file) > 350).map(relative)).toEqual([]);
+		const trigger = [path.join(SERVICE, 'CrmInvoicingTrigger.node.ts'), ...tsFiles(path.join(SERVICE, 'trigger'))];
+		expect(trigger.reduce((sum, file) => sum + lines(file), 0)).toBeLessThanOrEqual(1_500);
+	});
+});
