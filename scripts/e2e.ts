@@ -1,15 +1,19 @@
 /**
- * `npm run test:e2e` (and `npm run test:compat` with `--runtime compat`): starts the sandbox CRM and a real n8n with
- * the packed package installed, then runs the jest "e2e" project against them. The tests reach both over HTTP and
- * read what they need from the file named by E2E_ENV; they can ask this script to restart n8n.
+ * `npm run test:e2e` runs the end-to-end suite in both pinned n8n versions side by side (`--runtime current,compat`);
+ * `tsx scripts/e2e.ts` alone runs it in n8n 2.41.0, `--runtime compat` (`npm run test:compat`) in 1.123.81. For each
+ * version it starts the sandbox CRM and a real n8n with the packed package installed, then runs the jest "e2e" project
+ * against them. The tests reach both over HTTP and read what they need from the file named by E2E_ENV; they can ask
+ * this script to restart n8n. Several versions run as child processes of this script, one per version, each with its
+ * own ports, user folder and sandbox; their output is prefixed with the version, and the run fails if any fails.
  */
+import { spawn } from 'node:child_process';
 import { createServer, request as httpRequest } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 
 import { installedVersion, installPackage } from './lib/n8n';
-import { ROOT, type RuntimeName } from './lib/runtime';
+import { ensureRuntime, ROOT, type RuntimeName } from './lib/runtime';
 import { logSize, waitForStoredWorkflows } from './lib/settle';
 import { startStack } from './lib/stack';
 import { runJestProject } from './lib/system';
@@ -53,10 +57,47 @@ export interface E2eEnv {
 /** Packed releases of this package, for upgrade tests (see its README). */
 const RELEASES = path.join(ROOT, 'test', 'fixtures', 'releases');
 
+/** One child `tsx scripts/e2e.ts --runtime <name>` per version, at once; resolves with the first failing exit code. */
+async function runSideBySide(runtimes: RuntimeName[], args: string[]): Promise<number> {
+	// Installed one after the other first (pnpm and the native build), so that only the test runs overlap.
+	for (const name of runtimes) ensureRuntime(name);
+	const tsx = path.join(ROOT, 'node_modules', 'tsx', 'dist', 'cli.mjs');
+	const codes = await Promise.all(
+		runtimes.map(
+			(name) =>
+				new Promise<number>((resolve) => {
+					const child = spawn(process.execPath, [tsx, __filename, '--runtime', name, ...args], { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
+					const prefix = `[${name}] `;
+					for (const stream of [child.stdout, child.stderr]) {
+						let rest = '';
+						stream.setEncoding('utf8');
+						stream.on('data', (chunk: string) => {
+							const lines = (rest + chunk).split('\n');
+							rest = lines.pop() ?? '';
+							for (const line of lines) (stream === child.stderr ? process.stderr : process.stdout).write(`${prefix}${line}\n`);
+						});
+						stream.on('end', () => {
+							if (rest !== '') process.stdout.write(`${prefix}${rest}\n`);
+						});
+					}
+					child.on('exit', (code) => {
+						console.log(`[e2e] ${name}: ${code === 0 ? 'passed' : `failed (exit ${code})`}`);
+						resolve(code ?? 1);
+					});
+				}),
+		),
+	);
+	return codes.find((code) => code !== 0) ?? 0;
+}
+
 async function main(): Promise<void> {
 	const args = process.argv.slice(2);
 	const runtimeIndex = args.indexOf('--runtime');
-	const runtime = (runtimeIndex >= 0 ? args.splice(runtimeIndex, 2)[1] : 'current') as RuntimeName;
+	const asked = runtimeIndex >= 0 ? args.splice(runtimeIndex, 2)[1] : 'current';
+	const runtimes = [...new Set(asked.split(',').map((name) => name.trim()))] as RuntimeName[];
+	for (const name of runtimes) if (name !== 'current' && name !== 'compat') throw new Error(`--runtime takes current, compat or both ("current,compat"), not ${name}`);
+	if (runtimes.length > 1) process.exit(await runSideBySide(runtimes, args));
+	const runtime = runtimes[0];
 	const workDir = path.join(ROOT, '.tmp', `e2e-${runtime}`);
 	mkdirSync(workDir, { recursive: true });
 

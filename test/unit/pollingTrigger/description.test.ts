@@ -111,8 +111,9 @@ describe('the request budget (budget.ts)', () => {
 		expect(pollBudget(60, fiveMinutes, 36_000)).toMatchObject({ requestsPerPoll: 30, requestsPerFullRead: 30 });
 	});
 
-	it('at least 1 request a minute, however low the rate', () => {
-		expect(pollBudget(1, minute)).toMatchObject({ share: 1, requestsPerPoll: 1 });
+	it('half the rate, rounded down: 2 requests a minute give 1; 1 gives none (the poll refuses such a credential, poll.test.ts)', () => {
+		expect(pollBudget(2, minute)).toMatchObject({ share: 1, requestsPerPoll: 1 });
+		expect(pollBudget(1, minute)).toMatchObject({ share: 0, requestsPerPoll: 0 });
 	});
 });
 
