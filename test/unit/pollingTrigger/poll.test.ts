@@ -501,15 +501,17 @@ describe('the polling triggers\' share of the key: at most half the rate in any 
 		sandbox.setRateLimit(false);
 	});
 
-	it('a full read of 25 pages at 12 requests a minute: never more than 6 pages in any 60 s (on a clock that the waits move)', async () => {
-		// n8n's sleep returns at once and moves a virtual clock by what it was asked to wait; Date.now reads that clock.
-		let offset = 0;
+	/**
+	 * Runs `work` on a virtual clock: n8n's sleep returns at once and moves the clock by what it was asked to wait
+	 * (Date.now reads that clock, started `startMs` ahead); gives the times at which the key's share handed out a turn.
+	 */
+	async function onVirtualClock(startMs: number, work: (sent: number[]) => Promise<void>): Promise<void> {
+		let offset = startMs;
 		const realNow = Date.now.bind(Date);
 		const clock = jest.spyOn(Date, 'now').mockImplementation(() => realNow() + offset);
 		sleepMock.mockImplementation(async (ms: number) => {
 			offset += Math.max(0, ms);
 		});
-		// When each page may go: the moment the node's share hands out its turn.
 		const sent: number[] = [];
 		const take = KeyShare.prototype.take;
 		const spy = jest.spyOn(KeyShare.prototype, 'take').mockImplementation(async function (this: KeyShare) {
@@ -518,49 +520,40 @@ describe('the polling triggers\' share of the key: at most half the rate in any 
 		});
 		// The CRM announces plenty of room (RateLimit-*), so the key's pacer never holds a page back: the share does.
 		sandbox.setRateLimit({ limit: 10_000, windowMs: 60_000 });
-		sandbox.seedLeads(2_497); // 2,500 leads: 25 pages
 		try {
-			const memory: IDataObject = {};
-			// Polling every hour: a poll may take the 5 minutes of n8n's time budget, 6 × 5 = 30 requests.
-			const first = await poll(memory, { events: ['updatedLead'], pollTimes: { item: [{ mode: 'everyHour', minute: 0 }] } }, { requestsPerMinute: 12 });
-			expect(first.requests).toBe(25);
-			expect(sent).toHaveLength(25);
-			for (let index = 6; index < sent.length; index++) expect(sent[index] - sent[index - 6]).toBeGreaterThanOrEqual(60_000);
-			// …and no slower than the share needs: 25 pages in a little over 4 minutes.
-			expect(sent[24] - sent[0]).toBeLessThan(4 * 60_000 + 5_000);
+			await work(sent);
 		} finally {
 			clock.mockRestore();
 			spy.mockRestore();
 		}
+	}
+
+	const atMostSixInAnyMinute = (sent: number[]) => {
+		for (let index = 6; index < sent.length; index++) expect(sent[index] - sent[index - 6]).toBeGreaterThanOrEqual(60_000);
+	};
+	const everyHour = { events: ['updatedLead'], pollTimes: { item: [{ mode: 'everyHour', minute: 0 }] } };
+
+	it('a full read of 25 pages at 12 requests a minute: never more than 6 pages in any 60 s (on a clock that the waits move)', async () => {
+		sandbox.seedLeads(2_497); // 2,500 leads: 25 pages
+		await onVirtualClock(0, async (sent) => {
+			// Polling every hour: a poll may take the 5 minutes of n8n's time budget, 6 × 5 = 30 requests.
+			expect((await poll({}, everyHour, { requestsPerMinute: 12 })).requests).toBe(25);
+			expect(sent).toHaveLength(25);
+			atMostSixInAnyMinute(sent);
+			// …and no slower than the share needs: 25 pages in a little over 4 minutes.
+			expect(sent[24] - sent[0]).toBeLessThan(4 * 60_000 + 5_000);
+		});
 	});
 
 	it('two polling triggers (two workflows) on one API key: 14 pages at 12 requests a minute, never more than 6 in any 60 s together', async () => {
-		let offset = 0;
-		const realNow = Date.now.bind(Date);
-		const clock = jest.spyOn(Date, 'now').mockImplementation(() => realNow() + offset);
-		sleepMock.mockImplementation(async (ms: number) => {
-			offset += Math.max(0, ms);
-		});
-		const sent: number[] = [];
-		const take = KeyShare.prototype.take;
-		const spy = jest.spyOn(KeyShare.prototype, 'take').mockImplementation(async function (this: KeyShare) {
-			await take.call(this);
-			sent.push(Date.now());
-		});
-		sandbox.setRateLimit({ limit: 10_000, windowMs: 60_000 });
 		sandbox.seedLeads(697); // 700 leads: 7 pages for each trigger's first full read
-		// Past any request of the tests before (the same key's share): this test's window starts empty.
-		offset += 120_000;
-		try {
-			const everyHour = { events: ['updatedLead'], pollTimes: { item: [{ mode: 'everyHour', minute: 0 }] } };
+		// Started past any request of the tests before (the same key's share): this test's window starts empty.
+		await onVirtualClock(120_000, async (sent) => {
 			expect((await poll({}, everyHour, { requestsPerMinute: 12, workflowId: 'workflow-a' })).requests).toBe(7);
 			expect((await poll({}, everyHour, { requestsPerMinute: 12, workflowId: 'workflow-b' })).requests).toBe(7);
 			expect(sent).toHaveLength(14);
-			for (let index = 6; index < sent.length; index++) expect(sent[index] - sent[index - 6]).toBeGreaterThanOrEqual(60_000);
-		} finally {
-			clock.mockRestore();
-			spy.mockRestore();
-		}
+			atMostSixInAnyMinute(sent);
+		});
 	});
 
 	it('a credential whose Requests per Minute leaves no half (1) is refused with an error that says what to set, before any request', async () => {
