@@ -60,23 +60,32 @@ export function ensureDebianPackages(wanted: Array<{ name: string; present: () =
 	if (still.length > 0) throw new Error(`${still.join(', ')} still missing after apt-get install`);
 }
 
+const SERVICE_PACKAGES = [
+	{ name: 'postgresql', present: () => postgresBinDir() !== undefined },
+	{ name: 'redis-server', present: () => redisServerBin() !== undefined },
+];
+
+function findChromium(): string | undefined {
+	const found = spawnSync('sh', ['-c', 'command -v chromium || command -v chromium-browser'], { encoding: 'utf8' });
+	return found.stdout.trim().split('\n')[0] || undefined;
+}
+
+const CHROMIUM_PACKAGE = { name: 'chromium', present: () => process.env.CHROMIUM_PATH !== undefined || findChromium() !== undefined };
+
 /** Installs Debian's `postgresql` and `redis-server` when their servers are not on the machine (CI starts bare). */
 export function ensureServicePackages(): void {
-	ensureDebianPackages([
-		{ name: 'postgresql', present: () => postgresBinDir() !== undefined },
-		{ name: 'redis-server', present: () => redisServerBin() !== undefined },
-	]);
+	ensureDebianPackages(SERVICE_PACKAGES);
 }
 
 /** Debian's chromium for the editor tests and screenshots: CHROMIUM_PATH, or the one on PATH, installed when missing. */
 export function ensureChromium(): string {
-	if (process.env.CHROMIUM_PATH) return process.env.CHROMIUM_PATH;
-	const find = (): string | undefined => {
-		const found = spawnSync('sh', ['-c', 'command -v chromium || command -v chromium-browser'], { encoding: 'utf8' });
-		return found.stdout.trim().split('\n')[0] || undefined;
-	};
-	ensureDebianPackages([{ name: 'chromium', present: () => find() !== undefined }]);
-	return find() as string;
+	ensureDebianPackages([CHROMIUM_PACKAGE]);
+	return process.env.CHROMIUM_PATH ?? (findChromium() as string);
+}
+
+/** Everything the queue-mode and editor suites need from Debian, in one apt-get run (`scripts/ci-prepare.ts`). */
+export function ensureSuitePackages(): void {
+	ensureDebianPackages([...SERVICE_PACKAGES, CHROMIUM_PACKAGE]);
 }
 
 /** Resolves when something accepts TCP connections on 127.0.0.1:port. */

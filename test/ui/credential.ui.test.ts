@@ -31,9 +31,12 @@ async function createCredential(page: Page, name: string, baseUrl: string, apiKe
 	await baseUrlInput.fill(baseUrl);
 	await modal.getByTestId('parameter-input-apiKey').locator('input').fill(apiKey);
 	await modal.getByTestId('credential-name').click();
-	await modal.getByTestId('inline-edit-input').locator('input').fill(name).catch(async () => {
-		await modal.getByTestId('inline-edit-input').fill(name);
-	});
+	// The name's inline editor is an <input> itself on some n8n versions and wraps one on others: fill whichever it is
+	// (trying the inner one first cost a whole step timeout where there is none).
+	const inlineEdit = modal.getByTestId('inline-edit-input');
+	await inlineEdit.waitFor({ state: 'visible' });
+	const inner = inlineEdit.locator('input');
+	await ((await inner.count()) > 0 ? inner : inlineEdit).fill(name);
 	await page.keyboard.press('Enter');
 	await modal.getByTestId('credential-save-button').click();
 
