@@ -1,5 +1,3 @@
-import { createHash } from 'node:crypto';
-
 import type {
 	ICredentialDataDecryptedObject,
 	ICredentialsDecrypted,
@@ -15,7 +13,7 @@ import type {
 
 import type { ExpectedAnswer } from './errors';
 import { DOCUMENTED_RATE_LIMIT } from './limits';
-import { pacerFor, type RateLimitPacer } from './pacer';
+import { keyIdOf, pacerOf, type RateLimitPacer } from './pacer';
 import type { API_PREFIX } from './spec';
 
 /** What a request is (ApiRequest), what it answers (ApiResponse), and what it is sent with (the Connection). */
@@ -85,7 +83,7 @@ export interface Connection {
 	origin: URL | undefined;
 	credentials: ICredentialsDecrypted;
 	pacer: RateLimitPacer;
-	/** Names the API key (with its Base URL) in this process's memories, never the key itself: a hash of both. */
+	/** The API key's name in this process's memories (keyIdOf: a hash, never the key itself). */
 	keyId: string;
 }
 
@@ -111,6 +109,7 @@ async function openConnection(context: ApiContext): Promise<Connection> {
 	const baseUrl = normalizeBaseUrl(data.baseUrl);
 	const apiKey = String(data.apiKey ?? '');
 	const requestsPerMinute = requestsPerMinuteOf(data);
+	const keyId = keyIdOf(baseUrl, apiKey);
 	let origin: URL | undefined;
 	try {
 		origin = new URL(baseUrl);
@@ -124,8 +123,8 @@ async function openConnection(context: ApiContext): Promise<Connection> {
 		baseUrl,
 		origin,
 		credentials: { id: '', name: CREDENTIAL_TYPE, type: CREDENTIAL_TYPE, data },
-		pacer: pacerFor(baseUrl, apiKey, requestsPerMinute),
-		keyId: createHash('sha256').update(`${baseUrl}\n${apiKey}`).digest('base64url').slice(0, 24),
+		pacer: pacerOf(keyId, requestsPerMinute),
+		keyId,
 	};
 }
 

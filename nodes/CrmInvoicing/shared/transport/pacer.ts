@@ -222,14 +222,19 @@ const MAX_PACERS = 1_000;
 const pacers = new BoundedMap<string, RateLimitPacer>(MAX_PACERS);
 
 /**
- * One pacer per base URL, API key and rate, shared by all executions in this n8n process, since the limit is per key.
- * The key itself is not kept: only a hash of it names the pacer.
+ * The name of an API key (with its Base URL) in this process's memories (its pacer, the polling triggers' share): a
+ * hash of both, never the key itself.
  */
-export function pacerFor(
-	baseUrl: string,
-	apiKey: string,
-	requestsPerMinute: number = DOCUMENTED_RATE_LIMIT.requests,
-): RateLimitPacer {
-	const id = createHash('sha256').update(`${baseUrl}\n${apiKey}\n${requestsPerMinute}`).digest('hex').slice(0, 32);
-	return pacers.getOrSet(id, () => new RateLimitPacer({ requestsPerMinute }));
+export function keyIdOf(baseUrl: string, apiKey: string): string {
+	return createHash('sha256').update(`${baseUrl}\n${apiKey}`).digest('base64url').slice(0, 24);
+}
+
+/** One pacer per API key (its keyIdOf) and rate, shared by all executions in this n8n process: the limit is per key. */
+export function pacerOf(keyId: string, requestsPerMinute: number = DOCUMENTED_RATE_LIMIT.requests): RateLimitPacer {
+	return pacers.getOrSet(`${keyId}\n${requestsPerMinute}`, () => new RateLimitPacer({ requestsPerMinute }));
+}
+
+/** pacerOf for a Base URL and API key. */
+export function pacerFor(baseUrl: string, apiKey: string, requestsPerMinute?: number): RateLimitPacer {
+	return pacerOf(keyIdOf(baseUrl, apiKey), requestsPerMinute);
 }
