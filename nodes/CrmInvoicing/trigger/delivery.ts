@@ -5,7 +5,7 @@ import { answer, NO_CREDENTIAL_REASON, NO_SECRET_REASON, refuse, refuseMismatch,
 import { fullRecordOf } from './fullRecord';
 import { acceptOnce, deliveryMemoryKey, wasAccepted } from './recentDeliveries';
 import { apiKeyOf, keepWrappedUnderKey, readSecret, secretOwner, type SecretRead } from './secret';
-import { checkDeliveryHeaders, verifyWebhookSignature } from './signature';
+import { checkDeliveryHeaders, verifySignature } from './signature';
 import { readState } from './state';
 import { eventsOf } from './subscription';
 
@@ -76,8 +76,7 @@ export async function receiveDelivery(this: IWebhookFunctions): Promise<IWebhook
 	if (read.kind === 'none') return refuse(this, 503, NO_SECRET_REASON, request);
 	if (read.kind === 'unusable') return await refuseUnreadable(this, stored, request);
 
-	const verify = (secret: string) =>
-		verifyWebhookSignature({ secret, headers: request.headers ?? {}, rawHeaders: request.rawHeaders, rawBody: request.rawBody });
+	const verify = (secret: string) => verifySignature(secret, headers, request.rawBody);
 	const verification = verify(read.secret);
 	if (!verification.ok) {
 		if (verification.reason === 'signature does not match') return await refuseMismatch(this, request, stored, retired, apiKey, verify);

@@ -199,11 +199,15 @@ export function checkDeliveryHeaders({ headers, rawHeaders, nowSeconds }: Pick<V
 
 /** Verifies one delivery. Any matching `v1` entry is enough; other versions and malformed entries are skipped. */
 export function verifyWebhookSignature({ secret, headers, rawHeaders, rawBody, nowSeconds }: VerifyInput): VerificationResult {
+	const checked = checkDeliveryHeaders({ headers, rawHeaders, nowSeconds });
+	return checked.ok ? verifySignature(secret, checked, rawBody) : checked;
+}
+
+/** The signature check alone, on headers checkDeliveryHeaders read once (a delivery may try several secrets). */
+export function verifySignature(secret: string, delivery: DeliveryHeaders, rawBody: VerifyInput['rawBody']): VerificationResult {
 	const key = secretKey(secret);
 	if (!key) return fail('signing secret is missing or invalid');
-	const checked = checkDeliveryHeaders({ headers, rawHeaders, nowSeconds });
-	if (!checked.ok) return checked;
-	const { id, idBytes, timestampText, timestamp, entries } = checked;
+	const { id, idBytes, timestampText, timestamp, entries } = delivery;
 
 	const expected = digest(key, idBytes, timestampText, toBuffer(rawBody));
 	let matched = false;
