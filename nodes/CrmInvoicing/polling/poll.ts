@@ -124,8 +124,13 @@ function capError(context: IPollFunctions, leads: number): NodeOperationError {
 
 const onlyNew = (settings: PollSettings): boolean => !settings.events.includes('updatedLead') && !settings.events.includes('archivedLead');
 
+/** A warning in n8n's log, under the node's name. */
+function warn(context: IPollFunctions, message: string): void {
+	context.logger.warn(`${context.getNode().name}: ${message}`);
+}
+
 /** The list as the poll reads it: page by page, each page after the node's share of the key allows it (rule 1). */
-async function* leadPages(context: IPollFunctions, budget: Budget, warn: (message: string) => void) {
+async function* leadPages(context: IPollFunctions, budget: Budget) {
 	const share = keyShare((await credentialOf(context)).keyId, budget.share);
 	await share.take();
 	const pages = readPages.call(context, {
@@ -136,7 +141,7 @@ async function* leadPages(context: IPollFunctions, budget: Budget, warn: (messag
 		maxPages: budget.requestsPerFullRead,
 		// No entry of the list stops the trigger: one that is not a lead is named and left out.
 		skipEntry: (described, position, page) =>
-			warn(`entry ${position} of page ${page} of the list ${LIST_PATH} is ${described}, not a lead (a JSON object); the trigger skipped it and read the others. This is a fault of the API or of a proxy in front of it.`),
+			warn(context, `entry ${position} of page ${page} of the list ${LIST_PATH} is ${described}, not a lead (a JSON object); the trigger skipped it and read the others. This is a fault of the API or of a proxy in front of it.`),
 		narrow: `The polling trigger remembers at most ${POLLING.maxLeads.toLocaleString('en-US')} leads, and one poll reads at most ${budget.requestsPerFullRead} pages of ${POLLING.pageSize}: half of the credential's Requests per Minute (${budget.share} a minute) for n8n's time budget for one poll. Raise "Requests per Minute" in the credential if your plan allows, or use the webhook trigger (CRM Invoicing Trigger) for this workspace, or archive and delete leads you no longer need.`,
 	});
 	// A caller that stops reading returns at the `yield`: no turn is taken for a page it does not read.
@@ -159,7 +164,6 @@ export async function pollLeads(this: IPollFunctions, settings: PollSettings): P
 	const memory: Memory = before ?? { v: 1, leads: {}, gone: {}, fields: [], order: 'unknown', count: 0 };
 	const budget = await budgetOf(this);
 	if (!first) checkBudget(this, memory, settings, budget);
-	const warn = (message: string) => this.logger.warn(`${this.getNode().name}: ${message}`);
 
 	const wantsNew = settings.events.includes('newLead');
 	const wantsUpdated = settings.events.includes('updatedLead');
@@ -175,7 +179,7 @@ export async function pollLeads(this: IPollFunctions, settings: PollSettings): P
 	const ids: Array<string | undefined> = [];
 	let fullRead = true;
 	let fellBack = false;
-	for await (const page of leadPages(this, budget, warn)) {
+	for await (const page of leadPages(this, budget)) {
 		const pageIds = page.records.map(leadIdOf);
 		for (const record of page.records) records.push(record);
 		for (const id of pageIds) ids.push(id);
@@ -188,7 +192,7 @@ export async function pollLeads(this: IPollFunctions, settings: PollSettings): P
 			if (head.broken && full > budget.requestsPerPoll) {
 				// The head did not prove the order: this poll reads the whole list (rule 3 still bounds it), and takes
 				// longer than its poll interval at the node's share; poll times that come meanwhile are skipped.
-				warn(`this poll reads the whole lead list (about ${full} requests), because its first page does not show the newest leads first; that is more than the ${budget.requestsPerPoll} that fit before the next poll time at half the API's rate, so it takes up to ${minutesText(Math.ceil(full / budget.share))} and poll times meanwhile are skipped. ${budgetAdvice(budget, full)}`);
+				warn(this, `this poll reads the whole lead list (about ${full} requests), because its first page does not show the newest leads first; that is more than the ${budget.requestsPerPoll} that fit before the next poll time at half the API's rate, so it takes up to ${minutesText(Math.ceil(full / budget.share))} and poll times meanwhile are skipped. ${budgetAdvice(budget, full)}`);
 			}
 			fellBack = head.broken;
 		}
@@ -204,7 +208,7 @@ export async function pollLeads(this: IPollFunctions, settings: PollSettings): P
 		const record = records[index];
 		const id = ids[index];
 		if (id === undefined) {
-			warn(`lead ${index + 1} of the list ${LIST_PATH}, ${nameOf(record)}, has no id, so the trigger cannot tell it apart from the others; it skipped it. This is a fault of the API or of a proxy in front of it.`);
+			warn(this, `lead ${index + 1} of the list ${LIST_PATH}, ${nameOf(record)}, has no id, so the trigger cannot tell it apart from the others; it skipped it. This is a fault of the API or of a proxy in front of it.`);
 			continue;
 		}
 		if (seen[id] !== undefined) continue; // The same lead twice in one listing: compared once.
@@ -216,7 +220,7 @@ export async function pollLeads(this: IPollFunctions, settings: PollSettings): P
 		if (deep !== undefined) {
 			seen[id] = unreadable(print);
 			if (old !== seen[id]) {
-				warn(`lead ${nameOf(record, id)} was not emitted: its field "${deep.slice(0, 80)}" is nested more than ${POLLING.maxEmitDepth} levels deep, more than n8n can store in an execution. The trigger skipped it and emitted the other leads; it emits it as New Lead once the CRM holds it within that depth.`);
+				warn(this, `lead ${nameOf(record, id)} was not emitted: its field "${deep.slice(0, 80)}" is nested more than ${POLLING.maxEmitDepth} levels deep, more than n8n can store in an execution. The trigger skipped it and emitted the other leads; it emits it as New Lead once the CRM holds it within that depth.`);
 			}
 			continue;
 		}
@@ -287,7 +291,7 @@ export async function sampleLead(this: IPollFunctions, settings: PollSettings): 
 	let best: IDataObject | undefined;
 	let bestTime = -Infinity;
 	let pageNumber = 0;
-	for await (const page of leadPages(this, budget, (message) => this.logger.warn(`${this.getNode().name}: ${message}`))) {
+	for await (const page of leadPages(this, budget)) {
 		pageNumber++;
 		for (const record of page.records) {
 			const time = createdAtOf(record);
