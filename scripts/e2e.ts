@@ -68,16 +68,16 @@ async function runSideBySide(runtimes: RuntimeName[], args: string[]): Promise<n
 				new Promise<number>((resolve) => {
 					const child = spawn(process.execPath, [tsx, __filename, '--runtime', name, ...args], { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
 					const prefix = `[${name}] `;
-					for (const stream of [child.stdout, child.stderr]) {
+					for (const [from, to] of [[child.stdout, process.stdout], [child.stderr, process.stderr]] as const) {
 						let rest = '';
-						stream.setEncoding('utf8');
-						stream.on('data', (chunk: string) => {
+						from.setEncoding('utf8');
+						from.on('data', (chunk: string) => {
 							const lines = (rest + chunk).split('\n');
 							rest = lines.pop() ?? '';
-							for (const line of lines) (stream === child.stderr ? process.stderr : process.stdout).write(`${prefix}${line}\n`);
+							for (const line of lines) to.write(`${prefix}${line}\n`);
 						});
-						stream.on('end', () => {
-							if (rest !== '') process.stdout.write(`${prefix}${rest}\n`);
+						from.on('end', () => {
+							if (rest !== '') to.write(`${prefix}${rest}\n`);
 						});
 					}
 					child.on('exit', (code) => {
