@@ -8,7 +8,19 @@ import { n8nCommunityNodesPlugin } from '@n8n/eslint-plugin-community-nodes';
  * eslint-plugin-n8n-nodes-base (community rules on package.json, credentials rules, nodes rules).
  */
 export default [
-	{ ignores: ['dist/**', 'node_modules/**', 'runtime/**', 'test/**', 'scripts/**', 'bench/**', 'examples/**', 'docs/**', '.tmp/**'] },
+	{
+		ignores: [
+			'dist/**',
+			'node_modules/**',
+			'runtime/**',
+			'test/**',
+			'scripts/**',
+			'bench/**',
+			'examples/**',
+			'docs/**',
+			'.tmp/**',
+		],
+	},
 	n8nCommunityNodesPlugin.configs.recommended,
 	{ rules: { 'no-console': 'error' } },
 	{ plugins: { 'n8n-nodes-base': n8nNodesBase } },

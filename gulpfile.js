@@ -14,7 +14,9 @@ function copyIcons() {
 }
 
 function streamEnd(stream) {
-	return new Promise((resolve, reject) => stream.on('finish', resolve).on('end', resolve).on('error', reject));
+	return new Promise((resolve, reject) =>
+		stream.on('finish', resolve).on('end', resolve).on('error', reject),
+	);
 }
 
 task('build:icons', copyIcons);

@@ -31,7 +31,10 @@ function rssOf(pid: number): number {
 }
 
 /** Samples RSS every 20 ms while `work` runs. */
-async function sampled<T>(pid: number, work: () => Promise<T>): Promise<{ result: T; peak: number; samples: number }> {
+async function sampled<T>(
+	pid: number,
+	work: () => Promise<T>,
+): Promise<{ result: T; peak: number; samples: number }> {
 	let peak = 0;
 	let samples = 0;
 	let running = true;
@@ -62,7 +65,11 @@ async function createWorkflow(stack: Stack, webhookPath: string): Promise<string
 				type: ACTION_NODE_TYPE,
 				typeVersion: 1,
 				position: [300, 0],
-				parameters: { resource: 'lead', operation: 'get', leadId: { __rl: true, mode: 'id', value: '={{ $json.body.id }}' } },
+				parameters: {
+					resource: 'lead',
+					operation: 'get',
+					leadId: { __rl: true, mode: 'id', value: '={{ $json.body.id }}' },
+				},
 				credentials: { crmInvoicingApi: stack.credentials.admin },
 				onError: 'continueRegularOutput',
 			},
@@ -72,7 +79,9 @@ async function createWorkflow(stack: Stack, webhookPath: string): Promise<string
 	await stack.client.activate(workflow.id);
 	// Activation is asynchronous: wait until the webhook answers OPTIONS.
 	for (let attempt = 0; attempt < 100; attempt++) {
-		const probe = await fetch(`${stack.n8n.url}/webhook/${webhookPath}`, { method: 'OPTIONS' }).catch(() => undefined);
+		const probe = await fetch(`${stack.n8n.url}/webhook/${webhookPath}`, {
+			method: 'OPTIONS',
+		}).catch(() => undefined);
 		if (probe && probe.status < 300) break;
 		await sleep(100);
 	}
@@ -93,11 +102,15 @@ async function main(): Promise<void> {
 	try {
 		const pid = stack.n8n.pid;
 		if (!pid) throw new Error('n8n has no pid');
-		const lead = stack.sandbox.state.leads.values()[0] ?? (await (await fetch(`${stack.sandbox.url}/api/v1/leads`, {
-			method: 'POST',
-			headers: { 'content-type': 'application/json', 'x-api-key': stack.sandbox.keys.admin },
-			body: JSON.stringify({ name: 'Endless' }),
-		})).json() as { id: string });
+		const lead =
+			stack.sandbox.state.leads.values()[0] ??
+			((await (
+				await fetch(`${stack.sandbox.url}/api/v1/leads`, {
+					method: 'POST',
+					headers: { 'content-type': 'application/json', 'x-api-key': stack.sandbox.keys.admin },
+					body: JSON.stringify({ name: 'Endless' }),
+				})
+			).json()) as { id: string });
 		const webhookPath = `bench-endless-${randomUUID()}`;
 		const workflowId = await createWorkflow(stack, webhookPath);
 		const call = async () => {
@@ -117,9 +130,18 @@ async function main(): Promise<void> {
 				baselineSamples.push(rssOf(pid));
 				await sleep(20);
 			}
-			const baseline = baselineSamples.sort((a, b) => a - b)[Math.floor(baselineSamples.length / 2)];
+			const baseline = baselineSamples.sort((a, b) => a - b)[
+				Math.floor(baselineSamples.length / 2)
+			];
 			stack.sandbox.streams.length = 0;
-			stack.sandbox.addFault({ status: 200, count: 1, endless: true, endlessBytes: BYTES, method: 'GET', pathPrefix: `/api/v1/leads/${lead.id}` });
+			stack.sandbox.addFault({
+				status: 200,
+				count: 1,
+				endless: true,
+				endlessBytes: BYTES,
+				method: 'GET',
+				pathPrefix: `/api/v1/leads/${lead.id}`,
+			});
 			const started = performance.now();
 			const { result, peak, samples } = await sampled(pid, call);
 			const ms = performance.now() - started;
@@ -141,14 +163,17 @@ async function main(): Promise<void> {
 		...rows,
 	];
 	const header = [
-		'# Endless answer body: n8n\'s memory',
+		"# Endless answer body: n8n's memory",
 		'',
 		`\`npx tsx bench/endlessBody.ts ${RUNS} ${BYTES}\` on ${new Date().toISOString()}: n8n ${stack.runtime.n8nVersion}, Node.js of the runtime, ${cpus().length} × ${cpus()[0]?.model ?? 'CPU'}, load average ${loadavg()[0].toFixed(1)} when it ended.`,
 		'',
 		`Lead → Get (Continue On Fail) while the sandbox answers GET /leads/{id} with an endless 200 JSON body of up to ${(BYTES / MB).toFixed(0)} MB, as fast as n8n reads it. RSS of n8n's main process sampled every 20 ms; "before" is the median of 25 samples just before the run. The documented cap of one answer is READ.maxAnswerBytes = ${READ.maxAnswerBytes / MB} MB; the bound asked for is growth < cap + 50 MB = ${(ALLOWED_GROWTH / MB).toFixed(0)} MB. "Sent by the sandbox" includes what sat in socket buffers when n8n closed the connection.`,
 		'',
 	];
-	writeFileSync(path.join(__dirname, 'ENDLESS-BODY-RESULTS.md'), `${[...header, ...table].join('\n')}\n`);
+	writeFileSync(
+		path.join(__dirname, 'ENDLESS-BODY-RESULTS.md'),
+		`${[...header, ...table].join('\n')}\n`,
+	);
 	console.log(table.slice(0, 2).join('\n'));
 }
 

@@ -13,7 +13,14 @@ import type { INode } from 'n8n-workflow';
 
 import { medianTimeMs as time } from './lib/stats';
 
-const node = { id: 'bench', name: 'CRM Invoicing', type: 'crmInvoicing', typeVersion: 1, position: [0, 0], parameters: {} } as INode;
+const node = {
+	id: 'bench',
+	name: 'CRM Invoicing',
+	type: 'crmInvoicing',
+	typeVersion: 1,
+	position: [0, 0],
+	parameters: {},
+} as INode;
 const request = { method: 'GET', path: '/api/v1/leads/lead_1' };
 
 /** 0.1's textOf, over the whole body. */
@@ -31,7 +38,10 @@ const bodies: Array<[string, string]> = [
 	['16 KB of "<"', '<'.repeat(16_384)],
 	['160 KB of "<"', '<'.repeat(160_000)],
 	['2 MB of "<"', '<'.repeat(2_000_000)],
-	['2 MB HTML page (title + 400,000 tags)', `<html><head><title>502 Bad Gateway</title></head><body>${'<div>'.repeat(400_000)}</body></html>`],
+	[
+		'2 MB HTML page (title + 400,000 tags)',
+		`<html><head><title>502 Bad Gateway</title></head><body>${'<div>'.repeat(400_000)}</body></html>`,
+	],
 	['2 MB of "<title" without an end', '<title'.repeat(350_000)],
 ];
 
@@ -39,7 +49,10 @@ const lines = ['| Body | Package (ms) | 0.1 regexes (ms) |', '|---|---|---|'];
 for (const line of lines) console.log(line);
 for (const [name, body] of bodies) {
 	const ours = time(() => apiErrorFromResponse(node, 502, body, request));
-	const reference = body.length <= 160_000 ? time(() => referenceTextOf(body), body.length > 20_000 ? 1 : 5).toFixed(1) : 'not run';
+	const reference =
+		body.length <= 160_000
+			? time(() => referenceTextOf(body), body.length > 20_000 ? 1 : 5).toFixed(1)
+			: 'not run';
 	const line = `| ${name} | ${ours.toFixed(2)} | ${reference} |`;
 	lines.push(line);
 	console.log(line);
@@ -52,4 +65,7 @@ const header = [
 	`load average ${loadavg()[0].toFixed(1)} when it started. Median of 5 runs (the 0.1 reference: 1 run above 20 KB).`,
 	'',
 ];
-writeFileSync(path.join(__dirname, 'ERROR-BODY-RESULTS.md'), `${[...header, ...lines].join('\n')}\n`);
+writeFileSync(
+	path.join(__dirname, 'ERROR-BODY-RESULTS.md'),
+	`${[...header, ...lines].join('\n')}\n`,
+);

@@ -48,9 +48,16 @@ async function createTarget(stack: Stack, fullRecord: boolean): Promise<Target> 
 		connections: {},
 	});
 	await stack.client.activate(workflow.id);
-	const subscription = stack.sandbox.state.webhooks.values().find((candidate) => candidate.url.includes(webhookId));
+	const subscription = stack.sandbox.state.webhooks
+		.values()
+		.find((candidate) => candidate.url.includes(webhookId));
 	if (!subscription) throw new Error('no subscription was created');
-	return { label: `Output Full Record ${fullRecord ? 'on' : 'off'}`, workflowId: workflow.id, url: subscription.url, secret: subscription.secret };
+	return {
+		label: `Output Full Record ${fullRecord ? 'on' : 'off'}`,
+		workflowId: workflow.id,
+		url: subscription.url,
+		secret: subscription.secret,
+	};
 }
 
 function delivery(secret: string, leadId: string) {
@@ -71,7 +78,9 @@ function delivery(secret: string, leadId: string) {
 async function waitForExecutions(stack: Stack, workflowId: string, count: number): Promise<number> {
 	const deadline = Date.now() + 120_000;
 	for (;;) {
-		const finished = (await listExecutions({ stack, runs: 1, log: () => undefined }, workflowId)).filter((execution) => execution.stoppedAt);
+		const finished = (
+			await listExecutions({ stack, runs: 1, log: () => undefined }, workflowId)
+		).filter((execution) => execution.stoppedAt);
 		if (finished.length >= count || Date.now() > deadline) return finished.length;
 		await sleep(500);
 	}
@@ -95,24 +104,34 @@ async function main(): Promise<void> {
 			const target = await createTarget(stack, fullRecord);
 			let sent = 0;
 			const send = async (count: number, concurrency: number) => {
-				const messages = Array.from({ length: count }, (_, index) => delivery(target.secret, leadIds[index % leadIds.length]));
+				const messages = Array.from({ length: count }, (_, index) =>
+					delivery(target.secret, leadIds[index % leadIds.length]),
+				);
 				const started = performance.now();
-				const results = await pool(count, concurrency, (index) => postOnce(target.url, messages[index].headers, messages[index].body));
+				const results = await pool(count, concurrency, (index) =>
+					postOnce(target.url, messages[index].headers, messages[index].body),
+				);
 				sent += count;
 				return { results, ms: performance.now() - started };
 			};
 			await send(WARM_UP, 1);
 			for (const concurrency of CONCURRENCIES) {
-				const readsBefore = stack.sandbox.requests.filter((request) => request.method === 'GET' && request.path.startsWith('/api/v1/leads/')).length;
+				const readsBefore = stack.sandbox.requests.filter(
+					(request) => request.method === 'GET' && request.path.startsWith('/api/v1/leads/'),
+				).length;
 				const { results, ms } = await send(DELIVERIES, concurrency);
-				const reads = stack.sandbox.requests.filter((request) => request.method === 'GET' && request.path.startsWith('/api/v1/leads/')).length - readsBefore;
+				const reads =
+					stack.sandbox.requests.filter(
+						(request) => request.method === 'GET' && request.path.startsWith('/api/v1/leads/'),
+					).length - readsBefore;
 				const latencies = results.map((result) => result.ms);
 				const executions = await waitForExecutions(stack, target.workflowId, sent);
 				rows.push({
 					variant: target.label,
 					concurrency,
 					deliveries: DELIVERIES,
-					answered2xx: results.filter((result) => result.status >= 200 && result.status < 300).length,
+					answered2xx: results.filter((result) => result.status >= 200 && result.status < 300)
+						.length,
 					p50Ms: Math.round(percentile(latencies, 50)),
 					p95Ms: Math.round(percentile(latencies, 95)),
 					maxMs: Math.round(Math.max(...latencies)),
@@ -127,12 +146,25 @@ async function main(): Promise<void> {
 	} finally {
 		await stack.stop();
 	}
-	writeFileSync(path.join(workDir, 'results.json'), JSON.stringify({ date: new Date().toISOString(), n8n: stack.runtime.n8nVersion, rows }, null, 2));
-	console.log(`n8n ${stack.runtime.n8nVersion}, ${DELIVERIES} signed lead.created deliveries per row (after ${WARM_UP} warm-up)`);
-	console.log('| Variant | Concurrency | 2xx | p50 ms | p95 ms | max ms | per s | GET /leads/{id} |');
+	writeFileSync(
+		path.join(workDir, 'results.json'),
+		JSON.stringify(
+			{ date: new Date().toISOString(), n8n: stack.runtime.n8nVersion, rows },
+			null,
+			2,
+		),
+	);
+	console.log(
+		`n8n ${stack.runtime.n8nVersion}, ${DELIVERIES} signed lead.created deliveries per row (after ${WARM_UP} warm-up)`,
+	);
+	console.log(
+		'| Variant | Concurrency | 2xx | p50 ms | p95 ms | max ms | per s | GET /leads/{id} |',
+	);
 	console.log('|---|---|---|---|---|---|---|---|');
 	for (const row of rows) {
-		console.log(`| ${String(row.variant)} | ${String(row.concurrency)} | ${String(row.answered2xx)} | ${String(row.p50Ms)} | ${String(row.p95Ms)} | ${String(row.maxMs)} | ${String(row.perSecond)} | ${String(row.leadReads)} |`);
+		console.log(
+			`| ${String(row.variant)} | ${String(row.concurrency)} | ${String(row.answered2xx)} | ${String(row.p50Ms)} | ${String(row.p95Ms)} | ${String(row.maxMs)} | ${String(row.perSecond)} | ${String(row.leadReads)} |`,
+		);
 	}
 }
 

@@ -16,14 +16,28 @@ import { LIST } from '../nodes/CrmInvoicing/shared/transport/limits';
 import { readList } from '../nodes/CrmInvoicing/shared/transport';
 import type { ApiContext } from '../nodes/CrmInvoicing/shared/transport';
 
-const node = { id: 'bench', name: 'CRM Invoicing', type: 'crmInvoicing', typeVersion: 1, position: [0, 0], parameters: {} };
+const node = {
+	id: 'bench',
+	name: 'CRM Invoicing',
+	type: 'crmInvoicing',
+	typeVersion: 1,
+	position: [0, 0],
+	parameters: {},
+};
 
 /** A context whose every request is answered from a list of `total` records, `pageSize` per page (ignoring limit when set). */
-function fakeContext(total: number, ignoreLimitPageSize?: number): { context: ApiContext; requests: () => number } {
+function fakeContext(
+	total: number,
+	ignoreLimitPageSize?: number,
+): { context: ApiContext; requests: () => number } {
 	let requests = 0;
 	const context = {
 		getNode: () => node,
-		getCredentials: async () => ({ baseUrl: 'https://crm.bench', apiKey: `sk_bench_${Math.random()}`, requestsPerMinute: 1_000_000_000 }),
+		getCredentials: async () => ({
+			baseUrl: 'https://crm.bench',
+			apiKey: `sk_bench_${Math.random()}`,
+			requestsPerMinute: 1_000_000_000,
+		}),
 		helpers: {
 			httpRequestWithAuthentication: async (_type: string, options: IHttpRequestOptions) => {
 				requests++;
@@ -32,9 +46,14 @@ function fakeContext(total: number, ignoreLimitPageSize?: number): { context: Ap
 				const size = ignoreLimitPageSize ?? Number(qs.limit);
 				const end = Math.min(total, start + size);
 				const items: IDataObject[] = [];
-				for (let n = start; n < end; n++) items.push({ id: `lead_${n + 1}`, name: `Lead ${n + 1}`, archived: false });
+				for (let n = start; n < end; n++)
+					items.push({ id: `lead_${n + 1}`, name: `Lead ${n + 1}`, archived: false });
 				const more = end < total;
-				return { statusCode: 200, headers: { 'content-type': 'application/json' }, body: { items, hasMore: more, nextCursor: more ? String(end) : null } };
+				return {
+					statusCode: 200,
+					headers: { 'content-type': 'application/json' },
+					body: { items, hasMore: more, nextCursor: more ? String(end) : null },
+				};
 			},
 		},
 	};
@@ -43,8 +62,12 @@ function fakeContext(total: number, ignoreLimitPageSize?: number): { context: Ap
 
 /** 0.2's join: the first page's records, then `push(...more)` of all the rest at once. */
 function joinAsIn02(total: number): string {
-	const records: IDataObject[] = Array.from({ length: Math.min(100, total) }, (_, n) => ({ id: `lead_${n + 1}` }));
-	const more: IDataObject[] = Array.from({ length: Math.max(0, total - 100) }, (_, n) => ({ id: `lead_${n + 101}` }));
+	const records: IDataObject[] = Array.from({ length: Math.min(100, total) }, (_, n) => ({
+		id: `lead_${n + 1}`,
+	}));
+	const more: IDataObject[] = Array.from({ length: Math.max(0, total - 100) }, (_, n) => ({
+		id: `lead_${n + 101}`,
+	}));
 	try {
 		records.push(...more);
 		return 'ok';
@@ -58,7 +81,11 @@ function median(values: number[]): number {
 	return sorted[Math.floor(sorted.length / 2)];
 }
 
-async function measure(total: number, ignoreLimitPageSize?: number, maxRecords?: number): Promise<string> {
+async function measure(
+	total: number,
+	ignoreLimitPageSize?: number,
+	maxRecords?: number,
+): Promise<string> {
 	const times: number[] = [];
 	const heaps: number[] = [];
 	let outcome = '';
@@ -70,7 +97,11 @@ async function measure(total: number, ignoreLimitPageSize?: number, maxRecords?:
 		const heapBefore = process.memoryUsage().heapUsed;
 		const started = performance.now();
 		try {
-			const records = await readList.call(fake.context, { path: '/leads', maxRecords }, { returnAll: true });
+			const records = await readList.call(
+				fake.context,
+				{ path: '/leads', maxRecords },
+				{ returnAll: true },
+			);
 			outcome = `${records.length.toLocaleString('en-US')} records`;
 			times.push(performance.now() - started);
 			heaps.push(process.memoryUsage().heapUsed - heapBefore);
@@ -82,7 +113,9 @@ async function measure(total: number, ignoreLimitPageSize?: number, maxRecords?:
 		}
 		requests = fake.requests();
 	}
-	const server = ignoreLimitPageSize ? `ignores limit (pages of ${ignoreLimitPageSize.toLocaleString('en-US')})` : 'limit=100';
+	const server = ignoreLimitPageSize
+		? `ignores limit (pages of ${ignoreLimitPageSize.toLocaleString('en-US')})`
+		: 'limit=100';
 	const cap = (maxRecords ?? LIST.maxRecords).toLocaleString('en-US');
 	return `| ${total.toLocaleString('en-US')} | ${server} | ${cap}${maxRecords ? ' (raised: ListSpec.maxRecords)' : ''} | ${requests} | ${median(times).toFixed(0)} | ${(median(heaps) / 1024 / 1024).toFixed(0)} | ${outcome} | ${joinAsIn02(Math.min(total, 1_000_000))} |`;
 }
@@ -114,8 +147,8 @@ async function main(): Promise<void> {
 			'# The one list reader: joining and capping lists',
 			'',
 			`Measured ${new Date().toISOString()} on ${cpus().length} × ${cpus()[0]?.model ?? 'unknown CPU'} (load ${loadavg()[0].toFixed(2)}), Node.js ${process.version}, with \`node --expose-gc --import tsx bench/listJoin.ts\`.`,
-			'The server is a fake n8n context answering from memory (no network); the reader and transport are the package\'s own. Median of 3 runs.',
-			'The reader\'s cap is LIST.maxRecords (100,000 records): past it the list fails with the narrowing error and holds nothing more.',
+			"The server is a fake n8n context answering from memory (no network); the reader and transport are the package's own. Median of 3 runs.",
+			"The reader's cap is LIST.maxRecords (100,000 records): past it the list fails with the narrowing error and holds nothing more.",
 			'"0.2 join" is Custom API Request → Paginate\'s `records.push(...more)` of 0.2 on the same number of records (at most 1,000,000).',
 			'',
 			...lines,

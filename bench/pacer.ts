@@ -62,7 +62,9 @@ function log(message: string): void {
  * (CrmInvoicing.node.json).
  */
 async function actionNodeType(): Promise<INodeType> {
-	const loaded = (await import(path.join(ROOT, 'nodes', 'CrmInvoicing', 'CrmInvoicing.node.ts'))) as { CrmInvoicing: new () => INodeType };
+	const loaded = (await import(
+		path.join(ROOT, 'nodes', 'CrmInvoicing', 'CrmInvoicing.node.ts')
+	)) as { CrmInvoicing: new () => INodeType };
 	return new loaded.CrmInvoicing();
 }
 
@@ -84,7 +86,10 @@ async function unitCase(run: number): Promise<void> {
 					credentials: { baseUrl: sandbox.url, apiKey, requestsPerMinute: 300 + run },
 				});
 				try {
-					const answer = await apiRequest.call(context, { method: 'GET', path: `/leads/${lead.id}` });
+					const answer = await apiRequest.call(context, {
+						method: 'GET',
+						path: `/leads/${lead.id}`,
+					});
 					return answer.id === lead.id;
 				} catch {
 					return false;
@@ -92,7 +97,9 @@ async function unitCase(run: number): Promise<void> {
 			}),
 		);
 		const wallMs = Date.now() - started;
-		const requests = sandbox.requests.filter((request) => request.path === `/api/v1/leads/${lead.id}`);
+		const requests = sandbox.requests.filter(
+			(request) => request.path === `/api/v1/leads/${lead.id}`,
+		);
 		rows.push({
 			case: '80 concurrent GETs, transport, local sandbox',
 			run,
@@ -131,7 +138,14 @@ async function n8nCase(): Promise<void> {
 			return (text ? JSON.parse(text) : undefined) as T;
 		};
 		// One execution first, not measured: n8n's first execution of a workflow type loads what later ones reuse.
-		await concurrentLeadGets({ client: stack.client, webhookUrl: stack.n8n.url, credential: stack.credentials.admin, control, executions: 1, leadId: lead.id });
+		await concurrentLeadGets({
+			client: stack.client,
+			webhookUrl: stack.n8n.url,
+			credential: stack.credentials.admin,
+			control,
+			executions: 1,
+			leadId: lead.id,
+		});
 		for (let run = 1; run <= runs; run++) {
 			// Let the previous run's window end on both sides.
 			await new Promise((resolve) => setTimeout(resolve, WINDOW_MS + 1_000));
@@ -155,7 +169,8 @@ async function n8nCase(): Promise<void> {
 				floorMs: (count / LIMIT) * WINDOW_MS,
 				perWindowMax: Math.max(...requestsPerWindow(result.requests, WINDOW_MS)),
 				firstRequestMs: Date.parse(result.requests[0]?.at ?? '') - result.startedAt,
-				lastRequestMs: Date.parse(result.requests[result.requests.length - 1]?.at ?? '') - result.startedAt,
+				lastRequestMs:
+					Date.parse(result.requests[result.requests.length - 1]?.at ?? '') - result.startedAt,
 			});
 			log(JSON.stringify(rows[rows.length - 1]));
 		}
@@ -166,7 +181,10 @@ async function n8nCase(): Promise<void> {
 
 async function queueCase(): Promise<void> {
 	const output = await new Promise<string>((resolve) => {
-		const child = spawn('npx', ['tsx', 'scripts/queue.ts', '-t', 'under load'], { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
+		const child = spawn('npx', ['tsx', 'scripts/queue.ts', '-t', 'under load'], {
+			cwd: ROOT,
+			stdio: ['ignore', 'pipe', 'pipe'],
+		});
 		let text = '';
 		child.stdout.on('data', (chunk: Buffer) => {
 			text += chunk.toString();
@@ -180,7 +198,9 @@ async function queueCase(): Promise<void> {
 	});
 	const line = /\[queue load\][^\n]*/.exec(output)?.[0];
 	const exit = /\[exit (\d+|null)\]/.exec(output)?.[1];
-	extra.push(`Queue mode (\`npx tsx scripts/queue.ts -t "under load"\`, exit ${exit}): ${line ?? 'no figure printed'}`);
+	extra.push(
+		`Queue mode (\`npx tsx scripts/queue.ts -t "under load"\`, exit ${exit}): ${line ?? 'no figure printed'}`,
+	);
 }
 
 async function main(): Promise<void> {
@@ -199,7 +219,11 @@ async function main(): Promise<void> {
 	const report = [
 		'# Pacer results',
 		'',
-		`Written by \`npx tsx bench/pacer.ts --cases ${casesArg} --runs ${runs}\` on ${new Date().toISOString()}: ${cpus().length} cores (${cpus()[0]?.model ?? 'unknown'}), load average ${loadavg().map((value) => value.toFixed(1)).join(' ')} at the end, Node.js ${process.version}${n8nVersion ? `, n8n ${n8nVersion}` : ''}. Sandbox limit ${LIMIT} requests / ${WINDOW_MS / 1000} s per key (fixed window).`,
+		`Written by \`npx tsx bench/pacer.ts --cases ${casesArg} --runs ${runs}\` on ${new Date().toISOString()}: ${cpus().length} cores (${cpus()[0]?.model ?? 'unknown'}), load average ${loadavg()
+			.map((value) => value.toFixed(1))
+			.join(
+				' ',
+			)} at the end, Node.js ${process.version}${n8nVersion ? `, n8n ${n8nVersion}` : ''}. Sandbox limit ${LIMIT} requests / ${WINDOW_MS / 1000} s per key (fixed window).`,
 		'',
 		...table,
 		'',

@@ -28,7 +28,10 @@ const RUNS = Number(process.argv[3] ?? 7);
 const CAP = Number(process.argv[4] ?? 50_000);
 // The built node (`npm run build`), as n8n loads it. (tsx would resolve the source's `.node` import to the codex JSON.)
 // eslint-disable-next-line @typescript-eslint/no-require-imports
-const { CrmInvoicingPollingTrigger } = require('../dist/nodes/CrmInvoicing/CrmInvoicingPollingTrigger.node.js') as { CrmInvoicingPollingTrigger: typeof PollingTrigger };
+const { CrmInvoicingPollingTrigger } =
+	require('../dist/nodes/CrmInvoicing/CrmInvoicingPollingTrigger.node.js') as {
+		CrmInvoicingPollingTrigger: typeof PollingTrigger;
+	};
 const trigger = new CrmInvoicingPollingTrigger();
 
 interface Row {
@@ -44,18 +47,29 @@ const median = (values: number[]) => {
 	const sorted = values.slice().sort((a, b) => a - b);
 	return sorted[Math.floor(sorted.length / 2)];
 };
-const spread = (values: number[], digits = 0) => `${Math.min(...values).toFixed(digits)}–${Math.max(...values).toFixed(digits)}`;
+const spread = (values: number[], digits = 0) =>
+	`${Math.min(...values).toFixed(digits)}–${Math.max(...values).toFixed(digits)}`;
 
 /** Static data of the node after a first poll of `leads` leads carrying `extraFields` fields beyond the spec's. */
 async function memoryAtCap(leads: number, extraFields: number): Promise<number> {
 	const sandbox = await startSandbox({ rateLimit: false, seedLeads: leads - 3 });
 	try {
 		for (const lead of sandbox.state.leads.values() as unknown as IDataObject[]) {
-			for (let field = 0; field < extraFields; field++) lead[`custom_${field}`] = `value ${field} of ${String(lead.id)}`;
+			for (let field = 0; field < extraFields; field++)
+				lead[`custom_${field}`] = `value ${field} of ${String(lead.id)}`;
 		}
-		const credentials = { baseUrl: sandbox.url, apiKey: sandbox.keys.admin, requestsPerMinute: 1_000_000 };
+		const credentials = {
+			baseUrl: sandbox.url,
+			apiKey: sandbox.keys.admin,
+			requestsPerMinute: 1_000_000,
+		};
 		const memory: IDataObject = {};
-		const { context } = createPollContext({ nodeType: trigger, parameters: { events: ['newLead'], simplify: true }, credentials, staticData: memory });
+		const { context } = createPollContext({
+			nodeType: trigger,
+			parameters: { events: ['newLead'], simplify: true },
+			credentials,
+			staticData: memory,
+		});
 		await trigger.poll.call(context);
 		return Buffer.byteLength(JSON.stringify(memory));
 	} finally {
@@ -67,10 +81,19 @@ async function memoryAtCap(leads: number, extraFields: number): Promise<number> 
  * Requests of each poll over an hour of polls a minute apart (Full Read Interval 60 minutes): the clock of the
  * node's memory is moved back a minute before each poll, as if a minute had passed.
  */
-async function hourOfPolls(sandbox: Awaited<ReturnType<typeof startSandbox>>, events: string[], credentials: ICredentialDataDecryptedObject): Promise<number[]> {
+async function hourOfPolls(
+	sandbox: Awaited<ReturnType<typeof startSandbox>>,
+	events: string[],
+	credentials: ICredentialDataDecryptedObject,
+): Promise<number[]> {
 	const memory: IDataObject = {};
 	const pollOnce = async (): Promise<number> => {
-		const { context } = createPollContext({ nodeType: trigger, parameters: { events, simplify: true }, credentials, staticData: memory });
+		const { context } = createPollContext({
+			nodeType: trigger,
+			parameters: { events, simplify: true },
+			credentials,
+			staticData: memory,
+		});
 		const before = sandbox.requests.length;
 		await trigger.poll.call(context);
 		return sandbox.requests.length - before;
@@ -86,7 +109,11 @@ async function hourOfPolls(sandbox: Awaited<ReturnType<typeof startSandbox>>, ev
 
 async function main(): Promise<void> {
 	const sandbox = await startSandbox({ rateLimit: false, seedLeads: LEADS - 3 });
-	const credentials = { baseUrl: sandbox.url, apiKey: sandbox.keys.admin, requestsPerMinute: 1_000_000 };
+	const credentials = {
+		baseUrl: sandbox.url,
+		apiKey: sandbox.keys.admin,
+		requestsPerMinute: 1_000_000,
+	};
 	const rows: Row[] = [];
 	const hours: Array<{ order: ListOrder; events: string; requests: number[] }> = [];
 	try {
@@ -95,7 +122,12 @@ async function main(): Promise<void> {
 			for (const events of [['newLead'], ['newLead', 'updatedLead']]) {
 				const memory: IDataObject = {};
 				const pollOnce = async (): Promise<{ requests: number; ms: number }> => {
-					const { context } = createPollContext({ nodeType: trigger, parameters: { events, simplify: true }, credentials, staticData: memory });
+					const { context } = createPollContext({
+						nodeType: trigger,
+						parameters: { events, simplify: true },
+						credentials,
+						staticData: memory,
+					});
 					const before = sandbox.requests.length;
 					const started = performance.now();
 					const output = await trigger.poll.call(context);
@@ -112,8 +144,17 @@ async function main(): Promise<void> {
 					requests.push(result.requests);
 					ms.push(result.ms);
 				}
-				rows.push({ order, events: events.join(' + '), requests, ms, firstPollMs: first.ms, memoryBytes: Buffer.byteLength(JSON.stringify(memory)) });
-				console.log(`${order} first, ${events.join(' + ')}: requests ${median(requests)}, ${median(ms).toFixed(1)} ms per idle poll`);
+				rows.push({
+					order,
+					events: events.join(' + '),
+					requests,
+					ms,
+					firstPollMs: first.ms,
+					memoryBytes: Buffer.byteLength(JSON.stringify(memory)),
+				});
+				console.log(
+					`${order} first, ${events.join(' + ')}: requests ${median(requests)}, ${median(ms).toFixed(1)} ms per idle poll`,
+				);
 			}
 		}
 		for (const order of ['newest', 'oldest'] as ListOrder[]) {
@@ -121,14 +162,20 @@ async function main(): Promise<void> {
 			for (const events of [['newLead'], ['newLead', 'updatedLead']]) {
 				const requests = await hourOfPolls(sandbox, events, credentials);
 				hours.push({ order, events: events.join(' + '), requests });
-				console.log(`${order} first, ${events.join(' + ')}: ${requests.reduce((sum, n) => sum + n, 0)} requests in an hour of polls`);
+				console.log(
+					`${order} first, ${events.join(' + ')}: ${requests.reduce((sum, n) => sum + n, 0)} requests in an hour of polls`,
+				);
 			}
 		}
 	} finally {
 		await sandbox.close();
 	}
 	const memoryRows: Array<{ fields: string; bytes: number }> = [];
-	for (const [fields, extra] of [['the spec\'s 14', 0], ['14 + 26 (40)', 26], ['14 + 40 (54)', 40]] as Array<[string, number]>) {
+	for (const [fields, extra] of [
+		["the spec's 14", 0],
+		['14 + 26 (40)', 26],
+		['14 + 40 (54)', 40],
+	] as Array<[string, number]>) {
 		const bytes = await memoryAtCap(CAP, extra);
 		memoryRows.push({ fields, bytes });
 		console.log(`memory at ${CAP} leads with ${fields} fields: ${(bytes / 1e6).toFixed(2)} MB`);
@@ -140,10 +187,13 @@ async function main(): Promise<void> {
 		`\`npx tsx bench/polling.ts\` (${new Date().toISOString().slice(0, 10)}, Node ${process.version}, ${os.cpus().length} cores, load average ${os
 			.loadavg()
 			.map((load) => load.toFixed(1))
-			.join(' ')}). The node in n8n-core's real PollContext, the sandbox CRM in the same process without a rate`,
-		'limit; each idle poll follows a first poll that remembered the leads. Medians of ' + `${RUNS} runs (min–max).`,
+			.join(
+				' ',
+			)}). The node in n8n-core's real PollContext, the sandbox CRM in the same process without a rate`,
+		'limit; each idle poll follows a first poll that remembered the leads. Medians of ' +
+			`${RUNS} runs (min–max).`,
 		'Time is the whole poll as the node sees it: its requests (answered by the in-process sandbox) and its comparison.',
-		'At the API\'s documented 60 requests a minute each request also costs about one second of pacing.',
+		"At the API's documented 60 requests a minute each request also costs about one second of pacing.",
 		'',
 		'| List order | Events | Requests per idle poll | Time per idle poll, ms | First poll, ms | Memory (static data) |',
 		'|---|---|---|---|---|---|',
@@ -158,7 +208,7 @@ async function main(): Promise<void> {
 		'',
 		'## Requests per poll over an hour, the periodic full read included',
 		'',
-		'Polls a minute apart for an hour (the node\'s memory is moved back a minute before each poll), Full Read Interval',
+		"Polls a minute apart for an hour (the node's memory is moved back a minute before each poll), Full Read Interval",
 		'60 minutes (the default), the same 10,000 leads, nothing new. With New Lead alone on a newest-first list one poll an',
 		'hour reads the whole list, to find leads listed out of order (an import that keeps old creation dates).',
 		'',
@@ -170,7 +220,7 @@ async function main(): Promise<void> {
 			return `| ${row.order} first | ${row.events} | ${total} | ${(total / row.requests.length).toFixed(2)} | ${most} | ${row.requests.filter((n) => n === most).length} of ${row.requests.length} |`;
 		}),
 		'',
-		'The figures are requests, measured without a rate limit. At the API\'s 60 requests a minute the trigger sends at',
+		"The figures are requests, measured without a rate limit. At the API's 60 requests a minute the trigger sends at",
 		'most 30 in any minute (half the key): a poll of 100 requests takes about 3 minutes (30 at once, then 30, 30 and 10',
 		'a minute apart), and poll times that fall in it are skipped, so once an hour a newest-first New Lead trigger emits',
 		'its new leads up to about 3 minutes later. Polls a minute apart that read everything (oldest first, or Updated',
@@ -179,12 +229,15 @@ async function main(): Promise<void> {
 		'',
 		`## Memory at the cap (${CAP.toLocaleString('en-US')} leads)`,
 		'',
-		'The node\'s static data (JSON, as n8n stores it) after a first poll of the cap\'s number of leads, by the fields',
-		'each lead has. A fingerprint is 1 + 8 characters, plus 2 per field slot (at most 40 slots), plus the lead\'s id.',
+		"The node's static data (JSON, as n8n stores it) after a first poll of the cap's number of leads, by the fields",
+		"each lead has. A fingerprint is 1 + 8 characters, plus 2 per field slot (at most 40 slots), plus the lead's id.",
 		'',
 		'| Fields per lead | Static data | Per lead |',
 		'|---|---|---|',
-		...memoryRows.map((row) => `| ${row.fields} | ${(row.bytes / 1e6).toFixed(1)} MB (${(row.bytes / 1024 / 1024).toFixed(1)} MiB) | ${Math.round(row.bytes / CAP)} bytes |`),
+		...memoryRows.map(
+			(row) =>
+				`| ${row.fields} | ${(row.bytes / 1e6).toFixed(1)} MB (${(row.bytes / 1024 / 1024).toFixed(1)} MiB) | ${Math.round(row.bytes / CAP)} bytes |`,
+		),
 		'',
 	];
 	if (LEADS === 10_000 && RUNS === 7 && CAP === 50_000) {

@@ -26,18 +26,32 @@ function page(bytes: number): string {
 		customFields: { note: 'text with % and & and \\', list: [1, 2, 3] },
 	});
 	const one = Buffer.byteLength(JSON.stringify(record(0))) + 1;
-	return JSON.stringify({ items: Array.from({ length: Math.floor(bytes / one) }, (_, i) => record(i)), hasMore: false });
+	return JSON.stringify({
+		items: Array.from({ length: Math.floor(bytes / one) }, (_, i) => record(i)),
+		hasMore: false,
+	});
 }
 
 const json = page(SIZE);
 const rows: Array<[string, number, number]> = [
 	['JSON page: JSON.parse (for comparison)', Buffer.byteLength(json), time(() => JSON.parse(json))],
-	['JSON page: JSON.parse and the walk of every string and key', Buffer.byteLength(json), time(() => redactValue(JSON.parse(json), [KEY]))],
-	['the same page scanned as text', Buffer.byteLength(json), time(() => redactSecrets(json, [KEY]))],
+	[
+		'JSON page: JSON.parse and the walk of every string and key',
+		Buffer.byteLength(json),
+		time(() => redactValue(JSON.parse(json), [KEY])),
+	],
+	[
+		'the same page scanned as text',
+		Buffer.byteLength(json),
+		time(() => redactSecrets(json, [KEY])),
+	],
 	['plain text, no spelling to decode', SIZE, time(() => redactSecrets('x'.repeat(SIZE), [KEY]))],
 ];
 for (const [name, unit] of [
-	['near misses of the key, JSON-escaped (`sk_live_R3dact\\/Me9+Pl3ase=`, one `=` short)', 'sk_live_R3dact\\/Me9+Pl3ase='],
+	[
+		'near misses of the key, JSON-escaped (`sk_live_R3dact\\/Me9+Pl3ase=`, one `=` short)',
+		'sk_live_R3dact\\/Me9+Pl3ase=',
+	],
 	['`&` (each may start an HTML reference)', '&'],
 	['`%` (each may start a percent-encoded byte)', '%'],
 	['`\\` (each may start a JSON escape)', '\\'],
@@ -55,7 +69,10 @@ const lines = [
 	'',
 	'| Answer | Size | Node time |',
 	'|---|---|---|',
-	...rows.map(([name, bytes, ms]) => `| ${name} | ${(bytes / 1024 / 1024).toFixed(1)} MB | ${ms.toFixed(0)} ms |`),
+	...rows.map(
+		([name, bytes, ms]) =>
+			`| ${name} | ${(bytes / 1024 / 1024).toFixed(1)} MB | ${ms.toFixed(0)} ms |`,
+	),
 	'',
 	'Every answer the transport reads is redacted: a JSON answer by the walk after JSON.parse, one that is not JSON by',
 	'the text scan. Both are linear in the answer: the texts built to make the scan decode at every character take about',

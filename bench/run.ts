@@ -40,11 +40,41 @@ interface CaseSpec {
 /** In this order: the memory case restarts n8n, so it goes last. */
 const CASES: CaseSpec[] = [
 	{ id: '3', selector: '3', title: 'Limit = 250', timeoutMs: 4 * 60_000, run: caseLimit },
-	{ id: '1', selector: '1', title: 'Return All over 10,000 leads, no rate limit', timeoutMs: 10 * 60_000, run: caseReturnAll },
-	{ id: '2', selector: '2', title: 'Return All over 2,000 leads under 10 requests per 5 s', timeoutMs: 8 * 60_000, run: caseRateLimited },
-	{ id: '4', selector: '4', title: 'Trigger: 200 signed deliveries at 20 concurrent', timeoutMs: 10 * 60_000, run: caseTrigger },
-	{ id: '4b', selector: '4', title: 'Cost of one signature verification (in-process)', timeoutMs: 4 * 60_000, run: caseSignature },
-	{ id: '5', selector: '5', title: 'Peak RSS of the n8n process during Return All over 10,000 leads', timeoutMs: 12 * 60_000, run: caseMemory },
+	{
+		id: '1',
+		selector: '1',
+		title: 'Return All over 10,000 leads, no rate limit',
+		timeoutMs: 10 * 60_000,
+		run: caseReturnAll,
+	},
+	{
+		id: '2',
+		selector: '2',
+		title: 'Return All over 2,000 leads under 10 requests per 5 s',
+		timeoutMs: 8 * 60_000,
+		run: caseRateLimited,
+	},
+	{
+		id: '4',
+		selector: '4',
+		title: 'Trigger: 200 signed deliveries at 20 concurrent',
+		timeoutMs: 10 * 60_000,
+		run: caseTrigger,
+	},
+	{
+		id: '4b',
+		selector: '4',
+		title: 'Cost of one signature verification (in-process)',
+		timeoutMs: 4 * 60_000,
+		run: caseSignature,
+	},
+	{
+		id: '5',
+		selector: '5',
+		title: 'Peak RSS of the n8n process during Return All over 10,000 leads',
+		timeoutMs: 12 * 60_000,
+		run: caseMemory,
+	},
 ];
 
 /** Everything, including starting and stopping n8n, must end within this. */
@@ -62,11 +92,17 @@ function parseArgs(argv: string[]): { selected: Set<string>; runs: number; full:
 			return next;
 		};
 		if (arg === '--cases') {
-			selected = new Set(value().split(',').map((id) => id.trim()).filter(Boolean));
+			selected = new Set(
+				value()
+					.split(',')
+					.map((id) => id.trim())
+					.filter(Boolean),
+			);
 			full = CASES.every((spec) => selected.has(spec.selector));
 		} else if (arg === '--runs') {
 			runs = Number(value());
-			if (!Number.isInteger(runs) || runs < 1) throw new Error('--runs must be a whole number of at least 1');
+			if (!Number.isInteger(runs) || runs < 1)
+				throw new Error('--runs must be a whole number of at least 1');
 		} else {
 			throw new Error(`Unknown argument ${arg}`);
 		}
@@ -109,8 +145,12 @@ function osName(): string {
 function environmentOf(stack: Stack, runs: number, started: number, command: string): Environment {
 	const cpus = os.cpus();
 	const n8nNode = spawnSync(stack.runtime.node, ['--version'], { encoding: 'utf8' }).stdout.trim();
-	const n8nPackage = JSON.parse(readFileSync(path.join(stack.runtime.dir, 'node_modules', 'n8n', 'package.json'), 'utf8')) as { version: string };
-	const ownPackage = JSON.parse(readFileSync(path.join(ROOT, 'package.json'), 'utf8')) as { version: string };
+	const n8nPackage = JSON.parse(
+		readFileSync(path.join(stack.runtime.dir, 'node_modules', 'n8n', 'package.json'), 'utf8'),
+	) as { version: string };
+	const ownPackage = JSON.parse(readFileSync(path.join(ROOT, 'package.json'), 'utf8')) as {
+		version: string;
+	};
 	return {
 		date: new Date().toISOString(),
 		command,
@@ -176,11 +216,14 @@ function analysisOf(results: CaseResult[]): string[] {
 	if (sig && !sig.error) {
 		const ours = metric(sig, 'ours', 'nsPerOp') ?? NaN;
 		const library = metric(sig, 'library', 'nsPerOp') ?? NaN;
-		const extra = sig.extra.n8nNode as { node?: string; variants?: Array<{ key: string; medianNs: number }> } | undefined;
+		const extra = sig.extra.n8nNode as
+			| { node?: string; variants?: Array<{ key: string; medianNs: number }> }
+			| undefined;
 		const n8nOurs = extra?.variants?.find((variant) => variant.key === 'ours')?.medianNs;
 		const n8nLibrary = extra?.variants?.find((variant) => variant.key === 'library')?.medianNs;
 		let line = `- Case 4 (verification): ${fmt.ns(ours)} per verification against ${fmt.ns(library)} for standardwebhooks (${fmt.ratio(ours / library)}) under Node.js ${process.version}`;
-		if (n8nOurs !== undefined && n8nLibrary !== undefined) line += `; under n8n's Node.js ${extra?.node}: ${fmt.ns(n8nOurs)} against ${fmt.ns(n8nLibrary)} (${fmt.ratio(n8nOurs / n8nLibrary)})`;
+		if (n8nOurs !== undefined && n8nLibrary !== undefined)
+			line += `; under n8n's Node.js ${extra?.node}: ${fmt.ns(n8nOurs)} against ${fmt.ns(n8nLibrary)} (${fmt.ratio(n8nOurs / n8nLibrary)})`;
 		lines.push(`${line}.`);
 	}
 	const five = byId.get('5');
@@ -213,10 +256,13 @@ async function main(): Promise<number> {
 		// Its own task broker port too: every n8n takes 5679 by default.
 		n8nEnv: { N8N_RUNNERS_BROKER_PORT: String(brokerPort) },
 	});
-	log(`n8n ${stack.runtime.n8nVersion} (pid ${stack.n8n.pid}) at ${stack.n8n.url}, sandbox at ${stack.sandbox.url}`);
+	log(
+		`n8n ${stack.runtime.n8nVersion} (pid ${stack.n8n.pid}) at ${stack.n8n.url}, sandbox at ${stack.sandbox.url}`,
+	);
 
 	let stopping: Promise<void> | undefined;
-	const stop = (): Promise<void> => (stopping ??= stack.stop().catch((error: unknown) => log(`stopping failed: ${String(error)}`)));
+	const stop = (): Promise<void> =>
+		(stopping ??= stack.stop().catch((error: unknown) => log(`stopping failed: ${String(error)}`)));
 	const onSignal = (signal: NodeJS.Signals): void => {
 		log(`${signal}: stopping n8n and the sandbox`);
 		void stop().then(() => process.exit(130));
@@ -240,13 +286,25 @@ async function main(): Promise<number> {
 				const result = await withTimeout(spec.run(ctx), spec.timeoutMs, `case ${spec.id}`);
 				results.push({ ...result, durationMs: Date.now() - caseStarted });
 			} catch (error) {
-				const message = error instanceof TimeoutError ? error.message : error instanceof Error ? (error.stack ?? error.message) : String(error);
+				const message =
+					error instanceof TimeoutError
+						? error.message
+						: error instanceof Error
+							? (error.stack ?? error.message)
+							: String(error);
 				log(`case ${spec.id} failed: ${message}`);
 				results.push({
 					id: spec.id,
 					title: spec.title,
 					variants: [],
-					checks: [{ name: `case ${spec.id} finishes`, must: true, ok: false, detail: message.split('\n')[0] }],
+					checks: [
+						{
+							name: `case ${spec.id} finishes`,
+							must: true,
+							ok: false,
+							detail: message.split('\n')[0],
+						},
+					],
 					notes: [],
 					extra: {},
 					error: message.split('\n')[0],
@@ -263,16 +321,27 @@ async function main(): Promise<number> {
 		await stop();
 		const outDir = full ? path.join(ROOT, 'bench') : workDir;
 		const analysis = analysisOf(results);
-		writeFileSync(path.join(outDir, 'results.json'), `${JSON.stringify({ environment, cases: results }, null, 2)}\n`);
+		writeFileSync(
+			path.join(outDir, 'results.json'),
+			`${JSON.stringify({ environment, cases: results }, null, 2)}\n`,
+		);
 		writeFileSync(path.join(outDir, 'RESULTS.md'), renderResults(environment, results, analysis));
 		log(`wrote ${path.relative(ROOT, path.join(outDir, 'RESULTS.md'))} and results.json`);
 		for (const line of analysis) log(line);
 	}
 
-	const failed = results.flatMap((result) => result.checks.filter((check) => check.must && !check.ok));
+	const failed = results.flatMap((result) =>
+		result.checks.filter((check) => check.must && !check.ok),
+	);
 	for (const result of results) {
 		for (const check of result.checks) {
-			const verdict = check.must ? (check.ok ? 'PASS (must)' : 'FAIL (must)') : check.ok ? 'observed: yes —' : 'observed: no —';
+			const verdict = check.must
+				? check.ok
+					? 'PASS (must)'
+					: 'FAIL (must)'
+				: check.ok
+					? 'observed: yes —'
+					: 'observed: no —';
 			log(`${verdict} ${check.name}: ${check.detail}`);
 		}
 	}

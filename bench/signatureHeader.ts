@@ -12,7 +12,10 @@ import { writeFileSync } from 'node:fs';
 import { cpus, loadavg } from 'node:os';
 import path from 'node:path';
 
-import { readSignatureEntries, verifyWebhookSignature } from '../nodes/CrmInvoicing/trigger/signature';
+import {
+	readSignatureEntries,
+	verifyWebhookSignature,
+} from '../nodes/CrmInvoicing/trigger/signature';
 import { ROOT, type RuntimeName } from '../scripts/lib/runtime';
 import { startStack } from '../scripts/lib/stack';
 
@@ -53,11 +56,17 @@ async function main(): Promise<void> {
 
 	// In-process: the header as 0.2 parsed it ("v1," first, so that its last pattern applies) and as this package does.
 	const reference = `v1,${CRAFTED}`;
-	const oursMs = timeMs(() => verifyWebhookSignature({
-		secret: `whsec_${Buffer.from('bench-secret-bench-secret-bench!').toString('base64')}`,
-		headers: { 'webhook-id': 'msg_1', 'webhook-timestamp': String(Math.floor(Date.now() / 1000)), 'webhook-signature': reference },
-		rawBody: '{}',
-	}));
+	const oursMs = timeMs(() =>
+		verifyWebhookSignature({
+			secret: `whsec_${Buffer.from('bench-secret-bench-secret-bench!').toString('base64')}`,
+			headers: {
+				'webhook-id': 'msg_1',
+				'webhook-timestamp': String(Math.floor(Date.now() / 1000)),
+				'webhook-signature': reference,
+			},
+			rawBody: '{}',
+		}),
+	);
 	const scanMs = timeMs(() => readSignatureEntries(reference, Infinity));
 	const referenceMs = timeMs(() => referenceEntries(reference), 1);
 
@@ -148,7 +157,11 @@ async function main(): Promise<void> {
 		const lines = [
 			'# Crafted `webhook-signature` header (issue 17)',
 			'',
-			`Measured ${new Date().toISOString()} on ${cpus().length} × ${cpus()[0]?.model ?? 'CPU'} (load average ${loadavg().map((l) => l.toFixed(2)).join(' ')}: other test runs shared the machine), Node.js ${process.version} (bench), n8n ${stack.runtime.n8nVersion}.`,
+			`Measured ${new Date().toISOString()} on ${cpus().length} × ${cpus()[0]?.model ?? 'CPU'} (load average ${loadavg()
+				.map((l) => l.toFixed(2))
+				.join(
+					' ',
+				)}: other test runs shared the machine), Node.js ${process.version} (bench), n8n ${stack.runtime.n8nVersion}.`,
 			`Reproduce: \`npm run build && npx tsx bench/signatureHeader.ts${runtime === 'current' ? '' : ` --runtime ${runtime}`}\`.`,
 			'',
 			`${DELIVERIES} deliveries, ${CONCURRENCY} at a time, to an active trigger, while \`GET /healthz\` is timed every ${HEALTH_EVERY_MS} ms. Crafted: a ${HEADER_LENGTH.toLocaleString('en')}-character \`webhook-signature\` of commas ending in one base64 character. Control: the same deliveries with a 7-character header refused as quickly (no \`v1\` entry).`,

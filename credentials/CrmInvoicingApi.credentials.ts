@@ -61,7 +61,11 @@ export class CrmInvoicingApi implements ICredentialType {
 					baseUrl: [
 						{ _cnd: { regex: '^[^:]*$' } },
 						{ _cnd: { regex: '^[Hh][Tt][Tt][Pp][Ss]:' } },
-						{ _cnd: { regex: '^[Hh][Tt][Tt][Pp]://(localhost|127\\.0\\.0\\.1|\\[::1\\])(:[0-9]+)?(/.*)?$' } },
+						{
+							_cnd: {
+								regex: '^[Hh][Tt][Tt][Pp]://(localhost|127\\.0\\.0\\.1|\\[::1\\])(:[0-9]+)?(/.*)?$',
+							},
+						},
 					],
 				},
 			},
@@ -83,7 +87,7 @@ export class CrmInvoicingApi implements ICredentialType {
 			typeOptions: { minValue: 1 },
 			default: 60,
 			description:
-				'The API\'s rate limit for this key. The API documents 60; raise it only if your plan allows more. When the API\'s answers carry RateLimit-* headers, the node follows those instead.',
+				"The API's rate limit for this key. The API documents 60; raise it only if your plan allows more. When the API's answers carry RateLimit-* headers, the node follows those instead.",
 		},
 	];
 
@@ -138,8 +142,14 @@ export class CrmInvoicingApi implements ICredentialType {
 		// n8n checks `responseCode` rules on an error status and `responseSuccessBody` rules on a 2xx, from one list;
 		// its type declares the list as one kind or the other, hence the cast.
 		rules: [
-			{ type: 'responseSuccessBody', properties: { key: 'items', value: undefined, message: NOT_THE_API } },
-			{ type: 'responseSuccessBody', properties: { key: 'items', value: null, message: NOT_THE_API } },
+			{
+				type: 'responseSuccessBody',
+				properties: { key: 'items', value: undefined, message: NOT_THE_API },
+			},
+			{
+				type: 'responseSuccessBody',
+				properties: { key: 'items', value: null, message: NOT_THE_API },
+			},
 			{
 				type: 'responseCode',
 				properties: {

@@ -11,7 +11,9 @@ import { startStack } from './lib/stack';
 import { seedSummaryLines } from '../test/sandbox/seedSummary';
 
 /** How often `npm run dev`'s sandbox creates, changes or archives a lead (the sandbox's activity switch). */
-const DEV_ACTIVITY_MS = /^(off|false|none|0)$/i.test(process.env.SANDBOX_ACTIVITY_MS ?? '') ? 0 : Number(process.env.SANDBOX_ACTIVITY_MS ?? 30_000);
+const DEV_ACTIVITY_MS = /^(off|false|none|0)$/i.test(process.env.SANDBOX_ACTIVITY_MS ?? '')
+	? 0
+	: Number(process.env.SANDBOX_ACTIVITY_MS ?? 30_000);
 
 async function main(): Promise<void> {
 	const build = spawnSync('npm', ['run', 'build', '--silent'], { cwd: ROOT, stdio: 'inherit' });
@@ -25,7 +27,11 @@ async function main(): Promise<void> {
 		fresh: process.argv.includes('--fresh'),
 		n8nPort,
 		// The activity switch: a lead is created, changed or archived every 30 s, so a polling trigger has news.
-		sandbox: { port: sandboxPort, seedLeads: 25, activity: DEV_ACTIVITY_MS > 0 ? { everyMs: DEV_ACTIVITY_MS } : false },
+		sandbox: {
+			port: sandboxPort,
+			seedLeads: 25,
+			activity: DEV_ACTIVITY_MS > 0 ? { everyMs: DEV_ACTIVITY_MS } : false,
+		},
 	});
 
 	console.log(`
@@ -39,8 +45,12 @@ async function main(): Promise<void> {
   Requests it received: ${stack.sandbox.url}/__sandbox/requests
   Seeded ids (the same on every start; the examples in examples/ use them):
 ${seedSummaryLines(stack.sandbox.state, '    ').join('\n')}
-  Activity    ${DEV_ACTIVITY_MS > 0 ? `every ${DEV_ACTIVITY_MS / 1000} s the sandbox creates, changes or archives a lead (in turn), so a
-              "CRM Invoicing Polling Trigger" has something to show (SANDBOX_ACTIVITY_MS=off to stop it)` : 'off (SANDBOX_ACTIVITY_MS)'}
+  Activity    ${
+		DEV_ACTIVITY_MS > 0
+			? `every ${DEV_ACTIVITY_MS / 1000} s the sandbox creates, changes or archives a lead (in turn), so a
+              "CRM Invoicing Polling Trigger" has something to show (SANDBOX_ACTIVITY_MS=off to stop it)`
+			: 'off (SANDBOX_ACTIVITY_MS)'
+	}
   n8n log     ${path.relative(ROOT, stack.logFile)}
 
   Add a "CRM Invoicing" node to a workflow, or import a file from examples/. Ctrl-C stops everything.

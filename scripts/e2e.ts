@@ -25,7 +25,11 @@ export interface E2eEnv {
 	n8nApiKey: string;
 	sandboxUrl: string;
 	sandboxKeys: { admin: string; readOnly: string };
-	credentials: { admin: { id: string; name: string }; readOnly: { id: string; name: string }; badKey: { id: string; name: string } };
+	credentials: {
+		admin: { id: string; name: string };
+		readOnly: { id: string; name: string };
+		badKey: { id: string; name: string };
+	};
 	/**
 	 * POST {controlUrl}/restart-n8n restarts n8n on the same data. A JSON body `{"webhookUrl": "alias"}` restarts it
 	 * with WEBHOOK_URL set to `webhookAliasUrl` (another address that reaches the same n8n, as after a domain or tunnel
@@ -66,9 +70,15 @@ async function runSideBySide(runtimes: RuntimeName[], args: string[]): Promise<n
 		runtimes.map(
 			(name) =>
 				new Promise<number>((resolve) => {
-					const child = spawn(process.execPath, [tsx, __filename, '--runtime', name, ...args], { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
+					const child = spawn(process.execPath, [tsx, __filename, '--runtime', name, ...args], {
+						cwd: ROOT,
+						stdio: ['ignore', 'pipe', 'pipe'],
+					});
 					const prefix = `[${name}] `;
-					for (const [from, to] of [[child.stdout, process.stdout], [child.stderr, process.stderr]] as const) {
+					for (const [from, to] of [
+						[child.stdout, process.stdout],
+						[child.stderr, process.stderr],
+					] as const) {
 						let rest = '';
 						from.setEncoding('utf8');
 						from.on('data', (chunk: string) => {
@@ -95,7 +105,9 @@ async function main(): Promise<void> {
 	const runtimeIndex = args.indexOf('--runtime');
 	const asked = runtimeIndex >= 0 ? args.splice(runtimeIndex, 2)[1] : 'current';
 	const runtimes = [...new Set(asked.split(',').map((name) => name.trim()))] as RuntimeName[];
-	for (const name of runtimes) if (name !== 'current' && name !== 'compat') throw new Error(`--runtime takes current, compat or both ("current,compat"), not ${name}`);
+	for (const name of runtimes)
+		if (name !== 'current' && name !== 'compat')
+			throw new Error(`--runtime takes current, compat or both ("current,compat"), not ${name}`);
 	if (runtimes.length > 1) process.exit(await runSideBySide(runtimes, args));
 	const runtime = runtimes[0];
 	const workDir = path.join(ROOT, '.tmp', `e2e-${runtime}`);
@@ -111,7 +123,9 @@ async function main(): Promise<void> {
 		// A high limit by default; rate-limit tests tighten it through /__sandbox/config and restore it.
 		sandbox: { port: 0, rateLimit: { limit: 600, windowMs: 60_000 }, timeScale: 0.001 },
 	});
-	console.log(`[e2e] n8n ${stack.runtime.n8nVersion} and the sandbox are up in ${((Date.now() - started) / 1000).toFixed(1)} s`);
+	console.log(
+		`[e2e] n8n ${stack.runtime.n8nVersion} and the sandbox are up in ${((Date.now() - started) / 1000).toFixed(1)} s`,
+	);
 
 	// A second address of the same n8n, as a load balancer would put in front of it: while n8n is not ready (its
 	// /healthz/readiness is not 200: stopped, starting, or still mounting its webhook routes, when n8n itself answers
@@ -121,7 +135,9 @@ async function main(): Promise<void> {
 	const n8nReady = async (): Promise<boolean> => {
 		if (Date.now() < readyUntil) return true;
 		try {
-			const ok = (await fetch(`${stack.n8n.url}/healthz/readiness`, { signal: AbortSignal.timeout(2_000) })).ok;
+			const ok = (
+				await fetch(`${stack.n8n.url}/healthz/readiness`, { signal: AbortSignal.timeout(2_000) })
+			).ok;
 			if (ok) readyUntil = Date.now() + 250;
 			return ok;
 		} catch {
@@ -136,7 +152,13 @@ async function main(): Promise<void> {
 				return;
 			}
 			const forwarded = httpRequest(
-				{ host: n8nTarget.hostname, port: n8nTarget.port, method: incoming.method, path: incoming.url, headers: incoming.headers },
+				{
+					host: n8nTarget.hostname,
+					port: n8nTarget.port,
+					method: incoming.method,
+					path: incoming.url,
+					headers: incoming.headers,
+				},
 				(answer) => {
 					outgoing.writeHead(answer.statusCode ?? 502, answer.headers);
 					answer.pipe(outgoing);
@@ -160,25 +182,45 @@ async function main(): Promise<void> {
 			void new Promise((resolve) => request.on('end', resolve)).then(async () => {
 				try {
 					const text = Buffer.concat(chunks).toString('utf8').slice(0, 1000);
-					const asked = (text.trim() === '' ? {} : JSON.parse(text)) as { webhookUrl?: string; publicationService?: boolean; package?: string };
+					const asked = (text.trim() === '' ? {} : JSON.parse(text)) as {
+						webhookUrl?: string;
+						publicationService?: boolean;
+						package?: string;
+					};
 					const wanted = asked.webhookUrl ?? 'default';
 					// A test's own address in front of n8n (a proxy it controls) is a loopback http URL with a port.
 					const own = /^http:\/\/127\.0\.0\.1:\d{2,5}\/?$/.test(wanted);
-					if (wanted !== 'default' && wanted !== 'alias' && !own) throw new Error('webhookUrl must be "default", "alias" or http://127.0.0.1:<port>');
-					const release = asked.package === undefined || asked.package === 'current' ? undefined : path.resolve(ROOT, asked.package);
-					if (release !== undefined && (!release.startsWith(`${RELEASES}${path.sep}`) || !existsSync(release))) {
-						throw new Error(`package must be "current" or a tarball in ${path.relative(ROOT, RELEASES)}`);
+					if (wanted !== 'default' && wanted !== 'alias' && !own)
+						throw new Error('webhookUrl must be "default", "alias" or http://127.0.0.1:<port>');
+					const release =
+						asked.package === undefined || asked.package === 'current'
+							? undefined
+							: path.resolve(ROOT, asked.package);
+					if (
+						release !== undefined &&
+						(!release.startsWith(`${RELEASES}${path.sep}`) || !existsSync(release))
+					) {
+						throw new Error(
+							`package must be "current" or a tarball in ${path.relative(ROOT, RELEASES)}`,
+						);
 					}
 					readyUntil = 0;
 					await stack.n8n.stop();
 					if (asked.package !== undefined) installPackage(userFolder, release);
-					const base = own ? `${wanted.replace(/\/$/, '')}/` : wanted === 'alias' ? `${webhookAliasUrl}/` : `${stack.n8n.url}/`;
-					const { N8N_USE_WORKFLOW_PUBLICATION_SERVICE: _previous, ...rest } = stack.n8n.options.env ?? {};
+					const base = own
+						? `${wanted.replace(/\/$/, '')}/`
+						: wanted === 'alias'
+							? `${webhookAliasUrl}/`
+							: `${stack.n8n.url}/`;
+					const { N8N_USE_WORKFLOW_PUBLICATION_SERVICE: _previous, ...rest } =
+						stack.n8n.options.env ?? {};
 					stack.n8n.options.env = {
 						...rest,
 						WEBHOOK_URL: base,
 						N8N_WEBHOOK_URL: base,
-						...(asked.publicationService === false ? { N8N_USE_WORKFLOW_PUBLICATION_SERVICE: 'false' } : {}),
+						...(asked.publicationService === false
+							? { N8N_USE_WORKFLOW_PUBLICATION_SERVICE: 'false' }
+							: {}),
 					};
 					const logFromByte = logSize(stack.logFile);
 					await stack.n8n.start();

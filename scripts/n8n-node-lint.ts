@@ -17,12 +17,29 @@ import { ROOT } from './lib/runtime';
 
 const STAGE = path.join(ROOT, '.tmp', 'n8n-node-lint');
 const TOOL = path.join(ROOT, 'tools', 'n8n-node-cli');
-const TEMPLATE = path.join(TOOL, 'node_modules', '@n8n', 'node-cli', 'dist', 'template', 'templates', 'shared', 'default', 'eslint.config.mjs');
+const TEMPLATE = path.join(
+	TOOL,
+	'node_modules',
+	'@n8n',
+	'node-cli',
+	'dist',
+	'template',
+	'templates',
+	'shared',
+	'default',
+	'eslint.config.mjs',
+);
 const bin = path.join(TOOL, 'node_modules', '.bin', 'n8n-node');
 
 if (!existsSync(bin)) {
-	console.log('[lint:n8n] installing @n8n/node-cli into tools/n8n-node-cli (npm ci, from its lockfile)');
-	const install = spawnSync('npm', ['ci', '--no-audit', '--no-fund'], { cwd: TOOL, stdio: 'inherit', timeout: 10 * 60_000 });
+	console.log(
+		'[lint:n8n] installing @n8n/node-cli into tools/n8n-node-cli (npm ci, from its lockfile)',
+	);
+	const install = spawnSync('npm', ['ci', '--no-audit', '--no-fund'], {
+		cwd: TOOL,
+		stdio: 'inherit',
+		timeout: 10 * 60_000,
+	});
 	if (install.status !== 0) {
 		console.error('[lint:n8n] npm ci in tools/n8n-node-cli failed');
 		process.exit(1);
@@ -31,7 +48,8 @@ if (!existsSync(bin)) {
 
 rmSync(STAGE, { recursive: true, force: true });
 mkdirSync(STAGE, { recursive: true });
-for (const entry of ['package.json', 'tsconfig.json', 'nodes', 'credentials']) cpSync(path.join(ROOT, entry), path.join(STAGE, entry), { recursive: true });
+for (const entry of ['package.json', 'tsconfig.json', 'nodes', 'credentials'])
+	cpSync(path.join(ROOT, entry), path.join(STAGE, entry), { recursive: true });
 cpSync(TEMPLATE, path.join(STAGE, 'eslint.config.mjs'));
 symlinkSync(path.join(TOOL, 'node_modules'), path.join(STAGE, 'node_modules'), 'dir');
 
@@ -41,5 +59,7 @@ process.stderr.write(result.stderr ?? '');
 // n8n-node lint prints ESLint's findings and exits non-zero when there are any; a strict-mode violation is only printed.
 const output = `${result.stdout}\n${result.stderr}`;
 const failed = result.status !== 0 || /Strict mode violation|\d+ problems? \(/.test(output);
-console.log(failed ? '[lint:n8n] n8n-node lint found problems' : '[lint:n8n] n8n-node lint: no problems');
+console.log(
+	failed ? '[lint:n8n] n8n-node lint found problems' : '[lint:n8n] n8n-node lint: no problems',
+);
 process.exit(failed ? 1 : 0);

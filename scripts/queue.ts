@@ -62,7 +62,9 @@ async function stopAll(): Promise<void> {
 			const n8n = started.n8n.get(name);
 			if (!n8n) continue;
 			const since = Date.now();
-			await n8n.stop().catch((error: unknown) => log(`stopping n8n ${name} failed: ${String(error)}`));
+			await n8n
+				.stop()
+				.catch((error: unknown) => log(`stopping n8n ${name} failed: ${String(error)}`));
 			log(`stopped n8n ${name} (${seconds(since)})`);
 		}
 		await started.sandbox?.close().catch(() => undefined);
@@ -109,7 +111,11 @@ async function main(): Promise<number> {
 	await started.postgres.start();
 	started.redis = new RedisServer({ port: await freePort(), logFile: logs.redis });
 	await started.redis.start();
-	started.sandbox = await startSandbox({ port: 0, rateLimit: { limit: 600, windowMs: 60_000 }, timeScale: 0.001 });
+	started.sandbox = await startSandbox({
+		port: 0,
+		rateLimit: { limit: 600, windowMs: 60_000 },
+		timeScale: 0.001,
+	});
 	log(`sandbox CRM on ${started.sandbox.url}`);
 
 	// One user folder for all n8n processes, the package installed in it once (as on a shared volume).
@@ -162,10 +168,14 @@ async function main(): Promise<number> {
 		try {
 			await n8n.start();
 		} catch (error) {
-			console.error(`[queue] n8n ${name} failed to start; the end of its log:\n${tail(logs[name])}`);
+			console.error(
+				`[queue] n8n ${name} failed to start; the end of its log:\n${tail(logs[name])}`,
+			);
 			throw error;
 		}
-		log(`n8n ${runtime.n8nVersion} ${name} (\`n8n ${n8n.command}\`, pid ${n8n.pid}) ready on port ${n8n.options.port} in ${seconds(at)}`);
+		log(
+			`n8n ${runtime.n8nVersion} ${name} (\`n8n ${n8n.command}\`, pid ${n8n.pid}) ready on port ${n8n.options.port} in ${seconds(at)}`,
+		);
 	};
 
 	// Main first: it creates the database schema the others use.

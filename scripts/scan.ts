@@ -16,29 +16,49 @@ interface LintResult {
 	filePath: string;
 	errorCount: number;
 	warningCount: number;
-	messages: Array<{ line: number; column: number; ruleId: string | null; message: string; severity: number }>;
+	messages: Array<{
+		line: number;
+		column: number;
+		ruleId: string | null;
+		message: string;
+		severity: number;
+	}>;
 }
 
 async function main(): Promise<void> {
 	const scannerDir = path.join(ROOT, 'node_modules', '@n8n', 'scan-community-package', 'scanner');
 	const scanner = await import(pathToFileURL(path.join(scannerDir, 'scanner.mjs')).href);
 	// The scanner's own ESLint, so the rules run exactly as in n8n's scan.
-	const { ESLint } = require(require.resolve('eslint', { paths: [scannerDir] })) as typeof import('eslint');
+	const { ESLint } = require(
+		require.resolve('eslint', { paths: [scannerDir] }),
+	) as typeof import('eslint');
 
 	const build = spawnSync('npm', ['run', 'build', '--silent'], { cwd: ROOT, stdio: 'inherit' });
 	if (build.status !== 0) process.exit(build.status ?? 1);
 
 	const work = mkdtempSync(path.join(tmpdir(), 'crm-scan-'));
-	const pack = spawnSync('npm', ['pack', '--pack-destination', work, '--loglevel=error'], { cwd: ROOT, encoding: 'utf8' });
+	const pack = spawnSync('npm', ['pack', '--pack-destination', work, '--loglevel=error'], {
+		cwd: ROOT,
+		encoding: 'utf8',
+	});
 	if (pack.status !== 0) throw new Error(`npm pack failed: ${pack.stderr}`);
 	const tarball = readdirSync(work).find((file) => file.endsWith('.tgz'));
 	const unpacked = path.join(work, 'package');
 	mkdirSync(unpacked);
-	spawnSync('tar', ['-xzf', path.join(work, tarball ?? ''), '-C', unpacked, '--strip-components=1'], { stdio: 'inherit' });
+	spawnSync(
+		'tar',
+		['-xzf', path.join(work, tarball ?? ''), '-C', unpacked, '--strip-components=1'],
+		{ stdio: 'inherit' },
+	);
 
 	const legs: Array<{ name: string; dir: string; patterns: string[]; ignore: string[] }> = [
 		{ name: 'published tarball', dir: unpacked, patterns: ['**/*.js', 'package.json'], ignore: [] },
-		{ name: 'source', dir: ROOT, patterns: scanner.SOURCE_FILE_PATTERNS as string[], ignore: ['dist/**', 'runtime/**', '.tmp/**'] },
+		{
+			name: 'source',
+			dir: ROOT,
+			patterns: scanner.SOURCE_FILE_PATTERNS as string[],
+			ignore: ['dist/**', 'runtime/**', '.tmp/**'],
+		},
 	];
 
 	let errors = 0;
@@ -50,7 +70,9 @@ async function main(): Promise<void> {
 			overrideConfigFile: true,
 			overrideConfig: await scanner.buildScanConfig(),
 		});
-		const fastGlob = require(require.resolve('fast-glob', { paths: [scannerDir] })) as { sync: (p: string[], o: object) => string[] };
+		const fastGlob = require(require.resolve('fast-glob', { paths: [scannerDir] })) as {
+			sync: (p: string[], o: object) => string[];
+		};
 		const files = fastGlob.sync(leg.patterns, {
 			cwd: leg.dir,
 			absolute: true,
@@ -61,14 +83,18 @@ async function main(): Promise<void> {
 		const legWarnings = results.reduce((sum, result) => sum + result.warningCount, 0);
 		errors += legErrors;
 		warnings += legWarnings;
-		console.log(`scan ${leg.name}: ${files.length} files, ${legErrors} errors, ${legWarnings} warnings`);
+		console.log(
+			`scan ${leg.name}: ${files.length} files, ${legErrors} errors, ${legWarnings} warnings`,
+		);
 		const formatter = await eslint.loadFormatter('stylish');
 		const text = await formatter.format(results as never);
 		if (text.trim()) console.log(text);
 	}
 	rmSync(work, { recursive: true, force: true });
 
-	console.log(`scan: ${errors === 0 && warnings === 0 ? 'passed' : 'FAILED'} (${errors} errors, ${warnings} warnings)`);
+	console.log(
+		`scan: ${errors === 0 && warnings === 0 ? 'passed' : 'FAILED'} (${errors} errors, ${warnings} warnings)`,
+	);
 	process.exit(errors === 0 && warnings === 0 ? 0 : 1);
 }
 

@@ -49,7 +49,9 @@ function log(message: string): void {
  * node version a user gets when adding the nodes now (2), so the pictures show what a new workflow shows.
  */
 async function createWorkflows(stack: Stack): Promise<{ main: string; invoice: string }> {
-	const credential = { crmInvoicingApi: { id: stack.credentials.admin.id, name: stack.credentials.admin.name } };
+	const credential = {
+		crmInvoicingApi: { id: stack.credentials.admin.id, name: stack.credentials.admin.name },
+	};
 	const main = await stack.client.createWorkflow({
 		name: 'CRM Invoicing: trigger and action',
 		nodes: [
@@ -99,7 +101,12 @@ async function createWorkflows(stack: Stack): Promise<{ main: string; invoice: s
 					lineItemsSource: 'fields',
 					lineItems: {
 						items: [
-							{ name: 'Consulting hours', description: 'Workshop, December', quantity: 8, price: 120 },
+							{
+								name: 'Consulting hours',
+								description: 'Workshop, December',
+								quantity: 8,
+								price: 120,
+							},
 							{ productId: EXAMPLE_IDS.productId, quantity: 1, price: 450, taxRateId: 'tax_vat20' },
 						],
 					},
@@ -117,15 +124,29 @@ async function createWorkflows(stack: Stack): Promise<{ main: string; invoice: s
 async function dismissDialogs(page: Page): Promise<void> {
 	const tip = page.getByRole('button', { name: 'Got it' });
 	for (let index = (await tip.count()) - 1; index >= 0; index--) {
-		await tip.nth(index).click({ timeout: 5_000 }).catch(() => undefined);
+		await tip
+			.nth(index)
+			.click({ timeout: 5_000 })
+			.catch(() => undefined);
 	}
 	for (let round = 0; round < 4; round++) {
 		const dialog = page.locator('.el-dialog:visible, [role="dialog"]:visible').first();
 		if (!(await dialog.isVisible().catch(() => false))) return;
 		// The node details view is a dialog too; it is not ours to dismiss here.
-		if (await page.getByTestId('ndv').isVisible().catch(() => false)) return;
-		const close = dialog.locator('.el-dialog__headerbtn, [aria-label="Close"], button:has-text("Skip"), button:has-text("Close")').first();
-		if (await close.isVisible().catch(() => false)) await close.click({ timeout: 5_000 }).catch(() => undefined);
+		if (
+			await page
+				.getByTestId('ndv')
+				.isVisible()
+				.catch(() => false)
+		)
+			return;
+		const close = dialog
+			.locator(
+				'.el-dialog__headerbtn, [aria-label="Close"], button:has-text("Skip"), button:has-text("Close")',
+			)
+			.first();
+		if (await close.isVisible().catch(() => false))
+			await close.click({ timeout: 5_000 }).catch(() => undefined);
 		else await page.keyboard.press('Escape');
 		await page.waitForTimeout(400);
 	}
@@ -145,12 +166,20 @@ function canvasNode(page: Page, name: string): Locator {
 	return page.locator(`[data-test-id="canvas-node"][data-node-name="${name}"]`);
 }
 
-async function openWorkflow(page: Page, url: string, id: string, nodeNames: string[]): Promise<void> {
+async function openWorkflow(
+	page: Page,
+	url: string,
+	id: string,
+	nodeNames: string[],
+): Promise<void> {
 	await page.goto(`${url}/workflow/${id}`, { waitUntil: 'domcontentloaded' });
 	for (const name of nodeNames) await canvasNode(page, name).waitFor({ state: 'visible' });
 	await dismissDialogs(page);
 	// Zoom to fit, then let the icons (fetched from /types/… and /icons/…) and the fit animation settle.
-	await page.getByTestId('zoom-to-fit').click({ timeout: 5_000 }).catch(() => undefined);
+	await page
+		.getByTestId('zoom-to-fit')
+		.click({ timeout: 5_000 })
+		.catch(() => undefined);
 	await page.waitForLoadState('networkidle', { timeout: 10_000 }).catch(() => undefined);
 	await page.waitForTimeout(800);
 }
@@ -163,12 +192,10 @@ async function checkIcon(page: Page, name: string): Promise<void> {
 		throw new Error(`the canvas node "${name}" has no icon image (n8n draws a grey "?")`);
 	}
 	// tsconfig has no DOM library: describe the little of HTMLImageElement used here.
-	const loaded = await image
-		.first()
-		.evaluate((element) => {
-			const img = element as unknown as { complete: boolean; naturalWidth: number };
-			return img.complete && img.naturalWidth > 0;
-		});
+	const loaded = await image.first().evaluate((element) => {
+		const img = element as unknown as { complete: boolean; naturalWidth: number };
+		return img.complete && img.naturalWidth > 0;
+	});
 	if (!loaded) throw new Error(`the icon of the canvas node "${name}" did not load`);
 }
 
@@ -198,9 +225,18 @@ async function shoot(page: Page, file: string, written: string[]): Promise<void>
 	log(`wrote ${path.relative(ROOT, target)}`);
 }
 
-async function takeScreenshots(browser: Browser, stack: Stack, ids: { main: string; invoice: string }): Promise<string[]> {
+async function takeScreenshots(
+	browser: Browser,
+	stack: Stack,
+	ids: { main: string; invoice: string },
+): Promise<string[]> {
 	const written: string[] = [];
-	const context = await browser.newContext({ viewport: VIEWPORT, deviceScaleFactor: 1, locale: 'en-US', colorScheme: 'light' });
+	const context = await browser.newContext({
+		viewport: VIEWPORT,
+		deviceScaleFactor: 1,
+		locale: 'en-US',
+		colorScheme: 'light',
+	});
 	context.setDefaultTimeout(STEP_TIMEOUT_MS);
 	context.setDefaultNavigationTimeout(STEP_TIMEOUT_MS);
 	const page = await context.newPage();
@@ -220,7 +256,12 @@ async function takeScreenshots(browser: Browser, stack: Stack, ids: { main: stri
 	return written;
 }
 
-async function takeAll(page: Page, stack: Stack, ids: { main: string; invoice: string }, written: string[]): Promise<void> {
+async function takeAll(
+	page: Page,
+	stack: Stack,
+	ids: { main: string; invoice: string },
+	written: string[],
+): Promise<void> {
 	const url = stack.n8n.url;
 	log('signing in');
 	await signIn(page, url);
@@ -252,7 +293,8 @@ async function takeAll(page: Page, stack: Stack, ids: { main: string; invoice: s
 		.evaluate((element) => {
 			type Box = { scrollHeight: number; clientHeight: number; parentElement: Box | null };
 			let current: Box | null = element as unknown as Box;
-			while (current && current.scrollHeight <= current.clientHeight + 1) current = current.parentElement;
+			while (current && current.scrollHeight <= current.clientHeight + 1)
+				current = current.parentElement;
 			return current ? current.scrollHeight - current.clientHeight : 0;
 		});
 	if (hidden > 0) {
@@ -275,8 +317,12 @@ async function main(): Promise<void> {
 	let stopping: Promise<void> | undefined;
 	const stopAll = async (): Promise<void> => {
 		stopping ??= (async () => {
-			await browser?.close().catch((error: unknown) => log(`closing chromium failed: ${String(error)}`));
-			await stack?.stop().catch((error: unknown) => log(`stopping n8n/sandbox failed: ${String(error)}`));
+			await browser
+				?.close()
+				.catch((error: unknown) => log(`closing chromium failed: ${String(error)}`));
+			await stack
+				?.stop()
+				.catch((error: unknown) => log(`stopping n8n/sandbox failed: ${String(error)}`));
 		})();
 		await stopping;
 	};
@@ -297,7 +343,9 @@ async function main(): Promise<void> {
 			n8nPort: Number(process.env.SCREENSHOTS_N8N_PORT ?? 5693),
 			sandbox: { port: 0, rateLimit: false },
 		});
-		log(`n8n ${stack.runtime.n8nVersion} and the sandbox are up in ${((Date.now() - started) / 1000).toFixed(1)} s`);
+		log(
+			`n8n ${stack.runtime.n8nVersion} and the sandbox are up in ${((Date.now() - started) / 1000).toFixed(1)} s`,
+		);
 		const ids = await createWorkflows(stack);
 
 		// n8n marks its elements with data-test-id (playwright's getByTestId looks for data-testid by default).
@@ -319,7 +367,9 @@ async function main(): Promise<void> {
 			],
 		});
 		const written = await takeScreenshots(browser, stack, ids);
-		console.log(`\nScreenshots written:\n${written.map((file) => `  ${path.relative(ROOT, file)}`).join('\n')}`);
+		console.log(
+			`\nScreenshots written:\n${written.map((file) => `  ${path.relative(ROOT, file)}`).join('\n')}`,
+		);
 	} finally {
 		clearTimeout(watchdog);
 		await stopAll();
@@ -327,6 +377,9 @@ async function main(): Promise<void> {
 }
 
 main().catch((error: unknown) => {
-	console.error('[screenshots] failed:', error instanceof Error ? error.stack ?? error.message : error);
+	console.error(
+		'[screenshots] failed:',
+		error instanceof Error ? (error.stack ?? error.message) : error,
+	);
 	process.exit(1);
 });

@@ -39,7 +39,10 @@ async function main(): Promise<void> {
 		void (stack?.stop() ?? Promise.resolve()).finally(() => process.exit(1));
 	}, OVERALL_TIMEOUT_MS);
 	for (const signal of ['SIGINT', 'SIGTERM'] as const) {
-		process.once(signal, () => void (stack?.stop() ?? Promise.resolve()).finally(() => process.exit(130)));
+		process.once(
+			signal,
+			() => void (stack?.stop() ?? Promise.resolve()).finally(() => process.exit(130)),
+		);
 	}
 
 	const started = Date.now();
@@ -51,7 +54,9 @@ async function main(): Promise<void> {
 		// Seeded leads give the From List picker pages to load and search; as `npm run dev` does.
 		sandbox: { port: 0, seedLeads: 25, rateLimit: { limit: 600, windowMs: 60_000 } },
 	});
-	console.log(`[ui] n8n ${stack.runtime.n8nVersion} and the sandbox are up in ${((Date.now() - started) / 1000).toFixed(1)} s`);
+	console.log(
+		`[ui] n8n ${stack.runtime.n8nVersion} and the sandbox are up in ${((Date.now() - started) / 1000).toFixed(1)} s`,
+	);
 
 	const env: UiEnv = {
 		runtime: 'current',
@@ -72,7 +77,10 @@ async function main(): Promise<void> {
 	const code = await runJestProject('ui', envFile, args);
 	clearTimeout(watchdog);
 	await stack.stop();
-	if (code !== 0) console.error(`[ui] failed; screenshots: ${path.relative(ROOT, failureDir)}/, n8n's log: ${path.relative(ROOT, stack.logFile)}`);
+	if (code !== 0)
+		console.error(
+			`[ui] failed; screenshots: ${path.relative(ROOT, failureDir)}/, n8n's log: ${path.relative(ROOT, stack.logFile)}`,
+		);
 	process.exit(code);
 }
 

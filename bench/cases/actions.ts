@@ -26,10 +26,21 @@ const HTTP = 'httpRequest';
 const OURS_LABEL = 'CRM Invoicing → Lead → Get Many';
 const HTTP_LABEL = 'HTTP Request 4.2 (cursor pagination) → Split Out';
 
-const ACTION_UNITS = { wallMs: 'ms', nodeMs: 'ms', executionMs: 'ms', requests: 'count', rateLimited: 'count', items: 'count' } as const;
+const ACTION_UNITS = {
+	wallMs: 'ms',
+	nodeMs: 'ms',
+	executionMs: 'ms',
+	requests: 'count',
+	rateLimited: 'count',
+	items: 'count',
+} as const;
 
 /** Empties the sandbox and fills it with exactly `total` leads; sets the rate limit. */
-function prepareSandbox(ctx: BenchContext, total: number, rateLimit: RateLimitConfig | false): void {
+function prepareSandbox(
+	ctx: BenchContext,
+	total: number,
+	rateLimit: RateLimitConfig | false,
+): void {
 	const { sandbox } = ctx.stack;
 	sandbox.reset();
 	sandbox.setRateLimit(rateLimit);
@@ -47,7 +58,11 @@ function valuesOf(runs: ActionRun[], field: keyof ActionRun): string {
 	return runs.map((run) => String(run[field])).join(', ');
 }
 
-async function withWorkflows<T>(ctx: BenchContext, specs: Array<[string, Parameters<typeof createActionWorkflow>[2]]>, body: (workflows: ActionWorkflow[]) => Promise<T>): Promise<T> {
+async function withWorkflows<T>(
+	ctx: BenchContext,
+	specs: Array<[string, Parameters<typeof createActionWorkflow>[2]]>,
+	body: (workflows: ActionWorkflow[]) => Promise<T>,
+): Promise<T> {
 	const workflows: ActionWorkflow[] = [];
 	try {
 		for (const [name, chain] of specs) workflows.push(await createActionWorkflow(ctx, name, chain));
@@ -131,7 +146,10 @@ export async function caseRateLimited(ctx: BenchContext): Promise<Omit<CaseResul
 			[
 				['ours: return all (rate limited)', oursGetMany(ctx, { returnAll: true })],
 				['http: return all (rate limited)', httpRequestGetMany(ctx)],
-				['http: return all, 500 ms between pages', httpRequestGetMany(ctx, { intervalMs: limit.windowMs / limit.limit })],
+				[
+					'http: return all, 500 ms between pages',
+					httpRequestGetMany(ctx, { intervalMs: limit.windowMs / limit.limit }),
+				],
 			],
 			async ([ours, http, httpPaced]) => {
 				const HTTP_PACED = 'httpRequestInterval';
@@ -162,7 +180,10 @@ export async function caseRateLimited(ctx: BenchContext): Promise<Omit<CaseResul
 					{
 						name: 'case 2: ours returns all 2,000 leads under 10 requests / 5 s, no failed execution',
 						must: true,
-						ok: everyRun([...results.get(OURS)!.warmup, ...oursRuns], (run) => run.items === total && run.status === 'success'),
+						ok: everyRun(
+							[...results.get(OURS)!.warmup, ...oursRuns],
+							(run) => run.items === total && run.status === 'success',
+						),
 						detail: `items: ${valuesOf(oursRuns, 'items')}; status: ${valuesOf(oursRuns, 'status')}`,
 					},
 					{
@@ -241,7 +262,10 @@ export async function caseLimit(ctx: BenchContext): Promise<Omit<CaseResult, 'du
 				{
 					name: 'case 3: ours makes exactly 3 requests with limit=100, 100, 50',
 					must: true,
-					ok: everyRun(oursRuns, (run) => run.requests === 3 && run.limits.join(',') === '100,100,50'),
+					ok: everyRun(
+						oursRuns,
+						(run) => run.requests === 3 && run.limits.join(',') === '100,100,50',
+					),
 					detail: `limit parameters per run: ${oursRuns.map((run) => `[${run.limits.join(',')}]`).join(' ')}`,
 				},
 				{
@@ -260,7 +284,10 @@ export async function caseLimit(ctx: BenchContext): Promise<Omit<CaseResult, 'du
 			return {
 				id: '3',
 				title: 'Limit = 250',
-				variants: [toVariantResult(OURS, OURS_LABEL, results.get(OURS)!, ACTION_UNITS), toVariantResult(HTTP, httpLabel, results.get(HTTP)!, ACTION_UNITS)],
+				variants: [
+					toVariantResult(OURS, OURS_LABEL, results.get(OURS)!, ACTION_UNITS),
+					toVariantResult(HTTP, httpLabel, results.get(HTTP)!, ACTION_UNITS),
+				],
 				checks,
 				notes: [
 					'The HTTP Request node cannot ask for less than its page size on the last page: it reads 300 leads (limit=100 three times) and a Limit node drops 50.',
@@ -296,9 +323,14 @@ async function restartN8n(ctx: BenchContext): Promise<number> {
 async function warmUpAfterRestart(ctx: BenchContext, workflow: ActionWorkflow): Promise<void> {
 	const deadline = Date.now() + 60_000;
 	for (;;) {
-		const run = await runActionWorkflow(ctx, workflow).catch((error: unknown) => ({ httpStatus: 0, error: String(error) }) as ActionRun);
+		const run = await runActionWorkflow(ctx, workflow).catch(
+			(error: unknown) => ({ httpStatus: 0, error: String(error) }) as ActionRun,
+		);
 		if (run.httpStatus === 200) return;
-		if (Date.now() > deadline) throw new Error(`Warm-up of ${workflow.name} after restart kept failing: ${run.httpStatus} ${run.error ?? ''}`);
+		if (Date.now() > deadline)
+			throw new Error(
+				`Warm-up of ${workflow.name} after restart kept failing: ${run.httpStatus} ${run.error ?? ''}`,
+			);
 		await sleep(500);
 	}
 }
@@ -316,7 +348,10 @@ export async function caseMemory(ctx: BenchContext): Promise<Omit<CaseResult, 'd
 			['http: warm-up', httpRequestGetMany(ctx, { maxPages: 3 })],
 		],
 		async ([ours, http, oursWarm, httpWarm]) => {
-			const measure = async (workflow: ActionWorkflow, warm: ActionWorkflow): Promise<MemoryRun> => {
+			const measure = async (
+				workflow: ActionWorkflow,
+				warm: ActionWorkflow,
+			): Promise<MemoryRun> => {
 				const pid = await restartN8n(ctx);
 				await warmUpAfterRestart(ctx, warm);
 				await sleep(2_000);
@@ -335,7 +370,15 @@ export async function caseMemory(ctx: BenchContext): Promise<Omit<CaseResult, 'd
 				const run = await runActionWorkflow(ctx, workflow, { finished: stop });
 				stop();
 				const peakMb = sampled!.peakMb;
-				return { ...run, baselineMb, peakMb, deltaMb: peakMb - baselineMb, hwmMb: hwm, hwmDeltaMb: hwm - baselineMb, samples: sampled!.samples };
+				return {
+					...run,
+					baselineMb,
+					peakMb,
+					deltaMb: peakMb - baselineMb,
+					hwmMb: hwm,
+					hwmDeltaMb: hwm - baselineMb,
+					samples: sampled!.samples,
+				};
 			};
 			const results = await alternate(
 				ctx,
@@ -346,18 +389,32 @@ export async function caseMemory(ctx: BenchContext): Promise<Omit<CaseResult, 'd
 				],
 				{ warmup: 0, runs },
 			);
-			const units = { peakMb: 'MB', deltaMb: 'MB', hwmMb: 'MB', hwmDeltaMb: 'MB', baselineMb: 'MB', wallMs: 'ms', items: 'count' } as const;
+			const units = {
+				peakMb: 'MB',
+				deltaMb: 'MB',
+				hwmMb: 'MB',
+				hwmDeltaMb: 'MB',
+				baselineMb: 'MB',
+				wallMs: 'ms',
+				items: 'count',
+			} as const;
 			const oursRuns = results.get(OURS)!.runs;
 			const httpRuns = results.get(HTTP)!.runs;
 			return {
 				id: '5',
 				title: 'Peak RSS of the n8n process during Return All over 10,000 leads',
-				variants: [toVariantResult(OURS, OURS_LABEL, results.get(OURS)!, units), toVariantResult(HTTP, HTTP_LABEL, results.get(HTTP)!, units)],
+				variants: [
+					toVariantResult(OURS, OURS_LABEL, results.get(OURS)!, units),
+					toVariantResult(HTTP, HTTP_LABEL, results.get(HTTP)!, units),
+				],
 				checks: [
 					{
 						name: 'case 5: every memory run returned all 10,000 leads (ours and HTTP Request)',
 						must: false,
-						ok: everyRun([...oursRuns, ...httpRuns], (run) => run.items === total && run.status === 'success'),
+						ok: everyRun(
+							[...oursRuns, ...httpRuns],
+							(run) => run.items === total && run.status === 'success',
+						),
 						detail: `ours items: ${valuesOf(oursRuns, 'items')}; HTTP items: ${valuesOf(httpRuns, 'items')}`,
 					},
 				],

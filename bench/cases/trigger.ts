@@ -21,7 +21,11 @@ import {
 	sleep,
 	TRIGGER_NODE_TYPE,
 } from '../lib/harness';
-import { leadCreatedBody, measureSignature, type SignatureBenchResult } from '../lib/signatureBench';
+import {
+	leadCreatedBody,
+	measureSignature,
+	type SignatureBenchResult,
+} from '../lib/signatureBench';
 import { percentile } from '../lib/stats';
 import { alternate, toVariantResult } from '../lib/variants';
 
@@ -65,10 +69,17 @@ function delivery(secret: string): { headers: Record<string, string>; body: Buff
 	};
 }
 
-async function finishedExecutions(ctx: BenchContext, workflowId: string): Promise<{ finished: number; failed: number }> {
+async function finishedExecutions(
+	ctx: BenchContext,
+	workflowId: string,
+): Promise<{ finished: number; failed: number }> {
 	const executions = await listExecutions(ctx, workflowId);
 	const finished = executions.filter((execution) => execution.stoppedAt);
-	return { finished: finished.length, failed: finished.filter((execution) => execution.status && execution.status !== 'success').length };
+	return {
+		finished: finished.length,
+		failed: finished.filter((execution) => execution.status && execution.status !== 'success')
+			.length,
+	};
 }
 
 /** Sends one batch of signed deliveries and waits until n8n has finished the executions they started. */
@@ -76,7 +87,9 @@ export async function batch(ctx: BenchContext, target: Target): Promise<BatchRun
 	const before = await finishedExecutions(ctx, target.workflowId);
 	const messages = Array.from({ length: DELIVERIES }, () => delivery(target.secret));
 	const started = performance.now();
-	const results = await pool(DELIVERIES, CONCURRENCY, (index) => postOnce(target.url, messages[index].headers, messages[index].body));
+	const results = await pool(DELIVERIES, CONCURRENCY, (index) =>
+		postOnce(target.url, messages[index].headers, messages[index].body),
+	);
 	const batchMs = performance.now() - started;
 	const latencies = results.map((result) => result.ms);
 	const statuses: Record<string, number> = {};
@@ -84,7 +97,9 @@ export async function batch(ctx: BenchContext, target: Target): Promise<BatchRun
 		const key = result.status === 0 ? `error:${result.error ?? ''}` : String(result.status);
 		statuses[key] = (statuses[key] ?? 0) + 1;
 	}
-	const answered2xx = results.filter((result) => result.status >= 200 && result.status < 300).length;
+	const answered2xx = results.filter(
+		(result) => result.status >= 200 && result.status < 300,
+	).length;
 	// Executions run after the answer (responseMode onReceived); wait until they are all finished.
 	const deadline = Date.now() + 90_000;
 	let after = await finishedExecutions(ctx, target.workflowId);
@@ -128,10 +143,14 @@ export async function createTriggerTarget(ctx: BenchContext): Promise<Target> {
 		connections: {},
 	});
 	await ctx.stack.client.activate(workflow.id);
-	const subscription = ctx.stack.sandbox.state.webhooks.values().find((candidate) => candidate.url.includes(webhookId) && candidate.status === 'active');
+	const subscription = ctx.stack.sandbox.state.webhooks
+		.values()
+		.find((candidate) => candidate.url.includes(webhookId) && candidate.status === 'active');
 	if (!subscription) {
 		await removeWorkflow(ctx, workflow.id);
-		throw new Error(`Activating the trigger workflow created no subscription in the sandbox for webhookId ${webhookId}`);
+		throw new Error(
+			`Activating the trigger workflow created no subscription in the sandbox for webhookId ${webhookId}`,
+		);
 	}
 	return {
 		key: 'ours',
@@ -148,14 +167,18 @@ export async function createTriggerTarget(ctx: BenchContext): Promise<Target> {
  * not its own Webhook node with static parameters (live-webhooks.js, webhookPhaseNeedsIsolate), so for every community
  * trigger. That is the floor a community trigger can reach in this n8n.
  */
-export async function createPlainWebhookTarget(ctx: BenchContext, secret: string, withExpression = false): Promise<Target> {
+export async function createPlainWebhookTarget(
+	ctx: BenchContext,
+	secret: string,
+	withExpression = false,
+): Promise<Target> {
 	const path = `bench-${withExpression ? 'isolate' : 'plain'}-${randomUUID()}`;
-	const options = withExpression ? { responseHeaders: { entries: [{ name: 'x-bench', value: '={{ "1" }}' }] } } : {};
+	const options = withExpression
+		? { responseHeaders: { entries: [{ name: 'x-bench', value: '={{ "1" }}' }] } }
+		: {};
 	const workflow = await ctx.stack.client.createWorkflow({
 		name: 'bench: plain Webhook node',
-		nodes: [
-			webhookNode(path, { responseMode: 'onReceived', options }),
-		],
+		nodes: [webhookNode(path, { responseMode: 'onReceived', options })],
 		connections: {},
 	});
 	await ctx.stack.client.activate(workflow.id);
@@ -183,10 +206,22 @@ export async function caseTrigger(ctx: BenchContext): Promise<Omit<CaseResult, '
 		const results = await alternate(
 			ctx,
 			'4',
-			targets.map((target) => ({ key: target.key, label: target.label, run: () => batch(ctx, target) })),
+			targets.map((target) => ({
+				key: target.key,
+				label: target.label,
+				run: () => batch(ctx, target),
+			})),
 			{ warmup: 1, runs: ctx.runs, between: () => sleep(1_000) },
 		);
-		const units = { p50Ms: 'ms', p95Ms: 'ms', maxMs: 'ms', batchMs: 'ms', perSecond: 'count', answered2xx: 'count', executions: 'count' } as const;
+		const units = {
+			p50Ms: 'ms',
+			p95Ms: 'ms',
+			maxMs: 'ms',
+			batchMs: 'ms',
+			perSecond: 'count',
+			answered2xx: 'count',
+			executions: 'count',
+		} as const;
 		const oursAll = [...results.get('ours')!.warmup, ...results.get('ours')!.runs];
 		const checks: Check[] = [
 			{
@@ -205,10 +240,12 @@ export async function caseTrigger(ctx: BenchContext): Promise<Omit<CaseResult, '
 		return {
 			id: '4',
 			title: `Trigger: ${DELIVERIES} signed deliveries at ${CONCURRENCY} concurrent`,
-			variants: targets.map((target) => toVariantResult(target.key, target.label, results.get(target.key)!, units)),
+			variants: targets.map((target) =>
+				toVariantResult(target.key, target.label, results.get(target.key)!, units),
+			),
 			checks,
 			notes: [
-				"Reference: n8n's plain Webhook node. A third, informative column is the same Webhook node with one expression parameter: n8n 2.38 runs the webhook phase of every start node other than its own Webhook node with static parameters inside its expression isolate (N8N_EXPRESSION_ENGINE=vm, pool size 1 by default), and that costs more than anything the trigger does itself (signature, de-duplication). The trigger answers 200 itself once the delivery is verified and its webhook-id remembered, before n8n registers and queues the execution (so that n8n saves the remembered id, see README \"Running at scale\"); the Webhook node (onReceived) is answered by n8n after that. The row Executions started shows that every delivery still ran.",
+				'Reference: n8n\'s plain Webhook node. A third, informative column is the same Webhook node with one expression parameter: n8n 2.38 runs the webhook phase of every start node other than its own Webhook node with static parameters inside its expression isolate (N8N_EXPRESSION_ENGINE=vm, pool size 1 by default), and that costs more than anything the trigger does itself (signature, de-duplication). The trigger answers 200 itself once the delivery is verified and its webhook-id remembered, before n8n registers and queues the execution (so that n8n saves the remembered id, see README "Running at scale"); the Webhook node (onReceived) is answered by n8n after that. The row Executions started shows that every delivery still ran.',
 				'Each delivery is a POST on a new connection to the production webhook URL with a unique webhook-id, signed like the sandbox signs (HMAC-SHA256 of id.timestamp.body). Answer time is measured from sending the request to the end of the answer. p50/p95 are per batch of 200; the table shows the median and spread of those over the measured batches.',
 			],
 			extra: { deliveries: DELIVERIES, concurrency: CONCURRENCY },
@@ -224,11 +261,19 @@ export async function caseTrigger(ctx: BenchContext): Promise<Omit<CaseResult, '
  * The same measurement in a child process under n8n's own Node.js. Asynchronous on purpose: a blocked event loop
  * would stall the sandbox (it lives in this process) and leave stale keep-alive sockets to n8n behind.
  */
-function inN8nNode(ctx: BenchContext, iterations: number, rounds: number): Promise<SignatureBenchResult | string> {
+function inN8nNode(
+	ctx: BenchContext,
+	iterations: number,
+	rounds: number,
+): Promise<SignatureBenchResult | string> {
 	const tsxCli = path.join(ROOT, 'node_modules', 'tsx', 'dist', 'cli.mjs');
 	const script = path.join(ROOT, 'bench', 'lib', 'signatureBench.ts');
 	return new Promise((resolve) => {
-		const child = spawn(ctx.stack.runtime.node, [tsxCli, script, String(iterations), String(rounds)], { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
+		const child = spawn(
+			ctx.stack.runtime.node,
+			[tsxCli, script, String(iterations), String(rounds)],
+			{ cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] },
+		);
 		let stdout = '';
 		let stderr = '';
 		child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString('utf8')));
@@ -255,7 +300,8 @@ export async function caseSignature(ctx: BenchContext): Promise<Omit<CaseResult,
 	const rounds = 7;
 	const local = await measureSignature(iterations, rounds);
 	const n8nNode = await inN8nNode(ctx, iterations, rounds);
-	const ns = (result: SignatureBenchResult, key: string): number => result.variants.find((variant) => variant.key === key)!.medianNs;
+	const ns = (result: SignatureBenchResult, key: string): number =>
+		result.variants.find((variant) => variant.key === key)!.medianNs;
 	const ratio = ns(local, 'ours') / ns(local, 'library');
 	const detail = (result: SignatureBenchResult): string =>
 		`ours ${ns(result, 'ours').toFixed(0)} ns, library ${ns(result, 'library').toFixed(0)} ns per verification (ours/library = ${(ns(result, 'ours') / ns(result, 'library')).toFixed(2)})`;
@@ -268,7 +314,12 @@ export async function caseSignature(ctx: BenchContext): Promise<Omit<CaseResult,
 		},
 		// The same comparison where the code actually runs: n8n 2.x on its own Node.js.
 		typeof n8nNode === 'string'
-			? { name: "case 4: the same under n8n's Node.js", must: true, ok: false, detail: `could not be measured: ${n8nNode}` }
+			? {
+					name: "case 4: the same under n8n's Node.js",
+					must: true,
+					ok: false,
+					detail: `could not be measured: ${n8nNode}`,
+				}
 			: {
 					name: `case 4: the same under n8n's Node.js ${n8nNode.node}`,
 					must: true,
@@ -287,10 +338,21 @@ export async function caseSignature(ctx: BenchContext): Promise<Omit<CaseResult,
 			warmup: [],
 			runs: variant.nsPerOp.map((nsPerOp) => ({ nsPerOp })),
 			metrics: {
-				nsPerOp: { n: variant.nsPerOp.length, median: variant.medianNs, min: Math.min(...variant.nsPerOp), max: Math.max(...variant.nsPerOp), unit: 'ns' as const },
+				nsPerOp: {
+					n: variant.nsPerOp.length,
+					median: variant.medianNs,
+					min: Math.min(...variant.nsPerOp),
+					max: Math.max(...variant.nsPerOp),
+					unit: 'ns' as const,
+				},
 			},
 		}));
-	const variants = [...asVariants(local, '', `Node.js ${local.node}`), ...(typeof n8nNode === 'string' ? [] : asVariants(n8nNode, '@n8n', `n8n's Node.js ${n8nNode.node}`))];
+	const variants = [
+		...asVariants(local, '', `Node.js ${local.node}`),
+		...(typeof n8nNode === 'string'
+			? []
+			: asVariants(n8nNode, '@n8n', `n8n's Node.js ${n8nNode.node}`)),
+	];
 	return {
 		id: '4b',
 		title: 'Cost of one signature verification (in-process)',

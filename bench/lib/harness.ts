@@ -55,7 +55,8 @@ export interface CaseResult {
 	durationMs: number;
 }
 
-export const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
+export const sleep = (ms: number): Promise<void> =>
+	new Promise((resolve) => setTimeout(resolve, ms));
 
 export class TimeoutError extends Error {}
 
@@ -63,7 +64,10 @@ export class TimeoutError extends Error {}
 export async function withTimeout<T>(work: Promise<T>, ms: number, what: string): Promise<T> {
 	let timer: NodeJS.Timeout | undefined;
 	const timeout = new Promise<never>((_, reject) => {
-		timer = setTimeout(() => reject(new TimeoutError(`${what} did not finish within ${Math.round(ms / 1000)} s`)), ms);
+		timer = setTimeout(
+			() => reject(new TimeoutError(`${what} did not finish within ${Math.round(ms / 1000)} s`)),
+			ms,
+		);
 	});
 	try {
 		return await Promise.race([work, timeout]);
@@ -95,7 +99,9 @@ export interface ActionWorkflow {
 }
 
 /** The admin credential of the stack, in the shape node definitions use. */
-export function adminCredential(ctx: BenchContext): { crmInvoicingApi: { id: string; name: string } } {
+export function adminCredential(ctx: BenchContext): {
+	crmInvoicingApi: { id: string; name: string };
+} {
 	const { id, name } = ctx.stack.credentials.admin;
 	return { crmInvoicingApi: { id, name } };
 }
@@ -104,7 +110,11 @@ export function adminCredential(ctx: BenchContext): { crmInvoicingApi: { id: str
  * Creates and activates "Webhook → chain…". The Webhook node answers once the last node is done, with only the
  * first item (so the answer's size does not depend on the number of records and costs both variants the same).
  */
-export async function createActionWorkflow(ctx: BenchContext, name: string, chain: NodeDef[]): Promise<ActionWorkflow> {
+export async function createActionWorkflow(
+	ctx: BenchContext,
+	name: string,
+	chain: NodeDef[],
+): Promise<ActionWorkflow> {
 	const path = `bench-${randomUUID()}`;
 	const nodes: Array<Record<string, unknown>> = [
 		webhookNode(path, { responseMode: 'lastNode', responseData: 'firstEntryJson' }),
@@ -116,9 +126,19 @@ export async function createActionWorkflow(ctx: BenchContext, name: string, chai
 		connections[previous] = { main: [[{ node: node.name, type: 'main', index: 0 }]] };
 		previous = node.name;
 	});
-	const workflow = await ctx.stack.client.createWorkflow({ name: `bench: ${name}`, nodes, connections });
+	const workflow = await ctx.stack.client.createWorkflow({
+		name: `bench: ${name}`,
+		nodes,
+		connections,
+	});
 	await ctx.stack.client.activate(workflow.id);
-	return { id: workflow.id, name, path, measuredNodes: chain.map((node) => node.name), lastNode: previous };
+	return {
+		id: workflow.id,
+		name,
+		path,
+		measuredNodes: chain.map((node) => node.name),
+		lastNode: previous,
+	};
 }
 
 export async function removeWorkflow(ctx: BenchContext, id: string): Promise<void> {
@@ -146,7 +166,10 @@ interface ExecutionSummary {
 
 /** The id of the newest execution of a workflow (0 when there is none). */
 export async function newestExecutionId(ctx: BenchContext, workflowId: string): Promise<number> {
-	const result = await ctx.stack.client.api<{ data: ExecutionSummary[] }>('GET', `/executions?workflowId=${workflowId}&limit=1`);
+	const result = await ctx.stack.client.api<{ data: ExecutionSummary[] }>(
+		'GET',
+		`/executions?workflowId=${workflowId}&limit=1`,
+	);
 	return result.data.length ? Number(result.data[0].id) : 0;
 }
 
@@ -160,24 +183,36 @@ export async function waitForExecutionAfter(
 ): Promise<any> {
 	const deadline = Date.now() + timeoutMs;
 	for (;;) {
-		const result = await ctx.stack.client.api<{ data: ExecutionSummary[] }>('GET', `/executions?workflowId=${workflowId}&limit=1`);
+		const result = await ctx.stack.client.api<{ data: ExecutionSummary[] }>(
+			'GET',
+			`/executions?workflowId=${workflowId}&limit=1`,
+		);
 		const newest = result.data[0];
 		if (newest && Number(newest.id) > afterId && newest.stoppedAt) {
 			onFinished?.();
 			return await ctx.stack.client.api('GET', `/executions/${newest.id}?includeData=true`);
 		}
-		if (Date.now() > deadline) throw new Error(`No finished execution of workflow ${workflowId} after #${afterId} within ${timeoutMs / 1000} s`);
+		if (Date.now() > deadline)
+			throw new Error(
+				`No finished execution of workflow ${workflowId} after #${afterId} within ${timeoutMs / 1000} s`,
+			);
 		await sleep(200);
 	}
 }
 
 /** Every execution of a workflow (no data), following the public API's cursor. */
-export async function listExecutions(ctx: BenchContext, workflowId: string): Promise<ExecutionSummary[]> {
+export async function listExecutions(
+	ctx: BenchContext,
+	workflowId: string,
+): Promise<ExecutionSummary[]> {
 	const all: ExecutionSummary[] = [];
 	let cursor: string | undefined;
 	for (let page = 0; page < 1000; page++) {
 		const query = `/executions?workflowId=${workflowId}&limit=250${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}`;
-		const result = await ctx.stack.client.api<{ data: ExecutionSummary[]; nextCursor?: string | null }>('GET', query);
+		const result = await ctx.stack.client.api<{
+			data: ExecutionSummary[];
+			nextCursor?: string | null;
+		}>('GET', query);
 		all.push(...result.data);
 		if (!result.nextCursor || result.data.length === 0) break;
 		cursor = result.nextCursor;
@@ -217,7 +252,9 @@ export function executionError(execution: any): string | undefined {
 		.find((run) => run?.error)?.error;
 	const error = fromRun ?? resultData?.error;
 	if (!error) return undefined;
-	const parts = [error.message, error.description].filter((part) => typeof part === 'string' && part !== '');
+	const parts = [error.message, error.description].filter(
+		(part) => typeof part === 'string' && part !== '',
+	);
 	return parts.join(' — ').slice(0, 300);
 }
 
@@ -249,7 +286,9 @@ export interface ActionRun extends Record<string, unknown> {
 
 /** Requests for the lead list logged since `fromSeq`. */
 export function leadListRequests(ctx: BenchContext, fromSeq: number): RequestLogEntry[] {
-	return ctx.stack.sandbox.requests.filter((entry) => entry.seq > fromSeq && entry.method === 'GET' && entry.path === '/api/v1/leads');
+	return ctx.stack.sandbox.requests.filter(
+		(entry) => entry.seq > fromSeq && entry.method === 'GET' && entry.path === '/api/v1/leads',
+	);
 }
 
 export function lastRequestSeq(ctx: BenchContext): number {
@@ -261,7 +300,9 @@ export function lastRequestSeq(ctx: BenchContext): number {
 export async function runActionWorkflow(
 	ctx: BenchContext,
 	workflow: ActionWorkflow,
-	hooks: { /** Called once the execution is finished and saved, before its data is read back. */ finished?: () => void } = {},
+	hooks: {
+		/** Called once the execution is finished and saved, before its data is read back. */ finished?: () => void;
+	} = {},
 ): Promise<ActionRun> {
 	const before = await newestExecutionId(ctx, workflow.id);
 	const seq = lastRequestSeq(ctx);
@@ -320,7 +361,10 @@ export function resetHwm(pid: number): boolean {
 }
 
 /** Samples VmRSS every `intervalMs` until stopped; returns the peak and the number of samples. */
-export function sampleRss(pid: number, intervalMs = 50): { stop(): { peakMb: number; samples: number } } {
+export function sampleRss(
+	pid: number,
+	intervalMs = 50,
+): { stop(): { peakMb: number; samples: number } } {
 	let peak = rssMb(pid);
 	let samples = 1;
 	const timer = setInterval(() => {
@@ -354,7 +398,12 @@ export interface PostResult {
 }
 
 /** One POST on a fresh connection (agent: false), as the sandbox delivers webhooks. */
-export function postOnce(url: string, headers: Record<string, string>, body: Buffer, timeoutMs = 30_000): Promise<PostResult> {
+export function postOnce(
+	url: string,
+	headers: Record<string, string>,
+	body: Buffer,
+	timeoutMs = 30_000,
+): Promise<PostResult> {
 	return new Promise((resolve) => {
 		const started = performance.now();
 		let done = false;
@@ -383,7 +432,11 @@ export function postOnce(url: string, headers: Record<string, string>, body: Buf
 }
 
 /** Runs `count` tasks with at most `concurrency` at a time; results in task order. */
-export async function pool<T>(count: number, concurrency: number, task: (index: number) => Promise<T>): Promise<T[]> {
+export async function pool<T>(
+	count: number,
+	concurrency: number,
+	task: (index: number) => Promise<T>,
+): Promise<T[]> {
 	const results = new Array<T>(count);
 	let next = 0;
 	const worker = async (): Promise<void> => {

@@ -4,7 +4,10 @@
  */
 import { ACTION_NODE_TYPE, adminCredential, type BenchContext, type NodeDef } from './harness';
 
-export function oursGetMany(ctx: BenchContext, want: { returnAll: true } | { returnAll: false; limit: number }): NodeDef[] {
+export function oursGetMany(
+	ctx: BenchContext,
+	want: { returnAll: true } | { returnAll: false; limit: number },
+): NodeDef[] {
 	return [
 		{
 			name: 'CRM Invoicing',
@@ -34,7 +37,9 @@ export interface HttpRequestOptions {
 export function httpRequestGetMany(ctx: BenchContext, options: HttpRequestOptions = {}): NodeDef[] {
 	const pagination: Record<string, unknown> = {
 		paginationMode: 'updateAParameterInEachRequest',
-		parameters: { parameters: [{ type: 'qs', name: 'cursor', value: '={{ $response.body.nextCursor }}' }] },
+		parameters: {
+			parameters: [{ type: 'qs', name: 'cursor', value: '={{ $response.body.nextCursor }}' }],
+		},
 		paginationCompleteWhen: 'other',
 		completeExpression: '={{ !$response.body.hasMore }}',
 		limitPagesFetched: options.maxPages !== undefined,
@@ -66,7 +71,12 @@ export function httpRequestGetMany(ctx: BenchContext, options: HttpRequestOption
 		},
 	];
 	if (options.limitItems !== undefined) {
-		chain.push({ name: 'Limit', type: 'n8n-nodes-base.limit', typeVersion: 1, parameters: { maxItems: options.limitItems } });
+		chain.push({
+			name: 'Limit',
+			type: 'n8n-nodes-base.limit',
+			typeVersion: 1,
+			parameters: { maxItems: options.limitItems },
+		});
 	}
 	return chain;
 }

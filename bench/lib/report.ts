@@ -61,7 +61,8 @@ function cell(variant: VariantResult | undefined, metric: string): string {
 function ratio(a: VariantResult | undefined, b: VariantResult | undefined, metric: string): string {
 	const x = a?.metrics[metric]?.median;
 	const y = b?.metrics[metric]?.median;
-	if (x === undefined || y === undefined || !Number.isFinite(x) || !Number.isFinite(y) || y === 0) return '—';
+	if (x === undefined || y === undefined || !Number.isFinite(x) || !Number.isFinite(y) || y === 0)
+		return '—';
 	return fmt.ratio(x / y);
 }
 
@@ -88,11 +89,34 @@ const SUMMARY: Record<string, SummaryRow[]> = {
 		{ metric: 'nodeMs', reference: 'httpRequest', referenceName: HTTP },
 	],
 	'2': [
-		{ metric: 'items', reference: 'httpRequest', referenceName: `${HTTP} (the execution fails)`, noRatio: true },
-		{ metric: 'rateLimited', reference: 'httpRequest', referenceName: `${HTTP} (stops at it)`, noRatio: true },
-		{ metric: 'requests', reference: 'httpRequest', referenceName: `${HTTP} (until it fails)`, noRatio: true },
-		{ metric: 'wallMs', reference: (result) => Number(result.extra.floorMs), referenceName: 'the floor the limit imposes' },
-		{ metric: 'wallMs', reference: 'httpRequestInterval', referenceName: `${HTTP}, 500 ms between pages` },
+		{
+			metric: 'items',
+			reference: 'httpRequest',
+			referenceName: `${HTTP} (the execution fails)`,
+			noRatio: true,
+		},
+		{
+			metric: 'rateLimited',
+			reference: 'httpRequest',
+			referenceName: `${HTTP} (stops at it)`,
+			noRatio: true,
+		},
+		{
+			metric: 'requests',
+			reference: 'httpRequest',
+			referenceName: `${HTTP} (until it fails)`,
+			noRatio: true,
+		},
+		{
+			metric: 'wallMs',
+			reference: (result) => Number(result.extra.floorMs),
+			referenceName: 'the floor the limit imposes',
+		},
+		{
+			metric: 'wallMs',
+			reference: 'httpRequestInterval',
+			referenceName: `${HTTP}, 500 ms between pages`,
+		},
 	],
 	'3': [
 		{ metric: 'requests', reference: 'httpRequest', referenceName: `${HTTP} → Limit` },
@@ -102,14 +126,33 @@ const SUMMARY: Record<string, SummaryRow[]> = {
 	'4': [
 		{ metric: 'p50Ms', reference: 'webhookNode', referenceName: 'Webhook node' },
 		{ metric: 'p95Ms', reference: 'webhookNode', referenceName: 'Webhook node' },
-		{ metric: 'p50Ms', reference: 'webhookNodeIsolate', referenceName: 'Webhook node with one expression' },
-		{ metric: 'p95Ms', reference: 'webhookNodeIsolate', referenceName: 'Webhook node with one expression' },
+		{
+			metric: 'p50Ms',
+			reference: 'webhookNodeIsolate',
+			referenceName: 'Webhook node with one expression',
+		},
+		{
+			metric: 'p95Ms',
+			reference: 'webhookNodeIsolate',
+			referenceName: 'Webhook node with one expression',
+		},
 		{ metric: 'answered2xx', reference: 'webhookNode', referenceName: 'Webhook node' },
 		{ metric: 'executions', reference: 'webhookNode', referenceName: 'Webhook node' },
 	],
 	'4b': [
-		{ metric: 'nsPerOp', reference: 'library', referenceName: 'standardwebhooks', label: "Time per verification, benchmark's Node.js" },
-		{ metric: 'nsPerOp', ours: 'ours@n8n', reference: 'library@n8n', referenceName: 'standardwebhooks', label: "Time per verification, n8n's Node.js" },
+		{
+			metric: 'nsPerOp',
+			reference: 'library',
+			referenceName: 'standardwebhooks',
+			label: "Time per verification, benchmark's Node.js",
+		},
+		{
+			metric: 'nsPerOp',
+			ours: 'ours@n8n',
+			reference: 'library@n8n',
+			referenceName: 'standardwebhooks',
+			label: "Time per verification, n8n's Node.js",
+		},
 	],
 	'5': [
 		// The increase first: n8n's idle RSS (about 1 GB) varies by up to ~100 MB from one start to the next.
@@ -121,12 +164,17 @@ const SUMMARY: Record<string, SummaryRow[]> = {
 };
 
 function summaryTable(cases: CaseResult[]): string[] {
-	const lines = ['| Case | Metric | This package: median (min–max) | Reference | Reference: median (min–max) | Ours / reference |', '|---|---|---|---|---|---|'];
+	const lines = [
+		'| Case | Metric | This package: median (min–max) | Reference | Reference: median (min–max) | Ours / reference |',
+		'|---|---|---|---|---|---|',
+	];
 	for (const result of cases) {
 		const rows = SUMMARY[result.id];
 		if (!rows) continue;
 		if (result.variants.length === 0) {
-			lines.push(`| ${result.id}. ${result.title} | — | failed: ${(result.error ?? 'no result').replace(/\|/g, '/')} | | | |`);
+			lines.push(
+				`| ${result.id}. ${result.title} | — | failed: ${(result.error ?? 'no result').replace(/\|/g, '/')} | | | |`,
+			);
 			continue;
 		}
 		rows.forEach((row, index) => {
@@ -140,14 +188,19 @@ function summaryTable(cases: CaseResult[]): string[] {
 				const unit = ours?.metrics[row.metric]?.unit ?? 'count';
 				referenceCell = Number.isFinite(value) ? formatterFor(unit)(value) : '—';
 				const mine = ours?.metrics[row.metric]?.median;
-				ratioCell = mine !== undefined && Number.isFinite(value) && value !== 0 ? fmt.ratio(mine / value) : '—';
+				ratioCell =
+					mine !== undefined && Number.isFinite(value) && value !== 0
+						? fmt.ratio(mine / value)
+						: '—';
 			} else {
 				const reference = result.variants.find((variant) => variant.key === row.reference);
 				referenceCell = cell(reference, row.metric);
 				ratioCell = ratio(ours, reference, row.metric);
 			}
 			if (row.noRatio) ratioCell = '—';
-			lines.push(`| ${caseCell} | ${label} | ${cell(ours, row.metric)} | ${row.referenceName} | ${referenceCell} | ${ratioCell} |`);
+			lines.push(
+				`| ${caseCell} | ${label} | ${cell(ours, row.metric)} | ${row.referenceName} | ${referenceCell} | ${ratioCell} |`,
+			);
 		});
 	}
 	return lines;
@@ -157,23 +210,39 @@ function caseSection(result: CaseResult): string[] {
 	const lines = [`### ${result.id}. ${result.title}`, ''];
 	if (result.error) lines.push(`**Did not finish:** ${result.error}`, '');
 	if (result.variants.length > 0) {
-		const metrics = [...new Set(result.variants.flatMap((variant) => Object.keys(variant.metrics)))];
+		const metrics = [
+			...new Set(result.variants.flatMap((variant) => Object.keys(variant.metrics))),
+		];
 		if (metrics.length === 1) {
 			const [only] = metrics;
 			lines.push(`| Variant | ${METRIC_LABELS[only] ?? only}: median (min–max) |`, '|---|---|');
-			for (const variant of result.variants) lines.push(`| ${variant.label.replace(/\|/g, '/')} | ${cell(variant, only)} |`);
+			for (const variant of result.variants)
+				lines.push(`| ${variant.label.replace(/\|/g, '/')} | ${cell(variant, only)} |`);
 		} else {
-			lines.push(`| Metric | ${result.variants.map((variant) => variant.label.replace(/\|/g, '/')).join(' | ')} |`);
+			lines.push(
+				`| Metric | ${result.variants.map((variant) => variant.label.replace(/\|/g, '/')).join(' | ')} |`,
+			);
 			lines.push(`|---|${result.variants.map(() => '---').join('|')}|`);
 			for (const metric of metrics) {
-				lines.push(`| ${METRIC_LABELS[metric] ?? metric} | ${result.variants.map((variant) => cell(variant, metric)).join(' | ')} |`);
+				lines.push(
+					`| ${METRIC_LABELS[metric] ?? metric} | ${result.variants.map((variant) => cell(variant, metric)).join(' | ')} |`,
+				);
 			}
 		}
-		const runs = result.variants.map((variant) => `${variant.key}: ${variant.runs.length} measured${variant.warmup.length ? ` + ${variant.warmup.length} warm-up` : ''}`);
+		const runs = result.variants.map(
+			(variant) =>
+				`${variant.key}: ${variant.runs.length} measured${variant.warmup.length ? ` + ${variant.warmup.length} warm-up` : ''}`,
+		);
 		lines.push('', `Runs: ${runs.join('; ')}.`, '');
 	}
 	for (const check of result.checks) {
-		const verdict = check.must ? (check.ok ? 'PASS (must)' : 'FAIL (must)') : check.ok ? 'Observed: yes' : 'Observed: no';
+		const verdict = check.must
+			? check.ok
+				? 'PASS (must)'
+				: 'FAIL (must)'
+			: check.ok
+				? 'Observed: yes'
+				: 'Observed: no';
 		lines.push(`- ${verdict}: ${check.name}. ${check.detail}`);
 	}
 	if (result.checks.length) lines.push('');
@@ -181,8 +250,14 @@ function caseSection(result: CaseResult): string[] {
 	return lines;
 }
 
-export function renderResults(environment: Environment, cases: CaseResult[], analysis: string[]): string {
-	const failedMusts = cases.flatMap((result) => result.checks.filter((check) => check.must && !check.ok));
+export function renderResults(
+	environment: Environment,
+	cases: CaseResult[],
+	analysis: string[],
+): string {
+	const failedMusts = cases.flatMap((result) =>
+		result.checks.filter((check) => check.must && !check.ok),
+	);
 	const lines = [
 		'# Benchmarks',
 		'',

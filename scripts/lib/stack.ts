@@ -50,7 +50,13 @@ export async function startStack(options: StackOptions): Promise<Stack> {
 
 	const sandbox = await startSandbox(options.sandbox);
 	const logFile = path.join(options.userFolder, 'n8n.log');
-	const n8n = new N8nProcess({ runtime, userFolder: options.userFolder, port: options.n8nPort, logFile, env: options.n8nEnv });
+	const n8n = new N8nProcess({
+		runtime,
+		userFolder: options.userFolder,
+		port: options.n8nPort,
+		logFile,
+		env: options.n8nEnv,
+	});
 	try {
 		await n8n.start();
 		const client = new N8nClient(n8n.url);
@@ -76,21 +82,43 @@ export async function startStack(options: StackOptions): Promise<Stack> {
 }
 
 /** The three credentials the scripts use, created once per user folder (their IDs are kept beside n8n's data). */
-export async function ensureCredentials(client: N8nClient, sandbox: Sandbox, userFolder: string): Promise<StackCredentials> {
+export async function ensureCredentials(
+	client: N8nClient,
+	sandbox: Sandbox,
+	userFolder: string,
+): Promise<StackCredentials> {
 	const stateFile = path.join(userFolder, 'crm-credentials.json');
 	// The sandbox's own limit as the credentials' "Requests per Minute": what the node paces at when answers carry no
 	// RateLimit-* headers (the alternate personality), so that suites run at the pace the sandbox really allows.
 	const limit = sandbox.config.rateLimit;
-	const requestsPerMinute = limit ? Math.max(1, Math.floor((limit.limit * 60_000) / limit.windowMs)) : 1_000_000;
+	const requestsPerMinute = limit
+		? Math.max(1, Math.floor((limit.limit * 60_000) / limit.windowMs))
+		: 1_000_000;
 	const wanted = { baseUrl: sandbox.url, requestsPerMinute };
 	if (existsSync(stateFile)) {
-		const saved = JSON.parse(readFileSync(stateFile, 'utf8')) as StackCredentials & { baseUrl: string; requestsPerMinute?: number };
-		if (saved.baseUrl === wanted.baseUrl && saved.requestsPerMinute === wanted.requestsPerMinute) return saved;
+		const saved = JSON.parse(readFileSync(stateFile, 'utf8')) as StackCredentials & {
+			baseUrl: string;
+			requestsPerMinute?: number;
+		};
+		if (saved.baseUrl === wanted.baseUrl && saved.requestsPerMinute === wanted.requestsPerMinute)
+			return saved;
 	}
 	const credentials: StackCredentials = {
-		admin: await client.createCredential('CRM Sandbox (admin key)', { baseUrl: sandbox.url, apiKey: sandbox.keys.admin, requestsPerMinute }),
-		readOnly: await client.createCredential('CRM Sandbox (read-only key)', { baseUrl: sandbox.url, apiKey: sandbox.keys.readOnly, requestsPerMinute }),
-		badKey: await client.createCredential('CRM Sandbox (wrong key)', { baseUrl: sandbox.url, apiKey: 'sk_wrong_key_for_tests', requestsPerMinute }),
+		admin: await client.createCredential('CRM Sandbox (admin key)', {
+			baseUrl: sandbox.url,
+			apiKey: sandbox.keys.admin,
+			requestsPerMinute,
+		}),
+		readOnly: await client.createCredential('CRM Sandbox (read-only key)', {
+			baseUrl: sandbox.url,
+			apiKey: sandbox.keys.readOnly,
+			requestsPerMinute,
+		}),
+		badKey: await client.createCredential('CRM Sandbox (wrong key)', {
+			baseUrl: sandbox.url,
+			apiKey: 'sk_wrong_key_for_tests',
+			requestsPerMinute,
+		}),
 	};
 	writeFileSync(stateFile, JSON.stringify({ ...credentials, ...wanted }, null, 2));
 	return credentials;

@@ -36,7 +36,11 @@ export function assertPortFree(port: number, what: string): Promise<void> {
 }
 
 /** Sends `signal` to a child that still runs and waits for it to exit; SIGKILL after `timeoutMs`. */
-export async function stopChild(child: ChildProcess | undefined, signal: NodeJS.Signals, timeoutMs = 20_000): Promise<void> {
+export async function stopChild(
+	child: ChildProcess | undefined,
+	signal: NodeJS.Signals,
+	timeoutMs = 20_000,
+): Promise<void> {
 	if (!child || child.exitCode !== null || child.signalCode !== null) return;
 	const exited = new Promise((resolve) => child.once('exit', resolve));
 	child.kill(signal);
@@ -49,14 +53,22 @@ export async function stopChild(child: ChildProcess | undefined, signal: NodeJS.
  * Runs one jest project in band against the running stack, whose details are in `envFile` (read by the tests through
  * E2E_ENV). Resolves with jest's exit code.
  */
-export async function runJestProject(project: string, envFile: string, args: string[]): Promise<number> {
+export async function runJestProject(
+	project: string,
+	envFile: string,
+	args: string[],
+): Promise<number> {
 	const jestBin = path.join(ROOT, 'node_modules', 'jest', 'bin', 'jest.js');
 	return await new Promise<number>((resolve) => {
-		const child = spawn(process.execPath, [jestBin, '--selectProjects', project, '--runInBand', '--testTimeout=120000', ...args], {
-			cwd: ROOT,
-			env: { ...process.env, E2E_ENV: envFile },
-			stdio: 'inherit',
-		});
+		const child = spawn(
+			process.execPath,
+			[jestBin, '--selectProjects', project, '--runInBand', '--testTimeout=120000', ...args],
+			{
+				cwd: ROOT,
+				env: { ...process.env, E2E_ENV: envFile },
+				stdio: 'inherit',
+			},
+		);
 		child.on('exit', (exitCode) => resolve(exitCode ?? 1));
 	});
 }

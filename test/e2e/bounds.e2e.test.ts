@@ -25,9 +25,14 @@ interface StreamRecord {
 	done: boolean;
 }
 
-const streams = async (): Promise<StreamRecord[]> => await crm.control<StreamRecord[]>('GET', '/streams');
+const streams = async (): Promise<StreamRecord[]> =>
+	await crm.control<StreamRecord[]>('GET', '/streams');
 
-const getLead = (id: unknown) => ({ resource: 'lead', operation: 'get', leadId: { __rl: true, mode: 'id', value: id } });
+const getLead = (id: unknown) => ({
+	resource: 'lead',
+	operation: 'get',
+	leadId: { __rl: true, mode: 'id', value: id },
+});
 
 /** Probes n8n's /healthz every 100 ms while `body` runs; hands back the statuses (a failed probe counts as 0). */
 async function whileProbing<T>(body: () => Promise<T>): Promise<{ result: T; health: number[] }> {
@@ -36,7 +41,9 @@ async function whileProbing<T>(body: () => Promise<T>): Promise<{ result: T; hea
 	const probe = (async () => {
 		while (running) {
 			try {
-				const response = await fetch(`${env.n8nUrl}/healthz`, { signal: AbortSignal.timeout(5_000) });
+				const response = await fetch(`${env.n8nUrl}/healthz`, {
+					signal: AbortSignal.timeout(5_000),
+				});
 				health.push(response.status);
 			} catch {
 				health.push(0);
@@ -62,9 +69,14 @@ afterAll(async () => {
 });
 
 describe(`deadline and byte cap, in real n8n ${env.n8nVersion}`, () => {
-	it('Lead → Get against an answer trickling 1 byte every 0.5 s fails at the 60 s deadline with the node\'s message', async () => {
+	it("Lead → Get against an answer trickling 1 byte every 0.5 s fails at the 60 s deadline with the node's message", async () => {
 		const lead = await crm.api('POST', '/leads', { name: 'Trickled' });
-		await crm.fault({ status: 200, trickle: { intervalMs: 500, bytes: 100_000 }, method: 'GET', pathPrefix: `/api/v1/leads/${lead.id}` });
+		await crm.fault({
+			status: 200,
+			trickle: { intervalMs: 500, bytes: 100_000 },
+			method: 'GET',
+			pathPrefix: `/api/v1/leads/${lead.id}`,
+		});
 
 		const started = Date.now();
 		const run = await runAction({ parameters: getLead(lead.id) });
@@ -80,14 +92,23 @@ describe(`deadline and byte cap, in real n8n ${env.n8nVersion}`, () => {
 		const [stream] = await streams().then((all) => all.filter((entry) => entry.kind === 'trickle'));
 		expect(stream.closedByClient).toBe(true);
 		// Not retried: one attempt only.
-		expect((await crm.requests()).filter((request) => request.path === `/api/v1/leads/${lead.id}`)).toHaveLength(1);
+		expect(
+			(await crm.requests()).filter((request) => request.path === `/api/v1/leads/${lead.id}`),
+		).toHaveLength(1);
 	});
 
 	it('an endless 200 body fails at the 16 MB cap while n8n keeps answering /healthz, and the connection is closed', async () => {
 		const lead = await crm.api('POST', '/leads', { name: 'Endless' });
-		await crm.fault({ status: 200, endless: true, method: 'GET', pathPrefix: `/api/v1/leads/${lead.id}` });
+		await crm.fault({
+			status: 200,
+			endless: true,
+			method: 'GET',
+			pathPrefix: `/api/v1/leads/${lead.id}`,
+		});
 
-		const { result: run, health } = await whileProbing(async () => await runAction({ parameters: getLead(lead.id) }));
+		const { result: run, health } = await whileProbing(
+			async () => await runAction({ parameters: getLead(lead.id) }),
+		);
 
 		expect(run.execution.status).toBe('error');
 		expect(nodeError(run.execution)?.message).toBe(
@@ -105,17 +126,31 @@ describe(`honest success, in real n8n ${env.n8nVersion}`, () => {
 	it('Lead → Create answered by a 200 text/html page is an error, not a success with { body: "<html>…" }', async () => {
 		await crm.fault({ status: 200, html: true, method: 'POST', pathPrefix: '/api/v1/leads' });
 
-		const run = await runAction({ parameters: { resource: 'lead', operation: 'create', name: 'Behind SSO', additionalFields: {} } });
+		const run = await runAction({
+			parameters: {
+				resource: 'lead',
+				operation: 'create',
+				name: 'Behind SSO',
+				additionalFields: {},
+			},
+		});
 
 		expect(run.execution.status).toBe('error');
 		const error = nodeError(run.execution);
-		expect(error?.message).toMatch(/^The CRM API answered POST \/api\/v1\/leads with 200 \(text\/html\) and text starting "<html>.*", not a record \(a JSON object with an "id"\)$/);
+		expect(error?.message).toMatch(
+			/^The CRM API answered POST \/api\/v1\/leads with 200 \(text\/html\) and text starting "<html>.*", not a record \(a JSON object with an "id"\)$/,
+		);
 		expect(error?.description).toMatch(/not at a login page/);
 	});
 
 	it('Lead → Get answered by a 200 JSON without id is an error', async () => {
 		const lead = await crm.api('POST', '/leads', { name: 'No id' });
-		await crm.fault({ status: 200, body: { name: 'No id' }, method: 'GET', pathPrefix: `/api/v1/leads/${lead.id}` });
+		await crm.fault({
+			status: 200,
+			body: { name: 'No id' },
+			method: 'GET',
+			pathPrefix: `/api/v1/leads/${lead.id}`,
+		});
 
 		const run = await runAction({ parameters: getLead(lead.id) });
 
@@ -129,7 +164,12 @@ describe(`honest success, in real n8n ${env.n8nVersion}`, () => {
 describe(`the API key stays secret, in real n8n ${env.n8nVersion}`, () => {
 	it('a 401 that echoes the key: redacted in the error and in Continue On Fail output, absent from the stored execution', async () => {
 		const lead = await crm.api('POST', '/leads', { name: 'Echo' });
-		await crm.fault({ status: 401, echoKey: true, method: 'GET', pathPrefix: `/api/v1/leads/${lead.id}` });
+		await crm.fault({
+			status: 401,
+			echoKey: true,
+			method: 'GET',
+			pathPrefix: `/api/v1/leads/${lead.id}`,
+		});
 
 		const run = await runAction({ parameters: getLead(lead.id), continueOnFail: true });
 
@@ -137,7 +177,9 @@ describe(`the API key stays secret, in real n8n ${env.n8nVersion}`, () => {
 		expect(JSON.stringify(run.items)).not.toContain(env.sandboxKeys.admin);
 		expect(JSON.stringify(run.execution)).not.toContain(env.sandboxKeys.admin);
 		// The fault did echo it: the sandbox's log shows the request carried the key.
-		expect((await crm.requests()).find((request) => request.path === `/api/v1/leads/${lead.id}`)?.status).toBe(401);
+		expect(
+			(await crm.requests()).find((request) => request.path === `/api/v1/leads/${lead.id}`)?.status,
+		).toBe(401);
 	});
 });
 
@@ -147,11 +189,17 @@ describe(`TLS errors, in real n8n ${env.n8nVersion}`, () => {
 
 	beforeAll(async () => {
 		const dir = join(__dirname, '../fixtures/tls');
-		server = https.createServer({ key: readFileSync(join(dir, 'self-signed.key')), cert: readFileSync(join(dir, 'self-signed.crt')) }, (_req, res) => {
-			seen++;
-			res.writeHead(200, { 'content-type': 'application/json' });
-			res.end('{"id":"lead_tls"}');
-		});
+		server = https.createServer(
+			{
+				key: readFileSync(join(dir, 'self-signed.key')),
+				cert: readFileSync(join(dir, 'self-signed.crt')),
+			},
+			(_req, res) => {
+				seen++;
+				res.writeHead(200, { 'content-type': 'application/json' });
+				res.end('{"id":"lead_tls"}');
+			},
+		);
 		await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
 	});
 
@@ -162,13 +210,23 @@ describe(`TLS errors, in real n8n ${env.n8nVersion}`, () => {
 
 	it('a self-signed certificate is named as such, with what to check, not "Could not reach the CRM API"; nothing is sent', async () => {
 		const baseUrl = `https://127.0.0.1:${(server.address() as AddressInfo).port}`;
-		const credential = await n8n.createCredential(`e2e TLS ${Date.now()}`, { baseUrl, apiKey: 'sk_tls_e2e_key', requestsPerMinute: 600 });
+		const credential = await n8n.createCredential(`e2e TLS ${Date.now()}`, {
+			baseUrl,
+			apiKey: 'sk_tls_e2e_key',
+			requestsPerMinute: 600,
+		});
 
-		const run = await runAction({ parameters: getLead('lead_tls') }, {}, { ...env, credentials: { ...env.credentials, admin: credential } });
+		const run = await runAction(
+			{ parameters: getLead('lead_tls') },
+			{},
+			{ ...env, credentials: { ...env.credentials, admin: credential } },
+		);
 
 		expect(run.execution.status).toBe('error');
 		const error = nodeError(run.execution);
-		expect(error?.message).toBe('The CRM API\'s TLS certificate is self-signed (DEPTH_ZERO_SELF_SIGNED_CERT); the node did not send GET /api/v1/leads/lead_tls');
+		expect(error?.message).toBe(
+			"The CRM API's TLS certificate is self-signed (DEPTH_ZERO_SELF_SIGNED_CERT); the node did not send GET /api/v1/leads/lead_tls",
+		);
 		expect(error?.description).toMatch(/install a valid certificate for this host name/);
 		expect(seen).toBe(0);
 	});
@@ -178,7 +236,10 @@ describe(`the credential Test, in real n8n ${env.n8nVersion}`, () => {
 	it('fails against a Base URL that answers 200 with an HTML page', async () => {
 		await crm.fault({ status: 200, html: true, pathPrefix: '/api/v1/users' });
 
-		const result = await n8n.testCredential(env.credentials.admin, 'crmInvoicingApi', { baseUrl: env.sandboxUrl, apiKey: env.sandboxKeys.admin });
+		const result = await n8n.testCredential(env.credentials.admin, 'crmInvoicingApi', {
+			baseUrl: env.sandboxUrl,
+			apiKey: env.sandboxKeys.admin,
+		});
 
 		expect(result.status).toBe('Error');
 		expect(result.message).toMatch(/not with the CRM API's list of users .* Check the Base URL/);
@@ -187,16 +248,22 @@ describe(`the credential Test, in real n8n ${env.n8nVersion}`, () => {
 	it('fails against a 200 JSON that is not the users list', async () => {
 		await crm.fault({ status: 200, body: { ok: true }, pathPrefix: '/api/v1/users' });
 
-		const result = await n8n.testCredential(env.credentials.admin, 'crmInvoicingApi', { baseUrl: env.sandboxUrl, apiKey: env.sandboxKeys.admin });
+		const result = await n8n.testCredential(env.credentials.admin, 'crmInvoicingApi', {
+			baseUrl: env.sandboxUrl,
+			apiKey: env.sandboxKeys.admin,
+		});
 
 		expect(result.status).toBe('Error');
 	});
 
-	it('gives up on a Base URL that accepts and never answers after its own 15 s, not n8n\'s 300 s', async () => {
+	it("gives up on a Base URL that accepts and never answers after its own 15 s, not n8n's 300 s", async () => {
 		await crm.fault({ status: 200, hang: true, pathPrefix: '/api/v1/users' });
 		const started = Date.now();
 
-		const result = await n8n.testCredential(env.credentials.admin, 'crmInvoicingApi', { baseUrl: env.sandboxUrl, apiKey: env.sandboxKeys.admin });
+		const result = await n8n.testCredential(env.credentials.admin, 'crmInvoicingApi', {
+			baseUrl: env.sandboxUrl,
+			apiKey: env.sandboxKeys.admin,
+		});
 
 		expect(result.status).toBe('Error');
 		// Bounded, not timed: n8n's default would hold the Test for 300 s.
@@ -204,12 +271,18 @@ describe(`the credential Test, in real n8n ${env.n8nVersion}`, () => {
 		expect(Date.now() - started).toBeLessThan(60_000);
 	});
 
-	it.each([`${'SANDBOX'}/api/v1 `, 'SANDBOX/API/V1', ' SANDBOX/Api/V2/'])('cleans the Base URL %p as the node does: OK', async (template) => {
-		const baseUrl = template.replace('SANDBOX', env.sandboxUrl);
+	it.each([`${'SANDBOX'}/api/v1 `, 'SANDBOX/API/V1', ' SANDBOX/Api/V2/'])(
+		'cleans the Base URL %p as the node does: OK',
+		async (template) => {
+			const baseUrl = template.replace('SANDBOX', env.sandboxUrl);
 
-		const result = await n8n.testCredential(env.credentials.admin, 'crmInvoicingApi', { baseUrl, apiKey: env.sandboxKeys.admin });
+			const result = await n8n.testCredential(env.credentials.admin, 'crmInvoicingApi', {
+				baseUrl,
+				apiKey: env.sandboxKeys.admin,
+			});
 
-		expect(result).toMatchObject({ status: 'OK' });
-		expect((await crm.requests()).map((request) => request.path)).toContain('/api/v1/users');
-	});
+			expect(result).toMatchObject({ status: 'OK' });
+			expect((await crm.requests()).map((request) => request.path)).toContain('/api/v1/users');
+		},
+	);
 });

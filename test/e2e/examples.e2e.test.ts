@@ -62,7 +62,10 @@ interface ExampleNode {
 interface Example {
 	name: string;
 	nodes: ExampleNode[];
-	connections: Record<string, { main: Array<Array<{ node: string; type: string; index: number }>> }>;
+	connections: Record<
+		string,
+		{ main: Array<Array<{ node: string; type: string; index: number }>> }
+	>;
 	settings?: Record<string, unknown>;
 }
 
@@ -78,7 +81,9 @@ function nodeNamed(example: Example, name: string): ExampleNode {
 
 /** The value a Settings assignment has in the file. */
 function setting(example: Example, name: string): unknown {
-	const assignment = nodeNamed(example, 'Settings').parameters.assignments.assignments.find((a: { name: string }) => a.name === name);
+	const assignment = nodeNamed(example, 'Settings').parameters.assignments.assignments.find(
+		(a: { name: string }) => a.name === name,
+	);
 	if (!assignment) throw new Error(`${example.name}: Settings has no "${name}"`);
 	return assignment.value;
 }
@@ -91,16 +96,25 @@ function configure(example: Example, settings: Record<string, unknown>): Example
 	const copy = structuredClone(example);
 	for (const node of copy.nodes) {
 		if (node.credentials?.crmInvoicingApi) {
-			node.credentials.crmInvoicingApi = { id: env.credentials.admin.id, name: env.credentials.admin.name };
+			node.credentials.crmInvoicingApi = {
+				id: env.credentials.admin.id,
+				name: env.credentials.admin.name,
+			};
 		}
 	}
-	const assignments: Array<{ name: string; value: unknown }> = nodeNamed(copy, 'Settings').parameters.assignments.assignments;
+	const assignments: Array<{ name: string; value: unknown }> = nodeNamed(copy, 'Settings')
+		.parameters.assignments.assignments;
 	for (const [name, value] of Object.entries(settings)) {
 		const assignment = assignments.find((candidate) => candidate.name === name);
 		if (!assignment) throw new Error(`${example.name}: Settings has no "${name}"`);
 		assignment.value = value;
 	}
-	return { name: `${copy.name} (e2e)`, nodes: copy.nodes, connections: copy.connections, settings: copy.settings };
+	return {
+		name: `${copy.name} (e2e)`,
+		nodes: copy.nodes,
+		connections: copy.connections,
+		settings: copy.settings,
+	};
 }
 
 /** Creates and activates the workflow; deactivates and deletes it after `body`, whatever happens. */
@@ -108,7 +122,11 @@ function configure(example: Example, settings: Record<string, unknown>): Example
 async function successfulExecutions(workflowId: string, count: number): Promise<any[]> {
 	const executions = await waitForExecutions(workflowId, count, env, 30_000);
 	for (const execution of executions) {
-		expect({ id: execution.id, status: execution.status, error: execution.data?.resultData?.error?.message }).toEqual({
+		expect({
+			id: execution.id,
+			status: execution.status,
+			error: execution.data?.resultData?.error?.message,
+		}).toEqual({
 			id: execution.id,
 			status: 'success',
 			error: undefined,
@@ -142,31 +160,40 @@ describe('The example files', () => {
 		expect(readme).toMatch(/Import from File/);
 	});
 
-	it.each(files)('%s uses only nodes of this package and nodes both supported n8n versions have, and explains itself', (file) => {
-		const example = loadExample(file);
-		expect(example.name).toEqual(expect.any(String));
-		const names = new Set(example.nodes.map((node) => node.name));
-		expect(names.size).toBe(example.nodes.length);
-		for (const node of example.nodes) {
-			if (node.type === ACTION_NODE_TYPE || node.type === TRIGGER_NODE_TYPE || node.type === POLLING_TRIGGER_TYPE) {
-				expect(node.typeVersion).toBe(1);
-				expect(node.credentials).toEqual({ crmInvoicingApi: { id: expect.any(String), name: CREDENTIAL_NAME } });
-			} else {
-				expect(BASE_NODES[node.type]).toContain(node.typeVersion);
-				expect(node.credentials).toBeUndefined();
+	it.each(files)(
+		'%s uses only nodes of this package and nodes both supported n8n versions have, and explains itself',
+		(file) => {
+			const example = loadExample(file);
+			expect(example.name).toEqual(expect.any(String));
+			const names = new Set(example.nodes.map((node) => node.name));
+			expect(names.size).toBe(example.nodes.length);
+			for (const node of example.nodes) {
+				if (
+					node.type === ACTION_NODE_TYPE ||
+					node.type === TRIGGER_NODE_TYPE ||
+					node.type === POLLING_TRIGGER_TYPE
+				) {
+					expect(node.typeVersion).toBe(1);
+					expect(node.credentials).toEqual({
+						crmInvoicingApi: { id: expect.any(String), name: CREDENTIAL_NAME },
+					});
+				} else {
+					expect(BASE_NODES[node.type]).toContain(node.typeVersion);
+					expect(node.credentials).toBeUndefined();
+				}
+				expect(node.id).toMatch(/^[0-9a-f-]{36}$/);
 			}
-			expect(node.id).toMatch(/^[0-9a-f-]{36}$/);
-		}
-		// Every connection joins nodes of the file.
-		for (const [from, outputs] of Object.entries(example.connections)) {
-			expect(names).toContain(from);
-			for (const connection of outputs.main.flat()) expect(names).toContain(connection.node);
-		}
-		expect(names).toContain('Settings');
-		const note = example.nodes.find((node) => node.type === 'n8n-nodes-base.stickyNote');
-		expect(note?.parameters.content).toMatch(/credential/i);
-		expect(note?.parameters.content).toMatch(/Settings/);
-	});
+			// Every connection joins nodes of the file.
+			for (const [from, outputs] of Object.entries(example.connections)) {
+				expect(names).toContain(from);
+				for (const connection of outputs.main.flat()) expect(names).toContain(connection.node);
+			}
+			expect(names).toContain('Settings');
+			const note = example.nodes.find((node) => node.type === 'n8n-nodes-base.stickyNote');
+			expect(note?.parameters.content).toMatch(/credential/i);
+			expect(note?.parameters.content).toMatch(/Settings/);
+		},
+	);
 });
 
 describe(`The examples in real n8n ${env.n8nVersion}`, () => {
@@ -192,14 +219,21 @@ describe(`The examples in real n8n ${env.n8nVersion}`, () => {
 			// The name the trigger gives it, followed by its owner tag (README, Security).
 			expect(subscription.name.startsWith(`n8n: ${workflow.name} [n8n:`)).toBe(true);
 
-			const valued = await crm.api('POST', '/leads', { name: 'Ada Byron', email: 'ada.byron@example.com', value: 2500 });
+			const valued = await crm.api('POST', '/leads', {
+				name: 'Ada Byron',
+				email: 'ada.byron@example.com',
+				value: 2500,
+			});
 			const plain = await crm.api('POST', '/leads', { name: 'Charles Babbage' });
 			const executions = await successfulExecutions(workflowId, 2);
 
 			const created = executions.flatMap((execution) => nodeOutput(execution, 'Create Invoice'));
 			expect(created).toHaveLength(2);
-			const invoices = await Promise.all(created.map(async (invoice) => await crm.api('GET', `/invoices/${invoice.id}`)));
-			const forLead = (lead: { id: string }) => invoices.find((invoice) => String(invoice.notes).includes(lead.id));
+			const invoices = await Promise.all(
+				created.map(async (invoice) => await crm.api('GET', `/invoices/${invoice.id}`)),
+			);
+			const forLead = (lead: { id: string }) =>
+				invoices.find((invoice) => String(invoice.notes).includes(lead.id));
 
 			for (const [lead, price] of [
 				[valued, 2500],
@@ -213,14 +247,23 @@ describe(`The examples in real n8n ${env.n8nVersion}`, () => {
 					notes: `Created by n8n for lead ${lead.id} (${lead.name}).`,
 					total: price,
 				});
-				expect(invoice.lineItems).toEqual([expect.objectContaining({ name: `Onboarding for ${lead.name}`, quantity: 1, price, amount: price })]);
+				expect(invoice.lineItems).toEqual([
+					expect.objectContaining({
+						name: `Onboarding for ${lead.name}`,
+						quantity: 1,
+						price,
+						amount: price,
+					}),
+				]);
 				// 14 calendar days in the workflow's time zone (an hour more or less across a daylight-saving change).
 				const term = Date.parse(invoice.dueDate) - Date.parse(invoice.date);
 				expect(Math.abs(term - paymentTermDays * DAY)).toBeLessThan(3_600_000 + 5_000);
 				expect(Math.abs(Date.parse(invoice.date) - Date.now())).toBeLessThan(120_000);
 			}
 
-			const deliveries = (await crm.deliveries()).filter((delivery) => delivery.event === 'lead.created');
+			const deliveries = (await crm.deliveries()).filter(
+				(delivery) => delivery.event === 'lead.created',
+			);
 			expect(deliveries.map((delivery) => delivery.status)).toEqual([200, 200]);
 		});
 		expect(await crm.webhooks()).toEqual([]);
@@ -230,13 +273,21 @@ describe(`The examples in real n8n ${env.n8nVersion}`, () => {
 		await crm.reset();
 		const example = loadExample('lead-created-enrich-create-deal.json');
 		const highPriorityFrom = setting(example, 'highPriorityFromValue') as number;
-		const workflow = configure(example, { pipelineId: 'pip_sales', stageId: 'stg_new', clientId: ACME });
+		const workflow = configure(example, {
+			pipelineId: 'pip_sales',
+			stageId: 'stg_new',
+			clientId: ACME,
+		});
 
 		await withActiveWorkflow(workflow as unknown as Record<string, unknown>, async (workflowId) => {
 			await expectOneSubscription();
 			await crm.clearRequests();
 
-			const big = await crm.api('POST', '/leads', { name: 'Big Buyer', email: 'big@example.com', value: highPriorityFrom + 2000 });
+			const big = await crm.api('POST', '/leads', {
+				name: 'Big Buyer',
+				email: 'big@example.com',
+				value: highPriorityFrom + 2000,
+			});
 			await successfulExecutions(workflowId, 1);
 			const small = await crm.api('POST', '/leads', { name: 'Small Buyer', value: 800 });
 			await successfulExecutions(workflowId, 2);
@@ -246,15 +297,43 @@ describe(`The examples in real n8n ${env.n8nVersion}`, () => {
 			const deals = executions.flatMap((execution) => nodeOutput(execution, 'Create Deal'));
 			expect(deals).toHaveLength(3);
 			const dealFor = (lead: { id: string }) => deals.find((deal) => deal.leadId === lead.id);
-			expect(dealFor(big)).toMatchObject({ title: 'Big Buyer', pipelineId: 'pip_sales', stageId: 'stg_new', clientId: ACME, price: highPriorityFrom + 2000, priority: 'HIGH', status: 'ACTIVE' });
-			expect(dealFor(small)).toMatchObject({ title: 'Small Buyer', clientId: ACME, price: 800, priority: 'MEDIUM' });
-			expect(dealFor(unvalued)).toMatchObject({ title: 'No Value Yet', clientId: ACME, price: null, priority: 'MEDIUM' });
+			expect(dealFor(big)).toMatchObject({
+				title: 'Big Buyer',
+				pipelineId: 'pip_sales',
+				stageId: 'stg_new',
+				clientId: ACME,
+				price: highPriorityFrom + 2000,
+				priority: 'HIGH',
+				status: 'ACTIVE',
+			});
+			expect(dealFor(small)).toMatchObject({
+				title: 'Small Buyer',
+				clientId: ACME,
+				price: 800,
+				priority: 'MEDIUM',
+			});
+			expect(dealFor(unvalued)).toMatchObject({
+				title: 'No Value Yet',
+				clientId: ACME,
+				price: null,
+				priority: 'MEDIUM',
+			});
 			// The deals are in the CRM, linked to their leads.
-			for (const deal of deals) expect(await crm.api('GET', `/deals/${deal.id}`)).toMatchObject({ leadId: deal.leadId, title: deal.title });
+			for (const deal of deals)
+				expect(await crm.api('GET', `/deals/${deal.id}`)).toMatchObject({
+					leadId: deal.leadId,
+					title: deal.title,
+				});
 
 			// Each execution read the full lead (the enrichment) before it created the deal.
-			const requests = (await crm.requests()).filter((request) => request.path.startsWith('/api/') && request.headers['x-api-key'] === env.sandboxKeys.admin);
-			const flow = requests.filter((request) => request.path.startsWith('/api/v1/leads/') || request.path === '/api/v1/deals');
+			const requests = (await crm.requests()).filter(
+				(request) =>
+					request.path.startsWith('/api/') &&
+					request.headers['x-api-key'] === env.sandboxKeys.admin,
+			);
+			const flow = requests.filter(
+				(request) => request.path.startsWith('/api/v1/leads/') || request.path === '/api/v1/deals',
+			);
 			expect(flow.map((request) => `${request.method} ${request.path} ${request.status}`)).toEqual([
 				`GET /api/v1/leads/${big.id} 200`,
 				'POST /api/v1/deals 200',
@@ -263,7 +342,14 @@ describe(`The examples in real n8n ${env.n8nVersion}`, () => {
 				`GET /api/v1/leads/${unvalued.id} 200`,
 				'POST /api/v1/deals 200',
 			]);
-			expect(flow[5].body).toEqual({ title: 'No Value Yet', pipelineId: 'pip_sales', stageId: 'stg_new', clientId: ACME, leadId: unvalued.id, priority: 'MEDIUM' });
+			expect(flow[5].body).toEqual({
+				title: 'No Value Yet',
+				pipelineId: 'pip_sales',
+				stageId: 'stg_new',
+				clientId: ACME,
+				leadId: unvalued.id,
+				priority: 'MEDIUM',
+			});
 		});
 		expect(await crm.webhooks()).toEqual([]);
 	});
@@ -273,7 +359,10 @@ describe(`The examples in real n8n ${env.n8nVersion}`, () => {
 		// 150 generated leads created now (every tenth archived) next to the 3 seeded ones from January 2024, so that
 		// "Get Active Leads" needs two pages; and 2 more fresh leads created through the API.
 		await crm.control('POST', '/seed', { leads: 150 });
-		const fresh = [await crm.api('POST', '/leads', { name: 'Fresh One' }), await crm.api('POST', '/leads', { name: 'Fresh Two' })];
+		const fresh = [
+			await crm.api('POST', '/leads', { name: 'Fresh One' }),
+			await crm.api('POST', '/leads', { name: 'Fresh Two' }),
+		];
 
 		const example = loadExample('archive-stale-leads.json');
 		expect(setting(example, 'staleAfterDays')).toBe(30);
@@ -289,17 +378,23 @@ describe(`The examples in real n8n ${env.n8nVersion}`, () => {
 		await withActiveWorkflow(workflow as unknown as Record<string, unknown>, async (workflowId) => {
 			expect(await crm.webhooks()).toEqual([]);
 			await crm.clearRequests();
-			const response = await fetch(`${env.webhookUrl ?? env.n8nUrl}/webhook/${webhookPath}`, { method: 'POST' });
+			const response = await fetch(`${env.webhookUrl ?? env.n8nUrl}/webhook/${webhookPath}`, {
+				method: 'POST',
+			});
 			expect(response.status).toBe(200);
 			const execution = await waitForExecution(workflowId, env, 60_000);
 			expect(execution.status).toBe('success');
 			const [withData] = await waitForExecutions(workflowId, 1);
 			expect(nodeOutput(withData, 'Get Active Leads')).toHaveLength(2 + 135 + 2);
-			expect(nodeOutput(withData, 'Archive Lead').map((lead) => lead.id)).toEqual([JOHN_SMITH, MARIA_GARCIA]);
+			expect(nodeOutput(withData, 'Archive Lead').map((lead) => lead.id)).toEqual([
+				JOHN_SMITH,
+				MARIA_GARCIA,
+			]);
 		});
 
 		const requests = (await crm.requests()).filter((request) => request.path.startsWith('/api/'));
-		for (const request of requests) expect(request.headers['x-api-key']).toBe(env.sandboxKeys.admin);
+		for (const request of requests)
+			expect(request.headers['x-api-key']).toBe(env.sandboxKeys.admin);
 		const reads = requests.filter((request) => request.method === 'GET');
 		expect(reads.map((request) => request.query)).toEqual([
 			{ archived: 'false', limit: '100' },
@@ -311,8 +406,10 @@ describe(`The examples in real n8n ${env.n8nVersion}`, () => {
 			[`/api/v1/leads/${MARIA_GARCIA}`, { archived: true }, 200],
 		]);
 
-		for (const id of [JOHN_SMITH, MARIA_GARCIA, OLD_PROSPECT]) expect((await crm.api('GET', `/leads/${id}`)).archived).toBe(true);
-		for (const lead of fresh) expect((await crm.api('GET', `/leads/${lead.id}`)).archived).toBe(false);
+		for (const id of [JOHN_SMITH, MARIA_GARCIA, OLD_PROSPECT])
+			expect((await crm.api('GET', `/leads/${id}`)).archived).toBe(true);
+		for (const lead of fresh)
+			expect((await crm.api('GET', `/leads/${lead.id}`)).archived).toBe(false);
 		// Archived now: the 3 seeded leads and the 15 generated ones that were archived already, nothing else.
 		const archived = await crm.api('GET', '/leads?archived=true&limit=100');
 		expect(archived.items).toHaveLength(3 + 15);
@@ -333,22 +430,35 @@ describe(`The examples in real n8n ${env.n8nVersion}`, () => {
 			await new Promise((resolve) => setTimeout(resolve, 2_000));
 			await crm.api('PATCH', `/leads/${JOHN_SMITH}`, { stageId: 'lst_contacted', value: 6500 });
 			await crm.api('PATCH', `/leads/${MARIA_GARCIA}`, { title: 'Head of Procurement' });
-			const notifications = await waitFor(async () => {
-				const executions = await finishedExecutions(workflowId);
-				const all = executions.flatMap((execution) => nodeOutput(execution, 'Notification'));
-				return all.length > 0 ? { executions, all } : undefined;
-			}, 40_000, 'a notification');
+			const notifications = await waitFor(
+				async () => {
+					const executions = await finishedExecutions(workflowId);
+					const all = executions.flatMap((execution) => nodeOutput(execution, 'Notification'));
+					return all.length > 0 ? { executions, all } : undefined;
+				},
+				40_000,
+				'a notification',
+			);
 			await new Promise((resolve) => setTimeout(resolve, 12_000));
 			const executions = await finishedExecutions(workflowId);
 			for (const execution of executions) expect(execution.status).toBe('success');
 			const all = executions.flatMap((execution) => nodeOutput(execution, 'Notification'));
 			expect(all).toEqual(notifications.all);
 			expect(all).toEqual([
-				{ leadId: JOHN_SMITH, changedFields: ['value', 'stageId'], text: 'Lead John Smith (L-00001) changed: value = 6500, stageId = "lst_contacted"' },
+				{
+					leadId: JOHN_SMITH,
+					changedFields: ['value', 'stageId'],
+					text: 'Lead John Smith (L-00001) changed: value = 6500, stageId = "lst_contacted"',
+				},
 			]);
 			// Both edits came out of the trigger (Maria's stopped at the filter).
 			const updated = executions.flatMap((execution) => nodeOutput(execution, 'Lead Updated'));
-			expect(updated.map((lead) => [lead.id, lead._event]).sort()).toEqual([[JOHN_SMITH, 'updatedLead'], [MARIA_GARCIA, 'updatedLead']].sort());
+			expect(updated.map((lead) => [lead.id, lead._event]).sort()).toEqual(
+				[
+					[JOHN_SMITH, 'updatedLead'],
+					[MARIA_GARCIA, 'updatedLead'],
+				].sort(),
+			);
 		});
 	});
 
@@ -364,8 +474,15 @@ describe(`The examples in real n8n ${env.n8nVersion}`, () => {
 		await withActiveWorkflow(workflow as unknown as Record<string, unknown>, async (workflowId) => {
 			await crm.clearRequests();
 			const submit = async (body: Record<string, unknown>) => {
-				const response = await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
-				expect({ status: response.status, body: await response.json() }).toEqual({ status: 200, body: { received: true } });
+				const response = await fetch(url, {
+					method: 'POST',
+					headers: { 'content-type': 'application/json' },
+					body: JSON.stringify(body),
+				});
+				expect({ status: response.status, body: await response.json() }).toEqual({
+					status: 200,
+					body: { received: true },
+				});
 			};
 			await submit({ name: 'Ada Byron', email: ' Ada.Byron@Example.com ', phone: '+441234567890' });
 			await submit({ name: 'Ada King', email: 'ada.byron@example.com' });
@@ -376,14 +493,29 @@ describe(`The examples in real n8n ${env.n8nVersion}`, () => {
 
 		const leads: any[] = (await crm.api('GET', '/leads?limit=100')).items;
 		expect(leads).toHaveLength(3 + 1);
-		const ada = leads.filter((lead) => String(lead.email).trim().toLowerCase() === 'ada.byron@example.com');
+		const ada = leads.filter(
+			(lead) => String(lead.email).trim().toLowerCase() === 'ada.byron@example.com',
+		);
 		expect(ada).toHaveLength(1);
-		expect(ada[0]).toMatchObject({ name: 'Ada King', email: 'Ada.Byron@Example.com', mobile: '+441234567890', customFields: { lastForm: 'Website contact form' } });
-		const john = leads.filter((lead) => String(lead.email).toLowerCase() === 'john.smith@example.com');
+		expect(ada[0]).toMatchObject({
+			name: 'Ada King',
+			email: 'Ada.Byron@Example.com',
+			mobile: '+441234567890',
+			customFields: { lastForm: 'Website contact form' },
+		});
+		const john = leads.filter(
+			(lead) => String(lead.email).toLowerCase() === 'john.smith@example.com',
+		);
 		expect(john.map((lead) => lead.id)).toEqual([JOHN_SMITH]);
-		expect(john[0]).toMatchObject({ name: 'John Smith', title: 'CTO', customFields: { lastForm: 'Website contact form' } });
+		expect(john[0]).toMatchObject({
+			name: 'John Smith',
+			title: 'CTO',
+			customFields: { lastForm: 'Website contact form' },
+		});
 
-		const writes = (await crm.requests()).filter((request) => request.path.startsWith('/api/') && request.method !== 'GET');
+		const writes = (await crm.requests()).filter(
+			(request) => request.path.startsWith('/api/') && request.method !== 'GET',
+		);
 		expect(writes.map((request) => `${request.method} ${request.path}`)).toEqual([
 			'POST /api/v1/leads',
 			`PATCH /api/v1/leads/${ada[0].id}`,

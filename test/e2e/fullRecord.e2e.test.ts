@@ -23,7 +23,10 @@ async function triggerItems(workflowId: string, count: number): Promise<any[]> {
 	return items;
 }
 
-async function withTrigger(options: Record<string, unknown>, body: (workflowId: string) => Promise<void>): Promise<void> {
+async function withTrigger(
+	options: Record<string, unknown>,
+	body: (workflowId: string) => Promise<void>,
+): Promise<void> {
 	const workflow = triggerWorkflow(`e2e full record ${Date.now()}`, ['lead.created']);
 	(workflow.nodes[0].parameters as { options: Record<string, unknown> }).options = options;
 	const created = await n8n.createWorkflow(workflow);
@@ -57,32 +60,50 @@ describe(`Trigger option "Output Full Record" in real n8n ${env.n8nVersion}`, ()
 			});
 			const [item] = await triggerItems(workflowId, 1);
 			const asGet = await crm.api('GET', `/leads/${lead.id}`);
-			expect(item).toEqual({ event: 'lead.created', timestamp: expect.any(String), payload: asGet, webhookId: expect.stringMatching(/^msg_/) });
+			expect(item).toEqual({
+				event: 'lead.created',
+				timestamp: expect.any(String),
+				payload: asGet,
+				webhookId: expect.stringMatching(/^msg_/),
+			});
 			// The Lead's fields, which the event payload has differently or not at all.
-			expect(item.payload).toMatchObject({ number: lead.number, website: 'https://full.example', sourceId: 'src_web', stageId: 'lst_new' });
+			expect(item.payload).toMatchObject({
+				number: lead.number,
+				website: 'https://full.example',
+				sourceId: 'src_web',
+				stageId: 'lst_new',
+			});
 			expect(item.payload.stage).toBeUndefined();
 			expect(item.payload.ownerId).toBeUndefined();
 
 			// n8n's requests only (the test's own GET above is left out).
 			const reads = (await crm.requests()).filter(
-				(request) => request.method === 'GET' && request.path === `/api/v1/leads/${lead.id}` && request.headers['user-agent'] === 'n8n',
+				(request) =>
+					request.method === 'GET' &&
+					request.path === `/api/v1/leads/${lead.id}` &&
+					request.headers['user-agent'] === 'n8n',
 			);
 			expect(reads).toHaveLength(1);
 			expect(reads[0].headers['x-api-key']).toBe(env.sandboxKeys.admin);
-			const deliveries = (await crm.deliveries()).filter((delivery) => delivery.event === 'lead.created');
+			const deliveries = (await crm.deliveries()).filter(
+				(delivery) => delivery.event === 'lead.created',
+			);
 			expect(deliveries.map((delivery) => delivery.status)).toEqual([200]);
 		});
 	});
 
 	it('outputs the Lead itself with Payload Only', async () => {
 		await withTrigger({ fullRecord: true, payloadOnly: true }, async (workflowId) => {
-			const lead = await crm.api('POST', '/leads', { name: 'Only The Lead', website: 'https://only.example' });
+			const lead = await crm.api('POST', '/leads', {
+				name: 'Only The Lead',
+				website: 'https://only.example',
+			});
 			const [item] = await triggerItems(workflowId, 1);
 			expect(item).toEqual(await crm.api('GET', `/leads/${lead.id}`));
 		});
 	});
 
-	it('answers 503 when the read fails, and the CRM\'s retry of the same delivery starts the one execution', async () => {
+	it("answers 503 when the read fails, and the CRM's retry of the same delivery starts the one execution", async () => {
 		await withTrigger({ fullRecord: true }, async (workflowId) => {
 			await crm.fault({ method: 'GET', pathPrefix: '/api/v1/leads/', status: 500, count: 1 });
 			const lead = await crm.api('POST', '/leads', { name: 'Retried Read' });
@@ -92,7 +113,9 @@ describe(`Trigger option "Output Full Record" in real n8n ${env.n8nVersion}`, ()
 
 			const deliveries = await waitFor(
 				async () => {
-					const all = (await crm.deliveries()).filter((delivery) => delivery.event === 'lead.created');
+					const all = (await crm.deliveries()).filter(
+						(delivery) => delivery.event === 'lead.created',
+					);
 					return all.some((delivery) => delivery.status === 200) ? all : undefined;
 				},
 				20_000,
@@ -113,8 +136,13 @@ describe(`Trigger option "Output Full Record" in real n8n ${env.n8nVersion}`, ()
 			const [item] = await triggerItems(workflowId, 1);
 			expect(item.payload).toMatchObject({ id: lead.id, name: 'Gone Before Read', stageId: null });
 			expect(item.payload.number).toBeUndefined();
-			expect(item.fullRecordError).toEqual({ message: expect.stringMatching(/404/), httpCode: '404' });
-			const deliveries = (await crm.deliveries()).filter((delivery) => delivery.event === 'lead.created');
+			expect(item.fullRecordError).toEqual({
+				message: expect.stringMatching(/404/),
+				httpCode: '404',
+			});
+			const deliveries = (await crm.deliveries()).filter(
+				(delivery) => delivery.event === 'lead.created',
+			);
 			expect(deliveries.map((delivery) => delivery.status)).toEqual([200]);
 		});
 	});

@@ -12,7 +12,18 @@ import { randomUUID } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 
 import { logSize } from '../../scripts/lib/settle';
-import { e2eEnv, expectExactlyExecutions, finishedExecutions, n8nClient, restartN8n, sandbox, triggerState, triggerUrl, triggerWorkflow, waitFor } from './lib';
+import {
+	e2eEnv,
+	expectExactlyExecutions,
+	finishedExecutions,
+	n8nClient,
+	restartN8n,
+	sandbox,
+	triggerState,
+	triggerUrl,
+	triggerWorkflow,
+	waitFor,
+} from './lib';
 
 jest.setTimeout(420_000);
 
@@ -42,13 +53,18 @@ async function rotateKey(): Promise<string> {
 	return newKey;
 }
 
-const mine = async () => (await crm.webhooks()).filter((s) => s.url === triggerUrl(workflow) && s.status === 'active');
+const mine = async () =>
+	(await crm.webhooks()).filter((s) => s.url === triggerUrl(workflow) && s.status === 'active');
 
 beforeEach(async () => {
 	await crm.config({ personality: 'standard', deliverOnCreate: false });
 	oldKey = `sk_rotation_${randomUUID().replace(/-/g, '')}`;
 	await crm.control('POST', '/keys', { key: oldKey });
-	credential = await n8n.createCredential(`CRM (rotation ${oldKey.slice(-6)})`, { baseUrl: env.sandboxUrl, apiKey: oldKey, requestsPerMinute: 600 });
+	credential = await n8n.createCredential(`CRM (rotation ${oldKey.slice(-6)})`, {
+		baseUrl: env.sandboxUrl,
+		apiKey: oldKey,
+		requestsPerMinute: 600,
+	});
 	workflow = triggerWorkflow('issue 22: key rotation', ['lead.created'], env, 1, credential);
 	workflowId = (await n8n.createWorkflow(workflow)).id;
 	await n8n.activate(workflowId);
@@ -70,14 +86,22 @@ describe(`A change of the trigger's API key in real n8n ${env.n8nVersion}`, () =
 		await crm.api('POST', '/leads', { name: 'After the key change' });
 		await expectExactlyExecutions(workflowId, 1);
 		// The process held the secret: it wrapped it anew under the new key, and n8n saved that.
-		await waitFor(async () => (await triggerState(workflowId)).secretWrapped !== before.secretWrapped, 10_000, 'the secret wrapped anew');
-		expect(readFileSync(env.logFile, 'utf8')).toContain(`wrapped the signing secret of webhook subscription ${subscription.id} anew under the new key`);
+		await waitFor(
+			async () => (await triggerState(workflowId)).secretWrapped !== before.secretWrapped,
+			10_000,
+			'the secret wrapped anew',
+		);
+		expect(readFileSync(env.logFile, 'utf8')).toContain(
+			`wrapped the signing secret of webhook subscription ${subscription.id} anew under the new key`,
+		);
 
 		await restartN8n();
 		await crm.api('POST', '/leads', { name: 'After the key change and a restart' });
 		await expectExactlyExecutions(workflowId, 2);
 		expect((await mine()).map((s) => s.id)).toEqual([subscription.id]);
-		const attempts = (await crm.deliveries()).filter((delivery) => delivery.subscriptionId === subscription.id);
+		const attempts = (await crm.deliveries()).filter(
+			(delivery) => delivery.subscriptionId === subscription.id,
+		);
 		expect(attempts.map((attempt) => attempt.status)).toEqual([200, 200]);
 	});
 
@@ -90,20 +114,34 @@ describe(`A change of the trigger's API key in real n8n ${env.n8nVersion}`, () =
 		// 2.41 runs no hook at start-up: the first delivery finds the secret unreadable and subscribes anew. 1.x has
 		// subscribed anew at start-up already; this lead then simply runs.
 		await crm.api('POST', '/leads', { name: 'The first lead after the restart' });
-		const renewed = await waitFor(async () => {
-			const now = await mine();
-			return now.length === 1 && now[0].id !== old.id ? now[0] : undefined;
-		}, 60_000, 'one live subscription other than the old one');
-		console.log(`[key rotation, restart before any delivery] one live subscription after ${((Date.now() - started) / 1000).toFixed(1)} s`);
+		const renewed = await waitFor(
+			async () => {
+				const now = await mine();
+				return now.length === 1 && now[0].id !== old.id ? now[0] : undefined;
+			},
+			60_000,
+			'one live subscription other than the old one',
+		);
+		console.log(
+			`[key rotation, restart before any delivery] one live subscription after ${((Date.now() - started) / 1000).toFixed(1)} s`,
+		);
 		expect((await crm.webhooks()).find((s) => s.id === old.id)).toBeUndefined();
 		const log = readFileSync(env.logFile).subarray(logFrom).toString('utf8');
-		expect(log).toMatch(new RegExp(`stored signing secret of webhook subscription ${old.id} cannot be read with (this|the) credential's API key`));
+		expect(log).toMatch(
+			new RegExp(
+				`stored signing secret of webhook subscription ${old.id} cannot be read with (this|the) credential's API key`,
+			),
+		);
 		expect((await triggerState(workflowId)).subscriptionId).toBe(renewed.id);
 
 		// The first lead's deliveries are over (delivered, or dropped by the CRM with the old subscription), and so is
 		// any execution they started: on 1.x it ran through the new subscription; on 2.41 it came through the old one,
 		// whose signature nothing could check any more, and is lost (what docs/trigger.md says).
-		await waitFor(async () => (await crm.control('GET', '/health')).pendingDeliveries === 0, 120_000, 'the first lead\'s deliveries to end');
+		await waitFor(
+			async () => (await crm.control('GET', '/health')).pendingDeliveries === 0,
+			120_000,
+			"the first lead's deliveries to end",
+		);
 		await new Promise((resolve) => setTimeout(resolve, 2_000));
 		const before = (await finishedExecutions(workflowId)).length;
 		expect(before).toBe((await n8n.usesPublicationService()) ? 0 : 1);

@@ -8,7 +8,7 @@ describe(`Lead in real n8n ${env.n8nVersion}`, () => {
 		await crm.clearRequests();
 	});
 
-	it('creates a lead in the sandbox and reads it back, sending the credential\'s x-api-key', async () => {
+	it("creates a lead in the sandbox and reads it back, sending the credential's x-api-key", async () => {
 		const created = await runAction(
 			{
 				parameters: {
@@ -23,27 +23,44 @@ describe(`Lead in real n8n ${env.n8nVersion}`, () => {
 		expect(created.status).toBe(200);
 		expect(created.items).toHaveLength(1);
 		const lead = created.items[0];
-		expect(lead).toMatchObject({ name: 'Ada Lovelace', email: 'ada@example.com', value: 1200, archived: false });
+		expect(lead).toMatchObject({
+			name: 'Ada Lovelace',
+			email: 'ada@example.com',
+			value: 1200,
+			archived: false,
+		});
 		expect(lead.id).toEqual(expect.any(String));
 
 		const fetched = await runAction({
-			parameters: { resource: 'lead', operation: 'get', leadId: { __rl: true, mode: 'id', value: lead.id } },
+			parameters: {
+				resource: 'lead',
+				operation: 'get',
+				leadId: { __rl: true, mode: 'id', value: lead.id },
+			},
 		});
 		expect(fetched.items).toEqual([lead]);
 
 		const requests = (await crm.requests()).filter((request) => request.path.startsWith('/api/'));
-		expect(requests.map((request) => `${request.method} ${request.path} ${request.status}`)).toEqual([
-			'POST /api/v1/leads 200',
-			`GET /api/v1/leads/${lead.id} 200`,
-		]);
-		expect(requests[0].body).toEqual({ name: 'Ada Lovelace', email: 'ada@example.com', value: 1200 });
-		for (const request of requests) expect(request.headers['x-api-key']).toBe(env.sandboxKeys.admin);
+		expect(
+			requests.map((request) => `${request.method} ${request.path} ${request.status}`),
+		).toEqual(['POST /api/v1/leads 200', `GET /api/v1/leads/${lead.id} 200`]);
+		expect(requests[0].body).toEqual({
+			name: 'Ada Lovelace',
+			email: 'ada@example.com',
+			value: 1200,
+		});
+		for (const request of requests)
+			expect(request.headers['x-api-key']).toBe(env.sandboxKeys.admin);
 	});
 
 	it('fails the execution with a clear 401 error when the key is wrong, without showing the key', async () => {
 		const run = await runAction({
 			credential: 'badKey',
-			parameters: { resource: 'lead', operation: 'get', leadId: { __rl: true, mode: 'id', value: 'lead_1' } },
+			parameters: {
+				resource: 'lead',
+				operation: 'get',
+				leadId: { __rl: true, mode: 'id', value: 'lead_1' },
+			},
 		});
 		expect(run.execution.status).toBe('error');
 		const error = nodeError(run.execution);
@@ -54,10 +71,15 @@ describe(`Lead in real n8n ${env.n8nVersion}`, () => {
 		expect(requests.at(-1)).toMatchObject({ method: 'GET', status: 401 });
 	});
 
-	it('fails with a clear 403 error when the key\'s user may not create leads', async () => {
+	it("fails with a clear 403 error when the key's user may not create leads", async () => {
 		const run = await runAction({
 			credential: 'readOnly',
-			parameters: { resource: 'lead', operation: 'create', name: 'Should not exist', additionalFields: {} },
+			parameters: {
+				resource: 'lead',
+				operation: 'create',
+				name: 'Should not exist',
+				additionalFields: {},
+			},
 		});
 		expect(run.execution.status).toBe('error');
 		const error = nodeError(run.execution);
@@ -71,7 +93,11 @@ describe(`Lead in real n8n ${env.n8nVersion}`, () => {
 	it('puts the error on the item and goes on with "Continue on Fail"', async () => {
 		const run = await runAction({
 			continueOnFail: true,
-			parameters: { resource: 'lead', operation: 'get', leadId: { __rl: true, mode: 'id', value: 'lead_does_not_exist' } },
+			parameters: {
+				resource: 'lead',
+				operation: 'get',
+				leadId: { __rl: true, mode: 'id', value: 'lead_does_not_exist' },
+			},
 		});
 		expect(run.status).toBe(200);
 		expect(run.items).toHaveLength(1);

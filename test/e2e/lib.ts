@@ -17,12 +17,16 @@ export const TRIGGER_NODE_NAME = 'CRM Invoicing Trigger';
 export const POLLING_NODE_NAME = 'CRM Invoicing Polling Trigger';
 /** Six poll times, one every ten seconds: the shortest interval n8n accepts (it refuses less than a minute per poll time). */
 export const EVERY_TEN_SECONDS = {
-	item: [0, 10, 20, 30, 40, 50].map((second) => ({ mode: 'custom', cronExpression: `${second} * * * * *` })),
+	item: [0, 10, 20, 30, 40, 50].map((second) => ({
+		mode: 'custom',
+		cronExpression: `${second} * * * * *`,
+	})),
 };
 
 export function e2eEnv(): E2eEnv {
 	const file = process.env.E2E_ENV;
-	if (!file) throw new Error('E2E_ENV is not set: run the end-to-end tests with `npm run test:e2e`');
+	if (!file)
+		throw new Error('E2E_ENV is not set: run the end-to-end tests with `npm run test:e2e`');
 	return JSON.parse(readFileSync(file, 'utf8')) as E2eEnv;
 }
 
@@ -59,16 +63,23 @@ export function sandbox(env = e2eEnv()) {
 		reset: async () => await control('POST', '/reset'),
 		config: async (config: unknown) => await control('POST', '/config', config),
 		/** How the sandbox resolves the spec's silences; kept across reset, so set 'standard' back afterwards. */
-		personality: async (personality: SandboxPersonality) => await control('POST', '/config', { personality }),
+		personality: async (personality: SandboxPersonality) =>
+			await control('POST', '/config', { personality }),
 		fault: async (fault: unknown) => await control('POST', '/faults', fault),
-		api: async <T = any>(method: string, route: string, body?: unknown, key = env.sandboxKeys.admin): Promise<T> => {
+		api: async <T = any>(
+			method: string,
+			route: string,
+			body?: unknown,
+			key = env.sandboxKeys.admin,
+		): Promise<T> => {
 			const response = await fetch(`${env.sandboxUrl}/api/v1${route}`, {
 				method,
 				headers: { 'content-type': 'application/json', 'x-api-key': key },
 				body: body === undefined ? undefined : JSON.stringify(body),
 			});
 			const text = await response.text();
-			if (!response.ok) throw new Error(`sandbox API ${method} ${route} → ${response.status}: ${text}`);
+			if (!response.ok)
+				throw new Error(`sandbox API ${method} ${route} → ${response.status}: ${text}`);
 			return (text ? JSON.parse(text) : undefined) as T;
 		},
 	};
@@ -102,18 +113,30 @@ export interface ActionRun {
  * Runs the CRM node in the real n8n: a workflow "Webhook (answers with the last node's items) → CRM Invoicing"
  * is created and activated, called once with `input` as the body, then deactivated and deleted.
  */
-export async function runAction(spec: NodeSpec, input: unknown = {}, env = e2eEnv()): Promise<ActionRun & { execution: any }> {
+export async function runAction(
+	spec: NodeSpec,
+	input: unknown = {},
+	env = e2eEnv(),
+): Promise<ActionRun & { execution: any }> {
 	const path = `e2e-${randomUUID()}`;
 	const workflow = actionWorkflow(path, spec, env);
-	return await withActiveWorkflow(workflow, async (workflowId) => {
-		const { status, items } = await callWebhook(path, input, env);
-		const execution = await waitForExecution(workflowId, env);
-		return { workflowId, status, items, execution };
-	}, env);
+	return await withActiveWorkflow(
+		workflow,
+		async (workflowId) => {
+			const { status, items } = await callWebhook(path, input, env);
+			const execution = await waitForExecution(workflowId, env);
+			return { workflowId, status, items, execution };
+		},
+		env,
+	);
 }
 
 /** POSTs `input` to the production webhook at `path` (once it is registered); the answer's status and items. */
-export async function callWebhook(path: string, input: unknown = {}, env = e2eEnv()): Promise<{ status: number; items: any[] }> {
+export async function callWebhook(
+	path: string,
+	input: unknown = {},
+	env = e2eEnv(),
+): Promise<{ status: number; items: any[] }> {
 	const url = `${env.webhookUrl ?? env.n8nUrl}/webhook/${path}`;
 	await waitForWebhook(url);
 	const response = await fetch(url, {
@@ -178,32 +201,51 @@ export async function withActiveWorkflow<T>(
 }
 
 /** The newest finished execution of a workflow. */
-export async function waitForExecution(workflowId: string, env = e2eEnv(), timeoutMs = 30_000): Promise<any> {
+export async function waitForExecution(
+	workflowId: string,
+	env = e2eEnv(),
+	timeoutMs = 30_000,
+): Promise<any> {
 	return (await waitForExecutions(workflowId, 1, env, timeoutMs))[0];
 }
 
 /** The error a node raised in an execution (from n8n's run data). */
-export function nodeError(execution: any, nodeName = 'CRM Invoicing'): { message?: string; description?: string; httpCode?: string } | undefined {
+export function nodeError(
+	execution: any,
+	nodeName = 'CRM Invoicing',
+): { message?: string; description?: string; httpCode?: string } | undefined {
 	const runs = execution?.data?.resultData?.runData?.[nodeName];
 	return runs?.[0]?.error ?? execution?.data?.resultData?.error;
 }
 
-export async function waitFor<T>(check: () => Promise<T | undefined | false>, timeoutMs = 20_000, what = 'condition'): Promise<T> {
+export async function waitFor<T>(
+	check: () => Promise<T | undefined | false>,
+	timeoutMs = 20_000,
+	what = 'condition',
+): Promise<T> {
 	const deadline = Date.now() + timeoutMs;
 	for (;;) {
 		const value = await check();
 		if (value) return value;
-		if (Date.now() > deadline) throw new Error(`Timed out after ${timeoutMs} ms waiting for ${what}`);
+		if (Date.now() > deadline)
+			throw new Error(`Timed out after ${timeoutMs} ms waiting for ${what}`);
 		await new Promise((resolve) => setTimeout(resolve, 200));
 	}
 }
 
 /** At least `count` finished executions of a workflow (newest first, with their data). */
-export async function waitForExecutions(workflowId: string, count: number, env = e2eEnv(), timeoutMs = 30_000): Promise<any[]> {
+export async function waitForExecutions(
+	workflowId: string,
+	count: number,
+	env = e2eEnv(),
+	timeoutMs = 30_000,
+): Promise<any[]> {
 	const client = n8nClient(env);
 	return await waitFor(
 		async () => {
-			const finished = (await client.executions(workflowId)).filter((execution) => execution.finished || execution.stoppedAt);
+			const finished = (await client.executions(workflowId)).filter(
+				(execution) => execution.finished || execution.stoppedAt,
+			);
 			return finished.length >= count ? finished : undefined;
 		},
 		timeoutMs,
@@ -233,7 +275,11 @@ export async function sendSignedDelivery(
 ): Promise<{ status: number; body: unknown }> {
 	const { Webhook } = await import('standardwebhooks');
 	const now = new Date();
-	const raw = JSON.stringify({ event: body.event, timestamp: body.timestamp ?? now.toISOString(), payload: body.payload });
+	const raw = JSON.stringify({
+		event: body.event,
+		timestamp: body.timestamp ?? now.toISOString(),
+		payload: body.payload,
+	});
 	const signature = new Webhook(secret).sign(id, now, raw);
 	const response = await fetch(url, {
 		method: 'POST',
@@ -268,12 +314,24 @@ export async function sendUntilAsked(
 ): Promise<{ status: number; body: unknown; unasked: number }> {
 	const deadline = Date.now() + timeoutMs;
 	for (let unasked = 0; ; unasked++) {
-		const answer = await sendSignedDelivery(url, secret, `msg_forged_${randomUUID()}`, { event: 'lead.created', payload: { id: 'lead_forged', name: 'Mallory' } });
+		const answer = await sendSignedDelivery(url, secret, `msg_forged_${randomUUID()}`, {
+			event: 'lead.created',
+			payload: { id: 'lead_forged', name: 'Mallory' },
+		});
 		const error = (answer.body as { error?: unknown } | undefined)?.error;
-		if (!(answer.status === 503 && typeof error === 'string' && error.includes('asked the CRM about a subscription less than 30 s ago'))) {
+		if (
+			!(
+				answer.status === 503 &&
+				typeof error === 'string' &&
+				error.includes('asked the CRM about a subscription less than 30 s ago')
+			)
+		) {
 			return { ...answer, unasked };
 		}
-		if (Date.now() > deadline) throw new Error(`Timed out after ${timeoutMs} ms waiting for the trigger to ask the CRM about a mismatch`);
+		if (Date.now() > deadline)
+			throw new Error(
+				`Timed out after ${timeoutMs} ms waiting for the trigger to ask the CRM about a mismatch`,
+			);
 		await new Promise((resolve) => setTimeout(resolve, 2_000));
 	}
 }
@@ -282,7 +340,12 @@ export async function sendUntilAsked(
  * "Webhook (answers with the last node's items) → Split Out `field` of the body → CRM Invoicing (admin credential)":
  * one POST to /webhook/`path` runs the CRM node once per element of that array, all in one execution.
  */
-export function splitOutActionWorkflow(path: string, field: string, parameters: Record<string, unknown>, env = e2eEnv()) {
+export function splitOutActionWorkflow(
+	path: string,
+	field: string,
+	parameters: Record<string, unknown>,
+	env = e2eEnv(),
+) {
 	const credential = env.credentials.admin;
 	return {
 		name: `e2e split out ${path}`,
@@ -318,7 +381,13 @@ export function splitOutActionWorkflow(path: string, field: string, parameters: 
  * A workflow holding only the CRM Invoicing Trigger (version `typeVersion`) listening to `events`, with the admin
  * credential or `credential`.
  */
-export function triggerWorkflow(name: string, events: string[], env = e2eEnv(), typeVersion = 1, credential = env.credentials.admin) {
+export function triggerWorkflow(
+	name: string,
+	events: string[],
+	env = e2eEnv(),
+	typeVersion = 1,
+	credential = env.credentials.admin,
+) {
 	return {
 		name,
 		nodes: [
@@ -339,11 +408,18 @@ export function triggerWorkflow(name: string, events: string[], env = e2eEnv(), 
 
 /** The finished executions of a workflow so far (newest first, with their data). */
 export async function finishedExecutions(workflowId: string, env = e2eEnv()): Promise<any[]> {
-	return (await n8nClient(env).executions(workflowId)).filter((execution) => execution.finished || execution.stoppedAt);
+	return (await n8nClient(env).executions(workflowId)).filter(
+		(execution) => execution.finished || execution.stoppedAt,
+	);
 }
 
 /** A workflow holding only the CRM Invoicing Polling Trigger (admin credential), polling every 10 s for `events`. */
-export function pollingWorkflow(name: string, events: string[], options: Record<string, unknown> = {}, env = e2eEnv()) {
+export function pollingWorkflow(
+	name: string,
+	events: string[],
+	options: Record<string, unknown> = {},
+	env = e2eEnv(),
+) {
 	const credential = env.credentials.admin;
 	return {
 		name,
@@ -363,14 +439,23 @@ export function pollingWorkflow(name: string, events: string[], options: Record<
 }
 
 /** Every item a trigger node emitted in the workflow's finished executions so far, oldest first. */
-export async function emittedItems(workflowId: string, nodeName: string, env = e2eEnv()): Promise<any[]> {
+export async function emittedItems(
+	workflowId: string,
+	nodeName: string,
+	env = e2eEnv(),
+): Promise<any[]> {
 	// n8n lists the newest execution first: oldest first here, so items come in the order they were emitted.
-	const executions = (await finishedExecutions(workflowId, env)).sort((a, b) => Number(a.id) - Number(b.id));
+	const executions = (await finishedExecutions(workflowId, env)).sort(
+		(a, b) => Number(a.id) - Number(b.id),
+	);
 	return executions.flatMap((execution) => nodeOutput(execution, nodeName));
 }
 
 /** Restarts the e2e n8n through its control (scripts/e2e.ts: `restart-n8n`); returns the package version it loaded. */
-export async function restartN8n(options: { webhookUrl?: string; publicationService?: boolean; package?: string } = {}, env = e2eEnv()): Promise<string> {
+export async function restartN8n(
+	options: { webhookUrl?: string; publicationService?: boolean; package?: string } = {},
+	env = e2eEnv(),
+): Promise<string> {
 	const response = await fetch(`${env.controlUrl}/restart-n8n`, {
 		method: 'POST',
 		headers: { 'content-type': 'application/json' },
@@ -382,20 +467,38 @@ export async function restartN8n(options: { webhookUrl?: string; publicationServ
 }
 
 /** A trigger's production URL under `base` (n8n's own URL by default, or another address of it). */
-export function triggerUrl(workflow: { nodes: Array<{ webhookId?: string }> }, base = e2eEnv().n8nUrl): string {
+export function triggerUrl(
+	workflow: { nodes: Array<{ webhookId?: string }> },
+	base = e2eEnv().n8nUrl,
+): string {
 	return `${base.replace(/\/+$/, '')}/webhook/${workflow.nodes[0].webhookId}/webhook`;
 }
 
 /** The trigger's stored state (its node's static data) as n8n's public API returns the workflow. */
-export async function triggerState(workflowId: string, client = n8nClient()): Promise<Record<string, any>> {
+export async function triggerState(
+	workflowId: string,
+	client = n8nClient(),
+): Promise<Record<string, any>> {
 	const workflow = await client.api('GET', `/workflows/${workflowId}`);
-	const data = typeof workflow.staticData === 'string' ? JSON.parse(workflow.staticData) : (workflow.staticData ?? {});
+	const data =
+		typeof workflow.staticData === 'string'
+			? JSON.parse(workflow.staticData)
+			: (workflow.staticData ?? {});
 	return (data[`node:${TRIGGER_NODE_NAME}`] ?? {}) as Record<string, any>;
 }
 
 /** Waits until `count` executions of a workflow finished, then 2 s longer, and checks that no further one came. */
-export async function expectExactlyExecutions(workflowId: string, count: number, timeoutMs = 60_000, env = e2eEnv()): Promise<any[]> {
-	await waitFor(async () => (await finishedExecutions(workflowId, env)).length >= count, timeoutMs, `${count} execution(s)`);
+export async function expectExactlyExecutions(
+	workflowId: string,
+	count: number,
+	timeoutMs = 60_000,
+	env = e2eEnv(),
+): Promise<any[]> {
+	await waitFor(
+		async () => (await finishedExecutions(workflowId, env)).length >= count,
+		timeoutMs,
+		`${count} execution(s)`,
+	);
 	await new Promise((resolve) => setTimeout(resolve, 2_000));
 	const executions = await finishedExecutions(workflowId, env);
 	expect(executions).toHaveLength(count);

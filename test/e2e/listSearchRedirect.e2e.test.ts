@@ -10,7 +10,11 @@ const search = () =>
 		nodeType: ACTION_NODE_TYPE,
 		methodName: 'searchLeads',
 		parameterPath: 'parameters.leadId',
-		parameters: { resource: 'lead', operation: 'get', leadId: { __rl: true, mode: 'list', value: '' } },
+		parameters: {
+			resource: 'lead',
+			operation: 'get',
+			leadId: { __rl: true, mode: 'list', value: '' },
+		},
 		credentials: { crmInvoicingApi: env.credentials.admin },
 	});
 
@@ -33,7 +37,12 @@ describe(`lead picker (list search) in real n8n ${env.n8nVersion}`, () => {
 
 	it('a 302 to another host fails the search, and the other host receives nothing', async () => {
 		await crm.control('DELETE', '/catcher');
-		await crm.fault({ status: 302, redirectTo: 'catcher', method: 'GET', pathPrefix: '/api/v1/leads' });
+		await crm.fault({
+			status: 302,
+			redirectTo: 'catcher',
+			method: 'GET',
+			pathPrefix: '/api/v1/leads',
+		});
 
 		await expect(search()).rejects.toThrow(/redirect/);
 

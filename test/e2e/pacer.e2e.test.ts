@@ -33,7 +33,10 @@ describe(`the pacer in n8n ${env.n8nVersion}: several executions at once on one 
 
 	it(`24 executions of Lead → Get at ${LIMIT} requests / ${WINDOW_MS / 1000} s: none fails, no 429, no window over the limit`, async () => {
 		await crm.reset();
-		const lead = await crm.api<{ id: string }>('POST', '/leads', { name: 'Paced Lead', email: 'paced@example.com' });
+		const lead = await crm.api<{ id: string }>('POST', '/leads', {
+			name: 'Paced Lead',
+			email: 'paced@example.com',
+		});
 		// (after the lead is made: a new limit starts with fresh windows)
 		await crm.config({ rateLimit: { limit: LIMIT, windowMs: WINDOW_MS } });
 		const credential = await freshCredential(300);
@@ -47,7 +50,9 @@ describe(`the pacer in n8n ${env.n8nVersion}: several executions at once on one 
 			leadId: lead.id,
 		});
 		const perWindow = requestsPerWindow(result.requests, WINDOW_MS);
-		console.log(`[pacer e2e] ${result.requests.length} requests, ${result.refused} answers 429, per window ${perWindow.join(' ')}, ${result.wallMs} ms`);
+		console.log(
+			`[pacer e2e] ${result.requests.length} requests, ${result.refused} answers 429, per window ${perWindow.join(' ')}, ${result.wallMs} ms`,
+		);
 
 		expect(result.statuses).toEqual(Array(24).fill(200));
 		expect(result.failed).toBe(0);
@@ -58,7 +63,10 @@ describe(`the pacer in n8n ${env.n8nVersion}: several executions at once on one 
 
 	it('another client spending 4 of every 10 (the sandbox burst switch): the node takes what is left, none fails', async () => {
 		await crm.reset();
-		const lead = await crm.api<{ id: string }>('POST', '/leads', { name: 'Shared Lead', email: 'shared@example.com' });
+		const lead = await crm.api<{ id: string }>('POST', '/leads', {
+			name: 'Shared Lead',
+			email: 'shared@example.com',
+		});
 		await crm.config({ rateLimit: { limit: LIMIT, windowMs: WINDOW_MS, spentByOthers: 4 } });
 		const credential = await freshCredential(299);
 
@@ -71,7 +79,9 @@ describe(`the pacer in n8n ${env.n8nVersion}: several executions at once on one 
 			leadId: lead.id,
 		});
 		const perWindow = requestsPerWindow(result.requests, WINDOW_MS);
-		console.log(`[pacer e2e shared] ${result.requests.length} requests, ${result.refused} answers 429, per window ${perWindow.join(' ')}, ${result.wallMs} ms`);
+		console.log(
+			`[pacer e2e shared] ${result.requests.length} requests, ${result.refused} answers 429, per window ${perWindow.join(' ')}, ${result.wallMs} ms`,
+		);
 
 		expect(result.failed).toBe(0);
 		expect(result.refused).toBe(0);

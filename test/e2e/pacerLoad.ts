@@ -60,7 +60,11 @@ export async function concurrentLeadGets(options: LoadOptions): Promise<LoadResu
 				type: 'n8n-nodes-crm-invoicing.crmInvoicing',
 				typeVersion: 1,
 				position: [300, 0],
-				parameters: { resource: 'lead', operation: 'get', leadId: { __rl: true, mode: 'id', value: '={{ $json.body.id }}' } },
+				parameters: {
+					resource: 'lead',
+					operation: 'get',
+					leadId: { __rl: true, mode: 'id', value: '={{ $json.body.id }}' },
+				},
 				credentials: { crmInvoicingApi: options.credential },
 			},
 		],
@@ -83,7 +87,10 @@ export async function concurrentLeadGets(options: LoadOptions): Promise<LoadResu
 						signal: AbortSignal.timeout(300_000),
 					});
 					const items = answerItems(await response.text());
-					return { status: response.status, ok: response.ok && items.length === 1 && items[0]?.id === options.leadId };
+					return {
+						status: response.status,
+						ok: response.ok && items.length === 1 && items[0]?.id === options.leadId,
+					};
 				} catch {
 					return { status: 0, ok: false };
 				}

@@ -7,7 +7,17 @@
  */
 import { readFileSync } from 'node:fs';
 
-import { e2eEnv, emittedItems, finishedExecutions, POLLING_NODE_NAME, pollingWorkflow, restartN8n, sandbox, waitFor, withActiveWorkflow } from './lib';
+import {
+	e2eEnv,
+	emittedItems,
+	finishedExecutions,
+	POLLING_NODE_NAME,
+	pollingWorkflow,
+	restartN8n,
+	sandbox,
+	waitFor,
+	withActiveWorkflow,
+} from './lib';
 
 const env = e2eEnv();
 const crm = sandbox(env);
@@ -20,11 +30,14 @@ jest.setTimeout(240_000);
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /** Every item the trigger emitted in the workflow's finished executions so far. */
-const emitted = async (workflowId: string): Promise<any[]> => await emittedItems(workflowId, NODE_NAME, env);
+const emitted = async (workflowId: string): Promise<any[]> =>
+	await emittedItems(workflowId, NODE_NAME, env);
 
 /** The GET /api/v1/leads requests since the log was cleared, grouped into polls (a pause of over 3 s between polls). */
 async function leadListPolls(): Promise<number[]> {
-	const reads = (await crm.requests()).filter((request) => request.method === 'GET' && request.path === '/api/v1/leads');
+	const reads = (await crm.requests()).filter(
+		(request) => request.method === 'GET' && request.path === '/api/v1/leads',
+	);
 	const polls: number[] = [];
 	let last = -Infinity;
 	for (const request of reads) {
@@ -36,7 +49,6 @@ async function leadListPolls(): Promise<number[]> {
 	return polls;
 }
 
-
 describe(`CRM Invoicing Polling Trigger in real n8n ${env.n8nVersion}`, () => {
 	afterAll(async () => {
 		await crm.config({ listOrder: 'oldest' });
@@ -46,129 +58,189 @@ describe(`CRM Invoicing Polling Trigger in real n8n ${env.n8nVersion}`, () => {
 	it('first poll: nothing; three new leads: three New Lead items, then none; one edit: one Updated item; a lead created while n8n was down: once', async () => {
 		await crm.reset();
 		await crm.config({ listOrder: 'newest' });
-		await withActiveWorkflow(pollingWorkflow('e2e polling trigger', ['newLead', 'updatedLead']), async (workflowId) => {
-			// The activation poll and at least one scheduled poll: the existing leads are only remembered.
-			await crm.clearRequests();
-			await waitFor(async () => (await leadListPolls()).length >= 2, 30_000, 'two polls');
-			expect(await finishedExecutions(workflowId)).toEqual([]);
+		await withActiveWorkflow(
+			pollingWorkflow('e2e polling trigger', ['newLead', 'updatedLead']),
+			async (workflowId) => {
+				// The activation poll and at least one scheduled poll: the existing leads are only remembered.
+				await crm.clearRequests();
+				await waitFor(async () => (await leadListPolls()).length >= 2, 30_000, 'two polls');
+				expect(await finishedExecutions(workflowId)).toEqual([]);
 
-			const leads = [];
-			for (const name of ['Poll One', 'Poll Two', 'Poll Three']) leads.push(await crm.api('POST', '/leads', { name }));
-			const items = await waitFor(async () => {
-				const all = await emitted(workflowId);
-				return all.length >= 3 ? all : undefined;
-			}, 30_000, 'the three new leads');
-			await sleep(POLL_MS + 3_000);
-			const after = await emitted(workflowId);
-			expect(after.map((item) => [item.name, item._event])).toEqual([
-				['Poll One', 'newLead'],
-				['Poll Two', 'newLead'],
-				['Poll Three', 'newLead'],
-			]);
-			expect(items[0]).toEqual({ ...(await crm.api('GET', `/leads/${leads[0].id}`)), _event: 'newLead' });
+				const leads = [];
+				for (const name of ['Poll One', 'Poll Two', 'Poll Three'])
+					leads.push(await crm.api('POST', '/leads', { name }));
+				const items = await waitFor(
+					async () => {
+						const all = await emitted(workflowId);
+						return all.length >= 3 ? all : undefined;
+					},
+					30_000,
+					'the three new leads',
+				);
+				await sleep(POLL_MS + 3_000);
+				const after = await emitted(workflowId);
+				expect(after.map((item) => [item.name, item._event])).toEqual([
+					['Poll One', 'newLead'],
+					['Poll Two', 'newLead'],
+					['Poll Three', 'newLead'],
+				]);
+				expect(items[0]).toEqual({
+					...(await crm.api('GET', `/leads/${leads[0].id}`)),
+					_event: 'newLead',
+				});
 
-			await crm.api('PATCH', `/leads/${leads[1].id}`, { title: 'Head of Ops' });
-			const updated = await waitFor(async () => {
-				const all = await emitted(workflowId);
-				return all.length >= 4 ? all.slice(3) : undefined;
-			}, 30_000, 'the Updated Lead item');
-			await sleep(POLL_MS + 3_000);
-			expect((await emitted(workflowId)).slice(3)).toEqual(updated);
-			expect(updated).toEqual([expect.objectContaining({ id: leads[1].id, title: 'Head of Ops', _event: 'updatedLead', _changedFields: ['title'] })]);
+				await crm.api('PATCH', `/leads/${leads[1].id}`, { title: 'Head of Ops' });
+				const updated = await waitFor(
+					async () => {
+						const all = await emitted(workflowId);
+						return all.length >= 4 ? all.slice(3) : undefined;
+					},
+					30_000,
+					'the Updated Lead item',
+				);
+				await sleep(POLL_MS + 3_000);
+				expect((await emitted(workflowId)).slice(3)).toEqual(updated);
+				expect(updated).toEqual([
+					expect.objectContaining({
+						id: leads[1].id,
+						title: 'Head of Ops',
+						_event: 'updatedLead',
+						_changedFields: ['title'],
+					}),
+				]);
 
-			// Restart: the lead is created while n8n is stopped; n8n's poll at start-up emits it, once.
-			const restart = restartN8n();
-			// Awaited below, once the lead is created: marked handled now, so that a failure meanwhile is not unhandled.
-			restart.catch(() => undefined);
-			await waitFor(async () => {
-				try {
-					await fetch(`${env.n8nUrl}/healthz`, { signal: AbortSignal.timeout(1_000) });
-					return false;
-				} catch {
-					return true;
-				}
-			}, 60_000, 'n8n to stop');
-			const whileDown = await crm.api('POST', '/leads', { name: 'Created While Down' });
-			await restart;
-			await waitFor(async () => (await emitted(workflowId)).some((item) => item.id === whileDown.id), 90_000, 'the lead created while n8n was down');
-			await sleep(2 * POLL_MS + 3_000);
-			const final = await emitted(workflowId);
-			expect(final.filter((item) => item.id === whileDown.id)).toEqual([expect.objectContaining({ name: 'Created While Down', _event: 'newLead' })]);
-			// Nothing else was emitted again after the restart.
-			expect(final).toHaveLength(5);
-		});
+				// Restart: the lead is created while n8n is stopped; n8n's poll at start-up emits it, once.
+				const restart = restartN8n();
+				// Awaited below, once the lead is created: marked handled now, so that a failure meanwhile is not unhandled.
+				restart.catch(() => undefined);
+				await waitFor(
+					async () => {
+						try {
+							await fetch(`${env.n8nUrl}/healthz`, { signal: AbortSignal.timeout(1_000) });
+							return false;
+						} catch {
+							return true;
+						}
+					},
+					60_000,
+					'n8n to stop',
+				);
+				const whileDown = await crm.api('POST', '/leads', { name: 'Created While Down' });
+				await restart;
+				await waitFor(
+					async () => (await emitted(workflowId)).some((item) => item.id === whileDown.id),
+					90_000,
+					'the lead created while n8n was down',
+				);
+				await sleep(2 * POLL_MS + 3_000);
+				const final = await emitted(workflowId);
+				expect(final.filter((item) => item.id === whileDown.id)).toEqual([
+					expect.objectContaining({ name: 'Created While Down', _event: 'newLead' }),
+				]);
+				// Nothing else was emitted again after the restart.
+				expect(final).toHaveLength(5);
+			},
+		);
 	});
 
-	it.each(['newest', 'oldest'])('an idle poll of 250 leads, New Lead only, listed %s first: 1 request newest first, 3 oldest first', async (order) => {
-		await crm.reset();
-		await crm.control('POST', '/seed', { leads: 247 });
-		await crm.config({ listOrder: order });
-		await withActiveWorkflow(pollingWorkflow(`e2e polling idle ${order}`, ['newLead']), async (workflowId) => {
-			// Let the first poll (which reads everything) pass, then count the requests of the next idle polls.
-			await sleep(2_000);
-			await crm.clearRequests();
-			await sleep(2 * POLL_MS + 5_000);
-			const polls = await leadListPolls();
-			expect(polls.length).toBeGreaterThanOrEqual(2);
-			for (const requests of polls) expect(requests).toBe(order === 'newest' ? 1 : 3);
-			expect(await finishedExecutions(workflowId)).toEqual([]);
-		});
-	});
+	it.each(['newest', 'oldest'])(
+		'an idle poll of 250 leads, New Lead only, listed %s first: 1 request newest first, 3 oldest first',
+		async (order) => {
+			await crm.reset();
+			await crm.control('POST', '/seed', { leads: 247 });
+			await crm.config({ listOrder: order });
+			await withActiveWorkflow(
+				pollingWorkflow(`e2e polling idle ${order}`, ['newLead']),
+				async (workflowId) => {
+					// Let the first poll (which reads everything) pass, then count the requests of the next idle polls.
+					await sleep(2_000);
+					await crm.clearRequests();
+					await sleep(2 * POLL_MS + 5_000);
+					const polls = await leadListPolls();
+					expect(polls.length).toBeGreaterThanOrEqual(2);
+					for (const requests of polls) expect(requests).toBe(order === 'newest' ? 1 : 3);
+					expect(await finishedExecutions(workflowId)).toEqual([]);
+				},
+			);
+		},
+	);
 
 	// Issue 23: no lead stops the trigger, and a lead listed out of order is found within the documented bound.
-	it('a lead nested 10,000 levels deep among new ones: the others are emitted, it is named in n8n\'s log, polls go on', async () => {
+	it("a lead nested 10,000 levels deep among new ones: the others are emitted, it is named in n8n's log, polls go on", async () => {
 		await crm.reset();
 		await crm.config({ listOrder: 'newest' });
 		const logFrom = readFileSync(env.logFile).length;
-		await withActiveWorkflow(pollingWorkflow('e2e polling deep lead', ['newLead']), async (workflowId) => {
-			await crm.clearRequests();
-			await waitFor(async () => (await leadListPolls()).length >= 2, 30_000, 'two polls');
-			const before = await crm.api('POST', '/leads', { name: 'Before The Deep One' });
-			// The body written by hand: JSON.stringify itself cannot write 10,000 levels.
-			const depth = 10_000;
-			const response = await fetch(`${env.sandboxUrl}/api/v1/leads`, {
-				method: 'POST',
-				headers: { 'content-type': 'application/json', 'x-api-key': env.sandboxKeys.admin },
-				body: `{"name":"Deep","customFields":{"tree":${'['.repeat(depth)}"leaf"${']'.repeat(depth)}}}`,
-			});
-			expect(response.status).toBe(200);
-			const deepId = ((await response.json()) as { id: string }).id;
-			const after = await crm.api('POST', '/leads', { name: 'After The Deep One' });
+		await withActiveWorkflow(
+			pollingWorkflow('e2e polling deep lead', ['newLead']),
+			async (workflowId) => {
+				await crm.clearRequests();
+				await waitFor(async () => (await leadListPolls()).length >= 2, 30_000, 'two polls');
+				const before = await crm.api('POST', '/leads', { name: 'Before The Deep One' });
+				// The body written by hand: JSON.stringify itself cannot write 10,000 levels.
+				const depth = 10_000;
+				const response = await fetch(`${env.sandboxUrl}/api/v1/leads`, {
+					method: 'POST',
+					headers: { 'content-type': 'application/json', 'x-api-key': env.sandboxKeys.admin },
+					body: `{"name":"Deep","customFields":{"tree":${'['.repeat(depth)}"leaf"${']'.repeat(depth)}}}`,
+				});
+				expect(response.status).toBe(200);
+				const deepId = ((await response.json()) as { id: string }).id;
+				const after = await crm.api('POST', '/leads', { name: 'After The Deep One' });
 
-			await waitFor(async () => (await emitted(workflowId)).length >= 2, 40_000, 'the two readable leads');
-			await crm.clearRequests();
-			await waitFor(async () => (await leadListPolls()).length >= 2, 30_000, 'two more polls');
-			const items = await emitted(workflowId);
-			expect(items.map((item) => item.id)).toEqual([before.id, after.id]);
-			expect(items.some((item) => item.id === deepId)).toBe(false);
-			const log = readFileSync(env.logFile).subarray(logFrom).toString('utf8');
-			expect(log).toContain(`lead ${deepId} ("Deep") was not emitted: its field "customFields" is nested more than 512 levels deep`);
-			// Named once, not at every poll.
-			expect(log.split(`lead ${deepId} ("Deep") was not emitted`)).toHaveLength(2);
-		});
+				await waitFor(
+					async () => (await emitted(workflowId)).length >= 2,
+					40_000,
+					'the two readable leads',
+				);
+				await crm.clearRequests();
+				await waitFor(async () => (await leadListPolls()).length >= 2, 30_000, 'two more polls');
+				const items = await emitted(workflowId);
+				expect(items.map((item) => item.id)).toEqual([before.id, after.id]);
+				expect(items.some((item) => item.id === deepId)).toBe(false);
+				const log = readFileSync(env.logFile).subarray(logFrom).toString('utf8');
+				expect(log).toContain(
+					`lead ${deepId} ("Deep") was not emitted: its field "customFields" is nested more than 512 levels deep`,
+				);
+				// Named once, not at every poll.
+				expect(log.split(`lead ${deepId} ("Deep") was not emitted`)).toHaveLength(2);
+			},
+		);
 	});
 
 	it('a lead imported with an old createdAt, listed on page 3 (newest first by createdAt): emitted once, by the full read within Full Read Interval (1 minute) plus one poll', async () => {
 		await crm.reset();
 		await crm.control('POST', '/seed', { leads: 247 });
 		await crm.config({ listOrder: 'newestCreated' });
-		await withActiveWorkflow(pollingWorkflow('e2e polling backdated lead', ['newLead'], { fullReadInterval: 1 }), async (workflowId) => {
-			// The activation's first poll reads the whole list: the last full read is no later than now.
-			const lastFullRead = Date.now();
-			await crm.clearRequests();
-			await waitFor(async () => (await leadListPolls()).length >= 2, 30_000, 'two polls');
-			expect(await leadListPolls()).toEqual([1, 1]);
-			const [imported] = await crm.control<Array<{ id: string }>>('POST', '/import', { leads: [{ name: 'Imported 2019', createdAt: '2019-06-01T00:00:00Z' }] });
+		await withActiveWorkflow(
+			pollingWorkflow('e2e polling backdated lead', ['newLead'], { fullReadInterval: 1 }),
+			async (workflowId) => {
+				// The activation's first poll reads the whole list: the last full read is no later than now.
+				const lastFullRead = Date.now();
+				await crm.clearRequests();
+				await waitFor(async () => (await leadListPolls()).length >= 2, 30_000, 'two polls');
+				expect(await leadListPolls()).toEqual([1, 1]);
+				const [imported] = await crm.control<Array<{ id: string }>>('POST', '/import', {
+					leads: [{ name: 'Imported 2019', createdAt: '2019-06-01T00:00:00Z' }],
+				});
 
-			// The documented bound: Full Read Interval (60 s) after the last full read, plus one poll interval (10 s),
-			// plus the time a poll and its execution take here (a busy 2-core machine: up to 20 s).
-			const bound = 60_000 + POLL_MS + 20_000;
-			const found = await waitFor(async () => (await emitted(workflowId)).find((item) => item.id === imported.id), lastFullRead + bound - Date.now(), 'the imported lead');
-			expect(found).toMatchObject({ name: 'Imported 2019', _event: 'newLead' });
-			// Found by a full read (3 pages), not by the head (1 page), which cannot see page 3.
-			expect((await leadListPolls()).filter((requests) => requests === 3).length).toBeGreaterThanOrEqual(1);
-			await sleep(POLL_MS + 3_000);
-			expect((await emitted(workflowId)).filter((item) => item.id === imported.id)).toHaveLength(1);
-		});
+				// The documented bound: Full Read Interval (60 s) after the last full read, plus one poll interval (10 s),
+				// plus the time a poll and its execution take here (a busy 2-core machine: up to 20 s).
+				const bound = 60_000 + POLL_MS + 20_000;
+				const found = await waitFor(
+					async () => (await emitted(workflowId)).find((item) => item.id === imported.id),
+					lastFullRead + bound - Date.now(),
+					'the imported lead',
+				);
+				expect(found).toMatchObject({ name: 'Imported 2019', _event: 'newLead' });
+				// Found by a full read (3 pages), not by the head (1 page), which cannot see page 3.
+				expect(
+					(await leadListPolls()).filter((requests) => requests === 3).length,
+				).toBeGreaterThanOrEqual(1);
+				await sleep(POLL_MS + 3_000);
+				expect((await emitted(workflowId)).filter((item) => item.id === imported.id)).toHaveLength(
+					1,
+				);
+			},
+		);
 	});
 });

@@ -113,11 +113,15 @@ describe(`Every resource in real n8n ${env.n8nVersion}`, () => {
 		});
 
 		it('gets a lead by ID', async () => {
-			const run = await runAction({ parameters: { resource: 'lead', operation: 'get', leadId: byId(leadId) } });
+			const run = await runAction({
+				parameters: { resource: 'lead', operation: 'get', leadId: byId(leadId) },
+			});
 			expectSucceeded(run);
 			expect(await calls()).toEqual([`GET /api/v1/leads/${leadId} 200`]);
 			await expectPlainRead();
-			expect(run.items).toEqual([expect.objectContaining({ id: leadId, name: 'Linus Torvalds', value: 4200 })]);
+			expect(run.items).toEqual([
+				expect.objectContaining({ id: leadId, name: 'Linus Torvalds', value: 4200 }),
+			]);
 		});
 
 		it('updates only the given fields', async () => {
@@ -132,19 +136,33 @@ describe(`Every resource in real n8n ${env.n8nVersion}`, () => {
 			expectSucceeded(run);
 			expect(await calls()).toEqual([`PATCH /api/v1/leads/${leadId} 200`]);
 			const [request] = await apiRequests();
-			expect(request.body).toEqual({ name: 'Linus B. Torvalds', value: 9000, mobile: '+358401234567' });
+			expect(request.body).toEqual({
+				name: 'Linus B. Torvalds',
+				value: 9000,
+				mobile: '+358401234567',
+			});
 			expect(run.items).toEqual([
-				expect.objectContaining({ id: leadId, name: 'Linus B. Torvalds', value: 9000, mobile: '+358401234567', email: 'linus@example.com' }),
+				expect.objectContaining({
+					id: leadId,
+					name: 'Linus B. Torvalds',
+					value: 9000,
+					mobile: '+358401234567',
+					email: 'linus@example.com',
+				}),
 			]);
 		});
 
 		it('archives and unarchives a lead', async () => {
-			const archived = await runAction({ parameters: { resource: 'lead', operation: 'archive', leadId: byId(leadId) } });
+			const archived = await runAction({
+				parameters: { resource: 'lead', operation: 'archive', leadId: byId(leadId) },
+			});
 			expectSucceeded(archived);
 			expect(archived.items).toEqual([expect.objectContaining({ id: leadId, archived: true })]);
 			expect((await crm.api('GET', `/leads/${leadId}`)).archived).toBe(true);
 
-			const unarchived = await runAction({ parameters: { resource: 'lead', operation: 'unarchive', leadId: byId(leadId) } });
+			const unarchived = await runAction({
+				parameters: { resource: 'lead', operation: 'unarchive', leadId: byId(leadId) },
+			});
 			expectSucceeded(unarchived);
 			expect(unarchived.items).toEqual([expect.objectContaining({ id: leadId, archived: false })]);
 
@@ -153,7 +171,8 @@ describe(`Every resource in real n8n ${env.n8nVersion}`, () => {
 				[`/api/v1/leads/${leadId}`, { archived: true }],
 				[`/api/v1/leads/${leadId}`, { archived: false }],
 			]);
-			for (const request of patches) expect(request.headers['x-api-key']).toBe(env.sandboxKeys.admin);
+			for (const request of patches)
+				expect(request.headers['x-api-key']).toBe(env.sandboxKeys.admin);
 			expect((await crm.api('GET', `/leads/${leadId}`)).archived).toBe(false);
 		});
 
@@ -168,15 +187,25 @@ describe(`Every resource in real n8n ${env.n8nVersion}`, () => {
 			});
 
 			it('Return All asks for pages of 100 and follows nextCursor to the end', async () => {
-				const run = await runAction({ parameters: { resource: 'lead', operation: 'getMany', returnAll: true, filters: {} } });
+				const run = await runAction({
+					parameters: { resource: 'lead', operation: 'getMany', returnAll: true, filters: {} },
+				});
 				expectSucceeded(run);
-				expect(await calls()).toEqual(['GET /api/v1/leads 200', 'GET /api/v1/leads 200', 'GET /api/v1/leads 200']);
+				expect(await calls()).toEqual([
+					'GET /api/v1/leads 200',
+					'GET /api/v1/leads 200',
+					'GET /api/v1/leads 200',
+				]);
 				const requests = await apiRequests();
 				for (const request of requests) expect(request.query.limit).toBe('100');
 				// The cursors are the API's own nextCursor of the page before.
 				const first = await v1Page('/leads', { limit: '100' });
 				const second = await v1Page('/leads', { limit: '100', cursor: first.nextCursor });
-				expect(requests.map((request) => request.query.cursor)).toEqual([undefined, first.nextCursor, second.nextCursor]);
+				expect(requests.map((request) => request.query.cursor)).toEqual([
+					undefined,
+					first.nextCursor,
+					second.nextCursor,
+				]);
 				expect(run.items).toHaveLength(total);
 				expect(new Set(run.items.map((lead) => lead.id)).size).toBe(total);
 				expect(run.items[0].id).toBe(JOHN_SMITH);
@@ -184,7 +213,13 @@ describe(`Every resource in real n8n ${env.n8nVersion}`, () => {
 
 			it('a Limit of 150 asks for exactly 100, then 50, with the filters on every page', async () => {
 				const run = await runAction({
-					parameters: { resource: 'lead', operation: 'getMany', returnAll: false, limit: 150, filters: { archived: false } },
+					parameters: {
+						resource: 'lead',
+						operation: 'getMany',
+						returnAll: false,
+						limit: 150,
+						filters: { archived: false },
+					},
 				});
 				expectSucceeded(run);
 				expect(await calls()).toEqual(['GET /api/v1/leads 200', 'GET /api/v1/leads 200']);
@@ -260,7 +295,7 @@ describe(`Every resource in real n8n ${env.n8nVersion}`, () => {
 			expect(dealId).toMatch(/^deal_/);
 		});
 
-		it('updates the given fields of a deal, reading a date without zone in the workflow\'s time zone', async () => {
+		it("updates the given fields of a deal, reading a date without zone in the workflow's time zone", async () => {
 			const run = await runAction(
 				{
 					workflowSettings: { timezone: 'Europe/Berlin' },
@@ -269,7 +304,12 @@ describe(`Every resource in real n8n ${env.n8nVersion}`, () => {
 						operation: 'update',
 						dealId: '={{ $json.body.dealId }}',
 						// What n8n's date picker stores: a wall-clock time without zone (09:00 in Berlin is 07:00 UTC in summer).
-						updateFields: { title: 'Website redesign, phase 2', price: 18000.5, priority: 'MEDIUM', expectedCloseDate: '2026-06-30T09:00:00' },
+						updateFields: {
+							title: 'Website redesign, phase 2',
+							price: 18000.5,
+							priority: 'MEDIUM',
+							expectedCloseDate: '2026-06-30T09:00:00',
+						},
 					},
 				},
 				{ dealId },
@@ -283,20 +323,37 @@ describe(`Every resource in real n8n ${env.n8nVersion}`, () => {
 				expectedCloseDate: '2026-06-30T07:00:00.000Z',
 			});
 			expect(run.items).toEqual([
-				expect.objectContaining({ id: dealId, title: 'Website redesign, phase 2', price: 18000.5, priority: 'MEDIUM', stageId: 'stg_new', expectedCloseDate: '2026-06-30T07:00:00.000Z' }),
+				expect.objectContaining({
+					id: dealId,
+					title: 'Website redesign, phase 2',
+					price: 18000.5,
+					priority: 'MEDIUM',
+					stageId: 'stg_new',
+					expectedCloseDate: '2026-06-30T07:00:00.000Z',
+				}),
 			]);
 		});
 
 		it('moves a deal to a stage, marks it won and lost', async () => {
-			const moved = await runAction({ parameters: { resource: 'deal', operation: 'moveToStage', dealId, stageId: 'stg_proposal' } });
+			const moved = await runAction({
+				parameters: { resource: 'deal', operation: 'moveToStage', dealId, stageId: 'stg_proposal' },
+			});
 			expectSucceeded(moved);
-			expect(moved.items).toEqual([expect.objectContaining({ id: dealId, stageId: 'stg_proposal', status: 'ACTIVE' })]);
+			expect(moved.items).toEqual([
+				expect.objectContaining({ id: dealId, stageId: 'stg_proposal', status: 'ACTIVE' }),
+			]);
 
-			const won = await runAction({ parameters: { resource: 'deal', operation: 'markWon', dealId } });
+			const won = await runAction({
+				parameters: { resource: 'deal', operation: 'markWon', dealId },
+			});
 			expectSucceeded(won);
-			expect(won.items).toEqual([expect.objectContaining({ id: dealId, status: 'WON', stageId: 'stg_proposal' })]);
+			expect(won.items).toEqual([
+				expect.objectContaining({ id: dealId, status: 'WON', stageId: 'stg_proposal' }),
+			]);
 
-			const lost = await runAction({ parameters: { resource: 'deal', operation: 'markLost', dealId } });
+			const lost = await runAction({
+				parameters: { resource: 'deal', operation: 'markLost', dealId },
+			});
 			expectSucceeded(lost);
 			expect(lost.items).toEqual([expect.objectContaining({ id: dealId, status: 'LOST' })]);
 
@@ -305,8 +362,15 @@ describe(`Every resource in real n8n ${env.n8nVersion}`, () => {
 				`PATCH /api/v1/deals/${dealId} 200`,
 				`PATCH /api/v1/deals/${dealId} 200`,
 			]);
-			expect((await apiRequests()).map((request) => request.body)).toEqual([{ stageId: 'stg_proposal' }, { status: 'WON' }, { status: 'LOST' }]);
-			expect(await crm.api('GET', `/deals/${dealId}`)).toMatchObject({ status: 'LOST', stageId: 'stg_proposal' });
+			expect((await apiRequests()).map((request) => request.body)).toEqual([
+				{ stageId: 'stg_proposal' },
+				{ status: 'WON' },
+				{ status: 'LOST' },
+			]);
+			expect(await crm.api('GET', `/deals/${dealId}`)).toMatchObject({
+				status: 'LOST',
+				stageId: 'stg_proposal',
+			});
 		});
 	});
 
@@ -323,7 +387,17 @@ describe(`Every resource in real n8n ${env.n8nVersion}`, () => {
 					lineItems: {
 						items: [
 							// Every field of the form, as shown after filling it in ...
-							{ name: 'Consulting', quantity: 2, price: 150, taxRateId: 'tax_vat20', description: 'Workshop', discount: 0, buyPrice: 0, discountType: '', productId: '' },
+							{
+								name: 'Consulting',
+								quantity: 2,
+								price: 150,
+								taxRateId: 'tax_vat20',
+								description: 'Workshop',
+								discount: 0,
+								buyPrice: 0,
+								discountType: '',
+								productId: '',
+							},
 							// ... and only the fields that differ from their defaults (quantity 1 is n8n's to fill in).
 							{ productId: SOFTWARE_LICENCE, price: 1200 },
 						],
@@ -331,7 +405,12 @@ describe(`Every resource in real n8n ${env.n8nVersion}`, () => {
 					additionalFields: {
 						subject: 'Spring project',
 						status: 'SENT',
-						salesPersonId: { __rl: true, mode: 'list', value: SAM_SELLER, cachedResultName: 'Sam Seller' },
+						salesPersonId: {
+							__rl: true,
+							mode: 'list',
+							value: SAM_SELLER,
+							cachedResultName: 'Sam Seller',
+						},
 						tags: '3, 7',
 					},
 				},
@@ -347,18 +426,48 @@ describe(`Every resource in real n8n ${env.n8nVersion}`, () => {
 				salesPersonId: SAM_SELLER,
 				tags: [3, 7],
 				lineItems: [
-					{ name: 'Consulting', quantity: 2, price: 150, taxRateId: 'tax_vat20', description: 'Workshop' },
+					{
+						name: 'Consulting',
+						quantity: 2,
+						price: 150,
+						taxRateId: 'tax_vat20',
+						description: 'Workshop',
+					},
 					{ productId: SOFTWARE_LICENCE, quantity: 1, price: 1200 },
 				],
 			});
 			expect(run.items).toHaveLength(1);
 			const invoice = run.items[0];
 			// salesPersonId goes out as the user's public ID and comes back as the API's number for that user.
-			expect(invoice).toMatchObject({ clientId: ACME, status: 'SENT', salesPersonId: 3, tags: [3, 7], subTotal: 1500, taxTotal: 60, discountTotal: 0, total: 1560, pendingTotal: 1560 });
+			expect(invoice).toMatchObject({
+				clientId: ACME,
+				status: 'SENT',
+				salesPersonId: 3,
+				tags: [3, 7],
+				subTotal: 1500,
+				taxTotal: 60,
+				discountTotal: 0,
+				total: 1560,
+				pendingTotal: 1560,
+			});
 			expect(invoice.lineItems).toEqual([
-				expect.objectContaining({ name: 'Consulting', quantity: 2, price: 150, tax: 20, amount: 300, taxAmount: 60, productId: null }),
+				expect.objectContaining({
+					name: 'Consulting',
+					quantity: 2,
+					price: 150,
+					tax: 20,
+					amount: 300,
+					taxAmount: 60,
+					productId: null,
+				}),
 				// The API answers with the product's numeric ID; the node passes it on as it is.
-				expect.objectContaining({ name: 'Software licence', quantity: 1, price: 1200, amount: 1200, productId: 102 }),
+				expect.objectContaining({
+					name: 'Software licence',
+					quantity: 1,
+					price: 1200,
+					amount: 1200,
+					productId: 102,
+				}),
 			]);
 		});
 
@@ -392,10 +501,27 @@ describe(`Every resource in real n8n ${env.n8nVersion}`, () => {
 			expect(Date.parse(body.dueDate) - Date.parse(body.date)).toBeGreaterThan(13 * 24 * 3_600_000);
 			expect(Date.parse(body.dueDate) - Date.parse(body.date)).toBeLessThan(15 * 24 * 3_600_000);
 			const invoice = run.items[0];
-			expect(invoice).toMatchObject({ clientId: ACME, status: 'DRAFT', subTotal: 950, discountTotal: 50, taxTotal: 0, total: 900 });
+			expect(invoice).toMatchObject({
+				clientId: ACME,
+				status: 'DRAFT',
+				subTotal: 950,
+				discountTotal: 50,
+				taxTotal: 0,
+				total: 900,
+			});
 			expect(invoice.lineItems).toEqual([
-				expect.objectContaining({ name: 'Setup', amount: 500, discountAmount: 50, productId: null }),
-				expect.objectContaining({ name: 'Consulting hour', quantity: 3, amount: 450, productId: 101 }),
+				expect.objectContaining({
+					name: 'Setup',
+					amount: 500,
+					discountAmount: 50,
+					productId: null,
+				}),
+				expect.objectContaining({
+					name: 'Consulting hour',
+					quantity: 3,
+					amount: 450,
+					productId: 101,
+				}),
 			]);
 		});
 
@@ -408,7 +534,8 @@ describe(`Every resource in real n8n ${env.n8nVersion}`, () => {
 					date: '2026-03-01',
 					dueDate: '2026-03-31',
 					lineItemsSource: 'json',
-					lineItemsJson: '[{"name": "Consulting", "quantity": 1, "price": 100, "taxRateId": "tax_does_not_exist"}]',
+					lineItemsJson:
+						'[{"name": "Consulting", "quantity": 1, "price": 100, "taxRateId": "tax_does_not_exist"}]',
 					additionalFields: {},
 				},
 			});
@@ -423,15 +550,26 @@ describe(`Every resource in real n8n ${env.n8nVersion}`, () => {
 
 	describe('Client, product and user', () => {
 		it('gets a client by ID', async () => {
-			const run = await runAction({ parameters: { resource: 'client', operation: 'get', clientId: ACME } });
+			const run = await runAction({
+				parameters: { resource: 'client', operation: 'get', clientId: ACME },
+			});
 			expectSucceeded(run);
 			expect(await calls()).toEqual([`GET /api/v1/clients/${ACME} 200`]);
 			await expectPlainRead();
-			expect(run.items).toEqual([expect.objectContaining({ id: ACME, name: 'Acme Corporation', type: 'company', email: 'billing@acme.example' })]);
+			expect(run.items).toEqual([
+				expect.objectContaining({
+					id: ACME,
+					name: 'Acme Corporation',
+					type: 'company',
+					email: 'billing@acme.example',
+				}),
+			]);
 		});
 
 		it('fails with a 404 on an unknown client', async () => {
-			const run = await runAction({ parameters: { resource: 'client', operation: 'get', clientId: 'cli_does_not_exist' } });
+			const run = await runAction({
+				parameters: { resource: 'client', operation: 'get', clientId: 'cli_does_not_exist' },
+			});
 			expect(run.execution.status).toBe('error');
 			const error = nodeError(run.execution);
 			expect(error?.message).toMatch(/404 NOT_FOUND/);
@@ -441,29 +579,63 @@ describe(`Every resource in real n8n ${env.n8nVersion}`, () => {
 		});
 
 		it('gets a product by ID', async () => {
-			const run = await runAction({ parameters: { resource: 'product', operation: 'get', productId: SOFTWARE_LICENCE } });
+			const run = await runAction({
+				parameters: { resource: 'product', operation: 'get', productId: SOFTWARE_LICENCE },
+			});
 			expectSucceeded(run);
 			expect(await calls()).toEqual([`GET /api/v1/products/${SOFTWARE_LICENCE} 200`]);
 			await expectPlainRead();
-			expect(run.items).toEqual([{ id: SOFTWARE_LICENCE, name: 'Software licence', price: 1200, type: 'PRODUCT', isActive: true, description: 'Annual licence, one seat', sku: 'LIC-ANNUAL' }]);
+			expect(run.items).toEqual([
+				{
+					id: SOFTWARE_LICENCE,
+					name: 'Software licence',
+					price: 1200,
+					type: 'PRODUCT',
+					isActive: true,
+					description: 'Annual licence, one seat',
+					sku: 'LIC-ANNUAL',
+				},
+			]);
 		});
 
 		it('searches users with the "search" query parameter', async () => {
 			const run = await runAction({
-				parameters: { resource: 'user', operation: 'getMany', returnAll: false, limit: 10, filters: { search: 'seller', active: true } },
+				parameters: {
+					resource: 'user',
+					operation: 'getMany',
+					returnAll: false,
+					limit: 10,
+					filters: { search: 'seller', active: true },
+				},
 			});
 			expectSucceeded(run);
 			expect(await calls()).toEqual(['GET /api/v1/users 200']);
-			expect((await apiRequests())[0].query).toEqual({ search: 'seller', active: 'true', limit: '10' });
-			expect(run.items).toEqual([expect.objectContaining({ firstName: 'Sam', lastName: 'Seller', email: 'sam.seller@example.com' })]);
+			expect((await apiRequests())[0].query).toEqual({
+				search: 'seller',
+				active: 'true',
+				limit: '10',
+			});
+			expect(run.items).toEqual([
+				expect.objectContaining({
+					firstName: 'Sam',
+					lastName: 'Seller',
+					email: 'sam.seller@example.com',
+				}),
+			]);
 		});
 	});
 
 	describe('Contact (API v2)', () => {
 		it('Return All reads the 250 contacts in 3 pages of pageSize 100, following meta.nextCursor', async () => {
-			const run = await runAction({ parameters: { resource: 'contact', operation: 'getMany', returnAll: true, filters: {} } });
+			const run = await runAction({
+				parameters: { resource: 'contact', operation: 'getMany', returnAll: true, filters: {} },
+			});
 			expectSucceeded(run);
-			expect(await calls()).toEqual(['GET /api/v2/contacts 200', 'GET /api/v2/contacts 200', 'GET /api/v2/contacts 200']);
+			expect(await calls()).toEqual([
+				'GET /api/v2/contacts 200',
+				'GET /api/v2/contacts 200',
+				'GET /api/v2/contacts 200',
+			]);
 			const requests = await apiRequests();
 			const first = await v2Page('/contacts', { pageSize: '100' });
 			const second = await v2Page('/contacts', { pageSize: '100', cursor: first.meta.nextCursor });
@@ -475,7 +647,10 @@ describe(`Every resource in real n8n ${env.n8nVersion}`, () => {
 			expect(run.items).toHaveLength(250);
 			expect(new Set(run.items.map((contact) => contact.id)).size).toBe(250);
 			expect(run.items[0]).toMatchObject({ id: seededId('con_', 'contact:1'), number: 'CT-00001' });
-			expect(run.items[249]).toMatchObject({ id: seededId('con_', 'contact:250'), number: 'CT-00250' });
+			expect(run.items[249]).toMatchObject({
+				id: seededId('con_', 'contact:250'),
+				number: 'CT-00250',
+			});
 		});
 	});
 
@@ -493,13 +668,30 @@ describe(`Every resource in real n8n ${env.n8nVersion}`, () => {
 
 		it('creates a subscription; only its output holds the secret', async () => {
 			const run = await runAction({
-				parameters: { resource: 'webhook', operation: 'create', name: 'E2E orders', url, events: ['lead.created', 'invoice.paid'], customEvents: 'invoice.overdue' },
+				parameters: {
+					resource: 'webhook',
+					operation: 'create',
+					name: 'E2E orders',
+					url,
+					events: ['lead.created', 'invoice.paid'],
+					customEvents: 'invoice.overdue',
+				},
 			});
 			expectSucceeded(run);
 			expect(await calls()).toEqual(['POST /api/v1/webhooks 200']);
-			expect((await apiRequests())[0].body).toEqual({ name: 'E2E orders', url, events: ['lead.created', 'invoice.paid', 'invoice.overdue'] });
+			expect((await apiRequests())[0].body).toEqual({
+				name: 'E2E orders',
+				url,
+				events: ['lead.created', 'invoice.paid', 'invoice.overdue'],
+			});
 			expect(run.items).toEqual([
-				expect.objectContaining({ name: 'E2E orders', url, events: ['lead.created', 'invoice.paid', 'invoice.overdue'], status: 'active', secret: expect.stringMatching(/^whsec_/) }),
+				expect.objectContaining({
+					name: 'E2E orders',
+					url,
+					events: ['lead.created', 'invoice.paid', 'invoice.overdue'],
+					status: 'active',
+					secret: expect.stringMatching(/^whsec_/),
+				}),
 			]);
 			subscriptionId = run.items[0].id;
 			const [stored] = await crm.webhooks();
@@ -507,22 +699,40 @@ describe(`Every resource in real n8n ${env.n8nVersion}`, () => {
 		});
 
 		it('gets it, and lists it, without any secret', async () => {
-			const got = await runAction({ parameters: { resource: 'webhook', operation: 'get', webhookId: subscriptionId } });
+			const got = await runAction({
+				parameters: { resource: 'webhook', operation: 'get', webhookId: subscriptionId },
+			});
 			expectSucceeded(got);
-			expect(got.items).toEqual([expect.objectContaining({ id: subscriptionId, name: 'E2E orders', url })]);
+			expect(got.items).toEqual([
+				expect.objectContaining({ id: subscriptionId, name: 'E2E orders', url }),
+			]);
 			expect(JSON.stringify(got.items)).not.toMatch(/secret|whsec_/i);
 
-			const listed = await runAction({ parameters: { resource: 'webhook', operation: 'getMany', returnAll: true } });
+			const listed = await runAction({
+				parameters: { resource: 'webhook', operation: 'getMany', returnAll: true },
+			});
 			expectSucceeded(listed);
-			expect(listed.items).toEqual([expect.objectContaining({ id: subscriptionId, name: 'E2E orders', url, events: ['lead.created', 'invoice.paid', 'invoice.overdue'] })]);
+			expect(listed.items).toEqual([
+				expect.objectContaining({
+					id: subscriptionId,
+					name: 'E2E orders',
+					url,
+					events: ['lead.created', 'invoice.paid', 'invoice.overdue'],
+				}),
+			]);
 			expect(JSON.stringify(listed.items)).not.toMatch(/secret|whsec_/i);
 
-			expect(await calls()).toEqual([`GET /api/v1/webhooks/${subscriptionId} 200`, 'GET /api/v1/webhooks 200']);
+			expect(await calls()).toEqual([
+				`GET /api/v1/webhooks/${subscriptionId} 200`,
+				'GET /api/v1/webhooks 200',
+			]);
 			expect((await apiRequests())[1].query).toEqual({ limit: '100' });
 		});
 
 		it('deletes it', async () => {
-			const run = await runAction({ parameters: { resource: 'webhook', operation: 'delete', webhookId: subscriptionId } });
+			const run = await runAction({
+				parameters: { resource: 'webhook', operation: 'delete', webhookId: subscriptionId },
+			});
 			expectSucceeded(run);
 			expect(await calls()).toEqual([`DELETE /api/v1/webhooks/${subscriptionId} 204`]);
 			expect(run.items).toEqual([{ deleted: true, id: subscriptionId }]);
@@ -558,28 +768,45 @@ describe(`Every resource in real n8n ${env.n8nVersion}`, () => {
 		});
 
 		it('POST sends the JSON body and outputs the response', async () => {
-			const run = await runAction({
-				parameters: {
-					resource: 'customApiRequest',
-					operation: 'request',
-					method: 'POST',
-					apiVersion: 'v1',
-					path: '/leads',
-					queryParameters: {},
-					jsonBody: '={{ JSON.stringify({ name: $json.body.name, email: "custom@example.com", priorityScore: 7 }) }}',
-				},
+			const run = await runAction(
+				{
+					parameters: {
+						resource: 'customApiRequest',
+						operation: 'request',
+						method: 'POST',
+						apiVersion: 'v1',
+						path: '/leads',
+						queryParameters: {},
+						jsonBody:
+							'={{ JSON.stringify({ name: $json.body.name, email: "custom@example.com", priorityScore: 7 }) }}',
+					},
 				},
 				{ name: 'Custom Request Lead' },
 			);
 			expectSucceeded(run);
 			expect(await calls()).toEqual(['POST /api/v1/leads 200']);
-			expect((await apiRequests())[0].body).toEqual({ name: 'Custom Request Lead', email: 'custom@example.com', priorityScore: 7 });
-			expect(run.items).toEqual([expect.objectContaining({ name: 'Custom Request Lead', email: 'custom@example.com', priorityScore: 7, archived: false })]);
+			expect((await apiRequests())[0].body).toEqual({
+				name: 'Custom Request Lead',
+				email: 'custom@example.com',
+				priorityScore: 7,
+			});
+			expect(run.items).toEqual([
+				expect.objectContaining({
+					name: 'Custom Request Lead',
+					email: 'custom@example.com',
+					priorityScore: 7,
+					archived: false,
+				}),
+			]);
 			expect(run.items[0].id).toMatch(/^lead_/);
 		});
 
 		it('DELETE sends no body for an empty JSON body and outputs success for the empty 204 answer', async () => {
-			const subscription = await crm.api('POST', '/webhooks', { name: 'to delete', url: 'https://hooks.example.com/delete-me', events: ['lead.created'] });
+			const subscription = await crm.api('POST', '/webhooks', {
+				name: 'to delete',
+				url: 'https://hooks.example.com/delete-me',
+				events: ['lead.created'],
+			});
 			await crm.clearRequests();
 			const run = await runAction({
 				parameters: {

@@ -11,7 +11,17 @@
 import { randomUUID } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 
-import { e2eEnv, finishedExecutions, n8nClient, restartN8n, sandbox, triggerWorkflow, waitFor, waitForWebhook, withActiveWorkflow } from './lib';
+import {
+	e2eEnv,
+	finishedExecutions,
+	n8nClient,
+	restartN8n,
+	sandbox,
+	triggerWorkflow,
+	waitFor,
+	waitForWebhook,
+	withActiveWorkflow,
+} from './lib';
 import { webhookNode } from '../../scripts/lib/n8n';
 
 jest.setTimeout(600_000);
@@ -39,7 +49,11 @@ async function subscriptionsAt(url: string): Promise<any[]> {
 async function expectEventArrives(workflowId: string, name: string): Promise<void> {
 	const before = (await finishedExecutions(workflowId)).length;
 	await crm.api('POST', '/leads', { name });
-	await waitFor(async () => (await finishedExecutions(workflowId)).length > before, 30_000, `an execution for "${name}"`);
+	await waitFor(
+		async () => (await finishedExecutions(workflowId)).length > before,
+		30_000,
+		`an execution for "${name}"`,
+	);
 }
 
 /**
@@ -47,13 +61,26 @@ async function expectEventArrives(workflowId: string, name: string): Promise<voi
  * whatever the old URL answers), retired and named in a warning. The old URL still reaches this same n8n, so its
  * delivery is answered 410 (the CRM disables it) and runs nothing: one event still runs the trigger exactly once.
  */
-async function expectOldUrlAccountedFor(workflowId: string, oldUrl: string, old: { id: string }, name: string): Promise<void> {
+async function expectOldUrlAccountedFor(
+	workflowId: string,
+	oldUrl: string,
+	old: { id: string },
+	name: string,
+): Promise<void> {
 	expect((await subscriptionsAt(oldUrl)).map((s) => s.id)).toEqual([old.id]);
 	expect(readFileSync(env.logFile, 'utf8')).toContain(`kept webhook subscription ${old.id}`);
 	const before = (await finishedExecutions(workflowId)).length;
 	await crm.api('POST', '/leads', { name });
-	await waitFor(async () => (await finishedExecutions(workflowId)).length > before, 30_000, `an execution for "${name}"`);
-	await waitFor(async () => (await crm.webhooks()).find((s) => s.id === old.id)?.status === 'disabled', 30_000, 'the kept old subscription to be disabled by its 410');
+	await waitFor(
+		async () => (await finishedExecutions(workflowId)).length > before,
+		30_000,
+		`an execution for "${name}"`,
+	);
+	await waitFor(
+		async () => (await crm.webhooks()).find((s) => s.id === old.id)?.status === 'disabled',
+		30_000,
+		'the kept old subscription to be disabled by its 410',
+	);
 	await crm.api('DELETE', `/webhooks/${old.id}`);
 	expect((await finishedExecutions(workflowId)).length).toBe(before + 1);
 }
@@ -97,7 +124,9 @@ describe(`Lost subscriptions and n8n's URL in real n8n ${env.n8nVersion}`, () =>
 			await crm.clearRequests();
 			await restartN8n();
 			expect(await subscriptionsAt(urlOf(workflow))).toEqual([]);
-			expect((await crm.requests()).filter((request) => request.path.startsWith('/api/v1/webhooks'))).toEqual([]);
+			expect(
+				(await crm.requests()).filter((request) => request.path.startsWith('/api/v1/webhooks')),
+			).toEqual([]);
 			await republish(id);
 		} else {
 			await restartN8n();
@@ -109,14 +138,16 @@ describe(`Lost subscriptions and n8n's URL in real n8n ${env.n8nVersion}`, () =>
 		await expectEventArrives(id, 'After the repair');
 	});
 
-	it('after a restart with another WEBHOOK_URL, the subscription follows n8n\'s URL by the rule of this n8n', async () => {
+	it("after a restart with another WEBHOOK_URL, the subscription follows n8n's URL by the rule of this n8n", async () => {
 		const { workflow, id, subscription } = await activeTrigger('repair: URL change');
 		const alias = env.webhookAliasUrl as string;
 		try {
 			await restartN8n({ webhookUrl: 'alias' });
 			if (publicationService) {
 				// 2.41: still at the old URL until the workflow is re-published.
-				expect((await subscriptionsAt(urlOf(workflow))).map((s) => s.id)).toEqual([subscription.id]);
+				expect((await subscriptionsAt(urlOf(workflow))).map((s) => s.id)).toEqual([
+					subscription.id,
+				]);
 				await republish(id);
 			}
 			expect(await subscriptionsAt(urlOf(workflow, alias))).toHaveLength(1);
@@ -127,7 +158,7 @@ describe(`Lost subscriptions and n8n's URL in real n8n ${env.n8nVersion}`, () =>
 		}
 	});
 
-	it('the 2.41 rule as a workflow runs it: n8n\'s own n8n node unpublishes and publishes the trigger\'s workflow, which repairs it', async () => {
+	it("the 2.41 rule as a workflow runs it: n8n's own n8n node unpublishes and publishes the trigger's workflow, which repairs it", async () => {
 		const { workflow, id, subscription } = await activeTrigger('repair: by the n8n node');
 		await crm.api('DELETE', `/webhooks/${subscription.id}`);
 
@@ -144,7 +175,12 @@ describe(`Lost subscriptions and n8n's URL in real n8n ${env.n8nVersion}`, () =>
 			type: 'n8n-nodes-base.n8n',
 			typeVersion: 1,
 			position: [x, 0],
-			parameters: { resource: 'workflow', operation, workflowId: { __rl: true, mode: 'id', value: id }, requestOptions: {} },
+			parameters: {
+				resource: 'workflow',
+				operation,
+				workflowId: { __rl: true, mode: 'id', value: id },
+				requestOptions: {},
+			},
 			credentials: { n8nApi: { id: credential.id, name: credential.name } },
 		});
 		const repair = {
@@ -163,13 +199,21 @@ describe(`Lost subscriptions and n8n's URL in real n8n ${env.n8nVersion}`, () =>
 			await withActiveWorkflow(repair, async () => {
 				const url = `${env.n8nUrl}/webhook/${path}`;
 				await waitForWebhook(url);
-				const response = await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}' });
+				const response = await fetch(url, {
+					method: 'POST',
+					headers: { 'content-type': 'application/json' },
+					body: '{}',
+				});
 				expect(response.status).toBe(200);
 			});
-			const after = await waitFor(async () => {
-				const now = await subscriptionsAt(urlOf(workflow));
-				return now.length > 0 ? now : undefined;
-			}, 60_000, 'the subscription to come back');
+			const after = await waitFor(
+				async () => {
+					const now = await subscriptionsAt(urlOf(workflow));
+					return now.length > 0 ? now : undefined;
+				},
+				60_000,
+				'the subscription to come back',
+			);
 			expect(after).toHaveLength(1);
 			await n8n.waitForPublication(id, 'published');
 			await expectEventArrives(id, 'After the repair by the n8n node');
@@ -185,9 +229,13 @@ describe(`Lost subscriptions and n8n's URL in real n8n ${env.n8nVersion}`, () =>
 			const { id } = await n8n.createWorkflow(workflow);
 			created.push(id);
 			await crm.clearRequests();
-			await expect(n8n.activate(id)).rejects.toThrow(/The API refused the event names invoice\.paid/);
+			await expect(n8n.activate(id)).rejects.toThrow(
+				/The API refused the event names invoice\.paid/,
+			);
 			expect(await subscriptionsAt(urlOf(workflow))).toEqual([]);
-			const creates = (await crm.requests()).filter((request) => request.method === 'POST' && request.path === '/api/v1/webhooks');
+			const creates = (await crm.requests()).filter(
+				(request) => request.method === 'POST' && request.path === '/api/v1/webhooks',
+			);
 			const stored = await n8n.api<{ active: boolean }>('GET', `/workflows/${id}`);
 			if (publicationService) {
 				// Published, with the trigger's error in its publication status (what the editor shows), after n8n's
@@ -195,7 +243,9 @@ describe(`Lost subscriptions and n8n's URL in real n8n ${env.n8nVersion}`, () =>
 				expect(stored.active).toBe(true);
 				const status = await n8n.publicationStatus(id);
 				expect(status?.status).toBe('failed');
-				expect(status?.triggers[0].errorMessage).toMatch(/The API refused the event names invoice\.paid/);
+				expect(status?.triggers[0].errorMessage).toMatch(
+					/The API refused the event names invoice\.paid/,
+				);
 				expect(creates.length).toBeGreaterThan(1);
 			} else {
 				expect(stored.active).toBe(false);
@@ -208,35 +258,53 @@ describe(`Lost subscriptions and n8n's URL in real n8n ${env.n8nVersion}`, () =>
 
 	// Only where the setting exists: n8n 2.41 (and later) with its publication service on by default.
 	const onPublicationService = env.runtime === 'current' ? it : it.skip;
-	onPublicationService('with N8N_USE_WORKFLOW_PUBLICATION_SERVICE=false, n8n 2.41 repairs at restart and follows the URL, as 2.38 did', async () => {
-		if (!publicationService) return;
-		try {
-			await restartN8n({ publicationService: false });
-			expect(await n8n.usesPublicationService()).toBe(false);
-			const { workflow, id, subscription } = await activeTrigger('repair: publication service off');
+	onPublicationService(
+		'with N8N_USE_WORKFLOW_PUBLICATION_SERVICE=false, n8n 2.41 repairs at restart and follows the URL, as 2.38 did',
+		async () => {
+			if (!publicationService) return;
+			try {
+				await restartN8n({ publicationService: false });
+				expect(await n8n.usesPublicationService()).toBe(false);
+				const { workflow, id, subscription } = await activeTrigger(
+					'repair: publication service off',
+				);
 
-			await crm.api('DELETE', `/webhooks/${subscription.id}`);
-			await restartN8n({ publicationService: false });
-			const repaired = await waitFor(async () => {
-				const now = await subscriptionsAt(urlOf(workflow));
-				return now.length > 0 ? now : undefined;
-			}, 60_000, 'the subscription to come back');
-			expect(repaired).toHaveLength(1);
-			expect(repaired[0].id).not.toBe(subscription.id);
-			await expectEventArrives(id, 'After the repair at restart');
+				await crm.api('DELETE', `/webhooks/${subscription.id}`);
+				await restartN8n({ publicationService: false });
+				const repaired = await waitFor(
+					async () => {
+						const now = await subscriptionsAt(urlOf(workflow));
+						return now.length > 0 ? now : undefined;
+					},
+					60_000,
+					'the subscription to come back',
+				);
+				expect(repaired).toHaveLength(1);
+				expect(repaired[0].id).not.toBe(subscription.id);
+				await expectEventArrives(id, 'After the repair at restart');
 
-			const alias = env.webhookAliasUrl as string;
-			await restartN8n({ webhookUrl: 'alias', publicationService: false });
-			const moved = await waitFor(async () => {
-				const now = await subscriptionsAt(urlOf(workflow, alias));
-				return now.length > 0 ? now : undefined;
-			}, 60_000, 'the subscription to follow the URL');
-			expect(moved).toHaveLength(1);
-			await expectOldUrlAccountedFor(id, urlOf(workflow), repaired[0], 'After the URL change at restart');
-			await removeCreated();
-		} finally {
-			await removeCreated();
-			await restartN8n();
-		}
-	});
+				const alias = env.webhookAliasUrl as string;
+				await restartN8n({ webhookUrl: 'alias', publicationService: false });
+				const moved = await waitFor(
+					async () => {
+						const now = await subscriptionsAt(urlOf(workflow, alias));
+						return now.length > 0 ? now : undefined;
+					},
+					60_000,
+					'the subscription to follow the URL',
+				);
+				expect(moved).toHaveLength(1);
+				await expectOldUrlAccountedFor(
+					id,
+					urlOf(workflow),
+					repaired[0],
+					'After the URL change at restart',
+				);
+				await removeCreated();
+			} finally {
+				await removeCreated();
+				await restartN8n();
+			}
+		},
+	);
 });

@@ -8,7 +8,16 @@
  */
 import { readFileSync } from 'node:fs';
 
-import { e2eEnv, n8nClient, nodeError, nodeOutput, pollingWorkflow, runAction, sandbox, waitFor } from './lib';
+import {
+	e2eEnv,
+	n8nClient,
+	nodeError,
+	nodeOutput,
+	pollingWorkflow,
+	runAction,
+	sandbox,
+	waitFor,
+} from './lib';
 
 const env = e2eEnv();
 const crm = sandbox(env);
@@ -21,7 +30,11 @@ const KEY = 'sk_e2e_R3dact/Me9+Pl3ase==';
 const FRAGMENTS = ['R3dact', 'Me9+', 'Pl3ase'];
 const shows = (text: string): string[] => FRAGMENTS.filter((fragment) => text.includes(fragment));
 
-const getLead = (id: unknown) => ({ resource: 'lead', operation: 'get', leadId: { __rl: true, mode: 'id', value: id } });
+const getLead = (id: unknown) => ({
+	resource: 'lead',
+	operation: 'get',
+	leadId: { __rl: true, mode: 'id', value: id },
+});
 
 beforeEach(async () => {
 	await crm.control('DELETE', '/faults');
@@ -37,63 +50,122 @@ describe(`a key echoed JSON-escaped, in real n8n ${env.n8nVersion}`, () => {
 	let logFrom = 0;
 
 	beforeAll(async () => {
-		credential = await n8n.createCredential(`e2e escaped key ${Date.now()}`, { baseUrl: env.sandboxUrl, apiKey: KEY, requestsPerMinute: 600 });
+		credential = await n8n.createCredential(`e2e escaped key ${Date.now()}`, {
+			baseUrl: env.sandboxUrl,
+			apiKey: KEY,
+			requestsPerMinute: 600,
+		});
 		logFrom = readFileSync(env.logFile).length;
 	});
 
 	const withKey = () => ({ ...env, credentials: { ...env.credentials, admin: credential } });
 
 	it('a 401 echoing it: redacted in the Continue On Fail output and the stored execution', async () => {
-		await crm.fault({ status: 401, echoKey: 'escaped', method: 'GET', pathPrefix: '/api/v1/leads/lead_echo_401' });
+		await crm.fault({
+			status: 401,
+			echoKey: 'escaped',
+			method: 'GET',
+			pathPrefix: '/api/v1/leads/lead_echo_401',
+		});
 
-		const run = await runAction({ parameters: getLead('lead_echo_401'), continueOnFail: true }, {}, withKey());
+		const run = await runAction(
+			{ parameters: getLead('lead_echo_401'), continueOnFail: true },
+			{},
+			withKey(),
+		);
 
 		// The sandbox did echo it, escaped: the answer carried the key the node sent.
-		const request = (await crm.requests()).find((entry) => entry.path === '/api/v1/leads/lead_echo_401');
+		const request = (await crm.requests()).find(
+			(entry) => entry.path === '/api/v1/leads/lead_echo_401',
+		);
 		expect(request?.status).toBe(401);
 		expect(request?.headers['x-api-key']).toBe(KEY);
-		expect(JSON.stringify(run.items)).toContain('The API key [redacted] is not valid for this workspace.');
+		expect(JSON.stringify(run.items)).toContain(
+			'The API key [redacted] is not valid for this workspace.',
+		);
 		expect(shows(JSON.stringify(run.items))).toEqual([]);
 		expect(shows(JSON.stringify(run.execution))).toEqual([]);
 	});
 
-	it('a 401 echoing it without Continue On Fail: the execution\'s error is redacted', async () => {
-		await crm.fault({ status: 401, echoKey: 'escaped', method: 'GET', pathPrefix: '/api/v1/leads/lead_echo_err' });
+	it("a 401 echoing it without Continue On Fail: the execution's error is redacted", async () => {
+		await crm.fault({
+			status: 401,
+			echoKey: 'escaped',
+			method: 'GET',
+			pathPrefix: '/api/v1/leads/lead_echo_err',
+		});
 
 		const run = await runAction({ parameters: getLead('lead_echo_err') }, {}, withKey());
 
 		expect(run.execution.status).toBe('error');
-		expect(nodeError(run.execution)?.message).toBe('The CRM API answered 401 UNAUTHORIZED: The API key [redacted] is not valid for this workspace.');
+		expect(nodeError(run.execution)?.message).toBe(
+			'The CRM API answered 401 UNAUTHORIZED: The API key [redacted] is not valid for this workspace.',
+		);
 		expect(shows(JSON.stringify(run.execution))).toEqual([]);
 	});
 
 	it('a 200 record echoing it: output with the field redacted, the record otherwise as sent', async () => {
-		await crm.fault({ status: 200, echoKey: 'escaped', method: 'GET', pathPrefix: '/api/v1/leads/lead_echo_200' });
+		await crm.fault({
+			status: 200,
+			echoKey: 'escaped',
+			method: 'GET',
+			pathPrefix: '/api/v1/leads/lead_echo_200',
+		});
 
 		const run = await runAction({ parameters: getLead('lead_echo_200') }, {}, withKey());
 
 		expect(run.execution.status).toBe('success');
 		expect(nodeOutput(run.execution, 'CRM Invoicing')).toEqual([
-			expect.objectContaining({ id: 'lead_echo', name: 'Echo', title: 'Key [redacted]', customFields: { apiKey: '[redacted]' } }),
+			expect.objectContaining({
+				id: 'lead_echo',
+				name: 'Echo',
+				title: 'Key [redacted]',
+				customFields: { apiKey: '[redacted]' },
+			}),
 		]);
 		expect(shows(JSON.stringify(run.execution))).toEqual([]);
 	});
 
-	it('a polling trigger on it: its warning in n8n\'s log, and its failed poll, show it redacted; the log has no spelling of it', async () => {
+	it("a polling trigger on it: its warning in n8n's log, and its failed poll, show it redacted; the log has no spelling of it", async () => {
 		// Each poll's list holds one lead without an id whose name echoes the key: the trigger names it in a warning.
-		await crm.fault({ status: 200, echoKey: 'escaped', method: 'GET', pathPrefix: '/api/v1/leads', count: 1_000 });
-		const workflow = await n8n.createWorkflow(pollingWorkflow(`e2e escaped key poll ${Date.now()}`, ['newLead'], {}, withKey()));
+		await crm.fault({
+			status: 200,
+			echoKey: 'escaped',
+			method: 'GET',
+			pathPrefix: '/api/v1/leads',
+			count: 1_000,
+		});
+		const workflow = await n8n.createWorkflow(
+			pollingWorkflow(`e2e escaped key poll ${Date.now()}`, ['newLead'], {}, withKey()),
+		);
 		const logText = () => readFileSync(env.logFile).subarray(logFrom).toString('utf8');
 		try {
 			await n8n.activate(workflow.id);
-			await waitFor(async () => logText().includes('without an id ("Key [redacted]")'), 30_000, 'the trigger\'s warning in n8n\'s log');
+			await waitFor(
+				async () => logText().includes('without an id ("Key [redacted]")'),
+				30_000,
+				"the trigger's warning in n8n's log",
+			);
 			// Then the polls fail on a 401 that echoes the key: n8n logs the error (2.41) or stores it as an execution (1.x).
 			await crm.control('DELETE', '/faults');
-			await crm.fault({ status: 401, echoKey: 'escaped', method: 'GET', pathPrefix: '/api/v1/leads', count: 1_000 });
-			const failed = await waitFor(async () => {
-				const stored = JSON.stringify(await n8n.executions(workflow.id));
-				return logText().includes('The API key [redacted] is not valid') || stored.includes('The API key [redacted] is not valid') ? stored : undefined;
-			}, 40_000, 'the failed poll\'s error');
+			await crm.fault({
+				status: 401,
+				echoKey: 'escaped',
+				method: 'GET',
+				pathPrefix: '/api/v1/leads',
+				count: 1_000,
+			});
+			const failed = await waitFor(
+				async () => {
+					const stored = JSON.stringify(await n8n.executions(workflow.id));
+					return logText().includes('The API key [redacted] is not valid') ||
+						stored.includes('The API key [redacted] is not valid')
+						? stored
+						: undefined;
+				},
+				40_000,
+				"the failed poll's error",
+			);
 			expect(shows(failed)).toEqual([]);
 		} finally {
 			await crm.control('DELETE', '/faults');
@@ -107,7 +179,12 @@ describe(`a key echoed JSON-escaped, in real n8n ${env.n8nVersion}`, () => {
 describe(`a redirect of the same host out of the API, in real n8n ${env.n8nVersion}`, () => {
 	it('Lead → Get answered 302 to /admin/export-all: an error naming it, and nothing reaches /admin', async () => {
 		const lead = await crm.api('POST', '/leads', { name: 'Redirected' });
-		await crm.fault({ status: 302, location: '/admin/export-all', method: 'GET', pathPrefix: `/api/v1/leads/${lead.id}` });
+		await crm.fault({
+			status: 302,
+			location: '/admin/export-all',
+			method: 'GET',
+			pathPrefix: `/api/v1/leads/${lead.id}`,
+		});
 
 		const run = await runAction({ parameters: getLead(lead.id) });
 
@@ -116,7 +193,9 @@ describe(`a redirect of the same host out of the API, in real n8n ${env.n8nVersi
 			'The CRM API answered 302 with a redirect to /admin/export-all, outside the API (/api/v1 or /api/v2). The node did not follow it: the API key was not sent there',
 		);
 		const requests = await crm.requests();
-		expect(requests.filter((request) => request.path === `/api/v1/leads/${lead.id}`)).toHaveLength(1);
+		expect(requests.filter((request) => request.path === `/api/v1/leads/${lead.id}`)).toHaveLength(
+			1,
+		);
 		expect(requests.filter((request) => !request.path.startsWith('/api/'))).toEqual([]);
 	});
 });
@@ -127,20 +206,32 @@ describe(`a CRM whose clock is 30 s behind, answering 429 for 8 s, in real n8n $
 		['without a Date header (5 s, then 10 s)', false],
 	])('%s: the lead arrives, in at most 3 requests', async (_what, sendDate) => {
 		const lead = await crm.api('POST', '/leads', { name: `Skewed ${String(sendDate)}` });
-		await crm.fault({ status: 429, forMs: 8_000, skewedClock: { skewMs: -30_000, sendDate }, method: 'GET', pathPrefix: `/api/v1/leads/${lead.id}` });
+		await crm.fault({
+			status: 429,
+			forMs: 8_000,
+			skewedClock: { skewMs: -30_000, sendDate },
+			method: 'GET',
+			pathPrefix: `/api/v1/leads/${lead.id}`,
+		});
 
 		const run = await runAction({ parameters: getLead(lead.id) });
 
 		expect(run.execution.status).toBe('success');
-		expect(nodeOutput(run.execution, 'CRM Invoicing')).toEqual([expect.objectContaining({ id: lead.id })]);
-		const requests = (await crm.requests()).filter((request) => request.path === `/api/v1/leads/${lead.id}`);
+		expect(nodeOutput(run.execution, 'CRM Invoicing')).toEqual([
+			expect.objectContaining({ id: lead.id }),
+		]);
+		const requests = (await crm.requests()).filter(
+			(request) => request.path === `/api/v1/leads/${lead.id}`,
+		);
 		expect(requests.map((request) => request.status).at(-1)).toBe(200);
 		// 0.x read the past date as 0 and sent 21 requests in about a second, then failed.
 		expect(requests.length).toBeGreaterThanOrEqual(2);
 		expect(requests.length).toBeLessThanOrEqual(3);
 		// The retries waited: none came within 4 s of the one before.
 		for (let index = 1; index < requests.length; index++) {
-			expect(Date.parse(requests[index].at) - Date.parse(requests[index - 1].at)).toBeGreaterThanOrEqual(4_000);
+			expect(
+				Date.parse(requests[index].at) - Date.parse(requests[index - 1].at),
+			).toBeGreaterThanOrEqual(4_000);
 		}
 	});
 });

@@ -46,12 +46,18 @@ const COPY_PORT = N8N_PORT + 4;
 const LISTENER_PORT = N8N_PORT + 6;
 
 const created: string[] = [];
-async function activeTrigger(name: string): Promise<{ workflow: ReturnType<typeof triggerWorkflow>; id: string; subscription: any }> {
+async function activeTrigger(
+	name: string,
+): Promise<{ workflow: ReturnType<typeof triggerWorkflow>; id: string; subscription: any }> {
 	const workflow = triggerWorkflow(name, ['lead.created']);
 	const { id } = await n8n.createWorkflow(workflow);
 	created.push(id);
 	await n8n.activate(id);
-	const subscription = await waitFor(async () => (await crm.webhooks()).find((s) => s.url === triggerUrl(workflow)), 30_000, 'the subscription');
+	const subscription = await waitFor(
+		async () => (await crm.webhooks()).find((s) => s.url === triggerUrl(workflow)),
+		30_000,
+		'the subscription',
+	);
 	return { workflow, id, subscription };
 }
 
@@ -67,7 +73,13 @@ afterEach(async () => {
 const PORTS_USE = `trigger-invariants.e2e (it uses n8n's port + 2, + 4 (and + 10004) and + 6)`;
 
 /** Every request an HTTP server received (method and path), and a way to close it. */
-async function listen(port: number, handle: (request: import('node:http').IncomingMessage, response: import('node:http').ServerResponse) => void): Promise<Server> {
+async function listen(
+	port: number,
+	handle: (
+		request: import('node:http').IncomingMessage,
+		response: import('node:http').ServerResponse,
+	) => void,
+): Promise<Server> {
 	await assertPortFree(port, PORTS_USE);
 	const server = createServer(handle);
 	await new Promise<void>((resolve) => server.listen(port, '127.0.0.1', resolve));
@@ -102,7 +114,14 @@ describe(`The trigger deletes only at its own URL and contacts only the CRM, in 
 				'http://169.254.169.254/latest/meta-data/',
 			];
 			const planted = [];
-			for (const url of internal) planted.push(await crm.api('POST', '/webhooks', { name: `n8n: planted [n8n:${tag}]`, url, events: ['lead.created'] }));
+			for (const url of internal)
+				planted.push(
+					await crm.api('POST', '/webhooks', {
+						name: `n8n: planted [n8n:${tag}]`,
+						url,
+						events: ['lead.created'],
+					}),
+				);
 			await crm.clearRequests();
 
 			// Re-published (every hook runs: delete, checkExists, create, and the sweep of leftovers), then unpublished.
@@ -112,11 +131,16 @@ describe(`The trigger deletes only at its own URL and contacts only the CRM, in 
 
 			expect(received).toEqual([]);
 			const all = await crm.webhooks();
-			for (const subscription of planted) expect(all.find((s) => s.id === subscription.id)).toMatchObject({ status: 'active' });
-			const deletes = (await crm.requests()).filter((request) => request.method === 'DELETE').map((request) => request.path);
-			for (const subscription of planted) expect(deletes).not.toContain(`/api/v1/webhooks/${subscription.id}`);
+			for (const subscription of planted)
+				expect(all.find((s) => s.id === subscription.id)).toMatchObject({ status: 'active' });
+			const deletes = (await crm.requests())
+				.filter((request) => request.method === 'DELETE')
+				.map((request) => request.path);
+			for (const subscription of planted)
+				expect(deletes).not.toContain(`/api/v1/webhooks/${subscription.id}`);
 			const log = readFileSync(env.logFile, 'utf8');
-			for (const subscription of planted) expect(log).toContain(`kept webhook subscription ${subscription.id}`);
+			for (const subscription of planted)
+				expect(log).toContain(`kept webhook subscription ${subscription.id}`);
 			for (const subscription of planted) await crm.api('DELETE', `/webhooks/${subscription.id}`);
 		} finally {
 			await close(listener);
@@ -125,28 +149,57 @@ describe(`The trigger deletes only at its own URL and contacts only the CRM, in 
 
 	it('forged deliveries to ten triggers start nothing and cost at most one question to the CRM', async () => {
 		const triggers = [];
-		for (let index = 0; index < 10; index++) triggers.push(await activeTrigger(`issue 22: forged ${index}`));
+		for (let index = 0; index < 10; index++)
+			triggers.push(await activeTrigger(`issue 22: forged ${index}`));
 		await crm.clearRequests();
 		const answers = await Promise.all(
 			triggers.flatMap(({ workflow }) =>
-				[1, 2].map(async (round) => await sendSignedDelivery(triggerUrl(workflow), FORGED_SECRET, `msg_forged_${workflow.nodes[0].webhookId}_${round}`, { event: 'lead.created', payload: { id: 'lead_forged' } })),
+				[1, 2].map(
+					async (round) =>
+						await sendSignedDelivery(
+							triggerUrl(workflow),
+							FORGED_SECRET,
+							`msg_forged_${workflow.nodes[0].webhookId}_${round}`,
+							{ event: 'lead.created', payload: { id: 'lead_forged' } },
+						),
+				),
 			),
 		);
 		expect(answers.every((answer) => answer.status === 401 || answer.status === 503)).toBe(true);
 		expect(answers.filter((answer) => answer.status === 401).length).toBeLessThanOrEqual(1);
-		const questions = (await crm.requests()).filter((request) => request.method === 'GET' && request.path.startsWith('/api/v1/webhooks/'));
+		const questions = (await crm.requests()).filter(
+			(request) => request.method === 'GET' && request.path.startsWith('/api/v1/webhooks/'),
+		);
 		expect(questions.length).toBeLessThanOrEqual(1);
 		await new Promise((resolve) => setTimeout(resolve, 2_000));
 		for (const { id } of triggers) expect(await finishedExecutions(id)).toEqual([]);
-		console.log(`[forged ×20 to 10 triggers] answers: ${answers.map((answer) => answer.status).join(' ')}; questions to the CRM: ${questions.length}`);
+		console.log(
+			`[forged ×20 to 10 triggers] answers: ${answers.map((answer) => answer.status).join(' ')}; questions to the CRM: ${questions.length}`,
+		);
 	});
 
 	it('a DELETE answered 200 with an HTML page is an error in Webhook Subscription → Delete: nothing is reported as deleted', async () => {
-		const subscription = await crm.api('POST', '/webhooks', { name: 'by hand', url: 'https://hooks.example.com/x', events: ['lead.created'] });
-		await crm.fault({ status: 200, html: true, method: 'DELETE', pathPrefix: `/api/v1/webhooks/${subscription.id}`, count: 1 });
-		const run = await runAction({ parameters: { resource: 'webhook', operation: 'delete', webhookId: subscription.id } });
+		const subscription = await crm.api('POST', '/webhooks', {
+			name: 'by hand',
+			url: 'https://hooks.example.com/x',
+			events: ['lead.created'],
+		});
+		await crm.fault({
+			status: 200,
+			html: true,
+			method: 'DELETE',
+			pathPrefix: `/api/v1/webhooks/${subscription.id}`,
+			count: 1,
+		});
+		const run = await runAction({
+			parameters: { resource: 'webhook', operation: 'delete', webhookId: subscription.id },
+		});
 		const error = nodeError(run.execution);
-		expect(error?.message).toMatch(new RegExp(`answered DELETE /api/v1/webhooks/${subscription.id} with 200 \\(text/html[^)]*\\) and text starting .*not an empty answer or a JSON object`));
+		expect(error?.message).toMatch(
+			new RegExp(
+				`answered DELETE /api/v1/webhooks/${subscription.id} with 200 \\(text/html[^)]*\\) and text starting .*not an empty answer or a JSON object`,
+			),
+		);
 		expect(run.items.some((item) => item?.deleted === true)).toBe(false);
 		expect((await crm.webhooks()).find((s) => s.id === subscription.id)).toBeDefined();
 		await crm.api('DELETE', `/webhooks/${subscription.id}`);
@@ -154,22 +207,44 @@ describe(`The trigger deletes only at its own URL and contacts only the CRM, in 
 
 	it('a DELETE answered 200 with an HTML page at deactivation: the subscription is kept (and said so), and the next activation reuses it', async () => {
 		const { id, subscription } = await activeTrigger('issue 22: html delete');
-		await crm.fault({ status: 200, html: true, method: 'DELETE', pathPrefix: `/api/v1/webhooks/${subscription.id}`, count: 1 });
+		await crm.fault({
+			status: 200,
+			html: true,
+			method: 'DELETE',
+			pathPrefix: `/api/v1/webhooks/${subscription.id}`,
+			count: 1,
+		});
 		await n8n.deactivate(id);
-		const log = await waitFor(async () => {
-			const text = readFileSync(env.logFile, 'utf8');
-			return text.includes(`could not delete webhook subscription ${subscription.id}; it is kept`) ? text : undefined;
-		}, 30_000, 'the warning in n8n\'s log');
-		expect(log).toMatch(new RegExp(`could not delete webhook subscription ${subscription.id}; it is kept[^\\n]*with 200 \\(text/html`));
-		expect((await crm.webhooks()).find((s) => s.id === subscription.id)).toMatchObject({ status: 'active' });
+		const log = await waitFor(
+			async () => {
+				const text = readFileSync(env.logFile, 'utf8');
+				return text.includes(`could not delete webhook subscription ${subscription.id}; it is kept`)
+					? text
+					: undefined;
+			},
+			30_000,
+			"the warning in n8n's log",
+		);
+		expect(log).toMatch(
+			new RegExp(
+				`could not delete webhook subscription ${subscription.id}; it is kept[^\\n]*with 200 \\(text/html`,
+			),
+		);
+		expect((await crm.webhooks()).find((s) => s.id === subscription.id)).toMatchObject({
+			status: 'active',
+		});
 		expect((await triggerState(id)).subscriptionId).toBe(subscription.id);
 
 		await crm.clearRequests();
 		await n8n.activate(id);
-		const mine = await waitFor(async () => {
-			const now = (await crm.webhooks()).filter((s) => s.url === subscription.url);
-			return now.length === 1 ? now : undefined;
-		}, 30_000, 'one subscription');
+		const mine = await waitFor(
+			async () => {
+				const now = (await crm.webhooks()).filter((s) => s.url === subscription.url);
+				return now.length === 1 ? now : undefined;
+			},
+			30_000,
+			'one subscription',
+		);
 		expect(mine[0].id).toBe(subscription.id);
 		expect((await crm.requests()).filter((request) => request.method === 'POST')).toEqual([]);
 	});
@@ -197,10 +272,19 @@ describe.each([
 				outgoing.writeHead(404, { 'content-type': 'text/plain' }).end('Not Found');
 				return;
 			}
-			const forwarded = httpRequest({ host: target.hostname, port: target.port, method: incoming.method, path: incoming.url, headers: incoming.headers }, (answer) => {
-				outgoing.writeHead(answer.statusCode ?? 502, answer.headers);
-				answer.pipe(outgoing);
-			});
+			const forwarded = httpRequest(
+				{
+					host: target.hostname,
+					port: target.port,
+					method: incoming.method,
+					path: incoming.url,
+					headers: incoming.headers,
+				},
+				(answer) => {
+					outgoing.writeHead(answer.statusCode ?? 502, answer.headers);
+					answer.pipe(outgoing);
+				},
+			);
 			forwarded.on('error', () => {
 				if (!outgoing.headersSent) outgoing.writeHead(502);
 				outgoing.end();
@@ -221,12 +305,16 @@ describe.each([
 		await restartN8n({ webhookUrl: 'default' });
 	});
 
-	it('production\'s subscription survives the copy\'s start-up and the copy unpublishing; production then receives', async () => {
+	it("production's subscription survives the copy's start-up and the copy unpublishing; production then receives", async () => {
 		const workflow = triggerWorkflow(`issue 22: production (${mode})`, ['lead.created']);
 		const { id } = await n8n.createWorkflow(workflow);
 		created.push(id);
 		await n8n.activate(id);
-		const production = await waitFor(async () => (await crm.webhooks()).find((s) => s.url === triggerUrl(workflow, proxyUrl)), 30_000, 'production\'s subscription');
+		const production = await waitFor(
+			async () => (await crm.webhooks()).find((s) => s.url === triggerUrl(workflow, proxyUrl)),
+			30_000,
+			"production's subscription",
+		);
 
 		// Production as the copy sees it.
 		if (mode === 'down') {
@@ -234,13 +322,23 @@ describe.each([
 			proxy = undefined;
 		} else {
 			proxyMode = 'options404';
-			expect((await fetch(triggerUrl(workflow, proxyUrl), { method: 'OPTIONS', headers: { origin: 'https://x.example' } })).status).toBe(404);
+			expect(
+				(
+					await fetch(triggerUrl(workflow, proxyUrl), {
+						method: 'OPTIONS',
+						headers: { origin: 'https://x.example' },
+					})
+				).status,
+			).toBe(404);
 		}
 
 		const folder = path.dirname(env.logFile);
 		const copyFolder = `${folder}-restored-copy`;
 		rmSync(copyFolder, { recursive: true, force: true });
-		cpSync(folder, copyFolder, { recursive: true, filter: (source) => !source.endsWith('n8n.log') });
+		cpSync(folder, copyFolder, {
+			recursive: true,
+			filter: (source) => !source.endsWith('n8n.log'),
+		});
 		const copyUrl = `http://127.0.0.1:${COPY_PORT}`;
 		const copyLog = path.join(copyFolder, 'n8n.log');
 		const copy = new N8nProcess({
@@ -256,16 +354,35 @@ describe.each([
 			const copyClient = new N8nClient(copyUrl);
 			copyClient.apiKey = env.n8nApiKey;
 			// The copy activates what its database holds (1.x: checkExists and create at start-up; 2.41: no hook).
-			await waitForStoredWorkflows(copyClient, { logFile: copyLog, logFromByte: 0, timeoutMs: 180_000 });
-			expect((await crm.webhooks()).find((s) => s.id === production.id)).toMatchObject({ url: production.url, status: 'active' });
+			await waitForStoredWorkflows(copyClient, {
+				logFile: copyLog,
+				logFromByte: 0,
+				timeoutMs: 180_000,
+			});
+			expect((await crm.webhooks()).find((s) => s.id === production.id)).toMatchObject({
+				url: production.url,
+				status: 'active',
+			});
 
 			// Unpublished in the copy.
 			await copyClient.deactivate(id);
-			expect((await crm.webhooks()).find((s) => s.id === production.id)).toMatchObject({ url: production.url, status: 'active' });
-			expect((await crm.requests()).filter((request) => request.method === 'DELETE' && request.path === `/api/v1/webhooks/${production.id}`)).toEqual([]);
+			expect((await crm.webhooks()).find((s) => s.id === production.id)).toMatchObject({
+				url: production.url,
+				status: 'active',
+			});
+			expect(
+				(await crm.requests()).filter(
+					(request) =>
+						request.method === 'DELETE' && request.path === `/api/v1/webhooks/${production.id}`,
+				),
+			).toEqual([]);
 			// The copy named production's subscription in a warning (kept), and subscribed nothing at its own URL any more.
-			expect(existsSync(copyLog) ? readFileSync(copyLog, 'utf8') : '').toContain(`kept webhook subscription ${production.id}`);
-			expect((await crm.webhooks()).filter((s) => s.url === triggerUrl(workflow, copyUrl))).toEqual([]);
+			expect(existsSync(copyLog) ? readFileSync(copyLog, 'utf8') : '').toContain(
+				`kept webhook subscription ${production.id}`,
+			);
+			expect((await crm.webhooks()).filter((s) => s.url === triggerUrl(workflow, copyUrl))).toEqual(
+				[],
+			);
 		} finally {
 			await copy.stop();
 			rmSync(copyFolder, { recursive: true, force: true });
@@ -276,6 +393,10 @@ describe.each([
 		if (!proxy) await openProxy();
 		await crm.api('POST', '/leads', { name: `After the restored copy (${mode})` });
 		await expectExactlyExecutions(id, 1);
-		expect((await crm.webhooks()).filter((s) => s.url === triggerUrl(workflow, proxyUrl)).map((s) => s.id)).toEqual([production.id]);
+		expect(
+			(await crm.webhooks())
+				.filter((s) => s.url === triggerUrl(workflow, proxyUrl))
+				.map((s) => s.id),
+		).toEqual([production.id]);
 	});
 });

@@ -58,7 +58,14 @@ describe(`CRM Invoicing Trigger lifecycle and deliveries (issue 17) in real n8n 
 		const otherId = await createWorkflow(other);
 		await crm.clearRequests();
 		// The next POST /webhooks is accepted and never answered (within 10 minutes); nothing is created by it.
-		await crm.fault({ status: 201, method: 'POST', pathPrefix: '/api/v1/webhooks', delayMs: 600_000, count: 1, body: { id: 'never' } });
+		await crm.fault({
+			status: 201,
+			method: 'POST',
+			pathPrefix: '/api/v1/webhooks',
+			delayMs: 600_000,
+			count: 1,
+			body: { id: 'never' },
+		});
 
 		const started = Date.now();
 		const activation = n8n.activate(hangingId).then(
@@ -66,18 +73,26 @@ describe(`CRM Invoicing Trigger lifecycle and deliveries (issue 17) in real n8n 
 			(error: Error) => ({ ok: false as const, at: Date.now(), message: error.message }),
 		);
 		// The hanging request has arrived: the fault is used up, and the other workflow's requests are answered.
-		await waitFor(async () => (await crm.control<unknown[]>('GET', '/faults')).length === 0, 30_000, 'the hanging request');
+		await waitFor(
+			async () => (await crm.control<unknown[]>('GET', '/faults')).length === 0,
+			30_000,
+			'the hanging request',
+		);
 		await n8n.activate(otherId);
 		const otherActive = Date.now();
 		expect((await crm.webhooks()).filter((s) => s.url === urlOf(other))).toHaveLength(1);
 
 		const result = await activation;
-		console.log(`[hanging CRM] other workflow active after ${((otherActive - started) / 1000).toFixed(1)} s; hanging activation ended after ${((result.at - started) / 1000).toFixed(1)} s`);
+		console.log(
+			`[hanging CRM] other workflow active after ${((otherActive - started) / 1000).toFixed(1)} s; hanging activation ended after ${((result.at - started) / 1000).toFixed(1)} s`,
+		);
 		// The other workflow did not wait for the hanging one.
 		expect(otherActive).toBeLessThan(result.at);
 		if (env.n8nVersion.startsWith('2.41')) return; // 2.41 reports activation errors asynchronously (see notes)
 		expect(result.ok).toBe(false);
-		expect(result.ok ? '' : result.message).toMatch(/did not answer in time: the trigger could not create its webhook subscription within 20 s/);
+		expect(result.ok ? '' : result.message).toMatch(
+			/did not answer in time: the trigger could not create its webhook subscription within 20 s/,
+		);
 		// Bound: the hook's 20 s, plus n8n's own work; never the minutes of 0.2 (4 attempts × 60 s).
 		expect(result.at - started).toBeLessThan(45_000);
 		expect((await crm.webhooks()).filter((s) => s.url === urlOf(hanging))).toEqual([]);
@@ -127,11 +142,17 @@ describe(`CRM Invoicing Trigger lifecycle and deliveries (issue 17) in real n8n 
 		// What a process holding stale static data sees: its stored subscription no longer exists, and deliveries come
 		// signed with a secret it has not read yet (here a subscription made by hand stands for the renewed one).
 		await crm.api('DELETE', `/webhooks/${subscription.id}`);
-		const renewed = await crm.api('POST', '/webhooks', { name: 'renewed', url: urlOf(workflow), events: ['lead.created'] });
+		const renewed = await crm.api('POST', '/webhooks', {
+			name: 'renewed',
+			url: urlOf(workflow),
+			events: ['lead.created'],
+		});
 		// No verdict is kept: the next question (once allowed) finds the stored subscription gone.
 		const stale = await sendUntilAsked(urlOf(workflow), renewed.secret);
 		expect(stale.status).toBe(503);
-		expect(String((stale.body as { error: string }).error)).toContain('no longer this trigger\'s current one');
+		expect(String((stale.body as { error: string }).error)).toContain(
+			"no longer this trigger's current one",
+		);
 		expect(await finishedExecutions(id)).toEqual([]);
 		await crm.api('DELETE', `/webhooks/${renewed.id}`);
 	});

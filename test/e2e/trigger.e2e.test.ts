@@ -1,6 +1,16 @@
 import { randomUUID } from 'node:crypto';
 
-import { e2eEnv, finishedExecutions, n8nClient, restartN8n, sandbox, sendSignedDelivery, sendUntilAsked, triggerWorkflow, waitFor } from './lib';
+import {
+	e2eEnv,
+	finishedExecutions,
+	n8nClient,
+	restartN8n,
+	sandbox,
+	sendSignedDelivery,
+	sendUntilAsked,
+	triggerWorkflow,
+	waitFor,
+} from './lib';
 
 const env = e2eEnv();
 const crm = sandbox(env);
@@ -39,23 +49,39 @@ describe(`CRM Invoicing Trigger in real n8n ${env.n8nVersion}`, () => {
 		expect(subscription).toMatchObject({ events: ['lead.created'], status: 'active' });
 		expect(subscription.url).toMatch(new RegExp(`^${env.n8nUrl}/webhook/.+`));
 		expect(subscription.secret).toMatch(/^whsec_/);
-		const creates = (await crm.requests()).filter((request) => request.method === 'POST' && request.path === '/api/v1/webhooks');
+		const creates = (await crm.requests()).filter(
+			(request) => request.method === 'POST' && request.path === '/api/v1/webhooks',
+		);
 		expect(creates).toHaveLength(1);
 		expect(creates[0].headers['x-api-key']).toBe(env.sandboxKeys.admin);
 	});
 
 	it('starts one execution holding the lead when the CRM sends a signed lead.created', async () => {
-		const lead = await crm.api('POST', '/leads', { name: 'Grace Hopper', email: 'grace@example.com' });
-		const [execution] = await waitFor(async () => {
-			const executions = await finishedExecutions(workflowId);
-			return executions.length >= 1 ? executions : undefined;
-		}, 20_000, 'the execution of lead.created');
-		const items = triggerOutput(await n8n.api('GET', `/executions/${execution.id}?includeData=true`));
+		const lead = await crm.api('POST', '/leads', {
+			name: 'Grace Hopper',
+			email: 'grace@example.com',
+		});
+		const [execution] = await waitFor(
+			async () => {
+				const executions = await finishedExecutions(workflowId);
+				return executions.length >= 1 ? executions : undefined;
+			},
+			20_000,
+			'the execution of lead.created',
+		);
+		const items = triggerOutput(
+			await n8n.api('GET', `/executions/${execution.id}?includeData=true`),
+		);
 		expect(items).toHaveLength(1);
-		expect(items[0]).toMatchObject({ event: 'lead.created', payload: { id: lead.id, name: 'Grace Hopper', email: 'grace@example.com' } });
+		expect(items[0]).toMatchObject({
+			event: 'lead.created',
+			payload: { id: lead.id, name: 'Grace Hopper', email: 'grace@example.com' },
+		});
 		expect(items[0].webhookId).toMatch(/^msg_/);
 		expect(JSON.stringify(items)).not.toContain(subscription.secret);
-		const deliveries = (await crm.deliveries()).filter((delivery) => delivery.event === 'lead.created');
+		const deliveries = (await crm.deliveries()).filter(
+			(delivery) => delivery.event === 'lead.created',
+		);
 		expect(deliveries.map((delivery) => delivery.status)).toEqual([200]);
 	});
 
@@ -74,7 +100,11 @@ describe(`CRM Invoicing Trigger in real n8n ${env.n8nVersion}`, () => {
 		// And it still delivers after the restart.
 		const before = (await finishedExecutions(workflowId)).length;
 		await crm.api('POST', '/leads', { name: 'After Restart' });
-		await waitFor(async () => (await finishedExecutions(workflowId)).length > before, 20_000, 'an execution after the restart');
+		await waitFor(
+			async () => (await finishedExecutions(workflowId)).length > before,
+			20_000,
+			'an execution after the restart',
+		);
 	});
 
 	it('runs a retried delivery once, also when the retry arrives after n8n restarted', async () => {
@@ -83,13 +113,22 @@ describe(`CRM Invoicing Trigger in real n8n ${env.n8nVersion}`, () => {
 		const before = (await finishedExecutions(workflowId)).length;
 		const first = await sendSignedDelivery(subscription.url, subscription.secret, id, delivery);
 		expect(first).toEqual({ status: 200, body: { received: true } });
-		await waitFor(async () => (await finishedExecutions(workflowId)).length === before + 1, 20_000, 'the first delivery');
+		await waitFor(
+			async () => (await finishedExecutions(workflowId)).length === before + 1,
+			20_000,
+			'the first delivery',
+		);
 
 		// The same webhook-id again, in the same process and after a restart (only n8n's saved static data knows it).
 		const again = await sendSignedDelivery(subscription.url, subscription.secret, id, delivery);
 		expect(again).toEqual({ status: 200, body: { received: true, duplicate: true } });
 		await restartN8n();
-		const afterRestart = await sendSignedDelivery(subscription.url, subscription.secret, id, delivery);
+		const afterRestart = await sendSignedDelivery(
+			subscription.url,
+			subscription.secret,
+			id,
+			delivery,
+		);
 		expect(afterRestart).toEqual({ status: 200, body: { received: true, duplicate: true } });
 
 		await new Promise((resolve) => setTimeout(resolve, 1_500));
@@ -100,7 +139,10 @@ describe(`CRM Invoicing Trigger in real n8n ${env.n8nVersion}`, () => {
 	it('deletes the subscription when the workflow is deactivated', async () => {
 		await n8n.deactivate(workflowId);
 		expect(await subscriptionsFor()).toEqual([]);
-		const deletes = (await crm.requests()).filter((request) => request.method === 'DELETE' && request.path === `/api/v1/webhooks/${subscription.id}`);
+		const deletes = (await crm.requests()).filter(
+			(request) =>
+				request.method === 'DELETE' && request.path === `/api/v1/webhooks/${subscription.id}`,
+		);
 		expect(deletes).toHaveLength(1);
 	});
 });

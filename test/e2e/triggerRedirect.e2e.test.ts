@@ -17,9 +17,16 @@ describe(`CRM Invoicing Trigger activation behind a redirect, in real n8n ${env.
 	it('a 307 on /webhooks to another host fails the activation; the other host receives neither key nor subscription', async () => {
 		await crm.control('DELETE', '/catcher');
 		const before = (await crm.webhooks()).length;
-		await crm.fault({ status: 307, redirectTo: 'catcher', pathPrefix: '/api/v1/webhooks', count: 20 });
+		await crm.fault({
+			status: 307,
+			redirectTo: 'catcher',
+			pathPrefix: '/api/v1/webhooks',
+			count: 20,
+		});
 
-		const created = await n8n.createWorkflow(triggerWorkflow(`trigger redirect ${Date.now()}`, ['lead.created'], env));
+		const created = await n8n.createWorkflow(
+			triggerWorkflow(`trigger redirect ${Date.now()}`, ['lead.created'], env),
+		);
 		try {
 			await expect(n8n.activate(created.id)).rejects.toThrow(/redirect/);
 		} finally {

@@ -33,16 +33,25 @@ const n8n = n8nClient(env);
 
 const RELEASE_0_3 = 'test/fixtures/releases/n8n-nodes-crm-invoicing-0.3.0.tgz';
 /** This checkout's version: what n8n must load after the upgrade. */
-const CURRENT_VERSION = (JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { version: string }).version;
+const CURRENT_VERSION = (
+	JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { version: string }
+).version;
 
 jest.setTimeout(420_000);
 
 /** Waits until the poller has polled `count` times since the sandbox's request log was cleared (one answered list read each). */
 async function waitForLeadListPolls(count: number, timeoutMs: number, what: string): Promise<void> {
-	await waitFor(async () => {
-		const reads = (await crm.requests()).filter((request) => request.method === 'GET' && request.path === '/api/v1/leads' && request.status === 200);
-		return reads.length >= count;
-	}, timeoutMs, what);
+	await waitFor(
+		async () => {
+			const reads = (await crm.requests()).filter(
+				(request) =>
+					request.method === 'GET' && request.path === '/api/v1/leads' && request.status === 200,
+			);
+			return reads.length >= count;
+		},
+		timeoutMs,
+		what,
+	);
 }
 
 interface Saved {
@@ -68,7 +77,13 @@ describe(`An upgrade from 0.3.0 to this checkout in real n8n ${env.n8nVersion}`,
 	});
 
 	afterAll(async () => {
-		for (const id of [saved.triggerV1, saved.triggerV2, saved.poller, saved.actionV1?.id, saved.actionV2?.id]) {
+		for (const id of [
+			saved.triggerV1,
+			saved.triggerV2,
+			saved.poller,
+			saved.actionV1?.id,
+			saved.actionV2?.id,
+		]) {
 			if (id === undefined) continue;
 			await n8n.deactivate(id).catch(() => undefined);
 			await n8n.deleteWorkflow(id).catch(() => undefined);
@@ -91,32 +106,65 @@ describe(`An upgrade from 0.3.0 to this checkout in real n8n ${env.n8nVersion}`,
 		saved.poller = await create(pollingWorkflow('upgrade poller', ['newLead', 'updatedLead']));
 		for (const version of [1, 2] as const) {
 			const path = `upgrade-action-v${version}-${randomUUID()}`;
-			const spec = { parameters: { resource: 'lead', operation: 'get', leadId: { __rl: true, mode: 'id', value: '={{ $json.body.id }}' } }, typeVersion: version };
+			const spec = {
+				parameters: {
+					resource: 'lead',
+					operation: 'get',
+					leadId: { __rl: true, mode: 'id', value: '={{ $json.body.id }}' },
+				},
+				typeVersion: version,
+			};
 			const id = await create(actionWorkflow(path, spec, env));
 			saved[version === 1 ? 'actionV1' : 'actionV2'] = { id, path };
 		}
 
-		subscriptionsBefore = await waitFor(async () => {
-			const all = await crm.webhooks();
-			return all.length === 2 ? all : undefined;
-		}, 30_000, 'one subscription per webhook trigger');
+		subscriptionsBefore = await waitFor(
+			async () => {
+				const all = await crm.webhooks();
+				return all.length === 2 ? all : undefined;
+			},
+			30_000,
+			'one subscription per webhook trigger',
+		);
 		// The poller's first poll remembers the leads the sandbox seeds, so that only the new lead is emitted: the lead is
 		// created once the sandbox has answered that poll's list (a lead created later cannot be in it).
-		await waitForLeadListPolls(1, 30_000, 'the poller\'s first poll');
+		await waitForLeadListPolls(1, 30_000, "the poller's first poll");
 
-		leadBefore = await crm.api('POST', '/leads', { name: 'Before The Upgrade', email: 'before@example.com' });
+		leadBefore = await crm.api('POST', '/leads', {
+			name: 'Before The Upgrade',
+			email: 'before@example.com',
+		});
 		for (const id of [saved.triggerV1, saved.triggerV2]) {
-			await waitFor(async () => (await finishedExecutions(id as string)).length === 1, 30_000, 'the trigger execution under 0.3.0');
+			await waitFor(
+				async () => (await finishedExecutions(id as string)).length === 1,
+				30_000,
+				'the trigger execution under 0.3.0',
+			);
 		}
-		await waitFor(async () => (await emittedItems(saved.poller as string, POLLING_NODE_NAME)).length === 1, 40_000, 'the poll under 0.3.0');
-		expect((await emittedItems(saved.poller as string, POLLING_NODE_NAME)).map((item) => [item.id, item._event])).toEqual([[leadBefore.id, 'newLead']]);
+		await waitFor(
+			async () => (await emittedItems(saved.poller as string, POLLING_NODE_NAME)).length === 1,
+			40_000,
+			'the poll under 0.3.0',
+		);
+		expect(
+			(await emittedItems(saved.poller as string, POLLING_NODE_NAME)).map((item) => [
+				item.id,
+				item._event,
+			]),
+		).toEqual([[leadBefore.id, 'newLead']]);
 
 		actionOutputBefore = {
-			v1: (await callWebhook((saved.actionV1 as { path: string }).path, { id: leadBefore.id })).items,
-			v2: (await callWebhook((saved.actionV2 as { path: string }).path, { id: leadBefore.id })).items,
+			v1: (await callWebhook((saved.actionV1 as { path: string }).path, { id: leadBefore.id }))
+				.items,
+			v2: (await callWebhook((saved.actionV2 as { path: string }).path, { id: leadBefore.id }))
+				.items,
 		};
-		expect(actionOutputBefore.v1).toEqual([expect.objectContaining({ id: leadBefore.id, email: 'before@example.com' })]);
-		expect(actionOutputBefore.v2).toEqual([expect.objectContaining({ id: leadBefore.id, email: 'before@example.com' })]);
+		expect(actionOutputBefore.v1).toEqual([
+			expect.objectContaining({ id: leadBefore.id, email: 'before@example.com' }),
+		]);
+		expect(actionOutputBefore.v2).toEqual([
+			expect.objectContaining({ id: leadBefore.id, email: 'before@example.com' }),
+		]);
 	});
 
 	it('after the upgrade the same workflows run unchanged: same subscriptions, each event once, nothing emitted twice, same action output', async () => {
@@ -125,14 +173,20 @@ describe(`An upgrade from 0.3.0 to this checkout in real n8n ${env.n8nVersion}`,
 		expect(version).toBe(CURRENT_VERSION);
 
 		// The subscriptions made under 0.3.0 still serve: no new one, none deleted.
-		expect((await crm.webhooks()).map((subscription) => subscription.id).sort()).toEqual(subscriptionsBefore.map((subscription) => subscription.id).sort());
+		expect((await crm.webhooks()).map((subscription) => subscription.id).sort()).toEqual(
+			subscriptionsBefore.map((subscription) => subscription.id).sort(),
+		);
 
 		const leadAfter = await crm.api('POST', '/leads', { name: 'After The Upgrade' });
 		for (const id of [saved.triggerV1, saved.triggerV2]) {
-			const executions = await waitFor(async () => {
-				const all = await finishedExecutions(id as string);
-				return all.length === 2 ? all : undefined;
-			}, 40_000, 'the trigger execution after the upgrade');
+			const executions = await waitFor(
+				async () => {
+					const all = await finishedExecutions(id as string);
+					return all.length === 2 ? all : undefined;
+				},
+				40_000,
+				'the trigger execution after the upgrade',
+			);
 			expect(executions.every((execution) => execution.status === 'success')).toBe(true);
 		}
 		const [v1, v2] = [
@@ -145,23 +199,40 @@ describe(`An upgrade from 0.3.0 to this checkout in real n8n ${env.n8nVersion}`,
 		expect(Object.keys(v1[1]).sort()).toEqual(Object.keys(v1[0]).sort());
 		expect(Object.keys(v2[1]).sort()).toEqual(Object.keys(v2[0]).sort());
 		// Two leads, two subscriptions: four deliveries, each taken at its first attempt.
-		const deliveries = (await crm.deliveries()).filter((delivery) => delivery.event === 'lead.created');
-		expect(deliveries.map((delivery) => [delivery.attempt, delivery.status])).toEqual(Array(4).fill([1, 200]));
+		const deliveries = (await crm.deliveries()).filter(
+			(delivery) => delivery.event === 'lead.created',
+		);
+		expect(deliveries.map((delivery) => [delivery.attempt, delivery.status])).toEqual(
+			Array(4).fill([1, 200]),
+		);
 
 		// The poller remembers what it saw under 0.3.0: only the new lead, once, and no lead reported as updated.
-		await waitFor(async () => (await emittedItems(saved.poller as string, POLLING_NODE_NAME)).length >= 2, 60_000, 'the poll after the upgrade');
+		await waitFor(
+			async () => (await emittedItems(saved.poller as string, POLLING_NODE_NAME)).length >= 2,
+			60_000,
+			'the poll after the upgrade',
+		);
 		// Two more polls, each given 3 s to finish an execution: none may emit a lead again.
 		await crm.clearRequests();
 		await waitForLeadListPolls(2, 30_000, 'two more polls');
 		await new Promise((resolve) => setTimeout(resolve, 3_000));
-		expect((await emittedItems(saved.poller as string, POLLING_NODE_NAME)).map((item) => [item.id, item._event])).toEqual([
+		expect(
+			(await emittedItems(saved.poller as string, POLLING_NODE_NAME)).map((item) => [
+				item.id,
+				item._event,
+			]),
+		).toEqual([
 			[leadBefore.id, 'newLead'],
 			[leadAfter.id, 'newLead'],
 		]);
 
 		// The action node saved under 0.3.0 gives the same output.
-		expect((await callWebhook((saved.actionV1 as { path: string }).path, { id: leadBefore.id })).items).toEqual(actionOutputBefore.v1);
-		expect((await callWebhook((saved.actionV2 as { path: string }).path, { id: leadBefore.id })).items).toEqual(actionOutputBefore.v2);
+		expect(
+			(await callWebhook((saved.actionV1 as { path: string }).path, { id: leadBefore.id })).items,
+		).toEqual(actionOutputBefore.v1);
+		expect(
+			(await callWebhook((saved.actionV2 as { path: string }).path, { id: leadBefore.id })).items,
+		).toEqual(actionOutputBefore.v2);
 	});
 
 	it('deactivating the upgraded triggers deletes the subscriptions they made under 0.3.0', async () => {

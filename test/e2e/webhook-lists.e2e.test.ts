@@ -16,53 +16,84 @@ afterAll(async () => {
 	await crm.config({ personality: 'standard' });
 });
 
-describe.each(['standard', 'alternate'] as const)(`webhook lists in real n8n ${env.n8nVersion} (%s sandbox)`, (personality) => {
-	beforeAll(async () => {
-		await crm.reset();
-		await crm.config({ personality });
-	});
+describe.each(['standard', 'alternate'] as const)(
+	`webhook lists in real n8n ${env.n8nVersion} (%s sandbox)`,
+	(personality) => {
+		beforeAll(async () => {
+			await crm.reset();
+			await crm.config({ personality });
+		});
 
-	it('Webhook Subscription → Get Many returns every subscription, without secrets', async () => {
-		const made = [];
-		for (let index = 0; index < 3; index++) {
-			made.push(await crm.api('POST', '/webhooks', { name: `list ${index}`, url: `https://hooks.example.com/${index}`, events: ['lead.created'] }));
-		}
-		const run = await runAction({ parameters: { resource: 'webhook', operation: 'getMany', returnAll: true } });
-		expect(run.status).toBe(200);
-		expect(run.items.map((item) => item.id).sort()).toEqual(made.map((subscription) => subscription.id).sort());
-		expect(JSON.stringify(run.items)).not.toContain('whsec_');
-		for (const subscription of made) await crm.api('DELETE', `/webhooks/${subscription.id}`);
-	});
+		it('Webhook Subscription → Get Many returns every subscription, without secrets', async () => {
+			const made = [];
+			for (let index = 0; index < 3; index++) {
+				made.push(
+					await crm.api('POST', '/webhooks', {
+						name: `list ${index}`,
+						url: `https://hooks.example.com/${index}`,
+						events: ['lead.created'],
+					}),
+				);
+			}
+			const run = await runAction({
+				parameters: { resource: 'webhook', operation: 'getMany', returnAll: true },
+			});
+			expect(run.status).toBe(200);
+			expect(run.items.map((item) => item.id).sort()).toEqual(
+				made.map((subscription) => subscription.id).sort(),
+			);
+			expect(JSON.stringify(run.items)).not.toContain('whsec_');
+			for (const subscription of made) await crm.api('DELETE', `/webhooks/${subscription.id}`);
+		});
 
-	it("the trigger's sweep removes its own leftover at its URL, keeps one at an old URL and leaves a hand-made one alone", async () => {
-		const workflow = triggerWorkflow(`lists sweep ${personality}`, ['lead.created']);
-		const { id } = await n8n.createWorkflow(workflow);
-		try {
-			await n8n.activate(id);
-			const tag: string = (await triggerState(id)).ownerTag;
-			expect(tag).toMatch(/^[A-Za-z0-9_-]{16}$/);
-			const [own] = (await crm.webhooks()).filter((s) => s.name.endsWith(`[n8n:${tag}]`));
-			expect(own).toBeDefined();
-			// What a failed delete left behind at its URL, what an old tunnel left behind, and a person's subscription.
-			const leftover = await crm.api('POST', '/webhooks', { name: `n8n: earlier [n8n:${tag}]`, url: own.url, events: ['lead.created'] });
-			const oldUrl = await crm.api('POST', '/webhooks', { name: `n8n: old [n8n:${tag}]`, url: 'https://old-tunnel.example.com/webhook/x/webhook', events: ['lead.created'] });
-			const handMade = await crm.api('POST', '/webhooks', { name: 'Made by hand', url: own.url, events: ['lead.created'] });
+		it("the trigger's sweep removes its own leftover at its URL, keeps one at an old URL and leaves a hand-made one alone", async () => {
+			const workflow = triggerWorkflow(`lists sweep ${personality}`, ['lead.created']);
+			const { id } = await n8n.createWorkflow(workflow);
+			try {
+				await n8n.activate(id);
+				const tag: string = (await triggerState(id)).ownerTag;
+				expect(tag).toMatch(/^[A-Za-z0-9_-]{16}$/);
+				const [own] = (await crm.webhooks()).filter((s) => s.name.endsWith(`[n8n:${tag}]`));
+				expect(own).toBeDefined();
+				// What a failed delete left behind at its URL, what an old tunnel left behind, and a person's subscription.
+				const leftover = await crm.api('POST', '/webhooks', {
+					name: `n8n: earlier [n8n:${tag}]`,
+					url: own.url,
+					events: ['lead.created'],
+				});
+				const oldUrl = await crm.api('POST', '/webhooks', {
+					name: `n8n: old [n8n:${tag}]`,
+					url: 'https://old-tunnel.example.com/webhook/x/webhook',
+					events: ['lead.created'],
+				});
+				const handMade = await crm.api('POST', '/webhooks', {
+					name: 'Made by hand',
+					url: own.url,
+					events: ['lead.created'],
+				});
 
-			await n8n.deactivate(id);
-			await n8n.activate(id);
+				await n8n.deactivate(id);
+				await n8n.activate(id);
 
-			const ids = (await crm.webhooks()).map((s) => s.id);
-			expect(ids).not.toContain(leftover.id);
-			expect(ids).not.toContain(own.id);
-			expect(ids).toContain(oldUrl.id);
-			expect(ids).toContain(handMade.id);
-			expect((await crm.webhooks()).filter((s) => s.name.endsWith(`[n8n:${tag}]`) && s.url === own.url)).toHaveLength(1);
-			expect(readFileSync(env.logFile, 'utf8')).toContain(`kept webhook subscription ${oldUrl.id}`);
-			await crm.api('DELETE', `/webhooks/${handMade.id}`);
-			await crm.api('DELETE', `/webhooks/${oldUrl.id}`);
-		} finally {
-			await n8n.deactivate(id).catch(() => undefined);
-			await n8n.deleteWorkflow(id).catch(() => undefined);
-		}
-	});
-});
+				const ids = (await crm.webhooks()).map((s) => s.id);
+				expect(ids).not.toContain(leftover.id);
+				expect(ids).not.toContain(own.id);
+				expect(ids).toContain(oldUrl.id);
+				expect(ids).toContain(handMade.id);
+				expect(
+					(await crm.webhooks()).filter(
+						(s) => s.name.endsWith(`[n8n:${tag}]`) && s.url === own.url,
+					),
+				).toHaveLength(1);
+				expect(readFileSync(env.logFile, 'utf8')).toContain(
+					`kept webhook subscription ${oldUrl.id}`,
+				);
+				await crm.api('DELETE', `/webhooks/${handMade.id}`);
+				await crm.api('DELETE', `/webhooks/${oldUrl.id}`);
+			} finally {
+				await n8n.deactivate(id).catch(() => undefined);
+				await n8n.deleteWorkflow(id).catch(() => undefined);
+			}
+		});
+	},
+);

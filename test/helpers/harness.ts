@@ -16,12 +16,7 @@ import {
 	PollContext,
 	WebhookContext,
 } from 'n8n-core';
-import {
-	createRunExecutionData,
-	ICredentialsHelper,
-	NodeHelpers,
-	Workflow,
-} from 'n8n-workflow';
+import { createRunExecutionData, ICredentialsHelper, NodeHelpers, Workflow } from 'n8n-workflow';
 import type {
 	ICredentialDataDecryptedObject,
 	ICredentials,
@@ -55,7 +50,11 @@ import { CrmInvoicingApi } from '../../credentials/CrmInvoicingApi.credentials';
  * headers, so the transport would pace these tests at the documented rate. The pacing has its own tests
  * (test/unit/transport/pacing.test.ts) with credentials of their own.
  */
-export const TEST_CREDENTIALS = { baseUrl: 'https://crm.test', apiKey: 'sk_test_secret_key', requestsPerMinute: 1_000_000 };
+export const TEST_CREDENTIALS = {
+	baseUrl: 'https://crm.test',
+	apiKey: 'sk_test_secret_key',
+	requestsPerMinute: 1_000_000,
+};
 
 /** The package name n8n prefixes community node types with. */
 export const PACKAGE_NAME = 'n8n-nodes-crm-invoicing';
@@ -80,10 +79,14 @@ export const loggedMessages: LoggedMessage[] = [];
 
 function recordingLogger(): Logger {
 	const logger = {
-		error: (message: string, metadata?: unknown) => loggedMessages.push({ level: 'error', message, metadata }),
-		warn: (message: string, metadata?: unknown) => loggedMessages.push({ level: 'warn', message, metadata }),
-		info: (message: string, metadata?: unknown) => loggedMessages.push({ level: 'info', message, metadata }),
-		debug: (message: string, metadata?: unknown) => loggedMessages.push({ level: 'debug', message, metadata }),
+		error: (message: string, metadata?: unknown) =>
+			loggedMessages.push({ level: 'error', message, metadata }),
+		warn: (message: string, metadata?: unknown) =>
+			loggedMessages.push({ level: 'warn', message, metadata }),
+		info: (message: string, metadata?: unknown) =>
+			loggedMessages.push({ level: 'info', message, metadata }),
+		debug: (message: string, metadata?: unknown) =>
+			loggedMessages.push({ level: 'debug', message, metadata }),
 		scoped: () => logger,
 	};
 	return logger as unknown as Logger;
@@ -126,7 +129,8 @@ function resolveCredentialValue(
 	node: INode | undefined,
 ): unknown {
 	if (typeof value !== 'string' || value.charAt(0) !== '=') return value;
-	if (!workflow || !node) throw new Error('Resolving a credential expression needs the workflow and node');
+	if (!workflow || !node)
+		throw new Error('Resolving a credential expression needs the workflow and node');
 	const resolved = workflow.expression.getSimpleParameterValue(
 		node,
 		value,
@@ -166,9 +170,11 @@ export class TestCredentialsHelper extends ICredentialsHelper {
 		workflow?: Workflow,
 		node?: INode,
 	): Promise<IHttpRequestOptions> {
-		const requestOptions = incomingRequestOptions as IHttpRequestOptions & Record<string, IDataObject>;
+		const requestOptions = incomingRequestOptions as IHttpRequestOptions &
+			Record<string, IDataObject>;
 		const credentialType = CREDENTIAL_TYPES[typeName];
-		if (!credentialType) throw new Error(`The harness does not know the credential type "${typeName}"`);
+		if (!credentialType)
+			throw new Error(`The harness does not know the credential type "${typeName}"`);
 		const { authenticate } = credentialType;
 		if (typeof authenticate === 'function') return await authenticate(credentials, requestOptions);
 		if (authenticate?.type === 'generic') {
@@ -178,7 +184,8 @@ export class TestCredentialsHelper extends ICredentialsHelper {
 					const keyResolved = String(resolveCredentialValue(key, credentials, workflow, node));
 					const valueResolved = resolveCredentialValue(value, credentials, workflow, node);
 					requestOptions[outerKey] ??= {};
-					(requestOptions[outerKey] as IDataObject)[keyResolved] = valueResolved as IDataObject[string];
+					(requestOptions[outerKey] as IDataObject)[keyResolved] =
+						valueResolved as IDataObject[string];
 				}
 			}
 		}
@@ -199,8 +206,13 @@ export class TestCredentialsHelper extends ICredentialsHelper {
 		return undefined;
 	}
 
-	async getCredentials(nodeCredentials: INodeCredentialsDetails, type: string): Promise<ICredentials> {
-		throw new Error(`getCredentials(${nodeCredentials.name}, ${type}) is not supported by the test harness`);
+	async getCredentials(
+		nodeCredentials: INodeCredentialsDetails,
+		type: string,
+	): Promise<ICredentials> {
+		throw new Error(
+			`getCredentials(${nodeCredentials.name}, ${type}) is not supported by the test harness`,
+		);
 	}
 
 	async getDecrypted(
@@ -291,7 +303,8 @@ function buildParts(
 	const type = `${PACKAGE_NAME}.${nodeType.description.name}`;
 	const typeVersion = options.typeVersion ?? latestVersion(nodeType);
 
-	const credentialData = options.credentials === undefined ? { ...TEST_CREDENTIALS } : options.credentials;
+	const credentialData =
+		options.credentials === undefined ? { ...TEST_CREDENTIALS } : options.credentials;
 	const resolved = NodeHelpers.getVersionedNodeType(nodeType, typeVersion).description;
 	const credentialTypes = (resolved.credentials ?? []).map((credential) => credential.name);
 
@@ -307,7 +320,8 @@ function buildParts(
 	if (resolved.webhooks?.length) node.webhookId = WEBHOOK_ID;
 	if (credentialData) {
 		node.credentials = {};
-		for (const name of credentialTypes) node.credentials[name] = { id: `${name}-id`, name: `${name} account` };
+		for (const name of credentialTypes)
+			node.credentials[name] = { id: `${name}-id`, name: `${name} account` };
 	}
 	if (options.continueOnFail) node.onError = 'continueRegularOutput';
 
@@ -395,7 +409,10 @@ export function createExecuteContext(options: ExecuteOptions): ExecuteContextPar
 /** Runs the node's `execute` in a real ExecuteContext; resolves with its output, rejects with its error. */
 export async function runNode(options: ExecuteOptions): Promise<INodeExecutionData[][]> {
 	const { context } = createExecuteContext(options);
-	const nodeType = NodeHelpers.getVersionedNodeType(options.nodeType, context.getNode().typeVersion);
+	const nodeType = NodeHelpers.getVersionedNodeType(
+		options.nodeType,
+		context.getNode().typeVersion,
+	);
 	if (!nodeType.execute) throw new Error('The node type has no execute method');
 	const output = await nodeType.execute.call(context);
 	return (output ?? []) as INodeExecutionData[][];
@@ -409,10 +426,17 @@ export interface LoadOptionsContextParts extends HarnessParts {
 }
 
 /** A real LoadOptionsContext, as n8n builds for a list search or loadOptions method of the node. */
-export function createLoadOptionsContext(options: HarnessOptions & { path?: string }): LoadOptionsContextParts {
+export function createLoadOptionsContext(
+	options: HarnessOptions & { path?: string },
+): LoadOptionsContextParts {
 	const parts = buildParts(options);
 	parts.additionalData.currentNodeParameters = parts.node.parameters;
-	const context = new LoadOptionsContext(parts.workflow, parts.node, parts.additionalData, options.path ?? '');
+	const context = new LoadOptionsContext(
+		parts.workflow,
+		parts.node,
+		parts.additionalData,
+		options.path ?? '',
+	);
 	return { ...parts, context };
 }
 
@@ -437,8 +461,15 @@ export interface HookContextParts extends HarnessParts {
 }
 
 /** The node's (first) webhook, and the IWebhookData n8n registers for it. */
-function webhookFor(parts: HarnessParts, nodeType: AnyNodeType, mode: 'trigger' | 'manual'): IWebhookData {
-	const description = NodeHelpers.getVersionedNodeType(nodeType, parts.node.typeVersion).description;
+function webhookFor(
+	parts: HarnessParts,
+	nodeType: AnyNodeType,
+	mode: 'trigger' | 'manual',
+): IWebhookData {
+	const description = NodeHelpers.getVersionedNodeType(
+		nodeType,
+		parts.node.typeVersion,
+	).description;
 	const webhookDescription: IWebhookDescription = description.webhooks?.[0] ?? {
 		name: 'default',
 		httpMethod: 'POST',
@@ -603,20 +634,37 @@ export function createWebhookContext(options: WebhookOptions): WebhookContextPar
 	const webhookData = webhookFor(parts, options.nodeType, mode);
 	const request: TestRequest = {
 		method: webhookData.httpMethod,
-		headers: Object.fromEntries(Object.entries(options.headers).map(([name, value]) => [name.toLowerCase(), value])),
+		headers: Object.fromEntries(
+			Object.entries(options.headers).map(([name, value]) => [name.toLowerCase(), value]),
+		),
 		rawBody: options.rawBody,
 		body: options.body === undefined ? parsedBody(options.rawBody) : options.body,
 		query: {},
 		params: {},
 	};
 	const response = recordedResponse();
-	const additional = parts.additionalData as IWorkflowExecuteAdditionalData & Record<string, unknown>;
+	const additional = parts.additionalData as IWorkflowExecuteAdditionalData &
+		Record<string, unknown>;
 	additional.httpRequest = request;
 	additional.httpResponse = response;
-	const context = new WebhookContext(parts.workflow, parts.node, parts.additionalData, mode, webhookData, [], null);
+	const context = new WebhookContext(
+		parts.workflow,
+		parts.node,
+		parts.additionalData,
+		mode,
+		webhookData,
+		[],
+		null,
+	);
 	const { webhookUrl } = options;
 	if (webhookUrl !== undefined) context.getNodeWebhookUrl = () => webhookUrl;
-	return { ...parts, context, request, response, staticData: parts.workflow.getStaticData('node', parts.node) };
+	return {
+		...parts,
+		context,
+		request,
+		response,
+		staticData: parts.workflow.getStaticData('node', parts.node),
+	};
 }
 
 // ---------------------------------------------------------------------------------------------------------------------
@@ -665,9 +713,16 @@ export interface PollContextParts extends HarnessParts {
 export function createPollContext(options: PollOptions): PollContextParts {
 	const mode = options.mode ?? 'trigger';
 	const source = options.nodeType as INodeType;
-	const nodeType: INodeType = Object.assign(Object.create(Object.getPrototypeOf(source) as object) as INodeType, source, {
-		description: { ...source.description, properties: [...source.description.properties, POLL_TIMES_PROPERTY] },
-	});
+	const nodeType: INodeType = Object.assign(
+		Object.create(Object.getPrototypeOf(source) as object) as INodeType,
+		source,
+		{
+			description: {
+				...source.description,
+				properties: [...source.description.properties, POLL_TIMES_PROPERTY],
+			},
+		},
+	);
 	const parts = buildParts({ ...options, nodeType, active: mode === 'trigger' });
 	const staticData = parts.workflow.getStaticData('node', parts.node);
 	const context = new PollContext(
@@ -677,7 +732,9 @@ export function createPollContext(options: PollOptions): PollContextParts {
 		mode,
 		'activate',
 		() => {
-			throw new Error('__emit is not used by the test harness: the return value of poll() is what n8n would emit');
+			throw new Error(
+				'__emit is not used by the test harness: the return value of poll() is what n8n would emit',
+			);
 		},
 		(error: Error) => {
 			throw error;

@@ -18,7 +18,10 @@ export function signWebhook({ secret, id, timestamp, body }: SignInput): string 
 	const encoded = secret.startsWith('whsec_') ? secret.slice('whsec_'.length) : secret;
 	if (encoded.trim() === '') throw new TypeError('The signing secret is missing or invalid');
 	const bytes = typeof body === 'string' ? Buffer.from(body, 'utf8') : Buffer.from(body);
-	const hmac = createHmac('sha256', Buffer.from(encoded, 'base64')).update(id, 'utf8').update(`.${timestamp}.`, 'utf8').update(bytes);
+	const hmac = createHmac('sha256', Buffer.from(encoded, 'base64'))
+		.update(id, 'utf8')
+		.update(`.${timestamp}.`, 'utf8')
+		.update(bytes);
 	return `v1,${hmac.digest('base64')}`;
 }
 
@@ -33,6 +36,8 @@ export function signedHeaders(
 	return {
 		'webhook-id': id,
 		'webhook-timestamp': String(timestamp),
-		'webhook-signature': list.map((secret) => signWebhook({ secret, id, timestamp, body })).join(' '),
+		'webhook-signature': list
+			.map((secret) => signWebhook({ secret, id, timestamp, body }))
+			.join(' '),
 	};
 }

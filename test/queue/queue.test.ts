@@ -34,7 +34,9 @@ function logOf(name: string): string {
 /** The n8n process whose log says it ran the execution (a worker logs "Worker started execution <id> (job …)"). */
 function processesThatRan(executionId: string): string[] {
 	const line = `Worker started execution ${executionId} (`;
-	return ['main', 'webhookA', 'webhookB', 'worker', 'worker2'].filter((name) => logOf(name).includes(line));
+	return ['main', 'webhookA', 'webhookB', 'worker', 'worker2'].filter((name) =>
+		logOf(name).includes(line),
+	);
 }
 
 /** Exactly one of the two workers ran it. */
@@ -79,8 +81,13 @@ describe(`CRM Invoicing in n8n ${env.n8nVersion} queue mode (main, two webhook p
 			expect(run.items).toHaveLength(1);
 			const lead = run.items[0];
 			expect(lead).toMatchObject({ name: 'Queued Lead', email: 'queue@example.com', value: 700 });
-			expect(await crm.api('GET', `/leads/${lead.id}`)).toMatchObject({ id: lead.id, name: 'Queued Lead' });
-			const posts = (await crm.requests()).filter((request) => request.method === 'POST' && request.path === '/api/v1/leads');
+			expect(await crm.api('GET', `/leads/${lead.id}`)).toMatchObject({
+				id: lead.id,
+				name: 'Queued Lead',
+			});
+			const posts = (await crm.requests()).filter(
+				(request) => request.method === 'POST' && request.path === '/api/v1/leads',
+			);
 			expect(posts).toHaveLength(1);
 			expect(posts[0].headers['x-api-key']).toBe(env.sandboxKeys.admin);
 		});
@@ -89,7 +96,9 @@ describe(`CRM Invoicing in n8n ${env.n8nVersion} queue mode (main, two webhook p
 			await crm.reset();
 			const { total } = await crm.control<{ total: number }>('POST', '/seed', { leads: 230 });
 			await crm.clearRequests();
-			const run = await runAction({ parameters: { resource: 'lead', operation: 'getMany', returnAll: true, filters: {} } });
+			const run = await runAction({
+				parameters: { resource: 'lead', operation: 'getMany', returnAll: true, filters: {} },
+			});
 			expect(run.execution.status).toBe('success');
 			expect(processesThatRan(run.execution.id)).toEqual(ONE_WORKER);
 			expect(run.items).toHaveLength(total);
@@ -102,7 +111,11 @@ describe(`CRM Invoicing in n8n ${env.n8nVersion} queue mode (main, two webhook p
 
 		it('an active webhook is served by the webhook processes, not by main (N8N_DISABLE_PRODUCTION_MAIN_PROCESS)', async () => {
 			const path = `queue-${randomUUID()}`;
-			const workflow = { name: `queue webhook ${path}`, nodes: [webhookNode(path)], connections: {} };
+			const workflow = {
+				name: `queue webhook ${path}`,
+				nodes: [webhookNode(path)],
+				connections: {},
+			};
 			await withActiveWorkflow(workflow, async () => {
 				const onMain = await fetch(`${env.n8nUrl}/webhook/${path}`, { method: 'POST' });
 				expect(onMain.status).toBe(404);
@@ -138,63 +151,90 @@ describe(`CRM Invoicing in n8n ${env.n8nVersion} queue mode (main, two webhook p
 				Array.from({ length: LEADS_EACH }, (_, index) => `Load ${run}-${index}`),
 			);
 
-			await withActiveWorkflow(workflow, async (workflowId) => {
-				await crm.clearRequests();
-				const answers = await Promise.all(
-					names.map(async (batch) => {
-						const response = await fetch(`${env.webhookUrl}/webhook/${path}`, {
-							method: 'POST',
-							headers: { 'content-type': 'application/json' },
-							body: JSON.stringify({ leads: batch.map((name) => ({ name, email: `${name.replace(/\W+/g, '.')}@example.com` })) }),
-						});
-						return { status: response.status, items: (await response.json()) as any[] };
-					}),
-				);
-				for (const answer of answers) {
-					expect(answer.status).toBe(200);
-					expect(answer.items).toHaveLength(LEADS_EACH);
-					expect(answer.items.filter((item) => item.error !== undefined)).toEqual([]);
-				}
+			await withActiveWorkflow(
+				workflow,
+				async (workflowId) => {
+					await crm.clearRequests();
+					const answers = await Promise.all(
+						names.map(async (batch) => {
+							const response = await fetch(`${env.webhookUrl}/webhook/${path}`, {
+								method: 'POST',
+								headers: { 'content-type': 'application/json' },
+								body: JSON.stringify({
+									leads: batch.map((name) => ({
+										name,
+										email: `${name.replace(/\W+/g, '.')}@example.com`,
+									})),
+								}),
+							});
+							return { status: response.status, items: (await response.json()) as any[] };
+						}),
+					);
+					for (const answer of answers) {
+						expect(answer.status).toBe(200);
+						expect(answer.items).toHaveLength(LEADS_EACH);
+						expect(answer.items.filter((item) => item.error !== undefined)).toEqual([]);
+					}
 
-				const executions = await waitFor(async () => {
-					const finished = await finishedExecutions(workflowId);
-					return finished.length === EXECUTIONS ? finished : undefined;
-				}, 120_000, 'the four executions');
-				expect(executions.map((execution) => execution.status)).toEqual(Array(EXECUTIONS).fill('success'));
-				// Both workers ran executions: two pacers, one key.
-				const ran = executions.flatMap((execution) => processesThatRan(execution.id));
-				expect(new Set(ran)).toEqual(new Set(['worker', 'worker2']));
+					const executions = await waitFor(
+						async () => {
+							const finished = await finishedExecutions(workflowId);
+							return finished.length === EXECUTIONS ? finished : undefined;
+						},
+						120_000,
+						'the four executions',
+					);
+					expect(executions.map((execution) => execution.status)).toEqual(
+						Array(EXECUTIONS).fill('success'),
+					);
+					// Both workers ran executions: two pacers, one key.
+					const ran = executions.flatMap((execution) => processesThatRan(execution.id));
+					expect(new Set(ran)).toEqual(new Set(['worker', 'worker2']));
 
-				// Every lead exactly once in the CRM, and one accepted POST per lead.
-				await crm.config({ rateLimit: { limit: 600, windowMs: 60_000 } });
-				const created: Array<{ name: string }> = [];
-				let cursor: string | null = null;
-				for (let page = 0; page < 10; page++) {
-					const query: string = `/leads?limit=100&search=Load${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}`;
-					const answer = await crm.api<{ items: Array<{ name: string }>; hasMore: boolean; nextCursor?: string | null }>('GET', query);
-					created.push(...answer.items);
-					cursor = answer.hasMore ? (answer.nextCursor ?? null) : null;
-					if (!cursor) break;
-				}
-				const counts = new Map<string, number>();
-				for (const lead of created) if (lead.name.startsWith('Load ')) counts.set(lead.name, (counts.get(lead.name) ?? 0) + 1);
-				expect(counts.size).toBe(EXECUTIONS * LEADS_EACH);
-				expect([...counts.values()].every((count) => count === 1)).toBe(true);
+					// Every lead exactly once in the CRM, and one accepted POST per lead.
+					await crm.config({ rateLimit: { limit: 600, windowMs: 60_000 } });
+					const created: Array<{ name: string }> = [];
+					let cursor: string | null = null;
+					for (let page = 0; page < 10; page++) {
+						const query: string = `/leads?limit=100&search=Load${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}`;
+						const answer = await crm.api<{
+							items: Array<{ name: string }>;
+							hasMore: boolean;
+							nextCursor?: string | null;
+						}>('GET', query);
+						created.push(...answer.items);
+						cursor = answer.hasMore ? (answer.nextCursor ?? null) : null;
+						if (!cursor) break;
+					}
+					const counts = new Map<string, number>();
+					for (const lead of created)
+						if (lead.name.startsWith('Load '))
+							counts.set(lead.name, (counts.get(lead.name) ?? 0) + 1);
+					expect(counts.size).toBe(EXECUTIONS * LEADS_EACH);
+					expect([...counts.values()].every((count) => count === 1)).toBe(true);
 
-				const posts = (await crm.requests()).filter((request) => request.method === 'POST' && request.path === '/api/v1/leads');
-				expect(posts.filter((request) => request.status !== 429)).toHaveLength(EXECUTIONS * LEADS_EACH);
-				const refused = posts.filter((request) => request.status === 429).length;
-				const extra = posts.length - EXECUTIONS * LEADS_EACH;
-				const spanMs = Date.parse(posts[posts.length - 1].at) - Date.parse(posts[0].at);
-				console.log(
-					`[queue load] ${EXECUTIONS * LEADS_EACH} leads created once each by ${EXECUTIONS} executions on 2 workers: ${posts.length} POSTs, ${refused} answers 429 (${((100 * extra) / (EXECUTIONS * LEADS_EACH)).toFixed(1)} % extra requests), over ${(spanMs / 1000).toFixed(1)} s`,
-				);
-				// The limit was really far below the demand: the POSTs had to spread over at least 19 windows of 1 s.
-				expect(spanMs).toBeGreaterThanOrEqual(((EXECUTIONS * LEADS_EACH) / LIMIT.limit - 1) * LIMIT.windowMs);
-				// The two workers' pacers read the key's budget from the answers and slowed down together: at most 10 %
-				// of the requests were extra (answered 429 and sent again). 0.2 sent 227 POSTs for these 200 leads.
-				expect(extra).toBeLessThanOrEqual(0.1 * EXECUTIONS * LEADS_EACH);
-			}, env);
+					const posts = (await crm.requests()).filter(
+						(request) => request.method === 'POST' && request.path === '/api/v1/leads',
+					);
+					expect(posts.filter((request) => request.status !== 429)).toHaveLength(
+						EXECUTIONS * LEADS_EACH,
+					);
+					const refused = posts.filter((request) => request.status === 429).length;
+					const extra = posts.length - EXECUTIONS * LEADS_EACH;
+					const spanMs = Date.parse(posts[posts.length - 1].at) - Date.parse(posts[0].at);
+					console.log(
+						`[queue load] ${EXECUTIONS * LEADS_EACH} leads created once each by ${EXECUTIONS} executions on 2 workers: ${posts.length} POSTs, ${refused} answers 429 (${((100 * extra) / (EXECUTIONS * LEADS_EACH)).toFixed(1)} % extra requests), over ${(spanMs / 1000).toFixed(1)} s`,
+					);
+					// The limit was really far below the demand: the POSTs had to spread over at least 19 windows of 1 s.
+					expect(spanMs).toBeGreaterThanOrEqual(
+						((EXECUTIONS * LEADS_EACH) / LIMIT.limit - 1) * LIMIT.windowMs,
+					);
+					// The two workers' pacers read the key's budget from the answers and slowed down together: at most 10 %
+					// of the requests were extra (answered 429 and sent again). 0.2 sent 227 POSTs for these 200 leads.
+					expect(extra).toBeLessThanOrEqual(0.1 * EXECUTIONS * LEADS_EACH);
+				},
+				env,
+			);
 		});
 	});
 
@@ -223,20 +263,34 @@ describe(`CRM Invoicing in n8n ${env.n8nVersion} queue mode (main, two webhook p
 			expect(subscription.secret).toMatch(/^whsec_/);
 		});
 
-		it("a signed lead.created from the CRM is verified by the webhook process and run by the worker", async () => {
-			const lead = await crm.api('POST', '/leads', { name: 'Grace Queue', email: 'grace.queue@example.com' });
-			const [execution] = await waitFor(async () => {
-				const executions = await finishedExecutions(workflowId);
-				return executions.length >= 1 ? executions : undefined;
-			}, 30_000, 'the execution of lead.created');
+		it('a signed lead.created from the CRM is verified by the webhook process and run by the worker', async () => {
+			const lead = await crm.api('POST', '/leads', {
+				name: 'Grace Queue',
+				email: 'grace.queue@example.com',
+			});
+			const [execution] = await waitFor(
+				async () => {
+					const executions = await finishedExecutions(workflowId);
+					return executions.length >= 1 ? executions : undefined;
+				},
+				30_000,
+				'the execution of lead.created',
+			);
 			expect(execution.status).toBe('success');
 			expect(processesThatRan(execution.id)).toEqual(ONE_WORKER);
-			const items = execution.data.resultData.runData['CRM Invoicing Trigger'][0].data.main[0].map((item: any) => item.json);
+			const items = execution.data.resultData.runData['CRM Invoicing Trigger'][0].data.main[0].map(
+				(item: any) => item.json,
+			);
 			expect(items).toEqual([
-				expect.objectContaining({ event: 'lead.created', payload: expect.objectContaining({ id: lead.id, name: 'Grace Queue' }) }),
+				expect.objectContaining({
+					event: 'lead.created',
+					payload: expect.objectContaining({ id: lead.id, name: 'Grace Queue' }),
+				}),
 			]);
 			// The CRM got its 2xx from the webhook process on the first attempt.
-			const deliveries = (await crm.deliveries()).filter((delivery) => delivery.event === 'lead.created');
+			const deliveries = (await crm.deliveries()).filter(
+				(delivery) => delivery.event === 'lead.created',
+			);
 			expect(deliveries.map((delivery) => delivery.status)).toEqual([200]);
 			expect(JSON.stringify(execution)).not.toContain(subscription.secret);
 		});
@@ -252,29 +306,55 @@ describe(`CRM Invoicing in n8n ${env.n8nVersion} queue mode (main, two webhook p
 
 		it('a retried delivery runs once when the retry reaches another webhook process, or one restarted since', async () => {
 			const id = `msg_queue_retry_${randomUUID()}`;
-			const delivery = { event: 'lead.created', payload: { id: 'lead_retry', name: 'Retried Once' } };
+			const delivery = {
+				event: 'lead.created',
+				payload: { id: 'lead_retry', name: 'Retried Once' },
+			};
 			const before = (await finishedExecutions(workflowId)).length;
 
 			const first = await sendSignedDelivery(subscription.url, subscription.secret, id, delivery);
 			expect(first).toEqual({ status: 200, body: { received: true } });
-			const [execution] = await waitFor(async () => {
-				const executions = await finishedExecutions(workflowId);
-				return executions.length === before + 1 ? executions : undefined;
-			}, 30_000, 'the first delivery');
+			const [execution] = await waitFor(
+				async () => {
+					const executions = await finishedExecutions(workflowId);
+					return executions.length === before + 1 ? executions : undefined;
+				},
+				30_000,
+				'the first delivery',
+			);
 			expect(processesThatRan(execution.id)).toEqual(ONE_WORKER);
 
 			// The retry reaches webhookB, which never saw the first (only the database knows it).
-			const toOther = await sendSignedDelivery(onProcess(subscription.url, 'webhookB'), subscription.secret, id, delivery);
+			const toOther = await sendSignedDelivery(
+				onProcess(subscription.url, 'webhookB'),
+				subscription.secret,
+				id,
+				delivery,
+			);
 			expect(toOther).toEqual({ status: 200, body: { received: true, duplicate: true } });
 			// And webhookA after a restart (its memory is gone).
 			await restart('webhookA');
-			const afterRestart = await sendSignedDelivery(subscription.url, subscription.secret, id, delivery);
+			const afterRestart = await sendSignedDelivery(
+				subscription.url,
+				subscription.secret,
+				id,
+				delivery,
+			);
 			expect(afterRestart).toEqual({ status: 200, body: { received: true, duplicate: true } });
 
 			// A new id on webhookB runs: the duplicate answers were about the id, not the process.
-			const other = await sendSignedDelivery(onProcess(subscription.url, 'webhookB'), subscription.secret, `msg_queue_other_${randomUUID()}`, delivery);
+			const other = await sendSignedDelivery(
+				onProcess(subscription.url, 'webhookB'),
+				subscription.secret,
+				`msg_queue_other_${randomUUID()}`,
+				delivery,
+			);
 			expect(other).toEqual({ status: 200, body: { received: true } });
-			await waitFor(async () => (await finishedExecutions(workflowId)).length === before + 2, 30_000, 'the delivery with a new id');
+			await waitFor(
+				async () => (await finishedExecutions(workflowId)).length === before + 2,
+				30_000,
+				'the delivery with a new id',
+			);
 			await new Promise((resolve) => setTimeout(resolve, 2_000));
 			expect(await finishedExecutions(workflowId)).toHaveLength(before + 2);
 		});
@@ -283,7 +363,8 @@ describe(`CRM Invoicing in n8n ${env.n8nVersion} queue mode (main, two webhook p
 			await n8n.deactivate(workflowId);
 			expect(await crm.webhooks()).toEqual([]);
 			const deletes = (await crm.requests()).filter(
-				(request) => request.method === 'DELETE' && request.path === `/api/v1/webhooks/${subscription.id}`,
+				(request) =>
+					request.method === 'DELETE' && request.path === `/api/v1/webhooks/${subscription.id}`,
 			);
 			expect(deletes).toHaveLength(1);
 		});

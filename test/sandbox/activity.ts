@@ -11,13 +11,19 @@ import { ADMIN_USER_INTERNAL_ID, addLead, type Store } from './store';
 import { LIST_ORDERS, type ActivityConfig, type Lead, type ListOrder } from './types';
 
 export function parseListOrder(value: unknown): ListOrder {
-	if (typeof value === 'string' && (LIST_ORDERS as readonly string[]).includes(value)) return value as ListOrder;
+	if (typeof value === 'string' && (LIST_ORDERS as readonly string[]).includes(value))
+		return value as ListOrder;
 	throw validationError(`listOrder must be one of ${LIST_ORDERS.join(', ')}`);
 }
 
 export function parseActivity(value: unknown): ActivityConfig | false {
 	if (value === false || value === null) return false;
-	if (isObject(value) && typeof value.everyMs === 'number' && Number.isInteger(value.everyMs) && value.everyMs >= 100) {
+	if (
+		isObject(value) &&
+		typeof value.everyMs === 'number' &&
+		Number.isInteger(value.everyMs) &&
+		value.everyMs >= 100
+	) {
 		return { everyMs: value.everyMs };
 	}
 	throw validationError('activity must be false or { everyMs } with an integer of at least 100');
@@ -31,12 +37,25 @@ export interface ActivityResult {
 }
 
 /** Step `tick` of the activity: tick 0 creates, 1 changes, 2 archives, 3 creates again, and so on. */
-export function activityStep(store: Store, tick: number, emit: (event: string, payload: unknown) => void): ActivityResult {
+export function activityStep(
+	store: Store,
+	tick: number,
+	emit: (event: string, payload: unknown) => void,
+): ActivityResult {
 	const live = store.leads.values().filter((lead) => !lead.archived);
 	const step = tick % 3;
 	if (step === 0 || live.length === 0) {
 		const n = store.counters.lead + 1;
-		const lead = addLead(store, { name: `Activity Lead ${n}`, email: `activity.${n}@leads.example`, value: 1000, stageId: 'lst_new' }, ADMIN_USER_INTERNAL_ID);
+		const lead = addLead(
+			store,
+			{
+				name: `Activity Lead ${n}`,
+				email: `activity.${n}@leads.example`,
+				value: 1000,
+				stageId: 'lst_new',
+			},
+			ADMIN_USER_INTERNAL_ID,
+		);
 		emit('lead.created', leadPayload(store, lead));
 		return { action: 'created', lead };
 	}

@@ -5,10 +5,25 @@
 import type { Collection, Store } from './store';
 import { ADMIN_USER_INTERNAL_ID, addLead, formatNumber, randomId } from './store';
 import { LEADS_BY_DATE, listNewestCreated } from './leadImports';
-import type { Deal, Invoice, InvoiceLineItem, JsonObject, Lead, ListOrder, SandboxPersonality, WebhookSubscription } from './types';
+import type {
+	Deal,
+	Invoice,
+	InvoiceLineItem,
+	JsonObject,
+	Lead,
+	ListOrder,
+	SandboxPersonality,
+	WebhookSubscription,
+} from './types';
 import { generateSecret } from './webhooks';
 
-export type ErrorCode = 'UNAUTHORIZED' | 'FORBIDDEN' | 'NOT_FOUND' | 'VALIDATION_ERROR' | 'RATE_LIMITED' | 'INTERNAL_ERROR';
+export type ErrorCode =
+	| 'UNAUTHORIZED'
+	| 'FORBIDDEN'
+	| 'NOT_FOUND'
+	| 'VALIDATION_ERROR'
+	| 'RATE_LIMITED'
+	| 'INTERNAL_ERROR';
 
 export class ApiError extends Error {
 	constructor(
@@ -20,10 +35,14 @@ export class ApiError extends Error {
 	}
 }
 
-export const validationError = (message: string): ApiError => new ApiError(400, 'VALIDATION_ERROR', message);
+export const validationError = (message: string): ApiError =>
+	new ApiError(400, 'VALIDATION_ERROR', message);
 export const notFound = (message: string): ApiError => new ApiError(404, 'NOT_FOUND', message);
 
-export function errorBody(code: ErrorCode, message: string): { error: { code: ErrorCode; message: string } } {
+export function errorBody(
+	code: ErrorCode,
+	message: string,
+): { error: { code: ErrorCode; message: string } } {
 	return { error: { code, message } };
 }
 
@@ -68,19 +87,44 @@ const routes: Route[] = [
 	{ method: 'GET', pattern: /^\/api\/v1\/leads$/, handler: listLeads },
 	{ method: 'POST', pattern: /^\/api\/v1\/leads$/, resource: 'leads', handler: createLead },
 	{ method: 'GET', pattern: /^\/api\/v1\/leads\/([^/]+)$/, handler: getLead },
-	{ method: 'PATCH', pattern: /^\/api\/v1\/leads\/([^/]+)$/, resource: 'leads', handler: updateLead },
+	{
+		method: 'PATCH',
+		pattern: /^\/api\/v1\/leads\/([^/]+)$/,
+		resource: 'leads',
+		handler: updateLead,
+	},
 	{ method: 'POST', pattern: /^\/api\/v1\/deals$/, resource: 'deals', handler: createDeal },
 	{ method: 'GET', pattern: /^\/api\/v1\/deals\/([^/]+)$/, handler: getDeal },
-	{ method: 'PATCH', pattern: /^\/api\/v1\/deals\/([^/]+)$/, resource: 'deals', handler: updateDeal },
-	{ method: 'POST', pattern: /^\/api\/v1\/invoices$/, resource: 'invoices', handler: createInvoice },
+	{
+		method: 'PATCH',
+		pattern: /^\/api\/v1\/deals\/([^/]+)$/,
+		resource: 'deals',
+		handler: updateDeal,
+	},
+	{
+		method: 'POST',
+		pattern: /^\/api\/v1\/invoices$/,
+		resource: 'invoices',
+		handler: createInvoice,
+	},
 	{ method: 'GET', pattern: /^\/api\/v1\/invoices\/([^/]+)$/, handler: getInvoice },
 	{ method: 'GET', pattern: /^\/api\/v1\/clients\/([^/]+)$/, handler: getClient },
 	{ method: 'GET', pattern: /^\/api\/v1\/products\/([^/]+)$/, handler: getProduct },
 	{ method: 'GET', pattern: /^\/api\/v1\/users$/, handler: listUsers },
-	{ method: 'POST', pattern: /^\/api\/v1\/webhooks$/, resource: 'webhooks', handler: createWebhook },
+	{
+		method: 'POST',
+		pattern: /^\/api\/v1\/webhooks$/,
+		resource: 'webhooks',
+		handler: createWebhook,
+	},
 	{ method: 'GET', pattern: /^\/api\/v1\/webhooks$/, handler: listWebhooks },
 	{ method: 'GET', pattern: /^\/api\/v1\/webhooks\/([^/]+)$/, handler: getWebhook },
-	{ method: 'DELETE', pattern: /^\/api\/v1\/webhooks\/([^/]+)$/, resource: 'webhooks', handler: deleteWebhook },
+	{
+		method: 'DELETE',
+		pattern: /^\/api\/v1\/webhooks\/([^/]+)$/,
+		resource: 'webhooks',
+		handler: deleteWebhook,
+	},
 	{ method: 'GET', pattern: /^\/api\/v2\/contacts$/, handler: listContacts },
 ];
 
@@ -99,7 +143,11 @@ export function handleApi(host: ApiHost, request: ApiRequest): ApiResponse {
 	}
 	if (!route || !params) throw notFound(`Route ${request.method} ${request.path} was not found`);
 	if (route.resource && request.readOnly) {
-		throw new ApiError(403, 'FORBIDDEN', `The user who owns this API key does not have permission to ${VERBS[route.method]} ${route.resource}.`);
+		throw new ApiError(
+			403,
+			'FORBIDDEN',
+			`The user who owns this API key does not have permission to ${VERBS[route.method]} ${route.resource}.`,
+		);
 	}
 	return route.handler(host, request, params);
 }
@@ -144,7 +192,10 @@ function requiredString(body: JsonObject, field: string, minLength = 0): string 
 	const value = body[field];
 	if (value === undefined || value === null) throw validationError(`${field} is required`);
 	if (typeof value !== 'string') throw validationError(`${field} must be a string`);
-	if (value.length < minLength) throw validationError(`${field} must be at least ${minLength} character${minLength === 1 ? '' : 's'}`);
+	if (value.length < minLength)
+		throw validationError(
+			`${field} must be at least ${minLength} character${minLength === 1 ? '' : 's'}`,
+		);
 	return value;
 }
 
@@ -158,7 +209,8 @@ function optionalString(body: JsonObject, field: string): string | null {
 function optionalNumber(body: JsonObject, field: string): number | null {
 	const value = body[field];
 	if (value === null) return null;
-	if (typeof value !== 'number' || !Number.isFinite(value)) throw validationError(`${field} must be a number`);
+	if (typeof value !== 'number' || !Number.isFinite(value))
+		throw validationError(`${field} must be a number`);
 	return value;
 }
 
@@ -192,10 +244,16 @@ function optionalObject(body: JsonObject, field: string): JsonObject | null {
 	return value;
 }
 
-function existingRef(body: JsonObject, field: string, collection: { has(id: string): boolean }, what: string): string {
+function existingRef(
+	body: JsonObject,
+	field: string,
+	collection: { has(id: string): boolean },
+	what: string,
+): string {
 	const value = body[field];
 	if (typeof value !== 'string') throw validationError(`${field} must be a string`);
-	if (!collection.has(value)) throw validationError(`${field} ${value} does not refer to an existing ${what}`);
+	if (!collection.has(value))
+		throw validationError(`${field} ${value} does not refer to an existing ${what}`);
 	return value;
 }
 
@@ -210,7 +268,12 @@ function extraKeys(body: JsonObject, known: ReadonlySet<string>): JsonObject {
 
 // ---------------------------------------------------------------- pagination
 
-function parseLimit(query: Record<string, string>, name: string, defaultValue: number, ignoreLimit?: number | false): number {
+function parseLimit(
+	query: Record<string, string>,
+	name: string,
+	defaultValue: number,
+	ignoreLimit?: number | false,
+): number {
 	const raw = query[name];
 	if (ignoreLimit) return ignoreLimit;
 	if (raw === undefined) return defaultValue;
@@ -247,23 +310,42 @@ function pageOf<T extends { id: string }>(
 	filter?: (value: T) => boolean,
 ): { items: T[]; hasMore: boolean; nextCursor: string | null } {
 	const page = collection.page(decodeCursor(query, kind), limit, filter);
-	return { items: page.items, hasMore: page.hasMore, nextCursor: page.hasMore ? encodeCursor(kind, page.lastSeq) : null };
+	return {
+		items: page.items,
+		hasMore: page.hasMore,
+		nextCursor: page.hasMore ? encodeCursor(kind, page.lastSeq) : null,
+	};
 }
 
 function containsIgnoreCase(needle: string, ...haystacks: unknown[]): boolean {
-	return haystacks.some((value) => typeof value === 'string' && value.toLowerCase().includes(needle));
+	return haystacks.some(
+		(value) => typeof value === 'string' && value.toLowerCase().includes(needle),
+	);
 }
 
 // ---------------------------------------------------------------- leads
 
-const LEAD_KEYS = new Set(['name', 'email', 'title', 'mobile', 'secondaryMobile', 'sourceId', 'stageId', 'value', 'website', 'customFields', 'archived']);
+const LEAD_KEYS = new Set([
+	'name',
+	'email',
+	'title',
+	'mobile',
+	'secondaryMobile',
+	'sourceId',
+	'stageId',
+	'value',
+	'website',
+	'customFields',
+	'archived',
+]);
 
 function leadFields(body: JsonObject, creating: boolean): Partial<Lead> {
 	const fields: Partial<Lead> = extraKeys(body, LEAD_KEYS);
 	if (creating || has(body, 'name')) fields.name = requiredString(body, 'name', 1);
 	if (has(body, 'email')) {
 		const email = body.email;
-		if (email !== null && (typeof email !== 'string' || !EMAIL_RE.test(email))) throw validationError('email must be a valid email address');
+		if (email !== null && (typeof email !== 'string' || !EMAIL_RE.test(email)))
+			throw validationError('email must be a valid email address');
 		fields.email = email;
 	}
 	for (const field of ['title', 'mobile', 'secondaryMobile', 'sourceId', 'stageId'] as const) {
@@ -308,7 +390,11 @@ export function leadPayload(store: Store, lead: Lead): JsonObject {
 
 function createLead(host: ApiHost, request: ApiRequest): ApiResponse {
 	const fields = leadFields(parseObjectBody(request.rawBody), true);
-	const lead = addLead(host.store, { ...fields, name: fields.name as string }, request.userInternalId);
+	const lead = addLead(
+		host.store,
+		{ ...fields, name: fields.name as string },
+		request.userInternalId,
+	);
 	host.emit('lead.created', leadPayload(host.store, lead));
 	return { status: 200, body: lead };
 }
@@ -325,8 +411,17 @@ function listLeads(host: ApiHost, request: ApiRequest): ApiResponse {
 		(stageId === undefined || lead.stageId === stageId) &&
 		(search === '' || containsIgnoreCase(search, lead.name, lead.email, lead.mobile, lead.website));
 	// A cursor continues in the order its listing started in, whatever the switch says now.
-	const cursorKind = query.cursor ? /^([a-z0-9]+):/.exec(Buffer.from(query.cursor, 'base64url').toString('utf8'))?.[1] : undefined;
-	const order = cursorKind === 'leadsnew' ? 'newest' : cursorKind === 'leads' ? 'oldest' : cursorKind === LEADS_BY_DATE ? 'newestCreated' : request.listOrder;
+	const cursorKind = query.cursor
+		? /^([a-z0-9]+):/.exec(Buffer.from(query.cursor, 'base64url').toString('utf8'))?.[1]
+		: undefined;
+	const order =
+		cursorKind === 'leadsnew'
+			? 'newest'
+			: cursorKind === 'leads'
+				? 'oldest'
+				: cursorKind === LEADS_BY_DATE
+					? 'newestCreated'
+					: request.listOrder;
 	if (order === 'newestCreated') {
 		const page = listNewestCreated(host.store, query.cursor, limit, filtered ? filter : undefined);
 		if (!page) throw validationError('cursor is not valid');
@@ -334,10 +429,24 @@ function listLeads(host: ApiHost, request: ApiRequest): ApiResponse {
 	}
 	if (order === 'newest') {
 		// Newest first: its cursors have their own kind, so a page always continues in the order it started in.
-		const page = host.store.leads.pageNewestFirst(decodeCursor(query, 'leadsnew'), limit, filtered ? filter : undefined);
-		return { status: 200, body: { items: page.items, hasMore: page.hasMore, nextCursor: page.hasMore ? encodeCursor('leadsnew', page.lastSeq) : null } };
+		const page = host.store.leads.pageNewestFirst(
+			decodeCursor(query, 'leadsnew'),
+			limit,
+			filtered ? filter : undefined,
+		);
+		return {
+			status: 200,
+			body: {
+				items: page.items,
+				hasMore: page.hasMore,
+				nextCursor: page.hasMore ? encodeCursor('leadsnew', page.lastSeq) : null,
+			},
+		};
 	}
-	return { status: 200, body: pageOf(host.store.leads, 'leads', query, limit, filtered ? filter : undefined) };
+	return {
+		status: 200,
+		body: pageOf(host.store.leads, 'leads', query, limit, filtered ? filter : undefined),
+	};
 }
 
 function getLead(host: ApiHost, _request: ApiRequest, [id]: string[]): ApiResponse {
@@ -345,13 +454,25 @@ function getLead(host: ApiHost, _request: ApiRequest, [id]: string[]): ApiRespon
 }
 
 /** The keys the spec's POST /leads body lists; the alternate PATCH /leads/{id} ignores every other key. */
-const POST_LEAD_KEYS = new Set(['name', 'mobile', 'secondaryMobile', 'email', 'title', 'value', 'sourceId', 'stageId', 'website']);
+const POST_LEAD_KEYS = new Set([
+	'name',
+	'mobile',
+	'secondaryMobile',
+	'email',
+	'title',
+	'value',
+	'sourceId',
+	'stageId',
+	'website',
+]);
 
 function updateLead(host: ApiHost, request: ApiRequest, [id]: string[]): ApiResponse {
 	const lead = findLead(host, id);
 	const body = parseObjectBody(request.rawBody);
 	if (request.personality === 'alternate') {
-		const listed = Object.fromEntries(Object.entries(body).filter(([key]) => POST_LEAD_KEYS.has(key)));
+		const listed = Object.fromEntries(
+			Object.entries(body).filter(([key]) => POST_LEAD_KEYS.has(key)),
+		);
 		Object.assign(lead, leadFields(listed, false));
 		host.emit('lead.updated', leadPayload(host.store, lead));
 		return { status: 204 };
@@ -363,7 +484,19 @@ function updateLead(host: ApiHost, request: ApiRequest, [id]: string[]): ApiResp
 
 // ---------------------------------------------------------------- deals
 
-const DEAL_KEYS = new Set(['title', 'pipelineId', 'stageId', 'clientId', 'leadId', 'sourceId', 'price', 'expectedCloseDate', 'priority', 'status', 'customFields']);
+const DEAL_KEYS = new Set([
+	'title',
+	'pipelineId',
+	'stageId',
+	'clientId',
+	'leadId',
+	'sourceId',
+	'price',
+	'expectedCloseDate',
+	'priority',
+	'status',
+	'customFields',
+]);
 const PRIORITIES = ['LOW', 'MEDIUM', 'HIGH'] as const;
 const DEAL_STATUSES = ['ACTIVE', 'WON', 'LOST'] as const;
 
@@ -380,8 +513,10 @@ function dealFields(host: ApiHost, body: JsonObject, creating: boolean): Partial
 		if (has(body, field)) fields[field] = optionalString(body, field);
 	}
 	if (has(body, 'price')) fields.price = optionalNumber(body, 'price');
-	if (has(body, 'expectedCloseDate')) fields.expectedCloseDate = optionalDateTime(body, 'expectedCloseDate');
-	if (has(body, 'priority')) fields.priority = body.priority === null ? null : oneOf(body, 'priority', PRIORITIES);
+	if (has(body, 'expectedCloseDate'))
+		fields.expectedCloseDate = optionalDateTime(body, 'expectedCloseDate');
+	if (has(body, 'priority'))
+		fields.priority = body.priority === null ? null : oneOf(body, 'priority', PRIORITIES);
 	if (has(body, 'status')) fields.status = oneOf(body, 'status', DEAL_STATUSES);
 	if (has(body, 'customFields')) {
 		const customFields = optionalObject(body, 'customFields');
@@ -431,7 +566,8 @@ function updateDeal(host: ApiHost, request: ApiRequest, [id]: string[]): ApiResp
 	const previousStageId = deal.stageId;
 	Object.assign(deal, fields);
 	host.emit('deal.updated', deal);
-	if (deal.stageId !== previousStageId) host.emit('deal.stage_changed', { ...deal, previousStageId });
+	if (deal.stageId !== previousStageId)
+		host.emit('deal.stage_changed', { ...deal, previousStageId });
 	return { status: 200, body: deal };
 }
 
@@ -456,7 +592,12 @@ export const DEFAULT_TEMPLATE_ID = 'tpl_default';
 
 const round2 = (value: number): number => Math.round((value + Number.EPSILON) * 100) / 100;
 
-function lineItem(host: ApiHost, raw: unknown, index: number, isInclusiveTax: boolean): InvoiceLineItem {
+function lineItem(
+	host: ApiHost,
+	raw: unknown,
+	index: number,
+	isInclusiveTax: boolean,
+): InvoiceLineItem {
 	const at = `lineItems[${index}]`;
 	if (!isObject(raw)) throw validationError(`${at} must be an object`);
 	// Field names in messages carry the item's position, e.g. "lineItems[0].price must be a number".
@@ -465,7 +606,9 @@ function lineItem(host: ApiHost, raw: unknown, index: number, isInclusiveTax: bo
 	const f = (name: string): string => `${at}.${name}`;
 
 	const { store } = host;
-	let product: { name: string; price: number; description: string | null; internalId: number } | undefined;
+	let product:
+		| { name: string; price: number; description: string | null; internalId: number }
+		| undefined;
 	if (has(item, f('productId')) && item[f('productId')] !== null) {
 		const productId = existingRef(item, f('productId'), store.products, 'product');
 		const found = store.products.get(productId);
@@ -474,19 +617,25 @@ function lineItem(host: ApiHost, raw: unknown, index: number, isInclusiveTax: bo
 	const name = has(item, f('name')) ? requiredString(item, f('name')) : product?.name;
 	if (name === undefined) throw validationError(`${f('name')} is required`);
 	const quantity = has(item, f('quantity')) ? optionalNumber(item, f('quantity')) : 1;
-	if (quantity === null || quantity <= 0) throw validationError(`${f('quantity')} must be greater than 0`);
+	if (quantity === null || quantity <= 0)
+		throw validationError(`${f('quantity')} must be greater than 0`);
 	const price = has(item, f('price')) ? optionalNumber(item, f('price')) : product?.price;
 	if (price === undefined || price === null) throw validationError(`${f('price')} is required`);
-	const description = (has(item, f('description')) ? optionalString(item, f('description')) : product?.description) ?? '';
+	const description =
+		(has(item, f('description')) ? optionalString(item, f('description')) : product?.description) ??
+		'';
 	let tax = 0;
 	if (has(item, f('taxRateId')) && item[f('taxRateId')] !== null) {
 		const taxRateId = existingRef(item, f('taxRateId'), store.taxRates, 'tax rate');
 		tax = store.taxRates.get(taxRateId)?.rate ?? 0;
 	}
-	const discountType = has(item, f('discountType')) ? oneOf(item, f('discountType'), ['fixed', 'percentage'] as const) : 'fixed';
+	const discountType = has(item, f('discountType'))
+		? oneOf(item, f('discountType'), ['fixed', 'percentage'] as const)
+		: 'fixed';
 	const discount = (has(item, f('discount')) ? optionalNumber(item, f('discount')) : 0) ?? 0;
 	if (discount < 0) throw validationError(`${f('discount')} must not be negative`);
-	if (discountType === 'percentage' && discount > 100) throw validationError(`${f('discount')} must be between 0 and 100 for percentage discounts`);
+	if (discountType === 'percentage' && discount > 100)
+		throw validationError(`${f('discount')} must be between 0 and 100 for percentage discounts`);
 	const buyPrice = (has(item, f('buyPrice')) ? optionalNumber(item, f('buyPrice')) : 0) ?? 0;
 
 	const amount = round2(quantity * price);
@@ -520,25 +669,38 @@ function createInvoice(host: ApiHost, request: ApiRequest): ApiResponse {
 	const date = optionalDateTime(body, 'date') as string;
 	requiredString(body, 'dueDate');
 	const dueDate = optionalDateTime(body, 'dueDate') as string;
-	if (!has(body, 'lineItems') || body.lineItems === null) throw validationError('lineItems is required');
+	if (!has(body, 'lineItems') || body.lineItems === null)
+		throw validationError('lineItems is required');
 	if (!Array.isArray(body.lineItems)) throw validationError('lineItems must be an array');
 	if (body.lineItems.length < 1) throw validationError('lineItems must contain at least 1 item');
-	const isInclusiveTax = has(body, 'isInclusiveTax') ? optionalBoolean(body, 'isInclusiveTax') : false;
+	const isInclusiveTax = has(body, 'isInclusiveTax')
+		? optionalBoolean(body, 'isInclusiveTax')
+		: false;
 	const status = has(body, 'status') ? oneOf(body, 'status', ['DRAFT', 'SENT'] as const) : 'DRAFT';
-	const lineItems = body.lineItems.map((raw: unknown, index: number) => lineItem(host, raw, index, isInclusiveTax));
+	const lineItems = body.lineItems.map((raw: unknown, index: number) =>
+		lineItem(host, raw, index, isInclusiveTax),
+	);
 
 	let salesPersonId: number | null = null;
 	if (has(body, 'salesPersonId') && body.salesPersonId !== null) {
 		const userId = existingRef(body, 'salesPersonId', store.users, 'user');
 		salesPersonId = store.userInternalIds.get(userId) ?? null;
 	}
-	const strings: Record<'contactId' | 'subject' | 'notes' | 'templateId', string | null> = { contactId: null, subject: null, notes: null, templateId: null };
+	const strings: Record<'contactId' | 'subject' | 'notes' | 'templateId', string | null> = {
+		contactId: null,
+		subject: null,
+		notes: null,
+		templateId: null,
+	};
 	for (const field of ['contactId', 'subject', 'notes', 'templateId'] as const) {
 		if (has(body, field)) strings[field] = optionalString(body, field);
 	}
 	let tags: number[] = [];
 	if (has(body, 'tags') && body.tags !== null) {
-		if (!Array.isArray(body.tags) || !body.tags.every((tag: unknown) => typeof tag === 'number' && Number.isFinite(tag))) {
+		if (
+			!Array.isArray(body.tags) ||
+			!body.tags.every((tag: unknown) => typeof tag === 'number' && Number.isFinite(tag))
+		) {
 			throw validationError('tags must be an array of numbers');
 		}
 		tags = body.tags as number[];
@@ -617,7 +779,9 @@ function listUsers(host: ApiHost, request: ApiRequest): ApiResponse {
 			'users',
 			query,
 			limit,
-			(user) => (active === undefined || user.active === active) && (search === '' || containsIgnoreCase(search, user.firstName, user.lastName, user.email)),
+			(user) =>
+				(active === undefined || user.active === active) &&
+				(search === '' || containsIgnoreCase(search, user.firstName, user.lastName, user.email)),
 		),
 	};
 }
@@ -630,7 +794,9 @@ export const DOCUMENTED_EVENTS: readonly string[] = ['lead.created'];
 export const HTTP_WARNING = 'Webhook URL is not HTTPS; use HTTPS in production.';
 
 /** A subscription as the API shows it after creation: without any secret. */
-export function publicSubscription(subscription: WebhookSubscription): Omit<WebhookSubscription, 'secret' | 'previousSecret' | 'previousSecretExpiresAt'> {
+export function publicSubscription(
+	subscription: WebhookSubscription,
+): Omit<WebhookSubscription, 'secret' | 'previousSecret' | 'previousSecretExpiresAt'> {
 	const { id, name, url, events, status, createdAt } = subscription;
 	return { id, name, url, events, status, createdAt };
 }
@@ -651,16 +817,25 @@ function createWebhook(host: ApiHost, request: ApiRequest): ApiResponse {
 	} catch {
 		parsed = undefined;
 	}
-	if (!parsed || (parsed.protocol !== 'http:' && parsed.protocol !== 'https:')) throw validationError('url must be a valid http or https URL');
+	if (!parsed || (parsed.protocol !== 'http:' && parsed.protocol !== 'https:'))
+		throw validationError('url must be a valid http or https URL');
 	if (!has(body, 'events') || body.events === null) throw validationError('events is required');
 	const events = body.events;
-	if (!Array.isArray(events) || !events.every((event: unknown) => typeof event === 'string' && event !== '')) {
+	if (
+		!Array.isArray(events) ||
+		!events.every((event: unknown) => typeof event === 'string' && event !== '')
+	) {
 		throw validationError('events must be an array of event names');
 	}
 	if (events.length < 1) throw validationError('events must contain at least 1 event');
 	if (request.personality === 'alternate') {
-		const unknown = [...new Set(events as string[])].filter((event) => !DOCUMENTED_EVENTS.includes(event));
-		if (unknown.length > 0) throw validationError(`Unknown event names: ${unknown.join(', ')}. Supported events: ${DOCUMENTED_EVENTS.join(', ')}`);
+		const unknown = [...new Set(events as string[])].filter(
+			(event) => !DOCUMENTED_EVENTS.includes(event),
+		);
+		if (unknown.length > 0)
+			throw validationError(
+				`Unknown event names: ${unknown.join(', ')}. Supported events: ${DOCUMENTED_EVENTS.join(', ')}`,
+			);
 	}
 	const subscription: WebhookSubscription = {
 		id: randomId('whk_'),
@@ -672,12 +847,17 @@ function createWebhook(host: ApiHost, request: ApiRequest): ApiResponse {
 		createdAt: new Date().toISOString(),
 	};
 	host.store.webhooks.add(subscription);
-	return { status: 200, body: parsed.protocol === 'http:' ? { ...subscription, warnings: [HTTP_WARNING] } : subscription };
+	return {
+		status: 200,
+		body:
+			parsed.protocol === 'http:' ? { ...subscription, warnings: [HTTP_WARNING] } : subscription,
+	};
 }
 
 function listWebhooks(host: ApiHost, request: ApiRequest): ApiResponse {
 	// Alternate: a bare array of every subscription (no page, no cursor).
-	if (request.personality === 'alternate') return { status: 200, body: host.store.webhooks.values().map(publicSubscription) };
+	if (request.personality === 'alternate')
+		return { status: 200, body: host.store.webhooks.values().map(publicSubscription) };
 	const limit = parseLimit(request.query, 'limit', 20, request.ignoreLimit);
 	const page = pageOf(host.store.webhooks, 'webhooks', request.query, limit);
 	return { status: 200, body: { ...page, items: page.items.map(publicSubscription) } };
@@ -704,7 +884,19 @@ function listContacts(host: ApiHost, request: ApiRequest): ApiResponse {
 		'contacts',
 		query,
 		pageSize,
-		search === '' ? undefined : (contact) => containsIgnoreCase(search, contact.firstName, contact.lastName, contact.email, contact.number),
+		search === ''
+			? undefined
+			: (contact) =>
+					containsIgnoreCase(
+						search,
+						contact.firstName,
+						contact.lastName,
+						contact.email,
+						contact.number,
+					),
 	);
-	return { status: 200, body: { data: page.items, meta: { nextCursor: page.nextCursor, hasMore: page.hasMore } } };
+	return {
+		status: 200,
+		body: { data: page.items, meta: { nextCursor: page.nextCursor, hasMore: page.hasMore } },
+	};
 }

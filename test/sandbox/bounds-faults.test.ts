@@ -29,21 +29,32 @@ async function addFault(fault: unknown): Promise<number> {
 }
 
 /** A raw GET that records when the headers and each chunk came; aborted after `abortAfterMs`. */
-function rawGet(path: string, abortAfterMs: number): Promise<{ status?: number; chunks: number[]; bytes: number; ended: boolean }> {
+function rawGet(
+	path: string,
+	abortAfterMs: number,
+): Promise<{ status?: number; chunks: number[]; bytes: number; ended: boolean }> {
 	return new Promise((resolve) => {
 		const started = Date.now();
-		const result: { status?: number; chunks: number[]; bytes: number; ended: boolean } = { chunks: [], bytes: 0, ended: false };
-		const request = http.get(`${sandbox.url}${path}`, { headers: { 'x-api-key': sandbox.keys.admin } }, (response) => {
-			result.status = response.statusCode;
-			response.on('data', (chunk: Buffer) => {
-				result.chunks.push(Date.now() - started);
-				result.bytes += chunk.length;
-			});
-			response.on('end', () => {
-				result.ended = true;
-				resolve(result);
-			});
-		});
+		const result: { status?: number; chunks: number[]; bytes: number; ended: boolean } = {
+			chunks: [],
+			bytes: 0,
+			ended: false,
+		};
+		const request = http.get(
+			`${sandbox.url}${path}`,
+			{ headers: { 'x-api-key': sandbox.keys.admin } },
+			(response) => {
+				result.status = response.statusCode;
+				response.on('data', (chunk: Buffer) => {
+					result.chunks.push(Date.now() - started);
+					result.bytes += chunk.length;
+				});
+				response.on('end', () => {
+					result.ended = true;
+					resolve(result);
+				});
+			},
+		);
 		request.on('error', () => resolve(result));
 		setTimeout(() => {
 			request.destroy();
@@ -57,7 +68,9 @@ describe('hang', () => {
 		expect(await addFault({ status: 200, hang: true, pathPrefix: '/api/v1/leads' })).toBe(201);
 		const result = await rawGet('/api/v1/leads/lead_1', 800);
 		expect(result.status).toBeUndefined();
-		expect(sandbox.requests.map((entry) => [entry.path, entry.status])).toEqual([['/api/v1/leads/lead_1', 0]]);
+		expect(sandbox.requests.map((entry) => [entry.path, entry.status])).toEqual([
+			['/api/v1/leads/lead_1', 0],
+		]);
 	});
 });
 
@@ -69,12 +82,26 @@ describe('trickle', () => {
 		expect(result.ended).toBe(false);
 		expect(result.bytes).toBeGreaterThanOrEqual(4);
 		expect(result.bytes).toBeLessThanOrEqual(8);
-		await waitFor(() => sandbox.streams[0]?.closedByClient, 2_000, 'the stream to see the client close');
-		expect(sandbox.streams[0]).toMatchObject({ kind: 'trickle', path: '/api/v1/leads/lead_1', done: false });
+		await waitFor(
+			() => sandbox.streams[0]?.closedByClient,
+			2_000,
+			'the stream to see the client close',
+		);
+		expect(sandbox.streams[0]).toMatchObject({
+			kind: 'trickle',
+			path: '/api/v1/leads/lead_1',
+			done: false,
+		});
 	});
 
 	it('ends with the given body, so a patient client reads valid JSON', async () => {
-		expect(await addFault({ status: 200, trickle: { intervalMs: 1, bytes: 30 }, body: { id: 'lead_9' } })).toBe(201);
+		expect(
+			await addFault({
+				status: 200,
+				trickle: { intervalMs: 1, bytes: 30 },
+				body: { id: 'lead_9' },
+			}),
+		).toBe(201);
 		const response = await call(sandbox, 'GET', '/api/v1/leads/lead_1');
 		expect(response.status).toBe(200);
 		expect(response.text).toHaveLength(30);
@@ -93,9 +120,15 @@ describe('endless', () => {
 		expect(result.status).toBe(200);
 		expect(result.ended).toBe(false);
 		expect(result.bytes).toBeGreaterThan(1024 * 1024);
-		await waitFor(() => sandbox.streams[0]?.closedByClient, 2_000, 'the stream to see the client close');
+		await waitFor(
+			() => sandbox.streams[0]?.closedByClient,
+			2_000,
+			'the stream to see the client close',
+		);
 		expect(sandbox.streams[0].bytes).toBeGreaterThanOrEqual(result.bytes);
-		const streams = (await (await fetch(`${sandbox.url}/__sandbox/streams`)).json()) as Array<Record<string, unknown>>;
+		const streams = (await (await fetch(`${sandbox.url}/__sandbox/streams`)).json()) as Array<
+			Record<string, unknown>
+		>;
 		expect(streams[0]).toMatchObject({ kind: 'endless', closedByClient: true, done: false });
 	});
 
@@ -120,7 +153,9 @@ describe('a 401 that echoes the key', () => {
 
 describe('2xx answers that are not what they claim', () => {
 	it('a 200 text/html page (a login page or a proxy)', async () => {
-		expect(await addFault({ status: 200, html: true, method: 'POST', pathPrefix: '/api/v1/leads' })).toBe(201);
+		expect(
+			await addFault({ status: 200, html: true, method: 'POST', pathPrefix: '/api/v1/leads' }),
+		).toBe(201);
 		const response = await call(sandbox, 'POST', '/api/v1/leads', { body: { name: 'Jane' } });
 		expect(response.status).toBe(200);
 		expect(response.headers.get('content-type')).toBe('text/html');

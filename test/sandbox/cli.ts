@@ -14,7 +14,13 @@
  */
 import { seedSummaryLines } from './seedSummary';
 import { DEFAULT_RATE_LIMIT, startSandbox } from './server';
-import { LIST_ORDERS, PERSONALITIES, type ListOrder, type SandboxOptions, type SandboxPersonality } from './types';
+import {
+	LIST_ORDERS,
+	PERSONALITIES,
+	type ListOrder,
+	type SandboxOptions,
+	type SandboxPersonality,
+} from './types';
 
 const FLAGS: Record<string, string> = {
 	port: 'SANDBOX_PORT',
@@ -51,30 +57,44 @@ export function parseArgs(argv: string[], env: NodeJS.ProcessEnv): SandboxOption
 		const raw = values[flag];
 		if (raw === undefined) return fallback;
 		const value = Number(raw);
-		if (raw.trim() === '' || !Number.isFinite(value) || value < min) throw new UsageError(`--${flag} must be a number >= ${min}, got ${raw}`);
+		if (raw.trim() === '' || !Number.isFinite(value) || value < min)
+			throw new UsageError(`--${flag} must be a number >= ${min}, got ${raw}`);
 		return value;
 	};
 	const integer = (flag: string, fallback: number, min: number): number => {
 		const value = number(flag, fallback, min);
-		if (!Number.isInteger(value)) throw new UsageError(`--${flag} must be an integer, got ${values[flag]}`);
+		if (!Number.isInteger(value))
+			throw new UsageError(`--${flag} must be an integer, got ${values[flag]}`);
 		return value;
 	};
 
 	const personality = values.personality ?? 'standard';
-	if (!(PERSONALITIES as readonly string[]).includes(personality)) throw new UsageError(`--personality must be one of ${PERSONALITIES.join(', ')}, got ${personality}`);
+	if (!(PERSONALITIES as readonly string[]).includes(personality))
+		throw new UsageError(
+			`--personality must be one of ${PERSONALITIES.join(', ')}, got ${personality}`,
+		);
 
 	const listOrder = values['list-order'] ?? 'oldest';
-	if (!(LIST_ORDERS as readonly string[]).includes(listOrder)) throw new UsageError(`--list-order must be one of ${LIST_ORDERS.join(', ')}, got ${listOrder}`);
+	if (!(LIST_ORDERS as readonly string[]).includes(listOrder))
+		throw new UsageError(`--list-order must be one of ${LIST_ORDERS.join(', ')}, got ${listOrder}`);
 	const activityRaw = values['activity-ms'];
-	const activityOff = activityRaw === undefined || ['off', 'false', 'none', '0'].includes(activityRaw.toLowerCase());
+	const activityOff =
+		activityRaw === undefined || ['off', 'false', 'none', '0'].includes(activityRaw.toLowerCase());
 	const activity = activityOff ? false : { everyMs: integer('activity-ms', 0, 100) };
 
 	const rateLimitRaw = values['rate-limit'];
-	const unlimited = rateLimitRaw !== undefined && ['off', 'false', 'none', '0'].includes(rateLimitRaw.toLowerCase());
+	const unlimited =
+		rateLimitRaw !== undefined &&
+		['off', 'false', 'none', '0'].includes(rateLimitRaw.toLowerCase());
 	return {
 		port: integer('port', 5680, 0),
 		host: values.host ?? '127.0.0.1',
-		rateLimit: unlimited ? false : { limit: integer('rate-limit', DEFAULT_RATE_LIMIT.limit, 1), windowMs: integer('rate-window-ms', DEFAULT_RATE_LIMIT.windowMs, 1) },
+		rateLimit: unlimited
+			? false
+			: {
+					limit: integer('rate-limit', DEFAULT_RATE_LIMIT.limit, 1),
+					windowMs: integer('rate-window-ms', DEFAULT_RATE_LIMIT.windowMs, 1),
+				},
 		seedLeads: integer('seed-leads', 0, 0),
 		timeScale: number('time-scale', 1, 0),
 		deliveryTimeoutMs: integer('delivery-timeout-ms', 20_000, 1),

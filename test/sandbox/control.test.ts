@@ -20,7 +20,11 @@ beforeEach(() => {
 	sandbox.reset();
 });
 
-async function control<T = any>(method: string, path: string, body?: unknown): Promise<{ status: number; body: T }> {
+async function control<T = any>(
+	method: string,
+	path: string,
+	body?: unknown,
+): Promise<{ status: number; body: T }> {
 	const response = await fetch(`${sandbox.url}/__sandbox${path}`, {
 		method,
 		headers: body === undefined ? {} : { 'content-type': 'application/json' },
@@ -33,7 +37,10 @@ async function control<T = any>(method: string, path: string, body?: unknown): P
 
 describe('request log', () => {
 	it('records every /api request with method, path, query, headers, body and status', async () => {
-		await call(sandbox, 'POST', '/api/v1/leads?dryRun=1', { body: { name: 'Logged' }, headers: { 'X-Trace': 'abc' } });
+		await call(sandbox, 'POST', '/api/v1/leads?dryRun=1', {
+			body: { name: 'Logged' },
+			headers: { 'X-Trace': 'abc' },
+		});
 		await call(sandbox, 'POST', '/api/v1/leads', { rawBody: 'not json' });
 		await call(sandbox, 'GET', '/api/v1/leads', { key: null });
 		expect(sandbox.requests).toHaveLength(3);
@@ -43,7 +50,11 @@ describe('request log', () => {
 			method: 'POST',
 			path: '/api/v1/leads',
 			query: { dryRun: '1' },
-			headers: expect.objectContaining({ 'x-api-key': sandbox.keys.admin, 'x-trace': 'abc', 'content-type': 'application/json' }),
+			headers: expect.objectContaining({
+				'x-api-key': sandbox.keys.admin,
+				'x-trace': 'abc',
+				'content-type': 'application/json',
+			}),
 			body: { name: 'Logged' },
 			status: 200,
 			at: expect.any(String),
@@ -82,17 +93,27 @@ describe('faults', () => {
 		expect((await call(sandbox, 'GET', '/api/v1/leads')).status).toBe(200);
 		const first = await call(sandbox, 'GET', '/api/v1/users');
 		expect(first.status).toBe(503);
-		expect(first.body).toEqual({ error: { code: 'INTERNAL_ERROR', message: 'Sandbox fault: 503 Service Unavailable' } });
+		expect(first.body).toEqual({
+			error: { code: 'INTERNAL_ERROR', message: 'Sandbox fault: 503 Service Unavailable' },
+		});
 		expect((await call(sandbox, 'GET', '/api/v1/users?limit=1')).status).toBe(503);
 		expect((await call(sandbox, 'GET', '/api/v1/users')).status).toBe(200);
 		expect(sandbox.requests.map((entry) => entry.status)).toEqual([200, 503, 503, 200]);
 	});
 
 	it('applies before authentication and can serve an HTML proxy page with extra headers', async () => {
-		const added = await control('POST', '/faults', { status: 502, count: 1, html: true, headers: { 'retry-after': '2' } });
+		const added = await control('POST', '/faults', {
+			status: 502,
+			count: 1,
+			html: true,
+			headers: { 'retry-after': '2' },
+		});
 		expect(added.status).toBe(201);
 		expect((await control<unknown[]>('GET', '/faults')).body).toHaveLength(1);
-		const response = await call(sandbox, 'POST', '/api/v1/leads', { key: null, body: { name: 'x' } });
+		const response = await call(sandbox, 'POST', '/api/v1/leads', {
+			key: null,
+			body: { name: 'x' },
+		});
 		expect(response.status).toBe(502);
 		expect(response.headers.get('content-type')).toBe('text/html');
 		expect(response.headers.get('retry-after')).toBe('2');
@@ -124,7 +145,9 @@ describe('faults', () => {
 		expect((await control('POST', '/faults', { count: 1 })).status).toBe(400);
 		expect((await control('POST', '/faults', { status: 99, count: 1 })).status).toBe(400);
 		expect((await control('POST', '/faults', { status: 500, count: 0 })).status).toBe(400);
-		expect(() => sandbox.addFault({ status: 500, count: -1 })).toThrow('count must be a positive integer');
+		expect(() => sandbox.addFault({ status: 500, count: -1 })).toThrow(
+			'count must be a positive integer',
+		);
 		sandbox.addFault({ status: 500, count: 100 });
 		expect((await control('DELETE', '/faults')).status).toBe(204);
 		expect((await call(sandbox, 'GET', '/api/v1/users')).status).toBe(200);
@@ -148,7 +171,11 @@ describe('control endpoints', () => {
 		let cursor: string | null = null;
 		let count = 0;
 		do {
-			const response: { body: { items: unknown[]; nextCursor: string | null } } = await call(sandbox, 'GET', `/api/v1/leads?limit=100${cursor ? `&cursor=${cursor}` : ''}`);
+			const response: { body: { items: unknown[]; nextCursor: string | null } } = await call(
+				sandbox,
+				'GET',
+				`/api/v1/leads?limit=100${cursor ? `&cursor=${cursor}` : ''}`,
+			);
 			count += response.body.items.length;
 			cursor = response.body.nextCursor;
 		} while (cursor);
@@ -159,7 +186,9 @@ describe('control endpoints', () => {
 	it('resets data, logs, subscriptions and faults but keeps the config', async () => {
 		sandbox.setTimeScale(0.5);
 		await call(sandbox, 'POST', '/api/v1/leads', { body: { name: 'Temp' } });
-		await call(sandbox, 'POST', '/api/v1/webhooks', { body: { name: 'w', url: 'https://example.com', events: ['x'] } });
+		await call(sandbox, 'POST', '/api/v1/webhooks', {
+			body: { name: 'w', url: 'https://example.com', events: ['x'] },
+		});
 		sandbox.seedLeads(5);
 		sandbox.addFault({ status: 500, count: 5, pathPrefix: '/api/v9' });
 		expect((await control('POST', '/reset')).status).toBe(200);
@@ -168,8 +197,13 @@ describe('control endpoints', () => {
 		expect(sandbox.requests).toHaveLength(0);
 		expect((await control<unknown[]>('GET', '/faults')).body).toHaveLength(0);
 		expect(sandbox.config.timeScale).toBe(0.5);
-		expect((await call(sandbox, 'POST', '/api/v1/leads', { body: { name: 'After' } })).body.number).toBe('L-00004');
-		expect((await control('POST', '/config', { timeScale: 1 })).body).toMatchObject({ timeScale: 1, rateLimit: false });
+		expect(
+			(await call(sandbox, 'POST', '/api/v1/leads', { body: { name: 'After' } })).body.number,
+		).toBe('L-00004');
+		expect((await control('POST', '/config', { timeScale: 1 })).body).toMatchObject({
+			timeScale: 1,
+			rateLimit: false,
+		});
 		expect((await control('POST', '/config', { timeScale: -1 })).status).toBe(400);
 	});
 
@@ -188,11 +222,15 @@ describe('control endpoints', () => {
 	it('lists delivery attempts', async () => {
 		const receiver = await startReceiver();
 		try {
-			await call(sandbox, 'POST', '/api/v1/webhooks', { body: { name: 'w', url: receiver.url, events: ['lead.created'] } });
+			await call(sandbox, 'POST', '/api/v1/webhooks', {
+				body: { name: 'w', url: receiver.url, events: ['lead.created'] },
+			});
 			await call(sandbox, 'POST', '/api/v1/leads', { body: { name: 'Hooked' } });
 			await waitFor(() => sandbox.deliveries.length === 1, 2_000, 'a delivery');
 			const deliveries = await control<unknown[]>('GET', '/deliveries');
-			expect(deliveries.body).toEqual([expect.objectContaining({ event: 'lead.created', status: 200, attempt: 1 })]);
+			expect(deliveries.body).toEqual([
+				expect.objectContaining({ event: 'lead.created', status: 200, attempt: 1 }),
+			]);
 			expect((await control('DELETE', '/deliveries')).status).toBe(204);
 			expect(sandbox.deliveries).toHaveLength(0);
 		} finally {
@@ -204,17 +242,21 @@ describe('control endpoints', () => {
 		expect((await control('GET', '/nothing')).status).toBe(404);
 		const response = await fetch(`${sandbox.url}/__sandbox/seed`, { method: 'POST', body: '{' });
 		expect(response.status).toBe(400);
-		expect(await response.json()).toEqual({ error: { code: 'VALIDATION_ERROR', message: 'The request body is not valid JSON' } });
+		expect(await response.json()).toEqual({
+			error: { code: 'VALIDATION_ERROR', message: 'The request body is not valid JSON' },
+		});
 	});
 
 	it('closes cleanly while a client keeps a connection open', async () => {
 		const other = await startSandbox({ rateLimit: false });
 		const agent = new http.Agent({ keepAlive: true });
 		await new Promise<void>((resolve, reject) => {
-			http.get(`${other.url}/__sandbox/health`, { agent }, (res) => {
-				res.resume();
-				res.on('end', resolve);
-			}).on('error', reject);
+			http
+				.get(`${other.url}/__sandbox/health`, { agent }, (res) => {
+					res.resume();
+					res.on('end', resolve);
+				})
+				.on('error', reject);
 		});
 		const started = Date.now();
 		await other.close();
@@ -228,18 +270,30 @@ describe('the key switch (a key rotation)', () => {
 
 	it('adds a key of the workspace (POST /keys), which acts for its user, and revokes one (DELETE /keys/{key}): 401 from then on', async () => {
 		expect((await call(sandbox, 'GET', '/api/v1/users', { key: NEW_KEY })).status).toBe(401);
-		expect(await control('POST', '/keys', { key: NEW_KEY })).toEqual({ status: 201, body: { key: NEW_KEY, role: 'admin' } });
+		expect(await control('POST', '/keys', { key: NEW_KEY })).toEqual({
+			status: 201,
+			body: { key: NEW_KEY, role: 'admin' },
+		});
 		// The new key sees and changes the same workspace as the admin key: what one creates, the other reads.
-		const created = await call(sandbox, 'POST', '/api/v1/webhooks', { key: NEW_KEY, body: { name: 'rotated', url: 'https://n8n.example.com/h', events: ['lead.created'] } });
+		const created = await call(sandbox, 'POST', '/api/v1/webhooks', {
+			key: NEW_KEY,
+			body: { name: 'rotated', url: 'https://n8n.example.com/h', events: ['lead.created'] },
+		});
 		expect(created.status).toBe(200);
 		expect((await call(sandbox, 'GET', `/api/v1/webhooks/${created.body.id}`)).status).toBe(200);
 
 		// The old key is revoked: 401 for it, the new key goes on working.
-		expect((await control('DELETE', `/keys/${encodeURIComponent(sandbox.keys.admin)}`)).status).toBe(204);
+		expect(
+			(await control('DELETE', `/keys/${encodeURIComponent(sandbox.keys.admin)}`)).status,
+		).toBe(204);
 		const refused = await call(sandbox, 'GET', '/api/v1/users');
 		expect(refused.status).toBe(401);
-		expect(refused.body).toEqual({ error: { code: 'UNAUTHORIZED', message: 'The API key in the x-api-key header is not valid.' } });
-		expect((await call(sandbox, 'GET', `/api/v1/webhooks/${created.body.id}`, { key: NEW_KEY })).status).toBe(200);
+		expect(refused.body).toEqual({
+			error: { code: 'UNAUTHORIZED', message: 'The API key in the x-api-key header is not valid.' },
+		});
+		expect(
+			(await call(sandbox, 'GET', `/api/v1/webhooks/${created.body.id}`, { key: NEW_KEY })).status,
+		).toBe(200);
 
 		// Reset brings back the seeded keys and forgets the added one.
 		sandbox.reset();
@@ -250,7 +304,9 @@ describe('the key switch (a key rotation)', () => {
 	it('an added read-only key is refused writes (403), as the seeded read-only key', async () => {
 		await control('POST', '/keys', { key: NEW_KEY, role: 'readOnly' });
 		expect((await call(sandbox, 'GET', '/api/v1/users', { key: NEW_KEY })).status).toBe(200);
-		expect((await call(sandbox, 'POST', '/api/v1/leads', { key: NEW_KEY, body: { name: 'No' } })).status).toBe(403);
+		expect(
+			(await call(sandbox, 'POST', '/api/v1/leads', { key: NEW_KEY, body: { name: 'No' } })).status,
+		).toBe(403);
 	});
 
 	it('refuses a key that is too short or has spaces, and an unknown role', async () => {

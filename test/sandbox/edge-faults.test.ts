@@ -12,7 +12,10 @@ import type { Sandbox } from './types';
 let sandbox: Sandbox;
 
 beforeAll(async () => {
-	sandbox = await startSandbox({ rateLimit: false, apiKeys: { admin: 'sk_live_R3dact/Me9+Pl3ase==' } });
+	sandbox = await startSandbox({
+		rateLimit: false,
+		apiKeys: { admin: 'sk_live_R3dact/Me9+Pl3ase==' },
+	});
 });
 afterAll(async () => {
 	await sandbox.close();
@@ -22,7 +25,8 @@ beforeEach(() => {
 	sandbox.setListOrder('oldest');
 });
 
-const fault = async (body: Record<string, unknown>) => await call(sandbox, 'POST', '/__sandbox/faults', { body: { count: 1, ...body }, key: null });
+const fault = async (body: Record<string, unknown>) =>
+	await call(sandbox, 'POST', '/__sandbox/faults', { body: { count: 1, ...body }, key: null });
 
 describe('echoKey: "escaped"', () => {
 	it('a 401 writes the key with \\/, \\u002b and \\u003d, which JSON.parse turns back into the key', async () => {
@@ -30,21 +34,37 @@ describe('echoKey: "escaped"', () => {
 		const answer = await call(sandbox, 'GET', '/api/v1/leads/lead_x');
 		expect(answer.status).toBe(401);
 		expect(answer.text).toContain('sk_live_R3dact\\/Me9\\u002bPl3ase\\u003d\\u003d');
-		expect(answer.body.error.message).toBe(`The API key ${sandbox.keys.admin} is not valid for this workspace.`);
+		expect(answer.body.error.message).toBe(
+			`The API key ${sandbox.keys.admin} is not valid for this workspace.`,
+		);
 	});
 
 	it('a 200 echoes it in a lead record', async () => {
 		await fault({ status: 200, echoKey: 'escaped', pathPrefix: '/api/v1/leads/' });
 		const answer = await call(sandbox, 'GET', '/api/v1/leads/lead_x');
 		expect(answer.status).toBe(200);
-		expect(answer.body).toMatchObject({ id: 'lead_echo', title: `Key ${sandbox.keys.admin}`, customFields: { apiKey: sandbox.keys.admin } });
+		expect(answer.body).toMatchObject({
+			id: 'lead_echo',
+			title: `Key ${sandbox.keys.admin}`,
+			customFields: { apiKey: sandbox.keys.admin },
+		});
 		expect(answer.text).not.toContain(sandbox.keys.admin);
 	});
 
 	it('a 200 to the lead list is a page with one lead without an id, named with the key', async () => {
 		await fault({ status: 200, echoKey: 'escaped', pathPrefix: '/api/v1/leads' });
 		const answer = await call(sandbox, 'GET', '/api/v1/leads');
-		expect(answer.body).toEqual({ items: [{ name: `Key ${sandbox.keys.admin}`, archived: false, createdAt: '2026-01-01T00:00:00.000Z' }], hasMore: false, nextCursor: null });
+		expect(answer.body).toEqual({
+			items: [
+				{
+					name: `Key ${sandbox.keys.admin}`,
+					archived: false,
+					createdAt: '2026-01-01T00:00:00.000Z',
+				},
+			],
+			hasMore: false,
+			nextCursor: null,
+		});
 		expect(answer.text).toContain('\\u002b');
 	});
 
@@ -57,19 +77,31 @@ describe('echoKey: "escaped"', () => {
 describe('location, and the log of pages outside the API', () => {
 	it('answers the Location as given; a request to that page is logged with whether a key came', async () => {
 		await fault({ status: 302, location: '/admin/export-all' });
-		const answer = await fetch(`${sandbox.url}/api/v1/leads/lead_x`, { headers: { 'x-api-key': sandbox.keys.admin }, redirect: 'manual' });
+		const answer = await fetch(`${sandbox.url}/api/v1/leads/lead_x`, {
+			headers: { 'x-api-key': sandbox.keys.admin },
+			redirect: 'manual',
+		});
 		expect(answer.status).toBe(302);
 		expect(answer.headers.get('location')).toBe('/admin/export-all');
 		await call(sandbox, 'GET', '/admin/export-all', { key: null });
 		expect(sandbox.requests.filter((request) => request.path === '/admin/export-all')).toEqual([
-			expect.objectContaining({ method: 'GET', status: 404, headers: expect.not.objectContaining({ 'x-api-key': expect.anything() }) }),
+			expect.objectContaining({
+				method: 'GET',
+				status: 404,
+				headers: expect.not.objectContaining({ 'x-api-key': expect.anything() }),
+			}),
 		]);
 	});
 });
 
 describe('forMs and skewedClock', () => {
 	it('answers 429 for the time given, with Date and a Retry-After date 30 s behind; then normally', async () => {
-		await fault({ status: 429, forMs: 400, skewedClock: { skewMs: -30_000 }, pathPrefix: '/api/v1/leads' });
+		await fault({
+			status: 429,
+			forMs: 400,
+			skewedClock: { skewMs: -30_000 },
+			pathPrefix: '/api/v1/leads',
+		});
 		const started = Date.now();
 		const first = await call(sandbox, 'GET', '/api/v1/leads');
 		const second = await call(sandbox, 'GET', '/api/v1/leads');
@@ -121,16 +153,31 @@ describe('a lead nested deeper than JSON.stringify can write', () => {
 describe('POST /__sandbox/import and the newestCreated order', () => {
 	it('adds leads with their own createdAt; newestCreated lists them among the leads of their date, pages consistent', async () => {
 		sandbox.seedLeads(5); // 8 leads, stamped now
-		const imported = await call(sandbox, 'POST', '/__sandbox/import', { key: null, body: { leads: [{ name: 'Imported 2020', createdAt: '2020-01-01T00:00:00Z', email: 'old@leads.example' }] } });
+		const imported = await call(sandbox, 'POST', '/__sandbox/import', {
+			key: null,
+			body: {
+				leads: [
+					{ name: 'Imported 2020', createdAt: '2020-01-01T00:00:00Z', email: 'old@leads.example' },
+				],
+			},
+		});
 		expect(imported.status).toBe(200);
-		expect(imported.body).toEqual([expect.objectContaining({ name: 'Imported 2020', createdAt: '2020-01-01T00:00:00.000Z', email: 'old@leads.example' })]);
+		expect(imported.body).toEqual([
+			expect.objectContaining({
+				name: 'Imported 2020',
+				createdAt: '2020-01-01T00:00:00.000Z',
+				email: 'old@leads.example',
+			}),
+		]);
 		await call(sandbox, 'POST', '/api/v1/leads', { body: { name: 'Newest' } });
 
 		sandbox.setListOrder('newestCreated');
 		const names: string[] = [];
 		let cursor: string | null = null;
 		do {
-			const page: { body: { items: Array<{ name: string; createdAt: string }>; nextCursor: string | null } } = await call(sandbox, 'GET', `/api/v1/leads?limit=3${cursor ? `&cursor=${cursor}` : ''}`);
+			const page: {
+				body: { items: Array<{ name: string; createdAt: string }>; nextCursor: string | null };
+			} = await call(sandbox, 'GET', `/api/v1/leads?limit=3${cursor ? `&cursor=${cursor}` : ''}`);
 			names.push(...page.body.items.map((lead) => lead.name));
 			cursor = page.body.nextCursor;
 		} while (cursor);
@@ -139,12 +186,31 @@ describe('POST /__sandbox/import and the newestCreated order', () => {
 		expect(names.at(-1)).toBe('Imported 2020');
 		// By the same listing newest first by creation (the `newest` order) it is at the head.
 		sandbox.setListOrder('newest');
-		expect((await call(sandbox, 'GET', '/api/v1/leads?limit=2')).body.items.map((lead: { name: string }) => lead.name)).toEqual(['Newest', 'Imported 2020']);
+		expect(
+			(await call(sandbox, 'GET', '/api/v1/leads?limit=2')).body.items.map(
+				(lead: { name: string }) => lead.name,
+			),
+		).toEqual(['Newest', 'Imported 2020']);
 	});
 
 	it('refuses a lead without a date, and a cursor that is not one', async () => {
-		expect((await call(sandbox, 'POST', '/__sandbox/import', { key: null, body: { leads: [{ name: 'x' }] } })).status).toBe(400);
+		expect(
+			(
+				await call(sandbox, 'POST', '/__sandbox/import', {
+					key: null,
+					body: { leads: [{ name: 'x' }] },
+				})
+			).status,
+		).toBe(400);
 		sandbox.setListOrder('newestCreated');
-		expect((await call(sandbox, 'GET', `/api/v1/leads?cursor=${Buffer.from('leadsdate:x').toString('base64url')}`)).status).toBe(400);
+		expect(
+			(
+				await call(
+					sandbox,
+					'GET',
+					`/api/v1/leads?cursor=${Buffer.from('leadsdate:x').toString('base64url')}`,
+				)
+			).status,
+		).toBe(400);
 	});
 });

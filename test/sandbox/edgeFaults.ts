@@ -20,20 +20,39 @@ export type EdgeFault = Pick<Fault, 'echoKey' | 'location' | 'forMs' | 'skewedCl
 
 /** Reads the switches above from a fault's JSON; throws a validation error for a bad one. */
 export function parseEdgeFault(raw: Record<string, unknown>): EdgeFault {
-	if (raw.echoKey !== undefined && raw.echoKey !== true && raw.echoKey !== false && raw.echoKey !== 'escaped') {
+	if (
+		raw.echoKey !== undefined &&
+		raw.echoKey !== true &&
+		raw.echoKey !== false &&
+		raw.echoKey !== 'escaped'
+	) {
 		throw validationError('echoKey must be true or "escaped"');
 	}
-	if (raw.location !== undefined && (typeof raw.location !== 'string' || raw.location === '')) throw validationError('location must be a path or a URL');
-	if (raw.forMs !== undefined && (typeof raw.forMs !== 'number' || !Number.isInteger(raw.forMs) || raw.forMs < 1 || raw.forMs > 600_000)) {
+	if (raw.location !== undefined && (typeof raw.location !== 'string' || raw.location === ''))
+		throw validationError('location must be a path or a URL');
+	if (
+		raw.forMs !== undefined &&
+		(typeof raw.forMs !== 'number' ||
+			!Number.isInteger(raw.forMs) ||
+			raw.forMs < 1 ||
+			raw.forMs > 600_000)
+	) {
 		throw validationError('forMs must be an integer of 1 to 600000 ms');
 	}
 	let skewedClock: Fault['skewedClock'];
 	if (raw.skewedClock !== undefined) {
 		const value = raw.skewedClock as { skewMs?: unknown; sendDate?: unknown };
-		if (!value || typeof value !== 'object' || typeof value.skewMs !== 'number' || !Number.isFinite(value.skewMs) || Math.abs(value.skewMs) > 86_400_000) {
+		if (
+			!value ||
+			typeof value !== 'object' ||
+			typeof value.skewMs !== 'number' ||
+			!Number.isFinite(value.skewMs) ||
+			Math.abs(value.skewMs) > 86_400_000
+		) {
 			throw validationError('skewedClock must be { skewMs, sendDate? } with skewMs within a day');
 		}
-		if (value.sendDate !== undefined && typeof value.sendDate !== 'boolean') throw validationError('skewedClock.sendDate must be a boolean');
+		if (value.sendDate !== undefined && typeof value.sendDate !== 'boolean')
+			throw validationError('skewedClock.sendDate must be a boolean');
 		skewedClock = { skewMs: value.skewMs, sendDate: value.sendDate as boolean | undefined };
 	}
 	return {
@@ -46,7 +65,11 @@ export function parseEdgeFault(raw: Record<string, unknown>): EdgeFault {
 
 /** A key as a JSON encoder that escapes `/`, `+` and `=` writes it inside a string. */
 export function escapedKey(key: string): string {
-	return JSON.stringify(key).slice(1, -1).replace(/\//g, '\\/').replace(/\+/g, '\\u002b').replace(/=/g, '\\u003d');
+	return JSON.stringify(key)
+		.slice(1, -1)
+		.replace(/\//g, '\\/')
+		.replace(/\+/g, '\\u002b')
+		.replace(/=/g, '\\u003d');
 }
 
 /**
@@ -61,15 +84,23 @@ export function echoBody(status: number, key: string, escaped: boolean, path = '
 	if (status >= 200 && status < 300) {
 		return `{"id":"lead_echo","number":"L-ECHO","name":"Echo","archived":false,"createdAt":"2026-01-01T00:00:00.000Z","title":"Key ${spelled}","customFields":{"apiKey":"${spelled}"}}`;
 	}
-	const text = JSON.stringify(errorBody('UNAUTHORIZED', 'The API key KEY is not valid for this workspace.'));
+	const text = JSON.stringify(
+		errorBody('UNAUTHORIZED', 'The API key KEY is not valid for this workspace.'),
+	);
 	return text.replace('KEY', spelled);
 }
 
 /** The headers of a `skewedClock` fault, at `now`; `endsAt`: when the fault stops answering (real time), if it does. */
-export function skewedHeaders(fault: Pick<Fault, 'skewedClock'>, now: number, endsAt: number | undefined): Record<string, string> {
+export function skewedHeaders(
+	fault: Pick<Fault, 'skewedClock'>,
+	now: number,
+	endsAt: number | undefined,
+): Record<string, string> {
 	if (!fault.skewedClock) return {};
 	const skew = fault.skewedClock.skewMs;
-	const headers: Record<string, string> = { 'retry-after': new Date((endsAt ?? now + 1_000) + skew).toUTCString() };
+	const headers: Record<string, string> = {
+		'retry-after': new Date((endsAt ?? now + 1_000) + skew).toUTCString(),
+	};
 	if (fault.skewedClock.sendDate !== false) headers.date = new Date(now + skew).toUTCString();
 	return headers;
 }

@@ -21,27 +21,43 @@ export interface CallOptions {
 	headers?: Record<string, string>;
 }
 
-export async function call<T = any>(sandbox: Sandbox, method: string, path: string, options: CallOptions = {}): Promise<CallResult<T>> {
+export async function call<T = any>(
+	sandbox: Sandbox,
+	method: string,
+	path: string,
+	options: CallOptions = {},
+): Promise<CallResult<T>> {
 	const headers: Record<string, string> = { ...options.headers };
 	const key = options.key === undefined ? sandbox.keys.admin : options.key;
 	if (key !== null) headers['x-api-key'] = key;
 	let body: string | undefined = options.rawBody;
 	if (body === undefined && options.body !== undefined) body = JSON.stringify(options.body);
 	if (body !== undefined) headers['content-type'] ??= 'application/json';
-	const response = await fetch(sandbox.url + path, { method, headers, body, signal: AbortSignal.timeout(5_000) });
+	const response = await fetch(sandbox.url + path, {
+		method,
+		headers,
+		body,
+		signal: AbortSignal.timeout(5_000),
+	});
 	const text = await response.text();
 	let parsed: unknown = text;
-	if ((response.headers.get('content-type') ?? '').includes('application/json') && text !== '') parsed = JSON.parse(text);
+	if ((response.headers.get('content-type') ?? '').includes('application/json') && text !== '')
+		parsed = JSON.parse(text);
 	return { status: response.status, headers: response.headers, body: parsed as T, text };
 }
 
 /** Polls until check() returns a truthy value; fails after timeoutMs. */
-export async function waitFor<T>(check: () => T | undefined | false | null, timeoutMs = 3_000, what = 'condition'): Promise<T> {
+export async function waitFor<T>(
+	check: () => T | undefined | false | null,
+	timeoutMs = 3_000,
+	what = 'condition',
+): Promise<T> {
 	const deadline = Date.now() + timeoutMs;
 	for (;;) {
 		const value = check();
 		if (value) return value;
-		if (Date.now() > deadline) throw new Error(`Timed out after ${timeoutMs} ms waiting for ${what}`);
+		if (Date.now() > deadline)
+			throw new Error(`Timed out after ${timeoutMs} ms waiting for ${what}`);
 		await new Promise((resolve) => setTimeout(resolve, 5));
 	}
 }
@@ -75,8 +91,15 @@ export async function startReceiver(respond: Receiver['respond'] = () => 200): P
 		req.on('data', (chunk: Buffer) => chunks.push(chunk));
 		req.on('end', () => {
 			const headers: Record<string, string> = {};
-			for (const [name, value] of Object.entries(req.headers)) if (typeof value === 'string') headers[name] = value;
-			const request: ReceivedRequest = { method: req.method ?? '', path: req.url ?? '', headers, rawBody: Buffer.concat(chunks).toString('utf8'), receivedAt: Date.now() };
+			for (const [name, value] of Object.entries(req.headers))
+				if (typeof value === 'string') headers[name] = value;
+			const request: ReceivedRequest = {
+				method: req.method ?? '',
+				path: req.url ?? '',
+				headers,
+				rawBody: Buffer.concat(chunks).toString('utf8'),
+				receivedAt: Date.now(),
+			};
 			received.push(request);
 			const answer = receiver.respond(received.length - 1, request);
 			if (answer === 'hang') return;

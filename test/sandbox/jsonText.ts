@@ -31,7 +31,9 @@ export function jsonText(value: unknown): string {
 				if (index > 0) stack.push(new Raw(','));
 			}
 		} else if (next !== null && typeof next === 'object') {
-			const entries = Object.entries(next).filter(([, child]) => child !== undefined && typeof child !== 'function');
+			const entries = Object.entries(next).filter(
+				([, child]) => child !== undefined && typeof child !== 'function',
+			);
 			out.push('{');
 			stack.push(new Raw('}'));
 			for (let index = entries.length - 1; index >= 0; index--) {

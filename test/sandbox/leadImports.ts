@@ -21,7 +21,9 @@ function encode(key: Key): string {
 
 function decode(cursor: string | undefined): Key | undefined | false {
 	if (cursor === undefined || cursor === '') return undefined;
-	const match = /^leadsdate:(-?\d{1,15}):(\d{1,15})$/.exec(Buffer.from(cursor, 'base64url').toString('utf8'));
+	const match = /^leadsdate:(-?\d{1,15}):(\d{1,15})$/.exec(
+		Buffer.from(cursor, 'base64url').toString('utf8'),
+	);
 	return match ? { at: Number(match[1]), seq: Number(match[2]) } : false;
 }
 
@@ -42,7 +44,11 @@ export function listNewestCreated(
 	const start = after === undefined ? 0 : sorted.findIndex((entry) => before(after, entry.key));
 	const page = start < 0 ? [] : sorted.slice(start, start + limit);
 	const hasMore = start >= 0 && start + limit < sorted.length;
-	return { items: page.map((entry) => entry.value), hasMore, nextCursor: hasMore ? encode(page[page.length - 1].key) : null };
+	return {
+		items: page.map((entry) => entry.value),
+		hasMore,
+		nextCursor: hasMore ? encode(page[page.length - 1].key) : null,
+	};
 }
 
 /**
@@ -51,14 +57,23 @@ export function listNewestCreated(
  */
 export function importLeads(store: Store, body: JsonObject): Lead[] | string {
 	const leads = body.leads;
-	if (!Array.isArray(leads) || leads.length === 0 || leads.length > 1_000) return 'leads must be an array of 1 to 1000 leads';
+	if (!Array.isArray(leads) || leads.length === 0 || leads.length > 1_000)
+		return 'leads must be an array of 1 to 1000 leads';
 	const checked: Array<JsonObject & { name: string; createdAt: string }> = [];
 	for (const lead of leads) {
-		if (!lead || typeof lead !== 'object' || Array.isArray(lead)) return 'each lead must be an object';
+		if (!lead || typeof lead !== 'object' || Array.isArray(lead))
+			return 'each lead must be an object';
 		const { name, createdAt } = lead as JsonObject;
 		if (typeof name !== 'string' || name === '') return 'each lead needs a name';
-		if (typeof createdAt !== 'string' || Number.isNaN(Date.parse(createdAt))) return 'each lead needs a createdAt date';
+		if (typeof createdAt !== 'string' || Number.isNaN(Date.parse(createdAt)))
+			return 'each lead needs a createdAt date';
 		checked.push(lead as JsonObject & { name: string; createdAt: string });
 	}
-	return checked.map((lead) => addLead(store, { ...lead, createdAt: new Date(Date.parse(lead.createdAt)).toISOString() }, ADMIN_USER_INTERNAL_ID));
+	return checked.map((lead) =>
+		addLead(
+			store,
+			{ ...lead, createdAt: new Date(Date.parse(lead.createdAt)).toISOString() },
+			ADMIN_USER_INTERNAL_ID,
+		),
+	);
 }

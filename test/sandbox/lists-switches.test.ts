@@ -13,7 +13,11 @@ afterAll(async () => {
 	await sandbox.close();
 });
 
-async function control(method: string, path: string, body?: unknown): Promise<{ status: number; body: any }> {
+async function control(
+	method: string,
+	path: string,
+	body?: unknown,
+): Promise<{ status: number; body: any }> {
 	const response = await fetch(`${sandbox.url}/__sandbox${path}`, {
 		method,
 		headers: body === undefined ? {} : { 'content-type': 'application/json' },
@@ -41,10 +45,16 @@ describe('ignoreLimit', () => {
 		const first = await call(sandbox, 'GET', '/api/v1/leads?limit=5');
 		expect(first.body.items).toHaveLength(200);
 		expect(first.body.hasMore).toBe(true);
-		const second = await call(sandbox, 'GET', `/api/v1/leads?limit=5&cursor=${first.body.nextCursor}`);
+		const second = await call(
+			sandbox,
+			'GET',
+			`/api/v1/leads?limit=5&cursor=${first.body.nextCursor}`,
+		);
 		expect(second.body.items).toHaveLength(253 - 200);
 		expect(second.body.hasMore).toBe(false);
-		expect((await call(sandbox, 'GET', '/api/v2/contacts?pageSize=1')).body.data.length).toBeGreaterThan(1);
+		expect(
+			(await call(sandbox, 'GET', '/api/v2/contacts?pageSize=1')).body.data.length,
+		).toBeGreaterThan(1);
 	});
 
 	it('refuses a value that is not false or a page size', async () => {
@@ -57,11 +67,18 @@ describe('seed with a mention', () => {
 	afterEach(() => sandbox.reset());
 
 	it('generated leads carry the text in their name, so the search finds them by name, not by email', async () => {
-		expect((await control('POST', '/seed', { leads: 120, mention: 'victim@example.com' })).body.added).toBe(120);
+		expect(
+			(await control('POST', '/seed', { leads: 120, mention: 'victim@example.com' })).body.added,
+		).toBe(120);
 		const found = await call(sandbox, 'GET', '/api/v1/leads?search=victim%40example.com&limit=100');
 		expect(found.body.items).toHaveLength(100);
 		expect(found.body.hasMore).toBe(true);
-		expect(found.body.items.every((lead: { name: string; email: string }) => lead.name.startsWith('victim@example.com ') && lead.email !== 'victim@example.com')).toBe(true);
+		expect(
+			found.body.items.every(
+				(lead: { name: string; email: string }) =>
+					lead.name.startsWith('victim@example.com ') && lead.email !== 'victim@example.com',
+			),
+		).toBe(true);
 	});
 
 	it('refuses an empty mention', async () => {

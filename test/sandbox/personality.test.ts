@@ -42,7 +42,9 @@ describe('selecting the personality', () => {
 		} finally {
 			await alternate.close();
 		}
-		await expect(startSandbox({ personality: 'strict' as SandboxPersonality })).rejects.toThrow('personality must be one of standard, alternate');
+		await expect(startSandbox({ personality: 'strict' as SandboxPersonality })).rejects.toThrow(
+			'personality must be one of standard, alternate',
+		);
 
 		const changed = await postConfig({ personality: 'alternate' });
 		expect(changed.status).toBe(200);
@@ -64,24 +66,41 @@ describe('selecting the personality', () => {
 });
 
 describe('POST /webhooks event names', () => {
-	const body = (events: string[]) => ({ body: { name: 'hook', url: 'https://example.com/hook', events } });
+	const body = (events: string[]) => ({
+		body: { name: 'hook', url: 'https://example.com/hook', events },
+	});
 
 	it('standard: accepts any event name', async () => {
-		const response = await call(sandbox, 'POST', '/api/v1/webhooks', body(['lead.created', 'invoice.paid', 'custom.thing']));
+		const response = await call(
+			sandbox,
+			'POST',
+			'/api/v1/webhooks',
+			body(['lead.created', 'invoice.paid', 'custom.thing']),
+		);
 		expect(response.status).toBe(200);
 		expect(response.body.events).toEqual(['lead.created', 'invoice.paid', 'custom.thing']);
 	});
 
 	it('alternate: accepts only lead.created and answers 400 naming the others, creating nothing', async () => {
 		sandbox.setPersonality('alternate');
-		const refused = await call(sandbox, 'POST', '/api/v1/webhooks', body(['lead.created', 'invoice.paid', 'deal.stage_changed']));
+		const refused = await call(
+			sandbox,
+			'POST',
+			'/api/v1/webhooks',
+			body(['lead.created', 'invoice.paid', 'deal.stage_changed']),
+		);
 		expect(refused.status).toBe(400);
-		expect(refused.text).toBe('Unknown event names: invoice.paid, deal.stage_changed. Supported events: lead.created');
+		expect(refused.text).toBe(
+			'Unknown event names: invoice.paid, deal.stage_changed. Supported events: lead.created',
+		);
 		expect(sandbox.state.webhooks.size).toBe(0);
 
 		const accepted = await call(sandbox, 'POST', '/api/v1/webhooks', body(['lead.created']));
 		expect(accepted.status).toBe(200);
-		expect(accepted.body).toMatchObject({ events: ['lead.created'], secret: expect.stringMatching(/^whsec_/) });
+		expect(accepted.body).toMatchObject({
+			events: ['lead.created'],
+			secret: expect.stringMatching(/^whsec_/),
+		});
 		expect(sandbox.state.webhooks.size).toBe(1);
 	});
 });
@@ -93,7 +112,9 @@ describe('PATCH /leads/{id}', () => {
 	});
 
 	it('standard: applies archived and other keys, answers 200 with the lead', async () => {
-		const response = await call(sandbox, 'PATCH', `/api/v1/leads/${leadId}`, { body: { archived: true, title: 'CTO', extra: 'x' } });
+		const response = await call(sandbox, 'PATCH', `/api/v1/leads/${leadId}`, {
+			body: { archived: true, title: 'CTO', extra: 'x' },
+		});
 		expect(response.status).toBe(200);
 		expect(response.body).toMatchObject({ id: leadId, archived: true, title: 'CTO', extra: 'x' });
 		expect(sandbox.state.leads.get(leadId)?.archived).toBe(true);
@@ -101,7 +122,9 @@ describe('PATCH /leads/{id}', () => {
 
 	it('alternate: ignores keys the POST /leads body does not list (archived, customFields, others) and answers 204 with no body', async () => {
 		sandbox.setPersonality('alternate');
-		const response = await call(sandbox, 'PATCH', `/api/v1/leads/${leadId}`, { body: { archived: true, title: 'CTO', customFields: { a: 1 }, extra: 'x' } });
+		const response = await call(sandbox, 'PATCH', `/api/v1/leads/${leadId}`, {
+			body: { archived: true, title: 'CTO', customFields: { a: 1 }, extra: 'x' },
+		});
 		expect(response.status).toBe(204);
 		expect(response.text).toBe('');
 		const lead = sandbox.state.leads.get(leadId);
@@ -110,24 +133,34 @@ describe('PATCH /leads/{id}', () => {
 		expect(lead?.customFields).not.toEqual({ a: 1 });
 
 		// Listed keys are still validated.
-		const invalid = await call(sandbox, 'PATCH', `/api/v1/leads/${leadId}`, { body: { email: 'not an email' } });
+		const invalid = await call(sandbox, 'PATCH', `/api/v1/leads/${leadId}`, {
+			body: { email: 'not an email' },
+		});
 		expect(invalid.status).toBe(400);
 		expect(invalid.text).toBe('email must be a valid email address');
 		// And unknown ids still answer 404.
-		expect((await call(sandbox, 'PATCH', '/api/v1/leads/led_nope', { body: { title: 'x' } })).status).toBe(404);
+		expect(
+			(await call(sandbox, 'PATCH', '/api/v1/leads/led_nope', { body: { title: 'x' } })).status,
+		).toBe(404);
 	});
 });
 
 describe('GET /webhooks', () => {
 	beforeEach(async () => {
 		for (let i = 0; i < 3; i++) {
-			await call(sandbox, 'POST', '/api/v1/webhooks', { body: { name: `h${i}`, url: 'https://example.com/hook', events: ['lead.created'] } });
+			await call(sandbox, 'POST', '/api/v1/webhooks', {
+				body: { name: `h${i}`, url: 'https://example.com/hook', events: ['lead.created'] },
+			});
 		}
 	});
 
 	it('standard: a page object { items, hasMore, nextCursor }', async () => {
 		const response = await call(sandbox, 'GET', '/api/v1/webhooks?limit=2');
-		expect(response.body).toMatchObject({ items: [{ name: 'h0' }, { name: 'h1' }], hasMore: true, nextCursor: expect.any(String) });
+		expect(response.body).toMatchObject({
+			items: [{ name: 'h0' }, { name: 'h1' }],
+			hasMore: true,
+			nextCursor: expect.any(String),
+		});
 	});
 
 	it('alternate: a bare array of every subscription, without secrets', async () => {
@@ -154,7 +187,8 @@ describe('RateLimit-* headers', () => {
 		try {
 			const first = await call(sandbox, 'GET', '/api/v1/users');
 			expect(first.status).toBe(200);
-			for (const name of ['ratelimit-limit', 'ratelimit-remaining', 'ratelimit-reset']) expect(first.headers.get(name)).toBeNull();
+			for (const name of ['ratelimit-limit', 'ratelimit-remaining', 'ratelimit-reset'])
+				expect(first.headers.get(name)).toBeNull();
 			const notFound = await call(sandbox, 'GET', '/api/v1/leads/led_nope');
 			expect(notFound.status).toBe(404);
 			expect(notFound.headers.get('ratelimit-limit')).toBeNull();
@@ -164,7 +198,12 @@ describe('RateLimit-* headers', () => {
 			expect(limited.headers.get('ratelimit-limit')).toBe('2');
 			expect(limited.headers.get('ratelimit-remaining')).toBe('0');
 			expect(Number(limited.headers.get('retry-after'))).toBeGreaterThanOrEqual(59);
-			expect(limited.body).toEqual({ error: { code: 'RATE_LIMITED', message: 'Rate limit exceeded: 2 requests per minute per API key.' } });
+			expect(limited.body).toEqual({
+				error: {
+					code: 'RATE_LIMITED',
+					message: 'Rate limit exceeded: 2 requests per minute per API key.',
+				},
+			});
 		} finally {
 			sandbox.setRateLimit({ limit: 1_000, windowMs: 60_000 });
 		}
@@ -175,9 +214,13 @@ describe('error bodies', () => {
 	it('standard: { error: { code, message } } for 400 and 404', async () => {
 		const invalid = await call(sandbox, 'POST', '/api/v1/leads', { body: {} });
 		expect(invalid.status).toBe(400);
-		expect(invalid.body).toEqual({ error: { code: 'VALIDATION_ERROR', message: 'name is required' } });
+		expect(invalid.body).toEqual({
+			error: { code: 'VALIDATION_ERROR', message: 'name is required' },
+		});
 		const missing = await call(sandbox, 'GET', '/api/v1/leads/led_nope');
-		expect(missing.body).toEqual({ error: { code: 'NOT_FOUND', message: 'Lead led_nope was not found' } });
+		expect(missing.body).toEqual({
+			error: { code: 'NOT_FOUND', message: 'Lead led_nope was not found' },
+		});
 	});
 
 	it('alternate: plain text for 400, { message } for 404 (routes too); 401 and 403 keep the spec shape', async () => {
@@ -191,11 +234,20 @@ describe('error bodies', () => {
 		expect(missing.status).toBe(404);
 		expect(missing.headers.get('content-type')).toContain('application/json');
 		expect(missing.body).toEqual({ message: 'Lead led_nope was not found' });
-		expect((await call(sandbox, 'GET', '/api/v1/nothing')).body).toEqual({ message: 'Route GET /api/v1/nothing was not found' });
-		expect((await call(sandbox, 'DELETE', '/api/v1/webhooks/whk_nope')).body).toEqual({ message: 'Webhook whk_nope was not found' });
+		expect((await call(sandbox, 'GET', '/api/v1/nothing')).body).toEqual({
+			message: 'Route GET /api/v1/nothing was not found',
+		});
+		expect((await call(sandbox, 'DELETE', '/api/v1/webhooks/whk_nope')).body).toEqual({
+			message: 'Webhook whk_nope was not found',
+		});
 
-		expect((await call(sandbox, 'GET', '/api/v1/users', { key: 'bad' })).body).toEqual({ error: { code: 'UNAUTHORIZED', message: 'The API key in the x-api-key header is not valid.' } });
-		const forbidden = await call(sandbox, 'POST', '/api/v1/leads', { key: sandbox.keys.readOnly, body: { name: 'x' } });
+		expect((await call(sandbox, 'GET', '/api/v1/users', { key: 'bad' })).body).toEqual({
+			error: { code: 'UNAUTHORIZED', message: 'The API key in the x-api-key header is not valid.' },
+		});
+		const forbidden = await call(sandbox, 'POST', '/api/v1/leads', {
+			key: sandbox.keys.readOnly,
+			body: { name: 'x' },
+		});
 		expect(forbidden.status).toBe(403);
 		expect(forbidden.body.error.code).toBe('FORBIDDEN');
 	});
@@ -205,7 +257,11 @@ describe('GET /users search parameter', () => {
 	it('standard: search filters by first name, last name or email', async () => {
 		const all = await call(sandbox, 'GET', '/api/v1/users?limit=100');
 		const first = all.body.items[0];
-		const response = await call(sandbox, 'GET', `/api/v1/users?limit=100&search=${encodeURIComponent(first.email)}`);
+		const response = await call(
+			sandbox,
+			'GET',
+			`/api/v1/users?limit=100&search=${encodeURIComponent(first.email)}`,
+		);
 		expect(response.body.items.map((user: any) => user.id)).toEqual([first.id]);
 		expect(all.body.items.length).toBeGreaterThan(1);
 	});
@@ -213,7 +269,11 @@ describe('GET /users search parameter', () => {
 	it('alternate: search is ignored (other filters still apply)', async () => {
 		sandbox.setPersonality('alternate');
 		const all = await call(sandbox, 'GET', '/api/v1/users?limit=100');
-		const searched = await call(sandbox, 'GET', `/api/v1/users?limit=100&search=${encodeURIComponent(all.body.items[0].email)}`);
+		const searched = await call(
+			sandbox,
+			'GET',
+			`/api/v1/users?limit=100&search=${encodeURIComponent(all.body.items[0].email)}`,
+		);
 		expect(searched.body.items).toEqual(all.body.items);
 		expect(all.body.items.length).toBeGreaterThan(1);
 		const active = await call(sandbox, 'GET', '/api/v1/users?limit=100&active=false&search=zzz');

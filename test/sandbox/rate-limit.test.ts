@@ -40,7 +40,12 @@ describe('rate limit', () => {
 
 		const limited = await call(sandbox, 'GET', '/api/v1/users');
 		expect(limited.status).toBe(429);
-		expect(limited.body).toEqual({ error: { code: 'RATE_LIMITED', message: 'Rate limit exceeded: 3 requests per second per API key.' } });
+		expect(limited.body).toEqual({
+			error: {
+				code: 'RATE_LIMITED',
+				message: 'Rate limit exceeded: 3 requests per second per API key.',
+			},
+		});
 		expect(limited.headers.get('retry-after')).toBe('1');
 		expect(limited.headers.get('ratelimit-limit')).toBe('3');
 		expect(limited.headers.get('ratelimit-remaining')).toBe('0');
@@ -66,15 +71,21 @@ describe('rate limit', () => {
 		expect((await call(sandbox, 'GET', '/api/v1/users')).status).toBe(200);
 		expect((await call(sandbox, 'GET', '/api/v1/users')).status).toBe(429);
 		await new Promise((resolve) => setTimeout(resolve, 1_050));
-		expect((await call(sandbox, 'GET', '/api/v1/users')).headers.get('ratelimit-remaining')).toBe('1');
-		expect(() => sandbox.setRateLimit({ limit: 2, windowMs: 1_000, spentByOthers: 3 })).toThrow(/spentByOthers at most limit/);
+		expect((await call(sandbox, 'GET', '/api/v1/users')).headers.get('ratelimit-remaining')).toBe(
+			'1',
+		);
+		expect(() => sandbox.setRateLimit({ limit: 2, windowMs: 1_000, spentByOthers: 3 })).toThrow(
+			/spentByOthers at most limit/,
+		);
 	});
 
 	it('uses the spec wording for the default window', async () => {
 		const sandbox = await start({ rateLimit: { limit: 1, windowMs: 60_000 } });
 		await call(sandbox, 'GET', '/api/v1/users');
 		const limited = await call(sandbox, 'GET', '/api/v1/users');
-		expect(limited.body.error.message).toBe('Rate limit exceeded: 1 requests per minute per API key.');
+		expect(limited.body.error.message).toBe(
+			'Rate limit exceeded: 1 requests per minute per API key.',
+		);
 		expect(Number(limited.headers.get('retry-after'))).toBeGreaterThanOrEqual(59);
 	});
 
@@ -92,7 +103,8 @@ describe('rate limit', () => {
 
 	it('sends no RateLimit headers when unlimited, and can be changed at run time', async () => {
 		const sandbox = await start({ rateLimit: false });
-		for (let i = 0; i < 70; i++) expect((await call(sandbox, 'GET', '/api/v1/users?limit=1')).status).toBe(200);
+		for (let i = 0; i < 70; i++)
+			expect((await call(sandbox, 'GET', '/api/v1/users?limit=1')).status).toBe(200);
 		const response = await call(sandbox, 'GET', '/api/v1/users');
 		expect(response.headers.get('ratelimit-limit')).toBeNull();
 		expect(response.headers.get('ratelimit-remaining')).toBeNull();
@@ -108,17 +120,25 @@ describe('rate limit', () => {
 		expect(fresh.status).toBe(200);
 		expect(fresh.headers.get('ratelimit-limit')).toBe('5');
 
-		const control = await fetch(`${sandbox.url}/__sandbox/config`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ rateLimit: false }) });
+		const control = await fetch(`${sandbox.url}/__sandbox/config`, {
+			method: 'POST',
+			headers: { 'content-type': 'application/json' },
+			body: JSON.stringify({ rateLimit: false }),
+		});
 		expect(control.status).toBe(200);
 		expect(await control.json()).toMatchObject({ rateLimit: false });
 		expect((await call(sandbox, 'GET', '/api/v1/users')).headers.get('ratelimit-limit')).toBeNull();
-		const invalid = await fetch(`${sandbox.url}/__sandbox/config`, { method: 'POST', body: JSON.stringify({ rateLimit: { limit: 0 } }) });
+		const invalid = await fetch(`${sandbox.url}/__sandbox/config`, {
+			method: 'POST',
+			body: JSON.stringify({ rateLimit: { limit: 0 } }),
+		});
 		expect(invalid.status).toBe(400);
 	});
 
 	it('does not rate limit or log control endpoints', async () => {
 		const sandbox = await start({ rateLimit: { limit: 1, windowMs: 60_000 } });
-		for (let i = 0; i < 5; i++) expect((await fetch(`${sandbox.url}/__sandbox/health`)).status).toBe(200);
+		for (let i = 0; i < 5; i++)
+			expect((await fetch(`${sandbox.url}/__sandbox/health`)).status).toBe(200);
 		expect(sandbox.requests).toHaveLength(0);
 		expect((await call(sandbox, 'GET', '/api/v1/users')).status).toBe(200);
 	});

@@ -17,7 +17,11 @@ afterAll(async () => {
 
 beforeEach(() => sandbox.reset());
 
-async function control<T = any>(method: string, path: string, body?: unknown): Promise<{ status: number; body: T }> {
+async function control<T = any>(
+	method: string,
+	path: string,
+	body?: unknown,
+): Promise<{ status: number; body: T }> {
 	const response = await fetch(`${sandbox.url}/__sandbox${path}`, {
 		method,
 		headers: body === undefined ? {} : { 'content-type': 'application/json' },
@@ -43,7 +47,7 @@ describe('the second listener ("catcher")', () => {
 		}
 	});
 
-	it('runs on another port of the same host, and records what reaches it without the key\'s value', async () => {
+	it("runs on another port of the same host, and records what reaches it without the key's value", async () => {
 		const { body } = await control<{ url: string }>('POST', '/catcher');
 		const catcher = new URL(body.url);
 		expect(catcher.hostname).toBe(new URL(sandbox.url).hostname);
@@ -58,7 +62,12 @@ describe('the second listener ("catcher")', () => {
 
 		const { body: log } = await control<{ caught: any[] }>('GET', '/catcher');
 		expect(log.caught).toEqual([
-			expect.objectContaining({ method: 'POST', path: '/api/v1/leads?x=1', apiKeyReceived: true, body: '{"name":"Jane"}' }),
+			expect.objectContaining({
+				method: 'POST',
+				path: '/api/v1/leads?x=1',
+				apiKeyReceived: true,
+				body: '{"name":"Jane"}',
+			}),
 		]);
 		expect(JSON.stringify(log)).not.toContain(sandbox.keys.admin);
 
@@ -66,16 +75,26 @@ describe('the second listener ("catcher")', () => {
 		expect((await control<{ caught: any[] }>('GET', '/catcher')).body.caught).toEqual([]);
 	});
 
-	it.each([302, 307])('a %i fault points Location at the catcher with the same path and query', async (status) => {
-		const { body } = await control<{ url: string }>('POST', '/catcher');
-		await control('POST', '/faults', { status, redirectTo: 'catcher', pathPrefix: '/api/v1/clients' });
+	it.each([302, 307])(
+		'a %i fault points Location at the catcher with the same path and query',
+		async (status) => {
+			const { body } = await control<{ url: string }>('POST', '/catcher');
+			await control('POST', '/faults', {
+				status,
+				redirectTo: 'catcher',
+				pathPrefix: '/api/v1/clients',
+			});
 
-		const response = await fetch(`${sandbox.url}/api/v1/clients/cl_1?a=b`, { headers: { 'x-api-key': sandbox.keys.admin }, redirect: 'manual' });
+			const response = await fetch(`${sandbox.url}/api/v1/clients/cl_1?a=b`, {
+				headers: { 'x-api-key': sandbox.keys.admin },
+				redirect: 'manual',
+			});
 
-		expect(response.status).toBe(status);
-		expect(response.headers.get('location')).toBe(`${body.url}/api/v1/clients/cl_1?a=b`);
-		expect(sandbox.requests.at(-1)).toMatchObject({ path: '/api/v1/clients/cl_1', status });
-	});
+			expect(response.status).toBe(status);
+			expect(response.headers.get('location')).toBe(`${body.url}/api/v1/clients/cl_1?a=b`);
+			expect(sandbox.requests.at(-1)).toMatchObject({ path: '/api/v1/clients/cl_1', status });
+		},
+	);
 });
 
 describe('other faults', () => {
@@ -92,9 +111,18 @@ describe('other faults', () => {
 
 	it('a fixed JSON body: a list page whose cursor repeats, as often as asked', async () => {
 		const page = { items: [{ id: 'lead_x', name: 'X' }], hasMore: true, nextCursor: 'same' };
-		await control('POST', '/faults', { status: 200, pathPrefix: '/api/v1/leads', method: 'GET', body: page, count: 3 });
+		await control('POST', '/faults', {
+			status: 200,
+			pathPrefix: '/api/v1/leads',
+			method: 'GET',
+			body: page,
+			count: 3,
+		});
 
-		for (let n = 0; n < 3; n++) expect((await call(sandbox, 'GET', `/api/v1/leads?cursor=${n ? 'same' : ''}`)).body).toEqual(page);
+		for (let n = 0; n < 3; n++)
+			expect((await call(sandbox, 'GET', `/api/v1/leads?cursor=${n ? 'same' : ''}`)).body).toEqual(
+				page,
+			);
 		expect((await call(sandbox, 'GET', '/api/v1/leads')).body).not.toEqual(page);
 	});
 
@@ -108,6 +136,8 @@ describe('other faults', () => {
 	});
 
 	it('refuses a htmlBytes that is not a positive size', async () => {
-		expect((await control('POST', '/faults', { status: 502, html: true, htmlBytes: -1 })).status).toBe(400);
+		expect(
+			(await control('POST', '/faults', { status: 502, html: true, htmlBytes: -1 })).status,
+		).toBe(400);
 	});
 });

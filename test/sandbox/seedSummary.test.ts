@@ -12,13 +12,20 @@ describe('the seeded ids the sandbox prints', () => {
 	it('are the ones the sandbox holds, on every start', () => {
 		expect(store.clients.get(EXAMPLE_IDS.clientId)?.name).toBe('Acme Corporation');
 		expect(store.products.get(EXAMPLE_IDS.productId)?.name).toBe('Consulting hour');
-		expect(store.pipelines.get(EXAMPLE_IDS.pipelineId)?.stages.map((stage) => stage.id)).toContain(EXAMPLE_IDS.stageId);
-		expect(createStore().clients.values().map((client) => client.id)).toEqual(store.clients.values().map((client) => client.id));
+		expect(store.pipelines.get(EXAMPLE_IDS.pipelineId)?.stages.map((stage) => stage.id)).toContain(
+			EXAMPLE_IDS.stageId,
+		);
+		expect(
+			createStore()
+				.clients.values()
+				.map((client) => client.id),
+		).toEqual(store.clients.values().map((client) => client.id));
 	});
 
 	it('lists every seeded client, product, pipeline stage and tax rate', () => {
 		const text = seedSummaryLines(store).join('\n');
-		for (const client of store.clients.values()) expect(text).toContain(`${client.id} (${client.name})`);
+		for (const client of store.clients.values())
+			expect(text).toContain(`${client.id} (${client.name})`);
 		for (const product of store.products.values()) expect(text).toContain(product.id);
 		expect(text).toContain('pip_sales (Sales), stages stg_new (New)');
 		expect(text).toContain('tax_vat20 (VAT 20%)');
@@ -33,7 +40,12 @@ describe('the seeded ids the sandbox prints', () => {
 			expect(text).not.toMatch(/REPLACE_WITH_YOUR_(CLIENT|PIPELINE|STAGE|PRODUCT)/);
 			for (const [id] of text.matchAll(/\b(?:cli|prd|pip|stg)_[A-Za-z0-9_]+/g)) {
 				const known =
-					store.clients.has(id) || store.products.has(id) || store.pipelines.has(id) || [...store.pipelines.values()].some((pipeline) => pipeline.stages.some((stage) => stage.id === id));
+					store.clients.has(id) ||
+					store.products.has(id) ||
+					store.pipelines.has(id) ||
+					[...store.pipelines.values()].some((pipeline) =>
+						pipeline.stages.some((stage) => stage.id === id),
+					);
 				expect({ file, id, known }).toEqual({ file, id, known: true });
 				checked++;
 			}

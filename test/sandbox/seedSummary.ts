@@ -17,7 +17,12 @@ export const EXAMPLE_IDS = {
 
 export function seedSummaryLines(state: SandboxState, indent = '  '): string[] {
 	const lines: string[] = [];
-	lines.push(`${indent}Clients:   ${state.clients.values().map((client) => `${client.id} (${client.name})`).join(' · ')}`);
+	lines.push(
+		`${indent}Clients:   ${state.clients
+			.values()
+			.map((client) => `${client.id} (${client.name})`)
+			.join(' · ')}`,
+	);
 	lines.push(
 		`${indent}Products:  ${state.products
 			.values()
@@ -25,8 +30,12 @@ export function seedSummaryLines(state: SandboxState, indent = '  '): string[] {
 			.join(' · ')}`,
 	);
 	for (const pipeline of state.pipelines.values()) {
-		lines.push(`${indent}Pipeline:  ${pipeline.id} (${pipeline.name}), stages ${pipeline.stages.map((stage) => `${stage.id} (${stage.name})`).join(' · ')}`);
+		lines.push(
+			`${indent}Pipeline:  ${pipeline.id} (${pipeline.name}), stages ${pipeline.stages.map((stage) => `${stage.id} (${stage.name})`).join(' · ')}`,
+		);
 	}
-	lines.push(`${indent}Tax rates: ${[...state.taxRates.values()].map((rate) => `${rate.id} (${rate.name})`).join(' · ')}`);
+	lines.push(
+		`${indent}Tax rates: ${[...state.taxRates.values()].map((rate) => `${rate.id} (${rate.name})`).join(' · ')}`,
+	);
 	return lines;
 }

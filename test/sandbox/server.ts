@@ -9,8 +9,24 @@
 import * as http from 'node:http';
 import type { AddressInfo } from 'node:net';
 
-import { ApiError, type ErrorCode, errorBody, handleApi, isObject, notFound, parseObjectBody, publicSubscription, validationError } from './api';
-import { ADMIN_USER_INTERNAL_ID, createStore, generateLeads, READ_ONLY_USER_INTERNAL_ID, type Store } from './store';
+import {
+	ApiError,
+	type ErrorCode,
+	errorBody,
+	handleApi,
+	isObject,
+	notFound,
+	parseObjectBody,
+	publicSubscription,
+	validationError,
+} from './api';
+import {
+	ADMIN_USER_INTERNAL_ID,
+	createStore,
+	generateLeads,
+	READ_ONLY_USER_INTERNAL_ID,
+	type Store,
+} from './store';
 import { activityStep, parseActivity, parseListOrder } from './activity';
 import type {
 	CaughtRequest,
@@ -64,7 +80,12 @@ interface ActiveFault extends Fault {
 	until?: number;
 }
 
-type Json = { status: number; body?: unknown; headers?: Record<string, string>; /** Sent as text/plain instead of a JSON body. */ text?: string };
+type Json = {
+	status: number;
+	body?: unknown;
+	headers?: Record<string, string>;
+	/** Sent as text/plain instead of a JSON body. */ text?: string;
+};
 
 class BodyTooLarge extends Error {}
 
@@ -105,44 +126,68 @@ function parseRateLimit(value: unknown): RateLimitConfig | false {
 		const { limit, windowMs, spentByOthers } = value;
 		if (isPositiveInteger(limit) && isPositiveInteger(windowMs)) {
 			if (spentByOthers === undefined || spentByOthers === 0) return { limit, windowMs };
-			if (isPositiveInteger(spentByOthers) && spentByOthers <= limit) return { limit, windowMs, spentByOthers };
+			if (isPositiveInteger(spentByOthers) && spentByOthers <= limit)
+				return { limit, windowMs, spentByOthers };
 		}
 	}
-	throw validationError('rateLimit must be false or { limit, windowMs, spentByOthers? } with positive integers (spentByOthers at most limit)');
+	throw validationError(
+		'rateLimit must be false or { limit, windowMs, spentByOthers? } with positive integers (spentByOthers at most limit)',
+	);
 }
 
 function parsePersonality(value: unknown): SandboxPersonality {
-	if (typeof value === 'string' && (PERSONALITIES as readonly string[]).includes(value)) return value as SandboxPersonality;
+	if (typeof value === 'string' && (PERSONALITIES as readonly string[]).includes(value))
+		return value as SandboxPersonality;
 	throw validationError(`personality must be one of ${PERSONALITIES.join(', ')}`);
 }
 
 function parseFault(value: unknown): Fault {
 	if (!isObject(value)) throw validationError('The fault must be a JSON object');
 	const raw = value;
-	if (typeof raw.status !== 'number' || !Number.isInteger(raw.status) || raw.status < 100 || raw.status > 599) {
+	if (
+		typeof raw.status !== 'number' ||
+		!Number.isInteger(raw.status) ||
+		raw.status < 100 ||
+		raw.status > 599
+	) {
 		throw validationError('status must be an HTTP status between 100 and 599');
 	}
 	const count = raw.count ?? 1;
 	if (!isPositiveInteger(count)) throw validationError('count must be a positive integer');
-	if (raw.method !== undefined && typeof raw.method !== 'string') throw validationError('method must be a string');
-	if (raw.pathPrefix !== undefined && typeof raw.pathPrefix !== 'string') throw validationError('pathPrefix must be a string');
-	if (raw.delayMs !== undefined && (typeof raw.delayMs !== 'number' || raw.delayMs < 0)) throw validationError('delayMs must be a number of milliseconds');
-	if (raw.headers !== undefined && (!isObject(raw.headers) || Object.values(raw.headers).some((v) => typeof v !== 'string'))) {
+	if (raw.method !== undefined && typeof raw.method !== 'string')
+		throw validationError('method must be a string');
+	if (raw.pathPrefix !== undefined && typeof raw.pathPrefix !== 'string')
+		throw validationError('pathPrefix must be a string');
+	if (raw.delayMs !== undefined && (typeof raw.delayMs !== 'number' || raw.delayMs < 0))
+		throw validationError('delayMs must be a number of milliseconds');
+	if (
+		raw.headers !== undefined &&
+		(!isObject(raw.headers) || Object.values(raw.headers).some((v) => typeof v !== 'string'))
+	) {
 		throw validationError('headers must be an object of strings');
 	}
-	if (raw.htmlBytes !== undefined && (!isPositiveInteger(raw.htmlBytes) || raw.htmlBytes > 20 * 1024 * 1024)) {
+	if (
+		raw.htmlBytes !== undefined &&
+		(!isPositiveInteger(raw.htmlBytes) || raw.htmlBytes > 20 * 1024 * 1024)
+	) {
 		throw validationError('htmlBytes must be a positive integer up to 20 MB');
 	}
-	if (raw.redirectTo !== undefined && typeof raw.redirectTo !== 'string') throw validationError('redirectTo must be "catcher" or a URL');
+	if (raw.redirectTo !== undefined && typeof raw.redirectTo !== 'string')
+		throw validationError('redirectTo must be "catcher" or a URL');
 	let trickle: Fault['trickle'];
 	if (raw.trickle !== undefined) {
 		const value = raw.trickle as { intervalMs?: unknown; bytes?: unknown };
-		if (!isObject(value) || !isPositiveInteger(value.intervalMs) || (value.bytes !== undefined && !isPositiveInteger(value.bytes))) {
+		if (
+			!isObject(value) ||
+			!isPositiveInteger(value.intervalMs) ||
+			(value.bytes !== undefined && !isPositiveInteger(value.bytes))
+		) {
 			throw validationError('trickle must be { intervalMs, bytes? } with positive integers');
 		}
 		trickle = { intervalMs: value.intervalMs, bytes: value.bytes as number | undefined };
 	}
-	if (raw.endlessBytes !== undefined && !isPositiveInteger(raw.endlessBytes)) throw validationError('endlessBytes must be a positive integer');
+	if (raw.endlessBytes !== undefined && !isPositiveInteger(raw.endlessBytes))
+		throw validationError('endlessBytes must be a positive integer');
 	return {
 		hang: raw.hang === true,
 		trickle,
@@ -166,16 +211,19 @@ function parseFault(value: unknown): Fault {
 /** The `ignoreLimit` switch: false, or the page size every list answers with. */
 function parseIgnoreLimit(value: unknown): number | false {
 	if (value === false) return false;
-	if (typeof value === 'number' && Number.isInteger(value) && value >= 1 && value <= 1_000_000) return value;
+	if (typeof value === 'number' && Number.isInteger(value) && value >= 1 && value <= 1_000_000)
+		return value;
 	throw validationError('ignoreLimit must be false or an integer between 1 and 1000000');
 }
 
 function parseDeliverOnCreate(value: unknown): DeliverOnCreate | false {
 	if (value === false || value === null) return false;
 	if (value === true) return {};
-	if (!isObject(value)) throw validationError('deliverOnCreate must be false, true or { event?, payload? }');
+	if (!isObject(value))
+		throw validationError('deliverOnCreate must be false, true or { event?, payload? }');
 	const raw = value as { event?: unknown; payload?: unknown };
-	if (raw.event !== undefined && (typeof raw.event !== 'string' || raw.event === '')) throw validationError('deliverOnCreate.event must be an event name');
+	if (raw.event !== undefined && (typeof raw.event !== 'string' || raw.event === ''))
+		throw validationError('deliverOnCreate.event must be an event name');
 	return { event: raw.event as string | undefined, payload: raw.payload };
 }
 
@@ -213,10 +261,16 @@ class SandboxServer implements Sandbox {
 			readOnly: options.apiKeys?.readOnly ?? DEFAULT_READ_ONLY_KEY,
 		};
 		this.config = {
-			rateLimit: options.rateLimit === undefined ? { ...DEFAULT_RATE_LIMIT } : options.rateLimit === false ? false : parseRateLimit(options.rateLimit),
+			rateLimit:
+				options.rateLimit === undefined
+					? { ...DEFAULT_RATE_LIMIT }
+					: options.rateLimit === false
+						? false
+						: parseRateLimit(options.rateLimit),
 			timeScale: options.timeScale ?? 1,
 			deliveryTimeoutMs: options.deliveryTimeoutMs ?? 20_000,
-			personality: options.personality === undefined ? 'standard' : parsePersonality(options.personality),
+			personality:
+				options.personality === undefined ? 'standard' : parsePersonality(options.personality),
 			deliverOnCreate: false,
 			ignoreLimit: false,
 			listOrder: options.listOrder === undefined ? 'oldest' : parseListOrder(options.listOrder),
@@ -237,7 +291,8 @@ class SandboxServer implements Sandbox {
 		if (options.activity) this.setActivity(parseActivity(options.activity));
 		this.server = http.createServer((req, res) => {
 			this.handle(req, res).catch((err: Error) => {
-				if (!res.headersSent) this.writeJson(res, { status: 500, body: errorBody('INTERNAL_ERROR', err.message) });
+				if (!res.headersSent)
+					this.writeJson(res, { status: 500, body: errorBody('INTERNAL_ERROR', err.message) });
 				else res.destroy();
 			});
 		});
@@ -315,7 +370,9 @@ class SandboxServer implements Sandbox {
 
 	setRateLimit(rateLimit: RateLimitConfig | number | false): void {
 		if (typeof rateLimit === 'number') {
-			const windowMs = this.config.rateLimit ? this.config.rateLimit.windowMs : DEFAULT_RATE_LIMIT.windowMs;
+			const windowMs = this.config.rateLimit
+				? this.config.rateLimit.windowMs
+				: DEFAULT_RATE_LIMIT.windowMs;
 			this.config.rateLimit = parseRateLimit({ limit: rateLimit, windowMs });
 		} else {
 			this.config.rateLimit = parseRateLimit(rateLimit);
@@ -324,7 +381,8 @@ class SandboxServer implements Sandbox {
 	}
 
 	setTimeScale(timeScale: number): void {
-		if (typeof timeScale !== 'number' || !(timeScale >= 0)) throw new Error('timeScale must be a number >= 0');
+		if (typeof timeScale !== 'number' || !(timeScale >= 0))
+			throw new Error('timeScale must be a number >= 0');
 		this.config.timeScale = timeScale;
 	}
 
@@ -354,7 +412,11 @@ class SandboxServer implements Sandbox {
 
 	emit(event: string, payload: unknown): string[] {
 		if (this.closed) return [];
-		const subscriptions = this.store.webhooks.values().filter((subscription) => subscription.status === 'active' && subscription.events.includes(event));
+		const subscriptions = this.store.webhooks
+			.values()
+			.filter(
+				(subscription) => subscription.status === 'active' && subscription.events.includes(event),
+			);
 		return this.engine.enqueue(subscriptions, event, payload);
 	}
 
@@ -396,7 +458,9 @@ class SandboxServer implements Sandbox {
 			req.on('end', () => {
 				const headers: Record<string, string> = {};
 				for (const [name, value] of Object.entries(req.headers)) {
-					if (value !== undefined) headers[name] = name === 'x-api-key' ? '<redacted>' : Array.isArray(value) ? value.join(', ') : value;
+					if (value !== undefined)
+						headers[name] =
+							name === 'x-api-key' ? '<redacted>' : Array.isArray(value) ? value.join(', ') : value;
 				}
 				this.caught.push({
 					method: req.method ?? 'GET',
@@ -406,8 +470,16 @@ class SandboxServer implements Sandbox {
 					body: Buffer.concat(chunks).toString('utf8'),
 					at: new Date().toISOString(),
 				});
-				const text = JSON.stringify({ id: 'caught_by_other_host', name: 'An answer from another host', items: [], hasMore: false });
-				res.writeHead(200, { 'content-type': 'application/json', 'content-length': String(Buffer.byteLength(text)) });
+				const text = JSON.stringify({
+					id: 'caught_by_other_host',
+					name: 'An answer from another host',
+					items: [],
+					hasMore: false,
+				});
+				res.writeHead(200, {
+					'content-type': 'application/json',
+					'content-length': String(Buffer.byteLength(text)),
+				});
 				res.end(text);
 			});
 		});
@@ -458,21 +530,42 @@ class SandboxServer implements Sandbox {
 	private async handle(req: http.IncomingMessage, res: http.ServerResponse): Promise<void> {
 		const url = new URL(req.url ?? '/', 'http://sandbox.invalid');
 		const path = url.pathname;
-		if (path === '/__sandbox' || path.startsWith('/__sandbox/')) return this.handleControl(req, res, url);
+		if (path === '/__sandbox' || path.startsWith('/__sandbox/'))
+			return this.handleControl(req, res, url);
 		if (path === '/api' || path.startsWith('/api/')) return this.handleApiRequest(req, res, url);
 		if (path === '/' && req.method === 'GET') {
-			return this.writeJson(res, { status: 200, body: { name: 'CRM sandbox', api: { v1: `${this.url}/api/v1`, v2: `${this.url}/api/v2` }, control: `${this.url}/__sandbox/health` } });
+			return this.writeJson(res, {
+				status: 200,
+				body: {
+					name: 'CRM sandbox',
+					api: { v1: `${this.url}/api/v1`, v2: `${this.url}/api/v2` },
+					control: `${this.url}/__sandbox/health`,
+				},
+			});
 		}
 		// Pages of the host outside the API (e.g. /admin/export-all) are logged too, so a test can see what reached them.
 		this.logOutsideApi(req, url);
-		return this.writeJson(res, { status: 404, body: errorBody('NOT_FOUND', `Route ${req.method} ${path} was not found`) });
+		return this.writeJson(res, {
+			status: 404,
+			body: errorBody('NOT_FOUND', `Route ${req.method} ${path} was not found`),
+		});
 	}
 
 	private logOutsideApi(req: http.IncomingMessage, url: URL): void {
 		const headers: Record<string, string> = {};
-		for (const [name, value] of Object.entries(req.headers)) if (value !== undefined) headers[name] = Array.isArray(value) ? value.join(', ') : value;
+		for (const [name, value] of Object.entries(req.headers))
+			if (value !== undefined) headers[name] = Array.isArray(value) ? value.join(', ') : value;
 		const query = Object.fromEntries(url.searchParams);
-		this.requests.push({ seq: ++this.requestSeq, method: (req.method ?? 'GET').toUpperCase(), path: url.pathname, query, headers, body: undefined, status: 404, at: new Date().toISOString() });
+		this.requests.push({
+			seq: ++this.requestSeq,
+			method: (req.method ?? 'GET').toUpperCase(),
+			path: url.pathname,
+			query,
+			headers,
+			body: undefined,
+			status: 404,
+			at: new Date().toISOString(),
+		});
 	}
 
 	private readBody(req: http.IncomingMessage): Promise<string | undefined> {
@@ -514,7 +607,11 @@ class SandboxServer implements Sandbox {
 		res.end(text);
 	}
 
-	private async handleApiRequest(req: http.IncomingMessage, res: http.ServerResponse, url: URL): Promise<void> {
+	private async handleApiRequest(
+		req: http.IncomingMessage,
+		res: http.ServerResponse,
+		url: URL,
+	): Promise<void> {
 		const at = new Date().toISOString();
 		const method = (req.method ?? 'GET').toUpperCase();
 		const headers: Record<string, string> = {};
@@ -539,7 +636,16 @@ class SandboxServer implements Sandbox {
 			}
 		}
 		const log = (status: number): void => {
-			this.requests.push({ seq: ++this.requestSeq, method, path: url.pathname, query, headers, body: loggedBody, status, at });
+			this.requests.push({
+				seq: ++this.requestSeq,
+				method,
+				path: url.pathname,
+				query,
+				headers,
+				body: loggedBody,
+				status,
+				at,
+			});
 		};
 		const send = (response: Json): void => {
 			log(response.status);
@@ -551,10 +657,17 @@ class SandboxServer implements Sandbox {
 		if (tooLarge) return send({ status: 413, body: errorBody('VALIDATION_ERROR', BODY_TOO_LARGE) });
 
 		const key = headers['x-api-key'];
-		if (!key) return send({ status: 401, body: errorBody('UNAUTHORIZED', 'An API key is required in the x-api-key header.') });
+		if (!key)
+			return send({
+				status: 401,
+				body: errorBody('UNAUTHORIZED', 'An API key is required in the x-api-key header.'),
+			});
 		const role = this.roleOfKey(key);
 		if (role === undefined) {
-			return send({ status: 401, body: errorBody('UNAUTHORIZED', 'The API key in the x-api-key header is not valid.') });
+			return send({
+				status: 401,
+				body: errorBody('UNAUTHORIZED', 'The API key in the x-api-key header is not valid.'),
+			});
 		}
 
 		const personality = this.config.personality;
@@ -577,7 +690,10 @@ class SandboxServer implements Sandbox {
 				return send({
 					status: 429,
 					headers: { ...rateHeaders, 'retry-after': String(resetSeconds) },
-					body: errorBody('RATE_LIMITED', `Rate limit exceeded: ${rateLimit.limit} requests per ${describeWindow(rateLimit.windowMs)} per API key.`),
+					body: errorBody(
+						'RATE_LIMITED',
+						`Rate limit exceeded: ${rateLimit.limit} requests per ${describeWindow(rateLimit.windowMs)} per API key.`,
+					),
 				});
 			}
 		}
@@ -587,13 +703,29 @@ class SandboxServer implements Sandbox {
 		try {
 			const response = handleApi(
 				{ store: this.store, emit: (event, payload) => this.emit(event, payload) },
-				{ method, path: url.pathname, query, rawBody, userInternalId: role === 'admin' ? ADMIN_USER_INTERNAL_ID : READ_ONLY_USER_INTERNAL_ID, readOnly: role !== 'admin', personality, ignoreLimit: this.config.ignoreLimit, listOrder: this.config.listOrder },
+				{
+					method,
+					path: url.pathname,
+					query,
+					rawBody,
+					userInternalId: role === 'admin' ? ADMIN_USER_INTERNAL_ID : READ_ONLY_USER_INTERNAL_ID,
+					readOnly: role !== 'admin',
+					personality,
+					ignoreLimit: this.config.ignoreLimit,
+					listOrder: this.config.listOrder,
+				},
 			);
 			send({ status: response.status, body: response.body, headers: answerHeaders });
-			if (method === 'POST' && url.pathname === '/api/v1/webhooks' && response.status === 200) this.deliverOnCreate(response.body);
+			if (method === 'POST' && url.pathname === '/api/v1/webhooks' && response.status === 200)
+				this.deliverOnCreate(response.body);
 		} catch (err) {
 			if (err instanceof ApiError) send(this.apiErrorResponse(err, answerHeaders));
-			else send({ status: 500, body: errorBody('INTERNAL_ERROR', err instanceof Error ? err.message : String(err)), headers: answerHeaders });
+			else
+				send({
+					status: 500,
+					body: errorBody('INTERNAL_ERROR', err instanceof Error ? err.message : String(err)),
+					headers: answerHeaders,
+				});
 		}
 	}
 
@@ -603,7 +735,11 @@ class SandboxServer implements Sandbox {
 		if (!setting || !created || typeof created !== 'object') return;
 		const subscription = this.store.webhooks.get(String((created as { id?: unknown }).id ?? ''));
 		if (!subscription) return;
-		this.engine.enqueue([subscription], setting.event ?? subscription.events[0], setting.payload ?? { id: 'lead_on_create', name: 'Delivered while subscribing' });
+		this.engine.enqueue(
+			[subscription],
+			setting.event ?? subscription.events[0],
+			setting.payload ?? { id: 'lead_on_create', name: 'Delivered while subscribing' },
+		);
 	}
 
 	/** A 4xx from the routes, in the error-body shape of the current personality (401 and 429 keep the spec's shape). */
@@ -617,7 +753,9 @@ class SandboxServer implements Sandbox {
 
 	private takeFault(method: string, path: string): ActiveFault | undefined {
 		const fault = this.faults.find(
-			(candidate) => (!candidate.method || candidate.method.toUpperCase() === method) && (!candidate.pathPrefix || path.startsWith(candidate.pathPrefix)),
+			(candidate) =>
+				(!candidate.method || candidate.method.toUpperCase() === method) &&
+				(!candidate.pathPrefix || path.startsWith(candidate.pathPrefix)),
 		);
 		if (!fault) return undefined;
 		if (fault.forMs !== undefined) {
@@ -631,7 +769,13 @@ class SandboxServer implements Sandbox {
 		return fault;
 	}
 
-	private applyFault(fault: ActiveFault, req: http.IncomingMessage, res: http.ServerResponse, log: (status: number) => void, url: URL): void {
+	private applyFault(
+		fault: ActiveFault,
+		req: http.IncomingMessage,
+		res: http.ServerResponse,
+		log: (status: number) => void,
+		url: URL,
+	): void {
 		const act = (): void => {
 			if (fault.hang) {
 				log(0);
@@ -640,8 +784,17 @@ class SandboxServer implements Sandbox {
 			if (fault.trickle || fault.endless) return this.streamFault(fault, res, log, url);
 			if (fault.echoKey) {
 				log(fault.status);
-				const text = echoBody(fault.status, String(req.headers['x-api-key'] ?? ''), fault.echoKey === 'escaped', url.pathname);
-				res.writeHead(fault.status, { ...fault.headers, 'content-type': 'application/json; charset=utf-8', 'content-length': String(Buffer.byteLength(text)) });
+				const text = echoBody(
+					fault.status,
+					String(req.headers['x-api-key'] ?? ''),
+					fault.echoKey === 'escaped',
+					url.pathname,
+				);
+				res.writeHead(fault.status, {
+					...fault.headers,
+					'content-type': 'application/json; charset=utf-8',
+					'content-length': String(Buffer.byteLength(text)),
+				});
 				res.end(text);
 				return;
 			}
@@ -651,11 +804,15 @@ class SandboxServer implements Sandbox {
 				return;
 			}
 			log(fault.status);
-			const headers: Record<string, string> = { ...fault.headers, ...skewedHeaders(fault, Date.now(), fault.until) };
+			const headers: Record<string, string> = {
+				...fault.headers,
+				...skewedHeaders(fault, Date.now(), fault.until),
+			};
 			if (fault.skewedClock?.sendDate === false) res.sendDate = false;
 			if (fault.location !== undefined) headers.location = fault.location;
 			if (fault.redirectTo !== undefined) {
-				const target = fault.redirectTo === 'catcher' ? this.catcherUrl : fault.redirectTo.replace(/\/+$/, '');
+				const target =
+					fault.redirectTo === 'catcher' ? this.catcherUrl : fault.redirectTo.replace(/\/+$/, '');
 				headers.location = `${target}${url.pathname}${url.search}`;
 			}
 			if (fault.body !== undefined) {
@@ -667,13 +824,25 @@ class SandboxServer implements Sandbox {
 				let html = htmlErrorPage(fault.status);
 				if (fault.htmlBytes && fault.htmlBytes > html.length) {
 					const pad = '<div class="x">&lt;</div>\n';
-					html = html.replace('<hr>', `${pad.repeat(Math.ceil((fault.htmlBytes - html.length) / pad.length))}<hr>`);
+					html = html.replace(
+						'<hr>',
+						`${pad.repeat(Math.ceil((fault.htmlBytes - html.length) / pad.length))}<hr>`,
+					);
 				}
-				res.writeHead(fault.status, { ...headers, 'content-type': 'text/html', 'content-length': String(Buffer.byteLength(html)) });
+				res.writeHead(fault.status, {
+					...headers,
+					'content-type': 'text/html',
+					'content-length': String(Buffer.byteLength(html)),
+				});
 				res.end(html);
 			} else {
-				const message = `Sandbox fault: ${fault.status} ${http.STATUS_CODES[fault.status] ?? ''}`.trim();
-				this.writeJson(res, { status: fault.status, headers, body: fault.status === 204 ? undefined : errorBody(codeForStatus(fault.status), message) });
+				const message =
+					`Sandbox fault: ${fault.status} ${http.STATUS_CODES[fault.status] ?? ''}`.trim();
+				this.writeJson(res, {
+					status: fault.status,
+					headers,
+					body: fault.status === 204 ? undefined : errorBody(codeForStatus(fault.status), message),
+				});
 			}
 		};
 		if (!fault.delayMs) return act();
@@ -686,17 +855,32 @@ class SandboxServer implements Sandbox {
 	}
 
 	/** A trickling or endless body (see Fault.trickle / Fault.endless). Stops when the client closes, and at close(). */
-	private streamFault(fault: ActiveFault, res: http.ServerResponse, log: (status: number) => void, url: URL): void {
+	private streamFault(
+		fault: ActiveFault,
+		res: http.ServerResponse,
+		log: (status: number) => void,
+		url: URL,
+	): void {
 		log(fault.status);
-		const record: StreamRecord = { path: url.pathname, kind: fault.endless ? 'endless' : 'trickle', bytes: 0, closedByClient: false, done: false };
+		const record: StreamRecord = {
+			path: url.pathname,
+			kind: fault.endless ? 'endless' : 'trickle',
+			bytes: 0,
+			closedByClient: false,
+			done: false,
+		};
 		this.streams.push(record);
 		res.on('close', () => {
 			if (!record.done) record.closedByClient = true;
 		});
-		res.writeHead(fault.status, { ...fault.headers, 'content-type': 'application/json; charset=utf-8' });
+		res.writeHead(fault.status, {
+			...fault.headers,
+			'content-type': 'application/json; charset=utf-8',
+		});
 		if (fault.trickle) {
 			const body = JSON.stringify(fault.body ?? { id: 'lead_trickle', name: 'Trickle' });
-			const text = ' '.repeat(Math.max(0, (fault.trickle.bytes ?? 1000) - Buffer.byteLength(body))) + body;
+			const text =
+				' '.repeat(Math.max(0, (fault.trickle.bytes ?? 1000) - Buffer.byteLength(body))) + body;
 			let index = 0;
 			const timer = setInterval(() => {
 				if (res.destroyed || index >= text.length) {
@@ -738,7 +922,11 @@ class SandboxServer implements Sandbox {
 
 	// ------------------------------------------------------------ control endpoints
 
-	private async handleControl(req: http.IncomingMessage, res: http.ServerResponse, url: URL): Promise<void> {
+	private async handleControl(
+		req: http.IncomingMessage,
+		res: http.ServerResponse,
+		url: URL,
+	): Promise<void> {
 		const method = (req.method ?? 'GET').toUpperCase();
 		const path = url.pathname.replace(/\/+$/, '');
 		try {
@@ -750,8 +938,10 @@ class SandboxServer implements Sandbox {
 			}
 			this.writeJson(res, this.control(method, path, url.searchParams, body));
 		} catch (err) {
-			if (err instanceof ApiError) this.writeJson(res, { status: err.status, body: errorBody(err.code, err.message) });
-			else if (err instanceof BodyTooLarge) this.writeJson(res, { status: 413, body: errorBody('VALIDATION_ERROR', BODY_TOO_LARGE) });
+			if (err instanceof ApiError)
+				this.writeJson(res, { status: err.status, body: errorBody(err.code, err.message) });
+			else if (err instanceof BodyTooLarge)
+				this.writeJson(res, { status: 413, body: errorBody('VALIDATION_ERROR', BODY_TOO_LARGE) });
 			else throw err;
 		}
 	}
@@ -766,7 +956,14 @@ class SandboxServer implements Sandbox {
 					body: {
 						status: 'ok',
 						url: this.url,
-						counts: { leads: this.store.leads.size, deals: this.store.deals.size, invoices: this.store.invoices.size, webhooks: this.store.webhooks.size, requests: this.requests.length, deliveries: this.deliveries.length },
+						counts: {
+							leads: this.store.leads.size,
+							deals: this.store.deals.size,
+							invoices: this.store.invoices.size,
+							webhooks: this.store.webhooks.size,
+							requests: this.requests.length,
+							deliveries: this.deliveries.length,
+						},
 						pendingDeliveries: this.engine.pending,
 					},
 				};
@@ -793,24 +990,33 @@ class SandboxServer implements Sandbox {
 			case 'POST /config':
 				if (body.rateLimit !== undefined) this.setRateLimit(parseRateLimit(body.rateLimit));
 				if (body.timeScale !== undefined) {
-					if (typeof body.timeScale !== 'number' || !(body.timeScale >= 0)) throw validationError('timeScale must be a number >= 0');
+					if (typeof body.timeScale !== 'number' || !(body.timeScale >= 0))
+						throw validationError('timeScale must be a number >= 0');
 					this.setTimeScale(body.timeScale);
 				}
 				if (body.personality !== undefined) this.setPersonality(parsePersonality(body.personality));
-				if (body.deliverOnCreate !== undefined) this.config.deliverOnCreate = parseDeliverOnCreate(body.deliverOnCreate);
-				if (body.ignoreLimit !== undefined) this.config.ignoreLimit = parseIgnoreLimit(body.ignoreLimit);
+				if (body.deliverOnCreate !== undefined)
+					this.config.deliverOnCreate = parseDeliverOnCreate(body.deliverOnCreate);
+				if (body.ignoreLimit !== undefined)
+					this.config.ignoreLimit = parseIgnoreLimit(body.ignoreLimit);
 				if (body.listOrder !== undefined) this.config.listOrder = parseListOrder(body.listOrder);
 				if (body.activity !== undefined) this.setActivity(parseActivity(body.activity));
 				if (body.deliveryTimeoutMs !== undefined) {
-					if (!isPositiveInteger(body.deliveryTimeoutMs)) throw validationError('deliveryTimeoutMs must be a positive integer');
+					if (!isPositiveInteger(body.deliveryTimeoutMs))
+						throw validationError('deliveryTimeoutMs must be a positive integer');
 					this.config.deliveryTimeoutMs = body.deliveryTimeoutMs;
 				}
 				return { status: 200, body: this.config };
 			case 'POST /seed': {
 				const leads = body.leads ?? 0;
-				if (typeof leads !== 'number' || !Number.isInteger(leads) || leads < 0 || leads > 1_000_000) throw validationError('leads must be an integer between 0 and 1000000');
+				if (typeof leads !== 'number' || !Number.isInteger(leads) || leads < 0 || leads > 1_000_000)
+					throw validationError('leads must be an integer between 0 and 1000000');
 				const mention = body.mention ?? undefined;
-				if (mention !== undefined && (typeof mention !== 'string' || mention === '' || mention.length > 200)) throw validationError('mention must be a text of 1 to 200 characters');
+				if (
+					mention !== undefined &&
+					(typeof mention !== 'string' || mention === '' || mention.length > 200)
+				)
+					throw validationError('mention must be a text of 1 to 200 characters');
 				return { status: 200, body: { added: leads, total: this.seedLeads(leads, mention) } };
 			}
 			case 'POST /import': {
@@ -834,17 +1040,28 @@ class SandboxServer implements Sandbox {
 				return { status: 204 };
 			case 'POST /activity': {
 				// One step of the activity switch now (create, change or archive a lead, in turn), for tests and demos.
-				return { status: 200, body: activityStep(this.store, this.activityTick++, (event, payload) => this.emit(event, payload)) };
+				return {
+					status: 200,
+					body: activityStep(this.store, this.activityTick++, (event, payload) =>
+						this.emit(event, payload),
+					),
+				};
 			}
 			case 'POST /emit': {
-				if (typeof body.event !== 'string' || body.event === '') throw validationError('event is required');
-				return { status: 200, body: { event: body.event, webhookIds: this.emit(body.event, body.payload ?? {}) } };
+				if (typeof body.event !== 'string' || body.event === '')
+					throw validationError('event is required');
+				return {
+					status: 200,
+					body: { event: body.event, webhookIds: this.emit(body.event, body.payload ?? {}) },
+				};
 			}
 		}
 		if (route === 'POST /keys') {
 			const role = body.role ?? 'admin';
-			if (typeof body.key !== 'string' || !/^[\x21-\x7e]{8,200}$/.test(body.key)) throw validationError('key must be 8 to 200 printable characters without spaces');
-			if (role !== 'admin' && role !== 'readOnly') throw validationError('role must be "admin" or "readOnly"');
+			if (typeof body.key !== 'string' || !/^[\x21-\x7e]{8,200}$/.test(body.key))
+				throw validationError('key must be 8 to 200 printable characters without spaces');
+			if (role !== 'admin' && role !== 'readOnly')
+				throw validationError('role must be "admin" or "readOnly"');
 			this.addKey(body.key, role);
 			return { status: 201, body: { key: body.key, role } };
 		}
@@ -857,11 +1074,18 @@ class SandboxServer implements Sandbox {
 		}
 		if (method === 'POST' && (match = /^\/__sandbox\/webhooks\/([^/]+)\/rotate$/.exec(path))) {
 			const windowMs = body.windowMs ?? DEFAULT_ROTATION_WINDOW_MS;
-			if (!isPositiveInteger(windowMs)) throw validationError('windowMs must be a positive integer');
+			if (!isPositiveInteger(windowMs))
+				throw validationError('windowMs must be a positive integer');
 			const subscription = this.rotateWebhookSecret(decodeURIComponent(match[1]), windowMs);
-			return { status: 200, body: { ...publicSubscription(subscription), secret: subscription.secret, previousSecretExpiresAt: subscription.previousSecretExpiresAt } };
+			return {
+				status: 200,
+				body: {
+					...publicSubscription(subscription),
+					secret: subscription.secret,
+					previousSecretExpiresAt: subscription.previousSecretExpiresAt,
+				},
+			};
 		}
 		throw notFound(`Route ${method} ${path} was not found`);
 	}
 }
-

@@ -65,7 +65,11 @@ export class Collection<T extends { id: string }> implements ReadonlyCollection<
 	 * One page of the values created after `afterSeq`. Without a filter this costs O(limit):
 	 * the start is found by binary search over the (increasing) sequence numbers.
 	 */
-	page(afterSeq: number | undefined, limit: number, filter?: (value: T) => boolean): { items: T[]; hasMore: boolean; lastSeq: number } {
+	page(
+		afterSeq: number | undefined,
+		limit: number,
+		filter?: (value: T) => boolean,
+	): { items: T[]; hasMore: boolean; lastSeq: number } {
 		let index = afterSeq === undefined ? 0 : this.firstIndexAfter(afterSeq);
 		const items: T[] = [];
 		let lastSeq = afterSeq ?? 0;
@@ -88,8 +92,13 @@ export class Collection<T extends { id: string }> implements ReadonlyCollection<
 	 * One page of the values created before `beforeSeq`, newest first (the list-order switch `newest`). The cursor is
 	 * the sequence number of the page's last (oldest) value, so pages stay consistent while values are added.
 	 */
-	pageNewestFirst(beforeSeq: number | undefined, limit: number, filter?: (value: T) => boolean): { items: T[]; hasMore: boolean; lastSeq: number } {
-		let index = (beforeSeq === undefined ? this.items.length : this.firstIndexAfter(beforeSeq - 1)) - 1;
+	pageNewestFirst(
+		beforeSeq: number | undefined,
+		limit: number,
+		filter?: (value: T) => boolean,
+	): { items: T[]; hasMore: boolean; lastSeq: number } {
+		let index =
+			(beforeSeq === undefined ? this.items.length : this.firstIndexAfter(beforeSeq - 1)) - 1;
 		const items: T[] = [];
 		let lastSeq = beforeSeq ?? Number.MAX_SAFE_INTEGER;
 		for (; index >= 0 && items.length < limit; index--) {
@@ -163,8 +172,53 @@ export const READ_ONLY_USER_INTERNAL_ID = 2;
 const SEED_TIME = Date.parse('2024-01-15T09:00:00.000Z');
 const seedDate = (minutes: number): string => new Date(SEED_TIME + minutes * 60_000).toISOString();
 
-const FIRST_NAMES = ['Alice', 'Bruno', 'Chen', 'Dana', 'Emeka', 'Fatima', 'Goran', 'Hana', 'Ivan', 'Julia', 'Kofi', 'Lena', 'Mateo', 'Nadia', 'Omar', 'Priya', 'Quinn', 'Rosa', 'Sven', 'Tariq'];
-const LAST_NAMES = ['Anders', 'Baker', 'Costa', 'Dubois', 'Evans', 'Fischer', 'Garcia', 'Huang', 'Ito', 'Jensen', 'Kowalski', 'Lopez', 'Moreau', 'Novak', 'Okafor', 'Patel', 'Quispe', 'Rossi', 'Silva', 'Tanaka', 'Ueda', 'Vargas', 'Weber'];
+const FIRST_NAMES = [
+	'Alice',
+	'Bruno',
+	'Chen',
+	'Dana',
+	'Emeka',
+	'Fatima',
+	'Goran',
+	'Hana',
+	'Ivan',
+	'Julia',
+	'Kofi',
+	'Lena',
+	'Mateo',
+	'Nadia',
+	'Omar',
+	'Priya',
+	'Quinn',
+	'Rosa',
+	'Sven',
+	'Tariq',
+];
+const LAST_NAMES = [
+	'Anders',
+	'Baker',
+	'Costa',
+	'Dubois',
+	'Evans',
+	'Fischer',
+	'Garcia',
+	'Huang',
+	'Ito',
+	'Jensen',
+	'Kowalski',
+	'Lopez',
+	'Moreau',
+	'Novak',
+	'Okafor',
+	'Patel',
+	'Quispe',
+	'Rossi',
+	'Silva',
+	'Tanaka',
+	'Ueda',
+	'Vargas',
+	'Weber',
+];
 
 export function createStore(): Store {
 	const store: Store = {
@@ -210,11 +264,46 @@ export function createStore(): Store {
 	};
 
 	const users: Array<Omit<User, 'id' | 'createdAt'>> = [
-		{ firstName: 'Ada', lastName: 'Admin', email: 'ada.admin@example.com', role: 'ADMIN', jobTitle: 'Head of Sales', active: true },
-		{ firstName: 'Rita', lastName: 'Reader', email: 'rita.reader@example.com', role: 'VIEWER', jobTitle: 'Analyst', active: true },
-		{ firstName: 'Sam', lastName: 'Seller', email: 'sam.seller@example.com', role: 'MEMBER', jobTitle: 'Account Executive', active: true },
-		{ firstName: 'Maya', lastName: 'Manager', email: 'maya.manager@example.com', role: 'MANAGER', jobTitle: 'Sales Manager', active: true },
-		{ firstName: 'Otto', lastName: 'Former', email: 'otto.former@example.com', role: 'MEMBER', jobTitle: 'Account Executive', active: false },
+		{
+			firstName: 'Ada',
+			lastName: 'Admin',
+			email: 'ada.admin@example.com',
+			role: 'ADMIN',
+			jobTitle: 'Head of Sales',
+			active: true,
+		},
+		{
+			firstName: 'Rita',
+			lastName: 'Reader',
+			email: 'rita.reader@example.com',
+			role: 'VIEWER',
+			jobTitle: 'Analyst',
+			active: true,
+		},
+		{
+			firstName: 'Sam',
+			lastName: 'Seller',
+			email: 'sam.seller@example.com',
+			role: 'MEMBER',
+			jobTitle: 'Account Executive',
+			active: true,
+		},
+		{
+			firstName: 'Maya',
+			lastName: 'Manager',
+			email: 'maya.manager@example.com',
+			role: 'MANAGER',
+			jobTitle: 'Sales Manager',
+			active: true,
+		},
+		{
+			firstName: 'Otto',
+			lastName: 'Former',
+			email: 'otto.former@example.com',
+			role: 'MEMBER',
+			jobTitle: 'Account Executive',
+			active: false,
+		},
 	];
 	users.forEach((user, index) => {
 		const id = seededId('usr_', `user:${index + 1}`);
@@ -223,20 +312,81 @@ export function createStore(): Store {
 	});
 
 	const clients: Array<Omit<Client, 'id' | 'number' | 'createdAt'>> = [
-		{ name: 'Acme Corporation', type: 'company', firstName: null, lastName: null, email: 'billing@acme.example', phone: '+14155550100', website: 'https://acme.example', stageId: null },
-		{ name: 'Globex Ltd', type: 'company', firstName: null, lastName: null, email: 'accounts@globex.example', phone: '+442079460000', website: 'https://globex.example', stageId: null, customFields: { industry: 'Manufacturing' } },
-		{ name: 'Jane Doe', type: 'contact', firstName: 'Jane', lastName: 'Doe', email: 'jane.doe@example.com', phone: '+15555550123', website: null, stageId: null },
+		{
+			name: 'Acme Corporation',
+			type: 'company',
+			firstName: null,
+			lastName: null,
+			email: 'billing@acme.example',
+			phone: '+14155550100',
+			website: 'https://acme.example',
+			stageId: null,
+		},
+		{
+			name: 'Globex Ltd',
+			type: 'company',
+			firstName: null,
+			lastName: null,
+			email: 'accounts@globex.example',
+			phone: '+442079460000',
+			website: 'https://globex.example',
+			stageId: null,
+			customFields: { industry: 'Manufacturing' },
+		},
+		{
+			name: 'Jane Doe',
+			type: 'contact',
+			firstName: 'Jane',
+			lastName: 'Doe',
+			email: 'jane.doe@example.com',
+			phone: '+15555550123',
+			website: null,
+			stageId: null,
+		},
 	];
 	clients.forEach((client, index) => {
 		store.counters.client++;
-		store.clients.add({ id: seededId('cli_', `client:${index + 1}`), number: formatNumber('C', store.counters.client), ...client, createdAt: seedDate(10 + index) });
+		store.clients.add({
+			id: seededId('cli_', `client:${index + 1}`),
+			number: formatNumber('C', store.counters.client),
+			...client,
+			createdAt: seedDate(10 + index),
+		});
 	});
 
 	const products: Array<Omit<Product, 'id'>> = [
-		{ name: 'Consulting hour', price: 150, type: 'SERVICE', isActive: true, description: 'One hour of consulting', sku: 'SRV-CONSULT' },
-		{ name: 'Software licence', price: 1200, type: 'PRODUCT', isActive: true, description: 'Annual licence, one seat', sku: 'LIC-ANNUAL' },
-		{ name: 'Support plan', price: 49.99, type: 'SERVICE', isActive: true, description: 'Monthly support', sku: 'SRV-SUPPORT' },
-		{ name: 'Legacy widget', price: 9.5, type: 'PRODUCT', isActive: false, description: null, sku: null },
+		{
+			name: 'Consulting hour',
+			price: 150,
+			type: 'SERVICE',
+			isActive: true,
+			description: 'One hour of consulting',
+			sku: 'SRV-CONSULT',
+		},
+		{
+			name: 'Software licence',
+			price: 1200,
+			type: 'PRODUCT',
+			isActive: true,
+			description: 'Annual licence, one seat',
+			sku: 'LIC-ANNUAL',
+		},
+		{
+			name: 'Support plan',
+			price: 49.99,
+			type: 'SERVICE',
+			isActive: true,
+			description: 'Monthly support',
+			sku: 'SRV-SUPPORT',
+		},
+		{
+			name: 'Legacy widget',
+			price: 9.5,
+			type: 'PRODUCT',
+			isActive: false,
+			description: null,
+			sku: null,
+		},
 	];
 	products.forEach((product, index) => {
 		const id = seededId('prd_', `product:${index + 1}`);
@@ -258,19 +408,49 @@ export function createStore(): Store {
 	}
 
 	const seedLeads: Array<Partial<Lead> & { name: string }> = [
-		{ name: 'John Smith', title: 'CTO', email: 'john.smith@example.com', mobile: '+14155550111', website: 'https://smith.example', value: 5000, sourceId: 'src_web', stageId: 'lst_new' },
-		{ name: 'Maria Garcia', title: 'Procurement lead', email: 'maria.garcia@example.org', mobile: '+34600111222', value: 12000, sourceId: 'src_referral', stageId: 'lst_contacted', customFields: { budgetApproved: true, seats: 25 } },
+		{
+			name: 'John Smith',
+			title: 'CTO',
+			email: 'john.smith@example.com',
+			mobile: '+14155550111',
+			website: 'https://smith.example',
+			value: 5000,
+			sourceId: 'src_web',
+			stageId: 'lst_new',
+		},
+		{
+			name: 'Maria Garcia',
+			title: 'Procurement lead',
+			email: 'maria.garcia@example.org',
+			mobile: '+34600111222',
+			value: 12000,
+			sourceId: 'src_referral',
+			stageId: 'lst_contacted',
+			customFields: { budgetApproved: true, seats: 25 },
+		},
 		{ name: 'Old Prospect', email: null, value: null, archived: true },
 	];
 	seedLeads.forEach((lead, index) => {
-		addLead(store, { ...lead, id: seededId('lead_', `seed-lead:${index + 1}`), createdAt: seedDate(500 + index) }, ADMIN_USER_INTERNAL_ID);
+		addLead(
+			store,
+			{
+				...lead,
+				id: seededId('lead_', `seed-lead:${index + 1}`),
+				createdAt: seedDate(500 + index),
+			},
+			ADMIN_USER_INTERNAL_ID,
+		);
 	});
 
 	return store;
 }
 
 /** Builds a Lead with every known field present (null when not set) and stores it. */
-export function addLead(store: Store, fields: Partial<Lead> & { name: string }, ownerId: number): Lead {
+export function addLead(
+	store: Store,
+	fields: Partial<Lead> & { name: string },
+	ownerId: number,
+): Lead {
 	store.counters.lead++;
 	const { id, archived, createdAt, ...rest } = fields;
 	const lead: Lead = {
@@ -310,7 +490,10 @@ export function generateLeads(store: Store, n: number, mention?: string): void {
 			store,
 			{
 				id: seededId('lead_', `generated-lead:${k}`),
-				name: mention === undefined ? `${firstName} ${lastName} ${k}` : `${mention} ${firstName} ${lastName} ${k}`,
+				name:
+					mention === undefined
+						? `${firstName} ${lastName} ${k}`
+						: `${mention} ${firstName} ${lastName} ${k}`,
 				email: `${firstName}.${lastName}.${k}@leads.example`.toLowerCase(),
 				mobile: `+1555${String(k).padStart(7, '0')}`,
 				value: (k % 50) * 100,

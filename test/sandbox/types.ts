@@ -88,7 +88,12 @@ export interface RequestLogEntry {
 export type DeliveryStatus = number | 'timeout' | 'error';
 
 /** What happened to the delivery after this attempt. */
-export type DeliveryOutcome = 'delivered' | 'retrying' | 'failed' | 'disabled' | 'permanently_failed';
+export type DeliveryOutcome =
+	| 'delivered'
+	| 'retrying'
+	| 'failed'
+	| 'disabled'
+	| 'permanently_failed';
 
 export interface DeliveryLogEntry {
 	subscriptionId: string;

@@ -23,13 +23,22 @@ afterEach(async () => {
 	await Promise.all(opened.splice(0).map((item) => item.close()));
 });
 
-async function subscribe(sandbox: Sandbox, url: string, events: string[]): Promise<{ id: string; secret: string }> {
-	const response = await call(sandbox, 'POST', '/api/v1/webhooks', { body: { name: 'Test hook', url, events } });
+async function subscribe(
+	sandbox: Sandbox,
+	url: string,
+	events: string[],
+): Promise<{ id: string; secret: string }> {
+	const response = await call(sandbox, 'POST', '/api/v1/webhooks', {
+		body: { name: 'Test hook', url, events },
+	});
 	expect(response.status).toBe(200);
 	return response.body;
 }
 
-async function createLead(sandbox: Sandbox, body: Record<string, unknown> = { name: 'Webhook Lead' }): Promise<{ id: string }> {
+async function createLead(
+	sandbox: Sandbox,
+	body: Record<string, unknown> = { name: 'Webhook Lead' },
+): Promise<{ id: string }> {
 	const response = await call(sandbox, 'POST', '/api/v1/leads', { body });
 	expect(response.status).toBe(200);
 	return response.body;
@@ -38,7 +47,9 @@ async function createLead(sandbox: Sandbox, body: Record<string, unknown> = { na
 describe('webhook subscriptions API', () => {
 	it('creates a subscription with a whsec_ secret returned once, and warns about http URLs', async () => {
 		const sandbox = await sandboxWith();
-		const http = await call(sandbox, 'POST', '/api/v1/webhooks', { body: { name: 'Local', url: 'http://localhost:9/hook', events: ['lead.created'] } });
+		const http = await call(sandbox, 'POST', '/api/v1/webhooks', {
+			body: { name: 'Local', url: 'http://localhost:9/hook', events: ['lead.created'] },
+		});
 		expect(http.status).toBe(200);
 		expect(http.body).toEqual({
 			id: expect.stringMatching(/^whk_/),
@@ -52,22 +63,42 @@ describe('webhook subscriptions API', () => {
 		});
 		expect(Buffer.from(http.body.secret.slice(6), 'base64')).toHaveLength(24);
 
-		const https = await call(sandbox, 'POST', '/api/v1/webhooks', { body: { name: 'Prod', url: 'https://example.com/hook', events: ['deal.updated', 'lead.created'] } });
+		const https = await call(sandbox, 'POST', '/api/v1/webhooks', {
+			body: {
+				name: 'Prod',
+				url: 'https://example.com/hook',
+				events: ['deal.updated', 'lead.created'],
+			},
+		});
 		expect(https.body.warnings).toBeUndefined();
 		expect(https.body.secret).not.toBe(http.body.secret);
 
 		const one = await call(sandbox, 'GET', `/api/v1/webhooks/${http.body.id}`);
-		expect(one.body).toEqual({ id: http.body.id, name: 'Local', url: 'http://localhost:9/hook', events: ['lead.created'], status: 'active', createdAt: http.body.createdAt });
+		expect(one.body).toEqual({
+			id: http.body.id,
+			name: 'Local',
+			url: 'http://localhost:9/hook',
+			events: ['lead.created'],
+			status: 'active',
+			createdAt: http.body.createdAt,
+		});
 
 		const list = await call(sandbox, 'GET', '/api/v1/webhooks?limit=1');
 		expect(list.body.items).toEqual([one.body]);
 		expect(list.body.hasMore).toBe(true);
-		const next = await call(sandbox, 'GET', `/api/v1/webhooks?limit=1&cursor=${list.body.nextCursor}`);
+		const next = await call(
+			sandbox,
+			'GET',
+			`/api/v1/webhooks?limit=1&cursor=${list.body.nextCursor}`,
+		);
 		expect(next.body).toMatchObject({ hasMore: false, nextCursor: null });
 		expect(next.body.items[0].id).toBe(https.body.id);
 		expect(next.body.items[0].secret).toBeUndefined();
 
-		const control = (await (await fetch(`${sandbox.url}/__sandbox/webhooks`)).json()) as Array<{ id: string; secret: string }>;
+		const control = (await (await fetch(`${sandbox.url}/__sandbox/webhooks`)).json()) as Array<{
+			id: string;
+			secret: string;
+		}>;
 		expect(control.map((item) => [item.id, item.secret])).toEqual([
 			[http.body.id, http.body.secret],
 			[https.body.id, https.body.secret],
@@ -83,11 +114,20 @@ describe('webhook subscriptions API', () => {
 	it.each([
 		[{ url: 'https://x.test', events: ['lead.created'] }, 'name is required'],
 		[{ name: 'n', events: ['lead.created'] }, 'url is required'],
-		[{ name: 'n', url: 'ftp://x.test', events: ['lead.created'] }, 'url must be a valid http or https URL'],
-		[{ name: 'n', url: 'not a url', events: ['lead.created'] }, 'url must be a valid http or https URL'],
+		[
+			{ name: 'n', url: 'ftp://x.test', events: ['lead.created'] },
+			'url must be a valid http or https URL',
+		],
+		[
+			{ name: 'n', url: 'not a url', events: ['lead.created'] },
+			'url must be a valid http or https URL',
+		],
 		[{ name: 'n', url: 'https://x.test' }, 'events is required'],
 		[{ name: 'n', url: 'https://x.test', events: [] }, 'events must contain at least 1 event'],
-		[{ name: 'n', url: 'https://x.test', events: 'lead.created' }, 'events must be an array of event names'],
+		[
+			{ name: 'n', url: 'https://x.test', events: 'lead.created' },
+			'events must be an array of event names',
+		],
 	])('rejects %j with "%s"', async (body, message) => {
 		const sandbox = await sandboxWith();
 		const response = await call(sandbox, 'POST', '/api/v1/webhooks', { body });
@@ -101,18 +141,35 @@ describe('signed deliveries', () => {
 		const sandbox = await sandboxWith();
 		const receiver = await receiverWith();
 		const { id: subscriptionId, secret } = await subscribe(sandbox, receiver.url, ['lead.created']);
-		const lead = await createLead(sandbox, { name: 'Signed Lead', email: 'signed@example.com', stageId: 'lst_contacted', sourceId: 'src_web', value: 42, customFields: { a: 1 } });
+		const lead = await createLead(sandbox, {
+			name: 'Signed Lead',
+			email: 'signed@example.com',
+			stageId: 'lst_contacted',
+			sourceId: 'src_web',
+			value: 42,
+			customFields: { a: 1 },
+		});
 
-		const [request] = await waitFor(() => receiver.received.length > 0 && receiver.received, 3_000, 'a delivery');
+		const [request] = await waitFor(
+			() => receiver.received.length > 0 && receiver.received,
+			3_000,
+			'a delivery',
+		);
 		expect(request.method).toBe('POST');
 		expect(request.path).toBe('/hook');
 		expect(request.headers['content-type']).toBe('application/json');
 		expect(request.headers['user-agent']).toBe('CRM-Sandbox-Webhooks/1.0');
 		expect(request.headers['webhook-id']).toMatch(/^msg_/);
-		expect(Math.abs(Number(request.headers['webhook-timestamp']) - Date.now() / 1000)).toBeLessThan(5);
+		expect(Math.abs(Number(request.headers['webhook-timestamp']) - Date.now() / 1000)).toBeLessThan(
+			5,
+		);
 		expect(request.headers['webhook-signature']).toMatch(/^v1,[A-Za-z0-9+/]+=*$/);
 
-		const verified = new Webhook(secret).verify(request.rawBody, request.headers) as { event: string; timestamp: string; payload: Record<string, unknown> };
+		const verified = new Webhook(secret).verify(request.rawBody, request.headers) as {
+			event: string;
+			timestamp: string;
+			payload: Record<string, unknown>;
+		};
 		expect(verified.event).toBe('lead.created');
 		expect(Math.abs(Date.parse(verified.timestamp) - Date.now())).toBeLessThan(5_000);
 		expect(verified.payload).toEqual({
@@ -132,7 +189,12 @@ describe('signed deliveries', () => {
 			ownerName: 'Ada Admin',
 		});
 		// A different secret does not verify.
-		expect(() => new Webhook('whsec_' + Buffer.alloc(24, 7).toString('base64')).verify(request.rawBody, request.headers)).toThrow();
+		expect(() =>
+			new Webhook('whsec_' + Buffer.alloc(24, 7).toString('base64')).verify(
+				request.rawBody,
+				request.headers,
+			),
+		).toThrow();
 
 		await waitFor(() => sandbox.deliveries.length === 1, 2_000, 'the delivery log');
 		expect(sandbox.deliveries[0]).toEqual({
@@ -150,33 +212,94 @@ describe('signed deliveries', () => {
 	it('delivers only the selected events, for leads, deals and invoices', async () => {
 		const sandbox = await sandboxWith();
 		const receiver = await receiverWith();
-		const events = ['lead.updated', 'deal.created', 'deal.updated', 'deal.stage_changed', 'invoice.created', 'invoice.paid'];
+		const events = [
+			'lead.updated',
+			'deal.created',
+			'deal.updated',
+			'deal.stage_changed',
+			'invoice.created',
+			'invoice.paid',
+		];
 		const { secret } = await subscribe(sandbox, receiver.url, events);
 		const lead = await createLead(sandbox);
 		await call(sandbox, 'PATCH', `/api/v1/leads/${lead.id}`, { body: { archived: true } });
 		const clientId = sandbox.state.clients.values()[0].id;
-		const deal = (await call(sandbox, 'POST', '/api/v1/deals', { body: { title: 'D', pipelineId: 'pip_sales', stageId: 'stg_new', clientId } })).body;
+		const deal = (
+			await call(sandbox, 'POST', '/api/v1/deals', {
+				body: { title: 'D', pipelineId: 'pip_sales', stageId: 'stg_new', clientId },
+			})
+		).body;
 		await call(sandbox, 'PATCH', `/api/v1/deals/${deal.id}`, { body: { price: 10 } });
-		await call(sandbox, 'PATCH', `/api/v1/deals/${deal.id}`, { body: { stageId: 'stg_qualified' } });
-		const invoice = (await call(sandbox, 'POST', '/api/v1/invoices', { body: { clientId, date: '2024-01-01T00:00:00Z', dueDate: '2024-01-31T00:00:00Z', lineItems: [{ name: 'x', price: 10 }] } })).body;
-		const paid = await fetch(`${sandbox.url}/__sandbox/invoices/${invoice.id}/pay`, { method: 'POST' });
+		await call(sandbox, 'PATCH', `/api/v1/deals/${deal.id}`, {
+			body: { stageId: 'stg_qualified' },
+		});
+		const invoice = (
+			await call(sandbox, 'POST', '/api/v1/invoices', {
+				body: {
+					clientId,
+					date: '2024-01-01T00:00:00Z',
+					dueDate: '2024-01-31T00:00:00Z',
+					lineItems: [{ name: 'x', price: 10 }],
+				},
+			})
+		).body;
+		const paid = await fetch(`${sandbox.url}/__sandbox/invoices/${invoice.id}/pay`, {
+			method: 'POST',
+		});
 		expect(paid.status).toBe(200);
-		expect(await paid.json()).toMatchObject({ id: invoice.id, status: 'PAID', paidTotal: 10, pendingTotal: 0 });
+		expect(await paid.json()).toMatchObject({
+			id: invoice.id,
+			status: 'PAID',
+			paidTotal: 10,
+			pendingTotal: 0,
+		});
 
-		await waitFor(() => receiver.received.length >= 7 && sandbox.deliveries.length >= 7, 3_000, '7 deliveries');
-		const bodies = receiver.received.map((request) => new Webhook(secret).verify(request.rawBody, request.headers) as { event: string; payload: Record<string, any> });
+		await waitFor(
+			() => receiver.received.length >= 7 && sandbox.deliveries.length >= 7,
+			3_000,
+			'7 deliveries',
+		);
+		const bodies = receiver.received.map(
+			(request) =>
+				new Webhook(secret).verify(request.rawBody, request.headers) as {
+					event: string;
+					payload: Record<string, any>;
+				},
+		);
 		const byEvent = (event: string) => bodies.filter((body) => body.event === event);
-		expect(bodies.map((body) => body.event).sort()).toEqual(['deal.created', 'deal.stage_changed', 'deal.updated', 'deal.updated', 'invoice.created', 'invoice.paid', 'lead.updated'].sort());
+		expect(bodies.map((body) => body.event).sort()).toEqual(
+			[
+				'deal.created',
+				'deal.stage_changed',
+				'deal.updated',
+				'deal.updated',
+				'invoice.created',
+				'invoice.paid',
+				'lead.updated',
+			].sort(),
+		);
 		expect(byEvent('lead.updated')[0].payload).toMatchObject({ id: lead.id, archived: true });
-		expect(byEvent('deal.created')[0].payload).toMatchObject({ id: deal.id, title: 'D', status: 'ACTIVE' });
-		expect(byEvent('deal.stage_changed')[0].payload).toMatchObject({ id: deal.id, stageId: 'stg_qualified', previousStageId: 'stg_new' });
+		expect(byEvent('deal.created')[0].payload).toMatchObject({
+			id: deal.id,
+			title: 'D',
+			status: 'ACTIVE',
+		});
+		expect(byEvent('deal.stage_changed')[0].payload).toMatchObject({
+			id: deal.id,
+			stageId: 'stg_qualified',
+			previousStageId: 'stg_new',
+		});
 		expect(byEvent('invoice.created')[0].payload).toMatchObject({ id: invoice.id, total: 10 });
 		expect(byEvent('invoice.paid')[0].payload).toMatchObject({ id: invoice.id, status: 'PAID' });
 		expect(new Set(receiver.received.map((request) => request.headers['webhook-id'])).size).toBe(7);
 
-		const again = await fetch(`${sandbox.url}/__sandbox/invoices/${invoice.id}/pay`, { method: 'POST' });
+		const again = await fetch(`${sandbox.url}/__sandbox/invoices/${invoice.id}/pay`, {
+			method: 'POST',
+		});
 		expect(again.status).toBe(400);
-		expect((await fetch(`${sandbox.url}/__sandbox/invoices/inv_nope/pay`, { method: 'POST' })).status).toBe(404);
+		expect(
+			(await fetch(`${sandbox.url}/__sandbox/invoices/inv_nope/pay`, { method: 'POST' })).status,
+		).toBe(404);
 	});
 
 	it('does not hold the API response while the endpoint is slow', async () => {
@@ -197,11 +320,23 @@ describe('signed deliveries', () => {
 		expect(sandbox.emit('other.event', {})).toEqual([]);
 		const ids = sandbox.emit('custom.event', { n: 1 });
 		expect(ids).toHaveLength(1);
-		const response = await fetch(`${sandbox.url}/__sandbox/emit`, { method: 'POST', body: JSON.stringify({ event: 'custom.event', payload: { n: 2 } }) });
+		const response = await fetch(`${sandbox.url}/__sandbox/emit`, {
+			method: 'POST',
+			body: JSON.stringify({ event: 'custom.event', payload: { n: 2 } }),
+		});
 		expect(response.status).toBe(200);
 		expect(((await response.json()) as { webhookIds: string[] }).webhookIds).toHaveLength(1);
 		await waitFor(() => receiver.received.length === 2, 2_000, 'two deliveries');
-		const payloads = receiver.received.map((request) => (new Webhook(secret).verify(request.rawBody, request.headers) as { payload: { n: number } }).payload.n).sort();
+		const payloads = receiver.received
+			.map(
+				(request) =>
+					(
+						new Webhook(secret).verify(request.rawBody, request.headers) as {
+							payload: { n: number };
+						}
+					).payload.n,
+			)
+			.sort();
 		expect(payloads).toEqual([1, 2]);
 		expect(receiver.received.map((request) => request.headers['webhook-id'])).toContain(ids[0]);
 	});
@@ -218,12 +353,18 @@ describe('retries', () => {
 		await waitFor(() => sandbox.deliveries.length === 10, 10_000, '10 attempts');
 		await sandbox.deliveriesSettled(1_000);
 		expect(receiver.received).toHaveLength(10);
-		expect(sandbox.deliveries.map((entry) => entry.attempt)).toEqual([1, 2, 3, 4, 5, 6, 7, 8, 9, 10]);
+		expect(sandbox.deliveries.map((entry) => entry.attempt)).toEqual([
+			1, 2, 3, 4, 5, 6, 7, 8, 9, 10,
+		]);
 		expect(sandbox.deliveries.map((entry) => entry.status)).toEqual(Array(10).fill(500));
-		expect(sandbox.deliveries.map((entry) => entry.outcome)).toEqual([...Array(9).fill('retrying'), 'permanently_failed']);
+		expect(sandbox.deliveries.map((entry) => entry.outcome)).toEqual([
+			...Array(9).fill('retrying'),
+			'permanently_failed',
+		]);
 		expect(new Set(receiver.received.map((request) => request.headers['webhook-id'])).size).toBe(1);
 		expect(new Set(receiver.received.map((request) => request.rawBody)).size).toBe(1);
-		for (const request of receiver.received) expect(() => new Webhook(secret).verify(request.rawBody, request.headers)).not.toThrow();
+		for (const request of receiver.received)
+			expect(() => new Webhook(secret).verify(request.rawBody, request.headers)).not.toThrow();
 
 		// Each attempt comes no earlier than the scheduled (scaled) delay after the previous one.
 		const first = receiver.received[0].receivedAt;
@@ -246,12 +387,14 @@ describe('retries', () => {
 		await createLead(sandbox);
 		await waitFor(() => sandbox.deliveries.length === 4, 5_000, '4 attempts');
 		await sandbox.deliveriesSettled(1_000);
-		expect(sandbox.deliveries.map((entry) => [entry.attempt, entry.status, entry.outcome])).toEqual([
-			[1, 429, 'retrying'],
-			[2, 502, 'retrying'],
-			[3, 504, 'retrying'],
-			[4, 204, 'delivered'],
-		]);
+		expect(sandbox.deliveries.map((entry) => [entry.attempt, entry.status, entry.outcome])).toEqual(
+			[
+				[1, 429, 'retrying'],
+				[2, 502, 'retrying'],
+				[3, 504, 'retrying'],
+				[4, 204, 'delivered'],
+			],
+		);
 	});
 
 	it('does not retry other 4xx answers', async () => {
@@ -262,7 +405,9 @@ describe('retries', () => {
 		await waitFor(() => sandbox.deliveries.length === 1, 2_000, 'one attempt');
 		await sandbox.deliveriesSettled(1_000);
 		await new Promise((resolve) => setTimeout(resolve, 50));
-		expect(sandbox.deliveries.map((entry) => [entry.status, entry.outcome])).toEqual([[400, 'failed']]);
+		expect(sandbox.deliveries.map((entry) => [entry.status, entry.outcome])).toEqual([
+			[400, 'failed'],
+		]);
 		expect(receiver.received).toHaveLength(1);
 		expect(sandbox.state.webhooks.values()[0].status).toBe('active');
 	});
@@ -304,12 +449,16 @@ describe('retries', () => {
 		const started = Date.now();
 		await createLead(sandbox);
 		await waitFor(() => sandbox.deliveries.length === 2, 3_000, 'two attempts');
-		expect(sandbox.deliveries.map((entry) => [entry.attempt, entry.status, entry.outcome])).toEqual([
-			[1, 'timeout', 'retrying'],
-			[2, 200, 'delivered'],
-		]);
+		expect(sandbox.deliveries.map((entry) => [entry.attempt, entry.status, entry.outcome])).toEqual(
+			[
+				[1, 'timeout', 'retrying'],
+				[2, 200, 'delivered'],
+			],
+		);
 		expect(Date.now() - started).toBeGreaterThanOrEqual(200);
-		expect(receiver.received[0].headers['webhook-id']).toBe(receiver.received[1].headers['webhook-id']);
+		expect(receiver.received[0].headers['webhook-id']).toBe(
+			receiver.received[1].headers['webhook-id'],
+		);
 	});
 
 	it('retries connection errors', async () => {
@@ -319,7 +468,12 @@ describe('retries', () => {
 		await subscribe(sandbox, closed.url, ['lead.created']);
 		await createLead(sandbox);
 		await waitFor(() => sandbox.deliveries.length >= 2, 3_000, 'two attempts');
-		expect(sandbox.deliveries[0]).toMatchObject({ attempt: 1, status: 'error', outcome: 'retrying', error: expect.any(String) });
+		expect(sandbox.deliveries[0]).toMatchObject({
+			attempt: 1,
+			status: 'error',
+			outcome: 'retrying',
+			error: expect.any(String),
+		});
 		expect(sandbox.deliveries[1]).toMatchObject({ attempt: 2, status: 'error' });
 	});
 
@@ -341,25 +495,41 @@ describe('secret rotation', () => {
 		const sandbox = await sandboxWith();
 		const receiver = await receiverWith();
 		const { id, secret: oldSecret } = await subscribe(sandbox, receiver.url, ['lead.created']);
-		const response = await fetch(`${sandbox.url}/__sandbox/webhooks/${id}/rotate`, { method: 'POST' });
+		const response = await fetch(`${sandbox.url}/__sandbox/webhooks/${id}/rotate`, {
+			method: 'POST',
+		});
 		expect(response.status).toBe(200);
-		const rotated = (await response.json()) as { id: string; secret: string; previousSecretExpiresAt: string };
+		const rotated = (await response.json()) as {
+			id: string;
+			secret: string;
+			previousSecretExpiresAt: string;
+		};
 		expect(rotated.id).toBe(id);
 		expect(rotated.secret).toMatch(/^whsec_/);
 		expect(rotated.secret).not.toBe(oldSecret);
-		expect(Date.parse(rotated.previousSecretExpiresAt)).toBeGreaterThan(Date.now() + 23 * 3_600_000);
+		expect(Date.parse(rotated.previousSecretExpiresAt)).toBeGreaterThan(
+			Date.now() + 23 * 3_600_000,
+		);
 
 		await createLead(sandbox);
-		const [request] = await waitFor(() => receiver.received.length > 0 && receiver.received, 2_000, 'a delivery');
+		const [request] = await waitFor(
+			() => receiver.received.length > 0 && receiver.received,
+			2_000,
+			'a delivery',
+		);
 		const entries = request.headers['webhook-signature'].split(' ');
 		expect(entries).toHaveLength(2);
-		expect(() => new Webhook(rotated.secret).verify(request.rawBody, request.headers)).not.toThrow();
+		expect(() =>
+			new Webhook(rotated.secret).verify(request.rawBody, request.headers),
+		).not.toThrow();
 		expect(() => new Webhook(oldSecret).verify(request.rawBody, request.headers)).not.toThrow();
 		// Each entry on its own matches one secret: new first, then old.
 		const expected = (secret: string) =>
 			'v1,' +
 			createHmac('sha256', Buffer.from(secret.slice(6), 'base64'))
-				.update(`${request.headers['webhook-id']}.${request.headers['webhook-timestamp']}.${request.rawBody}`)
+				.update(
+					`${request.headers['webhook-id']}.${request.headers['webhook-timestamp']}.${request.rawBody}`,
+				)
 				.digest('base64');
 		expect(entries).toEqual([expected(rotated.secret), expected(oldSecret)]);
 	});
@@ -371,10 +541,18 @@ describe('secret rotation', () => {
 		const rotated = sandbox.rotateWebhookSecret(id, 1);
 		await new Promise((resolve) => setTimeout(resolve, 10));
 		await createLead(sandbox);
-		const [request] = await waitFor(() => receiver.received.length > 0 && receiver.received, 2_000, 'a delivery');
+		const [request] = await waitFor(
+			() => receiver.received.length > 0 && receiver.received,
+			2_000,
+			'a delivery',
+		);
 		expect(request.headers['webhook-signature'].split(' ')).toHaveLength(1);
-		expect(() => new Webhook(rotated.secret).verify(request.rawBody, request.headers)).not.toThrow();
+		expect(() =>
+			new Webhook(rotated.secret).verify(request.rawBody, request.headers),
+		).not.toThrow();
 		expect(() => new Webhook(oldSecret).verify(request.rawBody, request.headers)).toThrow();
-		expect((await fetch(`${sandbox.url}/__sandbox/webhooks/whk_nope/rotate`, { method: 'POST' })).status).toBe(404);
+		expect(
+			(await fetch(`${sandbox.url}/__sandbox/webhooks/whk_nope/rotate`, { method: 'POST' })).status,
+		).toBe(404);
 	});
 });

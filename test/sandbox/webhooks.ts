@@ -3,7 +3,12 @@ import * as http from 'node:http';
 import * as https from 'node:https';
 
 import { jsonText } from './jsonText';
-import type { DeliveryLogEntry, DeliveryOutcome, DeliveryStatus, WebhookSubscription } from './types';
+import type {
+	DeliveryLogEntry,
+	DeliveryOutcome,
+	DeliveryStatus,
+	WebhookSubscription,
+} from './types';
 
 /** Delay before each attempt (spec §8), in milliseconds, before the time scale is applied. */
 export const RETRY_SCHEDULE_MS: readonly number[] = [
@@ -28,7 +33,10 @@ export function generateSecret(): string {
 
 /** One `v1,<base64>` entry: HMAC-SHA256 of "id.timestamp.body" keyed with the decoded secret. */
 export function sign(secret: string, webhookId: string, timestamp: number, body: Buffer): string {
-	const key = Buffer.from(secret.startsWith('whsec_') ? secret.slice('whsec_'.length) : secret, 'base64');
+	const key = Buffer.from(
+		secret.startsWith('whsec_') ? secret.slice('whsec_'.length) : secret,
+		'base64',
+	);
 	const hmac = createHmac('sha256', key);
 	hmac.update(`${webhookId}.${timestamp}.`);
 	hmac.update(body);
@@ -36,9 +44,19 @@ export function sign(secret: string, webhookId: string, timestamp: number, body:
 }
 
 /** The webhook-signature header: the current secret, plus the previous one during a rotation window. */
-export function signatureHeader(subscription: WebhookSubscription, webhookId: string, timestamp: number, body: Buffer, now: number): string {
+export function signatureHeader(
+	subscription: WebhookSubscription,
+	webhookId: string,
+	timestamp: number,
+	body: Buffer,
+	now: number,
+): string {
 	const entries = [sign(subscription.secret, webhookId, timestamp, body)];
-	if (subscription.previousSecret && subscription.previousSecretExpiresAt && Date.parse(subscription.previousSecretExpiresAt) > now) {
+	if (
+		subscription.previousSecret &&
+		subscription.previousSecretExpiresAt &&
+		Date.parse(subscription.previousSecretExpiresAt) > now
+	) {
 		entries.push(sign(subscription.previousSecret, webhookId, timestamp, body));
 	}
 	return entries.join(' ');
@@ -78,7 +96,13 @@ export class DeliveryEngine {
 		const timestamp = new Date().toISOString();
 		const body = Buffer.from(jsonText({ event, timestamp, payload }), 'utf8');
 		return subscriptions.map((subscription) => {
-			const delivery: Delivery = { subscriptionId: subscription.id, webhookId: 'msg_' + randomBytes(12).toString('hex'), event, body, attempts: 0 };
+			const delivery: Delivery = {
+				subscriptionId: subscription.id,
+				webhookId: 'msg_' + randomBytes(12).toString('hex'),
+				event,
+				body,
+				attempts: 0,
+			};
 			this.schedule(delivery);
 			return delivery.webhookId;
 		});
@@ -114,7 +138,10 @@ export class DeliveryEngine {
 	}
 
 	private schedule(delivery: Delivery): void {
-		const delay = Math.min(TIMER_MAX_MS, Math.max(0, RETRY_SCHEDULE_MS[delivery.attempts] * this.host.timeScale()));
+		const delay = Math.min(
+			TIMER_MAX_MS,
+			Math.max(0, RETRY_SCHEDULE_MS[delivery.attempts] * this.host.timeScale()),
+		);
 		const generation = this.generation;
 		const timer = setTimeout(() => {
 			this.timers.delete(timer);
@@ -145,7 +172,16 @@ export class DeliveryEngine {
 			this.inFlight.delete(request);
 			if (generation !== this.generation) return;
 			const outcome = this.outcomeOf(status, attempt);
-			const entry: DeliveryLogEntry = { subscriptionId: subscription.id, webhookId: delivery.webhookId, event: delivery.event, attempt, url, status, at, outcome };
+			const entry: DeliveryLogEntry = {
+				subscriptionId: subscription.id,
+				webhookId: delivery.webhookId,
+				event: delivery.event,
+				attempt,
+				url,
+				status,
+				at,
+				outcome,
+			};
 			if (error !== undefined) entry.error = error;
 			this.host.log(entry);
 			if (outcome === 'disabled') this.host.disableSubscription(subscription.id);
@@ -164,7 +200,13 @@ export class DeliveryEngine {
 				'user-agent': USER_AGENT,
 				'webhook-id': delivery.webhookId,
 				'webhook-timestamp': String(timestamp),
-				'webhook-signature': signatureHeader(subscription, delivery.webhookId, timestamp, delivery.body, now),
+				'webhook-signature': signatureHeader(
+					subscription,
+					delivery.webhookId,
+					timestamp,
+					delivery.body,
+					now,
+				),
 			},
 		});
 		this.inFlight.add(request);

@@ -15,12 +15,20 @@ interface Saved {
 	details: string;
 }
 
-async function createCredential(page: Page, name: string, baseUrl: string, apiKey: string): Promise<Saved> {
+async function createCredential(
+	page: Page,
+	name: string,
+	baseUrl: string,
+	apiKey: string,
+): Promise<Saved> {
 	await page.goto(`${env.n8nUrl}/home/credentials`, { waitUntil: 'domcontentloaded' });
 	await page.getByTestId('add-resource-credential').click();
 	await page.getByTestId('new-credential-type-select').click();
 	await page.keyboard.type('CRM Invoicing');
-	await page.getByTestId('new-credential-type-select-option').filter({ hasText: 'CRM Invoicing API' }).click();
+	await page
+		.getByTestId('new-credential-type-select-option')
+		.filter({ hasText: 'CRM Invoicing API' })
+		.click();
 	await page.getByTestId('new-credential-type-button').click();
 
 	const modal = page.getByTestId('editCredential-modal');
@@ -55,28 +63,48 @@ async function createCredential(page: Page, name: string, baseUrl: string, apiKe
 describe('credential in the editor', () => {
 	it('is created from the Credentials page and its Test reports success', async () => {
 		await inEditor('credential-success', async (page) => {
-			const saved = await createCredential(page, 'UI test: sandbox admin key', env.sandboxUrl, env.sandboxKeys.admin);
+			const saved = await createCredential(
+				page,
+				'UI test: sandbox admin key',
+				env.sandboxUrl,
+				env.sandboxKeys.admin,
+			);
 			expect(saved.banner).toContain('Connection tested successfully');
 			// Saved, and listed on the Credentials page under its name and type.
 			await page.keyboard.press('Escape');
 			await page.goto(`${env.n8nUrl}/home/credentials`, { waitUntil: 'domcontentloaded' });
-			await expect(page.getByTestId('resources-list-item').filter({ hasText: 'UI test: sandbox admin key' }).innerText()).resolves.toContain('CRM Invoicing API');
+			await expect(
+				page
+					.getByTestId('resources-list-item')
+					.filter({ hasText: 'UI test: sandbox admin key' })
+					.innerText(),
+			).resolves.toContain('CRM Invoicing API');
 		});
 	});
 
-	it('with a wrong key shows the package\'s own message about the key', async () => {
+	it("with a wrong key shows the package's own message about the key", async () => {
 		await inEditor('credential-wrong-key', async (page) => {
-			const saved = await createCredential(page, 'UI test: wrong key', env.sandboxUrl, 'sk_not_a_key_of_this_crm');
+			const saved = await createCredential(
+				page,
+				'UI test: wrong key',
+				env.sandboxUrl,
+				'sk_not_a_key_of_this_crm',
+			);
 			expect(saved.banner).toContain('Couldn’t connect');
 			expect(saved.details).toMatch(/\b401\b/);
 			expect(saved.details).toMatch(/key/i);
 		});
 	});
 
-	it('with a wrong Base URL shows the package\'s own message about the Base URL', async () => {
+	it("with a wrong Base URL shows the package's own message about the Base URL", async () => {
 		await inEditor('credential-wrong-base-url', async (page) => {
 			// Something answers there, but it is not the API: /not-the-crm/api/v1/users is 404.
-			const saved = await createCredential(page, 'UI test: wrong Base URL', `${env.sandboxUrl}/not-the-crm`, env.sandboxKeys.admin);
+			const saved = await createCredential(
+				page,
+				'UI test: wrong Base URL',
+				`${env.sandboxUrl}/not-the-crm`,
+				env.sandboxKeys.admin,
+			);
 			expect(saved.banner).toContain('Couldn’t connect');
 			expect(saved.details).toMatch(/Base URL/);
 		});

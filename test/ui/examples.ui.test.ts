@@ -12,12 +12,23 @@ import type { Page } from 'playwright-core';
 
 import { ACTION_NODE_TYPE, PACKAGE, TRIGGER_NODE_TYPE } from '../e2e/lib';
 import { EXAMPLE_IDS } from '../sandbox/seedSummary';
-import { canvasNode, client, closeBrowser, crm, env, eventually, expectIcon, inEditor } from './lib';
+import {
+	canvasNode,
+	client,
+	closeBrowser,
+	crm,
+	env,
+	eventually,
+	expectIcon,
+	inEditor,
+} from './lib';
 
 afterAll(closeBrowser);
 
 const EXAMPLES = path.join(__dirname, '..', '..', 'examples');
-const FILES = readdirSync(EXAMPLES).filter((file) => file.endsWith('.json')).sort();
+const FILES = readdirSync(EXAMPLES)
+	.filter((file) => file.endsWith('.json'))
+	.sort();
 
 interface ExampleNode {
 	name: string;
@@ -28,7 +39,10 @@ interface ExampleNode {
 let credential: { id: string; name: string };
 
 beforeAll(async () => {
-	credential = await client.createCredential('UI examples: sandbox admin key', { baseUrl: env.sandboxUrl, apiKey: env.sandboxKeys.admin });
+	credential = await client.createCredential('UI examples: sandbox admin key', {
+		baseUrl: env.sandboxUrl,
+		apiKey: env.sandboxKeys.admin,
+	});
 });
 
 /** Imports the file into a new workflow; returns the saved workflow's id once n8n has given it one. */
@@ -47,11 +61,15 @@ async function clippedStickies(page: Page): Promise<string[]> {
 	const clipped: string[] = [];
 	for (let index = 0; index < (await stickies.count()); index++) {
 		const sticky = stickies.nth(index);
-		const overflow = await sticky.locator('.n8n-sticky > div').first().evaluate((element) => {
-			const box = element as unknown as { scrollHeight: number; clientHeight: number };
-			return box.scrollHeight - box.clientHeight;
-		});
-		if (overflow > 1) clipped.push(`${await sticky.getAttribute('data-node-name')} (${overflow}px hidden)`);
+		const overflow = await sticky
+			.locator('.n8n-sticky > div')
+			.first()
+			.evaluate((element) => {
+				const box = element as unknown as { scrollHeight: number; clientHeight: number };
+				return box.scrollHeight - box.clientHeight;
+			});
+		if (overflow > 1)
+			clipped.push(`${await sticky.getAttribute('data-node-name')} (${overflow}px hidden)`);
 	}
 	return clipped;
 }
@@ -61,20 +79,42 @@ async function executeWorkflow(page: Page): Promise<void> {
 }
 
 async function savedWorkflowId(page: Page): Promise<string> {
-	return await eventually('the imported workflow to be saved', async () => /\/workflow\/([^/?#]+)/.exec(page.url())?.[1]?.replace(/^new$/, '') || undefined);
+	return await eventually(
+		'the imported workflow to be saved',
+		async () => /\/workflow\/([^/?#]+)/.exec(page.url())?.[1]?.replace(/^new$/, '') || undefined,
+	);
 }
 
 async function waitForSubscription(): Promise<void> {
-	await eventually('the test subscription in the CRM', async () => ((await crm.webhooks()).some((s: { url: string }) => s.url.includes('/webhook-test/')) ? true : undefined));
+	await eventually('the test subscription in the CRM', async () =>
+		(await crm.webhooks()).some((s: { url: string }) => s.url.includes('/webhook-test/'))
+			? true
+			: undefined,
+	);
 }
 
 async function noTestSubscriptionLeft(): Promise<void> {
-	await eventually('no test subscription left in the CRM', async () => ((await crm.webhooks()).some((s: { url: string }) => s.url.includes('/webhook-test/')) ? undefined : true));
+	await eventually('no test subscription left in the CRM', async () =>
+		(await crm.webhooks()).some((s: { url: string }) => s.url.includes('/webhook-test/'))
+			? undefined
+			: true,
+	);
 }
 
 /** A request the sandbox answered with 2xx for which `match` holds. */
-async function answered(what: string, match: (request: Awaited<ReturnType<typeof crm.requests>>[number]) => boolean, timeoutMs = 60_000) {
-	return await eventually(what, async () => (await crm.requests()).find((request) => request.status >= 200 && request.status < 300 && match(request)), timeoutMs);
+async function answered(
+	what: string,
+	match: (request: Awaited<ReturnType<typeof crm.requests>>[number]) => boolean,
+	timeoutMs = 60_000,
+) {
+	return await eventually(
+		what,
+		async () =>
+			(await crm.requests()).find(
+				(request) => request.status >= 200 && request.status < 300 && match(request),
+			),
+		timeoutMs,
+	);
 }
 
 type Run = (page: Page) => Promise<void>;
@@ -84,8 +124,14 @@ const RUNS: Record<string, Run> = {
 	'new-leads-to-invoices.json': async (page) => {
 		await executeWorkflow(page);
 		await waitForSubscription();
-		const lead = await crm.api<{ id: string; name: string }>('POST', '/leads', { name: 'UI Example Invoice Lead', value: 900 });
-		const invoice = await answered('the invoice for the new lead', (request) => request.method === 'POST' && request.path === '/api/v1/invoices');
+		const lead = await crm.api<{ id: string; name: string }>('POST', '/leads', {
+			name: 'UI Example Invoice Lead',
+			value: 900,
+		});
+		const invoice = await answered(
+			'the invoice for the new lead',
+			(request) => request.method === 'POST' && request.path === '/api/v1/invoices',
+		);
 		expect(invoice.body).toMatchObject({ clientId: EXAMPLE_IDS.clientId });
 		expect(JSON.stringify(invoice.body)).toContain(lead.name);
 		await noTestSubscriptionLeft();
@@ -93,24 +139,54 @@ const RUNS: Record<string, Run> = {
 	'lead-created-enrich-create-deal.json': async (page) => {
 		await executeWorkflow(page);
 		await waitForSubscription();
-		const lead = await crm.api<{ id: string; name: string }>('POST', '/leads', { name: 'UI Example Deal Lead', value: 20_000 });
-		const deal = await answered('the deal for the new lead', (request) => request.method === 'POST' && request.path === '/api/v1/deals');
-		expect(deal.body).toMatchObject({ title: lead.name, pipelineId: EXAMPLE_IDS.pipelineId, stageId: EXAMPLE_IDS.stageId, clientId: EXAMPLE_IDS.clientId, leadId: lead.id });
+		const lead = await crm.api<{ id: string; name: string }>('POST', '/leads', {
+			name: 'UI Example Deal Lead',
+			value: 20_000,
+		});
+		const deal = await answered(
+			'the deal for the new lead',
+			(request) => request.method === 'POST' && request.path === '/api/v1/deals',
+		);
+		expect(deal.body).toMatchObject({
+			title: lead.name,
+			pipelineId: EXAMPLE_IDS.pipelineId,
+			stageId: EXAMPLE_IDS.stageId,
+			clientId: EXAMPLE_IDS.clientId,
+			leadId: lead.id,
+		});
 		await noTestSubscriptionLeft();
 	},
 	'archive-stale-leads.json': async (page) => {
 		await executeWorkflow(page);
-		const archived = await answered('a stale lead archived', (request) => request.method === 'PATCH' && request.path.startsWith('/api/v1/leads/') && JSON.stringify(request.body).includes('"archived":true'));
+		const archived = await answered(
+			'a stale lead archived',
+			(request) =>
+				request.method === 'PATCH' &&
+				request.path.startsWith('/api/v1/leads/') &&
+				JSON.stringify(request.body).includes('"archived":true'),
+		);
 		// Put the seed data back for the other editor tests (the picker lists these leads).
 		await crm.api('PATCH', archived.path.replace('/api/v1', ''), { archived: false });
-		const others = (await crm.requests()).filter((request) => request.method === 'PATCH' && request.path !== archived.path && JSON.stringify(request.body).includes('"archived":true'));
-		for (const request of others) await crm.api('PATCH', request.path.replace('/api/v1', ''), { archived: false });
+		const others = (await crm.requests()).filter(
+			(request) =>
+				request.method === 'PATCH' &&
+				request.path !== archived.path &&
+				JSON.stringify(request.body).includes('"archived":true'),
+		);
+		for (const request of others)
+			await crm.api('PATCH', request.path.replace('/api/v1', ''), { archived: false });
 	},
 	'updated-lead-notify.json': async (page) => {
 		// Execute workflow fetches a test event: the polling trigger reads the leads and hands the most recent on.
 		await executeWorkflow(page);
-		await answered('the polling trigger reading the leads', (request) => request.method === 'GET' && request.path === '/api/v1/leads');
-		await page.getByText(/Workflow executed successfully/i).first().waitFor({ state: 'visible', timeout: 60_000 });
+		await answered(
+			'the polling trigger reading the leads',
+			(request) => request.method === 'GET' && request.path === '/api/v1/leads',
+		);
+		await page
+			.getByText(/Workflow executed successfully/i)
+			.first()
+			.waitFor({ state: 'visible', timeout: 60_000 });
 	},
 	'web-form-to-lead-upsert.json': async (page) => {
 		await executeWorkflow(page);
@@ -122,11 +198,19 @@ const RUNS: Record<string, Run> = {
 				headers: { 'content-type': 'application/json' },
 				body: JSON.stringify({ name: 'UI Example Form Lead', email }),
 			});
-			return response.status === 404 ? undefined : { status: response.status, body: await response.text() };
+			return response.status === 404
+				? undefined
+				: { status: response.status, body: await response.text() };
 		});
 		expect(reply.status === 200 ? reply.status : reply).toBe(200);
 		expect(JSON.parse(reply.body)).toEqual({ received: true });
-		await answered('the lead from the form', (request) => request.method === 'POST' && request.path === '/api/v1/leads' && JSON.stringify(request.body).includes(email));
+		await answered(
+			'the lead from the form',
+			(request) =>
+				request.method === 'POST' &&
+				request.path === '/api/v1/leads' &&
+				JSON.stringify(request.body).includes(email),
+		);
 	},
 };
 
@@ -136,27 +220,42 @@ describe('example workflows imported from file', () => {
 		expect(Object.keys(RUNS).sort()).toEqual(FILES);
 	});
 
-	it.each(FILES)('%s renders with icons, no clipped sticky note, binds a credential, and runs against the sandbox', async (file) => {
-		const example = JSON.parse(readFileSync(path.join(EXAMPLES, file), 'utf8')) as { nodes: ExampleNode[] };
-		const nodes = example.nodes.filter((node) => node.type !== 'n8n-nodes-base.stickyNote');
-		const crmNodes = nodes.filter((node) => node.type === ACTION_NODE_TYPE || node.type === TRIGGER_NODE_TYPE || node.type === `${PACKAGE}.crmInvoicingPollingTrigger`);
-		await crm.clearRequests();
-		await inEditor(`example-${file}`, async (page) => {
-			await importExample(page, file, nodes);
-			for (const node of crmNodes) await expectIcon(page, node.name);
-			expect(await clippedStickies(page)).toEqual([]);
-			// n8n tells the user it chose a credential for the CRM nodes.
-			await page.getByText('Credentials auto-added').first().waitFor({ state: 'visible' });
+	it.each(FILES)(
+		'%s renders with icons, no clipped sticky note, binds a credential, and runs against the sandbox',
+		async (file) => {
+			const example = JSON.parse(readFileSync(path.join(EXAMPLES, file), 'utf8')) as {
+				nodes: ExampleNode[];
+			};
+			const nodes = example.nodes.filter((node) => node.type !== 'n8n-nodes-base.stickyNote');
+			const crmNodes = nodes.filter(
+				(node) =>
+					node.type === ACTION_NODE_TYPE ||
+					node.type === TRIGGER_NODE_TYPE ||
+					node.type === `${PACKAGE}.crmInvoicingPollingTrigger`,
+			);
+			await crm.clearRequests();
+			await inEditor(`example-${file}`, async (page) => {
+				await importExample(page, file, nodes);
+				for (const node of crmNodes) await expectIcon(page, node.name);
+				expect(await clippedStickies(page)).toEqual([]);
+				// n8n tells the user it chose a credential for the CRM nodes.
+				await page.getByText('Credentials auto-added').first().waitFor({ state: 'visible' });
 
-			await RUNS[file](page);
-			await expect(page.getByText('Problem running workflow').isVisible()).resolves.toBe(false);
+				await RUNS[file](page);
+				await expect(page.getByText('Problem running workflow').isVisible()).resolves.toBe(false);
 
-			// What n8n saved: every CRM node bound to the credential saved last.
-			const saved = await client.api<{ nodes: Array<ExampleNode & { credentials?: Record<string, { id: string }> }> }>('GET', `/workflows/${await savedWorkflowId(page)}`);
-			for (const node of crmNodes) {
-				const savedNode = saved.nodes.find((candidate) => candidate.name === node.name);
-				expect({ node: node.name, credential: savedNode?.credentials?.crmInvoicingApi?.id }).toEqual({ node: node.name, credential: credential.id });
-			}
-		});
-	});
+				// What n8n saved: every CRM node bound to the credential saved last.
+				const saved = await client.api<{
+					nodes: Array<ExampleNode & { credentials?: Record<string, { id: string }> }>;
+				}>('GET', `/workflows/${await savedWorkflowId(page)}`);
+				for (const node of crmNodes) {
+					const savedNode = saved.nodes.find((candidate) => candidate.name === node.name);
+					expect({
+						node: node.name,
+						credential: savedNode?.credentials?.crmInvoicingApi?.id,
+					}).toEqual({ node: node.name, credential: credential.id });
+				}
+			});
+		},
+	);
 });

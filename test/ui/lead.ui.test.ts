@@ -8,17 +8,37 @@ import type { Page } from 'playwright-core';
 
 import { ACTION_NODE_TYPE } from '../e2e/lib';
 import { seededId } from '../sandbox/store';
-import { client, closeBrowser, crm, env, eventually, inEditor, openNode, openWorkflow } from './lib';
+import {
+	client,
+	closeBrowser,
+	crm,
+	env,
+	eventually,
+	inEditor,
+	openNode,
+	openWorkflow,
+} from './lib';
 
 afterAll(closeBrowser);
 
 const MANUAL = 'When clicking ‘Execute workflow’';
 
-async function manualWorkflow(name: string, nodeName: string, parameters: Record<string, unknown>): Promise<string> {
+async function manualWorkflow(
+	name: string,
+	nodeName: string,
+	parameters: Record<string, unknown>,
+): Promise<string> {
 	const { id } = await client.createWorkflow({
 		name,
 		nodes: [
-			{ id: randomUUID(), name: MANUAL, type: 'n8n-nodes-base.manualTrigger', typeVersion: 1, position: [0, 0], parameters: {} },
+			{
+				id: randomUUID(),
+				name: MANUAL,
+				type: 'n8n-nodes-base.manualTrigger',
+				typeVersion: 1,
+				position: [0, 0],
+				parameters: {},
+			},
 			{
 				id: randomUUID(),
 				name: nodeName,
@@ -51,7 +71,12 @@ async function executeStep(page: Page): Promise<string> {
 
 describe('Lead in the editor', () => {
 	it('Create: Manual Trigger → Lead Create runs and the Output panel shows the created lead', async () => {
-		const workflowId = await manualWorkflow('UI: create a lead', 'Create Lead', { resource: 'lead', operation: 'create', name: '', additionalFields: {} });
+		const workflowId = await manualWorkflow('UI: create a lead', 'Create Lead', {
+			resource: 'lead',
+			operation: 'create',
+			name: '',
+			additionalFields: {},
+		});
 		const name = `UI Lead ${randomUUID().slice(0, 8)}`;
 		await inEditor('lead-create', async (page) => {
 			await openWorkflow(page, workflowId, [MANUAL, 'Create Lead']);
@@ -67,8 +92,15 @@ describe('Lead in the editor', () => {
 	});
 
 	it('Get: the From List picker loads leads, typing searches, and the picked lead runs', async () => {
-		const workflowId = await manualWorkflow('UI: get a lead', 'Get Lead', { resource: 'lead', operation: 'get', leadId: { __rl: true, mode: 'list', value: '' } });
-		const maria = await crm.api<{ id: string; name: string; email: string }>('GET', `/leads/${seededId('lead_', 'seed-lead:2')}`);
+		const workflowId = await manualWorkflow('UI: get a lead', 'Get Lead', {
+			resource: 'lead',
+			operation: 'get',
+			leadId: { __rl: true, mode: 'list', value: '' },
+		});
+		const maria = await crm.api<{ id: string; name: string; email: string }>(
+			'GET',
+			`/leads/${seededId('lead_', 'seed-lead:2')}`,
+		);
 		expect(maria?.name).toBe('Maria Garcia');
 		await inEditor('lead-get-picker', async (page) => {
 			await openWorkflow(page, workflowId, [MANUAL, 'Get Lead']);
@@ -76,12 +108,17 @@ describe('Lead in the editor', () => {
 			await ndv.getByTestId('rlc-input').click();
 			const items = page.getByTestId('rlc-item');
 			// Loads: the seeded leads and the generated ones, more than one page of the list's height.
-			await eventually('leads in the picker', async () => ((await items.count()) >= 10 ? true : undefined));
+			await eventually('leads in the picker', async () =>
+				(await items.count()) >= 10 ? true : undefined,
+			);
 			const before = await items.allInnerTexts();
 			expect(before.some((text) => text.includes('John Smith'))).toBe(true);
 
 			await crm.clearRequests();
-			await page.locator('input[data-test-id="rlc-search"], [data-test-id="rlc-search"] input').first().fill('Maria');
+			await page
+				.locator('input[data-test-id="rlc-search"], [data-test-id="rlc-search"] input')
+				.first()
+				.fill('Maria');
 			const after = await eventually('the search results', async () => {
 				const texts = await items.allInnerTexts();
 				return texts.length > 0 && texts.every((text) => /maria/i.test(text)) ? texts : undefined;
@@ -89,7 +126,9 @@ describe('Lead in the editor', () => {
 			expect(after.some((text) => text.includes('Maria Garcia'))).toBe(true);
 			expect(after.length).toBeLessThan(before.length);
 			// The search went to the CRM (not a filter of what was already loaded).
-			const searches = (await crm.requests()).filter((request) => request.method === 'GET' && request.path.startsWith('/api/v1/leads'));
+			const searches = (await crm.requests()).filter(
+				(request) => request.method === 'GET' && request.path.startsWith('/api/v1/leads'),
+			);
 			expect(searches.map((request) => request.query.search)).toContain('Maria');
 
 			await items.filter({ hasText: 'Maria Garcia' }).first().click();

@@ -5,7 +5,14 @@
  */
 import path from 'node:path';
 
-import { chromium, selectors, type Browser, type BrowserContext, type Locator, type Page } from 'playwright-core';
+import {
+	chromium,
+	selectors,
+	type Browser,
+	type BrowserContext,
+	type Locator,
+	type Page,
+} from 'playwright-core';
 
 import type { UiEnv } from '../../scripts/ui';
 import { OWNER } from '../../scripts/lib/n8n';
@@ -34,11 +41,24 @@ async function editorPage(): Promise<Page> {
 			executablePath: env.chromiumPath,
 			headless: true,
 			timeout: STEP_TIMEOUT_MS,
-			args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+			args: [
+				'--headless',
+				'--no-sandbox',
+				'--disable-gpu',
+				'--disable-quic',
+				'--no-first-run',
+				'--disable-background-networking',
+				'--disable-component-update',
+				'--disable-sync',
+			],
 		});
 	}
 	if (!session) {
-		const context = await browser.newContext({ viewport: VIEWPORT, locale: 'en-US', colorScheme: 'light' });
+		const context = await browser.newContext({
+			viewport: VIEWPORT,
+			locale: 'en-US',
+			colorScheme: 'light',
+		});
 		context.setDefaultTimeout(STEP_TIMEOUT_MS);
 		context.setDefaultNavigationTimeout(STEP_TIMEOUT_MS);
 		const page = await context.newPage();
@@ -59,7 +79,10 @@ export async function closeBrowser(): Promise<void> {
  * Runs `journey` on the file's signed-in editor page. When it throws, the page as it was is saved to
  * .tmp/ui/failures/<name>.png before the error is passed on.
  */
-export async function inEditor(name: string, journey: (page: Page) => Promise<void>): Promise<void> {
+export async function inEditor(
+	name: string,
+	journey: (page: Page) => Promise<void>,
+): Promise<void> {
 	const page = await editorPage();
 	try {
 		await journey(page);
@@ -87,11 +110,21 @@ export function canvasNode(page: Page, name: string): Locator {
 /** Closes n8n's onboarding tips and "what's new" dialogs when they cover the editor (none is a node's dialog). */
 export async function dismissDialogs(page: Page): Promise<void> {
 	const tips = page.getByRole('button', { name: 'Got it' });
-	for (let index = (await tips.count()) - 1; index >= 0; index--) await tips.nth(index).click({ timeout: 5_000 }).catch(() => undefined);
+	for (let index = (await tips.count()) - 1; index >= 0; index--)
+		await tips
+			.nth(index)
+			.click({ timeout: 5_000 })
+			.catch(() => undefined);
 	for (let round = 0; round < 4; round++) {
 		const dialog = page.locator('.el-dialog:visible').first();
 		if (!(await dialog.isVisible().catch(() => false))) return;
-		if (await page.getByTestId('ndv').isVisible().catch(() => false)) return;
+		if (
+			await page
+				.getByTestId('ndv')
+				.isVisible()
+				.catch(() => false)
+		)
+			return;
 		await page.keyboard.press('Escape');
 		await dialog.waitFor({ state: 'hidden', timeout: 5_000 }).catch(() => undefined);
 	}
@@ -115,7 +148,8 @@ export async function expectIcon(page: Page, name: string): Promise<void> {
 		});
 	const deadline = Date.now() + STEP_TIMEOUT_MS;
 	while (!(await loaded())) {
-		if (Date.now() > deadline) throw new Error(`the icon of the canvas node "${name}" did not load`);
+		if (Date.now() > deadline)
+			throw new Error(`the icon of the canvas node "${name}" did not load`);
 		await page.waitForTimeout(100);
 	}
 }
@@ -136,7 +170,11 @@ export async function closeNode(page: Page): Promise<void> {
 }
 
 /** Polls `probe` until it returns something other than undefined; fails with `what` after timeoutMs. */
-export async function eventually<T>(what: string, probe: () => Promise<T | undefined>, timeoutMs = STEP_TIMEOUT_MS): Promise<T> {
+export async function eventually<T>(
+	what: string,
+	probe: () => Promise<T | undefined>,
+	timeoutMs = STEP_TIMEOUT_MS,
+): Promise<T> {
 	const deadline = Date.now() + timeoutMs;
 	let last: unknown;
 	for (;;) {
@@ -146,7 +184,8 @@ export async function eventually<T>(what: string, probe: () => Promise<T | undef
 		} catch (error) {
 			last = error;
 		}
-		if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}${last ? `: ${String(last)}` : ''}`);
+		if (Date.now() > deadline)
+			throw new Error(`timed out waiting for ${what}${last ? `: ${String(last)}` : ''}`);
 		await new Promise((resolve) => setTimeout(resolve, 200));
 	}
 }

@@ -12,14 +12,28 @@ describe('node picker', () => {
 	it('shows one CRM Invoicing entry whose description covers its actions and its webhook trigger, and the polling trigger as an entry of its own', async () => {
 		const { id } = await client.createWorkflow({
 			name: 'UI: node picker',
-			nodes: [{ id: randomUUID(), name: 'Start', type: 'n8n-nodes-base.manualTrigger', typeVersion: 1, position: [0, 0], parameters: {} }],
+			nodes: [
+				{
+					id: randomUUID(),
+					name: 'Start',
+					type: 'n8n-nodes-base.manualTrigger',
+					typeVersion: 1,
+					position: [0, 0],
+					parameters: {},
+				},
+			],
 			connections: {},
 			settings: {},
 		});
 		await inEditor('node-picker', async (page) => {
 			await openWorkflow(page, id, ['Start']);
 			await page.getByTestId('node-creator-plus-button').click();
-			await page.locator('input[data-test-id="node-creator-search-bar"], [data-test-id="node-creator-search-bar"] input').first().fill('CRM Invoicing');
+			await page
+				.locator(
+					'input[data-test-id="node-creator-search-bar"], [data-test-id="node-creator-search-bar"] input',
+				)
+				.first()
+				.fill('CRM Invoicing');
 			const all = page.getByTestId('item-iterator-item').filter({ hasText: 'CRM Invoicing' });
 			await all.first().waitFor({ state: 'visible' });
 			// The polling trigger is an entry of its own (its type name is not the action node's + "Trigger"), which n8n

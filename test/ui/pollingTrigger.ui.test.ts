@@ -6,7 +6,17 @@
 import { randomUUID } from 'node:crypto';
 
 import { PACKAGE } from '../e2e/lib';
-import { client, closeBrowser, crm, env, eventually, expectIcon, inEditor, openNode, openWorkflow } from './lib';
+import {
+	client,
+	closeBrowser,
+	crm,
+	env,
+	eventually,
+	expectIcon,
+	inEditor,
+	openNode,
+	openWorkflow,
+} from './lib';
 
 afterAll(closeBrowser);
 
@@ -23,7 +33,11 @@ describe('Polling trigger in the editor', () => {
 					type: `${PACKAGE}.crmInvoicingPollingTrigger`,
 					typeVersion: 1,
 					position: [0, 0],
-					parameters: { pollTimes: { item: [{ mode: 'everyMinute' }] }, events: ['newLead'], options: {} },
+					parameters: {
+						pollTimes: { item: [{ mode: 'everyMinute' }] },
+						events: ['newLead'],
+						options: {},
+					},
 					credentials: { crmInvoicingApi: env.credentials.admin },
 				},
 			],
@@ -48,7 +62,11 @@ describe('Polling trigger in the editor', () => {
 
 			await ndv.getByTestId('node-execute-button').filter({ hasText: 'Fetch Test Event' }).click();
 			const output = page.getByTestId('output-panel');
-			await eventually('the lead in the Output panel', async () => ((await output.innerText()).includes(name) ? true : undefined), 60_000);
+			await eventually(
+				'the lead in the Output panel',
+				async () => ((await output.innerText()).includes(name) ? true : undefined),
+				60_000,
+			);
 			const text = await output.innerText();
 			expect(text).toContain(lead.id);
 			// The sample is an item of the first selected event (New Lead here), as the workflow will receive it.

@@ -7,7 +7,16 @@ import { randomUUID } from 'node:crypto';
 import type { Page } from 'playwright-core';
 
 import { TRIGGER_NODE_TYPE } from '../e2e/lib';
-import { client, closeBrowser, crm, env, eventually, inEditor, openNode, openWorkflow } from './lib';
+import {
+	client,
+	closeBrowser,
+	crm,
+	env,
+	eventually,
+	inEditor,
+	openNode,
+	openWorkflow,
+} from './lib';
 
 afterAll(closeBrowser);
 
@@ -36,14 +45,21 @@ async function triggerWorkflow(name: string): Promise<{ id: string; webhookId: s
 }
 
 /** The CRM's subscriptions that point at this workflow's webhook (test or production URL). */
-async function subscriptionsOf(webhookId: string): Promise<Array<{ id: string; url: string; events: string[] }>> {
-	return (await crm.webhooks()).filter((subscription: { url: string }) => subscription.url.includes(webhookId));
+async function subscriptionsOf(
+	webhookId: string,
+): Promise<Array<{ id: string; url: string; events: string[] }>> {
+	return (await crm.webhooks()).filter((subscription: { url: string }) =>
+		subscription.url.includes(webhookId),
+	);
 }
 
 async function startListening(page: Page, webhookId: string): Promise<void> {
 	await page.getByRole('button', { name: 'Test this trigger' }).click();
 	// Listening: n8n shows that it waits, and the trigger has subscribed the test URL in the CRM.
-	await page.getByTestId('trigger-execute-button').filter({ hasText: 'Stop Listening' }).waitFor({ state: 'visible' });
+	await page
+		.getByTestId('trigger-execute-button')
+		.filter({ hasText: 'Stop Listening' })
+		.waitFor({ state: 'visible' });
 	const [subscription] = await eventually('a subscription in the CRM', async () => {
 		const found = await subscriptionsOf(webhookId);
 		return found.length > 0 ? found : undefined;
@@ -63,10 +79,16 @@ describe('Trigger in the editor', () => {
 			const name = `UI Trigger Lead ${randomUUID().slice(0, 8)}`;
 			const lead = await crm.api<{ id: string }>('POST', '/leads', { name });
 			const output = page.getByTestId('output-panel');
-			await eventually('the event in the Output panel', async () => ((await output.innerText()).includes(name) ? true : undefined), 60_000);
+			await eventually(
+				'the event in the Output panel',
+				async () => ((await output.innerText()).includes(name) ? true : undefined),
+				60_000,
+			);
 			expect(await output.innerText()).toContain(lead.id);
 			// One test event ends the listening; the trigger deletes its subscription.
-			await eventually('the subscription to be deleted', async () => ((await subscriptionsOf(webhookId)).length === 0 ? true : undefined));
+			await eventually('the subscription to be deleted', async () =>
+				(await subscriptionsOf(webhookId)).length === 0 ? true : undefined,
+			);
 		});
 	});
 
@@ -76,9 +98,14 @@ describe('Trigger in the editor', () => {
 			await openWorkflow(page, id, [TRIGGER]);
 			await openNode(page, TRIGGER);
 			await startListening(page, webhookId);
-			await page.getByTestId('trigger-execute-button').filter({ hasText: 'Stop Listening' }).click();
+			await page
+				.getByTestId('trigger-execute-button')
+				.filter({ hasText: 'Stop Listening' })
+				.click();
 			await page.getByRole('button', { name: 'Test this trigger' }).waitFor({ state: 'visible' });
-			await eventually('the subscription to be deleted', async () => ((await subscriptionsOf(webhookId)).length === 0 ? true : undefined));
+			await eventually('the subscription to be deleted', async () =>
+				(await subscriptionsOf(webhookId)).length === 0 ? true : undefined,
+			);
 		});
 	});
 });

@@ -38,8 +38,12 @@ class FakeTrigger implements INodeType {
 		inputs: [],
 		outputs: [NodeConnectionTypes.Main],
 		credentials: [{ name: 'crmInvoicingApi', required: true }],
-		webhooks: [{ name: 'default', httpMethod: 'POST', responseMode: 'onReceived', path: 'webhook' }],
-		properties: [{ displayName: 'Events', name: 'events', type: 'string', default: 'lead.created' }],
+		webhooks: [
+			{ name: 'default', httpMethod: 'POST', responseMode: 'onReceived', path: 'webhook' },
+		],
+		properties: [
+			{ displayName: 'Events', name: 'events', type: 'string', default: 'lead.created' },
+		],
 	};
 
 	webhookMethods = {
@@ -62,7 +66,10 @@ class FakeTrigger implements INodeType {
 			},
 			async delete(this: IHookFunctions): Promise<boolean> {
 				const staticData = this.getWorkflowStaticData('node');
-				await apiRequest.call(this, { method: 'DELETE', path: `/webhooks/${String(staticData.webhookId)}` });
+				await apiRequest.call(this, {
+					method: 'DELETE',
+					path: `/webhooks/${String(staticData.webhookId)}`,
+				});
 				delete staticData.webhookId;
 				return true;
 			},
@@ -103,7 +110,11 @@ describe('runNode', () => {
 
 		const output = await runNode({
 			nodeType: new CrmInvoicing(),
-			parameters: { resource: 'lead', operation: 'get', leadId: { __rl: true, mode: 'id', value: 'lead_1' } },
+			parameters: {
+				resource: 'lead',
+				operation: 'get',
+				leadId: { __rl: true, mode: 'id', value: 'lead_1' },
+			},
 		});
 
 		expect(output).toEqual([[{ json: { id: 'lead_1', name: 'Jane' }, pairedItem: { item: 0 } }]]);
@@ -123,8 +134,15 @@ describe('runNode', () => {
 		const output = await runNode({
 			nodeType: new CrmInvoicing(),
 			// No "additionalFields": n8n fills in its default ({}).
-			parameters: { resource: 'lead', operation: 'create', name: '={{ $json.first + " " + $json.last }}' },
-			items: [{ json: { first: 'Ada', last: 'Lovelace' } }, { json: { first: 'Alan', last: 'Turing' } }],
+			parameters: {
+				resource: 'lead',
+				operation: 'create',
+				name: '={{ $json.first + " " + $json.last }}',
+			},
+			items: [
+				{ json: { first: 'Ada', last: 'Lovelace' } },
+				{ json: { first: 'Alan', last: 'Turing' } },
+			],
 		});
 
 		expect(bodies).toEqual([{ name: 'Ada Lovelace' }, { name: 'Alan Turing' }]);
@@ -132,20 +150,40 @@ describe('runNode', () => {
 	});
 
 	it('rejects with the node error, or returns it as an item with Continue On Fail', async () => {
-		const parameters = { resource: 'lead', operation: 'get', leadId: { __rl: true, mode: 'id', value: 'nope' } };
-		nock(BASE).get('/api/v1/leads/nope').times(2).reply(404, { error: { code: 'NOT_FOUND', message: 'Lead not found' } });
+		const parameters = {
+			resource: 'lead',
+			operation: 'get',
+			leadId: { __rl: true, mode: 'id', value: 'nope' },
+		};
+		nock(BASE)
+			.get('/api/v1/leads/nope')
+			.times(2)
+			.reply(404, { error: { code: 'NOT_FOUND', message: 'Lead not found' } });
 
-		await expect(runNode({ nodeType: new CrmInvoicing(), parameters })).rejects.toThrow(NodeApiError);
+		await expect(runNode({ nodeType: new CrmInvoicing(), parameters })).rejects.toThrow(
+			NodeApiError,
+		);
 
-		const output = await runNode({ nodeType: new CrmInvoicing(), parameters, continueOnFail: true });
-		expect(output[0][0].json).toMatchObject({ error: expect.stringContaining('404'), httpCode: '404' });
+		const output = await runNode({
+			nodeType: new CrmInvoicing(),
+			parameters,
+			continueOnFail: true,
+		});
+		expect(output[0][0].json).toMatchObject({
+			error: expect.stringContaining('404'),
+			httpCode: '404',
+		});
 	});
 
 	it('fails like n8n when the node has no credential', async () => {
 		await expect(
 			runNode({
 				nodeType: new CrmInvoicing(),
-				parameters: { resource: 'lead', operation: 'get', leadId: { __rl: true, mode: 'id', value: 'lead_1' } },
+				parameters: {
+					resource: 'lead',
+					operation: 'get',
+					leadId: { __rl: true, mode: 'id', value: 'lead_1' },
+				},
 				credentials: null,
 			}),
 		).rejects.toThrow(/credentials/i);
@@ -157,7 +195,11 @@ describe('n8n request helpers', () => {
 		nock(BASE)
 			.get('/api/v1/boom')
 			.matchHeader('x-api-key', TEST_CREDENTIALS.apiKey)
-			.reply(500, { error: { code: 'INTERNAL', message: 'Something broke' } }, { 'X-Request-Id': 'req_1' });
+			.reply(
+				500,
+				{ error: { code: 'INTERNAL', message: 'Something broke' } },
+				{ 'X-Request-Id': 'req_1' },
+			);
 		const { context } = createExecuteContext({ nodeType: new CrmInvoicing(), parameters: {} });
 		const options: IHttpRequestOptions = {
 			method: 'GET',
@@ -179,7 +221,9 @@ describe('n8n request helpers', () => {
 	});
 
 	it('throws for an error status without ignoreHttpStatusErrors, as n8n does', async () => {
-		nock(BASE).get('/api/v1/boom').reply(500, { error: { code: 'INTERNAL', message: 'Something broke' } });
+		nock(BASE)
+			.get('/api/v1/boom')
+			.reply(500, { error: { code: 'INTERNAL', message: 'Something broke' } });
 		const { context } = createExecuteContext({ nodeType: new CrmInvoicing(), parameters: {} });
 
 		await expect(
@@ -193,7 +237,10 @@ describe('n8n request helpers', () => {
 
 	it('counts reads of the credential', async () => {
 		nock(BASE).get('/api/v1/leads/lead_1').reply(200, { id: 'lead_1' });
-		const { context, credentialsHelper } = createExecuteContext({ nodeType: new CrmInvoicing(), parameters: {} });
+		const { context, credentialsHelper } = createExecuteContext({
+			nodeType: new CrmInvoicing(),
+			parameters: {},
+		});
 		await apiRequest.call(context, { method: 'GET', path: '/leads/lead_1' });
 		expect(credentialsHelper.getDecryptedCalls).toBe(1);
 	});
@@ -205,7 +252,11 @@ describe('createLoadOptionsContext', () => {
 			.get('/api/v1/leads')
 			.query({ limit: '100', search: 'ja' })
 			.matchHeader('x-api-key', TEST_CREDENTIALS.apiKey)
-			.reply(200, { items: [{ id: 'lead_1', name: 'Jane', email: 'jane@example.com' }], hasMore: true, nextCursor: 'c2' });
+			.reply(200, {
+				items: [{ id: 'lead_1', name: 'Jane', email: 'jane@example.com' }],
+				hasMore: true,
+				nextCursor: 'c2',
+			});
 		const { context } = createLoadOptionsContext({
 			nodeType: new CrmInvoicing(),
 			parameters: { resource: 'lead', operation: 'get' },
@@ -227,7 +278,11 @@ describe('createHookContext', () => {
 	it('runs create and delete, and exposes the static data they stored', async () => {
 		const trigger = new FakeTrigger();
 		const created = nock(BASE)
-			.post('/api/v1/webhooks', { name: 'n8n Signup flow', url: webhookUrl, events: ['deal.updated'] })
+			.post('/api/v1/webhooks', {
+				name: 'n8n Signup flow',
+				url: webhookUrl,
+				events: ['deal.updated'],
+			})
 			.matchHeader('x-api-key', TEST_CREDENTIALS.apiKey)
 			.reply(201, { id: 'wh_1', secret: 'whsec_x' });
 		const { context, staticData } = createHookContext({

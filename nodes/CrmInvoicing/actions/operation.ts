@@ -31,7 +31,11 @@ export interface ResourceOperation {
 }
 
 /** The "Operation" parameter of a resource: its options in the order of `operations` (alphabetical by name). */
-export function operationProperty(resource: string, operations: ResourceOperation[], defaultValue: string): INodeProperties {
+export function operationProperty(
+	resource: string,
+	operations: ResourceOperation[],
+	defaultValue: string,
+): INodeProperties {
 	return {
 		displayName: 'Operation',
 		name: 'operation',
@@ -39,7 +43,12 @@ export function operationProperty(resource: string, operations: ResourceOperatio
 		noDataExpression: true,
 		displayOptions: { show: { resource: [resource] } },
 		options: operations.map(
-			({ name, value, description, action }): INodePropertyOptions => ({ name, value, description, action }),
+			({ name, value, description, action }): INodePropertyOptions => ({
+				name,
+				value,
+				description,
+				action,
+			}),
 		),
 		default: defaultValue,
 	};
@@ -64,7 +73,8 @@ export interface ResourceEntry {
 export function subtitleExpression(resources: Record<string, ResourceEntry>): string {
 	const labels: Record<string, string> = {};
 	for (const [resource, entry] of Object.entries(resources)) {
-		for (const operation of entry.operations) labels[`${resource}.${operation.value}`] = `${operation.name}: ${entry.name}`;
+		for (const operation of entry.operations)
+			labels[`${resource}.${operation.value}`] = `${operation.name}: ${entry.name}`;
 	}
 	return `={{ (${JSON.stringify(labels)})[$parameter["resource"] + "." + $parameter["operation"]] || ($parameter["operation"] + ": " + $parameter["resource"]) }}`;
 }

@@ -23,8 +23,18 @@ interface Resource extends ResourceEntry {
  * "Resource" options, the node's parameters, the router and the subtitle are all read from here.
  */
 export const RESOURCES: Resource[] = [
-	{ name: 'Client', value: 'client', description: 'Companies and people you invoice', ...of(client) },
-	{ name: 'Contact', value: 'contact', description: 'People at your clients (read through API v2)', ...of(contact) },
+	{
+		name: 'Client',
+		value: 'client',
+		description: 'Companies and people you invoice',
+		...of(client),
+	},
+	{
+		name: 'Contact',
+		value: 'contact',
+		description: 'People at your clients (read through API v2)',
+		...of(contact),
+	},
 	{
 		name: 'Custom API Request',
 		value: 'customApiRequest',
@@ -34,7 +44,12 @@ export const RESOURCES: Resource[] = [
 	{ name: 'Deal', value: 'deal', description: 'Opportunities in a sales pipeline', ...of(deal) },
 	{ name: 'Invoice', value: 'invoice', description: 'Invoices with line items', ...of(invoice) },
 	{ name: 'Lead', value: 'lead', description: 'Prospects not yet qualified as deals', ...of(lead) },
-	{ name: 'Product', value: 'product', description: 'Products and services in your catalogue', ...of(product) },
+	{
+		name: 'Product',
+		value: 'product',
+		description: 'Products and services in your catalogue',
+		...of(product),
+	},
 	{ name: 'User', value: 'user', description: 'Members of your team', ...of(user) },
 	{
 		name: 'Webhook Subscription',

@@ -38,14 +38,19 @@ export async function router(this: IExecuteFunctions): Promise<INodeExecutionDat
 			for (const result of results) returnData.push({ ...result, pairedItem: { item: itemIndex } });
 		} catch (error) {
 			if (this.continueOnFail()) {
-				const json: Record<string, string> = { error: error instanceof Error ? error.message : String(error) };
-				if ((error as NodeApiError).description) json.description = String((error as NodeApiError).description);
-				if ((error as NodeApiError).httpCode) json.httpCode = String((error as NodeApiError).httpCode);
+				const json: Record<string, string> = {
+					error: error instanceof Error ? error.message : String(error),
+				};
+				if ((error as NodeApiError).description)
+					json.description = String((error as NodeApiError).description);
+				if ((error as NodeApiError).httpCode)
+					json.httpCode = String((error as NodeApiError).httpCode);
 				returnData.push({ json, pairedItem: { item: itemIndex } });
 				continue;
 			}
 			// Errors of the transport and the field checks already name their item; n8n hands those back as they are.
-			if (error instanceof NodeApiError) throw new NodeApiError(this.getNode(), error as unknown as JsonObject);
+			if (error instanceof NodeApiError)
+				throw new NodeApiError(this.getNode(), error as unknown as JsonObject);
 			throw new NodeOperationError(this.getNode(), error as Error, { itemIndex });
 		}
 	}

@@ -68,9 +68,19 @@ function cronFires(expression: string, randomSecond: boolean): Fires | undefined
 	const seconds = fieldValues(fields[0], 0, 59);
 	const minutes = fieldValues(fields[1], 0, 59);
 	const hours = fieldValues(fields[2], 0, 23);
-	if (!seconds || !minutes || !hours || seconds.length === 0 || minutes.length === 0 || hours.length === 0) return undefined;
+	if (
+		!seconds ||
+		!minutes ||
+		!hours ||
+		seconds.length === 0 ||
+		minutes.length === 0 ||
+		hours.length === 0
+	)
+		return undefined;
 	const times: number[] = [];
-	for (const hour of hours) for (const minute of minutes) for (const second of seconds) times.push(hour * 3_600 + minute * 60 + second);
+	for (const hour of hours)
+		for (const minute of minutes)
+			for (const second of seconds) times.push(hour * 3_600 + minute * 60 + second);
 	return { times, perMinute: seconds.length, randomSecond };
 }
 
@@ -87,7 +97,10 @@ function itemFires(item: IDataObject): Fires | undefined {
 		case 'everyX':
 			// n8n's minute for "every X hours" is random too: read as minute 0 of those hours, ±59 s is not enough then,
 			// but those polls are hours apart, far beyond any budget's minutes.
-			return cronFires(item.unit === 'hours' ? `0 0 */${value} * * *` : `0 */${value} * * * *`, true);
+			return cronFires(
+				item.unit === 'hours' ? `0 0 */${value} * * *` : `0 */${value} * * * *`,
+				true,
+			);
 		case 'everyDay':
 		case 'everyWeek':
 		case 'everyMonth':
@@ -143,11 +156,20 @@ export interface Budget {
 const bursts = (ms: number): number => Math.max(1, Math.floor(ms / MINUTE_MS));
 
 /** The budget of one poll (see the rules above). `pollBudgetMs`: n8n's time budget for one poll, when it gives one. */
-export function pollBudget(requestsPerMinute: number, schedule: Schedule, pollBudgetMs?: number): Budget {
+export function pollBudget(
+	requestsPerMinute: number,
+	schedule: Schedule,
+	pollBudgetMs?: number,
+): Budget {
 	const share = Math.floor(requestsPerMinute / 2);
-	const budgetMs = pollBudgetMs !== undefined && Number.isFinite(pollBudgetMs) && pollBudgetMs > 0 ? pollBudgetMs : DEFAULT_POLL_BUDGET_MS;
+	const budgetMs =
+		pollBudgetMs !== undefined && Number.isFinite(pollBudgetMs) && pollBudgetMs > 0
+			? pollBudgetMs
+			: DEFAULT_POLL_BUDGET_MS;
 	const requestsPerFullRead = share * bursts(budgetMs);
-	const perPoll = Math.floor((share * Math.min(bursts(schedule.shortestGapMs), bursts(budgetMs))) / schedule.busiestMinute);
+	const perPoll = Math.floor(
+		(share * Math.min(bursts(schedule.shortestGapMs), bursts(budgetMs))) / schedule.busiestMinute,
+	);
 	return { share, requestsPerPoll: perPoll, requestsPerFullRead, requestsPerMinute, schedule };
 }
 

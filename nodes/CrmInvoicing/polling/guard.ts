@@ -9,7 +9,11 @@
 const running = new Set<string>();
 
 /** Runs `poll` unless a poll with the same key is running; then resolves to `skipped()` without running it. */
-export async function withoutOverlap<T>(key: string, poll: () => Promise<T>, skipped: () => T): Promise<T> {
+export async function withoutOverlap<T>(
+	key: string,
+	poll: () => Promise<T>,
+	skipped: () => T,
+): Promise<T> {
 	if (running.has(key)) return skipped();
 	running.add(key);
 	try {

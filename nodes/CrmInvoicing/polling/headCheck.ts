@@ -3,7 +3,8 @@ import type { IDataObject } from 'n8n-workflow';
 import type { ListOrder } from './memory';
 
 /** A lead's createdAt in ms, or NaN when it has none the trigger can read. */
-export const createdAtOf = (record: IDataObject): number => (typeof record.createdAt === 'string' ? Date.parse(record.createdAt) : NaN);
+export const createdAtOf = (record: IDataObject): number =>
+	typeof record.createdAt === 'string' ? Date.parse(record.createdAt) : NaN;
 
 /** The order a whole list is in, by createdAt. */
 export function orderOf(times: number[]): ListOrder {
@@ -55,7 +56,8 @@ export class HeadCheck {
 			if (Number.isNaN(time)) return this.break();
 			if (this.previous === undefined && time < this.newest) return this.break();
 			if (this.previous !== undefined && time > this.previous) return this.break();
-			if (time < this.newest && (id === undefined || this.known[id] === undefined)) return this.break();
+			if (time < this.newest && (id === undefined || this.known[id] === undefined))
+				return this.break();
 			this.previous = time;
 		}
 		return this.previous !== undefined && this.previous < this.newest;

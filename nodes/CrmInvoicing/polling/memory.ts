@@ -64,16 +64,23 @@ const MEMORY_KEYS = ['v', 'leads', 'gone', 'fields', 'newest', 'order', 'count',
 
 /** The memory in the node's static data, or undefined before the first poll (or after the format changed). */
 export function loadMemory(staticData: IDataObject): Memory | undefined {
-	if (staticData.v !== 1 || !staticData.leads || typeof staticData.leads !== 'object') return undefined;
+	if (staticData.v !== 1 || !staticData.leads || typeof staticData.leads !== 'object')
+		return undefined;
 	const leads = staticData.leads as Record<string, string>;
 	return {
 		v: 1,
 		// One plain copy: n8n's static data is an observable proxy, slow to walk key by key.
 		leads: { ...leads },
-		gone: staticData.gone && typeof staticData.gone === 'object' ? { ...(staticData.gone as Record<string, number>) } : {},
+		gone:
+			staticData.gone && typeof staticData.gone === 'object'
+				? { ...(staticData.gone as Record<string, number>) }
+				: {},
 		fields: Array.isArray(staticData.fields) ? (staticData.fields as string[]).slice() : [],
 		newest: typeof staticData.newest === 'number' ? staticData.newest : undefined,
-		order: (['newest', 'oldest', 'mixed', 'unknown'] as const).find((order) => order === staticData.order) ?? 'unknown',
+		order:
+			(['newest', 'oldest', 'mixed', 'unknown'] as const).find(
+				(order) => order === staticData.order,
+			) ?? 'unknown',
 		count: typeof staticData.count === 'number' ? staticData.count : Object.keys(leads).length,
 		fullAt: typeof staticData.fullAt === 'number' ? staticData.fullAt : undefined,
 	};
@@ -115,7 +122,11 @@ export function stableJson(value: unknown): string {
 				open.push({ value: current, keys: undefined, next: 0 });
 			} else {
 				out.push('{');
-				open.push({ value: current as Record<string, unknown>, keys: Object.keys(current).sort(), next: 0 });
+				open.push({
+					value: current as Record<string, unknown>,
+					keys: Object.keys(current).sort(),
+					next: 0,
+				});
 			}
 		}
 		const top = open[open.length - 1];
@@ -147,7 +158,8 @@ export function fieldTooDeep(record: IDataObject, limit: number): string | undef
 			const [value, depth] = entry;
 			if (value === null || typeof value !== 'object') continue;
 			if (depth > limit) return field;
-			for (const child of Array.isArray(value) ? value : Object.values(value)) stack.push([child, depth + 1]);
+			for (const child of Array.isArray(value) ? value : Object.values(value))
+				stack.push([child, depth + 1]);
 		}
 	}
 	return undefined;
@@ -185,7 +197,9 @@ export function fingerprint(record: IDataObject, fields: string[]): string {
 			slot = fields.includes(key) ? key : OTHER_FIELDS;
 		}
 		const texts = slots.get(slot) ?? [];
-		texts.push(slot === OTHER_FIELDS ? `${key}=${stableJson(record[key])}` : stableJson(record[key]));
+		texts.push(
+			slot === OTHER_FIELDS ? `${key}=${stableJson(record[key])}` : stableJson(record[key]),
+		);
 		slots.set(slot, texts);
 	}
 	let pairs = '';
@@ -207,7 +221,8 @@ export const unreadable = (print: string): string => `x${print.slice(1)}`;
 export const isUnreadable = (print: string): boolean => print.startsWith('x');
 
 /** Whether anything of the record changed between two fingerprints (the flag and the whole-record hash). */
-export const changed = (before: string, after: string): boolean => before.slice(0, 9) !== after.slice(0, 9);
+export const changed = (before: string, after: string): boolean =>
+	before.slice(0, 9) !== after.slice(0, 9);
 
 /**
  * The names of the fields whose slots differ between two fingerprints of one lead. Rarely (1 in 4,096 per changed

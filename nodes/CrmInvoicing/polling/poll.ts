@@ -38,7 +38,12 @@ export interface PollSettings {
 
 const LIST_PATH = '/api/v1/leads';
 
-function item(record: IDataObject, settings: PollSettings, event: LeadEvent, fields?: string[]): INodeExecutionData {
+function item(
+	record: IDataObject,
+	settings: PollSettings,
+	event: LeadEvent,
+	fields?: string[],
+): INodeExecutionData {
 	const json: IDataObject = settings.simplify ? simplify('lead', record) : { ...record };
 	json[EVENT_FIELD] = event;
 	if (fields !== undefined) json[CHANGED_FIELDS_FIELD] = fields;
@@ -63,11 +68,17 @@ function leadIdOf(record: IDataObject): string | undefined {
 async function budgetOf(context: IPollFunctions): Promise<Budget> {
 	const rpm = (await credentialOf(context)).requestsPerMinute;
 	if (rpm < 2) {
-		throw new NodeOperationError(context.getNode(), `The credential's Requests per Minute is ${rpm}: the polling trigger uses at most half of it, which leaves it no request`, {
-			description: 'The trigger leaves at least half of the API key\'s rate to other workflows. Set "Requests per Minute" in the credential to the API\'s real rate limit (60 as documented; at least 2), or use the webhook trigger (CRM Invoicing Trigger).',
-		});
+		throw new NodeOperationError(
+			context.getNode(),
+			`The credential's Requests per Minute is ${rpm}: the polling trigger uses at most half of it, which leaves it no request`,
+			{
+				description:
+					'The trigger leaves at least half of the API key\'s rate to other workflows. Set "Requests per Minute" in the credential to the API\'s real rate limit (60 as documented; at least 2), or use the webhook trigger (CRM Invoicing Trigger).',
+			},
+		);
 	}
-	const budgetMs = typeof context.getPollBudgetMs === 'function' ? context.getPollBudgetMs() : undefined;
+	const budgetMs =
+		typeof context.getPollBudgetMs === 'function' ? context.getPollBudgetMs() : undefined;
 	return pollBudget(rpm, pollSchedule(context.getNodeParameter('pollTimes', {})), budgetMs);
 }
 
@@ -93,7 +104,12 @@ function pollsText(budget: Budget): string {
  * Rules 2 and 3 of budget.ts before a poll: what a poll of this node is expected to read must end before the next
  * poll time, and a full read (every poll's, or the periodic one of New Lead) must fit n8n's time budget for a poll.
  */
-function checkBudget(context: IPollFunctions, memory: Memory, settings: PollSettings, budget: Budget): void {
+function checkBudget(
+	context: IPollFunctions,
+	memory: Memory,
+	settings: PollSettings,
+	budget: Budget,
+): void {
 	const full = fullReadCost(memory.count);
 	const expected = onlyNew(settings) && memory.order === 'newest' ? 1 : full;
 	if (expected > budget.requestsPerPoll) {
@@ -107,7 +123,9 @@ function checkBudget(context: IPollFunctions, memory: Memory, settings: PollSett
 		throw new NodeOperationError(
 			context.getNode(),
 			`A full read of ${memory.count.toLocaleString('en-US')} leads needs ${full} requests, more than the ${budget.requestsPerFullRead} one poll can send within n8n's time budget for a poll at half the API's rate (${budget.share} a minute)`,
-			{ description: `The trigger did not poll: it reads the whole list at least once per Full Read Interval (and whenever the list's order does not let it stop early), and such a read would not fit. Raise "Requests per Minute" in the credential if your plan allows, or use the webhook trigger (CRM Invoicing Trigger) for this workspace.` },
+			{
+				description: `The trigger did not poll: it reads the whole list at least once per Full Read Interval (and whenever the list's order does not let it stop early), and such a read would not fit. Raise "Requests per Minute" in the credential if your plan allows, or use the webhook trigger (CRM Invoicing Trigger) for this workspace.`,
+			},
 		);
 	}
 }
@@ -117,12 +135,14 @@ function capError(context: IPollFunctions, leads: number): NodeOperationError {
 		context.getNode(),
 		`The polling trigger would have to remember ${leads.toLocaleString('en-US')} leads, more than the ${POLLING.maxLeads.toLocaleString('en-US')} it can`,
 		{
-			description: 'The trigger keeps one fingerprint per lead in the workflow, and stops at this bound instead of growing without end. Nothing was emitted and what it remembers is unchanged. Use the webhook trigger (CRM Invoicing Trigger) for this workspace, or archive and delete leads you no longer need.',
+			description:
+				'The trigger keeps one fingerprint per lead in the workflow, and stops at this bound instead of growing without end. Nothing was emitted and what it remembers is unchanged. Use the webhook trigger (CRM Invoicing Trigger) for this workspace, or archive and delete leads you no longer need.',
 		},
 	);
 }
 
-const onlyNew = (settings: PollSettings): boolean => !settings.events.includes('updatedLead') && !settings.events.includes('archivedLead');
+const onlyNew = (settings: PollSettings): boolean =>
+	!settings.events.includes('updatedLead') && !settings.events.includes('archivedLead');
 
 /** A warning in n8n's log, under the node's name. */
 function warn(context: IPollFunctions, message: string): void {
@@ -141,7 +161,10 @@ async function* leadPages(context: IPollFunctions, budget: Budget) {
 		maxPages: budget.requestsPerFullRead,
 		// No entry of the list stops the trigger: one that is not a lead is named and left out.
 		skipEntry: (described, position, page) =>
-			warn(context, `entry ${position} of page ${page} of the list ${LIST_PATH} is ${described}, not a lead (a JSON object); the trigger skipped it and read the others. This is a fault of the API or of a proxy in front of it.`),
+			warn(
+				context,
+				`entry ${position} of page ${page} of the list ${LIST_PATH} is ${described}, not a lead (a JSON object); the trigger skipped it and read the others. This is a fault of the API or of a proxy in front of it.`,
+			),
 		narrow: `The polling trigger remembers at most ${POLLING.maxLeads.toLocaleString('en-US')} leads, and one poll reads at most ${budget.requestsPerFullRead} pages of ${POLLING.pageSize}: half of the credential's Requests per Minute (${budget.share} a minute) for n8n's time budget for one poll. Raise "Requests per Minute" in the credential if your plan allows, or use the webhook trigger (CRM Invoicing Trigger) for this workspace, or archive and delete leads you no longer need.`,
 	});
 	// A caller that stops reading returns at the `yield`: no turn is taken for a page it does not read.
@@ -157,11 +180,21 @@ async function* leadPages(context: IPollFunctions, budget: Budget) {
  * only when the poll succeeded. A lead the trigger cannot emit (no id, nested too deep for n8n to store) is named in
  * a warning in n8n's log and skipped; the others are emitted.
  */
-export async function pollLeads(this: IPollFunctions, settings: PollSettings): Promise<INodeExecutionData[][] | null> {
+export async function pollLeads(
+	this: IPollFunctions,
+	settings: PollSettings,
+): Promise<INodeExecutionData[][] | null> {
 	const staticData = this.getWorkflowStaticData('node');
 	const before = loadMemory(staticData);
 	const first = before === undefined;
-	const memory: Memory = before ?? { v: 1, leads: {}, gone: {}, fields: [], order: 'unknown', count: 0 };
+	const memory: Memory = before ?? {
+		v: 1,
+		leads: {},
+		gone: {},
+		fields: [],
+		order: 'unknown',
+		count: 0,
+	};
 	const budget = await budgetOf(this);
 	if (!first) checkBudget(this, memory, settings, budget);
 
@@ -192,7 +225,10 @@ export async function pollLeads(this: IPollFunctions, settings: PollSettings): P
 			if (head.broken && full > budget.requestsPerPoll) {
 				// The head did not prove the order: this poll reads the whole list (rule 3 still bounds it), and takes
 				// longer than its poll interval at the node's share; poll times that come meanwhile are skipped.
-				warn(this, `this poll reads the whole lead list (about ${full} requests), because its first page does not show the newest leads first; that is more than the ${budget.requestsPerPoll} that fit before the next poll time at half the API's rate, so it takes up to ${minutesText(Math.ceil(full / budget.share))} and poll times meanwhile are skipped. ${budgetAdvice(budget, full)}`);
+				warn(
+					this,
+					`this poll reads the whole lead list (about ${full} requests), because its first page does not show the newest leads first; that is more than the ${budget.requestsPerPoll} that fit before the next poll time at half the API's rate, so it takes up to ${minutesText(Math.ceil(full / budget.share))} and poll times meanwhile are skipped. ${budgetAdvice(budget, full)}`,
+				);
 			}
 			fellBack = head.broken;
 		}
@@ -208,7 +244,10 @@ export async function pollLeads(this: IPollFunctions, settings: PollSettings): P
 		const record = records[index];
 		const id = ids[index];
 		if (id === undefined) {
-			warn(this, `lead ${index + 1} of the list ${LIST_PATH}, ${nameOf(record)}, has no id, so the trigger cannot tell it apart from the others; it skipped it. This is a fault of the API or of a proxy in front of it.`);
+			warn(
+				this,
+				`lead ${index + 1} of the list ${LIST_PATH}, ${nameOf(record)}, has no id, so the trigger cannot tell it apart from the others; it skipped it. This is a fault of the API or of a proxy in front of it.`,
+			);
 			continue;
 		}
 		if (seen[id] !== undefined) continue; // The same lead twice in one listing: compared once.
@@ -220,7 +259,10 @@ export async function pollLeads(this: IPollFunctions, settings: PollSettings): P
 		if (deep !== undefined) {
 			seen[id] = unreadable(print);
 			if (old !== seen[id]) {
-				warn(this, `lead ${nameOf(record, id)} was not emitted: its field "${deep.slice(0, 80)}" is nested more than ${POLLING.maxEmitDepth} levels deep, more than n8n can store in an execution. The trigger skipped it and emitted the other leads; it emits it as New Lead once the CRM holds it within that depth.`);
+				warn(
+					this,
+					`lead ${nameOf(record, id)} was not emitted: its field "${deep.slice(0, 80)}" is nested more than ${POLLING.maxEmitDepth} levels deep, more than n8n can store in an execution. The trigger skipped it and emitted the other leads; it emits it as New Lead once the CRM holds it within that depth.`,
+				);
 			}
 			continue;
 		}
@@ -257,7 +299,8 @@ export async function pollLeads(this: IPollFunctions, settings: PollSettings): P
 			}
 		}
 	}
-	if (!fullRead && memory.newest !== undefined && (newest === undefined || memory.newest > newest)) newest = memory.newest;
+	if (!fullRead && memory.newest !== undefined && (newest === undefined || memory.newest > newest))
+		newest = memory.newest;
 	const count = Object.keys(leads).length;
 	if (count > POLLING.maxLeads) throw capError(this, count);
 	const order: ListOrder = fullRead ? orderOf(records.map(createdAtOf)) : 'newest';
@@ -276,8 +319,16 @@ export async function pollLeads(this: IPollFunctions, settings: PollSettings): P
 	if (first) checkBudget(this, next, settings, budget);
 
 	// New leads oldest first (by createdAt, then by list position), so a workflow sees them in creation order.
-	newItems.sort((a, b) => (Number.isNaN(a.time) || Number.isNaN(b.time) || a.time === b.time ? a.index - b.index : a.time - b.time));
-	const items = [...newItems.map(({ record }) => item(record, settings, 'newLead')), ...updatedItems, ...archivedItems];
+	newItems.sort((a, b) =>
+		Number.isNaN(a.time) || Number.isNaN(b.time) || a.time === b.time
+			? a.index - b.index
+			: a.time - b.time,
+	);
+	const items = [
+		...newItems.map(({ record }) => item(record, settings, 'newLead')),
+		...updatedItems,
+		...archivedItems,
+	];
 	return items.length > 0 ? [items] : null;
 }
 
@@ -286,7 +337,10 @@ export async function pollLeads(this: IPollFunctions, settings: PollSettings): P
  * page; when it cannot tell from that page that it holds the newest lead, the whole list, at the node's share of the
  * key like a poll. Never reads or writes what the trigger remembers.
  */
-export async function sampleLead(this: IPollFunctions, settings: PollSettings): Promise<INodeExecutionData[][]> {
+export async function sampleLead(
+	this: IPollFunctions,
+	settings: PollSettings,
+): Promise<INodeExecutionData[][]> {
 	const budget = await budgetOf(this);
 	let best: IDataObject | undefined;
 	let bestTime = -Infinity;
@@ -305,9 +359,14 @@ export async function sampleLead(this: IPollFunctions, settings: PollSettings): 
 		if (pageNumber === 1 && orderOf(page.records.map(createdAtOf)) === 'newest') break;
 	}
 	if (best === undefined) {
-		throw new NodeOperationError(this.getNode(), 'The CRM has no leads yet, so there is no lead to show as a test event', {
-			description: 'Create a lead in the CRM (or with the CRM Invoicing node), then fetch a test event again.',
-		});
+		throw new NodeOperationError(
+			this.getNode(),
+			'The CRM has no leads yet, so there is no lead to show as a test event',
+			{
+				description:
+					'Create a lead in the CRM (or with the CRM Invoicing node), then fetch a test event again.',
+			},
+		);
 	}
 	const event = settings.events[0] ?? 'newLead';
 	return [[item(best, settings, event, event === 'updatedLead' ? [] : undefined)]];

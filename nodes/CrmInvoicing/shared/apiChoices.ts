@@ -46,7 +46,8 @@ export const SPEC_CHOICES: readonly SpecChoice[] = [
 		id: 'lead-patch-response',
 		section: '§4 PATCH /leads/{id}',
 		appliedBy: ['nodes/CrmInvoicing/actions/lead/patch.ts#patchLead'],
-		summary: 'An answer that is a lead (has an id) is the output; any other answer (204, empty) makes the node read the lead back with GET /leads/{id}.',
+		summary:
+			'An answer that is a lead (has an id) is the output; any other answer (204, empty) makes the node read the lead back with GET /leads/{id}.',
 	},
 	{
 		id: 'lead-patch-archived',
@@ -67,7 +68,7 @@ export const SPEC_CHOICES: readonly SpecChoice[] = [
 		section: '§4 GET /leads',
 		appliedBy: ['nodes/CrmInvoicing/actions/lead/upsert.ts#findLeadId'],
 		summary:
-			'Create or Update searches for the trimmed, lower-cased email and compares each result\'s email itself, so it relies only on the search returning the lead somewhere in its pages.',
+			"Create or Update searches for the trimmed, lower-cased email and compares each result's email itself, so it relies only on the search returning the lead somewhere in its pages.",
 	},
 	{
 		id: 'lead-list-order',
@@ -78,40 +79,51 @@ export const SPEC_CHOICES: readonly SpecChoice[] = [
 			'nodes/CrmInvoicing/polling/poll.ts#sampleLead',
 		],
 		summary:
-			'The order of GET /leads is not shown: the polling trigger is right under any order; it stops after the first page(s) only when that poll\'s pages prove the list newest first (by createdAt) down to a lead older than every lead it remembers, else it reads the whole list. It assumes a lead created later has a later or equal createdAt; a lead listed out of order (an import that keeps old dates) is found by a full read at least once per Full Read Interval (60 minutes by default).',
+			"The order of GET /leads is not shown: the polling trigger is right under any order; it stops after the first page(s) only when that poll's pages prove the list newest first (by createdAt) down to a lead older than every lead it remembers, else it reads the whole list. It assumes a lead created later has a later or equal createdAt; a lead listed out of order (an import that keeps old dates) is found by a full read at least once per Full Read Interval (60 minutes by default).",
 	},
 	{
 		id: 'lead-changes',
 		section: '§4 GET /leads',
-		appliedBy: ['nodes/CrmInvoicing/polling/memory.ts#fingerprint', 'nodes/CrmInvoicing/polling/memory.ts#changedFields'],
+		appliedBy: [
+			'nodes/CrmInvoicing/polling/memory.ts#fingerprint',
+			'nodes/CrmInvoicing/polling/memory.ts#changedFields',
+		],
 		summary:
-			'There is no updated-since filter and no updatedAt: for Updated Lead and Archived Lead the polling trigger compares every lead\'s fingerprint (whole-record hash and per-field hashes) at each poll.',
+			"There is no updated-since filter and no updatedAt: for Updated Lead and Archived Lead the polling trigger compares every lead's fingerprint (whole-record hash and per-field hashes) at each poll.",
 	},
 	{
 		id: 'empty-fields',
 		section: '§4 PATCH /leads/{id}',
-		appliedBy: ['nodes/CrmInvoicing/actions/common/fields.ts#isSet', 'nodes/CrmInvoicing/actions/common/fields.ts#requireFieldsToChange'],
+		appliedBy: [
+			'nodes/CrmInvoicing/actions/common/fields.ts#isSet',
+			'nodes/CrmInvoicing/actions/common/fields.ts#requireFieldsToChange',
+		],
 		summary:
 			'A field added but left empty is not sent (clearing a value is not shown: send null through Other Fields (JSON)); an update with nothing to change stops before any request.',
 	},
 	{
 		id: 'date-only',
 		section: '§2 Resources and their fields',
-		appliedBy: ['nodes/CrmInvoicing/actions/common/fields.ts#toIsoDate', 'nodes/CrmInvoicing/actions/common/fields.ts#fromDateOnly'],
+		appliedBy: [
+			'nodes/CrmInvoicing/actions/common/fields.ts#toIsoDate',
+			'nodes/CrmInvoicing/actions/common/fields.ts#fromDateOnly',
+		],
 		summary:
-			'Fields are date-times; a date alone is sent as midnight UTC of that date, and a date-time without a zone is read in the workflow\'s time zone.',
+			"Fields are date-times; a date alone is sent as midnight UTC of that date, and a date-time without a zone is read in the workflow's time zone.",
 	},
 	{
 		id: 'ids-as-strings',
 		section: '§2 Resources and their fields',
 		appliedBy: ['nodes/CrmInvoicing/actions/common/fields.ts#requestText'],
-		summary: 'IDs given as numbers (from expressions) are sent as strings, since the API\'s IDs are strings; a line item\'s numeric productId is refused instead.',
+		summary:
+			"IDs given as numbers (from expressions) are sent as strings, since the API's IDs are strings; a line item's numeric productId is refused instead.",
 	},
 	{
 		id: 'line-item-required',
 		section: '§2 Gaps in this part',
 		appliedBy: ['nodes/CrmInvoicing/actions/invoice/lineItems.ts#lineItemsOf'],
-		summary: 'A line needs a name or a product ID, a quantity, and a price unless it has a product ID; empty fields are not sent.',
+		summary:
+			'A line needs a name or a product ID, a quantity, and a price unless it has a product ID; empty fields are not sent.',
 	},
 	{
 		id: 'line-item-response-keys',
@@ -154,7 +166,8 @@ export const SPEC_CHOICES: readonly SpecChoice[] = [
 		id: 'contact-search',
 		section: '§4 v2 endpoints',
 		appliedBy: ['nodes/CrmInvoicing/actions/contact/getMany.ts#execute'],
-		summary: 'Contact → Get Many sends its Search as `search`; v2\'s search parameters are not shown.',
+		summary:
+			"Contact → Get Many sends its Search as `search`; v2's search parameters are not shown.",
 	},
 	{
 		id: 'webhook-list-shape',
@@ -182,12 +195,16 @@ export const SPEC_CHOICES: readonly SpecChoice[] = [
 			'nodes/CrmInvoicing/trigger/subscription.ts#deleteOwnSubscription',
 		],
 		summary:
-			'A 2xx whose body is empty or a JSON object is success, any other body (a sign-in page) an error, for every DELETE; Delete counts a 404 on a retry as deleted (the first attempt did it) and a 404 on the first attempt as an error; the trigger\'s own cleanup counts any 404 as gone.',
+			"A 2xx whose body is empty or a JSON object is success, any other body (a sign-in page) an error, for every DELETE; Delete counts a 404 on a retry as deleted (the first attempt did it) and a 404 on the first attempt as an error; the trigger's own cleanup counts any 404 as gone.",
 	},
 	{
 		id: 'subscription-status',
 		section: '§3 States and transitions',
-		appliedBy: ['nodes/CrmInvoicing/trigger/subscription.ts#isInactiveStatus', 'nodes/CrmInvoicing/trigger/lifecycle.ts#checkStored', 'nodes/CrmInvoicing/trigger/answers.ts#verdict'],
+		appliedBy: [
+			'nodes/CrmInvoicing/trigger/subscription.ts#isInactiveStatus',
+			'nodes/CrmInvoicing/trigger/lifecycle.ts#checkStored',
+			'nodes/CrmInvoicing/trigger/answers.ts#verdict',
+		],
 		summary:
 			'Subscription status values are not shown: a status matching INACTIVE_SUBSCRIPTION_STATUS (disabled, inactive, paused, failed, deleted) means the CRM delivers nothing, and the trigger subscribes anew; any other status, or none, counts as active.',
 	},
@@ -199,7 +216,7 @@ export const SPEC_CHOICES: readonly SpecChoice[] = [
 			'nodes/CrmInvoicing/shared/transport/keyBudget.ts#KeyBudget',
 		],
 		summary:
-			'Paces by RateLimit-* headers when answers carry them; without them keeps to the documented 60 requests per minute (or the credential\'s Requests per Minute); after a 429 waits Retry-After / RateLimit-Reset.',
+			"Paces by RateLimit-* headers when answers carry them; without them keeps to the documented 60 requests per minute (or the credential's Requests per Minute); after a 429 waits Retry-After / RateLimit-Reset.",
 	},
 	{
 		id: 'error-bodies',
@@ -213,7 +230,7 @@ export const SPEC_CHOICES: readonly SpecChoice[] = [
 		section: '§5 Authentication',
 		appliedBy: ['credentials/CrmInvoicingApi.credentials.ts#CrmInvoicingApi'],
 		summary:
-			'Tests the key with GET /api/v1/users?limit=1, not following redirects, within 15 s; a 403 means the key is valid but its user may not list users; a 2xx without the list\'s `items` fails.',
+			"Tests the key with GET /api/v1/users?limit=1, not following redirects, within 15 s; a 403 means the key is valid but its user may not list users; a 2xx without the list's `items` fails.",
 	},
 ];
 
@@ -229,17 +246,29 @@ export const SPEC_CHOICE_IDS: readonly string[] = SPEC_CHOICES.map((choice) => c
 export const USER_SEARCH_QUERY_PARAMETER = 'search';
 
 function folded(text: unknown): string {
-	return typeof text === 'string' ? text.normalize('NFD').replace(/[\u0300-\u036f]/g, '').toLowerCase() : '';
+	return typeof text === 'string'
+		? text
+				.normalize('NFD')
+				.replace(/[\u0300-\u036f]/g, '')
+				.toLowerCase()
+		: '';
 }
 
 /** user-search-parameter: whether a user matches the search text, in the first name, last name, full name or email, ignoring case and accents. */
-export function userMatchesSearch(user: { firstName?: unknown; lastName?: unknown; email?: unknown }, search: string): boolean {
+export function userMatchesSearch(
+	user: { firstName?: unknown; lastName?: unknown; email?: unknown },
+	search: string,
+): boolean {
 	const needle = folded(search.trim());
 	if (needle === '') return true;
-	const fullName = [user.firstName, user.lastName].filter((part) => typeof part === 'string' && part !== '').join(' ');
+	const fullName = [user.firstName, user.lastName]
+		.filter((part) => typeof part === 'string' && part !== '')
+		.join(' ');
 	// A record that shows none of the searched fields cannot be judged: the server's answer stands.
 	if (fullName === '' && folded(user.email) === '') return true;
-	return [user.firstName, user.lastName, fullName, user.email].some((value) => folded(value).includes(needle));
+	return [user.firstName, user.lastName, fullName, user.email].some((value) =>
+		folded(value).includes(needle),
+	);
 }
 
 /**
@@ -249,17 +278,60 @@ export function userMatchesSearch(user: { firstName?: unknown; lastName?: unknow
  * can subscribe to any other name through "Custom Event Names".
  */
 export const KNOWN_EVENTS = [
-	{ name: 'Lead Created', value: 'lead.created', documented: true, description: 'A lead was created. Named in the API documentation.' },
-	{ name: 'Lead Updated (Assumed Name)', value: 'lead.updated', documented: false, description: 'A lead was changed. Assumed name: the API documentation does not name this event.' },
-	{ name: 'Deal Created (Assumed Name)', value: 'deal.created', documented: false, description: 'A deal was created. Assumed name: the API documentation does not name this event.' },
-	{ name: 'Deal Updated (Assumed Name)', value: 'deal.updated', documented: false, description: 'A deal was changed. Assumed name: the API documentation does not name this event.' },
-	{ name: 'Deal Stage Changed (Assumed Name)', value: 'deal.stage_changed', documented: false, description: 'A deal moved to another pipeline stage. The API documentation describes this event but does not name it.' },
-	{ name: 'Invoice Created (Assumed Name)', value: 'invoice.created', documented: false, description: 'An invoice was created. Assumed name: the API documentation does not name this event.' },
-	{ name: 'Invoice Paid (Assumed Name)', value: 'invoice.paid', documented: false, description: 'An invoice was paid. The API documentation describes this event but does not name it.' },
+	{
+		name: 'Lead Created',
+		value: 'lead.created',
+		documented: true,
+		description: 'A lead was created. Named in the API documentation.',
+	},
+	{
+		name: 'Lead Updated (Assumed Name)',
+		value: 'lead.updated',
+		documented: false,
+		description:
+			'A lead was changed. Assumed name: the API documentation does not name this event.',
+	},
+	{
+		name: 'Deal Created (Assumed Name)',
+		value: 'deal.created',
+		documented: false,
+		description:
+			'A deal was created. Assumed name: the API documentation does not name this event.',
+	},
+	{
+		name: 'Deal Updated (Assumed Name)',
+		value: 'deal.updated',
+		documented: false,
+		description:
+			'A deal was changed. Assumed name: the API documentation does not name this event.',
+	},
+	{
+		name: 'Deal Stage Changed (Assumed Name)',
+		value: 'deal.stage_changed',
+		documented: false,
+		description:
+			'A deal moved to another pipeline stage. The API documentation describes this event but does not name it.',
+	},
+	{
+		name: 'Invoice Created (Assumed Name)',
+		value: 'invoice.created',
+		documented: false,
+		description:
+			'An invoice was created. Assumed name: the API documentation does not name this event.',
+	},
+	{
+		name: 'Invoice Paid (Assumed Name)',
+		value: 'invoice.paid',
+		documented: false,
+		description:
+			'An invoice was paid. The API documentation describes this event but does not name it.',
+	},
 ] as const;
 
 /** event-names: the event names the API documentation gives by name. */
-export const DOCUMENTED_EVENTS: readonly string[] = KNOWN_EVENTS.filter((event) => event.documented).map((event) => event.value);
+export const DOCUMENTED_EVENTS: readonly string[] = KNOWN_EVENTS.filter(
+	(event) => event.documented,
+).map((event) => event.value);
 
 /**
  * lead-patch-archived, lead-patch-custom-fields: lead fields whose effect a PATCH may not have. `archived` is a lead
@@ -273,7 +345,13 @@ export const LEAD_PATCH_FIELDS_CHECKED_AFTERWARDS = ['archived', 'customFields']
  * line-item-response-keys: line item keys that only responses have (the spec's two line item tables). Dropped from
  * line items given as JSON, so that line items copied from an invoice response make a valid request.
  */
-export const RESPONSE_ONLY_LINE_ITEM_KEYS = ['amount', 'taxAmount', 'discountAmount', 'tax', 'viewType'] as const;
+export const RESPONSE_ONLY_LINE_ITEM_KEYS = [
+	'amount',
+	'taxAmount',
+	'discountAmount',
+	'tax',
+	'viewType',
+] as const;
 
 /**
  * subscription-status: subscription states in which the CRM delivers nothing. The spec names no status value; it
@@ -310,4 +388,7 @@ export const LINE_ITEM_BOUNDS = {
  * 1973-03-03 as seconds, e.g. `20261231`) and numbers that are negative or not finite are refused: they are most likely
  * not a Unix time at all.
  */
-export const UNIX_TIME_RULE = { millisecondsFrom: 100_000_000_000, refusedBelow: 100_000_000 } as const;
+export const UNIX_TIME_RULE = {
+	millisecondsFrom: 100_000_000_000,
+	refusedBelow: 100_000_000,
+} as const;

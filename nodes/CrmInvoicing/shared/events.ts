@@ -3,9 +3,9 @@ import type { INodePropertyOptions } from 'n8n-workflow';
 import { KNOWN_EVENTS } from './apiChoices';
 
 /** The known events as the options of an Events list, by name: the trigger's and Webhook Subscription → Create's. */
-export const EVENT_OPTIONS: INodePropertyOptions[] = KNOWN_EVENTS.map(({ name, value, description }) => ({ name, value, description })).sort(
-	(a, b) => a.name.localeCompare(b.name),
-);
+export const EVENT_OPTIONS: INodePropertyOptions[] = KNOWN_EVENTS.map(
+	({ name, value, description }) => ({ name, value, description }),
+).sort((a, b) => a.name.localeCompare(b.name));
 
 /** Event names from a comma-separated text, or a list of such texts: trimmed, without empties. */
 export function splitEventNames(value: unknown): string[] {

@@ -6,7 +6,18 @@ import type { IDataObject, INodeProperties } from 'n8n-workflow';
  * The README (docs) lists these per resource; keep both in step.
  */
 export const SIMPLIFIED_FIELDS = {
-	lead: ['id', 'number', 'name', 'email', 'mobile', 'title', 'value', 'stageId', 'archived', 'createdAt'],
+	lead: [
+		'id',
+		'number',
+		'name',
+		'email',
+		'mobile',
+		'title',
+		'value',
+		'stageId',
+		'archived',
+		'createdAt',
+	],
 	client: ['id', 'number', 'name', 'type', 'email', 'phone', 'website', 'createdAt'],
 	product: ['id', 'name', 'sku', 'price', 'type', 'isActive', 'description'],
 	user: ['id', 'firstName', 'lastName', 'email', 'role', 'jobTitle'],

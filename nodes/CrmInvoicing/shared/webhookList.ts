@@ -34,7 +34,8 @@ export async function listWebhookSubscriptions(
 			itemIndex,
 			maxPages,
 			totalTimeLimitMs: timeLimitMs,
-			narrow: 'Delete webhook subscriptions that are no longer used in the CRM, or set "Limit" instead of "Return All".',
+			narrow:
+				'Delete webhook subscriptions that are no longer used in the CRM, or set "Limit" instead of "Return All".',
 		},
 		want,
 	);

@@ -4,28 +4,42 @@ import { nodeKey, Turns, type HeaderMap } from '../shared';
 import { readSecret, secretOwner } from './secret';
 import type { VerificationResult } from './signature';
 import { readState, type RetiredSubscription, type StoredSubscription } from './state';
-import { Deadline, isInactiveStatus, lookUpSubscription, printable, subscribe } from './subscription';
+import {
+	Deadline,
+	isInactiveStatus,
+	lookUpSubscription,
+	printable,
+	subscribe,
+} from './subscription';
 
 /**
  * Refusing deliveries (two refusals call the CRM first). Rule (spec §3, §8): 503 whenever a retry can pass; 410 only
  * for this node's retired subscription; another 4xx only if no retry could (docs/trigger.md#answers-to-deliveries).
  */
 
-export const NO_SECRET_REASON = 'this trigger holds no signing secret yet (its subscription is being created, or was not created by this n8n); retry later. If this lasts, deactivate and re-activate the workflow so that it subscribes anew';
+export const NO_SECRET_REASON =
+	'this trigger holds no signing secret yet (its subscription is being created, or was not created by this n8n); retry later. If this lasts, deactivate and re-activate the workflow so that it subscribes anew';
 
-export const NO_CREDENTIAL_REASON = 'this trigger\'s credential could not be read, so its signing secret cannot be unwrapped; retry later. Check the trigger\'s credential in n8n';
+export const NO_CREDENTIAL_REASON =
+	"this trigger's credential could not be read, so its signing secret cannot be unwrapped; retry later. Check the trigger's credential in n8n";
 
-export const UNUSABLE_SECRET_REASON = 'this trigger\'s stored signing secret cannot be read with its credential\'s API key (the key changed while no n8n process held the secret, or the workflow\'s data was copied from another workflow), so this delivery cannot be verified; the trigger subscribes anew at its own URL (see n8n\'s log)';
+export const UNUSABLE_SECRET_REASON =
+	"this trigger's stored signing secret cannot be read with its credential's API key (the key changed while no n8n process held the secret, or the workflow's data was copied from another workflow), so this delivery cannot be verified; the trigger subscribes anew at its own URL (see n8n's log)";
 
-export const RATIONED_REASON = 'signature does not match the stored secret, and this n8n process asked the CRM about a subscription less than 30 s ago, so it cannot tell now whether this trigger\'s subscription was renewed; retry later';
+export const RATIONED_REASON =
+	"signature does not match the stored secret, and this n8n process asked the CRM about a subscription less than 30 s ago, so it cannot tell now whether this trigger's subscription was renewed; retry later";
 
-export const STALE_REASON = 'signature does not match the stored secret, and the stored subscription is no longer this trigger\'s current one (gone, disabled or at another URL: this n8n process may not have read the new one yet); retry later';
+export const STALE_REASON =
+	"signature does not match the stored secret, and the stored subscription is no longer this trigger's current one (gone, disabled or at another URL: this n8n process may not have read the new one yet); retry later";
 
-export const UNCHECKED_REASON = 'signature does not match the stored secret, and the CRM could not be asked in time whether this trigger\'s subscription was renewed; retry later';
+export const UNCHECKED_REASON =
+	"signature does not match the stored secret, and the CRM could not be asked in time whether this trigger's subscription was renewed; retry later";
 
-export const TEST_MISMATCH_REASON = 'signature does not match the stored secret of this test listening; retry later';
+export const TEST_MISMATCH_REASON =
+	'signature does not match the stored secret of this test listening; retry later';
 
-export const RETIRED_REASON = 'this delivery came through a webhook subscription that this trigger replaced (it delivers to another URL of this n8n); answered 410 so that the CRM disables it. Nothing was run';
+export const RETIRED_REASON =
+	'this delivery came through a webhook subscription that this trigger replaced (it delivers to another URL of this n8n); answered 410 so that the CRM disables it. Nothing was run';
 
 export interface DeliveryRequest {
 	headers?: HeaderMap;
@@ -39,19 +53,33 @@ interface DeliveryResponse {
 }
 
 /** Answers the request here and starts no execution (no workflow data). */
-export function answer(context: IWebhookFunctions, status: number, body: IDataObject): IWebhookResponseData {
+export function answer(
+	context: IWebhookFunctions,
+	status: number,
+	body: IDataObject,
+): IWebhookResponseData {
 	const response = context.getResponseObject() as unknown as DeliveryResponse;
 	response.status(status).json(body);
 	return { noWebhookResponse: true };
 }
 
 /** Answers with `reason` and logs it as a warning, so no refusal goes unseen; never the secret, signature or body. */
-export function refuse(context: IWebhookFunctions, status: 400 | 401 | 410 | 503, reason: string, request: DeliveryRequest): IWebhookResponseData {
+export function refuse(
+	context: IWebhookFunctions,
+	status: 400 | 401 | 410 | 503,
+	reason: string,
+	request: DeliveryRequest,
+): IWebhookResponseData {
 	const workflow = context.getWorkflow();
 	const node = context.getNode();
 	const rawId = request.headers?.['webhook-id'];
 	const deliveryId = typeof rawId === 'string' ? printable(rawId, 80) : undefined;
-	const outcome = status === 503 ? 'the API retries it later' : status === 410 ? 'the API disables that endpoint' : 'the API does not retry it';
+	const outcome =
+		status === 503
+			? 'the API retries it later'
+			: status === 410
+				? 'the API disables that endpoint'
+				: 'the API does not retry it';
 	context.logger.warn(
 		`CRM Invoicing Trigger refused a delivery with ${status} (${outcome}): ${reason}` +
 			` [workflow ${String(workflow.id ?? '')}, node "${node.name}"${deliveryId ? `, webhook-id ${deliveryId}` : ''}]`,
@@ -73,7 +101,10 @@ const LOOKUP_TIME_LIMIT_MS = 5_000;
 
 const lookups = new Turns(LOOKUP_INTERVAL_MS, 1);
 
-async function verdict(context: IWebhookFunctions, stored: StoredSubscription): Promise<[401 | 503, string]> {
+async function verdict(
+	context: IWebhookFunctions,
+	stored: StoredSubscription,
+): Promise<[401 | 503, string]> {
 	// On the test URL the node cannot tell its own URL on every n8n version; a test listening lasts minutes.
 	if (context.getMode() === 'manual') return [503, TEST_MISMATCH_REASON];
 	if (!lookups.take('process')) return [503, RATIONED_REASON];
@@ -86,7 +117,8 @@ async function verdict(context: IWebhookFunctions, stored: StoredSubscription): 
 	if (remote === 'gone') return [503, STALE_REASON];
 	const at = typeof remote.url === 'string' ? remote.url : stored.url;
 	const url = context.getNodeWebhookUrl('default');
-	if (url === undefined || at !== url || isInactiveStatus(remote.status)) return [503, STALE_REASON];
+	if (url === undefined || at !== url || isInactiveStatus(remote.status))
+		return [503, STALE_REASON];
 	return [401, 'signature does not match'];
 }
 
@@ -100,8 +132,13 @@ export async function refuseMismatch(
 ): Promise<IWebhookResponseData> {
 	for (const entry of retired) {
 		if (entry.secretWrapped === undefined) continue;
-		const read = await readSecret({ secretWrapped: entry.secretWrapped }, secretOwner(context, entry.id), apiKey).catch(() => undefined);
-		if (read?.kind === 'secret' && verify(read.secret).ok) return refuse(context, 410, RETIRED_REASON, request);
+		const read = await readSecret(
+			{ secretWrapped: entry.secretWrapped },
+			secretOwner(context, entry.id),
+			apiKey,
+		).catch(() => undefined);
+		if (read?.kind === 'secret' && verify(read.secret).ok)
+			return refuse(context, 410, RETIRED_REASON, request);
 	}
 	const [status, reason] = await verdict(context, stored);
 	return refuse(context, status, reason, request);
@@ -120,7 +157,11 @@ export const RENEWAL_TIME_LIMIT_MS = 15_000;
 const MAX_NODES_REMEMBERED = 500;
 const renewals = new Turns(RENEWAL_INTERVAL_MS, MAX_NODES_REMEMBERED);
 
-async function renew(context: IWebhookFunctions, stored: StoredSubscription, limitMs: number): Promise<void> {
+async function renew(
+	context: IWebhookFunctions,
+	stored: StoredSubscription,
+	limitMs: number,
+): Promise<void> {
 	const meta = { workflowId: context.getWorkflow().id, nodeName: context.getNode().name };
 	const why = `the stored signing secret of webhook subscription ${stored.id} cannot be read with the credential's API key (the key changed while no n8n process held the secret in memory, for example across a restart), so no delivery through it can be verified`;
 	try {
@@ -145,6 +186,7 @@ export async function refuseUnreadable(
 	request: DeliveryRequest,
 	limitMs = RENEWAL_TIME_LIMIT_MS,
 ): Promise<IWebhookResponseData> {
-	if (context.getMode() !== 'manual' && renewals.take(nodeKey(context))) await renew(context, stored, limitMs);
+	if (context.getMode() !== 'manual' && renewals.take(nodeKey(context)))
+		await renew(context, stored, limitMs);
 	return refuse(context, 503, UNUSABLE_SECRET_REASON, request);
 }

@@ -46,12 +46,24 @@ export async function fullRecordOf(
 	if (!wantsFullRecord(options, event)) return { kind: 'asReceived', payload };
 	const id = isPlainObject(payload) ? payload.id : undefined;
 	if (typeof id !== 'string' || id.trim() === '') {
-		return { kind: 'failed', payload, error: { message: 'The event payload has no lead id, so the lead could not be read' } };
+		return {
+			kind: 'failed',
+			payload,
+			error: { message: 'The event payload has no lead id, so the lead could not be read' },
+		};
 	}
 	try {
-		const lead = await apiRequest.call(context, { method: 'GET', path: `/leads/${encodeURIComponent(id)}`, timeLimitMs: FULL_RECORD_TIME_LIMIT_MS });
+		const lead = await apiRequest.call(context, {
+			method: 'GET',
+			path: `/leads/${encodeURIComponent(id)}`,
+			timeLimitMs: FULL_RECORD_TIME_LIMIT_MS,
+		});
 		if (!isPlainObject(lead) || typeof lead.id !== 'string') {
-			return { kind: 'failed', payload, error: { message: `GET /leads/${id} did not answer with a lead` } };
+			return {
+				kind: 'failed',
+				payload,
+				error: { message: `GET /leads/${id} did not answer with a lead` },
+			};
 		}
 		return { kind: 'lead', payload: lead };
 	} catch (error) {
@@ -62,6 +74,10 @@ export async function fullRecordOf(
 			return { kind: 'retry', reason };
 		}
 		logFailure(context, 'the event is output as received, with fullRecordError', reason);
-		return { kind: 'failed', payload, error: { message: messageOf(error), httpCode: String(status) } };
+		return {
+			kind: 'failed',
+			payload,
+			error: { message: messageOf(error), httpCode: String(status) },
+		};
 	}
 }

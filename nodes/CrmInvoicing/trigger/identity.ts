@@ -34,7 +34,9 @@ function instanceIdOf(context: NodeContext): string {
 function modeOf(context: NodeContext): 'test' | 'production' {
 	if (context.getMode?.() === 'manual') return 'test';
 	try {
-		return /\/webhook-test\//.test(context.getNodeWebhookUrl?.('default') ?? '') ? 'test' : 'production';
+		return /\/webhook-test\//.test(context.getNodeWebhookUrl?.('default') ?? '')
+			? 'test'
+			: 'production';
 	} catch {
 		return 'production';
 	}
@@ -42,8 +44,17 @@ function modeOf(context: NodeContext): 'test' | 'production' {
 
 export function ownerTag(context: NodeContext): string {
 	const { workflowId, nodeId } = nodeIdentity(context);
-	const parts = ['crm-invoicing-trigger', instanceIdOf(context), workflowId, nodeId, modeOf(context)];
-	return createHash('sha256').update(parts.join('\u0000'), 'utf8').digest('base64url').slice(0, TAG_LENGTH);
+	const parts = [
+		'crm-invoicing-trigger',
+		instanceIdOf(context),
+		workflowId,
+		nodeId,
+		modeOf(context),
+	];
+	return createHash('sha256')
+		.update(parts.join('\u0000'), 'utf8')
+		.digest('base64url')
+		.slice(0, TAG_LENGTH);
 }
 
 export function taggedName(name: string, tag: string): string {

@@ -25,7 +25,10 @@ import {
 export const HOOK_TIME_LIMIT_MS = 20_000;
 
 /** Whether the stored subscription can go on as it is; if not, it is let go of and false returned: n8n runs create. */
-export async function checkExists(this: IHookFunctions, limitMs = HOOK_TIME_LIMIT_MS): Promise<boolean> {
+export async function checkExists(
+	this: IHookFunctions,
+	limitMs = HOOK_TIME_LIMIT_MS,
+): Promise<boolean> {
 	const deadline = new Deadline(this.getNode(), 'check its webhook subscription', limitMs);
 	return await deadline.run(async () => await checkStored(this, deadline));
 }
@@ -40,7 +43,11 @@ async function checkStored(context: IHookFunctions, deadline: Deadline): Promise
 	}
 	const tag = ownerTag(context);
 	if (stored.ownerTag !== undefined && stored.ownerTag !== tag) {
-		forgetForeign(context, stored.id, 'its owner tag is not this n8n instance\'s, workflow\'s and node\'s (for example a workflow imported from another n8n)');
+		forgetForeign(
+			context,
+			stored.id,
+			"its owner tag is not this n8n instance's, workflow's and node's (for example a workflow imported from another n8n)",
+		);
 		clearSubscription(staticData);
 		return false;
 	}
@@ -54,12 +61,19 @@ async function checkStored(context: IHookFunctions, deadline: Deadline): Promise
 	// Data of 0.1 carries no tag: it is this node's when the CRM says it delivers to exactly this node's URL. A tag in
 	// the CRM's name that is not this node's: someone else's (renamed, or a re-used id).
 	const remoteTag = tagOfName(remote.name);
-	if ((stored.ownerTag === undefined && remote.url !== url) || (remoteTag !== undefined && remoteTag !== tag)) {
-		forgetForeign(context, stored.id, 'it is not provably this trigger\'s own');
+	if (
+		(stored.ownerTag === undefined && remote.url !== url) ||
+		(remoteTag !== undefined && remoteTag !== tag)
+	) {
+		forgetForeign(context, stored.id, "it is not provably this trigger's own");
 		clearSubscription(staticData);
 		return false;
 	}
-	const held: StoredSubscription = { ...stored, ownerTag: tag, url: typeof remote.url === 'string' ? remote.url : stored.url };
+	const held: StoredSubscription = {
+		...stored,
+		ownerTag: tag,
+		url: typeof remote.url === 'string' ? remote.url : stored.url,
+	};
 	const events = Array.isArray(remote.events) ? (remote.events as unknown[]) : stored.events;
 	const readable = held.url === url && (await secretReadable(context, held));
 	if (readable && sameEvents(events, eventsOf(context)) && !isInactiveStatus(remote.status)) {
@@ -70,7 +84,10 @@ async function checkStored(context: IHookFunctions, deadline: Deadline): Promise
 	return false;
 }
 
-async function secretReadable(context: IHookFunctions, stored: StoredSubscription): Promise<boolean> {
+async function secretReadable(
+	context: IHookFunctions,
+	stored: StoredSubscription,
+): Promise<boolean> {
 	const apiKey = await apiKeyOf(context);
 	const read = await readSecret(stored, secretOwner(context, stored.id), async () => apiKey);
 	if (read.kind === 'secret') {
@@ -92,12 +109,19 @@ export async function create(this: IHookFunctions, limitMs = HOOK_TIME_LIMIT_MS)
 }
 
 /** Lets go of the stored subscription; a failed delete keeps it and returns false, so the next activation finds it. */
-export async function deleteSubscription(this: IHookFunctions, limitMs = HOOK_TIME_LIMIT_MS): Promise<boolean> {
+export async function deleteSubscription(
+	this: IHookFunctions,
+	limitMs = HOOK_TIME_LIMIT_MS,
+): Promise<boolean> {
 	const staticData = this.getWorkflowStaticData('node');
 	const stored = readState(staticData).subscription;
 	if (!stored) return true;
 	try {
-		await letGo(this, stored, new Deadline(this.getNode(), 'delete its webhook subscription', limitMs));
+		await letGo(
+			this,
+			stored,
+			new Deadline(this.getNode(), 'delete its webhook subscription', limitMs),
+		);
 	} catch (error) {
 		this.logger.warn(
 			`CRM Invoicing Trigger: could not delete webhook subscription ${stored.id}; it is kept and cleaned up on the next activation (${(error as Error).message})`,

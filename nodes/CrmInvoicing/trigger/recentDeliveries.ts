@@ -25,18 +25,31 @@ export function fingerprint(deliveryId: string): string {
 }
 
 function known(staticData: IDataObject, memoryKey: string, print: string): boolean {
-	return memory.peek(memoryKey)?.has(print) === true || readState(staticData).recentDeliveries.includes(print);
+	return (
+		memory.peek(memoryKey)?.has(print) === true ||
+		readState(staticData).recentDeliveries.includes(print)
+	);
 }
 
-export function wasAccepted(staticData: IDataObject, memoryKey: string, deliveryId: string): boolean {
+export function wasAccepted(
+	staticData: IDataObject,
+	memoryKey: string,
+	deliveryId: string,
+): boolean {
 	return known(staticData, memoryKey, fingerprint(deliveryId));
 }
 
 /** Records `deliveryId` as accepted; false when it was accepted already (synchronous: see the module's comment). */
-export function acceptOnce(staticData: IDataObject, memoryKey: string, deliveryId: string): boolean {
+export function acceptOnce(
+	staticData: IDataObject,
+	memoryKey: string,
+	deliveryId: string,
+): boolean {
 	const print = fingerprint(deliveryId);
 	if (known(staticData, memoryKey, print)) return false;
-	memory.getOrSet(memoryKey, () => new BoundedMap<string, true>(RECENT_DELIVERIES_LIMIT)).set(print, true);
+	memory
+		.getOrSet(memoryKey, () => new BoundedMap<string, true>(RECENT_DELIVERIES_LIMIT))
+		.set(print, true);
 	recordDelivery(staticData, print);
 	return true;
 }

@@ -1,8 +1,20 @@
 import { createCipheriv, createDecipheriv, createHash, hkdfSync, randomBytes } from 'node:crypto';
 
-import { BoundedMap, credentialOf, nodeIdentity, nodeKey, Turns, type NodeIdentity } from '../shared';
+import {
+	BoundedMap,
+	credentialOf,
+	nodeIdentity,
+	nodeKey,
+	Turns,
+	type NodeIdentity,
+} from '../shared';
 import type { TriggerContext } from './identity';
-import { readState, retireSubscription, updateSubscription, type StoredSubscription } from './state';
+import {
+	readState,
+	retireSubscription,
+	updateSubscription,
+	type StoredSubscription,
+} from './state';
 
 /**
  * The signing secret at rest, never in clear (n8n's public API, exports and backups hand out static data): AES-256-GCM
@@ -31,7 +43,10 @@ export async function apiKeyOf(context: TriggerContext): Promise<string> {
 }
 
 function infoOf(owner: SecretOwner): Buffer {
-	return Buffer.from([FORMAT, owner.workflowId, owner.nodeId, owner.subscriptionId].join('\u0000'), 'utf8');
+	return Buffer.from(
+		[FORMAT, owner.workflowId, owner.nodeId, owner.subscriptionId].join('\u0000'),
+		'utf8',
+	);
 }
 
 function keyOf(apiKey: string, owner: SecretOwner): Buffer {
@@ -41,7 +56,11 @@ function keyOf(apiKey: string, owner: SecretOwner): Buffer {
 const held = new BoundedMap<string, { secret: string; keyPrint: string }>(MAX_CACHED);
 
 function heldKey(wrapped: string, owner: SecretOwner): string {
-	return createHash('sha256').update(infoOf(owner)).update('\u0000').update(wrapped, 'utf8').digest('base64url');
+	return createHash('sha256')
+		.update(infoOf(owner))
+		.update('\u0000')
+		.update(wrapped, 'utf8')
+		.digest('base64url');
 }
 
 /** A fingerprint of an API key, kept in memory only, to tell whether a secret is wrapped under the current key. */
@@ -55,13 +74,22 @@ export function wrapSecret(secret: string, apiKey: string, owner: SecretOwner): 
 	const cipher = createCipheriv('aes-256-gcm', keyOf(apiKey, owner), iv);
 	cipher.setAAD(infoOf(owner));
 	const ciphertext = Buffer.concat([cipher.update(secret, 'utf8'), cipher.final()]);
-	const wrapped = [FORMAT, iv.toString('base64url'), ciphertext.toString('base64url'), cipher.getAuthTag().toString('base64url')].join(':');
+	const wrapped = [
+		FORMAT,
+		iv.toString('base64url'),
+		ciphertext.toString('base64url'),
+		cipher.getAuthTag().toString('base64url'),
+	].join(':');
 	held.set(heldKey(wrapped, owner), { secret, keyPrint: keyPrint(apiKey) });
 	return wrapped;
 }
 
 /** The secret, or undefined when `wrapped` does not unwrap with this API key for this owner. Never throws. */
-export function unwrapSecret(wrapped: string, apiKey: string, owner: SecretOwner): string | undefined {
+export function unwrapSecret(
+	wrapped: string,
+	apiKey: string,
+	owner: SecretOwner,
+): string | undefined {
 	const parts = wrapped.split(':');
 	if (parts.length !== 4 || parts[0] !== FORMAT) return undefined;
 	try {
@@ -71,7 +99,10 @@ export function unwrapSecret(wrapped: string, apiKey: string, owner: SecretOwner
 		const decipher = createDecipheriv('aes-256-gcm', keyOf(apiKey, owner), iv);
 		decipher.setAAD(infoOf(owner));
 		decipher.setAuthTag(tag);
-		const secret = Buffer.concat([decipher.update(Buffer.from(parts[2], 'base64url')), decipher.final()]).toString('utf8');
+		const secret = Buffer.concat([
+			decipher.update(Buffer.from(parts[2], 'base64url')),
+			decipher.final(),
+		]).toString('utf8');
 		held.set(heldKey(wrapped, owner), { secret, keyPrint: keyPrint(apiKey) });
 		return secret;
 	} catch {
@@ -94,7 +125,10 @@ export async function readSecret(
 	apiKey: () => Promise<string>,
 ): Promise<SecretRead> {
 	const wrapped = stored.secretWrapped;
-	if (wrapped === undefined) return stored.clearSecret === undefined ? { kind: 'none' } : { kind: 'secret', secret: stored.clearSecret, held: false };
+	if (wrapped === undefined)
+		return stored.clearSecret === undefined
+			? { kind: 'none' }
+			: { kind: 'secret', secret: stored.clearSecret, held: false };
 	const inMemory = held.get(heldKey(wrapped, owner))?.secret;
 	if (inMemory !== undefined) return { kind: 'secret', secret: inMemory, held: true };
 	const secret = unwrapSecret(wrapped, await apiKey(), owner);
@@ -125,7 +159,8 @@ export async function keepWrappedUnderKey(
 	if (currentKey === undefined) return;
 	const staticData = context.getWorkflowStaticData('node');
 	const underKey = (text: string, owner: SecretOwner) =>
-		held.peek(heldKey(text, owner))?.keyPrint === keyPrint(currentKey) || unwrapSecret(text, currentKey, owner) !== undefined;
+		held.peek(heldKey(text, owner))?.keyPrint === keyPrint(currentKey) ||
+		unwrapSecret(text, currentKey, owner) !== undefined;
 	const owner = secretOwner(context, stored.id);
 	if (wrapped === undefined || !underKey(wrapped, owner)) {
 		updateSubscription(staticData, { secretWrapped: wrapSecret(read.secret, currentKey, owner) });
@@ -139,7 +174,14 @@ export async function keepWrappedUnderKey(
 	// Retired subscriptions' secrets too, where this process holds them: their deliveries keep getting 410 after a restart.
 	for (const entry of readState(staticData).retired) {
 		const [old, retiredOwner] = [entry.secretWrapped, secretOwner(context, entry.id)];
-		const secret = old === undefined || underKey(old, retiredOwner) ? undefined : held.peek(heldKey(old, retiredOwner))?.secret;
-		if (secret !== undefined) retireSubscription(staticData, { ...entry, secretWrapped: wrapSecret(secret, currentKey, retiredOwner) });
+		const secret =
+			old === undefined || underKey(old, retiredOwner)
+				? undefined
+				: held.peek(heldKey(old, retiredOwner))?.secret;
+		if (secret !== undefined)
+			retireSubscription(staticData, {
+				...entry,
+				secretWrapped: wrapSecret(secret, currentKey, retiredOwner),
+			});
 	}
 }

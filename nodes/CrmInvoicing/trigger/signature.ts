@@ -80,17 +80,25 @@ function headerText(value: string): string {
 }
 
 function digest(key: KeyObject, id: Buffer, timestamp: string, body: Buffer): Buffer {
-	return createHmac('sha256', key).update(id).update(`.${timestamp}.`, 'utf8').update(body).digest();
+	return createHmac('sha256', key)
+		.update(id)
+		.update(`.${timestamp}.`, 'utf8')
+		.update(body)
+		.digest();
 }
 
-function rawHeaderLines(rawHeaders: readonly unknown[] | undefined, name: string): string[] | undefined {
+function rawHeaderLines(
+	rawHeaders: readonly unknown[] | undefined,
+	name: string,
+): string[] | undefined {
 	if (!Array.isArray(rawHeaders)) return undefined;
 	const wanted = name.toLowerCase();
 	const lines: string[] = [];
 	for (let index = 0; index + 1 < rawHeaders.length; index += 2) {
 		const key = rawHeaders[index];
 		const value = rawHeaders[index + 1];
-		if (typeof key === 'string' && key.toLowerCase() === wanted && typeof value === 'string') lines.push(value);
+		if (typeof key === 'string' && key.toLowerCase() === wanted && typeof value === 'string')
+			lines.push(value);
 	}
 	return lines;
 }
@@ -135,7 +143,10 @@ function entryOf(text: string, start: number, end: number): string {
  * The entries of `webhook-signature` in one pass, linear in its length (the former pattern was quadratic on commas):
  * split on spaces (spec), and on a comma before the next `vN,` (lines joined by ", " or ","). Undefined past the cap.
  */
-export function readSignatureEntries(header: string, maxEntries = MAX_SIGNATURE_ENTRIES): string[] | undefined {
+export function readSignatureEntries(
+	header: string,
+	maxEntries = MAX_SIGNATURE_ENTRIES,
+): string[] | undefined {
 	const entries: string[] = [];
 	const push = (start: number, end: number): boolean => {
 		if (end <= start) return true;
@@ -163,7 +174,14 @@ export function readSignatureEntries(header: string, maxEntries = MAX_SIGNATURE_
 }
 
 /** What checkDeliveryHeaders read: the `webhook-id` as text (for de-duplication) and as signed, the rest as received. */
-export type DeliveryHeaders = { ok: true; id: string; idBytes: Buffer; timestampText: string; timestamp: number; entries: string[] };
+export type DeliveryHeaders = {
+	ok: true;
+	id: string;
+	idBytes: Buffer;
+	timestampText: string;
+	timestamp: number;
+	entries: string[];
+};
 type Failure = { ok: false; reason: VerificationFailure };
 const fail = (reason: VerificationFailure): Failure => ({ ok: false, reason });
 
@@ -171,40 +189,63 @@ const fail = (reason: VerificationFailure): Failure => ({ ok: false, reason });
  * The checks that need no secret: the three headers present and within their caps, a fresh timestamp, a `v1` entry. A
  * delivery that fails them cannot be a genuine one, whatever the trigger's state.
  */
-export function checkDeliveryHeaders({ headers, rawHeaders, nowSeconds }: Pick<VerifyInput, 'headers' | 'rawHeaders' | 'nowSeconds'>): DeliveryHeaders | Failure {
+export function checkDeliveryHeaders({
+	headers,
+	rawHeaders,
+	nowSeconds,
+}: Pick<VerifyInput, 'headers' | 'rawHeaders' | 'nowSeconds'>): DeliveryHeaders | Failure {
 	const fromWire = Array.isArray(rawHeaders);
 	const raw = (name: string): string | undefined => {
 		const lines = rawHeaderLines(rawHeaders, name) ?? headerValues(headers, name);
 		const text = (name === 'webhook-signature' ? lines.join(' ') : (lines[0] ?? '')).trim();
 		return text === '' ? undefined : text;
 	};
-	const [rawId, timestampText, signature] = [raw('webhook-id'), raw('webhook-timestamp'), raw('webhook-signature')];
+	const [rawId, timestampText, signature] = [
+		raw('webhook-id'),
+		raw('webhook-timestamp'),
+		raw('webhook-signature'),
+	];
 	if (rawId === undefined) return fail('missing webhook-id header');
 	if (rawId.length > MAX_WEBHOOK_ID_LENGTH) return fail('webhook-id header is too long');
 	if (timestampText === undefined) return fail('missing webhook-timestamp header');
 	if (signature === undefined) return fail('missing webhook-signature header');
-	if (signature.length > MAX_SIGNATURE_HEADER_LENGTH) return fail('webhook-signature header is too long');
+	if (signature.length > MAX_SIGNATURE_HEADER_LENGTH)
+		return fail('webhook-signature header is too long');
 	const entries = readSignatureEntries(signature);
 	if (entries === undefined) return fail('webhook-signature header has too many entries');
-	if (!/^\d{1,15}$/.test(timestampText)) return fail('webhook-timestamp is not an integer number of seconds');
+	if (!/^\d{1,15}$/.test(timestampText))
+		return fail('webhook-timestamp is not an integer number of seconds');
 	const timestamp = Number(timestampText);
 	const now = nowSeconds ?? Math.floor(Date.now() / 1000);
 	if (now - timestamp > TOLERANCE_SECONDS) return fail('webhook-timestamp is too old');
 	if (timestamp - now > TOLERANCE_SECONDS) return fail('webhook-timestamp is in the future');
-	if (!entries.some((entry) => entry.startsWith(`${SIGNATURE_VERSION},`))) return fail('no v1 signature in webhook-signature header');
+	if (!entries.some((entry) => entry.startsWith(`${SIGNATURE_VERSION},`)))
+		return fail('no v1 signature in webhook-signature header');
 	// Raw header lines hold the bytes received; a header object built in code holds text, signed as UTF-8.
-	const [id, idBytes] = fromWire ? [headerText(rawId), headerBytes(rawId)] : [rawId, Buffer.from(rawId, 'utf8')];
+	const [id, idBytes] = fromWire
+		? [headerText(rawId), headerBytes(rawId)]
+		: [rawId, Buffer.from(rawId, 'utf8')];
 	return { ok: true, id, idBytes, timestampText, timestamp, entries };
 }
 
 /** Verifies one delivery. Any matching `v1` entry is enough; other versions and malformed entries are skipped. */
-export function verifyWebhookSignature({ secret, headers, rawHeaders, rawBody, nowSeconds }: VerifyInput): VerificationResult {
+export function verifyWebhookSignature({
+	secret,
+	headers,
+	rawHeaders,
+	rawBody,
+	nowSeconds,
+}: VerifyInput): VerificationResult {
 	const checked = checkDeliveryHeaders({ headers, rawHeaders, nowSeconds });
 	return checked.ok ? verifySignature(secret, checked, rawBody) : checked;
 }
 
 /** The signature check alone, on headers checkDeliveryHeaders read once (a delivery may try several secrets). */
-export function verifySignature(secret: string, delivery: DeliveryHeaders, rawBody: VerifyInput['rawBody']): VerificationResult {
+export function verifySignature(
+	secret: string,
+	delivery: DeliveryHeaders,
+	rawBody: VerifyInput['rawBody'],
+): VerificationResult {
 	const key = secretKey(secret);
 	if (!key) return fail('signing secret is missing or invalid');
 	const { id, idBytes, timestampText, timestamp, entries } = delivery;

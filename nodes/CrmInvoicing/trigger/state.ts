@@ -63,9 +63,12 @@ const EARLIER = {
 
 const ALL_KEYS = [...Object.values(FIELDS), ...Object.values(EARLIER)];
 
-const text = (value: unknown): string | undefined => (typeof value === 'string' && value !== '' ? value : undefined);
+const text = (value: unknown): string | undefined =>
+	typeof value === 'string' && value !== '' ? value : undefined;
 const texts = (value: unknown): string[] | undefined =>
-	Array.isArray(value) ? value.filter((entry): entry is string => typeof entry === 'string') : undefined;
+	Array.isArray(value)
+		? value.filter((entry): entry is string => typeof entry === 'string')
+		: undefined;
 
 function retiredOf(value: unknown): RetiredSubscription[] {
 	if (!Array.isArray(value)) return [];
@@ -76,13 +79,15 @@ function retiredOf(value: unknown): RetiredSubscription[] {
 		const id = text(raw.id) ?? text(raw.webhookId);
 		const url = text(raw.url) ?? text(raw.webhookUrl);
 		const secretWrapped = text(raw.secretWrapped) ?? text(raw.webhookSecretWrapped);
-		if (id !== undefined && url !== undefined) retired.push({ id, url, ...(secretWrapped ? { secretWrapped } : {}) });
+		if (id !== undefined && url !== undefined)
+			retired.push({ id, url, ...(secretWrapped ? { secretWrapped } : {}) });
 	}
 	return retired;
 }
 
 export function readState(staticData: IDataObject): TriggerState {
-	const at = (current: string, earlier: string): unknown => staticData[current] ?? staticData[earlier];
+	const at = (current: string, earlier: string): unknown =>
+		staticData[current] ?? staticData[earlier];
 	const id = text(at(FIELDS.id, EARLIER.id));
 	return {
 		subscription:
@@ -109,12 +114,16 @@ function writeState(staticData: IDataObject, state: TriggerState): void {
 		staticData[FIELDS.id] = subscription.id;
 		if (subscription.url !== undefined) staticData[FIELDS.url] = subscription.url;
 		if (subscription.events !== undefined) staticData[FIELDS.events] = [...subscription.events];
-		if (subscription.secretWrapped !== undefined) staticData[FIELDS.secretWrapped] = subscription.secretWrapped;
-		else if (subscription.clearSecret !== undefined) staticData[EARLIER.clearSecret] = subscription.clearSecret;
+		if (subscription.secretWrapped !== undefined)
+			staticData[FIELDS.secretWrapped] = subscription.secretWrapped;
+		else if (subscription.clearSecret !== undefined)
+			staticData[EARLIER.clearSecret] = subscription.clearSecret;
 		if (subscription.ownerTag !== undefined) staticData[FIELDS.ownerTag] = subscription.ownerTag;
 	}
 	if (retired.length > 0) {
-		staticData[FIELDS.retired] = retired.slice(-MAX_RETIRED).map((entry) => ({ ...entry })) as unknown as IDataObject[];
+		staticData[FIELDS.retired] = retired
+			.slice(-MAX_RETIRED)
+			.map((entry) => ({ ...entry })) as unknown as IDataObject[];
 	}
 	if (subscription && recentDeliveries.length > 0) {
 		staticData[FIELDS.recentDeliveries] = recentDeliveries.slice(-RECENT_DELIVERIES_LIMIT);
@@ -125,8 +134,15 @@ function change(staticData: IDataObject, update: (state: TriggerState) => Trigge
 	writeState(staticData, update(readState(staticData)));
 }
 
-export function storeSubscription(staticData: IDataObject, subscription: Required<Omit<StoredSubscription, 'clearSecret'>>): void {
-	change(staticData, (state) => ({ ...state, subscription: { ...subscription }, recentDeliveries: [] }));
+export function storeSubscription(
+	staticData: IDataObject,
+	subscription: Required<Omit<StoredSubscription, 'clearSecret'>>,
+): void {
+	change(staticData, (state) => ({
+		...state,
+		subscription: { ...subscription },
+		recentDeliveries: [],
+	}));
 }
 
 /** Forgets the current subscription (nothing at the CRM is touched); retired subscriptions stay. */
@@ -134,7 +150,10 @@ export function clearSubscription(staticData: IDataObject): void {
 	change(staticData, (state) => ({ ...state, subscription: undefined, recentDeliveries: [] }));
 }
 
-export function updateSubscription(staticData: IDataObject, changes: Pick<StoredSubscription, 'secretWrapped' | 'ownerTag'>): void {
+export function updateSubscription(
+	staticData: IDataObject,
+	changes: Pick<StoredSubscription, 'secretWrapped' | 'ownerTag'>,
+): void {
 	change(staticData, (state) => {
 		if (!state.subscription) return state;
 		const subscription = { ...state.subscription, ...changes };
@@ -144,15 +163,24 @@ export function updateSubscription(staticData: IDataObject, changes: Pick<Stored
 }
 
 export function retireSubscription(staticData: IDataObject, entry: RetiredSubscription): void {
-	change(staticData, (state) => ({ ...state, retired: [...state.retired.filter((known) => known.id !== entry.id), { ...entry }] }));
+	change(staticData, (state) => ({
+		...state,
+		retired: [...state.retired.filter((known) => known.id !== entry.id), { ...entry }],
+	}));
 }
 
-export function keepRetired(staticData: IDataObject, keep: (entry: RetiredSubscription) => boolean): void {
+export function keepRetired(
+	staticData: IDataObject,
+	keep: (entry: RetiredSubscription) => boolean,
+): void {
 	const state = readState(staticData);
 	const kept = state.retired.filter(keep);
 	if (kept.length !== state.retired.length) writeState(staticData, { ...state, retired: kept });
 }
 
 export function recordDelivery(staticData: IDataObject, print: string): void {
-	change(staticData, (state) => ({ ...state, recentDeliveries: [...state.recentDeliveries, print] }));
+	change(staticData, (state) => ({
+		...state,
+		recentDeliveries: [...state.recentDeliveries, print],
+	}));
 }

@@ -1,11 +1,27 @@
 import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 import type { IDataObject, INode } from 'n8n-workflow';
 
-import { apiRequest, DOCUMENTED_EVENTS, eventNamesOf, httpStatusOf, INACTIVE_SUBSCRIPTION_STATUS, isDeadlineError, listWebhookSubscriptions, nodeKey } from '../shared';
+import {
+	apiRequest,
+	DOCUMENTED_EVENTS,
+	eventNamesOf,
+	httpStatusOf,
+	INACTIVE_SUBSCRIPTION_STATUS,
+	isDeadlineError,
+	listWebhookSubscriptions,
+	nodeKey,
+} from '../shared';
 import { ownerTag, tagOfName, taggedName, type TriggerContext } from './identity';
 import { deliveryMemoryKey, forgetDeliveries } from './recentDeliveries';
 import { apiKeyOf, secretOwner, wrapSecret } from './secret';
-import { clearSubscription, keepRetired, readState, retireSubscription, storeSubscription, type StoredSubscription } from './state';
+import {
+	clearSubscription,
+	keepRetired,
+	readState,
+	retireSubscription,
+	storeSubscription,
+	type StoredSubscription,
+} from './state';
 
 /**
  * The trigger's subscription at the CRM: subscribing under one deadline, and the one deletion rule: **a subscription
@@ -53,10 +69,14 @@ export class Deadline {
 	}
 
 	error(detail: string): NodeOperationError {
-		return new NodeOperationError(this.node, `The CRM did not answer in time: the trigger could not ${this.what} within ${this.limitMs / 1000} s`, {
-			// The transport's own text goes here: n8n would replace a message holding a connection error code.
-			description: `The CRM API did not answer in time (it may be down, overloaded or slow; ${detail.slice(0, 300)}). Check the CRM and the Base URL of the credential, then activate the workflow again.`,
-		});
+		return new NodeOperationError(
+			this.node,
+			`The CRM did not answer in time: the trigger could not ${this.what} within ${this.limitMs / 1000} s`,
+			{
+				// The transport's own text goes here: n8n would replace a message holding a connection error code.
+				description: `The CRM API did not answer in time (it may be down, overloaded or slow; ${detail.slice(0, 300)}). Check the CRM and the Base URL of the credential, then activate the workflow again.`,
+			},
+		);
 	}
 
 	/** Runs `work`; an error after the deadline, or a request's deadline error (its limit was this one's), names the limit. */
@@ -98,16 +118,32 @@ export function ownUrl(context: TriggerContext): string {
 }
 
 /** A record's id as text: a non-empty string or a number, else ''. */
-const idText = (value: unknown): string => (typeof value === 'string' || typeof value === 'number' ? String(value) : '');
+const idText = (value: unknown): string =>
+	typeof value === 'string' || typeof value === 'number' ? String(value) : '';
 
-export function mayDelete(subscription: { ownerTag?: string; url?: unknown }, tag: string, url: string): boolean {
+export function mayDelete(
+	subscription: { ownerTag?: string; url?: unknown },
+	tag: string,
+	url: string,
+): boolean {
 	return subscription.ownerTag === tag && subscription.url === url;
 }
 
 /** GET /webhooks/{id}: the record, or 'gone' on a 404. `once`: one attempt, no retry (a lookup strangers can cause). */
-export async function lookUpSubscription(context: TriggerContext, id: string, timeLimitMs: number, once = false): Promise<IDataObject | 'gone'> {
+export async function lookUpSubscription(
+	context: TriggerContext,
+	id: string,
+	timeLimitMs: number,
+	once = false,
+): Promise<IDataObject | 'gone'> {
 	try {
-		return await apiRequest.call(context, { method: 'GET', path: `/webhooks/${encodeURIComponent(id)}`, expect: 'record', timeLimitMs, once });
+		return await apiRequest.call(context, {
+			method: 'GET',
+			path: `/webhooks/${encodeURIComponent(id)}`,
+			expect: 'record',
+			timeLimitMs,
+			once,
+		});
 	} catch (error) {
 		if (httpStatusOf(error) === 404) return 'gone';
 		throw nodeError(context.getNode(), error);
@@ -115,9 +151,17 @@ export async function lookUpSubscription(context: TriggerContext, id: string, ti
 }
 
 /** DELETE where the rule allows: 404 counts as gone (choice webhook-delete-answer); a 2xx sign-in page fails. */
-export async function deleteOwnSubscription(context: TriggerContext, id: string, deadline: Deadline): Promise<void> {
+export async function deleteOwnSubscription(
+	context: TriggerContext,
+	id: string,
+	deadline: Deadline,
+): Promise<void> {
 	try {
-		await apiRequest.call(context, { method: 'DELETE', path: `/webhooks/${encodeURIComponent(id)}`, timeLimitMs: deadline.left() });
+		await apiRequest.call(context, {
+			method: 'DELETE',
+			path: `/webhooks/${encodeURIComponent(id)}`,
+			timeLimitMs: deadline.left(),
+		});
 	} catch (error) {
 		if (httpStatusOf(error) !== 404) throw nodeError(context.getNode(), error);
 	}
@@ -126,10 +170,16 @@ export async function deleteOwnSubscription(context: TriggerContext, id: string,
 
 /** Text from the network as a log shows it: printable ASCII only (no line breaks to forge log lines), cut short. */
 export function printable(value: unknown, max: number): string {
-	return String(value).replace(/[^\x20-\x7e]/g, '?').slice(0, max);
+	return String(value)
+		.replace(/[^\x20-\x7e]/g, '?')
+		.slice(0, max);
 }
 
-function warnKept(context: TriggerContext, kept: Array<{ id: string; url: string; retired: boolean }>, url: string): void {
+function warnKept(
+	context: TriggerContext,
+	kept: Array<{ id: string; url: string; retired: boolean }>,
+	url: string,
+): void {
 	const meta = { workflowId: context.getWorkflow().id, nodeName: context.getNode().name };
 	for (const entry of kept.slice(0, MAX_NAMED_IN_WARNINGS)) {
 		// What the CRM lists is anyone's text (a key of the workspace can plant it): printable only, cut short.
@@ -151,7 +201,12 @@ function warnKept(context: TriggerContext, kept: Array<{ id: string; url: string
  * Lets go of the stored subscription, then clears it: deleted where the rule allows; this node's at another URL: kept,
  * retired with its secret and named (by the sweep that follows when `named` is false); else only forgotten.
  */
-export async function letGo(context: TriggerContext, stored: StoredSubscription, deadline: Deadline, named = true): Promise<void> {
+export async function letGo(
+	context: TriggerContext,
+	stored: StoredSubscription,
+	deadline: Deadline,
+	named = true,
+): Promise<void> {
 	const staticData = context.getWorkflowStaticData('node');
 	const tag = ownerTag(context);
 	const url = ownUrl(context);
@@ -160,32 +215,64 @@ export async function letGo(context: TriggerContext, stored: StoredSubscription,
 	} else if (stored.ownerTag === tag && stored.url !== undefined) {
 		// A clear secret of 0.1/0.2 is wrapped before it is kept, so that its deliveries get 410 too.
 		const clear = stored.clearSecret;
-		const wrapClear = async () => (clear === undefined ? undefined : wrapSecret(clear, await apiKeyOf(context), secretOwner(context, stored.id)));
+		const wrapClear = async () =>
+			clear === undefined
+				? undefined
+				: wrapSecret(clear, await apiKeyOf(context), secretOwner(context, stored.id));
 		const secretWrapped = stored.secretWrapped ?? (await wrapClear().catch(() => undefined));
-		retireSubscription(staticData, { id: stored.id, url: stored.url, ...(secretWrapped ? { secretWrapped } : {}) });
-		if (named) warnKept(context, [{ id: stored.id, url: stored.url, retired: secretWrapped !== undefined }], url);
+		retireSubscription(staticData, {
+			id: stored.id,
+			url: stored.url,
+			...(secretWrapped ? { secretWrapped } : {}),
+		});
+		if (named)
+			warnKept(
+				context,
+				[{ id: stored.id, url: stored.url, retired: secretWrapped !== undefined }],
+				url,
+			);
 	} else {
-		forgetForeign(context, stored.id, 'it is not provably this trigger\'s own (for example a workflow imported from another n8n)');
+		forgetForeign(
+			context,
+			stored.id,
+			"it is not provably this trigger's own (for example a workflow imported from another n8n)",
+		);
 	}
 	clearSubscription(staticData);
 }
 
 export function forgetForeign(context: TriggerContext, id: string, why: string): void {
-	context.logger.info(`CRM Invoicing Trigger: left webhook subscription ${id} alone because ${why}; only this node's record of it is gone`, {
-		workflowId: context.getWorkflow().id,
-		nodeName: context.getNode().name,
-	});
+	context.logger.info(
+		`CRM Invoicing Trigger: left webhook subscription ${id} alone because ${why}; only this node's record of it is gone`,
+		{
+			workflowId: context.getWorkflow().id,
+			nodeName: context.getNode().name,
+		},
+	);
 }
 
 /** Deletes this node's leftovers at its URL and names those elsewhere; best effort: a failure is logged, not thrown. */
-async function sweep(context: TriggerContext, tag: string, url: string, deadline: Deadline): Promise<void> {
+async function sweep(
+	context: TriggerContext,
+	tag: string,
+	url: string,
+	deadline: Deadline,
+): Promise<void> {
 	let subscriptions: IDataObject[];
 	try {
 		const limit = deadline.leftAbove(RESERVED_FOR_SUBSCRIBING);
 		if (limit <= 0) throw new Error('no time left for it within the time limit');
-		subscriptions = await listWebhookSubscriptions(context, { returnAll: true }, undefined, undefined, limit);
+		subscriptions = await listWebhookSubscriptions(
+			context,
+			{ returnAll: true },
+			undefined,
+			undefined,
+			limit,
+		);
 	} catch (error) {
-		context.logger.warn(`CRM Invoicing Trigger: could not list webhook subscriptions to remove this trigger's leftovers (${(error as Error).message})`);
+		context.logger.warn(
+			`CRM Invoicing Trigger: could not list webhook subscriptions to remove this trigger's leftovers (${(error as Error).message})`,
+		);
 		return;
 	}
 	const staticData = context.getWorkflowStaticData('node');
@@ -202,7 +289,9 @@ async function sweep(context: TriggerContext, tag: string, url: string, deadline
 		try {
 			await deleteOwnSubscription(context, id, deadline);
 		} catch (error) {
-			context.logger.warn(`CRM Invoicing Trigger: could not delete this trigger's leftover webhook subscription ${id} (${(error as Error).message})`);
+			context.logger.warn(
+				`CRM Invoicing Trigger: could not delete this trigger's leftover webhook subscription ${id} (${(error as Error).message})`,
+			);
 		}
 	}
 	warnKept(context, kept, url);
@@ -212,9 +301,15 @@ async function sweep(context: TriggerContext, tag: string, url: string, deadline
 }
 
 /** The error for a 400 to POST /webhooks that asked for undocumented event names (the likely cause); else undefined. */
-export function refusedEventsError(node: INode, error: unknown, events: string[]): NodeOperationError | undefined {
+export function refusedEventsError(
+	node: INode,
+	error: unknown,
+	events: string[],
+): NodeOperationError | undefined {
 	if (httpStatusOf(error) !== 400) return undefined;
-	const undocumented = events.filter((name) => !(DOCUMENTED_EVENTS as readonly string[]).includes(name));
+	const undocumented = events.filter(
+		(name) => !(DOCUMENTED_EVENTS as readonly string[]).includes(name),
+	);
 	if (undocumented.length === 0) return undefined;
 	const apiText = (error as Error).message.replace(/^The CRM API answered /, '').slice(0, 300);
 	const named = undocumented.filter((name) => apiText.includes(name));
@@ -252,49 +347,66 @@ export async function subscribe(context: TriggerContext, deadline: Deadline): Pr
 	const events = eventsOf(context);
 	if (events.length === 0) {
 		throw new NodeOperationError(node, 'Select at least one event to subscribe to', {
-			description: 'Choose events under "Events", or enter event names under "Options > Custom Event Names".',
+			description:
+				'Choose events under "Events", or enter event names under "Options > Custom Event Names".',
 		});
 	}
 	const url = ownUrl(context);
 	const tag = ownerTag(context);
 	const options = context.getNodeParameter('options', {}) as IDataObject;
-	const customName = typeof options.subscriptionName === 'string' ? options.subscriptionName.trim() : '';
+	const customName =
+		typeof options.subscriptionName === 'string' ? options.subscriptionName.trim() : '';
 	const name = taggedName(customName || `n8n: ${context.getWorkflow().name ?? 'workflow'}`, tag);
 	const staticData = context.getWorkflowStaticData('node');
 
-	return await oneAtATime(`${nodeKey(context)}:${tag}`, async () => await deadline.run(async () => {
-		const previous = readState(staticData).subscription;
-		if (previous) await letGo(context, previous, deadline, false);
-		await sweep(context, tag, url, deadline);
+	return await oneAtATime(
+		`${nodeKey(context)}:${tag}`,
+		async () =>
+			await deadline.run(async () => {
+				const previous = readState(staticData).subscription;
+				if (previous) await letGo(context, previous, deadline, false);
+				await sweep(context, tag, url, deadline);
 
-		// A POST abandoned mid-way may still create a subscription: the next sweep removes it (it is at this node's URL).
-		if (deadline.leftAbove(MIN_SHARE_TO_SUBSCRIBE) <= 0) throw deadline.error('no time was left to send POST /webhooks');
-		let response: IDataObject;
-		try {
-			response = await apiRequest.call(context, { method: 'POST', path: '/webhooks', body: { name, url, events }, timeLimitMs: deadline.left() });
-		} catch (error) {
-			throw refusedEventsError(node, error, events) ?? nodeError(node, error);
-		}
-		const id = idText(response.id);
-		const secret = typeof response.secret === 'string' ? response.secret : '';
-		if (id === '' || !secret.startsWith('whsec_') || secret.length <= 'whsec_'.length) {
-			// Without its secret no delivery can be verified: removed (it is at this node's URL) rather than left behind.
-			if (id !== '') {
-				await deleteOwnSubscription(context, id, deadline).catch((error: Error) => {
-					context.logger.warn(`CRM Invoicing Trigger: could not delete webhook subscription ${id} that came without a secret (${error.message})`);
-				});
-			}
-			throw new NodeOperationError(
-				node,
-				id === ''
-					? 'The CRM API did not return an id for the new webhook subscription'
-					: 'The CRM API did not return a signing secret (whsec_…) for the new webhook subscription',
-				{ description: 'The trigger needs both to receive and verify deliveries. Check that the Base URL of the credential points at the CRM API, then activate the workflow again.' },
-			);
-		}
-		const secretWrapped = wrapSecret(secret, await apiKeyOf(context), secretOwner(context, id));
-		storeSubscription(staticData, { id, url, events, secretWrapped, ownerTag: tag });
-		forgetDeliveries(deliveryMemoryKey(context, id));
-		return id;
-	}));
+				// A POST abandoned mid-way may still create a subscription: the next sweep removes it (it is at this node's URL).
+				if (deadline.leftAbove(MIN_SHARE_TO_SUBSCRIBE) <= 0)
+					throw deadline.error('no time was left to send POST /webhooks');
+				let response: IDataObject;
+				try {
+					response = await apiRequest.call(context, {
+						method: 'POST',
+						path: '/webhooks',
+						body: { name, url, events },
+						timeLimitMs: deadline.left(),
+					});
+				} catch (error) {
+					throw refusedEventsError(node, error, events) ?? nodeError(node, error);
+				}
+				const id = idText(response.id);
+				const secret = typeof response.secret === 'string' ? response.secret : '';
+				if (id === '' || !secret.startsWith('whsec_') || secret.length <= 'whsec_'.length) {
+					// Without its secret no delivery can be verified: removed (it is at this node's URL) rather than left behind.
+					if (id !== '') {
+						await deleteOwnSubscription(context, id, deadline).catch((error: Error) => {
+							context.logger.warn(
+								`CRM Invoicing Trigger: could not delete webhook subscription ${id} that came without a secret (${error.message})`,
+							);
+						});
+					}
+					throw new NodeOperationError(
+						node,
+						id === ''
+							? 'The CRM API did not return an id for the new webhook subscription'
+							: 'The CRM API did not return a signing secret (whsec_…) for the new webhook subscription',
+						{
+							description:
+								'The trigger needs both to receive and verify deliveries. Check that the Base URL of the credential points at the CRM API, then activate the workflow again.',
+						},
+					);
+				}
+				const secretWrapped = wrapSecret(secret, await apiKeyOf(context), secretOwner(context, id));
+				storeSubscription(staticData, { id, url, events, secretWrapped, ownerTag: tag });
+				forgetDeliveries(deliveryMemoryKey(context, id));
+				return id;
+			}),
+	);
 }

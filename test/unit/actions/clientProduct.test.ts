@@ -4,7 +4,13 @@ useNock();
 
 describe('client: get', () => {
 	it('GETs /clients/{id} and outputs the client', async () => {
-		const client = { id: 'cli_1', number: 'C-0001', name: 'Acme', type: 'company', createdAt: '2026-01-01T00:00:00.000Z' };
+		const client = {
+			id: 'cli_1',
+			number: 'C-0001',
+			name: 'Acme',
+			type: 'company',
+			createdAt: '2026-01-01T00:00:00.000Z',
+		};
 		const scope = api().get('/api/v1/clients/cli_1').reply(200, client);
 
 		const output = await run({ resource: 'client', operation: 'get', clientId: ' cli_1 ' });
@@ -47,7 +53,10 @@ describe('client: get', () => {
 	});
 
 	it('rejects an empty client ID before any request', async () => {
-		await expectValidationError({ resource: 'client', operation: 'get', clientId: '' }, '"Client ID" is required but is empty in item 0');
+		await expectValidationError(
+			{ resource: 'client', operation: 'get', clientId: '' },
+			'"Client ID" is required but is empty in item 0',
+		);
 	});
 });
 
@@ -63,13 +72,20 @@ describe('product: get', () => {
 	});
 
 	it('rejects an empty product ID before any request', async () => {
-		await expectValidationError({ resource: 'product', operation: 'get', productId: ' ' }, '"Product ID" is required but is empty in item 0');
+		await expectValidationError(
+			{ resource: 'product', operation: 'get', productId: ' ' },
+			'"Product ID" is required but is empty in item 0',
+		);
 	});
 
 	it('fails with a NodeApiError on a 404 without Continue on Fail', async () => {
-		api().get('/api/v1/products/prd_x').reply(404, { error: { code: 'NOT_FOUND', message: 'Product prd_x was not found' } });
+		api()
+			.get('/api/v1/products/prd_x')
+			.reply(404, { error: { code: 'NOT_FOUND', message: 'Product prd_x was not found' } });
 
-		await expect(run({ resource: 'product', operation: 'get', productId: 'prd_x' })).rejects.toMatchObject({
+		await expect(
+			run({ resource: 'product', operation: 'get', productId: 'prd_x' }),
+		).rejects.toMatchObject({
 			name: 'NodeApiError',
 			httpCode: '404',
 		});

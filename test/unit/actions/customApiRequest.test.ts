@@ -5,7 +5,11 @@ import type { SeenRequest } from './support';
 
 useNock();
 
-const request = (parameters: IDataObject) => ({ resource: 'customApiRequest', operation: 'request', ...parameters });
+const request = (parameters: IDataObject) => ({
+	resource: 'customApiRequest',
+	operation: 'request',
+	...parameters,
+});
 
 describe('custom API request: single requests', () => {
 	it('GET under /api/v1 with query parameters outputs an object as one item', async () => {
@@ -18,7 +22,13 @@ describe('custom API request: single requests', () => {
 			request({
 				method: 'GET',
 				path: '/invoices/inv_1',
-				queryParameters: { parameters: [{ name: 'expand', value: 'lineItems' }, { name: ' page ', value: '2' }, { name: '', value: 'x' }] },
+				queryParameters: {
+					parameters: [
+						{ name: 'expand', value: 'lineItems' },
+						{ name: ' page ', value: '2' },
+						{ name: '', value: 'x' },
+					],
+				},
 			}),
 		);
 
@@ -27,7 +37,9 @@ describe('custom API request: single requests', () => {
 	});
 
 	it('an array response becomes one item per record; non-objects are wrapped', async () => {
-		api().get('/api/v2/pipelines').reply(200, [{ id: 'pip_1' }, { id: 'pip_2' }, 'odd']);
+		api()
+			.get('/api/v2/pipelines')
+			.reply(200, [{ id: 'pip_1' }, { id: 'pip_2' }, 'odd']);
 
 		const output = await run(request({ method: 'GET', apiVersion: 'v2', path: '/pipelines' }));
 
@@ -41,10 +53,19 @@ describe('custom API request: single requests', () => {
 			.times(2)
 			.reply(logging(seen, 200, { id: 'lead_1', name: 'Jane' }));
 
-		await run(request({ method: 'POST', path: '/leads', jsonBody: '{"name": "Jane", "customFields": {"a": 1}}' }));
-		const output = await run(request({ method: 'POST', path: '/leads', jsonBody: '={{ { name: $json.name } }}' }), {
-			items: [{ json: { name: 'Jane' } }],
-		});
+		await run(
+			request({
+				method: 'POST',
+				path: '/leads',
+				jsonBody: '{"name": "Jane", "customFields": {"a": 1}}',
+			}),
+		);
+		const output = await run(
+			request({ method: 'POST', path: '/leads', jsonBody: '={{ { name: $json.name } }}' }),
+			{
+				items: [{ json: { name: 'Jane' } }],
+			},
+		);
 
 		expect(seen).toEqual([
 			{ method: 'POST', path: '/api/v1/leads', body: { name: 'Jane', customFields: { a: 1 } } },
@@ -61,8 +82,12 @@ describe('custom API request: single requests', () => {
 			.put('/api/v2/settings')
 			.reply(logging(seen, 200, {}));
 
-		const patched = await run(request({ method: 'PATCH', path: '/deals/deal_1', jsonBody: { status: 'WON' } }));
-		const put = await run(request({ method: 'PUT', apiVersion: 'v2', path: '/settings', jsonBody: '[{"a": 1}]' }));
+		const patched = await run(
+			request({ method: 'PATCH', path: '/deals/deal_1', jsonBody: { status: 'WON' } }),
+		);
+		const put = await run(
+			request({ method: 'PUT', apiVersion: 'v2', path: '/settings', jsonBody: '[{"a": 1}]' }),
+		);
 
 		expect(seen).toEqual([
 			{ method: 'PATCH', path: '/api/v1/deals/deal_1', body: { status: 'WON' } },
@@ -83,18 +108,43 @@ describe('custom API request: single requests', () => {
 	});
 
 	it('rejects invalid paths and bodies before any request', async () => {
-		await expectValidationError(request({ path: 'leads' }), '"Path" must start with / but is "leads" in item 0');
-		await expectValidationError(request({ path: '/redirect?to=https://evil.example' }), '"Path" must not contain "://" (a full URL) in item 0');
-		await expectValidationError(request({ path: '/leads/../admin' }), '"Path" must not contain ".." in item 0');
-		await expectValidationError(request({ path: '/leads/%2e%2e/admin' }), '"Path" must not contain ".." in item 0');
-		await expectValidationError(request({ path: '/api/v1/leads' }), '"Path" must not start with the version prefix (/api/v1) in item 0');
+		await expectValidationError(
+			request({ path: 'leads' }),
+			'"Path" must start with / but is "leads" in item 0',
+		);
+		await expectValidationError(
+			request({ path: '/redirect?to=https://evil.example' }),
+			'"Path" must not contain "://" (a full URL) in item 0',
+		);
+		await expectValidationError(
+			request({ path: '/leads/../admin' }),
+			'"Path" must not contain ".." in item 0',
+		);
+		await expectValidationError(
+			request({ path: '/leads/%2e%2e/admin' }),
+			'"Path" must not contain ".." in item 0',
+		);
+		await expectValidationError(
+			request({ path: '/api/v1/leads' }),
+			'"Path" must not start with the version prefix (/api/v1) in item 0',
+		);
 		await expectValidationError(request({ path: '' }), '"Path" is required but is empty in item 0');
-		await expectValidationError(request({ method: 'POST', path: '/leads', jsonBody: '{nope' }), '"JSON Body" is not valid JSON in item 0');
-		await expectValidationError(request({ method: 'POST', path: '/leads', jsonBody: '42' }), '"JSON Body" must be a JSON object or array in item 0');
+		await expectValidationError(
+			request({ method: 'POST', path: '/leads', jsonBody: '{nope' }),
+			'"JSON Body" is not valid JSON in item 0',
+		);
+		await expectValidationError(
+			request({ method: 'POST', path: '/leads', jsonBody: '42' }),
+			'"JSON Body" must be a JSON object or array in item 0',
+		);
 	});
 
 	it('with Continue on Fail, a 404 is the error of its item and the others go on', async () => {
-		api().get('/api/v1/leads/lead_1').reply(200, { id: 'lead_1' }).get('/api/v1/leads/nope').reply(404, { error: { code: 'NOT_FOUND', message: 'Not found' } });
+		api()
+			.get('/api/v1/leads/lead_1')
+			.reply(200, { id: 'lead_1' })
+			.get('/api/v1/leads/nope')
+			.reply(404, { error: { code: 'NOT_FOUND', message: 'Not found' } });
 
 		const output = await run(request({ method: 'GET', path: '={{ "/leads/" + $json.id }}' }), {
 			items: [{ json: { id: 'nope' } }, { json: { id: 'lead_1' } }],
@@ -143,7 +193,9 @@ describe('custom API request: GET with Paginate', () => {
 			.query({ pageSize: '50', cursor: 'k2' })
 			.reply(200, { data: records(50, 101), meta: { nextCursor: 'k3', hasMore: true } });
 
-		const output = await run(request({ method: 'GET', apiVersion: 'v2', path: '/contacts', paginate: true, limit: 150 }));
+		const output = await run(
+			request({ method: 'GET', apiVersion: 'v2', path: '/contacts', paginate: true, limit: 150 }),
+		);
 
 		expect(scope.isDone()).toBe(true);
 		expect(output).toHaveLength(150);
@@ -171,10 +223,15 @@ describe('custom API request: GET with Paginate', () => {
 			.reply(200, { id: 'lead_1' });
 
 		expect(await run(request({ method: 'GET', path: '/leads', paginate: true }))).toEqual([]);
-		expect(jsonOf(await run(request({ method: 'GET', path: '/leads/lead_1', paginate: true })))).toEqual([{ id: 'lead_1' }]);
+		expect(
+			jsonOf(await run(request({ method: 'GET', path: '/leads/lead_1', paginate: true }))),
+		).toEqual([{ id: 'lead_1' }]);
 	});
 
 	it('rejects a limit below 1 before any request', async () => {
-		await expectValidationError(request({ method: 'GET', path: '/leads', paginate: true, limit: -1 }), '"Limit" must be a whole number of at least 1');
+		await expectValidationError(
+			request({ method: 'GET', path: '/leads', paginate: true, limit: -1 }),
+			'"Limit" must be a whole number of at least 1',
+		);
 	});
 });

@@ -3,10 +3,18 @@ import { api, records, run, useNock } from './support';
 
 useNock();
 
-const request = { resource: 'customApiRequest', operation: 'request', method: 'GET', apiVersion: 'v1', path: '/leads', paginate: true, returnAll: true };
+const request = {
+	resource: 'customApiRequest',
+	operation: 'request',
+	method: 'GET',
+	apiVersion: 'v1',
+	path: '/leads',
+	paginate: true,
+	returnAll: true,
+};
 
 describe('Custom API Request, Paginate, Return All', () => {
-	it('the first page\'s cursor handed back again by page 2 → error after 2 requests', async () => {
+	it("the first page's cursor handed back again by page 2 → error after 2 requests", async () => {
 		const scope = api()
 			.get('/api/v1/leads')
 			.query({ limit: '100' })
@@ -26,9 +34,14 @@ describe('Custom API Request, Paginate, Return All', () => {
 			.get('/api/v2/contacts')
 			.query(true)
 			.times(10)
-			.reply(200, (uri) => ({ data: records(100, uri.length), meta: { hasMore: true, nextCursor: uri.includes('cursor=a') ? 'b' : 'a' } }));
+			.reply(200, (uri) => ({
+				data: records(100, uri.length),
+				meta: { hasMore: true, nextCursor: uri.includes('cursor=a') ? 'b' : 'a' },
+			}));
 
-		await expect(run({ ...request, apiVersion: 'v2', path: '/contacts' })).rejects.toThrow(/did not advance: .*handed back a cursor it had already given/);
+		await expect(run({ ...request, apiVersion: 'v2', path: '/contacts' })).rejects.toThrow(
+			/did not advance: .*handed back a cursor it had already given/,
+		);
 		expect(scope.pendingMocks()).toHaveLength(1);
 	});
 });

@@ -17,12 +17,19 @@ const deal = (id: string, extra: IDataObject = {}): IDataObject => ({
 	...extra,
 });
 
-const required = { title: 'Website redesign', pipelineId: 'pip_sales', stageId: 'stg_new', clientId: 'cli_1' };
+const required = {
+	title: 'Website redesign',
+	pipelineId: 'pip_sales',
+	stageId: 'stg_new',
+	clientId: 'cli_1',
+};
 
 describe('deal: create', () => {
 	it('POSTs /deals with the required fields', async () => {
 		const seen: SeenRequest[] = [];
-		const scope = api().post('/api/v1/deals').reply(logging(seen, 200, deal('deal_1')));
+		const scope = api()
+			.post('/api/v1/deals')
+			.reply(logging(seen, 200, deal('deal_1')));
 
 		const output = await run({ resource: 'deal', operation: 'create', ...required });
 
@@ -33,7 +40,9 @@ describe('deal: create', () => {
 
 	it('sends the additional fields: a lead from the list, a Luxon date as ISO 8601, numbers, enums, custom and other fields', async () => {
 		const seen: SeenRequest[] = [];
-		api().post('/api/v1/deals').reply(logging(seen, 200, deal('deal_2')));
+		api()
+			.post('/api/v1/deals')
+			.reply(logging(seen, 200, deal('deal_2')));
 
 		await run({
 			resource: 'deal',
@@ -43,7 +52,8 @@ describe('deal: create', () => {
 				leadId: fromList('lead_9'),
 				sourceId: 'src_referral',
 				price: '={{ "2500.75" }}',
-				expectedCloseDate: '={{ DateTime.fromISO("2026-06-30T17:00:00", { zone: "Europe/Berlin" }) }}',
+				expectedCloseDate:
+					'={{ DateTime.fromISO("2026-06-30T17:00:00", { zone: "Europe/Berlin" }) }}',
 				priority: 'HIGH',
 				customFields: { field: [{ key: 'region', value: 'EMEA' }] },
 				otherFields: { ownerId: 'usr_1' },
@@ -64,20 +74,31 @@ describe('deal: create', () => {
 
 	it('sends a date from the date picker or an ISO string as ISO 8601', async () => {
 		const seen: SeenRequest[] = [];
-		api().post('/api/v1/deals').reply(logging(seen, 200, deal('deal_3')));
+		api()
+			.post('/api/v1/deals')
+			.reply(logging(seen, 200, deal('deal_3')));
 
 		await run({
 			resource: 'deal',
 			operation: 'create',
 			...required,
-			additionalFields: { expectedCloseDate: '2026-06-30T12:00:00.000Z', leadId: '={{ "lead_expr" }}' },
+			additionalFields: {
+				expectedCloseDate: '2026-06-30T12:00:00.000Z',
+				leadId: '={{ "lead_expr" }}',
+			},
 		});
 
-		expect(seen[0].body).toMatchObject({ expectedCloseDate: '2026-06-30T12:00:00.000Z', leadId: 'lead_expr' });
+		expect(seen[0].body).toMatchObject({
+			expectedCloseDate: '2026-06-30T12:00:00.000Z',
+			leadId: 'lead_expr',
+		});
 	});
 
 	it('rejects an empty title (minimum length 1) and the other missing IDs before any request', async () => {
-		await expectValidationError({ resource: 'deal', operation: 'create', ...required, title: '  ' }, '"Title" is required but is empty in item 0');
+		await expectValidationError(
+			{ resource: 'deal', operation: 'create', ...required, title: '  ' },
+			'"Title" is required but is empty in item 0',
+		);
 		await expectValidationError(
 			{ resource: 'deal', operation: 'create', ...required, clientId: '' },
 			'"Client ID" is required but is empty in item 0',
@@ -90,11 +111,21 @@ describe('deal: create', () => {
 
 	it('rejects a priority outside LOW, MEDIUM, HIGH and an invalid date before any request', async () => {
 		await expectValidationError(
-			{ resource: 'deal', operation: 'create', ...required, additionalFields: { priority: '={{ "URGENT" }}' } },
+			{
+				resource: 'deal',
+				operation: 'create',
+				...required,
+				additionalFields: { priority: '={{ "URGENT" }}' },
+			},
 			'"Priority" must be one of LOW, MEDIUM, HIGH but is "URGENT" in item 0',
 		);
 		await expectValidationError(
-			{ resource: 'deal', operation: 'create', ...required, additionalFields: { expectedCloseDate: '={{ "next week" }}' } },
+			{
+				resource: 'deal',
+				operation: 'create',
+				...required,
+				additionalFields: { expectedCloseDate: '={{ "next week" }}' },
+			},
 			'"Expected Close Date" is not a valid date: "next week" in item 0',
 		);
 	});
@@ -104,7 +135,9 @@ describe('deal: update', () => {
 	it('PATCHes /deals/{id} with only the fields that were set', async () => {
 		const seen: SeenRequest[] = [];
 		const updated = deal('deal_1', { title: 'Bigger redesign', status: 'WON' });
-		const scope = api().patch('/api/v1/deals/deal_1').reply(logging(seen, 200, updated));
+		const scope = api()
+			.patch('/api/v1/deals/deal_1')
+			.reply(logging(seen, 200, updated));
 
 		const output = await run({
 			resource: 'deal',
@@ -153,7 +186,12 @@ describe('deal: update', () => {
 			'"Title" is required but is empty in item 0',
 		);
 		await expectValidationError(
-			{ resource: 'deal', operation: 'update', dealId: 'deal_1', updateFields: { status: '={{ "OPEN" }}' } },
+			{
+				resource: 'deal',
+				operation: 'update',
+				dealId: 'deal_1',
+				updateFields: { status: '={{ "OPEN" }}' },
+			},
 			'"Status" must be one of ACTIVE, WON, LOST but is "OPEN" in item 0',
 		);
 		await expectValidationError(
@@ -172,14 +210,29 @@ describe('deal: update', () => {
 			.reply(200, deal('deal_3', { price: 5 }));
 
 		const output = await run(
-			{ resource: 'deal', operation: 'update', dealId: '={{ $json.id }}', updateFields: { price: 5 } },
-			{ items: [{ json: { id: 'deal_1' } }, { json: { id: 'deal_gone' } }, { json: { id: 'deal_3' } }], continueOnFail: true },
+			{
+				resource: 'deal',
+				operation: 'update',
+				dealId: '={{ $json.id }}',
+				updateFields: { price: 5 },
+			},
+			{
+				items: [
+					{ json: { id: 'deal_1' } },
+					{ json: { id: 'deal_gone' } },
+					{ json: { id: 'deal_3' } },
+				],
+				continueOnFail: true,
+			},
 		);
 
 		expect(scope.isDone()).toBe(true);
 		expect(output.map((item) => item.pairedItem)).toEqual([{ item: 0 }, { item: 1 }, { item: 2 }]);
 		expect(output[0].json).toEqual(deal('deal_1', { price: 5 }));
-		expect(output[1].json).toMatchObject({ error: expect.stringContaining('404'), httpCode: '404' });
+		expect(output[1].json).toMatchObject({
+			error: expect.stringContaining('404'),
+			httpCode: '404',
+		});
 		expect(output[2].json).toEqual(deal('deal_3', { price: 5 }));
 	});
 });
@@ -201,26 +254,42 @@ describe('deal: mark as won, mark as lost, move to stage', () => {
 			{ method: 'PATCH', path: '/api/v1/deals/deal_1', body: { status: 'WON' } },
 			{ method: 'PATCH', path: '/api/v1/deals/deal_2', body: { status: 'WON' } },
 		]);
-		expect(jsonOf(output)).toEqual([deal('deal_x', { status: 'WON' }), deal('deal_x', { status: 'WON' })]);
+		expect(jsonOf(output)).toEqual([
+			deal('deal_x', { status: 'WON' }),
+			deal('deal_x', { status: 'WON' }),
+		]);
 	});
 
 	it('Mark as Lost PATCHes { status: LOST }', async () => {
 		const seen: SeenRequest[] = [];
-		api().patch('/api/v1/deals/deal_1').reply(logging(seen, 200, deal('deal_1', { status: 'LOST' })));
+		api()
+			.patch('/api/v1/deals/deal_1')
+			.reply(logging(seen, 200, deal('deal_1', { status: 'LOST' })));
 
 		const output = await run({ resource: 'deal', operation: 'markLost', dealId: 'deal_1' });
 
-		expect(seen).toEqual([{ method: 'PATCH', path: '/api/v1/deals/deal_1', body: { status: 'LOST' } }]);
+		expect(seen).toEqual([
+			{ method: 'PATCH', path: '/api/v1/deals/deal_1', body: { status: 'LOST' } },
+		]);
 		expect(jsonOf(output)).toEqual([deal('deal_1', { status: 'LOST' })]);
 	});
 
 	it('Move to Stage PATCHes { stageId }', async () => {
 		const seen: SeenRequest[] = [];
-		api().patch('/api/v1/deals/deal_1').reply(logging(seen, 200, deal('deal_1', { stageId: 'stg_won' })));
+		api()
+			.patch('/api/v1/deals/deal_1')
+			.reply(logging(seen, 200, deal('deal_1', { stageId: 'stg_won' })));
 
-		const output = await run({ resource: 'deal', operation: 'moveToStage', dealId: 'deal_1', stageId: ' stg_won ' });
+		const output = await run({
+			resource: 'deal',
+			operation: 'moveToStage',
+			dealId: 'deal_1',
+			stageId: ' stg_won ',
+		});
 
-		expect(seen).toEqual([{ method: 'PATCH', path: '/api/v1/deals/deal_1', body: { stageId: 'stg_won' } }]);
+		expect(seen).toEqual([
+			{ method: 'PATCH', path: '/api/v1/deals/deal_1', body: { stageId: 'stg_won' } },
+		]);
 		expect(jsonOf(output)).toEqual([deal('deal_1', { stageId: 'stg_won' })]);
 	});
 

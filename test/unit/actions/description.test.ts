@@ -44,17 +44,26 @@ function isSorted(names: string[]): boolean {
 
 describe('node description', () => {
 	it('keeps the node type, version and credential', () => {
-		expect(description).toMatchObject({ name: 'crmInvoicing', version: [1, 2], defaultVersion: 2, usableAsTool: true });
+		expect(description).toMatchObject({
+			name: 'crmInvoicing',
+			version: [1, 2],
+			defaultVersion: 2,
+			usableAsTool: true,
+		});
 		expect(description.credentials).toEqual([{ name: 'crmInvoicingApi', required: true }]);
 	});
 
 	it('offers every resource and operation, each routed to its code', () => {
 		const resource = properties.find((candidate) => candidate.name === 'resource')!;
 		expect(resource.default).toBe('lead');
-		expect((resource.options as INodePropertyOptions[]).map((option) => option.value).sort()).toEqual(Object.keys(OPERATIONS).sort());
+		expect(
+			(resource.options as INodePropertyOptions[]).map((option) => option.value).sort(),
+		).toEqual(Object.keys(OPERATIONS).sort());
 		for (const [name, operations] of Object.entries(OPERATIONS)) {
 			const operation = properties.find(
-				(candidate) => candidate.name === 'operation' && candidate.displayOptions?.show?.resource?.includes(name),
+				(candidate) =>
+					candidate.name === 'operation' &&
+					candidate.displayOptions?.show?.resource?.includes(name),
 			)!;
 			const options = operation.options as INodePropertyOptions[];
 			expect(options.map((option) => option.value).sort()).toEqual(operations);
@@ -66,17 +75,36 @@ describe('node description', () => {
 			expect(Object.keys(resources[name]).sort()).toEqual(operations);
 		}
 		// Saved lead workflows omit default values: lead/create stays the default.
-		expect(properties.find((candidate) => candidate.name === 'operation' && candidate.displayOptions?.show?.resource?.includes('lead'))!.default).toBe('create');
+		expect(
+			properties.find(
+				(candidate) =>
+					candidate.name === 'operation' &&
+					candidate.displayOptions?.show?.resource?.includes('lead'),
+			)!.default,
+		).toBe('create');
 	});
 
 	it('keeps the parameter names of the public interface', () => {
-		const names = (resource: string, operation: string) => shownFor(resource, operation).map((candidate) => candidate.name);
+		const names = (resource: string, operation: string) =>
+			shownFor(resource, operation).map((candidate) => candidate.name);
 		expect(names('lead', 'create')).toEqual(['name', 'additionalFields']);
 		expect(names('lead', 'update')).toEqual(['leadId', 'updateFields']);
-		expect(names('lead', 'upsert')).toEqual(['upsertNotice', 'email', 'name', 'additionalFields', 'options']);
+		expect(names('lead', 'upsert')).toEqual([
+			'upsertNotice',
+			'email',
+			'name',
+			'additionalFields',
+			'options',
+		]);
 		expect(names('lead', 'get')).toEqual(['leadId', 'simplify']);
 		expect(names('lead', 'getMany')).toEqual(['returnAll', 'limit', 'simplify', 'filters']);
-		expect(names('deal', 'create')).toEqual(['title', 'pipelineId', 'stageId', 'clientId', 'additionalFields']);
+		expect(names('deal', 'create')).toEqual([
+			'title',
+			'pipelineId',
+			'stageId',
+			'clientId',
+			'additionalFields',
+		]);
 		expect(names('deal', 'update')).toEqual(['dealId', 'updateFields']);
 		expect(names('deal', 'moveToStage')).toEqual(['dealId', 'stageId']);
 		expect(names('invoice', 'create')).toEqual([
@@ -95,28 +123,80 @@ describe('node description', () => {
 		expect(names('webhook', 'get')).toEqual(['webhookId']);
 		expect(names('webhook', 'getMany')).toEqual(['returnAll', 'limit']);
 		expect(names('webhook', 'delete')).toEqual(['webhookId']);
-		expect(names('webhook', 'create')).toEqual(['secretNotice', 'name', 'url', 'events', 'customEvents']);
+		expect(names('webhook', 'create')).toEqual([
+			'secretNotice',
+			'name',
+			'url',
+			'events',
+			'customEvents',
+		]);
 
-		expect(optionNames(property('lead', 'getMany', 'filters'))).toEqual(['archived', 'search', 'stageId']);
+		expect(optionNames(property('lead', 'getMany', 'filters'))).toEqual([
+			'archived',
+			'search',
+			'stageId',
+		]);
 		expect(optionNames(property('user', 'getMany', 'filters'))).toEqual(['active', 'search']);
 		expect(optionNames(property('lead', 'create', 'additionalFields'))).toEqual(
-			expect.arrayContaining(['email', 'mobile', 'secondaryMobile', 'title', 'value', 'sourceId', 'stageId', 'website', 'customFields']),
+			expect.arrayContaining([
+				'email',
+				'mobile',
+				'secondaryMobile',
+				'title',
+				'value',
+				'sourceId',
+				'stageId',
+				'website',
+				'customFields',
+			]),
 		);
 		expect(optionNames(property('lead', 'upsert', 'additionalFields'))).toEqual(
-			optionNames(property('lead', 'create', 'additionalFields')).filter((name) => name !== 'email'),
+			optionNames(property('lead', 'create', 'additionalFields')).filter(
+				(name) => name !== 'email',
+			),
 		);
 		expect(optionNames(property('deal', 'update', 'updateFields'))).toEqual(
-			expect.arrayContaining(['title', 'price', 'stageId', 'status', 'priority', 'sourceId', 'expectedCloseDate', 'customFields', 'otherFields']),
+			expect.arrayContaining([
+				'title',
+				'price',
+				'stageId',
+				'status',
+				'priority',
+				'sourceId',
+				'expectedCloseDate',
+				'customFields',
+				'otherFields',
+			]),
 		);
 		expect(optionNames(property('invoice', 'create', 'additionalFields'))).toEqual(
-			expect.arrayContaining(['isInclusiveTax', 'status', 'contactId', 'subject', 'notes', 'salesPersonId', 'templateId', 'tags', 'customFields']),
+			expect.arrayContaining([
+				'isInclusiveTax',
+				'status',
+				'contactId',
+				'subject',
+				'notes',
+				'salesPersonId',
+				'templateId',
+				'tags',
+				'customFields',
+			]),
 		);
 
 		const lineItems = property('invoice', 'create', 'lineItems');
 		const group = (lineItems.options as INodePropertyCollection[])[0];
 		expect(group.name).toBe('items');
 		expect(group.values.map((value) => value.name).sort()).toEqual(
-			['name', 'productId', 'quantity', 'price', 'description', 'taxRateId', 'discount', 'discountType', 'buyPrice'].sort(),
+			[
+				'name',
+				'productId',
+				'quantity',
+				'price',
+				'description',
+				'taxRateId',
+				'discount',
+				'discountType',
+				'buyPrice',
+			].sort(),
 		);
 	});
 
@@ -124,17 +204,28 @@ describe('node description', () => {
 		const leadId = property('lead', 'get', 'leadId');
 		expect(leadId.type).toBe('resourceLocator');
 		expect(leadId.modes!.map((mode) => mode.name)).toEqual(['list', 'id']);
-		expect(leadId.modes![0].typeOptions).toEqual({ searchListMethod: 'searchLeads', searchable: true });
+		expect(leadId.modes![0].typeOptions).toEqual({
+			searchListMethod: 'searchLeads',
+			searchable: true,
+		});
 
-		const dealLead = (property('deal', 'create', 'additionalFields').options as INodeProperties[]).find((option) => option.name === 'leadId')!;
+		const dealLead = (
+			property('deal', 'create', 'additionalFields').options as INodeProperties[]
+		).find((option) => option.name === 'leadId')!;
 		expect(dealLead.type).toBe('resourceLocator');
 
-		const salesPerson = (property('invoice', 'create', 'additionalFields').options as INodeProperties[]).find(
-			(option) => option.name === 'salesPersonId',
-		)!;
+		const salesPerson = (
+			property('invoice', 'create', 'additionalFields').options as INodeProperties[]
+		).find((option) => option.name === 'salesPersonId')!;
 		expect(salesPerson.type).toBe('resourceLocator');
-		expect(salesPerson.modes![0].typeOptions).toEqual({ searchListMethod: 'searchUsers', searchable: true });
-		expect(Object.keys(new CrmInvoicing().methods.listSearch).sort()).toEqual(['searchLeads', 'searchUsers']);
+		expect(salesPerson.modes![0].typeOptions).toEqual({
+			searchListMethod: 'searchUsers',
+			searchable: true,
+		});
+		expect(Object.keys(new CrmInvoicing().methods.listSearch).sort()).toEqual([
+			'searchLeads',
+			'searchUsers',
+		]);
 	});
 
 	it('has Limit from 1 without a maximum, default 50, shown only without Return All', () => {
@@ -153,7 +244,9 @@ describe('node description', () => {
 	});
 
 	it('names the user search query parameter in the search field', () => {
-		const search = (property('user', 'getMany', 'filters').options as INodeProperties[]).find((option) => option.name === 'search')!;
+		const search = (property('user', 'getMany', 'filters').options as INodeProperties[]).find(
+			(option) => option.name === 'search',
+		)!;
 		expect(search.description).toContain(`"${USER_SEARCH_QUERY_PARAMETER}"`);
 		expect(search.hint).toContain(`"${USER_SEARCH_QUERY_PARAMETER}"`);
 	});
@@ -165,7 +258,8 @@ describe('node description', () => {
 				const at = `${where}/${item.name}`;
 				if (item.type === 'options' || item.type === 'multiOptions') {
 					const names = (item.options as INodePropertyOptions[]).map((option) => option.name);
-					if (item.name !== 'operation' && !isSorted(names)) problems.push(`${at}: options not sorted: ${names.join(', ')}`);
+					if (item.name !== 'operation' && !isSorted(names))
+						problems.push(`${at}: options not sorted: ${names.join(', ')}`);
 				}
 				if (item.type === 'collection') {
 					const names = (item.options as INodeProperties[]).map((option) => option.displayName);
@@ -176,13 +270,23 @@ describe('node description', () => {
 					for (const group of item.options as INodePropertyCollection[]) {
 						const names = group.values.map((value) => value.displayName);
 						// Invoice line items follow the order a user fills them in (issue 18; test/unit/output/lineItems.test.ts).
-						if (!isSorted(names) && !['customFields', 'queryParameters', 'lineItems'].includes(item.name)) {
+						if (
+							!isSorted(names) &&
+							!['customFields', 'queryParameters', 'lineItems'].includes(item.name)
+						) {
 							problems.push(`${at}: values not sorted: ${names.join(', ')}`);
 						}
 					}
 				}
-				const needsDescription = !['notice', 'collection', 'fixedCollection'].includes(item.type) && !['operation', 'resource'].includes(item.name);
-				if (needsDescription && !item.description && !['key', 'value', 'name'].includes(item.name) && !item.placeholder) {
+				const needsDescription =
+					!['notice', 'collection', 'fixedCollection'].includes(item.type) &&
+					!['operation', 'resource'].includes(item.name);
+				if (
+					needsDescription &&
+					!item.description &&
+					!['key', 'value', 'name'].includes(item.name) &&
+					!item.placeholder
+				) {
 					problems.push(`${at}: no description`);
 				}
 			}

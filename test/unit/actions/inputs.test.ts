@@ -27,9 +27,14 @@ const invoice = (extra: INodeParameters = {}): INodeParameters => ({
 const oneLine = { lines: [{ name: 'Consulting', quantity: 2, price: 105 }] };
 
 /** Runs Invoice → Create on one input item and hands back the body that was POSTed. */
-async function postedInvoice(parameters: INodeParameters, json: IDataObject = oneLine): Promise<IDataObject> {
+async function postedInvoice(
+	parameters: INodeParameters,
+	json: IDataObject = oneLine,
+): Promise<IDataObject> {
 	const seen: SeenRequest[] = [];
-	const scope = api().post('/api/v1/invoices').reply(logging(seen, 200, invoiceAnswer));
+	const scope = api()
+		.post('/api/v1/invoices')
+		.reply(logging(seen, 200, invoiceAnswer));
 	await run(parameters, { items: [{ json }] });
 	expect(scope.isDone()).toBe(true);
 	return seen[0].body as IDataObject;
@@ -41,14 +46,23 @@ describe('numbers given for dates', () => {
 		['Unix milliseconds', 1767225600000],
 		['Unix seconds as digits', '1767225600'],
 	])('%s become 2026-01-01T00:00:00.000Z (not 1970-01-21)', async (_case, value) => {
-		const body = await postedInvoice(invoice({ date: '={{ $json.when }}' }), { ...oneLine, when: value });
+		const body = await postedInvoice(invoice({ date: '={{ $json.when }}' }), {
+			...oneLine,
+			when: value,
+		});
 		expect(body.date).toBe('2026-01-01T00:00:00.000Z');
 	});
 
 	it('the switch from seconds to milliseconds sits at UNIX_TIME_RULE.millisecondsFrom', async () => {
-		const below = await postedInvoice(invoice({ date: '={{ $json.when }}' }), { ...oneLine, when: UNIX_TIME_RULE.millisecondsFrom - 1 });
+		const below = await postedInvoice(invoice({ date: '={{ $json.when }}' }), {
+			...oneLine,
+			when: UNIX_TIME_RULE.millisecondsFrom - 1,
+		});
 		expect(below.date).toBe(new Date((UNIX_TIME_RULE.millisecondsFrom - 1) * 1000).toISOString());
-		const at = await postedInvoice(invoice({ date: '={{ $json.when }}' }), { ...oneLine, when: UNIX_TIME_RULE.millisecondsFrom });
+		const at = await postedInvoice(invoice({ date: '={{ $json.when }}' }), {
+			...oneLine,
+			when: UNIX_TIME_RULE.millisecondsFrom,
+		});
 		expect(at.date).toBe('1973-03-03T09:46:40.000Z');
 	});
 
@@ -62,12 +76,16 @@ describe('numbers given for dates', () => {
 			`"Due Date" is the number ${value} in item 0, which the node does not read as a date`,
 			{ items: [{ json: { ...oneLine, when: value } }] },
 		);
-		expect((error as { description?: string }).description).toMatch(/Unix time: seconds \(such as 1767225600\) or milliseconds/);
+		expect((error as { description?: string }).description).toMatch(
+			/Unix time: seconds \(such as 1767225600\) or milliseconds/,
+		);
 	});
 
-	it('a deal\'s Expected Close Date follows the same rule', async () => {
+	it("a deal's Expected Close Date follows the same rule", async () => {
 		const seen: SeenRequest[] = [];
-		api().post('/api/v1/deals').reply(logging(seen, 200, { id: 'deal_1', title: 'x', createdAt: '2026-01-01T00:00:00Z' }));
+		api()
+			.post('/api/v1/deals')
+			.reply(logging(seen, 200, { id: 'deal_1', title: 'x', createdAt: '2026-01-01T00:00:00Z' }));
 		await run(
 			{
 				resource: 'deal',
@@ -85,7 +103,7 @@ describe('numbers given for dates', () => {
 });
 
 describe('IDs must be text or numbers', () => {
-	it('an object for the invoice\'s Client ID is refused naming the field, not sent as [object Object]', async () => {
+	it("an object for the invoice's Client ID is refused naming the field, not sent as [object Object]", async () => {
 		await expectValidationError(
 			invoice({ clientId: '={{ $json.client }}' }),
 			'"Client ID" must be text or a number but is an object in item 0',
@@ -93,9 +111,14 @@ describe('IDs must be text or numbers', () => {
 		);
 	});
 
-	it('an object for a deal\'s Deal ID is refused', async () => {
+	it("an object for a deal's Deal ID is refused", async () => {
 		await expectValidationError(
-			{ resource: 'deal', operation: 'update', dealId: '={{ $json.deal }}', updateFields: { title: 'X' } },
+			{
+				resource: 'deal',
+				operation: 'update',
+				dealId: '={{ $json.deal }}',
+				updateFields: { title: 'X' },
+			},
 			'"Deal ID" must be text or a number but is an object in item 0',
 			{ items: [{ json: { deal: { id: 'deal_1' } } }] },
 		);
@@ -103,13 +126,18 @@ describe('IDs must be text or numbers', () => {
 
 	it('an array for a lead\'s Stage ID (a collection field) is refused as "Stage ID"', async () => {
 		await expectValidationError(
-			{ resource: 'lead', operation: 'create', name: 'Jane', additionalFields: { stageId: '={{ $json.stages }}' } },
+			{
+				resource: 'lead',
+				operation: 'create',
+				name: 'Jane',
+				additionalFields: { stageId: '={{ $json.stages }}' },
+			},
 			'"Stage ID" must be text or a number but is an array of 2 in item 0',
 			{ items: [{ json: { stages: ['a', 'b'] } }] },
 		);
 	});
 
-	it('an object for the invoice\'s Sales Person is refused', async () => {
+	it("an object for the invoice's Sales Person is refused", async () => {
 		await expectValidationError(
 			invoice({ additionalFields: { salesPersonId: '={{ $json.user }}' } }),
 			'"Sales Person" must be text or a number but is an object in item 0',
@@ -118,25 +146,45 @@ describe('IDs must be text or numbers', () => {
 	});
 
 	it('a number ID is sent as its text', async () => {
-		const body = await postedInvoice(invoice({ clientId: '={{ $json.client }}' }), { ...oneLine, client: 123 });
+		const body = await postedInvoice(invoice({ clientId: '={{ $json.client }}' }), {
+			...oneLine,
+			client: 123,
+		});
 		expect(body.clientId).toBe('123');
 	});
 });
 
 describe('invoice line quantities and prices have bounds (LINE_ITEM_BOUNDS)', () => {
 	it.each([
-		['a negative quantity', { name: 'X', quantity: -5, price: 10 }, '"quantity" must be greater than 0 and at most 1,000,000,000 but is -5'],
+		[
+			'a negative quantity',
+			{ name: 'X', quantity: -5, price: 10 },
+			'"quantity" must be greater than 0 and at most 1,000,000,000 but is -5',
+		],
 		['a quantity of 0', { name: 'X', quantity: 0, price: 10 }, '"quantity" must be greater than 0'],
-		['a price of 1e300', { name: 'X', quantity: 1, price: 1e300 }, '"price" must be from 0 and at most 1,000,000,000,000 but is 1e+300'],
+		[
+			'a price of 1e300',
+			{ name: 'X', quantity: 1, price: 1e300 },
+			'"price" must be from 0 and at most 1,000,000,000,000 but is 1e+300',
+		],
 		['a negative price', { name: 'X', quantity: 1, price: -1 }, '"price" must be from 0'],
-		['a negative discount', { name: 'X', quantity: 1, price: 1, discount: -2 }, '"discount" must be from 0'],
+		[
+			'a negative discount',
+			{ name: 'X', quantity: 1, price: 1, discount: -2 },
+			'"discount" must be from 0',
+		],
 	])('%s is refused before anything is sent', async (_case, line, message) => {
-		const error = await expectValidationError(invoice(), `Line item 1 of item 0: ${message}`, { items: [{ json: { lines: [line] } }] });
+		const error = await expectValidationError(invoice(), `Line item 1 of item 0: ${message}`, {
+			items: [{ json: { lines: [line] } }],
+		});
 		expect((error as { description?: string }).description).toMatch(/use the line's "discount"/);
 	});
 
 	it('a non-finite number is refused', async () => {
-		await expectValidationError(invoice({ lineItemsJson: '[{"name": "X", "quantity": 1, "price": "Infinity"}]' }), /"price" must be a number but is "Infinity"/);
+		await expectValidationError(
+			invoice({ lineItemsJson: '[{"name": "X", "quantity": 1, "price": "Infinity"}]' }),
+			/"price" must be a number but is "Infinity"/,
+		);
 	});
 
 	it('the bounds themselves pass: the largest quantity, a price of 0 and the largest price', async () => {

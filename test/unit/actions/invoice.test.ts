@@ -25,17 +25,34 @@ const invoice = (extra: IDataObject = {}): IDataObject => ({
 	pendingTotal: 210,
 	paidTotal: 0,
 	salesPersonId: 7,
-	lineItems: [{ name: 'Consulting', quantity: 2, price: 105, productId: 42, viewType: 'LINE_ITEM', amount: 210 }],
+	lineItems: [
+		{
+			name: 'Consulting',
+			quantity: 2,
+			price: 105,
+			productId: 42,
+			viewType: 'LINE_ITEM',
+			amount: 210,
+		},
+	],
 	createdAt: '2026-03-01T10:00:00.000Z',
 	...extra,
 });
 
-const base = { resource: 'invoice', operation: 'create', clientId: 'cli_1', date: '2026-03-01', dueDate: '2026-03-31' };
+const base = {
+	resource: 'invoice',
+	operation: 'create',
+	clientId: 'cli_1',
+	date: '2026-03-01',
+	dueDate: '2026-03-31',
+};
 
 describe('invoice: create with line items defined below', () => {
 	it('POSTs /invoices with the dates as ISO 8601 and each line item shaped for the API', async () => {
 		const seen: SeenRequest[] = [];
-		const scope = api().post('/api/v1/invoices').reply(logging(seen, 200, invoice()));
+		const scope = api()
+			.post('/api/v1/invoices')
+			.reply(logging(seen, 200, invoice()));
 
 		const output = await run({
 			...base,
@@ -98,7 +115,9 @@ describe('invoice: create with line items defined below', () => {
 
 	it('sends the additional fields: sales person from the list, tags as numbers, status, texts, custom and other fields', async () => {
 		const seen: SeenRequest[] = [];
-		api().post('/api/v1/invoices').reply(logging(seen, 200, invoice()));
+		api()
+			.post('/api/v1/invoices')
+			.reply(logging(seen, 200, invoice()));
 
 		await run({
 			...base,
@@ -137,13 +156,16 @@ describe('invoice: create with line items defined below', () => {
 
 	it('takes dates from Luxon DateTime expressions and tags from an array expression', async () => {
 		const seen: SeenRequest[] = [];
-		api().post('/api/v1/invoices').reply(logging(seen, 200, invoice()));
+		api()
+			.post('/api/v1/invoices')
+			.reply(logging(seen, 200, invoice()));
 
 		await run(
 			{
 				...base,
 				date: '={{ DateTime.fromISO("2026-03-01T09:30:00", { zone: "Europe/Berlin" }) }}',
-				dueDate: '={{ DateTime.fromISO("2026-03-01T09:30:00", { zone: "Europe/Berlin" }).plus({ days: 30 }) }}',
+				dueDate:
+					'={{ DateTime.fromISO("2026-03-01T09:30:00", { zone: "Europe/Berlin" }).plus({ days: 30 }) }}',
 				lineItems: { items: [{ name: 'Consulting', quantity: 1, price: 100 }] },
 				additionalFields: { tags: '={{ $json.tags }}', salesPersonId: byId('usr_9') },
 			},
@@ -159,7 +181,10 @@ describe('invoice: create with line items defined below', () => {
 	});
 
 	it('rejects missing line items, a line without name or product, and non-numeric tags before any request', async () => {
-		await expectValidationError({ ...base, lineItems: {} }, '"Line Items" needs at least one line item in item 0');
+		await expectValidationError(
+			{ ...base, lineItems: {} },
+			'"Line Items" needs at least one line item in item 0',
+		);
 		await expectValidationError(
 			{
 				...base,
@@ -173,16 +198,29 @@ describe('invoice: create with line items defined below', () => {
 			'Line item 2 of item 0: needs a "name" or a "productId"',
 		);
 		await expectValidationError(
-			{ ...base, lineItems: { items: [{ name: 'A', quantity: 1, price: 1 }] }, additionalFields: { tags: '3, seven' } },
+			{
+				...base,
+				lineItems: { items: [{ name: 'A', quantity: 1, price: 1 }] },
+				additionalFields: { tags: '3, seven' },
+			},
 			'"Tag IDs" must be a number but is "seven" in item 0',
 		);
 	});
 
 	it('rejects missing or invalid dates and a missing client before any request', async () => {
 		const lineItems = { items: [{ name: 'A', quantity: 1, price: 1 }] };
-		await expectValidationError({ ...base, lineItems, date: '' }, '"Date" is required but is empty in item 0');
-		await expectValidationError({ ...base, lineItems, dueDate: 'soon' }, '"Due Date" is not a valid date: "soon" in item 0');
-		await expectValidationError({ ...base, lineItems, clientId: '' }, '"Client ID" is required but is empty in item 0');
+		await expectValidationError(
+			{ ...base, lineItems, date: '' },
+			'"Date" is required but is empty in item 0',
+		);
+		await expectValidationError(
+			{ ...base, lineItems, dueDate: 'soon' },
+			'"Due Date" is not a valid date: "soon" in item 0',
+		);
+		await expectValidationError(
+			{ ...base, lineItems, clientId: '' },
+			'"Client ID" is required but is empty in item 0',
+		);
 		await expectValidationError(
 			{ ...base, lineItems, additionalFields: { status: '={{ "PAID" }}' } },
 			'"Status" must be one of DRAFT, SENT but is "PAID" in item 0',
@@ -195,7 +233,9 @@ describe('invoice: create with line items from an expression / JSON', () => {
 
 	it('takes an array from an expression, converting numeric strings and keeping other keys', async () => {
 		const seen: SeenRequest[] = [];
-		api().post('/api/v1/invoices').reply(logging(seen, 200, invoice()));
+		api()
+			.post('/api/v1/invoices')
+			.reply(logging(seen, 200, invoice()));
 
 		const output = await run(
 			{ ...json, lineItemsJson: '={{ $json.lines }}' },
@@ -224,10 +264,16 @@ describe('invoice: create with line items from an expression / JSON', () => {
 
 	it('takes JSON text, and one object as one line item', async () => {
 		const seen: SeenRequest[] = [];
-		api().post('/api/v1/invoices').times(2).reply(logging(seen, 200, invoice()));
+		api()
+			.post('/api/v1/invoices')
+			.times(2)
+			.reply(logging(seen, 200, invoice()));
 
 		await run({ ...json, lineItemsJson: '[{"name": "A", "quantity": 1, "price": 10}]' });
-		await run({ ...json, lineItemsJson: '={{ { "productId": "prd_1", "quantity": 3, "price": 4 } }}' });
+		await run({
+			...json,
+			lineItemsJson: '={{ { "productId": "prd_1", "quantity": 3, "price": 4 } }}',
+		});
 
 		expect(seen.map((request) => (request.body as IDataObject).lineItems)).toEqual([
 			[{ name: 'A', quantity: 1, price: 10 }],
@@ -236,7 +282,16 @@ describe('invoice: create with line items from an expression / JSON', () => {
 	});
 
 	it('names the line number and the item of an invalid line item, before any request', async () => {
-		const items = [{ json: { lines: [{ name: 'A', quantity: 1, price: 1 }, { name: 'B', quantity: 'two', price: 1 }] } }];
+		const items = [
+			{
+				json: {
+					lines: [
+						{ name: 'A', quantity: 1, price: 1 },
+						{ name: 'B', quantity: 'two', price: 1 },
+					],
+				},
+			},
+		];
 		await expectValidationError(
 			{ ...json, lineItemsJson: '={{ $json.lines }}' },
 			'Line item 2 of item 0: "quantity" must be a number but is "two"',
@@ -246,15 +301,30 @@ describe('invoice: create with line items from an expression / JSON', () => {
 			{ ...json, lineItemsJson: '[{"name": "A", "quantity": 1}]' },
 			'Line item 1 of item 0: "price" is required and must be a number',
 		);
-		await expectValidationError({ ...json, lineItemsJson: '[1]' }, 'Line item 1 of item 0: is not an object');
-		await expectValidationError({ ...json, lineItemsJson: '[]' }, '"Line Items (JSON)" needs at least one line item in item 0');
-		await expectValidationError({ ...json, lineItemsJson: '[{' }, '"Line Items (JSON)" is not valid JSON in item 0');
-		await expectValidationError({ ...json, lineItemsJson: '"text"' }, '"Line Items (JSON)" must be an array of line item objects in item 0');
+		await expectValidationError(
+			{ ...json, lineItemsJson: '[1]' },
+			'Line item 1 of item 0: is not an object',
+		);
+		await expectValidationError(
+			{ ...json, lineItemsJson: '[]' },
+			'"Line Items (JSON)" needs at least one line item in item 0',
+		);
+		await expectValidationError(
+			{ ...json, lineItemsJson: '[{' },
+			'"Line Items (JSON)" is not valid JSON in item 0',
+		);
+		await expectValidationError(
+			{ ...json, lineItemsJson: '"text"' },
+			'"Line Items (JSON)" must be an array of line item objects in item 0',
+		);
 	});
 
 	it('with Continue on Fail, an invalid line item fails only its own item', async () => {
 		const seen: SeenRequest[] = [];
-		api().post('/api/v1/invoices').times(2).reply(logging(seen, 200, invoice()));
+		api()
+			.post('/api/v1/invoices')
+			.times(2)
+			.reply(logging(seen, 200, invoice()));
 
 		const output = await run(
 			{ ...json, lineItemsJson: '={{ $json.lines }}' },
@@ -279,7 +349,9 @@ describe('invoice: dates without a zone', () => {
 	it('reads picker values in the workflow time zone, across daylight saving time; a date alone stays that date', async () => {
 		setGlobalState({ defaultTimezone: 'Europe/Berlin' });
 		const seen: SeenRequest[] = [];
-		api().post('/api/v1/invoices').reply(logging(seen, 200, invoice()));
+		api()
+			.post('/api/v1/invoices')
+			.reply(logging(seen, 200, invoice()));
 
 		await run({
 			...base,
@@ -289,13 +361,18 @@ describe('invoice: dates without a zone', () => {
 			lineItems: { items: [{ name: 'A', quantity: 1, price: 1 }] },
 		});
 
-		expect(seen[0].body).toMatchObject({ date: '2026-03-01T08:00:00.000Z', dueDate: '2026-04-01T00:00:00.000Z' });
+		expect(seen[0].body).toMatchObject({
+			date: '2026-03-01T08:00:00.000Z',
+			dueDate: '2026-04-01T00:00:00.000Z',
+		});
 	});
 
 	it('keeps dates that carry a zone or offset as they are, and rejects impossible dates', async () => {
 		setGlobalState({ defaultTimezone: 'Asia/Tokyo' });
 		const seen: SeenRequest[] = [];
-		api().post('/api/v1/invoices').reply(logging(seen, 200, invoice()));
+		api()
+			.post('/api/v1/invoices')
+			.reply(logging(seen, 200, invoice()));
 
 		await run({
 			...base,
@@ -304,9 +381,16 @@ describe('invoice: dates without a zone', () => {
 			lineItems: { items: [{ name: 'A', quantity: 1, price: 1 }] },
 		});
 
-		expect(seen[0].body).toMatchObject({ date: '2026-03-01T09:00:00.000Z', dueDate: '2026-03-31T14:00:00.000Z' });
+		expect(seen[0].body).toMatchObject({
+			date: '2026-03-01T09:00:00.000Z',
+			dueDate: '2026-03-31T14:00:00.000Z',
+		});
 		await expectValidationError(
-			{ ...base, dueDate: '2026-02-30', lineItems: { items: [{ name: 'A', quantity: 1, price: 1 }] } },
+			{
+				...base,
+				dueDate: '2026-02-30',
+				lineItems: { items: [{ name: 'A', quantity: 1, price: 1 }] },
+			},
 			'"Due Date" is not a valid date: "2026-02-30" in item 0',
 		);
 	});

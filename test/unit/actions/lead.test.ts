@@ -31,7 +31,9 @@ const lead = (id: string, extra: IDataObject = {}): IDataObject => ({
 describe('lead: create', () => {
 	it('POSTs /leads with the name and only the additional fields that were set', async () => {
 		const seen: SeenRequest[] = [];
-		const scope = api().post('/api/v1/leads').reply(logging(seen, 200, lead('lead_1', { email: 'jane@example.com' })));
+		const scope = api()
+			.post('/api/v1/leads')
+			.reply(logging(seen, 200, lead('lead_1', { email: 'jane@example.com' })));
 
 		const output = await run({
 			resource: 'lead',
@@ -46,7 +48,12 @@ describe('lead: create', () => {
 				sourceId: 'src_web',
 				stageId: 'lst_new',
 				website: 'https://example.com',
-				customFields: { field: [{ key: 'industry', value: 'Retail' }, { key: ' ', value: 'ignored' }] },
+				customFields: {
+					field: [
+						{ key: 'industry', value: 'Retail' },
+						{ key: ' ', value: 'ignored' },
+					],
+				},
 				otherFields: '{"ownerNote": "vip", "website": "https://overridden.example.com"}',
 			},
 		});
@@ -70,12 +77,17 @@ describe('lead: create', () => {
 				},
 			},
 		]);
-		expect(output).toEqual([{ json: lead('lead_1', { email: 'jane@example.com' }), pairedItem: { item: 0 } }]);
+		expect(output).toEqual([
+			{ json: lead('lead_1', { email: 'jane@example.com' }), pairedItem: { item: 0 } },
+		]);
 	});
 
 	it('creates one lead per input item, with expressions resolved per item', async () => {
 		const seen: SeenRequest[] = [];
-		api().post('/api/v1/leads').times(2).reply(logging(seen, 200, lead('lead_x')));
+		api()
+			.post('/api/v1/leads')
+			.times(2)
+			.reply(logging(seen, 200, lead('lead_x')));
 
 		const output = await run(
 			{ resource: 'lead', operation: 'create', name: '={{ $json.name }}' },
@@ -96,18 +108,29 @@ describe('lead: create', () => {
 
 	it('rejects a value that is not a number before any request', async () => {
 		await expectValidationError(
-			{ resource: 'lead', operation: 'create', name: 'Jane', additionalFields: { value: '={{ "lots" }}' } },
+			{
+				resource: 'lead',
+				operation: 'create',
+				name: 'Jane',
+				additionalFields: { value: '={{ "lots" }}' },
+			},
 			/"Value" must be a number but is "lots" in item 0/,
 		);
 	});
 
 	it('with Continue on Fail, puts a validation error on its item and creates the others', async () => {
 		const seen: SeenRequest[] = [];
-		api().post('/api/v1/leads').times(2).reply(logging(seen, 200, lead('lead_ok')));
+		api()
+			.post('/api/v1/leads')
+			.times(2)
+			.reply(logging(seen, 200, lead('lead_ok')));
 
 		const output = await run(
 			{ resource: 'lead', operation: 'create', name: '={{ $json.name }}' },
-			{ items: [{ json: { name: 'Ada' } }, { json: { name: '' } }, { json: { name: 'Grace' } }], continueOnFail: true },
+			{
+				items: [{ json: { name: 'Ada' } }, { json: { name: '' } }, { json: { name: 'Grace' } }],
+				continueOnFail: true,
+			},
 		);
 
 		expect(seen.map((request) => request.body)).toEqual([{ name: 'Ada' }, { name: 'Grace' }]);
@@ -147,7 +170,11 @@ describe('lead: get', () => {
 		const output = await run(
 			{ resource: 'lead', operation: 'get', leadId: byId('={{ $json.id }}') },
 			{
-				items: [{ json: { id: 'lead_1' } }, { json: { id: 'lead_missing' } }, { json: { id: 'lead_3' } }],
+				items: [
+					{ json: { id: 'lead_1' } },
+					{ json: { id: 'lead_missing' } },
+					{ json: { id: 'lead_3' } },
+				],
 				continueOnFail: true,
 			},
 		);
@@ -158,22 +185,31 @@ describe('lead: get', () => {
 		expect(output[1].pairedItem).toEqual({ item: 1 });
 		expect(output[1].json).toMatchObject({ httpCode: '404' });
 		expect(output[1].json.error).toEqual(expect.stringContaining('404'));
-		expect(output[1].json.error).toEqual(expect.stringContaining('Lead lead_missing was not found'));
+		expect(output[1].json.error).toEqual(
+			expect.stringContaining('Lead lead_missing was not found'),
+		);
 		expect(output[1].json.description).toContain('GET /api/v1/leads/lead_missing');
 		expect(output[2]).toEqual({ json: lead('lead_3'), pairedItem: { item: 2 } });
 	});
 
 	it('without Continue on Fail, the 404 stops the node with a NodeApiError', async () => {
-		api().get('/api/v1/leads/lead_missing').reply(404, { error: { code: 'NOT_FOUND', message: 'not found' } });
+		api()
+			.get('/api/v1/leads/lead_missing')
+			.reply(404, { error: { code: 'NOT_FOUND', message: 'not found' } });
 
-		await expect(run({ resource: 'lead', operation: 'get', leadId: byId('lead_missing') })).rejects.toMatchObject({
+		await expect(
+			run({ resource: 'lead', operation: 'get', leadId: byId('lead_missing') }),
+		).rejects.toMatchObject({
 			name: 'NodeApiError',
 			httpCode: '404',
 		});
 	});
 
 	it('rejects an empty lead ID before any request', async () => {
-		await expectValidationError({ resource: 'lead', operation: 'get', leadId: byId('') }, '"Lead" is required but is empty in item 0');
+		await expectValidationError(
+			{ resource: 'lead', operation: 'get', leadId: byId('') },
+			'"Lead" is required but is empty in item 0',
+		);
 	});
 });
 
@@ -207,7 +243,12 @@ describe('lead: get many', () => {
 			.query({ limit: '30', cursor: 'c2' })
 			.reply(200, { items: records(30, 101, 'lead_'), hasMore: true, nextCursor: 'c3' });
 
-		const output = await run({ resource: 'lead', operation: 'getMany', returnAll: false, limit: 130 });
+		const output = await run({
+			resource: 'lead',
+			operation: 'getMany',
+			returnAll: false,
+			limit: 130,
+		});
 
 		expect(scope.isDone()).toBe(true);
 		expect(output).toHaveLength(130);
@@ -231,7 +272,9 @@ describe('lead: get many', () => {
 		});
 
 		expect(scope.isDone()).toBe(true);
-		expect(queries).toEqual([{ limit: '50', search: 'jane', archived: 'true', stageId: 'lst_new' }]);
+		expect(queries).toEqual([
+			{ limit: '50', search: 'jane', archived: 'true', stageId: 'lst_new' },
+		]);
 		expect(jsonOf(output)).toEqual([lead('lead_1')]);
 	});
 
@@ -241,14 +284,22 @@ describe('lead: get many', () => {
 			.query({ limit: '10', archived: 'false' })
 			.reply(200, { items: [], hasMore: false, nextCursor: null });
 
-		const output = await run({ resource: 'lead', operation: 'getMany', limit: 10, filters: { archived: false } });
+		const output = await run({
+			resource: 'lead',
+			operation: 'getMany',
+			limit: 10,
+			filters: { archived: false },
+		});
 
 		expect(scope.isDone()).toBe(true);
 		expect(output).toEqual([]);
 	});
 
 	it('returns no items for an empty list', async () => {
-		api().get('/api/v1/leads').query({ limit: '100' }).reply(200, { items: [], hasMore: false, nextCursor: null });
+		api()
+			.get('/api/v1/leads')
+			.query({ limit: '100' })
+			.reply(200, { items: [], hasMore: false, nextCursor: null });
 
 		expect(await run({ resource: 'lead', operation: 'getMany', returnAll: true })).toEqual([]);
 	});
@@ -265,7 +316,9 @@ describe('lead: update', () => {
 	it('PATCHes only the fields that were set and returns the lead the API answers with', async () => {
 		const seen: SeenRequest[] = [];
 		const updated = lead('lead_1', { name: 'Jane Smith', email: 'js@example.com' });
-		const scope = api().patch('/api/v1/leads/lead_1').reply(logging(seen, 200, updated));
+		const scope = api()
+			.patch('/api/v1/leads/lead_1')
+			.reply(logging(seen, 200, updated));
 
 		const output = await run({
 			resource: 'lead',
@@ -276,7 +329,11 @@ describe('lead: update', () => {
 
 		expect(scope.isDone()).toBe(true);
 		expect(seen).toEqual([
-			{ method: 'PATCH', path: '/api/v1/leads/lead_1', body: { name: 'Jane Smith', email: 'js@example.com', value: 0 } },
+			{
+				method: 'PATCH',
+				path: '/api/v1/leads/lead_1',
+				body: { name: 'Jane Smith', email: 'js@example.com', value: 0 },
+			},
 		]);
 		expect(output).toEqual([{ json: updated, pairedItem: { item: 0 } }]);
 	});
@@ -287,7 +344,13 @@ describe('lead: update', () => {
 			.patch('/api/v1/leads/lead_1')
 			.reply(logging(seen, 200, { success: true }))
 			.get('/api/v1/leads/lead_1')
-			.reply(logging(seen, 200, lead('lead_1', { title: 'CFO', customFields: { tier: 'gold', other: 1 } })));
+			.reply(
+				logging(
+					seen,
+					200,
+					lead('lead_1', { title: 'CFO', customFields: { tier: 'gold', other: 1 } }),
+				),
+			);
 
 		const output = await run({
 			resource: 'lead',
@@ -298,14 +361,24 @@ describe('lead: update', () => {
 
 		expect(scope.isDone()).toBe(true);
 		expect(seen).toEqual([
-			{ method: 'PATCH', path: '/api/v1/leads/lead_1', body: { title: 'CFO', customFields: { tier: 'gold' } } },
+			{
+				method: 'PATCH',
+				path: '/api/v1/leads/lead_1',
+				body: { title: 'CFO', customFields: { tier: 'gold' } },
+			},
 			{ method: 'GET', path: '/api/v1/leads/lead_1', body: undefined },
 		]);
-		expect(jsonOf(output)).toEqual([lead('lead_1', { title: 'CFO', customFields: { tier: 'gold', other: 1 } })]);
+		expect(jsonOf(output)).toEqual([
+			lead('lead_1', { title: 'CFO', customFields: { tier: 'gold', other: 1 } }),
+		]);
 	});
 
 	it('reads the lead back after an empty (204) answer', async () => {
-		const scope = api().patch('/api/v1/leads/lead_1').reply(204).get('/api/v1/leads/lead_1').reply(200, lead('lead_1'));
+		const scope = api()
+			.patch('/api/v1/leads/lead_1')
+			.reply(204)
+			.get('/api/v1/leads/lead_1')
+			.reply(200, lead('lead_1'));
 
 		const output = await run({
 			resource: 'lead',
@@ -324,11 +397,21 @@ describe('lead: update', () => {
 			'"Update Fields" has no field to change in item 0',
 		);
 		await expectValidationError(
-			{ resource: 'lead', operation: 'update', leadId: byId('lead_1'), updateFields: { name: ' ' } },
+			{
+				resource: 'lead',
+				operation: 'update',
+				leadId: byId('lead_1'),
+				updateFields: { name: ' ' },
+			},
 			'"Name" is required but is empty in item 0',
 		);
 		await expectValidationError(
-			{ resource: 'lead', operation: 'update', leadId: byId('lead_1'), updateFields: { otherFields: '{oops' } },
+			{
+				resource: 'lead',
+				operation: 'update',
+				leadId: byId('lead_1'),
+				updateFields: { otherFields: '{oops' },
+			},
 			'"Other Fields (JSON)" is not valid JSON in item 0',
 		);
 	});
@@ -337,11 +420,15 @@ describe('lead: update', () => {
 describe('lead: archive and unarchive', () => {
 	it('archive PATCHes { archived: true } and returns the lead', async () => {
 		const seen: SeenRequest[] = [];
-		api().patch('/api/v1/leads/lead_1').reply(logging(seen, 200, lead('lead_1', { archived: true })));
+		api()
+			.patch('/api/v1/leads/lead_1')
+			.reply(logging(seen, 200, lead('lead_1', { archived: true })));
 
 		const output = await run({ resource: 'lead', operation: 'archive', leadId: byId('lead_1') });
 
-		expect(seen).toEqual([{ method: 'PATCH', path: '/api/v1/leads/lead_1', body: { archived: true } }]);
+		expect(seen).toEqual([
+			{ method: 'PATCH', path: '/api/v1/leads/lead_1', body: { archived: true } },
+		]);
 		expect(jsonOf(output)).toEqual([lead('lead_1', { archived: true })]);
 	});
 
@@ -353,31 +440,45 @@ describe('lead: archive and unarchive', () => {
 			.get('/api/v1/leads/lead_2')
 			.reply(200, lead('lead_2'));
 
-		const output = await run({ resource: 'lead', operation: 'unarchive', leadId: fromList('lead_2') });
+		const output = await run({
+			resource: 'lead',
+			operation: 'unarchive',
+			leadId: fromList('lead_2'),
+		});
 
 		expect(scope.isDone()).toBe(true);
-		expect(seen).toEqual([{ method: 'PATCH', path: '/api/v1/leads/lead_2', body: { archived: false } }]);
+		expect(seen).toEqual([
+			{ method: 'PATCH', path: '/api/v1/leads/lead_2', body: { archived: false } },
+		]);
 		expect(jsonOf(output)).toEqual([lead('lead_2')]);
 	});
 
 	it('archives every input item', async () => {
 		const seen: SeenRequest[] = [];
-		api().patch(/\/api\/v1\/leads\/lead_\d/).times(2).reply(logging(seen, 200, lead('lead_x', { archived: true })));
+		api()
+			.patch(/\/api\/v1\/leads\/lead_\d/)
+			.times(2)
+			.reply(logging(seen, 200, lead('lead_x', { archived: true })));
 
 		const output = await run(
 			{ resource: 'lead', operation: 'archive', leadId: byId('={{ $json.id }}') },
 			{ items: [{ json: { id: 'lead_1' } }, { json: { id: 'lead_2' } }] },
 		);
 
-		expect(seen.map((request) => request.path)).toEqual(['/api/v1/leads/lead_1', '/api/v1/leads/lead_2']);
+		expect(seen.map((request) => request.path)).toEqual([
+			'/api/v1/leads/lead_1',
+			'/api/v1/leads/lead_2',
+		]);
 		expect(output.map((item) => item.pairedItem)).toEqual([{ item: 0 }, { item: 1 }]);
 	});
 });
 
 describe('searchLeads (From List)', () => {
 	function context() {
-		return createLoadOptionsContext({ nodeType: new CrmInvoicing(), parameters: { resource: 'lead', operation: 'get' } })
-			.context;
+		return createLoadOptionsContext({
+			nodeType: new CrmInvoicing(),
+			parameters: { resource: 'lead', operation: 'get' },
+		}).context;
 	}
 
 	it('searches as the user types and hands back the next cursor', async () => {
@@ -418,7 +519,10 @@ describe('searchLeads (From List)', () => {
 	});
 
 	it('lists without a search parameter when there is no filter', async () => {
-		const scope = api().get('/api/v1/leads').query({ limit: '100' }).reply(200, { items: [], hasMore: false });
+		const scope = api()
+			.get('/api/v1/leads')
+			.query({ limit: '100' })
+			.reply(200, { items: [], hasMore: false });
 
 		expect(await searchLeads.call(context())).toEqual({ results: [], paginationToken: undefined });
 		expect(scope.isDone()).toBe(true);
@@ -429,7 +533,9 @@ describe('the "no request" check of the validation tests', () => {
 	it('notices a request that nothing intercepts', async () => {
 		const unmatched = unmatchedRequests();
 		try {
-			await expect(run({ resource: 'lead', operation: 'create', name: 'Jane' })).rejects.toMatchObject({
+			await expect(
+				run({ resource: 'lead', operation: 'create', name: 'Jane' }),
+			).rejects.toMatchObject({
 				name: 'NodeApiError',
 			});
 			expect(unmatched.requests).toEqual(['POST /api/v1/leads']);

@@ -9,7 +9,10 @@ import { api, useNock } from './support';
 useNock();
 
 function context() {
-	return createLoadOptionsContext({ nodeType: new CrmInvoicing(), parameters: { resource: 'lead', operation: 'get' } }).context;
+	return createLoadOptionsContext({
+		nodeType: new CrmInvoicing(),
+		parameters: { resource: 'lead', operation: 'get' },
+	}).context;
 }
 
 const lead = (id: string, number: string, extra: IDataObject = {}): IDataObject => ({
@@ -27,7 +30,11 @@ describe('the lead picker ("From List")', () => {
 		api()
 			.get('/api/v1/leads')
 			.query({ limit: '100', search: 'jane' })
-			.reply(200, { items: [lead('lead_a', 'L-00007'), lead('lead_b', 'L-00012')], hasMore: false, nextCursor: null });
+			.reply(200, {
+				items: [lead('lead_a', 'L-00007'), lead('lead_b', 'L-00012')],
+				hasMore: false,
+				nextCursor: null,
+			});
 
 		const { results } = await searchLeads.call(context(), 'jane');
 
@@ -43,22 +50,34 @@ describe('the lead picker ("From List")', () => {
 			.get('/api/v1/leads')
 			.query({ limit: '100' })
 			.reply(200, {
-				items: [lead('lead_a', 'L-1', { email: null }), { id: 'lead_x', name: ' ' }, { id: 'lead_y', name: 'No Number', number: '' }],
+				items: [
+					lead('lead_a', 'L-1', { email: null }),
+					{ id: 'lead_x', name: ' ' },
+					{ id: 'lead_y', name: 'No Number', number: '' },
+				],
 				hasMore: false,
 			});
 
 		const { results } = await searchLeads.call(context());
-		expect(results.map((result) => result.name)).toEqual(['Jane Doe · L-1', 'lead_x', 'No Number · lead_y']);
+		expect(results.map((result) => result.name)).toEqual([
+			'Jane Doe · L-1',
+			'lead_x',
+			'No Number · lead_y',
+		]);
 	});
 
-	it('finds a lead by its number when the CRM\'s search (name, email, mobile, website) finds nothing', async () => {
+	it("finds a lead by its number when the CRM's search (name, email, mobile, website) finds nothing", async () => {
 		const scope = api()
 			.get('/api/v1/leads')
 			.query({ limit: '100', search: 'l-00012' })
 			.reply(200, { items: [], hasMore: false, nextCursor: null })
 			.get('/api/v1/leads')
 			.query({ limit: '100' })
-			.reply(200, { items: [lead('lead_a', 'L-00007'), lead('lead_b', 'L-00012')], hasMore: true, nextCursor: 'c2' })
+			.reply(200, {
+				items: [lead('lead_a', 'L-00007'), lead('lead_b', 'L-00012')],
+				hasMore: true,
+				nextCursor: 'c2',
+			})
 			.get('/api/v1/leads')
 			.query({ limit: '100', cursor: 'c2' })
 			.reply(200, { items: [lead('lead_c', 'L-00120')], hasMore: false, nextCursor: null });
@@ -73,7 +92,10 @@ describe('the lead picker ("From List")', () => {
 	});
 
 	it('finds a lead by (part of) its ID the same way', async () => {
-		api().get('/api/v1/leads').query({ limit: '100', search: 'b7x9' }).reply(200, { items: [], hasMore: false });
+		api()
+			.get('/api/v1/leads')
+			.query({ limit: '100', search: 'b7x9' })
+			.reply(200, { items: [], hasMore: false });
 		api()
 			.get('/api/v1/leads')
 			.query({ limit: '100' })
@@ -94,7 +116,10 @@ describe('the lead picker ("From List")', () => {
 			.times(LEAD_NUMBER_SCAN_PAGES * 2 + 1)
 			.reply(() => {
 				pages++;
-				return [200, { items: [lead(`lead_${pages}`, `L-${pages}`)], hasMore: true, nextCursor: `c${pages}` }];
+				return [
+					200,
+					{ items: [lead(`lead_${pages}`, `L-${pages}`)], hasMore: true, nextCursor: `c${pages}` },
+				];
 			});
 
 		const first = await searchLeads.call(context(), 'L-9');
@@ -109,8 +134,14 @@ describe('the lead picker ("From List")', () => {
 	});
 
 	it('does not scan for a filter that cannot be a number or ID (no digit, or several words)', async () => {
-		const scope = api().get('/api/v1/leads').query({ limit: '100', search: 'nobody here 1' }).reply(200, { items: [], hasMore: false });
-		expect(await searchLeads.call(context(), 'nobody here 1')).toEqual({ results: [], paginationToken: undefined });
+		const scope = api()
+			.get('/api/v1/leads')
+			.query({ limit: '100', search: 'nobody here 1' })
+			.reply(200, { items: [], hasMore: false });
+		expect(await searchLeads.call(context(), 'nobody here 1')).toEqual({
+			results: [],
+			paginationToken: undefined,
+		});
 		expect(scope.isDone()).toBe(true);
 	});
 });

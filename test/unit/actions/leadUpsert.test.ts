@@ -42,16 +42,24 @@ describe('lead: create or update (upsert)', () => {
 		const scope = api()
 			.get('/api/v1/leads')
 			.query(searchQuery('jane.doe@example.com'))
-			.reply(logging(seen, 200, {
-				// The API's search also matches parts and other fields: only the exact email (ignoring case) counts.
-				items: [lead('lead_1', { email: 'xjane.doe@example.com' }), lead('lead_2', { name: 'jane.doe@example.com', email: null }), found],
-				hasMore: false,
-				nextCursor: null,
-			}))
+			.reply(
+				logging(seen, 200, {
+					// The API's search also matches parts and other fields: only the exact email (ignoring case) counts.
+					items: [
+						lead('lead_1', { email: 'xjane.doe@example.com' }),
+						lead('lead_2', { name: 'jane.doe@example.com', email: null }),
+						found,
+					],
+					hasMore: false,
+					nextCursor: null,
+				}),
+			)
 			.patch('/api/v1/leads/lead_7')
 			.reply(logging(seen, 200, updated));
 
-		const output = await run(upsert({ name: ' Jane Q. Doe ', additionalFields: { title: 'Buyer' } }));
+		const output = await run(
+			upsert({ name: ' Jane Q. Doe ', additionalFields: { title: 'Buyer' } }),
+		);
 
 		expect(scope.isDone()).toBe(true);
 		expect(seen.map((request) => `${request.method} ${request.path.split('?')[0]}`)).toEqual([
@@ -59,7 +67,9 @@ describe('lead: create or update (upsert)', () => {
 			'PATCH /api/v1/leads/lead_7',
 		]);
 		expect(seen[1].body).toEqual({ name: 'Jane Q. Doe', title: 'Buyer' });
-		expect(jsonOf(output)).toEqual([{ ...updated, _upsert: { action: 'updated', matchedField: 'email' } }]);
+		expect(jsonOf(output)).toEqual([
+			{ ...updated, _upsert: { action: 'updated', matchedField: 'email' } },
+		]);
 		expect(output[0].pairedItem).toEqual({ item: 0 });
 	});
 
@@ -78,7 +88,9 @@ describe('lead: create or update (upsert)', () => {
 		const output = await run(upsert({ additionalFields: { value: 300 } }));
 
 		expect(scope.isDone()).toBe(true);
-		expect(jsonOf(output)).toEqual([{ ...afterUpdate, _upsert: { action: 'updated', matchedField: 'email' } }]);
+		expect(jsonOf(output)).toEqual([
+			{ ...afterUpdate, _upsert: { action: 'updated', matchedField: 'email' } },
+		]);
 	});
 
 	it('fails the item, naming them, when the CRM did not apply the custom fields of the update (as Update does)', async () => {
@@ -93,8 +105,14 @@ describe('lead: create or update (upsert)', () => {
 			.reply(200, found);
 
 		await expect(
-			run(upsert({ additionalFields: { customFields: { field: [{ key: 'lastForm', value: 'Contact' }] } } })),
-		).rejects.toMatchObject({ message: expect.stringMatching(/did not update the custom fields lastForm of lead lead_7/) });
+			run(
+				upsert({
+					additionalFields: { customFields: { field: [{ key: 'lastForm', value: 'Contact' }] } },
+				}),
+			),
+		).rejects.toMatchObject({
+			message: expect.stringMatching(/did not update the custom fields lastForm of lead lead_7/),
+		});
 		expect(scope.isDone()).toBe(true);
 	});
 
@@ -103,14 +121,24 @@ describe('lead: create or update (upsert)', () => {
 		const scope = api()
 			.get('/api/v1/leads')
 			.query(searchQuery('jane.doe@example.com'))
-			.reply(200, { items: [lead('lead_1', { email: 'jane.doe@example.com.au' })], hasMore: false, nextCursor: null })
-			.post('/api/v1/leads', { name: 'Jane Doe', email: 'Jane.Doe@Example.COM', mobile: '+14155550123' })
+			.reply(200, {
+				items: [lead('lead_1', { email: 'jane.doe@example.com.au' })],
+				hasMore: false,
+				nextCursor: null,
+			})
+			.post('/api/v1/leads', {
+				name: 'Jane Doe',
+				email: 'Jane.Doe@Example.COM',
+				mobile: '+14155550123',
+			})
 			.reply(200, created);
 
 		const output = await run(upsert({ additionalFields: { mobile: '+14155550123' } }));
 
 		expect(scope.isDone()).toBe(true);
-		expect(jsonOf(output)).toEqual([{ ...created, _upsert: { action: 'created', matchedField: null } }]);
+		expect(jsonOf(output)).toEqual([
+			{ ...created, _upsert: { action: 'created', matchedField: null } },
+		]);
 	});
 
 	it('sends the email parameter only: an email in "Other Fields (JSON)" is not sent', async () => {
@@ -121,7 +149,11 @@ describe('lead: create or update (upsert)', () => {
 			.post('/api/v1/leads', { name: 'Jane Doe', email: 'Jane.Doe@Example.COM', ownerNote: 'vip' })
 			.reply(200, lead('lead_9'));
 
-		await run(upsert({ additionalFields: { otherFields: '{"email": "other@example.com", "ownerNote": "vip"}' } }));
+		await run(
+			upsert({
+				additionalFields: { otherFields: '{"email": "other@example.com", "ownerNote": "vip"}' },
+			}),
+		);
 		expect(scope.isDone()).toBe(true);
 	});
 
@@ -138,8 +170,18 @@ describe('lead: create or update (upsert)', () => {
 			.reply(logging(seen, 200, { ...created, name: 'Second' }));
 
 		const output = await run(
-			{ resource: 'lead', operation: 'upsert', email: '={{ $json.email }}', name: '={{ $json.name }}' },
-			{ items: [{ json: { email: 'new@example.com', name: 'First' } }, { json: { email: ' NEW@example.com', name: 'Second' } }] },
+			{
+				resource: 'lead',
+				operation: 'upsert',
+				email: '={{ $json.email }}',
+				name: '={{ $json.name }}',
+			},
+			{
+				items: [
+					{ json: { email: 'new@example.com', name: 'First' } },
+					{ json: { email: ' NEW@example.com', name: 'Second' } },
+				],
+			},
 		);
 
 		expect(scope.isDone()).toBe(true);
@@ -176,8 +218,14 @@ describe('lead: create or update (upsert)', () => {
 
 	it('updates the oldest match by createdAt, reading every page of the search (and no more)', async () => {
 		const seen: SeenRequest[] = [];
-		const newer = lead('lead_a', { email: 'jane.doe@example.com', createdAt: '2026-03-01T00:00:00.000Z' });
-		const oldest = lead('lead_b', { email: 'JANE.DOE@example.com', createdAt: '2025-12-31T23:59:59.000Z' });
+		const newer = lead('lead_a', {
+			email: 'jane.doe@example.com',
+			createdAt: '2026-03-01T00:00:00.000Z',
+		});
+		const oldest = lead('lead_b', {
+			email: 'JANE.DOE@example.com',
+			createdAt: '2025-12-31T23:59:59.000Z',
+		});
 		const scope = api()
 			.get('/api/v1/leads')
 			.query(searchQuery('jane.doe@example.com'))
@@ -192,14 +240,19 @@ describe('lead: create or update (upsert)', () => {
 
 		expect(scope.isDone()).toBe(true);
 		expect(seen).toHaveLength(3);
-		expect(jsonOf(output)).toEqual([{ ...oldest, _upsert: { action: 'updated', matchedField: 'email' } }]);
+		expect(jsonOf(output)).toEqual([
+			{ ...oldest, _upsert: { action: 'updated', matchedField: 'email' } },
+		]);
 	});
 
 	it('does not match an archived lead, even if the API listed one despite archived=false', async () => {
 		const scope = api()
 			.get('/api/v1/leads')
 			.query(searchQuery('jane.doe@example.com'))
-			.reply(200, { items: [lead('lead_old', { email: 'jane.doe@example.com', archived: true })], hasMore: false })
+			.reply(200, {
+				items: [lead('lead_old', { email: 'jane.doe@example.com', archived: true })],
+				hasMore: false,
+			})
 			.post('/api/v1/leads')
 			.reply(200, lead('lead_9'));
 
@@ -213,15 +266,22 @@ describe('lead: create or update (upsert)', () => {
 		const scope = api()
 			.get('/api/v1/leads')
 			.query(searchQuery('jane.doe@example.com'))
-			.reply(logging(seen, 200, {
-				items: [lead('lead_a', { email: 'jane.doe@example.com' }), lead('lead_b', { email: 'Jane.Doe@example.com' })],
-				hasMore: true,
-				nextCursor: 'c2',
-			}));
+			.reply(
+				logging(seen, 200, {
+					items: [
+						lead('lead_a', { email: 'jane.doe@example.com' }),
+						lead('lead_b', { email: 'Jane.Doe@example.com' }),
+					],
+					hasMore: true,
+					nextCursor: 'c2',
+				}),
+			);
 
 		await expect(run(upsert({ options: { severalMatches: 'error' } }))).rejects.toMatchObject({
 			name: 'NodeOperationError',
-			message: expect.stringMatching(/Several leads have the email "jane\.doe@example\.com": lead_a, lead_b and maybe more/),
+			message: expect.stringMatching(
+				/Several leads have the email "jane\.doe@example\.com": lead_a, lead_b and maybe more/,
+			),
 			description: expect.stringMatching(/Update the Oldest/),
 		});
 		expect(scope.isDone()).toBe(true);
@@ -229,7 +289,10 @@ describe('lead: create or update (upsert)', () => {
 	});
 
 	it('refuses an empty email before any request', async () => {
-		await expectValidationError(upsert({ email: '  ' }), /"Email" is required but is empty in item 0/);
+		await expectValidationError(
+			upsert({ email: '  ' }),
+			/"Email" is required but is empty in item 0/,
+		);
 	});
 
 	it('puts a failed item\'s error on that item with "Continue on Fail" and goes on with the next', async () => {
@@ -238,7 +301,9 @@ describe('lead: create or update (upsert)', () => {
 			.query(searchQuery('bad@example.com'))
 			.reply(200, { items: [], hasMore: false })
 			.post('/api/v1/leads')
-			.reply(400, { error: { code: 'VALIDATION_ERROR', message: 'email must be a valid email address' } })
+			.reply(400, {
+				error: { code: 'VALIDATION_ERROR', message: 'email must be a valid email address' },
+			})
 			.get('/api/v1/leads')
 			.query(searchQuery('ok@example.com'))
 			.reply(200, { items: [], hasMore: false })
@@ -247,7 +312,10 @@ describe('lead: create or update (upsert)', () => {
 
 		const output = await run(
 			{ resource: 'lead', operation: 'upsert', email: '={{ $json.email }}', name: 'X' },
-			{ continueOnFail: true, items: [{ json: { email: 'bad@example.com' } }, { json: { email: 'ok@example.com' } }] },
+			{
+				continueOnFail: true,
+				items: [{ json: { email: 'bad@example.com' } }, { json: { email: 'ok@example.com' } }],
+			},
 		);
 
 		expect(scope.isDone()).toBe(true);

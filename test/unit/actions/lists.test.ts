@@ -24,10 +24,22 @@ function capRecords(maxRecords: number): void {
 	jest.replaceProperty(LIST as { maxRecords: number }, 'maxRecords', maxRecords);
 }
 
-const paginate = { resource: 'customApiRequest', operation: 'request', method: 'GET', apiVersion: 'v1', path: '/leads', paginate: true, returnAll: true };
+const paginate = {
+	resource: 'customApiRequest',
+	operation: 'request',
+	method: 'GET',
+	apiVersion: 'v1',
+	path: '/leads',
+	paginate: true,
+	returnAll: true,
+};
 
 /** A server that ignores `limit`: every page holds `pageSize` records, `pages` pages in all. */
-function ignoringLimit(pageSize: number, pages: number, path = '/api/v1/leads'): { served: () => number } {
+function ignoringLimit(
+	pageSize: number,
+	pages: number,
+	path = '/api/v1/leads',
+): { served: () => number } {
 	let served = 0;
 	api()
 		.get(path)
@@ -36,7 +48,14 @@ function ignoringLimit(pageSize: number, pages: number, path = '/api/v1/leads'):
 		.reply(() => {
 			served++;
 			const last = served === pages;
-			return [200, { items: records(pageSize, (served - 1) * pageSize + 1), hasMore: !last, nextCursor: last ? null : `c${served}` }];
+			return [
+				200,
+				{
+					items: records(pageSize, (served - 1) * pageSize + 1),
+					hasMore: !last,
+					nextCursor: last ? null : `c${served}`,
+				},
+			];
 		});
 	return { served: () => served };
 }
@@ -66,7 +85,9 @@ describe('Custom API Request → Paginate joins pages through the list reader', 
 		expect(error?.message).toBe(
 			`The list /api/v1/leads holds more than ${LIST.maxRecords.toLocaleString('en-US')} records, the most the node reads of this list; nothing of it was output`,
 		);
-		expect(error?.description).toMatch(/query parameters the endpoint filters by, or set "Limit" instead of "Return All"/);
+		expect(error?.description).toMatch(
+			/query parameters the endpoint filters by, or set "Limit" instead of "Return All"/,
+		);
 		// It stopped at the page that passed the cap, not after the whole list.
 		expect(server.served()).toBe(Math.floor(LIST.maxRecords / 10_000) + 1);
 	});
@@ -83,7 +104,9 @@ describe('Custom API Request → Paginate joins pages through the list reader', 
 			.get('/api/v1/leads')
 			.query({ limit: '100', cursor: 'start' })
 			.reply(200, { items: records(2), hasMore: true, nextCursor: 'start' });
-		await expect(run({ ...paginate, queryParameters: { parameters: [{ name: 'cursor', value: 'start' }] } })).rejects.toThrow(
+		await expect(
+			run({ ...paginate, queryParameters: { parameters: [{ name: 'cursor', value: 'start' }] } }),
+		).rejects.toThrow(
 			/did not advance: page 1 handed back a cursor it had already given \("start"\)/,
 		);
 		expect(scope.isDone()).toBe(true);
@@ -97,12 +120,16 @@ describe('Custom API Request → Paginate joins pages through the list reader', 
 			.get('/api/v1/leads')
 			.query({ limit: '100', cursor: 'c2' })
 			.reply(200, records(1, 2));
-		await expect(run(paginate)).rejects.toThrow(/answered GET \/api\/v1\/leads with 200 \(application\/json\) and an array of 1, not a list/);
+		await expect(run(paginate)).rejects.toThrow(
+			/answered GET \/api\/v1\/leads with 200 \(application\/json\) and an array of 1, not a list/,
+		);
 	});
 
 	it('outputs a first answer that is not a list as it is', async () => {
 		api().get('/api/v1/leads/lead_1').query(true).reply(200, { id: 'lead_1', name: 'Jane' });
-		expect(jsonOf(await run({ ...paginate, path: '/leads/lead_1' }))).toEqual([{ id: 'lead_1', name: 'Jane' }]);
+		expect(jsonOf(await run({ ...paginate, path: '/leads/lead_1' }))).toEqual([
+			{ id: 'lead_1', name: 'Jane' },
+		]);
 	});
 });
 
@@ -116,12 +143,26 @@ describe('the byte cap of one list', () => {
 			.times(10)
 			.reply(() => {
 				served++;
-				const body = JSON.stringify({ items: records(100, served * 100, 'lead_').map((lead) => ({ ...lead, notes: 'x'.repeat(200) })), hasMore: true, nextCursor: `c${served}` });
-				return [200, body, { 'content-type': 'application/json', 'content-length': String(Buffer.byteLength(body)) }];
+				const body = JSON.stringify({
+					items: records(100, served * 100, 'lead_').map((lead) => ({
+						...lead,
+						notes: 'x'.repeat(200),
+					})),
+					hasMore: true,
+					nextCursor: `c${served}`,
+				});
+				return [
+					200,
+					body,
+					{ 'content-type': 'application/json', 'content-length': String(Buffer.byteLength(body)) },
+				];
 			});
 
-		await expect(run({ resource: 'lead', operation: 'getMany', returnAll: true })).rejects.toMatchObject({
-			message: 'The list /api/v1/leads is larger than 64 KB, the most one list may hold in the node; nothing of it was output',
+		await expect(
+			run({ resource: 'lead', operation: 'getMany', returnAll: true }),
+		).rejects.toMatchObject({
+			message:
+				'The list /api/v1/leads is larger than 64 KB, the most one list may hold in the node; nothing of it was output',
 			description: expect.stringMatching(/set "Limit" instead of "Return All"/),
 		});
 		// Each page is about 25 KB: the third passes 64 KB.
@@ -145,29 +186,44 @@ describe('list entries that are not objects are an error, not output items', () 
 	});
 
 	it('with Continue On Fail, the item carries the error and no record of the list is output', async () => {
-		api().get('/api/v2/contacts').query(true).reply(200, { data: [{ id: 'con_1' }, 7], meta: { hasMore: false } });
-		const output = await run({ resource: 'contact', operation: 'getMany', returnAll: true }, { continueOnFail: true });
+		api()
+			.get('/api/v2/contacts')
+			.query(true)
+			.reply(200, { data: [{ id: 'con_1' }, 7], meta: { hasMore: false } });
+		const output = await run(
+			{ resource: 'contact', operation: 'getMany', returnAll: true },
+			{ continueOnFail: true },
+		);
 		expect(output).toHaveLength(1);
 		expect(output[0].json.error).toMatch(/held the number 7 at position 2 of page 1/);
 		expect(output[0].pairedItem).toEqual({ item: 0 });
 	});
 
 	it('Webhook Subscription → Get Many with a bare array holding a text', async () => {
-		api().get('/api/v1/webhooks').query(true).reply(200, [{ id: 'whk_1', name: 'a' }, 'whk_2']);
-		await expect(run({ resource: 'webhook', operation: 'getMany', returnAll: true })).rejects.toThrow(
-			/held the text "whk_2" at position 2 of page 1/,
-		);
+		api()
+			.get('/api/v1/webhooks')
+			.query(true)
+			.reply(200, [{ id: 'whk_1', name: 'a' }, 'whk_2']);
+		await expect(
+			run({ resource: 'webhook', operation: 'getMany', returnAll: true }),
+		).rejects.toThrow(/held the text "whk_2" at position 2 of page 1/);
 	});
 
 	it('Custom API Request → Paginate with a null record', async () => {
-		api().get('/api/v1/leads').query(true).reply(200, { items: [null], hasMore: false });
+		api()
+			.get('/api/v1/leads')
+			.query(true)
+			.reply(200, { items: [null], hasMore: false });
 		await expect(run(paginate)).rejects.toThrow(/held null at position 1 of page 1/);
 	});
 });
 
 describe('the lead picker reads through the list reader', () => {
 	const context = () =>
-		createLoadOptionsContext({ nodeType: new CrmInvoicing(), parameters: { resource: 'lead', operation: 'get' } }).context;
+		createLoadOptionsContext({
+			nodeType: new CrmInvoicing(),
+			parameters: { resource: 'lead', operation: 'get' },
+		}).context;
 
 	it('a number scan continuing from its token stops when the API hands that token back', async () => {
 		const scope = api()
@@ -181,13 +237,24 @@ describe('the lead picker reads through the list reader', () => {
 	});
 
 	it('a search page answered with HTML text is an error, not an empty picker', async () => {
-		api().get('/api/v1/leads').query(true).reply(200, '<!doctype html><title>Sign in</title>', { 'content-type': 'text/html' });
-		await expect(searchLeads.call(context(), 'jane')).rejects.toThrow(/with 200 \(text\/html\) and text starting "<!doctype html>/);
+		api()
+			.get('/api/v1/leads')
+			.query(true)
+			.reply(200, '<!doctype html><title>Sign in</title>', { 'content-type': 'text/html' });
+		await expect(searchLeads.call(context(), 'jane')).rejects.toThrow(
+			/with 200 \(text\/html\) and text starting "<!doctype html>/,
+		);
 	});
 });
 
 describe('Create or Update reads its search through the list reader', () => {
-	const lead = (id: string, extra: IDataObject = {}): IDataObject => ({ id, name: 'x', archived: false, createdAt: '2026-01-01T00:00:00Z', ...extra });
+	const lead = (id: string, extra: IDataObject = {}): IDataObject => ({
+		id,
+		name: 'x',
+		archived: false,
+		createdAt: '2026-01-01T00:00:00Z',
+		...extra,
+	});
 	const upsert = { resource: 'lead', operation: 'upsert', email: 'jane@example.com', name: 'Jane' };
 
 	it('finds the exact email among 1,500 leads whose names match the search (15 pages), and updates it', async () => {
@@ -200,10 +267,17 @@ describe('Create or Update reads its search through the list reader', () => {
 			.reply(function (path, body) {
 				page++;
 				const items = Array.from({ length: 100 }, (_, index) =>
-					lead(`lead_${page}_${index}`, { name: 'jane@example.com fan', email: `fan${index}@example.com` }),
+					lead(`lead_${page}_${index}`, {
+						name: 'jane@example.com fan',
+						email: `fan${index}@example.com`,
+					}),
 				);
 				if (page === 13) items[40] = lead('lead_jane', { email: 'Jane@Example.com' });
-				return logging(seen, 200, { items, hasMore: page < 15, nextCursor: page < 15 ? `c${page}` : null }).call(this, path, body);
+				return logging(seen, 200, {
+					items,
+					hasMore: page < 15,
+					nextCursor: page < 15 ? `c${page}` : null,
+				}).call(this, path, body);
 			})
 			.patch('/api/v1/leads/lead_jane')
 			.reply(200, lead('lead_jane', { email: 'Jane@Example.com', name: 'Jane' }));
@@ -213,10 +287,12 @@ describe('Create or Update reads its search through the list reader', () => {
 		expect(jsonOf(output)[0].id).toBe('lead_jane');
 		expect(seen).toHaveLength(15);
 		expect(seen[0].path).toBe('/api/v1/leads?search=jane%40example.com&archived=false&limit=100');
-		expect(seen[14].path).toBe('/api/v1/leads?search=jane%40example.com&archived=false&limit=100&cursor=c14');
+		expect(seen[14].path).toBe(
+			'/api/v1/leads?search=jane%40example.com&archived=false&limit=100&cursor=c14',
+		);
 	});
 
-	it('past the reader\'s record cap, fails the item with the cap and what to do, and creates nothing', async () => {
+	it("past the reader's record cap, fails the item with the cap and what to do, and creates nothing", async () => {
 		capRecords(250);
 		let pages = 0;
 		api()
@@ -225,12 +301,18 @@ describe('Create or Update reads its search through the list reader', () => {
 			.times(3)
 			.reply(() => {
 				pages++;
-				return [200, { items: records(100, pages * 100, 'lead_'), hasMore: true, nextCursor: `c${pages}` }];
+				return [
+					200,
+					{ items: records(100, pages * 100, 'lead_'), hasMore: true, nextCursor: `c${pages}` },
+				];
 			});
 
 		await expect(run(upsert)).rejects.toMatchObject({
-			message: 'The list /api/v1/leads holds more than 250 records, the most the node reads of this list; nothing of it was output',
-			description: expect.stringMatching(/search matches names, mobiles and websites too.*Lead → Update with the lead's ID/),
+			message:
+				'The list /api/v1/leads holds more than 250 records, the most the node reads of this list; nothing of it was output',
+			description: expect.stringMatching(
+				/search matches names, mobiles and websites too.*Lead → Update with the lead's ID/,
+			),
 		});
 		expect(pages).toBe(3);
 	});

@@ -23,7 +23,9 @@ const lead = (id: string, extra: IDataObject = {}): IDataObject => ({
 	...extra,
 });
 
-async function errorOf(promise: Promise<unknown>): Promise<Error & { description?: string; httpCode?: string }> {
+async function errorOf(
+	promise: Promise<unknown>,
+): Promise<Error & { description?: string; httpCode?: string }> {
 	try {
 		await promise;
 	} catch (error) {
@@ -35,7 +37,9 @@ async function errorOf(promise: Promise<unknown>): Promise<Error & { description
 describe('archive / unarchive: the API may ignore `archived` in a PATCH', () => {
 	it('standard reading: the PATCH answers the archived lead → success, no read-back', async () => {
 		const seen: SeenRequest[] = [];
-		const scope = api().patch('/api/v1/leads/lead_1').reply(logging(seen, 200, lead('lead_1', { archived: true })));
+		const scope = api()
+			.patch('/api/v1/leads/lead_1')
+			.reply(logging(seen, 200, lead('lead_1', { archived: true })));
 		const output = await run({ resource: 'lead', operation: 'archive', leadId: byId('lead_1') });
 		expect(scope.isDone()).toBe(true);
 		expect(seen).toHaveLength(1);
@@ -49,18 +53,28 @@ describe('archive / unarchive: the API may ignore `archived` in a PATCH', () => 
 			.reply(logging(seen, 204))
 			.get('/api/v1/leads/lead_1')
 			.reply(logging(seen, 200, lead('lead_1', { archived: false })));
-		const error = await errorOf(run({ resource: 'lead', operation: 'archive', leadId: byId('lead_1') }));
+		const error = await errorOf(
+			run({ resource: 'lead', operation: 'archive', leadId: byId('lead_1') }),
+		);
 		expect(scope.isDone()).toBe(true);
 		expect(seen.map((request) => request.method)).toEqual(['PATCH', 'GET']);
-		expect(error.message).toBe('The API did not archive lead lead_1: it still answers archived=false');
+		expect(error.message).toBe(
+			'The API did not archive lead lead_1: it still answers archived=false',
+		);
 		expect(error.description).toMatch(/not among the fields PATCH \/leads\/\{id\} accepts/);
 	});
 
 	it('a 200 answer that is the lead, still unarchived → an error without a read-back', async () => {
-		const scope = api().patch('/api/v1/leads/lead_1').reply(200, lead('lead_1', { archived: false }));
-		const error = await errorOf(run({ resource: 'lead', operation: 'archive', leadId: byId('lead_1') }));
+		const scope = api()
+			.patch('/api/v1/leads/lead_1')
+			.reply(200, lead('lead_1', { archived: false }));
+		const error = await errorOf(
+			run({ resource: 'lead', operation: 'archive', leadId: byId('lead_1') }),
+		);
 		expect(scope.isDone()).toBe(true);
-		expect(error.message).toBe('The API did not archive lead lead_1: it still answers archived=false');
+		expect(error.message).toBe(
+			'The API did not archive lead lead_1: it still answers archived=false',
+		);
 	});
 
 	it('a 200 answer that does not show `archived` → read back, and success when the lead is archived', async () => {
@@ -102,8 +116,16 @@ describe('lead update: 204 answers and ignored custom fields', () => {
 			.reply(logging(seen, 204))
 			.get('/api/v1/leads/lead_1')
 			.reply(logging(seen, 200, lead('lead_1', { title: 'CTO' })));
-		const output = await run({ resource: 'lead', operation: 'update', leadId: byId('lead_1'), updateFields: { title: 'CTO' } });
-		expect(seen.map((request) => `${request.method} ${request.path}`)).toEqual(['PATCH /api/v1/leads/lead_1', 'GET /api/v1/leads/lead_1']);
+		const output = await run({
+			resource: 'lead',
+			operation: 'update',
+			leadId: byId('lead_1'),
+			updateFields: { title: 'CTO' },
+		});
+		expect(seen.map((request) => `${request.method} ${request.path}`)).toEqual([
+			'PATCH /api/v1/leads/lead_1',
+			'GET /api/v1/leads/lead_1',
+		]);
 		expect(jsonOf(output)).toEqual([lead('lead_1', { title: 'CTO' })]);
 	});
 
@@ -121,34 +143,73 @@ describe('lead update: 204 answers and ignored custom fields', () => {
 				updateFields: { title: 'CTO', customFields: { field: [{ key: 'tier', value: 'gold' }] } },
 			}),
 		);
-		expect(error.message).toBe('The API did not update the custom fields tier of lead lead_1: it answers customFields=null');
+		expect(error.message).toBe(
+			'The API did not update the custom fields tier of lead lead_1: it answers customFields=null',
+		);
 	});
 
 	it('custom fields answered with the same values (a number for a numeric text too) → success', async () => {
-		api().patch('/api/v1/leads/lead_1').reply(200, lead('lead_1', { customFields: { tier: 'gold', seats: 5, other: true } }));
+		api()
+			.patch('/api/v1/leads/lead_1')
+			.reply(200, lead('lead_1', { customFields: { tier: 'gold', seats: 5, other: true } }));
 		const output = await run({
 			resource: 'lead',
 			operation: 'update',
 			leadId: byId('lead_1'),
-			updateFields: { customFields: { field: [{ key: 'tier', value: 'gold' }, { key: 'seats', value: '5' }] } },
+			updateFields: {
+				customFields: {
+					field: [
+						{ key: 'tier', value: 'gold' },
+						{ key: 'seats', value: '5' },
+					],
+				},
+			},
 		});
 		expect(jsonOf(output)[0].customFields).toEqual({ tier: 'gold', seats: 5, other: true });
 	});
 });
 
 describe('invoice line items', () => {
-	const base = { resource: 'invoice', operation: 'create', clientId: 'cli_1', date: '2026-03-01', dueDate: '2026-03-31' };
+	const base = {
+		resource: 'invoice',
+		operation: 'create',
+		clientId: 'cli_1',
+		date: '2026-03-01',
+		dueDate: '2026-03-31',
+	};
 	const invoice = { id: 'inv_1', lineItems: [] };
 
 	it('from the form: a product ID and a quantity alone make a line; empty fields and the 0 price are not sent', async () => {
 		const seen: SeenRequest[] = [];
-		api().post('/api/v1/invoices').reply(logging(seen, 200, invoice));
+		api()
+			.post('/api/v1/invoices')
+			.reply(logging(seen, 200, invoice));
 		await run({
 			...base,
 			lineItems: {
 				items: [
-					{ name: '', productId: 'prd_7', quantity: 3, price: 0, description: '', taxRateId: '', discount: 0, discountType: '', buyPrice: 0 },
-					{ name: 'Free sample', productId: '', quantity: 1, price: 0, description: '', taxRateId: '', discount: 0, discountType: '', buyPrice: 0 },
+					{
+						name: '',
+						productId: 'prd_7',
+						quantity: 3,
+						price: 0,
+						description: '',
+						taxRateId: '',
+						discount: 0,
+						discountType: '',
+						buyPrice: 0,
+					},
+					{
+						name: 'Free sample',
+						productId: '',
+						quantity: 1,
+						price: 0,
+						description: '',
+						taxRateId: '',
+						discount: 0,
+						discountType: '',
+						buyPrice: 0,
+					},
 				],
 			},
 		});
@@ -161,8 +222,14 @@ describe('invoice line items', () => {
 
 	it('from JSON: a product ID and a quantity alone make a line; a line without product still needs a price', async () => {
 		const seen: SeenRequest[] = [];
-		api().post('/api/v1/invoices').reply(logging(seen, 200, invoice));
-		await run({ ...base, lineItemsSource: 'json', lineItemsJson: '[{"productId": "prd_7", "quantity": 2}]' });
+		api()
+			.post('/api/v1/invoices')
+			.reply(logging(seen, 200, invoice));
+		await run({
+			...base,
+			lineItemsSource: 'json',
+			lineItemsJson: '[{"productId": "prd_7", "quantity": 2}]',
+		});
 		expect((seen[0].body as IDataObject).lineItems).toEqual([{ productId: 'prd_7', quantity: 2 }]);
 
 		await expectValidationError(
@@ -173,7 +240,9 @@ describe('invoice line items', () => {
 
 	it('line items copied from an invoice response: response-only keys are dropped, a null productId is left out', async () => {
 		const seen: SeenRequest[] = [];
-		api().post('/api/v1/invoices').reply(logging(seen, 200, invoice));
+		api()
+			.post('/api/v1/invoices')
+			.reply(logging(seen, 200, invoice));
 		const copied = [
 			{
 				name: 'Consulting',
@@ -196,7 +265,14 @@ describe('invoice line items', () => {
 			{ items: [{ json: { lineItems: copied } }] },
 		);
 		expect((seen[0].body as IDataObject).lineItems).toEqual([
-			{ name: 'Consulting', quantity: 2, price: 105, discount: 0, discountType: 'fixed', buyPrice: 0 },
+			{
+				name: 'Consulting',
+				quantity: 2,
+				price: 105,
+				discount: 0,
+				discountType: 'fixed',
+				buyPrice: 0,
+			},
 		]);
 	});
 
@@ -204,11 +280,31 @@ describe('invoice line items', () => {
 		const error = await expectValidationError(
 			{ ...base, lineItemsSource: 'json', lineItemsJson: '={{ $json.lineItems }}' },
 			'Line item 1 of item 0: "productId" is the number 42, not a product\'s public ID',
-			{ items: [{ json: { lineItems: [{ name: 'Licence', quantity: 1, price: 50, productId: 42, viewType: 'LINE_ITEM', amount: 50 }] } }] },
+			{
+				items: [
+					{
+						json: {
+							lineItems: [
+								{
+									name: 'Licence',
+									quantity: 1,
+									price: 50,
+									productId: 42,
+									viewType: 'LINE_ITEM',
+									amount: 50,
+								},
+							],
+						},
+					},
+				],
+			},
 		);
 		expect((error as { description?: string }).description).toMatch(/Use the product's public ID/);
 		await expectValidationError(
-			{ ...base, lineItems: { items: [{ productId: '={{ $json.productId }}', quantity: 1, price: 0 }] } },
+			{
+				...base,
+				lineItems: { items: [{ productId: '={{ $json.productId }}', quantity: 1, price: 0 }] },
+			},
 			/"productId" is the number 42/,
 			{ items: [{ json: { productId: 42 } }] },
 		);
@@ -216,28 +312,48 @@ describe('invoice line items', () => {
 });
 
 describe('date-only values keep their calendar date in every workflow time zone', () => {
-	const base = { resource: 'invoice', operation: 'create', clientId: 'cli_1', lineItems: { items: [{ name: 'A', quantity: 1, price: 1 }] } };
+	const base = {
+		resource: 'invoice',
+		operation: 'create',
+		clientId: 'cli_1',
+		lineItems: { items: [{ name: 'A', quantity: 1, price: 1 }] },
+	};
 
-	it.each(['Europe/Berlin', 'Pacific/Auckland', 'America/Los_Angeles', 'UTC'])('%s: 2026-12-01 is sent as 2026-12-01T00:00:00.000Z', async (timezone) => {
-		setGlobalState({ defaultTimezone: timezone });
-		const seen: SeenRequest[] = [];
-		api().post('/api/v1/invoices').reply(logging(seen, 200, { id: 'inv_1' }));
-		await run({ ...base, date: '2026-12-01', dueDate: '2026-12-31' });
-		expect(seen[0].body).toMatchObject({ date: '2026-12-01T00:00:00.000Z', dueDate: '2026-12-31T00:00:00.000Z' });
-	});
+	it.each(['Europe/Berlin', 'Pacific/Auckland', 'America/Los_Angeles', 'UTC'])(
+		'%s: 2026-12-01 is sent as 2026-12-01T00:00:00.000Z',
+		async (timezone) => {
+			setGlobalState({ defaultTimezone: timezone });
+			const seen: SeenRequest[] = [];
+			api()
+				.post('/api/v1/invoices')
+				.reply(logging(seen, 200, { id: 'inv_1' }));
+			await run({ ...base, date: '2026-12-01', dueDate: '2026-12-31' });
+			expect(seen[0].body).toMatchObject({
+				date: '2026-12-01T00:00:00.000Z',
+				dueDate: '2026-12-31T00:00:00.000Z',
+			});
+		},
+	);
 
 	it('values with a time keep being read in the workflow time zone (Auckland is UTC+13 in December)', async () => {
 		setGlobalState({ defaultTimezone: 'Pacific/Auckland' });
 		const seen: SeenRequest[] = [];
-		api().post('/api/v1/invoices').reply(logging(seen, 200, { id: 'inv_1' }));
+		api()
+			.post('/api/v1/invoices')
+			.reply(logging(seen, 200, { id: 'inv_1' }));
 		await run({ ...base, date: '2026-12-01T09:00:00', dueDate: '2026-12-01T09:00:00Z' });
-		expect(seen[0].body).toMatchObject({ date: '2026-11-30T20:00:00.000Z', dueDate: '2026-12-01T09:00:00.000Z' });
+		expect(seen[0].body).toMatchObject({
+			date: '2026-11-30T20:00:00.000Z',
+			dueDate: '2026-12-01T09:00:00.000Z',
+		});
 	});
 
 	it('a deal expected close date alone is that date too', async () => {
 		setGlobalState({ defaultTimezone: 'Europe/Berlin' });
 		const seen: SeenRequest[] = [];
-		api().post('/api/v1/deals').reply(logging(seen, 200, { id: 'deal_1' }));
+		api()
+			.post('/api/v1/deals')
+			.reply(logging(seen, 200, { id: 'deal_1' }));
 		await run({
 			resource: 'deal',
 			operation: 'create',
@@ -256,13 +372,27 @@ describe('ID fields accept numbers from expressions and send them as strings', (
 
 	it('lead create and update: sourceId, stageId', async () => {
 		const seen: SeenRequest[] = [];
-		api().post('/api/v1/leads').reply(logging(seen, 200, lead('lead_1'))).patch('/api/v1/leads/7').reply(logging(seen, 200, lead('7')));
+		api()
+			.post('/api/v1/leads')
+			.reply(logging(seen, 200, lead('lead_1')))
+			.patch('/api/v1/leads/7')
+			.reply(logging(seen, 200, lead('7')));
 		await run(
-			{ resource: 'lead', operation: 'create', name: 'Jane', additionalFields: { sourceId: '={{ $json.n }}', stageId: '={{ $json.n + 1 }}' } },
+			{
+				resource: 'lead',
+				operation: 'create',
+				name: 'Jane',
+				additionalFields: { sourceId: '={{ $json.n }}', stageId: '={{ $json.n + 1 }}' },
+			},
 			{ items: [item] },
 		);
 		await run(
-			{ resource: 'lead', operation: 'update', leadId: byId('={{ 7 }}'), updateFields: { stageId: '={{ $json.n }}' } },
+			{
+				resource: 'lead',
+				operation: 'update',
+				leadId: byId('={{ 7 }}'),
+				updateFields: { stageId: '={{ $json.n }}' },
+			},
 			{ items: [item] },
 		);
 		expect(seen.map((request) => request.body)).toEqual([
@@ -273,7 +403,9 @@ describe('ID fields accept numbers from expressions and send them as strings', (
 
 	it('deal create: pipelineId, stageId, clientId, leadId, sourceId', async () => {
 		const seen: SeenRequest[] = [];
-		api().post('/api/v1/deals').reply(logging(seen, 200, { id: 'deal_1' }));
+		api()
+			.post('/api/v1/deals')
+			.reply(logging(seen, 200, { id: 'deal_1' }));
 		await run(
 			{
 				resource: 'deal',
@@ -286,12 +418,21 @@ describe('ID fields accept numbers from expressions and send them as strings', (
 			},
 			{ items: [item] },
 		);
-		expect(seen[0].body).toEqual({ title: 'T', pipelineId: '42', stageId: '42', clientId: '42', leadId: '42', sourceId: '42' });
+		expect(seen[0].body).toEqual({
+			title: 'T',
+			pipelineId: '42',
+			stageId: '42',
+			clientId: '42',
+			leadId: '42',
+			sourceId: '42',
+		});
 	});
 
 	it('invoice create: clientId, contactId, templateId, salesPersonId, line productId as text, taxRateId', async () => {
 		const seen: SeenRequest[] = [];
-		api().post('/api/v1/invoices').reply(logging(seen, 200, { id: 'inv_1' }));
+		api()
+			.post('/api/v1/invoices')
+			.reply(logging(seen, 200, { id: 'inv_1' }));
 		await run(
 			{
 				resource: 'invoice',
@@ -300,7 +441,11 @@ describe('ID fields accept numbers from expressions and send them as strings', (
 				date: '2026-03-01',
 				dueDate: '2026-03-31',
 				lineItems: { items: [{ name: 'A', quantity: 1, price: 1, taxRateId: '={{ $json.n }}' }] },
-				additionalFields: { contactId: '={{ $json.n }}', templateId: '={{ $json.n }}', salesPersonId: byId('={{ $json.n }}') },
+				additionalFields: {
+					contactId: '={{ $json.n }}',
+					templateId: '={{ $json.n }}',
+					salesPersonId: byId('={{ $json.n }}'),
+				},
 			},
 			{ items: [item] },
 		);
@@ -327,7 +472,10 @@ describe('ID fields accept numbers from expressions and send them as strings', (
 			.reply(200, { id: '42' });
 		const id = '={{ $json.n }}';
 		await run({ resource: 'lead', operation: 'get', leadId: byId(id) }, { items: [item] });
-		await run({ resource: 'deal', operation: 'update', dealId: id, updateFields: { title: 'T' } }, { items: [item] });
+		await run(
+			{ resource: 'deal', operation: 'update', dealId: id, updateFields: { title: 'T' } },
+			{ items: [item] },
+		);
 		await run({ resource: 'client', operation: 'get', clientId: id }, { items: [item] });
 		await run({ resource: 'product', operation: 'get', productId: id }, { items: [item] });
 		await run({ resource: 'webhook', operation: 'get', webhookId: id }, { items: [item] });
@@ -350,8 +498,12 @@ describe('webhook subscription delete is idempotent across retries', () => {
 	});
 
 	it('a dropped connection, then 404 on the retry → deleted', async () => {
-		const dropped = api().delete('/api/v1/webhooks/whk_1').replyWithError(Object.assign(new Error('socket hang up'), { code: 'ECONNRESET' }));
-		const answered = api().delete('/api/v1/webhooks/whk_1').reply(404, { error: { code: 'NOT_FOUND', message: 'Webhook whk_1 was not found' } });
+		const dropped = api()
+			.delete('/api/v1/webhooks/whk_1')
+			.replyWithError(Object.assign(new Error('socket hang up'), { code: 'ECONNRESET' }));
+		const answered = api()
+			.delete('/api/v1/webhooks/whk_1')
+			.reply(404, { error: { code: 'NOT_FOUND', message: 'Webhook whk_1 was not found' } });
 		const output = await run({ resource: 'webhook', operation: 'delete', webhookId: 'whk_1' });
 		expect(dropped.isDone()).toBe(true);
 		expect(answered.isDone()).toBe(true);
@@ -360,7 +512,9 @@ describe('webhook subscription delete is idempotent across retries', () => {
 
 	it('404 on the first attempt stays an error', async () => {
 		api().delete('/api/v1/webhooks/whk_1').reply(404, { message: 'Webhook whk_1 was not found' });
-		const error = await errorOf(run({ resource: 'webhook', operation: 'delete', webhookId: 'whk_1' }));
+		const error = await errorOf(
+			run({ resource: 'webhook', operation: 'delete', webhookId: 'whk_1' }),
+		);
 		expect(error.message).toBe('The CRM API answered 404: Webhook whk_1 was not found');
 	});
 
@@ -370,14 +524,18 @@ describe('webhook subscription delete is idempotent across retries', () => {
 			.reply(429, {}, { 'retry-after': '0' })
 			.delete('/api/v1/webhooks/whk_1')
 			.reply(404, { message: 'Webhook whk_1 was not found' });
-		const error = await errorOf(run({ resource: 'webhook', operation: 'delete', webhookId: 'whk_1' }));
+		const error = await errorOf(
+			run({ resource: 'webhook', operation: 'delete', webhookId: 'whk_1' }),
+		);
 		expect(error.message).toBe('The CRM API answered 404: Webhook whk_1 was not found');
 	});
 });
 
 describe('error bodies in the alternate shapes', () => {
 	it('a plain-text 400 → its text is the API message, in the error and its advice', async () => {
-		nock(BASE).post('/api/v1/leads').reply(400, 'name is required', { 'Content-Type': 'text/plain; charset=utf-8' });
+		nock(BASE)
+			.post('/api/v1/leads')
+			.reply(400, 'name is required', { 'Content-Type': 'text/plain; charset=utf-8' });
 		const error = await errorOf(run({ resource: 'lead', operation: 'create', name: 'Jane' }));
 		expect(error.message).toBe('The CRM API answered 400: name is required');
 		expect(error.description).toMatch(/The API rejected a value: "name is required"/);
@@ -385,7 +543,9 @@ describe('error bodies in the alternate shapes', () => {
 
 	it('a { message } 404 → the message', async () => {
 		nock(BASE).get('/api/v1/leads/lead_x').reply(404, { message: 'Lead lead_x was not found' });
-		const error = await errorOf(run({ resource: 'lead', operation: 'get', leadId: byId('lead_x') }));
+		const error = await errorOf(
+			run({ resource: 'lead', operation: 'get', leadId: byId('lead_x') }),
+		);
 		expect(error.message).toBe('The CRM API answered 404: Lead lead_x was not found');
 		expect(error.description).toMatch(/Nothing was found at GET \/api\/v1\/leads\/lead_x/);
 	});
@@ -398,9 +558,16 @@ describe('user search: the spec does not name the parameter; a server may ignore
 		{ id: 'usr_3', firstName: 'José', lastName: 'Núñez', email: 'jose@example.com' },
 	];
 
-	it('standard reading (the server filters): one request, the server\'s answer', async () => {
-		const scope = api().get('/api/v1/users').query({ limit: '50', search: 'rita' }).reply(200, { items: [users[1]], hasMore: false, nextCursor: null });
-		const output = await run({ resource: 'user', operation: 'getMany', filters: { search: 'rita' } });
+	it("standard reading (the server filters): one request, the server's answer", async () => {
+		const scope = api()
+			.get('/api/v1/users')
+			.query({ limit: '50', search: 'rita' })
+			.reply(200, { items: [users[1]], hasMore: false, nextCursor: null });
+		const output = await run({
+			resource: 'user',
+			operation: 'getMany',
+			filters: { search: 'rita' },
+		});
 		expect(scope.isDone()).toBe(true);
 		expect(jsonOf(output).map((user) => user.id)).toEqual(['usr_2']);
 	});
@@ -413,14 +580,26 @@ describe('user search: the spec does not name the parameter; a server may ignore
 			.get('/api/v1/users')
 			.query({ limit: '2', search: 'nunez', cursor: 'u2' })
 			.reply(200, { items: users.slice(2), hasMore: false, nextCursor: null });
-		const output = await run({ resource: 'user', operation: 'getMany', limit: 2, filters: { search: 'nunez' } });
+		const output = await run({
+			resource: 'user',
+			operation: 'getMany',
+			limit: 2,
+			filters: { search: 'nunez' },
+		});
 		expect(scope.isDone()).toBe(true);
 		expect(jsonOf(output).map((user) => user.id)).toEqual(['usr_3']);
 	});
 
 	it('full names match too ("ada admin")', async () => {
-		api().get('/api/v1/users').query({ limit: '50', search: 'ada admin' }).reply(200, { items: users, hasMore: false, nextCursor: null });
-		const output = await run({ resource: 'user', operation: 'getMany', filters: { search: 'ada admin' } });
+		api()
+			.get('/api/v1/users')
+			.query({ limit: '50', search: 'ada admin' })
+			.reply(200, { items: users, hasMore: false, nextCursor: null });
+		const output = await run({
+			resource: 'user',
+			operation: 'getMany',
+			filters: { search: 'ada admin' },
+		});
 		expect(jsonOf(output).map((user) => user.id)).toEqual(['usr_1']);
 	});
 });

@@ -20,7 +20,10 @@ export interface RunOptions {
 }
 
 /** Runs the CRM Invoicing node with these parameters; resolves with its only output. */
-export async function run(parameters: INodeParameters, options: RunOptions = {}): Promise<INodeExecutionData[]> {
+export async function run(
+	parameters: INodeParameters,
+	options: RunOptions = {},
+): Promise<INodeExecutionData[]> {
 	const output = await runNode({ nodeType: new CrmInvoicing(), parameters, ...options });
 	expect(output).toHaveLength(1);
 	return output[0];
@@ -49,8 +52,16 @@ export interface SeenRequest {
 
 /** Interceptor reply that logs the request into `seen` and answers with `status` and `body`. */
 export function logging(seen: SeenRequest[], status: number, body?: unknown) {
-	return function (this: nock.ReplyFnContext, path: string, requestBody: nock.Body): nock.ReplyFnResult {
-		seen.push({ method: this.req.method ?? '', path, body: requestBody === '' ? undefined : requestBody });
+	return function (
+		this: nock.ReplyFnContext,
+		path: string,
+		requestBody: nock.Body,
+	): nock.ReplyFnResult {
+		seen.push({
+			method: this.req.method ?? '',
+			path,
+			body: requestBody === '' ? undefined : requestBody,
+		});
 		return [status, (body ?? '') as nock.ReplyBody];
 	};
 }
@@ -72,7 +83,11 @@ export function unmatchedRequests(): { requests: string[]; stop: () => void } {
  * Runs the node expecting a validation error: it rejects with a NodeOperationError whose message matches, and no
  * request left the node (nock has no interceptors and refuses real connections).
  */
-export async function expectValidationError(parameters: INodeParameters, message: RegExp | string, options: RunOptions = {}) {
+export async function expectValidationError(
+	parameters: INodeParameters,
+	message: RegExp | string,
+	options: RunOptions = {},
+) {
 	const unmatched = unmatchedRequests();
 	try {
 		let error: (Error & { name: string; context?: IDataObject }) | undefined;

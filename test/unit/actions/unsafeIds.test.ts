@@ -11,7 +11,10 @@ const UNSAFE = ['..', '.', 'lead\n_1', 'a\u0000b', 'x\\..'];
 describe.each(UNSAFE)('the ID %p', (id) => {
 	it.each([
 		['lead get', { resource: 'lead', operation: 'get', leadId: byId(id) }],
-		['lead update', { resource: 'lead', operation: 'update', leadId: byId(id), updateFields: { name: 'x' } }],
+		[
+			'lead update',
+			{ resource: 'lead', operation: 'update', leadId: byId(id), updateFields: { name: 'x' } },
+		],
 		['lead archive', { resource: 'lead', operation: 'archive', leadId: byId(id) }],
 		['deal mark won', { resource: 'deal', operation: 'markWon', dealId: id }],
 		['client get', { resource: 'client', operation: 'get', clientId: id }],
@@ -19,7 +22,10 @@ describe.each(UNSAFE)('the ID %p', (id) => {
 		['webhook get', { resource: 'webhook', operation: 'get', webhookId: id }],
 		['webhook delete', { resource: 'webhook', operation: 'delete', webhookId: id }],
 	])('is refused by %s before any request', async (_what, parameters) => {
-		const error = await expectValidationError(parameters, /^The node refused to send (GET|PATCH|DELETE) \/api\/v1\/\w+\//);
+		const error = await expectValidationError(
+			parameters,
+			/^The node refused to send (GET|PATCH|DELETE) \/api\/v1\/\w+\//,
+		);
 		expect(error.message).toMatch(/segment|control character|backslash/);
 	});
 });
@@ -32,7 +38,10 @@ describe('Custom API Request paths', () => {
 		['/leads\\users', /backslash/],
 		['/leads/%2e/x', /"\." segment/],
 	])('%p is refused before any request', async (path, reason) => {
-		const error = await expectValidationError({ resource: 'customApiRequest', operation: 'request', method: 'GET', apiVersion: 'v1', path }, /^"Path" is refused in item 0: /);
+		const error = await expectValidationError(
+			{ resource: 'customApiRequest', operation: 'request', method: 'GET', apiVersion: 'v1', path },
+			/^"Path" is refused in item 0: /,
+		);
 		expect(error.message).toMatch(reason);
 	});
 });

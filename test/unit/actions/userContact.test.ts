@@ -26,7 +26,12 @@ describe('user: get many', () => {
 			.reply(200, { items: [user('usr_1')], hasMore: false, nextCursor: null });
 
 		// Simplify off: the API's records as they are (Simplify has its own tests, test/unit/output/simplify.test.ts).
-		const output = await run({ resource: 'user', operation: 'getMany', simplify: false, filters: { search: 'jane', active: false } });
+		const output = await run({
+			resource: 'user',
+			operation: 'getMany',
+			simplify: false,
+			filters: { search: 'jane', active: false },
+		});
 
 		expect(scope.isDone()).toBe(true);
 		expect(output).toEqual([{ json: user('usr_1'), pairedItem: { item: 0 } }]);
@@ -41,7 +46,12 @@ describe('user: get many', () => {
 			.query({ limit: '100', active: 'true', cursor: 'u2' })
 			.reply(200, { items: records(1, 101, 'usr_'), hasMore: false, nextCursor: null });
 
-		const output = await run({ resource: 'user', operation: 'getMany', returnAll: true, filters: { active: true } });
+		const output = await run({
+			resource: 'user',
+			operation: 'getMany',
+			returnAll: true,
+			filters: { active: true },
+		});
 
 		expect(scope.isDone()).toBe(true);
 		expect(output).toHaveLength(101);
@@ -63,17 +73,25 @@ describe('user: get many', () => {
 	});
 
 	it('returns no items for an empty list, and rejects a fractional limit before any request', async () => {
-		api().get('/api/v1/users').query({ limit: '5' }).reply(200, { items: [], hasMore: false, nextCursor: null });
+		api()
+			.get('/api/v1/users')
+			.query({ limit: '5' })
+			.reply(200, { items: [], hasMore: false, nextCursor: null });
 		expect(await run({ resource: 'user', operation: 'getMany', limit: 5 })).toEqual([]);
 
-		await expectValidationError({ resource: 'user', operation: 'getMany', limit: 2.5 }, '"Limit" must be a whole number of at least 1');
+		await expectValidationError(
+			{ resource: 'user', operation: 'getMany', limit: 2.5 },
+			'"Limit" must be a whole number of at least 1',
+		);
 	});
 });
 
 describe('searchUsers (From List, e.g. the invoice sales person)', () => {
 	function context() {
-		return createLoadOptionsContext({ nodeType: new CrmInvoicing(), parameters: { resource: 'invoice', operation: 'create' } })
-			.context;
+		return createLoadOptionsContext({
+			nodeType: new CrmInvoicing(),
+			parameters: { resource: 'invoice', operation: 'create' },
+		}).context;
 	}
 
 	it('searches active users as the user types and hands back the next cursor', async () => {
@@ -81,7 +99,11 @@ describe('searchUsers (From List, e.g. the invoice sales person)', () => {
 			.get('/api/v1/users')
 			.query({ limit: '100', active: 'true', [USER_SEARCH_QUERY_PARAMETER]: 'ja' })
 			.reply(200, {
-				items: [user('usr_1'), { id: 'usr_2', firstName: '', email: 'jay.ops@example.com' }, { id: 'usr_3' }],
+				items: [
+					user('usr_1'),
+					{ id: 'usr_2', firstName: '', email: 'jay.ops@example.com' },
+					{ id: 'usr_3' },
+				],
 				hasMore: true,
 				nextCursor: 'u2',
 			});
@@ -108,12 +130,21 @@ describe('searchUsers (From List, e.g. the invoice sales person)', () => {
 		const result = await searchUsers.call(context(), undefined, 'u2');
 
 		expect(scope.isDone()).toBe(true);
-		expect(result).toEqual({ results: [{ name: 'Jane Doe · jane@example.com', value: 'usr_4' }], paginationToken: undefined });
+		expect(result).toEqual({
+			results: [{ name: 'Jane Doe · jane@example.com', value: 'usr_4' }],
+			paginationToken: undefined,
+		});
 	});
 });
 
 describe('contact: get many (API v2)', () => {
-	const contact = (id: string): IDataObject => ({ id, number: 'P-1', firstName: 'Ann', lastName: 'Lee', email: 'ann@example.com' });
+	const contact = (id: string): IDataObject => ({
+		id,
+		number: 'P-1',
+		firstName: 'Ann',
+		lastName: 'Lee',
+		email: 'ann@example.com',
+	});
 
 	it('Return All pages with pageSize=100 and meta.nextCursor under /api/v2', async () => {
 		const scope = api()
@@ -143,7 +174,12 @@ describe('contact: get many (API v2)', () => {
 			.query({ pageSize: '20', search: 'ann', cursor: 'k2' })
 			.reply(200, { data: records(20, 101, 'con_'), meta: { nextCursor: 'k3', hasMore: true } });
 
-		const output = await run({ resource: 'contact', operation: 'getMany', limit: 120, filters: { search: 'ann' } });
+		const output = await run({
+			resource: 'contact',
+			operation: 'getMany',
+			limit: 120,
+			filters: { search: 'ann' },
+		});
 
 		expect(scope.isDone()).toBe(true);
 		expect(output).toHaveLength(120);
@@ -153,12 +189,18 @@ describe('contact: get many (API v2)', () => {
 		api()
 			.get('/api/v2/contacts')
 			.query({ pageSize: '50' })
-			.reply(200, { data: [contact('con_1'), contact('con_2')], meta: { nextCursor: null, hasMore: false } })
+			.reply(200, {
+				data: [contact('con_1'), contact('con_2')],
+				meta: { nextCursor: null, hasMore: false },
+			})
 			.get('/api/v2/contacts')
 			.query({ pageSize: '50' })
 			.reply(200, { data: [], meta: { nextCursor: null, hasMore: false } });
 
-		expect(jsonOf(await run({ resource: 'contact', operation: 'getMany' }))).toEqual([contact('con_1'), contact('con_2')]);
+		expect(jsonOf(await run({ resource: 'contact', operation: 'getMany' }))).toEqual([
+			contact('con_1'),
+			contact('con_2'),
+		]);
 		expect(await run({ resource: 'contact', operation: 'getMany' })).toEqual([]);
 	});
 });

@@ -18,8 +18,13 @@ const subscription = (id: string, extra: IDataObject = {}): IDataObject => ({
 describe('webhook subscription: create', () => {
 	it('POSTs name, url and the picked plus custom events (no duplicates), and shows the secret once', async () => {
 		const seen: SeenRequest[] = [];
-		const created = subscription('whk_1', { events: ['lead.created', 'deal.updated', 'invoice.overdue'], secret: 'whsec_abc' });
-		const scope = api().post('/api/v1/webhooks').reply(logging(seen, 200, created));
+		const created = subscription('whk_1', {
+			events: ['lead.created', 'deal.updated', 'invoice.overdue'],
+			secret: 'whsec_abc',
+		});
+		const scope = api()
+			.post('/api/v1/webhooks')
+			.reply(logging(seen, 200, created));
 
 		const output = await run({
 			resource: 'webhook',
@@ -47,10 +52,25 @@ describe('webhook subscription: create', () => {
 	});
 
 	it('rejects a missing name, a URL that is not http(s) and no events before any request', async () => {
-		const valid = { resource: 'webhook', operation: 'create', name: 'Sync', url: 'https://example.com/hook', events: ['lead.created'] };
-		await expectValidationError({ ...valid, name: '' }, '"Name" is required but is empty in item 0');
-		await expectValidationError({ ...valid, url: 'example.com/hook' }, '"URL" must be an http:// or https:// address but is "example.com/hook" in item 0');
-		await expectValidationError({ ...valid, events: [], customEvents: ' , ' }, '"Events" needs at least one event in item 0');
+		const valid = {
+			resource: 'webhook',
+			operation: 'create',
+			name: 'Sync',
+			url: 'https://example.com/hook',
+			events: ['lead.created'],
+		};
+		await expectValidationError(
+			{ ...valid, name: '' },
+			'"Name" is required but is empty in item 0',
+		);
+		await expectValidationError(
+			{ ...valid, url: 'example.com/hook' },
+			'"URL" must be an http:// or https:// address but is "example.com/hook" in item 0',
+		);
+		await expectValidationError(
+			{ ...valid, events: [], customEvents: ' , ' },
+			'"Events" needs at least one event in item 0',
+		);
 	});
 });
 
@@ -75,7 +95,11 @@ describe('webhook subscription: get and get many', () => {
 			.reply(200, { items: first, hasMore: true, nextCursor: 'w2' })
 			.get('/api/v1/webhooks')
 			.query({ limit: '100', cursor: 'w2' })
-			.reply(200, { items: [subscription('whk_101', { secret: 'whsec_y' })], hasMore: false, nextCursor: null });
+			.reply(200, {
+				items: [subscription('whk_101', { secret: 'whsec_y' })],
+				hasMore: false,
+				nextCursor: null,
+			});
 
 		const output = await run({ resource: 'webhook', operation: 'getMany', returnAll: true });
 
@@ -107,7 +131,10 @@ describe('webhook subscription: get and get many', () => {
 describe('webhook subscription: delete', () => {
 	it('DELETEs /webhooks/{id} and outputs { deleted: true, id } for every item', async () => {
 		const seen: SeenRequest[] = [];
-		api().delete(/\/api\/v1\/webhooks\/whk_\d$/).times(2).reply(logging(seen, 204));
+		api()
+			.delete(/\/api\/v1\/webhooks\/whk_\d$/)
+			.times(2)
+			.reply(logging(seen, 204));
 
 		const output = await run(
 			{ resource: 'webhook', operation: 'delete', webhookId: '={{ $json.id }}' },
@@ -143,7 +170,9 @@ describe('webhook subscription: delete', () => {
 	it('a 200 answered with an HTML page (a sign-in page) is an error, and nothing is reported as deleted', async () => {
 		api()
 			.delete('/api/v1/webhooks/whk_1')
-			.reply(200, '<html><head><title>Sign in</title></head><body>Single sign-on</body></html>', { 'Content-Type': 'text/html' });
+			.reply(200, '<html><head><title>Sign in</title></head><body>Single sign-on</body></html>', {
+				'Content-Type': 'text/html',
+			});
 
 		const output = await run(
 			{ resource: 'webhook', operation: 'delete', webhookId: 'whk_1' },
@@ -157,10 +186,15 @@ describe('webhook subscription: delete', () => {
 			error: expect.stringContaining('answered DELETE /api/v1/webhooks/whk_1 with 200 (text/html)'),
 		});
 		expect(String(output[0].json.error)).toContain('not an empty answer or a JSON object');
-		expect(String(output[0].json.description)).toContain('Check in the CRM whether the DELETE took effect');
+		expect(String(output[0].json.description)).toContain(
+			'Check in the CRM whether the DELETE took effect',
+		);
 	});
 
 	it('rejects an empty ID before any request', async () => {
-		await expectValidationError({ resource: 'webhook', operation: 'delete', webhookId: '' }, '"Webhook Subscription ID" is required but is empty in item 0');
+		await expectValidationError(
+			{ resource: 'webhook', operation: 'delete', webhookId: '' },
+			'"Webhook Subscription ID" is required but is empty in item 0',
+		);
 	});
 });

@@ -16,7 +16,7 @@ describe('the http:// notice', () => {
 		expect(notice.displayName).toMatch(/http:\/\/.*API key .* unencrypted/);
 	});
 
-	it('uses no `show` condition: n8n 1.x\'s public API would make the notice a required field of the credential', () => {
+	it("uses no `show` condition: n8n 1.x's public API would make the notice a required field of the credential", () => {
 		expect(notice.displayOptions?.show).toBeUndefined();
 		expect(credential.properties.filter((property) => property.displayOptions?.show)).toEqual([]);
 	});
@@ -40,7 +40,7 @@ describe('the http:// notice', () => {
 });
 
 describe('the Base URL field', () => {
-	it('says under the field what n8n\'s own ECONNREFUSED / ENOTFOUND Test answer means and what to check', () => {
+	it("says under the field what n8n's own ECONNREFUSED / ENOTFOUND Test answer means and what to check", () => {
 		const baseUrl = credential.properties.find((property) => property.name === 'baseUrl')!;
 		expect(baseUrl.hint).toMatch(/ECONNREFUSED.*ENOTFOUND/);
 		expect(baseUrl.hint).toMatch(/check the Base URL.*reachable from where n8n runs/);
@@ -59,20 +59,35 @@ describe('the Test request', () => {
 	it('does not follow redirects, and has its own message for 401, 403, 404 and each redirect status', () => {
 		expect(credential.test.request.disableFollowRedirect).toBe(true);
 		const messages = new Map(
-			(credential.test.rules ?? []).filter((rule) => rule.type === 'responseCode').map((rule) => [(rule.properties as { value: number }).value, rule.properties.message]),
+			(credential.test.rules ?? [])
+				.filter((rule) => rule.type === 'responseCode')
+				.map((rule) => [(rule.properties as { value: number }).value, rule.properties.message]),
 		);
 		expect(messages.get(401)).toMatch(/rejected the key \(401\)/);
 		expect(messages.get(403)).toMatch(/^The key is valid, but its user may not list users \(403/);
 		expect(messages.get(404)).toMatch(/Check the Base URL/);
-		for (const status of [301, 302, 303, 307, 308]) expect(messages.get(status)).toMatch(/the key was not sent anywhere else/);
+		for (const status of [301, 302, 303, 307, 308])
+			expect(messages.get(status)).toMatch(/the key was not sent anywhere else/);
 	});
 });
 
 describe('the Test request (issue 17): same Base URL as the node, its own timeout, OK only for the users list', () => {
-	const { workflow, node } = createExecuteContext({ nodeType: new CrmInvoicing(), parameters: { resource: 'lead', operation: 'get' } });
+	const { workflow, node } = createExecuteContext({
+		nodeType: new CrmInvoicing(),
+		parameters: { resource: 'lead', operation: 'get' },
+	});
 	/** The Test's baseURL as n8n's expression engine resolves it for these credentials. */
 	const testBaseUrl = (baseUrl: string): string =>
-		String(workflow.expression.getSimpleParameterValue(node, credential.test.request.baseURL as string, 'internal', { $credentials: { baseUrl } }, undefined, ''));
+		String(
+			workflow.expression.getSimpleParameterValue(
+				node,
+				credential.test.request.baseURL as string,
+				'internal',
+				{ $credentials: { baseUrl } },
+				undefined,
+				'',
+			),
+		);
 
 	it.each([
 		'https://crm.example.com',
@@ -95,8 +110,15 @@ describe('the Test request (issue 17): same Base URL as the node, its own timeou
 	function verdict(json: unknown): string {
 		for (const rule of credential.test.rules ?? []) {
 			if ((rule.type as string) !== 'responseSuccessBody') continue;
-			const { key, value, message } = rule.properties as { key: string; value: unknown; message: string };
-			const got = json !== null && typeof json === 'object' ? (json as Record<string, unknown>)[key] : undefined;
+			const { key, value, message } = rule.properties as {
+				key: string;
+				value: unknown;
+				message: string;
+			};
+			const got =
+				json !== null && typeof json === 'object'
+					? (json as Record<string, unknown>)[key]
+					: undefined;
 			if (got === value) return message;
 		}
 		return 'OK';
@@ -116,18 +138,24 @@ describe('the Test request (issue 17): same Base URL as the node, its own timeou
 	});
 });
 
-describe('the Test\'s deadline, set where n8n cannot override it (authenticate)', () => {
-	it('the Test\'s request (baseURL + /users) gets the 15 s idle timeout and an abort signal, over n8n\'s 300 s', async () => {
-		const options = await credential.authenticate({ apiKey: 'k_123' }, { baseURL: 'https://crm.example.com/api/v1', url: '/users', timeout: 300_000 });
+describe("the Test's deadline, set where n8n cannot override it (authenticate)", () => {
+	it("the Test's request (baseURL + /users) gets the 15 s idle timeout and an abort signal, over n8n's 300 s", async () => {
+		const options = await credential.authenticate(
+			{ apiKey: 'k_123' },
+			{ baseURL: 'https://crm.example.com/api/v1', url: '/users', timeout: 300_000 },
+		);
 		expect(options.timeout).toBe(RETRY.credentialTestTimeoutMs);
 		expect(options.abortSignal).toBeInstanceOf(AbortSignal);
 		expect(options.abortSignal?.aborted).toBe(false);
 		expect(options.headers).toEqual({ 'x-api-key': 'k_123' });
 	});
 
-	it('a node\'s request (a full url, its own deadline) is left as it is', async () => {
+	it("a node's request (a full url, its own deadline) is left as it is", async () => {
 		const signal = new AbortController().signal;
-		const options = await credential.authenticate({ apiKey: 'k_123' }, { url: 'https://crm.example.com/api/v1/users', timeout: 60_000, abortSignal: signal });
+		const options = await credential.authenticate(
+			{ apiKey: 'k_123' },
+			{ url: 'https://crm.example.com/api/v1/users', timeout: 60_000, abortSignal: signal },
+		);
 		expect(options.timeout).toBe(60_000);
 		expect(options.abortSignal).toBe(signal);
 	});

@@ -5,11 +5,21 @@
  */
 import nock from 'nock';
 import { NodeHelpers, sleep } from 'n8n-workflow';
-import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeParameters, NodeExecutionHint } from 'n8n-workflow';
+import type {
+	IDataObject,
+	IExecuteFunctions,
+	INodeExecutionData,
+	INodeParameters,
+	NodeExecutionHint,
+} from 'n8n-workflow';
 
 import { forgetUpsertMemory } from '../../../nodes/CrmInvoicing/actions/lead/upsert';
 import { CrmInvoicing } from '../../../nodes/CrmInvoicing/CrmInvoicing.node';
-import { addHints, costHint, formatDuration } from '../../../nodes/CrmInvoicing/actions/common/hints';
+import {
+	addHints,
+	costHint,
+	formatDuration,
+} from '../../../nodes/CrmInvoicing/actions/common/hints';
 import { createExecuteContext, TEST_CREDENTIALS } from '../../helpers/harness';
 import { useNock } from '../actions/support';
 
@@ -67,37 +77,54 @@ const lead = (id: string, extra: IDataObject = {}): IDataObject => ({
 
 describe('execution hints: what a run cost', () => {
 	it('a Return All that read 3 pages says so: pages and requests', async () => {
-		const run = await runWithHints({ resource: 'lead', operation: 'getMany', returnAll: true }, (scope) =>
-			scope
-				.get('/api/v1/leads')
-				.query({ limit: '100' })
-				.reply(200, { items: [lead('1')], hasMore: true, nextCursor: 'c2' })
-				.get('/api/v1/leads')
-				.query({ limit: '100', cursor: 'c2' })
-				.reply(200, { items: [lead('2')], hasMore: true, nextCursor: 'c3' })
-				.get('/api/v1/leads')
-				.query({ limit: '100', cursor: 'c3' })
-				.reply(200, { items: [lead('3')], hasMore: false, nextCursor: null }),
+		const run = await runWithHints(
+			{ resource: 'lead', operation: 'getMany', returnAll: true },
+			(scope) =>
+				scope
+					.get('/api/v1/leads')
+					.query({ limit: '100' })
+					.reply(200, { items: [lead('1')], hasMore: true, nextCursor: 'c2' })
+					.get('/api/v1/leads')
+					.query({ limit: '100', cursor: 'c2' })
+					.reply(200, { items: [lead('2')], hasMore: true, nextCursor: 'c3' })
+					.get('/api/v1/leads')
+					.query({ limit: '100', cursor: 'c3' })
+					.reply(200, { items: [lead('3')], hasMore: false, nextCursor: null }),
 		);
 		expect(run.items).toHaveLength(3);
 		expect(run.hints).toEqual([
-			{ message: 'This run read 3 pages and sent 3 requests to the CRM.', type: 'info', location: 'outputPane' },
+			{
+				message: 'This run read 3 pages and sent 3 requests to the CRM.',
+				type: 'info',
+				location: 'outputPane',
+			},
 		]);
 	});
 
 	it('a run of single requests adds no hint (one page, no wait)', async () => {
-		const get = await runWithHints({ resource: 'client', operation: 'get', clientId: 'cli_1' }, (scope) =>
-			scope.get('/api/v1/clients/cli_1').reply(200, { id: 'cli_1', name: 'Acme' }),
+		const get = await runWithHints(
+			{ resource: 'client', operation: 'get', clientId: 'cli_1' },
+			(scope) => scope.get('/api/v1/clients/cli_1').reply(200, { id: 'cli_1', name: 'Acme' }),
 		);
 		expect(get.hints).toEqual([]);
-		const onePage = await runWithHints({ resource: 'user', operation: 'getMany', returnAll: true }, (scope) =>
-			scope.get('/api/v1/users').query(true).reply(200, { items: [{ id: 'usr_1' }], hasMore: false, nextCursor: null }),
+		const onePage = await runWithHints(
+			{ resource: 'user', operation: 'getMany', returnAll: true },
+			(scope) =>
+				scope
+					.get('/api/v1/users')
+					.query(true)
+					.reply(200, { items: [{ id: 'usr_1' }], hasMore: false, nextCursor: null }),
 		);
 		expect(onePage.hints).toEqual([]);
 		// One page per item is still a run of single requests: no hint, however many items.
 		const perItem = await runWithHints(
 			{ resource: 'user', operation: 'getMany', limit: 1 },
-			(scope) => scope.get('/api/v1/users').query(true).times(3).reply(200, { items: [{ id: 'usr_1' }], hasMore: true, nextCursor: 'c2' }),
+			(scope) =>
+				scope
+					.get('/api/v1/users')
+					.query(true)
+					.times(3)
+					.reply(200, { items: [{ id: 'usr_1' }], hasMore: true, nextCursor: 'c2' }),
 			{ items: [{ json: {} }, { json: {} }, { json: {} }] },
 		);
 		expect(perItem.items).toHaveLength(3);
@@ -121,16 +148,24 @@ describe('execution hints: what a run cost', () => {
 			{ items: [{ json: { all: false } }, { json: { all: true } }] },
 		);
 		expect(run.items).toHaveLength(3);
-		expect(run.hints.map((hint) => hint.message)).toEqual(['This run read 3 pages and sent 3 requests to the CRM.']);
+		expect(run.hints.map((hint) => hint.message)).toEqual([
+			'This run read 3 pages and sent 3 requests to the CRM.',
+		]);
 	});
 
 	it('a 429 waited out says so: requests, total wait and answers 429', async () => {
-		const run = await runWithHints({ resource: 'product', operation: 'get', productId: 'prd_1' }, (scope) =>
-			scope
-				.get('/api/v1/products/prd_1')
-				.reply(429, { error: { code: 'RATE_LIMITED', message: 'Too many requests' } }, { 'Retry-After': '2' })
-				.get('/api/v1/products/prd_1')
-				.reply(200, { id: 'prd_1', name: 'Hour' }),
+		const run = await runWithHints(
+			{ resource: 'product', operation: 'get', productId: 'prd_1' },
+			(scope) =>
+				scope
+					.get('/api/v1/products/prd_1')
+					.reply(
+						429,
+						{ error: { code: 'RATE_LIMITED', message: 'Too many requests' } },
+						{ 'Retry-After': '2' },
+					)
+					.get('/api/v1/products/prd_1')
+					.reply(200, { id: 'prd_1', name: 'Hour' }),
 		);
 		expect(run.items).toHaveLength(1);
 		expect(sleepMock).toHaveBeenCalledTimes(1);
@@ -152,9 +187,17 @@ describe('execution hints: what a run cost', () => {
 				.get('/api/v1/leads')
 				.query({ limit: '100', cursor: 'c2' })
 				.reply(200, { items: [lead('2')], hasMore: false, nextCursor: null });
-		const first = await runWithHints({ resource: 'lead', operation: 'getMany', returnAll: true }, scopeFor);
-		const second = await runWithHints({ resource: 'lead', operation: 'getMany', returnAll: true }, scopeFor);
-		expect(first.hints.map((hint) => hint.message)).toEqual(['This run read 2 pages and sent 2 requests to the CRM.']);
+		const first = await runWithHints(
+			{ resource: 'lead', operation: 'getMany', returnAll: true },
+			scopeFor,
+		);
+		const second = await runWithHints(
+			{ resource: 'lead', operation: 'getMany', returnAll: true },
+			scopeFor,
+		);
+		expect(first.hints.map((hint) => hint.message)).toEqual([
+			'This run read 2 pages and sent 2 requests to the CRM.',
+		]);
 		expect(second.hints).toEqual(first.hints);
 	});
 
@@ -162,10 +205,13 @@ describe('execution hints: what a run cost', () => {
 		expect(formatDuration(250)).toBe('250 ms');
 		expect(formatDuration(1049)).toBe('1 s');
 		expect(formatDuration(61_500)).toBe('1 min 2 s');
-		expect(costHint({ requests: 1, pages: 1, mostPagesOfOneList: 1, rateLimited: 0, waitedMs: 0 })).toBeUndefined();
-		expect(costHint({ requests: 61, pages: 1, mostPagesOfOneList: 1, rateLimited: 0, waitedMs: 30_000 })?.message).toBe(
-			'This run sent 61 requests to the CRM and waited 30 s in total for its rate limit.',
-		);
+		expect(
+			costHint({ requests: 1, pages: 1, mostPagesOfOneList: 1, rateLimited: 0, waitedMs: 0 }),
+		).toBeUndefined();
+		expect(
+			costHint({ requests: 61, pages: 1, mostPagesOfOneList: 1, rateLimited: 0, waitedMs: 30_000 })
+				?.message,
+		).toBe('This run sent 61 requests to the CRM and waited 30 s in total for its rate limit.');
 	});
 
 	it('leaves a context without addExecutionHints (an older n8n) as it is', () => {
@@ -211,13 +257,21 @@ describe('Create or Update: the marker and "Created N and updated M leads"', () 
 			{ ...created, _upsert: { action: 'created', matchedField: null } },
 			{ ...created, name: 'New Again', _upsert: { action: 'updated', matchedField: 'email' } },
 		]);
-		expect(run.items.map((item) => item.pairedItem)).toEqual([{ item: 0 }, { item: 1 }, { item: 2 }]);
+		expect(run.items.map((item) => item.pairedItem)).toEqual([
+			{ item: 0 },
+			{ item: 1 },
+			{ item: 2 },
+		]);
 		expect(run.hints.map((hint) => hint.message)).toEqual(['Created 1 and updated 2 leads']);
 	});
 
 	it('version 1 (saved with 0.2): the leads exactly as before, no marker; the hint is shown all the same', async () => {
 		const run = await runWithHints(upsert, mock, { items: people, typeVersion: 1 });
-		expect(run.items.map((item) => item.json)).toEqual([{ ...known, name: 'Known' }, created, { ...created, name: 'New Again' }]);
+		expect(run.items.map((item) => item.json)).toEqual([
+			{ ...known, name: 'Known' },
+			created,
+			{ ...created, name: 'New Again' },
+		]);
 		expect(run.hints.map((hint) => hint.message)).toEqual(['Created 1 and updated 2 leads']);
 	});
 
@@ -231,7 +285,13 @@ describe('Create or Update: the marker and "Created N and updated M leads"', () 
 					.reply(200, { items: [], hasMore: false, nextCursor: null })
 					.post('/api/v1/leads')
 					.reply(201, created),
-			{ items: [{ json: { email: '', name: 'No Email' } }, { json: { email: 'new@example.com', name: 'New' } }], continueOnFail: true },
+			{
+				items: [
+					{ json: { email: '', name: 'No Email' } },
+					{ json: { email: 'new@example.com', name: 'New' } },
+				],
+				continueOnFail: true,
+			},
 		);
 		expect(run.items[0].json.error).toEqual(expect.any(String));
 		expect(run.items[1].json._upsert).toEqual({ action: 'created', matchedField: null });

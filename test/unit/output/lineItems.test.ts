@@ -16,7 +16,9 @@ beforeEach(() => setGlobalState({ defaultTimezone: 'UTC' }));
 const nodeType = new CrmInvoicing();
 
 function lineItemFields(): INodeProperties[] {
-	const property = nodeType.description.properties.find((candidate) => candidate.name === 'lineItems')!;
+	const property = nodeType.description.properties.find(
+		(candidate) => candidate.name === 'lineItems',
+	)!;
 	return ((property.options as INodePropertyCollection[])[0].values as INodeProperties[]) ?? [];
 }
 
@@ -51,7 +53,14 @@ const SAVED_WITH_0_2 = {
 /** What 0.2 sent for them (test/unit/actions/invoice.test.ts has the rules; this is their result). */
 const SENT = [
 	{ name: 'Consulting', quantity: 2, price: 105, taxRateId: 'tax_vat20' },
-	{ productId: 'prd_7', quantity: 1, description: 'Annual licence', discount: 5, discountType: 'fixed', buyPrice: 30 },
+	{
+		productId: 'prd_7',
+		quantity: 1,
+		description: 'Annual licence',
+		discount: 5,
+		discountType: 'fixed',
+		buyPrice: 30,
+	},
 ];
 
 const parameters = (lineItems: INodeParameters): INodeParameters => ({
@@ -65,7 +74,9 @@ const parameters = (lineItems: INodeParameters): INodeParameters => ({
 
 async function sentLineItems(lineItems: INodeParameters, typeVersion?: number): Promise<unknown> {
 	const seen: SeenRequest[] = [];
-	const scope = api().post('/api/v1/invoices').reply(logging(seen, 200, { id: 'inv_1', lineItems: [] }));
+	const scope = api()
+		.post('/api/v1/invoices')
+		.reply(logging(seen, 200, { id: 'inv_1', lineItems: [] }));
 	await runNode({ nodeType, parameters: parameters(lineItems), typeVersion });
 	expect(scope.isDone()).toBe(true);
 	return (seen[0].body as { lineItems: unknown }).lineItems;
@@ -87,31 +98,52 @@ describe('invoice line items', () => {
 	});
 
 	it('keeps the field names of 0.2 (saved workflows name them)', () => {
-		expect(lineItemFields().map((field) => field.name).sort()).toEqual(Object.keys(SAVED_WITH_0_2.items[0]).sort());
+		expect(
+			lineItemFields()
+				.map((field) => field.name)
+				.sort(),
+		).toEqual(Object.keys(SAVED_WITH_0_2.items[0]).sort());
 	});
 
-	it.each([1, 2])('sends line items saved with 0.2 exactly as 0.2 did (node version %i)', async (typeVersion) => {
-		expect(await sentLineItems(SAVED_WITH_0_2, typeVersion)).toEqual(SENT);
-	});
+	it.each([1, 2])(
+		'sends line items saved with 0.2 exactly as 0.2 did (node version %i)',
+		async (typeVersion) => {
+			expect(await sentLineItems(SAVED_WITH_0_2, typeVersion)).toEqual(SENT);
+		},
+	);
 
 	it('sends line items entered in the new order the same way', async () => {
 		const reordered = {
-			items: SAVED_WITH_0_2.items.map(({ name, productId, quantity, price, description, buyPrice, discount, discountType, taxRateId }) => ({
-				name,
-				productId,
-				quantity,
-				price,
-				description,
-				buyPrice,
-				discount,
-				discountType,
-				taxRateId,
-			})),
+			items: SAVED_WITH_0_2.items.map(
+				({
+					name,
+					productId,
+					quantity,
+					price,
+					description,
+					buyPrice,
+					discount,
+					discountType,
+					taxRateId,
+				}) => ({
+					name,
+					productId,
+					quantity,
+					price,
+					description,
+					buyPrice,
+					discount,
+					discountType,
+					taxRateId,
+				}),
+			),
 		};
 		expect(await sentLineItems(reordered)).toEqual(SENT);
 	});
 
 	it('sends a line with only the fields a user fills in first (the rest take their defaults)', async () => {
-		expect(await sentLineItems({ items: [{ name: 'Hours', quantity: 3, price: 80 }] })).toEqual([{ name: 'Hours', quantity: 3, price: 80 }]);
+		expect(await sentLineItems({ items: [{ name: 'Hours', quantity: 3, price: 80 }] })).toEqual([
+			{ name: 'Hours', quantity: 3, price: 80 },
+		]);
 	});
 });

@@ -64,7 +64,14 @@ const USER = {
 	createdAt: '2026-01-01T00:00:00.000Z',
 	jobTitle: 'Sales lead',
 };
-const CONTACT = { id: 'con_1', number: 'P-1', firstName: 'Joe', lastName: 'Bloggs', email: 'joe@acme.test', phone: '+1 555 0101' };
+const CONTACT = {
+	id: 'con_1',
+	number: 'P-1',
+	firstName: 'Joe',
+	lastName: 'Bloggs',
+	email: 'joe@acme.test',
+	phone: '+1 555 0101',
+};
 
 interface Case {
 	label: string;
@@ -78,7 +85,11 @@ const CASES: Case[] = [
 	{
 		label: 'Lead → Get',
 		resource: 'lead',
-		parameters: { resource: 'lead', operation: 'get', leadId: { __rl: true, mode: 'id', value: 'lead_1' } },
+		parameters: {
+			resource: 'lead',
+			operation: 'get',
+			leadId: { __rl: true, mode: 'id', value: 'lead_1' },
+		},
 		record: LEAD,
 		mock: () => api().get('/api/v1/leads/lead_1').reply(200, LEAD),
 	},
@@ -87,7 +98,11 @@ const CASES: Case[] = [
 		resource: 'lead',
 		parameters: { resource: 'lead', operation: 'getMany', limit: 1 },
 		record: LEAD,
-		mock: () => api().get('/api/v1/leads').query(true).reply(200, { items: [LEAD], hasMore: false, nextCursor: null }),
+		mock: () =>
+			api()
+				.get('/api/v1/leads')
+				.query(true)
+				.reply(200, { items: [LEAD], hasMore: false, nextCursor: null }),
 	},
 	{
 		label: 'Client → Get',
@@ -108,7 +123,11 @@ const CASES: Case[] = [
 		resource: 'user',
 		parameters: { resource: 'user', operation: 'getMany', limit: 1 },
 		record: USER,
-		mock: () => api().get('/api/v1/users').query(true).reply(200, { items: [USER], hasMore: false, nextCursor: null }),
+		mock: () =>
+			api()
+				.get('/api/v1/users')
+				.query(true)
+				.reply(200, { items: [USER], hasMore: false, nextCursor: null }),
 	},
 	{
 		label: 'Contact → Get Many',
@@ -116,43 +135,65 @@ const CASES: Case[] = [
 		parameters: { resource: 'contact', operation: 'getMany', limit: 1 },
 		record: CONTACT,
 		mock: () =>
-			api().get('/api/v2/contacts').query(true).reply(200, { data: [CONTACT], meta: { hasMore: false, nextCursor: null } }),
+			api()
+				.get('/api/v2/contacts')
+				.query(true)
+				.reply(200, { data: [CONTACT], meta: { hasMore: false, nextCursor: null } }),
 	},
 ];
 
-async function output(parameters: INodeParameters, typeVersion?: number): Promise<INodeExecutionData[]> {
+async function output(
+	parameters: INodeParameters,
+	typeVersion?: number,
+): Promise<INodeExecutionData[]> {
 	const [items] = await runNode({ nodeType, parameters, typeVersion });
 	return items;
 }
 
 describe('Simplify', () => {
 	it('keeps at most 10 fields per resource, each a field the spec gives the resource', () => {
-		for (const fields of Object.values(SIMPLIFIED_FIELDS)) expect(fields.length).toBeLessThanOrEqual(10);
+		for (const fields of Object.values(SIMPLIFIED_FIELDS))
+			expect(fields.length).toBeLessThanOrEqual(10);
 		for (const { resource, record } of CASES) {
 			for (const field of SIMPLIFIED_FIELDS[resource]) expect(Object.keys(record)).toContain(field);
 		}
 	});
 
-	it.each(CASES)('$label: on by default in a new node, output holds only the simplified fields', async ({ resource, parameters, record, mock }) => {
-		mock();
-		const items = await output(parameters);
-		const expected = Object.fromEntries(SIMPLIFIED_FIELDS[resource].map((field) => [field, record[field]]));
-		expect(items).toEqual([{ json: expected, pairedItem: { item: 0 } }]);
-		expect(Object.keys(items[0].json)).toEqual([...SIMPLIFIED_FIELDS[resource]]);
-		expect(Object.keys(items[0].json).length).toBeLessThan(Object.keys(record).length);
-	});
+	it.each(CASES)(
+		'$label: on by default in a new node, output holds only the simplified fields',
+		async ({ resource, parameters, record, mock }) => {
+			mock();
+			const items = await output(parameters);
+			const expected = Object.fromEntries(
+				SIMPLIFIED_FIELDS[resource].map((field) => [field, record[field]]),
+			);
+			expect(items).toEqual([{ json: expected, pairedItem: { item: 0 } }]);
+			expect(Object.keys(items[0].json)).toEqual([...SIMPLIFIED_FIELDS[resource]]);
+			expect(Object.keys(items[0].json).length).toBeLessThan(Object.keys(record).length);
+		},
+	);
 
-	it.each(CASES)('$label: off gives the API\'s record unchanged', async ({ parameters, record, mock }) => {
-		mock();
-		expect(await output({ ...parameters, simplify: false })).toEqual([{ json: record, pairedItem: { item: 0 } }]);
-	});
+	it.each(CASES)(
+		"$label: off gives the API's record unchanged",
+		async ({ parameters, record, mock }) => {
+			mock();
+			expect(await output({ ...parameters, simplify: false })).toEqual([
+				{ json: record, pairedItem: { item: 0 } },
+			]);
+		},
+	);
 
-	it.each(CASES)('$label: a version-1 node (saved with 0.2) outputs the raw record, whatever its parameters say', async ({ parameters, record, mock }) => {
-		mock();
-		expect(await output(parameters, 1)).toEqual([{ json: record, pairedItem: { item: 0 } }]);
-		mock();
-		expect(await output({ ...parameters, simplify: true }, 1)).toEqual([{ json: record, pairedItem: { item: 0 } }]);
-	});
+	it.each(CASES)(
+		'$label: a version-1 node (saved with 0.2) outputs the raw record, whatever its parameters say',
+		async ({ parameters, record, mock }) => {
+			mock();
+			expect(await output(parameters, 1)).toEqual([{ json: record, pairedItem: { item: 0 } }]);
+			mock();
+			expect(await output({ ...parameters, simplify: true }, 1)).toEqual([
+				{ json: record, pairedItem: { item: 0 } },
+			]);
+		},
+	);
 
 	it('is a parameter of version 2 only, on by default (a node added now, and the node as an AI Agent tool)', () => {
 		const { description } = nodeType;
@@ -168,9 +209,23 @@ describe('Simplify', () => {
 		for (const { parameters } of CASES) {
 			const { resource, operation } = parameters;
 			// What n8n saves for a new node, defaults included, as the editor (and the AI Agent's tool) resolves them.
-			const v2 = NodeHelpers.getNodeParameters(description.properties, { resource, operation }, true, false, node(2), description);
+			const v2 = NodeHelpers.getNodeParameters(
+				description.properties,
+				{ resource, operation },
+				true,
+				false,
+				node(2),
+				description,
+			);
 			expect(v2?.simplify).toBe(true);
-			const v1 = NodeHelpers.getNodeParameters(description.properties, { resource, operation }, true, false, node(1), description);
+			const v1 = NodeHelpers.getNodeParameters(
+				description.properties,
+				{ resource, operation },
+				true,
+				false,
+				node(1),
+				description,
+			);
 			expect(v1).not.toHaveProperty('simplify');
 		}
 		const withSimplify = description.properties.filter((property) => property.name === 'simplify');
@@ -180,7 +235,8 @@ describe('Simplify', () => {
 				displayName: 'Simplify',
 				type: 'boolean',
 				default: true,
-				description: 'Whether to return a simplified version of the response instead of the raw data',
+				description:
+					'Whether to return a simplified version of the response instead of the raw data',
 			});
 		}
 	});
@@ -193,7 +249,12 @@ describe('Simplify', () => {
 			.reply(200, { items: [LEAD, { ...LEAD, id: 'lead_2' }], hasMore: false, nextCursor: null });
 		const items = await runNode({
 			nodeType,
-			parameters: { resource: 'lead', operation: 'getMany', limit: 2, simplify: '={{ $json.simple }}' },
+			parameters: {
+				resource: 'lead',
+				operation: 'getMany',
+				limit: 2,
+				simplify: '={{ $json.simple }}',
+			},
 			items: [{ json: { simple: true } }, { json: { simple: false } }],
 		});
 		expect(items[0].map((item) => [item.pairedItem, Object.keys(item.json).length])).toEqual([

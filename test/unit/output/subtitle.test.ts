@@ -16,7 +16,14 @@ const { description } = nodeType;
 /** The subtitle n8n shows for a node with these parameters. */
 function subtitleOf(parameters: Record<string, string>, typeVersion = 2): unknown {
 	const { workflow, node } = createExecuteContext({ nodeType, parameters, typeVersion });
-	return workflow.expression.getSimpleParameterValue(node, description.subtitle!, 'internal', {}, undefined, '');
+	return workflow.expression.getSimpleParameterValue(
+		node,
+		description.subtitle!,
+		'internal',
+		{},
+		undefined,
+		'',
+	);
 }
 
 /** Every resource and operation the node offers, with the labels the user picks them by. */
@@ -32,20 +39,25 @@ describe('subtitle', () => {
 	it('is the expression built from the operation lists (the literal the linter needs is kept in step)', () => {
 		const expected = subtitleExpression(RESOURCES_BY_VALUE);
 		if (description.subtitle !== expected) {
-			throw new Error(`CrmInvoicing.node.ts's subtitle is out of step with the operation lists. Set it to:\n'${expected}'`);
+			throw new Error(
+				`CrmInvoicing.node.ts's subtitle is out of step with the operation lists. Set it to:\n'${expected}'`,
+			);
 		}
 	});
 
-	it.each(PAIRS)('shows "$label" for $resource → $operation (versions 1 and 2)', ({ resource, operation, label }) => {
-		expect(subtitleOf({ resource, operation })).toBe(label);
-		expect(subtitleOf({ resource, operation }, 1)).toBe(label);
-	});
+	it.each(PAIRS)(
+		'shows "$label" for $resource → $operation (versions 1 and 2)',
+		({ resource, operation, label }) => {
+			expect(subtitleOf({ resource, operation })).toBe(label);
+			expect(subtitleOf({ resource, operation }, 1)).toBe(label);
+		},
+	);
 
 	it('shows "Create or Update: Lead" for Lead → Create or Update (it showed "undefined: Lead")', () => {
 		expect(subtitleOf({ resource: 'lead', operation: 'upsert' })).toBe('Create or Update: Lead');
 	});
 
-	it('shows the defaults\' label for a node just added (resource and operation not set)', () => {
+	it("shows the defaults' label for a node just added (resource and operation not set)", () => {
 		expect(subtitleOf({})).toBe('Create: Lead');
 	});
 
@@ -54,9 +66,13 @@ describe('subtitle', () => {
 		for (const { resource, operation } of PAIRS) {
 			expect(typeof routes[resource]?.[operation]?.execute).toBe('function');
 			const property = description.properties.find(
-				(candidate) => candidate.name === 'operation' && candidate.displayOptions?.show?.resource?.includes(resource),
+				(candidate) =>
+					candidate.name === 'operation' &&
+					candidate.displayOptions?.show?.resource?.includes(resource),
 			);
-			expect((property?.options as INodePropertyOptions[]).map((option) => option.value)).toContain(operation);
+			expect((property?.options as INodePropertyOptions[]).map((option) => option.value)).toContain(
+				operation,
+			);
 		}
 	});
 

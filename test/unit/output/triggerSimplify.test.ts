@@ -8,7 +8,13 @@ import { SIMPLIFIED_FIELDS } from '../../../nodes/CrmInvoicing/shared/simplify';
 import { signedHeaders } from '../../helpers/signing';
 import { createWebhookContext } from '../../helpers/harness';
 import { useNock } from '../../helpers/nock';
-import { nextMessageId, nodeType, nowSeconds, SECRET, storedSubscription } from '../trigger/fixtures';
+import {
+	nextMessageId,
+	nodeType,
+	nowSeconds,
+	SECRET,
+	storedSubscription,
+} from '../trigger/fixtures';
 
 useNock();
 
@@ -31,7 +37,12 @@ const LEAD_PAYLOAD = {
 };
 const TIMESTAMP = '2026-11-23T01:00:00.000Z';
 
-async function deliver(event: string, payload: unknown, parameters: INodeParameters, typeVersion?: number): Promise<IDataObject[]> {
+async function deliver(
+	event: string,
+	payload: unknown,
+	parameters: INodeParameters,
+	typeVersion?: number,
+): Promise<IDataObject[]> {
 	const rawBody = Buffer.from(JSON.stringify({ event, timestamp: TIMESTAMP, payload }), 'utf8');
 	const id = nextMessageId();
 	const parts = createWebhookContext({
@@ -48,36 +59,72 @@ async function deliver(event: string, payload: unknown, parameters: INodeParamet
 }
 
 const simplifiedLead = Object.fromEntries(
-	SIMPLIFIED_FIELDS.lead.filter((field) => field in LEAD_PAYLOAD).map((field) => [field, (LEAD_PAYLOAD as IDataObject)[field]]),
+	SIMPLIFIED_FIELDS.lead
+		.filter((field) => field in LEAD_PAYLOAD)
+		.map((field) => [field, (LEAD_PAYLOAD as IDataObject)[field]]),
 );
 
 describe('trigger: Simplify', () => {
-	it('is on by default in a new trigger (version 2): event, timestamp and the lead\'s simplified fields', async () => {
+	it("is on by default in a new trigger (version 2): event, timestamp and the lead's simplified fields", async () => {
 		const items = await deliver('lead.created', LEAD_PAYLOAD, {});
-		expect(items).toEqual([{ event: 'lead.created', timestamp: TIMESTAMP, payload: simplifiedLead }]);
-		expect(Object.keys(items[0].payload as IDataObject)).toEqual(['id', 'name', 'email', 'mobile', 'title', 'value', 'stageId', 'archived', 'createdAt']);
+		expect(items).toEqual([
+			{ event: 'lead.created', timestamp: TIMESTAMP, payload: simplifiedLead },
+		]);
+		expect(Object.keys(items[0].payload as IDataObject)).toEqual([
+			'id',
+			'name',
+			'email',
+			'mobile',
+			'title',
+			'value',
+			'stageId',
+			'archived',
+			'createdAt',
+		]);
 	});
 
 	it('with Payload Only, outputs the simplified lead alone', async () => {
-		expect(await deliver('lead.created', LEAD_PAYLOAD, { options: { payloadOnly: true } })).toEqual([simplifiedLead]);
+		expect(await deliver('lead.created', LEAD_PAYLOAD, { options: { payloadOnly: true } })).toEqual(
+			[simplifiedLead],
+		);
 	});
 
 	it('keeps the payload of other events whole (the spec does not show their shapes)', async () => {
-		const deal = { id: 'deal_1', title: 'Big deal', stageId: 'pst_2', price: 5000, extra: { a: 1 } };
-		expect(await deliver('deal.stage_changed', deal, {})).toEqual([{ event: 'deal.stage_changed', timestamp: TIMESTAMP, payload: deal }]);
+		const deal = {
+			id: 'deal_1',
+			title: 'Big deal',
+			stageId: 'pst_2',
+			price: 5000,
+			extra: { a: 1 },
+		};
+		expect(await deliver('deal.stage_changed', deal, {})).toEqual([
+			{ event: 'deal.stage_changed', timestamp: TIMESTAMP, payload: deal },
+		]);
 	});
 
 	it('off: event, timestamp, the payload as received and the delivery id, as 0.2 output it', async () => {
 		const [item] = await deliver('lead.created', LEAD_PAYLOAD, { simplify: false });
-		expect(item).toEqual({ event: 'lead.created', timestamp: TIMESTAMP, payload: LEAD_PAYLOAD, webhookId: expect.stringMatching(/^msg_test_/) });
+		expect(item).toEqual({
+			event: 'lead.created',
+			timestamp: TIMESTAMP,
+			payload: LEAD_PAYLOAD,
+			webhookId: expect.stringMatching(/^msg_test_/),
+		});
 	});
 
 	it('a version-1 trigger (saved with 0.2) outputs exactly as before, whatever its parameters say', async () => {
 		for (const parameters of [{}, { simplify: true }]) {
 			const [item] = await deliver('lead.created', LEAD_PAYLOAD, parameters, 1);
-			expect(item).toEqual({ event: 'lead.created', timestamp: TIMESTAMP, payload: LEAD_PAYLOAD, webhookId: expect.stringMatching(/^msg_test_/) });
+			expect(item).toEqual({
+				event: 'lead.created',
+				timestamp: TIMESTAMP,
+				payload: LEAD_PAYLOAD,
+				webhookId: expect.stringMatching(/^msg_test_/),
+			});
 		}
-		expect(await deliver('lead.created', LEAD_PAYLOAD, { options: { payloadOnly: true } }, 1)).toEqual([LEAD_PAYLOAD]);
+		expect(
+			await deliver('lead.created', LEAD_PAYLOAD, { options: { payloadOnly: true } }, 1),
+		).toEqual([LEAD_PAYLOAD]);
 	});
 
 	it('is a version-2 parameter of the trigger, on by default', () => {

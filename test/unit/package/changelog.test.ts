@@ -14,7 +14,10 @@ function releases(): Array<{ version: [number, number, number]; line: string }> 
 		.filter((line) => line.startsWith('## '))
 		.map((line) => {
 			const match = HEADING.exec(line);
-			if (!match) throw new Error(`CHANGELOG heading "${line}" is not "## X.Y.Z (YYYY-MM-DD or unreleased): …"`);
+			if (!match)
+				throw new Error(
+					`CHANGELOG heading "${line}" is not "## X.Y.Z (YYYY-MM-DD or unreleased): …"`,
+				);
 			return { version: [Number(match[1]), Number(match[2]), Number(match[3])], line };
 		});
 }
@@ -23,7 +26,9 @@ const compare = (a: number[], b: number[]) => a[0] - b[0] || a[1] - b[1] || a[2]
 
 describe('CHANGELOG.md', () => {
 	it('its newest release is the version in package.json', () => {
-		const { version } = JSON.parse(readFileSync(path.join(ROOT, 'package.json'), 'utf8')) as { version: string };
+		const { version } = JSON.parse(readFileSync(path.join(ROOT, 'package.json'), 'utf8')) as {
+			version: string;
+		};
 		expect(releases()[0].version.join('.')).toBe(version);
 	});
 
@@ -31,7 +36,10 @@ describe('CHANGELOG.md', () => {
 		const list = releases();
 		expect(list.length).toBeGreaterThanOrEqual(4);
 		for (let i = 1; i < list.length; i++) {
-			expect([list[i - 1].line, compare(list[i - 1].version, list[i].version) > 0]).toEqual([list[i - 1].line, true]);
+			expect([list[i - 1].line, compare(list[i - 1].version, list[i].version) > 0]).toEqual([
+				list[i - 1].line,
+				true,
+			]);
 			expect(list[i].line).not.toContain('(unreleased');
 		}
 	});

@@ -71,7 +71,9 @@ export function linksOf(markdown: string): Array<{ target: string; line: number 
 	const links: Array<{ target: string; line: number }> = [];
 	proseLines(markdown).forEach((raw, index) => {
 		const line = raw.replace(/`[^`]*`/g, '');
-		for (const match of line.matchAll(/!?\[(?:[^\]]|\[[^\]]*\])*\]\(\s*<?([^)\s>]+)>?(?:\s+"[^"]*")?\s*\)/g)) {
+		for (const match of line.matchAll(
+			/!?\[(?:[^\]]|\[[^\]]*\])*\]\(\s*<?([^)\s>]+)>?(?:\s+"[^"]*")?\s*\)/g,
+		)) {
 			links.push({ target: match[1], line: index + 1 });
 		}
 		const definition = /^ {0,3}\[[^\]]+\]:\s*<?(\S+?)>?(?:\s+"[^"]*")?\s*$/.exec(line);
@@ -85,20 +87,28 @@ function problemWith(file: string, target: string): string | undefined {
 	if (/^[a-z][a-z0-9+.-]*:/i.test(target)) return undefined;
 	const [rawPath, anchor] = target.split('#', 2) as [string, string | undefined];
 	const relative = decodeURIComponent(rawPath);
-	const resolved = relative === '' ? path.join(ROOT, file) : path.normalize(path.join(ROOT, path.dirname(file), relative));
+	const resolved =
+		relative === ''
+			? path.join(ROOT, file)
+			: path.normalize(path.join(ROOT, path.dirname(file), relative));
 	if (path.relative(ROOT, resolved).startsWith('..')) return 'points outside the repository';
 	if (!existsSync(resolved)) return 'no such file';
 	if (anchor === undefined) return undefined;
 	if (statSync(resolved).isDirectory() || !resolved.endsWith('.md')) return undefined;
 	const anchors = anchorsOf(readFileSync(resolved, 'utf8'));
-	return anchors.has(decodeURIComponent(anchor)) ? undefined : `no heading with the anchor #${anchor}`;
+	return anchors.has(decodeURIComponent(anchor))
+		? undefined
+		: `no heading with the anchor #${anchor}`;
 }
 
 describe('GitHub slugs', () => {
 	it.each([
 		['Install in n8n', 'install-in-n8n'],
 		["n8n's tooling (`@n8n/node-cli`)", 'n8ns-tooling-n8nnode-cli'],
-		["Subscriptions follow n8n's URL, and carry an owner tag", 'subscriptions-follow-n8ns-url-and-carry-an-owner-tag'],
+		[
+			"Subscriptions follow n8n's URL, and carry an owner tag",
+			'subscriptions-follow-n8ns-url-and-carry-an-owner-tag',
+		],
 		['Limits, and how the node paces itself', 'limits-and-how-the-node-paces-itself'],
 		['Lead → Create or Update', 'lead--create-or-update'],
 		['The [sandbox](sandbox.md) CRM', 'the-sandbox-crm'],
@@ -113,7 +123,9 @@ describe('GitHub slugs', () => {
 	});
 
 	it('finds inline links, images and reference definitions, but not links in code', () => {
-		const links = linksOf('See [a](docs/a.md#x) and ![b](b.png "t").\n`[c](c.md)`\n```\n[d](d.md)\n```\n[e]: e.md\n');
+		const links = linksOf(
+			'See [a](docs/a.md#x) and ![b](b.png "t").\n`[c](c.md)`\n```\n[d](d.md)\n```\n[e]: e.md\n',
+		);
 		expect(links.map((link) => link.target)).toEqual(['docs/a.md#x', 'b.png', 'e.md']);
 	});
 });
@@ -121,7 +133,16 @@ describe('GitHub slugs', () => {
 describe('relative links in README.md, CONTRIBUTING.md, docs/*.md and the READMEs beside code', () => {
 	it('checks the files the docs are made of', () => {
 		const files = documents();
-		for (const file of ['README.md', 'CONTRIBUTING.md', 'docs/security.md', 'docs/scale.md', 'docs/errors.md', 'docs/spec-choices.md', 'docs/trigger.md', ...READMES_BESIDE_CODE]) {
+		for (const file of [
+			'README.md',
+			'CONTRIBUTING.md',
+			'docs/security.md',
+			'docs/scale.md',
+			'docs/errors.md',
+			'docs/spec-choices.md',
+			'docs/trigger.md',
+			...READMES_BESIDE_CODE,
+		]) {
 			expect(files).toContain(file);
 			expect(existsSync(path.join(ROOT, file))).toBe(true);
 		}
@@ -143,8 +164,17 @@ describe('the documentation links n8n shows for the nodes and the credential', (
 
 	/** The repository's URLs in the codex files and the credential: they open the README at a heading. */
 	function documentationUrls(): string[] {
-		const sources = ['nodes/CrmInvoicing/CrmInvoicing.node.json', 'nodes/CrmInvoicing/CrmInvoicingTrigger.node.json', 'nodes/CrmInvoicing/CrmInvoicingPollingTrigger.node.json', 'credentials/CrmInvoicingApi.credentials.ts'];
-		const urls = sources.flatMap((file) => [...readFileSync(path.join(ROOT, file), 'utf8').matchAll(/https:\/\/github\.com\/[^"'\s]+/g)].map((match) => match[0]));
+		const sources = [
+			'nodes/CrmInvoicing/CrmInvoicing.node.json',
+			'nodes/CrmInvoicing/CrmInvoicingTrigger.node.json',
+			'nodes/CrmInvoicing/CrmInvoicingPollingTrigger.node.json',
+			'credentials/CrmInvoicingApi.credentials.ts',
+		];
+		const urls = sources.flatMap((file) =>
+			[
+				...readFileSync(path.join(ROOT, file), 'utf8').matchAll(/https:\/\/github\.com\/[^"'\s]+/g),
+			].map((match) => match[0]),
+		);
 		return [...new Set(urls)];
 	}
 

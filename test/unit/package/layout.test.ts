@@ -28,9 +28,11 @@ const SHIPPED = [...tsFiles(path.join(ROOT, 'nodes')), ...tsFiles(path.join(ROOT
 /** Every module a file imports or re-exports from (static `import … from`, `export … from`, `import '…'`). */
 function importsOf(file: string): string[] {
 	const text = readFileSync(file, 'utf8');
-	return [...text.matchAll(/^\s*(?:import|export)\b[^'"]*?\bfrom\s+['"]([^'"]+)['"]|^\s*import\s+['"]([^'"]+)['"]/gm)].map(
-		(match) => match[1] ?? match[2],
-	);
+	return [
+		...text.matchAll(
+			/^\s*(?:import|export)\b[^'"]*?\bfrom\s+['"]([^'"]+)['"]|^\s*import\s+['"]([^'"]+)['"]/gm,
+		),
+	].map((match) => match[1] ?? match[2]);
 }
 
 /** A relative import resolved to the path it names (without extension; a folder means its index). */
@@ -38,10 +40,14 @@ function resolved(file: string, specifier: string): string {
 	return path.resolve(path.dirname(file), specifier);
 }
 
-const inside = (target: string, folder: string): boolean => target === folder || target.startsWith(`${folder}${path.sep}`);
+const inside = (target: string, folder: string): boolean =>
+	target === folder || target.startsWith(`${folder}${path.sep}`);
 /** Whether `file`, from outside `folder`, imports `target` inside it other than through its index. */
 const pastTheDoor = (file: string, target: string, folder: string): boolean =>
-	!inside(file, folder) && inside(target, folder) && target !== folder && target !== path.join(folder, 'index');
+	!inside(file, folder) &&
+	inside(target, folder) &&
+	target !== folder &&
+	target !== path.join(folder, 'index');
 const relative = (file: string): string => path.relative(ROOT, file);
 
 describe('the package layout', () => {
@@ -53,7 +59,12 @@ describe('the package layout', () => {
 	it('imports only what n8n allows a community node: n8n-workflow, node:crypto and relative files', () => {
 		const outside = SHIPPED.flatMap((file) =>
 			importsOf(file)
-				.filter((specifier) => !specifier.startsWith('.') && specifier !== 'n8n-workflow' && specifier !== 'node:crypto')
+				.filter(
+					(specifier) =>
+						!specifier.startsWith('.') &&
+						specifier !== 'n8n-workflow' &&
+						specifier !== 'node:crypto',
+				)
 				.map((specifier) => `${relative(file)} imports ${specifier}`),
 		);
 		expect(outside).toEqual([]);
@@ -64,26 +75,34 @@ describe('the package layout', () => {
 		for (const file of SHIPPED) {
 			for (const specifier of importsOf(file).filter((name) => name.startsWith('.'))) {
 				const target = resolved(file, specifier);
-				if (pastTheDoor(file, target, SHARED) || pastTheDoor(file, target, TRANSPORT)) wrong.push(`${relative(file)} imports ${specifier}`);
+				if (pastTheDoor(file, target, SHARED) || pastTheDoor(file, target, TRANSPORT))
+					wrong.push(`${relative(file)} imports ${specifier}`);
 			}
 		}
 		expect(wrong).toEqual([]);
 	});
 
 	it('keeps actions/ to the action node: no trigger, poller or shared file imports it', () => {
-		const wrong = SHIPPED.filter((file) => !inside(file, ACTIONS) && path.basename(file) !== 'CrmInvoicing.node.ts').flatMap((file) =>
+		const wrong = SHIPPED.filter(
+			(file) => !inside(file, ACTIONS) && path.basename(file) !== 'CrmInvoicing.node.ts',
+		).flatMap((file) =>
 			importsOf(file)
-				.filter((specifier) => specifier.startsWith('.') && inside(resolved(file, specifier), ACTIONS))
+				.filter(
+					(specifier) => specifier.startsWith('.') && inside(resolved(file, specifier), ACTIONS),
+				)
 				.map((specifier) => `${relative(file)} imports ${specifier}`),
 		);
 		expect(wrong).toEqual([]);
 	});
 
-	it('has no shipped file over 350 lines, and the webhook trigger\'s code is at most 1,500 lines', () => {
+	it("has no shipped file over 350 lines, and the webhook trigger's code is at most 1,500 lines", () => {
 		// Lines as `wc -l` counts them.
 		const lines = (file: string): number => (readFileSync(file, 'utf8').match(/\n/g) ?? []).length;
 		expect(SHIPPED.filter((file) => lines(file) > 350).map(relative)).toEqual([]);
-		const trigger = [path.join(SERVICE, 'CrmInvoicingTrigger.node.ts'), ...tsFiles(path.join(SERVICE, 'trigger'))];
+		const trigger = [
+			path.join(SERVICE, 'CrmInvoicingTrigger.node.ts'),
+			...tsFiles(path.join(SERVICE, 'trigger')),
+		];
 		expect(trigger.reduce((sum, file) => sum + lines(file), 0)).toBeLessThanOrEqual(1_500);
 	});
 });

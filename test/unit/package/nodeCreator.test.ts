@@ -12,7 +12,9 @@ const PACKAGE = 'n8n-nodes-crm-invoicing';
 
 /** The editor's rule: the trigger joins the node whose type name is its own without "Trigger". */
 function pickerEntries(types: Array<{ name: string; description: string; group: string[] }>) {
-	const entries = types.filter((type) => !type.group.includes('trigger')).map((type) => ({ ...type }));
+	const entries = types
+		.filter((type) => !type.group.includes('trigger'))
+		.map((type) => ({ ...type }));
 	for (const trigger of types.filter((type) => type.group.includes('trigger'))) {
 		const merged = entries.find((entry) => entry.name === trigger.name.replace('Trigger', ''));
 		if (merged) merged.description = trigger.description;
@@ -38,7 +40,11 @@ describe('the node picker entry', () => {
 	});
 
 	it('lists the polling trigger as an entry of its own (its type name is not the action node\'s + "Trigger"), saying what it is for', () => {
-		expect(entries[1]).toEqual({ name: `${PACKAGE}.crmInvoicingPollingTrigger`, description: poller.description, group: ['trigger'] });
+		expect(entries[1]).toEqual({
+			name: `${PACKAGE}.crmInvoicingPollingTrigger`,
+			description: poller.description,
+			group: ['trigger'],
+		});
 		expect(poller.description).toMatch(/new, updated or archived leads/);
 		expect(poller.description).toMatch(/no public URL/);
 	});

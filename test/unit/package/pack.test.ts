@@ -23,8 +23,16 @@ interface PackageJson {
 }
 
 function run(command: string, args: string[]): string {
-	const result = spawnSync(command, args, { cwd: ROOT, encoding: 'utf8', maxBuffer: 64 * 1024 * 1024, timeout: 180_000 });
-	if (result.status !== 0) throw new Error(`${command} ${args.join(' ')} failed (${result.status ?? result.signal}):\n${result.stderr}`);
+	const result = spawnSync(command, args, {
+		cwd: ROOT,
+		encoding: 'utf8',
+		maxBuffer: 64 * 1024 * 1024,
+		timeout: 180_000,
+	});
+	if (result.status !== 0)
+		throw new Error(
+			`${command} ${args.join(' ')} failed (${result.status ?? result.signal}):\n${result.stderr}`,
+		);
 	return result.stdout;
 }
 
@@ -46,7 +54,8 @@ const pkg = JSON.parse(readFileSync(path.join(ROOT, 'package.json'), 'utf8')) as
 let files: string[] = [];
 
 beforeAll(() => {
-	if (!existsSync(path.join(ROOT, 'dist', 'nodes', 'CrmInvoicing', 'CrmInvoicing.node.js'))) run('npm', ['run', 'build', '--silent']);
+	if (!existsSync(path.join(ROOT, 'dist', 'nodes', 'CrmInvoicing', 'CrmInvoicing.node.js')))
+		run('npm', ['run', 'build', '--silent']);
 	const output = run('npm', ['pack', '--dry-run', '--json', '--ignore-scripts']);
 	const [packed] = JSON.parse(output.slice(output.indexOf('['))) as Array<{ files: PackFile[] }>;
 	files = packed.files.map((file) => file.path).sort();
@@ -55,7 +64,10 @@ beforeAll(() => {
 describe('the packed tarball', () => {
 	it('holds dist/, README.md, LICENSE and package.json, and nothing else', () => {
 		expect(files).toEqual(expect.arrayContaining(['LICENSE', 'README.md', 'package.json']));
-		const outside = files.filter((file) => !file.startsWith('dist/') && !['LICENSE', 'README.md', 'package.json'].includes(file));
+		const outside = files.filter(
+			(file) =>
+				!file.startsWith('dist/') && !['LICENSE', 'README.md', 'package.json'].includes(file),
+		);
 		expect(outside).toEqual([]);
 		expect(pkg.files).toEqual(['dist']);
 		// n8n reads package.json's "n8n" section; a "main" would be one more file to ship for nothing.
@@ -65,14 +77,19 @@ describe('the packed tarball', () => {
 
 	it('holds no tests, sandbox, scripts, TypeScript sources or source maps', () => {
 		const unwanted = files.filter(
-			(file) => /(^|\/)(test|tests|__tests__|sandbox|scripts|bench|examples|runtime|\.tmp)\//.test(file) || /\.test\.|\.spec\./.test(file) || (/\.ts$/.test(file) && !/\.d\.ts$/.test(file)),
+			(file) =>
+				/(^|\/)(test|tests|__tests__|sandbox|scripts|bench|examples|runtime|\.tmp)\//.test(file) ||
+				/\.test\.|\.spec\./.test(file) ||
+				(/\.ts$/.test(file) && !/\.d\.ts$/.test(file)),
 		);
 		expect(unwanted).toEqual([]);
 		// A map's "sources" name TypeScript files the tarball does not hold: none are shipped.
 		expect(files.filter((file) => file.endsWith('.map'))).toEqual([]);
 		const mappingComments = files
 			.filter((file) => file.endsWith('.js'))
-			.filter((file) => /\/\/# sourceMappingURL=(?!data:)/.test(readFileSync(path.join(ROOT, file), 'utf8')));
+			.filter((file) =>
+				/\/\/# sourceMappingURL=(?!data:)/.test(readFileSync(path.join(ROOT, file), 'utf8')),
+			);
 		expect(mappingComments).toEqual([]);
 	});
 
@@ -81,21 +98,29 @@ describe('the packed tarball', () => {
 		for (const node of pkg.n8n.nodes) {
 			expect(files).toContain(node.replace(/\.js$/, '.json'));
 			const source = readFileSync(path.join(ROOT, node), 'utf8');
-			const icons = [...source.matchAll(/file:([\w./-]+\.(?:svg|png))/g)].map((match) => path.posix.join(path.posix.dirname(node), match[1]));
+			const icons = [...source.matchAll(/file:([\w./-]+\.(?:svg|png))/g)].map((match) =>
+				path.posix.join(path.posix.dirname(node), match[1]),
+			);
 			expect(icons.length).toBeGreaterThan(0);
 			for (const icon of icons) expect(files).toContain(icon);
 		}
 		for (const credential of pkg.n8n.credentials) {
 			const source = readFileSync(path.join(ROOT, credential), 'utf8');
 			for (const match of source.matchAll(/file:([\w./-]+\.(?:svg|png))/g)) {
-				expect(files).toContain(path.posix.normalize(path.posix.join(path.posix.dirname(credential), match[1])));
+				expect(files).toContain(
+					path.posix.normalize(path.posix.join(path.posix.dirname(credential), match[1])),
+				);
 			}
 		}
 	});
 
 	it('holds a compiled file for every source file and none for a source that no longer exists', () => {
-		const sources = [...filesUnder('nodes'), ...filesUnder('credentials')].filter((file) => file.endsWith('.ts'));
+		const sources = [...filesUnder('nodes'), ...filesUnder('credentials')].filter((file) =>
+			file.endsWith('.ts'),
+		);
 		const compiled = files.filter((file) => file.endsWith('.js'));
-		expect(compiled.sort()).toEqual(sources.map((file) => `dist/${file.replace(/\.ts$/, '.js')}`).sort());
+		expect(compiled.sort()).toEqual(
+			sources.map((file) => `dist/${file.replace(/\.ts$/, '.js')}`).sort(),
+		);
 	});
 });

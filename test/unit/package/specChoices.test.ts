@@ -46,7 +46,9 @@ describe('the register of spec choices', () => {
 		expect(new Set(tableIds).size).toBe(tableIds.length);
 		expect([...tableIds].sort()).toEqual(SPEC_CHOICES.map((choice) => choice.id).sort());
 		for (const choice of SPEC_CHOICES) {
-			expect({ id: choice.id, section: rows.find((row) => row.id === choice.id)?.section }).toEqual({ id: choice.id, section: choice.section });
+			expect({ id: choice.id, section: rows.find((row) => row.id === choice.id)?.section }).toEqual(
+				{ id: choice.id, section: choice.section },
+			);
 		}
 	});
 
@@ -60,7 +62,9 @@ describe('the register of spec choices', () => {
 					missing.push(`${choice.id}: ${reference} (no such file)`);
 					continue;
 				}
-				const defined = new RegExp(`\\b(function\\*?|class|const|let)\\s+${name}\\b`).test(readFileSync(full, 'utf8'));
+				const defined = new RegExp(`\\b(function\\*?|class|const|let)\\s+${name}\\b`).test(
+					readFileSync(full, 'utf8'),
+				);
 				if (!defined) missing.push(`${choice.id}: ${reference} (not defined there)`);
 			}
 		}
@@ -69,10 +73,16 @@ describe('the register of spec choices', () => {
 
 	it('keeps the values it names in the register itself, not duplicated in the code that applies them', () => {
 		// The subscription-status pattern and the secret pattern used to be written out where they were applied.
-		const subscription = readFileSync(path.join(ROOT, 'nodes/CrmInvoicing/trigger/subscription.ts'), 'utf8');
+		const subscription = readFileSync(
+			path.join(ROOT, 'nodes/CrmInvoicing/trigger/subscription.ts'),
+			'utf8',
+		);
 		expect(subscription).toContain('INACTIVE_SUBSCRIPTION_STATUS');
 		expect(subscription).not.toMatch(/disabled\|inactive/);
-		const shared = readFileSync(path.join(ROOT, 'nodes/CrmInvoicing/actions/webhook/shared.ts'), 'utf8');
+		const shared = readFileSync(
+			path.join(ROOT, 'nodes/CrmInvoicing/actions/webhook/shared.ts'),
+			'utf8',
+		);
 		expect(shared).toContain('SECRET_KEY_PATTERN');
 		expect(shared).not.toMatch(/\/secret\/i/);
 	});

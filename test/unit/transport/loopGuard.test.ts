@@ -35,7 +35,11 @@ function serve(path: string, times: number, page: (n: number) => IDataObject): s
 describe('Return All against a cursor that repeats', () => {
 	it('v1: the same nextCursor forever → error after the second page, not an endless loop', async () => {
 		const { context } = freshContext();
-		const seen = serve('/api/v1/leads', 50, (n) => ({ items: records('lead', 100, n * 100 + 1), hasMore: true, nextCursor: 'same' }));
+		const seen = serve('/api/v1/leads', 50, (n) => ({
+			items: records('lead', 100, n * 100 + 1),
+			hasMore: true,
+			nextCursor: 'same',
+		}));
 
 		const error = await errorOf(readList.call(context, { path: '/leads' }, { returnAll: true }));
 
@@ -49,25 +53,38 @@ describe('Return All against a cursor that repeats', () => {
 
 	it('v1: a cycle of two cursors is caught too', async () => {
 		const { context } = freshContext();
-		const seen = serve('/api/v1/leads', 50, (n) => ({ items: records('lead', 100, n * 100 + 1), hasMore: true, nextCursor: n % 2 ? 'a' : 'b' }));
+		const seen = serve('/api/v1/leads', 50, (n) => ({
+			items: records('lead', 100, n * 100 + 1),
+			hasMore: true,
+			nextCursor: n % 2 ? 'a' : 'b',
+		}));
 
-		await expect(readList.call(context, { path: '/leads' }, { returnAll: true })).rejects.toThrow(/handed back a cursor it had already given \("b"\)/);
+		await expect(readList.call(context, { path: '/leads' }, { returnAll: true })).rejects.toThrow(
+			/handed back a cursor it had already given \("b"\)/,
+		);
 		expect(seen).toHaveLength(3);
 	});
 
 	it('v2: a repeating meta.nextCursor stops with the error', async () => {
 		const { context } = freshContext();
-		const seen = serve('/api/v2/contacts', 50, (n) => ({ data: records('ct', 100, n * 100 + 1), meta: { hasMore: true, nextCursor: 'x' } }));
+		const seen = serve('/api/v2/contacts', 50, (n) => ({
+			data: records('ct', 100, n * 100 + 1),
+			meta: { hasMore: true, nextCursor: 'x' },
+		}));
 
-		await expect(readList.call(context, { path: '/contacts', version: 'v2' }, { returnAll: true })).rejects.toThrow(
-			/list \/api\/v2\/contacts did not advance: page 2 handed back a cursor/,
-		);
+		await expect(
+			readList.call(context, { path: '/contacts', version: 'v2' }, { returnAll: true }),
+		).rejects.toThrow(/list \/api\/v2\/contacts did not advance: page 2 handed back a cursor/);
 		expect(seen).toHaveLength(2);
 	});
 
 	it('a page with the same records as the page before (new cursor, no progress) stops with the error', async () => {
 		const { context } = freshContext();
-		const seen = serve('/api/v1/leads', 50, (n) => ({ items: records('lead', 100), hasMore: true, nextCursor: `c${n}` }));
+		const seen = serve('/api/v1/leads', 50, (n) => ({
+			items: records('lead', 100),
+			hasMore: true,
+			nextCursor: `c${n}`,
+		}));
 
 		await expect(readList.call(context, { path: '/leads' }, { returnAll: true })).rejects.toThrow(
 			/did not advance: page 2 held the same records as page 1/,
@@ -77,7 +94,11 @@ describe('Return All against a cursor that repeats', () => {
 
 	it('continuing from a cursor (Custom API Request) counts that cursor as seen', async () => {
 		const { context } = freshContext();
-		const seen = serve('/api/v1/leads', 5, () => ({ items: records('lead', 100), hasMore: true, nextCursor: 'start' }));
+		const seen = serve('/api/v1/leads', 5, () => ({
+			items: records('lead', 100),
+			hasMore: true,
+			nextCursor: 'start',
+		}));
 
 		await expect(
 			readList.call(context, { path: '/leads', startCursor: 'start' }, { returnAll: true }),
@@ -87,9 +108,15 @@ describe('Return All against a cursor that repeats', () => {
 
 	it('a limit reached before the repeat is no error: it never asks again', async () => {
 		const { context } = freshContext();
-		const seen = serve('/api/v1/leads', 5, () => ({ items: records('lead', 100), hasMore: true, nextCursor: 'same' }));
+		const seen = serve('/api/v1/leads', 5, () => ({
+			items: records('lead', 100),
+			hasMore: true,
+			nextCursor: 'same',
+		}));
 
-		expect(await readList.call(context, { path: '/leads' }, { returnAll: false, limit: 100 })).toHaveLength(100);
+		expect(
+			await readList.call(context, { path: '/leads' }, { returnAll: false, limit: 100 }),
+		).toHaveLength(100);
 		expect(seen).toHaveLength(1);
 	});
 });

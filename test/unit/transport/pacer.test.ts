@@ -6,10 +6,17 @@
  * Everything here runs on a fake clock (pacerSim.ts): the figures are counts and fake times, not timings.
  */
 import { RETRY } from '../../../nodes/CrmInvoicing/shared/transport/limits';
-import { PacingWaitTooLongError, type PacerTurn } from '../../../nodes/CrmInvoicing/shared/transport/pacer';
+import {
+	PacingWaitTooLongError,
+	type PacerTurn,
+} from '../../../nodes/CrmInvoicing/shared/transport/pacer';
 import { FakeTime, FixedWindowServer, flush, pacerOn, request, type Outcome } from './pacerSim';
 
-const HEADERS_10_PER_2S = { 'ratelimit-limit': '10', 'ratelimit-remaining': '9', 'ratelimit-reset': '2' };
+const HEADERS_10_PER_2S = {
+	'ratelimit-limit': '10',
+	'ratelimit-remaining': '9',
+	'ratelimit-reset': '2',
+};
 
 describe('first in, first out', () => {
 	it('releases queued requests in the order they asked, a retry after a 429 before the ones that came later', async () => {
@@ -28,7 +35,12 @@ describe('first in, first out', () => {
 		expect(pacer.waiting).toBe(5);
 
 		// The first is refused with 429 (the window is spent for 2 s); it asks again with its ticket.
-		pacer.settle(first, 429, { 'ratelimit-limit': '3', 'ratelimit-remaining': '0', 'ratelimit-reset': '2', 'retry-after': '2' });
+		pacer.settle(first, 429, {
+			'ratelimit-limit': '3',
+			'ratelimit-remaining': '0',
+			'ratelimit-reset': '2',
+			'retry-after': '2',
+		});
 		let retried: PacerTurn | undefined;
 		void pacer.take({ ticket: first.ticket }).then((turn) => {
 			retried = turn;
@@ -40,11 +52,20 @@ describe('first in, first out', () => {
 		// After the reset only the retry goes (the first request of the new window), its answer tells the budget.
 		await time.advanceTo(2_100);
 		expect(released).toEqual([0]);
-		pacer.settle(retried as PacerTurn, 200, { 'ratelimit-limit': '3', 'ratelimit-remaining': '2', 'ratelimit-reset': '2' });
+		pacer.settle(retried as PacerTurn, 200, {
+			'ratelimit-limit': '3',
+			'ratelimit-remaining': '2',
+			'ratelimit-reset': '2',
+		});
 		await flush();
 		expect(released).toEqual([0, 1, 2]);
 		const turns = await Promise.all(queued.slice(0, 2));
-		for (const turn of turns) pacer.settle(turn, 200, { 'ratelimit-limit': '3', 'ratelimit-remaining': '0', 'ratelimit-reset': '2' });
+		for (const turn of turns)
+			pacer.settle(turn, 200, {
+				'ratelimit-limit': '3',
+				'ratelimit-remaining': '0',
+				'ratelimit-reset': '2',
+			});
 		await time.advanceTo(4_300);
 		expect(released).toEqual([0, 1, 2, 3]);
 	});
@@ -56,7 +77,8 @@ describe('no burst: at most the known budget, also right after a reset and after
 		const pacer = pacerOn(time);
 		const server = new FixedWindowServer(time, 10, 2_000);
 		const outcomes: Outcome[] = [];
-		for (let n = 0; n < 80; n++) void request(time, pacer, server).then((outcome) => outcomes.push(outcome));
+		for (let n = 0; n < 80; n++)
+			void request(time, pacer, server).then((outcome) => outcomes.push(outcome));
 
 		await time.runUntil(() => outcomes.length === 80, 60_000);
 
@@ -77,7 +99,8 @@ describe('no burst: at most the known budget, also right after a reset and after
 		// Another client spent the window before this process started.
 		for (let n = 0; n < 10; n++) server.answer(9, 0);
 		const outcomes: Outcome[] = [];
-		for (let n = 0; n < 30; n++) void request(time, pacer, server).then((outcome) => outcomes.push(outcome));
+		for (let n = 0; n < 30; n++)
+			void request(time, pacer, server).then((outcome) => outcomes.push(outcome));
 
 		await time.runUntil(() => outcomes.length === 30, 30_000);
 
@@ -92,14 +115,19 @@ describe('no burst: at most the known budget, also right after a reset and after
 		const pacer = pacerOn(time);
 		const server = new FixedWindowServer(time, 1_000, 60_000, false);
 		const outcomes: Outcome[] = [];
-		for (let n = 0; n < 300; n++) void request(time, pacer, server).then((outcome) => outcomes.push(outcome));
+		for (let n = 0; n < 300; n++)
+			void request(time, pacer, server).then((outcome) => outcomes.push(outcome));
 		await flush();
 
 		// 120 could not get a turn within RETRY.maxPacingWaitMs: refused before anything else happened, none sent.
 		const refusedAtOnce = outcomes.filter((outcome) => !outcome.ok);
 		expect(refusedAtOnce).toHaveLength(120);
-		expect(refusedAtOnce.every((outcome) => outcome.error instanceof PacingWaitTooLongError)).toBe(true);
-		expect((refusedAtOnce[0].error as PacingWaitTooLongError).waitMs).toBeGreaterThan(RETRY.maxPacingWaitMs);
+		expect(refusedAtOnce.every((outcome) => outcome.error instanceof PacingWaitTooLongError)).toBe(
+			true,
+		);
+		expect((refusedAtOnce[0].error as PacingWaitTooLongError).waitMs).toBeGreaterThan(
+			RETRY.maxPacingWaitMs,
+		);
 
 		await time.runUntil(() => outcomes.length === 300, 4 * 60_000, 100);
 		expect(outcomes.filter((outcome) => outcome.ok)).toHaveLength(180);
@@ -115,7 +143,11 @@ describe('no burst: at most the known budget, also right after a reset and after
 		const time = new FakeTime();
 		const pacer = pacerOn(time);
 		const turn = await pacer.take();
-		pacer.settle(turn, 200, { 'ratelimit-limit': '10', 'ratelimit-remaining': '0', 'ratelimit-reset': '30' });
+		pacer.settle(turn, 200, {
+			'ratelimit-limit': '10',
+			'ratelimit-remaining': '0',
+			'ratelimit-reset': '30',
+		});
 
 		const error = await pacer.take({ maxWaitMs: 2_000 }).catch((caught: unknown) => caught);
 
@@ -146,7 +178,8 @@ describe('the first answer of a window', () => {
 		const pacer = pacerOn(time, 600);
 		const server = new FixedWindowServer(time, 10, 2_000);
 		const outcomes: Outcome[] = [];
-		for (let n = 0; n < 40; n++) void request(time, pacer, server).then((outcome) => outcomes.push(outcome));
+		for (let n = 0; n < 40; n++)
+			void request(time, pacer, server).then((outcome) => outcomes.push(outcome));
 
 		await time.runUntil(() => outcomes.length === 40, 30_000);
 
@@ -198,7 +231,13 @@ describe('bounded memory', () => {
 
 describe('processes sharing a key slow down together', () => {
 	/** `processes` pacers, each running `concurrency` requests at a time, `total` in all, against one server. */
-	async function shared(processes: number, concurrency: number, total: number, limit: number, windowMs: number) {
+	async function shared(
+		processes: number,
+		concurrency: number,
+		total: number,
+		limit: number,
+		windowMs: number,
+	) {
 		const time = new FakeTime();
 		const server = new FixedWindowServer(time, limit, windowMs);
 		const pacers = Array.from({ length: processes }, () => pacerOn(time));
@@ -213,7 +252,8 @@ describe('processes sharing a key slow down together', () => {
 				if (!outcome.ok) failures.push(outcome);
 			}
 		};
-		for (let process = 0; process < processes; process++) for (let n = 0; n < concurrency; n++) void worker(process);
+		for (let process = 0; process < processes; process++)
+			for (let n = 0; n < concurrency; n++) void worker(process);
 		await time.runUntil(() => finished === total, 10 * 60_000);
 		return { server, failures, finished, time };
 	}
@@ -223,12 +263,17 @@ describe('processes sharing a key slow down together', () => {
 
 		expect(finished).toBe(200);
 		expect(failures).toEqual([]);
-		console.log(`[sim] 2 processes x 2: ${server.sent.length} requests for 200, ${server.refused} answers 429, ${time.now} ms`);
+		console.log(
+			`[sim] 2 processes x 2: ${server.sent.length} requests for 200, ${server.refused} answers 429, ${time.now} ms`,
+		);
 		expect(server.sent.length).toBeLessThanOrEqual(220);
 		// Neither starves (the one whose turn comes later in each window would meet 429 after 429): while both are
 		// busy, each has at least a third of what the CRM accepted.
 		const busy = server.sent.filter((sent) => sent.at < 8_000 && sent.status === 200);
-		for (const process of [0, 1]) expect(busy.filter((sent) => sent.process === process).length).toBeGreaterThan(busy.length / 3);
+		for (const process of [0, 1])
+			expect(busy.filter((sent) => sent.process === process).length).toBeGreaterThan(
+				busy.length / 3,
+			);
 	});
 
 	it('a process left alone gets the whole budget back: after the other stops, 10 per window again, not 1', async () => {
@@ -247,7 +292,9 @@ describe('processes sharing a key slow down together', () => {
 		for (const process of [0, 1]) for (let n = 0; n < 2; n++) void worker(process);
 		await time.runUntil(() => done >= 150, 5 * 60_000);
 
-		const lastOfProcess0 = Math.max(...server.sent.filter((sent) => sent.process === 0).map((sent) => sent.at));
+		const lastOfProcess0 = Math.max(
+			...server.sent.filter((sent) => sent.process === 0).map((sent) => sent.at),
+		);
 		expect(lastOfProcess0).toBeLessThan(8_000);
 		// Alone from 2 s after that: about 10 a second, as the limit allows (not one a window, the probe, as before).
 		const alone = server.sent.filter((sent) => sent.at > lastOfProcess0 + 2_000);
@@ -263,7 +310,8 @@ describe('processes sharing a key slow down together', () => {
 		const pacer = pacerOn(time);
 		server.spentByOthers = 9;
 		const outcomes: Outcome[] = [];
-		for (let n = 0; n < 60; n++) void request(time, pacer, server).then((outcome) => outcomes.push(outcome));
+		for (let n = 0; n < 60; n++)
+			void request(time, pacer, server).then((outcome) => outcomes.push(outcome));
 		await time.advanceTo(4_000);
 		// 9 of every 10 were the others': this process had one a window.
 		expect(outcomes.length).toBeLessThanOrEqual(5);
@@ -282,11 +330,13 @@ describe('processes sharing a key slow down together', () => {
 		const b = pacerOn(time);
 		// A spends 8 of the window.
 		const spent: Outcome[] = [];
-		for (let n = 0; n < 8; n++) void request(time, a, server, { process: 0 }).then((outcome) => spent.push(outcome));
+		for (let n = 0; n < 8; n++)
+			void request(time, a, server, { process: 0 }).then((outcome) => spent.push(outcome));
 		await time.runUntil(() => spent.length === 8, 1_000);
 		expect(server.sent).toHaveLength(8);
 		const outcomes: Outcome[] = [];
-		for (let n = 0; n < 10; n++) void request(time, b, server, { process: 1 }).then((outcome) => outcomes.push(outcome));
+		for (let n = 0; n < 10; n++)
+			void request(time, b, server, { process: 1 }).then((outcome) => outcomes.push(outcome));
 		await time.runUntil(() => outcomes.length === 10, 20_000);
 
 		expect(outcomes.every((outcome) => outcome.ok)).toBe(true);

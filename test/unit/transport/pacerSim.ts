@@ -96,7 +96,8 @@ export class FixedWindowServer {
 	/** Counts a request arriving now, and answers it: status and headers. */
 	answer(process: number, ticket: number): { status: number; headers: IDataObject } {
 		const now = this.time.now;
-		if (!this.window || now >= this.window.start + this.windowMs) this.window = { start: now, count: this.spentByOthers };
+		if (!this.window || now >= this.window.start + this.windowMs)
+			this.window = { start: now, count: this.spentByOthers };
 		this.window.count++;
 		const reset = Math.max(1, Math.ceil((this.window.start + this.windowMs - now) / 1000));
 		const headers: IDataObject = {
@@ -112,7 +113,9 @@ export class FixedWindowServer {
 
 	/** The most requests accepted (not 429) in any span of the window's length. */
 	busiestWindow(): number {
-		const times = this.sent.filter((request) => request.status !== 429).map((request) => request.at);
+		const times = this.sent
+			.filter((request) => request.status !== 429)
+			.map((request) => request.at);
 		let most = 0;
 		for (let start = 0; start < times.length; start++) {
 			let end = start;
@@ -163,7 +166,10 @@ export function pacerOn(time: FakeTime, requestsPerMinute?: number): RateLimitPa
 }
 
 /** Takes a turn, moving the fake clock timer by timer until it is given; the time it was given. */
-export async function takeTurn(time: FakeTime, pacer: RateLimitPacer): Promise<{ turn: PacerTurn; at: number }> {
+export async function takeTurn(
+	time: FakeTime,
+	pacer: RateLimitPacer,
+): Promise<{ turn: PacerTurn; at: number }> {
 	let given: PacerTurn | undefined;
 	let failed: unknown;
 	pacer.take().then(
@@ -171,7 +177,8 @@ export async function takeTurn(time: FakeTime, pacer: RateLimitPacer): Promise<{
 		(error: unknown) => (failed = error ?? new Error('refused')),
 	);
 	await flush();
-	while (!given && !failed) if (!(await time.fireNext())) throw new Error('the pacer set no timer and gave no turn');
+	while (!given && !failed)
+		if (!(await time.fireNext())) throw new Error('the pacer set no timer and gave no turn');
 	if (failed) throw failed as Error;
 	return { turn: given as PacerTurn, at: time.now };
 }

@@ -23,7 +23,12 @@ beforeEach(() => sleepMock.mockClear());
 const WINDOW_MS = DOCUMENTED_RATE_LIMIT.windowSeconds * 1000;
 
 /** Send times of `count` requests made one after the other, each as soon as the pacer lets it go. */
-async function sendTimes(time: FakeTime, pacer: RateLimitPacer, count: number, announce?: Record<string, string>): Promise<number[]> {
+async function sendTimes(
+	time: FakeTime,
+	pacer: RateLimitPacer,
+	count: number,
+	announce?: Record<string, string>,
+): Promise<number[]> {
 	const times: number[] = [];
 	for (let n = 0; n < count; n++) {
 		const { turn, at } = await takeTurn(time, pacer);
@@ -44,7 +49,10 @@ function busiestWindow(times: number[]): number {
 	return most;
 }
 
-function pacerAt(start: number, requestsPerMinute?: number): { time: FakeTime; pacer: RateLimitPacer } {
+function pacerAt(
+	start: number,
+	requestsPerMinute?: number,
+): { time: FakeTime; pacer: RateLimitPacer } {
 	const time = new FakeTime();
 	time.now = start;
 	return { time, pacer: pacerOn(time, requestsPerMinute) };
@@ -99,7 +107,10 @@ describe('RateLimitPacer without RateLimit-* headers', () => {
 
 	it('does not pace at 60 while the API announces its own window', async () => {
 		const { time, pacer } = pacerAt(0);
-		const times = await sendTimes(time, pacer, 200, { 'ratelimit-remaining': '1000', 'ratelimit-reset': '60' });
+		const times = await sendTimes(time, pacer, 200, {
+			'ratelimit-remaining': '1000',
+			'ratelimit-reset': '60',
+		});
 
 		expect(times.every((at) => at === 0)).toBe(true);
 	});
@@ -153,7 +164,8 @@ describe('through the transport', () => {
 			});
 
 		try {
-			for (let n = 0; n < 61; n++) await apiRequest.call(context, { method: 'GET', path: '/leads/lead_1' });
+			for (let n = 0; n < 61; n++)
+				await apiRequest.call(context, { method: 'GET', path: '/leads/lead_1' });
 		} finally {
 			sleepMock.mockImplementation(async () => undefined);
 		}

@@ -85,7 +85,11 @@ describe('readList, v1 lists', () => {
 			{ items: records('lead', 50, 251), hasMore: false, nextCursor: null },
 		]);
 
-		const leads = await readList.call(context, { path: '/leads' }, { returnAll: false, limit: 250 });
+		const leads = await readList.call(
+			context,
+			{ path: '/leads' },
+			{ returnAll: false, limit: 250 },
+		);
 
 		expect(seen).toEqual([
 			'/api/v1/leads?limit=100',
@@ -98,7 +102,9 @@ describe('readList, v1 lists', () => {
 
 	it('never returns more than the limit, even when a page holds more than asked', async () => {
 		const { context } = freshContext();
-		const seen = servePages('/api/v1/leads', [{ items: records('lead', 40), hasMore: true, nextCursor: 'c2' }]);
+		const seen = servePages('/api/v1/leads', [
+			{ items: records('lead', 40), hasMore: true, nextCursor: 'c2' },
+		]);
 
 		const leads = await readList.call(context, { path: '/leads' }, { returnAll: false, limit: 30 });
 
@@ -168,9 +174,13 @@ describe('readList, v1 lists', () => {
 
 	it('Limit 0 sends no request', async () => {
 		const { context } = freshContext();
-		const seen = servePages('/api/v1/leads', [{ items: records('lead', 1), hasMore: false, nextCursor: null }]);
+		const seen = servePages('/api/v1/leads', [
+			{ items: records('lead', 1), hasMore: false, nextCursor: null },
+		]);
 
-		expect(await readList.call(context, { path: '/leads' }, { returnAll: false, limit: 0 })).toEqual([]);
+		expect(
+			await readList.call(context, { path: '/leads' }, { returnAll: false, limit: 0 }),
+		).toEqual([]);
 		expect(seen).toEqual([]);
 	});
 
@@ -217,7 +227,11 @@ describe('readList, v2 lists', () => {
 			{ data: records('contact', 7, 201), meta: { nextCursor: null, hasMore: false } },
 		]);
 
-		const contacts = await readList.call(context, { path: '/contacts', version: 'v2' }, { returnAll: true });
+		const contacts = await readList.call(
+			context,
+			{ path: '/contacts', version: 'v2' },
+			{ returnAll: true },
+		);
 
 		expect(seen).toEqual([
 			'/api/v2/contacts?pageSize=100',
@@ -234,9 +248,16 @@ describe('readList, v2 lists', () => {
 			{ data: records('contact', 20, 101), meta: { nextCursor: 'v2c3', hasMore: true } },
 		]);
 
-		const contacts = await readList.call(context, { path: '/contacts', version: 'v2' }, { returnAll: false, limit: 120 });
+		const contacts = await readList.call(
+			context,
+			{ path: '/contacts', version: 'v2' },
+			{ returnAll: false, limit: 120 },
+		);
 
-		expect(seen).toEqual(['/api/v2/contacts?pageSize=100', '/api/v2/contacts?pageSize=20&cursor=v2c2']);
+		expect(seen).toEqual([
+			'/api/v2/contacts?pageSize=100',
+			'/api/v2/contacts?pageSize=20&cursor=v2c2',
+		]);
 		expect(contacts).toHaveLength(120);
 	});
 
@@ -245,20 +266,32 @@ describe('readList, v2 lists', () => {
 		const seenFirst = servePages('/api/v2/contacts', [
 			{ data: records('contact', 3), meta: { nextCursor: 'v2c_stale', hasMore: false } },
 		]);
-		expect(await readList.call(first.context, { path: '/contacts', version: 'v2' }, { returnAll: true })).toHaveLength(3);
+		expect(
+			await readList.call(first.context, { path: '/contacts', version: 'v2' }, { returnAll: true }),
+		).toHaveLength(3);
 		expect(seenFirst).toEqual(['/api/v2/contacts?pageSize=100']);
 
 		const second = freshContext();
 		const seenSecond = servePages('/api/v2/contacts', [{ data: records('contact', 2) }]);
-		expect(await readList.call(second.context, { path: '/contacts', version: 'v2' }, { returnAll: true })).toHaveLength(2);
+		expect(
+			await readList.call(
+				second.context,
+				{ path: '/contacts', version: 'v2' },
+				{ returnAll: true },
+			),
+		).toHaveLength(2);
 		expect(seenSecond).toEqual(['/api/v2/contacts?pageSize=100']);
 	});
 
 	it('an empty result → []', async () => {
 		const { context } = freshContext();
-		const seen = servePages('/api/v2/contacts', [{ data: [], meta: { nextCursor: null, hasMore: false } }]);
+		const seen = servePages('/api/v2/contacts', [
+			{ data: [], meta: { nextCursor: null, hasMore: false } },
+		]);
 
-		expect(await readList.call(context, { path: '/contacts', version: 'v2' }, { returnAll: true })).toEqual([]);
+		expect(
+			await readList.call(context, { path: '/contacts', version: 'v2' }, { returnAll: true }),
+		).toEqual([]);
 		expect(seen).toEqual(['/api/v2/contacts?pageSize=100']);
 	});
 });

@@ -4,7 +4,11 @@ import { NodeApiError, NodeOperationError, sleep } from 'n8n-workflow';
 import { apiRequest } from '../../../nodes/CrmInvoicing/shared/transport';
 import { RETRY } from '../../../nodes/CrmInvoicing/shared/transport/limits';
 import { pacerFor, type RateLimitPacer } from '../../../nodes/CrmInvoicing/shared/transport/pacer';
-import { defaultRateLimitWait, rateLimitWait, rateLimitWaitMs } from '../../../nodes/CrmInvoicing/shared/transport/rateLimit';
+import {
+	defaultRateLimitWait,
+	rateLimitWait,
+	rateLimitWaitMs,
+} from '../../../nodes/CrmInvoicing/shared/transport/rateLimit';
 import { CrmInvoicing } from '../../../nodes/CrmInvoicing/CrmInvoicing.node';
 import { createExecuteContext } from '../../helpers/harness';
 import { FakeTime, pacerOn, takeTurn } from './pacerSim';
@@ -35,7 +39,9 @@ describe('rateLimitWaitMs', () => {
 
 	it('reads Retry-After as an HTTP date; one already past is no wait at all, so the default applies (clock-skew.test.ts)', () => {
 		expect(rateLimitWaitMs({ 'retry-after': 'Sun, 01 Mar 2026 12:00:07 GMT' }, now)).toBe(7000);
-		expect(rateLimitWaitMs({ 'retry-after': 'Sun, 01 Mar 2026 11:59:00 GMT' }, now)).toBe(RETRY.defaultRateLimitWaitMs);
+		expect(rateLimitWaitMs({ 'retry-after': 'Sun, 01 Mar 2026 11:59:00 GMT' }, now)).toBe(
+			RETRY.defaultRateLimitWaitMs,
+		);
 	});
 
 	it('finds the header whatever its case', () => {
@@ -49,12 +55,16 @@ describe('rateLimitWaitMs', () => {
 	});
 
 	it('reads a RateLimit-Reset that looks like a Unix time as one', () => {
-		expect(rateLimitWaitMs({ 'ratelimit-reset': String(now / 1000 + 5) }, now)).toBe(5000 + MARGIN_MS);
+		expect(rateLimitWaitMs({ 'ratelimit-reset': String(now / 1000 + 5) }, now)).toBe(
+			5000 + MARGIN_MS,
+		);
 	});
 
 	it('prefers Retry-After, and ignores one it cannot read', () => {
 		expect(rateLimitWaitMs({ 'retry-after': '1', 'ratelimit-reset': '20' }, now)).toBe(1000);
-		expect(rateLimitWaitMs({ 'retry-after': 'soon', 'ratelimit-reset': '3' }, now)).toBe(3000 + MARGIN_MS);
+		expect(rateLimitWaitMs({ 'retry-after': 'soon', 'ratelimit-reset': '3' }, now)).toBe(
+			3000 + MARGIN_MS,
+		);
 	});
 
 	it('waits the default when there is nothing to go by', () => {
@@ -72,7 +82,11 @@ describe('RateLimitPacer', () => {
 	}
 
 	/** How long the next request waits for its turn (the clock moves timer by timer). */
-	async function waitOf(time: FakeTime, pacer: RateLimitPacer, answer?: Record<string, string>): Promise<number> {
+	async function waitOf(
+		time: FakeTime,
+		pacer: RateLimitPacer,
+		answer?: Record<string, string>,
+	): Promise<number> {
 		const before = time.now;
 		const { turn, at } = await takeTurn(time, pacer);
 		if (answer) pacer.settle(turn, 200, answer);
@@ -81,8 +95,12 @@ describe('RateLimitPacer', () => {
 
 	it('does not hold back before it has seen RateLimit headers, or while the window has room', async () => {
 		const { time, pacer } = pacerAt(1_000);
-		expect(await waitOf(time, pacer, { 'ratelimit-remaining': '3', 'ratelimit-reset': '40' })).toBe(0);
-		expect(await waitOf(time, pacer, { 'ratelimit-remaining': '2', 'ratelimit-reset': '40' })).toBe(0);
+		expect(await waitOf(time, pacer, { 'ratelimit-remaining': '3', 'ratelimit-reset': '40' })).toBe(
+			0,
+		);
+		expect(await waitOf(time, pacer, { 'ratelimit-remaining': '2', 'ratelimit-reset': '40' })).toBe(
+			0,
+		);
 	});
 
 	it('waits for the reset once the window is spent', async () => {
@@ -164,14 +182,18 @@ describe('429 handling', () => {
 		await apiRequest.call(context, { method: 'GET', path: '/leads/lead_1' });
 
 		expect(sleepMock.mock.calls[0][0]).toBeGreaterThanOrEqual(RETRY.defaultRateLimitWaitMs);
-		expect(sleepMock.mock.calls[0][0]).toBeLessThanOrEqual(RETRY.defaultRateLimitWaitMs + MARGIN_MS);
+		expect(sleepMock.mock.calls[0][0]).toBeLessThanOrEqual(
+			RETRY.defaultRateLimitWaitMs + MARGIN_MS,
+		);
 	});
 
 	it('is bounded: after maxRateLimitRetries it throws the 429', async () => {
 		const seen: SeenRequest[] = [];
 		const { context } = freshContext();
 		replyLogging(
-			nock(BASE).get('/api/v1/leads/lead_1').times(RETRY.maxRateLimitRetries + 2),
+			nock(BASE)
+				.get('/api/v1/leads/lead_1')
+				.times(RETRY.maxRateLimitRetries + 2),
 			seen,
 			429,
 			{ error: { code: 'RATE_LIMITED', message: 'Too many requests' } },
@@ -190,7 +212,9 @@ describe('429 handling', () => {
 		const seen: SeenRequest[] = [];
 		const { context } = freshContext();
 		const tooLong = String(RETRY.maxTotalRateLimitWaitMs / 1000 + 1);
-		replyLogging(nock(BASE).get('/api/v1/leads/lead_1').times(2), seen, 429, '', { 'Retry-After': tooLong });
+		replyLogging(nock(BASE).get('/api/v1/leads/lead_1').times(2), seen, 429, '', {
+			'Retry-After': tooLong,
+		});
 
 		const error = await errorOf(apiRequest.call(context, { method: 'GET', path: '/leads/lead_1' }));
 
@@ -211,13 +235,21 @@ describe('pacing from RateLimit-* headers', () => {
 			.get('/api/v1/leads/lead_1')
 			.reply(() => {
 				events.push('request 1');
-				return [200, { id: 'lead_1' }, { 'RateLimit-Limit': '60', 'RateLimit-Remaining': '0', 'RateLimit-Reset': '2' }];
+				return [
+					200,
+					{ id: 'lead_1' },
+					{ 'RateLimit-Limit': '60', 'RateLimit-Remaining': '0', 'RateLimit-Reset': '2' },
+				];
 			});
 		nock(BASE)
 			.get('/api/v1/leads/lead_2')
 			.reply(() => {
 				events.push('request 2');
-				return [200, { id: 'lead_2' }, { 'RateLimit-Limit': '60', 'RateLimit-Remaining': '59', 'RateLimit-Reset': '60' }];
+				return [
+					200,
+					{ id: 'lead_2' },
+					{ 'RateLimit-Limit': '60', 'RateLimit-Remaining': '59', 'RateLimit-Reset': '60' },
+				];
 			});
 
 		try {
@@ -264,7 +296,8 @@ describe('pacing from RateLimit-* headers', () => {
 			.times(3)
 			.reply(200, { id: 'lead_1' }, { 'RateLimit-Remaining': '10', 'RateLimit-Reset': '30' });
 
-		for (let n = 0; n < 3; n++) await apiRequest.call(context, { method: 'GET', path: '/leads/lead_1' });
+		for (let n = 0; n < 3; n++)
+			await apiRequest.call(context, { method: 'GET', path: '/leads/lead_1' });
 
 		expect(sleepMock).not.toHaveBeenCalled();
 	});
@@ -285,10 +318,14 @@ describe('no turn within the wait: refused before it is sent', () => {
 		);
 
 		const outcomes = await Promise.allSettled(
-			contexts.map(async (context) => await apiRequest.call(context, { method: 'GET', path: '/leads/lead_1' })),
+			contexts.map(
+				async (context) => await apiRequest.call(context, { method: 'GET', path: '/leads/lead_1' }),
+			),
 		);
 
-		const refused = outcomes.filter((outcome) => outcome.status === 'rejected').map((outcome) => (outcome as PromiseRejectedResult).reason);
+		const refused = outcomes
+			.filter((outcome) => outcome.status === 'rejected')
+			.map((outcome) => (outcome as PromiseRejectedResult).reason);
 		expect(seen).toHaveLength(3);
 		expect(refused).toHaveLength(2);
 		for (const error of refused) {
@@ -297,7 +334,9 @@ describe('no turn within the wait: refused before it is sent', () => {
 				/^GET \/api\/v1\/leads\/lead_1 was not sent: its turn under the API key's rate limit would come in about 1[89]\d s, and a request waits at most 180 s$/,
 			);
 			expect(error.description).toMatch(/Run fewer executions with this key at once/);
-			expect(error.description).toMatch(/only if the CRM plan allows more, raise "Requests per Minute"/);
+			expect(error.description).toMatch(
+				/only if the CRM plan allows more, raise "Requests per Minute"/,
+			);
 		}
 		// The pacer's waits (its one timer; sleep is mocked here, the spacing itself is shown in pacer.test.ts): the
 		// third request went at least two minutes after the first, and no wait was beyond the cap.
@@ -315,61 +354,97 @@ describe('no turn within the wait: refused before it is sent', () => {
  */
 const http = (ms: number): string => new Date(ms).toUTCString();
 /** The pacer's waits (the retries wait for their turn there), rounded to seconds. */
-const waitsInSeconds = (): number[] => sleepMock.mock.calls.map(([ms]) => Math.round(Number(ms) / 1000));
+const waitsInSeconds = (): number[] =>
+	sleepMock.mock.calls.map(([ms]) => Math.round(Number(ms) / 1000));
 
 describe('rateLimitWait: clock skew', () => {
 	const now = Date.parse('2026-03-01T12:00:00Z');
 
-	it('counts a Retry-After date from the answer\'s own Date: a CRM clock 30 s behind asking for 8 s waits 8 s', () => {
+	it("counts a Retry-After date from the answer's own Date: a CRM clock 30 s behind asking for 8 s waits 8 s", () => {
 		const crmNow = now - 30_000;
-		expect(rateLimitWait({ 'retry-after': http(crmNow + 8_000), date: http(crmNow) }, now)).toEqual({ ms: 8_000, source: 'asked' });
+		expect(rateLimitWait({ 'retry-after': http(crmNow + 8_000), date: http(crmNow) }, now)).toEqual(
+			{ ms: 8_000, source: 'asked' },
+		);
 		// …and one 30 s ahead asking for 8 s too.
-		expect(rateLimitWait({ 'retry-after': http(now + 38_000), date: http(now + 30_000) }, now)).toEqual({ ms: 8_000, source: 'asked' });
+		expect(
+			rateLimitWait({ 'retry-after': http(now + 38_000), date: http(now + 30_000) }, now),
+		).toEqual({ ms: 8_000, source: 'asked' });
 	});
 
-	it('without a Date header, a date already past or over 60 s ahead of n8n\'s clock is not used: the default, growing', () => {
+	it("without a Date header, a date already past or over 60 s ahead of n8n's clock is not used: the default, growing", () => {
 		expect(rateLimitWait({ 'retry-after': http(now - 22_000) }, now, 0)).toEqual({
 			ms: 5_000,
 			source: 'default',
 			unusable: "Retry-After named a time already past by n8n's clock",
 		});
-		expect(rateLimitWait({ 'retry-after': http(now + 3_600_000) }, now, 1)).toMatchObject({ ms: 10_000, source: 'default' });
-		expect(rateLimitWait({ 'retry-after': http(now + 59_000) }, now)).toEqual({ ms: 59_000, source: 'asked' });
+		expect(rateLimitWait({ 'retry-after': http(now + 3_600_000) }, now, 1)).toMatchObject({
+			ms: 10_000,
+			source: 'default',
+		});
+		expect(rateLimitWait({ 'retry-after': http(now + 59_000) }, now)).toEqual({
+			ms: 59_000,
+			source: 'asked',
+		});
 	});
 
-	it('a date past by the answer\'s own Date, or over 60 s ahead of it (a clock is off), is not used either: the default, growing', () => {
+	it("a date past by the answer's own Date, or over 60 s ahead of it (a clock is off), is not used either: the default, growing", () => {
 		expect(rateLimitWait({ 'retry-after': http(now - 1_000), date: http(now) }, now, 2)).toEqual({
 			ms: 20_000,
 			source: 'default',
 			unusable: "Retry-After named a time already past by the answer's own Date",
 		});
 		// A backend clock an hour ahead behind a proxy that stamps its own Date: not an hour's wait, and not a failure.
-		expect(rateLimitWait({ 'retry-after': http(now + 3_600_000), date: http(now) }, now, 1)).toEqual({
+		expect(
+			rateLimitWait({ 'retry-after': http(now + 3_600_000), date: http(now) }, now, 1),
+		).toEqual({
 			ms: 10_000,
 			source: 'default',
 			unusable: "Retry-After named a time more than 60 s ahead of the answer's own Date",
 		});
-		expect(rateLimitWait({ 'retry-after': http(now + 60_000), date: http(now) }, now)).toEqual({ ms: 60_000, source: 'asked' });
+		expect(rateLimitWait({ 'retry-after': http(now + 60_000), date: http(now) }, now)).toEqual({
+			ms: 60_000,
+			source: 'asked',
+		});
 		// Seconds are what the CRM asks for, however many: the caller refuses more than it waits, with an error.
-		expect(rateLimitWait({ 'retry-after': '3600' }, now)).toEqual({ ms: 3_600_000, source: 'asked' });
+		expect(rateLimitWait({ 'retry-after': '3600' }, now)).toEqual({
+			ms: 3_600_000,
+			source: 'asked',
+		});
 	});
 
 	it('"wait 0 s" is a retry now once; asked again by the retry\'s 429, it is not a wait: the default, growing', () => {
 		expect(rateLimitWait({ 'retry-after': '0' }, now, 0)).toEqual({ ms: 0, source: 'asked' });
-		expect(rateLimitWait({ 'retry-after': '0' }, now, 1)).toEqual({ ms: 10_000, source: 'default', unusable: 'Retry-After asked for no wait again' });
+		expect(rateLimitWait({ 'retry-after': '0' }, now, 1)).toEqual({
+			ms: 10_000,
+			source: 'default',
+			unusable: 'Retry-After asked for no wait again',
+		});
 		expect(rateLimitWait({ 'ratelimit-reset': '0' }, now, 0)).toEqual({ ms: 50, source: 'asked' });
-		expect(rateLimitWait({ 'ratelimit-reset': '0' }, now, 2)).toMatchObject({ ms: 20_000, source: 'default' });
+		expect(rateLimitWait({ 'ratelimit-reset': '0' }, now, 2)).toMatchObject({
+			ms: 20_000,
+			source: 'default',
+		});
 	});
 
 	it('reads a Unix-time RateLimit-Reset like a date; seconds stay seconds', () => {
-		expect(rateLimitWait({ 'ratelimit-reset': String((now - 60_000) / 1000) }, now)).toMatchObject({ ms: 5_000, source: 'default' });
-		expect(rateLimitWait({ 'ratelimit-reset': String((now + 5_000) / 1000), date: http(now) }, now + 40_000)).toEqual({ ms: 5_050, source: 'asked' });
+		expect(rateLimitWait({ 'ratelimit-reset': String((now - 60_000) / 1000) }, now)).toMatchObject({
+			ms: 5_000,
+			source: 'default',
+		});
+		expect(
+			rateLimitWait(
+				{ 'ratelimit-reset': String((now + 5_000) / 1000), date: http(now) },
+				now + 40_000,
+			),
+		).toEqual({ ms: 5_050, source: 'asked' });
 		expect(rateLimitWait({ 'ratelimit-reset': '0' }, now)).toEqual({ ms: 50, source: 'asked' });
 		expect(rateLimitWait({ 'retry-after': '0' }, now)).toEqual({ ms: 0, source: 'asked' });
 	});
 
 	it('the default doubles from RETRY.defaultRateLimitWaitMs and stops at RETRY.maxWaitMs', () => {
-		expect([0, 1, 2, 3, 4, 5, 19, 1_000].map(defaultRateLimitWait)).toEqual([5_000, 10_000, 20_000, 40_000, 60_000, 60_000, 60_000, 60_000]);
+		expect([0, 1, 2, 3, 4, 5, 19, 1_000].map(defaultRateLimitWait)).toEqual([
+			5_000, 10_000, 20_000, 40_000, 60_000, 60_000, 60_000, 60_000,
+		]);
 	});
 });
 
@@ -377,8 +452,17 @@ describe('a CRM whose clock is 30 s behind, answering 429 for 8 s', () => {
 	/** The CRM: 429 until `busyUntil` (CRM time), with Retry-After = busyUntil as a date; then the lead. */
 	function skewedCrm(seen: SeenRequest[], options: { answers: number; withDate: boolean }): void {
 		const crmNow = Date.now() - 30_000;
-		const headers = { 'Retry-After': http(crmNow + 8_000), ...(options.withDate ? { Date: http(crmNow) } : {}) };
-		replyLogging(nock(BASE).get('/api/v1/leads/lead_1').times(options.answers), seen, 429, { error: { code: 'RATE_LIMITED', message: 'Slow down' } }, headers);
+		const headers = {
+			'Retry-After': http(crmNow + 8_000),
+			...(options.withDate ? { Date: http(crmNow) } : {}),
+		};
+		replyLogging(
+			nock(BASE).get('/api/v1/leads/lead_1').times(options.answers),
+			seen,
+			429,
+			{ error: { code: 'RATE_LIMITED', message: 'Slow down' } },
+			headers,
+		);
 		replyLogging(nock(BASE).get('/api/v1/leads/lead_1'), seen, 200, { id: 'lead_1' });
 	}
 
@@ -386,7 +470,9 @@ describe('a CRM whose clock is 30 s behind, answering 429 for 8 s', () => {
 		const seen: SeenRequest[] = [];
 		skewedCrm(seen, { answers: 1, withDate: true });
 
-		expect(await apiRequest.call(freshContext().context, { method: 'GET', path: '/leads/lead_1' })).toEqual({ id: 'lead_1' });
+		expect(
+			await apiRequest.call(freshContext().context, { method: 'GET', path: '/leads/lead_1' }),
+		).toEqual({ id: 'lead_1' });
 
 		expect(seen).toHaveLength(2);
 		expect(waitsInSeconds()).toEqual([8]);
@@ -396,7 +482,9 @@ describe('a CRM whose clock is 30 s behind, answering 429 for 8 s', () => {
 		const seen: SeenRequest[] = [];
 		skewedCrm(seen, { answers: 2, withDate: false });
 
-		expect(await apiRequest.call(freshContext().context, { method: 'GET', path: '/leads/lead_1' })).toEqual({ id: 'lead_1' });
+		expect(
+			await apiRequest.call(freshContext().context, { method: 'GET', path: '/leads/lead_1' }),
+		).toEqual({ id: 'lead_1' });
 
 		expect(seen).toHaveLength(3);
 		expect(waitsInSeconds()).toEqual([5, 10]);
@@ -406,11 +494,15 @@ describe('a CRM whose clock is 30 s behind, answering 429 for 8 s', () => {
 		const seen: SeenRequest[] = [];
 		skewedCrm(seen, { answers: 30, withDate: false });
 
-		const error = await errorOf(apiRequest.call(freshContext().context, { method: 'GET', path: '/leads/lead_1' }));
+		const error = await errorOf(
+			apiRequest.call(freshContext().context, { method: 'GET', path: '/leads/lead_1' }),
+		);
 
 		expect(seen).toHaveLength(6);
 		expect(waitsInSeconds()).toEqual([5, 10, 20, 40, 60]);
-		expect(waitsInSeconds().reduce((sum, seconds) => sum + seconds, 0) * 1000).toBeLessThanOrEqual(RETRY.maxTotalRateLimitWaitMs);
+		expect(waitsInSeconds().reduce((sum, seconds) => sum + seconds, 0) * 1000).toBeLessThanOrEqual(
+			RETRY.maxTotalRateLimitWaitMs,
+		);
 		expect(error.message).toBe(
 			"The CRM API answered 429 (rate limit) again and gave no usable wait (Retry-After named a time already past by n8n's clock), so the node would wait 60 s; the node had already waited 2 min for this request and waits at most 3 min in total",
 		);

@@ -1,5 +1,8 @@
 /** errors.ts helpers of issue 17: redaction of the key, and which 2xx bodies fit which `expect`. */
-import { answerMismatch, describeAnswer } from '../../../nodes/CrmInvoicing/shared/transport/errors';
+import {
+	answerMismatch,
+	describeAnswer,
+} from '../../../nodes/CrmInvoicing/shared/transport/errors';
 import { redactSecrets } from '../../../nodes/CrmInvoicing/shared/transport/redact';
 
 describe('redactSecrets', () => {
@@ -8,7 +11,9 @@ describe('redactSecrets', () => {
 	it('replaces every occurrence, as is, URL-encoded and JSON-escaped', () => {
 		const text = `key ${key}, again ${key}, encoded ${encodeURIComponent(key)}, in JSON ${JSON.stringify(key)}`;
 		const redacted = redactSecrets(text, [key]);
-		expect(redacted).toBe('key [redacted], again [redacted], encoded [redacted], in JSON "[redacted]"');
+		expect(redacted).toBe(
+			'key [redacted], again [redacted], encoded [redacted], in JSON "[redacted]"',
+		);
 	});
 
 	it('leaves a text without the key as it is, and ignores keys shorter than 4 characters', () => {

@@ -9,7 +9,11 @@ import nock from 'nock';
 import { CrmInvoicing } from '../../../nodes/CrmInvoicing/CrmInvoicing.node';
 import { apiRequest, apiRequestFull } from '../../../nodes/CrmInvoicing/shared/transport';
 import { READ } from '../../../nodes/CrmInvoicing/shared/transport/limits';
-import { REDACTED, redactSecrets, redactValue } from '../../../nodes/CrmInvoicing/shared/transport/redact';
+import {
+	REDACTED,
+	redactSecrets,
+	redactValue,
+} from '../../../nodes/CrmInvoicing/shared/transport/redact';
 import { runNode } from '../../helpers/harness';
 import { BASE, errorOf, freshContext, setUpNock } from './support';
 
@@ -23,10 +27,18 @@ const SPELLINGS: Record<string, string> = {
 	plain: KEY,
 	'PHP (\\/)': KEY.replace(/\//g, '\\/'),
 	'\\u002b and \\u003d': KEY.replace(/\+/g, '\\u002b').replace(/=/g, '\\u003d'),
-	'\\u002B and \\u003D, \\/': KEY.replace(/\//g, '\\/').replace(/\+/g, '\\u002B').replace(/=/g, '\\u003D'),
-	'every character \\uXXXX': [...KEY].map((char) => `\\u${char.charCodeAt(0).toString(16).padStart(4, '0')}`).join(''),
+	'\\u002B and \\u003D, \\/': KEY.replace(/\//g, '\\/')
+		.replace(/\+/g, '\\u002B')
+		.replace(/=/g, '\\u003D'),
+	'every character \\uXXXX': [...KEY]
+		.map((char) => `\\u${char.charCodeAt(0).toString(16).padStart(4, '0')}`)
+		.join(''),
 	'URL-encoded': encodeURIComponent(KEY),
-	'URL-encoded, lower-case hex': encodeURIComponent(KEY).toLowerCase().replace(/^sk_live_r3dact/, 'sk_live_R3dact').replace('me9', 'Me9').replace('pl3ase', 'Pl3ase'),
+	'URL-encoded, lower-case hex': encodeURIComponent(KEY)
+		.toLowerCase()
+		.replace(/^sk_live_r3dact/, 'sk_live_R3dact')
+		.replace('me9', 'Me9')
+		.replace('pl3ase', 'Pl3ase'),
 	'HTML references': KEY.replace(/\//g, '&#x2F;').replace(/\+/g, '&#43;').replace(/=/g, '&equals;'),
 };
 
@@ -34,7 +46,9 @@ const shows = (text: string): string[] => FRAGMENTS.filter((fragment) => text.in
 
 describe('redactSecrets: every spelling of the key in a text', () => {
 	it.each(Object.entries(SPELLINGS))('%s', (_name, spelling) => {
-		const redacted = redactSecrets(`The API key ${spelling} is not valid; again: "${spelling}".`, [KEY]);
+		const redacted = redactSecrets(`The API key ${spelling} is not valid; again: "${spelling}".`, [
+			KEY,
+		]);
 		expect(redacted).toBe(`The API key ${REDACTED} is not valid; again: "${REDACTED}".`);
 	});
 
@@ -60,12 +74,17 @@ describe('redactValue: every string and key of a parsed answer', () => {
 		const parsed = JSON.parse(raw) as unknown;
 		expect(shows(JSON.stringify(parsed))).toEqual(FRAGMENTS); // JSON.parse put the key back in clear
 		const redacted = redactValue(parsed, [KEY]);
-		expect(redacted).toEqual({ items: [{ id: 'lead_1', note: `key ${REDACTED}` }], [REDACTED]: { deep: [REDACTED] } });
+		expect(redacted).toEqual({
+			items: [{ id: 'lead_1', note: `key ${REDACTED}` }],
+			[REDACTED]: { deep: [REDACTED] },
+		});
 	});
 
 	it('walks any nesting JSON.parse accepts, without recursion (100,000 levels)', () => {
 		const depth = 100_000;
-		const parsed = JSON.parse(`${'['.repeat(depth)}"${SPELLINGS['PHP (\\/)']}"${']'.repeat(depth)}`) as unknown;
+		const parsed = JSON.parse(
+			`${'['.repeat(depth)}"${SPELLINGS['PHP (\\/)']}"${']'.repeat(depth)}`,
+		) as unknown;
 		redactValue(parsed, [KEY]);
 		let inner: unknown = parsed;
 		for (let level = 0; level < depth; level++) inner = (inner as unknown[])[0];
@@ -88,15 +107,33 @@ describe('in the request function, with the key in the credential', () => {
 	const escapedBody = (spelling: string) =>
 		`{"error":{"code":"UNAUTHORIZED","message":"The API key ${spelling} is not valid for this workspace."}}`;
 
-	it.each(Object.entries(SPELLINGS))('a 401 echoing the key (%s): redacted in the message, description and error JSON', async (_name, spelling) => {
-		const { context } = freshContext(KEY);
-		nock(BASE).get('/api/v1/leads/lead_1').reply(401, escapedBody(spelling), { 'Content-Type': 'application/json' });
+	it.each(Object.entries(SPELLINGS))(
+		'a 401 echoing the key (%s): redacted in the message, description and error JSON',
+		async (_name, spelling) => {
+			const { context } = freshContext(KEY);
+			nock(BASE)
+				.get('/api/v1/leads/lead_1')
+				.reply(401, escapedBody(spelling), { 'Content-Type': 'application/json' });
 
-		const error = await errorOf(apiRequest.call(context, { method: 'GET', path: '/leads/lead_1' }));
+			const error = await errorOf(
+				apiRequest.call(context, { method: 'GET', path: '/leads/lead_1' }),
+			);
 
-		expect(error.message).toBe(`The CRM API answered 401 UNAUTHORIZED: The API key ${REDACTED} is not valid for this workspace.`);
-		expect(shows([error.message, String(error.description), JSON.stringify(error), String(error.stack)].join('\n'))).toEqual([]);
-	});
+			expect(error.message).toBe(
+				`The CRM API answered 401 UNAUTHORIZED: The API key ${REDACTED} is not valid for this workspace.`,
+			);
+			expect(
+				shows(
+					[
+						error.message,
+						String(error.description),
+						JSON.stringify(error),
+						String(error.stack),
+					].join('\n'),
+				),
+			).toEqual([]);
+		},
+	);
 
 	it('an error body past the read cap (not JSON any more) with the escaped key at its start', async () => {
 		const { context } = freshContext(KEY);
@@ -106,7 +143,9 @@ describe('in the request function, with the key in the credential', () => {
 		const error = await errorOf(apiRequest.call(context, { method: 'GET', path: '/leads/lead_1' }));
 
 		expect(error.message).toContain(REDACTED);
-		expect(shows(JSON.stringify({ message: error.message, description: error.description, error }))).toEqual([]);
+		expect(
+			shows(JSON.stringify({ message: error.message, description: error.description, error })),
+		).toEqual([]);
 	});
 
 	it('a 2xx record that holds the key (escaped) is output with the key redacted, the rest as the API sent it', async () => {
@@ -114,18 +153,34 @@ describe('in the request function, with the key in the credential', () => {
 		const raw = `{"id":"lead_1","name":"Jane","customFields":{"apiKey":"${SPELLINGS['PHP (\\/)']}","n":[1,2]}}`;
 		nock(BASE).get('/api/v1/leads/lead_1').reply(200, raw, { 'Content-Type': 'application/json' });
 
-		const response = await apiRequestFull.call(context, { method: 'GET', path: '/leads/lead_1', expect: 'record' });
+		const response = await apiRequestFull.call(context, {
+			method: 'GET',
+			path: '/leads/lead_1',
+			expect: 'record',
+		});
 
-		expect(response.body).toEqual({ id: 'lead_1', name: 'Jane', customFields: { apiKey: REDACTED, n: [1, 2] } });
+		expect(response.body).toEqual({
+			id: 'lead_1',
+			name: 'Jane',
+			customFields: { apiKey: REDACTED, n: [1, 2] },
+		});
 		expect(response.bodyBytes).toBe(Buffer.byteLength(raw));
 	});
 
 	it('Continue On Fail output of Lead → Get shows no spelling of the key', async () => {
-		nock(BASE).get('/api/v1/leads/lead_1').reply(401, escapedBody(SPELLINGS['\\u002b and \\u003d']), { 'Content-Type': 'application/json' });
+		nock(BASE)
+			.get('/api/v1/leads/lead_1')
+			.reply(401, escapedBody(SPELLINGS['\\u002b and \\u003d']), {
+				'Content-Type': 'application/json',
+			});
 
 		const output = await runNode({
 			nodeType: new CrmInvoicing(),
-			parameters: { resource: 'lead', operation: 'get', leadId: { __rl: true, mode: 'id', value: 'lead_1' } },
+			parameters: {
+				resource: 'lead',
+				operation: 'get',
+				leadId: { __rl: true, mode: 'id', value: 'lead_1' },
+			},
 			credentials: { baseUrl: BASE, apiKey: KEY, requestsPerMinute: 1_000_000 },
 			continueOnFail: true,
 		});

@@ -22,7 +22,14 @@ setUpNock();
 /** Records whatever reaches paths of the Base URL's host outside the API (it must stay empty). */
 function outsideTheApi(origin = BASE): SeenRequest[] {
 	const seen: SeenRequest[] = [];
-	replyLogging(nock(origin).persist().get(/^\/(?!api\/v[12]\/).*/), seen, 200, { id: 'not_the_api', items: [] });
+	replyLogging(
+		nock(origin)
+			.persist()
+			.get(/^\/(?!api\/v[12]\/).*/),
+		seen,
+		200,
+		{ id: 'not_the_api', items: [] },
+	);
 	return seen;
 }
 
@@ -76,14 +83,18 @@ describe('redirects of the same origin out of the API', () => {
 		const { context } = freshContext();
 		nock(BASE).post('/api/v1/leads').reply(307, '', { Location: '/admin/import' });
 
-		await expect(apiRequest.call(context, { method: 'POST', path: '/leads', body: { name: 'Jane' } })).rejects.toThrow(
+		await expect(
+			apiRequest.call(context, { method: 'POST', path: '/leads', body: { name: 'Jane' } }),
+		).rejects.toThrow(
 			'redirect to /admin/import, outside the API (/api/v1 or /api/v2). The node did not follow it: the API key and the request body were not sent there',
 		);
 	});
 
 	it('a target that carries the key shows it redacted', async () => {
 		const { context, apiKey } = freshContext();
-		nock(BASE).get('/api/v1/leads/lead_1').reply(302, '', { Location: `/signin?key=${encodeURIComponent(apiKey)}` });
+		nock(BASE)
+			.get('/api/v1/leads/lead_1')
+			.reply(302, '', { Location: `/signin?key=${encodeURIComponent(apiKey)}` });
 
 		const error = await errorOf(apiRequest.call(context, { method: 'GET', path: '/leads/lead_1' }));
 
@@ -91,20 +102,26 @@ describe('redirects of the same origin out of the API', () => {
 		expect(JSON.stringify(error)).not.toContain(apiKey);
 	});
 
-	it('with a Base URL that has a path, the API is under that path: inside is followed, the host\'s own /api/v1 is not', async () => {
+	it("with a Base URL that has a path, the API is under that path: inside is followed, the host's own /api/v1 is not", async () => {
 		const seen: SeenRequest[] = [];
 		const { context } = createExecuteContext({
 			nodeType: new CrmInvoicing(),
 			parameters: { resource: 'lead', operation: 'get' },
 			credentials: { ...TEST_CREDENTIALS, baseUrl: `${BASE}/crm`, apiKey: 'sk_test_prefixed_base' },
 		});
-		nock(BASE).get('/crm/api/v1/leads/lead_1').reply(301, '', { Location: '/crm/api/v1/leads/lead_1/' });
+		nock(BASE)
+			.get('/crm/api/v1/leads/lead_1')
+			.reply(301, '', { Location: '/crm/api/v1/leads/lead_1/' });
 		replyLogging(nock(BASE).get('/crm/api/v1/leads/lead_1/'), seen, 200, { id: 'lead_1' });
 		nock(BASE).get('/crm/api/v1/leads/lead_2').reply(301, '', { Location: '/api/v1/leads/lead_2' });
 
-		expect(await apiRequest.call(context, { method: 'GET', path: '/leads/lead_1' })).toEqual({ id: 'lead_1' });
+		expect(await apiRequest.call(context, { method: 'GET', path: '/leads/lead_1' })).toEqual({
+			id: 'lead_1',
+		});
 		expect(seen).toHaveLength(1);
-		await expect(apiRequest.call(context, { method: 'GET', path: '/leads/lead_2' })).rejects.toThrow(
+		await expect(
+			apiRequest.call(context, { method: 'GET', path: '/leads/lead_2' }),
+		).rejects.toThrow(
 			'redirect to /api/v1/leads/lead_2, outside the API (/crm/api/v1 or /crm/api/v2)',
 		);
 	});
@@ -113,7 +130,10 @@ describe('redirects of the same origin out of the API', () => {
 		const seen: SeenRequest[] = [];
 		const { context, apiKey } = freshContext();
 		nock(BASE).get('/api/v1/contacts').reply(308, '', { Location: '/api/v2/contacts' });
-		replyLogging(nock(BASE).get('/api/v2/contacts'), seen, 200, { data: [], meta: { hasMore: false } });
+		replyLogging(nock(BASE).get('/api/v2/contacts'), seen, 200, {
+			data: [],
+			meta: { hasMore: false },
+		});
 
 		await apiRequest.call(context, { method: 'GET', path: '/contacts' });
 

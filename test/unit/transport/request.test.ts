@@ -2,7 +2,11 @@ import nock from 'nock';
 import { sleep } from 'n8n-workflow';
 
 import { CrmInvoicing } from '../../../nodes/CrmInvoicing/CrmInvoicing.node';
-import { apiRequest, apiRequestFull, normalizeBaseUrl } from '../../../nodes/CrmInvoicing/shared/transport';
+import {
+	apiRequest,
+	apiRequestFull,
+	normalizeBaseUrl,
+} from '../../../nodes/CrmInvoicing/shared/transport';
 import { createExecuteContext, TEST_CREDENTIALS } from '../../helpers/harness';
 import { BASE, freshContext, replyLogging, setUpNock } from './support';
 import type { SeenRequest } from './support';
@@ -45,7 +49,9 @@ describe('apiRequest', () => {
 			});
 			const scope = nock(BASE).get('/api/v1/leads/lead_1').reply(200, { id: 'lead_1' });
 
-			expect(await apiRequest.call(context, { method: 'GET', path: '/leads/lead_1' })).toEqual({ id: 'lead_1' });
+			expect(await apiRequest.call(context, { method: 'GET', path: '/leads/lead_1' })).toEqual({
+				id: 'lead_1',
+			});
 			expect(scope.isDone()).toBe(true);
 		},
 	);
@@ -62,10 +68,16 @@ describe('apiRequest', () => {
 				return [201, { id: 'lead_1', name: 'Jane' }];
 			});
 
-		const lead = await apiRequest.call(context, { method: 'POST', path: '/leads', body: { name: 'Jane', value: 5 } });
+		const lead = await apiRequest.call(context, {
+			method: 'POST',
+			path: '/leads',
+			body: { name: 'Jane', value: 5 },
+		});
 
 		expect(lead).toEqual({ id: 'lead_1', name: 'Jane' });
-		expect(seen).toEqual([{ method: 'POST', path: '/api/v1/leads', apiKey, body: { name: 'Jane', value: 5 } }]);
+		expect(seen).toEqual([
+			{ method: 'POST', path: '/api/v1/leads', apiKey, body: { name: 'Jane', value: 5 } },
+		]);
 		expect(seen[0].path).not.toContain(apiKey);
 		expect(contentType).toMatch(/^application\/json/);
 	});
@@ -73,9 +85,17 @@ describe('apiRequest', () => {
 	it('uses the /api/v2 prefix for version v2', async () => {
 		const seen: SeenRequest[] = [];
 		const { context } = freshContext();
-		replyLogging(nock(BASE).get('/api/v2/contacts').query(true), seen, 200, { data: [], meta: { nextCursor: null } });
+		replyLogging(nock(BASE).get('/api/v2/contacts').query(true), seen, 200, {
+			data: [],
+			meta: { nextCursor: null },
+		});
 
-		await apiRequest.call(context, { method: 'GET', path: '/contacts', version: 'v2', qs: { pageSize: 5 } });
+		await apiRequest.call(context, {
+			method: 'GET',
+			path: '/contacts',
+			version: 'v2',
+			qs: { pageSize: 5 },
+		});
 
 		expect(seen.map((request) => request.path)).toEqual(['/api/v2/contacts?pageSize=5']);
 	});
@@ -83,7 +103,10 @@ describe('apiRequest', () => {
 	it('sends no query string for an empty qs', async () => {
 		const seen: SeenRequest[] = [];
 		const { context } = freshContext();
-		replyLogging(nock(BASE).get('/api/v1/users').query(true), seen, 200, { items: [], hasMore: false });
+		replyLogging(nock(BASE).get('/api/v1/users').query(true), seen, 200, {
+			items: [],
+			hasMore: false,
+		});
 
 		await apiRequest.call(context, { method: 'GET', path: '/users', qs: {} });
 
@@ -94,7 +117,9 @@ describe('apiRequest', () => {
 		const { context } = freshContext();
 		nock(BASE).delete('/api/v1/webhooks/wh_1').reply(204);
 
-		expect(await apiRequest.call(context, { method: 'DELETE', path: '/webhooks/wh_1' })).toEqual({});
+		expect(await apiRequest.call(context, { method: 'DELETE', path: '/webhooks/wh_1' })).toEqual(
+			{},
+		);
 	});
 
 	it('a DELETE counts as done only on an empty answer or a JSON object: a 200 sign-in page is an error', async () => {
@@ -105,23 +130,39 @@ describe('apiRequest', () => {
 			.delete('/api/v1/webhooks/wh_2')
 			.reply(200, { deleted: true })
 			.delete('/api/v1/webhooks/wh_3')
-			.reply(200, '<!DOCTYPE html><html><body>Sign in to continue</body></html>', { 'Content-Type': 'text/html' })
+			.reply(200, '<!DOCTYPE html><html><body>Sign in to continue</body></html>', {
+				'Content-Type': 'text/html',
+			})
 			.delete('/api/v1/webhooks/wh_4')
 			.reply(200, [{ id: 'wh_4' }]);
 
-		expect(await apiRequest.call(context, { method: 'DELETE', path: '/webhooks/wh_1' })).toEqual({});
-		expect(await apiRequest.call(context, { method: 'DELETE', path: '/webhooks/wh_2' })).toEqual({ deleted: true });
-		await expect(apiRequest.call(context, { method: 'DELETE', path: '/webhooks/wh_3' })).rejects.toThrow(
+		expect(await apiRequest.call(context, { method: 'DELETE', path: '/webhooks/wh_1' })).toEqual(
+			{},
+		);
+		expect(await apiRequest.call(context, { method: 'DELETE', path: '/webhooks/wh_2' })).toEqual({
+			deleted: true,
+		});
+		await expect(
+			apiRequest.call(context, { method: 'DELETE', path: '/webhooks/wh_3' }),
+		).rejects.toThrow(
 			'The CRM API answered DELETE /api/v1/webhooks/wh_3 with 200 (text/html) and text starting "<!DOCTYPE html><html><body>Sign in to continue</body></html>", not an empty answer or a JSON object',
 		);
-		await expect(apiRequest.call(context, { method: 'DELETE', path: '/webhooks/wh_4' })).rejects.toThrow(/not an empty answer or a JSON object/);
+		await expect(
+			apiRequest.call(context, { method: 'DELETE', path: '/webhooks/wh_4' }),
+		).rejects.toThrow(/not an empty answer or a JSON object/);
 	});
 
 	it('a 200 that is not JSON → { body: text }', async () => {
 		const { context } = freshContext();
 		nock(BASE).patch('/api/v1/leads/lead_1').reply(200, 'OK', { 'Content-Type': 'text/plain' });
 
-		expect(await apiRequest.call(context, { method: 'PATCH', path: '/leads/lead_1', body: { name: 'x' } })).toEqual({
+		expect(
+			await apiRequest.call(context, {
+				method: 'PATCH',
+				path: '/leads/lead_1',
+				body: { name: 'x' },
+			}),
+		).toEqual({
 			body: 'OK',
 		});
 	});

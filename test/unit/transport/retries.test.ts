@@ -17,18 +17,29 @@ setUpNock();
 beforeEach(() => sleepMock.mockClear());
 
 /** The back-offs of the transient retries, in order: 500, 1000, 2000 ms. */
-const BACKOFFS = Array.from({ length: RETRY.maxTransientRetries }, (_, n) => RETRY.transientBackoffMs * 2 ** n);
+const BACKOFFS = Array.from(
+	{ length: RETRY.maxTransientRetries },
+	(_, n) => RETRY.transientBackoffMs * 2 ** n,
+);
 
 describe('requests that create or change (POST) are never repeated', () => {
 	it('POST after a 503 → exactly one request, and the error says it was not retried', async () => {
 		const seen: SeenRequest[] = [];
 		const { context } = freshContext();
-		replyLogging(nock(BASE).post('/api/v1/leads').times(4), seen, 503, { error: { code: 'UNAVAILABLE', message: 'Down' } });
+		replyLogging(nock(BASE).post('/api/v1/leads').times(4), seen, 503, {
+			error: { code: 'UNAVAILABLE', message: 'Down' },
+		});
 
-		const error = await errorOf(apiRequest.call(context, { method: 'POST', path: '/leads', body: { name: 'Jane' } }));
+		const error = await errorOf(
+			apiRequest.call(context, { method: 'POST', path: '/leads', body: { name: 'Jane' } }),
+		);
 
 		expect(seen).toHaveLength(1);
-		expect(seen[0]).toMatchObject({ method: 'POST', path: '/api/v1/leads', body: { name: 'Jane' } });
+		expect(seen[0]).toMatchObject({
+			method: 'POST',
+			path: '/api/v1/leads',
+			body: { name: 'Jane' },
+		});
 		expect(error).toBeInstanceOf(NodeApiError);
 		expect(error.message).toBe('The CRM API answered 503 UNAVAILABLE: Down');
 		expect(error.description).toMatch(/It was not retried, so that nothing is created twice/);
@@ -40,7 +51,9 @@ describe('requests that create or change (POST) are never repeated', () => {
 		const first = nock(BASE).post('/api/v1/leads').replyWithError(networkError('ECONNRESET'));
 		const second = nock(BASE).post('/api/v1/leads').reply(201, { id: 'lead_dup' });
 
-		const error = await errorOf(apiRequest.call(context, { method: 'POST', path: '/leads', body: { name: 'Jane' } }));
+		const error = await errorOf(
+			apiRequest.call(context, { method: 'POST', path: '/leads', body: { name: 'Jane' } }),
+		);
 
 		expect(first.isDone()).toBe(true);
 		expect(second.isDone()).toBe(false);
@@ -51,7 +64,9 @@ describe('requests that create or change (POST) are never repeated', () => {
 	it('PATCH after a 502 → exactly one request', async () => {
 		const seen: SeenRequest[] = [];
 		const { context } = freshContext();
-		replyLogging(nock(BASE).patch('/api/v1/leads/lead_1').times(2), seen, 502, { error: { code: 'BAD_GATEWAY', message: 'x' } });
+		replyLogging(nock(BASE).patch('/api/v1/leads/lead_1').times(2), seen, 502, {
+			error: { code: 'BAD_GATEWAY', message: 'x' },
+		});
 
 		await expect(
 			apiRequest.call(context, { method: 'PATCH', path: '/leads/lead_1', body: { name: 'Jane' } }),
@@ -65,19 +80,26 @@ describe('reads and deletes are retried on transient failures', () => {
 	it('GET retried after a 503, then succeeds', async () => {
 		const seen: SeenRequest[] = [];
 		const { context } = freshContext();
-		replyLogging(nock(BASE).get('/api/v1/leads/lead_1'), seen, 503, { error: { code: 'UNAVAILABLE', message: 'Down' } });
+		replyLogging(nock(BASE).get('/api/v1/leads/lead_1'), seen, 503, {
+			error: { code: 'UNAVAILABLE', message: 'Down' },
+		});
 		replyLogging(nock(BASE).get('/api/v1/leads/lead_1'), seen, 200, { id: 'lead_1' });
 
 		const lead = await apiRequest.call(context, { method: 'GET', path: '/leads/lead_1' });
 
 		expect(lead).toEqual({ id: 'lead_1' });
-		expect(seen.map((request) => request.path)).toEqual(['/api/v1/leads/lead_1', '/api/v1/leads/lead_1']);
+		expect(seen.map((request) => request.path)).toEqual([
+			'/api/v1/leads/lead_1',
+			'/api/v1/leads/lead_1',
+		]);
 		expect(sleepMock.mock.calls).toEqual([[RETRY.transientBackoffMs]]);
 	});
 
 	it('GET retried after a dropped connection (ECONNRESET), then succeeds', async () => {
 		const { context } = freshContext();
-		const dropped = nock(BASE).get('/api/v1/leads/lead_1').replyWithError(networkError('ECONNRESET'));
+		const dropped = nock(BASE)
+			.get('/api/v1/leads/lead_1')
+			.replyWithError(networkError('ECONNRESET'));
 		const answered = nock(BASE).get('/api/v1/leads/lead_1').reply(200, { id: 'lead_1' });
 
 		const lead = await apiRequest.call(context, { method: 'GET', path: '/leads/lead_1' });
@@ -91,7 +113,9 @@ describe('reads and deletes are retried on transient failures', () => {
 	it('DELETE retried after a 502, then succeeds with an empty 204', async () => {
 		const seen: SeenRequest[] = [];
 		const { context } = freshContext();
-		replyLogging(nock(BASE).delete('/api/v1/webhooks/wh_1'), seen, 502, { error: { code: 'BAD_GATEWAY', message: 'x' } });
+		replyLogging(nock(BASE).delete('/api/v1/webhooks/wh_1'), seen, 502, {
+			error: { code: 'BAD_GATEWAY', message: 'x' },
+		});
 		replyLogging(nock(BASE).delete('/api/v1/webhooks/wh_1'), seen, 204);
 
 		const result = await apiRequest.call(context, { method: 'DELETE', path: '/webhooks/wh_1' });
@@ -104,7 +128,9 @@ describe('reads and deletes are retried on transient failures', () => {
 		const seen: SeenRequest[] = [];
 		const { context } = freshContext();
 		replyLogging(
-			nock(BASE).get('/api/v1/leads/lead_1').times(RETRY.maxTransientRetries + 2),
+			nock(BASE)
+				.get('/api/v1/leads/lead_1')
+				.times(RETRY.maxTransientRetries + 2),
 			seen,
 			504,
 			{ error: { code: 'GATEWAY_TIMEOUT', message: 'Upstream timed out' } },
@@ -121,9 +147,13 @@ describe('reads and deletes are retried on transient failures', () => {
 	it('GET 500 is not transient → no retry', async () => {
 		const seen: SeenRequest[] = [];
 		const { context } = freshContext();
-		replyLogging(nock(BASE).get('/api/v1/leads/lead_1').times(2), seen, 500, { error: { code: 'INTERNAL', message: 'x' } });
+		replyLogging(nock(BASE).get('/api/v1/leads/lead_1').times(2), seen, 500, {
+			error: { code: 'INTERNAL', message: 'x' },
+		});
 
-		await expect(apiRequest.call(context, { method: 'GET', path: '/leads/lead_1' })).rejects.toThrow(NodeApiError);
+		await expect(
+			apiRequest.call(context, { method: 'GET', path: '/leads/lead_1' }),
+		).rejects.toThrow(NodeApiError);
 
 		expect(seen).toHaveLength(1);
 	});
@@ -131,9 +161,13 @@ describe('reads and deletes are retried on transient failures', () => {
 	it('GET 4xx is never retried', async () => {
 		const seen: SeenRequest[] = [];
 		const { context } = freshContext();
-		replyLogging(nock(BASE).get('/api/v1/leads/lead_1').times(2), seen, 404, { error: { code: 'NOT_FOUND', message: 'x' } });
+		replyLogging(nock(BASE).get('/api/v1/leads/lead_1').times(2), seen, 404, {
+			error: { code: 'NOT_FOUND', message: 'x' },
+		});
 
-		await expect(apiRequest.call(context, { method: 'GET', path: '/leads/lead_1' })).rejects.toThrow(NodeApiError);
+		await expect(
+			apiRequest.call(context, { method: 'GET', path: '/leads/lead_1' }),
+		).rejects.toThrow(NodeApiError);
 
 		expect(seen).toHaveLength(1);
 		expect(sleepMock).not.toHaveBeenCalled();
@@ -151,7 +185,9 @@ describe('reads and deletes are retried on transient failures', () => {
 
 		expect(scope.isDone()).toBe(true);
 		expect(extra.isDone()).toBe(false);
-		expect(error.message).toBe('Could not reach the CRM API for GET /api/v1/leads/lead_1 (ECONNRESET)');
+		expect(error.message).toBe(
+			'Could not reach the CRM API for GET /api/v1/leads/lead_1 (ECONNRESET)',
+		);
 		expect(error.description).toMatch(/The node retried the request before giving up/);
 		expect(sleepMock.mock.calls).toEqual(BACKOFFS.map((ms) => [ms]));
 	});

@@ -28,36 +28,51 @@ beforeEach(() => sleepMock.mockClear());
 function catcher(): SeenRequest[] {
 	const seen: SeenRequest[] = [];
 	for (const method of ['GET', 'POST', 'PATCH', 'PUT', 'DELETE']) {
-		replyLogging(nock(OTHER).persist().intercept(/.*/, method), seen, 200, { id: 'from_elsewhere' });
+		replyLogging(nock(OTHER).persist().intercept(/.*/, method), seen, 200, {
+			id: 'from_elsewhere',
+		});
 	}
 	return seen;
 }
 
 describe('redirects', () => {
-	it.each([301, 302, 303, 307, 308])('GET answered %i to another host → error naming status and host; the other host gets nothing', async (status) => {
-		const elsewhere = catcher();
-		const { context, apiKey } = freshContext();
-		nock(BASE).get('/api/v1/clients/cl_1').reply(status, '', { Location: `${OTHER}/api/v1/clients/cl_1` });
+	it.each([301, 302, 303, 307, 308])(
+		'GET answered %i to another host → error naming status and host; the other host gets nothing',
+		async (status) => {
+			const elsewhere = catcher();
+			const { context, apiKey } = freshContext();
+			nock(BASE)
+				.get('/api/v1/clients/cl_1')
+				.reply(status, '', { Location: `${OTHER}/api/v1/clients/cl_1` });
 
-		const error = await errorOf(apiRequest.call(context, { method: 'GET', path: '/clients/cl_1' }));
+			const error = await errorOf(
+				apiRequest.call(context, { method: 'GET', path: '/clients/cl_1' }),
+			);
 
-		expect(error).toBeInstanceOf(NodeApiError);
-		expect(error.message).toBe(
-			`The CRM API answered ${status} with a redirect to elsewhere.test (https://elsewhere.test), another origin than the Base URL's (https://crm.test). The node did not follow it: the API key was not sent there`,
-		);
-		expect(error.httpCode).toBe(String(status));
-		expect(elsewhere).toEqual([]);
-		expect(JSON.stringify(error)).not.toContain(apiKey);
-	});
+			expect(error).toBeInstanceOf(NodeApiError);
+			expect(error.message).toBe(
+				`The CRM API answered ${status} with a redirect to elsewhere.test (https://elsewhere.test), another origin than the Base URL's (https://crm.test). The node did not follow it: the API key was not sent there`,
+			);
+			expect(error.httpCode).toBe(String(status));
+			expect(elsewhere).toEqual([]);
+			expect(JSON.stringify(error)).not.toContain(apiKey);
+		},
+	);
 
 	it('POST answered 307 to another host → neither key nor body reach it, and the error says so', async () => {
 		const elsewhere = catcher();
 		const { context } = freshContext();
-		nock(BASE).post('/api/v1/leads').reply(307, '', { Location: `${OTHER}/api/v1/leads` });
+		nock(BASE)
+			.post('/api/v1/leads')
+			.reply(307, '', { Location: `${OTHER}/api/v1/leads` });
 
-		const error = await errorOf(apiRequest.call(context, { method: 'POST', path: '/leads', body: { name: 'Jane' } }));
+		const error = await errorOf(
+			apiRequest.call(context, { method: 'POST', path: '/leads', body: { name: 'Jane' } }),
+		);
 
-		expect(error.message).toMatch(/^The CRM API answered 307 with a redirect to elsewhere\.test .* the API key and the request body were not sent there$/);
+		expect(error.message).toMatch(
+			/^The CRM API answered 307 with a redirect to elsewhere\.test .* the API key and the request body were not sent there$/,
+		);
 		expect(elsewhere).toEqual([]);
 	});
 
@@ -69,24 +84,38 @@ describe('redirects', () => {
 		const { context } = freshContext();
 		nock(BASE).get('/api/v1/leads/lead_1').reply(302, '', { Location: location });
 
-		await expect(apiRequest.call(context, { method: 'GET', path: '/leads/lead_1' })).rejects.toThrow(`with a redirect to ${host} (`);
+		await expect(
+			apiRequest.call(context, { method: 'GET', path: '/leads/lead_1' }),
+		).rejects.toThrow(`with a redirect to ${host} (`);
 	});
 
-	it('a GET redirected within the Base URL\'s origin is followed, with the key', async () => {
+	it("a GET redirected within the Base URL's origin is followed, with the key", async () => {
 		const seen: SeenRequest[] = [];
 		const { context, apiKey } = freshContext();
-		nock(BASE).get('/api/v1/leads/lead_1').query(true).reply(301, '', { Location: '/api/v1/leads/lead_1/' });
+		nock(BASE)
+			.get('/api/v1/leads/lead_1')
+			.query(true)
+			.reply(301, '', { Location: '/api/v1/leads/lead_1/' });
 		replyLogging(nock(BASE).get('/api/v1/leads/lead_1/'), seen, 200, { id: 'lead_1' });
 
-		expect(await apiRequest.call(context, { method: 'GET', path: '/leads/lead_1', qs: { x: 1 } })).toEqual({ id: 'lead_1' });
-		expect(seen).toEqual([{ method: 'GET', path: '/api/v1/leads/lead_1/', apiKey, body: undefined }]);
+		expect(
+			await apiRequest.call(context, { method: 'GET', path: '/leads/lead_1', qs: { x: 1 } }),
+		).toEqual({ id: 'lead_1' });
+		expect(seen).toEqual([
+			{ method: 'GET', path: '/api/v1/leads/lead_1/', apiKey, body: undefined },
+		]);
 	});
 
 	it('same-origin redirects are followed at most 3 times', async () => {
 		const { context } = freshContext();
-		const loop = nock(BASE).get('/api/v1/leads/lead_1').times(10).reply(302, '', { Location: '/api/v1/leads/lead_1' });
+		const loop = nock(BASE)
+			.get('/api/v1/leads/lead_1')
+			.times(10)
+			.reply(302, '', { Location: '/api/v1/leads/lead_1' });
 
-		await expect(apiRequest.call(context, { method: 'GET', path: '/leads/lead_1' })).rejects.toThrow(
+		await expect(
+			apiRequest.call(context, { method: 'GET', path: '/leads/lead_1' }),
+		).rejects.toThrow(
 			'The CRM API redirected GET /api/v1/leads/lead_1 more than 3 times; the node did not follow the last redirect, to /api/v1/leads/lead_1: the API key was not sent there',
 		);
 		expect(loop.pendingMocks()).toHaveLength(1);
@@ -99,7 +128,9 @@ describe('redirects', () => {
 		nock(BASE).patch('/api/v1/leads/lead_1').reply(308, '', { Location: '/api/v1/leads/lead_1/' });
 		replyLogging(nock(BASE).patch('/api/v1/leads/lead_1/'), seen, 200, { id: 'lead_1' });
 
-		await expect(apiRequest.call(context, { method: 'PATCH', path: '/leads/lead_1', body: { name: 'x' } })).rejects.toThrow(
+		await expect(
+			apiRequest.call(context, { method: 'PATCH', path: '/leads/lead_1', body: { name: 'x' } }),
+		).rejects.toThrow(
 			'The CRM API answered 308 with a redirect for PATCH /api/v1/leads/lead_1 to /api/v1/leads/lead_1/. The node follows redirects only for GET, so it did not repeat the request: the API key and the request body were not sent there',
 		);
 		expect(seen).toEqual([]);
@@ -110,7 +141,9 @@ describe('redirects', () => {
 		const { context } = freshContext();
 		nock(BASE).get('/api/v1/leads/lead_1').reply(302);
 
-		await expect(apiRequest.call(context, { method: 'GET', path: '/leads/lead_1' })).rejects.toThrow('answered 302 (a redirect) without a Location');
+		await expect(
+			apiRequest.call(context, { method: 'GET', path: '/leads/lead_1' }),
+		).rejects.toThrow('answered 302 (a redirect) without a Location');
 	});
 });
 
@@ -118,7 +151,13 @@ describe('waits are bounded', () => {
 	it('429 with Retry-After: 3600 fails at once, says how long the API asked for, and does not wait', async () => {
 		const seen: SeenRequest[] = [];
 		const { context } = freshContext();
-		replyLogging(nock(BASE).get('/api/v1/leads/lead_1').times(2), seen, 429, { error: { code: 'RATE_LIMITED', message: 'Slow down' } }, { 'Retry-After': '3600' });
+		replyLogging(
+			nock(BASE).get('/api/v1/leads/lead_1').times(2),
+			seen,
+			429,
+			{ error: { code: 'RATE_LIMITED', message: 'Slow down' } },
+			{ 'Retry-After': '3600' },
+		);
 
 		const error = await errorOf(apiRequest.call(context, { method: 'GET', path: '/leads/lead_1' }));
 
@@ -135,32 +174,54 @@ describe('waits are bounded', () => {
 		const apiKey = 'sk_test_not_poisoned';
 		nock(BASE)
 			.get('/api/v1/leads/lead_1')
-			.reply(429, '', { 'Retry-After': '3600', 'RateLimit-Remaining': '0', 'RateLimit-Reset': '3600' });
+			.reply(429, '', {
+				'Retry-After': '3600',
+				'RateLimit-Remaining': '0',
+				'RateLimit-Reset': '3600',
+			});
 		nock(BASE).get('/api/v1/leads/lead_2').reply(200, { id: 'lead_2' });
 
-		await expect(apiRequest.call(freshContext(apiKey).context, { method: 'GET', path: '/leads/lead_1' })).rejects.toThrow(/asked to wait 1 h/);
-		expect(await apiRequest.call(freshContext(apiKey).context, { method: 'GET', path: '/leads/lead_2' })).toEqual({ id: 'lead_2' });
+		await expect(
+			apiRequest.call(freshContext(apiKey).context, { method: 'GET', path: '/leads/lead_1' }),
+		).rejects.toThrow(/asked to wait 1 h/);
+		expect(
+			await apiRequest.call(freshContext(apiKey).context, { method: 'GET', path: '/leads/lead_2' }),
+		).toEqual({ id: 'lead_2' });
 
 		expect(sleepMock).not.toHaveBeenCalled();
 	});
 
 	it.each([
-		['a RateLimit-Reset far in the future on a 429', { 'RateLimit-Remaining': '0', 'RateLimit-Reset': '99999999' }],
+		[
+			'a RateLimit-Reset far in the future on a 429',
+			{ 'RateLimit-Remaining': '0', 'RateLimit-Reset': '99999999' },
+		],
 		['a Retry-After beyond 2^31 ms', { 'Retry-After': String(2 ** 31) }],
 	])('%s fails at once: no timer is ever set beyond the cap', async (_what, headers) => {
 		const { context } = freshContext();
 		nock(BASE).get('/api/v1/leads/lead_1').reply(429, '', headers);
 
-		await expect(apiRequest.call(context, { method: 'GET', path: '/leads/lead_1' })).rejects.toThrow(/asked to wait .* the node waits at most 60 s/);
+		await expect(
+			apiRequest.call(context, { method: 'GET', path: '/leads/lead_1' }),
+		).rejects.toThrow(/asked to wait .* the node waits at most 60 s/);
 		expect(sleepMock).not.toHaveBeenCalled();
 	});
 
-	it('a Retry-After HTTP date next year by the answer\'s own Date (a clock is off) is not used: the default wait, below the cap', async () => {
+	it("a Retry-After HTTP date next year by the answer's own Date (a clock is off) is not used: the default wait, below the cap", async () => {
 		const { context } = freshContext();
-		const headers = { 'Retry-After': new Date(Date.now() + 365 * 86_400_000).toUTCString(), Date: new Date().toUTCString() };
-		nock(BASE).get('/api/v1/leads/lead_1').reply(429, '', headers).get('/api/v1/leads/lead_1').reply(200, { id: 'lead_1' });
+		const headers = {
+			'Retry-After': new Date(Date.now() + 365 * 86_400_000).toUTCString(),
+			Date: new Date().toUTCString(),
+		};
+		nock(BASE)
+			.get('/api/v1/leads/lead_1')
+			.reply(429, '', headers)
+			.get('/api/v1/leads/lead_1')
+			.reply(200, { id: 'lead_1' });
 
-		expect(await apiRequest.call(context, { method: 'GET', path: '/leads/lead_1' })).toEqual({ id: 'lead_1' });
+		expect(await apiRequest.call(context, { method: 'GET', path: '/leads/lead_1' })).toEqual({
+			id: 'lead_1',
+		});
 		expect(sleepMock).toHaveBeenCalledTimes(1);
 		expect(sleepMock.mock.calls[0][0]).toBeGreaterThanOrEqual(RETRY.defaultRateLimitWaitMs - 100);
 		expect(sleepMock.mock.calls[0][0]).toBeLessThanOrEqual(RETRY.defaultRateLimitWaitMs + 100);
@@ -168,8 +229,12 @@ describe('waits are bounded', () => {
 
 	it('a 2xx announcing a spent window for an hour holds the next request back at most RETRY.maxWaitMs', async () => {
 		const apiKey = 'sk_test_long_reset';
-		nock(BASE).get('/api/v1/leads/lead_1').reply(200, { id: 'lead_1' }, { 'RateLimit-Remaining': '0', 'RateLimit-Reset': '3600' });
-		nock(BASE).get('/api/v1/leads/lead_2').reply(200, { id: 'lead_2' }, { 'RateLimit-Remaining': '59', 'RateLimit-Reset': '60' });
+		nock(BASE)
+			.get('/api/v1/leads/lead_1')
+			.reply(200, { id: 'lead_1' }, { 'RateLimit-Remaining': '0', 'RateLimit-Reset': '3600' });
+		nock(BASE)
+			.get('/api/v1/leads/lead_2')
+			.reply(200, { id: 'lead_2' }, { 'RateLimit-Remaining': '59', 'RateLimit-Reset': '60' });
 
 		await apiRequest.call(freshContext(apiKey).context, { method: 'GET', path: '/leads/lead_1' });
 		await apiRequest.call(freshContext(apiKey).context, { method: 'GET', path: '/leads/lead_2' });
@@ -184,7 +249,10 @@ describe('waits are bounded', () => {
 		const time = new FakeTime();
 		const announced = pacerOn(time, 1);
 		const first = await announced.take();
-		announced.settle(first, 200, { 'ratelimit-remaining': '0', 'ratelimit-reset': String(2 ** 40) });
+		announced.settle(first, 200, {
+			'ratelimit-remaining': '0',
+			'ratelimit-reset': String(2 ** 40),
+		});
 		void announced.take().catch(() => undefined);
 		await flush();
 		expect(time.longestTimer).toBeLessThanOrEqual(RETRY.maxWaitMs + 50);
@@ -212,7 +280,9 @@ describe('error bodies of any size', () => {
 		const error = apiErrorFromResponse(node, 502, page, request);
 		const took = performance.now() - started;
 
-		expect(error.message).toBe('The CRM API answered 502 with a page that is not JSON: "502 Bad Gateway"');
+		expect(error.message).toBe(
+			'The CRM API answered 502 with a page that is not JSON: "502 Bad Gateway"',
+		);
 		expect(took).toBeLessThan(500);
 	});
 
@@ -234,7 +304,12 @@ describe('error bodies of any size', () => {
 	});
 
 	it('a JSON error whose message is 1 MB long is cut in the error', () => {
-		const error = apiErrorFromResponse(node, 400, { error: { code: 'VALIDATION_ERROR', message: 'm'.repeat(1_000_000) } }, request);
+		const error = apiErrorFromResponse(
+			node,
+			400,
+			{ error: { code: 'VALIDATION_ERROR', message: 'm'.repeat(1_000_000) } },
+			request,
+		);
 		expect(error.message.length).toBeLessThan(READ.maxErrorSnippetChars + 100);
 		expect(error.message).toMatch(/^The CRM API answered 400 VALIDATION_ERROR: m+…$/);
 	});
@@ -243,9 +318,13 @@ describe('error bodies of any size', () => {
 		const { context } = freshContext();
 		nock(BASE)
 			.post('/api/v1/leads')
-			.reply(503, `<html><title>Service Unavailable</title>${'<p>x</p>'.repeat(260_000)}</html>`, { 'Content-Type': 'text/html' });
+			.reply(503, `<html><title>Service Unavailable</title>${'<p>x</p>'.repeat(260_000)}</html>`, {
+				'Content-Type': 'text/html',
+			});
 
-		await expect(apiRequest.call(context, { method: 'POST', path: '/leads', body: { name: 'x' } })).rejects.toThrow(
+		await expect(
+			apiRequest.call(context, { method: 'POST', path: '/leads', body: { name: 'x' } }),
+		).rejects.toThrow(
 			'The CRM API answered 503 with a page that is not JSON: "Service Unavailable"',
 		);
 	});

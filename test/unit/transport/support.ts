@@ -13,7 +13,9 @@ let keys = 0;
  * A real ExecuteContext whose credential has an API key of its own. The transport paces requests per API key for the
  * whole n8n process, so a test that leaves a window spent must not make the next test wait.
  */
-export function freshContext(apiKey = `${TEST_CREDENTIALS.apiKey}_${++keys}`): ExecuteContextParts & { apiKey: string } {
+export function freshContext(
+	apiKey = `${TEST_CREDENTIALS.apiKey}_${++keys}`,
+): ExecuteContextParts & { apiKey: string } {
 	const parts = createExecuteContext({
 		nodeType: new CrmInvoicing(),
 		parameters: { resource: 'lead', operation: 'get' },
@@ -69,6 +71,9 @@ export async function errorOf(promise: Promise<unknown>): Promise<Error & Record
  * `{ code: 'ECONNRESET' }` makes its interceptor throw inside the mocked socket and the request never settles
  * (nock/nock#2789, #2829).
  */
-export function networkError(code: string, message = code === 'ECONNRESET' ? 'socket hang up' : code): Error {
+export function networkError(
+	code: string,
+	message = code === 'ECONNRESET' ? 'socket hang up' : code,
+): Error {
 	return Object.assign(new Error(message), { code });
 }

@@ -9,9 +9,13 @@ setUpNock();
 describe('a request with a time limit', () => {
 	it('does not retry a 503 when the back-off would pass the limit, and says the API answered 503', async () => {
 		const { context } = freshContext();
-		const scope = nock(BASE).get('/api/v1/leads/lead_1').reply(503, { error: { code: 'UNAVAILABLE', message: 'Down' } });
+		const scope = nock(BASE)
+			.get('/api/v1/leads/lead_1')
+			.reply(503, { error: { code: 'UNAVAILABLE', message: 'Down' } });
 
-		const error = await errorOf(apiRequest.call(context, { method: 'GET', path: '/leads/lead_1', timeLimitMs: 400 }));
+		const error = await errorOf(
+			apiRequest.call(context, { method: 'GET', path: '/leads/lead_1', timeLimitMs: 400 }),
+		);
 
 		expect(scope.isDone()).toBe(true);
 		// A retry would have met no second answer (nock), so the message itself shows there was none.
@@ -26,7 +30,9 @@ describe('a request with a time limit', () => {
 			.get('/api/v1/leads/lead_1')
 			.reply(200, { id: 'lead_1' });
 
-		expect(await apiRequest.call(context, { method: 'GET', path: '/leads/lead_1', timeLimitMs: 5_000 })).toEqual({ id: 'lead_1' });
+		expect(
+			await apiRequest.call(context, { method: 'GET', path: '/leads/lead_1', timeLimitMs: 5_000 }),
+		).toEqual({ id: 'lead_1' });
 		expect(scope.isDone()).toBe(true);
 	});
 
@@ -34,13 +40,17 @@ describe('a request with a time limit', () => {
 		const { context } = freshContext();
 		const scope = nock(BASE).get('/api/v1/leads/lead_1').reply(429, {}, { 'Retry-After': '30' });
 
-		const limited = await errorOf(apiRequest.call(context, { method: 'GET', path: '/leads/lead_1', timeLimitMs: 2_000 }));
+		const limited = await errorOf(
+			apiRequest.call(context, { method: 'GET', path: '/leads/lead_1', timeLimitMs: 2_000 }),
+		);
 		expect(scope.isDone()).toBe(true);
 		expect(limited.httpCode).toBe('429');
 
 		// Same key, same execution: the pacer now holds the 30 s; a limited request is refused before it is sent.
 		const started = Date.now();
-		const refused = await errorOf(apiRequest.call(context, { method: 'GET', path: '/leads/lead_1', timeLimitMs: 2_000 }));
+		const refused = await errorOf(
+			apiRequest.call(context, { method: 'GET', path: '/leads/lead_1', timeLimitMs: 2_000 }),
+		);
 		// (the pacer adds its safety margin to the 30 s)
 		expect(refused.message).toMatch(
 			/^GET \/api\/v1\/leads\/lead_1 was not sent: the rate limit asks to wait 3\d s, longer than its time limit of 2 s$/,
@@ -54,10 +64,14 @@ describe('a request with a time limit', () => {
 		nock(BASE).get('/api/v1/leads/lead_1').delay(3_000).reply(200, { id: 'lead_1' });
 		const started = Date.now();
 
-		const error = await errorOf(apiRequest.call(context, { method: 'GET', path: '/leads/lead_1', timeLimitMs: 600 }));
+		const error = await errorOf(
+			apiRequest.call(context, { method: 'GET', path: '/leads/lead_1', timeLimitMs: 600 }),
+		);
 
 		const took = Date.now() - started;
-		expect(error.message).toBe('The CRM API did not answer GET /api/v1/leads/lead_1 within 0.6 s; the node abandoned the request');
+		expect(error.message).toBe(
+			'The CRM API did not answer GET /api/v1/leads/lead_1 within 0.6 s; the node abandoned the request',
+		);
 		expect(took).toBeGreaterThanOrEqual(550);
 		expect(took).toBeLessThan(1_500);
 		nock.abortPendingRequests();

@@ -21,13 +21,17 @@ describe.each([
 ])('%s', (code, problem) => {
 	it('says what is wrong with the certificate and what to check, and is not retried', async () => {
 		const { context } = freshContext();
-		const scope = nock(BASE).get('/api/v1/leads/lead_1').replyWithError(networkError(code, `request failed: ${code}`));
+		const scope = nock(BASE)
+			.get('/api/v1/leads/lead_1')
+			.replyWithError(networkError(code, `request failed: ${code}`));
 
 		const error = await errorOf(apiRequest.call(context, { method: 'GET', path: '/leads/lead_1' }));
 
 		expect(scope.isDone()).toBe(true);
 		expect(error.message).toMatch(problem);
-		expect(error.message).toMatch(new RegExp(`\\(${code}\\); the node did not send GET /api/v1/leads/lead_1$`));
+		expect(error.message).toMatch(
+			new RegExp(`\\(${code}\\); the node did not send GET /api/v1/leads/lead_1$`),
+		);
 		expect(error.message).not.toMatch(/Could not reach/);
 		expect(error.description).toMatch(/valid certificate for this host name/);
 	});
@@ -36,6 +40,8 @@ describe.each([
 it('a plain connection failure still reads "Could not reach the CRM API"', async () => {
 	const { context } = freshContext();
 	nock(BASE).post('/api/v1/leads').replyWithError(networkError('ECONNREFUSED'));
-	const error = await errorOf(apiRequest.call(context, { method: 'POST', path: '/leads', body: { name: 'x' } }));
+	const error = await errorOf(
+		apiRequest.call(context, { method: 'POST', path: '/leads', body: { name: 'x' } }),
+	);
 	expect(error.message).toBe('Could not reach the CRM API for POST /api/v1/leads (ECONNREFUSED)');
 });

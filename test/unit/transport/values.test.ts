@@ -31,13 +31,19 @@ describe('the shared readers of answers, errors and headers', () => {
 	});
 
 	it('names the content type, cut to 100 characters, or says there is none', () => {
-		expect(contentTypeOf({ 'content-type': 'text/html; charset=utf-8' })).toBe('text/html; charset=utf-8');
+		expect(contentTypeOf({ 'content-type': 'text/html; charset=utf-8' })).toBe(
+			'text/html; charset=utf-8',
+		);
 		expect(contentTypeOf({ 'Content-Type': 'x'.repeat(300) })).toHaveLength(100);
 		expect(contentTypeOf({})).toBe('no content type');
 	});
 
 	it('reads the HTTP status of an error from httpCode or its context, and nothing else', () => {
-		const apiError = new NodeApiError(node, { message: 'gone', httpCode: '404' }, { httpCode: '404' });
+		const apiError = new NodeApiError(
+			node,
+			{ message: 'gone', httpCode: '404' },
+			{ httpCode: '404' },
+		);
 		expect(httpStatusOf(apiError)).toBe(404);
 		expect(httpStatusOf({ context: { httpCode: '410' } })).toBe(410);
 		expect(httpStatusOf(new Error('ECONNREFUSED'))).toBeUndefined();

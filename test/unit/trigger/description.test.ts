@@ -8,7 +8,8 @@ import { CrmInvoicingTrigger } from '../../../nodes/CrmInvoicing/CrmInvoicingTri
 
 const root = join(__dirname, '..', '..', '..');
 const { description } = new CrmInvoicingTrigger();
-const property = (name: string) => description.properties.find((entry) => entry.name === name) as INodeProperties;
+const property = (name: string) =>
+	description.properties.find((entry) => entry.name === name) as INodeProperties;
 
 describe('CRM Invoicing Trigger description', () => {
 	it('has the public interface', () => {
@@ -21,16 +22,24 @@ describe('CRM Invoicing Trigger description', () => {
 			inputs: [],
 			credentials: [{ name: 'crmInvoicingApi', required: true }],
 			icon: { light: 'file:crmInvoicingTrigger.svg', dark: 'file:crmInvoicingTrigger.dark.svg' },
-			webhooks: [{ name: 'default', httpMethod: 'POST', responseMode: 'onReceived', responseData: 'noData', path: 'webhook' }],
+			webhooks: [
+				{
+					name: 'default',
+					httpMethod: 'POST',
+					responseMode: 'onReceived',
+					responseData: 'noData',
+					path: 'webhook',
+				},
+			],
 		});
 	});
 
 	it('offers the API event names of KNOWN_EVENTS', () => {
 		const events = property('events');
 		expect(events.type).toBe('multiOptions');
-		expect(((events.options ?? []) as INodePropertyOptions[]).map((option) => option.value).sort()).toEqual(
-			KNOWN_EVENTS.map((event) => event.value).sort(),
-		);
+		expect(
+			((events.options ?? []) as INodePropertyOptions[]).map((option) => option.value).sort(),
+		).toEqual(KNOWN_EVENTS.map((event) => event.value).sort());
 	});
 
 	it('tells documented event names from assumed ones, and does not require Events (custom names alone are enough)', () => {
@@ -39,10 +48,14 @@ describe('CRM Invoicing Trigger description', () => {
 		const options = (events.options ?? []) as INodePropertyOptions[];
 		for (const option of options) {
 			const documented = option.value === 'lead.created';
-			expect(option.description).toMatch(documented ? /Named in the API documentation/ : /does not name/);
+			expect(option.description).toMatch(
+				documented ? /Named in the API documentation/ : /does not name/,
+			);
 			if (!documented) expect(option.name).toMatch(/\(Assumed Name\)$/);
 		}
-		expect(KNOWN_EVENTS.filter((event) => event.documented).map((event) => event.value)).toEqual(['lead.created']);
+		expect(KNOWN_EVENTS.filter((event) => event.documented).map((event) => event.value)).toEqual([
+			'lead.created',
+		]);
 		const notice = description.properties.find((entry) => entry.name === 'eventsNotice');
 		expect(notice?.displayName).toMatch(/names only the event lead\.created/);
 	});
@@ -50,14 +63,19 @@ describe('CRM Invoicing Trigger description', () => {
 	it('has customEvents, fullRecord, payloadOnly and subscriptionName under options', () => {
 		const options = property('options');
 		expect(options.type).toBe('collection');
-		const names = (options.options as INodeProperties[]).map((option) => [option.name, option.type]);
+		const names = (options.options as INodeProperties[]).map((option) => [
+			option.name,
+			option.type,
+		]);
 		expect(names).toEqual([
 			['customEvents', 'string'],
 			['fullRecord', 'boolean'],
 			['payloadOnly', 'boolean'],
 			['subscriptionName', 'string'],
 		]);
-		const subscriptionName = (options.options as INodeProperties[]).find((option) => option.name === 'subscriptionName');
+		const subscriptionName = (options.options as INodeProperties[]).find(
+			(option) => option.name === 'subscriptionName',
+		);
 		expect(subscriptionName?.hint).toContain('n8n: <workflow name>');
 	});
 
@@ -76,7 +94,9 @@ describe('CRM Invoicing Trigger description', () => {
 			node: 'n8n-nodes-crm-invoicing.crmInvoicingTrigger',
 			categories: ['Sales', 'Finance & Accounting'],
 			resources: {
-				primaryDocumentation: [{ url: 'https://github.com/crm-invoicing/n8n-nodes-crm-invoicing#crm-invoicing-trigger' }],
+				primaryDocumentation: [
+					{ url: 'https://github.com/crm-invoicing/n8n-nodes-crm-invoicing#crm-invoicing-trigger' },
+				],
 			},
 		});
 		const pkg = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8'));

@@ -13,12 +13,16 @@ import { createHookContext, TEST_CREDENTIALS } from '../../helpers/harness';
 export const nodeType = new CrmInvoicingTrigger();
 
 export const API = TEST_CREDENTIALS.baseUrl;
-export const PRODUCTION_URL = 'https://n8n.example.com/webhook/c0ffee00-0000-4000-8000-0000000000aa/webhook';
-export const TEST_URL = 'https://n8n.example.com/webhook-test/c0ffee00-0000-4000-8000-0000000000aa/webhook';
+export const PRODUCTION_URL =
+	'https://n8n.example.com/webhook/c0ffee00-0000-4000-8000-0000000000aa/webhook';
+export const TEST_URL =
+	'https://n8n.example.com/webhook-test/c0ffee00-0000-4000-8000-0000000000aa/webhook';
 
 /** A signing secret as the API issues them: whsec_ + base64 of random bytes. */
-export const SECRET = 'whsec_' + Buffer.from('the-current-signing-key-for-tests!').toString('base64');
-export const OLD_SECRET = 'whsec_' + Buffer.from('the-previous-signing-key-for-test').toString('base64');
+export const SECRET =
+	'whsec_' + Buffer.from('the-current-signing-key-for-tests!').toString('base64');
+export const OLD_SECRET =
+	'whsec_' + Buffer.from('the-previous-signing-key-for-test').toString('base64');
 /** The part of a secret that is the key: it must not appear anywhere either. */
 export const secretParts = (secret: string) => [secret, secret.slice('whsec_'.length)];
 
@@ -36,7 +40,10 @@ export const HARNESS_IDS = {
 };
 
 /** The owner tag of a trigger: by default the harness's node in production. */
-export function tagFor(mode: 'trigger' | 'manual' = 'trigger', ids: Partial<typeof HARNESS_IDS> = {}): string {
+export function tagFor(
+	mode: 'trigger' | 'manual' = 'trigger',
+	ids: Partial<typeof HARNESS_IDS> = {},
+): string {
 	const { instanceId, workflowId, nodeId } = { ...HARNESS_IDS, ...ids };
 	return ownerTag({
 		getInstanceId: () => instanceId,
@@ -51,22 +58,50 @@ export function tagFor(mode: 'trigger' | 'manual' = 'trigger', ids: Partial<type
  * bound to the workflow, node and subscription ids), written here from the documented format rather than with the
  * package's own wrapSecret: the package's process never held this secret, as after a restart or in another process.
  */
-export function wrapAsStored(secret: string, subscriptionId: string, apiKey = TEST_CREDENTIALS.apiKey, ids: Partial<typeof HARNESS_IDS> = {}): string {
+export function wrapAsStored(
+	secret: string,
+	subscriptionId: string,
+	apiKey = TEST_CREDENTIALS.apiKey,
+	ids: Partial<typeof HARNESS_IDS> = {},
+): string {
 	const { workflowId, nodeId } = { ...HARNESS_IDS, ...ids };
-	const info = Buffer.from(['aes256gcm.v1', workflowId, nodeId, subscriptionId].join('\u0000'), 'utf8');
-	const key = Buffer.from(hkdfSync('sha256', Buffer.from(apiKey, 'utf8'), Buffer.from('n8n-nodes-crm-invoicing/trigger-secret/v1', 'utf8'), info, 32));
+	const info = Buffer.from(
+		['aes256gcm.v1', workflowId, nodeId, subscriptionId].join('\u0000'),
+		'utf8',
+	);
+	const key = Buffer.from(
+		hkdfSync(
+			'sha256',
+			Buffer.from(apiKey, 'utf8'),
+			Buffer.from('n8n-nodes-crm-invoicing/trigger-secret/v1', 'utf8'),
+			info,
+			32,
+		),
+	);
 	const iv = randomBytes(12);
 	const cipher = createCipheriv('aes-256-gcm', key, iv);
 	cipher.setAAD(info);
 	const ciphertext = Buffer.concat([cipher.update(secret, 'utf8'), cipher.final()]);
-	return ['aes256gcm.v1', iv.toString('base64url'), ciphertext.toString('base64url'), cipher.getAuthTag().toString('base64url')].join(':');
+	return [
+		'aes256gcm.v1',
+		iv.toString('base64url'),
+		ciphertext.toString('base64url'),
+		cipher.getAuthTag().toString('base64url'),
+	].join(':');
 }
 
 /** The secret a trigger of the harness stored, unwrapped with `apiKey` (by default the harness's credential). */
-export function unwrapped(staticData: IDataObject, apiKey = TEST_CREDENTIALS.apiKey): string | undefined {
+export function unwrapped(
+	staticData: IDataObject,
+	apiKey = TEST_CREDENTIALS.apiKey,
+): string | undefined {
 	const wrapped = staticData.secretWrapped;
 	if (typeof wrapped !== 'string') return undefined;
-	return unwrapSecret(wrapped, apiKey, { workflowId: HARNESS_IDS.workflowId, nodeId: HARNESS_IDS.nodeId, subscriptionId: String(staticData.subscriptionId) });
+	return unwrapSecret(wrapped, apiKey, {
+		workflowId: HARNESS_IDS.workflowId,
+		nodeId: HARNESS_IDS.nodeId,
+		subscriptionId: String(staticData.subscriptionId),
+	});
 }
 
 /** What the harness's production trigger stores (0.4) after creating `whk_1` with SECRET. */
@@ -83,13 +118,18 @@ export function storedSubscription(overrides: IDataObject = {}): IDataObject {
 }
 
 /** What earlier versions stored after creating `whk_1`: 0.1 (clear secret, no tag), 0.2 (clear secret), 0.3 (wrapped). */
-export function earlierSubscription(version: '0.1' | '0.2' | '0.3', overrides: IDataObject = {}): IDataObject {
+export function earlierSubscription(
+	version: '0.1' | '0.2' | '0.3',
+	overrides: IDataObject = {},
+): IDataObject {
 	const id = String(overrides.webhookId ?? 'whk_1');
 	return {
 		webhookId: id,
 		webhookUrl: PRODUCTION_URL,
 		webhookEvents: ['deal.stage_changed', 'lead.created'],
-		...(version === '0.3' ? { webhookSecretWrapped: wrapAsStored(SECRET, id) } : { webhookSecret: SECRET }),
+		...(version === '0.3'
+			? { webhookSecretWrapped: wrapAsStored(SECRET, id) }
+			: { webhookSecret: SECRET }),
 		...(version === '0.1' ? {} : { webhookOwner: tagFor() }),
 		...overrides,
 	};
@@ -106,7 +146,18 @@ export function useMovableClock(): void {
 	beforeAll(() => {
 		jest.useFakeTimers({
 			advanceTimers: true,
-			doNotFake: ['nextTick', 'setImmediate', 'clearImmediate', 'setTimeout', 'clearTimeout', 'setInterval', 'clearInterval', 'queueMicrotask', 'hrtime', 'performance'],
+			doNotFake: [
+				'nextTick',
+				'setImmediate',
+				'clearImmediate',
+				'setTimeout',
+				'clearTimeout',
+				'setInterval',
+				'clearInterval',
+				'queueMicrotask',
+				'hrtime',
+				'performance',
+			],
 		});
 	});
 	afterAll(() => {
@@ -125,8 +176,15 @@ export function passLookupInterval(): void {
  */
 export function expectNoUnansweredRequests(): void {
 	const unanswered: string[] = [];
-	const onNoMatch = (request: { href?: string; hostname?: string; method?: string; path?: string }) =>
-		unanswered.push(`${request.method ?? '?'} ${request.href ?? `${request.hostname ?? '?'}${request.path ?? ''}`}`);
+	const onNoMatch = (request: {
+		href?: string;
+		hostname?: string;
+		method?: string;
+		path?: string;
+	}) =>
+		unanswered.push(
+			`${request.method ?? '?'} ${request.href ?? `${request.hostname ?? '?'}${request.path ?? ''}`}`,
+		);
 	beforeAll(() => nock.emitter.on('no match', onNoMatch));
 	afterAll(() => nock.emitter.removeListener('no match', onNoMatch));
 	beforeEach(() => {

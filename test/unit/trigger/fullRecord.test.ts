@@ -37,12 +37,25 @@ const fullLead = {
 
 const seen: unknown[] = [];
 
-async function deliver(options: { event?: string; payload?: unknown; parameters?: INodeParameters; id?: string; staticData?: IDataObject }) {
-	const raw = JSON.stringify({ event: options.event ?? 'lead.created', timestamp: '2026-11-23T01:00:00.000Z', payload: options.payload ?? eventPayload });
+async function deliver(options: {
+	event?: string;
+	payload?: unknown;
+	parameters?: INodeParameters;
+	id?: string;
+	staticData?: IDataObject;
+}) {
+	const raw = JSON.stringify({
+		event: options.event ?? 'lead.created',
+		timestamp: '2026-11-23T01:00:00.000Z',
+		payload: options.payload ?? eventPayload,
+	});
 	const rawBody = Buffer.from(raw, 'utf8');
 	const parts = createWebhookContext({
 		nodeType,
-		parameters: options.parameters ?? { events: ['lead.created', 'deal.stage_changed'], options: { fullRecord: true } },
+		parameters: options.parameters ?? {
+			events: ['lead.created', 'deal.stage_changed'],
+			options: { fullRecord: true },
+		},
 		staticData: options.staticData ?? storedSubscription(),
 		headers: signedHeaders([SECRET], options.id ?? nextMessageId(), nowSeconds(), rawBody),
 		rawBody,
@@ -69,14 +82,22 @@ describe('trigger option "Output Full Record"', () => {
 	});
 
 	it('outputs the lead as GET /leads/{id} gives it as the payload of a lead.created delivery', async () => {
-		const scope = nock(API).matchHeader('x-api-key', TEST_CREDENTIALS.apiKey).get('/api/v1/leads/lead_42').reply(200, fullLead);
+		const scope = nock(API)
+			.matchHeader('x-api-key', TEST_CREDENTIALS.apiKey)
+			.get('/api/v1/leads/lead_42')
+			.reply(200, fullLead);
 
 		const delivered = await deliver({ id: 'msg_full_1' });
 
 		expect(scope.isDone()).toBe(true);
 		expect(delivered.status).toBe(200);
 		expect(delivered.items).toEqual([
-			{ event: 'lead.created', timestamp: '2026-11-23T01:00:00.000Z', payload: fullLead, webhookId: 'msg_full_1' },
+			{
+				event: 'lead.created',
+				timestamp: '2026-11-23T01:00:00.000Z',
+				payload: fullLead,
+				webhookId: 'msg_full_1',
+			},
 		]);
 	});
 
@@ -90,7 +111,10 @@ describe('trigger option "Output Full Record"', () => {
 
 	it('reads nothing for events that are not lead events, nor when the option is off', async () => {
 		// nock has no interceptor: any request would fail the delivery with a 503.
-		const deal = await deliver({ event: 'deal.stage_changed', payload: { id: 'deal_1', stageId: 3 } });
+		const deal = await deliver({
+			event: 'deal.stage_changed',
+			payload: { id: 'deal_1', stageId: 3 },
+		});
 		expect(deal.status).toBe(200);
 		expect(deal.items[0].payload).toEqual({ id: 'deal_1', stageId: 3 });
 
@@ -99,16 +123,22 @@ describe('trigger option "Output Full Record"', () => {
 		expect(off.items[0].payload).toEqual(eventPayload);
 	});
 
-	it('answers 503 without remembering the delivery when the CRM fails (5xx), so the CRM\'s retry is emitted', async () => {
-		nock(API).get('/api/v1/leads/lead_42').reply(500, { error: { code: 'INTERNAL', message: 'boom' } });
+	it("answers 503 without remembering the delivery when the CRM fails (5xx), so the CRM's retry is emitted", async () => {
+		nock(API)
+			.get('/api/v1/leads/lead_42')
+			.reply(500, { error: { code: 'INTERNAL', message: 'boom' } });
 		const failed = await deliver({ id: 'msg_retry_1' });
 		expect(failed.status).toBe(503);
-		expect(failed.body).toEqual({ error: expect.stringMatching(/reading lead lead_42 failed: The CRM API answered 500/) });
+		expect(failed.body).toEqual({
+			error: expect.stringMatching(/reading lead lead_42 failed: The CRM API answered 500/),
+		});
 		expect(failed.result.workflowData).toBeUndefined();
 		expect(failed.staticData.recentDeliveries ?? []).toEqual([]);
 		expect(loggedMessages.at(-1)).toMatchObject({
 			level: 'warn',
-			message: expect.stringMatching(/Output Full Record\): reading lead lead_42 failed: .*500.*; the delivery is answered 503/),
+			message: expect.stringMatching(
+				/Output Full Record\): reading lead lead_42 failed: .*500.*; the delivery is answered 503/,
+			),
 		});
 
 		// The CRM delivers the same message again (same webhook-id): now it is read and emitted, once.
@@ -120,7 +150,9 @@ describe('trigger option "Output Full Record"', () => {
 	});
 
 	it('emits the payload as received with fullRecordError when the lead cannot be read (404): retrying would not help', async () => {
-		nock(API).get('/api/v1/leads/lead_42').reply(404, { error: { code: 'NOT_FOUND', message: 'Lead lead_42 was not found' } });
+		nock(API)
+			.get('/api/v1/leads/lead_42')
+			.reply(404, { error: { code: 'NOT_FOUND', message: 'Lead lead_42 was not found' } });
 		const delivered = await deliver({});
 		expect(delivered.status).toBe(200);
 		expect(delivered.items).toHaveLength(1);
@@ -129,19 +161,28 @@ describe('trigger option "Output Full Record"', () => {
 			message: expect.stringMatching(/404 NOT_FOUND/),
 			httpCode: '404',
 		});
-		expect(loggedMessages.at(-1)).toMatchObject({ level: 'warn', message: expect.stringMatching(/output as received, with fullRecordError/) });
+		expect(loggedMessages.at(-1)).toMatchObject({
+			level: 'warn',
+			message: expect.stringMatching(/output as received, with fullRecordError/),
+		});
 	});
 
 	it('emits the payload with fullRecordError when it has no lead id', async () => {
 		const delivered = await deliver({ payload: { name: 'No id' } });
 		expect(delivered.status).toBe(200);
-		expect(delivered.items[0]).toMatchObject({ payload: { name: 'No id' }, fullRecordError: { message: expect.stringMatching(/no lead id/) } });
+		expect(delivered.items[0]).toMatchObject({
+			payload: { name: 'No id' },
+			fullRecordError: { message: expect.stringMatching(/no lead id/) },
+		});
 	});
 
 	it(
 		`answers 503 within ${FULL_RECORD_TIME_LIMIT_MS / 1000} s when the CRM does not answer (the CRM waits 20 s)`,
 		async () => {
-			nock(API).get('/api/v1/leads/lead_42').delay(FULL_RECORD_TIME_LIMIT_MS + 5_000).reply(200, fullLead);
+			nock(API)
+				.get('/api/v1/leads/lead_42')
+				.delay(FULL_RECORD_TIME_LIMIT_MS + 5_000)
+				.reply(200, fullLead);
 			const started = Date.now();
 			const delivered = await deliver({});
 			const took = Date.now() - started;

@@ -45,7 +45,11 @@ const NEW_KEY = 'sk_test_the_rotated_key_0002';
 const NEW_SECRET = 'whsec_' + Buffer.from('the-secret-of-the-new-subscription').toString('base64');
 const LIST = '/api/v1/webhooks';
 const ONE = (id: string) => `/api/v1/webhooks/${id}`;
-const owner = (subscriptionId: string) => ({ workflowId: HARNESS_IDS.workflowId, nodeId: HARNESS_IDS.nodeId, subscriptionId });
+const owner = (subscriptionId: string) => ({
+	workflowId: HARNESS_IDS.workflowId,
+	nodeId: HARNESS_IDS.nodeId,
+	subscriptionId,
+});
 
 useNock();
 useMovableClock();
@@ -54,7 +58,7 @@ let step = 0;
 beforeEach(() => {
 	loggedMessages.length = 0;
 	// Each test starts past the renewal interval of the tests before it (Date only).
-	jest.setSystemTime(Date.now() + RENEWAL_INTERVAL_MS + (++step) * 1_000);
+	jest.setSystemTime(Date.now() + RENEWAL_INTERVAL_MS + ++step * 1_000);
 });
 afterEach(() => {
 	nock.abortPendingRequests();
@@ -63,10 +67,16 @@ afterEach(() => {
 	expect(pending).toEqual([]);
 	// Neither key nor secret in any log line.
 	const logged = JSON.stringify(loggedMessages);
-	for (const part of [OLD_KEY, NEW_KEY, ...secretParts(SECRET), ...secretParts(NEW_SECRET)]) expect(logged).not.toContain(part);
+	for (const part of [OLD_KEY, NEW_KEY, ...secretParts(SECRET), ...secretParts(NEW_SECRET)])
+		expect(logged).not.toContain(part);
 });
 
-const body = () => JSON.stringify({ event: 'lead.created', timestamp: '2026-01-01T00:00:00.000Z', payload: { id: 'lead_1' } });
+const body = () =>
+	JSON.stringify({
+		event: 'lead.created',
+		timestamp: '2026-01-01T00:00:00.000Z',
+		payload: { id: 'lead_1' },
+	});
 
 async function deliver(
 	staticData: IDataObject,
@@ -84,7 +94,9 @@ async function deliver(
 		nodeType: options.type ?? nodeType,
 		parameters: { events: ['lead.created', 'deal.stage_changed'] },
 		staticData,
-		headers: options.headers ?? signedHeaders([options.secret ?? SECRET], nextMessageId(), nowSeconds(), raw),
+		headers:
+			options.headers ??
+			signedHeaders([options.secret ?? SECRET], nextMessageId(), nowSeconds(), raw),
 		rawBody: Buffer.from(raw, 'utf8'),
 		credentials: { ...TEST_CREDENTIALS, apiKey: options.apiKey ?? NEW_KEY },
 		webhookUrl: options.mode === 'manual' ? TEST_URL : PRODUCTION_URL,
@@ -98,13 +110,28 @@ async function deliver(
 	const result =
 		renewalLimitMs === undefined || stored === undefined
 			? await (options.type ?? nodeType).webhook.call(parts.context)
-			: await refuseUnreadable(parts.context, stored, parts.context.getRequestObject(), renewalLimitMs);
-	return { ran: result.workflowData !== undefined, status: parts.response.statusCode, body: parts.response.sentBody, staticData: parts.staticData };
+			: await refuseUnreadable(
+					parts.context,
+					stored,
+					parts.context.getRequestObject(),
+					renewalLimitMs,
+				);
+	return {
+		ran: result.workflowData !== undefined,
+		status: parts.response.statusCode,
+		body: parts.response.sentBody,
+		staticData: parts.staticData,
+	};
 }
 
-const hooks = (staticData: IDataObject, apiKey: string) => triggerHooks({ staticData, credentials: { ...TEST_CREDENTIALS, apiKey } });
+const hooks = (staticData: IDataObject, apiKey: string) =>
+	triggerHooks({ staticData, credentials: { ...TEST_CREDENTIALS, apiKey } });
 
-const logged = (level: 'info' | 'warn') => loggedMessages.filter((entry) => entry.level === level).map((entry) => entry.message).join('\n');
+const logged = (level: 'info' | 'warn') =>
+	loggedMessages
+		.filter((entry) => entry.level === level)
+		.map((entry) => entry.message)
+		.join('\n');
 
 /** The CRM's side of subscribing anew at this node's URL: DELETE of the old one, the list of leftovers, POST. */
 function renewalAtCrm(oldId = 'whk_1', newId = 'whk_2') {
@@ -121,7 +148,12 @@ function renewalAtCrm(oldId = 'whk_1', newId = 'whk_2') {
 describe('a key change while n8n runs (the process holds the secret)', () => {
 	it('the next delivery runs, and wraps the secret anew under the new key; after a restart, deliveries still run', async () => {
 		// Subscribed with the old key: this process wrapped the secret, so it holds it.
-		nock(API).get(LIST).query(true).reply(200, []).post(LIST).reply(200, { id: 'whk_1', secret: SECRET });
+		nock(API)
+			.get(LIST)
+			.query(true)
+			.reply(200, [])
+			.post(LIST)
+			.reply(200, { id: 'whk_1', secret: SECRET });
 		const trigger = hooks({}, OLD_KEY);
 		await trigger.create();
 		const saved = plain(trigger.staticData);
@@ -134,14 +166,16 @@ describe('a key change while n8n runs (the process holds the secret)', () => {
 		expect(rewrapped.secretWrapped).not.toBe(saved.secretWrapped);
 		expect(unwrapSecret(String(rewrapped.secretWrapped), NEW_KEY, owner('whk_1'))).toBe(SECRET);
 		expect(unwrapSecret(String(rewrapped.secretWrapped), OLD_KEY, owner('whk_1'))).toBeUndefined();
-		expect(logged('info')).toContain('the credential\'s API key changed; wrapped the signing secret of webhook subscription whk_1 anew under the new key');
+		expect(logged('info')).toContain(
+			"the credential's API key changed; wrapped the signing secret of webhook subscription whk_1 anew under the new key",
+		);
 
 		// After a restart: a process with empty memories reads what n8n saved, with the new key. No request to the CRM.
 		let Fresh: typeof nodeType | undefined;
 		jest.isolateModules(() => {
-			const { CrmInvoicingTrigger } = jest.requireActual<typeof import('../../../nodes/CrmInvoicing/CrmInvoicingTrigger.node')>(
-				'../../../nodes/CrmInvoicing/CrmInvoicingTrigger.node',
-			);
+			const { CrmInvoicingTrigger } = jest.requireActual<
+				typeof import('../../../nodes/CrmInvoicing/CrmInvoicingTrigger.node')
+			>('../../../nodes/CrmInvoicing/CrmInvoicingTrigger.node');
 			Fresh = new CrmInvoicingTrigger();
 		});
 		const afterRestart = await deliver(plain(rewrapped), { type: Fresh });
@@ -151,7 +185,12 @@ describe('a key change while n8n runs (the process holds the secret)', () => {
 	});
 
 	it('the key is checked at most once per 10 s per trigger: a delivery within that time runs, the first one after re-wraps', async () => {
-		nock(API).get(LIST).query(true).reply(200, []).post(LIST).reply(200, { id: 'whk_1', secret: SECRET });
+		nock(API)
+			.get(LIST)
+			.query(true)
+			.reply(200, [])
+			.post(LIST)
+			.reply(200, { id: 'whk_1', secret: SECRET });
 		const trigger = hooks({}, OLD_KEY);
 		await trigger.create();
 		const saved = plain(trigger.staticData);
@@ -164,13 +203,21 @@ describe('a key change while n8n runs (the process holds the secret)', () => {
 		jest.setSystemTime(Date.now() + KEY_CHECK_INTERVAL_MS);
 		const later = await deliver(plain(saved));
 		expect(later).toMatchObject({ ran: true });
-		expect(unwrapSecret(String(later.staticData.secretWrapped), NEW_KEY, owner('whk_1'))).toBe(SECRET);
+		expect(unwrapSecret(String(later.staticData.secretWrapped), NEW_KEY, owner('whk_1'))).toBe(
+			SECRET,
+		);
 	});
 
-	it('a retired subscription\'s secret is wrapped anew too: after a restart, its deliveries still get 410 (not a final 401)', async () => {
+	it("a retired subscription's secret is wrapped anew too: after a restart, its deliveries still get 410 (not a final 401)", async () => {
 		const staticData = storedSubscription({
 			secretWrapped: wrapAsStored(SECRET, 'whk_1', OLD_KEY),
-			retiredSubscriptions: [{ id: 'whk_0', url: 'https://old.example.com/webhook/x/webhook', secretWrapped: wrapAsStored(OLD_SECRET, 'whk_0', OLD_KEY) }],
+			retiredSubscriptions: [
+				{
+					id: 'whk_0',
+					url: 'https://old.example.com/webhook/x/webhook',
+					secretWrapped: wrapAsStored(OLD_SECRET, 'whk_0', OLD_KEY),
+				},
+			],
 		});
 		// Under the old key this process reads both secrets (the key check holds the retired one too)…
 		expect(await deliver(plain(staticData), { apiKey: OLD_KEY })).toMatchObject({ ran: true });
@@ -182,33 +229,54 @@ describe('a key change while n8n runs (the process holds the secret)', () => {
 
 		let Fresh: typeof nodeType | undefined;
 		jest.isolateModules(() => {
-			const { CrmInvoicingTrigger } = jest.requireActual<typeof import('../../../nodes/CrmInvoicing/CrmInvoicingTrigger.node')>(
-				'../../../nodes/CrmInvoicing/CrmInvoicingTrigger.node',
-			);
+			const { CrmInvoicingTrigger } = jest.requireActual<
+				typeof import('../../../nodes/CrmInvoicing/CrmInvoicingTrigger.node')
+			>('../../../nodes/CrmInvoicing/CrmInvoicingTrigger.node');
 			Fresh = new CrmInvoicingTrigger();
 		});
 		// After a restart, a delivery through the retired subscription (signed with its secret): 410, no question asked.
-		expect(await deliver(plain(rewrapped), { type: Fresh, secret: OLD_SECRET })).toMatchObject({ ran: false, status: 410 });
+		expect(await deliver(plain(rewrapped), { type: Fresh, secret: OLD_SECRET })).toMatchObject({
+			ran: false,
+			status: 410,
+		});
 	});
 
 	it('activation (checkExists) wraps anew what this process holds, and keeps the subscription', async () => {
-		nock(API).get(LIST).query(true).reply(200, []).post(LIST).reply(200, { id: 'whk_1', secret: SECRET });
+		nock(API)
+			.get(LIST)
+			.query(true)
+			.reply(200, [])
+			.post(LIST)
+			.reply(200, { id: 'whk_1', secret: SECRET });
 		const trigger = hooks({}, OLD_KEY);
 		await trigger.create();
-		nock(API).get(ONE('whk_1')).reply(200, { id: 'whk_1', url: PRODUCTION_URL, events: ['deal.stage_changed', 'lead.created'] });
+		nock(API)
+			.get(ONE('whk_1'))
+			.reply(200, {
+				id: 'whk_1',
+				url: PRODUCTION_URL,
+				events: ['deal.stage_changed', 'lead.created'],
+			});
 		const again = hooks(plain(trigger.staticData), NEW_KEY);
 		await expect(again.checkExists()).resolves.toBe(true);
-		expect(unwrapSecret(String(again.staticData.secretWrapped), NEW_KEY, owner('whk_1'))).toBe(SECRET);
+		expect(unwrapSecret(String(again.staticData.secretWrapped), NEW_KEY, owner('whk_1'))).toBe(
+			SECRET,
+		);
 	});
 });
 
 describe('a key change, then a restart before any delivery (nothing can read the stored secret)', () => {
-	const unreadable = () => storedSubscription({ secretWrapped: wrapAsStored(SECRET, 'whk_1', OLD_KEY) });
+	const unreadable = () =>
+		storedSubscription({ secretWrapped: wrapAsStored(SECRET, 'whk_1', OLD_KEY) });
 
-	it('the delivery that finds out is answered 503 and subscribes anew at the node\'s URL: old deleted, new stored, logged', async () => {
+	it("the delivery that finds out is answered 503 and subscribes anew at the node's URL: old deleted, new stored, logged", async () => {
 		const crm = renewalAtCrm();
 		const delivered = await deliver(unreadable());
-		expect(delivered).toMatchObject({ ran: false, status: 503, body: { error: UNUSABLE_SECRET_REASON } });
+		expect(delivered).toMatchObject({
+			ran: false,
+			status: 503,
+			body: { error: UNUSABLE_SECRET_REASON },
+		});
 		crm.done();
 		const state = plain(delivered.staticData);
 		expect(state).toEqual({
@@ -219,8 +287,12 @@ describe('a key change, then a restart before any delivery (nothing can read the
 			ownerTag: tagFor(),
 		});
 		expect(unwrapSecret(String(state.secretWrapped), NEW_KEY, owner('whk_2'))).toBe(NEW_SECRET);
-		expect(logged('warn')).toContain('the stored signing secret of webhook subscription whk_1 cannot be read with the credential\'s API key');
-		expect(logged('warn')).toContain('Subscribed anew at this node\'s URL as webhook subscription whk_2');
+		expect(logged('warn')).toContain(
+			"the stored signing secret of webhook subscription whk_1 cannot be read with the credential's API key",
+		);
+		expect(logged('warn')).toContain(
+			"Subscribed anew at this node's URL as webhook subscription whk_2",
+		);
 		// The CRM's next delivery, through the new subscription, runs.
 		expect(await deliver(state, { secret: NEW_SECRET })).toMatchObject({ ran: true, status: 200 });
 	});
@@ -228,7 +300,10 @@ describe('a key change, then a restart before any delivery (nothing can read the
 	it('a delivery that cannot be a genuine one (no signature headers, a stale timestamp, no v1 entry) is answered 401 and subscribes nothing anew', async () => {
 		const raw = body();
 		const stale = signedHeaders([SECRET], nextMessageId(), nowSeconds() - 3_600, raw);
-		const noV1 = { ...signedHeaders([SECRET], nextMessageId(), nowSeconds(), raw), 'webhook-signature': 'v2,abc' };
+		const noV1 = {
+			...signedHeaders([SECRET], nextMessageId(), nowSeconds(), raw),
+			'webhook-signature': 'v2,abc',
+		};
 		for (const headers of [{}, stale, noV1]) {
 			expect(await deliver(unreadable(), { headers })).toMatchObject({ ran: false, status: 401 });
 		}
@@ -238,15 +313,21 @@ describe('a key change, then a restart before any delivery (nothing can read the
 
 	it('concurrent deliveries subscribe anew once: one POST, the others 503 at once', async () => {
 		renewalAtCrm();
-		const results = await Promise.all(Array.from({ length: 5 }, async () => await deliver(unreadable())));
+		const results = await Promise.all(
+			Array.from({ length: 5 }, async () => await deliver(unreadable())),
+		);
 		expect(results.map((result) => result.status)).toEqual([503, 503, 503, 503, 503]);
-		expect(results.filter((result) => result.staticData.subscriptionId === 'whk_2')).toHaveLength(1);
+		expect(results.filter((result) => result.staticData.subscriptionId === 'whk_2')).toHaveLength(
+			1,
+		);
 		// And later deliveries that still read the old data (n8n had not saved the new one yet) within a minute: none.
 		expect(await deliver(unreadable())).toMatchObject({ status: 503 });
 	});
 
 	it('a renewal that fails before the old subscription is deleted is logged, and tried again only after a minute', async () => {
-		nock(API).delete(ONE('whk_1')).reply(403, { error: { code: 'FORBIDDEN', message: 'not now' } });
+		nock(API)
+			.delete(ONE('whk_1'))
+			.reply(403, { error: { code: 'FORBIDDEN', message: 'not now' } });
 		const first = await deliver(unreadable());
 		expect(first).toMatchObject({ status: 503 });
 		// The old subscription is still stored (its deliveries go on), and the log says what happens next.
@@ -260,17 +341,29 @@ describe('a key change, then a restart before any delivery (nothing can read the
 	});
 
 	it('a renewal whose POST the CRM refuses after the old one was deleted says to re-publish', async () => {
-		nock(API).delete(ONE('whk_1')).reply(204).get(LIST).query(true).reply(200, []).post(LIST).reply(403, { error: { code: 'FORBIDDEN', message: 'read-only key' } });
+		nock(API)
+			.delete(ONE('whk_1'))
+			.reply(204)
+			.get(LIST)
+			.query(true)
+			.reply(200, [])
+			.post(LIST)
+			.reply(403, { error: { code: 'FORBIDDEN', message: 'read-only key' } });
 		const delivered = await deliver(unreadable());
 		expect(delivered).toMatchObject({ status: 503 });
 		expect(plain(delivered.staticData)).toEqual({});
-		expect(logged('warn')).toContain('this trigger now holds no subscription: re-publish the workflow');
+		expect(logged('warn')).toContain(
+			'this trigger now holds no subscription: re-publish the workflow',
+		);
 	});
 
-	it('is bounded: against a CRM that never answers, the delivery is answered within the renewal\'s time limit', async () => {
+	it("is bounded: against a CRM that never answers, the delivery is answered within the renewal's time limit", async () => {
 		nock(API).delete(ONE('whk_1')).delay(60_000).reply(204);
 		const started = Date.now();
-		expect(await deliver(unreadable(), { renewalLimitMs: 1_000 })).toMatchObject({ status: 503, body: { error: UNUSABLE_SECRET_REASON } });
+		expect(await deliver(unreadable(), { renewalLimitMs: 1_000 })).toMatchObject({
+			status: 503,
+			body: { error: UNUSABLE_SECRET_REASON },
+		});
 		// It waited for its deadline, not for the CRM's minute.
 		expect(Date.now() - started).toBeGreaterThanOrEqual(900);
 		expect(Date.now() - started).toBeLessThan(5_000);
@@ -279,17 +372,27 @@ describe('a key change, then a restart before any delivery (nothing can read the
 	});
 
 	it('a delivery to the test URL subscribes nothing anew', async () => {
-		const staticData = storedSubscription({ subscriptionUrl: TEST_URL, ownerTag: tagFor('manual'), secretWrapped: wrapAsStored(SECRET, 'whk_1', OLD_KEY) });
+		const staticData = storedSubscription({
+			subscriptionUrl: TEST_URL,
+			ownerTag: tagFor('manual'),
+			secretWrapped: wrapAsStored(SECRET, 'whk_1', OLD_KEY),
+		});
 		expect(await deliver(staticData, { mode: 'manual' })).toMatchObject({ status: 503 });
 	});
 
 	it('on n8n versions that run checkExists at start-up, activation deletes the old subscription and create subscribes anew', async () => {
-		nock(API).get(ONE('whk_1')).reply(200, { id: 'whk_1', url: PRODUCTION_URL, events: ['lead.created', 'deal.stage_changed'] });
+		nock(API)
+			.get(ONE('whk_1'))
+			.reply(200, {
+				id: 'whk_1',
+				url: PRODUCTION_URL,
+				events: ['lead.created', 'deal.stage_changed'],
+			});
 		const removed = nock(API).delete(ONE('whk_1')).reply(204);
 		const trigger = hooks(unreadable(), NEW_KEY);
 		await expect(trigger.checkExists()).resolves.toBe(false);
 		removed.done();
 		expect(plain(trigger.staticData)).toEqual({});
-		expect(logged('warn')).toContain('cannot be read with this credential\'s API key');
+		expect(logged('warn')).toContain("cannot be read with this credential's API key");
 	});
 });

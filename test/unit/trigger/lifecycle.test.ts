@@ -22,13 +22,14 @@ import {
 	unwrapped,
 } from './fixtures';
 
-
 const LIST = '/api/v1/webhooks';
 const ONE = (id: string) => `/api/v1/webhooks/${id}`;
 
-
 function emptyList() {
-	return nock(API).get(LIST).query(true).reply(200, { items: [], hasMore: false, nextCursor: null });
+	return nock(API)
+		.get(LIST)
+		.query(true)
+		.reply(200, { items: [], hasMore: false, nextCursor: null });
 }
 
 useNock();
@@ -53,7 +54,14 @@ describe('create', () => {
 				return true;
 			})
 			.matchHeader('x-api-key', TEST_CREDENTIALS.apiKey)
-			.reply(200, { id: 'whk_1', name: 'n8n: Leads to Slack', url: PRODUCTION_URL, events: [], status: 'active', secret: SECRET });
+			.reply(200, {
+				id: 'whk_1',
+				name: 'n8n: Leads to Slack',
+				url: PRODUCTION_URL,
+				events: [],
+				status: 'active',
+				secret: SECRET,
+			});
 		const trigger = triggerHooks({});
 
 		await expect(trigger.create()).resolves.toBe(true);
@@ -89,7 +97,10 @@ describe('create', () => {
 		const trigger = triggerHooks({
 			parameters: {
 				events: ['lead.created'],
-				options: { customEvents: ' invoice.overdue ,lead.created,, client.created ', subscriptionName: '  Sales alerts ' },
+				options: {
+					customEvents: ' invoice.overdue ,lead.created,, client.created ',
+					subscriptionName: '  Sales alerts ',
+				},
 			},
 		});
 
@@ -100,7 +111,11 @@ describe('create', () => {
 			url: PRODUCTION_URL,
 			events: ['client.created', 'invoice.overdue', 'lead.created'],
 		});
-		expect(plain(trigger.staticData).subscriptionEvents).toEqual(['client.created', 'invoice.overdue', 'lead.created']);
+		expect(plain(trigger.staticData).subscriptionEvents).toEqual([
+			'client.created',
+			'invoice.overdue',
+			'lead.created',
+		]);
 	});
 
 	it('subscribes with custom events alone', async () => {
@@ -108,7 +123,9 @@ describe('create', () => {
 		nock(API)
 			.post(LIST, (body: IDataObject) => JSON.stringify(body.events) === '["x.y"]')
 			.reply(200, { id: 'whk_3', secret: SECRET });
-		await expect(triggerHooks({ parameters: { events: [], options: { customEvents: 'x.y' } } }).create()).resolves.toBe(true);
+		await expect(
+			triggerHooks({ parameters: { events: [], options: { customEvents: 'x.y' } } }).create(),
+		).resolves.toBe(true);
 	});
 
 	it('uses the test URL while listening for a test event', async () => {
@@ -138,7 +155,8 @@ describe('create', () => {
 		expect(error).toBeInstanceOf(Error);
 		expect(error.message).toBe('The CRM API did not return an id for the new webhook subscription');
 		expect(plain(trigger.staticData)).toEqual({});
-		for (const part of secretParts(SECRET)) expect(JSON.stringify({ ...error, message: error.message })).not.toContain(part);
+		for (const part of secretParts(SECRET))
+			expect(JSON.stringify({ ...error, message: error.message })).not.toContain(part);
 	});
 
 	it('throws when the response has no whsec_ secret, and deletes the subscription it got', async () => {
@@ -158,10 +176,23 @@ describe('create', () => {
 			.query({ limit: '100' })
 			.reply(200, {
 				items: [
-					{ id: 'whk_old', name: `n8n: Leads to Slack [n8n:${ours}]`, url: TEST_URL, events: ['lead.created'] },
+					{
+						id: 'whk_old',
+						name: `n8n: Leads to Slack [n8n:${ours}]`,
+						url: TEST_URL,
+						events: ['lead.created'],
+					},
 					{ id: 'whk_hand', name: 'Made by hand', url: TEST_URL, events: ['lead.created'] },
-					{ id: 'whk_prod', name: `n8n: Leads to Slack [n8n:${tagFor('trigger')}]`, url: PRODUCTION_URL },
-					{ id: 'whk_staging', name: `n8n: Leads [n8n:${tagFor('manual', { instanceId: 'staging' })}]`, url: TEST_URL },
+					{
+						id: 'whk_prod',
+						name: `n8n: Leads to Slack [n8n:${tagFor('trigger')}]`,
+						url: PRODUCTION_URL,
+					},
+					{
+						id: 'whk_staging',
+						name: `n8n: Leads [n8n:${tagFor('manual', { instanceId: 'staging' })}]`,
+						url: TEST_URL,
+					},
 				],
 				hasMore: true,
 				nextCursor: 'c2',
@@ -169,7 +200,13 @@ describe('create', () => {
 			.get(LIST)
 			.query({ limit: '100', cursor: 'c2' })
 			.reply(200, {
-				items: [{ id: 'whk_elsewhere', name: `old tunnel [n8n:${ours}]`, url: 'https://old-tunnel.example.com/webhook-test/x/webhook' }],
+				items: [
+					{
+						id: 'whk_elsewhere',
+						name: `old tunnel [n8n:${ours}]`,
+						url: 'https://old-tunnel.example.com/webhook-test/x/webhook',
+					},
+				],
 				hasMore: false,
 				nextCursor: null,
 			});
@@ -181,7 +218,9 @@ describe('create', () => {
 
 		removedOld.done();
 		// The one at another URL: no request to it (afterEach), no DELETE (none is mocked), and a warning names it.
-		const warned = loggedMessages.filter((entry) => entry.level === 'warn').map((entry) => entry.message);
+		const warned = loggedMessages
+			.filter((entry) => entry.level === 'warn')
+			.map((entry) => entry.message);
 		expect(warned).toEqual([expect.stringContaining('kept webhook subscription whk_elsewhere')]);
 		expect(warned[0]).toContain('Webhook Subscription → Delete, ID whk_elsewhere');
 		expect(trigger.staticData.subscriptionId).toBe('whk_new');
@@ -189,7 +228,13 @@ describe('create', () => {
 	});
 
 	it.each([
-		['a bare array', () => [{ id: 'whk_old', name: `x [n8n:${tagFor()}]`, url: PRODUCTION_URL }, { id: 'whk_hand', name: 'hand-made', url: PRODUCTION_URL }]],
+		[
+			'a bare array',
+			() => [
+				{ id: 'whk_old', name: `x [n8n:${tagFor()}]`, url: PRODUCTION_URL },
+				{ id: 'whk_hand', name: 'hand-made', url: PRODUCTION_URL },
+			],
+		],
 	])('reads the leftover list from %s', async (_shape, body) => {
 		nock(API).get(LIST).query(true).reply(200, body());
 		const removed = nock(API).delete(ONE('whk_old')).reply(204);
@@ -202,10 +247,16 @@ describe('create', () => {
 		nock(API)
 			.get(LIST)
 			.query({ limit: '100' })
-			.reply(200, { data: [{ id: 'whk_hand', name: 'hand-made' }], meta: { nextCursor: 'p2', hasMore: true } })
+			.reply(200, {
+				data: [{ id: 'whk_hand', name: 'hand-made' }],
+				meta: { nextCursor: 'p2', hasMore: true },
+			})
 			.get(LIST)
 			.query({ limit: '100', cursor: 'p2' })
-			.reply(200, { data: [{ id: 'whk_old', name: `x [n8n:${tagFor()}]`, url: PRODUCTION_URL }], meta: { nextCursor: null, hasMore: false } });
+			.reply(200, {
+				data: [{ id: 'whk_old', name: `x [n8n:${tagFor()}]`, url: PRODUCTION_URL }],
+				meta: { nextCursor: null, hasMore: false },
+			});
 		const removed = nock(API).delete(ONE('whk_old')).reply(204);
 		nock(API).post(LIST).reply(200, { id: 'whk_new', secret: SECRET });
 		await expect(triggerHooks({}).create()).resolves.toBe(true);
@@ -213,27 +264,48 @@ describe('create', () => {
 	});
 
 	it.each([
-		['an unknown list shape', { subscriptions: [] }, 'and an object with the keys subscriptions, not a list'],
-		['a repeating cursor', { items: [{ id: 'whk_hand', name: 'hand-made' }], hasMore: true, nextCursor: 'same' }, 'handed back a cursor it had already given'],
+		[
+			'an unknown list shape',
+			{ subscriptions: [] },
+			'and an object with the keys subscriptions, not a list',
+		],
+		[
+			'a repeating cursor',
+			{ items: [{ id: 'whk_hand', name: 'hand-made' }], hasMore: true, nextCursor: 'same' },
+			'handed back a cursor it had already given',
+		],
 	])('logs %s as a warning, deletes nothing and still subscribes', async (_case, body, message) => {
 		nock(API).get(LIST).query(true).times(2).reply(200, body);
 		nock(API).post(LIST).reply(200, { id: 'whk_new', secret: SECRET });
 		await expect(triggerHooks({}).create()).resolves.toBe(true);
-		expect(loggedMessages.some((entry) => entry.level === 'warn' && entry.message.includes(message))).toBe(true);
+		expect(
+			loggedMessages.some((entry) => entry.level === 'warn' && entry.message.includes(message)),
+		).toBe(true);
 	});
 
 	it('still subscribes when the leftover sweep cannot list subscriptions', async () => {
-		nock(API).get(LIST).query(true).reply(403, { error: { code: 'FORBIDDEN', message: 'no' } });
+		nock(API)
+			.get(LIST)
+			.query(true)
+			.reply(403, { error: { code: 'FORBIDDEN', message: 'no' } });
 		nock(API).post(LIST).reply(200, { id: 'whk_1', secret: SECRET });
 		const trigger = triggerHooks({});
 		await expect(trigger.create()).resolves.toBe(true);
-		expect(loggedMessages.some((entry) => entry.level === 'warn' && entry.message.includes('could not list'))).toBe(true);
+		expect(
+			loggedMessages.some(
+				(entry) => entry.level === 'warn' && entry.message.includes('could not list'),
+			),
+		).toBe(true);
 	});
 
 	it('says which event names the API refused (400) when undocumented names were asked for, and stores nothing', async () => {
 		emptyList();
-		nock(API).post(LIST).reply(400, { error: { code: 'VALIDATION_ERROR', message: 'unknown event invoice.paid' } });
-		const trigger = triggerHooks({ parameters: { events: ['lead.created', 'invoice.paid', 'deal.updated'] } });
+		nock(API)
+			.post(LIST)
+			.reply(400, { error: { code: 'VALIDATION_ERROR', message: 'unknown event invoice.paid' } });
+		const trigger = triggerHooks({
+			parameters: { events: ['lead.created', 'invoice.paid', 'deal.updated'] },
+		});
 		await expect(trigger.create()).rejects.toThrow(
 			"The API refused the event names invoice.paid (400 VALIDATION_ERROR: unknown event invoice.paid). The API's documentation names only lead.created.",
 		);
@@ -243,15 +315,26 @@ describe('create', () => {
 	it('names every undocumented event when the 400 does not say which', async () => {
 		emptyList();
 		nock(API).post(LIST).reply(400, 'Bad Request', { 'content-type': 'text/plain' });
-		const trigger = triggerHooks({ parameters: { events: ['lead.created', 'deal.updated'], options: { customEvents: 'client.created' } } });
+		const trigger = triggerHooks({
+			parameters: {
+				events: ['lead.created', 'deal.updated'],
+				options: { customEvents: 'client.created' },
+			},
+		});
 		const error = (await trigger.create().catch((caught: unknown) => caught)) as Error;
-		expect(error.message).toMatch(/^The API refused the event names client\.created, deal\.updated \(400\b.*\)\. The API's documentation names only lead\.created\.$/);
+		expect(error.message).toMatch(
+			/^The API refused the event names client\.created, deal\.updated \(400\b.*\)\. The API's documentation names only lead\.created\.$/,
+		);
 	});
 
 	it('keeps the API error as it is for a 400 when only documented names were asked for', async () => {
 		emptyList();
-		nock(API).post(LIST).reply(400, { error: { code: 'VALIDATION_ERROR', message: 'url is invalid' } });
-		await expect(triggerHooks({ parameters: { events: ['lead.created'] } }).create()).rejects.toMatchObject({
+		nock(API)
+			.post(LIST)
+			.reply(400, { error: { code: 'VALIDATION_ERROR', message: 'url is invalid' } });
+		await expect(
+			triggerHooks({ parameters: { events: ['lead.created'] } }).create(),
+		).rejects.toMatchObject({
 			name: 'NodeApiError',
 			message: expect.stringContaining('url is invalid'),
 		});
@@ -259,7 +342,11 @@ describe('create', () => {
 
 	it('surfaces an API error from POST /webhooks as NodeApiError', async () => {
 		emptyList();
-		nock(API).post(LIST).reply(422, { error: { code: 'VALIDATION', message: 'url must be a valid http or https URL' } });
+		nock(API)
+			.post(LIST)
+			.reply(422, {
+				error: { code: 'VALIDATION', message: 'url must be a valid http or https URL' },
+			});
 		const trigger = triggerHooks({});
 		await expect(trigger.create()).rejects.toMatchObject({
 			name: 'NodeApiError',
@@ -278,7 +365,12 @@ describe('checkExists', () => {
 		const get = nock(API)
 			.get(ONE('whk_1'))
 			.matchHeader('x-api-key', TEST_CREDENTIALS.apiKey)
-			.reply(200, { id: 'whk_1', url: PRODUCTION_URL, events: ['lead.created', 'deal.stage_changed'], status: 'active' });
+			.reply(200, {
+				id: 'whk_1',
+				url: PRODUCTION_URL,
+				events: ['lead.created', 'deal.stage_changed'],
+				status: 'active',
+			});
 		const stored = storedSubscription();
 		const trigger = triggerHooks({ staticData: stored });
 		await expect(trigger.checkExists()).resolves.toBe(true);
@@ -288,55 +380,107 @@ describe('checkExists', () => {
 	});
 
 	it('is false on 404, and clears the stored data', async () => {
-		nock(API).get(ONE('whk_1')).reply(404, { error: { code: 'NOT_FOUND', message: 'Webhook whk_1 was not found' } });
+		nock(API)
+			.get(ONE('whk_1'))
+			.reply(404, { error: { code: 'NOT_FOUND', message: 'Webhook whk_1 was not found' } });
 		const trigger = triggerHooks({ staticData: storedSubscription({ recentDeliveries: ['abc'] }) });
 		await expect(trigger.checkExists()).resolves.toBe(false);
 		expect(plain(trigger.staticData)).toEqual({});
 	});
 
 	it('a 0.2 subscription (clear secret) at another URL is retired with its secret wrapped, never in clear, so its deliveries get 410 too', async () => {
-		nock(API).get(ONE('whk_1')).reply(200, { id: 'whk_1', url: PRODUCTION_URL, events: ['deal.stage_changed', 'lead.created'] });
-		const trigger = triggerHooks({ staticData: earlierSubscription('0.2'), webhookUrl: 'https://new-host.example.com/webhook/x/webhook' });
+		nock(API)
+			.get(ONE('whk_1'))
+			.reply(200, {
+				id: 'whk_1',
+				url: PRODUCTION_URL,
+				events: ['deal.stage_changed', 'lead.created'],
+			});
+		const trigger = triggerHooks({
+			staticData: earlierSubscription('0.2'),
+			webhookUrl: 'https://new-host.example.com/webhook/x/webhook',
+		});
 		await expect(trigger.checkExists()).resolves.toBe(false);
 		const state = plain(trigger.staticData);
 		expect(JSON.stringify(state)).not.toContain(SECRET.slice('whsec_'.length));
 		const [retired] = state.retiredSubscriptions as IDataObject[];
-		expect(retired).toEqual({ id: 'whk_1', url: PRODUCTION_URL, secretWrapped: expect.stringMatching(/^aes256gcm\.v1:/) });
-		expect(unwrapSecret(String(retired.secretWrapped), TEST_CREDENTIALS.apiKey, { ...HARNESS_IDS, subscriptionId: 'whk_1' })).toBe(SECRET);
+		expect(retired).toEqual({
+			id: 'whk_1',
+			url: PRODUCTION_URL,
+			secretWrapped: expect.stringMatching(/^aes256gcm\.v1:/),
+		});
+		expect(
+			unwrapSecret(String(retired.secretWrapped), TEST_CREDENTIALS.apiKey, {
+				...HARNESS_IDS,
+				subscriptionId: 'whk_1',
+			}),
+		).toBe(SECRET);
 	});
 
 	it('is false when the URL changed (a new WEBHOOK_URL, a restored copy): the subscription at the other URL is kept, retired and named', async () => {
-		nock(API).get(ONE('whk_1')).reply(200, { id: 'whk_1', url: PRODUCTION_URL, events: ['deal.stage_changed', 'lead.created'] });
+		nock(API)
+			.get(ONE('whk_1'))
+			.reply(200, {
+				id: 'whk_1',
+				url: PRODUCTION_URL,
+				events: ['deal.stage_changed', 'lead.created'],
+			});
 		const stored = storedSubscription();
 		const { secretWrapped } = stored;
-		const trigger = triggerHooks({ staticData: stored, webhookUrl: 'https://new-host.example.com/webhook/x/webhook' });
+		const trigger = triggerHooks({
+			staticData: stored,
+			webhookUrl: 'https://new-host.example.com/webhook/x/webhook',
+		});
 		await expect(trigger.checkExists()).resolves.toBe(false);
 		// No DELETE (none is mocked), no request to the old URL (afterEach).
-		expect(plain(trigger.staticData)).toEqual({ retiredSubscriptions: [{ id: 'whk_1', url: PRODUCTION_URL, secretWrapped }] });
+		expect(plain(trigger.staticData)).toEqual({
+			retiredSubscriptions: [{ id: 'whk_1', url: PRODUCTION_URL, secretWrapped }],
+		});
 		// create follows (checkExists said false): its sweep finds it and names it, once.
 		nock(API)
 			.get(LIST)
 			.query(true)
-			.reply(200, [{ id: 'whk_1', name: `n8n: Leads to Slack [n8n:${tagFor()}]`, url: PRODUCTION_URL }])
+			.reply(200, [
+				{ id: 'whk_1', name: `n8n: Leads to Slack [n8n:${tagFor()}]`, url: PRODUCTION_URL },
+			])
 			.post(LIST)
 			.reply(200, { id: 'whk_2', secret: SECRET });
 		await expect(trigger.create()).resolves.toBe(true);
-		const warned = loggedMessages.filter((entry) => entry.level === 'warn').map((entry) => entry.message);
-		expect(warned).toEqual([expect.stringContaining(`kept webhook subscription whk_1, which carries this trigger's owner tag but delivers to ${PRODUCTION_URL}`)]);
+		const warned = loggedMessages
+			.filter((entry) => entry.level === 'warn')
+			.map((entry) => entry.message);
+		expect(warned).toEqual([
+			expect.stringContaining(
+				`kept webhook subscription whk_1, which carries this trigger's owner tag but delivers to ${PRODUCTION_URL}`,
+			),
+		]);
 		expect(warned[0]).toContain('its deliveries that reach this node are answered 410');
 	});
 
 	it('is false when the events changed, and deletes the stale subscription (a 404 on delete is fine)', async () => {
-		nock(API).get(ONE('whk_1')).reply(200, { id: 'whk_1', url: PRODUCTION_URL, events: ['lead.created', 'deal.stage_changed'] });
-		const removed = nock(API).delete(ONE('whk_1')).reply(404, { error: { code: 'NOT_FOUND', message: 'gone' } });
-		const trigger = triggerHooks({ staticData: storedSubscription(), parameters: { events: ['lead.created'] } });
+		nock(API)
+			.get(ONE('whk_1'))
+			.reply(200, {
+				id: 'whk_1',
+				url: PRODUCTION_URL,
+				events: ['lead.created', 'deal.stage_changed'],
+			});
+		const removed = nock(API)
+			.delete(ONE('whk_1'))
+			.reply(404, { error: { code: 'NOT_FOUND', message: 'gone' } });
+		const trigger = triggerHooks({
+			staticData: storedSubscription(),
+			parameters: { events: ['lead.created'] },
+		});
 		await expect(trigger.checkExists()).resolves.toBe(false);
 		removed.done();
 		expect(plain(trigger.staticData)).toEqual({});
 	});
 
 	it('counts custom events as selected events', async () => {
-		nock(API).get(ONE('whk_1')).reply(200, { id: 'whk_1', url: PRODUCTION_URL, events: ['lead.created', 'x.y'] });
+		nock(API)
+			.get(ONE('whk_1'))
+			.reply(200, { id: 'whk_1', url: PRODUCTION_URL, events: ['lead.created', 'x.y'] });
 		const trigger = triggerHooks({
 			staticData: storedSubscription({ subscriptionEvents: ['lead.created', 'x.y'] }),
 			parameters: { events: ['lead.created'], options: { customEvents: 'x.y' } },
@@ -345,7 +489,14 @@ describe('checkExists', () => {
 	});
 
 	it('is false when the API disabled the subscription', async () => {
-		nock(API).get(ONE('whk_1')).reply(200, { id: 'whk_1', url: PRODUCTION_URL, events: ['deal.stage_changed', 'lead.created'], status: 'disabled' });
+		nock(API)
+			.get(ONE('whk_1'))
+			.reply(200, {
+				id: 'whk_1',
+				url: PRODUCTION_URL,
+				events: ['deal.stage_changed', 'lead.created'],
+				status: 'disabled',
+			});
 		const removed = nock(API).delete(ONE('whk_1')).reply(204);
 		const trigger = triggerHooks({ staticData: storedSubscription() });
 		await expect(trigger.checkExists()).resolves.toBe(false);
@@ -353,7 +504,13 @@ describe('checkExists', () => {
 	});
 
 	it('is false when the secret was lost, and deletes the subscription it cannot verify', async () => {
-		nock(API).get(ONE('whk_1')).reply(200, { id: 'whk_1', url: PRODUCTION_URL, events: ['deal.stage_changed', 'lead.created'] });
+		nock(API)
+			.get(ONE('whk_1'))
+			.reply(200, {
+				id: 'whk_1',
+				url: PRODUCTION_URL,
+				events: ['deal.stage_changed', 'lead.created'],
+			});
 		const removed = nock(API).delete(ONE('whk_1')).reply(204);
 		const trigger = triggerHooks({ staticData: storedSubscription({ secretWrapped: undefined }) });
 		await expect(trigger.checkExists()).resolves.toBe(false);
@@ -362,11 +519,15 @@ describe('checkExists', () => {
 
 	it('falls back to the stored URL and events when the API does not return them', async () => {
 		nock(API).get(ONE('whk_1')).reply(200, { id: 'whk_1' });
-		await expect(triggerHooks({ staticData: storedSubscription() }).checkExists()).resolves.toBe(true);
+		await expect(triggerHooks({ staticData: storedSubscription() }).checkExists()).resolves.toBe(
+			true,
+		);
 	});
 
 	it('throws other API errors and keeps the stored data', async () => {
-		nock(API).get(ONE('whk_1')).reply(403, { error: { code: 'FORBIDDEN', message: 'not allowed' } });
+		nock(API)
+			.get(ONE('whk_1'))
+			.reply(403, { error: { code: 'FORBIDDEN', message: 'not allowed' } });
 		const stored = storedSubscription();
 		const trigger = triggerHooks({ staticData: stored });
 		await expect(trigger.checkExists()).rejects.toMatchObject({ name: 'NodeApiError' });
@@ -376,7 +537,10 @@ describe('checkExists', () => {
 
 describe('delete', () => {
 	it('DELETEs the subscription, clears the stored data and returns true', async () => {
-		const removed = nock(API).delete(ONE('whk_1')).matchHeader('x-api-key', TEST_CREDENTIALS.apiKey).reply(204);
+		const removed = nock(API)
+			.delete(ONE('whk_1'))
+			.matchHeader('x-api-key', TEST_CREDENTIALS.apiKey)
+			.reply(204);
 		const trigger = triggerHooks({ staticData: storedSubscription({ recentDeliveries: ['abc'] }) });
 		await expect(trigger.delete()).resolves.toBe(true);
 		removed.done();
@@ -384,7 +548,9 @@ describe('delete', () => {
 	});
 
 	it('counts a 404 as already deleted', async () => {
-		nock(API).delete(ONE('whk_1')).reply(404, { error: { code: 'NOT_FOUND', message: 'gone' } });
+		nock(API)
+			.delete(ONE('whk_1'))
+			.reply(404, { error: { code: 'NOT_FOUND', message: 'gone' } });
 		const trigger = triggerHooks({ staticData: storedSubscription() });
 		await expect(trigger.delete()).resolves.toBe(true);
 		expect(plain(trigger.staticData)).toEqual({});
@@ -395,34 +561,54 @@ describe('delete', () => {
 	});
 
 	it('keeps the stored subscription when the API refuses, so the next activation reuses or replaces it', async () => {
-		nock(API).delete(ONE('whk_1')).reply(403, { error: { code: 'FORBIDDEN', message: 'not allowed' } });
+		nock(API)
+			.delete(ONE('whk_1'))
+			.reply(403, { error: { code: 'FORBIDDEN', message: 'not allowed' } });
 		const stored = storedSubscription();
 		const trigger = triggerHooks({ staticData: stored });
 		await expect(trigger.delete()).resolves.toBe(false);
 		expect(plain(trigger.staticData)).toEqual(plain(stored));
-		expect(loggedMessages.some((entry) => entry.level === 'warn' && entry.message.includes('whk_1'))).toBe(true);
-		for (const entry of loggedMessages) for (const part of secretParts(SECRET)) expect(JSON.stringify(entry)).not.toContain(part);
+		expect(
+			loggedMessages.some((entry) => entry.level === 'warn' && entry.message.includes('whk_1')),
+		).toBe(true);
+		for (const entry of loggedMessages)
+			for (const part of secretParts(SECRET)) expect(JSON.stringify(entry)).not.toContain(part);
 	});
 
 	it('a 200 answered with an HTML page is not a deletion: the subscription is kept and the warning says why', async () => {
-		nock(API).delete(ONE('whk_1')).reply(200, '<!DOCTYPE html><html><body>Sign in</body></html>', { 'Content-Type': 'text/html' });
+		nock(API)
+			.delete(ONE('whk_1'))
+			.reply(200, '<!DOCTYPE html><html><body>Sign in</body></html>', {
+				'Content-Type': 'text/html',
+			});
 		const stored = storedSubscription();
 		const trigger = triggerHooks({ staticData: stored });
 		await expect(trigger.delete()).resolves.toBe(false);
 		expect(plain(trigger.staticData)).toEqual(plain(stored));
-		const warned = loggedMessages.filter((entry) => entry.level === 'warn').map((entry) => entry.message);
-		expect(warned).toEqual([expect.stringContaining('could not delete webhook subscription whk_1; it is kept')]);
+		const warned = loggedMessages
+			.filter((entry) => entry.level === 'warn')
+			.map((entry) => entry.message);
+		expect(warned).toEqual([
+			expect.stringContaining('could not delete webhook subscription whk_1; it is kept'),
+		]);
 		expect(warned[0]).toContain('with 200 (text/html)');
 		expect(loggedMessages.some((entry) => /deleted/.test(entry.message))).toBe(false);
 	});
 
-	it('never deletes a subscription stored for another URL (a restored copy\'s data names production\'s): kept, retired, named', async () => {
+	it("never deletes a subscription stored for another URL (a restored copy's data names production's): kept, retired, named", async () => {
 		const stored = storedSubscription();
 		const { secretWrapped } = stored;
-		const trigger = triggerHooks({ staticData: stored, webhookUrl: 'https://staging.example.com/webhook/x/webhook' });
+		const trigger = triggerHooks({
+			staticData: stored,
+			webhookUrl: 'https://staging.example.com/webhook/x/webhook',
+		});
 		await expect(trigger.delete()).resolves.toBe(true);
-		expect(plain(trigger.staticData)).toEqual({ retiredSubscriptions: [{ id: 'whk_1', url: PRODUCTION_URL, secretWrapped }] });
-		expect(loggedMessages.map((entry) => entry.message).join('\n')).toContain('kept webhook subscription whk_1');
+		expect(plain(trigger.staticData)).toEqual({
+			retiredSubscriptions: [{ id: 'whk_1', url: PRODUCTION_URL, secretWrapped }],
+		});
+		expect(loggedMessages.map((entry) => entry.message).join('\n')).toContain(
+			'kept webhook subscription whk_1',
+		);
 	});
 });
 
@@ -431,7 +617,10 @@ describe('delete', () => {
  * what n8n does on "Listen for test event", activation, restart, deactivation and reactivation.
  */
 describe('lifecycles leave no orphan subscription', () => {
-	let store: Map<string, { id: string; name: string; url: string; events: string[]; status: string }>;
+	let store: Map<
+		string,
+		{ id: string; name: string; url: string; events: string[]; status: string }
+	>;
 	let counter: number;
 
 	beforeEach(() => {
@@ -444,7 +633,13 @@ describe('lifecycles leave no orphan subscription', () => {
 				const { name, url, events } = body as { name: string; url: string; events: string[] };
 				const id = `whk_${++counter}`;
 				store.set(id, { id, name, url, events, status: 'active' });
-				return [200, { ...store.get(id), secret: `whsec_${Buffer.from(`secret-${id}-0123456789`).toString('base64')}` }];
+				return [
+					200,
+					{
+						...store.get(id),
+						secret: `whsec_${Buffer.from(`secret-${id}-0123456789`).toString('base64')}`,
+					},
+				];
 			})
 			.get(LIST)
 			.query(true)
@@ -452,10 +647,16 @@ describe('lifecycles leave no orphan subscription', () => {
 			.get(/\/api\/v1\/webhooks\/[^/]+$/)
 			.reply((uri) => {
 				const subscription = store.get(uri.split('/').pop()!);
-				return subscription ? [200, subscription] : [404, { error: { code: 'NOT_FOUND', message: 'not found' } }];
+				return subscription
+					? [200, subscription]
+					: [404, { error: { code: 'NOT_FOUND', message: 'not found' } }];
 			})
 			.delete(/\/api\/v1\/webhooks\/[^/]+$/)
-			.reply((uri) => (store.delete(uri.split('/').pop()!) ? [204, ''] : [404, { error: { code: 'NOT_FOUND', message: 'not found' } }]));
+			.reply((uri) =>
+				store.delete(uri.split('/').pop()!)
+					? [204, '']
+					: [404, { error: { code: 'NOT_FOUND', message: 'not found' } }],
+			);
 	});
 
 	afterEach(() => nock.cleanAll());
@@ -480,11 +681,15 @@ describe('lifecycles leave no orphan subscription', () => {
 		const firstId = production.subscriptionId;
 
 		// n8n restarts: the saved static data comes back, the subscription is reused.
-		await activate(triggerHooks({ staticData: JSON.parse(JSON.stringify(production)) as IDataObject }));
+		await activate(
+			triggerHooks({ staticData: JSON.parse(JSON.stringify(production)) as IDataObject }),
+		);
 		expect([...store.keys()]).toEqual([firstId]);
 
 		// The user changes the events of the active workflow: replaced, not added.
-		await activate(triggerHooks({ staticData: production, parameters: { events: ['invoice.paid'] } }));
+		await activate(
+			triggerHooks({ staticData: production, parameters: { events: ['invoice.paid'] } }),
+		);
 		expect(store.size).toBe(1);
 		expect([...store.values()][0].events).toEqual(['invoice.paid']);
 
@@ -528,7 +733,10 @@ describe('lifecycles leave no orphan subscription', () => {
 
 /** The issue's cases of "never delete what is not ours", on the same fake CRM API that keeps subscriptions. */
 describe('ownership: only subscriptions this trigger can prove it created are deleted', () => {
-	let store: Map<string, { id: string; name: string; url: string; events: string[]; status: string }>;
+	let store: Map<
+		string,
+		{ id: string; name: string; url: string; events: string[]; status: string }
+	>;
 	let counter: number;
 	let deleted: string[];
 
@@ -543,7 +751,13 @@ describe('ownership: only subscriptions this trigger can prove it created are de
 				const { name, url, events } = body as { name: string; url: string; events: string[] };
 				const id = `whk_${++counter}`;
 				store.set(id, { id, name, url, events, status: 'active' });
-				return [200, { ...store.get(id), secret: `whsec_${Buffer.from(`secret-${id}-0123456789`).toString('base64')}` }];
+				return [
+					200,
+					{
+						...store.get(id),
+						secret: `whsec_${Buffer.from(`secret-${id}-0123456789`).toString('base64')}`,
+					},
+				];
 			})
 			.get(LIST)
 			.query(true)
@@ -551,13 +765,17 @@ describe('ownership: only subscriptions this trigger can prove it created are de
 			.get(/\/api\/v1\/webhooks\/[^/]+$/)
 			.reply((uri) => {
 				const subscription = store.get(uri.split('/').pop()!);
-				return subscription ? [200, subscription] : [404, { error: { code: 'NOT_FOUND', message: 'not found' } }];
+				return subscription
+					? [200, subscription]
+					: [404, { error: { code: 'NOT_FOUND', message: 'not found' } }];
 			})
 			.delete(/\/api\/v1\/webhooks\/[^/]+$/)
 			.reply((uri) => {
 				const id = uri.split('/').pop()!;
 				deleted.push(id);
-				return store.delete(id) ? [204, ''] : [404, { error: { code: 'NOT_FOUND', message: 'not found' } }];
+				return store.delete(id)
+					? [204, '']
+					: [404, { error: { code: 'NOT_FOUND', message: 'not found' } }];
 			});
 	});
 
@@ -568,7 +786,13 @@ describe('ownership: only subscriptions this trigger can prove it created are de
 	}
 
 	function add(id: string, name: string, url: string) {
-		store.set(id, { id, name, url, events: ['deal.stage_changed', 'lead.created'], status: 'active' });
+		store.set(id, {
+			id,
+			name,
+			url,
+			events: ['deal.stage_changed', 'lead.created'],
+			status: 'active',
+		});
 	}
 
 	it('the tag is built from the instance id n8n gives the node (getInstanceId), the workflow, the node and the mode', () => {
@@ -584,14 +808,17 @@ describe('ownership: only subscriptions this trigger can prove it created are de
 		for (const tag of tags) expect(tag).toMatch(/^[A-Za-z0-9_-]{16}$/);
 	});
 
-	it('an imported workflow (static data of another n8n instance) leaves that instance\'s subscription alone', async () => {
+	it("an imported workflow (static data of another n8n instance) leaves that instance's subscription alone", async () => {
 		// Production's n8n created whk_prod; the workflow was exported with its static data and imported here.
 		const production = triggerHooks({ instanceId: 'production-instance', staticData: {} });
 		await activate(production);
 		const productionId = String(production.staticData.subscriptionId);
 		const imported = JSON.parse(JSON.stringify(production.staticData)) as IDataObject;
 
-		const staging = triggerHooks({ staticData: imported, webhookUrl: 'https://staging.example.com/webhook/x/webhook' });
+		const staging = triggerHooks({
+			staticData: imported,
+			webhookUrl: 'https://staging.example.com/webhook/x/webhook',
+		});
 		await activate(staging);
 
 		expect(deleted).toEqual([]);
@@ -599,7 +826,11 @@ describe('ownership: only subscriptions this trigger can prove it created are de
 		expect(store.size).toBe(2);
 		expect(staging.staticData.subscriptionId).not.toBe(productionId);
 		expect(staging.staticData.ownerTag).toBe(tagFor());
-		expect(loggedMessages.some((entry) => entry.message.includes(`left webhook subscription ${productionId} alone`))).toBe(true);
+		expect(
+			loggedMessages.some((entry) =>
+				entry.message.includes(`left webhook subscription ${productionId} alone`),
+			),
+		).toBe(true);
 
 		// Deactivating in staging deletes staging's, not production's.
 		await staging.delete();
@@ -607,15 +838,26 @@ describe('ownership: only subscriptions this trigger can prove it created are de
 	});
 
 	it('deactivating a workflow whose static data came from another instance deletes nothing', async () => {
-		add('whk_prod', `n8n: Leads [n8n:${tagFor('trigger', { instanceId: 'production-instance' })}]`, PRODUCTION_URL);
-		const imported = storedSubscription({ subscriptionId: 'whk_prod', ownerTag: tagFor('trigger', { instanceId: 'production-instance' }) });
+		add(
+			'whk_prod',
+			`n8n: Leads [n8n:${tagFor('trigger', { instanceId: 'production-instance' })}]`,
+			PRODUCTION_URL,
+		);
+		const imported = storedSubscription({
+			subscriptionId: 'whk_prod',
+			ownerTag: tagFor('trigger', { instanceId: 'production-instance' }),
+		});
 		await expect(triggerHooks({ staticData: imported }).delete()).resolves.toBe(true);
 		expect(deleted).toEqual([]);
 	});
 
-	it('leaves a hand-made subscription (even at its own URL) and another workflow\'s trigger alone', async () => {
+	it("leaves a hand-made subscription (even at its own URL) and another workflow's trigger alone", async () => {
 		add('whk_hand', 'Made by hand in the CRM', PRODUCTION_URL);
-		const other = triggerHooks({ workflowId: 'other-workflow', staticData: {}, webhookUrl: 'https://n8n.example.com/webhook/other/webhook' });
+		const other = triggerHooks({
+			workflowId: 'other-workflow',
+			staticData: {},
+			webhookUrl: 'https://n8n.example.com/webhook/other/webhook',
+		});
 		await activate(other);
 		const otherId = String(other.staticData.subscriptionId);
 
@@ -636,31 +878,47 @@ describe('ownership: only subscriptions this trigger can prove it created are de
 		expect(store.size).toBe(2);
 	});
 
-	it('n8n\'s URL changed (WEBHOOK_URL, tunnel): it subscribes at the new URL and deletes nothing; its subscriptions elsewhere are kept and named', async () => {
+	it("n8n's URL changed (WEBHOOK_URL, tunnel): it subscribes at the new URL and deletes nothing; its subscriptions elsewhere are kept and named", async () => {
 		const production: IDataObject = {};
 		await activate(triggerHooks({ staticData: production }));
 		const oldId = String(production.subscriptionId);
 		add('whk_hand', 'Made by hand', PRODUCTION_URL);
-		add('whk_other', `n8n: other [n8n:${tagFor('trigger', { workflowId: 'other' })}]`, 'https://n8n.example.com/webhook/o/webhook');
+		add(
+			'whk_other',
+			`n8n: other [n8n:${tagFor('trigger', { workflowId: 'other' })}]`,
+			'https://n8n.example.com/webhook/o/webhook',
+		);
 		// A leftover of this trigger at an even older URL (its delete failed back then).
-		add('whk_older', `n8n: Leads to Slack [n8n:${tagFor()}]`, 'https://older.example.com/webhook/x/webhook');
+		add(
+			'whk_older',
+			`n8n: Leads to Slack [n8n:${tagFor()}]`,
+			'https://older.example.com/webhook/x/webhook',
+		);
 
-		const NEW_URL = 'https://new-tunnel.example.com/webhook/c0ffee00-0000-4000-8000-0000000000aa/webhook';
+		const NEW_URL =
+			'https://new-tunnel.example.com/webhook/c0ffee00-0000-4000-8000-0000000000aa/webhook';
 		await activate(triggerHooks({ staticData: production, webhookUrl: NEW_URL }));
 
 		expect(deleted).toEqual([]);
 		const mine = [...store.values()].filter((s) => s.name.endsWith(`[n8n:${tagFor()}]`));
-		expect(mine.map((s) => s.url).sort()).toEqual([PRODUCTION_URL, 'https://older.example.com/webhook/x/webhook', NEW_URL].sort());
+		expect(mine.map((s) => s.url).sort()).toEqual(
+			[PRODUCTION_URL, 'https://older.example.com/webhook/x/webhook', NEW_URL].sort(),
+		);
 		expect(production.subscriptionId).toBe(mine.find((s) => s.url === NEW_URL)?.id);
 		// The one it held is retired (a delivery through it that reaches this node is answered 410).
-		expect((production.retiredSubscriptions as IDataObject[]).map((entry) => entry.id)).toEqual([oldId]);
-		const warned = loggedMessages.filter((entry) => entry.level === 'warn').map((entry) => entry.message).join('\n');
+		expect((production.retiredSubscriptions as IDataObject[]).map((entry) => entry.id)).toEqual([
+			oldId,
+		]);
+		const warned = loggedMessages
+			.filter((entry) => entry.level === 'warn')
+			.map((entry) => entry.message)
+			.join('\n');
 		expect(warned).toContain(`kept webhook subscription ${oldId}`);
 		expect(warned).toContain('kept webhook subscription whk_older');
 		expect(store.has('whk_hand') && store.has('whk_other')).toBe(true);
 	});
 
-	it('static data of version 0.1 (no tag): adopted when it delivers to this node\'s URL, else left alone', async () => {
+	it("static data of version 0.1 (no tag): adopted when it delivers to this node's URL, else left alone", async () => {
 		add('whk_legacy', 'n8n: Leads to Slack', PRODUCTION_URL);
 		const legacy = earlierSubscription('0.1', { webhookId: 'whk_legacy' });
 		const trigger = triggerHooks({ staticData: legacy });
@@ -676,11 +934,16 @@ describe('ownership: only subscriptions this trigger can prove it created are de
 	it('two activations racing in one n8n process end with exactly one subscription, whose secret the last one holds', async () => {
 		const first: IDataObject = {};
 		const second: IDataObject = {};
-		await Promise.all([activate(triggerHooks({ staticData: first })), activate(triggerHooks({ staticData: second }))]);
+		await Promise.all([
+			activate(triggerHooks({ staticData: first })),
+			activate(triggerHooks({ staticData: second })),
+		]);
 		expect(store.size).toBe(1);
 		const [survivor] = [...store.values()];
 		// The second create ran after the first (one at a time), swept the first one's subscription and holds its own.
 		expect(second.subscriptionId).toBe(survivor.id);
-		expect(unwrapped(second)).toBe(`whsec_${Buffer.from(`secret-${survivor.id}-0123456789`).toString('base64')}`);
+		expect(unwrapped(second)).toBe(
+			`whsec_${Buffer.from(`secret-${survivor.id}-0123456789`).toString('base64')}`,
+		);
 	});
 });

@@ -24,8 +24,14 @@ describe('owner tag across test listening', () => {
 	});
 
 	it('differs between test listening and production', () => {
-		expect(ownerTag(context('manual', TEST_URL))).not.toBe(ownerTag(context('trigger', PRODUCTION_URL)));
-		expect(ownerTag(context('internal', PRODUCTION_URL))).toBe(ownerTag(context('trigger', PRODUCTION_URL)));
-		expect(ownerTag(context('internal', TEST_URL))).not.toBe(ownerTag(context('internal', PRODUCTION_URL)));
+		expect(ownerTag(context('manual', TEST_URL))).not.toBe(
+			ownerTag(context('trigger', PRODUCTION_URL)),
+		);
+		expect(ownerTag(context('internal', PRODUCTION_URL))).toBe(
+			ownerTag(context('trigger', PRODUCTION_URL)),
+		);
+		expect(ownerTag(context('internal', TEST_URL))).not.toBe(
+			ownerTag(context('internal', PRODUCTION_URL)),
+		);
 	});
 });

@@ -1,6 +1,10 @@
 import type { IDataObject } from 'n8n-workflow';
 
-import { acceptOnce, fingerprint, forgetDeliveries } from '../../../nodes/CrmInvoicing/trigger/recentDeliveries';
+import {
+	acceptOnce,
+	fingerprint,
+	forgetDeliveries,
+} from '../../../nodes/CrmInvoicing/trigger/recentDeliveries';
 import { RECENT_DELIVERIES_LIMIT } from '../../../nodes/CrmInvoicing/trigger/state';
 
 /** Deliveries are remembered for the stored subscription: the state holds one. */
@@ -28,7 +32,8 @@ describe('acceptOnce', () => {
 	it('remembers the last RECENT_DELIVERIES_LIMIT ids, in the static data and in memory', () => {
 		const staticData = withSubscription();
 		const key = freshKey();
-		for (let index = 0; index <= RECENT_DELIVERIES_LIMIT; index++) expect(acceptOnce(staticData, key, `msg_${index}`)).toBe(true);
+		for (let index = 0; index <= RECENT_DELIVERIES_LIMIT; index++)
+			expect(acceptOnce(staticData, key, `msg_${index}`)).toBe(true);
 		expect(staticData.recentDeliveries).toHaveLength(RECENT_DELIVERIES_LIMIT);
 		// The oldest one fell out of both layers; the newest 1,000 are still known.
 		expect(acceptOnce(staticData, key, 'msg_0')).toBe(true);
@@ -41,7 +46,9 @@ describe('acceptOnce', () => {
 		const key = freshKey();
 		acceptOnce(staticData, key, 'msg_1');
 		forgetDeliveries(key);
-		expect(acceptOnce(JSON.parse(JSON.stringify(staticData)) as IDataObject, key, 'msg_1')).toBe(false);
+		expect(acceptOnce(JSON.parse(JSON.stringify(staticData)) as IDataObject, key, 'msg_1')).toBe(
+			false,
+		);
 	});
 
 	it('module memory alone catches a retry whose first delivery was not saved to static data yet', () => {

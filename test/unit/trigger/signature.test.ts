@@ -3,7 +3,10 @@ import { randomBytes } from 'node:crypto';
 import fc from 'fast-check';
 import { Webhook } from 'standardwebhooks';
 
-import { verifyWebhookSignature, type VerifyInput } from '../../../nodes/CrmInvoicing/trigger/signature';
+import {
+	verifyWebhookSignature,
+	type VerifyInput,
+} from '../../../nodes/CrmInvoicing/trigger/signature';
 import { signedHeaders, signWebhook } from '../../helpers/signing';
 
 // The reference vector of the Standard Webhooks specification.
@@ -18,9 +21,13 @@ const REF = {
 const SECRET = 'whsec_' + Buffer.from('unit-test-signing-key-0123456789').toString('base64');
 const OTHER_SECRET = 'whsec_' + Buffer.from('another-signing-key-abcdefghijkl').toString('base64');
 const NOW = 1_700_000_000;
-const BODY = '{"event":"lead.created","timestamp":"2024-01-01T00:00:00.000Z","payload":{"id":"lead_1"}}';
+const BODY =
+	'{"event":"lead.created","timestamp":"2024-01-01T00:00:00.000Z","payload":{"id":"lead_1"}}';
 
-function input(overrides: Partial<VerifyInput> = {}, headerOverrides: Record<string, string | undefined> = {}): VerifyInput {
+function input(
+	overrides: Partial<VerifyInput> = {},
+	headerOverrides: Record<string, string | undefined> = {},
+): VerifyInput {
 	const headers: Record<string, string | undefined> = {
 		...signedHeaders(SECRET, 'msg_1', NOW, BODY),
 		...headerOverrides,
@@ -32,14 +39,23 @@ const randomSecret = () => 'whsec_' + randomBytes(24).toString('base64');
 
 describe('signWebhook', () => {
 	it('reproduces the Standard Webhooks reference vector', () => {
-		expect(signWebhook({ secret: REF.secret, id: REF.id, timestamp: REF.timestamp, body: REF.body })).toBe(REF.signature);
-		expect(signWebhook({ secret: REF.secret, id: REF.id, timestamp: REF.timestamp, body: Buffer.from(REF.body) })).toBe(
-			REF.signature,
-		);
+		expect(
+			signWebhook({ secret: REF.secret, id: REF.id, timestamp: REF.timestamp, body: REF.body }),
+		).toBe(REF.signature);
+		expect(
+			signWebhook({
+				secret: REF.secret,
+				id: REF.id,
+				timestamp: REF.timestamp,
+				body: Buffer.from(REF.body),
+			}),
+		).toBe(REF.signature);
 	});
 
 	it('refuses an empty secret', () => {
-		expect(() => signWebhook({ secret: 'whsec_', id: 'a', timestamp: 1, body: '' })).toThrow(TypeError);
+		expect(() => signWebhook({ secret: 'whsec_', id: 'a', timestamp: 1, body: '' })).toThrow(
+			TypeError,
+		);
 	});
 });
 
@@ -48,7 +64,11 @@ describe('verifyWebhookSignature', () => {
 		expect(
 			verifyWebhookSignature({
 				secret: REF.secret,
-				headers: { 'webhook-id': REF.id, 'webhook-timestamp': String(REF.timestamp), 'webhook-signature': REF.signature },
+				headers: {
+					'webhook-id': REF.id,
+					'webhook-timestamp': String(REF.timestamp),
+					'webhook-signature': REF.signature,
+				},
 				rawBody: Buffer.from(REF.body),
 				nowSeconds: REF.timestamp,
 			}),
@@ -60,7 +80,11 @@ describe('verifyWebhookSignature', () => {
 		expect(
 			verifyWebhookSignature({
 				secret: REF.secret,
-				headers: { 'webhook-id': REF.id, 'webhook-timestamp': String(REF.timestamp), 'webhook-signature': REF.signature },
+				headers: {
+					'webhook-id': REF.id,
+					'webhook-timestamp': String(REF.timestamp),
+					'webhook-signature': REF.signature,
+				},
 				rawBody: Buffer.from(reserialised),
 				nowSeconds: REF.timestamp,
 			}),
@@ -89,7 +113,9 @@ describe('verifyWebhookSignature', () => {
 	});
 
 	it('rejects a tampered body', () => {
-		expect(verifyWebhookSignature(input({ rawBody: Buffer.from(BODY.replace('lead_1', 'lead_2')) }))).toEqual({
+		expect(
+			verifyWebhookSignature(input({ rawBody: Buffer.from(BODY.replace('lead_1', 'lead_2')) })),
+		).toEqual({
 			ok: false,
 			reason: 'signature does not match',
 		});
@@ -97,7 +123,9 @@ describe('verifyWebhookSignature', () => {
 
 	it('rejects a tampered id or timestamp', () => {
 		expect(verifyWebhookSignature(input({}, { 'webhook-id': 'msg_2' })).ok).toBe(false);
-		expect(verifyWebhookSignature(input({}, { 'webhook-timestamp': String(NOW + 1) })).ok).toBe(false);
+		expect(verifyWebhookSignature(input({}, { 'webhook-timestamp': String(NOW + 1) })).ok).toBe(
+			false,
+		);
 	});
 
 	it('rejects the wrong secret', () => {
@@ -121,20 +149,29 @@ describe('verifyWebhookSignature', () => {
 		['webhook-timestamp', 'missing webhook-timestamp header'],
 		['webhook-signature', 'missing webhook-signature header'],
 	])('rejects a missing %s header', (header, reason) => {
-		expect(verifyWebhookSignature(input({}, { [header]: undefined }))).toEqual({ ok: false, reason });
+		expect(verifyWebhookSignature(input({}, { [header]: undefined }))).toEqual({
+			ok: false,
+			reason,
+		});
 		expect(verifyWebhookSignature(input({}, { [header]: '' }))).toEqual({ ok: false, reason });
 	});
 
 	it('accepts timestamps exactly at the tolerance, rejects one second beyond', () => {
 		for (const skew of [-300, 300]) {
 			const at = NOW + skew;
-			expect(verifyWebhookSignature({ ...input(), headers: signedHeaders(SECRET, 'm', at, BODY) }).ok).toBe(true);
+			expect(
+				verifyWebhookSignature({ ...input(), headers: signedHeaders(SECRET, 'm', at, BODY) }).ok,
+			).toBe(true);
 		}
-		expect(verifyWebhookSignature({ ...input(), headers: signedHeaders(SECRET, 'm', NOW - 301, BODY) })).toEqual({
+		expect(
+			verifyWebhookSignature({ ...input(), headers: signedHeaders(SECRET, 'm', NOW - 301, BODY) }),
+		).toEqual({
 			ok: false,
 			reason: 'webhook-timestamp is too old',
 		});
-		expect(verifyWebhookSignature({ ...input(), headers: signedHeaders(SECRET, 'm', NOW + 301, BODY) })).toEqual({
+		expect(
+			verifyWebhookSignature({ ...input(), headers: signedHeaders(SECRET, 'm', NOW + 301, BODY) }),
+		).toEqual({
 			ok: false,
 			reason: 'webhook-timestamp is in the future',
 		});
@@ -142,7 +179,9 @@ describe('verifyWebhookSignature', () => {
 
 	it('rejects a stale timestamp even when correctly signed', () => {
 		const stale = NOW - 3600;
-		expect(verifyWebhookSignature({ ...input(), headers: signedHeaders(SECRET, 'm', stale, BODY) })).toEqual({
+		expect(
+			verifyWebhookSignature({ ...input(), headers: signedHeaders(SECRET, 'm', stale, BODY) }),
+		).toEqual({
 			ok: false,
 			reason: 'webhook-timestamp is too old',
 		});
@@ -150,21 +189,28 @@ describe('verifyWebhookSignature', () => {
 
 	it('rejects a millisecond timestamp, signed as sent, as out of tolerance', () => {
 		const millis = NOW * 1000;
-		expect(verifyWebhookSignature({ ...input(), headers: signedHeaders(SECRET, 'm', millis, BODY) })).toEqual({
+		expect(
+			verifyWebhookSignature({ ...input(), headers: signedHeaders(SECRET, 'm', millis, BODY) }),
+		).toEqual({
 			ok: false,
 			reason: 'webhook-timestamp is in the future',
 		});
 	});
 
-	it.each(['1700000000.5', '1.7e9', '-1700000000', '0x6553f100', 'now', '17000 00000', '+1700000000'])(
-		'rejects the non-integer timestamp %p',
-		(timestamp) => {
-			expect(verifyWebhookSignature(input({}, { 'webhook-timestamp': timestamp }))).toEqual({
-				ok: false,
-				reason: 'webhook-timestamp is not an integer number of seconds',
-			});
-		},
-	);
+	it.each([
+		'1700000000.5',
+		'1.7e9',
+		'-1700000000',
+		'0x6553f100',
+		'now',
+		'17000 00000',
+		'+1700000000',
+	])('rejects the non-integer timestamp %p', (timestamp) => {
+		expect(verifyWebhookSignature(input({}, { 'webhook-timestamp': timestamp }))).toEqual({
+			ok: false,
+			reason: 'webhook-timestamp is not an integer number of seconds',
+		});
+	});
 
 	it('accepts rotation: old and new secrets in one header, in either order', () => {
 		const headers = signedHeaders([OTHER_SECRET, SECRET], 'msg_1', NOW, BODY);
@@ -172,7 +218,9 @@ describe('verifyWebhookSignature', () => {
 		expect(verifyWebhookSignature({ ...input(), headers, secret: OTHER_SECRET }).ok).toBe(true);
 		const reversed = signedHeaders([SECRET, OTHER_SECRET], 'msg_1', NOW, BODY);
 		expect(verifyWebhookSignature({ ...input(), headers: reversed }).ok).toBe(true);
-		expect(verifyWebhookSignature({ ...input(), headers: reversed, secret: randomSecret() }).ok).toBe(false);
+		expect(
+			verifyWebhookSignature({ ...input(), headers: reversed, secret: randomSecret() }).ok,
+		).toBe(false);
 	});
 
 	it('ignores entries of other versions: only v1a is no v1 signature', () => {
@@ -182,8 +230,12 @@ describe('verifyWebhookSignature', () => {
 			ok: false,
 			reason: 'no v1 signature in webhook-signature header',
 		});
-		expect(verifyWebhookSignature(input({}, { 'webhook-signature': `${v1a} ${v1}` })).ok).toBe(true);
-		expect(verifyWebhookSignature(input({}, { 'webhook-signature': `v2,abc ${v1} v1a,xyz` })).ok).toBe(true);
+		expect(verifyWebhookSignature(input({}, { 'webhook-signature': `${v1a} ${v1}` })).ok).toBe(
+			true,
+		);
+		expect(
+			verifyWebhookSignature(input({}, { 'webhook-signature': `v2,abc ${v1} v1a,xyz` })).ok,
+		).toBe(true);
 	});
 
 	it.each([
@@ -196,35 +248,60 @@ describe('verifyWebhookSignature', () => {
 		['v1,' + Buffer.alloc(32).toString('base64'), 'signature does not match'],
 		['v1,' + Buffer.alloc(33).toString('base64'), 'signature does not match'],
 	])('rejects the malformed header %p without throwing', (header, reason) => {
-		expect(verifyWebhookSignature(input({}, { 'webhook-signature': header }))).toEqual({ ok: false, reason });
+		expect(verifyWebhookSignature(input({}, { 'webhook-signature': header }))).toEqual({
+			ok: false,
+			reason,
+		});
 	});
 
 	it('skips malformed entries next to a valid one, with any whitespace between', () => {
 		const v1 = signWebhook({ secret: SECRET, id: 'msg_1', timestamp: NOW, body: BODY });
-		expect(verifyWebhookSignature(input({}, { 'webhook-signature': `v1,AAAA  garbage\t${v1} v1,` })).ok).toBe(true);
+		expect(
+			verifyWebhookSignature(input({}, { 'webhook-signature': `v1,AAAA  garbage\t${v1} v1,` })).ok,
+		).toBe(true);
 	});
 
 	it('reads a header given as an array (repeated header)', () => {
 		const v1 = signWebhook({ secret: SECRET, id: 'msg_1', timestamp: NOW, body: BODY });
 		const result = verifyWebhookSignature({
 			...input(),
-			headers: { 'webhook-id': ['msg_1'], 'webhook-timestamp': String(NOW), 'webhook-signature': ['v1,AAAA', v1] },
+			headers: {
+				'webhook-id': ['msg_1'],
+				'webhook-timestamp': String(NOW),
+				'webhook-signature': ['v1,AAAA', v1],
+			},
 		});
 		expect(result.ok).toBe(true);
 	});
 
 	it('verifies an empty body, and a missing raw body as empty', () => {
 		const headers = signedHeaders(SECRET, 'msg_e', NOW, '');
-		expect(verifyWebhookSignature({ secret: SECRET, headers, rawBody: Buffer.alloc(0), nowSeconds: NOW }).ok).toBe(true);
-		expect(verifyWebhookSignature({ secret: SECRET, headers, rawBody: undefined, nowSeconds: NOW }).ok).toBe(true);
-		expect(verifyWebhookSignature({ secret: SECRET, headers, rawBody: '{}', nowSeconds: NOW }).ok).toBe(false);
+		expect(
+			verifyWebhookSignature({ secret: SECRET, headers, rawBody: Buffer.alloc(0), nowSeconds: NOW })
+				.ok,
+		).toBe(true);
+		expect(
+			verifyWebhookSignature({ secret: SECRET, headers, rawBody: undefined, nowSeconds: NOW }).ok,
+		).toBe(true);
+		expect(
+			verifyWebhookSignature({ secret: SECRET, headers, rawBody: '{}', nowSeconds: NOW }).ok,
+		).toBe(false);
 	});
 
 	it('signs raw bytes, not text: a body that is not valid UTF-8 verifies byte for byte', () => {
 		const bytes = Buffer.from([0x7b, 0xff, 0xfe, 0x7d]);
 		const headers = signedHeaders(SECRET, 'msg_b', NOW, bytes);
-		expect(verifyWebhookSignature({ secret: SECRET, headers, rawBody: bytes, nowSeconds: NOW }).ok).toBe(true);
-		expect(verifyWebhookSignature({ secret: SECRET, headers, rawBody: Buffer.from([0x7b, 0xff, 0xfd, 0x7d]), nowSeconds: NOW }).ok).toBe(false);
+		expect(
+			verifyWebhookSignature({ secret: SECRET, headers, rawBody: bytes, nowSeconds: NOW }).ok,
+		).toBe(true);
+		expect(
+			verifyWebhookSignature({
+				secret: SECRET,
+				headers,
+				rawBody: Buffer.from([0x7b, 0xff, 0xfd, 0x7d]),
+				nowSeconds: NOW,
+			}).ok,
+		).toBe(false);
 	});
 
 	it('never puts the secret into a reason', () => {
@@ -243,10 +320,14 @@ describe('verifyWebhookSignature', () => {
 });
 
 describe('interoperability with the standardwebhooks library (property tests)', () => {
-	const secretArb = fc.uint8Array({ minLength: 1, maxLength: 64 }).map((bytes) => 'whsec_' + Buffer.from(bytes).toString('base64'));
+	const secretArb = fc
+		.uint8Array({ minLength: 1, maxLength: 64 })
+		.map((bytes) => 'whsec_' + Buffer.from(bytes).toString('base64'));
 	const idArb = fc.oneof(
 		fc.stringMatching(/^msg_[A-Za-z0-9]{1,40}$/),
-		fc.string({ unit: 'grapheme', minLength: 1, maxLength: 40 }).filter((s) => s.trim() === s && s !== '' && !/[\s]/.test(s)),
+		fc
+			.string({ unit: 'grapheme', minLength: 1, maxLength: 40 })
+			.filter((s) => s.trim() === s && s !== '' && !/[\s]/.test(s)),
 	);
 	const bodyArb = fc.oneof(
 		fc.string({ unit: 'binary', maxLength: 300 }),
@@ -256,56 +337,102 @@ describe('interoperability with the standardwebhooks library (property tests)', 
 
 	it('what the library signs, ours verifies; rotation with two secrets', () => {
 		fc.assert(
-			fc.property(secretArb, secretArb, idArb, bodyArb, fc.integer({ min: -300, max: 300 }), (secret, old, id, body, skew) => {
-				const now = Math.floor(Date.now() / 1000);
-				const timestamp = now + skew;
-				const date = new Date(timestamp * 1000);
-				const current = new Webhook(secret).sign(id, date, body);
-				const previous = new Webhook(old).sign(id, date, body);
-				const headers = { 'webhook-id': id, 'webhook-timestamp': String(timestamp) };
-				const rawBody = Buffer.from(body, 'utf8');
+			fc.property(
+				secretArb,
+				secretArb,
+				idArb,
+				bodyArb,
+				fc.integer({ min: -300, max: 300 }),
+				(secret, old, id, body, skew) => {
+					const now = Math.floor(Date.now() / 1000);
+					const timestamp = now + skew;
+					const date = new Date(timestamp * 1000);
+					const current = new Webhook(secret).sign(id, date, body);
+					const previous = new Webhook(old).sign(id, date, body);
+					const headers = { 'webhook-id': id, 'webhook-timestamp': String(timestamp) };
+					const rawBody = Buffer.from(body, 'utf8');
 
-				expect(verifyWebhookSignature({ secret, headers: { ...headers, 'webhook-signature': current }, rawBody, nowSeconds: now })).toEqual({
-					ok: true,
-					id,
-					timestamp,
-				});
-				const rotated = { ...headers, 'webhook-signature': `${previous} ${current}` };
-				expect(verifyWebhookSignature({ secret, headers: rotated, rawBody, nowSeconds: now }).ok).toBe(true);
-				expect(verifyWebhookSignature({ secret: old, headers: rotated, rawBody, nowSeconds: now }).ok).toBe(true);
-				// Only the old secret's entry: the new secret does not match (unless the two secrets are the same key).
-				const onlyOld = { ...headers, 'webhook-signature': previous };
-				expect(verifyWebhookSignature({ secret, headers: onlyOld, rawBody, nowSeconds: now }).ok).toBe(previous === current);
-				// One changed byte breaks it.
-				const tampered = Buffer.concat([rawBody, Buffer.from(' ')]);
-				expect(verifyWebhookSignature({ secret, headers: rotated, rawBody: tampered, nowSeconds: now }).ok).toBe(false);
-			}),
+					expect(
+						verifyWebhookSignature({
+							secret,
+							headers: { ...headers, 'webhook-signature': current },
+							rawBody,
+							nowSeconds: now,
+						}),
+					).toEqual({
+						ok: true,
+						id,
+						timestamp,
+					});
+					const rotated = { ...headers, 'webhook-signature': `${previous} ${current}` };
+					expect(
+						verifyWebhookSignature({ secret, headers: rotated, rawBody, nowSeconds: now }).ok,
+					).toBe(true);
+					expect(
+						verifyWebhookSignature({ secret: old, headers: rotated, rawBody, nowSeconds: now }).ok,
+					).toBe(true);
+					// Only the old secret's entry: the new secret does not match (unless the two secrets are the same key).
+					const onlyOld = { ...headers, 'webhook-signature': previous };
+					expect(
+						verifyWebhookSignature({ secret, headers: onlyOld, rawBody, nowSeconds: now }).ok,
+					).toBe(previous === current);
+					// One changed byte breaks it.
+					const tampered = Buffer.concat([rawBody, Buffer.from(' ')]);
+					expect(
+						verifyWebhookSignature({ secret, headers: rotated, rawBody: tampered, nowSeconds: now })
+							.ok,
+					).toBe(false);
+				},
+			),
 			{ numRuns: 300 },
 		);
 	});
 
 	it('what ours signs, the library verifies; rotation with two secrets', () => {
 		fc.assert(
-			fc.property(secretArb, secretArb, idArb, bodyArb, fc.integer({ min: -290, max: 290 }), (secret, old, id, body, skew) => {
-				const timestamp = Math.floor(Date.now() / 1000) + skew;
-				const headers = signedHeaders([old, secret], id, timestamp, Buffer.from(body, 'utf8'));
-				expect(() => new Webhook(secret).verify(body, headers, { jsonParse: false })).not.toThrow();
-				expect(() => new Webhook(old).verify(Buffer.from(body, 'utf8'), headers, { jsonParse: false })).not.toThrow();
-				expect(signWebhook({ secret, id, timestamp, body })).toBe(new Webhook(secret).sign(id, new Date(timestamp * 1000), body));
-			}),
+			fc.property(
+				secretArb,
+				secretArb,
+				idArb,
+				bodyArb,
+				fc.integer({ min: -290, max: 290 }),
+				(secret, old, id, body, skew) => {
+					const timestamp = Math.floor(Date.now() / 1000) + skew;
+					const headers = signedHeaders([old, secret], id, timestamp, Buffer.from(body, 'utf8'));
+					expect(() =>
+						new Webhook(secret).verify(body, headers, { jsonParse: false }),
+					).not.toThrow();
+					expect(() =>
+						new Webhook(old).verify(Buffer.from(body, 'utf8'), headers, { jsonParse: false }),
+					).not.toThrow();
+					expect(signWebhook({ secret, id, timestamp, body })).toBe(
+						new Webhook(secret).sign(id, new Date(timestamp * 1000), body),
+					);
+				},
+			),
 			{ numRuns: 300 },
 		);
 	});
 
 	it('both reject the same tampering', () => {
 		fc.assert(
-			fc.property(secretArb, idArb, bodyArb, fc.string({ minLength: 1, maxLength: 5 }), (secret, id, body, extra) => {
-				const timestamp = Math.floor(Date.now() / 1000);
-				const headers = signedHeaders(secret, id, timestamp, body);
-				const changed = body + extra;
-				expect(() => new Webhook(secret).verify(changed, headers, { jsonParse: false })).toThrow();
-				expect(verifyWebhookSignature({ secret, headers, rawBody: Buffer.from(changed, 'utf8') }).ok).toBe(false);
-			}),
+			fc.property(
+				secretArb,
+				idArb,
+				bodyArb,
+				fc.string({ minLength: 1, maxLength: 5 }),
+				(secret, id, body, extra) => {
+					const timestamp = Math.floor(Date.now() / 1000);
+					const headers = signedHeaders(secret, id, timestamp, body);
+					const changed = body + extra;
+					expect(() =>
+						new Webhook(secret).verify(changed, headers, { jsonParse: false }),
+					).toThrow();
+					expect(
+						verifyWebhookSignature({ secret, headers, rawBody: Buffer.from(changed, 'utf8') }).ok,
+					).toBe(false);
+				},
+			),
 			{ numRuns: 200 },
 		);
 	});

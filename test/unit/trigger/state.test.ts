@@ -38,7 +38,15 @@ import {
 useNock();
 
 const EVENTS = ['deal.stage_changed', 'lead.created'];
-const EARLIER_KEYS = ['webhookId', 'webhookSecret', 'webhookSecretWrapped', 'webhookUrl', 'webhookEvents', 'webhookOwner', 'webhookRetired'];
+const EARLIER_KEYS = [
+	'webhookId',
+	'webhookSecret',
+	'webhookSecretWrapped',
+	'webhookUrl',
+	'webhookEvents',
+	'webhookOwner',
+	'webhookRetired',
+];
 
 function expectCurrentForm(staticData: IDataObject) {
 	for (const key of EARLIER_KEYS) expect(key in staticData).toBe(false);
@@ -47,31 +55,59 @@ function expectCurrentForm(staticData: IDataObject) {
 }
 
 describe('reading', () => {
-	it.each(['0.1', '0.2', '0.3'] as const)('data of %s reads as the same subscription, with the subscription\'s id named as such', (version) => {
-		const { subscription } = readState(earlierSubscription(version));
-		expect(subscription).toMatchObject({ id: 'whk_1', url: PRODUCTION_URL, events: EVENTS });
-		expect(subscription?.ownerTag).toBe(version === '0.1' ? undefined : tagFor());
-		if (version === '0.3') expect(subscription?.secretWrapped).toMatch(/^aes256gcm\.v1:/);
-		else expect(subscription?.clearSecret).toBe(SECRET);
-	});
+	it.each(['0.1', '0.2', '0.3'] as const)(
+		"data of %s reads as the same subscription, with the subscription's id named as such",
+		(version) => {
+			const { subscription } = readState(earlierSubscription(version));
+			expect(subscription).toMatchObject({ id: 'whk_1', url: PRODUCTION_URL, events: EVENTS });
+			expect(subscription?.ownerTag).toBe(version === '0.1' ? undefined : tagFor());
+			if (version === '0.3') expect(subscription?.secretWrapped).toMatch(/^aes256gcm\.v1:/);
+			else expect(subscription?.clearSecret).toBe(SECRET);
+		},
+	);
 
-	it('reads 0.3\'s retired subscriptions and 0.4\'s, at most MAX_RETIRED, skipping what is not one', () => {
-		const earlier = readState({ webhookRetired: [{ webhookId: 'whk_0', webhookUrl: 'https://old.example.com/h', webhookSecretWrapped: 'w' }, 'junk', { webhookId: 'no-url' }] });
-		expect(earlier.retired).toEqual([{ id: 'whk_0', url: 'https://old.example.com/h', secretWrapped: 'w' }]);
-		const many = readState({ retiredSubscriptions: Array.from({ length: 6 }, (_unused, index) => ({ id: `whk_${index}`, url: 'https://x/h' })) });
+	it("reads 0.3's retired subscriptions and 0.4's, at most MAX_RETIRED, skipping what is not one", () => {
+		const earlier = readState({
+			webhookRetired: [
+				{ webhookId: 'whk_0', webhookUrl: 'https://old.example.com/h', webhookSecretWrapped: 'w' },
+				'junk',
+				{ webhookId: 'no-url' },
+			],
+		});
+		expect(earlier.retired).toEqual([
+			{ id: 'whk_0', url: 'https://old.example.com/h', secretWrapped: 'w' },
+		]);
+		const many = readState({
+			retiredSubscriptions: Array.from({ length: 6 }, (_unused, index) => ({
+				id: `whk_${index}`,
+				url: 'https://x/h',
+			})),
+		});
 		expect(many.retired.map((entry) => entry.id)).toEqual(['whk_3', 'whk_4', 'whk_5']);
 		expect(MAX_RETIRED).toBe(3);
 	});
 
 	it('ignores values of the wrong type', () => {
-		expect(readState({ subscriptionId: 42, recentDeliveries: 'x', retiredSubscriptions: {} })).toEqual({ subscription: undefined, retired: [], recentDeliveries: [] });
+		expect(
+			readState({ subscriptionId: 42, recentDeliveries: 'x', retiredSubscriptions: {} }),
+		).toEqual({ subscription: undefined, retired: [], recentDeliveries: [] });
 	});
 });
 
 describe('writing', () => {
 	it('a new subscription replaces the old one and its delivery memory, and keeps the retired ones', () => {
-		const staticData: IDataObject = { ...storedSubscription(), recentDeliveries: ['a'], retiredSubscriptions: [{ id: 'whk_0', url: 'https://x/h' }] };
-		storeSubscription(staticData, { id: 'whk_2', url: PRODUCTION_URL, events: EVENTS, secretWrapped: 'wrapped', ownerTag: 'tag' });
+		const staticData: IDataObject = {
+			...storedSubscription(),
+			recentDeliveries: ['a'],
+			retiredSubscriptions: [{ id: 'whk_0', url: 'https://x/h' }],
+		};
+		storeSubscription(staticData, {
+			id: 'whk_2',
+			url: PRODUCTION_URL,
+			events: EVENTS,
+			secretWrapped: 'wrapped',
+			ownerTag: 'tag',
+		});
 		expect(staticData).toEqual({
 			subscriptionId: 'whk_2',
 			subscriptionUrl: PRODUCTION_URL,
@@ -86,25 +122,40 @@ describe('writing', () => {
 
 	it('remembers the last RECENT_DELIVERIES_LIMIT deliveries, and a retired subscription once', () => {
 		const staticData = storedSubscription();
-		for (let index = 0; index <= RECENT_DELIVERIES_LIMIT; index++) recordDelivery(staticData, `print_${index}`);
+		for (let index = 0; index <= RECENT_DELIVERIES_LIMIT; index++)
+			recordDelivery(staticData, `print_${index}`);
 		expect(readState(staticData).recentDeliveries).toHaveLength(RECENT_DELIVERIES_LIMIT);
 		expect(readState(staticData).recentDeliveries[0]).toBe('print_1');
 		retireSubscription(staticData, { id: 'whk_0', url: 'https://x/h' });
 		retireSubscription(staticData, { id: 'whk_0', url: 'https://x/h', secretWrapped: 'w' });
-		expect(readState(staticData).retired).toEqual([{ id: 'whk_0', url: 'https://x/h', secretWrapped: 'w' }]);
+		expect(readState(staticData).retired).toEqual([
+			{ id: 'whk_0', url: 'https://x/h', secretWrapped: 'w' },
+		]);
 	});
 });
 
 describe('data of earlier versions is brought to the current form', () => {
 	function checkExists(staticData: IDataObject) {
-		const parts = createHookContext({ nodeType, parameters: { events: ['lead.created', 'deal.stage_changed'] }, webhookUrl: PRODUCTION_URL, staticData });
-		return { staticData: parts.staticData, run: async () => await nodeType.webhookMethods.default.checkExists.call(parts.context) };
+		const parts = createHookContext({
+			nodeType,
+			parameters: { events: ['lead.created', 'deal.stage_changed'] },
+			webhookUrl: PRODUCTION_URL,
+			staticData,
+		});
+		return {
+			staticData: parts.staticData,
+			run: async () => await nodeType.webhookMethods.default.checkExists.call(parts.context),
+		};
 	}
 
 	it.each(['0.1', '0.2', '0.3'] as const)('by activation (checkExists): %s', async (version) => {
-		nock(API).get('/api/v1/webhooks/whk_1').reply(200, { id: 'whk_1', url: PRODUCTION_URL, events: EVENTS, name: 'n8n: Leads' });
+		nock(API)
+			.get('/api/v1/webhooks/whk_1')
+			.reply(200, { id: 'whk_1', url: PRODUCTION_URL, events: EVENTS, name: 'n8n: Leads' });
 		const data = earlierSubscription(version, {
-			...(version === '0.3' ? { webhookRetired: [{ webhookId: 'whk_0', webhookUrl: 'https://old.example.com/h' }] } : {}),
+			...(version === '0.3'
+				? { webhookRetired: [{ webhookId: 'whk_0', webhookUrl: 'https://old.example.com/h' }] }
+				: {}),
 			recentDeliveries: [fingerprint('msg_before')],
 		});
 		const trigger = checkExists(data);
@@ -117,32 +168,45 @@ describe('data of earlier versions is brought to the current form', () => {
 			secretWrapped: expect.stringMatching(/^aes256gcm\.v1:/),
 			ownerTag: tagFor(),
 			recentDeliveries: [fingerprint('msg_before')],
-			...(version === '0.3' ? { retiredSubscriptions: [{ id: 'whk_0', url: 'https://old.example.com/h' }] } : {}),
+			...(version === '0.3'
+				? { retiredSubscriptions: [{ id: 'whk_0', url: 'https://old.example.com/h' }] }
+				: {}),
 		});
 		expect(unwrapped(trigger.staticData)).toBe(SECRET);
 	});
 
-	it.each(['0.1', '0.2', '0.3'] as const)('by a delivery (n8n 2.41 runs no hook at start-up): %s', async (version) => {
-		const raw = JSON.stringify({ event: 'lead.created', timestamp: 't', payload: { id: 'lead_1' } });
-		const parts = createWebhookContext({
-			nodeType,
-			parameters: { events: ['lead.created'] },
-			staticData: earlierSubscription(version),
-			headers: signedHeaders([SECRET], nextMessageId(), nowSeconds(), raw),
-			rawBody: Buffer.from(raw),
-			webhookUrl: PRODUCTION_URL,
-		});
-		const result = await nodeType.webhook.call(parts.context);
-		expect(result.workflowData).toHaveLength(1);
-		expectCurrentForm(parts.staticData);
-		expect(unwrapped(parts.staticData)).toBe(SECRET);
-		// 0.1 has no owner tag: a delivery cannot prove it; the next activation adopts it (lifecycle tests).
-		expect(parts.staticData.ownerTag).toBe(version === '0.1' ? undefined : tagFor());
-		expect(readState(parts.staticData).recentDeliveries).toHaveLength(1);
-	});
+	it.each(['0.1', '0.2', '0.3'] as const)(
+		'by a delivery (n8n 2.41 runs no hook at start-up): %s',
+		async (version) => {
+			const raw = JSON.stringify({
+				event: 'lead.created',
+				timestamp: 't',
+				payload: { id: 'lead_1' },
+			});
+			const parts = createWebhookContext({
+				nodeType,
+				parameters: { events: ['lead.created'] },
+				staticData: earlierSubscription(version),
+				headers: signedHeaders([SECRET], nextMessageId(), nowSeconds(), raw),
+				rawBody: Buffer.from(raw),
+				webhookUrl: PRODUCTION_URL,
+			});
+			const result = await nodeType.webhook.call(parts.context);
+			expect(result.workflowData).toHaveLength(1);
+			expectCurrentForm(parts.staticData);
+			expect(unwrapped(parts.staticData)).toBe(SECRET);
+			// 0.1 has no owner tag: a delivery cannot prove it; the next activation adopts it (lifecycle tests).
+			expect(parts.staticData.ownerTag).toBe(version === '0.1' ? undefined : tagFor());
+			expect(readState(parts.staticData).recentDeliveries).toHaveLength(1);
+		},
+	);
 
 	it('the clear secret of 0.2 stays only until something can wrap it: a delivery whose credential cannot be read keeps it', async () => {
-		const raw = JSON.stringify({ event: 'lead.created', timestamp: 't', payload: { id: 'lead_1' } });
+		const raw = JSON.stringify({
+			event: 'lead.created',
+			timestamp: 't',
+			payload: { id: 'lead_1' },
+		});
 		const parts = createWebhookContext({
 			nodeType,
 			parameters: { events: ['lead.created'] },
@@ -154,13 +218,20 @@ describe('data of earlier versions is brought to the current form', () => {
 		});
 		// Verified with the clear secret, accepted; the state is rewritten, still with its clear secret (nothing wraps it).
 		expect((await nodeType.webhook.call(parts.context)).workflowData).toHaveLength(1);
-		expect(readState(parts.staticData).subscription).toMatchObject({ id: 'whk_1', clearSecret: SECRET });
+		expect(readState(parts.staticData).subscription).toMatchObject({
+			id: 'whk_1',
+			clearSecret: SECRET,
+		});
 	});
 
 	it('a 0.3 secret wrapped by another process is read and kept as it is', async () => {
-		const data = earlierSubscription('0.3', { webhookSecretWrapped: wrapAsStored(SECRET, 'whk_1') });
+		const data = earlierSubscription('0.3', {
+			webhookSecretWrapped: wrapAsStored(SECRET, 'whk_1'),
+		});
 		const wrapped = data.webhookSecretWrapped;
-		nock(API).get('/api/v1/webhooks/whk_1').reply(200, { id: 'whk_1', url: PRODUCTION_URL, events: EVENTS });
+		nock(API)
+			.get('/api/v1/webhooks/whk_1')
+			.reply(200, { id: 'whk_1', url: PRODUCTION_URL, events: EVENTS });
 		const trigger = checkExists(data);
 		await expect(trigger.run()).resolves.toBe(true);
 		expect(trigger.staticData.secretWrapped).toBe(wrapped);

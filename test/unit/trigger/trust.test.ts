@@ -18,8 +18,18 @@ import {
 	TEST_MISMATCH_REASON,
 	UNCHECKED_REASON,
 } from '../../../nodes/CrmInvoicing/trigger/answers';
-import { checkExists, create, deleteSubscription, HOOK_TIME_LIMIT_MS } from '../../../nodes/CrmInvoicing/trigger/lifecycle';
-import { KEY_CHECK_INTERVAL_MS, unwrapSecret, wrapSecret, type SecretOwner } from '../../../nodes/CrmInvoicing/trigger/secret';
+import {
+	checkExists,
+	create,
+	deleteSubscription,
+	HOOK_TIME_LIMIT_MS,
+} from '../../../nodes/CrmInvoicing/trigger/lifecycle';
+import {
+	KEY_CHECK_INTERVAL_MS,
+	unwrapSecret,
+	wrapSecret,
+	type SecretOwner,
+} from '../../../nodes/CrmInvoicing/trigger/secret';
 import {
 	MAX_SIGNATURE_ENTRIES,
 	MAX_SIGNATURE_HEADER_LENGTH,
@@ -73,7 +83,11 @@ const owner = (subscriptionId: string, ids: Partial<SecretOwner> = {}): SecretOw
 });
 
 function event(id = 'lead_1') {
-	return JSON.stringify({ event: 'lead.created', timestamp: '2026-01-01T00:00:00.000Z', payload: { id, name: 'Jane' } });
+	return JSON.stringify({
+		event: 'lead.created',
+		timestamp: '2026-01-01T00:00:00.000Z',
+		payload: { id, name: 'Jane' },
+	});
 }
 
 interface Delivered {
@@ -96,7 +110,14 @@ async function deliver(options: {
 	workflowId?: string;
 }): Promise<Delivered> {
 	const rawBody = options.rawBody ?? event();
-	const headers = options.headers ?? signedHeaders(options.secrets ?? [SECRET], options.id ?? nextMessageId(), nowSeconds(), rawBody);
+	const headers =
+		options.headers ??
+		signedHeaders(
+			options.secrets ?? [SECRET],
+			options.id ?? nextMessageId(),
+			nowSeconds(),
+			rawBody,
+		);
 	const parts = createWebhookContext({
 		nodeType,
 		parameters: options.parameters ?? { events: ['lead.created', 'deal.stage_changed'] },
@@ -128,8 +149,8 @@ function expectNothingRun(delivered: Delivered, status: number, reason?: string)
 	if (reason !== undefined) expect(delivered.body).toEqual({ error: reason });
 }
 
-
-const warnings = () => loggedMessages.filter((entry) => entry.level === 'warn').map((entry) => entry.message);
+const warnings = () =>
+	loggedMessages.filter((entry) => entry.level === 'warn').map((entry) => entry.message);
 
 // ---------------------------------------------------------------------------------------------------------------------
 
@@ -157,7 +178,9 @@ describe('webhook-signature is parsed in linear time, with its length and entrie
 	];
 
 	it.each(adversarial)('%s: at most 8 reads per character, at every size', (_name, make) => {
-		const perCharacter = [1_000, 4_000, 16_000, 64_000].map((length) => reads(make(length)) / length);
+		const perCharacter = [1_000, 4_000, 16_000, 64_000].map(
+			(length) => reads(make(length)) / length,
+		);
 		// The bound is the same for every size: reads grow in proportion to the length, never faster.
 		for (const ratio of perCharacter) expect(ratio).toBeLessThanOrEqual(8);
 		expect(perCharacter[3]).toBeLessThanOrEqual(perCharacter[0] * 1.05 + 0.01);
@@ -173,7 +196,9 @@ describe('webhook-signature is parsed in linear time, with its length and entrie
 	});
 
 	it('stops reading after MAX_SIGNATURE_ENTRIES entries', () => {
-		expect(readSignatureEntries(Array(MAX_SIGNATURE_ENTRIES).fill('v1,a').join(' '))).toHaveLength(MAX_SIGNATURE_ENTRIES);
+		expect(readSignatureEntries(Array(MAX_SIGNATURE_ENTRIES).fill('v1,a').join(' '))).toHaveLength(
+			MAX_SIGNATURE_ENTRIES,
+		);
 		const many = Array(10_000).fill('v1,a').join(' ');
 		expect(readSignatureEntries(many)).toBeUndefined();
 		// It stopped early: far fewer reads than the header's length.
@@ -184,12 +209,28 @@ describe('webhook-signature is parsed in linear time, with its length and entrie
 		const body = event();
 		const good = signedHeaders([SECRET], nextMessageId(), nowSeconds(), body);
 		const crafted = { ...good, 'webhook-signature': ','.repeat(16_383) + 'A' };
-		expect(verifyWebhookSignature({ secret: SECRET, headers: crafted, rawBody: body })).toEqual({ ok: false, reason: 'webhook-signature header is too long' });
+		expect(verifyWebhookSignature({ secret: SECRET, headers: crafted, rawBody: body })).toEqual({
+			ok: false,
+			reason: 'webhook-signature header is too long',
+		});
 		// No question to the CRM either: a crafted header is not a signature mismatch.
-		expectNothingRun(await deliver({ rawBody: body, headers: crafted }), 401, 'webhook-signature header is too long');
-		const tooMany = { ...good, 'webhook-signature': Array(MAX_SIGNATURE_ENTRIES + 1).fill('v1,a').join(' ') };
+		expectNothingRun(
+			await deliver({ rawBody: body, headers: crafted }),
+			401,
+			'webhook-signature header is too long',
+		);
+		const tooMany = {
+			...good,
+			'webhook-signature': Array(MAX_SIGNATURE_ENTRIES + 1)
+				.fill('v1,a')
+				.join(' '),
+		};
 		expect(tooMany['webhook-signature'].length).toBeLessThan(MAX_SIGNATURE_HEADER_LENGTH);
-		expectNothingRun(await deliver({ rawBody: body, headers: tooMany }), 401, 'webhook-signature header has too many entries');
+		expectNothingRun(
+			await deliver({ rawBody: body, headers: tooMany }),
+			401,
+			'webhook-signature header has too many entries',
+		);
 	});
 });
 
@@ -201,12 +242,18 @@ describe('the signing secret at rest', () => {
 		expect(wrapped).not.toContain(TEST_CREDENTIALS.apiKey);
 		expect(unwrapSecret(wrapped, TEST_CREDENTIALS.apiKey, owner('whk_1'))).toBe(SECRET);
 		// The format is the documented one: data a 0.3 trigger stored unwraps (wrapAsStored writes it from the format).
-		expect(unwrapSecret(wrapAsStored(SECRET, 'whk_1'), TEST_CREDENTIALS.apiKey, owner('whk_1'))).toBe(SECRET);
+		expect(
+			unwrapSecret(wrapAsStored(SECRET, 'whk_1'), TEST_CREDENTIALS.apiKey, owner('whk_1')),
+		).toBe(SECRET);
 		// Another key, another subscription, node or workflow: it does not unwrap.
 		expect(unwrapSecret(wrapped, 'sk_other_key', owner('whk_1'))).toBeUndefined();
 		expect(unwrapSecret(wrapped, TEST_CREDENTIALS.apiKey, owner('whk_2'))).toBeUndefined();
-		expect(unwrapSecret(wrapped, TEST_CREDENTIALS.apiKey, owner('whk_1', { nodeId: 'other' }))).toBeUndefined();
-		expect(unwrapSecret(wrapped, TEST_CREDENTIALS.apiKey, owner('whk_1', { workflowId: 'other' }))).toBeUndefined();
+		expect(
+			unwrapSecret(wrapped, TEST_CREDENTIALS.apiKey, owner('whk_1', { nodeId: 'other' })),
+		).toBeUndefined();
+		expect(
+			unwrapSecret(wrapped, TEST_CREDENTIALS.apiKey, owner('whk_1', { workflowId: 'other' })),
+		).toBeUndefined();
 		// Tampered: the tag does not verify.
 		const parts = wrapped.split(':');
 		parts[2] = Buffer.from('x'.repeat(SECRET.length)).toString('base64url');
@@ -216,7 +263,10 @@ describe('the signing secret at rest', () => {
 	});
 
 	it('a delivery verifies with the wrapped secret; the credential is read to unwrap it, then once per 10 s to check its key', async () => {
-		const staticData = storedSubscription({ subscriptionId: 'whk_fresh_1', secretWrapped: wrapAsStored(SECRET, 'whk_fresh_1') });
+		const staticData = storedSubscription({
+			subscriptionId: 'whk_fresh_1',
+			secretWrapped: wrapAsStored(SECRET, 'whk_fresh_1'),
+		});
 		const first = await deliver({ staticData: plain(staticData) });
 		expect(first.result.workflowData).toHaveLength(1);
 		expect(first.credentialReads).toBe(1);
@@ -232,40 +282,65 @@ describe('the signing secret at rest', () => {
 
 	it('a credential n8n cannot hand over (deleted) is 503, with a reason, and nothing runs', async () => {
 		// A wrapped secret this process does not hold needs the credential.
-		const staticData = storedSubscription({ subscriptionId: 'whk_fresh_2', secretWrapped: wrapAsStored(SECRET, 'whk_fresh_2') });
+		const staticData = storedSubscription({
+			subscriptionId: 'whk_fresh_2',
+			secretWrapped: wrapAsStored(SECRET, 'whk_fresh_2'),
+		});
 		expectNothingRun(await deliver({ staticData, credentials: null }), 503, NO_CREDENTIAL_REASON);
 	});
 
 	it('no secret stored yet is 503, without asking the CRM', async () => {
-		expectNothingRun(await deliver({ staticData: { subscriptionId: 'whk_1' } }), 503, NO_SECRET_REASON);
+		expectNothingRun(
+			await deliver({ staticData: { subscriptionId: 'whk_1' } }),
+			503,
+			NO_SECRET_REASON,
+		);
 	});
 });
 
 describe('a signature that does not match: 401 only when a question asked now shows the stored subscription current', () => {
 	const forged = { secrets: [OLD_SECRET] };
-	const current = { id: 'whk_1', url: PRODUCTION_URL, events: ['lead.created', 'deal.stage_changed'], status: 'active' };
+	const current = {
+		id: 'whk_1',
+		url: PRODUCTION_URL,
+		events: ['lead.created', 'deal.stage_changed'],
+		status: 'active',
+	};
 
 	it('current at this URL, not disabled: a forgery, 401', async () => {
-		const asked = nock(API).get(ONE('whk_1')).matchHeader('x-api-key', TEST_CREDENTIALS.apiKey).reply(200, current);
+		const asked = nock(API)
+			.get(ONE('whk_1'))
+			.matchHeader('x-api-key', TEST_CREDENTIALS.apiKey)
+			.reply(200, current);
 		expectNothingRun(await deliver(forged), 401, 'signature does not match');
 		asked.done();
 	});
 
 	it('a stale reader (queue mode): the stored subscription is gone at the CRM, so 503; the retry with the saved data runs', async () => {
 		// Main deleted whk_1 and created whk_2 (secret SECRET); this process still reads whk_1 and its secret OLD_SECRET.
-		const stale = storedSubscription({ subscriptionId: 'whk_1', secretWrapped: wrapAsStored(OLD_SECRET, 'whk_1') });
-		const asked = nock(API).get(ONE('whk_1')).reply(404, { error: { code: 'NOT_FOUND', message: 'gone' } });
+		const stale = storedSubscription({
+			subscriptionId: 'whk_1',
+			secretWrapped: wrapAsStored(OLD_SECRET, 'whk_1'),
+		});
+		const asked = nock(API)
+			.get(ONE('whk_1'))
+			.reply(404, { error: { code: 'NOT_FOUND', message: 'gone' } });
 		const body = event();
 		const id = nextMessageId();
 		expectNothingRun(await deliver({ rawBody: body, id, staticData: stale }), 503, STALE_REASON);
 		asked.done();
 		// The CRM's retry reads the saved static data.
 		const saved = storedSubscription({ subscriptionId: 'whk_2' });
-		expect((await deliver({ rawBody: body, id, staticData: saved })).result.workflowData).toHaveLength(1);
+		expect(
+			(await deliver({ rawBody: body, id, staticData: saved })).result.workflowData,
+		).toHaveLength(1);
 	});
 
 	it.each([
-		['at another URL (moved, retired)', { ...current, url: 'https://old.example.com/webhook/x/webhook' }],
+		[
+			'at another URL (moved, retired)',
+			{ ...current, url: 'https://old.example.com/webhook/x/webhook' },
+		],
 		['disabled', { ...current, status: 'disabled' }],
 	])('%s: 503', async (_case, answer) => {
 		nock(API).get(ONE('whk_1')).reply(200, answer);
@@ -276,20 +351,41 @@ describe('a signature that does not match: 401 only when a question asked now sh
 		['an error (401)', 401, { error: { code: 'UNAUTHORIZED', message: 'no' } }],
 		['a 200 HTML page, which is not a subscription', 200, '<html><body>Sign in</body></html>'],
 		['a 200 without an id', 200, { ok: true }],
-		['503 once (not retried: one question is one request)', 503, { error: { code: 'UNAVAILABLE', message: 'busy' } }],
-		['429 once (not retried either)', 429, { error: { code: 'RATE_LIMITED', message: 'slow down' } }],
+		[
+			'503 once (not retried: one question is one request)',
+			503,
+			{ error: { code: 'UNAVAILABLE', message: 'busy' } },
+		],
+		[
+			'429 once (not retried either)',
+			429,
+			{ error: { code: 'RATE_LIMITED', message: 'slow down' } },
+		],
 	])('the CRM answers %s: 503', async (_case, status, body) => {
-		nock(API).get(ONE('whk_1')).reply(status, body, typeof body === 'string' ? { 'Content-Type': 'text/html' } : {});
+		nock(API)
+			.get(ONE('whk_1'))
+			.reply(status, body, typeof body === 'string' ? { 'Content-Type': 'text/html' } : {});
 		expectNothingRun(await deliver(forged), 503, UNCHECKED_REASON);
 	});
 
 	it('on the test URL ("Listen for test event"): 503 without a question', async () => {
-		const staticData = storedSubscription({ subscriptionUrl: TEST_URL, ownerTag: tagFor('manual') });
-		expectNothingRun(await deliver({ ...forged, staticData, mode: 'manual' }), 503, TEST_MISMATCH_REASON);
+		const staticData = storedSubscription({
+			subscriptionUrl: TEST_URL,
+			ownerTag: tagFor('manual'),
+		});
+		expectNothingRun(
+			await deliver({ ...forged, staticData, mode: 'manual' }),
+			503,
+			TEST_MISMATCH_REASON,
+		);
 	});
 
 	it('no verdict is kept: after a renewal, the next question is asked anew (never a 401 from an old "current")', async () => {
-		nock(API).get(ONE('whk_1')).reply(200, current).get(ONE('whk_1')).reply(404, { error: { code: 'NOT_FOUND', message: 'gone' } });
+		nock(API)
+			.get(ONE('whk_1'))
+			.reply(200, current)
+			.get(ONE('whk_1'))
+			.reply(404, { error: { code: 'NOT_FOUND', message: 'gone' } });
 		expectNothingRun(await deliver(forged), 401);
 		// Another process renewed the subscription: the next mismatch (after the interval) asks again, and gets 503.
 		passLookupInterval();
@@ -308,11 +404,29 @@ describe('a signature that does not match: 401 only when a question asked now sh
 			});
 		const triggers = Array.from({ length: 10 }, (_unused, index) => `workflow-${index}`);
 		const burst = await Promise.all(
-			triggers.flatMap((workflowId) => [1, 2, 3].map(async () => await deliver({ ...forged, workflowId, staticData: storedSubscription({ secretWrapped: wrapAsStored(SECRET, 'whk_1', undefined, { workflowId }) }) }))),
+			triggers.flatMap((workflowId) =>
+				[1, 2, 3].map(
+					async () =>
+						await deliver({
+							...forged,
+							workflowId,
+							staticData: storedSubscription({
+								secretWrapped: wrapAsStored(SECRET, 'whk_1', undefined, { workflowId }),
+							}),
+						}),
+				),
+			),
 		);
 		for (const delivered of burst) expectNothingRun(delivered, delivered.status);
-		expect(burst.map((delivered) => delivered.status).sort()).toEqual([401, ...Array(29).fill(503)]);
-		expect(burst.filter((delivered) => delivered.status === 503).every((delivered) => (delivered.body as IDataObject).error === RATIONED_REASON)).toBe(true);
+		expect(burst.map((delivered) => delivered.status).sort()).toEqual([
+			401,
+			...Array(29).fill(503),
+		]);
+		expect(
+			burst
+				.filter((delivered) => delivered.status === 503)
+				.every((delivered) => (delivered.body as IDataObject).error === RATIONED_REASON),
+		).toBe(true);
 		expect(asked).toBe(1);
 		// 30 s later, one more question is allowed; not before.
 		jest.setSystemTime(Date.now() + LOOKUP_INTERVAL_MS - 1_000);
@@ -326,41 +440,74 @@ describe('a signature that does not match: 401 only when a question asked now sh
 describe('a retired subscription (kept at the CRM because it delivers to another URL)', () => {
 	it('a delivery that verifies only with its secret is answered 410 (the CRM disables it) and runs nothing', async () => {
 		const staticData = storedSubscription({
-			retiredSubscriptions: [{ id: 'whk_0', url: 'https://old.example.com/webhook/x/webhook', secretWrapped: wrapAsStored(OLD_SECRET, 'whk_0') }],
+			retiredSubscriptions: [
+				{
+					id: 'whk_0',
+					url: 'https://old.example.com/webhook/x/webhook',
+					secretWrapped: wrapAsStored(OLD_SECRET, 'whk_0'),
+				},
+			],
 		});
-		expectNothingRun(await deliver({ secrets: [OLD_SECRET], staticData: plain(staticData) }), 410, RETIRED_REASON);
+		expectNothingRun(
+			await deliver({ secrets: [OLD_SECRET], staticData: plain(staticData) }),
+			410,
+			RETIRED_REASON,
+		);
 		// The current subscription's deliveries run as usual.
 		expect((await deliver({ staticData: plain(staticData) })).result.workflowData).toHaveLength(1);
 	});
 
 	it('at most three are kept, the oldest forgotten first', async () => {
-		const retired = [0, 1, 2, 3, 4].map((index) => ({ id: `whk_r${index}`, url: `https://old${index}.example.com/h` }));
+		const retired = [0, 1, 2, 3, 4].map((index) => ({
+			id: `whk_r${index}`,
+			url: `https://old${index}.example.com/h`,
+		}));
 		const staticData = storedSubscription({ retiredSubscriptions: retired });
-		const trigger = triggerHooks({ staticData, webhookUrl: 'https://new.example.com/webhook/x/webhook' });
+		const trigger = triggerHooks({
+			staticData,
+			webhookUrl: 'https://new.example.com/webhook/x/webhook',
+		});
 		// Deactivated while its data names a subscription at another URL: that one is retired too.
 		await expect(trigger.delete()).resolves.toBe(true);
-		expect((plain(trigger.staticData).retiredSubscriptions as IDataObject[]).map((entry) => entry.id)).toEqual(['whk_r3', 'whk_r4', 'whk_1']);
+		expect(
+			(plain(trigger.staticData).retiredSubscriptions as IDataObject[]).map((entry) => entry.id),
+		).toEqual(['whk_r3', 'whk_r4', 'whk_1']);
 	});
 });
 
-describe('the deletion rule: only a subscription with this node\'s tag at this node\'s own URL, whatever any URL answers', () => {
-	const STAGING_URL = 'https://staging.example.com/webhook/c0ffee00-0000-4000-8000-0000000000aa/webhook';
+describe("the deletion rule: only a subscription with this node's tag at this node's own URL, whatever any URL answers", () => {
+	const STAGING_URL =
+		'https://staging.example.com/webhook/c0ffee00-0000-4000-8000-0000000000aa/webhook';
 
 	it('is one test of two facts: the owner tag, and the URL the subscription delivers to', () => {
 		const tag = tagFor();
 		expect(mayDelete({ ownerTag: tag, url: PRODUCTION_URL }, tag, PRODUCTION_URL)).toBe(true);
 		expect(mayDelete({ ownerTag: tag, url: STAGING_URL }, tag, PRODUCTION_URL)).toBe(false);
-		expect(mayDelete({ ownerTag: tagFor('manual'), url: PRODUCTION_URL }, tag, PRODUCTION_URL)).toBe(false);
-		expect(mayDelete({ ownerTag: undefined, url: PRODUCTION_URL }, tag, PRODUCTION_URL)).toBe(false);
+		expect(
+			mayDelete({ ownerTag: tagFor('manual'), url: PRODUCTION_URL }, tag, PRODUCTION_URL),
+		).toBe(false);
+		expect(mayDelete({ ownerTag: undefined, url: PRODUCTION_URL }, tag, PRODUCTION_URL)).toBe(
+			false,
+		);
 		expect(mayDelete({ ownerTag: tag, url: undefined }, tag, PRODUCTION_URL)).toBe(false);
-		expect(mayDelete({ ownerTag: tag, url: `${PRODUCTION_URL}/` }, tag, PRODUCTION_URL)).toBe(false);
+		expect(mayDelete({ ownerTag: tag, url: `${PRODUCTION_URL}/` }, tag, PRODUCTION_URL)).toBe(
+			false,
+		);
 	});
 
-	it('a restored copy (same owner tag, another URL) keeps production\'s subscription at activation, deletes only its own, and never requests production\'s URL', async () => {
-		nock(API).get(ONE('whk_1')).reply(200, { id: 'whk_1', url: PRODUCTION_URL, events: ['lead.created', 'deal.stage_changed'] });
+	it("a restored copy (same owner tag, another URL) keeps production's subscription at activation, deletes only its own, and never requests production's URL", async () => {
+		nock(API)
+			.get(ONE('whk_1'))
+			.reply(200, {
+				id: 'whk_1',
+				url: PRODUCTION_URL,
+				events: ['lead.created', 'deal.stage_changed'],
+			});
 		const trigger = triggerHooks({ staticData: storedSubscription(), webhookUrl: STAGING_URL });
 		await expect(trigger.checkExists()).resolves.toBe(false);
-		expect((plain(trigger.staticData).retiredSubscriptions as IDataObject[]).map((entry) => entry.id)).toEqual(['whk_1']);
+		expect(
+			(plain(trigger.staticData).retiredSubscriptions as IDataObject[]).map((entry) => entry.id),
+		).toEqual(['whk_1']);
 
 		// create: the sweep finds production's subscription (same tag: kept, named) and its own leftover at its own URL.
 		nock(API)
@@ -369,7 +516,11 @@ describe('the deletion rule: only a subscription with this node\'s tag at this n
 			.reply(200, {
 				items: [
 					{ id: 'whk_1', name: `n8n: Leads to Slack [n8n:${tagFor()}]`, url: PRODUCTION_URL },
-					{ id: 'whk_staging_old', name: `n8n: Leads to Slack [n8n:${tagFor()}]`, url: STAGING_URL },
+					{
+						id: 'whk_staging_old',
+						name: `n8n: Leads to Slack [n8n:${tagFor()}]`,
+						url: STAGING_URL,
+					},
 				],
 				hasMore: false,
 			});
@@ -386,33 +537,57 @@ describe('the deletion rule: only a subscription with this node\'s tag at this n
 		own.done();
 	});
 
-	it('subscriptions planted with this node\'s tag at internal addresses receive no request and are not deleted', async () => {
-		const planted = ['http://127.0.0.1:6379/', 'http://169.254.169.254/latest/meta-data/', 'http://localhost:5678/rest/users', 'file:///etc/passwd', 'http://10.0.0.1/\nCRM Invoicing Trigger: a forged log line'];
+	it("subscriptions planted with this node's tag at internal addresses receive no request and are not deleted", async () => {
+		const planted = [
+			'http://127.0.0.1:6379/',
+			'http://169.254.169.254/latest/meta-data/',
+			'http://localhost:5678/rest/users',
+			'file:///etc/passwd',
+			'http://10.0.0.1/\nCRM Invoicing Trigger: a forged log line',
+		];
 		nock(API)
 			.get('/api/v1/webhooks')
 			.query(true)
-			.reply(200, planted.map((url, index) => ({ id: `whk_planted_${index}`, name: `planted [n8n:${tagFor()}]`, url })));
+			.reply(
+				200,
+				planted.map((url, index) => ({
+					id: `whk_planted_${index}`,
+					name: `planted [n8n:${tagFor()}]`,
+					url,
+				})),
+			);
 		nock(API).post('/api/v1/webhooks').reply(200, { id: 'whk_new', secret: SECRET });
 		await expect(triggerHooks({}).create()).resolves.toBe(true);
 		// No DELETE is mocked, and afterEach finds no request to any other host.
-		expect(warnings().filter((message) => message.includes('kept webhook subscription whk_planted_'))).toHaveLength(planted.length);
+		expect(
+			warnings().filter((message) => message.includes('kept webhook subscription whk_planted_')),
+		).toHaveLength(planted.length);
 		// What the CRM lists is anyone's text: no line break reaches the log.
 		for (const message of warnings()) expect(message).not.toMatch(/[\r\n]/);
-		expect(warnings().join()).toContain('http://10.0.0.1/?CRM Invoicing Trigger: a forged log line');
+		expect(warnings().join()).toContain(
+			'http://10.0.0.1/?CRM Invoicing Trigger: a forged log line',
+		);
 	});
 
 	it('a flood of planted subscriptions is named in at most ten warnings and one count', async () => {
 		nock(API)
 			.get('/api/v1/webhooks')
 			.query(true)
-			.reply(200, Array.from({ length: 40 }, (_unused, index) => ({ id: `whk_p${index}`, name: `x [n8n:${tagFor()}]`, url: `http://10.0.0.${index}/` })));
+			.reply(
+				200,
+				Array.from({ length: 40 }, (_unused, index) => ({
+					id: `whk_p${index}`,
+					name: `x [n8n:${tagFor()}]`,
+					url: `http://10.0.0.${index}/`,
+				})),
+			);
 		nock(API).post('/api/v1/webhooks').reply(200, { id: 'whk_new', secret: SECRET });
 		await expect(triggerHooks({}).create()).resolves.toBe(true);
 		expect(warnings()).toHaveLength(11);
 		expect(warnings()[10]).toContain('kept 30 more webhook subscriptions');
 	});
 
-	it('a restored copy and production, each activating over and over, never delete each other\'s subscription', async () => {
+	it("a restored copy and production, each activating over and over, never delete each other's subscription", async () => {
 		// One CRM, two n8n with the same instance id (a restored backup), so the same owner tag.
 		const store = new Map<string, IDataObject>();
 		let next = 1;
@@ -431,13 +606,22 @@ describe('the deletion rule: only a subscription with this node\'s tag at this n
 			.reply((uri) => {
 				const id = uri.split('/').pop()!;
 				deleted.push(id);
-				return store.delete(id) ? [204, ''] : [404, { error: { code: 'NOT_FOUND', message: 'gone' } }];
+				return store.delete(id)
+					? [204, '']
+					: [404, { error: { code: 'NOT_FOUND', message: 'gone' } }];
 			})
 			.post('/api/v1/webhooks')
 			.reply((_uri, body) => {
 				const id = `whk_${next++}`;
 				store.set(id, { ...(body as IDataObject), id });
-				return [200, { ...(body as IDataObject), id, secret: `whsec_${Buffer.from(`secret-${id}-0123456789`).toString('base64')}` }];
+				return [
+					200,
+					{
+						...(body as IDataObject),
+						id,
+						secret: `whsec_${Buffer.from(`secret-${id}-0123456789`).toString('base64')}`,
+					},
+				];
 			});
 		const activate = async (trigger: ReturnType<typeof triggerHooks>) => {
 			if (!(await trigger.checkExists())) await trigger.create();
@@ -454,7 +638,9 @@ describe('the deletion rule: only a subscription with this node\'s tag at this n
 		expect(deleted).toEqual([]);
 		expect(production.subscriptionId).toBe(productionId);
 		expect(store.get(productionId)?.url).toBe(PRODUCTION_URL);
-		expect([...store.values()].map((subscription) => subscription.url).sort()).toEqual([PRODUCTION_URL, STAGING_URL].sort());
+		expect([...store.values()].map((subscription) => subscription.url).sort()).toEqual(
+			[PRODUCTION_URL, STAGING_URL].sort(),
+		);
 		// The copy unpublishes: only its own subscription goes.
 		await triggerHooks({ staticData: staging, webhookUrl: STAGING_URL }).delete();
 		expect([...store.values()].map((subscription) => subscription.url)).toEqual([PRODUCTION_URL]);
@@ -490,7 +676,9 @@ describe('each lifecycle hook finishes within its time limit, whatever the CRM d
 		nock(API).get(ONE('whk_1')).delay(60_000).reply(200, {});
 		const trigger = limited(1_000, { staticData: storedSubscription() });
 		const started = Date.now();
-		await expect(trigger.checkExists()).rejects.toThrow(/did not answer in time: the trigger could not check its webhook subscription within 1 s/);
+		await expect(trigger.checkExists()).rejects.toThrow(
+			/did not answer in time: the trigger could not check its webhook subscription within 1 s/,
+		);
 		// It gave up at its deadline, not at the end of the CRM's delay.
 		expect(Date.now() - started).toBeLessThan(30_000);
 		// The stored subscription is kept for the next activation.
@@ -502,7 +690,9 @@ describe('each lifecycle hook finishes within its time limit, whatever the CRM d
 		// The list's hang leaves POST /webhooks its share of the time limit: it is still sent (and hangs too).
 		nock(API).post('/api/v1/webhooks').delay(60_000).reply(200, {});
 		const started = Date.now();
-		await expect(limited(2_000).create()).rejects.toThrow(/did not answer in time: the trigger could not create its webhook subscription within 2 s/);
+		await expect(limited(2_000).create()).rejects.toThrow(
+			/did not answer in time: the trigger could not create its webhook subscription within 2 s/,
+		);
 		expect(Date.now() - started).toBeLessThan(30_000);
 		expect(warnings().join('\n')).toContain('could not list webhook subscriptions');
 	});
@@ -525,7 +715,10 @@ describe('each lifecycle hook finishes within its time limit, whatever the CRM d
 
 describe('Output Full Record reads the lead after the duplicate check', () => {
 	it('a retry of an accepted delivery is answered as a duplicate without reading the lead', async () => {
-		const read = nock(API).get('/api/v1/leads/lead_9').once().reply(200, { id: 'lead_9', name: 'Jane' });
+		const read = nock(API)
+			.get('/api/v1/leads/lead_9')
+			.once()
+			.reply(200, { id: 'lead_9', name: 'Jane' });
 		const staticData = storedSubscription();
 		const id = nextMessageId();
 		const body = event('lead_9');

@@ -18,10 +18,21 @@ const properties: INodeProperties[] = [
 	simplifyProperty,
 ];
 
-export const description = updateDisplayOptions({ show: { resource: ['client'], operation: ['get'] } }, properties);
+export const description = updateDisplayOptions(
+	{ show: { resource: ['client'], operation: ['get'] } },
+	properties,
+);
 
-export async function execute(this: IExecuteFunctions, itemIndex: number): Promise<INodeExecutionData[]> {
-	const clientId = requireText(this, this.getNodeParameter('clientId', itemIndex), 'Client ID', itemIndex);
+export async function execute(
+	this: IExecuteFunctions,
+	itemIndex: number,
+): Promise<INodeExecutionData[]> {
+	const clientId = requireText(
+		this,
+		this.getNodeParameter('clientId', itemIndex),
+		'Client ID',
+		itemIndex,
+	);
 	const client = await apiRequest.call(this, {
 		method: 'GET',
 		path: `/clients/${encodeURIComponent(clientId)}`,

@@ -16,4 +16,7 @@ export const operations: ResourceOperation[] = [
 	},
 ];
 
-export const description: INodeProperties[] = [operationProperty('client', operations, 'get'), ...operationParameters(operations)];
+export const description: INodeProperties[] = [
+	operationProperty('client', operations, 'get'),
+	...operationParameters(operations),
+];

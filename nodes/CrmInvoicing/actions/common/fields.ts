@@ -5,7 +5,12 @@ import { isPlainObject, UNIX_TIME_RULE } from '../../shared';
 
 /** Field values as n8n's UI hands them over, in one place, turned into API request values. */
 
-function fail(context: IExecuteFunctions, itemIndex: number, message: string, description?: string): never {
+function fail(
+	context: IExecuteFunctions,
+	itemIndex: number,
+	message: string,
+	description?: string,
+): never {
 	throw new NodeOperationError(context.getNode(), message, { itemIndex, description });
 }
 
@@ -14,7 +19,8 @@ export function describeValue(value: unknown): string {
 	if (value === null) return 'null';
 	if (Array.isArray(value)) return `an array of ${value.length}`;
 	if (typeof value === 'object') return 'an object';
-	if (typeof value === 'string') return `the text "${value.length > 60 ? `${value.slice(0, 60)}…` : value}"`;
+	if (typeof value === 'string')
+		return `the text "${value.length > 60 ? `${value.slice(0, 60)}…` : value}"`;
 	if (typeof value === 'number' && !Number.isFinite(value)) return String(value);
 	return `the ${typeof value} ${String(value)}`;
 }
@@ -23,10 +29,16 @@ export function describeValue(value: unknown): string {
  * Text or a number as text; anything else (an object, an array, a boolean, NaN or Infinity) is refused with an error
  * that names the field, so that nothing is ever sent as `[object Object]`. Empty values pass as ''.
  */
-function textOrNumber(context: IExecuteFunctions, value: unknown, field: string, itemIndex: number): string {
+function textOrNumber(
+	context: IExecuteFunctions,
+	value: unknown,
+	field: string,
+	itemIndex: number,
+): string {
 	if (value === undefined || value === null) return '';
 	if (typeof value === 'string') return value.trim();
-	if ((typeof value === 'number' && Number.isFinite(value)) || typeof value === 'bigint') return String(value);
+	if ((typeof value === 'number' && Number.isFinite(value)) || typeof value === 'bigint')
+		return String(value);
 	return fail(
 		context,
 		itemIndex,
@@ -36,7 +48,12 @@ function textOrNumber(context: IExecuteFunctions, value: unknown, field: string,
 }
 
 /** A required text parameter (also an ID): trimmed, not empty, and text or a number (see textOrNumber). */
-export function requireText(context: IExecuteFunctions, value: unknown, field: string, itemIndex: number): string {
+export function requireText(
+	context: IExecuteFunctions,
+	value: unknown,
+	field: string,
+	itemIndex: number,
+): string {
 	const text = textOrNumber(context, value, field, itemIndex);
 	if (text === '') {
 		fail(
@@ -57,7 +74,9 @@ export function requireOneOf<T extends string>(
 	field: string,
 	itemIndex: number,
 ): T {
-	const text = String(value ?? '').trim().toUpperCase();
+	const text = String(value ?? '')
+		.trim()
+		.toUpperCase();
 	if (!(allowed as readonly string[]).includes(text)) {
 		fail(
 			context,
@@ -69,10 +88,24 @@ export function requireOneOf<T extends string>(
 }
 
 /** A number given as a number or a numeric string. */
-export function toNumber(context: IExecuteFunctions, value: unknown, field: string, itemIndex: number): number {
-	const number = typeof value === 'number' ? value : typeof value === 'string' && value.trim() !== '' ? Number(value) : NaN;
+export function toNumber(
+	context: IExecuteFunctions,
+	value: unknown,
+	field: string,
+	itemIndex: number,
+): number {
+	const number =
+		typeof value === 'number'
+			? value
+			: typeof value === 'string' && value.trim() !== ''
+				? Number(value)
+				: NaN;
 	if (!Number.isFinite(number)) {
-		fail(context, itemIndex, `"${field}" must be a number but is "${String(value)}" in item ${itemIndex}`);
+		fail(
+			context,
+			itemIndex,
+			`"${field}" must be a number but is "${String(value)}" in item ${itemIndex}`,
+		);
 	}
 	return number;
 }
@@ -83,7 +116,8 @@ interface DateLike {
 }
 
 /** `2026-12-31`, `2026-12-31T09:00` or `2026-12-31T09:00:00.000`: a date or date-time without a zone or offset. */
-const NAIVE_DATE_TIME = /^(\d{4})-(\d{2})-(\d{2})(?:[T ](\d{2}):(\d{2})(?::(\d{2})(?:\.(\d{1,9}))?)?)?$/;
+const NAIVE_DATE_TIME =
+	/^(\d{4})-(\d{2})-(\d{2})(?:[T ](\d{2}):(\d{2})(?::(\d{2})(?:\.(\d{1,9}))?)?)?$/;
 
 /** How far `timeZone` is ahead of UTC at the instant `utcMs`, in ms. */
 function zoneOffsetMs(timeZone: string, utcMs: number): number {
@@ -97,8 +131,16 @@ function zoneOffsetMs(timeZone: string, utcMs: number): number {
 		minute: '2-digit',
 		second: '2-digit',
 	}).formatToParts(new Date(utcMs));
-	const part = (type: string) => Number(parts.find((candidate) => candidate.type === type)?.value ?? 0);
-	const wallClock = Date.UTC(part('year'), part('month') - 1, part('day'), part('hour'), part('minute'), part('second'));
+	const part = (type: string) =>
+		Number(parts.find((candidate) => candidate.type === type)?.value ?? 0);
+	const wallClock = Date.UTC(
+		part('year'),
+		part('month') - 1,
+		part('day'),
+		part('hour'),
+		part('minute'),
+		part('second'),
+	);
 	return wallClock - (utcMs - (((utcMs % 1000) + 1000) % 1000));
 }
 
@@ -118,7 +160,11 @@ function fromWallClock(match: RegExpExecArray, timeZone: string): Date {
 		Number(fraction.padEnd(3, '0').slice(0, 3)),
 	);
 	const check = new Date(wallClock);
-	if (check.getUTCMonth() !== Number(month) - 1 || check.getUTCDate() !== Number(day) || Number(hour) > 23) {
+	if (
+		check.getUTCMonth() !== Number(month) - 1 ||
+		check.getUTCDate() !== Number(day) ||
+		Number(hour) > 23
+	) {
 		return new Date(NaN);
 	}
 	try {
@@ -138,7 +184,8 @@ function fromWallClock(match: RegExpExecArray, timeZone: string): Date {
 function fromDateOnly(match: RegExpExecArray): Date {
 	const [, year, month, day] = match;
 	const date = new Date(Date.UTC(Number(year), Number(month) - 1, Number(day)));
-	if (date.getUTCMonth() !== Number(month) - 1 || date.getUTCDate() !== Number(day)) return new Date(NaN);
+	if (date.getUTCMonth() !== Number(month) - 1 || date.getUTCDate() !== Number(day))
+		return new Date(NaN);
 	return date;
 }
 
@@ -146,7 +193,12 @@ function fromDateOnly(match: RegExpExecArray): Date {
  * A number given for a date, as Unix time (UNIX_TIME_RULE in apiChoices.ts): seconds below
  * 100,000,000,000, milliseconds from there; below 100,000,000, negative or not finite it is refused.
  */
-function fromUnixTime(context: IExecuteFunctions, value: number, field: string, itemIndex: number): Date {
+function fromUnixTime(
+	context: IExecuteFunctions,
+	value: number,
+	field: string,
+	itemIndex: number,
+): Date {
 	if (!Number.isFinite(value) || value < UNIX_TIME_RULE.refusedBelow) {
 		fail(
 			context,
@@ -165,7 +217,12 @@ function fromUnixTime(context: IExecuteFunctions, value: number, field: string, 
  * (`{{ $now.plus({ days: 30 }) }}`), or Unix time as a number (or a text of 9 or more digits): seconds or
  * milliseconds by the rule of fromUnixTime.
  */
-export function toIsoDate(context: IExecuteFunctions, value: unknown, field: string, itemIndex: number): string {
+export function toIsoDate(
+	context: IExecuteFunctions,
+	value: unknown,
+	field: string,
+	itemIndex: number,
+): string {
 	let date: Date | undefined;
 	if (value && typeof value === 'object') {
 		const like = value as DateLike;
@@ -182,7 +239,9 @@ export function toIsoDate(context: IExecuteFunctions, value: unknown, field: str
 		const naive = NAIVE_DATE_TIME.exec(text);
 		if (/^\d{9,}(\.\d+)?$/.test(text)) date = fromUnixTime(context, Number(text), field, itemIndex);
 		else if (!naive) date = new Date(text);
-		else date = naive[4] === undefined ? fromDateOnly(naive) : fromWallClock(naive, context.getTimezone());
+		else
+			date =
+				naive[4] === undefined ? fromDateOnly(naive) : fromWallClock(naive, context.getTimezone());
 	}
 	if (!date || Number.isNaN(date.getTime())) {
 		fail(
@@ -196,25 +255,41 @@ export function toIsoDate(context: IExecuteFunctions, value: unknown, field: str
 }
 
 /** A JSON object parameter that may arrive as an object or as text. */
-export function toJsonObject(context: IExecuteFunctions, value: unknown, field: string, itemIndex: number): IDataObject {
+export function toJsonObject(
+	context: IExecuteFunctions,
+	value: unknown,
+	field: string,
+	itemIndex: number,
+): IDataObject {
 	if (value === undefined || value === null || value === '') return {};
 	let parsed: unknown = value;
 	if (typeof value === 'string') {
 		try {
 			parsed = JSON.parse(value);
 		} catch {
-			fail(context, itemIndex, `"${field}" is not valid JSON in item ${itemIndex}`, 'Enter a JSON object such as {"key": "value"}.');
+			fail(
+				context,
+				itemIndex,
+				`"${field}" is not valid JSON in item ${itemIndex}`,
+				'Enter a JSON object such as {"key": "value"}.',
+			);
 		}
 	}
 	if (!parsed || typeof parsed !== 'object' || Array.isArray(parsed)) {
-		fail(context, itemIndex, `"${field}" must be a JSON object in item ${itemIndex}`, 'Enter a JSON object such as {"key": "value"}.');
+		fail(
+			context,
+			itemIndex,
+			`"${field}" must be a JSON object in item ${itemIndex}`,
+			'Enter a JSON object such as {"key": "value"}.',
+		);
 	}
 	return parsed as IDataObject;
 }
 
 /** Custom fields entered as key/value pairs (`{ field: [{ key, value }] }`) as the API's `customFields` object. */
 export function customFieldsFromPairs(pairs: unknown): IDataObject | undefined {
-	const entries = (pairs as { field?: Array<{ key?: string; value?: unknown }> } | undefined)?.field ?? [];
+	const entries =
+		(pairs as { field?: Array<{ key?: string; value?: unknown }> } | undefined)?.field ?? [];
 	const result: IDataObject = {};
 	for (const { key, value } of entries) {
 		const name = (key ?? '').trim();
@@ -233,7 +308,12 @@ function displayNameOfKey(key: string): string {
  * An optional ID (from a collection or a locator): undefined when empty, else its text. IDs must be text or numbers
  * (an object is refused with an error naming the field, never sent as `[object Object]`).
  */
-export function optionalId(context: IExecuteFunctions, value: unknown, field: string, itemIndex: number): string | undefined {
+export function optionalId(
+	context: IExecuteFunctions,
+	value: unknown,
+	field: string,
+	itemIndex: number,
+): string | undefined {
 	const text = textOrNumber(context, value, field, itemIndex);
 	return text === '' ? undefined : text;
 }
@@ -289,19 +369,34 @@ export function locatorValue(value: unknown): unknown {
 }
 
 /** A JSON parameter that may arrive as a value (from an expression) or as JSON text. */
-export function parseJson(context: IExecuteFunctions, value: unknown, field: string, itemIndex: number): unknown {
+export function parseJson(
+	context: IExecuteFunctions,
+	value: unknown,
+	field: string,
+	itemIndex: number,
+): unknown {
 	if (typeof value !== 'string') return value;
 	const text = value.trim();
 	if (text === '') return undefined;
 	try {
 		return JSON.parse(text) as unknown;
 	} catch {
-		fail(context, itemIndex, `"${field}" is not valid JSON in item ${itemIndex}`, 'Check the JSON text, or use an expression that gives the value itself.');
+		fail(
+			context,
+			itemIndex,
+			`"${field}" is not valid JSON in item ${itemIndex}`,
+			'Check the JSON text, or use an expression that gives the value itself.',
+		);
 	}
 }
 
 /** A list of numbers from an array, a single number, or comma-separated text such as `3, 7`. */
-export function toNumberList(context: IExecuteFunctions, value: unknown, field: string, itemIndex: number): number[] {
+export function toNumberList(
+	context: IExecuteFunctions,
+	value: unknown,
+	field: string,
+	itemIndex: number,
+): number[] {
 	let parts: unknown[];
 	if (Array.isArray(value)) parts = value;
 	else if (typeof value === 'number') parts = [value];
@@ -311,7 +406,10 @@ export function toNumberList(context: IExecuteFunctions, value: unknown, field: 
 			const parsed = parseJson(context, text, field, itemIndex);
 			parts = Array.isArray(parsed) ? parsed : [parsed];
 		} else {
-			parts = text.split(',').map((part) => part.trim()).filter((part) => part !== '');
+			parts = text
+				.split(',')
+				.map((part) => part.trim())
+				.filter((part) => part !== '');
 		}
 	} else if (value === undefined || value === null) parts = [];
 	else parts = [value];
@@ -319,13 +417,22 @@ export function toNumberList(context: IExecuteFunctions, value: unknown, field: 
 }
 
 /** A required date as ISO 8601 (see toIsoDate), with a "required" message when it is empty. */
-export function requireIsoDate(context: IExecuteFunctions, value: unknown, field: string, itemIndex: number): string {
+export function requireIsoDate(
+	context: IExecuteFunctions,
+	value: unknown,
+	field: string,
+	itemIndex: number,
+): string {
 	if (!isSet(value)) requireText(context, value, field, itemIndex);
 	return toIsoDate(context, value, field, itemIndex);
 }
 
 /** An update must change something: stops before the request when "Update Fields" gave nothing to send. */
-export function requireFieldsToChange(context: IExecuteFunctions, body: IDataObject, itemIndex: number): IDataObject {
+export function requireFieldsToChange(
+	context: IExecuteFunctions,
+	body: IDataObject,
+	itemIndex: number,
+): IDataObject {
 	if (Object.keys(body).length === 0) {
 		fail(
 			context,

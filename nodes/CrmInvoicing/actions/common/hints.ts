@@ -10,7 +10,8 @@ export function formatDuration(ms: number): string {
 	return `${Math.floor(seconds / 60)} min${seconds % 60 ? ` ${seconds % 60} s` : ''}`;
 }
 
-const plural = (count: number, one: string, many: string): string => `${count} ${count === 1 ? one : many}`;
+const plural = (count: number, one: string, many: string): string =>
+	`${count} ${count === 1 ? one : many}`;
 
 /**
  * The execution hint that tells what a run cost at the CRM, when it cost more than plain requests: a list that took
@@ -19,15 +20,22 @@ const plural = (count: number, one: string, many: string): string => `${count} $
  * the pages of all lists of the run together.
  */
 export function costHint(stats: RunStats): NodeExecutionHint | undefined {
-	if (stats.mostPagesOfOneList <= 1 && stats.waitedMs <= 0 && stats.rateLimited === 0) return undefined;
+	if (stats.mostPagesOfOneList <= 1 && stats.waitedMs <= 0 && stats.rateLimited === 0)
+		return undefined;
 	const parts: string[] = [];
 	if (stats.pages > 1) parts.push(`read ${plural(stats.pages, 'page', 'pages')}`);
 	parts.push(`sent ${plural(stats.requests, 'request', 'requests')} to the CRM`);
-	if (stats.waitedMs > 0) parts.push(`waited ${formatDuration(stats.waitedMs)} in total for its rate limit`);
+	if (stats.waitedMs > 0)
+		parts.push(`waited ${formatDuration(stats.waitedMs)} in total for its rate limit`);
 	if (stats.rateLimited > 0) {
-		parts.push(`absorbed ${plural(stats.rateLimited, 'answer', 'answers')} 429 (Too Many Requests) by waiting and retrying`);
+		parts.push(
+			`absorbed ${plural(stats.rateLimited, 'answer', 'answers')} 429 (Too Many Requests) by waiting and retrying`,
+		);
 	}
-	const sentence = parts.length === 1 ? parts[0] : `${parts.slice(0, -1).join(', ')} and ${parts[parts.length - 1]}`;
+	const sentence =
+		parts.length === 1
+			? parts[0]
+			: `${parts.slice(0, -1).join(', ')} and ${parts[parts.length - 1]}`;
 	return { message: `This run ${sentence}.`, type: 'info', location: 'outputPane' };
 }
 
@@ -35,7 +43,10 @@ export function costHint(stats: RunStats): NodeExecutionHint | undefined {
  * Adds hints to the run's execution data (shown above the node's output, kept with the execution). n8n has had
  * `addExecutionHints` since 1.x (checked on 1.123 and 2.38); a context without it is left as it is.
  */
-export function addHints(context: IExecuteFunctions, hints: Array<NodeExecutionHint | undefined>): void {
+export function addHints(
+	context: IExecuteFunctions,
+	hints: Array<NodeExecutionHint | undefined>,
+): void {
 	const present = hints.filter((hint): hint is NodeExecutionHint => hint !== undefined);
 	if (present.length === 0 || typeof context.addExecutionHints !== 'function') return;
 	context.addExecutionHints(...present);

@@ -1,5 +1,10 @@
 import { NodeOperationError } from 'n8n-workflow';
-import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
+import type {
+	IDataObject,
+	IExecuteFunctions,
+	INodeExecutionData,
+	INodeProperties,
+} from 'n8n-workflow';
 
 import type { PageRequest } from '../../shared';
 import { toNumber } from './fields';
@@ -31,12 +36,21 @@ export function returnAllAndLimit(what: string): INodeProperties[] {
 export function pageRequestOf(context: IExecuteFunctions, itemIndex: number): PageRequest {
 	const returnAll = context.getNodeParameter('returnAll', itemIndex, false) as boolean;
 	if (returnAll) return { returnAll: true };
-	const limit = toNumber(context, context.getNodeParameter('limit', itemIndex, 50), 'Limit', itemIndex);
+	const limit = toNumber(
+		context,
+		context.getNodeParameter('limit', itemIndex, 50),
+		'Limit',
+		itemIndex,
+	);
 	if (!Number.isInteger(limit) || limit < 1) {
-		throw new NodeOperationError(context.getNode(), `"Limit" must be a whole number of at least 1 but is ${limit} in item ${itemIndex}`, {
-			itemIndex,
-			description: 'Set "Limit" to 1 or more, or turn on "Return All".',
-		});
+		throw new NodeOperationError(
+			context.getNode(),
+			`"Limit" must be a whole number of at least 1 but is ${limit} in item ${itemIndex}`,
+			{
+				itemIndex,
+				description: 'Set "Limit" to 1 or more, or turn on "Return All".',
+			},
+		);
 	}
 	return { returnAll: false, limit };
 }

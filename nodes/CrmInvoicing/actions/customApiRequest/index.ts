@@ -16,4 +16,7 @@ export const operations: ResourceOperation[] = [
 	},
 ];
 
-export const description: INodeProperties[] = [operationProperty('customApiRequest', operations, 'request'), ...operationParameters(operations)];
+export const description: INodeProperties[] = [
+	operationProperty('customApiRequest', operations, 'request'),
+	...operationParameters(operations),
+];

@@ -9,7 +9,14 @@ import type {
 
 import { parseJson, requireText } from '../common/fields';
 import { pageRequestOf, returnAllAndLimit } from '../common/list';
-import { apiRequest, isPlainObject, MAX_PAGE_SIZE, readPages, showPath, unsafePathReason } from '../../shared';
+import {
+	apiRequest,
+	isPlainObject,
+	MAX_PAGE_SIZE,
+	readPages,
+	showPath,
+	unsafePathReason,
+} from '../../shared';
 import type { ApiVersion, PageRequest } from '../../shared';
 
 const METHODS = ['DELETE', 'GET', 'PATCH', 'POST', 'PUT'] as const;
@@ -17,7 +24,7 @@ const METHODS = ['DELETE', 'GET', 'PATCH', 'POST', 'PUT'] as const;
 const properties: INodeProperties[] = [
 	{
 		displayName:
-			'Calls any endpoint of the CRM API with this node\'s credential. Use it for what the other operations do not cover.',
+			"Calls any endpoint of the CRM API with this node's credential. Use it for what the other operations do not cover.",
 		name: 'customRequestNotice',
 		type: 'notice',
 		default: '',
@@ -38,9 +45,14 @@ const properties: INodeProperties[] = [
 			{
 				name: 'V1',
 				value: 'v1',
-				description: 'Paths under /api/v1, the legacy API: leads, deals, invoices, clients, products, users, webhooks',
+				description:
+					'Paths under /api/v1, the legacy API: leads, deals, invoices, clients, products, users, webhooks',
 			},
-			{ name: 'V2', value: 'v2', description: 'Paths under /api/v2, the API for new projects, such as /contacts' },
+			{
+				name: 'V2',
+				value: 'v2',
+				description: 'Paths under /api/v2, the API for new projects, such as /contacts',
+			},
 		],
 		default: 'v1',
 		description: 'Which version prefix the path goes under',
@@ -89,7 +101,8 @@ const properties: INodeProperties[] = [
 		name: 'jsonBody',
 		type: 'json',
 		default: '{}',
-		description: 'Request body as a JSON object (or array). For DELETE an empty object sends no body.',
+		description:
+			'Request body as a JSON object (or array). For DELETE an empty object sends no body.',
 		displayOptions: { hide: { method: ['GET'] } },
 	},
 	{
@@ -101,7 +114,10 @@ const properties: INodeProperties[] = [
 			'Whether to follow the cursor of a list endpoint and output one item per record. Works with v1 lists (items, nextCursor), v2 lists (data, meta.nextCursor) and bare arrays. Each record must be a JSON object.',
 		displayOptions: { show: { method: ['GET'] } },
 	},
-	...updateDisplayOptions({ show: { method: ['GET'], paginate: [true] } }, returnAllAndLimit('records')),
+	...updateDisplayOptions(
+		{ show: { method: ['GET'], paginate: [true] } },
+		returnAllAndLimit('records'),
+	),
 ];
 
 export const description = updateDisplayOptions(
@@ -109,7 +125,12 @@ export const description = updateDisplayOptions(
 	properties,
 );
 
-function fail(context: IExecuteFunctions, itemIndex: number, message: string, description: string): never {
+function fail(
+	context: IExecuteFunctions,
+	itemIndex: number,
+	message: string,
+	description: string,
+): never {
 	throw new NodeOperationError(context.getNode(), message, { itemIndex, description });
 }
 
@@ -123,12 +144,28 @@ function safeDecode(text: string): string {
 
 /** The path, checked: under the version prefix, starting with `/`, no scheme, no `..`. */
 function pathOf(context: IExecuteFunctions, itemIndex: number): string {
-	const path = requireText(context, context.getNodeParameter('path', itemIndex, ''), 'Path', itemIndex);
+	const path = requireText(
+		context,
+		context.getNodeParameter('path', itemIndex, ''),
+		'Path',
+		itemIndex,
+	);
 	const decoded = safeDecode(path);
 	const help = 'Enter the path under the version prefix, such as /leads or /leads/lead_123.';
-	if (!path.startsWith('/')) fail(context, itemIndex, `"Path" must start with / but is "${path}" in item ${itemIndex}`, help);
+	if (!path.startsWith('/'))
+		fail(
+			context,
+			itemIndex,
+			`"Path" must start with / but is "${path}" in item ${itemIndex}`,
+			help,
+		);
 	if (path.includes('://') || decoded.includes('://')) {
-		fail(context, itemIndex, `"Path" must not contain "://" (a full URL) in item ${itemIndex}`, `${help} The base URL comes from the credential.`);
+		fail(
+			context,
+			itemIndex,
+			`"Path" must not contain "://" (a full URL) in item ${itemIndex}`,
+			`${help} The base URL comes from the credential.`,
+		);
 	}
 	if (path.includes('..') || decoded.includes('..')) {
 		fail(context, itemIndex, `"Path" must not contain ".." in item ${itemIndex}`, help);
@@ -143,7 +180,12 @@ function pathOf(context: IExecuteFunctions, itemIndex: number): string {
 		);
 	}
 	if (/^\/api\/v\d+(\/|$)/i.test(path)) {
-		fail(context, itemIndex, `"Path" must not start with the version prefix (${path.split('/').slice(0, 3).join('/')}) in item ${itemIndex}`, `${help} Pick the version under "API Version".`);
+		fail(
+			context,
+			itemIndex,
+			`"Path" must not start with the version prefix (${path.split('/').slice(0, 3).join('/')}) in item ${itemIndex}`,
+			`${help} Pick the version under "API Version".`,
+		);
 	}
 	return path;
 }
@@ -165,12 +207,23 @@ function bodyOf(
 	method: string,
 	itemIndex: number,
 ): IDataObject | IDataObject[] | undefined {
-	const body = parseJson(context, context.getNodeParameter('jsonBody', itemIndex, ''), 'JSON Body', itemIndex);
+	const body = parseJson(
+		context,
+		context.getNodeParameter('jsonBody', itemIndex, ''),
+		'JSON Body',
+		itemIndex,
+	);
 	if (body === undefined || body === null) return undefined;
 	if (typeof body !== 'object') {
-		fail(context, itemIndex, `"JSON Body" must be a JSON object or array in item ${itemIndex}`, 'Enter a JSON object such as {"name": "Jane Doe"}.');
+		fail(
+			context,
+			itemIndex,
+			`"JSON Body" must be a JSON object or array in item ${itemIndex}`,
+			'Enter a JSON object such as {"name": "Jane Doe"}.',
+		);
 	}
-	if (method === 'DELETE' && !Array.isArray(body) && Object.keys(body).length === 0) return undefined;
+	if (method === 'DELETE' && !Array.isArray(body) && Object.keys(body).length === 0)
+		return undefined;
 	return body as IDataObject | IDataObject[];
 }
 
@@ -181,8 +234,10 @@ function toJson(value: unknown): IDataObject {
 /** A list → one item per record; an object → one item; an empty body → `{ success: true }`. */
 function toOutput(response: unknown): INodeExecutionData[] {
 	if (Array.isArray(response)) return response.map((record) => ({ json: toJson(record) }));
-	if (response === undefined || response === null || response === '') return [{ json: { success: true } }];
-	if (typeof response === 'object' && Object.keys(response).length === 0) return [{ json: { success: true } }];
+	if (response === undefined || response === null || response === '')
+		return [{ json: { success: true } }];
+	if (typeof response === 'object' && Object.keys(response).length === 0)
+		return [{ json: { success: true } }];
 	return [{ json: toJson(response) }];
 }
 
@@ -210,7 +265,8 @@ async function paginated(
 			itemIndex: request.itemIndex,
 			startCursor: typeof cursor === 'string' && cursor !== '' ? cursor : undefined,
 			otherOnFirstPage: true,
-			narrow: 'Narrow the list with query parameters the endpoint filters by, or set "Limit" instead of "Return All".',
+			narrow:
+				'Narrow the list with query parameters the endpoint filters by, or set "Limit" instead of "Return All".',
 		},
 		() => Math.min(MAX_PAGE_SIZE, limit - records.length),
 	);
@@ -224,14 +280,27 @@ async function paginated(
 	return records;
 }
 
-export async function execute(this: IExecuteFunctions, itemIndex: number): Promise<INodeExecutionData[]> {
+export async function execute(
+	this: IExecuteFunctions,
+	itemIndex: number,
+): Promise<INodeExecutionData[]> {
 	const method = String(this.getNodeParameter('method', itemIndex, 'GET')).toUpperCase();
 	if (!(METHODS as readonly string[]).includes(method)) {
-		fail(this, itemIndex, `"Method" must be one of ${METHODS.join(', ')} but is "${method}" in item ${itemIndex}`, 'Pick a method from the list.');
+		fail(
+			this,
+			itemIndex,
+			`"Method" must be one of ${METHODS.join(', ')} but is "${method}" in item ${itemIndex}`,
+			'Pick a method from the list.',
+		);
 	}
 	const version = this.getNodeParameter('apiVersion', itemIndex, 'v1') as ApiVersion;
 	if (version !== 'v1' && version !== 'v2') {
-		fail(this, itemIndex, `"API Version" must be v1 or v2 but is "${String(version)}" in item ${itemIndex}`, 'Pick a version from the list.');
+		fail(
+			this,
+			itemIndex,
+			`"API Version" must be v1 or v2 but is "${String(version)}" in item ${itemIndex}`,
+			'Pick a version from the list.',
+		);
 	}
 	const path = pathOf(this, itemIndex);
 	const qs = queryOf(this, itemIndex);

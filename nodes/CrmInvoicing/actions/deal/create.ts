@@ -1,5 +1,10 @@
 import { updateDisplayOptions } from 'n8n-workflow';
-import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
+import type {
+	IDataObject,
+	IExecuteFunctions,
+	INodeExecutionData,
+	INodeProperties,
+} from 'n8n-workflow';
 
 import { requireText } from '../common/fields';
 import { apiRequest } from '../../shared';
@@ -52,13 +57,34 @@ const properties: INodeProperties[] = [
 	},
 ];
 
-export const description = updateDisplayOptions({ show: { resource: ['deal'], operation: ['create'] } }, properties);
+export const description = updateDisplayOptions(
+	{ show: { resource: ['deal'], operation: ['create'] } },
+	properties,
+);
 
-export async function execute(this: IExecuteFunctions, itemIndex: number): Promise<INodeExecutionData[]> {
+export async function execute(
+	this: IExecuteFunctions,
+	itemIndex: number,
+): Promise<INodeExecutionData[]> {
 	const title = requireText(this, this.getNodeParameter('title', itemIndex), 'Title', itemIndex);
-	const pipelineId = requireText(this, this.getNodeParameter('pipelineId', itemIndex), 'Pipeline ID', itemIndex);
-	const stageId = requireText(this, this.getNodeParameter('stageId', itemIndex), 'Stage ID', itemIndex);
-	const clientId = requireText(this, this.getNodeParameter('clientId', itemIndex), 'Client ID', itemIndex);
+	const pipelineId = requireText(
+		this,
+		this.getNodeParameter('pipelineId', itemIndex),
+		'Pipeline ID',
+		itemIndex,
+	);
+	const stageId = requireText(
+		this,
+		this.getNodeParameter('stageId', itemIndex),
+		'Stage ID',
+		itemIndex,
+	);
+	const clientId = requireText(
+		this,
+		this.getNodeParameter('clientId', itemIndex),
+		'Client ID',
+		itemIndex,
+	);
 	const additionalFields = this.getNodeParameter('additionalFields', itemIndex, {}) as IDataObject;
 	const body: IDataObject = {
 		...dealBodyFromFields(this, additionalFields, itemIndex),
@@ -67,6 +93,12 @@ export async function execute(this: IExecuteFunctions, itemIndex: number): Promi
 		stageId,
 		clientId,
 	};
-	const deal = await apiRequest.call(this, { method: 'POST', path: '/deals', body, itemIndex, expect: 'record' });
+	const deal = await apiRequest.call(this, {
+		method: 'POST',
+		path: '/deals',
+		body,
+		itemIndex,
+		expect: 'record',
+	});
 	return [{ json: deal }];
 }

@@ -15,7 +15,12 @@ export const dealIdProperty: INodeProperties = {
 
 /** The deal ID, checked to be non-empty. */
 export function dealIdOf(context: IExecuteFunctions, itemIndex: number): string {
-	return requireText(context, context.getNodeParameter('dealId', itemIndex, ''), 'Deal ID', itemIndex);
+	return requireText(
+		context,
+		context.getNodeParameter('dealId', itemIndex, ''),
+		'Deal ID',
+		itemIndex,
+	);
 }
 
 /** The path of one deal. */

@@ -117,19 +117,42 @@ export const dealUpdateFieldOptions: INodeProperties[] = [
  * Deal fields from a fields collection as a request body: only what the user set, with numbers, dates and enums
  * checked and converted; custom and other fields merged. A text field left empty is not sent.
  */
-export function dealBodyFromFields(context: IExecuteFunctions, fields: IDataObject, itemIndex: number): IDataObject {
-	const { customFields, otherFields, price, priority, status, expectedCloseDate, leadId, title, ...rest } = fields;
-	const body: IDataObject = { ...toJsonObject(context, otherFields, 'Other Fields (JSON)', itemIndex) };
+export function dealBodyFromFields(
+	context: IExecuteFunctions,
+	fields: IDataObject,
+	itemIndex: number,
+): IDataObject {
+	const {
+		customFields,
+		otherFields,
+		price,
+		priority,
+		status,
+		expectedCloseDate,
+		leadId,
+		title,
+		...rest
+	} = fields;
+	const body: IDataObject = {
+		...toJsonObject(context, otherFields, 'Other Fields (JSON)', itemIndex),
+	};
 	for (const [key, value] of Object.entries(rest)) {
 		const sent = requestField(context, key, value, itemIndex);
 		if (sent !== undefined) body[key] = sent;
 	}
 	if (title !== undefined) body.title = requireText(context, title, 'Title', itemIndex);
 	if (isSet(price)) body.price = toNumber(context, price, 'Price', itemIndex);
-	if (isSet(priority)) body.priority = requireOneOf(context, priority, DEAL_PRIORITIES, 'Priority', itemIndex);
-	if (isSet(status)) body.status = requireOneOf(context, status, DEAL_STATUSES, 'Status', itemIndex);
+	if (isSet(priority))
+		body.priority = requireOneOf(context, priority, DEAL_PRIORITIES, 'Priority', itemIndex);
+	if (isSet(status))
+		body.status = requireOneOf(context, status, DEAL_STATUSES, 'Status', itemIndex);
 	if (isSet(expectedCloseDate)) {
-		body.expectedCloseDate = toIsoDate(context, expectedCloseDate, 'Expected Close Date', itemIndex);
+		body.expectedCloseDate = toIsoDate(
+			context,
+			expectedCloseDate,
+			'Expected Close Date',
+			itemIndex,
+		);
 	}
 	const lead = optionalId(context, locatorValue(leadId), 'Lead', itemIndex);
 	if (lead !== undefined) body.leadId = lead;

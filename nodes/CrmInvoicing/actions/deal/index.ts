@@ -48,4 +48,7 @@ export const operations: ResourceOperation[] = [
 	},
 ];
 
-export const description: INodeProperties[] = [operationProperty('deal', operations, 'create'), ...operationParameters(operations)];
+export const description: INodeProperties[] = [
+	operationProperty('deal', operations, 'create'),
+	...operationParameters(operations),
+];

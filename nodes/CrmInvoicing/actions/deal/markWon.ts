@@ -6,10 +6,16 @@ import { patchDeal } from './patch';
 
 const properties: INodeProperties[] = [dealIdProperty];
 
-export const description = updateDisplayOptions({ show: { resource: ['deal'], operation: ['markWon'] } }, properties);
+export const description = updateDisplayOptions(
+	{ show: { resource: ['deal'], operation: ['markWon'] } },
+	properties,
+);
 
 /** Same request as Update with Status WON. */
-export async function execute(this: IExecuteFunctions, itemIndex: number): Promise<INodeExecutionData[]> {
+export async function execute(
+	this: IExecuteFunctions,
+	itemIndex: number,
+): Promise<INodeExecutionData[]> {
 	const dealId = dealIdOf(this, itemIndex);
 	const deal = await patchDeal(this, dealId, { status: 'WON' }, itemIndex);
 	return [{ json: deal }];

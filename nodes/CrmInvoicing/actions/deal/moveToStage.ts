@@ -24,9 +24,17 @@ export const description = updateDisplayOptions(
 );
 
 /** Same request as Update with Stage ID. */
-export async function execute(this: IExecuteFunctions, itemIndex: number): Promise<INodeExecutionData[]> {
+export async function execute(
+	this: IExecuteFunctions,
+	itemIndex: number,
+): Promise<INodeExecutionData[]> {
 	const dealId = dealIdOf(this, itemIndex);
-	const stageId = requireText(this, this.getNodeParameter('stageId', itemIndex), 'Stage ID', itemIndex);
+	const stageId = requireText(
+		this,
+		this.getNodeParameter('stageId', itemIndex),
+		'Stage ID',
+		itemIndex,
+	);
 	const deal = await patchDeal(this, dealId, { stageId }, itemIndex);
 	return [{ json: deal }];
 }

@@ -10,5 +10,11 @@ export async function patchDeal(
 	body: IDataObject,
 	itemIndex: number,
 ): Promise<IDataObject> {
-	return await apiRequest.call(context, { method: 'PATCH', path: dealPath(dealId), body, itemIndex, expect: 'record' });
+	return await apiRequest.call(context, {
+		method: 'PATCH',
+		path: dealPath(dealId),
+		body,
+		itemIndex,
+		expect: 'record',
+	});
 }

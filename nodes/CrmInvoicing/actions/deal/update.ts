@@ -1,5 +1,10 @@
 import { updateDisplayOptions } from 'n8n-workflow';
-import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
+import type {
+	IDataObject,
+	IExecuteFunctions,
+	INodeExecutionData,
+	INodeProperties,
+} from 'n8n-workflow';
 
 import { requireFieldsToChange } from '../common/fields';
 import { dealIdOf, dealIdProperty } from './dealId';
@@ -14,14 +19,21 @@ const properties: INodeProperties[] = [
 		type: 'collection',
 		placeholder: 'Add Field',
 		default: {},
-		description: 'The fields to change. Only the fields added here are sent; the others keep their values.',
+		description:
+			'The fields to change. Only the fields added here are sent; the others keep their values.',
 		options: dealUpdateFieldOptions,
 	},
 ];
 
-export const description = updateDisplayOptions({ show: { resource: ['deal'], operation: ['update'] } }, properties);
+export const description = updateDisplayOptions(
+	{ show: { resource: ['deal'], operation: ['update'] } },
+	properties,
+);
 
-export async function execute(this: IExecuteFunctions, itemIndex: number): Promise<INodeExecutionData[]> {
+export async function execute(
+	this: IExecuteFunctions,
+	itemIndex: number,
+): Promise<INodeExecutionData[]> {
 	const dealId = dealIdOf(this, itemIndex);
 	const updateFields = this.getNodeParameter('updateFields', itemIndex, {}) as IDataObject;
 	const body = dealBodyFromFields(this, updateFields, itemIndex);

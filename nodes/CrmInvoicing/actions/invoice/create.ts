@@ -1,5 +1,10 @@
 import { updateDisplayOptions } from 'n8n-workflow';
-import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
+import type {
+	IDataObject,
+	IExecuteFunctions,
+	INodeExecutionData,
+	INodeProperties,
+} from 'n8n-workflow';
 
 import {
 	customFieldsFromPairs,
@@ -84,7 +89,8 @@ const properties: INodeProperties[] = [
 			locatorProperty({
 				displayName: 'Sales Person',
 				name: 'salesPersonId',
-				description: 'The user credited with the sale. Pick a user from the list or enter their public ID.',
+				description:
+					'The user credited with the sale. Pick a user from the list or enter their public ID.',
 				searchListMethod: 'searchUsers',
 				listPlaceholder: 'Select a user...',
 				idPlaceholder: 'e.g. usr_5e0c',
@@ -113,7 +119,8 @@ const properties: INodeProperties[] = [
 				type: 'string',
 				default: '',
 				placeholder: '3, 7',
-				description: 'Numeric tag IDs, comma-separated, or an expression giving an array of numbers',
+				description:
+					'Numeric tag IDs, comma-separated, or an expression giving an array of numbers',
 			},
 			{
 				displayName: 'Template ID',
@@ -121,23 +128,35 @@ const properties: INodeProperties[] = [
 				type: 'string',
 				default: '',
 				placeholder: 'e.g. tpl_standard',
-				description: "Public ID of the document template. Leave out to use the team's default invoice template.",
+				description:
+					"Public ID of the document template. Leave out to use the team's default invoice template.",
 			},
 		],
 	},
 ];
 
-export const description = updateDisplayOptions({ show: { resource: ['invoice'], operation: ['create'] } }, properties);
+export const description = updateDisplayOptions(
+	{ show: { resource: ['invoice'], operation: ['create'] } },
+	properties,
+);
 
-function additionalBody(context: IExecuteFunctions, fields: IDataObject, itemIndex: number): IDataObject {
-	const { customFields, otherFields, isInclusiveTax, salesPersonId, status, tags, ...texts } = fields;
-	const body: IDataObject = { ...toJsonObject(context, otherFields, 'Other Fields (JSON)', itemIndex) };
+function additionalBody(
+	context: IExecuteFunctions,
+	fields: IDataObject,
+	itemIndex: number,
+): IDataObject {
+	const { customFields, otherFields, isInclusiveTax, salesPersonId, status, tags, ...texts } =
+		fields;
+	const body: IDataObject = {
+		...toJsonObject(context, otherFields, 'Other Fields (JSON)', itemIndex),
+	};
 	for (const [key, value] of Object.entries(texts)) {
 		const sent = requestField(context, key, value, itemIndex);
 		if (sent !== undefined) body[key] = sent;
 	}
 	if (typeof isInclusiveTax === 'boolean') body.isInclusiveTax = isInclusiveTax;
-	if (isSet(status)) body.status = requireOneOf(context, status, INVOICE_STATUSES, 'Status', itemIndex);
+	if (isSet(status))
+		body.status = requireOneOf(context, status, INVOICE_STATUSES, 'Status', itemIndex);
 	const salesPerson = optionalId(context, locatorValue(salesPersonId), 'Sales Person', itemIndex);
 	if (salesPerson !== undefined) body.salesPersonId = salesPerson;
 	if (tags !== undefined && !(typeof tags === 'string' && tags.trim() === '')) {
@@ -148,10 +167,23 @@ function additionalBody(context: IExecuteFunctions, fields: IDataObject, itemInd
 	return body;
 }
 
-export async function execute(this: IExecuteFunctions, itemIndex: number): Promise<INodeExecutionData[]> {
-	const clientId = requireText(this, this.getNodeParameter('clientId', itemIndex), 'Client ID', itemIndex);
+export async function execute(
+	this: IExecuteFunctions,
+	itemIndex: number,
+): Promise<INodeExecutionData[]> {
+	const clientId = requireText(
+		this,
+		this.getNodeParameter('clientId', itemIndex),
+		'Client ID',
+		itemIndex,
+	);
 	const date = requireIsoDate(this, this.getNodeParameter('date', itemIndex), 'Date', itemIndex);
-	const dueDate = requireIsoDate(this, this.getNodeParameter('dueDate', itemIndex), 'Due Date', itemIndex);
+	const dueDate = requireIsoDate(
+		this,
+		this.getNodeParameter('dueDate', itemIndex),
+		'Due Date',
+		itemIndex,
+	);
 	const lineItems = lineItemsOf(this, itemIndex);
 	const additionalFields = this.getNodeParameter('additionalFields', itemIndex, {}) as IDataObject;
 	const body: IDataObject = {
@@ -161,6 +193,12 @@ export async function execute(this: IExecuteFunctions, itemIndex: number): Promi
 		dueDate,
 		lineItems,
 	};
-	const invoice = await apiRequest.call(this, { method: 'POST', path: '/invoices', body, itemIndex, expect: 'record' });
+	const invoice = await apiRequest.call(this, {
+		method: 'POST',
+		path: '/invoices',
+		body,
+		itemIndex,
+		expect: 'record',
+	});
 	return [{ json: invoice }];
 }

@@ -16,4 +16,7 @@ export const operations: ResourceOperation[] = [
 	},
 ];
 
-export const description: INodeProperties[] = [operationProperty('invoice', operations, 'create'), ...operationParameters(operations)];
+export const description: INodeProperties[] = [
+	operationProperty('invoice', operations, 'create'),
+	...operationParameters(operations),
+];

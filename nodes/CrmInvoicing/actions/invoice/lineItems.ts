@@ -107,7 +107,8 @@ export const lineItemProperties: INodeProperties[] = [
 			{
 				name: 'From Expression / JSON',
 				value: 'json',
-				description: 'Give all line items at once as an array of objects (from an expression or as JSON text)',
+				description:
+					'Give all line items at once as an array of objects (from an expression or as JSON text)',
 			},
 		],
 		default: 'fields',
@@ -168,10 +169,14 @@ function lineItem(
 	fromFields: boolean,
 ): IDataObject {
 	const fail = (problem: string): never => {
-		throw new NodeOperationError(context.getNode(), `Line item ${line} of item ${itemIndex}: ${problem}`, {
-			itemIndex,
-			description: `The line item is ${describe(raw)}. Each line item needs a name or a productId, a quantity, and a price unless it has a productId, as numbers.`,
-		});
+		throw new NodeOperationError(
+			context.getNode(),
+			`Line item ${line} of item ${itemIndex}: ${problem}`,
+			{
+				itemIndex,
+				description: `The line item is ${describe(raw)}. Each line item needs a name or a productId, a quantity, and a price unless it has a productId, as numbers.`,
+			},
+		);
 	};
 	if (!raw || typeof raw !== 'object' || Array.isArray(raw)) fail('is not an object');
 	const source = raw as IDataObject;
@@ -191,10 +196,12 @@ function lineItem(
 	for (const field of TEXT_FIELDS) {
 		const value = source[field];
 		if (isSet(value) && typeof value !== 'object') result[field] = String(value).trim();
-		else if (value !== undefined && value !== null && typeof value === 'object') fail(`"${field}" must be text`);
+		else if (value !== undefined && value !== null && typeof value === 'object')
+			fail(`"${field}" must be text`);
 		else delete result[field];
 	}
-	if (result.name === undefined && result.productId === undefined) fail('needs a "name" or a "productId"');
+	if (result.name === undefined && result.productId === undefined)
+		fail('needs a "name" or a "productId"');
 	const withProduct = result.productId !== undefined;
 	// A line with a product may leave its price to the product.
 	const required = new Set<string>(withProduct ? ['quantity'] : ['quantity', 'price']);
@@ -205,10 +212,15 @@ function lineItem(
 			delete result[field];
 			continue;
 		}
-		const number = typeof value === 'number' ? value : typeof value === 'string' ? Number(value.trim()) : NaN;
+		const number =
+			typeof value === 'number' ? value : typeof value === 'string' ? Number(value.trim()) : NaN;
 		if (!Number.isFinite(number)) fail(`"${field}" must be a number but is ${describe(value)}`);
 		const bounds = LINE_ITEM_BOUNDS[field];
-		if (number > bounds.max || number < bounds.min || (number === bounds.min && !bounds.minIncluded)) {
+		if (
+			number > bounds.max ||
+			number < bounds.min ||
+			(number === bounds.min && !bounds.minIncluded)
+		) {
 			const from = bounds.minIncluded ? `from ${bounds.min}` : `greater than ${bounds.min}`;
 			throw new NodeOperationError(
 				context.getNode(),
@@ -224,7 +236,11 @@ function lineItem(
 		}
 		// The collection's number fields are always there: a 0 discount or buy price means "none", and a 0 price
 		// next to a product means "the product's price".
-		if (fromFields && number === 0 && (field === 'discount' || field === 'buyPrice' || (field === 'price' && withProduct))) {
+		if (
+			fromFields &&
+			number === 0 &&
+			(field === 'discount' || field === 'buyPrice' || (field === 'price' && withProduct))
+		) {
 			delete result[field];
 		} else result[field] = number;
 	}
@@ -236,7 +252,12 @@ export function lineItemsOf(context: IExecuteFunctions, itemIndex: number): IDat
 	const source = context.getNodeParameter('lineItemsSource', itemIndex, 'fields') as string;
 	let raw: unknown[];
 	if (source === 'json') {
-		const value = parseJson(context, context.getNodeParameter('lineItemsJson', itemIndex, ''), 'Line Items (JSON)', itemIndex);
+		const value = parseJson(
+			context,
+			context.getNodeParameter('lineItemsJson', itemIndex, ''),
+			'Line Items (JSON)',
+			itemIndex,
+		);
 		if (value === undefined || value === null) raw = [];
 		else if (Array.isArray(value)) raw = value;
 		else if (typeof value === 'object') raw = [value];
@@ -248,15 +269,24 @@ export function lineItemsOf(context: IExecuteFunctions, itemIndex: number): IDat
 			);
 		}
 	} else {
-		const collection = context.getNodeParameter('lineItems', itemIndex, {}) as { items?: IDataObject[] };
+		const collection = context.getNodeParameter('lineItems', itemIndex, {}) as {
+			items?: IDataObject[];
+		};
 		raw = collection.items ?? [];
 	}
 	if (raw.length === 0) {
 		const field = source === 'json' ? 'Line Items (JSON)' : 'Line Items';
-		throw new NodeOperationError(context.getNode(), `"${field}" needs at least one line item in item ${itemIndex}`, {
-			itemIndex,
-			description: 'An invoice needs at least one line item, each with a name or a product ID, a quantity and a price.',
-		});
+		throw new NodeOperationError(
+			context.getNode(),
+			`"${field}" needs at least one line item in item ${itemIndex}`,
+			{
+				itemIndex,
+				description:
+					'An invoice needs at least one line item, each with a name or a product ID, a quantity and a price.',
+			},
+		);
 	}
-	return raw.map((entry, index) => lineItem(context, entry, index + 1, itemIndex, source !== 'json'));
+	return raw.map((entry, index) =>
+		lineItem(context, entry, index + 1, itemIndex, source !== 'json'),
+	);
 }

@@ -1,5 +1,10 @@
 import { updateDisplayOptions } from 'n8n-workflow';
-import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
+import type {
+	IDataObject,
+	IExecuteFunctions,
+	INodeExecutionData,
+	INodeProperties,
+} from 'n8n-workflow';
 
 import { requireText } from '../common/fields';
 import { apiRequest } from '../../shared';
@@ -25,12 +30,24 @@ const properties: INodeProperties[] = [
 	},
 ];
 
-export const description = updateDisplayOptions({ show: { resource: ['lead'], operation: ['create'] } }, properties);
+export const description = updateDisplayOptions(
+	{ show: { resource: ['lead'], operation: ['create'] } },
+	properties,
+);
 
-export async function execute(this: IExecuteFunctions, itemIndex: number): Promise<INodeExecutionData[]> {
+export async function execute(
+	this: IExecuteFunctions,
+	itemIndex: number,
+): Promise<INodeExecutionData[]> {
 	const name = requireText(this, this.getNodeParameter('name', itemIndex), 'Name', itemIndex);
 	const additionalFields = this.getNodeParameter('additionalFields', itemIndex, {}) as IDataObject;
 	const body: IDataObject = { ...leadBodyFromFields(this, additionalFields, itemIndex), name };
-	const lead = await apiRequest.call(this, { method: 'POST', path: '/leads', body, itemIndex, expect: 'record' });
+	const lead = await apiRequest.call(this, {
+		method: 'POST',
+		path: '/leads',
+		body,
+		itemIndex,
+		expect: 'record',
+	});
 	return [{ json: lead }];
 }

@@ -1,6 +1,12 @@
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 
-import { customFieldsFromPairs, isSet, requestField, toJsonObject, toNumber } from '../common/fields';
+import {
+	customFieldsFromPairs,
+	isSet,
+	requestField,
+	toJsonObject,
+	toNumber,
+} from '../common/fields';
 import { customFieldsOption, otherFieldsOption } from '../common/options';
 
 /** The lead fields that create (Additional Fields) and update (Update Fields) share, keyed by the API's names. */
@@ -81,17 +87,23 @@ const nameOption: INodeProperties = {
 	description: 'New full name of the lead',
 };
 
-export const leadUpdateFieldOptions: INodeProperties[] = [...leadFieldOptions, nameOption].sort((a, b) =>
-	a.displayName.localeCompare(b.displayName),
+export const leadUpdateFieldOptions: INodeProperties[] = [...leadFieldOptions, nameOption].sort(
+	(a, b) => a.displayName.localeCompare(b.displayName),
 );
 
 /**
  * Lead fields from a fields collection as a request body: only what the user set, custom and other fields merged.
  * A text field left empty is not sent (to clear a field, send it as null through "Other Fields (JSON)").
  */
-export function leadBodyFromFields(context: IExecuteFunctions, fields: IDataObject, itemIndex: number): IDataObject {
+export function leadBodyFromFields(
+	context: IExecuteFunctions,
+	fields: IDataObject,
+	itemIndex: number,
+): IDataObject {
 	const { customFields, otherFields, value, ...rest } = fields;
-	const body: IDataObject = { ...toJsonObject(context, otherFields, 'Other Fields (JSON)', itemIndex) };
+	const body: IDataObject = {
+		...toJsonObject(context, otherFields, 'Other Fields (JSON)', itemIndex),
+	};
 	for (const [key, fieldValue] of Object.entries(rest)) {
 		const sent = requestField(context, key, fieldValue, itemIndex);
 		if (sent !== undefined) body[key] = sent;

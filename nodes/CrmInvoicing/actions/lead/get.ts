@@ -7,9 +7,15 @@ import { leadIdOf, leadIdProperty, leadPath } from './leadId';
 
 const properties: INodeProperties[] = [leadIdProperty, simplifyProperty];
 
-export const description = updateDisplayOptions({ show: { resource: ['lead'], operation: ['get'] } }, properties);
+export const description = updateDisplayOptions(
+	{ show: { resource: ['lead'], operation: ['get'] } },
+	properties,
+);
 
-export async function execute(this: IExecuteFunctions, itemIndex: number): Promise<INodeExecutionData[]> {
+export async function execute(
+	this: IExecuteFunctions,
+	itemIndex: number,
+): Promise<INodeExecutionData[]> {
 	const leadId = leadIdOf(this, itemIndex);
 	const lead = await apiRequest.call(this, {
 		method: 'GET',

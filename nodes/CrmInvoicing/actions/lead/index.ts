@@ -64,4 +64,7 @@ export const operations: ResourceOperation[] = [
 	},
 ];
 
-export const description: INodeProperties[] = [operationProperty('lead', operations, 'create'), ...operationParameters(operations)];
+export const description: INodeProperties[] = [
+	operationProperty('lead', operations, 'create'),
+	...operationParameters(operations),
+];

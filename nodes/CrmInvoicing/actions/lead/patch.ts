@@ -17,8 +17,10 @@ function show(value: unknown): string {
 /** The same value, allowing for a server that turns "5" into 5 or the reverse. */
 function sameValue(sent: unknown, answered: unknown): boolean {
 	if (sent === answered) return true;
-	if (sent === null || answered === null || sent === undefined || answered === undefined) return false;
-	if (typeof sent === 'object' || typeof answered === 'object') return JSON.stringify(sent) === JSON.stringify(answered);
+	if (sent === null || answered === null || sent === undefined || answered === undefined)
+		return false;
+	if (typeof sent === 'object' || typeof answered === 'object')
+		return JSON.stringify(sent) === JSON.stringify(answered);
 	return String(sent) === String(answered);
 }
 
@@ -27,12 +29,22 @@ function sameValue(sent: unknown, answered: unknown): boolean {
  * `archived` (a lead field, but not among the fields PATCH documents) and `customFields` (not in the POST /leads body
  * either). A server that ignores them must not be reported as having applied them.
  */
-function checkApplied(context: IExecuteFunctions, leadId: string, body: IDataObject, lead: IDataObject, itemIndex: number): void {
+function checkApplied(
+	context: IExecuteFunctions,
+	leadId: string,
+	body: IDataObject,
+	lead: IDataObject,
+	itemIndex: number,
+): void {
 	const checked: readonly string[] = LEAD_PATCH_FIELDS_CHECKED_AFTERWARDS;
 	const fail = (message: string, description: string): never => {
 		throw new NodeOperationError(context.getNode(), message, { itemIndex, description });
 	};
-	if (checked.includes('archived') && typeof body.archived === 'boolean' && lead.archived !== body.archived) {
+	if (
+		checked.includes('archived') &&
+		typeof body.archived === 'boolean' &&
+		lead.archived !== body.archived
+	) {
 		const verb = body.archived ? 'archive' : 'unarchive';
 		fail(
 			`The API did not ${verb} lead ${leadId}: it still answers archived=${show(lead.archived)}`,
@@ -41,8 +53,12 @@ function checkApplied(context: IExecuteFunctions, leadId: string, body: IDataObj
 	}
 	const sentCustom = body.customFields;
 	if (checked.includes('customFields') && isPlainObject(sentCustom)) {
-		const answered = (lead.customFields && typeof lead.customFields === 'object' ? lead.customFields : {}) as IDataObject;
-		const ignored = Object.keys(sentCustom).filter((key) => !sameValue(sentCustom[key], answered[key]));
+		const answered = (
+			lead.customFields && typeof lead.customFields === 'object' ? lead.customFields : {}
+		) as IDataObject;
+		const ignored = Object.keys(sentCustom).filter(
+			(key) => !sameValue(sentCustom[key], answered[key]),
+		);
 		if (ignored.length > 0) {
 			fail(
 				`The API did not update the custom fields ${ignored.join(', ')} of lead ${leadId}: it answers customFields=${show(lead.customFields ?? null)}`,
@@ -65,10 +81,20 @@ export async function patchLead(
 	itemIndex: number,
 ): Promise<IDataObject> {
 	const path = leadPath(leadId);
-	const response = await apiRequest.call(context, { method: 'PATCH', path, body, itemIndex, expect: 'empty-or-object' });
+	const response = await apiRequest.call(context, {
+		method: 'PATCH',
+		path,
+		body,
+		itemIndex,
+		expect: 'empty-or-object',
+	});
 	// Read back when the answer is not a lead, or does not show a field we must check.
-	const needsArchived = typeof body.archived === 'boolean' && typeof response.archived !== 'boolean';
-	const lead = !isLead(response) || needsArchived ? await apiRequest.call(context, { method: 'GET', path, itemIndex, expect: 'record' }) : response;
+	const needsArchived =
+		typeof body.archived === 'boolean' && typeof response.archived !== 'boolean';
+	const lead =
+		!isLead(response) || needsArchived
+			? await apiRequest.call(context, { method: 'GET', path, itemIndex, expect: 'record' })
+			: response;
 	checkApplied(context, leadId, body, lead, itemIndex);
 	return lead;
 }

@@ -1,5 +1,10 @@
 import { updateDisplayOptions } from 'n8n-workflow';
-import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
+import type {
+	IDataObject,
+	IExecuteFunctions,
+	INodeExecutionData,
+	INodeProperties,
+} from 'n8n-workflow';
 
 import { requireFieldsToChange, requireText } from '../common/fields';
 import { leadBodyFromFields, leadUpdateFieldOptions } from './fields';
@@ -14,14 +19,21 @@ const properties: INodeProperties[] = [
 		type: 'collection',
 		placeholder: 'Add Field',
 		default: {},
-		description: 'The fields to change. Only the fields added here are sent; the others keep their values.',
+		description:
+			'The fields to change. Only the fields added here are sent; the others keep their values.',
 		options: leadUpdateFieldOptions,
 	},
 ];
 
-export const description = updateDisplayOptions({ show: { resource: ['lead'], operation: ['update'] } }, properties);
+export const description = updateDisplayOptions(
+	{ show: { resource: ['lead'], operation: ['update'] } },
+	properties,
+);
 
-export async function execute(this: IExecuteFunctions, itemIndex: number): Promise<INodeExecutionData[]> {
+export async function execute(
+	this: IExecuteFunctions,
+	itemIndex: number,
+): Promise<INodeExecutionData[]> {
 	const leadId = leadIdOf(this, itemIndex);
 	const updateFields = this.getNodeParameter('updateFields', itemIndex, {}) as IDataObject;
 	const { name, ...others } = updateFields;

@@ -1,5 +1,11 @@
 import { NodeOperationError, updateDisplayOptions } from 'n8n-workflow';
-import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties, NodeExecutionHint } from 'n8n-workflow';
+import type {
+	IDataObject,
+	IExecuteFunctions,
+	INodeExecutionData,
+	INodeProperties,
+	NodeExecutionHint,
+} from 'n8n-workflow';
 
 import { requireText } from '../common/fields';
 import { hasOutputControl } from '../common/output';
@@ -49,7 +55,8 @@ const properties: INodeProperties[] = [
 		placeholder: 'name@email.com',
 		required: true,
 		default: '',
-		description: 'Email address that identifies the lead, compared without case and surrounding spaces',
+		description:
+			'Email address that identifies the lead, compared without case and surrounding spaces',
 	},
 	{
 		displayName: 'Name',
@@ -58,7 +65,8 @@ const properties: INodeProperties[] = [
 		required: true,
 		default: '',
 		placeholder: 'Jane Doe',
-		description: 'Full name of the lead: set on a new lead, and written over the name of a lead that is found',
+		description:
+			'Full name of the lead: set on a new lead, and written over the name of a lead that is found',
 	},
 	{
 		displayName: 'Additional Fields',
@@ -66,7 +74,8 @@ const properties: INodeProperties[] = [
 		type: 'collection',
 		placeholder: 'Add Field',
 		default: {},
-		description: 'Fields to set on the new or found lead. Fields not added here keep their values on a found lead.',
+		description:
+			'Fields to set on the new or found lead. Fields not added here keep their values on a found lead.',
 		options: leadFieldOptions.filter((option) => option.name !== 'email'),
 	},
 	{
@@ -99,7 +108,10 @@ const properties: INodeProperties[] = [
 	},
 ];
 
-export const description = updateDisplayOptions({ show: { resource: ['lead'], operation: ['upsert'] } }, properties);
+export const description = updateDisplayOptions(
+	{ show: { resource: ['lead'], operation: ['upsert'] } },
+	properties,
+);
 
 // ------------------------------------------------------------------------------------------ per-execution memory
 
@@ -108,7 +120,9 @@ const MAX_EXECUTIONS_IN_MEMORY = 100;
 /** How many emails one execution remembers (the oldest go first). */
 const MAX_EMAILS_PER_EXECUTION = 10_000;
 
-const memoryByExecution = new BoundedMap<string, BoundedMap<string, string>>(MAX_EXECUTIONS_IN_MEMORY);
+const memoryByExecution = new BoundedMap<string, BoundedMap<string, string>>(
+	MAX_EXECUTIONS_IN_MEMORY,
+);
 const memoryByContext = new WeakMap<object, BoundedMap<string, string>>();
 
 const newMemory = (): BoundedMap<string, string> => new BoundedMap(MAX_EMAILS_PER_EXECUTION);
@@ -156,7 +170,11 @@ function countOutcome(context: IExecuteFunctions, action: UpsertMarker['action']
 }
 
 /** The output item: the lead as the API returned it, with the marker from version 2 on. */
-function outcomeItem(context: IExecuteFunctions, lead: IDataObject, marker: UpsertMarker): INodeExecutionData[] {
+function outcomeItem(
+	context: IExecuteFunctions,
+	lead: IDataObject,
+	marker: UpsertMarker,
+): INodeExecutionData[] {
 	countOutcome(context, marker.action);
 	if (!hasOutputControl(context)) return [{ json: lead }];
 	return [{ json: { ...lead, [UPSERT_MARKER_FIELD]: { ...marker } } }];
@@ -193,7 +211,7 @@ function oldestOf(leads: IDataObject[]): IDataObject {
 
 /** What the search tells the user to do when it passes the list reader's caps. */
 const NARROW_SEARCH =
-	'The CRM\'s search matches names, mobiles and websites too, so many leads mention this address. Use Lead → Get Many to look at the matches and merge or archive them, or use Lead → Update with the lead\'s ID.';
+	"The CRM's search matches names, mobiles and websites too, so many leads mention this address. Use Lead → Get Many to look at the matches and merge or archive them, or use Lead → Update with the lead's ID.";
 
 /**
  * The ID of the lead to update, or undefined when no lead that is not archived has this email. Searches
@@ -239,14 +257,24 @@ async function findLeadId(
 
 // ------------------------------------------------------------------------------------------ the operation
 
-export async function execute(this: IExecuteFunctions, itemIndex: number): Promise<INodeExecutionData[]> {
-	const givenEmail = requireText(this, this.getNodeParameter('email', itemIndex), 'Email', itemIndex);
+export async function execute(
+	this: IExecuteFunctions,
+	itemIndex: number,
+): Promise<INodeExecutionData[]> {
+	const givenEmail = requireText(
+		this,
+		this.getNodeParameter('email', itemIndex),
+		'Email',
+		itemIndex,
+	);
 	const email = normalizeEmail(givenEmail);
 	const name = requireText(this, this.getNodeParameter('name', itemIndex), 'Name', itemIndex);
 	const additionalFields = this.getNodeParameter('additionalFields', itemIndex, {}) as IDataObject;
 	const options = this.getNodeParameter('options', itemIndex, {}) as IDataObject;
 	const severalMatches: SeveralMatches =
-		options.severalMatches === SEVERAL_MATCHES.error ? SEVERAL_MATCHES.error : SEVERAL_MATCHES.oldest;
+		options.severalMatches === SEVERAL_MATCHES.error
+			? SEVERAL_MATCHES.error
+			: SEVERAL_MATCHES.oldest;
 
 	// The email parameter is the only email: one set through "Other Fields (JSON)" is not sent.
 	const fields = leadBodyFromFields(this, additionalFields, itemIndex);

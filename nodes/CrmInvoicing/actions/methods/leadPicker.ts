@@ -23,7 +23,9 @@ export const NUMBER_SCAN_TOKEN = 'number-scan:';
 export function leadListItem(lead: IDataObject): INodeListSearchItems {
 	const id = String(lead.id);
 	const number = typeof lead.number === 'string' && lead.number.trim() !== '' ? lead.number : id;
-	const label = [lead.name, lead.email].filter((part): part is string => typeof part === 'string' && part.trim() !== '');
+	const label = [lead.name, lead.email].filter(
+		(part): part is string => typeof part === 'string' && part.trim() !== '',
+	);
 	return { name: label.length > 0 ? [...label, number].join(' · ') : number, value: id };
 }
 
@@ -53,7 +55,8 @@ export async function scanByNumber(
 	});
 	for await (const page of pages) {
 		for (const lead of page.records) {
-			if (contains(lead.number, needle) || contains(lead.id, needle)) results.push(leadListItem(lead));
+			if (contains(lead.number, needle) || contains(lead.id, needle))
+				results.push(leadListItem(lead));
 		}
 		next = page.nextCursor;
 		if (page.number >= LEAD_NUMBER_SCAN_PAGES) break;

@@ -17,7 +17,11 @@ export async function searchLeads(
 	}
 	const qs: IDataObject = {};
 	if (search) qs.search = search;
-	const page = await readOnePage.call(this, { path: '/leads', qs, startCursor: paginationToken || undefined });
+	const page = await readOnePage.call(this, {
+		path: '/leads',
+		qs,
+		startCursor: paginationToken || undefined,
+	});
 	if (search && !paginationToken && page.records.length === 0 && mayBeNumberOrId(search)) {
 		return await scanByNumber(this, search, undefined);
 	}
@@ -35,16 +39,22 @@ export async function searchUsers(
 ): Promise<INodeListSearchResult> {
 	const qs: IDataObject = { active: true };
 	if (filter) qs[USER_SEARCH_QUERY_PARAMETER] = filter;
-	const page = await readOnePage.call(this, { path: '/users', qs, startCursor: paginationToken || undefined });
+	const page = await readOnePage.call(this, {
+		path: '/users',
+		qs,
+		startCursor: paginationToken || undefined,
+	});
 	return {
 		// Filtered here too, in case the server ignores the search parameter (the spec does not name it).
-		results: page.records.filter((user) => !filter || userMatchesSearch(user, filter)).map((user) => {
-			const fullName = [user.firstName, user.lastName].filter(Boolean).join(' ');
-			return {
-				name: [fullName, user.email].filter(Boolean).join(' · ') || String(user.id),
-				value: String(user.id),
-			};
-		}),
+		results: page.records
+			.filter((user) => !filter || userMatchesSearch(user, filter))
+			.map((user) => {
+				const fullName = [user.firstName, user.lastName].filter(Boolean).join(' ');
+				return {
+					name: [fullName, user.email].filter(Boolean).join(' · ') || String(user.id),
+					value: String(user.id),
+				};
+			}),
 		paginationToken: page.nextCursor ?? undefined,
 	};
 }

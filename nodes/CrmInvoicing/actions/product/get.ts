@@ -18,10 +18,21 @@ const properties: INodeProperties[] = [
 	simplifyProperty,
 ];
 
-export const description = updateDisplayOptions({ show: { resource: ['product'], operation: ['get'] } }, properties);
+export const description = updateDisplayOptions(
+	{ show: { resource: ['product'], operation: ['get'] } },
+	properties,
+);
 
-export async function execute(this: IExecuteFunctions, itemIndex: number): Promise<INodeExecutionData[]> {
-	const productId = requireText(this, this.getNodeParameter('productId', itemIndex), 'Product ID', itemIndex);
+export async function execute(
+	this: IExecuteFunctions,
+	itemIndex: number,
+): Promise<INodeExecutionData[]> {
+	const productId = requireText(
+		this,
+		this.getNodeParameter('productId', itemIndex),
+		'Product ID',
+		itemIndex,
+	);
 	const product = await apiRequest.call(this, {
 		method: 'GET',
 		path: `/products/${encodeURIComponent(productId)}`,

@@ -10,10 +10,14 @@ export const operations: ResourceOperation[] = [
 	{
 		name: 'Get Many',
 		value: 'getMany',
-		description: 'Get many users of the team, optionally filtered by search text or active membership',
+		description:
+			'Get many users of the team, optionally filtered by search text or active membership',
 		action: 'Get many users',
 		run: getMany,
 	},
 ];
 
-export const description: INodeProperties[] = [operationProperty('user', operations, 'getMany'), ...operationParameters(operations)];
+export const description: INodeProperties[] = [
+	operationProperty('user', operations, 'getMany'),
+	...operationParameters(operations),
+];

@@ -6,7 +6,8 @@ import { requireText } from '../common/fields';
 
 const properties: INodeProperties[] = [
 	{
-		displayName: 'The signing secret (whsec_…) is in the output of this operation only. Store it now: Get and Get Many never show it.',
+		displayName:
+			'The signing secret (whsec_…) is in the output of this operation only. Store it now: Get and Get Many never show it.',
 		name: 'secretNotice',
 		type: 'notice',
 		default: '',
@@ -27,7 +28,8 @@ const properties: INodeProperties[] = [
 		required: true,
 		default: '',
 		placeholder: 'https://example.com/webhooks/crm',
-		description: 'Endpoint the events are delivered to with HTTP POST. Use HTTPS: the API warns about HTTP endpoints.',
+		description:
+			'Endpoint the events are delivered to with HTTP POST. Use HTTPS: the API warns about HTTP endpoints.',
 	},
 	{
 		displayName: 'Events',
@@ -44,30 +46,46 @@ const properties: INodeProperties[] = [
 		default: '',
 		placeholder: 'invoice.overdue, client.created',
 		description:
-			'More event names, comma-separated, sent as they are. The API spec names only lead.created; other names in the Events list are this node\'s assumptions.',
+			"More event names, comma-separated, sent as they are. The API spec names only lead.created; other names in the Events list are this node's assumptions.",
 	},
 ];
 
-export const description = updateDisplayOptions({ show: { resource: ['webhook'], operation: ['create'] } }, properties);
+export const description = updateDisplayOptions(
+	{ show: { resource: ['webhook'], operation: ['create'] } },
+	properties,
+);
 
-export async function execute(this: IExecuteFunctions, itemIndex: number): Promise<INodeExecutionData[]> {
+export async function execute(
+	this: IExecuteFunctions,
+	itemIndex: number,
+): Promise<INodeExecutionData[]> {
 	const name = requireText(this, this.getNodeParameter('name', itemIndex), 'Name', itemIndex);
 	const url = requireText(this, this.getNodeParameter('url', itemIndex), 'URL', itemIndex);
 	if (!/^https?:\/\/[^\s/]+/i.test(url)) {
-		throw new NodeOperationError(this.getNode(), `"URL" must be an http:// or https:// address but is "${url}" in item ${itemIndex}`, {
-			itemIndex,
-			description: 'Enter the full address of the endpoint, such as https://example.com/webhooks/crm.',
-		});
+		throw new NodeOperationError(
+			this.getNode(),
+			`"URL" must be an http:// or https:// address but is "${url}" in item ${itemIndex}`,
+			{
+				itemIndex,
+				description:
+					'Enter the full address of the endpoint, such as https://example.com/webhooks/crm.',
+			},
+		);
 	}
 	const events = eventNamesOf(
 		this.getNodeParameter('events', itemIndex, []),
 		this.getNodeParameter('customEvents', itemIndex, ''),
 	);
 	if (events.length === 0) {
-		throw new NodeOperationError(this.getNode(), `"Events" needs at least one event in item ${itemIndex}`, {
-			itemIndex,
-			description: 'Pick events from the Events list, or enter event names under Custom Event Names.',
-		});
+		throw new NodeOperationError(
+			this.getNode(),
+			`"Events" needs at least one event in item ${itemIndex}`,
+			{
+				itemIndex,
+				description:
+					'Pick events from the Events list, or enter event names under Custom Event Names.',
+			},
+		);
 	}
 	const subscription = await apiRequest.call(this, {
 		method: 'POST',

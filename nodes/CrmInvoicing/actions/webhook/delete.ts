@@ -6,7 +6,10 @@ import { webhookIdOf, webhookIdProperty, webhookPath } from './shared';
 
 const properties: INodeProperties[] = [webhookIdProperty];
 
-export const description = updateDisplayOptions({ show: { resource: ['webhook'], operation: ['delete'] } }, properties);
+export const description = updateDisplayOptions(
+	{ show: { resource: ['webhook'], operation: ['delete'] } },
+	properties,
+);
 
 /**
  * The response body of DELETE /webhooks/{id} is not shown; the output says what was deleted. DELETE is idempotent:
@@ -14,7 +17,10 @@ export const description = updateDisplayOptions({ show: { resource: ['webhook'],
  * first attempt deleted it, so that counts as deleted. A 404 on the first attempt is an error (wrong ID).
  * (Choice webhook-delete-answer in apiChoices.ts.)
  */
-export async function execute(this: IExecuteFunctions, itemIndex: number): Promise<INodeExecutionData[]> {
+export async function execute(
+	this: IExecuteFunctions,
+	itemIndex: number,
+): Promise<INodeExecutionData[]> {
 	const webhookId = webhookIdOf(this, itemIndex);
 	await apiRequestFull.call(this, {
 		method: 'DELETE',

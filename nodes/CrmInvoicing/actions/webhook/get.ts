@@ -6,10 +6,21 @@ import { webhookIdOf, webhookIdProperty, webhookPath, withoutSecret } from './sh
 
 const properties: INodeProperties[] = [webhookIdProperty];
 
-export const description = updateDisplayOptions({ show: { resource: ['webhook'], operation: ['get'] } }, properties);
+export const description = updateDisplayOptions(
+	{ show: { resource: ['webhook'], operation: ['get'] } },
+	properties,
+);
 
-export async function execute(this: IExecuteFunctions, itemIndex: number): Promise<INodeExecutionData[]> {
+export async function execute(
+	this: IExecuteFunctions,
+	itemIndex: number,
+): Promise<INodeExecutionData[]> {
 	const webhookId = webhookIdOf(this, itemIndex);
-	const subscription = await apiRequest.call(this, { method: 'GET', path: webhookPath(webhookId), itemIndex, expect: 'record' });
+	const subscription = await apiRequest.call(this, {
+		method: 'GET',
+		path: webhookPath(webhookId),
+		itemIndex,
+		expect: 'record',
+	});
 	return [{ json: withoutSecret(subscription) }];
 }

@@ -7,9 +7,15 @@ import { withoutSecret } from './shared';
 
 const properties: INodeProperties[] = [...returnAllAndLimit('webhook subscriptions')];
 
-export const description = updateDisplayOptions({ show: { resource: ['webhook'], operation: ['getMany'] } }, properties);
+export const description = updateDisplayOptions(
+	{ show: { resource: ['webhook'], operation: ['getMany'] } },
+	properties,
+);
 
-export async function execute(this: IExecuteFunctions, itemIndex: number): Promise<INodeExecutionData[]> {
+export async function execute(
+	this: IExecuteFunctions,
+	itemIndex: number,
+): Promise<INodeExecutionData[]> {
 	const want = pageRequestOf(this, itemIndex);
 	// Every list shape the node knows (v1 page, bare array, v2 envelope), fully; an unknown shape is an error.
 	const subscriptions = await listWebhookSubscriptions(this, want, itemIndex);

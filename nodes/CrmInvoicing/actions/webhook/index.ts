@@ -13,7 +13,8 @@ export const operations: ResourceOperation[] = [
 	{
 		name: 'Create',
 		value: 'create',
-		description: 'Subscribe a URL to events; the output holds the signing secret, shown only this once',
+		description:
+			'Subscribe a URL to events; the output holds the signing secret, shown only this once',
 		action: 'Create a webhook subscription',
 		run: create,
 	},
@@ -40,4 +41,7 @@ export const operations: ResourceOperation[] = [
 	},
 ];
 
-export const description: INodeProperties[] = [operationProperty('webhook', operations, 'create'), ...operationParameters(operations)];
+export const description: INodeProperties[] = [
+	operationProperty('webhook', operations, 'create'),
+	...operationParameters(operations),
+];

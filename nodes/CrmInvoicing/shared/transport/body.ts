@@ -35,13 +35,18 @@ export async function readBody(
 	if (!isStream(body)) {
 		// Not a stream (a helper that already buffered or parsed it): measure what is there.
 		if (body === undefined || body === null) return { text: '', bytes: 0 };
-		const text = Buffer.isBuffer(body) ? body.toString('utf8') : typeof body === 'string' ? body : JSON.stringify(body);
+		const text = Buffer.isBuffer(body)
+			? body.toString('utf8')
+			: typeof body === 'string'
+				? body
+				: JSON.stringify(body);
 		const bytes = Buffer.byteLength(text);
 		if (bytes > maxBytes && !cut) throw new AnswerTooLarge();
 		return { text: cut ? text.slice(0, maxBytes) : text, bytes };
 	}
 	const stream = body;
-	const onAbort = () => stream.destroy(signal.reason instanceof Error ? signal.reason : new Error('aborted'));
+	const onAbort = () =>
+		stream.destroy(signal.reason instanceof Error ? signal.reason : new Error('aborted'));
 	if (signal.aborted) onAbort();
 	else signal.addEventListener('abort', onAbort, { once: true });
 	const chunks: Buffer[] = [];

@@ -7,7 +7,8 @@ export class BoundedMap<K, V> {
 	private readonly entries = new Map<K, V>();
 
 	constructor(readonly limit: number) {
-		if (!Number.isInteger(limit) || limit < 1) throw new RangeError(`BoundedMap limit must be a positive integer, not ${limit}`);
+		if (!Number.isInteger(limit) || limit < 1)
+			throw new RangeError(`BoundedMap limit must be a positive integer, not ${limit}`);
 	}
 
 	get size(): number {

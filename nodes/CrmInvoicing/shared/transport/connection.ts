@@ -24,7 +24,12 @@ export const CREDENTIAL_TYPE = 'crmInvoicingApi';
  * Any n8n context that may call the API: node execution, list searches, the trigger's webhook lifecycle, the
  * trigger's handling of a delivery (Output Full Record), and the polling trigger's polls.
  */
-export type ApiContext = IExecuteFunctions | ILoadOptionsFunctions | IHookFunctions | IWebhookFunctions | IPollFunctions;
+export type ApiContext =
+	| IExecuteFunctions
+	| ILoadOptionsFunctions
+	| IHookFunctions
+	| IWebhookFunctions
+	| IPollFunctions;
 
 export type ApiVersion = keyof typeof API_PREFIX;
 
@@ -138,12 +143,13 @@ export function connectionOf(context: ApiContext): Promise<Connection> {
 	return connection;
 }
 
-
 /**
  * The credential's API key, Requests per Minute and the key's id (Connection.keyId), from the context's one read of
  * the credential (connectionOf).
  */
-export async function credentialOf(context: ApiContext): Promise<{ apiKey: string; requestsPerMinute: number; keyId: string }> {
+export async function credentialOf(
+	context: ApiContext,
+): Promise<{ apiKey: string; requestsPerMinute: number; keyId: string }> {
 	const { apiKey, requestsPerMinute, keyId } = await connectionOf(context);
 	return { apiKey, requestsPerMinute, keyId };
 }

@@ -27,7 +27,8 @@ export function connectionErrorCode(error: unknown): string | undefined {
 	let current: unknown = error;
 	for (let depth = 0; depth < 5 && current && typeof current === 'object'; depth++) {
 		const candidate = current as { code?: unknown; cause?: unknown; message?: unknown };
-		if (typeof candidate.code === 'string' && CONNECTION_CODES.has(candidate.code)) return candidate.code;
+		if (typeof candidate.code === 'string' && CONNECTION_CODES.has(candidate.code))
+			return candidate.code;
 		if (typeof candidate.message === 'string') {
 			if (/socket hang up/i.test(candidate.message)) return 'ECONNRESET';
 			const match = /\b(E[A-Z_]{4,})\b/.exec(candidate.message);
@@ -40,7 +41,12 @@ export function connectionErrorCode(error: unknown): string | undefined {
 }
 
 /** The error for a request that got no HTTP answer. Built afresh, so nothing of the request (headers) leaks. */
-export function connectionError(node: INode, code: string | undefined, request: RequestSummary, retried: boolean): NodeApiError {
+export function connectionError(
+	node: INode,
+	code: string | undefined,
+	request: RequestSummary,
+	retried: boolean,
+): NodeApiError {
 	const tls = code === undefined ? undefined : tlsProblem(code);
 	if (tls) return tlsError(node, code as string, tls, request);
 	const what = code ?? 'no response';
@@ -67,17 +73,21 @@ export function connectionError(node: INode, code: string | undefined, request: 
  */
 const TLS_PROBLEMS: Record<string, string> = {
 	DEPTH_ZERO_SELF_SIGNED_CERT: 'is self-signed',
-	SELF_SIGNED_CERT_IN_CHAIN: 'is signed by a self-signed certificate that n8n does not trust (a private certificate authority)',
-	UNABLE_TO_VERIFY_LEAF_SIGNATURE: 'is signed by a certificate authority n8n does not know (or the server does not send its intermediate certificates)',
+	SELF_SIGNED_CERT_IN_CHAIN:
+		'is signed by a self-signed certificate that n8n does not trust (a private certificate authority)',
+	UNABLE_TO_VERIFY_LEAF_SIGNATURE:
+		'is signed by a certificate authority n8n does not know (or the server does not send its intermediate certificates)',
 	UNABLE_TO_GET_ISSUER_CERT: 'is signed by a certificate authority n8n does not know',
-	UNABLE_TO_GET_ISSUER_CERT_LOCALLY: 'is signed by a certificate authority n8n does not know (or the server does not send its intermediate certificates)',
+	UNABLE_TO_GET_ISSUER_CERT_LOCALLY:
+		'is signed by a certificate authority n8n does not know (or the server does not send its intermediate certificates)',
 	CERT_UNTRUSTED: 'is not trusted',
 	CERT_SIGNATURE_FAILURE: 'has a signature that does not verify',
 	CERT_HAS_EXPIRED: 'has expired',
 	CERT_NOT_YET_VALID: 'is not valid yet (check the clock of the n8n server too)',
 	CERT_REVOKED: 'has been revoked',
-	ERR_TLS_CERT_ALTNAME_INVALID: 'was issued for another host name than the Base URL\'s',
-	ERR_SSL_WRONG_VERSION_NUMBER: 'could not be read: the server did not answer with TLS (is it http:// rather than https://, or the wrong port?)',
+	ERR_TLS_CERT_ALTNAME_INVALID: "was issued for another host name than the Base URL's",
+	ERR_SSL_WRONG_VERSION_NUMBER:
+		'could not be read: the server did not answer with TLS (is it http:// rather than https://, or the wrong port?)',
 };
 
 function tlsProblem(code: string): string | undefined {
@@ -92,10 +102,15 @@ export function tlsErrorCode(error: unknown): string | undefined {
 		if (typeof candidate.code === 'string' && tlsProblem(candidate.code)) return candidate.code;
 		if (typeof candidate.message === 'string') {
 			const named = /\b([A-Z][A-Z_]{6,})\b/g;
-			for (let match = named.exec(candidate.message); match; match = named.exec(candidate.message)) {
+			for (
+				let match = named.exec(candidate.message);
+				match;
+				match = named.exec(candidate.message)
+			) {
 				if (tlsProblem(match[1])) return match[1];
 			}
-			if (/self[- ]signed certificate/i.test(candidate.message)) return 'DEPTH_ZERO_SELF_SIGNED_CERT';
+			if (/self[- ]signed certificate/i.test(candidate.message))
+				return 'DEPTH_ZERO_SELF_SIGNED_CERT';
 			if (/certificate has expired/i.test(candidate.message)) return 'CERT_HAS_EXPIRED';
 			if (/altnames/i.test(candidate.message)) return 'ERR_TLS_CERT_ALTNAME_INVALID';
 		}
@@ -105,15 +120,24 @@ export function tlsErrorCode(error: unknown): string | undefined {
 }
 
 /** A TLS failure: says what is wrong with the certificate and what to check, not "could not reach". */
-function tlsError(node: INode, code: string, problem: string, request: RequestSummary): NodeApiError {
+function tlsError(
+	node: INode,
+	code: string,
+	problem: string,
+	request: RequestSummary,
+): NodeApiError {
 	const message = `The CRM API's TLS certificate ${problem} (${code}); the node did not send ${request.method} ${request.path}`;
 	const description =
-		'n8n checks the certificate of the Base URL\'s host before it sends the API key, and this one failed the check, so nothing was sent. ' +
+		"n8n checks the certificate of the Base URL's host before it sends the API key, and this one failed the check, so nothing was sent. " +
 		'If the Base URL is right, ask whoever runs the CRM (or the proxy in front of it) to install a valid certificate for this host name. ' +
 		'For a certificate of your own certificate authority, give n8n that authority (for example NODE_EXTRA_CA_CERTS on the n8n server). ' +
 		'A certificate for another host name can also mean the Base URL names the wrong host.';
 	return keepMessage(
-		new NodeApiError(node, { message, code, method: request.method, path: request.path }, { message, description, itemIndex: request.itemIndex }),
+		new NodeApiError(
+			node,
+			{ message, code, method: request.method, path: request.path },
+			{ message, description, itemIndex: request.itemIndex },
+		),
 		message,
 	);
 }

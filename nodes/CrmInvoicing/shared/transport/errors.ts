@@ -21,7 +21,13 @@ interface ParsedErrorBody {
 const MAX_SNIPPET = 160;
 
 /** An error about an answer with this status, keeping our message (NodeApiError may replace it for some statuses). */
-export function statusError(node: INode, request: RequestSummary, status: number, message: string, description: string): NodeApiError {
+export function statusError(
+	node: INode,
+	request: RequestSummary,
+	status: number,
+	message: string,
+	description: string,
+): NodeApiError {
 	return keepMessage(
 		new NodeApiError(
 			node,
@@ -84,7 +90,11 @@ function textOf(html: string): string {
 
 /** An error body as text, cut to READ.maxErrorBodyChars before anything else looks at it; undefined for objects. */
 function boundedText(body: unknown): string | undefined {
-	if (Buffer.isBuffer(body)) return body.subarray(0, READ.maxErrorBodyChars * 4).toString('utf8').slice(0, READ.maxErrorBodyChars);
+	if (Buffer.isBuffer(body))
+		return body
+			.subarray(0, READ.maxErrorBodyChars * 4)
+			.toString('utf8')
+			.slice(0, READ.maxErrorBodyChars);
 	if (typeof body === 'string') return body.slice(0, READ.maxErrorBodyChars);
 	return undefined;
 }
@@ -106,8 +116,10 @@ export function parseErrorBody(body: unknown): ParsedErrorBody {
 	}
 	if (!value || typeof value !== 'object') return {};
 	const object = value as { error?: unknown; code?: unknown; message?: unknown };
-	const nested = object.error && typeof object.error === 'object' ? (object.error as typeof object) : undefined;
-	const code = nested?.code ?? object.code ?? (typeof object.error === 'string' ? object.error : undefined);
+	const nested =
+		object.error && typeof object.error === 'object' ? (object.error as typeof object) : undefined;
+	const code =
+		nested?.code ?? object.code ?? (typeof object.error === 'string' ? object.error : undefined);
 	const message = nested?.message ?? object.message;
 	return {
 		code: typeof code === 'string' ? cut(code, 100) : undefined,
@@ -186,7 +198,6 @@ export function apiErrorFromResponse(
 	);
 }
 
-
 /** Seconds for people: `60 s`, `1.5 s`. */
 function seconds(ms: number): string {
 	const value = ms / 1000;
@@ -205,25 +216,44 @@ export function isDeadlineError(error: unknown): boolean {
 	return typeof error === 'object' && error !== null && deadlineErrors.has(error);
 }
 
-export function deadlineError(node: INode, request: RequestSummary, limitMs: number, answered?: number): NodeApiError {
-	const how = answered === undefined ? 'did not answer' : `answered ${answered} but did not finish sending its answer`;
+export function deadlineError(
+	node: INode,
+	request: RequestSummary,
+	limitMs: number,
+	answered?: number,
+): NodeApiError {
+	const how =
+		answered === undefined
+			? 'did not answer'
+			: `answered ${answered} but did not finish sending its answer`;
 	const message = `The CRM API ${how} ${request.method} ${request.path} within ${seconds(limitMs)}; the node abandoned the request`;
 	let description = `Every request has a deadline of ${seconds(limitMs)} for connecting, waiting and reading the whole answer. The CRM (or a proxy in front of it) was too slow: try again later, and check that the Base URL points at the CRM API itself.`;
 	if (request.method !== 'GET' && request.method !== 'DELETE') {
-		description += ' The request may have reached the CRM: check in the CRM whether it took effect before you run this again.';
+		description +=
+			' The request may have reached the CRM: check in the CRM whether it took effect before you run this again.';
 	}
-	const error = new NodeApiError(node, { message, code: 'DEADLINE', method: request.method, path: request.path }, {
-		message,
-		description,
-		itemIndex: request.itemIndex,
-		httpCode: answered === undefined ? undefined : String(answered),
-	});
+	const error = new NodeApiError(
+		node,
+		{ message, code: 'DEADLINE', method: request.method, path: request.path },
+		{
+			message,
+			description,
+			itemIndex: request.itemIndex,
+			httpCode: answered === undefined ? undefined : String(answered),
+		},
+	);
 	deadlineErrors.add(error);
 	return keepMessage(error, message);
 }
 
 /** An answer longer than the node reads (READ.maxAnswerBytes): the node stopped reading it. */
-export function answerTooLargeError(node: INode, request: RequestSummary, status: number, contentType: string, maxBytes: number): NodeApiError {
+export function answerTooLargeError(
+	node: INode,
+	request: RequestSummary,
+	status: number,
+	contentType: string,
+	maxBytes: number,
+): NodeApiError {
 	const message = `The CRM API's answer to ${request.method} ${request.path} (${status}, ${contentType}) is larger than ${Math.round(maxBytes / 1024 / 1024)} MB, the most the node reads of one answer; it stopped reading`;
 	let description =
 		'One record or one page of a list is far smaller than this. A proxy, a web site or a faulty server is answering instead of the CRM API: check the Base URL in the "CRM Invoicing API" credential. For Custom API Request, ask for fewer records per page.';
@@ -246,10 +276,13 @@ const EXPECTED_NAMES: Record<Exclude<ExpectedAnswer, 'any'>, string> = {
 /** A body for a message: its kind and first characters, cut short. */
 export function describeAnswer(body: unknown): string {
 	if (body === undefined || body === null || body === '') return 'an empty body';
-	if (typeof body === 'string') return `text starting "${cut(body.replace(/\s+/g, ' ').trim(), 120)}"`;
+	if (typeof body === 'string')
+		return `text starting "${cut(body.replace(/\s+/g, ' ').trim(), 120)}"`;
 	if (Array.isArray(body)) return `an array of ${body.length}`;
 	if (typeof body === 'object') {
-		const keys = Object.keys(body).slice(0, 8).map((key) => key.slice(0, 30));
+		const keys = Object.keys(body)
+			.slice(0, 8)
+			.map((key) => key.slice(0, 30));
 		return keys.length > 0 ? `an object with the keys ${keys.join(', ')}` : 'an empty object';
 	}
 	return `a ${typeof body} (${cut(String(body), 40)})`;
@@ -274,20 +307,27 @@ export function unexpectedAnswerError(
 	);
 	let description =
 		'The node reports success only when the answer shows it. Check that the Base URL in the "CRM Invoicing API" credential points at the CRM API itself, not at a login page (single sign-on), a proxy, a maintenance page or a web site.';
-	if (request.method !== 'GET') description += ` Check in the CRM whether the ${request.method} took effect before you run this again.`;
+	if (request.method !== 'GET')
+		description += ` Check in the CRM whether the ${request.method} took effect before you run this again.`;
 	return statusError(node, request, status, message, description);
 }
 
 /** Why a 2xx body does not fit `expected`, or undefined when it fits. */
-export function answerMismatch(body: unknown, status: number, expected: ExpectedAnswer): Exclude<ExpectedAnswer, 'any'> | undefined {
+export function answerMismatch(
+	body: unknown,
+	status: number,
+	expected: ExpectedAnswer,
+): Exclude<ExpectedAnswer, 'any'> | undefined {
 	if (expected === 'any') return undefined;
 	const empty = body === undefined || body === null || body === '';
 	if (empty && (expected === 'empty-or-record' || expected === 'empty-or-object')) return undefined;
-	if (status === 204 && (expected === 'empty-or-record' || expected === 'empty-or-object')) return undefined;
+	if (status === 204 && (expected === 'empty-or-record' || expected === 'empty-or-object'))
+		return undefined;
 	if (!body || typeof body !== 'object' || Array.isArray(body)) return expected;
 	if (expected === 'object' || expected === 'empty-or-object') return undefined;
 	const id = (body as { id?: unknown }).id;
-	const idOk = (typeof id === 'string' && id.trim() !== '') || (typeof id === 'number' && Number.isFinite(id));
+	const idOk =
+		(typeof id === 'string' && id.trim() !== '') || (typeof id === 'number' && Number.isFinite(id));
 	return idOk ? undefined : expected;
 }
 
@@ -297,7 +337,11 @@ export function paginationError(node: INode, request: RequestSummary, what: stri
 	const description =
 		'The API handed back a cursor it had already given, or a page that does not move on, so reading further would loop forever. The records read so far were not output, so nothing is reported as complete that is not. Try again later, or read fewer records ("Limit") if the API keeps doing this.';
 	return keepMessage(
-		new NodeApiError(node, { message, method: request.method, path: request.path }, { message, description, itemIndex: request.itemIndex }),
+		new NodeApiError(
+			node,
+			{ message, method: request.method, path: request.path },
+			{ message, description, itemIndex: request.itemIndex },
+		),
 		message,
 	);
 }

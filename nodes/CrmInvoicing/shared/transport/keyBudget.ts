@@ -80,7 +80,10 @@ export class KeyBudget {
 	private readonly log: SendLog;
 
 	constructor(requestsPerMinute: number) {
-		this.requestsPerWindow = Number.isFinite(requestsPerMinute) && requestsPerMinute >= 1 ? Math.floor(requestsPerMinute) : DOCUMENTED_RATE_LIMIT.requests;
+		this.requestsPerWindow =
+			Number.isFinite(requestsPerMinute) && requestsPerMinute >= 1
+				? Math.floor(requestsPerMinute)
+				: DOCUMENTED_RATE_LIMIT.requests;
 		this.windowMs = DOCUMENTED_RATE_LIMIT.windowSeconds * 1000;
 		this.log = new SendLog(this.windowMs);
 	}
@@ -94,7 +97,13 @@ export class KeyBudget {
 	 * The answer to a request released in window `epoch`: its status and headers (none when no answer came), and for a
 	 * 429 the wait the request will keep.
 	 */
-	settle(turn: { epoch: number; first: boolean }, now: number, status?: number, headers?: IDataObject, rateLimitWaitMs?: number): void {
+	settle(
+		turn: { epoch: number; first: boolean },
+		now: number,
+		status?: number,
+		headers?: IDataObject,
+		rateLimitWaitMs?: number,
+	): void {
 		this.advance(now);
 		const current = turn.epoch === this.epoch;
 		if (current) this.inFlight = Math.max(0, this.inFlight - 1);
@@ -116,7 +125,10 @@ export class KeyBudget {
 		const { remaining, limit } = window;
 		const resetMs = Math.min(window.resetMs, RETRY.maxWaitMs);
 		const resetAt = now + resetMs;
-		this.knownLimit = limit !== undefined && limit >= 1 ? Math.floor(limit) : Math.max(this.knownLimit ?? 0, remaining + 1);
+		this.knownLimit =
+			limit !== undefined && limit >= 1
+				? Math.floor(limit)
+				: Math.max(this.knownLimit ?? 0, remaining + 1);
 		this.knownWindowMs = Math.max(this.knownWindowMs ?? 0, resetMs);
 		const firstOfWindow = this.mode !== 'announced';
 		if (firstOfWindow) {
@@ -142,7 +154,8 @@ export class KeyBudget {
 		let tokens = Math.floor((this.remaining - this.inFlight) / sharers);
 		// …and, while they share, at most half of the window in all: a process whose turn comes first in every window
 		// does not starve one that comes later (whose requests would meet 429 after 429).
-		if (this.sharedBefore) tokens = Math.min(tokens, Math.ceil(this.knownLimit / 2) - this.sentInWindow);
+		if (this.sharedBefore)
+			tokens = Math.min(tokens, Math.ceil(this.knownLimit / 2) - this.sentInWindow);
 		this.tokens = Math.max(0, tokens);
 	}
 
@@ -178,7 +191,11 @@ export class KeyBudget {
 			this.othersSeen = 0;
 			this.sentInWindow = 0;
 		}
-		if (this.mode === 'first' && this.firstSentAt !== undefined && now >= this.firstSentAt + FIRST_ANSWER_PATIENCE_MS) {
+		if (
+			this.mode === 'first' &&
+			this.firstSentAt !== undefined &&
+			now >= this.firstSentAt + FIRST_ANSWER_PATIENCE_MS
+		) {
 			this.firstAnswerLate = true;
 		}
 		this.log.expire(now);
@@ -190,7 +207,8 @@ export class KeyBudget {
 			case 'announced':
 				return this.tokens > 0;
 			case 'first':
-				if (this.firstSentAt === undefined) return this.log.total < this.requestsPerWindow || this.knownLimit !== undefined;
+				if (this.firstSentAt === undefined)
+					return this.log.total < this.requestsPerWindow || this.knownLimit !== undefined;
 				return this.firstAnswerLate && this.log.total < this.requestsPerWindow;
 			default:
 				return this.log.total < this.requestsPerWindow;
@@ -217,7 +235,8 @@ export class KeyBudget {
 			case 'announced':
 				return this.resetAt + RESET_MARGIN_MS;
 			case 'first':
-				if (this.firstSentAt !== undefined && !this.firstAnswerLate) return this.firstSentAt + FIRST_ANSWER_PATIENCE_MS;
+				if (this.firstSentAt !== undefined && !this.firstAnswerLate)
+					return this.firstSentAt + FIRST_ANSWER_PATIENCE_MS;
 				return this.log.freesAt(now);
 			default:
 				return this.log.freesAt(now);
@@ -230,14 +249,25 @@ export class KeyBudget {
 			const free = Math.max(0, this.requestsPerWindow - this.log.total);
 			if (position < free) return 0;
 			const windows = Math.ceil((position + 1 - free) / this.requestsPerWindow);
-			return Math.max(0, this.log.freesAt(now) - now) + (windows - 1) * (this.windowMs + DOCUMENTED_MARGIN_MS);
+			return (
+				Math.max(0, this.log.freesAt(now) - now) +
+				(windows - 1) * (this.windowMs + DOCUMENTED_MARGIN_MS)
+			);
 		}
 		const limit = this.knownLimit ?? this.requestsPerWindow;
-		const perWindow = Math.max(1, Math.floor(limit / Math.max(1, this.sharers, this.sharedBefore ? 2 : 1)));
+		const perWindow = Math.max(
+			1,
+			Math.floor(limit / Math.max(1, this.sharers, this.sharedBefore ? 2 : 1)),
+		);
 		const windowMs = (this.knownWindowMs ?? this.windowMs) + RESET_MARGIN_MS;
 		const free = this.mode === 'announced' ? this.tokens : this.firstSentAt === undefined ? 1 : 0;
 		if (position < free) return 0;
-		const untilReset = this.mode === 'announced' ? Math.max(0, this.resetAt + RESET_MARGIN_MS - now) : 0;
-		return untilReset + (Math.ceil((position + 1 - free) / perWindow) - (this.mode === 'announced' ? 1 : 0)) * windowMs;
+		const untilReset =
+			this.mode === 'announced' ? Math.max(0, this.resetAt + RESET_MARGIN_MS - now) : 0;
+		return (
+			untilReset +
+			(Math.ceil((position + 1 - free) / perWindow) - (this.mode === 'announced' ? 1 : 0)) *
+				windowMs
+		);
 	}
 }

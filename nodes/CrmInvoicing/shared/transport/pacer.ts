@@ -21,7 +21,9 @@ export class PacingWaitTooLongError extends Error {
 		/** Requests of this key waiting for their turn, in this process. */
 		readonly queued: number,
 	) {
-		super(`No turn within ${Math.ceil(capMs / 1000)} s: the next turn is in about ${Math.ceil(waitMs / 1000)} s`);
+		super(
+			`No turn within ${Math.ceil(capMs / 1000)} s: the next turn is in about ${Math.ceil(waitMs / 1000)} s`,
+		);
 		this.name = 'PacingWaitTooLongError';
 	}
 }
@@ -131,7 +133,10 @@ export class RateLimitPacer {
 	async take(options: { maxWaitMs?: number; ticket?: number } = {}): Promise<PacerTurn> {
 		const now = this.clock();
 		this.budget.advance(now);
-		const capMs = Math.max(0, Math.min(options.maxWaitMs ?? RETRY.maxPacingWaitMs, RETRY.maxPacingWaitMs));
+		const capMs = Math.max(
+			0,
+			Math.min(options.maxWaitMs ?? RETRY.maxPacingWaitMs, RETRY.maxPacingWaitMs),
+		);
 		const ticket = options.ticket ?? ++this.lastTicket;
 		let position = 0;
 		while (position < this.queue.length && this.queue[position].ticket < ticket) position++;
@@ -141,7 +146,15 @@ export class RateLimitPacer {
 		return await new Promise<PacerTurn>((resolve, reject) => {
 			// A request with a time limit of its own gets no grace: past its limit it could not be sent in time anyway.
 			const grace = options.maxWaitMs === undefined ? TURN_GRACE_MS : 0;
-			this.queue.splice(position, 0, { ticket, deadline: now + capMs + grace, capMs, queuedAt: now, foreseenMs: waitMs, resolve, reject });
+			this.queue.splice(position, 0, {
+				ticket,
+				deadline: now + capMs + grace,
+				capMs,
+				queuedAt: now,
+				foreseenMs: waitMs,
+				resolve,
+				reject,
+			});
 			this.pump();
 		});
 	}
@@ -172,7 +185,13 @@ export class RateLimitPacer {
 			const waiter = this.queue[index];
 			if (now > waiter.deadline) {
 				this.queue.splice(index, 1);
-				waiter.reject(new PacingWaitTooLongError(Math.max(now - waiter.deadline, 0) + waiter.capMs + 1, waiter.capMs, this.queue.length));
+				waiter.reject(
+					new PacingWaitTooLongError(
+						Math.max(now - waiter.deadline, 0) + waiter.capMs + 1,
+						waiter.capMs,
+						this.queue.length,
+					),
+				);
 			} else index++;
 		}
 		while (this.queue.length > 0 && this.budget.canRelease()) {
@@ -201,7 +220,10 @@ export class RateLimitPacer {
 		this.cancelTimer();
 		const timer = { at, abort: new AbortController() };
 		this.timer = timer;
-		this.sleep(boundedWait(at - this.clock(), RETRY.maxPacingWaitMs + TURN_GRACE_MS), timer.abort.signal).then(
+		this.sleep(
+			boundedWait(at - this.clock(), RETRY.maxPacingWaitMs + TURN_GRACE_MS),
+			timer.abort.signal,
+		).then(
 			() => {
 				if (this.timer !== timer) return;
 				this.timer = undefined;
@@ -230,11 +252,21 @@ export function keyIdOf(baseUrl: string, apiKey: string): string {
 }
 
 /** One pacer per API key (its keyIdOf) and rate, shared by all executions in this n8n process: the limit is per key. */
-export function pacerOf(keyId: string, requestsPerMinute: number = DOCUMENTED_RATE_LIMIT.requests): RateLimitPacer {
-	return pacers.getOrSet(`${keyId}\n${requestsPerMinute}`, () => new RateLimitPacer({ requestsPerMinute }));
+export function pacerOf(
+	keyId: string,
+	requestsPerMinute: number = DOCUMENTED_RATE_LIMIT.requests,
+): RateLimitPacer {
+	return pacers.getOrSet(
+		`${keyId}\n${requestsPerMinute}`,
+		() => new RateLimitPacer({ requestsPerMinute }),
+	);
 }
 
 /** pacerOf for a Base URL and API key. */
-export function pacerFor(baseUrl: string, apiKey: string, requestsPerMinute?: number): RateLimitPacer {
+export function pacerFor(
+	baseUrl: string,
+	apiKey: string,
+	requestsPerMinute?: number,
+): RateLimitPacer {
 	return pacerOf(keyIdOf(baseUrl, apiKey), requestsPerMinute);
 }

@@ -83,7 +83,6 @@ export interface ListPage {
 	other?: unknown;
 }
 
-
 const nextCursorOf = (cursor: unknown, hasMore: unknown): string | null =>
 	hasMore === false || typeof cursor !== 'string' || cursor === '' ? null : cursor;
 
@@ -95,14 +94,23 @@ interface RawPage {
 
 /** Reads one answer in the shapes `shape` allows; undefined when it has none of them. */
 export function readPageShape(body: unknown, shape: ListShape): RawPage | undefined {
-	if (Array.isArray(body)) return shape === 'any' ? { list: body, nextCursor: null, shape: 'array' } : undefined;
+	if (Array.isArray(body))
+		return shape === 'any' ? { list: body, nextCursor: null, shape: 'array' } : undefined;
 	if (!isPlainObject(body)) return undefined;
 	if ((shape === 'v1' || shape === 'any') && Array.isArray(body.items)) {
-		return { list: body.items, nextCursor: nextCursorOf(body.nextCursor, body.hasMore), shape: 'v1' };
+		return {
+			list: body.items,
+			nextCursor: nextCursorOf(body.nextCursor, body.hasMore),
+			shape: 'v1',
+		};
 	}
 	if ((shape === 'v2' || shape === 'any') && Array.isArray(body.data)) {
 		const meta = isPlainObject(body.meta) ? body.meta : {};
-		return { list: body.data, nextCursor: nextCursorOf(meta.nextCursor, meta.hasMore), shape: 'v2' };
+		return {
+			list: body.data,
+			nextCursor: nextCursorOf(meta.nextCursor, meta.hasMore),
+			shape: 'v2',
+		};
 	}
 	return undefined;
 }
@@ -112,7 +120,8 @@ function describeEntry(value: unknown): string {
 	if (value === null) return 'null';
 	if (value === undefined) return 'nothing (undefined)';
 	if (typeof value === 'string') return `the text "${cut(value.replace(/\s+/g, ' '), 60)}"`;
-	if (typeof value === 'number' || typeof value === 'boolean') return `the ${typeof value} ${String(value)}`;
+	if (typeof value === 'number' || typeof value === 'boolean')
+		return `the ${typeof value} ${String(value)}`;
 	if (Array.isArray(value)) return `an array of ${value.length}`;
 	return `a ${typeof value}`;
 }
@@ -153,7 +162,12 @@ function listError(
 	const error = new NodeApiError(
 		context.getNode(),
 		{ message, method: summary.method, path: summary.path },
-		{ message, description, itemIndex: summary.itemIndex, httpCode: status === undefined ? undefined : String(status) },
+		{
+			message,
+			description,
+			itemIndex: summary.itemIndex,
+			httpCode: status === undefined ? undefined : String(status),
+		},
 	);
 	return keepMessage(error, message);
 }
@@ -171,17 +185,24 @@ export async function* readPages(
 ): AsyncGenerator<ListPage, void, undefined> {
 	const version: ApiVersion = spec.version ?? 'v1';
 	let shape: ListShape = spec.shape ?? version;
-	const summary: RequestSummary = { method: 'GET', path: `${API_PREFIX[version]}${spec.path}`, itemIndex: spec.itemIndex };
+	const summary: RequestSummary = {
+		method: 'GET',
+		path: `${API_PREFIX[version]}${spec.path}`,
+		itemIndex: spec.itemIndex,
+	};
 	const maxPages = spec.maxPages ?? READ.maxPages;
 	const maxRecords = spec.maxRecords ?? LIST.maxRecords;
-	const narrow = spec.narrow ?? 'Narrow the list with the operation\'s filters, or set "Limit" instead of "Return All".';
+	const narrow =
+		spec.narrow ??
+		'Narrow the list with the operation\'s filters, or set "Limit" instead of "Return All".';
 	const seenCursors = new Set<string>();
 	if (spec.startCursor) seenCursors.add(spec.startCursor);
 	let cursor = spec.startCursor || undefined;
 	let previousPage: string | undefined;
 	let records = 0;
 	let bytes = 0;
-	const deadline = spec.totalTimeLimitMs === undefined ? Infinity : Date.now() + spec.totalTimeLimitMs;
+	const deadline =
+		spec.totalTimeLimitMs === undefined ? Infinity : Date.now() + spec.totalTimeLimitMs;
 	for (let number = 1; ; number++) {
 		if (number > maxPages) {
 			throw listError(
@@ -200,7 +221,8 @@ export async function* readPages(
 				narrow,
 			);
 		}
-		const timeLimitMs = left === Infinity ? spec.timeLimitMs : Math.min(spec.timeLimitMs ?? Infinity, left);
+		const timeLimitMs =
+			left === Infinity ? spec.timeLimitMs : Math.min(spec.timeLimitMs ?? Infinity, left);
 		const wanted = pageSizeFor ? pageSizeFor(records) : (spec.pageSize ?? MAX_PAGE_SIZE);
 		const pageSize = Math.max(1, Math.min(MAX_PAGE_SIZE, Math.floor(wanted)));
 		const qs: IDataObject = { ...spec.qs, [version === 'v2' ? 'pageSize' : 'limit']: pageSize };
@@ -277,12 +299,18 @@ export async function* readPages(
 		const nextCursor = raw.nextCursor;
 		if (nextCursor !== null) {
 			const fail = (what: string) => paginationError(this.getNode(), summary, what);
-			if (page.length === 0) throw fail(`page ${number} was empty but still named a next cursor ("${nextCursor.slice(0, 100)}")`);
+			if (page.length === 0)
+				throw fail(
+					`page ${number} was empty but still named a next cursor ("${nextCursor.slice(0, 100)}")`,
+				);
 			if (seenCursors.has(nextCursor)) {
-				throw fail(`page ${number} handed back a cursor it had already given ("${nextCursor.slice(0, 100)}")`);
+				throw fail(
+					`page ${number} handed back a cursor it had already given ("${nextCursor.slice(0, 100)}")`,
+				);
 			}
 			const identity = pageIdentity(page);
-			if (identity !== undefined && identity === previousPage) throw fail(`page ${number} held the same records as page ${number - 1}`);
+			if (identity !== undefined && identity === previousPage)
+				throw fail(`page ${number} held the same records as page ${number - 1}`);
 			previousPage = identity;
 			seenCursors.add(nextCursor);
 		}
@@ -317,7 +345,8 @@ export async function readList(
 	const limit = want.returnAll ? Infinity : Math.max(0, Math.floor(want.limit ?? 0));
 	const records: IDataObject[] = [];
 	if (limit === 0) return records;
-	const pageSizeFor = limit === Infinity ? undefined : () => Math.min(MAX_PAGE_SIZE, limit - records.length);
+	const pageSizeFor =
+		limit === Infinity ? undefined : () => Math.min(MAX_PAGE_SIZE, limit - records.length);
 	for await (const page of readPages.call(this, spec, pageSizeFor)) {
 		for (const record of page.records) {
 			if (keep && !keep(record)) continue;

@@ -36,10 +36,12 @@ export function unsafePathReason(path: string): string | undefined {
 	if (hasControlCharacter(path) || hasControlCharacter(safeDecode(path))) {
 		return 'it contains a control character (such as a line break or a tab)';
 	}
-	if (pathOnly.includes('\\') || safeDecode(pathOnly).includes('\\')) return 'it contains a backslash (\\)';
+	if (pathOnly.includes('\\') || safeDecode(pathOnly).includes('\\'))
+		return 'it contains a backslash (\\)';
 	for (const segment of pathOnly.split('/')) {
 		for (const part of safeDecode(segment).split(/[/\\]/)) {
-			if (part === '.' || part === '..') return `it has a "${part}" segment, which would point outside the API path`;
+			if (part === '.' || part === '..')
+				return `it has a "${part}" segment, which would point outside the API path`;
 		}
 	}
 	return undefined;

@@ -49,7 +49,10 @@ export interface RateLimitWait {
 
 /** The default wait after the `tries`-th 429 of a request (0 for the first): 5 s, 10 s, 20 s, …, at most RETRY.maxWaitMs. */
 export function defaultRateLimitWait(tries: number): number {
-	return Math.min(RETRY.maxWaitMs, RETRY.defaultRateLimitWaitMs * 2 ** Math.min(Math.max(0, tries), 20));
+	return Math.min(
+		RETRY.maxWaitMs,
+		RETRY.defaultRateLimitWaitMs * 2 ** Math.min(Math.max(0, tries), 20),
+	);
 }
 
 /**
@@ -61,9 +64,12 @@ export function defaultRateLimitWait(tries: number): number {
 function untilTime(at: number, headers: IDataObject | undefined, now: number): number | string {
 	const dated = Date.parse(headerValue(headers, 'date') ?? '');
 	const ms = at - (Number.isNaN(dated) ? now : dated);
-	if (ms <= 0) return `a time already past${Number.isNaN(dated) ? " by n8n's clock" : " by the answer's own Date"}`;
+	if (ms <= 0)
+		return `a time already past${Number.isNaN(dated) ? " by n8n's clock" : " by the answer's own Date"}`;
 	if (ms > RETRY.maxWaitMs) {
-		const of = Number.isNaN(dated) ? "n8n's clock, with no Date header to count from" : "the answer's own Date";
+		const of = Number.isNaN(dated)
+			? "n8n's clock, with no Date header to count from"
+			: "the answer's own Date";
 		return `a time more than ${RETRY.maxWaitMs / 1000} s ahead of ${of}`;
 	}
 	return ms;
@@ -75,7 +81,11 @@ function untilTime(at: number, headers: IDataObject | undefined, now: number): n
  * RateLimitWait), the default for the `tries`-th 429 of the request. Not bounded: the caller compares it with
  * RETRY.maxWaitMs and fails at once when the API asks for more.
  */
-export function rateLimitWait(headers: IDataObject | undefined, now = Date.now(), tries = 0): RateLimitWait {
+export function rateLimitWait(
+	headers: IDataObject | undefined,
+	now = Date.now(),
+	tries = 0,
+): RateLimitWait {
 	let unusable: string | undefined;
 	const retryAfter = headerValue(headers, 'retry-after');
 	if (retryAfter !== undefined) {
@@ -102,7 +112,11 @@ export function rateLimitWait(headers: IDataObject | undefined, now = Date.now()
 }
 
 /** rateLimitWait's figure alone, for the first 429 of a request. */
-export function rateLimitWaitMs(headers: IDataObject | undefined, now = Date.now(), tries = 0): number {
+export function rateLimitWaitMs(
+	headers: IDataObject | undefined,
+	now = Date.now(),
+	tries = 0,
+): number {
 	return rateLimitWait(headers, now, tries).ms;
 }
 
@@ -114,7 +128,11 @@ export function announcedWindow(
 	const remaining = toInt(headerValue(headers, 'ratelimit-remaining'));
 	const reset = toInt(headerValue(headers, 'ratelimit-reset'));
 	if (remaining === undefined || reset === undefined || remaining < 0) return undefined;
-	return { remaining, resetMs: resetToMs(reset, now), limit: toInt(headerValue(headers, 'ratelimit-limit')) };
+	return {
+		remaining,
+		resetMs: resetToMs(reset, now),
+		limit: toInt(headerValue(headers, 'ratelimit-limit')),
+	};
 }
 
 /** A duration for people: `45 s`, `3 min`, `1 h`, `1 h 30 min`. */
@@ -168,7 +186,11 @@ export function pacingWaitError(
 		return new NodeOperationError(
 			node,
 			`${request.method} ${request.path} was not sent: the rate limit asks to wait ${seconds(error.waitMs)} s, longer than its time limit of ${seconds(timeLimitMs)} s`,
-			{ itemIndex: request.itemIndex, description: "The CRM's rate limit is used up for now; the request can be made again later." },
+			{
+				itemIndex: request.itemIndex,
+				description:
+					"The CRM's rate limit is used up for now; the request can be made again later.",
+			},
 		);
 	}
 	return new NodeOperationError(

@@ -15,16 +15,41 @@ export const REDACTED = '[redacted]';
 /** Keys shorter than this are left alone: replacing them would garble the text and hide nothing. */
 const MIN_SECRET_LENGTH = 4;
 
-const SHORT_ESCAPES: Record<string, number> = { '"': 0x22, '\\': 0x5c, '/': 0x2f, b: 0x08, f: 0x0c, n: 0x0a, r: 0x0d, t: 0x09 };
+const SHORT_ESCAPES: Record<string, number> = {
+	'"': 0x22,
+	'\\': 0x5c,
+	'/': 0x2f,
+	b: 0x08,
+	f: 0x0c,
+	n: 0x0a,
+	r: 0x0d,
+	t: 0x09,
+};
 
-const NAMED_REFERENCES: Record<string, number> = { amp: 0x26, quot: 0x22, apos: 0x27, lt: 0x3c, gt: 0x3e, sol: 0x2f, plus: 0x2b, equals: 0x3d };
+const NAMED_REFERENCES: Record<string, number> = {
+	amp: 0x26,
+	quot: 0x22,
+	apos: 0x27,
+	lt: 0x3c,
+	gt: 0x3e,
+	sol: 0x2f,
+	plus: 0x2b,
+	equals: 0x3d,
+};
 
 function hexValue(text: string, from: number, digits: number): number {
 	if (from + digits > text.length) return -1;
 	let value = 0;
 	for (let i = from; i < from + digits; i++) {
 		const code = text.charCodeAt(i);
-		const digit = code >= 0x30 && code <= 0x39 ? code - 0x30 : code >= 0x61 && code <= 0x66 ? code - 0x57 : code >= 0x41 && code <= 0x46 ? code - 0x37 : -1;
+		const digit =
+			code >= 0x30 && code <= 0x39
+				? code - 0x30
+				: code >= 0x61 && code <= 0x66
+					? code - 0x57
+					: code >= 0x41 && code <= 0x46
+						? code - 0x37
+						: -1;
 		if (digit < 0) return -1;
 		value = value * 16 + digit;
 	}
@@ -117,7 +142,8 @@ function liveSecrets(secrets: readonly string[]): string[] {
 }
 
 /** Whether the text may spell a character otherwise than plainly (else a plain search is enough). */
-const mayBeEncoded = (text: string): boolean => text.includes('\\') || text.includes('%') || text.includes('&');
+const mayBeEncoded = (text: string): boolean =>
+	text.includes('\\') || text.includes('%') || text.includes('&');
 
 /** `text` with every spelling of every secret replaced by REDACTED. */
 export function redactSecrets(text: string, secrets: readonly string[]): string {

@@ -38,7 +38,8 @@ export function insideApi(target: URL, base: URL): boolean {
 		// WHATWG URL parsing has already resolved "." and ".." segments (also %2e); what is left must stay safe for a
 		// server that decodes once more (an encoded slash or backslash around "..").
 		if (target.pathname === root) return true;
-		if (target.pathname.startsWith(`${root}/`)) return unsafePathReason(target.pathname.slice(root.length)) === undefined;
+		if (target.pathname.startsWith(`${root}/`))
+			return unsafePathReason(target.pathname.slice(root.length)) === undefined;
 	}
 	return false;
 }
@@ -56,7 +57,8 @@ export function redirectTarget(
 ): { target: URL } | { refused: RedirectRefusal; target?: URL } {
 	const target = location === undefined ? undefined : parseUrl(location, from);
 	if (!target) return { refused: 'noLocation' };
-	if (target.origin !== base.origin || target.origin === 'null') return { refused: 'crossOrigin', target };
+	if (target.origin !== base.origin || target.origin === 'null')
+		return { refused: 'crossOrigin', target };
 	if (!insideApi(target, base)) return { refused: 'outsideApi', target };
 	if (method !== 'GET') return { refused: 'method', target };
 	if (followed >= REDIRECTS.maxSameOriginRedirects) return { refused: 'tooMany', target };
@@ -82,7 +84,9 @@ export function redirectError(
 	secrets: readonly string[],
 ): NodeApiError {
 	const withBody = request.method !== 'GET' && request.method !== 'HEAD';
-	const notSent = withBody ? 'the API key and the request body were not sent there' : 'the API key was not sent there';
+	const notSent = withBody
+		? 'the API key and the request body were not sent there'
+		: 'the API key was not sent there';
 	const shown = (text: string): string => redactSecrets(text, secrets);
 	const where = target ? showPath(shown(`${target.pathname}${target.search}`)) : '?';
 	let message: string;
@@ -104,11 +108,13 @@ export function redirectError(
 			break;
 		case 'tooMany':
 			message = `The CRM API redirected ${request.method} ${request.path} more than ${REDIRECTS.maxSameOriginRedirects} times; the node did not follow the last redirect, to ${where}: ${notSent}`;
-			description = 'Check the Base URL in the "CRM Invoicing API" credential: use the address the API answers on without a redirect.';
+			description =
+				'Check the Base URL in the "CRM Invoicing API" credential: use the address the API answers on without a redirect.';
 			break;
 		default:
 			message = `The CRM API answered ${status} (a redirect) without a Location for ${request.method} ${request.path}`;
-			description = 'Check the Base URL in the "CRM Invoicing API" credential: use the address the API answers on without a redirect.';
+			description =
+				'Check the Base URL in the "CRM Invoicing API" credential: use the address the API answers on without a redirect.';
 	}
 	return statusError(node, request, status, message, description);
 }

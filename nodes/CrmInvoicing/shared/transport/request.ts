@@ -2,7 +2,14 @@ import { NodeOperationError, sleep } from 'n8n-workflow';
 import type { IDataObject, IHttpRequestOptions, IN8nHttpFullResponse } from 'n8n-workflow';
 
 import { AnswerTooLarge, parseBody, readBody } from './body';
-import { type ApiContext, type ApiRequest, type ApiResponse, type Connection, connectionOf, CREDENTIAL_TYPE } from './connection';
+import {
+	type ApiContext,
+	type ApiRequest,
+	type ApiResponse,
+	type Connection,
+	connectionOf,
+	CREDENTIAL_TYPE,
+} from './connection';
 import { connectionError, connectionErrorCode, tlsErrorCode } from './connectionErrors';
 import {
 	answerMismatch,
@@ -15,7 +22,13 @@ import {
 import { READ, RETRY } from './limits';
 import type { PacerTurn, PacingWaitTooLongError } from './pacer';
 import { showPath, unsafePathReason } from './paths';
-import { boundedWait, pacingWaitError, rateLimitTooLongError, rateLimitWait, type RateLimitWait } from './rateLimit';
+import {
+	boundedWait,
+	pacingWaitError,
+	rateLimitTooLongError,
+	rateLimitWait,
+	type RateLimitWait,
+} from './rateLimit';
 import { redactValue } from './redact';
 import { redirectError, redirectTarget } from './redirects';
 import { cancelSignalOf, raceSignal, withSignal } from './signals';
@@ -100,16 +113,27 @@ class RequestRun {
 
 	private cancelled(): NodeOperationError {
 		const { method, path, itemIndex } = this.summary;
-		return new NodeOperationError(this.node, `The execution was stopped while ${method} ${path} was under way`, {
-			itemIndex,
-			description: 'The request was abandoned. For a request that changes data, check in the CRM whether it took effect.',
-		});
+		return new NodeOperationError(
+			this.node,
+			`The execution was stopped while ${method} ${path} was under way`,
+			{
+				itemIndex,
+				description:
+					'The request was abandoned. For a request that changes data, check in the CRM whether it took effect.',
+			},
+		);
 	}
 
 	/** Waits a transient back-off when one more retry is allowed and fits; false when not. */
 	private async backOff(): Promise<boolean> {
 		const wait = RETRY.transientBackoffMs * 2 ** this.transientRetries;
-		if (!this.idempotent || this.request.once || this.transientRetries >= RETRY.maxTransientRetries || !this.fits(wait)) return false;
+		if (
+			!this.idempotent ||
+			this.request.once ||
+			this.transientRetries >= RETRY.maxTransientRetries ||
+			!this.fits(wait)
+		)
+			return false;
 		this.transientRetries++;
 		await sleep(boundedWait(wait));
 		return true;
@@ -126,7 +150,12 @@ class RequestRun {
 				ticket: this.turn?.ticket,
 			});
 		} catch (error) {
-			throw pacingWaitError(this.node, this.summary, error as PacingWaitTooLongError, this.request.timeLimitMs);
+			throw pacingWaitError(
+				this.node,
+				this.summary,
+				error as PacingWaitTooLongError,
+				this.request.timeLimitMs,
+			);
 		}
 		countStats.waited(this.context, this.turn.waitedMs);
 	}
@@ -147,9 +176,14 @@ class RequestRun {
 		let response: IN8nHttpFullResponse;
 		try {
 			const caller = withSignal(this.context, signal, this.cancel);
-			const sent = this.context.helpers.httpRequestWithAuthentication.call(caller, CREDENTIAL_TYPE, this.options, {
-				credentialsDecrypted: this.connection.credentials,
-			}) as Promise<IN8nHttpFullResponse>;
+			const sent = this.context.helpers.httpRequestWithAuthentication.call(
+				caller,
+				CREDENTIAL_TYPE,
+				this.options,
+				{
+					credentialsDecrypted: this.connection.credentials,
+				},
+			) as Promise<IN8nHttpFullResponse>;
 			response = await raceSignal(sent, signal);
 		} catch (error) {
 			this.connection.pacer.settle(turn);
@@ -167,7 +201,10 @@ class RequestRun {
 		// After a 429 the whole key waits what this request will wait (see rateLimitWait), so retries and the other
 		// requests of the key keep one pace.
 		const status = response.statusCode;
-		this.rateLimitWait = status === 429 ? rateLimitWait(response.headers, Date.now(), this.rateLimitRetries) : undefined;
+		this.rateLimitWait =
+			status === 429
+				? rateLimitWait(response.headers, Date.now(), this.rateLimitRetries)
+				: undefined;
 		this.connection.pacer.settle(turn, status, response.headers, this.rateLimitWait?.ms);
 		return response;
 	}
@@ -183,21 +220,40 @@ class RequestRun {
 		let read: { text: string; bytes: number };
 		try {
 			const stop = this.cancel ? AbortSignal.any([this.cancel, attempt.signal]) : attempt.signal;
-			read = await readBody(response.body, success ? READ.maxAnswerBytes : READ.maxErrorBodyBytes, !success, stop);
+			read = await readBody(
+				response.body,
+				success ? READ.maxAnswerBytes : READ.maxErrorBodyBytes,
+				!success,
+				stop,
+			);
 		} catch (error) {
 			if (error instanceof AnswerTooLarge) {
-				throw answerTooLargeError(this.node, this.summary, status, contentTypeOf(response.headers), READ.maxAnswerBytes);
+				throw answerTooLargeError(
+					this.node,
+					this.summary,
+					status,
+					contentTypeOf(response.headers),
+					READ.maxAnswerBytes,
+				);
 			}
 			if (this.cancel?.aborted) throw this.cancelled();
 			if (attempt.signal.aborted) throw deadlineError(this.node, this.summary, attempt.ms, status);
 			const tls = tlsErrorCode(error);
-			throw connectionError(this.node, tls ?? connectionErrorCode(error) ?? 'ECONNRESET', this.summary, this.transientRetries > 0);
+			throw connectionError(
+				this.node,
+				tls ?? connectionErrorCode(error) ?? 'ECONNRESET',
+				this.summary,
+				this.transientRetries > 0,
+			);
 		}
 		// Whatever the answer echoes of the key (a 401 "key sk_… is not valid", a record that holds it) is redacted in
 		// what was decoded: every string of the parsed JSON, or the text when it is not JSON, in any escape. Nothing
 		// downstream (errors, the shape check, the list reader, outputs, stored executions) sees the key.
 		const body = redactValue(parseBody(read.text), this.connection.secrets);
-		return { status, response: { ...response, body: body as IN8nHttpFullResponse['body'], bodyBytes: read.bytes } };
+		return {
+			status,
+			response: { ...response, body: body as IN8nHttpFullResponse['body'], bodyBytes: read.bytes },
+		};
 	}
 
 	/**
@@ -207,17 +263,44 @@ class RequestRun {
 	async classify({ status, response }: Answer): Promise<ApiResponse | undefined> {
 		const { node, summary, request } = this;
 		if (status >= 200 && status < 300) {
-			const mismatch = answerMismatch(response.body, status, request.expect ?? (request.method === 'DELETE' ? 'empty-or-object' : 'any'));
+			const mismatch = answerMismatch(
+				response.body,
+				status,
+				request.expect ?? (request.method === 'DELETE' ? 'empty-or-object' : 'any'),
+			);
 			if (mismatch) {
 				const type = contentTypeOf(response.headers);
-				throw unexpectedAnswerError(node, summary, status, type, response.body, mismatch, this.connection.secrets);
+				throw unexpectedAnswerError(
+					node,
+					summary,
+					status,
+					type,
+					response.body,
+					mismatch,
+					this.connection.secrets,
+				);
 			}
 			return response;
 		}
 		if (status >= 300 && status < 400 && status !== 304) {
 			const base = this.connection.origin ?? new URL(this.options.url);
-			const verdict = redirectTarget(headerValue(response.headers, 'location'), this.options.url, base, request.method, this.redirects);
-			if ('refused' in verdict) throw redirectError(node, status, verdict.target, base, summary, verdict.refused, this.connection.secrets);
+			const verdict = redirectTarget(
+				headerValue(response.headers, 'location'),
+				this.options.url,
+				base,
+				request.method,
+				this.redirects,
+			);
+			if ('refused' in verdict)
+				throw redirectError(
+					node,
+					status,
+					verdict.target,
+					base,
+					summary,
+					verdict.refused,
+					this.connection.secrets,
+				);
 			this.redirects++;
 			this.options.url = verdict.target.href;
 			delete this.options.qs;
@@ -225,17 +308,30 @@ class RequestRun {
 		}
 		if (status === 429) {
 			countStats.rateLimited(this.context);
-			const wait = this.rateLimitWait ?? rateLimitWait(response.headers, Date.now(), this.rateLimitRetries);
-			if (wait.ms > RETRY.maxWaitMs || this.rateLimitWaited + wait.ms > RETRY.maxTotalRateLimitWaitMs) {
+			const wait =
+				this.rateLimitWait ?? rateLimitWait(response.headers, Date.now(), this.rateLimitRetries);
+			if (
+				wait.ms > RETRY.maxWaitMs ||
+				this.rateLimitWaited + wait.ms > RETRY.maxTotalRateLimitWaitMs
+			) {
 				throw rateLimitTooLongError(node, response.body, summary, wait, this.rateLimitWaited);
 			}
-			if (!request.once && this.rateLimitRetries < RETRY.maxRateLimitRetries && this.fits(wait.ms)) {
+			if (
+				!request.once &&
+				this.rateLimitRetries < RETRY.maxRateLimitRetries &&
+				this.fits(wait.ms)
+			) {
 				this.rateLimitRetries++;
 				this.rateLimitWaited += wait.ms;
 				// The pacer now holds the wait; the retry waits for its turn in `pace`, ahead of later requests.
 				return undefined;
 			}
-		} else if (status === 404 && this.transientRetries > 0 && request.method === 'DELETE' && request.notFoundOnRetryIsDeleted) {
+		} else if (
+			status === 404 &&
+			this.transientRetries > 0 &&
+			request.method === 'DELETE' &&
+			request.notFoundOnRetryIsDeleted
+		) {
 			return response;
 		} else if (TRANSIENT_STATUSES.has(status) && (await this.backOff())) {
 			return undefined;
@@ -249,11 +345,15 @@ function refuseUnsafePath(context: ApiContext, request: ApiRequest): void {
 	const unsafe = unsafePathReason(request.path);
 	if (unsafe === undefined) return;
 	const path = `${API_PREFIX[request.version ?? 'v1']}${request.path}`;
-	throw new NodeOperationError(context.getNode(), `The node refused to send ${request.method} ${showPath(path)}: ${unsafe}`, {
-		itemIndex: request.itemIndex,
-		description:
-			'IDs and paths must not be "." or "..", and must not contain control characters (such as line breaks) or backslashes, so that every request stays under the API path of the Base URL. Check the ID or path in the node\'s parameters or in the input item. Nothing was sent.',
-	});
+	throw new NodeOperationError(
+		context.getNode(),
+		`The node refused to send ${request.method} ${showPath(path)}: ${unsafe}`,
+		{
+			itemIndex: request.itemIndex,
+			description:
+				'IDs and paths must not be "." or "..", and must not contain control characters (such as line breaks) or backslashes, so that every request stays under the API path of the Base URL. Check the ID or path in the node\'s parameters or in the input item. Nothing was sent.',
+		},
+	);
 }
 
 /**

@@ -62,6 +62,8 @@ export class SendLog {
 
 	/** When the oldest entry stops counting (`now` when the log is empty). */
 	freesAt(now: number): number {
-		return this.slices.length === 0 ? now : (this.slices[0] + 1) * this.sliceMs + this.windowMs + DOCUMENTED_MARGIN_MS;
+		return this.slices.length === 0
+			? now
+			: (this.slices[0] + 1) * this.sliceMs + this.windowMs + DOCUMENTED_MARGIN_MS;
 	}
 }

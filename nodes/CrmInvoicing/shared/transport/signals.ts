@@ -11,7 +11,11 @@ import { isStream } from './body';
 type WithCancel = ApiContext & { getExecutionCancelSignal?: () => AbortSignal | undefined };
 
 /** A context whose cancel signal aborts on the user's cancellation or on `signal`; else the context itself (its prototype). */
-export function withSignal(context: ApiContext, signal: AbortSignal, cancel: AbortSignal | undefined): ApiContext {
+export function withSignal(
+	context: ApiContext,
+	signal: AbortSignal,
+	cancel: AbortSignal | undefined,
+): ApiContext {
 	const own = context as WithCancel;
 	if (typeof own.getExecutionCancelSignal !== 'function') return context;
 	const combined = cancel ? AbortSignal.any([cancel, signal]) : signal;
@@ -23,7 +27,9 @@ export function withSignal(context: ApiContext, signal: AbortSignal, cancel: Abo
 /** The execution's cancel signal (the user stopped the execution), in contexts that have one. */
 export function cancelSignalOf(context: ApiContext): AbortSignal | undefined {
 	const own = context as WithCancel;
-	return typeof own.getExecutionCancelSignal === 'function' ? own.getExecutionCancelSignal() : undefined;
+	return typeof own.getExecutionCancelSignal === 'function'
+		? own.getExecutionCancelSignal()
+		: undefined;
 }
 
 /** Resolves like `promise`, or rejects when `signal` aborts first (whatever the request helper does with it). */

@@ -49,5 +49,13 @@ export const countStats = {
 
 /** What this context's run has cost so far (zeros when it made no request). */
 export function runStatsOf(context: object): RunStats {
-	return { ...(statsByContext.get(context) ?? { requests: 0, pages: 0, mostPagesOfOneList: 0, rateLimited: 0, waitedMs: 0 }) };
+	return {
+		...(statsByContext.get(context) ?? {
+			requests: 0,
+			pages: 0,
+			mostPagesOfOneList: 0,
+			rateLimited: 0,
+			waitedMs: 0,
+		}),
+	};
 }

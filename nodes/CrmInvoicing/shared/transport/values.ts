@@ -22,7 +22,9 @@ export function headerValues(headers: HeaderMap, name: string): string[] {
 		: Object.keys(headers).find((candidate) => candidate.toLowerCase() === wanted);
 	const value = key === undefined ? undefined : headers[key];
 	if (value === undefined || value === null) return [];
-	return (Array.isArray(value) ? value : [value]).filter((one) => one !== undefined && one !== null).map(String);
+	return (Array.isArray(value) ? value : [value])
+		.filter((one) => one !== undefined && one !== null)
+		.map(String);
 }
 
 /** The first value of one header, or undefined when it is absent. */
