@@ -8,10 +8,24 @@ import type {
 	INodeProperties,
 } from 'n8n-workflow';
 
-import { RETRY } from '../nodes/CrmInvoicing/shared';
-
 /** The path the Test reads, under `<Base URL>/api/v1`. */
 const TEST_PATH = '/users';
+
+/**
+ * Deadline of the Test, in ms (instead of n8n's 300 s): set by `authenticate` as an idle timeout and an abort signal.
+ * n8n words the failure itself (ECONNABORTED or ERR_CANCELED). The credential's own bound: the nodes' requests have
+ * theirs in the transport (RETRY), and the credential loads none of the transport.
+ */
+export const TEST_TIMEOUT_MS = 15_000;
+
+/**
+ * The API key as it is sent and looked for: the field trimmed, once, here. A key pasted with a space around it is sent
+ * without it (the server would trim it and echo the trimmed key), and redacted as sent. The nodes' transport reads
+ * the key through this function too (transport/connection.ts).
+ */
+export function apiKeyOf(data: ICredentialDataDecryptedObject): string {
+	return String(data.apiKey ?? '').trim();
+}
 
 /** Whether a request is the credential's Test (see `authenticate`). */
 function isTheTest(options: IHttpRequestOptions): boolean {
@@ -99,7 +113,7 @@ export class CrmInvoicingApi implements ICredentialType {
 	 * It also bounds the Test. n8n runs a declarative Test through its RoutingNode, which sets the request's timeout
 	 * to 300 s and ignores a `timeout` in `test.request`; this function is the last to see the Test's request before it
 	 * is sent, so it gives the Test its own deadline here: an idle timeout and an abort signal, both
-	 * RETRY.credentialTestTimeoutMs. The Test's request is the only one with a `baseURL` and the path `/users` (the
+	 * TEST_TIMEOUT_MS. The Test's request is the only one with a `baseURL` and the path `/users` (the
 	 * nodes' requests carry a full `url`, and set their own deadline in transport/request.ts).
 	 */
 	async authenticate(
@@ -108,11 +122,11 @@ export class CrmInvoicingApi implements ICredentialType {
 	): Promise<IHttpRequestOptions> {
 		const options: IHttpRequestOptions = {
 			...requestOptions,
-			headers: { ...requestOptions.headers, 'x-api-key': String(credentials.apiKey ?? '') },
+			headers: { ...requestOptions.headers, 'x-api-key': apiKeyOf(credentials) },
 		};
 		if (isTheTest(requestOptions)) {
-			options.timeout = RETRY.credentialTestTimeoutMs;
-			options.abortSignal = AbortSignal.timeout(RETRY.credentialTestTimeoutMs);
+			options.timeout = TEST_TIMEOUT_MS;
+			options.abortSignal = AbortSignal.timeout(TEST_TIMEOUT_MS);
 		}
 		return options;
 	}
@@ -123,7 +137,7 @@ export class CrmInvoicingApi implements ICredentialType {
 	 *
 	 * - The Base URL is cleaned exactly as the node cleans it (transport/request.ts `normalizeBaseUrl`): spaces around
 	 *   it, trailing slashes, and a trailing /api/v1 or /api/v2 in any case.
-	 * - It has its own deadline (RETRY.credentialTestTimeoutMs) instead of n8n's 300 s, set in `authenticate` (see there).
+	 * - It has its own deadline (TEST_TIMEOUT_MS) instead of n8n's 300 s, set in `authenticate` (see there).
 	 * - It says OK only for an answer shaped like the users list (`{ items: [...] }`): the `responseSuccessBody` rules
 	 *   fail it when `items` is missing (an HTML login page, a proxy's page, a JSON that is not the list). n8n compares
 	 *   with `===` only, so "missing" and `null` are checked; a list's `items` that is not an array is not caught here
@@ -137,7 +151,7 @@ export class CrmInvoicingApi implements ICredentialType {
 			qs: { limit: 1 },
 			disableFollowRedirect: true,
 			// n8n's RoutingNode replaces this with its own 300 s; `authenticate` sets the Test's deadline instead.
-			timeout: RETRY.credentialTestTimeoutMs,
+			timeout: TEST_TIMEOUT_MS,
 		},
 		// n8n checks `responseCode` rules on an error status and `responseSuccessBody` rules on a 2xx, from one list;
 		// its type declares the list as one kind or the other, hence the cast.

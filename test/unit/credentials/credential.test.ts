@@ -1,10 +1,9 @@
 /** The "CRM Invoicing API" credential: the http:// notice, Requests per Minute, and a Test that follows no redirect. */
 import { NodeHelpers } from 'n8n-workflow';
 
-import { CrmInvoicingApi } from '../../../credentials/CrmInvoicingApi.credentials';
+import { CrmInvoicingApi, TEST_TIMEOUT_MS } from '../../../credentials/CrmInvoicingApi.credentials';
 import { CrmInvoicing } from '../../../nodes/CrmInvoicing/CrmInvoicing.node';
 import { normalizeBaseUrl } from '../../../nodes/CrmInvoicing/shared/transport';
-import { RETRY } from '../../../nodes/CrmInvoicing/shared/transport/limits';
 import { createExecuteContext } from '../../helpers/harness';
 
 const credential = new CrmInvoicingApi();
@@ -101,9 +100,9 @@ describe('the Test request (issue 17): same Base URL as the node, its own timeou
 		expect(testBaseUrl(baseUrl)).toBe(`${normalizeBaseUrl(baseUrl)}/api/v1`);
 	});
 
-	it(`gives up after ${RETRY.credentialTestTimeoutMs / 1000} s without an answer, not n8n's 300 s`, () => {
-		expect(credential.test.request.timeout).toBe(RETRY.credentialTestTimeoutMs);
-		expect(RETRY.credentialTestTimeoutMs).toBeLessThanOrEqual(30_000);
+	it(`gives up after ${TEST_TIMEOUT_MS / 1000} s without an answer, not n8n's 300 s`, () => {
+		expect(credential.test.request.timeout).toBe(TEST_TIMEOUT_MS);
+		expect(TEST_TIMEOUT_MS).toBeLessThanOrEqual(30_000);
 	});
 
 	/** n8n's rule for a 2xx (credentials-tester.service): fails when `get(json, key) === value`. */
@@ -144,9 +143,17 @@ describe("the Test's deadline, set where n8n cannot override it (authenticate)",
 			{ apiKey: 'k_123' },
 			{ baseURL: 'https://crm.example.com/api/v1', url: '/users', timeout: 300_000 },
 		);
-		expect(options.timeout).toBe(RETRY.credentialTestTimeoutMs);
+		expect(options.timeout).toBe(TEST_TIMEOUT_MS);
 		expect(options.abortSignal).toBeInstanceOf(AbortSignal);
 		expect(options.abortSignal?.aborted).toBe(false);
+		expect(options.headers).toEqual({ 'x-api-key': 'k_123' });
+	});
+
+	it('sends the key trimmed: a key pasted with spaces around it is the key without them', async () => {
+		const options = await credential.authenticate(
+			{ apiKey: ' k_123\t ' },
+			{ url: 'https://crm.example.com/api/v1/users' },
+		);
 		expect(options.headers).toEqual({ 'x-api-key': 'k_123' });
 	});
 

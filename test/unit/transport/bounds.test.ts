@@ -319,6 +319,22 @@ describe('the API key never shows in clear', () => {
 		expect(shown).not.toContain(sandbox.keys.admin);
 	});
 
+	it('a key saved with spaces around it is sent trimmed, and its echo (the server trims it) is redacted', async () => {
+		await addFault({ status: 401, echoKey: true });
+
+		const error = await errorOf(
+			apiRequest.call(context(` ${sandbox.keys.admin}\t `), {
+				method: 'GET',
+				path: '/leads/lead_1',
+			}),
+		);
+
+		expect(error.message).toBe(
+			'The CRM API answered 401 UNAUTHORIZED: The API key [redacted] is not valid for this workspace.',
+		);
+		expect(everythingShown(error)).not.toContain(sandbox.keys.admin);
+	});
+
 	it('a key echoed URL-encoded is redacted too', async () => {
 		const key = `${sandbox.keys.admin}`;
 		await addFault({

@@ -11,6 +11,7 @@ import type {
 	IWebhookFunctions,
 } from 'n8n-workflow';
 
+import { apiKeyOf } from '../../../../credentials/CrmInvoicingApi.credentials';
 import type { ExpectedAnswer } from './errors';
 import { DOCUMENTED_RATE_LIMIT } from './limits';
 import { keyIdOf, pacerOf, type RateLimitPacer } from './pacer';
@@ -112,7 +113,8 @@ export function requestsPerMinuteOf(data: ICredentialDataDecryptedObject): numbe
 async function openConnection(context: ApiContext): Promise<Connection> {
 	const data: ICredentialDataDecryptedObject = await context.getCredentials(CREDENTIAL_TYPE);
 	const baseUrl = normalizeBaseUrl(data.baseUrl);
-	const apiKey = String(data.apiKey ?? '');
+	// Trimmed once, by the credential's own reader: the key sent (authenticate gets these data) is the key redacted.
+	const apiKey = apiKeyOf(data);
 	const requestsPerMinute = requestsPerMinuteOf(data);
 	const keyId = keyIdOf(baseUrl, apiKey);
 	let origin: URL | undefined;
@@ -127,7 +129,12 @@ async function openConnection(context: ApiContext): Promise<Connection> {
 		requestsPerMinute,
 		baseUrl,
 		origin,
-		credentials: { id: '', name: CREDENTIAL_TYPE, type: CREDENTIAL_TYPE, data },
+		credentials: {
+			id: '',
+			name: CREDENTIAL_TYPE,
+			type: CREDENTIAL_TYPE,
+			data: { ...data, apiKey },
+		},
 		pacer: pacerOf(keyId, requestsPerMinute),
 		keyId,
 	};

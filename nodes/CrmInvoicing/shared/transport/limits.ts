@@ -32,11 +32,6 @@ export const RETRY = {
 	 * is not retried: the request fails with an error that names the deadline.
 	 */
 	requestTimeoutMs: 60_000,
-	/**
-	 * Deadline of the credential's Test, in ms (instead of n8n's 300 s): set by the credential's `authenticate` as an
-	 * idle timeout and an abort signal. n8n words the failure itself (ECONNABORTED or ERR_CANCELED).
-	 */
-	credentialTestTimeoutMs: 15_000,
 } as const;
 
 /**
