@@ -181,6 +181,76 @@ describe(`the API key stays secret, in real n8n ${env.n8nVersion}`, () => {
 			(await crm.requests()).find((request) => request.path === `/api/v1/leads/${lead.id}`)?.status,
 		).toBe(401);
 	});
+
+	it('a key saved with spaces around it is sent trimmed, and its echo (the server trims it) is redacted', async () => {
+		const key = env.sandboxKeys.admin;
+		const credential = await n8n.createCredential(`e2e spaced key ${Date.now()}`, {
+			baseUrl: env.sandboxUrl,
+			apiKey: `  ${key}\t `,
+			requestsPerMinute: 600,
+		});
+		const lead = await crm.api('POST', '/leads', { name: 'Spaced' });
+		await crm.fault({
+			status: 401,
+			echoKey: true,
+			method: 'GET',
+			pathPrefix: `/api/v1/leads/${lead.id}`,
+		});
+
+		const run = await runAction(
+			{ parameters: getLead(lead.id), continueOnFail: true },
+			{},
+			{ ...env, credentials: { ...env.credentials, admin: credential } },
+		);
+
+		expect(JSON.stringify(run.items)).toContain('The API key [redacted] is not valid');
+		expect(JSON.stringify(run.items)).not.toContain(key);
+		expect(JSON.stringify(run.execution)).not.toContain(key);
+	});
+
+	it('a Content-Type that echoes the key is redacted from the "not a list" error and the stored execution', async () => {
+		const key = env.sandboxKeys.admin;
+		await crm.fault({
+			status: 200,
+			headers: { 'content-type': `text/plain; note=${key}` },
+			body: 'hello',
+			method: 'GET',
+			pathPrefix: '/api/v1/leads',
+		});
+
+		const run = await runAction({
+			parameters: { resource: 'lead', operation: 'getMany', returnAll: true },
+		});
+
+		expect(run.execution.status).toBe('error');
+		expect(nodeError(run.execution)?.message).toMatch(
+			/^The CRM API answered GET \/api\/v1\/leads with 200 \(text\/plain; note=\[redacted\]\) and text starting "hello", not a list$/,
+		);
+		expect(JSON.stringify(run.execution)).not.toContain(key);
+	});
+
+	it('a key echoed base64 or base64url-encoded is redacted in Continue On Fail output and the stored execution', async () => {
+		const key = env.sandboxKeys.admin;
+		const spellings = [
+			Buffer.from(key).toString('base64'),
+			Buffer.from(`x-api-key: ${key}`).toString('base64url'),
+		];
+		const lead = await crm.api('POST', '/leads', { name: 'Encoded' });
+		await crm.fault({
+			status: 400,
+			body: { error: { code: 'BAD', message: `seen ${spellings.join(' and ')}` } },
+			method: 'GET',
+			pathPrefix: `/api/v1/leads/${lead.id}`,
+		});
+
+		const run = await runAction({ parameters: getLead(lead.id), continueOnFail: true });
+
+		expect(JSON.stringify(run.items)).toContain('[redacted]');
+		for (const spelling of spellings) {
+			expect(JSON.stringify(run.items)).not.toContain(spelling);
+			expect(JSON.stringify(run.execution)).not.toContain(spelling);
+		}
+	});
 });
 
 describe(`TLS errors, in real n8n ${env.n8nVersion}`, () => {

@@ -587,9 +587,10 @@ class SandboxServer implements Sandbox {
 	}
 
 	private writeJson(res: http.ServerResponse, response: Json): void {
+		// A fault's own Content-Type is kept (a proxy's, or one that echoes the key); else the body's.
 		const headers: Record<string, string> = { ...response.headers };
 		if (response.text !== undefined) {
-			headers['content-type'] = 'text/plain; charset=utf-8';
+			headers['content-type'] ??= 'text/plain; charset=utf-8';
 			headers['content-length'] = String(Buffer.byteLength(response.text));
 			res.writeHead(response.status, headers);
 			res.end(response.text);
@@ -601,7 +602,7 @@ class SandboxServer implements Sandbox {
 			return;
 		}
 		const text = jsonText(response.body);
-		headers['content-type'] = 'application/json; charset=utf-8';
+		headers['content-type'] ??= 'application/json; charset=utf-8';
 		headers['content-length'] = String(Buffer.byteLength(text));
 		res.writeHead(response.status, headers);
 		res.end(text);

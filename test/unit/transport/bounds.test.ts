@@ -13,7 +13,7 @@ import { createRunExecutionData } from 'n8n-workflow';
 
 import { CrmInvoicing } from '../../../nodes/CrmInvoicing/CrmInvoicing.node';
 import { CrmInvoicingTrigger } from '../../../nodes/CrmInvoicing/CrmInvoicingTrigger.node';
-import { apiRequest, apiRequestFull } from '../../../nodes/CrmInvoicing/shared/transport';
+import { apiRequest, apiRequestFull, readList } from '../../../nodes/CrmInvoicing/shared/transport';
 import { READ } from '../../../nodes/CrmInvoicing/shared/transport/limits';
 import {
 	createExecuteContext,
@@ -333,6 +333,55 @@ describe('the API key never shows in clear', () => {
 			'The CRM API answered 401 UNAUTHORIZED: The API key [redacted] is not valid for this workspace.',
 		);
 		expect(everythingShown(error)).not.toContain(sandbox.keys.admin);
+	});
+
+	it('a key echoed base64 or base64url-encoded, alone or inside an encoded header, is redacted', async () => {
+		const key = sandbox.keys.admin;
+		const spellings = [
+			Buffer.from(key).toString('base64'),
+			Buffer.from(key).toString('base64url'),
+			Buffer.from(`x-api-key: ${key}`).toString('base64'),
+			Buffer.from(`user:${key}`).toString('base64url'),
+		];
+		await addFault({
+			status: 400,
+			body: { error: { code: 'BAD', message: `seen ${spellings.join(' and ')}` } },
+		});
+		const error = await errorOf(
+			apiRequest.call(context(), { method: 'GET', path: '/leads/lead_1' }),
+		);
+		const shown = everythingShown(error);
+		expect(error.message).toMatch(/^The CRM API answered 400 BAD: seen .*\[redacted\]/);
+		for (const spelling of spellings) expect(shown).not.toContain(spelling);
+		// What is left around a redacted encoding holds too few bits of the key to read any of it back.
+		expect(Buffer.from(shown.replace(/[^A-Za-z0-9+/_-]/g, ' '), 'base64').toString()).not.toMatch(
+			/sandbox_admin/,
+		);
+	});
+
+	it('a Content-Type that echoes the key is redacted from the errors that quote it', async () => {
+		const key = sandbox.keys.admin;
+		const headers = { 'content-type': `text/plain; note=${key}` };
+		await addFault({ status: 200, headers, body: 'hello' });
+		const notAList = await errorOf(readList.call(context(), { path: '/leads' }));
+		await addFault({ status: 200, headers, body: 'hello' });
+		const notARecord = await errorOf(
+			apiRequest.call(context(), { method: 'GET', path: '/leads/lead_1', expect: 'record' }),
+		);
+		for (const error of [notAList, notARecord]) {
+			expect(error.message).toContain('note=[redacted]');
+			expect(everythingShown(error)).not.toContain(key);
+		}
+	});
+
+	it('a redirect whose Location echoes the key base64-encoded shows it redacted', async () => {
+		const encoded = Buffer.from(sandbox.keys.admin).toString('base64url');
+		await addFault({ status: 302, location: `/login?k=${encoded}` });
+		const error = await errorOf(
+			apiRequest.call(context(), { method: 'GET', path: '/leads/lead_1' }),
+		);
+		expect(error.message).toMatch(/redirect to \/login\?k=\[redacted\]/);
+		expect(everythingShown(error)).not.toContain(encoded);
 	});
 
 	it('a key echoed URL-encoded is redacted too', async () => {

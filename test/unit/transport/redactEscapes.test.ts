@@ -4,15 +4,18 @@
  * `\u003d` are what some encoders write for `+` and `=`). Every check looks for fragments of the key that no escape
  * changes (`R3dact`, `Me9`, `Pl3ase`): if any spelling of the key got through, one of them would show.
  */
+import fc from 'fast-check';
 import nock from 'nock';
 
 import { CrmInvoicing } from '../../../nodes/CrmInvoicing/CrmInvoicing.node';
 import { apiRequest, apiRequestFull } from '../../../nodes/CrmInvoicing/shared/transport';
 import { READ } from '../../../nodes/CrmInvoicing/shared/transport/limits';
 import {
+	mayHoldSecret,
 	REDACTED,
 	redactSecrets,
 	redactValue,
+	secretSpellings,
 } from '../../../nodes/CrmInvoicing/shared/transport/redact';
 import { runNode } from '../../helpers/harness';
 import { BASE, errorOf, freshContext, setUpNock } from './support';
@@ -188,5 +191,61 @@ describe('in the request function, with the key in the credential', () => {
 		const shown = JSON.stringify(output);
 		expect(shown).toContain(REDACTED);
 		expect(shows(shown)).toEqual([]);
+	});
+});
+
+describe('secretSpellings: the key as it is, and base64 / base64url-encoded at any alignment', () => {
+	it.each([0, 1, 2])('finds the key encoded after %i other bytes, in both alphabets', (before) => {
+		const spellings = secretSpellings(KEY);
+		for (const encoding of ['base64', 'base64url'] as const) {
+			const encoded = Buffer.from(`${'x'.repeat(before)}${KEY}!`).toString(encoding);
+			const redacted = redactSecrets(`auth ${encoded} end`, spellings);
+			expect(redacted).toContain(REDACTED);
+			// Around the redaction stand at most the characters that also encode a neighbouring byte.
+			expect(
+				redacted.replace(`auth `, '').replace(' end', '').replace(REDACTED, '').length,
+			).toBeLessThanOrEqual(Math.ceil((before * 8) / 6) + 4);
+		}
+	});
+});
+
+describe('mayHoldSecret: the first look at the raw text never misses what the walk would redact', () => {
+	const spellings = secretSpellings(KEY);
+	const anyOf = <T>(values: T[]) => fc.constantFrom(...values);
+	/** A JSON text holding the key in one of its spellings (or not at all), in a string or an object key. */
+	const pages = fc
+		.tuple(
+			anyOf([...Object.values(SPELLINGS), ...spellings, 'no key here', '&amp; 100% \\ done']),
+			fc.boolean(),
+			fc.string({ maxLength: 8 }),
+			fc.string({ maxLength: 8 }),
+		)
+		.map(([spelled, asKey, before, after]) => {
+			const value = JSON.stringify(`${before}${spelled}${after}`).slice(1, -1);
+			return asKey
+				? `{"items":[{"${value}":1,"id":"l1"}],"hasMore":false}`
+				: `{"items":[{"id":"l1","name":"${value}"}],"hasMore":false}`;
+		});
+
+	it('answers "may" for every page the walk changes, and for every text the text scan changes', () => {
+		fc.assert(
+			fc.property(pages, (text) => {
+				const walked = JSON.stringify(redactValue(JSON.parse(text), spellings));
+				if (walked !== JSON.stringify(JSON.parse(text)))
+					expect(mayHoldSecret(text, spellings)).toBe(true);
+				if (redactSecrets(text, spellings) !== text)
+					expect(mayHoldSecret(text, spellings)).toBe(true);
+			}),
+			{ numRuns: 500 },
+		);
+	});
+
+	it('rules out a page without the key, also one full of &, % and \\', () => {
+		const page = JSON.stringify({ items: [{ id: 'l1', name: 'Smith & Co "100%" \\ / x' }] });
+		expect(mayHoldSecret(page, spellings)).toBe(false);
+		expect(mayHoldSecret(JSON.stringify({ name: `A ${SPELLINGS['PHP (\\/)']}` }), spellings)).toBe(
+			true,
+		);
+		expect(mayHoldSecret('{"name":"k \\u00252Bx"}', ['k +x'])).toBe(true);
 	});
 });

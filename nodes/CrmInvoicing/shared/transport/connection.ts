@@ -15,6 +15,7 @@ import { apiKeyOf } from '../../../../credentials/CrmInvoicingApi.credentials';
 import type { ExpectedAnswer } from './errors';
 import { DOCUMENTED_RATE_LIMIT } from './limits';
 import { keyIdOf, pacerOf, type RateLimitPacer } from './pacer';
+import { secretSpellings } from './redact';
 import type { API_PREFIX } from './spec';
 
 /** What a request is (ApiRequest), what it answers (ApiResponse), and what it is sent with (the Connection). */
@@ -80,7 +81,7 @@ export interface ApiResponse extends IN8nHttpFullResponse {
 
 export interface Connection {
 	apiKey: string;
-	/** Texts never shown in clear: the API key. */
+	/** Texts never shown in clear: the API key in each spelling (secretSpellings). */
 	secrets: string[];
 	/** The credential's Requests per Minute (requestsPerMinuteOf). */
 	requestsPerMinute: number;
@@ -125,7 +126,7 @@ async function openConnection(context: ApiContext): Promise<Connection> {
 	}
 	return {
 		apiKey,
-		secrets: apiKey === '' ? [] : [apiKey],
+		secrets: secretSpellings(apiKey),
 		requestsPerMinute,
 		baseUrl,
 		origin,

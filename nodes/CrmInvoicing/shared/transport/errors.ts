@@ -2,7 +2,6 @@ import { NodeApiError } from 'n8n-workflow';
 import type { INode, JsonObject } from 'n8n-workflow';
 
 import { DOCUMENTED_RATE_LIMIT, READ } from './limits';
-import { redactSecrets } from './redact';
 
 export interface RequestSummary {
 	method: string;
@@ -299,12 +298,9 @@ export function unexpectedAnswerError(
 	contentType: string,
 	body: unknown,
 	expected: Exclude<ExpectedAnswer, 'any'>,
-	secrets: readonly string[],
 ): NodeApiError {
-	const message = redactSecrets(
-		`The CRM API answered ${request.method} ${request.path} with ${status} (${contentType}) and ${describeAnswer(body)}, not ${EXPECTED_NAMES[expected]}`,
-		secrets,
-	);
+	// The body and the content type were redacted where they were read (request.ts).
+	const message = `The CRM API answered ${request.method} ${request.path} with ${status} (${contentType}) and ${describeAnswer(body)}, not ${EXPECTED_NAMES[expected]}`;
 	let description =
 		'The node reports success only when the answer shows it. Check that the Base URL in the "CRM Invoicing API" credential points at the CRM API itself, not at a login page (single sign-on), a proxy, a maintenance page or a web site.';
 	if (request.method !== 'GET')

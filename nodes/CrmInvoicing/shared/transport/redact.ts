@@ -1,6 +1,8 @@
 /**
  * The API key is never shown in clear. Every answer is redacted where it is read (request.ts), before anything
- * parses, shows or outputs it:
+ * parses, shows or outputs it, its headers included (redactHeaders):
+ * - the key in each spelling of secretSpellings: as it is, and base64 or base64url-encoded (at any alignment, so also
+ *   inside an encoded `user:key` or a longer encoded header);
  * - the text of an answer that is not JSON (an error page, a cut error body), in any spelling a reader would decode:
  *   each character of the key written plainly, JSON-escaped (`\u002b`, `\/`, …), percent-encoded (`%2B`) or as an
  *   HTML character reference (`&#43;`, `&#x2b;`, `&plus;`), in any mix;
@@ -144,6 +146,78 @@ function liveSecrets(secrets: readonly string[]): string[] {
 /** Whether the text may spell a character otherwise than plainly (else a plain search is enough). */
 const mayBeEncoded = (text: string): boolean =>
 	text.includes('\\') || text.includes('%') || text.includes('&');
+
+const BASE64_URL: Record<string, string> = { '+': '-', '/': '_' };
+
+/**
+ * The texts to look for in place of one API key: the key, and its base64 and base64url encodings at each of the three
+ * alignments it can have inside a longer encoded text (the characters that also encode a neighbouring byte are left
+ * out, so each is found whatever stands around the key). Computed once per credential read (connection.ts).
+ */
+export function secretSpellings(key: string): string[] {
+	const bytes = Buffer.from(key, 'utf8');
+	const spellings = new Set([key]);
+	for (let pad = 0; pad < 3; pad++) {
+		const encoded = Buffer.concat([Buffer.alloc(pad), bytes]).toString('base64');
+		const core = encoded.slice(
+			Math.ceil((8 * pad) / 6),
+			Math.floor((8 * (pad + bytes.length)) / 6),
+		);
+		spellings.add(core);
+		spellings.add(core.replace(/[+/]/g, (char) => BASE64_URL[char]));
+	}
+	return liveSecrets([...spellings]);
+}
+
+/** Every unit of a text as unitAt decodes it, as one string (a spelling is found in it with `includes`). */
+const UNIT = /\\(?:u[0-9a-fA-F]{4}|["\\/bfnrt])|%[0-7][0-9a-fA-F]|&[#a-zA-Z][0-9a-zA-Z]{0,8};/g;
+const decodeUnits = (text: string): string =>
+	text.replace(UNIT, (spelled) => {
+		const unit = unitAt(spelled, 0);
+		return unit.end === spelled.length ? String.fromCharCode(unit.code) : spelled;
+	});
+
+/** JSON's own escapes decoded, and each string's quotes made a character no spelling holds: the strings' text in a row. */
+const JSON_LEVEL = /\\(?:u[0-9a-fA-F]{4}|["\\/bfnrt])|"/g;
+const decodeJson = (text: string): string =>
+	text.replace(JSON_LEVEL, (spelled) =>
+		spelled === '"' ? '\u0000' : String.fromCharCode(unitAt(spelled, 0).code),
+	);
+
+/**
+ * Whether an answer's text may hold a secret in any spelling redactValue finds: a cheap look at the raw text (a few
+ * `includes`, and one decoding pass when the text holds `\`, `%` or `&`), so that a page without the key is not walked
+ * string by string. It errs only towards "may": the raw text decoded once (what the text scan reads), and with JSON's
+ * escapes decoded first (what the walk reads in each string after JSON.parse).
+ */
+export function mayHoldSecret(text: string, secrets: readonly string[]): boolean {
+	const live = liveSecrets(secrets);
+	if (live.length === 0) return false;
+	const readings = text.includes('\\') ? [text, decodeJson(text)] : [text];
+	return readings.some((reading) => {
+		if (live.some((secret) => reading.includes(secret))) return true;
+		if (!mayBeEncoded(reading)) return false;
+		const decoded = decodeUnits(reading);
+		return live.some((secret) => decoded.includes(secret));
+	});
+}
+
+/** Headers with every secret redacted from their values (a Content-Type or Location that echoes the key). */
+export function redactHeaders<T extends Record<string, unknown> | undefined>(
+	headers: T,
+	secrets: readonly string[],
+): T {
+	if (!headers || liveSecrets(secrets).length === 0) return headers;
+	const redacted: Record<string, unknown> = {};
+	for (const [name, value] of Object.entries(headers)) {
+		redacted[name] = Array.isArray(value)
+			? value.map((one) => (typeof one === 'string' ? redactSecrets(one, secrets) : one))
+			: typeof value === 'string'
+				? redactSecrets(value, secrets)
+				: value;
+	}
+	return redacted as T;
+}
 
 /** `text` with every spelling of every secret replaced by REDACTED. */
 export function redactSecrets(text: string, secrets: readonly string[]): string {

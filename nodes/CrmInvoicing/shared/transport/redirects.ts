@@ -3,7 +3,6 @@ import type { INode, NodeApiError } from 'n8n-workflow';
 import { statusError, type RequestSummary } from './errors';
 import { REDIRECTS } from './limits';
 import { showPath, unsafePathReason } from './paths';
-import { redactSecrets } from './redact';
 import { API_PREFIX } from './spec';
 
 /**
@@ -72,7 +71,7 @@ function originOf(url: URL): string {
 
 /**
  * A redirect the node did not follow: to another origin or outside the API (never: the key stays in the API), of a
- * non-GET request, too many, or without a Location. What it shows of the target is redacted (`secrets`).
+ * non-GET request, too many, or without a Location.
  */
 export function redirectError(
 	node: INode,
@@ -81,20 +80,19 @@ export function redirectError(
 	base: URL,
 	request: RequestSummary,
 	reason: RedirectRefusal,
-	secrets: readonly string[],
 ): NodeApiError {
 	const withBody = request.method !== 'GET' && request.method !== 'HEAD';
 	const notSent = withBody
 		? 'the API key and the request body were not sent there'
 		: 'the API key was not sent there';
-	const shown = (text: string): string => redactSecrets(text, secrets);
-	const where = target ? showPath(shown(`${target.pathname}${target.search}`)) : '?';
+	// The Location was redacted with the answer's other headers (request.ts).
+	const where = target ? showPath(`${target.pathname}${target.search}`) : '?';
 	let message: string;
 	let description: string;
 	switch (reason) {
 		case 'crossOrigin':
-			message = `The CRM API answered ${status} with a redirect to ${target ? shown(target.host) : 'another host'} (${target ? shown(originOf(target)) : '?'}), another origin than the Base URL's (${originOf(base)}). The node did not follow it: ${notSent}`;
-			description = `The node sends the API key only to the Base URL's scheme, host and port. If the CRM really moved, put its new address (${target ? shown(originOf(target)) : 'the redirect target'}) as the Base URL in the "CRM Invoicing API" credential; if you do not know that host, do not: a proxy, a login page or a mistyped address can redirect like this.`;
+			message = `The CRM API answered ${status} with a redirect to ${target ? target.host : 'another host'} (${target ? originOf(target) : '?'}), another origin than the Base URL's (${originOf(base)}). The node did not follow it: ${notSent}`;
+			description = `The node sends the API key only to the Base URL's scheme, host and port. If the CRM really moved, put its new address (${target ? originOf(target) : 'the redirect target'}) as the Base URL in the "CRM Invoicing API" credential; if you do not know that host, do not: a proxy, a login page or a mistyped address can redirect like this.`;
 			break;
 		case 'outsideApi': {
 			const api = apiRoots(base).join(' or ');

@@ -29,7 +29,7 @@ import {
 	rateLimitWait,
 	type RateLimitWait,
 } from './rateLimit';
-import { redactValue } from './redact';
+import { mayHoldSecret, redactHeaders, redactValue } from './redact';
 import { redirectError, redirectTarget } from './redirects';
 import { cancelSignalOf, raceSignal, withSignal } from './signals';
 import { API_PREFIX } from './spec';
@@ -200,6 +200,9 @@ class RequestRun {
 		// read (deadline, size): the window is known, and the next request need not wait for this one.
 		// After a 429 the whole key waits what this request will wait (see rateLimitWait), so retries and the other
 		// requests of the key keep one pace.
+		// Every text the answer brings is redacted before anything reads it: its headers here (a Content-Type, a Location
+		// that echoes the key reaches errors), its body in `read`.
+		response.headers = redactHeaders(response.headers, this.connection.secrets);
 		const status = response.statusCode;
 		this.rateLimitWait =
 			status === 429
@@ -248,8 +251,11 @@ class RequestRun {
 		}
 		// Whatever the answer echoes of the key (a 401 "key sk_… is not valid", a record that holds it) is redacted in
 		// what was decoded: every string of the parsed JSON, or the text when it is not JSON, in any escape. Nothing
-		// downstream (errors, the shape check, the list reader, outputs, stored executions) sees the key.
-		const body = redactValue(parseBody(read.text), this.connection.secrets);
+		// downstream (errors, the shape check, the list reader, outputs, stored executions) sees the key. A first look
+		// at the raw text rules out most answers, so a page without the key is not walked string by string.
+		const { secrets } = this.connection;
+		const parsed = parseBody(read.text);
+		const body = mayHoldSecret(read.text, secrets) ? redactValue(parsed, secrets) : parsed;
 		return {
 			status,
 			response: { ...response, body: body as IN8nHttpFullResponse['body'], bodyBytes: read.bytes },
@@ -270,15 +276,7 @@ class RequestRun {
 			);
 			if (mismatch) {
 				const type = contentTypeOf(response.headers);
-				throw unexpectedAnswerError(
-					node,
-					summary,
-					status,
-					type,
-					response.body,
-					mismatch,
-					this.connection.secrets,
-				);
+				throw unexpectedAnswerError(node, summary, status, type, response.body, mismatch);
 			}
 			return response;
 		}
@@ -292,15 +290,7 @@ class RequestRun {
 				this.redirects,
 			);
 			if ('refused' in verdict)
-				throw redirectError(
-					node,
-					status,
-					verdict.target,
-					base,
-					summary,
-					verdict.refused,
-					this.connection.secrets,
-				);
+				throw redirectError(node, status, verdict.target, base, summary, verdict.refused);
 			this.redirects++;
 			this.options.url = verdict.target.href;
 			delete this.options.qs;
