@@ -267,7 +267,8 @@ class RequestRun {
 	 * transient failure of an idempotent request is tried again (undefined); anything else is an error.
 	 */
 	async classify({ status, response }: Answer): Promise<ApiResponse | undefined> {
-		const { node, summary, request } = this;
+		// The node (n8n hands out a deep copy on each getNode) is read only for an error.
+		const { summary, request } = this;
 		if (status >= 200 && status < 300) {
 			const mismatch = answerMismatch(
 				response.body,
@@ -276,7 +277,7 @@ class RequestRun {
 			);
 			if (mismatch) {
 				const type = contentTypeOf(response.headers);
-				throw unexpectedAnswerError(node, summary, status, type, response.body, mismatch);
+				throw unexpectedAnswerError(this.node, summary, status, type, response.body, mismatch);
 			}
 			return response;
 		}
@@ -290,7 +291,7 @@ class RequestRun {
 				this.redirects,
 			);
 			if ('refused' in verdict)
-				throw redirectError(node, status, verdict.target, base, summary, verdict.refused);
+				throw redirectError(this.node, status, verdict.target, base, summary, verdict.refused);
 			this.redirects++;
 			this.options.url = verdict.target.href;
 			delete this.options.qs;
@@ -304,7 +305,7 @@ class RequestRun {
 				wait.ms > RETRY.maxWaitMs ||
 				this.rateLimitWaited + wait.ms > RETRY.maxTotalRateLimitWaitMs
 			) {
-				throw rateLimitTooLongError(node, response.body, summary, wait, this.rateLimitWaited);
+				throw rateLimitTooLongError(this.node, response.body, summary, wait, this.rateLimitWaited);
 			}
 			if (
 				!request.once &&
@@ -326,7 +327,7 @@ class RequestRun {
 		} else if (TRANSIENT_STATUSES.has(status) && (await this.backOff())) {
 			return undefined;
 		}
-		throw apiErrorFromResponse(node, status, response.body, summary);
+		throw apiErrorFromResponse(this.node, status, response.body, summary);
 	}
 }
 
