@@ -4,6 +4,7 @@
  *   `shared/`, the transport only through `shared/transport/index.ts`;
  * - the action node's folder (`actions/`) is the action node's alone: no trigger and nothing shared imports it;
  * - imports are what n8n allows a community node: `n8n-workflow`, `node:crypto` and relative files;
+ * - no import circle among shipped files (type-only imports included);
  * - sizes: no shipped file over 350 lines, the webhook trigger's code (its node file and `trigger/`) at most 1,500.
  */
 import { readdirSync, readFileSync } from 'node:fs';
@@ -93,6 +94,40 @@ describe('the package layout', () => {
 				.map((specifier) => `${relative(file)} imports ${specifier}`),
 		);
 		expect(wrong).toEqual([]);
+	});
+
+	it('has no import circle among shipped files, type-only imports included', () => {
+		const existing = new Set(SHIPPED);
+		const target = (file: string, specifier: string): string | undefined => {
+			const base = resolved(file, specifier);
+			return [`${base}.ts`, path.join(base, 'index.ts')].find((candidate) =>
+				existing.has(candidate),
+			);
+		};
+		const edges = new Map(
+			SHIPPED.map((file) => [
+				file,
+				importsOf(file)
+					.filter((specifier) => specifier.startsWith('.'))
+					.map((specifier) => target(file, specifier))
+					.filter((found): found is string => found !== undefined),
+			]),
+		);
+		// Depth-first search: a file met again while it is still on the path closes a circle.
+		const circles: string[] = [];
+		const state = new Map<string, 'open' | 'done'>();
+		const visit = (file: string, trail: string[]): void => {
+			if (state.get(file) === 'done') return;
+			if (state.get(file) === 'open') {
+				circles.push([...trail.slice(trail.indexOf(file)), file].map(relative).join(' -> '));
+				return;
+			}
+			state.set(file, 'open');
+			for (const next of edges.get(file) ?? []) visit(next, [...trail, file]);
+			state.set(file, 'done');
+		};
+		for (const file of SHIPPED) visit(file, []);
+		expect(circles).toEqual([]);
 	});
 
 	it("has no shipped file over 450 lines, and the webhook trigger's code is at most 1,870 lines", () => {

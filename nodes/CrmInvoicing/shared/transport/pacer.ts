@@ -6,27 +6,12 @@ import type { IDataObject } from 'n8n-workflow';
 import { DOCUMENTED_RATE_LIMIT, RETRY } from './limits';
 import { BoundedMap } from './boundedMap';
 import { KeyBudget } from './keyBudget';
-import { boundedWait, rateLimitWaitMs } from './rateLimit';
+import { boundedWait, PacingWaitTooLongError, rateLimitWaitMs } from './rateLimit';
+
+export { PacingWaitTooLongError };
 
 /** A queued request whose turn is this much later than the wait it accepted is refused instead of sent. */
 const TURN_GRACE_MS = 1_000;
-
-/** A request that cannot get a turn within the wait it may accept: refused before it is sent. */
-export class PacingWaitTooLongError extends Error {
-	constructor(
-		/** When the request's turn would come, in ms from now (an estimate from the known rate and the queue). */
-		readonly waitMs: number,
-		/** The longest wait the request accepted, in ms. */
-		readonly capMs: number,
-		/** Requests of this key waiting for their turn, in this process. */
-		readonly queued: number,
-	) {
-		super(
-			`No turn within ${Math.ceil(capMs / 1000)} s: the next turn is in about ${Math.ceil(waitMs / 1000)} s`,
-		);
-		this.name = 'PacingWaitTooLongError';
-	}
-}
 
 /** One request's turn: handed to `settle` with the answer, and to `take` again (its ticket) for a retry. */
 export interface PacerTurn {
@@ -260,13 +245,4 @@ export function pacerOf(
 		`${keyId}\n${requestsPerMinute}`,
 		() => new RateLimitPacer({ requestsPerMinute }),
 	);
-}
-
-/** pacerOf for a Base URL and API key. */
-export function pacerFor(
-	baseUrl: string,
-	apiKey: string,
-	requestsPerMinute?: number,
-): RateLimitPacer {
-	return pacerOf(keyIdOf(baseUrl, apiKey), requestsPerMinute);
 }

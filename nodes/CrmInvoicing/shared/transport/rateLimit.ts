@@ -3,7 +3,6 @@ import type { IDataObject, INode, NodeApiError } from 'n8n-workflow';
 
 import { adviceFor, apiErrorFromResponse, keepMessage, type RequestSummary } from './errors';
 import { RETRY } from './limits';
-import type { PacingWaitTooLongError } from './pacer';
 import { headerValue } from './values';
 
 /**
@@ -169,6 +168,23 @@ export function rateLimitTooLongError(
 		? adviceFor(429, request)
 		: `The API key's limit is spent for longer than a node may hold an execution. Run the workflow again after that time. The node did not remember this wait: other executions with this key are not held back, and each finds out for itself whether the limit has reset.`;
 	return keepMessage(error, message);
+}
+
+/** A request that cannot get a turn within the wait it may accept: refused before it is sent. */
+export class PacingWaitTooLongError extends Error {
+	constructor(
+		/** When the request's turn would come, in ms from now (an estimate from the known rate and the queue). */
+		readonly waitMs: number,
+		/** The longest wait the request accepted, in ms. */
+		readonly capMs: number,
+		/** Requests of this key waiting for their turn, in this process. */
+		readonly queued: number,
+	) {
+		super(
+			`No turn within ${Math.ceil(capMs / 1000)} s: the next turn is in about ${Math.ceil(waitMs / 1000)} s`,
+		);
+		this.name = 'PacingWaitTooLongError';
+	}
 }
 
 /**
