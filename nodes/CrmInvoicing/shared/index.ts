@@ -4,8 +4,8 @@
  *
  * - `transport/`: the only code that does HTTP (the one request function, the key's pacer, the one list reader) and
  *   the small readers and the size-capped map everything uses;
- * - `apiChoices.ts`: every choice made where the API's specification is silent (SPEC_CHOICES), and the values that
- *   apply them;
+ * - `apiChoices.ts`: the values of the choices made where the API's specification is silent (the choices themselves
+ *   are listed in docs/spec-choices.md);
  * - `simplify.ts`, `events.ts`, `webhookList.ts`: the simplified record per resource, event names, the webhook list;
  * - `nodeIdentity.ts`: which node this is, and the one key per node for this process's memories.
  */

@@ -1,12 +1,12 @@
 /**
- * The register of choices (nodes/CrmInvoicing/shared/apiChoices.ts) and the docs' table of them (docs/spec-choices.md) hold
+ * The register of choices (test/fixtures/specChoices.ts) and the docs' table of them (docs/spec-choices.md) hold
  * the same choices, by id, with the same spec section; and every function a choice says applies it is defined in the
  * file it names. A choice added to one side only, renamed, or pointing at a function that moved fails here.
  */
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 
-import { SPEC_CHOICES } from '../../../nodes/CrmInvoicing/shared/apiChoices';
+import { SPEC_CHOICES } from '../../fixtures/specChoices';
 
 const ROOT = path.join(__dirname, '..', '..', '..');
 const TABLE_FILE = path.join(ROOT, 'docs', 'spec-choices.md');
