@@ -10,7 +10,15 @@ import {
 	PacingWaitTooLongError,
 	type PacerTurn,
 } from '../../../nodes/CrmInvoicing/shared/transport/pacer';
-import { FakeTime, FixedWindowServer, flush, pacerOn, request, type Outcome } from './pacerSim';
+import {
+	FakeTime,
+	FixedWindowServer,
+	flush,
+	pacerOn,
+	request,
+	takeTurn,
+	type Outcome,
+} from './pacerSim';
 
 const HEADERS_10_PER_2S = {
 	'ratelimit-limit': '10',
@@ -342,5 +350,30 @@ describe('processes sharing a key slow down together', () => {
 		expect(outcomes.every((outcome) => outcome.ok)).toBe(true);
 		expect(server.refused).toBe(0);
 		expect(server.busiestWindow()).toBeLessThanOrEqual(10);
+	});
+});
+
+describe("a caller's share of the key (takeShare: the polling triggers' half)", () => {
+	it('lets `perMinute` requests of the share go in any 60 s, and the next one when the oldest leaves the minute', async () => {
+		const time = new FakeTime();
+		const pacer = pacerOn(time, 60);
+		const taken: number[] = [];
+		const take = () => pacer.takeShare(30).then(() => taken.push(time.now));
+		for (let n = 0; n < 31; n++) void take();
+		await flush();
+		expect(taken).toHaveLength(30);
+		await time.advanceTo(59_000);
+		expect(taken).toHaveLength(30);
+		await time.runUntil(() => taken.length === 31, 5_000);
+		expect(taken[30]).toBeGreaterThanOrEqual(60_000);
+		expect(taken[30]).toBeLessThanOrEqual(60_000 + 250 + 250);
+	});
+
+	it('is counted apart from the key: other callers of the same pacer are not held by it', async () => {
+		const time = new FakeTime();
+		const pacer = pacerOn(time, 60);
+		for (let n = 0; n < 30; n++) await pacer.takeShare(30);
+		const { at } = await takeTurn(time, pacer);
+		expect(at).toBe(0);
 	});
 });

@@ -161,3 +161,12 @@ export async function credentialOf(
 	const { apiKey, requestsPerMinute, keyId } = await connectionOf(context);
 	return { apiKey, requestsPerMinute, keyId };
 }
+
+/**
+ * Waits for the context's share of its API key (`perMinute` requests in any 60 s, for every caller of the key in this
+ * process asking the same share), and takes one request of it: the polling triggers ask for half the key this way,
+ * before each page, so the key has one limiter (its pacer), of which they take a part.
+ */
+export async function takeShare(context: ApiContext, perMinute: number): Promise<void> {
+	await (await connectionOf(context)).pacer.takeShare(perMinute);
+}

@@ -1,6 +1,12 @@
 export { API_PREFIX, MAX_PAGE_SIZE } from './spec';
 export { apiRequest, apiRequestFull } from './request';
-export { credentialOf, CREDENTIAL_TYPE, normalizeBaseUrl, requestsPerMinuteOf } from './connection';
+export {
+	credentialOf,
+	CREDENTIAL_TYPE,
+	normalizeBaseUrl,
+	requestsPerMinuteOf,
+	takeShare,
+} from './connection';
 export { showPath, unsafePathReason } from './paths';
 export { runStatsOf } from './stats';
 export type { RunStats } from './stats';

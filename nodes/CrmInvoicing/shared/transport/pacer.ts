@@ -6,6 +6,7 @@ import type { IDataObject } from 'n8n-workflow';
 import { DOCUMENTED_RATE_LIMIT, RETRY } from './limits';
 import { BoundedMap } from './boundedMap';
 import { KeyBudget } from './keyBudget';
+import { SendLog } from './sendLog';
 import { boundedWait, PacingWaitTooLongError, rateLimitWaitMs } from './rateLimit';
 
 export { PacingWaitTooLongError };
@@ -86,6 +87,9 @@ export class RateLimitPacer {
 
 	private lastTicket = 0;
 
+	/** The shares of this key asked for (takeShare), by their requests per minute. */
+	private readonly shares = new Map<number, { log: SendLog; floor: number }>();
+
 	/** The one timer, if any: when it fires, and how to cancel it. */
 	private timer: { at: number; abort: AbortController } | undefined;
 
@@ -156,6 +160,27 @@ export class RateLimitPacer {
 		const wait = status === 429 ? (waitMs ?? rateLimitWaitMs(headers, now)) : undefined;
 		this.budget.settle(turn, now, status, headers, wait);
 		this.pump();
+	}
+
+	/**
+	 * Waits until this key's callers that asked for a share of `perMinute` (the polling triggers: half the key) have
+	 * sent fewer than that in the last 60 s, and counts one more for them. The share is a part of this one limiter,
+	 * not a second one: the request then takes its turn here like any other.
+	 */
+	async takeShare(perMinute: number): Promise<void> {
+		const share = this.shares.get(perMinute) ?? { log: new SendLog(60_000), floor: 0 };
+		this.shares.set(perMinute, share);
+		for (;;) {
+			const now = Math.max(this.clockNow(), share.floor);
+			share.log.expire(now);
+			if (share.log.total < perMinute) {
+				share.log.add(now);
+				return;
+			}
+			const until = share.log.freesAt(now);
+			await this.sleep(boundedWait(until - now, RETRY.maxPacingWaitMs));
+			share.floor = until;
+		}
 	}
 
 	private release(ticket: number, now: number): PacerTurn {
