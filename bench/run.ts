@@ -179,8 +179,9 @@ function analysisOf(results: CaseResult[]): string[] {
 	if (one && !one.error) {
 		const oursWall = metric(one, 'ours', 'wallMs');
 		const httpWall = metric(one, 'httpRequest', 'wallMs');
+		const floorWall = metric(one, 'floor', 'wallMs');
 		lines.push(
-			`- Case 1: ${metric(one, 'ours', 'requests')} requests for 10,000 leads (the floor is 100) against ${metric(one, 'httpRequest', 'requests')} for HTTP Request; wall time ${fmt.ms(oursWall ?? NaN)} against ${fmt.ms(httpWall ?? NaN)} (${fmt.ratio((oursWall ?? NaN) / (httpWall ?? NaN))}).`,
+			`- Case 1: ${metric(one, 'ours', 'requests')} requests for 10,000 leads (the floor is 100) against ${metric(one, 'httpRequest', 'requests')} for HTTP Request; wall time ${fmt.ms(oursWall ?? NaN)} against ${fmt.ms(httpWall ?? NaN)} (${fmt.ratio((oursWall ?? NaN) / (httpWall ?? NaN))}), and against the floor (100 raw page requests + a Code node's 10,000 items) ${fmt.ms(floorWall ?? NaN)} (${fmt.ratio((oursWall ?? NaN) / (floorWall ?? NaN))}).`,
 		);
 	}
 	const two = byId.get('2');

@@ -80,3 +80,24 @@ export function httpRequestGetMany(ctx: BenchContext, options: HttpRequestOption
 	}
 	return chain;
 }
+
+/**
+ * The floor's chain: a Code node that outputs `total` lead-shaped items, copies of `sample` (one page of the API's
+ * leads) with ids of their own: n8n's own cost of that many items, with no request.
+ */
+export function codeNodeLeads(sample: unknown[], total: number): NodeDef[] {
+	const jsCode = [
+		`const page = ${JSON.stringify(sample)};`,
+		'const out = [];',
+		`for (let i = 0; out.length < ${total}; i++) for (const lead of page) if (out.length < ${total}) out.push({ json: { ...lead, id: lead.id + '-' + i } });`,
+		'return out;',
+	].join('\n');
+	return [
+		{
+			name: 'Code',
+			type: 'n8n-nodes-base.code',
+			typeVersion: 2,
+			parameters: { mode: 'runOnceForAllItems', jsCode },
+		},
+	];
+}
