@@ -5,7 +5,19 @@
  */
 import type { IDataObject } from 'n8n-workflow';
 
-import { RateLimitPacer, type PacerTurn } from '../../../nodes/CrmInvoicing/shared/transport/pacer';
+import {
+	keyIdOf,
+	pacerOf,
+	RateLimitPacer,
+	type PacerTurn,
+} from '../../../nodes/CrmInvoicing/shared/transport/pacer';
+
+/** The process's pacer of a Base URL and API key, named as connection.ts names it. */
+export const pacerFor = (
+	baseUrl: string,
+	apiKey: string,
+	requestsPerMinute?: number,
+): RateLimitPacer => pacerOf(keyIdOf(baseUrl, apiKey), requestsPerMinute);
 
 /** Lets every pending promise callback run. */
 export async function flush(): Promise<void> {

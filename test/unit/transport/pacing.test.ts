@@ -4,14 +4,8 @@ import { sleep } from 'n8n-workflow';
 
 import { apiRequest } from '../../../nodes/CrmInvoicing/shared/transport';
 import { DOCUMENTED_RATE_LIMIT } from '../../../nodes/CrmInvoicing/shared/transport/limits';
-import {
-	keyIdOf,
-	pacerOf,
-	type RateLimitPacer,
-} from '../../../nodes/CrmInvoicing/shared/transport/pacer';
-
-const pacerFor = (baseUrl: string, apiKey: string, requestsPerMinute?: number): RateLimitPacer =>
-	pacerOf(keyIdOf(baseUrl, apiKey), requestsPerMinute);
+import type { RateLimitPacer } from '../../../nodes/CrmInvoicing/shared/transport/pacer';
+import { pacerFor } from './pacerSim';
 import { requestsPerMinuteOf } from '../../../nodes/CrmInvoicing/shared/transport';
 import { createExecuteContext } from '../../helpers/harness';
 import { CrmInvoicing } from '../../../nodes/CrmInvoicing/CrmInvoicing.node';

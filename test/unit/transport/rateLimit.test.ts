@@ -3,14 +3,8 @@ import { NodeApiError, NodeOperationError, sleep } from 'n8n-workflow';
 
 import { apiRequest } from '../../../nodes/CrmInvoicing/shared/transport';
 import { RETRY } from '../../../nodes/CrmInvoicing/shared/transport/limits';
-import {
-	keyIdOf,
-	pacerOf,
-	type RateLimitPacer,
-} from '../../../nodes/CrmInvoicing/shared/transport/pacer';
-
-const pacerFor = (baseUrl: string, apiKey: string, requestsPerMinute?: number): RateLimitPacer =>
-	pacerOf(keyIdOf(baseUrl, apiKey), requestsPerMinute);
+import type { RateLimitPacer } from '../../../nodes/CrmInvoicing/shared/transport/pacer';
+import { pacerFor } from './pacerSim';
 import {
 	defaultRateLimitWait,
 	rateLimitWait,
