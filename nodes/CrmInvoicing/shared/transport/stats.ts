@@ -19,12 +19,17 @@ export interface RunStats {
 
 const statsByContext = new WeakMap<object, RunStats>();
 
+const none = (): RunStats => ({
+	requests: 0,
+	pages: 0,
+	mostPagesOfOneList: 0,
+	rateLimited: 0,
+	waitedMs: 0,
+});
+
 function statsFor(context: object): RunStats {
 	let stats = statsByContext.get(context);
-	if (!stats) {
-		stats = { requests: 0, pages: 0, mostPagesOfOneList: 0, rateLimited: 0, waitedMs: 0 };
-		statsByContext.set(context, stats);
-	}
+	if (!stats) statsByContext.set(context, (stats = none()));
 	return stats;
 }
 
@@ -49,13 +54,5 @@ export const countStats = {
 
 /** What this context's run has cost so far (zeros when it made no request). */
 export function runStatsOf(context: object): RunStats {
-	return {
-		...(statsByContext.get(context) ?? {
-			requests: 0,
-			pages: 0,
-			mostPagesOfOneList: 0,
-			rateLimited: 0,
-			waitedMs: 0,
-		}),
-	};
+	return { ...(statsByContext.get(context) ?? none()) };
 }
