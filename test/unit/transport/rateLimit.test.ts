@@ -4,7 +4,6 @@ import { NodeApiError, NodeOperationError, sleep } from 'n8n-workflow';
 import { apiRequest } from '../../../nodes/CrmInvoicing/shared/transport';
 import { RETRY } from '../../../nodes/CrmInvoicing/shared/transport/limits';
 import type { RateLimitPacer } from '../../../nodes/CrmInvoicing/shared/transport/pacer';
-import { pacerFor } from './pacerSim';
 import {
 	defaultRateLimitWait,
 	rateLimitWait,
@@ -12,7 +11,7 @@ import {
 } from '../../../nodes/CrmInvoicing/shared/transport/rateLimit';
 import { CrmInvoicing } from '../../../nodes/CrmInvoicing/CrmInvoicing.node';
 import { createExecuteContext } from '../../helpers/harness';
-import { FakeTime, pacerOn, takeTurn } from './pacerSim';
+import { FakeTime, pacerFor, pacerOn, takeTurn } from './pacerSim';
 import { BASE, errorOf, freshContext, replyLogging, setUpNock } from './support';
 import type { SeenRequest } from './support';
 
