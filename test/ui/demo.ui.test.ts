@@ -281,6 +281,14 @@ async function record(
 	await crm.api('POST', '/leads', { name: triggerLead });
 	const event = await outputShowing(page, new RegExp(triggerLead), 60_000);
 	expect(event).toContain('lead.created');
+	// One test event ends the listening, and the trigger deletes its subscription (none is left for the next test).
+	await eventually('the test subscription to be deleted', async () =>
+		(await crm.webhooks()).some((subscription: { url: string }) =>
+			subscription.url.includes(trigger.webhookId),
+		)
+			? undefined
+			: true,
+	);
 	await beat(page, 5);
 
 	await titleCard(
