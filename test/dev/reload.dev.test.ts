@@ -2,22 +2,14 @@
  * `npm run dev` reloads: while it runs, an edit saved to a node's source shows in the running n8n without a restart.
  *
  * The dev command runs as a user runs it (`tsx scripts/dev.ts`, on free ports), in a copy of this checkout under
- * .tmp/dev-reload/ (tracked and untracked files, with node_modules and the installed n8n runtimes linked), so that the
+ * .tmp/dev-reload/ (its files as they are on disk, with node_modules and the installed n8n linked), so that the
  * test's edit is made to the copy and never to the tree you work in. The node's description is changed in the copy's
  * source, and n8n's node types (`/types/nodes.json`, what the editor reads) are read until they show it. How long it
  * took is printed, not asserted; the wait is bounded.
  */
-import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { spawn, type ChildProcess } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
-import {
-	copyFileSync,
-	existsSync,
-	mkdirSync,
-	readFileSync,
-	rmSync,
-	symlinkSync,
-	writeFileSync,
-} from 'node:fs';
+import { cpSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 
 import { N8nClient, PACKAGE_NAME } from '../../scripts/lib/n8n';
@@ -39,26 +31,29 @@ jest.setTimeout(START_TIMEOUT_MS + RELOAD_TIMEOUT_MS + 120_000);
 let dev: ChildProcess | undefined;
 let output = '';
 
-/** This checkout's files as git sees them (committed or not, less what .gitignore leaves out), copied to COPY. */
+/** What the copy leaves out: installed packages (at any depth), git's folder, and what the build and scripts write. */
+const NOT_COPIED = new Set(['node_modules', '.modules', '.git']);
+const NOT_COPIED_AT_TOP = new Set(['.tmp', 'dist', 'coverage']);
+
+/**
+ * This checkout, copied to COPY as it is on disk (edits not yet committed included), less NOT_COPIED; its
+ * node_modules and the installed n8n runtime are links to this checkout's.
+ */
 function copyCheckout(): void {
 	rmSync(WORK, { recursive: true, force: true });
-	const listed = spawnSync(
-		'git',
-		['ls-files', '-z', '--cached', '--others', '--exclude-standard'],
-		{ cwd: ROOT, encoding: 'utf8', maxBuffer: 64 * 1024 * 1024 },
-	);
-	if (listed.status !== 0) throw new Error(`git ls-files failed: ${listed.stderr}`);
-	for (const file of listed.stdout.split('\0').filter(Boolean)) {
-		const source = path.join(ROOT, file);
-		if (!existsSync(source)) continue;
-		mkdirSync(path.dirname(path.join(COPY, file)), { recursive: true });
-		copyFileSync(source, path.join(COPY, file));
-	}
-	symlinkSync(path.join(ROOT, 'node_modules'), path.join(COPY, 'node_modules'));
 	const runtime = ensureRuntime('current');
+	cpSync(ROOT, COPY, {
+		recursive: true,
+		filter: (source) =>
+			!NOT_COPIED.has(path.basename(source)) &&
+			!NOT_COPIED_AT_TOP.has(path.relative(ROOT, source).split(path.sep)[0]),
+	});
+	symlinkSync(path.join(ROOT, 'node_modules'), path.join(COPY, 'node_modules'));
+	// The folder the runtime's packages are installed in (n8n's entry point is inside it).
+	const modules = path.relative(runtime.dir, runtime.n8nBin).split(path.sep)[0];
 	symlinkSync(
-		path.join(runtime.dir, 'node_modules'),
-		path.join(COPY, 'runtime', 'current', 'node_modules'),
+		path.join(runtime.dir, modules),
+		path.join(COPY, path.relative(ROOT, runtime.dir), modules),
 	);
 }
 
