@@ -1,3 +1,4 @@
+/* eslint-disable -- not shipped: eslint.dev.config.mjs lints this file, not n8n's node rules */
 /**
  * PostgreSQL and Redis from Debian's packages, on loopback, for n8n's queue mode (`npm run test:queue`), and the
  * Debian packages the editor suite and the demo use (chromium, ffmpeg). Installed with apt-get when missing; each

@@ -1,3 +1,4 @@
+/* eslint-disable -- not shipped: eslint.dev.config.mjs lints this file, not n8n's node rules */
 /**
  * The demo video (`npm run demo`): Playwright records a page as WebM by piping frames into an ffmpeg it would
  * download itself (`playwright install ffmpeg`, from a CDN); here it uses Debian's, linked where Playwright looks for

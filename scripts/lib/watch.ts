@@ -1,8 +1,9 @@
+/* eslint-disable -- not shipped: eslint.dev.config.mjs lints this file, not n8n's node rules */
 /**
- * `npm run dev`'s watch build, as `n8n-node dev` does it: `tsc --watch` over the shipped code (tsconfig.build.json:
- * nodes/, credentials/ and the codex JSON files) and a copy of each icon that changes. It writes straight into the
- * package n8n loaded (the packed package installed in the user folder), so that n8n's own watcher (N8N_DEV_RELOAD)
- * sees the new files there and reloads the package without a restart.
+ * `npm run dev`'s watch build, as `n8n-node dev` does it: `tsc --watch` over the shipped code (tsconfig.json, the
+ * build's: nodes/, credentials/ and the codex JSON files) and a copy of each icon that changes. It writes straight
+ * into the package n8n loaded (the packed package installed in the user folder), so that n8n's own watcher
+ * (N8N_DEV_RELOAD) sees the new files there and reloads the package without a restart.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { copyFileSync, existsSync, mkdirSync, watch, type FSWatcher } from 'node:fs';
@@ -34,7 +35,7 @@ export function startWatchBuild(
 		[
 			tsc,
 			'-p',
-			'tsconfig.build.json',
+			'tsconfig.json',
 			'--watch',
 			'--preserveWatchOutput',
 			'--pretty',
@@ -53,7 +54,8 @@ export function startWatchBuild(
 	const onData = (chunk: Buffer) => {
 		const lines = (pending + chunk.toString()).split('\n');
 		pending = lines.pop() ?? '';
-		for (const line of lines.map((text) => text.replace(/\x1b\[[0-9;]*[A-Za-z]/g, '').trimEnd())) {
+		// --pretty false: plain lines, no colours.
+		for (const line of lines.map((text) => text.trimEnd())) {
 			if (!line) continue;
 			log(line);
 			// "Found 0 errors. Watching for file changes." ends each build.

@@ -1,22 +1,25 @@
+/* eslint-disable -- not shipped: eslint.dev.config.mjs lints this file, not n8n's node rules */
 /**
  * `npm run dev` reloads: while it runs, an edit saved to a node's source shows in the running n8n without a restart.
  *
- * The dev command runs as a user runs it (`tsx scripts/dev.ts`, on free ports), in a copy of this checkout under
- * .tmp/dev-reload/ (its files as they are on disk, with node_modules and the installed n8n linked), so that the
- * test's edit is made to the copy and never to the tree you work in. The node's description is changed in the copy's
- * source, and n8n's node types (`/types/nodes.json`, what the editor reads) are read until they show it. How long it
- * took is printed, not asserted; the wait is bounded.
+ * The dev command runs as a user runs it (`tsx scripts/dev.ts`, on free ports), in a copy of this checkout in the
+ * system's temporary folder (its files as they are on disk, with node_modules and the installed n8n linked; outside
+ * the tree, where no lint or build sees it, and removed afterwards), so that the test's edit is made to the copy and
+ * never to the tree you work in. The node's description is changed in the copy's source, and n8n's node types
+ * (`/types/nodes.json`, what the editor reads) are read until they show it. How long it took is printed, not
+ * asserted; the wait is bounded.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
-import { cpSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { cpSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 
 import { N8nClient, PACKAGE_NAME } from '../../scripts/lib/n8n';
 import { ensureRuntime, ROOT } from '../../scripts/lib/runtime';
 import { freePort } from '../../scripts/lib/system';
 
-const WORK = path.join(ROOT, '.tmp', 'dev-reload');
+const WORK = mkdtempSync(path.join(os.tmpdir(), 'crm-dev-reload-'));
 const COPY = path.join(WORK, 'checkout');
 const NODE_SOURCE = path.join('nodes', 'CrmInvoicing', 'CrmInvoicing.node.ts');
 const NODE_TYPE = `${PACKAGE_NAME}.crmInvoicing`;
@@ -40,7 +43,6 @@ const NOT_COPIED_AT_TOP = new Set(['.tmp', 'dist', 'coverage']);
  * node_modules and the installed n8n runtime are links to this checkout's.
  */
 function copyCheckout(): void {
-	rmSync(WORK, { recursive: true, force: true });
 	const runtime = ensureRuntime('current');
 	cpSync(ROOT, COPY, {
 		recursive: true,
@@ -95,6 +97,7 @@ afterAll(async () => {
 		await exited;
 		clearTimeout(timer);
 	}
+	rmSync(WORK, { recursive: true, force: true });
 });
 
 describe('npm run dev', () => {

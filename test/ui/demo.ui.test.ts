@@ -1,3 +1,4 @@
+/* eslint-disable -- not shipped: eslint.dev.config.mjs lints this file, not n8n's node rules */
 /**
  * The demo a reviewer watches (`npm run demo`, and in `npm run test:ui`): one WebM video, recorded by Playwright in
  * the real n8n editor against the sandbox CRM, of the credential tested on save, a lead and then an invoice created
