@@ -35,7 +35,7 @@ let dev: ChildProcess | undefined;
 let output = '';
 
 /** What the copy leaves out: installed packages (at any depth), git's folder, and what the build and scripts write. */
-const NOT_COPIED = new Set(['node_modules', '.modules', '.git']);
+const NOT_COPIED = new Set(['node_modules', '.git']);
 const NOT_COPIED_AT_TOP = new Set(['.tmp', 'dist', 'coverage']);
 
 /**
@@ -51,12 +51,10 @@ function copyCheckout(): void {
 			!NOT_COPIED_AT_TOP.has(path.relative(ROOT, source).split(path.sep)[0]),
 	});
 	symlinkSync(path.join(ROOT, 'node_modules'), path.join(COPY, 'node_modules'));
-	// The folder the runtime's packages are installed in (n8n's entry point is inside it).
-	const modules = path.relative(runtime.dir, runtime.n8nBin).split(path.sep)[0];
-	symlinkSync(
-		path.join(runtime.dir, modules),
-		path.join(COPY, path.relative(ROOT, runtime.dir), modules),
-	);
+	// The runtime's node_modules folder: the part of n8n's entry point's path up to it.
+	const entry = path.relative(ROOT, runtime.n8nBin).split(path.sep);
+	const modules = path.join(...entry.slice(0, entry.indexOf('node_modules') + 1));
+	symlinkSync(path.join(ROOT, modules), path.join(COPY, modules));
 }
 
 async function waitFor<T>(
