@@ -81,6 +81,7 @@ async function checkStored(context: IHookFunctions, deadline: Deadline): Promise
 		return true;
 	}
 	await letGo(context, held, deadline, false);
+	clearSubscription(staticData);
 	return false;
 }
 
@@ -91,7 +92,7 @@ async function secretReadable(
 	const apiKey = await apiKeyOf(context);
 	const read = await readSecret(stored, secretOwner(context, stored.id), async () => apiKey);
 	if (read.kind === 'secret') {
-		await keepWrappedUnderKey(context, stored, read, async () => apiKey, true);
+		await keepWrappedUnderKey(context, stored, read, async () => apiKey);
 		return true;
 	}
 	context.logger.warn(
@@ -122,6 +123,7 @@ export async function deleteSubscription(
 			stored,
 			new Deadline(this.getNode(), 'delete its webhook subscription', limitMs),
 		);
+		clearSubscription(staticData);
 	} catch (error) {
 		this.logger.warn(
 			`CRM Invoicing Trigger: could not delete webhook subscription ${stored.id}; it is kept and cleaned up on the next activation (${(error as Error).message})`,
