@@ -10,6 +10,7 @@ import {
 	isDeadlineError,
 	listWebhookSubscriptions,
 	nodeKey,
+	oneAtATime,
 } from '../shared';
 import { ownerTag, tagOfName, taggedName, type TriggerContext } from './identity';
 import { deliveryMemoryKey, forgetDeliveries } from './recentDeliveries';
@@ -312,23 +313,6 @@ export function refusedEventsError(
 				'Remove these names from "Events" and "Custom Event Names", or replace them with the names your CRM uses for these events, then activate the workflow again. No subscription was created.',
 		},
 	);
-}
-
-const queues = new Map<string, Promise<unknown>>();
-
-/** Runs `work` (bounded) after every earlier call for `key` in this process, so that racing subscribes take turns. */
-async function oneAtATime<T>(key: string, work: () => Promise<T>): Promise<T> {
-	const current = (queues.get(key) ?? Promise.resolve()).then(work, work);
-	const settled = current.then(
-		() => undefined,
-		() => undefined,
-	);
-	queues.set(key, settled);
-	try {
-		return await current;
-	} finally {
-		if (queues.get(key) === settled) queues.delete(key);
-	}
 }
 
 /** Subscribes this node at its own URL, one at a time per node and mode in this process; returns the new id. */

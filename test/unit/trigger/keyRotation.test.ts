@@ -371,14 +371,15 @@ describe('a key change, then a restart before any delivery (nothing can read the
 
 	it("is bounded: against a CRM that never answers, the delivery is answered within the renewal's time limit", async () => {
 		nock(API).post(LIST).delay(60_000).reply(200, { id: 'whk_2', secret: NEW_SECRET });
-		const started = Date.now();
+		// Real time (performance is not faked here): the movable clock's Date lags behind it on a busy machine.
+		const started = performance.now();
 		expect(await deliver(unreadable(), { renewalLimitMs: 1_000 })).toMatchObject({
 			status: 503,
 			body: { error: UNUSABLE_SECRET_REASON },
 		});
 		// It waited for its deadline, not for the CRM's minute.
-		expect(Date.now() - started).toBeGreaterThanOrEqual(900);
-		expect(Date.now() - started).toBeLessThan(5_000);
+		expect(performance.now() - started).toBeGreaterThanOrEqual(900);
+		expect(performance.now() - started).toBeLessThan(5_000);
 		expect(logged('warn')).toContain('could not subscribe anew within 1 s');
 		expect(RENEWAL_TIME_LIMIT_MS).toBeLessThan(20_000);
 	});
