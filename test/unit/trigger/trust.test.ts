@@ -33,12 +33,11 @@ import {
 	MAX_SIGNATURE_ENTRIES,
 	MAX_SIGNATURE_HEADER_LENGTH,
 	readSignatureEntries,
-	verifyWebhookSignature,
 } from '../../../nodes/CrmInvoicing/trigger/signature';
 import { mayDelete } from '../../../nodes/CrmInvoicing/trigger/subscription';
 import { createWebhookContext, loggedMessages, TEST_CREDENTIALS } from '../../helpers/harness';
 import { useNock } from '../../helpers/nock';
-import { signedHeaders } from '../../helpers/signing';
+import { signedHeaders, verifyWebhookSignature } from '../../helpers/signing';
 import {
 	API,
 	expectNoUnansweredRequests,
