@@ -116,6 +116,94 @@ async function* leadPages(context: IPollFunctions, budget: Budget) {
 	}
 }
 
+/** What a poll found: the items to emit (New Lead oldest first, then Updated, then Archived), and what to remember. */
+export interface Diff {
+	items: INodeExecutionData[];
+	/** Lead id → fingerprint of every lead listed (marked unreadable where it could not be emitted). */
+	seen: Record<string, string>;
+	/** The newest createdAt among the leads listed. */
+	newest?: number;
+	/** Leads skipped, and why, for n8n's log. */
+	warnings: string[];
+}
+
+/**
+ * The diff, a pure function: the leads read against what the node remembers (`memory.fields` gains the slots of new
+ * top-level keys). No request, no clock, no log: the caller reads before and saves after.
+ */
+export function diff(
+	memory: Memory,
+	records: IDataObject[],
+	settings: PollSettings,
+	first: boolean,
+): Diff {
+	const wantsNew = settings.events.includes('newLead');
+	const wantsUpdated = settings.events.includes('updatedLead');
+	const wantsArchived = settings.events.includes('archivedLead');
+	const warnings: string[] = [];
+	const ids = records.map(leadIdOf);
+	const newItems: Array<{ record: IDataObject; time: number; index: number }> = [];
+	const updatedItems: INodeExecutionData[] = [];
+	const archivedItems: INodeExecutionData[] = [];
+	const seen: Record<string, string> = {};
+	// The newest createdAt remembered: after a full read, of the leads listed (a deleted newest lead no longer counts).
+	let newest: number | undefined;
+	for (let index = 0; index < records.length; index++) {
+		const record = records[index];
+		const id = ids[index];
+		if (id === undefined) {
+			warnings.push(
+				`lead ${index + 1} of the list ${LIST_PATH}, ${nameOf(record)}, has no id, so the trigger cannot tell it apart from the others; it skipped it. This is a fault of the API or of a proxy in front of it.`,
+			);
+			continue;
+		}
+		if (seen[id] !== undefined) continue; // The same lead twice in one listing: compared once.
+		const time = createdAtOf(record);
+		if (!Number.isNaN(time) && (newest === undefined || time > newest)) newest = time;
+		const old = memory.leads[id];
+		const print = fingerprint(record, memory.fields);
+		const deep = fieldTooDeep(record, POLLING.maxEmitDepth);
+		if (deep !== undefined) {
+			seen[id] = unreadable(print);
+			if (old !== seen[id]) {
+				warnings.push(
+					`lead ${nameOf(record, id)} was not emitted: its field "${deep.slice(0, 80)}" is nested more than ${POLLING.maxEmitDepth} levels deep, more than n8n can store in an execution. The trigger skipped it and emitted the other leads; it emits it as New Lead once the CRM holds it within that depth.`,
+				);
+			}
+			continue;
+		}
+		seen[id] = print;
+		if (old === undefined || isUnreadable(old)) {
+			if (wantsNew && (!first || settings.includeExisting)) newItems.push({ record, time, index });
+			continue;
+		}
+		if (first || !changed(old, print)) continue;
+		const becameArchived = !isArchived(old) && isArchived(print);
+		let names = changedFields(old, print, memory.fields);
+		if (becameArchived && wantsArchived) {
+			archivedItems.push(item(record, settings, 'archivedLead'));
+			// The Archived Lead item tells of the archived flag; other fields changed in the same interval are an
+			// Updated Lead item of their own.
+			names = names.filter((name) => name !== 'archived');
+			if (names.length === 0) continue;
+		}
+		if (wantsUpdated) updatedItems.push(item(record, settings, 'updatedLead', names));
+	}
+
+	// New leads oldest first (by createdAt, then by list position), so a workflow sees them in creation order.
+	newItems.sort((a, b) =>
+		Number.isNaN(a.time) || Number.isNaN(b.time) || a.time === b.time
+			? a.index - b.index
+			: a.time - b.time,
+	);
+	const items = [
+		...newItems.map(({ record }) => item(record, settings, 'newLead')),
+		...updatedItems,
+		...archivedItems,
+	];
+	return { items, seen, newest, warnings };
+}
+
 /**
  * One poll. Reads GET /leads through the one list reader (pacing, retries, caps and errors come with it), compares it
  * with what the node remembers, and returns the items to emit (null when there are none). The memory is written
@@ -140,9 +228,6 @@ export async function pollLeads(
 	const budget = await budgetOf(this);
 	if (!first) checkBudget(this, memory, onlyNew(settings), budget);
 
-	const wantsNew = settings.events.includes('newLead');
-	const wantsUpdated = settings.events.includes('updatedLead');
-	const wantsArchived = settings.events.includes('archivedLead');
 	const now = Date.now();
 	// With New Lead alone a poll may stop at the head of a newest-first list, unless a full read is due (the bound on
 	// finding a lead listed out of order, e.g. an import that keeps old creation dates).
@@ -151,15 +236,12 @@ export async function pollLeads(
 	const head = new HeadCheck(memory.newest, memory.leads);
 
 	const records: IDataObject[] = [];
-	const ids: Array<string | undefined> = [];
 	let fullRead = true;
 	let fellBack = false;
 	for await (const page of leadPages(this, budget)) {
-		const pageIds = page.records.map(leadIdOf);
 		for (const record of page.records) records.push(record);
-		for (const id of pageIds) ids.push(id);
 		if (mayStopAtHead && !fellBack) {
-			if (head.page(page.records, pageIds) && page.nextCursor !== null) {
+			if (head.page(page.records, page.records.map(leadIdOf)) && page.nextCursor !== null) {
 				fullRead = false;
 				break;
 			}
@@ -176,55 +258,9 @@ export async function pollLeads(
 		}
 	}
 
-	const newItems: Array<{ record: IDataObject; time: number; index: number }> = [];
-	const updatedItems: INodeExecutionData[] = [];
-	const archivedItems: INodeExecutionData[] = [];
-	const seen: Record<string, string> = {};
-	// The newest createdAt remembered: after a full read, of the leads listed (a deleted newest lead no longer counts).
-	let newest: number | undefined;
-	for (let index = 0; index < records.length; index++) {
-		const record = records[index];
-		const id = ids[index];
-		if (id === undefined) {
-			warn(
-				this,
-				`lead ${index + 1} of the list ${LIST_PATH}, ${nameOf(record)}, has no id, so the trigger cannot tell it apart from the others; it skipped it. This is a fault of the API or of a proxy in front of it.`,
-			);
-			continue;
-		}
-		if (seen[id] !== undefined) continue; // The same lead twice in one listing: compared once.
-		const time = createdAtOf(record);
-		if (!Number.isNaN(time) && (newest === undefined || time > newest)) newest = time;
-		const old = memory.leads[id];
-		const print = fingerprint(record, memory.fields);
-		const deep = fieldTooDeep(record, POLLING.maxEmitDepth);
-		if (deep !== undefined) {
-			seen[id] = unreadable(print);
-			if (old !== seen[id]) {
-				warn(
-					this,
-					`lead ${nameOf(record, id)} was not emitted: its field "${deep.slice(0, 80)}" is nested more than ${POLLING.maxEmitDepth} levels deep, more than n8n can store in an execution. The trigger skipped it and emitted the other leads; it emits it as New Lead once the CRM holds it within that depth.`,
-				);
-			}
-			continue;
-		}
-		seen[id] = print;
-		if (old === undefined || isUnreadable(old)) {
-			if (wantsNew && (!first || settings.includeExisting)) newItems.push({ record, time, index });
-			continue;
-		}
-		if (first || !changed(old, print)) continue;
-		const becameArchived = !isArchived(old) && isArchived(print);
-		let names = changedFields(old, print, memory.fields);
-		if (becameArchived && wantsArchived) {
-			archivedItems.push(item(record, settings, 'archivedLead'));
-			// The Archived Lead item tells of the archived flag; other fields changed in the same interval are an
-			// Updated Lead item of their own.
-			names = names.filter((name) => name !== 'archived');
-			if (names.length === 0) continue;
-		}
-		if (wantsUpdated) updatedItems.push(item(record, settings, 'updatedLead', names));
-	}
+	const { items, seen, warnings, newest: listed } = diff(memory, records, settings, first);
+	for (const message of warnings) warn(this, message);
+	let newest = listed;
 
 	// The new memory: the leads remembered, updated with those read. After a full read, a lead no longer listed is
 	// marked gone, and forgotten once it has been gone for POLLING.forgetAfterMs.
@@ -260,17 +296,6 @@ export async function pollLeads(
 	// The first poll learns the list's size: a workflow that cannot afford its next polls fails now, at activation.
 	if (first) checkBudget(this, next, onlyNew(settings), budget);
 
-	// New leads oldest first (by createdAt, then by list position), so a workflow sees them in creation order.
-	newItems.sort((a, b) =>
-		Number.isNaN(a.time) || Number.isNaN(b.time) || a.time === b.time
-			? a.index - b.index
-			: a.time - b.time,
-	);
-	const items = [
-		...newItems.map(({ record }) => item(record, settings, 'newLead')),
-		...updatedItems,
-		...archivedItems,
-	];
 	return items.length > 0 ? [items] : null;
 }
 
