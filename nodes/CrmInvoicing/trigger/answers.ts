@@ -3,7 +3,7 @@ import type { IDataObject, IWebhookFunctions, IWebhookResponseData } from 'n8n-w
 import { nodeKey, Turns, type HeaderMap } from '../shared';
 import { readSecret, secretOwner } from './secret';
 import type { VerificationResult } from './signature';
-import type { RetiredSubscription, StoredSubscription } from './state';
+import type { RetiredSubscription, StoredSubscription } from './store';
 import {
 	Deadline,
 	isInactiveStatus,

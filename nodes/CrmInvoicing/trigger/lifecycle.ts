@@ -1,9 +1,15 @@
 import type { IHookFunctions } from 'n8n-workflow';
 
 import { ownerTag, tagOfName } from './identity';
-import { deliveryMemoryKey, forgetDeliveries } from './recentDeliveries';
 import { apiKeyOf, keepWrappedUnderKey, readSecret, secretOwner } from './secret';
-import { clearSubscription, readState, updateSubscription, type StoredSubscription } from './state';
+import {
+	clearSubscription,
+	deliveryMemoryKey,
+	forgetDeliveries,
+	readState,
+	updateSubscription,
+	type StoredSubscription,
+} from './store';
 import {
 	Deadline,
 	eventsOf,

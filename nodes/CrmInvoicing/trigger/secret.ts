@@ -7,7 +7,7 @@ import {
 	retireSubscription,
 	updateSubscription,
 	type StoredSubscription,
-} from './state';
+} from './store';
 
 /**
  * The signing secret at rest, never in clear (n8n's public API, exports and backups hand out static data): AES-256-GCM

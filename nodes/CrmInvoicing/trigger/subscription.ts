@@ -13,15 +13,16 @@ import {
 	oneAtATime,
 } from '../shared';
 import { ownerTag, tagOfName, taggedName, type TriggerContext } from './identity';
-import { deliveryMemoryKey, forgetDeliveries } from './recentDeliveries';
 import { apiKeyOf, secretOwner, wrapSecret } from './secret';
 import {
+	deliveryMemoryKey,
+	forgetDeliveries,
 	keepRetired,
 	readState,
 	retireSubscription,
 	storeSubscription,
 	type StoredSubscription,
-} from './state';
+} from './store';
 
 /**
  * The trigger's subscription at the CRM: subscribing under one deadline, and the one deletion rule: **a subscription

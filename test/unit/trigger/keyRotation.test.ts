@@ -16,7 +16,7 @@ import {
 	UNUSABLE_SECRET_REASON,
 } from '../../../nodes/CrmInvoicing/trigger/answers';
 import { unwrapSecret } from '../../../nodes/CrmInvoicing/trigger/secret';
-import { readState } from '../../../nodes/CrmInvoicing/trigger/state';
+import { readState } from '../../../nodes/CrmInvoicing/trigger/store';
 import { createWebhookContext, loggedMessages, TEST_CREDENTIALS } from '../../helpers/harness';
 import { useNock } from '../../helpers/nock';
 import { signedHeaders } from '../../helpers/signing';
