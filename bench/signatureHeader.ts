@@ -13,12 +13,10 @@ import { writeFileSync } from 'node:fs';
 import { cpus, loadavg } from 'node:os';
 import path from 'node:path';
 
-import {
-	readSignatureEntries,
-	verifyWebhookSignature,
-} from '../nodes/CrmInvoicing/trigger/signature';
+import { readSignatureEntries } from '../nodes/CrmInvoicing/trigger/signature';
 import { ROOT, type RuntimeName } from '../scripts/lib/runtime';
 import { startStack } from '../scripts/lib/stack';
+import { verifyWebhookSignature } from '../test/helpers/signing';
 
 const DELIVERIES = 30;
 const CONCURRENCY = 10;

@@ -10,7 +10,7 @@ import { randomBytes } from 'node:crypto';
 
 import { Webhook } from 'standardwebhooks';
 
-import { verifyWebhookSignature } from '../../nodes/CrmInvoicing/trigger/signature';
+import { verifyWebhookSignature } from '../../test/helpers/signing';
 import { sign } from '../../test/sandbox/webhooks';
 import { median } from './stats';
 

@@ -6,8 +6,7 @@ import type {
 	IPollFunctions,
 } from 'n8n-workflow';
 
-import { nodeKey } from './shared';
-import { withoutOverlap } from './polling/guard';
+import { isBusy, nodeKey, oneAtATime } from './shared';
 import { POLLING } from './polling/memory';
 import { pollLeads, sampleLead, type LeadEvent, type PollSettings } from './polling/poll';
 
@@ -127,15 +126,14 @@ export class CrmInvoicingPollingTrigger implements INodeType {
 		};
 		// "Fetch Test Event" in the editor: a sample, and what the trigger remembers stays as it was.
 		if (this.getMode() === 'manual') return await sampleLead.call(this, settings);
-		return await withoutOverlap(
-			nodeKey(this),
-			async () => await pollLeads.call(this, settings),
-			() => {
-				this.logger.warn(
-					`${this.getNode().name}: a poll started while the previous one was still running; it was skipped`,
-				);
-				return null;
-			},
-		);
+		// Two polls of one node never overlap in this process: one that starts while the previous one runs (a long
+		// list read at the API's pace) is skipped, and the next poll time tries again. n8n polls a workflow in one process.
+		if (isBusy(nodeKey(this))) {
+			this.logger.warn(
+				`${this.getNode().name}: a poll started while the previous one was still running; it was skipped`,
+			);
+			return null;
+		}
+		return await oneAtATime(nodeKey(this), async () => await pollLeads.call(this, settings));
 	}
 }

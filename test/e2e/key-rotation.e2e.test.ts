@@ -5,9 +5,14 @@
  * and the trigger goes on receiving without a re-publish:
  * - a change while n8n runs: the next delivery runs (and the secret is wrapped anew under the new key);
  * - then a restart: deliveries still run, through the same subscription;
- * - a change with a restart before any delivery: within a minute there is one live subscription at the trigger's URL,
- *   receiving, and n8n's log says what happened (1.x: activation at start-up; 2.41: the first delivery, whose event is
- *   lost: docs/trigger.md, "Rotating the API key").
+ * - a change right after a delivery, the next delivery at once, then a restart at once: nothing is lost (issue 29,
+ *   defect 2: the first verified delivery after the change re-wraps the secret, whatever the timing);
+ * - a change with a restart before any delivery: a delivery without signature headers gets 401 and renews nothing;
+ *   within a minute there is one live subscription at the trigger's URL, receiving, and n8n's log says what happened
+ *   (1.x: activation at start-up; 2.41: the first delivery, whose event is lost: docs/trigger.md, "Rotating the API
+ *   key");
+ * - the same with a POST /webhooks that fails once (issue 29, defect 1): the old subscription stays, stored and at the
+ *   CRM, until a later attempt has created the new one; then one live subscription, receiving.
  */
 import { randomUUID } from 'node:crypto';
 import { readFileSync } from 'node:fs';
@@ -106,11 +111,50 @@ describe(`A change of the trigger's API key in real n8n ${env.n8nVersion}`, () =
 		expect(attempts.map((attempt) => attempt.status)).toEqual([200, 200]);
 	});
 
+	it('a change right after a delivery, the next delivery at once, then a restart at once: no delivery is lost', async () => {
+		const [subscription] = await mine();
+		await crm.api('POST', '/leads', { name: 'Before the key change' });
+		await expectExactlyExecutions(workflowId, 1);
+		const before = await triggerState(workflowId);
+		// The next delivery comes right after the one under the old key (well within the 10 s that 0.4.0 skipped).
+		await rotateKey();
+		await crm.api('POST', '/leads', { name: 'Right after the key change' });
+		await waitFor(
+			async () => (await finishedExecutions(workflowId)).length >= 2,
+			30_000,
+			'the delivery right after the key change to run',
+		);
+		expect((await triggerState(workflowId)).secretWrapped).not.toBe(before.secretWrapped);
+		await restartN8n();
+		await crm.api('POST', '/leads', { name: 'Right after the restart' });
+		await expectExactlyExecutions(workflowId, 3);
+		expect((await mine()).map((s) => s.id)).toEqual([subscription.id]);
+		const attempts = (await crm.deliveries()).filter(
+			(delivery) => delivery.subscriptionId === subscription.id,
+		);
+		expect(attempts.map((attempt) => attempt.status)).toEqual([200, 200, 200]);
+	});
+
 	it('with a restart before any delivery: within a minute one live subscription, receiving, and the log says why', async () => {
 		const [old] = await mine();
 		await rotateKey();
 		const logFrom = logSize(env.logFile);
 		await restartN8n();
+		// A delivery that cannot be a genuine one (no signature headers) is answered 401 and changes nothing: it cannot
+		// make the trigger subscribe anew (on 2.41 the old subscription is still the one; 1.x renewed at start-up).
+		const unsigned = await fetch(triggerUrl(workflow), {
+			method: 'POST',
+			headers: { 'content-type': 'application/json' },
+			body: JSON.stringify({
+				event: 'lead.created',
+				timestamp: new Date().toISOString(),
+				payload: { id: 'forged' },
+			}),
+		});
+		expect(unsigned.status).toBe(401);
+		const afterUnsigned = await mine();
+		expect(afterUnsigned).toHaveLength(1);
+		if (await n8n.usesPublicationService()) expect(afterUnsigned[0].id).toBe(old.id);
 		const started = Date.now();
 		// 2.41 runs no hook at start-up: the first delivery finds the secret unreadable and subscribes anew. 1.x has
 		// subscribed anew at start-up already; this lead then simply runs.
@@ -146,6 +190,57 @@ describe(`A change of the trigger's API key in real n8n ${env.n8nVersion}`, () =
 		await new Promise((resolve) => setTimeout(resolve, 2_000));
 		const before = (await finishedExecutions(workflowId)).length;
 		expect(before).toBe((await n8n.usesPublicationService()) ? 0 : 1);
+		await crm.api('POST', '/leads', { name: 'Through the new subscription' });
+		await expectExactlyExecutions(workflowId, before + 1);
+		expect((await mine()).map((s) => s.id)).toEqual([renewed.id]);
+	});
+
+	it('with a restart before any delivery and a POST /webhooks that fails once: the old subscription is kept until a new one exists', async () => {
+		const [old] = await mine();
+		await rotateKey();
+		const logFrom = logSize(env.logFile);
+		const publication = await n8n.usesPublicationService();
+		const failOnce = { status: 503, count: 1, method: 'POST', pathPrefix: '/api/v1/webhooks' };
+		// 1.x renews at start-up (checkExists, then create): the fault meets that create. 2.41: the first delivery's.
+		if (!publication) await crm.fault(failOnce);
+		await restartN8n();
+		if (publication) {
+			await crm.fault(failOnce);
+			await crm.api('POST', '/leads', { name: 'The first lead after the restart' });
+			await waitFor(
+				async () =>
+					readFileSync(env.logFile)
+						.subarray(logFrom)
+						.toString('utf8')
+						.includes('Subscribing anew failed'),
+				30_000,
+				'the failed renewal in the log',
+			);
+			// The POST failed: the old subscription is still at the CRM and still the stored one.
+			expect((await mine()).map((s) => s.id)).toEqual([old.id]);
+			expect((await triggerState(workflowId)).subscriptionId).toBe(old.id);
+			expect(readFileSync(env.logFile).subarray(logFrom).toString('utf8')).toContain(
+				'the stored subscription is kept',
+			);
+		}
+		// A later attempt (the CRM's retry of that delivery, a minute on; 1.x: n8n's retry of the activation) renews.
+		const renewed = await waitFor(
+			async () => {
+				const now = await mine();
+				return now.length === 1 && now[0].id !== old.id ? now[0] : undefined;
+			},
+			180_000,
+			'one live subscription other than the old one',
+		);
+		expect(await crm.control('GET', '/faults')).toEqual([]);
+		expect((await crm.webhooks()).find((s) => s.id === old.id)).toBeUndefined();
+		expect((await triggerState(workflowId)).subscriptionId).toBe(renewed.id);
+		await waitFor(
+			async () => (await crm.control('GET', '/health')).pendingDeliveries === 0,
+			300_000,
+			"the first lead's deliveries to end",
+		);
+		const before = (await finishedExecutions(workflowId)).length;
 		await crm.api('POST', '/leads', { name: 'Through the new subscription' });
 		await expectExactlyExecutions(workflowId, before + 1);
 		expect((await mine()).map((s) => s.id)).toEqual([renewed.id]);

@@ -5,6 +5,13 @@
  */
 import { createHmac } from 'node:crypto';
 
+import {
+	checkDeliveryHeaders,
+	verifySignature,
+	type VerificationResult,
+	type VerifyInput,
+} from '../../nodes/CrmInvoicing/trigger/signature';
+
 export interface SignInput {
 	secret: string;
 	id: string;
@@ -40,4 +47,16 @@ export function signedHeaders(
 			.map((secret) => signWebhook({ secret, id, timestamp, body }))
 			.join(' '),
 	};
+}
+
+/** The package's header checks and signature check in one, as a delivery runs them (tests and benchmarks only). */
+export function verifyWebhookSignature({
+	secret,
+	headers,
+	rawHeaders,
+	rawBody,
+	nowSeconds,
+}: VerifyInput): VerificationResult {
+	const checked = checkDeliveryHeaders({ headers, rawHeaders, nowSeconds });
+	return checked.ok ? verifySignature(secret, checked, rawBody) : checked;
 }

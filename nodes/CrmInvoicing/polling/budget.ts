@@ -1,7 +1,8 @@
-import { sleep } from 'n8n-workflow';
-import type { IDataObject } from 'n8n-workflow';
+import { NodeOperationError, sleep } from 'n8n-workflow';
+import type { IDataObject, IPollFunctions } from 'n8n-workflow';
 
-import { BoundedMap, SendLog } from '../shared';
+import { BoundedMap, credentialOf, SendLog } from '../shared';
+import { POLLING, type Memory } from './memory';
 
 /**
  * The polling trigger's request budget. Its rules, each one sentence:
@@ -207,4 +208,72 @@ const shares = new BoundedMap<string, KeyShare>(1_000);
 /** The share of one API key (its keyId) at `perMinute`, for every polling trigger using it in this process. */
 export function keyShare(keyId: string, perMinute: number): KeyShare {
 	return shares.getOrSet(`${keyId}\n${perMinute}`, () => new KeyShare(perMinute));
+}
+
+/** The budget of this node's polls: the credential's rate, the node's Poll Times, and n8n's time budget for a poll. */
+export async function budgetOf(context: IPollFunctions): Promise<Budget> {
+	const rpm = (await credentialOf(context)).requestsPerMinute;
+	if (rpm < 2) {
+		throw new NodeOperationError(
+			context.getNode(),
+			`The credential's Requests per Minute is ${rpm}: the polling trigger uses at most half of it, which leaves it no request`,
+			{
+				description:
+					'The trigger leaves at least half of the API key\'s rate to other workflows. Set "Requests per Minute" in the credential to the API\'s real rate limit (60 as documented; at least 2), or use the webhook trigger (CRM Invoicing Trigger).',
+			},
+		);
+	}
+	const budgetMs =
+		typeof context.getPollBudgetMs === 'function' ? context.getPollBudgetMs() : undefined;
+	return pollBudget(rpm, pollSchedule(context.getNodeParameter('pollTimes', {})), budgetMs);
+}
+
+/** Requests of a full read of `leads` leads. */
+export const fullReadCost = (leads: number): number =>
+	Math.max(1, Math.ceil(leads / POLLING.pageSize));
+
+/** `1 minute`, `3 minutes`. */
+export const minutesText = (minutes: number): string =>
+	`${minutes} minute${minutes === 1 ? '' : 's'}`;
+
+export function budgetAdvice(budget: Budget, needed: number): string {
+	const minutes = Math.max(1, Math.ceil(needed / budget.share));
+	return `The trigger sends at most half of the credential's Requests per Minute (${budget.share} a minute of ${budget.requestsPerMinute}), leaving the rest to other workflows using it, and a poll must end before the next poll time. Poll once every ${minutesText(minutes)} or less often (Poll Times), or turn off Updated Lead and Archived Lead: New Lead alone costs 1 request per poll when the API lists the newest leads first. If your plan allows more requests, raise "Requests per Minute" in the credential.`;
+}
+
+function pollsText(budget: Budget): string {
+	const { busiestMinute, shortestGapMs } = budget.schedule;
+	if (busiestMinute > 1) return `up to ${busiestMinute} polls in a minute`;
+	const minutes = Math.floor(shortestGapMs / 60_000);
+	return minutes <= 1 ? 'polling every minute' : `polls ${minutes} minutes apart`;
+}
+
+/**
+ * Rules 2 and 3 before a poll (`onlyNew`: New Lead alone): what a poll of this node is expected to read must end before the next
+ * poll time, and a full read (every poll's, or the periodic one of New Lead) must fit n8n's time budget for a poll.
+ */
+export function checkBudget(
+	context: IPollFunctions,
+	memory: Memory,
+	onlyNew: boolean,
+	budget: Budget,
+): void {
+	const full = fullReadCost(memory.count);
+	const expected = onlyNew && memory.order === 'newest' ? 1 : full;
+	if (expected > budget.requestsPerPoll) {
+		throw new NodeOperationError(
+			context.getNode(),
+			`One poll needs about ${expected} requests to compare ${memory.count.toLocaleString('en-US')} leads, more than the ${budget.requestsPerPoll} that fit before the next poll time at half the API's rate (${budget.requestsPerMinute} requests a minute, ${pollsText(budget)})`,
+			{ description: `The trigger did not poll. ${budgetAdvice(budget, expected)}` },
+		);
+	}
+	if (full > budget.requestsPerFullRead) {
+		throw new NodeOperationError(
+			context.getNode(),
+			`A full read of ${memory.count.toLocaleString('en-US')} leads needs ${full} requests, more than the ${budget.requestsPerFullRead} one poll can send within n8n's time budget for a poll at half the API's rate (${budget.share} a minute)`,
+			{
+				description: `The trigger did not poll: it reads the whole list at least once per Full Read Interval (and whenever the list's order does not let it stop early), and such a read would not fit. Raise "Requests per Minute" in the credential if your plan allows, or use the webhook trigger (CRM Invoicing Trigger) for this workspace.`,
+			},
+		);
+	}
 }

@@ -2,7 +2,15 @@ import { NodeOperationError } from 'n8n-workflow';
 import type { IDataObject, INodeExecutionData, IPollFunctions } from 'n8n-workflow';
 
 import { credentialOf, readPages, simplify } from '../shared';
-import { keyShare, pollBudget, pollSchedule, type Budget } from './budget';
+import {
+	budgetAdvice,
+	budgetOf,
+	checkBudget,
+	fullReadCost,
+	keyShare,
+	minutesText,
+	type Budget,
+} from './budget';
 import { createdAtOf, HeadCheck, orderOf } from './headCheck';
 import {
 	changed,
@@ -64,72 +72,6 @@ function leadIdOf(record: IDataObject): string | undefined {
 	return undefined;
 }
 
-/** The budget of this node's polls: the credential's rate, the node's Poll Times, and n8n's time budget for a poll. */
-async function budgetOf(context: IPollFunctions): Promise<Budget> {
-	const rpm = (await credentialOf(context)).requestsPerMinute;
-	if (rpm < 2) {
-		throw new NodeOperationError(
-			context.getNode(),
-			`The credential's Requests per Minute is ${rpm}: the polling trigger uses at most half of it, which leaves it no request`,
-			{
-				description:
-					'The trigger leaves at least half of the API key\'s rate to other workflows. Set "Requests per Minute" in the credential to the API\'s real rate limit (60 as documented; at least 2), or use the webhook trigger (CRM Invoicing Trigger).',
-			},
-		);
-	}
-	const budgetMs =
-		typeof context.getPollBudgetMs === 'function' ? context.getPollBudgetMs() : undefined;
-	return pollBudget(rpm, pollSchedule(context.getNodeParameter('pollTimes', {})), budgetMs);
-}
-
-/** Requests of a full read of `leads` leads. */
-const fullReadCost = (leads: number): number => Math.max(1, Math.ceil(leads / POLLING.pageSize));
-
-/** `1 minute`, `3 minutes`. */
-const minutesText = (minutes: number): string => `${minutes} minute${minutes === 1 ? '' : 's'}`;
-
-function budgetAdvice(budget: Budget, needed: number): string {
-	const minutes = Math.max(1, Math.ceil(needed / budget.share));
-	return `The trigger sends at most half of the credential's Requests per Minute (${budget.share} a minute of ${budget.requestsPerMinute}), leaving the rest to other workflows using it, and a poll must end before the next poll time. Poll once every ${minutesText(minutes)} or less often (Poll Times), or turn off Updated Lead and Archived Lead: New Lead alone costs 1 request per poll when the API lists the newest leads first. If your plan allows more requests, raise "Requests per Minute" in the credential.`;
-}
-
-function pollsText(budget: Budget): string {
-	const { busiestMinute, shortestGapMs } = budget.schedule;
-	if (busiestMinute > 1) return `up to ${busiestMinute} polls in a minute`;
-	const minutes = Math.floor(shortestGapMs / 60_000);
-	return minutes <= 1 ? 'polling every minute' : `polls ${minutes} minutes apart`;
-}
-
-/**
- * Rules 2 and 3 of budget.ts before a poll: what a poll of this node is expected to read must end before the next
- * poll time, and a full read (every poll's, or the periodic one of New Lead) must fit n8n's time budget for a poll.
- */
-function checkBudget(
-	context: IPollFunctions,
-	memory: Memory,
-	settings: PollSettings,
-	budget: Budget,
-): void {
-	const full = fullReadCost(memory.count);
-	const expected = onlyNew(settings) && memory.order === 'newest' ? 1 : full;
-	if (expected > budget.requestsPerPoll) {
-		throw new NodeOperationError(
-			context.getNode(),
-			`One poll needs about ${expected} requests to compare ${memory.count.toLocaleString('en-US')} leads, more than the ${budget.requestsPerPoll} that fit before the next poll time at half the API's rate (${budget.requestsPerMinute} requests a minute, ${pollsText(budget)})`,
-			{ description: `The trigger did not poll. ${budgetAdvice(budget, expected)}` },
-		);
-	}
-	if (full > budget.requestsPerFullRead) {
-		throw new NodeOperationError(
-			context.getNode(),
-			`A full read of ${memory.count.toLocaleString('en-US')} leads needs ${full} requests, more than the ${budget.requestsPerFullRead} one poll can send within n8n's time budget for a poll at half the API's rate (${budget.share} a minute)`,
-			{
-				description: `The trigger did not poll: it reads the whole list at least once per Full Read Interval (and whenever the list's order does not let it stop early), and such a read would not fit. Raise "Requests per Minute" in the credential if your plan allows, or use the webhook trigger (CRM Invoicing Trigger) for this workspace.`,
-			},
-		);
-	}
-}
-
 function capError(context: IPollFunctions, leads: number): NodeOperationError {
 	return new NodeOperationError(
 		context.getNode(),
@@ -174,66 +116,32 @@ async function* leadPages(context: IPollFunctions, budget: Budget) {
 	}
 }
 
-/**
- * One poll. Reads GET /leads through the one list reader (pacing, retries, caps and errors come with it), compares it
- * with what the node remembers, and returns the items to emit (null when there are none). The memory is written
- * only when the poll succeeded. A lead the trigger cannot emit (no id, nested too deep for n8n to store) is named in
- * a warning in n8n's log and skipped; the others are emitted.
- */
-export async function pollLeads(
-	this: IPollFunctions,
-	settings: PollSettings,
-): Promise<INodeExecutionData[][] | null> {
-	const staticData = this.getWorkflowStaticData('node');
-	const before = loadMemory(staticData);
-	const first = before === undefined;
-	const memory: Memory = before ?? {
-		v: 1,
-		leads: {},
-		gone: {},
-		fields: [],
-		order: 'unknown',
-		count: 0,
-	};
-	const budget = await budgetOf(this);
-	if (!first) checkBudget(this, memory, settings, budget);
+/** What a poll found: the items to emit (New Lead oldest first, then Updated, then Archived), and what to remember. */
+export interface Diff {
+	items: INodeExecutionData[];
+	/** Lead id → fingerprint of every lead listed (marked unreadable where it could not be emitted). */
+	seen: Record<string, string>;
+	/** The newest createdAt among the leads listed. */
+	newest?: number;
+	/** Leads skipped, and why, for n8n's log. */
+	warnings: string[];
+}
 
+/**
+ * The diff, a pure function: the leads read against what the node remembers (`memory.fields` gains the slots of new
+ * top-level keys). No request, no clock, no log: the caller reads before and saves after.
+ */
+export function diff(
+	memory: Memory,
+	records: IDataObject[],
+	settings: PollSettings,
+	first: boolean,
+): Diff {
 	const wantsNew = settings.events.includes('newLead');
 	const wantsUpdated = settings.events.includes('updatedLead');
 	const wantsArchived = settings.events.includes('archivedLead');
-	const now = Date.now();
-	// With New Lead alone a poll may stop at the head of a newest-first list, unless a full read is due (the bound on
-	// finding a lead listed out of order, e.g. an import that keeps old creation dates).
-	const due = memory.fullAt === undefined || now - memory.fullAt >= settings.fullReadEveryMs;
-	const mayStopAtHead = !first && onlyNew(settings) && !due;
-	const head = new HeadCheck(memory.newest, memory.leads);
-
-	const records: IDataObject[] = [];
-	const ids: Array<string | undefined> = [];
-	let fullRead = true;
-	let fellBack = false;
-	for await (const page of leadPages(this, budget)) {
-		const pageIds = page.records.map(leadIdOf);
-		for (const record of page.records) records.push(record);
-		for (const id of pageIds) ids.push(id);
-		if (mayStopAtHead && !fellBack) {
-			if (head.page(page.records, pageIds) && page.nextCursor !== null) {
-				fullRead = false;
-				break;
-			}
-			const full = fullReadCost(Math.max(memory.count, records.length));
-			if (head.broken && full > budget.requestsPerPoll) {
-				// The head did not prove the order: this poll reads the whole list (rule 3 still bounds it), and takes
-				// longer than its poll interval at the node's share; poll times that come meanwhile are skipped.
-				warn(
-					this,
-					`this poll reads the whole lead list (about ${full} requests), because its first page does not show the newest leads first; that is more than the ${budget.requestsPerPoll} that fit before the next poll time at half the API's rate, so it takes up to ${minutesText(Math.ceil(full / budget.share))} and poll times meanwhile are skipped. ${budgetAdvice(budget, full)}`,
-				);
-			}
-			fellBack = head.broken;
-		}
-	}
-
+	const warnings: string[] = [];
+	const ids = records.map(leadIdOf);
 	const newItems: Array<{ record: IDataObject; time: number; index: number }> = [];
 	const updatedItems: INodeExecutionData[] = [];
 	const archivedItems: INodeExecutionData[] = [];
@@ -244,8 +152,7 @@ export async function pollLeads(
 		const record = records[index];
 		const id = ids[index];
 		if (id === undefined) {
-			warn(
-				this,
+			warnings.push(
 				`lead ${index + 1} of the list ${LIST_PATH}, ${nameOf(record)}, has no id, so the trigger cannot tell it apart from the others; it skipped it. This is a fault of the API or of a proxy in front of it.`,
 			);
 			continue;
@@ -259,8 +166,7 @@ export async function pollLeads(
 		if (deep !== undefined) {
 			seen[id] = unreadable(print);
 			if (old !== seen[id]) {
-				warn(
-					this,
+				warnings.push(
 					`lead ${nameOf(record, id)} was not emitted: its field "${deep.slice(0, 80)}" is nested more than ${POLLING.maxEmitDepth} levels deep, more than n8n can store in an execution. The trigger skipped it and emitted the other leads; it emits it as New Lead once the CRM holds it within that depth.`,
 				);
 			}
@@ -283,6 +189,78 @@ export async function pollLeads(
 		}
 		if (wantsUpdated) updatedItems.push(item(record, settings, 'updatedLead', names));
 	}
+
+	// New leads oldest first (by createdAt, then by list position), so a workflow sees them in creation order.
+	newItems.sort((a, b) =>
+		Number.isNaN(a.time) || Number.isNaN(b.time) || a.time === b.time
+			? a.index - b.index
+			: a.time - b.time,
+	);
+	const items = [
+		...newItems.map(({ record }) => item(record, settings, 'newLead')),
+		...updatedItems,
+		...archivedItems,
+	];
+	return { items, seen, newest, warnings };
+}
+
+/**
+ * One poll. Reads GET /leads through the one list reader (pacing, retries, caps and errors come with it), compares it
+ * with what the node remembers, and returns the items to emit (null when there are none). The memory is written
+ * only when the poll succeeded. A lead the trigger cannot emit (no id, nested too deep for n8n to store) is named in
+ * a warning in n8n's log and skipped; the others are emitted.
+ */
+export async function pollLeads(
+	this: IPollFunctions,
+	settings: PollSettings,
+): Promise<INodeExecutionData[][] | null> {
+	const staticData = this.getWorkflowStaticData('node');
+	const before = loadMemory(staticData);
+	const first = before === undefined;
+	const memory: Memory = before ?? {
+		v: 1,
+		leads: {},
+		gone: {},
+		fields: [],
+		order: 'unknown',
+		count: 0,
+	};
+	const budget = await budgetOf(this);
+	if (!first) checkBudget(this, memory, onlyNew(settings), budget);
+
+	const now = Date.now();
+	// With New Lead alone a poll may stop at the head of a newest-first list, unless a full read is due (the bound on
+	// finding a lead listed out of order, e.g. an import that keeps old creation dates).
+	const due = memory.fullAt === undefined || now - memory.fullAt >= settings.fullReadEveryMs;
+	const mayStopAtHead = !first && onlyNew(settings) && !due;
+	const head = new HeadCheck(memory.newest, memory.leads);
+
+	const records: IDataObject[] = [];
+	let fullRead = true;
+	let fellBack = false;
+	for await (const page of leadPages(this, budget)) {
+		for (const record of page.records) records.push(record);
+		if (mayStopAtHead && !fellBack) {
+			if (head.page(page.records, page.records.map(leadIdOf)) && page.nextCursor !== null) {
+				fullRead = false;
+				break;
+			}
+			const full = fullReadCost(Math.max(memory.count, records.length));
+			if (head.broken && full > budget.requestsPerPoll) {
+				// The head did not prove the order: this poll reads the whole list (rule 3 still bounds it), and takes
+				// longer than its poll interval at the node's share; poll times that come meanwhile are skipped.
+				warn(
+					this,
+					`this poll reads the whole lead list (about ${full} requests), because its first page does not show the newest leads first; that is more than the ${budget.requestsPerPoll} that fit before the next poll time at half the API's rate, so it takes up to ${minutesText(Math.ceil(full / budget.share))} and poll times meanwhile are skipped. ${budgetAdvice(budget, full)}`,
+				);
+			}
+			fellBack = head.broken;
+		}
+	}
+
+	const { items, seen, warnings, newest: listed } = diff(memory, records, settings, first);
+	for (const message of warnings) warn(this, message);
+	let newest = listed;
 
 	// The new memory: the leads remembered, updated with those read. After a full read, a lead no longer listed is
 	// marked gone, and forgotten once it has been gone for POLLING.forgetAfterMs.
@@ -316,19 +294,8 @@ export async function pollLeads(
 	};
 	saveMemory(staticData, next);
 	// The first poll learns the list's size: a workflow that cannot afford its next polls fails now, at activation.
-	if (first) checkBudget(this, next, settings, budget);
+	if (first) checkBudget(this, next, onlyNew(settings), budget);
 
-	// New leads oldest first (by createdAt, then by list position), so a workflow sees them in creation order.
-	newItems.sort((a, b) =>
-		Number.isNaN(a.time) || Number.isNaN(b.time) || a.time === b.time
-			? a.index - b.index
-			: a.time - b.time,
-	);
-	const items = [
-		...newItems.map(({ record }) => item(record, settings, 'newLead')),
-		...updatedItems,
-		...archivedItems,
-	];
 	return items.length > 0 ? [items] : null;
 }
 

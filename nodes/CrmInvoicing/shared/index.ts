@@ -25,5 +25,5 @@ export { EVENT_OPTIONS, eventNamesOf } from './events';
 export { simplify, simplifyPropertyFrom } from './simplify';
 export type { SimplifiedResource } from './simplify';
 export { listWebhookSubscriptions } from './webhookList';
-export { nodeIdentity, nodeKey } from './nodeIdentity';
+export { isBusy, nodeIdentity, nodeKey, oneAtATime } from './nodeIdentity';
 export type { NodeIdentity, NodeIdentityContext } from './nodeIdentity';

@@ -3,7 +3,7 @@ import type { IDataObject, IWebhookFunctions, IWebhookResponseData } from 'n8n-w
 import { nodeKey, Turns, type HeaderMap } from '../shared';
 import { readSecret, secretOwner } from './secret';
 import type { VerificationResult } from './signature';
-import { readState, type RetiredSubscription, type StoredSubscription } from './state';
+import type { RetiredSubscription, StoredSubscription } from './store';
 import {
 	Deadline,
 	isInactiveStatus,
@@ -146,8 +146,8 @@ export async function refuseMismatch(
 
 /**
  * A stored secret that neither the credential's key nor this process can read verifies nothing again, and on n8n 2.41
- * nothing else runs the hooks: so the delivery that finds out subscribes anew at this node's URL, deleting the old
- * subscription, answers 503 and logs why. Once per node and process per RENEWAL_INTERVAL_MS (never on the test URL,
+ * nothing else runs the hooks: so the delivery that finds out subscribes anew at this node's URL (created first; the
+ * old subscription is deleted only once the new one is stored), answers 503 and logs why. Once per node and process per RENEWAL_INTERVAL_MS (never on the test URL,
  * which subscribes anew at each listening), within RENEWAL_TIME_LIMIT_MS: the answer waits for the new subscription to
  * be stored, so that n8n saves it, and must reach the CRM within 20 s (docs/trigger.md#rotating-the-api-key).
  */
@@ -167,14 +167,13 @@ async function renew(
 	try {
 		const id = await subscribe(context, new Deadline(context.getNode(), 'subscribe anew', limitMs));
 		context.logger.warn(
-			`CRM Invoicing Trigger: ${why}. Subscribed anew at this node's URL as webhook subscription ${id} (subscription ${stored.id} was deleted if it delivered to this URL). Events delivered through ${stored.id} until now are not run: look in the CRM for events of that time.`,
+			`CRM Invoicing Trigger: ${why}. Subscribed anew at this node's URL as webhook subscription ${id} (subscription ${stored.id} was deleted afterwards if it delivered to this URL). Events delivered through ${stored.id} until now are not run: look in the CRM for events of that time.`,
 			{ ...meta, subscriptionId: id },
 		);
 	} catch (error) {
-		// Failed before the old subscription was let go of: a later delivery tries again. After: only the hooks can.
-		const still = readState(context.getWorkflowStaticData('node')).subscription !== undefined;
+		// The new subscription is created before the old one is let go of: a failure leaves the stored one, to retry.
 		context.logger.warn(
-			`CRM Invoicing Trigger: ${why}. Subscribing anew failed (${(error as Error).message}); ${still ? `a delivery tries again in ${RENEWAL_INTERVAL_MS / 1000} s at the earliest, or re-publish the workflow` : 'this trigger now holds no subscription: re-publish the workflow (deactivate, then activate) once the cause is fixed'}.`,
+			`CRM Invoicing Trigger: ${why}. Subscribing anew failed (${(error as Error).message}); the stored subscription is kept, and a delivery tries again in ${RENEWAL_INTERVAL_MS / 1000} s at the earliest (or re-publish the workflow).`,
 			meta,
 		);
 	}

@@ -11,10 +11,9 @@ import {
 	type DeliveryRequest,
 } from './answers';
 import { fullRecordOf } from './fullRecord';
-import { acceptOnce, deliveryMemoryKey, wasAccepted } from './recentDeliveries';
 import { apiKeyOf, keepWrappedUnderKey, readSecret, secretOwner, type SecretRead } from './secret';
 import { checkDeliveryHeaders, verifySignature } from './signature';
-import { readState } from './state';
+import { acceptOnce, deliveryMemoryKey, readState, wasAccepted } from './store';
 import { eventsOf } from './subscription';
 
 const MAX_EVENT_IN_ANSWER = 100;

@@ -1,9 +1,15 @@
 import type { IHookFunctions } from 'n8n-workflow';
 
 import { ownerTag, tagOfName } from './identity';
-import { deliveryMemoryKey, forgetDeliveries } from './recentDeliveries';
 import { apiKeyOf, keepWrappedUnderKey, readSecret, secretOwner } from './secret';
-import { clearSubscription, readState, updateSubscription, type StoredSubscription } from './state';
+import {
+	clearSubscription,
+	deliveryMemoryKey,
+	forgetDeliveries,
+	readState,
+	updateSubscription,
+	type StoredSubscription,
+} from './store';
 import {
 	Deadline,
 	eventsOf,
@@ -81,6 +87,7 @@ async function checkStored(context: IHookFunctions, deadline: Deadline): Promise
 		return true;
 	}
 	await letGo(context, held, deadline, false);
+	clearSubscription(staticData);
 	return false;
 }
 
@@ -91,7 +98,7 @@ async function secretReadable(
 	const apiKey = await apiKeyOf(context);
 	const read = await readSecret(stored, secretOwner(context, stored.id), async () => apiKey);
 	if (read.kind === 'secret') {
-		await keepWrappedUnderKey(context, stored, read, async () => apiKey, true);
+		await keepWrappedUnderKey(context, stored, read, async () => apiKey);
 		return true;
 	}
 	context.logger.warn(
@@ -122,6 +129,7 @@ export async function deleteSubscription(
 			stored,
 			new Deadline(this.getNode(), 'delete its webhook subscription', limitMs),
 		);
+		clearSubscription(staticData);
 	} catch (error) {
 		this.logger.warn(
 			`CRM Invoicing Trigger: could not delete webhook subscription ${stored.id}; it is kept and cleaned up on the next activation (${(error as Error).message})`,

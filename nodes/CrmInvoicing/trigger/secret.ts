@@ -1,20 +1,13 @@
 import { createCipheriv, createDecipheriv, createHash, hkdfSync, randomBytes } from 'node:crypto';
 
-import {
-	BoundedMap,
-	credentialOf,
-	nodeIdentity,
-	nodeKey,
-	Turns,
-	type NodeIdentity,
-} from '../shared';
+import { BoundedMap, credentialOf, nodeIdentity, type NodeIdentity } from '../shared';
 import type { TriggerContext } from './identity';
 import {
 	readState,
 	retireSubscription,
 	updateSubscription,
 	type StoredSubscription,
-} from './state';
+} from './store';
 
 /**
  * The signing secret at rest, never in clear (n8n's public API, exports and backups hand out static data): AES-256-GCM
@@ -111,8 +104,7 @@ export function unwrapSecret(
 }
 
 export type SecretRead =
-	/** `held`: from this process's memory, so the credential was not read for it. */
-	| { kind: 'secret'; secret: string; held: boolean }
+	| { kind: 'secret'; secret: string }
 	/** Nothing stored (no subscription yet, or its secret was lost). */
 	| { kind: 'none' }
 	/** Wrapped, and neither held by this process nor unwrapped by the credential's key: the key changed, or the data was copied. */
@@ -128,39 +120,35 @@ export async function readSecret(
 	if (wrapped === undefined)
 		return stored.clearSecret === undefined
 			? { kind: 'none' }
-			: { kind: 'secret', secret: stored.clearSecret, held: false };
+			: { kind: 'secret', secret: stored.clearSecret };
 	const inMemory = held.get(heldKey(wrapped, owner))?.secret;
-	if (inMemory !== undefined) return { kind: 'secret', secret: inMemory, held: true };
+	if (inMemory !== undefined) return { kind: 'secret', secret: inMemory };
 	const secret = unwrapSecret(wrapped, await apiKey(), owner);
-	return secret === undefined ? { kind: 'unusable' } : { kind: 'secret', secret, held: false };
+	return secret === undefined ? { kind: 'unusable' } : { kind: 'secret', secret };
 }
 
-/** A credential read costs n8n a database read and a decryption: done at every delivery, it doubled the answer time. */
-export const KEY_CHECK_INTERVAL_MS = 10_000;
-
-const keyChecks = new Turns(KEY_CHECK_INTERVAL_MS, MAX_CACHED);
-
 /**
- * After a read (by a hook, always; by a delivery whose secret was held, at most once per KEY_CHECK_INTERVAL_MS): when
- * the stored secret is not wrapped under the credential's current key (it changed, or a clear secret of 0.1/0.2),
- * wraps it anew and stores it for n8n to save, and logs so.
+ * After every verified read: when the stored secret is not wrapped under the credential's current key (the key that
+ * wrapped or unwrapped it, by fingerprint, is another; or a clear secret of 0.1/0.2), wraps it anew and stores it for
+ * n8n to save, and logs so. No time-based skip: the first verified delivery after a key change re-wraps, so a restart
+ * right after it reads the secret with the new key (docs/trigger.md#rotating-the-api-key).
  */
 export async function keepWrappedUnderKey(
 	context: TriggerContext,
 	stored: StoredSubscription,
-	read: { secret: string; held: boolean },
+	read: { secret: string },
 	apiKey: () => Promise<string>,
-	always = false,
 ): Promise<void> {
-	const [node, now, wrapped] = [nodeKey(context), Date.now(), stored.secretWrapped];
-	if (!always && read.held && wrapped !== undefined && keyChecks.recent(node, now)) return;
-	keyChecks.start(node, now);
+	const wrapped = stored.secretWrapped;
 	const currentKey = await apiKey().catch(() => undefined);
 	if (currentKey === undefined) return;
+	const print = keyPrint(currentKey);
 	const staticData = context.getWorkflowStaticData('node');
-	const underKey = (text: string, owner: SecretOwner) =>
-		held.peek(heldKey(text, owner))?.keyPrint === keyPrint(currentKey) ||
-		unwrapSecret(text, currentKey, owner) !== undefined;
+	// What this process holds was wrapped or unwrapped under the key its fingerprint names; else the key tells.
+	const underKey = (text: string, owner: SecretOwner) => {
+		const known = held.peek(heldKey(text, owner));
+		return known ? known.keyPrint === print : unwrapSecret(text, currentKey, owner) !== undefined;
+	};
 	const owner = secretOwner(context, stored.id);
 	if (wrapped === undefined || !underKey(wrapped, owner)) {
 		updateSubscription(staticData, { secretWrapped: wrapSecret(read.secret, currentKey, owner) });

@@ -228,19 +228,10 @@ export function checkDeliveryHeaders({
 	return { ok: true, id, idBytes, timestampText, timestamp, entries };
 }
 
-/** Verifies one delivery. Any matching `v1` entry is enough; other versions and malformed entries are skipped. */
-export function verifyWebhookSignature({
-	secret,
-	headers,
-	rawHeaders,
-	rawBody,
-	nowSeconds,
-}: VerifyInput): VerificationResult {
-	const checked = checkDeliveryHeaders({ headers, rawHeaders, nowSeconds });
-	return checked.ok ? verifySignature(secret, checked, rawBody) : checked;
-}
-
-/** The signature check alone, on headers checkDeliveryHeaders read once (a delivery may try several secrets). */
+/**
+ * The signature check, on headers checkDeliveryHeaders read once (a delivery may try several secrets). Any matching `v1`
+ * entry is enough; other versions and malformed entries are skipped.
+ */
 export function verifySignature(
 	secret: string,
 	delivery: DeliveryHeaders,

@@ -10,28 +10,25 @@ import {
 	isDeadlineError,
 	listWebhookSubscriptions,
 	nodeKey,
+	oneAtATime,
 } from '../shared';
 import { ownerTag, tagOfName, taggedName, type TriggerContext } from './identity';
-import { deliveryMemoryKey, forgetDeliveries } from './recentDeliveries';
 import { apiKeyOf, secretOwner, wrapSecret } from './secret';
 import {
-	clearSubscription,
+	deliveryMemoryKey,
+	forgetDeliveries,
 	keepRetired,
 	readState,
 	retireSubscription,
 	storeSubscription,
 	type StoredSubscription,
-} from './state';
+} from './store';
 
 /**
  * The trigger's subscription at the CRM: subscribing under one deadline, and the one deletion rule: **a subscription
  * is deleted only when it carries this node's owner tag AND delivers to this node's current webhook URL**. No URL read
  * from the CRM is ever requested (docs/trigger.md#which-subscriptions-the-trigger-deletes).
  */
-
-/** The share of the time limit kept for POST /webhooks (8 s of 20 s), and the least left to send it (2 s). */
-const RESERVED_FOR_SUBSCRIBING = 0.4;
-const MIN_SHARE_TO_SUBSCRIBE = 0.1;
 
 /** Most kept subscriptions named one by one in warnings; the others are counted. */
 const MAX_NAMED_IN_WARNINGS = 10;
@@ -61,11 +58,6 @@ export class Deadline {
 
 	expired(): boolean {
 		return Date.now() >= this.end - 50;
-	}
-
-	/** What is left above the share of the limit kept for later work, in ms (may be 0 or less: no time). */
-	leftAbove(share: number): number {
-		return this.end - Date.now() - share * this.limitMs;
 	}
 
 	error(detail: string): NodeOperationError {
@@ -198,7 +190,7 @@ function warnKept(
 }
 
 /**
- * Lets go of the stored subscription, then clears it: deleted where the rule allows; this node's at another URL: kept,
+ * Lets go of a subscription this node stored (the caller forgets it): deleted where the rule allows; this node's at another URL: kept,
  * retired with its secret and named (by the sweep that follows when `named` is false); else only forgotten.
  */
 export async function letGo(
@@ -238,7 +230,6 @@ export async function letGo(
 			"it is not provably this trigger's own (for example a workflow imported from another n8n)",
 		);
 	}
-	clearSubscription(staticData);
 }
 
 export function forgetForeign(context: TriggerContext, id: string, why: string): void {
@@ -257,11 +248,12 @@ async function sweep(
 	tag: string,
 	url: string,
 	deadline: Deadline,
+	current: string,
 ): Promise<void> {
 	let subscriptions: IDataObject[];
 	try {
-		const limit = deadline.leftAbove(RESERVED_FOR_SUBSCRIBING);
-		if (limit <= 0) throw new Error('no time left for it within the time limit');
+		const limit = deadline.left();
+		if (deadline.expired()) throw new Error('no time left for it within the time limit');
 		subscriptions = await listWebhookSubscriptions(
 			context,
 			{ returnAll: true },
@@ -281,7 +273,7 @@ async function sweep(
 	for (const subscription of subscriptions) {
 		const id = idText(subscription.id);
 		const candidate = { ownerTag: tagOfName(subscription.name), url: subscription.url };
-		if (id === '' || candidate.ownerTag !== tag) continue;
+		if (id === '' || id === current || candidate.ownerTag !== tag) continue;
 		if (!mayDelete(candidate, tag, url)) {
 			kept.push({ id, url: String(subscription.url ?? '(no URL)'), retired: retired.has(id) });
 			continue;
@@ -324,23 +316,6 @@ export function refusedEventsError(
 	);
 }
 
-const queues = new Map<string, Promise<unknown>>();
-
-/** Runs `work` (bounded) after every earlier call for `key` in this process, so that racing subscribes take turns. */
-async function oneAtATime<T>(key: string, work: () => Promise<T>): Promise<T> {
-	const current = (queues.get(key) ?? Promise.resolve()).then(work, work);
-	const settled = current.then(
-		() => undefined,
-		() => undefined,
-	);
-	queues.set(key, settled);
-	try {
-		return await current;
-	} finally {
-		if (queues.get(key) === settled) queues.delete(key);
-	}
-}
-
 /** Subscribes this node at its own URL, one at a time per node and mode in this process; returns the new id. */
 export async function subscribe(context: TriggerContext, deadline: Deadline): Promise<string> {
 	const node = context.getNode();
@@ -363,13 +338,10 @@ export async function subscribe(context: TriggerContext, deadline: Deadline): Pr
 		`${nodeKey(context)}:${tag}`,
 		async () =>
 			await deadline.run(async () => {
+				// Created first, the old one let go of only once the new one is stored: a POST that fails (a 503, a 429, no
+				// time) leaves the stored subscription as it was, so nothing here can leave the trigger without one. A POST
+				// abandoned mid-way may still create a subscription: the next sweep removes it (it is at this node's URL).
 				const previous = readState(staticData).subscription;
-				if (previous) await letGo(context, previous, deadline, false);
-				await sweep(context, tag, url, deadline);
-
-				// A POST abandoned mid-way may still create a subscription: the next sweep removes it (it is at this node's URL).
-				if (deadline.leftAbove(MIN_SHARE_TO_SUBSCRIBE) <= 0)
-					throw deadline.error('no time was left to send POST /webhooks');
 				let response: IDataObject;
 				try {
 					response = await apiRequest.call(context, {
@@ -406,6 +378,14 @@ export async function subscribe(context: TriggerContext, deadline: Deadline): Pr
 				const secretWrapped = wrapSecret(secret, await apiKeyOf(context), secretOwner(context, id));
 				storeSubscription(staticData, { id, url, events, secretWrapped, ownerTag: tag });
 				forgetDeliveries(deliveryMemoryKey(context, id));
+				if (previous && previous.id !== id) {
+					await letGo(context, previous, deadline, false).catch((error: Error) => {
+						context.logger.warn(
+							`CRM Invoicing Trigger: could not delete the replaced webhook subscription ${previous.id} (${error.message}); the next subscribe removes it`,
+						);
+					});
+				}
+				await sweep(context, tag, url, deadline, id);
 				return id;
 			}),
 	);

@@ -131,15 +131,17 @@ describe('the package layout', () => {
 		expect(circles).toEqual([]);
 	});
 
-	it("has no shipped file over 450 lines, and the webhook trigger's code is at most 1,870 lines", () => {
+	it("has no shipped file over 450 lines, the webhook trigger's code is at most 1,830 lines and the polling trigger's at most 1,070", () => {
 		// Lines as `wc -l` counts them, at the starter's prettier width (100). The caps of 0.4.0 (350 and 1,500) were
-		// met at a wider width; these are 0.4.0's sizes at width 100, to be lowered as the house is rebuilt.
+		// met at a wider width; these are the sizes reached so far (issue 29's targets: 300, 1,100 and 700).
 		const lines = (file: string): number => (readFileSync(file, 'utf8').match(/\n/g) ?? []).length;
 		expect(SHIPPED.filter((file) => lines(file) > 450).map(relative)).toEqual([]);
-		const trigger = [
-			path.join(SERVICE, 'CrmInvoicingTrigger.node.ts'),
-			...tsFiles(path.join(SERVICE, 'trigger')),
-		];
-		expect(trigger.reduce((sum, file) => sum + lines(file), 0)).toBeLessThanOrEqual(1_870);
+		const total = (node: string, folder: string): number =>
+			[path.join(SERVICE, node), ...tsFiles(path.join(SERVICE, folder))].reduce(
+				(sum, file) => sum + lines(file),
+				0,
+			);
+		expect(total('CrmInvoicingTrigger.node.ts', 'trigger')).toBeLessThanOrEqual(1_830);
+		expect(total('CrmInvoicingPollingTrigger.node.ts', 'polling')).toBeLessThanOrEqual(1_070);
 	});
 });

@@ -11,7 +11,8 @@ import type { IDataObject, INodeParameters } from 'n8n-workflow';
 
 import { CrmInvoicingPollingTrigger } from '../../../nodes/CrmInvoicing/CrmInvoicingPollingTrigger.node';
 import { KeyShare } from '../../../nodes/CrmInvoicing/polling/budget';
-import { POLLING } from '../../../nodes/CrmInvoicing/polling/memory';
+import { fingerprint, POLLING, type Memory } from '../../../nodes/CrmInvoicing/polling/memory';
+import { diff, type PollSettings } from '../../../nodes/CrmInvoicing/polling/poll';
 import { createPollContext } from '../../helpers/harness';
 import {
 	startSandbox,
@@ -797,5 +798,42 @@ describe(`a lead listed out of order is found by the periodic full read (Full Re
 		expect(names((await poll(memory, { events: ['newLead', 'updatedLead'] })).items)).toEqual([
 			'Imported 2020',
 		]);
+	});
+});
+
+describe('diff: read → diff → save, with the diff a pure function', () => {
+	it('compares the leads read with the memory without a request, a clock or a log, and leaves the memory as it was', () => {
+		const fields: string[] = [];
+		const lead = { id: 'l1', name: 'A', archived: false, createdAt: '2026-01-01T00:00:00.000Z' };
+		const memory: Memory = {
+			v: 1,
+			leads: { l1: fingerprint(lead, fields) },
+			gone: {},
+			fields,
+			order: 'unknown',
+			count: 1,
+		};
+		const remembered = { ...memory.leads };
+		const settings: PollSettings = {
+			events: ['newLead', 'updatedLead', 'archivedLead'],
+			simplify: false,
+			includeExisting: false,
+			fullReadEveryMs: 60_000,
+		};
+		const read = [
+			{ ...lead, name: 'B', archived: true },
+			{ id: 'l2', name: 'C', createdAt: '2026-01-02T00:00:00.000Z' },
+			{ name: 'no id' },
+		];
+		const result = diff(memory, read, settings, false);
+		expect(result.items.map(({ json }) => [json.id, json._event, json._changedFields])).toEqual([
+			['l2', 'newLead', undefined],
+			['l1', 'updatedLead', ['name']],
+			['l1', 'archivedLead', undefined],
+		]);
+		expect(Object.keys(result.seen)).toEqual(['l1', 'l2']);
+		expect(result.newest).toBe(Date.parse('2026-01-02T00:00:00.000Z'));
+		expect(result.warnings).toEqual([expect.stringContaining('has no id')]);
+		expect(memory.leads).toEqual(remembered);
 	});
 });

@@ -536,8 +536,8 @@ describe('verified deliveries that start nothing', () => {
 		jest.isolateModules(() => {
 			// A fresh module memory, as in a new process.
 			const { acceptOnce } = jest.requireActual<
-				typeof import('../../../nodes/CrmInvoicing/trigger/recentDeliveries')
-			>('../../../nodes/CrmInvoicing/trigger/recentDeliveries');
+				typeof import('../../../nodes/CrmInvoicing/trigger/store')
+			>('../../../nodes/CrmInvoicing/trigger/store');
 			expect(acceptOnce(reloaded, 'some-process-key', id)).toBe(false);
 		});
 	});

@@ -4,8 +4,8 @@ import {
 	acceptOnce,
 	fingerprint,
 	forgetDeliveries,
-} from '../../../nodes/CrmInvoicing/trigger/recentDeliveries';
-import { RECENT_DELIVERIES_LIMIT } from '../../../nodes/CrmInvoicing/trigger/state';
+	RECENT_DELIVERIES_LIMIT,
+} from '../../../nodes/CrmInvoicing/trigger/store';
 
 /** Deliveries are remembered for the stored subscription: the state holds one. */
 const withSubscription = (): IDataObject => ({ subscriptionId: 'whk_1' });

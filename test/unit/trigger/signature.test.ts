@@ -4,11 +4,8 @@ import { randomBytes } from 'node:crypto';
 import fc from 'fast-check';
 import { Webhook } from 'standardwebhooks';
 
-import {
-	verifyWebhookSignature,
-	type VerifyInput,
-} from '../../../nodes/CrmInvoicing/trigger/signature';
-import { signedHeaders, signWebhook } from '../../helpers/signing';
+import { type VerifyInput } from '../../../nodes/CrmInvoicing/trigger/signature';
+import { signedHeaders, signWebhook, verifyWebhookSignature } from '../../helpers/signing';
 
 // The reference vector of the Standard Webhooks specification.
 const REF = {

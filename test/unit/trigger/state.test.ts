@@ -1,21 +1,21 @@
 /**
- * The trigger's stored state (state.ts, its only reader and writer): the fields of 0.4, and data stored by 0.1
+ * The trigger's stored state (store.ts, its only reader and writer): the fields of 0.4, and data stored by 0.1
  * (clear secret, no owner tag), 0.2 (clear secret) and 0.3 (wrapped secret, `webhook…` names) read, and written in
  * the current form at the first change, by a hook or by a delivery (n8n 2.41 runs no hook at start-up).
  */
 import nock from 'nock';
 import type { IDataObject } from 'n8n-workflow';
 
-import { fingerprint } from '../../../nodes/CrmInvoicing/trigger/recentDeliveries';
 import {
 	clearSubscription,
+	fingerprint,
 	MAX_RETIRED,
 	readState,
 	RECENT_DELIVERIES_LIMIT,
 	recordDelivery,
 	retireSubscription,
 	storeSubscription,
-} from '../../../nodes/CrmInvoicing/trigger/state';
+} from '../../../nodes/CrmInvoicing/trigger/store';
 import { createHookContext, createWebhookContext } from '../../helpers/harness';
 import { useNock } from '../../helpers/nock';
 import { signedHeaders } from '../../helpers/signing';
