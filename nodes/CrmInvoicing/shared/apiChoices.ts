@@ -64,6 +64,23 @@ export const SPEC_CHOICES: readonly SpecChoice[] = [
 			'`customFields` sent in PATCH are checked on the lead afterwards (LEAD_PATCH_FIELDS_CHECKED_AFTERWARDS); those not applied fail the item, naming them.',
 	},
 	{
+		id: 'custom-fields-patch',
+		section: '§4 PATCH /leads/{id}',
+		appliedBy: ['nodes/CrmInvoicing/actions/common/mapped.ts#prepareUpdate'],
+		summary:
+			"Whether PATCH merges `customFields` or replaces it whole is not shown: Update (node version 3) reads the record once when it sets custom fields and sends them with the record's other custom fields, right under both readings.",
+	},
+	{
+		id: 'deal-read',
+		section: '§4 Deals (v1)',
+		appliedBy: [
+			'nodes/CrmInvoicing/actions/deal/update.ts#execute',
+			'nodes/CrmInvoicing/actions/methods/resourceMapping.ts#getDealFields',
+		],
+		summary:
+			'No deal read or list is shown: the mapper lists no custom deal fields on Create, and on Update reads the deal named by a fixed Deal ID with GET /deals/{id}; Update reads it there before setting custom fields. A CRM without it answers an error that fails the item.',
+	},
+	{
 		id: 'lead-upsert-search',
 		section: '§4 GET /leads',
 		appliedBy: ['nodes/CrmInvoicing/actions/lead/upsert.ts#findLeadId'],
