@@ -1,7 +1,7 @@
 /** @type {import('jest').Config} */
 const common = {
 	testEnvironment: 'node',
-	transform: { '^.+\\.ts$': ['ts-jest', { tsconfig: 'tsconfig.json' }] },
+	transform: { '^.+\\.ts$': ['ts-jest', { tsconfig: 'tsconfig.dev.json' }] },
 	modulePathIgnorePatterns: ['<rootDir>/dist/', '<rootDir>/.tmp/', '<rootDir>/runtime/'],
 };
 

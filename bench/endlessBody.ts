@@ -1,3 +1,4 @@
+/* eslint-disable -- not shipped: eslint.dev.config.mjs lints this file, not n8n's node rules */
 /**
  * An endless answer against the real n8n (issue 17): Lead → Get while the sandbox answers GET /leads/{id} with a 200
  * JSON body of up to 2 GB, as fast as n8n reads it. Samples n8n's resident memory (VmRSS of its process, every 20 ms)

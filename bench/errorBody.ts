@@ -1,3 +1,4 @@
+/* eslint-disable -- not shipped: eslint.dev.config.mjs lints this file, not n8n's node rules */
 /**
  * `npx tsx bench/errorBody.ts`: node time to turn a large non-JSON error body into the node's error, with the
  * package's error handling (nodes/CrmInvoicing/shared/transport/errors.ts: cut to 16,384 characters, linear scan) and with

@@ -1,3 +1,4 @@
+/* eslint-disable -- not shipped: eslint.dev.config.mjs lints this file, not n8n's node rules */
 /**
  * What "Output Full Record" costs a delivery: the trigger's answer time for signed lead.created deliveries with the
  * option off and on (one GET /leads/{id} per delivery), in the real n8n against the sandbox. Not part of `npm run

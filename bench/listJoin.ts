@@ -1,3 +1,4 @@
+/* eslint-disable -- not shipped: eslint.dev.config.mjs lints this file, not n8n's node rules */
 /**
  * `node --expose-gc --import tsx bench/listJoin.ts` (or `npx tsx bench/listJoin.ts`, with noisier heap figures): the one list reader (nodes/CrmInvoicing/shared/transport/pagination.ts, readList) reading a
  * list of N records through the real transport, against a fake n8n context that answers every page from memory (no

@@ -1,3 +1,4 @@
+/* eslint-disable -- not shipped: eslint.dev.config.mjs lints this file, not n8n's node rules */
 /**
  * `npm run build && npx tsx bench/pacer.ts [--cases unit,n8n,queue] [--runs N]`: the pacer under load (issue 17,
  * point 5), with the figures written to bench/PACER-RESULTS.md (and the raw numbers to .tmp/bench-pacer/results.json).

@@ -1,3 +1,4 @@
+/* eslint-disable -- not shipped: eslint.dev.config.mjs lints this file, not n8n's node rules */
 /**
  * What an idle poll of the CRM Invoicing Polling Trigger costs with 10,000 leads: the requests it makes and the time
  * it takes, listed newest first and oldest first, with New Lead only and with Updated Lead. The node runs in
@@ -27,7 +28,6 @@ const RUNS = Number(process.argv[3] ?? 7);
 /** The polling trigger's cap on leads (POLLING.maxLeads), for the memory figures. */
 const CAP = Number(process.argv[4] ?? 50_000);
 // The built node (`npm run build`), as n8n loads it. (tsx would resolve the source's `.node` import to the codex JSON.)
-// eslint-disable-next-line @typescript-eslint/no-require-imports
 const { CrmInvoicingPollingTrigger } =
 	require('../dist/nodes/CrmInvoicing/CrmInvoicingPollingTrigger.node.js') as {
 		CrmInvoicingPollingTrigger: typeof PollingTrigger;

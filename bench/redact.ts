@@ -1,3 +1,4 @@
+/* eslint-disable -- not shipped: eslint.dev.config.mjs lints this file, not n8n's node rules */
 /**
  * `npx tsx bench/redact.ts`: node time of the key's redaction where an answer is read (transport/redact.ts), on the
  * largest answers the transport reads (READ.maxAnswerBytes, 16 MB): a JSON page walked after JSON.parse (every string

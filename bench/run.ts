@@ -1,3 +1,4 @@
+/* eslint-disable -- not shipped: eslint.dev.config.mjs lints this file, not n8n's node rules */
 /**
  * `npm run bench`: this package against what users would otherwise build with n8n's own nodes, side by side in the
  * same real n8n (the project's pinned runtime) and the same sandbox CRM:

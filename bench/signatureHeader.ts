@@ -1,3 +1,4 @@
+/* eslint-disable -- not shipped: eslint.dev.config.mjs lints this file, not n8n's node rules */
 /**
  * `npm run build && npx tsx bench/signatureHeader.ts [--runtime compat]`: issue 17's crafted-header case against a
  * real n8n. 30 deliveries whose `webhook-signature` is 16,000 characters of commas ending in one base64 character

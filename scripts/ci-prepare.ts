@@ -1,3 +1,4 @@
+/* eslint-disable -- not shipped: eslint.dev.config.mjs lints this file, not n8n's node rules */
 /**
  * `.ci/run`'s background step, while `npm test` runs: installs from Debian what the later suites need (PostgreSQL and
  * Redis for `test:queue`, chromium for `test:ui`) in one apt-get run, so that they need not wait for it. Each suite

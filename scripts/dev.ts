@@ -1,3 +1,4 @@
+/* eslint-disable -- not shipped: eslint.dev.config.mjs lints this file, not n8n's node rules */
 /**
  * `npm run dev`: builds the package, starts the sandbox CRM and a real n8n with the package installed and a
  * credential ready, and prints where to open it. Ctrl-C stops both.

@@ -1,3 +1,4 @@
+/* eslint-disable -- not shipped: eslint.dev.config.mjs lints this file, not n8n's node rules */
 /**
  * `npm run test:e2e` runs the end-to-end suite in both pinned n8n versions side by side (`--runtime current,compat`);
  * `tsx scripts/e2e.ts` alone runs it in n8n 2.41.0, `--runtime compat` (`npm run test:compat`) in 1.123.81. For each

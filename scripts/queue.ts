@@ -1,3 +1,4 @@
+/* eslint-disable -- not shipped: eslint.dev.config.mjs lints this file, not n8n's node rules */
 /**
  * `npm run test:queue`: the package in n8n's queue mode, with the real components on loopback.
  *

@@ -1,3 +1,4 @@
+/* eslint-disable -- not shipped: eslint.dev.config.mjs lints this file, not n8n's node rules */
 /**
  * `npm run scan`: the check n8n runs before it lists a community package, done locally and without a registry.
  * Packs the package, then lints the unpacked tarball (`**\/*.js`, `package.json`) and the source (`package.json`,

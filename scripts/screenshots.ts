@@ -1,12 +1,14 @@
+/* eslint-disable -- not shipped: eslint.dev.config.mjs lints this file, not n8n's node rules */
 /**
  * `npm run screenshots`: starts the sandbox CRM and a real n8n with the packed package installed (user folder
  * .tmp/screenshots, emptied first), creates two workflows through n8n's public API, then drives Debian's chromium
- * with playwright-core to take the pictures in docs/ as a user sees the editor:
+ * with playwright-core to take the pictures in .github/images/ as a user sees the editor (there, not in docs/: n8n's build copies
+ * every .png and .svg outside dist/ and node_modules/ into dist/, and would ship them):
  *
- *   docs/canvas.png              the trigger and the action node on the canvas, with their icons
- *   docs/action-node.png         the action node's parameters (Lead → Create)
- *   docs/trigger-node.png        the trigger node's parameters (events lead.created)
- *   docs/action-node-invoice.png the action node on Invoice → Create, with its line items
+ *   canvas.png              the trigger and the action node on the canvas, with their icons
+ *   action-node.png         the action node's parameters (Lead → Create)
+ *   trigger-node.png        the trigger node's parameters (events lead.created)
+ *   action-node-invoice.png the action node on Invoice → Create, with its line items
  *
  * Every wait is bounded, and chromium, n8n and the sandbox are stopped at the end, also on failure.
  * Environment: CHROMIUM_PATH (default: `command -v chromium`, installed with apt-get when missing), SCREENSHOTS_N8N_PORT (default 5693).
@@ -27,7 +29,7 @@ import { EXAMPLE_IDS } from '../test/sandbox/seedSummary';
 const ACTION_NODE_TYPE = `${PACKAGE_NAME}.crmInvoicing`;
 const TRIGGER_NODE_TYPE = `${PACKAGE_NAME}.crmInvoicingTrigger`;
 
-const DOCS = path.join(ROOT, 'docs');
+const DOCS = path.join(ROOT, '.github', 'images');
 const VIEWPORT = { width: 1440, height: 900 };
 /** The tallest window the invoice picture may use. */
 const MAX_HEIGHT = 2600;

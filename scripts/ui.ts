@@ -1,3 +1,4 @@
+/* eslint-disable -- not shipped: eslint.dev.config.mjs lints this file, not n8n's node rules */
 /**
  * `npm run test:ui`: the journeys a new user clicks through, in the real n8n editor of the dev stack, driven in
  * Debian's chromium (installed with apt-get when missing) by playwright-core. Starts the sandbox CRM and n8n with the

@@ -1,3 +1,4 @@
+/* eslint-disable -- not shipped: eslint.dev.config.mjs lints this file, not n8n's node rules */
 /**
  * Case 4: signed deliveries into the real n8n, our trigger against n8n's plain Webhook node; and the cost of one
  * signature verification against the standardwebhooks library.

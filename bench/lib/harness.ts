@@ -1,3 +1,4 @@
+/* eslint-disable -- not shipped: eslint.dev.config.mjs lints this file, not n8n's node rules */
 /**
  * What every benchmark case shares: the running stack, workflow builders for "Webhook (answers when the last node
  * is done) → nodes under test", execution look-ups, the sandbox's request log, timeouts and an RSS sampler.

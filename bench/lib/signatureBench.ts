@@ -1,3 +1,4 @@
+/* eslint-disable -- not shipped: eslint.dev.config.mjs lints this file, not n8n's node rules */
 /**
  * Cost of verifying one delivery's signature: this package's verifyWebhookSignature against the reference
  * implementation, the `standardwebhooks` library's Webhook.verify. In-process, same message, interleaved rounds.

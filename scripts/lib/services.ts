@@ -1,3 +1,4 @@
+/* eslint-disable -- not shipped: eslint.dev.config.mjs lints this file, not n8n's node rules */
 /**
  * PostgreSQL and Redis from Debian's packages, on loopback, for n8n's queue mode (`npm run test:queue`).
  * Installed with apt-get when missing; each server runs in the foreground as a child of the calling script, with its

@@ -1,3 +1,4 @@
+/* eslint-disable -- not shipped: eslint.dev.config.mjs lints this file, not n8n's node rules */
 /**
  * Waiting for the state a test checks, instead of assuming that n8n's answers mean it (n8n 2.41 answers first and
  * works afterwards): a webhook registered, the stored workflows activated again after a restart.

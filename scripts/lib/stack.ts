@@ -1,3 +1,4 @@
+/* eslint-disable -- not shipped: eslint.dev.config.mjs lints this file, not n8n's node rules */
 /**
  * The whole local product: the sandbox CRM, and a real n8n with this package installed and credentials that point
  * at the sandbox. Used by `npm run dev`, the end-to-end tests and the benchmarks.

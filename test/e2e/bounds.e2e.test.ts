@@ -1,3 +1,4 @@
+/* eslint-disable -- not shipped: eslint.dev.config.mjs lints this file, not n8n's node rules */
 /**
  * Issue 17 in real n8n: every request has a wall-clock deadline (a trickling answer fails at it), every answer a byte
  * cap (an endless body fails at it while n8n keeps answering), a 2xx counts as success only when it has the shape the

@@ -1,3 +1,4 @@
+/* eslint-disable -- not shipped: eslint.dev.config.mjs lints this file, not n8n's node rules */
 import { e2eEnv, n8nClient, sandbox } from './lib';
 
 const env = e2eEnv();

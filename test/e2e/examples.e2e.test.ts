@@ -1,3 +1,4 @@
+/* eslint-disable -- not shipped: eslint.dev.config.mjs lints this file, not n8n's node rules */
 /**
  * The workflows in examples/, imported into the real n8n as they are and run against the sandbox CRM.
  *

@@ -1,3 +1,4 @@
+/* eslint-disable -- not shipped: eslint.dev.config.mjs lints this file, not n8n's node rules */
 /** The trigger's "Output Full Record" option in the real n8n, with deliveries sent by the sandbox CRM. */
 import { e2eEnv, finishedExecutions, n8nClient, sandbox, triggerWorkflow, waitFor } from './lib';
 

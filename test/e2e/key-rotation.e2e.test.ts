@@ -1,3 +1,4 @@
+/* eslint-disable -- not shipped: eslint.dev.config.mjs lints this file, not n8n's node rules */
 /**
  * Issue 22, point 3, in a real n8n (2.41.0, and 1.123.81 with `--runtime compat`) against the sandbox CRM: the
  * credential's API key is changed (a new key added at the CRM, the credential updated in n8n, the old key revoked)

@@ -1,3 +1,4 @@
+/* eslint-disable -- not shipped: eslint.dev.config.mjs lints this file, not n8n's node rules */
 /** What the end-to-end tests share: the running n8n and sandbox (started by scripts/e2e.ts), and workflow builders. */
 import { randomUUID } from 'node:crypto';
 import { readFileSync } from 'node:fs';

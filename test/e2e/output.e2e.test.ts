@@ -1,3 +1,4 @@
+/* eslint-disable -- not shipped: eslint.dev.config.mjs lints this file, not n8n's node rules */
 /**
  * Output control (issue 18) in the real n8n, against the sandbox: Simplify on and off on a Get and a Get Many, a
  * version-1 node (as saved with 0.2) unchanged, Create or Update's `_upsert` marker and its hint, the hint of a

@@ -1,3 +1,4 @@
+/* eslint-disable -- not shipped: eslint.dev.config.mjs lints this file, not n8n's node rules */
 /**
  * Issue 17, point 5, in a real n8n: many executions at once on one API key against the sandbox's rate limit. The
  * pacer queues their requests first in, first out, lets the first request of each window tell the budget, and sends

@@ -1,3 +1,4 @@
+/* eslint-disable -- not shipped: eslint.dev.config.mjs lints this file, not n8n's node rules */
 /**
  * Many executions at once on one API key, in a real n8n: the pacer's end-to-end test (test/e2e/pacer.e2e.test.ts)
  * and its benchmark (bench/pacer.ts) both use it. A workflow "Webhook (answers with the last node's items) → CRM

@@ -1,3 +1,4 @@
+/* eslint-disable -- not shipped: eslint.dev.config.mjs lints this file, not n8n's node rules */
 /**
  * The operations that touch a point the spec leaves open ("not shown"), run in the real n8n against both sandbox
  * personalities: 'standard' (our reading) and 'alternate' (the other plausible one). Under each, an operation either

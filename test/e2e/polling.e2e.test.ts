@@ -1,3 +1,4 @@
+/* eslint-disable -- not shipped: eslint.dev.config.mjs lints this file, not n8n's node rules */
 /**
  * The CRM Invoicing Polling Trigger in real n8n, polling the sandbox every 10 s (six custom poll times, one per
  * ten seconds: n8n refuses anything shorter than a minute per poll time).

@@ -1,3 +1,4 @@
+/* eslint-disable -- not shipped: eslint.dev.config.mjs lints this file, not n8n's node rules */
 /**
  * Every resource and operation of the CRM Invoicing node, run in the real n8n (Webhook → CRM Invoicing) against the
  * sandbox CRM. Each test reads both sides: what the sandbox received (method, path, query, body, x-api-key) and what

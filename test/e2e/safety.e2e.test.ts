@@ -1,3 +1,4 @@
+/* eslint-disable -- not shipped: eslint.dev.config.mjs lints this file, not n8n's node rules */
 /**
  * Issue 11 (transport side) and issue 12's pacing, in real n8n: the key and bodies never reach another origin, no
  * answer holds a key back, huge error pages fail fast while n8n stays responsive, looping lists stop, unsafe IDs and

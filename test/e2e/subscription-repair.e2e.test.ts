@@ -1,3 +1,4 @@
+/* eslint-disable -- not shipped: eslint.dev.config.mjs lints this file, not n8n's node rules */
 /**
  * Issue 18, point 1: a subscription lost at the CRM comes back, and subscriptions follow n8n's URL, on every n8n the
  * package supports, each by its own rule (docs: "Keeping subscriptions right"):

@@ -1,3 +1,4 @@
+/* eslint-disable -- not shipped: eslint.dev.config.mjs lints this file, not n8n's node rules */
 /**
  * Issue 23 in real n8n: the transport keeps its promises at the edges.
  * - A key holding `/`, `+` and `=`, echoed JSON-escaped (`\/`, `\u002b`, `\u003d`) in an error and in a record: no

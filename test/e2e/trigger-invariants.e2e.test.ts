@@ -1,3 +1,4 @@
+/* eslint-disable -- not shipped: eslint.dev.config.mjs lints this file, not n8n's node rules */
 /**
  * Issue 22 in a real n8n (2.41.0, and 1.123.81 with `--runtime compat`) against the sandbox CRM:
  * - the trigger deletes only at its own URL: a restored copy of this n8n (a copied user folder started with another

@@ -1,3 +1,4 @@
+/* eslint-disable -- not shipped: eslint.dev.config.mjs lints this file, not n8n's node rules */
 /**
  * Issue 17, the trigger's part, in a real n8n against the sandbox:
  * - a CRM that accepts connections and never answers: the trigger's activation fails within its time limit, with an

@@ -1,3 +1,4 @@
+/* eslint-disable -- not shipped: eslint.dev.config.mjs lints this file, not n8n's node rules */
 /**
  * Issue 11 (trust, trigger side), issue 13 item 3 and issue 12's trigger points, in a real n8n against the sandbox,
  * under both sandbox personalities (the alternate one refuses undocumented event names and lists webhooks as a bare

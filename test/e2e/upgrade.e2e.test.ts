@@ -1,3 +1,4 @@
+/* eslint-disable -- not shipped: eslint.dev.config.mjs lints this file, not n8n's node rules */
 /**
  * An upgrade as a user makes it: n8n runs workflows with release 0.3.0 of the package installed (packed in
  * test/fixtures/releases/), then the package is replaced by this checkout and n8n restarts. The workflows, as n8n

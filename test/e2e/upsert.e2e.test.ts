@@ -1,3 +1,4 @@
+/* eslint-disable -- not shipped: eslint.dev.config.mjs lints this file, not n8n's node rules */
 /**
  * Lead → Create or Update and the lead picker, in the real n8n against the sandbox, under both sandbox personalities
  * (the PATCH /leads/{id} answer is not shown by the spec: a Lead, or 204 with no body).

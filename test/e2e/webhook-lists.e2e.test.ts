@@ -1,3 +1,4 @@
+/* eslint-disable -- not shipped: eslint.dev.config.mjs lints this file, not n8n's node rules */
 /**
  * GET /webhooks in every list shape the node knows (issue 12, "Webhook lists"), in real n8n under both sandbox
  * personalities (standard: v1 pages; alternate: a bare array): Webhook Subscription → Get Many reads the whole list,

@@ -1,3 +1,4 @@
+/* eslint-disable -- not shipped: eslint.dev.config.mjs lints this file, not n8n's node rules */
 /**
  * Runs our node code through n8n-core's real execution contexts (ExecuteContext, LoadOptionsContext, HookContext,
  * WebhookContext), the way n8n's own NodeTestHarness does. HTTP goes through n8n-core's request helpers

@@ -1,3 +1,4 @@
+/* eslint-disable -- not shipped: eslint.dev.config.mjs lints this file, not n8n's node rules */
 /**
  * The package in n8n's queue mode (started by scripts/queue.ts): main activates workflows and serves the API, two
  * webhook processes receive HTTP calls (webhookA is the address n8n registers), two workers run the executions;

@@ -1,3 +1,4 @@
+/* eslint-disable -- not shipped: eslint.dev.config.mjs lints this file, not n8n's node rules */
 /** The sandbox faults of issue 17: hang, trickle, endless body, a 401 that echoes the key, 200 HTML, 200 JSON without id. */
 import * as http from 'node:http';
 

@@ -1,3 +1,4 @@
+/* eslint-disable -- not shipped: eslint.dev.config.mjs lints this file, not n8n's node rules */
 import { spawn } from 'node:child_process';
 import * as path from 'node:path';
 

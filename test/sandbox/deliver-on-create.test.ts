@@ -1,3 +1,4 @@
+/* eslint-disable -- not shipped: eslint.dev.config.mjs lints this file, not n8n's node rules */
 /** The sandbox switch "a delivery sent while the subscription is being created", and the retry schedule it relies on. */
 import { startSandbox } from './server';
 import type { Sandbox } from './types';

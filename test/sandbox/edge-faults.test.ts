@@ -1,3 +1,4 @@
+/* eslint-disable -- not shipped: eslint.dev.config.mjs lints this file, not n8n's node rules */
 /**
  * The sandbox switches of issue 23: the key echoed JSON-escaped, a Location of the sandbox's own origin outside the
  * API (and the log of what reaches it), a fault that lasts a time, a skewed clock on a 429, a lead nested deeper than

@@ -1,3 +1,4 @@
+/* eslint-disable -- not shipped: eslint.dev.config.mjs lints this file, not n8n's node rules */
 /** Test helpers for the sandbox tests: HTTP calls, a webhook receiver, polling. */
 import * as http from 'node:http';
 import type { AddressInfo } from 'node:net';

@@ -1,3 +1,4 @@
+/* eslint-disable -- not shipped: eslint.dev.config.mjs lints this file, not n8n's node rules */
 /**
  * The sandbox's JSON writer (answers, webhook deliveries): JSON.stringify's text, also for a value nested deeper than
  * JSON.stringify can write (a lead whose customFields nest 10,000 levels, as the spec's "any other key: any" allows).

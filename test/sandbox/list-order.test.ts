@@ -1,3 +1,4 @@
+/* eslint-disable -- not shipped: eslint.dev.config.mjs lints this file, not n8n's node rules */
 /**
  * The list-order switch (GET /leads newest or oldest first, consistent across cursor pages) under both personalities,
  * and the activity switch (a lead created, changed and archived at an interval) that `npm run dev` turns on.

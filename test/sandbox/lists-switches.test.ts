@@ -1,3 +1,4 @@
+/* eslint-disable -- not shipped: eslint.dev.config.mjs lints this file, not n8n's node rules */
 /** The sandbox switches of issue 17's list tests: a server that ignores the page size, and leads that mention a text. */
 import { startSandbox } from './server';
 import type { Sandbox } from './types';

@@ -1,3 +1,4 @@
+/* eslint-disable -- not shipped: eslint.dev.config.mjs lints this file, not n8n's node rules */
 /**
  * The 'alternate' personality resolves each "not shown" of the spec the other plausible way;
  * 'standard' (the default) keeps the package's reading. Each point is checked under both.

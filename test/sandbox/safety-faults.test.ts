@@ -1,3 +1,4 @@
+/* eslint-disable -- not shipped: eslint.dev.config.mjs lints this file, not n8n's node rules */
 /** The sandbox faults of issue 11: cross-origin redirects to a recording second listener, a huge HTML page, a fixed body. */
 import { startSandbox } from './server';
 import type { Sandbox } from './types';

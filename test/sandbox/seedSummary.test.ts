@@ -1,3 +1,4 @@
+/* eslint-disable -- not shipped: eslint.dev.config.mjs lints this file, not n8n's node rules */
 import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 

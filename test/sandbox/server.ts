@@ -1,3 +1,4 @@
+/* eslint-disable -- not shipped: eslint.dev.config.mjs lints this file, not n8n's node rules */
 /**
  * In-memory sandbox of the CRM and invoicing API (/work/shared/spec/crm-api.md, v1 and v2),
  * with control endpoints under /__sandbox/ for tests and scripts in other processes.

@@ -1,3 +1,4 @@
+/* eslint-disable -- not shipped: eslint.dev.config.mjs lints this file, not n8n's node rules */
 import { createHmac } from 'node:crypto';
 
 import { Webhook } from 'standardwebhooks';

@@ -1,3 +1,4 @@
+/* eslint-disable -- not shipped: eslint.dev.config.mjs lints this file, not n8n's node rules */
 import { createHmac, randomBytes } from 'node:crypto';
 import * as http from 'node:http';
 import * as https from 'node:https';

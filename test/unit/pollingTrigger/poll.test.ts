@@ -1,3 +1,4 @@
+/* eslint-disable -- not shipped: eslint.dev.config.mjs lints this file, not n8n's node rules */
 /**
  * The polling trigger's polls, in n8n-core's real PollContext, against the sandbox CRM (in this process, on
  * loopback): each event, both list orders under both personalities, the first-poll rule, the cap, a lead changed and

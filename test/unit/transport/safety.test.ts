@@ -172,13 +172,11 @@ describe('waits are bounded', () => {
 
 	it('…and the next request with that key is not held back by it (the pacer did not remember the hour)', async () => {
 		const apiKey = 'sk_test_not_poisoned';
-		nock(BASE)
-			.get('/api/v1/leads/lead_1')
-			.reply(429, '', {
-				'Retry-After': '3600',
-				'RateLimit-Remaining': '0',
-				'RateLimit-Reset': '3600',
-			});
+		nock(BASE).get('/api/v1/leads/lead_1').reply(429, '', {
+			'Retry-After': '3600',
+			'RateLimit-Remaining': '0',
+			'RateLimit-Reset': '3600',
+		});
 		nock(BASE).get('/api/v1/leads/lead_2').reply(200, { id: 'lead_2' });
 
 		await expect(

@@ -1,3 +1,4 @@
+/* eslint-disable -- not shipped: eslint.dev.config.mjs lints this file, not n8n's node rules */
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 

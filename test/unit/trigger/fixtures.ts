@@ -1,3 +1,4 @@
+/* eslint-disable -- not shipped: eslint.dev.config.mjs lints this file, not n8n's node rules */
 /** Shared values of the trigger tests (not a test file). */
 import { createCipheriv, hkdfSync, randomBytes } from 'node:crypto';
 

@@ -1,3 +1,4 @@
+/* eslint-disable -- not shipped: eslint.dev.config.mjs lints this file, not n8n's node rules */
 /**
  * Issue 22, point 3: a change of the credential's API key loses nothing it need not lose.
  * - While n8n runs, a process that holds the secret verifies the next delivery and wraps the secret anew under the new

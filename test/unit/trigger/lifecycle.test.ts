@@ -576,11 +576,9 @@ describe('delete', () => {
 	});
 
 	it('a 200 answered with an HTML page is not a deletion: the subscription is kept and the warning says why', async () => {
-		nock(API)
-			.delete(ONE('whk_1'))
-			.reply(200, '<!DOCTYPE html><html><body>Sign in</body></html>', {
-				'Content-Type': 'text/html',
-			});
+		nock(API).delete(ONE('whk_1')).reply(200, '<!DOCTYPE html><html><body>Sign in</body></html>', {
+			'Content-Type': 'text/html',
+		});
 		const stored = storedSubscription();
 		const trigger = triggerHooks({ staticData: stored });
 		await expect(trigger.delete()).resolves.toBe(false);
