@@ -36,7 +36,7 @@ async function fields(parameters: Record<string, unknown>) {
 
 /** The mapper's value as the editor saves it: mode, values, the schema it was shown, type conversion off. */
 const columns = (
-	schema: Array<Record<string, any>>,
+	schema: unknown[],
 	value: Record<string, unknown> | null,
 	mappingMode = 'defineBelow',
 ) => ({
