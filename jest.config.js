@@ -25,6 +25,12 @@ module.exports = {
 		},
 		{
 			...common,
+			displayName: 'dev',
+			// `npm run dev` itself, started in a copy of the checkout (test/dev/reload.dev.test.ts).
+			testMatch: ['<rootDir>/test/dev/**/*.test.ts'],
+		},
+		{
+			...common,
 			displayName: 'queue',
 			// The queue-mode cases, and the example workflows as users import them, run again in queue mode.
 			testMatch: ['<rootDir>/test/queue/**/*.test.ts', '<rootDir>/test/e2e/examples.e2e.test.ts'],

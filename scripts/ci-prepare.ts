@@ -1,14 +1,14 @@
 /* eslint-disable -- not shipped: eslint.dev.config.mjs lints this file, not n8n's node rules */
 /**
  * `.ci/run`'s background step, while `npm test` runs: installs from Debian what the later suites need (PostgreSQL and
- * Redis for `test:queue`, chromium for `test:ui`) in one apt-get run, so that they need not wait for it. Each suite
- * still checks, and installs what is missing, on its own.
+ * Redis for `test:queue`, chromium and ffmpeg for `test:ui` and its demo video) in one apt-get run, so that they need
+ * not wait for it. Each suite still checks, and installs what is missing, on its own.
  */
 import { ensureSuitePackages } from './lib/services';
 
 try {
 	ensureSuitePackages();
-	console.log('[ci-prepare] PostgreSQL, Redis and chromium are installed');
+	console.log('[ci-prepare] PostgreSQL, Redis, chromium and ffmpeg are installed');
 } catch (error) {
 	console.error('[ci-prepare]', error instanceof Error ? error.message : error);
 	process.exit(1);

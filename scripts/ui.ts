@@ -5,22 +5,28 @@
  * packed package on free ports, then runs the jest "ui" project (test/ui/) against them; the tests read the stack's
  * details from the file named by E2E_ENV, as the end-to-end tests do.
  *
- * On failure the tests save what the page showed into .tmp/ui/failures/. Environment: UI_N8N_PORT (default: a free
- * port), CHROMIUM_PATH. Extra arguments go to jest.
+ * On failure the tests save what the page showed into .tmp/ui/failures/. The demo (test/ui/demo.ui.test.ts, alone:
+ * `npm run demo`) records .tmp/demo/crm-invoicing-demo.webm with Debian's ffmpeg (installed when missing).
+ * Environment: UI_N8N_PORT (default: a free port), CHROMIUM_PATH. Extra arguments go to jest.
  */
 import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 
 import type { E2eEnv } from './e2e';
 import { ROOT } from './lib/runtime';
-import { ensureChromium } from './lib/services';
+import { ensureChromium, ensureFfmpeg } from './lib/services';
 import { startStack, type Stack } from './lib/stack';
 import { freePort, runJestProject } from './lib/system';
+import { playwrightVideoEnv } from './lib/video';
 
 export interface UiEnv extends E2eEnv {
 	chromiumPath: string;
 	/** Where a failing test saves screenshots. */
 	failureDir: string;
+	/** Debian's ffprobe, which reads the demo video back (test/ui/demo.ui.test.ts). */
+	ffprobePath: string;
+	/** Where the demo video is written. */
+	demoVideo: string;
 }
 
 /** Stack start-up included; past it everything is stopped and the run fails. */
@@ -29,6 +35,9 @@ const OVERALL_TIMEOUT_MS = 15 * 60_000;
 async function main(): Promise<void> {
 	const args = process.argv.slice(2);
 	const chromiumPath = ensureChromium();
+	// The demo's recording: Playwright encodes with Debian's ffmpeg (set before jest loads playwright-core).
+	const { ffmpeg, ffprobe } = ensureFfmpeg();
+	Object.assign(process.env, playwrightVideoEnv(ffmpeg));
 	const workDir = path.join(ROOT, '.tmp', 'ui');
 	const failureDir = path.join(workDir, 'failures');
 	rmSync(failureDir, { recursive: true, force: true });
@@ -71,6 +80,8 @@ async function main(): Promise<void> {
 		logFile: stack.logFile,
 		chromiumPath,
 		failureDir,
+		ffprobePath: ffprobe,
+		demoVideo: path.join(ROOT, '.tmp', 'demo', 'crm-invoicing-demo.webm'),
 	};
 	const envFile = path.join(workDir, 'env.json');
 	writeFileSync(envFile, JSON.stringify(env, null, 2));

@@ -70,16 +70,14 @@ export function installPackage(userFolder: string, tarball?: string): string {
 	return tarball;
 }
 
+/** Where installPackage puts the package in a user folder: the folder n8n loads it from. */
+export function installedPackageDir(userFolder: string): string {
+	return path.join(userFolder, '.n8n', 'nodes', 'node_modules', PACKAGE_NAME);
+}
+
 /** The version of the package installed in a user folder (what n8n loads at its next start). */
 export function installedVersion(userFolder: string): string {
-	const manifest = path.join(
-		userFolder,
-		'.n8n',
-		'nodes',
-		'node_modules',
-		PACKAGE_NAME,
-		'package.json',
-	);
+	const manifest = path.join(installedPackageDir(userFolder), 'package.json');
 	return (JSON.parse(readFileSync(manifest, 'utf8')) as { version: string }).version;
 }
 

@@ -1,8 +1,9 @@
 /* eslint-disable -- not shipped: eslint.dev.config.mjs lints this file, not n8n's node rules */
 /**
- * PostgreSQL and Redis from Debian's packages, on loopback, for n8n's queue mode (`npm run test:queue`).
- * Installed with apt-get when missing; each server runs in the foreground as a child of the calling script, with its
- * data in a fresh temporary folder, and is stopped by it.
+ * PostgreSQL and Redis from Debian's packages, on loopback, for n8n's queue mode (`npm run test:queue`), and the
+ * Debian packages the editor suite and the demo use (chromium, ffmpeg). Installed with apt-get when missing; each
+ * server runs in the foreground as a child of the calling script, with its data in a fresh temporary folder, and is
+ * stopped by it.
  */
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import {
@@ -80,11 +81,14 @@ const SERVICE_PACKAGES = [
 	{ name: 'redis-server', present: () => redisServerBin() !== undefined },
 ];
 
-function findChromium(): string | undefined {
-	const found = spawnSync('sh', ['-c', 'command -v chromium || command -v chromium-browser'], {
-		encoding: 'utf8',
-	});
+/** Where `command` is on PATH, if it is. */
+function onPath(command: string): string | undefined {
+	const found = spawnSync('sh', ['-c', `command -v ${command}`], { encoding: 'utf8' });
 	return found.stdout.trim().split('\n')[0] || undefined;
+}
+
+function findChromium(): string | undefined {
+	return onPath('chromium') ?? onPath('chromium-browser');
 }
 
 const CHROMIUM_PACKAGE = {
@@ -103,9 +107,21 @@ export function ensureChromium(): string {
 	return process.env.CHROMIUM_PATH ?? (findChromium() as string);
 }
 
+/** Debian's ffmpeg: Playwright's video recording encodes with `ffmpeg`; the demo's check reads with `ffprobe`. */
+const FFMPEG_PACKAGE = {
+	name: 'ffmpeg',
+	present: () => onPath('ffmpeg') !== undefined && onPath('ffprobe') !== undefined,
+};
+
+/** Debian's `ffmpeg` and `ffprobe` (the demo video: `npm run demo`, and the editor suite that records it). */
+export function ensureFfmpeg(): { ffmpeg: string; ffprobe: string } {
+	ensureDebianPackages([FFMPEG_PACKAGE]);
+	return { ffmpeg: onPath('ffmpeg') as string, ffprobe: onPath('ffprobe') as string };
+}
+
 /** Everything the queue-mode and editor suites need from Debian, in one apt-get run (`scripts/ci-prepare.ts`). */
 export function ensureSuitePackages(): void {
-	ensureDebianPackages([...SERVICE_PACKAGES, CHROMIUM_PACKAGE]);
+	ensureDebianPackages([...SERVICE_PACKAGES, CHROMIUM_PACKAGE, FFMPEG_PACKAGE]);
 }
 
 /** Resolves when something accepts TCP connections on 127.0.0.1:port. */

@@ -18,6 +18,8 @@ export interface StackOptions {
 	n8nPort: number;
 	sandbox: SandboxOptions;
 	n8nEnv?: Record<string, string>;
+	/** Runs once the package is installed in the user folder, before n8n starts (`npm run dev`'s watch build). */
+	beforeN8n?: () => Promise<void>;
 }
 
 export interface StackCredentials {
@@ -48,6 +50,7 @@ export async function startStack(options: StackOptions): Promise<Stack> {
 	if (options.fresh) rmSync(options.userFolder, { recursive: true, force: true });
 	mkdirSync(options.userFolder, { recursive: true });
 	installPackage(options.userFolder);
+	await options.beforeN8n?.();
 
 	const sandbox = await startSandbox(options.sandbox);
 	const logFile = path.join(options.userFolder, 'n8n.log');

@@ -28,6 +28,27 @@ export const STEP_TIMEOUT_MS = 30_000;
 const VIEWPORT = { width: 1440, height: 900 };
 
 let browser: Browser | undefined;
+
+/** Debian's chromium, headless, as the runtime notes found it renders n8n's editor. */
+export async function launchChromium(): Promise<Browser> {
+	// n8n marks its elements with data-test-id (playwright looks for data-testid by default).
+	selectors.setTestIdAttribute('data-test-id');
+	return await chromium.launch({
+		executablePath: env.chromiumPath,
+		headless: true,
+		timeout: STEP_TIMEOUT_MS,
+		args: [
+			'--headless',
+			'--no-sandbox',
+			'--disable-gpu',
+			'--disable-quic',
+			'--no-first-run',
+			'--disable-background-networking',
+			'--disable-component-update',
+			'--disable-sync',
+		],
+	});
+}
 let session: { context: BrowserContext; page: Page } | undefined;
 
 /**
@@ -35,25 +56,7 @@ let session: { context: BrowserContext; page: Page } | undefined;
  * on first use, closed with closeBrowser() in afterAll.
  */
 async function editorPage(): Promise<Page> {
-	if (!browser) {
-		// n8n marks its elements with data-test-id (playwright looks for data-testid by default).
-		selectors.setTestIdAttribute('data-test-id');
-		browser = await chromium.launch({
-			executablePath: env.chromiumPath,
-			headless: true,
-			timeout: STEP_TIMEOUT_MS,
-			args: [
-				'--headless',
-				'--no-sandbox',
-				'--disable-gpu',
-				'--disable-quic',
-				'--no-first-run',
-				'--disable-background-networking',
-				'--disable-component-update',
-				'--disable-sync',
-			],
-		});
-	}
+	browser ??= await launchChromium();
 	if (!session) {
 		const context = await browser.newContext({
 			viewport: VIEWPORT,
@@ -95,7 +98,7 @@ export async function inEditor(
 	}
 }
 
-async function signIn(page: Page): Promise<void> {
+export async function signIn(page: Page): Promise<void> {
 	await page.goto(`${env.n8nUrl}/signin`, { waitUntil: 'domcontentloaded' });
 	const email = page.locator('input[name="emailOrLdapLoginId"], input[type="email"]').first();
 	await email.fill(OWNER.email);
@@ -189,4 +192,61 @@ export async function eventually<T>(
 			throw new Error(`timed out waiting for ${what}${last ? `: ${String(last)}` : ''}`);
 		await new Promise((resolve) => setTimeout(resolve, 200));
 	}
+}
+
+/** What the credential dialog showed after Save (n8n tests the credential on save). */
+export interface SavedCredential {
+	/** What the dialog's test banner says. */
+	banner: string;
+	/** The message behind "More details", when the test failed. */
+	details: string;
+}
+
+/**
+ * Creates a credential as a new user does: Credentials page → Create credential → CRM Invoicing API, Base URL and API
+ * Key filled in, named, saved; returns the result of the test n8n runs on save.
+ */
+export async function createCredential(
+	page: Page,
+	name: string,
+	baseUrl: string,
+	apiKey: string,
+): Promise<SavedCredential> {
+	await page.goto(`${env.n8nUrl}/home/credentials`, { waitUntil: 'domcontentloaded' });
+	await page.getByTestId('add-resource-credential').click();
+	await page.getByTestId('new-credential-type-select').click();
+	await page.keyboard.type('CRM Invoicing');
+	await page
+		.getByTestId('new-credential-type-select-option')
+		.filter({ hasText: 'CRM Invoicing API' })
+		.click();
+	await page.getByTestId('new-credential-type-button').click();
+
+	const modal = page.getByTestId('editCredential-modal');
+	const baseUrlInput = modal.getByTestId('parameter-input-baseUrl').locator('input');
+	// The Base URL starts empty, with an example address as placeholder (not a value to delete by hand).
+	await expect(baseUrlInput.inputValue()).resolves.toBe('');
+	await expect(baseUrlInput.getAttribute('placeholder')).resolves.toMatch(/^https:\/\//);
+	await baseUrlInput.fill(baseUrl);
+	await modal.getByTestId('parameter-input-apiKey').locator('input').fill(apiKey);
+	await modal.getByTestId('credential-name').click();
+	// The name's inline editor is an <input> itself on some n8n versions and wraps one on others: fill whichever it is
+	// (trying the inner one first cost a whole step timeout where there is none).
+	const inlineEdit = modal.getByTestId('inline-edit-input');
+	await inlineEdit.waitFor({ state: 'visible' });
+	const inner = inlineEdit.locator('input');
+	await ((await inner.count()) > 0 ? inner : inlineEdit).fill(name);
+	await page.keyboard.press('Enter');
+	await modal.getByTestId('credential-save-button').click();
+
+	const success = modal.getByTestId('credentials-config-container-test-success');
+	const failure = modal.locator('.el-tag--danger').filter({ hasText: 'Couldn’t connect' });
+	await success.or(failure).first().waitFor({ state: 'visible' });
+	if (await success.isVisible()) return { banner: (await success.innerText()).trim(), details: '' };
+	// A failed test: n8n's banner, and behind "More details" the package's own message (the credential's test rules).
+	const banner = (await failure.locator('[class*="_messageRow_"]').innerText()).trim();
+	await failure.getByText('More details').click();
+	const details = failure.locator('[class*="_details_"]');
+	await details.waitFor({ state: 'visible' });
+	return { banner, details: (await details.innerText()).trim() };
 }
