@@ -8,7 +8,7 @@ import type {
 
 import { RESOURCES } from './actions/resources';
 import { router } from './actions/router';
-import { listSearch } from './actions/methods';
+import { listSearch, resourceMapping } from './actions/methods';
 
 export class CrmInvoicing implements INodeType {
 	description: INodeTypeDescription = {
@@ -18,8 +18,10 @@ export class CrmInvoicing implements INodeType {
 		group: ['transform'],
 		// Version 2 (0.3): Simplify (on by default) on Get and Get Many of leads, clients, products, users and contacts, and
 		// Create or Update's marker. Nodes saved with version 1 keep their output exactly (README, "Output").
-		version: [1, 2],
-		defaultVersion: 2,
+		// Version 3 (0.5): Create and Update of leads and deals map their fields, custom fields included, with n8n's
+		// resource mapper ("Fields"). Nodes saved with versions 1 and 2 keep their parameters and requests.
+		version: [1, 2, 3],
+		defaultVersion: 3,
 		// subtitleExpression(RESOURCES_BY_VALUE), written out: n8n's linter wants the subtitle as a literal. A unit test
 		// (test/unit/output/subtitle.test.ts) fails when an operation list changes and prints the new literal.
 		subtitle:
@@ -44,7 +46,7 @@ export class CrmInvoicing implements INodeType {
 		],
 	};
 
-	methods = { listSearch };
+	methods = { listSearch, resourceMapping };
 
 	async execute(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
 		return await router.call(this);

@@ -317,6 +317,37 @@ export class N8nClient {
 		return result.data;
 	}
 
+	/**
+	 * What the editor asks n8n for when it opens a resource mapper (node version `version`): the node's mapping method
+	 * run with a saved credential and the node's current parameters. Rejects with n8n's answer when the method fails.
+	 */
+	async resourceMapperFields(options: {
+		nodeType: string;
+		version: number;
+		methodName: string;
+		parameterPath: string;
+		parameters: Record<string, unknown>;
+		credentials: Record<string, { id: string; name: string }>;
+	}): Promise<{ fields: Array<Record<string, any>>; emptyFieldsNotice?: string }> {
+		const cookie = await this.login();
+		const result = await this.rest<{
+			fields: Array<Record<string, any>>;
+			emptyFieldsNotice?: string;
+		}>(
+			'POST',
+			'/dynamic-node-parameters/resource-mapper-fields',
+			{
+				path: options.parameterPath,
+				nodeTypeAndVersion: { name: options.nodeType, version: options.version },
+				currentNodeParameters: options.parameters,
+				methodName: options.methodName,
+				credentials: options.credentials,
+			},
+			cookie,
+		);
+		return result.data;
+	}
+
 	/** Creates the owner account (first start) or logs in, then creates an API key for the public API. */
 	async setUp(): Promise<void> {
 		try {

@@ -346,6 +346,7 @@ export function splitOutActionWorkflow(
 	field: string,
 	parameters: Record<string, unknown>,
 	env = e2eEnv(),
+	typeVersion = 1,
 ) {
 	const credential = env.credentials.admin;
 	return {
@@ -365,7 +366,7 @@ export function splitOutActionWorkflow(
 				id: randomUUID(),
 				name: 'CRM Invoicing',
 				type: ACTION_NODE_TYPE,
-				typeVersion: 1,
+				typeVersion,
 				position: [400, 0],
 				parameters,
 				credentials: { crmInvoicingApi: { id: credential.id, name: credential.name } },

@@ -61,6 +61,8 @@ export interface ApiRequest {
 	ignoreLimit?: number | false;
 	/** The order of GET /leads (the list-order switch; the spec does not show it). Default 'oldest'. */
 	listOrder?: ListOrder;
+	/** What PATCH does with `customFields` (SandboxConfig.patchCustomFields). Default 'replace'. */
+	patchCustomFields?: 'replace' | 'merge';
 }
 
 export interface ApiResponse {
@@ -477,9 +479,19 @@ function updateLead(host: ApiHost, request: ApiRequest, [id]: string[]): ApiResp
 		host.emit('lead.updated', leadPayload(host.store, lead));
 		return { status: 204 };
 	}
-	Object.assign(lead, leadFields(body, false));
+	Object.assign(lead, withCustomFields(request, lead, leadFields(body, false)));
 	host.emit('lead.updated', leadPayload(host.store, lead));
 	return { status: 200, body: lead };
+}
+
+/** PATCH's `customFields` under the `merge` switch: the keys sent set on the record's own; else as sent (replace). */
+function withCustomFields<T extends { customFields?: JsonObject | null }>(
+	request: ApiRequest,
+	record: T,
+	fields: Partial<T>,
+): Partial<T> {
+	if (request.patchCustomFields !== 'merge' || !fields.customFields) return fields;
+	return { ...fields, customFields: { ...(record.customFields ?? {}), ...fields.customFields } };
 }
 
 // ---------------------------------------------------------------- deals
@@ -564,7 +576,7 @@ function updateDeal(host: ApiHost, request: ApiRequest, [id]: string[]): ApiResp
 	const deal = findDeal(host, id);
 	const fields = dealFields(host, parseObjectBody(request.rawBody), false);
 	const previousStageId = deal.stageId;
-	Object.assign(deal, fields);
+	Object.assign(deal, withCustomFields(request, deal, fields));
 	host.emit('deal.updated', deal);
 	if (deal.stageId !== previousStageId)
 		host.emit('deal.stage_changed', { ...deal, previousStageId });

@@ -86,3 +86,30 @@ describe('seed with a mention', () => {
 		expect((await control('POST', '/seed', { leads: 1, mention: '' })).status).toBe(400);
 	});
 });
+
+describe('patchCustomFields: what PATCH does with customFields (the spec does not show it)', () => {
+	afterEach(async () => {
+		await control('POST', '/config', { patchCustomFields: 'replace' });
+		sandbox.reset();
+	});
+
+	async function patchedLead(): Promise<unknown> {
+		const created = await call(sandbox, 'POST', '/api/v1/leads', {
+			body: { name: 'Ann', customFields: { industry: 'Retail', seats: 3 } },
+		});
+		await call(sandbox, 'PATCH', `/api/v1/leads/${created.body.id}`, {
+			body: { customFields: { seats: 5 } },
+		});
+		return (await call(sandbox, 'GET', `/api/v1/leads/${created.body.id}`)).body.customFields;
+	}
+
+	it('replaces the object whole by default', async () => {
+		expect(await patchedLead()).toEqual({ seats: 5 });
+	});
+
+	it('with "merge", sets only the keys sent, and refuses another value', async () => {
+		expect((await control('POST', '/config', { patchCustomFields: 'merge' })).status).toBe(200);
+		expect(await patchedLead()).toEqual({ industry: 'Retail', seats: 5 });
+		expect((await control('POST', '/config', { patchCustomFields: 'sometimes' })).status).toBe(400);
+	});
+});

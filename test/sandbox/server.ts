@@ -274,6 +274,7 @@ class SandboxServer implements Sandbox {
 				options.personality === undefined ? 'standard' : parsePersonality(options.personality),
 			deliverOnCreate: false,
 			ignoreLimit: false,
+			patchCustomFields: 'replace',
 			listOrder: options.listOrder === undefined ? 'oldest' : parseListOrder(options.listOrder),
 			activity: false,
 		};
@@ -715,6 +716,7 @@ class SandboxServer implements Sandbox {
 					personality,
 					ignoreLimit: this.config.ignoreLimit,
 					listOrder: this.config.listOrder,
+					patchCustomFields: this.config.patchCustomFields,
 				},
 			);
 			send({ status: response.status, body: response.body, headers: answerHeaders });
@@ -1002,6 +1004,11 @@ class SandboxServer implements Sandbox {
 				if (body.ignoreLimit !== undefined)
 					this.config.ignoreLimit = parseIgnoreLimit(body.ignoreLimit);
 				if (body.listOrder !== undefined) this.config.listOrder = parseListOrder(body.listOrder);
+				if (body.patchCustomFields !== undefined) {
+					if (body.patchCustomFields !== 'replace' && body.patchCustomFields !== 'merge')
+						throw validationError('patchCustomFields must be "replace" or "merge"');
+					this.config.patchCustomFields = body.patchCustomFields;
+				}
 				if (body.activity !== undefined) this.setActivity(parseActivity(body.activity));
 				if (body.deliveryTimeoutMs !== undefined) {
 					if (!isPositiveInteger(body.deliveryTimeoutMs))

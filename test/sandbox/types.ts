@@ -413,6 +413,12 @@ export interface SandboxConfig {
 	ignoreLimit: number | false;
 	/** The order of GET /leads; kept across reset. */
 	listOrder: ListOrder;
+	/**
+	 * What PATCH /leads/{id} and PATCH /deals/{id} do with `customFields`, which the spec does not show: `replace` (the
+	 * default) stores the object sent as the whole of the record's custom fields, `merge` sets only the keys sent.
+	 * Kept across reset.
+	 */
+	patchCustomFields: PatchCustomFields;
 	/** Creates, changes and archives leads at an interval; kept across reset. */
 	activity: ActivityConfig | false;
 }
@@ -482,3 +488,6 @@ export interface Sandbox {
 	deliveriesSettled(timeoutMs?: number): Promise<void>;
 	close(): Promise<void>;
 }
+
+/** The two readings of PATCH's `customFields` (SandboxConfig.patchCustomFields). */
+export type PatchCustomFields = 'replace' | 'merge';

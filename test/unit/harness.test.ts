@@ -133,7 +133,8 @@ describe('runNode', () => {
 
 		const output = await runNode({
 			nodeType: new CrmInvoicing(),
-			// No "additionalFields": n8n fills in its default ({}).
+			// No "additionalFields": n8n fills in its default ({}). Version 2's parameters (name, additionalFields).
+			typeVersion: 2,
 			parameters: {
 				resource: 'lead',
 				operation: 'create',

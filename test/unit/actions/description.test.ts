@@ -20,11 +20,25 @@ const OPERATIONS: Record<string, string[]> = {
 	customApiRequest: ['request'],
 };
 
-/** The properties shown for one resource and operation. */
-function shownFor(resource: string, operation: string): INodeProperties[] {
+/** Whether a `@version` rule (a list of versions, or `{ _cnd: { gte } }`) shows a parameter in this version. */
+function showsVersion(rule: unknown[] | undefined, version: number): boolean {
+	if (!rule) return true;
+	return rule.some((entry) =>
+		typeof entry === 'number'
+			? entry === version
+			: version >= ((entry as { _cnd?: { gte?: number } })._cnd?.gte ?? Infinity),
+	);
+}
+
+/** The properties shown for one resource and operation in a node version (2 unless said). */
+function shownFor(resource: string, operation: string, version = 2): INodeProperties[] {
 	return properties.filter((property) => {
 		const show = property.displayOptions?.show;
-		return show?.resource?.includes(resource) && show?.operation?.includes(operation);
+		return (
+			show?.resource?.includes(resource) &&
+			show?.operation?.includes(operation) &&
+			showsVersion(show['@version'] as unknown[] | undefined, version)
+		);
 	});
 }
 
@@ -46,8 +60,8 @@ describe('node description', () => {
 	it('keeps the node type, version and credential', () => {
 		expect(description).toMatchObject({
 			name: 'crmInvoicing',
-			version: [1, 2],
-			defaultVersion: 2,
+			version: [1, 2, 3],
+			defaultVersion: 3,
 			usableAsTool: true,
 		});
 		expect(description.credentials).toEqual([{ name: 'crmInvoicingApi', required: true }]);
@@ -88,6 +102,14 @@ describe('node description', () => {
 		const names = (resource: string, operation: string) =>
 			shownFor(resource, operation).map((candidate) => candidate.name);
 		expect(names('lead', 'create')).toEqual(['name', 'additionalFields']);
+		// Version 3: Create and Update of leads and deals map their fields with the resource mapper ("columns").
+		const v3 = (resource: string, operation: string) =>
+			shownFor(resource, operation, 3).map((candidate) => candidate.name);
+		expect(v3('lead', 'create')).toEqual(['columns', 'additionalFields']);
+		expect(v3('lead', 'update')).toEqual(['leadId', 'columns', 'additionalFields']);
+		expect(v3('deal', 'create')).toEqual(['columns', 'additionalFields']);
+		expect(v3('deal', 'update')).toEqual(['dealId', 'columns', 'additionalFields']);
+		expect(v3('lead', 'upsert')).toEqual(names('lead', 'upsert'));
 		expect(names('lead', 'update')).toEqual(['leadId', 'updateFields']);
 		expect(names('lead', 'upsert')).toEqual([
 			'upsertNotice',

@@ -195,9 +195,9 @@ describe('Simplify', () => {
 		},
 	);
 
-	it('is a parameter of version 2 only, on by default (a node added now, and the node as an AI Agent tool)', () => {
+	it('is a parameter from version 2 on, on by default (a node added now, and the node as an AI Agent tool)', () => {
 		const { description } = nodeType;
-		expect(description.defaultVersion).toBe(2);
+		expect(description.defaultVersion).toBe(3);
 		const node = (typeVersion: number) => ({
 			id: 'n',
 			name: 'CRM Invoicing',
@@ -218,6 +218,15 @@ describe('Simplify', () => {
 				description,
 			);
 			expect(v2?.simplify).toBe(true);
+			const v3 = NodeHelpers.getNodeParameters(
+				description.properties,
+				{ resource, operation },
+				true,
+				false,
+				node(3),
+				description,
+			);
+			expect(v3?.simplify).toBe(true);
 			const v1 = NodeHelpers.getNodeParameters(
 				description.properties,
 				{ resource, operation },

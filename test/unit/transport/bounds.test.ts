@@ -209,6 +209,7 @@ describe('honest success: a 2xx is checked against the shape the operation needs
 			runNode({
 				nodeType: new CrmInvoicing(),
 				parameters: { resource: 'lead', operation: 'create', name: 'Jane', additionalFields: {} },
+				typeVersion: 2,
 				credentials: credentials(),
 			}),
 		);

@@ -1,4 +1,3 @@
-import { updateDisplayOptions } from 'n8n-workflow';
 import type {
 	IDataObject,
 	IExecuteFunctions,
@@ -7,8 +6,9 @@ import type {
 } from 'n8n-workflow';
 
 import { requireText } from '../common/fields';
+import { MAPPER_VERSION, mappedBody, parametersByVersion, requireMapped } from '../common/mapped';
 import { apiRequest } from '../../shared';
-import { dealBodyFromFields, dealCreateFieldOptions } from './fields';
+import { DEAL_MAPPER_FIELDS, dealBodyFromFields, dealCreateFieldOptions } from './fields';
 
 const properties: INodeProperties[] = [
 	{
@@ -57,15 +57,17 @@ const properties: INodeProperties[] = [
 	},
 ];
 
-export const description = updateDisplayOptions(
-	{ show: { resource: ['deal'], operation: ['create'] } },
-	properties,
-);
+export const description = parametersByVersion('deal', 'create', [], properties);
 
 export async function execute(
 	this: IExecuteFunctions,
 	itemIndex: number,
 ): Promise<INodeExecutionData[]> {
+	if (this.getNode().typeVersion >= MAPPER_VERSION) {
+		const { body } = mappedBody(this, DEAL_MAPPER_FIELDS, itemIndex);
+		requireMapped(this, DEAL_MAPPER_FIELDS, body, itemIndex);
+		return [{ json: await postDeal(this, body, itemIndex) }];
+	}
 	const title = requireText(this, this.getNodeParameter('title', itemIndex), 'Title', itemIndex);
 	const pipelineId = requireText(
 		this,
@@ -93,12 +95,19 @@ export async function execute(
 		stageId,
 		clientId,
 	};
-	const deal = await apiRequest.call(this, {
+	return [{ json: await postDeal(this, body, itemIndex) }];
+}
+
+async function postDeal(
+	context: IExecuteFunctions,
+	body: IDataObject,
+	itemIndex: number,
+): Promise<IDataObject> {
+	return await apiRequest.call(context, {
 		method: 'POST',
 		path: '/deals',
 		body,
 		itemIndex,
 		expect: 'record',
 	});
-	return [{ json: deal }];
 }

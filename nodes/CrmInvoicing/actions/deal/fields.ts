@@ -13,6 +13,7 @@ import {
 	toNumber,
 } from '../common/fields';
 import { locatorProperty } from '../common/locator';
+import type { StandardField } from '../common/mapperFields';
 import { customFieldsOption, otherFieldsOption } from '../common/options';
 
 export const DEAL_PRIORITIES = ['LOW', 'MEDIUM', 'HIGH'] as const;
@@ -160,3 +161,17 @@ export function dealBodyFromFields(
 	if (custom) body.customFields = { ...(body.customFields as IDataObject | undefined), ...custom };
 	return body;
 }
+
+/** The deal's writable fields as the spec's POST and PATCH /deals bodies list them (the mapper of node version 3). */
+export const DEAL_MAPPER_FIELDS: readonly StandardField[] = [
+	{ id: 'title', displayName: 'Title', type: 'string', required: true },
+	{ id: 'pipelineId', displayName: 'Pipeline ID', type: 'string', required: true, only: 'create' },
+	{ id: 'stageId', displayName: 'Stage ID', type: 'string', required: true },
+	{ id: 'clientId', displayName: 'Client ID', type: 'string', required: true, only: 'create' },
+	{ id: 'leadId', displayName: 'Lead ID', type: 'string', only: 'create' },
+	{ id: 'sourceId', displayName: 'Source ID', type: 'string' },
+	{ id: 'price', displayName: 'Price', type: 'number' },
+	{ id: 'expectedCloseDate', displayName: 'Expected Close Date', type: 'dateTime' },
+	{ id: 'priority', displayName: 'Priority', type: 'options', values: DEAL_PRIORITIES },
+	{ id: 'status', displayName: 'Status', type: 'options', values: DEAL_STATUSES, only: 'update' },
+];

@@ -1,4 +1,3 @@
-import { updateDisplayOptions } from 'n8n-workflow';
 import type {
 	IDataObject,
 	IExecuteFunctions,
@@ -7,8 +6,9 @@ import type {
 } from 'n8n-workflow';
 
 import { requireText } from '../common/fields';
+import { MAPPER_VERSION, mappedBody, parametersByVersion, requireMapped } from '../common/mapped';
 import { apiRequest } from '../../shared';
-import { leadBodyFromFields, leadFieldOptions } from './fields';
+import { LEAD_MAPPER_FIELDS, leadBodyFromFields, leadFieldOptions } from './fields';
 
 const properties: INodeProperties[] = [
 	{
@@ -30,18 +30,25 @@ const properties: INodeProperties[] = [
 	},
 ];
 
-export const description = updateDisplayOptions(
-	{ show: { resource: ['lead'], operation: ['create'] } },
-	properties,
-);
+export const description = parametersByVersion('lead', 'create', [], properties);
 
 export async function execute(
 	this: IExecuteFunctions,
 	itemIndex: number,
 ): Promise<INodeExecutionData[]> {
-	const name = requireText(this, this.getNodeParameter('name', itemIndex), 'Name', itemIndex);
-	const additionalFields = this.getNodeParameter('additionalFields', itemIndex, {}) as IDataObject;
-	const body: IDataObject = { ...leadBodyFromFields(this, additionalFields, itemIndex), name };
+	let body: IDataObject;
+	if (this.getNode().typeVersion >= MAPPER_VERSION) {
+		body = mappedBody(this, LEAD_MAPPER_FIELDS, itemIndex).body;
+		requireMapped(this, LEAD_MAPPER_FIELDS, body, itemIndex);
+	} else {
+		const name = requireText(this, this.getNodeParameter('name', itemIndex), 'Name', itemIndex);
+		const additionalFields = this.getNodeParameter(
+			'additionalFields',
+			itemIndex,
+			{},
+		) as IDataObject;
+		body = { ...leadBodyFromFields(this, additionalFields, itemIndex), name };
+	}
 	const lead = await apiRequest.call(this, {
 		method: 'POST',
 		path: '/leads',

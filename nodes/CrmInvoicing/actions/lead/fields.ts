@@ -7,6 +7,7 @@ import {
 	toJsonObject,
 	toNumber,
 } from '../common/fields';
+import type { StandardField } from '../common/mapperFields';
 import { customFieldsOption, otherFieldsOption } from '../common/options';
 
 /** The lead fields that create (Additional Fields) and update (Update Fields) share, keyed by the API's names. */
@@ -113,3 +114,16 @@ export function leadBodyFromFields(
 	if (custom) body.customFields = { ...(body.customFields as IDataObject | undefined), ...custom };
 	return body;
 }
+
+/** The lead's writable fields as the spec's POST /leads body lists them (the mapper of node version 3). */
+export const LEAD_MAPPER_FIELDS: readonly StandardField[] = [
+	{ id: 'name', displayName: 'Name', type: 'string', required: true },
+	{ id: 'email', displayName: 'Email', type: 'string' },
+	{ id: 'title', displayName: 'Job Title', type: 'string' },
+	{ id: 'mobile', displayName: 'Mobile', type: 'string' },
+	{ id: 'secondaryMobile', displayName: 'Secondary Mobile', type: 'string' },
+	{ id: 'value', displayName: 'Value', type: 'number' },
+	{ id: 'sourceId', displayName: 'Source ID', type: 'string' },
+	{ id: 'stageId', displayName: 'Stage ID', type: 'string' },
+	{ id: 'website', displayName: 'Website', type: 'string' },
+];

@@ -1,4 +1,3 @@
-import { updateDisplayOptions } from 'n8n-workflow';
 import type {
 	IDataObject,
 	IExecuteFunctions,
@@ -7,12 +6,19 @@ import type {
 } from 'n8n-workflow';
 
 import { requireFieldsToChange, requireText } from '../common/fields';
-import { leadBodyFromFields, leadUpdateFieldOptions } from './fields';
-import { leadIdOf, leadIdProperty } from './leadId';
+import {
+	MAPPER_VERSION,
+	mappedBody,
+	parametersByVersion,
+	prepareUpdate,
+	UPDATE_MARKER_FIELD,
+} from '../common/mapped';
+import { apiRequest } from '../../shared';
+import { LEAD_MAPPER_FIELDS, leadBodyFromFields, leadUpdateFieldOptions } from './fields';
+import { leadIdOf, leadIdProperty, leadPath } from './leadId';
 import { patchLead } from './patch';
 
 const properties: INodeProperties[] = [
-	leadIdProperty,
 	{
 		displayName: 'Update Fields',
 		name: 'updateFields',
@@ -25,16 +31,30 @@ const properties: INodeProperties[] = [
 	},
 ];
 
-export const description = updateDisplayOptions(
-	{ show: { resource: ['lead'], operation: ['update'] } },
-	properties,
-);
+export const description = parametersByVersion('lead', 'update', [leadIdProperty], properties);
 
 export async function execute(
 	this: IExecuteFunctions,
 	itemIndex: number,
 ): Promise<INodeExecutionData[]> {
 	const leadId = leadIdOf(this, itemIndex);
+	if (this.getNode().typeVersion >= MAPPER_VERSION) {
+		const { body, changed } = mappedBody(this, LEAD_MAPPER_FIELDS, itemIndex);
+		await prepareUpdate(
+			this,
+			body,
+			itemIndex,
+			async () =>
+				await apiRequest.call(this, {
+					method: 'GET',
+					path: leadPath(leadId),
+					itemIndex,
+					expect: 'record',
+				}),
+		);
+		const lead = await patchLead(this, leadId, body, itemIndex);
+		return [{ json: { ...lead, [UPDATE_MARKER_FIELD]: { changed } } }];
+	}
 	const updateFields = this.getNodeParameter('updateFields', itemIndex, {}) as IDataObject;
 	const { name, ...others } = updateFields;
 	const body = leadBodyFromFields(this, others, itemIndex);

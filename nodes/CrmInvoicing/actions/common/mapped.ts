@@ -1,0 +1,269 @@
+import { NodeOperationError, updateDisplayOptions, validateFieldType } from 'n8n-workflow';
+import type {
+	FieldType,
+	IDataObject,
+	IExecuteFunctions,
+	INodeProperties,
+	ResourceMapperValue,
+} from 'n8n-workflow';
+
+import { isPlainObject } from '../../shared';
+import {
+	customFieldsFromPairs,
+	describeValue,
+	isSet,
+	requestField,
+	requireOneOf,
+	requireText,
+	toIsoDate,
+	toJsonObject,
+} from './fields';
+import { CUSTOM_PREFIX, type StandardField } from './mapperFields';
+import { customFieldsOption, otherFieldsOption } from './options';
+
+/**
+ * The resource mapper of node version 3 (Lead and Deal, Create and Update): its parameters, and the request body it
+ * gives for one item. Standard fields go to the top level, custom fields into `customFields` with their types kept.
+ */
+
+/** Node versions from which Create and Update of leads and deals map their fields with the resource mapper. */
+export const MAPPER_VERSION = 3;
+
+/** The mapper, "Columns" as n8n's own nodes name it, and the fields it cannot list (as versions 1 and 2 had them). */
+function mapperProperties(
+	record: 'lead' | 'deal',
+	operation: 'create' | 'update',
+): INodeProperties[] {
+	const creating = operation === 'create';
+	return [
+		{
+			displayName: 'Fields',
+			name: 'columns',
+			type: 'resourceMapper',
+			noDataExpression: true,
+			default: { mappingMode: 'defineBelow', value: null },
+			required: true,
+			typeOptions: {
+				loadOptionsDependsOn: ['operation', ...(record === 'deal' ? ['dealId'] : [])],
+				resourceMapper: {
+					resourceMapperMethod: record === 'lead' ? 'getLeadFields' : 'getDealFields',
+					mode: 'add',
+					fieldWords: { singular: 'field', plural: 'fields' },
+					addAllFields: creating,
+					multiKeyMatch: false,
+					supportAutoMap: true,
+					showTypeConversionOptions: true,
+				},
+			},
+			description: creating
+				? `The ${record}'s fields, and the custom fields found on its recent records`
+				: `The fields to change; the others keep their values, custom fields included`,
+		},
+		{
+			displayName: 'Additional Fields',
+			name: 'additionalFields',
+			type: 'collection',
+			placeholder: 'Add Field',
+			default: {},
+			description:
+				'Custom fields the list above does not show yet, and any other field the API accepts',
+			options: [customFieldsOption(record), otherFieldsOption],
+		},
+	];
+}
+
+/**
+ * An operation's parameters by node version: `shared` in every version, `before` in versions 1 and 2 (unchanged, so
+ * saved workflows open and run as they did), and the mapper from MAPPER_VERSION on.
+ */
+export function parametersByVersion(
+	record: 'lead' | 'deal',
+	operation: 'create' | 'update',
+	shared: INodeProperties[],
+	before: INodeProperties[],
+): INodeProperties[] {
+	const show = { resource: [record], operation: [operation] };
+	return [
+		...updateDisplayOptions({ show }, shared),
+		...updateDisplayOptions({ show: { ...show, '@version': [1, 2] } }, before),
+		...updateDisplayOptions(
+			{ show: { ...show, '@version': [{ _cnd: { gte: MAPPER_VERSION } }] } },
+			mapperProperties(record, operation),
+		),
+	];
+}
+
+/** What an item maps: the request body and the fields it sets, custom ones as `customFields.<key>`. */
+export interface MappedBody {
+	body: IDataObject;
+	changed: string[];
+}
+
+const ARTICLE: Partial<Record<FieldType, string>> = {
+	number: 'a number',
+	boolean: 'a boolean (true or false)',
+	dateTime: 'a date',
+	object: 'a JSON object',
+	array: 'an array',
+};
+
+/**
+ * A value checked against its field's type with n8n's own type check: as it is, unless "Attempt to Convert Types" is
+ * on, which converts text such as "12" or "true". A wrong type is an error naming the field and the item.
+ */
+function typed(
+	context: IExecuteFunctions,
+	label: string,
+	value: unknown,
+	type: FieldType,
+	convert: boolean,
+	itemIndex: number,
+): unknown {
+	if (type === 'string' || type === 'options') return value;
+	const result = validateFieldType(label, value, type, { strict: !convert, parseStrings: convert });
+	if (result.valid) return result.newValue ?? value;
+	throw new NodeOperationError(
+		context.getNode(),
+		`"${label}" must be ${ARTICLE[type] ?? type} but is ${describeValue(value)} in item ${itemIndex}`,
+		{
+			itemIndex,
+			description: convert
+				? `"Attempt to Convert Types" is on, but this value cannot be read as ${ARTICLE[type] ?? type}. Fix the value or its expression.`
+				: `Give ${ARTICLE[type] ?? type}, or turn on "Attempt to Convert Types" in the options of "Fields" (at its end) to convert text such as "12" or "true".`,
+		},
+	);
+}
+
+/** A standard field's value for the API: dates as ISO 8601, options upper-cased and checked, IDs and text as text. */
+function standardValue(
+	context: IExecuteFunctions,
+	field: StandardField,
+	value: unknown,
+	convert: boolean,
+	itemIndex: number,
+): IDataObject[string] | undefined {
+	const checked = typed(context, field.displayName, value, field.type, convert, itemIndex);
+	if (field.type === 'dateTime') return toIsoDate(context, checked, field.displayName, itemIndex);
+	if (field.values)
+		return requireOneOf(context, checked, field.values, field.displayName, itemIndex);
+	if (field.type === 'string') return requestField(context, field.id, checked, itemIndex);
+	return checked as IDataObject[string];
+}
+
+/** A custom field's value, kept in its type: a date stays the text given (or ISO 8601 from a date object). */
+function customValue(
+	context: IExecuteFunctions,
+	key: string,
+	type: FieldType | undefined,
+	value: unknown,
+	convert: boolean,
+	itemIndex: number,
+): IDataObject[string] {
+	if (!type) return value as IDataObject[string];
+	const checked = typed(context, `${key} (custom field)`, value, type, convert, itemIndex);
+	if (type === 'dateTime')
+		return typeof value === 'string' ? value.trim() : toIsoDate(context, checked, key, itemIndex);
+	if (type === 'string' && (typeof checked === 'number' || typeof checked === 'boolean'))
+		return String(checked);
+	return checked as IDataObject[string];
+}
+
+/** The item's source of values: the mapper's values, or with "Map Automatically" the input item itself. */
+function sourceOf(context: IExecuteFunctions, columns: ResourceMapperValue, itemIndex: number) {
+	if (columns.mappingMode === 'autoMapInputData')
+		return context.getInputData()[itemIndex]?.json ?? {};
+	return (columns.value ?? {}) as IDataObject;
+}
+
+/**
+ * The body one item maps to. Standard fields by their API key; custom fields by `customFields.<key>`, or with
+ * "Map Automatically" also by their plain key (when the mapper listed it and no standard field has it) and from an
+ * input `customFields` object. Empty values are not sent; keys that match no field are left out.
+ */
+export function mappedBody(
+	context: IExecuteFunctions,
+	standard: readonly StandardField[],
+	itemIndex: number,
+): MappedBody {
+	const columns = context.getNodeParameter('columns', itemIndex) as ResourceMapperValue;
+	const convert = columns.attemptToConvertTypes === true;
+	const customTypes = new Map<string, FieldType | undefined>();
+	for (const field of columns.schema ?? []) {
+		if (field.id.startsWith(CUSTOM_PREFIX))
+			customTypes.set(field.id.slice(CUSTOM_PREFIX.length), field.type);
+	}
+	const byId = new Map(standard.map((field) => [field.id, field]));
+	const auto = columns.mappingMode === 'autoMapInputData';
+	const body: IDataObject = {};
+	const custom: IDataObject = {};
+	const setCustom = (key: string, value: unknown) => {
+		if (!isSet(value)) return;
+		custom[key] = customValue(context, key, customTypes.get(key), value, convert, itemIndex);
+	};
+	for (const [key, value] of Object.entries(sourceOf(context, columns, itemIndex))) {
+		const field = byId.get(key);
+		if (field) {
+			if (!isSet(value)) continue;
+			const sent = standardValue(context, field, value, convert, itemIndex);
+			if (sent !== undefined) body[key] = sent;
+		} else if (key.startsWith(CUSTOM_PREFIX)) setCustom(key.slice(CUSTOM_PREFIX.length), value);
+		else if (auto && key === 'customFields' && isPlainObject(value))
+			for (const [inner, innerValue] of Object.entries(value)) setCustom(inner, innerValue);
+		else if (auto && customTypes.has(key)) setCustom(key, value);
+	}
+	const additional = context.getNodeParameter('additionalFields', itemIndex, {}) as IDataObject;
+	Object.assign(
+		body,
+		toJsonObject(context, additional.otherFields, 'Other Fields (JSON)', itemIndex),
+	);
+	Object.assign(custom, customFieldsFromPairs(additional.customFields));
+	if (Object.keys(custom).length > 0)
+		body.customFields = { ...(body.customFields as IDataObject | undefined), ...custom };
+	const sentCustom = isPlainObject(body.customFields) ? body.customFields : {};
+	const changed = [
+		...Object.keys(body).filter((key) => key !== 'customFields'),
+		...Object.keys(sentCustom).map((key) => `${CUSTOM_PREFIX}${key}`),
+	];
+	return { body, changed };
+}
+
+/** Create: the spec's required fields of the record, each set (an error naming the field and item otherwise). */
+export function requireMapped(
+	context: IExecuteFunctions,
+	standard: readonly StandardField[],
+	body: IDataObject,
+	itemIndex: number,
+): void {
+	for (const field of standard.filter((candidate) => candidate.required))
+		body[field.id] = requireText(context, body[field.id], field.displayName, itemIndex);
+}
+
+/**
+ * Update: the body must change something, and custom fields it sets are sent with the record's other custom fields
+ * (read once with `read`), so that they survive whether the CRM merges `customFields` or replaces it whole.
+ */
+export async function prepareUpdate(
+	context: IExecuteFunctions,
+	body: IDataObject,
+	itemIndex: number,
+	read: () => Promise<IDataObject>,
+): Promise<void> {
+	if (Object.keys(body).length === 0) {
+		throw new NodeOperationError(
+			context.getNode(),
+			`"Fields" maps no field to change in item ${itemIndex}`,
+			{
+				itemIndex,
+				description:
+					'Add a field under "Fields" and give it a value, or with "Map Automatically" give the input item a key that the list of fields shows.',
+			},
+		);
+	}
+	if (!isPlainObject(body.customFields) || Object.keys(body.customFields).length === 0) return;
+	const current = await read();
+	const kept = isPlainObject(current.customFields) ? current.customFields : {};
+	body.customFields = { ...kept, ...body.customFields };
+}
+
+/** What Update outputs: the record, and under `_update` the fields this item changed. */
+export const UPDATE_MARKER_FIELD = '_update';

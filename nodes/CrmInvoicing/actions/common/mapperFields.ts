@@ -1,0 +1,119 @@
+import type {
+	FieldType,
+	IDataObject,
+	ResourceMapperField,
+	ResourceMapperFields,
+} from 'n8n-workflow';
+
+import { isPlainObject } from '../../shared';
+
+/**
+ * The fields the resource mapper (node version 3) lists: a record's writable fields as the spec gives them, and the
+ * custom fields found in the `customFields` of records the node could read, each with a type inferred from its values.
+ */
+
+/** A writable field of the spec: its API key, label, type, and on which operation it is offered or required. */
+export interface StandardField {
+	id: string;
+	displayName: string;
+	type: FieldType;
+	/** For `options`: the API's values. */
+	values?: readonly string[];
+	/** Required on Create (the spec's required body fields). */
+	required?: boolean;
+	/** Offered only on this operation (the spec's POST and PATCH bodies differ for deals). */
+	only?: 'create' | 'update';
+}
+
+/** A custom field's id in the mapper: `customFields.industry`. No standard field has a dot, so none can collide. */
+export const CUSTOM_PREFIX = 'customFields.';
+
+/** The read-only line that says why no custom field is listed; execution ignores it. */
+export const NOTICE_ID = 'customFieldsNotice';
+
+/** ISO 8601 dates and date-times, as the spec writes timestamps (`2026-01-02`, `2026-01-02T03:04:05.000Z`). */
+const ISO_DATE =
+	/^\d{4}-\d{2}-\d{2}(?:T\d{2}:\d{2}(?::\d{2}(?:\.\d{1,9})?)?(?:Z|[+-]\d{2}:?\d{2})?)?$/;
+
+function typeOfValue(value: unknown): FieldType {
+	if (typeof value === 'number' && Number.isFinite(value)) return 'number';
+	if (typeof value === 'boolean') return 'boolean';
+	if (Array.isArray(value)) return 'array';
+	if (isPlainObject(value)) return 'object';
+	if (typeof value === 'string' && ISO_DATE.test(value) && !Number.isNaN(Date.parse(value)))
+		return 'dateTime';
+	return 'string';
+}
+
+/** The type of a custom field from the values seen (nulls ignored): one type for all of them, else text. */
+export function inferType(values: unknown[]): FieldType {
+	const types = new Set(values.filter((value) => value !== null).map(typeOfValue));
+	return types.size === 1 ? [...types][0] : 'string';
+}
+
+/** Keys the editor cannot hold as a mapper field id (it writes `value["<id>"]`): left out of the list. */
+const UNUSABLE_KEY = /["\\[\]]|^\s*$/;
+
+/** The custom fields of these records, sorted by key, each typed by the values it has across them. */
+export function customFieldsOf(records: IDataObject[]): ResourceMapperField[] {
+	const seen = new Map<string, unknown[]>();
+	for (const record of records) {
+		if (!isPlainObject(record.customFields)) continue;
+		for (const [key, value] of Object.entries(record.customFields)) {
+			if (UNUSABLE_KEY.test(key)) continue;
+			seen.set(key, [...(seen.get(key) ?? []), value]);
+		}
+	}
+	return [...seen.keys()]
+		.sort((a, b) => a.localeCompare(b))
+		.map((key) => ({
+			id: `${CUSTOM_PREFIX}${key}`,
+			displayName: `${key} (custom field)`,
+			type: inferType(seen.get(key) ?? []),
+			required: false,
+			defaultMatch: false,
+			canBeUsedToMatch: false,
+			display: true,
+		}));
+}
+
+/**
+ * What the mapper shows for an operation: the standard fields (required ones first on Create, none required on
+ * Update), the custom fields found, and, when none was found, a read-only line that says why.
+ */
+export function mapperFields(
+	standard: readonly StandardField[],
+	operation: string,
+	custom: ResourceMapperField[],
+	notice?: string,
+): ResourceMapperFields {
+	const creating = operation === 'create';
+	const fields: ResourceMapperField[] = standard
+		.filter((field) => !field.only || field.only === operation)
+		.map((field) => ({
+			id: field.id,
+			displayName: field.displayName,
+			type: field.type,
+			options: field.values?.map((value) => ({ name: value, value })),
+			required: creating && field.required === true,
+			defaultMatch: false,
+			canBeUsedToMatch: false,
+			display: true,
+		}));
+	fields.sort((a, b) => Number(b.required) - Number(a.required));
+	fields.push(...custom);
+	if (custom.length === 0 && notice) {
+		fields.push({
+			id: NOTICE_ID,
+			displayName: 'Custom Fields (none listed)',
+			type: 'string',
+			defaultValue: notice,
+			readOnly: true,
+			required: false,
+			defaultMatch: false,
+			canBeUsedToMatch: false,
+			display: true,
+		});
+	}
+	return { fields };
+}

@@ -1,0 +1,101 @@
+import type {
+	IDataObject,
+	ILoadOptionsFunctions,
+	ResourceMapperField,
+	ResourceMapperFields,
+} from 'n8n-workflow';
+
+import { apiRequest, BoundedMap, credentialOf, readOnePage } from '../../shared';
+import { customFieldsOf, mapperFields } from '../common/mapperFields';
+import { dealPath } from '../deal/dealId';
+import { DEAL_MAPPER_FIELDS } from '../deal/fields';
+import { LEAD_MAPPER_FIELDS } from '../lead/fields';
+
+/**
+ * The resource mapper's field lists (node version 3). Custom fields are found in the `customFields` of records:
+ * leads through one page of GET /leads (up to 100, the API's largest page), deals through the one deal Update names
+ * (the API has no deal list). What was found is kept for CACHE_MS per API key, so that opening the node again, or
+ * the editor asking for both operations, reads the CRM once.
+ */
+
+const CACHE_MS = 60_000;
+
+interface Found {
+	custom: ResourceMapperField[];
+	notice?: string;
+	at: number;
+}
+
+/** Per API key (its hash, never the key) and record: what the last lookup found. */
+const found = new BoundedMap<string, Found>(100);
+
+async function cached(
+	context: ILoadOptionsFunctions,
+	what: string,
+	read: () => Promise<IDataObject[]>,
+	none: string,
+): Promise<Found> {
+	let keyId: string;
+	try {
+		keyId = (await credentialOf(context)).keyId;
+	} catch (error) {
+		return { custom: [], notice: `No custom fields listed: ${(error as Error).message}`, at: 0 };
+	}
+	const key = `${keyId}:${what}`;
+	const hit = found.peek(key);
+	if (hit && Date.now() - hit.at < CACHE_MS) return hit;
+	let result: Found;
+	try {
+		const custom = customFieldsOf(await read());
+		result = { custom, notice: custom.length === 0 ? none : undefined, at: Date.now() };
+	} catch (error) {
+		// Not kept: the next lookup tries again (a key given the right to list, a CRM back up).
+		return {
+			custom: [],
+			notice: `No custom fields listed: the CRM could not be read (${(error as Error).message}). Set custom fields under "Additional Fields" → "Custom Fields".`,
+			at: 0,
+		};
+	}
+	found.set(key, result);
+	return result;
+}
+
+/** Lead → Create and Update: the lead's fields and the custom fields of one page of leads. */
+export async function getLeadFields(this: ILoadOptionsFunctions): Promise<ResourceMapperFields> {
+	const operation = String(this.getCurrentNodeParameter('operation') ?? 'create');
+	const { custom, notice } = await cached(
+		this,
+		'leads',
+		async () => (await readOnePage.call(this, { path: '/leads' })).records,
+		'No custom fields listed: none of the leads the CRM listed (one page of up to 100) has custom fields. Set them under "Additional Fields" → "Custom Fields".',
+	);
+	return mapperFields(LEAD_MAPPER_FIELDS, operation, custom, notice);
+}
+
+/** Deal → Create and Update: the deal's fields, and on Update the custom fields of the deal it names. */
+export async function getDealFields(this: ILoadOptionsFunctions): Promise<ResourceMapperFields> {
+	const operation = String(this.getCurrentNodeParameter('operation') ?? 'create');
+	const dealId = this.getCurrentNodeParameter('dealId');
+	const fixedId = typeof dealId === 'string' && dealId.trim() !== '' && !dealId.startsWith('=');
+	if (operation !== 'update' || !fixedId) {
+		const notice =
+			operation === 'update'
+				? 'No custom fields listed: the API has no deal list, so they are read from the deal named in "Deal ID" when it is a fixed ID, not an expression. Set them under "Additional Fields" → "Custom Fields".'
+				: 'No custom fields listed: the API has no deal list to find them in. Set them under "Additional Fields" → "Custom Fields", or with "Map Automatically" from an input "customFields" object.';
+		return mapperFields(DEAL_MAPPER_FIELDS, operation, [], notice);
+	}
+	const id = dealId.trim();
+	const { custom, notice } = await cached(
+		this,
+		`deal:${id}`,
+		async () => [
+			await apiRequest.call(this, {
+				method: 'GET',
+				path: dealPath(id),
+				expect: 'record',
+			}),
+		],
+		`No custom fields listed: deal ${id} has none. Set them under "Additional Fields" → "Custom Fields".`,
+	);
+	return mapperFields(DEAL_MAPPER_FIELDS, operation, custom, notice);
+}

@@ -1,0 +1,255 @@
+/**
+ * Issue 30: the resource mapper of node version 3 in real n8n. The fields come through n8n's own resource-mapper
+ * endpoint (what the editor asks when it opens the node), then leads and deals are created and updated in both
+ * mapping modes, under both readings of PATCH's customFields (the sandbox's patchCustomFields switch).
+ */
+import { randomUUID } from 'node:crypto';
+
+import {
+	ACTION_NODE_TYPE,
+	callWebhook,
+	e2eEnv,
+	n8nClient,
+	runAction,
+	sandbox,
+	splitOutActionWorkflow,
+	withActiveWorkflow,
+} from './lib';
+
+const env = e2eEnv();
+const crm = sandbox(env);
+const n8n = n8nClient(env);
+const V3 = 3;
+const CLIENT = 'cli_c98c6bc22dc8b8de';
+
+/** The fields the editor gets for a node of version 3 with these parameters. */
+async function fields(parameters: Record<string, unknown>) {
+	return await n8n.resourceMapperFields({
+		nodeType: ACTION_NODE_TYPE,
+		version: V3,
+		methodName: parameters.resource === 'deal' ? 'getDealFields' : 'getLeadFields',
+		parameterPath: 'parameters.columns',
+		parameters,
+		credentials: { crmInvoicingApi: env.credentials.admin },
+	});
+}
+
+/** The mapper's value as the editor saves it: mode, values, the schema it was shown, type conversion off. */
+const columns = (
+	schema: unknown[],
+	value: Record<string, unknown> | null,
+	mappingMode = 'defineBelow',
+) => ({
+	mappingMode,
+	value,
+	matchingColumns: [],
+	schema,
+	attemptToConvertTypes: false,
+	convertFieldsToString: false,
+});
+
+const apiRequests = async () =>
+	(await crm.requests())
+		.filter((request) => request.path.startsWith('/api/'))
+		.map((request) => `${request.method} ${request.path.replace(/\?.*$/, '')}`);
+
+describe(`the resource mapper (node version 3) in real n8n ${env.n8nVersion}`, () => {
+	beforeAll(async () => {
+		// Leads of other files would fill the first page the mapper reads.
+		await crm.reset();
+	});
+
+	afterAll(async () => {
+		await crm.config({ patchCustomFields: 'replace' });
+	});
+
+	it('lists the lead fields and the custom fields of recent leads, typed, through n8n’s endpoint, reading one page', async () => {
+		const tag = randomUUID().slice(0, 8);
+		await crm.api('POST', '/leads', {
+			name: `Seed ${tag}`,
+			customFields: {
+				industry: 'Retail',
+				seats: 12,
+				vip: true,
+				renewal: '2026-12-01T00:00:00.000Z',
+			},
+		});
+		await crm.clearRequests();
+
+		const { fields: listed } = await fields({ resource: 'lead', operation: 'create' });
+		const byId = Object.fromEntries(listed.map((field) => [field.id, field]));
+
+		expect(byId.name).toMatchObject({ required: true, type: 'string' });
+		expect(byId.value).toMatchObject({ required: false, type: 'number' });
+		expect(byId['customFields.industry']).toMatchObject({
+			displayName: 'industry (custom field)',
+			type: 'string',
+		});
+		expect(byId['customFields.seats'].type).toBe('number');
+		expect(byId['customFields.vip'].type).toBe('boolean');
+		expect(byId['customFields.renewal'].type).toBe('dateTime');
+		expect(await apiRequests()).toEqual(['GET /api/v1/leads']);
+
+		// The same key again within a minute (Update this time): no further request.
+		const update = await fields({ resource: 'lead', operation: 'update' });
+		expect(update.fields.every((field) => field.required === false)).toBe(true);
+		expect(await apiRequests()).toEqual(['GET /api/v1/leads']);
+	});
+
+	it('says why no custom deal field is listed on Create, and still shows the deal fields', async () => {
+		const { fields: listed } = await fields({ resource: 'deal', operation: 'create' });
+		expect(listed.filter((field) => field.required).map((field) => field.id)).toEqual([
+			'title',
+			'pipelineId',
+			'stageId',
+			'clientId',
+		]);
+		expect(listed.at(-1)).toMatchObject({ id: 'customFieldsNotice', readOnly: true });
+		expect(String(listed.at(-1)?.defaultValue)).toMatch(/no deal list/);
+	});
+
+	it('creates leads with Map Automatically, custom values typed, and updates one field under both PATCH readings', async () => {
+		const { fields: schema } = await fields({ resource: 'lead', operation: 'create' });
+		const path = `e2e-${randomUUID()}`;
+		const workflow = splitOutActionWorkflow(
+			path,
+			'rows',
+			{ resource: 'lead', operation: 'create', columns: columns(schema, null, 'autoMapInputData') },
+			env,
+			V3,
+		);
+		const created = await withActiveWorkflow(
+			workflow,
+			async () =>
+				await callWebhook(
+					path,
+					{
+						rows: [
+							{ name: 'Auto One', email: 'one@example.com', industry: 'Banking', seats: 7 },
+							{ name: 'Auto Two', vip: false, unknownColumn: 'left out' },
+						],
+					},
+					env,
+				),
+			env,
+		);
+		expect(created.status).toBe(200);
+		expect(created.items.map((item) => item.customFields)).toEqual([
+			{ industry: 'Banking', seats: 7 },
+			{ vip: false },
+		]);
+		expect(created.items[1]).not.toHaveProperty('unknownColumn');
+
+		const { fields: updateSchema } = await fields({ resource: 'lead', operation: 'update' });
+		for (const reading of ['replace', 'merge']) {
+			await crm.config({ patchCustomFields: reading });
+			await crm.clearRequests();
+			const lead = created.items[0];
+			const run = await runAction({
+				typeVersion: V3,
+				parameters: {
+					resource: 'lead',
+					operation: 'update',
+					leadId: { __rl: true, mode: 'id', value: lead.id },
+					columns: columns(updateSchema, {
+						'customFields.seats': `={{ ${reading === 'merge' ? 9 : 8} }}`,
+					}),
+				},
+			});
+			expect(run.status).toBe(200);
+			const seats = reading === 'merge' ? 9 : 8;
+			expect(run.items[0].customFields).toEqual({ industry: 'Banking', seats });
+			expect(run.items[0]._update).toEqual({ changed: ['customFields.seats'] });
+			expect(run.items[0].email).toBe('one@example.com');
+			// One read for the merge, then the PATCH.
+			expect(await apiRequests()).toEqual([
+				`GET /api/v1/leads/${lead.id}`,
+				`PATCH /api/v1/leads/${lead.id}`,
+			]);
+			const stored = await crm.api('GET', `/leads/${lead.id}`);
+			expect(stored.customFields).toEqual({ industry: 'Banking', seats });
+		}
+	});
+
+	it('creates a deal field by field and updates its custom field, keeping the other, under both readings', async () => {
+		const { fields: schema } = await fields({ resource: 'deal', operation: 'create' });
+		await crm.clearRequests();
+		const created = await runAction({
+			typeVersion: V3,
+			parameters: {
+				resource: 'deal',
+				operation: 'create',
+				columns: columns(schema, {
+					title: 'Mapped deal',
+					pipelineId: 'pip_sales',
+					stageId: '={{ "stg_new" }}',
+					clientId: CLIENT,
+					price: 2500,
+					priority: 'HIGH',
+					expectedCloseDate: '2026-06-30',
+				}),
+				additionalFields: {
+					customFields: {
+						field: [
+							{ key: 'region', value: 'EMEA' },
+							{ key: 'tier', value: 'gold' },
+						],
+					},
+				},
+			},
+		});
+		expect(created.status).toBe(200);
+		const deal = created.items[0];
+		expect(deal).toMatchObject({
+			title: 'Mapped deal',
+			price: 2500,
+			priority: 'HIGH',
+			expectedCloseDate: '2026-06-30T00:00:00.000Z',
+			customFields: { region: 'EMEA', tier: 'gold' },
+		});
+		expect(await apiRequests()).toEqual(['POST /api/v1/deals']);
+
+		const updateFields = await fields({ resource: 'deal', operation: 'update', dealId: deal.id });
+		const ids = updateFields.fields.map((field) => field.id);
+		expect(ids).toEqual(
+			expect.arrayContaining(['status', 'customFields.region', 'customFields.tier']),
+		);
+		for (const reading of ['replace', 'merge']) {
+			await crm.config({ patchCustomFields: reading });
+			const region = `APAC-${reading}`;
+			const run = await runAction({
+				typeVersion: V3,
+				parameters: {
+					resource: 'deal',
+					operation: 'update',
+					dealId: deal.id,
+					columns: columns(updateFields.fields, { status: 'WON', 'customFields.region': region }),
+				},
+			});
+			expect(run.status).toBe(200);
+			expect(run.items[0]).toMatchObject({
+				status: 'WON',
+				customFields: { region, tier: 'gold' },
+				_update: { changed: ['status', 'customFields.region'] },
+			});
+		}
+	});
+
+	it('a wrong type fails the item with an error naming the field and the item', async () => {
+		const { fields: schema } = await fields({ resource: 'lead', operation: 'create' });
+		await crm.clearRequests();
+		const run = await runAction({
+			typeVersion: V3,
+			continueOnFail: true,
+			parameters: {
+				resource: 'lead',
+				operation: 'create',
+				columns: columns(schema, { name: 'Typed', 'customFields.seats': '={{ "twelve" }}' }),
+			},
+		});
+		expect(run.items[0].error).toBe(
+			'"seats (custom field)" must be a number but is the text "twelve" in item 0',
+		);
+		expect(await apiRequests()).toEqual([]);
+	});
+});

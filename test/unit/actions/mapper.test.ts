@@ -1,0 +1,296 @@
+/** Create and Update of leads and deals with the resource mapper (node version 3): bodies, types, the merge. */
+import { setGlobalState } from 'n8n-workflow';
+import type { IDataObject, INodeParameters, ResourceMapperField } from 'n8n-workflow';
+
+import { api, expectValidationError, logging, run, useNock } from './support';
+import type { SeenRequest } from './support';
+
+useNock();
+
+beforeEach(() => setGlobalState({ defaultTimezone: 'UTC' }));
+
+const custom = (key: string, type: ResourceMapperField['type']): ResourceMapperField => ({
+	id: `customFields.${key}`,
+	displayName: `${key} (custom field)`,
+	type,
+	required: false,
+	defaultMatch: false,
+	display: true,
+});
+
+/** The schema the editor saved with the node: the custom fields it listed. */
+const SCHEMA = [
+	custom('industry', 'string'),
+	custom('seats', 'number'),
+	custom('vip', 'boolean'),
+	custom('renewal', 'dateTime'),
+];
+
+function columns(
+	value: IDataObject | null,
+	options: { auto?: boolean; convert?: boolean } = {},
+): INodeParameters {
+	return {
+		mappingMode: options.auto ? 'autoMapInputData' : 'defineBelow',
+		value,
+		matchingColumns: [],
+		schema: SCHEMA,
+		attemptToConvertTypes: options.convert ?? false,
+		convertFieldsToString: false,
+	} as unknown as INodeParameters;
+}
+
+const V3 = { typeVersion: 3 };
+const lead = (extra: IDataObject = {}) => ({
+	id: 'lead_1',
+	number: 'L-1',
+	name: 'Jane',
+	archived: false,
+	createdAt: '2026-01-02T03:04:05.000Z',
+	...extra,
+});
+
+describe('Lead → Create with the mapper', () => {
+	it('Map Each Field Below: standard fields at the top level, custom ones in customFields with their types', async () => {
+		const seen: SeenRequest[] = [];
+		api()
+			.post('/api/v1/leads')
+			.reply(logging(seen, 200, lead()));
+
+		await run(
+			{
+				resource: 'lead',
+				operation: 'create',
+				columns: columns({
+					name: ' Jane Doe ',
+					value: 1200,
+					email: '',
+					'customFields.industry': 'Retail',
+					'customFields.seats': '={{ 12 }}',
+					'customFields.vip': true,
+					'customFields.renewal': '2026-12-01',
+					customFieldsNotice: 'ignored',
+				}),
+			},
+			V3,
+		);
+
+		expect(seen[0].body).toEqual({
+			name: 'Jane Doe',
+			value: 1200,
+			customFields: { industry: 'Retail', seats: 12, vip: true, renewal: '2026-12-01' },
+		});
+	});
+
+	it('Map Automatically: matching keys of each item, custom ones by their key or an input customFields object', async () => {
+		const seen: SeenRequest[] = [];
+		api()
+			.post('/api/v1/leads')
+			.times(2)
+			.reply(logging(seen, 200, lead()));
+
+		await run(
+			{ resource: 'lead', operation: 'create', columns: columns(null, { auto: true }) },
+			{
+				...V3,
+				items: [
+					{ json: { name: 'Ann', email: 'ann@x.io', industry: 'Retail', seats: 3, other: 'x' } },
+					{ json: { name: 'Bo', customFields: { vip: false, notListedYet: 'kept' } } },
+				],
+			},
+		);
+
+		expect(seen.map((request) => request.body)).toEqual([
+			{ name: 'Ann', email: 'ann@x.io', customFields: { industry: 'Retail', seats: 3 } },
+			{ name: 'Bo', customFields: { vip: false, notListedYet: 'kept' } },
+		]);
+	});
+
+	it('a value of the wrong type is an error naming the field and the item, before any request', async () => {
+		await expectValidationError(
+			{ resource: 'lead', operation: 'create', columns: columns(null, { auto: true }) },
+			'"seats (custom field)" must be a number but is the text "twelve" in item 0',
+			{ ...V3, items: [{ json: { name: 'Bo', seats: 'twelve' } }] },
+		);
+	});
+
+	it('text in a number field is refused, unless "Attempt to Convert Types" is on and the conversion works', async () => {
+		const item = { json: { name: 'Ann', value: '1200', seats: '12', vip: 'true' } };
+		const refused = await expectValidationError(
+			{ resource: 'lead', operation: 'create', columns: columns(null, { auto: true }) },
+			'"Value" must be a number but is the text "1200" in item 0',
+			{ ...V3, items: [item] },
+		);
+		expect((refused as { description?: string }).description).toMatch(/Attempt to Convert Types/);
+
+		const seen: SeenRequest[] = [];
+		api()
+			.post('/api/v1/leads')
+			.reply(logging(seen, 200, lead()));
+		await run(
+			{
+				resource: 'lead',
+				operation: 'create',
+				columns: columns(null, { auto: true, convert: true }),
+			},
+			{ ...V3, items: [item] },
+		);
+		expect(seen[0].body).toEqual({
+			name: 'Ann',
+			value: 1200,
+			customFields: { seats: 12, vip: true },
+		});
+	});
+
+	it('a missing Name is an error naming it and the item', async () => {
+		await expectValidationError(
+			{ resource: 'lead', operation: 'create', columns: columns({ email: 'a@b.c' }) },
+			'"Name" is required but is empty in item 0',
+			V3,
+		);
+	});
+});
+
+describe('Lead → Update with the mapper', () => {
+	it('sends only what was mapped, with the lead’s other custom fields (one read), and says what changed', async () => {
+		const seen: SeenRequest[] = [];
+		api()
+			.get('/api/v1/leads/lead_1')
+			.reply(logging(seen, 200, lead({ customFields: { industry: 'Retail', tier: 'gold' } })));
+		api()
+			.patch('/api/v1/leads/lead_1')
+			.reply(
+				logging(
+					seen,
+					200,
+					lead({ email: 'new@x.io', customFields: { industry: 'Retail', tier: 'gold', seats: 5 } }),
+				),
+			);
+
+		const [item] = await run(
+			{
+				resource: 'lead',
+				operation: 'update',
+				leadId: { __rl: true, mode: 'id', value: 'lead_1' },
+				columns: columns({ email: 'new@x.io', 'customFields.seats': 5 }),
+			},
+			V3,
+		);
+
+		expect(seen.map((request) => `${request.method} ${request.path}`)).toEqual([
+			'GET /api/v1/leads/lead_1',
+			'PATCH /api/v1/leads/lead_1',
+		]);
+		expect(seen[1].body).toEqual({
+			email: 'new@x.io',
+			customFields: { industry: 'Retail', tier: 'gold', seats: 5 },
+		});
+		expect(item.json._update).toEqual({ changed: ['email', 'customFields.seats'] });
+	});
+
+	it('without custom fields mapped, adds no request', async () => {
+		const seen: SeenRequest[] = [];
+		api()
+			.patch('/api/v1/leads/lead_1')
+			.reply(logging(seen, 200, lead({ title: 'CEO' })));
+
+		await run(
+			{
+				resource: 'lead',
+				operation: 'update',
+				leadId: { __rl: true, mode: 'id', value: 'lead_1' },
+				columns: columns({ title: 'CEO' }),
+			},
+			V3,
+		);
+
+		expect(seen).toEqual([
+			{ method: 'PATCH', path: '/api/v1/leads/lead_1', body: { title: 'CEO' } },
+		]);
+	});
+
+	it('with nothing mapped, stops before any request', async () => {
+		await expectValidationError(
+			{
+				resource: 'lead',
+				operation: 'update',
+				leadId: { __rl: true, mode: 'id', value: 'lead_1' },
+				columns: columns({ email: '' }),
+			},
+			'"Fields" maps no field to change in item 0',
+			V3,
+		);
+	});
+});
+
+describe('Deal with the mapper', () => {
+	it('Create: the required fields, a date as ISO 8601, a priority checked, custom fields from Additional Fields', async () => {
+		const seen: SeenRequest[] = [];
+		api()
+			.post('/api/v1/deals')
+			.reply(logging(seen, 200, { id: 'deal_1', title: 'T' }));
+
+		await run(
+			{
+				resource: 'deal',
+				operation: 'create',
+				columns: columns({
+					title: 'Website',
+					pipelineId: 'pip_sales',
+					stageId: 'stg_new',
+					clientId: 'cli_1',
+					expectedCloseDate: '2026-06-30',
+					priority: 'HIGH',
+				}),
+				additionalFields: { customFields: { field: [{ key: 'region', value: 'EMEA' }] } },
+			},
+			V3,
+		);
+
+		expect(seen[0].body).toEqual({
+			title: 'Website',
+			pipelineId: 'pip_sales',
+			stageId: 'stg_new',
+			clientId: 'cli_1',
+			expectedCloseDate: '2026-06-30T00:00:00.000Z',
+			priority: 'HIGH',
+			customFields: { region: 'EMEA' },
+		});
+	});
+
+	it('Update: reads the deal once and keeps its other custom fields, whatever PATCH does with customFields', async () => {
+		const seen: SeenRequest[] = [];
+		api()
+			.get('/api/v1/deals/deal_1')
+			.reply(
+				logging(seen, 200, {
+					id: 'deal_1',
+					title: 'T',
+					customFields: { region: 'EMEA', seats: 3 },
+				}),
+			);
+		api()
+			.patch('/api/v1/deals/deal_1')
+			.reply(
+				logging(seen, 200, {
+					id: 'deal_1',
+					title: 'T',
+					status: 'WON',
+					customFields: { region: 'EMEA', seats: 9 },
+				}),
+			);
+
+		const [item] = await run(
+			{
+				resource: 'deal',
+				operation: 'update',
+				dealId: 'deal_1',
+				columns: columns({ status: 'WON', 'customFields.seats': 9 }),
+			},
+			V3,
+		);
+
+		expect(seen[1].body).toEqual({ status: 'WON', customFields: { region: 'EMEA', seats: 9 } });
+		expect(item.json._update).toEqual({ changed: ['status', 'customFields.seats'] });
+	});
+});

@@ -1,0 +1,204 @@
+/** The resource mapper's field lists (node version 3): standard fields, custom fields found, the notice, the cache. */
+import nock from 'nock';
+import type { IDataObject, INodeParameters, ResourceMapperField } from 'n8n-workflow';
+
+import { inferType } from '../../../nodes/CrmInvoicing/actions/common/mapperFields';
+import {
+	getDealFields,
+	getLeadFields,
+} from '../../../nodes/CrmInvoicing/actions/methods/resourceMapping';
+import { CrmInvoicing } from '../../../nodes/CrmInvoicing/CrmInvoicing.node';
+import { createLoadOptionsContext, TEST_CREDENTIALS } from '../../helpers/harness';
+import { BASE, useNock } from './support';
+
+useNock();
+
+let keyNumber = 0;
+
+/** A load-options context with an API key of its own, so that no test sees another's cached lookup. */
+function context(parameters: INodeParameters, apiKey = `sk_mapper_${++keyNumber}`) {
+	const { context: loadOptions } = createLoadOptionsContext({
+		nodeType: new CrmInvoicing(),
+		parameters,
+		typeVersion: 3,
+		credentials: { ...TEST_CREDENTIALS, apiKey },
+	});
+	return { loadOptions, apiKey };
+}
+
+const page = (items: IDataObject[]) => ({ items, hasMore: false, nextCursor: null });
+const lead = (id: string, customFields?: IDataObject | null): IDataObject => ({
+	id,
+	number: id,
+	name: 'Jane',
+	archived: false,
+	createdAt: '2026-01-02T03:04:05.000Z',
+	customFields,
+});
+const ids = (fields: ResourceMapperField[]) => fields.map((field) => field.id);
+
+describe('type inference of custom fields', () => {
+	it.each([
+		[[12, 3.5], 'number'],
+		[[true, false], 'boolean'],
+		[['2026-01-02T03:04:05.000Z', '2026-03-01'], 'dateTime'],
+		[['Retail', 'Banking'], 'string'],
+		[[12, 'twelve'], 'string'],
+		[['2026-01-02', 'soon'], 'string'],
+		[[null, 7], 'number'],
+		[[{ a: 1 }], 'object'],
+		[[['a']], 'array'],
+		[['12'], 'string'],
+	])('%j → %s', (values, type) => {
+		expect(inferType(values)).toBe(type);
+	});
+});
+
+describe('Lead fields', () => {
+	it('lists the standard fields (Name required on Create) and the custom fields of one page of 100 leads, typed', async () => {
+		const { loadOptions, apiKey } = context({ resource: 'lead', operation: 'create' });
+		const scope = nock(BASE)
+			.matchHeader('x-api-key', apiKey)
+			.get('/api/v1/leads')
+			.query({ limit: '100' })
+			.reply(
+				200,
+				page([
+					lead('l1', { industry: 'Retail', seats: 12, vip: true, email: 'x@y.z' }),
+					lead('l2', { seats: 40, renewal: '2026-12-01T00:00:00.000Z' }),
+					lead('l3', null),
+				]),
+			);
+
+		const { fields } = await getLeadFields.call(loadOptions);
+
+		expect(scope.isDone()).toBe(true);
+		expect(ids(fields)).toEqual([
+			'name',
+			'email',
+			'title',
+			'mobile',
+			'secondaryMobile',
+			'value',
+			'sourceId',
+			'stageId',
+			'website',
+			'customFields.email',
+			'customFields.industry',
+			'customFields.renewal',
+			'customFields.seats',
+			'customFields.vip',
+		]);
+		const byId = Object.fromEntries(fields.map((field) => [field.id, field]));
+		expect(byId.name).toMatchObject({ required: true, type: 'string', display: true });
+		expect(byId.value).toMatchObject({ required: false, type: 'number' });
+		// A custom field named like a standard one keeps its own id and says it is custom.
+		expect(byId['customFields.email']).toMatchObject({
+			displayName: 'email (custom field)',
+			type: 'string',
+		});
+		expect(byId['customFields.seats'].type).toBe('number');
+		expect(byId['customFields.vip'].type).toBe('boolean');
+		expect(byId['customFields.renewal'].type).toBe('dateTime');
+		expect(fields.some((field) => field.id === 'customFieldsNotice')).toBe(false);
+	});
+
+	it('on Update requires nothing, and reads the CRM once per key within a minute (the cache)', async () => {
+		const { loadOptions, apiKey } = context({ resource: 'lead', operation: 'update' });
+		const scope = nock(BASE)
+			.matchHeader('x-api-key', apiKey)
+			.get('/api/v1/leads')
+			.query(true)
+			.once()
+			.reply(200, page([lead('l1', { industry: 'Retail' })]));
+
+		const first = await getLeadFields.call(loadOptions);
+		const again = await getLeadFields.call(
+			context({ resource: 'lead', operation: 'create' }, apiKey).loadOptions,
+		);
+
+		expect(scope.isDone()).toBe(true);
+		expect(first.fields.every((field) => !field.required)).toBe(true);
+		expect(ids(again.fields)).toContain('customFields.industry');
+		expect(again.fields.find((field) => field.id === 'name')?.required).toBe(true);
+	});
+
+	it('with no custom field found, still shows the standard fields and says why', async () => {
+		const { loadOptions, apiKey } = context({ resource: 'lead', operation: 'create' });
+		nock(BASE)
+			.matchHeader('x-api-key', apiKey)
+			.get('/api/v1/leads')
+			.query(true)
+			.reply(200, page([]));
+
+		const { fields } = await getLeadFields.call(loadOptions);
+
+		expect(ids(fields)).toContain('name');
+		const notice = fields.find((field) => field.id === 'customFieldsNotice');
+		expect(notice).toMatchObject({ readOnly: true });
+		expect(notice?.defaultValue).toMatch(/none of the leads the CRM listed.*has custom fields/);
+	});
+
+	it('with a key that may not list leads (403), shows the standard fields and the reason, and asks again next time', async () => {
+		const { loadOptions, apiKey } = context({ resource: 'lead', operation: 'create' });
+		const scope = nock(BASE)
+			.matchHeader('x-api-key', apiKey)
+			.get('/api/v1/leads')
+			.query(true)
+			.times(2)
+			.reply(403, { error: { code: 'FORBIDDEN', message: 'Not allowed to list leads' } });
+
+		const { fields } = await getLeadFields.call(loadOptions);
+		await getLeadFields.call(loadOptions);
+
+		expect(scope.isDone()).toBe(true);
+		expect(ids(fields)).toContain('name');
+		const notice = String(fields.find((field) => field.id === 'customFieldsNotice')?.defaultValue);
+		expect(notice).toMatch(/could not be read/);
+		expect(notice).toMatch(/403|Not allowed/);
+		expect(notice).not.toContain(apiKey);
+	});
+});
+
+describe('Deal fields', () => {
+	it('on Create: the spec required fields required, and a notice that deals cannot be listed, without a request', async () => {
+		const { loadOptions } = context({ resource: 'deal', operation: 'create' });
+
+		const { fields } = await getDealFields.call(loadOptions);
+
+		expect(fields.filter((field) => field.required).map((field) => field.id)).toEqual([
+			'title',
+			'pipelineId',
+			'stageId',
+			'clientId',
+		]);
+		expect(fields.find((field) => field.id === 'priority')?.options).toEqual([
+			{ name: 'LOW', value: 'LOW' },
+			{ name: 'MEDIUM', value: 'MEDIUM' },
+			{ name: 'HIGH', value: 'HIGH' },
+		]);
+		expect(fields.find((field) => field.id === 'expectedCloseDate')?.type).toBe('dateTime');
+		expect(ids(fields)).not.toContain('status');
+		expect(String(fields.at(-1)?.defaultValue)).toMatch(/no deal list/);
+	});
+
+	it('on Update with a fixed Deal ID: the custom fields of that deal, status offered, nothing required', async () => {
+		const { loadOptions, apiKey } = context({
+			resource: 'deal',
+			operation: 'update',
+			dealId: 'deal_1',
+		});
+		nock(BASE)
+			.matchHeader('x-api-key', apiKey)
+			.get('/api/v1/deals/deal_1')
+			.reply(200, { id: 'deal_1', title: 'T', customFields: { region: 'EMEA', seats: 3 } });
+
+		const { fields } = await getDealFields.call(loadOptions);
+
+		expect(fields.every((field) => !field.required)).toBe(true);
+		expect(ids(fields)).toEqual(
+			expect.arrayContaining(['status', 'customFields.region', 'customFields.seats']),
+		);
+		expect(ids(fields)).not.toContain('pipelineId');
+	});
+});
