@@ -3,11 +3,12 @@ import type {
 	FieldType,
 	IDataObject,
 	IExecuteFunctions,
+	INodeExecutionData,
 	INodeProperties,
 	ResourceMapperValue,
 } from 'n8n-workflow';
 
-import { isPlainObject } from '../../shared';
+import { apiRequest, isPlainObject } from '../../shared';
 import {
 	customFieldsFromPairs,
 	describeValue,
@@ -240,13 +241,13 @@ export function requireMapped(
 
 /**
  * Update: the body must change something, and custom fields it sets are sent with the record's other custom fields
- * (read once with `read`), so that they survive whether the CRM merges `customFields` or replaces it whole.
+ * (read once with `GET path`), so that they survive whether the CRM merges `customFields` or replaces it whole.
  */
-export async function prepareUpdate(
+async function prepareUpdate(
 	context: IExecuteFunctions,
 	body: IDataObject,
+	path: string,
 	itemIndex: number,
-	read: () => Promise<IDataObject>,
 ): Promise<void> {
 	if (Object.keys(body).length === 0) {
 		throw new NodeOperationError(
@@ -260,10 +261,32 @@ export async function prepareUpdate(
 		);
 	}
 	if (!isPlainObject(body.customFields) || Object.keys(body.customFields).length === 0) return;
-	const current = await read();
+	const current = await apiRequest.call(context, {
+		method: 'GET',
+		path,
+		itemIndex,
+		expect: 'record',
+	});
 	const kept = isPlainObject(current.customFields) ? current.customFields : {};
 	body.customFields = { ...kept, ...body.customFields };
 }
 
 /** What Update outputs: the record, and under `_update` the fields this item changed. */
 export const UPDATE_MARKER_FIELD = '_update';
+
+/**
+ * Update of a lead or a deal from the mapper: the mapped body, the one read its custom fields need (the record at
+ * `path`), the record's own PATCH (`patch`, with its checks), and the record output with what this item changed.
+ */
+export async function updateMapped(
+	context: IExecuteFunctions,
+	standard: readonly StandardField[],
+	path: string,
+	patch: (body: IDataObject) => Promise<IDataObject>,
+	itemIndex: number,
+): Promise<INodeExecutionData[]> {
+	const { body, changed } = mappedBody(context, standard, itemIndex);
+	await prepareUpdate(context, body, path, itemIndex);
+	const record = await patch(body);
+	return [{ json: { ...record, [UPDATE_MARKER_FIELD]: { changed } } }];
+}

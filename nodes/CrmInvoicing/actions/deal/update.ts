@@ -6,14 +6,7 @@ import type {
 } from 'n8n-workflow';
 
 import { requireFieldsToChange } from '../common/fields';
-import {
-	MAPPER_VERSION,
-	mappedBody,
-	parametersByVersion,
-	prepareUpdate,
-	UPDATE_MARKER_FIELD,
-} from '../common/mapped';
-import { apiRequest } from '../../shared';
+import { MAPPER_VERSION, parametersByVersion, updateMapped } from '../common/mapped';
 import { dealIdOf, dealIdProperty, dealPath } from './dealId';
 import { DEAL_MAPPER_FIELDS, dealBodyFromFields, dealUpdateFieldOptions } from './fields';
 import { patchDeal } from './patch';
@@ -38,24 +31,15 @@ export async function execute(
 	itemIndex: number,
 ): Promise<INodeExecutionData[]> {
 	const dealId = dealIdOf(this, itemIndex);
-	if (this.getNode().typeVersion >= MAPPER_VERSION) {
-		const { body, changed } = mappedBody(this, DEAL_MAPPER_FIELDS, itemIndex);
-		// The spec shows no GET /deals/{id}; the node reads the deal there (choice deal-read in apiChoices.ts).
-		await prepareUpdate(
+	if (this.getNode().typeVersion >= MAPPER_VERSION)
+		// The spec shows no GET /deals/{id}; the node reads the deal there (choice deal-read).
+		return await updateMapped(
 			this,
-			body,
+			DEAL_MAPPER_FIELDS,
+			dealPath(dealId),
+			async (body) => await patchDeal(this, dealId, body, itemIndex),
 			itemIndex,
-			async () =>
-				await apiRequest.call(this, {
-					method: 'GET',
-					path: dealPath(dealId),
-					itemIndex,
-					expect: 'record',
-				}),
 		);
-		const deal = await patchDeal(this, dealId, body, itemIndex);
-		return [{ json: { ...deal, [UPDATE_MARKER_FIELD]: { changed } } }];
-	}
 	const updateFields = this.getNodeParameter('updateFields', itemIndex, {}) as IDataObject;
 	const body = dealBodyFromFields(this, updateFields, itemIndex);
 	requireFieldsToChange(this, body, itemIndex);

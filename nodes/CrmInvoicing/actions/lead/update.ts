@@ -6,14 +6,7 @@ import type {
 } from 'n8n-workflow';
 
 import { requireFieldsToChange, requireText } from '../common/fields';
-import {
-	MAPPER_VERSION,
-	mappedBody,
-	parametersByVersion,
-	prepareUpdate,
-	UPDATE_MARKER_FIELD,
-} from '../common/mapped';
-import { apiRequest } from '../../shared';
+import { MAPPER_VERSION, parametersByVersion, updateMapped } from '../common/mapped';
 import { LEAD_MAPPER_FIELDS, leadBodyFromFields, leadUpdateFieldOptions } from './fields';
 import { leadIdOf, leadIdProperty, leadPath } from './leadId';
 import { patchLead } from './patch';
@@ -38,23 +31,14 @@ export async function execute(
 	itemIndex: number,
 ): Promise<INodeExecutionData[]> {
 	const leadId = leadIdOf(this, itemIndex);
-	if (this.getNode().typeVersion >= MAPPER_VERSION) {
-		const { body, changed } = mappedBody(this, LEAD_MAPPER_FIELDS, itemIndex);
-		await prepareUpdate(
+	if (this.getNode().typeVersion >= MAPPER_VERSION)
+		return await updateMapped(
 			this,
-			body,
+			LEAD_MAPPER_FIELDS,
+			leadPath(leadId),
+			async (body) => await patchLead(this, leadId, body, itemIndex),
 			itemIndex,
-			async () =>
-				await apiRequest.call(this, {
-					method: 'GET',
-					path: leadPath(leadId),
-					itemIndex,
-					expect: 'record',
-				}),
 		);
-		const lead = await patchLead(this, leadId, body, itemIndex);
-		return [{ json: { ...lead, [UPDATE_MARKER_FIELD]: { changed } } }];
-	}
 	const updateFields = this.getNodeParameter('updateFields', itemIndex, {}) as IDataObject;
 	const { name, ...others } = updateFields;
 	const body = leadBodyFromFields(this, others, itemIndex);
