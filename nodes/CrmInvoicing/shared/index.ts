@@ -25,5 +25,8 @@ export { EVENT_OPTIONS, eventNamesOf } from './events';
 export { simplify, simplifyPropertyFrom } from './simplify';
 export type { SimplifiedResource } from './simplify';
 export { listWebhookSubscriptions } from './webhookList';
+export { deadlineIn, msLeft } from './deadline';
+export type { Deadline } from './deadline';
+export { sha256 } from './hash';
 export { isBusy, nodeIdentity, nodeKey, oneAtATime } from './nodeIdentity';
 export type { NodeIdentity, NodeIdentityContext } from './nodeIdentity';

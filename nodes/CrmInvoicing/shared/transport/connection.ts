@@ -49,6 +49,8 @@ export interface ApiRequest {
 	 * answer). Without it, the limits of RETRY apply. A wait that would pass it is not started: the request fails.
 	 */
 	timeLimitMs?: number;
+	/** The instant (ms since the epoch) by which the whole request must be done; with timeLimitMs, the earlier wins. */
+	deadline?: number;
 	/**
 	 * For a DELETE: a 404 on a retry (after a 502/503/504 or a dropped connection, whose first attempt may have
 	 * deleted the record) is answered as the response instead of an error. A 404 on the first attempt stays an error.

@@ -56,6 +56,8 @@ export interface ListSpec {
 	 * what is left of it, and when nothing is left the list fails with an error that says so.
 	 */
 	totalTimeLimitMs?: number;
+	/** The instant (ms since the epoch) by which the whole list must be read; with totalTimeLimitMs, the earlier wins. */
+	deadline?: number;
 	/** Tells the user how to narrow this list when it passes a cap, e.g. 'Use a filter or set "Limit".' */
 	narrow?: string;
 	/**
@@ -201,8 +203,10 @@ export async function* readPages(
 	let previousPage: string | undefined;
 	let records = 0;
 	let bytes = 0;
-	const deadline =
-		spec.totalTimeLimitMs === undefined ? Infinity : Date.now() + spec.totalTimeLimitMs;
+	const deadline = Math.min(
+		spec.deadline ?? Infinity,
+		spec.totalTimeLimitMs === undefined ? Infinity : Date.now() + spec.totalTimeLimitMs,
+	);
 	for (let number = 1; ; number++) {
 		if (number > maxPages) {
 			throw listError(

@@ -86,7 +86,10 @@ class RequestRun {
 		this.summary = { method: request.method, path, itemIndex: request.itemIndex };
 		this.cancel = cancelSignalOf(context);
 		this.idempotent = IDEMPOTENT.has(request.method);
-		this.deadline = request.timeLimitMs === undefined ? Infinity : Date.now() + request.timeLimitMs;
+		this.deadline = Math.min(
+			request.deadline ?? Infinity,
+			request.timeLimitMs === undefined ? Infinity : Date.now() + request.timeLimitMs,
+		);
 		this.options = {
 			method: request.method,
 			url: `${connection.baseUrl}${path}`,
