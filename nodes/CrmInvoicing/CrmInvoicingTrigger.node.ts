@@ -1,9 +1,123 @@
 import { NodeConnectionTypes } from 'n8n-workflow';
 import type { IHookFunctions, INodeType, INodeTypeDescription } from 'n8n-workflow';
 
-import { EVENT_OPTIONS, simplifyPropertyFrom } from './shared';
-import { receiveDelivery, TRIGGER_SIMPLIFY_VERSION } from './trigger/delivery';
-import { checkExists, create, deleteSubscription } from './trigger/lifecycle';
+import { deadlineIn, EVENT_OPTIONS, eventNamesOf, simplifyPropertyFrom } from './shared';
+import {
+	apiKeyOf,
+	clearSubscription,
+	keepWrappedUnderKey,
+	readSecret,
+	readState,
+	saveState,
+	secretOwner,
+	type StoredSubscription,
+} from './trigger/store';
+import {
+	eventsOf,
+	forgetForeign,
+	inTime,
+	isInactiveStatus,
+	letGo,
+	log,
+	own,
+	subscribe,
+	tagOf,
+	webhookCall,
+} from './trigger/subscription';
+import { receiveDelivery, TRIGGER_SIMPLIFY_VERSION } from './trigger/webhook';
+
+/**
+ * The three hooks, as n8n's own triggers keep them beside their description: n8n runs checkExists on activation (then
+ * create when it answers false), and delete on deactivation and when test listening ends. Each ends within
+ * HOOK_TIME_LIMIT_MS, as n8n calls them without a limit and activates workflows one by one
+ * (docs/trigger.md#activation-is-bounded); what they do at the CRM is trigger/subscription.ts's.
+ */
+export const HOOK_TIME_LIMIT_MS = 20_000;
+
+/**
+ * Whether the stored subscription can go on as it is; else false, and n8n runs create. One at this node's URL stays
+ * stored, for create to delete once the new one is stored (n8n 1.x runs this at every start-up: deleting first, a
+ * failed POST would leave the trigger deaf); one elsewhere is retired; one not provably this node's, forgotten.
+ */
+export async function checkExists(
+	this: IHookFunctions,
+	limitMs = HOOK_TIME_LIMIT_MS,
+): Promise<boolean> {
+	return await inTime(this, 'check its webhook subscription', limitMs, async (deadline) => {
+		const { data, tag, url } = own(this);
+		const stored = readState(data).subscription;
+		// Forgotten (which also brings retired subscriptions stored by an earlier version to the current form).
+		const forget = (why?: string) => {
+			if (why !== undefined && stored) forgetForeign(this, stored.id, why);
+			clearSubscription(data);
+			return false;
+		};
+		if (!stored) return forget();
+		if ((stored.ownerTag ?? tag) !== tag)
+			return forget(
+				"its owner tag is not this n8n instance's, workflow's and node's (for example a workflow imported from another n8n)",
+			);
+		const remote = await webhookCall(this, 'GET', stored.id, deadline);
+		if (remote === 'gone') return forget();
+		// Data of 0.1 carries no tag: it is this node's when the CRM says it delivers to exactly this node's URL. A tag in
+		// the CRM's name that is not this node's: someone else's (renamed, or a re-used id).
+		if (
+			(stored.ownerTag === undefined && remote.url !== url) ||
+			(tagOf(remote.name) ?? tag) !== tag
+		)
+			return forget("it is not provably this trigger's own");
+		const held = {
+			...stored,
+			ownerTag: tag,
+			url: typeof remote.url === 'string' ? remote.url : stored.url,
+		};
+		saveState(data, { subscription: held });
+		if (held.url !== url) return await letGo(this, held, deadline, false).then(() => false);
+		const events = eventNamesOf(
+			Array.isArray(remote.events) ? remote.events : stored.events,
+			[],
+		).sort();
+		const wanted = eventsOf(this);
+		const same = events.length === wanted.length && events.every((name, at) => name === wanted[at]);
+		return (await secretReadable(this, held)) && same && !isInactiveStatus(remote.status);
+	});
+}
+
+async function secretReadable(context: IHookFunctions, held: StoredSubscription): Promise<boolean> {
+	const apiKey = await apiKeyOf(context);
+	const read = await readSecret(held, secretOwner(context, held.id), async () => apiKey);
+	if (read.kind === 'secret') await keepWrappedUnderKey(context, held, read, async () => apiKey);
+	const why =
+		read.kind === 'unusable'
+			? `the stored signing secret of webhook subscription ${held.id} cannot be read with this credential's API key (the key changed while no n8n process held the secret, or the workflow's data was copied from another workflow)`
+			: `no signing secret is stored for webhook subscription ${held.id}`;
+	if (read.kind !== 'secret')
+		log(
+			context,
+			`${why}; this trigger subscribes anew, and deletes that subscription once the new one is stored`,
+		);
+	return read.kind === 'secret';
+}
+
+export async function create(this: IHookFunctions, limitMs = HOOK_TIME_LIMIT_MS): Promise<boolean> {
+	await inTime(
+		this,
+		'create its webhook subscription',
+		limitMs,
+		async (by) => await subscribe(this, by),
+	);
+	return true;
+}
+
+/** Lets go of the stored subscription; a failed delete keeps it and returns false, so the next activation finds it. */
+export async function deleteSubscription(this: IHookFunctions, limitMs = HOOK_TIME_LIMIT_MS) {
+	const stored = readState(this.getWorkflowStaticData('node')).subscription;
+	const kept = `could not delete webhook subscription ${stored?.id}; it is kept and cleaned up on the next activation`;
+	return await (stored ? letGo(this, stored, deadlineIn(limitMs)) : Promise.resolve()).then(
+		() => true,
+		(error: Error) => (log(this, `${kept} (${error.message})`), false),
+	);
+}
 
 export class CrmInvoicingTrigger implements INodeType {
 	description: INodeTypeDescription = {
@@ -11,7 +125,7 @@ export class CrmInvoicingTrigger implements INodeType {
 		name: 'crmInvoicingTrigger',
 		icon: { light: 'file:crmInvoicingTrigger.svg', dark: 'file:crmInvoicingTrigger.dark.svg' },
 		group: ['trigger'],
-		// Version 2 (0.3): Simplify, on by default (delivery.ts). Version-1 nodes output deliveries exactly as before.
+		// Version 2 (0.3): Simplify, on by default (webhook.ts). Version-1 nodes output deliveries exactly as before.
 		version: [1, 2],
 		defaultVersion: 2,
 		subtitle: '={{($parameter["events"] || []).join(", ")}}',
@@ -28,7 +142,7 @@ export class CrmInvoicingTrigger implements INodeType {
 				name: 'default',
 				httpMethod: 'POST',
 				responseMode: 'onReceived',
-				// Every delivery is answered by the node itself (delivery.ts); these apply only if it ever did not.
+				// Every delivery is answered by the node itself (webhook.ts); these apply only if it ever did not.
 				responseData: 'noData',
 				path: 'webhook',
 			},

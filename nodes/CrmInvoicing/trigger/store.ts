@@ -1,16 +1,26 @@
-import { createHash } from 'node:crypto';
+import { createCipheriv, createDecipheriv, hkdfSync, randomBytes } from 'node:crypto';
 
-import type { IDataObject } from 'n8n-workflow';
+import type { IDataObject, IHookFunctions, IWebhookFunctions } from 'n8n-workflow';
 
-import { BoundedMap, nodeKey, type NodeIdentityContext } from '../shared';
+import {
+	BoundedMap,
+	credentialOf,
+	nodeIdentity,
+	nodeKey,
+	sha256,
+	type NodeIdentity,
+	type NodeIdentityContext,
+} from '../shared';
 
 /**
- * The trigger's stored state (the subscription with named fields, the wrapped secret, retired subscriptions and the
+ * The trigger's stored state (the subscription with named fields, its wrapped secret, retired subscriptions and the
  * recent delivery ids), in the node's static data: n8n keeps it apart for production and test listening, saves it
  * when a hook or an answered delivery changed it, and gives every process the saved copy. This module is its only
- * reader and writer: the secret only wrapped, no name shared by a subscription's id and a delivery's, and data of 0.1
- * to 0.3 (EARLIER) rewritten in the current form at the next change (docs/security.md#what-it-stores).
+ * reader and writer: the secret only wrapped, and data of 0.1 to 0.3 rewritten in the current form at the next change
+ * (docs/security.md#what-it-stores).
  */
+
+export type TriggerContext = IHookFunctions | IWebhookFunctions;
 
 export interface StoredSubscription {
 	id: string;
@@ -21,7 +31,7 @@ export interface StoredSubscription {
 	secretWrapped?: string;
 	/** The signing secret in clear, as 0.1 and 0.2 stored it; read until it is wrapped, never written anew. */
 	clearSecret?: string;
-	/** The owner tag (identity.ts) it was created with; data of 0.1 has none. */
+	/** The owner tag (hooks.ts) it was created with; data of 0.1 has none. */
 	ownerTag?: string;
 }
 
@@ -42,152 +52,84 @@ export interface TriggerState {
 
 /** How many retired subscriptions are remembered (the oldest are forgotten first; the CRM keeps them). */
 export const MAX_RETIRED = 3;
-
 export const RECENT_DELIVERIES_LIMIT = 1000;
 
-const FIELDS = {
-	id: 'subscriptionId',
-	url: 'subscriptionUrl',
-	events: 'subscriptionEvents',
-	secretWrapped: 'secretWrapped',
-	ownerTag: 'ownerTag',
-	retired: 'retiredSubscriptions',
-	recentDeliveries: 'recentDeliveries',
+/** Each field's name in static data: [0.4's, that of 0.1 to 0.3 (read, then removed)]. */
+const NAMES = {
+	id: ['subscriptionId', 'webhookId'],
+	url: ['subscriptionUrl', 'webhookUrl'],
+	events: ['subscriptionEvents', 'webhookEvents'],
+	secretWrapped: ['secretWrapped', 'webhookSecretWrapped'],
+	ownerTag: ['ownerTag', 'webhookOwner'],
+	retired: ['retiredSubscriptions', 'webhookRetired'],
 } as const;
-
-/** The names of 0.1 to 0.3, read and then removed. */
-const EARLIER = {
-	id: 'webhookId',
-	url: 'webhookUrl',
-	events: 'webhookEvents',
-	secretWrapped: 'webhookSecretWrapped',
-	clearSecret: 'webhookSecret',
-	ownerTag: 'webhookOwner',
-	retired: 'webhookRetired',
-} as const;
-
-const ALL_KEYS = [...Object.values(FIELDS), ...Object.values(EARLIER)];
+const CLEAR_SECRET = 'webhookSecret';
+const RECENT = 'recentDeliveries';
 
 const text = (value: unknown): string | undefined =>
 	typeof value === 'string' && value !== '' ? value : undefined;
 const texts = (value: unknown): string[] | undefined =>
-	Array.isArray(value)
-		? value.filter((entry): entry is string => typeof entry === 'string')
-		: undefined;
+	Array.isArray(value) ? value.filter((entry) => typeof entry === 'string') : undefined;
 
 function retiredOf(value: unknown): RetiredSubscription[] {
 	if (!Array.isArray(value)) return [];
-	const retired: RetiredSubscription[] = [];
-	for (const entry of value.slice(-MAX_RETIRED)) {
-		if (!entry || typeof entry !== 'object') continue;
-		const raw = entry as IDataObject;
-		const id = text(raw.id) ?? text(raw.webhookId);
-		const url = text(raw.url) ?? text(raw.webhookUrl);
-		const secretWrapped = text(raw.secretWrapped) ?? text(raw.webhookSecretWrapped);
-		if (id !== undefined && url !== undefined)
-			retired.push({ id, url, ...(secretWrapped ? { secretWrapped } : {}) });
-	}
-	return retired;
-}
-
-export function readState(staticData: IDataObject): TriggerState {
-	const at = (current: string, earlier: string): unknown =>
-		staticData[current] ?? staticData[earlier];
-	const id = text(at(FIELDS.id, EARLIER.id));
-	return {
-		subscription:
-			id === undefined
-				? undefined
-				: {
-						id,
-						url: text(at(FIELDS.url, EARLIER.url)),
-						events: texts(at(FIELDS.events, EARLIER.events)),
-						secretWrapped: text(at(FIELDS.secretWrapped, EARLIER.secretWrapped)),
-						clearSecret: text(staticData[EARLIER.clearSecret]),
-						ownerTag: text(at(FIELDS.ownerTag, EARLIER.ownerTag)),
-					},
-		retired: retiredOf(at(FIELDS.retired, EARLIER.retired)),
-		recentDeliveries: texts(staticData[FIELDS.recentDeliveries]) ?? [],
-	};
-}
-
-/** Writes the whole state in the current form (new arrays, so that n8n notices the change). */
-function writeState(staticData: IDataObject, state: TriggerState): void {
-	for (const key of ALL_KEYS) delete staticData[key];
-	const { subscription, retired, recentDeliveries } = state;
-	if (subscription) {
-		staticData[FIELDS.id] = subscription.id;
-		if (subscription.url !== undefined) staticData[FIELDS.url] = subscription.url;
-		if (subscription.events !== undefined) staticData[FIELDS.events] = [...subscription.events];
-		if (subscription.secretWrapped !== undefined)
-			staticData[FIELDS.secretWrapped] = subscription.secretWrapped;
-		else if (subscription.clearSecret !== undefined)
-			staticData[EARLIER.clearSecret] = subscription.clearSecret;
-		if (subscription.ownerTag !== undefined) staticData[FIELDS.ownerTag] = subscription.ownerTag;
-	}
-	if (retired.length > 0) {
-		staticData[FIELDS.retired] = retired
-			.slice(-MAX_RETIRED)
-			.map((entry) => ({ ...entry })) as unknown as IDataObject[];
-	}
-	if (subscription && recentDeliveries.length > 0) {
-		staticData[FIELDS.recentDeliveries] = recentDeliveries.slice(-RECENT_DELIVERIES_LIMIT);
-	}
-}
-
-function change(staticData: IDataObject, update: (state: TriggerState) => TriggerState): void {
-	writeState(staticData, update(readState(staticData)));
-}
-
-export function storeSubscription(
-	staticData: IDataObject,
-	subscription: Required<Omit<StoredSubscription, 'clearSecret'>>,
-): void {
-	change(staticData, (state) => ({
-		...state,
-		subscription: { ...subscription },
-		recentDeliveries: [],
-	}));
-}
-
-/** Forgets the current subscription (nothing at the CRM is touched); retired subscriptions stay. */
-export function clearSubscription(staticData: IDataObject): void {
-	change(staticData, (state) => ({ ...state, subscription: undefined, recentDeliveries: [] }));
-}
-
-export function updateSubscription(
-	staticData: IDataObject,
-	changes: Pick<StoredSubscription, 'secretWrapped' | 'ownerTag'>,
-): void {
-	change(staticData, (state) => {
-		if (!state.subscription) return state;
-		const subscription = { ...state.subscription, ...changes };
-		if (changes.secretWrapped !== undefined) delete subscription.clearSecret;
-		return { ...state, subscription };
+	return value.slice(-MAX_RETIRED).flatMap((entry: IDataObject | null) => {
+		if (!entry || typeof entry !== 'object') return [];
+		const id = text(entry.id) ?? text(entry.webhookId);
+		const url = text(entry.url) ?? text(entry.webhookUrl);
+		const secretWrapped = text(entry.secretWrapped) ?? text(entry.webhookSecretWrapped);
+		if (id === undefined || url === undefined) return [];
+		return [{ id, url, ...(secretWrapped ? { secretWrapped } : {}) }];
 	});
 }
 
-export function retireSubscription(staticData: IDataObject, entry: RetiredSubscription): void {
-	change(staticData, (state) => ({
-		...state,
-		retired: [...state.retired.filter((known) => known.id !== entry.id), { ...entry }],
-	}));
+export function readState(data: IDataObject): TriggerState {
+	const at = (field: keyof typeof NAMES) => data[NAMES[field][0]] ?? data[NAMES[field][1]];
+	const id = text(at('id'));
+	const subscription: StoredSubscription | undefined =
+		id === undefined
+			? undefined
+			: {
+					id,
+					url: text(at('url')),
+					events: texts(at('events')),
+					secretWrapped: text(at('secretWrapped')),
+					clearSecret: text(data[CLEAR_SECRET]),
+					ownerTag: text(at('ownerTag')),
+				};
+	return {
+		subscription,
+		retired: retiredOf(at('retired')),
+		recentDeliveries: texts(data[RECENT]) ?? [],
+	};
 }
 
-export function keepRetired(
-	staticData: IDataObject,
-	keep: (entry: RetiredSubscription) => boolean,
-): void {
-	const state = readState(staticData);
-	const kept = state.retired.filter(keep);
-	if (kept.length !== state.retired.length) writeState(staticData, { ...state, retired: kept });
+/** Writes the state with `changes`, whole and in the current form (new arrays, so that n8n notices the change). */
+export function saveState(data: IDataObject, changes: Partial<TriggerState>): void {
+	const { subscription, retired, recentDeliveries } = { ...readState(data), ...changes };
+	for (const key of [...Object.values(NAMES).flat(), CLEAR_SECRET, RECENT]) delete data[key];
+	if (subscription) {
+		for (const field of ['id', 'url', 'events', 'secretWrapped', 'ownerTag'] as const) {
+			const value = subscription[field];
+			if (value !== undefined) data[NAMES[field][0]] = Array.isArray(value) ? [...value] : value;
+		}
+		if (subscription.secretWrapped === undefined && subscription.clearSecret !== undefined)
+			data[CLEAR_SECRET] = subscription.clearSecret;
+		if (recentDeliveries.length > 0)
+			data[RECENT] = recentDeliveries.slice(-RECENT_DELIVERIES_LIMIT);
+	}
+	if (retired.length > 0)
+		data[NAMES.retired[0]] = retired.slice(-MAX_RETIRED).map((entry) => ({ ...entry }));
 }
 
-export function recordDelivery(staticData: IDataObject, print: string): void {
-	change(staticData, (state) => ({
-		...state,
-		recentDeliveries: [...state.recentDeliveries, print],
-	}));
+/** Forgets the current subscription (nothing at the CRM is touched); retired subscriptions stay. */
+export function clearSubscription(data: IDataObject): void {
+	saveState(data, { subscription: undefined, recentDeliveries: [] });
+}
+
+export function retireSubscription(data: IDataObject, entry: RetiredSubscription): void {
+	const others = readState(data).retired.filter((known) => known.id !== entry.id);
+	saveState(data, { retired: [...others, { ...entry }] });
 }
 
 /**
@@ -195,50 +137,157 @@ export function recordDelivery(staticData: IDataObject, print: string): void {
  * answered 200, not emitted again (spec §6): stored for every process once n8n saved them, and in this process's
  * memory, updated synchronously, as each delivery reads its own copy of the static data. Limits: docs/scale.md.
  */
+const memory = new BoundedMap<string, BoundedMap<string, true>>(200);
 
-/** How many subscriptions the module memory keeps (the least recently used go first). */
-const MAX_SUBSCRIPTIONS_IN_MEMORY = 200;
+export const deliveryMemoryKey = (context: NodeIdentityContext, subscriptionId: string) =>
+	`${nodeKey(context)}:${subscriptionId}`;
+export const fingerprint = (deliveryId: string): string => sha256(deliveryId, 22);
+export const forgetDeliveries = (memoryKey: string) => memory.delete(memoryKey);
 
-const memory = new BoundedMap<string, BoundedMap<string, true>>(MAX_SUBSCRIPTIONS_IN_MEMORY);
-
-export function deliveryMemoryKey(context: NodeIdentityContext, subscriptionId: string): string {
-	return `${nodeKey(context)}:${subscriptionId}`;
-}
-
-export function fingerprint(deliveryId: string): string {
-	return createHash('sha256').update(deliveryId, 'utf8').digest('base64url').slice(0, 22);
-}
-
-function known(staticData: IDataObject, memoryKey: string, print: string): boolean {
+export function wasAccepted(data: IDataObject, memoryKey: string, deliveryId: string): boolean {
+	const print = fingerprint(deliveryId);
 	return (
-		memory.peek(memoryKey)?.has(print) === true ||
-		readState(staticData).recentDeliveries.includes(print)
+		memory.peek(memoryKey)?.has(print) === true || readState(data).recentDeliveries.includes(print)
 	);
 }
 
-export function wasAccepted(
-	staticData: IDataObject,
-	memoryKey: string,
-	deliveryId: string,
-): boolean {
-	return known(staticData, memoryKey, fingerprint(deliveryId));
-}
-
-/** Records `deliveryId` as accepted; false when it was accepted already (synchronous: see the module's comment). */
-export function acceptOnce(
-	staticData: IDataObject,
-	memoryKey: string,
-	deliveryId: string,
-): boolean {
+/** Records `deliveryId` as accepted; false when it was accepted already (synchronous: see above). */
+export function acceptOnce(data: IDataObject, memoryKey: string, deliveryId: string): boolean {
+	if (wasAccepted(data, memoryKey, deliveryId)) return false;
 	const print = fingerprint(deliveryId);
-	if (known(staticData, memoryKey, print)) return false;
 	memory
 		.getOrSet(memoryKey, () => new BoundedMap<string, true>(RECENT_DELIVERIES_LIMIT))
 		.set(print, true);
-	recordDelivery(staticData, print);
+	saveState(data, { recentDeliveries: [...readState(data).recentDeliveries, print] });
 	return true;
 }
 
-export function forgetDeliveries(memoryKey: string): void {
-	memory.delete(memoryKey);
+/**
+ * The signing secret at rest, never in clear (n8n's public API, exports and backups hand out static data): AES-256-GCM
+ * under an HKDF-SHA256 key from the credential's API key (the strongest secret node code can reach; n8n stores it
+ * encrypted) and the workflow, node and subscription ids. Processes hold what they wrapped or unwrapped, with the
+ * fingerprint of the key that did it, to outlast a key change (docs/trigger.md#rotating-the-api-key).
+ */
+const FORMAT = 'aes256gcm.v1';
+const SALT = Buffer.from('n8n-nodes-crm-invoicing/trigger-secret/v1', 'utf8');
+
+export interface SecretOwner extends NodeIdentity {
+	subscriptionId: string;
+}
+
+export const secretOwner = (context: TriggerContext, subscriptionId: string): SecretOwner => ({
+	...nodeIdentity(context),
+	subscriptionId,
+});
+
+/** The credential's API key (trimmed where the credential is read), from the context's one read of it. */
+export const apiKeyOf = async (context: TriggerContext) => (await credentialOf(context)).apiKey;
+
+const infoOf = (owner: SecretOwner) =>
+	[FORMAT, owner.workflowId, owner.nodeId, owner.subscriptionId].join('\u0000');
+const keyOf = (apiKey: string, owner: SecretOwner) =>
+	Buffer.from(
+		hkdfSync('sha256', Buffer.from(apiKey, 'utf8'), SALT, Buffer.from(infoOf(owner)), 32),
+	);
+
+const held = new BoundedMap<string, { secret: string; keyPrint: string }>(500);
+const heldKey = (wrapped: string, owner: SecretOwner) => sha256(`${infoOf(owner)}\u0000${wrapped}`);
+const hold = (wrapped: string, owner: SecretOwner, secret: string, apiKey: string) =>
+	held.set(heldKey(wrapped, owner), { secret, keyPrint: sha256(apiKey) });
+
+/** The secret wrapped: `aes256gcm.v1:<iv>:<ciphertext>:<tag>` (base64url). The ids are bound as associated data too. */
+export function wrapSecret(secret: string, apiKey: string, owner: SecretOwner): string {
+	const iv = randomBytes(12);
+	const cipher = createCipheriv('aes-256-gcm', keyOf(apiKey, owner), iv);
+	cipher.setAAD(Buffer.from(infoOf(owner)));
+	const ciphertext = Buffer.concat([cipher.update(secret, 'utf8'), cipher.final()]);
+	const parts = [iv, ciphertext, cipher.getAuthTag()].map((part) => part.toString('base64url'));
+	const wrapped = [FORMAT, ...parts].join(':');
+	hold(wrapped, owner, secret, apiKey);
+	return wrapped;
+}
+
+/** The secret, or undefined when `wrapped` does not unwrap with this API key for this owner. Never throws. */
+export function unwrapSecret(
+	wrapped: string,
+	apiKey: string,
+	owner: SecretOwner,
+): string | undefined {
+	const [format, ...parts] = wrapped.split(':');
+	if (parts.length !== 3 || format !== FORMAT) return undefined;
+	const [iv, ciphertext, tag] = parts.map((part) => Buffer.from(part, 'base64url'));
+	if (iv.length !== 12 || tag.length !== 16) return undefined;
+	try {
+		const decipher = createDecipheriv('aes-256-gcm', keyOf(apiKey, owner), iv);
+		decipher.setAAD(Buffer.from(infoOf(owner)));
+		decipher.setAuthTag(tag);
+		const secret = Buffer.concat([decipher.update(ciphertext), decipher.final()]).toString('utf8');
+		hold(wrapped, owner, secret, apiKey);
+		return secret;
+	} catch {
+		return undefined;
+	}
+}
+
+/** 'none': nothing stored; 'unusable': neither held nor unwrapped by the key (the key changed, or the data was copied). */
+export type SecretRead =
+	| { kind: 'secret'; secret: string }
+	| { kind: 'none' }
+	| { kind: 'unusable' };
+
+/** From memory, else unwrapped (asking for the key only then), else a clear one of 0.1/0.2; throws if `apiKey` does. */
+export async function readSecret(
+	stored: Pick<StoredSubscription, 'secretWrapped' | 'clearSecret'>,
+	owner: SecretOwner,
+	apiKey: () => Promise<string>,
+): Promise<SecretRead> {
+	const { secretWrapped: wrapped, clearSecret } = stored;
+	if (wrapped === undefined)
+		return clearSecret === undefined ? { kind: 'none' } : { kind: 'secret', secret: clearSecret };
+	const secret =
+		held.get(heldKey(wrapped, owner))?.secret ?? unwrapSecret(wrapped, await apiKey(), owner);
+	return secret === undefined ? { kind: 'unusable' } : { kind: 'secret', secret };
+}
+
+/** `wrapped` anew under `apiKey` when this process holds it under another key; else undefined (and held if it reads). */
+function wrappedAnew(wrapped: string, owner: SecretOwner, apiKey: string): string | undefined {
+	const known = held.peek(heldKey(wrapped, owner));
+	if (known === undefined) unwrapSecret(wrapped, apiKey, owner);
+	else if (known.keyPrint !== sha256(apiKey)) return wrapSecret(known.secret, apiKey, owner);
+	return undefined;
+}
+
+/**
+ * After every verified read: when the stored secret is not wrapped under the credential's current key (the key that
+ * wrapped or unwrapped it, by fingerprint, is another; or a clear secret of 0.1/0.2), wraps it anew for n8n to save,
+ * and logs so; retired subscriptions' secrets too, so their deliveries keep getting 410. No time-based skip: the first
+ * verified delivery after a key change re-wraps, so a restart right after it reads the secret with the new key.
+ */
+export async function keepWrappedUnderKey(
+	context: TriggerContext,
+	stored: StoredSubscription,
+	read: { secret: string },
+	apiKey: () => Promise<string>,
+): Promise<void> {
+	const key = await apiKey().catch(() => undefined);
+	if (key === undefined) return;
+	const data = context.getWorkflowStaticData('node');
+	const { id, secretWrapped: wrapped } = stored;
+	const owner = secretOwner(context, id);
+	const anew =
+		wrapped === undefined ? wrapSecret(read.secret, key, owner) : wrappedAnew(wrapped, owner, key);
+	if (anew !== undefined) {
+		saveState(data, { subscription: { ...stored, secretWrapped: anew, clearSecret: undefined } });
+		context.logger.info(
+			wrapped === undefined
+				? `CRM Invoicing Trigger: wrapped the signing secret of webhook subscription ${id}, which an earlier version stored in clear, under the credential's API key; the clear copy is gone`
+				: `CRM Invoicing Trigger: the credential's API key changed; wrapped the signing secret of webhook subscription ${id} anew under the new key (this n8n process still held it), so that deliveries are verified after a restart too`,
+			{ workflowId: context.getWorkflow().id, nodeName: context.getNode().name },
+		);
+	}
+	for (const entry of readState(data).retired) {
+		const old = entry.secretWrapped;
+		const secretWrapped = old && wrappedAnew(old, secretOwner(context, entry.id), key);
+		if (secretWrapped) retireSubscription(data, { ...entry, secretWrapped });
+	}
 }

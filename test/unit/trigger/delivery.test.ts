@@ -3,7 +3,7 @@ import nock from 'nock';
 import { useNock } from '../../helpers/nock';
 import type { IDataObject, INodeParameters, IWebhookResponseData } from 'n8n-workflow';
 
-import { NO_SECRET_REASON, RATIONED_REASON } from '../../../nodes/CrmInvoicing/trigger/answers';
+import { NO_SECRET_REASON, RATIONED_REASON } from '../../../nodes/CrmInvoicing/trigger/webhook';
 import {
 	createWebhookContext,
 	loggedMessages,

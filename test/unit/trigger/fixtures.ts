@@ -6,9 +6,9 @@ import nock from 'nock';
 import type { ICredentialDataDecryptedObject, IDataObject, INodeParameters } from 'n8n-workflow';
 
 import { CrmInvoicingTrigger } from '../../../nodes/CrmInvoicing/CrmInvoicingTrigger.node';
-import { ownerTag } from '../../../nodes/CrmInvoicing/trigger/identity';
-import { LOOKUP_INTERVAL_MS } from '../../../nodes/CrmInvoicing/trigger/answers';
-import { unwrapSecret } from '../../../nodes/CrmInvoicing/trigger/secret';
+import { ownerTag } from '../../../nodes/CrmInvoicing/trigger/subscription';
+import { LOOKUP_INTERVAL_MS } from '../../../nodes/CrmInvoicing/trigger/webhook';
+import { unwrapSecret } from '../../../nodes/CrmInvoicing/trigger/store';
 import { createHookContext, TEST_CREDENTIALS } from '../../helpers/harness';
 
 export const nodeType = new CrmInvoicingTrigger();

@@ -1,7 +1,7 @@
 import nock from 'nock';
 import type { IDataObject, INodeParameters } from 'n8n-workflow';
 
-import { FULL_RECORD_TIME_LIMIT_MS } from '../../../nodes/CrmInvoicing/trigger/fullRecord';
+import { FULL_RECORD_TIME_LIMIT_MS } from '../../../nodes/CrmInvoicing/trigger/webhook';
 import { signedHeaders } from '../../helpers/signing';
 import { createWebhookContext, loggedMessages, TEST_CREDENTIALS } from '../../helpers/harness';
 import { useNock } from '../../helpers/nock';
@@ -209,7 +209,8 @@ describe('trigger option "Output Full Record"', () => {
 		try {
 			const next = await deliver({});
 			expect(next.status).toBe(503);
-			expect(next.body).toEqual({ error: expect.stringMatching(/rate limit asks to wait/) });
+			// The transport's pacing refusal (its text names the key's rate limit), not a request sent.
+			expect(next.body).toEqual({ error: expect.stringMatching(/rate limit/) });
 			expect(unmatched).toEqual([]);
 		} finally {
 			nock.emitter.removeListener('no match', listener);

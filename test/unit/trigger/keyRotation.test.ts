@@ -11,12 +11,14 @@ import nock from 'nock';
 import type { IDataObject } from 'n8n-workflow';
 
 import {
-	refuseUnreadable,
 	RENEWAL_INTERVAL_MS,
 	RENEWAL_TIME_LIMIT_MS,
+} from '../../../nodes/CrmInvoicing/trigger/subscription';
+import {
+	refuseUnreadable,
 	UNUSABLE_SECRET_REASON,
-} from '../../../nodes/CrmInvoicing/trigger/answers';
-import { unwrapSecret } from '../../../nodes/CrmInvoicing/trigger/secret';
+} from '../../../nodes/CrmInvoicing/trigger/webhook';
+import { unwrapSecret } from '../../../nodes/CrmInvoicing/trigger/store';
 import { readState } from '../../../nodes/CrmInvoicing/trigger/store';
 import { createWebhookContext, loggedMessages, TEST_CREDENTIALS } from '../../helpers/harness';
 import { useNock } from '../../helpers/nock';
@@ -394,7 +396,7 @@ describe('a key change, then a restart before any delivery (nothing can read the
 		expect(await deliver(staticData, { mode: 'manual' })).toMatchObject({ status: 503 });
 	});
 
-	it('on n8n versions that run checkExists at start-up, activation deletes the old subscription and create subscribes anew', async () => {
+	it('on n8n versions that run checkExists at start-up, activation deletes nothing; create subscribes anew, then deletes the old one', async () => {
 		nock(API)
 			.get(ONE('whk_1'))
 			.reply(200, {
@@ -402,11 +404,24 @@ describe('a key change, then a restart before any delivery (nothing can read the
 				url: PRODUCTION_URL,
 				events: ['lead.created', 'deal.stage_changed'],
 			});
-		const removed = nock(API).delete(ONE('whk_1')).reply(204);
 		const trigger = hooks(unreadable(), NEW_KEY);
 		await expect(trigger.checkExists()).resolves.toBe(false);
-		removed.done();
-		expect(plain(trigger.staticData)).toEqual({});
+		// Nothing deleted yet (no DELETE is mocked): the stored subscription stays until a new one is stored.
+		expect(plain(trigger.staticData).subscriptionId).toBe('whk_1');
 		expect(logged('warn')).toContain("cannot be read with this credential's API key");
+		// A POST that fails keeps it: the trigger is never left without a subscription (issue 29, defect 1).
+		nock(API)
+			.post(LIST)
+			.reply(503, { error: { code: 'UNAVAILABLE', message: 'busy' } });
+		await expect(trigger.create()).rejects.toThrow();
+		expect(plain(trigger.staticData).subscriptionId).toBe('whk_1');
+		// The next activation's create subscribes anew and deletes the old subscription after storing the new one.
+		const crm = renewalAtCrm();
+		await expect(trigger.create()).resolves.toBe(true);
+		crm.done();
+		expect(plain(trigger.staticData).subscriptionId).toBe('whk_2');
+		expect(unwrapSecret(String(trigger.staticData.secretWrapped), NEW_KEY, owner('whk_2'))).toBe(
+			NEW_SECRET,
+		);
 	});
 });

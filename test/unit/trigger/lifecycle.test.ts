@@ -3,8 +3,8 @@ import nock from 'nock';
 import { useNock } from '../../helpers/nock';
 import type { IDataObject } from 'n8n-workflow';
 
-import { ownerTag } from '../../../nodes/CrmInvoicing/trigger/identity';
-import { unwrapSecret } from '../../../nodes/CrmInvoicing/trigger/secret';
+import { ownerTag } from '../../../nodes/CrmInvoicing/trigger/subscription';
+import { unwrapSecret } from '../../../nodes/CrmInvoicing/trigger/store';
 import { loggedMessages, TEST_CREDENTIALS } from '../../helpers/harness';
 import {
 	API,
@@ -357,6 +357,31 @@ describe('create', () => {
 });
 
 describe('checkExists', () => {
+	/**
+	 * What follows a false at this node's URL: checkExists deleted nothing and kept the stored subscription; create
+	 * POSTs the new one, stores it, and only then DELETEs the old one (issue 29: n8n 1.x runs checkExists at every
+	 * start-up, and a failed POST after a delete would leave the trigger deaf).
+	 */
+	async function replacedByCreate(
+		trigger: ReturnType<typeof triggerHooks>,
+		deleteReply: [number, IDataObject?] = [204],
+	) {
+		expect(trigger.staticData.subscriptionId).toBe('whk_1');
+		const order: string[] = [];
+		const crm = nock(API)
+			.post(LIST)
+			.reply(() => (order.push('POST'), [200, { id: 'whk_2', secret: SECRET }]))
+			.delete(ONE('whk_1'))
+			.reply(() => (order.push('DELETE'), deleteReply))
+			.get(LIST)
+			.query(true)
+			.reply(200, []);
+		await expect(trigger.create()).resolves.toBe(true);
+		crm.done();
+		expect(order).toEqual(['POST', 'DELETE']);
+		expect(trigger.staticData.subscriptionId).toBe('whk_2');
+	}
+
 	it('is false without a stored subscription, and calls nothing', async () => {
 		await expect(triggerHooks({}).checkExists()).resolves.toBe(false);
 	});
@@ -457,7 +482,7 @@ describe('checkExists', () => {
 		expect(warned[0]).toContain('its deliveries that reach this node are answered 410');
 	});
 
-	it('is false when the events changed, and deletes the stale subscription (a 404 on delete is fine)', async () => {
+	it('is false when the events changed; create replaces the stale subscription, deleting it last (a 404 on delete is fine)', async () => {
 		nock(API)
 			.get(ONE('whk_1'))
 			.reply(200, {
@@ -465,16 +490,12 @@ describe('checkExists', () => {
 				url: PRODUCTION_URL,
 				events: ['lead.created', 'deal.stage_changed'],
 			});
-		const removed = nock(API)
-			.delete(ONE('whk_1'))
-			.reply(404, { error: { code: 'NOT_FOUND', message: 'gone' } });
 		const trigger = triggerHooks({
 			staticData: storedSubscription(),
 			parameters: { events: ['lead.created'] },
 		});
 		await expect(trigger.checkExists()).resolves.toBe(false);
-		removed.done();
-		expect(plain(trigger.staticData)).toEqual({});
+		await replacedByCreate(trigger, [404, { error: { code: 'NOT_FOUND', message: 'gone' } }]);
 	});
 
 	it('counts custom events as selected events', async () => {
@@ -497,13 +518,12 @@ describe('checkExists', () => {
 				events: ['deal.stage_changed', 'lead.created'],
 				status: 'disabled',
 			});
-		const removed = nock(API).delete(ONE('whk_1')).reply(204);
 		const trigger = triggerHooks({ staticData: storedSubscription() });
 		await expect(trigger.checkExists()).resolves.toBe(false);
-		removed.done();
+		await replacedByCreate(trigger);
 	});
 
-	it('is false when the secret was lost, and deletes the subscription it cannot verify', async () => {
+	it('is false when the secret was lost; create replaces the subscription it cannot verify, deleting it last', async () => {
 		nock(API)
 			.get(ONE('whk_1'))
 			.reply(200, {
@@ -511,10 +531,9 @@ describe('checkExists', () => {
 				url: PRODUCTION_URL,
 				events: ['deal.stage_changed', 'lead.created'],
 			});
-		const removed = nock(API).delete(ONE('whk_1')).reply(204);
 		const trigger = triggerHooks({ staticData: storedSubscription({ secretWrapped: undefined }) });
 		await expect(trigger.checkExists()).resolves.toBe(false);
-		removed.done();
+		await replacedByCreate(trigger);
 	});
 
 	it('falls back to the stored URL and events when the API does not return them', async () => {

@@ -12,9 +12,8 @@ import {
 	MAX_RETIRED,
 	readState,
 	RECENT_DELIVERIES_LIMIT,
-	recordDelivery,
 	retireSubscription,
-	storeSubscription,
+	saveState,
 } from '../../../nodes/CrmInvoicing/trigger/store';
 import { createHookContext, createWebhookContext } from '../../helpers/harness';
 import { useNock } from '../../helpers/nock';
@@ -101,13 +100,15 @@ describe('writing', () => {
 			recentDeliveries: ['a'],
 			retiredSubscriptions: [{ id: 'whk_0', url: 'https://x/h' }],
 		};
-		storeSubscription(staticData, {
+		// As subscribe stores a new subscription: its delivery memory starts empty.
+		const subscription = {
 			id: 'whk_2',
 			url: PRODUCTION_URL,
 			events: EVENTS,
 			secretWrapped: 'wrapped',
 			ownerTag: 'tag',
-		});
+		};
+		saveState(staticData, { subscription, recentDeliveries: [] });
 		expect(staticData).toEqual({
 			subscriptionId: 'whk_2',
 			subscriptionUrl: PRODUCTION_URL,
@@ -123,7 +124,9 @@ describe('writing', () => {
 	it('remembers the last RECENT_DELIVERIES_LIMIT deliveries, and a retired subscription once', () => {
 		const staticData = storedSubscription();
 		for (let index = 0; index <= RECENT_DELIVERIES_LIMIT; index++)
-			recordDelivery(staticData, `print_${index}`);
+			saveState(staticData, {
+				recentDeliveries: [...readState(staticData).recentDeliveries, `print_${index}`],
+			});
 		expect(readState(staticData).recentDeliveries).toHaveLength(RECENT_DELIVERIES_LIMIT);
 		expect(readState(staticData).recentDeliveries[0]).toBe('print_1');
 		retireSubscription(staticData, { id: 'whk_0', url: 'https://x/h' });

@@ -17,18 +17,18 @@ import {
 	STALE_REASON,
 	TEST_MISMATCH_REASON,
 	UNCHECKED_REASON,
-} from '../../../nodes/CrmInvoicing/trigger/answers';
+} from '../../../nodes/CrmInvoicing/trigger/webhook';
 import {
 	checkExists,
 	create,
 	deleteSubscription,
 	HOOK_TIME_LIMIT_MS,
-} from '../../../nodes/CrmInvoicing/trigger/lifecycle';
+} from '../../../nodes/CrmInvoicing/CrmInvoicingTrigger.node';
 import {
 	unwrapSecret,
 	wrapSecret,
 	type SecretOwner,
-} from '../../../nodes/CrmInvoicing/trigger/secret';
+} from '../../../nodes/CrmInvoicing/trigger/store';
 import {
 	MAX_SIGNATURE_ENTRIES,
 	MAX_SIGNATURE_HEADER_LENGTH,

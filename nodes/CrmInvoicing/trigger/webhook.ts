@@ -1,0 +1,317 @@
+import type { IDataObject, IWebhookFunctions, IWebhookResponseData } from 'n8n-workflow';
+
+import {
+	apiRequest,
+	deadlineIn,
+	httpStatusOf,
+	isPlainObject,
+	simplify,
+	Turns,
+	type HeaderMap,
+} from '../shared';
+import {
+	eventsOf,
+	isInactiveStatus,
+	webhookCall,
+	printable,
+	renew,
+	RENEWAL_TIME_LIMIT_MS,
+} from './subscription';
+import { checkDeliveryHeaders, verifySignature, type DeliveryHeaders } from './signature';
+import {
+	acceptOnce,
+	apiKeyOf,
+	deliveryMemoryKey,
+	keepWrappedUnderKey,
+	readSecret,
+	readState,
+	secretOwner,
+	wasAccepted,
+	type StoredSubscription,
+} from './store';
+
+/**
+ * One delivery, in order: verify (signature.ts: the headers before any state, then the signature on the raw bytes),
+ * read the state (store.ts), answer, emit. Every delivery is answered here, never thrown: n8n saves a webhook call's
+ * static data changes (an id remembered, a secret wrapped anew) when the answer is given, and only if it is given
+ * before the execution starts (n8n 2.x resets its "changed" flag when it prepares the execution); saved, they reach
+ * every process (docs/scale.md).
+ */
+
+export const TRIGGER_SIMPLIFY_VERSION = 2;
+
+/**
+ * The refusals (spec §3, §8): **503** whenever a retry can pass (the CRM retries 5xx): no secret yet, the credential
+ * unreadable, the secret unreadable (the delivery subscribes anew), a mismatch that may be a renewal this process has
+ * not read; **410** only for this node's retired subscription (the CRM disables it); **401** for headers that cannot be
+ * a genuine delivery, and a mismatch the CRM shows to be a forgery; **400** a verified body without an event; never
+ * another 4xx, which the CRM would not retry (docs/trigger.md#answers-to-deliveries).
+ */
+export const NO_SECRET_REASON =
+	'this trigger holds no signing secret yet (its subscription is being created, or was not created by this n8n); retry later. If this lasts, deactivate and re-activate the workflow so that it subscribes anew';
+export const NO_CREDENTIAL_REASON =
+	"this trigger's credential could not be read, so its signing secret cannot be unwrapped; retry later. Check the trigger's credential in n8n";
+export const UNUSABLE_SECRET_REASON =
+	"this trigger's stored signing secret cannot be read with its credential's API key (the key changed while no n8n process held the secret, or the workflow's data was copied from another workflow), so this delivery cannot be verified; the trigger subscribes anew at its own URL (see n8n's log)";
+export const RATIONED_REASON =
+	"signature does not match the stored secret, and this n8n process asked the CRM about a subscription less than 30 s ago, so it cannot tell now whether this trigger's subscription was renewed; retry later";
+export const STALE_REASON =
+	"signature does not match the stored secret, and the stored subscription is no longer this trigger's current one (gone, disabled or at another URL: this n8n process may not have read the new one yet); retry later";
+export const UNCHECKED_REASON =
+	"signature does not match the stored secret, and the CRM could not be asked in time whether this trigger's subscription was renewed; retry later";
+export const TEST_MISMATCH_REASON =
+	'signature does not match the stored secret of this test listening; retry later';
+export const RETIRED_REASON =
+	'this delivery came through a webhook subscription that this trigger replaced (it delivers to another URL of this n8n); answered 410 so that the CRM disables it. Nothing was run';
+
+type Refusal = readonly [400 | 401 | 410 | 503, string];
+
+export interface DeliveryRequest {
+	headers?: HeaderMap;
+	rawHeaders?: unknown[];
+	/** The exact bytes received, kept by n8n's body parser. */
+	rawBody?: Buffer | string;
+}
+
+/** Answers the request here and starts no execution (no workflow data). */
+function answer(
+	context: IWebhookFunctions,
+	status: number,
+	body: IDataObject,
+): IWebhookResponseData {
+	const response = context.getResponseObject() as unknown as {
+		status(code: number): { json(body: unknown): unknown };
+	};
+	response.status(status).json(body);
+	return { noWebhookResponse: true };
+}
+
+/** Answers with the reason and logs it as a warning, so no refusal goes unseen; never the secret, signature or body. */
+function refuse(context: IWebhookFunctions, request: DeliveryRequest, [status, reason]: Refusal) {
+	const [workflow, node] = [context.getWorkflow(), context.getNode()];
+	const rawId = request.headers?.['webhook-id'];
+	const deliveryId = typeof rawId === 'string' ? printable(rawId, 80) : undefined;
+	const outcome = {
+		400: 'does not retry it',
+		401: 'does not retry it',
+		410: 'disables that endpoint',
+		503: 'retries it later',
+	}[status];
+	context.logger.warn(
+		`CRM Invoicing Trigger refused a delivery with ${status} (the API ${outcome}): ${reason}` +
+			` [workflow ${String(workflow.id ?? '')}, node "${node.name}"${deliveryId ? `, webhook-id ${deliveryId}` : ''}]`,
+		{ workflowId: workflow.id, nodeName: node.name, status, reason, webhookId: deliveryId },
+	);
+	return answer(context, status, { error: reason });
+}
+
+/**
+ * A mismatch is 401 only when the CRM, asked now, shows the stored subscription current (a renewal replaces it, so a
+ * current one means a forgery); else 503, since a genuine delivery signed with a secret this process has not read yet
+ * looks the same. No verdict is kept, and questions are rationed per process, for all triggers together, each within
+ * 5 s: the delivery waiting for it must still be answered within the CRM's 20 s (docs/trigger.md#answers-to-deliveries).
+ */
+export const LOOKUP_INTERVAL_MS = 30_000;
+const lookups = new Turns(LOOKUP_INTERVAL_MS, 1);
+
+async function verdict(context: IWebhookFunctions, stored: StoredSubscription): Promise<Refusal> {
+	// On the test URL the node cannot tell its own URL on every n8n version; a test listening lasts minutes.
+	if (context.getMode() === 'manual') return [503, TEST_MISMATCH_REASON];
+	if (!lookups.take('process')) return [503, RATIONED_REASON];
+	const remote = await webhookCall(context, 'GET', stored.id, deadlineIn(5_000), true).catch(
+		() => undefined,
+	);
+	if (remote === undefined) return [503, UNCHECKED_REASON];
+	if (remote === 'gone') return [503, STALE_REASON];
+	const at = typeof remote.url === 'string' ? remote.url : stored.url;
+	const current = at === context.getNodeWebhookUrl('default') && !isInactiveStatus(remote.status);
+	return current ? [401, 'signature does not match'] : [503, STALE_REASON];
+}
+
+/** A mismatch that a retired subscription's secret verifies is 410; else the verdict's answer. */
+async function refuseMismatch(
+	context: IWebhookFunctions,
+	request: DeliveryRequest,
+	stored: StoredSubscription,
+	headers: DeliveryHeaders,
+	apiKey: () => Promise<string>,
+): Promise<IWebhookResponseData> {
+	for (const { id, secretWrapped } of readState(context.getWorkflowStaticData('node')).retired) {
+		if (secretWrapped === undefined) continue;
+		const read = await readSecret({ secretWrapped }, secretOwner(context, id), apiKey).catch(
+			() => undefined,
+		);
+		if (read?.kind === 'secret' && verifySignature(read.secret, headers, request.rawBody).ok)
+			return refuse(context, request, [410, RETIRED_REASON]);
+	}
+	return refuse(context, request, await verdict(context, stored));
+}
+
+/** An unreadable stored secret: the delivery subscribes anew (hooks.ts, renew), then is answered 503. */
+export async function refuseUnreadable(
+	context: IWebhookFunctions,
+	stored: StoredSubscription,
+	request: DeliveryRequest,
+	limitMs = RENEWAL_TIME_LIMIT_MS,
+): Promise<IWebhookResponseData> {
+	await renew(context, stored, limitMs);
+	return refuse(context, request, [503, UNUSABLE_SECRET_REASON]);
+}
+
+/**
+ * Output Full Record: a `lead.*` event's lead, read with GET /leads/{payload.id} (as Lead → Get outputs it), instead of
+ * its payload, within FULL_RECORD_TIME_LIMIT_MS of the CRM's 20 s. Nothing is lost: a failure that a retry may mend
+ * answers the delivery 503, any other outputs the payload with `fullRecordError` (docs/trigger.md#output-full-record).
+ */
+export const FULL_RECORD_TIME_LIMIT_MS = 8_000;
+
+export const wantsFullRecord = (options: IDataObject, event: string): boolean =>
+	options.fullRecord === true && event.startsWith('lead.');
+
+type FullRecord = { payload: unknown; error?: IDataObject } | { retry: string };
+
+async function fullRecordOf(
+	context: IWebhookFunctions,
+	event: string,
+	payload: unknown,
+): Promise<FullRecord> {
+	const options = context.getNodeParameter('options', {}) as IDataObject;
+	if (!wantsFullRecord(options, event)) return { payload };
+	const id = isPlainObject(payload) ? payload.id : undefined;
+	if (typeof id !== 'string' || id.trim() === '')
+		return {
+			payload,
+			error: { message: 'The event payload has no lead id, so the lead could not be read' },
+		};
+	// Tells n8n's log (never the key, the secret or the body) that the read failed and what the delivery got instead.
+	const [workflow, node] = [context.getWorkflow(), context.getNode()];
+	const log = (reason: string, outcome: string) =>
+		context.logger.warn(
+			`CRM Invoicing Trigger (Output Full Record): ${reason}; ${outcome} [workflow ${String(workflow.id ?? '')}, node "${node.name}"]`,
+			{ workflowId: workflow.id, nodeName: node.name, reason },
+		);
+	try {
+		const path = `/leads/${encodeURIComponent(id)}`;
+		const lead = await apiRequest.call(context, {
+			method: 'GET',
+			path,
+			deadline: deadlineIn(FULL_RECORD_TIME_LIMIT_MS),
+		});
+		if (isPlainObject(lead) && typeof lead.id === 'string') return { payload: lead };
+		return { payload, error: { message: `GET /leads/${id} did not answer with a lead` } };
+	} catch (error) {
+		const [status, message] = [httpStatusOf(error), (error as Error).message];
+		const reason = `reading lead ${id} failed: ${message}`;
+		if (status === undefined || status === 429 || status >= 500) {
+			log(reason, 'the delivery is answered 503 so that the CRM sends it again');
+			return { retry: reason };
+		}
+		log(reason, 'the event is output as received, with fullRecordError');
+		return { payload, error: { message, httpCode: String(status) } };
+	}
+}
+
+function parseDelivery(rawBody: Buffer | string | undefined) {
+	const text =
+		rawBody === undefined
+			? ''
+			: Buffer.isBuffer(rawBody)
+				? rawBody.toString('utf8')
+				: String(rawBody);
+	if (text.trim() === '') return 'empty body';
+	let body: unknown;
+	try {
+		body = JSON.parse(text);
+	} catch {
+		return 'body is not JSON';
+	}
+	if (!isPlainObject(body)) return 'body is not a JSON object';
+	const { event, timestamp, payload } = body;
+	if (typeof event !== 'string' || event.trim() === '') return 'body has no event name';
+	return { event, timestamp: timestamp ?? null, payload: payload ?? null };
+}
+
+/**
+ * Simplify (issue 18): `event`, `timestamp` and the payload, a `lead.*` event's lead reduced to its simplified fields
+ * (others kept whole: the spec does not show them), `fullRecordError` kept, no `webhookId`. Off: `json` as is.
+ */
+function output(
+	context: IWebhookFunctions,
+	json: IDataObject,
+	event: string,
+	payloadOnly: boolean,
+): IDataObject {
+	if (context.getNode().typeVersion < TRIGGER_SIMPLIFY_VERSION) return json;
+	if (context.getNodeParameter('simplify', true) === false) return json;
+	const isLead = event.startsWith('lead.');
+	const extra = json.fullRecordError === undefined ? {} : { fullRecordError: json.fullRecordError };
+	if (payloadOnly) {
+		// Payload Only put a payload that is not an object under `payload`: nothing to reduce.
+		if (!isLead || (json.payload !== undefined && !isPlainObject(json.payload))) return json;
+		return { ...simplify('lead', json), ...extra };
+	}
+	const payload =
+		isLead && isPlainObject(json.payload) ? simplify('lead', json.payload) : json.payload;
+	return { event: json.event, timestamp: json.timestamp, payload, ...extra };
+}
+
+export async function receiveDelivery(this: IWebhookFunctions): Promise<IWebhookResponseData> {
+	const request = this.getRequestObject() as unknown as DeliveryRequest;
+	// 1. Verify what needs no secret: missing, malformed or stale headers cannot be a genuine delivery, whatever the state.
+	const headers = checkDeliveryHeaders({
+		headers: request.headers ?? {},
+		rawHeaders: request.rawHeaders,
+	});
+	if (!headers.ok) return refuse(this, request, [401, headers.reason]);
+
+	// 2. The state: the secret, from memory or unwrapped (the credential is read at most once, and only if needed).
+	const data = this.getWorkflowStaticData('node');
+	const stored = readState(data).subscription;
+	let key: Promise<string> | undefined;
+	const apiKey = async () => await (key ??= apiKeyOf(this));
+	const read =
+		stored &&
+		(await readSecret(stored, secretOwner(this, stored.id), apiKey).catch(() => undefined));
+	if (stored && read === undefined) return refuse(this, request, [503, NO_CREDENTIAL_REASON]);
+	if (!stored || read?.kind === 'none') return refuse(this, request, [503, NO_SECRET_REASON]);
+	if (read?.kind !== 'secret') return await refuseUnreadable(this, stored, request);
+	const verified = verifySignature(read.secret, headers, request.rawBody);
+	if (!verified.ok && verified.reason === 'signature does not match')
+		return await refuseMismatch(this, request, stored, headers, apiKey);
+	if (!verified.ok) return refuse(this, request, [401, verified.reason]);
+	await keepWrappedUnderKey(this, stored, read, apiKey);
+
+	// 3. The answer: a body without an event is 400; an event not selected, or a retry, 200 and nothing run.
+	const parsed = parseDelivery(request.rawBody);
+	if (typeof parsed === 'string') return refuse(this, request, [400, parsed]);
+	const { event, timestamp } = parsed;
+	if (!eventsOf(this).includes(event)) {
+		const shown = event.length > 100 ? `${event.slice(0, 100)}…` : event;
+		return answer(this, 200, {
+			received: true,
+			ignored: `event "${shown}" is not selected in this trigger`,
+		});
+	}
+	const [memoryKey, webhookId] = [deliveryMemoryKey(this, stored.id), verified.id];
+	const duplicate = () => answer(this, 200, { received: true, duplicate: true });
+	if (wasAccepted(data, memoryKey, webhookId)) return duplicate();
+	// Read before the id is remembered, so that a 503 leaves the retry welcome.
+	const record = await fullRecordOf(this, event, parsed.payload);
+	if ('retry' in record) return answer(this, 503, { error: record.retry });
+	// Checked again: a copy of this delivery handled meanwhile (during the read) has been accepted already.
+	if (!acceptOnce(data, memoryKey, webhookId)) return duplicate();
+
+	// 4. Emit. `webhookId` is the delivery's id (its `webhook-id` header), as workflows have read it since 0.1.
+	const { payload, error } = record;
+	const payloadOnly = (this.getNodeParameter('options', {}) as IDataObject).payloadOnly === true;
+	const json: IDataObject = payloadOnly
+		? isPlainObject(payload)
+			? { ...payload }
+			: { payload: payload as IDataObject }
+		: { event, timestamp: timestamp as string, payload: payload as IDataObject, webhookId };
+	if (error) json.fullRecordError = error;
+	return {
+		...answer(this, 200, { received: true }),
+		workflowData: [[{ json: output(this, json, event, payloadOnly) }]],
+	};
+}
