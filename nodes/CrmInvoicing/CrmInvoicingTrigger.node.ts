@@ -5,11 +5,13 @@ import { deadlineIn, EVENT_OPTIONS, eventNamesOf, simplifyPropertyFrom } from '.
 import {
 	apiKeyOf,
 	clearSubscription,
-	keepWrappedUnderKey,
+	rewrap,
+	log,
 	readSecret,
 	readState,
 	saveState,
 	secretOwner,
+	tagOf,
 	type StoredSubscription,
 } from './trigger/store';
 import {
@@ -18,10 +20,8 @@ import {
 	inTime,
 	isInactiveStatus,
 	letGo,
-	log,
 	own,
 	subscribe,
-	tagOf,
 	webhookCall,
 } from './trigger/subscription';
 import { receiveDelivery, TRIGGER_SIMPLIFY_VERSION } from './trigger/webhook';
@@ -86,7 +86,7 @@ export async function checkExists(
 async function secretReadable(context: IHookFunctions, held: StoredSubscription): Promise<boolean> {
 	const apiKey = await apiKeyOf(context);
 	const read = await readSecret(held, secretOwner(context, held.id), async () => apiKey);
-	if (read.kind === 'secret') await keepWrappedUnderKey(context, held, read, async () => apiKey);
+	if (read.kind === 'secret') await rewrap(context, held, async () => apiKey);
 	const why =
 		read.kind === 'unusable'
 			? `the stored signing secret of webhook subscription ${held.id} cannot be read with this credential's API key (the key changed while no n8n process held the secret, or the workflow's data was copied from another workflow)`

@@ -16,11 +16,17 @@ import {
  * The trigger's stored state (the subscription with named fields, its wrapped secret, retired subscriptions and the
  * recent delivery ids), in the node's static data: n8n keeps it apart for production and test listening, saves it
  * when a hook or an answered delivery changed it, and gives every process the saved copy. This module is its only
- * reader and writer: the secret only wrapped, and data of 0.1 to 0.3 rewritten in the current form at the next change
- * (docs/security.md#what-it-stores).
+ * reader and writer (the secret only wrapped; data of 0.1 to 0.3 rewritten in the current form at the next change;
+ * docs/security.md#what-it-stores), and it names whom it belongs to: the owner tag, the secret's owner.
  */
 
 export type TriggerContext = IHookFunctions | IWebhookFunctions;
+
+/** Logs a warning (or, `info`, a note) for this node; `id`: the subscription it is about. */
+export function log(of: TriggerContext, message: string, id?: string, info = false) {
+	const meta = { workflowId: of.getWorkflow().id, nodeName: of.getNode().name, subscriptionId: id };
+	of.logger[info ? 'info' : 'warn'](`CRM Invoicing Trigger: ${message}`, meta);
+}
 
 export interface StoredSubscription {
 	id: string;
@@ -31,7 +37,7 @@ export interface StoredSubscription {
 	secretWrapped?: string;
 	/** The signing secret in clear, as 0.1 and 0.2 stored it; read until it is wrapped, never written anew. */
 	clearSecret?: string;
-	/** The owner tag (hooks.ts) it was created with; data of 0.1 has none. */
+	/** The owner tag (ownerTag, below) it was created with; data of 0.1 has none. */
 	ownerTag?: string;
 }
 
@@ -63,11 +69,9 @@ const NAMES = {
 	ownerTag: ['ownerTag', 'webhookOwner'],
 	retired: ['retiredSubscriptions', 'webhookRetired'],
 } as const;
-const CLEAR_SECRET = 'webhookSecret';
-const RECENT = 'recentDeliveries';
+const [CLEAR_SECRET, RECENT] = ['webhookSecret', 'recentDeliveries'];
 
-const text = (value: unknown): string | undefined =>
-	typeof value === 'string' && value !== '' ? value : undefined;
+const text = (value: unknown) => (typeof value === 'string' && value !== '' ? value : undefined);
 const texts = (value: unknown): string[] | undefined =>
 	Array.isArray(value) ? value.filter((entry) => typeof entry === 'string') : undefined;
 
@@ -85,23 +89,18 @@ function retiredOf(value: unknown): RetiredSubscription[] {
 
 export function readState(data: IDataObject): TriggerState {
 	const at = (field: keyof typeof NAMES) => data[NAMES[field][0]] ?? data[NAMES[field][1]];
-	const id = text(at('id'));
-	const subscription: StoredSubscription | undefined =
-		id === undefined
-			? undefined
-			: {
-					id,
-					url: text(at('url')),
-					events: texts(at('events')),
-					secretWrapped: text(at('secretWrapped')),
-					clearSecret: text(data[CLEAR_SECRET]),
-					ownerTag: text(at('ownerTag')),
-				};
-	return {
-		subscription,
-		retired: retiredOf(at('retired')),
-		recentDeliveries: texts(data[RECENT]) ?? [],
+	const [id, retired] = [text(at('id')), retiredOf(at('retired'))];
+	const recentDeliveries = texts(data[RECENT]) ?? [];
+	if (id === undefined) return { retired, recentDeliveries };
+	const subscription = {
+		id,
+		url: text(at('url')),
+		events: texts(at('events')),
+		secretWrapped: text(at('secretWrapped')),
+		clearSecret: text(data[CLEAR_SECRET]),
+		ownerTag: text(at('ownerTag')),
 	};
+	return { subscription, retired, recentDeliveries };
 }
 
 /** Writes the state with `changes`, whole and in the current form (new arrays, so that n8n notices the change). */
@@ -146,21 +145,43 @@ export const forgetDeliveries = (memoryKey: string) => memory.delete(memoryKey);
 
 export function wasAccepted(data: IDataObject, memoryKey: string, deliveryId: string): boolean {
 	const print = fingerprint(deliveryId);
-	return (
-		memory.peek(memoryKey)?.has(print) === true || readState(data).recentDeliveries.includes(print)
-	);
+	const known = memory.peek(memoryKey)?.has(print) === true;
+	return known || readState(data).recentDeliveries.includes(print);
 }
 
 /** Records `deliveryId` as accepted; false when it was accepted already (synchronous: see above). */
 export function acceptOnce(data: IDataObject, memoryKey: string, deliveryId: string): boolean {
 	if (wasAccepted(data, memoryKey, deliveryId)) return false;
 	const print = fingerprint(deliveryId);
-	memory
-		.getOrSet(memoryKey, () => new BoundedMap<string, true>(RECENT_DELIVERIES_LIMIT))
-		.set(print, true);
+	const fresh = () => new BoundedMap<string, true>(RECENT_DELIVERIES_LIMIT);
+	memory.getOrSet(memoryKey, fresh).set(print, true);
 	saveState(data, { recentDeliveries: [...readState(data).recentDeliveries, print] });
 	return true;
 }
+
+type TagContext = NodeIdentityContext &
+	Partial<Pick<IHookFunctions, 'getInstanceId' | 'getNodeWebhookUrl'> & { getMode(): string }>;
+
+/**
+ * The owner tag ends the subscription's name: a hash of n8n's instance id, the workflow, the node and the mode, that
+ * holds no secret and tells nothing about the instance. n8n starts test listening in mode "manual" but ends it in
+ * "internal" (as a deactivation), so the URL tells the mode too.
+ */
+export function ownerTag(context: TagContext): string {
+	const { workflowId, nodeId } = nodeIdentity(context);
+	let [instanceId, test] = ['', context.getMode?.() === 'manual'];
+	try {
+		const id = context.getInstanceId?.();
+		instanceId = typeof id === 'string' ? id : '';
+		test ||= /\/webhook-test\//.test(context.getNodeWebhookUrl?.('default') ?? '');
+	} catch {
+		// An n8n that gives no instance id or URL: the tag is made of what it gives.
+	}
+	const parts = ['crm-invoicing-trigger', instanceId, workflowId, nodeId];
+	return sha256([...parts, test ? 'test' : 'production'].join('\u0000'), 16);
+}
+
+export const tagOf = (name: unknown) => /\[n8n:([\w-]{8,43})\]\s*$/.exec(String(name))?.[1];
 
 /**
  * The signing secret at rest, never in clear (n8n's public API, exports and backups hand out static data): AES-256-GCM
@@ -171,14 +192,11 @@ export function acceptOnce(data: IDataObject, memoryKey: string, deliveryId: str
 const FORMAT = 'aes256gcm.v1';
 const SALT = Buffer.from('n8n-nodes-crm-invoicing/trigger-secret/v1', 'utf8');
 
-export interface SecretOwner extends NodeIdentity {
-	subscriptionId: string;
-}
+export type SecretOwner = NodeIdentity & { subscriptionId: string };
 
-export const secretOwner = (context: TriggerContext, subscriptionId: string): SecretOwner => ({
-	...nodeIdentity(context),
-	subscriptionId,
-});
+export function secretOwner(context: TriggerContext, subscriptionId: string): SecretOwner {
+	return { ...nodeIdentity(context), subscriptionId };
+}
 
 /** The credential's API key (trimmed where the credential is read), from the context's one read of it. */
 export const apiKeyOf = async (context: TriggerContext) => (await credentialOf(context)).apiKey;
@@ -186,9 +204,7 @@ export const apiKeyOf = async (context: TriggerContext) => (await credentialOf(c
 const infoOf = (owner: SecretOwner) =>
 	[FORMAT, owner.workflowId, owner.nodeId, owner.subscriptionId].join('\u0000');
 const keyOf = (apiKey: string, owner: SecretOwner) =>
-	Buffer.from(
-		hkdfSync('sha256', Buffer.from(apiKey, 'utf8'), SALT, Buffer.from(infoOf(owner)), 32),
-	);
+	Buffer.from(hkdfSync('sha256', apiKey, SALT, infoOf(owner), 32));
 
 const held = new BoundedMap<string, { secret: string; keyPrint: string }>(500);
 const heldKey = (wrapped: string, owner: SecretOwner) => sha256(`${infoOf(owner)}\u0000${wrapped}`);
@@ -208,21 +224,17 @@ export function wrapSecret(secret: string, apiKey: string, owner: SecretOwner): 
 }
 
 /** The secret, or undefined when `wrapped` does not unwrap with this API key for this owner. Never throws. */
-export function unwrapSecret(
-	wrapped: string,
-	apiKey: string,
-	owner: SecretOwner,
-): string | undefined {
+export function unwrapSecret(wrapped: string, key: string, owner: SecretOwner): string | undefined {
 	const [format, ...parts] = wrapped.split(':');
 	if (parts.length !== 3 || format !== FORMAT) return undefined;
 	const [iv, ciphertext, tag] = parts.map((part) => Buffer.from(part, 'base64url'));
 	if (iv.length !== 12 || tag.length !== 16) return undefined;
 	try {
-		const decipher = createDecipheriv('aes-256-gcm', keyOf(apiKey, owner), iv);
+		const decipher = createDecipheriv('aes-256-gcm', keyOf(key, owner), iv);
 		decipher.setAAD(Buffer.from(infoOf(owner)));
 		decipher.setAuthTag(tag);
 		const secret = Buffer.concat([decipher.update(ciphertext), decipher.final()]).toString('utf8');
-		hold(wrapped, owner, secret, apiKey);
+		hold(wrapped, owner, secret, key);
 		return secret;
 	} catch {
 		return undefined;
@@ -230,16 +242,15 @@ export function unwrapSecret(
 }
 
 /** 'none': nothing stored; 'unusable': neither held nor unwrapped by the key (the key changed, or the data was copied). */
-export type SecretRead =
-	| { kind: 'secret'; secret: string }
-	| { kind: 'none' }
-	| { kind: 'unusable' };
+type ApiKey = () => Promise<string>;
+
+export type SecretRead = { kind: 'secret'; secret: string } | { kind: 'none' | 'unusable' };
 
 /** From memory, else unwrapped (asking for the key only then), else a clear one of 0.1/0.2; throws if `apiKey` does. */
 export async function readSecret(
 	stored: Pick<StoredSubscription, 'secretWrapped' | 'clearSecret'>,
 	owner: SecretOwner,
-	apiKey: () => Promise<string>,
+	apiKey: ApiKey,
 ): Promise<SecretRead> {
 	const { secretWrapped: wrapped, clearSecret } = stored;
 	if (wrapped === undefined)
@@ -263,31 +274,27 @@ function wrappedAnew(wrapped: string, owner: SecretOwner, apiKey: string): strin
  * and logs so; retired subscriptions' secrets too, so their deliveries keep getting 410. No time-based skip: the first
  * verified delivery after a key change re-wraps, so a restart right after it reads the secret with the new key.
  */
-export async function keepWrappedUnderKey(
-	context: TriggerContext,
-	stored: StoredSubscription,
-	read: { secret: string },
-	apiKey: () => Promise<string>,
-): Promise<void> {
+export async function rewrap(of: TriggerContext, stored: StoredSubscription, apiKey: ApiKey) {
 	const key = await apiKey().catch(() => undefined);
 	if (key === undefined) return;
-	const data = context.getWorkflowStaticData('node');
-	const { id, secretWrapped: wrapped } = stored;
-	const owner = secretOwner(context, id);
+	const data = of.getWorkflowStaticData('node');
+	const { id, secretWrapped: wrapped, clearSecret } = stored;
+	const owner = secretOwner(of, id);
 	const anew =
-		wrapped === undefined ? wrapSecret(read.secret, key, owner) : wrappedAnew(wrapped, owner, key);
-	if (anew !== undefined) {
+		wrapped === undefined
+			? clearSecret && wrapSecret(clearSecret, key, owner)
+			: wrappedAnew(wrapped, owner, key);
+	if (anew) {
 		saveState(data, { subscription: { ...stored, secretWrapped: anew, clearSecret: undefined } });
-		context.logger.info(
+		const message =
 			wrapped === undefined
-				? `CRM Invoicing Trigger: wrapped the signing secret of webhook subscription ${id}, which an earlier version stored in clear, under the credential's API key; the clear copy is gone`
-				: `CRM Invoicing Trigger: the credential's API key changed; wrapped the signing secret of webhook subscription ${id} anew under the new key (this n8n process still held it), so that deliveries are verified after a restart too`,
-			{ workflowId: context.getWorkflow().id, nodeName: context.getNode().name },
-		);
+				? `wrapped the signing secret of webhook subscription ${id}, which an earlier version stored in clear, under the credential's API key; the clear copy is gone`
+				: `the credential's API key changed; wrapped the signing secret of webhook subscription ${id} anew under the new key (this n8n process still held it), so that deliveries are verified after a restart too`;
+		log(of, message, id, true);
 	}
 	for (const entry of readState(data).retired) {
 		const old = entry.secretWrapped;
-		const secretWrapped = old && wrappedAnew(old, secretOwner(context, entry.id), key);
+		const secretWrapped = old && wrappedAnew(old, secretOwner(of, entry.id), key);
 		if (secretWrapped) retireSubscription(data, { ...entry, secretWrapped });
 	}
 }

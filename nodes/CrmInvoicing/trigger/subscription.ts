@@ -11,64 +11,35 @@ import {
 	isDeadlineError,
 	listWebhookSubscriptions,
 	msLeft,
-	nodeIdentity,
 	nodeKey,
 	oneAtATime,
-	sha256,
 	Turns,
 	type Deadline,
-	type NodeIdentityContext,
 } from '../shared';
 import {
 	apiKeyOf,
 	clearSubscription,
 	deliveryMemoryKey,
 	forgetDeliveries,
+	log,
+	ownerTag,
 	readState,
 	retireSubscription,
 	saveState,
 	secretOwner,
+	tagOf,
 	wrapSecret,
 	type StoredSubscription,
 	type TriggerContext,
 } from './store';
 
 /**
- * The trigger's subscription at the CRM, every call that subscribes or deletes: the three hooks (n8n runs checkExists
- * on activation, then create when it answers false, and delete on deactivation and when test listening ends) and the
- * renewal a delivery starts. Subscribing creates the new subscription first and lets the old one go only once the new
- * one is stored. The one deletion rule: **a subscription is deleted only when it carries this node's owner tag AND
- * delivers to this node's current webhook URL**; no URL read from the CRM is ever requested
- * (docs/trigger.md#which-subscriptions-the-trigger-deletes). Each hook ends within HOOK_TIME_LIMIT_MS, as n8n calls
- * them without a limit and activates workflows one by one (docs/trigger.md#activation-is-bounded).
+ * The trigger's subscription at the CRM, every call that subscribes or deletes (for the hooks in the node file and the
+ * renewal a delivery starts), each under one deadline. Subscribing creates the new subscription first and lets the old
+ * one go only once the new one is stored. The one deletion rule: **a subscription is deleted only when it carries this
+ * node's owner tag AND delivers to this node's current webhook URL**; no URL read from the CRM is ever requested
+ * (docs/trigger.md#which-subscriptions-the-trigger-deletes).
  */
-
-type TagContext = NodeIdentityContext & {
-	getInstanceId?: () => string;
-	getMode?: () => string;
-	getNodeWebhookUrl?: (name: 'default') => string | undefined;
-};
-
-/**
- * The owner tag ends the subscription's name: a hash of n8n's instance id, the workflow, the node and the mode, that
- * holds no secret and tells nothing about the instance. n8n starts test listening in mode "manual" but ends it in
- * "internal" (as a deactivation), so the URL tells the mode too.
- */
-export function ownerTag(context: TagContext): string {
-	const { workflowId, nodeId } = nodeIdentity(context);
-	let [instanceId, test] = ['', context.getMode?.() === 'manual'];
-	try {
-		const id = context.getInstanceId?.();
-		instanceId = typeof id === 'string' ? id : '';
-		test ||= /\/webhook-test\//.test(context.getNodeWebhookUrl?.('default') ?? '');
-	} catch {
-		// An n8n that gives no instance id or URL: the tag is made of what it gives.
-	}
-	const parts = ['crm-invoicing-trigger', instanceId, workflowId, nodeId];
-	return sha256([...parts, test ? 'test' : 'production'].join('\u0000'), 16);
-}
-
-export const tagOf = (name: unknown) => /\[n8n:([\w-]{8,43})\]\s*$/.exec(String(name))?.[1];
 
 export const mayDelete = (held: { ownerTag?: string; url?: unknown }, tag: string, url: string) =>
 	held.ownerTag === tag && held.url === url;
@@ -82,41 +53,27 @@ export function eventsOf(context: TriggerContext): string[] {
 export const isInactiveStatus = (status: unknown): boolean =>
 	typeof status === 'string' && INACTIVE_SUBSCRIPTION_STATUS.test(status);
 
-/** This node's webhook URL for the current mode: the test URL while listening for a test event, else production. */
-function ownUrl(context: TriggerContext): string {
-	const url = context.getNodeWebhookUrl('default');
-	if (url) return url;
-	throw new NodeOperationError(context.getNode(), 'n8n did not give this trigger a webhook URL', {
-		description: 'Save the workflow and try again.',
-	});
-}
-
 /** Text from the network as a log shows it: printable ASCII only (no line breaks to forge log lines), cut short. */
 export const printable = (value: unknown, max: number): string =>
 	String(value)
 		.replace(/[^ -~]/g, '?')
 		.slice(0, max);
 
-/** This node's static data, owner tag and webhook URL. */
-export const own = (context: TriggerContext) => ({
-	data: context.getWorkflowStaticData('node'),
-	tag: ownerTag(context),
-	url: ownUrl(context),
-});
+/** This node's static data, owner tag and webhook URL (the test URL while listening for a test event). */
+export function own(context: TriggerContext) {
+	const [data, tag, url] = [
+		context.getWorkflowStaticData('node'),
+		ownerTag(context),
+		context.getNodeWebhookUrl('default'),
+	];
+	if (url) return { data, tag, url };
+	throw new NodeOperationError(context.getNode(), 'n8n did not give this trigger a webhook URL', {
+		description: 'Save the workflow and try again.',
+	});
+}
 
 const idText = (value: unknown): string =>
 	typeof value === 'string' || typeof value === 'number' ? String(value) : '';
-
-/** Logs a warning (or with `info`, a note) for this node; `id`: the subscription it is about. */
-export function log(
-	context: TriggerContext,
-	message: string,
-	id?: string,
-	level: 'info' | 'warn' = 'warn',
-) {
-	const meta = { workflowId: context.getWorkflow().id, nodeName: context.getNode().name };
-	context.logger[level](`CRM Invoicing Trigger: ${message}`, { ...meta, subscriptionId: id });
-}
 
 /** Runs `work` under one deadline; an error after it, or a request's deadline error, names the time limit. */
 export async function inTime<T>(
@@ -155,10 +112,8 @@ export async function webhookCall(
 	deadline: Deadline,
 	once = false,
 ): Promise<IDataObject | 'gone'> {
-	const [path, expect] = [
-		`/webhooks/${encodeURIComponent(id)}`,
-		method === 'GET' ? ('record' as const) : undefined,
-	];
+	const path = `/webhooks/${encodeURIComponent(id)}`;
+	const expect = method === 'GET' ? ('record' as const) : undefined;
 	const answer = await apiRequest
 		.call(context, { method, path, expect, deadline, once })
 		.catch((error: unknown) => (httpStatusOf(error) === 404 ? 'gone' : Promise.reject(error)));
@@ -184,7 +139,7 @@ function warnKept(context: TriggerContext, kept: Kept[], url: string): void {
 
 export function forgetForeign(context: TriggerContext, id: string, why: string): void {
 	const message = `left webhook subscription ${id} alone because ${why}; only this node's record of it is gone`;
-	log(context, message, id, 'info');
+	log(context, message, id, true);
 }
 
 /**
@@ -222,11 +177,8 @@ async function sweep(context: TriggerContext, deadline: Deadline, current: strin
 		if (msLeft(deadline) < 50) throw new Error('no time left for it within the time limit');
 		listed = await listWebhookSubscriptions(context, undefined, undefined, undefined, deadline);
 	} catch (error) {
-		const why = (error as Error).message;
-		return log(
-			context,
-			`could not list webhook subscriptions to remove this trigger's leftovers (${why})`,
-		);
+		const message = `could not list webhook subscriptions to remove this trigger's leftovers (${(error as Error).message})`;
+		return log(context, message);
 	}
 	const retired = readState(data).retired;
 	const kept: Kept[] = [];

@@ -22,7 +22,7 @@ import {
 	acceptOnce,
 	apiKeyOf,
 	deliveryMemoryKey,
-	keepWrappedUnderKey,
+	rewrap,
 	readSecret,
 	readState,
 	secretOwner,
@@ -74,16 +74,12 @@ export interface DeliveryRequest {
 }
 
 /** Answers the request here and starts no execution (no workflow data). */
-function answer(
-	context: IWebhookFunctions,
-	status: number,
-	body: IDataObject,
-): IWebhookResponseData {
+function answer(context: IWebhookFunctions, status: number, body: IDataObject) {
 	const response = context.getResponseObject() as unknown as {
 		status(code: number): { json(body: unknown): unknown };
 	};
 	response.status(status).json(body);
-	return { noWebhookResponse: true };
+	return { noWebhookResponse: true } as IWebhookResponseData;
 }
 
 /** Answers with the reason and logs it as a warning, so no refusal goes unseen; never the secret, signature or body. */
@@ -118,9 +114,8 @@ async function verdict(context: IWebhookFunctions, stored: StoredSubscription): 
 	// On the test URL the node cannot tell its own URL on every n8n version; a test listening lasts minutes.
 	if (context.getMode() === 'manual') return [503, TEST_MISMATCH_REASON];
 	if (!lookups.take('process')) return [503, RATIONED_REASON];
-	const remote = await webhookCall(context, 'GET', stored.id, deadlineIn(5_000), true).catch(
-		() => undefined,
-	);
+	const lookup = webhookCall(context, 'GET', stored.id, deadlineIn(5_000), true);
+	const remote = await lookup.catch(() => undefined);
 	if (remote === undefined) return [503, UNCHECKED_REASON];
 	if (remote === 'gone') return [503, STALE_REASON];
 	const at = typeof remote.url === 'string' ? remote.url : stored.url;
@@ -192,11 +187,8 @@ async function fullRecordOf(
 		);
 	try {
 		const path = `/leads/${encodeURIComponent(id)}`;
-		const lead = await apiRequest.call(context, {
-			method: 'GET',
-			path,
-			deadline: deadlineIn(FULL_RECORD_TIME_LIMIT_MS),
-		});
+		const deadline = deadlineIn(FULL_RECORD_TIME_LIMIT_MS);
+		const lead = await apiRequest.call(context, { method: 'GET', path, deadline });
 		if (isPlainObject(lead) && typeof lead.id === 'string') return { payload: lead };
 		return { payload, error: { message: `GET /leads/${id} did not answer with a lead` } };
 	} catch (error) {
@@ -212,12 +204,7 @@ async function fullRecordOf(
 }
 
 function parseDelivery(rawBody: Buffer | string | undefined) {
-	const text =
-		rawBody === undefined
-			? ''
-			: Buffer.isBuffer(rawBody)
-				? rawBody.toString('utf8')
-				: String(rawBody);
+	const text = Buffer.isBuffer(rawBody) ? rawBody.toString('utf8') : String(rawBody ?? '');
 	if (text.trim() === '') return 'empty body';
 	let body: unknown;
 	try {
@@ -235,17 +222,12 @@ function parseDelivery(rawBody: Buffer | string | undefined) {
  * Simplify (issue 18): `event`, `timestamp` and the payload, a `lead.*` event's lead reduced to its simplified fields
  * (others kept whole: the spec does not show them), `fullRecordError` kept, no `webhookId`. Off: `json` as is.
  */
-function output(
-	context: IWebhookFunctions,
-	json: IDataObject,
-	event: string,
-	payloadOnly: boolean,
-): IDataObject {
+function output(context: IWebhookFunctions, json: IDataObject, event: string, only: boolean) {
 	if (context.getNode().typeVersion < TRIGGER_SIMPLIFY_VERSION) return json;
 	if (context.getNodeParameter('simplify', true) === false) return json;
 	const isLead = event.startsWith('lead.');
 	const extra = json.fullRecordError === undefined ? {} : { fullRecordError: json.fullRecordError };
-	if (payloadOnly) {
+	if (only) {
 		// Payload Only put a payload that is not an object under `payload`: nothing to reduce.
 		if (!isLead || (json.payload !== undefined && !isPlainObject(json.payload))) return json;
 		return { ...simplify('lead', json), ...extra };
@@ -258,10 +240,8 @@ function output(
 export async function receiveDelivery(this: IWebhookFunctions): Promise<IWebhookResponseData> {
 	const request = this.getRequestObject() as unknown as DeliveryRequest;
 	// 1. Verify what needs no secret: missing, malformed or stale headers cannot be a genuine delivery, whatever the state.
-	const headers = checkDeliveryHeaders({
-		headers: request.headers ?? {},
-		rawHeaders: request.rawHeaders,
-	});
+	const { headers: sent = {}, rawHeaders } = request;
+	const headers = checkDeliveryHeaders({ headers: sent, rawHeaders });
 	if (!headers.ok) return refuse(this, request, [401, headers.reason]);
 
 	// 2. The state: the secret, from memory or unwrapped (the credential is read at most once, and only if needed).
@@ -279,7 +259,7 @@ export async function receiveDelivery(this: IWebhookFunctions): Promise<IWebhook
 	if (!verified.ok && verified.reason === 'signature does not match')
 		return await refuseMismatch(this, request, stored, headers, apiKey);
 	if (!verified.ok) return refuse(this, request, [401, verified.reason]);
-	await keepWrappedUnderKey(this, stored, read, apiKey);
+	await rewrap(this, stored, apiKey);
 
 	// 3. The answer: a body without an event is 400; an event not selected, or a retry, 200 and nothing run.
 	const parsed = parseDelivery(request.rawBody);
@@ -287,10 +267,8 @@ export async function receiveDelivery(this: IWebhookFunctions): Promise<IWebhook
 	const { event, timestamp } = parsed;
 	if (!eventsOf(this).includes(event)) {
 		const shown = event.length > 100 ? `${event.slice(0, 100)}…` : event;
-		return answer(this, 200, {
-			received: true,
-			ignored: `event "${shown}" is not selected in this trigger`,
-		});
+		const ignored = `event "${shown}" is not selected in this trigger`;
+		return answer(this, 200, { received: true, ignored });
 	}
 	const [memoryKey, webhookId] = [deliveryMemoryKey(this, stored.id), verified.id];
 	const duplicate = () => answer(this, 200, { received: true, duplicate: true });
@@ -310,8 +288,6 @@ export async function receiveDelivery(this: IWebhookFunctions): Promise<IWebhook
 			: { payload: payload as IDataObject }
 		: { event, timestamp: timestamp as string, payload: payload as IDataObject, webhookId };
 	if (error) json.fullRecordError = error;
-	return {
-		...answer(this, 200, { received: true }),
-		workflowData: [[{ json: output(this, json, event, payloadOnly) }]],
-	};
+	const item = { json: output(this, json, event, payloadOnly) };
+	return { ...answer(this, 200, { received: true }), workflowData: [[item]] };
 }

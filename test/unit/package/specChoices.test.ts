@@ -75,7 +75,7 @@ describe('the register of spec choices', () => {
 	it('keeps the values it names in the register itself, not duplicated in the code that applies them', () => {
 		// The subscription-status pattern and the secret pattern used to be written out where they were applied.
 		const subscription = readFileSync(
-			path.join(ROOT, 'nodes/CrmInvoicing/trigger/hooks.ts'),
+			path.join(ROOT, 'nodes/CrmInvoicing/trigger/subscription.ts'),
 			'utf8',
 		);
 		expect(subscription).toContain('INACTIVE_SUBSCRIPTION_STATUS');

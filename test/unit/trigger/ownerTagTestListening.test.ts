@@ -3,7 +3,7 @@
  * the event) with mode "internal" (test-webhooks.js: deleteWebhook(workflow, webhook, 'internal', 'update')). The
  * owner tag must be the same at both ends, or the trigger forgets its test subscription without deleting it.
  */
-import { ownerTag } from '../../../nodes/CrmInvoicing/trigger/subscription';
+import { ownerTag } from '../../../nodes/CrmInvoicing/trigger/store';
 
 function context(mode: string, url: string) {
 	return {
