@@ -6,9 +6,8 @@ import nock from 'nock';
 import type { ICredentialDataDecryptedObject, IDataObject, INodeParameters } from 'n8n-workflow';
 
 import { CrmInvoicingTrigger } from '../../../nodes/CrmInvoicing/CrmInvoicingTrigger.node';
-import { ownerTag } from '../../../nodes/CrmInvoicing/trigger/store';
+import { ownerTag, unwrapSecret } from '../../../nodes/CrmInvoicing/trigger/store';
 import { LOOKUP_INTERVAL_MS } from '../../../nodes/CrmInvoicing/trigger/webhook';
-import { unwrapSecret } from '../../../nodes/CrmInvoicing/trigger/store';
 import { createHookContext, TEST_CREDENTIALS } from '../../helpers/harness';
 
 export const nodeType = new CrmInvoicingTrigger();

@@ -18,8 +18,7 @@ import {
 	refuseUnreadable,
 	UNUSABLE_SECRET_REASON,
 } from '../../../nodes/CrmInvoicing/trigger/webhook';
-import { unwrapSecret } from '../../../nodes/CrmInvoicing/trigger/store';
-import { readState } from '../../../nodes/CrmInvoicing/trigger/store';
+import { readState, unwrapSecret } from '../../../nodes/CrmInvoicing/trigger/store';
 import { createWebhookContext, loggedMessages, TEST_CREDENTIALS } from '../../helpers/harness';
 import { useNock } from '../../helpers/nock';
 import { signedHeaders } from '../../helpers/signing';

@@ -3,8 +3,7 @@ import nock from 'nock';
 import { useNock } from '../../helpers/nock';
 import type { IDataObject } from 'n8n-workflow';
 
-import { ownerTag } from '../../../nodes/CrmInvoicing/trigger/store';
-import { unwrapSecret } from '../../../nodes/CrmInvoicing/trigger/store';
+import { ownerTag, unwrapSecret } from '../../../nodes/CrmInvoicing/trigger/store';
 import { loggedMessages, TEST_CREDENTIALS } from '../../helpers/harness';
 import {
 	API,
