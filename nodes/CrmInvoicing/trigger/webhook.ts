@@ -119,7 +119,8 @@ async function verdict(context: IWebhookFunctions, stored: StoredSubscription): 
 	if (remote === undefined) return [503, UNCHECKED_REASON];
 	if (remote === 'gone') return [503, STALE_REASON];
 	const at = typeof remote.url === 'string' ? remote.url : stored.url;
-	const current = at === context.getNodeWebhookUrl('default') && !isInactiveStatus(remote.status);
+	const url = context.getNodeWebhookUrl('default');
+	const current = url !== undefined && at === url && !isInactiveStatus(remote.status);
 	return current ? [401, 'signature does not match'] : [503, STALE_REASON];
 }
 
