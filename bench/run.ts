@@ -316,8 +316,9 @@ async function main(): Promise<number> {
 		}
 	} finally {
 		clearTimeout(watchdog);
-		const environment = environmentOf(stack, runs, started, command);
+		// n8n and the sandbox stop first, so that nothing below can leave them running.
 		await stop();
+		const environment = environmentOf(stack, runs, started, command);
 		const outDir = full ? path.join(ROOT, 'bench') : workDir;
 		const analysis = analysisOf(results);
 		writeFileSync(
