@@ -19,8 +19,10 @@ import {
 	encodePrint,
 	fieldTooDeep,
 	fingerprint,
+	headOf,
 	leadIdOf,
-} from './lead';
+	orderOf,
+} from './leads';
 import { loadMemory, saveMemory, type ListOrder, type Memory } from './memory';
 
 /** One poll: read → diff → save. The events the node emits; each item carries one in `_event`. */
@@ -57,44 +59,6 @@ const onlyNew = (settings: PollSettings): boolean =>
 /** A warning in n8n's log, under the node's name. */
 function warn(context: IPollFunctions, message: string): void {
 	context.logger.warn(`${context.getNode().name}: ${message}`);
-}
-
-/** The order a whole list is in, by createdAt. */
-export function orderOf(records: IDataObject[]): ListOrder {
-	const times = records.map(createdAtOf);
-	let up = false;
-	let down = false;
-	for (let i = 1; i < times.length; i++) {
-		if (Number.isNaN(times[i]) || Number.isNaN(times[i - 1])) return 'mixed';
-		up ||= times[i] > times[i - 1];
-		down ||= times[i] < times[i - 1];
-	}
-	return up && down ? 'mixed' : down ? 'newest' : up ? 'oldest' : 'unknown';
-}
-
-/**
- * The head of a newest-first list: whether the leads read so far (in list order) let the poll stop reading.
- *
- * It may (`enough`) when they prove the list is newest first down to a lead older than every lead remembered: the
- * first lead is at least as new as the newest remembered, createdAt never increases along them, and the last is older
- * than the newest remembered. Then every lead further down is older still, so none is new by its createdAt. A lead it
- * does not know that is older than the newest remembered breaks that proof (`broken`: the API does not list by
- * creation, or mixes orders), and the poll reads the whole list. A lead listed out of order further down (an import
- * that keeps old creation dates) is found by the periodic full read (Full Read Interval).
- */
-export function headOf(records: IDataObject[], memory: Memory): 'enough' | 'more' | 'broken' {
-	const newest = memory.newest;
-	if (newest === undefined) return 'broken';
-	let previous: number | undefined;
-	for (const record of records) {
-		const time = createdAtOf(record);
-		const id = leadIdOf(record);
-		if (Number.isNaN(time) || (previous === undefined ? time < newest : time > previous))
-			return 'broken';
-		if (time < newest && (id === undefined || memory.leads[id] === undefined)) return 'broken';
-		previous = time;
-	}
-	return previous !== undefined && previous < newest ? 'enough' : 'more';
 }
 
 /** The list page by page, each page after a turn of the node's share of the key (rule 1) and by the poll's deadline. */
@@ -306,20 +270,20 @@ export async function sampleLead(
 	this: IPollFunctions,
 	settings: PollSettings,
 ): Promise<INodeExecutionData[][]> {
-	let best: IDataObject | undefined;
-	let bestTime = -Infinity;
+	const leads: IDataObject[] = [];
 	for await (const page of leadPages(this, await budgetOf(this))) {
-		for (const record of page.records) {
-			const time = createdAtOf(record);
-			if (fieldTooDeep(record, POLLING.maxEmitDepth) !== undefined) continue;
-			if (best === undefined || time > bestTime) {
-				best = record;
-				bestTime = Number.isNaN(time) ? bestTime : time;
-			}
-		}
+		leads.push(
+			...page.records.filter((lead) => fieldTooDeep(lead, POLLING.maxEmitDepth) === undefined),
+		);
 		// A first page in newest-first order starts with the newest lead: no need to read on.
 		if (page.number === 1 && orderOf(page.records) === 'newest') break;
 	}
+	const timeOf = (lead: IDataObject) =>
+		Number.isNaN(createdAtOf(lead)) ? -Infinity : createdAtOf(lead);
+	const best = leads.reduce<IDataObject | undefined>(
+		(latest, lead) => (latest === undefined || timeOf(lead) > timeOf(latest) ? lead : latest),
+		undefined,
+	);
 	if (best === undefined) {
 		throw new NodeOperationError(
 			this.getNode(),

@@ -18,7 +18,7 @@ import {
 	fingerprint,
 	OTHER_FIELDS,
 	stableJson,
-} from '../../../nodes/CrmInvoicing/polling/lead';
+} from '../../../nodes/CrmInvoicing/polling/leads';
 
 const ROOT = join(__dirname, '..', '..', '..');
 const description = new CrmInvoicingPollingTrigger().description;

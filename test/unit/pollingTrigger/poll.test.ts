@@ -11,7 +11,7 @@ import type { IDataObject, INodeParameters } from 'n8n-workflow';
 
 import { CrmInvoicingPollingTrigger } from '../../../nodes/CrmInvoicing/CrmInvoicingPollingTrigger.node';
 import { POLLING } from '../../../nodes/CrmInvoicing/polling/budget';
-import { encodePrint, fingerprint } from '../../../nodes/CrmInvoicing/polling/lead';
+import { encodePrint, fingerprint } from '../../../nodes/CrmInvoicing/polling/leads';
 import type { Memory } from '../../../nodes/CrmInvoicing/polling/memory';
 import { diff, type PollSettings } from '../../../nodes/CrmInvoicing/polling/poll';
 import { createPollContext } from '../../helpers/harness';

@@ -2,8 +2,9 @@ import type { IDataObject } from 'n8n-workflow';
 
 import { sha256 } from '../shared';
 import { POLLING } from './budget';
+import type { ListOrder, Memory } from './memory';
 
-/** What the trigger reads of one lead: its id, its createdAt, how deep it nests, and its fingerprint. */
+/** What the trigger reads of the leads: ids, createdAt and the list's order, how deep a lead nests, fingerprints. */
 
 /** The lead's id, or undefined when it has none the trigger can use (the caller warns and skips it). */
 export function leadIdOf(record: IDataObject): string | undefined {
@@ -16,6 +17,44 @@ export function leadIdOf(record: IDataObject): string | undefined {
 /** A lead's createdAt in ms, or NaN when it has none the trigger can read. */
 export const createdAtOf = (record: IDataObject): number =>
 	typeof record.createdAt === 'string' ? Date.parse(record.createdAt) : NaN;
+
+/** The order a whole list is in, by createdAt. */
+export function orderOf(records: IDataObject[]): ListOrder {
+	const times = records.map(createdAtOf);
+	let up = false;
+	let down = false;
+	for (let i = 1; i < times.length; i++) {
+		if (Number.isNaN(times[i]) || Number.isNaN(times[i - 1])) return 'mixed';
+		up ||= times[i] > times[i - 1];
+		down ||= times[i] < times[i - 1];
+	}
+	return up && down ? 'mixed' : down ? 'newest' : up ? 'oldest' : 'unknown';
+}
+
+/**
+ * The head of a newest-first list: whether the leads read so far (in list order) let the poll stop reading.
+ *
+ * It may (`enough`) when they prove the list is newest first down to a lead older than every lead remembered: the
+ * first lead is at least as new as the newest remembered, createdAt never increases along them, and the last is older
+ * than the newest remembered. Then every lead further down is older still, so none is new by its createdAt. A lead it
+ * does not know that is older than the newest remembered breaks that proof (`broken`: the API does not list by
+ * creation, or mixes orders), and the poll reads the whole list. A lead listed out of order further down (an import
+ * that keeps old creation dates) is found by the periodic full read (Full Read Interval).
+ */
+export function headOf(records: IDataObject[], memory: Memory): 'enough' | 'more' | 'broken' {
+	const newest = memory.newest;
+	if (newest === undefined) return 'broken';
+	let previous: number | undefined;
+	for (const record of records) {
+		const time = createdAtOf(record);
+		const id = leadIdOf(record);
+		if (Number.isNaN(time) || (previous === undefined ? time < newest : time > previous))
+			return 'broken';
+		if (time < newest && (id === undefined || memory.leads[id] === undefined)) return 'broken';
+		previous = time;
+	}
+	return previous !== undefined && previous < newest ? 'enough' : 'more';
+}
 
 /**
  * The first top-level field of a record nested deeper than `limit` levels (the record itself is level 1), or
