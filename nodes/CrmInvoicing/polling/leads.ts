@@ -143,8 +143,12 @@ function fieldPair(text: string): string {
 
 /** A lead's fingerprint. `fields` gains the record's new top-level keys as slots (slots are only ever appended). */
 export function fingerprint(record: IDataObject, fields: string[]): Fingerprint {
+	// Each field is written once: the whole record's text (stableJson's) is made of the fields' texts.
+	const keys = Object.keys(record);
+	const text = new Map(keys.map((key) => [key, stableJson(record[key])]));
+	const whole = [...keys].sort().map((key) => `${JSON.stringify(key)}:${text.get(key)}`);
 	const texts = new Map<string, string[]>();
-	for (const key of Object.keys(record)) {
+	for (const key of keys) {
 		if (key === 'id') continue;
 		if (!fields.includes(key)) {
 			if (fields.length < POLLING.maxFieldSlots - 1) fields.push(key);
@@ -152,14 +156,12 @@ export function fingerprint(record: IDataObject, fields: string[]): Fingerprint 
 		}
 		const slot = fields.includes(key) ? key : OTHER_FIELDS;
 		const list = texts.get(slot) ?? [];
-		list.push(
-			slot === OTHER_FIELDS ? `${key}=${stableJson(record[key])}` : stableJson(record[key]),
-		);
+		list.push(slot === OTHER_FIELDS ? `${key}=${text.get(key)}` : (text.get(key) as string));
 		texts.set(slot, list);
 	}
 	return {
 		state: record.archived === true ? 'archived' : 'live',
-		whole: sha256(stableJson(record), 8),
+		whole: sha256(`{${whole.join(',')}}`, 8),
 		slots: fields.map((field) => {
 			const values = texts.get(field);
 			return values === undefined ? ABSENT : fieldPair(values.sort().join('\n'));

@@ -9,7 +9,6 @@ import type { IDataObject } from 'n8n-workflow';
 export type ListOrder = 'newest' | 'oldest' | 'mixed' | 'unknown';
 
 export interface Memory {
-	/** Format version. */
 	v: 1;
 	/** Lead id → fingerprint, as stored (lead.ts: encodePrint). */
 	leads: Record<string, string>;

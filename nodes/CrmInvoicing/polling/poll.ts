@@ -56,7 +56,6 @@ function nameOf(record: IDataObject, id?: string): string {
 const onlyNew = (settings: PollSettings): boolean =>
 	!settings.events.includes('updatedLead') && !settings.events.includes('archivedLead');
 
-/** A warning in n8n's log, under the node's name. */
 function warn(context: IPollFunctions, message: string): void {
 	context.logger.warn(`${context.getNode().name}: ${message}`);
 }
