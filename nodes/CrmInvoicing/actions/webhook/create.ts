@@ -1,8 +1,9 @@
 import { NodeOperationError, updateDisplayOptions } from 'n8n-workflow';
 import type { IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
 
-import { apiRequest, EVENT_OPTIONS, eventNamesOf } from '../../shared';
-import { requireText } from '../common/fields';
+import { EVENT_OPTIONS, eventNamesOf } from '../../shared';
+import { requiredParameter } from '../common/fields';
+import { recordRequest } from '../common/record';
 
 const properties: INodeProperties[] = [
 	{
@@ -59,8 +60,8 @@ export async function execute(
 	this: IExecuteFunctions,
 	itemIndex: number,
 ): Promise<INodeExecutionData[]> {
-	const name = requireText(this, this.getNodeParameter('name', itemIndex), 'Name', itemIndex);
-	const url = requireText(this, this.getNodeParameter('url', itemIndex), 'URL', itemIndex);
+	const name = requiredParameter(this, 'name', 'Name', itemIndex);
+	const url = requiredParameter(this, 'url', 'URL', itemIndex);
 	if (!/^https?:\/\/[^\s/]+/i.test(url)) {
 		throw new NodeOperationError(
 			this.getNode(),
@@ -87,12 +88,7 @@ export async function execute(
 			},
 		);
 	}
-	const subscription = await apiRequest.call(this, {
-		method: 'POST',
-		path: '/webhooks',
-		body: { name, url, events },
-		itemIndex,
-		expect: 'record',
-	});
-	return [{ json: subscription }];
+	return [
+		{ json: await recordRequest(this, 'POST', '/webhooks', itemIndex, { name, url, events }) },
+	];
 }
