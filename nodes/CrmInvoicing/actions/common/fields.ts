@@ -1,17 +1,18 @@
 import { NodeOperationError } from 'n8n-workflow';
 import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 
-import { isPlainObject, UNIX_TIME_RULE } from '../../shared';
+import { UNIX_TIME_RULE } from '../../shared';
 
 /** Field values as n8n's UI hands them over, in one place, turned into API request values. */
 
-function fail(
+/** Stops the item with an error that says what is wrong (`message`) and what to do (`help`). */
+export function fail(
 	context: IExecuteFunctions,
 	itemIndex: number,
 	message: string,
-	description?: string,
+	help?: string,
 ): never {
-	throw new NodeOperationError(context.getNode(), message, { itemIndex, description });
+	throw new NodeOperationError(context.getNode(), message, { itemIndex, description: help });
 }
 
 /** A value as an error message shows it: `an object`, `an array`, `the boolean true`, `NaN`, `the text "x"`. */
@@ -26,17 +27,18 @@ export function describeValue(value: unknown): string {
 }
 
 /**
- * Text or a number as text; anything else (an object, an array, a boolean, NaN or Infinity) is refused with an error
- * that names the field, so that nothing is ever sent as `[object Object]`. Empty values pass as ''.
+ * An optional text parameter or ID (from a collection or a locator): trimmed text, or a number as text; undefined when
+ * empty. Anything else (an object, an array, a boolean, NaN or Infinity) is refused with an error that names the
+ * field, so that nothing is ever sent as `[object Object]`.
  */
-function textOrNumber(
+export function optionalText(
 	context: IExecuteFunctions,
 	value: unknown,
 	field: string,
 	itemIndex: number,
-): string {
-	if (value === undefined || value === null) return '';
-	if (typeof value === 'string') return value.trim();
+): string | undefined {
+	if (value === undefined || value === null) return undefined;
+	if (typeof value === 'string') return value.trim() || undefined;
 	if ((typeof value === 'number' && Number.isFinite(value)) || typeof value === 'bigint')
 		return String(value);
 	return fail(
@@ -47,23 +49,21 @@ function textOrNumber(
 	);
 }
 
-/** A required text parameter (also an ID): trimmed, not empty, and text or a number (see textOrNumber). */
+/** A required text parameter (also an ID): trimmed, not empty, and text or a number (see optionalText). */
 export function requireText(
 	context: IExecuteFunctions,
 	value: unknown,
 	field: string,
 	itemIndex: number,
 ): string {
-	const text = textOrNumber(context, value, field, itemIndex);
-	if (text === '') {
-		fail(
-			context,
-			itemIndex,
-			`"${field}" is required but is empty in item ${itemIndex}`,
-			`Fill in "${field}", or check that the expression for it gives a value for this item.`,
-		);
-	}
-	return text;
+	const text = optionalText(context, value, field, itemIndex);
+	if (text !== undefined) return text;
+	return fail(
+		context,
+		itemIndex,
+		`"${field}" is required but is empty in item ${itemIndex}`,
+		`Fill in "${field}", or check that the expression for it gives a value for this item.`,
+	);
 }
 
 /** A required text parameter of the node (also an ID), read for one item and checked as requireText checks it. */
@@ -87,14 +87,12 @@ export function requireOneOf<T extends string>(
 	const text = String(value ?? '')
 		.trim()
 		.toUpperCase();
-	if (!(allowed as readonly string[]).includes(text)) {
-		fail(
-			context,
-			itemIndex,
-			`"${field}" must be one of ${allowed.join(', ')} but is "${String(value)}" in item ${itemIndex}`,
-		);
-	}
-	return text as T;
+	if ((allowed as readonly string[]).includes(text)) return text as T;
+	return fail(
+		context,
+		itemIndex,
+		`"${field}" must be one of ${allowed.join(', ')} but is "${String(value)}" in item ${itemIndex}`,
+	);
 }
 
 /** A number given as a number or a numeric string. */
@@ -104,20 +102,14 @@ export function toNumber(
 	field: string,
 	itemIndex: number,
 ): number {
-	const number =
-		typeof value === 'number'
-			? value
-			: typeof value === 'string' && value.trim() !== ''
-				? Number(value)
-				: NaN;
-	if (!Number.isFinite(number)) {
-		fail(
-			context,
-			itemIndex,
-			`"${field}" must be a number but is "${String(value)}" in item ${itemIndex}`,
-		);
-	}
-	return number;
+	const text = typeof value === 'string' ? value.trim() : '';
+	const number = typeof value === 'number' ? value : text !== '' ? Number(text) : NaN;
+	if (Number.isFinite(number)) return number;
+	return fail(
+		context,
+		itemIndex,
+		`"${field}" must be a number but is "${String(value)}" in item ${itemIndex}`,
+	);
 }
 
 /** `2026-12-31`, `2026-12-31T09:00` or `2026-12-31T09:00:00.000`: a date or date-time without a zone or offset. */
@@ -178,15 +170,14 @@ function fromUnixTime(
 	field: string,
 	itemIndex: number,
 ): Date {
-	if (!Number.isFinite(value) || value < UNIX_TIME_RULE.refusedBelow) {
-		fail(
-			context,
-			itemIndex,
-			`"${field}" is the number ${String(value)} in item ${itemIndex}, which the node does not read as a date`,
-			'A number for a date is read as Unix time: seconds (such as 1767225600) or milliseconds (such as 1767225600000), from 1973-03-03 on. Otherwise use an ISO 8601 date such as 2026-12-31, or the date picker.',
-		);
-	}
-	return new Date(value < UNIX_TIME_RULE.millisecondsFrom ? value * 1000 : value);
+	if (Number.isFinite(value) && value >= UNIX_TIME_RULE.refusedBelow)
+		return new Date(value < UNIX_TIME_RULE.millisecondsFrom ? value * 1000 : value);
+	return fail(
+		context,
+		itemIndex,
+		`"${field}" is the number ${String(value)} in item ${itemIndex}, which the node does not read as a date`,
+		'A number for a date is read as Unix time: seconds (such as 1767225600) or milliseconds (such as 1767225600000), from 1973-03-03 on. Otherwise use an ISO 8601 date such as 2026-12-31, or the date picker.',
+	);
 }
 
 /**
@@ -214,15 +205,13 @@ export function toIsoDate(
 		if (/^\d{9,}(\.\d+)?$/.test(text)) date = fromUnixTime(context, Number(text), field, itemIndex);
 		else date = naive ? fromZoneless(naive, context.getTimezone()) : new Date(text);
 	}
-	if (!date || Number.isNaN(date.getTime())) {
-		fail(
-			context,
-			itemIndex,
-			`"${field}" is not a valid date: "${String(value)}" in item ${itemIndex}`,
-			'Use an ISO 8601 date such as 2026-12-31 or 2026-12-31T09:00:00Z, the date picker, or an expression such as {{ $now.plus({ days: 30 }) }}.',
-		);
-	}
-	return date.toISOString();
+	if (date && !Number.isNaN(date.getTime())) return date.toISOString();
+	return fail(
+		context,
+		itemIndex,
+		`"${field}" is not a valid date: "${String(value)}" in item ${itemIndex}`,
+		'Use an ISO 8601 date such as 2026-12-31 or 2026-12-31T09:00:00Z, the date picker, or an expression such as {{ $now.plus({ days: 30 }) }}.',
+	);
 }
 
 /** A JSON object parameter that may arrive as an object or as JSON text; empty, it is `{}`. */
@@ -259,21 +248,7 @@ function displayNameOfKey(key: string): string {
 }
 
 /**
- * An optional ID (from a collection or a locator): undefined when empty, else its text. IDs must be text or numbers
- * (an object is refused with an error naming the field, never sent as `[object Object]`).
- */
-export function optionalId(
-	context: IExecuteFunctions,
-	value: unknown,
-	field: string,
-	itemIndex: number,
-): string | undefined {
-	const text = textOrNumber(context, value, field, itemIndex);
-	return text === '' ? undefined : text;
-}
-
-/**
- * A value of a collection field for the request: an ID field (a key ending in `Id`) through optionalId, everything
+ * A value of a collection field for the request: an ID field (a key ending in `Id`) through optionalText, everything
  * else through requestText. Undefined when there is nothing to send.
  */
 export function requestField(
@@ -283,7 +258,7 @@ export function requestField(
 	itemIndex: number,
 ): IDataObject[string] | undefined {
 	if (!isSet(value)) return undefined;
-	if (/Id$/.test(key)) return optionalId(context, value, displayNameOfKey(key), itemIndex);
+	if (/Id$/.test(key)) return optionalText(context, value, displayNameOfKey(key), itemIndex);
 	return requestText(value);
 }
 
@@ -299,20 +274,7 @@ export function requestText(value: unknown): IDataObject[string] {
 
 /** Whether a field of an "Additional Fields" / "Update Fields" collection holds something to send. */
 export function isSet(value: unknown): boolean {
-	if (value === undefined || value === null) return false;
-	if (typeof value === 'string') return value.trim() !== '';
-	return true;
-}
-
-/**
- * The value of a resource locator (`{ __rl: true, mode, value }`) read from inside a collection, where n8n does not
- * extract it; a plain value (an expression that gave an ID) is returned as it is.
- */
-export function locatorValue(value: unknown): unknown {
-	if (isPlainObject(value) && 'value' in value) {
-		return value.value;
-	}
-	return value;
+	return typeof value === 'string' ? value.trim() !== '' : value !== undefined && value !== null;
 }
 
 /** A JSON parameter that may arrive as a value (from an expression) or as JSON text. */

@@ -1,14 +1,7 @@
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 
-import {
-	locatorValue,
-	optionalId,
-	requireOneOf,
-	requireText,
-	toIsoDate,
-	toNumber,
-} from '../common/fields';
-import { locatorProperty } from '../common/locator';
+import { optionalText, requireOneOf, requireText, toIsoDate, toNumber } from '../common/fields';
+import { locatorProperty, locatorValue } from '../common/locator';
 import type { StandardField } from '../common/mapperFields';
 import { bodyFromFields, customFieldsOption, otherFieldsOption } from '../common/options';
 
@@ -126,7 +119,7 @@ export function dealBodyFromFields(
 		priority: (value) => requireOneOf(context, value, DEAL_PRIORITIES, 'Priority', itemIndex),
 		status: (value) => requireOneOf(context, value, DEAL_STATUSES, 'Status', itemIndex),
 		expectedCloseDate: (value) => toIsoDate(context, value, 'Expected Close Date', itemIndex),
-		leadId: (value) => optionalId(context, locatorValue(value), 'Lead', itemIndex),
+		leadId: (value) => optionalText(context, locatorValue(value), 'Lead', itemIndex),
 	});
 }
 

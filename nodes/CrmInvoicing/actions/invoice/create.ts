@@ -7,15 +7,14 @@ import type {
 } from 'n8n-workflow';
 
 import {
-	locatorValue,
-	optionalId,
+	optionalText,
 	parseJson,
 	requiredParameter,
 	requireOneOf,
 	toIsoDate,
 	toNumber,
 } from '../common/fields';
-import { locatorProperty } from '../common/locator';
+import { locatorProperty, locatorValue } from '../common/locator';
 import { bodyFromFields, customFieldsOption, otherFieldsOption } from '../common/options';
 import { recordRequest } from '../common/record';
 import { lineItemProperties, lineItemsOf } from './lineItems';
@@ -170,7 +169,7 @@ export async function execute(
 	const additional = bodyFromFields(this, fields, itemIndex, {
 		isInclusiveTax: (value) => (typeof value === 'boolean' ? value : undefined),
 		status: (value) => requireOneOf(this, value, INVOICE_STATUSES, 'Status', itemIndex),
-		salesPersonId: (value) => optionalId(this, locatorValue(value), 'Sales Person', itemIndex),
+		salesPersonId: (value) => optionalText(this, locatorValue(value), 'Sales Person', itemIndex),
 		tags: (value) => toNumberList(this, value, itemIndex),
 	});
 	const body = { ...additional, clientId, date, dueDate, lineItems };
