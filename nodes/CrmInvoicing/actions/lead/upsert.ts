@@ -7,9 +7,10 @@ import type {
 	NodeExecutionHint,
 } from 'n8n-workflow';
 
-import { requireText } from '../common/fields';
+import { requiredParameter } from '../common/fields';
 import { hasOutputControl } from '../common/output';
-import { apiRequest, BoundedMap, CREDENTIAL_TYPE, readPages } from '../../shared';
+import { BoundedMap, CREDENTIAL_TYPE, readPages } from '../../shared';
+import { recordRequest } from '../common/record';
 import { leadBodyFromFields, leadFieldOptions } from './fields';
 import { patchLead } from './patch';
 
@@ -28,10 +29,10 @@ import { patchLead } from './patch';
  */
 
 /** The field of each output item (version 2) that says what Create or Update did; not a field of the API's leads. */
-export const UPSERT_MARKER_FIELD = '_upsert';
+const UPSERT_MARKER_FIELD = '_upsert';
 
 /** What Create or Update did with one item's lead, as the marker field holds it. */
-export interface UpsertMarker {
+interface UpsertMarker {
 	action: 'created' | 'updated';
 	/** The lead field that matched the existing lead; null when none matched and a lead was created. */
 	matchedField: 'email' | null;
@@ -146,10 +147,6 @@ function memoryOf(context: IExecuteFunctions): BoundedMap<string, string> {
 	return memoryByExecution.getOrSet(key, newMemory);
 }
 
-function remember(memory: BoundedMap<string, string>, email: string, leadId: string): void {
-	memory.set(email, leadId);
-}
-
 /** Forgets every remembered email (for tests, whose executions share one id). */
 export function forgetUpsertMemory(): void {
 	memoryByExecution.clear();
@@ -195,7 +192,7 @@ export function hints(this: IExecuteFunctions): NodeExecutionHint[] {
 // ------------------------------------------------------------------------------------------ finding the lead
 
 /** An email as compared: trimmed and lower-cased. */
-export function normalizeEmail(value: unknown): string {
+function normalizeEmail(value: unknown): string {
 	return typeof value === 'string' ? value.trim().toLowerCase() : '';
 }
 
@@ -261,14 +258,9 @@ export async function execute(
 	this: IExecuteFunctions,
 	itemIndex: number,
 ): Promise<INodeExecutionData[]> {
-	const givenEmail = requireText(
-		this,
-		this.getNodeParameter('email', itemIndex),
-		'Email',
-		itemIndex,
-	);
+	const givenEmail = requiredParameter(this, 'email', 'Email', itemIndex);
 	const email = normalizeEmail(givenEmail);
-	const name = requireText(this, this.getNodeParameter('name', itemIndex), 'Name', itemIndex);
+	const name = requiredParameter(this, 'name', 'Name', itemIndex);
 	const additionalFields = this.getNodeParameter('additionalFields', itemIndex, {}) as IDataObject;
 	const options = this.getNodeParameter('options', itemIndex, {}) as IDataObject;
 	const severalMatches: SeveralMatches =
@@ -285,17 +277,12 @@ export async function execute(
 	if (leadId !== undefined) {
 		// The found lead's email already matches; it is kept as the CRM has it.
 		const lead = await patchLead(this, leadId, { ...fields, name }, itemIndex);
-		remember(memory, email, leadId);
+		memory.set(email, leadId);
 		return outcomeItem(this, lead, { action: 'updated', matchedField: 'email' });
 	}
 
-	const lead = await apiRequest.call(this, {
-		method: 'POST',
-		path: '/leads',
-		body: { ...fields, name, email: givenEmail },
-		itemIndex,
-		expect: 'record',
-	});
-	if (typeof lead.id === 'string' && lead.id !== '') remember(memory, email, lead.id);
+	const body = { ...fields, name, email: givenEmail };
+	const lead = await recordRequest(this, 'POST', '/leads', itemIndex, body);
+	if (typeof lead.id === 'string' && lead.id !== '') memory.set(email, lead.id);
 	return outcomeItem(this, lead, { action: 'created', matchedField: null });
 }
