@@ -1,4 +1,4 @@
-import { NodeOperationError, updateDisplayOptions } from 'n8n-workflow';
+import { updateDisplayOptions } from 'n8n-workflow';
 import type {
 	IDataObject,
 	IExecuteFunctions,
@@ -7,7 +7,7 @@ import type {
 	NodeExecutionHint,
 } from 'n8n-workflow';
 
-import { requiredParameter } from '../common/fields';
+import { fail, requiredParameter } from '../common/fields';
 import { hasOutputControl } from '../common/output';
 import { BoundedMap, CREDENTIAL_TYPE, readPages } from '../../shared';
 import { recordRequest } from '../common/record';
@@ -238,14 +238,11 @@ async function findLeadId(
 			if (normalizeEmail(lead.email) === email) matches.push(lead);
 		}
 		if (severalMatches === SEVERAL_MATCHES.error && matches.length > 1) {
-			throw new NodeOperationError(
-				context.getNode(),
+			fail(
+				context,
+				itemIndex,
 				`Several leads have the email "${email}": ${matches.map((lead) => String(lead.id)).join(', ')}${page.nextCursor === null ? '' : ' and maybe more'} (item ${itemIndex})`,
-				{
-					itemIndex,
-					description:
-						'Merge or archive the duplicates in the CRM, or set "If Several Leads Match" to "Update the Oldest".',
-				},
+				'Merge or archive the duplicates in the CRM, or set "If Several Leads Match" to "Update the Oldest".',
 			);
 		}
 	}

@@ -1,8 +1,8 @@
-import { NodeOperationError, updateDisplayOptions } from 'n8n-workflow';
+import { updateDisplayOptions } from 'n8n-workflow';
 import type { IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
 
 import { EVENT_OPTIONS, eventNamesOf } from '../../shared';
-import { requiredParameter } from '../common/fields';
+import { fail, requiredParameter } from '../common/fields';
 import { recordRequest } from '../common/record';
 
 const properties: INodeProperties[] = [
@@ -63,14 +63,11 @@ export async function execute(
 	const name = requiredParameter(this, 'name', 'Name', itemIndex);
 	const url = requiredParameter(this, 'url', 'URL', itemIndex);
 	if (!/^https?:\/\/[^\s/]+/i.test(url)) {
-		throw new NodeOperationError(
-			this.getNode(),
+		fail(
+			this,
+			itemIndex,
 			`"URL" must be an http:// or https:// address but is "${url}" in item ${itemIndex}`,
-			{
-				itemIndex,
-				description:
-					'Enter the full address of the endpoint, such as https://example.com/webhooks/crm.',
-			},
+			'Enter the full address of the endpoint, such as https://example.com/webhooks/crm.',
 		);
 	}
 	const events = eventNamesOf(
@@ -78,14 +75,11 @@ export async function execute(
 		this.getNodeParameter('customEvents', itemIndex, ''),
 	);
 	if (events.length === 0) {
-		throw new NodeOperationError(
-			this.getNode(),
+		fail(
+			this,
+			itemIndex,
 			`"Events" needs at least one event in item ${itemIndex}`,
-			{
-				itemIndex,
-				description:
-					'Pick events from the Events list, or enter event names under Custom Event Names.',
-			},
+			'Pick events from the Events list, or enter event names under Custom Event Names.',
 		);
 	}
 	return [
