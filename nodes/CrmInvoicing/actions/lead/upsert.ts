@@ -134,17 +134,12 @@ const newMemory = (): BoundedMap<string, string> => new BoundedMap(MAX_EMAILS_PE
  */
 function memoryOf(context: IExecuteFunctions): BoundedMap<string, string> {
 	const executionId = context.getExecutionId?.();
-	if (!executionId) {
-		let memory = memoryByContext.get(context);
-		if (!memory) {
-			memory = newMemory();
-			memoryByContext.set(context, memory);
-		}
-		return memory;
-	}
 	const node = context.getNode();
 	const key = `${executionId}:${node.credentials?.[CREDENTIAL_TYPE]?.id ?? node.id ?? node.name}`;
-	return memoryByExecution.getOrSet(key, newMemory);
+	if (executionId) return memoryByExecution.getOrSet(key, newMemory);
+	const memory = memoryByContext.get(context) ?? newMemory();
+	memoryByContext.set(context, memory);
+	return memory;
 }
 
 /** Forgets every remembered email (for tests, whose executions share one id). */
@@ -158,12 +153,9 @@ export function forgetUpsertMemory(): void {
 const outcomesByRun = new WeakMap<object, { created: number; updated: number }>();
 
 function countOutcome(context: IExecuteFunctions, action: UpsertMarker['action']): void {
-	let outcomes = outcomesByRun.get(context);
-	if (!outcomes) {
-		outcomes = { created: 0, updated: 0 };
-		outcomesByRun.set(context, outcomes);
-	}
+	const outcomes = outcomesByRun.get(context) ?? { created: 0, updated: 0 };
 	outcomes[action]++;
+	outcomesByRun.set(context, outcomes);
 }
 
 /** The output item: the lead as the API returned it, with the marker from version 2 on. */
