@@ -20,7 +20,10 @@ interface Resource {
 	properties: INodeProperties[];
 }
 
-/** A resource with its operations (listed in its own index.ts); `defaultOperation` is the one a new node shows. */
+/**
+ * A resource with its operations, which its own index.ts lists alphabetically by name (the options, the router and
+ * the subtitle read that list); `defaultOperation` is the one a new node shows.
+ */
 function resource(
 	name: string,
 	value: string,

@@ -1,7 +1,6 @@
 import type { ResourceOperation } from '../operation';
 import * as request from './request';
 
-/** The operations of this resource, alphabetical by name: the options, the router and the subtitle read this list. */
 export const operations: ResourceOperation[] = [
 	{
 		name: 'Request',

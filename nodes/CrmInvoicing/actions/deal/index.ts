@@ -5,7 +5,6 @@ import * as markWon from './markWon';
 import * as moveToStage from './moveToStage';
 import * as update from './update';
 
-/** The operations of this resource, alphabetical by name: the options, the router and the subtitle read this list. */
 export const operations: ResourceOperation[] = [
 	{
 		name: 'Create',

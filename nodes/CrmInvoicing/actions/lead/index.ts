@@ -7,7 +7,6 @@ import * as unarchive from './unarchive';
 import * as update from './update';
 import * as upsert from './upsert';
 
-/** The operations of this resource, alphabetical by name: the options, the router and the subtitle read this list. */
 export const operations: ResourceOperation[] = [
 	{
 		name: 'Archive',

@@ -4,7 +4,6 @@ import * as deleteSubscription from './delete';
 import * as get from './get';
 import * as getMany from './getMany';
 
-/** The operations of this resource, alphabetical by name: the options, the router and the subtitle read this list. */
 export const operations: ResourceOperation[] = [
 	{
 		name: 'Create',
