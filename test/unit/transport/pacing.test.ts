@@ -4,8 +4,8 @@ import nock from 'nock';
 import { sleep } from 'n8n-workflow';
 
 import { apiRequest } from '../../../nodes/CrmInvoicing/shared/transport';
-import { DOCUMENTED_RATE_LIMIT } from '../../../nodes/CrmInvoicing/shared/transport/limits';
-import type { RateLimitPacer } from '../../../nodes/CrmInvoicing/shared/transport/pacer';
+import { DOCUMENTED_RATE_LIMIT } from '../../../nodes/CrmInvoicing/shared/transport/errors';
+import type { RateLimitPacer } from '../../../nodes/CrmInvoicing/shared/transport/rateLimit';
 import { pacerFor } from './pacerSim';
 import { requestsPerMinuteOf } from '../../../nodes/CrmInvoicing/shared/transport';
 import { createExecuteContext } from '../../helpers/harness';
