@@ -1,5 +1,6 @@
 import type { IDataObject } from 'n8n-workflow';
 
+import type { Deadline } from './deadline';
 import { readList, type ApiContext, type PageRequest } from './transport';
 
 /**
@@ -17,14 +18,14 @@ export const WEBHOOK_LIST_MAX_PAGES = 50;
 
 /**
  * The webhook subscriptions the key can see: all of them (at most `maxPages` pages of 100), or the first `want.limit`.
- * `timeLimitMs` bounds the whole list, every page included (the trigger's lifecycle passes what is left of its own).
+ * `deadline` bounds the whole list, every page included (the trigger's lifecycle passes its own).
  */
 export async function listWebhookSubscriptions(
 	context: ApiContext,
 	want: PageRequest = { returnAll: true },
 	itemIndex?: number,
 	maxPages = WEBHOOK_LIST_MAX_PAGES,
-	timeLimitMs?: number,
+	deadline?: Deadline,
 ): Promise<IDataObject[]> {
 	return await readList.call(
 		context,
@@ -33,7 +34,7 @@ export async function listWebhookSubscriptions(
 			shape: 'any',
 			itemIndex,
 			maxPages,
-			totalTimeLimitMs: timeLimitMs,
+			deadline,
 			narrow:
 				'Delete webhook subscriptions that are no longer used in the CRM, or set "Limit" instead of "Return All".',
 		},

@@ -1,6 +1,6 @@
 import type { IDataObject, IWebhookFunctions } from 'n8n-workflow';
 
-import { apiRequest, httpStatusOf, isPlainObject } from '../shared';
+import { apiRequest, deadlineIn, httpStatusOf, isPlainObject } from '../shared';
 
 /**
  * Output Full Record: a `lead.*` event's lead, read with GET /leads/{payload.id} (as Lead → Get outputs it), instead
@@ -56,7 +56,7 @@ export async function fullRecordOf(
 		const lead = await apiRequest.call(context, {
 			method: 'GET',
 			path: `/leads/${encodeURIComponent(id)}`,
-			timeLimitMs: FULL_RECORD_TIME_LIMIT_MS,
+			deadline: deadlineIn(FULL_RECORD_TIME_LIMIT_MS),
 		});
 		if (!isPlainObject(lead) || typeof lead.id !== 'string') {
 			return {

@@ -3,6 +3,7 @@ import type { IDataObject, INode } from 'n8n-workflow';
 
 import {
 	apiRequest,
+	deadlineIn,
 	DOCUMENTED_EVENTS,
 	eventNamesOf,
 	httpStatusOf,
@@ -133,7 +134,7 @@ export async function lookUpSubscription(
 			method: 'GET',
 			path: `/webhooks/${encodeURIComponent(id)}`,
 			expect: 'record',
-			timeLimitMs,
+			deadline: deadlineIn(timeLimitMs),
 			once,
 		});
 	} catch (error) {
@@ -152,7 +153,7 @@ export async function deleteOwnSubscription(
 		await apiRequest.call(context, {
 			method: 'DELETE',
 			path: `/webhooks/${encodeURIComponent(id)}`,
-			timeLimitMs: deadline.left(),
+			deadline: deadlineIn(deadline.left()),
 		});
 	} catch (error) {
 		if (httpStatusOf(error) !== 404) throw nodeError(context.getNode(), error);
@@ -259,7 +260,7 @@ async function sweep(
 			{ returnAll: true },
 			undefined,
 			undefined,
-			limit,
+			deadlineIn(limit),
 		);
 	} catch (error) {
 		context.logger.warn(
@@ -348,7 +349,7 @@ export async function subscribe(context: TriggerContext, deadline: Deadline): Pr
 						method: 'POST',
 						path: '/webhooks',
 						body: { name, url, events },
-						timeLimitMs: deadline.left(),
+						deadline: deadlineIn(deadline.left()),
 					});
 				} catch (error) {
 					throw refusedEventsError(node, error, events) ?? nodeError(node, error);
