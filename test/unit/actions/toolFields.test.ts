@@ -1,3 +1,4 @@
+/* eslint-disable -- not shipped: eslint.dev.config.mjs lints this file, not n8n's node rules */
 /**
  * Issue 30, for agents: what the model is told about each field of the mapper. n8n builds a tool's arguments only from
  * the `$fromAI()` calls in the node's parameters (n8n-core's getSchema: n8n-workflow's traverseNodeParameters and
