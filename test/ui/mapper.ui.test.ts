@@ -7,22 +7,20 @@
 import { randomUUID } from 'node:crypto';
 import path from 'node:path';
 
-import { ACTION_NODE_TYPE } from '../e2e/lib';
 import { ROOT } from '../../scripts/lib/runtime';
 import {
-	client,
 	closeBrowser,
 	crm,
-	env,
 	eventually,
 	inEditor,
+	MANUAL,
+	manualWorkflow,
 	openNode,
 	openWorkflow,
 } from './lib';
 
 afterAll(closeBrowser);
 
-const MANUAL = 'When clicking ‘Execute workflow’';
 const NODE = 'Create Lead';
 const PICTURE = path.join(ROOT, '.github', 'images', 'mapper.png');
 
@@ -32,30 +30,12 @@ describe('the resource mapper in the editor', () => {
 			name: `UI Seed ${randomUUID().slice(0, 8)}`,
 			customFields: { industry: 'Retail', seats: 12, vip: true },
 		});
-		const { id } = await client.createWorkflow({
-			name: 'UI: the Fields mapper',
-			nodes: [
-				{
-					id: randomUUID(),
-					name: MANUAL,
-					type: 'n8n-nodes-base.manualTrigger',
-					typeVersion: 1,
-					position: [0, 0],
-					parameters: {},
-				},
-				{
-					id: randomUUID(),
-					name: NODE,
-					type: ACTION_NODE_TYPE,
-					typeVersion: 3,
-					position: [320, 0],
-					parameters: { resource: 'lead', operation: 'create' },
-					credentials: { crmInvoicingApi: env.credentials.admin },
-				},
-			],
-			connections: { [MANUAL]: { main: [[{ node: NODE, type: 'main', index: 0 }]] } },
-			settings: {},
-		});
+		const id = await manualWorkflow(
+			'UI: the Fields mapper',
+			NODE,
+			{ resource: 'lead', operation: 'create' },
+			3,
+		);
 		await inEditor('mapper', async (page) => {
 			await openWorkflow(page, id, [MANUAL, NODE]);
 			const ndv = await openNode(page, NODE);
