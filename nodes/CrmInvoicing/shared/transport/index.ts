@@ -17,4 +17,3 @@ export { isDeadlineError, RETRY } from './errors';
 export type { ExpectedAnswer } from './errors';
 export { readList, readOnePage, readPages } from './pagination';
 export type { ListPage, ListSpec, PageRequest } from './pagination';
-export { SendLog } from './waits';
