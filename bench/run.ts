@@ -146,9 +146,6 @@ function osName(): string {
 function environmentOf(stack: Stack, runs: number, started: number, command: string): Environment {
 	const cpus = os.cpus();
 	const n8nNode = spawnSync(stack.runtime.node, ['--version'], { encoding: 'utf8' }).stdout.trim();
-	const n8nPackage = JSON.parse(
-		readFileSync(path.join(stack.runtime.dir, 'node_modules', 'n8n', 'package.json'), 'utf8'),
-	) as { version: string };
 	const ownPackage = JSON.parse(readFileSync(path.join(ROOT, 'package.json'), 'utf8')) as {
 		version: string;
 	};
@@ -159,7 +156,7 @@ function environmentOf(stack: Stack, runs: number, started: number, command: str
 		cores: cpus.length,
 		memoryGb: os.totalmem() / 1024 ** 3,
 		os: osName(),
-		n8nVersion: n8nPackage.version,
+		n8nVersion: stack.runtime.n8nVersion,
 		n8nNode,
 		benchNode: process.version,
 		packageVersion: ownPackage.version,
@@ -319,8 +316,9 @@ async function main(): Promise<number> {
 		}
 	} finally {
 		clearTimeout(watchdog);
-		const environment = environmentOf(stack, runs, started, command);
+		// n8n and the sandbox stop first, so that nothing below can leave them running.
 		await stop();
+		const environment = environmentOf(stack, runs, started, command);
 		const outDir = full ? path.join(ROOT, 'bench') : workDir;
 		const analysis = analysisOf(results);
 		writeFileSync(

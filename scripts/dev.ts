@@ -11,7 +11,7 @@ import path from 'node:path';
 import { installedPackageDir, OWNER } from './lib/n8n';
 import { ROOT } from './lib/runtime';
 import { startStack } from './lib/stack';
-import { startWatchBuild, type WatchBuild } from './lib/watch';
+import { confirmReload, startWatchBuild, type WatchBuild } from './lib/watch';
 import { seedSummaryLines } from '../test/sandbox/seedSummary';
 
 /** How often `npm run dev`'s sandbox creates, changes or archives a lead (the sandbox's activity switch). */
@@ -54,6 +54,15 @@ async function main(): Promise<void> {
 		await watchBuild?.stop();
 		throw error;
 	});
+	// The stack is announced once n8n's watcher has shown that it reloads the package, so a first save is never missed.
+	const reloadMs = await confirmReload(
+		path.join(installedPackageDir(userFolder), 'dist'),
+		stack.logFile,
+	).catch(async (error: unknown) => {
+		await watchBuild?.stop();
+		await stack.stop();
+		throw error;
+	});
 
 	console.log(`
   n8n ${stack.runtime.n8nVersion} with n8n-nodes-crm-invoicing is running.
@@ -74,7 +83,8 @@ ${seedSummaryLines(stack.sandbox.state, '    ').join('\n')}
 	}
   n8n log     ${path.relative(ROOT, stack.logFile)}
   Reload      on save: nodes/ and credentials/ are rebuilt ([watch] lines) and n8n reloads the package within
-              seconds (N8N_DEV_RELOAD); an open editor picks the change up, reopen the node to see it
+              seconds (N8N_DEV_RELOAD; its watcher answered in ${(reloadMs / 1000).toFixed(1)} s); an open editor picks
+              the change up, reopen the node to see it
 
   Add a "CRM Invoicing" node to a workflow, or import a file from examples/. Ctrl-C stops everything.
 `);

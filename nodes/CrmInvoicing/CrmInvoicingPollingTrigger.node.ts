@@ -7,7 +7,7 @@ import type {
 } from 'n8n-workflow';
 
 import { isBusy, nodeKey, oneAtATime } from './shared';
-import { POLLING } from './polling/memory';
+import { POLLING } from './polling/budget';
 import { pollLeads, sampleLead, type LeadEvent, type PollSettings } from './polling/poll';
 
 const COST_NOTICE = `Updated Lead and Archived Lead compare every lead at each poll: one request per ${POLLING.pageSize} leads (10,000 leads: 100 requests). The trigger uses at most half of the credential's Requests per Minute (30 a minute at the API's 60: 10,000 leads take about 3 minutes), so poll less often for large CRMs; it fails with an error when a poll would not end before the next poll time. New Lead alone costs 1 request per poll when the API lists the newest leads first, plus one full read per Full Read Interval.`;

@@ -6,7 +6,16 @@
  * (N8N_DEV_RELOAD) sees the new files there and reloads the package without a restart.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
-import { copyFileSync, existsSync, mkdirSync, watch, type FSWatcher } from 'node:fs';
+import {
+	copyFileSync,
+	existsSync,
+	mkdirSync,
+	readFileSync,
+	rmSync,
+	watch,
+	writeFileSync,
+	type FSWatcher,
+} from 'node:fs';
 import path from 'node:path';
 
 import { stopChild } from './system';
@@ -87,4 +96,38 @@ export function startWatchBuild(
 			await stopChild(child, 'SIGTERM', 5_000);
 		},
 	};
+}
+
+/** How n8n logs a reload of the package (load-nodes-and-credentials: `Hot reload triggered for <package>`). */
+export const RELOAD_LINE = /Hot reload triggered for n8n-nodes-crm-invoicing/g;
+
+/**
+ * Resolves once n8n's watcher has been seen to reload the package: n8n starts its file watcher after it reports
+ * ready, without waiting for it (server.ts: `void setupHotReload()`), and on a busy machine it subscribes to its
+ * own node folders first; an edit saved before the watch is in place is never reloaded. So a probe file is written
+ * into the package's dist/ (a file n8n never loads) every 2 s until n8n's log shows a reload, then removed (n8n
+ * ignores deletions). Bounded: after `timeoutMs` it rejects, saying so.
+ */
+export async function confirmReload(
+	outDir: string,
+	logFile: string,
+	timeoutMs = 120_000,
+): Promise<number> {
+	const reloads = () =>
+		(existsSync(logFile) ? readFileSync(logFile, 'utf8') : '').match(RELOAD_LINE)?.length ?? 0;
+	const before = reloads();
+	const probe = path.join(outDir, '.dev-reload-probe');
+	const started = Date.now();
+	try {
+		for (let tick = 0; Date.now() - started < timeoutMs; tick++) {
+			if (tick % 4 === 0) writeFileSync(probe, `${Date.now()}\n`);
+			await new Promise((resolve) => setTimeout(resolve, 500));
+			if (reloads() > before) return Date.now() - started;
+		}
+	} finally {
+		rmSync(probe, { force: true });
+	}
+	throw new Error(
+		`n8n did not reload the package within ${timeoutMs / 1000} s of a change to its files (N8N_DEV_RELOAD): see ${logFile}`,
+	);
 }

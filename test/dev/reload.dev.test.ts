@@ -11,13 +11,22 @@
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
-import { cpSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import {
+	cpSync,
+	existsSync,
+	mkdtempSync,
+	readFileSync,
+	rmSync,
+	symlinkSync,
+	writeFileSync,
+} from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 
 import { N8nClient, PACKAGE_NAME } from '../../scripts/lib/n8n';
 import { ensureRuntime, ROOT } from '../../scripts/lib/runtime';
 import { freePort } from '../../scripts/lib/system';
+import { RELOAD_LINE } from '../../scripts/lib/watch';
 
 const WORK = mkdtempSync(path.join(os.tmpdir(), 'crm-dev-reload-'));
 const COPY = path.join(WORK, 'checkout');
@@ -57,6 +66,14 @@ function copyCheckout(): void {
 	symlinkSync(path.join(ROOT, modules), path.join(COPY, modules));
 }
 
+/** The last lines of the dev n8n's log, for a failure's message. */
+function n8nLogTail(): string {
+	const logFile = path.join(COPY, '.tmp', 'dev-n8n', 'n8n.log');
+	return existsSync(logFile)
+		? readFileSync(logFile, 'utf8').split('\n').slice(-40).join('\n')
+		: '(no log)';
+}
+
 async function waitFor<T>(
 	what: string,
 	probe: () => Promise<T | undefined> | T | undefined,
@@ -69,7 +86,9 @@ async function waitFor<T>(
 		const value = await Promise.resolve(probe()).catch(() => undefined);
 		if (value !== undefined) return value;
 		if (Date.now() > deadline)
-			throw new Error(`timed out after ${timeoutMs / 1000} s waiting for ${what}:\n${output}`);
+			throw new Error(
+				`timed out after ${timeoutMs / 1000} s waiting for ${what}:\n${output}\nn8n's log ends:\n${n8nLogTail()}`,
+			);
 		await new Promise((resolve) => setTimeout(resolve, 500));
 	}
 }
@@ -142,8 +161,11 @@ describe('npm run dev', () => {
 		expect(original).toContain(`'${before}'`);
 		const marker = `${before} (edited ${randomUUID().slice(0, 8)})`;
 		const logFile = path.join(COPY, '.tmp', 'dev-n8n', 'n8n.log');
-		const startsBefore = (readFileSync(logFile, 'utf8').match(/Editor is now accessible/g) ?? [])
-			.length;
+		const logBefore = readFileSync(logFile, 'utf8');
+		const startsBefore = (logBefore.match(/Editor is now accessible/g) ?? []).length;
+		// npm run dev announced itself only after n8n's watcher reloaded the package once (its probe).
+		const reloadsBefore = (logBefore.match(RELOAD_LINE) ?? []).length;
+		expect(reloadsBefore).toBeGreaterThan(0);
 
 		const saved = Date.now();
 		writeFileSync(source, original.replace(`'${before}'`, `'${marker}'`));
@@ -157,7 +179,7 @@ describe('npm run dev', () => {
 
 		// Reloaded, not restarted: the same n8n process, which logged the hot reload of the package.
 		const log = readFileSync(logFile, 'utf8');
-		expect(log).toContain(`Hot reload triggered for ${PACKAGE_NAME}`);
+		expect((log.match(RELOAD_LINE) ?? []).length).toBeGreaterThan(reloadsBefore);
 		expect((log.match(/Editor is now accessible/g) ?? []).length).toBe(startsBefore);
 		expect(dev.exitCode).toBeNull();
 	});

@@ -305,7 +305,7 @@ export async function sendSignedDelivery(
 /**
  * Sends deliveries signed with `secret` (a forger's, by default) to a trigger's URL until one gets the answer of a
  * question asked now: a signature that does not match is answered 503 without asking the CRM while this n8n process
- * asked it less than 30 s ago (one question per 30 s per process, for all triggers: answers.ts), then 401 when the
+ * asked it less than 30 s ago (one question per 30 s per process, for all triggers: trigger/webhook.ts), then 401 when the
  * stored subscription is current, else 503 with why. Waits at most 40 s; says how many were answered without a question.
  */
 export async function sendUntilAsked(

@@ -14,7 +14,7 @@ import path from 'node:path';
 import type { BrowserContext, Page } from 'playwright-core';
 
 import { probeVideo } from '../../scripts/lib/video';
-import { ACTION_NODE_TYPE, TRIGGER_NODE_TYPE } from '../e2e/lib';
+import { ACTION_NODE_TYPE } from '../e2e/lib';
 import { EXAMPLE_IDS } from '../sandbox/seedSummary';
 import {
 	client,
@@ -24,10 +24,14 @@ import {
 	env,
 	eventually,
 	launchChromium,
+	MANUAL,
+	manualTriggerNode,
 	openNode,
 	openWorkflow,
 	signIn,
 	STEP_TIMEOUT_MS,
+	TRIGGER,
+	triggerWorkflow,
 } from './lib';
 
 /** What the issue allows a demo to last. */
@@ -37,10 +41,8 @@ const SIZE = { width: 1280, height: 800 };
 
 jest.setTimeout(10 * 60_000);
 
-const MANUAL = 'When clicking ‘Execute workflow’';
 const CREATE_LEAD = 'Create Lead';
 const CREATE_INVOICE = 'Create Invoice';
-const TRIGGER = 'On Lead Created';
 
 /** Holds the picture still for a viewer. */
 async function beat(page: Page, seconds = 2): Promise<void> {
@@ -62,14 +64,7 @@ async function leadAndInvoiceWorkflow(): Promise<string> {
 	const { id } = await client.createWorkflow({
 		name: 'Demo: a lead and an invoice for it',
 		nodes: [
-			{
-				id: randomUUID(),
-				name: MANUAL,
-				type: 'n8n-nodes-base.manualTrigger',
-				typeVersion: 1,
-				position: [0, 0],
-				parameters: {},
-			},
+			manualTriggerNode(),
 			{
 				id: randomUUID(),
 				name: CREATE_LEAD,
@@ -107,28 +102,6 @@ async function leadAndInvoiceWorkflow(): Promise<string> {
 		settings: {},
 	});
 	return id;
-}
-
-async function triggerWorkflow(): Promise<{ id: string; webhookId: string }> {
-	const webhookId = randomUUID();
-	const { id } = await client.createWorkflow({
-		name: 'Demo: the trigger receives lead.created',
-		nodes: [
-			{
-				id: randomUUID(),
-				name: TRIGGER,
-				type: TRIGGER_NODE_TYPE,
-				typeVersion: 1,
-				position: [0, 0],
-				webhookId,
-				parameters: { events: ['lead.created'], options: {} },
-				credentials: { crmInvoicingApi: env.credentials.admin },
-			},
-		],
-		connections: {},
-		settings: {},
-	});
-	return { id, webhookId };
 }
 
 /** The Output panel's JSON view, once it shows `pattern`. */
@@ -179,7 +152,10 @@ describe('the demo video', () => {
 		if (!video) throw new Error('Playwright is not recording the page');
 		const leadName = `Ada Demo ${randomUUID().slice(0, 4)}`;
 		const triggerLead = `Grace Demo ${randomUUID().slice(0, 4)}`;
-		const [workflowId, trigger] = await Promise.all([leadAndInvoiceWorkflow(), triggerWorkflow()]);
+		const [workflowId, trigger] = await Promise.all([
+			leadAndInvoiceWorkflow(),
+			triggerWorkflow('Demo: the trigger receives lead.created'),
+		]);
 		await record(page, leadName, triggerLead, workflowId, trigger).catch(async (error: unknown) => {
 			const file = path.join(env.failureDir, 'demo.png');
 			await page.screenshot({ path: file, timeout: 10_000 }).catch(() => undefined);

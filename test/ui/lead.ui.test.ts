@@ -6,54 +6,19 @@ import { randomUUID } from 'node:crypto';
 
 import type { Page } from 'playwright-core';
 
-import { ACTION_NODE_TYPE } from '../e2e/lib';
 import { seededId } from '../sandbox/store';
 import {
-	client,
 	closeBrowser,
 	crm,
-	env,
 	eventually,
 	inEditor,
+	MANUAL,
+	manualWorkflow,
 	openNode,
 	openWorkflow,
 } from './lib';
 
 afterAll(closeBrowser);
-
-const MANUAL = 'When clicking ‘Execute workflow’';
-
-async function manualWorkflow(
-	name: string,
-	nodeName: string,
-	parameters: Record<string, unknown>,
-): Promise<string> {
-	const { id } = await client.createWorkflow({
-		name,
-		nodes: [
-			{
-				id: randomUUID(),
-				name: MANUAL,
-				type: 'n8n-nodes-base.manualTrigger',
-				typeVersion: 1,
-				position: [0, 0],
-				parameters: {},
-			},
-			{
-				id: randomUUID(),
-				name: nodeName,
-				type: ACTION_NODE_TYPE,
-				typeVersion: 1,
-				position: [320, 0],
-				parameters,
-				credentials: { crmInvoicingApi: env.credentials.admin },
-			},
-		],
-		connections: { [MANUAL]: { main: [[{ node: nodeName, type: 'main', index: 0 }]] } },
-		settings: {},
-	});
-	return id;
-}
 
 /** Clicks the details view's "Execute step" and waits until the Output panel shows items; returns its text. */
 async function executeStep(page: Page): Promise<string> {

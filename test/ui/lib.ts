@@ -4,6 +4,7 @@
  * scripts/ui.ts started. Every wait is on something the page shows, bounded by the step timeout; a failing test
  * leaves a screenshot of the page in .tmp/ui/failures/.
  */
+import { randomUUID } from 'node:crypto';
 import path from 'node:path';
 
 import {
@@ -17,7 +18,7 @@ import {
 
 import type { UiEnv } from '../../scripts/ui';
 import { OWNER } from '../../scripts/lib/n8n';
-import { e2eEnv, n8nClient, sandbox } from '../e2e/lib';
+import { ACTION_NODE_TYPE, e2eEnv, n8nClient, sandbox, TRIGGER_NODE_TYPE } from '../e2e/lib';
 
 export const env = e2eEnv() as UiEnv;
 export const client = n8nClient(env);
@@ -249,4 +250,71 @@ export async function createCredential(
 	const details = failure.locator('[class*="_details_"]');
 	await details.waitFor({ state: 'visible' });
 	return { banner, details: (await details.innerText()).trim() };
+}
+
+/** The Manual Trigger's name, as the editor names it. */
+export const MANUAL = 'When clicking ‘Execute workflow’';
+/** The trigger's name in the workflows the tests make. */
+export const TRIGGER = 'On Lead Created';
+
+/** n8n's Manual Trigger, at the canvas's origin. */
+export function manualTriggerNode() {
+	return {
+		id: randomUUID(),
+		name: MANUAL,
+		type: 'n8n-nodes-base.manualTrigger',
+		typeVersion: 1,
+		position: [0, 0] as [number, number],
+		parameters: {},
+	};
+}
+
+/** Saves "Manual Trigger → CRM Invoicing" (the admin credential) and returns the workflow's id. */
+export async function manualWorkflow(
+	name: string,
+	nodeName: string,
+	parameters: Record<string, unknown>,
+	typeVersion = 1,
+): Promise<string> {
+	const { id } = await client.createWorkflow({
+		name,
+		nodes: [
+			manualTriggerNode(),
+			{
+				id: randomUUID(),
+				name: nodeName,
+				type: ACTION_NODE_TYPE,
+				typeVersion,
+				position: [320, 0],
+				parameters,
+				credentials: { crmInvoicingApi: env.credentials.admin },
+			},
+		],
+		connections: { [MANUAL]: { main: [[{ node: nodeName, type: 'main', index: 0 }]] } },
+		settings: {},
+	});
+	return id;
+}
+
+/** Saves a workflow of one CRM Invoicing Trigger on `lead.created` (the admin credential). */
+export async function triggerWorkflow(name: string): Promise<{ id: string; webhookId: string }> {
+	const webhookId = randomUUID();
+	const { id } = await client.createWorkflow({
+		name,
+		nodes: [
+			{
+				id: randomUUID(),
+				name: TRIGGER,
+				type: TRIGGER_NODE_TYPE,
+				typeVersion: 1,
+				position: [0, 0],
+				webhookId,
+				parameters: { events: ['lead.created'], options: {} },
+				credentials: { crmInvoicingApi: env.credentials.admin },
+			},
+		],
+		connections: {},
+		settings: {},
+	});
+	return { id, webhookId };
 }

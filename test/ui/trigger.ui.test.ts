@@ -6,43 +6,18 @@ import { randomUUID } from 'node:crypto';
 
 import type { Page } from 'playwright-core';
 
-import { TRIGGER_NODE_TYPE } from '../e2e/lib';
 import {
-	client,
 	closeBrowser,
 	crm,
-	env,
 	eventually,
 	inEditor,
 	openNode,
 	openWorkflow,
+	TRIGGER,
+	triggerWorkflow,
 } from './lib';
 
 afterAll(closeBrowser);
-
-const TRIGGER = 'On Lead Created';
-
-async function triggerWorkflow(name: string): Promise<{ id: string; webhookId: string }> {
-	const webhookId = randomUUID();
-	const { id } = await client.createWorkflow({
-		name,
-		nodes: [
-			{
-				id: randomUUID(),
-				name: TRIGGER,
-				type: TRIGGER_NODE_TYPE,
-				typeVersion: 1,
-				position: [0, 0],
-				webhookId,
-				parameters: { events: ['lead.created'], options: {} },
-				credentials: { crmInvoicingApi: env.credentials.admin },
-			},
-		],
-		connections: {},
-		settings: {},
-	});
-	return { id, webhookId };
-}
 
 /** The CRM's subscriptions that point at this workflow's webhook (test or production URL). */
 async function subscriptionsOf(

@@ -53,28 +53,3 @@ export function operationProperty(
 		default: defaultValue,
 	};
 }
-
-/** The parameters of every operation of a resource, in the order of `operations`. */
-export function operationParameters(operations: ResourceOperation[]): INodeProperties[] {
-	return operations.flatMap((operation) => operation.run.description);
-}
-
-/** A resource as the node offers it: its label, and its operations. */
-export interface ResourceEntry {
-	name: string;
-	operations: ResourceOperation[];
-}
-
-/**
- * The node's subtitle (shown under its name on the canvas), e.g. "Create or Update: Lead": an expression n8n
- * evaluates with the node's parameters, reading one table built from the resources' operation lists. A pair the
- * table lacks (a parameter set by an expression) shows the operation and resource values as they are.
- */
-export function subtitleExpression(resources: Record<string, ResourceEntry>): string {
-	const labels: Record<string, string> = {};
-	for (const [resource, entry] of Object.entries(resources)) {
-		for (const operation of entry.operations)
-			labels[`${resource}.${operation.value}`] = `${operation.name}: ${entry.name}`;
-	}
-	return `={{ (${JSON.stringify(labels)})[$parameter["resource"] + "." + $parameter["operation"]] || ($parameter["operation"] + ": " + $parameter["resource"]) }}`;
-}

@@ -1,30 +1,55 @@
-import { NodeOperationError, sleep } from 'n8n-workflow';
+import { NodeOperationError } from 'n8n-workflow';
 import type { IDataObject, IPollFunctions } from 'n8n-workflow';
 
-import { BoundedMap, credentialOf, SendLog } from '../shared';
-import { POLLING, type Memory } from './memory';
+import { credentialOf, deadlineIn, type Deadline } from '../shared';
 
 /**
- * The polling trigger's request budget. Its rules, each one sentence:
+ * The polling trigger's limits, and every rule of its budget with its message. The rules, each one sentence:
  *
  * 1. **Half the key is left to others.** The polling triggers using one API key send together at most half of the
- *    credential's Requests per Minute (`share`) in any 60 s: before each page a poll waits, if it must, until their
- *    requests of the last minute are fewer (KeyShare, per API key, in this n8n process).
+ *    credential's Requests per Minute (`share`) in any 60 s: each page first takes a turn of that share of the key's
+ *    one limiter (the transport's `takeShare`, per API key, in this n8n process).
  * 2. **A poll fits before the next poll time.** Its expected requests must not exceed `requestsPerPoll`: the share,
  *    times the whole minutes until the next poll time (at least 1; at most what fits n8n's time budget for a poll),
  *    divided by the polls of the busiest minute of the node's Poll Times.
  * 3. **A full read fits n8n's time budget for one poll.** At the share's pace, a poll reads at most
- *    `requestsPerFullRead` pages (the share times the whole minutes of that budget, at least 1); past it the poll fails.
+ *    `requestsPerFullRead` pages (the share times the whole minutes of that budget, at least 1), and ends by the
+ *    budget's `deadline`; past either the poll fails.
+ * 4. **The memory is bounded.** The trigger remembers at most POLLING.maxLeads leads; past it a poll fails.
  *
  * The schedule is read from the Poll Times as n8n runs them (n8n-workflow's toCronExpression): the modes other than
  * Custom fire once in their minute, at a second n8n picks at random.
  */
+export const POLLING = {
+	/**
+	 * Most leads the trigger remembers (and the most the list may hold while it polls). Measured
+	 * (bench/POLLING-RESULTS.md, ids of 21 characters): 62 bytes per lead of the spec's 14 fields (3.1 MB at the cap),
+	 * 116 with 40 fields or more (5.8 MB); a fingerprint is at most 89 characters (1 + 8 + 2 × 40 slots), so a lead
+	 * never costs more than that, its id and 6 characters of JSON; a lead deleted in the last 7 days (`gone`) costs its
+	 * id and about 17 characters more.
+	 */
+	maxLeads: 50_000,
+	/** Records per page the trigger asks for (the API's maximum: the fewest requests). */
+	pageSize: 100,
+	/** How long a lead missing from the list (deleted) is still remembered, in ms: 7 days. */
+	forgetAfterMs: 7 * 24 * 3_600_000,
+	/** Most field slots a fingerprint names; further top-level keys share one slot. */
+	maxFieldSlots: 40,
+	/**
+	 * Deepest nesting of a lead the trigger emits. n8n stores an execution's items with recursive code (JSON.stringify
+	 * fails near 5,000 levels on Node's default stack), so a lead nested deeper would make the whole execution fail
+	 * to save, the other leads with it. 512 is PHP's json_encode default depth, far beyond any CRM's custom fields.
+	 */
+	maxEmitDepth: 512,
+	/** Default of the Full Read Interval option, in minutes: the bound on finding a lead listed out of order. */
+	fullReadMinutes: 60,
+} as const;
 
 const MINUTE_MS = 60_000;
 const DAY_S = 86_400;
 
 /** n8n's time budget for one poll when it does not say (n8n 1.x): its PollContext's own default, 5 minutes. */
-export const DEFAULT_POLL_BUDGET_MS = 5 * MINUTE_MS;
+const DEFAULT_POLL_BUDGET_MS = 5 * MINUTE_MS;
 
 export interface Schedule {
 	/** The most polls the Poll Times can start within one minute. */
@@ -33,85 +58,62 @@ export interface Schedule {
 	shortestGapMs: number;
 }
 
-/** Times of one poll time in a day, in seconds; `randomSecond`: n8n picks the second, so it is known to ±59 s. */
+/** Times of one poll time in a day, in seconds; `random`: n8n picks the second, so it is known to ±59 s. */
 interface Fires {
 	times: number[];
 	perMinute: number;
-	randomSecond: boolean;
+	random: boolean;
 }
 
-/** The values a cron field matches in [min, max], sorted; undefined when the field cannot be read. */
+/** The values a cron field matches in [min, max]; undefined when the field cannot be read. */
 function fieldValues(field: string, min: number, max: number): number[] | undefined {
 	const values = new Set<number>();
 	for (const part of field.split(',')) {
-		const match = /^(\*|\d+(?:-\d+)?)(?:\/(\d+))?$/.exec(part.trim());
+		const match = /^(?:\*|(\d+)(?:-(\d+))?)(?:\/(\d+))?$/.exec(part.trim());
 		if (!match) return undefined;
-		const step = match[2] === undefined ? 1 : Number(match[2]);
-		if (step < 1) return undefined;
-		let from = min;
-		let to = max;
-		if (match[1] !== '*') {
-			const [a, b] = match[1].split('-').map(Number);
-			from = a;
-			to = b === undefined ? (match[2] === undefined ? a : max) : b;
-		}
-		if (from < min || to > max || from > to) return undefined;
-		for (let value = from; value <= to; value += step) values.add(value);
+		const [, first, last, step = '1'] = match;
+		const from = first === undefined ? min : Number(first);
+		const to = last !== undefined ? Number(last) : first === undefined || match[3] ? max : from;
+		if (Number(step) < 1 || from < min || to > max || from > to) return undefined;
+		for (let value = from; value <= to; value += Number(step)) values.add(value);
 	}
-	return [...values].sort((a, b) => a - b);
+	return [...values];
 }
 
 /** When a cron expression (5 fields, or 6 with seconds first) fires in a day; days and months are read as every day. */
-function cronFires(expression: string, randomSecond: boolean): Fires | undefined {
+function cronFires(expression: string, random: boolean): Fires | undefined {
 	const fields = expression.trim().split(/\s+/);
 	if (fields.length === 5) fields.unshift('0');
 	if (fields.length !== 6) return undefined;
 	const seconds = fieldValues(fields[0], 0, 59);
 	const minutes = fieldValues(fields[1], 0, 59);
 	const hours = fieldValues(fields[2], 0, 23);
-	if (
-		!seconds ||
-		!minutes ||
-		!hours ||
-		seconds.length === 0 ||
-		minutes.length === 0 ||
-		hours.length === 0
-	)
-		return undefined;
-	const times: number[] = [];
-	for (const hour of hours)
-		for (const minute of minutes)
-			for (const second of seconds) times.push(hour * 3_600 + minute * 60 + second);
-	return { times, perMinute: seconds.length, randomSecond };
+	if (!seconds || !minutes || !hours) return undefined;
+	const times = hours.flatMap((hour) =>
+		minutes.flatMap((minute) => seconds.map((second) => hour * 3_600 + minute * 60 + second)),
+	);
+	return { times, perMinute: seconds.length, random };
 }
 
-/** One item of n8n's Poll Times as a cron expression, the way n8n builds it (the random second written as 0). */
+/** One item of n8n's Poll Times as a cron expression, the way n8n builds it (the random second read as 0). */
 function itemFires(item: IDataObject): Fires | undefined {
-	const value = Math.max(1, Math.floor(Number(item.value) || 1));
+	if (item.mode === 'custom') return cronFires(String(item.cronExpression ?? ''), false);
+	const every = Math.max(1, Math.floor(Number(item.value) || 1));
 	const minute = Number(item.minute ?? 0) || 0;
-	const hour = Number(item.hour ?? 0) || 0;
-	switch (item.mode) {
-		case 'everyMinute':
-			return cronFires('0 * * * * *', true);
-		case 'everyHour':
-			return cronFires(`0 ${minute} * * * *`, true);
-		case 'everyX':
-			// n8n's minute for "every X hours" is random too: read as minute 0 of those hours, ±59 s is not enough then,
-			// but those polls are hours apart, far beyond any budget's minutes.
-			return cronFires(
-				item.unit === 'hours' ? `0 0 */${value} * * *` : `0 */${value} * * * *`,
-				true,
-			);
-		case 'everyDay':
-		case 'everyWeek':
-		case 'everyMonth':
-			// At most once a day: the gap is read as a day (an upper bound of the budget's minutes anyway).
-			return cronFires(`0 ${minute} ${hour} * * *`, true);
-		case 'custom':
-			return cronFires(String(item.cronExpression ?? ''), false);
-		default:
-			return undefined;
-	}
+	// At most once a day: the gap is read as a day (an upper bound of the budget's minutes anyway).
+	const daily = `${minute} ${Number(item.hour ?? 0) || 0} * * *`;
+	const expressions: Record<string, string> = {
+		everyMinute: '* * * * *',
+		everyHour: `${minute} * * * *`,
+		// n8n's minute for "every X hours" is random too: read as minute 0 of those hours, ±59 s is not enough then,
+		// but those polls are hours apart, far beyond any budget's minutes.
+		everyX: item.unit === 'hours' ? `0 */${every} * * *` : `*/${every} * * * *`,
+		everyDay: daily,
+		everyWeek: daily,
+		everyMonth: daily,
+	};
+	const expression = expressions[String(item.mode)];
+	return expression === undefined ? undefined : cronFires(expression, true);
 }
 
 /**
@@ -123,9 +125,9 @@ export function pollSchedule(pollTimes: unknown): Schedule {
 	const all: Array<{ at: number; item: number; random: boolean }> = [];
 	let busiestMinute = 0;
 	items.forEach((item, index) => {
-		const fires = itemFires(item) ?? (cronFires('0 * * * * *', true) as Fires);
+		const fires = itemFires(item) ?? (cronFires('* * * * *', true) as Fires);
 		busiestMinute += fires.perMinute;
-		for (const at of fires.times) all.push({ at, item: index, random: fires.randomSecond });
+		for (const at of fires.times) all.push({ at, item: index, random: fires.random });
 	});
 	if (all.length === 0) return { busiestMinute: 1, shortestGapMs: MINUTE_MS };
 	all.sort((a, b) => a.at - b.at);
@@ -151,6 +153,8 @@ export interface Budget {
 	requestsPerFullRead: number;
 	requestsPerMinute: number;
 	schedule: Schedule;
+	/** The end of n8n's time budget for this poll (rule 3). */
+	deadline: Deadline;
 }
 
 /** Whole minutes of `ms`, at least 1: the bursts of `share` requests that fit, one a minute. */
@@ -167,47 +171,18 @@ export function pollBudget(
 		pollBudgetMs !== undefined && Number.isFinite(pollBudgetMs) && pollBudgetMs > 0
 			? pollBudgetMs
 			: DEFAULT_POLL_BUDGET_MS;
-	const requestsPerFullRead = share * bursts(budgetMs);
-	const perPoll = Math.floor(
+	const requestsPerPoll = Math.floor(
 		(share * Math.min(bursts(schedule.shortestGapMs), bursts(budgetMs))) / schedule.busiestMinute,
 	);
-	return { share, requestsPerPoll: perPoll, requestsPerFullRead, requestsPerMinute, schedule };
-}
-
-/**
- * Rule 1: the polling triggers' requests with one API key, at most `perMinute` in any 60 s. A log of fixed size (the
- * transport's SendLog) per key; `take()` waits (n8n's sleep) until one more may go, and counts it.
- */
-export class KeyShare {
-	private readonly log = new SendLog(MINUTE_MS);
-
-	/** The share's time never goes back behind a wait it has served. */
-	private floor = 0;
-
-	constructor(readonly perMinute: number) {}
-
-	/** Waits for room for one more request, and takes it. */
-	async take(): Promise<void> {
-		for (;;) {
-			const now = Math.max(Date.now(), this.floor);
-			this.log.expire(now);
-			if (this.log.total < this.perMinute) {
-				this.log.add(now);
-				return;
-			}
-			const until = this.log.freesAt(now);
-			await sleep(until - now);
-			this.floor = until;
-		}
-	}
-}
-
-/** The shares of the API keys polled with in this process; the least recently used past 1,000 is dropped. */
-const shares = new BoundedMap<string, KeyShare>(1_000);
-
-/** The share of one API key (its keyId) at `perMinute`, for every polling trigger using it in this process. */
-export function keyShare(keyId: string, perMinute: number): KeyShare {
-	return shares.getOrSet(`${keyId}\n${perMinute}`, () => new KeyShare(perMinute));
+	const requestsPerFullRead = share * bursts(budgetMs);
+	return {
+		share,
+		requestsPerPoll,
+		requestsPerFullRead,
+		requestsPerMinute,
+		schedule,
+		deadline: deadlineIn(budgetMs),
+	};
 }
 
 /** The budget of this node's polls: the credential's rate, the node's Poll Times, and n8n's time budget for a poll. */
@@ -232,48 +207,64 @@ export async function budgetOf(context: IPollFunctions): Promise<Budget> {
 export const fullReadCost = (leads: number): number =>
 	Math.max(1, Math.ceil(leads / POLLING.pageSize));
 
-/** `1 minute`, `3 minutes`. */
-export const minutesText = (minutes: number): string =>
-	`${minutes} minute${minutes === 1 ? '' : 's'}`;
+const minutesText = (minutes: number): string => `${minutes} minute${minutes === 1 ? '' : 's'}`;
+const count = (leads: number): string => leads.toLocaleString('en-US');
 
-export function budgetAdvice(budget: Budget, needed: number): string {
+function budgetAdvice(budget: Budget, needed: number): string {
 	const minutes = Math.max(1, Math.ceil(needed / budget.share));
 	return `The trigger sends at most half of the credential's Requests per Minute (${budget.share} a minute of ${budget.requestsPerMinute}), leaving the rest to other workflows using it, and a poll must end before the next poll time. Poll once every ${minutesText(minutes)} or less often (Poll Times), or turn off Updated Lead and Archived Lead: New Lead alone costs 1 request per poll when the API lists the newest leads first. If your plan allows more requests, raise "Requests per Minute" in the credential.`;
 }
 
-function pollsText(budget: Budget): string {
-	const { busiestMinute, shortestGapMs } = budget.schedule;
+function pollsText({ busiestMinute, shortestGapMs }: Schedule): string {
 	if (busiestMinute > 1) return `up to ${busiestMinute} polls in a minute`;
-	const minutes = Math.floor(shortestGapMs / 60_000);
+	const minutes = Math.floor(shortestGapMs / MINUTE_MS);
 	return minutes <= 1 ? 'polling every minute' : `polls ${minutes} minutes apart`;
 }
 
 /**
- * Rules 2 and 3 before a poll (`onlyNew`: New Lead alone): what a poll of this node is expected to read must end before the next
- * poll time, and a full read (every poll's, or the periodic one of New Lead) must fit n8n's time budget for a poll.
+ * Rules 2 and 3 before a poll: what a poll is expected to read (`expected` requests; `leads`: the list's size at the
+ * last full read) must end before the next poll time, and a full read must fit n8n's time budget for a poll.
  */
 export function checkBudget(
 	context: IPollFunctions,
-	memory: Memory,
-	onlyNew: boolean,
+	leads: number,
+	expected: number,
 	budget: Budget,
 ): void {
-	const full = fullReadCost(memory.count);
-	const expected = onlyNew && memory.order === 'newest' ? 1 : full;
+	const full = fullReadCost(leads);
 	if (expected > budget.requestsPerPoll) {
 		throw new NodeOperationError(
 			context.getNode(),
-			`One poll needs about ${expected} requests to compare ${memory.count.toLocaleString('en-US')} leads, more than the ${budget.requestsPerPoll} that fit before the next poll time at half the API's rate (${budget.requestsPerMinute} requests a minute, ${pollsText(budget)})`,
+			`One poll needs about ${expected} requests to compare ${count(leads)} leads, more than the ${budget.requestsPerPoll} that fit before the next poll time at half the API's rate (${budget.requestsPerMinute} requests a minute, ${pollsText(budget.schedule)})`,
 			{ description: `The trigger did not poll. ${budgetAdvice(budget, expected)}` },
 		);
 	}
 	if (full > budget.requestsPerFullRead) {
 		throw new NodeOperationError(
 			context.getNode(),
-			`A full read of ${memory.count.toLocaleString('en-US')} leads needs ${full} requests, more than the ${budget.requestsPerFullRead} one poll can send within n8n's time budget for a poll at half the API's rate (${budget.share} a minute)`,
+			`A full read of ${count(leads)} leads needs ${full} requests, more than the ${budget.requestsPerFullRead} one poll can send within n8n's time budget for a poll at half the API's rate (${budget.share} a minute)`,
 			{
 				description: `The trigger did not poll: it reads the whole list at least once per Full Read Interval (and whenever the list's order does not let it stop early), and such a read would not fit. Raise "Requests per Minute" in the credential if your plan allows, or use the webhook trigger (CRM Invoicing Trigger) for this workspace.`,
 			},
 		);
 	}
 }
+
+/** Rule 3 as the list reader says it when a poll passes it: how to narrow the list. */
+export const narrowText = (budget: Budget): string =>
+	`The polling trigger remembers at most ${count(POLLING.maxLeads)} leads, and one poll reads at most ${budget.requestsPerFullRead} pages of ${POLLING.pageSize}: half of the credential's Requests per Minute (${budget.share} a minute) for n8n's time budget for one poll. Raise "Requests per Minute" in the credential if your plan allows, or use the webhook trigger (CRM Invoicing Trigger) for this workspace, or archive and delete leads you no longer need.`;
+
+/** Rule 2 bent, with a warning: a head read that falls back to a full read larger than a poll's requests. */
+export const fallbackWarning = (budget: Budget, full: number): string =>
+	`this poll reads the whole lead list (about ${full} requests), because its first page does not show the newest leads first; that is more than the ${budget.requestsPerPoll} that fit before the next poll time at half the API's rate, so it takes up to ${minutesText(Math.ceil(full / budget.share))} and poll times meanwhile are skipped. ${budgetAdvice(budget, full)}`;
+
+/** Rule 4. */
+export const capError = (context: IPollFunctions, leads: number): NodeOperationError =>
+	new NodeOperationError(
+		context.getNode(),
+		`The polling trigger would have to remember ${count(leads)} leads, more than the ${count(POLLING.maxLeads)} it can`,
+		{
+			description:
+				'The trigger keeps one fingerprint per lead in the workflow, and stops at this bound instead of growing without end. Nothing was emitted and what it remembers is unchanged. Use the webhook trigger (CRM Invoicing Trigger) for this workspace, or archive and delete leads you no longer need.',
+		},
+	);

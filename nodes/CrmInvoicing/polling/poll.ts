@@ -1,39 +1,32 @@
 import { NodeOperationError } from 'n8n-workflow';
 import type { IDataObject, INodeExecutionData, IPollFunctions } from 'n8n-workflow';
 
-import { credentialOf, readPages, simplify } from '../shared';
+import { readPages, simplify, takeShare } from '../shared';
 import {
-	budgetAdvice,
 	budgetOf,
+	capError,
 	checkBudget,
+	fallbackWarning,
 	fullReadCost,
-	keyShare,
-	minutesText,
+	narrowText,
+	POLLING,
 	type Budget,
 } from './budget';
-import { createdAtOf, HeadCheck, orderOf } from './headCheck';
 import {
-	changed,
 	changedFields,
+	createdAtOf,
+	decodePrint,
+	encodePrint,
 	fieldTooDeep,
 	fingerprint,
-	isArchived,
-	isUnreadable,
-	loadMemory,
-	POLLING,
-	saveMemory,
-	unreadable,
-	type ListOrder,
-	type Memory,
-} from './memory';
+	headOf,
+	leadIdOf,
+	orderOf,
+} from './leads';
+import { loadMemory, saveMemory, type ListOrder, type Memory } from './memory';
 
-/** The events the node emits; each item carries one in EVENT_FIELD. */
+/** One poll: read → diff → save. The events the node emits; each item carries one in `_event`. */
 export type LeadEvent = 'newLead' | 'updatedLead' | 'archivedLead';
-
-/** The field the trigger adds to each lead: which event it is. Not one of the API's lead fields. */
-export const EVENT_FIELD = '_event';
-/** The field the trigger adds to an Updated Lead item: the names of the lead's fields that changed. */
-export const CHANGED_FIELDS_FIELD = '_changedFields';
 
 export interface PollSettings {
 	events: LeadEvent[];
@@ -46,15 +39,11 @@ export interface PollSettings {
 
 const LIST_PATH = '/api/v1/leads';
 
-function item(
-	record: IDataObject,
-	settings: PollSettings,
-	event: LeadEvent,
-	fields?: string[],
-): INodeExecutionData {
+/** The lead as an item: `_event` (not one of the API's fields), and `_changedFields` for an Updated Lead. */
+function item(record: IDataObject, settings: PollSettings, event: LeadEvent, fields?: string[]) {
 	const json: IDataObject = settings.simplify ? simplify('lead', record) : { ...record };
-	json[EVENT_FIELD] = event;
-	if (fields !== undefined) json[CHANGED_FIELDS_FIELD] = fields;
+	json._event = event;
+	if (fields !== undefined) json._changedFields = fields;
 	return { json };
 }
 
@@ -64,63 +53,71 @@ function nameOf(record: IDataObject, id?: string): string {
 	return `${id ?? 'without an id'}${name}`;
 }
 
-/** The lead's id, or undefined when it has none the trigger can use (the caller warns and skips it). */
-function leadIdOf(record: IDataObject): string | undefined {
-	const id = record.id;
-	if (typeof id === 'string' && id !== '') return id;
-	if (typeof id === 'number' && Number.isFinite(id)) return String(id);
-	return undefined;
-}
-
-function capError(context: IPollFunctions, leads: number): NodeOperationError {
-	return new NodeOperationError(
-		context.getNode(),
-		`The polling trigger would have to remember ${leads.toLocaleString('en-US')} leads, more than the ${POLLING.maxLeads.toLocaleString('en-US')} it can`,
-		{
-			description:
-				'The trigger keeps one fingerprint per lead in the workflow, and stops at this bound instead of growing without end. Nothing was emitted and what it remembers is unchanged. Use the webhook trigger (CRM Invoicing Trigger) for this workspace, or archive and delete leads you no longer need.',
-		},
-	);
-}
-
 const onlyNew = (settings: PollSettings): boolean =>
 	!settings.events.includes('updatedLead') && !settings.events.includes('archivedLead');
 
-/** A warning in n8n's log, under the node's name. */
 function warn(context: IPollFunctions, message: string): void {
 	context.logger.warn(`${context.getNode().name}: ${message}`);
 }
 
-/** The list as the poll reads it: page by page, each page after the node's share of the key allows it (rule 1). */
+/** The list page by page, each page after a turn of the node's share of the key (rule 1) and by the poll's deadline. */
 async function* leadPages(context: IPollFunctions, budget: Budget) {
-	const share = keyShare((await credentialOf(context)).keyId, budget.share);
-	await share.take();
+	await takeShare(context, budget.share);
 	const pages = readPages.call(context, {
 		path: '/leads',
 		pageSize: POLLING.pageSize,
 		maxRecords: POLLING.maxLeads,
-		// Rule 3: a poll reads at most what fits n8n's time budget for a poll at the node's share of the key.
 		maxPages: budget.requestsPerFullRead,
+		deadline: budget.deadline,
+		narrow: narrowText(budget),
 		// No entry of the list stops the trigger: one that is not a lead is named and left out.
 		skipEntry: (described, position, page) =>
 			warn(
 				context,
 				`entry ${position} of page ${page} of the list ${LIST_PATH} is ${described}, not a lead (a JSON object); the trigger skipped it and read the others. This is a fault of the API or of a proxy in front of it.`,
 			),
-		narrow: `The polling trigger remembers at most ${POLLING.maxLeads.toLocaleString('en-US')} leads, and one poll reads at most ${budget.requestsPerFullRead} pages of ${POLLING.pageSize}: half of the credential's Requests per Minute (${budget.share} a minute) for n8n's time budget for one poll. Raise "Requests per Minute" in the credential if your plan allows, or use the webhook trigger (CRM Invoicing Trigger) for this workspace, or archive and delete leads you no longer need.`,
 	});
 	// A caller that stops reading returns at the `yield`: no turn is taken for a page it does not read.
 	for await (const page of pages) {
 		yield page;
-		if (page.nextCursor !== null) await share.take();
+		if (page.nextCursor !== null) await takeShare(context, budget.share);
 	}
+}
+
+/**
+ * Reads the list: all of it, or with New Lead alone only its head, unless a full read is due (the bound on finding
+ * a lead listed out of order, e.g. an import that keeps old creation dates).
+ */
+async function readLeads(
+	context: IPollFunctions,
+	memory: Memory | undefined,
+	settings: PollSettings,
+	budget: Budget,
+	now: number,
+): Promise<{ records: IDataObject[]; fullRead: boolean }> {
+	const due = memory?.fullAt === undefined || now - memory.fullAt >= settings.fullReadEveryMs;
+	let head = memory !== undefined && onlyNew(settings) && !due ? 'more' : 'broken';
+	const records: IDataObject[] = [];
+	for await (const page of leadPages(context, budget)) {
+		records.push(...page.records);
+		if (head !== 'more' || memory === undefined) continue;
+		head = headOf(records, memory);
+		if (head === 'enough' && page.nextCursor !== null) return { records, fullRead: false };
+		const full = fullReadCost(Math.max(memory.count, records.length));
+		// The head did not prove the order: this poll reads the whole list (rule 3 still bounds it).
+		if (head === 'broken' && full > budget.requestsPerPoll)
+			warn(context, fallbackWarning(budget, full));
+	}
+	return { records, fullRead: true };
 }
 
 /** What a poll found: the items to emit (New Lead oldest first, then Updated, then Archived), and what to remember. */
 export interface Diff {
 	items: INodeExecutionData[];
-	/** Lead id → fingerprint of every lead listed (marked unreadable where it could not be emitted). */
+	/** Lead id → fingerprint (as stored) of every lead listed; marked unreadable where it could not be emitted. */
 	seen: Record<string, string>;
+	/** The memory's field slots, with those of new top-level keys appended. */
+	fields: string[];
 	/** The newest createdAt among the leads listed. */
 	newest?: number;
 	/** Leads skipped, and why, for n8n's log. */
@@ -128,148 +125,112 @@ export interface Diff {
 }
 
 /**
- * The diff, a pure function: the leads read against what the node remembers (`memory.fields` gains the slots of new
- * top-level keys). No request, no clock, no log: the caller reads before and saves after.
+ * The diff, a pure function: the leads read against what the node remembers (undefined on the first poll). No
+ * request, no clock, no log, and the memory is left as it was: the caller reads before and saves after.
  */
 export function diff(
-	memory: Memory,
+	memory: Memory | undefined,
 	records: IDataObject[],
 	settings: PollSettings,
-	first: boolean,
 ): Diff {
-	const wantsNew = settings.events.includes('newLead');
-	const wantsUpdated = settings.events.includes('updatedLead');
-	const wantsArchived = settings.events.includes('archivedLead');
+	const fresh = memory === undefined ? settings.includeExisting : true;
+	const known = memory?.leads ?? {};
+	const fields = memory?.fields.slice() ?? [];
 	const warnings: string[] = [];
-	const ids = records.map(leadIdOf);
-	const newItems: Array<{ record: IDataObject; time: number; index: number }> = [];
-	const updatedItems: INodeExecutionData[] = [];
-	const archivedItems: INodeExecutionData[] = [];
+	const added: Array<{ record: IDataObject; time: number; index: number }> = [];
+	const updated: INodeExecutionData[] = [];
+	const archived: INodeExecutionData[] = [];
 	const seen: Record<string, string> = {};
-	// The newest createdAt remembered: after a full read, of the leads listed (a deleted newest lead no longer counts).
+	// The newest createdAt of the leads listed (after a full read, a deleted newest lead no longer counts).
 	let newest: number | undefined;
-	for (let index = 0; index < records.length; index++) {
-		const record = records[index];
-		const id = ids[index];
+	records.forEach((record, index) => {
+		const id = leadIdOf(record);
 		if (id === undefined) {
 			warnings.push(
 				`lead ${index + 1} of the list ${LIST_PATH}, ${nameOf(record)}, has no id, so the trigger cannot tell it apart from the others; it skipped it. This is a fault of the API or of a proxy in front of it.`,
 			);
-			continue;
+			return;
 		}
-		if (seen[id] !== undefined) continue; // The same lead twice in one listing: compared once.
+		if (seen[id] !== undefined) return; // The same lead twice in one listing: compared once.
 		const time = createdAtOf(record);
 		if (!Number.isNaN(time) && (newest === undefined || time > newest)) newest = time;
-		const old = memory.leads[id];
-		const print = fingerprint(record, memory.fields);
+		const print = fingerprint(record, fields);
 		const deep = fieldTooDeep(record, POLLING.maxEmitDepth);
+		if (deep !== undefined) print.state = 'unreadable';
+		seen[id] = encodePrint(print);
+		if (seen[id] === known[id]) return; // Nothing changed (the common case: no decoding).
 		if (deep !== undefined) {
-			seen[id] = unreadable(print);
-			if (old !== seen[id]) {
-				warnings.push(
-					`lead ${nameOf(record, id)} was not emitted: its field "${deep.slice(0, 80)}" is nested more than ${POLLING.maxEmitDepth} levels deep, more than n8n can store in an execution. The trigger skipped it and emitted the other leads; it emits it as New Lead once the CRM holds it within that depth.`,
-				);
-			}
-			continue;
+			warnings.push(
+				`lead ${nameOf(record, id)} was not emitted: its field "${deep.slice(0, 80)}" is nested more than ${POLLING.maxEmitDepth} levels deep, more than n8n can store in an execution. The trigger skipped it and emitted the other leads; it emits it as New Lead once the CRM holds it within that depth.`,
+			);
+			return;
 		}
-		seen[id] = print;
-		if (old === undefined || isUnreadable(old)) {
-			if (wantsNew && (!first || settings.includeExisting)) newItems.push({ record, time, index });
-			continue;
+		const old = known[id] === undefined ? undefined : decodePrint(known[id]);
+		if (old === undefined || old.state === 'unreadable') {
+			if (settings.events.includes('newLead') && fresh) added.push({ record, time, index });
+			return;
 		}
-		if (first || !changed(old, print)) continue;
-		const becameArchived = !isArchived(old) && isArchived(print);
-		let names = changedFields(old, print, memory.fields);
-		if (becameArchived && wantsArchived) {
-			archivedItems.push(item(record, settings, 'archivedLead'));
+		// Slots appended since the lead was remembered make the stored text longer, not the lead changed.
+		if (old.whole === print.whole && old.state === print.state) return;
+		let names = changedFields(old, print, fields);
+		if (
+			old.state !== 'archived' &&
+			print.state === 'archived' &&
+			settings.events.includes('archivedLead')
+		) {
+			archived.push(item(record, settings, 'archivedLead'));
 			// The Archived Lead item tells of the archived flag; other fields changed in the same interval are an
 			// Updated Lead item of their own.
 			names = names.filter((name) => name !== 'archived');
-			if (names.length === 0) continue;
+			if (names.length === 0) return;
 		}
-		if (wantsUpdated) updatedItems.push(item(record, settings, 'updatedLead', names));
-	}
-
+		if (settings.events.includes('updatedLead'))
+			updated.push(item(record, settings, 'updatedLead', names));
+	});
 	// New leads oldest first (by createdAt, then by list position), so a workflow sees them in creation order.
-	newItems.sort((a, b) =>
+	added.sort((a, b) =>
 		Number.isNaN(a.time) || Number.isNaN(b.time) || a.time === b.time
 			? a.index - b.index
 			: a.time - b.time,
 	);
 	const items = [
-		...newItems.map(({ record }) => item(record, settings, 'newLead')),
-		...updatedItems,
-		...archivedItems,
+		...added.map(({ record }) => item(record, settings, 'newLead')),
+		...updated,
+		...archived,
 	];
-	return { items, seen, newest, warnings };
+	return { items, seen, fields, newest, warnings };
 }
 
 /**
- * One poll. Reads GET /leads through the one list reader (pacing, retries, caps and errors come with it), compares it
- * with what the node remembers, and returns the items to emit (null when there are none). The memory is written
- * only when the poll succeeded. A lead the trigger cannot emit (no id, nested too deep for n8n to store) is named in
- * a warning in n8n's log and skipped; the others are emitted.
+ * One poll: read GET /leads through the one list reader (pacing, retries, caps and errors come with it), diff it
+ * with what the node remembers, and save; it returns the items to emit (null when there are none). The memory is
+ * written only when the poll succeeded. A lead the trigger cannot emit (no id, nested too deep for n8n to store) is
+ * named in a warning in n8n's log and skipped; the others are emitted.
  */
 export async function pollLeads(
 	this: IPollFunctions,
 	settings: PollSettings,
 ): Promise<INodeExecutionData[][] | null> {
 	const staticData = this.getWorkflowStaticData('node');
-	const before = loadMemory(staticData);
-	const first = before === undefined;
-	const memory: Memory = before ?? {
-		v: 1,
-		leads: {},
-		gone: {},
-		fields: [],
-		order: 'unknown',
-		count: 0,
-	};
+	const memory = loadMemory(staticData);
 	const budget = await budgetOf(this);
-	if (!first) checkBudget(this, memory, onlyNew(settings), budget);
-
+	const expected = (order: ListOrder, count: number) =>
+		onlyNew(settings) && order === 'newest' ? 1 : fullReadCost(count);
+	if (memory) checkBudget(this, memory.count, expected(memory.order, memory.count), budget);
 	const now = Date.now();
-	// With New Lead alone a poll may stop at the head of a newest-first list, unless a full read is due (the bound on
-	// finding a lead listed out of order, e.g. an import that keeps old creation dates).
-	const due = memory.fullAt === undefined || now - memory.fullAt >= settings.fullReadEveryMs;
-	const mayStopAtHead = !first && onlyNew(settings) && !due;
-	const head = new HeadCheck(memory.newest, memory.leads);
 
-	const records: IDataObject[] = [];
-	let fullRead = true;
-	let fellBack = false;
-	for await (const page of leadPages(this, budget)) {
-		for (const record of page.records) records.push(record);
-		if (mayStopAtHead && !fellBack) {
-			if (head.page(page.records, page.records.map(leadIdOf)) && page.nextCursor !== null) {
-				fullRead = false;
-				break;
-			}
-			const full = fullReadCost(Math.max(memory.count, records.length));
-			if (head.broken && full > budget.requestsPerPoll) {
-				// The head did not prove the order: this poll reads the whole list (rule 3 still bounds it), and takes
-				// longer than its poll interval at the node's share; poll times that come meanwhile are skipped.
-				warn(
-					this,
-					`this poll reads the whole lead list (about ${full} requests), because its first page does not show the newest leads first; that is more than the ${budget.requestsPerPoll} that fit before the next poll time at half the API's rate, so it takes up to ${minutesText(Math.ceil(full / budget.share))} and poll times meanwhile are skipped. ${budgetAdvice(budget, full)}`,
-				);
-			}
-			fellBack = head.broken;
-		}
-	}
+	const { records, fullRead } = await readLeads(this, memory, settings, budget, now);
+	const found = diff(memory, records, settings);
+	for (const message of found.warnings) warn(this, message);
 
-	const { items, seen, warnings, newest: listed } = diff(memory, records, settings, first);
-	for (const message of warnings) warn(this, message);
-	let newest = listed;
-
-	// The new memory: the leads remembered, updated with those read. After a full read, a lead no longer listed is
+	// What to remember: the leads remembered, updated with those read. After a full read, a lead no longer listed is
 	// marked gone, and forgotten once it has been gone for POLLING.forgetAfterMs.
-	const leads = Object.assign(memory.leads, seen);
-	const gone = memory.gone;
+	const leads = Object.assign(memory?.leads ?? {}, found.seen);
+	const gone = memory?.gone ?? {};
 	if (fullRead) {
-		for (const id of Object.keys(gone)) if (seen[id] !== undefined) delete gone[id];
+		for (const id of Object.keys(gone)) if (found.seen[id] !== undefined) delete gone[id];
 		for (const id of Object.keys(leads)) {
-			if (seen[id] !== undefined) continue;
+			if (found.seen[id] !== undefined) continue;
 			gone[id] ??= now;
 			if (now - gone[id] >= POLLING.forgetAfterMs) {
 				delete leads[id];
@@ -277,26 +238,26 @@ export async function pollLeads(
 			}
 		}
 	}
-	if (!fullRead && memory.newest !== undefined && (newest === undefined || memory.newest > newest))
+	let newest = found.newest;
+	if (!fullRead && memory?.newest !== undefined && (newest === undefined || memory.newest > newest))
 		newest = memory.newest;
 	const count = Object.keys(leads).length;
 	if (count > POLLING.maxLeads) throw capError(this, count);
-	const order: ListOrder = fullRead ? orderOf(records.map(createdAtOf)) : 'newest';
 	const next: Memory = {
 		v: 1,
 		leads,
 		gone,
-		fields: memory.fields,
+		fields: found.fields,
 		newest,
-		order,
-		count: fullRead ? records.length : Math.max(memory.count, count),
-		fullAt: fullRead ? now : memory.fullAt,
+		order: fullRead ? orderOf(records) : 'newest',
+		count: fullRead ? records.length : Math.max(memory?.count ?? 0, count),
+		fullAt: fullRead ? now : memory?.fullAt,
 	};
 	saveMemory(staticData, next);
 	// The first poll learns the list's size: a workflow that cannot afford its next polls fails now, at activation.
-	if (first) checkBudget(this, next, onlyNew(settings), budget);
+	if (!memory) checkBudget(this, next.count, expected(next.order, next.count), budget);
 
-	return items.length > 0 ? [items] : null;
+	return found.items.length > 0 ? [found.items] : null;
 }
 
 /**
@@ -308,23 +269,20 @@ export async function sampleLead(
 	this: IPollFunctions,
 	settings: PollSettings,
 ): Promise<INodeExecutionData[][]> {
-	const budget = await budgetOf(this);
-	let best: IDataObject | undefined;
-	let bestTime = -Infinity;
-	let pageNumber = 0;
-	for await (const page of leadPages(this, budget)) {
-		pageNumber++;
-		for (const record of page.records) {
-			const time = createdAtOf(record);
-			if (fieldTooDeep(record, POLLING.maxEmitDepth) !== undefined) continue;
-			if (best === undefined || time > bestTime) {
-				best = record;
-				bestTime = Number.isNaN(time) ? bestTime : time;
-			}
-		}
+	const leads: IDataObject[] = [];
+	for await (const page of leadPages(this, await budgetOf(this))) {
+		leads.push(
+			...page.records.filter((lead) => fieldTooDeep(lead, POLLING.maxEmitDepth) === undefined),
+		);
 		// A first page in newest-first order starts with the newest lead: no need to read on.
-		if (pageNumber === 1 && orderOf(page.records.map(createdAtOf)) === 'newest') break;
+		if (page.number === 1 && orderOf(page.records) === 'newest') break;
 	}
+	const timeOf = (lead: IDataObject) =>
+		Number.isNaN(createdAtOf(lead)) ? -Infinity : createdAtOf(lead);
+	const best = leads.reduce<IDataObject | undefined>(
+		(latest, lead) => (latest === undefined || timeOf(lead) > timeOf(latest) ? lead : latest),
+		undefined,
+	);
 	if (best === undefined) {
 		throw new NodeOperationError(
 			this.getNode(),

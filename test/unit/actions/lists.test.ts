@@ -9,7 +9,7 @@ import type { IDataObject } from 'n8n-workflow';
 import { forgetUpsertMemory } from '../../../nodes/CrmInvoicing/actions/lead/upsert';
 import { searchLeads } from '../../../nodes/CrmInvoicing/actions/methods/listSearch';
 import { CrmInvoicing } from '../../../nodes/CrmInvoicing/CrmInvoicing.node';
-import { LIST } from '../../../nodes/CrmInvoicing/shared/transport/limits';
+import { LIST } from '../../../nodes/CrmInvoicing/shared/transport/errors';
 import { createLoadOptionsContext } from '../../helpers/harness';
 import { api, jsonOf, logging, records, run, useNock } from './support';
 import type { SeenRequest } from './support';

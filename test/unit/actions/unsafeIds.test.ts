@@ -1,6 +1,6 @@
 /**
  * Issue 11: every ID, whatever the operation, is refused before any request when it is "." or "..", or holds a
- * control character: the transport checks the path each ID becomes (transport/paths.ts).
+ * control character: the transport checks the path each ID becomes (transport/connection.ts, unsafePathReason).
  */
 import { byId, expectValidationError, useNock } from './support';
 

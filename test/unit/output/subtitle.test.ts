@@ -4,10 +4,10 @@
  */
 import type { INodePropertyOptions } from 'n8n-workflow';
 
-import { subtitleExpression } from '../../../nodes/CrmInvoicing/actions/operation';
-import { RESOURCES, RESOURCES_BY_VALUE } from '../../../nodes/CrmInvoicing/actions/resources';
+import { RESOURCES } from '../../../nodes/CrmInvoicing/actions/resources';
 import { resources as routes } from '../../../nodes/CrmInvoicing/actions/router';
 import { CrmInvoicing } from '../../../nodes/CrmInvoicing/CrmInvoicing.node';
+import { subtitleExpression } from '../../fixtures/subtitle';
 import { createExecuteContext } from '../../helpers/harness';
 
 const nodeType = new CrmInvoicing();
@@ -37,7 +37,7 @@ const PAIRS = RESOURCES.flatMap((resource) =>
 
 describe('subtitle', () => {
 	it('is the expression built from the operation lists (the literal the linter needs is kept in step)', () => {
-		const expected = subtitleExpression(RESOURCES_BY_VALUE);
+		const expected = subtitleExpression(RESOURCES);
 		if (description.subtitle !== expected) {
 			throw new Error(
 				`CrmInvoicing.node.ts's subtitle is out of step with the operation lists. Set it to:\n'${expected}'`,

@@ -131,7 +131,7 @@ describe('the package layout', () => {
 		expect(circles).toEqual([]);
 	});
 
-	it("has no shipped file over 450 lines, the webhook trigger's code is at most 1,380 lines and the polling trigger's at most 1,070", () => {
+	it("has no shipped file over 450 lines, the webhook trigger's code is at most 1,380 lines and the polling trigger's at most 963", () => {
 		// Lines as `wc -l` counts them, at the starter's prettier width (100). The caps of 0.4.0 (350 and 1,500) were
 		// met at a wider width; these are the sizes reached so far (issue 29's targets: 300, 1,100 and 700).
 		const lines = (file: string): number => (readFileSync(file, 'utf8').match(/\n/g) ?? []).length;
@@ -142,6 +142,25 @@ describe('the package layout', () => {
 				0,
 			);
 		expect(total('CrmInvoicingTrigger.node.ts', 'trigger')).toBeLessThanOrEqual(1_380);
-		expect(total('CrmInvoicingPollingTrigger.node.ts', 'polling')).toBeLessThanOrEqual(1_070);
+		// The poller: 963, short of issue 29's 700 (the rules that keep it above are named in CONTRIBUTING.md).
+		expect(total('CrmInvoicingPollingTrigger.node.ts', 'polling')).toBeLessThanOrEqual(963);
+	});
+
+	it("keeps the action node's code (its node file and actions/) at most 3,900 lines, no file of it over 300", () => {
+		// Issue 29 folded the operations' repeated blocks into actions/common (4,420 lines before).
+		const lines = (file: string): number => (readFileSync(file, 'utf8').match(/\n/g) ?? []).length;
+		const files = [path.join(SERVICE, 'CrmInvoicing.node.ts'), ...tsFiles(ACTIONS)];
+		expect(files.filter((file) => lines(file) > 300).map(relative)).toEqual([]);
+		expect(files.reduce((sum, file) => sum + lines(file), 0)).toBeLessThanOrEqual(3_900);
+	});
+
+	it('keeps the transport (shared/transport/) at most 2,210 lines, none of its files over 300', () => {
+		// Issue 29's target is 1,100: the rate limiter's rules (first answer, shared windows, shares), the redactor's
+		// spellings and the errors' texts are what the rest holds; the size reached so far is held here.
+		const sizes = tsFiles(TRANSPORT).map(
+			(file) => (readFileSync(file, 'utf8').match(/\n/g) ?? []).length,
+		);
+		expect(Math.max(...sizes)).toBeLessThanOrEqual(300);
+		expect(sizes.reduce((sum, size) => sum + size, 0)).toBeLessThanOrEqual(2_210);
 	});
 });

@@ -10,8 +10,9 @@ import { sleep } from 'n8n-workflow';
 import type { IDataObject, INodeParameters } from 'n8n-workflow';
 
 import { CrmInvoicingPollingTrigger } from '../../../nodes/CrmInvoicing/CrmInvoicingPollingTrigger.node';
-import { KeyShare } from '../../../nodes/CrmInvoicing/polling/budget';
-import { fingerprint, POLLING, type Memory } from '../../../nodes/CrmInvoicing/polling/memory';
+import { POLLING } from '../../../nodes/CrmInvoicing/polling/budget';
+import { encodePrint, fingerprint } from '../../../nodes/CrmInvoicing/polling/leads';
+import type { Memory } from '../../../nodes/CrmInvoicing/polling/memory';
 import { diff, type PollSettings } from '../../../nodes/CrmInvoicing/polling/poll';
 import { createPollContext } from '../../helpers/harness';
 import {
@@ -612,7 +613,7 @@ describe("the polling triggers' share of the key: at most half the rate in any m
 
 	/**
 	 * Runs `work` on a virtual clock: n8n's sleep returns at once and moves the clock by what it was asked to wait
-	 * (Date.now reads that clock, started `startMs` ahead); gives the times at which the key's share handed out a turn.
+	 * (Date.now reads that clock, started `startMs` ahead); gives the times at which the CRM received a list request.
 	 */
 	async function onVirtualClock(
 		startMs: number,
@@ -625,12 +626,10 @@ describe("the polling triggers' share of the key: at most half the rate in any m
 			offset += Math.max(0, ms);
 		});
 		const sent: number[] = [];
-		const take = KeyShare.prototype.take;
-		const spy = jest.spyOn(KeyShare.prototype, 'take').mockImplementation(async function (
-			this: KeyShare,
-		) {
-			await take.call(this);
-			sent.push(Date.now());
+		const push = sandbox.requests.push.bind(sandbox.requests);
+		const spy = jest.spyOn(sandbox.requests, 'push').mockImplementation((...entries) => {
+			for (const entry of entries) if (entry.path === '/api/v1/leads') sent.push(Date.now());
+			return push(...entries);
 		});
 		// The CRM announces plenty of room (RateLimit-*), so the key's pacer never holds a page back: the share does.
 		sandbox.setRateLimit({ limit: 10_000, windowMs: 60_000 });
@@ -807,7 +806,7 @@ describe('diff: read → diff → save, with the diff a pure function', () => {
 		const lead = { id: 'l1', name: 'A', archived: false, createdAt: '2026-01-01T00:00:00.000Z' };
 		const memory: Memory = {
 			v: 1,
-			leads: { l1: fingerprint(lead, fields) },
+			leads: { l1: encodePrint(fingerprint(lead, fields)) },
 			gone: {},
 			fields,
 			order: 'unknown',
@@ -822,10 +821,10 @@ describe('diff: read → diff → save, with the diff a pure function', () => {
 		};
 		const read = [
 			{ ...lead, name: 'B', archived: true },
-			{ id: 'l2', name: 'C', createdAt: '2026-01-02T00:00:00.000Z' },
+			{ id: 'l2', name: 'C', createdAt: '2026-01-02T00:00:00.000Z', title: 'CEO' },
 			{ name: 'no id' },
 		];
-		const result = diff(memory, read, settings, false);
+		const result = diff(memory, read, settings);
 		expect(result.items.map(({ json }) => [json.id, json._event, json._changedFields])).toEqual([
 			['l2', 'newLead', undefined],
 			['l1', 'updatedLead', ['name']],
@@ -835,5 +834,7 @@ describe('diff: read → diff → save, with the diff a pure function', () => {
 		expect(result.newest).toBe(Date.parse('2026-01-02T00:00:00.000Z'));
 		expect(result.warnings).toEqual([expect.stringContaining('has no id')]);
 		expect(memory.leads).toEqual(remembered);
+		expect(memory.fields).toEqual(['name', 'archived', 'createdAt']);
+		expect(result.fields).toEqual(['name', 'archived', 'createdAt', 'title']);
 	});
 });

@@ -15,7 +15,7 @@ import { createRunExecutionData } from 'n8n-workflow';
 import { CrmInvoicing } from '../../../nodes/CrmInvoicing/CrmInvoicing.node';
 import { CrmInvoicingTrigger } from '../../../nodes/CrmInvoicing/CrmInvoicingTrigger.node';
 import { apiRequest, apiRequestFull, readList } from '../../../nodes/CrmInvoicing/shared/transport';
-import { READ } from '../../../nodes/CrmInvoicing/shared/transport/limits';
+import { READ } from '../../../nodes/CrmInvoicing/shared/transport/errors';
 import {
 	createExecuteContext,
 	createHookContext,
@@ -72,7 +72,11 @@ describe('a wall-clock deadline per attempt', () => {
 		const started = Date.now();
 
 		const error = await errorOf(
-			apiRequest.call(context(), { method: 'GET', path: '/leads/lead_1', timeLimitMs: 1_500 }),
+			apiRequest.call(context(), {
+				method: 'GET',
+				path: '/leads/lead_1',
+				deadline: Date.now() + 1_500,
+			}),
 		);
 
 		const took = Date.now() - started;
@@ -90,7 +94,11 @@ describe('a wall-clock deadline per attempt', () => {
 		await addFault({ status: 200, hang: true, count: 5 });
 
 		const error = await errorOf(
-			apiRequest.call(context(), { method: 'GET', path: '/leads/lead_1', timeLimitMs: 800 }),
+			apiRequest.call(context(), {
+				method: 'GET',
+				path: '/leads/lead_1',
+				deadline: Date.now() + 800,
+			}),
 		);
 
 		expect(error.message).toBe(
@@ -107,7 +115,7 @@ describe('a wall-clock deadline per attempt', () => {
 				method: 'POST',
 				path: '/leads',
 				body: { name: 'Jane' },
-				timeLimitMs: 500,
+				deadline: Date.now() + 500,
 			}),
 		);
 
@@ -126,7 +134,7 @@ describe('a wall-clock deadline per attempt', () => {
 		});
 
 		const error = await errorOf(
-			apiRequest.call(hook, { method: 'GET', path: '/webhooks/wh_1', timeLimitMs: 700 }),
+			apiRequest.call(hook, { method: 'GET', path: '/webhooks/wh_1', deadline: Date.now() + 700 }),
 		);
 
 		expect(error.message).toMatch(
@@ -146,7 +154,11 @@ describe('a wall-clock deadline per attempt', () => {
 		const started = Date.now();
 
 		const error = await errorOf(
-			apiRequest.call(webhook, { method: 'GET', path: '/leads/lead_1', timeLimitMs: 700 }),
+			apiRequest.call(webhook, {
+				method: 'GET',
+				path: '/leads/lead_1',
+				deadline: Date.now() + 700,
+			}),
 		);
 
 		expect(error.message).toMatch(
@@ -501,7 +513,11 @@ describe('the user stopping the execution', () => {
 		setTimeout(() => controller.abort(), 300).unref();
 
 		const error = await errorOf(
-			apiRequest.call(running, { method: 'GET', path: '/leads/lead_1', timeLimitMs: 20_000 }),
+			apiRequest.call(running, {
+				method: 'GET',
+				path: '/leads/lead_1',
+				deadline: Date.now() + 20_000,
+			}),
 		);
 
 		expect(error.message).toBe(
@@ -540,7 +556,11 @@ describe('the user stopping the execution', () => {
 		setTimeout(() => controller.abort(), 400).unref();
 
 		const error = await errorOf(
-			apiRequest.call(running, { method: 'GET', path: '/leads/lead_1', timeLimitMs: 20_000 }),
+			apiRequest.call(running, {
+				method: 'GET',
+				path: '/leads/lead_1',
+				deadline: Date.now() + 20_000,
+			}),
 		);
 
 		expect(error.message).toBe(

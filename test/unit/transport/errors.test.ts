@@ -2,8 +2,7 @@ import nock from 'nock';
 import { NodeApiError, sleep } from 'n8n-workflow';
 
 import { apiRequest } from '../../../nodes/CrmInvoicing/shared/transport';
-import { parseErrorBody } from '../../../nodes/CrmInvoicing/shared/transport/errors';
-import { RETRY } from '../../../nodes/CrmInvoicing/shared/transport/limits';
+import { parseErrorBody, RETRY } from '../../../nodes/CrmInvoicing/shared/transport/errors';
 import { TEST_CREDENTIALS } from '../../helpers/harness';
 import { BASE, errorOf, freshContext, networkError, replyLogging, setUpNock } from './support';
 import type { SeenRequest } from './support';

@@ -134,16 +134,16 @@ describe('the list reader', () => {
 		);
 	});
 
-	it('totalTimeLimitMs bounds the whole list: with nothing left, it fails before asking, saying so', async () => {
+	it('a deadline bounds the whole list: with nothing left, it fails before asking, saying the limit', async () => {
 		const { context } = freshContext();
-		const error = await errorOf(readList.call(context, { path: '/leads', totalTimeLimitMs: 0 }));
+		const error = await errorOf(readList.call(context, { path: '/leads', deadline: Date.now() }));
 		expect(error.message).toBe(
 			'The list /api/v1/leads took longer than 0 s, its time limit, after 0 pages (0 records); nothing of it was output',
 		);
 		expect(nock.pendingMocks()).toEqual([]);
 	});
 
-	it('totalTimeLimitMs: slow pages make the list fail within the limit, not page after page of the per-request timeout', async () => {
+	it('a deadline: slow pages make the list fail within the limit, not page after page of the per-request timeout', async () => {
 		const { context } = freshContext();
 		let served = 0;
 		nock(BASE)
@@ -162,7 +162,7 @@ describe('the list reader', () => {
 				{ returnAll: true },
 				undefined,
 				WEBHOOK_LIST_MAX_PAGES,
-				700,
+				Date.now() + 700,
 			),
 		).rejects.toThrow();
 		// Pages of 300 ms in a limit of 700 ms: at most three were asked for (without the limit: all ten, then an error).

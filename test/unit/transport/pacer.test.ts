@@ -6,11 +6,9 @@
  *
  * Everything here runs on a fake clock (pacerSim.ts): the figures are counts and fake times, not timings.
  */
-import { RETRY } from '../../../nodes/CrmInvoicing/shared/transport/limits';
-import {
-	PacingWaitTooLongError,
-	type PacerTurn,
-} from '../../../nodes/CrmInvoicing/shared/transport/pacer';
+import { RETRY } from '../../../nodes/CrmInvoicing/shared/transport/errors';
+import type { PacerTurn } from '../../../nodes/CrmInvoicing/shared/transport/rateLimit';
+import { PacingWaitTooLongError } from '../../../nodes/CrmInvoicing/shared/transport/waits';
 import {
 	FakeTime,
 	FixedWindowServer,
@@ -41,7 +39,7 @@ describe('first in, first out', () => {
 		});
 		await flush();
 		expect(released).toEqual([]);
-		expect(pacer.waiting).toBe(5);
+		expect(pacer['queue'].length).toBe(5);
 
 		// The first is refused with 429 (the window is spent for 2 s); it asks again with its ticket.
 		pacer.settle(first, 429, {
@@ -163,7 +161,7 @@ describe('no burst: at most the known budget, also right after a reset and after
 		expect(error).toBeInstanceOf(PacingWaitTooLongError);
 		expect((error as PacingWaitTooLongError).waitMs).toBeGreaterThanOrEqual(30_000);
 		expect((error as PacingWaitTooLongError).capMs).toBe(2_000);
-		expect(pacer.waiting).toBe(0);
+		expect(pacer['queue'].length).toBe(0);
 	});
 
 	it('a queued request whose turn does not come within its wait is refused, not sent late', async () => {
@@ -232,8 +230,8 @@ describe('bounded memory', () => {
 			pacer.settle(turn, 200, {});
 			time.now += 7;
 		}
-		expect(pacer.logEntries).toBeLessThanOrEqual(242);
-		expect(pacer.waiting).toBe(0);
+		expect(pacer['log'].entries).toBeLessThanOrEqual(242);
+		expect(pacer['queue'].length).toBe(0);
 		expect(time.pending).toBe(0);
 	});
 });

@@ -6,19 +6,23 @@
  */
 import type { IDataObject } from 'n8n-workflow';
 
+import { sha256 } from '../../../nodes/CrmInvoicing/shared/hash';
+import { pacerOf } from '../../../nodes/CrmInvoicing/shared/transport/connection';
 import {
-	keyIdOf,
-	pacerOf,
 	RateLimitPacer,
 	type PacerTurn,
-} from '../../../nodes/CrmInvoicing/shared/transport/pacer';
+} from '../../../nodes/CrmInvoicing/shared/transport/rateLimit';
 
 /** The process's pacer of a Base URL and API key, named as connection.ts names it. */
 export const pacerFor = (
 	baseUrl: string,
 	apiKey: string,
 	requestsPerMinute?: number,
-): RateLimitPacer => pacerOf(keyIdOf(baseUrl, apiKey), requestsPerMinute);
+): RateLimitPacer =>
+	pacerOf({
+		keyId: sha256(`${baseUrl}\n${apiKey}`, 24),
+		requestsPerMinute: requestsPerMinute ?? 60,
+	});
 
 /** Lets every pending promise callback run. */
 export async function flush(): Promise<void> {
@@ -175,7 +179,7 @@ export async function request(
 }
 
 export function pacerOn(time: FakeTime, requestsPerMinute?: number): RateLimitPacer {
-	return new RateLimitPacer({ now: () => time.now, sleep: time.sleep, requestsPerMinute });
+	return new RateLimitPacer(requestsPerMinute, () => time.now, time.sleep);
 }
 
 /** Takes a turn, moving the fake clock timer by timer until it is given; the time it was given. */

@@ -4,14 +4,15 @@ import nock from 'nock';
 import { sleep } from 'n8n-workflow';
 
 import { apiRequest } from '../../../nodes/CrmInvoicing/shared/transport';
-import { DOCUMENTED_RATE_LIMIT } from '../../../nodes/CrmInvoicing/shared/transport/limits';
-import type { RateLimitPacer } from '../../../nodes/CrmInvoicing/shared/transport/pacer';
+import { DOCUMENTED_RATE_LIMIT } from '../../../nodes/CrmInvoicing/shared/transport/errors';
+import * as rateLimit from '../../../nodes/CrmInvoicing/shared/transport/rateLimit';
+import type { RateLimitPacer } from '../../../nodes/CrmInvoicing/shared/transport/rateLimit';
 import { pacerFor } from './pacerSim';
-import { requestsPerMinuteOf } from '../../../nodes/CrmInvoicing/shared/transport';
+import { credentialOf, requestsPerMinuteOf } from '../../../nodes/CrmInvoicing/shared/transport';
 import { createExecuteContext } from '../../helpers/harness';
 import { CrmInvoicing } from '../../../nodes/CrmInvoicing/CrmInvoicing.node';
 import { FakeTime, flush, pacerOn, takeTurn } from './pacerSim';
-import { BASE, setUpNock } from './support';
+import { BASE, freshContext, setUpNock } from './support';
 
 jest.mock('n8n-workflow', () => ({
 	...jest.requireActual('n8n-workflow'),
@@ -138,6 +139,20 @@ describe('requestsPerMinuteOf', () => {
 		[{ requestsPerMinute: 90.7 }, 90],
 	])('%p → %p', (data, expected) => {
 		expect(requestsPerMinuteOf(data)).toBe(expected);
+	});
+
+	it('reading the credential (credentialOf) opens no pacer: only a request sent does', async () => {
+		const Pacer = rateLimit.RateLimitPacer;
+		const made = jest
+			.spyOn(rateLimit, 'RateLimitPacer')
+			.mockImplementation((...args) => new Pacer(...args));
+		const { context, apiKey } = freshContext();
+		expect((await credentialOf(context)).apiKey).toBe(apiKey);
+		expect(made).not.toHaveBeenCalled();
+		nock(BASE).get('/api/v1/leads/lead_1').reply(200, { id: 'lead_1' });
+		await apiRequest.call(context, { method: 'GET', path: '/leads/lead_1' });
+		expect(made).toHaveBeenCalledTimes(1);
+		made.mockRestore();
 	});
 
 	it('a different rate is a different pacer for the same key', () => {

@@ -2,13 +2,13 @@ import nock from 'nock';
 import { NodeApiError, NodeOperationError, sleep } from 'n8n-workflow';
 
 import { apiRequest } from '../../../nodes/CrmInvoicing/shared/transport';
-import { RETRY } from '../../../nodes/CrmInvoicing/shared/transport/limits';
-import type { RateLimitPacer } from '../../../nodes/CrmInvoicing/shared/transport/pacer';
+import { RETRY } from '../../../nodes/CrmInvoicing/shared/transport/errors';
+import type { RateLimitPacer } from '../../../nodes/CrmInvoicing/shared/transport/rateLimit';
 import {
 	defaultRateLimitWait,
 	rateLimitWait,
 	rateLimitWaitMs,
-} from '../../../nodes/CrmInvoicing/shared/transport/rateLimit';
+} from '../../../nodes/CrmInvoicing/shared/transport/waits';
 import { CrmInvoicing } from '../../../nodes/CrmInvoicing/CrmInvoicing.node';
 import { createExecuteContext } from '../../helpers/harness';
 import { FakeTime, pacerFor, pacerOn, takeTurn } from './pacerSim';

@@ -6,7 +6,7 @@
 import nock from 'nock';
 
 import { apiRequest } from '../../../nodes/CrmInvoicing/shared/transport';
-import { insideApi } from '../../../nodes/CrmInvoicing/shared/transport/redirects';
+import { insideApi } from '../../../nodes/CrmInvoicing/shared/transport/connection';
 import { createExecuteContext, TEST_CREDENTIALS } from '../../helpers/harness';
 import { CrmInvoicing } from '../../../nodes/CrmInvoicing/CrmInvoicing.node';
 import { BASE, errorOf, freshContext, replyLogging, setUpNock } from './support';

@@ -1,4 +1,4 @@
-/** ApiRequest.timeLimitMs: one bound on a request's waits, retries and time on the wire (used by Output Full Record). */
+/** ApiRequest.deadline: one bound on a request's waits, retries and time on the wire (used by Output Full Record). */
 import nock from 'nock';
 
 import { apiRequest } from '../../../nodes/CrmInvoicing/shared/transport';
@@ -14,7 +14,11 @@ describe('a request with a time limit', () => {
 			.reply(503, { error: { code: 'UNAVAILABLE', message: 'Down' } });
 
 		const error = await errorOf(
-			apiRequest.call(context, { method: 'GET', path: '/leads/lead_1', timeLimitMs: 400 }),
+			apiRequest.call(context, {
+				method: 'GET',
+				path: '/leads/lead_1',
+				deadline: Date.now() + 400,
+			}),
 		);
 
 		expect(scope.isDone()).toBe(true);
@@ -31,7 +35,11 @@ describe('a request with a time limit', () => {
 			.reply(200, { id: 'lead_1' });
 
 		expect(
-			await apiRequest.call(context, { method: 'GET', path: '/leads/lead_1', timeLimitMs: 5_000 }),
+			await apiRequest.call(context, {
+				method: 'GET',
+				path: '/leads/lead_1',
+				deadline: Date.now() + 5_000,
+			}),
 		).toEqual({ id: 'lead_1' });
 		expect(scope.isDone()).toBe(true);
 	});
@@ -41,7 +49,11 @@ describe('a request with a time limit', () => {
 		const scope = nock(BASE).get('/api/v1/leads/lead_1').reply(429, {}, { 'Retry-After': '30' });
 
 		const limited = await errorOf(
-			apiRequest.call(context, { method: 'GET', path: '/leads/lead_1', timeLimitMs: 2_000 }),
+			apiRequest.call(context, {
+				method: 'GET',
+				path: '/leads/lead_1',
+				deadline: Date.now() + 2_000,
+			}),
 		);
 		expect(scope.isDone()).toBe(true);
 		expect(limited.httpCode).toBe('429');
@@ -49,7 +61,11 @@ describe('a request with a time limit', () => {
 		// Same key, same execution: the pacer now holds the 30 s; a limited request is refused before it is sent.
 		const started = Date.now();
 		const refused = await errorOf(
-			apiRequest.call(context, { method: 'GET', path: '/leads/lead_1', timeLimitMs: 2_000 }),
+			apiRequest.call(context, {
+				method: 'GET',
+				path: '/leads/lead_1',
+				deadline: Date.now() + 2_000,
+			}),
 		);
 		// (the pacer adds its safety margin to the 30 s)
 		expect(refused.message).toMatch(
@@ -65,7 +81,11 @@ describe('a request with a time limit', () => {
 		const started = Date.now();
 
 		const error = await errorOf(
-			apiRequest.call(context, { method: 'GET', path: '/leads/lead_1', timeLimitMs: 600 }),
+			apiRequest.call(context, {
+				method: 'GET',
+				path: '/leads/lead_1',
+				deadline: Date.now() + 600,
+			}),
 		);
 
 		const took = Date.now() - started;

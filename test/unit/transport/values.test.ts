@@ -8,7 +8,7 @@ import {
 	headerValues,
 	httpStatusOf,
 	isPlainObject,
-} from '../../../nodes/CrmInvoicing/shared/transport';
+} from '../../../nodes/CrmInvoicing/shared';
 
 const node: INode = {
 	id: 'n1',

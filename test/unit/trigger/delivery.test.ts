@@ -110,7 +110,7 @@ useNock();
 useMovableClock();
 beforeEach(() => {
 	// A signature mismatch asks the CRM (at most once per 30 s per process, for all triggers) whether the stored
-	// subscription is still current (answers.ts); the clock moves past that interval before each test. Here it is,
+	// subscription is still current (webhook.ts); the clock moves past that interval before each test. Here it is,
 	// at this node's URL: a mismatch is then a forgery (401). The answer is optional, since most deliveries ask
 	// nothing; test/unit/trigger/trust.test.ts covers the question itself.
 	passLookupInterval();

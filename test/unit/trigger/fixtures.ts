@@ -139,7 +139,7 @@ export function earlierSubscription(
 export const plain = (data: IDataObject) => JSON.parse(JSON.stringify(data)) as IDataObject;
 
 /**
- * A mismatch asks the CRM at most once per LOOKUP_INTERVAL_MS per process (answers.ts). Tests that need the question
+ * A mismatch asks the CRM at most once per LOOKUP_INTERVAL_MS per process (webhook.ts). Tests that need the question
  * move n8n's clock past that interval: Date only, timers stay real (and Date goes on with real time).
  */
 export function useMovableClock(): void {

@@ -1,9 +1,9 @@
 import { updateDisplayOptions } from 'n8n-workflow';
 import type { IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
 
-import { requireText } from '../common/fields';
+import { requiredParameter } from '../common/fields';
 import { recordItems, simplifyProperty } from '../common/output';
-import { apiRequest } from '../../shared';
+import { recordPath, recordRequest } from '../common/record';
 
 const properties: INodeProperties[] = [
 	{
@@ -27,17 +27,7 @@ export async function execute(
 	this: IExecuteFunctions,
 	itemIndex: number,
 ): Promise<INodeExecutionData[]> {
-	const clientId = requireText(
-		this,
-		this.getNodeParameter('clientId', itemIndex),
-		'Client ID',
-		itemIndex,
-	);
-	const client = await apiRequest.call(this, {
-		method: 'GET',
-		path: `/clients/${encodeURIComponent(clientId)}`,
-		itemIndex,
-		expect: 'record',
-	});
+	const id = requiredParameter(this, 'clientId', 'Client ID', itemIndex);
+	const client = await recordRequest(this, 'GET', recordPath('/clients', id), itemIndex);
 	return recordItems(this, itemIndex, 'client', [client]);
 }

@@ -6,8 +6,10 @@ import type {
 	INodeProperties,
 } from 'n8n-workflow';
 
-import type { PageRequest } from '../../shared';
-import { toNumber } from './fields';
+import { readList } from '../../shared';
+import type { ApiVersion, PageRequest, SimplifiedResource } from '../../shared';
+import { isSet, toNumber } from './fields';
+import { recordItems, simplifyProperty } from './output';
 
 /** "Return All" and "Limit" of list operations; the transport pages, so the limit has no maximum. */
 export function returnAllAndLimit(what: string): INodeProperties[] {
@@ -58,4 +60,52 @@ export function pageRequestOf(context: IExecuteFunctions, itemIndex: number): Pa
 /** One output item per record. */
 export function toItems(records: IDataObject[]): INodeExecutionData[] {
 	return records.map((record) => ({ json: record }));
+}
+
+/** Get Many's parameters: Return All, Limit, Simplify, and the Filters collection with these options. */
+export function getManyProperties(what: string, filters: INodeProperties[]): INodeProperties[] {
+	return [
+		...returnAllAndLimit(what),
+		simplifyProperty,
+		{
+			displayName: 'Filters',
+			name: 'filters',
+			type: 'collection',
+			placeholder: 'Add Filter',
+			default: {},
+			options: filters,
+		},
+	];
+}
+
+/** The item's Filters as query parameters, by their options: a boolean filter when it is a boolean, text trimmed. */
+export function filterQuery(
+	context: IExecuteFunctions,
+	itemIndex: number,
+	options: INodeProperties[],
+): IDataObject {
+	const filters = context.getNodeParameter('filters', itemIndex, {}) as IDataObject;
+	const qs: IDataObject = {};
+	for (const { name, type } of options) {
+		const value = filters[name];
+		if (type === 'boolean' ? typeof value === 'boolean' : isSet(value))
+			qs[name] = type === 'boolean' ? value : String(value).trim();
+	}
+	return qs;
+}
+
+/**
+ * Get Many: the list at `path` through the one list reader (every record, or up to Limit), each record output as
+ * its resource's simplified record when Simplify is on. `keep` drops records the node filters itself.
+ */
+export async function listRecords(
+	context: IExecuteFunctions,
+	itemIndex: number,
+	resource: SimplifiedResource,
+	list: { path: string; version?: ApiVersion; qs: IDataObject },
+	keep?: (record: IDataObject) => boolean,
+): Promise<INodeExecutionData[]> {
+	const want = pageRequestOf(context, itemIndex);
+	const records = await readList.call(context, { ...list, itemIndex }, want, keep);
+	return recordItems(context, itemIndex, resource, records);
 }

@@ -1,5 +1,7 @@
 import type { INodeProperties } from 'n8n-workflow';
 
+import { isPlainObject } from '../../shared';
+
 interface LocatorOptions {
 	displayName: string;
 	name: string;
@@ -37,4 +39,12 @@ export function locatorProperty(options: LocatorOptions): INodeProperties {
 	};
 	if (options.required) property.required = true;
 	return property;
+}
+
+/**
+ * The value of a resource locator (`{ __rl: true, mode, value }`) read from inside a collection, where n8n does not
+ * extract it; a plain value (an expression that gave an ID) is returned as it is.
+ */
+export function locatorValue(value: unknown): unknown {
+	return isPlainObject(value) && 'value' in value ? value.value : value;
 }

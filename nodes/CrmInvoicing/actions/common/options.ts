@@ -1,4 +1,6 @@
-import type { INodeProperties } from 'n8n-workflow';
+import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
+
+import { customFieldsFromPairs, isSet, requestField, toJsonObject } from './fields';
 
 /** "Custom Fields": key/value pairs sent as the record's `customFields` object. */
 export function customFieldsOption(record: string): INodeProperties {
@@ -45,3 +47,40 @@ export const otherFieldsOption: INodeProperties = {
 	description:
 		'Any other fields the API accepts, as a JSON object. They are sent as they are, next to the fields above; use null to clear a field.',
 };
+
+/** "Update Fields" of Update (node versions 1 and 2): only the fields added are sent. */
+export function updateFieldsProperty(options: INodeProperties[]): INodeProperties {
+	return {
+		displayName: 'Update Fields',
+		name: 'updateFields',
+		type: 'collection',
+		placeholder: 'Add Field',
+		default: {},
+		description:
+			'The fields to change. Only the fields added here are sent; the others keep their values.',
+		options,
+	};
+}
+
+/**
+ * A fields collection ("Additional Fields", "Update Fields") as a request body: only what the user set. "Other Fields
+ * (JSON)" first, then each field that is set through its converter in `convert` or, without one, requestField (IDs
+ * and text). An empty field is not sent: to clear one, send null through "Other Fields (JSON)". Custom fields last.
+ */
+export function bodyFromFields(
+	context: IExecuteFunctions,
+	fields: IDataObject,
+	itemIndex: number,
+	convert: Record<string, (value: unknown) => IDataObject[string] | undefined> = {},
+): IDataObject {
+	const { customFields, otherFields, ...rest } = fields;
+	const body = { ...toJsonObject(context, otherFields, 'Other Fields (JSON)', itemIndex) };
+	for (const [key, value] of Object.entries(rest)) {
+		if (!isSet(value)) continue;
+		const sent = convert[key] ? convert[key](value) : requestField(context, key, value, itemIndex);
+		if (sent !== undefined) body[key] = sent;
+	}
+	const custom = customFieldsFromPairs(customFields);
+	if (custom) body.customFields = { ...(body.customFields as IDataObject | undefined), ...custom };
+	return body;
+}

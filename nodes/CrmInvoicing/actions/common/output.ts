@@ -12,7 +12,7 @@ import type { SimplifiedResource } from '../../shared';
  * The node version that brought output control (0.3). Nodes saved before it (version 1) output exactly what they
  * did: no Simplify switch (their records stay raw) and no Create or Update marker.
  */
-export const OUTPUT_CONTROL_VERSION = 2;
+const OUTPUT_CONTROL_VERSION = 2;
 
 /** Whether the node running is of a version with output control. */
 export function hasOutputControl(context: IExecuteFunctions): boolean {
@@ -22,14 +22,8 @@ export function hasOutputControl(context: IExecuteFunctions): boolean {
 /** The Simplify switch, shown from version 2 on: version-1 nodes keep their raw output. */
 export const simplifyProperty: INodeProperties = simplifyPropertyFrom(OUTPUT_CONTROL_VERSION);
 
-/** Whether this item's output is to be simplified: Simplify on, in a node of version 2 or later. */
-export function wantsSimplified(context: IExecuteFunctions, itemIndex: number): boolean {
-	if (!hasOutputControl(context)) return false;
-	return context.getNodeParameter('simplify', itemIndex, true) !== false;
-}
-
 /**
- * One output item per record: each reduced to its resource's simplified fields (helpers/simplify.ts) when Simplify
+ * One output item per record: each reduced to its resource's simplified fields (shared/simplify.ts) when Simplify
  * is on, else the API's record unchanged.
  */
 export function recordItems(
@@ -38,6 +32,8 @@ export function recordItems(
 	resource: SimplifiedResource,
 	records: IDataObject[],
 ): INodeExecutionData[] {
-	const simplified = wantsSimplified(context, itemIndex);
+	// Simplify on, in a node of version 2 or later.
+	const simplified =
+		hasOutputControl(context) && context.getNodeParameter('simplify', itemIndex, true) !== false;
 	return records.map((record) => ({ json: simplified ? simplify(resource, record) : record }));
 }

@@ -1,4 +1,4 @@
-import { NodeOperationError, updateDisplayOptions } from 'n8n-workflow';
+import { updateDisplayOptions } from 'n8n-workflow';
 import type {
 	IDataObject,
 	IExecuteFunctions,
@@ -7,7 +7,7 @@ import type {
 	INodeProperties,
 } from 'n8n-workflow';
 
-import { parseJson, requireText } from '../common/fields';
+import { fail, parseJson, requiredParameter } from '../common/fields';
 import { pageRequestOf, returnAllAndLimit } from '../common/list';
 import {
 	apiRequest,
@@ -125,15 +125,6 @@ export const description = updateDisplayOptions(
 	properties,
 );
 
-function fail(
-	context: IExecuteFunctions,
-	itemIndex: number,
-	message: string,
-	description: string,
-): never {
-	throw new NodeOperationError(context.getNode(), message, { itemIndex, description });
-}
-
 function safeDecode(text: string): string {
 	try {
 		return decodeURIComponent(text);
@@ -144,12 +135,7 @@ function safeDecode(text: string): string {
 
 /** The path, checked: under the version prefix, starting with `/`, no scheme, no `..`. */
 function pathOf(context: IExecuteFunctions, itemIndex: number): string {
-	const path = requireText(
-		context,
-		context.getNodeParameter('path', itemIndex, ''),
-		'Path',
-		itemIndex,
-	);
+	const path = requiredParameter(context, 'path', 'Path', itemIndex);
 	const decoded = safeDecode(path);
 	const help = 'Enter the path under the version prefix, such as /leads or /leads/lead_123.';
 	if (!path.startsWith('/'))
@@ -159,34 +145,31 @@ function pathOf(context: IExecuteFunctions, itemIndex: number): string {
 			`"Path" must start with / but is "${path}" in item ${itemIndex}`,
 			help,
 		);
-	if (path.includes('://') || decoded.includes('://')) {
+	if (path.includes('://') || decoded.includes('://'))
 		fail(
 			context,
 			itemIndex,
 			`"Path" must not contain "://" (a full URL) in item ${itemIndex}`,
 			`${help} The base URL comes from the credential.`,
 		);
-	}
 	if (path.includes('..') || decoded.includes('..')) {
 		fail(context, itemIndex, `"Path" must not contain ".." in item ${itemIndex}`, help);
 	}
 	const unsafe = unsafePathReason(path);
-	if (unsafe !== undefined) {
+	if (unsafe !== undefined)
 		fail(
 			context,
 			itemIndex,
 			`"Path" is refused in item ${itemIndex}: ${unsafe} ("${showPath(path)}")`,
 			`${help} Control characters (line breaks, tabs), backslashes and "." segments are not allowed; nothing was sent.`,
 		);
-	}
-	if (/^\/api\/v\d+(\/|$)/i.test(path)) {
+	if (/^\/api\/v\d+(\/|$)/i.test(path))
 		fail(
 			context,
 			itemIndex,
 			`"Path" must not start with the version prefix (${path.split('/').slice(0, 3).join('/')}) in item ${itemIndex}`,
 			`${help} Pick the version under "API Version".`,
 		);
-	}
 	return path;
 }
 
@@ -207,21 +190,16 @@ function bodyOf(
 	method: string,
 	itemIndex: number,
 ): IDataObject | IDataObject[] | undefined {
-	const body = parseJson(
-		context,
-		context.getNodeParameter('jsonBody', itemIndex, ''),
-		'JSON Body',
-		itemIndex,
-	);
+	const value = context.getNodeParameter('jsonBody', itemIndex, '');
+	const body = parseJson(context, value, 'JSON Body', itemIndex);
 	if (body === undefined || body === null) return undefined;
-	if (typeof body !== 'object') {
+	if (typeof body !== 'object')
 		fail(
 			context,
 			itemIndex,
 			`"JSON Body" must be a JSON object or array in item ${itemIndex}`,
 			'Enter a JSON object such as {"name": "Jane Doe"}.',
 		);
-	}
 	if (method === 'DELETE' && !Array.isArray(body) && Object.keys(body).length === 0)
 		return undefined;
 	return body as IDataObject | IDataObject[];
@@ -285,23 +263,21 @@ export async function execute(
 	itemIndex: number,
 ): Promise<INodeExecutionData[]> {
 	const method = String(this.getNodeParameter('method', itemIndex, 'GET')).toUpperCase();
-	if (!(METHODS as readonly string[]).includes(method)) {
+	if (!(METHODS as readonly string[]).includes(method))
 		fail(
 			this,
 			itemIndex,
 			`"Method" must be one of ${METHODS.join(', ')} but is "${method}" in item ${itemIndex}`,
 			'Pick a method from the list.',
 		);
-	}
 	const version = this.getNodeParameter('apiVersion', itemIndex, 'v1') as ApiVersion;
-	if (version !== 'v1' && version !== 'v2') {
+	if (version !== 'v1' && version !== 'v2')
 		fail(
 			this,
 			itemIndex,
 			`"API Version" must be v1 or v2 but is "${String(version)}" in item ${itemIndex}`,
 			'Pick a version from the list.',
 		);
-	}
 	const path = pathOf(this, itemIndex);
 	const qs = queryOf(this, itemIndex);
 

@@ -5,9 +5,9 @@ import type {
 	INodeProperties,
 } from 'n8n-workflow';
 
-import { requireText } from '../common/fields';
-import { MAPPER_VERSION, mappedBody, parametersByVersion, requireMapped } from '../common/mapped';
-import { apiRequest } from '../../shared';
+import { requiredParameter } from '../common/fields';
+import { parametersByVersion } from '../common/mapped';
+import { createRecord } from '../common/record';
 import { DEAL_MAPPER_FIELDS, dealBodyFromFields, dealCreateFieldOptions } from './fields';
 
 const properties: INodeProperties[] = [
@@ -63,51 +63,14 @@ export async function execute(
 	this: IExecuteFunctions,
 	itemIndex: number,
 ): Promise<INodeExecutionData[]> {
-	if (this.getNode().typeVersion >= MAPPER_VERSION) {
-		const { body } = mappedBody(this, DEAL_MAPPER_FIELDS, itemIndex);
-		requireMapped(this, DEAL_MAPPER_FIELDS, body, itemIndex);
-		return [{ json: await postDeal(this, body, itemIndex) }];
-	}
-	const title = requireText(this, this.getNodeParameter('title', itemIndex), 'Title', itemIndex);
-	const pipelineId = requireText(
-		this,
-		this.getNodeParameter('pipelineId', itemIndex),
-		'Pipeline ID',
-		itemIndex,
-	);
-	const stageId = requireText(
-		this,
-		this.getNodeParameter('stageId', itemIndex),
-		'Stage ID',
-		itemIndex,
-	);
-	const clientId = requireText(
-		this,
-		this.getNodeParameter('clientId', itemIndex),
-		'Client ID',
-		itemIndex,
-	);
-	const additionalFields = this.getNodeParameter('additionalFields', itemIndex, {}) as IDataObject;
-	const body: IDataObject = {
-		...dealBodyFromFields(this, additionalFields, itemIndex),
-		title,
-		pipelineId,
-		stageId,
-		clientId,
-	};
-	return [{ json: await postDeal(this, body, itemIndex) }];
-}
-
-async function postDeal(
-	context: IExecuteFunctions,
-	body: IDataObject,
-	itemIndex: number,
-): Promise<IDataObject> {
-	return await apiRequest.call(context, {
-		method: 'POST',
-		path: '/deals',
-		body,
-		itemIndex,
-		expect: 'record',
+	return await createRecord(this, '/deals', DEAL_MAPPER_FIELDS, itemIndex, () => {
+		const required = {
+			title: requiredParameter(this, 'title', 'Title', itemIndex),
+			pipelineId: requiredParameter(this, 'pipelineId', 'Pipeline ID', itemIndex),
+			stageId: requiredParameter(this, 'stageId', 'Stage ID', itemIndex),
+			clientId: requiredParameter(this, 'clientId', 'Client ID', itemIndex),
+		};
+		const additionalFields = this.getNodeParameter('additionalFields', itemIndex, {});
+		return { ...dealBodyFromFields(this, additionalFields as IDataObject, itemIndex), ...required };
 	});
 }

@@ -1,6 +1,7 @@
 import type { IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 
-import { requireText } from '../common/fields';
+import { requiredParameter } from '../common/fields';
+import { recordPath } from '../common/record';
 
 /** The deal to act on, by public ID (the API has no deal list to pick from). */
 export const dealIdProperty: INodeProperties = {
@@ -15,15 +16,10 @@ export const dealIdProperty: INodeProperties = {
 
 /** The deal ID, checked to be non-empty. */
 export function dealIdOf(context: IExecuteFunctions, itemIndex: number): string {
-	return requireText(
-		context,
-		context.getNodeParameter('dealId', itemIndex, ''),
-		'Deal ID',
-		itemIndex,
-	);
+	return requiredParameter(context, 'dealId', 'Deal ID', itemIndex);
 }
 
 /** The path of one deal. */
 export function dealPath(dealId: string): string {
-	return `/deals/${encodeURIComponent(dealId)}`;
+	return recordPath('/deals', dealId);
 }

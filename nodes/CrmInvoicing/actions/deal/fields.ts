@@ -1,20 +1,9 @@
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 
-import {
-	customFieldsFromPairs,
-	isSet,
-	optionalId,
-	requestField,
-	locatorValue,
-	requireOneOf,
-	requireText,
-	toIsoDate,
-	toJsonObject,
-	toNumber,
-} from '../common/fields';
-import { locatorProperty } from '../common/locator';
+import { optionalText, requireOneOf, requireText, toIsoDate, toNumber } from '../common/fields';
+import { locatorProperty, locatorValue } from '../common/locator';
 import type { StandardField } from '../common/mapperFields';
-import { customFieldsOption, otherFieldsOption } from '../common/options';
+import { bodyFromFields, customFieldsOption, otherFieldsOption } from '../common/options';
 
 export const DEAL_PRIORITIES = ['LOW', 'MEDIUM', 'HIGH'] as const;
 export const DEAL_STATUSES = ['ACTIVE', 'WON', 'LOST'] as const;
@@ -115,51 +104,23 @@ export const dealUpdateFieldOptions: INodeProperties[] = [
 ];
 
 /**
- * Deal fields from a fields collection as a request body: only what the user set, with numbers, dates and enums
- * checked and converted; custom and other fields merged. A text field left empty is not sent.
+ * Deal fields from a fields collection as a request body (see bodyFromFields): numbers, dates and enums checked and
+ * converted, the title not empty, the lead from its locator.
  */
 export function dealBodyFromFields(
 	context: IExecuteFunctions,
 	fields: IDataObject,
 	itemIndex: number,
 ): IDataObject {
-	const {
-		customFields,
-		otherFields,
-		price,
-		priority,
-		status,
-		expectedCloseDate,
-		leadId,
-		title,
-		...rest
-	} = fields;
-	const body: IDataObject = {
-		...toJsonObject(context, otherFields, 'Other Fields (JSON)', itemIndex),
-	};
-	for (const [key, value] of Object.entries(rest)) {
-		const sent = requestField(context, key, value, itemIndex);
-		if (sent !== undefined) body[key] = sent;
-	}
-	if (title !== undefined) body.title = requireText(context, title, 'Title', itemIndex);
-	if (isSet(price)) body.price = toNumber(context, price, 'Price', itemIndex);
-	if (isSet(priority))
-		body.priority = requireOneOf(context, priority, DEAL_PRIORITIES, 'Priority', itemIndex);
-	if (isSet(status))
-		body.status = requireOneOf(context, status, DEAL_STATUSES, 'Status', itemIndex);
-	if (isSet(expectedCloseDate)) {
-		body.expectedCloseDate = toIsoDate(
-			context,
-			expectedCloseDate,
-			'Expected Close Date',
-			itemIndex,
-		);
-	}
-	const lead = optionalId(context, locatorValue(leadId), 'Lead', itemIndex);
-	if (lead !== undefined) body.leadId = lead;
-	const custom = customFieldsFromPairs(customFields);
-	if (custom) body.customFields = { ...(body.customFields as IDataObject | undefined), ...custom };
-	return body;
+	// A title added must not be empty.
+	if (fields.title !== undefined) requireText(context, fields.title, 'Title', itemIndex);
+	return bodyFromFields(context, fields, itemIndex, {
+		price: (value) => toNumber(context, value, 'Price', itemIndex),
+		priority: (value) => requireOneOf(context, value, DEAL_PRIORITIES, 'Priority', itemIndex),
+		status: (value) => requireOneOf(context, value, DEAL_STATUSES, 'Status', itemIndex),
+		expectedCloseDate: (value) => toIsoDate(context, value, 'Expected Close Date', itemIndex),
+		leadId: (value) => optionalText(context, locatorValue(value), 'Lead', itemIndex),
+	});
 }
 
 /** The deal's writable fields as the spec's POST and PATCH /deals bodies list them (the mapper of node version 3). */

@@ -1,15 +1,10 @@
-import type { INodeProperties } from 'n8n-workflow';
-
-import { operationParameters, operationProperty, type ResourceOperation } from '../operation';
+import type { ResourceOperation } from '../operation';
 import * as create from './create';
 import * as markLost from './markLost';
 import * as markWon from './markWon';
 import * as moveToStage from './moveToStage';
 import * as update from './update';
 
-export { create, markLost, markWon, moveToStage, update };
-
-/** The operations of this resource, alphabetical by name: the options, the router and the subtitle read this list. */
 export const operations: ResourceOperation[] = [
 	{
 		name: 'Create',
@@ -46,9 +41,4 @@ export const operations: ResourceOperation[] = [
 		action: 'Update a deal',
 		run: update,
 	},
-];
-
-export const description: INodeProperties[] = [
-	operationProperty('deal', operations, 'create'),
-	...operationParameters(operations),
 ];

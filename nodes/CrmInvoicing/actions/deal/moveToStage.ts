@@ -1,7 +1,7 @@
 import { updateDisplayOptions } from 'n8n-workflow';
 import type { IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
 
-import { requireText } from '../common/fields';
+import { requiredParameter } from '../common/fields';
 import { dealIdOf, dealIdProperty } from './dealId';
 import { patchDeal } from './patch';
 
@@ -28,13 +28,6 @@ export async function execute(
 	this: IExecuteFunctions,
 	itemIndex: number,
 ): Promise<INodeExecutionData[]> {
-	const dealId = dealIdOf(this, itemIndex);
-	const stageId = requireText(
-		this,
-		this.getNodeParameter('stageId', itemIndex),
-		'Stage ID',
-		itemIndex,
-	);
-	const deal = await patchDeal(this, dealId, { stageId }, itemIndex);
-	return [{ json: deal }];
+	const stageId = requiredParameter(this, 'stageId', 'Stage ID', itemIndex);
+	return [{ json: await patchDeal(this, dealIdOf(this, itemIndex), { stageId }, itemIndex) }];
 }

@@ -1,7 +1,9 @@
+import { updateDisplayOptions } from 'n8n-workflow';
 import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 
-import { apiRequest } from '../../shared';
-import { dealPath } from './dealId';
+import { recordRequest } from '../common/record';
+import type { Operation } from '../operation';
+import { dealIdOf, dealIdProperty, dealPath } from './dealId';
 
 /** PATCH /deals/{id}; the API answers with the deal. */
 export async function patchDeal(
@@ -10,11 +12,17 @@ export async function patchDeal(
 	body: IDataObject,
 	itemIndex: number,
 ): Promise<IDataObject> {
-	return await apiRequest.call(context, {
-		method: 'PATCH',
-		path: dealPath(dealId),
-		body,
-		itemIndex,
-		expect: 'record',
-	});
+	return await recordRequest(context, 'PATCH', dealPath(dealId), itemIndex, body);
+}
+
+/** An operation that is Update with a fixed body, such as Mark as Won (Update with Status WON). */
+export function patchOperation(operation: string, body: IDataObject): Operation {
+	return {
+		description: updateDisplayOptions({ show: { resource: ['deal'], operation: [operation] } }, [
+			dealIdProperty,
+		]),
+		async execute(this: IExecuteFunctions, itemIndex: number) {
+			return [{ json: await patchDeal(this, dealIdOf(this, itemIndex), body, itemIndex) }];
+		},
+	};
 }

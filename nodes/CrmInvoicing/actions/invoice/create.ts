@@ -7,20 +7,16 @@ import type {
 } from 'n8n-workflow';
 
 import {
-	customFieldsFromPairs,
-	isSet,
-	optionalId,
-	requestField,
-	locatorValue,
-	requireIsoDate,
+	optionalText,
+	parseJson,
+	requiredParameter,
 	requireOneOf,
-	requireText,
-	toJsonObject,
-	toNumberList,
+	toIsoDate,
+	toNumber,
 } from '../common/fields';
-import { locatorProperty } from '../common/locator';
-import { customFieldsOption, otherFieldsOption } from '../common/options';
-import { apiRequest } from '../../shared';
+import { locatorProperty, locatorValue } from '../common/locator';
+import { bodyFromFields, customFieldsOption, otherFieldsOption } from '../common/options';
+import { recordRequest } from '../common/record';
 import { lineItemProperties, lineItemsOf } from './lineItems';
 
 const INVOICE_STATUSES = ['DRAFT', 'SENT'] as const;
@@ -140,65 +136,42 @@ export const description = updateDisplayOptions(
 	properties,
 );
 
-function additionalBody(
-	context: IExecuteFunctions,
-	fields: IDataObject,
-	itemIndex: number,
-): IDataObject {
-	const { customFields, otherFields, isInclusiveTax, salesPersonId, status, tags, ...texts } =
-		fields;
-	const body: IDataObject = {
-		...toJsonObject(context, otherFields, 'Other Fields (JSON)', itemIndex),
-	};
-	for (const [key, value] of Object.entries(texts)) {
-		const sent = requestField(context, key, value, itemIndex);
-		if (sent !== undefined) body[key] = sent;
+/** A list of numbers from an array, a single number, or comma-separated text such as `3, 7` (or a JSON array). */
+function toNumberList(context: IExecuteFunctions, value: unknown, itemIndex: number): number[] {
+	let parts: unknown[] = [value];
+	if (Array.isArray(value)) parts = value;
+	else if (typeof value === 'string' && value.trim().startsWith('[')) {
+		const parsed = parseJson(context, value, 'Tag IDs', itemIndex);
+		parts = Array.isArray(parsed) ? parsed : [parsed];
+	} else if (typeof value === 'string') {
+		parts = value
+			.split(',')
+			.map((part) => part.trim())
+			.filter((part) => part !== '');
 	}
-	if (typeof isInclusiveTax === 'boolean') body.isInclusiveTax = isInclusiveTax;
-	if (isSet(status))
-		body.status = requireOneOf(context, status, INVOICE_STATUSES, 'Status', itemIndex);
-	const salesPerson = optionalId(context, locatorValue(salesPersonId), 'Sales Person', itemIndex);
-	if (salesPerson !== undefined) body.salesPersonId = salesPerson;
-	if (tags !== undefined && !(typeof tags === 'string' && tags.trim() === '')) {
-		body.tags = toNumberList(context, tags, 'Tag IDs', itemIndex);
-	}
-	const custom = customFieldsFromPairs(customFields);
-	if (custom) body.customFields = { ...(body.customFields as IDataObject | undefined), ...custom };
-	return body;
+	return parts.map((part) => toNumber(context, part, 'Tag IDs', itemIndex));
 }
 
 export async function execute(
 	this: IExecuteFunctions,
 	itemIndex: number,
 ): Promise<INodeExecutionData[]> {
-	const clientId = requireText(
-		this,
-		this.getNodeParameter('clientId', itemIndex),
-		'Client ID',
-		itemIndex,
-	);
-	const date = requireIsoDate(this, this.getNodeParameter('date', itemIndex), 'Date', itemIndex);
-	const dueDate = requireIsoDate(
+	const clientId = requiredParameter(this, 'clientId', 'Client ID', itemIndex);
+	const date = toIsoDate(this, this.getNodeParameter('date', itemIndex), 'Date', itemIndex);
+	const dueDate = toIsoDate(
 		this,
 		this.getNodeParameter('dueDate', itemIndex),
 		'Due Date',
 		itemIndex,
 	);
 	const lineItems = lineItemsOf(this, itemIndex);
-	const additionalFields = this.getNodeParameter('additionalFields', itemIndex, {}) as IDataObject;
-	const body: IDataObject = {
-		...additionalBody(this, additionalFields, itemIndex),
-		clientId,
-		date,
-		dueDate,
-		lineItems,
-	};
-	const invoice = await apiRequest.call(this, {
-		method: 'POST',
-		path: '/invoices',
-		body,
-		itemIndex,
-		expect: 'record',
+	const fields = this.getNodeParameter('additionalFields', itemIndex, {}) as IDataObject;
+	const additional = bodyFromFields(this, fields, itemIndex, {
+		isInclusiveTax: (value) => (typeof value === 'boolean' ? value : undefined),
+		status: (value) => requireOneOf(this, value, INVOICE_STATUSES, 'Status', itemIndex),
+		salesPersonId: (value) => optionalText(this, locatorValue(value), 'Sales Person', itemIndex),
+		tags: (value) => toNumberList(this, value, itemIndex),
 	});
-	return [{ json: invoice }];
+	const body = { ...additional, clientId, date, dueDate, lineItems };
+	return [{ json: await recordRequest(this, 'POST', '/invoices', itemIndex, body) }];
 }

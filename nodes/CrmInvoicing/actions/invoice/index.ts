@@ -1,11 +1,6 @@
-import type { INodeProperties } from 'n8n-workflow';
-
-import { operationParameters, operationProperty, type ResourceOperation } from '../operation';
+import type { ResourceOperation } from '../operation';
 import * as create from './create';
 
-export { create };
-
-/** The operations of this resource, alphabetical by name: the options, the router and the subtitle read this list. */
 export const operations: ResourceOperation[] = [
 	{
 		name: 'Create',
@@ -14,9 +9,4 @@ export const operations: ResourceOperation[] = [
 		action: 'Create an invoice',
 		run: create,
 	},
-];
-
-export const description: INodeProperties[] = [
-	operationProperty('invoice', operations, 'create'),
-	...operationParameters(operations),
 ];

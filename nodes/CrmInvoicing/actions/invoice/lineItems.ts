@@ -1,7 +1,6 @@
-import { NodeOperationError } from 'n8n-workflow';
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 
-import { isSet, parseJson } from '../common/fields';
+import { fail, isSet, parseJson } from '../common/fields';
 import { LINE_ITEM_BOUNDS, RESPONSE_ONLY_LINE_ITEM_KEYS } from '../../shared';
 
 /**
@@ -168,53 +167,42 @@ function lineItem(
 	itemIndex: number,
 	fromFields: boolean,
 ): IDataObject {
-	const fail = (problem: string): never => {
-		throw new NodeOperationError(
-			context.getNode(),
-			`Line item ${line} of item ${itemIndex}: ${problem}`,
-			{
-				itemIndex,
-				description: `The line item is ${describe(raw)}. Each line item needs a name or a productId, a quantity, and a price unless it has a productId, as numbers.`,
-			},
-		);
-	};
-	if (!raw || typeof raw !== 'object' || Array.isArray(raw)) fail('is not an object');
+	const refuse = (
+		problem: string,
+		help = `The line item is ${describe(raw)}. Each line item needs a name or a productId, a quantity, and a price unless it has a productId, as numbers.`,
+	): never => fail(context, itemIndex, `Line item ${line} of item ${itemIndex}: ${problem}`, help);
+	if (!raw || typeof raw !== 'object' || Array.isArray(raw)) refuse('is not an object');
 	const source = raw as IDataObject;
 	const result: IDataObject = { ...source };
 	for (const key of RESPONSE_ONLY_LINE_ITEM_KEYS) delete result[key];
 	if (typeof source.productId === 'number') {
-		throw new NodeOperationError(
-			context.getNode(),
-			`Line item ${line} of item ${itemIndex}: "productId" is the number ${source.productId}, not a product's public ID`,
-			{
-				itemIndex,
-				description:
-					"Invoice responses show a line's product as an internal number, but requests need the product's public ID (text such as prd_7d2e). Use the product's public ID, for example the id that Product → Get returns, or leave productId out and give name and price.",
-			},
+		refuse(
+			`"productId" is the number ${source.productId}, not a product's public ID`,
+			"Invoice responses show a line's product as an internal number, but requests need the product's public ID (text such as prd_7d2e). Use the product's public ID, for example the id that Product → Get returns, or leave productId out and give name and price.",
 		);
 	}
 	for (const field of TEXT_FIELDS) {
 		const value = source[field];
 		if (isSet(value) && typeof value !== 'object') result[field] = String(value).trim();
 		else if (value !== undefined && value !== null && typeof value === 'object')
-			fail(`"${field}" must be text`);
+			refuse(`"${field}" must be text`);
 		else delete result[field];
 	}
 	if (result.name === undefined && result.productId === undefined)
-		fail('needs a "name" or a "productId"');
+		refuse('needs a "name" or a "productId"');
 	const withProduct = result.productId !== undefined;
 	// A line with a product may leave its price to the product.
 	const required = new Set<string>(withProduct ? ['quantity'] : ['quantity', 'price']);
 	for (const field of NUMBER_FIELDS) {
 		const value = source[field];
 		if (!isSet(value)) {
-			if (required.has(field)) fail(`"${field}" is required and must be a number`);
+			if (required.has(field)) refuse(`"${field}" is required and must be a number`);
 			delete result[field];
 			continue;
 		}
 		const number =
 			typeof value === 'number' ? value : typeof value === 'string' ? Number(value.trim()) : NaN;
-		if (!Number.isFinite(number)) fail(`"${field}" must be a number but is ${describe(value)}`);
+		if (!Number.isFinite(number)) refuse(`"${field}" must be a number but is ${describe(value)}`);
 		const bounds = LINE_ITEM_BOUNDS[field];
 		if (
 			number > bounds.max ||
@@ -222,16 +210,11 @@ function lineItem(
 			(number === bounds.min && !bounds.minIncluded)
 		) {
 			const from = bounds.minIncluded ? `from ${bounds.min}` : `greater than ${bounds.min}`;
-			throw new NodeOperationError(
-				context.getNode(),
-				`Line item ${line} of item ${itemIndex}: "${field}" must be ${from} and at most ${bounds.max.toLocaleString('en-US')} but is ${describe(value)}`,
-				{
-					itemIndex,
-					description:
-						field === 'quantity'
-							? 'A line needs a positive quantity. To reduce an invoice, use the line\'s "discount", not a negative quantity.'
-							: 'Prices, buy prices and discounts are amounts from 0. To reduce an invoice, use the line\'s "discount", not a negative price.',
-				},
+			refuse(
+				`"${field}" must be ${from} and at most ${bounds.max.toLocaleString('en-US')} but is ${describe(value)}`,
+				field === 'quantity'
+					? 'A line needs a positive quantity. To reduce an invoice, use the line\'s "discount", not a negative quantity.'
+					: 'Prices, buy prices and discounts are amounts from 0. To reduce an invoice, use the line\'s "discount", not a negative price.',
 			);
 		}
 		// The collection's number fields are always there: a 0 discount or buy price means "none", and a 0 price
@@ -262,10 +245,11 @@ export function lineItemsOf(context: IExecuteFunctions, itemIndex: number): IDat
 		else if (Array.isArray(value)) raw = value;
 		else if (typeof value === 'object') raw = [value];
 		else {
-			throw new NodeOperationError(
-				context.getNode(),
+			fail(
+				context,
+				itemIndex,
 				`"Line Items (JSON)" must be an array of line item objects in item ${itemIndex}`,
-				{ itemIndex, description: `It is ${describe(value)}.` },
+				`It is ${describe(value)}.`,
 			);
 		}
 	} else {
@@ -276,14 +260,11 @@ export function lineItemsOf(context: IExecuteFunctions, itemIndex: number): IDat
 	}
 	if (raw.length === 0) {
 		const field = source === 'json' ? 'Line Items (JSON)' : 'Line Items';
-		throw new NodeOperationError(
-			context.getNode(),
+		fail(
+			context,
+			itemIndex,
 			`"${field}" needs at least one line item in item ${itemIndex}`,
-			{
-				itemIndex,
-				description:
-					'An invoice needs at least one line item, each with a name or a product ID, a quantity and a price.',
-			},
+			'An invoice needs at least one line item, each with a name or a product ID, a quantity and a price.',
 		);
 	}
 	return raw.map((entry, index) =>

@@ -5,9 +5,9 @@ import type {
 	INodeProperties,
 } from 'n8n-workflow';
 
-import { requireText } from '../common/fields';
-import { MAPPER_VERSION, mappedBody, parametersByVersion, requireMapped } from '../common/mapped';
-import { apiRequest } from '../../shared';
+import { requiredParameter } from '../common/fields';
+import { parametersByVersion } from '../common/mapped';
+import { createRecord } from '../common/record';
 import { LEAD_MAPPER_FIELDS, leadBodyFromFields, leadFieldOptions } from './fields';
 
 const properties: INodeProperties[] = [
@@ -36,25 +36,9 @@ export async function execute(
 	this: IExecuteFunctions,
 	itemIndex: number,
 ): Promise<INodeExecutionData[]> {
-	let body: IDataObject;
-	if (this.getNode().typeVersion >= MAPPER_VERSION) {
-		body = mappedBody(this, LEAD_MAPPER_FIELDS, itemIndex).body;
-		requireMapped(this, LEAD_MAPPER_FIELDS, body, itemIndex);
-	} else {
-		const name = requireText(this, this.getNodeParameter('name', itemIndex), 'Name', itemIndex);
-		const additionalFields = this.getNodeParameter(
-			'additionalFields',
-			itemIndex,
-			{},
-		) as IDataObject;
-		body = { ...leadBodyFromFields(this, additionalFields, itemIndex), name };
-	}
-	const lead = await apiRequest.call(this, {
-		method: 'POST',
-		path: '/leads',
-		body,
-		itemIndex,
-		expect: 'record',
+	return await createRecord(this, '/leads', LEAD_MAPPER_FIELDS, itemIndex, () => {
+		const name = requiredParameter(this, 'name', 'Name', itemIndex);
+		const additionalFields = this.getNodeParameter('additionalFields', itemIndex, {});
+		return { ...leadBodyFromFields(this, additionalFields as IDataObject, itemIndex), name };
 	});
-	return [{ json: lead }];
 }

@@ -1,14 +1,8 @@
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 
-import {
-	customFieldsFromPairs,
-	isSet,
-	requestField,
-	toJsonObject,
-	toNumber,
-} from '../common/fields';
+import { toNumber } from '../common/fields';
 import type { StandardField } from '../common/mapperFields';
-import { customFieldsOption, otherFieldsOption } from '../common/options';
+import { bodyFromFields, customFieldsOption, otherFieldsOption } from '../common/options';
 
 /** The lead fields that create (Additional Fields) and update (Update Fields) share, keyed by the API's names. */
 export const leadFieldOptions: INodeProperties[] = [
@@ -92,27 +86,15 @@ export const leadUpdateFieldOptions: INodeProperties[] = [...leadFieldOptions, n
 	(a, b) => a.displayName.localeCompare(b.displayName),
 );
 
-/**
- * Lead fields from a fields collection as a request body: only what the user set, custom and other fields merged.
- * A text field left empty is not sent (to clear a field, send it as null through "Other Fields (JSON)").
- */
+/** Lead fields from a fields collection as a request body (see bodyFromFields), the value as a number. */
 export function leadBodyFromFields(
 	context: IExecuteFunctions,
 	fields: IDataObject,
 	itemIndex: number,
 ): IDataObject {
-	const { customFields, otherFields, value, ...rest } = fields;
-	const body: IDataObject = {
-		...toJsonObject(context, otherFields, 'Other Fields (JSON)', itemIndex),
-	};
-	for (const [key, fieldValue] of Object.entries(rest)) {
-		const sent = requestField(context, key, fieldValue, itemIndex);
-		if (sent !== undefined) body[key] = sent;
-	}
-	if (isSet(value)) body.value = toNumber(context, value, 'Value', itemIndex);
-	const custom = customFieldsFromPairs(customFields);
-	if (custom) body.customFields = { ...(body.customFields as IDataObject | undefined), ...custom };
-	return body;
+	return bodyFromFields(context, fields, itemIndex, {
+		value: (value) => toNumber(context, value, 'Value', itemIndex),
+	});
 }
 
 /** The lead's writable fields as the spec's POST /leads body lists them (the mapper of node version 3). */

@@ -1,6 +1,4 @@
-import type { INodeProperties } from 'n8n-workflow';
-
-import { operationParameters, operationProperty, type ResourceOperation } from '../operation';
+import type { ResourceOperation } from '../operation';
 import * as archive from './archive';
 import * as create from './create';
 import * as get from './get';
@@ -9,9 +7,6 @@ import * as unarchive from './unarchive';
 import * as update from './update';
 import * as upsert from './upsert';
 
-export { archive, create, get, getMany, unarchive, update, upsert };
-
-/** The operations of this resource, alphabetical by name: the options, the router and the subtitle read this list. */
 export const operations: ResourceOperation[] = [
 	{
 		name: 'Archive',
@@ -62,9 +57,4 @@ export const operations: ResourceOperation[] = [
 		action: 'Update a lead',
 		run: update,
 	},
-];
-
-export const description: INodeProperties[] = [
-	operationProperty('lead', operations, 'create'),
-	...operationParameters(operations),
 ];

@@ -2,6 +2,7 @@ import type { IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 
 import { requireText } from '../common/fields';
 import { locatorProperty } from '../common/locator';
+import { recordPath } from '../common/record';
 
 /** The lead to act on: picked from a searchable list, or given by ID. */
 export const leadIdProperty: INodeProperties = locatorProperty({
@@ -23,5 +24,5 @@ export function leadIdOf(context: IExecuteFunctions, itemIndex: number): string 
 
 /** The path of one lead. */
 export function leadPath(leadId: string): string {
-	return `/leads/${encodeURIComponent(leadId)}`;
+	return recordPath('/leads', leadId);
 }

@@ -1,8 +1,10 @@
-import { NodeOperationError } from 'n8n-workflow';
+import { NodeOperationError, updateDisplayOptions } from 'n8n-workflow';
 import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 
 import { apiRequest, isPlainObject, LEAD_PATCH_FIELDS_CHECKED_AFTERWARDS } from '../../shared';
-import { leadPath } from './leadId';
+import { recordRequest } from '../common/record';
+import type { Operation } from '../operation';
+import { leadIdOf, leadIdProperty, leadPath } from './leadId';
 
 function isLead(value: IDataObject): boolean {
 	return typeof value.id === 'string' && value.id !== '';
@@ -93,8 +95,20 @@ export async function patchLead(
 		typeof body.archived === 'boolean' && typeof response.archived !== 'boolean';
 	const lead =
 		!isLead(response) || needsArchived
-			? await apiRequest.call(context, { method: 'GET', path, itemIndex, expect: 'record' })
+			? await recordRequest(context, 'GET', path, itemIndex)
 			: response;
 	checkApplied(context, leadId, body, lead, itemIndex);
 	return lead;
+}
+
+/** An operation that only PATCHes the lead with a fixed body: Archive and Unarchive. */
+export function patchOperation(operation: string, body: IDataObject): Operation {
+	return {
+		description: updateDisplayOptions({ show: { resource: ['lead'], operation: [operation] } }, [
+			leadIdProperty,
+		]),
+		async execute(this: IExecuteFunctions, itemIndex: number) {
+			return [{ json: await patchLead(this, leadIdOf(this, itemIndex), body, itemIndex) }];
+		},
+	};
 }

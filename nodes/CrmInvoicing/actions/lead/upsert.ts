@@ -1,4 +1,4 @@
-import { NodeOperationError, updateDisplayOptions } from 'n8n-workflow';
+import { updateDisplayOptions } from 'n8n-workflow';
 import type {
 	IDataObject,
 	IExecuteFunctions,
@@ -7,9 +7,10 @@ import type {
 	NodeExecutionHint,
 } from 'n8n-workflow';
 
-import { requireText } from '../common/fields';
+import { fail, requiredParameter } from '../common/fields';
 import { hasOutputControl } from '../common/output';
-import { apiRequest, BoundedMap, CREDENTIAL_TYPE, readPages } from '../../shared';
+import { BoundedMap, CREDENTIAL_TYPE, readPages } from '../../shared';
+import { recordRequest } from '../common/record';
 import { leadBodyFromFields, leadFieldOptions } from './fields';
 import { patchLead } from './patch';
 
@@ -28,10 +29,10 @@ import { patchLead } from './patch';
  */
 
 /** The field of each output item (version 2) that says what Create or Update did; not a field of the API's leads. */
-export const UPSERT_MARKER_FIELD = '_upsert';
+const UPSERT_MARKER_FIELD = '_upsert';
 
 /** What Create or Update did with one item's lead, as the marker field holds it. */
-export interface UpsertMarker {
+interface UpsertMarker {
 	action: 'created' | 'updated';
 	/** The lead field that matched the existing lead; null when none matched and a lead was created. */
 	matchedField: 'email' | null;
@@ -133,21 +134,12 @@ const newMemory = (): BoundedMap<string, string> => new BoundedMap(MAX_EMAILS_PE
  */
 function memoryOf(context: IExecuteFunctions): BoundedMap<string, string> {
 	const executionId = context.getExecutionId?.();
-	if (!executionId) {
-		let memory = memoryByContext.get(context);
-		if (!memory) {
-			memory = newMemory();
-			memoryByContext.set(context, memory);
-		}
-		return memory;
-	}
 	const node = context.getNode();
 	const key = `${executionId}:${node.credentials?.[CREDENTIAL_TYPE]?.id ?? node.id ?? node.name}`;
-	return memoryByExecution.getOrSet(key, newMemory);
-}
-
-function remember(memory: BoundedMap<string, string>, email: string, leadId: string): void {
-	memory.set(email, leadId);
+	if (executionId) return memoryByExecution.getOrSet(key, newMemory);
+	const memory = memoryByContext.get(context) ?? newMemory();
+	memoryByContext.set(context, memory);
+	return memory;
 }
 
 /** Forgets every remembered email (for tests, whose executions share one id). */
@@ -161,12 +153,9 @@ export function forgetUpsertMemory(): void {
 const outcomesByRun = new WeakMap<object, { created: number; updated: number }>();
 
 function countOutcome(context: IExecuteFunctions, action: UpsertMarker['action']): void {
-	let outcomes = outcomesByRun.get(context);
-	if (!outcomes) {
-		outcomes = { created: 0, updated: 0 };
-		outcomesByRun.set(context, outcomes);
-	}
+	const outcomes = outcomesByRun.get(context) ?? { created: 0, updated: 0 };
 	outcomes[action]++;
+	outcomesByRun.set(context, outcomes);
 }
 
 /** The output item: the lead as the API returned it, with the marker from version 2 on. */
@@ -195,7 +184,7 @@ export function hints(this: IExecuteFunctions): NodeExecutionHint[] {
 // ------------------------------------------------------------------------------------------ finding the lead
 
 /** An email as compared: trimmed and lower-cased. */
-export function normalizeEmail(value: unknown): string {
+function normalizeEmail(value: unknown): string {
 	return typeof value === 'string' ? value.trim().toLowerCase() : '';
 }
 
@@ -241,14 +230,11 @@ async function findLeadId(
 			if (normalizeEmail(lead.email) === email) matches.push(lead);
 		}
 		if (severalMatches === SEVERAL_MATCHES.error && matches.length > 1) {
-			throw new NodeOperationError(
-				context.getNode(),
+			fail(
+				context,
+				itemIndex,
 				`Several leads have the email "${email}": ${matches.map((lead) => String(lead.id)).join(', ')}${page.nextCursor === null ? '' : ' and maybe more'} (item ${itemIndex})`,
-				{
-					itemIndex,
-					description:
-						'Merge or archive the duplicates in the CRM, or set "If Several Leads Match" to "Update the Oldest".',
-				},
+				'Merge or archive the duplicates in the CRM, or set "If Several Leads Match" to "Update the Oldest".',
 			);
 		}
 	}
@@ -261,14 +247,9 @@ export async function execute(
 	this: IExecuteFunctions,
 	itemIndex: number,
 ): Promise<INodeExecutionData[]> {
-	const givenEmail = requireText(
-		this,
-		this.getNodeParameter('email', itemIndex),
-		'Email',
-		itemIndex,
-	);
+	const givenEmail = requiredParameter(this, 'email', 'Email', itemIndex);
 	const email = normalizeEmail(givenEmail);
-	const name = requireText(this, this.getNodeParameter('name', itemIndex), 'Name', itemIndex);
+	const name = requiredParameter(this, 'name', 'Name', itemIndex);
 	const additionalFields = this.getNodeParameter('additionalFields', itemIndex, {}) as IDataObject;
 	const options = this.getNodeParameter('options', itemIndex, {}) as IDataObject;
 	const severalMatches: SeveralMatches =
@@ -285,17 +266,12 @@ export async function execute(
 	if (leadId !== undefined) {
 		// The found lead's email already matches; it is kept as the CRM has it.
 		const lead = await patchLead(this, leadId, { ...fields, name }, itemIndex);
-		remember(memory, email, leadId);
+		memory.set(email, leadId);
 		return outcomeItem(this, lead, { action: 'updated', matchedField: 'email' });
 	}
 
-	const lead = await apiRequest.call(this, {
-		method: 'POST',
-		path: '/leads',
-		body: { ...fields, name, email: givenEmail },
-		itemIndex,
-		expect: 'record',
-	});
-	if (typeof lead.id === 'string' && lead.id !== '') remember(memory, email, lead.id);
+	const body = { ...fields, name, email: givenEmail };
+	const lead = await recordRequest(this, 'POST', '/leads', itemIndex, body);
+	if (typeof lead.id === 'string' && lead.id !== '') memory.set(email, lead.id);
 	return outcomeItem(this, lead, { action: 'created', matchedField: null });
 }

@@ -1,11 +1,6 @@
-import type { INodeProperties } from 'n8n-workflow';
-
-import { operationParameters, operationProperty, type ResourceOperation } from '../operation';
+import type { ResourceOperation } from '../operation';
 import * as get from './get';
 
-export { get };
-
-/** The operations of this resource, alphabetical by name: the options, the router and the subtitle read this list. */
 export const operations: ResourceOperation[] = [
 	{
 		name: 'Get',
@@ -14,9 +9,4 @@ export const operations: ResourceOperation[] = [
 		action: 'Get a product',
 		run: get,
 	},
-];
-
-export const description: INodeProperties[] = [
-	operationProperty('product', operations, 'get'),
-	...operationParameters(operations),
 ];

@@ -1,11 +1,6 @@
-import type { INodeProperties } from 'n8n-workflow';
-
-import { operationParameters, operationProperty, type ResourceOperation } from '../operation';
+import type { ResourceOperation } from '../operation';
 import * as getMany from './getMany';
 
-export { getMany };
-
-/** The operations of this resource, alphabetical by name: the options, the router and the subtitle read this list. */
 export const operations: ResourceOperation[] = [
 	{
 		name: 'Get Many',
@@ -15,9 +10,4 @@ export const operations: ResourceOperation[] = [
 		action: 'Get many users',
 		run: getMany,
 	},
-];
-
-export const description: INodeProperties[] = [
-	operationProperty('user', operations, 'getMany'),
-	...operationParameters(operations),
 ];

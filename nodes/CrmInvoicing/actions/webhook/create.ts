@@ -1,8 +1,9 @@
-import { NodeOperationError, updateDisplayOptions } from 'n8n-workflow';
+import { updateDisplayOptions } from 'n8n-workflow';
 import type { IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
 
-import { apiRequest, EVENT_OPTIONS, eventNamesOf } from '../../shared';
-import { requireText } from '../common/fields';
+import { EVENT_OPTIONS, eventNamesOf } from '../../shared';
+import { fail, requiredParameter } from '../common/fields';
+import { recordRequest } from '../common/record';
 
 const properties: INodeProperties[] = [
 	{
@@ -59,17 +60,14 @@ export async function execute(
 	this: IExecuteFunctions,
 	itemIndex: number,
 ): Promise<INodeExecutionData[]> {
-	const name = requireText(this, this.getNodeParameter('name', itemIndex), 'Name', itemIndex);
-	const url = requireText(this, this.getNodeParameter('url', itemIndex), 'URL', itemIndex);
+	const name = requiredParameter(this, 'name', 'Name', itemIndex);
+	const url = requiredParameter(this, 'url', 'URL', itemIndex);
 	if (!/^https?:\/\/[^\s/]+/i.test(url)) {
-		throw new NodeOperationError(
-			this.getNode(),
+		fail(
+			this,
+			itemIndex,
 			`"URL" must be an http:// or https:// address but is "${url}" in item ${itemIndex}`,
-			{
-				itemIndex,
-				description:
-					'Enter the full address of the endpoint, such as https://example.com/webhooks/crm.',
-			},
+			'Enter the full address of the endpoint, such as https://example.com/webhooks/crm.',
 		);
 	}
 	const events = eventNamesOf(
@@ -77,22 +75,14 @@ export async function execute(
 		this.getNodeParameter('customEvents', itemIndex, ''),
 	);
 	if (events.length === 0) {
-		throw new NodeOperationError(
-			this.getNode(),
+		fail(
+			this,
+			itemIndex,
 			`"Events" needs at least one event in item ${itemIndex}`,
-			{
-				itemIndex,
-				description:
-					'Pick events from the Events list, or enter event names under Custom Event Names.',
-			},
+			'Pick events from the Events list, or enter event names under Custom Event Names.',
 		);
 	}
-	const subscription = await apiRequest.call(this, {
-		method: 'POST',
-		path: '/webhooks',
-		body: { name, url, events },
-		itemIndex,
-		expect: 'record',
-	});
-	return [{ json: subscription }];
+	return [
+		{ json: await recordRequest(this, 'POST', '/webhooks', itemIndex, { name, url, events }) },
+	];
 }

@@ -1,14 +1,12 @@
 import { updateDisplayOptions } from 'n8n-workflow';
-import type { IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
+import type { IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
 
 import { apiRequestFull } from '../../shared';
-import { webhookIdOf, webhookIdProperty, webhookPath } from './shared';
-
-const properties: INodeProperties[] = [webhookIdProperty];
+import { webhookIdProperty, webhookOf } from './shared';
 
 export const description = updateDisplayOptions(
 	{ show: { resource: ['webhook'], operation: ['delete'] } },
-	properties,
+	[webhookIdProperty],
 );
 
 /**
@@ -21,12 +19,12 @@ export async function execute(
 	this: IExecuteFunctions,
 	itemIndex: number,
 ): Promise<INodeExecutionData[]> {
-	const webhookId = webhookIdOf(this, itemIndex);
+	const { id, path } = webhookOf(this, itemIndex);
 	await apiRequestFull.call(this, {
 		method: 'DELETE',
-		path: webhookPath(webhookId),
+		path,
 		itemIndex,
 		notFoundOnRetryIsDeleted: true,
 	});
-	return [{ json: { deleted: true, id: webhookId } }];
+	return [{ json: { deleted: true, id } }];
 }

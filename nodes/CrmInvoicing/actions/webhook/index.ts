@@ -1,14 +1,9 @@
-import type { INodeProperties } from 'n8n-workflow';
-
-import { operationParameters, operationProperty, type ResourceOperation } from '../operation';
+import type { ResourceOperation } from '../operation';
 import * as create from './create';
 import * as deleteSubscription from './delete';
 import * as get from './get';
 import * as getMany from './getMany';
 
-export { create, deleteSubscription, get, getMany };
-
-/** The operations of this resource, alphabetical by name: the options, the router and the subtitle read this list. */
 export const operations: ResourceOperation[] = [
 	{
 		name: 'Create',
@@ -39,9 +34,4 @@ export const operations: ResourceOperation[] = [
 		action: 'Get many webhook subscriptions',
 		run: getMany,
 	},
-];
-
-export const description: INodeProperties[] = [
-	operationProperty('webhook', operations, 'create'),
-	...operationParameters(operations),
 ];

@@ -1,7 +1,8 @@
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 
 import { SECRET_KEY_PATTERN } from '../../shared';
-import { requireText } from '../common/fields';
+import { requiredParameter } from '../common/fields';
+import { recordPath } from '../common/record';
 
 /** The subscription to act on, by ID (the ID that Create returned). */
 export const webhookIdProperty: INodeProperties = {
@@ -14,17 +15,10 @@ export const webhookIdProperty: INodeProperties = {
 	description: 'ID of the webhook subscription, as returned by Create or Get Many',
 };
 
-export function webhookIdOf(context: IExecuteFunctions, itemIndex: number): string {
-	return requireText(
-		context,
-		context.getNodeParameter('webhookId', itemIndex, ''),
-		'Webhook Subscription ID',
-		itemIndex,
-	);
-}
-
-export function webhookPath(webhookId: string): string {
-	return `/webhooks/${encodeURIComponent(webhookId)}`;
+/** The path of the subscription given in "Webhook Subscription ID", and that ID. */
+export function webhookOf(context: IExecuteFunctions, itemIndex: number) {
+	const id = requiredParameter(context, 'webhookId', 'Webhook Subscription ID', itemIndex);
+	return { id, path: recordPath('/webhooks', id) };
 }
 
 /**

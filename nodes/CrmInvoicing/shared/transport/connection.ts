@@ -1,3 +1,4 @@
+import { NodeApiError } from 'n8n-workflow';
 import type {
 	ICredentialDataDecryptedObject,
 	ICredentialsDecrypted,
@@ -7,25 +8,33 @@ import type {
 	IHttpRequestMethods,
 	ILoadOptionsFunctions,
 	IN8nHttpFullResponse,
+	INode,
 	IPollFunctions,
 	IWebhookFunctions,
 } from 'n8n-workflow';
 
 import { apiKeyOf } from '../../../../credentials/CrmInvoicingApi.credentials';
-import type { ExpectedAnswer } from './errors';
-import { DOCUMENTED_RATE_LIMIT } from './limits';
-import { keyIdOf, pacerOf, type RateLimitPacer } from './pacer';
+import { BoundedMap } from '../boundedMap';
+import type { Deadline } from '../deadline';
+import { sha256 } from '../hash';
+import { apiError, DOCUMENTED_RATE_LIMIT, type ExpectedAnswer, REDIRECTS } from './errors';
+import { RateLimitPacer } from './rateLimit';
 import { secretSpellings } from './redact';
-import type { API_PREFIX } from './spec';
 
-/** What a request is (ApiRequest), what it answers (ApiResponse), and what it is sent with (the Connection). */
+/**
+ * What a request is (ApiRequest) and what it is sent with (the Connection: the credential's Base URL and trimmed key),
+ * and where a request may go: the paths it may name, the redirects it may follow, the errors when it cannot go.
+ */
 
 export const CREDENTIAL_TYPE = 'crmInvoicingApi';
 
-/**
- * Any n8n context that may call the API: node execution, list searches, the trigger's webhook lifecycle, the
- * trigger's handling of a delivery (Output Full Record), and the polling trigger's polls.
- */
+/** Path prefixes of the two API versions, appended to the Base URL (spec §9). */
+export const API_PREFIX = { v1: '/api/v1', v2: '/api/v2' } as const;
+
+/** Largest page the API serves (v1 `limit`, v2 `pageSize`; spec §8): Return All asks for it, the fewest requests. */
+export const MAX_PAGE_SIZE = 100;
+
+/** Any n8n context that may call the API. */
 export type ApiContext =
 	| IExecuteFunctions
 	| ILoadOptionsFunctions
@@ -44,60 +53,40 @@ export interface ApiRequest {
 	body?: IDataObject | IDataObject[];
 	/** The input item the request is for, so errors point at it. */
 	itemIndex?: number;
-	/**
-	 * Time limit for the whole request in ms, waits and retries included (e.g. while a webhook delivery waits for its
-	 * answer). Without it, the limits of RETRY apply. A wait that would pass it is not started: the request fails.
-	 */
-	timeLimitMs?: number;
-	/** The instant (ms since the epoch) by which the whole request must be done; with timeLimitMs, the earlier wins. */
-	deadline?: number;
-	/**
-	 * For a DELETE: a 404 on a retry (after a 502/503/504 or a dropped connection, whose first attempt may have
-	 * deleted the record) is answered as the response instead of an error. A 404 on the first attempt stays an error.
-	 */
+	/** By when the whole request, waits and retries included, must be done; a wait that would pass it is not started. */
+	deadline?: Deadline;
+	/** For a DELETE: a 404 on a retry (the first attempt may have deleted it) is the response, not an error. */
 	notFoundOnRetryIsDeleted?: boolean;
 	/**
-	 * What a 2xx answer must hold before it counts as success (default `'any'`, and `'empty-or-object'` for DELETE):
-	 * - `'record'`: a JSON object with a non-empty string or finite number `id` (create, get, update of a record);
-	 * - `'object'`: any JSON object;
-	 * - `'empty-or-record'` / `'empty-or-object'`: also an empty body or a 204, where the spec allows it (e.g. PATCH
-	 *   /leads, whose answer the spec does not show; every DELETE, whose answer the spec does not show either: a
-	 *   sign-in page answered 200 is not a deletion);
-	 * - `'any'`: whatever came (Custom API Request's other methods; lists check their shape in the list reader).
-	 * Anything else is an error naming the status, content type and first bytes, never a success that did not happen.
+	 * What a 2xx must hold to count as success (default `'any'`, `'empty-or-object'` for DELETE): `'record'` a JSON
+	 * object with an `id`, `'object'` any JSON object, `'empty-or-…'` also an empty body or a 204 where the spec allows
+	 * it. Anything else is an error naming the status, content type and first bytes.
 	 */
 	expect?: ExpectedAnswer;
 	/**
-	 * One attempt only: no retry after a 429, a 502/503/504 or a dropped connection (redirects inside the API are still
-	 * followed). For a question whose cost must be exactly one request, such as the trigger's lookup on a signature
-	 * that does not match, which unauthenticated senders can cause.
+	 * One attempt only (redirects inside the API are still followed): for a question whose cost must be exactly one
+	 * request, such as the trigger's lookup on a signature that does not match, which unauthenticated senders can cause.
 	 */
 	once?: boolean;
 }
 
-/** A full response as the transport returns it: the body parsed (JSON when it parses, else text), and its size. */
+/** A full response: the body parsed (JSON when it parses, else text) and redacted, and its size as read. */
 export interface ApiResponse extends IN8nHttpFullResponse {
-	/** Bytes of the body as read (after decompression). */
 	bodyBytes: number;
 }
 
 export interface Connection {
 	apiKey: string;
-	/** Texts never shown in clear: the API key in each spelling (secretSpellings). */
+	/** The API key in each spelling the redactor looks for (secretSpellings). */
 	secrets: string[];
-	/** The credential's Requests per Minute (requestsPerMinuteOf). */
 	requestsPerMinute: number;
 	baseUrl: string;
 	/** The Base URL parsed, when it parses: redirects are compared with it. */
 	origin: URL | undefined;
 	credentials: ICredentialsDecrypted;
-	pacer: RateLimitPacer;
-	/** The API key's name in this process's memories (keyIdOf: a hash, never the key itself). */
+	/** The API key's name in this process's memories (a hash with the Base URL, never the key itself). */
 	keyId: string;
 }
-
-/** Credentials are read once per execution (or list search, or hook call), not once per request or page. */
-const connections = new WeakMap<object, Promise<Connection>>();
 
 /** `https://crm.example.com/`, `…/api/v1` and `…/api/v2` all mean the same workspace. */
 export function normalizeBaseUrl(raw: unknown): string {
@@ -113,33 +102,29 @@ export function requestsPerMinuteOf(data: ICredentialDataDecryptedObject): numbe
 	return Number.isFinite(value) && value >= 1 ? Math.floor(value) : DOCUMENTED_RATE_LIMIT.requests;
 }
 
+/** Credentials are read once per execution (or list search, or hook call), not once per request or page. */
+const connections = new WeakMap<object, Promise<Connection>>();
+
 async function openConnection(context: ApiContext): Promise<Connection> {
 	const data: ICredentialDataDecryptedObject = await context.getCredentials(CREDENTIAL_TYPE);
 	const baseUrl = normalizeBaseUrl(data.baseUrl);
 	// Trimmed once, by the credential's own reader: the key sent (authenticate gets these data) is the key redacted.
 	const apiKey = apiKeyOf(data);
-	const requestsPerMinute = requestsPerMinuteOf(data);
-	const keyId = keyIdOf(baseUrl, apiKey);
 	let origin: URL | undefined;
 	try {
 		origin = new URL(baseUrl);
 	} catch {
 		origin = undefined;
 	}
+	const credentials = { ...data, apiKey };
 	return {
 		apiKey,
 		secrets: secretSpellings(apiKey),
-		requestsPerMinute,
+		requestsPerMinute: requestsPerMinuteOf(data),
 		baseUrl,
 		origin,
-		credentials: {
-			id: '',
-			name: CREDENTIAL_TYPE,
-			type: CREDENTIAL_TYPE,
-			data: { ...data, apiKey },
-		},
-		pacer: pacerOf(keyId, requestsPerMinute),
-		keyId,
+		credentials: { id: '', name: CREDENTIAL_TYPE, type: CREDENTIAL_TYPE, data: credentials },
+		keyId: sha256(`${baseUrl}\n${apiKey}`, 24),
 	};
 }
 
@@ -153,10 +138,7 @@ export function connectionOf(context: ApiContext): Promise<Connection> {
 	return connection;
 }
 
-/**
- * The credential's API key, Requests per Minute and the key's id (Connection.keyId), from the context's one read of
- * the credential (connectionOf).
- */
+/** The credential's API key (trimmed), Requests per Minute and the key's id; opens no pacer. */
 export async function credentialOf(
 	context: ApiContext,
 ): Promise<{ apiKey: string; requestsPerMinute: number; keyId: string }> {
@@ -164,11 +146,137 @@ export async function credentialOf(
 	return { apiKey, requestsPerMinute, keyId };
 }
 
+/** Pacers by key and rate, at most 1,000 (the least recently used dropped: a key unused that long has none waiting). */
+const pacers = new BoundedMap<string, RateLimitPacer>(1_000);
+
+/** The one rate limiter of a connection's API key and rate, shared by all executions in this n8n process. */
+export function pacerOf({
+	keyId,
+	requestsPerMinute,
+}: Pick<Connection, 'keyId' | 'requestsPerMinute'>) {
+	const make = () => new RateLimitPacer(requestsPerMinute);
+	return pacers.getOrSet(`${keyId}\n${requestsPerMinute}`, make);
+}
+
 /**
- * Waits for the context's share of its API key (`perMinute` requests in any 60 s, for every caller of the key in this
- * process asking the same share), and takes one request of it: the polling triggers ask for half the key this way,
- * before each page, so the key has one limiter (its pacer), of which they take a part.
+ * Waits for the context's share of its API key's limiter (`perMinute` requests in any 60 s, for every caller of the
+ * key in this process asking the same share), and takes one request of it. The polling triggers ask for half the key
+ * this way before each page, instead of a limiter of their own; the request then takes its turn like any other.
  */
 export async function takeShare(context: ApiContext, perMinute: number): Promise<void> {
-	await (await connectionOf(context)).pacer.takeShare(perMinute);
+	await pacerOf(await connectionOf(context)).takeShare(perMinute);
+}
+
+function safeDecode(text: string): string {
+	try {
+		return decodeURIComponent(text);
+	} catch {
+		return text;
+	}
+}
+
+/** A path as it can be shown in a message: control characters written out (`\n`), cut when long. */
+export function showPath(path: string): string {
+	return JSON.stringify(path.length > 200 ? `${path.slice(0, 200)}…` : path).slice(1, -1);
+}
+
+/**
+ * Why a path must not be sent, or undefined. The one check every path passes before it is sent (request.ts), that a
+ * redirect's target passes, and that Custom API Request runs on its "Path": refused are control characters (raw or
+ * percent-encoded), a backslash (URL parsers read it as "/"), and "." or ".." segments (raw, percent-encoded, or
+ * between encoded slashes), which would resolve to a path outside the API prefix.
+ */
+export function unsafePathReason(path: string): string | undefined {
+	const pathOnly = path.split(/[?#]/, 1)[0];
+	// eslint-disable-next-line no-control-regex
+	const control = /[\u0000-\u001f\u007f]/;
+	if (control.test(path) || control.test(safeDecode(path)))
+		return 'it contains a control character (such as a line break or a tab)';
+	if (safeDecode(pathOnly).includes('\\') || pathOnly.includes('\\'))
+		return 'it contains a backslash (\\)';
+	for (const segment of pathOnly.split('/')) {
+		const part = safeDecode(segment)
+			.split(/[/\\]/)
+			.find((one) => one === '.' || one === '..');
+		if (part) return `it has a "${part}" segment, which would point outside the API path`;
+	}
+	return undefined;
+}
+
+/** The API's roots under the Base URL: `<Base URL path>/api/v1` and `/api/v2`. */
+const apiRoots = (base: URL): string[] =>
+	Object.values(API_PREFIX).map((prefix) => `${base.pathname.replace(/\/+$/, '')}${prefix}`);
+
+/** Whether a URL of the Base URL's origin is inside the API: under one of its roots, path-safe, no user or password. */
+export function insideApi(target: URL, base: URL): boolean {
+	if (target.username !== '' || target.password !== '') return false;
+	// URL parsing has resolved "." and ".." (also %2e); what is left must stay safe for a server that decodes again.
+	return apiRoots(base).some(
+		(root) =>
+			target.pathname === root ||
+			(target.pathname.startsWith(`${root}/`) &&
+				unsafePathReason(target.pathname.slice(root.length)) === undefined),
+	);
+}
+
+/** The origin of a URL as people write it (`https://crm.example.com`, `http://10.0.0.5:8080`). */
+const originOf = (url: URL): string =>
+	url.origin === 'null' ? `${url.protocol}//${url.host}` : url.origin;
+
+/**
+ * Redirects, by one rule: n8n's HTTP client never follows one (it would send `x-api-key`, and on 307/308 the body, to
+ * any host). A redirect is followed only inside the API (insideApi, on the Base URL's origin), for GET only, at most
+ * REDIRECTS.maxSameOriginRedirects times: returns its target, or throws the error naming why not. Nothing is sent to a
+ * target refused. The Location was redacted with the answer's other headers (request.ts).
+ */
+export function followRedirect(
+	node: INode,
+	request: { method: string; path: string; itemIndex?: number },
+	status: number,
+	location: string | undefined,
+	from: string,
+	base: URL,
+	followed: number,
+): URL {
+	let target: URL | undefined;
+	try {
+		target = location === undefined ? undefined : new URL(location, from);
+	} catch {
+		target = undefined;
+	}
+	const notSent =
+		request.method === 'GET' || request.method === 'HEAD'
+			? 'the API key was not sent there'
+			: 'the API key and the request body were not sent there';
+	const where = target ? showPath(`${target.pathname}${target.search}`) : '?';
+	const check =
+		'Check the Base URL in the "CRM Invoicing API" credential: use the address the API answers on without a redirect.';
+	const fail = (message: string, description: string): NodeApiError =>
+		apiError(node, request, message, description, status);
+	if (!target)
+		throw fail(
+			`The CRM API answered ${status} (a redirect) without a Location for ${request.method} ${request.path}`,
+			check,
+		);
+	if (target.origin !== base.origin || target.origin === 'null')
+		throw fail(
+			`The CRM API answered ${status} with a redirect to ${target.host} (${originOf(target)}), another origin than the Base URL's (${originOf(base)}). The node did not follow it: ${notSent}`,
+			`The node sends the API key only to the Base URL's scheme, host and port. If the CRM really moved, put its new address (${originOf(target)}) as the Base URL in the "CRM Invoicing API" credential; if you do not know that host, do not: a proxy, a login page or a mistyped address can redirect like this.`,
+		);
+	if (!insideApi(target, base))
+		throw fail(
+			`The CRM API answered ${status} with a redirect to ${where}, outside the API (${apiRoots(base).join(' or ')}). The node did not follow it: ${notSent}`,
+			`The node sends the API key only to the API's own paths under the Base URL, never to other pages of the same host (a sign-in page, an admin page, an export). Check the Base URL in the "CRM Invoicing API" credential: it is the address of the CRM workspace, without /api/v1. If the CRM answers like this for every request, ask whoever runs it why the API redirects to ${where}.`,
+		);
+	if (request.method !== 'GET')
+		throw fail(
+			`The CRM API answered ${status} with a redirect for ${request.method} ${request.path} to ${where}. The node follows redirects only for GET, so it did not repeat the request: ${notSent}`,
+			`Check the Base URL in the "CRM Invoicing API" credential: use the address the API answers on without a redirect (for example https:// rather than http://, or without a trailing path). Check in the CRM whether the ${request.method} took effect before you run this again.`,
+		);
+	if (followed >= REDIRECTS.maxSameOriginRedirects)
+		throw fail(
+			`The CRM API redirected ${request.method} ${request.path} more than ${REDIRECTS.maxSameOriginRedirects} times; the node did not follow the last redirect, to ${where}: ${notSent}`,
+			check,
+		);
+	return target;
 }

@@ -1,124 +1,142 @@
 import { NodeApiError } from 'n8n-workflow';
 import type { INode, JsonObject } from 'n8n-workflow';
 
-import { DOCUMENTED_RATE_LIMIT, READ } from './limits';
+/**
+ * The transport's one home of limits and their messages: every bound on waiting, retrying, reading and following
+ * (the README's "Limits"), and the error a user meets at each, saying what happened and what to do. Every text from
+ * the network reaches these errors already redacted (request.ts redacts headers and bodies where it reads them).
+ */
+
+export const RETRY = {
+	/**
+	 * Attempts after a 429 (each waits for Retry-After or RateLimit-Reset). A 429 was not processed, so a retry is
+	 * safe; the time bound is maxTotalRateLimitWaitMs. Several processes on one key made one request meet more than
+	 * five 429s in a row (queue mode on n8n 2.41), so the count leaves room within the time bound.
+	 */
+	maxRateLimitRetries: 20,
+	/** Longest total time one request may wait for the rate limit, in ms. */
+	maxTotalRateLimitWaitMs: 180_000,
+	/** Longest single wait (Retry-After, RateLimit-Reset), in ms; a 429 asking for more fails at once, not remembered. */
+	maxWaitMs: 60_000,
+	/** Longest wait of a request for its turn under its key's rate limit, in ms. */
+	maxPacingWaitMs: 180_000,
+	/** Wait when a 429 says nothing usable, in ms (doubled with each 429 of the request). */
+	defaultRateLimitWaitMs: 5_000,
+	/** Retries of a GET or DELETE after 502/503/504 or a dropped connection; the first back-off, doubled each time. */
+	maxTransientRetries: 3,
+	transientBackoffMs: 500,
+	/**
+	 * Wall-clock deadline of one attempt (connect, wait, read the whole body), in ms, enforced by aborting it: a server
+	 * that trickles its answer cannot hold it longer. Not retried.
+	 */
+	requestTimeoutMs: 60_000,
+} as const;
+
+/** A redirect is followed only inside the API, for GET only, at most this many times (connection.ts). */
+export const REDIRECTS = { maxSameOriginRedirects: 3 } as const;
+
+export const READ = {
+	/** Most bytes of one successful answer, counted while read; past it the read stops and the request fails. */
+	maxAnswerBytes: 16 * 1024 * 1024,
+	/** Most bytes of an error answer read (the rest is not), then cut to maxErrorBodyChars before anything reads it. */
+	maxErrorBodyBytes: 64 * 1024,
+	maxErrorBodyChars: 16_384,
+	/** Longest text of an error body (or of the API's message) put into an error message. */
+	maxErrorSnippetChars: 300,
+	/** Most pages one list may take: a bound on Return All even against a broken cursor. */
+	maxPages: 100_000,
+} as const;
+
+/** Bounds of one list (pagination.ts): past one the list fails and says how to narrow it, never returns a part. */
+export const LIST = { maxRecords: 100_000, maxBytes: 128 * 1024 * 1024 } as const;
+
+/** The API's published limit; used when a response carries no RateLimit-* headers. */
+export const DOCUMENTED_RATE_LIMIT = { requests: 60, windowSeconds: 60 } as const;
 
 export interface RequestSummary {
 	method: string;
-	/** Path under the API prefix, e.g. `/api/v1/leads/lead_1` (never the full URL with credentials). */
+	/** Path under the API prefix, e.g. `/api/v1/leads/lead_1` (never the full URL). */
 	path: string;
 	itemIndex?: number;
 }
 
-interface ParsedErrorBody {
-	code?: string;
-	message?: string;
-	/** Set when the body was not JSON (for instance a proxy's HTML error page). */
-	nonJsonText?: string;
-}
-
-const MAX_SNIPPET = 160;
-
-/** An error about an answer with this status, keeping our message (NodeApiError may replace it for some statuses). */
-export function statusError(
+/**
+ * The package's API error: our message kept (NodeApiError replaces a message that names a Node.js error code, such as
+ * ECONNRESET, by n8n's generic text, which would drop which request failed and contradict the description).
+ */
+export function apiError(
 	node: INode,
 	request: RequestSummary,
-	status: number,
 	message: string,
 	description: string,
+	status?: number,
+	code?: string | null,
 ): NodeApiError {
-	return keepMessage(
-		new NodeApiError(
-			node,
-			{ message, httpCode: String(status), method: request.method, path: request.path },
-			{ message, description, httpCode: String(status), itemIndex: request.itemIndex },
-		),
-		message,
-	);
+	const httpCode = status === undefined ? undefined : String(status);
+	const response: JsonObject = { message, method: request.method, path: request.path };
+	if (httpCode !== undefined) response.httpCode = httpCode;
+	if (code !== undefined) response.code = code;
+	const { itemIndex } = request;
+	const error = new NodeApiError(node, response, { message, description, httpCode, itemIndex });
+	error.message = message;
+	return error;
 }
 
 /** Cuts a text to `max` characters, marking the cut. */
-export function cut(text: string, max: number = READ.maxErrorSnippetChars): string {
-	return text.length > max ? `${text.slice(0, max)}…` : text;
-}
+export const cut = (text: string, max: number = READ.maxErrorSnippetChars): string =>
+	text.length > max ? `${text.slice(0, max)}…` : text;
 
-/** The end of `tag`'s element starting at `from` (after its closing tag), or -1. Linear: indexOf only. */
-function skipElement(lower: string, from: number, tag: string): number {
-	const close = lower.indexOf(`</${tag}`, from);
-	if (close < 0) return -1;
-	const end = lower.indexOf('>', close);
-	return end < 0 ? -1 : end + 1;
-}
+const changes = (method: string) => method !== 'GET' && method !== 'DELETE';
 
 /**
  * The readable text of an HTML page: its <title>, else its text without tags, scripts and styles. Linear in the
- * length of the (already cut) page: a scan with indexOf, no regular expression that can backtrack.
+ * (already cut) page: indexOf only, no regular expression that can backtrack.
  */
 function textOf(html: string): string {
 	const lower = html.toLowerCase();
-	let source = html;
-	const titleStart = lower.indexOf('<title');
-	if (titleStart >= 0) {
-		const open = lower.indexOf('>', titleStart);
-		const close = open < 0 ? -1 : lower.indexOf('</title', open);
-		if (close >= 0) source = html.slice(open + 1, close);
-	}
-	const sourceLower = source === html ? lower : source.toLowerCase();
+	const titleOpen = lower.indexOf('>', lower.indexOf('<title') + 1);
+	const titleClose = lower.indexOf('<title') < 0 ? -1 : lower.indexOf('</title', titleOpen);
+	const [source, low] =
+		titleOpen > 0 && titleClose >= 0
+			? [html.slice(titleOpen + 1, titleClose), lower.slice(titleOpen + 1, titleClose)]
+			: [html, lower];
 	const parts: string[] = [];
-	let index = 0;
-	while (index < source.length) {
+	for (let index = 0; index < source.length; ) {
 		const tag = source.indexOf('<', index);
-		if (tag < 0) {
-			parts.push(source.slice(index));
-			break;
-		}
-		parts.push(source.slice(index, tag), ' ');
-		let next: number;
-		if (sourceLower.startsWith('<script', tag)) next = skipElement(sourceLower, tag, 'script');
-		else if (sourceLower.startsWith('<style', tag)) next = skipElement(sourceLower, tag, 'style');
-		else {
-			const end = source.indexOf('>', tag);
-			next = end < 0 ? -1 : end + 1;
-		}
-		if (next < 0) break;
-		index = next;
+		parts.push(source.slice(index, tag < 0 ? undefined : tag), ' ');
+		if (tag < 0) break;
+		const element = ['script', 'style'].find((name) => low.startsWith(`<${name}`, tag));
+		const close = element ? low.indexOf(`</${element}`, tag) : tag;
+		const end = close < 0 ? -1 : source.indexOf('>', close);
+		if (end < 0) break;
+		index = end + 1;
 	}
-	const text = parts.join('').replace(/\s+/g, ' ').trim();
-	return cut(text, MAX_SNIPPET);
+	return cut(parts.join('').replace(/\s+/g, ' ').trim(), 160);
 }
 
-/** An error body as text, cut to READ.maxErrorBodyChars before anything else looks at it; undefined for objects. */
-function boundedText(body: unknown): string | undefined {
-	if (Buffer.isBuffer(body))
-		return body
-			.subarray(0, READ.maxErrorBodyChars * 4)
-			.toString('utf8')
-			.slice(0, READ.maxErrorBodyChars);
-	if (typeof body === 'string') return body.slice(0, READ.maxErrorBodyChars);
-	return undefined;
-}
-
-/** Reads the API's `{ error: { code, message } }`, a flat `{ code, message }` or `{ message }`, plain text (the message), or a page that is not JSON. */
-export function parseErrorBody(body: unknown): ParsedErrorBody {
+/** Reads the API's `{ error: { code, message } }`, a flat `{ code, message }`, plain text, or a page that is not JSON. */
+export function parseErrorBody(body: unknown): {
+	code?: string;
+	message?: string;
+	nonJsonText?: string;
+} {
 	let value = body;
-	const text = boundedText(value);
-	if (text !== undefined) {
-		const trimmed = text.trim();
+	if (typeof body === 'string') {
+		const trimmed = body.slice(0, READ.maxErrorBodyChars).trim();
 		if (trimmed === '') return {};
 		try {
 			value = JSON.parse(trimmed);
 		} catch {
 			// Plain text (not a page): the API's own message, e.g. "name is required" in a text/plain 400.
-			if (!trimmed.startsWith('<')) return { message: textOf(trimmed) };
-			return { nonJsonText: textOf(trimmed) };
+			return trimmed.startsWith('<')
+				? { nonJsonText: textOf(trimmed) }
+				: { message: textOf(trimmed) };
 		}
 	}
 	if (!value || typeof value !== 'object') return {};
 	const object = value as { error?: unknown; code?: unknown; message?: unknown };
-	const nested =
-		object.error && typeof object.error === 'object' ? (object.error as typeof object) : undefined;
-	const code =
-		nested?.code ?? object.code ?? (typeof object.error === 'string' ? object.error : undefined);
+	const nested = typeof object.error === 'object' ? (object.error as typeof object | null) : null;
+	const code = nested?.code ?? object.code ?? object.error;
 	const message = nested?.message ?? object.message;
 	return {
 		code: typeof code === 'string' ? cut(code, 100) : undefined,
@@ -126,42 +144,28 @@ export function parseErrorBody(body: unknown): ParsedErrorBody {
 	};
 }
 
-/**
- * NodeApiError replaces a message that names a Node.js error code (ECONNRESET, ENOTFOUND, EPERM, …), or whose
- * error has such a `code`, with n8n's generic text for it, even when the message was passed in explicitly.
- * That would drop which request failed and contradict the description ("retry immediately" for a POST that must
- * not be repeated blindly), so the message we built is put back.
- */
-export function keepMessage(error: NodeApiError, message: string): NodeApiError {
-	error.message = message;
-	return error;
-}
-
 /** What to do about an error status, for the error's description. */
 export function adviceFor(status: number, request: RequestSummary, apiMessage?: string): string {
 	const call = `${request.method} ${request.path}`;
-	switch (true) {
-		case status === 400:
-			return `The API rejected a value${apiMessage ? `: "${apiMessage}"` : ''}. Correct that field in the node's parameters (or in the data of the input item) and run it again.`;
-		case status === 401:
-			return 'The API key was missing or not accepted. Open the "CRM Invoicing API" credential, paste a valid key from the developer settings of your CRM workspace, and use "Test" to check it.';
-		case status === 403:
-			return `The user who owns this API key is not allowed to do this (${call}). Ask a workspace admin to give that user the permission, or use a key created by a user who has it.`;
-		case status === 404:
-			return `Nothing was found at ${call}. Check that the ID is right and belongs to this workspace; IDs are the public IDs the API returns (for example from a "Get Many").`;
-		case status === 409:
-			return 'The record changed or already exists. Read it again and retry with current data.';
-		case status === 422:
-			return 'The API understood the request but could not process these values. Check the fields named in the message.';
-		case status === 429:
-			return `The API allows ${DOCUMENTED_RATE_LIMIT.requests} requests per minute per API key. The node waited and retried but stayed limited. Run fewer executions with this key at the same time, or process fewer items per run.`;
-		case status >= 500:
-			return request.method === 'GET' || request.method === 'DELETE'
-				? 'The CRM service failed to handle the request (the node retried it). This is not caused by your parameters; try again later.'
-				: 'The CRM service failed to handle the request. It was not retried, so that nothing is created twice: check in the CRM whether the record exists before you run this again.';
-		default:
-			return 'Check the parameters of this node, then run it again.';
-	}
+	if (status === 400)
+		return `The API rejected a value${apiMessage ? `: "${apiMessage}"` : ''}. Correct that field in the node's parameters (or in the data of the input item) and run it again.`;
+	if (status === 401)
+		return 'The API key was missing or not accepted. Open the "CRM Invoicing API" credential, paste a valid key from the developer settings of your CRM workspace, and use "Test" to check it.';
+	if (status === 403)
+		return `The user who owns this API key is not allowed to do this (${call}). Ask a workspace admin to give that user the permission, or use a key created by a user who has it.`;
+	if (status === 404)
+		return `Nothing was found at ${call}. Check that the ID is right and belongs to this workspace; IDs are the public IDs the API returns (for example from a "Get Many").`;
+	if (status === 409)
+		return 'The record changed or already exists. Read it again and retry with current data.';
+	if (status === 422)
+		return 'The API understood the request but could not process these values. Check the fields named in the message.';
+	if (status === 429)
+		return `The API allows ${DOCUMENTED_RATE_LIMIT.requests} requests per minute per API key. The node waited and retried but stayed limited. Run fewer executions with this key at the same time, or process fewer items per run.`;
+	if (status >= 500)
+		return changes(request.method)
+			? 'The CRM service failed to handle the request. It was not retried, so that nothing is created twice: check in the CRM whether the record exists before you run this again.'
+			: 'The CRM service failed to handle the request (the node retried it). This is not caused by your parameters; try again later.';
+	return 'Check the parameters of this node, then run it again.';
 }
 
 /** The error for an HTTP error status: the status and the API's own code and message, and what to do. */
@@ -171,50 +175,31 @@ export function apiErrorFromResponse(
 	body: unknown,
 	request: RequestSummary,
 ): NodeApiError {
-	const parsed = parseErrorBody(body);
-	let message: string;
-	if (parsed.nonJsonText !== undefined) {
-		message = `The CRM API answered ${status} with a page that is not JSON${parsed.nonJsonText ? `: "${parsed.nonJsonText}"` : ''}`;
-	} else {
-		const code = parsed.code ? ` ${parsed.code}` : '';
-		message = `The CRM API answered ${status}${code}${parsed.message ? `: ${parsed.message}` : ''}`;
-	}
-	const errorResponse: JsonObject = {
-		httpCode: String(status),
-		code: parsed.code ?? null,
-		message,
-		method: request.method,
-		path: request.path,
-	};
-	return keepMessage(
-		new NodeApiError(node, errorResponse, {
-			message,
-			description: adviceFor(status, request, parsed.message),
-			httpCode: String(status),
-			itemIndex: request.itemIndex,
-		}),
-		message,
-	);
+	const { code, message: said, nonJsonText } = parseErrorBody(body);
+	const message =
+		nonJsonText !== undefined
+			? `The CRM API answered ${status} with a page that is not JSON${nonJsonText ? `: "${nonJsonText}"` : ''}`
+			: `The CRM API answered ${status}${code ? ` ${code}` : ''}${said ? `: ${said}` : ''}`;
+	return apiError(node, request, message, adviceFor(status, request, said), status, code ?? null);
 }
 
-/** Seconds for people: `60 s`, `1.5 s`. */
-function seconds(ms: number): string {
-	const value = ms / 1000;
-	return `${Number.isInteger(value) ? value : value.toFixed(1)} s`;
-}
-
-/**
- * A request the node abandoned at its deadline: no complete answer (connect, wait, whole body) within `limitMs`.
- * `answered`: the status line had come, the body had not finished.
- */
-/** The errors of a request that reached its deadline (its own, or the time limit its caller gave it). */
+/** The errors of a request that reached its deadline (its own, or the one its caller gave it). */
 const deadlineErrors = new WeakSet<object>();
 
-/** Whether `error` is a request's deadline error: the caller's time limit (when it gave one) ran out. */
-export function isDeadlineError(error: unknown): boolean {
-	return typeof error === 'object' && error !== null && deadlineErrors.has(error);
+export const isDeadlineError = (error: unknown): boolean =>
+	typeof error === 'object' && error !== null && deadlineErrors.has(error);
+
+/** A duration for people: `45 s`, `3 min`, `1 h 30 min`; `exact`: seconds to a tenth (`1.5 s`), for deadlines. */
+export function describeWait(ms: number, exact = false): string {
+	const seconds = ms / 1000;
+	if (exact) return `${Number.isInteger(seconds) ? seconds : seconds.toFixed(1)} s`;
+	if (seconds < 119.5) return `${Math.round(seconds)} s`;
+	const minutes = Math.round(seconds / 60);
+	if (minutes < 60) return `${minutes} min`;
+	return `${Math.floor(minutes / 60)} h${minutes % 60 === 0 ? '' : ` ${minutes % 60} min`}`;
 }
 
+/** A request abandoned at its deadline; `answered`: the status line had come, the body had not finished. */
 export function deadlineError(
 	node: INode,
 	request: RequestSummary,
@@ -225,41 +210,29 @@ export function deadlineError(
 		answered === undefined
 			? 'did not answer'
 			: `answered ${answered} but did not finish sending its answer`;
-	const message = `The CRM API ${how} ${request.method} ${request.path} within ${seconds(limitMs)}; the node abandoned the request`;
-	let description = `Every request has a deadline of ${seconds(limitMs)} for connecting, waiting and reading the whole answer. The CRM (or a proxy in front of it) was too slow: try again later, and check that the Base URL points at the CRM API itself.`;
-	if (request.method !== 'GET' && request.method !== 'DELETE') {
+	const message = `The CRM API ${how} ${request.method} ${request.path} within ${describeWait(limitMs, true)}; the node abandoned the request`;
+	let description = `Every request has a deadline of ${describeWait(limitMs, true)} for connecting, waiting and reading the whole answer. The CRM (or a proxy in front of it) was too slow: try again later, and check that the Base URL points at the CRM API itself.`;
+	if (changes(request.method))
 		description +=
 			' The request may have reached the CRM: check in the CRM whether it took effect before you run this again.';
-	}
-	const error = new NodeApiError(
-		node,
-		{ message, code: 'DEADLINE', method: request.method, path: request.path },
-		{
-			message,
-			description,
-			itemIndex: request.itemIndex,
-			httpCode: answered === undefined ? undefined : String(answered),
-		},
-	);
+	const error = apiError(node, request, message, description, answered, 'DEADLINE');
 	deadlineErrors.add(error);
-	return keepMessage(error, message);
+	return error;
 }
 
-/** An answer longer than the node reads (READ.maxAnswerBytes): the node stopped reading it. */
+/** An answer longer than READ.maxAnswerBytes: the node stopped reading it. */
 export function answerTooLargeError(
 	node: INode,
 	request: RequestSummary,
 	status: number,
 	contentType: string,
-	maxBytes: number,
 ): NodeApiError {
-	const message = `The CRM API's answer to ${request.method} ${request.path} (${status}, ${contentType}) is larger than ${Math.round(maxBytes / 1024 / 1024)} MB, the most the node reads of one answer; it stopped reading`;
+	const message = `The CRM API's answer to ${request.method} ${request.path} (${status}, ${contentType}) is larger than ${READ.maxAnswerBytes / 1024 / 1024} MB, the most the node reads of one answer; it stopped reading`;
 	let description =
 		'One record or one page of a list is far smaller than this. A proxy, a web site or a faulty server is answering instead of the CRM API: check the Base URL in the "CRM Invoicing API" credential. For Custom API Request, ask for fewer records per page.';
-	if (request.method !== 'GET' && request.method !== 'DELETE') {
+	if (changes(request.method))
 		description += ' Check in the CRM whether the request took effect before you run this again.';
-	}
-	return statusError(node, request, status, message, description);
+	return apiError(node, request, message, description, status);
 }
 
 /** What a successful answer must hold before the node reports success (ApiRequest.expect). */
@@ -272,40 +245,18 @@ const EXPECTED_NAMES: Record<Exclude<ExpectedAnswer, 'any'>, string> = {
 	'empty-or-object': 'an empty answer or a JSON object',
 };
 
-/** A body for a message: its kind and first characters, cut short. */
+/** A body (or a list entry) for a message: its kind and first characters, cut short. */
 export function describeAnswer(body: unknown): string {
 	if (body === undefined || body === null || body === '') return 'an empty body';
 	if (typeof body === 'string')
 		return `text starting "${cut(body.replace(/\s+/g, ' ').trim(), 120)}"`;
 	if (Array.isArray(body)) return `an array of ${body.length}`;
 	if (typeof body === 'object') {
-		const keys = Object.keys(body)
-			.slice(0, 8)
-			.map((key) => key.slice(0, 30));
-		return keys.length > 0 ? `an object with the keys ${keys.join(', ')}` : 'an empty object';
+		const keys = Object.keys(body).slice(0, 8);
+		const names = keys.map((key) => key.slice(0, 30)).join(', ');
+		return keys.length > 0 ? `an object with the keys ${names}` : 'an empty object';
 	}
 	return `a ${typeof body} (${cut(String(body), 40)})`;
-}
-
-/**
- * A 2xx whose body is not what the operation needs (an HTML login page, a JSON without `id`): an error, never a
- * success that did not happen. The message names the method, path, status, content type and the first bytes.
- */
-export function unexpectedAnswerError(
-	node: INode,
-	request: RequestSummary,
-	status: number,
-	contentType: string,
-	body: unknown,
-	expected: Exclude<ExpectedAnswer, 'any'>,
-): NodeApiError {
-	// The body and the content type were redacted where they were read (request.ts).
-	const message = `The CRM API answered ${request.method} ${request.path} with ${status} (${contentType}) and ${describeAnswer(body)}, not ${EXPECTED_NAMES[expected]}`;
-	let description =
-		'The node reports success only when the answer shows it. Check that the Base URL in the "CRM Invoicing API" credential points at the CRM API itself, not at a login page (single sign-on), a proxy, a maintenance page or a web site.';
-	if (request.method !== 'GET')
-		description += ` Check in the CRM whether the ${request.method} took effect before you run this again.`;
-	return statusError(node, request, status, message, description);
 }
 
 /** Why a 2xx body does not fit `expected`, or undefined when it fits. */
@@ -315,29 +266,31 @@ export function answerMismatch(
 	expected: ExpectedAnswer,
 ): Exclude<ExpectedAnswer, 'any'> | undefined {
 	if (expected === 'any') return undefined;
-	const empty = body === undefined || body === null || body === '';
-	if (empty && (expected === 'empty-or-record' || expected === 'empty-or-object')) return undefined;
-	if (status === 204 && (expected === 'empty-or-record' || expected === 'empty-or-object'))
-		return undefined;
+	const emptyOk = expected === 'empty-or-record' || expected === 'empty-or-object';
+	if (emptyOk && (body === undefined || body === null || body === '' || status === 204)) return;
 	if (!body || typeof body !== 'object' || Array.isArray(body)) return expected;
 	if (expected === 'object' || expected === 'empty-or-object') return undefined;
 	const id = (body as { id?: unknown }).id;
-	const idOk =
-		(typeof id === 'string' && id.trim() !== '') || (typeof id === 'number' && Number.isFinite(id));
-	return idOk ? undefined : expected;
+	if (typeof id === 'string' && id.trim() !== '') return undefined;
+	return typeof id === 'number' && Number.isFinite(id) ? undefined : expected;
 }
 
-/** A list whose cursor repeats or whose pages do not advance: stopped, so Return All cannot loop forever. */
-export function paginationError(node: INode, request: RequestSummary, what: string): NodeApiError {
-	const message = `The CRM API's list ${request.path} did not advance: ${what}. The node stopped reading it`;
-	const description =
-		'The API handed back a cursor it had already given, or a page that does not move on, so reading further would loop forever. The records read so far were not output, so nothing is reported as complete that is not. Try again later, or read fewer records ("Limit") if the API keeps doing this.';
-	return keepMessage(
-		new NodeApiError(
-			node,
-			{ message, method: request.method, path: request.path },
-			{ message, description, itemIndex: request.itemIndex },
-		),
-		message,
-	);
+/**
+ * A 2xx whose body is not what the operation needs (a login page, a JSON without `id`): an error, never a success
+ * that did not happen. It names the method, path, status, content type and the first bytes.
+ */
+export function unexpectedAnswerError(
+	node: INode,
+	request: RequestSummary,
+	status: number,
+	contentType: string,
+	body: unknown,
+	expected: Exclude<ExpectedAnswer, 'any'>,
+): NodeApiError {
+	const message = `The CRM API answered ${request.method} ${request.path} with ${status} (${contentType}) and ${describeAnswer(body)}, not ${EXPECTED_NAMES[expected]}`;
+	let description =
+		'The node reports success only when the answer shows it. Check that the Base URL in the "CRM Invoicing API" credential points at the CRM API itself, not at a login page (single sign-on), a proxy, a maintenance page or a web site.';
+	if (request.method !== 'GET')
+		description += ` Check in the CRM whether the ${request.method} took effect before you run this again.`;
+	return apiError(node, request, message, description, status);
 }

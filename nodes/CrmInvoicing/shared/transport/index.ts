@@ -1,22 +1,19 @@
-export { API_PREFIX, MAX_PAGE_SIZE } from './spec';
 export { apiRequest, apiRequestFull } from './request';
 export {
+	API_PREFIX,
 	credentialOf,
 	CREDENTIAL_TYPE,
+	MAX_PAGE_SIZE,
 	normalizeBaseUrl,
 	requestsPerMinuteOf,
+	showPath,
 	takeShare,
+	unsafePathReason,
 } from './connection';
-export { showPath, unsafePathReason } from './paths';
-export { runStatsOf } from './stats';
-export type { RunStats } from './stats';
 export type { ApiContext, ApiRequest, ApiResponse, ApiVersion } from './connection';
-export { isDeadlineError } from './errors';
+export { runStatsOf } from './wire';
+export type { RunStats } from './wire';
+export { isDeadlineError, RETRY } from './errors';
 export type { ExpectedAnswer } from './errors';
 export { readList, readOnePage, readPages } from './pagination';
 export type { ListPage, ListSpec, PageRequest } from './pagination';
-export { contentTypeOf, headerValue, headerValues, httpStatusOf, isPlainObject } from './values';
-export type { HeaderMap } from './values';
-export { BoundedMap, Turns } from './boundedMap';
-export { SendLog } from './sendLog';
-export { RETRY } from './limits';

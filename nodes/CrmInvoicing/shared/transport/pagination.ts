@@ -1,13 +1,11 @@
-import { NodeApiError } from 'n8n-workflow';
-import type { IDataObject, IN8nHttpFullResponse } from 'n8n-workflow';
+import type { IDataObject } from 'n8n-workflow';
 
-import { API_PREFIX, MAX_PAGE_SIZE } from './spec';
-import { cut, describeAnswer, keepMessage, paginationError, type RequestSummary } from './errors';
-import { LIST, READ } from './limits';
-import type { ApiContext, ApiVersion } from './connection';
+import type { Deadline } from '../deadline';
+import { contentTypeOf, isPlainObject } from '../values';
+import { API_PREFIX, type ApiContext, type ApiVersion, MAX_PAGE_SIZE } from './connection';
+import { apiError, cut, describeAnswer, LIST, READ, type RequestSummary } from './errors';
 import { apiRequestFull } from './request';
-import { countStats } from './stats';
-import { contentTypeOf, headerValue, isPlainObject } from './values';
+import { statsOf } from './wire';
 
 /**
  * The one list reader. Every list the package reads (Get Many, Custom API Request → Paginate, webhook lists, the
@@ -49,15 +47,11 @@ export interface ListSpec {
 	maxPages?: number;
 	/** Most records the list may hold (default LIST.maxRecords). */
 	maxRecords?: number;
-	/** Time limit of each page's request, in ms (see ApiRequest.timeLimitMs). */
-	timeLimitMs?: number;
 	/**
-	 * Time limit of the whole list, in ms (e.g. the trigger's sweep during activation): each page's request gets at most
-	 * what is left of it, and when nothing is left the list fails with an error that says so.
+	 * By when the whole list must be read (e.g. the trigger's sweep during activation): each page's request gets what is
+	 * left of it, and when nothing is left the list fails with an error that says so.
 	 */
-	totalTimeLimitMs?: number;
-	/** The instant (ms since the epoch) by which the whole list must be read; with totalTimeLimitMs, the earlier wins. */
-	deadline?: number;
+	deadline?: Deadline;
 	/** Tells the user how to narrow this list when it passes a cap, e.g. 'Use a filter or set "Limit".' */
 	narrow?: string;
 	/**
@@ -95,26 +89,18 @@ interface RawPage {
 }
 
 /** Reads one answer in the shapes `shape` allows; undefined when it has none of them. */
-export function readPageShape(body: unknown, shape: ListShape): RawPage | undefined {
+function readPageShape(body: unknown, shape: ListShape): RawPage | undefined {
+	const any = shape === 'any';
 	if (Array.isArray(body))
-		return shape === 'any' ? { list: body, nextCursor: null, shape: 'array' } : undefined;
+		return any ? { list: body, nextCursor: null, shape: 'array' } : undefined;
 	if (!isPlainObject(body)) return undefined;
-	if ((shape === 'v1' || shape === 'any') && Array.isArray(body.items)) {
-		return {
-			list: body.items,
-			nextCursor: nextCursorOf(body.nextCursor, body.hasMore),
-			shape: 'v1',
-		};
+	if ((shape === 'v1' || any) && Array.isArray(body.items)) {
+		const nextCursor = nextCursorOf(body.nextCursor, body.hasMore);
+		return { list: body.items, nextCursor, shape: 'v1' };
 	}
-	if ((shape === 'v2' || shape === 'any') && Array.isArray(body.data)) {
-		const meta = isPlainObject(body.meta) ? body.meta : {};
-		return {
-			list: body.data,
-			nextCursor: nextCursorOf(meta.nextCursor, meta.hasMore),
-			shape: 'v2',
-		};
-	}
-	return undefined;
+	if (!(shape === 'v2' || any) || !Array.isArray(body.data)) return undefined;
+	const meta = isPlainObject(body.meta) ? body.meta : {};
+	return { list: body.data, nextCursor: nextCursorOf(meta.nextCursor, meta.hasMore), shape: 'v2' };
 }
 
 /** A list entry that is not a record, for the error that names it: `null`, `the number 7`, `the text "x"`, `an array`. */
@@ -134,45 +120,11 @@ const SHAPE_NAMES: Record<ListShape, string> = {
 	any: 'a bare array, { items, hasMore, nextCursor } (v1) or { data, meta } (v2)',
 };
 
-/**
- * The size of an answer's body, for the list's byte cap: what the transport counted while reading it (`bodyBytes`),
- * else its Content-Length, else the length of its text; 0 when none is known (a parsed body without a length).
- */
-function bodyBytesOf(response: IN8nHttpFullResponse): number {
-	const counted = (response as { bodyBytes?: unknown }).bodyBytes;
-	if (typeof counted === 'number' && Number.isFinite(counted)) return counted;
-	const header = headerValue(response.headers, 'content-length');
-	const length = header === undefined || header.trim() === '' ? NaN : Number(header);
-	if (Number.isFinite(length) && length >= 0) return length;
-	return typeof response.body === 'string' ? response.body.length : 0;
-}
-
-/** `128 MB`, `64 KB`, `900 bytes`. */
-function describeBytes(bytes: number): string {
-	if (bytes >= 1024 * 1024) return `${Math.round((bytes / 1024 / 1024) * 10) / 10} MB`;
-	if (bytes >= 1024) return `${Math.round((bytes / 1024) * 10) / 10} KB`;
-	return `${bytes} bytes`;
-}
-
-function listError(
-	context: ApiContext,
-	summary: RequestSummary,
-	message: string,
-	description: string,
-	status?: number,
-): NodeApiError {
-	const error = new NodeApiError(
-		context.getNode(),
-		{ message, method: summary.method, path: summary.path },
-		{
-			message,
-			description,
-			itemIndex: summary.itemIndex,
-			httpCode: status === undefined ? undefined : String(status),
-		},
-	);
-	return keepMessage(error, message);
-}
+/** `128 MB`, `64 KB`. */
+const describeBytes = (bytes: number): string =>
+	bytes >= 1024 * 1024
+		? `${Math.round(bytes / 1024 / 104.8576) / 10} MB`
+		: `${Math.round(bytes / 102.4) / 10} KB`;
 
 /**
  * Reads a list page by page, under the guards and caps above, and yields each page. A caller that has what it needs
@@ -187,11 +139,8 @@ export async function* readPages(
 ): AsyncGenerator<ListPage, void, undefined> {
 	const version: ApiVersion = spec.version ?? 'v1';
 	let shape: ListShape = spec.shape ?? version;
-	const summary: RequestSummary = {
-		method: 'GET',
-		path: `${API_PREFIX[version]}${spec.path}`,
-		itemIndex: spec.itemIndex,
-	};
+	const path = `${API_PREFIX[version]}${spec.path}`;
+	const summary: RequestSummary = { method: 'GET', path, itemIndex: spec.itemIndex };
 	const maxPages = spec.maxPages ?? READ.maxPages;
 	const maxRecords = spec.maxRecords ?? LIST.maxRecords;
 	const narrow =
@@ -203,30 +152,24 @@ export async function* readPages(
 	let previousPage: string | undefined;
 	let records = 0;
 	let bytes = 0;
-	const deadline = Math.min(
-		spec.deadline ?? Infinity,
-		spec.totalTimeLimitMs === undefined ? Infinity : Date.now() + spec.totalTimeLimitMs,
-	);
+	const deadline = spec.deadline ?? Infinity;
+	const startedAt = Date.now();
+	const fail = (message: string, description: string, status?: number) =>
+		apiError(this.getNode(), summary, message, description, status);
 	for (let number = 1; ; number++) {
 		if (number > maxPages) {
-			throw listError(
-				this,
-				summary,
+			throw fail(
 				`The list ${summary.path} has more than ${maxPages.toLocaleString('en-US')} pages, the most the node reads of this list (${records.toLocaleString('en-US')} records read); nothing of it was output`,
 				narrow,
 			);
 		}
-		const left = deadline - Date.now();
-		if (left <= 0) {
-			throw listError(
-				this,
-				summary,
-				`The list ${summary.path} took longer than ${Math.ceil((spec.totalTimeLimitMs ?? 0) / 1000)} s, its time limit, after ${number - 1} pages (${records.toLocaleString('en-US')} records); nothing of it was output`,
+		if (Date.now() >= deadline) {
+			const limit = Math.max(0, Math.ceil((deadline - startedAt) / 1000));
+			throw fail(
+				`The list ${summary.path} took longer than ${limit} s, its time limit, after ${number - 1} pages (${records.toLocaleString('en-US')} records); nothing of it was output`,
 				narrow,
 			);
 		}
-		const timeLimitMs =
-			left === Infinity ? spec.timeLimitMs : Math.min(spec.timeLimitMs ?? Infinity, left);
 		const wanted = pageSizeFor ? pageSizeFor(records) : (spec.pageSize ?? MAX_PAGE_SIZE);
 		const pageSize = Math.max(1, Math.min(MAX_PAGE_SIZE, Math.floor(wanted)));
 		const qs: IDataObject = { ...spec.qs, [version === 'v2' ? 'pageSize' : 'limit']: pageSize };
@@ -237,26 +180,17 @@ export async function* readPages(
 			version,
 			qs,
 			itemIndex: spec.itemIndex,
-			timeLimitMs,
+			deadline: spec.deadline,
 		});
-		let body: unknown = response.body;
-		bytes += bodyBytesOf(response);
-		if (typeof body === 'string') {
-			try {
-				body = JSON.parse(body);
-			} catch {
-				// Not JSON: reported below with its first characters.
-			}
-		}
+		const body: unknown = response.body; // parsed by the transport when it was JSON
+		bytes += response.bodyBytes;
 		const raw = readPageShape(body, shape);
 		if (!raw && number === 1 && spec.otherOnFirstPage) {
 			yield { records: [], nextCursor: null, number, shape: 'other', other: body };
 			return;
 		}
 		if (!raw) {
-			throw listError(
-				this,
-				summary,
+			throw fail(
 				`The CRM API answered ${summary.method} ${summary.path} with ${response.statusCode} (${contentTypeOf(response.headers)}) and ${describeAnswer(body)}, not a list`,
 				`The node reads lists as ${SHAPE_NAMES[shape]}. Check that the credential's Base URL points at the CRM API itself (not a login page, proxy or web site).`,
 				response.statusCode,
@@ -272,9 +206,7 @@ export async function* readPages(
 		}
 		const bad = raw.list.findIndex((record) => !isPlainObject(record));
 		if (bad >= 0) {
-			throw listError(
-				this,
-				summary,
+			throw fail(
 				`The CRM API's list ${summary.path} held ${describeEntry(raw.list[bad])} at position ${bad + 1} of page ${number}, where a record (a JSON object) was expected`,
 				'Every record of a list must be a JSON object. This is a fault of the API or of a proxy in front of it; nothing of this list was output.',
 				response.statusCode,
@@ -285,53 +217,49 @@ export async function* readPages(
 		const page = raw.list as IDataObject[];
 		records += page.length;
 		if (records > maxRecords) {
-			throw listError(
-				this,
-				summary,
+			throw fail(
 				`The list ${summary.path} holds more than ${maxRecords.toLocaleString('en-US')} records, the most the node reads of this list; nothing of it was output`,
 				narrow,
 			);
 		}
 		if (bytes > LIST.maxBytes) {
-			throw listError(
-				this,
-				summary,
+			throw fail(
 				`The list ${summary.path} is larger than ${describeBytes(LIST.maxBytes)}, the most one list may hold in the node; nothing of it was output`,
 				narrow,
 			);
 		}
 		const nextCursor = raw.nextCursor;
 		if (nextCursor !== null) {
-			const fail = (what: string) => paginationError(this.getNode(), summary, what);
+			const loops = (what: string) =>
+				fail(
+					`The CRM API's list ${summary.path} did not advance: ${what}. The node stopped reading it`,
+					'The API handed back a cursor it had already given, or a page that does not move on, so reading further would loop forever. The records read so far were not output, so nothing is reported as complete that is not. Try again later, or read fewer records ("Limit") if the API keeps doing this.',
+				);
 			if (page.length === 0)
-				throw fail(
+				throw loops(
 					`page ${number} was empty but still named a next cursor ("${nextCursor.slice(0, 100)}")`,
 				);
 			if (seenCursors.has(nextCursor)) {
-				throw fail(
+				throw loops(
 					`page ${number} handed back a cursor it had already given ("${nextCursor.slice(0, 100)}")`,
 				);
 			}
-			const identity = pageIdentity(page);
+			// A page's identity: its size and its first and last record ids.
+			const [first, last] = [page[0]?.id, page[page.length - 1]?.id];
+			const identity =
+				first === undefined || first === null ? undefined : `${page.length}\n${first}\n${last}`;
 			if (identity !== undefined && identity === previousPage)
-				throw fail(`page ${number} held the same records as page ${number - 1}`);
+				throw loops(`page ${number} held the same records as page ${number - 1}`);
 			previousPage = identity;
 			seenCursors.add(nextCursor);
 		}
-		countStats.page(this, number);
+		const stats = statsOf(this);
+		stats.pages++;
+		stats.mostPagesOfOneList = Math.max(stats.mostPagesOfOneList, number);
 		yield { records: page, nextCursor, number, shape: raw.shape };
 		if (nextCursor === null) return;
 		cursor = nextCursor;
 	}
-}
-
-/** An identity of a page's records for the "did not advance" check: its size and its first and last record ids. */
-function pageIdentity(records: IDataObject[]): string | undefined {
-	if (records.length === 0) return undefined;
-	const first = records[0]?.id;
-	const last = records[records.length - 1]?.id;
-	if (first === undefined || first === null) return undefined;
-	return `${records.length}\n${String(first)}\n${String(last)}`;
 }
 
 /**

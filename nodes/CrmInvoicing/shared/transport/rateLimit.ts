@@ -1,220 +1,300 @@
-import { NodeOperationError } from 'n8n-workflow';
-import type { IDataObject, INode, NodeApiError } from 'n8n-workflow';
+import { sleep as n8nSleep } from 'n8n-workflow';
+import type { IDataObject } from 'n8n-workflow';
 
-import { adviceFor, apiErrorFromResponse, keepMessage, type RequestSummary } from './errors';
-import { RETRY } from './limits';
-import { headerValue } from './values';
-
-/**
- * What the API's answers say about its rate limit (`Retry-After`, `RateLimit-*`), and the errors of a request that
- * cannot wait that long. The pacing itself is pacer.ts.
- */
-
-/** Margin added to a wait for the window to reset, so the next request lands in the new window. */
-export const RESET_MARGIN_MS = 50;
-
-/** A wait, bounded: never negative, never more than `cap` (so never near a timer's 2^31 ms overflow). */
-export function boundedWait(ms: number, cap: number = RETRY.maxWaitMs): number {
-	if (!Number.isFinite(ms) || ms <= 0) return ms === Infinity ? cap : 0;
-	return Math.min(Math.ceil(ms), cap);
-}
-
-function toInt(value: string | undefined): number | undefined {
-	if (value === undefined || value.trim() === '') return undefined;
-	const number = Number(value);
-	return Number.isFinite(number) ? number : undefined;
-}
-
-/** `RateLimit-Reset` is seconds until the window resets; a value that looks like a Unix time is read as one. */
-function resetToMs(reset: number, now: number): number {
-	return reset > UNIX_TIME_FROM ? Math.max(0, reset * 1000 - now) : Math.max(0, reset * 1000);
-}
-
-/** A `RateLimit-Reset` above this is a Unix time (seconds), not seconds from now. */
-const UNIX_TIME_FROM = 1_000_000_000;
-
-/** How long a 429 asks to wait, and where that figure comes from. */
-export interface RateLimitWait {
-	ms: number;
-	/**
-	 * - `asked`: what the answer says (`Retry-After` seconds or date, `RateLimit-Reset`);
-	 * - `default`: the answer gave nothing usable (no header, a date already past or more than RETRY.maxWaitMs ahead,
-	 *   or a second "wait 0 s" in a row): RETRY.defaultRateLimitWaitMs, doubled with each 429 of the request.
-	 */
-	source: 'asked' | 'default';
-	/** With `default`: what was wrong with the answer's own figure, for the error message. */
-	unusable?: string;
-}
-
-/** The default wait after the `tries`-th 429 of a request (0 for the first): 5 s, 10 s, 20 s, …, at most RETRY.maxWaitMs. */
-export function defaultRateLimitWait(tries: number): number {
-	return Math.min(
-		RETRY.maxWaitMs,
-		RETRY.defaultRateLimitWaitMs * 2 ** Math.min(Math.max(0, tries), 20),
-	);
-}
+import { DOCUMENTED_RATE_LIMIT, RETRY } from './errors';
+import {
+	announcedWindow,
+	PacingWaitTooLongError,
+	boundedWait,
+	DOCUMENTED_MARGIN_MS,
+	rateLimitWaitMs,
+	RESET_MARGIN_MS,
+	SendLog,
+} from './waits';
 
 /**
- * The wait until an absolute time the answer names (a `Retry-After` date, a Unix-time `RateLimit-Reset`), in ms, or why
- * it cannot be used. Counted from the answer's own `Date` header when it has one, so the CRM's clock and n8n's need not
- * agree; else from n8n's clock. A time past, or more than RETRY.maxWaitMs ahead (a clock is off: the CRM's, n8n's, or a
- * proxy's that stamped the Date), is not used.
+ * The one rate limiter of an API key, shared by all executions in this n8n process (pacerOf). Its rules:
+ * - **First in, first out.** Requests wait in one queue by when they first asked; a retry after a 429 keeps its place
+ *   (its ticket). The queue is released one request at a time, never past the known budget.
+ * - **The API's own count first.** While answers carry `RateLimit-Remaining` and `RateLimit-Reset`, they tell the
+ *   key's budget across every process using it. At the start of a window one request goes first and its answer tells
+ *   the budget; when others spend the same budget, this process takes only its share of what is left.
+ * - **The documented rate otherwise:** at most 60 requests (or the credential's "Requests per Minute") a minute.
+ * - **Bounded waits.** A request whose turn would come later than it accepts (RETRY.maxPacingWaitMs, or what is left
+ *   of its deadline) is refused before it is sent. After a 429 the key waits what the API asked, up to RETRY.maxWaitMs.
+ * - **Shares.** A caller may take a share of the key (takeShare: the polling triggers' half), not a limiter of its own.
  */
-function untilTime(at: number, headers: IDataObject | undefined, now: number): number | string {
-	const dated = Date.parse(headerValue(headers, 'date') ?? '');
-	const ms = at - (Number.isNaN(dated) ? now : dated);
-	if (ms <= 0)
-		return `a time already past${Number.isNaN(dated) ? " by n8n's clock" : " by the answer's own Date"}`;
-	if (ms > RETRY.maxWaitMs) {
-		const of = Number.isNaN(dated)
-			? "n8n's clock, with no Date header to count from"
-			: "the answer's own Date";
-		return `a time more than ${RETRY.maxWaitMs / 1000} s ahead of ${of}`;
+
+/** How long the queue waits for a window's first answer before the documented rate releases it instead. */
+const FIRST_ANSWER_PATIENCE_MS = 2_000;
+/** Most processes assumed to share a key (the divisor of a window's budget). */
+const MAX_SHARERS = 16;
+/** A queued request whose turn comes this much later than the wait it accepted is refused instead of sent. */
+const TURN_GRACE_MS = 1_000;
+
+/** One request's turn: handed to `settle` with the answer, and to `take` again (its ticket) for a retry. */
+export interface PacerTurn {
+	readonly ticket: number;
+	/** The window the turn was given in, and whether it was the window's first (whose answer tells the budget). */
+	readonly epoch: number;
+	readonly first: boolean;
+	settled: boolean;
+	/** How long the request waited (or the wait foreseen when it queued, if longer): the run's execution hint. */
+	waitedMs: number;
+}
+
+type Waiter = Record<'ticket' | 'deadline' | 'capMs' | 'queuedAt' | 'foreseenMs', number> & {
+	resolve: (turn: PacerTurn) => void;
+	reject: (error: Error) => void;
+};
+
+export class RateLimitPacer {
+	private clockFloor = 0; // the pacer's time never goes back behind a wait it has served
+	private readonly perWindow: number;
+	private readonly windowMs = DOCUMENTED_RATE_LIMIT.windowSeconds * 1000;
+	private readonly log = new SendLog(this.windowMs);
+	private readonly queue: Waiter[] = [];
+	private lastTicket = 0;
+	private readonly shares = new Map<number, { log: SendLog; floor: number }>();
+	private timer: { at: number; abort: AbortController } | undefined;
+	/** `first`: one request goes and its answer tells; `announced`: the headers tell; `documented`: they do not. */
+	private mode: 'first' | 'announced' | 'documented' = 'first';
+	/** Counts windows (and 429s); answers to turns of an older one are not read. */
+	private epoch = 0;
+	private firstSentAt: number | undefined;
+	private firstAnswerLate = false;
+	/** The lowest `RateLimit-Remaining` and earliest reset read in the window. */
+	private remaining = 0;
+	private resetAt = 0;
+	/** Requests this process may still send in the window before the next answer. */
+	private tokens = 0;
+	private inFlight = 0;
+	private answered = 0;
+	/** `RateLimit-Limit`, else the most ever seen left plus one; the longest reset seen. */
+	private knownLimit: number | undefined;
+	private knownWindowMs: number | undefined;
+	private sharers = 1;
+	/** Others spent the previous window (or a 429 said so): take at most half of this one. */
+	private sharedBefore = false;
+	private othersSeen = 0;
+	private sentInWindow = 0;
+
+	constructor(
+		requestsPerMinute: number = DOCUMENTED_RATE_LIMIT.requests,
+		private readonly clockNow: () => number = Date.now,
+		private readonly sleep: (ms: number, signal?: AbortSignal) => Promise<void> = n8nSleep,
+	) {
+		const rate = Number.isFinite(requestsPerMinute) ? Math.floor(requestsPerMinute) : 0;
+		this.perWindow = rate >= 1 ? rate : DOCUMENTED_RATE_LIMIT.requests;
 	}
-	return ms;
-}
 
-/**
- * How long a 429 asks us to wait: `Retry-After` in seconds; a `Retry-After` date, counted from the answer's `Date`;
- * else `RateLimit-Reset` (seconds, or a Unix time counted like a date). When none gives a usable wait (see
- * RateLimitWait), the default for the `tries`-th 429 of the request. Not bounded: the caller compares it with
- * RETRY.maxWaitMs and fails at once when the API asks for more.
- */
-export function rateLimitWait(
-	headers: IDataObject | undefined,
-	now = Date.now(),
-	tries = 0,
-): RateLimitWait {
-	let unusable: string | undefined;
-	const retryAfter = headerValue(headers, 'retry-after');
-	if (retryAfter !== undefined) {
-		const seconds = toInt(retryAfter);
-		// "0 s" once is a retry now; again after that retry, the CRM is not telling a wait: the default instead.
-		if (seconds !== undefined && seconds > 0) return { ms: seconds * 1000, source: 'asked' };
-		if (seconds === 0 && tries === 0) return { ms: 0, source: 'asked' };
-		if (seconds === 0) unusable = 'Retry-After asked for no wait again';
-		const date = seconds === undefined ? Date.parse(retryAfter) : NaN;
-		if (!Number.isNaN(date)) {
-			const wait = untilTime(date, headers, now);
-			if (typeof wait === 'number') return { ms: wait, source: 'asked' };
-			unusable = `Retry-After named ${wait}`;
+	private clock(): number {
+		return Math.max(this.clockNow(), this.clockFloor);
+	}
+
+	/** Waits for the request's turn and takes it; refuses one whose turn would come after `maxWaitMs` (capped). */
+	async take(options: { maxWaitMs?: number; ticket?: number } = {}): Promise<PacerTurn> {
+		const now = this.clock();
+		this.advance(now);
+		const capMs = Math.max(0, Math.min(options.maxWaitMs ?? Infinity, RETRY.maxPacingWaitMs));
+		const ticket = options.ticket ?? ++this.lastTicket;
+		let position = 0;
+		while (position < this.queue.length && this.queue[position].ticket < ticket) position++;
+		if (position === 0 && this.canRelease()) return this.release(ticket, now);
+		const waitMs = this.predictWait(position, now);
+		if (waitMs > capMs) throw new PacingWaitTooLongError(waitMs, capMs, this.queue.length);
+		// A queued request is refused after its deadline; one with a deadline of its own gets no grace.
+		const grace = options.maxWaitMs === undefined ? TURN_GRACE_MS : 0;
+		const turn = new Promise<PacerTurn>((resolve, reject) => {
+			const at = {
+				ticket,
+				deadline: now + capMs + grace,
+				capMs,
+				queuedAt: now,
+				foreseenMs: waitMs,
+			};
+			this.queue.splice(position, 0, { ...at, resolve, reject });
+		});
+		this.pump();
+		return await turn;
+	}
+
+	/**
+	 * The answer to a turn (none when none came): reads the window from the headers and releases what may now go.
+	 * After a 429 the key waits `waitMs` (what the request will wait), up to RETRY.maxWaitMs.
+	 */
+	settle(turn: PacerTurn, status?: number, headers?: IDataObject, waitMs?: number): void {
+		if (turn.settled) return;
+		turn.settled = true;
+		const now = this.clock();
+		this.advance(now);
+		const current = turn.epoch === this.epoch;
+		if (current) this.inFlight = Math.max(0, this.inFlight - 1);
+		const wait = status === 429 ? (waitMs ?? rateLimitWaitMs(headers, now)) : NaN;
+		// After a 429 the window is spent until the wait the API asked for; a wait over RETRY.maxWaitMs is not kept.
+		if (wait <= RETRY.maxWaitMs) {
+			this.newWindow('announced', true);
+			this.remaining = 0;
+			this.resetAt = now + Math.max(0, wait);
+		} else if (status !== 429 && status !== undefined && current) this.onAnswer(headers, now);
+		// No answer, or one that told nothing of the window: the next request asks instead.
+		if (current && turn.first && this.mode === 'first') this.firstSentAt = undefined;
+		this.pump();
+	}
+
+	/** Waits until this key's callers of a `perMinute` share sent fewer than that in 60 s; counts one more. */
+	async takeShare(perMinute: number): Promise<void> {
+		const share = this.shares.get(perMinute) ?? { log: new SendLog(60_000), floor: 0 };
+		this.shares.set(perMinute, share);
+		for (;;) {
+			const now = Math.max(this.clockNow(), share.floor);
+			share.log.expire(now);
+			if (share.log.total < perMinute) {
+				share.log.add(now);
+				return;
+			}
+			const until = share.log.freesAt(now);
+			await this.sleep(boundedWait(until - now, RETRY.maxPacingWaitMs));
+			share.floor = until;
 		}
 	}
-	const reset = toInt(headerValue(headers, 'ratelimit-reset'));
-	if (reset !== undefined && reset >= 0 && !(reset === 0 && tries > 0)) {
-		if (reset <= UNIX_TIME_FROM) return { ms: reset * 1000 + RESET_MARGIN_MS, source: 'asked' };
-		const wait = untilTime(reset * 1000, headers, now);
-		if (typeof wait === 'number') return { ms: wait + RESET_MARGIN_MS, source: 'asked' };
-		unusable ??= `RateLimit-Reset named ${wait}`;
+
+	private onAnswer(headers: IDataObject | undefined, now: number): void {
+		const window = announcedWindow(headers, now);
+		if (window === undefined) {
+			this.mode = 'documented';
+			this.tokens = 0;
+			return;
+		}
+		const { remaining, limit } = window;
+		const resetMs = Math.min(window.resetMs, RETRY.maxWaitMs);
+		this.knownLimit =
+			limit !== undefined && limit >= 1
+				? Math.floor(limit)
+				: Math.max(this.knownLimit ?? 0, remaining + 1);
+		this.knownWindowMs = Math.max(this.knownWindowMs ?? 0, resetMs);
+		const firstOfWindow = this.mode !== 'announced';
+		// Answers can arrive out of order: the lowest budget and the earliest reset of the window hold.
+		this.remaining = firstOfWindow ? remaining : Math.min(this.remaining, remaining);
+		this.resetAt = firstOfWindow ? now + resetMs : Math.min(this.resetAt, now + resetMs);
+		this.mode = 'announced';
+		this.answered++;
+		// What others spent of this window: its budget, less what is left, less what this process sent.
+		const own = this.answered + this.inFlight;
+		const others = Math.max(0, this.knownLimit - this.remaining - own);
+		this.othersSeen = Math.max(this.othersSeen, others);
+		// A window's first answer says little of the others: if they shared the last window, take half to begin with.
+		this.sharers =
+			firstOfWindow && this.sharedBefore
+				? 2
+				: others > 0
+					? Math.min(MAX_SHARERS, 1 + Math.ceil(others / Math.max(1, own)))
+					: 1;
+		let tokens = Math.floor((this.remaining - this.inFlight) / this.sharers);
+		// While they share, at most half the window in all: a process first in every window does not starve the others.
+		if (this.sharedBefore)
+			tokens = Math.min(tokens, Math.ceil(this.knownLimit / 2) - this.sentInWindow);
+		this.tokens = Math.max(0, tokens);
 	}
-	return { ms: defaultRateLimitWait(tries), source: 'default', unusable };
-}
 
-/** rateLimitWait's figure alone, for the first 429 of a request. */
-export function rateLimitWaitMs(
-	headers: IDataObject | undefined,
-	now = Date.now(),
-	tries = 0,
-): number {
-	return rateLimitWait(headers, now, tries).ms;
-}
-
-/** The window an answer announces (`RateLimit-Remaining` and `RateLimit-Reset`, `RateLimit-Limit` when given), if any. */
-export function announcedWindow(
-	headers: IDataObject | undefined,
-	now: number,
-): { remaining: number; resetMs: number; limit?: number } | undefined {
-	const remaining = toInt(headerValue(headers, 'ratelimit-remaining'));
-	const reset = toInt(headerValue(headers, 'ratelimit-reset'));
-	if (remaining === undefined || reset === undefined || remaining < 0) return undefined;
-	return {
-		remaining,
-		resetMs: resetToMs(reset, now),
-		limit: toInt(headerValue(headers, 'ratelimit-limit')),
-	};
-}
-
-/** A duration for people: `45 s`, `3 min`, `1 h`, `1 h 30 min`. */
-export function describeWait(ms: number): string {
-	const seconds = Math.round(ms / 1000);
-	if (seconds < 120) return `${seconds} s`;
-	const minutes = Math.round(seconds / 60);
-	if (minutes < 60) return `${minutes} min`;
-	const hours = Math.floor(minutes / 60);
-	const rest = minutes % 60;
-	return rest === 0 ? `${hours} h` : `${hours} h ${rest} min`;
-}
-
-/** A 429 that asks for a longer wait than the node allows: fails at once and says how long the API asked for. */
-export function rateLimitTooLongError(
-	node: INode,
-	body: unknown,
-	request: RequestSummary,
-	wait: RateLimitWait,
-	alreadyWaitedMs: number,
-): NodeApiError {
-	const error = apiErrorFromResponse(node, 429, body, request);
-	const askedMs = wait.ms;
-	/** The single wait was acceptable, but it would have taken the request past its total. */
-	const overTotal = askedMs <= RETRY.maxWaitMs;
-	const asked =
-		wait.source === 'default'
-			? `gave no usable wait${wait.unusable ? ` (${wait.unusable})` : ''}, so the node would wait ${describeWait(askedMs)}`
-			: `asked to wait ${describeWait(askedMs)}`;
-	const message = overTotal
-		? `The CRM API answered 429 (rate limit) again and ${asked}; the node had already waited ${describeWait(alreadyWaitedMs)} for this request and waits at most ${describeWait(RETRY.maxTotalRateLimitWaitMs)} in total`
-		: `The CRM API answered 429 (rate limit) and asked to wait ${describeWait(askedMs)} before the next request; the node waits at most ${describeWait(RETRY.maxWaitMs)}, so it did not wait`;
-	error.description = overTotal
-		? adviceFor(429, request)
-		: `The API key's limit is spent for longer than a node may hold an execution. Run the workflow again after that time. The node did not remember this wait: other executions with this key are not held back, and each finds out for itself whether the limit has reset.`;
-	return keepMessage(error, message);
-}
-
-/** A request that cannot get a turn within the wait it may accept: refused before it is sent. */
-export class PacingWaitTooLongError extends Error {
-	constructor(
-		/** When the request's turn would come, in ms from now (an estimate from the known rate and the queue). */
-		readonly waitMs: number,
-		/** The longest wait the request accepted, in ms. */
-		readonly capMs: number,
-		/** Requests of this key waiting for their turn, in this process. */
-		readonly queued: number,
-	) {
-		super(
-			`No turn within ${Math.ceil(capMs / 1000)} s: the next turn is in about ${Math.ceil(waitMs / 1000)} s`,
-		);
-		this.name = 'PacingWaitTooLongError';
+	private newWindow(mode: 'first' | 'announced', shared: boolean): void {
+		this.epoch++;
+		this.mode = mode;
+		this.sharedBefore = shared;
+		this.othersSeen = this.tokens = this.inFlight = this.answered = this.sentInWindow = 0;
+		this.firstSentAt = undefined;
+		this.firstAnswerLate = false;
 	}
-}
 
-/**
- * The error of a request that got no turn in time: what happened, and what to do (fewer executions at once, a
- * higher "Requests per Minute" only if the plan allows). Nothing was sent.
- */
-export function pacingWaitError(
-	node: INode,
-	request: { method: string; path: string; itemIndex?: number },
-	error: PacingWaitTooLongError,
-	timeLimitMs: number | undefined,
-): NodeOperationError {
-	const seconds = (ms: number): number => Math.ceil(ms / 1000);
-	if (timeLimitMs !== undefined && error.capMs < RETRY.maxPacingWaitMs) {
-		return new NodeOperationError(
-			node,
-			`${request.method} ${request.path} was not sent: the rate limit asks to wait ${seconds(error.waitMs)} s, longer than its time limit of ${seconds(timeLimitMs)} s`,
-			{
-				itemIndex: request.itemIndex,
-				description:
-					"The CRM's rate limit is used up for now; the request can be made again later.",
+	/** What time alone changes: a window that has reset, a late first answer, old entries of the send log. */
+	private advance(now: number): void {
+		// Only what the window just over showed is carried: a process left alone has the whole budget back after it.
+		if (this.mode === 'announced' && now >= this.resetAt + RESET_MARGIN_MS)
+			this.newWindow('first', this.othersSeen > 0);
+		if (this.mode === 'first' && now >= (this.firstSentAt ?? Infinity) + FIRST_ANSWER_PATIENCE_MS)
+			this.firstAnswerLate = true;
+		this.log.expire(now);
+	}
+
+	private canRelease(): boolean {
+		const byRate = this.log.total < this.perWindow;
+		if (this.mode === 'announced') return this.tokens > 0;
+		if (this.mode === 'documented') return byRate;
+		if (this.firstSentAt === undefined) return byRate || this.knownLimit !== undefined;
+		return this.firstAnswerLate && byRate;
+	}
+
+	private release(ticket: number, now: number): PacerTurn {
+		const first = this.mode === 'first' && this.firstSentAt === undefined;
+		if (this.mode === 'announced') this.tokens--;
+		else if (first) this.firstSentAt = now;
+		this.inFlight++;
+		this.sentInWindow++;
+		this.log.add(now);
+		return { ticket, epoch: this.epoch, first, settled: false, waitedMs: 0 };
+	}
+
+	/** An estimate of when the request at `position` in the queue gets its turn, in ms from now. */
+	private predictWait(position: number, now: number): number {
+		if (this.mode === 'documented' || (this.mode === 'first' && this.knownLimit === undefined)) {
+			const free = Math.max(0, this.perWindow - this.log.total);
+			if (position < free) return 0;
+			const windows = Math.ceil((position + 1 - free) / this.perWindow);
+			const untilFree = Math.max(0, this.log.freesAt(now) - now);
+			return untilFree + (windows - 1) * (this.windowMs + DOCUMENTED_MARGIN_MS);
+		}
+		const divisor = Math.max(1, this.sharers, this.sharedBefore ? 2 : 1);
+		const perWindow = Math.max(1, Math.floor((this.knownLimit ?? this.perWindow) / divisor));
+		const windowMs = (this.knownWindowMs ?? this.windowMs) + RESET_MARGIN_MS;
+		const announced = this.mode === 'announced';
+		const free = announced ? this.tokens : this.firstSentAt === undefined ? 1 : 0;
+		if (position < free) return 0;
+		const untilReset = announced ? Math.max(0, this.resetAt + RESET_MARGIN_MS - now) : 0;
+		const windows = Math.ceil((position + 1 - free) / perWindow) - (announced ? 1 : 0);
+		return untilReset + windows * windowMs;
+	}
+
+	/** Releases what may go now, refuses what waited past its cap, and sets the one timer for the next change. */
+	private pump(): void {
+		const now = this.clock();
+		this.advance(now);
+		for (const waiter of this.queue.filter((one) => now > one.deadline)) {
+			this.queue.splice(this.queue.indexOf(waiter), 1);
+			const late = now - waiter.deadline + waiter.capMs + 1;
+			waiter.reject(new PacingWaitTooLongError(late, waiter.capMs, this.queue.length));
+		}
+		while (this.queue.length > 0 && this.canRelease()) {
+			const waiter = this.queue.shift() as Waiter;
+			const turn = this.release(waiter.ticket, now);
+			turn.waitedMs = Math.max(now - waiter.queuedAt, waiter.foreseenMs);
+			waiter.resolve(turn);
+		}
+		if (this.queue.length === 0) return this.schedule(undefined);
+		// When time alone may let the head go: the window's reset, the first answer's patience, or the send log.
+		let at = this.mode === 'announced' ? this.resetAt + RESET_MARGIN_MS : this.log.freesAt(now);
+		if (this.mode === 'first' && this.firstSentAt !== undefined && !this.firstAnswerLate)
+			at = this.firstSentAt + FIRST_ANSWER_PATIENCE_MS;
+		for (const waiter of this.queue) at = Math.min(at, waiter.deadline + 1);
+		this.schedule(Math.max(at, now));
+	}
+
+	/** Sets the one timer for `at` (none: cancels it), unless one is set for then or earlier. */
+	private schedule(at: number | undefined): void {
+		if (at !== undefined && this.timer && this.timer.at <= at) return;
+		this.timer?.abort.abort();
+		this.timer = undefined;
+		if (at === undefined) return;
+		const timer = { at, abort: new AbortController() };
+		this.timer = timer;
+		const ms = boundedWait(at - this.clock(), RETRY.maxPacingWaitMs + TURN_GRACE_MS);
+		this.sleep(ms, timer.abort.signal).then(
+			() => {
+				if (this.timer !== timer) return;
+				this.timer = undefined;
+				this.clockFloor = Math.max(this.clockFloor, at);
+				this.pump();
 			},
+			() => undefined,
 		);
 	}
-	return new NodeOperationError(
-		node,
-		`${request.method} ${request.path} was not sent: its turn under the API key's rate limit would come in about ${seconds(error.waitMs)} s, and a request waits at most ${seconds(error.capMs)} s`,
-		{
-			itemIndex: request.itemIndex,
-			description: `${error.queued} requests with this API key are waiting for their turn in this n8n process, more than the key's rate limit lets through in that time. The node did not send this one over the limit. Run fewer executions with this key at once (n8n's concurrency limit, or smaller batches), or, only if the CRM plan allows more, raise "Requests per Minute" in the credential.`,
-		},
-	);
 }

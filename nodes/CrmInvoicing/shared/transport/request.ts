@@ -1,81 +1,71 @@
 import { NodeOperationError, sleep } from 'n8n-workflow';
 import type { IDataObject, IHttpRequestOptions, IN8nHttpFullResponse } from 'n8n-workflow';
 
-import { AnswerTooLarge, parseBody, readBody } from './body';
+import { contentTypeOf, headerValue } from '../values';
 import {
+	API_PREFIX,
 	type ApiContext,
 	type ApiRequest,
 	type ApiResponse,
 	type Connection,
 	connectionOf,
 	CREDENTIAL_TYPE,
+	followRedirect,
+	pacerOf,
+	showPath,
+	unsafePathReason,
 } from './connection';
-import { connectionError, connectionErrorCode, tlsErrorCode } from './connectionErrors';
+
 import {
 	answerMismatch,
 	answerTooLargeError,
 	apiErrorFromResponse,
 	deadlineError,
+	READ,
 	type RequestSummary,
+	RETRY,
 	unexpectedAnswerError,
 } from './errors';
-import { READ, RETRY } from './limits';
-import type { PacerTurn, PacingWaitTooLongError } from './pacer';
-import { showPath, unsafePathReason } from './paths';
+import type { PacerTurn, RateLimitPacer } from './rateLimit';
+import { mayHoldSecret, redactHeaders, redactValue } from './redact';
+import {
+	AnswerTooLarge,
+	type Cancellable,
+	connectionError,
+	connectionErrorCode,
+	raceSignal,
+	readBody,
+	statsOf,
+	tlsErrorCode,
+} from './wire';
 import {
 	boundedWait,
 	pacingWaitError,
+	type PacingWaitTooLongError,
 	rateLimitTooLongError,
 	rateLimitWait,
 	type RateLimitWait,
-} from './rateLimit';
-import { mayHoldSecret, redactHeaders, redactValue } from './redact';
-import { redirectError, redirectTarget } from './redirects';
-import { cancelSignalOf, raceSignal, withSignal } from './signals';
-import { API_PREFIX } from './spec';
-import { countStats } from './stats';
-import { contentTypeOf, headerValue } from './values';
+} from './waits';
 
 const IDEMPOTENT = new Set<string>(['GET', 'HEAD', 'DELETE']);
-const TRANSIENT_STATUSES = new Set([502, 503, 504]);
-
-/** An answer whose status and headers came, and whose body was read within its limits, parsed and redacted. */
-interface Answer {
-	response: ApiResponse;
-	status: number;
-}
 
 /**
- * One request through its attempts: `pace`, `send`, `read` (within limits) and `classify`, each a method. The loop in
- * apiRequestFull runs them until `classify` returns the response or one of them throws.
+ * One request through its attempts: pace (the key's limiter, a retry keeping its place), send (under a wall-clock
+ * deadline, enforced by aborting), read (within a byte cap, the key redacted) and classify. Every bound is here.
  */
 class RequestRun {
 	readonly summary: RequestSummary;
-
 	private readonly options: IHttpRequestOptions;
-
-	private readonly idempotent: boolean;
-
+	private readonly pacer: RateLimitPacer;
 	private readonly cancel: AbortSignal | undefined;
-
-	/** Wall-clock end of the whole request (its time limit), or Infinity. */
 	private readonly deadline: number;
-
 	private turn: PacerTurn | undefined;
-
 	private rateLimitRetries = 0;
-
 	private rateLimitWaited = 0;
-
 	private transientRetries = 0;
-
 	private redirects = 0;
-
-	/** The wait the last answer asked for, when it was a 429 (read with the request's count of 429s so far). */
+	/** The wait the last answer asked for, when it was a 429. */
 	private rateLimitWait: RateLimitWait | undefined;
-
-	/** The deadline of the current attempt, and how long it was. */
-	private attempt: { signal: AbortSignal; ms: number } | undefined;
 
 	constructor(
 		private readonly context: ApiContext,
@@ -84,12 +74,9 @@ class RequestRun {
 	) {
 		const path = `${API_PREFIX[request.version ?? 'v1']}${request.path}`;
 		this.summary = { method: request.method, path, itemIndex: request.itemIndex };
-		this.cancel = cancelSignalOf(context);
-		this.idempotent = IDEMPOTENT.has(request.method);
-		this.deadline = Math.min(
-			request.deadline ?? Infinity,
-			request.timeLimitMs === undefined ? Infinity : Date.now() + request.timeLimitMs,
-		);
+		this.cancel = (context as Cancellable).getExecutionCancelSignal?.();
+		this.deadline = request.deadline ?? Infinity;
+		this.pacer = pacerOf(connection);
 		this.options = {
 			method: request.method,
 			url: `${connection.baseUrl}${path}`,
@@ -99,17 +86,11 @@ class RequestRun {
 			returnFullResponse: true,
 			ignoreHttpStatusErrors: true,
 			disableFollowRedirect: true,
-			timeout: RETRY.requestTimeoutMs,
 		};
 		if (request.qs && Object.keys(request.qs).length > 0) this.options.qs = request.qs;
 		if (request.body !== undefined) this.options.body = request.body;
 	}
 
-	private get node() {
-		return this.context.getNode();
-	}
-
-	/** Whether a wait of `ms` still fits the request's time limit. */
 	private fits(ms: number): boolean {
 		return Date.now() + ms < this.deadline;
 	}
@@ -117,7 +98,7 @@ class RequestRun {
 	private cancelled(): NodeOperationError {
 		const { method, path, itemIndex } = this.summary;
 		return new NodeOperationError(
-			this.node,
+			this.context.getNode(),
 			`The execution was stopped while ${method} ${path} was under way`,
 			{
 				itemIndex,
@@ -130,254 +111,167 @@ class RequestRun {
 	/** Waits a transient back-off when one more retry is allowed and fits; false when not. */
 	private async backOff(): Promise<boolean> {
 		const wait = RETRY.transientBackoffMs * 2 ** this.transientRetries;
-		if (
-			!this.idempotent ||
-			this.request.once ||
-			this.transientRetries >= RETRY.maxTransientRetries ||
-			!this.fits(wait)
-		)
+		const { once, method } = this.request;
+		if (once || !IDEMPOTENT.has(method) || this.transientRetries >= RETRY.maxTransientRetries)
 			return false;
+		if (!this.fits(wait)) return false;
 		this.transientRetries++;
 		await sleep(boundedWait(wait));
 		return true;
 	}
 
-	/**
-	 * Pace: the key's pacer, first in, first out, within the known budget; a retry keeps its place (its ticket). A turn
-	 * that would come too late is refused before anything is sent.
-	 */
-	async pace(): Promise<void> {
-		try {
-			this.turn = await this.connection.pacer.take({
-				maxWaitMs: this.deadline === Infinity ? undefined : Math.max(0, this.deadline - Date.now()),
-				ticket: this.turn?.ticket,
-			});
-		} catch (error) {
-			throw pacingWaitError(
-				this.node,
-				this.summary,
-				error as PacingWaitTooLongError,
-				this.request.timeLimitMs,
-			);
-		}
-		countStats.waited(this.context, this.turn.waitedMs);
+	/** A failure with no HTTP answer (or a body that did not finish): cancelled, the deadline, TLS or connection. */
+	private failure(error: unknown, signal: AbortSignal, ms: number, status?: number): Error {
+		if (this.cancel?.aborted) return this.cancelled();
+		// Reaching the deadline is not retried: a server that slow would only hold the execution longer.
+		if (signal.aborted) return deadlineError(this.context.getNode(), this.summary, ms, status);
+		const code = tlsErrorCode(error) ?? connectionErrorCode(error);
+		const retried = this.transientRetries > 0;
+		const shown = code ?? (status === undefined ? undefined : 'ECONNRESET');
+		return connectionError(this.context.getNode(), shown, this.summary, retried);
 	}
 
-	/**
-	 * Send: one attempt, under a wall-clock deadline (RETRY.requestTimeoutMs, or what is left of the time limit)
-	 * enforced by aborting it. Resolves to the response (status and headers; the body still a stream), or to undefined
-	 * after the back-off of a dropped connection that may be retried.
-	 */
-	async send(): Promise<IN8nHttpFullResponse | undefined> {
-		const turn = this.turn as PacerTurn;
+	/** One attempt; the answer, or undefined when it is to be tried again. */
+	async attempt(): Promise<ApiResponse | undefined> {
+		const { context, summary, connection } = this;
+		try {
+			const maxWaitMs = this.deadline === Infinity ? undefined : this.deadline - Date.now();
+			this.turn = await this.pacer.take({ maxWaitMs, ticket: this.turn?.ticket });
+		} catch (error) {
+			const late = error as PacingWaitTooLongError;
+			throw pacingWaitError(context.getNode(), summary, late, this.deadline !== Infinity);
+		}
+		const stats = statsOf(context);
+		stats.waitedMs += this.turn.waitedMs;
+		stats.requests++;
 		const ms = Math.max(1, Math.min(RETRY.requestTimeoutMs, this.deadline - Date.now()));
 		const signal = AbortSignal.timeout(ms);
-		this.attempt = { signal, ms };
 		this.options.timeout = ms;
 		this.options.abortSignal = signal;
-		countStats.request(this.context);
+		const stop = this.cancel ? AbortSignal.any([this.cancel, signal]) : signal;
 		let response: IN8nHttpFullResponse;
 		try {
-			const caller = withSignal(this.context, signal, this.cancel);
-			const sent = this.context.helpers.httpRequestWithAuthentication.call(
-				caller,
-				CREDENTIAL_TYPE,
-				this.options,
-				{
-					credentialsDecrypted: this.connection.credentials,
-				},
-			) as Promise<IN8nHttpFullResponse>;
+			let caller = context as Cancellable;
+			if (typeof caller.getExecutionCancelSignal === 'function') {
+				caller = Object.create(context) as Cancellable;
+				caller.getExecutionCancelSignal = () => stop;
+			}
+			const credentialsDecrypted = connection.credentials;
+			const { httpRequestWithAuthentication } = context.helpers;
+			const sent = httpRequestWithAuthentication.call(caller, CREDENTIAL_TYPE, this.options, {
+				credentialsDecrypted,
+			}) as Promise<IN8nHttpFullResponse>;
 			response = await raceSignal(sent, signal);
 		} catch (error) {
-			this.connection.pacer.settle(turn);
-			if (this.cancel?.aborted) throw this.cancelled();
-			// Reaching the deadline is not retried: a server that slow would only hold the execution longer.
-			if (signal.aborted) throw deadlineError(this.node, this.summary, ms);
-			const tls = tlsErrorCode(error);
-			if (tls) throw connectionError(this.node, tls, this.summary, false);
-			const code = connectionErrorCode(error);
-			if (code && (await this.backOff())) return undefined;
-			throw connectionError(this.node, code, this.summary, this.transientRetries > 0);
+			this.pacer.settle(this.turn);
+			const dropped = !this.cancel?.aborted && !signal.aborted && !tlsErrorCode(error);
+			if (dropped && connectionErrorCode(error) && (await this.backOff())) return undefined;
+			throw this.failure(error, signal, ms);
 		}
-		// The pacer learns of the answer as soon as its status and headers are here, also when its body then fails to
-		// read (deadline, size): the window is known, and the next request need not wait for this one.
-		// After a 429 the whole key waits what this request will wait (see rateLimitWait), so retries and the other
-		// requests of the key keep one pace.
-		// Every text the answer brings is redacted before anything reads it: its headers here (a Content-Type, a Location
-		// that echoes the key reaches errors), its body in `read`.
-		response.headers = redactHeaders(response.headers, this.connection.secrets);
+		// Every text the answer brings is redacted before anything reads it: its headers here (a Content-Type or a
+		// Location that echoes the key reaches errors), its body below. The limiter learns of the answer as soon as its
+		// status and headers are here; after a 429 the whole key waits what this request will wait.
+		const headers = redactHeaders(response.headers, connection.secrets);
 		const status = response.statusCode;
-		this.rateLimitWait =
-			status === 429
-				? rateLimitWait(response.headers, Date.now(), this.rateLimitRetries)
-				: undefined;
-		this.connection.pacer.settle(turn, status, response.headers, this.rateLimitWait?.ms);
-		return response;
-	}
-
-	/**
-	 * Read within limits: the body counted against its byte cap (READ.maxAnswerBytes; error bodies
-	 * READ.maxErrorBodyBytes, cut) under the attempt's deadline, parsed, and the API key redacted.
-	 */
-	async read(response: IN8nHttpFullResponse): Promise<Answer> {
-		const status = response.statusCode;
+		const tries = this.rateLimitRetries;
+		this.rateLimitWait = status === 429 ? rateLimitWait(headers, Date.now(), tries) : undefined;
+		this.pacer.settle(this.turn, status, headers, this.rateLimitWait?.ms);
 		const success = status >= 200 && status < 300;
-		const attempt = this.attempt as { signal: AbortSignal; ms: number };
 		let read: { text: string; bytes: number };
 		try {
-			const stop = this.cancel ? AbortSignal.any([this.cancel, attempt.signal]) : attempt.signal;
-			read = await readBody(
-				response.body,
-				success ? READ.maxAnswerBytes : READ.maxErrorBodyBytes,
-				!success,
-				stop,
-			);
+			const max = success ? READ.maxAnswerBytes : READ.maxErrorBodyBytes;
+			read = await readBody(response.body, max, !success, stop);
 		} catch (error) {
-			if (error instanceof AnswerTooLarge) {
-				throw answerTooLargeError(
-					this.node,
-					this.summary,
-					status,
-					contentTypeOf(response.headers),
-					READ.maxAnswerBytes,
-				);
-			}
-			if (this.cancel?.aborted) throw this.cancelled();
-			if (attempt.signal.aborted) throw deadlineError(this.node, this.summary, attempt.ms, status);
-			const tls = tlsErrorCode(error);
-			throw connectionError(
-				this.node,
-				tls ?? connectionErrorCode(error) ?? 'ECONNRESET',
-				this.summary,
-				this.transientRetries > 0,
-			);
+			if (!(error instanceof AnswerTooLarge)) throw this.failure(error, signal, ms, status);
+			throw answerTooLargeError(context.getNode(), summary, status, contentTypeOf(headers));
 		}
-		// Whatever the answer echoes of the key (a 401 "key sk_… is not valid", a record that holds it) is redacted in
-		// what was decoded: every string of the parsed JSON, or the text when it is not JSON, in any escape. Nothing
-		// downstream (errors, the shape check, the list reader, outputs, stored executions) sees the key. A first look
-		// at the raw text rules out most answers, so a page without the key is not walked string by string.
-		const { secrets } = this.connection;
-		const parsed = parseBody(read.text);
-		const body = mayHoldSecret(read.text, secrets) ? redactValue(parsed, secrets) : parsed;
-		return {
-			status,
-			response: { ...response, body: body as IN8nHttpFullResponse['body'], bodyBytes: read.bytes },
-		};
+		// Whatever the answer echoes of the key is redacted in what was decoded: every string of the parsed JSON, or the
+		// text, in any spelling. A first look at the raw text rules out most answers, so a page is rarely walked.
+		const text = read.text.trim();
+		let body: unknown = text;
+		try {
+			body = text === '' ? '' : JSON.parse(text);
+		} catch {
+			body = read.text;
+		}
+		if (mayHoldSecret(read.text, connection.secrets)) body = redactValue(body, connection.secrets);
+		const answer = { ...response, headers, body, bodyBytes: read.bytes } as ApiResponse;
+		return await this.classify(status, answer);
 	}
 
-	/**
-	 * Classify: a 2xx of the expected shape is the response; a redirect inside the rules, a 429 within the waits, or a
-	 * transient failure of an idempotent request is tried again (undefined); anything else is an error.
-	 */
-	async classify({ status, response }: Answer): Promise<ApiResponse | undefined> {
-		// The node (n8n hands out a deep copy on each getNode) is read only for an error.
-		const { summary, request } = this;
+	/** A 2xx of the expected shape is the answer; a redirect inside the rules, a 429 or a 5xx within bounds is retried. */
+	private async classify(status: number, response: ApiResponse): Promise<ApiResponse | undefined> {
+		const { summary, request, context } = this;
 		if (status >= 200 && status < 300) {
-			const mismatch = answerMismatch(
-				response.body,
-				status,
-				request.expect ?? (request.method === 'DELETE' ? 'empty-or-object' : 'any'),
-			);
-			if (mismatch) {
-				const type = contentTypeOf(response.headers);
-				throw unexpectedAnswerError(this.node, summary, status, type, response.body, mismatch);
-			}
-			return response;
+			const expected = request.expect ?? (request.method === 'DELETE' ? 'empty-or-object' : 'any');
+			const mismatch = answerMismatch(response.body, status, expected);
+			if (!mismatch) return response;
+			const type = contentTypeOf(response.headers);
+			const { body } = response;
+			throw unexpectedAnswerError(context.getNode(), summary, status, type, body, mismatch);
 		}
 		if (status >= 300 && status < 400 && status !== 304) {
 			const base = this.connection.origin ?? new URL(this.options.url);
-			const verdict = redirectTarget(
-				headerValue(response.headers, 'location'),
-				this.options.url,
-				base,
-				request.method,
-				this.redirects,
-			);
-			if ('refused' in verdict)
-				throw redirectError(this.node, status, verdict.target, base, summary, verdict.refused);
+			const location = headerValue(response.headers, 'location');
+			const node = context.getNode();
+			const { url } = this.options;
+			const target = followRedirect(node, summary, status, location, url, base, this.redirects);
 			this.redirects++;
-			this.options.url = verdict.target.href;
+			this.options.url = target.href;
 			delete this.options.qs;
 			return undefined;
 		}
 		if (status === 429) {
-			countStats.rateLimited(this.context);
-			const wait =
-				this.rateLimitWait ?? rateLimitWait(response.headers, Date.now(), this.rateLimitRetries);
-			if (
-				wait.ms > RETRY.maxWaitMs ||
-				this.rateLimitWaited + wait.ms > RETRY.maxTotalRateLimitWaitMs
-			) {
-				throw rateLimitTooLongError(this.node, response.body, summary, wait, this.rateLimitWaited);
-			}
-			if (
-				!request.once &&
-				this.rateLimitRetries < RETRY.maxRateLimitRetries &&
-				this.fits(wait.ms)
-			) {
+			statsOf(context).rateLimited++;
+			const wait = this.rateLimitWait as RateLimitWait;
+			const waited = this.rateLimitWaited;
+			if (wait.ms > RETRY.maxWaitMs || waited + wait.ms > RETRY.maxTotalRateLimitWaitMs)
+				throw rateLimitTooLongError(context.getNode(), response.body, summary, wait, waited);
+			const retries = this.rateLimitRetries;
+			if (!request.once && retries < RETRY.maxRateLimitRetries && this.fits(wait.ms)) {
 				this.rateLimitRetries++;
 				this.rateLimitWaited += wait.ms;
-				// The pacer now holds the wait; the retry waits for its turn in `pace`, ahead of later requests.
+				// The limiter now holds the wait; the retry waits for its turn, ahead of later requests.
 				return undefined;
 			}
-		} else if (
-			status === 404 &&
-			this.transientRetries > 0 &&
-			request.method === 'DELETE' &&
-			request.notFoundOnRetryIsDeleted
-		) {
-			return response;
-		} else if (TRANSIENT_STATUSES.has(status) && (await this.backOff())) {
+		} else if (status === 404 && this.transientRetries > 0 && request.notFoundOnRetryIsDeleted) {
+			if (request.method === 'DELETE') return response;
+		} else if ([502, 503, 504].includes(status) && (await this.backOff())) {
 			return undefined;
 		}
-		throw apiErrorFromResponse(this.node, status, response.body, summary);
+		throw apiErrorFromResponse(context.getNode(), status, response.body, summary);
 	}
 }
 
-/** Refuses a path that could leave the API (`.`/`..` segments, control characters, backslashes) before anything is sent. */
-function refuseUnsafePath(context: ApiContext, request: ApiRequest): void {
-	const unsafe = unsafePathReason(request.path);
-	if (unsafe === undefined) return;
-	const path = `${API_PREFIX[request.version ?? 'v1']}${request.path}`;
-	throw new NodeOperationError(
-		context.getNode(),
-		`The node refused to send ${request.method} ${showPath(path)}: ${unsafe}`,
-		{
-			itemIndex: request.itemIndex,
-			description:
-				'IDs and paths must not be "." or "..", and must not contain control characters (such as line breaks) or backslashes, so that every request stays under the API path of the Base URL. Check the ID or path in the node\'s parameters or in the input item. Nothing was sent.',
-		},
-	);
-}
-
 /**
- * A request and its full response (status, headers, body parsed as JSON when it is JSON). Throws NodeApiError for
- * every failure. The one place that does HTTP, and the one place of its bounds: each attempt is paced, sent under a
- * wall-clock deadline, read within a byte cap with the API key redacted, and classified (RequestRun).
+ * A request and its full response (status, headers, body parsed as JSON when it is JSON, redacted). The one place
+ * that does HTTP. A path that could leave the API (`.`/`..` segments, control characters, backslashes) is refused
+ * before anything is sent. Throws NodeApiError (or NodeOperationError) for every failure.
  */
 export async function apiRequestFull(this: ApiContext, request: ApiRequest): Promise<ApiResponse> {
-	refuseUnsafePath(this, request);
+	const unsafe = unsafePathReason(request.path);
+	if (unsafe !== undefined) {
+		const path = showPath(`${API_PREFIX[request.version ?? 'v1']}${request.path}`);
+		throw new NodeOperationError(
+			this.getNode(),
+			`The node refused to send ${request.method} ${path}: ${unsafe}`,
+			{
+				itemIndex: request.itemIndex,
+				description:
+					'IDs and paths must not be "." or "..", and must not contain control characters (such as line breaks) or backslashes, so that every request stays under the API path of the Base URL. Check the ID or path in the node\'s parameters or in the input item. Nothing was sent.',
+			},
+		);
+	}
 	const run = new RequestRun(this, request, await connectionOf(this));
 	for (;;) {
-		await run.pace();
-		const response = await run.send();
-		if (response === undefined) continue;
-		const done = await run.classify(await run.read(response));
+		const done = await run.attempt();
 		if (done !== undefined) return done;
 	}
 }
 
-/** A request's parsed JSON body; an empty body (a 204) is an empty object. */
+/** A request's parsed JSON body; an empty body (a 204) is an empty object, a text `{ body }`. */
 export async function apiRequest(this: ApiContext, request: ApiRequest): Promise<IDataObject> {
-	const response = await apiRequestFull.call(this, request);
-	const body = response.body as unknown;
+	const { body } = await apiRequestFull.call(this, request);
 	if (body === '' || body === null || body === undefined) return {};
-	if (typeof body === 'string') {
-		try {
-			return JSON.parse(body) as IDataObject;
-		} catch {
-			return { body };
-		}
-	}
-	return body as IDataObject;
+	return (typeof body === 'string' ? { body } : body) as IDataObject;
 }

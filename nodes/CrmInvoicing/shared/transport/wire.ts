@@ -1,0 +1,219 @@
+import type { INode, NodeApiError } from 'n8n-workflow';
+
+import type { ApiContext } from './connection';
+import { apiError, type RequestSummary } from './errors';
+
+/**
+ * One attempt on the wire: the body read within its limits, the attempt raced against its deadline, and the errors of
+ * an attempt that got no HTTP answer: a connection that failed (reset, refused, a name that does not resolve) or a TLS
+ * certificate that failed n8n's check, in which case nothing was sent; and what the attempts cost the run.
+ */
+
+/**
+ * What one run of the node cost at the CRM, counted per n8n context (one run of a node) and shown as an execution hint
+ * (actions/common/hints.ts); nothing is kept across runs. `waitedMs`: time waited for the rate limit.
+ */
+export interface RunStats {
+	requests: number;
+	pages: number;
+	mostPagesOfOneList: number;
+	rateLimited: number;
+	waitedMs: number;
+}
+
+const statsByContext = new WeakMap<object, RunStats>();
+
+/** The live counters of a context's run (the transport counts into them). */
+export function statsOf(context: object): RunStats {
+	let stats = statsByContext.get(context);
+	if (!stats) {
+		stats = { requests: 0, pages: 0, mostPagesOfOneList: 0, rateLimited: 0, waitedMs: 0 };
+		statsByContext.set(context, stats);
+	}
+	return stats;
+}
+
+/** What this context's run has cost so far (zeros when it made no request). */
+export const runStatsOf = (context: object): RunStats => ({ ...statsOf(context) });
+
+const CONNECTION_CODES = new Set([
+	'ECONNRESET',
+	'ECONNREFUSED',
+	'ECONNABORTED',
+	'ETIMEDOUT',
+	'ESOCKETTIMEDOUT',
+	'EPIPE',
+	'ENOTFOUND',
+	'EAI_AGAIN',
+	'EHOSTUNREACH',
+	'ENETUNREACH',
+	'UND_ERR_SOCKET',
+]);
+
+/** What is wrong with the server's TLS certificate, by Node.js's error code: the handshake failed, nothing was sent. */
+const TLS_PROBLEMS: Record<string, string> = {
+	DEPTH_ZERO_SELF_SIGNED_CERT: 'is self-signed',
+	SELF_SIGNED_CERT_IN_CHAIN:
+		'is signed by a self-signed certificate that n8n does not trust (a private certificate authority)',
+	UNABLE_TO_VERIFY_LEAF_SIGNATURE:
+		'is signed by a certificate authority n8n does not know (or the server does not send its intermediate certificates)',
+	UNABLE_TO_GET_ISSUER_CERT: 'is signed by a certificate authority n8n does not know',
+	UNABLE_TO_GET_ISSUER_CERT_LOCALLY:
+		'is signed by a certificate authority n8n does not know (or the server does not send its intermediate certificates)',
+	CERT_UNTRUSTED: 'is not trusted',
+	CERT_SIGNATURE_FAILURE: 'has a signature that does not verify',
+	CERT_HAS_EXPIRED: 'has expired',
+	CERT_NOT_YET_VALID: 'is not valid yet (check the clock of the n8n server too)',
+	CERT_REVOKED: 'has been revoked',
+	ERR_TLS_CERT_ALTNAME_INVALID: "was issued for another host name than the Base URL's",
+	ERR_SSL_WRONG_VERSION_NUMBER:
+		'could not be read: the server did not answer with TLS (is it http:// rather than https://, or the wrong port?)',
+};
+
+const isTls = (code: string): boolean => Object.hasOwn(TLS_PROBLEMS, code);
+
+/** The first code `find` reads in an error or its causes (n8n wraps the low-level error up to a few levels deep). */
+function codeIn(error: unknown, find: (code: unknown, message: string) => string | undefined) {
+	let current: unknown = error;
+	for (let depth = 0; depth < 5 && current && typeof current === 'object'; depth++) {
+		const { code, cause, message } = current as {
+			code?: unknown;
+			cause?: unknown;
+			message?: unknown;
+		};
+		const found = find(code, typeof message === 'string' ? message : '');
+		if (found) return found;
+		current = cause;
+	}
+	return undefined;
+}
+
+/** The low-level code of a failed connection (`ECONNRESET`, …), wherever n8n's wrapping put it. */
+export const connectionErrorCode = (error: unknown): string | undefined =>
+	codeIn(error, (code, message) => {
+		if (typeof code === 'string' && CONNECTION_CODES.has(code)) return code;
+		if (/socket hang up/i.test(message)) return 'ECONNRESET';
+		const named = /\b(E[A-Z_]{4,})\b/.exec(message)?.[1];
+		if (named && CONNECTION_CODES.has(named)) return named;
+		return /timeout of \d+ms exceeded/i.test(message) ? 'ETIMEDOUT' : undefined;
+	});
+
+/** The Node.js code of a TLS certificate failure, wherever n8n's wrapping put it; undefined for other errors. */
+export const tlsErrorCode = (error: unknown): string | undefined =>
+	codeIn(error, (code, message) => {
+		if (typeof code === 'string' && isTls(code)) return code;
+		const named = message.match(/\b[A-Z][A-Z_]{6,}\b/g)?.find(isTls);
+		if (named) return named;
+		if (/self[- ]signed certificate/i.test(message)) return 'DEPTH_ZERO_SELF_SIGNED_CERT';
+		if (/certificate has expired/i.test(message)) return 'CERT_HAS_EXPIRED';
+		return /altnames/i.test(message) ? 'ERR_TLS_CERT_ALTNAME_INVALID' : undefined;
+	});
+
+/**
+ * The error for a request that got no HTTP answer, built afresh so nothing of the request (headers) leaks. A TLS
+ * failure says what is wrong with the certificate and what to check, not "could not reach".
+ */
+export function connectionError(
+	node: INode,
+	code: string | undefined,
+	request: RequestSummary,
+	retried: boolean,
+): NodeApiError {
+	const { method, path } = request;
+	if (code !== undefined && isTls(code)) {
+		const message = `The CRM API's TLS certificate ${TLS_PROBLEMS[code]} (${code}); the node did not send ${method} ${path}`;
+		const description =
+			"n8n checks the certificate of the Base URL's host before it sends the API key, and this one failed the check, so nothing was sent. " +
+			'If the Base URL is right, ask whoever runs the CRM (or the proxy in front of it) to install a valid certificate for this host name. ' +
+			'For a certificate of your own certificate authority, give n8n that authority (for example NODE_EXTRA_CA_CERTS on the n8n server). ' +
+			'A certificate for another host name can also mean the Base URL names the wrong host.';
+		return apiError(node, request, message, description, undefined, code);
+	}
+	const what = code ?? 'no response';
+	const message = `Could not reach the CRM API for ${method} ${path} (${what})`;
+	let description =
+		'Check the Base URL in the "CRM Invoicing API" credential and that the CRM service is reachable from this n8n.';
+	if (retried) description += ' The node retried the request before giving up.';
+	else if (method !== 'GET' && method !== 'DELETE')
+		description +=
+			' The request was not retried, so that nothing is created twice: check in the CRM whether it took effect before you run this again.';
+	return apiError(node, request, message, description, undefined, what);
+}
+
+/** A readable stream as n8n hands it back with `encoding: 'stream'` (an IncomingMessage). */
+interface BodyStream extends AsyncIterable<Buffer | string> {
+	destroy(error?: Error): void;
+}
+
+const isStream = (value: unknown): value is BodyStream =>
+	typeof (value as BodyStream | undefined)?.destroy === 'function' &&
+	typeof (value as AsyncIterable<unknown>)[Symbol.asyncIterator] === 'function';
+
+export class AnswerTooLarge extends Error {}
+
+/**
+ * Reads a body, counting bytes as they come (after decompression). Past `maxBytes`: with `cut`, keeps what was read
+ * (an error body); without, fails with AnswerTooLarge. Either way the stream is destroyed, so the connection is closed
+ * and nothing more is read into memory; `signal` (the deadline, a cancellation) destroys it too (a trickling body).
+ */
+export async function readBody(body: unknown, maxBytes: number, cut: boolean, signal: AbortSignal) {
+	if (!isStream(body)) {
+		// A helper that already buffered or parsed it: measure what is there.
+		const text =
+			body === undefined || body === null
+				? ''
+				: Buffer.isBuffer(body) || typeof body === 'string'
+					? body.toString()
+					: JSON.stringify(body);
+		const bytes = Buffer.byteLength(text);
+		if (bytes > maxBytes && !cut) throw new AnswerTooLarge();
+		return { text: cut ? text.slice(0, maxBytes) : text, bytes };
+	}
+	const onAbort = () => body.destroy(new Error('aborted'));
+	if (signal.aborted) onAbort();
+	else signal.addEventListener('abort', onAbort, { once: true });
+	const chunks: Buffer[] = [];
+	let bytes = 0;
+	try {
+		for await (const chunk of body) {
+			const buffer = typeof chunk === 'string' ? Buffer.from(chunk) : chunk;
+			if (bytes + buffer.length > maxBytes && !cut) throw new AnswerTooLarge();
+			chunks.push(buffer.subarray(0, maxBytes - bytes));
+			bytes = Math.min(maxBytes, bytes + buffer.length);
+			if (cut && bytes === maxBytes) break;
+		}
+	} finally {
+		signal.removeEventListener('abort', onAbort);
+		// Closes the connection when the loop stopped early (cap, error); a no-op after the end of the body.
+		body.destroy();
+	}
+	return { text: Buffer.concat(chunks).toString('utf8'), bytes };
+}
+
+/**
+ * n8n replaces a request's `abortSignal` by the execution's cancel signal where there is one, which would drop the
+ * attempt's deadline: the helper is called with a context whose cancel signal aborts on either, and its promise is
+ * raced against the deadline whatever the helper does with it. A late answer's body is closed, not left open.
+ */
+export type Cancellable = ApiContext & { getExecutionCancelSignal?: () => AbortSignal | undefined };
+
+export async function raceSignal<T>(promise: Promise<T>, signal: AbortSignal): Promise<T> {
+	let onAbort: () => void = () => undefined;
+	const aborted = new Promise<never>((_resolve, reject) => {
+		onAbort = () => reject(signal.reason as Error);
+		if (signal.aborted) onAbort();
+		else signal.addEventListener('abort', onAbort, { once: true });
+	});
+	promise.then(
+		(late) => {
+			const body = (late as { body?: unknown } | undefined)?.body;
+			if (signal.aborted && isStream(body)) body.destroy();
+		},
+		() => undefined,
+	);
+	try {
+		return await Promise.race([promise, aborted]);
+	} finally {
+		signal.removeEventListener('abort', onAbort);
+	}
+}

@@ -1,0 +1,198 @@
+/* eslint-disable -- not shipped: eslint.dev.config.mjs lints this file, not n8n's node rules */
+/**
+ * Issue 30: the node as tools of n8n's own MCP Server Trigger, called with the official MCP SDK client, in real n8n.
+ * One workflow (the trigger, version 2: streamable HTTP at /mcp/<path>, in 2.41.0 and 1.123.81 alike) holds three
+ * tools of the node's tool variant (crmInvoicingTool, version 3): create a lead with the mapper's fields, custom field
+ * included, each filled by the model through $fromAI; find leads; and the same create with the read-only key.
+ */
+import { randomUUID } from 'node:crypto';
+
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+
+import { ACTION_NODE_TYPE, e2eEnv, n8nClient, sandbox, waitForWebhook } from './lib';
+
+const env = e2eEnv();
+const crm = sandbox(env);
+const n8n = n8nClient(env);
+const MCP_TRIGGER = 'MCP Server Trigger';
+
+/** A tool node of the CRM node's tool variant, version 3, with this credential. */
+function toolNode(name: string, parameters: Record<string, unknown>, role: 'admin' | 'readOnly') {
+	const credential = env.credentials[role];
+	return {
+		id: randomUUID(),
+		name,
+		type: `${ACTION_NODE_TYPE}Tool`,
+		typeVersion: 3,
+		position: [0, 300],
+		parameters,
+		credentials: { crmInvoicingApi: { id: credential.id, name: credential.name } },
+	};
+}
+
+/** What the model fills in Lead → Create: three of the mapper's fields, described as docs/operations.md says. */
+const createValue = {
+	name: "={{ $fromAI('name', 'Full name of the lead (required on Create)', 'string') }}",
+	email: "={{ $fromAI('email', 'Email address of the lead', 'string', '') }}",
+	'customFields.industry':
+		"={{ $fromAI('industry', 'Custom field industry: line of business of the lead', 'string') }}",
+};
+
+/** The text of a tool result's content. */
+const textOf = (result: any): string =>
+	(result.content as Array<{ type: string; text?: string }>)
+		.map((part) => part.text ?? '')
+		.join('\n');
+
+describe(`the node as MCP tools of n8n's MCP Server Trigger in real n8n ${env.n8nVersion}`, () => {
+	const path = `mcp-${randomUUID()}`;
+	let workflowId: string;
+	let client: Client;
+
+	beforeAll(async () => {
+		// The mapper lists the custom fields of the leads it reads: one lead has the custom field the tool maps.
+		await crm.api('POST', '/leads', { name: 'Seed', customFields: { industry: 'Retail' } });
+		const { fields: schema } = await n8n.resourceMapperFields({
+			nodeType: ACTION_NODE_TYPE,
+			version: 3,
+			methodName: 'getLeadFields',
+			parameterPath: 'parameters.columns',
+			parameters: { resource: 'lead', operation: 'create' },
+			credentials: { crmInvoicingApi: env.credentials.admin },
+		});
+		const create = {
+			resource: 'lead',
+			operation: 'create',
+			columns: {
+				mappingMode: 'defineBelow',
+				value: createValue,
+				matchingColumns: [],
+				schema,
+				attemptToConvertTypes: false,
+				convertFieldsToString: false,
+			},
+			additionalFields: {},
+		};
+		const tools = [
+			toolNode('create_lead', create, 'admin'),
+			toolNode(
+				'find_leads',
+				{
+					resource: 'lead',
+					operation: 'getMany',
+					returnAll: false,
+					limit: 10,
+					// The whole lead, custom fields included (Simplify keeps ten standard fields).
+					simplify: false,
+					filters: {
+						search:
+							"={{ $fromAI('search', 'Text to look for in the leads\\' name, email, mobile or website', 'string') }}",
+					},
+				},
+				'admin',
+			),
+			toolNode('create_lead_read_only', create, 'readOnly'),
+		];
+		const workflow = {
+			name: `e2e mcp ${path}`,
+			settings: {},
+			nodes: [
+				{
+					id: randomUUID(),
+					name: MCP_TRIGGER,
+					type: '@n8n/n8n-nodes-langchain.mcpTrigger',
+					typeVersion: 2,
+					position: [0, 0],
+					webhookId: randomUUID(),
+					parameters: { path },
+				},
+				...tools,
+			],
+			connections: Object.fromEntries(
+				tools.map((tool) => [
+					tool.name,
+					{ ai_tool: [[{ node: MCP_TRIGGER, type: 'ai_tool', index: 0 }]] },
+				]),
+			),
+		};
+		workflowId = (await n8n.createWorkflow(workflow)).id;
+		await n8n.activate(workflowId);
+		const url = `${env.webhookUrl ?? env.n8nUrl}/mcp/${path}`;
+		await waitForWebhook(url);
+		client = new Client({ name: 'crm-invoicing-e2e', version: '1.0.0' });
+		await client.connect(new StreamableHTTPClientTransport(new URL(url)));
+	});
+
+	afterAll(async () => {
+		await client?.close().catch(() => undefined);
+		if (workflowId) {
+			await n8n.deactivate(workflowId).catch(() => undefined);
+			await n8n.deleteWorkflow(workflowId);
+		}
+	});
+
+	it('lists the three tools, each field the model fills with its type and description', async () => {
+		const { tools } = await client.listTools();
+		const byName = Object.fromEntries(tools.map((tool) => [tool.name, tool]));
+		expect(Object.keys(byName).sort()).toEqual([
+			'create_lead',
+			'create_lead_read_only',
+			'find_leads',
+		]);
+		expect(byName.create_lead.description).toBe('Create a lead in CRM Invoicing');
+		const properties = byName.create_lead.inputSchema.properties as Record<string, any>;
+		expect(properties.name).toMatchObject({
+			type: 'string',
+			description: 'Full name of the lead (required on Create)',
+		});
+		expect(properties.industry).toMatchObject({
+			type: 'string',
+			description: 'Custom field industry: line of business of the lead',
+		});
+		expect(properties.email).toMatchObject({ type: 'string', default: '' });
+		// With a default (the fourth value of $fromAI), the model may leave a field out.
+		expect([...(byName.create_lead.inputSchema.required ?? [])].sort()).toEqual([
+			'industry',
+			'name',
+		]);
+		expect(byName.find_leads.description).toBe('Get many leads in CRM Invoicing');
+		expect(Object.keys(byName.find_leads.inputSchema.properties ?? {})).toEqual(['search']);
+	});
+
+	it('creates a lead with a custom field through a tool call, and finds it with Get Many', async () => {
+		const name = `Mcp ${randomUUID().slice(0, 8)}`;
+		const created = await client.callTool({
+			name: 'create_lead',
+			arguments: { name, industry: 'Aerospace' },
+		});
+		expect(created.isError).toBeFalsy();
+		expect(textOf(created)).toContain(name);
+
+		const stored = (await crm.api('GET', `/leads?search=${encodeURIComponent(name)}`)).items;
+		expect(stored).toHaveLength(1);
+		expect(stored[0]).toMatchObject({ name, customFields: { industry: 'Aerospace' } });
+		expect(stored[0].email ?? '').toBe('');
+
+		const found = await client.callTool({ name: 'find_leads', arguments: { search: name } });
+		expect(found.isError).toBeFalsy();
+		const text = textOf(found);
+		expect(text).toContain(stored[0].id);
+		expect(text).toContain('Aerospace');
+	});
+
+	it('answers a create with the read-only key as a tool error that names the cause and shows no key', async () => {
+		const name = `Refused ${randomUUID().slice(0, 8)}`;
+		const refused = await client.callTool({
+			name: 'create_lead_read_only',
+			arguments: { name, industry: 'Retail' },
+		});
+		const text = textOf(refused);
+		expect(refused.isError).toBe(true);
+		// The cause, as the node's error says it: the CRM's answer, and what the key's user may not do.
+		expect(text).toContain('The CRM API answered 403 FORBIDDEN');
+		expect(text).toContain('not allowed to do this (POST /api/v1/leads)');
+		for (const key of Object.values(env.sandboxKeys)) expect(text).not.toContain(key);
+		expect((await crm.api('GET', `/leads?search=${encodeURIComponent(name)}`)).items).toEqual([]);
+	});
+});
