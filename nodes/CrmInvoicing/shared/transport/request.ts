@@ -27,7 +27,7 @@ import {
 	unexpectedAnswerError,
 } from './errors';
 import type { PacerTurn, RateLimitPacer } from './rateLimit';
-import { mayHoldSecret, redactHeaders, redactValue } from './redact';
+import { mayHoldSecret, redactValue } from './redact';
 import {
 	AnswerTooLarge,
 	type Cancellable,
@@ -171,7 +171,7 @@ class RequestRun {
 		// Every text the answer brings is redacted before anything reads it: its headers here (a Content-Type or a
 		// Location that echoes the key reaches errors), its body below. The limiter learns of the answer as soon as its
 		// status and headers are here; after a 429 the whole key waits what this request will wait.
-		const headers = redactHeaders(response.headers, connection.secrets);
+		const headers = redactValue(response.headers, connection.secrets);
 		const status = response.statusCode;
 		const tries = this.rateLimitRetries;
 		this.rateLimitWait = status === 429 ? rateLimitWait(headers, Date.now(), tries) : undefined;
