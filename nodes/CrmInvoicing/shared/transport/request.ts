@@ -35,7 +35,7 @@ import {
 	connectionErrorCode,
 	raceSignal,
 	readBody,
-	statsOf,
+	runStatsOf,
 	tlsErrorCode,
 } from './wire';
 import {
@@ -141,7 +141,7 @@ class RequestRun {
 			const late = error as PacingWaitTooLongError;
 			throw pacingWaitError(context.getNode(), summary, late, this.deadline !== Infinity);
 		}
-		const stats = statsOf(context);
+		const stats = runStatsOf(context);
 		stats.waitedMs += this.turn.waitedMs;
 		stats.requests++;
 		const ms = Math.max(1, Math.min(RETRY.requestTimeoutMs, this.deadline - Date.now()));
@@ -222,7 +222,7 @@ class RequestRun {
 			return undefined;
 		}
 		if (status === 429) {
-			statsOf(context).rateLimited++;
+			runStatsOf(context).rateLimited++;
 			const wait = this.rateLimitWait as RateLimitWait;
 			const waited = this.rateLimitWaited;
 			if (wait.ms > RETRY.maxWaitMs || waited + wait.ms > RETRY.maxTotalRateLimitWaitMs)
