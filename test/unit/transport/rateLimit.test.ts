@@ -7,7 +7,6 @@ import type { RateLimitPacer } from '../../../nodes/CrmInvoicing/shared/transpor
 import {
 	defaultRateLimitWait,
 	rateLimitWait,
-	rateLimitWaitMs,
 } from '../../../nodes/CrmInvoicing/shared/transport/waits';
 import { CrmInvoicing } from '../../../nodes/CrmInvoicing/CrmInvoicing.node';
 import { createExecuteContext } from '../../helpers/harness';
@@ -24,6 +23,10 @@ const sleepMock = jest.mocked(sleep);
 
 /** The margin the transport adds to a wait for a window to reset. */
 const MARGIN_MS = 50;
+
+/** rateLimitWait's figure alone. */
+const rateLimitWaitMs = (headers: Parameters<typeof rateLimitWait>[0], now: number) =>
+	rateLimitWait(headers, now).ms;
 
 setUpNock();
 beforeEach(() => sleepMock.mockClear());

@@ -59,8 +59,8 @@ export interface ApiRequest {
 	notFoundOnRetryIsDeleted?: boolean;
 	/**
 	 * What a 2xx must hold to count as success (default `'any'`, `'empty-or-object'` for DELETE): `'record'` a JSON
-	 * object with an `id`, `'object'` any JSON object, `'empty-or-…'` also an empty body or a 204 where the spec allows
-	 * it. Anything else is an error naming the status, content type and first bytes.
+	 * object with an `id`; `'empty-or-object'` a JSON object, an empty body or a 204, where the spec allows it.
+	 * Anything else is an error naming the status, content type and first bytes.
 	 */
 	expect?: ExpectedAnswer;
 	/**

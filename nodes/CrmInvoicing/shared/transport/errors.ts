@@ -236,12 +236,10 @@ export function answerTooLargeError(
 }
 
 /** What a successful answer must hold before the node reports success (ApiRequest.expect). */
-export type ExpectedAnswer = 'record' | 'object' | 'empty-or-record' | 'empty-or-object' | 'any';
+export type ExpectedAnswer = 'record' | 'empty-or-object' | 'any';
 
 const EXPECTED_NAMES: Record<Exclude<ExpectedAnswer, 'any'>, string> = {
 	record: 'a record (a JSON object with an "id")',
-	object: 'a JSON object',
-	'empty-or-record': 'an empty answer or a record (a JSON object with an "id")',
 	'empty-or-object': 'an empty answer or a JSON object',
 };
 
@@ -266,11 +264,12 @@ export function answerMismatch(
 	expected: ExpectedAnswer,
 ): Exclude<ExpectedAnswer, 'any'> | undefined {
 	if (expected === 'any') return undefined;
-	const emptyOk = expected === 'empty-or-record' || expected === 'empty-or-object';
-	if (emptyOk && (body === undefined || body === null || body === '' || status === 204)) return;
-	if (!body || typeof body !== 'object' || Array.isArray(body)) return expected;
-	if (expected === 'object' || expected === 'empty-or-object') return undefined;
-	const id = (body as { id?: unknown }).id;
+	const object = !!body && typeof body === 'object' && !Array.isArray(body);
+	if (expected === 'empty-or-object')
+		return object || body === undefined || body === null || body === '' || status === 204
+			? undefined
+			: expected;
+	const id = object ? (body as { id?: unknown }).id : undefined;
 	if (typeof id === 'string' && id.trim() !== '') return undefined;
 	return typeof id === 'number' && Number.isFinite(id) ? undefined : expected;
 }

@@ -5,7 +5,7 @@ import { contentTypeOf, isPlainObject } from '../values';
 import { API_PREFIX, type ApiContext, type ApiVersion, MAX_PAGE_SIZE } from './connection';
 import { apiError, cut, describeAnswer, LIST, READ, type RequestSummary } from './errors';
 import { apiRequestFull } from './request';
-import { statsOf } from './wire';
+import { runStatsOf } from './wire';
 
 /**
  * The one list reader. Every list the package reads (Get Many, Custom API Request → Paginate, webhook lists, the
@@ -253,7 +253,7 @@ export async function* readPages(
 			previousPage = identity;
 			seenCursors.add(nextCursor);
 		}
-		const stats = statsOf(this);
+		const stats = runStatsOf(this);
 		stats.pages++;
 		stats.mostPagesOfOneList = Math.max(stats.mostPagesOfOneList, number);
 		yield { records: page, nextCursor, number, shape: raw.shape };
@@ -294,7 +294,6 @@ export async function readList(
  * read one page per call and hand `nextCursor` back to n8n as their pagination token.
  */
 export async function readOnePage(this: ApiContext, spec: ListSpec): Promise<ListPage> {
-	for await (const page of readPages.call(this, spec)) return page;
-	// readPages yields a first page or throws; this is never reached.
-	return { records: [], nextCursor: null, number: 1, shape: spec.version ?? 'v1' };
+	// readPages yields a first page or throws.
+	return (await readPages.call(this, spec).next()).value as ListPage;
 }

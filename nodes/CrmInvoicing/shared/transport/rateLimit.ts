@@ -7,7 +7,7 @@ import {
 	PacingWaitTooLongError,
 	boundedWait,
 	DOCUMENTED_MARGIN_MS,
-	rateLimitWaitMs,
+	rateLimitWait,
 	RESET_MARGIN_MS,
 	SendLog,
 } from './waits';
@@ -130,7 +130,7 @@ export class RateLimitPacer {
 		this.advance(now);
 		const current = turn.epoch === this.epoch;
 		if (current) this.inFlight = Math.max(0, this.inFlight - 1);
-		const wait = status === 429 ? (waitMs ?? rateLimitWaitMs(headers, now)) : NaN;
+		const wait = status === 429 ? (waitMs ?? rateLimitWait(headers, now).ms) : NaN;
 		// After a 429 the window is spent until the wait the API asked for; a wait over RETRY.maxWaitMs is not kept.
 		if (wait <= RETRY.maxWaitMs) {
 			this.newWindow('announced', true);

@@ -27,7 +27,7 @@ import {
 	unexpectedAnswerError,
 } from './errors';
 import type { PacerTurn, RateLimitPacer } from './rateLimit';
-import { mayHoldSecret, redactHeaders, redactValue } from './redact';
+import { mayHoldSecret, redactValue } from './redact';
 import {
 	AnswerTooLarge,
 	type Cancellable,
@@ -35,7 +35,7 @@ import {
 	connectionErrorCode,
 	raceSignal,
 	readBody,
-	statsOf,
+	runStatsOf,
 	tlsErrorCode,
 } from './wire';
 import {
@@ -141,7 +141,7 @@ class RequestRun {
 			const late = error as PacingWaitTooLongError;
 			throw pacingWaitError(context.getNode(), summary, late, this.deadline !== Infinity);
 		}
-		const stats = statsOf(context);
+		const stats = runStatsOf(context);
 		stats.waitedMs += this.turn.waitedMs;
 		stats.requests++;
 		const ms = Math.max(1, Math.min(RETRY.requestTimeoutMs, this.deadline - Date.now()));
@@ -171,7 +171,7 @@ class RequestRun {
 		// Every text the answer brings is redacted before anything reads it: its headers here (a Content-Type or a
 		// Location that echoes the key reaches errors), its body below. The limiter learns of the answer as soon as its
 		// status and headers are here; after a 429 the whole key waits what this request will wait.
-		const headers = redactHeaders(response.headers, connection.secrets);
+		const headers = redactValue(response.headers, connection.secrets);
 		const status = response.statusCode;
 		const tries = this.rateLimitRetries;
 		this.rateLimitWait = status === 429 ? rateLimitWait(headers, Date.now(), tries) : undefined;
@@ -222,7 +222,7 @@ class RequestRun {
 			return undefined;
 		}
 		if (status === 429) {
-			statsOf(context).rateLimited++;
+			runStatsOf(context).rateLimited++;
 			const wait = this.rateLimitWait as RateLimitWait;
 			const waited = this.rateLimitWaited;
 			if (wait.ms > RETRY.maxWaitMs || waited + wait.ms > RETRY.maxTotalRateLimitWaitMs)

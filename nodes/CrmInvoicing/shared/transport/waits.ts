@@ -137,10 +137,6 @@ export function rateLimitWait(
 	return { ms: defaultRateLimitWait(tries), source: 'default', unusable };
 }
 
-/** rateLimitWait's figure alone. */
-export const rateLimitWaitMs = (headers: IDataObject | undefined, now = Date.now(), tries = 0) =>
-	rateLimitWait(headers, now, tries).ms;
-
 /** The window an answer announces (`RateLimit-Remaining` and `RateLimit-Reset`, `RateLimit-Limit` when given), if any. */
 export function announcedWindow(
 	headers: IDataObject | undefined,

@@ -23,8 +23,8 @@ export interface RunStats {
 
 const statsByContext = new WeakMap<object, RunStats>();
 
-/** The live counters of a context's run (the transport counts into them). */
-export function statsOf(context: object): RunStats {
+/** The counters of a context's run: the transport counts into them, the action node reads them after its last item. */
+export function runStatsOf(context: object): RunStats {
 	let stats = statsByContext.get(context);
 	if (!stats) {
 		stats = { requests: 0, pages: 0, mostPagesOfOneList: 0, rateLimited: 0, waitedMs: 0 };
@@ -32,9 +32,6 @@ export function statsOf(context: object): RunStats {
 	}
 	return stats;
 }
-
-/** What this context's run has cost so far (zeros when it made no request). */
-export const runStatsOf = (context: object): RunStats => ({ ...statsOf(context) });
 
 const CONNECTION_CODES = new Set([
 	'ECONNRESET',
