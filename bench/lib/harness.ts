@@ -234,6 +234,12 @@ export function outputCount(execution: any, nodeName: string): number {
 	return Array.isArray(main) ? main.length : 0;
 }
 
+/** Distinct values of `field` in the items a node put out (first run, first output). */
+export function distinctValues(execution: any, nodeName: string, field: string): number {
+	const main = execution?.data?.resultData?.runData?.[nodeName]?.[0]?.data?.main?.[0];
+	return Array.isArray(main) ? new Set(main.map((item) => item?.json?.[field])).size : 0;
+}
+
 /** Sum of the execution times n8n recorded for these nodes (ms). */
 export function nodesExecutionMs(execution: any, nodeNames: string[]): number {
 	let total = 0;
@@ -303,6 +309,8 @@ export async function runActionWorkflow(
 	workflow: ActionWorkflow,
 	hooks: {
 		/** Called once the execution is finished and saved, before its data is read back. */ finished?: () => void;
+		/** Numbers read from the finished execution (with its data), added to the run. */
+		inspect?: (execution: any) => Record<string, number>;
 	} = {},
 ): Promise<ActionRun> {
 	const before = await newestExecutionId(ctx, workflow.id);
@@ -330,6 +338,7 @@ export async function runActionWorkflow(
 	};
 	const error = executionError(execution);
 	if (error) run.error = error;
+	if (hooks.inspect) Object.assign(run, hooks.inspect(execution));
 	return run;
 }
 
