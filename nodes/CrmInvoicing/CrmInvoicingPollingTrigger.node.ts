@@ -7,10 +7,8 @@ import type {
 } from 'n8n-workflow';
 
 import { isBusy, nodeKey, oneAtATime } from './shared';
-import { POLLING } from './polling/budget';
-import { pollLeads, sampleLead, type LeadEvent, type PollSettings } from './polling/poll';
-
-const COST_NOTICE = `Updated Lead and Archived Lead compare every lead at each poll: one request per ${POLLING.pageSize} leads (10,000 leads: 100 requests). The trigger uses at most half of the credential's Requests per Minute (30 a minute at the API's 60: 10,000 leads take about 3 minutes), so poll less often for large CRMs; it fails with an error when a poll would not end before the next poll time. New Lead alone costs 1 request per poll when the API lists the newest leads first, plus one full read per Full Read Interval.`;
+import { COST_NOTICE, POLLING, skippedText } from './polling/budget';
+import { pollLeads, sampleLead, type LeadEvent } from './polling/poll';
 
 export class CrmInvoicingPollingTrigger implements INodeType {
 	description: INodeTypeDescription = {
@@ -114,24 +112,23 @@ export class CrmInvoicingPollingTrigger implements INodeType {
 			includeExisting?: boolean;
 			fullReadInterval?: number;
 		};
-		const minutes = Number(options.fullReadInterval ?? POLLING.fullReadMinutes);
-		const settings: PollSettings = {
+		// At least a minute, at most a day (the option's own bounds, for a value that came through an expression).
+		const minutes = Math.min(
+			1_440,
+			Math.max(1, Number(options.fullReadInterval) || POLLING.fullReadMinutes),
+		);
+		const settings = {
 			events: this.getNodeParameter('events', ['newLead']) as LeadEvent[],
 			simplify: this.getNodeParameter('simplify', true) as boolean,
 			includeExisting: options.includeExisting === true,
-			// At least a minute, at most a day (the option's own bounds, for a value that came through an expression).
-			fullReadEveryMs:
-				Math.min(1_440, Math.max(1, Number.isFinite(minutes) ? minutes : POLLING.fullReadMinutes)) *
-				60_000,
+			fullReadEveryMs: minutes * 60_000,
 		};
 		// "Fetch Test Event" in the editor: a sample, and what the trigger remembers stays as it was.
 		if (this.getMode() === 'manual') return await sampleLead.call(this, settings);
 		// Two polls of one node never overlap in this process: one that starts while the previous one runs (a long
 		// list read at the API's pace) is skipped, and the next poll time tries again. n8n polls a workflow in one process.
 		if (isBusy(nodeKey(this))) {
-			this.logger.warn(
-				`${this.getNode().name}: a poll started while the previous one was still running; it was skipped`,
-			);
+			this.logger.warn(skippedText(this.getNode().name));
 			return null;
 		}
 		return await oneAtATime(nodeKey(this), async () => await pollLeads.call(this, settings));

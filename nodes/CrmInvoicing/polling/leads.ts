@@ -2,7 +2,7 @@ import type { IDataObject } from 'n8n-workflow';
 
 import { sha256 } from '../shared';
 import { POLLING } from './budget';
-import type { ListOrder, Memory } from './memory';
+import type { Memory } from './memory';
 
 /** What the trigger reads of the leads: ids, createdAt and the list's order, how deep a lead nests, fingerprints. */
 
@@ -18,28 +18,23 @@ export function leadIdOf(record: IDataObject): string | undefined {
 export const createdAtOf = (record: IDataObject): number =>
 	typeof record.createdAt === 'string' ? Date.parse(record.createdAt) : NaN;
 
-/** The order a whole list is in, by createdAt. */
-export function orderOf(records: IDataObject[]): ListOrder {
+/** Whether leads (in list order) show the newest first: createdAt never increases along them, and decreases. */
+export function newestFirst(records: IDataObject[]): boolean {
 	const times = records.map(createdAtOf);
-	let up = false;
 	let down = false;
 	for (let i = 1; i < times.length; i++) {
-		if (Number.isNaN(times[i]) || Number.isNaN(times[i - 1])) return 'mixed';
-		up ||= times[i] > times[i - 1];
+		if (!(times[i] <= times[i - 1])) return false; // NaN, or later than the one before
 		down ||= times[i] < times[i - 1];
 	}
-	return up && down ? 'mixed' : down ? 'newest' : up ? 'oldest' : 'unknown';
+	return down;
 }
 
 /**
- * The head of a newest-first list: whether the leads read so far (in list order) let the poll stop reading.
- *
- * It may (`enough`) when they prove the list is newest first down to a lead older than every lead remembered: the
- * first lead is at least as new as the newest remembered, createdAt never increases along them, and the last is older
- * than the newest remembered. Then every lead further down is older still, so none is new by its createdAt. A lead it
- * does not know that is older than the newest remembered breaks that proof (`broken`: the API does not list by
- * creation, or mixes orders), and the poll reads the whole list. A lead listed out of order further down (an import
- * that keeps old creation dates) is found by the periodic full read (Full Read Interval).
+ * The head of a newest-first list: whether the leads read so far (in list order) let the poll stop reading
+ * (`enough`): they prove the list newest first down to a lead older than every lead remembered (the first is at least
+ * as new as the newest remembered, createdAt never increases, the last is older), so none further down is new by its
+ * createdAt. A lead it does not know that is older than the newest remembered breaks the proof (`broken`): the poll
+ * reads the whole list. Leads listed out of order further down are the periodic full read's (docs: List order).
  */
 export function headOf(records: IDataObject[], memory: Memory): 'enough' | 'more' | 'broken' {
 	const newest = memory.newest;
@@ -57,57 +52,22 @@ export function headOf(records: IDataObject[], memory: Memory): 'enough' | 'more
 }
 
 /**
- * The first top-level field of a record nested deeper than `limit` levels (the record itself is level 1), or
- * undefined. Iterative, and it stops at the first value past the limit.
+ * JSON with object keys sorted, so that the same value always gives the same text (key order is not meaningful), or
+ * undefined when an object or array sits more than `levels` levels down (`value` itself is level 1). The recursion is
+ * bounded by `levels`, so a lead nested past any stack costs no more than one at the bound; the text is that of
+ * earlier versions (`undefined` written as `undefined`), so fingerprints stay theirs.
  */
-export function fieldTooDeep(record: IDataObject, limit: number): string | undefined {
-	for (const field of Object.keys(record)) {
-		const stack: Array<[unknown, number]> = [[record[field], 2]];
-		for (let entry = stack.pop(); entry !== undefined; entry = stack.pop()) {
-			const [value, depth] = entry;
-			if (value === null || typeof value !== 'object') continue;
-			if (depth > limit) return field;
-			for (const child of Array.isArray(value) ? value : Object.values(value))
-				stack.push([child, depth + 1]);
-		}
+export function stableJson(value: unknown, levels: number): string | undefined {
+	if (value === null || typeof value !== 'object') return JSON.stringify(value) ?? 'undefined';
+	if (levels < 1) return undefined;
+	const array = Array.isArray(value);
+	const parts: string[] = [];
+	for (const key of array ? value.keys() : Object.keys(value).sort()) {
+		const text = stableJson((value as Record<string | number, unknown>)[key], levels - 1);
+		if (text === undefined) return undefined;
+		parts.push(array ? text : `${JSON.stringify(key)}:${text}`);
 	}
-	return undefined;
-}
-
-/** Text stableJson writes as it is (a bracket, a comma, a key), told apart from the values still to write. */
-class Raw {
-	constructor(readonly text: string) {}
-}
-const COMMA = new Raw(',');
-
-/**
- * JSON with object keys sorted, so that the same value always gives the same text (key order is not meaningful).
- * Iterative: any nesting JSON.parse accepts is written without recursion, as the same text the recursive form gave
- * (`undefined` written as `undefined`), so fingerprints stay those of earlier versions.
- */
-export function stableJson(value: unknown): string {
-	const out: string[] = [];
-	const todo: unknown[] = [value];
-	while (todo.length > 0) {
-		const next = todo.pop();
-		if (next instanceof Raw) out.push(next.text);
-		else if (next === undefined) out.push('undefined');
-		else if (next === null || typeof next !== 'object') out.push(JSON.stringify(next));
-		else {
-			const array = Array.isArray(next) ? (next as unknown[]) : undefined;
-			const object = next as Record<string, unknown>;
-			const keys = array ? array.keys() : Object.keys(object).sort();
-			const parts: unknown[] = [new Raw(array ? '[' : '{')];
-			for (const key of keys) {
-				if (parts.length > 1) parts.push(COMMA);
-				if (array) parts.push(array[key as number]);
-				else parts.push(new Raw(`${JSON.stringify(key)}:`), object[key as string]);
-			}
-			parts.push(new Raw(array ? ']' : '}'));
-			for (let index = parts.length - 1; index >= 0; index--) todo.push(parts[index]);
-		}
-	}
-	return out.join('');
+	return array ? `[${parts.join(',')}]` : `{${parts.join(',')}}`;
 }
 
 /** The slot that stands for every top-level key past POLLING.maxFieldSlots. */
@@ -121,6 +81,8 @@ export interface Fingerprint {
 	whole: string;
 	/** Two characters per field slot (the memory's `fields`, in order): which fields changed. */
 	slots: string[];
+	/** Of an `unreadable` lead: its first field nested past POLLING.maxEmitDepth (`whole` and `slots` are empty). */
+	deep?: string;
 }
 
 const ALPHABET = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_';
@@ -128,10 +90,12 @@ const ALPHABET = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789
 const ABSENT = '..';
 
 /**
- * 12 bits of FNV-1a (32-bit) of a text, as two base64url characters: enough to name a changed field, and cheap
- * where SHA-256 is not (a poll of 10,000 leads hashes about 140,000 field values).
+ * 12 bits of FNV-1a (32-bit) of a field's text, as two base64url characters (ABSENT for a field the lead does not
+ * have): enough to name a changed field, and cheap where SHA-256 is not (a poll of 10,000 leads hashes about 140,000
+ * field values).
  */
-function fieldPair(text: string): string {
+function fieldPair(text: string | undefined): string {
+	if (text === undefined) return ABSENT;
 	let hash = 0x811c9dc5;
 	for (let i = 0; i < text.length; i++) {
 		hash ^= text.charCodeAt(i);
@@ -145,27 +109,29 @@ function fieldPair(text: string): string {
 export function fingerprint(record: IDataObject, fields: string[]): Fingerprint {
 	// Each field is written once: the whole record's text (stableJson's) is made of the fields' texts.
 	const keys = Object.keys(record);
-	const text = new Map(keys.map((key) => [key, stableJson(record[key])]));
-	const whole = [...keys].sort().map((key) => `${JSON.stringify(key)}:${text.get(key)}`);
-	const texts = new Map<string, string[]>();
+	const text = new Map<string, string>();
 	for (const key of keys) {
-		if (key === 'id') continue;
-		if (!fields.includes(key)) {
-			if (fields.length < POLLING.maxFieldSlots - 1) fields.push(key);
-			else if (!fields.includes(OTHER_FIELDS)) fields.push(OTHER_FIELDS);
-		}
-		const slot = fields.includes(key) ? key : OTHER_FIELDS;
-		const list = texts.get(slot) ?? [];
-		list.push(slot === OTHER_FIELDS ? `${key}=${text.get(key)}` : (text.get(key) as string));
-		texts.set(slot, list);
+		// A field's value may nest POLLING.maxEmitDepth - 1 levels (the record is level 1).
+		const json = stableJson(record[key], POLLING.maxEmitDepth - 1);
+		// Too deep to emit: remembered by that alone, so it is named once, not at every poll while it stays so.
+		if (json === undefined) return { state: 'unreadable', whole: '', slots: [], deep: key };
+		text.set(key, json);
 	}
+	const whole = [...keys].sort().map((key) => `${JSON.stringify(key)}:${text.get(key)}`);
+	// A new top-level key takes the next slot while there is one; the keys past them share the last, OTHER_FIELDS.
+	const others: string[] = [];
+	for (const key of keys) {
+		if (key === 'id' || fields.includes(key)) continue;
+		if (fields.length < POLLING.maxFieldSlots - 1) fields.push(key);
+		else others.push(`${key}=${text.get(key)}`);
+	}
+	if (others.length > 0 && !fields.includes(OTHER_FIELDS)) fields.push(OTHER_FIELDS);
+	const slotText = (field: string) =>
+		field !== OTHER_FIELDS ? text.get(field) : others.sort().join('\n') || undefined;
 	return {
 		state: record.archived === true ? 'archived' : 'live',
 		whole: sha256(`{${whole.join(',')}}`, 8),
-		slots: fields.map((field) => {
-			const values = texts.get(field);
-			return values === undefined ? ABSENT : fieldPair(values.sort().join('\n'));
-		}),
+		slots: fields.map((field) => fieldPair(slotText(field))),
 	};
 }
 

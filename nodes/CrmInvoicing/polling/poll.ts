@@ -2,28 +2,18 @@ import { NodeOperationError } from 'n8n-workflow';
 import type { IDataObject, INodeExecutionData, IPollFunctions } from 'n8n-workflow';
 
 import { readPages, simplify, takeShare } from '../shared';
-import {
-	budgetOf,
-	capError,
-	checkBudget,
-	fallbackWarning,
-	fullReadCost,
-	narrowText,
-	POLLING,
-	type Budget,
-} from './budget';
+import { budgetOf, capError, checkBudget, narrowText, POLLING, type Budget } from './budget';
 import {
 	changedFields,
 	createdAtOf,
 	decodePrint,
 	encodePrint,
-	fieldTooDeep,
 	fingerprint,
 	headOf,
 	leadIdOf,
-	orderOf,
+	newestFirst,
 } from './leads';
-import { loadMemory, saveMemory, type ListOrder, type Memory } from './memory';
+import { loadMemory, saveMemory, type Memory } from './memory';
 
 /** One poll: read → diff → save. The events the node emits; each item carries one in `_event`. */
 export type LeadEvent = 'newLead' | 'updatedLead' | 'archivedLead';
@@ -36,8 +26,6 @@ export interface PollSettings {
 	/** With New Lead on a newest-first list: a poll reads the whole list when the last full read is this old (ms). */
 	fullReadEveryMs: number;
 }
-
-const LIST_PATH = '/api/v1/leads';
 
 /** The lead as an item: `_event` (not one of the API's fields), and `_changedFields` for an Updated Lead. */
 function item(record: IDataObject, settings: PollSettings, event: LeadEvent, fields?: string[]) {
@@ -67,14 +55,14 @@ async function* leadPages(context: IPollFunctions, budget: Budget) {
 		path: '/leads',
 		pageSize: POLLING.pageSize,
 		maxRecords: POLLING.maxLeads,
-		maxPages: budget.requestsPerFullRead,
+		maxPages: budget.pages,
 		deadline: budget.deadline,
 		narrow: narrowText(budget),
 		// No entry of the list stops the trigger: one that is not a lead is named and left out.
 		skipEntry: (described, position, page) =>
 			warn(
 				context,
-				`entry ${position} of page ${page} of the list ${LIST_PATH} is ${described}, not a lead (a JSON object); the trigger skipped it and read the others. This is a fault of the API or of a proxy in front of it.`,
+				`entry ${position} of page ${page} of the list /api/v1/leads is ${described}, not a lead (a JSON object); the trigger skipped it and read the others. This is a fault of the API or of a proxy in front of it.`,
 			),
 	});
 	// A caller that stops reading returns at the `yield`: no turn is taken for a page it does not read.
@@ -85,54 +73,12 @@ async function* leadPages(context: IPollFunctions, budget: Budget) {
 }
 
 /**
- * Reads the list: all of it, or with New Lead alone only its head, unless a full read is due (the bound on finding
- * a lead listed out of order, e.g. an import that keeps old creation dates).
- */
-async function readLeads(
-	context: IPollFunctions,
-	memory: Memory | undefined,
-	settings: PollSettings,
-	budget: Budget,
-	now: number,
-): Promise<{ records: IDataObject[]; fullRead: boolean }> {
-	const due = memory?.fullAt === undefined || now - memory.fullAt >= settings.fullReadEveryMs;
-	let head = memory !== undefined && onlyNew(settings) && !due ? 'more' : 'broken';
-	const records: IDataObject[] = [];
-	for await (const page of leadPages(context, budget)) {
-		records.push(...page.records);
-		if (head !== 'more' || memory === undefined) continue;
-		head = headOf(records, memory);
-		if (head === 'enough' && page.nextCursor !== null) return { records, fullRead: false };
-		const full = fullReadCost(Math.max(memory.count, records.length));
-		// The head did not prove the order: this poll reads the whole list (rule 3 still bounds it).
-		if (head === 'broken' && full > budget.requestsPerPoll)
-			warn(context, fallbackWarning(budget, full));
-	}
-	return { records, fullRead: true };
-}
-
-/** What a poll found: the items to emit (New Lead oldest first, then Updated, then Archived), and what to remember. */
-export interface Diff {
-	items: INodeExecutionData[];
-	/** Lead id → fingerprint (as stored) of every lead listed; marked unreadable where it could not be emitted. */
-	seen: Record<string, string>;
-	/** The memory's field slots, with those of new top-level keys appended. */
-	fields: string[];
-	/** The newest createdAt among the leads listed. */
-	newest?: number;
-	/** Leads skipped, and why, for n8n's log. */
-	warnings: string[];
-}
-
-/**
  * The diff, a pure function: the leads read against what the node remembers (undefined on the first poll). No
- * request, no clock, no log, and the memory is left as it was: the caller reads before and saves after.
+ * request, no clock, no log, and the memory is left as it was: the caller reads before and saves after. It gives the
+ * items to emit (New Lead oldest first, then Updated, then Archived), each listed lead's fingerprint as stored
+ * (`seen`), the field slots with new top-level keys appended, the newest createdAt listed, and warnings for n8n's log.
  */
-export function diff(
-	memory: Memory | undefined,
-	records: IDataObject[],
-	settings: PollSettings,
-): Diff {
+export function diff(memory: Memory | undefined, records: IDataObject[], settings: PollSettings) {
 	const fresh = memory === undefined ? settings.includeExisting : true;
 	const known = memory?.leads ?? {};
 	const fields = memory?.fields.slice() ?? [];
@@ -147,7 +93,7 @@ export function diff(
 		const id = leadIdOf(record);
 		if (id === undefined) {
 			warnings.push(
-				`lead ${index + 1} of the list ${LIST_PATH}, ${nameOf(record)}, has no id, so the trigger cannot tell it apart from the others; it skipped it. This is a fault of the API or of a proxy in front of it.`,
+				`lead ${index + 1} of the list /api/v1/leads, ${nameOf(record)}, has no id, so the trigger cannot tell it apart from the others; it skipped it. This is a fault of the API or of a proxy in front of it.`,
 			);
 			return;
 		}
@@ -155,13 +101,11 @@ export function diff(
 		const time = createdAtOf(record);
 		if (!Number.isNaN(time) && (newest === undefined || time > newest)) newest = time;
 		const print = fingerprint(record, fields);
-		const deep = fieldTooDeep(record, POLLING.maxEmitDepth);
-		if (deep !== undefined) print.state = 'unreadable';
 		seen[id] = encodePrint(print);
 		if (seen[id] === known[id]) return; // Nothing changed (the common case: no decoding).
-		if (deep !== undefined) {
+		if (print.deep !== undefined) {
 			warnings.push(
-				`lead ${nameOf(record, id)} was not emitted: its field "${deep.slice(0, 80)}" is nested more than ${POLLING.maxEmitDepth} levels deep, more than n8n can store in an execution. The trigger skipped it and emitted the other leads; it emits it as New Lead once the CRM holds it within that depth.`,
+				`lead ${nameOf(record, id)} was not emitted: its field "${print.deep.slice(0, 80)}" is nested more than ${POLLING.maxEmitDepth} levels deep, more than n8n can store in an execution. The trigger skipped it and emitted the other leads; it emits it as New Lead once the CRM holds it within that depth.`,
 			);
 			return;
 		}
@@ -214,12 +158,24 @@ export async function pollLeads(
 	const staticData = this.getWorkflowStaticData('node');
 	const memory = loadMemory(staticData);
 	const budget = await budgetOf(this);
-	const expected = (order: ListOrder, count: number) =>
-		onlyNew(settings) && order === 'newest' ? 1 : fullReadCost(count);
-	if (memory) checkBudget(this, memory.count, expected(memory.order, memory.count), budget);
+	if (memory) checkBudget(this, Object.keys(memory.leads).length, budget);
 	const now = Date.now();
 
-	const { records, fullRead } = await readLeads(this, memory, settings, budget, now);
+	// The list: all of it, or with New Lead alone only its head, unless a full read is due (the bound on finding a
+	// lead listed out of order, e.g. an import that keeps old creation dates).
+	const due = memory?.fullAt === undefined || now - memory.fullAt >= settings.fullReadEveryMs;
+	let head = memory !== undefined && onlyNew(settings) && !due ? 'more' : 'broken';
+	const records: IDataObject[] = [];
+	let fullRead = true;
+	for await (const page of leadPages(this, budget)) {
+		records.push(...page.records);
+		// Once the head did not prove the order (`broken`), this poll reads the whole list (rule 2 still bounds it).
+		if (head === 'more' && memory !== undefined) head = headOf(records, memory);
+		if (head === 'enough' && page.nextCursor !== null) {
+			fullRead = false;
+			break;
+		}
+	}
 	const found = diff(memory, records, settings);
 	for (const message of found.warnings) warn(this, message);
 
@@ -228,11 +184,9 @@ export async function pollLeads(
 	const leads = Object.assign(memory?.leads ?? {}, found.seen);
 	const gone = memory?.gone ?? {};
 	if (fullRead) {
-		for (const id of Object.keys(gone)) if (found.seen[id] !== undefined) delete gone[id];
 		for (const id of Object.keys(leads)) {
-			if (found.seen[id] !== undefined) continue;
-			gone[id] ??= now;
-			if (now - gone[id] >= POLLING.forgetAfterMs) {
+			if (found.seen[id] !== undefined) delete gone[id];
+			else if (now - (gone[id] ??= now) >= POLLING.forgetAfterMs) {
 				delete leads[id];
 				delete gone[id];
 			}
@@ -243,19 +197,8 @@ export async function pollLeads(
 		newest = memory.newest;
 	const count = Object.keys(leads).length;
 	if (count > POLLING.maxLeads) throw capError(this, count);
-	const next: Memory = {
-		v: 1,
-		leads,
-		gone,
-		fields: found.fields,
-		newest,
-		order: fullRead ? orderOf(records) : 'newest',
-		count: fullRead ? records.length : Math.max(memory?.count ?? 0, count),
-		fullAt: fullRead ? now : memory?.fullAt,
-	};
-	saveMemory(staticData, next);
-	// The first poll learns the list's size: a workflow that cannot afford its next polls fails now, at activation.
-	if (!memory) checkBudget(this, next.count, expected(next.order, next.count), budget);
+	const fullAt = fullRead ? now : memory?.fullAt;
+	saveMemory(staticData, { v: 1, leads, gone, fields: found.fields, newest, fullAt });
 
 	return found.items.length > 0 ? [found.items] : null;
 }
@@ -269,20 +212,17 @@ export async function sampleLead(
 	this: IPollFunctions,
 	settings: PollSettings,
 ): Promise<INodeExecutionData[][]> {
-	const leads: IDataObject[] = [];
-	for await (const page of leadPages(this, await budgetOf(this))) {
-		leads.push(
-			...page.records.filter((lead) => fieldTooDeep(lead, POLLING.maxEmitDepth) === undefined),
-		);
-		// A first page in newest-first order starts with the newest lead: no need to read on.
-		if (page.number === 1 && orderOf(page.records) === 'newest') break;
-	}
 	const timeOf = (lead: IDataObject) =>
 		Number.isNaN(createdAtOf(lead)) ? -Infinity : createdAtOf(lead);
-	const best = leads.reduce<IDataObject | undefined>(
-		(latest, lead) => (latest === undefined || timeOf(lead) > timeOf(latest) ? lead : latest),
-		undefined,
-	);
+	let best: IDataObject | undefined;
+	for await (const page of leadPages(this, await budgetOf(this))) {
+		for (const lead of page.records) {
+			if (best !== undefined && timeOf(lead) <= timeOf(best)) continue;
+			if (fingerprint(lead, []).deep === undefined) best = lead;
+		}
+		// A first page in newest-first order starts with the newest lead: no need to read on.
+		if (page.number === 1 && newestFirst(page.records)) break;
+	}
 	if (best === undefined) {
 		throw new NodeOperationError(
 			this.getNode(),

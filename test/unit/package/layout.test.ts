@@ -131,7 +131,7 @@ describe('the package layout', () => {
 		expect(circles).toEqual([]);
 	});
 
-	it("has no shipped file over 450 lines, the webhook trigger's code is at most 1,380 lines and the polling trigger's at most 963", () => {
+	it("has no shipped file over 450 lines, the webhook trigger's code is at most 1,380 lines and the polling trigger's at most 700", () => {
 		// Lines as `wc -l` counts them, at the starter's prettier width (100). The caps of 0.4.0 (350 and 1,500) were
 		// met at a wider width; these are the sizes reached so far (issue 29's targets: 300, 1,100 and 700).
 		const lines = (file: string): number => (readFileSync(file, 'utf8').match(/\n/g) ?? []).length;
@@ -142,8 +142,8 @@ describe('the package layout', () => {
 				0,
 			);
 		expect(total('CrmInvoicingTrigger.node.ts', 'trigger')).toBeLessThanOrEqual(1_380);
-		// The poller: 963, short of issue 29's 700 (the rules that keep it above are named in CONTRIBUTING.md).
-		expect(total('CrmInvoicingPollingTrigger.node.ts', 'polling')).toBeLessThanOrEqual(963);
+		// The poller: issue 29's 700.
+		expect(total('CrmInvoicingPollingTrigger.node.ts', 'polling')).toBeLessThanOrEqual(700);
 	});
 
 	it("keeps the action node's code (its node file and actions/) at most 3,900 lines, no file of it over 300", () => {

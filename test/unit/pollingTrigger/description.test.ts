@@ -8,13 +8,11 @@ import { NodeHelpers } from 'n8n-workflow';
 import type { IDataObject } from 'n8n-workflow';
 
 import { CrmInvoicingPollingTrigger } from '../../../nodes/CrmInvoicing/CrmInvoicingPollingTrigger.node';
-import { pollBudget, pollSchedule } from '../../../nodes/CrmInvoicing/polling/budget';
-import { POLLING } from '../../../nodes/CrmInvoicing/polling/budget';
+import { POLLING, pollBudget } from '../../../nodes/CrmInvoicing/polling/budget';
 import {
 	changedFields,
 	decodePrint,
 	encodePrint,
-	fieldTooDeep,
 	fingerprint,
 	OTHER_FIELDS,
 	stableJson,
@@ -94,93 +92,19 @@ describe('parameters', () => {
 	});
 });
 
-describe('poll times: the busiest minute and the shortest gap (budget.ts)', () => {
-	const sched = (...item: unknown[]) => pollSchedule({ item });
-	const custom = (cronExpression: string) => ({ mode: 'custom', cronExpression });
-
-	it.each([
-		['every minute', [{ mode: 'everyMinute' }], 1, 60],
-		['every 5 minutes', [{ mode: 'everyX', value: 5, unit: 'minutes' }], 1, 300],
-		[
-			'every 7 minutes (0, 7, …, 56, then 0: 4 minutes at the hour)',
-			[{ mode: 'everyX', value: 7, unit: 'minutes' }],
-			1,
-			240,
-		],
-		['every hour', [{ mode: 'everyHour', minute: 10 }], 1, 3_600],
-		['every 2 hours', [{ mode: 'everyX', value: 2, unit: 'hours' }], 1, 7_200],
-		['every day', [{ mode: 'everyDay', hour: 9, minute: 0 }], 1, 86_400],
-		[
-			'six custom seconds (every 10 s)',
-			[0, 10, 20, 30, 40, 50].map((second) => custom(`${second} * * * * *`)),
-			6,
-			10,
-		],
-		[
-			'"every 5 minutes, 9 to 17" (a daily average says 0.075 a minute)',
-			[custom('*/5 9-17 * * *')],
-			1,
-			300,
-		],
-		['a cron with 3 seconds in its minutes', [custom('0,20,40 */2 * * * *')], 3, 20],
-		[
-			'two every-minute poll times (n8n picks their seconds: maybe the same one)',
-			[{ mode: 'everyMinute' }, { mode: 'everyMinute' }],
-			2,
-			0,
-		],
-		['days of the week are read as every day', [custom('0 9 * * 1-5')], 1, 86_400],
-		['a cron it cannot read counts as every minute', [custom('not a cron')], 1, 60],
-	])('%s', (_what, items, busiestMinute, gapSeconds) => {
-		expect(sched(...items)).toEqual({ busiestMinute, shortestGapMs: gapSeconds * 1_000 });
-	});
-
-	it('no poll times (n8n refuses that on activation) count as every minute', () => {
-		expect(pollSchedule(undefined)).toEqual({ busiestMinute: 1, shortestGapMs: 60_000 });
-	});
-});
-
 describe('the request budget (budget.ts)', () => {
-	const minute = { busiestMinute: 1, shortestGapMs: 60_000 };
-	const fiveMinutes = { busiestMinute: 1, shortestGapMs: 300_000 };
-	const tenSeconds = { busiestMinute: 6, shortestGapMs: 10_000 };
-
-	it("leaves half the key's rate to others: polling every minute at 60 a minute allows 30 per poll, not 60", () => {
-		expect(pollBudget(60, minute)).toMatchObject({
-			share: 30,
-			requestsPerPoll: 30,
-			requestsPerFullRead: 150,
-		});
-	});
-
-	it('divides the share among the polls of the busiest minute', () => {
-		expect(pollBudget(60, tenSeconds).requestsPerPoll).toBe(5);
-		expect(pollBudget(12, tenSeconds).requestsPerPoll).toBe(1);
-		expect(pollBudget(6, tenSeconds).requestsPerPoll).toBe(0);
-	});
-
-	it("lets a poll go on for the whole minutes until the next poll time, within n8n's time budget for a poll", () => {
-		expect(pollBudget(60, fiveMinutes)).toMatchObject({
-			requestsPerPoll: 150,
-			requestsPerFullRead: 150,
-		});
-		expect(pollBudget(60, { busiestMinute: 1, shortestGapMs: 3_600_000 })).toMatchObject({
-			requestsPerPoll: 150,
-			requestsPerFullRead: 150,
-		});
-		expect(
-			pollBudget(60, { busiestMinute: 1, shortestGapMs: 3_600_000 }, 10 * 60_000),
-		).toMatchObject({ requestsPerPoll: 300, requestsPerFullRead: 300 });
+	it("leaves half the key's rate to others, and reads at most that share for each whole minute of n8n's time budget for a poll", () => {
+		// n8n 1.x gives no budget: its PollContext's own 5 minutes.
+		expect(pollBudget(60)).toMatchObject({ share: 30, pages: 150 });
+		expect(pollBudget(60, 10 * 60_000)).toMatchObject({ share: 30, pages: 300 });
 		// n8n 2.41's scheduler gives a poll 36 s: one minute's share.
-		expect(pollBudget(60, fiveMinutes, 36_000)).toMatchObject({
-			requestsPerPoll: 30,
-			requestsPerFullRead: 30,
-		});
+		expect(pollBudget(60, 36_000)).toMatchObject({ share: 30, pages: 30 });
+		expect(pollBudget(60, 0)).toMatchObject({ pages: 150 });
 	});
 
 	it('half the rate, rounded down: 2 requests a minute give 1; 1 gives none (the poll refuses such a credential, poll.test.ts)', () => {
-		expect(pollBudget(2, minute)).toMatchObject({ share: 1, requestsPerPoll: 1 });
-		expect(pollBudget(1, minute)).toMatchObject({ share: 0, requestsPerPoll: 0 });
+		expect(pollBudget(2)).toMatchObject({ share: 1, pages: 5 });
+		expect(pollBudget(1)).toMatchObject({ share: 0, pages: 0 });
 	});
 });
 
@@ -206,7 +130,7 @@ describe('fingerprints', () => {
 		expect(changedFields(before, after, fields).sort()).toEqual(['archived', 'name']);
 		const added = fingerprint({ ...lead, title: 'CTO' }, fields);
 		expect(changedFields(before, added, fields)).toEqual(['title']);
-		expect(stableJson({ b: [1, { d: 1, c: 2 }], a: null })).toBe(
+		expect(stableJson({ b: [1, { d: 1, c: 2 }], a: null }, 3)).toBe(
 			'{"a":null,"b":[1,{"c":2,"d":1}]}',
 		);
 	});
@@ -223,40 +147,42 @@ describe('fingerprints', () => {
 				.join(',')}}`;
 		};
 		fc.assert(
-			fc.property(fc.jsonValue({ maxDepth: 8 }), (value) => stableJson(value) === recursive(value)),
+			fc.property(
+				fc.jsonValue({ maxDepth: 8 }),
+				(value) => stableJson(value, 10) === recursive(value),
+			),
 			{ numRuns: 500 },
 		);
-		expect(stableJson([undefined, { a: undefined }])).toBe(
+		expect(stableJson([undefined, { a: undefined }], 2)).toBe(
 			recursive([undefined, { a: undefined }]),
 		);
 	});
 
-	it('stableJson and fingerprints take any nesting JSON.parse accepts (200,000 levels), and tell two deep leads apart', () => {
+	it('stableJson and fingerprints take any nesting JSON.parse accepts (200,000 levels): past the bound a lead is unreadable, named by its field, and remembered the same however it changes deep down', () => {
 		const depth = 200_000;
 		const deep = (bottom: string): IDataObject =>
 			JSON.parse(
 				`{"id":"lead_d","customFields":{"x":${'['.repeat(depth)}"${bottom}"${']'.repeat(depth)}}}`,
 			);
-		expect(stableJson(deep('a'))).toHaveLength(
-			`{"customFields":{"x":"a"},"id":"lead_d"}`.length + 2 * depth,
-		);
+		expect(stableJson(deep('a'), POLLING.maxEmitDepth)).toBeUndefined();
 		const fields: string[] = [];
 		const one = fingerprint(deep('a'), fields);
-		const two = fingerprint(deep('b'), fields);
-		expect(one.whole).not.toBe(two.whole);
-		expect(changedFields(one, two, fields)).toEqual(['customFields']);
-		expect(fieldTooDeep(deep('a'), POLLING.maxEmitDepth)).toBe('customFields');
+		expect(one).toMatchObject({ state: 'unreadable', deep: 'customFields' });
+		expect(encodePrint(fingerprint(deep('b'), fields))).toBe(encodePrint(one));
 	});
 
-	it(`fieldTooDeep names the first field nested past the limit (the record is level 1)`, () => {
+	it(`fingerprint names the first field nested past the limit (the record is level 1)`, () => {
 		const nested = (levels: number): IDataObject[] =>
 			JSON.parse(`${'['.repeat(levels)}${']'.repeat(levels)}`);
-		expect(
-			fieldTooDeep({ id: 'x', a: nested(POLLING.maxEmitDepth - 1) }, POLLING.maxEmitDepth),
-		).toBeUndefined();
-		expect(
-			fieldTooDeep({ id: 'x', a: 1, b: nested(POLLING.maxEmitDepth) }, POLLING.maxEmitDepth),
-		).toBe('b');
+		const atLimit = { id: 'x', a: nested(POLLING.maxEmitDepth - 1) };
+		expect(fingerprint(atLimit, []).state).toBe('live');
+		const past = {
+			id: 'x',
+			a: 1,
+			b: nested(POLLING.maxEmitDepth),
+			c: nested(POLLING.maxEmitDepth),
+		};
+		expect(fingerprint(past, []).deep).toBe('b');
 	});
 
 	it(`give at most ${POLLING.maxFieldSlots} field slots; further keys share one`, () => {
