@@ -2,6 +2,31 @@ import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workfl
 
 import { customFieldsFromPairs, isSet, requestField, toJsonObject } from './fields';
 
+/** A text parameter (a name, an ID, an address): empty by default; `more` holds the rest (placeholder, required, …). */
+export function textProperty(
+	displayName: string,
+	name: string,
+	more: Partial<INodeProperties> = {},
+): INodeProperties {
+	return { displayName, name, type: 'string', default: '', ...more };
+}
+
+/** An amount of money: two decimals, 0 by default. */
+export function amountProperty(
+	displayName: string,
+	name: string,
+	description: string,
+): INodeProperties {
+	return {
+		displayName,
+		name,
+		type: 'number',
+		typeOptions: { numberPrecision: 2 },
+		default: 0,
+		description,
+	};
+}
+
 /** "Custom Fields": key/value pairs sent as the record's `customFields` object. */
 export function customFieldsOption(record: string): INodeProperties {
 	return {
@@ -17,21 +42,11 @@ export function customFieldsOption(record: string): INodeProperties {
 				displayName: 'Field',
 				name: 'field',
 				values: [
-					{
-						displayName: 'Key',
-						name: 'key',
-						type: 'string',
-						default: '',
+					textProperty('Key', 'key', {
 						placeholder: 'industry',
 						description: "The custom field's key as defined in your CRM workspace",
-					},
-					{
-						displayName: 'Value',
-						name: 'value',
-						type: 'string',
-						default: '',
-						placeholder: 'Retail',
-					},
+					}),
+					textProperty('Value', 'value', { placeholder: 'Retail' }),
 				],
 			},
 		],

@@ -1,9 +1,17 @@
 import { NodeOperationError } from 'n8n-workflow';
-import type { IDataObject, IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
+import type {
+	IDataObject,
+	IExecuteFunctions,
+	INodeExecutionData,
+	INodeProperties,
+} from 'n8n-workflow';
 
-import { apiRequest } from '../../shared';
+import { apiRequest, type SimplifiedResource } from '../../shared';
+import { shownFor, type Operation } from '../operation';
+import { requiredParameter } from './fields';
 import { MAPPER_VERSION, mappedBody, requireMapped, updateMapped } from './mapped';
 import type { StandardField } from './mapperFields';
+import { recordItems, simplifyProperty } from './output';
 
 /** The path of one record of a collection, e.g. `/leads/lead_8f2k1`. */
 export function recordPath(collection: string, id: string): string {
@@ -19,6 +27,27 @@ export async function recordRequest(
 	body?: IDataObject,
 ): Promise<IDataObject> {
 	return await apiRequest.call(context, { method, path, body, itemIndex, expect: 'record' });
+}
+
+/**
+ * Get of one record: the ID from `idProperty` (read by `idOf`, by default as a required text), GET `collection`/{id},
+ * the record output through Simplify.
+ */
+export function getOperation(
+	resource: SimplifiedResource,
+	collection: string,
+	idProperty: INodeProperties,
+	idOf = (context: IExecuteFunctions, itemIndex: number) =>
+		requiredParameter(context, idProperty.name, idProperty.displayName, itemIndex),
+): Operation {
+	return {
+		description: shownFor(resource, 'get', [idProperty, simplifyProperty]),
+		async execute(this: IExecuteFunctions, itemIndex: number) {
+			const path = recordPath(collection, idOf(this, itemIndex));
+			const record = await recordRequest(this, 'GET', path, itemIndex);
+			return recordItems(this, itemIndex, resource, [record]);
+		},
+	};
 }
 
 /**

@@ -9,6 +9,8 @@ import type {
 
 import { fail, parseJson, requiredParameter } from '../common/fields';
 import { pageRequestOf, returnAllAndLimit } from '../common/list';
+import { textProperty } from '../common/options';
+import { shownFor } from '../operation';
 import {
 	apiRequest,
 	isPlainObject,
@@ -57,16 +59,12 @@ const properties: INodeProperties[] = [
 		default: 'v1',
 		description: 'Which version prefix the path goes under',
 	},
-	{
-		displayName: 'Path',
-		name: 'path',
-		type: 'string',
+	textProperty('Path', 'path', {
 		required: true,
-		default: '',
 		placeholder: '/leads',
 		description:
 			'Path under the version prefix, starting with /, such as /leads or /deals/deal_123. Do not include the base URL or /api/v1.',
-	},
+	}),
 	{
 		displayName: 'Query Parameters',
 		name: 'queryParameters',
@@ -79,19 +77,10 @@ const properties: INodeProperties[] = [
 				displayName: 'Parameter',
 				name: 'parameters',
 				values: [
-					{
-						displayName: 'Name',
-						name: 'name',
-						type: 'string',
-						default: '',
+					textProperty('Name', 'name', {
 						placeholder: 'search',
-					},
-					{
-						displayName: 'Value',
-						name: 'value',
-						type: 'string',
-						default: '',
-					},
+					}),
+					textProperty('Value', 'value'),
 				],
 			},
 		],
@@ -120,10 +109,7 @@ const properties: INodeProperties[] = [
 	),
 ];
 
-export const description = updateDisplayOptions(
-	{ show: { resource: ['customApiRequest'], operation: ['request'] } },
-	properties,
-);
+export const description = shownFor('customApiRequest', 'request', properties);
 
 function safeDecode(text: string): string {
 	try {

@@ -1,27 +1,19 @@
-import { updateDisplayOptions } from 'n8n-workflow';
-import type { IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
+import type { IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
 
 import { requiredParameter } from '../common/fields';
+import { textProperty } from '../common/options';
+import { shownFor } from '../operation';
 import { dealIdOf, dealIdProperty } from './dealId';
 import { patchDeal } from './patch';
 
-const properties: INodeProperties[] = [
+export const description = shownFor('deal', 'moveToStage', [
 	dealIdProperty,
-	{
-		displayName: 'Stage ID',
-		name: 'stageId',
-		type: 'string',
+	textProperty('Stage ID', 'stageId', {
 		required: true,
-		default: '',
 		placeholder: 'e.g. stg_qualified',
 		description: 'Public ID of the pipeline stage to move the deal to',
-	},
-];
-
-export const description = updateDisplayOptions(
-	{ show: { resource: ['deal'], operation: ['moveToStage'] } },
-	properties,
-);
+	}),
+]);
 
 /** Same request as Update with Stage ID. */
 export async function execute(

@@ -1,8 +1,7 @@
-import { updateDisplayOptions } from 'n8n-workflow';
 import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 
 import { recordRequest } from '../common/record';
-import type { Operation } from '../operation';
+import { shownFor, type Operation } from '../operation';
 import { dealIdOf, dealIdProperty, dealPath } from './dealId';
 
 /** PATCH /deals/{id}; the API answers with the deal. */
@@ -18,9 +17,7 @@ export async function patchDeal(
 /** An operation that is Update with a fixed body, such as Mark as Won (Update with Status WON). */
 export function patchOperation(operation: string, body: IDataObject): Operation {
 	return {
-		description: updateDisplayOptions({ show: { resource: ['deal'], operation: [operation] } }, [
-			dealIdProperty,
-		]),
+		description: shownFor('deal', operation, [dealIdProperty]),
 		async execute(this: IExecuteFunctions, itemIndex: number) {
 			return [{ json: await patchDeal(this, dealIdOf(this, itemIndex), body, itemIndex) }];
 		},

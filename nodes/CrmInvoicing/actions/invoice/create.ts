@@ -1,4 +1,3 @@
-import { updateDisplayOptions } from 'n8n-workflow';
 import type {
 	IDataObject,
 	IExecuteFunctions,
@@ -15,22 +14,24 @@ import {
 	toNumber,
 } from '../common/fields';
 import { locatorProperty, locatorValue } from '../common/locator';
-import { bodyFromFields, customFieldsOption, otherFieldsOption } from '../common/options';
+import {
+	bodyFromFields,
+	customFieldsOption,
+	otherFieldsOption,
+	textProperty,
+} from '../common/options';
 import { recordRequest } from '../common/record';
+import { shownFor } from '../operation';
 import { lineItemProperties, lineItemsOf } from './lineItems';
 
 const INVOICE_STATUSES = ['DRAFT', 'SENT'] as const;
 
 const properties: INodeProperties[] = [
-	{
-		displayName: 'Client ID',
-		name: 'clientId',
-		type: 'string',
+	textProperty('Client ID', 'clientId', {
 		required: true,
-		default: '',
 		placeholder: 'e.g. cli_4c1a9e',
 		description: 'Public ID of the client the invoice is for',
-	},
+	}),
 	{
 		displayName: 'Date',
 		name: 'date',
@@ -57,23 +58,15 @@ const properties: INodeProperties[] = [
 		placeholder: 'Add Field',
 		default: {},
 		options: [
-			{
-				displayName: 'Contact ID',
-				name: 'contactId',
-				type: 'string',
-				default: '',
+			textProperty('Contact ID', 'contactId', {
 				placeholder: 'e.g. con_91b2',
 				description: 'Public ID of the contact person at the client',
-			},
+			}),
 			customFieldsOption('invoice'),
-			{
-				displayName: 'Notes',
-				name: 'notes',
-				type: 'string',
+			textProperty('Notes', 'notes', {
 				typeOptions: { rows: 3 },
-				default: '',
 				description: 'Notes printed on the invoice',
-			},
+			}),
 			otherFieldsOption,
 			{
 				displayName: 'Prices Include Tax',
@@ -102,39 +95,24 @@ const properties: INodeProperties[] = [
 				default: 'DRAFT',
 				description: 'Status the invoice is created in: DRAFT (the API default) or SENT',
 			},
-			{
-				displayName: 'Subject',
-				name: 'subject',
-				type: 'string',
-				default: '',
+			textProperty('Subject', 'subject', {
 				placeholder: 'Website redesign, phase 1',
-			},
-			{
-				displayName: 'Tag IDs',
-				name: 'tags',
-				type: 'string',
-				default: '',
+			}),
+			textProperty('Tag IDs', 'tags', {
 				placeholder: '3, 7',
 				description:
 					'Numeric tag IDs, comma-separated, or an expression giving an array of numbers',
-			},
-			{
-				displayName: 'Template ID',
-				name: 'templateId',
-				type: 'string',
-				default: '',
+			}),
+			textProperty('Template ID', 'templateId', {
 				placeholder: 'e.g. tpl_standard',
 				description:
 					"Public ID of the document template. Leave out to use the team's default invoice template.",
-			},
+			}),
 		],
 	},
 ];
 
-export const description = updateDisplayOptions(
-	{ show: { resource: ['invoice'], operation: ['create'] } },
-	properties,
-);
+export const description = shownFor('invoice', 'create', properties);
 
 /** A list of numbers from an array, a single number, or comma-separated text such as `3, 7` (or a JSON array). */
 function toNumberList(context: IExecuteFunctions, value: unknown, itemIndex: number): number[] {

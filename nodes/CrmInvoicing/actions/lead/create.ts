@@ -7,19 +7,16 @@ import type {
 
 import { requiredParameter } from '../common/fields';
 import { parametersByVersion } from '../common/mapped';
+import { textProperty } from '../common/options';
 import { createRecord } from '../common/record';
 import { LEAD_MAPPER_FIELDS, leadBodyFromFields, leadFieldOptions } from './fields';
 
 const properties: INodeProperties[] = [
-	{
-		displayName: 'Name',
-		name: 'name',
-		type: 'string',
+	textProperty('Name', 'name', {
 		required: true,
-		default: '',
 		placeholder: 'Jane Doe',
 		description: 'Full name of the lead',
-	},
+	}),
 	{
 		displayName: 'Additional Fields',
 		name: 'additionalFields',

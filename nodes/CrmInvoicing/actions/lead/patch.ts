@@ -1,9 +1,9 @@
-import { NodeOperationError, updateDisplayOptions } from 'n8n-workflow';
+import { NodeOperationError } from 'n8n-workflow';
 import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 
 import { apiRequest, isPlainObject, LEAD_PATCH_FIELDS_CHECKED_AFTERWARDS } from '../../shared';
 import { recordRequest } from '../common/record';
-import type { Operation } from '../operation';
+import { shownFor, type Operation } from '../operation';
 import { leadIdOf, leadIdProperty, leadPath } from './leadId';
 
 function isLead(value: IDataObject): boolean {
@@ -104,9 +104,7 @@ export async function patchLead(
 /** An operation that only PATCHes the lead with a fixed body: Archive and Unarchive. */
 export function patchOperation(operation: string, body: IDataObject): Operation {
 	return {
-		description: updateDisplayOptions({ show: { resource: ['lead'], operation: [operation] } }, [
-			leadIdProperty,
-		]),
+		description: shownFor('lead', operation, [leadIdProperty]),
 		async execute(this: IExecuteFunctions, itemIndex: number) {
 			return [{ json: await patchLead(this, leadIdOf(this, itemIndex), body, itemIndex) }];
 		},

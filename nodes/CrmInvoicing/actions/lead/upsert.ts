@@ -1,4 +1,3 @@
-import { updateDisplayOptions } from 'n8n-workflow';
 import type {
 	IDataObject,
 	IExecuteFunctions,
@@ -10,7 +9,9 @@ import type {
 import { fail, requiredParameter } from '../common/fields';
 import { hasOutputControl } from '../common/output';
 import { BoundedMap, CREDENTIAL_TYPE, readPages } from '../../shared';
+import { textProperty } from '../common/options';
 import { recordRequest } from '../common/record';
+import { shownFor } from '../operation';
 import { leadBodyFromFields, leadFieldOptions } from './fields';
 import { patchLead } from './patch';
 
@@ -49,26 +50,18 @@ const properties: INodeProperties[] = [
 		type: 'notice',
 		default: '',
 	},
-	{
-		displayName: 'Email',
-		name: 'email',
-		type: 'string',
+	textProperty('Email', 'email', {
 		placeholder: 'name@email.com',
 		required: true,
-		default: '',
 		description:
 			'Email address that identifies the lead, compared without case and surrounding spaces',
-	},
-	{
-		displayName: 'Name',
-		name: 'name',
-		type: 'string',
+	}),
+	textProperty('Name', 'name', {
 		required: true,
-		default: '',
 		placeholder: 'Jane Doe',
 		description:
 			'Full name of the lead: set on a new lead, and written over the name of a lead that is found',
-	},
+	}),
 	{
 		displayName: 'Additional Fields',
 		name: 'additionalFields',
@@ -109,10 +102,7 @@ const properties: INodeProperties[] = [
 	},
 ];
 
-export const description = updateDisplayOptions(
-	{ show: { resource: ['lead'], operation: ['upsert'] } },
-	properties,
-);
+export const description = shownFor('lead', 'upsert', properties);
 
 // ------------------------------------------------------------------------------------------ per-execution memory
 
