@@ -32,16 +32,6 @@ import { patchLead } from './patch';
 /** The field of each output item (version 2) that says what Create or Update did; not a field of the API's leads. */
 const UPSERT_MARKER_FIELD = '_upsert';
 
-/** What Create or Update did with one item's lead, as the marker field holds it. */
-interface UpsertMarker {
-	action: 'created' | 'updated';
-	/** The lead field that matched the existing lead; null when none matched and a lead was created. */
-	matchedField: 'email' | null;
-}
-
-const SEVERAL_MATCHES = { oldest: 'oldest', error: 'error' } as const;
-type SeveralMatches = (typeof SEVERAL_MATCHES)[keyof typeof SEVERAL_MATCHES];
-
 const properties: INodeProperties[] = [
 	{
 		displayName:
@@ -106,17 +96,10 @@ export const description = shownFor('lead', 'upsert', properties);
 
 // ------------------------------------------------------------------------------------------ per-execution memory
 
-/** How many executions' email → lead ID memories are kept (the least recently used go first). */
-const MAX_EXECUTIONS_IN_MEMORY = 100;
-/** How many emails one execution remembers (the oldest go first). */
-const MAX_EMAILS_PER_EXECUTION = 10_000;
-
-const memoryByExecution = new BoundedMap<string, BoundedMap<string, string>>(
-	MAX_EXECUTIONS_IN_MEMORY,
-);
+/** Email → lead ID memories of at most 100 executions (the least recently used go first), 10,000 emails each. */
+const memoryByExecution = new BoundedMap<string, BoundedMap<string, string>>(100);
 const memoryByContext = new WeakMap<object, BoundedMap<string, string>>();
-
-const newMemory = (): BoundedMap<string, string> => new BoundedMap(MAX_EMAILS_PER_EXECUTION);
+const newMemory = () => new BoundedMap<string, string>(10_000);
 
 /**
  * The email → lead ID memory of this execution and credential, shared by every Create or Update node of the execution
@@ -132,31 +115,26 @@ function memoryOf(context: IExecuteFunctions): BoundedMap<string, string> {
 	return memory;
 }
 
-/** Forgets every remembered email (for tests, whose executions share one id). */
-export function forgetUpsertMemory(): void {
-	memoryByExecution.clear();
-}
-
 // ------------------------------------------------------------------------------------------ what the run did
 
 /** Leads created and updated by one run of the node (its context), for the run's hint. */
 const outcomesByRun = new WeakMap<object, { created: number; updated: number }>();
 
-function countOutcome(context: IExecuteFunctions, action: UpsertMarker['action']): void {
-	const outcomes = outcomesByRun.get(context) ?? { created: 0, updated: 0 };
-	outcomes[action]++;
-	outcomesByRun.set(context, outcomes);
-}
-
-/** The output item: the lead as the API returned it, with the marker from version 2 on. */
+/**
+ * The output item, counted for the run's hint: the lead as the API returned it, with the marker from version 2 on
+ * (`matchedField`, the lead field that matched, is null when a lead was created).
+ */
 function outcomeItem(
 	context: IExecuteFunctions,
 	lead: IDataObject,
-	marker: UpsertMarker,
+	action: 'created' | 'updated',
 ): INodeExecutionData[] {
-	countOutcome(context, marker.action);
+	const outcomes = outcomesByRun.get(context) ?? { created: 0, updated: 0 };
+	outcomes[action]++;
+	outcomesByRun.set(context, outcomes);
 	if (!hasOutputControl(context)) return [{ json: lead }];
-	return [{ json: { ...lead, [UPSERT_MARKER_FIELD]: { ...marker } } }];
+	const matchedField = action === 'updated' ? 'email' : null;
+	return [{ json: { ...lead, [UPSERT_MARKER_FIELD]: { action, matchedField } } }];
 }
 
 /** The run's hint: "Created N and updated M leads" (items that failed are in neither count). */
@@ -204,7 +182,7 @@ const NARROW_SEARCH =
 async function findLeadId(
 	context: IExecuteFunctions,
 	email: string,
-	severalMatches: SeveralMatches,
+	failOnSeveral: boolean,
 	itemIndex: number,
 ): Promise<string | undefined> {
 	const matches: IDataObject[] = [];
@@ -219,7 +197,7 @@ async function findLeadId(
 			if (lead.archived === true || typeof lead.id !== 'string' || lead.id === '') continue;
 			if (normalizeEmail(lead.email) === email) matches.push(lead);
 		}
-		if (severalMatches === SEVERAL_MATCHES.error && matches.length > 1) {
+		if (failOnSeveral && matches.length > 1) {
 			fail(
 				context,
 				itemIndex,
@@ -242,26 +220,23 @@ export async function execute(
 	const name = requiredParameter(this, 'name', 'Name', itemIndex);
 	const additionalFields = this.getNodeParameter('additionalFields', itemIndex, {}) as IDataObject;
 	const options = this.getNodeParameter('options', itemIndex, {}) as IDataObject;
-	const severalMatches: SeveralMatches =
-		options.severalMatches === SEVERAL_MATCHES.error
-			? SEVERAL_MATCHES.error
-			: SEVERAL_MATCHES.oldest;
+	const failOnSeveral = options.severalMatches === 'error';
 
 	// The email parameter is the only email: one set through "Other Fields (JSON)" is not sent.
 	const fields = leadBodyFromFields(this, additionalFields, itemIndex);
 	delete fields.email;
 	const memory = memoryOf(this);
 
-	const leadId = memory.get(email) ?? (await findLeadId(this, email, severalMatches, itemIndex));
+	const leadId = memory.get(email) ?? (await findLeadId(this, email, failOnSeveral, itemIndex));
 	if (leadId !== undefined) {
 		// The found lead's email already matches; it is kept as the CRM has it.
 		const lead = await patchLead(this, leadId, { ...fields, name }, itemIndex);
 		memory.set(email, leadId);
-		return outcomeItem(this, lead, { action: 'updated', matchedField: 'email' });
+		return outcomeItem(this, lead, 'updated');
 	}
 
 	const body = { ...fields, name, email: givenEmail };
 	const lead = await recordRequest(this, 'POST', '/leads', itemIndex, body);
 	if (typeof lead.id === 'string' && lead.id !== '') memory.set(email, lead.id);
-	return outcomeItem(this, lead, { action: 'created', matchedField: null });
+	return outcomeItem(this, lead, 'created');
 }
