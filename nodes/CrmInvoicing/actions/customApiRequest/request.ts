@@ -77,9 +77,7 @@ const properties: INodeProperties[] = [
 				displayName: 'Parameter',
 				name: 'parameters',
 				values: [
-					textProperty('Name', 'name', {
-						placeholder: 'search',
-					}),
+					textProperty('Name', 'name', { placeholder: 'search' }),
 					textProperty('Value', 'value'),
 				],
 			},

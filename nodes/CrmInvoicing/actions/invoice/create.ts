@@ -95,9 +95,7 @@ const properties: INodeProperties[] = [
 				default: 'DRAFT',
 				description: 'Status the invoice is created in: DRAFT (the API default) or SENT',
 			},
-			textProperty('Subject', 'subject', {
-				placeholder: 'Website redesign, phase 1',
-			}),
+			textProperty('Subject', 'subject', { placeholder: 'Website redesign, phase 1' }),
 			textProperty('Tag IDs', 'tags', {
 				placeholder: '3, 7',
 				description:

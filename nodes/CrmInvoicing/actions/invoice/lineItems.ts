@@ -37,9 +37,7 @@ const LINE_ITEM_FIELDS: INodeProperties[] = [
 		'price',
 		"Unit price. With a product ID, 0 (or empty) is not sent, so the API can use the product's price.",
 	),
-	textProperty('Description', 'description', {
-		description: 'Text shown under the item name',
-	}),
+	textProperty('Description', 'description', { description: 'Text shown under the item name' }),
 	amountProperty('Buy Price', 'buyPrice', 'Purchase price of one unit. Not sent when 0.'),
 	amountProperty('Discount', 'discount', 'Discount on this line. Not sent when 0.'),
 	textProperty('Discount Type', 'discountType', {

@@ -16,9 +16,7 @@ export const leadFieldOptions: INodeProperties[] = [
 		placeholder: 'name@email.com',
 		description: 'Email address of the lead',
 	}),
-	textProperty('Job Title', 'title', {
-		placeholder: 'Head of Purchasing',
-	}),
+	textProperty('Job Title', 'title', { placeholder: 'Head of Purchasing' }),
 	textProperty('Mobile', 'mobile', {
 		placeholder: '+14155550123',
 		description: 'Mobile number with country code',
@@ -50,14 +48,10 @@ export const leadFieldOptions: INodeProperties[] = [
 ];
 
 /** The fields of "Update Fields": the shared lead fields and the name, in alphabetical order. */
-const nameOption: INodeProperties = {
-	displayName: 'Name',
-	name: 'name',
-	type: 'string',
-	default: '',
+const nameOption = textProperty('Name', 'name', {
 	placeholder: 'Jane Doe',
 	description: 'New full name of the lead',
-};
+});
 
 export const leadUpdateFieldOptions: INodeProperties[] = [...leadFieldOptions, nameOption].sort(
 	(a, b) => a.displayName.localeCompare(b.displayName),
