@@ -20,7 +20,7 @@ import {
 	toJsonObject,
 } from './fields';
 import { CUSTOM_PREFIX, type StandardField } from './mapperFields';
-import { customFieldsOption, otherFieldsOption } from './options';
+import { additionalFieldsProperty, customFieldsOption, otherFieldsOption } from './options';
 
 /**
  * The resource mapper of node version 3 (Lead and Deal, Create and Update): its parameters, and the request body it
@@ -60,16 +60,10 @@ function mapperProperties(
 				? `The ${record}'s fields, and the custom fields found on its recent records`
 				: `The fields to change; the others keep their values, custom fields included`,
 		},
-		{
-			displayName: 'Additional Fields',
-			name: 'additionalFields',
-			type: 'collection',
-			placeholder: 'Add Field',
-			default: {},
-			description:
-				'Custom fields the list above does not show yet, and any other field the API accepts',
-			options: [customFieldsOption(record), otherFieldsOption],
-		},
+		additionalFieldsProperty(
+			[customFieldsOption(record), otherFieldsOption],
+			'Custom fields the list above does not show yet, and any other field the API accepts',
+		),
 	];
 }
 

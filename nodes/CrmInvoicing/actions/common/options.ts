@@ -63,19 +63,39 @@ export const otherFieldsOption: INodeProperties = {
 		'Any other fields the API accepts, as a JSON object. They are sent as they are, next to the fields above; use null to clear a field.',
 };
 
-/** "Update Fields" of Update (node versions 1 and 2): only the fields added are sent. */
-export function updateFieldsProperty(options: INodeProperties[]): INodeProperties {
+/** A collection of optional fields ("Additional Fields", "Filters"): only the fields the user adds are sent. */
+export function collectionProperty(
+	displayName: string,
+	name: string,
+	options: INodeProperties[],
+	more: Partial<INodeProperties> = {},
+): INodeProperties {
 	return {
-		displayName: 'Update Fields',
-		name: 'updateFields',
+		displayName,
+		name,
 		type: 'collection',
 		placeholder: 'Add Field',
 		default: {},
-		description:
-			'The fields to change. Only the fields added here are sent; the others keep their values.',
+		...more,
 		options,
 	};
 }
+
+/** "Additional Fields" of an operation. */
+export const additionalFieldsProperty = (options: INodeProperties[], description?: string) =>
+	collectionProperty(
+		'Additional Fields',
+		'additionalFields',
+		options,
+		description ? { description } : {},
+	);
+
+/** "Update Fields" of Update (node versions 1 and 2). */
+export const updateFieldsProperty = (options: INodeProperties[]) =>
+	collectionProperty('Update Fields', 'updateFields', options, {
+		description:
+			'The fields to change. Only the fields added here are sent; the others keep their values.',
+	});
 
 /**
  * A fields collection ("Additional Fields", "Update Fields") as a request body: only what the user set. "Other Fields

@@ -7,7 +7,7 @@ import type {
 
 import { requiredParameter } from '../common/fields';
 import { parametersByVersion } from '../common/mapped';
-import { textProperty } from '../common/options';
+import { additionalFieldsProperty, textProperty } from '../common/options';
 import { createRecord } from '../common/record';
 import { DEAL_MAPPER_FIELDS, dealBodyFromFields, dealCreateFieldOptions } from './fields';
 
@@ -32,14 +32,7 @@ const properties: INodeProperties[] = [
 		placeholder: 'e.g. cli_4c1a9e',
 		description: 'Public ID of the client the deal is with',
 	}),
-	{
-		displayName: 'Additional Fields',
-		name: 'additionalFields',
-		type: 'collection',
-		placeholder: 'Add Field',
-		default: {},
-		options: dealCreateFieldOptions,
-	},
+	additionalFieldsProperty(dealCreateFieldOptions),
 ];
 
 export const description = parametersByVersion('deal', 'create', [], properties);

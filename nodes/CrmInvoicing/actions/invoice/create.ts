@@ -15,6 +15,7 @@ import {
 } from '../common/fields';
 import { locatorProperty, locatorValue } from '../common/locator';
 import {
+	additionalFieldsProperty,
 	bodyFromFields,
 	customFieldsOption,
 	otherFieldsOption,
@@ -51,63 +52,55 @@ const properties: INodeProperties[] = [
 			'Date by which the invoice is to be paid. Accepts an ISO 8601 date, the date picker, or an expression such as {{ $now.plus({ days: 30 }) }}.',
 	},
 	...lineItemProperties,
-	{
-		displayName: 'Additional Fields',
-		name: 'additionalFields',
-		type: 'collection',
-		placeholder: 'Add Field',
-		default: {},
-		options: [
-			textProperty('Contact ID', 'contactId', {
-				placeholder: 'e.g. con_91b2',
-				description: 'Public ID of the contact person at the client',
-			}),
-			customFieldsOption('invoice'),
-			textProperty('Notes', 'notes', {
-				typeOptions: { rows: 3 },
-				description: 'Notes printed on the invoice',
-			}),
-			otherFieldsOption,
-			{
-				displayName: 'Prices Include Tax',
-				name: 'isInclusiveTax',
-				type: 'boolean',
-				default: false,
-				description: 'Whether the line item prices already include tax (the API default is off)',
-			},
-			locatorProperty({
-				displayName: 'Sales Person',
-				name: 'salesPersonId',
-				description:
-					'The user credited with the sale. Pick a user from the list or enter their public ID.',
-				searchListMethod: 'searchUsers',
-				listPlaceholder: 'Select a user...',
-				idPlaceholder: 'e.g. usr_5e0c',
-			}),
-			{
-				displayName: 'Status',
-				name: 'status',
-				type: 'options',
-				options: [
-					{ name: 'Draft', value: 'DRAFT' },
-					{ name: 'Sent', value: 'SENT' },
-				],
-				default: 'DRAFT',
-				description: 'Status the invoice is created in: DRAFT (the API default) or SENT',
-			},
-			textProperty('Subject', 'subject', { placeholder: 'Website redesign, phase 1' }),
-			textProperty('Tag IDs', 'tags', {
-				placeholder: '3, 7',
-				description:
-					'Numeric tag IDs, comma-separated, or an expression giving an array of numbers',
-			}),
-			textProperty('Template ID', 'templateId', {
-				placeholder: 'e.g. tpl_standard',
-				description:
-					"Public ID of the document template. Leave out to use the team's default invoice template.",
-			}),
-		],
-	},
+	additionalFieldsProperty([
+		textProperty('Contact ID', 'contactId', {
+			placeholder: 'e.g. con_91b2',
+			description: 'Public ID of the contact person at the client',
+		}),
+		customFieldsOption('invoice'),
+		textProperty('Notes', 'notes', {
+			typeOptions: { rows: 3 },
+			description: 'Notes printed on the invoice',
+		}),
+		otherFieldsOption,
+		{
+			displayName: 'Prices Include Tax',
+			name: 'isInclusiveTax',
+			type: 'boolean',
+			default: false,
+			description: 'Whether the line item prices already include tax (the API default is off)',
+		},
+		locatorProperty({
+			displayName: 'Sales Person',
+			name: 'salesPersonId',
+			description:
+				'The user credited with the sale. Pick a user from the list or enter their public ID.',
+			searchListMethod: 'searchUsers',
+			listPlaceholder: 'Select a user...',
+			idPlaceholder: 'e.g. usr_5e0c',
+		}),
+		{
+			displayName: 'Status',
+			name: 'status',
+			type: 'options',
+			options: [
+				{ name: 'Draft', value: 'DRAFT' },
+				{ name: 'Sent', value: 'SENT' },
+			],
+			default: 'DRAFT',
+			description: 'Status the invoice is created in: DRAFT (the API default) or SENT',
+		},
+		textProperty('Subject', 'subject', { placeholder: 'Website redesign, phase 1' }),
+		textProperty('Tag IDs', 'tags', {
+			placeholder: '3, 7',
+			description: 'Numeric tag IDs, comma-separated, or an expression giving an array of numbers',
+		}),
+		textProperty('Template ID', 'templateId', {
+			placeholder: 'e.g. tpl_standard',
+			description:
+				"Public ID of the document template. Leave out to use the team's default invoice template.",
+		}),
+	]),
 ];
 
 export const description = shownFor('invoice', 'create', properties);

@@ -7,7 +7,7 @@ import type {
 
 import { requiredParameter } from '../common/fields';
 import { parametersByVersion } from '../common/mapped';
-import { textProperty } from '../common/options';
+import { additionalFieldsProperty, textProperty } from '../common/options';
 import { createRecord } from '../common/record';
 import { LEAD_MAPPER_FIELDS, leadBodyFromFields, leadFieldOptions } from './fields';
 
@@ -17,14 +17,7 @@ const properties: INodeProperties[] = [
 		placeholder: 'Jane Doe',
 		description: 'Full name of the lead',
 	}),
-	{
-		displayName: 'Additional Fields',
-		name: 'additionalFields',
-		type: 'collection',
-		placeholder: 'Add Field',
-		default: {},
-		options: leadFieldOptions,
-	},
+	additionalFieldsProperty(leadFieldOptions),
 ];
 
 export const description = parametersByVersion('lead', 'create', [], properties);

@@ -9,7 +9,7 @@ import type {
 import { fail, requiredParameter } from '../common/fields';
 import { hasOutputControl } from '../common/output';
 import { BoundedMap, CREDENTIAL_TYPE, readPages } from '../../shared';
-import { textProperty } from '../common/options';
+import { additionalFieldsProperty, collectionProperty, textProperty } from '../common/options';
 import { recordRequest } from '../common/record';
 import { shownFor } from '../operation';
 import { leadBodyFromFields, leadFieldOptions } from './fields';
@@ -52,23 +52,14 @@ const properties: INodeProperties[] = [
 		description:
 			'Full name of the lead: set on a new lead, and written over the name of a lead that is found',
 	}),
-	{
-		displayName: 'Additional Fields',
-		name: 'additionalFields',
-		type: 'collection',
-		placeholder: 'Add Field',
-		default: {},
-		description:
-			'Fields to set on the new or found lead. Fields not added here keep their values on a found lead.',
-		options: leadFieldOptions.filter((option) => option.name !== 'email'),
-	},
-	{
-		displayName: 'Options',
-		name: 'options',
-		type: 'collection',
-		placeholder: 'Add option',
-		default: {},
-		options: [
+	additionalFieldsProperty(
+		leadFieldOptions.filter((option) => option.name !== 'email'),
+		'Fields to set on the new or found lead. Fields not added here keep their values on a found lead.',
+	),
+	collectionProperty(
+		'Options',
+		'options',
+		[
 			{
 				displayName: 'If Several Leads Match',
 				name: 'severalMatches',
@@ -89,7 +80,8 @@ const properties: INodeProperties[] = [
 				description: 'What to do when more than one lead that is not archived has this email',
 			},
 		],
-	},
+		{ placeholder: 'Add option' },
+	),
 ];
 
 export const description = shownFor('lead', 'upsert', properties);
