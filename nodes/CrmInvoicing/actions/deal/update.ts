@@ -1,8 +1,7 @@
 import type { IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
 
-import { parametersByVersion } from '../common/mapped';
+import { parametersByVersion, updateRecord } from '../common/mapped';
 import { updateFieldsProperty } from '../common/options';
-import { updateRecord } from '../common/record';
 import { dealIdOf, dealIdProperty, dealPath } from './dealId';
 import { DEAL_MAPPER_FIELDS, dealBodyFromFields, dealUpdateFieldOptions } from './fields';
 import { patchDeal } from './patch';

@@ -6,9 +6,8 @@ import type {
 } from 'n8n-workflow';
 
 import { requiredParameter } from '../common/fields';
-import { parametersByVersion } from '../common/mapped';
+import { createRecord, parametersByVersion } from '../common/mapped';
 import { additionalFieldsProperty, textProperty } from '../common/options';
-import { createRecord } from '../common/record';
 import { LEAD_MAPPER_FIELDS, leadBodyFromFields, leadFieldOptions } from './fields';
 
 const properties: INodeProperties[] = [

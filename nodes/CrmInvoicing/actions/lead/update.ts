@@ -1,9 +1,8 @@
 import type { IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
 
 import { requireText } from '../common/fields';
-import { parametersByVersion } from '../common/mapped';
+import { parametersByVersion, updateRecord } from '../common/mapped';
 import { updateFieldsProperty } from '../common/options';
-import { updateRecord } from '../common/record';
 import { LEAD_MAPPER_FIELDS, leadBodyFromFields, leadUpdateFieldOptions } from './fields';
 import { leadIdOf, leadIdProperty, leadPath } from './leadId';
 import { patchLead } from './patch';
