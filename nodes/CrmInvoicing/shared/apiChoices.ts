@@ -101,14 +101,6 @@ export const DOCUMENTED_EVENTS: readonly string[] = KNOWN_EVENTS.filter(
 ).map((event) => event.value);
 
 /**
- * lead-patch-archived, lead-patch-custom-fields: lead fields whose effect a PATCH may not have. `archived` is a lead
- * field but not among the fields PATCH documents, and `customFields` is not in the POST /leads body list it refers
- * to. After a PATCH that sends one of them, the lead (answered, or read back) is checked, and an operation the API
- * ignored fails instead of reporting success.
- */
-export const LEAD_PATCH_FIELDS_CHECKED_AFTERWARDS = ['archived', 'customFields'] as const;
-
-/**
  * line-item-response-keys: line item keys that only responses have (the spec's two line item tables). Dropped from
  * line items given as JSON, so that line items copied from an invoice response make a valid request.
  */

@@ -3,8 +3,8 @@ import type { IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
 import { requiredParameter } from '../common/fields';
 import { textProperty } from '../common/options';
 import { shownFor } from '../operation';
-import { dealIdOf, dealIdProperty } from './dealId';
-import { patchDeal } from './patch';
+import { recordRequest } from '../common/record';
+import { dealIdProperty, dealOf } from './patch';
 
 export const description = shownFor('deal', 'moveToStage', [
 	dealIdProperty,
@@ -21,5 +21,6 @@ export async function execute(
 	itemIndex: number,
 ): Promise<INodeExecutionData[]> {
 	const stageId = requiredParameter(this, 'stageId', 'Stage ID', itemIndex);
-	return [{ json: await patchDeal(this, dealIdOf(this, itemIndex), { stageId }, itemIndex) }];
+	const { path } = dealOf(this, itemIndex);
+	return [{ json: await recordRequest(this, 'PATCH', path, itemIndex, { stageId }) }];
 }

@@ -4,8 +4,8 @@ import { requireText } from '../common/fields';
 import { parametersByVersion, updateRecord } from '../common/mapped';
 import { updateFieldsProperty } from '../common/options';
 import { LEAD_MAPPER_FIELDS, leadBodyFromFields, leadUpdateFieldOptions } from './fields';
-import { leadIdOf, leadIdProperty, leadPath } from './leadId';
-import { patchLead } from './patch';
+import { recordPath } from '../common/record';
+import { leadIdOf, leadIdProperty, patchLead } from './patch';
 
 export const description = parametersByVersion(
 	'lead',
@@ -22,7 +22,7 @@ export async function execute(
 	return await updateRecord(
 		this,
 		LEAD_MAPPER_FIELDS,
-		leadPath(leadId),
+		recordPath('/leads', leadId),
 		itemIndex,
 		async (body) => await patchLead(this, leadId, body, itemIndex),
 		({ name, ...others }) => {
