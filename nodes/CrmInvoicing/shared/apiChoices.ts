@@ -40,9 +40,9 @@ export function userMatchesSearch(
 
 /** What the editor says of how the API documentation treats an event's name. */
 const EVENT_NAMING = {
-	named: 'Named in the API documentation.',
-	described: 'The API documentation describes this event but does not name it.',
-	assumed: 'Assumed name: the API documentation does not name this event.',
+	named: 'Named in the API documentation',
+	described: 'The API documentation describes this event but does not name it',
+	assumed: 'Assumed name: the API documentation does not name this event',
 };
 
 /**
@@ -70,7 +70,7 @@ export const KNOWN_EVENTS = (
 	name: naming === 'named' ? label : `${label} (Assumed Name)`,
 	value,
 	documented: naming === 'named',
-	description: `${what}. ${EVENT_NAMING[naming]}`,
+	description: `${what}. ${EVENT_NAMING[naming]}.`,
 }));
 
 /** event-names: the event names the API documentation gives by name. */
