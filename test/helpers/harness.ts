@@ -275,6 +275,8 @@ export interface HarnessOptions {
 	 */
 	credentials?: ICredentialDataDecryptedObject | null;
 	typeVersion?: number;
+	/** The execution's id; 'harness-execution' unless given (Create or Update remembers emails per execution). */
+	executionId?: string;
 }
 
 /** What a helper built: the real n8n objects, for assertions and spies. */
@@ -346,7 +348,7 @@ function buildParts(
 
 	const additionalData = {
 		credentialsHelper,
-		executionId: 'harness-execution',
+		executionId: options.executionId ?? 'harness-execution',
 		userId: 'harness-user',
 		restApiUrl: `${BASE_URL}/rest`,
 		instanceBaseUrl: BASE_URL,

@@ -1,3 +1,4 @@
+import { updateDisplayOptions } from 'n8n-workflow';
 import type {
 	IExecuteFunctions,
 	INodeExecutionData,
@@ -52,4 +53,16 @@ export function operationProperty(
 		),
 		default: defaultValue,
 	};
+}
+
+/** An operation's parameters, shown only when its resource and operation are picked. */
+export function shownFor(
+	resource: string,
+	operation: string,
+	properties: INodeProperties[],
+): INodeProperties[] {
+	return updateDisplayOptions(
+		{ show: { resource: [resource], operation: [operation] } },
+		properties,
+	);
 }

@@ -38,75 +38,45 @@ export function userMatchesSearch(
 	);
 }
 
+/** What the editor says of how the API documentation treats an event's name. */
+const EVENT_NAMING = {
+	named: 'Named in the API documentation',
+	described: 'The API documentation describes this event but does not name it',
+	assumed: 'Assumed name: the API documentation does not name this event',
+};
+
 /**
  * event-names: the spec names only `lead.created`; it describes deals changing stage and invoices being paid in
  * words. The other names are assumed (ours): a real API may refuse them (activation then fails with a message that
  * names them) or accept them and never send them. `documented` tells which is which; the editor shows it. A trigger
  * can subscribe to any other name through "Custom Event Names".
  */
-export const KNOWN_EVENTS = [
-	{
-		name: 'Lead Created',
-		value: 'lead.created',
-		documented: true,
-		description: 'A lead was created. Named in the API documentation.',
-	},
-	{
-		name: 'Lead Updated (Assumed Name)',
-		value: 'lead.updated',
-		documented: false,
-		description:
-			'A lead was changed. Assumed name: the API documentation does not name this event.',
-	},
-	{
-		name: 'Deal Created (Assumed Name)',
-		value: 'deal.created',
-		documented: false,
-		description:
-			'A deal was created. Assumed name: the API documentation does not name this event.',
-	},
-	{
-		name: 'Deal Updated (Assumed Name)',
-		value: 'deal.updated',
-		documented: false,
-		description:
-			'A deal was changed. Assumed name: the API documentation does not name this event.',
-	},
-	{
-		name: 'Deal Stage Changed (Assumed Name)',
-		value: 'deal.stage_changed',
-		documented: false,
-		description:
-			'A deal moved to another pipeline stage. The API documentation describes this event but does not name it.',
-	},
-	{
-		name: 'Invoice Created (Assumed Name)',
-		value: 'invoice.created',
-		documented: false,
-		description:
-			'An invoice was created. Assumed name: the API documentation does not name this event.',
-	},
-	{
-		name: 'Invoice Paid (Assumed Name)',
-		value: 'invoice.paid',
-		documented: false,
-		description:
-			'An invoice was paid. The API documentation describes this event but does not name it.',
-	},
-] as const;
+export const KNOWN_EVENTS = (
+	[
+		['lead.created', 'Lead Created', 'A lead was created', 'named'],
+		['lead.updated', 'Lead Updated', 'A lead was changed', 'assumed'],
+		['deal.created', 'Deal Created', 'A deal was created', 'assumed'],
+		['deal.updated', 'Deal Updated', 'A deal was changed', 'assumed'],
+		[
+			'deal.stage_changed',
+			'Deal Stage Changed',
+			'A deal moved to another pipeline stage',
+			'described',
+		],
+		['invoice.created', 'Invoice Created', 'An invoice was created', 'assumed'],
+		['invoice.paid', 'Invoice Paid', 'An invoice was paid', 'described'],
+	] as const
+).map(([value, label, what, naming]) => ({
+	name: naming === 'named' ? label : `${label} (Assumed Name)`,
+	value,
+	documented: naming === 'named',
+	description: `${what}. ${EVENT_NAMING[naming]}.`,
+}));
 
 /** event-names: the event names the API documentation gives by name. */
 export const DOCUMENTED_EVENTS: readonly string[] = KNOWN_EVENTS.filter(
 	(event) => event.documented,
 ).map((event) => event.value);
-
-/**
- * lead-patch-archived, lead-patch-custom-fields: lead fields whose effect a PATCH may not have. `archived` is a lead
- * field but not among the fields PATCH documents, and `customFields` is not in the POST /leads body list it refers
- * to. After a PATCH that sends one of them, the lead (answered, or read back) is checked, and an operation the API
- * ignored fails instead of reporting success.
- */
-export const LEAD_PATCH_FIELDS_CHECKED_AFTERWARDS = ['archived', 'customFields'] as const;
 
 /**
  * line-item-response-keys: line item keys that only responses have (the spec's two line item tables). Dropped from

@@ -11,10 +11,6 @@ export class BoundedMap<K, V> {
 			throw new RangeError(`BoundedMap limit must be a positive integer, not ${limit}`);
 	}
 
-	get size(): number {
-		return this.entries.size;
-	}
-
 	/** The value, without changing its place. */
 	peek(key: K): V | undefined {
 		return this.entries.get(key);
@@ -56,18 +52,6 @@ export class BoundedMap<K, V> {
 
 	delete(key: K): boolean {
 		return this.entries.delete(key);
-	}
-
-	clear(): void {
-		this.entries.clear();
-	}
-
-	keys(): IterableIterator<K> {
-		return this.entries.keys();
-	}
-
-	values(): IterableIterator<V> {
-		return this.entries.values();
 	}
 }
 

@@ -1,14 +1,13 @@
 import type { IDataObject, INodeParameters } from 'n8n-workflow';
 
-import { forgetUpsertMemory } from '../../../nodes/CrmInvoicing/actions/lead/upsert';
 // Version 2 nodes (the default) add the `_upsert` marker to the lead; test/unit/output/upsertMarker.test.ts has its cases.
-import { api, expectValidationError, jsonOf, logging, run, useNock } from './support';
+import { api, expectValidationError, jsonOf, logging, newExecution, run, useNock } from './support';
 import type { SeenRequest } from './support';
 
 useNock();
 
-// The harness gives every run the same execution id; each test starts with an empty email → lead memory.
-beforeEach(() => forgetUpsertMemory());
+// Each test is an execution of its own, so it starts with an empty email → lead memory.
+beforeEach(() => newExecution());
 
 const lead = (id: string, extra: IDataObject = {}): IDataObject => ({
 	id,

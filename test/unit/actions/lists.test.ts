@@ -6,17 +6,16 @@
  */
 import type { IDataObject } from 'n8n-workflow';
 
-import { forgetUpsertMemory } from '../../../nodes/CrmInvoicing/actions/lead/upsert';
 import { searchLeads } from '../../../nodes/CrmInvoicing/actions/methods/listSearch';
 import { CrmInvoicing } from '../../../nodes/CrmInvoicing/CrmInvoicing.node';
 import { LIST } from '../../../nodes/CrmInvoicing/shared/transport/errors';
 import { createLoadOptionsContext } from '../../helpers/harness';
-import { api, jsonOf, logging, records, run, useNock } from './support';
+import { api, jsonOf, logging, newExecution, records, run, useNock } from './support';
 import type { SeenRequest } from './support';
 
 useNock();
 
-beforeEach(() => forgetUpsertMemory());
+beforeEach(() => newExecution());
 afterEach(() => jest.restoreAllMocks());
 
 /** Raises (or lowers) the reader's record cap for one test; restored after it by jest.restoreAllMocks. */

@@ -20,6 +20,17 @@ export interface RunOptions {
 	typeVersion?: number;
 }
 
+let executions = 0;
+let executionId: string | undefined;
+
+/**
+ * Runs from here on belong to an execution of their own. Create or Update remembers emails per execution (and
+ * credential), so a test that calls this in `beforeEach` starts with an empty memory, as a new execution does.
+ */
+export function newExecution(): void {
+	executionId = `harness-execution-${++executions}`;
+}
+
 /**
  * The version these operation tests run by default: 2, whose parameters they set (Create and Update of leads and deals
  * took the resource mapper in version 3, tested in mapper.test.ts); a saved version-2 node must keep working.
@@ -35,6 +46,7 @@ export async function run(
 		nodeType: new CrmInvoicing(),
 		parameters,
 		...options,
+		executionId,
 		typeVersion: options.typeVersion ?? SAVED_VERSION,
 	});
 	expect(output).toHaveLength(1);

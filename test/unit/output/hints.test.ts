@@ -13,7 +13,6 @@ import type {
 	NodeExecutionHint,
 } from 'n8n-workflow';
 
-import { forgetUpsertMemory } from '../../../nodes/CrmInvoicing/actions/lead/upsert';
 import { CrmInvoicing } from '../../../nodes/CrmInvoicing/CrmInvoicing.node';
 import {
 	addHints,
@@ -32,7 +31,6 @@ const sleepMock = jest.mocked(sleep);
 useNock();
 beforeEach(() => {
 	sleepMock.mockClear();
-	forgetUpsertMemory();
 });
 
 const nodeType = new CrmInvoicing();
@@ -59,6 +57,8 @@ async function runWithHints(
 		nodeType,
 		parameters,
 		credentials: { ...TEST_CREDENTIALS, baseUrl: base },
+		// An execution of its own: Create or Update's email memory starts empty.
+		executionId: `hints-execution-${hostNumber}`,
 		...options,
 	});
 	const versioned = NodeHelpers.getVersionedNodeType(nodeType, context.getNode().typeVersion);

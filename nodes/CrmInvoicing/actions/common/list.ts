@@ -9,6 +9,7 @@ import type {
 import { readList } from '../../shared';
 import type { ApiVersion, PageRequest, SimplifiedResource } from '../../shared';
 import { isSet, toNumber } from './fields';
+import { collectionProperty } from './options';
 import { recordItems, simplifyProperty } from './output';
 
 /** "Return All" and "Limit" of list operations; the transport pages, so the limit has no maximum. */
@@ -67,14 +68,7 @@ export function getManyProperties(what: string, filters: INodeProperties[]): INo
 	return [
 		...returnAllAndLimit(what),
 		simplifyProperty,
-		{
-			displayName: 'Filters',
-			name: 'filters',
-			type: 'collection',
-			placeholder: 'Add Filter',
-			default: {},
-			options: filters,
-		},
+		collectionProperty('Filters', 'filters', filters, { placeholder: 'Add Filter' }),
 	];
 }
 

@@ -8,10 +8,11 @@ import type {
 	ResourceMapperValue,
 } from 'n8n-workflow';
 
-import { apiRequest, isPlainObject } from '../../shared';
+import { isPlainObject } from '../../shared';
 import {
 	customFieldsFromPairs,
 	describeValue,
+	fail,
 	isSet,
 	requestField,
 	requireOneOf,
@@ -20,7 +21,8 @@ import {
 	toJsonObject,
 } from './fields';
 import { CUSTOM_PREFIX, type StandardField } from './mapperFields';
-import { customFieldsOption, otherFieldsOption } from './options';
+import { additionalFieldsProperty, customFieldsOption, otherFieldsOption } from './options';
+import { recordRequest } from './record';
 
 /**
  * The resource mapper of node version 3 (Lead and Deal, Create and Update): its parameters, and the request body it
@@ -60,16 +62,10 @@ function mapperProperties(
 				? `The ${record}'s fields, and the custom fields found on its recent records`
 				: `The fields to change; the others keep their values, custom fields included`,
 		},
-		{
-			displayName: 'Additional Fields',
-			name: 'additionalFields',
-			type: 'collection',
-			placeholder: 'Add Field',
-			default: {},
-			description:
-				'Custom fields the list above does not show yet, and any other field the API accepts',
-			options: [customFieldsOption(record), otherFieldsOption],
-		},
+		additionalFieldsProperty(
+			[customFieldsOption(record), otherFieldsOption],
+			'Custom fields the list above does not show yet, and any other field the API accepts',
+		),
 	];
 }
 
@@ -92,12 +88,6 @@ export function parametersByVersion(
 			mapperProperties(record, operation),
 		),
 	];
-}
-
-/** What an item maps: the request body and the fields it sets, custom ones as `customFields.<key>`. */
-export interface MappedBody {
-	body: IDataObject;
-	changed: string[];
 }
 
 const ARTICLE: Partial<Record<FieldType, string>> = {
@@ -179,13 +169,14 @@ function sourceOf(context: IExecuteFunctions, columns: ResourceMapperValue, item
 /**
  * The body one item maps to. Standard fields by their API key; custom fields by `customFields.<key>`, or with
  * "Map Automatically" also by their plain key (when the mapper listed it and no standard field has it) and from an
- * input `customFields` object. Empty values are not sent; keys that match no field are left out.
+ * input `customFields` object. Empty values are not sent; keys that match no field are left out. With the body, the
+ * fields it sets (`changed`), custom ones as `customFields.<key>`.
  */
-export function mappedBody(
+function mappedBody(
 	context: IExecuteFunctions,
 	standard: readonly StandardField[],
 	itemIndex: number,
-): MappedBody {
+): { body: IDataObject; changed: string[] } {
 	const columns = context.getNodeParameter('columns', itemIndex) as ResourceMapperValue;
 	const convert = columns.attemptToConvertTypes === true;
 	const customTypes = new Map<string, FieldType | undefined>();
@@ -228,65 +219,67 @@ export function mappedBody(
 	return { body, changed };
 }
 
-/** Create: the spec's required fields of the record, each set (an error naming the field and item otherwise). */
-export function requireMapped(
+/**
+ * Create of a lead or a deal: from node version 3 on, the body the mapper gives, the spec's required fields each set
+ * (an error naming the field and item otherwise); in versions 1 and 2 the one `bodyBefore` reads from their
+ * parameters. POSTed to `collection`, the record output.
+ */
+export async function createRecord(
 	context: IExecuteFunctions,
+	collection: string,
 	standard: readonly StandardField[],
-	body: IDataObject,
 	itemIndex: number,
-): void {
-	for (const field of standard.filter((candidate) => candidate.required))
-		body[field.id] = requireText(context, body[field.id], field.displayName, itemIndex);
+	bodyBefore: () => IDataObject,
+): Promise<INodeExecutionData[]> {
+	let body: IDataObject;
+	if (context.getNode().typeVersion >= MAPPER_VERSION) {
+		body = mappedBody(context, standard, itemIndex).body;
+		for (const field of standard.filter((candidate) => candidate.required))
+			body[field.id] = requireText(context, body[field.id], field.displayName, itemIndex);
+	} else body = bodyBefore();
+	return [{ json: await recordRequest(context, 'POST', collection, itemIndex, body) }];
 }
 
 /**
- * Update: the body must change something, and custom fields it sets are sent with the record's other custom fields
- * (read once with `GET path`), so that they survive whether the CRM merges `customFields` or replaces it whole.
+ * Update of a lead or a deal, sent with `patch` (the record's own PATCH, with its checks). An update must change
+ * something: it stops before any request when there is nothing to send. In versions 1 and 2 the body is the one
+ * `bodyBefore` makes of "Update Fields". From version 3 on it is the mapper's, and custom fields it sets are sent
+ * with the record's other custom fields (read once with `GET path`), so that they survive whether the CRM merges
+ * `customFields` or replaces it whole; the record is output with `_update`, the fields this item changed.
  */
-async function prepareUpdate(
+export async function updateRecord(
 	context: IExecuteFunctions,
-	body: IDataObject,
+	standard: readonly StandardField[],
 	path: string,
 	itemIndex: number,
-): Promise<void> {
-	if (Object.keys(body).length === 0) {
-		throw new NodeOperationError(
-			context.getNode(),
-			`"Fields" maps no field to change in item ${itemIndex}`,
-			{
+	patch: (body: IDataObject) => Promise<IDataObject>,
+	bodyBefore: (updateFields: IDataObject) => IDataObject,
+): Promise<INodeExecutionData[]> {
+	if (context.getNode().typeVersion < MAPPER_VERSION) {
+		const body = bodyBefore(context.getNodeParameter('updateFields', itemIndex, {}) as IDataObject);
+		if (Object.keys(body).length === 0) {
+			fail(
+				context,
 				itemIndex,
-				description:
-					'Add a field under "Fields" and give it a value, or with "Map Automatically" give the input item a key that the list of fields shows.',
-			},
+				`"Update Fields" has no field to change in item ${itemIndex}`,
+				'Add at least one field under "Update Fields" and give it a value.',
+			);
+		}
+		return [{ json: await patch(body) }];
+	}
+	const { body, changed } = mappedBody(context, standard, itemIndex);
+	if (Object.keys(body).length === 0) {
+		fail(
+			context,
+			itemIndex,
+			`"Fields" maps no field to change in item ${itemIndex}`,
+			'Add a field under "Fields" and give it a value, or with "Map Automatically" give the input item a key that the list of fields shows.',
 		);
 	}
-	if (!isPlainObject(body.customFields) || Object.keys(body.customFields).length === 0) return;
-	const current = await apiRequest.call(context, {
-		method: 'GET',
-		path,
-		itemIndex,
-		expect: 'record',
-	});
-	const kept = isPlainObject(current.customFields) ? current.customFields : {};
-	body.customFields = { ...kept, ...body.customFields };
-}
-
-/** What Update outputs: the record, and under `_update` the fields this item changed. */
-export const UPDATE_MARKER_FIELD = '_update';
-
-/**
- * Update of a lead or a deal from the mapper: the mapped body, the one read its custom fields need (the record at
- * `path`), the record's own PATCH (`patch`, with its checks), and the record output with what this item changed.
- */
-export async function updateMapped(
-	context: IExecuteFunctions,
-	standard: readonly StandardField[],
-	path: string,
-	patch: (body: IDataObject) => Promise<IDataObject>,
-	itemIndex: number,
-): Promise<INodeExecutionData[]> {
-	const { body, changed } = mappedBody(context, standard, itemIndex);
-	await prepareUpdate(context, body, path, itemIndex);
-	const record = await patch(body);
-	return [{ json: { ...record, [UPDATE_MARKER_FIELD]: { changed } } }];
+	if (isPlainObject(body.customFields) && Object.keys(body.customFields).length > 0) {
+		const current = await recordRequest(context, 'GET', path, itemIndex);
+		const kept = isPlainObject(current.customFields) ? current.customFields : {};
+		body.customFields = { ...kept, ...body.customFields };
+	}
+	return [{ json: { ...(await patch(body)), _update: { changed } } }];
 }

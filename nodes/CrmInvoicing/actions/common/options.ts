@@ -2,6 +2,31 @@ import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workfl
 
 import { customFieldsFromPairs, isSet, requestField, toJsonObject } from './fields';
 
+/** A text parameter (a name, an ID, an address): empty by default; `more` holds the rest (placeholder, required, …). */
+export function textProperty(
+	displayName: string,
+	name: string,
+	more: Partial<INodeProperties> = {},
+): INodeProperties {
+	return { displayName, name, type: 'string', default: '', ...more };
+}
+
+/** An amount of money: two decimals, 0 by default. */
+export function amountProperty(
+	displayName: string,
+	name: string,
+	description: string,
+): INodeProperties {
+	return {
+		displayName,
+		name,
+		type: 'number',
+		typeOptions: { numberPrecision: 2 },
+		default: 0,
+		description,
+	};
+}
+
 /** "Custom Fields": key/value pairs sent as the record's `customFields` object. */
 export function customFieldsOption(record: string): INodeProperties {
 	return {
@@ -17,21 +42,11 @@ export function customFieldsOption(record: string): INodeProperties {
 				displayName: 'Field',
 				name: 'field',
 				values: [
-					{
-						displayName: 'Key',
-						name: 'key',
-						type: 'string',
-						default: '',
+					textProperty('Key', 'key', {
 						placeholder: 'industry',
 						description: "The custom field's key as defined in your CRM workspace",
-					},
-					{
-						displayName: 'Value',
-						name: 'value',
-						type: 'string',
-						default: '',
-						placeholder: 'Retail',
-					},
+					}),
+					textProperty('Value', 'value', { placeholder: 'Retail' }),
 				],
 			},
 		],
@@ -48,19 +63,39 @@ export const otherFieldsOption: INodeProperties = {
 		'Any other fields the API accepts, as a JSON object. They are sent as they are, next to the fields above; use null to clear a field.',
 };
 
-/** "Update Fields" of Update (node versions 1 and 2): only the fields added are sent. */
-export function updateFieldsProperty(options: INodeProperties[]): INodeProperties {
+/** A collection of optional fields ("Additional Fields", "Filters"): only the fields the user adds are sent. */
+export function collectionProperty(
+	displayName: string,
+	name: string,
+	options: INodeProperties[],
+	more: Partial<INodeProperties> = {},
+): INodeProperties {
 	return {
-		displayName: 'Update Fields',
-		name: 'updateFields',
+		displayName,
+		name,
 		type: 'collection',
 		placeholder: 'Add Field',
 		default: {},
-		description:
-			'The fields to change. Only the fields added here are sent; the others keep their values.',
+		...more,
 		options,
 	};
 }
+
+/** "Additional Fields" of an operation. */
+export const additionalFieldsProperty = (options: INodeProperties[], description?: string) =>
+	collectionProperty(
+		'Additional Fields',
+		'additionalFields',
+		options,
+		description ? { description } : {},
+	);
+
+/** "Update Fields" of Update (node versions 1 and 2). */
+export const updateFieldsProperty = (options: INodeProperties[]) =>
+	collectionProperty('Update Fields', 'updateFields', options, {
+		description:
+			'The fields to change. Only the fields added here are sent; the others keep their values.',
+	});
 
 /**
  * A fields collection ("Additional Fields", "Update Fields") as a request body: only what the user set. "Other Fields

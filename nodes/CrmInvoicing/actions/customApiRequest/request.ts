@@ -9,6 +9,8 @@ import type {
 
 import { fail, parseJson, requiredParameter } from '../common/fields';
 import { pageRequestOf, returnAllAndLimit } from '../common/list';
+import { textProperty } from '../common/options';
+import { shownFor } from '../operation';
 import {
 	apiRequest,
 	isPlainObject,
@@ -57,16 +59,12 @@ const properties: INodeProperties[] = [
 		default: 'v1',
 		description: 'Which version prefix the path goes under',
 	},
-	{
-		displayName: 'Path',
-		name: 'path',
-		type: 'string',
+	textProperty('Path', 'path', {
 		required: true,
-		default: '',
 		placeholder: '/leads',
 		description:
 			'Path under the version prefix, starting with /, such as /leads or /deals/deal_123. Do not include the base URL or /api/v1.',
-	},
+	}),
 	{
 		displayName: 'Query Parameters',
 		name: 'queryParameters',
@@ -79,19 +77,8 @@ const properties: INodeProperties[] = [
 				displayName: 'Parameter',
 				name: 'parameters',
 				values: [
-					{
-						displayName: 'Name',
-						name: 'name',
-						type: 'string',
-						default: '',
-						placeholder: 'search',
-					},
-					{
-						displayName: 'Value',
-						name: 'value',
-						type: 'string',
-						default: '',
-					},
+					textProperty('Name', 'name', { placeholder: 'search' }),
+					textProperty('Value', 'value'),
 				],
 			},
 		],
@@ -120,10 +107,7 @@ const properties: INodeProperties[] = [
 	),
 ];
 
-export const description = updateDisplayOptions(
-	{ show: { resource: ['customApiRequest'], operation: ['request'] } },
-	properties,
-);
+export const description = shownFor('customApiRequest', 'request', properties);
 
 function safeDecode(text: string): string {
 	try {
@@ -133,42 +117,39 @@ function safeDecode(text: string): string {
 	}
 }
 
-/** The path, checked: under the version prefix, starting with `/`, no scheme, no `..`. */
+/**
+ * The path, checked: under the version prefix, starting with `/`, no scheme, no `..`, and nothing the transport
+ * refuses (each with its own message, before anything is sent).
+ */
 function pathOf(context: IExecuteFunctions, itemIndex: number): string {
 	const path = requiredParameter(context, 'path', 'Path', itemIndex);
-	const decoded = safeDecode(path);
-	const help = 'Enter the path under the version prefix, such as /leads or /leads/lead_123.';
-	if (!path.startsWith('/'))
+	const both = [path, safeDecode(path)];
+	const refuse = (problem: string, more = '') =>
 		fail(
 			context,
 			itemIndex,
-			`"Path" must start with / but is "${path}" in item ${itemIndex}`,
-			help,
+			`"Path" ${problem}`,
+			`Enter the path under the version prefix, such as /leads or /leads/lead_123.${more}`,
 		);
-	if (path.includes('://') || decoded.includes('://'))
-		fail(
-			context,
-			itemIndex,
-			`"Path" must not contain "://" (a full URL) in item ${itemIndex}`,
-			`${help} The base URL comes from the credential.`,
+	if (!path.startsWith('/')) refuse(`must start with / but is "${path}" in item ${itemIndex}`);
+	if (both.some((text) => text.includes('://')))
+		refuse(
+			`must not contain "://" (a full URL) in item ${itemIndex}`,
+			' The base URL comes from the credential.',
 		);
-	if (path.includes('..') || decoded.includes('..')) {
-		fail(context, itemIndex, `"Path" must not contain ".." in item ${itemIndex}`, help);
-	}
+	if (both.some((text) => text.includes('..')))
+		refuse(`must not contain ".." in item ${itemIndex}`);
 	const unsafe = unsafePathReason(path);
 	if (unsafe !== undefined)
-		fail(
-			context,
-			itemIndex,
-			`"Path" is refused in item ${itemIndex}: ${unsafe} ("${showPath(path)}")`,
-			`${help} Control characters (line breaks, tabs), backslashes and "." segments are not allowed; nothing was sent.`,
+		refuse(
+			`is refused in item ${itemIndex}: ${unsafe} ("${showPath(path)}")`,
+			' Control characters (line breaks, tabs), backslashes and "." segments are not allowed; nothing was sent.',
 		);
-	if (/^\/api\/v\d+(\/|$)/i.test(path))
-		fail(
-			context,
-			itemIndex,
-			`"Path" must not start with the version prefix (${path.split('/').slice(0, 3).join('/')}) in item ${itemIndex}`,
-			`${help} Pick the version under "API Version".`,
+	const prefix = /^\/api\/v\d+(?=\/|$)/i.exec(path);
+	if (prefix)
+		refuse(
+			`must not start with the version prefix (${prefix[0]}) in item ${itemIndex}`,
+			' Pick the version under "API Version".',
 		);
 	return path;
 }
@@ -212,9 +193,8 @@ function toJson(value: unknown): IDataObject {
 /** A list → one item per record; an object → one item; an empty body → `{ success: true }`. */
 function toOutput(response: unknown): INodeExecutionData[] {
 	if (Array.isArray(response)) return response.map((record) => ({ json: toJson(record) }));
-	if (response === undefined || response === null || response === '')
-		return [{ json: { success: true } }];
-	if (typeof response === 'object' && Object.keys(response).length === 0)
+	const empty = response === undefined || response === null || response === '';
+	if (empty || (typeof response === 'object' && Object.keys(response).length === 0))
 		return [{ json: { success: true } }];
 	return [{ json: toJson(response) }];
 }

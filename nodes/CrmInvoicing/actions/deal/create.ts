@@ -6,55 +6,32 @@ import type {
 } from 'n8n-workflow';
 
 import { requiredParameter } from '../common/fields';
-import { parametersByVersion } from '../common/mapped';
-import { createRecord } from '../common/record';
+import { createRecord, parametersByVersion } from '../common/mapped';
+import { additionalFieldsProperty, textProperty } from '../common/options';
 import { DEAL_MAPPER_FIELDS, dealBodyFromFields, dealCreateFieldOptions } from './fields';
 
 const properties: INodeProperties[] = [
-	{
-		displayName: 'Title',
-		name: 'title',
-		type: 'string',
+	textProperty('Title', 'title', {
 		required: true,
-		default: '',
 		placeholder: 'Website redesign',
 		description: 'Title of the deal (at least one character)',
-	},
-	{
-		displayName: 'Pipeline ID',
-		name: 'pipelineId',
-		type: 'string',
+	}),
+	textProperty('Pipeline ID', 'pipelineId', {
 		required: true,
-		default: '',
 		placeholder: 'e.g. pip_sales',
 		description: 'Public ID of the pipeline the deal belongs to',
-	},
-	{
-		displayName: 'Stage ID',
-		name: 'stageId',
-		type: 'string',
+	}),
+	textProperty('Stage ID', 'stageId', {
 		required: true,
-		default: '',
 		placeholder: 'e.g. stg_new',
 		description: 'Public ID of the pipeline stage the deal starts in',
-	},
-	{
-		displayName: 'Client ID',
-		name: 'clientId',
-		type: 'string',
+	}),
+	textProperty('Client ID', 'clientId', {
 		required: true,
-		default: '',
 		placeholder: 'e.g. cli_4c1a9e',
 		description: 'Public ID of the client the deal is with',
-	},
-	{
-		displayName: 'Additional Fields',
-		name: 'additionalFields',
-		type: 'collection',
-		placeholder: 'Add Field',
-		default: {},
-		options: dealCreateFieldOptions,
-	},
+	}),
+	additionalFieldsProperty(dealCreateFieldOptions),
 ];
 
 export const description = parametersByVersion('deal', 'create', [], properties);

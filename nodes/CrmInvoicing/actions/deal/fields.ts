@@ -3,7 +3,13 @@ import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workfl
 import { optionalText, requireOneOf, requireText, toIsoDate, toNumber } from '../common/fields';
 import { locatorProperty, locatorValue } from '../common/locator';
 import type { StandardField } from '../common/mapperFields';
-import { bodyFromFields, customFieldsOption, otherFieldsOption } from '../common/options';
+import {
+	amountProperty,
+	bodyFromFields,
+	customFieldsOption,
+	otherFieldsOption,
+	textProperty,
+} from '../common/options';
 
 export const DEAL_PRIORITIES = ['LOW', 'MEDIUM', 'HIGH'] as const;
 export const DEAL_STATUSES = ['ACTIVE', 'WON', 'LOST'] as const;
@@ -16,14 +22,7 @@ const expectedCloseDateOption: INodeProperties = {
 	description: 'When the deal is expected to close. Sent as an ISO 8601 date-time.',
 };
 
-const priceOption: INodeProperties = {
-	displayName: 'Price',
-	name: 'price',
-	type: 'number',
-	typeOptions: { numberPrecision: 2 },
-	default: 0,
-	description: 'Value of the deal',
-};
+const priceOption = amountProperty('Price', 'price', 'Value of the deal');
 
 const priorityOption: INodeProperties = {
 	displayName: 'Priority',
@@ -38,14 +37,10 @@ const priorityOption: INodeProperties = {
 	description: 'Priority of the deal: LOW, MEDIUM or HIGH',
 };
 
-const sourceIdOption: INodeProperties = {
-	displayName: 'Source ID',
-	name: 'sourceId',
-	type: 'string',
-	default: '',
+const sourceIdOption = textProperty('Source ID', 'sourceId', {
 	placeholder: 'e.g. src_web',
 	description: 'Public ID of the deal source',
-};
+});
 
 /** "Additional Fields" of Create. */
 export const dealCreateFieldOptions: INodeProperties[] = [
@@ -73,14 +68,10 @@ export const dealUpdateFieldOptions: INodeProperties[] = [
 	priceOption,
 	priorityOption,
 	sourceIdOption,
-	{
-		displayName: 'Stage ID',
-		name: 'stageId',
-		type: 'string',
-		default: '',
+	textProperty('Stage ID', 'stageId', {
 		placeholder: 'e.g. stg_qualified',
 		description: 'Public ID of a pipeline stage. Setting it moves the deal to that stage.',
-	},
+	}),
 	{
 		displayName: 'Status',
 		name: 'status',
@@ -93,14 +84,10 @@ export const dealUpdateFieldOptions: INodeProperties[] = [
 		default: 'ACTIVE',
 		description: 'Status of the deal: ACTIVE, WON or LOST',
 	},
-	{
-		displayName: 'Title',
-		name: 'title',
-		type: 'string',
-		default: '',
+	textProperty('Title', 'title', {
 		placeholder: 'Website redesign',
 		description: 'New title of the deal (at least one character)',
-	},
+	}),
 ];
 
 /**

@@ -1,27 +1,19 @@
-import { updateDisplayOptions } from 'n8n-workflow';
-import type { IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
+import type { IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
 
 import { requiredParameter } from '../common/fields';
-import { dealIdOf, dealIdProperty } from './dealId';
-import { patchDeal } from './patch';
+import { textProperty } from '../common/options';
+import { shownFor } from '../operation';
+import { recordRequest } from '../common/record';
+import { dealIdProperty, dealOf } from './patch';
 
-const properties: INodeProperties[] = [
+export const description = shownFor('deal', 'moveToStage', [
 	dealIdProperty,
-	{
-		displayName: 'Stage ID',
-		name: 'stageId',
-		type: 'string',
+	textProperty('Stage ID', 'stageId', {
 		required: true,
-		default: '',
 		placeholder: 'e.g. stg_qualified',
 		description: 'Public ID of the pipeline stage to move the deal to',
-	},
-];
-
-export const description = updateDisplayOptions(
-	{ show: { resource: ['deal'], operation: ['moveToStage'] } },
-	properties,
-);
+	}),
+]);
 
 /** Same request as Update with Stage ID. */
 export async function execute(
@@ -29,5 +21,6 @@ export async function execute(
 	itemIndex: number,
 ): Promise<INodeExecutionData[]> {
 	const stageId = requiredParameter(this, 'stageId', 'Stage ID', itemIndex);
-	return [{ json: await patchDeal(this, dealIdOf(this, itemIndex), { stageId }, itemIndex) }];
+	const { path } = dealOf(this, itemIndex);
+	return [{ json: await recordRequest(this, 'PATCH', path, itemIndex, { stageId }) }];
 }

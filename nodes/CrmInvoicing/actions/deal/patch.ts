@@ -1,28 +1,30 @@
-import { updateDisplayOptions } from 'n8n-workflow';
 import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 
-import { recordRequest } from '../common/record';
-import type { Operation } from '../operation';
-import { dealIdOf, dealIdProperty, dealPath } from './dealId';
+import { requiredParameter } from '../common/fields';
+import { textProperty } from '../common/options';
+import { recordPath, recordRequest } from '../common/record';
+import { shownFor, type Operation } from '../operation';
 
-/** PATCH /deals/{id}; the API answers with the deal. */
-export async function patchDeal(
-	context: IExecuteFunctions,
-	dealId: string,
-	body: IDataObject,
-	itemIndex: number,
-): Promise<IDataObject> {
-	return await recordRequest(context, 'PATCH', dealPath(dealId), itemIndex, body);
+/** The deal to act on, by public ID (the API has no deal list to pick from). */
+export const dealIdProperty = textProperty('Deal ID', 'dealId', {
+	required: true,
+	placeholder: 'e.g. deal_3fa85f64',
+	description: 'Public ID of the deal, as returned when the deal was created',
+});
+
+/** The deal given in "Deal ID" (checked to be non-empty), and its path; PATCH answers with the deal. */
+export function dealOf(context: IExecuteFunctions, itemIndex: number) {
+	const id = requiredParameter(context, 'dealId', 'Deal ID', itemIndex);
+	return { id, path: recordPath('/deals', id) };
 }
 
 /** An operation that is Update with a fixed body, such as Mark as Won (Update with Status WON). */
 export function patchOperation(operation: string, body: IDataObject): Operation {
 	return {
-		description: updateDisplayOptions({ show: { resource: ['deal'], operation: [operation] } }, [
-			dealIdProperty,
-		]),
+		description: shownFor('deal', operation, [dealIdProperty]),
 		async execute(this: IExecuteFunctions, itemIndex: number) {
-			return [{ json: await patchDeal(this, dealIdOf(this, itemIndex), body, itemIndex) }];
+			const { path } = dealOf(this, itemIndex);
+			return [{ json: await recordRequest(this, 'PATCH', path, itemIndex, body) }];
 		},
 	};
 }

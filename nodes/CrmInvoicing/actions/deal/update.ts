@@ -1,11 +1,10 @@
 import type { IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
 
-import { parametersByVersion } from '../common/mapped';
+import { parametersByVersion, updateRecord } from '../common/mapped';
 import { updateFieldsProperty } from '../common/options';
-import { updateRecord } from '../common/record';
-import { dealIdOf, dealIdProperty, dealPath } from './dealId';
 import { DEAL_MAPPER_FIELDS, dealBodyFromFields, dealUpdateFieldOptions } from './fields';
-import { patchDeal } from './patch';
+import { recordRequest } from '../common/record';
+import { dealIdProperty, dealOf } from './patch';
 
 export const description = parametersByVersion(
 	'deal',
@@ -18,14 +17,14 @@ export async function execute(
 	this: IExecuteFunctions,
 	itemIndex: number,
 ): Promise<INodeExecutionData[]> {
-	const dealId = dealIdOf(this, itemIndex);
+	const { path } = dealOf(this, itemIndex);
 	// In version 3 the node reads the deal at GET /deals/{id}, which the spec does not show (choice deal-read).
 	return await updateRecord(
 		this,
 		DEAL_MAPPER_FIELDS,
-		dealPath(dealId),
+		path,
 		itemIndex,
-		async (body) => await patchDeal(this, dealId, body, itemIndex),
+		async (body) => await recordRequest(this, 'PATCH', path, itemIndex, body),
 		(updateFields) => dealBodyFromFields(this, updateFields, itemIndex),
 	);
 }

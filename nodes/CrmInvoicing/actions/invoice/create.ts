@@ -1,4 +1,3 @@
-import { updateDisplayOptions } from 'n8n-workflow';
 import type {
 	IDataObject,
 	IExecuteFunctions,
@@ -15,22 +14,25 @@ import {
 	toNumber,
 } from '../common/fields';
 import { locatorProperty, locatorValue } from '../common/locator';
-import { bodyFromFields, customFieldsOption, otherFieldsOption } from '../common/options';
+import {
+	additionalFieldsProperty,
+	bodyFromFields,
+	customFieldsOption,
+	otherFieldsOption,
+	textProperty,
+} from '../common/options';
 import { recordRequest } from '../common/record';
+import { shownFor } from '../operation';
 import { lineItemProperties, lineItemsOf } from './lineItems';
 
 const INVOICE_STATUSES = ['DRAFT', 'SENT'] as const;
 
 const properties: INodeProperties[] = [
-	{
-		displayName: 'Client ID',
-		name: 'clientId',
-		type: 'string',
+	textProperty('Client ID', 'clientId', {
 		required: true,
-		default: '',
 		placeholder: 'e.g. cli_4c1a9e',
 		description: 'Public ID of the client the invoice is for',
-	},
+	}),
 	{
 		displayName: 'Date',
 		name: 'date',
@@ -50,91 +52,58 @@ const properties: INodeProperties[] = [
 			'Date by which the invoice is to be paid. Accepts an ISO 8601 date, the date picker, or an expression such as {{ $now.plus({ days: 30 }) }}.',
 	},
 	...lineItemProperties,
-	{
-		displayName: 'Additional Fields',
-		name: 'additionalFields',
-		type: 'collection',
-		placeholder: 'Add Field',
-		default: {},
-		options: [
-			{
-				displayName: 'Contact ID',
-				name: 'contactId',
-				type: 'string',
-				default: '',
-				placeholder: 'e.g. con_91b2',
-				description: 'Public ID of the contact person at the client',
-			},
-			customFieldsOption('invoice'),
-			{
-				displayName: 'Notes',
-				name: 'notes',
-				type: 'string',
-				typeOptions: { rows: 3 },
-				default: '',
-				description: 'Notes printed on the invoice',
-			},
-			otherFieldsOption,
-			{
-				displayName: 'Prices Include Tax',
-				name: 'isInclusiveTax',
-				type: 'boolean',
-				default: false,
-				description: 'Whether the line item prices already include tax (the API default is off)',
-			},
-			locatorProperty({
-				displayName: 'Sales Person',
-				name: 'salesPersonId',
-				description:
-					'The user credited with the sale. Pick a user from the list or enter their public ID.',
-				searchListMethod: 'searchUsers',
-				listPlaceholder: 'Select a user...',
-				idPlaceholder: 'e.g. usr_5e0c',
-			}),
-			{
-				displayName: 'Status',
-				name: 'status',
-				type: 'options',
-				options: [
-					{ name: 'Draft', value: 'DRAFT' },
-					{ name: 'Sent', value: 'SENT' },
-				],
-				default: 'DRAFT',
-				description: 'Status the invoice is created in: DRAFT (the API default) or SENT',
-			},
-			{
-				displayName: 'Subject',
-				name: 'subject',
-				type: 'string',
-				default: '',
-				placeholder: 'Website redesign, phase 1',
-			},
-			{
-				displayName: 'Tag IDs',
-				name: 'tags',
-				type: 'string',
-				default: '',
-				placeholder: '3, 7',
-				description:
-					'Numeric tag IDs, comma-separated, or an expression giving an array of numbers',
-			},
-			{
-				displayName: 'Template ID',
-				name: 'templateId',
-				type: 'string',
-				default: '',
-				placeholder: 'e.g. tpl_standard',
-				description:
-					"Public ID of the document template. Leave out to use the team's default invoice template.",
-			},
-		],
-	},
+	additionalFieldsProperty([
+		textProperty('Contact ID', 'contactId', {
+			placeholder: 'e.g. con_91b2',
+			description: 'Public ID of the contact person at the client',
+		}),
+		customFieldsOption('invoice'),
+		textProperty('Notes', 'notes', {
+			typeOptions: { rows: 3 },
+			description: 'Notes printed on the invoice',
+		}),
+		otherFieldsOption,
+		{
+			displayName: 'Prices Include Tax',
+			name: 'isInclusiveTax',
+			type: 'boolean',
+			default: false,
+			description: 'Whether the line item prices already include tax (the API default is off)',
+		},
+		locatorProperty({
+			displayName: 'Sales Person',
+			name: 'salesPersonId',
+			description:
+				'The user credited with the sale. Pick a user from the list or enter their public ID.',
+			searchListMethod: 'searchUsers',
+			listPlaceholder: 'Select a user...',
+			idPlaceholder: 'e.g. usr_5e0c',
+		}),
+		{
+			displayName: 'Status',
+			name: 'status',
+			type: 'options',
+			options: [
+				{ name: 'Draft', value: 'DRAFT' },
+				{ name: 'Sent', value: 'SENT' },
+			],
+			default: 'DRAFT',
+			description: 'Status the invoice is created in: DRAFT (the API default) or SENT',
+		},
+		textProperty('Subject', 'subject', { placeholder: 'Website redesign, phase 1' }),
+		textProperty('Tag IDs', 'tags', {
+			placeholder: '3, 7',
+			description: 'Numeric tag IDs, comma-separated, or an expression giving an array of numbers',
+		}),
+		textProperty('Template ID', 'templateId', {
+			placeholder: 'e.g. tpl_standard',
+			description:
+				"Public ID of the document template. Leave out to use the team's default invoice template.",
+		}),
+	]),
 ];
 
-export const description = updateDisplayOptions(
-	{ show: { resource: ['invoice'], operation: ['create'] } },
-	properties,
-);
+export const description = shownFor('invoice', 'create', properties);
 
 /** A list of numbers from an array, a single number, or comma-separated text such as `3, 7` (or a JSON array). */
 function toNumberList(context: IExecuteFunctions, value: unknown, itemIndex: number): number[] {

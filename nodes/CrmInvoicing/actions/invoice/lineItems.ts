@@ -1,6 +1,7 @@
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 
 import { fail, isSet, parseJson } from '../common/fields';
+import { amountProperty, textProperty } from '../common/options';
 import { LINE_ITEM_BOUNDS, RESPONSE_ONLY_LINE_ITEM_KEYS } from '../../shared';
 
 /**
@@ -15,23 +16,15 @@ import { LINE_ITEM_BOUNDS, RESPONSE_ONLY_LINE_ITEM_KEYS } from '../../shared';
  * of 0.2, so workflows saved with it keep their line items as they are.
  */
 const LINE_ITEM_FIELDS: INodeProperties[] = [
-	{
-		displayName: 'Name',
-		name: 'name',
-		type: 'string',
-		default: '',
+	textProperty('Name', 'name', {
 		placeholder: 'Consulting hours',
 		description: 'Name of the item. Required unless a product ID is given.',
-	},
-	{
-		displayName: 'Product ID',
-		name: 'productId',
-		type: 'string',
-		default: '',
+	}),
+	textProperty('Product ID', 'productId', {
 		placeholder: 'e.g. prd_7d2e',
 		description:
 			'Public ID of a product from your catalogue (a text ID such as prd_7d2e, not the number invoice responses show). Required unless a name is given.',
-	},
+	}),
 	{
 		displayName: 'Quantity',
 		name: 'quantity',
@@ -39,55 +32,23 @@ const LINE_ITEM_FIELDS: INodeProperties[] = [
 		default: 1,
 		description: 'Number of units',
 	},
-	{
-		displayName: 'Price',
-		name: 'price',
-		type: 'number',
-		typeOptions: { numberPrecision: 2 },
-		default: 0,
-		description:
-			"Unit price. With a product ID, 0 (or empty) is not sent, so the API can use the product's price.",
-	},
-	{
-		displayName: 'Description',
-		name: 'description',
-		type: 'string',
-		default: '',
-		description: 'Text shown under the item name',
-	},
-	{
-		displayName: 'Buy Price',
-		name: 'buyPrice',
-		type: 'number',
-		typeOptions: { numberPrecision: 2 },
-		default: 0,
-		description: 'Purchase price of one unit. Not sent when 0.',
-	},
-	{
-		displayName: 'Discount',
-		name: 'discount',
-		type: 'number',
-		typeOptions: { numberPrecision: 2 },
-		default: 0,
-		description: 'Discount on this line. Not sent when 0.',
-	},
-	{
-		displayName: 'Discount Type',
-		name: 'discountType',
-		type: 'string',
-		default: '',
+	amountProperty(
+		'Price',
+		'price',
+		"Unit price. With a product ID, 0 (or empty) is not sent, so the API can use the product's price.",
+	),
+	textProperty('Description', 'description', { description: 'Text shown under the item name' }),
+	amountProperty('Buy Price', 'buyPrice', 'Purchase price of one unit. Not sent when 0.'),
+	amountProperty('Discount', 'discount', 'Discount on this line. Not sent when 0.'),
+	textProperty('Discount Type', 'discountType', {
 		placeholder: 'fixed',
 		description:
 			'How the discount is applied. The API documents the value "fixed" (an amount); other values are not documented.',
-	},
-	{
-		displayName: 'Tax Rate ID',
-		name: 'taxRateId',
-		type: 'string',
-		default: '',
+	}),
+	textProperty('Tax Rate ID', 'taxRateId', {
 		placeholder: 'e.g. tax_vat20',
 		description: 'Public ID of the tax rate that applies to this line',
-	},
+	}),
 ];
 
 /** "Line Items Source", "Line Items" (the fixed collection) and "Line Items (JSON)". */

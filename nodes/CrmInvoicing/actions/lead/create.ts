@@ -6,28 +6,17 @@ import type {
 } from 'n8n-workflow';
 
 import { requiredParameter } from '../common/fields';
-import { parametersByVersion } from '../common/mapped';
-import { createRecord } from '../common/record';
+import { createRecord, parametersByVersion } from '../common/mapped';
+import { additionalFieldsProperty, textProperty } from '../common/options';
 import { LEAD_MAPPER_FIELDS, leadBodyFromFields, leadFieldOptions } from './fields';
 
 const properties: INodeProperties[] = [
-	{
-		displayName: 'Name',
-		name: 'name',
-		type: 'string',
+	textProperty('Name', 'name', {
 		required: true,
-		default: '',
 		placeholder: 'Jane Doe',
 		description: 'Full name of the lead',
-	},
-	{
-		displayName: 'Additional Fields',
-		name: 'additionalFields',
-		type: 'collection',
-		placeholder: 'Add Field',
-		default: {},
-		options: leadFieldOptions,
-	},
+	}),
+	additionalFieldsProperty(leadFieldOptions),
 ];
 
 export const description = parametersByVersion('lead', 'create', [], properties);

@@ -2,59 +2,38 @@ import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workfl
 
 import { toNumber } from '../common/fields';
 import type { StandardField } from '../common/mapperFields';
-import { bodyFromFields, customFieldsOption, otherFieldsOption } from '../common/options';
+import {
+	bodyFromFields,
+	customFieldsOption,
+	otherFieldsOption,
+	textProperty,
+} from '../common/options';
 
 /** The lead fields that create (Additional Fields) and update (Update Fields) share, keyed by the API's names. */
 export const leadFieldOptions: INodeProperties[] = [
 	customFieldsOption('lead'),
-	{
-		displayName: 'Email',
-		name: 'email',
-		type: 'string',
+	textProperty('Email', 'email', {
 		placeholder: 'name@email.com',
-		default: '',
 		description: 'Email address of the lead',
-	},
-	{
-		displayName: 'Job Title',
-		name: 'title',
-		type: 'string',
-		default: '',
-		placeholder: 'Head of Purchasing',
-	},
-	{
-		displayName: 'Mobile',
-		name: 'mobile',
-		type: 'string',
-		default: '',
+	}),
+	textProperty('Job Title', 'title', { placeholder: 'Head of Purchasing' }),
+	textProperty('Mobile', 'mobile', {
 		placeholder: '+14155550123',
 		description: 'Mobile number with country code',
-	},
+	}),
 	otherFieldsOption,
-	{
-		displayName: 'Secondary Mobile',
-		name: 'secondaryMobile',
-		type: 'string',
-		default: '',
+	textProperty('Secondary Mobile', 'secondaryMobile', {
 		placeholder: '+14155550124',
 		description: 'Second mobile number with country code',
-	},
-	{
-		displayName: 'Source ID',
-		name: 'sourceId',
-		type: 'string',
-		default: '',
+	}),
+	textProperty('Source ID', 'sourceId', {
 		placeholder: 'src_web',
 		description: 'Public ID of the lead source',
-	},
-	{
-		displayName: 'Stage ID',
-		name: 'stageId',
-		type: 'string',
-		default: '',
+	}),
+	textProperty('Stage ID', 'stageId', {
 		placeholder: 'lst_new',
 		description: 'Public ID of the lead stage',
-	},
+	}),
 	{
 		displayName: 'Value',
 		name: 'value',
@@ -62,25 +41,17 @@ export const leadFieldOptions: INodeProperties[] = [
 		default: 0,
 		description: 'Expected deal value of the lead',
 	},
-	{
-		displayName: 'Website',
-		name: 'website',
-		type: 'string',
-		default: '',
+	textProperty('Website', 'website', {
 		placeholder: 'https://example.com',
 		description: 'Company website URL',
-	},
+	}),
 ];
 
 /** The fields of "Update Fields": the shared lead fields and the name, in alphabetical order. */
-const nameOption: INodeProperties = {
-	displayName: 'Name',
-	name: 'name',
-	type: 'string',
-	default: '',
+const nameOption = textProperty('Name', 'name', {
 	placeholder: 'Jane Doe',
 	description: 'New full name of the lead',
-};
+});
 
 export const leadUpdateFieldOptions: INodeProperties[] = [...leadFieldOptions, nameOption].sort(
 	(a, b) => a.displayName.localeCompare(b.displayName),

@@ -1,7 +1,8 @@
-import { updateDisplayOptions } from 'n8n-workflow';
 import type { IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
 
 import { filterQuery, getManyProperties, listRecords } from '../common/list';
+import { textProperty } from '../common/options';
+import { shownFor } from '../operation';
 
 const filters: INodeProperties[] = [
 	{
@@ -12,28 +13,17 @@ const filters: INodeProperties[] = [
 		description:
 			'Whether to return only archived leads (on) or only leads that are not archived (off). Leave this filter out to get both.',
 	},
-	{
-		displayName: 'Search',
-		name: 'search',
-		type: 'string',
-		default: '',
+	textProperty('Search', 'search', {
 		placeholder: 'jane',
 		description: 'Text to look for in the name, email, mobile or website of the leads',
-	},
-	{
-		displayName: 'Stage ID',
-		name: 'stageId',
-		type: 'string',
-		default: '',
+	}),
+	textProperty('Stage ID', 'stageId', {
 		placeholder: 'e.g. lst_new',
 		description: 'Public ID of a lead stage: only leads in that stage are returned',
-	},
+	}),
 ];
 
-export const description = updateDisplayOptions(
-	{ show: { resource: ['lead'], operation: ['getMany'] } },
-	getManyProperties('leads', filters),
-);
+export const description = shownFor('lead', 'getMany', getManyProperties('leads', filters));
 
 export async function execute(
 	this: IExecuteFunctions,

@@ -1,10 +1,29 @@
-import { NodeOperationError, updateDisplayOptions } from 'n8n-workflow';
+import { NodeOperationError } from 'n8n-workflow';
 import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 
-import { apiRequest, isPlainObject, LEAD_PATCH_FIELDS_CHECKED_AFTERWARDS } from '../../shared';
-import { recordRequest } from '../common/record';
-import type { Operation } from '../operation';
-import { leadIdOf, leadIdProperty, leadPath } from './leadId';
+import { apiRequest, isPlainObject } from '../../shared';
+import { requireText } from '../common/fields';
+import { locatorProperty } from '../common/locator';
+import { recordPath, recordRequest } from '../common/record';
+import { shownFor, type Operation } from '../operation';
+
+/** The lead to act on: picked from a searchable list, or given by ID. */
+export const leadIdProperty = locatorProperty({
+	displayName: 'Lead',
+	name: 'leadId',
+	description:
+		'The lead to use. Pick it from the list (shows name, email and lead number; searches them and the mobile and website) or enter its public ID.',
+	searchListMethod: 'searchLeads',
+	listPlaceholder: 'Select a lead...',
+	idPlaceholder: 'e.g. lead_8f2k1',
+	required: true,
+});
+
+/** The lead ID chosen in the locator, checked to be non-empty. */
+export function leadIdOf(context: IExecuteFunctions, itemIndex: number): string {
+	const value = context.getNodeParameter('leadId', itemIndex, '', { extractValue: true });
+	return requireText(context, value, 'Lead', itemIndex);
+}
 
 function isLead(value: IDataObject): boolean {
 	return typeof value.id === 'string' && value.id !== '';
@@ -27,9 +46,10 @@ function sameValue(sent: unknown, answered: unknown): boolean {
 }
 
 /**
- * The fields of a PATCH whose effect the spec leaves open, checked against the lead the API answered or read back:
- * `archived` (a lead field, but not among the fields PATCH documents) and `customFields` (not in the POST /leads body
- * either). A server that ignores them must not be reported as having applied them.
+ * The fields of a PATCH whose effect the spec leaves open, checked against the lead the API answered or read back
+ * (choices lead-patch-archived and lead-patch-custom-fields): `archived` (a lead field, but not among the fields PATCH
+ * documents) and `customFields` (not in the POST /leads body list it refers to). A server that ignores them must not
+ * be reported as having applied them.
  */
 function checkApplied(
 	context: IExecuteFunctions,
@@ -38,15 +58,10 @@ function checkApplied(
 	lead: IDataObject,
 	itemIndex: number,
 ): void {
-	const checked: readonly string[] = LEAD_PATCH_FIELDS_CHECKED_AFTERWARDS;
 	const fail = (message: string, description: string): never => {
 		throw new NodeOperationError(context.getNode(), message, { itemIndex, description });
 	};
-	if (
-		checked.includes('archived') &&
-		typeof body.archived === 'boolean' &&
-		lead.archived !== body.archived
-	) {
+	if (typeof body.archived === 'boolean' && lead.archived !== body.archived) {
 		const verb = body.archived ? 'archive' : 'unarchive';
 		fail(
 			`The API did not ${verb} lead ${leadId}: it still answers archived=${show(lead.archived)}`,
@@ -54,7 +69,7 @@ function checkApplied(
 		);
 	}
 	const sentCustom = body.customFields;
-	if (checked.includes('customFields') && isPlainObject(sentCustom)) {
+	if (isPlainObject(sentCustom)) {
 		const answered = (
 			lead.customFields && typeof lead.customFields === 'object' ? lead.customFields : {}
 		) as IDataObject;
@@ -82,7 +97,7 @@ export async function patchLead(
 	body: IDataObject,
 	itemIndex: number,
 ): Promise<IDataObject> {
-	const path = leadPath(leadId);
+	const path = recordPath('/leads', leadId);
 	const response = await apiRequest.call(context, {
 		method: 'PATCH',
 		path,
@@ -104,9 +119,7 @@ export async function patchLead(
 /** An operation that only PATCHes the lead with a fixed body: Archive and Unarchive. */
 export function patchOperation(operation: string, body: IDataObject): Operation {
 	return {
-		description: updateDisplayOptions({ show: { resource: ['lead'], operation: [operation] } }, [
-			leadIdProperty,
-		]),
+		description: shownFor('lead', operation, [leadIdProperty]),
 		async execute(this: IExecuteFunctions, itemIndex: number) {
 			return [{ json: await patchLead(this, leadIdOf(this, itemIndex), body, itemIndex) }];
 		},

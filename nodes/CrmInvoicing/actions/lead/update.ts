@@ -1,12 +1,11 @@
 import type { IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
 
 import { requireText } from '../common/fields';
-import { parametersByVersion } from '../common/mapped';
+import { parametersByVersion, updateRecord } from '../common/mapped';
 import { updateFieldsProperty } from '../common/options';
-import { updateRecord } from '../common/record';
 import { LEAD_MAPPER_FIELDS, leadBodyFromFields, leadUpdateFieldOptions } from './fields';
-import { leadIdOf, leadIdProperty, leadPath } from './leadId';
-import { patchLead } from './patch';
+import { recordPath } from '../common/record';
+import { leadIdOf, leadIdProperty, patchLead } from './patch';
 
 export const description = parametersByVersion(
 	'lead',
@@ -23,7 +22,7 @@ export async function execute(
 	return await updateRecord(
 		this,
 		LEAD_MAPPER_FIELDS,
-		leadPath(leadId),
+		recordPath('/leads', leadId),
 		itemIndex,
 		async (body) => await patchLead(this, leadId, body, itemIndex),
 		({ name, ...others }) => {

@@ -1,4 +1,3 @@
-import { updateDisplayOptions } from 'n8n-workflow';
 import type {
 	IDataObject,
 	IExecuteFunctions,
@@ -10,7 +9,9 @@ import type {
 import { fail, requiredParameter } from '../common/fields';
 import { hasOutputControl } from '../common/output';
 import { BoundedMap, CREDENTIAL_TYPE, readPages } from '../../shared';
+import { additionalFieldsProperty, collectionProperty, textProperty } from '../common/options';
 import { recordRequest } from '../common/record';
+import { shownFor } from '../operation';
 import { leadBodyFromFields, leadFieldOptions } from './fields';
 import { patchLead } from './patch';
 
@@ -31,16 +32,6 @@ import { patchLead } from './patch';
 /** The field of each output item (version 2) that says what Create or Update did; not a field of the API's leads. */
 const UPSERT_MARKER_FIELD = '_upsert';
 
-/** What Create or Update did with one item's lead, as the marker field holds it. */
-interface UpsertMarker {
-	action: 'created' | 'updated';
-	/** The lead field that matched the existing lead; null when none matched and a lead was created. */
-	matchedField: 'email' | null;
-}
-
-const SEVERAL_MATCHES = { oldest: 'oldest', error: 'error' } as const;
-type SeveralMatches = (typeof SEVERAL_MATCHES)[keyof typeof SEVERAL_MATCHES];
-
 const properties: INodeProperties[] = [
 	{
 		displayName:
@@ -49,43 +40,26 @@ const properties: INodeProperties[] = [
 		type: 'notice',
 		default: '',
 	},
-	{
-		displayName: 'Email',
-		name: 'email',
-		type: 'string',
+	textProperty('Email', 'email', {
 		placeholder: 'name@email.com',
 		required: true,
-		default: '',
 		description:
 			'Email address that identifies the lead, compared without case and surrounding spaces',
-	},
-	{
-		displayName: 'Name',
-		name: 'name',
-		type: 'string',
+	}),
+	textProperty('Name', 'name', {
 		required: true,
-		default: '',
 		placeholder: 'Jane Doe',
 		description:
 			'Full name of the lead: set on a new lead, and written over the name of a lead that is found',
-	},
-	{
-		displayName: 'Additional Fields',
-		name: 'additionalFields',
-		type: 'collection',
-		placeholder: 'Add Field',
-		default: {},
-		description:
-			'Fields to set on the new or found lead. Fields not added here keep their values on a found lead.',
-		options: leadFieldOptions.filter((option) => option.name !== 'email'),
-	},
-	{
-		displayName: 'Options',
-		name: 'options',
-		type: 'collection',
-		placeholder: 'Add option',
-		default: {},
-		options: [
+	}),
+	additionalFieldsProperty(
+		leadFieldOptions.filter((option) => option.name !== 'email'),
+		'Fields to set on the new or found lead. Fields not added here keep their values on a found lead.',
+	),
+	collectionProperty(
+		'Options',
+		'options',
+		[
 			{
 				displayName: 'If Several Leads Match',
 				name: 'severalMatches',
@@ -106,27 +80,18 @@ const properties: INodeProperties[] = [
 				description: 'What to do when more than one lead that is not archived has this email',
 			},
 		],
-	},
+		{ placeholder: 'Add option' },
+	),
 ];
 
-export const description = updateDisplayOptions(
-	{ show: { resource: ['lead'], operation: ['upsert'] } },
-	properties,
-);
+export const description = shownFor('lead', 'upsert', properties);
 
 // ------------------------------------------------------------------------------------------ per-execution memory
 
-/** How many executions' email → lead ID memories are kept (the least recently used go first). */
-const MAX_EXECUTIONS_IN_MEMORY = 100;
-/** How many emails one execution remembers (the oldest go first). */
-const MAX_EMAILS_PER_EXECUTION = 10_000;
-
-const memoryByExecution = new BoundedMap<string, BoundedMap<string, string>>(
-	MAX_EXECUTIONS_IN_MEMORY,
-);
+/** Email → lead ID memories of at most 100 executions (the least recently used go first), 10,000 emails each. */
+const memoryByExecution = new BoundedMap<string, BoundedMap<string, string>>(100);
 const memoryByContext = new WeakMap<object, BoundedMap<string, string>>();
-
-const newMemory = (): BoundedMap<string, string> => new BoundedMap(MAX_EMAILS_PER_EXECUTION);
+const newMemory = () => new BoundedMap<string, string>(10_000);
 
 /**
  * The email → lead ID memory of this execution and credential, shared by every Create or Update node of the execution
@@ -142,31 +107,26 @@ function memoryOf(context: IExecuteFunctions): BoundedMap<string, string> {
 	return memory;
 }
 
-/** Forgets every remembered email (for tests, whose executions share one id). */
-export function forgetUpsertMemory(): void {
-	memoryByExecution.clear();
-}
-
 // ------------------------------------------------------------------------------------------ what the run did
 
 /** Leads created and updated by one run of the node (its context), for the run's hint. */
 const outcomesByRun = new WeakMap<object, { created: number; updated: number }>();
 
-function countOutcome(context: IExecuteFunctions, action: UpsertMarker['action']): void {
-	const outcomes = outcomesByRun.get(context) ?? { created: 0, updated: 0 };
-	outcomes[action]++;
-	outcomesByRun.set(context, outcomes);
-}
-
-/** The output item: the lead as the API returned it, with the marker from version 2 on. */
+/**
+ * The output item, counted for the run's hint: the lead as the API returned it, with the marker from version 2 on
+ * (`matchedField`, the lead field that matched, is null when a lead was created).
+ */
 function outcomeItem(
 	context: IExecuteFunctions,
 	lead: IDataObject,
-	marker: UpsertMarker,
+	action: 'created' | 'updated',
 ): INodeExecutionData[] {
-	countOutcome(context, marker.action);
+	const outcomes = outcomesByRun.get(context) ?? { created: 0, updated: 0 };
+	outcomes[action]++;
+	outcomesByRun.set(context, outcomes);
 	if (!hasOutputControl(context)) return [{ json: lead }];
-	return [{ json: { ...lead, [UPSERT_MARKER_FIELD]: { ...marker } } }];
+	const matchedField = action === 'updated' ? 'email' : null;
+	return [{ json: { ...lead, [UPSERT_MARKER_FIELD]: { action, matchedField } } }];
 }
 
 /** The run's hint: "Created N and updated M leads" (items that failed are in neither count). */
@@ -214,7 +174,7 @@ const NARROW_SEARCH =
 async function findLeadId(
 	context: IExecuteFunctions,
 	email: string,
-	severalMatches: SeveralMatches,
+	failOnSeveral: boolean,
 	itemIndex: number,
 ): Promise<string | undefined> {
 	const matches: IDataObject[] = [];
@@ -229,7 +189,7 @@ async function findLeadId(
 			if (lead.archived === true || typeof lead.id !== 'string' || lead.id === '') continue;
 			if (normalizeEmail(lead.email) === email) matches.push(lead);
 		}
-		if (severalMatches === SEVERAL_MATCHES.error && matches.length > 1) {
+		if (failOnSeveral && matches.length > 1) {
 			fail(
 				context,
 				itemIndex,
@@ -252,26 +212,23 @@ export async function execute(
 	const name = requiredParameter(this, 'name', 'Name', itemIndex);
 	const additionalFields = this.getNodeParameter('additionalFields', itemIndex, {}) as IDataObject;
 	const options = this.getNodeParameter('options', itemIndex, {}) as IDataObject;
-	const severalMatches: SeveralMatches =
-		options.severalMatches === SEVERAL_MATCHES.error
-			? SEVERAL_MATCHES.error
-			: SEVERAL_MATCHES.oldest;
+	const failOnSeveral = options.severalMatches === 'error';
 
 	// The email parameter is the only email: one set through "Other Fields (JSON)" is not sent.
 	const fields = leadBodyFromFields(this, additionalFields, itemIndex);
 	delete fields.email;
 	const memory = memoryOf(this);
 
-	const leadId = memory.get(email) ?? (await findLeadId(this, email, severalMatches, itemIndex));
+	const leadId = memory.get(email) ?? (await findLeadId(this, email, failOnSeveral, itemIndex));
 	if (leadId !== undefined) {
 		// The found lead's email already matches; it is kept as the CRM has it.
 		const lead = await patchLead(this, leadId, { ...fields, name }, itemIndex);
 		memory.set(email, leadId);
-		return outcomeItem(this, lead, { action: 'updated', matchedField: 'email' });
+		return outcomeItem(this, lead, 'updated');
 	}
 
 	const body = { ...fields, name, email: givenEmail };
 	const lead = await recordRequest(this, 'POST', '/leads', itemIndex, body);
 	if (typeof lead.id === 'string' && lead.id !== '') memory.set(email, lead.id);
-	return outcomeItem(this, lead, { action: 'created', matchedField: null });
+	return outcomeItem(this, lead, 'created');
 }

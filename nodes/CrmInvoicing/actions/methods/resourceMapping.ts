@@ -7,7 +7,7 @@ import type {
 
 import { apiRequest, BoundedMap, credentialOf, readOnePage } from '../../shared';
 import { customFieldsOf, mapperFields } from '../common/mapperFields';
-import { dealPath } from '../deal/dealId';
+import { recordPath } from '../common/record';
 import { DEAL_MAPPER_FIELDS } from '../deal/fields';
 import { LEAD_MAPPER_FIELDS } from '../lead/fields';
 
@@ -91,7 +91,7 @@ export async function getDealFields(this: ILoadOptionsFunctions): Promise<Resour
 		async () => [
 			await apiRequest.call(this, {
 				method: 'GET',
-				path: dealPath(id),
+				path: recordPath('/deals', id),
 				expect: 'record',
 			}),
 		],

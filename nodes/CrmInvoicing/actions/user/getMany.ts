@@ -1,4 +1,3 @@
-import { updateDisplayOptions } from 'n8n-workflow';
 import type {
 	IDataObject,
 	IExecuteFunctions,
@@ -8,6 +7,8 @@ import type {
 
 import { USER_SEARCH_QUERY_PARAMETER, userMatchesSearch } from '../../shared';
 import { filterQuery, getManyProperties, listRecords } from '../common/list';
+import { textProperty } from '../common/options';
+import { shownFor } from '../operation';
 
 const filters: INodeProperties[] = [
 	{
@@ -18,21 +19,14 @@ const filters: INodeProperties[] = [
 		description:
 			'Whether to return only users who are active members of the team (on) or only those who are not (off). Leave this filter out to get both.',
 	},
-	{
-		displayName: 'Search',
-		name: 'search',
-		type: 'string',
-		default: '',
+	textProperty('Search', 'search', {
 		placeholder: 'jane',
 		description: `Text to look for in the first name, last name or email of the users. Sent as the "${USER_SEARCH_QUERY_PARAMETER}" query parameter, and applied by the node too.`,
 		hint: `The API spec does not name the user search parameter; this node sends "${USER_SEARCH_QUERY_PARAMETER}".`,
-	},
+	}),
 ];
 
-export const description = updateDisplayOptions(
-	{ show: { resource: ['user'], operation: ['getMany'] } },
-	getManyProperties('users', filters),
-);
+export const description = shownFor('user', 'getMany', getManyProperties('users', filters));
 
 export async function execute(
 	this: IExecuteFunctions,

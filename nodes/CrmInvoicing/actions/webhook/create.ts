@@ -1,9 +1,10 @@
-import { updateDisplayOptions } from 'n8n-workflow';
 import type { IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
 
 import { EVENT_OPTIONS, eventNamesOf } from '../../shared';
 import { fail, requiredParameter } from '../common/fields';
+import { textProperty } from '../common/options';
 import { recordRequest } from '../common/record';
+import { shownFor } from '../operation';
 
 const properties: INodeProperties[] = [
 	{
@@ -13,25 +14,17 @@ const properties: INodeProperties[] = [
 		type: 'notice',
 		default: '',
 	},
-	{
-		displayName: 'Name',
-		name: 'name',
-		type: 'string',
+	textProperty('Name', 'name', {
 		required: true,
-		default: '',
 		placeholder: 'Order sync',
 		description: 'Name of the subscription, to recognise it later',
-	},
-	{
-		displayName: 'URL',
-		name: 'url',
-		type: 'string',
+	}),
+	textProperty('URL', 'url', {
 		required: true,
-		default: '',
 		placeholder: 'https://example.com/webhooks/crm',
 		description:
 			'Endpoint the events are delivered to with HTTP POST. Use HTTPS: the API warns about HTTP endpoints.',
-	},
+	}),
 	{
 		displayName: 'Events',
 		name: 'events',
@@ -40,21 +33,14 @@ const properties: INodeProperties[] = [
 		default: [],
 		description: 'Events to subscribe to. Add names not in this list under Custom Event Names.',
 	},
-	{
-		displayName: 'Custom Event Names',
-		name: 'customEvents',
-		type: 'string',
-		default: '',
+	textProperty('Custom Event Names', 'customEvents', {
 		placeholder: 'invoice.overdue, client.created',
 		description:
 			"More event names, comma-separated, sent as they are. The API spec names only lead.created; other names in the Events list are this node's assumptions.",
-	},
+	}),
 ];
 
-export const description = updateDisplayOptions(
-	{ show: { resource: ['webhook'], operation: ['create'] } },
-	properties,
-);
+export const description = shownFor('webhook', 'create', properties);
 
 export async function execute(
 	this: IExecuteFunctions,

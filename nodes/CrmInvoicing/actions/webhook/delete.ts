@@ -1,13 +1,10 @@
-import { updateDisplayOptions } from 'n8n-workflow';
 import type { IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
 
 import { apiRequestFull } from '../../shared';
+import { shownFor } from '../operation';
 import { webhookIdProperty, webhookOf } from './shared';
 
-export const description = updateDisplayOptions(
-	{ show: { resource: ['webhook'], operation: ['delete'] } },
-	[webhookIdProperty],
-);
+export const description = shownFor('webhook', 'delete', [webhookIdProperty]);
 
 /**
  * The response body of DELETE /webhooks/{id} is not shown; the output says what was deleted. DELETE is idempotent:

@@ -1,13 +1,10 @@
-import { updateDisplayOptions } from 'n8n-workflow';
 import type { IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
 
 import { recordRequest } from '../common/record';
+import { shownFor } from '../operation';
 import { webhookIdProperty, webhookOf, withoutSecret } from './shared';
 
-export const description = updateDisplayOptions(
-	{ show: { resource: ['webhook'], operation: ['get'] } },
-	[webhookIdProperty],
-);
+export const description = shownFor('webhook', 'get', [webhookIdProperty]);
 
 export async function execute(
 	this: IExecuteFunctions,

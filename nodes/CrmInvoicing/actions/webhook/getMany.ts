@@ -1,15 +1,14 @@
-import { updateDisplayOptions } from 'n8n-workflow';
-import type { IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
+import type { IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
 
 import { pageRequestOf, returnAllAndLimit, toItems } from '../common/list';
 import { listWebhookSubscriptions } from '../../shared';
+import { shownFor } from '../operation';
 import { withoutSecret } from './shared';
 
-const properties: INodeProperties[] = [...returnAllAndLimit('webhook subscriptions')];
-
-export const description = updateDisplayOptions(
-	{ show: { resource: ['webhook'], operation: ['getMany'] } },
-	properties,
+export const description = shownFor(
+	'webhook',
+	'getMany',
+	returnAllAndLimit('webhook subscriptions'),
 );
 
 export async function execute(

@@ -1,19 +1,16 @@
-import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
+import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 
 import { SECRET_KEY_PATTERN } from '../../shared';
 import { requiredParameter } from '../common/fields';
+import { textProperty } from '../common/options';
 import { recordPath } from '../common/record';
 
 /** The subscription to act on, by ID (the ID that Create returned). */
-export const webhookIdProperty: INodeProperties = {
-	displayName: 'Webhook Subscription ID',
-	name: 'webhookId',
-	type: 'string',
+export const webhookIdProperty = textProperty('Webhook Subscription ID', 'webhookId', {
 	required: true,
-	default: '',
 	placeholder: 'e.g. whk_2b7f9c',
 	description: 'ID of the webhook subscription, as returned by Create or Get Many',
-};
+});
 
 /** The path of the subscription given in "Webhook Subscription ID", and that ID. */
 export function webhookOf(context: IExecuteFunctions, itemIndex: number) {
