@@ -131,11 +131,11 @@ describe('the package layout', () => {
 		expect(circles).toEqual([]);
 	});
 
-	it("has no shipped file over 450 lines, the webhook trigger's code is at most 1,380 lines and the polling trigger's at most 700", () => {
+	it("has no shipped file over 300 lines, the webhook trigger's code is at most 1,380 lines and the polling trigger's at most 700", () => {
 		// Lines as `wc -l` counts them, at the starter's prettier width (100). The caps of 0.4.0 (350 and 1,500) were
 		// met at a wider width; these are the sizes reached so far (issue 29's targets: 300, 1,100 and 700).
 		const lines = (file: string): number => (readFileSync(file, 'utf8').match(/\n/g) ?? []).length;
-		expect(SHIPPED.filter((file) => lines(file) > 450).map(relative)).toEqual([]);
+		expect(SHIPPED.filter((file) => lines(file) > 300).map(relative)).toEqual([]);
 		const total = (node: string, folder: string): number =>
 			[path.join(SERVICE, node), ...tsFiles(path.join(SERVICE, folder))].reduce(
 				(sum, file) => sum + lines(file),
