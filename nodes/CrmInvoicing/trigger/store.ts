@@ -143,19 +143,19 @@ export const deliveryMemoryKey = (context: NodeIdentityContext, subscriptionId: 
 export const fingerprint = (deliveryId: string): string => sha256(deliveryId, 22);
 export const forgetDeliveries = (memoryKey: string) => memory.delete(memoryKey);
 
+const known = (memoryKey: string, print: string, recent: string[]) =>
+	memory.peek(memoryKey)?.has(print) === true || recent.includes(print);
+
 export function wasAccepted(data: IDataObject, memoryKey: string, deliveryId: string): boolean {
-	const print = fingerprint(deliveryId);
-	const known = memory.peek(memoryKey)?.has(print) === true;
-	return known || readState(data).recentDeliveries.includes(print);
+	return known(memoryKey, fingerprint(deliveryId), readState(data).recentDeliveries);
 }
 
 /** Records `deliveryId` as accepted; false when it was accepted already (synchronous: see above). */
 export function acceptOnce(data: IDataObject, memoryKey: string, deliveryId: string): boolean {
-	if (wasAccepted(data, memoryKey, deliveryId)) return false;
-	const print = fingerprint(deliveryId);
-	const fresh = () => new BoundedMap<string, true>(RECENT_DELIVERIES_LIMIT);
-	memory.getOrSet(memoryKey, fresh).set(print, true);
-	saveState(data, { recentDeliveries: [...readState(data).recentDeliveries, print] });
+	const [print, { recentDeliveries }] = [fingerprint(deliveryId), readState(data)];
+	if (known(memoryKey, print, recentDeliveries)) return false;
+	memory.getOrSet(memoryKey, () => new BoundedMap(RECENT_DELIVERIES_LIMIT)).set(print, true);
+	saveState(data, { recentDeliveries: [...recentDeliveries, print] });
 	return true;
 }
 
