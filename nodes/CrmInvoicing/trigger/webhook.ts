@@ -2,6 +2,7 @@ import type { IDataObject, IWebhookFunctions, IWebhookResponseData } from 'n8n-w
 
 import {
 	apiRequest,
+	cut,
 	deadlineIn,
 	httpStatusOf,
 	isPlainObject,
@@ -267,8 +268,7 @@ export async function receiveDelivery(this: IWebhookFunctions): Promise<IWebhook
 	if (typeof parsed === 'string') return refuse(this, request, [400, parsed]);
 	const { event, timestamp } = parsed;
 	if (!eventsOf(this).includes(event)) {
-		const shown = event.length > 100 ? `${event.slice(0, 100)}…` : event;
-		const ignored = `event "${shown}" is not selected in this trigger`;
+		const ignored = `event "${cut(event, 100)}" is not selected in this trigger`;
 		return answer(this, 200, { received: true, ignored });
 	}
 	const [memoryKey, webhookId] = [deliveryMemoryKey(this, stored.id), verified.id];

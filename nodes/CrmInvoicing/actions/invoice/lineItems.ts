@@ -2,7 +2,7 @@ import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workfl
 
 import { fail, isSet, parseJson } from '../common/fields';
 import { amountProperty, textProperty } from '../common/options';
-import { LINE_ITEM_BOUNDS, RESPONSE_ONLY_LINE_ITEM_KEYS } from '../../shared';
+import { cut, LINE_ITEM_BOUNDS, RESPONSE_ONLY_LINE_ITEM_KEYS } from '../../shared';
 
 /**
  * The fields of one line item, in the order a user fills them in: what the line is (Name, or Product ID), how many
@@ -114,7 +114,7 @@ function describe(raw: unknown): string {
 	} catch {
 		text = String(raw);
 	}
-	return text.length > 120 ? `${text.slice(0, 120)}…` : text;
+	return cut(text, 120);
 }
 
 /**

@@ -1,7 +1,7 @@
 import { NodeOperationError } from 'n8n-workflow';
 import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 
-import { apiRequest, isPlainObject } from '../../shared';
+import { apiRequest, cut, isPlainObject } from '../../shared';
 import { requireText } from '../common/fields';
 import { locatorProperty } from '../common/locator';
 import { recordPath, recordRequest } from '../common/record';
@@ -32,7 +32,7 @@ function isLead(value: IDataObject): boolean {
 function show(value: unknown): string {
 	if (value === undefined) return 'nothing';
 	const text = JSON.stringify(value) ?? String(value);
-	return text.length > 120 ? `${text.slice(0, 120)}…` : text;
+	return cut(text, 120);
 }
 
 /** The same value, allowing for a server that turns "5" into 5 or the reverse. */

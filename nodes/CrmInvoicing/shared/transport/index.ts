@@ -13,7 +13,7 @@ export {
 export type { ApiContext, ApiRequest, ApiResponse, ApiVersion } from './connection';
 export { runStatsOf } from './wire';
 export type { RunStats } from './wire';
-export { isDeadlineError, RETRY } from './errors';
+export { cut, isDeadlineError, RETRY } from './errors';
 export type { ExpectedAnswer } from './errors';
 export { readList, readOnePage, readPages } from './pagination';
 export type { ListPage, ListSpec, PageRequest } from './pagination';
