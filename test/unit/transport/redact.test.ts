@@ -3,7 +3,10 @@ import {
 	answerMismatch,
 	describeAnswer,
 } from '../../../nodes/CrmInvoicing/shared/transport/errors';
-import { redactSecrets } from '../../../nodes/CrmInvoicing/shared/transport/redact';
+import { redactValue } from '../../../nodes/CrmInvoicing/shared/transport/redact';
+
+/** A text is redacted as a text. */
+const redactSecrets = (text: string, secrets: string[]): string => redactValue(text, secrets);
 
 describe('redactSecrets', () => {
 	const key = 'sk_live_a+b/c=d"e';

@@ -14,7 +14,6 @@ import { READ } from '../../../nodes/CrmInvoicing/shared/transport/errors';
 import {
 	mayHoldSecret,
 	REDACTED,
-	redactSecrets,
 	redactValue,
 	secretSpellings,
 } from '../../../nodes/CrmInvoicing/shared/transport/redact';
@@ -46,6 +45,9 @@ const SPELLINGS: Record<string, string> = {
 	'HTML references': KEY.replace(/\//g, '&#x2F;').replace(/\+/g, '&#43;').replace(/=/g, '&equals;'),
 };
 
+/** A text (an answer that is not JSON, a header) is redacted as a text. */
+const redactSecrets = (text: string, secrets: readonly string[]): string =>
+	redactValue(text, secrets);
 const shows = (text: string): string[] => FRAGMENTS.filter((fragment) => text.includes(fragment));
 
 describe('redactSecrets: every spelling of the key in a text', () => {
