@@ -18,6 +18,8 @@ describe.each([
 	['ERR_TLS_CERT_ALTNAME_INVALID', /was issued for another host name than the Base URL's/],
 	['UNABLE_TO_VERIFY_LEAF_SIGNATURE', /a certificate authority n8n does not know/],
 	['UNABLE_TO_GET_ISSUER_CERT_LOCALLY', /a certificate authority n8n does not know/],
+	['ERR_SSL_WRONG_VERSION_NUMBER', /the server did not answer with TLS/],
+	['CERT_REVOKED', /failed n8n's check/],
 ])('%s', (code, problem) => {
 	it('says what is wrong with the certificate and what to check, and is not retried', async () => {
 		const { context } = freshContext();

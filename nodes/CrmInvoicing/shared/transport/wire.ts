@@ -47,64 +47,39 @@ const CONNECTION_CODES = new Set([
 	'UND_ERR_SOCKET',
 ]);
 
-/** What is wrong with the server's TLS certificate, by Node.js's error code: the handshake failed, nothing was sent. */
-const TLS_PROBLEMS: Record<string, string> = {
-	DEPTH_ZERO_SELF_SIGNED_CERT: 'is self-signed',
-	SELF_SIGNED_CERT_IN_CHAIN:
-		'is signed by a self-signed certificate that n8n does not trust (a private certificate authority)',
-	UNABLE_TO_VERIFY_LEAF_SIGNATURE:
-		'is signed by a certificate authority n8n does not know (or the server does not send its intermediate certificates)',
-	UNABLE_TO_GET_ISSUER_CERT: 'is signed by a certificate authority n8n does not know',
-	UNABLE_TO_GET_ISSUER_CERT_LOCALLY:
-		'is signed by a certificate authority n8n does not know (or the server does not send its intermediate certificates)',
-	CERT_UNTRUSTED: 'is not trusted',
-	CERT_SIGNATURE_FAILURE: 'has a signature that does not verify',
-	CERT_HAS_EXPIRED: 'has expired',
-	CERT_NOT_YET_VALID: 'is not valid yet (check the clock of the n8n server too)',
-	CERT_REVOKED: 'has been revoked',
-	ERR_TLS_CERT_ALTNAME_INVALID: "was issued for another host name than the Base URL's",
-	ERR_SSL_WRONG_VERSION_NUMBER:
-		'could not be read: the server did not answer with TLS (is it http:// rather than https://, or the wrong port?)',
-};
+/**
+ * What is wrong with the server's TLS certificate, by the class of Node.js's error code (the code itself is named in
+ * the message); undefined when the code is not about TLS.
+ */
+function tlsProblem(code: string): string | undefined {
+	if (code === 'DEPTH_ZERO_SELF_SIGNED_CERT') return 'is self-signed';
+	if (/ISSUER|CHAIN|LEAF|UNTRUSTED/.test(code))
+		return 'is signed by a certificate authority n8n does not know (a private certificate authority, or the server does not send its intermediate certificates)';
+	if (/EXPIRED|NOT_YET_VALID/.test(code))
+		return 'has expired or is not valid yet (check the clock of the n8n server too)';
+	if (code.includes('ALTNAME')) return "was issued for another host name than the Base URL's";
+	if (code.includes('WRONG_VERSION_NUMBER'))
+		return 'could not be read: the server did not answer with TLS (is it http:// rather than https://, or the wrong port?)';
+	return /CERT|SSL|TLS/.test(code) ? "failed n8n's check" : undefined;
+}
 
-const isTls = (code: string): boolean => Object.hasOwn(TLS_PROBLEMS, code);
-
-/** The first code `find` reads in an error or its causes (n8n wraps the low-level error up to a few levels deep). */
-function codeIn(error: unknown, find: (code: unknown, message: string) => string | undefined) {
-	let current: unknown = error;
+/** The first code on an error or its causes that `fits` (n8n wraps the low-level error up to a few levels deep). */
+function codeIn(error: unknown, fits: (code: string) => boolean): string | undefined {
+	let current = error as { code?: unknown; cause?: unknown } | null | undefined;
 	for (let depth = 0; depth < 5 && current && typeof current === 'object'; depth++) {
-		const { code, cause, message } = current as {
-			code?: unknown;
-			cause?: unknown;
-			message?: unknown;
-		};
-		const found = find(code, typeof message === 'string' ? message : '');
-		if (found) return found;
-		current = cause;
+		if (typeof current.code === 'string' && fits(current.code)) return current.code;
+		current = current.cause as typeof current;
 	}
 	return undefined;
 }
 
 /** The low-level code of a failed connection (`ECONNRESET`, …), wherever n8n's wrapping put it. */
 export const connectionErrorCode = (error: unknown): string | undefined =>
-	codeIn(error, (code, message) => {
-		if (typeof code === 'string' && CONNECTION_CODES.has(code)) return code;
-		if (/socket hang up/i.test(message)) return 'ECONNRESET';
-		const named = /\b(E[A-Z_]{4,})\b/.exec(message)?.[1];
-		if (named && CONNECTION_CODES.has(named)) return named;
-		return /timeout of \d+ms exceeded/i.test(message) ? 'ETIMEDOUT' : undefined;
-	});
+	codeIn(error, (code) => CONNECTION_CODES.has(code));
 
 /** The Node.js code of a TLS certificate failure, wherever n8n's wrapping put it; undefined for other errors. */
 export const tlsErrorCode = (error: unknown): string | undefined =>
-	codeIn(error, (code, message) => {
-		if (typeof code === 'string' && isTls(code)) return code;
-		const named = message.match(/\b[A-Z][A-Z_]{6,}\b/g)?.find(isTls);
-		if (named) return named;
-		if (/self[- ]signed certificate/i.test(message)) return 'DEPTH_ZERO_SELF_SIGNED_CERT';
-		if (/certificate has expired/i.test(message)) return 'CERT_HAS_EXPIRED';
-		return /altnames/i.test(message) ? 'ERR_TLS_CERT_ALTNAME_INVALID' : undefined;
-	});
+	codeIn(error, (code) => tlsProblem(code) !== undefined);
 
 /**
  * The error for a request that got no HTTP answer, built afresh so nothing of the request (headers) leaks. A TLS
@@ -117,8 +92,9 @@ export function connectionError(
 	retried: boolean,
 ): NodeApiError {
 	const { method, path } = request;
-	if (code !== undefined && isTls(code)) {
-		const message = `The CRM API's TLS certificate ${TLS_PROBLEMS[code]} (${code}); the node did not send ${method} ${path}`;
+	const problem = code === undefined ? undefined : tlsProblem(code);
+	if (problem !== undefined) {
+		const message = `The CRM API's TLS certificate ${problem} (${code}); the node did not send ${method} ${path}`;
 		const description =
 			"n8n checks the certificate of the Base URL's host before it sends the API key, and this one failed the check, so nothing was sent. " +
 			'If the Base URL is right, ask whoever runs the CRM (or the proxy in front of it) to install a valid certificate for this host name. ' +
