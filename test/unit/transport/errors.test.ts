@@ -2,7 +2,7 @@ import nock from 'nock';
 import { NodeApiError, sleep } from 'n8n-workflow';
 
 import { apiRequest } from '../../../nodes/CrmInvoicing/shared/transport';
-import { parseErrorBody, RETRY } from '../../../nodes/CrmInvoicing/shared/transport/errors';
+import { apiErrorFromResponse, RETRY } from '../../../nodes/CrmInvoicing/shared/transport/errors';
 import { TEST_CREDENTIALS } from '../../helpers/harness';
 import { BASE, errorOf, freshContext, networkError, replyLogging, setUpNock } from './support';
 import type { SeenRequest } from './support';
@@ -208,13 +208,14 @@ describe('error statuses', () => {
 		expectNoKey(error, apiKey);
 	});
 
-	it('an HTML page without a title → its text, shortened', () => {
-		const parsed = parseErrorBody(
-			`<html><body><p>Service ${'unavailable '.repeat(40)}</p></body></html>`,
-		);
-		expect(parsed.nonJsonText).toMatch(/^Service unavailable unavailable/);
-		expect(parsed.nonJsonText!.length).toBeLessThanOrEqual(161);
-		expect(parsed.nonJsonText).toMatch(/…$/);
+	it('an HTML page without a title → its text without the tags, shortened', () => {
+		const node = freshContext().context.getNode();
+		const page = `<html><body><p>Service ${'unavailable '.repeat(40)}</p></body></html>`;
+		const error = apiErrorFromResponse(node, 503, page, { method: 'GET', path: '/api/v1/leads' });
+		const text = /: "(.*)"$/.exec(error.message)?.[1];
+		expect(text).toMatch(/^Service unavailable unavailable/);
+		expect(text!.length).toBeLessThanOrEqual(161);
+		expect(text).toMatch(/…$/);
 	});
 
 	it('the key of the default test credential is not in a 401 error either', async () => {

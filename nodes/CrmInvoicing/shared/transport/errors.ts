@@ -88,38 +88,18 @@ export const cut = (text: string, max: number = READ.maxErrorSnippetChars): stri
 
 const changes = (method: string) => method !== 'GET' && method !== 'DELETE';
 
-/**
- * The readable text of an HTML page: its <title>, else its text without tags, scripts and styles. Linear in the
- * (already cut) page: indexOf only, no regular expression that can backtrack.
- */
-function textOf(html: string): string {
-	const lower = html.toLowerCase();
-	const titleOpen = lower.indexOf('>', lower.indexOf('<title') + 1);
-	const titleClose = lower.indexOf('<title') < 0 ? -1 : lower.indexOf('</title', titleOpen);
-	const [source, low] =
-		titleOpen > 0 && titleClose >= 0
-			? [html.slice(titleOpen + 1, titleClose), lower.slice(titleOpen + 1, titleClose)]
-			: [html, lower];
-	const parts: string[] = [];
-	for (let index = 0; index < source.length; ) {
-		const tag = source.indexOf('<', index);
-		parts.push(source.slice(index, tag < 0 ? undefined : tag), ' ');
-		if (tag < 0) break;
-		const element = ['script', 'style'].find((name) => low.startsWith(`<${name}`, tag));
-		const close = element ? low.indexOf(`</${element}`, tag) : tag;
-		const end = close < 0 ? -1 : source.indexOf('>', close);
-		if (end < 0) break;
-		index = end + 1;
-	}
-	return cut(parts.join('').replace(/\s+/g, ' ').trim(), 160);
+/** A page's <title>, else its text with the tags cut out; linear in the (already cut) page, nothing backtracks. */
+function textOf(page: string): string {
+	const lower = page.toLowerCase();
+	const open = lower.indexOf('<title');
+	const start = open < 0 ? 0 : page.indexOf('>', open) + 1;
+	const end = start > 0 ? lower.indexOf('</title', start) : -1;
+	const text = end >= 0 ? page.slice(start, end) : page.replace(/<[^<>]*>/g, ' ');
+	return cut(text.replace(/\s+/g, ' ').trim(), 160);
 }
 
 /** Reads the API's `{ error: { code, message } }`, a flat `{ code, message }`, plain text, or a page that is not JSON. */
-export function parseErrorBody(body: unknown): {
-	code?: string;
-	message?: string;
-	nonJsonText?: string;
-} {
+function parseErrorBody(body: unknown): { code?: string; message?: string; page?: string } {
 	let value = body;
 	if (typeof body === 'string') {
 		const trimmed = body.slice(0, READ.maxErrorBodyChars).trim();
@@ -128,9 +108,7 @@ export function parseErrorBody(body: unknown): {
 			value = JSON.parse(trimmed);
 		} catch {
 			// Plain text (not a page): the API's own message, e.g. "name is required" in a text/plain 400.
-			return trimmed.startsWith('<')
-				? { nonJsonText: textOf(trimmed) }
-				: { message: textOf(trimmed) };
+			return trimmed.startsWith('<') ? { page: textOf(trimmed) } : { message: textOf(trimmed) };
 		}
 	}
 	if (!value || typeof value !== 'object') return {};
@@ -175,10 +153,10 @@ export function apiErrorFromResponse(
 	body: unknown,
 	request: RequestSummary,
 ): NodeApiError {
-	const { code, message: said, nonJsonText } = parseErrorBody(body);
+	const { code, message: said, page } = parseErrorBody(body);
 	const message =
-		nonJsonText !== undefined
-			? `The CRM API answered ${status} with a page that is not JSON${nonJsonText ? `: "${nonJsonText}"` : ''}`
+		page !== undefined
+			? `The CRM API answered ${status} with a page that is not JSON${page ? `: "${page}"` : ''}`
 			: `The CRM API answered ${status}${code ? ` ${code}` : ''}${said ? `: ${said}` : ''}`;
 	return apiError(node, request, message, adviceFor(status, request, said), status, code ?? null);
 }
