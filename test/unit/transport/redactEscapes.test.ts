@@ -104,6 +104,16 @@ describe('redactValue: every string and key of a parsed answer', () => {
 		expect(Object.getPrototypeOf(redacted)).toBe(Object.prototype);
 	});
 
+	it('redacts the value of a key named "__proto__" in place, the prototype untouched', () => {
+		const parsed = JSON.parse(`{"__proto__":"key ${KEY}","n":["${KEY}"]}`) as Record<
+			string,
+			unknown
+		>;
+		const redacted = redactValue(parsed, [KEY]);
+		expect(JSON.stringify(redacted)).toBe(`{"__proto__":"key ${REDACTED}","n":["${REDACTED}"]}`);
+		expect(Object.getPrototypeOf(redacted)).toBe(Object.prototype);
+	});
+
 	it('redacts a text (an answer that is not JSON) as a text', () => {
 		expect(redactValue(`<p>${SPELLINGS['HTML references']}</p>`, [KEY])).toBe(`<p>${REDACTED}</p>`);
 	});

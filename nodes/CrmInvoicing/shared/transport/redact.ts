@@ -106,32 +106,25 @@ export function mayHoldSecret(text: string, secrets: readonly string[]): boolean
 /**
  * A parsed answer (or its headers) with every string and object key redacted (see redactText); a text is redacted
  * as a text. Changes the value in place (it is the transport's own copy) and returns it. Iterative: any nesting
- * JSON.parse accepts is walked without recursion.
+ * JSON.parse accepts is walked without recursion. A key named "__proto__" is JSON.parse's own property, so writing
+ * to it writes that property, not the prototype.
  */
 export function redactValue<T>(value: T, secrets: readonly string[]): T {
 	const live = liveOf(secrets);
 	if (live.length === 0) return value;
-	const root: Record<string, unknown> = { value };
-	// Slots still to visit: a container and the key (or index) of one of its values.
-	const slots: Array<[Record<string, unknown> | unknown[], string | number]> = [[root, 'value']];
-	for (let slot = slots.pop(); slot !== undefined; slot = slots.pop()) {
-		const [container, key] = slot as [Record<string | number, unknown>, string | number];
-		const current = container[key];
-		if (typeof current === 'string') {
-			const redacted = redactText(current, live);
-			if (redacted !== current) container[key] = redacted;
-		} else if (Array.isArray(current)) {
-			for (let index = 0; index < current.length; index++) slots.push([current, index]);
-		} else if (current !== null && typeof current === 'object') {
-			let object = current as Record<string, unknown>;
-			const keys = Object.keys(object);
-			if (keys.some((name) => redactText(name, live) !== name)) {
-				// Object.fromEntries defines own properties, so even a key named "__proto__" stays a plain key.
-				object = Object.fromEntries(keys.map((name) => [redactText(name, live), object[name]]));
-				container[key] = object;
-			}
-			for (const name of Object.keys(object)) slots.push([object, name]);
+	if (typeof value === 'string') return redactText(value, live) as T;
+	const containers: unknown[] = [value];
+	for (let current = containers.pop(); current !== undefined; current = containers.pop()) {
+		if (current === null || typeof current !== 'object') continue;
+		const object = current as Record<string, unknown>;
+		for (const key of Object.keys(object)) {
+			const item = object[key];
+			const name = Array.isArray(object) ? key : redactText(key, live);
+			const redacted = typeof item === 'string' ? redactText(item, live) : item;
+			if (typeof item === 'object') containers.push(item);
+			if (name !== key) delete object[key];
+			if (name !== key || redacted !== item) object[name] = redacted;
 		}
 	}
-	return root.value as T;
+	return value;
 }
