@@ -130,18 +130,8 @@ export class AnswerTooLarge extends Error {}
  * and nothing more is read into memory; `signal` (the deadline, a cancellation) destroys it too (a trickling body).
  */
 export async function readBody(body: unknown, maxBytes: number, cut: boolean, signal: AbortSignal) {
-	if (!isStream(body)) {
-		// A helper that already buffered or parsed it: measure what is there.
-		const text =
-			body === undefined || body === null
-				? ''
-				: Buffer.isBuffer(body) || typeof body === 'string'
-					? body.toString()
-					: JSON.stringify(body);
-		const bytes = Buffer.byteLength(text);
-		if (bytes > maxBytes && !cut) throw new AnswerTooLarge();
-		return { text: cut ? text.slice(0, maxBytes) : text, bytes };
-	}
+	// n8n hands every answer over as a stream with `encoding: 'stream'` (2.x and 1.x alike).
+	if (!isStream(body)) throw new Error('The answer did not come as a stream');
 	const onAbort = () => body.destroy(new Error('aborted'));
 	if (signal.aborted) onAbort();
 	else signal.addEventListener('abort', onAbort, { once: true });
