@@ -43,7 +43,6 @@ const ESCAPES = new RegExp(
 	].join('|'),
 	'g',
 );
-const MAY_BE_ESCAPED = /[\\%&]/;
 const SHORT: Record<string, string> = { b: '\b', f: '\f', n: '\n', r: '\r', t: '\t' };
 const NAMED: Record<string, string> = {
 	amp: '&',
@@ -70,11 +69,18 @@ function decode(text: string, jsonOnly = false): string {
 	});
 }
 
+/** Whether a text may hold an escape (three `includes` scan faster than a character class). */
+const mayBeEscaped = (text: string): boolean =>
+	text.includes('\\') || text.includes('%') || text.includes('&');
+
 const liveOf = (secrets: readonly string[]) =>
 	secrets.filter((secret) => secret.length >= MIN_SECRET_LENGTH);
 
 const replaced = (text: string, live: readonly string[]): string =>
-	live.reduce((result, secret) => result.split(secret).join(REDACTED), text);
+	live.reduce(
+		(result, secret) => (result.includes(secret) ? result.split(secret).join(REDACTED) : result),
+		text,
+	);
 
 /**
  * `text` with every spelling of every secret replaced by REDACTED: as it stands (a key may itself hold `%`, `\` or
@@ -82,7 +88,7 @@ const replaced = (text: string, live: readonly string[]): string =>
  */
 function redactText(text: string, live: readonly string[]): string {
 	const plain = replaced(text, live);
-	if (!MAY_BE_ESCAPED.test(plain)) return plain;
+	if (!mayBeEscaped(plain)) return plain;
 	const decoded = decode(plain);
 	const redacted = replaced(decoded, live);
 	return redacted === decoded ? plain : redacted;
@@ -98,9 +104,10 @@ export function mayHoldSecret(text: string, secrets: readonly string[]): boolean
 	const live = liveOf(secrets);
 	const holds = (reading: string) => live.some((secret) => reading.includes(secret));
 	if (holds(text)) return true;
-	if (live.length === 0 || !MAY_BE_ESCAPED.test(text)) return false;
-	const parsed = decode(text, true);
-	return [decode(text), parsed, decode(parsed)].some(holds);
+	if (live.length === 0 || !mayBeEscaped(text)) return false;
+	if (holds(decode(text))) return true;
+	const parsed = text.includes('\\') ? decode(text, true) : text;
+	return parsed !== text && (holds(parsed) || holds(decode(parsed)));
 }
 
 /**
