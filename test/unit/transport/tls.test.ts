@@ -39,6 +39,17 @@ describe.each([
 	});
 });
 
+it.each([
+	['self-signed certificate', 'DEPTH_ZERO_SELF_SIGNED_CERT'],
+	['certificate has expired', 'CERT_HAS_EXPIRED'],
+	["Hostname/IP does not match certificate's altnames", 'ERR_TLS_CERT_ALTNAME_INVALID'],
+])('n8n 1.x hands on only the message "%s": still named as %s', async (message, code) => {
+	const { context } = freshContext();
+	nock(BASE).get('/api/v1/leads/lead_1').replyWithError(new Error(message));
+	const error = await errorOf(apiRequest.call(context, { method: 'GET', path: '/leads/lead_1' }));
+	expect(error.message).toMatch(new RegExp(`\\(${code}\\); the node did not send GET`));
+});
+
 it('a plain connection failure still reads "Could not reach the CRM API"', async () => {
 	const { context } = freshContext();
 	nock(BASE).post('/api/v1/leads').replyWithError(networkError('ECONNREFUSED'));

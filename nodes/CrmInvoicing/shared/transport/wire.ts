@@ -63,23 +63,48 @@ function tlsProblem(code: string): string | undefined {
 	return /CERT|SSL|TLS/.test(code) ? "failed n8n's check" : undefined;
 }
 
-/** The first code on an error or its causes that `fits` (n8n wraps the low-level error up to a few levels deep). */
-function codeIn(error: unknown, fits: (code: string) => boolean): string | undefined {
-	let current = error as { code?: unknown; cause?: unknown } | null | undefined;
+const isTls = (code: unknown): code is string =>
+	typeof code === 'string' && tlsProblem(code) !== undefined;
+
+/**
+ * The first code `find` reads in an error or its causes (n8n wraps the low-level error up to a few levels deep). n8n
+ * 1.x keeps only the message of some failures (a TLS one among them), so the message is read too.
+ */
+function codeIn(error: unknown, find: (code: unknown, message: string) => string | undefined) {
+	let current: unknown = error;
 	for (let depth = 0; depth < 5 && current && typeof current === 'object'; depth++) {
-		if (typeof current.code === 'string' && fits(current.code)) return current.code;
-		current = current.cause as typeof current;
+		const { code, cause, message } = current as {
+			code?: unknown;
+			cause?: unknown;
+			message?: unknown;
+		};
+		const found = find(code, typeof message === 'string' ? message : '');
+		if (found) return found;
+		current = cause;
 	}
 	return undefined;
 }
 
 /** The low-level code of a failed connection (`ECONNRESET`, …), wherever n8n's wrapping put it. */
 export const connectionErrorCode = (error: unknown): string | undefined =>
-	codeIn(error, (code) => CONNECTION_CODES.has(code));
+	codeIn(error, (code, message) => {
+		if (typeof code === 'string' && CONNECTION_CODES.has(code)) return code;
+		if (/socket hang up/i.test(message)) return 'ECONNRESET';
+		const named = /\b(E[A-Z_]{4,})\b/.exec(message)?.[1];
+		if (named && CONNECTION_CODES.has(named)) return named;
+		return /timeout of \d+ms exceeded/i.test(message) ? 'ETIMEDOUT' : undefined;
+	});
 
 /** The Node.js code of a TLS certificate failure, wherever n8n's wrapping put it; undefined for other errors. */
 export const tlsErrorCode = (error: unknown): string | undefined =>
-	codeIn(error, (code) => tlsProblem(code) !== undefined);
+	codeIn(error, (code, message) => {
+		if (isTls(code)) return code;
+		const named = message.match(/\b[A-Z][A-Z_]{6,}\b/g)?.find(isTls);
+		if (named) return named;
+		if (/self[- ]signed certificate/i.test(message)) return 'DEPTH_ZERO_SELF_SIGNED_CERT';
+		if (/certificate has expired/i.test(message)) return 'CERT_HAS_EXPIRED';
+		return /altnames/i.test(message) ? 'ERR_TLS_CERT_ALTNAME_INVALID' : undefined;
+	});
 
 /**
  * The error for a request that got no HTTP answer, built afresh so nothing of the request (headers) leaks. A TLS
