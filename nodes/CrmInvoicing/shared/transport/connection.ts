@@ -1,4 +1,3 @@
-import { NodeApiError } from 'n8n-workflow';
 import type {
 	ICredentialDataDecryptedObject,
 	ICredentialsDecrypted,
@@ -81,8 +80,6 @@ export interface Connection {
 	secrets: string[];
 	requestsPerMinute: number;
 	baseUrl: string;
-	/** The Base URL parsed, when it parses: redirects are compared with it. */
-	origin: URL | undefined;
 	credentials: ICredentialsDecrypted;
 	/** The API key's name in this process's memories (a hash with the Base URL, never the key itself). */
 	keyId: string;
@@ -110,20 +107,17 @@ async function openConnection(context: ApiContext): Promise<Connection> {
 	const baseUrl = normalizeBaseUrl(data.baseUrl);
 	// Trimmed once, by the credential's own reader: the key sent (authenticate gets these data) is the key redacted.
 	const apiKey = apiKeyOf(data);
-	let origin: URL | undefined;
-	try {
-		origin = new URL(baseUrl);
-	} catch {
-		origin = undefined;
-	}
-	const credentials = { ...data, apiKey };
 	return {
 		apiKey,
 		secrets: secretSpellings(apiKey),
 		requestsPerMinute: requestsPerMinuteOf(data),
 		baseUrl,
-		origin,
-		credentials: { id: '', name: CREDENTIAL_TYPE, type: CREDENTIAL_TYPE, data: credentials },
+		credentials: {
+			id: '',
+			name: CREDENTIAL_TYPE,
+			type: CREDENTIAL_TYPE,
+			data: { ...data, apiKey },
+		},
 		keyId: sha256(`${baseUrl}\n${apiKey}`, 24),
 	};
 }
@@ -192,8 +186,7 @@ export function unsafePathReason(path: string): string | undefined {
 	const control = /[\u0000-\u001f\u007f]/;
 	if (control.test(path) || control.test(safeDecode(path)))
 		return 'it contains a control character (such as a line break or a tab)';
-	if (safeDecode(pathOnly).includes('\\') || pathOnly.includes('\\'))
-		return 'it contains a backslash (\\)';
+	if (safeDecode(pathOnly).includes('\\')) return 'it contains a backslash (\\)';
 	for (const segment of pathOnly.split('/')) {
 		const part = safeDecode(segment)
 			.split(/[/\\]/)
@@ -235,48 +228,49 @@ export function followRedirect(
 	status: number,
 	location: string | undefined,
 	from: string,
-	base: URL,
+	baseUrl: string,
 	followed: number,
 ): URL {
+	const base = new URL(baseUrl);
 	let target: URL | undefined;
 	try {
 		target = location === undefined ? undefined : new URL(location, from);
 	} catch {
 		target = undefined;
 	}
-	const notSent =
-		request.method === 'GET' || request.method === 'HEAD'
-			? 'the API key was not sent there'
-			: 'the API key and the request body were not sent there';
+	const { method, path } = request;
 	const where = target ? showPath(`${target.pathname}${target.search}`) : '?';
-	const check =
-		'Check the Base URL in the "CRM Invoicing API" credential: use the address the API answers on without a redirect.';
-	const fail = (message: string, description: string): NodeApiError =>
-		apiError(node, request, message, description, status);
-	if (!target)
-		throw fail(
-			`The CRM API answered ${status} (a redirect) without a Location for ${request.method} ${request.path}`,
-			check,
+	const refuse = (to: string, why: string, advice = '') =>
+		apiError(
+			node,
+			request,
+			`The CRM API answered ${status} with a redirect to ${to}${why}. The node did not follow it: the API key ${method === 'GET' ? 'was' : 'and the request body were'} not sent there`,
+			`${advice}Check the Base URL in the "CRM Invoicing API" credential: use the address the API answers on without a redirect (for example https:// rather than http://, or without a trailing path).`,
+			status,
 		);
+	if (!target) throw refuse('no address', ' (its Location header is missing or unreadable)');
 	if (target.origin !== base.origin || target.origin === 'null')
-		throw fail(
-			`The CRM API answered ${status} with a redirect to ${target.host} (${originOf(target)}), another origin than the Base URL's (${originOf(base)}). The node did not follow it: ${notSent}`,
-			`The node sends the API key only to the Base URL's scheme, host and port. If the CRM really moved, put its new address (${originOf(target)}) as the Base URL in the "CRM Invoicing API" credential; if you do not know that host, do not: a proxy, a login page or a mistyped address can redirect like this.`,
+		throw refuse(
+			`${target.host} (${originOf(target)})`,
+			`, another origin than the Base URL's (${originOf(base)})`,
+			`The node sends the API key only to the Base URL's scheme, host and port. If the CRM really moved to ${originOf(target)} and you know that host, make it the Base URL; a proxy, a login page or a mistyped address can redirect like this too. `,
 		);
 	if (!insideApi(target, base))
-		throw fail(
-			`The CRM API answered ${status} with a redirect to ${where}, outside the API (${apiRoots(base).join(' or ')}). The node did not follow it: ${notSent}`,
-			`The node sends the API key only to the API's own paths under the Base URL, never to other pages of the same host (a sign-in page, an admin page, an export). Check the Base URL in the "CRM Invoicing API" credential: it is the address of the CRM workspace, without /api/v1. If the CRM answers like this for every request, ask whoever runs it why the API redirects to ${where}.`,
+		throw refuse(
+			where,
+			`, outside the API (${apiRoots(base).join(' or ')})`,
+			"The node sends the API key only to the API's own paths under the Base URL, never to other pages of the same host (a sign-in page, an admin page, an export). ",
 		);
-	if (request.method !== 'GET')
-		throw fail(
-			`The CRM API answered ${status} with a redirect for ${request.method} ${request.path} to ${where}. The node follows redirects only for GET, so it did not repeat the request: ${notSent}`,
-			`Check the Base URL in the "CRM Invoicing API" credential: use the address the API answers on without a redirect (for example https:// rather than http://, or without a trailing path). Check in the CRM whether the ${request.method} took effect before you run this again.`,
+	if (method !== 'GET')
+		throw refuse(
+			where,
+			` for ${method} ${path}, and the node follows redirects only for GET`,
+			`Check in the CRM whether the ${method} took effect before you run this again. `,
 		);
 	if (followed >= REDIRECTS.maxSameOriginRedirects)
-		throw fail(
-			`The CRM API redirected ${request.method} ${request.path} more than ${REDIRECTS.maxSameOriginRedirects} times; the node did not follow the last redirect, to ${where}: ${notSent}`,
-			check,
+		throw refuse(
+			where,
+			`, after ${REDIRECTS.maxSameOriginRedirects} redirects of ${method} ${path}, the most the node follows`,
 		);
 	return target;
 }
