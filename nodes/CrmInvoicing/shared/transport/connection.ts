@@ -102,55 +102,35 @@ export function requestsPerMinuteOf(data: ICredentialDataDecryptedObject): numbe
 /** Credentials are read once per execution (or list search, or hook call), not once per request or page. */
 const connections = new WeakMap<object, Promise<Connection>>();
 
-async function openConnection(context: ApiContext): Promise<Connection> {
-	const data: ICredentialDataDecryptedObject = await context.getCredentials(CREDENTIAL_TYPE);
-	const baseUrl = normalizeBaseUrl(data.baseUrl);
-	// Trimmed once, by the credential's own reader: the key sent (authenticate gets these data) is the key redacted.
-	const apiKey = apiKeyOf(data);
-	return {
-		apiKey,
-		secrets: secretSpellings(apiKey),
-		requestsPerMinute: requestsPerMinuteOf(data),
-		baseUrl,
-		credentials: {
-			id: '',
-			name: CREDENTIAL_TYPE,
-			type: CREDENTIAL_TYPE,
-			data: { ...data, apiKey },
-		},
-		keyId: sha256(`${baseUrl}\n${apiKey}`, 24),
-	};
-}
-
-export function connectionOf(context: ApiContext): Promise<Connection> {
-	let connection = connections.get(context);
-	if (!connection) {
-		connection = openConnection(context);
-		connections.set(context, connection);
-		connection.catch(() => connections.delete(context));
-	}
-	return connection;
-}
-
-/** The credential's API key (trimmed), Requests per Minute and the key's id; opens no pacer. */
-export async function credentialOf(
-	context: ApiContext,
-): Promise<{ apiKey: string; requestsPerMinute: number; keyId: string }> {
-	const { apiKey, requestsPerMinute, keyId } = await connectionOf(context);
-	return { apiKey, requestsPerMinute, keyId };
+/** The context's Connection: the credential's Base URL, API key (trimmed), Requests per Minute and key id; no pacer. */
+export function credentialOf(context: ApiContext): Promise<Connection> {
+	const known = connections.get(context);
+	if (known) return known;
+	const opened = (async (): Promise<Connection> => {
+		const data = await context.getCredentials(CREDENTIAL_TYPE);
+		const baseUrl = normalizeBaseUrl(data.baseUrl);
+		// Trimmed once, by the credential's own reader: the key sent (authenticate gets these data) is the key redacted.
+		const apiKey = apiKeyOf(data);
+		const [type, secrets] = [CREDENTIAL_TYPE, secretSpellings(apiKey)];
+		const credentials = { id: '', name: type, type, data: { ...data, apiKey } };
+		const requestsPerMinute = requestsPerMinuteOf(data);
+		const keyId = sha256(`${baseUrl}\n${apiKey}`, 24);
+		return { apiKey, secrets, requestsPerMinute, baseUrl, credentials, keyId };
+	})();
+	connections.set(context, opened);
+	opened.catch(() => connections.delete(context));
+	return opened;
 }
 
 /** Pacers by key and rate, at most 1,000 (the least recently used dropped: a key unused that long has none waiting). */
 const pacers = new BoundedMap<string, RateLimitPacer>(1_000);
 
 /** The one rate limiter of a connection's API key and rate, shared by all executions in this n8n process. */
-export function pacerOf({
+export const pacerOf = ({
 	keyId,
-	requestsPerMinute,
-}: Pick<Connection, 'keyId' | 'requestsPerMinute'>) {
-	const make = () => new RateLimitPacer(requestsPerMinute);
-	return pacers.getOrSet(`${keyId}\n${requestsPerMinute}`, make);
-}
+	requestsPerMinute: rate,
+}: Pick<Connection, 'keyId' | 'requestsPerMinute'>) =>
+	pacers.getOrSet(`${keyId}\n${rate}`, () => new RateLimitPacer(rate));
 
 /**
  * Waits for the context's share of its API key's limiter (`perMinute` requests in any 60 s, for every caller of the
@@ -158,7 +138,7 @@ export function pacerOf({
  * this way before each page, instead of a limiter of their own; the request then takes its turn like any other.
  */
 export async function takeShare(context: ApiContext, perMinute: number): Promise<void> {
-	await pacerOf(await connectionOf(context)).takeShare(perMinute);
+	await pacerOf(await credentialOf(context)).takeShare(perMinute);
 }
 
 function safeDecode(text: string): string {
@@ -212,9 +192,8 @@ export function insideApi(target: URL, base: URL): boolean {
 	);
 }
 
-/** The origin of a URL as people write it (`https://crm.example.com`, `http://10.0.0.5:8080`). */
-const originOf = (url: URL): string =>
-	url.origin === 'null' ? `${url.protocol}//${url.host}` : url.origin;
+/** The origin of a URL as people write it (`https://crm.example.com`, `http://10.0.0.5:8080`), for any scheme. */
+const originOf = (url: URL): string => `${url.protocol}//${url.host}`;
 
 /**
  * Redirects, by one rule: n8n's HTTP client never follows one (it would send `x-api-key`, and on 307/308 the body, to
@@ -232,12 +211,9 @@ export function followRedirect(
 	followed: number,
 ): URL {
 	const base = new URL(baseUrl);
-	let target: URL | undefined;
-	try {
-		target = location === undefined ? undefined : new URL(location, from);
-	} catch {
-		target = undefined;
-	}
+	const target = URL.canParse(location ?? '//', from)
+		? new URL(location as string, from)
+		: undefined;
 	const { method, path } = request;
 	const where = target ? showPath(`${target.pathname}${target.search}`) : '?';
 	const refuse = (to: string, why: string, advice = '') =>

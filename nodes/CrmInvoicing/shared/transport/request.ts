@@ -7,7 +7,7 @@ import {
 	type ApiContext,
 	type ApiRequest,
 	type ApiResponse,
-	connectionOf,
+	credentialOf,
 	CREDENTIAL_TYPE,
 	followRedirect,
 	pacerOf,
@@ -44,8 +44,6 @@ import {
 	rateLimitWait,
 } from './waits';
 
-const IDEMPOTENT = new Set<string>(['GET', 'HEAD', 'DELETE']);
-
 /**
  * A request and its full response (status, headers, body parsed as JSON when it is JSON, redacted). The one place
  * that does HTTP, and every bound of a request is here. Each attempt is paced (the key's limiter, a retry keeping its
@@ -57,20 +55,19 @@ const IDEMPOTENT = new Set<string>(['GET', 'HEAD', 'DELETE']);
 export async function apiRequestFull(this: ApiContext, request: ApiRequest): Promise<ApiResponse> {
 	const node = this.getNode();
 	const { method, itemIndex, once } = request;
+	// Only these are tried again after a dropped connection or a 502/503/504: they may have been done already.
+	const idempotent = !once && (method === 'GET' || method === 'DELETE');
 	const path = `${API_PREFIX[request.version ?? 'v1']}${request.path}`;
 	const summary: RequestSummary = { method, path, itemIndex };
+	const stopped = (message: string, description: string) =>
+		new NodeOperationError(node, message, { itemIndex, description });
 	const unsafe = unsafePathReason(request.path);
 	if (unsafe !== undefined)
-		throw new NodeOperationError(
-			node,
+		throw stopped(
 			`The node refused to send ${method} ${showPath(path)}: ${unsafe}`,
-			{
-				itemIndex,
-				description:
-					'IDs and paths must not be "." or "..", and must not contain control characters (such as line breaks) or backslashes, so that every request stays under the API path of the Base URL. Check the ID or path in the node\'s parameters or in the input item. Nothing was sent.',
-			},
+			'IDs and paths must not be "." or "..", and must not contain control characters (such as line breaks) or backslashes, so that every request stays under the API path of the Base URL. Check the ID or path in the node\'s parameters or in the input item. Nothing was sent.',
 		);
-	const connection = await connectionOf(this);
+	const connection = await credentialOf(this);
 	const pacer = pacerOf(connection);
 	const cancel = (this as Cancellable).getExecutionCancelSignal?.();
 	const deadline = request.deadline ?? Infinity;
@@ -90,12 +87,11 @@ export async function apiRequestFull(this: ApiContext, request: ApiRequest): Pro
 	let turn: PacerTurn | undefined;
 	let [rateLimitRetries, rateLimitWaited, transientRetries, redirects] = [0, 0, 0, 0];
 
+	const fits = (ms: number) => Date.now() + ms < deadline;
 	/** Waits a transient back-off when one more retry is allowed and fits the deadline; false when not. */
 	const backOff = async (): Promise<boolean> => {
 		const wait = RETRY.transientBackoffMs * 2 ** transientRetries;
-		if (once || !IDEMPOTENT.has(method) || transientRetries >= RETRY.maxTransientRetries)
-			return false;
-		if (Date.now() + wait >= deadline) return false;
+		if (!idempotent || transientRetries >= RETRY.maxTransientRetries || !fits(wait)) return false;
 		transientRetries++;
 		await sleep(boundedWait(wait));
 		return true;
@@ -103,14 +99,9 @@ export async function apiRequestFull(this: ApiContext, request: ApiRequest): Pro
 	/** A failure with no HTTP answer (or a body that did not finish): cancelled, the deadline, TLS or connection. */
 	const failure = (error: unknown, signal: AbortSignal, ms: number, status?: number): Error => {
 		if (cancel?.aborted)
-			return new NodeOperationError(
-				node,
+			return stopped(
 				`The execution was stopped while ${method} ${path} was under way`,
-				{
-					itemIndex,
-					description:
-						'The request was abandoned. For a request that changes data, check in the CRM whether it took effect.',
-				},
+				'The request was abandoned. For a request that changes data, check in the CRM whether it took effect.',
 			);
 		// Reaching the deadline is not retried: a server that slow would only hold the execution longer.
 		if (signal.aborted) return deadlineError(node, summary, ms, status);
@@ -137,16 +128,11 @@ export async function apiRequestFull(this: ApiContext, request: ApiRequest): Pro
 		const caller = Object.create(this) as Cancellable;
 		caller.getExecutionCancelSignal = () => stop;
 		let response: IN8nHttpFullResponse;
+		const credentialsDecrypted = connection.credentials;
+		const send = this.helpers.httpRequestWithAuthentication;
 		try {
-			const sent = this.helpers.httpRequestWithAuthentication.call(
-				caller,
-				CREDENTIAL_TYPE,
-				options,
-				{
-					credentialsDecrypted: connection.credentials,
-				},
-			) as Promise<IN8nHttpFullResponse>;
-			response = await raceSignal(sent, signal);
+			const sent = send.call(caller, CREDENTIAL_TYPE, options, { credentialsDecrypted });
+			response = (await raceSignal(sent, signal)) as IN8nHttpFullResponse;
 		} catch (error) {
 			pacer.settle(turn);
 			const dropped = !cancel?.aborted && !signal.aborted && !tlsErrorCode(error);
@@ -172,11 +158,11 @@ export async function apiRequestFull(this: ApiContext, request: ApiRequest): Pro
 		// Whatever the answer echoes of the key is redacted in what was decoded: every string of the parsed JSON, or the
 		// text, in any spelling. A first look at the raw text rules out most answers, so a page is rarely walked.
 		const text = read.text.trim();
-		let body: unknown = text;
+		let body: unknown = read.text;
 		try {
 			body = text === '' ? '' : JSON.parse(text);
 		} catch {
-			body = read.text;
+			// Not JSON: the text as it came.
 		}
 		if (mayHoldSecret(read.text, connection.secrets)) body = redactValue(body, connection.secrets);
 
@@ -201,16 +187,9 @@ export async function apiRequestFull(this: ApiContext, request: ApiRequest): Pro
 			stats.rateLimited++;
 			if (wait.ms > RETRY.maxWaitMs || rateLimitWaited + wait.ms > RETRY.maxTotalRateLimitWaitMs)
 				throw rateLimitTooLongError(node, body, summary, wait, rateLimitWaited);
-			if (
-				!once &&
-				rateLimitRetries < RETRY.maxRateLimitRetries &&
-				Date.now() + wait.ms < deadline
-			) {
-				rateLimitRetries++;
-				rateLimitWaited += wait.ms;
-				// The limiter now holds the wait; the retry waits for its turn, ahead of later requests.
-				continue;
-			}
+			rateLimitWaited += wait.ms;
+			// The limiter now holds the wait; the retry waits for its turn, ahead of later requests.
+			if (!once && ++rateLimitRetries <= RETRY.maxRateLimitRetries && fits(wait.ms)) continue;
 		} else if (status === 404 && transientRetries > 0 && request.notFoundOnRetryIsDeleted) {
 			return answer;
 		} else if ([502, 503, 504].includes(status) && (await backOff())) {
