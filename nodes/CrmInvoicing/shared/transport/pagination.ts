@@ -2,13 +2,7 @@ import type { IDataObject } from 'n8n-workflow';
 
 import type { Deadline } from '../deadline';
 import { contentTypeOf, isPlainObject } from '../values';
-import {
-	API_PREFIX,
-	type ApiContext,
-	type ApiRequest,
-	type ApiVersion,
-	MAX_PAGE_SIZE,
-} from './connection';
+import { API_PREFIX, type ApiContext, type ApiRequest, MAX_PAGE_SIZE } from './connection';
 import { apiError, cut, describeAnswer, LIST, READ } from './errors';
 import { apiRequestFull } from './request';
 import { runStatsOf } from './wire';
@@ -96,11 +90,12 @@ function readPageShape(body: unknown, shape: ListShape): RawPage | undefined {
 function describeEntry(value: unknown): string {
 	if (value === null) return 'null';
 	if (typeof value === 'string') return `the text "${cut(value.replace(/\s+/g, ' '), 60)}"`;
-	// What else JSON holds: a number, a boolean.
-	return Array.isArray(value)
-		? `an array of ${value.length}`
-		: `the ${typeof value} ${String(value)}`;
+	if (Array.isArray(value)) return `an array of ${value.length}`;
+	return `the ${typeof value} ${String(value)}`; // what else JSON holds: a number, a boolean
 }
+
+const NARROW =
+	'Narrow the list with the operation\'s filters, or set "Limit" instead of "Return All".';
 
 const SHAPE_NAMES: Record<ListShape, string> = {
 	v1: '{ items, hasMore, nextCursor }',
@@ -119,15 +114,10 @@ export async function* readPages(
 	spec: ListSpec,
 	pageSizeFor?: (recordsSoFar: number) => number,
 ): AsyncGenerator<ListPage, void, undefined> {
-	const { itemIndex, deadline, skipEntry } = spec;
-	const version: ApiVersion = spec.version ?? 'v1';
+	const { itemIndex, deadline, skipEntry, version = 'v1', narrow = NARROW } = spec;
+	const { maxPages = READ.maxPages, maxRecords = LIST.maxRecords } = spec;
 	let shape: ListShape = spec.shape ?? version;
 	const path = `${API_PREFIX[version]}${spec.path}`;
-	const maxPages = spec.maxPages ?? READ.maxPages;
-	const maxRecords = spec.maxRecords ?? LIST.maxRecords;
-	const narrow =
-		spec.narrow ??
-		'Narrow the list with the operation\'s filters, or set "Limit" instead of "Return All".';
 	const seenCursors = new Set<string>();
 	let cursor = spec.startCursor || undefined;
 	if (cursor) seenCursors.add(cursor);
