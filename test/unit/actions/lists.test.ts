@@ -134,7 +134,7 @@ describe('Custom API Request → Paginate joins pages through the list reader', 
 
 describe('the byte cap of one list', () => {
 	it('past LIST.maxBytes of answers (counted by Content-Length), Return All fails naming the cap', async () => {
-		jest.replaceProperty(LIST as { maxBytes: number }, 'maxBytes', 64 * 1024);
+		jest.replaceProperty(LIST as { maxBytes: number }, 'maxBytes', 1024 * 1024);
 		let served = 0;
 		api()
 			.get('/api/v1/leads')
@@ -145,7 +145,7 @@ describe('the byte cap of one list', () => {
 				const body = JSON.stringify({
 					items: records(100, served * 100, 'lead_').map((lead) => ({
 						...lead,
-						notes: 'x'.repeat(200),
+						notes: 'x'.repeat(4_000),
 					})),
 					hasMore: true,
 					nextCursor: `c${served}`,
@@ -161,10 +161,10 @@ describe('the byte cap of one list', () => {
 			run({ resource: 'lead', operation: 'getMany', returnAll: true }),
 		).rejects.toMatchObject({
 			message:
-				'The list /api/v1/leads is larger than 64 KB, the most one list may hold in the node; nothing of it was output',
+				'The list /api/v1/leads is larger than 1 MB, the most one list may hold in the node; nothing of it was output',
 			description: expect.stringMatching(/set "Limit" instead of "Return All"/),
 		});
-		// Each page is about 25 KB: the third passes 64 KB.
+		// Each page is about 400 KB: the third passes 1 MB.
 		expect(served).toBe(3);
 	});
 });

@@ -119,7 +119,7 @@ describe('redirects', () => {
 		await expect(
 			apiRequest.call(context, { method: 'GET', path: '/leads/lead_1' }),
 		).rejects.toThrow(
-			'The CRM API redirected GET /api/v1/leads/lead_1 more than 3 times; the node did not follow the last redirect, to /api/v1/leads/lead_1: the API key was not sent there',
+			'The CRM API answered 302 with a redirect to /api/v1/leads/lead_1, after 3 redirects of GET /api/v1/leads/lead_1, the most the node follows. The node did not follow it: the API key was not sent there',
 		);
 		expect(loop.pendingMocks()).toHaveLength(1);
 		nock.cleanAll();
@@ -134,7 +134,7 @@ describe('redirects', () => {
 		await expect(
 			apiRequest.call(context, { method: 'PATCH', path: '/leads/lead_1', body: { name: 'x' } }),
 		).rejects.toThrow(
-			'The CRM API answered 308 with a redirect for PATCH /api/v1/leads/lead_1 to /api/v1/leads/lead_1/. The node follows redirects only for GET, so it did not repeat the request: the API key and the request body were not sent there',
+			'The CRM API answered 308 with a redirect to /api/v1/leads/lead_1/ for PATCH /api/v1/leads/lead_1, and the node follows redirects only for GET. The node did not follow it: the API key and the request body were not sent there',
 		);
 		expect(seen).toEqual([]);
 		nock.cleanAll();
@@ -146,7 +146,9 @@ describe('redirects', () => {
 
 		await expect(
 			apiRequest.call(context, { method: 'GET', path: '/leads/lead_1' }),
-		).rejects.toThrow('answered 302 (a redirect) without a Location');
+		).rejects.toThrow(
+			'The CRM API answered 302 with a redirect to no address (its Location header is missing or unreadable). The node did not follow it: the API key was not sent there',
+		);
 	});
 });
 

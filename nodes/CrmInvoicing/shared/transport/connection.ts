@@ -1,4 +1,3 @@
-import { NodeApiError } from 'n8n-workflow';
 import type {
 	ICredentialDataDecryptedObject,
 	ICredentialsDecrypted,
@@ -81,8 +80,6 @@ export interface Connection {
 	secrets: string[];
 	requestsPerMinute: number;
 	baseUrl: string;
-	/** The Base URL parsed, when it parses: redirects are compared with it. */
-	origin: URL | undefined;
 	credentials: ICredentialsDecrypted;
 	/** The API key's name in this process's memories (a hash with the Base URL, never the key itself). */
 	keyId: string;
@@ -105,58 +102,35 @@ export function requestsPerMinuteOf(data: ICredentialDataDecryptedObject): numbe
 /** Credentials are read once per execution (or list search, or hook call), not once per request or page. */
 const connections = new WeakMap<object, Promise<Connection>>();
 
-async function openConnection(context: ApiContext): Promise<Connection> {
-	const data: ICredentialDataDecryptedObject = await context.getCredentials(CREDENTIAL_TYPE);
-	const baseUrl = normalizeBaseUrl(data.baseUrl);
-	// Trimmed once, by the credential's own reader: the key sent (authenticate gets these data) is the key redacted.
-	const apiKey = apiKeyOf(data);
-	let origin: URL | undefined;
-	try {
-		origin = new URL(baseUrl);
-	} catch {
-		origin = undefined;
-	}
-	const credentials = { ...data, apiKey };
-	return {
-		apiKey,
-		secrets: secretSpellings(apiKey),
-		requestsPerMinute: requestsPerMinuteOf(data),
-		baseUrl,
-		origin,
-		credentials: { id: '', name: CREDENTIAL_TYPE, type: CREDENTIAL_TYPE, data: credentials },
-		keyId: sha256(`${baseUrl}\n${apiKey}`, 24),
-	};
-}
-
-export function connectionOf(context: ApiContext): Promise<Connection> {
-	let connection = connections.get(context);
-	if (!connection) {
-		connection = openConnection(context);
-		connections.set(context, connection);
-		connection.catch(() => connections.delete(context));
-	}
-	return connection;
-}
-
-/** The credential's API key (trimmed), Requests per Minute and the key's id; opens no pacer. */
-export async function credentialOf(
-	context: ApiContext,
-): Promise<{ apiKey: string; requestsPerMinute: number; keyId: string }> {
-	const { apiKey, requestsPerMinute, keyId } = await connectionOf(context);
-	return { apiKey, requestsPerMinute, keyId };
+/** The context's Connection: the credential's Base URL, API key (trimmed), Requests per Minute and key id; no pacer. */
+export function credentialOf(context: ApiContext): Promise<Connection> {
+	const known = connections.get(context);
+	if (known) return known;
+	const opened = (async (): Promise<Connection> => {
+		const data = await context.getCredentials(CREDENTIAL_TYPE);
+		const baseUrl = normalizeBaseUrl(data.baseUrl);
+		// Trimmed once, by the credential's own reader: the key sent (authenticate gets these data) is the key redacted.
+		const apiKey = apiKeyOf(data);
+		const [type, secrets] = [CREDENTIAL_TYPE, secretSpellings(apiKey)];
+		const credentials = { id: '', name: type, type, data: { ...data, apiKey } };
+		const requestsPerMinute = requestsPerMinuteOf(data);
+		const keyId = sha256(`${baseUrl}\n${apiKey}`, 24);
+		return { apiKey, secrets, requestsPerMinute, baseUrl, credentials, keyId };
+	})();
+	connections.set(context, opened);
+	opened.catch(() => connections.delete(context));
+	return opened;
 }
 
 /** Pacers by key and rate, at most 1,000 (the least recently used dropped: a key unused that long has none waiting). */
 const pacers = new BoundedMap<string, RateLimitPacer>(1_000);
 
 /** The one rate limiter of a connection's API key and rate, shared by all executions in this n8n process. */
-export function pacerOf({
+export const pacerOf = ({
 	keyId,
-	requestsPerMinute,
-}: Pick<Connection, 'keyId' | 'requestsPerMinute'>) {
-	const make = () => new RateLimitPacer(requestsPerMinute);
-	return pacers.getOrSet(`${keyId}\n${requestsPerMinute}`, make);
-}
+	requestsPerMinute: rate,
+}: Pick<Connection, 'keyId' | 'requestsPerMinute'>) =>
+	pacers.getOrSet(`${keyId}\n${rate}`, () => new RateLimitPacer(rate));
 
 /**
  * Waits for the context's share of its API key's limiter (`perMinute` requests in any 60 s, for every caller of the
@@ -164,7 +138,7 @@ export function pacerOf({
  * this way before each page, instead of a limiter of their own; the request then takes its turn like any other.
  */
 export async function takeShare(context: ApiContext, perMinute: number): Promise<void> {
-	await pacerOf(await connectionOf(context)).takeShare(perMinute);
+	await pacerOf(await credentialOf(context)).takeShare(perMinute);
 }
 
 function safeDecode(text: string): string {
@@ -192,8 +166,7 @@ export function unsafePathReason(path: string): string | undefined {
 	const control = /[\u0000-\u001f\u007f]/;
 	if (control.test(path) || control.test(safeDecode(path)))
 		return 'it contains a control character (such as a line break or a tab)';
-	if (safeDecode(pathOnly).includes('\\') || pathOnly.includes('\\'))
-		return 'it contains a backslash (\\)';
+	if (safeDecode(pathOnly).includes('\\')) return 'it contains a backslash (\\)';
 	for (const segment of pathOnly.split('/')) {
 		const part = safeDecode(segment)
 			.split(/[/\\]/)
@@ -219,9 +192,8 @@ export function insideApi(target: URL, base: URL): boolean {
 	);
 }
 
-/** The origin of a URL as people write it (`https://crm.example.com`, `http://10.0.0.5:8080`). */
-const originOf = (url: URL): string =>
-	url.origin === 'null' ? `${url.protocol}//${url.host}` : url.origin;
+/** The origin of a URL as people write it (`https://crm.example.com`, `http://10.0.0.5:8080`), for any scheme. */
+const originOf = (url: URL): string => `${url.protocol}//${url.host}`;
 
 /**
  * Redirects, by one rule: n8n's HTTP client never follows one (it would send `x-api-key`, and on 307/308 the body, to
@@ -235,48 +207,46 @@ export function followRedirect(
 	status: number,
 	location: string | undefined,
 	from: string,
-	base: URL,
+	baseUrl: string,
 	followed: number,
 ): URL {
-	let target: URL | undefined;
-	try {
-		target = location === undefined ? undefined : new URL(location, from);
-	} catch {
-		target = undefined;
-	}
-	const notSent =
-		request.method === 'GET' || request.method === 'HEAD'
-			? 'the API key was not sent there'
-			: 'the API key and the request body were not sent there';
+	const base = new URL(baseUrl);
+	const target = URL.canParse(location ?? '//', from)
+		? new URL(location as string, from)
+		: undefined;
+	const { method, path } = request;
 	const where = target ? showPath(`${target.pathname}${target.search}`) : '?';
-	const check =
-		'Check the Base URL in the "CRM Invoicing API" credential: use the address the API answers on without a redirect.';
-	const fail = (message: string, description: string): NodeApiError =>
-		apiError(node, request, message, description, status);
-	if (!target)
-		throw fail(
-			`The CRM API answered ${status} (a redirect) without a Location for ${request.method} ${request.path}`,
-			check,
+	const refuse = (to: string, why: string, advice = '') =>
+		apiError(
+			node,
+			request,
+			`The CRM API answered ${status} with a redirect to ${to}${why}. The node did not follow it: the API key ${method === 'GET' ? 'was' : 'and the request body were'} not sent there`,
+			`${advice}Check the Base URL in the "CRM Invoicing API" credential: use the address the API answers on without a redirect (for example https:// rather than http://, or without a trailing path).`,
+			status,
 		);
+	if (!target) throw refuse('no address', ' (its Location header is missing or unreadable)');
 	if (target.origin !== base.origin || target.origin === 'null')
-		throw fail(
-			`The CRM API answered ${status} with a redirect to ${target.host} (${originOf(target)}), another origin than the Base URL's (${originOf(base)}). The node did not follow it: ${notSent}`,
-			`The node sends the API key only to the Base URL's scheme, host and port. If the CRM really moved, put its new address (${originOf(target)}) as the Base URL in the "CRM Invoicing API" credential; if you do not know that host, do not: a proxy, a login page or a mistyped address can redirect like this.`,
+		throw refuse(
+			`${target.host} (${originOf(target)})`,
+			`, another origin than the Base URL's (${originOf(base)})`,
+			`The node sends the API key only to the Base URL's scheme, host and port. If the CRM really moved to ${originOf(target)} and you know that host, make it the Base URL; a proxy, a login page or a mistyped address can redirect like this too. `,
 		);
 	if (!insideApi(target, base))
-		throw fail(
-			`The CRM API answered ${status} with a redirect to ${where}, outside the API (${apiRoots(base).join(' or ')}). The node did not follow it: ${notSent}`,
-			`The node sends the API key only to the API's own paths under the Base URL, never to other pages of the same host (a sign-in page, an admin page, an export). Check the Base URL in the "CRM Invoicing API" credential: it is the address of the CRM workspace, without /api/v1. If the CRM answers like this for every request, ask whoever runs it why the API redirects to ${where}.`,
+		throw refuse(
+			where,
+			`, outside the API (${apiRoots(base).join(' or ')})`,
+			"The node sends the API key only to the API's own paths under the Base URL, never to other pages of the same host (a sign-in page, an admin page, an export). ",
 		);
-	if (request.method !== 'GET')
-		throw fail(
-			`The CRM API answered ${status} with a redirect for ${request.method} ${request.path} to ${where}. The node follows redirects only for GET, so it did not repeat the request: ${notSent}`,
-			`Check the Base URL in the "CRM Invoicing API" credential: use the address the API answers on without a redirect (for example https:// rather than http://, or without a trailing path). Check in the CRM whether the ${request.method} took effect before you run this again.`,
+	if (method !== 'GET')
+		throw refuse(
+			where,
+			` for ${method} ${path}, and the node follows redirects only for GET`,
+			`Check in the CRM whether the ${method} took effect before you run this again. `,
 		);
 	if (followed >= REDIRECTS.maxSameOriginRedirects)
-		throw fail(
-			`The CRM API redirected ${request.method} ${request.path} more than ${REDIRECTS.maxSameOriginRedirects} times; the node did not follow the last redirect, to ${where}: ${notSent}`,
-			check,
+		throw refuse(
+			where,
+			`, after ${REDIRECTS.maxSameOriginRedirects} redirects of ${method} ${path}, the most the node follows`,
 		);
 	return target;
 }

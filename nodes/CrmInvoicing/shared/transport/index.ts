@@ -1,6 +1,5 @@
-export { apiRequest, apiRequestFull } from './request';
+export * from './request';
 export {
-	API_PREFIX,
 	credentialOf,
 	CREDENTIAL_TYPE,
 	MAX_PAGE_SIZE,
@@ -10,10 +9,8 @@ export {
 	takeShare,
 	unsafePathReason,
 } from './connection';
-export type { ApiContext, ApiRequest, ApiResponse, ApiVersion } from './connection';
+export type { ApiContext, ApiRequest, ApiVersion } from './connection';
 export { runStatsOf } from './wire';
 export type { RunStats } from './wire';
 export { cut, isDeadlineError, RETRY } from './errors';
-export type { ExpectedAnswer } from './errors';
-export { readList, readOnePage, readPages } from './pagination';
-export type { ListPage, ListSpec, PageRequest } from './pagination';
+export * from './pagination';

@@ -2,8 +2,8 @@ import type { IDataObject } from 'n8n-workflow';
 
 import type { Deadline } from '../deadline';
 import { contentTypeOf, isPlainObject } from '../values';
-import { API_PREFIX, type ApiContext, type ApiVersion, MAX_PAGE_SIZE } from './connection';
-import { apiError, cut, describeAnswer, LIST, READ, type RequestSummary } from './errors';
+import { API_PREFIX, type ApiContext, type ApiRequest, MAX_PAGE_SIZE } from './connection';
+import { apiError, cut, describeAnswer, LIST, READ } from './errors';
 import { apiRequestFull } from './request';
 import { runStatsOf } from './wire';
 
@@ -16,10 +16,9 @@ import { runStatsOf } from './wire';
  * - the check that every record is a JSON object.
  */
 
-/** What a list operation asks for: everything, or at most `limit` records. */
+/** What a list operation asks for: everything, or at most `limit` records (ignored with `returnAll`). */
 export interface PageRequest {
 	returnAll: boolean;
-	/** Ignored when `returnAll` is true. */
 	limit?: number;
 }
 
@@ -29,28 +28,17 @@ export interface PageRequest {
  */
 export type ListShape = 'v1' | 'v2' | 'any';
 
-export interface ListSpec {
-	/** Path under the version prefix, e.g. `/leads`. */
-	path: string;
-	/** Default v1. */
-	version?: ApiVersion;
-	/** Query parameters other than the cursor and the page size. */
-	qs?: IDataObject;
+/** A list: `path`, `version`, `qs` (without cursor and page size) and `itemIndex` as in ApiRequest. */
+export interface ListSpec extends Pick<ApiRequest, 'path' | 'version' | 'qs' | 'itemIndex'> {
 	/** Default: the version's own shape. */
 	shape?: ListShape;
-	itemIndex?: number;
 	/** A cursor to start from (Custom API Request continues from the cursor its user gave). */
 	startCursor?: string;
-	/** Asks for pages of this size (default MAX_PAGE_SIZE, the fewest requests). */
+	/** Default MAX_PAGE_SIZE (the fewest requests), READ.maxPages and LIST.maxRecords. */
 	pageSize?: number;
-	/** Most pages to read; past it the list fails with `tooLong` (default READ.maxPages). */
 	maxPages?: number;
-	/** Most records the list may hold (default LIST.maxRecords). */
 	maxRecords?: number;
-	/**
-	 * By when the whole list must be read (e.g. the trigger's sweep during activation): each page's request gets what is
-	 * left of it, and when nothing is left the list fails with an error that says so.
-	 */
+	/** By when the whole list must be read: each page's request gets what is left; past it the list fails. */
 	deadline?: Deadline;
 	/** Tells the user how to narrow this list when it passes a cap, e.g. 'Use a filter or set "Limit".' */
 	narrow?: string;
@@ -66,27 +54,20 @@ export interface ListSpec {
 	skipEntry?: (described: string, position: number, page: number) => void;
 }
 
-/** One page, in the shape every version shares. */
+/** One page, in the shape every version shares; `nextCursor` null on the last, `number` 1 for the first. */
 export interface ListPage {
 	records: IDataObject[];
-	/** The cursor of the next page; null on the last page. */
 	nextCursor: string | null;
-	/** 1 for the first page. */
 	number: number;
-	/** The shape the answer had; `other` only with `otherOnFirstPage`, on page 1. */
+	/** The shape the answer had; `other` (the answer itself in `other`) only with `otherOnFirstPage`, on page 1. */
 	shape: 'v1' | 'v2' | 'array' | 'other';
-	/** With shape `other`: the answer itself (parsed JSON when it was JSON text). */
 	other?: unknown;
 }
 
 const nextCursorOf = (cursor: unknown, hasMore: unknown): string | null =>
 	hasMore === false || typeof cursor !== 'string' || cursor === '' ? null : cursor;
 
-interface RawPage {
-	list: unknown[];
-	nextCursor: string | null;
-	shape: 'v1' | 'v2' | 'array';
-}
+type RawPage = { list: unknown[]; nextCursor: string | null; shape: 'v1' | 'v2' | 'array' };
 
 /** Reads one answer in the shapes `shape` allows; undefined when it has none of them. */
 function readPageShape(body: unknown, shape: ListShape): RawPage | undefined {
@@ -94,10 +75,12 @@ function readPageShape(body: unknown, shape: ListShape): RawPage | undefined {
 	if (Array.isArray(body))
 		return any ? { list: body, nextCursor: null, shape: 'array' } : undefined;
 	if (!isPlainObject(body)) return undefined;
-	if ((shape === 'v1' || any) && Array.isArray(body.items)) {
-		const nextCursor = nextCursorOf(body.nextCursor, body.hasMore);
-		return { list: body.items, nextCursor, shape: 'v1' };
-	}
+	if ((shape === 'v1' || any) && Array.isArray(body.items))
+		return {
+			list: body.items,
+			nextCursor: nextCursorOf(body.nextCursor, body.hasMore),
+			shape: 'v1',
+		};
 	if (!(shape === 'v2' || any) || !Array.isArray(body.data)) return undefined;
 	const meta = isPlainObject(body.meta) ? body.meta : {};
 	return { list: body.data, nextCursor: nextCursorOf(meta.nextCursor, meta.hasMore), shape: 'v2' };
@@ -106,25 +89,19 @@ function readPageShape(body: unknown, shape: ListShape): RawPage | undefined {
 /** A list entry that is not a record, for the error that names it: `null`, `the number 7`, `the text "x"`, `an array`. */
 function describeEntry(value: unknown): string {
 	if (value === null) return 'null';
-	if (value === undefined) return 'nothing (undefined)';
 	if (typeof value === 'string') return `the text "${cut(value.replace(/\s+/g, ' '), 60)}"`;
-	if (typeof value === 'number' || typeof value === 'boolean')
-		return `the ${typeof value} ${String(value)}`;
 	if (Array.isArray(value)) return `an array of ${value.length}`;
-	return `a ${typeof value}`;
+	return `the ${typeof value} ${String(value)}`; // what else JSON holds: a number, a boolean
 }
+
+const NARROW =
+	'Narrow the list with the operation\'s filters, or set "Limit" instead of "Return All".';
 
 const SHAPE_NAMES: Record<ListShape, string> = {
 	v1: '{ items, hasMore, nextCursor }',
 	v2: '{ data, meta: { nextCursor, hasMore } }',
 	any: 'a bare array, { items, hasMore, nextCursor } (v1) or { data, meta } (v2)',
 };
-
-/** `128 MB`, `64 KB`. */
-const describeBytes = (bytes: number): string =>
-	bytes >= 1024 * 1024
-		? `${Math.round(bytes / 1024 / 104.8576) / 10} MB`
-		: `${Math.round(bytes / 102.4) / 10} KB`;
 
 /**
  * Reads a list page by page, under the guards and caps above, and yields each page. A caller that has what it needs
@@ -137,119 +114,90 @@ export async function* readPages(
 	spec: ListSpec,
 	pageSizeFor?: (recordsSoFar: number) => number,
 ): AsyncGenerator<ListPage, void, undefined> {
-	const version: ApiVersion = spec.version ?? 'v1';
+	const { itemIndex, deadline, skipEntry, version = 'v1', narrow = NARROW } = spec;
+	const { maxPages = READ.maxPages, maxRecords = LIST.maxRecords } = spec;
 	let shape: ListShape = spec.shape ?? version;
 	const path = `${API_PREFIX[version]}${spec.path}`;
-	const summary: RequestSummary = { method: 'GET', path, itemIndex: spec.itemIndex };
-	const maxPages = spec.maxPages ?? READ.maxPages;
-	const maxRecords = spec.maxRecords ?? LIST.maxRecords;
-	const narrow =
-		spec.narrow ??
-		'Narrow the list with the operation\'s filters, or set "Limit" instead of "Return All".';
 	const seenCursors = new Set<string>();
-	if (spec.startCursor) seenCursors.add(spec.startCursor);
 	let cursor = spec.startCursor || undefined;
+	if (cursor) seenCursors.add(cursor);
 	let previousPage: string | undefined;
-	let records = 0;
-	let bytes = 0;
-	const deadline = spec.deadline ?? Infinity;
+	let [records, bytes] = [0, 0];
 	const startedAt = Date.now();
-	const fail = (message: string, description: string, status?: number) =>
-		apiError(this.getNode(), summary, message, description, status);
+	const fail = (message: string, description = narrow, status?: number) =>
+		apiError(this.getNode(), { method: 'GET', path, itemIndex }, message, description, status);
+	const capped = (what: string) => fail(`The list ${path} ${what}; nothing of it was output`);
+	const count = (n: number) => n.toLocaleString('en-US');
 	for (let number = 1; ; number++) {
-		if (number > maxPages) {
-			throw fail(
-				`The list ${summary.path} has more than ${maxPages.toLocaleString('en-US')} pages, the most the node reads of this list (${records.toLocaleString('en-US')} records read); nothing of it was output`,
-				narrow,
+		if (number > maxPages)
+			throw capped(
+				`has more than ${count(maxPages)} pages, the most the node reads of this list (${count(records)} records read)`,
 			);
-		}
-		if (Date.now() >= deadline) {
+		if (deadline !== undefined && Date.now() >= deadline) {
 			const limit = Math.max(0, Math.ceil((deadline - startedAt) / 1000));
-			throw fail(
-				`The list ${summary.path} took longer than ${limit} s, its time limit, after ${number - 1} pages (${records.toLocaleString('en-US')} records); nothing of it was output`,
-				narrow,
+			throw capped(
+				`took longer than ${limit} s, its time limit, after ${number - 1} pages (${count(records)} records)`,
 			);
 		}
 		const wanted = pageSizeFor ? pageSizeFor(records) : (spec.pageSize ?? MAX_PAGE_SIZE);
 		const pageSize = Math.max(1, Math.min(MAX_PAGE_SIZE, Math.floor(wanted)));
 		const qs: IDataObject = { ...spec.qs, [version === 'v2' ? 'pageSize' : 'limit']: pageSize };
 		if (cursor) qs.cursor = cursor;
-		const response = await apiRequestFull.call(this, {
-			method: 'GET',
-			path: spec.path,
-			version,
-			qs,
-			itemIndex: spec.itemIndex,
-			deadline: spec.deadline,
-		});
-		const body: unknown = response.body; // parsed by the transport when it was JSON
-		bytes += response.bodyBytes;
+		const request = { method: 'GET' as const, path: spec.path, version, qs, itemIndex, deadline };
+		const { body, bodyBytes, statusCode, headers } = await apiRequestFull.call(this, request);
+		bytes += bodyBytes;
 		const raw = readPageShape(body, shape);
 		if (!raw && number === 1 && spec.otherOnFirstPage) {
 			yield { records: [], nextCursor: null, number, shape: 'other', other: body };
 			return;
 		}
-		if (!raw) {
+		if (!raw)
 			throw fail(
-				`The CRM API answered ${summary.method} ${summary.path} with ${response.statusCode} (${contentTypeOf(response.headers)}) and ${describeAnswer(body)}, not a list`,
+				`The CRM API answered GET ${path} with ${statusCode} (${contentTypeOf(headers)}) and ${describeAnswer(body)}, not a list`,
 				`The node reads lists as ${SHAPE_NAMES[shape]}. Check that the credential's Base URL points at the CRM API itself (not a login page, proxy or web site).`,
-				response.statusCode,
+				statusCode,
 			);
-		}
-		if (spec.skipEntry) {
-			const kept: unknown[] = [];
-			for (let index = 0; index < raw.list.length; index++) {
-				if (isPlainObject(raw.list[index])) kept.push(raw.list[index]);
-				else spec.skipEntry(describeEntry(raw.list[index]), index + 1, number);
-			}
-			raw.list = kept;
-		}
-		const bad = raw.list.findIndex((record) => !isPlainObject(record));
-		if (bad >= 0) {
-			throw fail(
-				`The CRM API's list ${summary.path} held ${describeEntry(raw.list[bad])} at position ${bad + 1} of page ${number}, where a record (a JSON object) was expected`,
-				'Every record of a list must be a JSON object. This is a fault of the API or of a proxy in front of it; nothing of this list was output.',
-				response.statusCode,
-			);
-		}
+		const page = raw.list.filter((entry, index) => {
+			if (isPlainObject(entry)) return true;
+			if (!skipEntry)
+				throw fail(
+					`The CRM API's list ${path} held ${describeEntry(entry)} at position ${index + 1} of page ${number}, where a record (a JSON object) was expected`,
+					'Every record of a list must be a JSON object. This is a fault of the API or of a proxy in front of it; nothing of this list was output.',
+					statusCode,
+				);
+			skipEntry(describeEntry(entry), index + 1, number);
+			return false;
+		}) as IDataObject[];
 		// A list read in any shape keeps the shape of its first page: a v1 page followed by a bare array is a fault.
-		if (shape === 'any') shape = raw.shape === 'array' ? 'any' : raw.shape;
-		const page = raw.list as IDataObject[];
+		if (shape === 'any' && raw.shape !== 'array') shape = raw.shape;
 		records += page.length;
-		if (records > maxRecords) {
-			throw fail(
-				`The list ${summary.path} holds more than ${maxRecords.toLocaleString('en-US')} records, the most the node reads of this list; nothing of it was output`,
-				narrow,
+		if (records > maxRecords)
+			throw capped(
+				`holds more than ${count(maxRecords)} records, the most the node reads of this list`,
 			);
-		}
-		if (bytes > LIST.maxBytes) {
-			throw fail(
-				`The list ${summary.path} is larger than ${describeBytes(LIST.maxBytes)}, the most one list may hold in the node; nothing of it was output`,
-				narrow,
+		if (bytes > LIST.maxBytes)
+			throw capped(
+				`is larger than ${LIST.maxBytes / 2 ** 20} MB, the most one list may hold in the node`,
 			);
-		}
-		const nextCursor = raw.nextCursor;
+		const { nextCursor } = raw;
 		if (nextCursor !== null) {
-			const loops = (what: string) =>
-				fail(
-					`The CRM API's list ${summary.path} did not advance: ${what}. The node stopped reading it`,
-					'The API handed back a cursor it had already given, or a page that does not move on, so reading further would loop forever. The records read so far were not output, so nothing is reported as complete that is not. Try again later, or read fewer records ("Limit") if the API keeps doing this.',
-				);
-			if (page.length === 0)
-				throw loops(
-					`page ${number} was empty but still named a next cursor ("${nextCursor.slice(0, 100)}")`,
-				);
-			if (seenCursors.has(nextCursor)) {
-				throw loops(
-					`page ${number} handed back a cursor it had already given ("${nextCursor.slice(0, 100)}")`,
-				);
-			}
 			// A page's identity: its size and its first and last record ids.
 			const [first, last] = [page[0]?.id, page[page.length - 1]?.id];
 			const identity =
 				first === undefined || first === null ? undefined : `${page.length}\n${first}\n${last}`;
-			if (identity !== undefined && identity === previousPage)
-				throw loops(`page ${number} held the same records as page ${number - 1}`);
+			const stuck =
+				page.length === 0
+					? `was empty but still named a next cursor ("${nextCursor.slice(0, 100)}")`
+					: seenCursors.has(nextCursor)
+						? `handed back a cursor it had already given ("${nextCursor.slice(0, 100)}")`
+						: identity !== undefined && identity === previousPage
+							? `held the same records as page ${number - 1}`
+							: undefined;
+			if (stuck)
+				throw fail(
+					`The CRM API's list ${path} did not advance: page ${number} ${stuck}. The node stopped reading it`,
+					'The API handed back a cursor it had already given, or a page that does not move on, so reading further would loop forever. The records read so far were not output, so nothing is reported as complete that is not. Try again later, or read fewer records ("Limit") if the API keeps doing this.',
+				);
 			previousPage = identity;
 			seenCursors.add(nextCursor);
 		}
