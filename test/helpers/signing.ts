@@ -53,10 +53,9 @@ export function signedHeaders(
 export function verifyWebhookSignature({
 	secret,
 	headers,
-	rawHeaders,
 	rawBody,
 	nowSeconds,
 }: VerifyInput): VerificationResult {
-	const checked = checkDeliveryHeaders({ headers, rawHeaders, nowSeconds });
+	const checked = checkDeliveryHeaders({ headers, nowSeconds });
 	return checked.ok ? verifySignature(secret, checked, rawBody) : checked;
 }

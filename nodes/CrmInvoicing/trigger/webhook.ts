@@ -69,7 +69,6 @@ type Refusal = readonly [400 | 401 | 410 | 503, string];
 
 export interface DeliveryRequest {
 	headers?: HeaderMap;
-	rawHeaders?: unknown[];
 	/** The exact bytes received, kept by n8n's body parser. */
 	rawBody?: Buffer | string;
 }
@@ -242,8 +241,7 @@ function output(context: IWebhookFunctions, json: IDataObject, event: string, on
 export async function receiveDelivery(this: IWebhookFunctions): Promise<IWebhookResponseData> {
 	const request = this.getRequestObject() as unknown as DeliveryRequest;
 	// 1. Verify what needs no secret: missing, malformed or stale headers cannot be a genuine delivery, whatever the state.
-	const { headers: sent = {}, rawHeaders } = request;
-	const headers = checkDeliveryHeaders({ headers: sent, rawHeaders });
+	const headers = checkDeliveryHeaders({ headers: request.headers });
 	if (!headers.ok) return refuse(this, request, [401, headers.reason]);
 
 	// 2. The state: the secret, from memory or unwrapped (the credential is read at most once, and only if needed).
