@@ -61,14 +61,11 @@ export const printable = (value: unknown, max: number): string =>
 
 /** This node's static data, owner tag and webhook URL (the test URL while listening for a test event). */
 export function own(context: TriggerContext) {
-	const [data, tag, url] = [
-		context.getWorkflowStaticData('node'),
-		ownerTag(context),
-		context.getNodeWebhookUrl('default'),
-	];
-	if (url) return { data, tag, url };
+	const url = context.getNodeWebhookUrl('default');
+	if (url) return { data: context.getWorkflowStaticData('node'), tag: ownerTag(context), url };
+	const description = 'Save the workflow and try again.';
 	throw new NodeOperationError(context.getNode(), 'n8n did not give this trigger a webhook URL', {
-		description: 'Save the workflow and try again.',
+		description,
 	});
 }
 
@@ -89,15 +86,11 @@ export async function inTime<T>(
 		const known = error instanceof NodeApiError || error instanceof NodeOperationError;
 		if (msLeft(deadline) > 50 && !isDeadlineError(error))
 			throw known ? error : new NodeOperationError(node, error as Error);
+		const message = `The CRM did not answer in time: the trigger could not ${what} within ${limitMs / 1000} s`;
 		const detail = `last error: ${(error as Error).message}`.slice(0, 300);
-		throw new NodeOperationError(
-			node,
-			`The CRM did not answer in time: the trigger could not ${what} within ${limitMs / 1000} s`,
-			{
-				// The transport's own text goes here: n8n would replace a message holding a connection error code.
-				description: `The CRM API did not answer in time (it may be down, overloaded or slow; ${detail}). Check the CRM and the Base URL of the credential, then activate the workflow again.`,
-			},
-		);
+		// The transport's own text goes in the description: n8n would replace a message holding a connection error code.
+		const description = `The CRM API did not answer in time (it may be down, overloaded or slow; ${detail}). Check the CRM and the Base URL of the credential, then activate the workflow again.`;
+		throw new NodeOperationError(node, message, { description });
 	}
 }
 
