@@ -22,10 +22,11 @@ import {
 
 export type TriggerContext = IHookFunctions | IWebhookFunctions;
 
-/** Logs a warning (or, `info`, a note) for this node; `id`: the subscription it is about. */
+/** Logs a warning (or, `info`, a note) naming this node; `id`: the subscription it is about. Never a secret or body. */
 export function log(of: TriggerContext, message: string, id?: string, info = false) {
-	const meta = { workflowId: of.getWorkflow().id, nodeName: of.getNode().name, subscriptionId: id };
-	of.logger[info ? 'info' : 'warn'](`CRM Invoicing Trigger: ${message}`, meta);
+	const [workflowId, nodeName] = [of.getWorkflow().id, of.getNode().name];
+	const text = `CRM Invoicing Trigger: ${message} [workflow ${String(workflowId ?? '')}, node "${nodeName}"]`;
+	of.logger[info ? 'info' : 'warn'](text, { workflowId, nodeName, subscriptionId: id });
 }
 
 export interface StoredSubscription {

@@ -18,11 +18,12 @@ import {
 	renew,
 	RENEWAL_TIME_LIMIT_MS,
 } from './subscription';
-import { checkDeliveryHeaders, verifySignature, type DeliveryHeaders } from './signature';
+import { checkDeliveryHeaders, verifySignature } from './signature';
 import {
 	acceptOnce,
 	apiKeyOf,
 	deliveryMemoryKey,
+	log,
 	rewrap,
 	readSecret,
 	readState,
@@ -82,22 +83,18 @@ function answer(context: IWebhookFunctions, status: number, body: IDataObject) {
 	return { noWebhookResponse: true } as IWebhookResponseData;
 }
 
-/** Answers with the reason and logs it as a warning, so no refusal goes unseen; never the secret, signature or body. */
-function refuse(context: IWebhookFunctions, request: DeliveryRequest, [status, reason]: Refusal) {
-	const [workflow, node] = [context.getWorkflow(), context.getNode()];
-	const rawId = request.headers?.['webhook-id'];
-	const deliveryId = typeof rawId === 'string' ? printable(rawId, 80) : undefined;
-	const outcome = {
-		400: 'does not retry it',
-		401: 'does not retry it',
-		410: 'disables that endpoint',
-		503: 'retries it later',
-	}[status];
-	context.logger.warn(
-		`CRM Invoicing Trigger refused a delivery with ${status} (the API ${outcome}): ${reason}` +
-			` [workflow ${String(workflow.id ?? '')}, node "${node.name}"${deliveryId ? `, webhook-id ${deliveryId}` : ''}]`,
-		{ workflowId: workflow.id, nodeName: node.name, status, reason, webhookId: deliveryId },
-	);
+const OUTCOMES = {
+	400: 'does not retry it',
+	401: 'does not retry it',
+	410: 'disables that endpoint',
+	503: 'retries it later',
+};
+
+/** Answers with the reason and logs it as a warning, so no refusal goes unseen. */
+function refuse(context: IWebhookFunctions, [status, reason]: Refusal) {
+	const rawId = (context.getRequestObject() as unknown as DeliveryRequest).headers?.['webhook-id'];
+	const id = typeof rawId === 'string' ? ` (webhook-id ${printable(rawId, 80)})` : '';
+	log(context, `refused a delivery with ${status} (the API ${OUTCOMES[status]}): ${reason}${id}`);
 	return answer(context, status, { error: reason });
 }
 
@@ -127,31 +124,30 @@ async function verdict(context: IWebhookFunctions, stored: StoredSubscription): 
 /** A mismatch that a retired subscription's secret verifies is 410; else the verdict's answer. */
 async function refuseMismatch(
 	context: IWebhookFunctions,
-	request: DeliveryRequest,
 	stored: StoredSubscription,
-	headers: DeliveryHeaders,
+	verify: (secret: string) => boolean,
 	apiKey: () => Promise<string>,
 ): Promise<IWebhookResponseData> {
 	for (const { id, secretWrapped } of readState(context.getWorkflowStaticData('node')).retired) {
-		if (secretWrapped === undefined) continue;
-		const read = await readSecret({ secretWrapped }, secretOwner(context, id), apiKey).catch(
-			() => undefined,
-		);
-		if (read?.kind === 'secret' && verifySignature(read.secret, headers, request.rawBody).ok)
-			return refuse(context, request, [410, RETIRED_REASON]);
+		const read =
+			secretWrapped &&
+			(await readSecret({ secretWrapped }, secretOwner(context, id), apiKey).catch(
+				() => undefined,
+			));
+		if (read && read.kind === 'secret' && verify(read.secret))
+			return refuse(context, [410, RETIRED_REASON]);
 	}
-	return refuse(context, request, await verdict(context, stored));
+	return refuse(context, await verdict(context, stored));
 }
 
-/** An unreadable stored secret: the delivery subscribes anew (hooks.ts, renew), then is answered 503. */
+/** An unreadable stored secret: the delivery subscribes anew (subscription.ts, renew), then is answered 503. */
 export async function refuseUnreadable(
 	context: IWebhookFunctions,
 	stored: StoredSubscription,
-	request: DeliveryRequest,
 	limitMs = RENEWAL_TIME_LIMIT_MS,
 ): Promise<IWebhookResponseData> {
 	await renew(context, stored, limitMs);
-	return refuse(context, request, [503, UNUSABLE_SECRET_REASON]);
+	return refuse(context, [503, UNUSABLE_SECRET_REASON]);
 }
 
 /**
@@ -179,13 +175,6 @@ async function fullRecordOf(
 			payload,
 			error: { message: 'The event payload has no lead id, so the lead could not be read' },
 		};
-	// Tells n8n's log (never the key, the secret or the body) that the read failed and what the delivery got instead.
-	const [workflow, node] = [context.getWorkflow(), context.getNode()];
-	const log = (reason: string, outcome: string) =>
-		context.logger.warn(
-			`CRM Invoicing Trigger (Output Full Record): ${reason}; ${outcome} [workflow ${String(workflow.id ?? '')}, node "${node.name}"]`,
-			{ workflowId: workflow.id, nodeName: node.name, reason },
-		);
 	try {
 		const path = `/leads/${encodeURIComponent(id)}`;
 		const deadline = deadlineIn(FULL_RECORD_TIME_LIMIT_MS);
@@ -195,11 +184,12 @@ async function fullRecordOf(
 	} catch (error) {
 		const [status, message] = [httpStatusOf(error), (error as Error).message];
 		const reason = `reading lead ${id} failed: ${message}`;
-		if (status === undefined || status === 429 || status >= 500) {
-			log(reason, 'the delivery is answered 503 so that the CRM sends it again');
-			return { retry: reason };
-		}
-		log(reason, 'the event is output as received, with fullRecordError');
+		const retry = status === undefined || status === 429 || status >= 500;
+		const outcome = retry
+			? 'the delivery is answered 503 so that the CRM sends it again'
+			: 'the event is output as received, with fullRecordError';
+		log(context, `Output Full Record: ${reason}; ${outcome}`);
+		if (retry) return { retry: reason };
 		return { payload, error: { message, httpCode: String(status) } };
 	}
 }
@@ -239,10 +229,10 @@ function output(context: IWebhookFunctions, json: IDataObject, event: string, on
 }
 
 export async function receiveDelivery(this: IWebhookFunctions): Promise<IWebhookResponseData> {
-	const request = this.getRequestObject() as unknown as DeliveryRequest;
+	const { headers: sent, rawBody } = this.getRequestObject() as unknown as DeliveryRequest;
 	// 1. Verify what needs no secret: missing, malformed or stale headers cannot be a genuine delivery, whatever the state.
-	const headers = checkDeliveryHeaders({ headers: request.headers });
-	if (!headers.ok) return refuse(this, request, [401, headers.reason]);
+	const headers = checkDeliveryHeaders({ headers: sent });
+	if (!headers.ok) return refuse(this, [401, headers.reason]);
 
 	// 2. The state: the secret, from memory or unwrapped (the credential is read at most once, and only if needed).
 	const data = this.getWorkflowStaticData('node');
@@ -252,18 +242,19 @@ export async function receiveDelivery(this: IWebhookFunctions): Promise<IWebhook
 	const read =
 		stored &&
 		(await readSecret(stored, secretOwner(this, stored.id), apiKey).catch(() => undefined));
-	if (stored && read === undefined) return refuse(this, request, [503, NO_CREDENTIAL_REASON]);
-	if (!stored || read?.kind === 'none') return refuse(this, request, [503, NO_SECRET_REASON]);
-	if (read?.kind !== 'secret') return await refuseUnreadable(this, stored, request);
-	const verified = verifySignature(read.secret, headers, request.rawBody);
+	if (stored && read === undefined) return refuse(this, [503, NO_CREDENTIAL_REASON]);
+	if (!stored || read?.kind === 'none') return refuse(this, [503, NO_SECRET_REASON]);
+	if (read?.kind !== 'secret') return await refuseUnreadable(this, stored);
+	const verify = (secret: string) => verifySignature(secret, headers, rawBody);
+	const verified = verify(read.secret);
 	if (!verified.ok && verified.reason === 'signature does not match')
-		return await refuseMismatch(this, request, stored, headers, apiKey);
-	if (!verified.ok) return refuse(this, request, [401, verified.reason]);
+		return await refuseMismatch(this, stored, (secret) => verify(secret).ok, apiKey);
+	if (!verified.ok) return refuse(this, [401, verified.reason]);
 	await rewrap(this, stored, apiKey);
 
 	// 3. The answer: a body without an event is 400; an event not selected, or a retry, 200 and nothing run.
-	const parsed = parseDelivery(request.rawBody);
-	if (typeof parsed === 'string') return refuse(this, request, [400, parsed]);
+	const parsed = parseDelivery(rawBody);
+	if (typeof parsed === 'string') return refuse(this, [400, parsed]);
 	const { event, timestamp } = parsed;
 	if (!eventsOf(this).includes(event)) {
 		const ignored = `event "${cut(event, 100)}" is not selected in this trigger`;
