@@ -16,20 +16,6 @@ export const MAX_SIGNATURE_ENTRIES = 16;
 /** The longest `webhook-id` read; the API's ids are short (`msg_…`). */
 const MAX_WEBHOOK_ID_LENGTH = 256;
 
-export type VerificationResult =
-	| { ok: true; id: string; timestamp: number }
-	| { ok: false; reason: string };
-
-export interface VerifyInput {
-	/** `whsec_<base64>` (a bare base64 key is accepted too). */
-	secret: string;
-	/** As Node hands them over: a value per byte received ("binary" strings), repeated lines joined by ", ". */
-	headers: HeaderMap;
-	/** The exact bytes received. Never a re-serialised JSON body. */
-	rawBody: Buffer | Uint8Array | string | undefined;
-	nowSeconds?: number;
-}
-
 /**
  * The entries of `webhook-signature`, split on spaces (spec) and on commas (lines joined by ", "): a version token
  * (`v1`, `v1a`) takes the token after it, so `v1,abc=,,` is one entry. One split on a character class: linear in the
@@ -50,25 +36,23 @@ export function readSignatureEntries(
 }
 
 /** What checkDeliveryHeaders read: the `webhook-id` as text (for de-duplication) and as signed, the rest as received. */
-export type DeliveryHeaders = {
-	ok: true;
+export interface DeliveryHeaders {
 	id: string;
 	idBytes: Buffer;
 	timestampText: string;
 	timestamp: number;
 	entries: string[];
-};
-type Failure = { ok: false; reason: string };
-const fail = (reason: string): Failure => ({ ok: false, reason });
+}
 
 /**
- * The checks that need no secret: the three headers present and within their caps, a fresh timestamp, a `v1` entry. A
- * delivery that fails them cannot be a genuine one, whatever the trigger's state.
+ * The checks that need no secret: the three headers present and within their caps, a fresh timestamp, a `v1` entry; else
+ * why not (a delivery that fails them cannot be a genuine one, whatever the trigger's state). `headers` as Node hands
+ * them over: a character per byte received, repeated lines joined by ", ".
  */
-export function checkDeliveryHeaders({
-	headers,
-	nowSeconds,
-}: Pick<VerifyInput, 'headers' | 'nowSeconds'>): DeliveryHeaders | Failure {
+export function checkDeliveryHeaders(
+	headers: HeaderMap,
+	nowSeconds = Math.floor(Date.now() / 1000),
+): DeliveryHeaders | string {
 	const raw = (name: string): string | undefined => {
 		const lines = headerValues(headers, name);
 		// Not trimmed: Node has taken off the spaces around a value, and an id's last byte may read as one (0xA0).
@@ -80,44 +64,43 @@ export function checkDeliveryHeaders({
 		raw('webhook-timestamp'),
 		raw('webhook-signature'),
 	];
-	if (rawId === undefined) return fail('missing webhook-id header');
-	if (rawId.length > MAX_WEBHOOK_ID_LENGTH) return fail('webhook-id header is too long');
-	if (timestampText === undefined) return fail('missing webhook-timestamp header');
-	if (signature === undefined) return fail('missing webhook-signature header');
-	if (signature.length > MAX_SIGNATURE_HEADER_LENGTH)
-		return fail('webhook-signature header is too long');
+	if (rawId === undefined) return 'missing webhook-id header';
+	if (rawId.length > MAX_WEBHOOK_ID_LENGTH) return 'webhook-id header is too long';
+	if (timestampText === undefined) return 'missing webhook-timestamp header';
+	if (signature === undefined) return 'missing webhook-signature header';
+	if (signature.length > MAX_SIGNATURE_HEADER_LENGTH) return 'webhook-signature header is too long';
 	const entries = readSignatureEntries(signature);
-	if (entries === undefined) return fail('webhook-signature header has too many entries');
+	if (entries === undefined) return 'webhook-signature header has too many entries';
 	if (!/^\d{1,15}$/.test(timestampText))
-		return fail('webhook-timestamp is not an integer number of seconds');
+		return 'webhook-timestamp is not an integer number of seconds';
 	const timestamp = Number(timestampText);
-	const now = nowSeconds ?? Math.floor(Date.now() / 1000);
-	if (now - timestamp > TOLERANCE_SECONDS) return fail('webhook-timestamp is too old');
-	if (timestamp - now > TOLERANCE_SECONDS) return fail('webhook-timestamp is in the future');
+	if (nowSeconds - timestamp > TOLERANCE_SECONDS) return 'webhook-timestamp is too old';
+	if (timestamp - nowSeconds > TOLERANCE_SECONDS) return 'webhook-timestamp is in the future';
 	if (!entries.some((entry) => entry.startsWith('v1,')))
-		return fail('no v1 signature in webhook-signature header');
+		return 'no v1 signature in webhook-signature header';
 	// The bytes received are signed; the id is output and remembered as their UTF-8 text when they are valid UTF-8.
 	const idBytes = Buffer.from(rawId, 'latin1');
 	const text = idBytes.toString('utf8');
 	const id = Buffer.from(text, 'utf8').equals(idBytes) ? text : rawId;
-	return { ok: true, id, idBytes, timestampText, timestamp, entries };
+	return { id, idBytes, timestampText, timestamp, entries };
 }
 
 /**
- * The signature check, on headers checkDeliveryHeaders read once (a delivery may try several secrets). Any matching `v1`
- * entry is enough; other versions and malformed entries are skipped.
+ * The signature check, on headers checkDeliveryHeaders read once (a delivery may try several secrets), over the exact
+ * bytes received (never a re-serialised body): undefined when a `v1` entry matches, else why not. Other versions and
+ * malformed entries are skipped. `secret`: `whsec_<base64>` (a bare base64 key is accepted too).
  */
-export function verifySignature(
+export function signatureFailure(
 	secret: string,
 	delivery: DeliveryHeaders,
-	rawBody: VerifyInput['rawBody'],
-): VerificationResult {
+	rawBody: Buffer | Uint8Array | string | undefined,
+): string | undefined {
 	const key = Buffer.from(
 		typeof secret === 'string' ? secret.replace(/^whsec_/, '') : '',
 		'base64',
 	);
-	if (key.length === 0) return fail('signing secret is missing or invalid');
-	const { id, idBytes, timestampText, timestamp, entries } = delivery;
+	if (key.length === 0) return 'signing secret is missing or invalid';
+	const { idBytes, timestampText, entries } = delivery;
 	// A KeyObject: on Node.js 22+ a raw Buffer key costs about 4× more per createHmac (bench/: 9.4 µs against 2.1 µs).
 	const expected = createHmac('sha256', createSecretKey(key))
 		.update(idBytes)
@@ -132,5 +115,5 @@ export function verifySignature(
 		// Every candidate is compared, so timing does not tell which entry (or whether an earlier one) matched.
 		if (candidate.length === 32 && timingSafeEqual(candidate, expected)) matched = true;
 	}
-	return matched ? { ok: true, id, timestamp } : fail('signature does not match');
+	return matched ? undefined : 'signature does not match';
 }

@@ -18,7 +18,7 @@ import {
 	renew,
 	RENEWAL_TIME_LIMIT_MS,
 } from './subscription';
-import { checkDeliveryHeaders, verifySignature } from './signature';
+import { checkDeliveryHeaders, signatureFailure } from './signature';
 import {
 	acceptOnce,
 	apiKeyOf,
@@ -99,15 +99,29 @@ function refuse(context: IWebhookFunctions, [status, reason]: Refusal) {
 }
 
 /**
- * A mismatch is 401 only when the CRM, asked now, shows the stored subscription current (a renewal replaces it, so a
- * current one means a forgery); else 503, since a genuine delivery signed with a secret this process has not read yet
- * looks the same. No verdict is kept, and questions are rationed per process, for all triggers together, each within
- * 5 s: the delivery waiting for it must still be answered within the CRM's 20 s (docs/trigger.md#answers-to-deliveries).
+ * A mismatch that a retired subscription's secret verifies is 410. Else it is 401 only when the CRM, asked now, shows
+ * the stored subscription current (a renewal replaces it, so a current one means a forgery); else 503, since a genuine
+ * delivery signed with a secret this process has not read yet looks the same. No verdict is kept, and questions are
+ * rationed per process, for all triggers together, each within 5 s: the delivery waiting for it must still be answered
+ * within the CRM's 20 s (docs/trigger.md#answers-to-deliveries).
  */
 export const LOOKUP_INTERVAL_MS = 30_000;
 const lookups = new Turns(LOOKUP_INTERVAL_MS, 1);
 
-async function verdict(context: IWebhookFunctions, stored: StoredSubscription): Promise<Refusal> {
+async function verdict(
+	context: IWebhookFunctions,
+	stored: StoredSubscription,
+	verify: (secret: string) => boolean,
+	apiKey: () => Promise<string>,
+): Promise<Refusal> {
+	for (const { id, secretWrapped } of readState(context.getWorkflowStaticData('node')).retired) {
+		const read =
+			secretWrapped &&
+			(await readSecret({ secretWrapped }, secretOwner(context, id), apiKey).catch(
+				() => undefined,
+			));
+		if (read && read.kind === 'secret' && verify(read.secret)) return [410, RETIRED_REASON];
+	}
 	// On the test URL the node cannot tell its own URL on every n8n version; a test listening lasts minutes.
 	if (context.getMode() === 'manual') return [503, TEST_MISMATCH_REASON];
 	if (!lookups.take('process')) return [503, RATIONED_REASON];
@@ -119,25 +133,6 @@ async function verdict(context: IWebhookFunctions, stored: StoredSubscription): 
 	const url = context.getNodeWebhookUrl('default');
 	const current = url !== undefined && at === url && !isInactiveStatus(remote.status);
 	return current ? [401, 'signature does not match'] : [503, STALE_REASON];
-}
-
-/** A mismatch that a retired subscription's secret verifies is 410; else the verdict's answer. */
-async function refuseMismatch(
-	context: IWebhookFunctions,
-	stored: StoredSubscription,
-	verify: (secret: string) => boolean,
-	apiKey: () => Promise<string>,
-): Promise<IWebhookResponseData> {
-	for (const { id, secretWrapped } of readState(context.getWorkflowStaticData('node')).retired) {
-		const read =
-			secretWrapped &&
-			(await readSecret({ secretWrapped }, secretOwner(context, id), apiKey).catch(
-				() => undefined,
-			));
-		if (read && read.kind === 'secret' && verify(read.secret))
-			return refuse(context, [410, RETIRED_REASON]);
-	}
-	return refuse(context, await verdict(context, stored));
 }
 
 /** An unreadable stored secret: the delivery subscribes anew (subscription.ts, renew), then is answered 503. */
@@ -231,8 +226,8 @@ function output(context: IWebhookFunctions, json: IDataObject, event: string, on
 export async function receiveDelivery(this: IWebhookFunctions): Promise<IWebhookResponseData> {
 	const { headers: sent, rawBody } = this.getRequestObject() as unknown as DeliveryRequest;
 	// 1. Verify what needs no secret: missing, malformed or stale headers cannot be a genuine delivery, whatever the state.
-	const headers = checkDeliveryHeaders({ headers: sent });
-	if (!headers.ok) return refuse(this, [401, headers.reason]);
+	const headers = checkDeliveryHeaders(sent);
+	if (typeof headers === 'string') return refuse(this, [401, headers]);
 
 	// 2. The state: the secret, from memory or unwrapped (the credential is read at most once, and only if needed).
 	const data = this.getWorkflowStaticData('node');
@@ -245,11 +240,13 @@ export async function receiveDelivery(this: IWebhookFunctions): Promise<IWebhook
 	if (stored && read === undefined) return refuse(this, [503, NO_CREDENTIAL_REASON]);
 	if (!stored || read?.kind === 'none') return refuse(this, [503, NO_SECRET_REASON]);
 	if (read?.kind !== 'secret') return await refuseUnreadable(this, stored);
-	const verify = (secret: string) => verifySignature(secret, headers, rawBody);
-	const verified = verify(read.secret);
-	if (!verified.ok && verified.reason === 'signature does not match')
-		return await refuseMismatch(this, stored, (secret) => verify(secret).ok, apiKey);
-	if (!verified.ok) return refuse(this, [401, verified.reason]);
+	const failure = (secret: string) => signatureFailure(secret, headers, rawBody);
+	const failed = failure(read.secret);
+	if (failed === 'signature does not match') {
+		const verify = (secret: string) => failure(secret) === undefined;
+		return refuse(this, await verdict(this, stored, verify, apiKey));
+	}
+	if (failed !== undefined) return refuse(this, [401, failed]);
 	await rewrap(this, stored, apiKey);
 
 	// 3. The answer: a body without an event is 400; an event not selected, or a retry, 200 and nothing run.
@@ -260,7 +257,7 @@ export async function receiveDelivery(this: IWebhookFunctions): Promise<IWebhook
 		const ignored = `event "${cut(event, 100)}" is not selected in this trigger`;
 		return answer(this, 200, { received: true, ignored });
 	}
-	const [memoryKey, webhookId] = [deliveryMemoryKey(this, stored.id), verified.id];
+	const [memoryKey, webhookId] = [deliveryMemoryKey(this, stored.id), headers.id];
 	const duplicate = () => answer(this, 200, { received: true, duplicate: true });
 	if (wasAccepted(data, memoryKey, webhookId)) return duplicate();
 	// Read before the id is remembered, so that a 503 leaves the retry welcome.

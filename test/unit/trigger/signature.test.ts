@@ -4,8 +4,12 @@ import { randomBytes } from 'node:crypto';
 import fc from 'fast-check';
 import { Webhook } from 'standardwebhooks';
 
-import { type VerifyInput } from '../../../nodes/CrmInvoicing/trigger/signature';
-import { signedHeaders, signWebhook, verifyWebhookSignature } from '../../helpers/signing';
+import {
+	signedHeaders,
+	signWebhook,
+	verifyWebhookSignature,
+	type VerifyInput,
+} from '../../helpers/signing';
 
 // The reference vector of the Standard Webhooks specification.
 const REF = {
