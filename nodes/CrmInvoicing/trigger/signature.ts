@@ -35,15 +35,6 @@ export function readSignatureEntries(
 	return entries;
 }
 
-/** What checkDeliveryHeaders read: the `webhook-id` as text (for de-duplication) and as signed, the rest as received. */
-export interface DeliveryHeaders {
-	id: string;
-	idBytes: Buffer;
-	timestampText: string;
-	timestamp: number;
-	entries: string[];
-}
-
 /**
  * The checks that need no secret: the three headers present and within their caps, a fresh timestamp, a `v1` entry; else
  * why not (a delivery that fails them cannot be a genuine one, whatever the trigger's state). `headers` as Node hands
@@ -52,7 +43,7 @@ export interface DeliveryHeaders {
 export function checkDeliveryHeaders(
 	headers: HeaderMap,
 	nowSeconds = Math.floor(Date.now() / 1000),
-): DeliveryHeaders | string {
+) {
 	const raw = (name: string): string | undefined => {
 		const lines = headerValues(headers, name);
 		// Not trimmed: Node has taken off the spaces around a value, and an id's last byte may read as one (0xA0).
@@ -84,6 +75,9 @@ export function checkDeliveryHeaders(
 	const id = Buffer.from(text, 'utf8').equals(idBytes) ? text : rawId;
 	return { id, idBytes, timestampText, timestamp, entries };
 }
+
+/** What checkDeliveryHeaders read: the `webhook-id` as text (for de-duplication) and as signed, the rest as received. */
+type DeliveryHeaders = Exclude<ReturnType<typeof checkDeliveryHeaders>, string>;
 
 /**
  * The signature check, on headers checkDeliveryHeaders read once (a delivery may try several secrets), over the exact

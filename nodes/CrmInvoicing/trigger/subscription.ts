@@ -199,23 +199,20 @@ function refusedEvents(context: TriggerContext, error: unknown, events: string[]
 	if (httpStatusOf(error) !== 400 || undocumented.length === 0) return error;
 	const apiText = (error as Error).message.replace(/^The CRM API answered /, '').slice(0, 300);
 	const named = undocumented.filter((name) => apiText.includes(name));
-	return new NodeOperationError(
-		context.getNode(),
-		`The API refused the event names ${(named.length > 0 ? named : undocumented).join(', ')} (${apiText}). The API's documentation names only ${DOCUMENTED_EVENTS.join(', ')}.`,
-		{
-			description:
-				'Remove these names from "Events" and "Custom Event Names", or replace them with the names your CRM uses for these events, then activate the workflow again. No subscription was created.',
-		},
-	);
+	const message = `The API refused the event names ${(named.length > 0 ? named : undocumented).join(', ')} (${apiText}). The API's documentation names only ${DOCUMENTED_EVENTS.join(', ')}.`;
+	const description =
+		'Remove these names from "Events" and "Custom Event Names", or replace them with the names your CRM uses for these events, then activate the workflow again. No subscription was created.';
+	return new NodeOperationError(context.getNode(), message, { description });
 }
 
 /** Subscribes this node at its own URL, one at a time per node and mode in this process; returns the new id. */
 export async function subscribe(context: TriggerContext, deadline: Deadline): Promise<string> {
 	const [node, events] = [context.getNode(), eventsOf(context)];
+	const choose =
+		'Choose events under "Events", or enter event names under "Options > Custom Event Names".';
 	if (events.length === 0)
 		throw new NodeOperationError(node, 'Select at least one event to subscribe to', {
-			description:
-				'Choose events under "Events", or enter event names under "Options > Custom Event Names".',
+			description: choose,
 		});
 	const { data, tag, url } = own(context);
 	const { subscriptionName } = context.getNodeParameter('options', {}) as IDataObject;
@@ -239,10 +236,9 @@ export async function subscribe(context: TriggerContext, deadline: Deadline): Pr
 					log(context, `${orphan} (${error.message})`),
 				);
 			const message = `The CRM API did not return ${id === '' ? 'an id' : 'a signing secret (whsec_…)'} for the new webhook subscription`;
-			throw new NodeOperationError(node, message, {
-				description:
-					'The trigger needs both to receive and verify deliveries. Check that the Base URL of the credential points at the CRM API, then activate the workflow again.',
-			});
+			const description =
+				'The trigger needs both to receive and verify deliveries. Check that the Base URL of the credential points at the CRM API, then activate the workflow again.';
+			throw new NodeOperationError(node, message, { description });
 		}
 		const secretWrapped = wrapSecret(secret, await apiKeyOf(context), secretOwner(context, id));
 		const subscription = { id, url, events, secretWrapped, ownerTag: tag };

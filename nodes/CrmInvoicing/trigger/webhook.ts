@@ -165,11 +165,8 @@ async function fullRecordOf(
 	const options = context.getNodeParameter('options', {}) as IDataObject;
 	if (!wantsFullRecord(options, event)) return { payload };
 	const id = isPlainObject(payload) ? payload.id : undefined;
-	if (typeof id !== 'string' || id.trim() === '')
-		return {
-			payload,
-			error: { message: 'The event payload has no lead id, so the lead could not be read' },
-		};
+	const noId = 'The event payload has no lead id, so the lead could not be read';
+	if (typeof id !== 'string' || id.trim() === '') return { payload, error: { message: noId } };
 	try {
 		const path = `/leads/${encodeURIComponent(id)}`;
 		const deadline = deadlineIn(FULL_RECORD_TIME_LIMIT_MS);
