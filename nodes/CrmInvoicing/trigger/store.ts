@@ -79,10 +79,9 @@ const texts = (value: unknown): string[] | undefined =>
 function retiredOf(value: unknown): RetiredSubscription[] {
 	if (!Array.isArray(value)) return [];
 	return value.slice(-MAX_RETIRED).flatMap((entry: IDataObject | null) => {
-		if (!entry || typeof entry !== 'object') return [];
-		const id = text(entry.id) ?? text(entry.webhookId);
-		const url = text(entry.url) ?? text(entry.webhookUrl);
-		const secretWrapped = text(entry.secretWrapped) ?? text(entry.webhookSecretWrapped);
+		const id = text(entry?.id) ?? text(entry?.webhookId);
+		const url = text(entry?.url) ?? text(entry?.webhookUrl);
+		const secretWrapped = text(entry?.secretWrapped) ?? text(entry?.webhookSecretWrapped);
 		if (id === undefined || url === undefined) return [];
 		return [{ id, url, ...(secretWrapped ? { secretWrapped } : {}) }];
 	});
@@ -242,9 +241,9 @@ export function unwrapSecret(wrapped: string, key: string, owner: SecretOwner): 
 	}
 }
 
-/** 'none': nothing stored; 'unusable': neither held nor unwrapped by the key (the key changed, or the data was copied). */
 type ApiKey = () => Promise<string>;
 
+/** 'none': nothing stored; 'unusable': neither held nor unwrapped by the key (the key changed, or the data was copied). */
 export type SecretRead = { kind: 'secret'; secret: string } | { kind: 'none' | 'unusable' };
 
 /** From memory, else unwrapped (asking for the key only then), else a clear one of 0.1/0.2; throws if `apiKey` does. */
