@@ -213,7 +213,19 @@ export class CrmInvoicingTrigger implements INodeType {
 		],
 	};
 
-	webhookMethods = { default: { checkExists, create, delete: deleteSubscription } };
+	webhookMethods = {
+		default: {
+			async checkExists(this: IHookFunctions): Promise<boolean> {
+				return await checkExists.call(this);
+			},
+			async create(this: IHookFunctions): Promise<boolean> {
+				return await create.call(this);
+			},
+			async delete(this: IHookFunctions): Promise<boolean> {
+				return await deleteSubscription.call(this);
+			},
+		},
+	};
 
 	webhook = receiveDelivery;
 }
