@@ -83,30 +83,24 @@ export async function checkExists(
 	});
 }
 
+/** Whether the stored secret reads with the credential's key (wrapped anew under it if need be); else logged why. */
 async function secretReadable(context: IHookFunctions, held: StoredSubscription): Promise<boolean> {
-	const apiKey = await apiKeyOf(context);
-	const read = await readSecret(held, secretOwner(context, held.id), async () => apiKey);
-	if (read.kind === 'secret') await rewrap(context, held, async () => apiKey);
+	const key = await apiKeyOf(context);
+	const apiKey = async () => key;
+	const read = await readSecret(held, secretOwner(context, held.id), apiKey);
+	if (read.kind === 'secret') return (await rewrap(context, held, apiKey), true);
 	const why =
 		read.kind === 'unusable'
 			? `the stored signing secret of webhook subscription ${held.id} cannot be read with this credential's API key (the key changed while no n8n process held the secret, or the workflow's data was copied from another workflow)`
 			: `no signing secret is stored for webhook subscription ${held.id}`;
-	if (read.kind !== 'secret')
-		log(
-			context,
-			`${why}; this trigger subscribes anew, and deletes that subscription once the new one is stored`,
-		);
-	return read.kind === 'secret';
+	const then =
+		'this trigger subscribes anew, and deletes that subscription once the new one is stored';
+	return (log(context, `${why}; ${then}`), false);
 }
 
 export async function create(this: IHookFunctions, limitMs = HOOK_TIME_LIMIT_MS): Promise<boolean> {
-	await inTime(
-		this,
-		'create its webhook subscription',
-		limitMs,
-		async (by) => await subscribe(this, by),
-	);
-	return true;
+	const what = 'create its webhook subscription';
+	return await inTime(this, what, limitMs, async (by) => (await subscribe(this, by), true));
 }
 
 /** Lets go of the stored subscription; a failed delete keeps it and returns false, so the next activation finds it. */

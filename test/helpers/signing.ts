@@ -5,12 +5,8 @@
  */
 import { createHmac } from 'node:crypto';
 
-import {
-	checkDeliveryHeaders,
-	verifySignature,
-	type VerificationResult,
-	type VerifyInput,
-} from '../../nodes/CrmInvoicing/trigger/signature';
+import type { HeaderMap } from '../../nodes/CrmInvoicing/shared';
+import { checkDeliveryHeaders, signatureFailure } from '../../nodes/CrmInvoicing/trigger/signature';
 
 export interface SignInput {
 	secret: string;
@@ -49,14 +45,31 @@ export function signedHeaders(
 	};
 }
 
+export interface VerifyInput {
+	/** `whsec_<base64>` (a bare base64 key is accepted too). */
+	secret: string;
+	/** As Node hands them over: a character per byte received, repeated lines joined by ", ". */
+	headers: HeaderMap;
+	/** The exact bytes received. */
+	rawBody: Buffer | Uint8Array | string | undefined;
+	nowSeconds?: number;
+}
+
+export type VerificationResult =
+	| { ok: true; id: string; timestamp: number }
+	| { ok: false; reason: string };
+
 /** The package's header checks and signature check in one, as a delivery runs them (tests and benchmarks only). */
 export function verifyWebhookSignature({
 	secret,
 	headers,
-	rawHeaders,
 	rawBody,
 	nowSeconds,
 }: VerifyInput): VerificationResult {
-	const checked = checkDeliveryHeaders({ headers, rawHeaders, nowSeconds });
-	return checked.ok ? verifySignature(secret, checked, rawBody) : checked;
+	const checked = checkDeliveryHeaders(headers, nowSeconds);
+	if (typeof checked === 'string') return { ok: false, reason: checked };
+	const reason = signatureFailure(secret, checked, rawBody);
+	return reason === undefined
+		? { ok: true, id: checked.id, timestamp: checked.timestamp }
+		: { ok: false, reason };
 }

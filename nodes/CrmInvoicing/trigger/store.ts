@@ -22,10 +22,11 @@ import {
 
 export type TriggerContext = IHookFunctions | IWebhookFunctions;
 
-/** Logs a warning (or, `info`, a note) for this node; `id`: the subscription it is about. */
+/** Logs a warning (or, `info`, a note) naming this node; `id`: the subscription it is about. Never a secret or body. */
 export function log(of: TriggerContext, message: string, id?: string, info = false) {
-	const meta = { workflowId: of.getWorkflow().id, nodeName: of.getNode().name, subscriptionId: id };
-	of.logger[info ? 'info' : 'warn'](`CRM Invoicing Trigger: ${message}`, meta);
+	const [workflowId, nodeName] = [of.getWorkflow().id, of.getNode().name];
+	const text = `CRM Invoicing Trigger: ${message} [workflow ${String(workflowId ?? '')}, node "${nodeName}"]`;
+	of.logger[info ? 'info' : 'warn'](text, { workflowId, nodeName, subscriptionId: id });
 }
 
 export interface StoredSubscription {
@@ -78,10 +79,9 @@ const texts = (value: unknown): string[] | undefined =>
 function retiredOf(value: unknown): RetiredSubscription[] {
 	if (!Array.isArray(value)) return [];
 	return value.slice(-MAX_RETIRED).flatMap((entry: IDataObject | null) => {
-		if (!entry || typeof entry !== 'object') return [];
-		const id = text(entry.id) ?? text(entry.webhookId);
-		const url = text(entry.url) ?? text(entry.webhookUrl);
-		const secretWrapped = text(entry.secretWrapped) ?? text(entry.webhookSecretWrapped);
+		const id = text(entry?.id) ?? text(entry?.webhookId);
+		const url = text(entry?.url) ?? text(entry?.webhookUrl);
+		const secretWrapped = text(entry?.secretWrapped) ?? text(entry?.webhookSecretWrapped);
 		if (id === undefined || url === undefined) return [];
 		return [{ id, url, ...(secretWrapped ? { secretWrapped } : {}) }];
 	});
@@ -241,9 +241,9 @@ export function unwrapSecret(wrapped: string, key: string, owner: SecretOwner): 
 	}
 }
 
-/** 'none': nothing stored; 'unusable': neither held nor unwrapped by the key (the key changed, or the data was copied). */
 type ApiKey = () => Promise<string>;
 
+/** 'none': nothing stored; 'unusable': neither held nor unwrapped by the key (the key changed, or the data was copied). */
 export type SecretRead = { kind: 'secret'; secret: string } | { kind: 'none' | 'unusable' };
 
 /** From memory, else unwrapped (asking for the key only then), else a clear one of 0.1/0.2; throws if `apiKey` does. */

@@ -61,14 +61,11 @@ export const printable = (value: unknown, max: number): string =>
 
 /** This node's static data, owner tag and webhook URL (the test URL while listening for a test event). */
 export function own(context: TriggerContext) {
-	const [data, tag, url] = [
-		context.getWorkflowStaticData('node'),
-		ownerTag(context),
-		context.getNodeWebhookUrl('default'),
-	];
-	if (url) return { data, tag, url };
+	const url = context.getNodeWebhookUrl('default');
+	if (url) return { data: context.getWorkflowStaticData('node'), tag: ownerTag(context), url };
+	const description = 'Save the workflow and try again.';
 	throw new NodeOperationError(context.getNode(), 'n8n did not give this trigger a webhook URL', {
-		description: 'Save the workflow and try again.',
+		description,
 	});
 }
 
@@ -89,15 +86,11 @@ export async function inTime<T>(
 		const known = error instanceof NodeApiError || error instanceof NodeOperationError;
 		if (msLeft(deadline) > 50 && !isDeadlineError(error))
 			throw known ? error : new NodeOperationError(node, error as Error);
+		const message = `The CRM did not answer in time: the trigger could not ${what} within ${limitMs / 1000} s`;
 		const detail = `last error: ${(error as Error).message}`.slice(0, 300);
-		throw new NodeOperationError(
-			node,
-			`The CRM did not answer in time: the trigger could not ${what} within ${limitMs / 1000} s`,
-			{
-				// The transport's own text goes here: n8n would replace a message holding a connection error code.
-				description: `The CRM API did not answer in time (it may be down, overloaded or slow; ${detail}). Check the CRM and the Base URL of the credential, then activate the workflow again.`,
-			},
-		);
+		// The transport's own text goes in the description: n8n would replace a message holding a connection error code.
+		const description = `The CRM API did not answer in time (it may be down, overloaded or slow; ${detail}). Check the CRM and the Base URL of the credential, then activate the workflow again.`;
+		throw new NodeOperationError(node, message, { description });
 	}
 }
 
@@ -206,23 +199,20 @@ function refusedEvents(context: TriggerContext, error: unknown, events: string[]
 	if (httpStatusOf(error) !== 400 || undocumented.length === 0) return error;
 	const apiText = (error as Error).message.replace(/^The CRM API answered /, '').slice(0, 300);
 	const named = undocumented.filter((name) => apiText.includes(name));
-	return new NodeOperationError(
-		context.getNode(),
-		`The API refused the event names ${(named.length > 0 ? named : undocumented).join(', ')} (${apiText}). The API's documentation names only ${DOCUMENTED_EVENTS.join(', ')}.`,
-		{
-			description:
-				'Remove these names from "Events" and "Custom Event Names", or replace them with the names your CRM uses for these events, then activate the workflow again. No subscription was created.',
-		},
-	);
+	const message = `The API refused the event names ${(named.length > 0 ? named : undocumented).join(', ')} (${apiText}). The API's documentation names only ${DOCUMENTED_EVENTS.join(', ')}.`;
+	const description =
+		'Remove these names from "Events" and "Custom Event Names", or replace them with the names your CRM uses for these events, then activate the workflow again. No subscription was created.';
+	return new NodeOperationError(context.getNode(), message, { description });
 }
 
 /** Subscribes this node at its own URL, one at a time per node and mode in this process; returns the new id. */
 export async function subscribe(context: TriggerContext, deadline: Deadline): Promise<string> {
 	const [node, events] = [context.getNode(), eventsOf(context)];
+	const choose =
+		'Choose events under "Events", or enter event names under "Options > Custom Event Names".';
 	if (events.length === 0)
 		throw new NodeOperationError(node, 'Select at least one event to subscribe to', {
-			description:
-				'Choose events under "Events", or enter event names under "Options > Custom Event Names".',
+			description: choose,
 		});
 	const { data, tag, url } = own(context);
 	const { subscriptionName } = context.getNodeParameter('options', {}) as IDataObject;
@@ -246,10 +236,9 @@ export async function subscribe(context: TriggerContext, deadline: Deadline): Pr
 					log(context, `${orphan} (${error.message})`),
 				);
 			const message = `The CRM API did not return ${id === '' ? 'an id' : 'a signing secret (whsec_…)'} for the new webhook subscription`;
-			throw new NodeOperationError(node, message, {
-				description:
-					'The trigger needs both to receive and verify deliveries. Check that the Base URL of the credential points at the CRM API, then activate the workflow again.',
-			});
+			const description =
+				'The trigger needs both to receive and verify deliveries. Check that the Base URL of the credential points at the CRM API, then activate the workflow again.';
+			throw new NodeOperationError(node, message, { description });
 		}
 		const secretWrapped = wrapSecret(secret, await apiKeyOf(context), secretOwner(context, id));
 		const subscription = { id, url, events, secretWrapped, ownerTag: tag };

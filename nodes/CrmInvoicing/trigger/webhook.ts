@@ -18,11 +18,12 @@ import {
 	renew,
 	RENEWAL_TIME_LIMIT_MS,
 } from './subscription';
-import { checkDeliveryHeaders, verifySignature, type DeliveryHeaders } from './signature';
+import { checkDeliveryHeaders, signatureFailure } from './signature';
 import {
 	acceptOnce,
 	apiKeyOf,
 	deliveryMemoryKey,
+	log,
 	rewrap,
 	readSecret,
 	readState,
@@ -69,7 +70,6 @@ type Refusal = readonly [400 | 401 | 410 | 503, string];
 
 export interface DeliveryRequest {
 	headers?: HeaderMap;
-	rawHeaders?: unknown[];
 	/** The exact bytes received, kept by n8n's body parser. */
 	rawBody?: Buffer | string;
 }
@@ -83,35 +83,45 @@ function answer(context: IWebhookFunctions, status: number, body: IDataObject) {
 	return { noWebhookResponse: true } as IWebhookResponseData;
 }
 
-/** Answers with the reason and logs it as a warning, so no refusal goes unseen; never the secret, signature or body. */
-function refuse(context: IWebhookFunctions, request: DeliveryRequest, [status, reason]: Refusal) {
-	const [workflow, node] = [context.getWorkflow(), context.getNode()];
-	const rawId = request.headers?.['webhook-id'];
-	const deliveryId = typeof rawId === 'string' ? printable(rawId, 80) : undefined;
-	const outcome = {
-		400: 'does not retry it',
-		401: 'does not retry it',
-		410: 'disables that endpoint',
-		503: 'retries it later',
-	}[status];
-	context.logger.warn(
-		`CRM Invoicing Trigger refused a delivery with ${status} (the API ${outcome}): ${reason}` +
-			` [workflow ${String(workflow.id ?? '')}, node "${node.name}"${deliveryId ? `, webhook-id ${deliveryId}` : ''}]`,
-		{ workflowId: workflow.id, nodeName: node.name, status, reason, webhookId: deliveryId },
-	);
+const OUTCOMES = {
+	400: 'does not retry it',
+	401: 'does not retry it',
+	410: 'disables that endpoint',
+	503: 'retries it later',
+};
+
+/** Answers with the reason and logs it as a warning, so no refusal goes unseen. */
+function refuse(context: IWebhookFunctions, [status, reason]: Refusal) {
+	const rawId = (context.getRequestObject() as unknown as DeliveryRequest).headers?.['webhook-id'];
+	const id = typeof rawId === 'string' ? ` (webhook-id ${printable(rawId, 80)})` : '';
+	log(context, `refused a delivery with ${status} (the API ${OUTCOMES[status]}): ${reason}${id}`);
 	return answer(context, status, { error: reason });
 }
 
 /**
- * A mismatch is 401 only when the CRM, asked now, shows the stored subscription current (a renewal replaces it, so a
- * current one means a forgery); else 503, since a genuine delivery signed with a secret this process has not read yet
- * looks the same. No verdict is kept, and questions are rationed per process, for all triggers together, each within
- * 5 s: the delivery waiting for it must still be answered within the CRM's 20 s (docs/trigger.md#answers-to-deliveries).
+ * A mismatch that a retired subscription's secret verifies is 410. Else it is 401 only when the CRM, asked now, shows
+ * the stored subscription current (a renewal replaces it, so a current one means a forgery); else 503, since a genuine
+ * delivery signed with a secret this process has not read yet looks the same. No verdict is kept, and questions are
+ * rationed per process, for all triggers together, each within 5 s: the delivery waiting for it must still be answered
+ * within the CRM's 20 s (docs/trigger.md#answers-to-deliveries).
  */
 export const LOOKUP_INTERVAL_MS = 30_000;
 const lookups = new Turns(LOOKUP_INTERVAL_MS, 1);
 
-async function verdict(context: IWebhookFunctions, stored: StoredSubscription): Promise<Refusal> {
+async function verdict(
+	context: IWebhookFunctions,
+	stored: StoredSubscription,
+	verify: (secret: string) => boolean,
+	apiKey: () => Promise<string>,
+): Promise<Refusal> {
+	for (const { id, secretWrapped } of readState(context.getWorkflowStaticData('node')).retired) {
+		const read =
+			secretWrapped &&
+			(await readSecret({ secretWrapped }, secretOwner(context, id), apiKey).catch(
+				() => undefined,
+			));
+		if (read && read.kind === 'secret' && verify(read.secret)) return [410, RETIRED_REASON];
+	}
 	// On the test URL the node cannot tell its own URL on every n8n version; a test listening lasts minutes.
 	if (context.getMode() === 'manual') return [503, TEST_MISMATCH_REASON];
 	if (!lookups.take('process')) return [503, RATIONED_REASON];
@@ -125,34 +135,14 @@ async function verdict(context: IWebhookFunctions, stored: StoredSubscription): 
 	return current ? [401, 'signature does not match'] : [503, STALE_REASON];
 }
 
-/** A mismatch that a retired subscription's secret verifies is 410; else the verdict's answer. */
-async function refuseMismatch(
-	context: IWebhookFunctions,
-	request: DeliveryRequest,
-	stored: StoredSubscription,
-	headers: DeliveryHeaders,
-	apiKey: () => Promise<string>,
-): Promise<IWebhookResponseData> {
-	for (const { id, secretWrapped } of readState(context.getWorkflowStaticData('node')).retired) {
-		if (secretWrapped === undefined) continue;
-		const read = await readSecret({ secretWrapped }, secretOwner(context, id), apiKey).catch(
-			() => undefined,
-		);
-		if (read?.kind === 'secret' && verifySignature(read.secret, headers, request.rawBody).ok)
-			return refuse(context, request, [410, RETIRED_REASON]);
-	}
-	return refuse(context, request, await verdict(context, stored));
-}
-
-/** An unreadable stored secret: the delivery subscribes anew (hooks.ts, renew), then is answered 503. */
+/** An unreadable stored secret: the delivery subscribes anew (subscription.ts, renew), then is answered 503. */
 export async function refuseUnreadable(
 	context: IWebhookFunctions,
 	stored: StoredSubscription,
-	request: DeliveryRequest,
 	limitMs = RENEWAL_TIME_LIMIT_MS,
 ): Promise<IWebhookResponseData> {
 	await renew(context, stored, limitMs);
-	return refuse(context, request, [503, UNUSABLE_SECRET_REASON]);
+	return refuse(context, [503, UNUSABLE_SECRET_REASON]);
 }
 
 /**
@@ -175,18 +165,8 @@ async function fullRecordOf(
 	const options = context.getNodeParameter('options', {}) as IDataObject;
 	if (!wantsFullRecord(options, event)) return { payload };
 	const id = isPlainObject(payload) ? payload.id : undefined;
-	if (typeof id !== 'string' || id.trim() === '')
-		return {
-			payload,
-			error: { message: 'The event payload has no lead id, so the lead could not be read' },
-		};
-	// Tells n8n's log (never the key, the secret or the body) that the read failed and what the delivery got instead.
-	const [workflow, node] = [context.getWorkflow(), context.getNode()];
-	const log = (reason: string, outcome: string) =>
-		context.logger.warn(
-			`CRM Invoicing Trigger (Output Full Record): ${reason}; ${outcome} [workflow ${String(workflow.id ?? '')}, node "${node.name}"]`,
-			{ workflowId: workflow.id, nodeName: node.name, reason },
-		);
+	const noId = 'The event payload has no lead id, so the lead could not be read';
+	if (typeof id !== 'string' || id.trim() === '') return { payload, error: { message: noId } };
 	try {
 		const path = `/leads/${encodeURIComponent(id)}`;
 		const deadline = deadlineIn(FULL_RECORD_TIME_LIMIT_MS);
@@ -196,11 +176,12 @@ async function fullRecordOf(
 	} catch (error) {
 		const [status, message] = [httpStatusOf(error), (error as Error).message];
 		const reason = `reading lead ${id} failed: ${message}`;
-		if (status === undefined || status === 429 || status >= 500) {
-			log(reason, 'the delivery is answered 503 so that the CRM sends it again');
-			return { retry: reason };
-		}
-		log(reason, 'the event is output as received, with fullRecordError');
+		const retry = status === undefined || status === 429 || status >= 500;
+		const outcome = retry
+			? 'the delivery is answered 503 so that the CRM sends it again'
+			: 'the event is output as received, with fullRecordError';
+		log(context, `Output Full Record: ${reason}; ${outcome}`);
+		if (retry) return { retry: reason };
 		return { payload, error: { message, httpCode: String(status) } };
 	}
 }
@@ -240,11 +221,10 @@ function output(context: IWebhookFunctions, json: IDataObject, event: string, on
 }
 
 export async function receiveDelivery(this: IWebhookFunctions): Promise<IWebhookResponseData> {
-	const request = this.getRequestObject() as unknown as DeliveryRequest;
+	const { headers: sent, rawBody } = this.getRequestObject() as unknown as DeliveryRequest;
 	// 1. Verify what needs no secret: missing, malformed or stale headers cannot be a genuine delivery, whatever the state.
-	const { headers: sent = {}, rawHeaders } = request;
-	const headers = checkDeliveryHeaders({ headers: sent, rawHeaders });
-	if (!headers.ok) return refuse(this, request, [401, headers.reason]);
+	const headers = checkDeliveryHeaders(sent);
+	if (typeof headers === 'string') return refuse(this, [401, headers]);
 
 	// 2. The state: the secret, from memory or unwrapped (the credential is read at most once, and only if needed).
 	const data = this.getWorkflowStaticData('node');
@@ -254,24 +234,27 @@ export async function receiveDelivery(this: IWebhookFunctions): Promise<IWebhook
 	const read =
 		stored &&
 		(await readSecret(stored, secretOwner(this, stored.id), apiKey).catch(() => undefined));
-	if (stored && read === undefined) return refuse(this, request, [503, NO_CREDENTIAL_REASON]);
-	if (!stored || read?.kind === 'none') return refuse(this, request, [503, NO_SECRET_REASON]);
-	if (read?.kind !== 'secret') return await refuseUnreadable(this, stored, request);
-	const verified = verifySignature(read.secret, headers, request.rawBody);
-	if (!verified.ok && verified.reason === 'signature does not match')
-		return await refuseMismatch(this, request, stored, headers, apiKey);
-	if (!verified.ok) return refuse(this, request, [401, verified.reason]);
+	if (stored && read === undefined) return refuse(this, [503, NO_CREDENTIAL_REASON]);
+	if (!stored || read?.kind === 'none') return refuse(this, [503, NO_SECRET_REASON]);
+	if (read?.kind !== 'secret') return await refuseUnreadable(this, stored);
+	const failure = (secret: string) => signatureFailure(secret, headers, rawBody);
+	const failed = failure(read.secret);
+	if (failed === 'signature does not match') {
+		const verify = (secret: string) => failure(secret) === undefined;
+		return refuse(this, await verdict(this, stored, verify, apiKey));
+	}
+	if (failed !== undefined) return refuse(this, [401, failed]);
 	await rewrap(this, stored, apiKey);
 
 	// 3. The answer: a body without an event is 400; an event not selected, or a retry, 200 and nothing run.
-	const parsed = parseDelivery(request.rawBody);
-	if (typeof parsed === 'string') return refuse(this, request, [400, parsed]);
+	const parsed = parseDelivery(rawBody);
+	if (typeof parsed === 'string') return refuse(this, [400, parsed]);
 	const { event, timestamp } = parsed;
 	if (!eventsOf(this).includes(event)) {
 		const ignored = `event "${cut(event, 100)}" is not selected in this trigger`;
 		return answer(this, 200, { received: true, ignored });
 	}
-	const [memoryKey, webhookId] = [deliveryMemoryKey(this, stored.id), verified.id];
+	const [memoryKey, webhookId] = [deliveryMemoryKey(this, stored.id), headers.id];
 	const duplicate = () => answer(this, 200, { received: true, duplicate: true });
 	if (wasAccepted(data, memoryKey, webhookId)) return duplicate();
 	// Read before the id is remembered, so that a 503 leaves the retry welcome.

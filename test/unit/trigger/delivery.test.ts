@@ -39,8 +39,6 @@ const statuses: number[] = [];
 async function deliver(options: {
 	rawBody: Buffer | string;
 	headers?: Record<string, string>;
-	/** Node's `rawHeaders` (name, value, …) as n8n's request object carries them. */
-	rawHeaders?: string[];
 	parameters?: INodeParameters;
 	staticData?: IDataObject;
 	/** Parsed body as n8n's body parser hands it over; by default parsed from rawBody. */
@@ -60,8 +58,6 @@ async function deliver(options: {
 		typeVersion: 1,
 		webhookUrl: PRODUCTION_URL,
 	});
-	if (options.rawHeaders)
-		(parts.request as unknown as { rawHeaders: string[] }).rawHeaders = options.rawHeaders;
 	const result = await nodeType.webhook.call(parts.context);
 	const answered = parts.response.calls.some((call) => call.method === 'json');
 	const delivered: Delivered = { result, parts };
@@ -425,40 +421,20 @@ describe('every refused delivery is logged as a warning, with the reason, never 
 });
 
 describe('signature headers as they arrive on the wire', () => {
-	it('webhook-signature sent as two header lines (raw lines; parsed, Node joins them with ", ") verifies', async () => {
+	it('webhook-signature sent as two header lines (Node joins them with ", " or ","), or as one with spaces, verifies', async () => {
 		const body = event();
-		const id = nextMessageId();
 		const timestamp = nowSeconds();
-		const old = signWebhook({ secret: OLD_SECRET, id, timestamp, body });
-		const current = signWebhook({ secret: SECRET, id, timestamp, body });
-		const joined = {
-			'webhook-id': id,
-			'webhook-timestamp': String(timestamp),
-			'webhook-signature': `${old}, ${current}`,
-		};
-		expect((await deliver({ rawBody: body, headers: joined })).result.workflowData).toHaveLength(1);
-
-		const id2 = nextMessageId();
-		const rawHeaders = [
-			'Webhook-Id',
-			id2,
-			'Webhook-Timestamp',
-			String(timestamp),
-			'Webhook-Signature',
-			signWebhook({ secret: OLD_SECRET, id: id2, timestamp, body }),
-			'webhook-signature',
-			signWebhook({ secret: SECRET, id: id2, timestamp, body }),
-		];
-		const delivered = await deliver({
-			rawBody: body,
-			rawHeaders,
-			headers: {
-				'webhook-id': id2,
+		for (const separator of [', ', ',', ' ']) {
+			const id = nextMessageId();
+			const old = signWebhook({ secret: OLD_SECRET, id, timestamp, body });
+			const current = signWebhook({ secret: SECRET, id, timestamp, body });
+			const headers = {
+				'webhook-id': id,
 				'webhook-timestamp': String(timestamp),
-				'webhook-signature': 'garbage',
-			},
-		});
-		expect(delivered.result.workflowData).toHaveLength(1);
+				'webhook-signature': `${old}${separator}${current}`,
+			};
+			expect((await deliver({ rawBody: body, headers })).result.workflowData).toHaveLength(1);
+		}
 	});
 
 	it('a non-ASCII webhook-id is verified from its exact bytes and output as its text', async () => {
@@ -470,14 +446,6 @@ describe('signature headers as they arrive on the wire', () => {
 		const wireId = Buffer.from(id, 'utf8').toString('latin1');
 		const delivered = await deliver({
 			rawBody: body,
-			rawHeaders: [
-				'webhook-id',
-				wireId,
-				'webhook-timestamp',
-				String(timestamp),
-				'webhook-signature',
-				signature,
-			],
 			headers: {
 				'webhook-id': wireId,
 				'webhook-timestamp': String(timestamp),

@@ -137,7 +137,7 @@ describe('trigger option "Output Full Record"', () => {
 		expect(loggedMessages.at(-1)).toMatchObject({
 			level: 'warn',
 			message: expect.stringMatching(
-				/Output Full Record\): reading lead lead_42 failed: .*500.*; the delivery is answered 503/,
+				/Output Full Record: reading lead lead_42 failed: .*500.*; the delivery is answered 503/,
 			),
 		});
 

@@ -112,12 +112,7 @@ async function deliver(
 	const result =
 		renewalLimitMs === undefined || stored === undefined
 			? await (options.type ?? nodeType).webhook.call(parts.context)
-			: await refuseUnreadable(
-					parts.context,
-					stored,
-					parts.context.getRequestObject(),
-					renewalLimitMs,
-				);
+			: await refuseUnreadable(parts.context, stored, renewalLimitMs);
 	return {
 		ran: result.workflowData !== undefined,
 		status: parts.response.statusCode,
