@@ -1,7 +1,7 @@
 import { NodeOperationError, tryToParseDateTime } from 'n8n-workflow';
 import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 
-import { UNIX_TIME_RULE } from '../../shared';
+import { cut, UNIX_TIME_RULE } from '../../shared';
 
 /** Field values as n8n's UI hands them over, in one place, turned into API request values. */
 
@@ -20,10 +20,19 @@ export function describeValue(value: unknown): string {
 	if (value === null) return 'null';
 	if (Array.isArray(value)) return `an array of ${value.length}`;
 	if (typeof value === 'object') return 'an object';
-	if (typeof value === 'string')
-		return `the text "${value.length > 60 ? `${value.slice(0, 60)}…` : value}"`;
+	if (typeof value === 'string') return `the text "${cut(value, 60)}"`;
 	if (typeof value === 'number' && !Number.isFinite(value)) return String(value);
 	return `the ${typeof value} ${String(value)}`;
+}
+
+/** A value as an error message quotes it: its JSON, cut to 120 characters; `nothing` when there is none. */
+export function shown(value: unknown): string {
+	if (value === undefined) return 'nothing';
+	try {
+		return cut(JSON.stringify(value) ?? String(value), 120);
+	} catch {
+		return cut(String(value), 120);
+	}
 }
 
 /**

@@ -1,8 +1,8 @@
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 
-import { fail, isSet, parseJson } from '../common/fields';
+import { fail, isSet, parseJson, shown } from '../common/fields';
 import { amountProperty, textProperty } from '../common/options';
-import { cut, LINE_ITEM_BOUNDS, RESPONSE_ONLY_LINE_ITEM_KEYS } from '../../shared';
+import { LINE_ITEM_BOUNDS, RESPONSE_ONLY_LINE_ITEM_KEYS } from '../../shared';
 
 /**
  * The fields of one line item, in the order a user fills them in: what the line is (Name, or Product ID), how many
@@ -107,16 +107,6 @@ export const lineItemProperties: INodeProperties[] = [
 const TEXT_FIELDS = ['name', 'productId', 'description', 'taxRateId', 'discountType'] as const;
 const NUMBER_FIELDS = ['quantity', 'price', 'discount', 'buyPrice'] as const;
 
-function describe(raw: unknown): string {
-	let text: string;
-	try {
-		text = JSON.stringify(raw) ?? String(raw);
-	} catch {
-		text = String(raw);
-	}
-	return cut(text, 120);
-}
-
 /**
  * One line item checked and shaped for the request: a name or a product ID, quantity and price as numbers,
  * optional numbers as numbers, texts trimmed, empty texts left out, other keys passed on as they are.
@@ -130,7 +120,7 @@ function lineItem(
 ): IDataObject {
 	const refuse = (
 		problem: string,
-		help = `The line item is ${describe(raw)}. Each line item needs a name or a productId, a quantity, and a price unless it has a productId, as numbers.`,
+		help = `The line item is ${shown(raw)}. Each line item needs a name or a productId, a quantity, and a price unless it has a productId, as numbers.`,
 	): never => fail(context, itemIndex, `Line item ${line} of item ${itemIndex}: ${problem}`, help);
 	if (!raw || typeof raw !== 'object' || Array.isArray(raw)) refuse('is not an object');
 	const source = raw as IDataObject;
@@ -163,7 +153,7 @@ function lineItem(
 		}
 		const number =
 			typeof value === 'number' ? value : typeof value === 'string' ? Number(value.trim()) : NaN;
-		if (!Number.isFinite(number)) refuse(`"${field}" must be a number but is ${describe(value)}`);
+		if (!Number.isFinite(number)) refuse(`"${field}" must be a number but is ${shown(value)}`);
 		const bounds = LINE_ITEM_BOUNDS[field];
 		if (
 			number > bounds.max ||
@@ -172,7 +162,7 @@ function lineItem(
 		) {
 			const from = bounds.minIncluded ? `from ${bounds.min}` : `greater than ${bounds.min}`;
 			refuse(
-				`"${field}" must be ${from} and at most ${bounds.max.toLocaleString('en-US')} but is ${describe(value)}`,
+				`"${field}" must be ${from} and at most ${bounds.max.toLocaleString('en-US')} but is ${shown(value)}`,
 				field === 'quantity'
 					? 'A line needs a positive quantity. To reduce an invoice, use the line\'s "discount", not a negative quantity.'
 					: 'Prices, buy prices and discounts are amounts from 0. To reduce an invoice, use the line\'s "discount", not a negative price.',
@@ -210,7 +200,7 @@ export function lineItemsOf(context: IExecuteFunctions, itemIndex: number): IDat
 				context,
 				itemIndex,
 				`"Line Items (JSON)" must be an array of line item objects in item ${itemIndex}`,
-				`It is ${describe(value)}.`,
+				`It is ${shown(value)}.`,
 			);
 		}
 	} else {

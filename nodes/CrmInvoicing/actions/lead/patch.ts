@@ -1,8 +1,8 @@
 import { NodeOperationError } from 'n8n-workflow';
 import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 
-import { apiRequest, cut, isPlainObject } from '../../shared';
-import { requireText } from '../common/fields';
+import { apiRequest, isPlainObject } from '../../shared';
+import { requireText, shown } from '../common/fields';
 import { locatorProperty } from '../common/locator';
 import { recordPath, recordRequest } from '../common/record';
 import { shownFor, type Operation } from '../operation';
@@ -27,12 +27,6 @@ export function leadIdOf(context: IExecuteFunctions, itemIndex: number): string 
 
 function isLead(value: IDataObject): boolean {
 	return typeof value.id === 'string' && value.id !== '';
-}
-
-function show(value: unknown): string {
-	if (value === undefined) return 'nothing';
-	const text = JSON.stringify(value) ?? String(value);
-	return cut(text, 120);
 }
 
 /** The same value, allowing for a server that turns "5" into 5 or the reverse. */
@@ -64,7 +58,7 @@ function checkApplied(
 	if (typeof body.archived === 'boolean' && lead.archived !== body.archived) {
 		const verb = body.archived ? 'archive' : 'unarchive';
 		fail(
-			`The API did not ${verb} lead ${leadId}: it still answers archived=${show(lead.archived)}`,
+			`The API did not ${verb} lead ${leadId}: it still answers archived=${shown(lead.archived)}`,
 			`The API documents "archived" as a field of a lead but not among the fields PATCH /leads/{id} accepts, and this CRM ignored it, so nothing was ${verb}d. ${body.archived ? 'Archive' : 'Unarchive'} the lead in the CRM itself, or ask the CRM's provider how to do it through the API.`,
 		);
 	}
@@ -78,7 +72,7 @@ function checkApplied(
 		);
 		if (ignored.length > 0) {
 			fail(
-				`The API did not update the custom fields ${ignored.join(', ')} of lead ${leadId}: it answers customFields=${show(lead.customFields ?? null)}`,
+				`The API did not update the custom fields ${ignored.join(', ')} of lead ${leadId}: it answers customFields=${shown(lead.customFields ?? null)}`,
 				'The API does not document "customFields" among the fields PATCH /leads/{id} accepts, and this CRM did not apply them. Change them in the CRM itself, or check their keys against the custom fields defined in the CRM.',
 			);
 		}
