@@ -122,33 +122,14 @@ export function toNumber(
 }
 
 /**
- * A number given for a date, as Unix time (UNIX_TIME_RULE in apiChoices.ts): seconds below
- * 100,000,000,000, milliseconds from there; below 100,000,000, negative or not finite it is refused.
- */
-function fromUnixTime(
-	context: IExecuteFunctions,
-	value: number,
-	field: string,
-	itemIndex: number,
-): Date {
-	if (Number.isFinite(value) && value >= UNIX_TIME_RULE.refusedBelow)
-		return new Date(value < UNIX_TIME_RULE.millisecondsFrom ? value * 1000 : value);
-	return fail(
-		context,
-		itemIndex,
-		`"${field}" is the number ${String(value)} in item ${itemIndex}, which the node does not read as a date`,
-		'A number for a date is read as Unix time: seconds (such as 1767225600) or milliseconds (such as 1767225600000), from 1973-03-03 on. Otherwise use an ISO 8601 date such as 2026-12-31, or the date picker.',
-	);
-}
-
-/**
  * A required date as ISO 8601 in UTC (`2026-12-31T09:00:00.000Z`), read as n8n reads dates (its tryToParseDateTime:
  * ISO 8601, HTTP, RFC 2822 and SQL texts, the date picker's value, a JS Date, a Luxon DateTime from an expression such
  * as `{{ $now.plus({ days: 30 }) }}`), with our rules on top. A date-time without a zone is wall-clock time in the
  * workflow's time zone, as n8n's own nodes read it; a date alone (`2026-12-01`) names a calendar day, not an instant,
  * so it is sent as midnight UTC of that day whatever the workflow's time zone (choice date-only in apiChoices.ts). A
- * day that does not exist (`2026-02-30`) is refused, not moved into the next month. Unix time as a number (or a text
- * of 9 or more digits) is read by the rule of fromUnixTime. Empty, it is refused as requireText refuses it.
+ * day that does not exist (`2026-02-30`) is refused, not moved into the next month. A number (or a text of 9 or more
+ * digits) is Unix time (UNIX_TIME_RULE in apiChoices.ts): seconds below 100,000,000,000, milliseconds from there;
+ * below 100,000,000, negative or not finite it is refused. Empty, it is refused as requireText refuses it.
  */
 export function toIsoDate(
 	context: IExecuteFunctions,
@@ -158,8 +139,17 @@ export function toIsoDate(
 ): string {
 	if (!isSet(value)) requireText(context, value, field, itemIndex);
 	const text = typeof value === 'string' ? value.trim() : '';
-	if (typeof value === 'number' || /^\d{9,}(\.\d+)?$/.test(text))
-		return fromUnixTime(context, Number(value), field, itemIndex).toISOString();
+	if (typeof value === 'number' || /^\d{9,}(\.\d+)?$/.test(text)) {
+		const unix = Number(value);
+		if (Number.isFinite(unix) && unix >= UNIX_TIME_RULE.refusedBelow)
+			return new Date(unix < UNIX_TIME_RULE.millisecondsFrom ? unix * 1000 : unix).toISOString();
+		fail(
+			context,
+			itemIndex,
+			`"${field}" is the number ${String(value)} in item ${itemIndex}, which the node does not read as a date`,
+			'A number for a date is read as Unix time: seconds (such as 1767225600) or milliseconds (such as 1767225600000), from 1973-03-03 on. Otherwise use an ISO 8601 date such as 2026-12-31, or the date picker.',
+		);
+	}
 	const day = /^\d{4}-\d{2}-(\d{2})/.exec(text)?.[1];
 	try {
 		const zone = /^\d{4}-\d{2}-\d{2}$/.test(text) ? 'UTC' : context.getTimezone();
@@ -210,8 +200,9 @@ function displayNameOfKey(key: string): string {
 }
 
 /**
- * A value of a collection field for the request: an ID field (a key ending in `Id`) through optionalText, everything
- * else through requestText. Undefined when there is nothing to send.
+ * A value of a collection field for the request, undefined when there is nothing to send: an ID field (a key ending in
+ * `Id`) through optionalText; text trimmed; a number (an ID from an expression, such as the trigger payload's numeric
+ * ids) as its decimal text, since the API's IDs and text fields are strings; other values as they are.
  */
 export function requestField(
 	context: IExecuteFunctions,
@@ -221,14 +212,6 @@ export function requestField(
 ): IDataObject[string] | undefined {
 	if (!isSet(value)) return undefined;
 	if (/Id$/.test(key)) return optionalText(context, value, displayNameOfKey(key), itemIndex);
-	return requestText(value);
-}
-
-/**
- * A text value for the request: trimmed text; a number (an ID from an expression, such as the trigger payload's
- * numeric ids) becomes its decimal text, since the API's IDs and text fields are strings. Other values pass as they are.
- */
-export function requestText(value: unknown): IDataObject[string] {
 	if (typeof value === 'string') return value.trim();
 	if (typeof value === 'number' || typeof value === 'bigint') return String(value);
 	return value as IDataObject[string];

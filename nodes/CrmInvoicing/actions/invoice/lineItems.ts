@@ -2,7 +2,7 @@ import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workfl
 
 import { fail, isSet, parseJson, shown } from '../common/fields';
 import { amountProperty, textProperty } from '../common/options';
-import { LINE_ITEM_BOUNDS, RESPONSE_ONLY_LINE_ITEM_KEYS } from '../../shared';
+import { isPlainObject, LINE_ITEM_BOUNDS, RESPONSE_ONLY_LINE_ITEM_KEYS } from '../../shared';
 
 /**
  * The fields of one line item, in the order a user fills them in: what the line is (Name, or Product ID), how many
@@ -134,83 +134,62 @@ function lineItem(
 	}
 	for (const field of TEXT_FIELDS) {
 		const value = source[field];
-		if (isSet(value) && typeof value !== 'object') result[field] = String(value).trim();
-		else if (value !== undefined && value !== null && typeof value === 'object')
-			refuse(`"${field}" must be text`);
+		if (typeof value === 'object' && value !== null) refuse(`"${field}" must be text`);
+		if (isSet(value)) result[field] = String(value).trim();
 		else delete result[field];
 	}
 	if (result.name === undefined && result.productId === undefined)
 		refuse('needs a "name" or a "productId"');
-	const withProduct = result.productId !== undefined;
 	// A line with a product may leave its price to the product.
-	const required = new Set<string>(withProduct ? ['quantity'] : ['quantity', 'price']);
+	const withProduct = result.productId !== undefined;
 	for (const field of NUMBER_FIELDS) {
 		const value = source[field];
+		const required = field === 'quantity' || (field === 'price' && !withProduct);
 		if (!isSet(value)) {
-			if (required.has(field)) refuse(`"${field}" is required and must be a number`);
+			if (required) refuse(`"${field}" is required and must be a number`);
 			delete result[field];
 			continue;
 		}
 		const number =
 			typeof value === 'number' ? value : typeof value === 'string' ? Number(value.trim()) : NaN;
 		if (!Number.isFinite(number)) refuse(`"${field}" must be a number but is ${shown(value)}`);
-		const bounds = LINE_ITEM_BOUNDS[field];
-		if (
-			number > bounds.max ||
-			number < bounds.min ||
-			(number === bounds.min && !bounds.minIncluded)
-		) {
-			const from = bounds.minIncluded ? `from ${bounds.min}` : `greater than ${bounds.min}`;
+		const { min, minIncluded, max } = LINE_ITEM_BOUNDS[field];
+		if (number > max || (minIncluded ? number < min : number <= min)) {
+			const from = minIncluded ? `from ${min}` : `greater than ${min}`;
 			refuse(
-				`"${field}" must be ${from} and at most ${bounds.max.toLocaleString('en-US')} but is ${shown(value)}`,
+				`"${field}" must be ${from} and at most ${max.toLocaleString('en-US')} but is ${shown(value)}`,
 				field === 'quantity'
 					? 'A line needs a positive quantity. To reduce an invoice, use the line\'s "discount", not a negative quantity.'
 					: 'Prices, buy prices and discounts are amounts from 0. To reduce an invoice, use the line\'s "discount", not a negative price.',
 			);
 		}
 		// The collection's number fields are always there: a 0 discount or buy price means "none", and a 0 price
-		// next to a product means "the product's price".
-		if (
-			fromFields &&
-			number === 0 &&
-			(field === 'discount' || field === 'buyPrice' || (field === 'price' && withProduct))
-		) {
-			delete result[field];
-		} else result[field] = number;
+		// next to a product means "the product's price" (a quantity is never 0).
+		if (fromFields && number === 0 && !required) delete result[field];
+		else result[field] = number;
 	}
 	return result;
 }
 
 /** The invoice's line items, from the fixed collection or from an expression / JSON, checked: at least one. */
 export function lineItemsOf(context: IExecuteFunctions, itemIndex: number): IDataObject[] {
-	const source = context.getNodeParameter('lineItemsSource', itemIndex, 'fields') as string;
-	let raw: unknown[];
-	if (source === 'json') {
-		const value = parseJson(
+	const json = context.getNodeParameter('lineItemsSource', itemIndex, 'fields') === 'json';
+	const field = json ? 'Line Items (JSON)' : 'Line Items';
+	const value = json
+		? parseJson(context, context.getNodeParameter('lineItemsJson', itemIndex, ''), field, itemIndex)
+		: (context.getNodeParameter('lineItems', itemIndex, {}) as IDataObject).items;
+	let raw: unknown[] = [];
+	if (Array.isArray(value)) raw = value;
+	else if (isPlainObject(value)) raw = [value];
+	else if (value !== undefined && value !== null) {
+		fail(
 			context,
-			context.getNodeParameter('lineItemsJson', itemIndex, ''),
-			'Line Items (JSON)',
 			itemIndex,
+			`"Line Items (JSON)" must be an array of line item objects in item ${itemIndex}`,
+			`It is ${shown(value)}.`,
 		);
-		if (value === undefined || value === null) raw = [];
-		else if (Array.isArray(value)) raw = value;
-		else if (typeof value === 'object') raw = [value];
-		else {
-			fail(
-				context,
-				itemIndex,
-				`"Line Items (JSON)" must be an array of line item objects in item ${itemIndex}`,
-				`It is ${shown(value)}.`,
-			);
-		}
-	} else {
-		const collection = context.getNodeParameter('lineItems', itemIndex, {}) as {
-			items?: IDataObject[];
-		};
-		raw = collection.items ?? [];
 	}
 	if (raw.length === 0) {
-		const field = source === 'json' ? 'Line Items (JSON)' : 'Line Items';
 		fail(
 			context,
 			itemIndex,
@@ -218,7 +197,5 @@ export function lineItemsOf(context: IExecuteFunctions, itemIndex: number): IDat
 			'An invoice needs at least one line item, each with a name or a product ID, a quantity and a price.',
 		);
 	}
-	return raw.map((entry, index) =>
-		lineItem(context, entry, index + 1, itemIndex, source !== 'json'),
-	);
+	return raw.map((entry, index) => lineItem(context, entry, index + 1, itemIndex, !json));
 }
