@@ -6,7 +6,7 @@ import * as customApiRequest from './customApiRequest';
 import * as deal from './deal';
 import * as invoice from './invoice';
 import * as lead from './lead';
-import { operationProperty, type ResourceOperation } from './operation';
+import type { ResourceOperation } from './operation';
 import * as product from './product';
 import * as user from './user';
 import * as webhook from './webhook';
@@ -21,8 +21,8 @@ interface Resource {
 }
 
 /**
- * A resource with its operations, which its own index.ts lists alphabetically by name (the options, the router and
- * the subtitle read that list); `defaultOperation` is the one a new node shows.
+ * A resource with its operations, which its own index.ts lists alphabetically by name, and its "Operation" parameter
+ * (options in that order); `defaultOperation` is the one a new node shows.
  */
 function resource(
 	name: string,
@@ -31,10 +31,21 @@ function resource(
 	{ operations }: { operations: ResourceOperation[] },
 	defaultOperation = operations[0].value,
 ): Resource {
-	const properties = [
-		operationProperty(value, operations, defaultOperation),
-		...operations.flatMap((operation) => operation.run.description),
-	];
+	const operation: INodeProperties = {
+		displayName: 'Operation',
+		name: 'operation',
+		type: 'options',
+		noDataExpression: true,
+		displayOptions: { show: { resource: [value] } },
+		options: operations.map(({ name, value, description, action }) => ({
+			name,
+			value,
+			description,
+			action,
+		})),
+		default: defaultOperation,
+	};
+	const properties = [operation, ...operations.flatMap(({ run }) => run.description)];
 	return { name, value, description, operations, properties };
 }
 
