@@ -7,7 +7,7 @@ import type {
 	INodeProperties,
 } from 'n8n-workflow';
 
-import { fail, parseJson, requiredParameter } from '../common/fields';
+import { fail, parseJson, requiredParameter, requireOneOf } from '../common/fields';
 import { pageRequestOf, returnAllAndLimit } from '../common/list';
 import { textProperty } from '../common/options';
 import { shownFor } from '../operation';
@@ -186,17 +186,14 @@ function bodyOf(
 	return body as IDataObject | IDataObject[];
 }
 
-function toJson(value: unknown): IDataObject {
-	return isPlainObject(value) ? value : { value: value as IDataObject[string] };
-}
-
-/** A list → one item per record; an object → one item; an empty body → `{ success: true }`. */
+/** A list → one item per record (a value that is not an object as `{ value }`); an empty body → `{ success: true }`. */
 function toOutput(response: unknown): INodeExecutionData[] {
-	if (Array.isArray(response)) return response.map((record) => ({ json: toJson(record) }));
 	const empty = response === undefined || response === null || response === '';
-	if (empty || (typeof response === 'object' && Object.keys(response).length === 0))
+	if (empty || (isPlainObject(response) && Object.keys(response).length === 0))
 		return [{ json: { success: true } }];
-	return [{ json: toJson(response) }];
+	return (Array.isArray(response) ? response : [response]).map((record) => ({
+		json: isPlainObject(record) ? record : { value: record as IDataObject[string] },
+	}));
 }
 
 /**
@@ -242,14 +239,13 @@ export async function execute(
 	this: IExecuteFunctions,
 	itemIndex: number,
 ): Promise<INodeExecutionData[]> {
-	const method = String(this.getNodeParameter('method', itemIndex, 'GET')).toUpperCase();
-	if (!(METHODS as readonly string[]).includes(method))
-		fail(
-			this,
-			itemIndex,
-			`"Method" must be one of ${METHODS.join(', ')} but is "${method}" in item ${itemIndex}`,
-			'Pick a method from the list.',
-		);
+	const method = requireOneOf(
+		this,
+		this.getNodeParameter('method', itemIndex),
+		METHODS,
+		'Method',
+		itemIndex,
+	);
 	const version = this.getNodeParameter('apiVersion', itemIndex, 'v1') as ApiVersion;
 	if (version !== 'v1' && version !== 'v2')
 		fail(
