@@ -5,15 +5,11 @@ import { amountProperty, textProperty } from '../common/options';
 import { isPlainObject, LINE_ITEM_BOUNDS, RESPONSE_ONLY_LINE_ITEM_KEYS } from '../../shared';
 
 /**
- * The fields of one line item, in the order a user fills them in: what the line is (Name, or Product ID), how many
- * (Quantity), at what unit price (Price), the text under it (Description); then the ones most lines leave out (Buy
- * Price, Discount, Discount Type, Tax Rate ID). Not alphabetical, deliberately (issue 18): n8n's UX guidelines put
- * the fields a user needs first. The linter's rule node-param-fixed-collection-type-unsorted-items asks five or more
- * fields of a fixed collection to be alphabetical, and checks only a `values` array written inline: it does not see
- * this constant. That is the exception n8n's own nodes make with a disable comment, which n8n's community-package
- * scanner does not honour (allowInlineConfig: false). A nested collection would not help (it is a sixth field, and the
- * rule counts it too). A unit test (test/unit/output/lineItems.test.ts) holds this order. The field names are those
- * of 0.2, so workflows saved with it keep their line items as they are.
+ * The fields of one line item in the order a user fills them in (what, how many, at what price, the text under it;
+ * then those most lines leave out), not alphabetical, deliberately (issue 18, n8n's UX guidelines). The linter's rule
+ * node-param-fixed-collection-type-unsorted-items checks only a `values` array written inline, so a constant is how
+ * n8n's own exception (a disable comment, which the community-package scanner does not honour) is made here.
+ * test/unit/output/lineItems.test.ts holds the order. The field names are those of 0.2 (saved workflows).
  */
 const LINE_ITEM_FIELDS: INodeProperties[] = [
 	textProperty('Name', 'name', {

@@ -25,10 +25,6 @@ export function leadIdOf(context: IExecuteFunctions, itemIndex: number): string 
 	return requireText(context, value, 'Lead', itemIndex);
 }
 
-function isLead(value: IDataObject): boolean {
-	return typeof value.id === 'string' && value.id !== '';
-}
-
 /** The same value, allowing for a server that turns "5" into 5 or the reverse. */
 function sameValue(sent: unknown, answered: unknown): boolean {
 	if (sent === answered) return true;
@@ -103,7 +99,7 @@ export async function patchLead(
 	const needsArchived =
 		typeof body.archived === 'boolean' && typeof response.archived !== 'boolean';
 	const lead =
-		!isLead(response) || needsArchived
+		typeof response.id !== 'string' || response.id === '' || needsArchived
 			? await recordRequest(context, 'GET', path, itemIndex)
 			: response;
 	checkApplied(context, leadId, body, lead, itemIndex);
