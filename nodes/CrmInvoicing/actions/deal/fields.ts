@@ -7,6 +7,7 @@ import {
 	amountProperty,
 	bodyFromFields,
 	customFieldsOption,
+	enumOptions,
 	otherFieldsOption,
 	textProperty,
 } from '../common/options';
@@ -28,11 +29,7 @@ const priorityOption: INodeProperties = {
 	displayName: 'Priority',
 	name: 'priority',
 	type: 'options',
-	options: [
-		{ name: 'High', value: 'HIGH' },
-		{ name: 'Low', value: 'LOW' },
-		{ name: 'Medium', value: 'MEDIUM' },
-	],
+	options: enumOptions(DEAL_PRIORITIES),
 	default: 'MEDIUM',
 	description: 'Priority of the deal: LOW, MEDIUM or HIGH',
 };
@@ -76,11 +73,7 @@ export const dealUpdateFieldOptions: INodeProperties[] = [
 		displayName: 'Status',
 		name: 'status',
 		type: 'options',
-		options: [
-			{ name: 'Active', value: 'ACTIVE' },
-			{ name: 'Lost', value: 'LOST' },
-			{ name: 'Won', value: 'WON' },
-		],
+		options: enumOptions(DEAL_STATUSES),
 		default: 'ACTIVE',
 		description: 'Status of the deal: ACTIVE, WON or LOST',
 	},

@@ -18,6 +18,7 @@ import {
 	additionalFieldsProperty,
 	bodyFromFields,
 	customFieldsOption,
+	enumOptions,
 	otherFieldsOption,
 	textProperty,
 } from '../common/options';
@@ -83,10 +84,7 @@ const properties: INodeProperties[] = [
 			displayName: 'Status',
 			name: 'status',
 			type: 'options',
-			options: [
-				{ name: 'Draft', value: 'DRAFT' },
-				{ name: 'Sent', value: 'SENT' },
-			],
+			options: enumOptions(INVOICE_STATUSES),
 			default: 'DRAFT',
 			description: 'Status the invoice is created in: DRAFT (the API default) or SENT',
 		},
