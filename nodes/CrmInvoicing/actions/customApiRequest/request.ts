@@ -109,21 +109,18 @@ const properties: INodeProperties[] = [
 
 export const description = shownFor('customApiRequest', 'request', properties);
 
-function safeDecode(text: string): string {
-	try {
-		return decodeURIComponent(text);
-	} catch {
-		return text;
-	}
-}
-
 /**
  * The path, checked: under the version prefix, starting with `/`, no scheme, no `..`, and nothing the transport
  * refuses (each with its own message, before anything is sent).
  */
 function pathOf(context: IExecuteFunctions, itemIndex: number): string {
 	const path = requiredParameter(context, 'path', 'Path', itemIndex);
-	const both = [path, safeDecode(path)];
+	const both = [path];
+	try {
+		both.push(decodeURIComponent(path));
+	} catch {
+		// Not percent-encoded text: checked as given.
+	}
 	const refuse = (problem: string, more = '') =>
 		fail(
 			context,

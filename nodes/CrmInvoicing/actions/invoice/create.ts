@@ -105,17 +105,14 @@ export const description = shownFor('invoice', 'create', properties);
 
 /** A list of numbers from an array, a single number, or comma-separated text such as `3, 7` (or a JSON array). */
 function toNumberList(context: IExecuteFunctions, value: unknown, itemIndex: number): number[] {
-	let parts: unknown[] = [value];
-	if (Array.isArray(value)) parts = value;
-	else if (typeof value === 'string' && value.trim().startsWith('[')) {
-		const parsed = parseJson(context, value, 'Tag IDs', itemIndex);
-		parts = Array.isArray(parsed) ? parsed : [parsed];
-	} else if (typeof value === 'string') {
-		parts = value
+	const json = typeof value === 'string' && value.trim().startsWith('[');
+	const given = json ? parseJson(context, value, 'Tag IDs', itemIndex) : value;
+	let parts = Array.isArray(given) ? given : [given];
+	if (typeof given === 'string')
+		parts = given
 			.split(',')
 			.map((part) => part.trim())
 			.filter((part) => part !== '');
-	}
 	return parts.map((part) => toNumber(context, part, 'Tag IDs', itemIndex));
 }
 

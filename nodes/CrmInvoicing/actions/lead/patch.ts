@@ -60,9 +60,7 @@ function checkApplied(
 	}
 	const sentCustom = body.customFields;
 	if (isPlainObject(sentCustom)) {
-		const answered = (
-			lead.customFields && typeof lead.customFields === 'object' ? lead.customFields : {}
-		) as IDataObject;
+		const answered = isPlainObject(lead.customFields) ? lead.customFields : {};
 		const ignored = Object.keys(sentCustom).filter(
 			(key) => !sameValue(sentCustom[key], answered[key]),
 		);
