@@ -15,34 +15,38 @@ import {
 export const DEAL_PRIORITIES = ['LOW', 'MEDIUM', 'HIGH'] as const;
 export const DEAL_STATUSES = ['ACTIVE', 'WON', 'LOST'] as const;
 
-const expectedCloseDateOption: INodeProperties = {
-	displayName: 'Expected Close Date',
-	name: 'expectedCloseDate',
-	type: 'dateTime',
-	default: '',
-	description: 'When the deal is expected to close. Sent as an ISO 8601 date-time.',
-};
+/** The fields "Additional Fields" of Create and "Update Fields" of Update share. */
+const sharedOptions: INodeProperties[] = [
+	customFieldsOption('deal'),
+	{
+		displayName: 'Expected Close Date',
+		name: 'expectedCloseDate',
+		type: 'dateTime',
+		default: '',
+		description: 'When the deal is expected to close. Sent as an ISO 8601 date-time.',
+	},
+	otherFieldsOption,
+	amountProperty('Price', 'price', 'Value of the deal'),
+	{
+		displayName: 'Priority',
+		name: 'priority',
+		type: 'options',
+		options: enumOptions(DEAL_PRIORITIES),
+		default: 'MEDIUM',
+		description: 'Priority of the deal: LOW, MEDIUM or HIGH',
+	},
+	textProperty('Source ID', 'sourceId', {
+		placeholder: 'e.g. src_web',
+		description: 'Public ID of the deal source',
+	}),
+];
 
-const priceOption = amountProperty('Price', 'price', 'Value of the deal');
-
-const priorityOption: INodeProperties = {
-	displayName: 'Priority',
-	name: 'priority',
-	type: 'options',
-	options: enumOptions(DEAL_PRIORITIES),
-	default: 'MEDIUM',
-	description: 'Priority of the deal: LOW, MEDIUM or HIGH',
-};
-
-const sourceIdOption = textProperty('Source ID', 'sourceId', {
-	placeholder: 'e.g. src_web',
-	description: 'Public ID of the deal source',
-});
+const byName = (options: INodeProperties[]) =>
+	options.sort((a, b) => a.displayName.localeCompare(b.displayName));
 
 /** "Additional Fields" of Create. */
-export const dealCreateFieldOptions: INodeProperties[] = [
-	customFieldsOption('deal'),
-	expectedCloseDateOption,
+export const dealCreateFieldOptions = byName([
+	...sharedOptions,
 	locatorProperty({
 		displayName: 'Lead',
 		name: 'leadId',
@@ -51,20 +55,11 @@ export const dealCreateFieldOptions: INodeProperties[] = [
 		listPlaceholder: 'Select a lead...',
 		idPlaceholder: 'e.g. lead_8f2k1',
 	}),
-	otherFieldsOption,
-	priceOption,
-	priorityOption,
-	sourceIdOption,
-];
+]);
 
 /** "Update Fields" of Update. */
-export const dealUpdateFieldOptions: INodeProperties[] = [
-	customFieldsOption('deal'),
-	expectedCloseDateOption,
-	otherFieldsOption,
-	priceOption,
-	priorityOption,
-	sourceIdOption,
+export const dealUpdateFieldOptions = byName([
+	...sharedOptions,
 	textProperty('Stage ID', 'stageId', {
 		placeholder: 'e.g. stg_qualified',
 		description: 'Public ID of a pipeline stage. Setting it moves the deal to that stage.',
@@ -81,7 +76,7 @@ export const dealUpdateFieldOptions: INodeProperties[] = [
 		placeholder: 'Website redesign',
 		description: 'New title of the deal (at least one character)',
 	}),
-];
+]);
 
 /**
  * Deal fields from a fields collection as a request body (see bodyFromFields): numbers, dates and enums checked and
