@@ -47,14 +47,12 @@ const byName = (options: INodeProperties[]) =>
 /** "Additional Fields" of Create. */
 export const dealCreateFieldOptions = byName([
 	...sharedOptions,
-	locatorProperty({
-		displayName: 'Lead',
-		name: 'leadId',
-		description: 'The lead this deal comes from. Pick it from the list or enter its public ID.',
-		searchListMethod: 'searchLeads',
-		listPlaceholder: 'Select a lead...',
-		idPlaceholder: 'e.g. lead_8f2k1',
-	}),
+	locatorProperty(
+		'Lead',
+		'leadId',
+		'lead',
+		'The lead this deal comes from. Pick it from the list or enter its public ID.',
+	),
 ]);
 
 /** "Update Fields" of Update. */

@@ -71,15 +71,12 @@ const properties: INodeProperties[] = [
 			default: false,
 			description: 'Whether the line item prices already include tax (the API default is off)',
 		},
-		locatorProperty({
-			displayName: 'Sales Person',
-			name: 'salesPersonId',
-			description:
-				'The user credited with the sale. Pick a user from the list or enter their public ID.',
-			searchListMethod: 'searchUsers',
-			listPlaceholder: 'Select a user...',
-			idPlaceholder: 'e.g. usr_5e0c',
-		}),
+		locatorProperty(
+			'Sales Person',
+			'salesPersonId',
+			'user',
+			'The user credited with the sale. Pick a user from the list or enter their public ID.',
+		),
 		{
 			displayName: 'Status',
 			name: 'status',

@@ -8,16 +8,13 @@ import { recordPath, recordRequest } from '../common/record';
 import { shownFor, type Operation } from '../operation';
 
 /** The lead to act on: picked from a searchable list, or given by ID. */
-export const leadIdProperty = locatorProperty({
-	displayName: 'Lead',
-	name: 'leadId',
-	description:
-		'The lead to use. Pick it from the list (shows name, email and lead number; searches them and the mobile and website) or enter its public ID.',
-	searchListMethod: 'searchLeads',
-	listPlaceholder: 'Select a lead...',
-	idPlaceholder: 'e.g. lead_8f2k1',
-	required: true,
-});
+export const leadIdProperty = locatorProperty(
+	'Lead',
+	'leadId',
+	'lead',
+	'The lead to use. Pick it from the list (shows name, email and lead number; searches them and the mobile and website) or enter its public ID.',
+	true,
+);
 
 /** The lead ID chosen in the locator, checked to be non-empty. */
 export function leadIdOf(context: IExecuteFunctions, itemIndex: number): string {
