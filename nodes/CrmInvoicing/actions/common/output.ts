@@ -32,7 +32,6 @@ export function recordItems(
 	resource: SimplifiedResource,
 	records: IDataObject[],
 ): INodeExecutionData[] {
-	// Simplify on, in a node of version 2 or later.
 	const simplified =
 		hasOutputControl(context) && context.getNodeParameter('simplify', itemIndex, true) !== false;
 	return records.map((record) => ({ json: simplified ? simplify(resource, record) : record }));

@@ -243,14 +243,9 @@ export async function execute(
 		'Method',
 		itemIndex,
 	);
-	const version = this.getNodeParameter('apiVersion', itemIndex, 'v1') as ApiVersion;
-	if (version !== 'v1' && version !== 'v2')
-		fail(
-			this,
-			itemIndex,
-			`"API Version" must be v1 or v2 but is "${String(version)}" in item ${itemIndex}`,
-			'Pick a version from the list.',
-		);
+	const given = this.getNodeParameter('apiVersion', itemIndex, 'v1');
+	const upper = requireOneOf(this, given, ['V1', 'V2'], 'API Version', itemIndex);
+	const version = upper.toLowerCase() as ApiVersion;
 	const path = pathOf(this, itemIndex);
 	const qs = queryOf(this, itemIndex);
 
