@@ -101,10 +101,10 @@ export const INACTIVE_SUBSCRIPTION_STATUS = /disabled|inactive|paused|failed|del
 export const SECRET_KEY_PATTERN = /secret/i;
 
 /**
- * line-item-bounds: the spec gives a line item's numbers no range (§2, §4 POST /invoices). Ours, checked before anything
- * is sent, every number finite: `quantity` greater than 0 (a line of nothing is not a line) and at most a billion;
- * `price`, `buyPrice` and `discount` from 0 to a trillion (any currency, and totals stay exact). A reduction goes into
- * the line's `discount`, the field the spec gives for it, not into a negative price or quantity.
+ * line-item-bounds: the spec gives a line item's numbers no range (§2, §4 POST /invoices). Ours, checked before
+ * anything is sent, every number finite: `quantity` greater than 0 (a line of nothing is not a line) and at most a
+ * billion; `price`, `buyPrice` and `discount` from 0 to a trillion (any currency, and totals stay exact). A reduction
+ * goes into the line's `discount`, the field the spec gives for it, not into a negative price or quantity.
  */
 export const LINE_ITEM_BOUNDS = {
 	quantity: { min: 0, minIncluded: false, max: 1_000_000_000 },

@@ -57,7 +57,7 @@ export const leadUpdateFieldOptions: INodeProperties[] = [...leadFieldOptions, n
 	(a, b) => a.displayName.localeCompare(b.displayName),
 );
 
-/** Lead fields from a fields collection as a request body (see bodyFromFields): a name added not empty, the value a number. */
+/** Lead fields from a fields collection as a request body (bodyFromFields): a name not empty, the value a number. */
 export function leadBodyFromFields(
 	context: IExecuteFunctions,
 	fields: IDataObject,
