@@ -87,7 +87,6 @@ export function collectionProperty(
 	};
 }
 
-/** "Additional Fields" of an operation. */
 export const additionalFieldsProperty = (options: INodeProperties[], description?: string) =>
 	collectionProperty(
 		'Additional Fields',

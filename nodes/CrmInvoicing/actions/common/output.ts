@@ -14,7 +14,6 @@ import type { SimplifiedResource } from '../../shared';
  */
 const OUTPUT_CONTROL_VERSION = 2;
 
-/** Whether the node running is of a version with output control. */
 export function hasOutputControl(context: IExecuteFunctions): boolean {
 	return context.getNode().typeVersion >= OUTPUT_CONTROL_VERSION;
 }

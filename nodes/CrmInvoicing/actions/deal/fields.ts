@@ -44,7 +44,6 @@ const sharedOptions: INodeProperties[] = [
 const byName = (options: INodeProperties[]) =>
 	options.sort((a, b) => a.displayName.localeCompare(b.displayName));
 
-/** "Additional Fields" of Create. */
 export const dealCreateFieldOptions = byName([
 	...sharedOptions,
 	locatorProperty(
@@ -55,7 +54,6 @@ export const dealCreateFieldOptions = byName([
 	),
 ]);
 
-/** "Update Fields" of Update. */
 export const dealUpdateFieldOptions = byName([
 	...sharedOptions,
 	textProperty('Stage ID', 'stageId', {

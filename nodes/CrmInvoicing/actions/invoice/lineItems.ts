@@ -47,7 +47,6 @@ const LINE_ITEM_FIELDS: INodeProperties[] = [
 	}),
 ];
 
-/** "Line Items Source", "Line Items" (the fixed collection) and "Line Items (JSON)". */
 export const lineItemProperties: INodeProperties[] = [
 	{
 		displayName: 'Line Items Source',

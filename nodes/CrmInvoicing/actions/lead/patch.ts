@@ -7,7 +7,6 @@ import { locatorProperty } from '../common/locator';
 import { recordPath, recordRequest } from '../common/record';
 import { shownFor, type Operation } from '../operation';
 
-/** The lead to act on: picked from a searchable list, or given by ID. */
 export const leadIdProperty = locatorProperty(
 	'Lead',
 	'leadId',
@@ -16,7 +15,6 @@ export const leadIdProperty = locatorProperty(
 	true,
 );
 
-/** The lead ID chosen in the locator, checked to be non-empty. */
 export function leadIdOf(context: IExecuteFunctions, itemIndex: number): string {
 	const value = context.getNodeParameter('leadId', itemIndex, '', { extractValue: true });
 	return requireText(context, value, 'Lead', itemIndex);

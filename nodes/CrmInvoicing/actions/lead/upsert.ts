@@ -136,7 +136,6 @@ export function hints(this: IExecuteFunctions): NodeExecutionHint[] {
 
 // ------------------------------------------------------------------------------------------ finding the lead
 
-/** An email as compared: trimmed and lower-cased. */
 function normalizeEmail(value: unknown): string {
 	return typeof value === 'string' ? value.trim().toLowerCase() : '';
 }
