@@ -8,28 +8,18 @@ import type {
 	INodeProperties,
 } from 'n8n-workflow';
 
-/** The path the Test reads, under `<Base URL>/api/v1`. */
-const TEST_PATH = '/users';
-
 /**
- * Deadline of the Test, in ms (instead of n8n's 300 s): set by `authenticate` as an idle timeout and an abort signal.
- * n8n words the failure itself (ECONNABORTED or ERR_CANCELED). The credential's own bound: the nodes' requests have
- * theirs in the transport (RETRY), and the credential loads none of the transport.
+ * The Test's deadline, in ms, instead of n8n's 300 s (see `authenticate`); n8n words the failure itself (ECONNABORTED
+ * or ERR_CANCELED). The nodes' requests have theirs in the transport, which the credential does not load.
  */
 export const TEST_TIMEOUT_MS = 15_000;
 
 /**
- * The API key as it is sent and looked for: the field trimmed, once, here. A key pasted with a space around it is sent
- * without it (the server would trim it and echo the trimmed key), and redacted as sent. The nodes' transport reads
- * the key through this function too (transport/connection.ts).
+ * The API key as it is sent and looked for: trimmed, once, here (the server would trim a pasted space and echo the
+ * trimmed key, which the redactor must then know). The nodes' transport reads the key through this function too.
  */
 export function apiKeyOf(data: ICredentialDataDecryptedObject): string {
 	return String(data.apiKey ?? '').trim();
-}
-
-/** Whether a request is the credential's Test (see `authenticate`). */
-function isTheTest(options: IHttpRequestOptions): boolean {
-	return typeof options.baseURL === 'string' && options.baseURL !== '' && options.url === TEST_PATH;
 }
 
 /** The Test's message for a 2xx that is not the users list. */
@@ -106,15 +96,10 @@ export class CrmInvoicingApi implements ICredentialType {
 	];
 
 	/**
-	 * Sends the key as `x-api-key`. A function rather than the declarative `{{$credentials.apiKey}}` form: n8n
-	 * evaluates that expression on every request, which cost a quarter of the node time of a 100-page Return All
-	 * (bench/: 202 ms against 155 ms).
-	 *
-	 * It also bounds the Test. n8n runs a declarative Test through its RoutingNode, which sets the request's timeout
-	 * to 300 s and ignores a `timeout` in `test.request`; this function is the last to see the Test's request before it
-	 * is sent, so it gives the Test its own deadline here: an idle timeout and an abort signal, both
-	 * TEST_TIMEOUT_MS. The Test's request is the only one with a `baseURL` and the path `/users` (the
-	 * nodes' requests carry a full `url`, and set their own deadline in transport/request.ts).
+	 * Sends the key as `x-api-key`: a function, since n8n evaluates the declarative `{{$credentials.apiKey}}` on every
+	 * request (a quarter of the node time of a 100-page Return All, bench/). It also bounds the Test, which n8n's
+	 * RoutingNode gives 300 s whatever `test.request` says: this is the last code to see the request. The Test's is the
+	 * only one with a `baseURL` and the path `/users` (the nodes' requests carry a full `url` and their own deadline).
 	 */
 	async authenticate(
 		credentials: ICredentialDataDecryptedObject,
@@ -124,7 +109,7 @@ export class CrmInvoicingApi implements ICredentialType {
 			...requestOptions,
 			headers: { ...requestOptions.headers, 'x-api-key': apiKeyOf(credentials) },
 		};
-		if (isTheTest(requestOptions)) {
+		if (requestOptions.baseURL && requestOptions.url === '/users') {
 			options.timeout = TEST_TIMEOUT_MS;
 			options.abortSignal = AbortSignal.timeout(TEST_TIMEOUT_MS);
 		}
@@ -132,38 +117,27 @@ export class CrmInvoicingApi implements ICredentialType {
 	}
 
 	/**
-	 * The Test: GET /api/v1/users?limit=1 with the key. Redirects are not followed (`disableFollowRedirect`), so the
-	 * key never reaches another host from here either; a redirect fails the test with its own message.
-	 *
-	 * - The Base URL is cleaned exactly as the node cleans it (transport/request.ts `normalizeBaseUrl`): spaces around
-	 *   it, trailing slashes, and a trailing /api/v1 or /api/v2 in any case.
-	 * - It has its own deadline (TEST_TIMEOUT_MS) instead of n8n's 300 s, set in `authenticate` (see there).
-	 * - It says OK only for an answer shaped like the users list (`{ items: [...] }`): the `responseSuccessBody` rules
-	 *   fail it when `items` is missing (an HTML login page, a proxy's page, a JSON that is not the list). n8n compares
-	 *   with `===` only, so "missing" and `null` are checked; a list's `items` that is not an array is not caught here
-	 *   (the node's list reader refuses it at the first run).
+	 * The Test: GET /api/v1/users?limit=1, the Base URL cleaned as the node cleans it (`normalizeBaseUrl`). A redirect
+	 * is not followed (the key reaches no other host) and fails with its own message. OK only for the users list: n8n
+	 * compares `items` with `===`, so a missing and a null `items` fail (a login page, a proxy); an `items` that is not
+	 * an array is left to the node's list reader.
 	 */
 	test: ICredentialTestRequest = {
 		request: {
 			baseURL:
 				'={{String($credentials.baseUrl ?? "").trim().replace(/\\/+$/, "").replace(/\\/api\\/v[12]$/i, "")}}/api/v1',
-			url: TEST_PATH,
+			url: '/users',
 			qs: { limit: 1 },
 			disableFollowRedirect: true,
-			// n8n's RoutingNode replaces this with its own 300 s; `authenticate` sets the Test's deadline instead.
 			timeout: TEST_TIMEOUT_MS,
 		},
 		// n8n checks `responseCode` rules on an error status and `responseSuccessBody` rules on a 2xx, from one list;
 		// its type declares the list as one kind or the other, hence the cast.
 		rules: [
-			{
-				type: 'responseSuccessBody',
-				properties: { key: 'items', value: undefined, message: NOT_THE_API },
-			},
-			{
-				type: 'responseSuccessBody',
-				properties: { key: 'items', value: null, message: NOT_THE_API },
-			},
+			...[undefined, null].map((value) => ({
+				type: 'responseSuccessBody' as const,
+				properties: { key: 'items', value, message: NOT_THE_API },
+			})),
 			{
 				type: 'responseCode',
 				properties: {

@@ -1,10 +1,5 @@
 import { NodeConnectionTypes } from 'n8n-workflow';
-import type {
-	IExecuteFunctions,
-	INodeExecutionData,
-	INodeType,
-	INodeTypeDescription,
-} from 'n8n-workflow';
+import type { INodeType, INodeTypeDescription } from 'n8n-workflow';
 
 import { RESOURCES } from './actions/resources';
 import { router } from './actions/router';
@@ -48,7 +43,5 @@ export class CrmInvoicing implements INodeType {
 
 	methods = { listSearch, resourceMapping };
 
-	async execute(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
-		return await router.call(this);
-	}
+	execute = router;
 }

@@ -16,43 +16,15 @@ export interface Operation {
 }
 
 /**
- * One operation of a resource, as its resource lists it: the option the user picks (name, value, description,
- * action), and the code that runs it. Each resource's list is the one place an operation is named: the "Operation"
- * parameter's options, the router (actions/router.ts) and the node's subtitle are all read from it.
+ * One operation as its resource lists it, the one place it is named (the "Operation" options, the router and the
+ * subtitle read it): the option the user picks (`name` is also the subtitle's label, `value` is saved in workflows,
+ * `action` is what n8n's node picker and AI tools call it) and the code that runs it.
  */
-export interface ResourceOperation {
-	/** The label of the option, and of the node's subtitle ("Create or Update: Lead"). */
-	name: string;
-	/** The `operation` parameter's value, as saved in workflows. */
+export interface ResourceOperation extends INodePropertyOptions {
 	value: string;
 	description: string;
-	/** What n8n's node picker and AI tools call the operation, e.g. "Create a lead". */
 	action: string;
 	run: Operation;
-}
-
-/** The "Operation" parameter of a resource: its options in the order of `operations` (alphabetical by name). */
-export function operationProperty(
-	resource: string,
-	operations: ResourceOperation[],
-	defaultValue: string,
-): INodeProperties {
-	return {
-		displayName: 'Operation',
-		name: 'operation',
-		type: 'options',
-		noDataExpression: true,
-		displayOptions: { show: { resource: [resource] } },
-		options: operations.map(
-			({ name, value, description, action }): INodePropertyOptions => ({
-				name,
-				value,
-				description,
-				action,
-			}),
-		),
-		default: defaultValue,
-	};
 }
 
 /** An operation's parameters, shown only when its resource and operation are picked. */

@@ -6,23 +6,14 @@ import * as customApiRequest from './customApiRequest';
 import * as deal from './deal';
 import * as invoice from './invoice';
 import * as lead from './lead';
-import { operationProperty, type ResourceOperation } from './operation';
+import type { ResourceOperation } from './operation';
 import * as product from './product';
 import * as user from './user';
 import * as webhook from './webhook';
 
-interface Resource {
-	name: string;
-	value: string;
-	description: string;
-	operations: ResourceOperation[];
-	/** The "Operation" parameter and the operations' own parameters. */
-	properties: INodeProperties[];
-}
-
 /**
- * A resource with its operations, which its own index.ts lists alphabetically by name (the options, the router and
- * the subtitle read that list); `defaultOperation` is the one a new node shows.
+ * A resource with its operations, which its own index.ts lists alphabetically by name, and its properties: the
+ * "Operation" parameter (options in that order, `defaultOperation` the one a new node shows) and the operations' own.
  */
 function resource(
 	name: string,
@@ -30,11 +21,22 @@ function resource(
 	description: string,
 	{ operations }: { operations: ResourceOperation[] },
 	defaultOperation = operations[0].value,
-): Resource {
-	const properties = [
-		operationProperty(value, operations, defaultOperation),
-		...operations.flatMap((operation) => operation.run.description),
-	];
+) {
+	const operation: INodeProperties = {
+		displayName: 'Operation',
+		name: 'operation',
+		type: 'options',
+		noDataExpression: true,
+		displayOptions: { show: { resource: [value] } },
+		options: operations.map(({ name, value, description, action }) => ({
+			name,
+			value,
+			description,
+			action,
+		})),
+		default: defaultOperation,
+	};
+	const properties = [operation, ...operations.flatMap(({ run }) => run.description)];
 	return { name, value, description, operations, properties };
 }
 
@@ -42,7 +44,7 @@ function resource(
  * Every resource of the node, alphabetical by name. The "Resource" options, the node's parameters, the router and
  * the subtitle are all read from here.
  */
-export const RESOURCES: Resource[] = [
+export const RESOURCES = [
 	resource('Client', 'client', 'Companies and people you invoice', client),
 	resource('Contact', 'contact', 'People at your clients (read through API v2)', contact),
 	resource(

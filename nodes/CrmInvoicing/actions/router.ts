@@ -38,13 +38,12 @@ export async function router(this: IExecuteFunctions): Promise<INodeExecutionDat
 			for (const result of results) returnData.push({ ...result, pairedItem: { item: itemIndex } });
 		} catch (error) {
 			if (this.continueOnFail()) {
+				const { message, description, httpCode } = error as NodeApiError;
 				const json: Record<string, string> = {
-					error: error instanceof Error ? error.message : String(error),
+					error: error instanceof Error ? message : String(error),
 				};
-				if ((error as NodeApiError).description)
-					json.description = String((error as NodeApiError).description);
-				if ((error as NodeApiError).httpCode)
-					json.httpCode = String((error as NodeApiError).httpCode);
+				if (description) json.description = String(description);
+				if (httpCode) json.httpCode = String(httpCode);
 				returnData.push({ json, pairedItem: { item: itemIndex } });
 				continue;
 			}

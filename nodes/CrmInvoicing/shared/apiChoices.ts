@@ -1,9 +1,7 @@
 /**
- * The values of the choices this package makes where the API specification says "not shown" or leaves a point open
- * (docs/spec-choices.md lists every choice, by id). Each value is imported where it is applied, so the code holds one
- * copy. The register of the choices (id, spec section, the functions that apply each) is documentation, not shipped
- * code: it is docs/spec-choices.md's table and the test fixture test/fixtures/specChoices.ts, which
- * test/unit/package/specChoices.test.ts checks against each other and against the code.
+ * The values of the choices this package makes where the API specification says "not shown" or leaves a point open,
+ * one copy each, imported where applied. The register of the choices (id, spec section, the functions that apply each)
+ * is docs/spec-choices.md's table and the test fixture test/fixtures/specChoices.ts, not shipped code.
  */
 
 /**
@@ -21,7 +19,7 @@ function folded(text: unknown): string {
 		: '';
 }
 
-/** user-search-parameter: whether a user matches the search text, in the first name, last name, full name or email, ignoring case and accents. */
+/** user-search-parameter: whether a user's first, last or full name or email holds the text (case and accents aside). */
 export function userMatchesSearch(
 	user: { firstName?: unknown; lastName?: unknown; email?: unknown },
 	search: string,
@@ -103,13 +101,10 @@ export const INACTIVE_SUBSCRIPTION_STATUS = /disabled|inactive|paused|failed|del
 export const SECRET_KEY_PATTERN = /secret/i;
 
 /**
- * Invoice line items in requests (spec §2 "Invoice line item, in requests" and §4 POST /invoices) are numbers without
- * any range: the spec is silent on negative lines and on limits. Our choice, checked before anything is sent:
- * - `quantity` is greater than 0 and at most 1,000,000,000 (a line of nothing, or of less, is not a line);
- * - `price` (unit price), `buyPrice` and `discount` are from 0 to 1,000,000,000,000 (a trillion: high enough for any
- *   currency, low enough that totals stay exact numbers). A reduction goes into the line's `discount`, the field the
- *   spec gives for it, not into a negative price or quantity.
- * Every number must be finite (no NaN, no Infinity).
+ * line-item-bounds: the spec gives a line item's numbers no range (§2, §4 POST /invoices). Ours, checked before
+ * anything is sent, every number finite: `quantity` greater than 0 (a line of nothing is not a line) and at most a
+ * billion; `price`, `buyPrice` and `discount` from 0 to a trillion (any currency, and totals stay exact). A reduction
+ * goes into the line's `discount`, the field the spec gives for it, not into a negative price or quantity.
  */
 export const LINE_ITEM_BOUNDS = {
 	quantity: { min: 0, minIncluded: false, max: 1_000_000_000 },
@@ -119,11 +114,9 @@ export const LINE_ITEM_BOUNDS = {
 } as const;
 
 /**
- * Dates are date-time strings in the spec (§2 conventions); it says nothing of numbers. Our rule for a number given
- * for a date (or a text of 9 or more digits): it is Unix time, in seconds below 100,000,000,000 and in milliseconds
- * from there (`1767225600` and `1767225600000` are both 2026-01-01T00:00:00Z). Numbers below 100,000,000 (before
- * 1973-03-03 as seconds, e.g. `20261231`) and numbers that are negative or not finite are refused: they are most likely
- * not a Unix time at all.
+ * unix-time-dates: the spec's dates are date-time strings (§2). A number given for a date (or a text of 9 or more
+ * digits) is Unix time: seconds below 100,000,000,000, milliseconds from there (`1767225600` and `1767225600000` are
+ * both 2026-01-01). Below 100,000,000 (e.g. `20261231`), negative or not finite is most likely no Unix time: refused.
  */
 export const UNIX_TIME_RULE = {
 	millisecondsFrom: 100_000_000_000,

@@ -1,14 +1,6 @@
 /**
- * The package's shared layer, and its one door: the action node, the webhook trigger and the polling trigger (and the
- * credential) import what they share from here, never from a file inside `shared/`.
- *
- * - `transport/`: the only code that does HTTP (the one request function, the key's rate limiter, the one list reader);
- * - `values.ts`, `boundedMap.ts`: the small readers of answers and headers, and the size-capped map everything uses;
- * - `deadline.ts`, `hash.ts`: the one deadline type and the one hash helper;
- * - `apiChoices.ts`: the values of the choices made where the API's specification is silent (the choices themselves
- *   are listed in docs/spec-choices.md);
- * - `simplify.ts`, `events.ts`, `webhookList.ts`: the simplified record per resource, event names, the webhook list;
- * - `nodeIdentity.ts`: which node this is, and the one key per node for this process's memories.
+ * The package's shared layer, and its one door: the nodes (and the credential) import what they share from here, never
+ * from a file inside `shared/`. `transport/` is the only code that does HTTP; each other file says what it holds.
  */
 export * from './transport';
 export {

@@ -1,7 +1,7 @@
-import { NodeOperationError } from 'n8n-workflow';
+import { NodeOperationError, tryToParseDateTime } from 'n8n-workflow';
 import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 
-import { UNIX_TIME_RULE } from '../../shared';
+import { cut, UNIX_TIME_RULE } from '../../shared';
 
 /** Field values as n8n's UI hands them over, in one place, turned into API request values. */
 
@@ -20,10 +20,19 @@ export function describeValue(value: unknown): string {
 	if (value === null) return 'null';
 	if (Array.isArray(value)) return `an array of ${value.length}`;
 	if (typeof value === 'object') return 'an object';
-	if (typeof value === 'string')
-		return `the text "${value.length > 60 ? `${value.slice(0, 60)}…` : value}"`;
+	if (typeof value === 'string') return `the text "${cut(value, 60)}"`;
 	if (typeof value === 'number' && !Number.isFinite(value)) return String(value);
 	return `the ${typeof value} ${String(value)}`;
+}
+
+/** A value as an error message quotes it: its JSON, cut to 120 characters; `nothing` when there is none. */
+export function shown(value: unknown): string {
+	if (value === undefined) return 'nothing';
+	try {
+		return cut(JSON.stringify(value) ?? String(value), 120);
+	} catch {
+		return cut(String(value), 120);
+	}
 }
 
 /**
@@ -112,80 +121,15 @@ export function toNumber(
 	);
 }
 
-/** `2026-12-31`, `2026-12-31T09:00` or `2026-12-31T09:00:00.000`: a date or date-time without a zone or offset. */
-const NAIVE_DATE_TIME =
-	/^(\d{4})-(\d{2})-(\d{2})(?:[T ](\d{2}):(\d{2})(?::(\d{2})(?:\.(\d{1,9}))?)?)?$/;
-
-/** How far `timeZone` is ahead of UTC at the instant `utcMs`, in ms (from its offset as `GMT+05:30`). */
-function zoneOffsetMs(timeZone: string, utcMs: number): number {
-	const name = new Intl.DateTimeFormat('en-US', { timeZone, timeZoneName: 'longOffset' })
-		.formatToParts(utcMs)
-		.find((part) => part.type === 'timeZoneName')?.value;
-	const [, sign, hours, minutes, seconds = '0'] =
-		/([+-])(\d+):(\d+)(?::(\d+))?/.exec(name ?? '') ?? [];
-	if (!sign) return 0;
-	const offsetSeconds = (Number(hours) * 60 + Number(minutes)) * 60 + Number(seconds);
-	return (sign === '-' ? -1 : 1) * offsetSeconds * 1000;
-}
-
 /**
- * A date or date-time without zone; a day or hour that does not exist is an invalid date. A date alone
- * (`2026-12-01`) names a calendar day, not an instant: it is sent as midnight UTC of that day, so the API sees the same
- * date whatever the workflow's time zone (choice date-only in apiChoices.ts). A date-time (what n8n's date picker
- * gives) is wall-clock time in `timeZone`, the workflow's time zone, as n8n's own nodes read it; an unknown time zone
- * falls back to UTC.
- */
-function fromZoneless(match: RegExpExecArray, timeZone: string): Date {
-	const [, year, month, day, hour, minute = '0', second = '0', fraction = '0'] = match;
-	const wallClock = Date.UTC(
-		Number(year),
-		Number(month) - 1,
-		Number(day),
-		Number(hour ?? 0),
-		Number(minute),
-		Number(second),
-		Number(fraction.padEnd(3, '0').slice(0, 3)),
-	);
-	const date = new Date(wallClock);
-	if (date.getUTCMonth() !== Number(month) - 1 || date.getUTCDate() !== Number(day))
-		return new Date(NaN);
-	if (hour === undefined) return date;
-	if (Number(hour) > 23) return new Date(NaN);
-	try {
-		const firstGuess = wallClock - zoneOffsetMs(timeZone, wallClock);
-		// Around a daylight-saving change the offset at the result can differ from the offset at the first guess.
-		return new Date(wallClock - zoneOffsetMs(timeZone, firstGuess));
-	} catch {
-		return date;
-	}
-}
-
-/**
- * A number given for a date, as Unix time (UNIX_TIME_RULE in apiChoices.ts): seconds below
- * 100,000,000,000, milliseconds from there; below 100,000,000, negative or not finite it is refused.
- */
-function fromUnixTime(
-	context: IExecuteFunctions,
-	value: number,
-	field: string,
-	itemIndex: number,
-): Date {
-	if (Number.isFinite(value) && value >= UNIX_TIME_RULE.refusedBelow)
-		return new Date(value < UNIX_TIME_RULE.millisecondsFrom ? value * 1000 : value);
-	return fail(
-		context,
-		itemIndex,
-		`"${field}" is the number ${String(value)} in item ${itemIndex}, which the node does not read as a date`,
-		'A number for a date is read as Unix time: seconds (such as 1767225600) or milliseconds (such as 1767225600000), from 1973-03-03 on. Otherwise use an ISO 8601 date such as 2026-12-31, or the date picker.',
-	);
-}
-
-/**
- * A required date as ISO 8601 in UTC (`2026-12-31T09:00:00.000Z`), from what n8n users pass: ISO strings with a
- * zone or offset, the date-time picker's value and other date-times without zone (read in the workflow's time zone),
- * a date alone (kept as that calendar date: midnight UTC), a JS Date, a Luxon DateTime from an expression
- * (`{{ $now.plus({ days: 30 }) }}`), or Unix time as a number (or a text of 9 or more digits): seconds or
- * milliseconds by the rule of fromUnixTime. Empty, it is refused as requireText refuses it.
+ * A required date as ISO 8601 in UTC (`2026-12-31T09:00:00.000Z`), read as n8n reads dates (its tryToParseDateTime:
+ * ISO 8601, HTTP, RFC 2822 and SQL texts, the date picker's value, a JS Date, a Luxon DateTime from an expression such
+ * as `{{ $now.plus({ days: 30 }) }}`), with our rules on top. A date-time without a zone is wall-clock time in the
+ * workflow's time zone, as n8n's own nodes read it; a date alone (`2026-12-01`) names a calendar day, not an instant,
+ * so it is sent as midnight UTC of that day whatever the workflow's time zone (choice date-only in apiChoices.ts). A
+ * day that does not exist (`2026-02-30`) is refused, not moved into the next month. A number (or a text of 9 or more
+ * digits) is Unix time (UNIX_TIME_RULE in apiChoices.ts): seconds below 100,000,000,000, milliseconds from there;
+ * below 100,000,000, negative or not finite it is refused. Empty, it is refused as requireText refuses it.
  */
 export function toIsoDate(
 	context: IExecuteFunctions,
@@ -194,18 +138,26 @@ export function toIsoDate(
 	itemIndex: number,
 ): string {
 	if (!isSet(value)) requireText(context, value, field, itemIndex);
-	const like = value as { toISO?: () => string | null; toISOString?: () => string } | null;
-	let date: Date | undefined;
-	if (typeof like?.toISO === 'function') date = new Date(like.toISO() ?? NaN);
-	else if (typeof like?.toISOString === 'function') date = value as Date;
-	else if (typeof value === 'number') date = fromUnixTime(context, value, field, itemIndex);
-	else if (typeof value === 'string') {
-		const text = value.trim();
-		const naive = NAIVE_DATE_TIME.exec(text);
-		if (/^\d{9,}(\.\d+)?$/.test(text)) date = fromUnixTime(context, Number(text), field, itemIndex);
-		else date = naive ? fromZoneless(naive, context.getTimezone()) : new Date(text);
+	const text = typeof value === 'string' ? value.trim() : '';
+	if (typeof value === 'number' || /^\d{9,}(\.\d+)?$/.test(text)) {
+		const unix = Number(value);
+		if (Number.isFinite(unix) && unix >= UNIX_TIME_RULE.refusedBelow)
+			return new Date(unix < UNIX_TIME_RULE.millisecondsFrom ? unix * 1000 : unix).toISOString();
+		fail(
+			context,
+			itemIndex,
+			`"${field}" is the number ${String(value)} in item ${itemIndex}, which the node does not read as a date`,
+			'A number for a date is read as Unix time: seconds (such as 1767225600) or milliseconds (such as 1767225600000), from 1973-03-03 on. Otherwise use an ISO 8601 date such as 2026-12-31, or the date picker.',
+		);
 	}
-	if (date && !Number.isNaN(date.getTime())) return date.toISOString();
+	const day = /^\d{4}-\d{2}-(\d{2})/.exec(text)?.[1];
+	try {
+		const zone = /^\d{4}-\d{2}-\d{2}$/.test(text) ? 'UTC' : context.getTimezone();
+		const date = tryToParseDateTime(value, zone);
+		if (day === undefined || date.day === Number(day)) return date.toJSDate().toISOString();
+	} catch {
+		// Not a date n8n can read: refused below.
+	}
 	return fail(
 		context,
 		itemIndex,
@@ -248,8 +200,9 @@ function displayNameOfKey(key: string): string {
 }
 
 /**
- * A value of a collection field for the request: an ID field (a key ending in `Id`) through optionalText, everything
- * else through requestText. Undefined when there is nothing to send.
+ * A value of a collection field for the request, undefined when there is nothing to send: an ID field (a key ending in
+ * `Id`) through optionalText; text trimmed; a number (an ID from an expression, such as the trigger payload's numeric
+ * ids) as its decimal text, since the API's IDs and text fields are strings; other values as they are.
  */
 export function requestField(
 	context: IExecuteFunctions,
@@ -259,14 +212,6 @@ export function requestField(
 ): IDataObject[string] | undefined {
 	if (!isSet(value)) return undefined;
 	if (/Id$/.test(key)) return optionalText(context, value, displayNameOfKey(key), itemIndex);
-	return requestText(value);
-}
-
-/**
- * A text value for the request: trimmed text; a number (an ID from an expression, such as the trigger payload's
- * numeric ids) becomes its decimal text, since the API's IDs and text fields are strings. Other values pass as they are.
- */
-export function requestText(value: unknown): IDataObject[string] {
 	if (typeof value === 'string') return value.trim();
 	if (typeof value === 'number' || typeof value === 'bigint') return String(value);
 	return value as IDataObject[string];

@@ -1,14 +1,9 @@
-import { NodeOperationError } from 'n8n-workflow';
-import type {
-	IDataObject,
-	IExecuteFunctions,
-	INodeExecutionData,
-	INodeProperties,
-} from 'n8n-workflow';
+import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 
 import { readList } from '../../shared';
 import type { ApiVersion, PageRequest, SimplifiedResource } from '../../shared';
-import { isSet, toNumber } from './fields';
+import { shownFor, type Operation } from '../operation';
+import { fail, isSet, toNumber } from './fields';
 import { collectionProperty } from './options';
 import { recordItems, simplifyProperty } from './output';
 
@@ -46,60 +41,47 @@ export function pageRequestOf(context: IExecuteFunctions, itemIndex: number): Pa
 		itemIndex,
 	);
 	if (!Number.isInteger(limit) || limit < 1) {
-		throw new NodeOperationError(
-			context.getNode(),
+		fail(
+			context,
+			itemIndex,
 			`"Limit" must be a whole number of at least 1 but is ${limit} in item ${itemIndex}`,
-			{
-				itemIndex,
-				description: 'Set "Limit" to 1 or more, or turn on "Return All".',
-			},
+			'Set "Limit" to 1 or more, or turn on "Return All".',
 		);
 	}
 	return { returnAll: false, limit };
 }
 
-/** One output item per record. */
-export function toItems(records: IDataObject[]): INodeExecutionData[] {
-	return records.map((record) => ({ json: record }));
-}
-
-/** Get Many's parameters: Return All, Limit, Simplify, and the Filters collection with these options. */
-export function getManyProperties(what: string, filters: INodeProperties[]): INodeProperties[] {
-	return [
-		...returnAllAndLimit(what),
-		simplifyProperty,
-		collectionProperty('Filters', 'filters', filters, { placeholder: 'Add Filter' }),
-	];
-}
-
-/** The item's Filters as query parameters, by their options: a boolean filter when it is a boolean, text trimmed. */
-export function filterQuery(
-	context: IExecuteFunctions,
-	itemIndex: number,
-	options: INodeProperties[],
-): IDataObject {
-	const filters = context.getNodeParameter('filters', itemIndex, {}) as IDataObject;
-	const qs: IDataObject = {};
-	for (const { name, type } of options) {
-		const value = filters[name];
-		if (type === 'boolean' ? typeof value === 'boolean' : isSet(value))
-			qs[name] = type === 'boolean' ? value : String(value).trim();
-	}
-	return qs;
-}
-
 /**
- * Get Many: the list at `path` through the one list reader (every record, or up to Limit), each record output as
- * its resource's simplified record when Simplify is on. `keep` drops records the node filters itself.
+ * Get Many of a resource: Return All, Limit, Simplify and the Filters collection with these options (a boolean filter
+ * sent when it is a boolean, text trimmed, as query parameters); the list at `list.path` through the one list reader,
+ * each record output as its resource's simplified record when Simplify is on. `adjust` may rename a query parameter,
+ * and return a test for the records the node filters itself.
  */
-export async function listRecords(
-	context: IExecuteFunctions,
-	itemIndex: number,
+export function getManyOperation(
 	resource: SimplifiedResource,
-	list: { path: string; version?: ApiVersion; qs: IDataObject },
-	keep?: (record: IDataObject) => boolean,
-): Promise<INodeExecutionData[]> {
-	const want = pageRequestOf(context, itemIndex);
-	const records = await readList.call(context, { ...list, itemIndex }, want, keep);
-	return recordItems(context, itemIndex, resource, records);
+	what: string,
+	list: { path: string; version?: ApiVersion },
+	filters: INodeProperties[],
+	adjust?: (qs: IDataObject) => ((record: IDataObject) => boolean) | undefined,
+): Operation {
+	return {
+		description: shownFor(resource, 'getMany', [
+			...returnAllAndLimit(what),
+			simplifyProperty,
+			collectionProperty('Filters', 'filters', filters, { placeholder: 'Add Filter' }),
+		]),
+		async execute(this: IExecuteFunctions, itemIndex: number) {
+			const given = this.getNodeParameter('filters', itemIndex, {}) as IDataObject;
+			const qs: IDataObject = {};
+			for (const { name, type } of filters) {
+				const value = given[name];
+				if (type === 'boolean' ? typeof value === 'boolean' : isSet(value))
+					qs[name] = type === 'boolean' ? value : String(value).trim();
+			}
+			const keep = adjust?.(qs);
+			const want = pageRequestOf(this, itemIndex);
+			const records = await readList.call(this, { ...list, qs, itemIndex }, want, keep);
+			return recordItems(this, itemIndex, resource, records);
+		},
+	};
 }

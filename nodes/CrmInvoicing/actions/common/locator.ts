@@ -2,42 +2,39 @@ import type { INodeProperties } from 'n8n-workflow';
 
 import { isPlainObject } from '../../shared';
 
-interface LocatorOptions {
-	displayName: string;
-	name: string;
-	description: string;
-	/** Name of the list search method in methods/listSearch.ts. */
-	searchListMethod: 'searchLeads' | 'searchUsers';
-	listPlaceholder: string;
-	idPlaceholder: string;
-	required?: boolean;
-}
+/** The records a picker lists: its list search method (methods/listSearch.ts) and placeholders. */
+const PICKERS = {
+	lead: { searchListMethod: 'searchLeads', list: 'Select a lead...', id: 'e.g. lead_8f2k1' },
+	user: { searchListMethod: 'searchUsers', list: 'Select a user...', id: 'e.g. usr_5e0c' },
+};
 
 /** A record picked from a searchable, paged list ("From List") or given by its public ID ("By ID"). */
-export function locatorProperty(options: LocatorOptions): INodeProperties {
+export function locatorProperty(
+	displayName: string,
+	name: string,
+	record: keyof typeof PICKERS,
+	description: string,
+	required = false,
+): INodeProperties {
+	const { searchListMethod, list, id } = PICKERS[record];
 	const property: INodeProperties = {
-		displayName: options.displayName,
-		name: options.name,
+		displayName,
+		name,
 		type: 'resourceLocator',
 		default: { mode: 'list', value: '' },
-		description: options.description,
+		description,
 		modes: [
 			{
 				displayName: 'From List',
 				name: 'list',
 				type: 'list',
-				placeholder: options.listPlaceholder,
-				typeOptions: { searchListMethod: options.searchListMethod, searchable: true },
+				placeholder: list,
+				typeOptions: { searchListMethod, searchable: true },
 			},
-			{
-				displayName: 'By ID',
-				name: 'id',
-				type: 'string',
-				placeholder: options.idPlaceholder,
-			},
+			{ displayName: 'By ID', name: 'id', type: 'string', placeholder: id },
 		],
 	};
-	if (options.required) property.required = true;
+	if (required) property.required = true;
 	return property;
 }
 

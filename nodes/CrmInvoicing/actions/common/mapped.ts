@@ -1,9 +1,8 @@
-import { NodeOperationError, updateDisplayOptions, validateFieldType } from 'n8n-workflow';
+import { updateDisplayOptions, validateFieldType } from 'n8n-workflow';
 import type {
 	FieldType,
 	IDataObject,
 	IExecuteFunctions,
-	INodeExecutionData,
 	INodeProperties,
 	ResourceMapperValue,
 } from 'n8n-workflow';
@@ -16,13 +15,11 @@ import {
 	isSet,
 	requestField,
 	requireOneOf,
-	requireText,
 	toIsoDate,
 	toJsonObject,
 } from './fields';
 import { CUSTOM_PREFIX, type StandardField } from './mapperFields';
 import { additionalFieldsProperty, customFieldsOption, otherFieldsOption } from './options';
-import { recordRequest } from './record';
 
 /**
  * The resource mapper of node version 3 (Lead and Deal, Create and Update): its parameters, and the request body it
@@ -113,15 +110,14 @@ function typed(
 	if (type === 'string' || type === 'options') return value;
 	const result = validateFieldType(label, value, type, { strict: !convert, parseStrings: convert });
 	if (result.valid) return result.newValue ?? value;
-	throw new NodeOperationError(
-		context.getNode(),
-		`"${label}" must be ${ARTICLE[type] ?? type} but is ${describeValue(value)} in item ${itemIndex}`,
-		{
-			itemIndex,
-			description: convert
-				? `"Attempt to Convert Types" is on, but this value cannot be read as ${ARTICLE[type] ?? type}. Fix the value or its expression.`
-				: `Give ${ARTICLE[type] ?? type}, or turn on "Attempt to Convert Types" in the options of "Fields" (at its end) to convert text such as "12" or "true".`,
-		},
+	const article = ARTICLE[type] ?? type;
+	return fail(
+		context,
+		itemIndex,
+		`"${label}" must be ${article} but is ${describeValue(value)} in item ${itemIndex}`,
+		convert
+			? `"Attempt to Convert Types" is on, but this value cannot be read as ${article}. Fix the value or its expression.`
+			: `Give ${article}, or turn on "Attempt to Convert Types" in the options of "Fields" (at its end) to convert text such as "12" or "true".`,
 	);
 }
 
@@ -159,20 +155,13 @@ function customValue(
 	return checked as IDataObject[string];
 }
 
-/** The item's source of values: the mapper's values, or with "Map Automatically" the input item itself. */
-function sourceOf(context: IExecuteFunctions, columns: ResourceMapperValue, itemIndex: number) {
-	if (columns.mappingMode === 'autoMapInputData')
-		return context.getInputData()[itemIndex]?.json ?? {};
-	return (columns.value ?? {}) as IDataObject;
-}
-
 /**
  * The body one item maps to. Standard fields by their API key; custom fields by `customFields.<key>`, or with
  * "Map Automatically" also by their plain key (when the mapper listed it and no standard field has it) and from an
  * input `customFields` object. Empty values are not sent; keys that match no field are left out. With the body, the
  * fields it sets (`changed`), custom ones as `customFields.<key>`.
  */
-function mappedBody(
+export function mappedBody(
 	context: IExecuteFunctions,
 	standard: readonly StandardField[],
 	itemIndex: number,
@@ -192,7 +181,9 @@ function mappedBody(
 		if (!isSet(value)) return;
 		custom[key] = customValue(context, key, customTypes.get(key), value, convert, itemIndex);
 	};
-	for (const [key, value] of Object.entries(sourceOf(context, columns, itemIndex))) {
+	// The mapper's values, or with "Map Automatically" the input item itself.
+	const source = auto ? context.getInputData()[itemIndex]?.json : columns.value;
+	for (const [key, value] of Object.entries(source ?? {})) {
 		const field = byId.get(key);
 		if (field) {
 			if (!isSet(value)) continue;
@@ -217,69 +208,4 @@ function mappedBody(
 		...Object.keys(sentCustom).map((key) => `${CUSTOM_PREFIX}${key}`),
 	];
 	return { body, changed };
-}
-
-/**
- * Create of a lead or a deal: from node version 3 on, the body the mapper gives, the spec's required fields each set
- * (an error naming the field and item otherwise); in versions 1 and 2 the one `bodyBefore` reads from their
- * parameters. POSTed to `collection`, the record output.
- */
-export async function createRecord(
-	context: IExecuteFunctions,
-	collection: string,
-	standard: readonly StandardField[],
-	itemIndex: number,
-	bodyBefore: () => IDataObject,
-): Promise<INodeExecutionData[]> {
-	let body: IDataObject;
-	if (context.getNode().typeVersion >= MAPPER_VERSION) {
-		body = mappedBody(context, standard, itemIndex).body;
-		for (const field of standard.filter((candidate) => candidate.required))
-			body[field.id] = requireText(context, body[field.id], field.displayName, itemIndex);
-	} else body = bodyBefore();
-	return [{ json: await recordRequest(context, 'POST', collection, itemIndex, body) }];
-}
-
-/**
- * Update of a lead or a deal, sent with `patch` (the record's own PATCH, with its checks). An update must change
- * something: it stops before any request when there is nothing to send. In versions 1 and 2 the body is the one
- * `bodyBefore` makes of "Update Fields". From version 3 on it is the mapper's, and custom fields it sets are sent
- * with the record's other custom fields (read once with `GET path`), so that they survive whether the CRM merges
- * `customFields` or replaces it whole; the record is output with `_update`, the fields this item changed.
- */
-export async function updateRecord(
-	context: IExecuteFunctions,
-	standard: readonly StandardField[],
-	path: string,
-	itemIndex: number,
-	patch: (body: IDataObject) => Promise<IDataObject>,
-	bodyBefore: (updateFields: IDataObject) => IDataObject,
-): Promise<INodeExecutionData[]> {
-	if (context.getNode().typeVersion < MAPPER_VERSION) {
-		const body = bodyBefore(context.getNodeParameter('updateFields', itemIndex, {}) as IDataObject);
-		if (Object.keys(body).length === 0) {
-			fail(
-				context,
-				itemIndex,
-				`"Update Fields" has no field to change in item ${itemIndex}`,
-				'Add at least one field under "Update Fields" and give it a value.',
-			);
-		}
-		return [{ json: await patch(body) }];
-	}
-	const { body, changed } = mappedBody(context, standard, itemIndex);
-	if (Object.keys(body).length === 0) {
-		fail(
-			context,
-			itemIndex,
-			`"Fields" maps no field to change in item ${itemIndex}`,
-			'Add a field under "Fields" and give it a value, or with "Map Automatically" give the input item a key that the list of fields shows.',
-		);
-	}
-	if (isPlainObject(body.customFields) && Object.keys(body.customFields).length > 0) {
-		const current = await recordRequest(context, 'GET', path, itemIndex);
-		const kept = isPlainObject(current.customFields) ? current.customFields : {};
-		body.customFields = { ...kept, ...body.customFields };
-	}
-	return [{ json: { ...(await patch(body)), _update: { changed } } }];
 }

@@ -51,6 +51,9 @@ export function inferType(values: unknown[]): FieldType {
 	return types.size === 1 ? [...types][0] : 'string';
 }
 
+/** What every field of the list is: shown, and never a key to match records on. */
+const LISTED = { defaultMatch: false, canBeUsedToMatch: false, display: true };
+
 /** Keys the editor cannot hold as a mapper field id (it writes `value["<id>"]`): left out of the list. */
 const UNUSABLE_KEY = /["\\[\]]|^\s*$/;
 
@@ -71,9 +74,7 @@ export function customFieldsOf(records: IDataObject[]): ResourceMapperField[] {
 			displayName: `${key} (custom field)`,
 			type: inferType(seen.get(key) ?? []),
 			required: false,
-			defaultMatch: false,
-			canBeUsedToMatch: false,
-			display: true,
+			...LISTED,
 		}));
 }
 
@@ -96,9 +97,7 @@ export function mapperFields(
 			type: field.type,
 			options: field.values?.map((value) => ({ name: value, value })),
 			required: creating && field.required === true,
-			defaultMatch: false,
-			canBeUsedToMatch: false,
-			display: true,
+			...LISTED,
 		}));
 	fields.sort((a, b) => Number(b.required) - Number(a.required));
 	fields.push(...custom);
@@ -110,9 +109,7 @@ export function mapperFields(
 			defaultValue: notice,
 			readOnly: true,
 			required: false,
-			defaultMatch: false,
-			canBeUsedToMatch: false,
-			display: true,
+			...LISTED,
 		});
 	}
 	return { fields };

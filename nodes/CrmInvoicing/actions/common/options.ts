@@ -11,6 +11,12 @@ export function textProperty(
 	return { displayName, name, type: 'string', default: '', ...more };
 }
 
+/** The options of an API enum (`HIGH` shown as High), by name. */
+export const enumOptions = (values: readonly string[]) =>
+	values
+		.map((value) => ({ name: value.charAt(0) + value.slice(1).toLowerCase(), value }))
+		.sort((a, b) => a.name.localeCompare(b.name));
+
 /** An amount of money: two decimals, 0 by default. */
 export function amountProperty(
 	displayName: string,
@@ -81,7 +87,6 @@ export function collectionProperty(
 	};
 }
 
-/** "Additional Fields" of an operation. */
 export const additionalFieldsProperty = (options: INodeProperties[], description?: string) =>
 	collectionProperty(
 		'Additional Fields',

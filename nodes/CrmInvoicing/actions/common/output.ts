@@ -14,7 +14,6 @@ import type { SimplifiedResource } from '../../shared';
  */
 const OUTPUT_CONTROL_VERSION = 2;
 
-/** Whether the node running is of a version with output control. */
 export function hasOutputControl(context: IExecuteFunctions): boolean {
 	return context.getNode().typeVersion >= OUTPUT_CONTROL_VERSION;
 }
@@ -32,7 +31,6 @@ export function recordItems(
 	resource: SimplifiedResource,
 	records: IDataObject[],
 ): INodeExecutionData[] {
-	// Simplify on, in a node of version 2 or later.
 	const simplified =
 		hasOutputControl(context) && context.getNodeParameter('simplify', itemIndex, true) !== false;
 	return records.map((record) => ({ json: simplified ? simplify(resource, record) : record }));

@@ -1,9 +1,18 @@
-import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
+import type {
+	IDataObject,
+	IExecuteFunctions,
+	INodeExecutionData,
+	INodeProperties,
+} from 'n8n-workflow';
 
-import { apiRequest, type SimplifiedResource } from '../../shared';
+import { apiRequest, isPlainObject, type SimplifiedResource } from '../../shared';
 import { shownFor, type Operation } from '../operation';
-import { requiredParameter } from './fields';
+import { fail, requiredParameter, requireText } from './fields';
+import { mappedBody, MAPPER_VERSION, parametersByVersion } from './mapped';
+import type { StandardField } from './mapperFields';
 import { recordItems, simplifyProperty } from './output';
+
+/** One record's requests, and the operations on one record: Get, Create and Update (by node version, mapped.ts). */
 
 /** The path of one record of a collection, e.g. `/leads/lead_8f2k1`. */
 export function recordPath(collection: string, id: string): string {
@@ -40,4 +49,90 @@ export function getOperation(
 			return recordItems(this, itemIndex, resource, [record]);
 		},
 	};
+}
+
+/** How versions 1 and 2 read a lead's or a deal's fields collection as a request body. */
+type FromFields = (
+	context: IExecuteFunctions,
+	fields: IDataObject,
+	itemIndex: number,
+) => IDataObject;
+
+/**
+ * Create of a lead or a deal, POSTed to `collection`, the record output. From node version 3 on the body is the
+ * mapper's, the spec's required fields each set (an error naming the field and item otherwise). Versions 1 and 2 show
+ * `before`: the required fields as parameters of their own, and "Additional Fields" read with `fromFields`.
+ */
+export function createOperation(
+	record: 'lead' | 'deal',
+	collection: string,
+	standard: readonly StandardField[],
+	fromFields: FromFields,
+	before: INodeProperties[],
+): Operation {
+	const required = standard.filter((field) => field.required);
+	return {
+		description: parametersByVersion(record, 'create', [], before),
+		async execute(this: IExecuteFunctions, itemIndex: number) {
+			let body: IDataObject;
+			if (this.getNode().typeVersion >= MAPPER_VERSION) {
+				body = mappedBody(this, standard, itemIndex).body;
+				for (const field of required)
+					body[field.id] = requireText(this, body[field.id], field.displayName, itemIndex);
+			} else {
+				const values = required.map(({ id, displayName }) => [
+					id,
+					requiredParameter(this, id, displayName, itemIndex),
+				]);
+				const fields = this.getNodeParameter('additionalFields', itemIndex, {}) as IDataObject;
+				body = { ...fromFields(this, fields, itemIndex), ...Object.fromEntries(values) };
+			}
+			return [{ json: await recordRequest(this, 'POST', collection, itemIndex, body) }];
+		},
+	};
+}
+
+/**
+ * Update of a lead or a deal, sent with `patch` (the record's own PATCH, with its checks). An update must change
+ * something: it stops before any request when there is nothing to send. In versions 1 and 2 the body is the one
+ * `fromFields` makes of "Update Fields". From version 3 on it is the mapper's, and custom fields it sets are sent
+ * with the record's other custom fields (read once with `GET path`), so that they survive whether the CRM merges
+ * `customFields` or replaces it whole; the record is output with `_update`, the fields this item changed.
+ */
+export async function updateRecord(
+	context: IExecuteFunctions,
+	standard: readonly StandardField[],
+	path: string,
+	itemIndex: number,
+	patch: (body: IDataObject) => Promise<IDataObject>,
+	fromFields: FromFields,
+): Promise<INodeExecutionData[]> {
+	if (context.getNode().typeVersion < MAPPER_VERSION) {
+		const fields = context.getNodeParameter('updateFields', itemIndex, {}) as IDataObject;
+		const body = fromFields(context, fields, itemIndex);
+		if (Object.keys(body).length === 0) {
+			fail(
+				context,
+				itemIndex,
+				`"Update Fields" has no field to change in item ${itemIndex}`,
+				'Add at least one field under "Update Fields" and give it a value.',
+			);
+		}
+		return [{ json: await patch(body) }];
+	}
+	const { body, changed } = mappedBody(context, standard, itemIndex);
+	if (Object.keys(body).length === 0) {
+		fail(
+			context,
+			itemIndex,
+			`"Fields" maps no field to change in item ${itemIndex}`,
+			'Add a field under "Fields" and give it a value, or with "Map Automatically" give the input item a key that the list of fields shows.',
+		);
+	}
+	if (isPlainObject(body.customFields) && Object.keys(body.customFields).length > 0) {
+		const current = await recordRequest(context, 'GET', path, itemIndex);
+		const kept = isPlainObject(current.customFields) ? current.customFields : {};
+		body.customFields = { ...kept, ...body.customFields };
+	}
+	return [{ json: { ...(await patch(body)), _update: { changed } } }];
 }

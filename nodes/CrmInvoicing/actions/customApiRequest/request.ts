@@ -7,7 +7,7 @@ import type {
 	INodeProperties,
 } from 'n8n-workflow';
 
-import { fail, parseJson, requiredParameter } from '../common/fields';
+import { fail, parseJson, requiredParameter, requireOneOf } from '../common/fields';
 import { pageRequestOf, returnAllAndLimit } from '../common/list';
 import { textProperty } from '../common/options';
 import { shownFor } from '../operation';
@@ -109,21 +109,18 @@ const properties: INodeProperties[] = [
 
 export const description = shownFor('customApiRequest', 'request', properties);
 
-function safeDecode(text: string): string {
-	try {
-		return decodeURIComponent(text);
-	} catch {
-		return text;
-	}
-}
-
 /**
  * The path, checked: under the version prefix, starting with `/`, no scheme, no `..`, and nothing the transport
  * refuses (each with its own message, before anything is sent).
  */
 function pathOf(context: IExecuteFunctions, itemIndex: number): string {
 	const path = requiredParameter(context, 'path', 'Path', itemIndex);
-	const both = [path, safeDecode(path)];
+	const both = [path];
+	try {
+		both.push(decodeURIComponent(path));
+	} catch {
+		// Not percent-encoded text: checked as given.
+	}
 	const refuse = (problem: string, more = '') =>
 		fail(
 			context,
@@ -186,17 +183,14 @@ function bodyOf(
 	return body as IDataObject | IDataObject[];
 }
 
-function toJson(value: unknown): IDataObject {
-	return isPlainObject(value) ? value : { value: value as IDataObject[string] };
-}
-
-/** A list → one item per record; an object → one item; an empty body → `{ success: true }`. */
+/** A list → one item per record (a value that is not an object as `{ value }`); an empty body → `{ success: true }`. */
 function toOutput(response: unknown): INodeExecutionData[] {
-	if (Array.isArray(response)) return response.map((record) => ({ json: toJson(record) }));
 	const empty = response === undefined || response === null || response === '';
-	if (empty || (typeof response === 'object' && Object.keys(response).length === 0))
+	if (empty || (isPlainObject(response) && Object.keys(response).length === 0))
 		return [{ json: { success: true } }];
-	return [{ json: toJson(response) }];
+	return (Array.isArray(response) ? response : [response]).map((record) => ({
+		json: isPlainObject(record) ? record : { value: record as IDataObject[string] },
+	}));
 }
 
 /**
@@ -242,22 +236,16 @@ export async function execute(
 	this: IExecuteFunctions,
 	itemIndex: number,
 ): Promise<INodeExecutionData[]> {
-	const method = String(this.getNodeParameter('method', itemIndex, 'GET')).toUpperCase();
-	if (!(METHODS as readonly string[]).includes(method))
-		fail(
-			this,
-			itemIndex,
-			`"Method" must be one of ${METHODS.join(', ')} but is "${method}" in item ${itemIndex}`,
-			'Pick a method from the list.',
-		);
-	const version = this.getNodeParameter('apiVersion', itemIndex, 'v1') as ApiVersion;
-	if (version !== 'v1' && version !== 'v2')
-		fail(
-			this,
-			itemIndex,
-			`"API Version" must be v1 or v2 but is "${String(version)}" in item ${itemIndex}`,
-			'Pick a version from the list.',
-		);
+	const method = requireOneOf(
+		this,
+		this.getNodeParameter('method', itemIndex),
+		METHODS,
+		'Method',
+		itemIndex,
+	);
+	const given = this.getNodeParameter('apiVersion', itemIndex, 'v1');
+	const upper = requireOneOf(this, given, ['V1', 'V2'], 'API Version', itemIndex);
+	const version = upper.toLowerCase() as ApiVersion;
 	const path = pathOf(this, itemIndex);
 	const qs = queryOf(this, itemIndex);
 

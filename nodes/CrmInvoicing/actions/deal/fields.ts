@@ -7,6 +7,7 @@ import {
 	amountProperty,
 	bodyFromFields,
 	customFieldsOption,
+	enumOptions,
 	otherFieldsOption,
 	textProperty,
 } from '../common/options';
@@ -14,60 +15,47 @@ import {
 export const DEAL_PRIORITIES = ['LOW', 'MEDIUM', 'HIGH'] as const;
 export const DEAL_STATUSES = ['ACTIVE', 'WON', 'LOST'] as const;
 
-const expectedCloseDateOption: INodeProperties = {
-	displayName: 'Expected Close Date',
-	name: 'expectedCloseDate',
-	type: 'dateTime',
-	default: '',
-	description: 'When the deal is expected to close. Sent as an ISO 8601 date-time.',
-};
-
-const priceOption = amountProperty('Price', 'price', 'Value of the deal');
-
-const priorityOption: INodeProperties = {
-	displayName: 'Priority',
-	name: 'priority',
-	type: 'options',
-	options: [
-		{ name: 'High', value: 'HIGH' },
-		{ name: 'Low', value: 'LOW' },
-		{ name: 'Medium', value: 'MEDIUM' },
-	],
-	default: 'MEDIUM',
-	description: 'Priority of the deal: LOW, MEDIUM or HIGH',
-};
-
-const sourceIdOption = textProperty('Source ID', 'sourceId', {
-	placeholder: 'e.g. src_web',
-	description: 'Public ID of the deal source',
-});
-
-/** "Additional Fields" of Create. */
-export const dealCreateFieldOptions: INodeProperties[] = [
+/** The fields "Additional Fields" of Create and "Update Fields" of Update share. */
+const sharedOptions: INodeProperties[] = [
 	customFieldsOption('deal'),
-	expectedCloseDateOption,
-	locatorProperty({
-		displayName: 'Lead',
-		name: 'leadId',
-		description: 'The lead this deal comes from. Pick it from the list or enter its public ID.',
-		searchListMethod: 'searchLeads',
-		listPlaceholder: 'Select a lead...',
-		idPlaceholder: 'e.g. lead_8f2k1',
-	}),
+	{
+		displayName: 'Expected Close Date',
+		name: 'expectedCloseDate',
+		type: 'dateTime',
+		default: '',
+		description: 'When the deal is expected to close. Sent as an ISO 8601 date-time.',
+	},
 	otherFieldsOption,
-	priceOption,
-	priorityOption,
-	sourceIdOption,
+	amountProperty('Price', 'price', 'Value of the deal'),
+	{
+		displayName: 'Priority',
+		name: 'priority',
+		type: 'options',
+		options: enumOptions(DEAL_PRIORITIES),
+		default: 'MEDIUM',
+		description: 'Priority of the deal: LOW, MEDIUM or HIGH',
+	},
+	textProperty('Source ID', 'sourceId', {
+		placeholder: 'e.g. src_web',
+		description: 'Public ID of the deal source',
+	}),
 ];
 
-/** "Update Fields" of Update. */
-export const dealUpdateFieldOptions: INodeProperties[] = [
-	customFieldsOption('deal'),
-	expectedCloseDateOption,
-	otherFieldsOption,
-	priceOption,
-	priorityOption,
-	sourceIdOption,
+const byName = (options: INodeProperties[]) =>
+	options.sort((a, b) => a.displayName.localeCompare(b.displayName));
+
+export const dealCreateFieldOptions = byName([
+	...sharedOptions,
+	locatorProperty(
+		'Lead',
+		'leadId',
+		'lead',
+		'The lead this deal comes from. Pick it from the list or enter its public ID.',
+	),
+]);
+
+export const dealUpdateFieldOptions = byName([
+	...sharedOptions,
 	textProperty('Stage ID', 'stageId', {
 		placeholder: 'e.g. stg_qualified',
 		description: 'Public ID of a pipeline stage. Setting it moves the deal to that stage.',
@@ -76,11 +64,7 @@ export const dealUpdateFieldOptions: INodeProperties[] = [
 		displayName: 'Status',
 		name: 'status',
 		type: 'options',
-		options: [
-			{ name: 'Active', value: 'ACTIVE' },
-			{ name: 'Lost', value: 'LOST' },
-			{ name: 'Won', value: 'WON' },
-		],
+		options: enumOptions(DEAL_STATUSES),
 		default: 'ACTIVE',
 		description: 'Status of the deal: ACTIVE, WON or LOST',
 	},
@@ -88,7 +72,7 @@ export const dealUpdateFieldOptions: INodeProperties[] = [
 		placeholder: 'Website redesign',
 		description: 'New title of the deal (at least one character)',
 	}),
-];
+]);
 
 /**
  * Deal fields from a fields collection as a request body (see bodyFromFields): numbers, dates and enums checked and

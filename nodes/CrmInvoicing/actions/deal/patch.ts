@@ -1,4 +1,4 @@
-import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
+import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 
 import { requiredParameter } from '../common/fields';
 import { textProperty } from '../common/options';
@@ -18,13 +18,21 @@ export function dealOf(context: IExecuteFunctions, itemIndex: number) {
 	return { id, path: recordPath('/deals', id) };
 }
 
-/** An operation that is Update with a fixed body, such as Mark as Won (Update with Status WON). */
-export function patchOperation(operation: string, body: IDataObject): Operation {
+/**
+ * An operation that is Update with a set body: fixed, such as Mark as Won (Update with Status WON), or read from the
+ * operation's own parameters `more`, such as Move to Stage (Update with Stage ID).
+ */
+export function patchOperation(
+	operation: string,
+	body: IDataObject | ((context: IExecuteFunctions, itemIndex: number) => IDataObject),
+	more: INodeProperties[] = [],
+): Operation {
 	return {
-		description: shownFor('deal', operation, [dealIdProperty]),
+		description: shownFor('deal', operation, [dealIdProperty, ...more]),
 		async execute(this: IExecuteFunctions, itemIndex: number) {
+			const sent = typeof body === 'function' ? body(this, itemIndex) : body;
 			const { path } = dealOf(this, itemIndex);
-			return [{ json: await recordRequest(this, 'PATCH', path, itemIndex, body) }];
+			return [{ json: await recordRequest(this, 'PATCH', path, itemIndex, sent) }];
 		},
 	};
 }

@@ -1,9 +1,9 @@
 import type { IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
 
-import { parametersByVersion, updateRecord } from '../common/mapped';
+import { parametersByVersion } from '../common/mapped';
 import { updateFieldsProperty } from '../common/options';
 import { DEAL_MAPPER_FIELDS, dealBodyFromFields, dealUpdateFieldOptions } from './fields';
-import { recordRequest } from '../common/record';
+import { recordRequest, updateRecord } from '../common/record';
 import { dealIdProperty, dealOf } from './patch';
 
 export const description = parametersByVersion(
@@ -25,6 +25,6 @@ export async function execute(
 		path,
 		itemIndex,
 		async (body) => await recordRequest(this, 'PATCH', path, itemIndex, body),
-		(updateFields) => dealBodyFromFields(this, updateFields, itemIndex),
+		dealBodyFromFields,
 	);
 }

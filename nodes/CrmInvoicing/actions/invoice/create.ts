@@ -18,6 +18,7 @@ import {
 	additionalFieldsProperty,
 	bodyFromFields,
 	customFieldsOption,
+	enumOptions,
 	otherFieldsOption,
 	textProperty,
 } from '../common/options';
@@ -70,23 +71,17 @@ const properties: INodeProperties[] = [
 			default: false,
 			description: 'Whether the line item prices already include tax (the API default is off)',
 		},
-		locatorProperty({
-			displayName: 'Sales Person',
-			name: 'salesPersonId',
-			description:
-				'The user credited with the sale. Pick a user from the list or enter their public ID.',
-			searchListMethod: 'searchUsers',
-			listPlaceholder: 'Select a user...',
-			idPlaceholder: 'e.g. usr_5e0c',
-		}),
+		locatorProperty(
+			'Sales Person',
+			'salesPersonId',
+			'user',
+			'The user credited with the sale. Pick a user from the list or enter their public ID.',
+		),
 		{
 			displayName: 'Status',
 			name: 'status',
 			type: 'options',
-			options: [
-				{ name: 'Draft', value: 'DRAFT' },
-				{ name: 'Sent', value: 'SENT' },
-			],
+			options: enumOptions(INVOICE_STATUSES),
 			default: 'DRAFT',
 			description: 'Status the invoice is created in: DRAFT (the API default) or SENT',
 		},
@@ -107,17 +102,14 @@ export const description = shownFor('invoice', 'create', properties);
 
 /** A list of numbers from an array, a single number, or comma-separated text such as `3, 7` (or a JSON array). */
 function toNumberList(context: IExecuteFunctions, value: unknown, itemIndex: number): number[] {
-	let parts: unknown[] = [value];
-	if (Array.isArray(value)) parts = value;
-	else if (typeof value === 'string' && value.trim().startsWith('[')) {
-		const parsed = parseJson(context, value, 'Tag IDs', itemIndex);
-		parts = Array.isArray(parsed) ? parsed : [parsed];
-	} else if (typeof value === 'string') {
-		parts = value
+	const json = typeof value === 'string' && value.trim().startsWith('[');
+	const given = json ? parseJson(context, value, 'Tag IDs', itemIndex) : value;
+	let parts = Array.isArray(given) ? given : [given];
+	if (typeof given === 'string')
+		parts = given
 			.split(',')
 			.map((part) => part.trim())
 			.filter((part) => part !== '');
-	}
 	return parts.map((part) => toNumber(context, part, 'Tag IDs', itemIndex));
 }
 

@@ -1,19 +1,15 @@
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 
-import { fail, isSet, parseJson } from '../common/fields';
+import { fail, isSet, parseJson, shown } from '../common/fields';
 import { amountProperty, textProperty } from '../common/options';
-import { cut, LINE_ITEM_BOUNDS, RESPONSE_ONLY_LINE_ITEM_KEYS } from '../../shared';
+import { isPlainObject, LINE_ITEM_BOUNDS, RESPONSE_ONLY_LINE_ITEM_KEYS } from '../../shared';
 
 /**
- * The fields of one line item, in the order a user fills them in: what the line is (Name, or Product ID), how many
- * (Quantity), at what unit price (Price), the text under it (Description); then the ones most lines leave out (Buy
- * Price, Discount, Discount Type, Tax Rate ID). Not alphabetical, deliberately (issue 18): n8n's UX guidelines put
- * the fields a user needs first. The linter's rule node-param-fixed-collection-type-unsorted-items asks five or more
- * fields of a fixed collection to be alphabetical, and checks only a `values` array written inline: it does not see
- * this constant. That is the exception n8n's own nodes make with a disable comment, which n8n's community-package
- * scanner does not honour (allowInlineConfig: false). A nested collection would not help (it is a sixth field, and the
- * rule counts it too). A unit test (test/unit/output/lineItems.test.ts) holds this order. The field names are those
- * of 0.2, so workflows saved with it keep their line items as they are.
+ * The fields of one line item in the order a user fills them in (what, how many, at what price, the text under it;
+ * then those most lines leave out), not alphabetical, deliberately (issue 18, n8n's UX guidelines). The linter's rule
+ * node-param-fixed-collection-type-unsorted-items checks only a `values` array written inline, so a constant is how
+ * n8n's own exception (a disable comment, which the community-package scanner does not honour) is made here.
+ * test/unit/output/lineItems.test.ts holds the order. The field names are those of 0.2 (saved workflows).
  */
 const LINE_ITEM_FIELDS: INodeProperties[] = [
 	textProperty('Name', 'name', {
@@ -51,7 +47,6 @@ const LINE_ITEM_FIELDS: INodeProperties[] = [
 	}),
 ];
 
-/** "Line Items Source", "Line Items" (the fixed collection) and "Line Items (JSON)". */
 export const lineItemProperties: INodeProperties[] = [
 	{
 		displayName: 'Line Items Source',
@@ -107,16 +102,6 @@ export const lineItemProperties: INodeProperties[] = [
 const TEXT_FIELDS = ['name', 'productId', 'description', 'taxRateId', 'discountType'] as const;
 const NUMBER_FIELDS = ['quantity', 'price', 'discount', 'buyPrice'] as const;
 
-function describe(raw: unknown): string {
-	let text: string;
-	try {
-		text = JSON.stringify(raw) ?? String(raw);
-	} catch {
-		text = String(raw);
-	}
-	return cut(text, 120);
-}
-
 /**
  * One line item checked and shaped for the request: a name or a product ID, quantity and price as numbers,
  * optional numbers as numbers, texts trimmed, empty texts left out, other keys passed on as they are.
@@ -130,7 +115,7 @@ function lineItem(
 ): IDataObject {
 	const refuse = (
 		problem: string,
-		help = `The line item is ${describe(raw)}. Each line item needs a name or a productId, a quantity, and a price unless it has a productId, as numbers.`,
+		help = `The line item is ${shown(raw)}. Each line item needs a name or a productId, a quantity, and a price unless it has a productId, as numbers.`,
 	): never => fail(context, itemIndex, `Line item ${line} of item ${itemIndex}: ${problem}`, help);
 	if (!raw || typeof raw !== 'object' || Array.isArray(raw)) refuse('is not an object');
 	const source = raw as IDataObject;
@@ -144,83 +129,62 @@ function lineItem(
 	}
 	for (const field of TEXT_FIELDS) {
 		const value = source[field];
-		if (isSet(value) && typeof value !== 'object') result[field] = String(value).trim();
-		else if (value !== undefined && value !== null && typeof value === 'object')
-			refuse(`"${field}" must be text`);
+		if (typeof value === 'object' && value !== null) refuse(`"${field}" must be text`);
+		if (isSet(value)) result[field] = String(value).trim();
 		else delete result[field];
 	}
 	if (result.name === undefined && result.productId === undefined)
 		refuse('needs a "name" or a "productId"');
-	const withProduct = result.productId !== undefined;
 	// A line with a product may leave its price to the product.
-	const required = new Set<string>(withProduct ? ['quantity'] : ['quantity', 'price']);
+	const withProduct = result.productId !== undefined;
 	for (const field of NUMBER_FIELDS) {
 		const value = source[field];
+		const required = field === 'quantity' || (field === 'price' && !withProduct);
 		if (!isSet(value)) {
-			if (required.has(field)) refuse(`"${field}" is required and must be a number`);
+			if (required) refuse(`"${field}" is required and must be a number`);
 			delete result[field];
 			continue;
 		}
 		const number =
 			typeof value === 'number' ? value : typeof value === 'string' ? Number(value.trim()) : NaN;
-		if (!Number.isFinite(number)) refuse(`"${field}" must be a number but is ${describe(value)}`);
-		const bounds = LINE_ITEM_BOUNDS[field];
-		if (
-			number > bounds.max ||
-			number < bounds.min ||
-			(number === bounds.min && !bounds.minIncluded)
-		) {
-			const from = bounds.minIncluded ? `from ${bounds.min}` : `greater than ${bounds.min}`;
+		if (!Number.isFinite(number)) refuse(`"${field}" must be a number but is ${shown(value)}`);
+		const { min, minIncluded, max } = LINE_ITEM_BOUNDS[field];
+		if (number > max || (minIncluded ? number < min : number <= min)) {
+			const from = minIncluded ? `from ${min}` : `greater than ${min}`;
 			refuse(
-				`"${field}" must be ${from} and at most ${bounds.max.toLocaleString('en-US')} but is ${describe(value)}`,
+				`"${field}" must be ${from} and at most ${max.toLocaleString('en-US')} but is ${shown(value)}`,
 				field === 'quantity'
 					? 'A line needs a positive quantity. To reduce an invoice, use the line\'s "discount", not a negative quantity.'
 					: 'Prices, buy prices and discounts are amounts from 0. To reduce an invoice, use the line\'s "discount", not a negative price.',
 			);
 		}
 		// The collection's number fields are always there: a 0 discount or buy price means "none", and a 0 price
-		// next to a product means "the product's price".
-		if (
-			fromFields &&
-			number === 0 &&
-			(field === 'discount' || field === 'buyPrice' || (field === 'price' && withProduct))
-		) {
-			delete result[field];
-		} else result[field] = number;
+		// next to a product means "the product's price" (a quantity is never 0).
+		if (fromFields && number === 0 && !required) delete result[field];
+		else result[field] = number;
 	}
 	return result;
 }
 
 /** The invoice's line items, from the fixed collection or from an expression / JSON, checked: at least one. */
 export function lineItemsOf(context: IExecuteFunctions, itemIndex: number): IDataObject[] {
-	const source = context.getNodeParameter('lineItemsSource', itemIndex, 'fields') as string;
-	let raw: unknown[];
-	if (source === 'json') {
-		const value = parseJson(
+	const json = context.getNodeParameter('lineItemsSource', itemIndex, 'fields') === 'json';
+	const field = json ? 'Line Items (JSON)' : 'Line Items';
+	const value = json
+		? parseJson(context, context.getNodeParameter('lineItemsJson', itemIndex, ''), field, itemIndex)
+		: (context.getNodeParameter('lineItems', itemIndex, {}) as IDataObject).items;
+	let raw: unknown[] = [];
+	if (Array.isArray(value)) raw = value;
+	else if (isPlainObject(value)) raw = [value];
+	else if (value !== undefined && value !== null) {
+		fail(
 			context,
-			context.getNodeParameter('lineItemsJson', itemIndex, ''),
-			'Line Items (JSON)',
 			itemIndex,
+			`"Line Items (JSON)" must be an array of line item objects in item ${itemIndex}`,
+			`It is ${shown(value)}.`,
 		);
-		if (value === undefined || value === null) raw = [];
-		else if (Array.isArray(value)) raw = value;
-		else if (typeof value === 'object') raw = [value];
-		else {
-			fail(
-				context,
-				itemIndex,
-				`"Line Items (JSON)" must be an array of line item objects in item ${itemIndex}`,
-				`It is ${describe(value)}.`,
-			);
-		}
-	} else {
-		const collection = context.getNodeParameter('lineItems', itemIndex, {}) as {
-			items?: IDataObject[];
-		};
-		raw = collection.items ?? [];
 	}
 	if (raw.length === 0) {
-		const field = source === 'json' ? 'Line Items (JSON)' : 'Line Items';
 		fail(
 			context,
 			itemIndex,
@@ -228,7 +192,5 @@ export function lineItemsOf(context: IExecuteFunctions, itemIndex: number): IDat
 			'An invoice needs at least one line item, each with a name or a product ID, a quantity and a price.',
 		);
 	}
-	return raw.map((entry, index) =>
-		lineItem(context, entry, index + 1, itemIndex, source !== 'json'),
-	);
+	return raw.map((entry, index) => lineItem(context, entry, index + 1, itemIndex, !json));
 }

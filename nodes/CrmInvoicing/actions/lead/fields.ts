@@ -1,6 +1,6 @@
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 
-import { toNumber } from '../common/fields';
+import { requireText, toNumber } from '../common/fields';
 import type { StandardField } from '../common/mapperFields';
 import {
 	bodyFromFields,
@@ -57,12 +57,13 @@ export const leadUpdateFieldOptions: INodeProperties[] = [...leadFieldOptions, n
 	(a, b) => a.displayName.localeCompare(b.displayName),
 );
 
-/** Lead fields from a fields collection as a request body (see bodyFromFields), the value as a number. */
+/** Lead fields from a fields collection as a request body (bodyFromFields): a name not empty, the value a number. */
 export function leadBodyFromFields(
 	context: IExecuteFunctions,
 	fields: IDataObject,
 	itemIndex: number,
 ): IDataObject {
+	if (fields.name !== undefined) requireText(context, fields.name, 'Name', itemIndex);
 	return bodyFromFields(context, fields, itemIndex, {
 		value: (value) => toNumber(context, value, 'Value', itemIndex),
 	});

@@ -1,10 +1,7 @@
-import type { IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
-
-import { filterQuery, getManyProperties, listRecords } from '../common/list';
+import { getManyOperation } from '../common/list';
 import { textProperty } from '../common/options';
-import { shownFor } from '../operation';
 
-const filters: INodeProperties[] = [
+export const { description, execute } = getManyOperation('lead', 'leads', { path: '/leads' }, [
 	{
 		displayName: 'Archived',
 		name: 'archived',
@@ -21,14 +18,4 @@ const filters: INodeProperties[] = [
 		placeholder: 'e.g. lst_new',
 		description: 'Public ID of a lead stage: only leads in that stage are returned',
 	}),
-];
-
-export const description = shownFor('lead', 'getMany', getManyProperties('leads', filters));
-
-export async function execute(
-	this: IExecuteFunctions,
-	itemIndex: number,
-): Promise<INodeExecutionData[]> {
-	const qs = filterQuery(this, itemIndex, filters);
-	return await listRecords(this, itemIndex, 'lead', { path: '/leads', qs });
-}
+]);

@@ -1,38 +1,23 @@
 import { NodeOperationError } from 'n8n-workflow';
 import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 
-import { apiRequest, cut, isPlainObject } from '../../shared';
-import { requireText } from '../common/fields';
+import { apiRequest, isPlainObject } from '../../shared';
+import { requireText, shown } from '../common/fields';
 import { locatorProperty } from '../common/locator';
 import { recordPath, recordRequest } from '../common/record';
 import { shownFor, type Operation } from '../operation';
 
-/** The lead to act on: picked from a searchable list, or given by ID. */
-export const leadIdProperty = locatorProperty({
-	displayName: 'Lead',
-	name: 'leadId',
-	description:
-		'The lead to use. Pick it from the list (shows name, email and lead number; searches them and the mobile and website) or enter its public ID.',
-	searchListMethod: 'searchLeads',
-	listPlaceholder: 'Select a lead...',
-	idPlaceholder: 'e.g. lead_8f2k1',
-	required: true,
-});
+export const leadIdProperty = locatorProperty(
+	'Lead',
+	'leadId',
+	'lead',
+	'The lead to use. Pick it from the list (shows name, email and lead number; searches them and the mobile and website) or enter its public ID.',
+	true,
+);
 
-/** The lead ID chosen in the locator, checked to be non-empty. */
 export function leadIdOf(context: IExecuteFunctions, itemIndex: number): string {
 	const value = context.getNodeParameter('leadId', itemIndex, '', { extractValue: true });
 	return requireText(context, value, 'Lead', itemIndex);
-}
-
-function isLead(value: IDataObject): boolean {
-	return typeof value.id === 'string' && value.id !== '';
-}
-
-function show(value: unknown): string {
-	if (value === undefined) return 'nothing';
-	const text = JSON.stringify(value) ?? String(value);
-	return cut(text, 120);
 }
 
 /** The same value, allowing for a server that turns "5" into 5 or the reverse. */
@@ -64,21 +49,19 @@ function checkApplied(
 	if (typeof body.archived === 'boolean' && lead.archived !== body.archived) {
 		const verb = body.archived ? 'archive' : 'unarchive';
 		fail(
-			`The API did not ${verb} lead ${leadId}: it still answers archived=${show(lead.archived)}`,
+			`The API did not ${verb} lead ${leadId}: it still answers archived=${shown(lead.archived)}`,
 			`The API documents "archived" as a field of a lead but not among the fields PATCH /leads/{id} accepts, and this CRM ignored it, so nothing was ${verb}d. ${body.archived ? 'Archive' : 'Unarchive'} the lead in the CRM itself, or ask the CRM's provider how to do it through the API.`,
 		);
 	}
 	const sentCustom = body.customFields;
 	if (isPlainObject(sentCustom)) {
-		const answered = (
-			lead.customFields && typeof lead.customFields === 'object' ? lead.customFields : {}
-		) as IDataObject;
+		const answered = isPlainObject(lead.customFields) ? lead.customFields : {};
 		const ignored = Object.keys(sentCustom).filter(
 			(key) => !sameValue(sentCustom[key], answered[key]),
 		);
 		if (ignored.length > 0) {
 			fail(
-				`The API did not update the custom fields ${ignored.join(', ')} of lead ${leadId}: it answers customFields=${show(lead.customFields ?? null)}`,
+				`The API did not update the custom fields ${ignored.join(', ')} of lead ${leadId}: it answers customFields=${shown(lead.customFields ?? null)}`,
 				'The API does not document "customFields" among the fields PATCH /leads/{id} accepts, and this CRM did not apply them. Change them in the CRM itself, or check their keys against the custom fields defined in the CRM.',
 			);
 		}
@@ -109,7 +92,7 @@ export async function patchLead(
 	const needsArchived =
 		typeof body.archived === 'boolean' && typeof response.archived !== 'boolean';
 	const lead =
-		!isLead(response) || needsArchived
+		typeof response.id !== 'string' || response.id === '' || needsArchived
 			? await recordRequest(context, 'GET', path, itemIndex)
 			: response;
 	checkApplied(context, leadId, body, lead, itemIndex);

@@ -25,12 +25,9 @@ import { patchLead } from './patch';
  * - Within one execution, an email this node already created or updated goes straight to that lead (search results
  *   may lag behind a create), so a second item with the same email never makes a duplicate.
  * - What it did (version 2): each output item is the lead as the API returned it, plus one field outside the API's
- *   names, `_upsert` (UPSERT_MARKER_FIELD): `{ action: 'created', matchedField: null }` or
- *   `{ action: 'updated', matchedField: 'email' }`. Every version adds the run's hint "Created N and updated M leads".
+ *   names, `_upsert`: `{ action: 'created', matchedField: null }` or `{ action: 'updated', matchedField: 'email' }`.
+ *   Every version adds the run's hint "Created N and updated M leads".
  */
-
-/** The field of each output item (version 2) that says what Create or Update did; not a field of the API's leads. */
-const UPSERT_MARKER_FIELD = '_upsert';
 
 const properties: INodeProperties[] = [
 	{
@@ -125,37 +122,29 @@ function outcomeItem(
 	outcomes[action]++;
 	outcomesByRun.set(context, outcomes);
 	if (!hasOutputControl(context)) return [{ json: lead }];
-	const matchedField = action === 'updated' ? 'email' : null;
-	return [{ json: { ...lead, [UPSERT_MARKER_FIELD]: { action, matchedField } } }];
+	return [
+		{ json: { ...lead, _upsert: { action, matchedField: action === 'updated' ? 'email' : null } } },
+	];
 }
 
 /** The run's hint: "Created N and updated M leads" (items that failed are in neither count). */
 export function hints(this: IExecuteFunctions): NodeExecutionHint[] {
-	const outcomes = outcomesByRun.get(this) ?? { created: 0, updated: 0 };
-	return [
-		{
-			message: `Created ${outcomes.created} and updated ${outcomes.updated} leads`,
-			type: 'info',
-			location: 'outputPane',
-		},
-	];
+	const { created, updated } = outcomesByRun.get(this) ?? { created: 0, updated: 0 };
+	const message = `Created ${created} and updated ${updated} leads`;
+	return [{ message, type: 'info', location: 'outputPane' }];
 }
 
 // ------------------------------------------------------------------------------------------ finding the lead
 
-/** An email as compared: trimmed and lower-cased. */
 function normalizeEmail(value: unknown): string {
 	return typeof value === 'string' ? value.trim().toLowerCase() : '';
 }
 
-function createdAtMs(lead: IDataObject): number {
-	const ms = typeof lead.createdAt === 'string' ? Date.parse(lead.createdAt) : NaN;
-	return Number.isNaN(ms) ? Number.POSITIVE_INFINITY : ms;
-}
-
 /** The oldest lead by `createdAt`; among equal (or unreadable) times, the first the API listed. */
 function oldestOf(leads: IDataObject[]): IDataObject {
-	return leads.reduce((oldest, lead) => (createdAtMs(lead) < createdAtMs(oldest) ? lead : oldest));
+	const ms = ({ createdAt }: IDataObject) =>
+		(typeof createdAt === 'string' && Date.parse(createdAt)) || Infinity;
+	return leads.reduce((oldest, lead) => (ms(lead) < ms(oldest) ? lead : oldest));
 }
 
 /** What the search tells the user to do when it passes the list reader's caps. */

@@ -44,10 +44,11 @@ async function cached(
 	const key = `${keyId}:${what}`;
 	const hit = found.peek(key);
 	if (hit && Date.now() - hit.at < CACHE_MS) return hit;
-	let result: Found;
 	try {
 		const custom = customFieldsOf(await read());
-		result = { custom, notice: custom.length === 0 ? none : undefined, at: Date.now() };
+		const result = { custom, notice: custom.length === 0 ? none : undefined, at: Date.now() };
+		found.set(key, result);
+		return result;
 	} catch (error) {
 		// Not kept: the next lookup tries again (a key given the right to list, a CRM back up).
 		return {
@@ -56,8 +57,6 @@ async function cached(
 			at: 0,
 		};
 	}
-	found.set(key, result);
-	return result;
 }
 
 /** Lead → Create and Update: the lead's fields and the custom fields of one page of leads. */

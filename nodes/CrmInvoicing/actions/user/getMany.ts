@@ -1,41 +1,34 @@
-import type {
-	IDataObject,
-	IExecuteFunctions,
-	INodeExecutionData,
-	INodeProperties,
-} from 'n8n-workflow';
+import type { IDataObject } from 'n8n-workflow';
 
 import { USER_SEARCH_QUERY_PARAMETER, userMatchesSearch } from '../../shared';
-import { filterQuery, getManyProperties, listRecords } from '../common/list';
+import { getManyOperation } from '../common/list';
 import { textProperty } from '../common/options';
-import { shownFor } from '../operation';
 
-const filters: INodeProperties[] = [
-	{
-		displayName: 'Active',
-		name: 'active',
-		type: 'boolean',
-		default: true,
-		description:
-			'Whether to return only users who are active members of the team (on) or only those who are not (off). Leave this filter out to get both.',
+export const { description, execute } = getManyOperation(
+	'user',
+	'users',
+	{ path: '/users' },
+	[
+		{
+			displayName: 'Active',
+			name: 'active',
+			type: 'boolean',
+			default: true,
+			description:
+				'Whether to return only users who are active members of the team (on) or only those who are not (off). Leave this filter out to get both.',
+		},
+		textProperty('Search', 'search', {
+			placeholder: 'jane',
+			description: `Text to look for in the first name, last name or email of the users. Sent as the "${USER_SEARCH_QUERY_PARAMETER}" query parameter, and applied by the node too.`,
+			hint: `The API spec does not name the user search parameter; this node sends "${USER_SEARCH_QUERY_PARAMETER}".`,
+		}),
+	],
+	(qs) => {
+		const { search } = qs;
+		if (typeof search !== 'string') return undefined;
+		delete qs.search;
+		qs[USER_SEARCH_QUERY_PARAMETER] = search;
+		// The node applies the search too: a server that ignores the parameter must not make it return everyone.
+		return (user: IDataObject) => userMatchesSearch(user, search);
 	},
-	textProperty('Search', 'search', {
-		placeholder: 'jane',
-		description: `Text to look for in the first name, last name or email of the users. Sent as the "${USER_SEARCH_QUERY_PARAMETER}" query parameter, and applied by the node too.`,
-		hint: `The API spec does not name the user search parameter; this node sends "${USER_SEARCH_QUERY_PARAMETER}".`,
-	}),
-];
-
-export const description = shownFor('user', 'getMany', getManyProperties('users', filters));
-
-export async function execute(
-	this: IExecuteFunctions,
-	itemIndex: number,
-): Promise<INodeExecutionData[]> {
-	const { search, ...qs } = filterQuery(this, itemIndex, filters);
-	if (typeof search === 'string') qs[USER_SEARCH_QUERY_PARAMETER] = search;
-	// The node applies the search too: a server that ignores the parameter must not make it return everyone.
-	const keep =
-		typeof search === 'string' ? (user: IDataObject) => userMatchesSearch(user, search) : undefined;
-	return await listRecords(this, itemIndex, 'user', { path: '/users', qs }, keep);
-}
+);

@@ -1,6 +1,6 @@
 import type { IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
 
-import { pageRequestOf, returnAllAndLimit, toItems } from '../common/list';
+import { pageRequestOf, returnAllAndLimit } from '../common/list';
 import { listWebhookSubscriptions } from '../../shared';
 import { shownFor } from '../operation';
 import { withoutSecret } from './shared';
@@ -18,5 +18,5 @@ export async function execute(
 	const want = pageRequestOf(this, itemIndex);
 	// Every list shape the node knows (v1 page, bare array, v2 envelope), fully; an unknown shape is an error.
 	const subscriptions = await listWebhookSubscriptions(this, want, itemIndex);
-	return toItems(subscriptions.map(withoutSecret));
+	return subscriptions.map((subscription) => ({ json: withoutSecret(subscription) }));
 }

@@ -12,7 +12,6 @@ export const webhookIdProperty = textProperty('Webhook Subscription ID', 'webhoo
 	description: 'ID of the webhook subscription, as returned by Create or Get Many',
 });
 
-/** The path of the subscription given in "Webhook Subscription ID", and that ID. */
 export function webhookOf(context: IExecuteFunctions, itemIndex: number) {
 	const id = requiredParameter(context, 'webhookId', 'Webhook Subscription ID', itemIndex);
 	return { id, path: recordPath('/webhooks', id) };
