@@ -6,7 +6,7 @@
  * - the action node's folder (`actions/`) is the action node's alone: no trigger and nothing shared imports it;
  * - imports are what n8n allows a community node: `n8n-workflow`, `node:crypto` and relative files;
  * - no import circle among shipped files (type-only imports included);
- * - sizes: no shipped file over 350 lines, the webhook trigger's code (its node file and `trigger/`) at most 1,500.
+ * - sizes: no shipped file over 300 lines; the caps on each part below (issue 29's targets are lower).
  */
 import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
@@ -156,13 +156,13 @@ describe('the package layout', () => {
 		expect(files.reduce((sum, file) => sum + lines(file), 0)).toBeLessThanOrEqual(3_290);
 	});
 
-	it('keeps the transport (shared/transport/) at most 1,930 lines, none of its files over 300', () => {
+	it('keeps the transport (shared/transport/) at most 1,870 lines, none of its files over 300', () => {
 		// Issue 29's target is 1,100: the rate limiter's rules (first answer, shared windows, shares), the redactor's
 		// spellings and the errors' texts are what the rest holds; the size reached so far is held here.
 		const sizes = tsFiles(TRANSPORT).map(
 			(file) => (readFileSync(file, 'utf8').match(/\n/g) ?? []).length,
 		);
 		expect(Math.max(...sizes)).toBeLessThanOrEqual(300);
-		expect(sizes.reduce((sum, size) => sum + size, 0)).toBeLessThanOrEqual(1_930);
+		expect(sizes.reduce((sum, size) => sum + size, 0)).toBeLessThanOrEqual(1_870);
 	});
 });
