@@ -27,6 +27,15 @@ export interface ResourceOperation extends INodePropertyOptions {
 	run: Operation;
 }
 
+/** A resource's operation; its description is its `action` unless it says more. */
+export const op = (
+	name: string,
+	value: string,
+	run: Operation,
+	action: string,
+	description = action,
+): ResourceOperation => ({ name, value, description, action, run });
+
 /** An operation's parameters, shown only when its resource and operation are picked. */
 export function shownFor(
 	resource: string,

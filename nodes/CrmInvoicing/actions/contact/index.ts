@@ -1,12 +1,12 @@
-import type { ResourceOperation } from '../operation';
+import { op } from '../operation';
 import * as getMany from './getMany';
 
-export const operations: ResourceOperation[] = [
-	{
-		name: 'Get Many',
-		value: 'getMany',
-		description: 'Get many contacts (API v2), optionally filtered by search text',
-		action: 'Get many contacts',
-		run: getMany,
-	},
+export const operations = [
+	op(
+		'Get Many',
+		'getMany',
+		getMany,
+		'Get many contacts',
+		'Get many contacts (API v2), optionally filtered by search text',
+	),
 ];

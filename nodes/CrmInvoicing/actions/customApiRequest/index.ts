@@ -1,12 +1,12 @@
-import type { ResourceOperation } from '../operation';
+import { op } from '../operation';
 import * as request from './request';
 
-export const operations: ResourceOperation[] = [
-	{
-		name: 'Request',
-		value: 'request',
-		description: 'Send a request to any endpoint of the CRM API with this credential',
-		action: 'Make a custom API request',
-		run: request,
-	},
+export const operations = [
+	op(
+		'Request',
+		'request',
+		request,
+		'Make a custom API request',
+		'Send a request to any endpoint of the CRM API with this credential',
+	),
 ];

@@ -1,12 +1,4 @@
-import type { ResourceOperation } from '../operation';
+import { op } from '../operation';
 import * as get from './get';
 
-export const operations: ResourceOperation[] = [
-	{
-		name: 'Get',
-		value: 'get',
-		description: 'Get a product by ID',
-		action: 'Get a product',
-		run: get,
-	},
-];
+export const operations = [op('Get', 'get', get, 'Get a product', 'Get a product by ID')];

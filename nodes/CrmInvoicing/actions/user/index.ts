@@ -1,13 +1,12 @@
-import type { ResourceOperation } from '../operation';
+import { op } from '../operation';
 import * as getMany from './getMany';
 
-export const operations: ResourceOperation[] = [
-	{
-		name: 'Get Many',
-		value: 'getMany',
-		description:
-			'Get many users of the team, optionally filtered by search text or active membership',
-		action: 'Get many users',
-		run: getMany,
-	},
+export const operations = [
+	op(
+		'Get Many',
+		'getMany',
+		getMany,
+		'Get many users',
+		'Get many users of the team, optionally filtered by search text or active membership',
+	),
 ];
