@@ -5,14 +5,15 @@ import { cut, UNIX_TIME_RULE } from '../../shared';
 
 /** Field values as n8n's UI hands them over, in one place, turned into API request values. */
 
+/** One input item of the run: the context to read it with, and its index, which every error below names. */
+export interface Item {
+	context: IExecuteFunctions;
+	index: number;
+}
+
 /** Stops the item with an error that says what is wrong (`message`) and what to do (`help`). */
-export function fail(
-	context: IExecuteFunctions,
-	itemIndex: number,
-	message: string,
-	help?: string,
-): never {
-	throw new NodeOperationError(context.getNode(), message, { itemIndex, description: help });
+export function fail({ context, index }: Item, message: string, help?: string): never {
+	throw new NodeOperationError(context.getNode(), message, { itemIndex: index, description: help });
 }
 
 /** A value as an error message shows it: `an object`, `an array`, `the boolean true`, `NaN`, `the text "x"`. */
@@ -40,85 +41,57 @@ export function shown(value: unknown): string {
  * empty. Anything else (an object, an array, a boolean, NaN or Infinity) is refused with an error that names the
  * field, so that nothing is ever sent as `[object Object]`.
  */
-export function optionalText(
-	context: IExecuteFunctions,
-	value: unknown,
-	field: string,
-	itemIndex: number,
-): string | undefined {
+export function optionalText(item: Item, value: unknown, field: string): string | undefined {
 	if (value === undefined || value === null) return undefined;
 	if (typeof value === 'string') return value.trim() || undefined;
 	if ((typeof value === 'number' && Number.isFinite(value)) || typeof value === 'bigint')
 		return String(value);
 	return fail(
-		context,
-		itemIndex,
-		`"${field}" must be text or a number but is ${describeValue(value)} in item ${itemIndex}`,
+		item,
+		`"${field}" must be text or a number but is ${describeValue(value)} in item ${item.index}`,
 		`Give "${field}" as text (such as an ID like lead_8f2k1) or a number. If it comes from an expression, pick the field inside the object, e.g. {{ $json.lead.id }} rather than {{ $json.lead }}.`,
 	);
 }
 
 /** A required text parameter (also an ID): trimmed, not empty, and text or a number (see optionalText). */
-export function requireText(
-	context: IExecuteFunctions,
-	value: unknown,
-	field: string,
-	itemIndex: number,
-): string {
-	const text = optionalText(context, value, field, itemIndex);
+export function requireText(item: Item, value: unknown, field: string): string {
+	const text = optionalText(item, value, field);
 	if (text !== undefined) return text;
 	return fail(
-		context,
-		itemIndex,
-		`"${field}" is required but is empty in item ${itemIndex}`,
+		item,
+		`"${field}" is required but is empty in item ${item.index}`,
 		`Fill in "${field}", or check that the expression for it gives a value for this item.`,
 	);
 }
 
 /** A required text parameter of the node (also an ID), read for one item and checked as requireText checks it. */
-export function requiredParameter(
-	context: IExecuteFunctions,
-	name: string,
-	field: string,
-	itemIndex: number,
-): string {
-	return requireText(context, context.getNodeParameter(name, itemIndex, ''), field, itemIndex);
+export function requiredParameter(item: Item, name: string, field: string): string {
+	return requireText(item, item.context.getNodeParameter(name, item.index, ''), field);
 }
 
 /** One of a fixed set of values (enums of the spec), upper-cased as the API expects. */
 export function requireOneOf<T extends string>(
-	context: IExecuteFunctions,
+	item: Item,
 	value: unknown,
 	allowed: readonly T[],
 	field: string,
-	itemIndex: number,
 ): T {
 	const text = String(value ?? '')
 		.trim()
 		.toUpperCase();
 	if ((allowed as readonly string[]).includes(text)) return text as T;
 	return fail(
-		context,
-		itemIndex,
-		`"${field}" must be one of ${allowed.join(', ')} but is "${String(value)}" in item ${itemIndex}`,
+		item,
+		`"${field}" must be one of ${allowed.join(', ')} but is "${String(value)}" in item ${item.index}`,
 	);
 }
 
 /** A number given as a number or a numeric string. */
-export function toNumber(
-	context: IExecuteFunctions,
-	value: unknown,
-	field: string,
-	itemIndex: number,
-): number {
+export function toNumber(item: Item, value: unknown, field: string): number {
 	const text = typeof value === 'string' ? value.trim() : '';
 	const number = typeof value === 'number' ? value : text !== '' ? Number(text) : NaN;
 	if (Number.isFinite(number)) return number;
-	return fail(
-		context,
-		itemIndex,
-		`"${field}" must be a number but is "${String(value)}" in item ${itemIndex}`,
-	);
+	return fail(item, `"${field}" must be a number but is "${String(value)}" in item ${item.index}`);
 }
 
 /**
@@ -131,53 +104,41 @@ export function toNumber(
  * digits) is Unix time (UNIX_TIME_RULE in apiChoices.ts): seconds below 100,000,000,000, milliseconds from there;
  * below 100,000,000, negative or not finite it is refused. Empty, it is refused as requireText refuses it.
  */
-export function toIsoDate(
-	context: IExecuteFunctions,
-	value: unknown,
-	field: string,
-	itemIndex: number,
-): string {
-	if (!isSet(value)) requireText(context, value, field, itemIndex);
+export function toIsoDate(item: Item, value: unknown, field: string): string {
+	if (!isSet(value)) requireText(item, value, field);
 	const text = typeof value === 'string' ? value.trim() : '';
 	if (typeof value === 'number' || /^\d{9,}(\.\d+)?$/.test(text)) {
 		const unix = Number(value);
 		if (Number.isFinite(unix) && unix >= UNIX_TIME_RULE.refusedBelow)
 			return new Date(unix < UNIX_TIME_RULE.millisecondsFrom ? unix * 1000 : unix).toISOString();
 		fail(
-			context,
-			itemIndex,
-			`"${field}" is the number ${String(value)} in item ${itemIndex}, which the node does not read as a date`,
+			item,
+			`"${field}" is the number ${String(value)} in item ${item.index}, which the node does not read as a date`,
 			'A number for a date is read as Unix time: seconds (such as 1767225600) or milliseconds (such as 1767225600000), from 1973-03-03 on. Otherwise use an ISO 8601 date such as 2026-12-31, or the date picker.',
 		);
 	}
 	const day = /^\d{4}-\d{2}-(\d{2})/.exec(text)?.[1];
 	try {
-		const zone = /^\d{4}-\d{2}-\d{2}$/.test(text) ? 'UTC' : context.getTimezone();
+		const zone = /^\d{4}-\d{2}-\d{2}$/.test(text) ? 'UTC' : item.context.getTimezone();
 		const date = tryToParseDateTime(value, zone);
 		if (day === undefined || date.day === Number(day)) return date.toJSDate().toISOString();
 	} catch {
 		// Not a date n8n can read: refused below.
 	}
 	return fail(
-		context,
-		itemIndex,
-		`"${field}" is not a valid date: "${String(value)}" in item ${itemIndex}`,
+		item,
+		`"${field}" is not a valid date: "${String(value)}" in item ${item.index}`,
 		'Use an ISO 8601 date such as 2026-12-31 or 2026-12-31T09:00:00Z, the date picker, or an expression such as {{ $now.plus({ days: 30 }) }}.',
 	);
 }
 
 /** A JSON object parameter that may arrive as an object or as JSON text; empty, it is `{}`. */
-export function toJsonObject(
-	context: IExecuteFunctions,
-	value: unknown,
-	field: string,
-	itemIndex: number,
-): IDataObject {
+export function toJsonObject(item: Item, value: unknown, field: string): IDataObject {
 	if (value === undefined || value === null || value === '') return {};
 	const help = 'Enter a JSON object such as {"key": "value"}.';
-	const parsed = parseJson(context, value, field, itemIndex, help);
+	const parsed = parseJson(item, value, field, help);
 	if (!parsed || typeof parsed !== 'object' || Array.isArray(parsed))
-		fail(context, itemIndex, `"${field}" must be a JSON object in item ${itemIndex}`, help);
+		fail(item, `"${field}" must be a JSON object in item ${item.index}`, help);
 	return parsed as IDataObject;
 }
 
@@ -205,13 +166,12 @@ function displayNameOfKey(key: string): string {
  * ids) as its decimal text, since the API's IDs and text fields are strings; other values as they are.
  */
 export function requestField(
-	context: IExecuteFunctions,
+	item: Item,
 	key: string,
 	value: unknown,
-	itemIndex: number,
 ): IDataObject[string] | undefined {
 	if (!isSet(value)) return undefined;
-	if (/Id$/.test(key)) return optionalText(context, value, displayNameOfKey(key), itemIndex);
+	if (/Id$/.test(key)) return optionalText(item, value, displayNameOfKey(key));
 	if (typeof value === 'string') return value.trim();
 	if (typeof value === 'number' || typeof value === 'bigint') return String(value);
 	return value as IDataObject[string];
@@ -224,10 +184,9 @@ export function isSet(value: unknown): boolean {
 
 /** A JSON parameter that may arrive as a value (from an expression) or as JSON text. */
 export function parseJson(
-	context: IExecuteFunctions,
+	item: Item,
 	value: unknown,
 	field: string,
-	itemIndex: number,
 	help = 'Check the JSON text, or use an expression that gives the value itself.',
 ): unknown {
 	if (typeof value !== 'string') return value;
@@ -236,6 +195,6 @@ export function parseJson(
 	try {
 		return JSON.parse(text) as unknown;
 	} catch {
-		fail(context, itemIndex, `"${field}" is not valid JSON in item ${itemIndex}`, help);
+		fail(item, `"${field}" is not valid JSON in item ${item.index}`, help);
 	}
 }

@@ -3,7 +3,7 @@ import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workfl
 import { readList } from '../../shared';
 import type { ApiVersion, PageRequest, SimplifiedResource } from '../../shared';
 import { shownFor, type Operation } from '../operation';
-import { fail, isSet, toNumber } from './fields';
+import { fail, isSet, toNumber, type Item } from './fields';
 import { collectionProperty } from './options';
 import { recordItems, simplifyProperty } from './output';
 
@@ -31,20 +31,14 @@ export function returnAllAndLimit(what: string): INodeProperties[] {
 }
 
 /** What the user asked for: every record, or at most Limit of them (a whole number of at least 1). */
-export function pageRequestOf(context: IExecuteFunctions, itemIndex: number): PageRequest {
-	const returnAll = context.getNodeParameter('returnAll', itemIndex, false) as boolean;
-	if (returnAll) return { returnAll: true };
-	const limit = toNumber(
-		context,
-		context.getNodeParameter('limit', itemIndex, 50),
-		'Limit',
-		itemIndex,
-	);
+export function pageRequestOf(item: Item): PageRequest {
+	const { context, index } = item;
+	if (context.getNodeParameter('returnAll', index, false) as boolean) return { returnAll: true };
+	const limit = toNumber(item, context.getNodeParameter('limit', index, 50), 'Limit');
 	if (!Number.isInteger(limit) || limit < 1) {
 		fail(
-			context,
-			itemIndex,
-			`"Limit" must be a whole number of at least 1 but is ${limit} in item ${itemIndex}`,
+			item,
+			`"Limit" must be a whole number of at least 1 but is ${limit} in item ${index}`,
 			'Set "Limit" to 1 or more, or turn on "Return All".',
 		);
 	}
@@ -79,7 +73,7 @@ export function getManyOperation(
 					qs[name] = type === 'boolean' ? value : String(value).trim();
 			}
 			const keep = adjust?.(qs);
-			const want = pageRequestOf(this, itemIndex);
+			const want = pageRequestOf({ context: this, index: itemIndex });
 			const records = await readList.call(this, { ...list, qs, itemIndex }, want, keep);
 			return recordItems(this, itemIndex, resource, records);
 		},

@@ -1,11 +1,5 @@
 import { updateDisplayOptions, validateFieldType } from 'n8n-workflow';
-import type {
-	FieldType,
-	IDataObject,
-	IExecuteFunctions,
-	INodeProperties,
-	ResourceMapperValue,
-} from 'n8n-workflow';
+import type { FieldType, IDataObject, INodeProperties, ResourceMapperValue } from 'n8n-workflow';
 
 import { isPlainObject } from '../../shared';
 import {
@@ -17,6 +11,7 @@ import {
 	requireOneOf,
 	toIsoDate,
 	toJsonObject,
+	type Item,
 } from './fields';
 import { CUSTOM_PREFIX, type StandardField } from './mapperFields';
 import { additionalFieldsProperty, customFieldsOption, otherFieldsOption } from './options';
@@ -100,21 +95,19 @@ const ARTICLE: Partial<Record<FieldType, string>> = {
  * on, which converts text such as "12" or "true". A wrong type is an error naming the field and the item.
  */
 function typed(
-	context: IExecuteFunctions,
+	item: Item,
 	label: string,
 	value: unknown,
 	type: FieldType,
 	convert: boolean,
-	itemIndex: number,
 ): unknown {
 	if (type === 'string' || type === 'options') return value;
 	const result = validateFieldType(label, value, type, { strict: !convert, parseStrings: convert });
 	if (result.valid) return result.newValue ?? value;
 	const article = ARTICLE[type] ?? type;
 	return fail(
-		context,
-		itemIndex,
-		`"${label}" must be ${article} but is ${describeValue(value)} in item ${itemIndex}`,
+		item,
+		`"${label}" must be ${article} but is ${describeValue(value)} in item ${item.index}`,
 		convert
 			? `"Attempt to Convert Types" is on, but this value cannot be read as ${article}. Fix the value or its expression.`
 			: `Give ${article}, or turn on "Attempt to Convert Types" in the options of "Fields" (at its end) to convert text such as "12" or "true".`,
@@ -123,33 +116,30 @@ function typed(
 
 /** A standard field's value for the API: dates as ISO 8601, options upper-cased and checked, IDs and text as text. */
 function standardValue(
-	context: IExecuteFunctions,
+	item: Item,
 	field: StandardField,
 	value: unknown,
 	convert: boolean,
-	itemIndex: number,
 ): IDataObject[string] | undefined {
-	const checked = typed(context, field.displayName, value, field.type, convert, itemIndex);
-	if (field.type === 'dateTime') return toIsoDate(context, checked, field.displayName, itemIndex);
-	if (field.values)
-		return requireOneOf(context, checked, field.values, field.displayName, itemIndex);
-	if (field.type === 'string') return requestField(context, field.id, checked, itemIndex);
+	const checked = typed(item, field.displayName, value, field.type, convert);
+	if (field.type === 'dateTime') return toIsoDate(item, checked, field.displayName);
+	if (field.values) return requireOneOf(item, checked, field.values, field.displayName);
+	if (field.type === 'string') return requestField(item, field.id, checked);
 	return checked as IDataObject[string];
 }
 
 /** A custom field's value, kept in its type: a date stays the text given (or ISO 8601 from a date object). */
 function customValue(
-	context: IExecuteFunctions,
+	item: Item,
 	key: string,
 	type: FieldType | undefined,
 	value: unknown,
 	convert: boolean,
-	itemIndex: number,
 ): IDataObject[string] {
 	if (!type) return value as IDataObject[string];
-	const checked = typed(context, `${key} (custom field)`, value, type, convert, itemIndex);
+	const checked = typed(item, `${key} (custom field)`, value, type, convert);
 	if (type === 'dateTime')
-		return typeof value === 'string' ? value.trim() : toIsoDate(context, checked, key, itemIndex);
+		return typeof value === 'string' ? value.trim() : toIsoDate(item, checked, key);
 	if (type === 'string' && (typeof checked === 'number' || typeof checked === 'boolean'))
 		return String(checked);
 	return checked as IDataObject[string];
@@ -162,11 +152,11 @@ function customValue(
  * fields it sets (`changed`), custom ones as `customFields.<key>`.
  */
 export function mappedBody(
-	context: IExecuteFunctions,
+	item: Item,
 	standard: readonly StandardField[],
-	itemIndex: number,
 ): { body: IDataObject; changed: string[] } {
-	const columns = context.getNodeParameter('columns', itemIndex) as ResourceMapperValue;
+	const { context, index } = item;
+	const columns = context.getNodeParameter('columns', index) as ResourceMapperValue;
 	const convert = columns.attemptToConvertTypes === true;
 	const customTypes = new Map<string, FieldType | undefined>();
 	for (const field of columns.schema ?? []) {
@@ -179,26 +169,23 @@ export function mappedBody(
 	const custom: IDataObject = {};
 	const setCustom = (key: string, value: unknown) => {
 		if (!isSet(value)) return;
-		custom[key] = customValue(context, key, customTypes.get(key), value, convert, itemIndex);
+		custom[key] = customValue(item, key, customTypes.get(key), value, convert);
 	};
 	// The mapper's values, or with "Map Automatically" the input item itself.
-	const source = auto ? context.getInputData()[itemIndex]?.json : columns.value;
+	const source = auto ? context.getInputData()[index]?.json : columns.value;
 	for (const [key, value] of Object.entries(source ?? {})) {
 		const field = byId.get(key);
 		if (field) {
 			if (!isSet(value)) continue;
-			const sent = standardValue(context, field, value, convert, itemIndex);
+			const sent = standardValue(item, field, value, convert);
 			if (sent !== undefined) body[key] = sent;
 		} else if (key.startsWith(CUSTOM_PREFIX)) setCustom(key.slice(CUSTOM_PREFIX.length), value);
 		else if (auto && key === 'customFields' && isPlainObject(value))
 			for (const [inner, innerValue] of Object.entries(value)) setCustom(inner, innerValue);
 		else if (auto && customTypes.has(key)) setCustom(key, value);
 	}
-	const additional = context.getNodeParameter('additionalFields', itemIndex, {}) as IDataObject;
-	Object.assign(
-		body,
-		toJsonObject(context, additional.otherFields, 'Other Fields (JSON)', itemIndex),
-	);
+	const additional = context.getNodeParameter('additionalFields', index, {}) as IDataObject;
+	Object.assign(body, toJsonObject(item, additional.otherFields, 'Other Fields (JSON)'));
 	Object.assign(custom, customFieldsFromPairs(additional.customFields));
 	if (Object.keys(custom).length > 0)
 		body.customFields = { ...(body.customFields as IDataObject | undefined), ...custom };

@@ -1,6 +1,6 @@
-import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
+import type { IDataObject, INodeProperties } from 'n8n-workflow';
 
-import { customFieldsFromPairs, isSet, requestField, toJsonObject } from './fields';
+import { customFieldsFromPairs, isSet, requestField, toJsonObject, type Item } from './fields';
 
 /** A text parameter (a name, an ID, an address): empty by default; `more` holds the rest (placeholder, required, …). */
 export function textProperty(
@@ -108,16 +108,15 @@ export const updateFieldsProperty = (options: INodeProperties[]) =>
  * and text). An empty field is not sent: to clear one, send null through "Other Fields (JSON)". Custom fields last.
  */
 export function bodyFromFields(
-	context: IExecuteFunctions,
+	item: Item,
 	fields: IDataObject,
-	itemIndex: number,
 	convert: Record<string, (value: unknown) => IDataObject[string] | undefined> = {},
 ): IDataObject {
 	const { customFields, otherFields, ...rest } = fields;
-	const body = { ...toJsonObject(context, otherFields, 'Other Fields (JSON)', itemIndex) };
+	const body = { ...toJsonObject(item, otherFields, 'Other Fields (JSON)') };
 	for (const [key, value] of Object.entries(rest)) {
 		if (!isSet(value)) continue;
-		const sent = convert[key] ? convert[key](value) : requestField(context, key, value, itemIndex);
+		const sent = convert[key] ? convert[key](value) : requestField(item, key, value);
 		if (sent !== undefined) body[key] = sent;
 	}
 	const custom = customFieldsFromPairs(customFields);

@@ -7,7 +7,7 @@ import type {
 
 import { apiRequest, isPlainObject, type SimplifiedResource } from '../../shared';
 import { shownFor, type Operation } from '../operation';
-import { fail, requiredParameter, requireText } from './fields';
+import { fail, requiredParameter, requireText, type Item } from './fields';
 import { mappedBody, MAPPER_VERSION, parametersByVersion } from './mapped';
 import type { StandardField } from './mapperFields';
 import { recordItems, simplifyProperty } from './output';
@@ -21,13 +21,12 @@ export function recordPath(collection: string, id: string): string {
 
 /** GET, POST or PATCH of one record through the one request function: the answer must be a record. */
 export async function recordRequest(
-	context: IExecuteFunctions,
+	{ context, index }: Item,
 	method: 'GET' | 'POST' | 'PATCH',
 	path: string,
-	itemIndex: number,
 	body?: IDataObject,
 ): Promise<IDataObject> {
-	return await apiRequest.call(context, { method, path, body, itemIndex, expect: 'record' });
+	return await apiRequest.call(context, { method, path, body, itemIndex: index, expect: 'record' });
 }
 
 /**
@@ -38,25 +37,20 @@ export function getOperation(
 	resource: SimplifiedResource,
 	collection: string,
 	idProperty: INodeProperties,
-	idOf = (context: IExecuteFunctions, itemIndex: number) =>
-		requiredParameter(context, idProperty.name, idProperty.displayName, itemIndex),
+	idOf = (item: Item) => requiredParameter(item, idProperty.name, idProperty.displayName),
 ): Operation {
 	return {
 		description: shownFor(resource, 'get', [idProperty, simplifyProperty]),
 		async execute(this: IExecuteFunctions, itemIndex: number) {
-			const path = recordPath(collection, idOf(this, itemIndex));
-			const record = await recordRequest(this, 'GET', path, itemIndex);
+			const item = { context: this, index: itemIndex };
+			const record = await recordRequest(item, 'GET', recordPath(collection, idOf(item)));
 			return recordItems(this, itemIndex, resource, [record]);
 		},
 	};
 }
 
 /** How versions 1 and 2 read a lead's or a deal's fields collection as a request body. */
-type FromFields = (
-	context: IExecuteFunctions,
-	fields: IDataObject,
-	itemIndex: number,
-) => IDataObject;
+type FromFields = (item: Item, fields: IDataObject) => IDataObject;
 
 /**
  * Create of a lead or a deal, POSTed to `collection`, the record output. From node version 3 on the body is the
@@ -74,20 +68,21 @@ export function createOperation(
 	return {
 		description: parametersByVersion(record, 'create', [], before),
 		async execute(this: IExecuteFunctions, itemIndex: number) {
+			const item = { context: this, index: itemIndex };
 			let body: IDataObject;
 			if (this.getNode().typeVersion >= MAPPER_VERSION) {
-				body = mappedBody(this, standard, itemIndex).body;
+				body = mappedBody(item, standard).body;
 				for (const field of required)
-					body[field.id] = requireText(this, body[field.id], field.displayName, itemIndex);
+					body[field.id] = requireText(item, body[field.id], field.displayName);
 			} else {
 				const values = required.map(({ id, displayName }) => [
 					id,
-					requiredParameter(this, id, displayName, itemIndex),
+					requiredParameter(item, id, displayName),
 				]);
 				const fields = this.getNodeParameter('additionalFields', itemIndex, {}) as IDataObject;
-				body = { ...fromFields(this, fields, itemIndex), ...Object.fromEntries(values) };
+				body = { ...fromFields(item, fields), ...Object.fromEntries(values) };
 			}
-			return [{ json: await recordRequest(this, 'POST', collection, itemIndex, body) }];
+			return [{ json: await recordRequest(item, 'POST', collection, body) }];
 		},
 	};
 }
@@ -100,37 +95,35 @@ export function createOperation(
  * `customFields` or replaces it whole; the record is output with `_update`, the fields this item changed.
  */
 export async function updateRecord(
-	context: IExecuteFunctions,
+	item: Item,
 	standard: readonly StandardField[],
 	path: string,
-	itemIndex: number,
 	patch: (body: IDataObject) => Promise<IDataObject>,
 	fromFields: FromFields,
 ): Promise<INodeExecutionData[]> {
+	const { context, index } = item;
 	if (context.getNode().typeVersion < MAPPER_VERSION) {
-		const fields = context.getNodeParameter('updateFields', itemIndex, {}) as IDataObject;
-		const body = fromFields(context, fields, itemIndex);
+		const fields = context.getNodeParameter('updateFields', index, {}) as IDataObject;
+		const body = fromFields(item, fields);
 		if (Object.keys(body).length === 0) {
 			fail(
-				context,
-				itemIndex,
-				`"Update Fields" has no field to change in item ${itemIndex}`,
+				item,
+				`"Update Fields" has no field to change in item ${index}`,
 				'Add at least one field under "Update Fields" and give it a value.',
 			);
 		}
 		return [{ json: await patch(body) }];
 	}
-	const { body, changed } = mappedBody(context, standard, itemIndex);
+	const { body, changed } = mappedBody(item, standard);
 	if (Object.keys(body).length === 0) {
 		fail(
-			context,
-			itemIndex,
-			`"Fields" maps no field to change in item ${itemIndex}`,
+			item,
+			`"Fields" maps no field to change in item ${index}`,
 			'Add a field under "Fields" and give it a value, or with "Map Automatically" give the input item a key that the list of fields shows.',
 		);
 	}
 	if (isPlainObject(body.customFields) && Object.keys(body.customFields).length > 0) {
-		const current = await recordRequest(context, 'GET', path, itemIndex);
+		const current = await recordRequest(item, 'GET', path);
 		const kept = isPlainObject(current.customFields) ? current.customFields : {};
 		body.customFields = { ...kept, ...body.customFields };
 	}

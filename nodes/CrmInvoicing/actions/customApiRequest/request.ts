@@ -7,7 +7,7 @@ import type {
 	INodeProperties,
 } from 'n8n-workflow';
 
-import { fail, parseJson, requiredParameter, requireOneOf } from '../common/fields';
+import { fail, parseJson, requiredParameter, requireOneOf, type Item } from '../common/fields';
 import { pageRequestOf, returnAllAndLimit } from '../common/list';
 import { textProperty } from '../common/options';
 import { shownFor } from '../operation';
@@ -113,8 +113,9 @@ export const description = shownFor('customApiRequest', 'request', properties);
  * The path, checked: under the version prefix, starting with `/`, no scheme, no `..`, and nothing the transport
  * refuses (each with its own message, before anything is sent).
  */
-function pathOf(context: IExecuteFunctions, itemIndex: number): string {
-	const path = requiredParameter(context, 'path', 'Path', itemIndex);
+function pathOf(item: Item): string {
+	const path = requiredParameter(item, 'path', 'Path');
+	const itemIndex = item.index;
 	const both = [path];
 	try {
 		both.push(decodeURIComponent(path));
@@ -123,8 +124,7 @@ function pathOf(context: IExecuteFunctions, itemIndex: number): string {
 	}
 	const refuse = (problem: string, more = '') =>
 		fail(
-			context,
-			itemIndex,
+			item,
 			`"Path" ${problem}`,
 			`Enter the path under the version prefix, such as /leads or /leads/lead_123.${more}`,
 		);
@@ -151,8 +151,8 @@ function pathOf(context: IExecuteFunctions, itemIndex: number): string {
 	return path;
 }
 
-function queryOf(context: IExecuteFunctions, itemIndex: number): IDataObject {
-	const collection = context.getNodeParameter('queryParameters', itemIndex, {}) as {
+function queryOf({ context, index }: Item): IDataObject {
+	const collection = context.getNodeParameter('queryParameters', index, {}) as {
 		parameters?: Array<{ name?: unknown; value?: unknown }>;
 	};
 	const qs: IDataObject = {};
@@ -163,19 +163,14 @@ function queryOf(context: IExecuteFunctions, itemIndex: number): IDataObject {
 	return qs;
 }
 
-function bodyOf(
-	context: IExecuteFunctions,
-	method: string,
-	itemIndex: number,
-): IDataObject | IDataObject[] | undefined {
-	const value = context.getNodeParameter('jsonBody', itemIndex, '');
-	const body = parseJson(context, value, 'JSON Body', itemIndex);
+function bodyOf(item: Item, method: string): IDataObject | IDataObject[] | undefined {
+	const value = item.context.getNodeParameter('jsonBody', item.index, '');
+	const body = parseJson(item, value, 'JSON Body');
 	if (body === undefined || body === null) return undefined;
 	if (typeof body !== 'object')
 		fail(
-			context,
-			itemIndex,
-			`"JSON Body" must be a JSON object or array in item ${itemIndex}`,
+			item,
+			`"JSON Body" must be a JSON object or array in item ${item.index}`,
 			'Enter a JSON object such as {"name": "Jane Doe"}.',
 		);
 	if (method === 'DELETE' && !Array.isArray(body) && Object.keys(body).length === 0)
@@ -232,29 +227,20 @@ async function paginated(
 	return records;
 }
 
-export async function execute(
-	this: IExecuteFunctions,
-	itemIndex: number,
-): Promise<INodeExecutionData[]> {
-	const method = requireOneOf(
-		this,
-		this.getNodeParameter('method', itemIndex),
-		METHODS,
-		'Method',
-		itemIndex,
-	);
+export async function execute(this: IExecuteFunctions, itemIndex: number) {
+	const item = { context: this, index: itemIndex };
+	const method = requireOneOf(item, this.getNodeParameter('method', itemIndex), METHODS, 'Method');
 	const given = this.getNodeParameter('apiVersion', itemIndex, 'v1');
-	const upper = requireOneOf(this, given, ['V1', 'V2'], 'API Version', itemIndex);
+	const upper = requireOneOf(item, given, ['V1', 'V2'], 'API Version');
 	const version = upper.toLowerCase() as ApiVersion;
-	const path = pathOf(this, itemIndex);
-	const qs = queryOf(this, itemIndex);
+	const path = pathOf(item);
+	const qs = queryOf(item);
 
 	if (method === 'GET' && (this.getNodeParameter('paginate', itemIndex, false) as boolean)) {
-		const want = pageRequestOf(this, itemIndex);
-		return await paginated(this, { path, version, qs, itemIndex }, want);
+		return await paginated(this, { path, version, qs, itemIndex }, pageRequestOf(item));
 	}
 
-	const body = method === 'GET' ? undefined : bodyOf(this, method, itemIndex);
+	const body = method === 'GET' ? undefined : bodyOf(item, method);
 	const response = await apiRequest.call(this, {
 		method: method as IHttpRequestMethods,
 		path,

@@ -1,6 +1,13 @@
-import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
+import type { IDataObject, INodeProperties } from 'n8n-workflow';
 
-import { optionalText, requireOneOf, requireText, toIsoDate, toNumber } from '../common/fields';
+import {
+	optionalText,
+	requireOneOf,
+	requireText,
+	toIsoDate,
+	toNumber,
+	type Item,
+} from '../common/fields';
 import { locatorProperty, locatorValue } from '../common/locator';
 import type { StandardField } from '../common/mapperFields';
 import {
@@ -78,19 +85,14 @@ export const dealUpdateFieldOptions = byName([
  * Deal fields from a fields collection as a request body (see bodyFromFields): numbers, dates and enums checked and
  * converted, the title not empty, the lead from its locator.
  */
-export function dealBodyFromFields(
-	context: IExecuteFunctions,
-	fields: IDataObject,
-	itemIndex: number,
-): IDataObject {
-	// A title added must not be empty.
-	if (fields.title !== undefined) requireText(context, fields.title, 'Title', itemIndex);
-	return bodyFromFields(context, fields, itemIndex, {
-		price: (value) => toNumber(context, value, 'Price', itemIndex),
-		priority: (value) => requireOneOf(context, value, DEAL_PRIORITIES, 'Priority', itemIndex),
-		status: (value) => requireOneOf(context, value, DEAL_STATUSES, 'Status', itemIndex),
-		expectedCloseDate: (value) => toIsoDate(context, value, 'Expected Close Date', itemIndex),
-		leadId: (value) => optionalText(context, locatorValue(value), 'Lead', itemIndex),
+export function dealBodyFromFields(item: Item, fields: IDataObject): IDataObject {
+	if (fields.title !== undefined) requireText(item, fields.title, 'Title');
+	return bodyFromFields(item, fields, {
+		price: (value) => toNumber(item, value, 'Price'),
+		priority: (value) => requireOneOf(item, value, DEAL_PRIORITIES, 'Priority'),
+		status: (value) => requireOneOf(item, value, DEAL_STATUSES, 'Status'),
+		expectedCloseDate: (value) => toIsoDate(item, value, 'Expected Close Date'),
+		leadId: (value) => optionalText(item, locatorValue(value), 'Lead'),
 	});
 }
 

@@ -5,9 +5,7 @@ import { patchOperation } from './patch';
 /** Same request as Update with Stage ID. */
 export const { description, execute } = patchOperation(
 	'moveToStage',
-	(context, itemIndex) => ({
-		stageId: requiredParameter(context, 'stageId', 'Stage ID', itemIndex),
-	}),
+	(item) => ({ stageId: requiredParameter(item, 'stageId', 'Stage ID') }),
 	[
 		textProperty('Stage ID', 'stageId', {
 			required: true,

@@ -1,6 +1,6 @@
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 
-import { requiredParameter } from '../common/fields';
+import { requiredParameter, type Item } from '../common/fields';
 import { textProperty } from '../common/options';
 import { recordPath, recordRequest } from '../common/record';
 import { shownFor, type Operation } from '../operation';
@@ -13,10 +13,8 @@ export const dealIdProperty = textProperty('Deal ID', 'dealId', {
 });
 
 /** The deal given in "Deal ID" (checked to be non-empty), and its path; PATCH answers with the deal. */
-export function dealOf(context: IExecuteFunctions, itemIndex: number) {
-	const id = requiredParameter(context, 'dealId', 'Deal ID', itemIndex);
-	return { id, path: recordPath('/deals', id) };
-}
+export const dealPathOf = (item: Item) =>
+	recordPath('/deals', requiredParameter(item, 'dealId', 'Deal ID'));
 
 /**
  * An operation that is Update with a set body: fixed, such as Mark as Won (Update with Status WON), or read from the
@@ -24,15 +22,15 @@ export function dealOf(context: IExecuteFunctions, itemIndex: number) {
  */
 export function patchOperation(
 	operation: string,
-	body: IDataObject | ((context: IExecuteFunctions, itemIndex: number) => IDataObject),
+	body: IDataObject | ((item: Item) => IDataObject),
 	more: INodeProperties[] = [],
 ): Operation {
 	return {
 		description: shownFor('deal', operation, [dealIdProperty, ...more]),
 		async execute(this: IExecuteFunctions, itemIndex: number) {
-			const sent = typeof body === 'function' ? body(this, itemIndex) : body;
-			const { path } = dealOf(this, itemIndex);
-			return [{ json: await recordRequest(this, 'PATCH', path, itemIndex, sent) }];
+			const item = { context: this, index: itemIndex };
+			const sent = typeof body === 'function' ? body(item) : body;
+			return [{ json: await recordRequest(item, 'PATCH', dealPathOf(item), sent) }];
 		},
 	};
 }

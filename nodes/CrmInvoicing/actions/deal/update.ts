@@ -1,10 +1,10 @@
-import type { IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
+import type { IExecuteFunctions } from 'n8n-workflow';
 
 import { parametersByVersion } from '../common/mapped';
 import { updateFieldsProperty } from '../common/options';
 import { DEAL_MAPPER_FIELDS, dealBodyFromFields, dealUpdateFieldOptions } from './fields';
 import { recordRequest, updateRecord } from '../common/record';
-import { dealIdProperty, dealOf } from './patch';
+import { dealIdProperty, dealPathOf } from './patch';
 
 export const description = parametersByVersion(
 	'deal',
@@ -13,18 +13,15 @@ export const description = parametersByVersion(
 	[updateFieldsProperty(dealUpdateFieldOptions)],
 );
 
-export async function execute(
-	this: IExecuteFunctions,
-	itemIndex: number,
-): Promise<INodeExecutionData[]> {
-	const { path } = dealOf(this, itemIndex);
+export async function execute(this: IExecuteFunctions, itemIndex: number) {
+	const item = { context: this, index: itemIndex };
+	const path = dealPathOf(item);
 	// In version 3 the node reads the deal at GET /deals/{id}, which the spec does not show (choice deal-read).
 	return await updateRecord(
-		this,
+		item,
 		DEAL_MAPPER_FIELDS,
 		path,
-		itemIndex,
-		async (body) => await recordRequest(this, 'PATCH', path, itemIndex, body),
+		async (body) => await recordRequest(item, 'PATCH', path, body),
 		dealBodyFromFields,
 	);
 }

@@ -1,9 +1,4 @@
-import type {
-	IDataObject,
-	IExecuteFunctions,
-	INodeExecutionData,
-	INodeProperties,
-} from 'n8n-workflow';
+import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 
 import {
 	optionalText,
@@ -12,6 +7,7 @@ import {
 	requireOneOf,
 	toIsoDate,
 	toNumber,
+	type Item,
 } from '../common/fields';
 import { locatorProperty, locatorValue } from '../common/locator';
 import {
@@ -101,38 +97,31 @@ const properties: INodeProperties[] = [
 export const description = shownFor('invoice', 'create', properties);
 
 /** A list of numbers from an array, a single number, or comma-separated text such as `3, 7` (or a JSON array). */
-function toNumberList(context: IExecuteFunctions, value: unknown, itemIndex: number): number[] {
+function toNumberList(item: Item, value: unknown): number[] {
 	const json = typeof value === 'string' && value.trim().startsWith('[');
-	const given = json ? parseJson(context, value, 'Tag IDs', itemIndex) : value;
+	const given = json ? parseJson(item, value, 'Tag IDs') : value;
 	let parts = Array.isArray(given) ? given : [given];
 	if (typeof given === 'string')
 		parts = given
 			.split(',')
 			.map((part) => part.trim())
 			.filter((part) => part !== '');
-	return parts.map((part) => toNumber(context, part, 'Tag IDs', itemIndex));
+	return parts.map((part) => toNumber(item, part, 'Tag IDs'));
 }
 
-export async function execute(
-	this: IExecuteFunctions,
-	itemIndex: number,
-): Promise<INodeExecutionData[]> {
-	const clientId = requiredParameter(this, 'clientId', 'Client ID', itemIndex);
-	const date = toIsoDate(this, this.getNodeParameter('date', itemIndex), 'Date', itemIndex);
-	const dueDate = toIsoDate(
-		this,
-		this.getNodeParameter('dueDate', itemIndex),
-		'Due Date',
-		itemIndex,
-	);
-	const lineItems = lineItemsOf(this, itemIndex);
+export async function execute(this: IExecuteFunctions, itemIndex: number) {
+	const item = { context: this, index: itemIndex };
+	const clientId = requiredParameter(item, 'clientId', 'Client ID');
+	const date = toIsoDate(item, this.getNodeParameter('date', itemIndex), 'Date');
+	const dueDate = toIsoDate(item, this.getNodeParameter('dueDate', itemIndex), 'Due Date');
+	const lineItems = lineItemsOf(item);
 	const fields = this.getNodeParameter('additionalFields', itemIndex, {}) as IDataObject;
-	const additional = bodyFromFields(this, fields, itemIndex, {
+	const additional = bodyFromFields(item, fields, {
 		isInclusiveTax: (value) => (typeof value === 'boolean' ? value : undefined),
-		status: (value) => requireOneOf(this, value, INVOICE_STATUSES, 'Status', itemIndex),
-		salesPersonId: (value) => optionalText(this, locatorValue(value), 'Sales Person', itemIndex),
-		tags: (value) => toNumberList(this, value, itemIndex),
+		status: (value) => requireOneOf(item, value, INVOICE_STATUSES, 'Status'),
+		salesPersonId: (value) => optionalText(item, locatorValue(value), 'Sales Person'),
+		tags: (value) => toNumberList(item, value),
 	});
 	const body = { ...additional, clientId, date, dueDate, lineItems };
-	return [{ json: await recordRequest(this, 'POST', '/invoices', itemIndex, body) }];
+	return [{ json: await recordRequest(item, 'POST', '/invoices', body) }];
 }

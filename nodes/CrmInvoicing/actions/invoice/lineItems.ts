@@ -1,6 +1,6 @@
-import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
+import type { IDataObject, INodeProperties } from 'n8n-workflow';
 
-import { fail, isSet, parseJson, shown } from '../common/fields';
+import { fail, isSet, parseJson, shown, type Item } from '../common/fields';
 import { amountProperty, textProperty } from '../common/options';
 import { isPlainObject, LINE_ITEM_BOUNDS, RESPONSE_ONLY_LINE_ITEM_KEYS } from '../../shared';
 
@@ -106,17 +106,11 @@ const NUMBER_FIELDS = ['quantity', 'price', 'discount', 'buyPrice'] as const;
  * One line item checked and shaped for the request: a name or a product ID, quantity and price as numbers,
  * optional numbers as numbers, texts trimmed, empty texts left out, other keys passed on as they are.
  */
-function lineItem(
-	context: IExecuteFunctions,
-	raw: unknown,
-	line: number,
-	itemIndex: number,
-	fromFields: boolean,
-): IDataObject {
+function lineItem(item: Item, raw: unknown, line: number, fromFields: boolean): IDataObject {
 	const refuse = (
 		problem: string,
 		help = `The line item is ${shown(raw)}. Each line item needs a name or a productId, a quantity, and a price unless it has a productId, as numbers.`,
-	): never => fail(context, itemIndex, `Line item ${line} of item ${itemIndex}: ${problem}`, help);
+	): never => fail(item, `Line item ${line} of item ${item.index}: ${problem}`, help);
 	if (!raw || typeof raw !== 'object' || Array.isArray(raw)) refuse('is not an object');
 	const source = raw as IDataObject;
 	const result: IDataObject = { ...source };
@@ -167,30 +161,29 @@ function lineItem(
 }
 
 /** The invoice's line items, from the fixed collection or from an expression / JSON, checked: at least one. */
-export function lineItemsOf(context: IExecuteFunctions, itemIndex: number): IDataObject[] {
-	const json = context.getNodeParameter('lineItemsSource', itemIndex, 'fields') === 'json';
+export function lineItemsOf(item: Item): IDataObject[] {
+	const { context, index } = item;
+	const json = context.getNodeParameter('lineItemsSource', index, 'fields') === 'json';
 	const field = json ? 'Line Items (JSON)' : 'Line Items';
 	const value = json
-		? parseJson(context, context.getNodeParameter('lineItemsJson', itemIndex, ''), field, itemIndex)
-		: (context.getNodeParameter('lineItems', itemIndex, {}) as IDataObject).items;
+		? parseJson(item, context.getNodeParameter('lineItemsJson', index, ''), field)
+		: (context.getNodeParameter('lineItems', index, {}) as IDataObject).items;
 	let raw: unknown[] = [];
 	if (Array.isArray(value)) raw = value;
 	else if (isPlainObject(value)) raw = [value];
 	else if (value !== undefined && value !== null) {
 		fail(
-			context,
-			itemIndex,
-			`"Line Items (JSON)" must be an array of line item objects in item ${itemIndex}`,
+			item,
+			`"Line Items (JSON)" must be an array of line item objects in item ${index}`,
 			`It is ${shown(value)}.`,
 		);
 	}
 	if (raw.length === 0) {
 		fail(
-			context,
-			itemIndex,
-			`"${field}" needs at least one line item in item ${itemIndex}`,
+			item,
+			`"${field}" needs at least one line item in item ${index}`,
 			'An invoice needs at least one line item, each with a name or a product ID, a quantity and a price.',
 		);
 	}
-	return raw.map((entry, index) => lineItem(context, entry, index + 1, itemIndex, !json));
+	return raw.map((entry, line) => lineItem(item, entry, line + 1, !json));
 }

@@ -1,6 +1,6 @@
-import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
+import type { IDataObject, INodeProperties } from 'n8n-workflow';
 
-import { requireText, toNumber } from '../common/fields';
+import { requireText, toNumber, type Item } from '../common/fields';
 import type { StandardField } from '../common/mapperFields';
 import {
 	bodyFromFields,
@@ -58,15 +58,9 @@ export const leadUpdateFieldOptions: INodeProperties[] = [...leadFieldOptions, n
 );
 
 /** Lead fields from a fields collection as a request body (bodyFromFields): a name not empty, the value a number. */
-export function leadBodyFromFields(
-	context: IExecuteFunctions,
-	fields: IDataObject,
-	itemIndex: number,
-): IDataObject {
-	if (fields.name !== undefined) requireText(context, fields.name, 'Name', itemIndex);
-	return bodyFromFields(context, fields, itemIndex, {
-		value: (value) => toNumber(context, value, 'Value', itemIndex),
-	});
+export function leadBodyFromFields(item: Item, fields: IDataObject): IDataObject {
+	if (fields.name !== undefined) requireText(item, fields.name, 'Name');
+	return bodyFromFields(item, fields, { value: (value) => toNumber(item, value, 'Value') });
 }
 
 /** The lead's writable fields as the spec's POST /leads body lists them (the mapper of node version 3). */

@@ -1,8 +1,7 @@
-import { NodeOperationError } from 'n8n-workflow';
 import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 
 import { apiRequest, isPlainObject } from '../../shared';
-import { requireText, shown } from '../common/fields';
+import { fail, requireText, shown, type Item } from '../common/fields';
 import { locatorProperty } from '../common/locator';
 import { recordPath, recordRequest } from '../common/record';
 import { shownFor, type Operation } from '../operation';
@@ -15,9 +14,9 @@ export const leadIdProperty = locatorProperty(
 	true,
 );
 
-export function leadIdOf(context: IExecuteFunctions, itemIndex: number): string {
-	const value = context.getNodeParameter('leadId', itemIndex, '', { extractValue: true });
-	return requireText(context, value, 'Lead', itemIndex);
+export function leadIdOf(item: Item): string {
+	const value = item.context.getNodeParameter('leadId', item.index, '', { extractValue: true });
+	return requireText(item, value, 'Lead');
 }
 
 /** The same value, allowing for a server that turns "5" into 5 or the reverse. */
@@ -36,19 +35,11 @@ function sameValue(sent: unknown, answered: unknown): boolean {
  * documents) and `customFields` (not in the POST /leads body list it refers to). A server that ignores them must not
  * be reported as having applied them.
  */
-function checkApplied(
-	context: IExecuteFunctions,
-	leadId: string,
-	body: IDataObject,
-	lead: IDataObject,
-	itemIndex: number,
-): void {
-	const fail = (message: string, description: string): never => {
-		throw new NodeOperationError(context.getNode(), message, { itemIndex, description });
-	};
+function checkApplied(item: Item, leadId: string, body: IDataObject, lead: IDataObject): void {
 	if (typeof body.archived === 'boolean' && lead.archived !== body.archived) {
 		const verb = body.archived ? 'archive' : 'unarchive';
 		fail(
+			item,
 			`The API did not ${verb} lead ${leadId}: it still answers archived=${shown(lead.archived)}`,
 			`The API documents "archived" as a field of a lead but not among the fields PATCH /leads/{id} accepts, and this CRM ignored it, so nothing was ${verb}d. ${body.archived ? 'Archive' : 'Unarchive'} the lead in the CRM itself, or ask the CRM's provider how to do it through the API.`,
 		);
@@ -61,6 +52,7 @@ function checkApplied(
 		);
 		if (ignored.length > 0) {
 			fail(
+				item,
 				`The API did not update the custom fields ${ignored.join(', ')} of lead ${leadId}: it answers customFields=${shown(lead.customFields ?? null)}`,
 				'The API does not document "customFields" among the fields PATCH /leads/{id} accepts, and this CRM did not apply them. Change them in the CRM itself, or check their keys against the custom fields defined in the CRM.',
 			);
@@ -75,17 +67,16 @@ function checkApplied(
  * (Choices lead-patch-response, lead-patch-archived and lead-patch-custom-fields in apiChoices.ts.)
  */
 export async function patchLead(
-	context: IExecuteFunctions,
+	item: Item,
 	leadId: string,
 	body: IDataObject,
-	itemIndex: number,
 ): Promise<IDataObject> {
 	const path = recordPath('/leads', leadId);
-	const response = await apiRequest.call(context, {
+	const response = await apiRequest.call(item.context, {
 		method: 'PATCH',
 		path,
 		body,
-		itemIndex,
+		itemIndex: item.index,
 		expect: 'empty-or-object',
 	});
 	// Read back when the answer is not a lead, or does not show a field we must check.
@@ -93,9 +84,9 @@ export async function patchLead(
 		typeof body.archived === 'boolean' && typeof response.archived !== 'boolean';
 	const lead =
 		typeof response.id !== 'string' || response.id === '' || needsArchived
-			? await recordRequest(context, 'GET', path, itemIndex)
+			? await recordRequest(item, 'GET', path)
 			: response;
-	checkApplied(context, leadId, body, lead, itemIndex);
+	checkApplied(item, leadId, body, lead);
 	return lead;
 }
 
@@ -104,7 +95,8 @@ export function patchOperation(operation: string, body: IDataObject): Operation 
 	return {
 		description: shownFor('lead', operation, [leadIdProperty]),
 		async execute(this: IExecuteFunctions, itemIndex: number) {
-			return [{ json: await patchLead(this, leadIdOf(this, itemIndex), body, itemIndex) }];
+			const item = { context: this, index: itemIndex };
+			return [{ json: await patchLead(item, leadIdOf(item), body) }];
 		},
 	};
 }

@@ -1,4 +1,4 @@
-import type { IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
+import type { IExecuteFunctions } from 'n8n-workflow';
 
 import { parametersByVersion } from '../common/mapped';
 import { updateFieldsProperty } from '../common/options';
@@ -13,17 +13,14 @@ export const description = parametersByVersion(
 	[updateFieldsProperty(leadUpdateFieldOptions)],
 );
 
-export async function execute(
-	this: IExecuteFunctions,
-	itemIndex: number,
-): Promise<INodeExecutionData[]> {
-	const leadId = leadIdOf(this, itemIndex);
+export async function execute(this: IExecuteFunctions, itemIndex: number) {
+	const item = { context: this, index: itemIndex };
+	const leadId = leadIdOf(item);
 	return await updateRecord(
-		this,
+		item,
 		LEAD_MAPPER_FIELDS,
 		recordPath('/leads', leadId),
-		itemIndex,
-		async (body) => await patchLead(this, leadId, body, itemIndex),
+		async (body) => await patchLead(item, leadId, body),
 		leadBodyFromFields,
 	);
 }

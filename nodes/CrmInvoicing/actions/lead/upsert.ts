@@ -6,7 +6,7 @@ import type {
 	NodeExecutionHint,
 } from 'n8n-workflow';
 
-import { fail, requiredParameter } from '../common/fields';
+import { fail, requiredParameter, type Item } from '../common/fields';
 import { hasOutputControl } from '../common/output';
 import { BoundedMap, CREDENTIAL_TYPE, readPages } from '../../shared';
 import { additionalFieldsProperty, collectionProperty, textProperty } from '../common/options';
@@ -161,16 +161,15 @@ const NARROW_SEARCH =
  * says so, never a guess.
  */
 async function findLeadId(
-	context: IExecuteFunctions,
+	item: Item,
 	email: string,
 	failOnSeveral: boolean,
-	itemIndex: number,
 ): Promise<string | undefined> {
 	const matches: IDataObject[] = [];
-	const pages = readPages.call(context, {
+	const pages = readPages.call(item.context, {
 		path: '/leads',
 		qs: { search: email, archived: false },
-		itemIndex,
+		itemIndex: item.index,
 		narrow: NARROW_SEARCH,
 	});
 	for await (const page of pages) {
@@ -180,9 +179,8 @@ async function findLeadId(
 		}
 		if (failOnSeveral && matches.length > 1) {
 			fail(
-				context,
-				itemIndex,
-				`Several leads have the email "${email}": ${matches.map((lead) => String(lead.id)).join(', ')}${page.nextCursor === null ? '' : ' and maybe more'} (item ${itemIndex})`,
+				item,
+				`Several leads have the email "${email}": ${matches.map((lead) => String(lead.id)).join(', ')}${page.nextCursor === null ? '' : ' and maybe more'} (item ${item.index})`,
 				'Merge or archive the duplicates in the CRM, or set "If Several Leads Match" to "Update the Oldest".',
 			);
 		}
@@ -192,32 +190,30 @@ async function findLeadId(
 
 // ------------------------------------------------------------------------------------------ the operation
 
-export async function execute(
-	this: IExecuteFunctions,
-	itemIndex: number,
-): Promise<INodeExecutionData[]> {
-	const givenEmail = requiredParameter(this, 'email', 'Email', itemIndex);
+export async function execute(this: IExecuteFunctions, itemIndex: number) {
+	const item = { context: this, index: itemIndex };
+	const givenEmail = requiredParameter(item, 'email', 'Email');
 	const email = normalizeEmail(givenEmail);
-	const name = requiredParameter(this, 'name', 'Name', itemIndex);
+	const name = requiredParameter(item, 'name', 'Name');
 	const additionalFields = this.getNodeParameter('additionalFields', itemIndex, {}) as IDataObject;
 	const options = this.getNodeParameter('options', itemIndex, {}) as IDataObject;
 	const failOnSeveral = options.severalMatches === 'error';
 
 	// The email parameter is the only email: one set through "Other Fields (JSON)" is not sent.
-	const fields = leadBodyFromFields(this, additionalFields, itemIndex);
+	const fields = leadBodyFromFields(item, additionalFields);
 	delete fields.email;
 	const memory = memoryOf(this);
 
-	const leadId = memory.get(email) ?? (await findLeadId(this, email, failOnSeveral, itemIndex));
+	const leadId = memory.get(email) ?? (await findLeadId(item, email, failOnSeveral));
 	if (leadId !== undefined) {
 		// The found lead's email already matches; it is kept as the CRM has it.
-		const lead = await patchLead(this, leadId, { ...fields, name }, itemIndex);
+		const lead = await patchLead(item, leadId, { ...fields, name });
 		memory.set(email, leadId);
 		return outcomeItem(this, lead, 'updated');
 	}
 
 	const body = { ...fields, name, email: givenEmail };
-	const lead = await recordRequest(this, 'POST', '/leads', itemIndex, body);
+	const lead = await recordRequest(item, 'POST', '/leads', body);
 	if (typeof lead.id === 'string' && lead.id !== '') memory.set(email, lead.id);
 	return outcomeItem(this, lead, 'created');
 }

@@ -1,4 +1,4 @@
-import type { IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
+import type { IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 
 import { EVENT_OPTIONS, eventNamesOf } from '../../shared';
 import { fail, requiredParameter } from '../common/fields';
@@ -42,16 +42,13 @@ const properties: INodeProperties[] = [
 
 export const description = shownFor('webhook', 'create', properties);
 
-export async function execute(
-	this: IExecuteFunctions,
-	itemIndex: number,
-): Promise<INodeExecutionData[]> {
-	const name = requiredParameter(this, 'name', 'Name', itemIndex);
-	const url = requiredParameter(this, 'url', 'URL', itemIndex);
+export async function execute(this: IExecuteFunctions, itemIndex: number) {
+	const item = { context: this, index: itemIndex };
+	const name = requiredParameter(item, 'name', 'Name');
+	const url = requiredParameter(item, 'url', 'URL');
 	if (!/^https?:\/\/[^\s/]+/i.test(url)) {
 		fail(
-			this,
-			itemIndex,
+			item,
 			`"URL" must be an http:// or https:// address but is "${url}" in item ${itemIndex}`,
 			'Enter the full address of the endpoint, such as https://example.com/webhooks/crm.',
 		);
@@ -62,13 +59,10 @@ export async function execute(
 	);
 	if (events.length === 0) {
 		fail(
-			this,
-			itemIndex,
+			item,
 			`"Events" needs at least one event in item ${itemIndex}`,
 			'Pick events from the Events list, or enter event names under Custom Event Names.',
 		);
 	}
-	return [
-		{ json: await recordRequest(this, 'POST', '/webhooks', itemIndex, { name, url, events }) },
-	];
+	return [{ json: await recordRequest(item, 'POST', '/webhooks', { name, url, events }) }];
 }

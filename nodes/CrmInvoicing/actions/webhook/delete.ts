@@ -1,4 +1,4 @@
-import type { IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
+import type { IExecuteFunctions } from 'n8n-workflow';
 
 import { apiRequestFull } from '../../shared';
 import { shownFor } from '../operation';
@@ -12,11 +12,8 @@ export const description = shownFor('webhook', 'delete', [webhookIdProperty]);
  * first attempt deleted it, so that counts as deleted. A 404 on the first attempt is an error (wrong ID).
  * (Choice webhook-delete-answer in apiChoices.ts.)
  */
-export async function execute(
-	this: IExecuteFunctions,
-	itemIndex: number,
-): Promise<INodeExecutionData[]> {
-	const { id, path } = webhookOf(this, itemIndex);
+export async function execute(this: IExecuteFunctions, itemIndex: number) {
+	const { id, path } = webhookOf({ context: this, index: itemIndex });
 	await apiRequestFull.call(this, {
 		method: 'DELETE',
 		path,

@@ -1,4 +1,4 @@
-import type { IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
+import type { IExecuteFunctions } from 'n8n-workflow';
 
 import { recordRequest } from '../common/record';
 import { shownFor } from '../operation';
@@ -6,10 +6,7 @@ import { webhookIdProperty, webhookOf, withoutSecret } from './shared';
 
 export const description = shownFor('webhook', 'get', [webhookIdProperty]);
 
-export async function execute(
-	this: IExecuteFunctions,
-	itemIndex: number,
-): Promise<INodeExecutionData[]> {
-	const { path } = webhookOf(this, itemIndex);
-	return [{ json: withoutSecret(await recordRequest(this, 'GET', path, itemIndex)) }];
+export async function execute(this: IExecuteFunctions, itemIndex: number) {
+	const item = { context: this, index: itemIndex };
+	return [{ json: withoutSecret(await recordRequest(item, 'GET', webhookOf(item).path)) }];
 }

@@ -1,4 +1,4 @@
-import type { IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
+import type { IExecuteFunctions } from 'n8n-workflow';
 
 import { pageRequestOf, returnAllAndLimit } from '../common/list';
 import { listWebhookSubscriptions } from '../../shared';
@@ -11,11 +11,8 @@ export const description = shownFor(
 	returnAllAndLimit('webhook subscriptions'),
 );
 
-export async function execute(
-	this: IExecuteFunctions,
-	itemIndex: number,
-): Promise<INodeExecutionData[]> {
-	const want = pageRequestOf(this, itemIndex);
+export async function execute(this: IExecuteFunctions, itemIndex: number) {
+	const want = pageRequestOf({ context: this, index: itemIndex });
 	// Every list shape the node knows (v1 page, bare array, v2 envelope), fully; an unknown shape is an error.
 	const subscriptions = await listWebhookSubscriptions(this, want, itemIndex);
 	return subscriptions.map((subscription) => ({ json: withoutSecret(subscription) }));

@@ -1,7 +1,7 @@
-import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
+import type { IDataObject } from 'n8n-workflow';
 
 import { SECRET_KEY_PATTERN } from '../../shared';
-import { requiredParameter } from '../common/fields';
+import { requiredParameter, type Item } from '../common/fields';
 import { textProperty } from '../common/options';
 import { recordPath } from '../common/record';
 
@@ -12,8 +12,8 @@ export const webhookIdProperty = textProperty('Webhook Subscription ID', 'webhoo
 	description: 'ID of the webhook subscription, as returned by Create or Get Many',
 });
 
-export function webhookOf(context: IExecuteFunctions, itemIndex: number) {
-	const id = requiredParameter(context, 'webhookId', 'Webhook Subscription ID', itemIndex);
+export function webhookOf(item: Item) {
+	const id = requiredParameter(item, 'webhookId', 'Webhook Subscription ID');
 	return { id, path: recordPath('/webhooks', id) };
 }
 
