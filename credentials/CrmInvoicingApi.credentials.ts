@@ -138,30 +138,14 @@ export class CrmInvoicingApi implements ICredentialType {
 				type: 'responseSuccessBody' as const,
 				properties: { key: 'items', value, message: NOT_THE_API },
 			})),
-			{
-				type: 'responseCode',
-				properties: {
-					value: 401,
-					message:
-						'The API rejected the key (401). Copy the key again from the developer settings of your CRM workspace.',
-				},
-			},
-			{
-				type: 'responseCode',
-				properties: {
-					value: 403,
-					message:
-						'The key is valid, but its user may not list users (403 on <Base URL>/api/v1/users), which is what this test reads. Operations that user may do will work; for the user search, ask a workspace admin for the permission.',
-				},
-			},
-			{
-				type: 'responseCode',
-				properties: {
-					value: 404,
-					message:
-						'Nothing answered at <Base URL>/api/v1/users (404). Check the Base URL: it is the address of your workspace, without /api/v1.',
-				},
-			},
+			...Object.entries({
+				401: 'The API rejected the key (401). Copy the key again from the developer settings of your CRM workspace.',
+				403: 'The key is valid, but its user may not list users (403 on <Base URL>/api/v1/users), which is what this test reads. Operations that user may do will work; for the user search, ask a workspace admin for the permission.',
+				404: 'Nothing answered at <Base URL>/api/v1/users (404). Check the Base URL: it is the address of your workspace, without /api/v1.',
+			}).map(([status, message]) => ({
+				type: 'responseCode' as const,
+				properties: { value: Number(status), message },
+			})),
 			...[301, 302, 303, 307, 308].map((status) => ({
 				type: 'responseCode' as const,
 				properties: {
