@@ -1,15 +1,11 @@
-import type {
-	IDataObject,
-	IExecuteFunctions,
-	INodeExecutionData,
-	INodeProperties,
-} from 'n8n-workflow';
+import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 
 import { apiRequest, isPlainObject, type SimplifiedResource } from '../../shared';
 import { shownFor, type Operation } from '../operation';
 import { fail, requiredParameter, requireText, type Item } from './fields';
 import { mappedBody, MAPPER_VERSION, parametersByVersion } from './mapped';
 import type { StandardField } from './mapperFields';
+import { updateFieldsProperty } from './options';
 import { recordItems, simplifyProperty } from './output';
 
 /** One record's requests, and the operations on one record: Get, Create and Update (by node version, mapped.ts). */
@@ -88,44 +84,56 @@ export function createOperation(
 }
 
 /**
- * Update of a lead or a deal, sent with `patch` (the record's own PATCH, with its checks). An update must change
- * something: it stops before any request when there is nothing to send. In versions 1 and 2 the body is the one
- * `fromFields` makes of "Update Fields". From version 3 on it is the mapper's, and custom fields it sets are sent
- * with the record's other custom fields (read once with `GET path`), so that they survive whether the CRM merges
- * `customFields` or replaces it whole; the record is output with `_update`, the fields this item changed.
+ * Update of a lead or a deal, by the ID `idOf` reads, sent with `patch` (a lead's PATCH has its own checks). An update
+ * must change something: it stops before any request when there is nothing to send. In versions 1 and 2 the body is
+ * the one `fromFields` makes of "Update Fields". From version 3 on it is the mapper's, and custom fields it sets are
+ * sent with the record's other custom fields (read once with GET of the record, which the spec does not show for deals:
+ * choice deal-read), so that they survive whether the CRM merges `customFields` or replaces it whole; the record is
+ * output with `_update`, the fields this item changed.
  */
-export async function updateRecord(
-	item: Item,
+export function updateOperation(
+	record: 'lead' | 'deal',
+	collection: string,
 	standard: readonly StandardField[],
-	path: string,
-	patch: (body: IDataObject) => Promise<IDataObject>,
 	fromFields: FromFields,
-): Promise<INodeExecutionData[]> {
-	const { context, index } = item;
-	if (context.getNode().typeVersion < MAPPER_VERSION) {
-		const fields = context.getNodeParameter('updateFields', index, {}) as IDataObject;
-		const body = fromFields(item, fields);
-		if (Object.keys(body).length === 0) {
-			fail(
-				item,
-				`"Update Fields" has no field to change in item ${index}`,
-				'Add at least one field under "Update Fields" and give it a value.',
-			);
-		}
-		return [{ json: await patch(body) }];
-	}
-	const { body, changed } = mappedBody(item, standard);
-	if (Object.keys(body).length === 0) {
-		fail(
-			item,
-			`"Fields" maps no field to change in item ${index}`,
-			'Add a field under "Fields" and give it a value, or with "Map Automatically" give the input item a key that the list of fields shows.',
-		);
-	}
-	if (isPlainObject(body.customFields) && Object.keys(body.customFields).length > 0) {
-		const current = await recordRequest(item, 'GET', path);
-		const kept = isPlainObject(current.customFields) ? current.customFields : {};
-		body.customFields = { ...kept, ...body.customFields };
-	}
-	return [{ json: { ...(await patch(body)), _update: { changed } } }];
+	fieldOptions: INodeProperties[],
+	idProperty: INodeProperties,
+	idOf: (item: Item) => string,
+	patch = async (item: Item, id: string, body: IDataObject) =>
+		await recordRequest(item, 'PATCH', recordPath(collection, id), body),
+): Operation {
+	const before = [updateFieldsProperty(fieldOptions)];
+	return {
+		description: parametersByVersion(record, 'update', [idProperty], before),
+		async execute(this: IExecuteFunctions, index: number) {
+			const item = { context: this, index };
+			const id = idOf(item);
+			if (this.getNode().typeVersion < MAPPER_VERSION) {
+				const fields = this.getNodeParameter('updateFields', index, {}) as IDataObject;
+				const body = fromFields(item, fields);
+				if (Object.keys(body).length === 0) {
+					fail(
+						item,
+						`"Update Fields" has no field to change in item ${index}`,
+						'Add at least one field under "Update Fields" and give it a value.',
+					);
+				}
+				return [{ json: await patch(item, id, body) }];
+			}
+			const { body, changed } = mappedBody(item, standard);
+			if (Object.keys(body).length === 0) {
+				fail(
+					item,
+					`"Fields" maps no field to change in item ${index}`,
+					'Add a field under "Fields" and give it a value, or with "Map Automatically" give the input item a key that the list of fields shows.',
+				);
+			}
+			if (isPlainObject(body.customFields) && Object.keys(body.customFields).length > 0) {
+				const current = await recordRequest(item, 'GET', recordPath(collection, id));
+				const kept = isPlainObject(current.customFields) ? current.customFields : {};
+				body.customFields = { ...kept, ...body.customFields };
+			}
+			return [{ json: { ...(await patch(item, id, body)), _update: { changed } } }];
+		},
+	};
 }

@@ -12,9 +12,8 @@ export const dealIdProperty = textProperty('Deal ID', 'dealId', {
 	description: 'Public ID of the deal, as returned when the deal was created',
 });
 
-/** The deal given in "Deal ID" (checked to be non-empty), and its path; PATCH answers with the deal. */
-export const dealPathOf = (item: Item) =>
-	recordPath('/deals', requiredParameter(item, 'dealId', 'Deal ID'));
+/** The deal given in "Deal ID", checked to be non-empty; PATCH answers with the deal. */
+export const dealIdOf = (item: Item) => requiredParameter(item, 'dealId', 'Deal ID');
 
 /**
  * An operation that is Update with a set body: fixed, such as Mark as Won (Update with Status WON), or read from the
@@ -30,7 +29,8 @@ export function patchOperation(
 		async execute(this: IExecuteFunctions, itemIndex: number) {
 			const item = { context: this, index: itemIndex };
 			const sent = typeof body === 'function' ? body(item) : body;
-			return [{ json: await recordRequest(item, 'PATCH', dealPathOf(item), sent) }];
+			const path = recordPath('/deals', dealIdOf(item));
+			return [{ json: await recordRequest(item, 'PATCH', path, sent) }];
 		},
 	};
 }

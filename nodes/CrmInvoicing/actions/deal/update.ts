@@ -1,27 +1,13 @@
-import type { IExecuteFunctions } from 'n8n-workflow';
-
-import { parametersByVersion } from '../common/mapped';
-import { updateFieldsProperty } from '../common/options';
+import { updateOperation } from '../common/record';
 import { DEAL_MAPPER_FIELDS, dealBodyFromFields, dealUpdateFieldOptions } from './fields';
-import { recordRequest, updateRecord } from '../common/record';
-import { dealIdProperty, dealPathOf } from './patch';
+import { dealIdOf, dealIdProperty } from './patch';
 
-export const description = parametersByVersion(
+export const { description, execute } = updateOperation(
 	'deal',
-	'update',
-	[dealIdProperty],
-	[updateFieldsProperty(dealUpdateFieldOptions)],
+	'/deals',
+	DEAL_MAPPER_FIELDS,
+	dealBodyFromFields,
+	dealUpdateFieldOptions,
+	dealIdProperty,
+	dealIdOf,
 );
-
-export async function execute(this: IExecuteFunctions, itemIndex: number) {
-	const item = { context: this, index: itemIndex };
-	const path = dealPathOf(item);
-	// In version 3 the node reads the deal at GET /deals/{id}, which the spec does not show (choice deal-read).
-	return await updateRecord(
-		item,
-		DEAL_MAPPER_FIELDS,
-		path,
-		async (body) => await recordRequest(item, 'PATCH', path, body),
-		dealBodyFromFields,
-	);
-}
