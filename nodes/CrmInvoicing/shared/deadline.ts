@@ -4,7 +4,6 @@
  */
 export type Deadline = number;
 
-/** The deadline `ms` from now. */
 export function deadlineIn(ms: number): Deadline {
 	return Date.now() + ms;
 }

@@ -9,12 +9,9 @@ export interface NodeIdentityContext {
 	getNode(): { id?: string; name: string };
 }
 
-export interface NodeIdentity {
-	workflowId: string;
-	nodeId: string;
-}
+export type NodeIdentity = ReturnType<typeof nodeIdentity>;
 
-export function nodeIdentity(context: NodeIdentityContext): NodeIdentity {
+export function nodeIdentity(context: NodeIdentityContext) {
 	const node = context.getNode();
 	return { workflowId: String(context.getWorkflow().id ?? ''), nodeId: node.id ?? node.name };
 }
@@ -26,6 +23,7 @@ export function nodeKey(context: NodeIdentityContext): string {
 }
 
 const queues = new Map<string, Promise<unknown>>();
+const noop = () => undefined;
 
 /** Whether work for `key` runs (or waits) in this process: the polling trigger skips a poll then. */
 export const isBusy = (key: string): boolean => queues.has(key);
@@ -33,10 +31,7 @@ export const isBusy = (key: string): boolean => queues.has(key);
 /** Runs `work` after every earlier call for `key` in this process (each bounded by its caller), one at a time. */
 export async function oneAtATime<T>(key: string, work: () => Promise<T>): Promise<T> {
 	const current = (queues.get(key) ?? Promise.resolve()).then(work, work);
-	const settled = current.then(
-		() => undefined,
-		() => undefined,
-	);
+	const settled = current.then(noop, noop);
 	queues.set(key, settled);
 	try {
 		return await current;

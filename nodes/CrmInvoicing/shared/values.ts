@@ -27,7 +27,6 @@ export function headerValues(headers: HeaderMap, name: string): string[] {
 		.map(String);
 }
 
-/** The first value of one header, or undefined when it is absent. */
 export function headerValue(headers: HeaderMap, name: string): string | undefined {
 	return headerValues(headers, name)[0];
 }

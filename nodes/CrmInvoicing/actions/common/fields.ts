@@ -86,7 +86,6 @@ export function requireOneOf<T extends string>(
 	);
 }
 
-/** A number given as a number or a numeric string. */
 export function toNumber(item: Item, value: unknown, field: string): number {
 	const text = typeof value === 'string' ? value.trim() : '';
 	const number = typeof value === 'number' ? value : text !== '' ? Number(text) : NaN;

@@ -17,7 +17,6 @@ export const enumOptions = (values: readonly string[]) =>
 		.map((value) => ({ name: value.charAt(0) + value.slice(1).toLowerCase(), value }))
 		.sort((a, b) => a.name.localeCompare(b.name));
 
-/** An amount of money: two decimals, 0 by default. */
 export function amountProperty(
 	displayName: string,
 	name: string,

@@ -10,7 +10,6 @@ import { recordItems, simplifyProperty } from './output';
 
 /** One record's requests, and the operations on one record: Get, Create and Update (by node version, mapped.ts). */
 
-/** The path of one record of a collection, e.g. `/leads/lead_8f2k1`. */
 export function recordPath(collection: string, id: string): string {
 	return `${collection}/${encodeURIComponent(id)}`;
 }

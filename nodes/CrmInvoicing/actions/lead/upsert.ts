@@ -83,8 +83,6 @@ const properties: INodeProperties[] = [
 
 export const description = shownFor('lead', 'upsert', properties);
 
-// ------------------------------------------------------------------------------------------ per-execution memory
-
 /** Email → lead ID memories of at most 100 executions (the least recently used go first), 10,000 emails each. */
 const memoryByExecution = new BoundedMap<string, BoundedMap<string, string>>(100);
 const memoryByContext = new WeakMap<object, BoundedMap<string, string>>();
@@ -103,8 +101,6 @@ function memoryOf(context: IExecuteFunctions): BoundedMap<string, string> {
 	memoryByContext.set(context, memory);
 	return memory;
 }
-
-// ------------------------------------------------------------------------------------------ what the run did
 
 /** Leads created and updated by one run of the node (its context), for the run's hint. */
 const outcomesByRun = new WeakMap<object, { created: number; updated: number }>();
@@ -133,8 +129,6 @@ export function hints(this: IExecuteFunctions): NodeExecutionHint[] {
 	const message = `Created ${created} and updated ${updated} leads`;
 	return [{ message, type: 'info', location: 'outputPane' }];
 }
-
-// ------------------------------------------------------------------------------------------ finding the lead
 
 function normalizeEmail(value: unknown): string {
 	return typeof value === 'string' ? value.trim().toLowerCase() : '';
@@ -187,8 +181,6 @@ async function findLeadId(
 	}
 	return matches.length === 0 ? undefined : String(oldestOf(matches).id);
 }
-
-// ------------------------------------------------------------------------------------------ the operation
 
 export async function execute(this: IExecuteFunctions, itemIndex: number) {
 	const item = { context: this, index: itemIndex };

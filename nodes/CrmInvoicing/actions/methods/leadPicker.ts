@@ -63,7 +63,3 @@ export async function scanByNumber(
 	}
 	return { results, paginationToken: next !== null ? `${NUMBER_SCAN_TOKEN}${next}` : undefined };
 }
-
-export function mayBeNumberOrId(filter: string): boolean {
-	return /\d/.test(filter) && !/\s/.test(filter);
-}

@@ -1,7 +1,7 @@
 import type { IDataObject, ILoadOptionsFunctions, INodeListSearchResult } from 'n8n-workflow';
 
 import { readOnePage, USER_SEARCH_QUERY_PARAMETER, userMatchesSearch } from '../../shared';
-import { leadListItem, mayBeNumberOrId, NUMBER_SCAN_TOKEN, scanByNumber } from './leadPicker';
+import { leadListItem, NUMBER_SCAN_TOKEN, scanByNumber } from './leadPicker';
 
 /** The pickers read one page per call through the one list reader, and hand its `nextCursor` to n8n as the token. */
 
@@ -22,7 +22,8 @@ export async function searchLeads(
 		qs,
 		startCursor: paginationToken || undefined,
 	});
-	if (search && !paginationToken && page.records.length === 0 && mayBeNumberOrId(search)) {
+	// Nothing found for one word with a digit: it may be a lead number or ID, which the CRM's search does not match.
+	if (!paginationToken && page.records.length === 0 && /\d/.test(search) && !/\s/.test(search)) {
 		return await scanByNumber(this, search, undefined);
 	}
 	return { results: page.records.map(leadListItem), paginationToken: page.nextCursor ?? undefined };
