@@ -7,10 +7,12 @@ import type {
 	NodeExecutionHint,
 } from 'n8n-workflow';
 
+import type { Item } from './common/fields';
+
 /** What every operation file exports: its parameters and how it runs for one input item. */
 export interface Operation {
 	description: INodeProperties[];
-	execute(this: IExecuteFunctions, itemIndex: number): Promise<INodeExecutionData[]>;
+	execute(this: IExecuteFunctions, item: Item): Promise<INodeExecutionData[]>;
 	/** Hints about the whole run, asked for once after the last item (e.g. "Created 2 and updated 1 leads"). */
 	hints?(this: IExecuteFunctions): NodeExecutionHint[];
 }

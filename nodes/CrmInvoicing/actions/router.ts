@@ -34,7 +34,7 @@ export async function router(this: IExecuteFunctions): Promise<INodeExecutionDat
 	const returnData: INodeExecutionData[] = [];
 	for (let itemIndex = 0; itemIndex < items.length; itemIndex++) {
 		try {
-			const results = await operation.execute.call(this, itemIndex);
+			const results = await operation.execute.call(this, { context: this, index: itemIndex });
 			for (const result of results) returnData.push({ ...result, pairedItem: { item: itemIndex } });
 		} catch (error) {
 			if (this.continueOnFail()) {

@@ -64,8 +64,8 @@ export function getManyOperation(
 			simplifyProperty,
 			collectionProperty('Filters', 'filters', filters, { placeholder: 'Add Filter' }),
 		]),
-		async execute(this: IExecuteFunctions, itemIndex: number) {
-			const given = this.getNodeParameter('filters', itemIndex, {}) as IDataObject;
+		async execute(this: IExecuteFunctions, item: Item) {
+			const given = this.getNodeParameter('filters', item.index, {}) as IDataObject;
 			const qs: IDataObject = {};
 			for (const { name, type } of filters) {
 				const value = given[name];
@@ -73,9 +73,9 @@ export function getManyOperation(
 					qs[name] = type === 'boolean' ? value : String(value).trim();
 			}
 			const keep = adjust?.(qs);
-			const want = pageRequestOf({ context: this, index: itemIndex });
-			const records = await readList.call(this, { ...list, qs, itemIndex }, want, keep);
-			return recordItems(this, itemIndex, resource, records);
+			const want = pageRequestOf(item);
+			const records = await readList.call(this, { ...list, qs, itemIndex: item.index }, want, keep);
+			return recordItems(item, resource, records);
 		},
 	};
 }

@@ -7,6 +7,7 @@ import type {
 
 import { simplify, simplifyPropertyFrom } from '../../shared';
 import type { SimplifiedResource } from '../../shared';
+import type { Item } from './fields';
 
 /**
  * The node version that brought output control (0.3). Nodes saved before it (version 1) output exactly what they
@@ -26,12 +27,11 @@ export const simplifyProperty: INodeProperties = simplifyPropertyFrom(OUTPUT_CON
  * is on, else the API's record unchanged.
  */
 export function recordItems(
-	context: IExecuteFunctions,
-	itemIndex: number,
+	{ context, index }: Item,
 	resource: SimplifiedResource,
 	records: IDataObject[],
 ): INodeExecutionData[] {
 	const simplified =
-		hasOutputControl(context) && context.getNodeParameter('simplify', itemIndex, true) !== false;
+		hasOutputControl(context) && context.getNodeParameter('simplify', index, true) !== false;
 	return records.map((record) => ({ json: simplified ? simplify(resource, record) : record }));
 }

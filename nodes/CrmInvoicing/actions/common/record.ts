@@ -36,10 +36,9 @@ export function getOperation(
 ): Operation {
 	return {
 		description: shownFor(resource, 'get', [idProperty, simplifyProperty]),
-		async execute(this: IExecuteFunctions, itemIndex: number) {
-			const item = { context: this, index: itemIndex };
+		async execute(this: IExecuteFunctions, item: Item) {
 			const record = await recordRequest(item, 'GET', recordPath(collection, idOf(item)));
-			return recordItems(this, itemIndex, resource, [record]);
+			return recordItems(item, resource, [record]);
 		},
 	};
 }
@@ -62,8 +61,7 @@ export function createOperation(
 	const required = standard.filter((field) => field.required);
 	return {
 		description: parametersByVersion(record, 'create', [], before),
-		async execute(this: IExecuteFunctions, itemIndex: number) {
-			const item = { context: this, index: itemIndex };
+		async execute(this: IExecuteFunctions, item: Item) {
 			let body: IDataObject;
 			if (this.getNode().typeVersion >= MAPPER_VERSION) {
 				body = mappedBody(item, standard).body;
@@ -74,7 +72,7 @@ export function createOperation(
 					id,
 					requiredParameter(item, id, displayName),
 				]);
-				const fields = this.getNodeParameter('additionalFields', itemIndex, {}) as IDataObject;
+				const fields = this.getNodeParameter('additionalFields', item.index, {}) as IDataObject;
 				body = { ...fromFields(item, fields), ...Object.fromEntries(values) };
 			}
 			return [{ json: await recordRequest(item, 'POST', collection, body) }];
@@ -104,8 +102,8 @@ export function updateOperation(
 	const before = [updateFieldsProperty(fieldOptions)];
 	return {
 		description: parametersByVersion(record, 'update', [idProperty], before),
-		async execute(this: IExecuteFunctions, index: number) {
-			const item = { context: this, index };
+		async execute(this: IExecuteFunctions, item: Item) {
+			const { index } = item;
 			const id = idOf(item);
 			if (this.getNode().typeVersion < MAPPER_VERSION) {
 				const fields = this.getNodeParameter('updateFields', index, {}) as IDataObject;

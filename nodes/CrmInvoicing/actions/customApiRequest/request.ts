@@ -227,17 +227,16 @@ async function paginated(
 	return records;
 }
 
-export async function execute(this: IExecuteFunctions, itemIndex: number) {
-	const item = { context: this, index: itemIndex };
-	const method = requireOneOf(item, this.getNodeParameter('method', itemIndex), METHODS, 'Method');
-	const given = this.getNodeParameter('apiVersion', itemIndex, 'v1');
+export async function execute(this: IExecuteFunctions, item: Item) {
+	const method = requireOneOf(item, this.getNodeParameter('method', item.index), METHODS, 'Method');
+	const given = this.getNodeParameter('apiVersion', item.index, 'v1');
 	const upper = requireOneOf(item, given, ['V1', 'V2'], 'API Version');
 	const version = upper.toLowerCase() as ApiVersion;
 	const path = pathOf(item);
 	const qs = queryOf(item);
 
-	if (method === 'GET' && (this.getNodeParameter('paginate', itemIndex, false) as boolean)) {
-		return await paginated(this, { path, version, qs, itemIndex }, pageRequestOf(item));
+	if (method === 'GET' && (this.getNodeParameter('paginate', item.index, false) as boolean)) {
+		return await paginated(this, { path, version, qs, itemIndex: item.index }, pageRequestOf(item));
 	}
 
 	const body = method === 'GET' ? undefined : bodyOf(item, method);
@@ -247,7 +246,7 @@ export async function execute(this: IExecuteFunctions, itemIndex: number) {
 		version,
 		qs,
 		body,
-		itemIndex,
+		itemIndex: item.index,
 	});
 	return toOutput(response);
 }

@@ -26,8 +26,7 @@ export function patchOperation(
 ): Operation {
 	return {
 		description: shownFor('deal', operation, [dealIdProperty, ...more]),
-		async execute(this: IExecuteFunctions, itemIndex: number) {
-			const item = { context: this, index: itemIndex };
+		async execute(this: IExecuteFunctions, item: Item) {
 			const sent = typeof body === 'function' ? body(item) : body;
 			const path = recordPath('/deals', dealIdOf(item));
 			return [{ json: await recordRequest(item, 'PATCH', path, sent) }];

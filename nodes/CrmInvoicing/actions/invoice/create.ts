@@ -109,13 +109,12 @@ function toNumberList(item: Item, value: unknown): number[] {
 	return parts.map((part) => toNumber(item, part, 'Tag IDs'));
 }
 
-export async function execute(this: IExecuteFunctions, itemIndex: number) {
-	const item = { context: this, index: itemIndex };
+export async function execute(this: IExecuteFunctions, item: Item) {
 	const clientId = requiredParameter(item, 'clientId', 'Client ID');
-	const date = toIsoDate(item, this.getNodeParameter('date', itemIndex), 'Date');
-	const dueDate = toIsoDate(item, this.getNodeParameter('dueDate', itemIndex), 'Due Date');
+	const date = toIsoDate(item, this.getNodeParameter('date', item.index), 'Date');
+	const dueDate = toIsoDate(item, this.getNodeParameter('dueDate', item.index), 'Due Date');
 	const lineItems = lineItemsOf(item);
-	const fields = this.getNodeParameter('additionalFields', itemIndex, {}) as IDataObject;
+	const fields = this.getNodeParameter('additionalFields', item.index, {}) as IDataObject;
 	const additional = bodyFromFields(item, fields, {
 		isInclusiveTax: (value) => (typeof value === 'boolean' ? value : undefined),
 		status: (value) => requireOneOf(item, value, INVOICE_STATUSES, 'Status'),

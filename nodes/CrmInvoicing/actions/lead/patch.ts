@@ -94,8 +94,7 @@ export async function patchLead(
 export function patchOperation(operation: string, body: IDataObject): Operation {
 	return {
 		description: shownFor('lead', operation, [leadIdProperty]),
-		async execute(this: IExecuteFunctions, itemIndex: number) {
-			const item = { context: this, index: itemIndex };
+		async execute(this: IExecuteFunctions, item: Item) {
 			return [{ json: await patchLead(item, leadIdOf(item), body) }];
 		},
 	};

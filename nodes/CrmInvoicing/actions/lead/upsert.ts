@@ -182,13 +182,12 @@ async function findLeadId(
 	return matches.length === 0 ? undefined : String(oldestOf(matches).id);
 }
 
-export async function execute(this: IExecuteFunctions, itemIndex: number) {
-	const item = { context: this, index: itemIndex };
+export async function execute(this: IExecuteFunctions, item: Item) {
 	const givenEmail = requiredParameter(item, 'email', 'Email');
 	const email = normalizeEmail(givenEmail);
 	const name = requiredParameter(item, 'name', 'Name');
-	const additionalFields = this.getNodeParameter('additionalFields', itemIndex, {}) as IDataObject;
-	const options = this.getNodeParameter('options', itemIndex, {}) as IDataObject;
+	const additionalFields = this.getNodeParameter('additionalFields', item.index, {}) as IDataObject;
+	const options = this.getNodeParameter('options', item.index, {}) as IDataObject;
 	const failOnSeveral = options.severalMatches === 'error';
 
 	// The email parameter is the only email: one set through "Other Fields (JSON)" is not sent.

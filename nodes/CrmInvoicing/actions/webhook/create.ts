@@ -1,7 +1,7 @@
 import type { IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 
 import { EVENT_OPTIONS, eventNamesOf } from '../../shared';
-import { fail, requiredParameter } from '../common/fields';
+import { fail, requiredParameter, type Item } from '../common/fields';
 import { textProperty } from '../common/options';
 import { recordRequest } from '../common/record';
 import { shownFor } from '../operation';
@@ -42,25 +42,24 @@ const properties: INodeProperties[] = [
 
 export const description = shownFor('webhook', 'create', properties);
 
-export async function execute(this: IExecuteFunctions, itemIndex: number) {
-	const item = { context: this, index: itemIndex };
+export async function execute(this: IExecuteFunctions, item: Item) {
 	const name = requiredParameter(item, 'name', 'Name');
 	const url = requiredParameter(item, 'url', 'URL');
 	if (!/^https?:\/\/[^\s/]+/i.test(url)) {
 		fail(
 			item,
-			`"URL" must be an http:// or https:// address but is "${url}" in item ${itemIndex}`,
+			`"URL" must be an http:// or https:// address but is "${url}" in item ${item.index}`,
 			'Enter the full address of the endpoint, such as https://example.com/webhooks/crm.',
 		);
 	}
 	const events = eventNamesOf(
-		this.getNodeParameter('events', itemIndex, []),
-		this.getNodeParameter('customEvents', itemIndex, ''),
+		this.getNodeParameter('events', item.index, []),
+		this.getNodeParameter('customEvents', item.index, ''),
 	);
 	if (events.length === 0) {
 		fail(
 			item,
-			`"Events" needs at least one event in item ${itemIndex}`,
+			`"Events" needs at least one event in item ${item.index}`,
 			'Pick events from the Events list, or enter event names under Custom Event Names.',
 		);
 	}

@@ -1,5 +1,6 @@
 import type { IExecuteFunctions } from 'n8n-workflow';
 
+import type { Item } from '../common/fields';
 import { apiRequestFull } from '../../shared';
 import { shownFor } from '../operation';
 import { webhookIdProperty, webhookOf } from './shared';
@@ -12,12 +13,12 @@ export const description = shownFor('webhook', 'delete', [webhookIdProperty]);
  * first attempt deleted it, so that counts as deleted. A 404 on the first attempt is an error (wrong ID).
  * (Choice webhook-delete-answer in apiChoices.ts.)
  */
-export async function execute(this: IExecuteFunctions, itemIndex: number) {
-	const { id, path } = webhookOf({ context: this, index: itemIndex });
+export async function execute(this: IExecuteFunctions, item: Item) {
+	const { id, path } = webhookOf(item);
 	await apiRequestFull.call(this, {
 		method: 'DELETE',
 		path,
-		itemIndex,
+		itemIndex: item.index,
 		notFoundOnRetryIsDeleted: true,
 	});
 	return [{ json: { deleted: true, id } }];

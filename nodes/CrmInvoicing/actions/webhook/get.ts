@@ -1,12 +1,12 @@
 import type { IExecuteFunctions } from 'n8n-workflow';
 
+import type { Item } from '../common/fields';
 import { recordRequest } from '../common/record';
 import { shownFor } from '../operation';
 import { webhookIdProperty, webhookOf, withoutSecret } from './shared';
 
 export const description = shownFor('webhook', 'get', [webhookIdProperty]);
 
-export async function execute(this: IExecuteFunctions, itemIndex: number) {
-	const item = { context: this, index: itemIndex };
+export async function execute(this: IExecuteFunctions, item: Item) {
 	return [{ json: withoutSecret(await recordRequest(item, 'GET', webhookOf(item).path)) }];
 }

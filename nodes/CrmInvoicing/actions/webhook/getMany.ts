@@ -1,5 +1,6 @@
 import type { IExecuteFunctions } from 'n8n-workflow';
 
+import type { Item } from '../common/fields';
 import { pageRequestOf, returnAllAndLimit } from '../common/list';
 import { listWebhookSubscriptions } from '../../shared';
 import { shownFor } from '../operation';
@@ -11,9 +12,9 @@ export const description = shownFor(
 	returnAllAndLimit('webhook subscriptions'),
 );
 
-export async function execute(this: IExecuteFunctions, itemIndex: number) {
-	const want = pageRequestOf({ context: this, index: itemIndex });
+export async function execute(this: IExecuteFunctions, item: Item) {
+	const want = pageRequestOf(item);
 	// Every list shape the node knows (v1 page, bare array, v2 envelope), fully; an unknown shape is an error.
-	const subscriptions = await listWebhookSubscriptions(this, want, itemIndex);
+	const subscriptions = await listWebhookSubscriptions(this, want, item.index);
 	return subscriptions.map((subscription) => ({ json: withoutSecret(subscription) }));
 }
