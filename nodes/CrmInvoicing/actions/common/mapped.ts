@@ -82,6 +82,9 @@ export function parametersByVersion(
 	];
 }
 
+/** An item being mapped, and whether "Attempt to Convert Types" is on for it. */
+type Mapping = Item & { convert: boolean };
+
 const ARTICLE: Partial<Record<FieldType, string>> = {
 	number: 'a number',
 	boolean: 'a boolean (true or false)',
@@ -94,14 +97,9 @@ const ARTICLE: Partial<Record<FieldType, string>> = {
  * A value checked against its field's type with n8n's own type check: as it is, unless "Attempt to Convert Types" is
  * on, which converts text such as "12" or "true". A wrong type is an error naming the field and the item.
  */
-function typed(
-	item: Item,
-	label: string,
-	value: unknown,
-	type: FieldType,
-	convert: boolean,
-): unknown {
+function typed(item: Mapping, label: string, value: unknown, type: FieldType): unknown {
 	if (type === 'string' || type === 'options') return value;
+	const { convert } = item;
 	const result = validateFieldType(label, value, type, { strict: !convert, parseStrings: convert });
 	if (result.valid) return result.newValue ?? value;
 	const article = ARTICLE[type] ?? type;
@@ -115,13 +113,8 @@ function typed(
 }
 
 /** A standard field's value for the API: dates as ISO 8601, options upper-cased and checked, IDs and text as text. */
-function standardValue(
-	item: Item,
-	field: StandardField,
-	value: unknown,
-	convert: boolean,
-): IDataObject[string] | undefined {
-	const checked = typed(item, field.displayName, value, field.type, convert);
+function standardValue(item: Mapping, field: StandardField, value: unknown) {
+	const checked = typed(item, field.displayName, value, field.type);
 	if (field.type === 'dateTime') return toIsoDate(item, checked, field.displayName);
 	if (field.values) return requireOneOf(item, checked, field.values, field.displayName);
 	if (field.type === 'string') return requestField(item, field.id, checked);
@@ -129,15 +122,9 @@ function standardValue(
 }
 
 /** A custom field's value, kept in its type: a date stays the text given (or ISO 8601 from a date object). */
-function customValue(
-	item: Item,
-	key: string,
-	type: FieldType | undefined,
-	value: unknown,
-	convert: boolean,
-): IDataObject[string] {
+function customValue(item: Mapping, key: string, type: FieldType | undefined, value: unknown) {
 	if (!type) return value as IDataObject[string];
-	const checked = typed(item, `${key} (custom field)`, value, type, convert);
+	const checked = typed(item, `${key} (custom field)`, value, type);
 	if (type === 'dateTime')
 		return typeof value === 'string' ? value.trim() : toIsoDate(item, checked, key);
 	if (type === 'string' && (typeof checked === 'number' || typeof checked === 'boolean'))
@@ -157,7 +144,7 @@ export function mappedBody(
 ): { body: IDataObject; changed: string[] } {
 	const { context, index } = item;
 	const columns = context.getNodeParameter('columns', index) as ResourceMapperValue;
-	const convert = columns.attemptToConvertTypes === true;
+	const mapping = { ...item, convert: columns.attemptToConvertTypes === true };
 	const customTypes = new Map<string, FieldType | undefined>();
 	for (const field of columns.schema ?? []) {
 		if (field.id.startsWith(CUSTOM_PREFIX))
@@ -169,7 +156,7 @@ export function mappedBody(
 	const custom: IDataObject = {};
 	const setCustom = (key: string, value: unknown) => {
 		if (!isSet(value)) return;
-		custom[key] = customValue(item, key, customTypes.get(key), value, convert);
+		custom[key] = customValue(mapping, key, customTypes.get(key), value);
 	};
 	// The mapper's values, or with "Map Automatically" the input item itself.
 	const source = auto ? context.getInputData()[index]?.json : columns.value;
@@ -177,7 +164,7 @@ export function mappedBody(
 		const field = byId.get(key);
 		if (field) {
 			if (!isSet(value)) continue;
-			const sent = standardValue(item, field, value, convert);
+			const sent = standardValue(mapping, field, value);
 			if (sent !== undefined) body[key] = sent;
 		} else if (key.startsWith(CUSTOM_PREFIX)) setCustom(key.slice(CUSTOM_PREFIX.length), value);
 		else if (auto && key === 'customFields' && isPlainObject(value))

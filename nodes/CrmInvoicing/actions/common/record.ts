@@ -5,7 +5,7 @@ import { shownFor, type Operation } from '../operation';
 import { fail, requiredParameter, requireText, type Item } from './fields';
 import { mappedBody, MAPPER_VERSION, parametersByVersion } from './mapped';
 import type { StandardField } from './mapperFields';
-import { updateFieldsProperty } from './options';
+import { additionalFieldsProperty, collectionProperty } from './options';
 import { recordItems, simplifyProperty } from './output';
 
 /** One record's requests, and the operations on one record: Get, Create and Update (by node version, mapped.ts). */
@@ -49,16 +49,18 @@ type FromFields = (item: Item, fields: IDataObject) => IDataObject;
 /**
  * Create of a lead or a deal, POSTed to `collection`, the record output. From node version 3 on the body is the
  * mapper's, the spec's required fields each set (an error naming the field and item otherwise). Versions 1 and 2 show
- * `before`: the required fields as parameters of their own, and "Additional Fields" read with `fromFields`.
+ * the `required` fields as parameters of their own, and "Additional Fields" (`fieldOptions`) read with `fromFields`.
  */
 export function createOperation(
 	record: 'lead' | 'deal',
 	collection: string,
 	standard: readonly StandardField[],
 	fromFields: FromFields,
-	before: INodeProperties[],
+	fieldOptions: INodeProperties[],
+	requiredProperties: INodeProperties[],
 ): Operation {
 	const required = standard.filter((field) => field.required);
+	const before = [...requiredProperties, additionalFieldsProperty(fieldOptions)];
 	return {
 		description: parametersByVersion(record, 'create', [], before),
 		async execute(this: IExecuteFunctions, item: Item) {
@@ -99,7 +101,12 @@ export function updateOperation(
 	patch = async (item: Item, id: string, body: IDataObject) =>
 		await recordRequest(item, 'PATCH', recordPath(collection, id), body),
 ): Operation {
-	const before = [updateFieldsProperty(fieldOptions)];
+	const before = [
+		collectionProperty('Update Fields', 'updateFields', fieldOptions, {
+			description:
+				'The fields to change. Only the fields added here are sent; the others keep their values.',
+		}),
+	];
 	return {
 		description: parametersByVersion(record, 'update', [idProperty], before),
 		async execute(this: IExecuteFunctions, item: Item) {

@@ -1,5 +1,5 @@
 import { createOperation } from '../common/record';
-import { additionalFieldsProperty, textProperty } from '../common/options';
+import { textProperty } from '../common/options';
 import { DEAL_MAPPER_FIELDS, dealBodyFromFields, dealCreateFieldOptions } from './fields';
 
 export const { description, execute } = createOperation(
@@ -7,6 +7,7 @@ export const { description, execute } = createOperation(
 	'/deals',
 	DEAL_MAPPER_FIELDS,
 	dealBodyFromFields,
+	dealCreateFieldOptions,
 	[
 		textProperty('Title', 'title', {
 			required: true,
@@ -28,6 +29,5 @@ export const { description, execute } = createOperation(
 			placeholder: 'e.g. cli_4c1a9e',
 			description: 'Public ID of the client the deal is with',
 		}),
-		additionalFieldsProperty(dealCreateFieldOptions),
 	],
 );

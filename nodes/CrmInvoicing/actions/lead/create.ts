@@ -1,5 +1,5 @@
 import { createOperation } from '../common/record';
-import { additionalFieldsProperty, textProperty } from '../common/options';
+import { textProperty } from '../common/options';
 import { LEAD_MAPPER_FIELDS, leadBodyFromFields, leadFieldOptions } from './fields';
 
 export const { description, execute } = createOperation(
@@ -7,12 +7,12 @@ export const { description, execute } = createOperation(
 	'/leads',
 	LEAD_MAPPER_FIELDS,
 	leadBodyFromFields,
+	leadFieldOptions,
 	[
 		textProperty('Name', 'name', {
 			required: true,
 			placeholder: 'Jane Doe',
 			description: 'Full name of the lead',
 		}),
-		additionalFieldsProperty(leadFieldOptions),
 	],
 );

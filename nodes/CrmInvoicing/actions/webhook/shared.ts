@@ -22,10 +22,5 @@ export function webhookOf(item: Item) {
  * whatever the API sends (any key whose name contains "secret" is dropped: choice webhook-secret-stripping in
  * apiChoices.ts, since the spec shows no shape for GET /webhooks and GET /webhooks/{id}).
  */
-export function withoutSecret(subscription: IDataObject): IDataObject {
-	const result: IDataObject = {};
-	for (const [key, value] of Object.entries(subscription)) {
-		if (!SECRET_KEY_PATTERN.test(key)) result[key] = value;
-	}
-	return result;
-}
+export const withoutSecret = (subscription: IDataObject): IDataObject =>
+	Object.fromEntries(Object.entries(subscription).filter(([key]) => !SECRET_KEY_PATTERN.test(key)));
