@@ -14,11 +14,9 @@ export {
 	userMatchesSearch,
 } from './apiChoices';
 export { EVENT_OPTIONS, eventNamesOf } from './events';
-export { simplify, simplifyPropertyFrom } from './simplify';
-export type { SimplifiedResource } from './simplify';
+export { simplify, simplifyPropertyFrom, type SimplifiedResource } from './simplify';
 export { listWebhookSubscriptions } from './webhookList';
-export { deadlineIn, msLeft } from './deadline';
-export type { Deadline } from './deadline';
+export { deadlineIn, msLeft, type Deadline } from './deadline';
 export { sha256 } from './hash';
 export { isBusy, nodeIdentity, nodeKey, oneAtATime } from './nodeIdentity';
 export { BoundedMap, Turns } from './boundedMap';

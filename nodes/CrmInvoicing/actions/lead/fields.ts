@@ -48,14 +48,13 @@ export const leadFieldOptions: INodeProperties[] = [
 ];
 
 /** The fields of "Update Fields": the shared lead fields and the name, in alphabetical order. */
-const nameOption = textProperty('Name', 'name', {
-	placeholder: 'Jane Doe',
-	description: 'New full name of the lead',
-});
-
-export const leadUpdateFieldOptions: INodeProperties[] = [...leadFieldOptions, nameOption].sort(
-	(a, b) => a.displayName.localeCompare(b.displayName),
-);
+export const leadUpdateFieldOptions: INodeProperties[] = [
+	...leadFieldOptions,
+	textProperty('Name', 'name', {
+		placeholder: 'Jane Doe',
+		description: 'New full name of the lead',
+	}),
+].sort((a, b) => a.displayName.localeCompare(b.displayName));
 
 /** Lead fields from a fields collection as a request body (bodyFromFields): a name not empty, the value a number. */
 export function leadBodyFromFields(item: Item, fields: IDataObject): IDataObject {
