@@ -28,12 +28,7 @@ function resource(
 		type: 'options',
 		noDataExpression: true,
 		displayOptions: { show: { resource: [value] } },
-		options: operations.map(({ name, value, description, action }) => ({
-			name,
-			value,
-			description,
-			action,
-		})),
+		options: operations.map(({ run, ...option }) => option),
 		default: defaultOperation,
 	};
 	const properties = [operation, ...operations.flatMap(({ run }) => run.description)];

@@ -27,9 +27,8 @@ export const SIMPLIFIED_FIELDS = {
 export type SimplifiedResource = keyof typeof SIMPLIFIED_FIELDS;
 
 /**
- * n8n's conventional Simplify switch (n8n's UX guidelines, for records of more than 10 fields), shown from `version`
- * on, the node version that brought it: on by default, so a node added from that version on (and the node as an AI
- * Agent's tool) outputs the simplified records, while nodes saved before it keep their raw output.
+ * n8n's Simplify switch, shown from `version` on (the node version that brought it): on by default, so a node added
+ * from then on (and the node as an AI Agent's tool) outputs simplified records; older nodes keep their raw output.
  */
 export function simplifyPropertyFrom(version: number): INodeProperties {
 	return {

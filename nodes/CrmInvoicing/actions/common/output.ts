@@ -19,7 +19,6 @@ export function hasOutputControl(context: IExecuteFunctions): boolean {
 	return context.getNode().typeVersion >= OUTPUT_CONTROL_VERSION;
 }
 
-/** The Simplify switch, shown from version 2 on: version-1 nodes keep their raw output. */
 export const simplifyProperty: INodeProperties = simplifyPropertyFrom(OUTPUT_CONTROL_VERSION);
 
 /**
