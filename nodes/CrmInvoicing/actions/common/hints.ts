@@ -32,10 +32,8 @@ export function costHint(stats: RunStats): NodeExecutionHint | undefined {
 			`absorbed ${plural(stats.rateLimited, 'answer', 'answers')} 429 (Too Many Requests) by waiting and retrying`,
 		);
 	}
-	const sentence =
-		parts.length === 1
-			? parts[0]
-			: `${parts.slice(0, -1).join(', ')} and ${parts[parts.length - 1]}`;
+	const last = parts.pop();
+	const sentence = parts.length === 0 ? last : `${parts.join(', ')} and ${last}`;
 	return { message: `This run ${sentence}.`, type: 'info', location: 'outputPane' };
 }
 

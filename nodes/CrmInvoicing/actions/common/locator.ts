@@ -17,7 +17,7 @@ export function locatorProperty(
 	required = false,
 ): INodeProperties {
 	const { searchListMethod, list, id } = PICKERS[record];
-	const property: INodeProperties = {
+	return {
 		displayName,
 		name,
 		type: 'resourceLocator',
@@ -33,9 +33,8 @@ export function locatorProperty(
 			},
 			{ displayName: 'By ID', name: 'id', type: 'string', placeholder: id },
 		],
+		...(required && { required }),
 	};
-	if (required) property.required = true;
-	return property;
 }
 
 /**

@@ -70,12 +70,11 @@ export function createOperation(
 				for (const field of required)
 					body[field.id] = requireText(item, body[field.id], field.displayName);
 			} else {
-				const values = required.map(({ id, displayName }) => [
-					id,
-					requiredParameter(item, id, displayName),
-				]);
+				const set: IDataObject = {};
+				for (const { id, displayName } of required)
+					set[id] = requiredParameter(item, id, displayName);
 				const fields = this.getNodeParameter('additionalFields', item.index, {}) as IDataObject;
-				body = { ...fromFields(item, fields), ...Object.fromEntries(values) };
+				body = { ...fromFields(item, fields), ...set };
 			}
 			return [{ json: await recordRequest(item, 'POST', collection, body) }];
 		},

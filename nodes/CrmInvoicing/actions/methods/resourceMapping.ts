@@ -51,11 +51,8 @@ async function cached(
 		return result;
 	} catch (error) {
 		// Not kept: the next lookup tries again (a key given the right to list, a CRM back up).
-		return {
-			custom: [],
-			notice: `No custom fields listed: the CRM could not be read (${(error as Error).message}). Set custom fields under "Additional Fields" → "Custom Fields".`,
-			at: 0,
-		};
+		const notice = `No custom fields listed: the CRM could not be read (${(error as Error).message}). Set custom fields under "Additional Fields" → "Custom Fields".`;
+		return { custom: [], notice, at: 0 };
 	}
 }
 
