@@ -3,7 +3,6 @@ import type {
 	IExecuteFunctions,
 	INodeExecutionData,
 	INodeProperties,
-	INodePropertyOptions,
 	NodeExecutionHint,
 } from 'n8n-workflow';
 
@@ -20,23 +19,17 @@ export interface Operation {
 /**
  * One operation as its resource lists it, the one place it is named (the "Operation" options, the router and the
  * subtitle read it): the option the user picks (`name` is also the subtitle's label, `value` is saved in workflows,
- * `action` is what n8n's node picker and AI tools call it) and the code that runs it.
+ * `action` is what n8n's node picker and AI tools call it, the description unless it says more) and its code.
  */
-export interface ResourceOperation extends INodePropertyOptions {
-	value: string;
-	description: string;
-	action: string;
-	run: Operation;
-}
-
-/** A resource's operation; its description is its `action` unless it says more. */
 export const op = (
 	name: string,
 	value: string,
 	run: Operation,
 	action: string,
 	description = action,
-): ResourceOperation => ({ name, value, description, action, run });
+) => ({ name, value, description, action, run });
+
+export type ResourceOperation = ReturnType<typeof op>;
 
 /** An operation's parameters, shown only when its resource and operation are picked. */
 export function shownFor(
