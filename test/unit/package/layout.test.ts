@@ -146,14 +146,15 @@ describe('the package layout', () => {
 		expect(total('CrmInvoicingPollingTrigger.node.ts', 'polling')).toBeLessThanOrEqual(700);
 	});
 
-	it("keeps the action node's code (its node file and actions/) at most 3,290 lines, no file of it over 300", () => {
+	it("keeps the action node's code (its node file and actions/) at most 3,030 lines, no file of it over 300", () => {
 		// Issue 29 folded the operations' repeated blocks into actions/common (4,420 lines before, then 3,900), then the
 		// parameters written out alike into textProperty, collectionProperty and shownFor (3,548), then the operations
-		// written alike into createOperation, getManyOperation and one locator per picker, dates read by n8n (3,288).
+		// written alike into createOperation, getManyOperation and one locator per picker, dates read by n8n (3,288), then
+		// the operation lists into op(), Update into updateOperation, and the checks' context and index into one item (3,021).
 		const lines = (file: string): number => (readFileSync(file, 'utf8').match(/\n/g) ?? []).length;
 		const files = [path.join(SERVICE, 'CrmInvoicing.node.ts'), ...tsFiles(ACTIONS)];
 		expect(files.filter((file) => lines(file) > 300).map(relative)).toEqual([]);
-		expect(files.reduce((sum, file) => sum + lines(file), 0)).toBeLessThanOrEqual(3_290);
+		expect(files.reduce((sum, file) => sum + lines(file), 0)).toBeLessThanOrEqual(3_030);
 	});
 
 	it('keeps the transport (shared/transport/) at most 1,870 lines, none of its files over 300', () => {
