@@ -28,7 +28,12 @@ function resource(
 		type: 'options',
 		noDataExpression: true,
 		displayOptions: { show: { resource: [value] } },
-		options: operations.map(({ run, ...option }) => option),
+		options: operations.map(({ name, value, description, action }) => ({
+			name,
+			value,
+			description,
+			action,
+		})),
 		default: defaultOperation,
 	};
 	const properties = [operation, ...operations.flatMap(({ run }) => run.description)];

@@ -29,10 +29,6 @@ export function leadListItem(lead: IDataObject): INodeListSearchItems {
 	return { name: label.length > 0 ? [...label, number].join(' · ') : number, value: id };
 }
 
-function contains(value: unknown, needle: string): boolean {
-	return typeof value === 'string' && value.toLowerCase().includes(needle);
-}
-
 /**
  * The CRM's search matches name, email, mobile and website, not the lead number. When it finds nothing and the
  * filter could be a number or an ID (one word with a digit), the leads are listed page by page through the one list
@@ -46,6 +42,8 @@ export async function scanByNumber(
 	cursor: string | undefined,
 ): Promise<INodeListSearchResult> {
 	const needle = filter.toLowerCase();
+	const matches = (value: unknown) =>
+		typeof value === 'string' && value.toLowerCase().includes(needle);
 	const results: INodeListSearchItems[] = [];
 	let next: string | null = null;
 	const pages = readPages.call(context, {
@@ -55,8 +53,7 @@ export async function scanByNumber(
 	});
 	for await (const page of pages) {
 		for (const lead of page.records) {
-			if (contains(lead.number, needle) || contains(lead.id, needle))
-				results.push(leadListItem(lead));
+			if (matches(lead.number) || matches(lead.id)) results.push(leadListItem(lead));
 		}
 		next = page.nextCursor;
 		if (page.number >= LEAD_NUMBER_SCAN_PAGES) break;
