@@ -49,7 +49,6 @@ export interface Budget {
 	share: number;
 	/** The most pages one poll reads: a whole read within n8n's time budget for a poll (rule 2). */
 	pages: number;
-	requestsPerMinute: number;
 	/** The end of n8n's time budget for this poll (rule 2). */
 	deadline: Deadline;
 }
@@ -62,7 +61,7 @@ export function pollBudget(requestsPerMinute: number, pollBudgetMs?: number): Bu
 			? pollBudgetMs
 			: DEFAULT_POLL_BUDGET_MS;
 	const pages = share * Math.max(1, Math.floor(budgetMs / MINUTE_MS));
-	return { share, pages, requestsPerMinute, deadline: deadlineIn(budgetMs) };
+	return { share, pages, deadline: deadlineIn(budgetMs) };
 }
 
 /** The budget of this node's polls: the credential's rate and n8n's time budget for a poll. */
