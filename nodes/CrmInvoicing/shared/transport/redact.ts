@@ -73,11 +73,8 @@ function decode(text: string, jsonOnly = false): string {
 const mayBeEscaped = (text: string): boolean =>
 	text.includes('\\') || text.includes('%') || text.includes('&');
 
-const liveOf = (secrets: readonly string[]) =>
-	secrets.filter((secret) => secret.length >= MIN_SECRET_LENGTH);
-
-const replaced = (text: string, live: readonly string[]): string =>
-	live.reduce(
+const replaced = (text: string, secrets: readonly string[]): string =>
+	secrets.reduce(
 		(result, secret) => (result.includes(secret) ? result.split(secret).join(REDACTED) : result),
 		text,
 	);
@@ -86,28 +83,25 @@ const replaced = (text: string, live: readonly string[]): string =>
  * `text` with every spelling of every secret replaced by REDACTED: as it stands (a key may itself hold `%`, `\` or
  * `&`), then in the text decoded; a text that holds the key only once decoded is shown decoded.
  */
-function redactText(text: string, live: readonly string[]): string {
-	const plain = replaced(text, live);
+function redactText(text: string, secrets: readonly string[]): string {
+	const plain = replaced(text, secrets);
 	if (!mayBeEscaped(plain)) return plain;
 	const decoded = decode(plain);
-	const redacted = replaced(decoded, live);
+	const redacted = replaced(decoded, secrets);
 	return redacted === decoded ? plain : redacted;
 }
 
 /**
  * Whether an answer's text may hold a secret that redactValue would find: a cheap first look at the raw text, so that
- * a page without the key is not walked string by string. It errs only towards "may": it reads the raw text (as the
- * text scan does) and the text with JSON's escapes decoded (as the walk reads each string after JSON.parse), each
- * also decoded once more. A text without `\`, `%` or `&` costs one `includes` per spelling.
+ * a page without the key is not walked string by string. It errs only towards "may": it reads the raw text as the
+ * text scan does, and the text with JSON's escapes decoded as the walk reads each string after JSON.parse. A text
+ * without `\`, `%` or `&` costs one `includes` per spelling.
  */
 export function mayHoldSecret(text: string, secrets: readonly string[]): boolean {
-	const live = liveOf(secrets);
-	const holds = (reading: string) => live.some((secret) => reading.includes(secret));
+	const holds = (reading: string) => redactText(reading, secrets) !== reading;
 	if (holds(text)) return true;
-	if (live.length === 0 || !mayBeEscaped(text)) return false;
-	if (holds(decode(text))) return true;
 	const parsed = text.includes('\\') ? decode(text, true) : text;
-	return parsed !== text && (holds(parsed) || holds(decode(parsed)));
+	return parsed !== text && holds(parsed);
 }
 
 /**
@@ -117,17 +111,16 @@ export function mayHoldSecret(text: string, secrets: readonly string[]): boolean
  * to it writes that property, not the prototype.
  */
 export function redactValue<T>(value: T, secrets: readonly string[]): T {
-	const live = liveOf(secrets);
-	if (live.length === 0) return value;
-	if (typeof value === 'string') return redactText(value, live) as T;
+	if (secrets.length === 0) return value;
+	if (typeof value === 'string') return redactText(value, secrets) as T;
 	const containers: unknown[] = [value];
 	for (let current = containers.pop(); current !== undefined; current = containers.pop()) {
 		if (current === null || typeof current !== 'object') continue;
 		const object = current as Record<string, unknown>;
 		for (const key of Object.keys(object)) {
 			const item = object[key];
-			const name = Array.isArray(object) ? key : redactText(key, live);
-			const redacted = typeof item === 'string' ? redactText(item, live) : item;
+			const name = Array.isArray(object) ? key : redactText(key, secrets);
+			const redacted = typeof item === 'string' ? redactText(item, secrets) : item;
 			if (typeof item === 'object') containers.push(item);
 			if (name !== key) delete object[key];
 			if (name !== key || redacted !== item) object[name] = redacted;
