@@ -73,29 +73,28 @@ export function apiError(
 	code?: string | null,
 ): NodeApiError {
 	const httpCode = status === undefined ? undefined : String(status);
-	const response: JsonObject = { message, method: request.method, path: request.path };
-	if (httpCode !== undefined) response.httpCode = httpCode;
-	if (code !== undefined) response.code = code;
-	const { itemIndex } = request;
+	const { method, path, itemIndex } = request;
+	const response = { message, method, path, httpCode, code } as JsonObject;
 	const error = new NodeApiError(node, response, { message, description, httpCode, itemIndex });
 	error.message = message;
 	return error;
 }
 
-/** Cuts a text to `max` characters, marking the cut. */
 export const cut = (text: string, max: number = READ.maxErrorSnippetChars): string =>
 	text.length > max ? `${text.slice(0, max)}…` : text;
 
 const changes = (method: string) => method !== 'GET' && method !== 'DELETE';
 
+/** The end of the advice for a request other than a GET that may have taken effect although it failed. */
+export const checkFirst = (method: string): string =>
+	method === 'GET'
+		? ''
+		: ` Check in the CRM whether the ${method} took effect before you run this again.`;
+
 /** A page's <title>, else its text with the tags cut out; linear in the (already cut) page, nothing backtracks. */
 function textOf(page: string): string {
-	const lower = page.toLowerCase();
-	const open = lower.indexOf('<title');
-	const start = open < 0 ? 0 : page.indexOf('>', open) + 1;
-	const end = start > 0 ? lower.indexOf('</title', start) : -1;
-	const text = end >= 0 ? page.slice(start, end) : page.replace(/<[^<>]*>/g, ' ');
-	return cut(text.replace(/\s+/g, ' ').trim(), 160);
+	const title = /<title[^<>]*>([^<]*)/i.exec(page)?.[1];
+	return cut((title ?? page.replace(/<[^<>]*>/g, ' ')).replace(/\s+/g, ' ').trim(), 160);
 }
 
 /** Reads the API's `{ error: { code, message } }`, a flat `{ code, message }`, plain text, or a page that is not JSON. */
@@ -103,7 +102,6 @@ function parseErrorBody(body: unknown): { code?: string; message?: string; page?
 	let value = body;
 	if (typeof body === 'string') {
 		const trimmed = body.slice(0, READ.maxErrorBodyChars).trim();
-		if (trimmed === '') return {};
 		try {
 			value = JSON.parse(trimmed);
 		} catch {
@@ -111,8 +109,7 @@ function parseErrorBody(body: unknown): { code?: string; message?: string; page?
 			return trimmed.startsWith('<') ? { page: textOf(trimmed) } : { message: textOf(trimmed) };
 		}
 	}
-	if (!value || typeof value !== 'object') return {};
-	const object = value as { error?: unknown; code?: unknown; message?: unknown };
+	const object = Object(value) as { error?: unknown; code?: unknown; message?: unknown };
 	const nested = typeof object.error === 'object' ? (object.error as typeof object | null) : null;
 	const code = nested?.code ?? object.code ?? object.error;
 	const message = nested?.message ?? object.message;
@@ -125,25 +122,20 @@ function parseErrorBody(body: unknown): { code?: string; message?: string; page?
 /** What to do about an error status, for the error's description. */
 export function adviceFor(status: number, request: RequestSummary, apiMessage?: string): string {
 	const call = `${request.method} ${request.path}`;
-	if (status === 400)
-		return `The API rejected a value${apiMessage ? `: "${apiMessage}"` : ''}. Correct that field in the node's parameters (or in the data of the input item) and run it again.`;
-	if (status === 401)
-		return 'The API key was missing or not accepted. Open the "CRM Invoicing API" credential, paste a valid key from the developer settings of your CRM workspace, and use "Test" to check it.';
-	if (status === 403)
-		return `The user who owns this API key is not allowed to do this (${call}). Ask a workspace admin to give that user the permission, or use a key created by a user who has it.`;
-	if (status === 404)
-		return `Nothing was found at ${call}. Check that the ID is right and belongs to this workspace; IDs are the public IDs the API returns (for example from a "Get Many").`;
-	if (status === 409)
-		return 'The record changed or already exists. Read it again and retry with current data.';
-	if (status === 422)
-		return 'The API understood the request but could not process these values. Check the fields named in the message.';
-	if (status === 429)
-		return `The API allows ${DOCUMENTED_RATE_LIMIT.requests} requests per minute per API key. The node waited and retried but stayed limited. Run fewer executions with this key at the same time, or process fewer items per run.`;
-	if (status >= 500)
-		return changes(request.method)
-			? 'The CRM service failed to handle the request. It was not retried, so that nothing is created twice: check in the CRM whether the record exists before you run this again.'
-			: 'The CRM service failed to handle the request (the node retried it). This is not caused by your parameters; try again later.';
-	return 'Check the parameters of this node, then run it again.';
+	const advice: Record<number, string> = {
+		400: `The API rejected a value${apiMessage ? `: "${apiMessage}"` : ''}. Correct that field in the node's parameters (or in the data of the input item) and run it again.`,
+		401: 'The API key was missing or not accepted. Open the "CRM Invoicing API" credential, paste a valid key from the developer settings of your CRM workspace, and use "Test" to check it.',
+		403: `The user who owns this API key is not allowed to do this (${call}). Ask a workspace admin to give that user the permission, or use a key created by a user who has it.`,
+		404: `Nothing was found at ${call}. Check that the ID is right and belongs to this workspace; IDs are the public IDs the API returns (for example from a "Get Many").`,
+		409: 'The record changed or already exists. Read it again and retry with current data.',
+		422: 'The API understood the request but could not process these values. Check the fields named in the message.',
+		429: `The API allows ${DOCUMENTED_RATE_LIMIT.requests} requests per minute per API key. The node waited and retried but stayed limited. Run fewer executions with this key at the same time, or process fewer items per run.`,
+	};
+	if (status < 500)
+		return advice[status] ?? 'Check the parameters of this node, then run it again.';
+	return changes(request.method)
+		? `The CRM service failed to handle the request. It was not retried, so that nothing is created twice.${checkFirst(request.method)}`
+		: 'The CRM service failed to handle the request (the node retried it). This is not caused by your parameters; try again later.';
 }
 
 /** The error for an HTTP error status: the status and the API's own code and message, and what to do. */
@@ -161,16 +153,13 @@ export function apiErrorFromResponse(
 	return apiError(node, request, message, adviceFor(status, request, said), status, code ?? null);
 }
 
-/** The errors of a request that reached its deadline (its own, or the one its caller gave it). */
-const deadlineErrors = new WeakSet<object>();
-
+/** Whether `error` is a request's deadline error (its own deadline, or the one its caller gave it). */
 export const isDeadlineError = (error: unknown): boolean =>
-	typeof error === 'object' && error !== null && deadlineErrors.has(error);
+	error instanceof NodeApiError && error.context.deadline === true;
 
-/** A duration for people: `45 s`, `3 min`, `1 h 30 min`; `exact`: seconds to a tenth (`1.5 s`), for deadlines. */
-export function describeWait(ms: number, exact = false): string {
+/** A duration for people: `45 s`, `3 min`, `1 h 30 min`. */
+export function describeWait(ms: number): string {
 	const seconds = ms / 1000;
-	if (exact) return `${Number.isInteger(seconds) ? seconds : seconds.toFixed(1)} s`;
 	if (seconds < 119.5) return `${Math.round(seconds)} s`;
 	const minutes = Math.round(seconds / 60);
 	if (minutes < 60) return `${minutes} min`;
@@ -188,13 +177,13 @@ export function deadlineError(
 		answered === undefined
 			? 'did not answer'
 			: `answered ${answered} but did not finish sending its answer`;
-	const message = `The CRM API ${how} ${request.method} ${request.path} within ${describeWait(limitMs, true)}; the node abandoned the request`;
-	let description = `Every request has a deadline of ${describeWait(limitMs, true)} for connecting, waiting and reading the whole answer. The CRM (or a proxy in front of it) was too slow: try again later, and check that the Base URL points at the CRM API itself.`;
-	if (changes(request.method))
-		description +=
-			' The request may have reached the CRM: check in the CRM whether it took effect before you run this again.';
+	// To a tenth of a second: a deadline the caller gave may have any length left (`1.5 s`).
+	const within = `${Number((limitMs / 1000).toFixed(1))} s`;
+	const message = `The CRM API ${how} ${request.method} ${request.path} within ${within}; the node abandoned the request`;
+	const description = `Every request has a deadline of ${within} for connecting, waiting and reading the whole answer. The CRM (or a proxy in front of it) was too slow: try again later, and check that the Base URL points at the CRM API itself.${checkFirst(request.method)}`;
 	const error = apiError(node, request, message, description, answered, 'DEADLINE');
-	deadlineErrors.add(error);
+	// Marked where only the node writes: an error answer of the API could carry the code 'DEADLINE' too.
+	error.context.deadline = true;
 	return error;
 }
 
@@ -206,20 +195,12 @@ export function answerTooLargeError(
 	contentType: string,
 ): NodeApiError {
 	const message = `The CRM API's answer to ${request.method} ${request.path} (${status}, ${contentType}) is larger than ${READ.maxAnswerBytes / 1024 / 1024} MB, the most the node reads of one answer; it stopped reading`;
-	let description =
-		'One record or one page of a list is far smaller than this. A proxy, a web site or a faulty server is answering instead of the CRM API: check the Base URL in the "CRM Invoicing API" credential. For Custom API Request, ask for fewer records per page.';
-	if (changes(request.method))
-		description += ' Check in the CRM whether the request took effect before you run this again.';
+	const description = `One record or one page of a list is far smaller than this. A proxy, a web site or a faulty server is answering instead of the CRM API: check the Base URL in the "CRM Invoicing API" credential. For Custom API Request, ask for fewer records per page.${checkFirst(request.method)}`;
 	return apiError(node, request, message, description, status);
 }
 
 /** What a successful answer must hold before the node reports success (ApiRequest.expect). */
 export type ExpectedAnswer = 'record' | 'empty-or-object' | 'any';
-
-const EXPECTED_NAMES: Record<Exclude<ExpectedAnswer, 'any'>, string> = {
-	record: 'a record (a JSON object with an "id")',
-	'empty-or-object': 'an empty answer or a JSON object',
-};
 
 /** A body (or a list entry) for a message: its kind and first characters, cut short. */
 export function describeAnswer(body: unknown): string {
@@ -235,21 +216,16 @@ export function describeAnswer(body: unknown): string {
 	return `a ${typeof body} (${cut(String(body), 40)})`;
 }
 
-/** Why a 2xx body does not fit `expected`, or undefined when it fits. */
-export function answerMismatch(
-	body: unknown,
-	status: number,
-	expected: ExpectedAnswer,
-): Exclude<ExpectedAnswer, 'any'> | undefined {
-	if (expected === 'any') return undefined;
+/** `expected` when a 2xx body does not fit it (a record's `id` is a non-blank string or a number), else undefined. */
+export function answerMismatch(body: unknown, status: number, expected: ExpectedAnswer) {
 	const object = !!body && typeof body === 'object' && !Array.isArray(body);
-	if (expected === 'empty-or-object')
-		return object || body === undefined || body === null || body === '' || status === 204
-			? undefined
-			: expected;
 	const id = object ? (body as { id?: unknown }).id : undefined;
-	if (typeof id === 'string' && id.trim() !== '') return undefined;
-	return typeof id === 'number' && Number.isFinite(id) ? undefined : expected;
+	const fits =
+		expected === 'any' ||
+		(expected === 'record'
+			? (typeof id === 'string' && id.trim() !== '') || (typeof id === 'number' && isFinite(id))
+			: object || body === undefined || body === null || body === '' || status === 204);
+	return fits ? undefined : expected;
 }
 
 /**
@@ -262,12 +238,13 @@ export function unexpectedAnswerError(
 	status: number,
 	contentType: string,
 	body: unknown,
-	expected: Exclude<ExpectedAnswer, 'any'>,
+	expected: ExpectedAnswer,
 ): NodeApiError {
-	const message = `The CRM API answered ${request.method} ${request.path} with ${status} (${contentType}) and ${describeAnswer(body)}, not ${EXPECTED_NAMES[expected]}`;
-	let description =
-		'The node reports success only when the answer shows it. Check that the Base URL in the "CRM Invoicing API" credential points at the CRM API itself, not at a login page (single sign-on), a proxy, a maintenance page or a web site.';
-	if (request.method !== 'GET')
-		description += ` Check in the CRM whether the ${request.method} took effect before you run this again.`;
+	const wanted =
+		expected === 'record'
+			? 'a record (a JSON object with an "id")'
+			: 'an empty answer or a JSON object';
+	const message = `The CRM API answered ${request.method} ${request.path} with ${status} (${contentType}) and ${describeAnswer(body)}, not ${wanted}`;
+	const description = `The node reports success only when the answer shows it. Check that the Base URL in the "CRM Invoicing API" credential points at the CRM API itself, not at a login page (single sign-on), a proxy, a maintenance page or a web site.${checkFirst(request.method)}`;
 	return apiError(node, request, message, description, status);
 }

@@ -1,7 +1,7 @@
 import type { INode, NodeApiError } from 'n8n-workflow';
 
 import type { ApiContext } from './connection';
-import { apiError, type RequestSummary } from './errors';
+import { apiError, checkFirst, type RequestSummary } from './errors';
 
 /**
  * One attempt on the wire: the body read within its limits, the attempt raced against its deadline, and the errors of
@@ -33,19 +33,9 @@ export function runStatsOf(context: object): RunStats {
 	return stats;
 }
 
-const CONNECTION_CODES = new Set([
-	'ECONNRESET',
-	'ECONNREFUSED',
-	'ECONNABORTED',
-	'ETIMEDOUT',
-	'ESOCKETTIMEDOUT',
-	'EPIPE',
-	'ENOTFOUND',
-	'EAI_AGAIN',
-	'EHOSTUNREACH',
-	'ENETUNREACH',
-	'UND_ERR_SOCKET',
-]);
+/** Node.js's codes of a connection that failed or dropped before an HTTP answer came. */
+const CONNECTION =
+	/^(ECONN(RESET|REFUSED|ABORTED)|E?TIMEDOUT|ESOCKETTIMEDOUT|EPIPE|ENOTFOUND|EAI_AGAIN|E(HOST|NET)UNREACH|UND_ERR_SOCKET)$/;
 
 /**
  * What is wrong with the server's TLS certificate, by the class of Node.js's error code (the code itself is named in
@@ -63,48 +53,40 @@ function tlsProblem(code: string): string | undefined {
 	return /CERT|SSL|TLS/.test(code) ? "failed n8n's check" : undefined;
 }
 
-const isTls = (code: unknown): code is string =>
-	typeof code === 'string' && tlsProblem(code) !== undefined;
+/** Messages that name a failure without its code: n8n 1.x keeps only the message of some (a TLS one among them). */
+const SAID: Array<[RegExp, string]> = [
+	[/socket hang up/i, 'ECONNRESET'],
+	[/timeout of \d+ms exceeded/i, 'ETIMEDOUT'],
+	[/self[- ]signed certificate/i, 'DEPTH_ZERO_SELF_SIGNED_CERT'],
+	[/certificate has expired/i, 'CERT_HAS_EXPIRED'],
+	[/altnames/i, 'ERR_TLS_CERT_ALTNAME_INVALID'],
+];
 
 /**
- * The first code `find` reads in an error or its causes (n8n wraps the low-level error up to a few levels deep). n8n
- * 1.x keeps only the message of some failures (a TLS one among them), so the message is read too.
+ * The codes an error carries, nearest first: each level's `code`, then the codes its message names or says in words
+ * (n8n wraps the low-level error up to a few levels deep).
  */
-function codeIn(error: unknown, find: (code: unknown, message: string) => string | undefined) {
+function codesIn(error: unknown): string[] {
+	const codes: string[] = [];
 	let current: unknown = error;
 	for (let depth = 0; depth < 5 && current && typeof current === 'object'; depth++) {
-		const { code, cause, message } = current as {
-			code?: unknown;
-			cause?: unknown;
-			message?: unknown;
-		};
-		const found = find(code, typeof message === 'string' ? message : '');
-		if (found) return found;
+		const { code, cause, message } = current as Record<string, unknown>;
+		if (typeof code === 'string') codes.push(code);
+		const text = typeof message === 'string' ? message : '';
+		codes.push(...(text.match(/\b[A-Z][A-Z_]{4,}\b/g) ?? []));
+		codes.push(...SAID.filter(([said]) => said.test(text)).map(([, named]) => named));
 		current = cause;
 	}
-	return undefined;
+	return codes;
 }
 
 /** The low-level code of a failed connection (`ECONNRESET`, …), wherever n8n's wrapping put it. */
 export const connectionErrorCode = (error: unknown): string | undefined =>
-	codeIn(error, (code, message) => {
-		if (typeof code === 'string' && CONNECTION_CODES.has(code)) return code;
-		if (/socket hang up/i.test(message)) return 'ECONNRESET';
-		const named = /\b(E[A-Z_]{4,})\b/.exec(message)?.[1];
-		if (named && CONNECTION_CODES.has(named)) return named;
-		return /timeout of \d+ms exceeded/i.test(message) ? 'ETIMEDOUT' : undefined;
-	});
+	codesIn(error).find((code) => CONNECTION.test(code));
 
 /** The Node.js code of a TLS certificate failure, wherever n8n's wrapping put it; undefined for other errors. */
 export const tlsErrorCode = (error: unknown): string | undefined =>
-	codeIn(error, (code, message) => {
-		if (isTls(code)) return code;
-		const named = message.match(/\b[A-Z][A-Z_]{6,}\b/g)?.find(isTls);
-		if (named) return named;
-		if (/self[- ]signed certificate/i.test(message)) return 'DEPTH_ZERO_SELF_SIGNED_CERT';
-		if (/certificate has expired/i.test(message)) return 'CERT_HAS_EXPIRED';
-		return /altnames/i.test(message) ? 'ERR_TLS_CERT_ALTNAME_INVALID' : undefined;
-	});
+	codesIn(error).find((code) => tlsProblem(code) !== undefined);
 
 /**
  * The error for a request that got no HTTP answer, built afresh so nothing of the request (headers) leaks. A TLS
@@ -133,8 +115,7 @@ export function connectionError(
 		'Check the Base URL in the "CRM Invoicing API" credential and that the CRM service is reachable from this n8n.';
 	if (retried) description += ' The node retried the request before giving up.';
 	else if (method !== 'GET' && method !== 'DELETE')
-		description +=
-			' The request was not retried, so that nothing is created twice: check in the CRM whether it took effect before you run this again.';
+		description += ` The request was not retried, so that nothing is created twice.${checkFirst(method)}`;
 	return apiError(node, request, message, description, undefined, what);
 }
 
