@@ -9,9 +9,8 @@ import type { INode, JsonObject } from 'n8n-workflow';
 
 export const RETRY = {
 	/**
-	 * Attempts after a 429 (each waits for Retry-After or RateLimit-Reset). A 429 was not processed, so a retry is
-	 * safe; the time bound is maxTotalRateLimitWaitMs. Several processes on one key made one request meet more than
-	 * five 429s in a row (queue mode on n8n 2.41), so the count leaves room within the time bound.
+	 * Attempts after a 429 (a 429 was not processed, so a retry is safe), within maxTotalRateLimitWaitMs: processes
+	 * sharing a key (queue mode on n8n 2.41) made one request meet more than five 429s in a row.
 	 */
 	maxRateLimitRetries: 20,
 	/** Longest total time one request may wait for the rate limit, in ms. */
@@ -25,10 +24,7 @@ export const RETRY = {
 	/** Retries of a GET or DELETE after 502/503/504 or a dropped connection; the first back-off, doubled each time. */
 	maxTransientRetries: 3,
 	transientBackoffMs: 500,
-	/**
-	 * Wall-clock deadline of one attempt (connect, wait, read the whole body), in ms, enforced by aborting it: a server
-	 * that trickles its answer cannot hold it longer. Not retried.
-	 */
+	/** Wall-clock deadline of one attempt in ms, the whole body read included (a trickle cannot outlast it). */
 	requestTimeoutMs: 60_000,
 } as const;
 
@@ -38,9 +34,8 @@ export const REDIRECTS = { maxSameOriginRedirects: 3 } as const;
 export const READ = {
 	/** Most bytes of one successful answer, counted while read; past it the read stops and the request fails. */
 	maxAnswerBytes: 16 * 1024 * 1024,
-	/** Most bytes of an error answer read (the rest is not), then cut to maxErrorBodyChars before anything reads it. */
+	/** Most bytes of an error answer read; the rest is not. */
 	maxErrorBodyBytes: 64 * 1024,
-	maxErrorBodyChars: 16_384,
 	/** Longest text of an error body (or of the API's message) put into an error message. */
 	maxErrorSnippetChars: 300,
 	/** Most pages one list may take: a bound on Return All even against a broken cursor. */
@@ -60,10 +55,7 @@ export interface RequestSummary {
 	itemIndex?: number;
 }
 
-/**
- * The package's API error: our message kept (NodeApiError replaces a message that names a Node.js error code, such as
- * ECONNRESET, by n8n's generic text, which would drop which request failed and contradict the description).
- */
+/** The package's API error, our message kept: n8n puts generic text in place of one naming a code (ECONNRESET). */
 export function apiError(
 	node: INode,
 	request: RequestSummary,
@@ -83,8 +75,6 @@ export function apiError(
 export const cut = (text: string, max: number = READ.maxErrorSnippetChars): string =>
 	text.length > max ? `${text.slice(0, max)}…` : text;
 
-const changes = (method: string) => method !== 'GET' && method !== 'DELETE';
-
 /** The end of the advice for a request other than a GET that may have taken effect although it failed. */
 export const checkFirst = (method: string): string =>
 	method === 'GET'
@@ -101,7 +91,7 @@ function textOf(page: string): string {
 function parseErrorBody(body: unknown): { code?: string; message?: string; page?: string } {
 	let value = body;
 	if (typeof body === 'string') {
-		const trimmed = body.slice(0, READ.maxErrorBodyChars).trim();
+		const trimmed = body.slice(0, READ.maxErrorBodyBytes).trim();
 		try {
 			value = JSON.parse(trimmed);
 		} catch {
@@ -133,7 +123,8 @@ export function adviceFor(status: number, request: RequestSummary, apiMessage?: 
 	};
 	if (status < 500)
 		return advice[status] ?? 'Check the parameters of this node, then run it again.';
-	return changes(request.method)
+	// A GET or DELETE is retried after 502/503/504 (request.ts); any other request is not: it may have taken effect.
+	return !['GET', 'DELETE'].includes(request.method)
 		? `The CRM service failed to handle the request. It was not retried, so that nothing is created twice.${checkFirst(request.method)}`
 		: 'The CRM service failed to handle the request (the node retried it). This is not caused by your parameters; try again later.';
 }
@@ -153,15 +144,14 @@ export function apiErrorFromResponse(
 	return apiError(node, request, message, adviceFor(status, request, said), status, code ?? null);
 }
 
-/** Whether `error` is a request's deadline error (its own deadline, or the one its caller gave it). */
+/** Whether `error` is a request's deadline error: marked on it, an API answer could give the code 'DEADLINE' too. */
 export const isDeadlineError = (error: unknown): boolean =>
 	error instanceof NodeApiError && error.context.deadline === true;
 
 /** A duration for people: `45 s`, `3 min`, `1 h 30 min`. */
 export function describeWait(ms: number): string {
-	const seconds = ms / 1000;
-	if (seconds < 119.5) return `${Math.round(seconds)} s`;
-	const minutes = Math.round(seconds / 60);
+	if (ms < 119_500) return `${Math.round(ms / 1000)} s`;
+	const minutes = Math.round(ms / 60_000);
 	if (minutes < 60) return `${minutes} min`;
 	return `${Math.floor(minutes / 60)} h${minutes % 60 === 0 ? '' : ` ${minutes % 60} min`}`;
 }
@@ -182,7 +172,6 @@ export function deadlineError(
 	const message = `The CRM API ${how} ${request.method} ${request.path} within ${within}; the node abandoned the request`;
 	const description = `Every request has a deadline of ${within} for connecting, waiting and reading the whole answer. The CRM (or a proxy in front of it) was too slow: try again later, and check that the Base URL points at the CRM API itself.${checkFirst(request.method)}`;
 	const error = apiError(node, request, message, description, answered, 'DEADLINE');
-	// Marked where only the node writes: an error answer of the API could carry the code 'DEADLINE' too.
 	error.context.deadline = true;
 	return error;
 }
@@ -228,10 +217,7 @@ export function answerMismatch(body: unknown, status: number, expected: Expected
 	return fits ? undefined : expected;
 }
 
-/**
- * A 2xx whose body is not what the operation needs (a login page, a JSON without `id`): an error, never a success
- * that did not happen. It names the method, path, status, content type and the first bytes.
- */
+/** A 2xx whose body is not what the operation needs (a login page): an error, never a false success. */
 export function unexpectedAnswerError(
 	node: INode,
 	request: RequestSummary,
