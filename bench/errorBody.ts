@@ -1,7 +1,7 @@
 /* eslint-disable -- not shipped: eslint.dev.config.mjs lints this file, not n8n's node rules */
 /**
  * `npx tsx bench/errorBody.ts`: node time to turn a large non-JSON error body into the node's error, with the
- * package's error handling (nodes/CrmInvoicing/shared/transport/errors.ts: cut to 16,384 characters, linear scan) and with
+ * package's error handling (nodes/CrmInvoicing/shared/transport/errors.ts: cut to READ.maxErrorBodyBytes, linear scan) and with
  * 0.1's regular expressions over the whole body (kept here as the reference). Median of 5 runs per body; the reference
  * runs only on bodies up to 160 KB, since it grows quadratically (issue 11: 160 KB of "<" took 8 s).
  * Prints the table and writes it, with date, machine and Node.js version, to bench/ERROR-BODY-RESULTS.md.

@@ -104,10 +104,11 @@ describe('a wall-clock deadline per attempt', () => {
 		expect(error.message).toBe(
 			'The CRM API did not answer GET /api/v1/leads/lead_1 within 0.8 s; the node abandoned the request',
 		);
+		expect(error.description).not.toMatch(/took effect/);
 		expect(sandbox.requests).toHaveLength(1);
 	});
 
-	it('says for a POST that it may have reached the CRM', async () => {
+	it('says for a POST that it may have taken effect: check in the CRM before running it again', async () => {
 		await addFault({ status: 200, hang: true });
 
 		const error = await errorOf(
@@ -120,7 +121,7 @@ describe('a wall-clock deadline per attempt', () => {
 		);
 
 		expect(error.description).toMatch(
-			/may have reached the CRM: check in the CRM whether it took effect/,
+			/Check in the CRM whether the POST took effect before you run this again\.$/,
 		);
 	});
 

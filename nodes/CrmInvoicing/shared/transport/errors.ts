@@ -9,9 +9,8 @@ import type { INode, JsonObject } from 'n8n-workflow';
 
 export const RETRY = {
 	/**
-	 * Attempts after a 429 (each waits for Retry-After or RateLimit-Reset). A 429 was not processed, so a retry is
-	 * safe; the time bound is maxTotalRateLimitWaitMs. Several processes on one key made one request meet more than
-	 * five 429s in a row (queue mode on n8n 2.41), so the count leaves room within the time bound.
+	 * Attempts after a 429 (a 429 was not processed, so a retry is safe), within maxTotalRateLimitWaitMs: processes
+	 * sharing a key (queue mode on n8n 2.41) made one request meet more than five 429s in a row.
 	 */
 	maxRateLimitRetries: 20,
 	/** Longest total time one request may wait for the rate limit, in ms. */
@@ -25,10 +24,7 @@ export const RETRY = {
 	/** Retries of a GET or DELETE after 502/503/504 or a dropped connection; the first back-off, doubled each time. */
 	maxTransientRetries: 3,
 	transientBackoffMs: 500,
-	/**
-	 * Wall-clock deadline of one attempt (connect, wait, read the whole body), in ms, enforced by aborting it: a server
-	 * that trickles its answer cannot hold it longer. Not retried.
-	 */
+	/** Wall-clock deadline of one attempt in ms, the whole body read included (a trickle cannot outlast it). */
 	requestTimeoutMs: 60_000,
 } as const;
 
@@ -38,9 +34,8 @@ export const REDIRECTS = { maxSameOriginRedirects: 3 } as const;
 export const READ = {
 	/** Most bytes of one successful answer, counted while read; past it the read stops and the request fails. */
 	maxAnswerBytes: 16 * 1024 * 1024,
-	/** Most bytes of an error answer read (the rest is not), then cut to maxErrorBodyChars before anything reads it. */
+	/** Most bytes of an error answer read; the rest is not. */
 	maxErrorBodyBytes: 64 * 1024,
-	maxErrorBodyChars: 16_384,
 	/** Longest text of an error body (or of the API's message) put into an error message. */
 	maxErrorSnippetChars: 300,
 	/** Most pages one list may take: a bound on Return All even against a broken cursor. */
@@ -60,10 +55,7 @@ export interface RequestSummary {
 	itemIndex?: number;
 }
 
-/**
- * The package's API error: our message kept (NodeApiError replaces a message that names a Node.js error code, such as
- * ECONNRESET, by n8n's generic text, which would drop which request failed and contradict the description).
- */
+/** The package's API error, our message kept: n8n puts generic text in place of one naming a code (ECONNRESET). */
 export function apiError(
 	node: INode,
 	request: RequestSummary,
@@ -73,37 +65,33 @@ export function apiError(
 	code?: string | null,
 ): NodeApiError {
 	const httpCode = status === undefined ? undefined : String(status);
-	const response: JsonObject = { message, method: request.method, path: request.path };
-	if (httpCode !== undefined) response.httpCode = httpCode;
-	if (code !== undefined) response.code = code;
-	const { itemIndex } = request;
+	const { method, path, itemIndex } = request;
+	const response = { message, method, path, httpCode, code } as JsonObject;
 	const error = new NodeApiError(node, response, { message, description, httpCode, itemIndex });
 	error.message = message;
 	return error;
 }
 
-/** Cuts a text to `max` characters, marking the cut. */
 export const cut = (text: string, max: number = READ.maxErrorSnippetChars): string =>
 	text.length > max ? `${text.slice(0, max)}…` : text;
 
-const changes = (method: string) => method !== 'GET' && method !== 'DELETE';
+/** The end of the advice for a request other than a GET that may have taken effect although it failed. */
+export const checkFirst = (method: string): string =>
+	method === 'GET'
+		? ''
+		: ` Check in the CRM whether the ${method} took effect before you run this again.`;
 
 /** A page's <title>, else its text with the tags cut out; linear in the (already cut) page, nothing backtracks. */
 function textOf(page: string): string {
-	const lower = page.toLowerCase();
-	const open = lower.indexOf('<title');
-	const start = open < 0 ? 0 : page.indexOf('>', open) + 1;
-	const end = start > 0 ? lower.indexOf('</title', start) : -1;
-	const text = end >= 0 ? page.slice(start, end) : page.replace(/<[^<>]*>/g, ' ');
-	return cut(text.replace(/\s+/g, ' ').trim(), 160);
+	const title = /<title[^<>]*>([^<]*)/i.exec(page)?.[1];
+	return cut((title ?? page.replace(/<[^<>]*>/g, ' ')).replace(/\s+/g, ' ').trim(), 160);
 }
 
 /** Reads the API's `{ error: { code, message } }`, a flat `{ code, message }`, plain text, or a page that is not JSON. */
 function parseErrorBody(body: unknown): { code?: string; message?: string; page?: string } {
 	let value = body;
 	if (typeof body === 'string') {
-		const trimmed = body.slice(0, READ.maxErrorBodyChars).trim();
-		if (trimmed === '') return {};
+		const trimmed = body.slice(0, READ.maxErrorBodyBytes).trim();
 		try {
 			value = JSON.parse(trimmed);
 		} catch {
@@ -111,8 +99,7 @@ function parseErrorBody(body: unknown): { code?: string; message?: string; page?
 			return trimmed.startsWith('<') ? { page: textOf(trimmed) } : { message: textOf(trimmed) };
 		}
 	}
-	if (!value || typeof value !== 'object') return {};
-	const object = value as { error?: unknown; code?: unknown; message?: unknown };
+	const object = Object(value) as { error?: unknown; code?: unknown; message?: unknown };
 	const nested = typeof object.error === 'object' ? (object.error as typeof object | null) : null;
 	const code = nested?.code ?? object.code ?? object.error;
 	const message = nested?.message ?? object.message;
@@ -125,25 +112,21 @@ function parseErrorBody(body: unknown): { code?: string; message?: string; page?
 /** What to do about an error status, for the error's description. */
 export function adviceFor(status: number, request: RequestSummary, apiMessage?: string): string {
 	const call = `${request.method} ${request.path}`;
-	if (status === 400)
-		return `The API rejected a value${apiMessage ? `: "${apiMessage}"` : ''}. Correct that field in the node's parameters (or in the data of the input item) and run it again.`;
-	if (status === 401)
-		return 'The API key was missing or not accepted. Open the "CRM Invoicing API" credential, paste a valid key from the developer settings of your CRM workspace, and use "Test" to check it.';
-	if (status === 403)
-		return `The user who owns this API key is not allowed to do this (${call}). Ask a workspace admin to give that user the permission, or use a key created by a user who has it.`;
-	if (status === 404)
-		return `Nothing was found at ${call}. Check that the ID is right and belongs to this workspace; IDs are the public IDs the API returns (for example from a "Get Many").`;
-	if (status === 409)
-		return 'The record changed or already exists. Read it again and retry with current data.';
-	if (status === 422)
-		return 'The API understood the request but could not process these values. Check the fields named in the message.';
-	if (status === 429)
-		return `The API allows ${DOCUMENTED_RATE_LIMIT.requests} requests per minute per API key. The node waited and retried but stayed limited. Run fewer executions with this key at the same time, or process fewer items per run.`;
-	if (status >= 500)
-		return changes(request.method)
-			? 'The CRM service failed to handle the request. It was not retried, so that nothing is created twice: check in the CRM whether the record exists before you run this again.'
-			: 'The CRM service failed to handle the request (the node retried it). This is not caused by your parameters; try again later.';
-	return 'Check the parameters of this node, then run it again.';
+	const advice: Record<number, string> = {
+		400: `The API rejected a value${apiMessage ? `: "${apiMessage}"` : ''}. Correct that field in the node's parameters (or in the data of the input item) and run it again.`,
+		401: 'The API key was missing or not accepted. Open the "CRM Invoicing API" credential, paste a valid key from the developer settings of your CRM workspace, and use "Test" to check it.',
+		403: `The user who owns this API key is not allowed to do this (${call}). Ask a workspace admin to give that user the permission, or use a key created by a user who has it.`,
+		404: `Nothing was found at ${call}. Check that the ID is right and belongs to this workspace; IDs are the public IDs the API returns (for example from a "Get Many").`,
+		409: 'The record changed or already exists. Read it again and retry with current data.',
+		422: 'The API understood the request but could not process these values. Check the fields named in the message.',
+		429: `The API allows ${DOCUMENTED_RATE_LIMIT.requests} requests per minute per API key. The node waited and retried but stayed limited. Run fewer executions with this key at the same time, or process fewer items per run.`,
+	};
+	if (status < 500)
+		return advice[status] ?? 'Check the parameters of this node, then run it again.';
+	// A GET or DELETE is retried after 502/503/504 (request.ts); any other request is not: it may have taken effect.
+	return !['GET', 'DELETE'].includes(request.method)
+		? `The CRM service failed to handle the request. It was not retried, so that nothing is created twice.${checkFirst(request.method)}`
+		: 'The CRM service failed to handle the request (the node retried it). This is not caused by your parameters; try again later.';
 }
 
 /** The error for an HTTP error status: the status and the API's own code and message, and what to do. */
@@ -161,18 +144,14 @@ export function apiErrorFromResponse(
 	return apiError(node, request, message, adviceFor(status, request, said), status, code ?? null);
 }
 
-/** The errors of a request that reached its deadline (its own, or the one its caller gave it). */
-const deadlineErrors = new WeakSet<object>();
-
+/** Whether `error` is a request's deadline error: marked on it, an API answer could give the code 'DEADLINE' too. */
 export const isDeadlineError = (error: unknown): boolean =>
-	typeof error === 'object' && error !== null && deadlineErrors.has(error);
+	error instanceof NodeApiError && error.context.deadline === true;
 
-/** A duration for people: `45 s`, `3 min`, `1 h 30 min`; `exact`: seconds to a tenth (`1.5 s`), for deadlines. */
-export function describeWait(ms: number, exact = false): string {
-	const seconds = ms / 1000;
-	if (exact) return `${Number.isInteger(seconds) ? seconds : seconds.toFixed(1)} s`;
-	if (seconds < 119.5) return `${Math.round(seconds)} s`;
-	const minutes = Math.round(seconds / 60);
+/** A duration for people: `45 s`, `3 min`, `1 h 30 min`. */
+export function describeWait(ms: number): string {
+	if (ms < 119_500) return `${Math.round(ms / 1000)} s`;
+	const minutes = Math.round(ms / 60_000);
 	if (minutes < 60) return `${minutes} min`;
 	return `${Math.floor(minutes / 60)} h${minutes % 60 === 0 ? '' : ` ${minutes % 60} min`}`;
 }
@@ -188,13 +167,12 @@ export function deadlineError(
 		answered === undefined
 			? 'did not answer'
 			: `answered ${answered} but did not finish sending its answer`;
-	const message = `The CRM API ${how} ${request.method} ${request.path} within ${describeWait(limitMs, true)}; the node abandoned the request`;
-	let description = `Every request has a deadline of ${describeWait(limitMs, true)} for connecting, waiting and reading the whole answer. The CRM (or a proxy in front of it) was too slow: try again later, and check that the Base URL points at the CRM API itself.`;
-	if (changes(request.method))
-		description +=
-			' The request may have reached the CRM: check in the CRM whether it took effect before you run this again.';
+	// To a tenth of a second: a deadline the caller gave may have any length left (`1.5 s`).
+	const within = `${Number((limitMs / 1000).toFixed(1))} s`;
+	const message = `The CRM API ${how} ${request.method} ${request.path} within ${within}; the node abandoned the request`;
+	const description = `Every request has a deadline of ${within} for connecting, waiting and reading the whole answer. The CRM (or a proxy in front of it) was too slow: try again later, and check that the Base URL points at the CRM API itself.${checkFirst(request.method)}`;
 	const error = apiError(node, request, message, description, answered, 'DEADLINE');
-	deadlineErrors.add(error);
+	error.context.deadline = true;
 	return error;
 }
 
@@ -206,20 +184,12 @@ export function answerTooLargeError(
 	contentType: string,
 ): NodeApiError {
 	const message = `The CRM API's answer to ${request.method} ${request.path} (${status}, ${contentType}) is larger than ${READ.maxAnswerBytes / 1024 / 1024} MB, the most the node reads of one answer; it stopped reading`;
-	let description =
-		'One record or one page of a list is far smaller than this. A proxy, a web site or a faulty server is answering instead of the CRM API: check the Base URL in the "CRM Invoicing API" credential. For Custom API Request, ask for fewer records per page.';
-	if (changes(request.method))
-		description += ' Check in the CRM whether the request took effect before you run this again.';
+	const description = `One record or one page of a list is far smaller than this. A proxy, a web site or a faulty server is answering instead of the CRM API: check the Base URL in the "CRM Invoicing API" credential. For Custom API Request, ask for fewer records per page.${checkFirst(request.method)}`;
 	return apiError(node, request, message, description, status);
 }
 
 /** What a successful answer must hold before the node reports success (ApiRequest.expect). */
 export type ExpectedAnswer = 'record' | 'empty-or-object' | 'any';
-
-const EXPECTED_NAMES: Record<Exclude<ExpectedAnswer, 'any'>, string> = {
-	record: 'a record (a JSON object with an "id")',
-	'empty-or-object': 'an empty answer or a JSON object',
-};
 
 /** A body (or a list entry) for a message: its kind and first characters, cut short. */
 export function describeAnswer(body: unknown): string {
@@ -235,39 +205,32 @@ export function describeAnswer(body: unknown): string {
 	return `a ${typeof body} (${cut(String(body), 40)})`;
 }
 
-/** Why a 2xx body does not fit `expected`, or undefined when it fits. */
-export function answerMismatch(
-	body: unknown,
-	status: number,
-	expected: ExpectedAnswer,
-): Exclude<ExpectedAnswer, 'any'> | undefined {
-	if (expected === 'any') return undefined;
+/** `expected` when a 2xx body does not fit it (a record's `id` is a non-blank string or a number), else undefined. */
+export function answerMismatch(body: unknown, status: number, expected: ExpectedAnswer) {
 	const object = !!body && typeof body === 'object' && !Array.isArray(body);
-	if (expected === 'empty-or-object')
-		return object || body === undefined || body === null || body === '' || status === 204
-			? undefined
-			: expected;
 	const id = object ? (body as { id?: unknown }).id : undefined;
-	if (typeof id === 'string' && id.trim() !== '') return undefined;
-	return typeof id === 'number' && Number.isFinite(id) ? undefined : expected;
+	const fits =
+		expected === 'any' ||
+		(expected === 'record'
+			? (typeof id === 'string' && id.trim() !== '') || (typeof id === 'number' && isFinite(id))
+			: object || body === undefined || body === null || body === '' || status === 204);
+	return fits ? undefined : expected;
 }
 
-/**
- * A 2xx whose body is not what the operation needs (a login page, a JSON without `id`): an error, never a success
- * that did not happen. It names the method, path, status, content type and the first bytes.
- */
+/** A 2xx whose body is not what the operation needs (a login page): an error, never a false success. */
 export function unexpectedAnswerError(
 	node: INode,
 	request: RequestSummary,
 	status: number,
 	contentType: string,
 	body: unknown,
-	expected: Exclude<ExpectedAnswer, 'any'>,
+	expected: ExpectedAnswer,
 ): NodeApiError {
-	const message = `The CRM API answered ${request.method} ${request.path} with ${status} (${contentType}) and ${describeAnswer(body)}, not ${EXPECTED_NAMES[expected]}`;
-	let description =
-		'The node reports success only when the answer shows it. Check that the Base URL in the "CRM Invoicing API" credential points at the CRM API itself, not at a login page (single sign-on), a proxy, a maintenance page or a web site.';
-	if (request.method !== 'GET')
-		description += ` Check in the CRM whether the ${request.method} took effect before you run this again.`;
+	const wanted =
+		expected === 'record'
+			? 'a record (a JSON object with an "id")'
+			: 'an empty answer or a JSON object';
+	const message = `The CRM API answered ${request.method} ${request.path} with ${status} (${contentType}) and ${describeAnswer(body)}, not ${wanted}`;
+	const description = `The node reports success only when the answer shows it. Check that the Base URL in the "CRM Invoicing API" credential points at the CRM API itself, not at a login page (single sign-on), a proxy, a maintenance page or a web site.${checkFirst(request.method)}`;
 	return apiError(node, request, message, description, status);
 }

@@ -11,8 +11,6 @@ export const REDACTED = '[redacted]';
 /** Keys shorter than this are left alone: replacing them would garble the text and hide nothing. */
 const MIN_SECRET_LENGTH = 4;
 
-const BASE64_URL: Record<string, string> = { '+': '-', '/': '_' };
-
 /**
  * The texts to look for in place of one API key: the key, and its base64 and base64url encodings at each of the three
  * alignments it can have inside a longer encoded text (the characters that also encode a neighbouring byte are left
@@ -22,13 +20,10 @@ export function secretSpellings(key: string): string[] {
 	const bytes = Buffer.from(key, 'utf8');
 	const spellings = new Set([key]);
 	for (let pad = 0; pad < 3; pad++) {
-		const encoded = Buffer.concat([Buffer.alloc(pad), bytes]).toString('base64');
-		const core = encoded.slice(
-			Math.ceil((8 * pad) / 6),
-			Math.floor((8 * (pad + bytes.length)) / 6),
-		);
-		spellings.add(core);
-		spellings.add(core.replace(/[+/]/g, (char) => BASE64_URL[char]));
+		const padded = Buffer.concat([Buffer.alloc(pad), bytes]);
+		const [from, to] = [Math.ceil((8 * pad) / 6), Math.floor((8 * (pad + bytes.length)) / 6)];
+		for (const encoding of ['base64', 'base64url'] as const)
+			spellings.add(padded.toString(encoding).slice(from, to));
 	}
 	return [...spellings].filter((spelling) => spelling.length >= MIN_SECRET_LENGTH);
 }
@@ -57,9 +52,8 @@ const NAMED: Record<string, string> = {
 
 /** `text` with its escapes decoded; `jsonOnly`: JSON's alone, as JSON.parse decodes each string of an answer. */
 function decode(text: string, jsonOnly = false): string {
-	type Group = string | undefined;
-	return text.replace(ESCAPES, (all, unit: Group, short: Group, ...rest: Group[]) => {
-		const [percent, hex, decimal, name] = rest;
+	return text.replace(ESCAPES, (all: string, ...groups: Array<string | undefined>) => {
+		const [unit, short, percent, hex, decimal, name] = groups;
 		if (unit) return String.fromCharCode(parseInt(unit, 16));
 		if (short) return SHORT[short] ?? short;
 		if (jsonOnly) return all;
@@ -69,65 +63,51 @@ function decode(text: string, jsonOnly = false): string {
 	});
 }
 
-/** Whether a text may hold an escape (three `includes` scan faster than a character class). */
-const mayBeEscaped = (text: string): boolean =>
-	text.includes('\\') || text.includes('%') || text.includes('&');
-
-const liveOf = (secrets: readonly string[]) =>
-	secrets.filter((secret) => secret.length >= MIN_SECRET_LENGTH);
-
-const replaced = (text: string, live: readonly string[]): string =>
-	live.reduce(
+/** `includes` first: splitting every string of a page, most of which hold no key, costs far more. */
+const replaced = (text: string, secrets: readonly string[]): string =>
+	secrets.reduce(
 		(result, secret) => (result.includes(secret) ? result.split(secret).join(REDACTED) : result),
 		text,
 	);
 
-/**
- * `text` with every spelling of every secret replaced by REDACTED: as it stands (a key may itself hold `%`, `\` or
- * `&`), then in the text decoded; a text that holds the key only once decoded is shown decoded.
- */
-function redactText(text: string, live: readonly string[]): string {
-	const plain = replaced(text, live);
-	if (!mayBeEscaped(plain)) return plain;
+/** Each secret replaced as the text stands (a key may hold `%`, `\` or `&`), then decoded: if found so, shown so. */
+function redactText(text: string, secrets: readonly string[]): string {
+	const plain = replaced(text, secrets);
+	// Three `includes` scan faster than a character class.
+	if (!plain.includes('\\') && !plain.includes('%') && !plain.includes('&')) return plain;
 	const decoded = decode(plain);
-	const redacted = replaced(decoded, live);
+	const redacted = replaced(decoded, secrets);
 	return redacted === decoded ? plain : redacted;
 }
 
 /**
- * Whether an answer's text may hold a secret that redactValue would find: a cheap first look at the raw text, so that
- * a page without the key is not walked string by string. It errs only towards "may": it reads the raw text (as the
- * text scan does) and the text with JSON's escapes decoded (as the walk reads each string after JSON.parse), each
- * also decoded once more. A text without `\`, `%` or `&` costs one `includes` per spelling.
+ * Whether an answer's text may hold a secret that redactValue would find: a cheap first look, so that a page without
+ * the key is not walked string by string. It errs only towards "may": it reads the raw text as the text scan does, and
+ * with JSON's escapes decoded as the walk reads each string. Without `\`, `%` or `&`: one `includes` per spelling.
  */
 export function mayHoldSecret(text: string, secrets: readonly string[]): boolean {
-	const live = liveOf(secrets);
-	const holds = (reading: string) => live.some((secret) => reading.includes(secret));
+	const holds = (reading: string) => redactText(reading, secrets) !== reading;
 	if (holds(text)) return true;
-	if (live.length === 0 || !mayBeEscaped(text)) return false;
-	if (holds(decode(text))) return true;
 	const parsed = text.includes('\\') ? decode(text, true) : text;
-	return parsed !== text && (holds(parsed) || holds(decode(parsed)));
+	return parsed !== text && holds(parsed);
 }
 
 /**
- * A parsed answer (or its headers) with every string and object key redacted (see redactText); a text is redacted
- * as a text. Changes the value in place (it is the transport's own copy) and returns it. Iterative: any nesting
- * JSON.parse accepts is walked without recursion. A key named "__proto__" is JSON.parse's own property, so writing
- * to it writes that property, not the prototype.
+ * A parsed answer (or its headers, or a text) with every string and object key redacted, in place (it is the
+ * transport's own copy). Iterative: any nesting JSON.parse accepts is walked without recursion. A key "__proto__" is
+ * JSON.parse's own property, so writing to it writes that property, not the prototype.
  */
 export function redactValue<T>(value: T, secrets: readonly string[]): T {
-	const live = liveOf(secrets);
-	if (live.length === 0) return value;
-	if (typeof value === 'string') return redactText(value, live) as T;
+	if (secrets.length === 0) return value;
+	if (typeof value === 'string') return redactText(value, secrets) as T;
 	const containers: unknown[] = [value];
 	for (let current = containers.pop(); current !== undefined; current = containers.pop()) {
 		if (current === null || typeof current !== 'object') continue;
 		const object = current as Record<string, unknown>;
 		for (const key of Object.keys(object)) {
 			const item = object[key];
-			const name = Array.isArray(object) ? key : redactText(key, live);
-			const redacted = typeof item === 'string' ? redactText(item, live) : item;
+			const name = Array.isArray(object) ? key : redactText(key, secrets);
+			const redacted = typeof item === 'string' ? redactText(item, secrets) : item;
 			if (typeof item === 'object') containers.push(item);
 			if (name !== key) delete object[key];
 			if (name !== key || redacted !== item) object[name] = redacted;

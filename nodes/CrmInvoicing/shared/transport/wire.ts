@@ -1,23 +1,20 @@
 import type { INode, NodeApiError } from 'n8n-workflow';
 
 import type { ApiContext } from './connection';
-import { apiError, type RequestSummary } from './errors';
+import { apiError, checkFirst, type RequestSummary } from './errors';
 
 /**
- * One attempt on the wire: the body read within its limits, the attempt raced against its deadline, and the errors of
- * an attempt that got no HTTP answer: a connection that failed (reset, refused, a name that does not resolve) or a TLS
- * certificate that failed n8n's check, in which case nothing was sent; and what the attempts cost the run.
+ * One attempt on the wire: the body read within its limits, the attempt raced against its deadline, the error of an
+ * attempt that got no HTTP answer (a connection that failed, a TLS certificate n8n refused), and what attempts cost.
  */
 
-/**
- * What one run of the node cost at the CRM, counted per n8n context (one run of a node) and shown as an execution hint
- * (actions/common/hints.ts); nothing is kept across runs. `waitedMs`: time waited for the rate limit.
- */
+/** What one run of a node (one n8n context) cost at the CRM, for its execution hint; kept for that run only. */
 export interface RunStats {
 	requests: number;
 	pages: number;
 	mostPagesOfOneList: number;
 	rateLimited: number;
+	/** Time waited for the rate limit, in ms. */
 	waitedMs: number;
 }
 
@@ -25,32 +22,16 @@ const statsByContext = new WeakMap<object, RunStats>();
 
 /** The counters of a context's run: the transport counts into them, the action node reads them after its last item. */
 export function runStatsOf(context: object): RunStats {
-	let stats = statsByContext.get(context);
-	if (!stats) {
-		stats = { requests: 0, pages: 0, mostPagesOfOneList: 0, rateLimited: 0, waitedMs: 0 };
-		statsByContext.set(context, stats);
-	}
-	return stats;
+	const fresh = { requests: 0, pages: 0, mostPagesOfOneList: 0, rateLimited: 0, waitedMs: 0 };
+	if (!statsByContext.has(context)) statsByContext.set(context, fresh);
+	return statsByContext.get(context) as RunStats;
 }
 
-const CONNECTION_CODES = new Set([
-	'ECONNRESET',
-	'ECONNREFUSED',
-	'ECONNABORTED',
-	'ETIMEDOUT',
-	'ESOCKETTIMEDOUT',
-	'EPIPE',
-	'ENOTFOUND',
-	'EAI_AGAIN',
-	'EHOSTUNREACH',
-	'ENETUNREACH',
-	'UND_ERR_SOCKET',
-]);
+/** Node.js's codes of a connection that failed or dropped before an HTTP answer came. */
+const CONNECTION =
+	/^(ECONN(RESET|REFUSED|ABORTED)|E?TIMEDOUT|ESOCKETTIMEDOUT|EPIPE|ENOTFOUND|EAI_AGAIN|E(HOST|NET)UNREACH|UND_ERR_SOCKET)$/;
 
-/**
- * What is wrong with the server's TLS certificate, by the class of Node.js's error code (the code itself is named in
- * the message); undefined when the code is not about TLS.
- */
+/** What is wrong with the server's TLS certificate, by the class of Node.js's code; undefined if not TLS. */
 function tlsProblem(code: string): string | undefined {
 	if (code === 'DEPTH_ZERO_SELF_SIGNED_CERT') return 'is self-signed';
 	if (/ISSUER|CHAIN|LEAF|UNTRUSTED/.test(code))
@@ -63,53 +44,37 @@ function tlsProblem(code: string): string | undefined {
 	return /CERT|SSL|TLS/.test(code) ? "failed n8n's check" : undefined;
 }
 
-const isTls = (code: unknown): code is string =>
-	typeof code === 'string' && tlsProblem(code) !== undefined;
+/** Messages that name a failure without its code: n8n 1.x keeps only the message of some (a TLS one among them). */
+const SAID: Array<[RegExp, string]> = [
+	[/socket hang up/i, 'ECONNRESET'],
+	[/timeout of \d+ms exceeded/i, 'ETIMEDOUT'],
+	[/self[- ]signed certificate/i, 'DEPTH_ZERO_SELF_SIGNED_CERT'],
+	[/certificate has expired/i, 'CERT_HAS_EXPIRED'],
+	[/altnames/i, 'ERR_TLS_CERT_ALTNAME_INVALID'],
+];
 
-/**
- * The first code `find` reads in an error or its causes (n8n wraps the low-level error up to a few levels deep). n8n
- * 1.x keeps only the message of some failures (a TLS one among them), so the message is read too.
- */
-function codeIn(error: unknown, find: (code: unknown, message: string) => string | undefined) {
+/** The codes of an error and its causes (n8n wraps them), nearest first: `code`, then those its message names. */
+function codesIn(error: unknown): string[] {
+	const codes: string[] = [];
 	let current: unknown = error;
 	for (let depth = 0; depth < 5 && current && typeof current === 'object'; depth++) {
-		const { code, cause, message } = current as {
-			code?: unknown;
-			cause?: unknown;
-			message?: unknown;
-		};
-		const found = find(code, typeof message === 'string' ? message : '');
-		if (found) return found;
+		const { code, cause, message } = current as Record<string, unknown>;
+		if (typeof code === 'string') codes.push(code);
+		const text = typeof message === 'string' ? message : '';
+		codes.push(...(text.match(/\b[A-Z][A-Z_]{4,}\b/g) ?? []));
+		codes.push(...SAID.filter(([said]) => said.test(text)).map(([, named]) => named));
 		current = cause;
 	}
-	return undefined;
+	return codes;
 }
 
-/** The low-level code of a failed connection (`ECONNRESET`, …), wherever n8n's wrapping put it. */
+/** The code of a failed connection (`ECONNRESET`, …), or of a TLS certificate failure; undefined for other errors. */
 export const connectionErrorCode = (error: unknown): string | undefined =>
-	codeIn(error, (code, message) => {
-		if (typeof code === 'string' && CONNECTION_CODES.has(code)) return code;
-		if (/socket hang up/i.test(message)) return 'ECONNRESET';
-		const named = /\b(E[A-Z_]{4,})\b/.exec(message)?.[1];
-		if (named && CONNECTION_CODES.has(named)) return named;
-		return /timeout of \d+ms exceeded/i.test(message) ? 'ETIMEDOUT' : undefined;
-	});
-
-/** The Node.js code of a TLS certificate failure, wherever n8n's wrapping put it; undefined for other errors. */
+	codesIn(error).find((code) => CONNECTION.test(code));
 export const tlsErrorCode = (error: unknown): string | undefined =>
-	codeIn(error, (code, message) => {
-		if (isTls(code)) return code;
-		const named = message.match(/\b[A-Z][A-Z_]{6,}\b/g)?.find(isTls);
-		if (named) return named;
-		if (/self[- ]signed certificate/i.test(message)) return 'DEPTH_ZERO_SELF_SIGNED_CERT';
-		if (/certificate has expired/i.test(message)) return 'CERT_HAS_EXPIRED';
-		return /altnames/i.test(message) ? 'ERR_TLS_CERT_ALTNAME_INVALID' : undefined;
-	});
+	codesIn(error).find((code) => tlsProblem(code) !== undefined);
 
-/**
- * The error for a request that got no HTTP answer, built afresh so nothing of the request (headers) leaks. A TLS
- * failure says what is wrong with the certificate and what to check, not "could not reach".
- */
+/** The error for a request that got no HTTP answer, built afresh so nothing of its headers leaks. */
 export function connectionError(
 	node: INode,
 	code: string | undefined,
@@ -133,8 +98,7 @@ export function connectionError(
 		'Check the Base URL in the "CRM Invoicing API" credential and that the CRM service is reachable from this n8n.';
 	if (retried) description += ' The node retried the request before giving up.';
 	else if (method !== 'GET' && method !== 'DELETE')
-		description +=
-			' The request was not retried, so that nothing is created twice: check in the CRM whether it took effect before you run this again.';
+		description += ` The request was not retried, so that nothing is created twice.${checkFirst(method)}`;
 	return apiError(node, request, message, description, undefined, what);
 }
 
@@ -144,15 +108,14 @@ interface BodyStream extends AsyncIterable<Buffer | string> {
 }
 
 const isStream = (value: unknown): value is BodyStream =>
-	typeof (value as BodyStream | undefined)?.destroy === 'function' &&
-	typeof (value as AsyncIterable<unknown>)[Symbol.asyncIterator] === 'function';
+	typeof (value as BodyStream | undefined)?.destroy === 'function';
 
 export class AnswerTooLarge extends Error {}
 
 /**
  * Reads a body, counting bytes as they come (after decompression). Past `maxBytes`: with `cut`, keeps what was read
- * (an error body); without, fails with AnswerTooLarge. Either way the stream is destroyed, so the connection is closed
- * and nothing more is read into memory; `signal` (the deadline, a cancellation) destroys it too (a trickling body).
+ * (an error body), else fails with AnswerTooLarge. The stream is then destroyed (the connection closed, nothing more
+ * read into memory), as it is when `signal` aborts (the deadline, a cancellation: a trickling body).
  */
 export async function readBody(body: unknown, maxBytes: number, cut: boolean, signal: AbortSignal) {
 	// n8n hands every answer over as a stream with `encoding: 'stream'` (2.x and 1.x alike).
@@ -193,10 +156,7 @@ export async function raceSignal<T>(promise: Promise<T>, signal: AbortSignal): P
 		else signal.addEventListener('abort', onAbort, { once: true });
 	});
 	promise.then(
-		(late) => {
-			const body = (late as { body?: unknown } | undefined)?.body;
-			if (signal.aborted && isStream(body)) body.destroy();
-		},
+		(late) => signal.aborted && (late as { body?: Partial<BodyStream> })?.body?.destroy?.(),
 		() => undefined,
 	);
 	try {
