@@ -19,8 +19,6 @@ import {
 import {
 	apiKeyOf,
 	clearSubscription,
-	deliveryMemoryKey,
-	forgetDeliveries,
 	log,
 	ownerTag,
 	readState,
@@ -107,12 +105,9 @@ export async function webhookCall(
 ): Promise<IDataObject | 'gone'> {
 	const path = `/webhooks/${encodeURIComponent(id)}`;
 	const expect = method === 'GET' ? ('record' as const) : undefined;
-	const answer = await apiRequest
-		.call(context, { method, path, expect, deadline, once })
-		.catch((error: unknown) => (httpStatusOf(error) === 404 ? 'gone' : Promise.reject(error)));
-	// Gone or deleted: its delivery ids go too.
-	if (method === 'DELETE' || answer === 'gone') forgetDeliveries(deliveryMemoryKey(context, id));
-	return answer as IDataObject | 'gone';
+	const answer = apiRequest.call(context, { method, path, expect, deadline, once });
+	const gone = (error: unknown) => (httpStatusOf(error) === 404 ? 'gone' : Promise.reject(error));
+	return (await answer.catch(gone)) as IDataObject | 'gone';
 }
 
 type Kept = { id: string; url: string; retired: boolean };
@@ -150,12 +145,7 @@ export async function letGo(
 	else if (held.ownerTag !== tag || held.url === undefined)
 		forgetForeign(context, held.id, "it is not provably this trigger's own");
 	else {
-		// A clear secret of 0.1/0.2 is wrapped before it is kept, so that its deliveries get 410 too.
-		const wrap = async (clear: string) =>
-			wrapSecret(clear, await apiKeyOf(context), secretOwner(context, held.id));
-		const secretWrapped =
-			held.secretWrapped ?? (held.clearSecret && (await wrap(held.clearSecret).catch(() => '')));
-		const { id, url: at } = held;
+		const { id, url: at, secretWrapped } = held;
 		retireSubscription(data, { id, url: at, ...(secretWrapped ? { secretWrapped } : {}) });
 		if (named) warnKept(context, [{ id, url: at, retired: !!secretWrapped }], url);
 	}
@@ -243,7 +233,6 @@ export async function subscribe(context: TriggerContext, deadline: Deadline): Pr
 		const secretWrapped = wrapSecret(secret, await apiKeyOf(context), secretOwner(context, id));
 		const subscription = { id, url, events, secretWrapped, ownerTag: tag };
 		saveState(data, { subscription, recentDeliveries: [] });
-		forgetDeliveries(deliveryMemoryKey(context, id));
 		const replaced = `could not delete the replaced webhook subscription ${previous?.id}`;
 		if (previous && previous.id !== id)
 			await letGo(context, previous, deadline, false).catch((error: Error) =>
@@ -268,7 +257,7 @@ const renewals = new Turns(RENEWAL_INTERVAL_MS, 500);
 
 export async function renew(context: IWebhookFunctions, stored: StoredSubscription, ms: number) {
 	if (context.getMode() === 'manual' || !renewals.take(nodeKey(context))) return;
-	const why = `the stored signing secret of webhook subscription ${stored.id} cannot be read with the credential's API key (the key changed while no n8n process held the secret in memory, for example across a restart), so no delivery through it can be verified`;
+	const why = `the stored signing secret of webhook subscription ${stored.id} cannot be read with the credential's API key (the key changed while no n8n process held the secret in memory, for example across a restart, or an earlier version stored it in clear), so no delivery through it can be verified`;
 	const done = (id: string) =>
 		`${why}. Subscribed anew at this node's URL as webhook subscription ${id} (subscription ${stored.id} was deleted afterwards if it delivered to this URL). Events delivered through ${stored.id} until now are not run: look in the CRM for events of that time.`;
 	const failed = (error: Error) =>

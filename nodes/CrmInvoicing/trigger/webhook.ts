@@ -21,14 +21,11 @@ import {
 import { checkDeliveryHeaders, signatureFailure } from './signature';
 import {
 	acceptOnce,
-	apiKeyOf,
 	deliveryMemoryKey,
 	log,
 	rewrap,
 	readSecret,
 	readState,
-	secretOwner,
-	wasAccepted,
 	type StoredSubscription,
 } from './store';
 
@@ -83,9 +80,7 @@ function answer(context: IWebhookFunctions, status: number, body: IDataObject) {
 	return { noWebhookResponse: true } as IWebhookResponseData;
 }
 
-const OUTCOMES = {
-	400: 'does not retry it',
-	401: 'does not retry it',
+const OUTCOMES: Partial<Record<number, string>> = {
 	410: 'disables that endpoint',
 	503: 'retries it later',
 };
@@ -94,7 +89,8 @@ const OUTCOMES = {
 function refuse(context: IWebhookFunctions, [status, reason]: Refusal) {
 	const rawId = (context.getRequestObject() as unknown as DeliveryRequest).headers?.['webhook-id'];
 	const id = typeof rawId === 'string' ? ` (webhook-id ${printable(rawId, 80)})` : '';
-	log(context, `refused a delivery with ${status} (the API ${OUTCOMES[status]}): ${reason}${id}`);
+	const then = OUTCOMES[status] ?? 'does not retry it';
+	log(context, `refused a delivery with ${status} (the API ${then}): ${reason}${id}`);
 	return answer(context, status, { error: reason });
 }
 
@@ -112,15 +108,10 @@ async function verdict(
 	context: IWebhookFunctions,
 	stored: StoredSubscription,
 	verify: (secret: string) => boolean,
-	apiKey: () => Promise<string>,
 ): Promise<Refusal> {
-	for (const { id, secretWrapped } of readState(context.getWorkflowStaticData('node')).retired) {
-		const read =
-			secretWrapped &&
-			(await readSecret({ secretWrapped }, secretOwner(context, id), apiKey).catch(
-				() => undefined,
-			));
-		if (read && read.kind === 'secret' && verify(read.secret)) return [410, RETIRED_REASON];
+	for (const retired of readState(context.getWorkflowStaticData('node')).retired) {
+		const secret = await readSecret(context, retired).catch(() => undefined);
+		if (secret !== undefined && verify(secret)) return [410, RETIRED_REASON];
 	}
 	// On the test URL the node cannot tell its own URL on every n8n version; a test listening lasts minutes.
 	if (context.getMode() === 'manual') return [503, TEST_MISMATCH_REASON];
@@ -226,25 +217,21 @@ export async function receiveDelivery(this: IWebhookFunctions): Promise<IWebhook
 	const headers = checkDeliveryHeaders(sent);
 	if (typeof headers === 'string') return refuse(this, [401, headers]);
 
-	// 2. The state: the secret, from memory or unwrapped (the credential is read at most once, and only if needed).
+	// 2. The state: the secret, from memory or unwrapped (the credential is read only if needed).
 	const data = this.getWorkflowStaticData('node');
 	const stored = readState(data).subscription;
-	let key: Promise<string> | undefined;
-	const apiKey = async () => await (key ??= apiKeyOf(this));
-	const read =
-		stored &&
-		(await readSecret(stored, secretOwner(this, stored.id), apiKey).catch(() => undefined));
-	if (stored && read === undefined) return refuse(this, [503, NO_CREDENTIAL_REASON]);
-	if (!stored || read?.kind === 'none') return refuse(this, [503, NO_SECRET_REASON]);
-	if (read?.kind !== 'secret') return await refuseUnreadable(this, stored);
+	if (!stored) return refuse(this, [503, NO_SECRET_REASON]);
+	const secret = await readSecret(this, stored).catch(() => null);
+	if (secret === null) return refuse(this, [503, NO_CREDENTIAL_REASON]);
+	if (secret === undefined) return await refuseUnreadable(this, stored);
 	const failure = (secret: string) => signatureFailure(secret, headers, rawBody);
-	const failed = failure(read.secret);
+	const failed = failure(secret);
 	if (failed === 'signature does not match') {
 		const verify = (secret: string) => failure(secret) === undefined;
-		return refuse(this, await verdict(this, stored, verify, apiKey));
+		return refuse(this, await verdict(this, stored, verify));
 	}
 	if (failed !== undefined) return refuse(this, [401, failed]);
-	await rewrap(this, stored, apiKey);
+	await rewrap(this, stored);
 
 	// 3. The answer: a body without an event is 400; an event not selected, or a retry, 200 and nothing run.
 	const parsed = parseDelivery(rawBody);
@@ -256,7 +243,7 @@ export async function receiveDelivery(this: IWebhookFunctions): Promise<IWebhook
 	}
 	const [memoryKey, webhookId] = [deliveryMemoryKey(this, stored.id), headers.id];
 	const duplicate = () => answer(this, 200, { received: true, duplicate: true });
-	if (wasAccepted(data, memoryKey, webhookId)) return duplicate();
+	if (!acceptOnce(data, memoryKey, webhookId, true)) return duplicate();
 	// Read before the id is remembered, so that a 503 leaves the retry welcome.
 	const record = await fullRecordOf(this, event, parsed.payload);
 	if ('retry' in record) return answer(this, 503, { error: record.retry });
