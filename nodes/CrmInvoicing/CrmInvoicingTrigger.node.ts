@@ -9,7 +9,6 @@ import {
 	type Deadline,
 } from './shared';
 import {
-	clearSubscription,
 	rewrap,
 	log,
 	readSecret,
@@ -49,7 +48,7 @@ async function check(context: IHookFunctions, deadline: Deadline): Promise<boole
 	// Forgotten (which also brings retired subscriptions stored by an earlier version to the current form).
 	const forget = (why?: string) => {
 		if (why !== undefined && stored) forgetForeign(context, stored.id, why);
-		clearSubscription(data);
+		saveState(data, { subscription: undefined });
 		return false;
 	};
 	if (!stored) return forget();

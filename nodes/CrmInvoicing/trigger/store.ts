@@ -102,7 +102,10 @@ export function readState(data: IDataObject): TriggerState {
 	return { subscription, retired, recentDeliveries };
 }
 
-/** Writes the state with `changes`, whole and in the current form (new arrays, so that n8n notices the change). */
+/**
+ * Writes the state with `changes`, whole and in the current form (new arrays, so that n8n notices the change). Without
+ * a subscription, its delivery ids go too; retired subscriptions stay.
+ */
 export function saveState(data: IDataObject, changes: Partial<TriggerState>): void {
 	const { subscription, retired, recentDeliveries } = { ...readState(data), ...changes };
 	for (const key of [...Object.values(NAMES).flat(), CLEAR_SECRET, RECENT]) delete data[key];
@@ -116,11 +119,6 @@ export function saveState(data: IDataObject, changes: Partial<TriggerState>): vo
 	}
 	if (retired.length > 0)
 		data[NAMES.retired[0]] = retired.slice(-MAX_RETIRED).map((entry) => ({ ...entry }));
-}
-
-/** Forgets the current subscription (nothing at the CRM is touched); retired subscriptions stay. */
-export function clearSubscription(data: IDataObject): void {
-	saveState(data, { subscription: undefined, recentDeliveries: [] });
 }
 
 export function retireSubscription(data: IDataObject, entry: RetiredSubscription): void {

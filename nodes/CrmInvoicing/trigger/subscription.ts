@@ -18,7 +18,6 @@ import {
 } from '../shared';
 import {
 	apiKeyOf,
-	clearSubscription,
 	log,
 	ownerTag,
 	readState,
@@ -149,7 +148,7 @@ export async function letGo(
 		retireSubscription(data, { id, url: at, ...(secretWrapped ? { secretWrapped } : {}) });
 		if (named) warnKept(context, [{ id, url: at, retired: !!secretWrapped }], url);
 	}
-	if (readState(data).subscription?.id === held.id) clearSubscription(data);
+	if (readState(data).subscription?.id === held.id) saveState(data, { subscription: undefined });
 }
 
 /** Deletes this node's leftovers at its URL and names those elsewhere; best effort: a failure is logged, not thrown. */
@@ -184,8 +183,7 @@ async function sweep(context: TriggerContext, deadline: Deadline, current: strin
 
 /** A 400 to POST /webhooks that asked for undocumented event names (the likely cause) says so; else `error` as is. */
 function refusedEvents(context: TriggerContext, error: unknown, events: string[]): unknown {
-	const documented: readonly string[] = DOCUMENTED_EVENTS;
-	const undocumented = events.filter((name) => !documented.includes(name));
+	const undocumented = events.filter((name) => !DOCUMENTED_EVENTS.includes(name));
 	if (httpStatusOf(error) !== 400 || undocumented.length === 0) return error;
 	const apiText = (error as Error).message.replace(/^The CRM API answered /, '').slice(0, 300);
 	const named = undocumented.filter((name) => apiText.includes(name));

@@ -146,13 +146,14 @@ export const FULL_RECORD_TIME_LIMIT_MS = 8_000;
 export const wantsFullRecord = (options: IDataObject, event: string): boolean =>
 	options.fullRecord === true && event.startsWith('lead.');
 
-type FullRecord = { payload: unknown; error?: IDataObject } | { retry: string };
+type Read = { payload: unknown; error?: IDataObject };
+type Delivery = Read & { event: string; timestamp: unknown; webhookId: string };
 
 async function fullRecordOf(
 	context: IWebhookFunctions,
 	event: string,
 	payload: unknown,
-): Promise<FullRecord> {
+): Promise<Read | { retry: string }> {
 	const options = context.getNodeParameter('options', {}) as IDataObject;
 	if (!wantsFullRecord(options, event)) return { payload };
 	const id = isPlainObject(payload) ? payload.id : undefined;
@@ -193,22 +194,26 @@ function parseDelivery(rawBody: Buffer | string | undefined) {
 }
 
 /**
- * Simplify (issue 18): `event`, `timestamp` and the payload, a `lead.*` event's lead reduced to its simplified fields
- * (others kept whole: the spec does not show them), `fullRecordError` kept, no `webhookId`. Off: `json` as is.
+ * The item. Simplify (issue 18, version 2): `event`, `timestamp` and the payload, a `lead.*` event's lead reduced to its
+ * simplified fields (others kept whole: the spec does not show them), no `webhookId`. Payload Only: the payload alone
+ * (under `payload` when it is not an object). `webhookId` is the delivery's `webhook-id`, as workflows read it since 0.1.
  */
-function output(context: IWebhookFunctions, json: IDataObject, event: string, only: boolean) {
-	if (context.getNode().typeVersion < TRIGGER_SIMPLIFY_VERSION) return json;
-	if (context.getNodeParameter('simplify', true) === false) return json;
-	const isLead = event.startsWith('lead.');
-	const extra = json.fullRecordError === undefined ? {} : { fullRecordError: json.fullRecordError };
-	if (only) {
-		// Payload Only put a payload that is not an object under `payload`: nothing to reduce.
-		if (!isLead || (json.payload !== undefined && !isPlainObject(json.payload))) return json;
-		return { ...simplify('lead', json), ...extra };
-	}
-	const payload =
-		isLead && isPlainObject(json.payload) ? simplify('lead', json.payload) : json.payload;
-	return { event: json.event, timestamp: json.timestamp, payload, ...extra };
+function output(context: IWebhookFunctions, delivery: Delivery): IDataObject {
+	const { event, timestamp, payload, error, webhookId } = delivery;
+	const simplified =
+		context.getNode().typeVersion >= TRIGGER_SIMPLIFY_VERSION &&
+		context.getNodeParameter('simplify', true) !== false;
+	const lead = event.startsWith('lead.') && isPlainObject(payload) && simplified;
+	const shown = lead ? simplify('lead', payload) : payload;
+	const extra = error ? { fullRecordError: error } : {};
+	if ((context.getNodeParameter('options', {}) as IDataObject).payloadOnly === true)
+		return isPlainObject(shown)
+			? { ...shown, ...extra }
+			: { payload: shown as IDataObject, ...extra };
+	const json = simplified
+		? { event, timestamp, payload: shown }
+		: { event, timestamp, payload, webhookId };
+	return { ...json, ...extra } as IDataObject;
 }
 
 export async function receiveDelivery(this: IWebhookFunctions): Promise<IWebhookResponseData> {
@@ -236,7 +241,7 @@ export async function receiveDelivery(this: IWebhookFunctions): Promise<IWebhook
 	// 3. The answer: a body without an event is 400; an event not selected, or a retry, 200 and nothing run.
 	const parsed = parseDelivery(rawBody);
 	if (typeof parsed === 'string') return refuse(this, [400, parsed]);
-	const { event, timestamp } = parsed;
+	const { event } = parsed;
 	if (!eventsOf(this).includes(event)) {
 		const ignored = `event "${cut(event, 100)}" is not selected in this trigger`;
 		return answer(this, 200, { received: true, ignored });
@@ -250,15 +255,7 @@ export async function receiveDelivery(this: IWebhookFunctions): Promise<IWebhook
 	// Checked again: a copy of this delivery handled meanwhile (during the read) has been accepted already.
 	if (!acceptOnce(data, memoryKey, webhookId)) return duplicate();
 
-	// 4. Emit. `webhookId` is the delivery's id (its `webhook-id` header), as workflows have read it since 0.1.
-	const { payload, error } = record;
-	const payloadOnly = (this.getNodeParameter('options', {}) as IDataObject).payloadOnly === true;
-	const json: IDataObject = payloadOnly
-		? isPlainObject(payload)
-			? { ...payload }
-			: { payload: payload as IDataObject }
-		: { event, timestamp: timestamp as string, payload: payload as IDataObject, webhookId };
-	if (error) json.fullRecordError = error;
-	const item = { json: output(this, json, event, payloadOnly) };
+	// 4. Emit.
+	const item = { json: output(this, { ...parsed, ...record, webhookId }) };
 	return { ...answer(this, 200, { received: true }), workflowData: [[item]] };
 }

@@ -8,7 +8,6 @@ import nock from 'nock';
 import type { IDataObject } from 'n8n-workflow';
 
 import {
-	clearSubscription,
 	fingerprint,
 	MAX_RETIRED,
 	readState,
@@ -118,7 +117,7 @@ describe('writing', () => {
 			ownerTag: 'tag',
 			retiredSubscriptions: [{ id: 'whk_0', url: 'https://x/h' }],
 		});
-		clearSubscription(staticData);
+		saveState(staticData, { subscription: undefined });
 		expect(staticData).toEqual({ retiredSubscriptions: [{ id: 'whk_0', url: 'https://x/h' }] });
 	});
 
