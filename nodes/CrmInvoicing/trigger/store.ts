@@ -49,13 +49,6 @@ export interface RetiredSubscription {
 	secretWrapped?: string;
 }
 
-export interface TriggerState {
-	subscription?: StoredSubscription;
-	retired: RetiredSubscription[];
-	/** Fingerprints of the most recent accepted `webhook-id`s, oldest first (acceptOnce, below). */
-	recentDeliveries: string[];
-}
-
 /** How many retired subscriptions are remembered (the oldest are forgotten first; the CRM keeps them). */
 export const MAX_RETIRED = 3;
 export const RECENT_DELIVERIES_LIMIT = 1000;
@@ -87,12 +80,13 @@ function retiredOf(value: unknown): RetiredSubscription[] {
 	});
 }
 
-export function readState(data: IDataObject): TriggerState {
+/** The state; `recentDeliveries`: fingerprints of the latest accepted `webhook-id`s, oldest first (acceptOnce). */
+export function readState(data: IDataObject) {
 	const at = (field: keyof typeof NAMES) => data[NAMES[field][0]] ?? data[NAMES[field][1]];
 	const [id, retired] = [text(at('id')), retiredOf(at('retired'))];
 	const recentDeliveries = texts(data[RECENT]) ?? [];
-	if (id === undefined) return { retired, recentDeliveries };
-	const subscription = {
+	if (id === undefined) return { subscription: undefined, retired, recentDeliveries };
+	const subscription: StoredSubscription = {
 		id,
 		url: text(at('url')),
 		events: texts(at('events')),
@@ -106,7 +100,7 @@ export function readState(data: IDataObject): TriggerState {
  * Writes the state with `changes`, whole and in the current form (new arrays, so that n8n notices the change). Without
  * a subscription, its delivery ids go too; retired subscriptions stay.
  */
-export function saveState(data: IDataObject, changes: Partial<TriggerState>): void {
+export function saveState(data: IDataObject, changes: Partial<ReturnType<typeof readState>>) {
 	const { subscription, retired, recentDeliveries } = { ...readState(data), ...changes };
 	for (const key of [...Object.values(NAMES).flat(), CLEAR_SECRET, RECENT]) delete data[key];
 	if (subscription) {
@@ -148,7 +142,8 @@ export function acceptOnce(data: IDataObject, memoryKey: string, deliveryId: str
 }
 
 type TagContext = NodeIdentityContext &
-	Partial<Pick<IHookFunctions, 'getInstanceId' | 'getNodeWebhookUrl'> & { getMode(): string }>;
+	Pick<IHookFunctions, 'getInstanceId'> &
+	Partial<Pick<IHookFunctions, 'getNodeWebhookUrl'>> & { getMode(): string };
 
 /**
  * The owner tag ends the subscription's name: a hash of n8n's instance id, the workflow, the node and the mode, that
@@ -157,15 +152,9 @@ type TagContext = NodeIdentityContext &
  */
 export function ownerTag(context: TagContext): string {
 	const { workflowId, nodeId } = nodeIdentity(context);
-	let [instanceId, test] = ['', context.getMode?.() === 'manual'];
-	try {
-		const id = context.getInstanceId?.();
-		instanceId = typeof id === 'string' ? id : '';
-		test ||= /\/webhook-test\//.test(context.getNodeWebhookUrl?.('default') ?? '');
-	} catch {
-		// An n8n that gives no instance id or URL: the tag is made of what it gives.
-	}
-	const parts = ['crm-invoicing-trigger', instanceId, workflowId, nodeId];
+	const url = context.getNodeWebhookUrl?.('default') ?? '';
+	const test = context.getMode() === 'manual' || /\/webhook-test\//.test(url);
+	const parts = ['crm-invoicing-trigger', context.getInstanceId(), workflowId, nodeId];
 	return sha256([...parts, test ? 'test' : 'production'].join('\u0000'), 16);
 }
 

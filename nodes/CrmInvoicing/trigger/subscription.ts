@@ -176,9 +176,6 @@ async function sweep(context: TriggerContext, deadline: Deadline, current: strin
 		else kept.push({ id, url: String(found.url ?? '(no URL)'), retired: retiredOne });
 	}
 	warnKept(context, kept, url);
-	// Retired subscriptions the CRM no longer lists are forgotten.
-	const still = retired.filter((entry) => kept.some((known) => known.id === entry.id));
-	if (still.length !== retired.length) saveState(data, { retired: still });
 }
 
 /** A 400 to POST /webhooks that asked for undocumented event names (the likely cause) says so; else `error` as is. */

@@ -126,7 +126,6 @@ async function verdict(
 	return current ? [401, 'signature does not match'] : [503, STALE_REASON];
 }
 
-/** An unreadable stored secret: the delivery subscribes anew (subscription.ts, renew), then is answered 503. */
 export async function refuseUnreadable(
 	context: IWebhookFunctions,
 	stored: StoredSubscription,
