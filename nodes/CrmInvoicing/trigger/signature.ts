@@ -87,7 +87,6 @@ export function signatureFailure(
 	delivery: DeliveryHeaders,
 	rawBody: Buffer | Uint8Array | string | undefined,
 ): string | undefined {
-	// Not typed away: a caller that has no secret (undefined) gets a reason, not a TypeError.
 	const key = Buffer.from(String(secret ?? '').replace(/^whsec_/, ''), 'base64');
 	if (key.length === 0) return 'signing secret is missing or invalid';
 	const { idBytes, timestampText, entries } = delivery;

@@ -220,8 +220,7 @@ export function unwrapSecret(wrapped: string, key: string, owner: SecretOwner): 
 
 /**
  * The stored secret, from memory, else unwrapped with the credential's key (read only then; throws if that read does);
- * undefined when nothing reads it (the key changed while no process held it, the data was copied, or 0.1/0.2 stored it
- * in clear).
+ * undefined when nothing reads it (a key change no process outlived, copied data, or a clear secret of 0.1/0.2).
  */
 export async function readSecret(
 	context: TriggerContext,

@@ -60,9 +60,8 @@ export const printable = (value: unknown, max: number): string =>
 export function own(context: TriggerContext) {
 	const url = context.getNodeWebhookUrl('default');
 	if (url) return { data: context.getWorkflowStaticData('node'), tag: ownerTag(context), url };
-	const description = 'Save the workflow and try again.';
 	throw new NodeOperationError(context.getNode(), 'n8n did not give this trigger a webhook URL', {
-		description,
+		description: 'Save the workflow and try again.',
 	});
 }
 

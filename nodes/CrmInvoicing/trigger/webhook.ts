@@ -80,16 +80,12 @@ function answer(context: IWebhookFunctions, status: number, body: IDataObject) {
 	return { noWebhookResponse: true } as IWebhookResponseData;
 }
 
-const OUTCOMES: Partial<Record<number, string>> = {
-	410: 'disables that endpoint',
-	503: 'retries it later',
-};
-
 /** Answers with the reason and logs it as a warning, so no refusal goes unseen. */
 function refuse(context: IWebhookFunctions, [status, reason]: Refusal) {
 	const rawId = (context.getRequestObject() as unknown as DeliveryRequest).headers?.['webhook-id'];
 	const id = typeof rawId === 'string' ? ` (webhook-id ${printable(rawId, 80)})` : '';
-	const then = OUTCOMES[status] ?? 'does not retry it';
+	// (A 410's reason says that the CRM disables the endpoint.)
+	const then = status === 503 ? 'retries it later' : 'does not retry it';
 	log(context, `refused a delivery with ${status} (the API ${then}): ${reason}${id}`);
 	return answer(context, status, { error: reason });
 }
@@ -180,16 +176,15 @@ async function fullRecordOf(
 function parseDelivery(rawBody: Buffer | string | undefined) {
 	const text = Buffer.isBuffer(rawBody) ? rawBody.toString('utf8') : String(rawBody ?? '');
 	if (text.trim() === '') return 'empty body';
-	let body: unknown;
 	try {
-		body = JSON.parse(text);
+		const body: unknown = JSON.parse(text);
+		if (!isPlainObject(body)) return 'body is not a JSON object';
+		const { event, timestamp, payload } = body;
+		if (typeof event !== 'string' || event.trim() === '') return 'body has no event name';
+		return { event, timestamp: timestamp ?? null, payload: payload ?? null };
 	} catch {
 		return 'body is not JSON';
 	}
-	if (!isPlainObject(body)) return 'body is not a JSON object';
-	const { event, timestamp, payload } = body;
-	if (typeof event !== 'string' || event.trim() === '') return 'body has no event name';
-	return { event, timestamp: timestamp ?? null, payload: payload ?? null };
 }
 
 /**
