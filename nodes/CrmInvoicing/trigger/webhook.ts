@@ -122,15 +122,6 @@ async function verdict(
 	return current ? [401, 'signature does not match'] : [503, STALE_REASON];
 }
 
-export async function refuseUnreadable(
-	context: IWebhookFunctions,
-	stored: StoredSubscription,
-	limitMs = RENEWAL_TIME_LIMIT_MS,
-): Promise<IWebhookResponseData> {
-	await renew(context, stored, limitMs);
-	return refuse(context, [503, UNUSABLE_SECRET_REASON]);
-}
-
 /**
  * Output Full Record: a `lead.*` event's lead, read with GET /leads/{payload.id} (as Lead → Get outputs it), instead of
  * its payload, within FULL_RECORD_TIME_LIMIT_MS of the CRM's 20 s. Nothing is lost: a failure that a retry may mend
@@ -210,7 +201,11 @@ function output(context: IWebhookFunctions, delivery: Delivery): IDataObject {
 	return { ...json, ...extra } as IDataObject;
 }
 
-export async function receiveDelivery(this: IWebhookFunctions): Promise<IWebhookResponseData> {
+/** `renewalLimitMs`: the time limit of a renewal this delivery starts (n8n calls it without). */
+export async function receiveDelivery(
+	this: IWebhookFunctions,
+	renewalLimitMs = RENEWAL_TIME_LIMIT_MS,
+): Promise<IWebhookResponseData> {
 	const { headers: sent, rawBody } = this.getRequestObject() as unknown as DeliveryRequest;
 	// 1. Verify what needs no secret: missing, malformed or stale headers cannot be a genuine delivery, whatever the state.
 	const headers = checkDeliveryHeaders(sent);
@@ -222,7 +217,10 @@ export async function receiveDelivery(this: IWebhookFunctions): Promise<IWebhook
 	if (!stored) return refuse(this, [503, NO_SECRET_REASON]);
 	const secret = await readSecret(this, stored).catch(() => null);
 	if (secret === null) return refuse(this, [503, NO_CREDENTIAL_REASON]);
-	if (secret === undefined) return await refuseUnreadable(this, stored);
+	if (secret === undefined) {
+		await renew(this, stored, renewalLimitMs);
+		return refuse(this, [503, UNUSABLE_SECRET_REASON]);
+	}
 	const failure = (secret: string) => signatureFailure(secret, headers, rawBody);
 	const failed = failure(secret);
 	if (failed === 'signature does not match') {

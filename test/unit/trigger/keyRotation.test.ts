@@ -14,11 +14,8 @@ import {
 	RENEWAL_INTERVAL_MS,
 	RENEWAL_TIME_LIMIT_MS,
 } from '../../../nodes/CrmInvoicing/trigger/subscription';
-import {
-	refuseUnreadable,
-	UNUSABLE_SECRET_REASON,
-} from '../../../nodes/CrmInvoicing/trigger/webhook';
-import { readState, unwrapSecret } from '../../../nodes/CrmInvoicing/trigger/store';
+import { UNUSABLE_SECRET_REASON } from '../../../nodes/CrmInvoicing/trigger/webhook';
+import { unwrapSecret } from '../../../nodes/CrmInvoicing/trigger/store';
 import { createWebhookContext, loggedMessages, TEST_CREDENTIALS } from '../../helpers/harness';
 import { useNock } from '../../helpers/nock';
 import { signedHeaders } from '../../helpers/signing';
@@ -106,14 +103,12 @@ async function deliver(
 		mode: options.mode,
 		workflowName: 'Leads to Slack',
 	});
-	// With renewalLimitMs: the answer to an unreadable secret (what such a delivery gets), with a shorter time limit for
-	// its renewal than the default RENEWAL_TIME_LIMIT_MS, to prove the mechanism without waiting 15 s.
-	const { renewalLimitMs } = options;
-	const stored = readState(staticData).subscription;
-	const result =
-		renewalLimitMs === undefined || stored === undefined
-			? await (options.type ?? nodeType).webhook.call(parts.context)
-			: await refuseUnreadable(parts.context, stored, renewalLimitMs);
+	// With renewalLimitMs: a shorter time limit for a renewal the delivery starts than the default
+	// RENEWAL_TIME_LIMIT_MS, to prove the mechanism without waiting 15 s.
+	const result = await (options.type ?? nodeType).webhook.call(
+		parts.context,
+		options.renewalLimitMs,
+	);
 	return {
 		ran: result.workflowData !== undefined,
 		status: parts.response.statusCode,
