@@ -1,16 +1,19 @@
 import { NodeConnectionTypes } from 'n8n-workflow';
 import type { IHookFunctions, INodeType, INodeTypeDescription } from 'n8n-workflow';
 
-import { deadlineIn, EVENT_OPTIONS, eventNamesOf, simplifyPropertyFrom } from './shared';
 import {
-	apiKeyOf,
-	clearSubscription,
+	deadlineIn,
+	EVENT_OPTIONS,
+	eventNamesOf,
+	simplifyPropertyFrom,
+	type Deadline,
+} from './shared';
+import {
 	rewrap,
 	log,
 	readSecret,
 	readState,
 	saveState,
-	secretOwner,
 	tagOf,
 	type StoredSubscription,
 } from './trigger/store';
@@ -39,78 +42,42 @@ export const HOOK_TIME_LIMIT_MS = 20_000;
  * stored, for create to delete once the new one is stored (n8n 1.x runs this at every start-up: deleting first, a
  * failed POST would leave the trigger deaf); one elsewhere is retired; one not provably this node's, forgotten.
  */
-export async function checkExists(
-	this: IHookFunctions,
-	limitMs = HOOK_TIME_LIMIT_MS,
-): Promise<boolean> {
-	return await inTime(this, 'check its webhook subscription', limitMs, async (deadline) => {
-		const { data, tag, url } = own(this);
-		const stored = readState(data).subscription;
-		// Forgotten (which also brings retired subscriptions stored by an earlier version to the current form).
-		const forget = (why?: string) => {
-			if (why !== undefined && stored) forgetForeign(this, stored.id, why);
-			clearSubscription(data);
-			return false;
-		};
-		if (!stored) return forget();
-		if ((stored.ownerTag ?? tag) !== tag)
-			return forget(
-				"its owner tag is not this n8n instance's, workflow's and node's (for example a workflow imported from another n8n)",
-			);
-		const remote = await webhookCall(this, 'GET', stored.id, deadline);
-		if (remote === 'gone') return forget();
-		// Data of 0.1 carries no tag: it is this node's when the CRM says it delivers to exactly this node's URL. A tag in
-		// the CRM's name that is not this node's: someone else's (renamed, or a re-used id).
-		if (
-			(stored.ownerTag === undefined && remote.url !== url) ||
-			(tagOf(remote.name) ?? tag) !== tag
-		)
-			return forget("it is not provably this trigger's own");
-		const held = {
-			...stored,
-			ownerTag: tag,
-			url: typeof remote.url === 'string' ? remote.url : stored.url,
-		};
-		saveState(data, { subscription: held });
-		if (held.url !== url) return await letGo(this, held, deadline, false).then(() => false);
-		const events = eventNamesOf(
-			Array.isArray(remote.events) ? remote.events : stored.events,
-			[],
-		).sort();
-		const wanted = eventsOf(this);
-		const same = events.length === wanted.length && events.every((name, at) => name === wanted[at]);
-		return (await secretReadable(this, held)) && same && !isInactiveStatus(remote.status);
-	});
+async function check(context: IHookFunctions, deadline: Deadline): Promise<boolean> {
+	const { data, tag, url } = own(context);
+	const stored = readState(data).subscription;
+	// Forgotten (which also brings retired subscriptions stored by an earlier version to the current form).
+	const forget = (why?: string) => {
+		if (why !== undefined && stored) forgetForeign(context, stored.id, why);
+		saveState(data, { subscription: undefined });
+		return false;
+	};
+	if (!stored) return forget();
+	if ((stored.ownerTag ?? tag) !== tag)
+		return forget(
+			"its owner tag is not this n8n instance's, workflow's and node's (for example a workflow imported from another n8n)",
+		);
+	const remote = await webhookCall(context, 'GET', stored.id, deadline);
+	if (remote === 'gone') return forget();
+	// Data of 0.1 carries no tag: it is this node's when the CRM says it delivers to exactly this node's URL. A tag in
+	// the CRM's name that is not this node's: someone else's (renamed, or a re-used id).
+	if ((stored.ownerTag === undefined && remote.url !== url) || (tagOf(remote.name) ?? tag) !== tag)
+		return forget("it is not provably this trigger's own");
+	const at = typeof remote.url === 'string' ? remote.url : stored.url;
+	const held = { ...stored, ownerTag: tag, url: at };
+	saveState(data, { subscription: held });
+	if (held.url !== url) return await letGo(context, held, deadline, false).then(() => false);
+	const events = eventNamesOf(Array.isArray(remote.events) ? remote.events : stored.events, []);
+	const same = events.sort().join('\n') === eventsOf(context).join('\n');
+	return (await secretReadable(context, held)) && same && !isInactiveStatus(remote.status);
 }
 
 /** Whether the stored secret reads with the credential's key (wrapped anew under it if need be); else logged why. */
 async function secretReadable(context: IHookFunctions, held: StoredSubscription): Promise<boolean> {
-	const key = await apiKeyOf(context);
-	const apiKey = async () => key;
-	const read = await readSecret(held, secretOwner(context, held.id), apiKey);
-	if (read.kind === 'secret') return (await rewrap(context, held, apiKey), true);
-	const why =
-		read.kind === 'unusable'
-			? `the stored signing secret of webhook subscription ${held.id} cannot be read with this credential's API key (the key changed while no n8n process held the secret, or the workflow's data was copied from another workflow)`
-			: `no signing secret is stored for webhook subscription ${held.id}`;
+	if ((await readSecret(context, held)) !== undefined) return (await rewrap(context, held), true);
+	const why = `the stored signing secret of webhook subscription ${held.id} cannot be read with this credential's API key (the key changed while no n8n process held the secret, the workflow's data was copied from another workflow, or an earlier version stored it in clear)`;
 	const then =
 		'this trigger subscribes anew, and deletes that subscription once the new one is stored';
 	return (log(context, `${why}; ${then}`), false);
-}
-
-export async function create(this: IHookFunctions, limitMs = HOOK_TIME_LIMIT_MS): Promise<boolean> {
-	const what = 'create its webhook subscription';
-	return await inTime(this, what, limitMs, async (by) => (await subscribe(this, by), true));
-}
-
-/** Lets go of the stored subscription; a failed delete keeps it and returns false, so the next activation finds it. */
-export async function deleteSubscription(this: IHookFunctions, limitMs = HOOK_TIME_LIMIT_MS) {
-	const stored = readState(this.getWorkflowStaticData('node')).subscription;
-	const kept = `could not delete webhook subscription ${stored?.id}; it is kept and cleaned up on the next activation`;
-	return await (stored ? letGo(this, stored, deadlineIn(limitMs)) : Promise.resolve()).then(
-		() => true,
-		(error: Error) => (log(this, `${kept} (${error.message})`), false),
-	);
 }
 
 export class CrmInvoicingTrigger implements INodeType {
@@ -215,14 +182,22 @@ export class CrmInvoicingTrigger implements INodeType {
 
 	webhookMethods = {
 		default: {
-			async checkExists(this: IHookFunctions): Promise<boolean> {
-				return await checkExists.call(this);
+			async checkExists(this: IHookFunctions, limitMs = HOOK_TIME_LIMIT_MS): Promise<boolean> {
+				const what = 'check its webhook subscription';
+				return await inTime(this, what, limitMs, async (by) => await check(this, by));
 			},
-			async create(this: IHookFunctions): Promise<boolean> {
-				return await create.call(this);
+			async create(this: IHookFunctions, limitMs = HOOK_TIME_LIMIT_MS): Promise<boolean> {
+				const what = 'create its webhook subscription';
+				return await inTime(this, what, limitMs, async (by) => (await subscribe(this, by), true));
 			},
-			async delete(this: IHookFunctions): Promise<boolean> {
-				return await deleteSubscription.call(this);
+			// Lets go of the stored subscription; a failed delete keeps it and returns false, for the next activation.
+			async delete(this: IHookFunctions, limitMs = HOOK_TIME_LIMIT_MS): Promise<boolean> {
+				const stored = readState(this.getWorkflowStaticData('node')).subscription;
+				const kept = `could not delete webhook subscription ${stored?.id}; it is kept and cleaned up on the next activation`;
+				return await (stored ? letGo(this, stored, deadlineIn(limitMs)) : Promise.resolve()).then(
+					() => true,
+					(error: Error) => (log(this, `${kept} (${error.message})`), false),
+				);
 			},
 		},
 	};

@@ -50,11 +50,9 @@ export function checkDeliveryHeaders(
 		const text = name === 'webhook-signature' ? lines.join(' ') : (lines[0] ?? '');
 		return text.trim() === '' ? undefined : text;
 	};
-	const [rawId, timestampText, signature] = [
-		raw('webhook-id'),
-		raw('webhook-timestamp'),
-		raw('webhook-signature'),
-	];
+	const [rawId, timestampText, signature] = ['id', 'timestamp', 'signature'].map((name) =>
+		raw(`webhook-${name}`),
+	);
 	if (rawId === undefined) return 'missing webhook-id header';
 	if (rawId.length > MAX_WEBHOOK_ID_LENGTH) return 'webhook-id header is too long';
 	if (timestampText === undefined) return 'missing webhook-timestamp header';
@@ -89,10 +87,7 @@ export function signatureFailure(
 	delivery: DeliveryHeaders,
 	rawBody: Buffer | Uint8Array | string | undefined,
 ): string | undefined {
-	const key = Buffer.from(
-		typeof secret === 'string' ? secret.replace(/^whsec_/, '') : '',
-		'base64',
-	);
+	const key = Buffer.from(String(secret ?? '').replace(/^whsec_/, ''), 'base64');
 	if (key.length === 0) return 'signing secret is missing or invalid';
 	const { idBytes, timestampText, entries } = delivery;
 	// A KeyObject: on Node.js 22+ a raw Buffer key costs about 4× more per createHmac (bench/: 9.4 µs against 2.1 µs).

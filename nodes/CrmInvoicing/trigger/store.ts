@@ -16,8 +16,9 @@ import {
  * The trigger's stored state (the subscription with named fields, its wrapped secret, retired subscriptions and the
  * recent delivery ids), in the node's static data: n8n keeps it apart for production and test listening, saves it
  * when a hook or an answered delivery changed it, and gives every process the saved copy. This module is its only
- * reader and writer (the secret only wrapped; data of 0.1 to 0.3 rewritten in the current form at the next change;
- * docs/security.md#what-it-stores), and it names whom it belongs to: the owner tag, the secret's owner.
+ * reader and writer (the secret only wrapped; data of 0.1 to 0.3 rewritten in the current form at the next change,
+ * a clear secret of 0.1/0.2 not read: the trigger subscribes anew; docs/security.md#what-it-stores), and it names
+ * whom it belongs to: the owner tag, the secret's owner.
  */
 
 export type TriggerContext = IHookFunctions | IWebhookFunctions;
@@ -36,8 +37,6 @@ export interface StoredSubscription {
 	/** The event names subscribed to, sorted. */
 	events?: string[];
 	secretWrapped?: string;
-	/** The signing secret in clear, as 0.1 and 0.2 stored it; read until it is wrapped, never written anew. */
-	clearSecret?: string;
 	/** The owner tag (ownerTag, below) it was created with; data of 0.1 has none. */
 	ownerTag?: string;
 }
@@ -48,13 +47,6 @@ export interface RetiredSubscription {
 	url: string;
 	/** Its secret, wrapped for its own id; absent when none was held. */
 	secretWrapped?: string;
-}
-
-export interface TriggerState {
-	subscription?: StoredSubscription;
-	retired: RetiredSubscription[];
-	/** Fingerprints of the most recent accepted `webhook-id`s, oldest first (acceptOnce, below). */
-	recentDeliveries: string[];
 }
 
 /** How many retired subscriptions are remembered (the oldest are forgotten first; the CRM keeps them). */
@@ -70,6 +62,7 @@ const NAMES = {
 	ownerTag: ['ownerTag', 'webhookOwner'],
 	retired: ['retiredSubscriptions', 'webhookRetired'],
 } as const;
+/** Removed, never read: the clear secret of 0.1/0.2. */
 const [CLEAR_SECRET, RECENT] = ['webhookSecret', 'recentDeliveries'];
 
 const text = (value: unknown) => (typeof value === 'string' && value !== '' ? value : undefined);
@@ -87,24 +80,27 @@ function retiredOf(value: unknown): RetiredSubscription[] {
 	});
 }
 
-export function readState(data: IDataObject): TriggerState {
+/** The state; `recentDeliveries`: fingerprints of the latest accepted `webhook-id`s, oldest first (acceptOnce). */
+export function readState(data: IDataObject) {
 	const at = (field: keyof typeof NAMES) => data[NAMES[field][0]] ?? data[NAMES[field][1]];
 	const [id, retired] = [text(at('id')), retiredOf(at('retired'))];
 	const recentDeliveries = texts(data[RECENT]) ?? [];
-	if (id === undefined) return { retired, recentDeliveries };
-	const subscription = {
+	if (id === undefined) return { subscription: undefined, retired, recentDeliveries };
+	const subscription: StoredSubscription = {
 		id,
 		url: text(at('url')),
 		events: texts(at('events')),
 		secretWrapped: text(at('secretWrapped')),
-		clearSecret: text(data[CLEAR_SECRET]),
 		ownerTag: text(at('ownerTag')),
 	};
 	return { subscription, retired, recentDeliveries };
 }
 
-/** Writes the state with `changes`, whole and in the current form (new arrays, so that n8n notices the change). */
-export function saveState(data: IDataObject, changes: Partial<TriggerState>): void {
+/**
+ * Writes the state with `changes`, whole and in the current form (new arrays, so that n8n notices the change). Without
+ * a subscription, its delivery ids go too; retired subscriptions stay.
+ */
+export function saveState(data: IDataObject, changes: Partial<ReturnType<typeof readState>>) {
 	const { subscription, retired, recentDeliveries } = { ...readState(data), ...changes };
 	for (const key of [...Object.values(NAMES).flat(), CLEAR_SECRET, RECENT]) delete data[key];
 	if (subscription) {
@@ -112,18 +108,11 @@ export function saveState(data: IDataObject, changes: Partial<TriggerState>): vo
 			const value = subscription[field];
 			if (value !== undefined) data[NAMES[field][0]] = Array.isArray(value) ? [...value] : value;
 		}
-		if (subscription.secretWrapped === undefined && subscription.clearSecret !== undefined)
-			data[CLEAR_SECRET] = subscription.clearSecret;
 		if (recentDeliveries.length > 0)
 			data[RECENT] = recentDeliveries.slice(-RECENT_DELIVERIES_LIMIT);
 	}
 	if (retired.length > 0)
 		data[NAMES.retired[0]] = retired.slice(-MAX_RETIRED).map((entry) => ({ ...entry }));
-}
-
-/** Forgets the current subscription (nothing at the CRM is touched); retired subscriptions stay. */
-export function clearSubscription(data: IDataObject): void {
-	saveState(data, { subscription: undefined, recentDeliveries: [] });
 }
 
 export function retireSubscription(data: IDataObject, entry: RetiredSubscription): void {
@@ -141,26 +130,20 @@ const memory = new BoundedMap<string, BoundedMap<string, true>>(200);
 export const deliveryMemoryKey = (context: NodeIdentityContext, subscriptionId: string) =>
 	`${nodeKey(context)}:${subscriptionId}`;
 export const fingerprint = (deliveryId: string): string => sha256(deliveryId, 22);
-export const forgetDeliveries = (memoryKey: string) => memory.delete(memoryKey);
 
-const known = (memoryKey: string, print: string, recent: string[]) =>
-	memory.peek(memoryKey)?.has(print) === true || recent.includes(print);
-
-export function wasAccepted(data: IDataObject, memoryKey: string, deliveryId: string): boolean {
-	return known(memoryKey, fingerprint(deliveryId), readState(data).recentDeliveries);
-}
-
-/** Records `deliveryId` as accepted; false when it was accepted already (synchronous: see above). */
-export function acceptOnce(data: IDataObject, memoryKey: string, deliveryId: string): boolean {
+/** Records `deliveryId` as accepted (`ask`: only asks); false when it was accepted already (synchronous: see above). */
+export function acceptOnce(data: IDataObject, memoryKey: string, deliveryId: string, ask = false) {
 	const [print, { recentDeliveries }] = [fingerprint(deliveryId), readState(data)];
-	if (known(memoryKey, print, recentDeliveries)) return false;
+	if (memory.peek(memoryKey)?.has(print) === true || recentDeliveries.includes(print)) return false;
+	if (ask) return true;
 	memory.getOrSet(memoryKey, () => new BoundedMap(RECENT_DELIVERIES_LIMIT)).set(print, true);
 	saveState(data, { recentDeliveries: [...recentDeliveries, print] });
 	return true;
 }
 
 type TagContext = NodeIdentityContext &
-	Partial<Pick<IHookFunctions, 'getInstanceId' | 'getNodeWebhookUrl'> & { getMode(): string }>;
+	Pick<IHookFunctions, 'getInstanceId'> &
+	Partial<Pick<IHookFunctions, 'getNodeWebhookUrl'>> & { getMode(): string };
 
 /**
  * The owner tag ends the subscription's name: a hash of n8n's instance id, the workflow, the node and the mode, that
@@ -169,15 +152,9 @@ type TagContext = NodeIdentityContext &
  */
 export function ownerTag(context: TagContext): string {
 	const { workflowId, nodeId } = nodeIdentity(context);
-	let [instanceId, test] = ['', context.getMode?.() === 'manual'];
-	try {
-		const id = context.getInstanceId?.();
-		instanceId = typeof id === 'string' ? id : '';
-		test ||= /\/webhook-test\//.test(context.getNodeWebhookUrl?.('default') ?? '');
-	} catch {
-		// An n8n that gives no instance id or URL: the tag is made of what it gives.
-	}
-	const parts = ['crm-invoicing-trigger', instanceId, workflowId, nodeId];
+	const url = context.getNodeWebhookUrl?.('default') ?? '';
+	const test = context.getMode() === 'manual' || /\/webhook-test\//.test(url);
+	const parts = ['crm-invoicing-trigger', context.getInstanceId(), workflowId, nodeId];
 	return sha256([...parts, test ? 'test' : 'production'].join('\u0000'), 16);
 }
 
@@ -241,23 +218,20 @@ export function unwrapSecret(wrapped: string, key: string, owner: SecretOwner): 
 	}
 }
 
-type ApiKey = () => Promise<string>;
-
-/** 'none': nothing stored; 'unusable': neither held nor unwrapped by the key (the key changed, or the data was copied). */
-export type SecretRead = { kind: 'secret'; secret: string } | { kind: 'none' | 'unusable' };
-
-/** From memory, else unwrapped (asking for the key only then), else a clear one of 0.1/0.2; throws if `apiKey` does. */
+/**
+ * The stored secret, from memory, else unwrapped with the credential's key (read only then; throws if that read does);
+ * undefined when nothing reads it (a key change no process outlived, copied data, or a clear secret of 0.1/0.2).
+ */
 export async function readSecret(
-	stored: Pick<StoredSubscription, 'secretWrapped' | 'clearSecret'>,
-	owner: SecretOwner,
-	apiKey: ApiKey,
-): Promise<SecretRead> {
-	const { secretWrapped: wrapped, clearSecret } = stored;
-	if (wrapped === undefined)
-		return clearSecret === undefined ? { kind: 'none' } : { kind: 'secret', secret: clearSecret };
-	const secret =
-		held.get(heldKey(wrapped, owner))?.secret ?? unwrapSecret(wrapped, await apiKey(), owner);
-	return secret === undefined ? { kind: 'unusable' } : { kind: 'secret', secret };
+	context: TriggerContext,
+	stored: RetiredSubscription | StoredSubscription,
+) {
+	const [wrapped, owner] = [stored.secretWrapped, secretOwner(context, stored.id)];
+	if (wrapped === undefined) return undefined;
+	return (
+		held.get(heldKey(wrapped, owner))?.secret ??
+		unwrapSecret(wrapped, await apiKeyOf(context), owner)
+	);
 }
 
 /** `wrapped` anew under `apiKey` when this process holds it under another key; else undefined (and held if it reads). */
@@ -270,26 +244,19 @@ function wrappedAnew(wrapped: string, owner: SecretOwner, apiKey: string): strin
 
 /**
  * After every verified read: when the stored secret is not wrapped under the credential's current key (the key that
- * wrapped or unwrapped it, by fingerprint, is another; or a clear secret of 0.1/0.2), wraps it anew for n8n to save,
- * and logs so; retired subscriptions' secrets too, so their deliveries keep getting 410. No time-based skip: the first
- * verified delivery after a key change re-wraps, so a restart right after it reads the secret with the new key.
+ * wrapped or unwrapped it, by fingerprint, is another), wraps it anew for n8n to save, and logs so; retired
+ * subscriptions' secrets too, so their deliveries keep getting 410. No time-based skip: the first verified delivery
+ * after a key change re-wraps, so a restart right after it reads the secret with the new key.
  */
-export async function rewrap(of: TriggerContext, stored: StoredSubscription, apiKey: ApiKey) {
-	const key = await apiKey().catch(() => undefined);
+export async function rewrap(of: TriggerContext, stored: StoredSubscription) {
+	const key = await apiKeyOf(of).catch(() => undefined);
 	if (key === undefined) return;
 	const data = of.getWorkflowStaticData('node');
-	const { id, secretWrapped: wrapped, clearSecret } = stored;
-	const owner = secretOwner(of, id);
-	const anew =
-		wrapped === undefined
-			? clearSecret && wrapSecret(clearSecret, key, owner)
-			: wrappedAnew(wrapped, owner, key);
+	const { id, secretWrapped: wrapped } = stored;
+	const anew = wrapped && wrappedAnew(wrapped, secretOwner(of, id), key);
 	if (anew) {
-		saveState(data, { subscription: { ...stored, secretWrapped: anew, clearSecret: undefined } });
-		const message =
-			wrapped === undefined
-				? `wrapped the signing secret of webhook subscription ${id}, which an earlier version stored in clear, under the credential's API key; the clear copy is gone`
-				: `the credential's API key changed; wrapped the signing secret of webhook subscription ${id} anew under the new key (this n8n process still held it), so that deliveries are verified after a restart too`;
+		saveState(data, { subscription: { ...stored, secretWrapped: anew } });
+		const message = `the credential's API key changed; wrapped the signing secret of webhook subscription ${id} anew under the new key (this n8n process still held it), so that deliveries are verified after a restart too`;
 		log(of, message, id, true);
 	}
 	for (const entry of readState(data).retired) {

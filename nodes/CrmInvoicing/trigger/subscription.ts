@@ -18,9 +18,6 @@ import {
 } from '../shared';
 import {
 	apiKeyOf,
-	clearSubscription,
-	deliveryMemoryKey,
-	forgetDeliveries,
 	log,
 	ownerTag,
 	readState,
@@ -63,9 +60,8 @@ export const printable = (value: unknown, max: number): string =>
 export function own(context: TriggerContext) {
 	const url = context.getNodeWebhookUrl('default');
 	if (url) return { data: context.getWorkflowStaticData('node'), tag: ownerTag(context), url };
-	const description = 'Save the workflow and try again.';
 	throw new NodeOperationError(context.getNode(), 'n8n did not give this trigger a webhook URL', {
-		description,
+		description: 'Save the workflow and try again.',
 	});
 }
 
@@ -107,12 +103,9 @@ export async function webhookCall(
 ): Promise<IDataObject | 'gone'> {
 	const path = `/webhooks/${encodeURIComponent(id)}`;
 	const expect = method === 'GET' ? ('record' as const) : undefined;
-	const answer = await apiRequest
-		.call(context, { method, path, expect, deadline, once })
-		.catch((error: unknown) => (httpStatusOf(error) === 404 ? 'gone' : Promise.reject(error)));
-	// Gone or deleted: its delivery ids go too.
-	if (method === 'DELETE' || answer === 'gone') forgetDeliveries(deliveryMemoryKey(context, id));
-	return answer as IDataObject | 'gone';
+	const answer = apiRequest.call(context, { method, path, expect, deadline, once });
+	const gone = (error: unknown) => (httpStatusOf(error) === 404 ? 'gone' : Promise.reject(error));
+	return (await answer.catch(gone)) as IDataObject | 'gone';
 }
 
 type Kept = { id: string; url: string; retired: boolean };
@@ -150,16 +143,11 @@ export async function letGo(
 	else if (held.ownerTag !== tag || held.url === undefined)
 		forgetForeign(context, held.id, "it is not provably this trigger's own");
 	else {
-		// A clear secret of 0.1/0.2 is wrapped before it is kept, so that its deliveries get 410 too.
-		const wrap = async (clear: string) =>
-			wrapSecret(clear, await apiKeyOf(context), secretOwner(context, held.id));
-		const secretWrapped =
-			held.secretWrapped ?? (held.clearSecret && (await wrap(held.clearSecret).catch(() => '')));
-		const { id, url: at } = held;
+		const { id, url: at, secretWrapped } = held;
 		retireSubscription(data, { id, url: at, ...(secretWrapped ? { secretWrapped } : {}) });
 		if (named) warnKept(context, [{ id, url: at, retired: !!secretWrapped }], url);
 	}
-	if (readState(data).subscription?.id === held.id) clearSubscription(data);
+	if (readState(data).subscription?.id === held.id) saveState(data, { subscription: undefined });
 }
 
 /** Deletes this node's leftovers at its URL and names those elsewhere; best effort: a failure is logged, not thrown. */
@@ -187,15 +175,11 @@ async function sweep(context: TriggerContext, deadline: Deadline, current: strin
 		else kept.push({ id, url: String(found.url ?? '(no URL)'), retired: retiredOne });
 	}
 	warnKept(context, kept, url);
-	// Retired subscriptions the CRM no longer lists are forgotten.
-	const still = retired.filter((entry) => kept.some((known) => known.id === entry.id));
-	if (still.length !== retired.length) saveState(data, { retired: still });
 }
 
 /** A 400 to POST /webhooks that asked for undocumented event names (the likely cause) says so; else `error` as is. */
 function refusedEvents(context: TriggerContext, error: unknown, events: string[]): unknown {
-	const documented: readonly string[] = DOCUMENTED_EVENTS;
-	const undocumented = events.filter((name) => !documented.includes(name));
+	const undocumented = events.filter((name) => !DOCUMENTED_EVENTS.includes(name));
 	if (httpStatusOf(error) !== 400 || undocumented.length === 0) return error;
 	const apiText = (error as Error).message.replace(/^The CRM API answered /, '').slice(0, 300);
 	const named = undocumented.filter((name) => apiText.includes(name));
@@ -243,7 +227,6 @@ export async function subscribe(context: TriggerContext, deadline: Deadline): Pr
 		const secretWrapped = wrapSecret(secret, await apiKeyOf(context), secretOwner(context, id));
 		const subscription = { id, url, events, secretWrapped, ownerTag: tag };
 		saveState(data, { subscription, recentDeliveries: [] });
-		forgetDeliveries(deliveryMemoryKey(context, id));
 		const replaced = `could not delete the replaced webhook subscription ${previous?.id}`;
 		if (previous && previous.id !== id)
 			await letGo(context, previous, deadline, false).catch((error: Error) =>
@@ -268,7 +251,7 @@ const renewals = new Turns(RENEWAL_INTERVAL_MS, 500);
 
 export async function renew(context: IWebhookFunctions, stored: StoredSubscription, ms: number) {
 	if (context.getMode() === 'manual' || !renewals.take(nodeKey(context))) return;
-	const why = `the stored signing secret of webhook subscription ${stored.id} cannot be read with the credential's API key (the key changed while no n8n process held the secret in memory, for example across a restart), so no delivery through it can be verified`;
+	const why = `the stored signing secret of webhook subscription ${stored.id} cannot be read with the credential's API key (the key changed while no n8n process held the secret in memory, for example across a restart, or an earlier version stored it in clear), so no delivery through it can be verified`;
 	const done = (id: string) =>
 		`${why}. Subscribed anew at this node's URL as webhook subscription ${id} (subscription ${stored.id} was deleted afterwards if it delivered to this URL). Events delivered through ${stored.id} until now are not run: look in the CRM for events of that time.`;
 	const failed = (error: Error) =>

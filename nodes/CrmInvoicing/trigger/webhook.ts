@@ -21,14 +21,11 @@ import {
 import { checkDeliveryHeaders, signatureFailure } from './signature';
 import {
 	acceptOnce,
-	apiKeyOf,
 	deliveryMemoryKey,
 	log,
 	rewrap,
 	readSecret,
 	readState,
-	secretOwner,
-	wasAccepted,
 	type StoredSubscription,
 } from './store';
 
@@ -83,18 +80,13 @@ function answer(context: IWebhookFunctions, status: number, body: IDataObject) {
 	return { noWebhookResponse: true } as IWebhookResponseData;
 }
 
-const OUTCOMES = {
-	400: 'does not retry it',
-	401: 'does not retry it',
-	410: 'disables that endpoint',
-	503: 'retries it later',
-};
-
 /** Answers with the reason and logs it as a warning, so no refusal goes unseen. */
 function refuse(context: IWebhookFunctions, [status, reason]: Refusal) {
 	const rawId = (context.getRequestObject() as unknown as DeliveryRequest).headers?.['webhook-id'];
 	const id = typeof rawId === 'string' ? ` (webhook-id ${printable(rawId, 80)})` : '';
-	log(context, `refused a delivery with ${status} (the API ${OUTCOMES[status]}): ${reason}${id}`);
+	// (A 410's reason says that the CRM disables the endpoint.)
+	const then = status === 503 ? 'retries it later' : 'does not retry it';
+	log(context, `refused a delivery with ${status} (the API ${then}): ${reason}${id}`);
 	return answer(context, status, { error: reason });
 }
 
@@ -112,15 +104,10 @@ async function verdict(
 	context: IWebhookFunctions,
 	stored: StoredSubscription,
 	verify: (secret: string) => boolean,
-	apiKey: () => Promise<string>,
 ): Promise<Refusal> {
-	for (const { id, secretWrapped } of readState(context.getWorkflowStaticData('node')).retired) {
-		const read =
-			secretWrapped &&
-			(await readSecret({ secretWrapped }, secretOwner(context, id), apiKey).catch(
-				() => undefined,
-			));
-		if (read && read.kind === 'secret' && verify(read.secret)) return [410, RETIRED_REASON];
+	for (const retired of readState(context.getWorkflowStaticData('node')).retired) {
+		const secret = await readSecret(context, retired).catch(() => undefined);
+		if (secret !== undefined && verify(secret)) return [410, RETIRED_REASON];
 	}
 	// On the test URL the node cannot tell its own URL on every n8n version; a test listening lasts minutes.
 	if (context.getMode() === 'manual') return [503, TEST_MISMATCH_REASON];
@@ -135,16 +122,6 @@ async function verdict(
 	return current ? [401, 'signature does not match'] : [503, STALE_REASON];
 }
 
-/** An unreadable stored secret: the delivery subscribes anew (subscription.ts, renew), then is answered 503. */
-export async function refuseUnreadable(
-	context: IWebhookFunctions,
-	stored: StoredSubscription,
-	limitMs = RENEWAL_TIME_LIMIT_MS,
-): Promise<IWebhookResponseData> {
-	await renew(context, stored, limitMs);
-	return refuse(context, [503, UNUSABLE_SECRET_REASON]);
-}
-
 /**
  * Output Full Record: a `lead.*` event's lead, read with GET /leads/{payload.id} (as Lead → Get outputs it), instead of
  * its payload, within FULL_RECORD_TIME_LIMIT_MS of the CRM's 20 s. Nothing is lost: a failure that a retry may mend
@@ -155,13 +132,14 @@ export const FULL_RECORD_TIME_LIMIT_MS = 8_000;
 export const wantsFullRecord = (options: IDataObject, event: string): boolean =>
 	options.fullRecord === true && event.startsWith('lead.');
 
-type FullRecord = { payload: unknown; error?: IDataObject } | { retry: string };
+type Read = { payload: unknown; error?: IDataObject };
+type Delivery = Read & { event: string; timestamp: unknown; webhookId: string };
 
 async function fullRecordOf(
 	context: IWebhookFunctions,
 	event: string,
 	payload: unknown,
-): Promise<FullRecord> {
+): Promise<Read | { retry: string }> {
 	const options = context.getNodeParameter('options', {}) as IDataObject;
 	if (!wantsFullRecord(options, event)) return { payload };
 	const id = isPlainObject(payload) ? payload.id : undefined;
@@ -189,89 +167,87 @@ async function fullRecordOf(
 function parseDelivery(rawBody: Buffer | string | undefined) {
 	const text = Buffer.isBuffer(rawBody) ? rawBody.toString('utf8') : String(rawBody ?? '');
 	if (text.trim() === '') return 'empty body';
-	let body: unknown;
 	try {
-		body = JSON.parse(text);
+		const body: unknown = JSON.parse(text);
+		if (!isPlainObject(body)) return 'body is not a JSON object';
+		const { event, timestamp, payload } = body;
+		if (typeof event !== 'string' || event.trim() === '') return 'body has no event name';
+		return { event, timestamp: timestamp ?? null, payload: payload ?? null };
 	} catch {
 		return 'body is not JSON';
 	}
-	if (!isPlainObject(body)) return 'body is not a JSON object';
-	const { event, timestamp, payload } = body;
-	if (typeof event !== 'string' || event.trim() === '') return 'body has no event name';
-	return { event, timestamp: timestamp ?? null, payload: payload ?? null };
 }
 
 /**
- * Simplify (issue 18): `event`, `timestamp` and the payload, a `lead.*` event's lead reduced to its simplified fields
- * (others kept whole: the spec does not show them), `fullRecordError` kept, no `webhookId`. Off: `json` as is.
+ * The item. Simplify (issue 18, version 2): `event`, `timestamp` and the payload, a `lead.*` event's lead reduced to its
+ * simplified fields (others kept whole: the spec does not show them), no `webhookId`. Payload Only: the payload alone
+ * (under `payload` when it is not an object). `webhookId` is the delivery's `webhook-id`, as workflows read it since 0.1.
  */
-function output(context: IWebhookFunctions, json: IDataObject, event: string, only: boolean) {
-	if (context.getNode().typeVersion < TRIGGER_SIMPLIFY_VERSION) return json;
-	if (context.getNodeParameter('simplify', true) === false) return json;
-	const isLead = event.startsWith('lead.');
-	const extra = json.fullRecordError === undefined ? {} : { fullRecordError: json.fullRecordError };
-	if (only) {
-		// Payload Only put a payload that is not an object under `payload`: nothing to reduce.
-		if (!isLead || (json.payload !== undefined && !isPlainObject(json.payload))) return json;
-		return { ...simplify('lead', json), ...extra };
-	}
-	const payload =
-		isLead && isPlainObject(json.payload) ? simplify('lead', json.payload) : json.payload;
-	return { event: json.event, timestamp: json.timestamp, payload, ...extra };
+function output(context: IWebhookFunctions, delivery: Delivery): IDataObject {
+	const { event, timestamp, payload, error, webhookId } = delivery;
+	const simplified =
+		context.getNode().typeVersion >= TRIGGER_SIMPLIFY_VERSION &&
+		context.getNodeParameter('simplify', true) !== false;
+	const lead = event.startsWith('lead.') && isPlainObject(payload) && simplified;
+	const shown = lead ? simplify('lead', payload) : payload;
+	const extra = error ? { fullRecordError: error } : {};
+	if ((context.getNodeParameter('options', {}) as IDataObject).payloadOnly === true)
+		return isPlainObject(shown)
+			? { ...shown, ...extra }
+			: { payload: shown as IDataObject, ...extra };
+	const json = simplified
+		? { event, timestamp, payload: shown }
+		: { event, timestamp, payload, webhookId };
+	return { ...json, ...extra } as IDataObject;
 }
 
-export async function receiveDelivery(this: IWebhookFunctions): Promise<IWebhookResponseData> {
+/** `renewalLimitMs`: the time limit of a renewal this delivery starts (n8n calls it without). */
+export async function receiveDelivery(
+	this: IWebhookFunctions,
+	renewalLimitMs = RENEWAL_TIME_LIMIT_MS,
+): Promise<IWebhookResponseData> {
 	const { headers: sent, rawBody } = this.getRequestObject() as unknown as DeliveryRequest;
 	// 1. Verify what needs no secret: missing, malformed or stale headers cannot be a genuine delivery, whatever the state.
 	const headers = checkDeliveryHeaders(sent);
 	if (typeof headers === 'string') return refuse(this, [401, headers]);
 
-	// 2. The state: the secret, from memory or unwrapped (the credential is read at most once, and only if needed).
+	// 2. The state: the secret, from memory or unwrapped (the credential is read only if needed).
 	const data = this.getWorkflowStaticData('node');
 	const stored = readState(data).subscription;
-	let key: Promise<string> | undefined;
-	const apiKey = async () => await (key ??= apiKeyOf(this));
-	const read =
-		stored &&
-		(await readSecret(stored, secretOwner(this, stored.id), apiKey).catch(() => undefined));
-	if (stored && read === undefined) return refuse(this, [503, NO_CREDENTIAL_REASON]);
-	if (!stored || read?.kind === 'none') return refuse(this, [503, NO_SECRET_REASON]);
-	if (read?.kind !== 'secret') return await refuseUnreadable(this, stored);
+	if (!stored) return refuse(this, [503, NO_SECRET_REASON]);
+	const secret = await readSecret(this, stored).catch(() => null);
+	if (secret === null) return refuse(this, [503, NO_CREDENTIAL_REASON]);
+	if (secret === undefined) {
+		await renew(this, stored, renewalLimitMs);
+		return refuse(this, [503, UNUSABLE_SECRET_REASON]);
+	}
 	const failure = (secret: string) => signatureFailure(secret, headers, rawBody);
-	const failed = failure(read.secret);
+	const failed = failure(secret);
 	if (failed === 'signature does not match') {
 		const verify = (secret: string) => failure(secret) === undefined;
-		return refuse(this, await verdict(this, stored, verify, apiKey));
+		return refuse(this, await verdict(this, stored, verify));
 	}
 	if (failed !== undefined) return refuse(this, [401, failed]);
-	await rewrap(this, stored, apiKey);
+	await rewrap(this, stored);
 
 	// 3. The answer: a body without an event is 400; an event not selected, or a retry, 200 and nothing run.
 	const parsed = parseDelivery(rawBody);
 	if (typeof parsed === 'string') return refuse(this, [400, parsed]);
-	const { event, timestamp } = parsed;
+	const { event } = parsed;
 	if (!eventsOf(this).includes(event)) {
 		const ignored = `event "${cut(event, 100)}" is not selected in this trigger`;
 		return answer(this, 200, { received: true, ignored });
 	}
 	const [memoryKey, webhookId] = [deliveryMemoryKey(this, stored.id), headers.id];
 	const duplicate = () => answer(this, 200, { received: true, duplicate: true });
-	if (wasAccepted(data, memoryKey, webhookId)) return duplicate();
+	if (!acceptOnce(data, memoryKey, webhookId, true)) return duplicate();
 	// Read before the id is remembered, so that a 503 leaves the retry welcome.
 	const record = await fullRecordOf(this, event, parsed.payload);
 	if ('retry' in record) return answer(this, 503, { error: record.retry });
 	// Checked again: a copy of this delivery handled meanwhile (during the read) has been accepted already.
 	if (!acceptOnce(data, memoryKey, webhookId)) return duplicate();
 
-	// 4. Emit. `webhookId` is the delivery's id (its `webhook-id` header), as workflows have read it since 0.1.
-	const { payload, error } = record;
-	const payloadOnly = (this.getNodeParameter('options', {}) as IDataObject).payloadOnly === true;
-	const json: IDataObject = payloadOnly
-		? isPlainObject(payload)
-			? { ...payload }
-			: { payload: payload as IDataObject }
-		: { event, timestamp: timestamp as string, payload: payload as IDataObject, webhookId };
-	if (error) json.fullRecordError = error;
-	const item = { json: output(this, json, event, payloadOnly) };
+	// 4. Emit.
+	const item = { json: output(this, { ...parsed, ...record, webhookId }) };
 	return { ...answer(this, 200, { received: true }), workflowData: [[item]] };
 }

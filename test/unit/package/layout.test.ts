@@ -131,7 +131,7 @@ describe('the package layout', () => {
 		expect(circles).toEqual([]);
 	});
 
-	it("has no shipped file over 300 lines, the webhook trigger's code is at most 1,210 lines and the polling trigger's at most 700", () => {
+	it("has no shipped file over 300 lines, the webhook trigger's code is at most 1,100 lines and the polling trigger's at most 700", () => {
 		// Lines as `wc -l` counts them, at the starter's prettier width (100). The caps of 0.4.0 (350 and 1,500) were
 		// met at a wider width; these are the sizes reached so far (issue 29's targets: 300, 1,100 and 700).
 		const lines = (file: string): number => (readFileSync(file, 'utf8').match(/\n/g) ?? []).length;
@@ -141,7 +141,7 @@ describe('the package layout', () => {
 				(sum, file) => sum + lines(file),
 				0,
 			);
-		expect(total('CrmInvoicingTrigger.node.ts', 'trigger')).toBeLessThanOrEqual(1_210);
+		expect(total('CrmInvoicingTrigger.node.ts', 'trigger')).toBeLessThanOrEqual(1_100);
 		// The poller: issue 29's 700.
 		expect(total('CrmInvoicingPollingTrigger.node.ts', 'polling')).toBeLessThanOrEqual(700);
 	});

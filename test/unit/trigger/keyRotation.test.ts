@@ -14,16 +14,14 @@ import {
 	RENEWAL_INTERVAL_MS,
 	RENEWAL_TIME_LIMIT_MS,
 } from '../../../nodes/CrmInvoicing/trigger/subscription';
-import {
-	refuseUnreadable,
-	UNUSABLE_SECRET_REASON,
-} from '../../../nodes/CrmInvoicing/trigger/webhook';
-import { readState, unwrapSecret } from '../../../nodes/CrmInvoicing/trigger/store';
+import { UNUSABLE_SECRET_REASON } from '../../../nodes/CrmInvoicing/trigger/webhook';
+import { unwrapSecret } from '../../../nodes/CrmInvoicing/trigger/store';
 import { createWebhookContext, loggedMessages, TEST_CREDENTIALS } from '../../helpers/harness';
 import { useNock } from '../../helpers/nock';
 import { signedHeaders } from '../../helpers/signing';
 import {
 	API,
+	earlierSubscription,
 	expectNoUnansweredRequests,
 	OLD_SECRET,
 	HARNESS_IDS,
@@ -105,14 +103,12 @@ async function deliver(
 		mode: options.mode,
 		workflowName: 'Leads to Slack',
 	});
-	// With renewalLimitMs: the answer to an unreadable secret (what such a delivery gets), with a shorter time limit for
-	// its renewal than the default RENEWAL_TIME_LIMIT_MS, to prove the mechanism without waiting 15 s.
-	const { renewalLimitMs } = options;
-	const stored = readState(staticData).subscription;
-	const result =
-		renewalLimitMs === undefined || stored === undefined
-			? await (options.type ?? nodeType).webhook.call(parts.context)
-			: await refuseUnreadable(parts.context, stored, renewalLimitMs);
+	// With renewalLimitMs: a shorter time limit for a renewal the delivery starts than the default
+	// RENEWAL_TIME_LIMIT_MS, to prove the mechanism without waiting 15 s.
+	const result = await (options.type ?? nodeType).webhook.call(
+		parts.context,
+		options.renewalLimitMs,
+	);
 	return {
 		ran: result.workflowData !== undefined,
 		status: parts.response.statusCode,
@@ -302,6 +298,26 @@ describe('a key change, then a restart before any delivery (nothing can read the
 		// The CRM's next delivery, through the new subscription, runs.
 		expect(await deliver(state, { secret: NEW_SECRET })).toMatchObject({ ran: true, status: 200 });
 	});
+
+	it.each(['0.1', '0.2'] as const)(
+		'data of %s (its clear secret is not read): the first delivery subscribes anew the same way, and no clear copy stays',
+		async (version) => {
+			// 0.2's subscription carries the owner tag and is deleted; 0.1's carries none: left alone, and logged so.
+			const crm = nock(API).post(LIST).reply(200, { id: 'whk_2', secret: NEW_SECRET });
+			if (version === '0.2') crm.delete(ONE('whk_1')).reply(204);
+			crm.get(LIST).query(true).reply(200, { items: [], hasMore: false });
+			const delivered = await deliver(earlierSubscription(version));
+			expect(delivered).toMatchObject({ status: 503, body: { error: UNUSABLE_SECRET_REASON } });
+			crm.done();
+			const state = plain(delivered.staticData);
+			expect(state).toMatchObject({ subscriptionId: 'whk_2', ownerTag: tagFor() });
+			for (const part of secretParts(SECRET)) expect(JSON.stringify(state)).not.toContain(part);
+			if (version === '0.1')
+				expect(logged('info')).toContain(
+					"left webhook subscription whk_1 alone because it is not provably this trigger's own",
+				);
+		},
+	);
 
 	it('a delivery that cannot be a genuine one (no signature headers, a stale timestamp, no v1 entry) is answered 401 and subscribes nothing anew', async () => {
 		const raw = body();

@@ -3,12 +3,11 @@ import nock from 'nock';
 import { useNock } from '../../helpers/nock';
 import type { IDataObject } from 'n8n-workflow';
 
-import { ownerTag, unwrapSecret } from '../../../nodes/CrmInvoicing/trigger/store';
+import { ownerTag } from '../../../nodes/CrmInvoicing/trigger/store';
 import { loggedMessages, TEST_CREDENTIALS } from '../../helpers/harness';
 import {
 	API,
 	earlierSubscription,
-	HARNESS_IDS,
 	expectNoUnansweredRequests,
 	plain,
 	PRODUCTION_URL,
@@ -412,7 +411,7 @@ describe('checkExists', () => {
 		expect(plain(trigger.staticData)).toEqual({});
 	});
 
-	it('a 0.2 subscription (clear secret) at another URL is retired with its secret wrapped, never in clear, so its deliveries get 410 too', async () => {
+	it('a 0.2 subscription (clear secret) at another URL is retired, its clear secret dropped, never kept', async () => {
 		nock(API)
 			.get(ONE('whk_1'))
 			.reply(200, {
@@ -427,18 +426,7 @@ describe('checkExists', () => {
 		await expect(trigger.checkExists()).resolves.toBe(false);
 		const state = plain(trigger.staticData);
 		expect(JSON.stringify(state)).not.toContain(SECRET.slice('whsec_'.length));
-		const [retired] = state.retiredSubscriptions as IDataObject[];
-		expect(retired).toEqual({
-			id: 'whk_1',
-			url: PRODUCTION_URL,
-			secretWrapped: expect.stringMatching(/^aes256gcm\.v1:/),
-		});
-		expect(
-			unwrapSecret(String(retired.secretWrapped), TEST_CREDENTIALS.apiKey, {
-				...HARNESS_IDS,
-				subscriptionId: 'whk_1',
-			}),
-		).toBe(SECRET);
+		expect(state.retiredSubscriptions).toEqual([{ id: 'whk_1', url: PRODUCTION_URL }]);
 	});
 
 	it('is false when the URL changed (a new WEBHOOK_URL, a restored copy): the subscription at the other URL is kept, retired and named', async () => {
@@ -938,8 +926,13 @@ describe('ownership: only subscriptions this trigger can prove it created are de
 		add('whk_legacy', 'n8n: Leads to Slack', PRODUCTION_URL);
 		const legacy = earlierSubscription('0.1', { webhookId: 'whk_legacy' });
 		const trigger = triggerHooks({ staticData: legacy });
-		await expect(trigger.checkExists()).resolves.toBe(true);
+		// Adopted, but its clear secret is not read: activation subscribes anew, then deletes it as its own.
+		await expect(trigger.checkExists()).resolves.toBe(false);
 		expect(trigger.staticData.ownerTag).toBe(tagFor());
+		await trigger.create();
+		expect(deleted).toEqual(['whk_legacy']);
+		expect([...store.keys()]).toEqual([trigger.staticData.subscriptionId]);
+		deleted.length = 0;
 
 		add('whk_foreign', 'n8n: Leads to Slack', 'https://production.example.com/webhook/x/webhook');
 		const imported = earlierSubscription('0.1', { webhookId: 'whk_foreign' });

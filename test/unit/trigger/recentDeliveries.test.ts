@@ -3,7 +3,6 @@ import type { IDataObject } from 'n8n-workflow';
 import {
 	acceptOnce,
 	fingerprint,
-	forgetDeliveries,
 	RECENT_DELIVERIES_LIMIT,
 } from '../../../nodes/CrmInvoicing/trigger/store';
 
@@ -43,12 +42,17 @@ describe('acceptOnce', () => {
 
 	it('static data alone catches a retry after a restart (module memory lost)', () => {
 		const staticData = withSubscription();
-		const key = freshKey();
-		acceptOnce(staticData, key, 'msg_1');
-		forgetDeliveries(key);
-		expect(acceptOnce(JSON.parse(JSON.stringify(staticData)) as IDataObject, key, 'msg_1')).toBe(
-			false,
-		);
+		acceptOnce(staticData, freshKey(), 'msg_1');
+		// Another memory key: nothing in this process's memory knows msg_1.
+		const restarted = JSON.parse(JSON.stringify(staticData)) as IDataObject;
+		expect(acceptOnce(restarted, freshKey(), 'msg_1')).toBe(false);
+	});
+
+	it('only asks when told so: an id asked about is not recorded', () => {
+		const [staticData, key] = [withSubscription(), freshKey()];
+		expect(acceptOnce(staticData, key, 'msg_1', true)).toBe(true);
+		expect(acceptOnce(staticData, key, 'msg_1')).toBe(true);
+		expect(acceptOnce(staticData, key, 'msg_1', true)).toBe(false);
 	});
 
 	it('module memory alone catches a retry whose first delivery was not saved to static data yet', () => {
