@@ -1,7 +1,7 @@
 import { NodeOperationError, sleep } from 'n8n-workflow';
 import type { IDataObject, IHttpRequestOptions, IN8nHttpFullResponse } from 'n8n-workflow';
 
-import { contentTypeOf, headerValue } from '../values';
+import { contentTypeOf } from '../values';
 import {
 	API_PREFIX,
 	type ApiContext,
@@ -28,7 +28,6 @@ import type { PacerTurn } from './rateLimit';
 import { mayHoldSecret, redactValue } from './redact';
 import {
 	AnswerTooLarge,
-	type Cancellable,
 	connectionError,
 	connectionErrorCode,
 	raceSignal,
@@ -69,7 +68,7 @@ export async function apiRequestFull(this: ApiContext, request: ApiRequest): Pro
 		);
 	const connection = await credentialOf(this);
 	const pacer = pacerOf(connection);
-	const cancel = (this as Cancellable).getExecutionCancelSignal?.();
+	const cancel = this.getExecutionCancelSignal?.();
 	const deadline = request.deadline ?? Infinity;
 	const options: IHttpRequestOptions = {
 		method,
@@ -125,7 +124,7 @@ export async function apiRequestFull(this: ApiContext, request: ApiRequest): Pro
 		options.abortSignal = signal;
 		// n8n puts the execution's cancel signal in place of the request's own: the helper gets one that aborts on either.
 		const stop = cancel ? AbortSignal.any([cancel, signal]) : signal;
-		const caller = Object.create(this) as Cancellable;
+		const caller = Object.create(this) as ApiContext;
 		caller.getExecutionCancelSignal = () => stop;
 		let response: IN8nHttpFullResponse;
 		const credentialsDecrypted = connection.credentials;
@@ -175,12 +174,7 @@ export async function apiRequestFull(this: ApiContext, request: ApiRequest): Pro
 			throw unexpectedAnswerError(node, summary, status, type, body, mismatch);
 		}
 		if (status >= 300 && status < 400 && status !== 304) {
-			const location = headerValue(headers, 'location');
-			const { url } = options;
-			const base = connection.baseUrl;
-			const target = followRedirect(node, summary, status, location, url, base, redirects++);
-			options.url = target.href;
-			delete options.qs;
+			followRedirect(node, summary, answer, options, connection.baseUrl, redirects++);
 			continue;
 		}
 		if (wait) {
