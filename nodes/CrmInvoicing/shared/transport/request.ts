@@ -35,13 +35,7 @@ import {
 	runStatsOf,
 	tlsErrorCode,
 } from './wire';
-import {
-	boundedWait,
-	pacingWaitError,
-	type PacingWaitTooLongError,
-	rateLimitTooLongError,
-	rateLimitWait,
-} from './waits';
+import { boundedWait, pacingWaitError, rateLimitTooLongError, rateLimitWait } from './waits';
 
 /**
  * A request and its full response (status, headers, body parsed as JSON when it is JSON, redacted). The one place
@@ -110,12 +104,10 @@ export async function apiRequestFull(this: ApiContext, request: ApiRequest): Pro
 	};
 
 	for (;;) {
-		try {
-			const maxWaitMs = deadline === Infinity ? undefined : deadline - Date.now();
-			turn = await pacer.take({ maxWaitMs, ticket: turn?.ticket });
-		} catch (error) {
-			throw pacingWaitError(node, summary, error as PacingWaitTooLongError, deadline !== Infinity);
-		}
+		const maxWaitMs = deadline === Infinity ? undefined : deadline - Date.now();
+		turn = await pacer.take({ maxWaitMs, ticket: turn?.ticket }).catch((error) => {
+			throw pacingWaitError(node, summary, error, deadline !== Infinity);
+		});
 		stats.waitedMs += turn.waitedMs;
 		stats.requests++;
 		const ms = Math.max(1, Math.min(RETRY.requestTimeoutMs, deadline - Date.now()));
@@ -170,8 +162,7 @@ export async function apiRequestFull(this: ApiContext, request: ApiRequest): Pro
 			const expected = request.expect ?? (method === 'DELETE' ? 'empty-or-object' : 'any');
 			const mismatch = answerMismatch(body, status, expected);
 			if (!mismatch) return answer;
-			const type = contentTypeOf(headers);
-			throw unexpectedAnswerError(node, summary, status, type, body, mismatch);
+			throw unexpectedAnswerError(node, summary, status, contentTypeOf(headers), body, mismatch);
 		}
 		if (status >= 300 && status < 400 && status !== 304) {
 			followRedirect(node, summary, answer, options, connection.baseUrl, redirects++);
