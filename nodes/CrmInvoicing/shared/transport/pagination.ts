@@ -212,9 +212,8 @@ export async function readList(
 	const limit = want.returnAll ? Infinity : Math.max(0, Math.floor(want.limit ?? 0));
 	const records: IDataObject[] = [];
 	if (limit === 0) return records;
-	const pageSizeFor =
-		limit === Infinity ? undefined : () => Math.min(MAX_PAGE_SIZE, limit - records.length);
-	for await (const page of readPages.call(this, spec, pageSizeFor)) {
+	// Asks for what is still missing; readPages asks for at most MAX_PAGE_SIZE (Return All: always that).
+	for await (const page of readPages.call(this, spec, () => limit - records.length)) {
 		for (const record of page.records) {
 			if (keep && !keep(record)) continue;
 			records.push(record);

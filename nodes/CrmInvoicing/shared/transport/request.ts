@@ -2,11 +2,9 @@ import { NodeOperationError, sleep } from 'n8n-workflow';
 import type { IDataObject, IHttpRequestOptions, IN8nHttpFullResponse } from 'n8n-workflow';
 
 import { contentTypeOf } from '../values';
+import type { ApiContext, ApiRequest, ApiResponse } from './connection';
 import {
 	API_PREFIX,
-	type ApiContext,
-	type ApiRequest,
-	type ApiResponse,
 	credentialOf,
 	CREDENTIAL_TYPE,
 	followRedirect,
@@ -20,7 +18,6 @@ import {
 	apiErrorFromResponse,
 	deadlineError,
 	READ,
-	type RequestSummary,
 	RETRY,
 	unexpectedAnswerError,
 } from './errors';
@@ -51,7 +48,7 @@ export async function apiRequestFull(this: ApiContext, request: ApiRequest): Pro
 	// Only these are tried again after a dropped connection or a 502/503/504: they may have been done already.
 	const idempotent = !once && (method === 'GET' || method === 'DELETE');
 	const path = `${API_PREFIX[request.version ?? 'v1']}${request.path}`;
-	const summary: RequestSummary = { method, path, itemIndex };
+	const summary = { method, path, itemIndex };
 	const stopped = (message: string, description: string) =>
 		new NodeOperationError(node, message, { itemIndex, description });
 	const unsafe = unsafePathReason(request.path);
