@@ -212,7 +212,6 @@ export async function readList(
 	const limit = want.returnAll ? Infinity : Math.max(0, Math.floor(want.limit ?? 0));
 	const records: IDataObject[] = [];
 	if (limit === 0) return records;
-	// Asks for what is still missing; readPages asks for at most MAX_PAGE_SIZE (Return All: always that).
 	for await (const page of readPages.call(this, spec, () => limit - records.length)) {
 		for (const record of page.records) {
 			if (keep && !keep(record)) continue;
