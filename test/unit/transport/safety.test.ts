@@ -345,6 +345,7 @@ describe('paths and IDs', () => {
 		['/leads/a\tb', 'control character'],
 		['/leads/%7F', 'control character'],
 		['/leads/a\\..\\b', 'backslash'],
+		['/leads/%E0/a%5Cb', 'backslash'], // a malformed escape in one segment hides nothing in another
 	])('%p is refused before any request (%s)', async (path, reason) => {
 		const { context } = freshContext();
 		const anything = nock(BASE).persist().get(/.*/).reply(200, {});

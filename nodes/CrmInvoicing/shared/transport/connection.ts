@@ -3,19 +3,17 @@ import type {
 	ICredentialsDecrypted,
 	IDataObject,
 	IExecuteFunctions,
-	IHookFunctions,
 	IHttpRequestMethods,
-	ILoadOptionsFunctions,
+	IHttpRequestOptions,
 	IN8nHttpFullResponse,
 	INode,
-	IPollFunctions,
-	IWebhookFunctions,
 } from 'n8n-workflow';
 
 import { apiKeyOf } from '../../../../credentials/CrmInvoicingApi.credentials';
 import { BoundedMap } from '../boundedMap';
 import type { Deadline } from '../deadline';
 import { sha256 } from '../hash';
+import { headerValue } from '../values';
 import { apiError, DOCUMENTED_RATE_LIMIT, type ExpectedAnswer, REDIRECTS } from './errors';
 import { RateLimitPacer } from './rateLimit';
 import { secretSpellings } from './redact';
@@ -33,13 +31,14 @@ export const API_PREFIX = { v1: '/api/v1', v2: '/api/v2' } as const;
 /** Largest page the API serves (v1 `limit`, v2 `pageSize`; spec §8): Return All asks for it, the fewest requests. */
 export const MAX_PAGE_SIZE = 100;
 
-/** Any n8n context that may call the API. */
-export type ApiContext =
-	| IExecuteFunctions
-	| ILoadOptionsFunctions
-	| IHookFunctions
-	| IWebhookFunctions
-	| IPollFunctions;
+/** What the transport calls of an n8n context (an execution, a list search, a hook, a webhook, a poll). */
+export interface ApiContext {
+	getNode(): INode;
+	getCredentials(type: string, itemIndex?: number): Promise<ICredentialDataDecryptedObject>;
+	getExecutionCancelSignal?(): AbortSignal | undefined;
+	helpers: { httpRequestWithAuthentication: OmitThisParameter<SendWithKey> };
+}
+type SendWithKey = IExecuteFunctions['helpers']['httpRequestWithAuthentication'];
 
 export type ApiVersion = keyof typeof API_PREFIX;
 
@@ -126,11 +125,10 @@ export function credentialOf(context: ApiContext): Promise<Connection> {
 const pacers = new BoundedMap<string, RateLimitPacer>(1_000);
 
 /** The one rate limiter of a connection's API key and rate, shared by all executions in this n8n process. */
-export const pacerOf = ({
-	keyId,
-	requestsPerMinute: rate,
-}: Pick<Connection, 'keyId' | 'requestsPerMinute'>) =>
-	pacers.getOrSet(`${keyId}\n${rate}`, () => new RateLimitPacer(rate));
+export function pacerOf(key: Pick<Connection, 'keyId' | 'requestsPerMinute'>): RateLimitPacer {
+	const rate = key.requestsPerMinute;
+	return pacers.getOrSet(`${key.keyId}\n${rate}`, () => new RateLimitPacer(rate));
+}
 
 /**
  * Waits for the context's share of its API key's limiter (`perMinute` requests in any 60 s, for every caller of the
@@ -161,19 +159,14 @@ export function showPath(path: string): string {
  * between encoded slashes), which would resolve to a path outside the API prefix.
  */
 export function unsafePathReason(path: string): string | undefined {
-	const pathOnly = path.split(/[?#]/, 1)[0];
 	// eslint-disable-next-line no-control-regex
-	const control = /[\u0000-\u001f\u007f]/;
-	if (control.test(path) || control.test(safeDecode(path)))
+	if (/[\u0000-\u001f\u007f]/.test(`${path}${safeDecode(path)}`))
 		return 'it contains a control character (such as a line break or a tab)';
-	if (safeDecode(pathOnly).includes('\\')) return 'it contains a backslash (\\)';
-	for (const segment of pathOnly.split('/')) {
-		const part = safeDecode(segment)
-			.split(/[/\\]/)
-			.find((one) => one === '.' || one === '..');
-		if (part) return `it has a "${part}" segment, which would point outside the API path`;
-	}
-	return undefined;
+	// Each segment decoded on its own: one malformed escape must not hide an encoded "\" or ".." in another.
+	const segments = path.split(/[?#]/, 1)[0].split('/').map(safeDecode);
+	if (segments.some((segment) => segment.includes('\\'))) return 'it contains a backslash (\\)';
+	const dots = segments.flatMap((one) => one.split('/')).find((one) => one === '.' || one === '..');
+	return dots && `it has a "${dots}" segment, which would point outside the API path`;
 }
 
 /** The API's roots under the Base URL: `<Base URL path>/api/v1` and `/api/v2`. */
@@ -181,15 +174,11 @@ const apiRoots = (base: URL): string[] =>
 	Object.values(API_PREFIX).map((prefix) => `${base.pathname.replace(/\/+$/, '')}${prefix}`);
 
 /** Whether a URL of the Base URL's origin is inside the API: under one of its roots, path-safe, no user or password. */
-export function insideApi(target: URL, base: URL): boolean {
-	if (target.username !== '' || target.password !== '') return false;
+export function insideApi({ pathname: path, username, password }: URL, base: URL): boolean {
 	// URL parsing has resolved "." and ".." (also %2e); what is left must stay safe for a server that decodes again.
-	return apiRoots(base).some(
-		(root) =>
-			target.pathname === root ||
-			(target.pathname.startsWith(`${root}/`) &&
-				unsafePathReason(target.pathname.slice(root.length)) === undefined),
-	);
+	const under = (root: string) =>
+		path === root || (path.startsWith(`${root}/`) && !unsafePathReason(path.slice(root.length)));
+	return username === '' && password === '' && apiRoots(base).some(under);
 }
 
 /** The origin of a URL as people write it (`https://crm.example.com`, `http://10.0.0.5:8080`), for any scheme. */
@@ -198,21 +187,20 @@ const originOf = (url: URL): string => `${url.protocol}//${url.host}`;
 /**
  * Redirects, by one rule: n8n's HTTP client never follows one (it would send `x-api-key`, and on 307/308 the body, to
  * any host). A redirect is followed only inside the API (insideApi, on the Base URL's origin), for GET only, at most
- * REDIRECTS.maxSameOriginRedirects times: returns its target, or throws the error naming why not. Nothing is sent to a
- * target refused. The Location was redacted with the answer's other headers (request.ts).
+ * REDIRECTS.maxSameOriginRedirects times: `options` then point at its target (whose query the Location holds), or the
+ * error naming why not is thrown. Nothing is sent to a target refused. The headers come redacted (request.ts).
  */
 export function followRedirect(
 	node: INode,
 	request: { method: string; path: string; itemIndex?: number },
-	status: number,
-	location: string | undefined,
-	from: string,
+	{ statusCode: status, headers }: Pick<ApiResponse, 'statusCode' | 'headers'>,
+	options: IHttpRequestOptions,
 	baseUrl: string,
 	followed: number,
-): URL {
-	const base = new URL(baseUrl);
-	const target = URL.canParse(location ?? '//', from)
-		? new URL(location as string, from)
+): void {
+	const [base, location] = [new URL(baseUrl), headerValue(headers, 'location')];
+	const target = URL.canParse(location ?? '//', options.url)
+		? new URL(location as string, options.url)
 		: undefined;
 	const { method, path } = request;
 	const where = target ? showPath(`${target.pathname}${target.search}`) : '?';
@@ -248,5 +236,6 @@ export function followRedirect(
 			where,
 			`, after ${REDIRECTS.maxSameOriginRedirects} redirects of ${method} ${path}, the most the node follows`,
 		);
-	return target;
+	options.url = target.href;
+	delete options.qs;
 }

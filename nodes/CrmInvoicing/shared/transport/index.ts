@@ -9,8 +9,7 @@ export {
 	takeShare,
 	unsafePathReason,
 } from './connection';
-export type { ApiContext, ApiRequest, ApiVersion } from './connection';
-export { runStatsOf } from './wire';
-export type { RunStats } from './wire';
-export { cut, isDeadlineError, RETRY } from './errors';
+export type { ApiContext, ApiVersion } from './connection';
+export { runStatsOf, type RunStats } from './wire';
+export { cut, isDeadlineError } from './errors';
 export * from './pagination';

@@ -64,26 +64,21 @@ export interface ListPage {
 	other?: unknown;
 }
 
-const nextCursorOf = (cursor: unknown, hasMore: unknown): string | null =>
-	hasMore === false || typeof cursor !== 'string' || cursor === '' ? null : cursor;
+const nextCursorOf = ({ nextCursor, hasMore }: IDataObject): string | null =>
+	hasMore === false || typeof nextCursor !== 'string' || nextCursor === '' ? null : nextCursor;
 
 type RawPage = { list: unknown[]; nextCursor: string | null; shape: 'v1' | 'v2' | 'array' };
 
 /** Reads one answer in the shapes `shape` allows; undefined when it has none of them. */
 function readPageShape(body: unknown, shape: ListShape): RawPage | undefined {
-	const any = shape === 'any';
 	if (Array.isArray(body))
-		return any ? { list: body, nextCursor: null, shape: 'array' } : undefined;
+		return shape === 'any' ? { list: body, nextCursor: null, shape: 'array' } : undefined;
 	if (!isPlainObject(body)) return undefined;
-	if ((shape === 'v1' || any) && Array.isArray(body.items))
-		return {
-			list: body.items,
-			nextCursor: nextCursorOf(body.nextCursor, body.hasMore),
-			shape: 'v1',
-		};
-	if (!(shape === 'v2' || any) || !Array.isArray(body.data)) return undefined;
+	if (shape !== 'v2' && Array.isArray(body.items))
+		return { list: body.items, nextCursor: nextCursorOf(body), shape: 'v1' };
+	if (shape === 'v1' || !Array.isArray(body.data)) return undefined;
 	const meta = isPlainObject(body.meta) ? body.meta : {};
-	return { list: body.data, nextCursor: nextCursorOf(meta.nextCursor, meta.hasMore), shape: 'v2' };
+	return { list: body.data, nextCursor: nextCursorOf(meta), shape: 'v2' };
 }
 
 /** A list entry that is not a record, for the error that names it: `null`, `the number 7`, `the text "x"`, `an array`. */
@@ -118,27 +113,22 @@ export async function* readPages(
 	const { maxPages = READ.maxPages, maxRecords = LIST.maxRecords } = spec;
 	let shape: ListShape = spec.shape ?? version;
 	const path = `${API_PREFIX[version]}${spec.path}`;
-	const seenCursors = new Set<string>();
 	let cursor = spec.startCursor || undefined;
-	if (cursor) seenCursors.add(cursor);
-	let previousPage: string | undefined;
-	let [records, bytes] = [0, 0];
+	const seenCursors = new Set(cursor ? [cursor] : []);
+	let [records, bytes, previousPage] = [0, 0, ''];
 	const startedAt = Date.now();
 	const fail = (message: string, description = narrow, status?: number) =>
 		apiError(this.getNode(), { method: 'GET', path, itemIndex }, message, description, status);
 	const capped = (what: string) => fail(`The list ${path} ${what}; nothing of it was output`);
 	const count = (n: number) => n.toLocaleString('en-US');
 	for (let number = 1; ; number++) {
-		if (number > maxPages)
+		const late = deadline !== undefined && Date.now() >= deadline;
+		if (late || number > maxPages)
 			throw capped(
-				`has more than ${count(maxPages)} pages, the most the node reads of this list (${count(records)} records read)`,
+				late
+					? `took longer than ${Math.max(0, Math.ceil((deadline - startedAt) / 1000))} s, its time limit, after ${number - 1} pages (${count(records)} records)`
+					: `has more than ${count(maxPages)} pages, the most the node reads of this list (${count(records)} records read)`,
 			);
-		if (deadline !== undefined && Date.now() >= deadline) {
-			const limit = Math.max(0, Math.ceil((deadline - startedAt) / 1000));
-			throw capped(
-				`took longer than ${limit} s, its time limit, after ${number - 1} pages (${count(records)} records)`,
-			);
-		}
 		const wanted = pageSizeFor ? pageSizeFor(records) : (spec.pageSize ?? MAX_PAGE_SIZE);
 		const pageSize = Math.max(1, Math.min(MAX_PAGE_SIZE, Math.floor(wanted)));
 		const qs: IDataObject = { ...spec.qs, [version === 'v2' ? 'pageSize' : 'limit']: pageSize };
@@ -171,42 +161,39 @@ export async function* readPages(
 		// A list read in any shape keeps the shape of its first page: a v1 page followed by a bare array is a fault.
 		if (shape === 'any' && raw.shape !== 'array') shape = raw.shape;
 		records += page.length;
-		if (records > maxRecords)
+		if (records > maxRecords || bytes > LIST.maxBytes)
 			throw capped(
-				`holds more than ${count(maxRecords)} records, the most the node reads of this list`,
-			);
-		if (bytes > LIST.maxBytes)
-			throw capped(
-				`is larger than ${LIST.maxBytes / 2 ** 20} MB, the most one list may hold in the node`,
+				records > maxRecords
+					? `holds more than ${count(maxRecords)} records, the most the node reads of this list`
+					: `is larger than ${LIST.maxBytes / 2 ** 20} MB, the most one list may hold in the node`,
 			);
 		const { nextCursor } = raw;
-		if (nextCursor !== null) {
-			// A page's identity: its size and its first and last record ids.
-			const [first, last] = [page[0]?.id, page[page.length - 1]?.id];
-			const identity =
-				first === undefined || first === null ? undefined : `${page.length}\n${first}\n${last}`;
-			const stuck =
-				page.length === 0
+		// A page's identity: its size and its first and last record ids (none when the first has no id).
+		const first = page[0]?.id;
+		const identity =
+			first === undefined || first === null ? '' : `${page.length}\n${first}\n${page.at(-1)?.id}`;
+		const stuck =
+			nextCursor === null
+				? undefined
+				: page.length === 0
 					? `was empty but still named a next cursor ("${nextCursor.slice(0, 100)}")`
 					: seenCursors.has(nextCursor)
 						? `handed back a cursor it had already given ("${nextCursor.slice(0, 100)}")`
-						: identity !== undefined && identity === previousPage
+						: identity !== '' && identity === previousPage
 							? `held the same records as page ${number - 1}`
 							: undefined;
-			if (stuck)
-				throw fail(
-					`The CRM API's list ${path} did not advance: page ${number} ${stuck}. The node stopped reading it`,
-					'The API handed back a cursor it had already given, or a page that does not move on, so reading further would loop forever. The records read so far were not output, so nothing is reported as complete that is not. Try again later, or read fewer records ("Limit") if the API keeps doing this.',
-				);
-			previousPage = identity;
-			seenCursors.add(nextCursor);
-		}
+		if (stuck)
+			throw fail(
+				`The CRM API's list ${path} did not advance: page ${number} ${stuck}. The node stopped reading it`,
+				'The API handed back a cursor it had already given, or a page that does not move on, so reading further would loop forever. The records read so far were not output, so nothing is reported as complete that is not. Try again later, or read fewer records ("Limit") if the API keeps doing this.',
+			);
 		const stats = runStatsOf(this);
 		stats.pages++;
 		stats.mostPagesOfOneList = Math.max(stats.mostPagesOfOneList, number);
 		yield { records: page, nextCursor, number, shape: raw.shape };
 		if (nextCursor === null) return;
-		cursor = nextCursor;
+		[cursor, previousPage] = [nextCursor, identity];
+		seenCursors.add(nextCursor);
 	}
 }
 
@@ -225,9 +212,7 @@ export async function readList(
 	const limit = want.returnAll ? Infinity : Math.max(0, Math.floor(want.limit ?? 0));
 	const records: IDataObject[] = [];
 	if (limit === 0) return records;
-	const pageSizeFor =
-		limit === Infinity ? undefined : () => Math.min(MAX_PAGE_SIZE, limit - records.length);
-	for await (const page of readPages.call(this, spec, pageSizeFor)) {
+	for await (const page of readPages.call(this, spec, () => limit - records.length)) {
 		for (const record of page.records) {
 			if (keep && !keep(record)) continue;
 			records.push(record);

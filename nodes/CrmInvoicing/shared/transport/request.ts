@@ -1,12 +1,10 @@
 import { NodeOperationError, sleep } from 'n8n-workflow';
 import type { IDataObject, IHttpRequestOptions, IN8nHttpFullResponse } from 'n8n-workflow';
 
-import { contentTypeOf, headerValue } from '../values';
+import { contentTypeOf } from '../values';
+import type { ApiContext, ApiRequest, ApiResponse } from './connection';
 import {
 	API_PREFIX,
-	type ApiContext,
-	type ApiRequest,
-	type ApiResponse,
 	credentialOf,
 	CREDENTIAL_TYPE,
 	followRedirect,
@@ -20,7 +18,6 @@ import {
 	apiErrorFromResponse,
 	deadlineError,
 	READ,
-	type RequestSummary,
 	RETRY,
 	unexpectedAnswerError,
 } from './errors';
@@ -28,7 +25,6 @@ import type { PacerTurn } from './rateLimit';
 import { mayHoldSecret, redactValue } from './redact';
 import {
 	AnswerTooLarge,
-	type Cancellable,
 	connectionError,
 	connectionErrorCode,
 	raceSignal,
@@ -36,13 +32,7 @@ import {
 	runStatsOf,
 	tlsErrorCode,
 } from './wire';
-import {
-	boundedWait,
-	pacingWaitError,
-	type PacingWaitTooLongError,
-	rateLimitTooLongError,
-	rateLimitWait,
-} from './waits';
+import { boundedWait, pacingWaitError, rateLimitTooLongError, rateLimitWait } from './waits';
 
 /**
  * A request and its full response (status, headers, body parsed as JSON when it is JSON, redacted). The one place
@@ -58,7 +48,7 @@ export async function apiRequestFull(this: ApiContext, request: ApiRequest): Pro
 	// Only these are tried again after a dropped connection or a 502/503/504: they may have been done already.
 	const idempotent = !once && (method === 'GET' || method === 'DELETE');
 	const path = `${API_PREFIX[request.version ?? 'v1']}${request.path}`;
-	const summary: RequestSummary = { method, path, itemIndex };
+	const summary = { method, path, itemIndex };
 	const stopped = (message: string, description: string) =>
 		new NodeOperationError(node, message, { itemIndex, description });
 	const unsafe = unsafePathReason(request.path);
@@ -69,7 +59,7 @@ export async function apiRequestFull(this: ApiContext, request: ApiRequest): Pro
 		);
 	const connection = await credentialOf(this);
 	const pacer = pacerOf(connection);
-	const cancel = (this as Cancellable).getExecutionCancelSignal?.();
+	const cancel = this.getExecutionCancelSignal?.();
 	const deadline = request.deadline ?? Infinity;
 	const options: IHttpRequestOptions = {
 		method,
@@ -111,12 +101,10 @@ export async function apiRequestFull(this: ApiContext, request: ApiRequest): Pro
 	};
 
 	for (;;) {
-		try {
-			const maxWaitMs = deadline === Infinity ? undefined : deadline - Date.now();
-			turn = await pacer.take({ maxWaitMs, ticket: turn?.ticket });
-		} catch (error) {
-			throw pacingWaitError(node, summary, error as PacingWaitTooLongError, deadline !== Infinity);
-		}
+		const maxWaitMs = deadline === Infinity ? undefined : deadline - Date.now();
+		turn = await pacer.take({ maxWaitMs, ticket: turn?.ticket }).catch((error) => {
+			throw pacingWaitError(node, summary, error, deadline !== Infinity);
+		});
 		stats.waitedMs += turn.waitedMs;
 		stats.requests++;
 		const ms = Math.max(1, Math.min(RETRY.requestTimeoutMs, deadline - Date.now()));
@@ -125,7 +113,7 @@ export async function apiRequestFull(this: ApiContext, request: ApiRequest): Pro
 		options.abortSignal = signal;
 		// n8n puts the execution's cancel signal in place of the request's own: the helper gets one that aborts on either.
 		const stop = cancel ? AbortSignal.any([cancel, signal]) : signal;
-		const caller = Object.create(this) as Cancellable;
+		const caller = Object.create(this) as ApiContext;
 		caller.getExecutionCancelSignal = () => stop;
 		let response: IN8nHttpFullResponse;
 		const credentialsDecrypted = connection.credentials;
@@ -171,16 +159,10 @@ export async function apiRequestFull(this: ApiContext, request: ApiRequest): Pro
 			const expected = request.expect ?? (method === 'DELETE' ? 'empty-or-object' : 'any');
 			const mismatch = answerMismatch(body, status, expected);
 			if (!mismatch) return answer;
-			const type = contentTypeOf(headers);
-			throw unexpectedAnswerError(node, summary, status, type, body, mismatch);
+			throw unexpectedAnswerError(node, summary, status, contentTypeOf(headers), body, mismatch);
 		}
 		if (status >= 300 && status < 400 && status !== 304) {
-			const location = headerValue(headers, 'location');
-			const { url } = options;
-			const base = connection.baseUrl;
-			const target = followRedirect(node, summary, status, location, url, base, redirects++);
-			options.url = target.href;
-			delete options.qs;
+			followRedirect(node, summary, answer, options, connection.baseUrl, redirects++);
 			continue;
 		}
 		if (wait) {

@@ -1,6 +1,5 @@
 import type { INode, NodeApiError } from 'n8n-workflow';
 
-import type { ApiContext } from './connection';
 import { apiError, checkFirst, type RequestSummary } from './errors';
 
 /**
@@ -146,8 +145,6 @@ export async function readBody(body: unknown, maxBytes: number, cut: boolean, si
  * attempt's deadline: the helper is called with a context whose cancel signal aborts on either, and its promise is
  * raced against the deadline whatever the helper does with it. A late answer's body is closed, not left open.
  */
-export type Cancellable = ApiContext & { getExecutionCancelSignal?: () => AbortSignal | undefined };
-
 export async function raceSignal<T>(promise: Promise<T>, signal: AbortSignal): Promise<T> {
 	let onAbort: () => void = () => undefined;
 	const aborted = new Promise<never>((_resolve, reject) => {
