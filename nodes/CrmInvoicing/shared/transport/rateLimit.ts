@@ -49,11 +49,11 @@ export interface PacerTurn {
 	readonly epoch: number;
 	readonly first: boolean;
 	settled: boolean;
-	/** How long the request waited (or the wait foreseen when it queued, if longer): the run's execution hint. */
+	/** How long the request waited for its turn: the run's execution hint. */
 	waitedMs: number;
 }
 
-type Waiter = Record<'ticket' | 'deadline' | 'capMs' | 'queuedAt' | 'foreseenMs', number> & {
+type Waiter = Record<'ticket' | 'deadline' | 'capMs' | 'queuedAt', number> & {
 	resolve: (turn: PacerTurn) => void;
 	reject: (error: Error) => void;
 };
@@ -61,8 +61,8 @@ type Waiter = Record<'ticket' | 'deadline' | 'capMs' | 'queuedAt' | 'foreseenMs'
 export class RateLimitPacer {
 	private clockFloor = 0; // the pacer's time never goes back behind a wait it has served
 	private readonly sends: number[] = [];
-	/** The send logs of takeShare, by share. */
-	private readonly shares = new Map<number, number[]>();
+	/** The sends of takeShare's share (its callers, the polling triggers, ask the same: half this pacer's rate). */
+	private readonly shared: number[] = [];
 	private readonly queue: Waiter[] = [];
 	private lastTicket = 0;
 	private timer: { at: number; abort: AbortController } | undefined;
@@ -77,7 +77,6 @@ export class RateLimitPacer {
 	/** Requests this process may still send in the window before the next answer. */
 	private tokens = 0;
 	private inFlight = 0;
-	private answered = 0;
 	/** `RateLimit-Limit`, else the most ever seen left plus one; the longest reset seen. */
 	private knownLimit: number | undefined;
 	private knownWindowMs: number | undefined;
@@ -107,8 +106,7 @@ export class RateLimitPacer {
 		// A queued request is refused after its deadline; one with a deadline of its own gets no grace.
 		const deadline = now + capMs + (options.maxWaitMs === undefined ? TURN_GRACE_MS : 0);
 		const turn = new Promise<PacerTurn>((resolve, reject) => {
-			const waiter = { ticket, deadline, capMs, queuedAt: now, foreseenMs: waitMs };
-			this.queue.splice(position, 0, { ...waiter, resolve, reject });
+			this.queue.splice(position, 0, { ticket, deadline, capMs, queuedAt: now, resolve, reject });
 		});
 		this.pump();
 		return await turn;
@@ -126,11 +124,8 @@ export class RateLimitPacer {
 		if (current) this.inFlight = Math.max(0, this.inFlight - 1);
 		const wait = status === 429 ? (waitMs ?? rateLimitWait(headers, now).ms) : NaN;
 		// After a 429 the window is spent until the wait the API asked for; a wait over RETRY.maxWaitMs is not kept.
-		if (wait <= RETRY.maxWaitMs) {
-			this.newWindow('announced', true);
-			this.remaining = 0;
-			this.resetAt = now + Math.max(0, wait);
-		} else if (status !== 429 && status !== undefined && current) this.onAnswer(headers, now);
+		if (wait <= RETRY.maxWaitMs) this.newWindow('announced', true, now + Math.max(0, wait));
+		else if (status !== 429 && status !== undefined && current) this.onAnswer(headers, now);
 		// No answer, or one that told nothing of the window: the next request asks instead.
 		if (current && turn.first && this.mode === 'first') this.firstSentAt = undefined;
 		this.pump();
@@ -138,11 +133,9 @@ export class RateLimitPacer {
 
 	/** Waits until this key's callers of a `perMinute` share sent fewer than that in 60 s; counts one more. */
 	async takeShare(perMinute: number): Promise<void> {
-		const log = this.shares.get(perMinute) ?? [];
-		this.shares.set(perMinute, log);
 		for (let now = this.advance(); ; now = this.advance()) {
-			const at = freeAt(log, perMinute, now);
-			if (at <= now) return void log.push(now);
+			const at = freeAt(this.shared, perMinute, now);
+			if (at <= now) return void this.shared.push(now);
 			await this.sleep(boundedWait(at - now, RETRY.maxPacingWaitMs));
 			this.clockFloor = Math.max(this.clockFloor, at);
 		}
@@ -167,18 +160,13 @@ export class RateLimitPacer {
 		this.remaining = firstOfWindow ? remaining : Math.min(this.remaining, remaining);
 		this.resetAt = firstOfWindow ? now + resetMs : Math.min(this.resetAt, now + resetMs);
 		this.mode = 'announced';
-		this.answered++;
 		// What others spent of this window: its budget, less what is left, less what this process sent.
-		const own = this.answered + this.inFlight;
+		const own = this.sentInWindow;
 		const others = Math.max(0, this.knownLimit - this.remaining - own);
 		this.othersSeen = Math.max(this.othersSeen, others);
 		// A window's first answer says little of the others: if they shared the last window, take half to begin with.
-		this.sharers =
-			firstOfWindow && this.sharedBefore
-				? 2
-				: others > 0
-					? Math.min(MAX_SHARERS, 1 + Math.ceil(others / Math.max(1, own)))
-					: 1;
+		const estimate = others > 0 ? 1 + Math.ceil(others / Math.max(1, own)) : 1;
+		this.sharers = firstOfWindow && this.sharedBefore ? 2 : Math.min(MAX_SHARERS, estimate);
 		let tokens = Math.floor((this.remaining - this.inFlight) / this.sharers);
 		// While they share, at most half the window in all: a process first in every window does not starve the others.
 		if (this.sharedBefore)
@@ -186,11 +174,14 @@ export class RateLimitPacer {
 		this.tokens = Math.max(0, tokens);
 	}
 
-	private newWindow(mode: 'first' | 'announced', shared: boolean): void {
-		this.epoch++;
-		this.mode = mode;
-		this.sharedBefore = shared;
-		this.othersSeen = this.tokens = this.inFlight = this.answered = this.sentInWindow = 0;
+	private newWindow(mode: 'first' | 'announced', shared: boolean, resetAt = 0): void {
+		[this.epoch, this.mode, this.sharedBefore, this.resetAt] = [
+			this.epoch + 1,
+			mode,
+			shared,
+			resetAt,
+		];
+		this.othersSeen = this.tokens = this.inFlight = this.sentInWindow = 0;
 		this.firstSentAt = undefined;
 	}
 
@@ -253,7 +244,7 @@ export class RateLimitPacer {
 		for (; this.queue.length > 0 && at <= now; at = this.openAt(now)) {
 			const waiter = this.queue.shift() as Waiter;
 			const turn = this.release(waiter.ticket, now);
-			turn.waitedMs = Math.max(now - waiter.queuedAt, waiter.foreseenMs);
+			turn.waitedMs = now - waiter.queuedAt;
 			waiter.resolve(turn);
 		}
 		if (this.queue.length === 0) return this.schedule(undefined);
