@@ -143,17 +143,11 @@ export class RateLimitPacer {
 
 	private onAnswer(headers: IDataObject | undefined, now: number): void {
 		const window = announcedWindow(headers, now);
-		if (window === undefined) {
-			this.mode = 'documented';
-			this.tokens = 0;
-			return;
-		}
+		if (window === undefined) return void (this.mode = 'documented');
 		const { remaining, limit } = window;
 		const resetMs = Math.min(window.resetMs, RETRY.maxWaitMs);
-		this.knownLimit =
-			limit !== undefined && limit >= 1
-				? Math.floor(limit)
-				: Math.max(this.knownLimit ?? 0, remaining + 1);
+		const atLeast = Math.max(this.knownLimit ?? 0, remaining + 1);
+		this.knownLimit = limit >= 1 ? Math.floor(limit) : atLeast;
 		this.knownWindowMs = Math.max(this.knownWindowMs ?? 0, resetMs);
 		const firstOfWindow = this.mode !== 'announced';
 		// Answers can arrive out of order: the lowest budget and the earliest reset of the window hold.
@@ -247,17 +241,12 @@ export class RateLimitPacer {
 			turn.waitedMs = now - waiter.queuedAt;
 			waiter.resolve(turn);
 		}
-		if (this.queue.length === 0) return this.schedule(undefined);
+		// The one timer, for what time alone changes next: a turn that comes, or a deadline that passes.
 		for (const waiter of this.queue) at = Math.min(at, waiter.deadline + 1);
-		this.schedule(at, now);
-	}
-
-	/** Sets the one timer for `at` (none: cancels it), unless one is set for then or earlier. */
-	private schedule(at: number | undefined, now = 0): void {
-		if (at !== undefined && this.timer && this.timer.at <= at) return;
+		if (this.queue.length > 0 && this.timer && this.timer.at <= at) return;
 		this.timer?.abort.abort();
 		this.timer = undefined;
-		if (at === undefined) return;
+		if (this.queue.length === 0) return;
 		const timer = { at, abort: new AbortController() };
 		this.timer = timer;
 		const ms = boundedWait(at - now, RETRY.maxPacingWaitMs + TURN_GRACE_MS);

@@ -20,6 +20,7 @@ import {
 export const RESET_MARGIN_MS = 50;
 /** A `RateLimit-Reset` above this is a Unix time (seconds), not seconds from now. */
 const UNIX_TIME_FROM = 1_000_000_000;
+
 /** A wait, bounded: never negative, never more than `cap` (so never near a timer's 2^31 ms overflow). */
 export function boundedWait(ms: number, cap: number = RETRY.maxWaitMs): number {
 	if (!Number.isFinite(ms) || ms <= 0) return ms === Infinity ? cap : 0;
@@ -83,16 +84,13 @@ export function rateLimitWait(
 	return { ms: Math.min(RETRY.maxWaitMs, doubled), source: 'default', unusable };
 }
 
-/** The window an answer announces (`RateLimit-Remaining` and `RateLimit-Reset`, `RateLimit-Limit` when given), if any. */
-export function announcedWindow(
-	headers: IDataObject | undefined,
-	now: number,
-): { remaining: number; resetMs: number; limit?: number } | undefined {
+/** The window an answer announces (`RateLimit-Remaining` and `RateLimit-Reset`, `RateLimit-Limit` or 0), if any. */
+export function announcedWindow(headers: IDataObject | undefined, now: number) {
 	const remaining = toNumber(headerValue(headers, 'ratelimit-remaining'));
 	const reset = toNumber(headerValue(headers, 'ratelimit-reset'));
 	if (remaining === undefined || reset === undefined || remaining < 0) return undefined;
 	const resetMs = Math.max(0, reset > UNIX_TIME_FROM ? reset * 1000 - now : reset * 1000);
-	return { remaining, resetMs, limit: toNumber(headerValue(headers, 'ratelimit-limit')) };
+	return { remaining, resetMs, limit: toNumber(headerValue(headers, 'ratelimit-limit')) ?? 0 };
 }
 
 /** How long a 429 asks to wait; `default`: nothing usable was said (`unusable`: why), so the node's default. */
@@ -127,10 +125,10 @@ export function rateLimitTooLongError(
 
 /** A request that cannot get a turn within the wait it accepts (rateLimit.ts): refused before it is sent. */
 export class PacingWaitTooLongError extends Error {
+	/** `queued`: requests of this key waiting for their turn in this process. */
 	constructor(
 		readonly waitMs: number,
 		readonly capMs: number,
-		/** Requests of this key waiting for their turn in this process. */
 		readonly queued: number,
 	) {
 		super(
