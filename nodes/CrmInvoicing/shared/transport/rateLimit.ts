@@ -98,8 +98,8 @@ export class RateLimitPacer {
 		const now = this.advance();
 		const capMs = Math.max(0, Math.min(options.maxWaitMs ?? Infinity, RETRY.maxPacingWaitMs));
 		const ticket = options.ticket ?? ++this.lastTicket;
-		let position = this.queue.findIndex((waiter) => waiter.ticket > ticket);
-		if (position < 0) position = this.queue.length;
+		// The queue is in ticket order: a retry goes back to its place.
+		const position = this.queue.filter((waiter) => waiter.ticket < ticket).length;
 		if (position === 0 && this.openAt(now) <= now) return this.release(ticket, now);
 		const waitMs = this.predictWait(position, now);
 		if (waitMs > capMs) throw new PacingWaitTooLongError(waitMs, capMs, this.queue.length);
@@ -161,27 +161,23 @@ export class RateLimitPacer {
 		// A window's first answer says little of the others: if they shared the last window, take half to begin with.
 		const estimate = others > 0 ? 1 + Math.ceil(others / Math.max(1, own)) : 1;
 		this.sharers = firstOfWindow && this.sharedBefore ? 2 : Math.min(MAX_SHARERS, estimate);
-		let tokens = Math.floor((this.remaining - this.inFlight) / this.sharers);
+		const byShare = Math.floor((this.remaining - this.inFlight) / this.sharers);
 		// While they share, at most half the window in all: a process first in every window does not starve the others.
-		if (this.sharedBefore)
-			tokens = Math.min(tokens, Math.ceil(this.knownLimit / 2) - this.sentInWindow);
-		this.tokens = Math.max(0, tokens);
+		const half = this.sharedBefore ? Math.ceil(this.knownLimit / 2) - own : byShare;
+		this.tokens = Math.max(0, Math.min(byShare, half));
 	}
 
 	private newWindow(mode: 'first' | 'announced', shared: boolean, resetAt = 0): void {
-		[this.epoch, this.mode, this.sharedBefore, this.resetAt] = [
-			this.epoch + 1,
-			mode,
-			shared,
-			resetAt,
-		];
+		this.epoch++;
+		[this.mode, this.sharedBefore, this.resetAt] = [mode, shared, resetAt];
 		this.othersSeen = this.tokens = this.inFlight = this.sentInWindow = 0;
 		this.firstSentAt = undefined;
 	}
 
-	/** The pacer's time (never behind a wait it has served), and what time alone changes: a window that has reset. */
+	/** The pacer's time (never behind a wait it has served), and what time alone changes: the send log, the window. */
 	private advance(): number {
 		const now = Math.max(this.clockNow(), this.clockFloor);
+		freeAt(this.sends, this.perWindow, now);
 		// Only what the window just over showed is carried: a process left alone has the whole budget back after it.
 		if (this.mode === 'announced' && now >= this.resetAt + RESET_MARGIN_MS)
 			this.newWindow('first', this.othersSeen > 0);

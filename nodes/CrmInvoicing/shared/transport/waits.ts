@@ -60,17 +60,14 @@ export function rateLimitWait(
 ): RateLimitWait {
 	let unusable: string | undefined;
 	const retryAfter = headerValue(headers, 'retry-after');
-	if (retryAfter !== undefined) {
-		const seconds = toNumber(retryAfter);
-		if (seconds !== undefined && seconds > 0) return { ms: seconds * 1000, source: 'asked' };
-		if (seconds === 0 && tries === 0) return { ms: 0, source: 'asked' };
-		if (seconds === 0) unusable = 'Retry-After asked for no wait again';
-		const date = seconds === undefined ? Date.parse(retryAfter) : NaN;
-		if (!Number.isNaN(date)) {
-			const wait = untilTime(date, headers, now);
-			if (typeof wait === 'number') return { ms: wait, source: 'asked' };
-			unusable = `Retry-After named ${wait}`;
-		}
+	const seconds = toNumber(retryAfter) ?? NaN;
+	if (seconds > 0 || (seconds === 0 && tries === 0)) return { ms: seconds * 1000, source: 'asked' };
+	if (seconds === 0) unusable = 'Retry-After asked for no wait again';
+	const date = Number.isNaN(seconds) ? Date.parse(retryAfter ?? '') : NaN;
+	if (!Number.isNaN(date)) {
+		const wait = untilTime(date, headers, now);
+		if (typeof wait === 'number') return { ms: wait, source: 'asked' };
+		unusable = `Retry-After named ${wait}`;
 	}
 	const reset = toNumber(headerValue(headers, 'ratelimit-reset'));
 	if (reset !== undefined && reset >= 0 && !(reset === 0 && tries > 0)) {
@@ -94,11 +91,7 @@ export function announcedWindow(headers: IDataObject | undefined, now: number) {
 }
 
 /** How long a 429 asks to wait; `default`: nothing usable was said (`unusable`: why), so the node's default. */
-export interface RateLimitWait {
-	ms: number;
-	source: 'asked' | 'default';
-	unusable?: string;
-}
+export type RateLimitWait = { ms: number; source: 'asked' | 'default'; unusable?: string };
 
 /** A 429 that asks for a longer wait than the node allows (alone, or with what it already waited). */
 export function rateLimitTooLongError(
