@@ -45,12 +45,10 @@ function freeAt(log: number[], limit: number, now: number): number {
 /** One request's turn: handed to `settle` with the answer, and to `take` again (its ticket) for a retry. */
 export interface PacerTurn {
 	readonly ticket: number;
-	/** The window the turn was given in, and whether it was the window's first (whose answer tells the budget). */
-	readonly epoch: number;
+	/** Whether it was its window's first (whose answer tells the budget). */
 	readonly first: boolean;
-	settled: boolean;
 	/** How long the request waited for its turn: the run's execution hint. */
-	waitedMs: number;
+	readonly waitedMs: number;
 }
 
 type Waiter = Record<'ticket' | 'deadline' | 'capMs' | 'queuedAt', number> & {
@@ -68,15 +66,14 @@ export class RateLimitPacer {
 	private timer: { at: number; abort: AbortController } | undefined;
 	/** `first`: one request goes and its answer tells; `announced`: the headers tell; `documented`: they do not. */
 	private mode: 'first' | 'announced' | 'documented' = 'first';
-	/** Counts windows (and 429s); answers to turns of an older one are not read. */
-	private epoch = 0;
 	private firstSentAt: number | undefined;
 	/** The lowest `RateLimit-Remaining` and earliest reset read in the window. */
 	private remaining = 0;
 	private resetAt = 0;
 	/** Requests this process may still send in the window before the next answer. */
 	private tokens = 0;
-	private inFlight = 0;
+	/** The window's turns not yet settled (answers to turns of an older window, or a 429's, are not read). */
+	private readonly inFlight = new Set<PacerTurn>();
 	/** `RateLimit-Limit`, else the most ever seen left plus one; the longest reset seen. */
 	private knownLimit: number | undefined;
 	private knownWindowMs: number | undefined;
@@ -117,11 +114,8 @@ export class RateLimitPacer {
 	 * After a 429 the key waits `waitMs` (what the request will wait), up to RETRY.maxWaitMs.
 	 */
 	settle(turn: PacerTurn, status?: number, headers?: IDataObject, waitMs?: number): void {
-		if (turn.settled) return;
-		turn.settled = true;
 		const now = this.advance();
-		const current = turn.epoch === this.epoch;
-		if (current) this.inFlight = Math.max(0, this.inFlight - 1);
+		const current = this.inFlight.delete(turn);
 		const wait = status === 429 ? (waitMs ?? rateLimitWait(headers, now).ms) : NaN;
 		// After a 429 the window is spent until the wait the API asked for; a wait over RETRY.maxWaitMs is not kept.
 		if (wait <= RETRY.maxWaitMs) this.newWindow('announced', true, now + Math.max(0, wait));
@@ -161,16 +155,16 @@ export class RateLimitPacer {
 		// A window's first answer says little of the others: if they shared the last window, take half to begin with.
 		const estimate = others > 0 ? 1 + Math.ceil(others / Math.max(1, own)) : 1;
 		this.sharers = firstOfWindow && this.sharedBefore ? 2 : Math.min(MAX_SHARERS, estimate);
-		const byShare = Math.floor((this.remaining - this.inFlight) / this.sharers);
+		const byShare = Math.floor((this.remaining - this.inFlight.size) / this.sharers);
 		// While they share, at most half the window in all: a process first in every window does not starve the others.
 		const half = this.sharedBefore ? Math.ceil(this.knownLimit / 2) - own : byShare;
 		this.tokens = Math.max(0, Math.min(byShare, half));
 	}
 
 	private newWindow(mode: 'first' | 'announced', shared: boolean, resetAt = 0): void {
-		this.epoch++;
 		[this.mode, this.sharedBefore, this.resetAt] = [mode, shared, resetAt];
-		this.othersSeen = this.tokens = this.inFlight = this.sentInWindow = 0;
+		this.othersSeen = this.tokens = this.sentInWindow = 0;
+		this.inFlight.clear();
 		this.firstSentAt = undefined;
 	}
 
@@ -194,14 +188,15 @@ export class RateLimitPacer {
 		return Math.max(this.firstSentAt + FIRST_ANSWER_PATIENCE_MS, byRate);
 	}
 
-	private release(ticket: number, now: number): PacerTurn {
+	private release(ticket: number, now: number, queuedAt = now): PacerTurn {
 		const first = this.mode === 'first' && this.firstSentAt === undefined;
 		if (this.mode === 'announced') this.tokens--;
 		else if (first) this.firstSentAt = now;
-		this.inFlight++;
+		const turn = { ticket, first, waitedMs: now - queuedAt };
+		this.inFlight.add(turn);
 		this.sentInWindow++;
 		this.sends.push(now);
-		return { ticket, epoch: this.epoch, first, settled: false, waitedMs: 0 };
+		return turn;
 	}
 
 	/** An estimate of when the request at `position` in the queue gets its turn, in ms from now. */
@@ -233,9 +228,7 @@ export class RateLimitPacer {
 		let at = this.openAt(now);
 		for (; this.queue.length > 0 && at <= now; at = this.openAt(now)) {
 			const waiter = this.queue.shift() as Waiter;
-			const turn = this.release(waiter.ticket, now);
-			turn.waitedMs = now - waiter.queuedAt;
-			waiter.resolve(turn);
+			waiter.resolve(this.release(waiter.ticket, now, waiter.queuedAt));
 		}
 		// The one timer, for what time alone changes next: a turn that comes, or a deadline that passes.
 		for (const waiter of this.queue) at = Math.min(at, waiter.deadline + 1);

@@ -12,8 +12,7 @@ import {
 
 /**
  * Waiting for the rate limit: what the API's answers say (`Retry-After`, `RateLimit-*`), read for the key's limiter
- * (rateLimit.ts) and for a request's wait after a 429 (request.ts), and the errors of a request that cannot wait
- * that long.
+ * (rateLimit.ts) and for a request's wait after a 429 (request.ts); and the errors of a wait too long.
  */
 
 /** Margin added to a wait for the window to reset, so the next request lands in the new window. */
@@ -53,11 +52,7 @@ function untilTime(at: number, headers: IDataObject | undefined, now: number): n
  * none is usable (or a second "wait 0 s" in a row), the default for the `tries`-th 429. Not bounded: the caller
  * compares it with RETRY.maxWaitMs.
  */
-export function rateLimitWait(
-	headers: IDataObject | undefined,
-	now = Date.now(),
-	tries = 0,
-): RateLimitWait {
+export function rateLimitWait(headers?: IDataObject, now = Date.now(), tries = 0): RateLimitWait {
 	let unusable: string | undefined;
 	const retryAfter = headerValue(headers, 'retry-after');
 	const seconds = toNumber(retryAfter) ?? NaN;
@@ -146,8 +141,6 @@ export function pacingWaitError(
 	const description = own
 		? "The CRM's rate limit is used up for now; the request can be made again later."
 		: `${error.queued} requests with this API key are waiting for their turn in this n8n process, more than the key's rate limit lets through in that time. The node did not send this one over the limit. Run fewer executions with this key at once (n8n's concurrency limit, or smaller batches), or, only if the CRM plan allows more, raise "Requests per Minute" in the credential.`;
-	return new NodeOperationError(node, `${method} ${path} was not sent: ${why}`, {
-		itemIndex,
-		description,
-	});
+	const message = `${method} ${path} was not sent: ${why}`;
+	return new NodeOperationError(node, message, { itemIndex, description });
 }
