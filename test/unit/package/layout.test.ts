@@ -6,7 +6,7 @@
  * - the action node's folder (`actions/`) is the action node's alone: no trigger and nothing shared imports it;
  * - imports are what n8n allows a community node: `n8n-workflow`, `node:crypto` and relative files;
  * - no import circle among shipped files (type-only imports included);
- * - sizes: no shipped file over 300 lines; the caps on each part below (issue 29's targets are lower).
+ * - sizes: at most 7,000 shipped lines, no file over 300; the caps on each part below (the transport's target is lower).
  */
 import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
@@ -131,10 +131,11 @@ describe('the package layout', () => {
 		expect(circles).toEqual([]);
 	});
 
-	it("has no shipped file over 300 lines, the webhook trigger's code is at most 1,100 lines and the polling trigger's at most 700", () => {
-		// Lines as `wc -l` counts them, at the starter's prettier width (100). The caps of 0.4.0 (350 and 1,500) were
-		// met at a wider width; these are the sizes reached so far (issue 29's targets: 300, 1,100 and 700).
+	it("has at most 7,000 shipped lines, no file over 300, the webhook trigger's code at most 1,100 and the polling trigger's at most 700", () => {
+		// Lines as `wc -l` counts them, at the starter's prettier width (100): issue 29's targets. The caps of 0.4.0
+		// (350 and 1,500) were met at a wider width.
 		const lines = (file: string): number => (readFileSync(file, 'utf8').match(/\n/g) ?? []).length;
+		expect(SHIPPED.reduce((sum, file) => sum + lines(file), 0)).toBeLessThanOrEqual(7_000);
 		expect(SHIPPED.filter((file) => lines(file) > 300).map(relative)).toEqual([]);
 		const total = (node: string, folder: string): number =>
 			[path.join(SERVICE, node), ...tsFiles(path.join(SERVICE, folder))].reduce(
@@ -157,13 +158,13 @@ describe('the package layout', () => {
 		expect(files.reduce((sum, file) => sum + lines(file), 0)).toBeLessThanOrEqual(3_030);
 	});
 
-	it('keeps the transport (shared/transport/) at most 1,730 lines, none of its files over 300', () => {
+	it('keeps the transport (shared/transport/) at most 1,600 lines, none of its files over 300', () => {
 		// Issue 29's target is 1,100: the rate limiter's rules (first answer, shared windows, shares), the redactor's
 		// spellings and the errors' texts are what the rest holds; the size reached so far is held here.
 		const sizes = tsFiles(TRANSPORT).map(
 			(file) => (readFileSync(file, 'utf8').match(/\n/g) ?? []).length,
 		);
 		expect(Math.max(...sizes)).toBeLessThanOrEqual(300);
-		expect(sizes.reduce((sum, size) => sum + size, 0)).toBeLessThanOrEqual(1_730);
+		expect(sizes.reduce((sum, size) => sum + size, 0)).toBeLessThanOrEqual(1_600);
 	});
 });

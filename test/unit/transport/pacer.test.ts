@@ -222,17 +222,28 @@ describe('the first answer of a window', () => {
 });
 
 describe('bounded memory', () => {
-	it('the send log stays a fixed number of counters at 1,000,000,000 requests per minute', async () => {
+	it('the send log keeps only the sends that still count: none older than the minute, at most the rate', async () => {
 		const time = new FakeTime();
 		const pacer = pacerOn(time, 1_000_000_000);
+		let most = 0;
 		for (let n = 0; n < 20_000; n++) {
 			const turn = await pacer.take();
 			pacer.settle(turn, 200, {});
+			most = Math.max(most, pacer['sends'].length);
 			time.now += 7;
 		}
-		expect(pacer['log'].entries).toBeLessThanOrEqual(242);
+		// 20,000 requests 7 ms apart: the last minute (and its 250 ms margin) holds 8,608 of them.
+		expect(most).toBeLessThanOrEqual(Math.ceil(60_250 / 7) + 1);
 		expect(pacer['queue'].length).toBe(0);
 		expect(time.pending).toBe(0);
+
+		// At 60 a minute, 200 requests: never more than 60 entries, whatever was sent before.
+		const slow = pacerOn(time, 60);
+		for (let n = 0; n < 200; n++) {
+			const { turn } = await takeTurn(time, slow);
+			slow.settle(turn, 200, {});
+			expect(slow['sends'].length).toBeLessThanOrEqual(60);
+		}
 	});
 });
 

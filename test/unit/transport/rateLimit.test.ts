@@ -4,10 +4,7 @@ import { NodeApiError, NodeOperationError, sleep } from 'n8n-workflow';
 import { apiRequest } from '../../../nodes/CrmInvoicing/shared/transport';
 import { RETRY } from '../../../nodes/CrmInvoicing/shared/transport/errors';
 import type { RateLimitPacer } from '../../../nodes/CrmInvoicing/shared/transport/rateLimit';
-import {
-	defaultRateLimitWait,
-	rateLimitWait,
-} from '../../../nodes/CrmInvoicing/shared/transport/waits';
+import { rateLimitWait } from '../../../nodes/CrmInvoicing/shared/transport/waits';
 import { CrmInvoicing } from '../../../nodes/CrmInvoicing/CrmInvoicing.node';
 import { createExecuteContext } from '../../helpers/harness';
 import { FakeTime, pacerFor, pacerOn, takeTurn } from './pacerSim';
@@ -445,7 +442,8 @@ describe('rateLimitWait: clock skew', () => {
 	});
 
 	it('the default doubles from RETRY.defaultRateLimitWaitMs and stops at RETRY.maxWaitMs', () => {
-		expect([0, 1, 2, 3, 4, 5, 19, 1_000].map(defaultRateLimitWait)).toEqual([
+		const defaultWait = (tries: number) => rateLimitWait({}, now, tries).ms;
+		expect([0, 1, 2, 3, 4, 5, 19, 1_000].map(defaultWait)).toEqual([
 			5_000, 10_000, 20_000, 40_000, 60_000, 60_000, 60_000, 60_000,
 		]);
 	});
