@@ -218,6 +218,14 @@ describe('error statuses', () => {
 		expect(text).toMatch(/…$/);
 	});
 
+	it('a 500 on GET says the service failed, not that the node retried it (only 502/503/504 are retried)', () => {
+		const node = freshContext().context.getNode();
+		const get = { method: 'GET', path: '/api/v1/leads' };
+		expect(apiErrorFromResponse(node, 500, '', get).description).not.toMatch(/retried/);
+		expect(apiErrorFromResponse(node, 500, '', get).description).toMatch(/try again later/);
+		expect(apiErrorFromResponse(node, 503, '', get).description).toMatch(/the node retried it/);
+	});
+
 	it('the key of the default test credential is not in a 401 error either', async () => {
 		const { context } = freshContext(TEST_CREDENTIALS.apiKey);
 		nock(BASE)

@@ -123,10 +123,10 @@ export function adviceFor(status: number, request: RequestSummary, apiMessage?: 
 	};
 	if (status < 500)
 		return advice[status] ?? 'Check the parameters of this node, then run it again.';
-	// A GET or DELETE is retried after 502/503/504 (request.ts); any other request is not: it may have taken effect.
+	// Only a GET or DELETE is retried, and only after 502/503/504 (request.ts): any other may have taken effect.
 	return !['GET', 'DELETE'].includes(request.method)
 		? `The CRM service failed to handle the request. It was not retried, so that nothing is created twice.${checkFirst(request.method)}`
-		: 'The CRM service failed to handle the request (the node retried it). This is not caused by your parameters; try again later.';
+		: `The CRM service failed to handle the request${[502, 503, 504].includes(status) ? ' (the node retried it)' : ''}. This is not caused by your parameters; try again later.`;
 }
 
 /** The error for an HTTP error status: the status and the API's own code and message, and what to do. */
