@@ -346,6 +346,10 @@ describe('paths and IDs', () => {
 		['/leads/%7F', 'control character'],
 		['/leads/a\\..\\b', 'backslash'],
 		['/leads/%E0/a%5Cb', 'backslash'], // a malformed escape in one segment hides nothing in another
+		// … nor in its own segment: the ASCII escapes around it are still read
+		['/leads/a%E0%5Cb', 'backslash'],
+		['/leads/x%E0%2F..%2Fusers', '".." segment'],
+		['/leads/%E0%0A', 'control character'],
 	])('%p is refused before any request (%s)', async (path, reason) => {
 		const { context } = freshContext();
 		const anything = nock(BASE).persist().get(/.*/).reply(200, {});

@@ -139,13 +139,9 @@ export async function takeShare(context: ApiContext, perMinute: number): Promise
 	await pacerOf(await credentialOf(context)).takeShare(perMinute);
 }
 
-function safeDecode(text: string): string {
-	try {
-		return decodeURIComponent(text);
-	} catch {
-		return text;
-	}
-}
+/** `text` with its percent-escapes of ASCII decoded: what the path rules read (no other escape decodes to ASCII). */
+const decodeAscii = (text: string): string =>
+	text.replace(/%[0-7][0-9a-f]/gi, (escape) => String.fromCharCode(parseInt(escape.slice(1), 16)));
 
 /** A path as it can be shown in a message: control characters written out (`\n`), cut when long. */
 export function showPath(path: string): string {
@@ -159,13 +155,13 @@ export function showPath(path: string): string {
  * between encoded slashes), which would resolve to a path outside the API prefix.
  */
 export function unsafePathReason(path: string): string | undefined {
+	// Only the ASCII escapes are decoded, so that no malformed one (`%E0` alone) hides a "\" or ".." beside it.
 	// eslint-disable-next-line no-control-regex
-	if (/[\u0000-\u001f\u007f]/.test(`${path}${safeDecode(path)}`))
+	if (/[\u0000-\u001f\u007f]/.test(decodeAscii(path)))
 		return 'it contains a control character (such as a line break or a tab)';
-	// Each segment decoded on its own: one malformed escape must not hide an encoded "\" or ".." in another.
-	const segments = path.split(/[?#]/, 1)[0].split('/').map(safeDecode);
-	if (segments.some((segment) => segment.includes('\\'))) return 'it contains a backslash (\\)';
-	const dots = segments.flatMap((one) => one.split('/')).find((one) => one === '.' || one === '..');
+	const decoded = decodeAscii(path.split(/[?#]/, 1)[0]);
+	if (decoded.includes('\\')) return 'it contains a backslash (\\)';
+	const dots = decoded.split('/').find((one) => one === '.' || one === '..');
 	return dots && `it has a "${dots}" segment, which would point outside the API path`;
 }
 
