@@ -21,9 +21,10 @@ const statsByContext = new WeakMap<object, RunStats>();
 
 /** The counters of a context's run: the transport counts into them, the action node reads them after its last item. */
 export function runStatsOf(context: object): RunStats {
-	const fresh = { requests: 0, pages: 0, mostPagesOfOneList: 0, rateLimited: 0, waitedMs: 0 };
-	if (!statsByContext.has(context)) statsByContext.set(context, fresh);
-	return statsByContext.get(context) as RunStats;
+	const known = statsByContext.get(context);
+	if (known) return known;
+	const stats = { requests: 0, pages: 0, mostPagesOfOneList: 0, rateLimited: 0, waitedMs: 0 };
+	return (statsByContext.set(context, stats), stats);
 }
 
 /** Node.js's codes of a connection that failed or dropped before an HTTP answer came. */
