@@ -199,6 +199,26 @@ describe(`a redirect of the same host out of the API, in real n8n ${env.n8nVersi
 		);
 		expect(requests.filter((request) => !request.path.startsWith('/api/'))).toEqual([]);
 	});
+
+	it('Lead → Get answered 302 to an API path where a malformed escape (%E0) sits beside an encoded "..": refused, not followed', async () => {
+		const lead = await crm.api('POST', '/leads', { name: 'Redirected inside' });
+		const location = '/api/v1/leads/x%E0%2F..%2Fusers';
+		await crm.fault({
+			status: 302,
+			location,
+			method: 'GET',
+			pathPrefix: `/api/v1/leads/${lead.id}`,
+		});
+
+		const run = await runAction({ parameters: getLead(lead.id) });
+
+		expect(run.execution.status).toBe('error');
+		expect(nodeError(run.execution)?.message).toBe(
+			`The CRM API answered 302 with a redirect to ${location}, outside the API (/api/v1 or /api/v2). The node did not follow it: the API key was not sent there`,
+		);
+		const gets = (await crm.requests()).filter((request) => request.method === 'GET');
+		expect(gets.map((request) => request.path)).toEqual([`/api/v1/leads/${lead.id}`]);
+	});
 });
 
 describe(`a CRM whose clock is 30 s behind, answering 429 for 8 s, in real n8n ${env.n8nVersion}`, () => {
