@@ -23,15 +23,7 @@ import {
 } from './errors';
 import type { PacerTurn } from './rateLimit';
 import { mayHoldSecret, redactValue } from './redact';
-import {
-	AnswerTooLarge,
-	connectionError,
-	connectionErrorCode,
-	raceSignal,
-	readBody,
-	runStatsOf,
-	tlsErrorCode,
-} from './wire';
+import { connectionError, connectionErrorCode, readBody, runStatsOf, tlsErrorCode } from './wire';
 import { boundedWait, pacingWaitError, rateLimitTooLongError, rateLimitWait } from './waits';
 
 /**
@@ -109,18 +101,17 @@ export async function apiRequestFull(this: ApiContext, request: ApiRequest): Pro
 		stats.requests++;
 		const ms = Math.max(1, Math.min(RETRY.requestTimeoutMs, deadline - Date.now()));
 		const signal = AbortSignal.timeout(ms);
-		options.timeout = ms;
-		options.abortSignal = signal;
-		// n8n puts the execution's cancel signal in place of the request's own: the helper gets one that aborts on either.
+		// The attempt's one deadline: a signal that aborts the send and the body's read at it, or on cancellation. n8n puts
+		// the context's cancel signal in place of a request's own, so the helper's context hands out this one too.
 		const stop = cancel ? AbortSignal.any([cancel, signal]) : signal;
+		options.abortSignal = stop;
 		const caller = Object.create(this) as ApiContext;
 		caller.getExecutionCancelSignal = () => stop;
 		let response: IN8nHttpFullResponse;
 		const credentialsDecrypted = connection.credentials;
 		const send = this.helpers.httpRequestWithAuthentication;
 		try {
-			const sent = send.call(caller, CREDENTIAL_TYPE, options, { credentialsDecrypted });
-			response = (await raceSignal(sent, signal)) as IN8nHttpFullResponse;
+			response = await send.call(caller, CREDENTIAL_TYPE, options, { credentialsDecrypted });
 		} catch (error) {
 			pacer.settle(turn);
 			const dropped = !cancel?.aborted && !signal.aborted && !tlsErrorCode(error);
@@ -135,14 +126,13 @@ export async function apiRequestFull(this: ApiContext, request: ApiRequest): Pro
 		const wait = status === 429 ? rateLimitWait(headers, Date.now(), rateLimitRetries) : undefined;
 		pacer.settle(turn, status, headers, wait?.ms);
 		const success = status >= 200 && status < 300;
-		let read: { text: string; bytes: number };
-		try {
-			const max = success ? READ.maxAnswerBytes : READ.maxErrorBodyBytes;
-			read = await readBody(response.body, max, !success, stop);
-		} catch (error) {
-			if (!(error instanceof AnswerTooLarge)) throw failure(error, signal, ms, status);
+		// An error body is read in part; a successful one must be whole.
+		const max = success ? READ.maxAnswerBytes : READ.maxErrorBodyBytes;
+		const read = await readBody(response.body, max, stop).catch((error) => {
+			throw failure(error, signal, ms, status);
+		});
+		if (success && read.more)
 			throw answerTooLargeError(node, summary, status, contentTypeOf(headers));
-		}
 		// Whatever the answer echoes of the key is redacted in what was decoded: every string of the parsed JSON, or the
 		// text, in any spelling. A first look at the raw text rules out most answers, so a page is rarely walked.
 		const text = read.text.trim();
