@@ -13,7 +13,6 @@ import {
 	unsafePathReason,
 } from './connection';
 import {
-	answerMismatch,
 	answerTooLargeError,
 	apiErrorFromResponse,
 	deadlineError,
@@ -27,12 +26,10 @@ import { connectionError, connectionErrorCode, readBody, runStatsOf, tlsErrorCod
 import { boundedWait, pacingWaitError, rateLimitTooLongError, rateLimitWait } from './waits';
 
 /**
- * A request and its full response (status, headers, body parsed as JSON when it is JSON, redacted). The one place
- * that does HTTP, and every bound of a request is here. Each attempt is paced (the key's limiter, a retry keeping its
- * place), sent under a wall-clock deadline (enforced by aborting), read within a byte cap with the key redacted, and
- * classified: a 2xx of the expected shape is the answer; a redirect inside the rules, a 429 or a 5xx within bounds is
- * tried again. A path that could leave the API is refused before anything is sent. Throws NodeApiError (or
- * NodeOperationError) for every failure.
+ * A request and its full response (body parsed as JSON when it is JSON, redacted): the one place that does HTTP. Each
+ * attempt is paced, sent under a deadline, read within a byte cap with the key redacted, and classified: a 2xx of the
+ * expected shape is the answer; a redirect inside the rules, a 429 or a 5xx within bounds is tried again. A path that
+ * could leave the API is refused before anything is sent. Every failure throws.
  */
 export async function apiRequestFull(this: ApiContext, request: ApiRequest): Promise<ApiResponse> {
 	const node = this.getNode();
@@ -70,7 +67,7 @@ export async function apiRequestFull(this: ApiContext, request: ApiRequest): Pro
 	let [rateLimitRetries, rateLimitWaited, transientRetries, redirects] = [0, 0, 0, 0];
 
 	const fits = (ms: number) => Date.now() + ms < deadline;
-	/** Waits a transient back-off when one more retry is allowed and fits the deadline; false when not. */
+	/** Waits a transient back-off when one more retry is allowed and fits the deadline. */
 	const backOff = async (): Promise<boolean> => {
 		const wait = RETRY.transientBackoffMs * 2 ** transientRetries;
 		if (!idempotent || transientRetries >= RETRY.maxTransientRetries || !fits(wait)) return false;
@@ -118,9 +115,8 @@ export async function apiRequestFull(this: ApiContext, request: ApiRequest): Pro
 			if (dropped && connectionErrorCode(error) && (await backOff())) continue;
 			throw failure(error, signal, ms);
 		}
-		// Every text the answer brings is redacted before anything reads it: its headers here (a Content-Type or a
-		// Location that echoes the key reaches errors), its body below. The limiter learns of the answer as soon as its
-		// status and headers are here; after a 429 the whole key waits what this request will wait.
+		// Every text the answer brings is redacted before anything reads it: its headers here, its body below. The limiter
+		// learns of the answer at once; after a 429 the whole key waits what this request will wait.
 		const headers = redactValue(response.headers, connection.secrets);
 		const status = response.statusCode;
 		const wait = status === 429 ? rateLimitWait(headers, Date.now(), rateLimitRetries) : undefined;
@@ -147,9 +143,10 @@ export async function apiRequestFull(this: ApiContext, request: ApiRequest): Pro
 		const answer = { ...response, headers, body, bodyBytes: read.bytes } as ApiResponse;
 		if (success) {
 			const expected = request.expect ?? (method === 'DELETE' ? 'empty-or-object' : 'any');
-			const mismatch = answerMismatch(body, status, expected);
-			if (!mismatch) return answer;
-			throw unexpectedAnswerError(node, summary, status, contentTypeOf(headers), body, mismatch);
+			const type = contentTypeOf(headers);
+			const wrong = unexpectedAnswerError(node, summary, status, type, body, expected);
+			if (!wrong) return answer;
+			throw wrong;
 		}
 		if (status >= 300 && status < 400 && status !== 304) {
 			followRedirect(node, summary, answer, options, connection.baseUrl, redirects++);
