@@ -51,7 +51,7 @@ export interface ApiRequest {
 	deadline?: Deadline;
 	/** For a DELETE: a 404 on a retry (the first attempt may have deleted it) is the response, not an error. */
 	notFoundOnRetryIsDeleted?: boolean;
-	/** What a 2xx must hold to count as success (answerMismatch); default `'any'`, `'empty-or-object'` for DELETE. */
+	/** What a 2xx must hold (unexpectedAnswerError): default `'any'`, `'empty-or-object'` for DELETE. */
 	expect?: ExpectedAnswer;
 	/** One attempt (redirects still followed): a question strangers can cause must cost exactly one request. */
 	once?: boolean;
@@ -60,17 +60,6 @@ export interface ApiRequest {
 /** A full response: the body parsed (JSON when it parses, else text) and redacted, and its size as read. */
 export interface ApiResponse extends IN8nHttpFullResponse {
 	bodyBytes: number;
-}
-
-export interface Connection {
-	apiKey: string;
-	/** The API key in each spelling the redactor looks for. */
-	secrets: string[];
-	requestsPerMinute: number;
-	baseUrl: string;
-	credentials: ICredentialsDecrypted;
-	/** The API key's name in this process's memories (a hash with the Base URL, never the key itself). */
-	keyId: string;
 }
 
 /** `https://crm.example.com/`, `…/api/v1` and `…/api/v2` all mean the same workspace. */
@@ -87,25 +76,34 @@ export function requestsPerMinuteOf(data: ICredentialDataDecryptedObject): numbe
 	return Number.isFinite(value) && value >= 1 ? Math.floor(value) : DOCUMENTED_RATE_LIMIT.requests;
 }
 
+/** What a request is sent with: the credential's Base URL, its key (trimmed, and each spelling the redactor seeks). */
+async function open(context: ApiContext) {
+	const data = await context.getCredentials(CREDENTIAL_TYPE);
+	const baseUrl = normalizeBaseUrl(data.baseUrl);
+	// Trimmed once, by the credential's own reader: the key sent (authenticate gets these data) is the key redacted.
+	const apiKey = apiKeyOf(data);
+	const [type, secrets] = [CREDENTIAL_TYPE, secretSpellings(apiKey)];
+	const credentials: ICredentialsDecrypted = {
+		id: '',
+		name: type,
+		type,
+		data: { ...data, apiKey },
+	};
+	const requestsPerMinute = requestsPerMinuteOf(data);
+	// The key's name in this process's memories: a hash with the Base URL, never the key itself.
+	const keyId = sha256(`${baseUrl}\n${apiKey}`, 24);
+	return { apiKey, secrets, requestsPerMinute, baseUrl, credentials, keyId };
+}
+export type Connection = Awaited<ReturnType<typeof open>>;
+
 /** Credentials are read once per context (an execution, a list search, a hook call), not once per request. */
 const connections = new WeakMap<object, Promise<Connection>>();
 
 /** The context's Connection (no pacer: the credential's Test opens none). */
 export function credentialOf(context: ApiContext): Promise<Connection> {
-	const known = connections.get(context);
-	if (known) return known;
-	const opened = (async (): Promise<Connection> => {
-		const data = await context.getCredentials(CREDENTIAL_TYPE);
-		const baseUrl = normalizeBaseUrl(data.baseUrl);
-		// Trimmed once, by the credential's own reader: the key sent (authenticate gets these data) is the key redacted.
-		const apiKey = apiKeyOf(data);
-		const [type, secrets] = [CREDENTIAL_TYPE, secretSpellings(apiKey)];
-		const credentials = { id: '', name: type, type, data: { ...data, apiKey } };
-		const requestsPerMinute = requestsPerMinuteOf(data);
-		const keyId = sha256(`${baseUrl}\n${apiKey}`, 24);
-		return { apiKey, secrets, requestsPerMinute, baseUrl, credentials, keyId };
-	})();
-	connections.set(context, opened);
+	let opened = connections.get(context);
+	if (opened) return opened;
+	connections.set(context, (opened = open(context)));
 	opened.catch(() => connections.delete(context));
 	return opened;
 }
@@ -137,10 +135,8 @@ export function showPath(path: string): string {
 }
 
 /**
- * Why a path must not be sent, or undefined. The one check every path passes before it is sent (request.ts), that a
- * redirect's target passes, and that Custom API Request runs on its "Path": refused are control characters (raw or
- * percent-encoded), a backslash (URL parsers read it as "/"), and "." or ".." segments (raw, percent-encoded, or
- * between encoded slashes), which would resolve to a path outside the API prefix.
+ * Why a path must not be sent, or undefined: the one check of every path, a redirect's target and Custom API Request's
+ * "Path". Refused: control characters, a backslash (URL parsers read it as "/"), "." or ".." segments (raw or encoded).
  */
 export function unsafePathReason(path: string): string | undefined {
 	// Only the ASCII escapes are decoded, so that no malformed one (`%E0` alone) hides a "\" or ".." beside it.
@@ -168,10 +164,9 @@ export function insideApi({ pathname: path, username, password }: URL, base: URL
 const originOf = (url: URL): string => `${url.protocol}//${url.host}`;
 
 /**
- * Redirects, by one rule: n8n's HTTP client never follows one (it would send `x-api-key`, and on 307/308 the body, to
- * any host). A redirect is followed only inside the API (insideApi, on the Base URL's origin), for GET only, at most
- * RETRY.maxSameOriginRedirects times: `options` then point at its target (whose query the Location holds), or the
- * error naming why not is thrown. Nothing is sent to a target refused. The headers come redacted (request.ts).
+ * Redirects, by one rule (n8n's client follows none: it would send the key, and on 307/308 the body, to any host): a
+ * redirect is followed only inside the API, for GET only, at most RETRY.maxSameOriginRedirects times: `options` then
+ * point at its target (whose query the Location holds); else the error naming why not is thrown, nothing sent.
  */
 export function followRedirect(
 	node: INode,

@@ -8,9 +8,8 @@ import { apiRequestFull } from './request';
 import { runStatsOf } from './wire';
 
 /**
- * The one list reader: every list the package reads goes through `readPages`, which holds the page shapes the node
- * knows, the loop guards (a repeated cursor or page, an empty page that claims more, READ.maxPages), the caps on what
- * one list may hold (LIST) and the check that every record is a JSON object.
+ * The one list reader, `readPages`: the page shapes the node knows, the loop guards, the caps on one list (READ, LIST)
+ * and the check that every record is a JSON object.
  */
 
 /** Everything, or at most `limit` records. */
@@ -35,15 +34,9 @@ export interface ListSpec extends Pick<ApiRequest, 'path' | 'version' | 'qs' | '
 	deadline?: Deadline;
 	/** How to narrow this list, told when it passes a cap. */
 	narrow?: string;
-	/**
-	 * When the first answer is not a list, yield it as one page of shape `other` (no records, the answer in `other`)
-	 * instead of failing: Custom API Request outputs such an answer as it is. Later pages must always be lists.
-	 */
+	/** A first answer that is not a list is yielded as a page of shape `other`, not an error (Custom API Request). */
 	otherOnFirstPage?: boolean;
-	/**
-	 * An entry that is not a JSON object fails the list, unless this is given: then it is left out, and this is told
-	 * what it was (`described`), where, so that the caller can name it (the polling trigger, which no entry may stop).
-	 */
+	/** An entry that is not a JSON object fails the list unless this is given: then it is told what and where. */
 	skipEntry?: (described: string, position: number, page: number) => void;
 }
 
@@ -181,10 +174,7 @@ export async function* readPages(
 	}
 }
 
-/**
- * A whole list, or its first `want.limit` records: a limit asks for exactly what is still missing and stops as soon
- * as it has enough. `keep` drops records the API should not have returned (a filter it may ignore).
- */
+/** A whole list, or its first `want.limit` records; `keep` drops records a filter the API may ignore let through. */
 export async function readList(
 	this: ApiContext,
 	spec: ListSpec,

@@ -2,11 +2,6 @@ import type { INode, NodeApiError } from 'n8n-workflow';
 
 import { apiError, checkFirst, type RequestSummary } from './errors';
 
-/**
- * One attempt on the wire: the body read within its limits and its deadline, the error of an attempt that got no HTTP
- * answer (a connection that failed, a TLS certificate n8n refused), and what attempts cost.
- */
-
 /** What one run of a node (one n8n context) cost at the CRM, for its execution hint; kept for that run only. */
 export interface RunStats {
 	requests: number;
@@ -101,7 +96,7 @@ export function connectionError(
 	return apiError(node, request, message, description, undefined, what);
 }
 
-/** A readable stream as n8n hands it back with `encoding: 'stream'` (an IncomingMessage). */
+/** An answer's body as n8n 2.x and 1.x hand it back with `encoding: 'stream'` (an IncomingMessage). */
 interface BodyStream extends AsyncIterable<Buffer | string> {
 	destroy(error?: Error): void;
 }
@@ -110,12 +105,10 @@ const isStream = (value: unknown): value is BodyStream =>
 	typeof (value as BodyStream | undefined)?.destroy === 'function';
 
 /**
- * Reads a body, counting bytes as they come (after decompression), at most `maxBytes`: `more` says there was more.
- * The stream is then destroyed (the connection closed, nothing more read into memory), as it is when `signal` aborts
- * (the deadline, a cancellation: a trickling body).
+ * Reads a body, counting bytes as they come, at most `maxBytes` (`more`: there was more). The stream is then destroyed
+ * (the connection closed), as it is when `signal` aborts (the deadline, a cancellation: a trickling body).
  */
 export async function readBody(body: unknown, maxBytes: number, signal: AbortSignal) {
-	// n8n hands every answer over as a stream with `encoding: 'stream'` (2.x and 1.x alike).
 	if (!isStream(body)) throw new Error('The answer did not come as a stream');
 	const onAbort = () => body.destroy(new Error('aborted'));
 	if (signal.aborted) onAbort();
