@@ -58,9 +58,7 @@ export interface ApiRequest {
 }
 
 /** A full response: the body parsed (JSON when it parses, else text) and redacted, and its size as read. */
-export interface ApiResponse extends IN8nHttpFullResponse {
-	bodyBytes: number;
-}
+export type ApiResponse = IN8nHttpFullResponse & { bodyBytes: number };
 
 /** `https://crm.example.com/`, `…/api/v1` and `…/api/v2` all mean the same workspace. */
 export function normalizeBaseUrl(raw: unknown): string {
@@ -96,10 +94,9 @@ async function open(context: ApiContext) {
 }
 export type Connection = Awaited<ReturnType<typeof open>>;
 
-/** Credentials are read once per context (an execution, a list search, a hook call), not once per request. */
 const connections = new WeakMap<object, Promise<Connection>>();
 
-/** The context's Connection (no pacer: the credential's Test opens none). */
+/** The context's Connection, read once per context (not per request), opening no pacer (the credential's Test). */
 export function credentialOf(context: ApiContext): Promise<Connection> {
 	let opened = connections.get(context);
 	if (opened) return opened;

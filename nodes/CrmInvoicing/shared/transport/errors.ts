@@ -72,12 +72,6 @@ export const checkFirst = (method: string): string =>
 		? ''
 		: ` Check in the CRM whether the ${method} took effect before you run this again.`;
 
-/** A page's <title>, else its text with the tags cut out; linear in the (already cut) page, nothing backtracks. */
-function textOf(page: string): string {
-	const title = /<title[^<>]*>([^<]*)/i.exec(page)?.[1];
-	return cut((title ?? page.replace(/<[^<>]*>/g, ' ')).replace(/\s+/g, ' ').trim(), 160);
-}
-
 /**
  * Reads the API's `{ error: { code, message } }`, a flat `{ code, message }`, or a text that is not JSON (request.ts
  * parsed what is): a page, or plain text that is the API's own message ("name is required" in a text/plain 400).
@@ -85,7 +79,10 @@ function textOf(page: string): string {
 function parseErrorBody(body: unknown): { code?: string; message?: string; page?: string } {
 	if (typeof body === 'string') {
 		const text = body.slice(0, READ.maxErrorBodyBytes).trim();
-		return text.startsWith('<') ? { page: textOf(text) } : { message: textOf(text) };
+		// A page's <title>, else its text with the tags cut out: linear in the (cut) text, nothing backtracks.
+		const title = /<title[^<>]*>([^<]*)/i.exec(text)?.[1];
+		const said = cut((title ?? text.replace(/<[^<>]*>/g, ' ')).replace(/\s+/g, ' ').trim(), 160);
+		return text.startsWith('<') ? { page: said } : { message: said };
 	}
 	const object = Object(body) as { error?: unknown; code?: unknown; message?: unknown };
 	const nested = typeof object.error === 'object' ? (object.error as typeof object | null) : null;

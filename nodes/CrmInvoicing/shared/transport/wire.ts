@@ -3,14 +3,8 @@ import type { INode, NodeApiError } from 'n8n-workflow';
 import { apiError, checkFirst, type RequestSummary } from './errors';
 
 /** What one run of a node (one n8n context) cost at the CRM, for its execution hint; kept for that run only. */
-export interface RunStats {
-	requests: number;
-	pages: number;
-	mostPagesOfOneList: number;
-	rateLimited: number;
-	/** Time waited for the rate limit, in ms. */
-	waitedMs: number;
-}
+const fresh = () => ({ requests: 0, pages: 0, mostPagesOfOneList: 0, rateLimited: 0, waitedMs: 0 });
+export type RunStats = ReturnType<typeof fresh>;
 
 const statsByContext = new WeakMap<object, RunStats>();
 
@@ -18,7 +12,7 @@ const statsByContext = new WeakMap<object, RunStats>();
 export function runStatsOf(context: object): RunStats {
 	const known = statsByContext.get(context);
 	if (known) return known;
-	const stats = { requests: 0, pages: 0, mostPagesOfOneList: 0, rateLimited: 0, waitedMs: 0 };
+	const stats = fresh();
 	return (statsByContext.set(context, stats), stats);
 }
 
