@@ -115,8 +115,8 @@ export function pacerOf(key: Pick<Connection, 'keyId' | 'requestsPerMinute'>): R
 }
 
 /**
- * Waits for the context's share of its key's limiter (`perMinute` requests in any 60 s, for every caller asking the
- * same share) and takes one request of it: the polling trigger's turn before each page, instead of a limiter of its own.
+ * Takes one request of the context's share of its key's limiter (`perMinute` in any 60 s, for all asking that share):
+ * the polling trigger's turn before each page, instead of a limiter of its own.
  */
 export async function takeShare(context: ApiContext, perMinute: number): Promise<void> {
 	await pacerOf(await credentialOf(context)).takeShare(perMinute);

@@ -3,7 +3,7 @@ import type { INode, JsonObject } from 'n8n-workflow';
 
 /**
  * The transport's one home of limits (the README's "Limits") and of the errors a user meets at them. Every text from
- * the network reaches these errors already redacted (request.ts redacts headers and bodies where it reads them).
+ * the network reaches these errors already redacted (request.ts redacts where it reads).
  */
 
 export const RETRY = {
@@ -39,12 +39,8 @@ export const LIST = { maxRecords: 100_000, maxBytes: 128 * 1024 * 1024 } as cons
 /** The API's published limit; used when a response carries no RateLimit-* headers. */
 export const DOCUMENTED_RATE_LIMIT = { requests: 60, windowSeconds: 60 } as const;
 
-export interface RequestSummary {
-	method: string;
-	/** Under the API prefix, e.g. `/api/v1/leads/lead_1` (never the full URL). */
-	path: string;
-	itemIndex?: number;
-}
+/** `path` under the API prefix, e.g. `/api/v1/leads/lead_1` (never the full URL). */
+export type RequestSummary = { method: string; path: string; itemIndex?: number };
 
 /** The package's API error, our message kept: n8n puts generic text in place of one naming a code (ECONNRESET). */
 export function apiError(

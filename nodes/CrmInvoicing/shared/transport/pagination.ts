@@ -12,11 +12,7 @@ import { runStatsOf } from './wire';
  * and the check that every record is a JSON object.
  */
 
-/** Everything, or at most `limit` records. */
-export interface PageRequest {
-	returnAll: boolean;
-	limit?: number;
-}
+export type PageRequest = { returnAll: boolean; limit?: number };
 
 /** `v1` and `v2` are the spec's; `any` also reads a bare array and tells v1 from v2 by the answer (GET /webhooks). */
 export type ListShape = 'v1' | 'v2' | 'any';
@@ -77,9 +73,8 @@ const NARROW =
 	'Narrow the list with the operation\'s filters, or set "Limit" instead of "Return All".';
 
 /**
- * Reads a list page by page and yields each page; a caller that has what it needs stops iterating, and no further
- * page is requested. Any fault is an error, never a silent partial list. `pageSizeFor(recordsSoFar)` may shrink the
- * page asked for (a "Limit" asks for exactly what is still missing).
+ * Yields a list page by page: a caller that has what it needs stops, and no further page is asked for. Any fault is an
+ * error, never a silent partial list. `pageSizeFor` may shrink a page (a "Limit" asks for exactly what is missing).
  */
 export async function* readPages(
 	this: ApiContext,

@@ -23,6 +23,7 @@ import {
 import type { PacerTurn } from './rateLimit';
 import { mayHoldSecret, redactValue } from './redact';
 import { connectionError, connectionErrorCode, readBody, runStatsOf, tlsErrorCode } from './wire';
+import type { BodyStream } from './wire';
 import { boundedWait, pacingWaitError, rateLimitTooLongError, rateLimitWait } from './waits';
 
 /**
@@ -122,9 +123,8 @@ export async function apiRequestFull(this: ApiContext, request: ApiRequest): Pro
 		const wait = status === 429 ? rateLimitWait(headers, Date.now(), rateLimitRetries) : undefined;
 		pacer.settle(turn, status, headers, wait?.ms);
 		const success = status >= 200 && status < 300;
-		// An error body is read in part; a successful one must be whole.
 		const max = success ? READ.maxAnswerBytes : READ.maxErrorBodyBytes;
-		const read = await readBody(response.body, max, stop).catch((error) => {
+		const read = await readBody(response.body as BodyStream, max, stop).catch((error) => {
 			throw failure(error, signal, ms, status);
 		});
 		if (success && read.more)

@@ -91,19 +91,13 @@ export function connectionError(
 }
 
 /** An answer's body as n8n 2.x and 1.x hand it back with `encoding: 'stream'` (an IncomingMessage). */
-interface BodyStream extends AsyncIterable<Buffer | string> {
-	destroy(error?: Error): void;
-}
-
-const isStream = (value: unknown): value is BodyStream =>
-	typeof (value as BodyStream | undefined)?.destroy === 'function';
+export type BodyStream = AsyncIterable<Buffer | string> & { destroy(error?: Error): void };
 
 /**
  * Reads a body, counting bytes as they come, at most `maxBytes` (`more`: there was more). The stream is then destroyed
  * (the connection closed), as it is when `signal` aborts (the deadline, a cancellation: a trickling body).
  */
-export async function readBody(body: unknown, maxBytes: number, signal: AbortSignal) {
-	if (!isStream(body)) throw new Error('The answer did not come as a stream');
+export async function readBody(body: BodyStream, maxBytes: number, signal: AbortSignal) {
 	const onAbort = () => body.destroy(new Error('aborted'));
 	if (signal.aborted) onAbort();
 	else signal.addEventListener('abort', onAbort, { once: true });
