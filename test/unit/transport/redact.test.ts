@@ -1,7 +1,10 @@
 /** errors.ts helpers of issue 17: redaction of the key, and which 2xx bodies fit which `expect`. */
+import type { INode } from 'n8n-workflow';
+
 import {
-	answerMismatch,
 	describeAnswer,
+	type ExpectedAnswer,
+	unexpectedAnswerError,
 } from '../../../nodes/CrmInvoicing/shared/transport/errors';
 import { redactValue, secretSpellings } from '../../../nodes/CrmInvoicing/shared/transport/redact';
 
@@ -25,7 +28,13 @@ describe('redactSecrets', () => {
 	});
 });
 
-describe('answerMismatch', () => {
+/** `expected` when a 2xx body does not fit it (unexpectedAnswerError gives an error), else undefined. */
+const node = { name: 'CRM Invoicing', type: 'crmInvoicing', typeVersion: 1 } as INode;
+const answerMismatch = (body: unknown, status: number, expected: ExpectedAnswer) =>
+	unexpectedAnswerError(node, { method: 'GET', path: '/api/v1/x' }, status, '', body, expected) &&
+	expected;
+
+describe('which 2xx bodies fit which expectation (unexpectedAnswerError)', () => {
 	it.each([
 		['record', { id: 'lead_1' }, undefined],
 		['record', { id: 7 }, undefined],

@@ -14,14 +14,11 @@ import { BoundedMap } from '../boundedMap';
 import type { Deadline } from '../deadline';
 import { sha256 } from '../hash';
 import { headerValue } from '../values';
-import { apiError, DOCUMENTED_RATE_LIMIT, type ExpectedAnswer, REDIRECTS } from './errors';
+import { apiError, DOCUMENTED_RATE_LIMIT, type ExpectedAnswer, RETRY } from './errors';
 import { RateLimitPacer } from './rateLimit';
 import { secretSpellings } from './redact';
 
-/**
- * What a request is (ApiRequest) and what it is sent with (the Connection: the credential's Base URL and trimmed key),
- * and where a request may go: the paths it may name, the redirects it may follow, the errors when it cannot go.
- */
+/** What a request is, what it is sent with (the Connection), and where it may go: its paths and redirects. */
 
 export const CREDENTIAL_TYPE = 'crmInvoicingApi';
 
@@ -44,45 +41,24 @@ export type ApiVersion = keyof typeof API_PREFIX;
 
 export interface ApiRequest {
 	method: IHttpRequestMethods;
-	/** Path under the version prefix, e.g. `/leads` or `/leads/lead_1`. */
+	/** Path under the version prefix, e.g. `/leads/lead_1`. */
 	path: string;
 	version?: ApiVersion;
 	qs?: IDataObject;
 	body?: IDataObject | IDataObject[];
-	/** The input item the request is for, so errors point at it. */
 	itemIndex?: number;
-	/** By when the whole request, waits and retries included, must be done; a wait that would pass it is not started. */
+	/** By when the whole request, waits and retries included, must be done. */
 	deadline?: Deadline;
 	/** For a DELETE: a 404 on a retry (the first attempt may have deleted it) is the response, not an error. */
 	notFoundOnRetryIsDeleted?: boolean;
-	/**
-	 * What a 2xx must hold to count as success (default `'any'`, `'empty-or-object'` for DELETE): `'record'` a JSON
-	 * object with an `id`; `'empty-or-object'` a JSON object, an empty body or a 204, where the spec allows it.
-	 * Anything else is an error naming the status, content type and first bytes.
-	 */
+	/** What a 2xx must hold (unexpectedAnswerError): default `'any'`, `'empty-or-object'` for DELETE. */
 	expect?: ExpectedAnswer;
-	/**
-	 * One attempt only (redirects inside the API are still followed): for a question whose cost must be exactly one
-	 * request, such as the trigger's lookup on a signature that does not match, which unauthenticated senders can cause.
-	 */
+	/** One attempt (redirects still followed): a question strangers can cause must cost exactly one request. */
 	once?: boolean;
 }
 
 /** A full response: the body parsed (JSON when it parses, else text) and redacted, and its size as read. */
-export interface ApiResponse extends IN8nHttpFullResponse {
-	bodyBytes: number;
-}
-
-export interface Connection {
-	apiKey: string;
-	/** The API key in each spelling the redactor looks for (secretSpellings). */
-	secrets: string[];
-	requestsPerMinute: number;
-	baseUrl: string;
-	credentials: ICredentialsDecrypted;
-	/** The API key's name in this process's memories (a hash with the Base URL, never the key itself). */
-	keyId: string;
-}
+export type ApiResponse = IN8nHttpFullResponse & { bodyBytes: number };
 
 /** `https://crm.example.com/`, `…/api/v1` and `…/api/v2` all mean the same workspace. */
 export function normalizeBaseUrl(raw: unknown): string {
@@ -92,31 +68,39 @@ export function normalizeBaseUrl(raw: unknown): string {
 		.replace(/\/api\/v[12]$/i, '');
 }
 
-/** The credential's "Requests per Minute" (for plans above the documented 60), else the documented rate. */
+/** The credential's "Requests per Minute", else the documented rate. */
 export function requestsPerMinuteOf(data: ICredentialDataDecryptedObject): number {
 	const value = Number(data.requestsPerMinute);
 	return Number.isFinite(value) && value >= 1 ? Math.floor(value) : DOCUMENTED_RATE_LIMIT.requests;
 }
 
-/** Credentials are read once per execution (or list search, or hook call), not once per request or page. */
+/** What a request is sent with: the credential's Base URL, its key (trimmed, and each spelling the redactor seeks). */
+async function open(context: ApiContext) {
+	const data = await context.getCredentials(CREDENTIAL_TYPE);
+	const baseUrl = normalizeBaseUrl(data.baseUrl);
+	// Trimmed once, by the credential's own reader: the key sent (authenticate gets these data) is the key redacted.
+	const apiKey = apiKeyOf(data);
+	const [type, secrets] = [CREDENTIAL_TYPE, secretSpellings(apiKey)];
+	const credentials: ICredentialsDecrypted = {
+		id: '',
+		name: type,
+		type,
+		data: { ...data, apiKey },
+	};
+	const requestsPerMinute = requestsPerMinuteOf(data);
+	// The key's name in this process's memories: a hash with the Base URL, never the key itself.
+	const keyId = sha256(`${baseUrl}\n${apiKey}`, 24);
+	return { apiKey, secrets, requestsPerMinute, baseUrl, credentials, keyId };
+}
+export type Connection = Awaited<ReturnType<typeof open>>;
+
 const connections = new WeakMap<object, Promise<Connection>>();
 
-/** The context's Connection: the credential's Base URL, API key (trimmed), Requests per Minute and key id; no pacer. */
+/** The context's Connection, read once per context (not per request), opening no pacer (the credential's Test). */
 export function credentialOf(context: ApiContext): Promise<Connection> {
-	const known = connections.get(context);
-	if (known) return known;
-	const opened = (async (): Promise<Connection> => {
-		const data = await context.getCredentials(CREDENTIAL_TYPE);
-		const baseUrl = normalizeBaseUrl(data.baseUrl);
-		// Trimmed once, by the credential's own reader: the key sent (authenticate gets these data) is the key redacted.
-		const apiKey = apiKeyOf(data);
-		const [type, secrets] = [CREDENTIAL_TYPE, secretSpellings(apiKey)];
-		const credentials = { id: '', name: type, type, data: { ...data, apiKey } };
-		const requestsPerMinute = requestsPerMinuteOf(data);
-		const keyId = sha256(`${baseUrl}\n${apiKey}`, 24);
-		return { apiKey, secrets, requestsPerMinute, baseUrl, credentials, keyId };
-	})();
-	connections.set(context, opened);
+	let opened = connections.get(context);
+	if (opened) return opened;
+	connections.set(context, (opened = open(context)));
 	opened.catch(() => connections.delete(context));
 	return opened;
 }
@@ -124,16 +108,15 @@ export function credentialOf(context: ApiContext): Promise<Connection> {
 /** Pacers by key and rate, at most 1,000 (the least recently used dropped: a key unused that long has none waiting). */
 const pacers = new BoundedMap<string, RateLimitPacer>(1_000);
 
-/** The one rate limiter of a connection's API key and rate, shared by all executions in this n8n process. */
+/** The one rate limiter of an API key and rate, shared by all executions in this n8n process. */
 export function pacerOf(key: Pick<Connection, 'keyId' | 'requestsPerMinute'>): RateLimitPacer {
 	const rate = key.requestsPerMinute;
 	return pacers.getOrSet(`${key.keyId}\n${rate}`, () => new RateLimitPacer(rate));
 }
 
 /**
- * Waits for the context's share of its API key's limiter (`perMinute` requests in any 60 s, for every caller of the
- * key in this process asking the same share), and takes one request of it. The polling triggers ask for half the key
- * this way before each page, instead of a limiter of their own; the request then takes its turn like any other.
+ * Takes one request of the context's share of its key's limiter (`perMinute` in any 60 s, for all asking that share):
+ * the polling trigger's turn before each page, instead of a limiter of its own.
  */
 export async function takeShare(context: ApiContext, perMinute: number): Promise<void> {
 	await pacerOf(await credentialOf(context)).takeShare(perMinute);
@@ -149,10 +132,8 @@ export function showPath(path: string): string {
 }
 
 /**
- * Why a path must not be sent, or undefined. The one check every path passes before it is sent (request.ts), that a
- * redirect's target passes, and that Custom API Request runs on its "Path": refused are control characters (raw or
- * percent-encoded), a backslash (URL parsers read it as "/"), and "." or ".." segments (raw, percent-encoded, or
- * between encoded slashes), which would resolve to a path outside the API prefix.
+ * Why a path must not be sent, or undefined: the one check of every path, a redirect's target and Custom API Request's
+ * "Path". Refused: control characters, a backslash (URL parsers read it as "/"), "." or ".." segments (raw or encoded).
  */
 export function unsafePathReason(path: string): string | undefined {
 	// Only the ASCII escapes are decoded, so that no malformed one (`%E0` alone) hides a "\" or ".." beside it.
@@ -165,7 +146,6 @@ export function unsafePathReason(path: string): string | undefined {
 	return dots && `it has a "${dots}" segment, which would point outside the API path`;
 }
 
-/** The API's roots under the Base URL: `<Base URL path>/api/v1` and `/api/v2`. */
 const apiRoots = (base: URL): string[] =>
 	Object.values(API_PREFIX).map((prefix) => `${base.pathname.replace(/\/+$/, '')}${prefix}`);
 
@@ -177,14 +157,13 @@ export function insideApi({ pathname: path, username, password }: URL, base: URL
 	return username === '' && password === '' && apiRoots(base).some(under);
 }
 
-/** The origin of a URL as people write it (`https://crm.example.com`, `http://10.0.0.5:8080`), for any scheme. */
+/** The origin as people write it (`http://10.0.0.5:8080`), for any scheme. */
 const originOf = (url: URL): string => `${url.protocol}//${url.host}`;
 
 /**
- * Redirects, by one rule: n8n's HTTP client never follows one (it would send `x-api-key`, and on 307/308 the body, to
- * any host). A redirect is followed only inside the API (insideApi, on the Base URL's origin), for GET only, at most
- * REDIRECTS.maxSameOriginRedirects times: `options` then point at its target (whose query the Location holds), or the
- * error naming why not is thrown. Nothing is sent to a target refused. The headers come redacted (request.ts).
+ * Redirects, by one rule (n8n's client follows none: it would send the key, and on 307/308 the body, to any host): a
+ * redirect is followed only inside the API, for GET only, at most RETRY.maxSameOriginRedirects times: `options` then
+ * point at its target (whose query the Location holds); else the error naming why not is thrown, nothing sent.
  */
 export function followRedirect(
 	node: INode,
@@ -227,10 +206,10 @@ export function followRedirect(
 			` for ${method} ${path}, and the node follows redirects only for GET`,
 			`Check in the CRM whether the ${method} took effect before you run this again. `,
 		);
-	if (followed >= REDIRECTS.maxSameOriginRedirects)
+	if (followed >= RETRY.maxSameOriginRedirects)
 		throw refuse(
 			where,
-			`, after ${REDIRECTS.maxSameOriginRedirects} redirects of ${method} ${path}, the most the node follows`,
+			`, after ${RETRY.maxSameOriginRedirects} redirects of ${method} ${path}, the most the node follows`,
 		);
 	options.url = target.href;
 	delete options.qs;

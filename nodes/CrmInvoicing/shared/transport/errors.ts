@@ -2,43 +2,34 @@ import { NodeApiError } from 'n8n-workflow';
 import type { INode, JsonObject } from 'n8n-workflow';
 
 /**
- * The transport's one home of limits and their messages: every bound on waiting, retrying, reading and following
- * (the README's "Limits"), and the error a user meets at each, saying what happened and what to do. Every text from
- * the network reaches these errors already redacted (request.ts redacts headers and bodies where it reads them).
+ * The transport's one home of limits (the README's "Limits") and of the errors a user meets at them. Every text from
+ * the network reaches these errors already redacted (request.ts redacts where it reads).
  */
 
 export const RETRY = {
-	/**
-	 * Attempts after a 429 (a 429 was not processed, so a retry is safe), within maxTotalRateLimitWaitMs: processes
-	 * sharing a key (queue mode on n8n 2.41) made one request meet more than five 429s in a row.
-	 */
+	/** Retries after a 429 (not processed, so safe): processes sharing a key met more than five in a row. */
 	maxRateLimitRetries: 20,
-	/** Longest total time one request may wait for the rate limit, in ms. */
 	maxTotalRateLimitWaitMs: 180_000,
-	/** Longest single wait (Retry-After, RateLimit-Reset), in ms; a 429 asking for more fails at once, not remembered. */
+	/** Longest single wait (Retry-After, RateLimit-Reset); a 429 asking for more fails at once, not remembered. */
 	maxWaitMs: 60_000,
-	/** Longest wait of a request for its turn under its key's rate limit, in ms. */
+	/** Longest wait of a request for its turn under its key's rate limit. */
 	maxPacingWaitMs: 180_000,
 	/** Wait when a 429 says nothing usable, in ms (doubled with each 429 of the request). */
 	defaultRateLimitWaitMs: 5_000,
 	/** Retries of a GET or DELETE after 502/503/504 or a dropped connection; the first back-off, doubled each time. */
 	maxTransientRetries: 3,
 	transientBackoffMs: 500,
-	/** Wall-clock deadline of one attempt in ms, the whole body read included (a trickle cannot outlast it). */
+	/** Deadline of one attempt, the whole body read included (a trickle cannot outlast it). */
 	requestTimeoutMs: 60_000,
+	/** Redirects one request follows (only inside the API, for GET only: connection.ts). */
+	maxSameOriginRedirects: 3,
 } as const;
 
-/** A redirect is followed only inside the API, for GET only, at most this many times (connection.ts). */
-export const REDIRECTS = { maxSameOriginRedirects: 3 } as const;
-
+/** Bytes of one answer (past it the request fails; an error answer is cut), text quoted in errors, pages of a list. */
 export const READ = {
-	/** Most bytes of one successful answer, counted while read; past it the read stops and the request fails. */
 	maxAnswerBytes: 16 * 1024 * 1024,
-	/** Most bytes of an error answer read; the rest is not. */
 	maxErrorBodyBytes: 64 * 1024,
-	/** Longest text of an error body (or of the API's message) put into an error message. */
 	maxErrorSnippetChars: 300,
-	/** Most pages one list may take: a bound on Return All even against a broken cursor. */
 	maxPages: 100_000,
 } as const;
 
@@ -48,12 +39,8 @@ export const LIST = { maxRecords: 100_000, maxBytes: 128 * 1024 * 1024 } as cons
 /** The API's published limit; used when a response carries no RateLimit-* headers. */
 export const DOCUMENTED_RATE_LIMIT = { requests: 60, windowSeconds: 60 } as const;
 
-export interface RequestSummary {
-	method: string;
-	/** Path under the API prefix, e.g. `/api/v1/leads/lead_1` (never the full URL). */
-	path: string;
-	itemIndex?: number;
-}
+/** `path` under the API prefix, e.g. `/api/v1/leads/lead_1` (never the full URL). */
+export type RequestSummary = { method: string; path: string; itemIndex?: number };
 
 /** The package's API error, our message kept: n8n puts generic text in place of one naming a code (ECONNRESET). */
 export function apiError(
@@ -81,25 +68,19 @@ export const checkFirst = (method: string): string =>
 		? ''
 		: ` Check in the CRM whether the ${method} took effect before you run this again.`;
 
-/** A page's <title>, else its text with the tags cut out; linear in the (already cut) page, nothing backtracks. */
-function textOf(page: string): string {
-	const title = /<title[^<>]*>([^<]*)/i.exec(page)?.[1];
-	return cut((title ?? page.replace(/<[^<>]*>/g, ' ')).replace(/\s+/g, ' ').trim(), 160);
-}
-
-/** Reads the API's `{ error: { code, message } }`, a flat `{ code, message }`, plain text, or a page that is not JSON. */
+/**
+ * Reads the API's `{ error: { code, message } }`, a flat `{ code, message }`, or a text that is not JSON (request.ts
+ * parsed what is): a page, or plain text that is the API's own message ("name is required" in a text/plain 400).
+ */
 function parseErrorBody(body: unknown): { code?: string; message?: string; page?: string } {
-	let value = body;
 	if (typeof body === 'string') {
-		const trimmed = body.slice(0, READ.maxErrorBodyBytes).trim();
-		try {
-			value = JSON.parse(trimmed);
-		} catch {
-			// Plain text (not a page): the API's own message, e.g. "name is required" in a text/plain 400.
-			return trimmed.startsWith('<') ? { page: textOf(trimmed) } : { message: textOf(trimmed) };
-		}
+		const text = body.slice(0, READ.maxErrorBodyBytes).trim();
+		// A page's <title>, else its text with the tags cut out: linear in the (cut) text, nothing backtracks.
+		const title = /<title[^<>]*>([^<]*)/i.exec(text)?.[1];
+		const said = cut((title ?? text.replace(/<[^<>]*>/g, ' ')).replace(/\s+/g, ' ').trim(), 160);
+		return text.startsWith('<') ? { page: said } : { message: said };
 	}
-	const object = Object(value) as { error?: unknown; code?: unknown; message?: unknown };
+	const object = Object(body) as { error?: unknown; code?: unknown; message?: unknown };
 	const nested = typeof object.error === 'object' ? (object.error as typeof object | null) : null;
 	const code = nested?.code ?? object.code ?? object.error;
 	const message = nested?.message ?? object.message;
@@ -188,7 +169,6 @@ export function answerTooLargeError(
 	return apiError(node, request, message, description, status);
 }
 
-/** What a successful answer must hold before the node reports success (ApiRequest.expect). */
 export type ExpectedAnswer = 'record' | 'empty-or-object' | 'any';
 
 /** A body (or a list entry) for a message: its kind and first characters, cut short. */
@@ -205,19 +185,10 @@ export function describeAnswer(body: unknown): string {
 	return `a ${typeof body} (${cut(String(body), 40)})`;
 }
 
-/** `expected` when a 2xx body does not fit it (a record's `id` is a non-blank string or a number), else undefined. */
-export function answerMismatch(body: unknown, status: number, expected: ExpectedAnswer) {
-	const object = !!body && typeof body === 'object' && !Array.isArray(body);
-	const id = object ? (body as { id?: unknown }).id : undefined;
-	const fits =
-		expected === 'any' ||
-		(expected === 'record'
-			? (typeof id === 'string' && id.trim() !== '') || (typeof id === 'number' && isFinite(id))
-			: object || body === undefined || body === null || body === '' || status === 204);
-	return fits ? undefined : expected;
-}
-
-/** A 2xx whose body is not what the operation needs (a login page): an error, never a false success. */
+/**
+ * The error for a 2xx whose body is not what the operation needs (a login page), never a false success; undefined
+ * when it fits (a record's `id` is a non-blank string or a number).
+ */
 export function unexpectedAnswerError(
 	node: INode,
 	request: RequestSummary,
@@ -225,7 +196,16 @@ export function unexpectedAnswerError(
 	contentType: string,
 	body: unknown,
 	expected: ExpectedAnswer,
-): NodeApiError {
+): NodeApiError | undefined {
+	const object = !!body && typeof body === 'object' && !Array.isArray(body);
+	const id = object ? (body as { id?: unknown }).id : undefined;
+	if (
+		expected === 'any' ||
+		(expected === 'record'
+			? (typeof id === 'string' && id.trim() !== '') || (typeof id === 'number' && isFinite(id))
+			: object || body === undefined || body === null || body === '' || status === 204)
+	)
+		return undefined;
 	const wanted =
 		expected === 'record'
 			? 'a record (a JSON object with an "id")'

@@ -8,58 +8,39 @@ import { apiRequestFull } from './request';
 import { runStatsOf } from './wire';
 
 /**
- * The one list reader. Every list the package reads (Get Many, Custom API Request → Paginate, webhook lists, the
- * lead picker's scan, Create or Update's search, the polling trigger) goes through `readPages`, which holds:
- * - the page shapes the node knows (v1 `{ items, hasMore, nextCursor }`, v2 `{ data, meta }`, a bare array);
- * - the loop guards (a repeated cursor, a repeated page, an empty page that claims more, READ.maxPages);
- * - the caps on what one list may hold (LIST.maxRecords records, LIST.maxBytes bytes of answers);
- * - the check that every record is a JSON object.
+ * The one list reader, `readPages`: the page shapes the node knows, the loop guards, the caps on one list (READ, LIST)
+ * and the check that every record is a JSON object.
  */
 
-/** What a list operation asks for: everything, or at most `limit` records (ignored with `returnAll`). */
-export interface PageRequest {
-	returnAll: boolean;
-	limit?: number;
-}
+export type PageRequest = { returnAll: boolean; limit?: number };
 
-/**
- * The shapes a list answer may have. `v1` and `v2` are the spec's; `any` also reads a bare array and tells v1 from v2
- * by the answer (GET /webhooks, whose shape the spec does not show, and Custom API Request).
- */
+/** `v1` and `v2` are the spec's; `any` also reads a bare array and tells v1 from v2 by the answer (GET /webhooks). */
 export type ListShape = 'v1' | 'v2' | 'any';
 
 /** A list: `path`, `version`, `qs` (without cursor and page size) and `itemIndex` as in ApiRequest. */
 export interface ListSpec extends Pick<ApiRequest, 'path' | 'version' | 'qs' | 'itemIndex'> {
 	/** Default: the version's own shape. */
 	shape?: ListShape;
-	/** A cursor to start from (Custom API Request continues from the cursor its user gave). */
 	startCursor?: string;
 	/** Default MAX_PAGE_SIZE (the fewest requests), READ.maxPages and LIST.maxRecords. */
 	pageSize?: number;
 	maxPages?: number;
 	maxRecords?: number;
-	/** By when the whole list must be read: each page's request gets what is left; past it the list fails. */
+	/** By when the whole list must be read, each page's request included. */
 	deadline?: Deadline;
-	/** Tells the user how to narrow this list when it passes a cap, e.g. 'Use a filter or set "Limit".' */
+	/** How to narrow this list, told when it passes a cap. */
 	narrow?: string;
-	/**
-	 * When the first answer is not a list, yield it as one page of shape `other` (no records, the answer in `other`)
-	 * instead of failing: Custom API Request outputs such an answer as it is. Later pages must always be lists.
-	 */
+	/** A first answer that is not a list is yielded as a page of shape `other`, not an error (Custom API Request). */
 	otherOnFirstPage?: boolean;
-	/**
-	 * An entry that is not a JSON object fails the list, unless this is given: then it is left out, and this is told
-	 * what it was (`described`), where, so that the caller can name it (the polling trigger, which no entry may stop).
-	 */
+	/** An entry that is not a JSON object fails the list unless this is given: then it is told what and where. */
 	skipEntry?: (described: string, position: number, page: number) => void;
 }
 
-/** One page, in the shape every version shares; `nextCursor` null on the last, `number` 1 for the first. */
+/** One page; `nextCursor` null on the last, `number` 1 for the first; `other` only with `otherOnFirstPage`. */
 export interface ListPage {
 	records: IDataObject[];
 	nextCursor: string | null;
 	number: number;
-	/** The shape the answer had; `other` (the answer itself in `other`) only with `otherOnFirstPage`, on page 1. */
 	shape: 'v1' | 'v2' | 'array' | 'other';
 	other?: unknown;
 }
@@ -69,7 +50,6 @@ const nextCursorOf = ({ nextCursor, hasMore }: IDataObject): string | null =>
 
 type RawPage = { list: unknown[]; nextCursor: string | null; shape: 'v1' | 'v2' | 'array' };
 
-/** Reads one answer in the shapes `shape` allows; undefined when it has none of them. */
 function readPageShape(body: unknown, shape: ListShape): RawPage | undefined {
 	if (Array.isArray(body))
 		return shape === 'any' ? { list: body, nextCursor: null, shape: 'array' } : undefined;
@@ -92,17 +72,9 @@ function describeEntry(value: unknown): string {
 const NARROW =
 	'Narrow the list with the operation\'s filters, or set "Limit" instead of "Return All".';
 
-const SHAPE_NAMES: Record<ListShape, string> = {
-	v1: '{ items, hasMore, nextCursor }',
-	v2: '{ data, meta: { nextCursor, hasMore } }',
-	any: 'a bare array, { items, hasMore, nextCursor } (v1) or { data, meta } (v2)',
-};
-
 /**
- * Reads a list page by page, under the guards and caps above, and yields each page. A caller that has what it needs
- * stops iterating, and no further page is requested. Any fault is an error: never a silent partial list.
- *
- * `pageSizeFor(recordsSoFar)` may shrink the page asked for (a "Limit" asks for exactly what is still missing).
+ * Yields a list page by page: a caller that has what it needs stops, and no further page is asked for. Any fault is an
+ * error, never a silent partial list. `pageSizeFor` may shrink a page (a "Limit" asks for exactly what is missing).
  */
 export async function* readPages(
 	this: ApiContext,
@@ -144,7 +116,7 @@ export async function* readPages(
 		if (!raw)
 			throw fail(
 				`The CRM API answered GET ${path} with ${statusCode} (${contentTypeOf(headers)}) and ${describeAnswer(body)}, not a list`,
-				`The node reads lists as ${SHAPE_NAMES[shape]}. Check that the credential's Base URL points at the CRM API itself (not a login page, proxy or web site).`,
+				`The node reads lists as { items, hasMore, nextCursor } (v1), { data, meta } (v2) or, where the spec does not show the shape, a bare array. Check that the credential's Base URL points at the CRM API itself (not a login page, proxy or web site).`,
 				statusCode,
 			);
 		const page = raw.list.filter((entry, index) => {
@@ -197,12 +169,7 @@ export async function* readPages(
 	}
 }
 
-/**
- * A whole list, or its first `want.limit` records, through `readPages`. Return All asks for the largest page every
- * time (the fewest requests); a limit asks for exactly what is still missing and stops as soon as it has enough.
- * `keep` drops records the API should not have returned (a filter it may ignore); paging goes on until the limit.
- * Pages are joined without spreading them into one call, so any number of records (up to the caps) can be joined.
- */
+/** A whole list, or its first `want.limit` records; `keep` drops records a filter the API may ignore let through. */
 export async function readList(
 	this: ApiContext,
 	spec: ListSpec,
@@ -222,11 +189,7 @@ export async function readList(
 	return records;
 }
 
-/**
- * The first page of a list, through `readPages` (shape and record checks included): for n8n's list searches, which
- * read one page per call and hand `nextCursor` back to n8n as their pagination token.
- */
+/** The first page of a list, for n8n's list searches (one page per call, `nextCursor` their pagination token). */
 export async function readOnePage(this: ApiContext, spec: ListSpec): Promise<ListPage> {
-	// readPages yields a first page or throws.
 	return (await readPages.call(this, spec).next()).value as ListPage;
 }

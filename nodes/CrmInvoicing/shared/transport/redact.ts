@@ -1,9 +1,7 @@
 /**
- * The API key is never shown in clear. Every answer is redacted where it is read (request.ts), before anything
- * parses, shows or outputs it, its headers included. The key is looked for in each spelling of secretSpellings (as it
- * is, and base64 or base64url-encoded), in every string and object key of a JSON answer after JSON.parse decoded
- * it, and in any text also after decoding what a reader would: JSON escapes (`\/`, `\u002b`), percent-encoded ASCII
- * (`%2B`) and HTML character references (`&#43;`, `&plus;`). Decode, then search: no pattern per key and character.
+ * The API key is never shown in clear: every answer is redacted where it is read (request.ts), its headers included.
+ * The key is sought in each of its spellings, in every string and object key of a parsed answer, and in any text
+ * also after decoding JSON escapes, percent-encoded ASCII and HTML references. Decode, then search.
  */
 
 export const REDACTED = '[redacted]';
@@ -12,9 +10,8 @@ export const REDACTED = '[redacted]';
 const MIN_SECRET_LENGTH = 4;
 
 /**
- * The texts to look for in place of one API key: the key, and its base64 and base64url encodings at each of the three
- * alignments it can have inside a longer encoded text (the characters that also encode a neighbouring byte are left
- * out, so each is found whatever stands around the key). Computed once per credential read (connection.ts).
+ * The key and its base64 and base64url encodings at each of the three alignments it can have inside a longer encoded
+ * text (without the characters that also encode a neighbouring byte, so each is found whatever stands around it).
  */
 export function secretSpellings(key: string): string[] {
 	const bytes = Buffer.from(key, 'utf8');
@@ -93,9 +90,8 @@ export function mayHoldSecret(text: string, secrets: readonly string[]): boolean
 }
 
 /**
- * A parsed answer (or its headers, or a text) with every string and object key redacted, in place (it is the
- * transport's own copy). Iterative: any nesting JSON.parse accepts is walked without recursion. A key "__proto__" is
- * JSON.parse's own property, so writing to it writes that property, not the prototype.
+ * A parsed answer (or its headers, or a text) with every string and object key redacted, in place, without recursion.
+ * A key "__proto__" is JSON.parse's own property, so writing to it writes that property, not the prototype.
  */
 export function redactValue<T>(value: T, secrets: readonly string[]): T {
 	if (secrets.length === 0) return value;

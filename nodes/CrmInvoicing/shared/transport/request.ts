@@ -13,7 +13,6 @@ import {
 	unsafePathReason,
 } from './connection';
 import {
-	answerMismatch,
 	answerTooLargeError,
 	apiErrorFromResponse,
 	deadlineError,
@@ -23,24 +22,15 @@ import {
 } from './errors';
 import type { PacerTurn } from './rateLimit';
 import { mayHoldSecret, redactValue } from './redact';
-import {
-	AnswerTooLarge,
-	connectionError,
-	connectionErrorCode,
-	raceSignal,
-	readBody,
-	runStatsOf,
-	tlsErrorCode,
-} from './wire';
+import { connectionError, connectionErrorCode, readBody, runStatsOf, tlsErrorCode } from './wire';
+import type { BodyStream } from './wire';
 import { boundedWait, pacingWaitError, rateLimitTooLongError, rateLimitWait } from './waits';
 
 /**
- * A request and its full response (status, headers, body parsed as JSON when it is JSON, redacted). The one place
- * that does HTTP, and every bound of a request is here. Each attempt is paced (the key's limiter, a retry keeping its
- * place), sent under a wall-clock deadline (enforced by aborting), read within a byte cap with the key redacted, and
- * classified: a 2xx of the expected shape is the answer; a redirect inside the rules, a 429 or a 5xx within bounds is
- * tried again. A path that could leave the API is refused before anything is sent. Throws NodeApiError (or
- * NodeOperationError) for every failure.
+ * A request and its full response (body parsed as JSON when it is JSON, redacted): the one place that does HTTP. Each
+ * attempt is paced, sent under a deadline, read within a byte cap with the key redacted, and classified: a 2xx of the
+ * expected shape is the answer; a redirect inside the rules, a 429 or a 5xx within bounds is tried again. A path that
+ * could leave the API is refused before anything is sent. Every failure throws.
  */
 export async function apiRequestFull(this: ApiContext, request: ApiRequest): Promise<ApiResponse> {
 	const node = this.getNode();
@@ -78,7 +68,7 @@ export async function apiRequestFull(this: ApiContext, request: ApiRequest): Pro
 	let [rateLimitRetries, rateLimitWaited, transientRetries, redirects] = [0, 0, 0, 0];
 
 	const fits = (ms: number) => Date.now() + ms < deadline;
-	/** Waits a transient back-off when one more retry is allowed and fits the deadline; false when not. */
+	/** Waits a transient back-off when one more retry is allowed and fits the deadline. */
 	const backOff = async (): Promise<boolean> => {
 		const wait = RETRY.transientBackoffMs * 2 ** transientRetries;
 		if (!idempotent || transientRetries >= RETRY.maxTransientRetries || !fits(wait)) return false;
@@ -109,40 +99,36 @@ export async function apiRequestFull(this: ApiContext, request: ApiRequest): Pro
 		stats.requests++;
 		const ms = Math.max(1, Math.min(RETRY.requestTimeoutMs, deadline - Date.now()));
 		const signal = AbortSignal.timeout(ms);
-		options.timeout = ms;
-		options.abortSignal = signal;
-		// n8n puts the execution's cancel signal in place of the request's own: the helper gets one that aborts on either.
+		// The attempt's one deadline: a signal that aborts the send and the body's read at it, or on cancellation. n8n puts
+		// the context's cancel signal in place of a request's own, so the helper's context hands out this one too.
 		const stop = cancel ? AbortSignal.any([cancel, signal]) : signal;
+		options.abortSignal = stop;
 		const caller = Object.create(this) as ApiContext;
 		caller.getExecutionCancelSignal = () => stop;
 		let response: IN8nHttpFullResponse;
 		const credentialsDecrypted = connection.credentials;
 		const send = this.helpers.httpRequestWithAuthentication;
 		try {
-			const sent = send.call(caller, CREDENTIAL_TYPE, options, { credentialsDecrypted });
-			response = (await raceSignal(sent, signal)) as IN8nHttpFullResponse;
+			response = await send.call(caller, CREDENTIAL_TYPE, options, { credentialsDecrypted });
 		} catch (error) {
 			pacer.settle(turn);
 			const dropped = !cancel?.aborted && !signal.aborted && !tlsErrorCode(error);
 			if (dropped && connectionErrorCode(error) && (await backOff())) continue;
 			throw failure(error, signal, ms);
 		}
-		// Every text the answer brings is redacted before anything reads it: its headers here (a Content-Type or a
-		// Location that echoes the key reaches errors), its body below. The limiter learns of the answer as soon as its
-		// status and headers are here; after a 429 the whole key waits what this request will wait.
+		// Every text the answer brings is redacted before anything reads it: its headers here, its body below. The limiter
+		// learns of the answer at once; after a 429 the whole key waits what this request will wait.
 		const headers = redactValue(response.headers, connection.secrets);
 		const status = response.statusCode;
 		const wait = status === 429 ? rateLimitWait(headers, Date.now(), rateLimitRetries) : undefined;
 		pacer.settle(turn, status, headers, wait?.ms);
 		const success = status >= 200 && status < 300;
-		let read: { text: string; bytes: number };
-		try {
-			const max = success ? READ.maxAnswerBytes : READ.maxErrorBodyBytes;
-			read = await readBody(response.body, max, !success, stop);
-		} catch (error) {
-			if (!(error instanceof AnswerTooLarge)) throw failure(error, signal, ms, status);
+		const max = success ? READ.maxAnswerBytes : READ.maxErrorBodyBytes;
+		const read = await readBody(response.body as BodyStream, max, stop).catch((error) => {
+			throw failure(error, signal, ms, status);
+		});
+		if (success && read.more)
 			throw answerTooLargeError(node, summary, status, contentTypeOf(headers));
-		}
 		// Whatever the answer echoes of the key is redacted in what was decoded: every string of the parsed JSON, or the
 		// text, in any spelling. A first look at the raw text rules out most answers, so a page is rarely walked.
 		const text = read.text.trim();
@@ -157,9 +143,10 @@ export async function apiRequestFull(this: ApiContext, request: ApiRequest): Pro
 		const answer = { ...response, headers, body, bodyBytes: read.bytes } as ApiResponse;
 		if (success) {
 			const expected = request.expect ?? (method === 'DELETE' ? 'empty-or-object' : 'any');
-			const mismatch = answerMismatch(body, status, expected);
-			if (!mismatch) return answer;
-			throw unexpectedAnswerError(node, summary, status, contentTypeOf(headers), body, mismatch);
+			const type = contentTypeOf(headers);
+			const wrong = unexpectedAnswerError(node, summary, status, type, body, expected);
+			if (!wrong) return answer;
+			throw wrong;
 		}
 		if (status >= 300 && status < 400 && status !== 304) {
 			followRedirect(node, summary, answer, options, connection.baseUrl, redirects++);

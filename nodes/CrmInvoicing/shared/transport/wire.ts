@@ -2,20 +2,9 @@ import type { INode, NodeApiError } from 'n8n-workflow';
 
 import { apiError, checkFirst, type RequestSummary } from './errors';
 
-/**
- * One attempt on the wire: the body read within its limits, the attempt raced against its deadline, the error of an
- * attempt that got no HTTP answer (a connection that failed, a TLS certificate n8n refused), and what attempts cost.
- */
-
 /** What one run of a node (one n8n context) cost at the CRM, for its execution hint; kept for that run only. */
-export interface RunStats {
-	requests: number;
-	pages: number;
-	mostPagesOfOneList: number;
-	rateLimited: number;
-	/** Time waited for the rate limit, in ms. */
-	waitedMs: number;
-}
+const fresh = () => ({ requests: 0, pages: 0, mostPagesOfOneList: 0, rateLimited: 0, waitedMs: 0 });
+export type RunStats = ReturnType<typeof fresh>;
 
 const statsByContext = new WeakMap<object, RunStats>();
 
@@ -23,7 +12,7 @@ const statsByContext = new WeakMap<object, RunStats>();
 export function runStatsOf(context: object): RunStats {
 	const known = statsByContext.get(context);
 	if (known) return known;
-	const stats = { requests: 0, pages: 0, mostPagesOfOneList: 0, rateLimited: 0, waitedMs: 0 };
+	const stats = fresh();
 	return (statsByContext.set(context, stats), stats);
 }
 
@@ -47,7 +36,6 @@ function tlsProblem(code: string): string | undefined {
 /** Messages that name a failure without its code: n8n 1.x keeps only the message of some (a TLS one among them). */
 const SAID: Array<[RegExp, string]> = [
 	[/socket hang up/i, 'ECONNRESET'],
-	[/timeout of \d+ms exceeded/i, 'ETIMEDOUT'],
 	[/self[- ]signed certificate/i, 'DEPTH_ZERO_SELF_SIGNED_CERT'],
 	[/certificate has expired/i, 'CERT_HAS_EXPIRED'],
 	[/altnames/i, 'ERR_TLS_CERT_ALTNAME_INVALID'],
@@ -102,64 +90,30 @@ export function connectionError(
 	return apiError(node, request, message, description, undefined, what);
 }
 
-/** A readable stream as n8n hands it back with `encoding: 'stream'` (an IncomingMessage). */
-interface BodyStream extends AsyncIterable<Buffer | string> {
-	destroy(error?: Error): void;
-}
-
-const isStream = (value: unknown): value is BodyStream =>
-	typeof (value as BodyStream | undefined)?.destroy === 'function';
-
-export class AnswerTooLarge extends Error {}
+/** An answer's body as n8n 2.x and 1.x hand it back with `encoding: 'stream'` (an IncomingMessage). */
+export type BodyStream = AsyncIterable<Buffer | string> & { destroy(error?: Error): void };
 
 /**
- * Reads a body, counting bytes as they come (after decompression). Past `maxBytes`: with `cut`, keeps what was read
- * (an error body), else fails with AnswerTooLarge. The stream is then destroyed (the connection closed, nothing more
- * read into memory), as it is when `signal` aborts (the deadline, a cancellation: a trickling body).
+ * Reads a body, counting bytes as they come, at most `maxBytes` (`more`: there was more). The stream is then destroyed
+ * (the connection closed), as it is when `signal` aborts (the deadline, a cancellation: a trickling body).
  */
-export async function readBody(body: unknown, maxBytes: number, cut: boolean, signal: AbortSignal) {
-	// n8n hands every answer over as a stream with `encoding: 'stream'` (2.x and 1.x alike).
-	if (!isStream(body)) throw new Error('The answer did not come as a stream');
+export async function readBody(body: BodyStream, maxBytes: number, signal: AbortSignal) {
 	const onAbort = () => body.destroy(new Error('aborted'));
 	if (signal.aborted) onAbort();
 	else signal.addEventListener('abort', onAbort, { once: true });
 	const chunks: Buffer[] = [];
-	let bytes = 0;
+	let [bytes, more] = [0, false];
 	try {
 		for await (const chunk of body) {
 			const buffer = typeof chunk === 'string' ? Buffer.from(chunk) : chunk;
-			if (bytes + buffer.length > maxBytes && !cut) throw new AnswerTooLarge();
 			chunks.push(buffer.subarray(0, maxBytes - bytes));
-			bytes = Math.min(maxBytes, bytes + buffer.length);
-			if (cut && bytes === maxBytes) break;
+			if ((more = bytes + buffer.length > maxBytes)) break;
+			bytes += buffer.length;
 		}
 	} finally {
 		signal.removeEventListener('abort', onAbort);
 		// Closes the connection when the loop stopped early (cap, error); a no-op after the end of the body.
 		body.destroy();
 	}
-	return { text: Buffer.concat(chunks).toString('utf8'), bytes };
-}
-
-/**
- * n8n replaces a request's `abortSignal` by the execution's cancel signal where there is one, which would drop the
- * attempt's deadline: the helper is called with a context whose cancel signal aborts on either, and its promise is
- * raced against the deadline whatever the helper does with it. A late answer's body is closed, not left open.
- */
-export async function raceSignal<T>(promise: Promise<T>, signal: AbortSignal): Promise<T> {
-	let onAbort: () => void = () => undefined;
-	const aborted = new Promise<never>((_resolve, reject) => {
-		onAbort = () => reject(signal.reason as Error);
-		if (signal.aborted) onAbort();
-		else signal.addEventListener('abort', onAbort, { once: true });
-	});
-	promise.then(
-		(late) => signal.aborted && (late as { body?: Partial<BodyStream> })?.body?.destroy?.(),
-		() => undefined,
-	);
-	try {
-		return await Promise.race([promise, aborted]);
-	} finally {
-		signal.removeEventListener('abort', onAbort);
-	}
+	return { text: Buffer.concat(chunks).toString('utf8'), bytes, more };
 }
