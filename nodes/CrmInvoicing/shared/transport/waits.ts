@@ -63,7 +63,7 @@ export function rateLimitWait(headers?: IDataObject, now = Date.now(), tries = 0
 	return { ms: Math.min(RETRY.maxWaitMs, doubled), source: 'default', unusable };
 }
 
-/** The window an answer announces (`RateLimit-Remaining`, `RateLimit-Reset` bounded, `RateLimit-Limit` or 0), if any. */
+/** The window an answer announces, if any: `RateLimit-Remaining`, `RateLimit-Reset` (bounded), `-Limit` or 0. */
 export function announcedWindow(headers: IDataObject | undefined, now: number) {
 	const remaining = numberOf(headers, 'ratelimit-remaining');
 	const reset = numberOf(headers, 'ratelimit-reset');
@@ -98,9 +98,8 @@ export function rateLimitTooLongError(
 	return error;
 }
 
-/** A request that cannot get a turn within the wait it accepts (rateLimit.ts): refused before it is sent. */
+/** No turn within the wait a request accepts (rateLimit.ts): not sent. `queued`: others waiting in this process. */
 export class PacingWaitTooLongError extends Error {
-	/** `queued`: requests of this key waiting for their turn in this process. */
 	constructor(
 		readonly waitMs: number,
 		readonly capMs: number,
