@@ -42,12 +42,17 @@ describe('first in, first out', () => {
 		expect(pacer['queue'].length).toBe(5);
 
 		// The first is refused with 429 (the window is spent for 2 s); it asks again with its ticket.
-		pacer.settle(first, 429, {
-			'ratelimit-limit': '3',
-			'ratelimit-remaining': '0',
-			'ratelimit-reset': '2',
-			'retry-after': '2',
-		});
+		pacer.settle(
+			first,
+			429,
+			{
+				'ratelimit-limit': '3',
+				'ratelimit-remaining': '0',
+				'ratelimit-reset': '2',
+				'retry-after': '2',
+			},
+			2_000,
+		);
 		let retried: PacerTurn | undefined;
 		void pacer.take({ ticket: first.ticket }).then((turn) => {
 			retried = turn;

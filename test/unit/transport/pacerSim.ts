@@ -12,6 +12,7 @@ import {
 	RateLimitPacer,
 	type PacerTurn,
 } from '../../../nodes/CrmInvoicing/shared/transport/rateLimit';
+import { rateLimitWait } from '../../../nodes/CrmInvoicing/shared/transport/waits';
 
 /** The process's pacer of a Base URL and API key, named as connection.ts names it. */
 export const pacerFor = (
@@ -172,7 +173,9 @@ export async function request(
 		}
 		const answer = server.answer(options.process ?? 0, turn.ticket);
 		await time.sleep(options.latencyMs ?? 5);
-		pacer.settle(turn, answer.status, answer.headers);
+		// After a 429 the pacer holds the wait the request takes, as the transport tells it (request.ts).
+		const waitMs = answer.status === 429 ? rateLimitWait(answer.headers, time.now).ms : undefined;
+		pacer.settle(turn, answer.status, answer.headers, waitMs);
 		if (answer.status !== 429) return { ok: true, finishedAt: time.now };
 		if (attempt >= (options.retries ?? 5)) return { ok: false, error: new Error('429') };
 	}

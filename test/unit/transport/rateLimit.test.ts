@@ -127,7 +127,7 @@ describe('RateLimitPacer', () => {
 	it('holds every request back after a 429 for the wait it asked for', async () => {
 		const { time, pacer } = pacerAt(1_000);
 		const { turn } = await takeTurn(time, pacer);
-		pacer.settle(turn, 429, { 'retry-after': '3' });
+		pacer.settle(turn, 429, { 'retry-after': '3' }, 3_000);
 		expect(await waitOf(time, pacer)).toBe(3_000 + MARGIN_MS);
 	});
 

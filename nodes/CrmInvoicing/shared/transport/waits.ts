@@ -2,13 +2,8 @@ import { NodeOperationError } from 'n8n-workflow';
 import type { IDataObject, INode, NodeApiError } from 'n8n-workflow';
 
 import { headerValue } from '../values';
-import {
-	adviceFor,
-	apiErrorFromResponse,
-	describeWait,
-	type RequestSummary,
-	RETRY,
-} from './errors';
+import type { RequestSummary } from './errors';
+import { adviceFor, apiErrorFromResponse, describeWait, RETRY } from './errors';
 
 /**
  * Waiting for the rate limit: what the API's answers say (`Retry-After`, `RateLimit-*`), read for the key's limiter
@@ -26,63 +21,55 @@ export function boundedWait(ms: number, cap: number = RETRY.maxWaitMs): number {
 	return Math.min(Math.ceil(ms), cap);
 }
 
-function toNumber(value: string | undefined): number | undefined {
-	if (value === undefined || value.trim() === '') return undefined;
-	const number = Number(value);
+/** A header's number; undefined when it is missing, empty or not a finite number. */
+function numberOf(headers: IDataObject | undefined, name: string): number | undefined {
+	const value = headerValue(headers, name)?.trim();
+	const number = value ? Number(value) : NaN;
 	return Number.isFinite(number) ? number : undefined;
 }
 
 /**
- * The wait until a time the answer names (a `Retry-After` date, a Unix-time `RateLimit-Reset`), counted from the
- * answer's own `Date` when it has one (so the CRM's clock and n8n's need not agree); or why it cannot be used: a
- * time past, or more than RETRY.maxWaitMs ahead (a clock is off).
- */
-function untilTime(at: number, headers: IDataObject | undefined, now: number): number | string {
-	const dated = Date.parse(headerValue(headers, 'date') ?? '');
-	const from = Number.isNaN(dated) ? "n8n's clock" : "the answer's own Date";
-	const ms = at - (Number.isNaN(dated) ? now : dated);
-	if (ms <= 0) return `a time already past by ${from}`;
-	if (ms <= RETRY.maxWaitMs) return ms;
-	const noDate = Number.isNaN(dated) ? ', with no Date header to count from' : '';
-	return `a time more than ${RETRY.maxWaitMs / 1000} s ahead of ${from}${noDate}`;
-}
-
-/**
- * How long a 429 asks to wait: `Retry-After` seconds or date, else `RateLimit-Reset` (seconds, or a Unix time). When
- * none is usable (or a second "wait 0 s" in a row), the default for the `tries`-th 429. Not bounded: the caller
- * compares it with RETRY.maxWaitMs.
+ * How long a 429 asks to wait: `Retry-After` seconds or date, else `RateLimit-Reset` (seconds, or a Unix time). A time
+ * is counted from the answer's own `Date` when it has one (so the CRM's clock and n8n's need not agree), and is not
+ * used when past or more than RETRY.maxWaitMs ahead (a clock is off). When none is usable (or a second "wait 0 s" in a
+ * row), the default for the `tries`-th 429. Not bounded: the caller compares it with RETRY.maxWaitMs.
  */
 export function rateLimitWait(headers?: IDataObject, now = Date.now(), tries = 0): RateLimitWait {
+	const dated = Date.parse(headerValue(headers, 'date') ?? '');
+	const from = Number.isNaN(dated) ? "n8n's clock" : "the answer's own Date";
 	let unusable: string | undefined;
-	const retryAfter = headerValue(headers, 'retry-after');
-	const seconds = toNumber(retryAfter) ?? NaN;
+	/** The wait until `at` (plus `margin`) when it can be used; else why not, if no reason came before. */
+	const until = (at: number, header: string, margin = 0): RateLimitWait | undefined => {
+		const ms = at - (Number.isNaN(dated) ? now : dated);
+		if (ms > 0 && ms <= RETRY.maxWaitMs) return { ms: ms + margin, source: 'asked' };
+		const when = ms > 0 ? `more than ${RETRY.maxWaitMs / 1000} s ahead of` : 'already past by';
+		unusable ??= `${header} named a time ${when} ${from}`;
+		return undefined;
+	};
+	const seconds = numberOf(headers, 'retry-after') ?? NaN;
 	if (seconds > 0 || (seconds === 0 && tries === 0)) return { ms: seconds * 1000, source: 'asked' };
 	if (seconds === 0) unusable = 'Retry-After asked for no wait again';
-	const date = Number.isNaN(seconds) ? Date.parse(retryAfter ?? '') : NaN;
-	if (!Number.isNaN(date)) {
-		const wait = untilTime(date, headers, now);
-		if (typeof wait === 'number') return { ms: wait, source: 'asked' };
-		unusable = `Retry-After named ${wait}`;
-	}
-	const reset = toNumber(headerValue(headers, 'ratelimit-reset'));
-	if (reset !== undefined && reset >= 0 && !(reset === 0 && tries > 0)) {
+	const date = Number.isNaN(seconds) ? Date.parse(headerValue(headers, 'retry-after') ?? '') : NaN;
+	const asked = Number.isNaN(date) ? undefined : until(date, 'Retry-After');
+	if (asked) return asked;
+	const reset = numberOf(headers, 'ratelimit-reset') ?? -1;
+	if (reset >= 0 && !(reset === 0 && tries > 0)) {
 		if (reset <= UNIX_TIME_FROM) return { ms: reset * 1000 + RESET_MARGIN_MS, source: 'asked' };
-		const wait = untilTime(reset * 1000, headers, now);
-		if (typeof wait === 'number') return { ms: wait + RESET_MARGIN_MS, source: 'asked' };
-		unusable ??= `RateLimit-Reset named ${wait}`;
+		const wait = until(reset * 1000, 'RateLimit-Reset', RESET_MARGIN_MS);
+		if (wait) return wait;
 	}
 	// The default for the `tries`-th 429 of a request (0 for the first): 5 s, 10 s, …, at most RETRY.maxWaitMs.
 	const doubled = RETRY.defaultRateLimitWaitMs * 2 ** Math.min(Math.max(0, tries), 20);
 	return { ms: Math.min(RETRY.maxWaitMs, doubled), source: 'default', unusable };
 }
 
-/** The window an answer announces (`RateLimit-Remaining` and `RateLimit-Reset`, `RateLimit-Limit` or 0), if any. */
+/** The window an answer announces, if any: `RateLimit-Remaining`, `RateLimit-Reset` (bounded), `-Limit` or 0. */
 export function announcedWindow(headers: IDataObject | undefined, now: number) {
-	const remaining = toNumber(headerValue(headers, 'ratelimit-remaining'));
-	const reset = toNumber(headerValue(headers, 'ratelimit-reset'));
+	const remaining = numberOf(headers, 'ratelimit-remaining');
+	const reset = numberOf(headers, 'ratelimit-reset');
 	if (remaining === undefined || reset === undefined || remaining < 0) return undefined;
-	const resetMs = Math.max(0, reset > UNIX_TIME_FROM ? reset * 1000 - now : reset * 1000);
-	return { remaining, resetMs, limit: toNumber(headerValue(headers, 'ratelimit-limit')) ?? 0 };
+	const resetMs = boundedWait(reset > UNIX_TIME_FROM ? reset * 1000 - now : reset * 1000);
+	return { remaining, resetMs, limit: numberOf(headers, 'ratelimit-limit') ?? 0 };
 }
 
 /** How long a 429 asks to wait; `default`: nothing usable was said (`unusable`: why), so the node's default. */
@@ -111,18 +98,14 @@ export function rateLimitTooLongError(
 	return error;
 }
 
-/** A request that cannot get a turn within the wait it accepts (rateLimit.ts): refused before it is sent. */
+/** No turn within the wait a request accepts (rateLimit.ts): not sent. `queued`: others waiting in this process. */
 export class PacingWaitTooLongError extends Error {
-	/** `queued`: requests of this key waiting for their turn in this process. */
 	constructor(
 		readonly waitMs: number,
 		readonly capMs: number,
 		readonly queued: number,
 	) {
-		super(
-			`No turn within ${Math.ceil(capMs / 1000)} s: the next turn is in about ${Math.ceil(waitMs / 1000)} s`,
-		);
-		this.name = 'PacingWaitTooLongError';
+		super('No turn within the wait the request accepts');
 	}
 }
 
