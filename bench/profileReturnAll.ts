@@ -10,11 +10,17 @@
  * (after `npm run build`). The profile is left in `.tmp/bench/profile/` for Chrome DevTools. Then, with n8n idle, the
  * floor's 100 page requests (fetch, as case 1 sends them) against the same 100 through n8n's own request helper (the
  * `httpRequest` of @n8n/backend-network that httpRequestWithAuthentication ends in, with the options ours passes),
- * alternating in this process: what n8n's helper costs per Return All beside the floor's fetch.
+ * alternating in this process: what n8n's helper costs per Return All beside the floor's fetch. Last, in this process
+ * and with no network, our whole path (dist/'s readList: pacing, deadline, stream read, redaction's first look, the
+ * list reader's checks, and the router's output items) against a bare read + JSON.parse of the same 100 pages, both
+ * handed the pages by a fake helper: what our own code adds per Return All.
  */
-import { mkdirSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { mkdirSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
+import { PassThrough } from 'node:stream';
+
+import { deepCopy } from 'n8n-workflow';
 
 import { ROOT } from '../scripts/lib/runtime';
 import { startStack } from '../scripts/lib/stack';
@@ -200,6 +206,79 @@ async function helperAgainstFetch(
 	}
 }
 
+/** Our path against a bare read + JSON.parse, both fed the same pages as streams by a fake n8n helper. */
+async function pathAgainstBare(base: string, key: string, runs: number, log: (m: string) => void) {
+	const pages: Buffer[] = [];
+	const cursors = new Map<string, number>();
+	for (let url: string | undefined = `${base}/api/v1/leads?limit=100`; url; ) {
+		const bytes = Buffer.from(
+			await (await fetch(url, { headers: { 'x-api-key': key } })).arrayBuffer(),
+		);
+		const { hasMore, nextCursor } = JSON.parse(bytes.toString('utf8')) as Record<string, string>;
+		pages.push(bytes);
+		if (hasMore) cursors.set(nextCursor!, pages.length);
+		url = hasMore
+			? `${base}/api/v1/leads?limit=100&cursor=${encodeURIComponent(nextCursor!)}`
+			: undefined;
+	}
+	const send = async (_type: string, options: { qs?: { cursor?: string } }) => {
+		const body = new PassThrough();
+		const page = pages[options.qs?.cursor ? cursors.get(options.qs.cursor)! : 0]!;
+		body.end(page);
+		const headers = { 'content-type': 'application/json', 'content-length': String(page.length) };
+		return { statusCode: 200, statusMessage: 'OK', headers, body };
+	};
+	const load = createRequire(__filename);
+	const { readList } = load(
+		path.join(ROOT, 'dist/nodes/CrmInvoicing/shared/transport/pagination.js'),
+	);
+	const node = {
+		id: 'n',
+		name: 'CRM Invoicing',
+		type: 'crmInvoicing',
+		typeVersion: 1,
+		parameters: {},
+	};
+	const cancel = new AbortController().signal;
+	const variants: Record<string, () => Promise<unknown[]>> = {
+		ours: async () => {
+			const context = {
+				getNode: () => deepCopy(node), // as n8n's getNode() does
+				getCredentials: async () => ({ baseUrl: base, apiKey: key, requestsPerMinute: 1e6 }),
+				getExecutionCancelSignal: () => cancel,
+				helpers: { httpRequestWithAuthentication: send },
+			};
+			const records = (await readList.call(context, { path: '/leads', qs: {} })) as object[];
+			return records.map((json) => ({ ...{ json }, pairedItem: { item: 0 } }));
+		},
+		bare: async () => {
+			const records: unknown[] = [];
+			for (let cursor: string | undefined, first = true; first || cursor; first = false) {
+				const chunks: Buffer[] = [];
+				for await (const chunk of (await send('', { qs: { cursor } })).body) chunks.push(chunk);
+				const page = JSON.parse(Buffer.concat(chunks).toString('utf8'));
+				for (const item of page.items) records.push(item);
+				cursor = page.hasMore ? page.nextCursor : undefined;
+			}
+			return records.map((json) => ({ json, pairedItem: { item: 0 } }));
+		},
+	};
+	const times: Record<string, number[]> = { ours: [], bare: [] };
+	for (let round = 0; round < 4 * runs + 5; round++)
+		for (const name of round % 2 ? ['ours', 'bare'] : ['bare', 'ours']) {
+			const started = performance.now();
+			if ((await variants[name]!()).length !== 10_000)
+				throw new Error(`${name}: not 10,000 records`);
+			if (round >= 5) times[name]!.push(performance.now() - started);
+		}
+	for (const [name, list] of Object.entries(times)) {
+		list.sort((a, b) => a - b);
+		log(
+			`in-process, 100 pages handed over as streams, ${name}: median ${list[list.length >> 1]!.toFixed(1)} ms (${list[0]!.toFixed(1)}–${list.at(-1)!.toFixed(1)})`,
+		);
+	}
+}
+
 async function main(): Promise<void> {
 	const args = process.argv.slice(2);
 	const runs = Number(args[args.indexOf('--runs') + 1] ?? 15) || 15;
@@ -254,10 +333,16 @@ async function main(): Promise<void> {
 			);
 		}
 		await helperAgainstFetch(stack.sandbox.url, stack.sandbox.keys.admin, runs, log);
+		await pathAgainstBare(stack.sandbox.url, stack.sandbox.keys.admin, runs, log);
 	} finally {
 		await stack.stop();
 	}
-	const file = readdirSync(profileDir).find((name) => name.endsWith('.cpuprofile'));
+	// n8n's main thread writes the largest (a worker thread writes its own, nearly empty).
+	const [file] = readdirSync(profileDir)
+		.filter((name) => name.endsWith('.cpuprofile'))
+		.sort(
+			(a, b) => statSync(path.join(profileDir, b)).size - statSync(path.join(profileDir, a)).size,
+		);
 	if (!file) throw new Error(`n8n wrote no profile in ${profileDir}`);
 	analyse(JSON.parse(readFileSync(path.join(profileDir, file), 'utf8')) as Profile, windows, runs);
 }
