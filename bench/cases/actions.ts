@@ -124,6 +124,8 @@ async function floorRun(ctx: BenchContext, workflow: ActionWorkflow): Promise<Ac
 		nodeMs: run.nodeMs + requestsMs,
 		executionMs: run.executionMs + requestsMs,
 		requests,
+		// The 100 raw requests alone (fetch, keep-alive), beside ours' through n8n's helper (bench/profileReturnAll.ts).
+		requestsMs,
 	};
 }
 

@@ -190,7 +190,7 @@ export function describeAnswer(body: unknown): string {
  * when it fits (a record's `id` is a non-blank string or a number).
  */
 export function unexpectedAnswerError(
-	node: INode,
+	node: () => INode,
 	request: RequestSummary,
 	status: number,
 	contentType: string,
@@ -212,5 +212,5 @@ export function unexpectedAnswerError(
 			: 'an empty answer or a JSON object';
 	const message = `The CRM API answered ${request.method} ${request.path} with ${status} (${contentType}) and ${describeAnswer(body)}, not ${wanted}`;
 	const description = `The node reports success only when the answer shows it. Check that the Base URL in the "CRM Invoicing API" credential points at the CRM API itself, not at a login page (single sign-on), a proxy, a maintenance page or a web site.${checkFirst(request.method)}`;
-	return apiError(node, request, message, description, status);
+	return apiError(node(), request, message, description, status);
 }

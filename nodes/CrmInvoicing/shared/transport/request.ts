@@ -33,14 +33,15 @@ import { boundedWait, pacingWaitError, rateLimitTooLongError, rateLimitWait } fr
  * could leave the API is refused before anything is sent. Every failure throws.
  */
 export async function apiRequestFull(this: ApiContext, request: ApiRequest): Promise<ApiResponse> {
-	const node = this.getNode();
+	// n8n's getNode() deep-copies the node: read only when an error or a redirect needs it, not once per request.
+	const node = () => this.getNode();
 	const { method, itemIndex, once } = request;
 	// Only these are tried again after a dropped connection or a 502/503/504: they may have been done already.
 	const idempotent = !once && (method === 'GET' || method === 'DELETE');
 	const path = `${API_PREFIX[request.version ?? 'v1']}${request.path}`;
 	const summary = { method, path, itemIndex };
 	const stopped = (message: string, description: string) =>
-		new NodeOperationError(node, message, { itemIndex, description });
+		new NodeOperationError(node(), message, { itemIndex, description });
 	const unsafe = unsafePathReason(request.path);
 	if (unsafe !== undefined)
 		throw stopped(
@@ -84,16 +85,16 @@ export async function apiRequestFull(this: ApiContext, request: ApiRequest): Pro
 				'The request was abandoned. For a request that changes data, check in the CRM whether it took effect.',
 			);
 		// Reaching the deadline is not retried: a server that slow would only hold the execution longer.
-		if (signal.aborted) return deadlineError(node, summary, ms, status);
+		if (signal.aborted) return deadlineError(node(), summary, ms, status);
 		const code = tlsErrorCode(error) ?? connectionErrorCode(error);
 		const shown = code ?? (status === undefined ? undefined : 'ECONNRESET');
-		return connectionError(node, shown, summary, transientRetries > 0);
+		return connectionError(node(), shown, summary, transientRetries > 0);
 	};
 
 	for (;;) {
 		const maxWaitMs = deadline === Infinity ? undefined : deadline - Date.now();
 		turn = await pacer.take({ maxWaitMs, ticket: turn?.ticket }).catch((error) => {
-			throw pacingWaitError(node, summary, error, deadline !== Infinity);
+			throw pacingWaitError(node(), summary, error, deadline !== Infinity);
 		});
 		stats.waitedMs += turn.waitedMs;
 		stats.requests++;
@@ -128,7 +129,7 @@ export async function apiRequestFull(this: ApiContext, request: ApiRequest): Pro
 			throw failure(error, signal, ms, status);
 		});
 		if (success && read.more)
-			throw answerTooLargeError(node, summary, status, contentTypeOf(headers));
+			throw answerTooLargeError(node(), summary, status, contentTypeOf(headers));
 		// Whatever the answer echoes of the key is redacted in what was decoded: every string of the parsed JSON, or the
 		// text, in any spelling. A first look at the raw text rules out most answers, so a page is rarely walked.
 		const text = read.text.trim();
@@ -149,13 +150,13 @@ export async function apiRequestFull(this: ApiContext, request: ApiRequest): Pro
 			throw wrong;
 		}
 		if (status >= 300 && status < 400 && status !== 304) {
-			followRedirect(node, summary, answer, options, connection.baseUrl, redirects++);
+			followRedirect(node(), summary, answer, options, connection.baseUrl, redirects++);
 			continue;
 		}
 		if (wait) {
 			stats.rateLimited++;
 			if (wait.ms > RETRY.maxWaitMs || rateLimitWaited + wait.ms > RETRY.maxTotalRateLimitWaitMs)
-				throw rateLimitTooLongError(node, body, summary, wait, rateLimitWaited);
+				throw rateLimitTooLongError(node(), body, summary, wait, rateLimitWaited);
 			rateLimitWaited += wait.ms;
 			// The limiter now holds the wait; the retry waits for its turn, ahead of later requests.
 			if (!once && ++rateLimitRetries <= RETRY.maxRateLimitRetries && fits(wait.ms)) continue;
@@ -164,7 +165,7 @@ export async function apiRequestFull(this: ApiContext, request: ApiRequest): Pro
 		} else if ([502, 503, 504].includes(status) && (await backOff())) {
 			continue;
 		}
-		throw apiErrorFromResponse(node, status, body, summary);
+		throw apiErrorFromResponse(node(), status, body, summary);
 	}
 }
 
