@@ -11,5 +11,5 @@ export {
 } from './connection';
 export type { ApiContext, ApiVersion } from './connection';
 export { runStatsOf, type RunStats } from './wire';
-export { cut, isDeadlineError } from './errors';
+export { isDeadlineError } from './errors';
 export * from './pagination';
