@@ -4,7 +4,6 @@ export {
 	CREDENTIAL_TYPE,
 	MAX_PAGE_SIZE,
 	normalizeBaseUrl,
-	requestsPerMinuteOf,
 	showPath,
 	takeShare,
 	unsafePathReason,
