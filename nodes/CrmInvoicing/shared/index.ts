@@ -20,6 +20,6 @@ export { deadlineIn, msLeft, type Deadline } from './deadline';
 export { sha256 } from './hash';
 export { isBusy, nodeIdentity, nodeKey, oneAtATime } from './nodeIdentity';
 export { BoundedMap, Turns } from './boundedMap';
-export { contentTypeOf, headerValue, headerValues, httpStatusOf, isPlainObject } from './values';
+export { cut, describeValue, headerValues, httpStatusOf, isPlainObject } from './values';
 export type { HeaderMap } from './values';
 export type { NodeIdentity, NodeIdentityContext } from './nodeIdentity';

@@ -43,3 +43,17 @@ export function httpStatusOf(error: unknown): number | undefined {
 	const status = Number(candidate.httpCode ?? candidate.context?.httpCode);
 	return Number.isInteger(status) && status >= 100 && status <= 599 ? status : undefined;
 }
+
+/** `text` cut to `max` characters, `…` marking the cut. */
+export const cut = (text: string, max: number): string =>
+	text.length > max ? `${text.slice(0, max)}…` : text;
+
+/** A value as an error message shows it: `an object`, `an array`, `the boolean true`, `NaN`, `the text "x"`. */
+export function describeValue(value: unknown): string {
+	if (value === null) return 'null';
+	if (Array.isArray(value)) return `an array of ${value.length}`;
+	if (typeof value === 'object') return 'an object';
+	if (typeof value === 'string') return `the text "${cut(value.replace(/\s+/g, ' '), 60)}"`;
+	if (typeof value === 'number' && !Number.isFinite(value)) return String(value);
+	return `the ${typeof value} ${String(value)}`;
+}

@@ -8,7 +8,7 @@ import { DOCUMENTED_RATE_LIMIT } from '../../../nodes/CrmInvoicing/shared/transp
 import * as rateLimit from '../../../nodes/CrmInvoicing/shared/transport/rateLimit';
 import type { RateLimitPacer } from '../../../nodes/CrmInvoicing/shared/transport/rateLimit';
 import { pacerFor } from './pacerSim';
-import { credentialOf, requestsPerMinuteOf } from '../../../nodes/CrmInvoicing/shared/transport';
+import { credentialOf } from '../../../nodes/CrmInvoicing/shared/transport';
 import { createExecuteContext } from '../../helpers/harness';
 import { CrmInvoicing } from '../../../nodes/CrmInvoicing/CrmInvoicing.node';
 import { FakeTime, flush, pacerOn, takeTurn } from './pacerSim';
@@ -128,7 +128,7 @@ describe('RateLimitPacer without RateLimit-* headers', () => {
 	});
 });
 
-describe('requestsPerMinuteOf', () => {
+describe("the credential's Requests per Minute, as credentialOf reads it", () => {
 	it.each([
 		[{}, 60],
 		[{ requestsPerMinute: 600 }, 600],
@@ -137,8 +137,14 @@ describe('requestsPerMinuteOf', () => {
 		[{ requestsPerMinute: -5 }, 60],
 		[{ requestsPerMinute: 'many' }, 60],
 		[{ requestsPerMinute: 90.7 }, 90],
-	])('%p → %p', (data, expected) => {
-		expect(requestsPerMinuteOf(data)).toBe(expected);
+	])('%p → %p', async (data, expected) => {
+		const credentials = { baseUrl: BASE, apiKey: 'sk_test_rate', ...data };
+		const { context } = createExecuteContext({
+			nodeType: new CrmInvoicing(),
+			parameters: {},
+			credentials,
+		});
+		expect((await credentialOf(context)).requestsPerMinute).toBe(expected);
 	});
 
 	it('reading the credential (credentialOf) opens no pacer: only a request sent does', async () => {

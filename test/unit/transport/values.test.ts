@@ -3,12 +3,11 @@ import type { INode } from 'n8n-workflow';
 
 import {
 	BoundedMap,
-	contentTypeOf,
-	headerValue,
 	headerValues,
 	httpStatusOf,
 	isPlainObject,
 } from '../../../nodes/CrmInvoicing/shared';
+import { contentTypeOf, headerValue } from '../../../nodes/CrmInvoicing/shared/values';
 
 const node: INode = {
 	id: 'n1',

@@ -1,7 +1,7 @@
 import { NodeOperationError, tryToParseDateTime } from 'n8n-workflow';
 import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 
-import { cut, UNIX_TIME_RULE } from '../../shared';
+import { cut, describeValue, UNIX_TIME_RULE } from '../../shared';
 
 /** Field values as n8n's UI hands them over, in one place, turned into API request values. */
 
@@ -14,16 +14,6 @@ export interface Item {
 /** Stops the item with an error that says what is wrong (`message`) and what to do (`help`). */
 export function fail({ context, index }: Item, message: string, help?: string): never {
 	throw new NodeOperationError(context.getNode(), message, { itemIndex: index, description: help });
-}
-
-/** A value as an error message shows it: `an object`, `an array`, `the boolean true`, `NaN`, `the text "x"`. */
-export function describeValue(value: unknown): string {
-	if (value === null) return 'null';
-	if (Array.isArray(value)) return `an array of ${value.length}`;
-	if (typeof value === 'object') return 'an object';
-	if (typeof value === 'string') return `the text "${cut(value, 60)}"`;
-	if (typeof value === 'number' && !Number.isFinite(value)) return String(value);
-	return `the ${typeof value} ${String(value)}`;
 }
 
 /** A value as an error message quotes it: its JSON, cut to 120 characters; `nothing` when there is none. */

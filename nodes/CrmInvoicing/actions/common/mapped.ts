@@ -1,10 +1,9 @@
 import { updateDisplayOptions, validateFieldType } from 'n8n-workflow';
 import type { FieldType, IDataObject, INodeProperties, ResourceMapperValue } from 'n8n-workflow';
 
-import { isPlainObject } from '../../shared';
+import { describeValue, isPlainObject } from '../../shared';
 import {
 	customFieldsFromPairs,
-	describeValue,
 	fail,
 	isSet,
 	requestField,

@@ -1,6 +1,5 @@
 import type {
 	ICredentialDataDecryptedObject,
-	ICredentialsDecrypted,
 	IDataObject,
 	IExecuteFunctions,
 	IHttpRequestMethods,
@@ -68,12 +67,6 @@ export function normalizeBaseUrl(raw: unknown): string {
 		.replace(/\/api\/v[12]$/i, '');
 }
 
-/** The credential's "Requests per Minute", else the documented rate. */
-export function requestsPerMinuteOf(data: ICredentialDataDecryptedObject): number {
-	const value = Number(data.requestsPerMinute);
-	return Number.isFinite(value) && value >= 1 ? Math.floor(value) : DOCUMENTED_RATE_LIMIT.requests;
-}
-
 /** What a request is sent with: the credential's Base URL, its key (trimmed, and each spelling the redactor seeks). */
 async function open(context: ApiContext) {
 	const data = await context.getCredentials(CREDENTIAL_TYPE);
@@ -81,13 +74,11 @@ async function open(context: ApiContext) {
 	// Trimmed once, by the credential's own reader: the key sent (authenticate gets these data) is the key redacted.
 	const apiKey = apiKeyOf(data);
 	const [type, secrets] = [CREDENTIAL_TYPE, secretSpellings(apiKey)];
-	const credentials: ICredentialsDecrypted = {
-		id: '',
-		name: type,
-		type,
-		data: { ...data, apiKey },
-	};
-	const requestsPerMinute = requestsPerMinuteOf(data);
+	const credentials = { id: '', name: type, type, data: { ...data, apiKey } };
+	// The credential's "Requests per Minute", else the documented rate.
+	const rate = Number(data.requestsPerMinute);
+	const requestsPerMinute =
+		Number.isFinite(rate) && rate >= 1 ? Math.floor(rate) : DOCUMENTED_RATE_LIMIT.requests;
 	// The key's name in this process's memories: a hash with the Base URL, never the key itself.
 	const keyId = sha256(`${baseUrl}\n${apiKey}`, 24);
 	return { apiKey, secrets, requestsPerMinute, baseUrl, credentials, keyId };

@@ -1,6 +1,8 @@
 import { NodeApiError } from 'n8n-workflow';
 import type { INode, JsonObject } from 'n8n-workflow';
 
+import { cut } from '../values';
+
 /**
  * The transport's one home of limits (the README's "Limits") and of the errors a user meets at them. Every text from
  * the network reaches these errors already redacted (request.ts redacts where it reads).
@@ -59,9 +61,6 @@ export function apiError(
 	return error;
 }
 
-export const cut = (text: string, max: number = READ.maxErrorSnippetChars): string =>
-	text.length > max ? `${text.slice(0, max)}…` : text;
-
 /** The end of the advice for a request other than a GET that may have taken effect although it failed. */
 export const checkFirst = (method: string): string =>
 	method === 'GET'
@@ -86,7 +85,7 @@ function parseErrorBody(body: unknown): { code?: string; message?: string; page?
 	const message = nested?.message ?? object.message;
 	return {
 		code: typeof code === 'string' ? cut(code, 100) : undefined,
-		message: typeof message === 'string' ? cut(message) : undefined,
+		message: typeof message === 'string' ? cut(message, READ.maxErrorSnippetChars) : undefined,
 	};
 }
 

@@ -4,12 +4,11 @@ export {
 	CREDENTIAL_TYPE,
 	MAX_PAGE_SIZE,
 	normalizeBaseUrl,
-	requestsPerMinuteOf,
 	showPath,
 	takeShare,
 	unsafePathReason,
 } from './connection';
 export type { ApiContext, ApiVersion } from './connection';
 export { runStatsOf, type RunStats } from './wire';
-export { cut, isDeadlineError } from './errors';
+export { isDeadlineError } from './errors';
 export * from './pagination';

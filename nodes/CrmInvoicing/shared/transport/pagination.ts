@@ -1,9 +1,9 @@
 import type { IDataObject } from 'n8n-workflow';
 
 import type { Deadline } from '../deadline';
-import { contentTypeOf, isPlainObject } from '../values';
+import { contentTypeOf, describeValue, isPlainObject } from '../values';
 import { API_PREFIX, type ApiContext, type ApiRequest, MAX_PAGE_SIZE } from './connection';
-import { apiError, cut, describeAnswer, LIST, READ } from './errors';
+import { apiError, describeAnswer, LIST, READ } from './errors';
 import { apiRequestFull } from './request';
 import { runStatsOf } from './wire';
 
@@ -61,14 +61,6 @@ function readPageShape(body: unknown, shape: ListShape): RawPage | undefined {
 	return { list: body.data, nextCursor: nextCursorOf(meta), shape: 'v2' };
 }
 
-/** A list entry that is not a record, for the error that names it: `null`, `the number 7`, `the text "x"`, `an array`. */
-function describeEntry(value: unknown): string {
-	if (value === null) return 'null';
-	if (typeof value === 'string') return `the text "${cut(value.replace(/\s+/g, ' '), 60)}"`;
-	if (Array.isArray(value)) return `an array of ${value.length}`;
-	return `the ${typeof value} ${String(value)}`; // what else JSON holds: a number, a boolean
-}
-
 const NARROW =
 	'Narrow the list with the operation\'s filters, or set "Limit" instead of "Return All".';
 
@@ -123,11 +115,11 @@ export async function* readPages(
 			if (isPlainObject(entry)) return true;
 			if (!skipEntry)
 				throw fail(
-					`The CRM API's list ${path} held ${describeEntry(entry)} at position ${index + 1} of page ${number}, where a record (a JSON object) was expected`,
+					`The CRM API's list ${path} held ${describeValue(entry)} at position ${index + 1} of page ${number}, where a record (a JSON object) was expected`,
 					'Every record of a list must be a JSON object. This is a fault of the API or of a proxy in front of it; nothing of this list was output.',
 					statusCode,
 				);
-			skipEntry(describeEntry(entry), index + 1, number);
+			skipEntry(describeValue(entry), index + 1, number);
 			return false;
 		}) as IDataObject[];
 		// A list read in any shape keeps the shape of its first page: a v1 page followed by a bare array is a fault.

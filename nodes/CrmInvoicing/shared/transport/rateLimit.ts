@@ -61,7 +61,7 @@ export class RateLimitPacer {
 	private othersSeen = false;
 	private sentInWindow = 0;
 
-	/** `perWindow`: the credential's "Requests per Minute" as requestsPerMinuteOf reads it (a whole number, >= 1). */
+	/** `perWindow`: the credential's "Requests per Minute" as credentialOf reads it (a whole number, >= 1). */
 	constructor(
 		private readonly perWindow: number = DOCUMENTED_RATE_LIMIT.requests,
 		private readonly clockNow: () => number = () => Date.now(),

@@ -9,12 +9,8 @@ export type RunStats = ReturnType<typeof fresh>;
 const statsByContext = new WeakMap<object, RunStats>();
 
 /** The counters of a context's run: the transport counts into them, the action node reads them after its last item. */
-export function runStatsOf(context: object): RunStats {
-	const known = statsByContext.get(context);
-	if (known) return known;
-	const stats = fresh();
-	return (statsByContext.set(context, stats), stats);
-}
+export const runStatsOf = (context: object): RunStats =>
+	statsByContext.get(context) ?? (statsByContext.set(context, fresh()).get(context) as RunStats);
 
 /** Node.js's codes of a connection that failed or dropped before an HTTP answer came. */
 const CONNECTION =
