@@ -331,7 +331,7 @@ describe('no turn within the wait: refused before it is sent', () => {
 		for (const error of refused) {
 			expect(error).toBeInstanceOf(NodeOperationError);
 			expect(error.message).toMatch(
-				/^GET \/api\/v1\/leads\/lead_1 was not sent: its turn under the API key's rate limit would come in about 1[89]\d s, and a request waits at most 180 s$/,
+				/^GET \/api\/v1\/leads\/lead_1 was not sent: its turn under the API key's rate limit would come in about 1[89]\d s, and it waits at most 180 s$/,
 			);
 			expect(error.description).toMatch(/Run fewer executions with this key at once/);
 			expect(error.description).toMatch(
@@ -505,7 +505,7 @@ describe('a CRM whose clock is 30 s behind, answering 429 for 8 s', () => {
 			RETRY.maxTotalRateLimitWaitMs,
 		);
 		expect(error.message).toBe(
-			"The CRM API answered 429 (rate limit) again and gave no usable wait (Retry-After named a time already past by n8n's clock), so the node would wait 60 s; the node had already waited 2 min for this request and waits at most 3 min in total",
+			"The CRM API answered 429 (rate limit) and gave no usable wait (Retry-After named a time already past by n8n's clock), so the node would wait 60 s before the next request; the node waits at most 3 min for a request and had waited 2 min, so it did not wait",
 		);
 		expect(error.httpCode).toBe('429');
 		nock.cleanAll();

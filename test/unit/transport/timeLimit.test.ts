@@ -69,7 +69,7 @@ describe('a request with a time limit', () => {
 		);
 		// (the pacer adds its safety margin to the 30 s)
 		expect(refused.message).toMatch(
-			/^GET \/api\/v1\/leads\/lead_1 was not sent: the rate limit asks to wait 3\d s, longer than its time limit of 2 s$/,
+			/^GET \/api\/v1\/leads\/lead_1 was not sent: its turn under the API key's rate limit would come in about 3\d s, and it waits at most 2 s$/,
 		);
 		expect(refused.httpCode).toBeUndefined();
 		expect(Date.now() - started).toBeLessThan(500);

@@ -76,7 +76,7 @@ export class RateLimitPacer {
 		// The queue is in ticket order: a retry goes back to its place.
 		const position = this.queue.filter((waiter) => waiter.ticket < ticket).length;
 		const waitMs = this.turnAt(position, now) - now;
-		if (waitMs > capMs) throw new PacingWaitTooLongError(waitMs, capMs, this.queue.length);
+		if (waitMs > capMs) throw new PacingWaitTooLongError(waitMs, capMs);
 		const deadline = now + capMs + (options.maxWaitMs === undefined ? TURN_GRACE_MS : 0);
 		const turn = new Promise<PacerTurn>((resolve, reject) => {
 			this.queue.splice(position, 0, { ticket, deadline, capMs, queuedAt: now, resolve, reject });
@@ -176,7 +176,7 @@ export class RateLimitPacer {
 	private pump(now: number): void {
 		for (const late of this.queue.filter((waiter) => now > waiter.deadline)) {
 			this.queue.splice(this.queue.indexOf(late), 1);
-			late.reject(new PacingWaitTooLongError(now - late.queuedAt, late.capMs, this.queue.length));
+			late.reject(new PacingWaitTooLongError(now - late.queuedAt, late.capMs));
 		}
 		let at = this.turnAt(0, now);
 		for (; this.queue.length > 0 && at <= now; at = this.turnAt(0, now)) {

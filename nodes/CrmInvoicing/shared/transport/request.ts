@@ -94,7 +94,7 @@ export async function apiRequestFull(this: ApiContext, request: ApiRequest): Pro
 	for (;;) {
 		const maxWaitMs = deadline === Infinity ? undefined : deadline - Date.now();
 		turn = await pacer.take({ maxWaitMs, ticket: turn?.ticket }).catch((error) => {
-			throw pacingWaitError(node(), summary, error, deadline !== Infinity);
+			throw pacingWaitError(node(), summary, error);
 		});
 		stats.waitedMs += turn.waitedMs;
 		stats.requests++;
