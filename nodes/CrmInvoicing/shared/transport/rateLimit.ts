@@ -2,19 +2,16 @@ import { sleep as n8nSleep } from 'n8n-workflow';
 import type { IDataObject } from 'n8n-workflow';
 
 import { DOCUMENTED_RATE_LIMIT, RETRY } from './errors';
-import { announcedWindow, boundedWait, PacingWaitTooLongError, RESET_MARGIN_MS } from './waits';
+import { announcedWindow, boundedWait, noTurnError, RESET_MARGIN_MS } from './waits';
 
 /**
  * The one rate limiter of an API key, shared by all executions in this n8n process (pacerOf). Its rules:
- * - **First in, first out.** Requests wait in one queue by when they first asked (a retry after a 429 keeps its place,
- *   its ticket), released one at a time, never past the known budget.
- * - **The API's own count first.** While answers carry `RateLimit-Remaining` and `RateLimit-Reset`, they tell the
- *   key's budget across every process using it. At the start of a window one request goes first and its answer tells
- *   the budget; when others spend the same budget, this process takes only its share of what is left.
+ * - **First in, first out:** one queue in ticket order (a retry after a 429 keeps its ticket), released one at a time.
+ * - **The API's count first:** a window's first request goes alone, its answer's `RateLimit-Remaining` and `-Reset`
+ *   tell the key's budget across processes; when others spend it too, this process takes its share of what is left.
  * - **The documented rate otherwise:** at most 60 requests (or the credential's "Requests per Minute") in ANY 60 s.
- * - **Bounded waits.** A request whose turn would come later than it accepts (RETRY.maxPacingWaitMs, or what is left
- *   of its deadline) is refused before it is sent. After a 429 the key waits what the API asked, up to RETRY.maxWaitMs.
- * - **Shares.** A caller may take a share of the key (takeShare: the polling triggers' half), not a limiter of its own.
+ * - **Bounded waits:** a request whose turn would come after its cap (RETRY.maxPacingWaitMs, or what is left of its
+ *   deadline) is refused at once, not sent. After a 429 the whole key waits what the API asked, up to RETRY.maxWaitMs.
  */
 
 /** How long the queue waits for a window's first answer before the documented rate releases it instead. */
@@ -23,12 +20,6 @@ const FIRST_ANSWER_PATIENCE_MS = 2_000;
 const TURN_GRACE_MS = 1_000;
 /** The documented rate's window: a request counts for the server a little after it was sent, so 250 ms more. */
 const WINDOW_MS = DOCUMENTED_RATE_LIMIT.windowSeconds * 1000 + 250;
-
-/** When one more may go, at most `limit` in any WINDOW_MS; `log`: the last sends that count (oldest first, trimmed). */
-function freeAt(log: number[], limit: number, now: number): number {
-	while (log.length > limit || log[0] + WINDOW_MS <= now) log.shift();
-	return log.length < limit ? now : log[0] + WINDOW_MS;
-}
 
 /** One request's turn: handed to `settle` with the answer, and to `take` again (its ticket) for a retry. */
 export type PacerTurn = { readonly ticket: number; readonly waitedMs: number };
@@ -39,27 +30,29 @@ type Waiter = Record<'ticket' | 'deadline' | 'capMs' | 'queuedAt', number> & {
 };
 
 export class RateLimitPacer {
+	/** The sends that count for the documented rate: none older than WINDOW_MS, at most its rate (oldest first). */
 	private readonly sends: number[] = [];
-	/** The sends of takeShare's share (its callers, the polling triggers, ask the same: half this pacer's rate). */
-	private readonly shared: number[] = [];
 	private readonly queue: Waiter[] = [];
 	private lastTicket = 0;
 	private timerAt = Infinity;
+	private served = 0;
 	/** `first`: one request (1 token) goes, its answer tells; `announced`: the headers tell; `documented`: they do not. */
 	private mode: 'first' | 'announced' | 'documented' = 'first';
-	/** Turns by the API's count, until the reset (or the end of the wait for a first answer) at `until`. */
+	/** Turns by the API's count and its lowest budget, until the reset (or the end of the wait for a first answer). */
 	private tokens = 1;
 	private until = Infinity;
 	private remaining = 0;
 	/** The window's turns not yet settled (answers to turns of an older window, or a 429's, are not read). */
 	private readonly inFlight = new Set<PacerTurn>();
+	/** What this process sent in this window; whether others spent some of it, or of the last (or a 429 said so). */
+	private own = 0;
+	private othersSeen = false;
+	private sharedBefore = false;
 	/** `RateLimit-Limit`, else the most ever seen left plus one (0: none seen); the longest reset seen. */
 	private knownLimit = 0;
 	private knownWindowMs = 0;
-	/** Others spent the previous window (or a 429 said so): take at most half of this one. */
-	private sharedBefore = false;
-	private othersSeen = false;
-	private sentInWindow = 0;
+	/** takeShare's pacer: its share's own documented rate, counted apart from the key's. */
+	private share?: RateLimitPacer;
 
 	/** `perWindow`: the credential's "Requests per Minute" as credentialOf reads it (a whole number, >= 1). */
 	constructor(
@@ -76,38 +69,30 @@ export class RateLimitPacer {
 		// The queue is in ticket order: a retry goes back to its place.
 		const position = this.queue.filter((waiter) => waiter.ticket < ticket).length;
 		const waitMs = this.turnAt(position, now) - now;
-		if (waitMs > capMs) throw new PacingWaitTooLongError(waitMs, capMs);
+		if (waitMs > capMs) throw noTurnError(waitMs, capMs);
 		const deadline = now + capMs + (options.maxWaitMs === undefined ? TURN_GRACE_MS : 0);
-		const turn = new Promise<PacerTurn>((resolve, reject) => {
+		return await new Promise<PacerTurn>((resolve, reject) => {
 			this.queue.splice(position, 0, { ticket, deadline, capMs, queuedAt: now, resolve, reject });
+			this.pump(now);
 		});
-		this.pump(now);
-		return await turn;
 	}
 
-	/**
-	 * The answer to a turn (none when none came): reads the window from the headers and releases what may now go.
-	 * After a 429 the key waits `waitMs` (what the request will wait), up to RETRY.maxWaitMs.
-	 */
+	/** The answer to a turn (none when none came); after a 429 the key waits `waitMs` (up to RETRY.maxWaitMs). */
 	settle(turn: PacerTurn, status?: number, headers?: IDataObject, waitMs = NaN): void {
 		const now = this.advance();
 		const current = this.inFlight.delete(turn);
-		// After a 429 the window is spent until the wait the API asked for; a wait over RETRY.maxWaitMs is not kept.
 		if (status === 429 && waitMs <= RETRY.maxWaitMs)
-			this.newWindow('announced', now + Math.max(0, waitMs) + RESET_MARGIN_MS);
+			this.newWindow('announced', now + waitMs + RESET_MARGIN_MS);
 		else if (status !== 429 && status !== undefined && current) this.onAnswer(headers, now);
 		// No answer to the window's first request: the next request asks instead.
 		else if (current && this.mode === 'first') [this.tokens, this.until] = [1, Infinity];
 		this.pump(now);
 	}
 
-	/** Waits until this key's callers of a `perMinute` share sent fewer than that in 60 s; counts one more. */
+	/** Waits until this key's callers of a `perMinute` share (the polling triggers) sent fewer in 60 s; counts one. */
 	async takeShare(perMinute: number): Promise<void> {
-		for (let now = this.clockNow(), at = now; ; now = Math.max(this.clockNow(), at)) {
-			at = freeAt(this.shared, perMinute, now);
-			if (at <= now) return void this.shared.push(now);
-			await this.sleep(boundedWait(at - now, RETRY.maxPacingWaitMs));
-		}
+		this.share ??= new RateLimitPacer(perMinute, this.clockNow, this.sleep);
+		this.share.settle(await this.share.take());
 	}
 
 	private onAnswer(headers: IDataObject | undefined, now: number): void {
@@ -120,17 +105,15 @@ export class RateLimitPacer {
 		if (firstOfWindow) [this.mode, this.remaining, this.until] = ['announced', Infinity, Infinity];
 		// Answers can arrive out of order: the lowest budget and the earliest reset of the window hold.
 		this.remaining = Math.min(this.remaining, remaining);
-		this.until = Math.min(this.until, now + resetMs + RESET_MARGIN_MS);
-		// What others spent of this window: its budget, less what is left, less what this process sent.
-		const own = this.sentInWindow;
-		const others = Math.max(0, this.knownLimit - this.remaining - own);
+		this.until = Math.min(this.until, now + resetMs);
+		// What others spent of this window: its budget, less what is left, less what this process sent (>= 1).
+		const others = Math.max(0, this.knownLimit - this.remaining - this.own);
 		this.othersSeen ||= others > 0;
-		// A window's first answer says little of the others: if they shared the last window, take half to begin with.
-		// Else one more than others spent per own request (`own` >= 1: this answer's): at most the limit plus one.
-		const sharers = firstOfWindow && this.sharedBefore ? 2 : 1 + Math.ceil(others / own);
+		// Sharers: one more than others spent per own request, or 2 on a window's first answer if they shared the last.
+		const sharers = firstOfWindow && this.sharedBefore ? 2 : 1 + Math.ceil(others / this.own);
 		const byShare = Math.floor((this.remaining - this.inFlight.size) / sharers);
 		// While they share, at most half the window in all: a process first in every window does not starve the others.
-		const half = this.sharedBefore ? Math.ceil(this.knownLimit / 2) - own : byShare;
+		const half = this.sharedBefore ? Math.ceil(this.knownLimit / 2) - this.own : byShare;
 		this.tokens = Math.max(0, Math.min(byShare, half));
 	}
 
@@ -138,24 +121,25 @@ export class RateLimitPacer {
 	private newWindow(mode: 'first' | 'announced', until = Infinity): void {
 		[this.mode, this.until, this.tokens] = [mode, until, mode === 'first' ? 1 : 0];
 		// Only what the window just over showed is carried: a process left alone has the whole budget back after it.
-		this.sharedBefore = mode === 'announced' || this.othersSeen;
-		[this.othersSeen, this.sentInWindow] = [false, 0];
+		[this.sharedBefore, this.othersSeen, this.own] = [
+			mode === 'announced' || this.othersSeen,
+			false,
+			0,
+		];
 		this.inFlight.clear();
 	}
 
-	/** The time, never before `served` (a timer may end its wait a little early); and what time alone changes. */
+	/** The time, never before a time served (a timer may end its wait a little early); and what time alone changes. */
 	private advance(served = 0): number {
-		const now = Math.max(this.clockNow(), served);
-		freeAt(this.sends, this.perWindow, now);
+		const now = (this.served = Math.max(this.clockNow(), served, this.served));
+		while (this.sends.length > this.perWindow || this.sends[0] + WINDOW_MS <= now)
+			this.sends.shift();
 		if (now >= this.until && this.mode === 'announced') this.newWindow('first');
 		else if (now >= this.until) this.mode = 'documented'; // no first answer in time: the documented rate
 		return now;
 	}
 
-	/**
-	 * When the request at `position` in the queue gets its turn, by what is known now: for the head, exactly (the time
-	 * alone opens it: a reset, the wait for a first answer, the send log), for the others an estimate.
-	 */
+	/** When the request at `position` gets its turn: for the head exactly (by what time alone opens), else an estimate. */
 	private turnAt(position: number, now: number): number {
 		// The documented rate paces too, unless the API's count is known.
 		const rated = this.mode === 'documented' || (this.mode !== 'announced' && !this.knownLimit);
@@ -164,26 +148,25 @@ export class RateLimitPacer {
 		if (position < free) return gate;
 		// Then whole windows: of the documented rate, or of the API's budget (half, while others spend it too).
 		const share = this.sharedBefore || this.othersSeen ? 2 : 1;
-		const byApi = Math.max(1, Math.floor((this.knownLimit || this.perWindow) / share));
-		const windowMs = rated ? WINDOW_MS : (this.knownWindowMs || WINDOW_MS) + RESET_MARGIN_MS;
+		const per = rated ? this.perWindow : Math.max(1, Math.floor(this.knownLimit / share));
+		const windowMs = rated ? WINDOW_MS : this.knownWindowMs || WINDOW_MS;
 		const apiNext = this.mode === 'first' && this.tokens > 0 ? now : this.until;
 		const next = rated ? (this.sends[0] ?? now) + WINDOW_MS : apiNext;
-		const windows = Math.ceil((position + 1 - free) / (rated ? this.perWindow : byApi)) - 1;
-		return Math.max(gate, next + windows * windowMs);
+		return Math.max(gate, next + Math.floor((position - free) / per) * windowMs);
 	}
 
 	/** Releases what may go now, refuses what waited past its cap, and sets the one timer for the next change. */
 	private pump(now: number): void {
 		for (const late of this.queue.filter((waiter) => now > waiter.deadline)) {
 			this.queue.splice(this.queue.indexOf(late), 1);
-			late.reject(new PacingWaitTooLongError(now - late.queuedAt, late.capMs));
+			late.reject(noTurnError(now - late.queuedAt, late.capMs));
 		}
 		let at = this.turnAt(0, now);
 		for (; this.queue.length > 0 && at <= now; at = this.turnAt(0, now)) {
 			const { ticket, queuedAt, resolve } = this.queue.shift() as Waiter;
 			if (this.mode === 'first') this.until = now + FIRST_ANSWER_PATIENCE_MS;
 			const turn = { ticket, waitedMs: now - queuedAt };
-			[this.tokens, this.sentInWindow] = [this.tokens - 1, this.sentInWindow + 1];
+			[this.tokens, this.own] = [this.tokens - 1, this.own + 1];
 			this.inFlight.add(turn);
 			this.sends.push(now);
 			resolve(turn);

@@ -16,13 +16,6 @@ export function boundedWait(ms: number, cap: number = RETRY.maxWaitMs): number {
 	return Math.min(Math.ceil(ms), cap);
 }
 
-/** A header's number; undefined when it is missing, empty or not a finite number. */
-function numberOf(headers: IDataObject | undefined, name: string): number | undefined {
-	const value = headerValue(headers, name)?.trim();
-	const number = value ? Number(value) : NaN;
-	return Number.isFinite(number) ? number : undefined;
-}
-
 /**
  * How long a 429 asks to wait: `Retry-After` seconds or date, else `RateLimit-Reset` (seconds, or a Unix time past
  * 1e9). A time is counted from the answer's own `Date` when it has one (the CRM's clock and n8n's need not agree), and
@@ -58,13 +51,15 @@ export function rateLimitWait(headers?: IDataObject, now = Date.now(), tries = 0
 /** How long a 429 asks to wait; `default`: nothing usable was said (`unusable`: why), so the node's default. */
 export type RateLimitWait = { ms: number; source: 'asked' | 'default'; unusable?: string };
 
-/** The window an answer announces, if any: `RateLimit-Remaining`, `RateLimit-Reset` (bounded), `-Limit` or 0. */
+/** The window an answer announces, if any: `RateLimit-Remaining`, `-Reset` (bounded, its margin added), `-Limit` or 0. */
 export function announcedWindow(headers: IDataObject | undefined, now: number) {
-	const remaining = numberOf(headers, 'ratelimit-remaining');
-	const reset = numberOf(headers, 'ratelimit-reset');
-	if (remaining === undefined || reset === undefined || remaining < 0) return undefined;
-	const resetMs = boundedWait(reset > 1e9 ? reset * 1000 - now : reset * 1000);
-	return { remaining, resetMs, limit: numberOf(headers, 'ratelimit-limit') ?? 0 };
+	const [remaining, reset, limit] = ['remaining', 'reset', 'limit'].map((name) => {
+		const number = Number(headerValue(headers, `ratelimit-${name}`)?.trim() || NaN);
+		return Number.isFinite(number) ? number : NaN;
+	});
+	if (!(remaining >= 0) || Number.isNaN(reset)) return undefined;
+	const resetMs = boundedWait(reset > 1e9 ? reset * 1000 - now : reset * 1000) + RESET_MARGIN_MS;
+	return { remaining, resetMs, limit: limit || 0 };
 }
 
 /** What to do about a request the key's rate limit holds longer than it may wait: said by each such error. */
@@ -92,18 +87,11 @@ export function rateLimitTooLongError(
 	return error;
 }
 
-/** No turn within the wait a request accepts (rateLimit.ts): not sent. */
-export class PacingWaitTooLongError extends Error {
-	constructor(
-		readonly waitMs: number,
-		readonly capMs: number,
-	) {
-		const [wait, cap] = [waitMs, capMs].map((ms) => Math.ceil(ms / 1000));
-		super(
-			`its turn under the API key's rate limit would come in about ${wait} s, and it waits at most ${cap} s`,
-		);
-	}
-}
+/** The refusal of a request that gets no turn within the wait it accepts (rateLimit.ts): it was not sent. */
+export const noTurnError = (waitMs: number, capMs: number): Error =>
+	new Error(
+		`its turn under the API key's rate limit would come in about ${Math.ceil(waitMs / 1000)} s, and it waits at most ${Math.ceil(capMs / 1000)} s`,
+	);
 
 /** The error of a request that got no turn in time: what happened, and what to do. Nothing was sent. */
 export function pacingWaitError(
