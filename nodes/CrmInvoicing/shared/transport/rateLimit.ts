@@ -5,13 +5,11 @@ import { DOCUMENTED_RATE_LIMIT, RETRY } from './errors';
 import { announcedWindow, boundedWait, noTurnError, RESET_MARGIN_MS } from './waits';
 
 /**
- * The one rate limiter of an API key, shared by all executions in this n8n process (pacerOf). Its rules:
- * - **First in, first out:** one queue in ticket order (a retry after a 429 keeps its ticket), released one at a time.
- * - **The API's count first:** a window's first request goes alone, its answer's `RateLimit-Remaining` and `-Reset`
- *   tell the key's budget across processes; when others spend it too, this process takes its share of what is left.
- * - **The documented rate otherwise:** at most 60 requests (or the credential's "Requests per Minute") in ANY 60 s.
- * - **Bounded waits:** a request whose turn would come after its cap (RETRY.maxPacingWaitMs, or what is left of its
- *   deadline) is refused at once, not sent. After a 429 the whole key waits what the API asked, up to RETRY.maxWaitMs.
+ * The one rate limiter of an API key in this n8n process (pacerOf). **First in, first out:** one queue in ticket order
+ * (a retry after a 429 keeps its ticket). **The API's count first:** a window's first request goes alone, and its
+ * answer's `RateLimit-Remaining`/`-Reset` tell the key's budget across processes (a share of it when others spend it
+ * too). **Else the documented rate:** at most "Requests per Minute" in ANY 60 s. **Bounded waits:** a request whose
+ * turn would come after its cap is refused at once, unsent; after a 429 the whole key waits what the API asked.
  */
 
 /** How long the queue waits for a window's first answer before the documented rate releases it instead. */
@@ -48,10 +46,9 @@ export class RateLimitPacer {
 	private own = 0;
 	private othersSeen = false;
 	private sharedBefore = false;
-	/** `RateLimit-Limit`, else the most ever seen left plus one (0: none seen); the longest reset seen. */
+	/** `RateLimit-Limit`, else the most ever seen left plus one (0: none seen). */
 	private knownLimit = 0;
-	private knownWindowMs = 0;
-	/** takeShare's pacer: its share's own documented rate, counted apart from the key's. */
+	/** takeShare's own pacer, at the share's rate. */
 	private share?: RateLimitPacer;
 
 	/** `perWindow`: the credential's "Requests per Minute" as credentialOf reads it (a whole number, >= 1). */
@@ -61,12 +58,11 @@ export class RateLimitPacer {
 		private readonly sleep: (ms: number) => Promise<void> = n8nSleep,
 	) {}
 
-	/** Waits for the request's turn and takes it; refuses one whose turn would come after `maxWaitMs` (capped). */
+	/** Waits for the turn (a retry's at its ticket's place); refuses one that would come after `maxWaitMs` (capped). */
 	async take(options: { maxWaitMs?: number; ticket?: number } = {}): Promise<PacerTurn> {
 		const now = this.advance();
 		const capMs = Math.max(0, Math.min(options.maxWaitMs ?? Infinity, RETRY.maxPacingWaitMs));
 		const ticket = options.ticket ?? ++this.lastTicket;
-		// The queue is in ticket order: a retry goes back to its place.
 		const position = this.queue.filter((waiter) => waiter.ticket < ticket).length;
 		const waitMs = this.turnAt(position, now) - now;
 		if (waitMs > capMs) throw noTurnError(waitMs, capMs);
@@ -100,7 +96,6 @@ export class RateLimitPacer {
 		if (window === undefined) return void (this.mode = 'documented');
 		const { remaining, limit, resetMs } = window;
 		this.knownLimit = limit >= 1 ? Math.floor(limit) : Math.max(this.knownLimit, remaining + 1);
-		this.knownWindowMs = Math.max(this.knownWindowMs, resetMs);
 		const firstOfWindow = this.mode !== 'announced';
 		if (firstOfWindow) [this.mode, this.remaining, this.until] = ['announced', Infinity, Infinity];
 		// Answers can arrive out of order: the lowest budget and the earliest reset of the window hold.
@@ -121,11 +116,8 @@ export class RateLimitPacer {
 	private newWindow(mode: 'first' | 'announced', until = Infinity): void {
 		[this.mode, this.until, this.tokens] = [mode, until, mode === 'first' ? 1 : 0];
 		// Only what the window just over showed is carried: a process left alone has the whole budget back after it.
-		[this.sharedBefore, this.othersSeen, this.own] = [
-			mode === 'announced' || this.othersSeen,
-			false,
-			0,
-		];
+		this.sharedBefore = mode === 'announced' || this.othersSeen;
+		[this.othersSeen, this.own] = [false, 0];
 		this.inFlight.clear();
 	}
 
@@ -146,13 +138,10 @@ export class RateLimitPacer {
 		const gate = this.mode === 'documented' || this.tokens > 0 ? now : this.until;
 		const free = rated ? this.perWindow - this.sends.length : this.tokens;
 		if (position < free) return gate;
-		// Then whole windows: of the documented rate, or of the API's budget (half, while others spend it too).
-		const share = this.sharedBefore || this.othersSeen ? 2 : 1;
-		const per = rated ? this.perWindow : Math.max(1, Math.floor(this.knownLimit / share));
-		const windowMs = rated ? WINDOW_MS : this.knownWindowMs || WINDOW_MS;
+		// Then whole windows of the credential's rate, from the next one: the oldest send's end, or the API's reset.
 		const apiNext = this.mode === 'first' && this.tokens > 0 ? now : this.until;
 		const next = rated ? (this.sends[0] ?? now) + WINDOW_MS : apiNext;
-		return Math.max(gate, next + Math.floor((position - free) / per) * windowMs);
+		return Math.max(gate, next + Math.floor((position - free) / this.perWindow) * WINDOW_MS);
 	}
 
 	/** Releases what may go now, refuses what waited past its cap, and sets the one timer for the next change. */

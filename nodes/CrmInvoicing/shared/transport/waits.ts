@@ -17,10 +17,9 @@ export function boundedWait(ms: number, cap: number = RETRY.maxWaitMs): number {
 }
 
 /**
- * How long a 429 asks to wait: `Retry-After` seconds or date, else `RateLimit-Reset` (seconds, or a Unix time past
- * 1e9). A time is counted from the answer's own `Date` when it has one (the CRM's clock and n8n's need not agree), and
- * is not used when past or more than RETRY.maxWaitMs ahead (a clock is off); nor is a second "wait 0 s" in a row.
- * Then the default for the `tries`-th 429. Not bounded: the caller compares it with RETRY.maxWaitMs.
+ * How long a 429 asks to wait: `Retry-After` (seconds or a date), else `RateLimit-Reset` (seconds, or a Unix time past
+ * 1e9). A time counts from the answer's own `Date` (the clocks need not agree), and is not used when past or more than
+ * RETRY.maxWaitMs ahead; nor is a second "wait 0 s" in a row: then the default. Not bounded (the caller compares).
  */
 export function rateLimitWait(headers?: IDataObject, now = Date.now(), tries = 0): RateLimitWait {
 	const dated = Date.parse(headerValue(headers, 'date') ?? '');
@@ -93,12 +92,9 @@ export const noTurnError = (waitMs: number, capMs: number): Error =>
 		`its turn under the API key's rate limit would come in about ${Math.ceil(waitMs / 1000)} s, and it waits at most ${Math.ceil(capMs / 1000)} s`,
 	);
 
-/** The error of a request that got no turn in time: what happened, and what to do. Nothing was sent. */
-export function pacingWaitError(
-	node: INode,
-	{ method, path, itemIndex }: RequestSummary,
-	error: Error,
-): NodeOperationError {
-	const message = `${method} ${path} was not sent: ${error.message}`;
-	return new NodeOperationError(node, message, { itemIndex, description: RATE_ADVICE });
-}
+/** The error of a request that got no turn in time (noTurnError says why): what happened, and what to do. */
+export const pacingWaitError = (node: INode, request: RequestSummary, error: Error) =>
+	new NodeOperationError(node, `${request.method} ${request.path} was not sent: ${error.message}`, {
+		itemIndex: request.itemIndex,
+		description: RATE_ADVICE,
+	});
