@@ -77,8 +77,7 @@ export class RateLimitPacer {
 	settle(turn: PacerTurn, status?: number, headers?: IDataObject, waitMs = NaN): void {
 		const now = this.advance();
 		const current = this.inFlight.delete(turn);
-		if (status === 429 && waitMs <= RETRY.maxWaitMs)
-			this.newWindow('announced', now + waitMs + RESET_MARGIN_MS);
+		if (status === 429 && waitMs <= RETRY.maxWaitMs) this.newWindow('announced', now + waitMs);
 		else if (status !== 429 && status !== undefined && current) this.onAnswer(headers, now);
 		// No answer to the window's first request: the next request asks instead.
 		else if (current && this.mode === 'first') [this.tokens, this.until] = [1, Infinity];
@@ -112,9 +111,9 @@ export class RateLimitPacer {
 		this.tokens = Math.max(0, Math.min(byShare, half));
 	}
 
-	/** A new window: `first` (its first request tells the budget), or `announced` as spent until `until` (a 429). */
-	private newWindow(mode: 'first' | 'announced', until = Infinity): void {
-		[this.mode, this.until, this.tokens] = [mode, until, mode === 'first' ? 1 : 0];
+	/** A new window: `first` (its first request tells the budget), or `announced` as spent until `at` (a 429). */
+	private newWindow(mode: 'first' | 'announced', at = Infinity): void {
+		[this.mode, this.until, this.tokens] = [mode, at + RESET_MARGIN_MS, mode === 'first' ? 1 : 0];
 		// Only what the window just over showed is carried: a process left alone has the whole budget back after it.
 		this.sharedBefore = mode === 'announced' || this.othersSeen;
 		[this.othersSeen, this.own] = [false, 0];

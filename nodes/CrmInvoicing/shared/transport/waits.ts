@@ -52,13 +52,12 @@ export type RateLimitWait = { ms: number; source: 'asked' | 'default'; unusable?
 
 /** The window an answer announces, if any: `RateLimit-Remaining`, `-Reset` (bounded, its margin added), `-Limit` or 0. */
 export function announcedWindow(headers: IDataObject | undefined, now: number) {
-	const [remaining, reset, limit] = ['remaining', 'reset', 'limit'].map((name) => {
-		const number = Number(headerValue(headers, `ratelimit-${name}`)?.trim() || NaN);
-		return Number.isFinite(number) ? number : NaN;
-	});
-	if (!(remaining >= 0) || Number.isNaN(reset)) return undefined;
+	const [remaining, reset, limit] = ['remaining', 'reset', 'limit'].map((name) =>
+		Number(headerValue(headers, `ratelimit-${name}`)?.trim() || NaN),
+	);
+	if (!(remaining >= 0 && remaining < Infinity && Math.abs(reset) < Infinity)) return undefined;
 	const resetMs = boundedWait(reset > 1e9 ? reset * 1000 - now : reset * 1000) + RESET_MARGIN_MS;
-	return { remaining, resetMs, limit: limit || 0 };
+	return { remaining, resetMs, limit: Math.abs(limit) < Infinity ? limit : 0 };
 }
 
 /** What to do about a request the key's rate limit holds longer than it may wait: said by each such error. */
