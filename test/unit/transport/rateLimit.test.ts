@@ -391,7 +391,7 @@ describe('rateLimitWait: clock skew', () => {
 		expect(rateLimitWait({ 'retry-after': http(now - 1_000), date: http(now) }, now, 2)).toEqual({
 			ms: 20_000,
 			source: 'default',
-			unusable: "Retry-After named a time already past by the answer's own Date",
+			unusable: "Retry-After named a time already past by the answer's Date",
 		});
 		// A backend clock an hour ahead behind a proxy that stamps its own Date: not an hour's wait, and not a failure.
 		expect(
@@ -399,7 +399,7 @@ describe('rateLimitWait: clock skew', () => {
 		).toEqual({
 			ms: 10_000,
 			source: 'default',
-			unusable: "Retry-After named a time more than 60 s ahead of the answer's own Date",
+			unusable: "Retry-After named a time more than 60 s ahead of the answer's Date",
 		});
 		expect(rateLimitWait({ 'retry-after': http(now + 60_000), date: http(now) }, now)).toEqual({
 			ms: 60_000,

@@ -6,10 +6,10 @@ import { announcedWindow, boundedWait, noTurnError, RESET_MARGIN_MS } from './wa
 
 /**
  * The one rate limiter of an API key in this n8n process (pacerOf). **First in, first out:** one queue in ticket order
- * (a retry after a 429 keeps its ticket). **The API's count first:** a window's first request goes alone, and its
- * answer's `RateLimit-Remaining`/`-Reset` tell the key's budget across processes (a share of it when others spend it
- * too). **Else the documented rate:** at most "Requests per Minute" in ANY 60 s. **Bounded waits:** a request whose
- * turn would come after its cap is refused at once, unsent; after a 429 the whole key waits what the API asked.
+ * (a retry after a 429 keeps its ticket). **The API's count first:** a window's first request goes alone; its answer's
+ * `RateLimit-Remaining`/`-Reset` tell the key's budget across processes (its share when others spend it too). **Else
+ * the documented rate:** at most `perWindow` ("Requests per Minute") in ANY 60 s. **Bounded waits:** a turn later than
+ * the request's cap is refused at once, unsent; after a 429 the whole key waits what the API asked.
  */
 
 /** How long the queue waits for a window's first answer before the documented rate releases it instead. */
@@ -48,10 +48,8 @@ export class RateLimitPacer {
 	private sharedBefore = false;
 	/** `RateLimit-Limit`, else the most ever seen left plus one (0: none seen). */
 	private knownLimit = 0;
-	/** takeShare's own pacer, at the share's rate. */
 	private share?: RateLimitPacer;
 
-	/** `perWindow`: the credential's "Requests per Minute" as credentialOf reads it (a whole number, >= 1). */
 	constructor(
 		private readonly perWindow: number = DOCUMENTED_RATE_LIMIT.requests,
 		private readonly clockNow: () => number = () => Date.now(),
@@ -100,10 +98,10 @@ export class RateLimitPacer {
 		// Answers can arrive out of order: the lowest budget and the earliest reset of the window hold.
 		this.remaining = Math.min(this.remaining, remaining);
 		this.until = Math.min(this.until, now + resetMs);
-		// What others spent of this window: its budget, less what is left, less what this process sent (>= 1).
+		// Others spent its budget less what is left and what this process sent (>= 1). Sharers: one more than others
+		// spent per own request, or 2 on a window's first answer if they shared the last.
 		const others = Math.max(0, this.knownLimit - this.remaining - this.own);
 		this.othersSeen ||= others > 0;
-		// Sharers: one more than others spent per own request, or 2 on a window's first answer if they shared the last.
 		const sharers = firstOfWindow && this.sharedBefore ? 2 : 1 + Math.ceil(others / this.own);
 		const byShare = Math.floor((this.remaining - this.inFlight.size) / sharers);
 		// While they share, at most half the window in all: a process first in every window does not starve the others.
@@ -130,7 +128,7 @@ export class RateLimitPacer {
 		return now;
 	}
 
-	/** When the request at `position` gets its turn: for the head exactly (by what time alone opens), else an estimate. */
+	/** When the request at `position` gets its turn: the head's exactly (what time alone opens), others' estimated. */
 	private turnAt(position: number, now: number): number {
 		// The documented rate paces too, unless the API's count is known.
 		const rated = this.mode === 'documented' || (this.mode !== 'announced' && !this.knownLimit);

@@ -5,9 +5,7 @@ import { headerValue } from '../values';
 import type { RequestSummary } from './errors';
 import { apiErrorFromResponse, describeWait, RETRY } from './errors';
 
-/** What the API's answers say of waiting (`Retry-After`, `RateLimit-*`), and the errors of a wait too long. */
-
-/** Margin added to a wait for the window to reset, so the next request lands in the new window. */
+/** Margin added to a wait for a window to reset, so the next request lands in the new window. */
 export const RESET_MARGIN_MS = 50;
 
 /** A wait, bounded: never negative, never more than `cap` (so never near a timer's 2^31 ms overflow). */
@@ -18,13 +16,12 @@ export function boundedWait(ms: number, cap: number = RETRY.maxWaitMs): number {
 
 /**
  * How long a 429 asks to wait: `Retry-After` (seconds or a date), else `RateLimit-Reset` (seconds, or a Unix time past
- * 1e9). A time counts from the answer's own `Date` (the clocks need not agree), and is not used when past or more than
+ * 1e9). A time counts from the answer's `Date` (the clocks need not agree), and is not used when past or more than
  * RETRY.maxWaitMs ahead; nor is a second "wait 0 s" in a row: then the default. Not bounded (the caller compares).
  */
 export function rateLimitWait(headers?: IDataObject, now = Date.now(), tries = 0): RateLimitWait {
 	const dated = Date.parse(headerValue(headers, 'date') ?? '');
-	const clock = Number.isNaN(dated) ? now : dated;
-	const from = Number.isNaN(dated) ? "n8n's clock" : "the answer's own Date";
+	const [clock, from] = Number.isNaN(dated) ? [now, "n8n's clock"] : [dated, "the answer's Date"];
 	let unusable: string | undefined;
 	/** The wait `name` asks for, `margin` added; undefined (the first reason kept) when it is not usable. */
 	const read = (name: string, margin = 0): RateLimitWait | undefined => {
@@ -50,7 +47,7 @@ export function rateLimitWait(headers?: IDataObject, now = Date.now(), tries = 0
 /** How long a 429 asks to wait; `default`: nothing usable was said (`unusable`: why), so the node's default. */
 export type RateLimitWait = { ms: number; source: 'asked' | 'default'; unusable?: string };
 
-/** The window an answer announces, if any: `RateLimit-Remaining`, `-Reset` (bounded, its margin added), `-Limit` or 0. */
+/** The window an answer announces, if any: `RateLimit-Remaining`, `-Reset` (bounded, margin added), `-Limit` or 0. */
 export function announcedWindow(headers: IDataObject | undefined, now: number) {
 	const [remaining, reset, limit] = ['remaining', 'reset', 'limit'].map((name) =>
 		Number(headerValue(headers, `ratelimit-${name}`)?.trim() || NaN),
