@@ -97,7 +97,6 @@ describe('the list reader', () => {
 		expect(page).toMatchObject({
 			number: 1,
 			nextCursor: 'u3',
-			shape: 'v1',
 			records: records('usr', 2),
 		});
 		expect(seen).toEqual(['/api/v1/users?active=true&limit=100&cursor=u1']);

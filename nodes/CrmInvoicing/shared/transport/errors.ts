@@ -85,11 +85,12 @@ function parseErrorBody(body: unknown): { code?: string; message?: string; page?
 		const said = cut((title ?? text.replace(/<[^<>]*>/g, ' ')).replace(/\s+/g, ' ').trim(), 160);
 		return text.startsWith('<') ? { page: said } : { message: said };
 	}
-	const { error, code: flat, message: said } = Object(body) as Record<string, unknown>;
-	const { code = flat ?? error, message = said } = Object(error) as Record<string, unknown>;
+	const { error, code, message } = Object(body) as Record<string, unknown>;
+	const inner = Object(error) as Record<string, unknown>;
+	const [apiCode, said] = [inner.code ?? code ?? error, inner.message ?? message];
 	return {
-		code: typeof code === 'string' ? cut(code, 100) : undefined,
-		message: typeof message === 'string' ? cut(message, READ.maxErrorSnippetChars) : undefined,
+		code: typeof apiCode === 'string' ? cut(apiCode, 100) : undefined,
+		message: typeof said === 'string' ? cut(said, READ.maxErrorSnippetChars) : undefined,
 	};
 }
 
@@ -189,18 +190,14 @@ export function unexpectedAnswerError(
 	expected: ExpectedAnswer,
 ): NodeApiError | undefined {
 	const { id } = Object(body) as { id?: unknown };
-	const wanted = {
-		any: '',
-		record:
-			(typeof id === 'string' && id.trim() !== '') || (typeof id === 'number' && isFinite(id))
-				? ''
-				: 'a record (a JSON object with an "id")',
-		'empty-or-object':
-			isPlainObject(body) || status === 204 || body === undefined || body === null || body === ''
-				? ''
-				: 'an empty answer or a JSON object',
-	}[expected];
-	if (!wanted) return undefined;
+	const empty = body === undefined || body === null || body === '' || status === 204;
+	const record = typeof id === 'number' ? isFinite(id) : typeof id === 'string' && id.trim() !== '';
+	if (expected === 'any' || (expected === 'record' ? record : empty || isPlainObject(body)))
+		return undefined;
+	const wanted =
+		expected === 'record'
+			? 'a record (a JSON object with an "id")'
+			: 'an empty answer or a JSON object';
 	const message = `The CRM API answered ${request.method} ${request.path} with ${status} (${contentType}) and ${describeValue(body, true)}, not ${wanted}`;
 	const description = `The node reports success only when the answer shows it. ${CHECK_BASE_URL}${checkFirst(request.method)}`;
 	return apiError(node(), request, message, description, status);

@@ -7,11 +7,6 @@ import { apiError, CHECK_BASE_URL, LIST } from './errors';
 import { apiRequestFull } from './request';
 import { runStatsOf } from './wire';
 
-/**
- * The one list reader, `readPages`: the page shapes the node knows, the loop guards, the caps on one list (LIST) and
- * the check that every record is a JSON object.
- */
-
 export type PageRequest = { returnAll: boolean; limit?: number };
 
 /** `v1` and `v2` are the spec's; `any` also reads a bare array and tells v1 from v2 by the answer (GET /webhooks). */
@@ -34,25 +29,24 @@ export interface ListSpec extends Pick<ApiRequest, 'path' | 'version' | 'qs' | '
 	skipEntry?: (described: string, position: number, page: number) => void;
 }
 
-/** One page; `nextCursor` null on the last, `number` 1 for the first; `other` only with `otherOnFirstPage`. */
+/** One page; `nextCursor` null on the last, `number` 1 for the first; `other`: the answer, with otherOnFirstPage. */
 export interface ListPage {
 	records: IDataObject[];
 	nextCursor: string | null;
 	number: number;
-	shape: 'v1' | 'v2' | 'array' | 'other';
 	other?: unknown;
 }
 
 const nextCursorOf = ({ nextCursor, hasMore }: IDataObject): string | null =>
 	hasMore === false || typeof nextCursor !== 'string' || nextCursor === '' ? null : nextCursor;
 
-type RawPage = { list: unknown[]; nextCursor: string | null; shape: 'v1' | 'v2' | 'array' };
+type RawPage = { list: unknown[]; nextCursor: string | null; shape: ListShape };
 
-/** The entries and the next cursor of an answer that is a page of `shape`, else undefined. */
+/** The entries, the next cursor and the shape of an answer that is a page of `shape`, else undefined. */
 function pageOf(body: unknown, shape: ListShape): RawPage | undefined {
 	const { items, data, meta } = Object(body) as IDataObject;
 	if (Array.isArray(body))
-		return shape === 'any' ? { list: body, nextCursor: null, shape: 'array' } : undefined;
+		return shape === 'any' ? { list: body, nextCursor: null, shape } : undefined;
 	if (shape !== 'v2' && Array.isArray(items))
 		return { list: items, nextCursor: nextCursorOf(body as IDataObject), shape: 'v1' };
 	if (shape !== 'v1' && Array.isArray(data))
@@ -66,7 +60,8 @@ const MOST = ', the most the node reads of this list';
 const count = (n: number) => n.toLocaleString('en-US');
 
 /**
- * Yields a list page by page: a caller that has what it needs stops, and no further page is asked for. Any fault is an
+ * The one list reader: the page shapes the node knows, the loop guards, the caps on one list (LIST) and the check
+ * that every record is a JSON object. Yields a list page by page: a caller that has what it needs stops, and no further page is asked for. Any fault is an
  * error, never a silent partial list. `pageSizeFor` may shrink a page (a "Limit" asks for exactly what is missing).
  */
 export async function* readPages(
@@ -100,7 +95,7 @@ export async function* readPages(
 		bytes += bodyBytes;
 		const raw = pageOf(body, shape);
 		if (!raw && number === 1 && spec.otherOnFirstPage) {
-			yield { records: [], nextCursor: null, number, shape: 'other', other: body };
+			yield { records: [], nextCursor: null, number, other: body };
 			return;
 		}
 		if (!raw)
@@ -120,8 +115,8 @@ export async function* readPages(
 			skipEntry(describeValue(entry), index + 1, number);
 			return false;
 		}) as IDataObject[];
-		// A list read in any shape keeps the shape of its first page: a v1 page followed by a bare array is a fault.
-		if (shape === 'any' && raw.shape !== 'array') shape = raw.shape;
+		// A list read in any shape keeps the shape of its first page (a bare array is the whole list).
+		shape = raw.shape;
 		records += page.length;
 		if (records > maxRecords) throw capped(`holds more than ${count(maxRecords)} records${MOST}`);
 		if (bytes > LIST.maxBytes) throw capped(`is larger than ${LIST.maxBytes / 2 ** 20} MB${MOST}`);
@@ -144,7 +139,7 @@ export async function* readPages(
 		const stats = runStatsOf(this);
 		stats.pages++;
 		stats.mostPagesOfOneList = Math.max(stats.mostPagesOfOneList, number);
-		yield { records: page, nextCursor, number, shape: raw.shape };
+		yield { records: page, nextCursor, number };
 		if (nextCursor === null) return;
 		[cursor, previous] = [nextCursor, first];
 		seenCursors.add(nextCursor);

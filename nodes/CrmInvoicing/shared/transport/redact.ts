@@ -35,16 +35,9 @@ const ESCAPES = new RegExp(
 	].join('|'),
 	'g',
 );
-const NAMED: Record<string, string> = {
-	amp: '&',
-	quot: '"',
-	apos: "'",
-	lt: '<',
-	gt: '>',
-	sol: '/',
-	plus: '+',
-	equals: '=',
-};
+/** HTML's named references of the characters a key may hold, and those characters in the same order. */
+const NAMED = ['amp', 'quot', 'apos', 'lt', 'gt', 'sol', 'plus', 'equals'];
+const NAMED_CHARS = '&"\'<>/+=';
 
 /** `text` with its escapes decoded; `jsonOnly`: JSON's alone, as JSON.parse decodes each string of an answer. */
 function decode(text: string, jsonOnly = false): string {
@@ -52,7 +45,7 @@ function decode(text: string, jsonOnly = false): string {
 		const [json, percent, hex, decimal, name] = groups;
 		if (json) return JSON.parse(`"${json}"`) as string;
 		if (jsonOnly) return all;
-		if (name) return NAMED[name] ?? all;
+		if (name) return NAMED_CHARS[NAMED.indexOf(name)] ?? all;
 		const code = decimal ? Number(decimal) : parseInt((percent ?? hex) as string, 16);
 		return code <= 0x10ffff ? String.fromCodePoint(code) : all;
 	});
