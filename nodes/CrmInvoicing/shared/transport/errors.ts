@@ -34,10 +34,7 @@ export const READ = {
 	maxErrorSnippetChars: 300,
 } as const;
 
-/**
- * Bounds of one list (pagination.ts): past one the list fails and says how to narrow it, never returns a part. Every
- * page but the last holds a record, so the records' cap bounds its pages too.
- */
+/** Bounds of one list (pagination.ts; every page but the last holds a record, so its pages are bounded too). */
 export const LIST = { maxRecords: 100_000, maxBytes: 128 * 1024 * 1024 } as const;
 
 /** The API's published limit; used when a response carries no RateLimit-* headers. */

@@ -9,12 +9,11 @@ import { runStatsOf } from './wire';
 
 export type PageRequest = { returnAll: boolean; limit?: number };
 
-/** `v1` and `v2` are the spec's; `any` also reads a bare array and tells v1 from v2 by the answer (GET /webhooks). */
+/** `v1`, `v2` (a list's default: its version's); `any` also reads a bare array and tells v1 from v2 (GET /webhooks). */
 export type ListShape = 'v1' | 'v2' | 'any';
 
 /** A list: `path`, `version`, `qs` (without cursor and page size) and `itemIndex` as in ApiRequest. */
 export interface ListSpec extends Pick<ApiRequest, 'path' | 'version' | 'qs' | 'itemIndex'> {
-	/** Default: the version's own shape. */
 	shape?: ListShape;
 	startCursor?: string;
 	/** This list's caps (default: none, LIST.maxRecords), and how to narrow it, told past one. */
