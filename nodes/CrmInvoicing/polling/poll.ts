@@ -51,20 +51,20 @@ function warn(context: IPollFunctions, message: string): void {
 /** The list page by page, each page after a turn of the node's share of the key (rule 1) and by the poll's deadline. */
 async function* leadPages(context: IPollFunctions, budget: Budget) {
 	await takeShare(context, budget.share);
-	const pages = readPages.call(context, {
+	const spec = {
 		path: '/leads',
-		pageSize: POLLING.pageSize,
 		maxRecords: POLLING.maxLeads,
 		maxPages: budget.pages,
 		deadline: budget.deadline,
 		narrow: narrowText(budget),
 		// No entry of the list stops the trigger: one that is not a lead is named and left out.
-		skipEntry: (described, position, page) =>
+		skipEntry: (described: string, position: number, page: number) =>
 			warn(
 				context,
 				`entry ${position} of page ${page} of the list /api/v1/leads is ${described}, not a lead (a JSON object); the trigger skipped it and read the others. This is a fault of the API or of a proxy in front of it.`,
 			),
-	});
+	};
+	const pages = readPages.call(context, spec, () => POLLING.pageSize);
 	// A caller that stops reading returns at the `yield`: no turn is taken for a page it does not read.
 	for await (const page of pages) {
 		yield page;

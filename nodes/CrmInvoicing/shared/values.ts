@@ -48,11 +48,21 @@ export function httpStatusOf(error: unknown): number | undefined {
 export const cut = (text: string, max: number): string =>
 	text.length > max ? `${text.slice(0, max)}…` : text;
 
-/** A value as an error message shows it: `an object`, `an array`, `the boolean true`, `NaN`, `the text "x"`. */
-export function describeValue(value: unknown): string {
+/**
+ * A value as an error message shows it: `an object with the keys a, b`, `an array of 2`, `the text "x"`, `the boolean
+ * true`, `NaN`. `answer`: an answer's body (or a list entry), an empty one named so and a text by its start.
+ */
+export function describeValue(value: unknown, answer = false): string {
+	if (answer && (value === undefined || value === null || value === '')) return 'an empty body';
 	if (value === null) return 'null';
 	if (Array.isArray(value)) return `an array of ${value.length}`;
-	if (typeof value === 'object') return 'an object';
+	if (typeof value === 'object') {
+		const keys = Object.keys(value).slice(0, 8);
+		const names = keys.map((key) => key.slice(0, 30)).join(', ');
+		return keys.length > 0 ? `an object with the keys ${names}` : 'an empty object';
+	}
+	if (typeof value === 'string' && answer)
+		return `text starting "${cut(value.replace(/\s+/g, ' ').trim(), 120)}"`;
 	if (typeof value === 'string') return `the text "${cut(value.replace(/\s+/g, ' '), 60)}"`;
 	if (typeof value === 'number' && !Number.isFinite(value)) return String(value);
 	return `the ${typeof value} ${String(value)}`;

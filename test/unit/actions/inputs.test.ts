@@ -106,7 +106,7 @@ describe('IDs must be text or numbers', () => {
 	it("an object for the invoice's Client ID is refused naming the field, not sent as [object Object]", async () => {
 		await expectValidationError(
 			invoice({ clientId: '={{ $json.client }}' }),
-			'"Client ID" must be text or a number but is an object in item 0',
+			'"Client ID" must be text or a number but is an object with the keys id in item 0',
 			{ items: [{ json: { ...oneLine, client: { id: 'cli_1' } } }] },
 		);
 	});
@@ -119,7 +119,7 @@ describe('IDs must be text or numbers', () => {
 				dealId: '={{ $json.deal }}',
 				updateFields: { title: 'X' },
 			},
-			'"Deal ID" must be text or a number but is an object in item 0',
+			'"Deal ID" must be text or a number but is an object with the keys id in item 0',
 			{ items: [{ json: { deal: { id: 'deal_1' } } }] },
 		);
 	});
@@ -140,7 +140,7 @@ describe('IDs must be text or numbers', () => {
 	it("an object for the invoice's Sales Person is refused", async () => {
 		await expectValidationError(
 			invoice({ additionalFields: { salesPersonId: '={{ $json.user }}' } }),
-			'"Sales Person" must be text or a number but is an object in item 0',
+			'"Sales Person" must be text or a number but is an object with the keys id in item 0',
 			{ items: [{ json: { ...oneLine, user: { id: 'usr_1' } } }] },
 		);
 	});

@@ -161,7 +161,7 @@ describe('the byte cap of one list', () => {
 			run({ resource: 'lead', operation: 'getMany', returnAll: true }),
 		).rejects.toMatchObject({
 			message:
-				'The list /api/v1/leads is larger than 1 MB, the most one list may hold in the node; nothing of it was output',
+				'The list /api/v1/leads is larger than 1 MB, the most the node reads of this list; nothing of it was output',
 			description: expect.stringMatching(/set "Limit" instead of "Return All"/),
 		});
 		// Each page is about 400 KB: the third passes 1 MB.

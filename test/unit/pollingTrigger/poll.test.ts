@@ -693,7 +693,7 @@ describe("the polling triggers' share of the key: at most half the rate in any m
 				{ requestsPerMinute: 2 },
 			),
 		).rejects.toThrow(
-			'The list /api/v1/leads has more than 5 pages, the most the node reads of this list (500 records read); nothing of it was output',
+			'The list /api/v1/leads has more than 5 pages, the most the node reads of this list; nothing of it was output',
 		);
 		expect(sandbox.requests.length - before).toBe(5);
 		expect(memory).toEqual({});

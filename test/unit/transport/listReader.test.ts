@@ -49,7 +49,7 @@ describe('the list reader', () => {
 		);
 
 		expect(error.message).toBe(
-			'The list /api/v1/leads has more than 3 pages, the most the node reads of this list (300 records read); nothing of it was output',
+			'The list /api/v1/leads has more than 3 pages, the most the node reads of this list; nothing of it was output',
 		);
 		expect(error.description).toBe('Use a filter.');
 		expect(seen).toHaveLength(3);
@@ -97,7 +97,6 @@ describe('the list reader', () => {
 		expect(page).toMatchObject({
 			number: 1,
 			nextCursor: 'u3',
-			shape: 'v1',
 			records: records('usr', 2),
 		});
 		expect(seen).toEqual(['/api/v1/users?active=true&limit=100&cursor=u1']);
@@ -138,7 +137,7 @@ describe('the list reader', () => {
 		const { context } = freshContext();
 		const error = await errorOf(readList.call(context, { path: '/leads', deadline: Date.now() }));
 		expect(error.message).toBe(
-			'The list /api/v1/leads took longer than 0 s, its time limit, after 0 pages (0 records); nothing of it was output',
+			'The list /api/v1/leads was not read within its time limit (0 pages read); nothing of it was output',
 		);
 		expect(nock.pendingMocks()).toEqual([]);
 	});

@@ -159,7 +159,7 @@ describe('readList, v1 lists', () => {
 		]);
 
 		await expect(readList.call(context, { path: '/leads' }, { returnAll: true })).rejects.toThrow(
-			'The CRM API\'s list /api/v1/leads did not advance: page 1 was empty but still named a next cursor ("c2"). The node stopped reading it',
+			'The CRM API\'s list /api/v1/leads did not advance: page 1 brought no new records but still named a next cursor ("c2"). The node stopped reading it',
 		);
 		expect(seen).toEqual(['/api/v1/leads?limit=100']);
 	});

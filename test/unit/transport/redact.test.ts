@@ -2,10 +2,10 @@
 import type { INode } from 'n8n-workflow';
 
 import {
-	describeAnswer,
 	type ExpectedAnswer,
 	unexpectedAnswerError,
 } from '../../../nodes/CrmInvoicing/shared/transport/errors';
+import { describeValue } from '../../../nodes/CrmInvoicing/shared/values';
 import { redactValue, secretSpellings } from '../../../nodes/CrmInvoicing/shared/transport/redact';
 
 /** A text is redacted as a text. */
@@ -66,13 +66,14 @@ describe('which 2xx bodies fit which expectation (unexpectedAnswerError)', () =>
 	});
 });
 
-describe('describeAnswer', () => {
+describe('describeValue of an answer', () => {
+	const describeAnswer = (body: unknown) => describeValue(body, true);
 	it('names the kind and the first characters, cut short', () => {
 		expect(describeAnswer('')).toBe('an empty body');
 		expect(describeAnswer(`<html>${'x'.repeat(500)}`)).toMatch(/^text starting "<html>x+…"$/);
 		expect(describeAnswer(`<html>${'x'.repeat(500)}`).length).toBeLessThan(140);
 		expect(describeAnswer({ a: 1, b: 2 })).toBe('an object with the keys a, b');
 		expect(describeAnswer([1, 2])).toBe('an array of 2');
-		expect(describeAnswer(7)).toBe('a number (7)');
+		expect(describeAnswer(7)).toBe('the number 7');
 	});
 });

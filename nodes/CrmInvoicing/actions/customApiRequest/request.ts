@@ -210,7 +210,7 @@ async function paginated(
 		() => Math.min(MAX_PAGE_SIZE, limit - records.length),
 	);
 	for await (const page of pages) {
-		if (page.shape === 'other') return toOutput(page.other);
+		if ('other' in page) return toOutput(page.other);
 		for (const record of page.records) {
 			records.push({ json: record });
 			if (records.length >= limit) return records;

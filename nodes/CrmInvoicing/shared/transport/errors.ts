@@ -1,7 +1,7 @@
 import { NodeApiError } from 'n8n-workflow';
 import type { INode, JsonObject } from 'n8n-workflow';
 
-import { cut } from '../values';
+import { cut, describeValue, isPlainObject } from '../values';
 
 /**
  * The transport's one home of limits (the README's "Limits") and of the errors a user meets at them. Every text from
@@ -27,15 +27,14 @@ export const RETRY = {
 	maxSameOriginRedirects: 3,
 } as const;
 
-/** Bytes of one answer (past it the request fails; an error answer is cut), text quoted in errors, pages of a list. */
+/** Bytes of one answer (past it the request fails; an error answer is cut), and of text quoted in errors. */
 export const READ = {
 	maxAnswerBytes: 16 * 1024 * 1024,
 	maxErrorBodyBytes: 64 * 1024,
 	maxErrorSnippetChars: 300,
-	maxPages: 100_000,
 } as const;
 
-/** Bounds of one list (pagination.ts): past one the list fails and says how to narrow it, never returns a part. */
+/** Bounds of one list (pagination.ts; every page but the last holds a record, so its pages are bounded too). */
 export const LIST = { maxRecords: 100_000, maxBytes: 128 * 1024 * 1024 } as const;
 
 /** The API's published limit; used when a response carries no RateLimit-* headers. */
@@ -53,13 +52,17 @@ export function apiError(
 	status?: number,
 	code?: string | null,
 ): NodeApiError {
-	const httpCode = status === undefined ? undefined : String(status);
 	const { method, path, itemIndex } = request;
+	const httpCode = status?.toString();
 	const response = { message, method, path, httpCode, code } as JsonObject;
 	const error = new NodeApiError(node, response, { message, description, httpCode, itemIndex });
 	error.message = message;
 	return error;
 }
+
+/** The advice for an answer that is not the CRM API's (a login page, a proxy): where to look. */
+export const CHECK_BASE_URL =
+	'Check that the Base URL in the "CRM Invoicing API" credential points at the CRM API itself, not at a login page (single sign-on), a proxy, a maintenance page or a web site.';
 
 /** The end of the advice for a request other than a GET that may have taken effect although it failed. */
 export const checkFirst = (method: string): string =>
@@ -79,13 +82,12 @@ function parseErrorBody(body: unknown): { code?: string; message?: string; page?
 		const said = cut((title ?? text.replace(/<[^<>]*>/g, ' ')).replace(/\s+/g, ' ').trim(), 160);
 		return text.startsWith('<') ? { page: said } : { message: said };
 	}
-	const object = Object(body) as { error?: unknown; code?: unknown; message?: unknown };
-	const nested = typeof object.error === 'object' ? (object.error as typeof object | null) : null;
-	const code = nested?.code ?? object.code ?? object.error;
-	const message = nested?.message ?? object.message;
+	const { error, code, message } = Object(body) as Record<string, unknown>;
+	const inner = Object(error) as Record<string, unknown>;
+	const [apiCode, said] = [inner.code ?? code ?? error, inner.message ?? message];
 	return {
-		code: typeof code === 'string' ? cut(code, 100) : undefined,
-		message: typeof message === 'string' ? cut(message, READ.maxErrorSnippetChars) : undefined,
+		code: typeof apiCode === 'string' ? cut(apiCode, 100) : undefined,
+		message: typeof said === 'string' ? cut(said, READ.maxErrorSnippetChars) : undefined,
 	};
 }
 
@@ -104,9 +106,10 @@ export function adviceFor(status: number, request: RequestSummary, apiMessage?: 
 	if (status < 500)
 		return advice[status] ?? 'Check the parameters of this node, then run it again.';
 	// Only a GET or DELETE is retried, and only after 502/503/504 (request.ts): any other may have taken effect.
-	return !['GET', 'DELETE'].includes(request.method)
-		? `The CRM service failed to handle the request. It was not retried, so that nothing is created twice.${checkFirst(request.method)}`
-		: `The CRM service failed to handle the request${[502, 503, 504].includes(status) ? ' (the node retried it)' : ''}. This is not caused by your parameters; try again later.`;
+	const retried = [502, 503, 504].includes(status) ? ' (the node retried it)' : '';
+	return ['GET', 'DELETE'].includes(request.method)
+		? `The CRM service failed to handle the request${retried}. This is not caused by your parameters; try again later.`
+		: `The CRM service failed to handle the request. It was not retried, so that nothing is created twice.${checkFirst(request.method)}`;
 }
 
 /** The error for an HTTP error status: the status and the API's own code and message, and what to do. */
@@ -117,10 +120,11 @@ export function apiErrorFromResponse(
 	request: RequestSummary,
 ): NodeApiError {
 	const { code, message: said, page } = parseErrorBody(body);
-	const message =
-		page !== undefined
-			? `The CRM API answered ${status} with a page that is not JSON${page ? `: "${page}"` : ''}`
-			: `The CRM API answered ${status}${code ? ` ${code}` : ''}${said ? `: ${said}` : ''}`;
+	const what =
+		page === undefined
+			? `${code ? ` ${code}` : ''}${said ? `: ${said}` : ''}`
+			: ` with a page that is not JSON${page ? `: "${page}"` : ''}`;
+	const message = `The CRM API answered ${status}${what}`;
 	return apiError(node, request, message, adviceFor(status, request, said), status, code ?? null);
 }
 
@@ -150,7 +154,7 @@ export function deadlineError(
 	// To a tenth of a second: a deadline the caller gave may have any length left (`1.5 s`).
 	const within = `${Number((limitMs / 1000).toFixed(1))} s`;
 	const message = `The CRM API ${how} ${request.method} ${request.path} within ${within}; the node abandoned the request`;
-	const description = `Every request has a deadline of ${within} for connecting, waiting and reading the whole answer. The CRM (or a proxy in front of it) was too slow: try again later, and check that the Base URL points at the CRM API itself.${checkFirst(request.method)}`;
+	const description = `Every request has a deadline of ${within} for connecting, waiting and reading the whole answer. The CRM (or a proxy in front of it) was too slow: try again later. ${CHECK_BASE_URL}${checkFirst(request.method)}`;
 	const error = apiError(node, request, message, description, answered, 'DEADLINE');
 	error.context.deadline = true;
 	return error;
@@ -164,25 +168,11 @@ export function answerTooLargeError(
 	contentType: string,
 ): NodeApiError {
 	const message = `The CRM API's answer to ${request.method} ${request.path} (${status}, ${contentType}) is larger than ${READ.maxAnswerBytes / 1024 / 1024} MB, the most the node reads of one answer; it stopped reading`;
-	const description = `One record or one page of a list is far smaller than this. A proxy, a web site or a faulty server is answering instead of the CRM API: check the Base URL in the "CRM Invoicing API" credential. For Custom API Request, ask for fewer records per page.${checkFirst(request.method)}`;
+	const description = `One record or one page of a list is far smaller than this. ${CHECK_BASE_URL} For Custom API Request, ask for fewer records per page.${checkFirst(request.method)}`;
 	return apiError(node, request, message, description, status);
 }
 
 export type ExpectedAnswer = 'record' | 'empty-or-object' | 'any';
-
-/** A body (or a list entry) for a message: its kind and first characters, cut short. */
-export function describeAnswer(body: unknown): string {
-	if (body === undefined || body === null || body === '') return 'an empty body';
-	if (typeof body === 'string')
-		return `text starting "${cut(body.replace(/\s+/g, ' ').trim(), 120)}"`;
-	if (Array.isArray(body)) return `an array of ${body.length}`;
-	if (typeof body === 'object') {
-		const keys = Object.keys(body).slice(0, 8);
-		const names = keys.map((key) => key.slice(0, 30)).join(', ');
-		return keys.length > 0 ? `an object with the keys ${names}` : 'an empty object';
-	}
-	return `a ${typeof body} (${cut(String(body), 40)})`;
-}
 
 /**
  * The error for a 2xx whose body is not what the operation needs (a login page), never a false success; undefined
@@ -196,20 +186,16 @@ export function unexpectedAnswerError(
 	body: unknown,
 	expected: ExpectedAnswer,
 ): NodeApiError | undefined {
-	const object = !!body && typeof body === 'object' && !Array.isArray(body);
-	const id = object ? (body as { id?: unknown }).id : undefined;
-	if (
-		expected === 'any' ||
-		(expected === 'record'
-			? (typeof id === 'string' && id.trim() !== '') || (typeof id === 'number' && isFinite(id))
-			: object || body === undefined || body === null || body === '' || status === 204)
-	)
+	const { id } = Object(body) as { id?: unknown };
+	const empty = body === undefined || body === null || body === '' || status === 204;
+	const record = typeof id === 'number' ? isFinite(id) : typeof id === 'string' && id.trim() !== '';
+	if (expected === 'any' || (expected === 'record' ? record : empty || isPlainObject(body)))
 		return undefined;
 	const wanted =
 		expected === 'record'
 			? 'a record (a JSON object with an "id")'
 			: 'an empty answer or a JSON object';
-	const message = `The CRM API answered ${request.method} ${request.path} with ${status} (${contentType}) and ${describeAnswer(body)}, not ${wanted}`;
-	const description = `The node reports success only when the answer shows it. Check that the Base URL in the "CRM Invoicing API" credential points at the CRM API itself, not at a login page (single sign-on), a proxy, a maintenance page or a web site.${checkFirst(request.method)}`;
+	const message = `The CRM API answered ${request.method} ${request.path} with ${status} (${contentType}) and ${describeValue(body, true)}, not ${wanted}`;
+	const description = `The node reports success only when the answer shows it. ${CHECK_BASE_URL}${checkFirst(request.method)}`;
 	return apiError(node(), request, message, description, status);
 }
