@@ -13,7 +13,8 @@ import { BoundedMap } from '../boundedMap';
 import type { Deadline } from '../deadline';
 import { sha256 } from '../hash';
 import { headerValue } from '../values';
-import { apiError, DOCUMENTED_RATE_LIMIT, type ExpectedAnswer, RETRY } from './errors';
+import { apiError, checkFirst, DOCUMENTED_RATE_LIMIT, RETRY } from './errors';
+import type { ExpectedAnswer, RequestSummary } from './errors';
 import { RateLimitPacer } from './rateLimit';
 import { secretSpellings } from './redact';
 
@@ -48,8 +49,6 @@ export interface ApiRequest {
 	itemIndex?: number;
 	/** By when the whole request, waits and retries included, must be done. */
 	deadline?: Deadline;
-	/** For a DELETE: a 404 on a retry (the first attempt may have deleted it) is the response, not an error. */
-	notFoundOnRetryIsDeleted?: boolean;
 	/** What a 2xx must hold (unexpectedAnswerError): default `'any'`, `'empty-or-object'` for DELETE. */
 	expect?: ExpectedAnswer;
 	/** One attempt (redirects still followed): a question strangers can cause must cost exactly one request. */
@@ -100,15 +99,13 @@ export function credentialOf(context: ApiContext): Promise<Connection> {
 const pacers = new BoundedMap<string, RateLimitPacer>(1_000);
 
 /** The one rate limiter of an API key and rate, shared by all executions in this n8n process. */
-export function pacerOf(key: Pick<Connection, 'keyId' | 'requestsPerMinute'>): RateLimitPacer {
-	const rate = key.requestsPerMinute;
-	return pacers.getOrSet(`${key.keyId}\n${rate}`, () => new RateLimitPacer(rate));
-}
+export const pacerOf = ({
+	keyId,
+	requestsPerMinute: rate,
+}: Pick<Connection, 'keyId' | 'requestsPerMinute'>): RateLimitPacer =>
+	pacers.getOrSet(`${keyId}\n${rate}`, () => new RateLimitPacer(rate));
 
-/**
- * Takes one request of the context's share of its key's limiter (`perMinute` in any 60 s, for all asking that share):
- * the polling trigger's turn before each page, instead of a limiter of its own.
- */
+/** One request of the context's share (`perMinute` in any 60 s) of its key's limiter: the poller's turn per page. */
 export async function takeShare(context: ApiContext, perMinute: number): Promise<void> {
 	await pacerOf(await credentialOf(context)).takeShare(perMinute);
 }
@@ -137,19 +134,8 @@ export function unsafePathReason(path: string): string | undefined {
 	return dots && `it has a "${dots}" segment, which would point outside the API path`;
 }
 
-const apiRoots = (base: URL): string[] =>
-	Object.values(API_PREFIX).map((prefix) => `${base.pathname.replace(/\/+$/, '')}${prefix}`);
-
-/** Whether a URL of the Base URL's origin is inside the API: under one of its roots, path-safe, no user or password. */
-export function insideApi({ pathname: path, username, password }: URL, base: URL): boolean {
-	// URL parsing has resolved "." and ".." (also %2e); what is left must stay safe for a server that decodes again.
-	const under = (root: string) =>
-		path === root || (path.startsWith(`${root}/`) && !unsafePathReason(path.slice(root.length)));
-	return username === '' && password === '' && apiRoots(base).some(under);
-}
-
-/** The origin as people write it (`http://10.0.0.5:8080`), for any scheme. */
-const originOf = (url: URL): string => `${url.protocol}//${url.host}`;
+/** Why a redirect is not followed, for every Location the rule refuses. */
+const REDIRECT_ADVICE = `The node follows a redirect only for GET, only inside the API under the Base URL (same scheme, host and port), at most ${RETRY.maxSameOriginRedirects} times, so that the API key goes nowhere else. Check the Base URL in the "CRM Invoicing API" credential: use the address the API answers on without a redirect (for example https:// rather than http://, or without a trailing path).`;
 
 /**
  * Redirects, by one rule (n8n's client follows none: it would send the key, and on 307/308 the body, to any host): a
@@ -158,7 +144,7 @@ const originOf = (url: URL): string => `${url.protocol}//${url.host}`;
  */
 export function followRedirect(
 	node: INode,
-	request: { method: string; path: string; itemIndex?: number },
+	request: RequestSummary,
 	{ statusCode: status, headers }: Pick<ApiResponse, 'statusCode' | 'headers'>,
 	options: IHttpRequestOptions,
 	baseUrl: string,
@@ -169,39 +155,30 @@ export function followRedirect(
 		? new URL(location as string, options.url)
 		: undefined;
 	const { method, path } = request;
-	const where = target ? showPath(`${target.pathname}${target.search}`) : '?';
-	const refuse = (to: string, why: string, advice = '') =>
+	const roots = Object.values(API_PREFIX).map((api) => base.pathname.replace(/\/+$/, '') + api);
+	// URL parsing has resolved "." and ".." (also %2e); what is left must stay safe for a server that decodes again.
+	const inside = (at: string) => (root: string) =>
+		at === root || (at.startsWith(`${root}/`) && !unsafePathReason(at.slice(root.length)));
+	const refuse = (why: string, to = target && showPath(`${target.pathname}${target.search}`)) =>
 		apiError(
 			node,
 			request,
-			`The CRM API answered ${status} with a redirect to ${to}${why}. The node did not follow it: the API key ${method === 'GET' ? 'was' : 'and the request body were'} not sent there`,
-			`${advice}Check the Base URL in the "CRM Invoicing API" credential: use the address the API answers on without a redirect (for example https:// rather than http://, or without a trailing path).`,
+			`The CRM API answered ${status} with a redirect to ${to ?? 'no address'}${why}. The node did not follow it: the API key ${method === 'GET' ? 'was' : 'and the request body were'} not sent there`,
+			`${REDIRECT_ADVICE}${checkFirst(method)}`,
 			status,
 		);
-	if (!target) throw refuse('no address', ' (its Location header is missing or unreadable)');
+	if (!target) throw refuse(' (its Location header is missing or unreadable)');
 	if (target.origin !== base.origin || target.origin === 'null')
 		throw refuse(
-			`${target.host} (${originOf(target)})`,
-			`, another origin than the Base URL's (${originOf(base)})`,
-			`The node sends the API key only to the Base URL's scheme, host and port. If the CRM really moved to ${originOf(target)} and you know that host, make it the Base URL; a proxy, a login page or a mistyped address can redirect like this too. `,
+			`, another origin than the Base URL's (${base.origin})`,
+			`${target.host} (${target.protocol}//${target.host})`,
 		);
-	if (!insideApi(target, base))
-		throw refuse(
-			where,
-			`, outside the API (${apiRoots(base).join(' or ')})`,
-			"The node sends the API key only to the API's own paths under the Base URL, never to other pages of the same host (a sign-in page, an admin page, an export). ",
-		);
+	if (target.username || target.password || !roots.some(inside(target.pathname)))
+		throw refuse(`, outside the API (${roots.join(' or ')})`);
 	if (method !== 'GET')
-		throw refuse(
-			where,
-			` for ${method} ${path}, and the node follows redirects only for GET`,
-			`Check in the CRM whether the ${method} took effect before you run this again. `,
-		);
+		throw refuse(` for ${method} ${path}, and the node follows redirects only for GET`);
 	if (followed >= RETRY.maxSameOriginRedirects)
-		throw refuse(
-			where,
-			`, after ${RETRY.maxSameOriginRedirects} redirects of ${method} ${path}, the most the node follows`,
-		);
+		throw refuse(`, after ${followed} redirects of ${method} ${path}, the most the node follows`);
 	options.url = target.href;
 	delete options.qs;
 }

@@ -22,7 +22,7 @@ import {
 } from './errors';
 import type { PacerTurn } from './rateLimit';
 import { mayHoldSecret, redactValue } from './redact';
-import { connectionError, connectionErrorCode, readBody, runStatsOf, tlsErrorCode } from './wire';
+import { connectionError, dropped, readBody, runStatsOf } from './wire';
 import type { BodyStream } from './wire';
 import { boundedWait, pacingWaitError, rateLimitTooLongError, rateLimitWait } from './waits';
 
@@ -46,7 +46,7 @@ export async function apiRequestFull(this: ApiContext, request: ApiRequest): Pro
 	if (unsafe !== undefined)
 		throw stopped(
 			`The node refused to send ${method} ${showPath(path)}: ${unsafe}`,
-			'IDs and paths must not be "." or "..", and must not contain control characters (such as line breaks) or backslashes, so that every request stays under the API path of the Base URL. Check the ID or path in the node\'s parameters or in the input item. Nothing was sent.',
+			'So that every request stays under the API path of the Base URL, no ID or path may be "." or ".." or hold a control character (a line break) or a backslash. Check it in the node\'s parameters or the input item. Nothing was sent.',
 		);
 	const connection = await credentialOf(this);
 	const pacer = pacerOf(connection);
@@ -61,9 +61,9 @@ export async function apiRequestFull(this: ApiContext, request: ApiRequest): Pro
 		returnFullResponse: true,
 		ignoreHttpStatusErrors: true,
 		disableFollowRedirect: true,
+		qs: request.qs,
+		body: request.body,
 	};
-	if (request.qs && Object.keys(request.qs).length > 0) options.qs = request.qs;
-	if (request.body !== undefined) options.body = request.body;
 	const stats = runStatsOf(this);
 	let turn: PacerTurn | undefined;
 	let [rateLimitRetries, rateLimitWaited, transientRetries, redirects] = [0, 0, 0, 0];
@@ -86,9 +86,7 @@ export async function apiRequestFull(this: ApiContext, request: ApiRequest): Pro
 			);
 		// Reaching the deadline is not retried: a server that slow would only hold the execution longer.
 		if (signal.aborted) return deadlineError(node(), summary, ms, status);
-		const code = tlsErrorCode(error) ?? connectionErrorCode(error);
-		const shown = code ?? (status === undefined ? undefined : 'ECONNRESET');
-		return connectionError(node(), shown, summary, transientRetries > 0);
+		return connectionError(node(), error, summary, transientRetries > 0, status);
 	};
 
 	for (;;) {
@@ -113,8 +111,7 @@ export async function apiRequestFull(this: ApiContext, request: ApiRequest): Pro
 			response = await send.call(caller, CREDENTIAL_TYPE, options, { credentialsDecrypted });
 		} catch (error) {
 			pacer.settle(turn);
-			const dropped = !cancel?.aborted && !signal.aborted && !tlsErrorCode(error);
-			if (dropped && connectionErrorCode(error) && (await backOff())) continue;
+			if (!stop.aborted && dropped(error) && (await backOff())) continue;
 			throw failure(error, signal, ms);
 		}
 		// Every text the answer brings is redacted before anything reads it: its headers here, its body below. The limiter
@@ -133,11 +130,11 @@ export async function apiRequestFull(this: ApiContext, request: ApiRequest): Pro
 		// Whatever the answer echoes of the key is redacted in what was decoded: every string of the parsed JSON, or the
 		// text, in any spelling. A first look at the raw text rules out most answers, so a page is rarely walked.
 		const text = read.text.trim();
-		let body: unknown = read.text;
+		let body: unknown = text && read.text;
 		try {
-			body = text === '' ? '' : JSON.parse(text);
+			body = JSON.parse(text);
 		} catch {
-			// Not JSON: the text as it came.
+			// Not JSON: the text as it came ('' when blank).
 		}
 		if (mayHoldSecret(read.text, connection.secrets)) body = redactValue(body, connection.secrets);
 
@@ -146,8 +143,8 @@ export async function apiRequestFull(this: ApiContext, request: ApiRequest): Pro
 			const expected = request.expect ?? (method === 'DELETE' ? 'empty-or-object' : 'any');
 			const type = contentTypeOf(headers);
 			const wrong = unexpectedAnswerError(node, summary, status, type, body, expected);
-			if (!wrong) return answer;
-			throw wrong;
+			if (wrong) throw wrong;
+			return answer;
 		}
 		if (status >= 300 && status < 400 && status !== 304) {
 			followRedirect(node(), summary, answer, options, connection.baseUrl, redirects++);
@@ -160,7 +157,8 @@ export async function apiRequestFull(this: ApiContext, request: ApiRequest): Pro
 			rateLimitWaited += wait.ms;
 			// The limiter now holds the wait; the retry waits for its turn, ahead of later requests.
 			if (!once && ++rateLimitRetries <= RETRY.maxRateLimitRetries && fits(wait.ms)) continue;
-		} else if (status === 404 && transientRetries > 0 && request.notFoundOnRetryIsDeleted) {
+		} else if (status === 404 && transientRetries > 0 && method === 'DELETE') {
+			// DELETE is idempotent: a 404 on a retry means the attempt whose answer was lost deleted it.
 			return answer;
 		} else if ([502, 503, 504].includes(status) && (await backOff())) {
 			continue;
