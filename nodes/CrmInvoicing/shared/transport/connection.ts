@@ -1,24 +1,14 @@
-import type {
-	ICredentialDataDecryptedObject,
-	IDataObject,
-	IExecuteFunctions,
-	IHttpRequestMethods,
-	IHttpRequestOptions,
-	IN8nHttpFullResponse,
-	INode,
-} from 'n8n-workflow';
+import type { IDataObject, IExecuteFunctions, IHttpRequestMethods } from 'n8n-workflow';
 
 import { apiKeyOf } from '../../../../credentials/CrmInvoicingApi.credentials';
 import { BoundedMap } from '../boundedMap';
 import type { Deadline } from '../deadline';
 import { sha256 } from '../hash';
-import { headerValue } from '../values';
-import { apiError, checkFirst, DOCUMENTED_RATE_LIMIT, RETRY } from './errors';
-import type { ExpectedAnswer, RequestSummary } from './errors';
+import { DOCUMENTED_RATE_LIMIT, type ExpectedAnswer } from './errors';
 import { RateLimitPacer } from './rateLimit';
 import { secretSpellings } from './redact';
 
-/** What a request is, what it is sent with (the Connection), and where it may go: its paths and redirects. */
+/** What a request is, what it is sent with (the Connection), and which paths it may take. */
 
 export const CREDENTIAL_TYPE = 'crmInvoicingApi';
 
@@ -29,12 +19,10 @@ export const API_PREFIX = { v1: '/api/v1', v2: '/api/v2' } as const;
 export const MAX_PAGE_SIZE = 100;
 
 /** What the transport calls of an n8n context (an execution, a list search, a hook, a webhook, a poll). */
-export interface ApiContext {
-	getNode(): INode;
-	getCredentials(type: string, itemIndex?: number): Promise<ICredentialDataDecryptedObject>;
+export type ApiContext = Pick<IExecuteFunctions, 'getNode' | 'getCredentials'> & {
 	getExecutionCancelSignal?(): AbortSignal | undefined;
 	helpers: { httpRequestWithAuthentication: OmitThisParameter<SendWithKey> };
-}
+};
 type SendWithKey = IExecuteFunctions['helpers']['httpRequestWithAuthentication'];
 
 export type ApiVersion = keyof typeof API_PREFIX;
@@ -54,9 +42,6 @@ export interface ApiRequest {
 	/** One attempt (redirects still followed): a question strangers can cause must cost exactly one request. */
 	once?: boolean;
 }
-
-/** A full response: the body parsed (JSON when it parses, else text) and redacted, and its size as read. */
-export type ApiResponse = IN8nHttpFullResponse & { bodyBytes: number };
 
 /** `https://crm.example.com/`, `…/api/v1` and `…/api/v2` all mean the same workspace. */
 export function normalizeBaseUrl(raw: unknown): string {
@@ -132,53 +117,4 @@ export function unsafePathReason(path: string): string | undefined {
 	if (decoded.includes('\\')) return 'it contains a backslash (\\)';
 	const dots = decoded.split('/').find((one) => one === '.' || one === '..');
 	return dots && `it has a "${dots}" segment, which would point outside the API path`;
-}
-
-/** Why a redirect is not followed, for every Location the rule refuses. */
-const REDIRECT_ADVICE = `The node follows a redirect only for GET, only inside the API under the Base URL (same scheme, host and port), at most ${RETRY.maxSameOriginRedirects} times, so that the API key goes nowhere else. Check the Base URL in the "CRM Invoicing API" credential: use the address the API answers on without a redirect (for example https:// rather than http://, or without a trailing path).`;
-
-/**
- * Redirects, by one rule (n8n's client follows none: it would send the key, and on 307/308 the body, to any host): a
- * redirect is followed only inside the API, for GET only, at most RETRY.maxSameOriginRedirects times: `options` then
- * point at its target (whose query the Location holds); else the error naming why not is thrown, nothing sent.
- */
-export function followRedirect(
-	node: INode,
-	request: RequestSummary,
-	{ statusCode: status, headers }: Pick<ApiResponse, 'statusCode' | 'headers'>,
-	options: IHttpRequestOptions,
-	baseUrl: string,
-	followed: number,
-): void {
-	const [base, location] = [new URL(baseUrl), headerValue(headers, 'location')];
-	const target = URL.canParse(location ?? '//', options.url)
-		? new URL(location as string, options.url)
-		: undefined;
-	const { method, path } = request;
-	const roots = Object.values(API_PREFIX).map((api) => base.pathname.replace(/\/+$/, '') + api);
-	// URL parsing has resolved "." and ".." (also %2e); what is left must stay safe for a server that decodes again.
-	const inside = (at: string) => (root: string) =>
-		at === root || (at.startsWith(`${root}/`) && !unsafePathReason(at.slice(root.length)));
-	const refuse = (why: string, to = target && showPath(`${target.pathname}${target.search}`)) =>
-		apiError(
-			node,
-			request,
-			`The CRM API answered ${status} with a redirect to ${to ?? 'no address'}${why}. The node did not follow it: the API key ${method === 'GET' ? 'was' : 'and the request body were'} not sent there`,
-			`${REDIRECT_ADVICE}${checkFirst(method)}`,
-			status,
-		);
-	if (!target) throw refuse(' (its Location header is missing or unreadable)');
-	if (target.origin !== base.origin || target.origin === 'null')
-		throw refuse(
-			`, another origin than the Base URL's (${base.origin})`,
-			`${target.host} (${target.protocol}//${target.host})`,
-		);
-	if (target.username || target.password || !roots.some(inside(target.pathname)))
-		throw refuse(`, outside the API (${roots.join(' or ')})`);
-	if (method !== 'GET')
-		throw refuse(` for ${method} ${path}, and the node follows redirects only for GET`);
-	if (followed >= RETRY.maxSameOriginRedirects)
-		throw refuse(`, after ${followed} redirects of ${method} ${path}, the most the node follows`);
-	options.url = target.href;
-	delete options.qs;
 }

@@ -1,30 +1,28 @@
 import { NodeOperationError, sleep } from 'n8n-workflow';
 import type { IDataObject, IHttpRequestOptions, IN8nHttpFullResponse } from 'n8n-workflow';
 
-import { contentTypeOf } from '../values';
-import type { ApiContext, ApiRequest, ApiResponse } from './connection';
-import {
-	API_PREFIX,
-	credentialOf,
-	CREDENTIAL_TYPE,
-	followRedirect,
-	pacerOf,
-	showPath,
-	unsafePathReason,
-} from './connection';
+import { contentTypeOf, headerValue } from '../values';
+import type { ApiContext, ApiRequest } from './connection';
+import { API_PREFIX, credentialOf, pacerOf, showPath, unsafePathReason } from './connection';
 import {
 	answerTooLargeError,
+	apiError,
 	apiErrorFromResponse,
+	checkFirst,
 	deadlineError,
 	READ,
 	RETRY,
 	unexpectedAnswerError,
+	type RequestSummary,
 } from './errors';
 import type { PacerTurn } from './rateLimit';
 import { mayHoldSecret, redactValue } from './redact';
 import { connectionError, dropped, readBody, runStatsOf } from './wire';
 import type { BodyStream } from './wire';
 import { boundedWait, pacingWaitError, rateLimitTooLongError, rateLimitWait } from './waits';
+
+/** A full response: the body parsed (JSON when it parses, else text) and redacted, and its size as read. */
+export type ApiResponse = IN8nHttpFullResponse & { bodyBytes: number };
 
 /**
  * A request and its full response (body parsed as JSON when it is JSON, redacted): the one place that does HTTP. Each
@@ -105,10 +103,10 @@ export async function apiRequestFull(this: ApiContext, request: ApiRequest): Pro
 		const caller = Object.create(this) as ApiContext;
 		caller.getExecutionCancelSignal = () => stop;
 		let response: IN8nHttpFullResponse;
-		const credentialsDecrypted = connection.credentials;
+		const auth = { credentialsDecrypted: connection.credentials };
 		const send = this.helpers.httpRequestWithAuthentication;
 		try {
-			response = await send.call(caller, CREDENTIAL_TYPE, options, { credentialsDecrypted });
+			response = await send.call(caller, auth.credentialsDecrypted.type, options, auth);
 		} catch (error) {
 			pacer.settle(turn);
 			if (!stop.aborted && dropped(error) && (await backOff())) continue;
@@ -147,7 +145,7 @@ export async function apiRequestFull(this: ApiContext, request: ApiRequest): Pro
 			return answer;
 		}
 		if (status >= 300 && status < 400 && status !== 304) {
-			followRedirect(node(), summary, answer, options, connection.baseUrl, redirects++);
+			followRedirect(node, summary, answer, options, connection.baseUrl, redirects++);
 			continue;
 		}
 		if (wait) {
@@ -172,4 +170,53 @@ export async function apiRequest(this: ApiContext, request: ApiRequest): Promise
 	const { body } = await apiRequestFull.call(this, request);
 	if (body === '' || body === null || body === undefined) return {};
 	return (typeof body === 'string' ? { body } : body) as IDataObject;
+}
+
+/** Why a redirect is not followed, for every Location the rule refuses. */
+const REDIRECT_ADVICE = `The node follows a redirect only for GET, only inside the API under the Base URL (same scheme, host and port), at most ${RETRY.maxSameOriginRedirects} times, so that the API key goes nowhere else. Check the Base URL in the "CRM Invoicing API" credential: use the address the API answers on without a redirect (for example https:// rather than http://, or without a trailing path).`;
+
+/**
+ * Redirects, by one rule (n8n's client follows none: it would send the key, and on 307/308 the body, to any host): a
+ * redirect is followed only inside the API, for GET only, at most RETRY.maxSameOriginRedirects times: `options` then
+ * point at its target (whose query the Location holds); else the error naming why not is thrown, nothing sent.
+ */
+function followRedirect(
+	node: ApiContext['getNode'],
+	request: RequestSummary,
+	{ statusCode: status, headers }: Pick<ApiResponse, 'statusCode' | 'headers'>,
+	options: IHttpRequestOptions,
+	baseUrl: string,
+	followed: number,
+): void {
+	const [base, location] = [new URL(baseUrl), headerValue(headers, 'location')];
+	const target = URL.canParse(location ?? '//', options.url)
+		? new URL(location as string, options.url)
+		: undefined;
+	const { method, path } = request;
+	const roots = Object.values(API_PREFIX).map((api) => base.pathname.replace(/\/+$/, '') + api);
+	// URL parsing has resolved "." and ".." (also %2e); what is left must stay safe for a server that decodes again.
+	const inside = (at: string) => (root: string) =>
+		at === root || (at.startsWith(`${root}/`) && !unsafePathReason(at.slice(root.length)));
+	const refuse = (why: string, to = target && showPath(`${target.pathname}${target.search}`)) =>
+		apiError(
+			node(),
+			request,
+			`The CRM API answered ${status} with a redirect to ${to ?? 'no address'}${why}. The node did not follow it: the API key ${method === 'GET' ? 'was' : 'and the request body were'} not sent there`,
+			`${REDIRECT_ADVICE}${checkFirst(method)}`,
+			status,
+		);
+	if (!target) throw refuse(' (its Location header is missing or unreadable)');
+	if (target.origin !== base.origin || target.origin === 'null')
+		throw refuse(
+			`, another origin than the Base URL's (${base.origin})`,
+			`${target.host} (${target.protocol}//${target.host})`,
+		);
+	if (target.username || target.password || !roots.some(inside(target.pathname)))
+		throw refuse(`, outside the API (${roots.join(' or ')})`);
+	if (method !== 'GET')
+		throw refuse(` for ${method} ${path}, and the node follows redirects only for GET`);
+	if (followed >= RETRY.maxSameOriginRedirects)
+		throw refuse(`, after ${followed} redirects of ${method} ${path}, the most the node follows`);
+	options.url = target.href;
+	delete options.qs;
 }
