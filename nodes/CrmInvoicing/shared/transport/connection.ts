@@ -59,10 +59,8 @@ async function open(context: ApiContext) {
 	const apiKey = apiKeyOf(data);
 	const [type, secrets] = [CREDENTIAL_TYPE, secretSpellings(apiKey)];
 	const credentials = { id: '', name: type, type, data: { ...data, apiKey } };
-	// The credential's "Requests per Minute", else the documented rate.
-	const rate = Number(data.requestsPerMinute);
-	const requestsPerMinute =
-		Number.isFinite(rate) && rate >= 1 ? Math.floor(rate) : DOCUMENTED_RATE_LIMIT.requests;
+	const rate = Math.floor(Number(data.requestsPerMinute));
+	const requestsPerMinute = rate >= 1 && rate < Infinity ? rate : DOCUMENTED_RATE_LIMIT.requests;
 	// The key's name in this process's memories: a hash with the Base URL, never the key itself.
 	const keyId = sha256(`${baseUrl}\n${apiKey}`, 24);
 	return { apiKey, secrets, requestsPerMinute, baseUrl, credentials, keyId };
@@ -84,11 +82,10 @@ export function credentialOf(context: ApiContext): Promise<Connection> {
 const pacers = new BoundedMap<string, RateLimitPacer>(1_000);
 
 /** The one rate limiter of an API key and rate, shared by all executions in this n8n process. */
-export const pacerOf = ({
-	keyId,
-	requestsPerMinute: rate,
-}: Pick<Connection, 'keyId' | 'requestsPerMinute'>): RateLimitPacer =>
-	pacers.getOrSet(`${keyId}\n${rate}`, () => new RateLimitPacer(rate));
+export function pacerOf(key: Pick<Connection, 'keyId' | 'requestsPerMinute'>): RateLimitPacer {
+	const rate = key.requestsPerMinute;
+	return pacers.getOrSet(`${key.keyId}\n${rate}`, () => new RateLimitPacer(rate));
+}
 
 /** One request of the context's share (`perMinute` in any 60 s) of its key's limiter: the poller's turn per page. */
 export async function takeShare(context: ApiContext, perMinute: number): Promise<void> {

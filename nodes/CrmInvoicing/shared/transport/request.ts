@@ -25,10 +25,9 @@ import { boundedWait, pacingWaitError, rateLimitTooLongError, rateLimitWait } fr
 export type ApiResponse = IN8nHttpFullResponse & { bodyBytes: number };
 
 /**
- * A request and its full response (body parsed as JSON when it is JSON, redacted): the one place that does HTTP. Each
- * attempt is paced, sent under a deadline, read within a byte cap with the key redacted, and classified: a 2xx of the
- * expected shape is the answer; a redirect inside the rules, a 429 or a 5xx within bounds is tried again. A path that
- * could leave the API is refused before anything is sent. Every failure throws.
+ * The one place that does HTTP. A path that could leave the API is refused before anything is sent. Each attempt is
+ * paced, sent and read under one deadline within a byte cap, the key redacted, and classified: a 2xx of the expected
+ * shape is the answer; a redirect inside the rules, a 429 or a 5xx within bounds is tried again; any other throws.
  */
 export async function apiRequestFull(this: ApiContext, request: ApiRequest): Promise<ApiResponse> {
 	// n8n's getNode() deep-copies the node: read only when an error or a redirect needs it, not once per request.
@@ -67,7 +66,6 @@ export async function apiRequestFull(this: ApiContext, request: ApiRequest): Pro
 	let [rateLimitRetries, rateLimitWaited, transientRetries, redirects] = [0, 0, 0, 0];
 
 	const fits = (ms: number) => Date.now() + ms < deadline;
-	/** Waits a transient back-off when one more retry is allowed and fits the deadline. */
 	const backOff = async (): Promise<boolean> => {
 		const wait = RETRY.transientBackoffMs * 2 ** transientRetries;
 		if (!idempotent || transientRetries >= RETRY.maxTransientRetries || !fits(wait)) return false;
@@ -97,9 +95,8 @@ export async function apiRequestFull(this: ApiContext, request: ApiRequest): Pro
 		const ms = Math.max(1, Math.min(RETRY.requestTimeoutMs, deadline - Date.now()));
 		const signal = AbortSignal.timeout(ms);
 		// The attempt's one deadline: a signal that aborts the send and the body's read at it, or on cancellation. n8n puts
-		// the context's cancel signal in place of a request's own, so the helper's context hands out this one too.
+		// the context's cancel signal in place of a request's own, so the helper's context hands out this one.
 		const stop = cancel ? AbortSignal.any([cancel, signal]) : signal;
-		options.abortSignal = stop;
 		const caller = Object.create(this) as ApiContext;
 		caller.getExecutionCancelSignal = () => stop;
 		let response: IN8nHttpFullResponse;
@@ -172,13 +169,12 @@ export async function apiRequest(this: ApiContext, request: ApiRequest): Promise
 	return (typeof body === 'string' ? { body } : body) as IDataObject;
 }
 
-/** Why a redirect is not followed, for every Location the rule refuses. */
 const REDIRECT_ADVICE = `The node follows a redirect only for GET, only inside the API under the Base URL (same scheme, host and port), at most ${RETRY.maxSameOriginRedirects} times, so that the API key goes nowhere else. Check the Base URL in the "CRM Invoicing API" credential: use the address the API answers on without a redirect (for example https:// rather than http://, or without a trailing path).`;
 
 /**
- * Redirects, by one rule (n8n's client follows none: it would send the key, and on 307/308 the body, to any host): a
- * redirect is followed only inside the API, for GET only, at most RETRY.maxSameOriginRedirects times: `options` then
- * point at its target (whose query the Location holds); else the error naming why not is thrown, nothing sent.
+ * A redirect (n8n's client follows none: it would send the key, and on 307/308 the body, to any host) is followed only
+ * inside the API, for GET only, at most RETRY.maxSameOriginRedirects times: `options` then point at its target (whose
+ * query the Location holds); else the error naming why not is thrown, nothing sent.
  */
 function followRedirect(
 	node: ApiContext['getNode'],
@@ -197,14 +193,10 @@ function followRedirect(
 	// URL parsing has resolved "." and ".." (also %2e); what is left must stay safe for a server that decodes again.
 	const inside = (at: string) => (root: string) =>
 		at === root || (at.startsWith(`${root}/`) && !unsafePathReason(at.slice(root.length)));
-	const refuse = (why: string, to = target && showPath(`${target.pathname}${target.search}`)) =>
-		apiError(
-			node(),
-			request,
-			`The CRM API answered ${status} with a redirect to ${to ?? 'no address'}${why}. The node did not follow it: the API key ${method === 'GET' ? 'was' : 'and the request body were'} not sent there`,
-			`${REDIRECT_ADVICE}${checkFirst(method)}`,
-			status,
-		);
+	const refuse = (why: string, to = target && showPath(`${target.pathname}${target.search}`)) => {
+		const message = `The CRM API answered ${status} with a redirect to ${to ?? 'no address'}${why}. The node did not follow it: the API key ${method === 'GET' ? 'was' : 'and the request body were'} not sent there`;
+		return apiError(node(), request, message, REDIRECT_ADVICE + checkFirst(method), status);
+	};
 	if (!target) throw refuse(' (its Location header is missing or unreadable)');
 	if (target.origin !== base.origin || target.origin === 'null')
 		throw refuse(
