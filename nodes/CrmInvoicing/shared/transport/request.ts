@@ -13,7 +13,6 @@ import {
 	READ,
 	RETRY,
 	unexpectedAnswerError,
-	type RequestSummary,
 } from './errors';
 import type { PacerTurn } from './rateLimit';
 import { mayHoldSecret, redactValue } from './redact';
@@ -23,6 +22,8 @@ import { boundedWait, pacingWaitError, rateLimitTooLongError, rateLimitWait } fr
 
 /** A full response: the body parsed (JSON when it parses, else text) and redacted, and its size as read. */
 export type ApiResponse = IN8nHttpFullResponse & { bodyBytes: number };
+
+const REDIRECT_ADVICE = `The node follows a redirect only for GET, only inside the API under the Base URL (same scheme, host and port), at most ${RETRY.maxSameOriginRedirects} times, so that the API key goes nowhere else. Check the Base URL in the "CRM Invoicing API" credential: use the address the API answers on without a redirect (for example https:// rather than http://, or without a trailing path).`;
 
 /**
  * The one place that does HTTP. A path that could leave the API is refused before anything is sent. Each attempt is
@@ -85,6 +86,37 @@ export async function apiRequestFull(this: ApiContext, request: ApiRequest): Pro
 		return connectionError(node(), error, summary, transientRetries > 0, status);
 	};
 
+	/**
+	 * A redirect (n8n's client follows none: it would send the key, and on 307/308 the body, to any host) is followed
+	 * only inside the API, for GET only, at most RETRY.maxSameOriginRedirects times; else the error says why not.
+	 */
+	const followRedirect = (status: number, location = '//') => {
+		const base = new URL(connection.baseUrl);
+		const target = URL.canParse(location, options.url) ? new URL(location, options.url) : undefined;
+		const roots = Object.values(API_PREFIX).map((api) => base.pathname.replace(/\/+$/, '') + api);
+		// URL parsing has resolved "." and ".." (also %2e); what is left must stay safe for a server that decodes again.
+		const inside = (at: string) => (root: string) =>
+			at === root || (at.startsWith(`${root}/`) && !unsafePathReason(at.slice(root.length)));
+		const refuse = (why: string, to = target && showPath(`${target.pathname}${target.search}`)) => {
+			const message = `The CRM API answered ${status} with a redirect to ${to ?? 'no address'}${why}. The node did not follow it: the API key ${method === 'GET' ? 'was' : 'and the request body were'} not sent there`;
+			return apiError(node(), summary, message, REDIRECT_ADVICE + checkFirst(method), status);
+		};
+		if (!target) throw refuse(' (its Location header is missing or unreadable)');
+		if (target.origin !== base.origin || target.origin === 'null')
+			throw refuse(
+				`, another origin than the Base URL's (${base.origin})`,
+				`${target.host} (${target.protocol}//${target.host})`,
+			);
+		if (target.username || target.password || !roots.some(inside(target.pathname)))
+			throw refuse(`, outside the API (${roots.join(' or ')})`);
+		if (method !== 'GET')
+			throw refuse(` for ${method} ${path}, and the node follows redirects only for GET`);
+		if (++redirects > RETRY.maxSameOriginRedirects)
+			throw refuse(`, after ${RETRY.maxSameOriginRedirects} redirects, the most the node follows`);
+		options.url = target.href;
+		delete options.qs; // the Location holds the target's query
+	};
+
 	for (;;) {
 		const maxWaitMs = deadline === Infinity ? undefined : deadline - Date.now();
 		turn = await pacer.take({ maxWaitMs, ticket: turn?.ticket }).catch((error) => {
@@ -142,7 +174,7 @@ export async function apiRequestFull(this: ApiContext, request: ApiRequest): Pro
 			return answer;
 		}
 		if (status >= 300 && status < 400 && status !== 304) {
-			followRedirect(node, summary, answer, options, connection.baseUrl, redirects++);
+			followRedirect(status, headerValue(headers, 'location'));
 			continue;
 		}
 		if (wait) {
@@ -167,48 +199,4 @@ export async function apiRequest(this: ApiContext, request: ApiRequest): Promise
 	const { body } = await apiRequestFull.call(this, request);
 	if (body === '' || body === null || body === undefined) return {};
 	return (typeof body === 'string' ? { body } : body) as IDataObject;
-}
-
-const REDIRECT_ADVICE = `The node follows a redirect only for GET, only inside the API under the Base URL (same scheme, host and port), at most ${RETRY.maxSameOriginRedirects} times, so that the API key goes nowhere else. Check the Base URL in the "CRM Invoicing API" credential: use the address the API answers on without a redirect (for example https:// rather than http://, or without a trailing path).`;
-
-/**
- * A redirect (n8n's client follows none: it would send the key, and on 307/308 the body, to any host) is followed only
- * inside the API, for GET only, at most RETRY.maxSameOriginRedirects times: `options` then point at its target (whose
- * query the Location holds); else the error naming why not is thrown, nothing sent.
- */
-function followRedirect(
-	node: ApiContext['getNode'],
-	request: RequestSummary,
-	{ statusCode: status, headers }: Pick<ApiResponse, 'statusCode' | 'headers'>,
-	options: IHttpRequestOptions,
-	baseUrl: string,
-	followed: number,
-): void {
-	const [base, location] = [new URL(baseUrl), headerValue(headers, 'location')];
-	const target = URL.canParse(location ?? '//', options.url)
-		? new URL(location as string, options.url)
-		: undefined;
-	const { method, path } = request;
-	const roots = Object.values(API_PREFIX).map((api) => base.pathname.replace(/\/+$/, '') + api);
-	// URL parsing has resolved "." and ".." (also %2e); what is left must stay safe for a server that decodes again.
-	const inside = (at: string) => (root: string) =>
-		at === root || (at.startsWith(`${root}/`) && !unsafePathReason(at.slice(root.length)));
-	const refuse = (why: string, to = target && showPath(`${target.pathname}${target.search}`)) => {
-		const message = `The CRM API answered ${status} with a redirect to ${to ?? 'no address'}${why}. The node did not follow it: the API key ${method === 'GET' ? 'was' : 'and the request body were'} not sent there`;
-		return apiError(node(), request, message, REDIRECT_ADVICE + checkFirst(method), status);
-	};
-	if (!target) throw refuse(' (its Location header is missing or unreadable)');
-	if (target.origin !== base.origin || target.origin === 'null')
-		throw refuse(
-			`, another origin than the Base URL's (${base.origin})`,
-			`${target.host} (${target.protocol}//${target.host})`,
-		);
-	if (target.username || target.password || !roots.some(inside(target.pathname)))
-		throw refuse(`, outside the API (${roots.join(' or ')})`);
-	if (method !== 'GET')
-		throw refuse(` for ${method} ${path}, and the node follows redirects only for GET`);
-	if (followed >= RETRY.maxSameOriginRedirects)
-		throw refuse(`, after ${followed} redirects of ${method} ${path}, the most the node follows`);
-	options.url = target.href;
-	delete options.qs;
 }
