@@ -44,12 +44,8 @@ export interface ApiRequest {
 }
 
 /** `https://crm.example.com/`, `…/api/v1` and `…/api/v2` all mean the same workspace. */
-export function normalizeBaseUrl(raw: unknown): string {
-	return String(raw ?? '')
-		.trim()
-		.replace(/\/+$/, '')
-		.replace(/\/api\/v[12]$/i, '');
-}
+export const normalizeBaseUrl = (raw: unknown): string =>
+	`${raw ?? ''}`.trim().replace(/(\/api\/v[12])?\/*$/i, '');
 
 /** What a request is sent with: the credential's Base URL, its key (trimmed, and each spelling the redactor seeks). */
 async function open(context: ApiContext) {

@@ -16,8 +16,7 @@ import {
 } from './errors';
 import type { PacerTurn } from './rateLimit';
 import { mayHoldSecret, redactValue } from './redact';
-import { connectionError, dropped, readBody, runStatsOf } from './wire';
-import type { BodyStream } from './wire';
+import { connectionError, dropped, readBody, runStatsOf, type BodyStream } from './wire';
 import { boundedWait, pacingWaitError, rateLimitTooLongError, rateLimitWait } from './waits';
 
 /** A full response: the body parsed (JSON when it parses, else text) and redacted, and its size as read. */
