@@ -147,12 +147,12 @@ export async function apiRequestFull(this: ApiContext, request: ApiRequest): Pro
 		const wait = status === 429 ? rateLimitWait(headers, Date.now(), rateLimitRetries) : undefined;
 		pacer.settle(turn, status, headers, wait?.ms);
 		const success = status >= 200 && status < 300;
+		const type = contentTypeOf(headers);
 		const max = success ? READ.maxAnswerBytes : READ.maxErrorBodyBytes;
 		const read = await readBody(response.body as BodyStream, max, stop).catch((error) => {
 			throw failure(error, signal, ms, status);
 		});
-		if (success && read.more)
-			throw answerTooLargeError(node(), summary, status, contentTypeOf(headers));
+		if (success && read.more) throw answerTooLargeError(node(), summary, status, type);
 		// Whatever the answer echoes of the key is redacted in what was decoded: every string of the parsed JSON, or the
 		// text, in any spelling. A first look at the raw text rules out most answers, so a page is rarely walked.
 		const text = read.text.trim();
@@ -166,9 +166,8 @@ export async function apiRequestFull(this: ApiContext, request: ApiRequest): Pro
 
 		const answer = { ...response, headers, body, bodyBytes: read.bytes } as ApiResponse;
 		if (success) {
-			const expected = request.expect ?? (method === 'DELETE' ? 'empty-or-object' : 'any');
-			const type = contentTypeOf(headers);
-			const wrong = unexpectedAnswerError(node, summary, status, type, body, expected);
+			const expect = request.expect ?? (method === 'DELETE' ? 'empty-or-object' : 'any');
+			const wrong = unexpectedAnswerError(node, summary, status, type, body, expect);
 			if (wrong) throw wrong;
 			return answer;
 		}

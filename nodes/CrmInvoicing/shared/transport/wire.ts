@@ -33,8 +33,7 @@ function codesIn(error: unknown): string[] {
 	let current: unknown = error;
 	for (let depth = 0; depth < 5 && current && typeof current === 'object'; depth++) {
 		const { code, cause, message } = current as Record<string, unknown>;
-		if (typeof code === 'string') codes.push(code);
-		const text = typeof message === 'string' ? message : '';
+		const text = [code, message].filter((one) => typeof one === 'string').join(' ');
 		codes.push(...(text.match(/\b[A-Z][A-Z_]{4,}\b/g) ?? []));
 		codes.push(...SAID.filter(([said]) => said.test(text)).map(([, named]) => named));
 		current = cause;
