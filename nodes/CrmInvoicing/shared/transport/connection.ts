@@ -4,6 +4,7 @@ import { apiKeyOf } from '../../../../credentials/CrmInvoicingApi.credentials';
 import { BoundedMap } from '../boundedMap';
 import type { Deadline } from '../deadline';
 import { sha256 } from '../hash';
+import { cut } from '../values';
 import { DOCUMENTED_RATE_LIMIT, type ExpectedAnswer } from './errors';
 import { RateLimitPacer } from './rateLimit';
 import { secretSpellings } from './redact';
@@ -84,18 +85,15 @@ export function pacerOf(key: Pick<Connection, 'keyId' | 'requestsPerMinute'>): R
 }
 
 /** One request of the context's share (`perMinute` in any 60 s) of its key's limiter: the poller's turn per page. */
-export async function takeShare(context: ApiContext, perMinute: number): Promise<void> {
-	await pacerOf(await credentialOf(context)).takeShare(perMinute);
-}
+export const takeShare = async (context: ApiContext, perMinute: number): Promise<void> =>
+	pacerOf(await credentialOf(context)).takeShare(perMinute);
 
 /** `text` with its percent-escapes of ASCII decoded: what the path rules read (no other escape decodes to ASCII). */
 const decodeAscii = (text: string): string =>
 	text.replace(/%[0-7][0-9a-f]/gi, (escape) => String.fromCharCode(parseInt(escape.slice(1), 16)));
 
 /** A path as it can be shown in a message: control characters written out (`\n`), cut when long. */
-export function showPath(path: string): string {
-	return JSON.stringify(path.length > 200 ? `${path.slice(0, 200)}…` : path).slice(1, -1);
-}
+export const showPath = (path: string): string => JSON.stringify(cut(path, 200)).slice(1, -1);
 
 /**
  * Why a path must not be sent, or undefined: the one check of every path, a redirect's target and Custom API Request's

@@ -128,8 +128,7 @@ export async function apiRequestFull(this: ApiContext, request: ApiRequest): Pro
 		// The attempt's one deadline: a signal that aborts the send and the body's read at it, or on cancellation. n8n puts
 		// the context's cancel signal in place of a request's own, so the helper's context hands out this one.
 		const stop = cancel ? AbortSignal.any([cancel, signal]) : signal;
-		const caller = Object.create(this) as ApiContext;
-		caller.getExecutionCancelSignal = () => stop;
+		const caller = Object.assign(Object.create(this), { getExecutionCancelSignal: () => stop });
 		let response: IN8nHttpFullResponse;
 		const auth = { credentialsDecrypted: connection.credentials };
 		const send = this.helpers.httpRequestWithAuthentication;
