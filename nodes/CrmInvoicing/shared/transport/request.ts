@@ -154,13 +154,7 @@ export async function apiRequestFull(this: ApiContext, request: ApiRequest): Pro
 		if (success && read.more) throw answerTooLargeError(node(), summary, status, type);
 		// Whatever the answer echoes of the key is redacted in what was decoded: every string of the parsed JSON, or the
 		// text, in any spelling. A first look at the raw text rules out most answers, so a page is rarely walked.
-		const text = read.text.trim();
-		let body: unknown = text && read.text;
-		try {
-			body = JSON.parse(text);
-		} catch {
-			// Not JSON: the text as it came ('' when blank).
-		}
+		let body = read.body;
 		if (mayHoldSecret(read.text, connection.secrets)) body = redactValue(body, connection.secrets);
 
 		const answer = { ...response, headers, body, bodyBytes: read.bytes } as ApiResponse;
@@ -194,6 +188,5 @@ export async function apiRequestFull(this: ApiContext, request: ApiRequest): Pro
 /** A request's parsed JSON body; an empty body (a 204) is an empty object, a text `{ body }`. */
 export async function apiRequest(this: ApiContext, request: ApiRequest): Promise<IDataObject> {
 	const { body } = await apiRequestFull.call(this, request);
-	if (body === '' || body === null || body === undefined) return {};
-	return (typeof body === 'string' ? { body } : body) as IDataObject;
+	return (typeof body === 'string' ? (body ? { body } : {}) : (body ?? {})) as IDataObject;
 }

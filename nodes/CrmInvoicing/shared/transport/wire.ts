@@ -65,8 +65,7 @@ export function connectionError(
 			'Issued for another host name (ALTNAME): check the host in the Base URL. WRONG_VERSION_NUMBER: the server did not answer with TLS (http:// rather than https://, or the wrong port?).';
 		return apiError(node, request, message, description, undefined, code);
 	}
-	const broke = status === undefined ? 'no response' : 'ECONNRESET';
-	const what = codes.find((one) => CONNECTION.test(one)) ?? broke;
+	const what = codes.find((one) => CONNECTION.test(one)) ?? (status ? 'ECONNRESET' : 'no response');
 	const message = `Could not reach the CRM API for ${method} ${path} (${what})`;
 	let description =
 		'Check the Base URL in the "CRM Invoicing API" credential and that the CRM service is reachable from this n8n.';
@@ -80,8 +79,8 @@ export function connectionError(
 export type BodyStream = AsyncIterable<Buffer | string> & { destroy(error?: Error): void };
 
 /**
- * Reads a body, counting bytes as they come, at most `maxBytes` (`more`: there was more). The stream is then destroyed
- * (the connection closed), as it is when `signal` aborts (the deadline, a cancellation: a trickling body).
+ * Reads a body, counting bytes as they come, at most `maxBytes` (`more`: there was more), parsed when it is JSON. The
+ * stream is then destroyed (the connection closed), as when `signal` aborts (the deadline, a cancellation: a trickle).
  */
 export async function readBody(body: BodyStream, maxBytes: number, signal: AbortSignal) {
 	const onAbort = () => body.destroy(new Error('aborted'));
@@ -101,5 +100,10 @@ export async function readBody(body: BodyStream, maxBytes: number, signal: Abort
 		// Closes the connection when the loop stopped early (cap, error); a no-op after the end of the body.
 		body.destroy();
 	}
-	return { text: Buffer.concat(chunks).toString('utf8'), bytes, more };
+	const text = Buffer.concat(chunks).toString('utf8');
+	try {
+		return { text, body: JSON.parse(text.trim()) as unknown, bytes, more };
+	} catch {
+		return { text, body: text.trim() && text, bytes, more }; // not JSON: the text as it came
+	}
 }
