@@ -15,6 +15,7 @@ export const CREDENTIAL_TYPE = 'crmInvoicingApi';
 
 /** Path prefixes of the two API versions, appended to the Base URL (spec §9). */
 export const API_PREFIX = { v1: '/api/v1', v2: '/api/v2' } as const;
+export type ApiVersion = keyof typeof API_PREFIX;
 
 /** Largest page the API serves (v1 `limit`, v2 `pageSize`; spec §8): Return All asks for it, the fewest requests. */
 export const MAX_PAGE_SIZE = 100;
@@ -25,8 +26,6 @@ export type ApiContext = Pick<IExecuteFunctions, 'getNode' | 'getCredentials'> &
 	helpers: { httpRequestWithAuthentication: OmitThisParameter<SendWithKey> };
 };
 type SendWithKey = IExecuteFunctions['helpers']['httpRequestWithAuthentication'];
-
-export type ApiVersion = keyof typeof API_PREFIX;
 
 export interface ApiRequest {
 	method: IHttpRequestMethods;

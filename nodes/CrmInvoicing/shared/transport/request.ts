@@ -89,13 +89,11 @@ export async function apiRequestFull(this: ApiContext, request: ApiRequest): Pro
 	 * A redirect (n8n's client follows none: it would send the key, and on 307/308 the body, to any host) is followed
 	 * only inside the API, for GET only, at most RETRY.maxSameOriginRedirects times; else the error says why not.
 	 */
-	const followRedirect = (status: number, location = '//') => {
+	const followRedirect = (status: number, location = '//'): boolean => {
+		if (status < 300 || status >= 400 || status === 304) return false;
 		const base = new URL(connection.baseUrl);
 		const target = URL.canParse(location, options.url) ? new URL(location, options.url) : undefined;
 		const roots = Object.values(API_PREFIX).map((api) => base.pathname.replace(/\/+$/, '') + api);
-		// URL parsing has resolved "." and ".." (also %2e); what is left must stay safe for a server that decodes again.
-		const inside = (at: string) => (root: string) =>
-			at === root || (at.startsWith(`${root}/`) && !unsafePathReason(at.slice(root.length)));
 		const refuse = (why: string, to = target && showPath(`${target.pathname}${target.search}`)) => {
 			const message = `The CRM API answered ${status} with a redirect to ${to ?? 'no address'}${why}. The node did not follow it: the API key ${method === 'GET' ? 'was' : 'and the request body were'} not sent there`;
 			return apiError(node(), summary, message, REDIRECT_ADVICE + checkFirst(method), status);
@@ -106,7 +104,9 @@ export async function apiRequestFull(this: ApiContext, request: ApiRequest): Pro
 				`, another origin than the Base URL's (${base.origin})`,
 				`${target.host} (${target.protocol}//${target.host})`,
 			);
-		if (target.username || target.password || !roots.some(inside(target.pathname)))
+		const root = roots.find((one) => `${target.pathname}/`.startsWith(`${one}/`));
+		// URL parsing has resolved "." and ".." (also %2e); what is left must stay safe for a server that decodes again.
+		if (!root || target.username || target.password || unsafePathReason(target.pathname))
 			throw refuse(`, outside the API (${roots.join(' or ')})`);
 		if (method !== 'GET')
 			throw refuse(` for ${method} ${path}, and the node follows redirects only for GET`);
@@ -114,6 +114,7 @@ export async function apiRequestFull(this: ApiContext, request: ApiRequest): Pro
 			throw refuse(`, after ${RETRY.maxSameOriginRedirects} redirects, the most the node follows`);
 		options.url = target.href;
 		delete options.qs; // the Location holds the target's query
+		return true;
 	};
 
 	for (;;) {
@@ -164,10 +165,7 @@ export async function apiRequestFull(this: ApiContext, request: ApiRequest): Pro
 			if (wrong) throw wrong;
 			return answer;
 		}
-		if (status >= 300 && status < 400 && status !== 304) {
-			followRedirect(status, headerValue(headers, 'location'));
-			continue;
-		}
+		if (followRedirect(status, headerValue(headers, 'location'))) continue;
 		if (wait) {
 			stats.rateLimited++;
 			if (wait.ms > RETRY.maxWaitMs || rateLimitWaited + wait.ms > RETRY.maxTotalRateLimitWaitMs)

@@ -5,7 +5,6 @@ import { apiError, checkFirst, type RequestSummary } from './errors';
 /** What one run of a node (one n8n context) cost at the CRM, for its execution hint; kept for that run only. */
 const fresh = () => ({ requests: 0, pages: 0, mostPagesOfOneList: 0, rateLimited: 0, waitedMs: 0 });
 export type RunStats = ReturnType<typeof fresh>;
-
 const statsByContext = new WeakMap<object, RunStats>();
 
 /** The counters of a context's run: the transport counts into them, the action node reads them after its last item. */
@@ -56,8 +55,7 @@ export function connectionError(
 	const [{ method, path }, codes] = [request, codesIn(error)];
 	const code = codes.find((one) => TLS.test(one));
 	if (code !== undefined) {
-		const problem =
-			code === 'DEPTH_ZERO_SELF_SIGNED_CERT' ? 'is self-signed' : "failed n8n's check";
+		const problem = code.endsWith('SELF_SIGNED_CERT') ? 'is self-signed' : "failed n8n's check";
 		const message = `The CRM API's TLS certificate ${problem} (${code}); the node did not send ${method} ${path}`;
 		const description =
 			"n8n checks the certificate of the Base URL's host before it sends the API key; nothing was sent. Ask whoever runs the CRM (or its proxy) to install a valid certificate for this host name. " +
