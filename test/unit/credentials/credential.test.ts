@@ -3,7 +3,7 @@ import { NodeHelpers } from 'n8n-workflow';
 
 import { CrmInvoicingApi, TEST_TIMEOUT_MS } from '../../../credentials/CrmInvoicingApi.credentials';
 import { CrmInvoicing } from '../../../nodes/CrmInvoicing/CrmInvoicing.node';
-import { normalizeBaseUrl } from '../../../nodes/CrmInvoicing/shared/transport';
+import { normalizeBaseUrl } from '../../../nodes/CrmInvoicing/shared/transport/connection';
 import { createExecuteContext } from '../../helpers/harness';
 
 const credential = new CrmInvoicingApi();

@@ -6,7 +6,6 @@
 import nock from 'nock';
 
 import { apiRequest } from '../../../nodes/CrmInvoicing/shared/transport';
-import { insideApi } from '../../../nodes/CrmInvoicing/shared/transport/connection';
 import { createExecuteContext, TEST_CREDENTIALS } from '../../helpers/harness';
 import { CrmInvoicing } from '../../../nodes/CrmInvoicing/CrmInvoicing.node';
 import { BASE, errorOf, freshContext, replyLogging, setUpNock } from './support';
@@ -33,29 +32,55 @@ function outsideTheApi(origin = BASE): SeenRequest[] {
 	return seen;
 }
 
-describe('insideApi', () => {
-	const base = new URL('https://crm.test');
-	const prefixed = new URL('https://crm.test/crm');
+describe('which targets are inside the API (followed) and which not (refused, nothing sent)', () => {
 	it.each([
-		['https://crm.test/api/v1/leads/lead_1', base, true],
-		['https://crm.test/api/v2/contacts?cursor=c', base, true],
-		['https://crm.test/api/v1', base, true],
-		['https://crm.test/admin/export-all', base, false],
-		['https://crm.test/api/v3/leads', base, false],
-		['https://crm.test/api/v10/leads', base, false],
-		['https://crm.test/api/v1evil', base, false],
-		['https://crm.test/API/V1/leads', base, false],
-		['https://crm.test/api/v1/../../admin', base, false],
-		['https://crm.test/api/v1/%2e%2e/%2E%2E/admin', base, false],
-		['https://crm.test/api/v1/..%2f..%2fadmin', base, false],
-		['https://crm.test/api/v1/leads%5c..%5c..%5cadmin', base, false],
-		['https://crm.test/api/v1/leads/%0aX', base, false],
-		['https://user:pass@crm.test/api/v1/leads', base, false],
-		['https://crm.test/crm/api/v1/leads', prefixed, true],
-		['https://crm.test/api/v1/leads', prefixed, false],
-		['https://crm.test/crm/../api/v1/leads', prefixed, false],
-	] as const)('%s (Base URL %s): %p', (target, baseUrl, expected) => {
-		expect(insideApi(new URL(target), baseUrl)).toBe(expected);
+		['https://crm.test/api/v1/leads/lead_1', '', true],
+		['https://crm.test/api/v2/contacts?cursor=c', '', true],
+		['https://crm.test/api/v1', '', true],
+		['https://crm.test/admin/export-all', '', false],
+		['https://crm.test/api/v3/leads', '', false],
+		['https://crm.test/api/v10/leads', '', false],
+		['https://crm.test/api/v1evil', '', false],
+		['https://crm.test/API/V1/leads', '', false],
+		['https://crm.test/api/v1/../../admin', '', false],
+		['https://crm.test/api/v1/%2e%2e/%2E%2E/admin', '', false],
+		['https://crm.test/api/v1/..%2f..%2fadmin', '', false],
+		['https://crm.test/api/v1/leads%5c..%5c..%5cadmin', '', false],
+		['https://crm.test/api/v1/leads/%0aX', '', false],
+		['https://user:pass@crm.test/api/v1/leads', '', false],
+		['https://crm.test/crm/api/v1/leads', '/crm', true],
+		['https://crm.test/api/v1/leads', '/crm', false],
+		['https://crm.test/crm/../api/v1/leads', '/crm', false],
+	] as const)('%s (Base URL path "%s"): followed %p', async (target, prefix, followed) => {
+		const seen: SeenRequest[] = [];
+		const apiKey = `sk_test_inside_${Math.random().toString(36).slice(2)}`;
+		const { context } = createExecuteContext({
+			nodeType: new CrmInvoicing(),
+			parameters: { resource: 'lead', operation: 'get' },
+			credentials: { ...TEST_CREDENTIALS, baseUrl: `${BASE}${prefix}`, apiKey },
+		});
+		nock(BASE).get(`${prefix}/api/v1/start`).reply(302, '', { Location: target });
+		replyLogging(nock(BASE).persist().get(/.*/), seen, 200, { id: 'reached' });
+
+		const answer = apiRequest.call(context, { method: 'GET', path: '/start' });
+
+		if (followed) {
+			expect(await answer).toEqual({ id: 'reached' });
+			expect(seen).toEqual([
+				{
+					method: 'GET',
+					path: new URL(target).pathname + new URL(target).search,
+					apiKey,
+					body: undefined,
+				},
+			]);
+		} else {
+			await expect(answer).rejects.toThrow(
+				/The node did not follow it: the API key was not sent there$/,
+			);
+			expect(seen).toEqual([]);
+		}
+		nock.cleanAll();
 	});
 });
 

@@ -2,11 +2,8 @@ import nock from 'nock';
 import { sleep } from 'n8n-workflow';
 
 import { CrmInvoicing } from '../../../nodes/CrmInvoicing/CrmInvoicing.node';
-import {
-	apiRequest,
-	apiRequestFull,
-	normalizeBaseUrl,
-} from '../../../nodes/CrmInvoicing/shared/transport';
+import { apiRequest, apiRequestFull } from '../../../nodes/CrmInvoicing/shared/transport';
+import { normalizeBaseUrl } from '../../../nodes/CrmInvoicing/shared/transport/connection';
 import { createExecuteContext, TEST_CREDENTIALS } from '../../helpers/harness';
 import { BASE, freshContext, replyLogging, setUpNock } from './support';
 import type { SeenRequest } from './support';

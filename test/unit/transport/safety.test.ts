@@ -119,7 +119,7 @@ describe('redirects', () => {
 		await expect(
 			apiRequest.call(context, { method: 'GET', path: '/leads/lead_1' }),
 		).rejects.toThrow(
-			'The CRM API answered 302 with a redirect to /api/v1/leads/lead_1, after 3 redirects of GET /api/v1/leads/lead_1, the most the node follows. The node did not follow it: the API key was not sent there',
+			'The CRM API answered 302 with a redirect to /api/v1/leads/lead_1, after 3 redirects, the most the node follows. The node did not follow it: the API key was not sent there',
 		);
 		expect(loop.pendingMocks()).toHaveLength(1);
 		nock.cleanAll();

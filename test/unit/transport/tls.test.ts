@@ -1,5 +1,5 @@
 /**
- * TLS failures are named: what is wrong with the certificate and what to check, never "Could not reach the CRM API",
+ * TLS failures are named: the code and what to check for it, never "Could not reach the CRM API",
  * and never retried (a certificate does not fix itself in a second). One real handshake against a self-signed
  * certificate is in bounds.test.ts; here every code Node.js gives, as n8n's helper hands it on.
  */
@@ -11,17 +11,21 @@ import { BASE, errorOf, freshContext, networkError, setUpNock } from './support'
 setUpNock();
 
 describe.each([
-	['DEPTH_ZERO_SELF_SIGNED_CERT', /is self-signed/],
-	['SELF_SIGNED_CERT_IN_CHAIN', /a private certificate authority/],
-	['CERT_HAS_EXPIRED', /has expired/],
-	['CERT_NOT_YET_VALID', /is not valid yet/],
-	['ERR_TLS_CERT_ALTNAME_INVALID', /was issued for another host name than the Base URL's/],
-	['UNABLE_TO_VERIFY_LEAF_SIGNATURE', /a certificate authority n8n does not know/],
-	['UNABLE_TO_GET_ISSUER_CERT_LOCALLY', /a certificate authority n8n does not know/],
-	['ERR_SSL_WRONG_VERSION_NUMBER', /the server did not answer with TLS/],
-	['CERT_REVOKED', /failed n8n's check/],
-])('%s', (code, problem) => {
-	it('says what is wrong with the certificate and what to check, and is not retried', async () => {
+	['DEPTH_ZERO_SELF_SIGNED_CERT', /is self-signed/, /NODE_EXTRA_CA_CERTS/],
+	['SELF_SIGNED_CERT_IN_CHAIN', /failed n8n's check/, /private certificate authority/],
+	[
+		'CERT_HAS_EXPIRED',
+		/failed n8n's check/,
+		/Expired or not yet valid: check the n8n server's clock/,
+	],
+	['CERT_NOT_YET_VALID', /failed n8n's check/, /not yet valid: check the n8n server's clock/],
+	['ERR_TLS_CERT_ALTNAME_INVALID', /failed n8n's check/, /another host name \(ALTNAME\)/],
+	['UNABLE_TO_VERIFY_LEAF_SIGNATURE', /failed n8n's check/, /private certificate authority/],
+	['UNABLE_TO_GET_ISSUER_CERT_LOCALLY', /failed n8n's check/, /private certificate authority/],
+	['ERR_SSL_WRONG_VERSION_NUMBER', /failed n8n's check/, /did not answer with TLS \(http:\/\//],
+	['CERT_REVOKED', /failed n8n's check/, /install a valid certificate/],
+])('%s', (code, problem, toCheck) => {
+	it('names the code, says what to check for it, and is not retried', async () => {
 		const { context } = freshContext();
 		const scope = nock(BASE)
 			.get('/api/v1/leads/lead_1')
@@ -36,6 +40,7 @@ describe.each([
 		);
 		expect(error.message).not.toMatch(/Could not reach/);
 		expect(error.description).toMatch(/valid certificate for this host name/);
+		expect(error.description).toMatch(toCheck);
 	});
 });
 

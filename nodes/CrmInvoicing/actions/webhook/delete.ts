@@ -15,11 +15,6 @@ export const description = shownFor('webhook', 'delete', [webhookIdProperty]);
  */
 export async function execute(this: IExecuteFunctions, item: Item) {
 	const { id, path } = webhookOf(item);
-	await apiRequestFull.call(this, {
-		method: 'DELETE',
-		path,
-		itemIndex: item.index,
-		notFoundOnRetryIsDeleted: true,
-	});
+	await apiRequestFull.call(this, { method: 'DELETE', path, itemIndex: item.index });
 	return [{ json: { deleted: true, id } }];
 }

@@ -1,42 +1,31 @@
-import type {
-	ICredentialDataDecryptedObject,
-	IDataObject,
-	IExecuteFunctions,
-	IHttpRequestMethods,
-	IHttpRequestOptions,
-	IN8nHttpFullResponse,
-	INode,
-} from 'n8n-workflow';
+import type { IDataObject, IExecuteFunctions, IHttpRequestMethods } from 'n8n-workflow';
 
 import { apiKeyOf } from '../../../../credentials/CrmInvoicingApi.credentials';
 import { BoundedMap } from '../boundedMap';
 import type { Deadline } from '../deadline';
 import { sha256 } from '../hash';
-import { headerValue } from '../values';
-import { apiError, DOCUMENTED_RATE_LIMIT, type ExpectedAnswer, RETRY } from './errors';
+import { cut } from '../values';
+import { DOCUMENTED_RATE_LIMIT, type ExpectedAnswer } from './errors';
 import { RateLimitPacer } from './rateLimit';
 import { secretSpellings } from './redact';
 
-/** What a request is, what it is sent with (the Connection), and where it may go: its paths and redirects. */
+/** What a request is, what it is sent with (the Connection), and which paths it may take. */
 
 export const CREDENTIAL_TYPE = 'crmInvoicingApi';
 
 /** Path prefixes of the two API versions, appended to the Base URL (spec §9). */
 export const API_PREFIX = { v1: '/api/v1', v2: '/api/v2' } as const;
+export type ApiVersion = keyof typeof API_PREFIX;
 
 /** Largest page the API serves (v1 `limit`, v2 `pageSize`; spec §8): Return All asks for it, the fewest requests. */
 export const MAX_PAGE_SIZE = 100;
 
 /** What the transport calls of an n8n context (an execution, a list search, a hook, a webhook, a poll). */
-export interface ApiContext {
-	getNode(): INode;
-	getCredentials(type: string, itemIndex?: number): Promise<ICredentialDataDecryptedObject>;
+export type ApiContext = Pick<IExecuteFunctions, 'getNode' | 'getCredentials'> & {
 	getExecutionCancelSignal?(): AbortSignal | undefined;
 	helpers: { httpRequestWithAuthentication: OmitThisParameter<SendWithKey> };
-}
+};
 type SendWithKey = IExecuteFunctions['helpers']['httpRequestWithAuthentication'];
-
-export type ApiVersion = keyof typeof API_PREFIX;
 
 export interface ApiRequest {
 	method: IHttpRequestMethods;
@@ -48,24 +37,15 @@ export interface ApiRequest {
 	itemIndex?: number;
 	/** By when the whole request, waits and retries included, must be done. */
 	deadline?: Deadline;
-	/** For a DELETE: a 404 on a retry (the first attempt may have deleted it) is the response, not an error. */
-	notFoundOnRetryIsDeleted?: boolean;
 	/** What a 2xx must hold (unexpectedAnswerError): default `'any'`, `'empty-or-object'` for DELETE. */
 	expect?: ExpectedAnswer;
 	/** One attempt (redirects still followed): a question strangers can cause must cost exactly one request. */
 	once?: boolean;
 }
 
-/** A full response: the body parsed (JSON when it parses, else text) and redacted, and its size as read. */
-export type ApiResponse = IN8nHttpFullResponse & { bodyBytes: number };
-
 /** `https://crm.example.com/`, `…/api/v1` and `…/api/v2` all mean the same workspace. */
-export function normalizeBaseUrl(raw: unknown): string {
-	return String(raw ?? '')
-		.trim()
-		.replace(/\/+$/, '')
-		.replace(/\/api\/v[12]$/i, '');
-}
+export const normalizeBaseUrl = (raw: unknown): string =>
+	`${raw ?? ''}`.trim().replace(/(\/api\/v[12])?\/*$/i, '');
 
 /** What a request is sent with: the credential's Base URL, its key (trimmed, and each spelling the redactor seeks). */
 async function open(context: ApiContext) {
@@ -75,10 +55,8 @@ async function open(context: ApiContext) {
 	const apiKey = apiKeyOf(data);
 	const [type, secrets] = [CREDENTIAL_TYPE, secretSpellings(apiKey)];
 	const credentials = { id: '', name: type, type, data: { ...data, apiKey } };
-	// The credential's "Requests per Minute", else the documented rate.
-	const rate = Number(data.requestsPerMinute);
-	const requestsPerMinute =
-		Number.isFinite(rate) && rate >= 1 ? Math.floor(rate) : DOCUMENTED_RATE_LIMIT.requests;
+	const rate = Math.floor(Number(data.requestsPerMinute));
+	const requestsPerMinute = rate >= 1 && rate < Infinity ? rate : DOCUMENTED_RATE_LIMIT.requests;
 	// The key's name in this process's memories: a hash with the Base URL, never the key itself.
 	const keyId = sha256(`${baseUrl}\n${apiKey}`, 24);
 	return { apiKey, secrets, requestsPerMinute, baseUrl, credentials, keyId };
@@ -105,22 +83,16 @@ export function pacerOf(key: Pick<Connection, 'keyId' | 'requestsPerMinute'>): R
 	return pacers.getOrSet(`${key.keyId}\n${rate}`, () => new RateLimitPacer(rate));
 }
 
-/**
- * Takes one request of the context's share of its key's limiter (`perMinute` in any 60 s, for all asking that share):
- * the polling trigger's turn before each page, instead of a limiter of its own.
- */
-export async function takeShare(context: ApiContext, perMinute: number): Promise<void> {
-	await pacerOf(await credentialOf(context)).takeShare(perMinute);
-}
+/** One request of the context's share (`perMinute` in any 60 s) of its key's limiter: the poller's turn per page. */
+export const takeShare = async (context: ApiContext, perMinute: number): Promise<void> =>
+	pacerOf(await credentialOf(context)).takeShare(perMinute);
 
 /** `text` with its percent-escapes of ASCII decoded: what the path rules read (no other escape decodes to ASCII). */
 const decodeAscii = (text: string): string =>
 	text.replace(/%[0-7][0-9a-f]/gi, (escape) => String.fromCharCode(parseInt(escape.slice(1), 16)));
 
 /** A path as it can be shown in a message: control characters written out (`\n`), cut when long. */
-export function showPath(path: string): string {
-	return JSON.stringify(path.length > 200 ? `${path.slice(0, 200)}…` : path).slice(1, -1);
-}
+export const showPath = (path: string): string => JSON.stringify(cut(path, 200)).slice(1, -1);
 
 /**
  * Why a path must not be sent, or undefined: the one check of every path, a redirect's target and Custom API Request's
@@ -135,73 +107,4 @@ export function unsafePathReason(path: string): string | undefined {
 	if (decoded.includes('\\')) return 'it contains a backslash (\\)';
 	const dots = decoded.split('/').find((one) => one === '.' || one === '..');
 	return dots && `it has a "${dots}" segment, which would point outside the API path`;
-}
-
-const apiRoots = (base: URL): string[] =>
-	Object.values(API_PREFIX).map((prefix) => `${base.pathname.replace(/\/+$/, '')}${prefix}`);
-
-/** Whether a URL of the Base URL's origin is inside the API: under one of its roots, path-safe, no user or password. */
-export function insideApi({ pathname: path, username, password }: URL, base: URL): boolean {
-	// URL parsing has resolved "." and ".." (also %2e); what is left must stay safe for a server that decodes again.
-	const under = (root: string) =>
-		path === root || (path.startsWith(`${root}/`) && !unsafePathReason(path.slice(root.length)));
-	return username === '' && password === '' && apiRoots(base).some(under);
-}
-
-/** The origin as people write it (`http://10.0.0.5:8080`), for any scheme. */
-const originOf = (url: URL): string => `${url.protocol}//${url.host}`;
-
-/**
- * Redirects, by one rule (n8n's client follows none: it would send the key, and on 307/308 the body, to any host): a
- * redirect is followed only inside the API, for GET only, at most RETRY.maxSameOriginRedirects times: `options` then
- * point at its target (whose query the Location holds); else the error naming why not is thrown, nothing sent.
- */
-export function followRedirect(
-	node: INode,
-	request: { method: string; path: string; itemIndex?: number },
-	{ statusCode: status, headers }: Pick<ApiResponse, 'statusCode' | 'headers'>,
-	options: IHttpRequestOptions,
-	baseUrl: string,
-	followed: number,
-): void {
-	const [base, location] = [new URL(baseUrl), headerValue(headers, 'location')];
-	const target = URL.canParse(location ?? '//', options.url)
-		? new URL(location as string, options.url)
-		: undefined;
-	const { method, path } = request;
-	const where = target ? showPath(`${target.pathname}${target.search}`) : '?';
-	const refuse = (to: string, why: string, advice = '') =>
-		apiError(
-			node,
-			request,
-			`The CRM API answered ${status} with a redirect to ${to}${why}. The node did not follow it: the API key ${method === 'GET' ? 'was' : 'and the request body were'} not sent there`,
-			`${advice}Check the Base URL in the "CRM Invoicing API" credential: use the address the API answers on without a redirect (for example https:// rather than http://, or without a trailing path).`,
-			status,
-		);
-	if (!target) throw refuse('no address', ' (its Location header is missing or unreadable)');
-	if (target.origin !== base.origin || target.origin === 'null')
-		throw refuse(
-			`${target.host} (${originOf(target)})`,
-			`, another origin than the Base URL's (${originOf(base)})`,
-			`The node sends the API key only to the Base URL's scheme, host and port. If the CRM really moved to ${originOf(target)} and you know that host, make it the Base URL; a proxy, a login page or a mistyped address can redirect like this too. `,
-		);
-	if (!insideApi(target, base))
-		throw refuse(
-			where,
-			`, outside the API (${apiRoots(base).join(' or ')})`,
-			"The node sends the API key only to the API's own paths under the Base URL, never to other pages of the same host (a sign-in page, an admin page, an export). ",
-		);
-	if (method !== 'GET')
-		throw refuse(
-			where,
-			` for ${method} ${path}, and the node follows redirects only for GET`,
-			`Check in the CRM whether the ${method} took effect before you run this again. `,
-		);
-	if (followed >= RETRY.maxSameOriginRedirects)
-		throw refuse(
-			where,
-			`, after ${RETRY.maxSameOriginRedirects} redirects of ${method} ${path}, the most the node follows`,
-		);
-	options.url = target.href;
-	delete options.qs;
 }

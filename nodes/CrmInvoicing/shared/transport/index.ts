@@ -3,7 +3,6 @@ export {
 	credentialOf,
 	CREDENTIAL_TYPE,
 	MAX_PAGE_SIZE,
-	normalizeBaseUrl,
 	showPath,
 	takeShare,
 	unsafePathReason,

@@ -1,20 +1,14 @@
 import { NodeOperationError, sleep } from 'n8n-workflow';
 import type { IDataObject, IHttpRequestOptions, IN8nHttpFullResponse } from 'n8n-workflow';
 
-import { contentTypeOf } from '../values';
-import type { ApiContext, ApiRequest, ApiResponse } from './connection';
-import {
-	API_PREFIX,
-	credentialOf,
-	CREDENTIAL_TYPE,
-	followRedirect,
-	pacerOf,
-	showPath,
-	unsafePathReason,
-} from './connection';
+import { contentTypeOf, headerValue } from '../values';
+import type { ApiContext, ApiRequest } from './connection';
+import { API_PREFIX, credentialOf, pacerOf, showPath, unsafePathReason } from './connection';
 import {
 	answerTooLargeError,
+	apiError,
 	apiErrorFromResponse,
+	checkFirst,
 	deadlineError,
 	READ,
 	RETRY,
@@ -22,15 +16,18 @@ import {
 } from './errors';
 import type { PacerTurn } from './rateLimit';
 import { mayHoldSecret, redactValue } from './redact';
-import { connectionError, connectionErrorCode, readBody, runStatsOf, tlsErrorCode } from './wire';
-import type { BodyStream } from './wire';
+import { connectionError, dropped, readBody, runStatsOf, type BodyStream } from './wire';
 import { boundedWait, pacingWaitError, rateLimitTooLongError, rateLimitWait } from './waits';
 
+/** A full response: the body parsed (JSON when it parses, else text) and redacted, and its size as read. */
+export type ApiResponse = IN8nHttpFullResponse & { bodyBytes: number };
+
+const REDIRECT_ADVICE = `The node follows a redirect only for GET, only inside the API under the Base URL (same scheme, host and port), at most ${RETRY.maxSameOriginRedirects} times, so that the API key goes nowhere else. Check the Base URL in the "CRM Invoicing API" credential: use the address the API answers on without a redirect (for example https:// rather than http://, or without a trailing path).`;
+
 /**
- * A request and its full response (body parsed as JSON when it is JSON, redacted): the one place that does HTTP. Each
- * attempt is paced, sent under a deadline, read within a byte cap with the key redacted, and classified: a 2xx of the
- * expected shape is the answer; a redirect inside the rules, a 429 or a 5xx within bounds is tried again. A path that
- * could leave the API is refused before anything is sent. Every failure throws.
+ * The one place that does HTTP. A path that could leave the API is refused before anything is sent. Each attempt is
+ * paced, sent and read under one deadline within a byte cap, the key redacted, and classified: a 2xx of the expected
+ * shape is the answer; a redirect inside the rules, a 429 or a 5xx within bounds is tried again; any other throws.
  */
 export async function apiRequestFull(this: ApiContext, request: ApiRequest): Promise<ApiResponse> {
 	// n8n's getNode() deep-copies the node: read only when an error or a redirect needs it, not once per request.
@@ -46,7 +43,7 @@ export async function apiRequestFull(this: ApiContext, request: ApiRequest): Pro
 	if (unsafe !== undefined)
 		throw stopped(
 			`The node refused to send ${method} ${showPath(path)}: ${unsafe}`,
-			'IDs and paths must not be "." or "..", and must not contain control characters (such as line breaks) or backslashes, so that every request stays under the API path of the Base URL. Check the ID or path in the node\'s parameters or in the input item. Nothing was sent.',
+			'So that every request stays under the API path of the Base URL, no ID or path may be "." or ".." or hold a control character (a line break) or a backslash. Check it in the node\'s parameters or the input item. Nothing was sent.',
 		);
 	const connection = await credentialOf(this);
 	const pacer = pacerOf(connection);
@@ -61,15 +58,14 @@ export async function apiRequestFull(this: ApiContext, request: ApiRequest): Pro
 		returnFullResponse: true,
 		ignoreHttpStatusErrors: true,
 		disableFollowRedirect: true,
+		qs: request.qs,
+		body: request.body,
 	};
-	if (request.qs && Object.keys(request.qs).length > 0) options.qs = request.qs;
-	if (request.body !== undefined) options.body = request.body;
 	const stats = runStatsOf(this);
 	let turn: PacerTurn | undefined;
 	let [rateLimitRetries, rateLimitWaited, transientRetries, redirects] = [0, 0, 0, 0];
 
 	const fits = (ms: number) => Date.now() + ms < deadline;
-	/** Waits a transient back-off when one more retry is allowed and fits the deadline. */
 	const backOff = async (): Promise<boolean> => {
 		const wait = RETRY.transientBackoffMs * 2 ** transientRetries;
 		if (!idempotent || transientRetries >= RETRY.maxTransientRetries || !fits(wait)) return false;
@@ -86,9 +82,39 @@ export async function apiRequestFull(this: ApiContext, request: ApiRequest): Pro
 			);
 		// Reaching the deadline is not retried: a server that slow would only hold the execution longer.
 		if (signal.aborted) return deadlineError(node(), summary, ms, status);
-		const code = tlsErrorCode(error) ?? connectionErrorCode(error);
-		const shown = code ?? (status === undefined ? undefined : 'ECONNRESET');
-		return connectionError(node(), shown, summary, transientRetries > 0);
+		return connectionError(node(), error, summary, transientRetries > 0, status);
+	};
+
+	/**
+	 * A redirect (n8n's client follows none: it would send the key, and on 307/308 the body, to any host) is followed
+	 * only inside the API, for GET only, at most RETRY.maxSameOriginRedirects times; else the error says why not.
+	 */
+	const followRedirect = (status: number, location = '//'): boolean => {
+		if (status < 300 || status >= 400 || status === 304) return false;
+		const base = new URL(connection.baseUrl);
+		const target = URL.canParse(location, options.url) ? new URL(location, options.url) : undefined;
+		const roots = Object.values(API_PREFIX).map((api) => base.pathname.replace(/\/+$/, '') + api);
+		const refuse = (why: string, to = target && showPath(`${target.pathname}${target.search}`)) => {
+			const message = `The CRM API answered ${status} with a redirect to ${to ?? 'no address'}${why}. The node did not follow it: the API key ${method === 'GET' ? 'was' : 'and the request body were'} not sent there`;
+			return apiError(node(), summary, message, REDIRECT_ADVICE + checkFirst(method), status);
+		};
+		if (!target) throw refuse(' (its Location header is missing or unreadable)');
+		if (target.origin !== base.origin || target.origin === 'null')
+			throw refuse(
+				`, another origin than the Base URL's (${base.origin})`,
+				`${target.host} (${target.protocol}//${target.host})`,
+			);
+		const root = roots.find((one) => `${target.pathname}/`.startsWith(`${one}/`));
+		// URL parsing has resolved "." and ".." (also %2e); what is left must stay safe for a server that decodes again.
+		if (!root || target.username || target.password || unsafePathReason(target.pathname))
+			throw refuse(`, outside the API (${roots.join(' or ')})`);
+		if (method !== 'GET')
+			throw refuse(` for ${method} ${path}, and the node follows redirects only for GET`);
+		if (++redirects > RETRY.maxSameOriginRedirects)
+			throw refuse(`, after ${RETRY.maxSameOriginRedirects} redirects, the most the node follows`);
+		options.url = target.href;
+		delete options.qs; // the Location holds the target's query
+		return true;
 	};
 
 	for (;;) {
@@ -101,20 +127,17 @@ export async function apiRequestFull(this: ApiContext, request: ApiRequest): Pro
 		const ms = Math.max(1, Math.min(RETRY.requestTimeoutMs, deadline - Date.now()));
 		const signal = AbortSignal.timeout(ms);
 		// The attempt's one deadline: a signal that aborts the send and the body's read at it, or on cancellation. n8n puts
-		// the context's cancel signal in place of a request's own, so the helper's context hands out this one too.
+		// the context's cancel signal in place of a request's own, so the helper's context hands out this one.
 		const stop = cancel ? AbortSignal.any([cancel, signal]) : signal;
-		options.abortSignal = stop;
-		const caller = Object.create(this) as ApiContext;
-		caller.getExecutionCancelSignal = () => stop;
+		const caller = Object.assign(Object.create(this), { getExecutionCancelSignal: () => stop });
 		let response: IN8nHttpFullResponse;
-		const credentialsDecrypted = connection.credentials;
+		const auth = { credentialsDecrypted: connection.credentials };
 		const send = this.helpers.httpRequestWithAuthentication;
 		try {
-			response = await send.call(caller, CREDENTIAL_TYPE, options, { credentialsDecrypted });
+			response = await send.call(caller, auth.credentialsDecrypted.type, options, auth);
 		} catch (error) {
 			pacer.settle(turn);
-			const dropped = !cancel?.aborted && !signal.aborted && !tlsErrorCode(error);
-			if (dropped && connectionErrorCode(error) && (await backOff())) continue;
+			if (!stop.aborted && dropped(error) && (await backOff())) continue;
 			throw failure(error, signal, ms);
 		}
 		// Every text the answer brings is redacted before anything reads it: its headers here, its body below. The limiter
@@ -124,35 +147,25 @@ export async function apiRequestFull(this: ApiContext, request: ApiRequest): Pro
 		const wait = status === 429 ? rateLimitWait(headers, Date.now(), rateLimitRetries) : undefined;
 		pacer.settle(turn, status, headers, wait?.ms);
 		const success = status >= 200 && status < 300;
+		const type = contentTypeOf(headers);
 		const max = success ? READ.maxAnswerBytes : READ.maxErrorBodyBytes;
 		const read = await readBody(response.body as BodyStream, max, stop).catch((error) => {
 			throw failure(error, signal, ms, status);
 		});
-		if (success && read.more)
-			throw answerTooLargeError(node(), summary, status, contentTypeOf(headers));
+		if (success && read.more) throw answerTooLargeError(node(), summary, status, type);
 		// Whatever the answer echoes of the key is redacted in what was decoded: every string of the parsed JSON, or the
 		// text, in any spelling. A first look at the raw text rules out most answers, so a page is rarely walked.
-		const text = read.text.trim();
-		let body: unknown = read.text;
-		try {
-			body = text === '' ? '' : JSON.parse(text);
-		} catch {
-			// Not JSON: the text as it came.
-		}
+		let body = read.body;
 		if (mayHoldSecret(read.text, connection.secrets)) body = redactValue(body, connection.secrets);
 
 		const answer = { ...response, headers, body, bodyBytes: read.bytes } as ApiResponse;
 		if (success) {
-			const expected = request.expect ?? (method === 'DELETE' ? 'empty-or-object' : 'any');
-			const type = contentTypeOf(headers);
-			const wrong = unexpectedAnswerError(node, summary, status, type, body, expected);
-			if (!wrong) return answer;
-			throw wrong;
+			const expect = request.expect ?? (method === 'DELETE' ? 'empty-or-object' : 'any');
+			const wrong = unexpectedAnswerError(node, summary, status, type, body, expect);
+			if (wrong) throw wrong;
+			return answer;
 		}
-		if (status >= 300 && status < 400 && status !== 304) {
-			followRedirect(node(), summary, answer, options, connection.baseUrl, redirects++);
-			continue;
-		}
+		if (followRedirect(status, headerValue(headers, 'location'))) continue;
 		if (wait) {
 			stats.rateLimited++;
 			if (wait.ms > RETRY.maxWaitMs || rateLimitWaited + wait.ms > RETRY.maxTotalRateLimitWaitMs)
@@ -160,7 +173,8 @@ export async function apiRequestFull(this: ApiContext, request: ApiRequest): Pro
 			rateLimitWaited += wait.ms;
 			// The limiter now holds the wait; the retry waits for its turn, ahead of later requests.
 			if (!once && ++rateLimitRetries <= RETRY.maxRateLimitRetries && fits(wait.ms)) continue;
-		} else if (status === 404 && transientRetries > 0 && request.notFoundOnRetryIsDeleted) {
+		} else if (status === 404 && transientRetries > 0 && method === 'DELETE') {
+			// DELETE is idempotent: a 404 on a retry means the attempt whose answer was lost deleted it.
 			return answer;
 		} else if ([502, 503, 504].includes(status) && (await backOff())) {
 			continue;
@@ -172,6 +186,5 @@ export async function apiRequestFull(this: ApiContext, request: ApiRequest): Pro
 /** A request's parsed JSON body; an empty body (a 204) is an empty object, a text `{ body }`. */
 export async function apiRequest(this: ApiContext, request: ApiRequest): Promise<IDataObject> {
 	const { body } = await apiRequestFull.call(this, request);
-	if (body === '' || body === null || body === undefined) return {};
-	return (typeof body === 'string' ? { body } : body) as IDataObject;
+	return (typeof body === 'string' ? (body ? { body } : {}) : (body ?? {})) as IDataObject;
 }

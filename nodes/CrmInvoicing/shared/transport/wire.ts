@@ -5,7 +5,6 @@ import { apiError, checkFirst, type RequestSummary } from './errors';
 /** What one run of a node (one n8n context) cost at the CRM, for its execution hint; kept for that run only. */
 const fresh = () => ({ requests: 0, pages: 0, mostPagesOfOneList: 0, rateLimited: 0, waitedMs: 0 });
 export type RunStats = ReturnType<typeof fresh>;
-
 const statsByContext = new WeakMap<object, RunStats>();
 
 /** The counters of a context's run: the transport counts into them, the action node reads them after its last item. */
@@ -16,18 +15,8 @@ export const runStatsOf = (context: object): RunStats =>
 const CONNECTION =
 	/^(ECONN(RESET|REFUSED|ABORTED)|E?TIMEDOUT|ESOCKETTIMEDOUT|EPIPE|ENOTFOUND|EAI_AGAIN|E(HOST|NET)UNREACH|UND_ERR_SOCKET)$/;
 
-/** What is wrong with the server's TLS certificate, by the class of Node.js's code; undefined if not TLS. */
-function tlsProblem(code: string): string | undefined {
-	if (code === 'DEPTH_ZERO_SELF_SIGNED_CERT') return 'is self-signed';
-	if (/ISSUER|CHAIN|LEAF|UNTRUSTED/.test(code))
-		return 'is signed by a certificate authority n8n does not know (a private certificate authority, or the server does not send its intermediate certificates)';
-	if (/EXPIRED|NOT_YET_VALID/.test(code))
-		return 'has expired or is not valid yet (check the clock of the n8n server too)';
-	if (code.includes('ALTNAME')) return "was issued for another host name than the Base URL's";
-	if (code.includes('WRONG_VERSION_NUMBER'))
-		return 'could not be read: the server did not answer with TLS (is it http:// rather than https://, or the wrong port?)';
-	return /CERT|SSL|TLS/.test(code) ? "failed n8n's check" : undefined;
-}
+/** Node.js's codes of a TLS failure: the certificate (or the handshake) failed n8n's check. */
+const TLS = /CERT|SSL|TLS|ISSUER|CHAIN|LEAF|UNTRUSTED|EXPIRED|NOT_YET_VALID/;
 
 /** Messages that name a failure without its code: n8n 1.x keeps only the message of some (a TLS one among them). */
 const SAID: Array<[RegExp, string]> = [
@@ -43,8 +32,7 @@ function codesIn(error: unknown): string[] {
 	let current: unknown = error;
 	for (let depth = 0; depth < 5 && current && typeof current === 'object'; depth++) {
 		const { code, cause, message } = current as Record<string, unknown>;
-		if (typeof code === 'string') codes.push(code);
-		const text = typeof message === 'string' ? message : '';
+		const text = [code, message].filter((one) => typeof one === 'string').join(' ');
 		codes.push(...(text.match(/\b[A-Z][A-Z_]{4,}\b/g) ?? []));
 		codes.push(...SAID.filter(([said]) => said.test(text)).map(([, named]) => named));
 		current = cause;
@@ -52,31 +40,30 @@ function codesIn(error: unknown): string[] {
 	return codes;
 }
 
-/** The code of a failed connection (`ECONNRESET`, …), or of a TLS certificate failure; undefined for other errors. */
-export const connectionErrorCode = (error: unknown): string | undefined =>
-	codesIn(error).find((code) => CONNECTION.test(code));
-export const tlsErrorCode = (error: unknown): string | undefined =>
-	codesIn(error).find((code) => tlsProblem(code) !== undefined);
+/** Whether a connection dropped (`ECONNRESET`, …), worth a retry: not a TLS failure nor another error. */
+export const dropped = (error: unknown, codes = codesIn(error)): boolean =>
+	!codes.some((code) => TLS.test(code)) && codes.some((code) => CONNECTION.test(code));
 
-/** The error for a request that got no HTTP answer, built afresh so nothing of its headers leaks. */
+/** The error for no HTTP answer (or a body cut off after `status`), built afresh so nothing of its headers leaks. */
 export function connectionError(
 	node: INode,
-	code: string | undefined,
+	error: unknown,
 	request: RequestSummary,
 	retried: boolean,
+	status?: number,
 ): NodeApiError {
-	const { method, path } = request;
-	const problem = code === undefined ? undefined : tlsProblem(code);
-	if (problem !== undefined) {
+	const [{ method, path }, codes] = [request, codesIn(error)];
+	const code = codes.find((one) => TLS.test(one));
+	if (code !== undefined) {
+		const problem = code.endsWith('SELF_SIGNED_CERT') ? 'is self-signed' : "failed n8n's check";
 		const message = `The CRM API's TLS certificate ${problem} (${code}); the node did not send ${method} ${path}`;
 		const description =
-			"n8n checks the certificate of the Base URL's host before it sends the API key, and this one failed the check, so nothing was sent. " +
-			'If the Base URL is right, ask whoever runs the CRM (or the proxy in front of it) to install a valid certificate for this host name. ' +
-			'For a certificate of your own certificate authority, give n8n that authority (for example NODE_EXTRA_CA_CERTS on the n8n server). ' +
-			'A certificate for another host name can also mean the Base URL names the wrong host.';
+			"n8n checks the certificate of the Base URL's host before it sends the API key; nothing was sent. Ask whoever runs the CRM (or its proxy) to install a valid certificate for this host name. " +
+			"Self-signed or from a private certificate authority: give n8n that authority (NODE_EXTRA_CA_CERTS on the n8n server). Expired or not yet valid: check the n8n server's clock too. " +
+			'Issued for another host name (ALTNAME): check the host in the Base URL. WRONG_VERSION_NUMBER: the server did not answer with TLS (http:// rather than https://, or the wrong port?).';
 		return apiError(node, request, message, description, undefined, code);
 	}
-	const what = code ?? 'no response';
+	const what = codes.find((one) => CONNECTION.test(one)) ?? (status ? 'ECONNRESET' : 'no response');
 	const message = `Could not reach the CRM API for ${method} ${path} (${what})`;
 	let description =
 		'Check the Base URL in the "CRM Invoicing API" credential and that the CRM service is reachable from this n8n.';
@@ -90,8 +77,8 @@ export function connectionError(
 export type BodyStream = AsyncIterable<Buffer | string> & { destroy(error?: Error): void };
 
 /**
- * Reads a body, counting bytes as they come, at most `maxBytes` (`more`: there was more). The stream is then destroyed
- * (the connection closed), as it is when `signal` aborts (the deadline, a cancellation: a trickling body).
+ * Reads a body, counting bytes as they come, at most `maxBytes` (`more`: there was more), parsed when it is JSON. The
+ * stream is then destroyed (the connection closed), as when `signal` aborts (the deadline, a cancellation: a trickle).
  */
 export async function readBody(body: BodyStream, maxBytes: number, signal: AbortSignal) {
 	const onAbort = () => body.destroy(new Error('aborted'));
@@ -111,5 +98,10 @@ export async function readBody(body: BodyStream, maxBytes: number, signal: Abort
 		// Closes the connection when the loop stopped early (cap, error); a no-op after the end of the body.
 		body.destroy();
 	}
-	return { text: Buffer.concat(chunks).toString('utf8'), bytes, more };
+	const text = Buffer.concat(chunks).toString('utf8');
+	try {
+		return { text, body: JSON.parse(text.trim()) as unknown, bytes, more };
+	} catch {
+		return { text, body: text.trim() && text, bytes, more }; // not JSON: the text as it came
+	}
 }
