@@ -3,38 +3,27 @@ import type { INode, JsonObject } from 'n8n-workflow';
 
 import { cut, describeValue, isPlainObject } from '../values';
 
-/**
- * The transport's one home of limits (the README's "Limits") and of the errors a user meets at them. Every text from
- * the network reaches these errors already redacted (request.ts redacts where it reads).
- */
-
+/** The one home of limits (the README's "Limits") and of their errors; network texts come in redacted (request.ts). */
 export const RETRY = {
-	/** Retries after a 429 (not processed, so safe): processes sharing a key met more than five in a row. */
-	maxRateLimitRetries: 20,
+	maxRateLimitRetries: 20, // after a 429 (not processed, so safe); processes sharing a key met 5+ in a row
 	maxTotalRateLimitWaitMs: 180_000,
-	/** Longest single wait (Retry-After, RateLimit-Reset); a 429 asking for more fails at once, not remembered. */
-	maxWaitMs: 60_000,
-	/** Longest wait of a request for its turn under its key's rate limit. */
-	maxPacingWaitMs: 180_000,
-	/** Wait when a 429 says nothing usable, in ms (doubled with each 429 of the request). */
-	defaultRateLimitWaitMs: 5_000,
-	/** Retries of a GET or DELETE after 502/503/504 or a dropped connection; the first back-off, doubled each time. */
-	maxTransientRetries: 3,
-	transientBackoffMs: 500,
-	/** Deadline of one attempt, the whole body read included (a trickle cannot outlast it). */
-	requestTimeoutMs: 60_000,
-	/** Redirects one request follows (only inside the API, for GET only: connection.ts). */
-	maxSameOriginRedirects: 3,
+	maxWaitMs: 60_000, // one Retry-After or RateLimit-Reset; a 429 asking more fails at once, not remembered
+	maxPacingWaitMs: 180_000, // a request's wait for its turn under its key's rate limit
+	defaultRateLimitWaitMs: 5_000, // when a 429 says nothing usable; doubled with each 429 of the request
+	maxTransientRetries: 3, // of a GET or DELETE after 502/503/504 or a dropped connection
+	transientBackoffMs: 500, // the first back-off, doubled each time
+	requestTimeoutMs: 60_000, // one attempt, the whole body read included (a trickle cannot outlast it)
+	maxSameOriginRedirects: 3, // only inside the API, for GET only (request.ts)
 } as const;
 
-/** Bytes of one answer (past it the request fails; an error answer is cut), and of text quoted in errors. */
+/** Bytes of one answer (past it the request fails; an error answer is cut), and text quoted in errors. */
 export const READ = {
 	maxAnswerBytes: 16 * 1024 * 1024,
 	maxErrorBodyBytes: 64 * 1024,
 	maxErrorSnippetChars: 300,
 } as const;
 
-/** Bounds of one list (pagination.ts; every page but the last holds a record, so its pages are bounded too). */
+/** Bounds of one list (every page but the last holds a record, so its pages are bounded too). */
 export const LIST = { maxRecords: 100_000, maxBytes: 128 * 1024 * 1024 } as const;
 
 /** The API's published limit; used when a response carries no RateLimit-* headers. */
@@ -71,8 +60,8 @@ export const checkFirst = (method: string): string =>
 		: ` Check in the CRM whether the ${method} took effect before you run this again.`;
 
 /**
- * Reads the API's `{ error: { code, message } }`, a flat `{ code, message }`, or a text that is not JSON (request.ts
- * parsed what is): a page, or plain text that is the API's own message ("name is required" in a text/plain 400).
+ * The API's `{ error: { code, message } }` or a flat `{ code, message }`; a text not JSON is a page or the API's own
+ * message ("name is required" in a text/plain 400).
  */
 function parseErrorBody(body: unknown): { code?: string; message?: string; page?: string } {
 	if (typeof body === 'string') {
@@ -175,8 +164,8 @@ export function answerTooLargeError(
 export type ExpectedAnswer = 'record' | 'empty-or-object' | 'any';
 
 /**
- * The error for a 2xx whose body is not what the operation needs (a login page), never a false success; undefined
- * when it fits (a record's `id` is a non-blank string or a number).
+ * A 2xx whose body is not what the operation needs (a login page) is an error, never a false success; undefined when
+ * it fits (a record's `id` is a non-blank string or a number).
  */
 export function unexpectedAnswerError(
 	node: () => INode,

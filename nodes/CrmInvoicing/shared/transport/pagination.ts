@@ -59,9 +59,9 @@ const MOST = ', the most the node reads of this list';
 const count = (n: number) => n.toLocaleString('en-US');
 
 /**
- * The one list reader: the page shapes the node knows, the loop guards, the caps on one list (LIST) and the check
- * that every record is a JSON object. Yields a list page by page: a caller that has what it needs stops, and no further page is asked for. Any fault is an
- * error, never a silent partial list. `pageSizeFor` may shrink a page (a "Limit" asks for exactly what is missing).
+ * The one list reader: the shapes it knows, its loop guards and caps (LIST), every record a JSON object. It yields page
+ * by page (a caller that has what it needs stops: no further page is asked for); any fault is an error, never a silent
+ * partial list. `pageSizeFor` may shrink a page (a "Limit" asks for exactly what is missing).
  */
 export async function* readPages(
 	this: ApiContext,
@@ -72,12 +72,8 @@ export async function* readPages(
 	const { maxPages = Infinity, maxRecords = LIST.maxRecords } = spec;
 	let shape: ListShape = spec.shape ?? version;
 	const path = `${API_PREFIX[version]}${spec.path}`;
-	let [cursor, records, bytes, previous] = [
-		spec.startCursor || undefined,
-		0,
-		0,
-		undefined as unknown,
-	];
+	let [cursor, records, bytes] = [spec.startCursor || undefined, 0, 0];
+	let previous: unknown;
 	const seenCursors = new Set([cursor]);
 	const fail = (message: string, description = narrow, status?: number) =>
 		apiError(this.getNode(), { method: 'GET', path, itemIndex }, message, description, status);

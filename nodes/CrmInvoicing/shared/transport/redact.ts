@@ -1,7 +1,6 @@
 /**
- * The API key is never shown in clear: every answer is redacted where it is read (request.ts), its headers included.
- * The key is sought in each of its spellings, in every string and object key of a parsed answer, and in any text
- * also after decoding JSON escapes, percent-encoded ASCII and HTML references. Decode, then search.
+ * The key is never shown: every answer, headers included, is redacted where request.ts reads it. Each spelling of the
+ * key is sought in every string and key, also after decoding JSON, percent and HTML escapes (decode, then search).
  */
 
 export const REDACTED = '[redacted]';
@@ -69,9 +68,8 @@ function redactText(text: string, secrets: readonly string[]): string {
 }
 
 /**
- * Whether an answer's text may hold a secret that redactValue would find: a cheap first look, so that a page without
- * the key is not walked string by string. It errs only towards "may": it reads the raw text as the text scan does, and
- * with JSON's escapes decoded as the walk reads each string. Without `\`, `%` or `&`: one `includes` per spelling.
+ * Whether redactValue could find a secret in an answer: a cheap first look (one `includes` per spelling without `\`,
+ * `%` or `&`), so that a page without the key is not walked. It errs only towards "may": raw text and JSON-decoded.
  */
 export function mayHoldSecret(text: string, secrets: readonly string[]): boolean {
 	const holds = (reading: string) => redactText(reading, secrets) !== reading;
@@ -81,8 +79,8 @@ export function mayHoldSecret(text: string, secrets: readonly string[]): boolean
 }
 
 /**
- * A parsed answer (or its headers, or a text) with every string and object key redacted, in place, without recursion.
- * A key "__proto__" is JSON.parse's own property, so writing to it writes that property, not the prototype.
+ * A parsed answer, its headers or a text, every string and key redacted in place, without recursion ("__proto__" is
+ * JSON.parse's own property: writing to it writes that property, not the prototype).
  */
 export function redactValue<T>(value: T, secrets: readonly string[]): T {
 	if (secrets.length === 0) return value;
