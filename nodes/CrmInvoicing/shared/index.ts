@@ -20,6 +20,13 @@ export { deadlineIn, msLeft, type Deadline } from './deadline';
 export { sha256 } from './hash';
 export { isBusy, nodeIdentity, nodeKey, oneAtATime } from './nodeIdentity';
 export { BoundedMap, Turns } from './boundedMap';
-export { cut, describeValue, headerValues, httpStatusOf, isPlainObject } from './values';
+export {
+	cut,
+	describeDuration,
+	describeValue,
+	headerValues,
+	httpStatusOf,
+	isPlainObject,
+} from './values';
 export type { HeaderMap } from './values';
 export type { NodeIdentity, NodeIdentityContext } from './nodeIdentity';

@@ -67,3 +67,12 @@ export function describeValue(value: unknown, answer = false): string {
 	if (typeof value === 'number' && !Number.isFinite(value)) return String(value);
 	return `the ${typeof value} ${String(value)}`;
 }
+
+/** A duration for people, the package's one way: `250 ms`, `1.3 s`, `45 s`, `3 min`, `1 h 30 min`. */
+export function describeDuration(ms: number): string {
+	if (ms < 1000) return `${Math.round(ms)} ms`;
+	if (ms < 119_500) return `${Number((ms / 1000).toFixed(1))} s`;
+	const minutes = Math.round(ms / 60_000);
+	if (minutes < 60) return `${minutes} min`;
+	return `${Math.floor(minutes / 60)} h${minutes % 60 === 0 ? '' : ` ${minutes % 60} min`}`;
+}

@@ -14,11 +14,8 @@ import type {
 } from 'n8n-workflow';
 
 import { CrmInvoicing } from '../../../nodes/CrmInvoicing/CrmInvoicing.node';
-import {
-	addHints,
-	costHint,
-	formatDuration,
-} from '../../../nodes/CrmInvoicing/actions/common/hints';
+import { addHints, costHint } from '../../../nodes/CrmInvoicing/actions/common/hints';
+import { describeDuration } from '../../../nodes/CrmInvoicing/shared/values';
 import { createExecuteContext, TEST_CREDENTIALS } from '../../helpers/harness';
 import { useNock } from '../actions/support';
 
@@ -202,9 +199,10 @@ describe('execution hints: what a run cost', () => {
 	});
 
 	it('formats waits for people', () => {
-		expect(formatDuration(250)).toBe('250 ms');
-		expect(formatDuration(1049)).toBe('1 s');
-		expect(formatDuration(61_500)).toBe('1 min 2 s');
+		expect(describeDuration(250)).toBe('250 ms');
+		expect(describeDuration(1049)).toBe('1 s');
+		expect(describeDuration(61_500)).toBe('61.5 s');
+		expect(describeDuration(3_600_000)).toBe('1 h');
 		expect(
 			costHint({ requests: 1, pages: 1, mostPagesOfOneList: 1, rateLimited: 0, waitedMs: 0 }),
 		).toBeUndefined();

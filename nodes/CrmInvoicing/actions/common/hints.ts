@@ -1,14 +1,6 @@
 import type { IExecuteFunctions, NodeExecutionHint } from 'n8n-workflow';
 
-import type { RunStats } from '../../shared';
-
-/** "1.3 s", "250 ms", "2 min 5 s". */
-export function formatDuration(ms: number): string {
-	if (ms < 1000) return `${Math.round(ms)} ms`;
-	if (ms < 60_000) return `${(Math.round(ms / 100) / 10).toLocaleString('en-US')} s`;
-	const seconds = Math.round(ms / 1000);
-	return `${Math.floor(seconds / 60)} min${seconds % 60 ? ` ${seconds % 60} s` : ''}`;
-}
+import { describeDuration, type RunStats } from '../../shared';
 
 const plural = (count: number, one: string, many: string): string =>
 	`${count} ${count === 1 ? one : many}`;
@@ -26,7 +18,7 @@ export function costHint(stats: RunStats): NodeExecutionHint | undefined {
 	if (stats.pages > 1) parts.push(`read ${plural(stats.pages, 'page', 'pages')}`);
 	parts.push(`sent ${plural(stats.requests, 'request', 'requests')} to the CRM`);
 	if (stats.waitedMs > 0)
-		parts.push(`waited ${formatDuration(stats.waitedMs)} in total for its rate limit`);
+		parts.push(`waited ${describeDuration(stats.waitedMs)} in total for its rate limit`);
 	if (stats.rateLimited > 0) {
 		parts.push(
 			`absorbed ${plural(stats.rateLimited, 'answer', 'answers')} 429 (Too Many Requests) by waiting and retrying`,

@@ -121,14 +121,6 @@ export function apiErrorFromResponse(
 export const isDeadlineError = (error: unknown): boolean =>
 	error instanceof NodeApiError && error.context.deadline === true;
 
-/** A duration for people: `45 s`, `3 min`, `1 h 30 min`. */
-export function describeWait(ms: number): string {
-	if (ms < 119_500) return `${Math.round(ms / 1000)} s`;
-	const minutes = Math.round(ms / 60_000);
-	if (minutes < 60) return `${minutes} min`;
-	return `${Math.floor(minutes / 60)} h${minutes % 60 === 0 ? '' : ` ${minutes % 60} min`}`;
-}
-
 /** A request abandoned at its deadline; `answered`: the status line had come, the body had not finished. */
 export function deadlineError(
 	node: INode,

@@ -1,9 +1,9 @@
 import { NodeOperationError } from 'n8n-workflow';
 import type { IDataObject, INode, NodeApiError } from 'n8n-workflow';
 
-import { headerValue } from '../values';
+import { describeDuration, headerValue } from '../values';
 import type { RequestSummary } from './errors';
-import { apiErrorFromResponse, describeWait, RETRY } from './errors';
+import { apiErrorFromResponse, RETRY } from './errors';
 
 /** Margin added to a wait for a window to reset, so the next request lands in the new window. */
 export const RESET_MARGIN_MS = 50;
@@ -71,12 +71,12 @@ export function rateLimitTooLongError(
 	const error = apiErrorFromResponse(node, 429, body, request);
 	const asked =
 		wait.source === 'default'
-			? `gave no usable wait${wait.unusable ? ` (${wait.unusable})` : ''}, so the node would wait ${describeWait(wait.ms)}`
-			: `asked to wait ${describeWait(wait.ms)}`;
+			? `gave no usable wait${wait.unusable ? ` (${wait.unusable})` : ''}, so the node would wait ${describeDuration(wait.ms)}`
+			: `asked to wait ${describeDuration(wait.ms)}`;
 	const most =
 		wait.ms > RETRY.maxWaitMs
-			? describeWait(RETRY.maxWaitMs)
-			: `${describeWait(RETRY.maxTotalRateLimitWaitMs)} for a request and had waited ${describeWait(waitedMs)}`;
+			? describeDuration(RETRY.maxWaitMs)
+			: `${describeDuration(RETRY.maxTotalRateLimitWaitMs)} for a request and had waited ${describeDuration(waitedMs)}`;
 	error.message = `The CRM API answered 429 (rate limit) and ${asked} before the next request; the node waits at most ${most}, so it did not wait`;
 	error.description = RATE_ADVICE;
 	return error;
