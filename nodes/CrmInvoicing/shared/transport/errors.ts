@@ -165,7 +165,7 @@ export function unexpectedAnswerError(
 	status: number,
 	contentType: string,
 	body: unknown,
-	expected: ExpectedAnswer,
+	expected: ExpectedAnswer = request.method === 'DELETE' ? 'empty-or-object' : 'any',
 ): NodeApiError | undefined {
 	const { id } = Object(body) as { id?: unknown };
 	const empty = body === undefined || body === null || body === '' || status === 204;

@@ -46,6 +46,7 @@ export async function apiRequestFull(this: ApiContext, request: ApiRequest): Pro
 			'So that every request stays under the API path of the Base URL, no ID or path may be "." or ".." or hold a control character (a line break) or a backslash. Check it in the node\'s parameters or the input item. Nothing was sent.',
 		);
 	const connection = await credentialOf(this);
+	const { secrets } = connection;
 	const pacer = pacerOf(connection);
 	const cancel = this.getExecutionCancelSignal?.();
 	const deadline = request.deadline ?? Infinity;
@@ -126,8 +127,7 @@ export async function apiRequestFull(this: ApiContext, request: ApiRequest): Pro
 		stats.requests++;
 		const ms = Math.max(1, Math.min(RETRY.requestTimeoutMs, deadline - Date.now()));
 		const signal = AbortSignal.timeout(ms);
-		// The attempt's one deadline: a signal that aborts the send and the body's read at it, or on cancellation. n8n puts
-		// the context's cancel signal in place of a request's own, so the helper's context hands out this one.
+		// The attempt's one deadline (or cancellation): n8n sends with the context's cancel signal, so it hands out this.
 		const stop = cancel ? AbortSignal.any([cancel, signal]) : signal;
 		const caller = Object.assign(Object.create(this), { getExecutionCancelSignal: () => stop });
 		let response: IN8nHttpFullResponse;
@@ -140,9 +140,8 @@ export async function apiRequestFull(this: ApiContext, request: ApiRequest): Pro
 			if (!stop.aborted && dropped(error) && (await backOff())) continue;
 			throw failure(error, signal, ms);
 		}
-		// Every text the answer brings is redacted before anything reads it: its headers here, its body below. The limiter
-		// learns of the answer at once; after a 429 the whole key waits what this request will wait.
-		const headers = redactValue(response.headers, connection.secrets);
+		// Every text of the answer is redacted before anything reads it. After a 429 the whole key waits what this one will.
+		const headers = redactValue(response.headers, secrets);
 		const status = response.statusCode;
 		const wait = status === 429 ? rateLimitWait(headers, Date.now(), rateLimitRetries) : undefined;
 		pacer.settle(turn, status, headers, wait?.ms);
@@ -153,15 +152,11 @@ export async function apiRequestFull(this: ApiContext, request: ApiRequest): Pro
 			throw failure(error, signal, ms, status);
 		});
 		if (success && read.more) throw answerTooLargeError(node(), summary, status, type);
-		// Whatever the answer echoes of the key is redacted in what was decoded: every string of the parsed JSON, or the
-		// text, in any spelling. A first look at the raw text rules out most answers, so a page is rarely walked.
-		let body = read.body;
-		if (mayHoldSecret(read.text, connection.secrets)) body = redactValue(body, connection.secrets);
-
+		// The key in any spelling, in the parsed body; a first look at the raw text spares most pages the walk.
+		const body = mayHoldSecret(read.text, secrets) ? redactValue(read.body, secrets) : read.body;
 		const answer = { ...response, headers, body, bodyBytes: read.bytes } as ApiResponse;
 		if (success) {
-			const expect = request.expect ?? (method === 'DELETE' ? 'empty-or-object' : 'any');
-			const wrong = unexpectedAnswerError(node, summary, status, type, body, expect);
+			const wrong = unexpectedAnswerError(node, summary, status, type, body, request.expect);
 			if (wrong) throw wrong;
 			return answer;
 		}
