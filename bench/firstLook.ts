@@ -1,3 +1,4 @@
+/* eslint-disable -- not shipped: eslint.dev.config.mjs lints this file, not n8n's node rules */
 /**
  * `npx tsx bench/firstLook.ts`: node time of the redactor's first look (`mayHoldSecret`, transport/redact.ts) at one
  * page of 100 leads without the key, plain and with JSON escapes in every record (`\u00eb`, `\"`, `\/`: a server that
