@@ -14,6 +14,9 @@ export const RETRY = {
 	transientBackoffMs: 500, // the first back-off, doubled each time
 	requestTimeoutMs: 60_000, // one attempt, the whole body read included (a trickle cannot outlast it)
 	maxSameOriginRedirects: 3, // only inside the API, for GET only (request.ts)
+	firstAnswerPatienceMs: 2_000, // the pacer's wait for a window's first answer, then the documented rate
+	turnGraceMs: 1_000, // a queued request with no deadline of its own is refused this long after its cap
+	resetMarginMs: 50, // added to a wait for a window's reset, so the next request lands in the new window
 } as const;
 
 /** Bytes of one answer (past it the request fails; an error answer is cut), and text quoted in errors. */

@@ -2,7 +2,7 @@ import { sleep as n8nSleep } from 'n8n-workflow';
 import type { IDataObject } from 'n8n-workflow';
 
 import { DOCUMENTED_RATE_LIMIT, RETRY } from './errors';
-import { announcedWindow, boundedWait, noTurnError, RESET_MARGIN_MS } from './waits';
+import { announcedWindow, boundedWait, noTurnError } from './waits';
 
 /**
  * The one rate limiter of an API key in this n8n process (pacerOf). **First in, first out:** one queue in ticket order
@@ -12,10 +12,6 @@ import { announcedWindow, boundedWait, noTurnError, RESET_MARGIN_MS } from './wa
  * the request's cap is refused at once, unsent; after a 429 the whole key waits what the API asked.
  */
 
-/** How long the queue waits for a window's first answer before the documented rate releases it instead. */
-const FIRST_ANSWER_PATIENCE_MS = 2_000;
-/** A queued request with no deadline of its own is refused (not sent) when its turn comes this much after its cap. */
-const TURN_GRACE_MS = 1_000;
 /** The documented rate's window: a request counts for the server a little after it was sent, so 250 ms more. */
 const WINDOW_MS = DOCUMENTED_RATE_LIMIT.windowSeconds * 1000 + 250;
 
@@ -64,7 +60,7 @@ export class RateLimitPacer {
 		const position = this.queue.filter((waiter) => waiter.ticket < ticket).length;
 		const waitMs = this.turnAt(position, now) - now;
 		if (waitMs > capMs) throw noTurnError(waitMs, capMs);
-		const deadline = now + capMs + (options.maxWaitMs === undefined ? TURN_GRACE_MS : 0);
+		const deadline = now + capMs + (options.maxWaitMs === undefined ? RETRY.turnGraceMs : 0);
 		return await new Promise<PacerTurn>((resolve, reject) => {
 			this.queue.splice(position, 0, { ticket, deadline, capMs, queuedAt: now, resolve, reject });
 			this.pump(now);
@@ -111,7 +107,8 @@ export class RateLimitPacer {
 
 	/** A new window: `first` (its first request tells the budget), or `announced` as spent until `at` (a 429). */
 	private newWindow(mode: 'first' | 'announced', at = Infinity): void {
-		[this.mode, this.until, this.tokens] = [mode, at + RESET_MARGIN_MS, mode === 'first' ? 1 : 0];
+		[this.mode, this.tokens] = [mode, mode === 'first' ? 1 : 0];
+		this.until = at + RETRY.resetMarginMs;
 		// Only what the window just over showed is carried: a process left alone has the whole budget back after it.
 		this.sharedBefore = mode === 'announced' || this.othersSeen;
 		[this.othersSeen, this.own] = [false, 0];
@@ -150,7 +147,7 @@ export class RateLimitPacer {
 		let at = this.turnAt(0, now);
 		for (; this.queue.length > 0 && at <= now; at = this.turnAt(0, now)) {
 			const { ticket, queuedAt, resolve } = this.queue.shift() as Waiter;
-			if (this.mode === 'first') this.until = now + FIRST_ANSWER_PATIENCE_MS;
+			if (this.mode === 'first') this.until = now + RETRY.firstAnswerPatienceMs;
 			const turn = { ticket, waitedMs: now - queuedAt };
 			[this.tokens, this.own] = [this.tokens - 1, this.own + 1];
 			this.inFlight.add(turn);
@@ -161,7 +158,7 @@ export class RateLimitPacer {
 		for (const waiter of this.queue) at = Math.min(at, waiter.deadline + 1);
 		if (this.queue.length === 0 || this.timerAt <= at) return;
 		this.timerAt = at;
-		void this.sleep(boundedWait(at - now, RETRY.maxPacingWaitMs + TURN_GRACE_MS)).then(() => {
+		void this.sleep(boundedWait(at - now, RETRY.maxPacingWaitMs + RETRY.turnGraceMs)).then(() => {
 			if (this.timerAt === at) this.timerAt = Infinity;
 			this.pump(this.advance(at));
 		});

@@ -5,14 +5,9 @@ import { describeDuration, headerValue } from '../values';
 import type { RequestSummary } from './errors';
 import { apiErrorFromResponse, RETRY } from './errors';
 
-/** Margin added to a wait for a window to reset, so the next request lands in the new window. */
-export const RESET_MARGIN_MS = 50;
-
 /** A wait, bounded: never negative, never more than `cap` (so never near a timer's 2^31 ms overflow). */
-export function boundedWait(ms: number, cap: number = RETRY.maxWaitMs): number {
-	if (!Number.isFinite(ms) || ms <= 0) return ms === Infinity ? cap : 0;
-	return Math.min(Math.ceil(ms), cap);
-}
+export const boundedWait = (ms: number, cap: number = RETRY.maxWaitMs): number =>
+	ms > 0 ? Math.min(Math.ceil(ms), cap) : 0;
 
 /**
  * How long a 429 asks to wait: `Retry-After` (seconds or a date), else `RateLimit-Reset` (seconds, or a Unix time past
@@ -38,7 +33,7 @@ export function rateLimitWait(headers?: IDataObject, now = Date.now(), tries = 0
 		else if (time && !Number.isNaN(ms)) unusable ??= `${name} named a time ${when} ${from}`;
 		return undefined;
 	};
-	const asked = read('Retry-After') ?? read('RateLimit-Reset', RESET_MARGIN_MS);
+	const asked = read('Retry-After') ?? read('RateLimit-Reset', RETRY.resetMarginMs);
 	// The default for the `tries`-th 429 of a request (0 for the first): 5 s, 10 s, …, at most RETRY.maxWaitMs.
 	const doubled = RETRY.defaultRateLimitWaitMs * 2 ** Math.min(Math.max(0, tries), 20);
 	return asked ?? { ms: Math.min(RETRY.maxWaitMs, doubled), source: 'default', unusable };
@@ -53,7 +48,8 @@ export function announcedWindow(headers: IDataObject | undefined, now: number) {
 		Number(headerValue(headers, `ratelimit-${name}`)?.trim() || NaN),
 	);
 	if (!(remaining >= 0 && remaining < Infinity && Math.abs(reset) < Infinity)) return undefined;
-	const resetMs = boundedWait(reset > 1e9 ? reset * 1000 - now : reset * 1000) + RESET_MARGIN_MS;
+	const resetMs =
+		boundedWait(reset > 1e9 ? reset * 1000 - now : reset * 1000) + RETRY.resetMarginMs;
 	return { remaining, resetMs, limit: Math.abs(limit) < Infinity ? limit : 0 };
 }
 
