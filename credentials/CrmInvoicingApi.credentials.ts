@@ -22,6 +22,10 @@ export function apiKeyOf(data: ICredentialDataDecryptedObject): string {
 	return String(data.apiKey ?? '').trim();
 }
 
+/** The Base URL as the nodes (and the Test's `baseURL`) read it: `https://x.example/`, `…/api/v1`, `…/api/v2` are one. */
+export const baseUrlOf = (data: ICredentialDataDecryptedObject): string =>
+	`${data.baseUrl ?? ''}`.trim().replace(/(\/api\/v[12])?\/*$/i, '');
+
 /** The Test's message for a 2xx that is not the users list. */
 const NOT_THE_API =
 	'The Base URL answered, but not with the CRM API\'s list of users (GET <Base URL>/api/v1/users gave no "items"): it is probably a login page, a proxy or a web site. Check the Base URL: it is the address of your CRM workspace, without /api/v1.';
@@ -117,7 +121,7 @@ export class CrmInvoicingApi implements ICredentialType {
 	}
 
 	/**
-	 * The Test: GET /api/v1/users?limit=1, the Base URL cleaned as the node cleans it (`normalizeBaseUrl`). A redirect
+	 * The Test: GET /api/v1/users?limit=1, the Base URL cleaned as the nodes clean it (`baseUrlOf`). A redirect
 	 * is not followed (the key reaches no other host) and fails with its own message. OK only for the users list: n8n
 	 * compares `items` with `===`, so a missing and a null `items` fail (a login page, a proxy); an `items` that is not
 	 * an array is left to the node's list reader.

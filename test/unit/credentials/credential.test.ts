@@ -1,9 +1,12 @@
 /** The "CRM Invoicing API" credential: the http:// notice, Requests per Minute, and a Test that follows no redirect. */
 import { NodeHelpers } from 'n8n-workflow';
 
-import { CrmInvoicingApi, TEST_TIMEOUT_MS } from '../../../credentials/CrmInvoicingApi.credentials';
+import {
+	baseUrlOf,
+	CrmInvoicingApi,
+	TEST_TIMEOUT_MS,
+} from '../../../credentials/CrmInvoicingApi.credentials';
 import { CrmInvoicing } from '../../../nodes/CrmInvoicing/CrmInvoicing.node';
-import { normalizeBaseUrl } from '../../../nodes/CrmInvoicing/shared/transport/connection';
 import { createExecuteContext } from '../../helpers/harness';
 
 const credential = new CrmInvoicingApi();
@@ -97,7 +100,7 @@ describe('the Test request (issue 17): same Base URL as the node, its own timeou
 		'https://crm.example.com/Api/V2',
 		'https://crm.example.com/crm/api/v1',
 	])('%p: the same address as the node uses, under /api/v1', (baseUrl) => {
-		expect(testBaseUrl(baseUrl)).toBe(`${normalizeBaseUrl(baseUrl)}/api/v1`);
+		expect(testBaseUrl(baseUrl)).toBe(`${baseUrlOf({ baseUrl })}/api/v1`);
 	});
 
 	it(`gives up after ${TEST_TIMEOUT_MS / 1000} s without an answer, not n8n's 300 s`, () => {

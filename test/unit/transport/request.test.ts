@@ -3,7 +3,7 @@ import { sleep } from 'n8n-workflow';
 
 import { CrmInvoicing } from '../../../nodes/CrmInvoicing/CrmInvoicing.node';
 import { apiRequest, apiRequestFull } from '../../../nodes/CrmInvoicing/shared/transport';
-import { normalizeBaseUrl } from '../../../nodes/CrmInvoicing/shared/transport/connection';
+import { baseUrlOf } from '../../../credentials/CrmInvoicingApi.credentials';
 import { createExecuteContext, TEST_CREDENTIALS } from '../../helpers/harness';
 import { BASE, freshContext, replyLogging, setUpNock } from './support';
 import type { SeenRequest } from './support';
@@ -16,7 +16,7 @@ jest.mock('n8n-workflow', () => ({
 setUpNock();
 beforeEach(() => jest.mocked(sleep).mockClear());
 
-describe('normalizeBaseUrl', () => {
+describe('baseUrlOf', () => {
 	it.each([
 		['https://crm.example.com', 'https://crm.example.com'],
 		['https://crm.example.com/', 'https://crm.example.com'],
@@ -31,7 +31,7 @@ describe('normalizeBaseUrl', () => {
 		['https://example.com/api/v1/leads', 'https://example.com/api/v1/leads'],
 		[undefined, ''],
 	])('%p → %p', (raw, expected) => {
-		expect(normalizeBaseUrl(raw)).toBe(expected);
+		expect(baseUrlOf(raw === undefined ? {} : { baseUrl: raw })).toBe(expected);
 	});
 });
 

@@ -1,6 +1,6 @@
 import type { IDataObject, IExecuteFunctions, IHttpRequestMethods } from 'n8n-workflow';
 
-import { apiKeyOf } from '../../../../credentials/CrmInvoicingApi.credentials';
+import { apiKeyOf, baseUrlOf } from '../../../../credentials/CrmInvoicingApi.credentials';
 import { BoundedMap } from '../boundedMap';
 import type { Deadline } from '../deadline';
 import { sha256 } from '../hash';
@@ -23,9 +23,8 @@ export const MAX_PAGE_SIZE = 100;
 /** What the transport calls of an n8n context (an execution, a list search, a hook, a webhook, a poll). */
 export type ApiContext = Pick<IExecuteFunctions, 'getNode' | 'getCredentials'> & {
 	getExecutionCancelSignal?(): AbortSignal | undefined;
-	helpers: { httpRequestWithAuthentication: OmitThisParameter<SendWithKey> };
+	helpers: Pick<IExecuteFunctions['helpers'], 'httpRequestWithAuthentication'>;
 };
-type SendWithKey = IExecuteFunctions['helpers']['httpRequestWithAuthentication'];
 
 export interface ApiRequest {
 	method: IHttpRequestMethods;
@@ -43,23 +42,19 @@ export interface ApiRequest {
 	once?: boolean;
 }
 
-/** `https://crm.example.com/`, `…/api/v1` and `…/api/v2` all mean the same workspace. */
-export const normalizeBaseUrl = (raw: unknown): string =>
-	`${raw ?? ''}`.trim().replace(/(\/api\/v[12])?\/*$/i, '');
-
 /** What a request is sent with: the credential's Base URL, its key (trimmed, and each spelling the redactor seeks). */
 async function open(context: ApiContext) {
 	const data = await context.getCredentials(CREDENTIAL_TYPE);
-	const baseUrl = normalizeBaseUrl(data.baseUrl);
+	const baseUrl = baseUrlOf(data);
 	// Trimmed once, by the credential's own reader: the key sent (authenticate gets these data) is the key redacted.
 	const apiKey = apiKeyOf(data);
 	const [type, secrets] = [CREDENTIAL_TYPE, secretSpellings(apiKey)];
-	const credentials = { id: '', name: type, type, data: { ...data, apiKey } };
+	const auth = { credentialsDecrypted: { id: '', name: type, type, data: { ...data, apiKey } } };
 	const rate = Math.floor(Number(data.requestsPerMinute));
 	const requestsPerMinute = rate >= 1 && rate < Infinity ? rate : DOCUMENTED_RATE_LIMIT.requests;
 	// The key's name in this process's memories: a hash with the Base URL, never the key itself.
 	const keyId = sha256(`${baseUrl}\n${apiKey}`, 24);
-	return { apiKey, secrets, requestsPerMinute, baseUrl, credentials, keyId };
+	return { apiKey, secrets, requestsPerMinute, baseUrl, auth, keyId };
 }
 export type Connection = Awaited<ReturnType<typeof open>>;
 

@@ -46,7 +46,7 @@ export async function apiRequestFull(this: ApiContext, request: ApiRequest): Pro
 			'So that every request stays under the API path of the Base URL, no ID or path may be "." or ".." or hold a control character (a line break) or a backslash. Check it in the node\'s parameters or the input item. Nothing was sent.',
 		);
 	const connection = await credentialOf(this);
-	const { secrets } = connection;
+	const { secrets, auth } = connection;
 	const pacer = pacerOf(connection);
 	const cancel = this.getExecutionCancelSignal?.();
 	const deadline = request.deadline ?? Infinity;
@@ -131,7 +131,6 @@ export async function apiRequestFull(this: ApiContext, request: ApiRequest): Pro
 		const stop = cancel ? AbortSignal.any([cancel, signal]) : signal;
 		const caller = Object.assign(Object.create(this), { getExecutionCancelSignal: () => stop });
 		let response: IN8nHttpFullResponse;
-		const auth = { credentialsDecrypted: connection.credentials };
 		const send = this.helpers.httpRequestWithAuthentication;
 		try {
 			response = await send.call(caller, auth.credentialsDecrypted.type, options, auth);
@@ -168,12 +167,10 @@ export async function apiRequestFull(this: ApiContext, request: ApiRequest): Pro
 			rateLimitWaited += wait.ms;
 			// The limiter now holds the wait; the retry waits for its turn, ahead of later requests.
 			if (!once && ++rateLimitRetries <= RETRY.maxRateLimitRetries && fits(wait.ms)) continue;
-		} else if (status === 404 && transientRetries > 0 && method === 'DELETE') {
-			// DELETE is idempotent: a 404 on a retry means the attempt whose answer was lost deleted it.
-			return answer;
-		} else if ([502, 503, 504].includes(status) && (await backOff())) {
-			continue;
 		}
+		// DELETE is idempotent: a 404 on a retry means the attempt whose answer was lost deleted it.
+		if (status === 404 && transientRetries > 0 && method === 'DELETE') return answer;
+		if ([502, 503, 504].includes(status) && (await backOff())) continue;
 		throw apiErrorFromResponse(node(), status, body, summary);
 	}
 }
