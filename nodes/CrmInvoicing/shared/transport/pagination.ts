@@ -74,7 +74,7 @@ export async function* readPages(
 	const path = `${API_PREFIX[version]}${spec.path}`;
 	let [cursor, records, bytes] = [spec.startCursor || undefined, 0, 0];
 	let previous: unknown;
-	const seenCursors = new Set([cursor]);
+	const seenCursors = new Set<unknown>([cursor]);
 	const fail = (message: string, description = narrow, status?: number) =>
 		apiError(this.getNode(), { method: 'GET', path, itemIndex }, message, description, status);
 	const capped = (what: string) => fail(`The list ${path} ${what}; nothing of it was output`);
@@ -116,19 +116,12 @@ export async function* readPages(
 		if (records > maxRecords) throw capped(`holds more than ${count(maxRecords)} records${MOST}`);
 		if (bytes > LIST.maxBytes) throw capped(`is larger than ${LIST.maxBytes / 2 ** 20} MB${MOST}`);
 		const { nextCursor } = raw;
-		// A page moves on when it holds records and its first is not the first of the page before (ids where there are).
-		const first = page[0]?.id ?? null;
-		const stuck =
-			nextCursor === null
-				? ''
-				: seenCursors.has(nextCursor)
-					? 'handed back a cursor it had already given'
-					: page.length === 0 || (first !== null && first === previous)
-						? 'brought no new records but still named a next cursor'
-						: '';
-		if (stuck)
+		// A page moves on when it holds records and its first id is not the page before's (no id: NaN, equal to none).
+		const first = page[0]?.id ?? NaN;
+		const repeated = seenCursors.has(nextCursor);
+		if (nextCursor !== null && (repeated || page.length === 0 || first === previous))
 			throw fail(
-				`The CRM API's list ${path} did not advance: page ${number} ${stuck} ("${String(nextCursor).slice(0, 100)}"). The node stopped reading it`,
+				`The CRM API's list ${path} did not advance: page ${number} ${repeated ? 'handed back a cursor it had already given' : 'brought no new records but still named a next cursor'} ("${String(nextCursor).slice(0, 100)}"). The node stopped reading it`,
 				'The API handed back a cursor it had already given, or a page that does not move on, so reading further would loop forever. The records read so far were not output, so nothing is reported as complete that is not. Try again later, or read fewer records ("Limit") if the API keeps doing this.',
 			);
 		const stats = runStatsOf(this);

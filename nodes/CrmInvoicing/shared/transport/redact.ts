@@ -24,16 +24,9 @@ export function secretSpellings(key: string): string[] {
 	return [...spellings].filter((spelling) => spelling.length >= MIN_SECRET_LENGTH);
 }
 
-/** Escapes, one pass and no backtracking: JSON's (groups 1, 2), then percent-encoded ASCII and HTML references. */
-const ESCAPES = new RegExp(
-	[
-		'\\\\u([0-9a-fA-F]{4})|\\\\(["\\\\/bfnrt])',
-		'%([0-7][0-9a-fA-F])',
-		'&#(?:[xX]([0-9a-fA-F]{1,6})|([0-9]{1,7}));',
-		'&([a-z]{2,6});',
-	].join('|'),
-	'g',
-);
+/** Escapes, one pass and no backtracking: JSON's (groups 1, 2), percent-encoded ASCII (3), HTML references (4-6). */
+const ESCAPES =
+	/\\u([0-9a-fA-F]{4})|\\(["\\/bfnrt])|%([0-7][0-9a-fA-F])|&#(?:[xX]([0-9a-fA-F]{1,6})|([0-9]{1,7}));|&([a-z]{2,6});/g;
 const SHORT: Record<string, string> = { b: '\b', f: '\f', n: '\n', r: '\r', t: '\t' };
 /** HTML's named references of the characters a key may hold, and those characters in the same order. */
 const NAMED = ['amp', 'quot', 'apos', 'lt', 'gt', 'sol', 'plus', 'equals'];
@@ -76,9 +69,7 @@ function redactText(text: string, secrets: readonly string[]): string {
  */
 export function mayHoldSecret(text: string, secrets: readonly string[]): boolean {
 	const holds = (reading: string) => redactText(reading, secrets) !== reading;
-	if (holds(text)) return true;
-	const parsed = text.includes('\\') ? decode(text, true) : text;
-	return parsed !== text && holds(parsed);
+	return holds(text) || (text.includes('\\') && holds(decode(text, true)));
 }
 
 /**
@@ -88,15 +79,13 @@ export function mayHoldSecret(text: string, secrets: readonly string[]): boolean
 export function redactValue<T>(value: T, secrets: readonly string[]): T {
 	if (secrets.length === 0) return value;
 	if (typeof value === 'string') return redactText(value, secrets) as T;
-	const containers: unknown[] = [value];
-	for (let current = containers.pop(); current !== undefined; current = containers.pop()) {
-		if (current === null || typeof current !== 'object') continue;
-		const object = current as Record<string, unknown>;
+	const containers = [value as Record<string, unknown>];
+	for (let object = containers.pop(); object; object = containers.pop()) {
 		for (const key of Object.keys(object)) {
 			const item = object[key];
 			const name = Array.isArray(object) ? key : redactText(key, secrets);
 			const redacted = typeof item === 'string' ? redactText(item, secrets) : item;
-			if (typeof item === 'object') containers.push(item);
+			if (item && typeof item === 'object') containers.push(item as Record<string, unknown>);
 			if (name !== key) delete object[key];
 			if (name !== key || redacted !== item) object[name] = redacted;
 		}

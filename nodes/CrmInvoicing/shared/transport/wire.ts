@@ -57,10 +57,7 @@ export function connectionError(
 	if (code !== undefined) {
 		const problem = code.endsWith('SELF_SIGNED_CERT') ? 'is self-signed' : "failed n8n's check";
 		const message = `The CRM API's TLS certificate ${problem} (${code}); the node did not send ${method} ${path}`;
-		const description =
-			"n8n checks the certificate of the Base URL's host before it sends the API key; nothing was sent. Ask whoever runs the CRM (or its proxy) to install a valid certificate for this host name. " +
-			"Self-signed or from a private certificate authority: give n8n that authority (NODE_EXTRA_CA_CERTS on the n8n server). Expired or not yet valid: check the n8n server's clock too. " +
-			'Issued for another host name (ALTNAME): check the host in the Base URL. WRONG_VERSION_NUMBER: the server did not answer with TLS (http:// rather than https://, or the wrong port?).';
+		const description = `n8n checks the certificate of the Base URL's host before it sends the API key; nothing was sent. Ask whoever runs the CRM (or its proxy) to install a valid certificate for this host name. Self-signed or from a private certificate authority: give n8n that authority (NODE_EXTRA_CA_CERTS on the n8n server). Expired or not yet valid: check the n8n server's clock too. Issued for another host name (ALTNAME): check the host in the Base URL. WRONG_VERSION_NUMBER: the server did not answer with TLS (http:// rather than https://, or the wrong port?).`;
 		return apiError(node, request, message, description, undefined, code);
 	}
 	const what = codes.find((one) => CONNECTION.test(one)) ?? (status ? 'ECONNRESET' : 'no response');
