@@ -252,6 +252,7 @@ async function main(): Promise<number> {
 		fresh: true,
 		n8nPort,
 		sandbox: { port: 0, rateLimit: false },
+		tarball: process.env.BENCH_TARBALL && path.resolve(process.env.BENCH_TARBALL),
 		// Its own task broker port too: every n8n takes 5679 by default.
 		n8nEnv: { N8N_RUNNERS_BROKER_PORT: String(brokerPort) },
 	});
@@ -319,7 +320,8 @@ async function main(): Promise<number> {
 		// n8n and the sandbox stop first, so that nothing below can leave them running.
 		await stop();
 		const environment = environmentOf(stack, runs, started, command);
-		const outDir = full ? path.join(ROOT, 'bench') : workDir;
+		// A packed release's figures never replace this checkout's in bench/.
+		const outDir = full && !process.env.BENCH_TARBALL ? path.join(ROOT, 'bench') : workDir;
 		const analysis = analysisOf(results);
 		writeFileSync(
 			path.join(outDir, 'results.json'),

@@ -20,6 +20,8 @@ export interface StackOptions {
 	n8nEnv?: Record<string, string>;
 	/** Runs once the package is installed in the user folder, before n8n starts (`npm run dev`'s watch build). */
 	beforeN8n?: () => Promise<void>;
+	/** A packed release to install instead of this checkout (the benchmark's BENCH_TARBALL). */
+	tarball?: string;
 }
 
 export interface StackCredentials {
@@ -49,7 +51,7 @@ export async function startStack(options: StackOptions): Promise<Stack> {
 	const runtime = ensureRuntime(options.runtime);
 	if (options.fresh) rmSync(options.userFolder, { recursive: true, force: true });
 	mkdirSync(options.userFolder, { recursive: true });
-	installPackage(options.userFolder);
+	installPackage(options.userFolder, options.tarball);
 	await options.beforeN8n?.();
 
 	const sandbox = await startSandbox(options.sandbox);
