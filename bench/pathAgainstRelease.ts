@@ -1,0 +1,115 @@
+/* eslint-disable -- not shipped: eslint.dev.config.mjs lints this file, not n8n's node rules */
+/**
+ * `npm run build && npx tsx bench/pathAgainstRelease.ts [tarball] [rounds]`: our whole path for a Return All of 10,000
+ * leads (dist/'s readList: pacing, deadline, stream read, redaction's first look, the list reader's checks, then the
+ * router's output items) against a packed release's (default: 0.3.0 from test/fixtures/releases/), in this process,
+ * alternating, both handed the same 100 pages as streams by one fake n8n helper (whose getNode() deep-copies as n8n's
+ * does). No n8n and no network: what the transport's own code costs per Return All, apart from n8n's noise.
+ */
+import { execFileSync } from 'node:child_process';
+import { existsSync, mkdirSync, rmSync, symlinkSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import path from 'node:path';
+import { PassThrough } from 'node:stream';
+
+import { deepCopy } from 'n8n-workflow';
+
+import { ROOT } from '../scripts/lib/runtime';
+import { startSandbox } from '../test/sandbox/server';
+
+type ReadList = (this: object, spec: object) => Promise<object[]>;
+
+async function main(): Promise<void> {
+	const tarball = path.resolve(
+		process.argv[2] ?? path.join(ROOT, 'test/fixtures/releases/n8n-nodes-crm-invoicing-0.3.0.tgz'),
+	);
+	const rounds = Number(process.argv[3] ?? 60);
+	const dir = path.join(ROOT, '.tmp', 'bench', 'release');
+	rmSync(dir, { recursive: true, force: true });
+	mkdirSync(dir, { recursive: true });
+	execFileSync('tar', ['xzf', tarball, '-C', dir]);
+	symlinkSync(path.join(ROOT, 'node_modules'), path.join(dir, 'node_modules'));
+	const load = createRequire(__filename);
+	// 0.3.0 kept its transport in nodes/CrmInvoicing/transport/, this checkout in shared/transport/.
+	const candidates = ['shared/transport/pagination.js', 'transport/pagination.js'];
+	const find = (root: string): ReadList => {
+		const base = path.join(root, 'dist/nodes/CrmInvoicing');
+		const file = candidates.find((one) => existsSync(path.join(base, one)));
+		if (!file) throw new Error(`no readList under ${root}`);
+		return load(path.join(base, file)).readList as ReadList;
+	};
+	const lists: Record<string, ReadList> = {
+		release: find(path.join(dir, 'package')),
+		checkout: find(ROOT),
+	};
+
+	const sandbox = await startSandbox({ port: 0, rateLimit: false });
+	sandbox.seedLeads(10_000 - sandbox.state.leads.size);
+	const pages: Buffer[] = [];
+	const cursors = new Map<string, number>();
+	const headers = { 'x-api-key': sandbox.keys.admin };
+	for (let url: string | undefined = `${sandbox.url}/api/v1/leads?limit=100`; url; ) {
+		const bytes = Buffer.from(await (await fetch(url, { headers })).arrayBuffer());
+		const { hasMore, nextCursor } = JSON.parse(bytes.toString('utf8')) as Record<string, string>;
+		pages.push(bytes);
+		if (hasMore) cursors.set(nextCursor!, pages.length);
+		url = hasMore
+			? `${sandbox.url}/api/v1/leads?limit=100&cursor=${encodeURIComponent(nextCursor!)}`
+			: undefined;
+	}
+	await sandbox.close();
+	const send = async (_type: string, options: { qs?: { cursor?: string } }) => {
+		const body = new PassThrough();
+		const page = pages[options.qs?.cursor ? cursors.get(options.qs.cursor)! : 0]!;
+		body.end(page);
+		const answerHeaders = {
+			'content-type': 'application/json',
+			'content-length': `${page.length}`,
+		};
+		return { statusCode: 200, statusMessage: 'OK', headers: answerHeaders, body };
+	};
+	const node = {
+		id: 'n',
+		name: 'CRM Invoicing',
+		type: 'crmInvoicing',
+		typeVersion: 1,
+		parameters: {},
+	};
+	const cancel = new AbortController().signal;
+	const times: Record<string, number[]> = { release: [], checkout: [] };
+	for (let round = 0; round < rounds + 5; round++)
+		for (const name of round % 2 ? ['release', 'checkout'] : ['checkout', 'release']) {
+			const context = {
+				getNode: () => deepCopy(node),
+				getCredentials: async () => ({
+					baseUrl: sandbox.url,
+					apiKey: sandbox.keys.admin,
+					requestsPerMinute: 1e6,
+				}),
+				getExecutionCancelSignal: () => cancel,
+				helpers: { httpRequestWithAuthentication: send },
+			};
+			const started = performance.now();
+			const records = await lists[name]!.call(context, { path: '/leads', qs: {} });
+			const items = records.map((json) => ({ json, pairedItem: { item: 0 } }));
+			if (items.length !== 10_000) throw new Error(`${name}: ${items.length} items, not 10,000`);
+			if (round >= 5) times[name]!.push(performance.now() - started);
+		}
+	const bytes = pages.reduce((sum, page) => sum + page.length, 0);
+	console.log(
+		`${pages.length} pages, ${bytes} bytes; ${path.basename(tarball)} against this checkout`,
+	);
+	for (const [name, list] of Object.entries(times)) {
+		list.sort((a, b) => a - b);
+		const [median, low, high] = [list[list.length >> 1]!, list[0]!, list.at(-1)!];
+		console.log(`${name}: median ${median.toFixed(1)} ms (${low.toFixed(1)}–${high.toFixed(1)})`);
+	}
+}
+
+main().then(
+	() => process.exit(0),
+	(error: unknown) => {
+		console.error(error);
+		process.exit(1);
+	},
+);
