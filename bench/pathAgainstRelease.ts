@@ -10,12 +10,10 @@ import { execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync, rmSync, symlinkSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
-import { PassThrough } from 'node:stream';
-
-import { deepCopy } from 'n8n-workflow';
 
 import { ROOT } from '../scripts/lib/runtime';
 import { startSandbox } from '../test/sandbox/server';
+import { fakeListContext } from './lib/pages';
 
 type ReadList = (this: object, spec: object) => Promise<object[]>;
 
@@ -45,50 +43,12 @@ async function main(): Promise<void> {
 
 	const sandbox = await startSandbox({ port: 0, rateLimit: false });
 	sandbox.seedLeads(10_000 - sandbox.state.leads.size);
-	const pages: Buffer[] = [];
-	const cursors = new Map<string, number>();
-	const headers = { 'x-api-key': sandbox.keys.admin };
-	for (let url: string | undefined = `${sandbox.url}/api/v1/leads?limit=100`; url; ) {
-		const bytes = Buffer.from(await (await fetch(url, { headers })).arrayBuffer());
-		const { hasMore, nextCursor } = JSON.parse(bytes.toString('utf8')) as Record<string, string>;
-		pages.push(bytes);
-		if (hasMore) cursors.set(nextCursor!, pages.length);
-		url = hasMore
-			? `${sandbox.url}/api/v1/leads?limit=100&cursor=${encodeURIComponent(nextCursor!)}`
-			: undefined;
-	}
+	const { pages, context: contextOf } = await fakeListContext(sandbox.url, sandbox.keys.admin);
 	await sandbox.close();
-	const send = async (_type: string, options: { qs?: { cursor?: string } }) => {
-		const body = new PassThrough();
-		const page = pages[options.qs?.cursor ? cursors.get(options.qs.cursor)! : 0]!;
-		body.end(page);
-		const answerHeaders = {
-			'content-type': 'application/json',
-			'content-length': `${page.length}`,
-		};
-		return { statusCode: 200, statusMessage: 'OK', headers: answerHeaders, body };
-	};
-	const node = {
-		id: 'n',
-		name: 'CRM Invoicing',
-		type: 'crmInvoicing',
-		typeVersion: 1,
-		parameters: {},
-	};
-	const cancel = new AbortController().signal;
 	const times: Record<string, number[]> = { release: [], checkout: [] };
 	for (let round = 0; round < rounds + 5; round++)
 		for (const name of round % 2 ? ['release', 'checkout'] : ['checkout', 'release']) {
-			const context = {
-				getNode: () => deepCopy(node),
-				getCredentials: async () => ({
-					baseUrl: sandbox.url,
-					apiKey: sandbox.keys.admin,
-					requestsPerMinute: 1e6,
-				}),
-				getExecutionCancelSignal: () => cancel,
-				helpers: { httpRequestWithAuthentication: send },
-			};
+			const context = contextOf();
 			const started = performance.now();
 			const records = await lists[name]!.call(context, { path: '/leads', qs: {} });
 			const items = records.map((json) => ({ json, pairedItem: { item: 0 } }));

@@ -18,14 +18,12 @@
 import { mkdirSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
-import { PassThrough } from 'node:stream';
-
-import { deepCopy } from 'n8n-workflow';
 
 import { ROOT } from '../scripts/lib/runtime';
 import { startStack } from '../scripts/lib/stack';
 import { createActionWorkflow, runActionWorkflow, type BenchContext } from './lib/harness';
 import { codeNodeLeads, oursGetMany } from './lib/nodes';
+import { fakeListContext } from './lib/pages';
 
 interface ProfileNode {
 	id: number;
@@ -208,46 +206,14 @@ async function helperAgainstFetch(
 
 /** Our path against a bare read + JSON.parse, both fed the same pages as streams by a fake n8n helper. */
 async function pathAgainstBare(base: string, key: string, runs: number, log: (m: string) => void) {
-	const pages: Buffer[] = [];
-	const cursors = new Map<string, number>();
-	for (let url: string | undefined = `${base}/api/v1/leads?limit=100`; url; ) {
-		const bytes = Buffer.from(
-			await (await fetch(url, { headers: { 'x-api-key': key } })).arrayBuffer(),
-		);
-		const { hasMore, nextCursor } = JSON.parse(bytes.toString('utf8')) as Record<string, string>;
-		pages.push(bytes);
-		if (hasMore) cursors.set(nextCursor!, pages.length);
-		url = hasMore
-			? `${base}/api/v1/leads?limit=100&cursor=${encodeURIComponent(nextCursor!)}`
-			: undefined;
-	}
-	const send = async (_type: string, options: { qs?: { cursor?: string } }) => {
-		const body = new PassThrough();
-		const page = pages[options.qs?.cursor ? cursors.get(options.qs.cursor)! : 0]!;
-		body.end(page);
-		const headers = { 'content-type': 'application/json', 'content-length': String(page.length) };
-		return { statusCode: 200, statusMessage: 'OK', headers, body };
-	};
+	const { send, context: contextOf } = await fakeListContext(base, key);
 	const load = createRequire(__filename);
 	const { readList } = load(
 		path.join(ROOT, 'dist/nodes/CrmInvoicing/shared/transport/pagination.js'),
 	);
-	const node = {
-		id: 'n',
-		name: 'CRM Invoicing',
-		type: 'crmInvoicing',
-		typeVersion: 1,
-		parameters: {},
-	};
-	const cancel = new AbortController().signal;
 	const variants: Record<string, () => Promise<unknown[]>> = {
 		ours: async () => {
-			const context = {
-				getNode: () => deepCopy(node), // as n8n's getNode() does
-				getCredentials: async () => ({ baseUrl: base, apiKey: key, requestsPerMinute: 1e6 }),
-				getExecutionCancelSignal: () => cancel,
-				helpers: { httpRequestWithAuthentication: send },
-			};
+			const context = contextOf(); // its getNode() deep-copies the node, as n8n's does
 			const records = (await readList.call(context, { path: '/leads', qs: {} })) as object[];
 			return records.map((json) => ({ ...{ json }, pairedItem: { item: 0 } }));
 		},
