@@ -258,7 +258,7 @@ async function main(): Promise<void> {
 		fresh: true,
 		n8nPort: Number(process.env.BENCH_N8N_PORT ?? 5678),
 		sandbox: { port: 0, rateLimit: false },
-		tarball: process.env.BENCH_TARBALL && path.resolve(process.env.BENCH_TARBALL), // as run.ts
+		tarball: process.env.BENCH_TARBALL, // as run.ts
 		n8nEnv: {
 			N8N_RUNNERS_BROKER_PORT: String(Number(process.env.BENCH_N8N_PORT ?? 5678) + 20_000),
 			NODE_OPTIONS: `--cpu-prof --cpu-prof-dir=${profileDir} --cpu-prof-interval=250`,

@@ -252,7 +252,7 @@ async function main(): Promise<number> {
 		fresh: true,
 		n8nPort,
 		sandbox: { port: 0, rateLimit: false },
-		tarball: process.env.BENCH_TARBALL && path.resolve(process.env.BENCH_TARBALL),
+		tarball: process.env.BENCH_TARBALL,
 		// Its own task broker port too: every n8n takes 5679 by default.
 		n8nEnv: { N8N_RUNNERS_BROKER_PORT: String(brokerPort) },
 	});

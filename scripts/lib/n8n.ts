@@ -26,14 +26,15 @@ export const OWNER = {
 };
 export const PACKAGE_NAME = 'n8n-nodes-crm-invoicing';
 
-/** Packs the built package (as `npm publish` would) and installs the tarball into `<userFolder>/.n8n/nodes`. */
 /**
  * Installs the package into the user folder's `.n8n/nodes`, as n8n's Community Nodes screen does: by default this
- * checkout, packed now; with `tarball`, that packed release instead (test/fixtures/releases/, for upgrade tests).
- * Returns the tarball installed.
+ * checkout, packed now (as `npm publish` would); with `tarball` (a path from the current folder), that packed release
+ * instead (test/fixtures/releases/, for upgrade tests and BENCH_TARBALL). Returns the tarball installed.
  */
 export function installPackage(userFolder: string, tarball?: string): string {
-	if (tarball === undefined) {
+	// npm installs from the nodes folder: a relative path must be read from here.
+	if (tarball) tarball = path.resolve(tarball);
+	else {
 		const packDir = path.join(userFolder, 'pack');
 		rmSync(packDir, { recursive: true, force: true });
 		mkdirSync(packDir, { recursive: true });
