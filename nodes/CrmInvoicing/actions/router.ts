@@ -33,9 +33,12 @@ export async function router(this: IExecuteFunctions): Promise<INodeExecutionDat
 
 	const returnData: INodeExecutionData[] = [];
 	for (let itemIndex = 0; itemIndex < items.length; itemIndex++) {
+		// One object per input item, shared by its outputs, as n8n's constructExecutionMetaData does: n8n stores an
+		// object once however often an execution holds it, so 10,000 leads cost it 10,000 fewer records to save.
+		const pairedItem = { item: itemIndex };
 		try {
 			const results = await operation.execute.call(this, { context: this, index: itemIndex });
-			for (const result of results) returnData.push({ ...result, pairedItem: { item: itemIndex } });
+			for (const result of results) returnData.push({ ...result, pairedItem });
 		} catch (error) {
 			if (this.continueOnFail()) {
 				const { message, description, httpCode } = error as NodeApiError;
@@ -44,7 +47,7 @@ export async function router(this: IExecuteFunctions): Promise<INodeExecutionDat
 				};
 				if (description) json.description = String(description);
 				if (httpCode) json.httpCode = String(httpCode);
-				returnData.push({ json, pairedItem: { item: itemIndex } });
+				returnData.push({ json, pairedItem });
 				continue;
 			}
 			// Errors of the transport and the field checks already name their item; n8n hands those back as they are.
