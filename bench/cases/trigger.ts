@@ -134,7 +134,10 @@ export async function createTriggerTarget(ctx: BenchContext): Promise<Target> {
 				id: randomUUID(),
 				name: 'CRM Invoicing Trigger',
 				type: TRIGGER_NODE_TYPE,
-				typeVersion: 1,
+				// The version a new workflow gets, as the Webhook node's references (2). n8n evaluates the expression
+				// $parameter["options"]["binaryData"] for every delivery to a version-1 start node (webhook-helpers.js,
+				// parseRequestBody), inside its expression isolate: that cost is n8n's, and only older workflows pay it.
+				typeVersion: 2,
 				position: [0, 0],
 				webhookId,
 				parameters: { events: ['lead.created'], options: {} },
