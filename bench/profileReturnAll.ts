@@ -23,7 +23,7 @@ import { ROOT } from '../scripts/lib/runtime';
 import { startStack } from '../scripts/lib/stack';
 import { createActionWorkflow, runActionWorkflow, type BenchContext } from './lib/harness';
 import { codeNodeLeads, oursGetMany } from './lib/nodes';
-import { fakeListContext } from './lib/pages';
+import { fakeListContext, routerItems } from './lib/pages';
 
 interface ProfileNode {
 	id: number;
@@ -215,7 +215,7 @@ async function pathAgainstBare(base: string, key: string, runs: number, log: (m:
 		ours: async () => {
 			const context = contextOf(); // its getNode() deep-copies the node, as n8n's does
 			const records = (await readList.call(context, { path: '/leads', qs: {} })) as object[];
-			return records.map((json) => ({ ...{ json }, pairedItem: { item: 0 } }));
+			return routerItems(records);
 		},
 		bare: async () => {
 			const records: unknown[] = [];
@@ -226,7 +226,7 @@ async function pathAgainstBare(base: string, key: string, runs: number, log: (m:
 				for (const item of page.items) records.push(item);
 				cursor = page.hasMore ? page.nextCursor : undefined;
 			}
-			return records.map((json) => ({ json, pairedItem: { item: 0 } }));
+			return routerItems(records);
 		},
 	};
 	const times: Record<string, number[]> = { ours: [], bare: [] };

@@ -46,3 +46,12 @@ export async function fakeListContext(base: string, key: string) {
 	});
 	return { pages, send, context };
 }
+
+/**
+ * The action node's output items for one input item's records, as actions/router.ts builds them: one shared
+ * pairedItem. What the in-process benchmarks add after the transport's path.
+ */
+export function routerItems(records: unknown[]) {
+	const pairedItem = { item: 0 };
+	return records.map((json) => ({ json, pairedItem }));
+}
