@@ -3,14 +3,16 @@
  * Output control (issue 18) in the real n8n, against the sandbox: Simplify on and off on a Get and a Get Many, a
  * version-1 node (as saved with 0.2) unchanged, Create or Update's `_upsert` marker and its hint, the hint of a
  * multi-page Return All and of a run that waited for the rate limit (as n8n stores hints: in the execution's run data,
- * `runData[node][run].hints`), and the trigger's Simplify.
+ * `runData[node][run].hints`), the trigger's Simplify, and each output's pairing with the input item it came from
+ * (the outputs of one input item share one pairedItem object, as n8n's constructExecutionMetaData builds them).
  */
 import { randomUUID } from 'node:crypto';
 
 import { SIMPLIFIED_FIELDS } from '../../nodes/CrmInvoicing/shared/simplify';
-import { OWNER } from '../../scripts/lib/n8n';
+import { OWNER, webhookNode } from '../../scripts/lib/n8n';
 import {
 	ACTION_NODE_TYPE,
+	callWebhook,
 	e2eEnv,
 	finishedExecutions,
 	n8nClient,
@@ -18,6 +20,8 @@ import {
 	sandbox,
 	triggerWorkflow,
 	waitFor,
+	waitForExecution,
+	withActiveWorkflow,
 } from './lib';
 
 const env = e2eEnv();
@@ -304,5 +308,85 @@ describe(`CRM Invoicing Trigger's Simplify in real n8n ${env.n8nVersion}`, () =>
 		expect(simplified.payload).toEqual(
 			Object.fromEntries(Object.entries(raw.payload).filter(([key]) => !extra.includes(key))),
 		);
+	});
+});
+
+describe(`Pairing in real n8n ${env.n8nVersion}`, () => {
+	it("each output names its input item, and a later node's $('Code').item resolves through it", async () => {
+		await crm.reset();
+		const path = `e2e-${randomUUID()}`;
+		const credential = env.credentials.admin;
+		const workflow = {
+			name: `e2e pairing ${path}`,
+			settings: {},
+			nodes: [
+				webhookNode(path, { responseMode: 'lastNode', responseData: 'allEntries' }),
+				{
+					id: randomUUID(),
+					name: 'Code',
+					type: 'n8n-nodes-base.code',
+					typeVersion: 2,
+					position: [200, 0],
+					parameters: {
+						jsCode: "return [{ json: { tag: 'first' } }, { json: { tag: 'second' } }];",
+					},
+				},
+				{
+					id: randomUUID(),
+					name: 'CRM Invoicing',
+					type: ACTION_NODE_TYPE,
+					typeVersion: 2,
+					position: [400, 0],
+					parameters: { resource: 'lead', operation: 'getMany', returnAll: false, limit: 2 },
+					credentials: { crmInvoicingApi: { id: credential.id, name: credential.name } },
+				},
+				{
+					id: randomUUID(),
+					name: 'Tag',
+					type: 'n8n-nodes-base.set',
+					typeVersion: 3.4,
+					position: [600, 0],
+					parameters: {
+						assignments: {
+							assignments: [
+								{
+									id: randomUUID(),
+									name: 'from',
+									value: "={{ $('Code').item.json.tag }}",
+									type: 'string',
+								},
+								{ id: randomUUID(), name: 'leadId', value: '={{ $json.id }}', type: 'string' },
+							],
+						},
+						options: {},
+					},
+				},
+			],
+			connections: {
+				Webhook: { main: [[{ node: 'Code', type: 'main', index: 0 }]] },
+				Code: { main: [[{ node: 'CRM Invoicing', type: 'main', index: 0 }]] },
+				'CRM Invoicing': { main: [[{ node: 'Tag', type: 'main', index: 0 }]] },
+			},
+		};
+
+		const { items, execution } = await withActiveWorkflow(
+			workflow,
+			async (workflowId) => {
+				const answer = await callWebhook(path, {}, env);
+				return { ...answer, execution: await waitForExecution(workflowId, env) };
+			},
+			env,
+		);
+
+		expect(execution.status).toBe('success');
+		const crmRun = execution.data.resultData.runData['CRM Invoicing'][0].data.main[0];
+		expect(crmRun.map((item: any) => item.pairedItem)).toEqual([
+			{ item: 0 },
+			{ item: 0 },
+			{ item: 1 },
+			{ item: 1 },
+		]);
+		expect(items.map((item) => item.from)).toEqual(['first', 'first', 'second', 'second']);
+		expect(items.map((item) => item.leadId)).toEqual(crmRun.map((item: any) => item.json.id));
 	});
 });
