@@ -6,7 +6,7 @@
  * - the action node's folder (`actions/`) is the action node's alone: no trigger and nothing shared imports it;
  * - imports are what n8n allows a community node: `n8n-workflow`, `node:crypto` and relative files;
  * - no import circle among shipped files (type-only imports included);
- * - sizes: at most 7,000 shipped lines, no file over 300; the caps on each part below (the transport's target is lower).
+ * - no shipped file over 300 lines (sizes are measured, not pinned: a line cap rewarded packing).
  */
 import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
@@ -131,38 +131,8 @@ describe('the package layout', () => {
 		expect(circles).toEqual([]);
 	});
 
-	it("has at most 7,000 shipped lines, no file over 300, the webhook trigger's code at most 1,100 and the polling trigger's at most 700", () => {
-		// Lines as `wc -l` counts them, at the starter's prettier width (100): issue 29's targets. The caps of 0.4.0
-		// (350 and 1,500) were met at a wider width.
+	it('has no shipped file over 300 lines (size itself is measured by ../shared/tools/readability.mjs, not pinned here)', () => {
 		const lines = (file: string): number => (readFileSync(file, 'utf8').match(/\n/g) ?? []).length;
-		expect(SHIPPED.reduce((sum, file) => sum + lines(file), 0)).toBeLessThanOrEqual(7_000);
 		expect(SHIPPED.filter((file) => lines(file) > 300).map(relative)).toEqual([]);
-		const total = (node: string, folder: string): number =>
-			[path.join(SERVICE, node), ...tsFiles(path.join(SERVICE, folder))].reduce(
-				(sum, file) => sum + lines(file),
-				0,
-			);
-		expect(total('CrmInvoicingTrigger.node.ts', 'trigger')).toBeLessThanOrEqual(1_100);
-		// The poller: issue 29's 700.
-		expect(total('CrmInvoicingPollingTrigger.node.ts', 'polling')).toBeLessThanOrEqual(700);
-	});
-
-	it("keeps the action node's code (its node file and actions/) at most 3,030 lines, no file of it over 300", () => {
-		// Issue 29 folded the operations' repeated blocks into actions/common (4,420 lines before, then 3,900), then the
-		// parameters written out alike into textProperty, collectionProperty and shownFor (3,548), then the operations
-		// written alike into createOperation, getManyOperation and one locator per picker, dates read by n8n (3,288), then
-		// the operation lists into op(), Update into updateOperation, and the checks' context and index into one item (3,021).
-		const lines = (file: string): number => (readFileSync(file, 'utf8').match(/\n/g) ?? []).length;
-		const files = [path.join(SERVICE, 'CrmInvoicing.node.ts'), ...tsFiles(ACTIONS)];
-		expect(files.filter((file) => lines(file) > 300).map(relative)).toEqual([]);
-		expect(files.reduce((sum, file) => sum + lines(file), 0)).toBeLessThanOrEqual(3_030);
-	});
-
-	it('keeps the transport (shared/transport/) at most 1,100 lines, none of its files over 300', () => {
-		const sizes = tsFiles(TRANSPORT).map(
-			(file) => (readFileSync(file, 'utf8').match(/\n/g) ?? []).length,
-		);
-		expect(Math.max(...sizes)).toBeLessThanOrEqual(300);
-		expect(sizes.reduce((sum, size) => sum + size, 0)).toBeLessThanOrEqual(1_100);
 	});
 });
