@@ -32,8 +32,9 @@ module.exports = {
 		{
 			...common,
 			displayName: 'queue',
-			// The queue-mode cases, and the example workflows as users import them, run again in queue mode.
-			testMatch: ['<rootDir>/test/queue/**/*.test.ts', '<rootDir>/test/e2e/examples.e2e.test.ts'],
+			// What only queue mode shows (main, webhook and worker processes); the rest of the end-to-end suite runs in
+			// scripts/e2e.ts.
+			testMatch: ['<rootDir>/test/queue/**/*.test.ts'],
 		},
 	],
 };

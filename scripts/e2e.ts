@@ -1,8 +1,10 @@
 /* eslint-disable -- not shipped: eslint.dev.config.mjs lints this file, not n8n's node rules */
 /**
- * `npm run test:e2e` runs the end-to-end suite in both pinned n8n versions side by side (`--runtime current,compat`);
- * `tsx scripts/e2e.ts` alone runs it in n8n 2.41.0, `--runtime compat` (`npm run test:compat`) in 1.123.81. For each
- * version it starts the sandbox CRM and a real n8n with the packed package installed, then runs the jest "e2e" project
+ * `npm run test:e2e` runs the end-to-end suite in both pinned n8n versions side by side (`--runtime current,compat`):
+ * the whole of test/e2e/ in n8n 2.41.0, and in 1.123.81 the files whose behaviour differs by version (COMPAT_FILES in
+ * scripts/lib/e2eFiles.ts, with the reason for each). `tsx scripts/e2e.ts` alone runs n8n 2.41.0, `--runtime compat`
+ * (`npm run test:compat`) 1.123.81; files named on the command line run as named, on either version. It builds dist/
+ * when a source is newer (scripts/lib/build.ts). For each version it starts the sandbox CRM and a real n8n with the packed package installed, then runs the jest "e2e" project
  * against them. The tests reach both over HTTP and read what they need from the file named by E2E_ENV; they can ask
  * this script to restart n8n. Several versions run as child processes of this script, one per version, each with its
  * own ports, user folder and sandbox; their output is prefixed with the version, and the run fails if any fails.
@@ -13,6 +15,8 @@ import type { AddressInfo } from 'node:net';
 import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 
+import { ensureBuild } from './lib/build';
+import { e2eJestArgs } from './lib/e2eFiles';
 import { installedVersion, installPackage } from './lib/n8n';
 import { ensureRuntime, ROOT, type RuntimeName } from './lib/runtime';
 import { logSize, waitForStoredWorkflows } from './lib/settle';
@@ -64,7 +68,9 @@ const RELEASES = path.join(ROOT, 'test', 'fixtures', 'releases');
 
 /** One child `tsx scripts/e2e.ts --runtime <name>` per version, at once; resolves with the first failing exit code. */
 async function runSideBySide(runtimes: RuntimeName[], args: string[]): Promise<number> {
-	// Installed one after the other first (pnpm and the native build), so that only the test runs overlap.
+	// Built once, and the runtimes installed one after the other first (pnpm and the native build; or waited for, when
+	// CI installs them in the background), so that only the test runs overlap.
+	ensureBuild();
 	for (const name of runtimes) ensureRuntime(name);
 	const tsx = path.join(ROOT, 'node_modules', 'tsx', 'dist', 'cli.mjs');
 	const codes = await Promise.all(
@@ -254,7 +260,12 @@ async function main(): Promise<void> {
 	const envFile = path.join(workDir, 'env.json');
 	writeFileSync(envFile, JSON.stringify(env, null, 2));
 
-	const code = await runJestProject('e2e', envFile, args);
+	const jestArgs = e2eJestArgs(runtime, args);
+	if (jestArgs.length > args.length)
+		console.log(
+			`[e2e] n8n ${stack.runtime.n8nVersion} runs ${jestArgs.length - args.length} files (COMPAT_FILES)`,
+		);
+	const code = await runJestProject('e2e', envFile, jestArgs);
 
 	control.close();
 	alias.close();

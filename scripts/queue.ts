@@ -24,7 +24,8 @@ import { installPackage, N8nClient, N8nProcess, type N8nCommand } from './lib/n8
 import { freePort, runJestProject } from './lib/system';
 import { ensureRuntime, ROOT } from './lib/runtime';
 import { PostgresServer, RedisServer, ensureServicePackages } from './lib/services';
-import { ensureCredentials, requireBuild } from './lib/stack';
+import { ensureBuild } from './lib/build';
+import { ensureCredentials } from './lib/stack';
 
 function log(message: string): void {
 	console.log(`[queue] ${message}`);
@@ -90,7 +91,7 @@ for (const signal of ['SIGINT', 'SIGTERM'] as const) {
 
 async function main(): Promise<number> {
 	const jestArgs = process.argv.slice(2);
-	requireBuild();
+	ensureBuild();
 	const workDir = path.join(ROOT, '.tmp', 'queue');
 	rmSync(workDir, { recursive: true, force: true });
 	mkdirSync(workDir, { recursive: true });

@@ -11,6 +11,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 
+import { ensureBuild } from './lib/build';
 import { ROOT } from './lib/runtime';
 
 interface LintResult {
@@ -34,8 +35,7 @@ async function main(): Promise<void> {
 		require.resolve('eslint', { paths: [scannerDir] }),
 	) as typeof import('eslint');
 
-	const build = spawnSync('npm', ['run', 'build', '--silent'], { cwd: ROOT, stdio: 'inherit' });
-	if (build.status !== 0) process.exit(build.status ?? 1);
+	ensureBuild();
 
 	const work = mkdtempSync(path.join(tmpdir(), 'crm-scan-'));
 	const pack = spawnSync('npm', ['pack', '--pack-destination', work, '--loglevel=error'], {

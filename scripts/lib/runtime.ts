@@ -19,6 +19,8 @@ import {
 } from 'node:fs';
 import path from 'node:path';
 
+import { withLock } from './lock';
+
 export const ROOT = path.resolve(__dirname, '..', '..');
 
 export type RuntimeName = 'current' | 'compat';
@@ -54,6 +56,8 @@ const SPECS: Record<RuntimeName, RuntimeSpec> = {
 
 const STAMP = '.crm-runtime-ready';
 const INSTALL = '.install';
+/** Held while a process installs the runtime (scripts/lib/lock.ts). */
+const LOCK = '.install-lock';
 
 function run(
 	command: string,
@@ -118,30 +122,47 @@ function describe(name: RuntimeName): Runtime {
 	};
 }
 
-/** Installs the runtime from its lockfile (once) and builds n8n's native sqlite3 module against its Node.js. */
-export function ensureRuntime(name: RuntimeName): Runtime {
-	const runtime = describe(name);
-	const install = path.join(runtime.dir, INSTALL);
-	const modules = path.join(install, 'node_modules');
-	// A runtime installed before the move to .install (its symlinks are relative, so the folder moves whole).
-	const before = path.join(runtime.dir, 'node_modules');
-	if (existsSync(path.join(before, STAMP)) && !existsSync(modules)) {
-		mkdirSync(install, { recursive: true });
-		renameSync(before, modules);
-	}
-	const stampFile = path.join(modules, STAMP);
-	if (
+function isInstalled(runtime: Runtime): boolean {
+	const stampFile = path.join(runtime.dir, INSTALL, 'node_modules', STAMP);
+	return (
 		existsSync(stampFile) &&
 		readFileSync(stampFile, 'utf8').trim() === runtime.n8nVersion &&
 		existsSync(runtime.node)
-	) {
-		return runtime;
+	);
+}
+
+/** A runtime's install (pnpm and the native build) takes about two minutes; a busy machine gets many times that. */
+const INSTALL_WAIT_MS = 30 * 60_000;
+
+/**
+ * Installs the runtime from its lockfile (once) and builds n8n's native sqlite3 module against its Node.js. One
+ * process installs at a time (CI installs in the background while other steps run): another one waits for it.
+ */
+export function ensureRuntime(name: RuntimeName): Runtime {
+	const runtime = describe(name);
+	const install = path.join(runtime.dir, INSTALL);
+	// A runtime installed before the move to .install (its symlinks are relative, so the folder moves whole).
+	const before = path.join(runtime.dir, 'node_modules');
+	if (existsSync(path.join(before, STAMP)) && !existsSync(path.join(install, 'node_modules'))) {
+		mkdirSync(install, { recursive: true });
+		renameSync(before, path.join(install, 'node_modules'));
 	}
+	if (isInstalled(runtime)) return runtime;
+	mkdirSync(install, { recursive: true });
+	return withLock(path.join(install, LOCK), { waitMs: INSTALL_WAIT_MS }, () => {
+		if (!isInstalled(runtime)) installRuntime(runtime);
+		return runtime;
+	});
+}
+
+function installRuntime(runtime: Runtime): void {
+	const name = runtime.name;
+	const install = path.join(runtime.dir, INSTALL);
+	const modules = path.join(install, 'node_modules');
 	console.log(
 		`[runtime] installing n8n ${runtime.n8nVersion} (${name}) from runtime/${name}/pnpm-lock.yaml`,
 	);
 	const pnpm = path.join(ROOT, 'node_modules', '.bin', 'pnpm');
-	mkdirSync(install, { recursive: true });
 	for (const file of ['package.json', 'pnpm-lock.yaml'])
 		copyFileSync(path.join(runtime.dir, file), path.join(install, file));
 	if (!existsSync(pnpm)) throw new Error('pnpm is missing: run `npm install` in the project first');
@@ -164,8 +185,7 @@ export function ensureRuntime(name: RuntimeName): Runtime {
 	if (nodeDir) env.npm_config_nodedir = nodeDir;
 	run(runtime.node, gypArgs, sqliteDir, env);
 
-	writeFileSync(stampFile, `${runtime.n8nVersion}\n`);
-	return runtime;
+	writeFileSync(path.join(modules, STAMP), `${runtime.n8nVersion}\n`);
 }
 
 function readdirMatching(dir: string, pattern: RegExp): string {

@@ -7,8 +7,9 @@ import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node
 import path from 'node:path';
 
 import { startSandbox, type Sandbox, type SandboxOptions } from '../../test/sandbox/server';
+import { ensureBuild } from './build';
 import { installPackage, N8nClient, N8nProcess } from './n8n';
-import { ensureRuntime, ROOT, type Runtime, type RuntimeName } from './runtime';
+import { ensureRuntime, type Runtime, type RuntimeName } from './runtime';
 
 export interface StackOptions {
 	runtime: RuntimeName;
@@ -40,14 +41,8 @@ export interface Stack {
 	stop(): Promise<void>;
 }
 
-export function requireBuild(): void {
-	if (!existsSync(path.join(ROOT, 'dist', 'nodes', 'CrmInvoicing', 'CrmInvoicing.node.js'))) {
-		throw new Error('dist/ is missing: run `npm run build` first');
-	}
-}
-
 export async function startStack(options: StackOptions): Promise<Stack> {
-	requireBuild();
+	ensureBuild();
 	const runtime = ensureRuntime(options.runtime);
 	if (options.fresh) rmSync(options.userFolder, { recursive: true, force: true });
 	mkdirSync(options.userFolder, { recursive: true });

@@ -1,0 +1,130 @@
+/* eslint-disable -- not shipped: eslint.dev.config.mjs lints this file, not n8n's node rules */
+/**
+ * What CI's layout relies on (issue 41): which end-to-end files each n8n version runs (scripts/lib/e2eFiles.ts), the
+ * one build the suites share (scripts/lib/build.ts) and the lock that lets a suite wait for a runtime that is still
+ * installing in the background (scripts/lib/lock.ts).
+ */
+import { spawnSync } from 'node:child_process';
+import { existsSync, mkdirSync, mkdtempSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+
+import { buildIsFresh } from '../../../scripts/lib/build';
+import { COMPAT_FILES, compatFiles, e2eJestArgs } from '../../../scripts/lib/e2eFiles';
+import { withLock } from '../../../scripts/lib/lock';
+
+const ROOT = path.join(__dirname, '..', '..', '..');
+
+describe('the end-to-end files each n8n version runs', () => {
+	it('2.41.0 runs the whole suite: jest gets only the arguments given', () => {
+		expect(e2eJestArgs('current', [])).toEqual([]);
+		expect(e2eJestArgs('current', ['-t', 'lead'])).toEqual(['-t', 'lead']);
+	});
+
+	it('1.123.81 runs the listed files, each an existing end-to-end file with a reason', () => {
+		const files = e2eJestArgs('compat', []);
+		expect(files).toEqual(compatFiles());
+		expect(files.length).toBe(Object.keys(COMPAT_FILES).length);
+		for (const file of files) {
+			expect(file).toMatch(/^test\/e2e\/[\w-]+\.e2e\.test\.ts$/);
+			expect(existsSync(path.join(ROOT, file))).toBe(true);
+		}
+		for (const reason of Object.values(COMPAT_FILES)) expect(reason.length).toBeGreaterThan(20);
+	});
+
+	it('1.123.81 keeps other arguments, and runs the files named on the command line instead of the list', () => {
+		expect(e2eJestArgs('compat', ['-t', 'restart'])).toEqual(['-t', 'restart', ...compatFiles()]);
+		expect(e2eJestArgs('compat', ['test/e2e/lead.e2e.test.ts'])).toEqual([
+			'test/e2e/lead.e2e.test.ts',
+		]);
+	});
+
+	it('a listed file that does not exist fails the run instead of being dropped', () => {
+		const empty = mkdtempSync(path.join(tmpdir(), 'crm-compat-'));
+		try {
+			expect(() => compatFiles(empty)).toThrow(/COMPAT_FILES names files that do not exist/);
+		} finally {
+			rmSync(empty, { recursive: true, force: true });
+		}
+	});
+});
+
+describe('one build for every suite', () => {
+	let root: string;
+	const at = (file: string, seconds: number) => {
+		mkdirSync(path.dirname(path.join(root, file)), { recursive: true });
+		writeFileSync(path.join(root, file), 'x');
+		utimesSync(path.join(root, file), seconds, seconds);
+	};
+
+	beforeEach(() => {
+		root = mkdtempSync(path.join(tmpdir(), 'crm-build-'));
+	});
+	afterEach(() => rmSync(root, { recursive: true, force: true }));
+
+	it('is missing until dist/ holds compiled code', () => {
+		at('nodes/A/A.node.ts', 1_000);
+		expect(buildIsFresh(root)).toBe(false);
+		at('dist/nodes/A/icon.svg', 2_000);
+		expect(buildIsFresh(root)).toBe(false);
+	});
+
+	it('is fresh when every compiled file is newer than every source; an icon copied with its old time does not count', () => {
+		at('nodes/A/A.node.ts', 1_000);
+		at('nodes/A/icon.svg', 1_000);
+		at('package.json', 1_000);
+		at('dist/nodes/A/A.node.js', 2_000);
+		at('dist/nodes/A/icon.svg', 1_000);
+		expect(buildIsFresh(root)).toBe(true);
+	});
+
+	it('is stale once a source, an icon or the build configuration is newer than the build', () => {
+		at('dist/nodes/A/A.node.js', 2_000);
+		for (const source of ['nodes/A/A.node.ts', 'credentials/icon.svg', 'tsconfig.json']) {
+			at(source, 3_000);
+			expect(buildIsFresh(root)).toBe(false);
+			at(source, 1_000);
+			expect(buildIsFresh(root)).toBe(true);
+		}
+	});
+});
+
+describe('the install lock', () => {
+	let lockDir: string;
+
+	beforeEach(() => {
+		lockDir = path.join(mkdtempSync(path.join(tmpdir(), 'crm-lock-')), 'lock');
+	});
+	afterEach(() => rmSync(path.dirname(lockDir), { recursive: true, force: true }));
+
+	it('runs the work while holding the lock, and releases it', () => {
+		const seen = withLock(lockDir, { waitMs: 1_000 }, () => existsSync(lockDir));
+		expect(seen).toBe(true);
+		expect(existsSync(lockDir)).toBe(false);
+	});
+
+	it('releases the lock when the work fails', () => {
+		expect(() =>
+			withLock(lockDir, { waitMs: 1_000 }, () => {
+				throw new Error('install failed');
+			}),
+		).toThrow('install failed');
+		expect(existsSync(lockDir)).toBe(false);
+	});
+
+	it('takes over a lock whose process is gone', () => {
+		const gone = spawnSync(process.execPath, ['-e', '']).pid as number;
+		mkdirSync(lockDir);
+		writeFileSync(path.join(lockDir, 'pid'), String(gone));
+		expect(withLock(lockDir, { waitMs: 1_000 }, () => 'installed')).toBe('installed');
+	});
+
+	it("waits for a live process's lock, at most waitMs, then fails naming it", () => {
+		mkdirSync(lockDir);
+		writeFileSync(path.join(lockDir, 'pid'), String(process.pid));
+		expect(() => withLock(lockDir, { waitMs: 200, pollMs: 20 }, () => 'never')).toThrow(
+			/still held by another process after 200 ms/,
+		);
+		expect(existsSync(lockDir)).toBe(true);
+	});
+});
