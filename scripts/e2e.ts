@@ -4,10 +4,11 @@
  * the whole of test/e2e/ in n8n 2.41.0, and in 1.123.81 the files whose behaviour differs by version (COMPAT_FILES in
  * scripts/lib/e2eFiles.ts, with the reason for each). `tsx scripts/e2e.ts` alone runs n8n 2.41.0, `--runtime compat`
  * (`npm run test:compat`) 1.123.81; files named on the command line run as named, on either version. It builds dist/
- * when a source is newer (scripts/lib/build.ts). For each version it starts the sandbox CRM and a real n8n with the packed package installed, then runs the jest "e2e" project
- * against them. The tests reach both over HTTP and read what they need from the file named by E2E_ENV; they can ask
- * this script to restart n8n. Several versions run as child processes of this script, one per version, each with its
- * own ports, user folder and sandbox; their output is prefixed with the version, and the run fails if any fails.
+ * when a source is newer (scripts/lib/build.ts). For each version it starts the sandbox CRM and a real n8n with the
+ * packed package installed, then runs the jest "e2e" project against them. The tests reach both over HTTP and read
+ * what they need from the file named by E2E_ENV; they can ask this script to restart n8n. Several versions run as
+ * child processes of this script, one per version, each with its own ports, user folder and sandbox; their output is
+ * prefixed with the version, and the run fails if any fails.
  */
 import { spawn } from 'node:child_process';
 import { createServer, request as httpRequest } from 'node:http';
@@ -117,6 +118,7 @@ async function main(): Promise<void> {
 			throw new Error(`--runtime takes current, compat or both ("current,compat"), not ${name}`);
 	if (runtimes.length > 1) process.exit(await runSideBySide(runtimes, args));
 	const runtime = runtimes[0];
+	const jestArgs = e2eJestArgs(runtime, args);
 	const workDir = path.join(ROOT, '.tmp', `e2e-${runtime}`);
 	mkdirSync(workDir, { recursive: true });
 
@@ -260,10 +262,9 @@ async function main(): Promise<void> {
 	const envFile = path.join(workDir, 'env.json');
 	writeFileSync(envFile, JSON.stringify(env, null, 2));
 
-	const jestArgs = e2eJestArgs(runtime, args);
 	if (jestArgs.length > args.length)
 		console.log(
-			`[e2e] n8n ${stack.runtime.n8nVersion} runs ${jestArgs.length - args.length} files (COMPAT_FILES)`,
+			`[e2e] n8n ${stack.runtime.n8nVersion} runs the ${jestArgs.length - args.length} COMPAT_FILES`,
 		);
 	const code = await runJestProject('e2e', envFile, jestArgs);
 
