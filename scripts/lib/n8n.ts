@@ -113,7 +113,11 @@ export class N8nProcess {
 		return this.options.command ?? 'start';
 	}
 
-	async start(timeoutMs = 120_000): Promise<void> {
+	/**
+	 * A fresh user folder's first start runs n8n's migrations: minutes on two busy cores (CI starts both versions' n8n
+	 * at once, while other suites run).
+	 */
+	async start(timeoutMs = 300_000): Promise<void> {
 		const { runtime, userFolder, port } = this.options;
 		// Another n8n on this port would answer in this one's place, and the tests would run against the wrong code.
 		await assertPortFree(port, 'n8n');
