@@ -2,7 +2,8 @@
  * Issue 17 in real n8n against the sandbox, under both sandbox personalities: every list goes through the one list
  * reader. Return All against a server that ignores `limit` (the `ignoreLimit` switch) reads the whole list, and past
  * the reader's record cap fails with the narrowing message; list entries that are not objects are an error; Create or
- * Update finds the exact email among more than 1,000 name matches; a date given as Unix seconds is that date.
+ * Update finds the exact email among more than 1,000 name matches; a date given as Unix seconds is that date. A list
+ * that cycles (the sandbox's `cycle` fault) stops on its third page (issue 40).
  */
 import { randomUUID } from 'node:crypto';
 
@@ -207,3 +208,36 @@ describe.each<SandboxPersonality>(['standard', 'alternate'])(
 		});
 	},
 );
+
+describe(`a list that cycles, in real n8n ${env.n8nVersion}`, () => {
+	afterEach(async () => {
+		await crm.control('DELETE', '/faults');
+	});
+
+	// Issue 40: pages alternating two leads under fresh cursors ran to the 100,000-record cap (about 28 h).
+	it('Return All stops on the third page with an error that names the list, not at the record cap', async () => {
+		await crm.reset();
+		await crm.clearRequests();
+		await crm.fault({
+			status: 200,
+			cycle: true,
+			count: 50,
+			method: 'GET',
+			pathPrefix: '/api/v1/leads',
+		});
+
+		const run = await runAction({
+			parameters: { resource: 'lead', operation: 'getMany', returnAll: true },
+		});
+
+		expect(run.execution.status).toBe('error');
+		expect(nodeError(run.execution)?.message).toBe(
+			'The CRM API\'s list /api/v1/leads did not advance: page 3 brought no new records but still named a next cursor ("cycle_3"). The node stopped reading it',
+		);
+		expect((await n8nRequests()).map((request) => request.query.cursor)).toEqual([
+			undefined,
+			'cycle_1',
+			'cycle_2',
+		]);
+	});
+});

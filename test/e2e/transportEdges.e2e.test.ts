@@ -6,6 +6,7 @@
  * - A redirect to a page of the same host outside the API: an error that names it; the key is not sent there.
  * - A CRM whose clock is 30 s behind, answering 429 for 8 s with a Retry-After date: the lead arrives in a handful
  *   of requests, with and without a Date header.
+ * - A CRM answering 429 with `Retry-After: 0.001` for 3 s: the second 429 gets the back-off `0` gets (issue 40).
  */
 import { readFileSync } from 'node:fs';
 
@@ -254,5 +255,32 @@ describe(`a CRM whose clock is 30 s behind, answering 429 for 8 s, in real n8n $
 				Date.parse(requests[index].at) - Date.parse(requests[index - 1].at),
 			).toBeGreaterThanOrEqual(4_000);
 		}
+	});
+});
+
+describe(`a CRM answering 429 with Retry-After: 0.001 for 3 s, in real n8n ${env.n8nVersion}`, () => {
+	// Issue 40: a wait under a second asked again drew 21 requests in a burst, then an error; `0` backed off.
+	it('the lead arrives in 3 requests: the second at once, the third after the back-off that 0 gets', async () => {
+		const lead = await crm.api('POST', '/leads', { name: 'Sub-second' });
+		await crm.fault({
+			status: 429,
+			forMs: 3_000,
+			headers: { 'retry-after': '0.001' },
+			method: 'GET',
+			pathPrefix: `/api/v1/leads/${lead.id}`,
+		});
+
+		const run = await runAction({ parameters: getLead(lead.id) });
+
+		expect(run.execution.status).toBe('success');
+		expect(nodeOutput(run.execution, 'CRM Invoicing')).toEqual([
+			expect.objectContaining({ id: lead.id }),
+		]);
+		const requests = (await crm.requests()).filter(
+			(request) => request.path === `/api/v1/leads/${lead.id}`,
+		);
+		expect(requests.map((request) => request.status)).toEqual([429, 429, 200]);
+		// The back-off of a second 429 is 10 s (5 s doubled): the third request came after it, not in a burst.
+		expect(Date.parse(requests[2].at) - Date.parse(requests[1].at)).toBeGreaterThanOrEqual(9_000);
 	});
 });

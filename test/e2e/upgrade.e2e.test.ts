@@ -5,7 +5,9 @@
  * saved them under 0.3.0 (node type names, node versions, parameters, and the triggers' stored state), must go on
  * running unchanged: the webhook triggers (versions 1 and 2) keep receiving through the subscriptions they made under
  * 0.3.0, the polling trigger emits what is new and nothing it had already seen, the action node (versions 1 and 2)
- * gives the same output, and deactivation removes every subscription.
+ * gives the same output, and deactivation removes every subscription. A third webhook trigger uses a credential whose
+ * key was saved with surrounding spaces (issue 40): 0.3 wrapped its secret under the key untrimmed, and it must still
+ * be read after the upgrade (no new subscription) and wrapped anew.
  */
 import { randomUUID } from 'node:crypto';
 import { readFileSync } from 'node:fs';
@@ -24,6 +26,7 @@ import {
 	restartN8n,
 	sandbox,
 	TRIGGER_NODE_NAME,
+	triggerState,
 	triggerWorkflow,
 	waitFor,
 } from './lib';
@@ -58,6 +61,8 @@ async function waitForLeadListPolls(count: number, timeoutMs: number, what: stri
 interface Saved {
 	triggerV1: string;
 	triggerV2: string;
+	/** With the credential whose key has surrounding spaces. */
+	triggerSpaced: string;
 	poller: string;
 	actionV1: { id: string; path: string };
 	actionV2: { id: string; path: string };
@@ -69,6 +74,8 @@ describe(`An upgrade from 0.3.0 to this checkout in real n8n ${env.n8nVersion}`,
 	let onCurrent = false;
 	let subscriptionsBefore: any[] = [];
 	let leadBefore: any;
+	/** The spaced-key trigger's stored state under 0.3.0. */
+	let spacedStateBefore: Record<string, any> = {};
 	let actionOutputBefore: { v1: any[]; v2: any[] } = { v1: [], v2: [] };
 
 	beforeAll(async () => {
@@ -81,6 +88,7 @@ describe(`An upgrade from 0.3.0 to this checkout in real n8n ${env.n8nVersion}`,
 		for (const id of [
 			saved.triggerV1,
 			saved.triggerV2,
+			saved.triggerSpaced,
 			saved.poller,
 			saved.actionV1?.id,
 			saved.actionV2?.id,
@@ -102,6 +110,13 @@ describe(`An upgrade from 0.3.0 to this checkout in real n8n ${env.n8nVersion}`,
 		};
 		saved.triggerV1 = await create(triggerWorkflow('upgrade trigger v1', ['lead.created'], env, 1));
 		saved.triggerV2 = await create(triggerWorkflow('upgrade trigger v2', ['lead.created'], env, 2));
+		const spaced = await n8n.createCredential(`upgrade spaced key ${randomUUID()}`, {
+			baseUrl: env.sandboxUrl,
+			apiKey: `  ${env.sandboxKeys.admin} `,
+		});
+		saved.triggerSpaced = await create(
+			triggerWorkflow('upgrade trigger spaced key', ['lead.created'], env, 2, spaced),
+		);
 		// The poller's first poll (at its activation) is the one lead-list read: the log from here on tells when it came.
 		await crm.clearRequests();
 		saved.poller = await create(pollingWorkflow('upgrade poller', ['newLead', 'updatedLead']));
@@ -122,11 +137,13 @@ describe(`An upgrade from 0.3.0 to this checkout in real n8n ${env.n8nVersion}`,
 		subscriptionsBefore = await waitFor(
 			async () => {
 				const all = await crm.webhooks();
-				return all.length === 2 ? all : undefined;
+				return all.length === 3 ? all : undefined;
 			},
 			30_000,
 			'one subscription per webhook trigger',
 		);
+		spacedStateBefore = await triggerState(saved.triggerSpaced as string);
+		expect(spacedStateBefore.webhookSecretWrapped).toMatch(/^aes256gcm\.v1:/);
 		// The poller's first poll remembers the leads the sandbox seeds, so that only the new lead is emitted: the lead is
 		// created once the sandbox has answered that poll's list (a lead created later cannot be in it).
 		await waitForLeadListPolls(1, 30_000, "the poller's first poll");
@@ -135,7 +152,7 @@ describe(`An upgrade from 0.3.0 to this checkout in real n8n ${env.n8nVersion}`,
 			name: 'Before The Upgrade',
 			email: 'before@example.com',
 		});
-		for (const id of [saved.triggerV1, saved.triggerV2]) {
+		for (const id of [saved.triggerV1, saved.triggerV2, saved.triggerSpaced]) {
 			await waitFor(
 				async () => (await finishedExecutions(id as string)).length === 1,
 				30_000,
@@ -179,7 +196,7 @@ describe(`An upgrade from 0.3.0 to this checkout in real n8n ${env.n8nVersion}`,
 		);
 
 		const leadAfter = await crm.api('POST', '/leads', { name: 'After The Upgrade' });
-		for (const id of [saved.triggerV1, saved.triggerV2]) {
+		for (const id of [saved.triggerV1, saved.triggerV2, saved.triggerSpaced]) {
 			const executions = await waitFor(
 				async () => {
 					const all = await finishedExecutions(id as string);
@@ -199,13 +216,18 @@ describe(`An upgrade from 0.3.0 to this checkout in real n8n ${env.n8nVersion}`,
 		expect(v2.map((item) => item.payload.id)).toEqual([leadBefore.id, leadAfter.id]);
 		expect(Object.keys(v1[1]).sort()).toEqual(Object.keys(v1[0]).sort());
 		expect(Object.keys(v2[1]).sort()).toEqual(Object.keys(v2[0]).sort());
-		// Two leads, two subscriptions: four deliveries, each taken at its first attempt.
+		// Two leads, three subscriptions: six deliveries, each taken at its first attempt.
 		const deliveries = (await crm.deliveries()).filter(
 			(delivery) => delivery.event === 'lead.created',
 		);
 		expect(deliveries.map((delivery) => [delivery.attempt, delivery.status])).toEqual(
-			Array(4).fill([1, 200]),
+			Array(6).fill([1, 200]),
 		);
+		// The key saved with spaces read the secret 0.3 wrapped under it, and the delivery wrapped it anew (issue 40).
+		const spacedState = await triggerState(saved.triggerSpaced as string);
+		expect(spacedState.subscriptionId).toBe(spacedStateBefore.webhookId);
+		expect(spacedState.secretWrapped).toMatch(/^aes256gcm\.v1:/);
+		expect(spacedState.secretWrapped).not.toBe(spacedStateBefore.webhookSecretWrapped);
 
 		// The poller remembers what it saw under 0.3.0: only the new lead, once, and no lead reported as updated.
 		await waitFor(
@@ -239,6 +261,7 @@ describe(`An upgrade from 0.3.0 to this checkout in real n8n ${env.n8nVersion}`,
 	it('deactivating the upgraded triggers deletes the subscriptions they made under 0.3.0', async () => {
 		await n8n.deactivate(saved.triggerV1 as string);
 		await n8n.deactivate(saved.triggerV2 as string);
+		await n8n.deactivate(saved.triggerSpaced as string);
 		expect(await crm.webhooks()).toEqual([]);
 	});
 });

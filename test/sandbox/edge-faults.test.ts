@@ -215,3 +215,19 @@ describe('POST /__sandbox/import and the newestCreated order', () => {
 		).toBe(400);
 	});
 });
+
+describe('cycle: a list that cycles (issue 40)', () => {
+	it('answers pages alternating two leads, each under a fresh next cursor', async () => {
+		await fault({ status: 200, cycle: true, count: 3, pathPrefix: '/api/v1/leads' });
+		const pages = [];
+		for (let n = 0; n < 3; n++) pages.push((await call(sandbox, 'GET', '/api/v1/leads')).body);
+		expect(
+			pages.map((page) => [page.items.map((lead: { id: string }) => lead.id), page.nextCursor]),
+		).toEqual([
+			[['lead_cycle_a'], 'cycle_1'],
+			[['lead_cycle_b'], 'cycle_2'],
+			[['lead_cycle_a'], 'cycle_3'],
+		]);
+		expect((await fault({ status: 200, cycle: 'yes' })).status).toBe(400);
+	});
+});

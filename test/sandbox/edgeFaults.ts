@@ -9,14 +9,15 @@
  * - `forMs`: the fault answers every matching request for this long after the first, instead of `count` requests
  *   (a CRM that answers 429 for 8 s);
  * - `skewedClock: { skewMs, sendDate? }`: the answer's `Date` header (unless `sendDate: false`, when it has none) and a
- *   `Retry-After` date (when the fault ends, or 1 s from now) are written by a clock `skewMs` off (negative: behind).
+ *   `Retry-After` date (when the fault ends, or 1 s from now) are written by a clock `skewMs` off (negative: behind);
+ * - `cycle: true` (issue 40): a list that cycles, its pages alternating two leads under fresh next cursors.
  * The sandbox writes every JSON answer with jsonText.ts, so a lead nested deeper than JSON.stringify can write is served
  * too (the spec's "any other key: any").
  */
 import { errorBody, validationError } from './api';
 import type { Fault } from './types';
 
-export type EdgeFault = Pick<Fault, 'echoKey' | 'location' | 'forMs' | 'skewedClock'>;
+export type EdgeFault = Pick<Fault, 'echoKey' | 'location' | 'forMs' | 'skewedClock' | 'cycle'>;
 
 /** Reads the switches above from a fault's JSON; throws a validation error for a bad one. */
 export function parseEdgeFault(raw: Record<string, unknown>): EdgeFault {
@@ -28,6 +29,8 @@ export function parseEdgeFault(raw: Record<string, unknown>): EdgeFault {
 	) {
 		throw validationError('echoKey must be true or "escaped"');
 	}
+	if (raw.cycle !== undefined && typeof raw.cycle !== 'boolean')
+		throw validationError('cycle must be a boolean');
 	if (raw.location !== undefined && (typeof raw.location !== 'string' || raw.location === ''))
 		throw validationError('location must be a path or a URL');
 	if (
@@ -60,7 +63,21 @@ export function parseEdgeFault(raw: Record<string, unknown>): EdgeFault {
 		location: raw.location as string | undefined,
 		forMs: raw.forMs as number | undefined,
 		skewedClock,
+		cycle: raw.cycle === true,
 	};
+}
+
+/** The `served`-th page (from 1) of a `cycle` fault: lead A on odd pages, lead B on even ones, a new cursor each time. */
+export function cyclePage(served: number) {
+	const letter = served % 2 === 1 ? 'a' : 'b';
+	const lead = {
+		id: `lead_cycle_${letter}`,
+		number: `L-CYCLE-${letter.toUpperCase()}`,
+		name: `Cycle ${letter.toUpperCase()}`,
+		archived: false,
+		createdAt: '2026-01-01T00:00:00.000Z',
+	};
+	return { items: [lead], hasMore: true, nextCursor: `cycle_${served}` };
 }
 
 /** A key as a JSON encoder that escapes `/`, `+` and `=` writes it inside a string. */

@@ -50,7 +50,7 @@ import type {
 } from './types';
 import { PERSONALITIES } from './types';
 import { DeliveryEngine, generateSecret } from './webhooks';
-import { echoBody, parseEdgeFault, skewedHeaders } from './edgeFaults';
+import { cyclePage, echoBody, parseEdgeFault, skewedHeaders } from './edgeFaults';
 import { jsonText } from './jsonText';
 import { importLeads } from './leadImports';
 
@@ -79,6 +79,8 @@ interface ActiveFault extends Fault {
 	remaining: number;
 	/** With `forMs`: when the fault stops answering (set at its first match). */
 	until?: number;
+	/** With `cycle`: the pages it answered. */
+	served?: number;
 }
 
 type Json = {
@@ -819,7 +821,10 @@ class SandboxServer implements Sandbox {
 					fault.redirectTo === 'catcher' ? this.catcherUrl : fault.redirectTo.replace(/\/+$/, '');
 				headers.location = `${target}${url.pathname}${url.search}`;
 			}
-			if (fault.body !== undefined) {
+			if (fault.cycle) {
+				fault.served = (fault.served ?? 0) + 1;
+				this.writeJson(res, { status: fault.status, headers, body: cyclePage(fault.served) });
+			} else if (fault.body !== undefined) {
 				this.writeJson(res, { status: fault.status, headers, body: fault.body });
 			} else if (fault.redirectTo !== undefined || fault.location !== undefined) {
 				res.writeHead(fault.status, { ...headers, 'content-length': '0' });

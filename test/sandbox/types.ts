@@ -163,6 +163,8 @@ export interface Fault {
 	forMs?: number;
 	/** `Date` and a `Retry-After` date written by a clock `skewMs` off (negative: behind); no `Date` with `sendDate: false`. */
 	skewedClock?: { skewMs: number; sendDate?: boolean };
+	/** A list that cycles: each answer a v1 page of one of two leads in turn, under a fresh next cursor (cyclePage). */
+	cycle?: boolean;
 }
 
 /** What an endless or trickling fault sent before it stopped (GET /__sandbox/streams). */

@@ -219,6 +219,17 @@ export function unwrapSecret(wrapped: string, key: string, owner: SecretOwner): 
 }
 
 /**
+ * Unwraps with the credential's key as sent (trimmed), else, when it differs, with the key as saved: 0.3 and 0.4
+ * wrapped under that one. Held with the print of the key that read it, so rewrap wraps it anew under the trimmed key.
+ */
+async function unwrapWithCredential(context: TriggerContext, wrapped: string, owner: SecretOwner) {
+	const { apiKey, savedKey } = await credentialOf(context);
+	const secret = unwrapSecret(wrapped, apiKey, owner);
+	if (secret !== undefined || savedKey === apiKey) return secret;
+	return unwrapSecret(wrapped, savedKey, owner);
+}
+
+/**
  * The stored secret, from memory, else unwrapped with the credential's key (read only then; throws if that read does);
  * undefined when nothing reads it (a key change no process outlived, copied data, or a clear secret of 0.1/0.2).
  */
@@ -230,16 +241,22 @@ export async function readSecret(
 	if (wrapped === undefined) return undefined;
 	return (
 		held.get(heldKey(wrapped, owner))?.secret ??
-		unwrapSecret(wrapped, await apiKeyOf(context), owner)
+		(await unwrapWithCredential(context, wrapped, owner))
 	);
 }
 
-/** `wrapped` anew under `apiKey` when this process holds it under another key; else undefined (and held if it reads). */
-function wrappedAnew(wrapped: string, owner: SecretOwner, apiKey: string): string | undefined {
+/** `wrapped` anew under `apiKey` when this process holds it, or reads it, under another key; else undefined. */
+async function wrappedAnew(
+	of: TriggerContext,
+	wrapped: string,
+	owner: SecretOwner,
+	apiKey: string,
+) {
+	if (held.peek(heldKey(wrapped, owner)) === undefined)
+		await unwrapWithCredential(of, wrapped, owner);
 	const known = held.peek(heldKey(wrapped, owner));
-	if (known === undefined) unwrapSecret(wrapped, apiKey, owner);
-	else if (known.keyPrint !== sha256(apiKey)) return wrapSecret(known.secret, apiKey, owner);
-	return undefined;
+	if (known === undefined || known.keyPrint === sha256(apiKey)) return undefined;
+	return wrapSecret(known.secret, apiKey, owner);
 }
 
 /**
@@ -253,15 +270,15 @@ export async function rewrap(of: TriggerContext, stored: StoredSubscription) {
 	if (key === undefined) return;
 	const data = of.getWorkflowStaticData('node');
 	const { id, secretWrapped: wrapped } = stored;
-	const anew = wrapped && wrappedAnew(wrapped, secretOwner(of, id), key);
+	const anew = wrapped && (await wrappedAnew(of, wrapped, secretOwner(of, id), key));
 	if (anew) {
 		saveState(data, { subscription: { ...stored, secretWrapped: anew } });
-		const message = `the credential's API key changed; wrapped the signing secret of webhook subscription ${id} anew under the new key (this n8n process still held it), so that deliveries are verified after a restart too`;
+		const message = `the credential's API key changed; wrapped the signing secret of webhook subscription ${id} anew under the new key (this n8n process had read it under the key before, or under this key with the spaces it was saved with), so that deliveries are verified after a restart too`;
 		log(of, message, id, true);
 	}
 	for (const entry of readState(data).retired) {
 		const old = entry.secretWrapped;
-		const secretWrapped = old && wrappedAnew(old, secretOwner(of, entry.id), key);
+		const secretWrapped = old && (await wrappedAnew(of, old, secretOwner(of, entry.id), key));
 		if (secretWrapped) retireSubscription(data, { ...entry, secretWrapped });
 	}
 }

@@ -92,6 +92,37 @@ describe('Return All against a cursor that repeats', () => {
 		expect(seen).toHaveLength(2);
 	});
 
+	// Issue 40: only consecutive pages were compared, so this ran to the 100,000-record cap (about 28 h at 60 a minute).
+	it('pages alternating two records under fresh cursors (a list that cycles) → the error on the third request', async () => {
+		const { context } = freshContext();
+		const seen = serve('/api/v1/leads', 50, (n) => ({
+			items: [{ id: n % 2 ? 'lead_b' : 'lead_a' }],
+			hasMore: true,
+			nextCursor: `fresh_${n}`,
+		}));
+
+		const error = await errorOf(readList.call(context, { path: '/leads' }, { returnAll: true }));
+
+		expect(error.message).toBe(
+			'The CRM API\'s list /api/v1/leads did not advance: page 3 brought no new records but still named a next cursor ("fresh_2"). The node stopped reading it',
+		);
+		expect(String(error.description)).toMatch(/a list that cycles/);
+		expect(seen).toHaveLength(3);
+	});
+
+	it('a page that repeats some records but brings one not seen before advances; records without an id always do', async () => {
+		const { context } = freshContext();
+		serve('/api/v1/leads', 4, (n) => ({
+			items: n < 2 ? records('lead', 100, n * 99 + 1) : [{ name: 'no id' }, { id: 'lead_1' }],
+			hasMore: n < 3,
+			nextCursor: n < 3 ? `c${n}` : null,
+		}));
+
+		const leads = await readList.call(context, { path: '/leads' }, { returnAll: true });
+
+		expect(leads).toHaveLength(204);
+	});
+
 	it('continuing from a cursor (Custom API Request) counts that cursor as seen', async () => {
 		const { context } = freshContext();
 		const seen = serve('/api/v1/leads', 5, () => ({

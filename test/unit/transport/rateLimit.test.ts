@@ -208,6 +208,38 @@ describe('429 handling', () => {
 		expect(sleepMock).toHaveBeenCalledTimes(RETRY.maxRateLimitRetries);
 	});
 
+	// Issue 40: `Retry-After: 0.001` on every 429 drew 21 requests in a burst; `0` backed off. Both now back off alike.
+	it.each(['0', '0.001'])(
+		'429s with Retry-After: %s → 6 requests, spaced 10, 20, 40, 60 s after the second, then the error',
+		async (seconds) => {
+			const seen: SeenRequest[] = [];
+			const { context } = freshContext();
+			replyLogging(
+				nock(BASE)
+					.get('/api/v1/leads/lead_1')
+					.times(RETRY.maxRateLimitRetries + 1),
+				seen,
+				429,
+				{ error: { code: 'RATE_LIMITED', message: 'Too many requests' } },
+				{ 'Retry-After': seconds },
+			);
+
+			const error = await errorOf(
+				apiRequest.call(context, { method: 'GET', path: '/leads/lead_1' }),
+			);
+
+			expect(seen).toHaveLength(6);
+			expect(error.message).toBe(
+				'The CRM API answered 429 (rate limit) and gave no usable wait (Retry-After asked for less than a second again), so the node would wait 60 s before the next request; the node waits at most 3 min for a request and had waited 2 min, so it did not wait',
+			);
+			// The pacer's waits (the sleeps of its fake clock): each at least the back-off, at most its reset margin more.
+			const waits = sleepMock.mock.calls.map(([ms]) => ms).filter((ms) => ms >= 1_000);
+			expect(waits.map((ms) => Math.floor(ms / 1_000) * 1_000)).toEqual([
+				10_000, 20_000, 40_000, 60_000,
+			]);
+		},
+	);
+
 	it('gives up at once when the API asks for a longer wait than the transport allows in total', async () => {
 		const seen: SeenRequest[] = [];
 		const { context } = freshContext();
@@ -412,12 +444,24 @@ describe('rateLimitWait: clock skew', () => {
 		});
 	});
 
-	it('"wait 0 s" is a retry now once; asked again by the retry\'s 429, it is not a wait: the default, growing', () => {
-		expect(rateLimitWait({ 'retry-after': '0' }, now, 0)).toEqual({ ms: 0, source: 'asked' });
-		expect(rateLimitWait({ 'retry-after': '0' }, now, 1)).toEqual({
+	it.each(['0', '0.001', '0.999'])(
+		'"wait %s s" is a retry at once; asked again by the retry\'s 429, it is not a wait: the default, growing',
+		(seconds) => {
+			const once = rateLimitWait({ 'retry-after': seconds }, now, 0);
+			expect(once).toEqual({ ms: Number(seconds) * 1000, source: 'asked' });
+			expect(rateLimitWait({ 'retry-after': seconds }, now, 1)).toEqual({
+				ms: 10_000,
+				source: 'default',
+				unusable: 'Retry-After asked for less than a second again',
+			});
+		},
+	);
+
+	it('a second or more asked again is a wait; a reset under a second asked again is the default', () => {
+		expect(rateLimitWait({ 'retry-after': '1' }, now, 3)).toEqual({ ms: 1_000, source: 'asked' });
+		expect(rateLimitWait({ 'ratelimit-reset': '0.5' }, now, 1)).toMatchObject({
 			ms: 10_000,
 			source: 'default',
-			unusable: 'Retry-After asked for no wait again',
 		});
 		expect(rateLimitWait({ 'ratelimit-reset': '0' }, now, 0)).toEqual({ ms: 50, source: 'asked' });
 		expect(rateLimitWait({ 'ratelimit-reset': '0' }, now, 2)).toMatchObject({

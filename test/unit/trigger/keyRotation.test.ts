@@ -435,3 +435,76 @@ describe('a key change, then a restart before any delivery (nothing can read the
 		);
 	});
 });
+
+// Issue 40 point 3: 0.3 and 0.4 wrapped the secret under the key as saved, spaces and all; 0.5 sends it trimmed.
+describe('an upgrade with a key saved with spaces (0.3 and 0.4 wrapped under it untrimmed)', () => {
+	const SPACED = `  ${OLD_KEY} `;
+	const RETIRED_URL = 'https://old.example.com/webhook/x/webhook';
+	const stateOf = {
+		'0.3': () =>
+			earlierSubscription('0.3', {
+				webhookSecretWrapped: wrapAsStored(SECRET, 'whk_1', SPACED),
+				webhookRetired: [
+					{
+						webhookId: 'whk_0',
+						webhookUrl: RETIRED_URL,
+						webhookSecretWrapped: wrapAsStored(OLD_SECRET, 'whk_0', SPACED),
+					},
+				],
+			}),
+		'0.4': () =>
+			storedSubscription({
+				secretWrapped: wrapAsStored(SECRET, 'whk_1', SPACED),
+				retiredSubscriptions: [
+					{
+						id: 'whk_0',
+						url: RETIRED_URL,
+						secretWrapped: wrapAsStored(OLD_SECRET, 'whk_0', SPACED),
+					},
+				],
+			}),
+	};
+	const freshProcess = () => {
+		let Fresh: typeof nodeType | undefined;
+		jest.isolateModules(() => {
+			const { CrmInvoicingTrigger } = jest.requireActual<
+				typeof import('../../../nodes/CrmInvoicing/CrmInvoicingTrigger.node')
+			>('../../../nodes/CrmInvoicing/CrmInvoicingTrigger.node');
+			Fresh = new CrmInvoicingTrigger();
+		});
+		return Fresh;
+	};
+
+	it.each(['0.3', '0.4'] as const)(
+		'%s: the first delivery runs (no new subscription), both secrets are wrapped anew under the trimmed key, and after a restart the retired one still gets 410',
+		async (version) => {
+			const delivered = await deliver(stateOf[version](), { apiKey: SPACED, type: freshProcess() });
+			expect(delivered).toMatchObject({ ran: true, status: 200 });
+			const saved = plain(delivered.staticData);
+			expect(saved.subscriptionId).toBe('whk_1');
+			expect(unwrapSecret(String(saved.secretWrapped), OLD_KEY, owner('whk_1'))).toBe(SECRET);
+			const [retired] = saved.retiredSubscriptions as IDataObject[];
+			expect(unwrapSecret(String(retired.secretWrapped), OLD_KEY, owner('whk_0'))).toBe(OLD_SECRET);
+			expect(logged('info')).toContain('wrapped the signing secret of webhook subscription whk_1');
+
+			// After a restart, with the key as saved: both read under the trimmed key; nothing is wrapped anew again.
+			const again = await deliver(plain(saved), { apiKey: SPACED, type: freshProcess() });
+			expect(again).toMatchObject({ ran: true, status: 200 });
+			expect(again.staticData.secretWrapped).toBe(saved.secretWrapped);
+			const gone = await deliver(plain(saved), {
+				apiKey: SPACED,
+				type: freshProcess(),
+				secret: OLD_SECRET,
+			});
+			expect(gone).toMatchObject({ ran: false, status: 410 });
+		},
+	);
+
+	it('a key saved without spaces reads nothing wrapped under a spaced one: it is another key', async () => {
+		const staticData = storedSubscription({ secretWrapped: wrapAsStored(SECRET, 'whk_1', SPACED) });
+		const crm = renewalAtCrm();
+		const delivered = await deliver(staticData, { apiKey: OLD_KEY, type: freshProcess() });
+		expect(delivered).toMatchObject({ ran: false, status: 503 });
+		crm.done();
+	});
+});

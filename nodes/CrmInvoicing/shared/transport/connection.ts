@@ -48,13 +48,15 @@ async function open(context: ApiContext) {
 	const baseUrl = baseUrlOf(data);
 	// Trimmed once, by the credential's own reader: the key sent (authenticate gets these data) is the key redacted.
 	const apiKey = apiKeyOf(data);
+	// The key as saved, spaces and all: 0.3 and 0.4 wrapped the trigger's secret under it (trigger/store.ts).
+	const savedKey = String(data.apiKey ?? '');
 	const [type, secrets] = [CREDENTIAL_TYPE, secretSpellings(apiKey)];
 	const auth = { credentialsDecrypted: { id: '', name: type, type, data: { ...data, apiKey } } };
 	const rate = Math.floor(Number(data.requestsPerMinute));
 	const requestsPerMinute = rate >= 1 && rate < Infinity ? rate : DOCUMENTED_RATE_LIMIT.requests;
 	// The key's name in this process's memories: a hash with the Base URL, never the key itself.
 	const keyId = sha256(`${baseUrl}\n${apiKey}`, 24);
-	return { apiKey, secrets, requestsPerMinute, baseUrl, auth, keyId };
+	return { apiKey, savedKey, secrets, requestsPerMinute, baseUrl, auth, keyId };
 }
 export type Connection = Awaited<ReturnType<typeof open>>;
 

@@ -59,6 +59,21 @@ const MOST = ', the most the node reads of this list';
 const count = (n: number) => n.toLocaleString('en-US');
 
 /**
+ * Whether a page brings a record not seen before in this listing (a record without a text or number id counts as new),
+ * its ids then added to `seen`: a page that does not, yet names a next cursor, does not advance (a list that cycles
+ * under fresh cursors). `seen` holds at most the list's records, which its cap (maxRecords) bounds.
+ */
+function bringsNew(page: IDataObject[], seen: Set<unknown>): boolean {
+	let fresh = false;
+	for (const { id } of page) {
+		const listed = typeof id === 'string' || typeof id === 'number';
+		if (!listed || !seen.has(id)) fresh = true;
+		if (listed) seen.add(id);
+	}
+	return fresh;
+}
+
+/**
  * The one list reader: the shapes it knows, its loop guards and caps (LIST), every record a JSON object. It yields page
  * by page (a caller that has what it needs stops: no further page is asked for); any fault is an error, never a silent
  * partial list. `pageSizeFor` may shrink a page (a "Limit" asks for exactly what is missing).
@@ -73,7 +88,7 @@ export async function* readPages(
 	let shape: ListShape = spec.shape ?? version;
 	const path = `${API_PREFIX[version]}${spec.path}`;
 	let [cursor, records, bytes] = [spec.startCursor || undefined, 0, 0];
-	let previous: unknown;
+	const seenIds = new Set<unknown>();
 	const seenCursors = new Set<unknown>([cursor]);
 	const fail = (message: string, description = narrow, status?: number) =>
 		apiError(this.getNode(), { method: 'GET', path, itemIndex }, message, description, status);
@@ -116,20 +131,19 @@ export async function* readPages(
 		if (records > maxRecords) throw capped(`holds more than ${count(maxRecords)} records${MOST}`);
 		if (bytes > LIST.maxBytes) throw capped(`is larger than ${LIST.maxBytes / 2 ** 20} MB${MOST}`);
 		const { nextCursor } = raw;
-		// A page moves on when it holds records and its first id is not the page before's (no id: NaN, equal to none).
-		const first = page[0]?.id ?? NaN;
 		const repeated = seenCursors.has(nextCursor);
-		if (nextCursor !== null && (repeated || page.length === 0 || first === previous))
+		const fresh = bringsNew(page, seenIds);
+		if (nextCursor !== null && (repeated || !fresh))
 			throw fail(
 				`The CRM API's list ${path} did not advance: page ${number} ${repeated ? 'handed back a cursor it had already given' : 'brought no new records but still named a next cursor'} ("${String(nextCursor).slice(0, 100)}"). The node stopped reading it`,
-				'The API handed back a cursor it had already given, or a page that does not move on, so reading further would loop forever. The records read so far were not output, so nothing is reported as complete that is not. Try again later, or read fewer records ("Limit") if the API keeps doing this.',
+				'The API handed back a cursor it had already given, or a page of records this listing had already read (a list that cycles), so reading further would loop forever. The records read so far were not output, so nothing is reported as complete that is not. Try again later, or read fewer records ("Limit") if the API keeps doing this.',
 			);
 		const stats = runStatsOf(this);
 		stats.pages++;
 		stats.mostPagesOfOneList = Math.max(stats.mostPagesOfOneList, number);
 		yield { records: page, nextCursor, number };
 		if (nextCursor === null) return;
-		[cursor, previous] = [nextCursor, first];
+		cursor = nextCursor;
 		seenCursors.add(nextCursor);
 	}
 }

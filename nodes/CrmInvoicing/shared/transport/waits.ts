@@ -12,7 +12,8 @@ export const boundedWait = (ms: number, cap: number = RETRY.maxWaitMs): number =
 /**
  * How long a 429 asks to wait: `Retry-After` (seconds or a date), else `RateLimit-Reset` (seconds, or a Unix time past
  * 1e9). A time counts from the answer's `Date` (the clocks need not agree), and is not used when past or more than
- * RETRY.maxWaitMs ahead; nor is a second "wait 0 s" in a row: then the default. Not bounded (the caller compares).
+ * RETRY.maxWaitMs ahead; nor is a wait under a second asked again by a retry's 429 (`0`, `0.001`): then the default.
+ * Not bounded (the caller compares).
  */
 export function rateLimitWait(headers?: IDataObject, now = Date.now(), tries = 0): RateLimitWait {
 	const dated = Date.parse(headerValue(headers, 'date') ?? '');
@@ -27,7 +28,8 @@ export function rateLimitWait(headers?: IDataObject, now = Date.now(), tries = 0
 		const at = Number.isNaN(seconds) ? Date.parse(text) : seconds * 1000;
 		const ms = time ? at - clock : at;
 		const when = ms > 0 ? `more than ${RETRY.maxWaitMs / 1000} s ahead of` : 'already past by';
-		if (ms === 0 && tries > 0) unusable ??= `${name} asked for no wait again`;
+		if (ms >= 0 && ms < 1000 && tries > 0)
+			unusable ??= `${name} asked for less than a second again`;
 		else if (time ? ms > 0 && ms <= RETRY.maxWaitMs : ms >= 0 && ms < Infinity)
 			return { ms: ms + margin, source: 'asked' };
 		else if (time && !Number.isNaN(ms)) unusable ??= `${name} named a time ${when} ${from}`;
