@@ -35,9 +35,9 @@ function mapped(standard: IDataObject): INodeParameters {
 }
 
 /** The same fields as "Additional Fields" → "Custom Fields" pairs (versions 1 and 2, and next to the mapper). */
-const pairs = {
+const pairs: INodeParameters = {
 	customFields: {
-		field: Object.entries(sentFields()).map(([key, value]) => ({ key, value })),
+		field: Object.entries(sentFields()).map(([key, value]) => ({ key, value }) as INodeParameters),
 	},
 };
 

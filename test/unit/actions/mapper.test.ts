@@ -160,7 +160,7 @@ describe('Lead → Create with the mapper', () => {
 				columns: {
 					...columns({ name: 'Ann', 'customFields.score': 7, 'customFields.flag': true }),
 					schema,
-				},
+				} as unknown as INodeParameters,
 			},
 			V3,
 		);

@@ -169,7 +169,7 @@ describe('Lead fields', () => {
 describe('Lead fields: the cap', () => {
 	it(`lists the first ${MAX_CUSTOM_FIELDS} custom field keys met, sorted, typed by all their values, and says so`, async () => {
 		const { loadOptions, apiKey } = context({ resource: 'lead', operation: 'create' });
-		const keys = (from: number, value: unknown) =>
+		const keys = (from: number, value: string | number | null): IDataObject =>
 			Object.fromEntries(
 				Array.from({ length: 300 }, (_, n) => [`f${String(from + n).padStart(3, '0')}`, value]),
 			);
