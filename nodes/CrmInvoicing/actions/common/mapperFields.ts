@@ -91,11 +91,17 @@ export function customFieldsOf(records: IDataObject[]): {
 	const seen = new Map<string, Seen>();
 	let capped = false;
 	for (const record of records) {
-		if (!isPlainObject(record.customFields)) continue;
-		for (const [key, value] of Object.entries(record.customFields)) {
-			if (UNUSABLE_KEY.test(key)) continue;
-			if (seen.size >= MAX_CUSTOM_FIELDS && !seen.has(key)) capped = true;
-			else seen.set(key, value === null ? seen.get(key) : joined(seen.get(key), value));
+		const fields = record.customFields;
+		if (!isPlainObject(fields)) continue;
+		// Object.keys, not Object.entries: several times faster on an object of thousands of keys.
+		for (const key of Object.keys(fields)) {
+			const known = seen.has(key);
+			// Past the cap a key not listed only says there are more: looked at once, then no more.
+			if (!known && seen.size >= MAX_CUSTOM_FIELDS) capped ||= !UNUSABLE_KEY.test(key);
+			else if (known || !UNUSABLE_KEY.test(key)) {
+				const value = fields[key];
+				seen.set(key, value === null ? seen.get(key) : joined(seen.get(key), value));
+			}
 		}
 	}
 	const custom = [...seen.keys()]
