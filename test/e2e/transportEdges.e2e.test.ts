@@ -222,6 +222,36 @@ describe(`a redirect of the same host out of the API, in real n8n ${env.n8nVersi
 	});
 });
 
+describe(`a redirect whose Location splits the key with a TAB, in real n8n ${env.n8nVersion}`, () => {
+	const key = env.sandboxKeys.admin;
+	const split = `${key.slice(0, 10)}\t${key.slice(10)}`;
+
+	it.each([
+		['in a path of the same host', `/admin/${split}`],
+		['upper-cased in another host', `https://${split.toUpperCase()}.example.test/x`],
+	])(
+		'%s: URL parsing drops the TAB, and the error still shows no key',
+		async (_where, location) => {
+			const lead = await crm.api('POST', '/leads', { name: 'Tab in the key' });
+			await crm.fault({
+				status: 302,
+				location,
+				method: 'GET',
+				pathPrefix: `/api/v1/leads/${lead.id}`,
+			});
+
+			const run = await runAction({ parameters: getLead(lead.id) });
+
+			expect(run.execution.status).toBe('error');
+			expect(nodeError(run.execution)?.message).toMatch(/redirect to .*\[redacted\]/);
+			expect(JSON.stringify(run.execution).toLowerCase()).not.toContain(key.slice(10));
+			expect((await crm.requests()).filter((request) => !request.path.startsWith('/api/'))).toEqual(
+				[],
+			);
+		},
+	);
+});
+
 describe(`a CRM whose clock is 30 s behind, answering 429 for 8 s, in real n8n ${env.n8nVersion}`, () => {
 	it.each([
 		['with its Date header (the wait is counted from it)', true],

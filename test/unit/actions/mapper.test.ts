@@ -2,6 +2,7 @@
 import { setGlobalState } from 'n8n-workflow';
 import type { IDataObject, INodeParameters, ResourceMapperField } from 'n8n-workflow';
 
+import { inferType } from '../../../nodes/CrmInvoicing/actions/common/mapperFields';
 import { api, expectValidationError, logging, run, useNock } from './support';
 import type { SeenRequest } from './support';
 
@@ -140,6 +141,32 @@ describe('Lead → Create with the mapper', () => {
 			value: 1200,
 			customFields: { seats: 12, vip: true },
 		});
+	});
+
+	it('a custom field seen with values of several types, or only null, is listed untyped: a mapped number stays a number', async () => {
+		const seen: SeenRequest[] = [];
+		api()
+			.post('/api/v1/leads')
+			.reply(logging(seen, 200, lead()));
+		const schema = [
+			custom('score', inferType([null, 7, 'seven'])),
+			custom('flag', inferType([null])),
+		];
+
+		await run(
+			{
+				resource: 'lead',
+				operation: 'create',
+				columns: {
+					...columns({ name: 'Ann', 'customFields.score': 7, 'customFields.flag': true }),
+					schema,
+				} as unknown as INodeParameters,
+			},
+			V3,
+		);
+
+		expect(schema.map((field) => field.type)).toEqual([undefined, undefined]);
+		expect(seen[0].body).toEqual({ name: 'Ann', customFields: { score: 7, flag: true } });
 	});
 
 	it('a missing Name is an error naming it and the item', async () => {

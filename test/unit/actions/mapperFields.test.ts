@@ -2,7 +2,10 @@
 import nock from 'nock';
 import type { IDataObject, INodeParameters, ResourceMapperField } from 'n8n-workflow';
 
-import { inferType } from '../../../nodes/CrmInvoicing/actions/common/mapperFields';
+import {
+	inferType,
+	MAX_CUSTOM_FIELDS,
+} from '../../../nodes/CrmInvoicing/actions/common/mapperFields';
 import {
 	getDealFields,
 	getLeadFields,
@@ -43,13 +46,16 @@ describe('type inference of custom fields', () => {
 		[[true, false], 'boolean'],
 		[['2026-01-02T03:04:05.000Z', '2026-03-01'], 'dateTime'],
 		[['Retail', 'Banking'], 'string'],
-		[[12, 'twelve'], 'string'],
 		[['2026-01-02', 'soon'], 'string'],
 		[[null, 7], 'number'],
+		[[7, null, 'seven'], undefined],
+		[[12, '12'], undefined],
+		[[true, 1], undefined],
+		[[null, null], undefined],
 		[[{ a: 1 }], 'object'],
 		[[['a']], 'array'],
 		[['12'], 'string'],
-	])('%j → %s', (values, type) => {
+	])('%j → %s (no type: the value mapped is sent as given)', (values, type) => {
 		expect(inferType(values)).toBe(type);
 	});
 });
@@ -157,6 +163,37 @@ describe('Lead fields', () => {
 		expect(notice).toMatch(/could not be read/);
 		expect(notice).toMatch(/403|Not allowed/);
 		expect(notice).not.toContain(apiKey);
+	});
+});
+
+describe('Lead fields: the cap', () => {
+	it(`lists the first ${MAX_CUSTOM_FIELDS} custom field keys met, sorted, typed by all their values, and says so`, async () => {
+		const { loadOptions, apiKey } = context({ resource: 'lead', operation: 'create' });
+		const keys = (from: number, value: string | number | null): IDataObject =>
+			Object.fromEntries(
+				Array.from({ length: 300 }, (_, n) => [`f${String(from + n).padStart(3, '0')}`, value]),
+			);
+		nock(BASE)
+			.matchHeader('x-api-key', apiKey)
+			.get('/api/v1/leads')
+			.query(true)
+			.reply(
+				200,
+				page([lead('l1', keys(0, null)), lead('l2', keys(300, 1)), lead('l3', keys(0, 'x'))]),
+			);
+
+		const { fields } = await getLeadFields.call(loadOptions);
+
+		const custom = fields.filter((field) => field.id.startsWith('customFields.'));
+		expect(custom).toHaveLength(MAX_CUSTOM_FIELDS);
+		expect(custom[0]).toMatchObject({ id: 'customFields.f000', type: 'string' });
+		expect(custom.at(-1)).toMatchObject({ id: 'customFields.f499', type: 'number' });
+		const notice = fields.at(-1);
+		expect(notice).toMatchObject({
+			id: 'customFieldsNotice',
+			displayName: 'Custom Fields (500 listed)',
+		});
+		expect(notice?.defaultValue).toMatch(/Only the first 500 custom fields found are listed/);
 	});
 });
 

@@ -43,6 +43,9 @@ const SPELLINGS: Record<string, string> = {
 		.replace('me9', 'Me9')
 		.replace('pl3ase', 'Pl3ase'),
 	'HTML references': KEY.replace(/\//g, '&#x2F;').replace(/\+/g, '&#43;').replace(/=/g, '&equals;'),
+	'URL-encoded twice': encodeURIComponent(encodeURIComponent(KEY)),
+	'HTML references escaped again': KEY.replace(/\//g, '&amp;#x2F;').replace(/=/g, '&amp;equals;'),
+	'URL-encoded, then \\uXXXX': encodeURIComponent(KEY).replace(/%/g, '\\u0025'),
 };
 
 /** A text (an answer that is not JSON, a header) is redacted as a text. */
@@ -71,6 +74,21 @@ describe('redactSecrets: every spelling of the key in a text', () => {
 	it('finds the key right after a near miss (overlapping prefixes)', () => {
 		const key = 'aab/aab/aac';
 		expect(redactSecrets('aab/aab/aab\\/aab/aac end', [key])).toBe(`aab/aab/${REDACTED} end`);
+	});
+});
+
+describe('decoding runs to a fixed point, within a bound', () => {
+	const encoded = (times: number) =>
+		Array.from({ length: times }).reduce<string>((text) => encodeURIComponent(text), KEY);
+
+	it('finds the key URL-encoded 8 times, and withholds a text still decoding after 8 rounds', () => {
+		expect(redactSecrets(`key ${encoded(8)} end`, [KEY])).toBe(`key ${REDACTED} end`);
+		expect(redactSecrets(`key ${encoded(9)} end`, [KEY])).toBe(REDACTED);
+	});
+
+	it('redacts the key at every depth of one text, shown as decoded to the deepest', () => {
+		const text = `a ${encodeURIComponent(KEY)} b ${encoded(3)} c %2541`;
+		expect(redactSecrets(text, [KEY])).toBe(`a ${REDACTED} b ${REDACTED} c A`);
 	});
 });
 
@@ -207,7 +225,30 @@ describe('in the request function, with the key in the credential', () => {
 	});
 });
 
+describe('a refused redirect: its target redacted after URL parsing', () => {
+	const key = 'sk_Live_TabKey_7f3a';
+	const withTab = `${key.slice(0, 8)}\t${key.slice(8)}`;
+
+	it.each([
+		['a TAB inside the key in the path (URL parsing drops it)', `${BASE}/admin/${withTab}`],
+		['the key in another host (URL parsing lower-cases it)', `https://${withTab}.evil.test/x`],
+	])('%s: the error never shows the key', async (_name, location) => {
+		const { context } = freshContext(key);
+		nock(BASE).get('/api/v1/leads/lead_1').reply(302, '', { Location: location });
+
+		const error = await errorOf(apiRequest.call(context, { method: 'GET', path: '/leads/lead_1' }));
+
+		expect(error.message).toMatch(/redirect to .*\[redacted\]/);
+		const shown = JSON.stringify({ message: error.message, error }).toLowerCase();
+		expect(shown).not.toContain(key.toLowerCase().slice(8));
+	});
+});
+
 describe('secretSpellings: the key as it is, and base64 / base64url-encoded at any alignment', () => {
+	it('holds the key in lower case too (a host name is lower-cased)', () => {
+		expect(secretSpellings('sk_AbC1')).toEqual(expect.arrayContaining(['sk_AbC1', 'sk_abc1']));
+	});
+
 	it.each([0, 1, 2])('finds the key encoded after %i other bytes, in both alphabets', (before) => {
 		const spellings = secretSpellings(KEY);
 		for (const encoding of ['base64', 'base64url'] as const) {

@@ -135,7 +135,7 @@ export function toJsonObject(item: Item, value: unknown, field: string): IDataOb
 export function customFieldsFromPairs(pairs: unknown): IDataObject | undefined {
 	const entries =
 		(pairs as { field?: Array<{ key?: string; value?: unknown }> } | undefined)?.field ?? [];
-	const result: IDataObject = {};
+	const result: IDataObject = Object.create(null) as IDataObject; // "__proto__" is a key too
 	for (const { key, value } of entries) {
 		const name = (key ?? '').trim();
 		if (name !== '') result[name] = value as IDataObject[string];

@@ -151,8 +151,9 @@ export function mappedBody(
 	}
 	const byId = new Map(standard.map((field) => [field.id, field]));
 	const auto = columns.mappingMode === 'autoMapInputData';
-	const body: IDataObject = {};
-	const custom: IDataObject = {};
+	// No prototype: a custom field named "__proto__" is an own key like any other, also through Object.assign.
+	const body: IDataObject = Object.create(null) as IDataObject;
+	const custom: IDataObject = Object.create(null) as IDataObject;
 	const setCustom = (key: string, value: unknown) => {
 		if (!isSet(value)) return;
 		custom[key] = customValue(mapping, key, customTypes.get(key), value);

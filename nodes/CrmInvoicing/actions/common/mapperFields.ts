@@ -45,11 +45,34 @@ function typeOfValue(value: unknown): FieldType {
 	return 'string';
 }
 
-/** The type of a custom field from the values seen (nulls ignored): one type for all of them, else text. */
-export function inferType(values: unknown[]): FieldType {
-	const types = new Set(values.filter((value) => value !== null).map(typeOfValue));
-	return types.size === 1 ? [...types][0] : 'string';
+/** A field's type so far: undefined before a non-null value, null once its values disagree. */
+type Seen = FieldType | null | undefined;
+
+/** The type of a field seen as `before`, after one more non-null value: text and dates together are text. */
+function joined(before: Seen, value: unknown): Seen {
+	const type = typeOfValue(value);
+	if (before === undefined || before === type) return type;
+	const text = (one: Seen) => one === 'string' || one === 'dateTime';
+	return text(before) && text(type) ? 'string' : null;
 }
+
+/**
+ * The type of a custom field from the values seen, nulls ignored: the one type they share (text and dates: text).
+ * None when they disagree or all are null, so that a mapped value is sent as given: a number stays a number.
+ */
+export function inferType(values: unknown[]): FieldType | undefined {
+	let seen: Seen;
+	for (const value of values) {
+		if (value !== null) seen = joined(seen, value);
+	}
+	return seen ?? undefined;
+}
+
+/**
+ * The most custom fields the mapper lists: each is a row of n8n's form and an entry of the schema the workflow stores,
+ * so that past a few hundred the form is no help and the workflow grows; 500 fits any workspace we know of.
+ */
+export const MAX_CUSTOM_FIELDS = 500;
 
 /** What every field of the list is: shown, and never a key to match records on. */
 const LISTED = { defaultMatch: false, canBeUsedToMatch: false, display: true };
@@ -57,30 +80,45 @@ const LISTED = { defaultMatch: false, canBeUsedToMatch: false, display: true };
 /** Keys the editor cannot hold as a mapper field id (it writes `value["<id>"]`): left out of the list. */
 const UNUSABLE_KEY = /["\\[\]]|^\s*$/;
 
-/** The custom fields of these records, sorted by key, each typed by the values it has across them. */
-export function customFieldsOf(records: IDataObject[]): ResourceMapperField[] {
-	const seen = new Map<string, unknown[]>();
+/**
+ * The custom fields of these records (own keys, one pass), sorted by key, each typed by its values across them: at most
+ * MAX_CUSTOM_FIELDS, the first met in the records' order; `capped` when there were more.
+ */
+export function customFieldsOf(records: IDataObject[]): {
+	custom: ResourceMapperField[];
+	capped: boolean;
+} {
+	const seen = new Map<string, Seen>();
+	let capped = false;
 	for (const record of records) {
-		if (!isPlainObject(record.customFields)) continue;
-		for (const [key, value] of Object.entries(record.customFields)) {
-			if (UNUSABLE_KEY.test(key)) continue;
-			seen.set(key, [...(seen.get(key) ?? []), value]);
+		const fields = record.customFields;
+		if (!isPlainObject(fields)) continue;
+		// Object.keys, not Object.entries: several times faster on an object of thousands of keys.
+		for (const key of Object.keys(fields)) {
+			const known = seen.has(key);
+			// Past the cap a key not listed only says there are more: looked at once, then no more.
+			if (!known && seen.size >= MAX_CUSTOM_FIELDS) capped ||= !UNUSABLE_KEY.test(key);
+			else if (known || !UNUSABLE_KEY.test(key)) {
+				const value = fields[key];
+				seen.set(key, value === null ? seen.get(key) : joined(seen.get(key), value));
+			}
 		}
 	}
-	return [...seen.keys()]
+	const custom = [...seen.keys()]
 		.sort((a, b) => a.localeCompare(b))
 		.map((key) => ({
 			id: `${CUSTOM_PREFIX}${key}`,
 			displayName: `${key} (custom field)`,
-			type: inferType(seen.get(key) ?? []),
+			type: seen.get(key) ?? undefined,
 			required: false,
 			...LISTED,
 		}));
+	return { custom, capped };
 }
 
 /**
  * What the mapper shows for an operation: the standard fields (required ones first on Create, none required on
- * Update), the custom fields found, and, when none was found, a read-only line that says why.
+ * Update), the custom fields found, and a read-only line (`notice`) that says why none or not all are listed.
  */
 export function mapperFields(
 	standard: readonly StandardField[],
@@ -101,10 +139,10 @@ export function mapperFields(
 		}));
 	fields.sort((a, b) => Number(b.required) - Number(a.required));
 	fields.push(...custom);
-	if (custom.length === 0 && notice) {
+	if (notice) {
 		fields.push({
 			id: NOTICE_ID,
-			displayName: 'Custom Fields (none listed)',
+			displayName: `Custom Fields (${custom.length || 'none'} listed)`,
 			type: 'string',
 			defaultValue: notice,
 			readOnly: true,

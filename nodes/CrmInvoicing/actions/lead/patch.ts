@@ -48,7 +48,8 @@ function checkApplied(item: Item, leadId: string, body: IDataObject, lead: IData
 	if (isPlainObject(sentCustom)) {
 		const answered = isPlainObject(lead.customFields) ? lead.customFields : {};
 		const ignored = Object.keys(sentCustom).filter(
-			(key) => !sameValue(sentCustom[key], answered[key]),
+			(key) =>
+				!sameValue(sentCustom[key], Object.hasOwn(answered, key) ? answered[key] : undefined),
 		);
 		if (ignored.length > 0) {
 			fail(

@@ -6,7 +6,7 @@ import type {
 } from 'n8n-workflow';
 
 import { apiRequest, BoundedMap, credentialOf, readOnePage } from '../../shared';
-import { customFieldsOf, mapperFields } from '../common/mapperFields';
+import { customFieldsOf, MAX_CUSTOM_FIELDS, mapperFields } from '../common/mapperFields';
 import { recordPath } from '../common/record';
 import { DEAL_MAPPER_FIELDS } from '../deal/fields';
 import { LEAD_MAPPER_FIELDS } from '../lead/fields';
@@ -19,6 +19,8 @@ import { LEAD_MAPPER_FIELDS } from '../lead/fields';
  */
 
 const CACHE_MS = 60_000;
+
+const CAPPED = `Only the first ${MAX_CUSTOM_FIELDS} custom fields found are listed. Set the others under "Additional Fields" → "Custom Fields".`;
 
 interface Found {
 	custom: ResourceMapperField[];
@@ -45,8 +47,9 @@ async function cached(
 	const hit = found.peek(key);
 	if (hit && Date.now() - hit.at < CACHE_MS) return hit;
 	try {
-		const custom = customFieldsOf(await read());
-		const result = { custom, notice: custom.length === 0 ? none : undefined, at: Date.now() };
+		const { custom, capped } = customFieldsOf(await read());
+		const result: Found = { custom, notice: capped ? CAPPED : undefined, at: Date.now() };
+		if (custom.length === 0) result.notice = none;
 		found.set(key, result);
 		return result;
 	} catch (error) {

@@ -1,6 +1,7 @@
 /**
- * The key is never shown: every answer, headers included, is redacted where request.ts reads it. Each spelling of the
- * key is sought in every string and key, also after decoding JSON, percent and HTML escapes (decode, then search).
+ * The key is never shown: every answer, headers included, is redacted where request.ts reads it, and a text made of it
+ * again after the last change (a redirect's Location after URL parsing). Each spelling of the key is sought in every
+ * string and key, also after decoding JSON, percent and HTML escapes to a fixed point (decode, then search).
  */
 
 export const REDACTED = '[redacted]';
@@ -14,7 +15,8 @@ const MIN_SECRET_LENGTH = 4;
  */
 export function secretSpellings(key: string): string[] {
 	const bytes = Buffer.from(key, 'utf8');
-	const spellings = new Set([key]);
+	// Lower case too: URL parsing lower-cases a host name, where a redirect's Location may put the key.
+	const spellings = new Set([key, key.toLowerCase()]);
 	for (let pad = 0; pad < 3; pad++) {
 		const padded = Buffer.concat([Buffer.alloc(pad), bytes]);
 		const [from, to] = [Math.ceil((8 * pad) / 6), Math.floor((8 * (pad + bytes.length)) / 6)];
@@ -53,14 +55,27 @@ const replaced = (text: string, secrets: readonly string[]): string =>
 		text,
 	);
 
-/** Each secret replaced as the text stands (a key may hold `%`, `\` or `&`), then decoded: if found so, shown so. */
+/** How many rounds of decoding a text gets: each is linear, and a text still decoding after them is withheld whole. */
+const MAX_DECODE_ROUNDS = 8;
+
+/** Three `includes` scan faster than a character class. */
+const mayDecode = (text: string) => text.includes('\\') || text.includes('%') || text.includes('&');
+
+/**
+ * Each secret replaced as the text stands (a key may hold `%`, `\` or `&`), then in the text decoded again and again
+ * (double percent-encoding, double HTML escapes) to a fixed point: if found at a depth, shown as decoded to it.
+ */
 function redactText(text: string, secrets: readonly string[]): string {
-	const plain = replaced(text, secrets);
-	// Three `includes` scan faster than a character class.
-	if (!plain.includes('\\') && !plain.includes('%') && !plain.includes('&')) return plain;
-	const decoded = decode(plain);
-	const redacted = replaced(decoded, secrets);
-	return redacted === decoded ? plain : redacted;
+	let shown = replaced(text, secrets);
+	let current = shown;
+	for (let round = 1; mayDecode(current); round++) {
+		const next = decode(current);
+		if (next === current) break;
+		if (round > MAX_DECODE_ROUNDS) return REDACTED;
+		current = replaced(next, secrets);
+		if (current !== next) shown = current;
+	}
+	return shown;
 }
 
 /**

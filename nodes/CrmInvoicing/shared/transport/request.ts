@@ -60,8 +60,12 @@ export async function apiRequestFull(this: ApiContext, request: ApiRequest): Pro
 		ignoreHttpStatusErrors: true,
 		disableFollowRedirect: true,
 		qs: request.qs,
-		body: request.body,
 	};
+	// Serialised here, not by n8n's client: its config merge drops keys such as "__proto__" or "constructor" at any depth.
+	if (request.body !== undefined) {
+		options.body = JSON.stringify(request.body);
+		options.headers = { 'content-type': 'application/json' };
+	}
 	const stats = runStatsOf(this);
 	let turn: PacerTurn | undefined;
 	let [rateLimitRetries, rateLimitWaited, transientRetries, redirects] = [0, 0, 0, 0];
@@ -96,7 +100,9 @@ export async function apiRequestFull(this: ApiContext, request: ApiRequest): Pro
 		const target = URL.canParse(location, options.url) ? new URL(location, options.url) : undefined;
 		const roots = Object.values(API_PREFIX).map((api) => base.pathname.replace(/\/+$/, '') + api);
 		const refuse = (why: string, to = target && showPath(`${target.pathname}${target.search}`)) => {
-			const message = `The CRM API answered ${status} with a redirect to ${to ?? 'no address'}${why}. The node did not follow it: the API key ${method === 'GET' ? 'was' : 'and the request body were'} not sent there`;
+			const said = `The CRM API answered ${status} with a redirect to ${to ?? 'no address'}${why}. The node did not follow it: the API key ${method === 'GET' ? 'was' : 'and the request body were'} not sent there`;
+			// Redacted again: URL parsing drops tabs and line breaks and lower-cases the host, which may rejoin the key.
+			const message = redactValue(said, secrets);
 			return apiError(node(), summary, message, REDIRECT_ADVICE + checkFirst(method), status);
 		};
 		if (!target) throw refuse(' (its Location header is missing or unreadable)');
