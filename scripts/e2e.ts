@@ -8,7 +8,9 @@
  * packed package installed, then runs the jest "e2e" project against them. The tests reach both over HTTP and read
  * what they need from the file named by E2E_ENV; they can ask this script to restart n8n. Several versions run as
  * child processes of this script, one per version, each with its own ports, user folder and sandbox; their output is
- * prefixed with the version, and the run fails if any fails.
+ * prefixed with the version, and the run fails if any fails. `--runtime scheduler` is n8n 2.41.0 again with its
+ * durable scheduler for polling triggers and durable poll cursors on (SCHEDULER_ENV), running the polling trigger's
+ * end-to-end file only (or the files named); `npm run test:e2e` runs it beside the other two.
  */
 import { spawn } from 'node:child_process';
 import { createServer, request as httpRequest } from 'node:http';
@@ -26,6 +28,8 @@ import { runJestProject } from './lib/system';
 
 export interface E2eEnv {
 	runtime: RuntimeName;
+	/** n8n runs polls through its durable scheduler with durable cursors (`--runtime scheduler`). */
+	scheduler: boolean;
 	n8nVersion: string;
 	n8nUrl: string;
 	n8nApiKey: string;
@@ -64,15 +68,26 @@ export interface E2eEnv {
 	};
 }
 
+/** n8n 2.41's durable scheduler for polling triggers, with durable poll cursors (off by default in n8n). */
+const SCHEDULER_ENV = {
+	N8N_SCHEDULER_ENABLED: 'true',
+	N8N_SCHEDULER_POLL_TRIGGERS_ENABLED: 'true',
+	N8N_POLLER_DURABLE_CURSORS_ENABLED: 'true',
+	N8N_USE_WORKFLOW_PUBLICATION_SERVICE: 'true',
+};
+type Variant = RuntimeName | 'scheduler';
+const runtimeOf = (variant: Variant): RuntimeName =>
+	variant === 'scheduler' ? 'current' : variant;
+
 /** Packed releases of this package, for upgrade tests (see its README). */
 const RELEASES = path.join(ROOT, 'test', 'fixtures', 'releases');
 
 /** One child `tsx scripts/e2e.ts --runtime <name>` per version, at once; resolves with the first failing exit code. */
-async function runSideBySide(runtimes: RuntimeName[], args: string[]): Promise<number> {
+async function runSideBySide(runtimes: Variant[], args: string[]): Promise<number> {
 	// Built once, and the runtimes installed one after the other first (pnpm and the native build; or waited for, when
 	// CI installs them in the background), so that only the test runs overlap.
 	ensureBuild();
-	for (const name of runtimes) ensureRuntime(name);
+	for (const name of runtimes) ensureRuntime(runtimeOf(name));
 	const tsx = path.join(ROOT, 'node_modules', 'tsx', 'dist', 'cli.mjs');
 	const codes = await Promise.all(
 		runtimes.map(
@@ -112,14 +127,20 @@ async function main(): Promise<void> {
 	const args = process.argv.slice(2);
 	const runtimeIndex = args.indexOf('--runtime');
 	const asked = runtimeIndex >= 0 ? args.splice(runtimeIndex, 2)[1] : 'current';
-	const runtimes = [...new Set(asked.split(',').map((name) => name.trim()))] as RuntimeName[];
+	const runtimes = [...new Set(asked.split(',').map((name) => name.trim()))] as Variant[];
 	for (const name of runtimes)
-		if (name !== 'current' && name !== 'compat')
-			throw new Error(`--runtime takes current, compat or both ("current,compat"), not ${name}`);
+		if (name !== 'current' && name !== 'compat' && name !== 'scheduler')
+			throw new Error(
+				`--runtime takes current, compat, scheduler or several ("current,compat,scheduler"), not ${name}`,
+			);
 	if (runtimes.length > 1) process.exit(await runSideBySide(runtimes, args));
-	const runtime = runtimes[0];
+	const variant = runtimes[0];
+	const runtime = runtimeOf(variant);
+	const scheduler = variant === 'scheduler';
+	// The scheduler's run is the polling trigger's file, unless files are named.
+	if (scheduler && !args.some((arg) => arg.endsWith('.e2e.test.ts'))) args.push('test/e2e/polling');
 	const jestArgs = e2eJestArgs(runtime, args);
-	const workDir = path.join(ROOT, '.tmp', `e2e-${runtime}`);
+	const workDir = path.join(ROOT, '.tmp', `e2e-${variant}`);
 	mkdirSync(workDir, { recursive: true });
 
 	const started = Date.now();
@@ -128,7 +149,10 @@ async function main(): Promise<void> {
 		runtime,
 		userFolder,
 		fresh: true,
-		n8nPort: Number(process.env.E2E_N8N_PORT ?? (runtime === 'current' ? 5691 : 5692)),
+		n8nPort: Number(
+			process.env.E2E_N8N_PORT ?? { current: 5691, compat: 5692, scheduler: 5693 }[variant],
+		),
+		n8nEnv: scheduler ? SCHEDULER_ENV : undefined,
 		// A high limit by default; rate-limit tests tighten it through /__sandbox/config and restore it.
 		sandbox: { port: 0, rateLimit: { limit: 600, windowMs: 60_000 }, timeScale: 0.001 },
 	});
@@ -249,6 +273,7 @@ async function main(): Promise<void> {
 
 	const env: E2eEnv = {
 		runtime,
+		scheduler,
 		n8nVersion: stack.runtime.n8nVersion,
 		n8nUrl: stack.n8n.url,
 		n8nApiKey: stack.client.apiKey,

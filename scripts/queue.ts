@@ -210,6 +210,7 @@ async function main(): Promise<number> {
 
 	const env: E2eEnv = {
 		runtime: 'current',
+		scheduler: false,
 		n8nVersion: runtime.n8nVersion,
 		n8nUrl: started.n8n.get('main')!.url,
 		n8nApiKey: client.apiKey,

@@ -70,6 +70,7 @@ async function main(): Promise<void> {
 
 	const env: UiEnv = {
 		runtime: 'current',
+		scheduler: false,
 		n8nVersion: stack.runtime.n8nVersion,
 		n8nUrl: stack.n8n.url,
 		n8nApiKey: stack.client.apiKey,

@@ -59,7 +59,8 @@ export async function startStack(options: StackOptions): Promise<Stack> {
 		env: options.n8nEnv,
 	});
 	try {
-		await n8n.start();
+		// A first start runs n8n's migrations: minutes on a busy 2-core machine (E2E_N8N_START_MS, default 120 s).
+		await n8n.start(Number(process.env.E2E_N8N_START_MS) || undefined);
 		const client = new N8nClient(n8n.url);
 		await client.setUp();
 		const credentials = await ensureCredentials(client, sandbox, options.userFolder);

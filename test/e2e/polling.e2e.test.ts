@@ -50,7 +50,9 @@ async function leadListPolls(): Promise<number[]> {
 	return polls;
 }
 
-describe(`CRM Invoicing Polling Trigger in real n8n ${env.n8nVersion}`, () => {
+const under = env.scheduler ? ' under its durable poll scheduler with durable cursors' : '';
+
+describe(`CRM Invoicing Polling Trigger in real n8n ${env.n8nVersion}${under}`, () => {
 	afterAll(async () => {
 		await crm.config({ listOrder: 'oldest' });
 		await crm.reset();
@@ -140,6 +142,40 @@ describe(`CRM Invoicing Polling Trigger in real n8n ${env.n8nVersion}`, () => {
 				]);
 				// Nothing else was emitted again after the restart.
 				expect(final).toHaveLength(5);
+			},
+		);
+	});
+
+	// Issue 40 point 12 (the memory keyed by any id) and issue 43 (an update lost under the durable scheduler).
+	it('a lead whose id is "constructor": New Lead once; two changes of it, each polled: two Updated Lead items', async () => {
+		await crm.reset();
+		await crm.config({ listOrder: 'newest' });
+		await withActiveWorkflow(
+			pollingWorkflow('e2e polling any id', ['newLead', 'updatedLead']),
+			async (workflowId) => {
+				await crm.clearRequests();
+				await waitFor(async () => (await leadListPolls()).length >= 2, 30_000, 'two polls');
+				// The API gives leads ids of its own: the sandbox's import keeps the id it is given.
+				await crm.control('POST', '/import', {
+					leads: [
+						{ id: 'constructor', name: 'Object Prototype', createdAt: new Date().toISOString() },
+					],
+				});
+				const itemsOf = async () =>
+					(await emitted(workflowId)).map((item) => [item.id, item._event, item.title]);
+				const until = async (count: number, what: string) =>
+					await waitFor(async () => (await emitted(workflowId)).length >= count, 40_000, what);
+				await until(1, 'the New Lead item');
+				for (const title of ['First Title', 'Second Title']) {
+					await crm.api('PATCH', '/leads/constructor', { title });
+					await until(title === 'First Title' ? 2 : 3, `the Updated Lead item for "${title}"`);
+				}
+				await sleep(POLL_MS + 3_000);
+				expect(await itemsOf()).toEqual([
+					['constructor', 'newLead', null],
+					['constructor', 'updatedLead', 'First Title'],
+					['constructor', 'updatedLead', 'Second Title'],
+				]);
 			},
 		);
 	});

@@ -9,13 +9,14 @@ import { credentialOf, deadlineIn, type Deadline } from '../shared';
  * 1. **Half the key is left to others.** The polling triggers using one API key send together at most half of the
  *    credential's Requests per Minute (`share`) in any 60 s: each page first takes a turn of that share of the key's
  *    one limiter (the transport's `takeShare`, per API key, in this n8n process).
- * 2. **A whole read fits n8n's time budget for one poll.** A poll reads at most `pages` pages (the share for each
- *    whole minute of that budget, at least one minute's) and ends by the budget's `deadline`; a list whose whole read
- *    needs more fails the poll before any request, or, when it grew during the poll, at the list reader's cap.
+ * 2. **A poll ends within n8n's time budget for one poll.** A poll reads at most `pages` pages (the share for each
+ *    whole minute of that budget, at least one minute's) and asks for no page once the budget's `deadline` is near
+ *    (poll.ts: readLeads); a full read that needs more goes on at the next poll from where it stopped.
  * 3. **The memory is bounded.** The trigger remembers at most POLLING.maxLeads leads; past it a poll fails.
  *
- * A poll that runs past the next poll time is no fault: n8n's poll times meanwhile are skipped (the node logs each,
- * `skippedText`), and the next poll finds everything that changed since the last one.
+ * A poll that runs past the next poll time (n8n 1.x and 2.x without the durable scheduler, whose budget is 5
+ * minutes) is no fault: n8n's poll times meanwhile are skipped (the node logs each, `skippedText`), and the next poll
+ * finds everything that changed since the last one.
  */
 export const POLLING = {
 	/**
@@ -88,26 +89,16 @@ const count = (leads: number): string => leads.toLocaleString('en-US');
 /** What the node's editor shows next to Updated Lead and Archived Lead. */
 export const COST_NOTICE = `Updated Lead and Archived Lead compare every lead at each poll: one request per ${POLLING.pageSize} leads (10,000 leads: 100 requests). The trigger uses at most half of the credential's Requests per Minute (30 a minute at the API's 60: 10,000 leads take about 3 minutes), so poll less often for large CRMs: poll times that come while a poll still runs are skipped. New Lead alone costs 1 request per poll when the API lists the newest leads first, plus one full read per Full Read Interval.`;
 
-/** Rule 2 as the list reader says it past a cap (and the advice of the check before a poll): how to narrow the list. */
-export const narrowText = (budget: Budget): string =>
-	`The polling trigger remembers at most ${count(POLLING.maxLeads)} leads, and one poll reads at most ${budget.pages} pages of ${POLLING.pageSize}: half of the credential's Requests per Minute (${budget.share} a minute) for n8n's time budget for one poll. Raise "Requests per Minute" in the credential if your plan allows, or use the webhook trigger (CRM Invoicing Trigger) for this workspace, or archive and delete leads you no longer need.`;
-
-/** Rule 2 before a poll: a whole read of the `leads` remembered must fit the budget. */
-export function checkBudget(context: IPollFunctions, leads: number, budget: Budget): void {
-	const full = Math.max(1, Math.ceil(leads / POLLING.pageSize));
-	if (full <= budget.pages) return;
-	throw new NodeOperationError(
-		context.getNode(),
-		`A full read of ${count(leads)} leads needs ${full} requests, more than the ${budget.pages} one poll can send within n8n's time budget for a poll at half the API's rate (${budget.share} a minute)`,
-		{
-			description: `The trigger did not poll: it reads the whole list at least once per Full Read Interval (and whenever the list's order does not let it stop early). ${narrowText(budget)}`,
-		},
-	);
-}
+/** Rule 3 as the list reader says it past its cap of records: how to narrow the list. */
+export const NARROW_TEXT = `The polling trigger remembers at most ${count(POLLING.maxLeads)} leads. Use the webhook trigger (CRM Invoicing Trigger) for this workspace, or archive and delete leads you no longer need.`;
 
 /** The warning when n8n starts a poll while the node's previous one still runs (rule 2's note). */
 export const skippedText = (node: string): string =>
 	`${node}: a poll started while the previous one was still running; it was skipped, and the next poll finds what changed meanwhile. A poll that reads the whole list (Updated Lead, Archived Lead, or a list not in newest-first order) sends at most half of the credential's Requests per Minute in a minute: poll less often (Poll Times), use New Lead alone, or raise "Requests per Minute" in the credential if your plan allows.`;
+
+/** The warning when a poll got no turn of the key's share before n8n's time budget for it ended (rule 2). */
+export const noTurnText = (node: string): string =>
+	`${node}: the poll got no turn of the API key's share within n8n's time budget for a poll (other polling triggers on the key used it); it sent nothing, and the next poll goes on from where the last one stopped. Poll less often (Poll Times), or raise "Requests per Minute" in the credential if your plan allows.`;
 
 /** Rule 3. */
 export const capError = (context: IPollFunctions, leads: number): NodeOperationError =>

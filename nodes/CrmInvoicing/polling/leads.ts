@@ -45,7 +45,7 @@ export function headOf(records: IDataObject[], memory: Memory): 'enough' | 'more
 		const id = leadIdOf(record);
 		if (Number.isNaN(time) || (previous === undefined ? time < newest : time > previous))
 			return 'broken';
-		if (time < newest && (id === undefined || memory.leads[id] === undefined)) return 'broken';
+		if (time < newest && (id === undefined || !memory.leads.has(id))) return 'broken';
 		previous = time;
 	}
 	return previous !== undefined && previous < newest ? 'enough' : 'more';

@@ -1,19 +1,20 @@
 import { NodeOperationError } from 'n8n-workflow';
 import type { IDataObject, INodeExecutionData, IPollFunctions } from 'n8n-workflow';
 
-import { readPages, simplify, takeShare } from '../shared';
-import { budgetOf, capError, checkBudget, narrowText, POLLING, type Budget } from './budget';
+import { msLeft, readPages, simplify, takeShare } from '../shared';
+import { budgetOf, capError, NARROW_TEXT, noTurnText, POLLING, type Budget } from './budget';
 import {
 	changedFields,
 	createdAtOf,
 	decodePrint,
 	encodePrint,
 	fingerprint,
+	type Fingerprint,
 	headOf,
 	leadIdOf,
 	newestFirst,
 } from './leads';
-import { loadMemory, saveMemory, type Memory } from './memory';
+import { loadMemory, remember, saveMemory, type Memory } from './memory';
 
 /** One poll: read → diff → save. The events the node emits; each item carries one in `_event`. */
 export type LeadEvent = 'newLead' | 'updatedLead' | 'archivedLead';
@@ -48,15 +49,20 @@ function warn(context: IPollFunctions, message: string): void {
 	context.logger.warn(`${context.getNode().name}: ${message}`);
 }
 
-/** The list page by page, each page after a turn of the node's share of the key (rule 1) and by the poll's deadline. */
-async function* leadPages(context: IPollFunctions, budget: Budget) {
-	await takeShare(context, budget.share);
+/**
+ * The list page by page (from `startCursor`, where a full read spread over polls goes on), each page after a turn of
+ * the node's share of the key (rule 1) and by the poll's deadline (rule 2): when the turn would come after the
+ * deadline, it stops without asking for the page.
+ */
+async function* leadPages(context: IPollFunctions, budget: Budget, startCursor?: string) {
+	if (!(await takeShare(context, budget.share, msLeft(budget.deadline)))) return;
 	const spec = {
 		path: '/leads',
+		startCursor,
 		maxRecords: POLLING.maxLeads,
 		maxPages: budget.pages,
 		deadline: budget.deadline,
-		narrow: narrowText(budget),
+		narrow: NARROW_TEXT,
 		// No entry of the list stops the trigger: one that is not a lead is named and left out.
 		skipEntry: (described: string, position: number, page: number) =>
 			warn(
@@ -68,25 +74,93 @@ async function* leadPages(context: IPollFunctions, budget: Budget) {
 	// A caller that stops reading returns at the `yield`: no turn is taken for a page it does not read.
 	for await (const page of pages) {
 		yield page;
-		if (page.nextCursor !== null) await takeShare(context, budget.share);
+		if (page.nextCursor === null) return;
+		if (!(await takeShare(context, budget.share, msLeft(budget.deadline)))) return;
 	}
+}
+
+/** What one poll read: the records, and how far (memory.ts: Reading's `reach`, with `cursor` for a part). */
+interface Read {
+	records: IDataObject[];
+	reach: 'full' | 'head' | 'part';
+	cursor?: string;
+}
+
+/**
+ * Reads the list for one poll: to its end; or, with `headOnly`, until its head proves nothing further down is new;
+ * or, from `startCursor`, the rest of a full read begun by an earlier poll. It stops where the next page would not fit
+ * the poll's budget (rule 2: at most `budget.pages`, and the time of the slowest page so far, its wait included, left
+ * before the deadline; leadPages asks for none once a wait reached it): the next poll goes on from there.
+ */
+async function readLeads(
+	context: IPollFunctions,
+	budget: Budget,
+	from: { memory?: Memory; headOnly: boolean; startCursor?: string },
+): Promise<Read> {
+	const records: IDataObject[] = [];
+	let head = from.headOnly ? 'more' : 'broken';
+	let cursor = from.startCursor;
+	let slowest = 0;
+	let last = Date.now();
+	for await (const page of leadPages(context, budget, from.startCursor)) {
+		records.push(...page.records);
+		if (page.nextCursor === null) return { records, reach: 'full' };
+		cursor = page.nextCursor;
+		if (head === 'more' && from.memory !== undefined) head = headOf(records, from.memory);
+		if (head === 'enough') return { records, reach: 'head' };
+		slowest = Math.max(slowest, Date.now() - last);
+		last = Date.now();
+		if (page.number >= budget.pages || msLeft(budget.deadline) < slowest) break;
+	}
+	return { records, reach: 'part', cursor };
+}
+
+/** A remembered lead read again with another fingerprint: its Updated and Archived items (none when unchanged). */
+function changeOf(old: Fingerprint, print: Fingerprint, record: IDataObject, context: DiffContext) {
+	const { settings, fields } = context;
+	// Slots appended since the lead was remembered make the stored text longer, not the lead changed.
+	if (old.whole === print.whole && old.state === print.state) return;
+	let names = changedFields(old, print, fields);
+	const archivedNow = old.state !== 'archived' && print.state === 'archived';
+	if (archivedNow && settings.events.includes('archivedLead')) {
+		context.archived.push(item(record, settings, 'archivedLead'));
+		// The Archived Lead item tells of the archived flag; other fields changed in the same interval are an
+		// Updated Lead item of their own.
+		names = names.filter((name) => name !== 'archived');
+		if (names.length === 0) return;
+	}
+	if (settings.events.includes('updatedLead'))
+		context.updated.push(item(record, settings, 'updatedLead', names));
+}
+
+interface DiffContext {
+	settings: PollSettings;
+	fields: string[];
+	updated: INodeExecutionData[];
+	archived: INodeExecutionData[];
 }
 
 /**
  * The diff, a pure function: the leads read against what the node remembers (undefined on the first poll). No
  * request, no clock, no log, and the memory is left as it was: the caller reads before and saves after. It gives the
  * items to emit (New Lead oldest first, then Updated, then Archived), each listed lead's fingerprint as stored
- * (`seen`), the field slots with new top-level keys appended, the newest createdAt listed, and warnings for n8n's log.
+ * (`seen`, a Map: any id keys it), the field slots with new top-level keys appended, the newest createdAt listed, and
+ * warnings for n8n's log.
  */
 export function diff(memory: Memory | undefined, records: IDataObject[], settings: PollSettings) {
-	const fresh = memory === undefined ? settings.includeExisting : true;
-	const known = memory?.leads ?? {};
-	const fields = memory?.fields.slice() ?? [];
+	// The first read after activation (one poll, or the polls of a full read spread over several) only remembers.
+	const fresh =
+		memory === undefined || memory.pass?.first === true ? settings.includeExisting : true;
+	const known = memory?.leads ?? new Map<string, string>();
+	const context: DiffContext = {
+		settings,
+		fields: memory?.fields.slice() ?? [],
+		updated: [],
+		archived: [],
+	};
 	const warnings: string[] = [];
 	const added: Array<{ record: IDataObject; time: number; index: number }> = [];
-	const updated: INodeExecutionData[] = [];
-	const archived: INodeExecutionData[] = [];
-	const seen: Record<string, string> = {};
+	const seen = new Map<string, string>();
 	// The newest createdAt of the leads listed (after a full read, a deleted newest lead no longer counts).
 	let newest: number | undefined;
 	records.forEach((record, index) => {
@@ -97,39 +171,26 @@ export function diff(memory: Memory | undefined, records: IDataObject[], setting
 			);
 			return;
 		}
-		if (seen[id] !== undefined) return; // The same lead twice in one listing: compared once.
+		if (seen.has(id)) return; // The same lead twice in one listing: compared once.
 		const time = createdAtOf(record);
 		if (!Number.isNaN(time) && (newest === undefined || time > newest)) newest = time;
-		const print = fingerprint(record, fields);
-		seen[id] = encodePrint(print);
-		if (seen[id] === known[id]) return; // Nothing changed (the common case: no decoding).
+		const print = fingerprint(record, context.fields);
+		const stored = encodePrint(print);
+		seen.set(id, stored);
+		const before = known.get(id);
+		if (stored === before) return; // Nothing changed (the common case: no decoding).
 		if (print.deep !== undefined) {
 			warnings.push(
 				`lead ${nameOf(record, id)} was not emitted: its field "${print.deep.slice(0, 80)}" is nested more than ${POLLING.maxEmitDepth} levels deep, more than n8n can store in an execution. The trigger skipped it and emitted the other leads; it emits it as New Lead once the CRM holds it within that depth.`,
 			);
 			return;
 		}
-		const old = known[id] === undefined ? undefined : decodePrint(known[id]);
+		const old = before === undefined ? undefined : decodePrint(before);
 		if (old === undefined || old.state === 'unreadable') {
 			if (settings.events.includes('newLead') && fresh) added.push({ record, time, index });
 			return;
 		}
-		// Slots appended since the lead was remembered make the stored text longer, not the lead changed.
-		if (old.whole === print.whole && old.state === print.state) return;
-		let names = changedFields(old, print, fields);
-		if (
-			old.state !== 'archived' &&
-			print.state === 'archived' &&
-			settings.events.includes('archivedLead')
-		) {
-			archived.push(item(record, settings, 'archivedLead'));
-			// The Archived Lead item tells of the archived flag; other fields changed in the same interval are an
-			// Updated Lead item of their own.
-			names = names.filter((name) => name !== 'archived');
-			if (names.length === 0) return;
-		}
-		if (settings.events.includes('updatedLead'))
-			updated.push(item(record, settings, 'updatedLead', names));
+		changeOf(old, print, record, context);
 	});
 	// New leads oldest first (by createdAt, then by list position), so a workflow sees them in creation order.
 	added.sort((a, b) =>
@@ -139,10 +200,10 @@ export function diff(memory: Memory | undefined, records: IDataObject[], setting
 	);
 	const items = [
 		...added.map(({ record }) => item(record, settings, 'newLead')),
-		...updated,
-		...archived,
+		...context.updated,
+		...context.archived,
 	];
-	return { items, seen, fields, newest, warnings };
+	return { items, seen, fields: context.fields, newest, warnings };
 }
 
 /**
@@ -158,48 +219,26 @@ export async function pollLeads(
 	const staticData = this.getWorkflowStaticData('node');
 	const memory = loadMemory(staticData);
 	const budget = await budgetOf(this);
-	if (memory) checkBudget(this, Object.keys(memory.leads).length, budget);
 	const now = Date.now();
 
 	// The list: all of it, or with New Lead alone only its head, unless a full read is due (the bound on finding a
-	// lead listed out of order, e.g. an import that keeps old creation dates).
+	// lead listed out of order, e.g. an import that keeps old creation dates) or one begun earlier goes on.
 	const due = memory?.fullAt === undefined || now - memory.fullAt >= settings.fullReadEveryMs;
-	let head = memory !== undefined && onlyNew(settings) && !due ? 'more' : 'broken';
-	const records: IDataObject[] = [];
-	let fullRead = true;
-	for await (const page of leadPages(this, budget)) {
-		records.push(...page.records);
-		// Once the head did not prove the order (`broken`), this poll reads the whole list (rule 2 still bounds it).
-		if (head === 'more' && memory !== undefined) head = headOf(records, memory);
-		if (head === 'enough' && page.nextCursor !== null) {
-			fullRead = false;
-			break;
-		}
+	const pass = memory?.pass;
+	const headOnly = memory !== undefined && pass === undefined && onlyNew(settings) && !due;
+	const read = await readLeads(this, budget, { memory, headOnly, startCursor: pass?.cursor });
+	if (read.reach === 'part' && read.records.length === 0) {
+		// No turn of the key's share within the budget (other polling triggers on the key used it): the next poll.
+		this.logger.warn(noTurnText(this.getNode().name));
+		return null;
 	}
-	const found = diff(memory, records, settings);
+	const found = diff(memory, read.records, settings);
 	for (const message of found.warnings) warn(this, message);
 
-	// What to remember: the leads remembered, updated with those read. After a full read, a lead no longer listed is
-	// marked gone, and forgotten once it has been gone for POLLING.forgetAfterMs.
-	const leads = Object.assign(memory?.leads ?? {}, found.seen);
-	const gone = memory?.gone ?? {};
-	if (fullRead) {
-		for (const id of Object.keys(leads)) {
-			if (found.seen[id] !== undefined) delete gone[id];
-			else if (now - (gone[id] ??= now) >= POLLING.forgetAfterMs) {
-				delete leads[id];
-				delete gone[id];
-			}
-		}
-	}
-	let newest = found.newest;
-	if (!fullRead && memory?.newest !== undefined && (newest === undefined || memory.newest > newest))
-		newest = memory.newest;
-	const count = Object.keys(leads).length;
-	if (count > POLLING.maxLeads) throw capError(this, count);
-	const fullAt = fullRead ? now : memory?.fullAt;
-	saveMemory(staticData, { v: 1, leads, gone, fields: found.fields, newest, fullAt });
-
+	const reading = { ...found, reach: read.reach, cursor: read.cursor, due, now };
+	const next = remember(memory, reading, POLLING.forgetAfterMs);
+	if (next.leads.size > POLLING.maxLeads) throw capError(this, next.leads.size);
+	saveMemory(staticData, next);
 	return found.items.length > 0 ? [found.items] : null;
 }
 

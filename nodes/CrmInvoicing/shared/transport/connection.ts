@@ -80,9 +80,15 @@ export function pacerOf(key: Pick<Connection, 'keyId' | 'requestsPerMinute'>): R
 	return pacers.getOrSet(`${key.keyId}\n${rate}`, () => new RateLimitPacer(rate));
 }
 
-/** One request of the context's share (`perMinute` in any 60 s) of its key's limiter: the poller's turn per page. */
-export const takeShare = async (context: ApiContext, perMinute: number): Promise<void> =>
-	pacerOf(await credentialOf(context)).takeShare(perMinute);
+/**
+ * One request of the context's share (`perMinute` in any 60 s) of its key's limiter: the poller's turn per page; false
+ * when it would come after `maxWaitMs`.
+ */
+export const takeShare = async (
+	context: ApiContext,
+	perMinute: number,
+	maxWaitMs?: number,
+): Promise<boolean> => await pacerOf(await credentialOf(context)).takeShare(perMinute, maxWaitMs);
 
 /** `text` with its percent-escapes of ASCII decoded: what the path rules read (no other escape decodes to ASCII). */
 const decodeAscii = (text: string): string =>

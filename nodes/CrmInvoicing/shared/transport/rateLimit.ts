@@ -78,10 +78,18 @@ export class RateLimitPacer {
 		this.pump(now);
 	}
 
-	/** Waits until this key's callers of a `perMinute` share (the polling triggers) sent fewer in 60 s; counts one. */
-	async takeShare(perMinute: number): Promise<void> {
+	/**
+	 * Waits until this key's callers of a `perMinute` share (the polling triggers) sent fewer in 60 s; counts one.
+	 * False, with nothing counted, when that turn would come after `maxWaitMs` (a poll's time budget).
+	 */
+	async takeShare(perMinute: number, maxWaitMs?: number): Promise<boolean> {
 		this.share ??= new RateLimitPacer(perMinute, this.clockNow, this.sleep);
-		this.share.settle(await this.share.take());
+		try {
+			this.share.settle(await this.share.take({ maxWaitMs }));
+			return true;
+		} catch {
+			return false;
+		}
 	}
 
 	private onAnswer(headers: IDataObject | undefined, now: number): void {
