@@ -44,7 +44,8 @@ export interface E2eEnv {
 	 * POST {controlUrl}/restart-n8n restarts n8n on the same data. A JSON body `{"webhookUrl": "alias"}` restarts it
 	 * with WEBHOOK_URL set to `webhookAliasUrl` (another address that reaches the same n8n, as after a domain or tunnel
 	 * change); `{"webhookUrl": "default"}` (or no body) with its usual one; `{"webhookUrl": "http://127.0.0.1:<port>"}`
-	 * with a test's own address in front of n8n (a proxy the test controls). `"publicationService": false` restarts it
+	 * with a test's own address in front of n8n (a proxy the test controls; the scheme in any case, e.g. `HTTP://…` for a
+	 * URL that is not in normal form). `"publicationService": false` restarts it
 	 * with N8N_USE_WORKFLOW_PUBLICATION_SERVICE=false (n8n 2.41's start-up activation as in 2.38); without it, n8n's
 	 * default. `"package": "test/fixtures/releases/<file>.tgz"` installs that packed release before the start (what a
 	 * user upgrading or downgrading does), `"package": "current"` this checkout again; without it the installed package
@@ -222,7 +223,7 @@ async function main(): Promise<void> {
 					};
 					const wanted = asked.webhookUrl ?? 'default';
 					// A test's own address in front of n8n (a proxy it controls) is a loopback http URL with a port.
-					const own = /^http:\/\/127\.0\.0\.1:\d{2,5}\/?$/.test(wanted);
+					const own = /^http:\/\/127\.0\.0\.1:\d{2,5}\/?$/i.test(wanted);
 					if (wanted !== 'default' && wanted !== 'alias' && !own)
 						throw new Error('webhookUrl must be "default", "alias" or http://127.0.0.1:<port>');
 					const release =

@@ -24,6 +24,7 @@ import {
 	isInactiveStatus,
 	letGo,
 	own,
+	sameUrl,
 	subscribe,
 	webhookCall,
 } from './trigger/subscription';
@@ -60,12 +61,15 @@ async function check(context: IHookFunctions, deadline: Deadline): Promise<boole
 	if (remote === 'gone') return forget();
 	// Data of 0.1 carries no tag: it is this node's when the CRM says it delivers to exactly this node's URL. A tag in
 	// the CRM's name that is not this node's: someone else's (renamed, or a re-used id).
-	if ((stored.ownerTag === undefined && remote.url !== url) || (tagOf(remote.name) ?? tag) !== tag)
+	if (
+		(stored.ownerTag === undefined && !sameUrl(remote.url, url)) ||
+		(tagOf(remote.name) ?? tag) !== tag
+	)
 		return forget("it is not provably this trigger's own");
 	const at = typeof remote.url === 'string' ? remote.url : stored.url;
 	const held = { ...stored, ownerTag: tag, url: at };
 	saveState(data, { subscription: held });
-	if (held.url !== url) return await letGo(context, held, deadline, false).then(() => false);
+	if (!sameUrl(held.url, url)) return await letGo(context, held, deadline, false).then(() => false);
 	const events = eventNamesOf(Array.isArray(remote.events) ? remote.events : stored.events, []);
 	const same = events.sort().join('\n') === eventsOf(context).join('\n');
 	return (await secretReadable(context, held)) && same && !isInactiveStatus(remote.status);

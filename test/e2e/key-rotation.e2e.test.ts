@@ -24,6 +24,7 @@ import {
 	finishedExecutions,
 	n8nClient,
 	restartN8n,
+	rotateCredentialKey,
 	sandbox,
 	triggerState,
 	triggerUrl,
@@ -36,7 +37,6 @@ jest.setTimeout(420_000);
 const env = e2eEnv();
 const crm = sandbox(env);
 const n8n = n8nClient(env);
-const CREDENTIAL_TYPE = 'crmInvoicingApi';
 
 let credential: { id: string; name: string };
 let oldKey: string;
@@ -45,18 +45,8 @@ let workflowId: string;
 
 /** A new key at the CRM, the credential updated to it in n8n, the old key revoked at the CRM. */
 async function rotateKey(): Promise<string> {
-	const newKey = `sk_rotated_${randomUUID().replace(/-/g, '')}`;
-	await crm.control('POST', '/keys', { key: newKey });
-	await n8n.updateCredential(credential, CREDENTIAL_TYPE, {
-		baseUrl: env.sandboxUrl,
-		apiKey: newKey,
-		requestsPerMinute: 600,
-		// n8n 1.x keeps its domain restriction in the credential's data (scripts/lib/n8n.ts, createCredential).
-		...(env.runtime === 'compat' ? { allowedHttpRequestDomains: 'all' } : {}),
-	});
-	await crm.control('DELETE', `/keys/${encodeURIComponent(oldKey)}`);
-	oldKey = newKey;
-	return newKey;
+	oldKey = await rotateCredentialKey(credential, oldKey, env);
+	return oldKey;
 }
 
 /**

@@ -453,6 +453,28 @@ export async function emittedItems(
 	return executions.flatMap((execution) => nodeOutput(execution, nodeName));
 }
 
+/**
+ * Changes a credential's API key as a user does: a new key added at the CRM, the credential updated to it in n8n, the
+ * old key revoked at the CRM. Returns the new key.
+ */
+export async function rotateCredentialKey(
+	credential: { id: string; name: string },
+	oldKey: string,
+	env = e2eEnv(),
+): Promise<string> {
+	const newKey = `sk_rotated_${randomUUID().replace(/-/g, '')}`;
+	await sandbox(env).control('POST', '/keys', { key: newKey });
+	await n8nClient(env).updateCredential(credential, 'crmInvoicingApi', {
+		baseUrl: env.sandboxUrl,
+		apiKey: newKey,
+		requestsPerMinute: 600,
+		// n8n 1.x keeps its domain restriction in the credential's data (scripts/lib/n8n.ts, createCredential).
+		...(env.runtime === 'compat' ? { allowedHttpRequestDomains: 'all' } : {}),
+	});
+	await sandbox(env).control('DELETE', `/keys/${encodeURIComponent(oldKey)}`);
+	return newKey;
+}
+
 /** Restarts the e2e n8n through its control (scripts/e2e.ts: `restart-n8n`); returns the package version it loaded. */
 export async function restartN8n(
 	options: { webhookUrl?: string; publicationService?: boolean; package?: string } = {},

@@ -23,6 +23,7 @@ export type ErrorCode =
 	| 'NOT_FOUND'
 	| 'VALIDATION_ERROR'
 	| 'RATE_LIMITED'
+	| 'CONFLICT'
 	| 'INTERNAL_ERROR';
 
 export class ApiError extends Error {
@@ -63,6 +64,9 @@ export interface ApiRequest {
 	listOrder?: ListOrder;
 	/** What PATCH does with `customFields` (SandboxConfig.patchCustomFields). Default 'replace'. */
 	patchCustomFields?: 'replace' | 'merge';
+	/** The webhook URL switches (SandboxConfig.onePerUrl, normalUrls). */
+	onePerUrl?: 'answer' | 'conflict' | false;
+	normalUrls?: boolean;
 }
 
 export interface ApiResponse {
@@ -849,10 +853,18 @@ function createWebhook(host: ApiHost, request: ApiRequest): ApiResponse {
 				`Unknown event names: ${unknown.join(', ')}. Supported events: ${DOCUMENTED_EVENTS.join(', ')}`,
 			);
 	}
+	// The URL switches: stored in normal form; one subscription per URL (answered without its secret, or 409).
+	const held = host.store.webhooks
+		.values()
+		.find((known) => new URL(known.url).href === parsed.href);
+	if (held && request.onePerUrl === 'conflict')
+		throw new ApiError(409, 'CONFLICT', `A webhook subscription for this URL exists: ${held.id}`);
+	if (held && request.onePerUrl === 'answer')
+		return { status: 200, body: publicSubscription(held) };
 	const subscription: WebhookSubscription = {
 		id: randomId('whk_'),
 		name,
-		url,
+		url: request.normalUrls ? parsed.href : url,
 		events: [...new Set(events as string[])],
 		status: 'active',
 		secret: generateSecret(),

@@ -279,6 +279,8 @@ class SandboxServer implements Sandbox {
 			patchCustomFields: 'replace',
 			listOrder: options.listOrder === undefined ? 'oldest' : parseListOrder(options.listOrder),
 			activity: false,
+			onePerUrl: false,
+			normalUrls: false,
 		};
 		this.seedLeadCount = options.seedLeads ?? 0;
 		this.store = this.freshStore();
@@ -719,6 +721,8 @@ class SandboxServer implements Sandbox {
 					ignoreLimit: this.config.ignoreLimit,
 					listOrder: this.config.listOrder,
 					patchCustomFields: this.config.patchCustomFields,
+					onePerUrl: this.config.onePerUrl,
+					normalUrls: this.config.normalUrls,
 				},
 			);
 			send({ status: response.status, body: response.body, headers: answerHeaders });
@@ -1015,6 +1019,13 @@ class SandboxServer implements Sandbox {
 					this.config.patchCustomFields = body.patchCustomFields;
 				}
 				if (body.activity !== undefined) this.setActivity(parseActivity(body.activity));
+				if (body.onePerUrl !== undefined) {
+					const onePerUrl = body.onePerUrl;
+					if (onePerUrl !== false && onePerUrl !== 'answer' && onePerUrl !== 'conflict')
+						throw validationError('onePerUrl must be false, "answer" or "conflict"');
+					this.config.onePerUrl = onePerUrl;
+				}
+				if (body.normalUrls !== undefined) this.config.normalUrls = body.normalUrls === true;
 				if (body.deliveryTimeoutMs !== undefined) {
 					if (!isPositiveInteger(body.deliveryTimeoutMs))
 						throw validationError('deliveryTimeoutMs must be a positive integer');

@@ -423,6 +423,13 @@ export interface SandboxConfig {
 	patchCustomFields: PatchCustomFields;
 	/** Creates, changes and archives leads at an interval; kept across reset. */
 	activity: ActivityConfig | false;
+	/**
+	 * A CRM that keeps one webhook subscription per URL (the spec does not say): a POST /webhooks for a URL that has one
+	 * answers that one without its secret (`answer`) or 409 (`conflict`). Off (false) by default; kept across reset.
+	 */
+	onePerUrl: 'answer' | 'conflict' | false;
+	/** Subscriptions' URLs stored in normal form (lower-case scheme and host, no default port); kept across reset. */
+	normalUrls: boolean;
 }
 
 export interface DeliverOnCreate {

@@ -17,9 +17,19 @@ import {
 	type Deadline,
 } from '../shared';
 import {
+	forgetForeign,
+	idText,
+	mayDelete,
+	own,
+	printable,
+	provablyOwn,
+	warnKept,
+	webhookCall,
+	type Kept,
+} from './ownership';
+import {
 	apiKeyOf,
 	log,
-	ownerTag,
 	readState,
 	retireSubscription,
 	saveState,
@@ -30,16 +40,13 @@ import {
 	type TriggerContext,
 } from './store';
 
+export { forgetForeign, mayDelete, own, printable, sameUrl, webhookCall } from './ownership';
+
 /**
  * The trigger's subscription at the CRM, every call that subscribes or deletes (for the hooks in the node file and the
  * renewal a delivery starts), each under one deadline. Subscribing creates the new subscription first and lets the old
- * one go only once the new one is stored. The one deletion rule: **a subscription is deleted only when it carries this
- * node's owner tag AND delivers to this node's current webhook URL**; no URL read from the CRM is ever requested
- * (docs/trigger.md#which-subscriptions-the-trigger-deletes).
+ * one go only once the new one is stored; who owns what is ownership.ts's.
  */
-
-export const mayDelete = (held: { ownerTag?: string; url?: unknown }, tag: string, url: string) =>
-	held.ownerTag === tag && held.url === url;
 
 export function eventsOf(context: TriggerContext): string[] {
 	const custom = (context.getNodeParameter('options', {}) as IDataObject).customEvents;
@@ -49,24 +56,6 @@ export function eventsOf(context: TriggerContext): string[] {
 /** Whether a subscription's status says the CRM delivers nothing to it (the choice subscription-status). */
 export const isInactiveStatus = (status: unknown): boolean =>
 	typeof status === 'string' && INACTIVE_SUBSCRIPTION_STATUS.test(status);
-
-/** Text from the network as a log shows it: printable ASCII only (no line breaks to forge log lines), cut short. */
-export const printable = (value: unknown, max: number): string =>
-	String(value)
-		.replace(/[^ -~]/g, '?')
-		.slice(0, max);
-
-/** This node's static data, owner tag and webhook URL (the test URL while listening for a test event). */
-export function own(context: TriggerContext) {
-	const url = context.getNodeWebhookUrl('default');
-	if (url) return { data: context.getWorkflowStaticData('node'), tag: ownerTag(context), url };
-	throw new NodeOperationError(context.getNode(), 'n8n did not give this trigger a webhook URL', {
-		description: 'Save the workflow and try again.',
-	});
-}
-
-const idText = (value: unknown): string =>
-	typeof value === 'string' || typeof value === 'number' ? String(value) : '';
 
 /** Runs `work` under one deadline; an error after it, or a request's deadline error, names the time limit. */
 export async function inTime<T>(
@@ -91,44 +80,6 @@ export async function inTime<T>(
 }
 
 /**
- * GET (the record) or DELETE (where the rule allows; a 2xx sign-in page fails) of one subscription; a 404 is 'gone'
- * (choice webhook-delete-answer). `once`: one attempt, no retry (the lookup that strangers can cause).
- */
-export async function webhookCall(
-	context: TriggerContext,
-	method: 'GET' | 'DELETE',
-	id: string,
-	deadline: Deadline,
-	once = false,
-): Promise<IDataObject | 'gone'> {
-	const path = `/webhooks/${encodeURIComponent(id)}`;
-	const expect = method === 'GET' ? ('record' as const) : undefined;
-	const answer = apiRequest.call(context, { method, path, expect, deadline, once });
-	const gone = (error: unknown) => (httpStatusOf(error) === 404 ? 'gone' : Promise.reject(error));
-	return (await answer.catch(gone)) as IDataObject | 'gone';
-}
-
-type Kept = { id: string; url: string; retired: boolean };
-
-/** Names (ten at most, the rest counted) this trigger's subscriptions kept because they deliver elsewhere. */
-function warnKept(context: TriggerContext, kept: Kept[], url: string): void {
-	for (const entry of kept.slice(0, 10)) {
-		// What the CRM lists is anyone's text (a key of the workspace can plant it): printable only, cut short.
-		const [id, at] = [printable(entry.id, 80), printable(entry.url, 300)];
-		const then = `; until then, its deliveries that reach this node are answered 410, so that the CRM disables it`;
-		const message = `kept webhook subscription ${id}, which carries this trigger's owner tag but delivers to ${at}, not to this node's URL ${url}. The trigger deletes a subscription only at its own URL: this one may be the subscription of a restored copy of this n8n (for example production), which must keep receiving. If it is a leftover (an earlier WEBHOOK_URL of this n8n), delete it with the CRM Invoicing node: Webhook Subscription → Delete, ID ${id}${entry.retired ? then : ''}.`;
-		log(context, message, id);
-	}
-	const more = `kept ${kept.length - 10} more webhook subscriptions with this trigger's owner tag at other URLs than ${url}; list them with the CRM Invoicing node (Webhook Subscription → Get Many)`;
-	if (kept.length > 10) log(context, more);
-}
-
-export function forgetForeign(context: TriggerContext, id: string, why: string): void {
-	const message = `left webhook subscription ${id} alone because ${why}; only this node's record of it is gone`;
-	log(context, message, id, true);
-}
-
-/**
  * Lets go of a subscription this node stored, and forgets it: deleted where the rule allows; this node's at another URL
  * kept, retired with its secret and named (by the sweep that follows when `named` is false); else only forgotten.
  */
@@ -139,15 +90,15 @@ export async function letGo(
 	named = true,
 ) {
 	const { data, tag, url } = own(context);
-	if (mayDelete(held, tag, url)) await webhookCall(context, 'DELETE', held.id, by);
-	else if (held.ownerTag !== tag || held.url === undefined)
-		forgetForeign(context, held.id, "it is not provably this trigger's own");
+	const { id, url: at, secretWrapped } = held;
+	if (await provablyOwn(context, held, by)) await webhookCall(context, 'DELETE', id, by);
+	else if (held.ownerTag !== tag || at === undefined)
+		forgetForeign(context, id, "it is not provably this trigger's own");
 	else {
-		const { id, url: at, secretWrapped } = held;
 		retireSubscription(data, { id, url: at, ...(secretWrapped ? { secretWrapped } : {}) });
-		if (named) warnKept(context, [{ id, url: at, retired: !!secretWrapped }], url);
+		if (named) warnKept(context, [{ id, url: at, retired: secretWrapped !== undefined }], url);
 	}
-	if (readState(data).subscription?.id === held.id) saveState(data, { subscription: undefined });
+	if (readState(data).subscription?.id === id) saveState(data, { subscription: undefined });
 }
 
 /** Deletes this node's leftovers at its URL and names those elsewhere; best effort: a failure is logged, not thrown. */
@@ -189,9 +140,78 @@ function refusedEvents(context: TriggerContext, error: unknown, events: string[]
 	return new NodeOperationError(context.getNode(), message, { description });
 }
 
+const hasSecret = (answer: IDataObject) => /^whsec_./.test(String(answer.secret ?? ''));
+const AGAIN = 'then activate the workflow again';
+
+/**
+ * POST /webhooks. A CRM that keeps one subscription per URL answers another POST for this URL with 409, or with the one
+ * it holds, without a secret: when that is the stored one and the rule lets it be deleted, it is, and the POST is sent
+ * once more; else the answer stands, and a 409 is an error that says what to do.
+ */
+async function post(context: TriggerContext, body: IDataObject, deadline: Deadline) {
+	const { data, url } = own(context);
+	const previous = readState(data).subscription;
+	const events = body.events as string[];
+	const send = async () =>
+		await apiRequest
+			.call(context, { method: 'POST', path: '/webhooks', body, deadline })
+			.catch((error: unknown) => Promise.reject(refusedEvents(context, error, events)));
+	const conflict = (error: unknown) =>
+		httpStatusOf(error) === 409 ? undefined : Promise.reject(error);
+	const first = await send().catch(conflict);
+	if (first !== undefined && (hasSecret(first) || idText(first.id) !== previous?.id)) return first;
+	if (previous !== undefined && (await provablyOwn(context, previous, deadline))) {
+		await webhookCall(context, 'DELETE', previous.id, deadline);
+		const why = `the CRM keeps one webhook subscription per URL and held this trigger's ${previous.id} at it; deleted it to subscribe anew`;
+		log(context, why, previous.id, true);
+		return await send();
+	}
+	if (first !== undefined) return first;
+	const message = `The CRM API refused a webhook subscription at this trigger's URL ${url} (409: it already holds one there)`;
+	const description = `That subscription is not provably this trigger's (made by hand, or by another n8n). Find it with the CRM Invoicing node (Webhook Subscription → Get Many), delete it there or in the CRM, ${AGAIN}.`;
+	throw new NodeOperationError(context.getNode(), message, { description });
+}
+
+/**
+ * The error for an answer without an id or a signing secret. Only a new subscription with this node's tag at its URL,
+ * as the answer shows it, is deleted first; any other it names (the stored or a retired one, one without this node's
+ * tag or elsewhere) is left as it is, and named.
+ */
+async function withoutSecret(context: TriggerContext, answer: IDataObject, deadline: Deadline) {
+	const { data, tag, url } = own(context);
+	const node = context.getNode();
+	const id = idText(answer.id);
+	const check = `Check that the Base URL of the credential points at the CRM API, ${AGAIN}.`;
+	const needs = 'The trigger needs both to receive and verify deliveries.';
+	if (id === '')
+		return new NodeOperationError(
+			node,
+			'The CRM API did not return an id for the new webhook subscription',
+			{
+				description: `${needs} ${check}`,
+			},
+		);
+	const state = readState(data);
+	const known = id === state.subscription?.id || state.retired.some((entry) => entry.id === id);
+	if (!known && mayDelete({ ownerTag: tagOf(answer.name), url: answer.url }, tag, url)) {
+		const orphan = `could not delete webhook subscription ${id} that came without a secret`;
+		await webhookCall(context, 'DELETE', id, deadline).catch((error: Error) =>
+			log(context, `${orphan} (${error.message})`),
+		);
+		const message =
+			'The CRM API did not return a signing secret (whsec_…) for the new webhook subscription';
+		return new NodeOperationError(node, message, { description: `${needs} ${check}` });
+	}
+	const shown = printable(id, 80);
+	const message = `The CRM API answered with webhook subscription ${shown}, without a signing secret, and it is not provably a new subscription of this trigger`;
+	const description = `The CRM may keep one subscription per URL and hold one at this trigger's URL ${url} (made by hand, or by another n8n); it was left as it is. If it is not needed, delete it in the CRM or with the CRM Invoicing node (Webhook Subscription → Delete, ID ${shown}), ${AGAIN}.`;
+	return new NodeOperationError(node, message, { description });
+}
+
 /** Subscribes this node at its own URL, one at a time per node and mode in this process; returns the new id. */
 export async function subscribe(context: TriggerContext, deadline: Deadline): Promise<string> {
-	const [node, events] = [context.getNode(), eventsOf(context)];
+	const node = context.getNode();
+	const events = eventsOf(context);
 	const choose =
 		'Choose events under "Events", or enter event names under "Options > Custom Event Names".';
 	if (events.length === 0)
@@ -207,23 +227,10 @@ export async function subscribe(context: TriggerContext, deadline: Deadline): Pr
 		// time) leaves the stored subscription as it was, so nothing here can leave the trigger without one. A POST
 		// abandoned mid-way may still create a subscription: the next sweep removes it (it is at this node's URL).
 		const previous = readState(data).subscription;
-		const body = { name, url, events };
-		const response = await apiRequest
-			.call(context, { method: 'POST', path: '/webhooks', body, deadline })
-			.catch((error: unknown) => Promise.reject(refusedEvents(context, error, events)));
-		const [id, secret] = [idText(response.id), String(response.secret ?? '')];
-		if (id === '' || !/^whsec_./.test(secret)) {
-			// Without its secret no delivery can be verified: removed (it is at this node's URL) rather than left behind.
-			const orphan = `could not delete webhook subscription ${id} that came without a secret`;
-			if (id !== '')
-				await webhookCall(context, 'DELETE', id, deadline).catch((error: Error) =>
-					log(context, `${orphan} (${error.message})`),
-				);
-			const message = `The CRM API did not return ${id === '' ? 'an id' : 'a signing secret (whsec_…)'} for the new webhook subscription`;
-			const description =
-				'The trigger needs both to receive and verify deliveries. Check that the Base URL of the credential points at the CRM API, then activate the workflow again.';
-			throw new NodeOperationError(node, message, { description });
-		}
+		const response = await post(context, { name, url, events }, deadline);
+		const id = idText(response.id);
+		if (id === '' || !hasSecret(response)) throw await withoutSecret(context, response, deadline);
+		const secret = String(response.secret);
 		const secretWrapped = wrapSecret(secret, await apiKeyOf(context), secretOwner(context, id));
 		const subscription = { id, url, events, secretWrapped, ownerTag: tag };
 		saveState(data, { subscription, recentDeliveries: [] });

@@ -17,6 +17,7 @@ import {
 	printable,
 	renew,
 	RENEWAL_TIME_LIMIT_MS,
+	sameUrl,
 } from './subscription';
 import { checkDeliveryHeaders, signatureFailure } from './signature';
 import {
@@ -118,7 +119,7 @@ async function verdict(
 	if (remote === 'gone') return [503, STALE_REASON];
 	const at = typeof remote.url === 'string' ? remote.url : stored.url;
 	const url = context.getNodeWebhookUrl('default');
-	const current = url !== undefined && at === url && !isInactiveStatus(remote.status);
+	const current = sameUrl(at, url) && !isInactiveStatus(remote.status);
 	return current ? [401, 'signature does not match'] : [503, STALE_REASON];
 }
 

@@ -300,11 +300,13 @@ describe('a key change, then a restart before any delivery (nothing can read the
 	});
 
 	it.each(['0.1', '0.2'] as const)(
-		'data of %s (its clear secret is not read): the first delivery subscribes anew the same way, and no clear copy stays',
+		'data of %s (its clear secret is not read): the first delivery subscribes anew the same way, deletes the old one, and no clear copy stays',
 		async (version) => {
-			// 0.2's subscription carries the owner tag and is deleted; 0.1's carries none: left alone, and logged so.
+			// 0.2's subscription carries the owner tag; 0.1's carries none: deleted once the CRM shows it at this URL.
 			const crm = nock(API).post(LIST).reply(200, { id: 'whk_2', secret: NEW_SECRET });
-			if (version === '0.2') crm.delete(ONE('whk_1')).reply(204);
+			if (version === '0.1')
+				crm.get(ONE('whk_1')).reply(200, { id: 'whk_1', name: 'n8n: Leads', url: PRODUCTION_URL });
+			crm.delete(ONE('whk_1')).reply(204);
 			crm.get(LIST).query(true).reply(200, { items: [], hasMore: false });
 			const delivered = await deliver(earlierSubscription(version));
 			expect(delivered).toMatchObject({ status: 503, body: { error: UNUSABLE_SECRET_REASON } });
@@ -312,12 +314,20 @@ describe('a key change, then a restart before any delivery (nothing can read the
 			const state = plain(delivered.staticData);
 			expect(state).toMatchObject({ subscriptionId: 'whk_2', ownerTag: tagFor() });
 			for (const part of secretParts(SECRET)) expect(JSON.stringify(state)).not.toContain(part);
-			if (version === '0.1')
-				expect(logged('info')).toContain(
-					"left webhook subscription whk_1 alone because it is not provably this trigger's own",
-				);
 		},
 	);
+
+	it('data of 0.1 whose subscription the CRM shows at another URL is left alone, and logged so', async () => {
+		const elsewhere = { id: 'whk_1', name: 'n8n: Leads', url: 'https://elsewhere.example.com/w' };
+		const crm = nock(API).post(LIST).reply(200, { id: 'whk_2', secret: NEW_SECRET });
+		crm.get(ONE('whk_1')).reply(200, elsewhere);
+		crm.get(LIST).query(true).reply(200, { items: [], hasMore: false });
+		await deliver(earlierSubscription('0.1'));
+		crm.done();
+		expect(logged('info')).toContain(
+			"left webhook subscription whk_1 alone because it is not provably this trigger's own",
+		);
+	});
 
 	it('a delivery that cannot be a genuine one (no signature headers, a stale timestamp, no v1 entry) is answered 401 and subscribes nothing anew', async () => {
 		const raw = body();

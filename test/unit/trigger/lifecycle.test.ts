@@ -157,15 +157,52 @@ describe('create', () => {
 			expect(JSON.stringify({ ...error, message: error.message })).not.toContain(part);
 	});
 
-	it('throws when the response has no whsec_ secret, and deletes the subscription it got', async () => {
+	it('throws when the response has no whsec_ secret, and deletes the subscription only when it is a new one of its own', async () => {
 		emptyList();
-		nock(API).post(LIST).reply(200, { id: 'whk_nosecret', secret: 'not-a-whsec' });
+		const answer = {
+			id: 'whk_nosecret',
+			name: `n8n: Leads [n8n:${tagFor()}]`,
+			url: PRODUCTION_URL,
+		};
+		nock(API)
+			.post(LIST)
+			.reply(200, { ...answer, secret: 'not-a-whsec' });
 		const removed = nock(API).delete(ONE('whk_nosecret')).reply(204);
 		const trigger = triggerHooks({});
 		await expect(trigger.create()).rejects.toThrow('did not return a signing secret');
 		removed.done();
 		expect(plain(trigger.staticData)).toEqual({});
 	});
+
+	it.each([
+		['no name or URL', {}],
+		['another URL', { name: `n8n: Leads [n8n:${tagFor()}]`, url: 'https://other.example.com/w' }],
+		['no owner tag', { name: 'n8n: Leads', url: PRODUCTION_URL }],
+		[
+			'the stored subscription, at another URL',
+			{ name: `x [n8n:${tagFor()}]`, url: PRODUCTION_URL },
+		],
+	])(
+		'an answer without a secret naming %s: nothing is deleted, and the error names it',
+		async (_case, shown) => {
+			emptyList();
+			const stored = _case.startsWith('the stored')
+				? storedSubscription({
+						subscriptionId: 'whk_seen',
+						subscriptionUrl: 'https://old.example.com/w',
+					})
+				: {};
+			nock(API)
+				.post(LIST)
+				.reply(200, { id: 'whk_seen', ...shown });
+			const error = await triggerHooks({ staticData: stored })
+				.create()
+				.catch((caught: Error) => caught);
+			expect((error as Error).message).toContain(
+				'webhook subscription whk_seen, without a signing secret',
+			);
+		},
+	);
 
 	it('removes only its own leftovers at its own URL: never one elsewhere (named in a warning), hand-made, other-mode or other-instance', async () => {
 		const ours = tagFor('manual');

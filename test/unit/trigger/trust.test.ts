@@ -309,6 +309,15 @@ describe('a signature that does not match: 401 only when a question asked now sh
 		asked.done();
 	});
 
+	it('current at this URL as the CRM writes it (host in upper case, default port): a forgery, 401', async () => {
+		const url = PRODUCTION_URL.replace('https://n8n.example.com/', 'https://N8N.example.com:443/');
+		const asked = nock(API)
+			.get(ONE('whk_1'))
+			.reply(200, { ...current, url });
+		expectNothingRun(await deliver(forged), 401, 'signature does not match');
+		asked.done();
+	});
+
 	it('a stale reader (queue mode): the stored subscription is gone at the CRM, so 503; the retry with the saved data runs', async () => {
 		// Main deleted whk_1 and created whk_2 (secret SECRET); this process still reads whk_1 and its secret OLD_SECRET.
 		const stale = storedSubscription({

@@ -1,0 +1,91 @@
+import { NodeOperationError } from 'n8n-workflow';
+import type { IDataObject } from 'n8n-workflow';
+
+import { apiRequest, httpStatusOf, type Deadline } from '../shared';
+import { log, ownerTag, tagOf, type StoredSubscription, type TriggerContext } from './store';
+
+/**
+ * Who owns what. The one deletion rule: **a subscription is deleted only when it carries this node's owner tag AND
+ * delivers to this node's current webhook URL**, URLs compared as URLs (`sameUrl`) wherever the trigger decides
+ * ownership, deletion or a check; no URL read from the CRM is ever requested
+ * (docs/trigger.md#which-subscriptions-the-trigger-deletes). Also the one call that reads or deletes a subscription,
+ * and the log lines for those kept or left alone.
+ */
+
+/** Whether two URLs are one: parsed, in normal form (scheme and host lower-case, no default port); else never. */
+export function sameUrl(a: unknown, b: unknown): boolean {
+	if (typeof a !== 'string' || typeof b !== 'string') return false;
+	if (!URL.canParse(a) || !URL.canParse(b)) return false;
+	return new URL(a).href === new URL(b).href;
+}
+
+export const mayDelete = (held: { ownerTag?: string; url?: unknown }, tag: string, url: string) =>
+	held.ownerTag === tag && sameUrl(held.url, url);
+
+/** Text from the network as a log shows it: printable ASCII only (no line breaks to forge log lines), cut short. */
+export const printable = (value: unknown, max: number): string =>
+	String(value)
+		.replace(/[^ -~]/g, '?')
+		.slice(0, max);
+
+/** This node's static data, owner tag and webhook URL (the test URL while listening for a test event). */
+export function own(context: TriggerContext) {
+	const url = context.getNodeWebhookUrl('default');
+	if (url) return { data: context.getWorkflowStaticData('node'), tag: ownerTag(context), url };
+	throw new NodeOperationError(context.getNode(), 'n8n did not give this trigger a webhook URL', {
+		description: 'Save the workflow and try again.',
+	});
+}
+
+export const idText = (value: unknown): string =>
+	typeof value === 'string' || typeof value === 'number' ? String(value) : '';
+
+/**
+ * GET (the record) or DELETE (where the rule allows; a 2xx sign-in page fails) of one subscription; a 404 is 'gone'
+ * (choice webhook-delete-answer). `once`: one attempt, no retry (the lookup that strangers can cause).
+ */
+export async function webhookCall(
+	context: TriggerContext,
+	method: 'GET' | 'DELETE',
+	id: string,
+	deadline: Deadline,
+	once = false,
+): Promise<IDataObject | 'gone'> {
+	const path = `/webhooks/${encodeURIComponent(id)}`;
+	const expect = method === 'GET' ? ('record' as const) : undefined;
+	const answer = apiRequest.call(context, { method, path, expect, deadline, once });
+	const gone = (error: unknown) => (httpStatusOf(error) === 404 ? 'gone' : Promise.reject(error));
+	return (await answer.catch(gone)) as IDataObject | 'gone';
+}
+
+export type Kept = { id: string; url: string; retired: boolean };
+
+/** Names (ten at most, the rest counted) this trigger's subscriptions kept because they deliver elsewhere. */
+export function warnKept(context: TriggerContext, kept: Kept[], url: string): void {
+	for (const entry of kept.slice(0, 10)) {
+		// What the CRM lists is anyone's text (a key of the workspace can plant it): printable only, cut short.
+		const [id, at] = [printable(entry.id, 80), printable(entry.url, 300)];
+		const then = `; until then, its deliveries that reach this node are answered 410, so that the CRM disables it`;
+		const message = `kept webhook subscription ${id}, which carries this trigger's owner tag but delivers to ${at}, not to this node's URL ${url}. The trigger deletes a subscription only at its own URL: this one may be the subscription of a restored copy of this n8n (for example production), which must keep receiving. If it is a leftover (an earlier WEBHOOK_URL of this n8n), delete it with the CRM Invoicing node: Webhook Subscription → Delete, ID ${id}${entry.retired ? then : ''}.`;
+		log(context, message, id);
+	}
+	const more = `kept ${kept.length - 10} more webhook subscriptions with this trigger's owner tag at other URLs than ${url}; list them with the CRM Invoicing node (Webhook Subscription → Get Many)`;
+	if (kept.length > 10) log(context, more);
+}
+
+export function forgetForeign(context: TriggerContext, id: string, why: string): void {
+	const message = `left webhook subscription ${id} alone because ${why}; only this node's record of it is gone`;
+	log(context, message, id, true);
+}
+
+/**
+ * Whether the rule lets `held` be deleted; for data of 0.1 (no tag), when the CRM, asked now, shows it at this node's
+ * URL without another node's tag (the CHANGELOG's promise of 0.2.0).
+ */
+export async function provablyOwn(context: TriggerContext, held: StoredSubscription, by: Deadline) {
+	const { tag, url } = own(context);
+	if (held.ownerTag !== undefined) return mayDelete(held, tag, url);
+	const remote = await webhookCall(context, 'GET', held.id, by);
+	if (remote === 'gone') return false;
+	return sameUrl(remote.url, url) && (tagOf(remote.name) ?? tag) === tag;
+}

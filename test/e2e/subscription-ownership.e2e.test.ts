@@ -1,0 +1,203 @@
+/* eslint-disable -- not shipped: eslint.dev.config.mjs lints this file, not n8n's node rules */
+/**
+ * Issue 40, points 2, 4 and 5, in a real n8n (2.41.0, and 1.123.81 with `--runtime compat`) against the sandbox CRM
+ * and its switches `onePerUrl` and `normalUrls` (test/sandbox/README.md): the trigger deletes only what it provably
+ * owns, whatever POST /webhooks answers:
+ * - a CRM that keeps one subscription per URL (answering that one without its secret, or 409): after a key change and
+ *   a restart the trigger replaces its own subscription once and receives; a subscription made by hand at its URL
+ *   stops activation with an error that names it, and is kept;
+ * - a CRM that stores URLs in normal form: restarts (1.x runs the start-up check) keep the one subscription, and a
+ *   forged delivery is still answered 401;
+ * - a subscription stored by 0.1 (no tag) is deleted once the CRM shows it at the trigger's URL, when a delivery
+ *   subscribes anew (on 2.x no hook runs before it).
+ */
+import { randomUUID } from 'node:crypto';
+
+import {
+	e2eEnv,
+	expectExactlyExecutions,
+	finishedExecutions,
+	n8nClient,
+	restartN8n,
+	rotateCredentialKey,
+	sandbox,
+	sendUntilAsked,
+	TRIGGER_NODE_NAME,
+	triggerState,
+	triggerUrl,
+	triggerWorkflow,
+	waitFor,
+} from './lib';
+
+jest.setTimeout(420_000);
+
+const env = e2eEnv();
+const crm = sandbox(env);
+const n8n = n8nClient(env);
+const created: string[] = [];
+
+afterEach(async () => {
+	await crm.config({ onePerUrl: false, normalUrls: false });
+	for (const id of created.splice(0)) {
+		await n8n.deactivate(id).catch(() => undefined);
+		await n8n.deleteWorkflow(id).catch(() => undefined);
+	}
+});
+
+/** The subscriptions at the CRM that deliver to `url`, as the sandbox stores them. */
+const at = async (url: string) => (await crm.webhooks()).filter((known) => known.url === url);
+
+async function saved(workflow: ReturnType<typeof triggerWorkflow>): Promise<string> {
+	const { id } = await n8n.createWorkflow(workflow);
+	created.push(id);
+	return id;
+}
+
+/** Waits until exactly one subscription delivers to `url`, none of `others`; returns it. */
+async function oneOtherThan(url: string, others: string[], timeoutMs = 60_000) {
+	const only = async () => {
+		const now = await at(url);
+		return now.length === 1 && !others.includes(now[0].id) ? now[0] : undefined;
+	};
+	return await waitFor(
+		only,
+		timeoutMs,
+		`one subscription at ${url} other than ${others.join(', ')}`,
+	);
+}
+
+/** Waits until the CRM has no delivery left to attempt (delivered, or dropped with a deleted subscription). */
+async function deliveriesOver(): Promise<void> {
+	const over = async () => (await crm.control('GET', '/health')).pendingDeliveries === 0;
+	await waitFor(over, 120_000, 'the deliveries to end');
+}
+
+describe.each(['answer', 'conflict'] as const)(
+	`A CRM that keeps one subscription per URL (%s) in real n8n ${env.n8nVersion}`,
+	(onePerUrl) => {
+		beforeEach(async () => await crm.config({ onePerUrl }));
+
+		it('after a key change and a restart the trigger replaces its own subscription once, and receives', async () => {
+			const key = `sk_one_per_url_${randomUUID().replace(/-/g, '')}`;
+			await crm.control('POST', '/keys', { key });
+			const credential = await n8n.createCredential(`CRM (one per URL ${key.slice(-6)})`, {
+				baseUrl: env.sandboxUrl,
+				apiKey: key,
+				requestsPerMinute: 600,
+			});
+			const workflow = triggerWorkflow(
+				`one per URL (${onePerUrl})`,
+				['lead.created'],
+				env,
+				1,
+				credential,
+			);
+			const id = await saved(workflow);
+			await n8n.activate(id);
+			const url = triggerUrl(workflow);
+			const [old] = await at(url);
+			await rotateCredentialKey(credential, key, env);
+			await restartN8n();
+			// 1.x subscribes anew at start-up; 2.41 when the first delivery finds the secret unreadable.
+			await crm.api('POST', '/leads', { name: 'The first lead after the restart' });
+			const renewed = await oneOtherThan(url, [old.id]);
+			expect((await triggerState(id)).subscriptionId).toBe(renewed.id);
+			await deliveriesOver();
+			const before = (await finishedExecutions(id)).length;
+			await crm.api('POST', '/leads', { name: 'Through the new subscription' });
+			await expectExactlyExecutions(id, before + 1);
+			expect((await at(url)).map((known) => known.id)).toEqual([renewed.id]);
+		});
+
+		it('a subscription made by hand at its URL stops activation with an error that names it, and is kept', async () => {
+			const workflow = triggerWorkflow(
+				`one per URL (${onePerUrl}): by hand`,
+				['lead.created'],
+				env,
+			);
+			const url = triggerUrl(workflow);
+			const hand = await crm.api('POST', '/webhooks', {
+				name: 'Made by hand',
+				url,
+				events: ['lead.created'],
+			});
+			const id = await saved(workflow);
+			await crm.clearRequests();
+			const named =
+				onePerUrl === 'answer'
+					? new RegExp(`webhook subscription ${hand.id}, without a signing secret`)
+					: /409: it already holds one there/;
+			await expect(n8n.activate(id)).rejects.toThrow(named);
+			expect((await at(url)).map((known) => known.id)).toEqual([hand.id]);
+			expect((await crm.requests()).filter((request) => request.method === 'DELETE')).toEqual([]);
+			await crm.api('DELETE', `/webhooks/${hand.id}`);
+		});
+	},
+);
+
+describe(`A CRM that stores URLs in normal form, in real n8n ${env.n8nVersion}`, () => {
+	afterAll(async () => await restartN8n());
+
+	it('restarts keep the one subscription (none created, retired or leaked), and a forged delivery is answered 401', async () => {
+		// n8n's WEBHOOK_URL with the scheme in upper case: the CRM stores the trigger's URL in lower case.
+		await crm.config({ normalUrls: true });
+		await restartN8n({ webhookUrl: env.n8nUrl.replace(/^http:/, 'HTTP:') });
+		const workflow = triggerWorkflow('normal-form URLs', ['lead.created'], env);
+		const id = await saved(workflow);
+		await n8n.activate(id);
+		const url = triggerUrl(workflow);
+		const [subscription] = await at(url);
+		expect(subscription).toBeDefined();
+		for (let restart = 0; restart < 2; restart++)
+			await restartN8n({ webhookUrl: env.n8nUrl.replace(/^http:/, 'HTTP:') });
+		expect((await at(url)).map((known) => known.id)).toEqual([subscription.id]);
+		const state = await triggerState(id);
+		expect(state.subscriptionId).toBe(subscription.id);
+		expect(state.retiredSubscriptions).toBeUndefined();
+		expect((await sendUntilAsked(url)).status).toBe(401);
+		await crm.api('POST', '/leads', { name: 'Through the one subscription' });
+		await expectExactlyExecutions(id, 1);
+	});
+});
+
+describe(`A subscription stored by 0.1 (no tag), in real n8n ${env.n8nVersion}`, () => {
+	it("is deleted once the CRM shows it at the trigger's URL, when a delivery subscribes anew", async () => {
+		const workflow = triggerWorkflow('0.1 data', ['lead.created'], env);
+		const id = await saved(workflow);
+		await n8n.activate(id);
+		const url = triggerUrl(workflow);
+		const [current] = await at(url);
+		const legacy = await crm.api('POST', '/webhooks', {
+			name: 'n8n: 0.1 data',
+			url,
+			events: ['lead.created'],
+		});
+		// The state 0.1.0 stored (trigger/store.ts: webhookId, webhookUrl, webhookEvents and a clear webhookSecret).
+		const stored = await n8n.api('GET', `/workflows/${id}`);
+		const data = {
+			webhookId: legacy.id,
+			webhookUrl: url,
+			webhookEvents: ['lead.created'],
+			webhookSecret: legacy.secret,
+		};
+		await n8n.api('PUT', `/workflows/${id}`, {
+			name: stored.name,
+			nodes: stored.nodes,
+			connections: stored.connections,
+			settings: stored.settings ?? {},
+			staticData: { [`node:${TRIGGER_NODE_NAME}`]: data },
+		});
+		// 2.41 keeps the published workflow as it runs (no hook runs); 1.x re-activates it, and its check adopts it.
+		if (await n8n.usesPublicationService())
+			expect((await triggerState(id)).webhookId).toBe(legacy.id);
+		// Its clear secret is not read: the delivery subscribes anew, deletes the 0.1 subscription (the CRM shows it at
+		// this URL, untagged) and sweeps the tagged one at its URL.
+		await crm.api('POST', '/leads', { name: 'The first lead with 0.1 data' });
+		const renewed = await oneOtherThan(url, [legacy.id, current.id]);
+		await deliveriesOver();
+		const before = (await finishedExecutions(id)).length;
+		await crm.api('POST', '/leads', { name: 'Through the new subscription' });
+		await expectExactlyExecutions(id, before + 1);
+		expect((await at(url)).map((known) => known.id)).toEqual([renewed.id]);
+	});
+});
