@@ -26,6 +26,8 @@ export const COMPAT_FILES: Readonly<Record<string, string>> = {
 		'n8n schedules the polls (2.41 through its scheduler, with its own time budget) and polls at start-up after a restart',
 	'safety.e2e.test.ts':
 		"redirects are followed or refused inside each n8n's HTTP helper; the credential Test's redirect message is 2.x's only",
+	'subscription-ownership.e2e.test.ts':
+		'a CRM that stores URLs in normal form meets the start-up check that 1.x runs (checkExists) and 2.41 does not',
 	'subscription-repair.e2e.test.ts':
 		"each version's rule for a lost subscription and a new WEBHOOK_URL: restart on 1.x, re-publish on 2.41 (its publication service)",
 	'trigger.e2e.test.ts':
