@@ -244,9 +244,9 @@ export async function subscribe(context: TriggerContext, deadline: Deadline): Pr
  * rotating its secret, seen (a verified delivery with another `v1` entry) or missed (a mismatch on a subscription the
  * CRM shows current): the new secret comes only with a new subscription (spec §6). Per node and process at most once
  * per RENEWAL_INTERVAL_MS, or SIGNATURE_RENEWAL_INTERVAL_MS for a rotation (a forger can send a mismatch); never on the
- * test URL (which subscribes anew at each listening); within RENEWAL_TIME_LIMIT_MS, so that n8n saves the new
- * subscription with the answer and the CRM gets that answer within 20 s (docs/trigger.md#rotating-the-api-key,
- * docs/trigger.md#rotation-of-the-signing-secret).
+ * test URL (which subscribes anew at each listening); within RENEWAL_TIME_LIMIT_MS, before the delivery's call returns
+ * (n8n then saves the new subscription), so that any answer it waits for reaches the CRM within 20 s
+ * (docs/trigger.md#rotating-the-api-key, docs/trigger.md#rotation-of-the-signing-secret).
  */
 export const RENEWAL_INTERVAL_MS = 60_000;
 export const SIGNATURE_RENEWAL_INTERVAL_MS = 3_600_000;

@@ -235,8 +235,8 @@ async function accept(
 
 /**
  * `renewalLimitMs`: the time limit of a renewal this delivery starts (n8n calls it without). A renewal for a rotation
- * (seen or missed) runs once the delivery is answered, before n8n gets the result, so that n8n saves the new
- * subscription and the CRM's 20 s hold however long it takes.
+ * (seen or missed) runs once the delivery is answered and before this returns: the CRM has its answer at once, and n8n,
+ * which saves static data when this returns, saves the new subscription.
  */
 export async function receiveDelivery(
 	this: IWebhookFunctions,
