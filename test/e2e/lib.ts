@@ -305,8 +305,9 @@ export async function sendSignedDelivery(
 /**
  * Sends deliveries signed with `secret` (a forger's, by default) to a trigger's URL until one gets the answer of a
  * question asked now: a signature that does not match is answered 503 without asking the CRM while this n8n process
- * asked it less than 30 s ago (one question per 30 s per process, for all triggers: trigger/webhook.ts), then 401 when the
- * stored subscription is current, else 503 with why. Waits at most 40 s; says how many were answered without a question.
+ * asked it less than 30 s ago (one question per 30 s per process, for all triggers: trigger/webhook.ts), then 503 with
+ * why: the stored subscription current (a forgery or a missed rotation: the trigger subscribes anew, at most once an
+ * hour, see renewedSubscription), or not. Waits at most 40 s; says how many were answered without a question.
  */
 export async function sendUntilAsked(
 	url: string,
@@ -335,6 +336,24 @@ export async function sendUntilAsked(
 			);
 		await new Promise((resolve) => setTimeout(resolve, 2_000));
 	}
+}
+
+/**
+ * The one live subscription at `url` (as the sandbox shows it, with its secret) once the trigger of `workflowId` has
+ * subscribed anew (its id is not `oldId`) and n8n has saved it as the trigger's: after a renewal a delivery started.
+ */
+export async function renewedSubscription(
+	workflowId: string,
+	url: string,
+	oldId: string,
+	timeoutMs = 90_000,
+): Promise<any> {
+	const renewed = async () => {
+		const live = (await sandbox().webhooks()).filter((s) => s.url === url && s.status === 'active');
+		if (live.length !== 1 || live[0].id === oldId) return undefined;
+		return (await triggerState(workflowId)).subscriptionId === live[0].id ? live[0] : undefined;
+	};
+	return await waitFor(renewed, timeoutMs, 'the trigger to subscribe anew');
 }
 
 /**

@@ -7,7 +7,8 @@
  * - the trigger deletes only its own subscriptions (imported workflow with another instance's static data, a hand-made
  *   subscription, another workflow's trigger), and two racing activations end with one subscription;
  * - n8n restarted with another WEBHOOK_URL: every active trigger ends with one subscription at the new URL;
- * - repeated / comma-joined signature lines and a non-ASCII webhook-id verify; refusals are logged as warnings;
+ * - repeated / comma-joined signature lines and a non-ASCII webhook-id verify (two entries, one matching: the trigger
+ *   subscribes anew, issue 40); refusals are logged as warnings;
  * - Events may stay empty when Custom Event Names are given; a refused event name is named, nothing left behind.
  */
 import { randomUUID } from 'node:crypto';
@@ -18,6 +19,7 @@ import {
 	e2eEnv,
 	expectExactlyExecutions,
 	n8nClient,
+	renewedSubscription,
 	restartN8n,
 	sandbox,
 	sendUntilAsked,
@@ -470,12 +472,15 @@ describe.each(['standard', 'alternate'] as const)(
 				webhookId,
 			);
 
+			// Two entries, one matching: a rotation seen, so the trigger subscribes anew (issue 40); its secret is not
+			// `other`, whose deliveries get 503 (never a final 401, and no second renewal within the hour).
+			await renewedSubscription(id, urlOf(workflow), subscription.id);
 			const forged = await sendUntilAsked(urlOf(workflow), other);
-			expect(forged.status).toBe(401);
+			expect(forged.status).toBe(503);
 			const log = await waitFor(
 				async () => {
 					const text = readFileSync(env.logFile, 'utf8');
-					return text.includes('refused a delivery with 401') ? text : undefined;
+					return text.includes('refused a delivery with 503') ? text : undefined;
 				},
 				10_000,
 				"the warning in n8n's log",

@@ -6,7 +6,7 @@
 import { createHmac } from 'node:crypto';
 
 import type { HeaderMap } from '../../nodes/CrmInvoicing/shared';
-import { checkDeliveryHeaders, signatureFailure } from '../../nodes/CrmInvoicing/trigger/signature';
+import { checkDeliveryHeaders, checkSignature } from '../../nodes/CrmInvoicing/trigger/signature';
 
 export interface SignInput {
 	secret: string;
@@ -68,7 +68,7 @@ export function verifyWebhookSignature({
 }: VerifyInput): VerificationResult {
 	const checked = checkDeliveryHeaders(headers, nowSeconds);
 	if (typeof checked === 'string') return { ok: false, reason: checked };
-	const reason = signatureFailure(secret, checked, rawBody);
+	const reason = checkSignature(secret, checked, rawBody).failure;
 	return reason === undefined
 		? { ok: true, id: checked.id, timestamp: checked.timestamp }
 		: { ok: false, reason };

@@ -353,6 +353,7 @@ class SandboxServer implements Sandbox {
 		this.clearFaults();
 		this.addedKeys.clear();
 		this.revokedKeys.clear();
+		this.rotating = undefined;
 	}
 
 	/** Which user a key acts for: the two seeded keys, keys added since, none for a revoked or unknown key. */
@@ -445,6 +446,32 @@ class SandboxServer implements Sandbox {
 		subscription.previousSecretExpiresAt = new Date(Date.now() + windowMs).toISOString();
 		subscription.secret = generateSecret();
 		return subscription;
+	}
+
+	/** The subscriptions rotated by `setRotation('both')`, until `setRotation('new')` ends it. */
+	private rotating: string[] | undefined;
+
+	/**
+	 * The rotation switch (spec §6.4): `both` rotates every subscription that exists now (signed with the old and the
+	 * new secret); `new` ends that rotation (the new secret only), or, with no `both` before, rotates every existing
+	 * subscription with no overlap (a rotation the receiver missed). Subscriptions created meanwhile keep their own
+	 * secret. Returns the ids it rotated or ended.
+	 */
+	setRotation(phase: 'both' | 'new'): string[] {
+		const existing = this.store.webhooks.values().map((subscription) => subscription.id);
+		if (phase === 'both') {
+			this.rotating = existing;
+			for (const id of existing) this.rotateWebhookSecret(id);
+			return existing;
+		}
+		const ended = this.rotating ?? existing;
+		if (this.rotating === undefined) for (const id of ended) this.rotateWebhookSecret(id);
+		for (const id of ended) {
+			const subscription = this.store.webhooks.get(id);
+			if (subscription) subscription.previousSecretExpiresAt = new Date(0).toISOString();
+		}
+		this.rotating = undefined;
+		return ended;
 	}
 
 	deliveriesSettled(timeoutMs = 10_000): Promise<void> {
@@ -1030,6 +1057,14 @@ class SandboxServer implements Sandbox {
 					if (!isPositiveInteger(body.deliveryTimeoutMs))
 						throw validationError('deliveryTimeoutMs must be a positive integer');
 					this.config.deliveryTimeoutMs = body.deliveryTimeoutMs;
+				}
+				if (body.rotation !== undefined) {
+					if (body.rotation !== 'both' && body.rotation !== 'new')
+						throw validationError('rotation must be "both" or "new"');
+					return {
+						status: 200,
+						body: { ...this.config, rotated: this.setRotation(body.rotation) },
+					};
 				}
 				return { status: 200, body: this.config };
 			case 'POST /seed': {

@@ -493,6 +493,8 @@ export interface Sandbox {
 	payInvoice(id: string): Invoice;
 	/** New secret for a subscription; the old one keeps signing too for windowMs (default 24 h). */
 	rotateWebhookSecret(id: string, windowMs?: number): WebhookSubscription;
+	/** The rotation switch for every subscription at once (`POST /__sandbox/config {"rotation": …}`): README. */
+	setRotation(phase: 'both' | 'new'): string[];
 	/** Resolves when no delivery attempt is pending or in flight (or rejects after timeoutMs). */
 	deliveriesSettled(timeoutMs?: number): Promise<void>;
 	close(): Promise<void>;

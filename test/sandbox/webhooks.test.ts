@@ -557,3 +557,54 @@ describe('secret rotation', () => {
 		).toBe(404);
 	});
 });
+
+describe('the rotation switch (POST /__sandbox/config {"rotation": …})', () => {
+	/** Which of `secrets` sign each delivery of a lead created now, per subscription URL. */
+	async function signers(sandbox: Sandbox, receiver: Receiver, secrets: Record<string, string>) {
+		receiver.received.length = 0;
+		await createLead(sandbox);
+		await sandbox.deliveriesSettled();
+		return receiver.received.map((request) =>
+			Object.keys(secrets).filter((name) => {
+				try {
+					new Webhook(secrets[name]).verify(request.rawBody, request.headers);
+					return true;
+				} catch {
+					return false;
+				}
+			}),
+		);
+	}
+	const rotation = async (sandbox: Sandbox, phase: string) =>
+		await call(sandbox, 'POST', '/__sandbox/config', { body: { rotation: phase } });
+	/** A subscription's current secret, as the control endpoint shows it. */
+	const secretOf = async (sandbox: Sandbox, id: string): Promise<string> =>
+		(await call(sandbox, 'GET', '/__sandbox/webhooks')).body.find(
+			(subscription: { id: string }) => subscription.id === id,
+		).secret;
+
+	it('"both" signs existing subscriptions with old and new secret, "new" with the new one only; later ones keep their own', async () => {
+		const sandbox = await sandboxWith();
+		const receiver = await receiverWith();
+		const { id, secret: old } = await subscribe(sandbox, receiver.url, ['lead.created']);
+		const both = await rotation(sandbox, 'both');
+		expect(both.body.rotated).toEqual([id]);
+		const rotated = await secretOf(sandbox, id);
+		expect((await signers(sandbox, receiver, { old, rotated }))[0]).toEqual(['old', 'rotated']);
+		await call(sandbox, 'DELETE', `/api/v1/webhooks/${id}`);
+		const later = await subscribe(sandbox, receiver.url, ['lead.created']);
+		expect((await rotation(sandbox, 'new')).body.rotated).toEqual([id]);
+		expect(await secretOf(sandbox, later.id)).toBe(later.secret);
+		expect(await signers(sandbox, receiver, { old, later: later.secret })).toEqual([['later']]);
+		expect((await rotation(sandbox, 'sideways')).status).toBe(400);
+	});
+
+	it('"new" without "both" rotates with no overlap (a rotation the receiver missed)', async () => {
+		const sandbox = await sandboxWith();
+		const receiver = await receiverWith();
+		const { id, secret: old } = await subscribe(sandbox, receiver.url, ['lead.created']);
+		await rotation(sandbox, 'new');
+		const rotated = await secretOf(sandbox, id);
+		expect(await signers(sandbox, receiver, { old, rotated })).toEqual([['rotated']]);
+	});
+});

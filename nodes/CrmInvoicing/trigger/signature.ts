@@ -79,16 +79,17 @@ type DeliveryHeaders = Exclude<ReturnType<typeof checkDeliveryHeaders>, string>;
 
 /**
  * The signature check, on headers checkDeliveryHeaders read once (a delivery may try several secrets), over the exact
- * bytes received (never a re-serialised body): undefined when a `v1` entry matches, else why not. Other versions and
- * malformed entries are skipped. `secret`: `whsec_<base64>` (a bare base64 key is accepted too).
+ * bytes received (never a re-serialised body): `failure` says why not unless a `v1` entry matches; `rotating` when one
+ * matches and another well-formed `v1` entry does not (spec §6.4: the CRM signs with its old and new secret while it
+ * rotates). Other versions and malformed entries are skipped. `secret`: `whsec_<base64>` (a bare base64 key too).
  */
-export function signatureFailure(
+export function checkSignature(
 	secret: string,
 	delivery: DeliveryHeaders,
 	rawBody: Buffer | Uint8Array | string | undefined,
-): string | undefined {
+): { failure?: string; rotating: boolean } {
 	const key = Buffer.from(String(secret ?? '').replace(/^whsec_/, ''), 'base64');
-	if (key.length === 0) return 'signing secret is missing or invalid';
+	if (key.length === 0) return { failure: 'signing secret is missing or invalid', rotating: false };
 	const { idBytes, timestampText, entries } = delivery;
 	// A KeyObject: on Node.js 22+ a raw Buffer key costs about 4× more per createHmac (bench/: 9.4 µs against 2.1 µs).
 	const expected = createHmac('sha256', createSecretKey(key))
@@ -97,12 +98,17 @@ export function signatureFailure(
 		.update(rawBody ?? '')
 		.digest();
 	let matched = false;
+	let others = false;
 	for (const entry of entries) {
 		const encoded = entry.slice(3);
 		if (!entry.startsWith('v1,') || !/^[A-Za-z0-9+/]+={0,2}$/.test(encoded)) continue;
 		const candidate = Buffer.from(encoded, 'base64');
+		if (candidate.length !== 32) continue;
 		// Every candidate is compared, so timing does not tell which entry (or whether an earlier one) matched.
-		if (candidate.length === 32 && timingSafeEqual(candidate, expected)) matched = true;
+		const match = timingSafeEqual(candidate, expected);
+		if (match) matched = true;
+		else others = true;
 	}
-	return matched ? undefined : 'signature does not match';
+	if (!matched) return { failure: 'signature does not match', rotating: false };
+	return { rotating: others };
 }

@@ -245,24 +245,50 @@ export async function subscribe(context: TriggerContext, deadline: Deadline): Pr
 }
 
 /**
- * A stored secret that neither the credential's key nor this process can read verifies nothing again, and on n8n 2.41
- * nothing else runs the hooks: so the delivery that finds out subscribes anew at this node's URL (created first, the old
- * one deleted once the new one is stored) and logs why; a failure keeps the stored one for a later delivery to retry.
- * Once per node and process per RENEWAL_INTERVAL_MS (never on the test URL, which subscribes anew at each listening),
- * within RENEWAL_TIME_LIMIT_MS: the answer waits for the new subscription to be stored, so that n8n saves it, and must
- * reach the CRM within 20 s (docs/trigger.md#rotating-the-api-key).
+ * A renewal a delivery starts: subscribing anew at this node's URL (created first, the old one deleted once the new one
+ * is stored), logged with why; a failure keeps the stored one for a later delivery to retry. Causes: a stored secret
+ * that neither the credential's key nor this process can read (on n8n 2.41 nothing else runs the hooks), and the CRM
+ * rotating its secret, seen (a verified delivery with another `v1` entry) or missed (a mismatch on a subscription the
+ * CRM shows current): the new secret comes only with a new subscription (spec §6). Per node and process at most once
+ * per RENEWAL_INTERVAL_MS, or SIGNATURE_RENEWAL_INTERVAL_MS for a rotation (a forger can send a mismatch); never on the
+ * test URL (which subscribes anew at each listening); within RENEWAL_TIME_LIMIT_MS, before the delivery's call returns
+ * (n8n then saves the new subscription), so that any answer it waits for reaches the CRM within 20 s
+ * (docs/trigger.md#rotating-the-api-key, docs/trigger.md#rotation-of-the-signing-secret).
  */
 export const RENEWAL_INTERVAL_MS = 60_000;
+export const SIGNATURE_RENEWAL_INTERVAL_MS = 3_600_000;
 export const RENEWAL_TIME_LIMIT_MS = 15_000;
 const renewals = new Turns(RENEWAL_INTERVAL_MS, 500);
+const signatureRenewals = new Turns(SIGNATURE_RENEWAL_INTERVAL_MS, 500);
 
-export async function renew(context: IWebhookFunctions, stored: StoredSubscription, ms: number) {
-	if (context.getMode() === 'manual' || !renewals.take(nodeKey(context))) return;
-	const why = `the stored signing secret of webhook subscription ${stored.id} cannot be read with the credential's API key (the key changed while no n8n process held the secret in memory, for example across a restart, or an earlier version stored it in clear), so no delivery through it can be verified`;
+export type RenewalCause = 'unreadable' | 'rotating' | 'mismatch';
+
+const WHY: Record<RenewalCause, (id: string) => string> = {
+	unreadable: (id) =>
+		`the stored signing secret of webhook subscription ${id} cannot be read with the credential's API key (the key changed while no n8n process held the secret in memory, for example across a restart, or an earlier version stored it in clear), so no delivery through it can be verified`,
+	rotating: (id) =>
+		`a delivery verified with the stored signing secret of webhook subscription ${id} also carried a signature by another secret: the CRM is rotating the secret, and the new one comes only with a new subscription`,
+	mismatch: (id) =>
+		`a delivery's signature does not match the stored signing secret of webhook subscription ${id}, which the CRM shows current at this node's URL: the CRM may have rotated the secret (or the delivery is forged), and a new secret comes only with a new subscription`,
+};
+
+export async function renew(
+	context: IWebhookFunctions,
+	stored: StoredSubscription,
+	cause: RenewalCause,
+	ms: number,
+) {
+	const turns = cause === 'unreadable' ? renewals : signatureRenewals;
+	if (context.getMode() === 'manual' || !turns.take(nodeKey(context))) return;
+	const why = WHY[cause](stored.id);
+	const lost =
+		cause === 'rotating'
+			? ''
+			: ` Events delivered through ${stored.id} until now are not run: look in the CRM for events of that time.`;
 	const done = (id: string) =>
-		`${why}. Subscribed anew at this node's URL as webhook subscription ${id} (subscription ${stored.id} was deleted afterwards if it delivered to this URL). Events delivered through ${stored.id} until now are not run: look in the CRM for events of that time.`;
+		`${why}. Subscribed anew at this node's URL as webhook subscription ${id} (subscription ${stored.id} was deleted afterwards if it delivered to this URL).${lost}`;
 	const failed = (error: Error) =>
-		`${why}. Subscribing anew failed (${error.message}); the stored subscription is kept, and a delivery tries again in ${RENEWAL_INTERVAL_MS / 1000} s at the earliest (or re-publish the workflow).`;
+		`${why}. Subscribing anew failed (${error.message}); the stored subscription is kept, and a delivery tries again in ${turns.intervalMs / 1000} s at the earliest (or re-publish the workflow).`;
 	await inTime(context, 'subscribe anew', ms, async (by) => await subscribe(context, by)).then(
 		(id) => log(context, done(id), id),
 		(error: Error) => log(context, failed(error)),

@@ -19,7 +19,7 @@ import {
 	RENEWAL_TIME_LIMIT_MS,
 	sameUrl,
 } from './subscription';
-import { checkDeliveryHeaders, signatureFailure } from './signature';
+import { checkDeliveryHeaders, checkSignature } from './signature';
 import {
 	acceptOnce,
 	deliveryMemoryKey,
@@ -43,9 +43,9 @@ export const TRIGGER_SIMPLIFY_VERSION = 2;
 /**
  * The refusals (spec §3, §8): **503** whenever a retry can pass (the CRM retries 5xx): no secret yet, the credential
  * unreadable, the secret unreadable (the delivery subscribes anew), a mismatch that may be a renewal this process has
- * not read; **410** only for this node's retired subscription (the CRM disables it); **401** for headers that cannot be
- * a genuine delivery, and a mismatch the CRM shows to be a forgery; **400** a verified body without an event; never
- * another 4xx, which the CRM would not retry (docs/trigger.md#answers-to-deliveries).
+ * not read or a rotation of the CRM's secret (the delivery subscribes anew, rationed); **410** only for this node's
+ * retired subscription (the CRM disables it); **401** for headers that cannot be a genuine delivery; **400** a verified
+ * body without an event; never another 4xx, which the CRM would not retry (docs/trigger.md#answers-to-deliveries).
  */
 export const NO_SECRET_REASON =
 	'this trigger holds no signing secret yet (its subscription is being created, or was not created by this n8n); retry later. If this lasts, deactivate and re-activate the workflow so that it subscribes anew';
@@ -59,6 +59,8 @@ export const STALE_REASON =
 	"signature does not match the stored secret, and the stored subscription is no longer this trigger's current one (gone, disabled or at another URL: this n8n process may not have read the new one yet); retry later";
 export const UNCHECKED_REASON =
 	"signature does not match the stored secret, and the CRM could not be asked in time whether this trigger's subscription was renewed; retry later";
+export const ROTATED_REASON =
+	"signature does not match the stored secret of a subscription the CRM shows current at this node's URL: the CRM may have rotated its signing secret, and the trigger subscribes anew to get the new one (at most once an hour); retry later";
 export const TEST_MISMATCH_REASON =
 	'signature does not match the stored secret of this test listening; retry later';
 export const RETIRED_REASON =
@@ -92,9 +94,9 @@ function refuse(context: IWebhookFunctions, [status, reason]: Refusal) {
 }
 
 /**
- * A mismatch that a retired subscription's secret verifies is 410. Else it is 401 only when the CRM, asked now, shows
- * the stored subscription current (a renewal replaces it, so a current one means a forgery); else 503, since a genuine
- * delivery signed with a secret this process has not read yet looks the same. No verdict is kept, and questions are
+ * A mismatch that a retired subscription's secret verifies is 410. Else 503: when the CRM, asked now, shows the stored
+ * subscription current, the CRM may have rotated its secret (ROTATED_REASON: the caller subscribes anew, rationed),
+ * else a genuine delivery may be signed with a secret this process has not read yet. No verdict is kept, and questions are
  * rationed per process, for all triggers together, each within 5 s: the delivery waiting for it must still be answered
  * within the CRM's 20 s (docs/trigger.md#answers-to-deliveries).
  */
@@ -120,7 +122,7 @@ async function verdict(
 	const at = typeof remote.url === 'string' ? remote.url : stored.url;
 	const url = context.getNodeWebhookUrl('default');
 	const current = sameUrl(at, url) && !isInactiveStatus(remote.status);
-	return current ? [401, 'signature does not match'] : [503, STALE_REASON];
+	return current ? [503, ROTATED_REASON] : [503, STALE_REASON];
 }
 
 /**
@@ -202,7 +204,41 @@ function output(context: IWebhookFunctions, delivery: Delivery): IDataObject {
 	return { ...json, ...extra } as IDataObject;
 }
 
-/** `renewalLimitMs`: the time limit of a renewal this delivery starts (n8n calls it without). */
+/** Steps 3 and 4 of a verified delivery: the answer (400, 200 ignored or duplicate, 503 to read again) and the item. */
+async function accept(
+	context: IWebhookFunctions,
+	stored: StoredSubscription,
+	webhookId: string,
+	rawBody: DeliveryRequest['rawBody'],
+): Promise<IWebhookResponseData> {
+	// 3. The answer: a body without an event is 400; an event not selected, or a retry, 200 and nothing run.
+	const parsed = parseDelivery(rawBody);
+	if (typeof parsed === 'string') return refuse(context, [400, parsed]);
+	const { event } = parsed;
+	if (!eventsOf(context).includes(event)) {
+		const ignored = `event "${cut(event, 100)}" is not selected in this trigger`;
+		return answer(context, 200, { received: true, ignored });
+	}
+	const data = context.getWorkflowStaticData('node');
+	const memoryKey = deliveryMemoryKey(context, stored.id);
+	const duplicate = () => answer(context, 200, { received: true, duplicate: true });
+	if (!acceptOnce(data, memoryKey, webhookId, true)) return duplicate();
+	// Read before the id is remembered, so that a 503 leaves the retry welcome.
+	const record = await fullRecordOf(context, event, parsed.payload);
+	if ('retry' in record) return answer(context, 503, { error: record.retry });
+	// Checked again: a copy of this delivery handled meanwhile (during the read) has been accepted already.
+	if (!acceptOnce(data, memoryKey, webhookId)) return duplicate();
+
+	// 4. Emit.
+	const item = { json: output(context, { ...parsed, ...record, webhookId }) };
+	return { ...answer(context, 200, { received: true }), workflowData: [[item]] };
+}
+
+/**
+ * `renewalLimitMs`: the time limit of a renewal this delivery starts (n8n calls it without). A renewal for a rotation
+ * (seen or missed) runs once the delivery is answered and before this returns: the CRM has its answer at once, and n8n,
+ * which saves static data when this returns, saves the new subscription.
+ */
 export async function receiveDelivery(
 	this: IWebhookFunctions,
 	renewalLimitMs = RENEWAL_TIME_LIMIT_MS,
@@ -213,42 +249,28 @@ export async function receiveDelivery(
 	if (typeof headers === 'string') return refuse(this, [401, headers]);
 
 	// 2. The state: the secret, from memory or unwrapped (the credential is read only if needed).
-	const data = this.getWorkflowStaticData('node');
-	const stored = readState(data).subscription;
+	const stored = readState(this.getWorkflowStaticData('node')).subscription;
 	if (!stored) return refuse(this, [503, NO_SECRET_REASON]);
 	const secret = await readSecret(this, stored).catch(() => null);
 	if (secret === null) return refuse(this, [503, NO_CREDENTIAL_REASON]);
 	if (secret === undefined) {
-		await renew(this, stored, renewalLimitMs);
+		await renew(this, stored, 'unreadable', renewalLimitMs);
 		return refuse(this, [503, UNUSABLE_SECRET_REASON]);
 	}
-	const failure = (secret: string) => signatureFailure(secret, headers, rawBody);
-	const failed = failure(secret);
-	if (failed === 'signature does not match') {
-		const verify = (secret: string) => failure(secret) === undefined;
-		return refuse(this, await verdict(this, stored, verify));
+	const check = (secret: string) => checkSignature(secret, headers, rawBody);
+	const { failure, rotating } = check(secret);
+	if (failure === 'signature does not match') {
+		const verify = (secret: string) => check(secret).failure === undefined;
+		const refusal = await verdict(this, stored, verify);
+		const answered = refuse(this, refusal);
+		if (refusal[1] === ROTATED_REASON) await renew(this, stored, 'mismatch', renewalLimitMs);
+		return answered;
 	}
-	if (failed !== undefined) return refuse(this, [401, failed]);
+	if (failure !== undefined) return refuse(this, [401, failure]);
 	await rewrap(this, stored);
-
-	// 3. The answer: a body without an event is 400; an event not selected, or a retry, 200 and nothing run.
-	const parsed = parseDelivery(rawBody);
-	if (typeof parsed === 'string') return refuse(this, [400, parsed]);
-	const { event } = parsed;
-	if (!eventsOf(this).includes(event)) {
-		const ignored = `event "${cut(event, 100)}" is not selected in this trigger`;
-		return answer(this, 200, { received: true, ignored });
-	}
-	const [memoryKey, webhookId] = [deliveryMemoryKey(this, stored.id), headers.id];
-	const duplicate = () => answer(this, 200, { received: true, duplicate: true });
-	if (!acceptOnce(data, memoryKey, webhookId, true)) return duplicate();
-	// Read before the id is remembered, so that a 503 leaves the retry welcome.
-	const record = await fullRecordOf(this, event, parsed.payload);
-	if ('retry' in record) return answer(this, 503, { error: record.retry });
-	// Checked again: a copy of this delivery handled meanwhile (during the read) has been accepted already.
-	if (!acceptOnce(data, memoryKey, webhookId)) return duplicate();
-
-	// 4. Emit.
-	const item = { json: output(this, { ...parsed, ...record, webhookId }) };
-	return { ...answer(this, 200, { received: true }), workflowData: [[item]] };
+	const answered = await accept(this, stored, headers.id, rawBody);
+	// Only after a 2xx: a delivery answered 503 comes again through the subscription that the renewal deletes.
+	const status = (this.getResponseObject() as unknown as { statusCode?: number }).statusCode;
+	if (rotating && status === 200) await renew(this, stored, 'rotating', renewalLimitMs);
+	return answered;
 }

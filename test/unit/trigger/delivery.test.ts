@@ -3,7 +3,11 @@ import nock from 'nock';
 import { useNock } from '../../helpers/nock';
 import type { IDataObject, INodeParameters, IWebhookResponseData } from 'n8n-workflow';
 
-import { NO_SECRET_REASON, RATIONED_REASON } from '../../../nodes/CrmInvoicing/trigger/webhook';
+import {
+	NO_SECRET_REASON,
+	RATIONED_REASON,
+	ROTATED_REASON,
+} from '../../../nodes/CrmInvoicing/trigger/webhook';
 import {
 	createWebhookContext,
 	loggedMessages,
@@ -107,8 +111,9 @@ useMovableClock();
 beforeEach(() => {
 	// A signature mismatch asks the CRM (at most once per 30 s per process, for all triggers) whether the stored
 	// subscription is still current (webhook.ts); the clock moves past that interval before each test. Here it is,
-	// at this node's URL: a mismatch is then a forgery (401). The answer is optional, since most deliveries ask
-	// nothing; test/unit/trigger/trust.test.ts covers the question itself.
+	// at this node's URL: a mismatch is then a forgery or a rotation the trigger missed (503, and it subscribes anew at
+	// most once an hour: rotation.test.ts). The answer is optional, since most deliveries ask nothing;
+	// test/unit/trigger/trust.test.ts covers the question itself.
 	passLookupInterval();
 	nock(API)
 		.get(/^\/api\/v1\/webhooks\/[^/]+$/)
@@ -122,7 +127,7 @@ beforeEach(() => {
 		}));
 });
 afterEach(() => {
-	// Only that question is ever asked by a delivery without Output Full Record.
+	// Only that question (and a renewal, which the POST unmocked here fails) is ever asked by a delivery without Output Full Record.
 	expect(nock.pendingMocks()).toEqual([]);
 	nock.cleanAll();
 });
@@ -179,6 +184,10 @@ describe('a verified delivery', () => {
 
 	it('accepts rotation: signatures with the old and the new secret', async () => {
 		const body = event();
+		// A rotation seen: the trigger subscribes anew once answered (rotation.test.ts); here the CRM refuses that.
+		nock(API)
+			.post('/api/v1/webhooks')
+			.reply(503, { error: { code: 'UNAVAILABLE', message: 'busy' } });
 		const delivered = await deliver({
 			rawBody: body,
 			headers: signed(body, { secrets: [OLD_SECRET, SECRET] }),
@@ -231,14 +240,14 @@ describe('a verified delivery', () => {
 	});
 });
 
-describe('deliveries that fail verification are answered 401 and start nothing', () => {
+describe('deliveries that fail verification start nothing: 401, or 503 for a mismatch on a current subscription (issue 40)', () => {
 	it('tampered body', async () => {
 		const body = event();
 		const headers = signed(body);
 		expectRefused(
 			await deliver({ rawBody: body.replace('1200', '9999'), headers }),
-			401,
-			'signature does not match',
+			503,
+			ROTATED_REASON,
 		);
 	});
 
@@ -247,8 +256,8 @@ describe('deliveries that fail verification are answered 401 and start nothing',
 		const wrong = 'whsec_' + Buffer.from('somebody-else-s-key-0123456789').toString('base64');
 		expectRefused(
 			await deliver({ rawBody: body, headers: signed(body, { secrets: [wrong] }) }),
-			401,
-			'signature does not match',
+			503,
+			ROTATED_REASON,
 		);
 	});
 
@@ -313,7 +322,7 @@ describe('deliveries that fail verification are answered 401 and start nothing',
 	it('malformed signature header', async () => {
 		const body = event();
 		const headers = { ...signed(body), 'webhook-signature': 'v1,%%%not-base64%%% ,,, v1' };
-		expectRefused(await deliver({ rawBody: body, headers }), 401, 'signature does not match');
+		expectRefused(await deliver({ rawBody: body, headers }), 503, ROTATED_REASON);
 	});
 
 	it('no headers at all', async () => {
@@ -329,15 +338,15 @@ describe('deliveries that fail verification are answered 401 and start nothing',
 			...signed(''),
 			'webhook-signature': 'v1,' + Buffer.alloc(32).toString('base64'),
 		};
-		expectRefused(await deliver({ rawBody: '', headers }), 401, 'signature does not match');
+		expectRefused(await deliver({ rawBody: '', headers }), 503, ROTATED_REASON);
 	});
 
-	it('a signature that does not match long after the last subscribing is final (401)', async () => {
+	it('a signature that does not match long after the last subscribing is retried (503), never final (issue 40)', async () => {
 		const body = event();
 		expectRefused(
 			await deliver({ rawBody: body, headers: signed(body, { secrets: [OLD_SECRET] }) }),
-			401,
-			'signature does not match',
+			503,
+			ROTATED_REASON,
 		);
 	});
 });
@@ -357,8 +366,8 @@ describe('deliveries that a retry can bring in are answered 503 (the API retries
 		const body = event();
 		expectRefused(
 			await deliver({ rawBody: body, headers: signed(body, { secrets: [OLD_SECRET] }) }),
-			401,
-			'signature does not match',
+			503,
+			ROTATED_REASON,
 		);
 		expectRefused(
 			await deliver({ rawBody: body, headers: signed(body, { secrets: [OLD_SECRET] }) }),
@@ -379,7 +388,7 @@ describe('every refused delivery is logged as a warning, with the reason, never 
 
 	it.each([
 		['no secret', 503, NO_SECRET_REASON, () => ({ staticData: {} })],
-		['a forged signature', 401, 'signature does not match', () => ({ secrets: [OLD_SECRET] })],
+		['a forged signature', 503, ROTATED_REASON, () => ({ secrets: [OLD_SECRET] })],
 		[
 			'a signed body that is not a delivery',
 			400,
@@ -396,7 +405,10 @@ describe('every refused delivery is logged as a warning, with the reason, never 
 			staticData: options.staticData,
 		});
 		expect(delivered.status).toBe(status);
-		const warnings = loggedMessages.filter((entry) => entry.level === 'warn');
+		// (A forged signature may also log the renewal it starts, at most once an hour: rotation.test.ts.)
+		const warnings = loggedMessages.filter(
+			(entry) => entry.level === 'warn' && entry.message.includes('refused a delivery'),
+		);
 		expect(warnings).toHaveLength(1);
 		expect(warnings[0].message).toContain(`refused a delivery with ${status}`);
 		expect(warnings[0].message).toContain(reason);
@@ -513,7 +525,7 @@ describe('verified deliveries that start nothing', () => {
 			headers: { ...signed(body, { id }), 'webhook-signature': 'v1,AAAA' },
 			staticData,
 		});
-		expectRefused(bad, 401, 'signature does not match');
+		expectRefused(bad, 503, ROTATED_REASON);
 		const good = await deliver({ rawBody: body, headers: signed(body, { id }), staticData });
 		expect(good.result.workflowData).toHaveLength(1);
 	});

@@ -23,6 +23,9 @@ export const SECRET =
 	'whsec_' + Buffer.from('the-current-signing-key-for-tests!').toString('base64');
 export const OLD_SECRET =
 	'whsec_' + Buffer.from('the-previous-signing-key-for-test').toString('base64');
+/** The secret of the subscription a renewal creates (renewalAtCrm). */
+export const NEW_SECRET =
+	'whsec_' + Buffer.from('the-secret-of-the-new-subscription').toString('base64');
 /** The part of a secret that is the key: it must not appear anywhere either. */
 export const secretParts = (secret: string) => [secret, secret.slice('whsec_'.length)];
 
@@ -239,4 +242,16 @@ export function triggerHooks(
 		create: async () => await methods.create.call(parts.context),
 		delete: async () => await methods.delete.call(parts.context),
 	};
+}
+
+/** The CRM's side of subscribing anew at this node's URL: POST, then DELETE of the old one and the list of leftovers. */
+export function renewalAtCrm(oldId = 'whk_1', newId = 'whk_2') {
+	return nock(API)
+		.post('/api/v1/webhooks')
+		.reply(200, { id: newId, secret: NEW_SECRET })
+		.delete(`/api/v1/webhooks/${oldId}`)
+		.reply(204)
+		.get('/api/v1/webhooks')
+		.query(true)
+		.reply(200, { items: [], hasMore: false });
 }

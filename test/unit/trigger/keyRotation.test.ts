@@ -25,11 +25,13 @@ import {
 	expectNoUnansweredRequests,
 	OLD_SECRET,
 	HARNESS_IDS,
+	NEW_SECRET,
 	nextMessageId,
 	nodeType,
 	nowSeconds,
 	plain,
 	PRODUCTION_URL,
+	renewalAtCrm,
 	SECRET,
 	secretParts,
 	storedSubscription,
@@ -42,7 +44,6 @@ import {
 
 const OLD_KEY = TEST_CREDENTIALS.apiKey;
 const NEW_KEY = 'sk_test_the_rotated_key_0002';
-const NEW_SECRET = 'whsec_' + Buffer.from('the-secret-of-the-new-subscription').toString('base64');
 const LIST = '/api/v1/webhooks';
 const ONE = (id: string) => `/api/v1/webhooks/${id}`;
 const owner = (subscriptionId: string) => ({
@@ -125,18 +126,6 @@ const logged = (level: 'info' | 'warn') =>
 		.filter((entry) => entry.level === level)
 		.map((entry) => entry.message)
 		.join('\n');
-
-/** The CRM's side of subscribing anew at this node's URL: POST, then DELETE of the old one and the list of leftovers. */
-function renewalAtCrm(oldId = 'whk_1', newId = 'whk_2') {
-	return nock(API)
-		.post(LIST)
-		.reply(200, { id: newId, secret: NEW_SECRET })
-		.delete(ONE(oldId))
-		.reply(204)
-		.get(LIST)
-		.query(true)
-		.reply(200, { items: [], hasMore: false });
-}
 
 describe('a key change while n8n runs (the process holds the secret)', () => {
 	it('the next delivery runs, and wraps the secret anew under the new key; after a restart, deliveries still run', async () => {

@@ -5,6 +5,10 @@ import fc from 'fast-check';
 import { Webhook } from 'standardwebhooks';
 
 import {
+	checkDeliveryHeaders,
+	checkSignature,
+} from '../../../nodes/CrmInvoicing/trigger/signature';
+import {
 	signedHeaders,
 	signWebhook,
 	verifyWebhookSignature,
@@ -223,6 +227,24 @@ describe('verifyWebhookSignature', () => {
 		expect(
 			verifyWebhookSignature({ ...input(), headers: reversed, secret: randomSecret() }).ok,
 		).toBe(false);
+	});
+
+	it('says whether the CRM is rotating: a matching v1 entry and another well-formed v1 entry that does not match (issue 40)', () => {
+		const read = (secrets: string[], extra = '') => {
+			const headers = signedHeaders(secrets, 'msg_1', NOW, BODY);
+			const signature = `${headers['webhook-signature']}${extra}`;
+			const checked = checkDeliveryHeaders({ ...headers, 'webhook-signature': signature }, NOW);
+			if (typeof checked === 'string') throw new Error(checked);
+			return checkSignature(SECRET, checked, Buffer.from(BODY));
+		};
+		expect(read([SECRET])).toEqual({ rotating: false });
+		expect(read([OTHER_SECRET, SECRET])).toEqual({ rotating: true });
+		expect(read([SECRET, OTHER_SECRET])).toEqual({ rotating: true });
+		// The same entry twice, a malformed entry or another version: not a signature by another secret.
+		expect(read([SECRET, SECRET])).toEqual({ rotating: false });
+		expect(read([SECRET], ' v1,AAAA v1,%%% v2,abc')).toEqual({ rotating: false });
+		// No entry matches: a failure, never "rotating".
+		expect(read([OTHER_SECRET])).toEqual({ failure: 'signature does not match', rotating: false });
 	});
 
 	it('ignores entries of other versions: only v1a is no v1 signature', () => {

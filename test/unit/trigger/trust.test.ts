@@ -14,6 +14,7 @@ import {
 	NO_SECRET_REASON,
 	RATIONED_REASON,
 	RETIRED_REASON,
+	ROTATED_REASON,
 	STALE_REASON,
 	TEST_MISMATCH_REASON,
 	UNCHECKED_REASON,
@@ -32,7 +33,10 @@ import {
 	MAX_SIGNATURE_HEADER_LENGTH,
 	readSignatureEntries,
 } from '../../../nodes/CrmInvoicing/trigger/signature';
-import { mayDelete } from '../../../nodes/CrmInvoicing/trigger/subscription';
+import {
+	mayDelete,
+	SIGNATURE_RENEWAL_INTERVAL_MS,
+} from '../../../nodes/CrmInvoicing/trigger/subscription';
 import { createWebhookContext, loggedMessages, TEST_CREDENTIALS } from '../../helpers/harness';
 import { useNock } from '../../helpers/nock';
 import { signedHeaders, verifyWebhookSignature } from '../../helpers/signing';
@@ -47,6 +51,7 @@ import {
 	passLookupInterval,
 	plain,
 	PRODUCTION_URL,
+	renewalAtCrm,
 	SECRET,
 	secretParts,
 	storedSubscription,
@@ -291,8 +296,12 @@ describe('the signing secret at rest', () => {
 	});
 });
 
-describe('a signature that does not match: 401 only when a question asked now shows the stored subscription current', () => {
+describe('a signature that does not match: 503, and a renewal when a question asked now shows the stored subscription current (issue 40)', () => {
 	const forged = { secrets: [OLD_SECRET] };
+	// Each test past the renewal interval of the tests before it: a current subscription then starts a renewal.
+	beforeEach(() => {
+		jest.setSystemTime(Date.now() + SIGNATURE_RENEWAL_INTERVAL_MS);
+	});
 	const current = {
 		id: 'whk_1',
 		url: PRODUCTION_URL,
@@ -300,13 +309,17 @@ describe('a signature that does not match: 401 only when a question asked now sh
 		status: 'active',
 	};
 
-	it('current at this URL, not disabled: a forgery, 401', async () => {
+	it('current at this URL, not disabled: a forgery or a rotation the trigger missed, 503, and it subscribes anew', async () => {
 		const asked = nock(API)
 			.get(ONE('whk_1'))
 			.matchHeader('x-api-key', TEST_CREDENTIALS.apiKey)
 			.reply(200, current);
-		expectNothingRun(await deliver(forged), 401, 'signature does not match');
+		const renewed = renewalAtCrm();
+		const delivered = await deliver(forged);
+		expectNothingRun(delivered, 503, ROTATED_REASON);
 		asked.done();
+		renewed.done();
+		expect(delivered.staticData.subscriptionId).toBe('whk_2');
 	});
 
 	it('current at this URL as the CRM writes it (host in upper case, default port): a forgery, 401', async () => {
@@ -382,20 +395,22 @@ describe('a signature that does not match: 401 only when a question asked now sh
 		);
 	});
 
-	it('no verdict is kept: after a renewal, the next question is asked anew (never a 401 from an old "current")', async () => {
+	it('no verdict is kept: after a renewal, the next question is asked anew (never a verdict from an old "current")', async () => {
 		nock(API)
 			.get(ONE('whk_1'))
 			.reply(200, current)
 			.get(ONE('whk_1'))
 			.reply(404, { error: { code: 'NOT_FOUND', message: 'gone' } });
-		expectNothingRun(await deliver(forged), 401);
+		renewalAtCrm();
+		expectNothingRun(await deliver(forged), 503, ROTATED_REASON);
 		// Another process renewed the subscription: the next mismatch (after the interval) asks again, and gets 503.
 		passLookupInterval();
 		expectNothingRun(await deliver(forged), 503, STALE_REASON);
 	});
 
-	it('forged deliveries to ten triggers (ten workflows) start nothing and cost one question per 30 s for the whole process', async () => {
+	it('forged deliveries to ten triggers (ten workflows) start nothing and cost one question per 30 s for the whole process, and one renewal per question at most', async () => {
 		let asked = 0;
+		let posts = 0;
 		nock(API)
 			.get(/^\/api\/v1\/webhooks\/[^/]+$/)
 			.times(100)
@@ -404,6 +419,24 @@ describe('a signature that does not match: 401 only when a question asked now sh
 				asked++;
 				return { ...current, id: uri.split('/').pop() };
 			});
+		// The renewal a question that finds the subscription current starts (a different node each time here).
+		nock(API)
+			.post('/api/v1/webhooks')
+			.times(100)
+			.optionally()
+			.reply(200, () => {
+				posts++;
+				return { id: `whk_new_${posts}`, secret: SECRET };
+			})
+			.delete(ONE('whk_1'))
+			.times(100)
+			.optionally()
+			.reply(204)
+			.get('/api/v1/webhooks')
+			.query(true)
+			.times(100)
+			.optionally()
+			.reply(200, []);
 		const triggers = Array.from({ length: 10 }, (_unused, index) => `workflow-${index}`);
 		const burst = await Promise.all(
 			triggers.flatMap((workflowId) =>
@@ -419,23 +452,19 @@ describe('a signature that does not match: 401 only when a question asked now sh
 				),
 			),
 		);
-		for (const delivered of burst) expectNothingRun(delivered, delivered.status);
-		expect(burst.map((delivered) => delivered.status).sort()).toEqual([
-			401,
-			...Array(29).fill(503),
-		]);
-		expect(
-			burst
-				.filter((delivered) => delivered.status === 503)
-				.every((delivered) => (delivered.body as IDataObject).error === RATIONED_REASON),
-		).toBe(true);
+		for (const delivered of burst) expectNothingRun(delivered, 503);
+		expect(burst.map((delivered) => (delivered.body as IDataObject).error).sort()).toEqual(
+			[...Array(29).fill(RATIONED_REASON), ROTATED_REASON].sort(),
+		);
 		expect(asked).toBe(1);
+		expect(posts).toBe(1);
 		// 30 s later, one more question is allowed; not before.
 		jest.setSystemTime(Date.now() + LOOKUP_INTERVAL_MS - 1_000);
 		expectNothingRun(await deliver(forged), 503, RATIONED_REASON);
 		jest.setSystemTime(Date.now() + 1_001);
-		expectNothingRun(await deliver(forged), 401);
+		expectNothingRun(await deliver(forged), 503, ROTATED_REASON);
 		expect(asked).toBe(2);
+		expect(posts).toBe(2);
 	});
 });
 

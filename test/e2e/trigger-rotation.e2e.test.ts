@@ -1,0 +1,91 @@
+/* eslint-disable -- not shipped: eslint.dev.config.mjs lints this file, not n8n's node rules */
+/**
+ * Issue 40, point 1, in a real n8n (2.41.0, and 1.123.81 with `--runtime compat`) against the sandbox CRM: the CRM
+ * rotates the subscription's signing secret (spec §6.4; the sandbox's rotation switch) and the trigger goes on
+ * receiving without a re-publish:
+ * - seen: while both secrets sign, a delivery runs and the trigger subscribes anew; after the CRM drops the old secret,
+ *   every event runs; one live subscription;
+ * - missed (straight to the new secret): the delivery is answered 503, never a final 401, the trigger subscribes anew,
+ *   and the events after that run; one live subscription.
+ */
+import { readFileSync } from 'node:fs';
+
+import {
+	e2eEnv,
+	expectExactlyExecutions,
+	n8nClient,
+	renewedSubscription,
+	sandbox,
+	triggerUrl,
+	triggerWorkflow,
+	waitFor,
+} from './lib';
+
+jest.setTimeout(300_000);
+
+const env = e2eEnv();
+const crm = sandbox(env);
+const n8n = n8nClient(env);
+
+let workflow: ReturnType<typeof triggerWorkflow>;
+let workflowId: string;
+
+const live = async () =>
+	(await crm.webhooks()).filter((s) => s.url === triggerUrl(workflow) && s.status === 'active');
+
+const renewedFrom = async (oldId: string): Promise<string> =>
+	(await renewedSubscription(workflowId, triggerUrl(workflow), oldId)).id;
+
+beforeEach(async () => {
+	await crm.config({ personality: 'standard', deliverOnCreate: false });
+	workflow = triggerWorkflow(`issue 40: rotation ${Date.now()}`, ['lead.created']);
+	workflowId = (await n8n.createWorkflow(workflow)).id;
+	await n8n.activate(workflowId);
+	await waitFor(async () => (await live()).length === 1, 20_000, 'the subscription');
+});
+
+afterEach(async () => {
+	await n8n.deactivate(workflowId).catch(() => undefined);
+	await n8n.deleteWorkflow(workflowId).catch(() => undefined);
+});
+
+describe(`The CRM rotating the signing secret, in real n8n ${env.n8nVersion}`, () => {
+	it('seen (both secrets sign, then the new one only): every event runs, without a re-publish; one live subscription', async () => {
+		const [subscription] = await live();
+		expect((await crm.config({ rotation: 'both' })).rotated).toContain(subscription.id);
+		await crm.api('POST', '/leads', { name: 'During the rotation' });
+		await expectExactlyExecutions(workflowId, 1);
+		const renewed = await renewedFrom(subscription.id);
+
+		await crm.config({ rotation: 'new' });
+		await crm.api('POST', '/leads', { name: 'After the rotation, 1' });
+		await crm.api('POST', '/leads', { name: 'After the rotation, 2' });
+		await expectExactlyExecutions(workflowId, 3);
+		expect((await live()).map((s) => s.id)).toEqual([renewed]);
+		const attempts = (await crm.deliveries()).filter((d) =>
+			[subscription.id, renewed].includes(d.subscriptionId),
+		);
+		expect(attempts.map((attempt) => attempt.status)).toEqual([200, 200, 200]);
+		expect(readFileSync(env.logFile, 'utf8')).toContain(
+			`webhook subscription ${subscription.id} also carried a signature by another secret`,
+		);
+	});
+
+	it('missed (straight to the new secret): 503, never a final 401; the trigger subscribes anew and later events run; one live subscription', async () => {
+		const [subscription] = await live();
+		expect((await crm.config({ rotation: 'new' })).rotated).toContain(subscription.id);
+		await crm.api('POST', '/leads', { name: 'Signed with a secret the trigger never had' });
+		const renewed = await renewedFrom(subscription.id);
+		const refused = (await crm.deliveries()).filter((d) => d.subscriptionId === subscription.id);
+		expect(refused.length).toBeGreaterThan(0);
+		expect(new Set(refused.map((attempt) => attempt.status))).toEqual(new Set([503]));
+
+		await crm.api('POST', '/leads', { name: 'After the renewal, 1' });
+		await crm.api('POST', '/leads', { name: 'After the renewal, 2' });
+		await expectExactlyExecutions(workflowId, 2);
+		expect((await live()).map((s) => s.id)).toEqual([renewed]);
+		expect(readFileSync(env.logFile, 'utf8')).toContain(
+			`webhook subscription ${subscription.id}, which the CRM shows current at this node's URL`,
+		);
+	});
+});
