@@ -322,13 +322,17 @@ describe('a signature that does not match: 503, and a renewal when a question as
 		expect(delivered.staticData.subscriptionId).toBe('whk_2');
 	});
 
-	it('current at this URL as the CRM writes it (host in upper case, default port): a forgery, 401', async () => {
+	it('current at this URL as the CRM writes it (host in upper case, default port): current, 503, and it subscribes anew', async () => {
 		const url = PRODUCTION_URL.replace('https://n8n.example.com/', 'https://N8N.example.com:443/');
 		const asked = nock(API)
 			.get(ONE('whk_1'))
 			.reply(200, { ...current, url });
-		expectNothingRun(await deliver(forged), 401, 'signature does not match');
+		const renewed = renewalAtCrm();
+		const delivered = await deliver(forged);
+		expectNothingRun(delivered, 503, ROTATED_REASON);
 		asked.done();
+		renewed.done();
+		expect(delivered.staticData.subscriptionId).toBe('whk_2');
 	});
 
 	it('a stale reader (queue mode): the stored subscription is gone at the CRM, so 503; the retry with the saved data runs', async () => {
