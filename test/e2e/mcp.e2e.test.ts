@@ -1,9 +1,10 @@
 /* eslint-disable -- not shipped: eslint.dev.config.mjs lints this file, not n8n's node rules */
 /**
  * Issue 30: the node as tools of n8n's own MCP Server Trigger, called with the official MCP SDK client, in real n8n.
- * One workflow (the trigger, version 2: streamable HTTP at /mcp/<path>, in 2.41.0 and 1.123.81 alike) holds three
+ * One workflow (the trigger, version 2: streamable HTTP at /mcp/<path>, in 2.41.0 and 1.123.81 alike) holds four
  * tools of the node's tool variant (crmInvoicingTool, version 3): create a lead with the mapper's fields, custom field
- * included, each filled by the model through $fromAI; find leads; and the same create with the read-only key.
+ * included, each filled by the model through $fromAI; find leads; the same create with the read-only key; and (version
+ * 4) find leads with Output → Select Included Fields, whose answer holds only those fields.
  */
 import { randomUUID } from 'node:crypto';
 
@@ -17,14 +18,19 @@ const crm = sandbox(env);
 const n8n = n8nClient(env);
 const MCP_TRIGGER = 'MCP Server Trigger';
 
-/** A tool node of the CRM node's tool variant, version 3, with this credential. */
-function toolNode(name: string, parameters: Record<string, unknown>, role: 'admin' | 'readOnly') {
+/** A tool node of the CRM node's tool variant, version 3 unless said, with this credential. */
+function toolNode(
+	name: string,
+	parameters: Record<string, unknown>,
+	role: 'admin' | 'readOnly',
+	typeVersion = 3,
+) {
 	const credential = env.credentials[role];
 	return {
 		id: randomUUID(),
 		name,
 		type: `${ACTION_NODE_TYPE}Tool`,
-		typeVersion: 3,
+		typeVersion,
 		position: [0, 300],
 		parameters,
 		credentials: { crmInvoicingApi: { id: credential.id, name: credential.name } },
@@ -93,6 +99,23 @@ describe(`the node as MCP tools of n8n's MCP Server Trigger in real n8n ${env.n8
 				'admin',
 			),
 			toolNode('create_lead_read_only', create, 'readOnly'),
+			// Version 4: only the fields the agent needs (issue 43).
+			toolNode(
+				'find_lead_names',
+				{
+					resource: 'lead',
+					operation: 'getMany',
+					returnAll: false,
+					limit: 10,
+					output: 'fields',
+					fields: ['name', 'customFields.industry'],
+					filters: {
+						search: "={{ $fromAI('search', 'Text to look for in the leads', 'string') }}",
+					},
+				},
+				'admin',
+				4,
+			),
 		];
 		const workflow = {
 			name: `e2e mcp ${path}`,
@@ -132,12 +155,13 @@ describe(`the node as MCP tools of n8n's MCP Server Trigger in real n8n ${env.n8
 		}
 	});
 
-	it('lists the three tools, each field the model fills with its type and description', async () => {
+	it('lists the four tools, each field the model fills with its type and description', async () => {
 		const { tools } = await client.listTools();
 		const byName = Object.fromEntries(tools.map((tool) => [tool.name, tool]));
 		expect(Object.keys(byName).sort()).toEqual([
 			'create_lead',
 			'create_lead_read_only',
+			'find_lead_names',
 			'find_leads',
 		]);
 		expect(byName.create_lead.description).toBe('Create a lead in CRM Invoicing');
@@ -179,6 +203,15 @@ describe(`the node as MCP tools of n8n's MCP Server Trigger in real n8n ${env.n8
 		const text = textOf(found);
 		expect(text).toContain(stored[0].id);
 		expect(text).toContain('Aerospace');
+
+		// Output → Select Included Fields: the answer holds the ID, the name and the one custom field, nothing else.
+		const named = await client.callTool({ name: 'find_lead_names', arguments: { search: name } });
+		expect(named.isError).toBeFalsy();
+		const answer = textOf(named);
+		expect(JSON.parse(answer)).toEqual([
+			{ id: stored[0].id, name, customFields: { industry: 'Aerospace' } },
+		]);
+		expect(answer).not.toContain(stored[0].number);
 	});
 
 	it('answers a create with the read-only key as a tool error that names the cause and shows no key', async () => {
