@@ -45,6 +45,9 @@ const createValue = {
 		"={{ $fromAI('industry', 'Custom field industry: line of business of the lead', 'string') }}",
 };
 
+/** What the model reads of Output's Fields, as docs/operations.md gives it. */
+const FIELDS_HELP = 'Comma-separated lead fields to return, e.g. name,email,customFields.industry';
+
 /** The text of a tool result's content. */
 const textOf = (result: any): string =>
 	(result.content as Array<{ type: string; text?: string }>)
@@ -99,7 +102,7 @@ describe(`the node as MCP tools of n8n's MCP Server Trigger in real n8n ${env.n8
 				'admin',
 			),
 			toolNode('create_lead_read_only', create, 'readOnly'),
-			// Version 4: only the fields the agent needs (issue 43).
+			// Version 4: Output → Select Included Fields, the fields the model names (issue 43).
 			toolNode(
 				'find_lead_names',
 				{
@@ -108,7 +111,7 @@ describe(`the node as MCP tools of n8n's MCP Server Trigger in real n8n ${env.n8
 					returnAll: false,
 					limit: 10,
 					output: 'fields',
-					fields: ['name', 'customFields.industry'],
+					fields: `={{ $fromAI('fields', '${FIELDS_HELP}', 'string') }}`,
 					filters: {
 						search: "={{ $fromAI('search', 'Text to look for in the leads', 'string') }}",
 					},
@@ -182,6 +185,9 @@ describe(`the node as MCP tools of n8n's MCP Server Trigger in real n8n ${env.n8
 		]);
 		expect(byName.find_leads.description).toBe('Get many leads in CRM Invoicing');
 		expect(Object.keys(byName.find_leads.inputSchema.properties ?? {})).toEqual(['search']);
+		expect(byName.find_lead_names.inputSchema.properties).toMatchObject({
+			fields: { type: 'string', description: FIELDS_HELP },
+		});
 	});
 
 	it('creates a lead with a custom field through a tool call, and finds it with Get Many', async () => {
@@ -205,7 +211,10 @@ describe(`the node as MCP tools of n8n's MCP Server Trigger in real n8n ${env.n8
 		expect(text).toContain('Aerospace');
 
 		// Output → Select Included Fields: the answer holds the ID, the name and the one custom field, nothing else.
-		const named = await client.callTool({ name: 'find_lead_names', arguments: { search: name } });
+		const named = await client.callTool({
+			name: 'find_lead_names',
+			arguments: { search: name, fields: 'name,customFields.industry' },
+		});
 		expect(named.isError).toBeFalsy();
 		const answer = textOf(named);
 		expect(JSON.parse(answer)).toEqual([
