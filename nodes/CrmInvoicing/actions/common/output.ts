@@ -86,7 +86,7 @@ function selectedFields(item: Item): string[] {
 }
 
 /** The record's ID and the selected fields it has; `customFields.<key>` one custom field, kept under customFields. */
-export function selectFields(record: IDataObject, fields: string[]): IDataObject {
+function selectFields(record: IDataObject, fields: string[]): IDataObject {
 	const has = (object: IDataObject, key: string) =>
 		Object.prototype.hasOwnProperty.call(object, key);
 	const custom = isPlainObject(record.customFields) ? record.customFields : {};
