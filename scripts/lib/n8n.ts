@@ -353,6 +353,34 @@ export class N8nClient {
 		return result.data;
 	}
 
+	/**
+	 * What the editor asks n8n for when it opens a list that loads its options (node version `version`): the node's
+	 * load-options method run with a saved credential. Rejects with n8n's answer when the method fails.
+	 */
+	async loadOptions(options: {
+		nodeType: string;
+		version: number;
+		methodName: string;
+		parameterPath: string;
+		parameters: Record<string, unknown>;
+		credentials: Record<string, { id: string; name: string }>;
+	}): Promise<Array<{ name: string; value: string }>> {
+		const cookie = await this.login();
+		const result = await this.rest<Array<{ name: string; value: string }>>(
+			'POST',
+			'/dynamic-node-parameters/options',
+			{
+				path: options.parameterPath,
+				nodeTypeAndVersion: { name: options.nodeType, version: options.version },
+				currentNodeParameters: options.parameters,
+				methodName: options.methodName,
+				credentials: options.credentials,
+			},
+			cookie,
+		);
+		return result.data;
+	}
+
 	/** Creates the owner account (first start) or logs in, then creates an API key for the public API. */
 	async setUp(): Promise<void> {
 		try {

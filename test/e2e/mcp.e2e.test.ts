@@ -1,9 +1,10 @@
 /* eslint-disable -- not shipped: eslint.dev.config.mjs lints this file, not n8n's node rules */
 /**
  * Issue 30: the node as tools of n8n's own MCP Server Trigger, called with the official MCP SDK client, in real n8n.
- * One workflow (the trigger, version 2: streamable HTTP at /mcp/<path>, in 2.41.0 and 1.123.81 alike) holds three
+ * One workflow (the trigger, version 2: streamable HTTP at /mcp/<path>, in 2.41.0 and 1.123.81 alike) holds four
  * tools of the node's tool variant (crmInvoicingTool, version 3): create a lead with the mapper's fields, custom field
- * included, each filled by the model through $fromAI; find leads; and the same create with the read-only key.
+ * included, each filled by the model through $fromAI; find leads; the same create with the read-only key; and (version
+ * 4) find leads with Output → Select Included Fields, whose answer holds only those fields.
  */
 import { randomUUID } from 'node:crypto';
 
@@ -17,14 +18,19 @@ const crm = sandbox(env);
 const n8n = n8nClient(env);
 const MCP_TRIGGER = 'MCP Server Trigger';
 
-/** A tool node of the CRM node's tool variant, version 3, with this credential. */
-function toolNode(name: string, parameters: Record<string, unknown>, role: 'admin' | 'readOnly') {
+/** A tool node of the CRM node's tool variant, version 3 unless said, with this credential. */
+function toolNode(
+	name: string,
+	parameters: Record<string, unknown>,
+	role: 'admin' | 'readOnly',
+	typeVersion = 3,
+) {
 	const credential = env.credentials[role];
 	return {
 		id: randomUUID(),
 		name,
 		type: `${ACTION_NODE_TYPE}Tool`,
-		typeVersion: 3,
+		typeVersion,
 		position: [0, 300],
 		parameters,
 		credentials: { crmInvoicingApi: { id: credential.id, name: credential.name } },
@@ -38,6 +44,9 @@ const createValue = {
 	'customFields.industry':
 		"={{ $fromAI('industry', 'Custom field industry: line of business of the lead', 'string') }}",
 };
+
+/** What the model reads of Output's Fields, as docs/operations.md gives it. */
+const FIELDS_HELP = 'Comma-separated lead fields to return, e.g. name,email,customFields.industry';
 
 /** The text of a tool result's content. */
 const textOf = (result: any): string =>
@@ -93,6 +102,23 @@ describe(`the node as MCP tools of n8n's MCP Server Trigger in real n8n ${env.n8
 				'admin',
 			),
 			toolNode('create_lead_read_only', create, 'readOnly'),
+			// Version 4: Output → Select Included Fields, the fields the model names (issue 43).
+			toolNode(
+				'find_lead_names',
+				{
+					resource: 'lead',
+					operation: 'getMany',
+					returnAll: false,
+					limit: 10,
+					output: 'fields',
+					fields: `={{ $fromAI('fields', '${FIELDS_HELP}', 'string') }}`,
+					filters: {
+						search: "={{ $fromAI('search', 'Text to look for in the leads', 'string') }}",
+					},
+				},
+				'admin',
+				4,
+			),
 		];
 		const workflow = {
 			name: `e2e mcp ${path}`,
@@ -132,12 +158,13 @@ describe(`the node as MCP tools of n8n's MCP Server Trigger in real n8n ${env.n8
 		}
 	});
 
-	it('lists the three tools, each field the model fills with its type and description', async () => {
+	it('lists the four tools, each field the model fills with its type and description', async () => {
 		const { tools } = await client.listTools();
 		const byName = Object.fromEntries(tools.map((tool) => [tool.name, tool]));
 		expect(Object.keys(byName).sort()).toEqual([
 			'create_lead',
 			'create_lead_read_only',
+			'find_lead_names',
 			'find_leads',
 		]);
 		expect(byName.create_lead.description).toBe('Create a lead in CRM Invoicing');
@@ -158,6 +185,9 @@ describe(`the node as MCP tools of n8n's MCP Server Trigger in real n8n ${env.n8
 		]);
 		expect(byName.find_leads.description).toBe('Get many leads in CRM Invoicing');
 		expect(Object.keys(byName.find_leads.inputSchema.properties ?? {})).toEqual(['search']);
+		expect(byName.find_lead_names.inputSchema.properties).toMatchObject({
+			fields: { type: 'string', description: FIELDS_HELP },
+		});
 	});
 
 	it('creates a lead with a custom field through a tool call, and finds it with Get Many', async () => {
@@ -179,6 +209,18 @@ describe(`the node as MCP tools of n8n's MCP Server Trigger in real n8n ${env.n8
 		const text = textOf(found);
 		expect(text).toContain(stored[0].id);
 		expect(text).toContain('Aerospace');
+
+		// Output → Select Included Fields: the answer holds the ID, the name and the one custom field, nothing else.
+		const named = await client.callTool({
+			name: 'find_lead_names',
+			arguments: { search: name, fields: 'name,customFields.industry' },
+		});
+		expect(named.isError).toBeFalsy();
+		const answer = textOf(named);
+		expect(JSON.parse(answer)).toEqual([
+			{ id: stored[0].id, name, customFields: { industry: 'Aerospace' } },
+		]);
+		expect(answer).not.toContain(stored[0].number);
 	});
 
 	it('answers a create with the read-only key as a tool error that names the cause and shows no key', async () => {

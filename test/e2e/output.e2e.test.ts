@@ -1,15 +1,17 @@
 /* eslint-disable -- not shipped: eslint.dev.config.mjs lints this file, not n8n's node rules */
 /**
  * Output control (issue 18) in the real n8n, against the sandbox: Simplify on and off on a Get and a Get Many, a
- * version-1 node (as saved with 0.2) unchanged, Create or Update's `_upsert` marker and its hint, the hint of a
- * multi-page Return All and of a run that waited for the rate limit (as n8n stores hints: in the execution's run data,
- * `runData[node][run].hints`), the trigger's Simplify, and each output's pairing with the input item it came from
- * (the outputs of one input item share one pairedItem object, as n8n's constructExecutionMetaData builds them).
+ * version-1 node (as saved with 0.2) unchanged, version 4's Output and its Fields list (issue 43), Create or Update's
+ * `_upsert` marker and its hint, the hint of a multi-page Return All and of a run that waited for the rate limit (as
+ * n8n stores hints: in the execution's run data, `runData[node][run].hints`), the trigger's Simplify, and each
+ * output's pairing with the input item it came from (the outputs of one input item share one pairedItem object, as
+ * n8n's constructExecutionMetaData builds them).
  */
 import { randomUUID } from 'node:crypto';
 
 import { SIMPLIFIED_FIELDS } from '../../nodes/CrmInvoicing/shared/simplify';
 import { OWNER, webhookNode } from '../../scripts/lib/n8n';
+import { seededId } from '../sandbox/store';
 import {
 	ACTION_NODE_TYPE,
 	callWebhook,
@@ -34,6 +36,7 @@ function hintsOf(execution: any): Array<{ message: string; type?: string; locati
 }
 
 const leadKeys = [...SIMPLIFIED_FIELDS.lead];
+const ACME = seededId('cli_', 'client:1');
 
 describe(`Output control in real n8n ${env.n8nVersion}`, () => {
 	let lead: any;
@@ -103,7 +106,7 @@ describe(`Output control in real n8n ${env.n8nVersion}`, () => {
 			expect((await runAction({ parameters, typeVersion: 1 })).items).toEqual(page.items);
 		});
 
-		it("the node as an AI Agent tool (n8n's generated crmInvoicingTool) is the node's newest version, 3, with Simplify on by default", async () => {
+		it("the node as an AI Agent tool (n8n's generated crmInvoicingTool) is the node's newest version, 4, with Output Simplified by default (Simplify in 2 and 3)", async () => {
 			const login = await fetch(`${env.n8nUrl}/rest/login`, {
 				method: 'POST',
 				headers: { 'content-type': 'application/json' },
@@ -120,10 +123,95 @@ describe(`Output control in real n8n ${env.n8nVersion}`, () => {
 			const types = (await response.json()) as any[];
 			const tool = types.find((type) => type.name === `${ACTION_NODE_TYPE}Tool`);
 			expect(tool).toBeDefined();
-			expect(tool.defaultVersion).toBe(3);
+			expect(tool.defaultVersion).toBe(4);
 			const simplify = tool.properties.filter((property: any) => property.name === 'simplify');
 			expect(simplify.length).toBe(6);
 			for (const property of simplify) expect(property.default).toBe(true);
+			const output = tool.properties.filter((property: any) => property.name === 'output');
+			expect(output.length).toBe(6);
+			for (const property of output) expect(property.default).toBe('simple');
+		});
+	});
+
+	describe('Output (version 4)', () => {
+		const getOf = (output: Record<string, unknown>) => ({
+			resource: 'lead',
+			operation: 'get',
+			leadId: { __rl: true, mode: 'id', value: lead.id },
+			...output,
+		});
+
+		it('Lead → Get: Simplified by default, Raw the record, Select Included Fields only those and the ID', async () => {
+			const raw = await crm.api('GET', `/leads/${lead.id}`);
+			const simplified = await runAction({ parameters: getOf({}), typeVersion: 4 });
+			expect(simplified.items).toEqual([
+				Object.fromEntries(leadKeys.filter((key) => key in raw).map((key) => [key, raw[key]])),
+			]);
+			const rawRun = await runAction({ parameters: getOf({ output: 'raw' }), typeVersion: 4 });
+			expect(rawRun.items).toEqual([raw]);
+			const fields = ['name', 'website', 'customFields.budget'];
+			const selected = await runAction({
+				parameters: getOf({ output: 'fields', fields }),
+				typeVersion: 4,
+			});
+			expect(selected.items).toEqual([
+				{ id: lead.id, name: raw.name, website: raw.website, customFields: { budget: 'high' } },
+			]);
+			// A version-3 node keeps Simplify, whatever Output says.
+			const v3 = await runAction({
+				parameters: getOf({ output: 'fields', fields }),
+				typeVersion: 3,
+			});
+			expect(v3.items).toEqual(simplified.items);
+		});
+
+		it('Lead → Get Many with fields from an expression, and Client → Get: only the fields picked', async () => {
+			const many = await runAction({
+				parameters: {
+					resource: 'lead',
+					operation: 'getMany',
+					limit: 3,
+					filters: { search: lead.email },
+					output: 'fields',
+					fields: "={{ 'email,customFields.budget' }}",
+				},
+				typeVersion: 4,
+			});
+			expect(many.items).toEqual([
+				{ id: lead.id, email: lead.email, customFields: { budget: 'high' } },
+			]);
+
+			const client = await crm.api('GET', `/clients/${ACME}`);
+			const get = { resource: 'client', operation: 'get', clientId: ACME };
+			const raw = await runAction({ parameters: { ...get, output: 'raw' }, typeVersion: 4 });
+			expect(raw.items).toEqual([client]);
+			const selected = await runAction({
+				parameters: { ...get, output: 'fields', fields: ['name', 'type'] },
+				typeVersion: 4,
+			});
+			expect(selected.items).toEqual([{ id: ACME, name: client.name, type: client.type }]);
+		});
+
+		it("the editor's Fields list: the resource's fields, and for leads the custom fields of the CRM's leads", async () => {
+			const list = (resource: string) =>
+				n8n.loadOptions({
+					nodeType: ACTION_NODE_TYPE,
+					version: 4,
+					methodName: 'getOutputFields',
+					parameterPath: 'parameters.fields',
+					parameters: { resource, operation: 'get', output: 'fields' },
+					// The read-only key: no other test's lookup is in its 60-second cache (the mapper's use the admin key).
+					credentials: { crmInvoicingApi: env.credentials.readOnly },
+				});
+			const leadFields = await list('lead');
+			expect(leadFields).toContainEqual({ name: 'email', value: 'email' });
+			expect(leadFields).toContainEqual({
+				name: 'budget (custom field)',
+				value: 'customFields.budget',
+			});
+			const clientFields = (await list('client')).map((option) => option.value);
+			expect(clientFields).toEqual(expect.arrayContaining(['name', 'phone', 'customFields']));
+			expect(clientFields.some((value) => value.startsWith('customFields.'))).toBe(false);
 		});
 	});
 

@@ -14,7 +14,12 @@ export {
 	userMatchesSearch,
 } from './apiChoices';
 export { EVENT_OPTIONS, eventNamesOf } from './events';
-export { simplify, simplifyPropertyFrom, type SimplifiedResource } from './simplify';
+export {
+	SIMPLIFIED_FIELDS,
+	simplify,
+	simplifyPropertyFrom,
+	type SimplifiedResource,
+} from './simplify';
 export { listWebhookSubscriptions } from './webhookList';
 export { deadlineIn, msLeft, type Deadline } from './deadline';
 export { sha256 } from './hash';

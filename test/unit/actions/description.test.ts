@@ -60,8 +60,8 @@ describe('node description', () => {
 	it('keeps the node type, version and credential', () => {
 		expect(description).toMatchObject({
 			name: 'crmInvoicing',
-			version: [1, 2, 3],
-			defaultVersion: 3,
+			version: [1, 2, 3, 4],
+			defaultVersion: 4,
 			usableAsTool: true,
 		});
 		expect(description.credentials).toEqual([{ name: 'crmInvoicingApi', required: true }]);
@@ -142,6 +142,13 @@ describe('node description', () => {
 		expect(names('product', 'get')).toEqual(['productId', 'simplify']);
 		expect(names('user', 'getMany')).toEqual(['returnAll', 'limit', 'simplify', 'filters']);
 		expect(names('contact', 'getMany')).toEqual(['returnAll', 'limit', 'simplify', 'filters']);
+		// Version 4: Output (and the fields it selects) instead of Simplify on Get and Get Many.
+		const v4 = (resource: string, operation: string) =>
+			shownFor(resource, operation, 4).map((candidate) => candidate.name);
+		expect(v4('lead', 'get')).toEqual(['leadId', 'output', 'fields']);
+		expect(v4('client', 'get')).toEqual(['clientId', 'output', 'fields']);
+		expect(v4('user', 'getMany')).toEqual(['returnAll', 'limit', 'output', 'fields', 'filters']);
+		expect(v3('lead', 'getMany')).toEqual(names('lead', 'getMany'));
 		expect(names('webhook', 'get')).toEqual(['webhookId']);
 		expect(names('webhook', 'getMany')).toEqual(['returnAll', 'limit']);
 		expect(names('webhook', 'delete')).toEqual(['webhookId']);
@@ -279,7 +286,10 @@ describe('node description', () => {
 			for (const item of list) {
 				const at = `${where}/${item.name}`;
 				if (item.type === 'options' || item.type === 'multiOptions') {
-					const names = (item.options as INodePropertyOptions[]).map((option) => option.name);
+					// A list the node loads (Output's "Fields") has no options here.
+					const names = ((item.options ?? []) as INodePropertyOptions[]).map(
+						(option) => option.name,
+					);
 					if (item.name !== 'operation' && !isSorted(names))
 						problems.push(`${at}: options not sorted: ${names.join(', ')}`);
 				}

@@ -1,13 +1,16 @@
 /**
- * Simplify (version 2) on Lead → Get / Get Many, Client → Get, Product → Get, User → Get Many, Contact → Get Many:
- * on by default, off gives the API's record unchanged, and a version-1 node (saved with 0.2) outputs exactly as before.
+ * Simplify (versions 2 and 3) on Lead → Get / Get Many, Client → Get, Product → Get, User → Get Many, Contact → Get
+ * Many: on by default, off gives the API's record unchanged, and a version-1 node (saved with 0.2) outputs exactly as
+ * before. Version 4's Output (Simplified, Raw, Select Included Fields) in its place, and its list of fields.
  */
 import { NodeHelpers } from 'n8n-workflow';
 import type { IDataObject, INodeExecutionData, INodeParameters } from 'n8n-workflow';
 
 import { SIMPLIFIED_FIELDS } from '../../../nodes/CrmInvoicing/shared/simplify';
 import { CrmInvoicing } from '../../../nodes/CrmInvoicing/CrmInvoicing.node';
-import { runNode } from '../../helpers/harness';
+import { getOutputFields } from '../../../nodes/CrmInvoicing/actions/methods/loadOptions';
+import { RECORD_FIELDS } from '../../../nodes/CrmInvoicing/actions/common/output';
+import { createLoadOptionsContext, runNode } from '../../helpers/harness';
 import { api, useNock } from '../actions/support';
 
 useNock();
@@ -142,10 +145,8 @@ const CASES: Case[] = [
 	},
 ];
 
-async function output(
-	parameters: INodeParameters,
-	typeVersion?: number,
-): Promise<INodeExecutionData[]> {
+/** A run of a node saved with version 3 (Simplify's last version) unless said. */
+async function output(parameters: INodeParameters, typeVersion = 3): Promise<INodeExecutionData[]> {
 	const [items] = await runNode({ nodeType, parameters, typeVersion });
 	return items;
 }
@@ -197,7 +198,7 @@ describe('Simplify', () => {
 
 	it('is a parameter from version 2 on, on by default (a node added now, and the node as an AI Agent tool)', () => {
 		const { description } = nodeType;
-		expect(description.defaultVersion).toBe(3);
+		expect(description.defaultVersion).toBe(4);
 		const node = (typeVersion: number) => ({
 			id: 'n',
 			name: 'CRM Invoicing',
@@ -227,6 +228,16 @@ describe('Simplify', () => {
 				description,
 			);
 			expect(v3?.simplify).toBe(true);
+			const v4 = NodeHelpers.getNodeParameters(
+				description.properties,
+				{ resource, operation },
+				true,
+				false,
+				node(4),
+				description,
+			);
+			expect(v4).not.toHaveProperty('simplify');
+			expect(v4?.output).toBe('simple');
 			const v1 = NodeHelpers.getNodeParameters(
 				description.properties,
 				{ resource, operation },
@@ -258,6 +269,7 @@ describe('Simplify', () => {
 			.reply(200, { items: [LEAD, { ...LEAD, id: 'lead_2' }], hasMore: false, nextCursor: null });
 		const items = await runNode({
 			nodeType,
+			typeVersion: 3,
 			parameters: {
 				resource: 'lead',
 				operation: 'getMany',
@@ -272,5 +284,107 @@ describe('Simplify', () => {
 			[{ item: 1 }, Object.keys(LEAD).length],
 			[{ item: 1 }, Object.keys(LEAD).length],
 		]);
+	});
+});
+
+describe('Output (version 4)', () => {
+	const v4 = (parameters: INodeParameters) => output(parameters, 4);
+	const ok = (json: IDataObject) => [{ json, pairedItem: { item: 0 } }];
+
+	it.each(CASES)(
+		'$label: Simplified by default, Raw the record unchanged, Simplify ignored',
+		async ({ resource, parameters, record, mock }) => {
+			mock();
+			const simplified = Object.fromEntries(
+				SIMPLIFIED_FIELDS[resource].map((field) => [field, record[field]]),
+			);
+			expect(await v4({ ...parameters, simplify: false })).toEqual(ok(simplified));
+			mock();
+			expect(await v4({ ...parameters, output: 'raw' })).toEqual(ok(record));
+		},
+	);
+
+	it.each(CASES)(
+		'$label: Select Included Fields gives the ID and the fields picked, nothing else',
+		async ({ resource, parameters, record, mock }) => {
+			const first = RECORD_FIELDS[resource][1];
+			const last = RECORD_FIELDS[resource].at(-1)!;
+			mock();
+			const items = await v4({ ...parameters, output: 'fields', fields: [last, first] });
+			expect(items).toEqual(ok({ id: record.id, [first]: record[first], [last]: record[last] }));
+		},
+	);
+
+	it("a lead's custom fields one by one, under customFields; fields given as text; fields the lead lacks left out", async () => {
+		const get = CASES[0];
+		get.mock();
+		expect(
+			await v4({
+				...get.parameters,
+				output: 'fields',
+				fields: ' name, customFields.budget ,customFields.absent, fax',
+			}),
+		).toEqual(ok({ id: 'lead_1', name: 'Jane Doe', customFields: { budget: 'high' } }));
+		get.mock();
+		expect(
+			await v4({ ...get.parameters, output: 'fields', fields: ['customFields', 'email'] }),
+		).toEqual(ok({ id: 'lead_1', customFields: { budget: 'high' }, email: 'jane@example.com' }));
+	});
+
+	it('refuses no field and an unknown Output, naming the item and what to do', async () => {
+		const get = CASES[0];
+		get.mock();
+		await expect(v4({ ...get.parameters, output: 'fields', fields: [] })).rejects.toMatchObject({
+			message: '"Fields" names no field in item 0',
+			description:
+				'Pick at least one field under "Fields", or set "Output" to "Simplified" or "Raw".',
+		});
+		get.mock();
+		await expect(v4({ ...get.parameters, output: 'everything' })).rejects.toMatchObject({
+			message: '"Output" must be simple, raw or fields but is the text "everything" in item 0',
+		});
+	});
+
+	it('a version-3 node keeps Simplify, whatever Output says', async () => {
+		const get = CASES[0];
+		get.mock();
+		const [item] = await output({ ...get.parameters, output: 'fields', fields: ['name'] });
+		expect(Object.keys(item.json)).toEqual([...SIMPLIFIED_FIELDS.lead]);
+	});
+
+	describe('the list of fields (getOutputFields)', () => {
+		const listFor = async (resource: string) => {
+			const { context } = createLoadOptionsContext({
+				nodeType,
+				parameters: { resource, operation: 'get', output: 'fields' },
+				typeVersion: 4,
+			});
+			return await getOutputFields.call(context);
+		};
+
+		it("offers a client's documented fields, reading nothing from the CRM", async () => {
+			expect(await listFor('client')).toEqual(
+				RECORD_FIELDS.client.map((field) => ({ name: field, value: field })),
+			);
+		});
+
+		it("offers a lead's fields and the custom fields of one page of leads, as the mapper finds them", async () => {
+			api()
+				.get('/api/v1/leads')
+				.query({ limit: '100' })
+				.reply(200, {
+					items: [LEAD, { ...LEAD, id: 'lead_2', customFields: { seats: 3 } }],
+					hasMore: true,
+					nextCursor: 'next',
+				});
+			const list = await listFor('lead');
+			expect(list.slice(0, RECORD_FIELDS.lead.length).map((option) => option.value)).toEqual([
+				...RECORD_FIELDS.lead,
+			]);
+			expect(list.slice(RECORD_FIELDS.lead.length)).toEqual([
+				{ name: 'budget (custom field)', value: 'customFields.budget' },
+				{ name: 'seats (custom field)', value: 'customFields.seats' },
+			]);
+		});
 	});
 });

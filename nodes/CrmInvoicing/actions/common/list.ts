@@ -5,7 +5,7 @@ import type { ApiVersion, PageRequest, SimplifiedResource } from '../../shared';
 import { shownFor, type Operation } from '../operation';
 import { fail, isSet, toNumber, type Item } from './fields';
 import { collectionProperty } from './options';
-import { recordItems, simplifyProperty } from './output';
+import { outputProperties, recordItems } from './output';
 
 /** "Return All" and "Limit" of list operations; the transport pages, so the limit has no maximum. */
 export function returnAllAndLimit(what: string): INodeProperties[] {
@@ -46,9 +46,9 @@ export function pageRequestOf(item: Item): PageRequest {
 }
 
 /**
- * Get Many of a resource: Return All, Limit, Simplify and the Filters collection with these options (a boolean filter
- * sent when it is a boolean, text trimmed, as query parameters); the list at `list.path` through the one list reader,
- * each record output as its resource's simplified record when Simplify is on. `adjust` may rename a query parameter,
+ * Get Many of a resource: Return All, Limit, Output (Simplify before version 4) and the Filters collection with these
+ * options (a boolean filter sent when it is a boolean, text trimmed, as query parameters); the list at `list.path`
+ * through the one list reader, each record output as Output says (output.ts). `adjust` may rename a query parameter,
  * and return a test for the records the node filters itself.
  */
 export function getManyOperation(
@@ -61,7 +61,7 @@ export function getManyOperation(
 	return {
 		description: shownFor(resource, 'getMany', [
 			...returnAllAndLimit(what),
-			simplifyProperty,
+			...outputProperties,
 			collectionProperty('Filters', 'filters', filters, { placeholder: 'Add Filter' }),
 		]),
 		async execute(this: IExecuteFunctions, item: Item) {

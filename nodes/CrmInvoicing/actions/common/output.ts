@@ -5,9 +5,10 @@ import type {
 	INodeProperties,
 } from 'n8n-workflow';
 
-import { simplify, simplifyPropertyFrom } from '../../shared';
-import type { SimplifiedResource } from '../../shared';
-import type { Item } from './fields';
+import { describeValue, isPlainObject, simplify, simplifyPropertyFrom } from '../../shared';
+import { SIMPLIFIED_FIELDS, type SimplifiedResource } from '../../shared';
+import { fail, type Item } from './fields';
+import { CUSTOM_PREFIX } from './mapperFields';
 
 /**
  * The node version that brought output control (0.3). Nodes saved before it (version 1) output exactly what they
@@ -15,22 +16,118 @@ import type { Item } from './fields';
  */
 const OUTPUT_CONTROL_VERSION = 2;
 
+/** The node version whose Output (Simplified, Raw or Select Included Fields) replaces Simplify (versions 2 and 3). */
+const OUTPUT_VERSION = 4;
+
 export function hasOutputControl(context: IExecuteFunctions): boolean {
 	return context.getNode().typeVersion >= OUTPUT_CONTROL_VERSION;
 }
 
-export const simplifyProperty: INodeProperties = simplifyPropertyFrom(OUTPUT_CONTROL_VERSION);
+/** Each resource's fields as the spec's tables give them, simplified ones first: what "Fields" offers. */
+export const RECORD_FIELDS: Record<SimplifiedResource, readonly string[]> = {
+	lead: [...SIMPLIFIED_FIELDS.lead, 'secondaryMobile', 'website', 'sourceId', 'customFields'],
+	client: [...SIMPLIFIED_FIELDS.client, 'firstName', 'lastName', 'stageId', 'customFields'],
+	product: SIMPLIFIED_FIELDS.product,
+	user: [...SIMPLIFIED_FIELDS.user, 'createdAt'],
+	contact: SIMPLIFIED_FIELDS.contact,
+};
 
-/**
- * One output item per record: each reduced to its resource's simplified fields (shared/simplify.ts) when Simplify
- * is on, else the API's record unchanged.
- */
+const fromOutputVersion = { '@version': [{ _cnd: { gte: OUTPUT_VERSION } }] };
+
+/** Get and Get Many: Simplify in versions 2 and 3; Output, and the fields it selects, from version 4 on. */
+export const outputProperties: INodeProperties[] = [
+	{
+		...simplifyPropertyFrom(OUTPUT_CONTROL_VERSION),
+		displayOptions: { show: { '@version': [2, 3] } },
+	},
+	{
+		displayName: 'Output',
+		name: 'output',
+		type: 'options',
+		default: 'simple',
+		description: 'How much of each record to output',
+		options: [
+			{ name: 'Raw', value: 'raw', description: "The API's record unchanged" },
+			{
+				name: 'Select Included Fields',
+				value: 'fields',
+				description: 'The fields picked, and the ID',
+			},
+			{ name: 'Simplified', value: 'simple', description: 'The fields a workflow usually needs' },
+		],
+		displayOptions: { show: fromOutputVersion },
+	},
+	{
+		displayName: 'Field Names or IDs',
+		name: 'fields',
+		type: 'multiOptions',
+		typeOptions: { loadOptionsMethod: 'getOutputFields', loadOptionsDependsOn: ['resource'] },
+		default: [],
+		description:
+			'The fields to output; a custom field as customFields.&lt;key&gt;. Choose from the list, or specify IDs using an <a href="https://docs.n8n.io/code/expressions/">expression</a>.',
+		displayOptions: { show: { ...fromOutputVersion, output: ['fields'] } },
+	},
+];
+
+/** "Fields" as given: picked from the list, or a list or comma-separated text from an expression. */
+function selectedFields(item: Item): string[] {
+	const given: unknown = item.context.getNodeParameter('fields', item.index, []);
+	let fields: unknown[] = Array.isArray(given) ? given : [];
+	if (typeof given === 'string') fields = given.split(',');
+	const names = fields.map((field) => String(field).trim()).filter((field) => field !== '');
+	if (names.length === 0) {
+		fail(
+			item,
+			`"Fields" names no field in item ${item.index}`,
+			'Pick at least one field under "Fields", or set "Output" to "Simplified" or "Raw".',
+		);
+	}
+	return names;
+}
+
+/** The record's ID and the selected fields it has; `customFields.<key>` one custom field, kept under customFields. */
+function selectFields(record: IDataObject, fields: string[]): IDataObject {
+	const has = (object: IDataObject, key: string) =>
+		Object.prototype.hasOwnProperty.call(object, key);
+	const custom = isPlainObject(record.customFields) ? record.customFields : {};
+	const selected: IDataObject = {};
+	for (const field of ['id', ...fields]) {
+		const key = field.slice(CUSTOM_PREFIX.length);
+		if (has(record, field)) selected[field] = record[field];
+		else if (field.startsWith(CUSTOM_PREFIX) && has(custom, key))
+			selected.customFields = { ...(selected.customFields as IDataObject), [key]: custom[key] };
+	}
+	return selected;
+}
+
+/** How one item's records are output: by Output from version 4 on, by Simplify in 2 and 3, unchanged in version 1. */
+function shapeOf({ context, index }: Item, resource: SimplifiedResource) {
+	const raw = (record: IDataObject) => record;
+	const simplified = (record: IDataObject) => simplify(resource, record);
+	const version = context.getNode().typeVersion;
+	if (version < OUTPUT_CONTROL_VERSION) return raw;
+	if (version < OUTPUT_VERSION)
+		return context.getNodeParameter('simplify', index, true) === false ? raw : simplified;
+	const output = context.getNodeParameter('output', index, 'simple');
+	if (output === 'simple') return simplified;
+	if (output === 'raw') return raw;
+	if (output !== 'fields') {
+		fail(
+			{ context, index },
+			`"Output" must be simple, raw or fields but is ${describeValue(output)} in item ${index}`,
+			'Pick Simplified, Raw or Select Included Fields under "Output".',
+		);
+	}
+	const fields = selectedFields({ context, index });
+	return (record: IDataObject) => selectFields(record, fields);
+}
+
+/** One output item per record of Get and Get Many, shaped as the node's version and parameters say (shapeOf). */
 export function recordItems(
-	{ context, index }: Item,
+	item: Item,
 	resource: SimplifiedResource,
 	records: IDataObject[],
 ): INodeExecutionData[] {
-	const simplified =
-		hasOutputControl(context) && context.getNodeParameter('simplify', index, true) !== false;
-	return records.map((record) => ({ json: simplified ? simplify(resource, record) : record }));
+	const shape = shapeOf(item, resource);
+	return records.map((record) => ({ json: shape(record) }));
 }

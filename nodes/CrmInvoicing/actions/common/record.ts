@@ -6,7 +6,7 @@ import { fail, requiredParameter, requireText, type Item } from './fields';
 import { mappedBody, MAPPER_VERSION, parametersByVersion } from './mapped';
 import type { StandardField } from './mapperFields';
 import { additionalFieldsProperty, collectionProperty } from './options';
-import { recordItems, simplifyProperty } from './output';
+import { outputProperties, recordItems } from './output';
 
 /** One record's requests, and the operations on one record: Get, Create and Update (by node version, mapped.ts). */
 
@@ -26,7 +26,7 @@ export async function recordRequest(
 
 /**
  * Get of one record: the ID from `idProperty` (read by `idOf`, by default as a required text), GET `collection`/{id},
- * the record output through Simplify.
+ * the record output as Output says (output.ts).
  */
 export function getOperation(
 	resource: SimplifiedResource,
@@ -35,7 +35,7 @@ export function getOperation(
 	idOf = (item: Item) => requiredParameter(item, idProperty.name, idProperty.displayName),
 ): Operation {
 	return {
-		description: shownFor(resource, 'get', [idProperty, simplifyProperty]),
+		description: shownFor(resource, 'get', [idProperty, ...outputProperties]),
 		async execute(this: IExecuteFunctions, item: Item) {
 			const record = await recordRequest(item, 'GET', recordPath(collection, idOf(item)));
 			return recordItems(item, resource, [record]);

@@ -59,15 +59,20 @@ async function cached(
 	}
 }
 
+/** The custom fields of one page of leads: what the mapper lists, and the Output's "Fields" (loadOptions.ts). */
+export async function leadCustomFields(context: ILoadOptionsFunctions): Promise<Found> {
+	return await cached(
+		context,
+		'leads',
+		async () => (await readOnePage.call(context, { path: '/leads' })).records,
+		'No custom fields listed: none of the leads the CRM listed (one page of up to 100) has custom fields. Set them under "Additional Fields" → "Custom Fields".',
+	);
+}
+
 /** Lead → Create and Update: the lead's fields and the custom fields of one page of leads. */
 export async function getLeadFields(this: ILoadOptionsFunctions): Promise<ResourceMapperFields> {
 	const operation = String(this.getCurrentNodeParameter('operation') ?? 'create');
-	const { custom, notice } = await cached(
-		this,
-		'leads',
-		async () => (await readOnePage.call(this, { path: '/leads' })).records,
-		'No custom fields listed: none of the leads the CRM listed (one page of up to 100) has custom fields. Set them under "Additional Fields" → "Custom Fields".',
-	);
+	const { custom, notice } = await leadCustomFields(this);
 	return mapperFields(LEAD_MAPPER_FIELDS, operation, custom, notice);
 }
 

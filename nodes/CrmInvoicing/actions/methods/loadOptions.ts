@@ -1,0 +1,16 @@
+import type { ILoadOptionsFunctions, INodePropertyOptions } from 'n8n-workflow';
+
+import type { SimplifiedResource } from '../../shared';
+import { RECORD_FIELDS } from '../common/output';
+import { leadCustomFields } from './resourceMapping';
+
+/** Output → "Fields" (version 4): the resource's fields, and a lead's custom fields as the mapper finds them. */
+export async function getOutputFields(
+	this: ILoadOptionsFunctions,
+): Promise<INodePropertyOptions[]> {
+	const resource = this.getCurrentNodeParameter('resource') as SimplifiedResource;
+	const fields = (RECORD_FIELDS[resource] ?? []).map((field) => ({ name: field, value: field }));
+	if (resource !== 'lead') return fields;
+	const { custom } = await leadCustomFields(this);
+	return [...fields, ...custom.map(({ id, displayName }) => ({ name: displayName, value: id }))];
+}
