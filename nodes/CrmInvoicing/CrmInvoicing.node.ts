@@ -15,8 +15,9 @@ export class CrmInvoicing implements INodeType {
 		// Create or Update's marker. Nodes saved with version 1 keep their output exactly (README, "Output").
 		// Version 3 (0.5): Create and Update of leads and deals map their fields, custom fields included, with n8n's
 		// resource mapper ("Fields"). Nodes saved with versions 1 and 2 keep their parameters and requests.
-		version: [1, 2, 3],
-		defaultVersion: 3,
+		// Version 4 (issue 43): Lead → Get Many's Custom Field Filter. Nodes saved with versions 1 to 3 keep their parameters.
+		version: [1, 2, 3, 4],
+		defaultVersion: 4,
 		// The labels of actions/resources.ts's operation lists, written out: n8n's linter wants the subtitle as a literal.
 		// A unit test (test/unit/output/subtitle.test.ts) fails when an operation list changes and prints the new one.
 		subtitle:

@@ -197,7 +197,7 @@ describe('Simplify', () => {
 
 	it('is a parameter from version 2 on, on by default (a node added now, and the node as an AI Agent tool)', () => {
 		const { description } = nodeType;
-		expect(description.defaultVersion).toBe(3);
+		expect(description.defaultVersion).toBe(4);
 		const node = (typeVersion: number) => ({
 			id: 'n',
 			name: 'CRM Invoicing',
