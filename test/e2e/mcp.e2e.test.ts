@@ -1,9 +1,10 @@
 /* eslint-disable -- not shipped: eslint.dev.config.mjs lints this file, not n8n's node rules */
 /**
  * Issue 30: the node as tools of n8n's own MCP Server Trigger, called with the official MCP SDK client, in real n8n.
- * One workflow (the trigger, version 2: streamable HTTP at /mcp/<path>, in 2.41.0 and 1.123.81 alike) holds three
+ * One workflow (the trigger, version 2: streamable HTTP at /mcp/<path>, in 2.41.0 and 1.123.81 alike) holds four
  * tools of the node's tool variant (crmInvoicingTool, version 3): create a lead with the mapper's fields, custom field
- * included, each filled by the model through $fromAI; find leads; and the same create with the read-only key.
+ * included, each filled by the model through $fromAI; find leads; the same create with the read-only key; and
+ * (version 4, issue 43) find the lead whose custom field externalId has the value the model gives.
  */
 import { randomUUID } from 'node:crypto';
 
@@ -17,14 +18,19 @@ const crm = sandbox(env);
 const n8n = n8nClient(env);
 const MCP_TRIGGER = 'MCP Server Trigger';
 
-/** A tool node of the CRM node's tool variant, version 3, with this credential. */
-function toolNode(name: string, parameters: Record<string, unknown>, role: 'admin' | 'readOnly') {
+/** A tool node of the CRM node's tool variant, version 3 unless said, with this credential. */
+function toolNode(
+	name: string,
+	parameters: Record<string, unknown>,
+	role: 'admin' | 'readOnly',
+	typeVersion = 3,
+) {
 	const credential = env.credentials[role];
 	return {
 		id: randomUUID(),
 		name,
 		type: `${ACTION_NODE_TYPE}Tool`,
-		typeVersion: 3,
+		typeVersion,
 		position: [0, 300],
 		parameters,
 		credentials: { crmInvoicingApi: { id: credential.id, name: credential.name } },
@@ -38,6 +44,10 @@ const createValue = {
 	'customFields.industry':
 		"={{ $fromAI('industry', 'Custom field industry: line of business of the lead', 'string') }}",
 };
+
+/** Lead → Get Many's filter value as docs/operations.md's table gives it to the model. */
+const EXTERNAL_ID =
+	"$fromAI('externalId', 'External ID of the lead, the custom field externalId, e.g. EXT-0142', 'string')";
 
 /** The text of a tool result's content. */
 const textOf = (result: any): string =>
@@ -93,6 +103,21 @@ describe(`the node as MCP tools of n8n's MCP Server Trigger in real n8n ${env.n8
 				'admin',
 			),
 			toolNode('create_lead_read_only', create, 'readOnly'),
+			toolNode(
+				'find_lead_by_external_id',
+				{
+					resource: 'lead',
+					operation: 'getMany',
+					returnAll: true,
+					simplify: false,
+					// The row of docs/operations.md's $fromAI table: the key fixed, the value from the model.
+					customFieldFilter: {
+						field: [{ key: 'externalId', value: `={{ ${EXTERNAL_ID} }}` }],
+					},
+				},
+				'admin',
+				4,
+			),
 		];
 		const workflow = {
 			name: `e2e mcp ${path}`,
@@ -132,12 +157,13 @@ describe(`the node as MCP tools of n8n's MCP Server Trigger in real n8n ${env.n8
 		}
 	});
 
-	it('lists the three tools, each field the model fills with its type and description', async () => {
+	it('lists the four tools, each field the model fills with its type and description', async () => {
 		const { tools } = await client.listTools();
 		const byName = Object.fromEntries(tools.map((tool) => [tool.name, tool]));
 		expect(Object.keys(byName).sort()).toEqual([
 			'create_lead',
 			'create_lead_read_only',
+			'find_lead_by_external_id',
 			'find_leads',
 		]);
 		expect(byName.create_lead.description).toBe('Create a lead in CRM Invoicing');
@@ -158,6 +184,30 @@ describe(`the node as MCP tools of n8n's MCP Server Trigger in real n8n ${env.n8
 		]);
 		expect(byName.find_leads.description).toBe('Get many leads in CRM Invoicing');
 		expect(Object.keys(byName.find_leads.inputSchema.properties ?? {})).toEqual(['search']);
+		expect(byName.find_lead_by_external_id.inputSchema.properties).toEqual({
+			externalId: expect.objectContaining({
+				type: 'string',
+				description: 'External ID of the lead, the custom field externalId, e.g. EXT-0142',
+			}),
+		});
+		expect(byName.find_lead_by_external_id.inputSchema.required).toEqual(['externalId']);
+	});
+
+	it('finds the lead by a custom field value the model gives (Custom Field Filter, version 4)', async () => {
+		const externalId = `EXT-${randomUUID().slice(0, 8)}`;
+		const lead = await crm.api('POST', '/leads', {
+			name: `External ${externalId}`,
+			customFields: { externalId },
+		});
+		await crm.api('POST', '/leads', { name: 'Other', customFields: { externalId: 'EXT-other' } });
+		const found = await client.callTool({
+			name: 'find_lead_by_external_id',
+			arguments: { externalId },
+		});
+		expect(found.isError).toBeFalsy();
+		const text = textOf(found);
+		expect(text).toContain(lead.id);
+		expect(text).not.toContain('EXT-other');
 	});
 
 	it('creates a lead with a custom field through a tool call, and finds it with Get Many', async () => {

@@ -103,7 +103,7 @@ describe(`Output control in real n8n ${env.n8nVersion}`, () => {
 			expect((await runAction({ parameters, typeVersion: 1 })).items).toEqual(page.items);
 		});
 
-		it("the node as an AI Agent tool (n8n's generated crmInvoicingTool) is the node's newest version, 3, with Simplify on by default", async () => {
+		it("the node as an AI Agent tool (n8n's generated crmInvoicingTool) is the node's newest version, 4, with Simplify on by default", async () => {
 			const login = await fetch(`${env.n8nUrl}/rest/login`, {
 				method: 'POST',
 				headers: { 'content-type': 'application/json' },
@@ -120,7 +120,7 @@ describe(`Output control in real n8n ${env.n8nVersion}`, () => {
 			const types = (await response.json()) as any[];
 			const tool = types.find((type) => type.name === `${ACTION_NODE_TYPE}Tool`);
 			expect(tool).toBeDefined();
-			expect(tool.defaultVersion).toBe(3);
+			expect(tool.defaultVersion).toBe(4);
 			const simplify = tool.properties.filter((property: any) => property.name === 'simplify');
 			expect(simplify.length).toBe(6);
 			for (const property of simplify) expect(property.default).toBe(true);

@@ -12,7 +12,7 @@ useNock();
 const V4 = { typeVersion: 4 };
 
 /** A page of `count` leads from `from` on; `custom` gives some of them (by number) their customFields. */
-function page(count: number, from: number, custom: Record<number, unknown> = {}): IDataObject[] {
+function page(count: number, from: number, custom: Record<number, IDataObject[string]> = {}): IDataObject[] {
 	return records(count, from, 'lead_').map((lead, index) =>
 		from + index in custom ? { ...lead, customFields: custom[from + index] } : lead,
 	);
@@ -113,7 +113,7 @@ describe('Lead → Get Many: Custom Field Filter (version 4)', () => {
 	});
 
 	it('compares text as it is and other values as their JSON text; null, missing and inherited keys never match', async () => {
-		const fields: Record<number, unknown> = {
+		const fields: Record<number, IDataObject[string]> = {
 			1: { n: 42 },
 			2: { n: '42' },
 			3: { n: 42.5 },
