@@ -166,7 +166,7 @@ describe(`Lead in real n8n ${env.n8nVersion}`, () => {
 			]);
 		});
 
-		it("n8n's editor gets the filter from version 4 on, in the node and its AI tool, and the mapper speaks of fields", async () => {
+		it("n8n's editor gets the filter from version 4 on, in the node and its AI tool, and the mapper's fieldWords are field and fields", async () => {
 			const cookie = await n8n.login();
 			const response = await fetch(`${env.n8nUrl}/types/nodes.json`, { headers: { cookie } });
 			const types = (await response.json()) as any[];
