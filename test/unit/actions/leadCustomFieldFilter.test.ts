@@ -12,7 +12,11 @@ useNock();
 const V4 = { typeVersion: 4 };
 
 /** A page of `count` leads from `from` on; `custom` gives some of them (by number) their customFields. */
-function page(count: number, from: number, custom: Record<number, IDataObject[string]> = {}): IDataObject[] {
+function page(
+	count: number,
+	from: number,
+	custom: Record<number, IDataObject[string]> = {},
+): IDataObject[] {
 	return records(count, from, 'lead_').map((lead, index) =>
 		from + index in custom ? { ...lead, customFields: custom[from + index] } : lead,
 	);
