@@ -1,3 +1,5 @@
+import type { INodeTypeDescription } from 'n8n-workflow';
+
 import { ACTION_NODE_TYPE, e2eEnv, n8nClient, nodeError, runAction, sandbox } from './lib';
 
 const env = e2eEnv();
@@ -169,23 +171,19 @@ describe(`Lead in real n8n ${env.n8nVersion}`, () => {
 		it("n8n's editor gets the filter from version 4 on, in the node and its AI tool, and the mapper's fieldWords are field and fields", async () => {
 			const cookie = await n8n.login();
 			const response = await fetch(`${env.n8nUrl}/types/nodes.json`, { headers: { cookie } });
-			const types = (await response.json()) as any[];
+			const types = (await response.json()) as INodeTypeDescription[];
 			for (const name of [ACTION_NODE_TYPE, `${ACTION_NODE_TYPE}Tool`]) {
-				const type = types.find((candidate) => candidate.name === name);
-				const filter = type.properties.find(
-					(property: any) => property.name === 'customFieldFilter',
-				);
-				expect(filter.displayOptions.show).toMatchObject({
+				const properties = types.find((candidate) => candidate.name === name)?.properties ?? [];
+				const filter = properties.find((property) => property.name === 'customFieldFilter');
+				expect(filter?.displayOptions?.show).toMatchObject({
 					resource: ['lead'],
 					operation: ['getMany'],
 					'@version': [{ _cnd: { gte: 4 } }],
 				});
-				const mappers = type.properties.filter(
-					(property: any) => property.type === 'resourceMapper',
-				);
+				const mappers = properties.filter((property) => property.type === 'resourceMapper');
 				expect(mappers).toHaveLength(4);
 				for (const mapper of mappers)
-					expect(mapper.typeOptions.resourceMapper.fieldWords).toEqual({
+					expect(mapper.typeOptions?.resourceMapper?.fieldWords).toEqual({
 						singular: 'field',
 						plural: 'fields',
 					});
