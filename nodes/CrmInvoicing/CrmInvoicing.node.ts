@@ -15,7 +15,8 @@ export class CrmInvoicing implements INodeType {
 		// Create or Update's marker. Nodes saved with version 1 keep their output exactly (README, "Output").
 		// Version 3 (0.5): Create and Update of leads and deals map their fields, custom fields included, with n8n's
 		// resource mapper ("Fields"). Nodes saved with versions 1 and 2 keep their parameters and requests.
-		// Version 4 (0.5): Get and Get Many have Output (Simplified, Raw or Select Included Fields) instead of Simplify.
+		// Version 4 (0.5): Get and Get Many have Output (Simplified, Raw or Select Included Fields) instead of Simplify,
+		// and Lead → Get Many a Custom Field Filter. Nodes saved with versions 1 to 3 keep their parameters.
 		version: [1, 2, 3, 4],
 		defaultVersion: 4,
 		// The labels of actions/resources.ts's operation lists, written out: n8n's linter wants the subtitle as a literal.

@@ -1,7 +1,10 @@
-import { e2eEnv, nodeError, runAction, sandbox } from './lib';
+import type { INodeTypeDescription } from 'n8n-workflow';
+
+import { ACTION_NODE_TYPE, e2eEnv, n8nClient, nodeError, runAction, sandbox } from './lib';
 
 const env = e2eEnv();
 const crm = sandbox(env);
+const n8n = n8nClient(env);
 
 describe(`Lead in real n8n ${env.n8nVersion}`, () => {
 	beforeEach(async () => {
@@ -103,5 +106,88 @@ describe(`Lead in real n8n ${env.n8nVersion}`, () => {
 		expect(run.items).toHaveLength(1);
 		expect(run.items[0].error).toMatch(/404 NOT_FOUND/);
 		expect(run.items[0].description).toMatch(/ID is right/);
+	});
+
+	describe('Get Many (node version 4): Custom Field Filter', () => {
+		const ids: Record<string, string> = {};
+		const getMany = (more: Record<string, unknown>, pairs: Array<[string, string]>) =>
+			runAction({
+				typeVersion: 4,
+				parameters: {
+					resource: 'lead',
+					operation: 'getMany',
+					...more,
+					customFieldFilter: { field: pairs.map(([key, value]) => ({ key, value })) },
+				},
+			});
+
+		beforeAll(async () => {
+			// 120 leads, then three with custom fields: the list (oldest first) has them on its second page of 100.
+			await crm.reset();
+			const { total } = await crm.control('POST', '/seed', { leads: 0 });
+			await crm.control('POST', '/seed', { leads: 120 - total });
+			const custom = {
+				gold: { externalId: 'EXT-0142', tier: 'gold' },
+				silver: { externalId: 'EXT-0142', tier: 'silver' },
+				number: { externalId: 142, constructor: 'Acme' },
+			};
+			for (const [name, customFields] of Object.entries(custom))
+				ids[name] = (await crm.api('POST', '/leads', { name: `Filter ${name}`, customFields })).id;
+		});
+
+		afterAll(async () => await crm.reset());
+
+		it('Limit 1 with two pairs: the one lead holding both, from page 2, in two requests of 100', async () => {
+			const run = await getMany({ limit: 1 }, [
+				['externalId', 'EXT-0142'],
+				['tier', 'gold'],
+			]);
+			expect(run.execution.status).toBe('success');
+			expect(run.items.map((lead) => lead.id)).toEqual([ids.gold]);
+			const reads = await crm.n8nRequests();
+			expect(reads.map((request) => `${request.method} ${request.path}`)).toEqual([
+				'GET /api/v1/leads',
+				'GET /api/v1/leads',
+			]);
+			expect(reads.map((request) => request.query.limit)).toEqual(['100', '100']);
+		});
+
+		it('Return All keeps every match; a number matches its text; "constructor" is a key like any other', async () => {
+			const all = await getMany({ returnAll: true }, [['externalId', 'EXT-0142']]);
+			expect(all.items.map((lead) => lead.id)).toEqual([ids.gold, ids.silver]);
+			expect(await crm.n8nRequests()).toHaveLength(2);
+			const numeric = await getMany({ returnAll: true, simplify: false }, [
+				['externalId', '142'],
+				['constructor', 'Acme'],
+			]);
+			expect(numeric.items).toEqual([
+				expect.objectContaining({
+					id: ids.number,
+					customFields: { externalId: 142, constructor: 'Acme' },
+				}),
+			]);
+		});
+
+		it("n8n's editor gets the filter from version 4 on, in the node and its AI tool, and the mapper's fieldWords are field and fields", async () => {
+			const cookie = await n8n.login();
+			const response = await fetch(`${env.n8nUrl}/types/nodes.json`, { headers: { cookie } });
+			const types = (await response.json()) as INodeTypeDescription[];
+			for (const name of [ACTION_NODE_TYPE, `${ACTION_NODE_TYPE}Tool`]) {
+				const properties = types.find((candidate) => candidate.name === name)?.properties ?? [];
+				const filter = properties.find((property) => property.name === 'customFieldFilter');
+				expect(filter?.displayOptions?.show).toMatchObject({
+					resource: ['lead'],
+					operation: ['getMany'],
+					'@version': [{ _cnd: { gte: 4 } }],
+				});
+				const mappers = properties.filter((property) => property.type === 'resourceMapper');
+				expect(mappers).toHaveLength(4);
+				for (const mapper of mappers)
+					expect(mapper.typeOptions?.resourceMapper?.fieldWords).toEqual({
+						singular: 'field',
+						plural: 'fields',
+					});
+			}
+		});
 	});
 });

@@ -55,6 +55,11 @@ export function sandbox(env = e2eEnv()) {
 			return await control<SandboxRequest[]>('GET', '/requests');
 		},
 		clearRequests: async () => await control('DELETE', '/requests'),
+		/** The API requests n8n made (the test's own set-up and checks left out), in order. */
+		n8nRequests: async (): Promise<SandboxRequest[]> =>
+			(await control<SandboxRequest[]>('GET', '/requests')).filter(
+				(request) => request.path.startsWith('/api/') && request.headers['user-agent'] === 'n8n',
+			),
 		webhooks: async (): Promise<any[]> => {
 			return await control<any[]>('GET', '/webhooks');
 		},

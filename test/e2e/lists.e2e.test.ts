@@ -10,7 +10,6 @@ import { randomUUID } from 'node:crypto';
 import type { SandboxPersonality } from '../sandbox/types';
 import { seededId } from '../sandbox/store';
 import { e2eEnv, nodeError, runAction, sandbox } from './lib';
-import type { SandboxRequest } from './lib';
 
 jest.setTimeout(180_000);
 
@@ -19,13 +18,6 @@ const crm = sandbox(env);
 const ACME = seededId('cli_', 'client:1');
 /** LIST.maxRecords of nodes/CrmInvoicing/shared/transport/errors.ts, as the error message writes it. */
 const CAP = '100,000';
-
-/** The API requests n8n made (the test's own set-up and checks left out), in order. */
-async function n8nRequests(): Promise<SandboxRequest[]> {
-	return (await crm.requests()).filter(
-		(request) => request.path.startsWith('/api/') && request.headers['user-agent'] === 'n8n',
-	);
-}
 
 afterAll(async () => {
 	await crm.config({ personality: 'standard', ignoreLimit: false });
@@ -59,7 +51,7 @@ describe.each<SandboxPersonality>(['standard', 'alternate'])(
 			expect(run.execution.status).toBe('success');
 			expect(run.items).toHaveLength(total);
 			expect(new Set(run.items.map((lead) => lead.id)).size).toBe(total);
-			const pages = await n8nRequests();
+			const pages = await crm.n8nRequests();
 			expect(pages.map((request) => request.query.limit)).toEqual(['100', '100', '100']);
 			expect(pages).toHaveLength(Math.ceil(total / 1_000));
 		});
@@ -81,7 +73,7 @@ describe.each<SandboxPersonality>(['standard', 'alternate'])(
 				/Narrow the list with the operation's filters, or set "Limit" instead of "Return All"/,
 			);
 			// It stopped at the page that passed the cap.
-			expect(await n8nRequests()).toHaveLength(6);
+			expect(await crm.n8nRequests()).toHaveLength(6);
 			expect(JSON.stringify(run.items)).not.toContain('lead_');
 		});
 
@@ -174,7 +166,7 @@ describe.each<SandboxPersonality>(['standard', 'alternate'])(
 
 			expect(run.execution.status).toBe('success');
 			expect(run.items[0]).toMatchObject({ id: victim.id, name: 'The Real One, Updated' });
-			const requests = await n8nRequests();
+			const requests = await crm.n8nRequests();
 			const searches = requests.filter(
 				(request) => request.method === 'GET' && request.path === '/api/v1/leads',
 			);
@@ -199,7 +191,7 @@ describe.each<SandboxPersonality>(['standard', 'alternate'])(
 			});
 
 			expect(run.execution.status).toBe('success');
-			const [post] = (await n8nRequests()).filter((request) => request.method === 'POST');
+			const [post] = (await crm.n8nRequests()).filter((request) => request.method === 'POST');
 			expect(post.body).toMatchObject({
 				date: '2026-01-01T00:00:00.000Z',
 				dueDate: '2026-02-01T00:00:00.000Z',
@@ -234,7 +226,7 @@ describe(`a list that cycles, in real n8n ${env.n8nVersion}`, () => {
 		expect(nodeError(run.execution)?.message).toBe(
 			'The CRM API\'s list /api/v1/leads did not advance: page 3 brought no new records but still named a next cursor ("cycle_3"). The node stopped reading it',
 		);
-		expect((await n8nRequests()).map((request) => request.query.cursor)).toEqual([
+		expect((await crm.n8nRequests()).map((request) => request.query.cursor)).toEqual([
 			undefined,
 			'cycle_1',
 			'cycle_2',

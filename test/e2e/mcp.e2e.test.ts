@@ -3,8 +3,9 @@
  * Issue 30: the node as tools of n8n's own MCP Server Trigger, called with the official MCP SDK client, in real n8n.
  * One workflow (the trigger, version 2: streamable HTTP at /mcp/<path>, in 2.41.0 and 1.123.81 alike) holds four
  * tools of the node's tool variant (crmInvoicingTool, version 3): create a lead with the mapper's fields, custom field
- * included, each filled by the model through $fromAI; find leads; the same create with the read-only key; and (version
- * 4) find leads with Output → Select Included Fields, whose answer holds only those fields.
+ * included, each filled by the model through $fromAI; find leads; the same create with the read-only key; (version
+ * 4) find leads with Output → Select Included Fields, whose answer holds only those fields; and (version 4) find the
+ * lead whose custom field externalId has the value the model gives.
  */
 import { randomUUID } from 'node:crypto';
 
@@ -47,6 +48,9 @@ const createValue = {
 
 /** What the model reads of Output's Fields, as docs/operations.md gives it. */
 const FIELDS_HELP = 'Comma-separated lead fields to return, e.g. name,email,customFields.industry';
+/** Lead → Get Many's filter value as docs/operations.md's table gives it to the model. */
+const EXTERNAL_ID =
+	"$fromAI('externalId', 'External ID of the lead, the custom field externalId, e.g. EXT-0142', 'string')";
 
 /** The text of a tool result's content. */
 const textOf = (result: any): string =>
@@ -119,6 +123,21 @@ describe(`the node as MCP tools of n8n's MCP Server Trigger in real n8n ${env.n8
 				'admin',
 				4,
 			),
+			toolNode(
+				'find_lead_by_external_id',
+				{
+					resource: 'lead',
+					operation: 'getMany',
+					returnAll: true,
+					output: 'raw',
+					// The row of docs/operations.md's $fromAI table: the key fixed, the value from the model.
+					customFieldFilter: {
+						field: [{ key: 'externalId', value: `={{ ${EXTERNAL_ID} }}` }],
+					},
+				},
+				'admin',
+				4,
+			),
 		];
 		const workflow = {
 			name: `e2e mcp ${path}`,
@@ -164,6 +183,7 @@ describe(`the node as MCP tools of n8n's MCP Server Trigger in real n8n ${env.n8
 		expect(Object.keys(byName).sort()).toEqual([
 			'create_lead',
 			'create_lead_read_only',
+			'find_lead_by_external_id',
 			'find_lead_names',
 			'find_leads',
 		]);
@@ -188,6 +208,30 @@ describe(`the node as MCP tools of n8n's MCP Server Trigger in real n8n ${env.n8
 		expect(byName.find_lead_names.inputSchema.properties).toMatchObject({
 			fields: { type: 'string', description: FIELDS_HELP },
 		});
+		expect(byName.find_lead_by_external_id.inputSchema.properties).toEqual({
+			externalId: expect.objectContaining({
+				type: 'string',
+				description: 'External ID of the lead, the custom field externalId, e.g. EXT-0142',
+			}),
+		});
+		expect(byName.find_lead_by_external_id.inputSchema.required).toEqual(['externalId']);
+	});
+
+	it('finds the lead by a custom field value the model gives (Custom Field Filter, version 4)', async () => {
+		const externalId = `EXT-${randomUUID().slice(0, 8)}`;
+		const lead = await crm.api('POST', '/leads', {
+			name: `External ${externalId}`,
+			customFields: { externalId },
+		});
+		await crm.api('POST', '/leads', { name: 'Other', customFields: { externalId: 'EXT-other' } });
+		const found = await client.callTool({
+			name: 'find_lead_by_external_id',
+			arguments: { externalId },
+		});
+		expect(found.isError).toBeFalsy();
+		const text = textOf(found);
+		expect(text).toContain(lead.id);
+		expect(text).not.toContain('EXT-other');
 	});
 
 	it('creates a lead with a custom field through a tool call, and finds it with Get Many', async () => {

@@ -17,21 +17,13 @@ import {
 	waitForExecutions,
 	withActiveWorkflow,
 } from './lib';
-import type { SandboxRequest } from './lib';
 
 const env = e2eEnv();
 const crm = sandbox(env);
 
-/** The API requests n8n made (the test's own set-up and checks left out), in order. */
-async function n8nRequests(): Promise<SandboxRequest[]> {
-	return (await crm.requests()).filter(
-		(request) => request.path.startsWith('/api/') && request.headers['user-agent'] === 'n8n',
-	);
-}
-
 /** The same, as `METHOD path`. */
 async function apiCalls(): Promise<string[]> {
-	return (await n8nRequests()).map((request) => `${request.method} ${request.path}`);
+	return (await crm.n8nRequests()).map((request) => `${request.method} ${request.path}`);
 }
 
 async function leadsWithEmail(email: string): Promise<any[]> {
@@ -90,7 +82,9 @@ describe.each<SandboxPersonality>(['standard', 'alternate'])(
 				`PATCH /api/v1/leads/${existing.id}`,
 				...(readBack ? [`GET /api/v1/leads/${existing.id}`] : []),
 			]);
-			const [search] = (await n8nRequests()).filter((request) => request.path === '/api/v1/leads');
+			const [search] = (await crm.n8nRequests()).filter(
+				(request) => request.path === '/api/v1/leads',
+			);
 			expect(search.query).toEqual({ search: email, archived: 'false', limit: '100' });
 		});
 
@@ -135,7 +129,7 @@ describe.each<SandboxPersonality>(['standard', 'alternate'])(
 				`PATCH /api/v1/leads/${id}`,
 				...(readBack ? [`GET /api/v1/leads/${id}`] : []),
 			]);
-			const requests = await n8nRequests();
+			const requests = await crm.n8nRequests();
 			expect(requests[1].body).toEqual({ name: 'First Submission', email });
 			expect(requests[2].body).toEqual({ name: 'Second Submission' });
 		});

@@ -120,6 +120,15 @@ describe('node description', () => {
 		]);
 		expect(names('lead', 'get')).toEqual(['leadId', 'simplify']);
 		expect(names('lead', 'getMany')).toEqual(['returnAll', 'limit', 'simplify', 'filters']);
+		// Version 4 (issue 43): Lead → Get Many's Custom Field Filter; version 3 keeps its parameters.
+		expect(v3('lead', 'getMany')).toEqual(names('lead', 'getMany'));
+		expect(shownFor('lead', 'getMany', 4).map((candidate) => candidate.name)).toEqual([
+			'returnAll',
+			'limit',
+			'simplify',
+			'filters',
+			'customFieldFilter',
+		]);
 		expect(names('deal', 'create')).toEqual([
 			'title',
 			'pipelineId',
@@ -325,5 +334,16 @@ describe('node description', () => {
 		};
 		visit(properties, '');
 		expect(problems).toEqual([]);
+	});
+
+	it('names what the field mapper maps "field" and "fields", not n8n\'s default "column"', () => {
+		const mappers = properties.filter((candidate) => candidate.type === 'resourceMapper');
+		// Lead and Deal, Create and Update.
+		expect(mappers).toHaveLength(4);
+		for (const mapper of mappers)
+			expect(mapper.typeOptions?.resourceMapper?.fieldWords).toEqual({
+				singular: 'field',
+				plural: 'fields',
+			});
 	});
 });

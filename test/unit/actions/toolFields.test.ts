@@ -80,3 +80,25 @@ describe('the $fromAI() descriptions of the mapper fields (docs/operations.md)',
 		expect(generateZodSchema(email as FromAIArgument).parse(undefined)).toBe('');
 	});
 });
+
+describe('the $fromAI() of Lead → Get Many’s Custom Field Filter (docs/operations.md, node version 4)', () => {
+	const line = DOCS.split('\n').find((candidate) =>
+		candidate.startsWith('| Lead → Get Many | Custom Field Filter → Value'),
+	);
+	const call = /`(\$fromAI\(.*\))`/.exec(line ?? '')?.[1];
+
+	it('is a row of the table, and n8n finds it in the filter’s Value, nested in the fixedCollection', () => {
+		expect(call).toBeDefined();
+		const found: FromAIArgument[] = [];
+		const parameters = {
+			customFieldFilter: { field: [{ key: 'externalId', value: `={{ ${call} }}` }] },
+		} as unknown as INodeParameters;
+		traverseNodeParameters(parameters, found);
+		expect(found).toHaveLength(1);
+		expect(found[0]).toMatchObject({ key: 'externalId', type: 'string' });
+		expect(found[0].description).toMatch(/externalId/);
+		// Required: a filter value the model may leave out would match only an empty field.
+		expect(found[0].defaultValue).toBeUndefined();
+		expect(generateZodSchema(found[0]).safeParse('EXT-0142').success).toBe(true);
+	});
+});

@@ -1,7 +1,13 @@
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 
-import { readList } from '../../shared';
-import type { ApiVersion, PageRequest, SimplifiedResource } from '../../shared';
+import { readList, readPages } from '../../shared';
+import type {
+	ApiContext,
+	ApiVersion,
+	ListSpec,
+	PageRequest,
+	SimplifiedResource,
+} from '../../shared';
 import { shownFor, type Operation } from '../operation';
 import { fail, isSet, toNumber, type Item } from './fields';
 import { collectionProperty } from './options';
@@ -45,16 +51,45 @@ export function pageRequestOf(item: Item): PageRequest {
 	return { returnAll: false, limit };
 }
 
+const OWN_FILTER_NARROW =
+	'Narrow the list with the Filters the API applies: the node checks its own filter on each record it reads, and reads on until it has "Limit" matches or the list ends.';
+
+/** A record test of the node's own: the API cannot filter by it, so the node reads whole pages and keeps matches. */
+export type OwnFilter = (record: IDataObject) => boolean;
+
+/**
+ * Up to Limit records that pass `match` (all of them with Return All), read in pages of 100 as Return All reads them:
+ * how many records a page needs to give the missing matches is not known. Within the list reader's caps.
+ */
+async function readMatching(
+	this: ApiContext,
+	spec: ListSpec,
+	want: PageRequest,
+	match: OwnFilter,
+): Promise<IDataObject[]> {
+	const limit = want.returnAll ? Infinity : (want.limit ?? 0);
+	const matches: IDataObject[] = [];
+	for await (const page of readPages.call(this, spec)) {
+		for (const record of page.records) {
+			if (!match(record)) continue;
+			matches.push(record);
+			if (matches.length >= limit) return matches;
+		}
+	}
+	return matches;
+}
+
 /**
  * Get Many of a resource: Return All, Limit, Output (Simplify before version 4) and the Filters collection with these
  * options (a boolean filter sent when it is a boolean, text trimmed, as query parameters); the list at `list.path`
  * through the one list reader, each record output as Output says (output.ts). `adjust` may rename a query parameter,
- * and return a test for the records the node filters itself.
+ * and return a test for the records the node filters itself. `list.ownFilter` gives an item's filter the API cannot
+ * apply (a resource with it has no `adjust`): the node reads pages of 100 and keeps the matches.
  */
 export function getManyOperation(
 	resource: SimplifiedResource,
 	what: string,
-	list: { path: string; version?: ApiVersion },
+	list: { path: string; version?: ApiVersion; ownFilter?: (item: Item) => OwnFilter | undefined },
 	filters: INodeProperties[],
 	adjust?: (qs: IDataObject) => ((record: IDataObject) => boolean) | undefined,
 ): Operation {
@@ -74,7 +109,11 @@ export function getManyOperation(
 			}
 			const keep = adjust?.(qs);
 			const want = pageRequestOf(item);
-			const records = await readList.call(this, { ...list, qs, itemIndex: item.index }, want, keep);
+			const spec = { path: list.path, version: list.version, qs, itemIndex: item.index };
+			const own = list.ownFilter?.(item);
+			const records = own
+				? await readMatching.call(this, { ...spec, narrow: OWN_FILTER_NARROW }, want, own)
+				: await readList.call(this, spec, want, keep);
 			return recordItems(item, resource, records);
 		},
 	};

@@ -1,7 +1,84 @@
-import { getManyOperation } from '../common/list';
+import { updateDisplayOptions } from 'n8n-workflow';
+import type { IDataObject, INodeProperties } from 'n8n-workflow';
+
+import { isPlainObject } from '../../shared';
+import { fail, type Item } from '../common/fields';
+import { getManyOperation, type OwnFilter } from '../common/list';
 import { textProperty } from '../common/options';
 
-export const { description, execute } = getManyOperation('lead', 'leads', { path: '/leads' }, [
+/** The node version from which Lead → Get Many filters by custom field values (versions 1 to 3 are unchanged). */
+export const CUSTOM_FIELD_FILTER_VERSION = 4;
+
+/** "Custom Field Filter": key/value pairs a lead's custom fields must all hold; the node applies it to each lead read. */
+const customFieldFilterProperty: INodeProperties = {
+	displayName: 'Custom Field Filter',
+	name: 'customFieldFilter',
+	type: 'fixedCollection',
+	typeOptions: { multipleValues: true },
+	placeholder: 'Add Custom Field Filter',
+	default: {},
+	description:
+		'Only leads whose custom fields hold these values; with several pairs, every pair must match. The API cannot search custom fields, so the node reads the leads (100 per request) and keeps the matches.',
+	options: [
+		{
+			displayName: 'Field',
+			name: 'field',
+			values: [
+				textProperty('Key', 'key', {
+					placeholder: 'externalId',
+					description: "The custom field's key as defined in your CRM workspace",
+				}),
+				textProperty('Value', 'value', {
+					placeholder: 'EXT-0142',
+					description:
+						'The value the custom field must hold, exactly. A number or true/false in the CRM matches its text (42 matches "42"); an empty or missing field never matches.',
+				}),
+			],
+		},
+	],
+};
+
+/** How values compare: text as it is, any other value as its JSON text (so 42 and "42" match). */
+const textOf = (value: unknown): string | undefined =>
+	typeof value === 'string' ? value : JSON.stringify(value);
+
+/** A pair's key, trimmed; a pair without one fails the item (matching "any field" is not what was asked). */
+function keyOf(item: Item, key: unknown, position: number): string {
+	const name = String(key ?? '').trim();
+	if (name !== '') return name;
+	return fail(
+		item,
+		`"Custom Field Filter" pair ${position + 1} has no key in item ${item.index}`,
+		"Enter the custom field's key as your CRM names it (e.g. externalId), or remove the pair.",
+	);
+}
+
+/** The item's custom field filter, undefined when it has none (or the node is older than version 4). */
+function customFieldFilterOf(item: Item): OwnFilter | undefined {
+	const { context, index } = item;
+	if (context.getNode().typeVersion < CUSTOM_FIELD_FILTER_VERSION) return undefined;
+	const given = context.getNodeParameter('customFieldFilter', index, {}) as {
+		field?: Array<{ key?: unknown; value?: unknown }>;
+	};
+	const pairs = (given.field ?? []).map((pair, position) => ({
+		key: keyOf(item, pair.key, position),
+		text: textOf(pair.value ?? ''),
+	}));
+	if (pairs.length === 0) return undefined;
+	return (lead: IDataObject) => {
+		const fields = lead.customFields;
+		if (!isPlainObject(fields)) return false;
+		// Own keys only: a key named "constructor" is a custom field, never Object's.
+		return pairs.every(
+			({ key, text }) =>
+				Object.prototype.hasOwnProperty.call(fields, key) &&
+				fields[key] !== null &&
+				textOf(fields[key]) === text,
+		);
+	};
+}
+
+const base = getManyOperation('lead', 'leads', { path: '/leads', ownFilter: customFieldFilterOf }, [
 	{
 		displayName: 'Archived',
 		name: 'archived',
@@ -19,3 +96,19 @@ export const { description, execute } = getManyOperation('lead', 'leads', { path
 		description: 'Public ID of a lead stage: only leads in that stage are returned',
 	}),
 ]);
+
+export const description: INodeProperties[] = [
+	...base.description,
+	...updateDisplayOptions(
+		{
+			show: {
+				resource: ['lead'],
+				operation: ['getMany'],
+				'@version': [{ _cnd: { gte: CUSTOM_FIELD_FILTER_VERSION } }],
+			},
+		},
+		[customFieldFilterProperty],
+	),
+];
+
+export const execute = base.execute;

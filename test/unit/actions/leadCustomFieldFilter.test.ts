@@ -1,0 +1,167 @@
+/**
+ * Issue 43: Lead → Get Many (node version 4) filters by custom field values. The API cannot, so the node reads pages
+ * of 100 leads through the one list reader and keeps the leads whose custom fields hold every pair given: up to Limit
+ * matches, or all of them with Return All. Versions 1 to 3 are unchanged.
+ */
+import type { IDataObject, INodeParameters } from 'n8n-workflow';
+
+import { api, expectValidationError, jsonOf, records, run, useNock } from './support';
+
+useNock();
+
+const V4 = { typeVersion: 4 };
+
+/** A page of `count` leads from `from` on; `custom` gives some of them (by number) their customFields. */
+function page(
+	count: number,
+	from: number,
+	custom: Record<number, IDataObject[string]> = {},
+): IDataObject[] {
+	return records(count, from, 'lead_').map((lead, index) =>
+		from + index in custom ? { ...lead, customFields: custom[from + index] } : lead,
+	);
+}
+
+/** The queries of the GET /api/v1/leads requests, in order; one page answered per entry of `pages`. */
+function servePages(pages: IDataObject[][]): IDataObject[] {
+	const queries: IDataObject[] = [];
+	const scope = api();
+	pages.forEach((items, index) => {
+		const last = index === pages.length - 1;
+		scope
+			.get('/api/v1/leads')
+			.query((query) => {
+				queries.push(query as IDataObject);
+				return true;
+			})
+			.reply(200, { items, hasMore: !last, nextCursor: last ? null : `c${index + 2}` });
+	});
+	return queries;
+}
+
+const filterOf = (...pairs: Array<[string, unknown]>): INodeParameters => ({
+	field: pairs.map(([key, value]) => ({ key, value })) as unknown as INodeParameters[],
+});
+
+const getMany = (more: INodeParameters): INodeParameters => ({
+	resource: 'lead',
+	operation: 'getMany',
+	simplify: false,
+	...more,
+});
+
+const ids = (items: Awaited<ReturnType<typeof run>>) => jsonOf(items).map((lead) => lead.id);
+
+describe('Lead → Get Many: Custom Field Filter (version 4)', () => {
+	it('Limit 5 with the matches on page 2: two requests of 100 leads, the first 5 matches, and no third page', async () => {
+		const matching = { externalId: 'EXT-0142' };
+		const custom = Object.fromEntries([120, 130, 140, 150, 160, 170].map((n) => [n, matching]));
+		// A third page is there to be read, and must not be: the node stops at the fifth match.
+		const queries = servePages([
+			page(100, 1, { 5: { externalId: 'EXT-1' } }),
+			page(100, 101, custom),
+			[],
+		]);
+
+		const output = await run(
+			getMany({
+				limit: 5,
+				filters: { archived: false },
+				customFieldFilter: filterOf(['externalId', 'EXT-0142']),
+			}),
+			V4,
+		);
+
+		expect(ids(output)).toEqual(['lead_120', 'lead_130', 'lead_140', 'lead_150', 'lead_160']);
+		expect(queries).toEqual([
+			{ limit: '100', archived: 'false' },
+			{ limit: '100', archived: 'false', cursor: 'c2' },
+		]);
+	});
+
+	it('with several pairs, every pair must match', async () => {
+		servePages([
+			page(4, 1, {
+				1: { externalId: 'EXT-0142', tier: 'gold' },
+				2: { externalId: 'EXT-0142', tier: 'silver' },
+				3: { tier: 'gold' },
+				4: { externalId: 'EXT-0142', tier: 'gold', seats: 3 },
+			}),
+		]);
+
+		const output = await run(
+			getMany({
+				returnAll: true,
+				customFieldFilter: filterOf(['externalId', 'EXT-0142'], ['tier', 'gold']),
+			}),
+			V4,
+		);
+
+		expect(ids(output)).toEqual(['lead_1', 'lead_4']);
+	});
+
+	it('Return All reads every page and outputs the matches of all of them', async () => {
+		const queries = servePages([
+			page(100, 1, { 7: { vip: true } }),
+			page(100, 101),
+			page(30, 201, { 230: { vip: true }, 229: { vip: false } }),
+		]);
+
+		const output = await run(
+			getMany({ returnAll: true, customFieldFilter: filterOf(['vip', 'true']) }),
+			V4,
+		);
+
+		expect(ids(output)).toEqual(['lead_7', 'lead_230']);
+		expect(queries.map((query) => query.limit)).toEqual(['100', '100', '100']);
+	});
+
+	it('compares text as it is and other values as their JSON text; null, missing and inherited keys never match', async () => {
+		const fields: Record<number, IDataObject[string]> = {
+			1: { n: 42 },
+			2: { n: '42' },
+			3: { n: 42.5 },
+			4: { n: null },
+			5: {},
+			6: null,
+			7: { n: ' 42' },
+			8: { n: [42] },
+		};
+		servePages([page(9, 1, fields)]);
+		const matches = async (value: unknown, key = 'n') =>
+			ids(await run(getMany({ returnAll: true, customFieldFilter: filterOf([key, value]) }), V4));
+
+		expect(await matches('42')).toEqual(['lead_1', 'lead_2']);
+
+		servePages([page(9, 1, fields)]);
+		expect(await matches('[42]')).toEqual(['lead_8']);
+
+		// Object's own members are not custom fields: __proto__ of {} would read as "{}".
+		servePages([page(3, 1, { 1: {}, 2: { constructor: 'Acme' }, 3: { toString: 'x' } })]);
+		expect(await matches('{}', '__proto__')).toEqual([]);
+		servePages([page(3, 1, { 1: {}, 2: { constructor: 'Acme' }, 3: { toString: 'x' } })]);
+		expect(await matches('Acme', 'constructor')).toEqual(['lead_2']);
+	});
+
+	it('a pair without a key fails the item before any request', async () => {
+		await expectValidationError(
+			getMany({ customFieldFilter: filterOf(['externalId', 'EXT-1'], ['  ', 'x']) }),
+			'"Custom Field Filter" pair 2 has no key in item 0',
+			V4,
+		);
+	});
+
+	it('without pairs, or in a node saved with version 3, reads as before: one page of Limit leads, all output', async () => {
+		for (const [version, filter] of [
+			[4, {}],
+			[3, filterOf(['externalId', 'EXT-0142'])],
+		] as const) {
+			const queries = servePages([page(3, 1, { 2: { externalId: 'EXT-0142' } })]);
+			const output = await run(getMany({ limit: 10, customFieldFilter: filter }), {
+				typeVersion: version,
+			});
+			expect(ids(output)).toEqual(['lead_1', 'lead_2', 'lead_3']);
+			expect(queries).toEqual([{ limit: '10' }]);
+		}
+	});
+});
