@@ -120,12 +120,14 @@ describe('node description', () => {
 		]);
 		expect(names('lead', 'get')).toEqual(['leadId', 'simplify']);
 		expect(names('lead', 'getMany')).toEqual(['returnAll', 'limit', 'simplify', 'filters']);
-		// Version 4 (issue 43): Lead → Get Many's Custom Field Filter; version 3 keeps its parameters.
+		// Version 4 (issue 43): Output instead of Simplify, and Lead → Get Many's Custom Field Filter; version 3 keeps its
+		// parameters.
 		expect(v3('lead', 'getMany')).toEqual(names('lead', 'getMany'));
 		expect(shownFor('lead', 'getMany', 4).map((candidate) => candidate.name)).toEqual([
 			'returnAll',
 			'limit',
-			'simplify',
+			'output',
+			'fields',
 			'filters',
 			'customFieldFilter',
 		]);

@@ -2,12 +2,14 @@
 /**
  * What `npm publish` would upload: exactly what n8n needs to load the package (dist/, README.md, LICENSE,
  * package.json), nothing else (no tests, sandbox, scripts or TypeScript sources), and no source map that points at a
- * file the tarball does not hold. Builds dist/ first when it is missing (a fresh checkout runs unit tests before the
+ * file the tarball does not hold. Builds dist/ first when it is missing or older than a source (a fresh checkout runs unit tests before the
  * build).
  */
 import { spawnSync } from 'node:child_process';
-import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { readdirSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
+
+import { buildIsFresh } from '../../../scripts/lib/build';
 
 const ROOT = path.join(__dirname, '..', '..', '..');
 
@@ -55,8 +57,7 @@ const pkg = JSON.parse(readFileSync(path.join(ROOT, 'package.json'), 'utf8')) as
 let files: string[] = [];
 
 beforeAll(() => {
-	if (!existsSync(path.join(ROOT, 'dist', 'nodes', 'CrmInvoicing', 'CrmInvoicing.node.js')))
-		run('npm', ['run', 'build', '--silent']);
+	if (!buildIsFresh()) run('npm', ['run', 'build', '--silent']);
 	const output = run('npm', ['pack', '--dry-run', '--json', '--ignore-scripts']);
 	const [packed] = JSON.parse(output.slice(output.indexOf('['))) as Array<{ files: PackFile[] }>;
 	files = packed.files.map((file) => file.path).sort();
