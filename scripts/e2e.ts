@@ -10,7 +10,7 @@
  * child processes of this script, one per version, each with its own ports, user folder and sandbox; their output is
  * prefixed with the version, and the run fails if any fails. `--runtime scheduler` is n8n 2.41.0 again with its
  * durable scheduler for polling triggers and durable poll cursors on (SCHEDULER_ENV), running the polling trigger's
- * end-to-end file only (or the files named); `npm run test:e2e` runs it beside the other two.
+ * end-to-end file only (or the files named): `npm run test:scheduler`.
  */
 import { spawn } from 'node:child_process';
 import { createServer, request as httpRequest } from 'node:http';

@@ -405,11 +405,16 @@ describe.each(['standard', 'alternate'] as const)(
 						event: 'lead.created',
 						payload: { id: 'lead_restart', name: 'Sent while n8n was down' },
 					});
-					expect(emitted.webhookIds).toHaveLength(1);
+					// Subscriptions that earlier tests' triggers left at other URLs get the event too: the test follows the
+					// delivery to this workflow's URL (its executions are counted below, so a second one here would fail).
+					expect(emitted.webhookIds.length).toBeGreaterThanOrEqual(1);
 					await restarting;
 
+					const ours = urlOf(workflow, alias);
 					const attemptsOf = async () =>
-						(await crm.deliveries()).filter((d) => d.webhookId === emitted.webhookIds[0]);
+						(await crm.deliveries()).filter(
+							(d) => d.url === ours && emitted.webhookIds.includes(d.webhookId),
+						);
 					try {
 						await expectExactlyExecutions(id, 1, 180_000);
 					} finally {
