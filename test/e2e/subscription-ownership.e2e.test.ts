@@ -45,6 +45,12 @@ afterEach(async () => {
 });
 
 /** The subscriptions at the CRM that deliver to `url`, as the sandbox stores them. */
+/**
+ * The renewal these cases follow is the one a delivery starts on 2.41 (its publication service runs no hook at
+ * start-up); 1.x subscribes anew in its start-up check instead, which key-rotation.e2e follows on both versions.
+ */
+const onCurrentN8n = env.runtime === 'compat' ? it.skip : it;
+
 const at = async (url: string) => (await crm.webhooks()).filter((known) => known.url === url);
 
 async function saved(workflow: ReturnType<typeof triggerWorkflow>): Promise<string> {
@@ -77,37 +83,40 @@ describe.each(['answer', 'conflict'] as const)(
 	(onePerUrl) => {
 		beforeEach(async () => await crm.config({ onePerUrl }));
 
-		it('after a key change and a restart the trigger replaces its own subscription once, and receives', async () => {
-			const key = `sk_one_per_url_${randomUUID().replace(/-/g, '')}`;
-			await crm.control('POST', '/keys', { key });
-			const credential = await n8n.createCredential(`CRM (one per URL ${key.slice(-6)})`, {
-				baseUrl: env.sandboxUrl,
-				apiKey: key,
-				requestsPerMinute: 600,
-			});
-			const workflow = triggerWorkflow(
-				`one per URL (${onePerUrl})`,
-				['lead.created'],
-				env,
-				1,
-				credential,
-			);
-			const id = await saved(workflow);
-			await n8n.activate(id);
-			const url = triggerUrl(workflow);
-			const [old] = await at(url);
-			await rotateCredentialKey(credential, key, env);
-			await restartN8n();
-			// 1.x subscribes anew at start-up; 2.41 when the first delivery finds the secret unreadable.
-			await crm.api('POST', '/leads', { name: 'The first lead after the restart' });
-			const renewed = await oneOtherThan(url, [old.id]);
-			expect((await triggerState(id)).subscriptionId).toBe(renewed.id);
-			await deliveriesOver();
-			const before = (await finishedExecutions(id)).length;
-			await crm.api('POST', '/leads', { name: 'Through the new subscription' });
-			await expectExactlyExecutions(id, before + 1);
-			expect((await at(url)).map((known) => known.id)).toEqual([renewed.id]);
-		});
+		onCurrentN8n(
+			'after a key change and a restart the trigger replaces its own subscription once, and receives',
+			async () => {
+				const key = `sk_one_per_url_${randomUUID().replace(/-/g, '')}`;
+				await crm.control('POST', '/keys', { key });
+				const credential = await n8n.createCredential(`CRM (one per URL ${key.slice(-6)})`, {
+					baseUrl: env.sandboxUrl,
+					apiKey: key,
+					requestsPerMinute: 600,
+				});
+				const workflow = triggerWorkflow(
+					`one per URL (${onePerUrl})`,
+					['lead.created'],
+					env,
+					1,
+					credential,
+				);
+				const id = await saved(workflow);
+				await n8n.activate(id);
+				const url = triggerUrl(workflow);
+				const [old] = await at(url);
+				await rotateCredentialKey(credential, key, env);
+				await restartN8n();
+				// 1.x subscribes anew at start-up; 2.41 when the first delivery finds the secret unreadable.
+				await crm.api('POST', '/leads', { name: 'The first lead after the restart' });
+				const renewed = await oneOtherThan(url, [old.id]);
+				expect((await triggerState(id)).subscriptionId).toBe(renewed.id);
+				await deliveriesOver();
+				const before = (await finishedExecutions(id)).length;
+				await crm.api('POST', '/leads', { name: 'Through the new subscription' });
+				await expectExactlyExecutions(id, before + 1);
+				expect((await at(url)).map((known) => known.id)).toEqual([renewed.id]);
+			},
+		);
 
 		it('a subscription made by hand at its URL stops activation with an error that names it, and is kept', async () => {
 			const workflow = triggerWorkflow(
@@ -138,7 +147,7 @@ describe.each(['answer', 'conflict'] as const)(
 describe(`A CRM that stores URLs in normal form, in real n8n ${env.n8nVersion}`, () => {
 	afterAll(async () => await restartN8n());
 
-	it('restarts keep the one subscription (none created, retired or leaked), and a forged delivery is answered 401', async () => {
+	it('restarts keep the one subscription (none created, retired or leaked); a forged delivery finds it current: 503, renewed once', async () => {
 		// n8n's WEBHOOK_URL with the scheme in upper case: the CRM stores the trigger's URL in lower case.
 		await crm.config({ normalUrls: true });
 		await restartN8n({ webhookUrl: env.n8nUrl.replace(/^http:/, 'HTTP:') });
@@ -154,50 +163,57 @@ describe(`A CRM that stores URLs in normal form, in real n8n ${env.n8nVersion}`,
 		const state = await triggerState(id);
 		expect(state.subscriptionId).toBe(subscription.id);
 		expect(state.retiredSubscriptions).toBeUndefined();
-		expect((await sendUntilAsked(url)).status).toBe(401);
+		// The CRM shows it current at this URL (compared as URLs): a mismatch is then a rotation the trigger may have
+		// missed, answered 503, and the trigger subscribes anew once (issue 40 point 1). Compared as strings, it would
+		// look stale and nothing would be renewed.
+		expect((await sendUntilAsked(url)).status).toBe(503);
+		await oneOtherThan(url, [subscription.id]);
 		await crm.api('POST', '/leads', { name: 'Through the one subscription' });
 		await expectExactlyExecutions(id, 1);
 	});
 });
 
 describe(`A subscription stored by 0.1 (no tag), in real n8n ${env.n8nVersion}`, () => {
-	it("is deleted once the CRM shows it at the trigger's URL, when a delivery subscribes anew", async () => {
-		const workflow = triggerWorkflow('0.1 data', ['lead.created'], env);
-		const id = await saved(workflow);
-		await n8n.activate(id);
-		const url = triggerUrl(workflow);
-		const [current] = await at(url);
-		const legacy = await crm.api('POST', '/webhooks', {
-			name: 'n8n: 0.1 data',
-			url,
-			events: ['lead.created'],
-		});
-		// The state 0.1.0 stored (trigger/store.ts: webhookId, webhookUrl, webhookEvents and a clear webhookSecret).
-		const stored = await n8n.api('GET', `/workflows/${id}`);
-		const data = {
-			webhookId: legacy.id,
-			webhookUrl: url,
-			webhookEvents: ['lead.created'],
-			webhookSecret: legacy.secret,
-		};
-		await n8n.api('PUT', `/workflows/${id}`, {
-			name: stored.name,
-			nodes: stored.nodes,
-			connections: stored.connections,
-			settings: stored.settings ?? {},
-			staticData: { [`node:${TRIGGER_NODE_NAME}`]: data },
-		});
-		// 2.41 keeps the published workflow as it runs (no hook runs); 1.x re-activates it, and its check adopts it.
-		if (await n8n.usesPublicationService())
-			expect((await triggerState(id)).webhookId).toBe(legacy.id);
-		// Its clear secret is not read: the delivery subscribes anew, deletes the 0.1 subscription (the CRM shows it at
-		// this URL, untagged) and sweeps the tagged one at its URL.
-		await crm.api('POST', '/leads', { name: 'The first lead with 0.1 data' });
-		const renewed = await oneOtherThan(url, [legacy.id, current.id]);
-		await deliveriesOver();
-		const before = (await finishedExecutions(id)).length;
-		await crm.api('POST', '/leads', { name: 'Through the new subscription' });
-		await expectExactlyExecutions(id, before + 1);
-		expect((await at(url)).map((known) => known.id)).toEqual([renewed.id]);
-	});
+	onCurrentN8n(
+		"is deleted once the CRM shows it at the trigger's URL, when a delivery subscribes anew",
+		async () => {
+			const workflow = triggerWorkflow('0.1 data', ['lead.created'], env);
+			const id = await saved(workflow);
+			await n8n.activate(id);
+			const url = triggerUrl(workflow);
+			const [current] = await at(url);
+			const legacy = await crm.api('POST', '/webhooks', {
+				name: 'n8n: 0.1 data',
+				url,
+				events: ['lead.created'],
+			});
+			// The state 0.1.0 stored (trigger/store.ts: webhookId, webhookUrl, webhookEvents and a clear webhookSecret).
+			const stored = await n8n.api('GET', `/workflows/${id}`);
+			const data = {
+				webhookId: legacy.id,
+				webhookUrl: url,
+				webhookEvents: ['lead.created'],
+				webhookSecret: legacy.secret,
+			};
+			await n8n.api('PUT', `/workflows/${id}`, {
+				name: stored.name,
+				nodes: stored.nodes,
+				connections: stored.connections,
+				settings: stored.settings ?? {},
+				staticData: { [`node:${TRIGGER_NODE_NAME}`]: data },
+			});
+			// 2.41 keeps the published workflow as it runs (no hook runs); 1.x re-activates it, and its check adopts it.
+			if (await n8n.usesPublicationService())
+				expect((await triggerState(id)).webhookId).toBe(legacy.id);
+			// Its clear secret is not read: the delivery subscribes anew, deletes the 0.1 subscription (the CRM shows it at
+			// this URL, untagged) and sweeps the tagged one at its URL.
+			await crm.api('POST', '/leads', { name: 'The first lead with 0.1 data' });
+			const renewed = await oneOtherThan(url, [legacy.id, current.id]);
+			await deliveriesOver();
+			const before = (await finishedExecutions(id)).length;
+			await crm.api('POST', '/leads', { name: 'Through the new subscription' });
+			await expectExactlyExecutions(id, before + 1);
+			expect((await at(url)).map((known) => known.id)).toEqual([renewed.id]);
+		},
+	);
 });
