@@ -156,7 +156,7 @@ describe(`Lead in real n8n ${env.n8nVersion}`, () => {
 			const all = await getMany({ returnAll: true }, [['externalId', 'EXT-0142']]);
 			expect(all.items.map((lead) => lead.id)).toEqual([ids.gold, ids.silver]);
 			expect(await crm.n8nRequests()).toHaveLength(2);
-			const numeric = await getMany({ returnAll: true, simplify: false }, [
+			const numeric = await getMany({ returnAll: true, output: 'raw' }, [
 				['externalId', '142'],
 				['constructor', 'Acme'],
 			]);
