@@ -233,6 +233,16 @@ export interface PublicationStatus {
 }
 
 /** A small client for n8n's REST (owner setup, login) and public API. */
+/** What the editor sends to n8n's dynamic-node-parameters endpoints for a node's method. */
+interface DynamicParameterRequest {
+	nodeType: string;
+	version: number;
+	methodName: string;
+	parameterPath: string;
+	parameters: Record<string, unknown>;
+	credentials: Record<string, { id: string; name: string }>;
+}
+
 export class N8nClient {
 	apiKey = '';
 
@@ -326,21 +336,21 @@ export class N8nClient {
 	 * What the editor asks n8n for when it opens a resource mapper (node version `version`): the node's mapping method
 	 * run with a saved credential and the node's current parameters. Rejects with n8n's answer when the method fails.
 	 */
-	async resourceMapperFields(options: {
-		nodeType: string;
-		version: number;
-		methodName: string;
-		parameterPath: string;
-		parameters: Record<string, unknown>;
-		credentials: Record<string, { id: string; name: string }>;
-	}): Promise<{ fields: Array<Record<string, any>>; emptyFieldsNotice?: string }> {
+	async resourceMapperFields(
+		options: DynamicParameterRequest,
+	): Promise<{ fields: Array<Record<string, any>>; emptyFieldsNotice?: string }> {
+		return await this.dynamicParameters('/dynamic-node-parameters/resource-mapper-fields', options);
+	}
+
+	/** One of n8n's dynamic-node-parameters endpoints, as the editor calls it (signed in). */
+	private async dynamicParameters<T>(
+		endpoint: string,
+		options: DynamicParameterRequest,
+	): Promise<T> {
 		const cookie = await this.login();
-		const result = await this.rest<{
-			fields: Array<Record<string, any>>;
-			emptyFieldsNotice?: string;
-		}>(
+		const result = await this.rest<T>(
 			'POST',
-			'/dynamic-node-parameters/resource-mapper-fields',
+			endpoint,
 			{
 				path: options.parameterPath,
 				nodeTypeAndVersion: { name: options.nodeType, version: options.version },
@@ -357,28 +367,13 @@ export class N8nClient {
 	 * What the editor asks n8n for when it opens a list that loads its options (node version `version`): the node's
 	 * load-options method run with a saved credential. Rejects with n8n's answer when the method fails.
 	 */
-	async loadOptions(options: {
-		nodeType: string;
-		version: number;
-		methodName: string;
-		parameterPath: string;
-		parameters: Record<string, unknown>;
-		credentials: Record<string, { id: string; name: string }>;
-	}): Promise<Array<{ name: string; value: string }>> {
-		const cookie = await this.login();
-		const result = await this.rest<Array<{ name: string; value: string }>>(
-			'POST',
+	async loadOptions(
+		options: DynamicParameterRequest,
+	): Promise<Array<{ name: string; value: string }>> {
+		return await this.dynamicParameters<Array<{ name: string; value: string }>>(
 			'/dynamic-node-parameters/options',
-			{
-				path: options.parameterPath,
-				nodeTypeAndVersion: { name: options.nodeType, version: options.version },
-				currentNodeParameters: options.parameters,
-				methodName: options.methodName,
-				credentials: options.credentials,
-			},
-			cookie,
+			options,
 		);
-		return result.data;
 	}
 
 	/** Creates the owner account (first start) or logs in, then creates an API key for the public API. */

@@ -64,7 +64,8 @@ export type Kept = { id: string; url: string; retired: boolean };
 export function warnKept(context: TriggerContext, kept: Kept[], url: string): void {
 	for (const entry of kept.slice(0, 10)) {
 		// What the CRM lists is anyone's text (a key of the workspace can plant it): printable only, cut short.
-		const [id, at] = [printable(entry.id, 80), printable(entry.url, 300)];
+		const id = printable(entry.id, 80);
+		const at = printable(entry.url, 300);
 		const then = `; until then, its deliveries that reach this node are answered 410, so that the CRM disables it`;
 		const message = `kept webhook subscription ${id}, which carries this trigger's owner tag but delivers to ${at}, not to this node's URL ${url}. The trigger deletes a subscription only at its own URL: this one may be the subscription of a restored copy of this n8n (for example production), which must keep receiving. If it is a leftover (an earlier WEBHOOK_URL of this n8n), delete it with the CRM Invoicing node: Webhook Subscription → Delete, ID ${id}${entry.retired ? then : ''}.`;
 		log(context, message, id);
