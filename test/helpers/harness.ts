@@ -749,3 +749,13 @@ export function createPollContext(options: PollOptions): PollContextParts {
 	);
 	return { ...parts, context, staticData };
 }
+
+/** Runs a promise that must reject, and hands back its error. */
+export async function errorOf(promise: Promise<unknown>): Promise<Error & Record<string, unknown>> {
+	try {
+		await promise;
+	} catch (error) {
+		return error as Error & Record<string, unknown>;
+	}
+	throw new Error('Expected the call to fail, but it succeeded');
+}

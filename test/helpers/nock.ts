@@ -24,3 +24,14 @@ export function useNock(): void {
 		nock.restore();
 	});
 }
+
+/**
+ * For a file that talks to a real server and loads nock only through shared fixtures: requiring nock patches the
+ * worker's `http` module, so restore it after the file (a later file's socket would otherwise pass through nock's
+ * mock socket, which does not pass a client's close on to the server).
+ */
+export function restoreNockAfterFile(): void {
+	afterAll(() => {
+		nock.restore();
+	});
+}

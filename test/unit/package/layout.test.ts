@@ -6,9 +6,10 @@
  * - the action node's folder (`actions/`) is the action node's alone: no trigger and nothing shared imports it;
  * - imports are what n8n allows a community node: `n8n-workflow`, `node:crypto` and relative files;
  * - no import circle among shipped files (type-only imports included);
- * - no shipped file over 300 lines (sizes are measured, not pinned: a line cap rewarded packing).
+ * - no shipped file over 300 lines (sizes are measured, not pinned: a line cap rewarded packing);
+ * - every unit test file that loads nock restores it after the file.
  */
-import { readdirSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 
 const ROOT = path.join(__dirname, '..', '..', '..');
@@ -134,5 +135,29 @@ describe('the package layout', () => {
 	it('has no shipped file over 300 lines (size itself is measured by ../shared/tools/readability.mjs, not pinned here)', () => {
 		const lines = (file: string): number => (readFileSync(file, 'utf8').match(/\n/g) ?? []).length;
 		expect(SHIPPED.filter((file) => lines(file) > 300).map(relative)).toEqual([]);
+	});
+
+	it('restores nock after every unit test file that loads it, directly or through a shared test module', () => {
+		// Requiring nock patches the worker's one `http` module; two unrestored copies stacked in a worker made a later
+		// file's real socket pass through both and never report its close (CI, stop 44).
+		const loadsNock = (file: string, seen = new Set<string>()): boolean => {
+			if (seen.has(file)) return false;
+			seen.add(file);
+			return importsOf(file).some((specifier) => {
+				if (specifier === 'nock') return true;
+				const target = `${resolved(file, specifier)}.ts`;
+				return specifier.startsWith('.') && existsSync(target) && loadsNock(target, seen);
+			});
+		};
+		const tests = tsFiles(path.join(ROOT, 'test', 'unit'))
+			.concat(tsFiles(path.join(ROOT, 'test', 'sandbox')))
+			.filter((file) => file.endsWith('.test.ts'));
+		const unrestored = tests.filter(
+			(file) =>
+				loadsNock(file) &&
+				!/\b(?:useNock|setUpNock|restoreNockAfterFile)\(\)/.test(readFileSync(file, 'utf8')),
+		);
+		expect(tests.filter((file) => loadsNock(file)).length).toBeGreaterThan(20);
+		expect(unrestored.map(relative)).toEqual([]);
 	});
 });

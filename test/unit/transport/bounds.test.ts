@@ -20,11 +20,11 @@ import {
 	createExecuteContext,
 	createHookContext,
 	createWebhookContext,
+	errorOf,
 	runNode,
 } from '../../helpers/harness';
 import { startSandbox } from '../../sandbox/server';
 import type { Sandbox } from '../../sandbox/types';
-import { errorOf } from './support';
 
 jest.setTimeout(30_000);
 

@@ -56,15 +56,8 @@ export function replyLogging(
 /** No real network, no interceptor left over between tests, nock restored after the file (see test/helpers/nock.ts). */
 export { useNock as setUpNock } from '../../helpers/nock';
 
-/** Runs a promise that must reject, and hands back its error. */
-export async function errorOf(promise: Promise<unknown>): Promise<Error & Record<string, unknown>> {
-	try {
-		await promise;
-	} catch (error) {
-		return error as Error & Record<string, unknown>;
-	}
-	throw new Error('Expected the call to fail, but it succeeded');
-}
+/** Shared with files that do not use nock (see test/helpers/harness.ts). */
+export { errorOf } from '../../helpers/harness';
 
 /**
  * A low-level network error for `replyWithError`. nock 14 needs an Error instance here: a plain object such as

@@ -8,6 +8,7 @@ import type { IDataObject } from 'n8n-workflow';
 
 import { sameUrl } from '../../../nodes/CrmInvoicing/trigger/subscription';
 import { loggedMessages, TEST_CREDENTIALS } from '../../helpers/harness';
+import { restoreNockAfterFile } from '../../helpers/nock';
 import { call } from '../../sandbox/helpers';
 import { startSandbox, type Sandbox } from '../../sandbox/server';
 import {
@@ -19,6 +20,8 @@ import {
 	triggerHooks,
 	wrapAsStored,
 } from './fixtures';
+
+restoreNockAfterFile();
 
 let sandbox: Sandbox;
 beforeAll(async () => {
