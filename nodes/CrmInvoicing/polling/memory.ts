@@ -1,4 +1,8 @@
+import { randomUUID } from 'node:crypto';
+
 import type { IDataObject } from 'n8n-workflow';
+
+import { BoundedMap } from '../shared';
 
 /**
  * What the polling trigger remembers between polls, in the node's static data: one short fingerprint per lead, by
@@ -26,6 +30,10 @@ export interface Memory {
 	fullAt?: number;
 	/** A full read that did not fit one poll's budget: the next poll goes on from its cursor. */
 	pass?: Pass;
+	/** This memory's own id, made when it is first written, and how many polls emitted with it (poll.ts: a poll that
+	 * reads an older generation of the same memory reads a stale copy). */
+	id?: string;
+	gen?: number;
 }
 
 /** A full read spread over several polls. */
@@ -80,6 +88,8 @@ export function loadMemory(data: IDataObject): Memory | undefined {
 		newest: numberOr(data.newest),
 		fullAt: numberOr(data.fullAt),
 		pass: passOf(data.pass),
+		id: typeof data.id === 'string' ? data.id : undefined,
+		gen: numberOr(data.gen),
 	};
 }
 
@@ -144,6 +154,8 @@ export function remember(
 		fields: reading.fields,
 		newest: before?.newest,
 		fullAt: before?.fullAt,
+		id: before?.id ?? randomUUID(),
+		gen: before?.gen,
 	};
 	for (const [id, print] of reading.seen) memory.leads.set(id, print);
 	const pass = before?.pass;
@@ -183,7 +195,33 @@ export function saveMemory(data: IDataObject, memory: Memory): void {
 		newest: memory.newest,
 		fullAt: memory.fullAt,
 		pass: memory.pass === undefined ? undefined : { ...memory.pass },
+		id: memory.id,
+		gen: memory.gen,
 	};
 	for (const key of Object.keys(data)) delete data[key];
 	for (const [key, value] of Object.entries(stored)) if (value !== undefined) data[key] = value;
+}
+
+/** How long a poll takes a stored memory older than this process's last emission for one n8n has not stored yet. */
+const COMMIT_WAIT_MS = 60_000;
+
+/** Each node's memory (id and generation) at its last emission in this process, and when. */
+const emissions = new BoundedMap<string, { id?: string; gen: number; at: number }>(10_000);
+
+/**
+ * Whether the memory read is older than the one this process last emitted with, less than COMMIT_WAIT_MS ago: n8n's
+ * durable scheduler can start a poll with a cursor it read before the last execution's commit (at start-up, the poll
+ * at activation and the first scheduled poll). Later, the stored memory is taken as it is: an emission n8n did not
+ * store is emitted again, never lost.
+ */
+export function isStale(key: string, memory: Memory | undefined, now: number): boolean {
+	const last = emissions.peek(key);
+	if (memory === undefined || last === undefined || memory.id !== last.id) return false;
+	return now - last.at < COMMIT_WAIT_MS && (memory.gen ?? 0) < last.gen;
+}
+
+/** The memory a poll emits with: its next generation, noted for `isStale`. */
+export function markEmitted(key: string, memory: Memory, now: number): void {
+	memory.gen = (memory.gen ?? 0) + 1;
+	emissions.set(key, { id: memory.id, gen: memory.gen, at: now });
 }

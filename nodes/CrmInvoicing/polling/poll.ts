@@ -1,7 +1,7 @@
 import { NodeOperationError } from 'n8n-workflow';
 import type { IDataObject, INodeExecutionData, IPollFunctions } from 'n8n-workflow';
 
-import { msLeft, readPages, simplify, takeShare } from '../shared';
+import { msLeft, nodeKey, readPages, simplify, takeShare } from '../shared';
 import { budgetOf, capError, NARROW_TEXT, noTurnText, POLLING, type Budget } from './budget';
 import {
 	changedFields,
@@ -14,7 +14,7 @@ import {
 	leadIdOf,
 	newestFirst,
 } from './leads';
-import { loadMemory, remember, saveMemory, type Memory } from './memory';
+import { isStale, loadMemory, markEmitted, remember, saveMemory, type Memory } from './memory';
 
 /** One poll: read → diff → save. The events the node emits; each item carries one in `_event`. */
 export type LeadEvent = 'newLead' | 'updatedLead' | 'archivedLead';
@@ -206,6 +206,9 @@ export function diff(memory: Memory | undefined, records: IDataObject[], setting
 	return { items, seen, fields: context.fields, newest, warnings };
 }
 
+const STALE_TEXT =
+	'the poll read an older memory than the last poll emitted with (n8n was still storing it); it was skipped, and the next poll goes on from the stored one.';
+
 /**
  * One poll: read GET /leads through the one list reader (pacing, retries, caps and errors come with it), diff it
  * with what the node remembers, and save; it returns the items to emit (null when there are none). The memory is
@@ -218,8 +221,13 @@ export async function pollLeads(
 ): Promise<INodeExecutionData[][] | null> {
 	const staticData = this.getWorkflowStaticData('node');
 	const memory = loadMemory(staticData);
-	const budget = await budgetOf(this);
 	const now = Date.now();
+	const key = nodeKey(this);
+	if (isStale(key, memory, now)) {
+		this.logger.info(`${this.getNode().name}: ${STALE_TEXT}`);
+		return null;
+	}
+	const budget = await budgetOf(this);
 
 	// The list: all of it, or with New Lead alone only its head, unless a full read is due (the bound on finding a
 	// lead listed out of order, e.g. an import that keeps old creation dates) or one begun earlier goes on.
@@ -238,6 +246,7 @@ export async function pollLeads(
 	const reading = { ...found, reach: read.reach, cursor: read.cursor, due, now };
 	const next = remember(memory, reading, POLLING.forgetAfterMs);
 	if (next.leads.size > POLLING.maxLeads) throw capError(this, next.leads.size);
+	if (found.items.length > 0) markEmitted(key, next, now);
 	saveMemory(staticData, next);
 	return found.items.length > 0 ? [found.items] : null;
 }

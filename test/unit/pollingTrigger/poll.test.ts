@@ -273,6 +273,29 @@ describe("under n8n 2.41's durable scheduler with durable cursors", () => {
 		expect((await scheduledPoll(row, parameters)).items).toEqual([]);
 		expect(row.writes).toBe(writes);
 	});
+
+	it('a poll that starts with the cursor as it was before the last emission was stored is skipped, without a request; a minute on, the stored cursor is taken as it is', async () => {
+		const parameters = { events: ['newLead'] };
+		const row = { cursor: '{}', writes: 0 };
+		await scheduledPoll(row, parameters);
+		await createLead('Stored Late');
+		const before = row.cursor;
+		expect((await scheduledPoll(row, parameters)).items).toHaveLength(1);
+		// The next poll read the row before n8n committed the emission with its execution (at start-up, the poll at
+		// activation and the first scheduled poll).
+		const stale = { cursor: before, writes: 0 };
+		expect(await scheduledPoll(stale, parameters)).toEqual({ items: [], requests: 0 });
+		// n8n never stored that emission: a minute on, the lead is emitted again, not lost.
+		const realNow = Date.now.bind(Date);
+		const clock = jest.spyOn(Date, 'now').mockImplementation(() => realNow() + 61_000);
+		try {
+			expect((await scheduledPoll(stale, parameters)).items).toEqual([
+				expect.objectContaining({ name: 'Stored Late', _event: 'newLead' }),
+			]);
+		} finally {
+			clock.mockRestore();
+		}
+	});
 });
 
 describe('a lead changed and archived in the same interval', () => {
