@@ -2,7 +2,7 @@ import nock from 'nock';
 import { NodeApiError, NodeOperationError, sleep } from 'n8n-workflow';
 
 import { apiRequest } from '../../../nodes/CrmInvoicing/shared/transport';
-import { RETRY } from '../../../nodes/CrmInvoicing/shared/transport/errors';
+import { RETRY } from '../../../nodes/CrmInvoicing/shared/transport/limits';
 import type { RateLimitPacer } from '../../../nodes/CrmInvoicing/shared/transport/rateLimit';
 import { rateLimitWait } from '../../../nodes/CrmInvoicing/shared/transport/waits';
 import { CrmInvoicing } from '../../../nodes/CrmInvoicing/CrmInvoicing.node';
