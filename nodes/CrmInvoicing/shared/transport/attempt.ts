@@ -11,8 +11,8 @@ import { apiError, checkFirst, type RequestSummary } from './errors';
 import { RETRY } from './limits';
 import type { PacerTurn, RateLimitPacer } from './rateLimit';
 import { redactValue } from './redact';
-import { runStatsOf } from './wire';
-import { rateLimitTooLongError, type RateLimitWait } from './waits';
+import { runStatsOf } from './runStats';
+import { rateLimitTooLongError, type RateLimitWait } from './rateLimitWaits';
 
 const UNSAFE_PATH_ADVICE = [
 	'So that every request stays under the API path of the Base URL, no ID or path may be "." or ".."',

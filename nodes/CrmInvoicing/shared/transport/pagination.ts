@@ -6,7 +6,7 @@ import { API_PREFIX, type ApiContext, type ApiRequest, type ApiVersion } from '.
 import { apiError, CHECK_BASE_URL, type ErrorText } from './errors';
 import { LIST, MAX_PAGE_SIZE } from './limits';
 import { apiRequestFull } from './request';
-import { runStatsOf } from './wire';
+import { runStatsOf } from './runStats';
 
 export type PageRequest = { returnAll: boolean; limit?: number };
 

@@ -2,7 +2,7 @@ import { sleep as n8nSleep } from 'n8n-workflow';
 import type { IDataObject } from 'n8n-workflow';
 
 import { DOCUMENTED_RATE_LIMIT, RETRY } from './limits';
-import { announcedWindow, boundedWait, noTurnError } from './waits';
+import { announcedWindow, boundedWait, noTurnError } from './rateLimitWaits';
 
 /**
  * The one rate limiter of an API key in this n8n process (pacerOf). **First in, first out:** one queue in ticket order

@@ -13,8 +13,9 @@ import {
 import { READ, RETRY } from './limits';
 import type { PacerTurn } from './rateLimit';
 import { mayHoldSecret, redactValue } from './redact';
-import { connectionError, dropped, readBody, runStatsOf, type BodyStream } from './wire';
-import { boundedWait, pacingWaitError, rateLimitWait, type RateLimitWait } from './waits';
+import { connectionError, dropped, readBody, type BodyStream } from './network';
+import { runStatsOf } from './runStats';
+import { boundedWait, pacingWaitError, rateLimitWait, type RateLimitWait } from './rateLimitWaits';
 
 /** A full response: the body parsed (JSON when it parses, else text) and redacted, and its size as read. */
 export type ApiResponse = IN8nHttpFullResponse & { bodyBytes: number };

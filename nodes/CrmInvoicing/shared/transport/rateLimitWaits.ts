@@ -1,3 +1,4 @@
+/** What the API says about waiting (`Retry-After`, `RateLimit-*`), bounded, and the errors of a wait too long. */
 import { NodeOperationError } from 'n8n-workflow';
 import type { IDataObject, INode, NodeApiError } from 'n8n-workflow';
 
