@@ -3,7 +3,7 @@ import type { IDataObject, NodeApiError } from 'n8n-workflow';
 import type { Deadline } from '../deadline';
 import { contentTypeOf, describeValue, isPlainObject } from '../values';
 import { API_PREFIX, type ApiContext, type ApiRequest, type ApiVersion } from './connection';
-import { apiError, CHECK_BASE_URL, type ErrorText } from './errors';
+import { apiError, CHECK_BASE_URL } from './errors';
 import { LIST, MAX_PAGE_SIZE } from './limits';
 import { apiRequestFull } from './request';
 import { runStatsOf } from './runStats';
@@ -88,15 +88,18 @@ interface Listing {
 }
 
 /** An error of the list; its description says how to narrow it unless told otherwise. */
-function listError(list: Listing, text: Partial<ErrorText> & { message: string }): NodeApiError {
-	const { spec, path } = list;
-	const description = text.description ?? spec.narrow ?? NARROW;
-	const request = { method: 'GET', path, itemIndex: spec.itemIndex };
-	return apiError(list.context.getNode(), request, { ...text, description });
+function listError(
+	list: Listing,
+	message: string,
+	description = list.spec.narrow ?? NARROW,
+	status?: number,
+): NodeApiError {
+	const request = { method: 'GET', path: list.path, itemIndex: list.spec.itemIndex };
+	return apiError(list.context.getNode(), request, { message, description, status });
 }
 
 const capped = (list: Listing, what: string) =>
-	listError(list, { message: `The list ${list.path} ${what}; nothing of it was output` });
+	listError(list, `The list ${list.path} ${what}; nothing of it was output`);
 
 /**
  * Whether a page brings a record not seen before in this listing (a record without a text or number id counts as new),
@@ -137,7 +140,7 @@ function recordsOf(list: Listing, raw: RawPage, number: number, status: number):
 		else {
 			const where = `at position ${position} of page ${number}`;
 			const message = `The CRM API's list ${list.path} held ${describeValue(entry)} ${where}, where a record (a JSON object) was expected`;
-			throw listError(list, { message, description: NOT_A_RECORD, status });
+			throw listError(list, message, NOT_A_RECORD, status);
 		}
 	}
 	return records;
@@ -159,7 +162,7 @@ function countPage(list: Listing, page: IDataObject[], nextCursor: string | null
 		: 'brought no new records but still named a next cursor';
 	const cursor = String(nextCursor).slice(0, 100);
 	const message = `The CRM API's list ${list.path} did not advance: page ${number} ${why} ("${cursor}"). The node stopped reading it`;
-	throw listError(list, { message, description: CYCLES });
+	throw listError(list, message, CYCLES);
 }
 
 /**
@@ -199,7 +202,7 @@ export async function* readPages(
 		}
 		if (!raw) {
 			const message = `The CRM API answered GET ${path} with ${status} (${contentTypeOf(headers)}) and ${describeValue(body, true)}, not a list`;
-			throw listError(list, { message, description: NOT_A_LIST, status });
+			throw listError(list, message, NOT_A_LIST, status);
 		}
 		const records = recordsOf(list, raw, number, status);
 		// A list read in any shape keeps the shape of its first page (a bare array is the whole list).
