@@ -14,7 +14,7 @@ import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg } from 'node:os';
 import path from 'node:path';
 
-import { READ } from '../nodes/CrmInvoicing/shared/transport/errors';
+import { READ } from '../nodes/CrmInvoicing/shared/transport/limits';
 import { webhookNode } from '../scripts/lib/n8n';
 import { ROOT } from '../scripts/lib/runtime';
 import { startStack, type Stack } from '../scripts/lib/stack';

@@ -13,7 +13,7 @@ import { cpus, loadavg } from 'node:os';
 import path from 'node:path';
 import type { IDataObject, IHttpRequestOptions } from 'n8n-workflow';
 
-import { LIST } from '../nodes/CrmInvoicing/shared/transport/errors';
+import { LIST } from '../nodes/CrmInvoicing/shared/transport/limits';
 import { readList } from '../nodes/CrmInvoicing/shared/transport';
 import type { ApiContext } from '../nodes/CrmInvoicing/shared/transport';
 

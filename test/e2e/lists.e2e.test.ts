@@ -16,7 +16,7 @@ jest.setTimeout(180_000);
 const env = e2eEnv();
 const crm = sandbox(env);
 const ACME = seededId('cli_', 'client:1');
-/** LIST.maxRecords of nodes/CrmInvoicing/shared/transport/errors.ts, as the error message writes it. */
+/** LIST.maxRecords of nodes/CrmInvoicing/shared/transport/limits.ts, as the error message writes it. */
 const CAP = '100,000';
 
 afterAll(async () => {

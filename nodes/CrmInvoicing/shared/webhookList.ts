@@ -16,28 +16,33 @@ import { readList, type ApiContext, type PageRequest } from './transport';
 
 export const WEBHOOK_LIST_MAX_PAGES = 50;
 
+const NARROW =
+	'Delete webhook subscriptions that are no longer used in the CRM, or set "Limit" instead of "Return All".';
+
+/** Which webhook subscriptions to list: all (default) or `want.limit`; `deadline` bounds every page. */
+export type WebhookListing = {
+	want?: PageRequest;
+	itemIndex?: number;
+	maxPages?: number;
+	deadline?: Deadline;
+};
+
 /**
  * The webhook subscriptions the key can see: all of them (at most `maxPages` pages of 100), or the first `want.limit`.
  * `deadline` bounds the whole list, every page included (the trigger's lifecycle passes its own).
  */
 export async function listWebhookSubscriptions(
 	context: ApiContext,
-	want: PageRequest = { returnAll: true },
-	itemIndex?: number,
-	maxPages = WEBHOOK_LIST_MAX_PAGES,
-	deadline?: Deadline,
+	listing: WebhookListing = {},
 ): Promise<IDataObject[]> {
-	return await readList.call(
-		context,
-		{
-			path: '/webhooks',
-			shape: 'any',
-			itemIndex,
-			maxPages,
-			deadline,
-			narrow:
-				'Delete webhook subscriptions that are no longer used in the CRM, or set "Limit" instead of "Return All".',
-		},
-		want,
-	);
+	const { itemIndex, maxPages = WEBHOOK_LIST_MAX_PAGES, deadline } = listing;
+	const spec = {
+		path: '/webhooks',
+		shape: 'any' as const,
+		itemIndex,
+		maxPages,
+		deadline,
+		narrow: NARROW,
+	};
+	return await readList.call(context, spec, listing.want);
 }

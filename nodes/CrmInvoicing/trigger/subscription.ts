@@ -107,7 +107,7 @@ async function sweep(context: TriggerContext, deadline: Deadline, current: strin
 	let listed: IDataObject[];
 	try {
 		if (msLeft(deadline) < 50) throw new Error('no time left for it within the time limit');
-		listed = await listWebhookSubscriptions(context, undefined, undefined, undefined, deadline);
+		listed = await listWebhookSubscriptions(context, { deadline });
 	} catch (error) {
 		const message = `could not list webhook subscriptions to remove this trigger's leftovers (${(error as Error).message})`;
 		return log(context, message);

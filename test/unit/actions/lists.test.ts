@@ -8,7 +8,7 @@ import type { IDataObject } from 'n8n-workflow';
 
 import { searchLeads } from '../../../nodes/CrmInvoicing/actions/methods/listSearch';
 import { CrmInvoicing } from '../../../nodes/CrmInvoicing/CrmInvoicing.node';
-import { LIST } from '../../../nodes/CrmInvoicing/shared/transport/errors';
+import { LIST } from '../../../nodes/CrmInvoicing/shared/transport/limits';
 import { createLoadOptionsContext } from '../../helpers/harness';
 import { api, jsonOf, logging, newExecution, records, run, useNock } from './support';
 import type { SeenRequest } from './support';

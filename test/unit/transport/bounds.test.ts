@@ -15,7 +15,7 @@ import { createRunExecutionData } from 'n8n-workflow';
 import { CrmInvoicing } from '../../../nodes/CrmInvoicing/CrmInvoicing.node';
 import { CrmInvoicingTrigger } from '../../../nodes/CrmInvoicing/CrmInvoicingTrigger.node';
 import { apiRequest, apiRequestFull, readList } from '../../../nodes/CrmInvoicing/shared/transport';
-import { READ } from '../../../nodes/CrmInvoicing/shared/transport/errors';
+import { READ } from '../../../nodes/CrmInvoicing/shared/transport/limits';
 import {
 	createExecuteContext,
 	createHookContext,

@@ -2,7 +2,8 @@ import nock from 'nock';
 import { NodeApiError, sleep } from 'n8n-workflow';
 
 import { apiRequest } from '../../../nodes/CrmInvoicing/shared/transport';
-import { apiErrorFromResponse, RETRY } from '../../../nodes/CrmInvoicing/shared/transport/errors';
+import { apiErrorFromResponse } from '../../../nodes/CrmInvoicing/shared/transport/errors';
+import { RETRY } from '../../../nodes/CrmInvoicing/shared/transport/limits';
 import { TEST_CREDENTIALS } from '../../helpers/harness';
 import { BASE, errorOf, freshContext, networkError, replyLogging, setUpNock } from './support';
 import type { SeenRequest } from './support';

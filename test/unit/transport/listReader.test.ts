@@ -156,13 +156,11 @@ describe('the list reader', () => {
 			});
 
 		await expect(
-			listWebhookSubscriptions(
-				context,
-				{ returnAll: true },
-				undefined,
-				WEBHOOK_LIST_MAX_PAGES,
-				Date.now() + 700,
-			),
+			listWebhookSubscriptions(context, {
+				want: { returnAll: true },
+				maxPages: WEBHOOK_LIST_MAX_PAGES,
+				deadline: Date.now() + 700,
+			}),
 		).rejects.toThrow();
 		// Pages of 300 ms in a limit of 700 ms: at most three were asked for (without the limit: all ten, then an error).
 		expect(served).toBeLessThanOrEqual(3);

@@ -6,7 +6,7 @@
  *
  * Everything here runs on a fake clock (pacerSim.ts): the figures are counts and fake times, not timings.
  */
-import { RETRY } from '../../../nodes/CrmInvoicing/shared/transport/errors';
+import { RETRY } from '../../../nodes/CrmInvoicing/shared/transport/limits';
 import type { PacerTurn } from '../../../nodes/CrmInvoicing/shared/transport/rateLimit';
 import {
 	FakeTime,

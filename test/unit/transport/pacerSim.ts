@@ -12,7 +12,7 @@ import {
 	RateLimitPacer,
 	type PacerTurn,
 } from '../../../nodes/CrmInvoicing/shared/transport/rateLimit';
-import { rateLimitWait } from '../../../nodes/CrmInvoicing/shared/transport/waits';
+import { rateLimitWait } from '../../../nodes/CrmInvoicing/shared/transport/rateLimitWaits';
 
 /** The process's pacer of a Base URL and API key, named as connection.ts names it. */
 export const pacerFor = (

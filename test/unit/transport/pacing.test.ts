@@ -4,7 +4,7 @@ import nock from 'nock';
 import { sleep } from 'n8n-workflow';
 
 import { apiRequest } from '../../../nodes/CrmInvoicing/shared/transport';
-import { DOCUMENTED_RATE_LIMIT } from '../../../nodes/CrmInvoicing/shared/transport/errors';
+import { DOCUMENTED_RATE_LIMIT } from '../../../nodes/CrmInvoicing/shared/transport/limits';
 import * as rateLimit from '../../../nodes/CrmInvoicing/shared/transport/rateLimit';
 import type { RateLimitPacer } from '../../../nodes/CrmInvoicing/shared/transport/rateLimit';
 import { pacerFor } from './pacerSim';

@@ -2,9 +2,9 @@ import nock from 'nock';
 import { NodeApiError, NodeOperationError, sleep } from 'n8n-workflow';
 
 import { apiRequest } from '../../../nodes/CrmInvoicing/shared/transport';
-import { RETRY } from '../../../nodes/CrmInvoicing/shared/transport/errors';
+import { RETRY } from '../../../nodes/CrmInvoicing/shared/transport/limits';
 import type { RateLimitPacer } from '../../../nodes/CrmInvoicing/shared/transport/rateLimit';
-import { rateLimitWait } from '../../../nodes/CrmInvoicing/shared/transport/waits';
+import { rateLimitWait } from '../../../nodes/CrmInvoicing/shared/transport/rateLimitWaits';
 import { CrmInvoicing } from '../../../nodes/CrmInvoicing/CrmInvoicing.node';
 import { createExecuteContext } from '../../helpers/harness';
 import { FakeTime, pacerFor, pacerOn, takeTurn } from './pacerSim';

@@ -31,14 +31,13 @@ describe('redactSecrets', () => {
 /** `expected` when a 2xx body does not fit it (unexpectedAnswerError gives an error), else undefined. */
 const node = { name: 'CRM Invoicing', type: 'crmInvoicing', typeVersion: 1 } as INode;
 const answerMismatch = (body: unknown, status: number, expected: ExpectedAnswer) =>
-	unexpectedAnswerError(
-		() => node,
-		{ method: 'GET', path: '/api/v1/x' },
+	unexpectedAnswerError(() => node, {
+		request: { method: 'GET', path: '/api/v1/x' },
 		status,
-		'',
+		contentType: '',
 		body,
 		expected,
-	) && expected;
+	}) && expected;
 
 describe('which 2xx bodies fit which expectation (unexpectedAnswerError)', () => {
 	it.each([

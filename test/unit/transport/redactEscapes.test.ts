@@ -10,7 +10,7 @@ import nock from 'nock';
 
 import { CrmInvoicing } from '../../../nodes/CrmInvoicing/CrmInvoicing.node';
 import { apiRequest, apiRequestFull } from '../../../nodes/CrmInvoicing/shared/transport';
-import { READ } from '../../../nodes/CrmInvoicing/shared/transport/errors';
+import { READ } from '../../../nodes/CrmInvoicing/shared/transport/limits';
 import {
 	mayHoldSecret,
 	REDACTED,

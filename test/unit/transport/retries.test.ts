@@ -2,7 +2,7 @@ import nock from 'nock';
 import { NodeApiError, sleep } from 'n8n-workflow';
 
 import { apiRequest } from '../../../nodes/CrmInvoicing/shared/transport';
-import { RETRY } from '../../../nodes/CrmInvoicing/shared/transport/errors';
+import { RETRY } from '../../../nodes/CrmInvoicing/shared/transport/limits';
 import { BASE, errorOf, freshContext, networkError, replyLogging, setUpNock } from './support';
 import type { SeenRequest } from './support';
 

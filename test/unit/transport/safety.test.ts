@@ -7,11 +7,8 @@ import nock from 'nock';
 import { NodeApiError, NodeOperationError, sleep } from 'n8n-workflow';
 
 import { apiRequest } from '../../../nodes/CrmInvoicing/shared/transport';
-import {
-	apiErrorFromResponse,
-	READ,
-	RETRY,
-} from '../../../nodes/CrmInvoicing/shared/transport/errors';
+import { apiErrorFromResponse } from '../../../nodes/CrmInvoicing/shared/transport/errors';
+import { READ, RETRY } from '../../../nodes/CrmInvoicing/shared/transport/limits';
 import { FakeTime, flush, pacerOn } from './pacerSim';
 import { BASE, errorOf, freshContext, replyLogging, setUpNock } from './support';
 import type { SeenRequest } from './support';

@@ -5,7 +5,8 @@ import { BoundedMap } from '../boundedMap';
 import type { Deadline } from '../deadline';
 import { sha256 } from '../hash';
 import { cut } from '../values';
-import { DOCUMENTED_RATE_LIMIT, type ExpectedAnswer } from './errors';
+import type { ExpectedAnswer } from './errors';
+import { DOCUMENTED_RATE_LIMIT } from './limits';
 import { RateLimitPacer } from './rateLimit';
 import { secretSpellings } from './redact';
 
@@ -16,9 +17,6 @@ export const CREDENTIAL_TYPE = 'crmInvoicingApi';
 /** Path prefixes of the two API versions, appended to the Base URL (spec §9). */
 export const API_PREFIX = { v1: '/api/v1', v2: '/api/v2' } as const;
 export type ApiVersion = keyof typeof API_PREFIX;
-
-/** Largest page the API serves (v1 `limit`, v2 `pageSize`; spec §8): Return All asks for it, the fewest requests. */
-export const MAX_PAGE_SIZE = 100;
 
 /** What the transport calls of an n8n context (an execution, a list search, a hook, a webhook, a poll). */
 export type ApiContext = Pick<IExecuteFunctions, 'getNode' | 'getCredentials'> & {
@@ -50,7 +48,8 @@ async function open(context: ApiContext) {
 	const apiKey = apiKeyOf(data);
 	// The key as saved, spaces and all: 0.3 and 0.4 wrapped the trigger's secret under it (trigger/store.ts).
 	const savedKey = String(data.apiKey ?? '');
-	const [type, secrets] = [CREDENTIAL_TYPE, secretSpellings(apiKey)];
+	const type = CREDENTIAL_TYPE;
+	const secrets = secretSpellings(apiKey);
 	const auth = { credentialsDecrypted: { id: '', name: type, type, data: { ...data, apiKey } } };
 	const rate = Math.floor(Number(data.requestsPerMinute));
 	const requestsPerMinute = rate >= 1 && rate < Infinity ? rate : DOCUMENTED_RATE_LIMIT.requests;
@@ -64,9 +63,10 @@ const connections = new WeakMap<object, Promise<Connection>>();
 
 /** The context's Connection, read once per context (not per request), opening no pacer (the credential's Test). */
 export function credentialOf(context: ApiContext): Promise<Connection> {
-	let opened = connections.get(context);
-	if (opened) return opened;
-	connections.set(context, (opened = open(context)));
+	const known = connections.get(context);
+	if (known) return known;
+	const opened = open(context);
+	connections.set(context, opened);
 	opened.catch(() => connections.delete(context));
 	return opened;
 }

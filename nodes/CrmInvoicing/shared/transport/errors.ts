@@ -2,48 +2,24 @@ import { NodeApiError } from 'n8n-workflow';
 import type { INode, JsonObject } from 'n8n-workflow';
 
 import { cut, describeValue, isPlainObject } from '../values';
+import { DOCUMENTED_RATE_LIMIT, READ } from './limits';
 
-/** The one home of limits (the README's "Limits") and of their errors; network texts come in redacted (request.ts). */
-export const RETRY = {
-	maxRateLimitRetries: 20, // after a 429 (not processed, so safe); processes sharing a key met 5+ in a row
-	maxTotalRateLimitWaitMs: 180_000,
-	maxWaitMs: 60_000, // one Retry-After or RateLimit-Reset; a 429 asking more fails at once, not remembered
-	maxPacingWaitMs: 180_000, // a request's wait for its turn under its key's rate limit
-	defaultRateLimitWaitMs: 5_000, // when a 429 says nothing usable; doubled with each 429 of the request
-	maxTransientRetries: 3, // of a GET or DELETE after 502/503/504 or a dropped connection
-	transientBackoffMs: 500, // the first back-off, doubled each time
-	requestTimeoutMs: 60_000, // one attempt, the whole body read included (a trickle cannot outlast it)
-	maxSameOriginRedirects: 3, // only inside the API, for GET only (request.ts)
-	firstAnswerPatienceMs: 2_000, // the pacer's wait for a window's first answer, then the documented rate
-	turnGraceMs: 1_000, // a queued request with no deadline of its own is refused this long after its cap
-	resetMarginMs: 50, // added to a wait for a window's reset, so the next request lands in the new window
-} as const;
-
-/** Bytes of one answer (past it the request fails; an error answer is cut), and text quoted in errors. */
-export const READ = {
-	maxAnswerBytes: 16 * 1024 * 1024,
-	maxErrorBodyBytes: 64 * 1024,
-	maxErrorSnippetChars: 300,
-} as const;
-
-/** Bounds of one list (every page but the last holds a record, so its pages are bounded too). */
-export const LIST = { maxRecords: 100_000, maxBytes: 128 * 1024 * 1024 } as const;
-
-/** The API's published limit; used when a response carries no RateLimit-* headers. */
-export const DOCUMENTED_RATE_LIMIT = { requests: 60, windowSeconds: 60 } as const;
+/** The transport's errors; network texts come in redacted (request.ts). */
 
 /** `path` under the API prefix, e.g. `/api/v1/leads/lead_1` (never the full URL). */
 export type RequestSummary = { method: string; path: string; itemIndex?: number };
 
+/** What an error says, and the status and code of the answer it is about. */
+export type ErrorText = {
+	message: string;
+	description: string;
+	status?: number;
+	code?: string | null;
+};
+
 /** The package's API error, our message kept: n8n puts generic text in place of one naming a code (ECONNRESET). */
-export function apiError(
-	node: INode,
-	request: RequestSummary,
-	message: string,
-	description: string,
-	status?: number,
-	code?: string | null,
-): NodeApiError {
+export function apiError(node: INode, request: RequestSummary, text: ErrorText): NodeApiError {
+	const { message, description, status, code } = text;
 	const { method, path, itemIndex } = request;
 	const httpCode = status?.toString();
 	const response = { message, method, path, httpCode, code } as JsonObject;
@@ -76,7 +52,8 @@ function parseErrorBody(body: unknown): { code?: string; message?: string; page?
 	}
 	const { error, code, message } = Object(body) as Record<string, unknown>;
 	const inner = Object(error) as Record<string, unknown>;
-	const [apiCode, said] = [inner.code ?? code ?? error, inner.message ?? message];
+	const apiCode = inner.code ?? code ?? error;
+	const said = inner.message ?? message;
 	return {
 		code: typeof apiCode === 'string' ? cut(apiCode, 100) : undefined,
 		message: typeof said === 'string' ? cut(said, READ.maxErrorSnippetChars) : undefined,
@@ -93,7 +70,11 @@ export function adviceFor(status: number, request: RequestSummary, apiMessage?: 
 		404: `Nothing was found at ${call}. Check that the ID is right and belongs to this workspace; IDs are the public IDs the API returns (for example from a "Get Many").`,
 		409: 'The record changed or already exists. Read it again and retry with current data.',
 		422: 'The API understood the request but could not process these values. Check the fields named in the message.',
-		429: `The API allows ${DOCUMENTED_RATE_LIMIT.requests} requests per minute per API key. The node waited and retried but stayed limited. Run fewer executions with this key at the same time, or process fewer items per run.`,
+		429: [
+			`The API allows ${DOCUMENTED_RATE_LIMIT.requests} requests per minute per API key.`,
+			'The node waited and retried but stayed limited.',
+			'Run fewer executions with this key at the same time, or process fewer items per run.',
+		].join(' '),
 	};
 	if (status < 500)
 		return advice[status] ?? 'Check the parameters of this node, then run it again.';
@@ -117,7 +98,8 @@ export function apiErrorFromResponse(
 			? `${code ? ` ${code}` : ''}${said ? `: ${said}` : ''}`
 			: ` with a page that is not JSON${page ? `: "${page}"` : ''}`;
 	const message = `The CRM API answered ${status}${what}`;
-	return apiError(node, request, message, adviceFor(status, request, said), status, code ?? null);
+	const description = adviceFor(status, request, said);
+	return apiError(node, request, { message, description, status, code: code ?? null });
 }
 
 /** Whether `error` is a request's deadline error: marked on it, an API answer could give the code 'DEADLINE' too. */
@@ -138,8 +120,13 @@ export function deadlineError(
 	// To a tenth of a second: a deadline the caller gave may have any length left (`1.5 s`).
 	const within = `${Number((limitMs / 1000).toFixed(1))} s`;
 	const message = `The CRM API ${how} ${request.method} ${request.path} within ${within}; the node abandoned the request`;
-	const description = `Every request has a deadline of ${within} for connecting, waiting and reading the whole answer. The CRM (or a proxy in front of it) was too slow: try again later. ${CHECK_BASE_URL}${checkFirst(request.method)}`;
-	const error = apiError(node, request, message, description, answered, 'DEADLINE');
+	const description = [
+		`Every request has a deadline of ${within} for connecting, waiting and reading the whole answer.`,
+		'The CRM (or a proxy in front of it) was too slow: try again later.',
+		`${CHECK_BASE_URL}${checkFirst(request.method)}`,
+	].join(' ');
+	const text = { message, description, status: answered, code: 'DEADLINE' };
+	const error = apiError(node, request, text);
 	error.context.deadline = true;
 	return error;
 }
@@ -151,12 +138,23 @@ export function answerTooLargeError(
 	status: number,
 	contentType: string,
 ): NodeApiError {
-	const message = `The CRM API's answer to ${request.method} ${request.path} (${status}, ${contentType}) is larger than ${READ.maxAnswerBytes / 1024 / 1024} MB, the most the node reads of one answer; it stopped reading`;
+	const answer = `${request.method} ${request.path} (${status}, ${contentType})`;
+	const most = `${READ.maxAnswerBytes / 1024 / 1024} MB, the most the node reads of one answer`;
+	const message = `The CRM API's answer to ${answer} is larger than ${most}; it stopped reading`;
 	const description = `One record or one page of a list is far smaller than this. ${CHECK_BASE_URL} For Custom API Request, ask for fewer records per page.${checkFirst(request.method)}`;
-	return apiError(node, request, message, description, status);
+	return apiError(node, request, { message, description, status });
 }
 
 export type ExpectedAnswer = 'record' | 'empty-or-object' | 'any';
+
+/** A 2xx answer, and what the operation expects of it (default `'any'`, `'empty-or-object'` for DELETE). */
+export type SuccessAnswer = {
+	request: RequestSummary;
+	status: number;
+	contentType: string;
+	body: unknown;
+	expected?: ExpectedAnswer;
+};
 
 /**
  * A 2xx whose body is not what the operation needs (a login page) is an error, never a false success; undefined when
@@ -164,12 +162,10 @@ export type ExpectedAnswer = 'record' | 'empty-or-object' | 'any';
  */
 export function unexpectedAnswerError(
 	node: () => INode,
-	request: RequestSummary,
-	status: number,
-	contentType: string,
-	body: unknown,
-	expected: ExpectedAnswer = request.method === 'DELETE' ? 'empty-or-object' : 'any',
+	answer: SuccessAnswer,
 ): NodeApiError | undefined {
+	const { request, status, contentType, body } = answer;
+	const expected = answer.expected ?? (request.method === 'DELETE' ? 'empty-or-object' : 'any');
 	const { id } = Object(body) as { id?: unknown };
 	const empty = body === undefined || body === null || body === '' || status === 204;
 	const record = typeof id === 'number' ? isFinite(id) : typeof id === 'string' && id.trim() !== '';
@@ -181,5 +177,5 @@ export function unexpectedAnswerError(
 			: 'an empty answer or a JSON object';
 	const message = `The CRM API answered ${request.method} ${request.path} with ${status} (${contentType}) and ${describeValue(body, true)}, not ${wanted}`;
 	const description = `The node reports success only when the answer shows it. ${CHECK_BASE_URL}${checkFirst(request.method)}`;
-	return apiError(node(), request, message, description, status);
+	return apiError(node(), request, { message, description, status });
 }

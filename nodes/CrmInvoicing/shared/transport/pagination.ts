@@ -1,11 +1,12 @@
-import type { IDataObject } from 'n8n-workflow';
+import type { IDataObject, NodeApiError } from 'n8n-workflow';
 
 import type { Deadline } from '../deadline';
 import { contentTypeOf, describeValue, isPlainObject } from '../values';
-import { API_PREFIX, type ApiContext, type ApiRequest, MAX_PAGE_SIZE } from './connection';
-import { apiError, CHECK_BASE_URL, LIST } from './errors';
+import { API_PREFIX, type ApiContext, type ApiRequest, type ApiVersion } from './connection';
+import { apiError, CHECK_BASE_URL } from './errors';
+import { LIST, MAX_PAGE_SIZE } from './limits';
 import { apiRequestFull } from './request';
-import { runStatsOf } from './wire';
+import { runStatsOf } from './runStats';
 
 export type PageRequest = { returnAll: boolean; limit?: number };
 
@@ -58,6 +59,48 @@ const NARROW =
 const MOST = ', the most the node reads of this list';
 const count = (n: number) => n.toLocaleString('en-US');
 
+const NOT_A_LIST = [
+	'The node reads lists as { items, hasMore, nextCursor } (v1), { data, meta } (v2)',
+	`or, where the spec does not show the shape, a bare array. ${CHECK_BASE_URL}`,
+].join(' ');
+const NOT_A_RECORD = [
+	'Every record of a list must be a JSON object.',
+	'This is a fault of the API or of a proxy in front of it; nothing of this list was output.',
+].join(' ');
+const CYCLES = [
+	'The API handed back a cursor it had already given, or a page of records this listing had already read',
+	'(a list that cycles), so reading further would loop forever.',
+	'The records read so far were not output, so nothing is reported as complete that is not.',
+	'Try again later, or read fewer records ("Limit") if the API keeps doing this.',
+].join(' ');
+
+/** A list being read: what it is, where it is, and what its pages so far have brought. */
+interface Listing {
+	context: ApiContext;
+	spec: ListSpec;
+	version: ApiVersion;
+	path: string;
+	shape: ListShape;
+	records: number;
+	bytes: number;
+	seenIds: Set<unknown>;
+	seenCursors: Set<unknown>;
+}
+
+/** An error of the list; its description says how to narrow it unless told otherwise. */
+function listError(
+	list: Listing,
+	message: string,
+	description = list.spec.narrow ?? NARROW,
+	status?: number,
+): NodeApiError {
+	const request = { method: 'GET', path: list.path, itemIndex: list.spec.itemIndex };
+	return apiError(list.context.getNode(), request, { message, description, status });
+}
+
+const capped = (list: Listing, what: string) =>
+	listError(list, `The list ${list.path} ${what}; nothing of it was output`);
+
 /**
  * Whether a page brings a record not seen before in this listing (a record without a text or number id counts as new),
  * its ids then added to `seen`: a page that does not, yet names a next cursor, does not advance (a list that cycles
@@ -73,6 +116,55 @@ function bringsNew(page: IDataObject[], seen: Set<unknown>): boolean {
 	return fresh;
 }
 
+/** One page's answer: `size` records asked for, from `cursor`. */
+async function requestPage(list: Listing, cursor: string | undefined, size: number) {
+	const { spec, version } = list;
+	const sizeName = version === 'v2' ? 'pageSize' : 'limit';
+	const qs: IDataObject = { ...spec.qs, [sizeName]: size };
+	if (cursor) qs.cursor = cursor;
+	const { itemIndex, deadline } = spec;
+	const request = { method: 'GET' as const, path: spec.path, version, qs, itemIndex, deadline };
+	const answer = await apiRequestFull.call(list.context, request);
+	list.bytes += answer.bodyBytes;
+	return answer;
+}
+
+/** The page's records, each a JSON object: any other entry fails the list, or is told to `skipEntry` and dropped. */
+function recordsOf(list: Listing, raw: RawPage, number: number, status: number): IDataObject[] {
+	const { skipEntry } = list.spec;
+	const records: IDataObject[] = [];
+	for (const [index, entry] of raw.list.entries()) {
+		const position = index + 1;
+		if (isPlainObject(entry)) records.push(entry as IDataObject);
+		else if (skipEntry) skipEntry(describeValue(entry), position, number);
+		else {
+			const where = `at position ${position} of page ${number}`;
+			const message = `The CRM API's list ${list.path} held ${describeValue(entry)} ${where}, where a record (a JSON object) was expected`;
+			throw listError(list, message, NOT_A_RECORD, status);
+		}
+	}
+	return records;
+}
+
+/** Counts a page against the list's caps, and fails a list that does not advance (a cursor or records seen). */
+function countPage(list: Listing, page: IDataObject[], nextCursor: string | null, number: number) {
+	const { maxRecords = LIST.maxRecords } = list.spec;
+	list.records += page.length;
+	if (list.records > maxRecords)
+		throw capped(list, `holds more than ${count(maxRecords)} records${MOST}`);
+	if (list.bytes > LIST.maxBytes)
+		throw capped(list, `is larger than ${LIST.maxBytes / 2 ** 20} MB${MOST}`);
+	const repeated = list.seenCursors.has(nextCursor);
+	const fresh = bringsNew(page, list.seenIds);
+	if (nextCursor === null || (!repeated && fresh)) return;
+	const why = repeated
+		? 'handed back a cursor it had already given'
+		: 'brought no new records but still named a next cursor';
+	const cursor = String(nextCursor).slice(0, 100);
+	const message = `The CRM API's list ${list.path} did not advance: page ${number} ${why} ("${cursor}"). The node stopped reading it`;
+	throw listError(list, message, CYCLES);
+}
+
 /**
  * The one list reader: the shapes it knows, its loop guards and caps (LIST), every record a JSON object. It yields page
  * by page (a caller that has what it needs stops: no further page is asked for); any fault is an error, never a silent
@@ -83,68 +175,47 @@ export async function* readPages(
 	spec: ListSpec,
 	pageSizeFor: (recordsSoFar: number) => number = () => MAX_PAGE_SIZE,
 ): AsyncGenerator<ListPage, void, undefined> {
-	const { itemIndex, deadline = Infinity, skipEntry, version = 'v1', narrow = NARROW } = spec;
-	const { maxPages = Infinity, maxRecords = LIST.maxRecords } = spec;
-	let shape: ListShape = spec.shape ?? version;
+	const { deadline = Infinity, version = 'v1', maxPages = Infinity } = spec;
 	const path = `${API_PREFIX[version]}${spec.path}`;
-	let [cursor, records, bytes] = [spec.startCursor || undefined, 0, 0];
-	const seenIds = new Set<unknown>();
-	const seenCursors = new Set<unknown>([cursor]);
-	const fail = (message: string, description = narrow, status?: number) =>
-		apiError(this.getNode(), { method: 'GET', path, itemIndex }, message, description, status);
-	const capped = (what: string) => fail(`The list ${path} ${what}; nothing of it was output`);
+	let cursor = spec.startCursor || undefined;
+	const list: Listing = {
+		context: this,
+		spec,
+		version,
+		path,
+		shape: spec.shape ?? version,
+		records: 0,
+		bytes: 0,
+		seenIds: new Set(),
+		seenCursors: new Set([cursor]),
+	};
 	for (let number = 1; ; number++) {
 		if (Date.now() >= deadline)
-			throw capped(`was not read within its time limit (${number - 1} pages read)`);
-		if (number > maxPages) throw capped(`has more than ${count(maxPages)} pages${MOST}`);
-		const size = Math.max(1, Math.min(MAX_PAGE_SIZE, Math.floor(pageSizeFor(records))));
-		const qs: IDataObject = { ...spec.qs, [version === 'v2' ? 'pageSize' : 'limit']: size };
-		if (cursor) qs.cursor = cursor;
-		const request = { method: 'GET' as const, path: spec.path, version, qs, itemIndex, deadline };
-		const { body, bodyBytes, statusCode, headers } = await apiRequestFull.call(this, request);
-		bytes += bodyBytes;
-		const raw = pageOf(body, shape);
+			throw capped(list, `was not read within its time limit (${number - 1} pages read)`);
+		if (number > maxPages) throw capped(list, `has more than ${count(maxPages)} pages${MOST}`);
+		const size = Math.max(1, Math.min(MAX_PAGE_SIZE, Math.floor(pageSizeFor(list.records))));
+		const { body, statusCode: status, headers } = await requestPage(list, cursor, size);
+		const raw = pageOf(body, list.shape);
 		if (!raw && number === 1 && spec.otherOnFirstPage) {
 			yield { records: [], nextCursor: null, number, other: body };
 			return;
 		}
-		if (!raw)
-			throw fail(
-				`The CRM API answered GET ${path} with ${statusCode} (${contentTypeOf(headers)}) and ${describeValue(body, true)}, not a list`,
-				`The node reads lists as { items, hasMore, nextCursor } (v1), { data, meta } (v2) or, where the spec does not show the shape, a bare array. ${CHECK_BASE_URL}`,
-				statusCode,
-			);
-		const page = raw.list.filter((entry, index) => {
-			if (isPlainObject(entry)) return true;
-			if (!skipEntry)
-				throw fail(
-					`The CRM API's list ${path} held ${describeValue(entry)} at position ${index + 1} of page ${number}, where a record (a JSON object) was expected`,
-					'Every record of a list must be a JSON object. This is a fault of the API or of a proxy in front of it; nothing of this list was output.',
-					statusCode,
-				);
-			skipEntry(describeValue(entry), index + 1, number);
-			return false;
-		}) as IDataObject[];
+		if (!raw) {
+			const message = `The CRM API answered GET ${path} with ${status} (${contentTypeOf(headers)}) and ${describeValue(body, true)}, not a list`;
+			throw listError(list, message, NOT_A_LIST, status);
+		}
+		const records = recordsOf(list, raw, number, status);
 		// A list read in any shape keeps the shape of its first page (a bare array is the whole list).
-		shape = raw.shape;
-		records += page.length;
-		if (records > maxRecords) throw capped(`holds more than ${count(maxRecords)} records${MOST}`);
-		if (bytes > LIST.maxBytes) throw capped(`is larger than ${LIST.maxBytes / 2 ** 20} MB${MOST}`);
+		list.shape = raw.shape;
 		const { nextCursor } = raw;
-		const repeated = seenCursors.has(nextCursor);
-		const fresh = bringsNew(page, seenIds);
-		if (nextCursor !== null && (repeated || !fresh))
-			throw fail(
-				`The CRM API's list ${path} did not advance: page ${number} ${repeated ? 'handed back a cursor it had already given' : 'brought no new records but still named a next cursor'} ("${String(nextCursor).slice(0, 100)}"). The node stopped reading it`,
-				'The API handed back a cursor it had already given, or a page of records this listing had already read (a list that cycles), so reading further would loop forever. The records read so far were not output, so nothing is reported as complete that is not. Try again later, or read fewer records ("Limit") if the API keeps doing this.',
-			);
+		countPage(list, records, nextCursor, number);
 		const stats = runStatsOf(this);
 		stats.pages++;
 		stats.mostPagesOfOneList = Math.max(stats.mostPagesOfOneList, number);
-		yield { records: page, nextCursor, number };
+		yield { records, nextCursor, number };
 		if (nextCursor === null) return;
 		cursor = nextCursor;
-		seenCursors.add(nextCursor);
+		list.seenCursors.add(nextCursor);
 	}
 }
 

@@ -1,8 +1,8 @@
 import { sleep as n8nSleep } from 'n8n-workflow';
 import type { IDataObject } from 'n8n-workflow';
 
-import { DOCUMENTED_RATE_LIMIT, RETRY } from './errors';
-import { announcedWindow, boundedWait, noTurnError } from './waits';
+import { DOCUMENTED_RATE_LIMIT, RETRY } from './limits';
+import { announcedWindow, boundedWait, noTurnError } from './rateLimitWaits';
 
 /**
  * The one rate limiter of an API key in this n8n process (pacerOf). **First in, first out:** one queue in ticket order
@@ -74,7 +74,10 @@ export class RateLimitPacer {
 		if (status === 429 && waitMs <= RETRY.maxWaitMs) this.newWindow('announced', now + waitMs);
 		else if (status !== 429 && status !== undefined && current) this.onAnswer(headers, now);
 		// No answer to the window's first request: the next request asks instead.
-		else if (current && this.mode === 'first') [this.tokens, this.until] = [1, Infinity];
+		else if (current && this.mode === 'first') {
+			this.tokens = 1;
+			this.until = Infinity;
+		}
 		this.pump(now);
 	}
 
@@ -94,11 +97,18 @@ export class RateLimitPacer {
 
 	private onAnswer(headers: IDataObject | undefined, now: number): void {
 		const window = announcedWindow(headers, now);
-		if (window === undefined) return void (this.mode = 'documented');
+		if (window === undefined) {
+			this.mode = 'documented';
+			return;
+		}
 		const { remaining, limit, resetMs } = window;
 		this.knownLimit = limit >= 1 ? Math.floor(limit) : Math.max(this.knownLimit, remaining + 1);
 		const firstOfWindow = this.mode !== 'announced';
-		if (firstOfWindow) [this.mode, this.remaining, this.until] = ['announced', Infinity, Infinity];
+		if (firstOfWindow) {
+			this.mode = 'announced';
+			this.remaining = Infinity;
+			this.until = Infinity;
+		}
 		// Answers can arrive out of order: the lowest budget and the earliest reset of the window hold.
 		this.remaining = Math.min(this.remaining, remaining);
 		this.until = Math.min(this.until, now + resetMs);
@@ -115,17 +125,20 @@ export class RateLimitPacer {
 
 	/** A new window: `first` (its first request tells the budget), or `announced` as spent until `at` (a 429). */
 	private newWindow(mode: 'first' | 'announced', at = Infinity): void {
-		[this.mode, this.tokens] = [mode, mode === 'first' ? 1 : 0];
+		this.mode = mode;
+		this.tokens = mode === 'first' ? 1 : 0;
 		this.until = at + RETRY.resetMarginMs;
 		// Only what the window just over showed is carried: a process left alone has the whole budget back after it.
 		this.sharedBefore = mode === 'announced' || this.othersSeen;
-		[this.othersSeen, this.own] = [false, 0];
+		this.othersSeen = false;
+		this.own = 0;
 		this.inFlight.clear();
 	}
 
 	/** The time, never before a time served (a timer may end its wait a little early); and what time alone changes. */
 	private advance(served = 0): number {
-		const now = (this.served = Math.max(this.clockNow(), served, this.served));
+		const now = Math.max(this.clockNow(), served, this.served);
+		this.served = now;
 		while (this.sends.length > this.perWindow || this.sends[0] + WINDOW_MS <= now)
 			this.sends.shift();
 		if (now >= this.until && this.mode === 'announced') this.newWindow('first');
@@ -157,7 +170,8 @@ export class RateLimitPacer {
 			const { ticket, queuedAt, resolve } = this.queue.shift() as Waiter;
 			if (this.mode === 'first') this.until = now + RETRY.firstAnswerPatienceMs;
 			const turn = { ticket, waitedMs: now - queuedAt };
-			[this.tokens, this.own] = [this.tokens - 1, this.own + 1];
+			this.tokens--;
+			this.own++;
 			this.inFlight.add(turn);
 			this.sends.push(now);
 			resolve(turn);

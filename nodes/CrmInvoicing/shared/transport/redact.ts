@@ -19,7 +19,8 @@ export function secretSpellings(key: string): string[] {
 	const spellings = new Set([key, key.toLowerCase()]);
 	for (let pad = 0; pad < 3; pad++) {
 		const padded = Buffer.concat([Buffer.alloc(pad), bytes]);
-		const [from, to] = [Math.ceil((8 * pad) / 6), Math.floor((8 * (pad + bytes.length)) / 6)];
+		const from = Math.ceil((8 * pad) / 6);
+		const to = Math.floor((8 * (pad + bytes.length)) / 6);
 		for (const encoding of ['base64', 'base64url'] as const)
 			spellings.add(padded.toString(encoding).slice(from, to));
 	}

@@ -1,15 +1,10 @@
+/**
+ * What the network does to one attempt: the answer's body read within its byte cap, and the errors of no answer (a
+ * connection that failed or dropped, a certificate that failed n8n's check).
+ */
 import type { INode, NodeApiError } from 'n8n-workflow';
 
 import { apiError, checkFirst, type RequestSummary } from './errors';
-
-/** What one run of a node (one n8n context) cost at the CRM, for its execution hint; kept for that run only. */
-const fresh = () => ({ requests: 0, pages: 0, mostPagesOfOneList: 0, rateLimited: 0, waitedMs: 0 });
-export type RunStats = ReturnType<typeof fresh>;
-const statsByContext = new WeakMap<object, RunStats>();
-
-/** The counters of a context's run: the transport counts into them, the action node reads them after its last item. */
-export const runStatsOf = (context: object): RunStats =>
-	statsByContext.get(context) ?? (statsByContext.set(context, fresh()).get(context) as RunStats);
 
 /** Node.js's codes of a connection that failed or dropped before an HTTP answer came. */
 const CONNECTION =
@@ -44,30 +39,45 @@ function codesIn(error: unknown): string[] {
 export const dropped = (error: unknown, codes = codesIn(error)): boolean =>
 	!codes.some((code) => TLS.test(code)) && codes.some((code) => CONNECTION.test(code));
 
+/** What an attempt with no HTTP answer failed with: `status` when the body was cut off after it came. */
+export type NoAnswer = {
+	error: unknown;
+	request: RequestSummary;
+	retried: boolean;
+	status?: number;
+};
+
+/** What to do about a TLS failure: said by each such error. */
+const TLS_ADVICE = [
+	"n8n checks the certificate of the Base URL's host before it sends the API key; nothing was sent.",
+	'Ask whoever runs the CRM (or its proxy) to install a valid certificate for this host name.',
+	'Self-signed or from a private certificate authority:',
+	'give n8n that authority (NODE_EXTRA_CA_CERTS on the n8n server).',
+	"Expired or not yet valid: check the n8n server's clock too.",
+	'Issued for another host name (ALTNAME): check the host in the Base URL.',
+	'WRONG_VERSION_NUMBER: the server did not answer with TLS',
+	'(http:// rather than https://, or the wrong port?).',
+].join(' ');
+
 /** The error for no HTTP answer (or a body cut off after `status`), built afresh so nothing of its headers leaks. */
-export function connectionError(
-	node: INode,
-	error: unknown,
-	request: RequestSummary,
-	retried: boolean,
-	status?: number,
-): NodeApiError {
-	const [{ method, path }, codes] = [request, codesIn(error)];
+export function connectionError(node: INode, failed: NoAnswer): NodeApiError {
+	const { request, status } = failed;
+	const { method, path } = request;
+	const codes = codesIn(failed.error);
 	const code = codes.find((one) => TLS.test(one));
 	if (code !== undefined) {
 		const problem = code.endsWith('SELF_SIGNED_CERT') ? 'is self-signed' : "failed n8n's check";
 		const message = `The CRM API's TLS certificate ${problem} (${code}); the node did not send ${method} ${path}`;
-		const description = `n8n checks the certificate of the Base URL's host before it sends the API key; nothing was sent. Ask whoever runs the CRM (or its proxy) to install a valid certificate for this host name. Self-signed or from a private certificate authority: give n8n that authority (NODE_EXTRA_CA_CERTS on the n8n server). Expired or not yet valid: check the n8n server's clock too. Issued for another host name (ALTNAME): check the host in the Base URL. WRONG_VERSION_NUMBER: the server did not answer with TLS (http:// rather than https://, or the wrong port?).`;
-		return apiError(node, request, message, description, undefined, code);
+		return apiError(node, request, { message, description: TLS_ADVICE, code });
 	}
 	const what = codes.find((one) => CONNECTION.test(one)) ?? (status ? 'ECONNRESET' : 'no response');
 	const message = `Could not reach the CRM API for ${method} ${path} (${what})`;
 	let description =
 		'Check the Base URL in the "CRM Invoicing API" credential and that the CRM service is reachable from this n8n.';
-	if (retried) description += ' The node retried the request before giving up.';
+	if (failed.retried) description += ' The node retried the request before giving up.';
 	else if (method !== 'GET' && method !== 'DELETE')
 		description += ` The request was not retried, so that nothing is created twice.${checkFirst(method)}`;
-	return apiError(node, request, message, description, undefined, what);
+	return apiError(node, request, { message, description, code: what });
 }
 
 /** An answer's body as n8n 2.x and 1.x hand it back with `encoding: 'stream'` (an IncomingMessage). */
@@ -82,12 +92,14 @@ export async function readBody(body: BodyStream, maxBytes: number, signal: Abort
 	if (signal.aborted) onAbort();
 	else signal.addEventListener('abort', onAbort, { once: true });
 	const chunks: Buffer[] = [];
-	let [bytes, more] = [0, false];
+	let bytes = 0;
+	let more = false;
 	try {
 		for await (const chunk of body) {
 			const buffer = typeof chunk === 'string' ? Buffer.from(chunk) : chunk;
 			chunks.push(buffer.subarray(0, maxBytes - bytes));
-			if ((more = bytes + buffer.length > maxBytes)) break;
+			more = bytes + buffer.length > maxBytes;
+			if (more) break;
 			bytes += buffer.length;
 		}
 	} finally {

@@ -1,9 +1,11 @@
+/** What the API says about waiting (`Retry-After`, `RateLimit-*`), bounded, and the errors of a wait too long. */
 import { NodeOperationError } from 'n8n-workflow';
 import type { IDataObject, INode, NodeApiError } from 'n8n-workflow';
 
 import { describeDuration, headerValue } from '../values';
 import type { RequestSummary } from './errors';
-import { apiErrorFromResponse, RETRY } from './errors';
+import { apiErrorFromResponse } from './errors';
+import { RETRY } from './limits';
 
 /** A wait, bounded: never negative, never more than `cap` (so never near a timer's 2^31 ms overflow). */
 export const boundedWait = (ms: number, cap: number = RETRY.maxWaitMs): number =>
@@ -56,17 +58,24 @@ export function announcedWindow(headers: IDataObject | undefined, now: number) {
 }
 
 /** What to do about a request the key's rate limit holds longer than it may wait: said by each such error. */
-const RATE_ADVICE = `The API key's rate limit is used up for longer than the node waits, so nothing more was sent. Run fewer executions with this key at once (n8n's concurrency limit, smaller batches), or run it again later; only if the CRM plan allows more, raise "Requests per Minute" in the credential.`;
+const RATE_ADVICE = [
+	"The API key's rate limit is used up for longer than the node waits, so nothing more was sent.",
+	"Run fewer executions with this key at once (n8n's concurrency limit, smaller batches), or run it again later;",
+	'only if the CRM plan allows more, raise "Requests per Minute" in the credential.',
+].join(' ');
+
+/** A 429's body and wait, and what the request had waited before it. */
+export type RateLimitAnswer = {
+	body: unknown;
+	request: RequestSummary;
+	wait: RateLimitWait;
+	waitedMs: number;
+};
 
 /** A 429 that asks for a longer wait than the node allows (alone, or with what it already waited). */
-export function rateLimitTooLongError(
-	node: INode,
-	body: unknown,
-	request: RequestSummary,
-	wait: RateLimitWait,
-	waitedMs: number,
-): NodeApiError {
-	const error = apiErrorFromResponse(node, 429, body, request);
+export function rateLimitTooLongError(node: INode, answer: RateLimitAnswer): NodeApiError {
+	const { wait, waitedMs } = answer;
+	const error = apiErrorFromResponse(node, 429, answer.body, answer.request);
 	const asked =
 		wait.source === 'default'
 			? `gave no usable wait${wait.unusable ? ` (${wait.unusable})` : ''}, so the node would wait ${describeDuration(wait.ms)}`

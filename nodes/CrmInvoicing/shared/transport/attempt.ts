@@ -1,0 +1,175 @@
+/**
+ * One request's attempt state, and the rules that decide another attempt: a back-off after a dropped connection or a
+ * 502/503/504, a 429's wait, a redirect followed.
+ */
+import { NodeOperationError } from 'n8n-workflow';
+import type { IHttpRequestOptions } from 'n8n-workflow';
+
+import type { ApiContext, ApiRequest, Connection } from './connection';
+import { API_PREFIX, credentialOf, pacerOf, showPath, unsafePathReason } from './connection';
+import { apiError, checkFirst, type RequestSummary } from './errors';
+import { RETRY } from './limits';
+import type { PacerTurn, RateLimitPacer } from './rateLimit';
+import { redactValue } from './redact';
+import { runStatsOf } from './runStats';
+import { rateLimitTooLongError, type RateLimitWait } from './rateLimitWaits';
+
+const UNSAFE_PATH_ADVICE = [
+	'So that every request stays under the API path of the Base URL, no ID or path may be "." or ".."',
+	'or hold a control character (a line break) or a backslash.',
+	"Check it in the node's parameters or the input item. Nothing was sent.",
+].join(' ');
+
+const REDIRECT_ADVICE = [
+	'The node follows a redirect only for GET, only inside the API under the Base URL',
+	`(same scheme, host and port), at most ${RETRY.maxSameOriginRedirects} times,`,
+	'so that the API key goes nowhere else.',
+	'Check the Base URL in the "CRM Invoicing API" credential:',
+	'use the address the API answers on without a redirect',
+	'(for example https:// rather than http://, or without a trailing path).',
+].join(' ');
+
+/** One request under way: what is sent, by when, and what its attempts have used of their bounds. */
+export interface Attempt {
+	context: ApiContext;
+	request: ApiRequest;
+	summary: RequestSummary;
+	connection: Connection;
+	pacer: RateLimitPacer;
+	options: IHttpRequestOptions;
+	deadline: number;
+	cancel?: AbortSignal;
+	turn?: PacerTurn;
+	rateLimitRetries: number;
+	rateLimitWaitedMs: number;
+	transientRetries: number;
+	redirects: number;
+}
+
+/** The attempt state of a request whose path is safe; nothing is read before that check. */
+export async function startAttempt(context: ApiContext, request: ApiRequest): Promise<Attempt> {
+	const { method, itemIndex } = request;
+	const path = `${API_PREFIX[request.version ?? 'v1']}${request.path}`;
+	const unsafe = unsafePathReason(request.path);
+	if (unsafe !== undefined) {
+		const message = `The node refused to send ${method} ${showPath(path)}: ${unsafe}`;
+		const description = UNSAFE_PATH_ADVICE;
+		throw new NodeOperationError(context.getNode(), message, { itemIndex, description });
+	}
+	const connection = await credentialOf(context);
+	const options: IHttpRequestOptions = {
+		method,
+		url: `${connection.baseUrl}${path}`,
+		json: true,
+		// The body is read here, as a stream, so that its size and time are bounded while it comes.
+		encoding: 'stream',
+		returnFullResponse: true,
+		ignoreHttpStatusErrors: true,
+		disableFollowRedirect: true,
+		qs: request.qs,
+	};
+	// Serialised here, not by n8n's client: its config merge drops keys such as "__proto__" or "constructor" at any
+	// depth.
+	if (request.body !== undefined) {
+		options.body = JSON.stringify(request.body);
+		options.headers = { 'content-type': 'application/json' };
+	}
+	return {
+		context,
+		request,
+		summary: { method, path, itemIndex },
+		connection,
+		pacer: pacerOf(connection),
+		options,
+		deadline: request.deadline ?? Infinity,
+		cancel: context.getExecutionCancelSignal?.(),
+		rateLimitRetries: 0,
+		rateLimitWaitedMs: 0,
+		transientRetries: 0,
+		redirects: 0,
+	};
+}
+
+/** Whether a wait of `ms` ends before the request's deadline. */
+const fits = (attempt: Attempt, ms: number) => Date.now() + ms < attempt.deadline;
+
+/**
+ * The back-off before a GET or DELETE is tried again (a dropped connection, 502/503/504), or undefined. Only these
+ * are tried again: they may have been done already.
+ */
+export function backOff(attempt: Attempt): number | undefined {
+	const { method, once } = attempt.request;
+	const idempotent = !once && (method === 'GET' || method === 'DELETE');
+	const waitMs = RETRY.transientBackoffMs * 2 ** attempt.transientRetries;
+	const spent = attempt.transientRetries >= RETRY.maxTransientRetries;
+	if (!idempotent || spent || !fits(attempt, waitMs)) return undefined;
+	attempt.transientRetries++;
+	return waitMs;
+}
+
+/** After a 429: whether to try again (the limiter now holds the wait); throws when the wait is too long. */
+export function waitsOut(attempt: Attempt, wait: RateLimitWait, body: unknown): boolean {
+	runStatsOf(attempt.context).rateLimited++;
+	const waitedMs = attempt.rateLimitWaitedMs;
+	if (wait.ms > RETRY.maxWaitMs || waitedMs + wait.ms > RETRY.maxTotalRateLimitWaitMs) {
+		const request = attempt.summary;
+		throw rateLimitTooLongError(attempt.context.getNode(), { body, request, wait, waitedMs });
+	}
+	attempt.rateLimitWaitedMs += wait.ms;
+	// The retry waits for its turn, ahead of later requests.
+	if (attempt.request.once) return false;
+	attempt.rateLimitRetries++;
+	return attempt.rateLimitRetries <= RETRY.maxRateLimitRetries && fits(attempt, wait.ms);
+}
+
+/**
+ * The URL a redirect is followed to, or undefined for an answer that is no redirect. n8n's client follows none: it
+ * would send the key, and on 307/308 the body, to any host. Any redirect the rules refuse throws, saying why.
+ */
+export function redirectTarget(
+	attempt: Attempt,
+	status: number,
+	location = '//',
+): string | undefined {
+	if (status < 300 || status >= 400 || status === 304) return undefined;
+	const from = attempt.options.url;
+	const target = URL.canParse(location, from) ? new URL(location, from) : undefined;
+	const refused = refusedRedirect(attempt, target);
+	if (refused !== undefined || target === undefined) {
+		const { method } = attempt.request;
+		const sent = method === 'GET' ? 'was' : 'and the request body were';
+		const said = `The CRM API answered ${status} with a redirect to ${refused}. The node did not follow it: the API key ${sent} not sent there`;
+		// Redacted again: URL parsing drops tabs and line breaks and lower-cases the host, which may rejoin the key.
+		const message = redactValue(said, attempt.connection.secrets);
+		const description = REDIRECT_ADVICE + checkFirst(method);
+		throw apiError(attempt.context.getNode(), attempt.summary, { message, description, status });
+	}
+	attempt.redirects++;
+	return target.href;
+}
+
+/**
+ * Where a redirect went and why it is not followed (only inside the API, for GET only, at most
+ * RETRY.maxSameOriginRedirects times), or undefined when it is.
+ */
+function refusedRedirect(attempt: Attempt, target?: URL): string | undefined {
+	if (!target) return 'no address (its Location header is missing or unreadable)';
+	const base = new URL(attempt.connection.baseUrl);
+	if (target.origin !== base.origin || target.origin === 'null') {
+		const host = `${target.host} (${target.protocol}//${target.host})`;
+		return `${host}, another origin than the Base URL's (${base.origin})`;
+	}
+	const to = showPath(`${target.pathname}${target.search}`);
+	const basePath = base.pathname.replace(/\/+$/, '');
+	const roots = Object.values(API_PREFIX).map((api) => basePath + api);
+	const root = roots.find((one) => `${target.pathname}/`.startsWith(`${one}/`));
+	// URL parsing has resolved "." and ".." (also %2e); what is left must stay safe for a server that decodes again.
+	if (!root || target.username || target.password || unsafePathReason(target.pathname))
+		return `${to}, outside the API (${roots.join(' or ')})`;
+	const { method } = attempt.request;
+	if (method !== 'GET')
+		return `${to} for ${method} ${attempt.summary.path}, and the node follows redirects only for GET`;
+	const most = RETRY.maxSameOriginRedirects;
+	if (attempt.redirects >= most) return `${to}, after ${most} redirects, the most the node follows`;
+	return undefined;
+}
