@@ -17,17 +17,8 @@ import {
 	tagOf,
 	type StoredSubscription,
 } from './trigger/store';
-import {
-	eventsOf,
-	forgetForeign,
-	getSubscription,
-	inTime,
-	isInactiveStatus,
-	letGo,
-	sameUrl,
-	subscribe,
-	thisNode,
-} from './trigger/subscription';
+import { forgetForeign, getSubscription, sameUrl, thisNode } from './trigger/ownership';
+import { eventsOf, inTime, isInactiveStatus, letGo, subscribe } from './trigger/subscription';
 import { TRIGGER_SIMPLIFY_VERSION } from './trigger/item';
 import { receiveDelivery } from './trigger/webhook';
 

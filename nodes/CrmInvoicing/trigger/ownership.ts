@@ -44,15 +44,11 @@ export const idText = (value: unknown): string =>
 
 const pathOf = (id: string) => `/webhooks/${encodeURIComponent(id)}`;
 
-/** The answer about one subscription; a 404 is 'gone' (choice webhook-delete-answer). */
-async function goneOn404(answer: Promise<unknown>): Promise<IDataObject | 'gone'> {
-	try {
-		return (await answer) as IDataObject;
-	} catch (error) {
-		if (httpStatusOf(error) === 404) return 'gone';
-		throw error;
-	}
-}
+/** A 404 about one subscription is 'gone' (choice webhook-delete-answer); any other error stays one. */
+const goneOn404 = (error: unknown) =>
+	httpStatusOf(error) === 404 ? 'gone' : Promise.reject(error);
+
+type Answer = IDataObject | 'gone';
 
 /** GET of one subscription's record. `once`: one attempt, no retry (the lookup that strangers can cause). */
 export async function getSubscription(
@@ -61,14 +57,21 @@ export async function getSubscription(
 	deadline: Deadline,
 	once = false,
 ) {
-	const request = { method: 'GET', path: pathOf(id), expect: 'record', deadline, once } as const;
-	return await goneOn404(apiRequest.call(context, request));
+	const path = pathOf(id);
+	const answer = apiRequest.call(context, {
+		method: 'GET',
+		path,
+		expect: 'record',
+		deadline,
+		once,
+	});
+	return (await answer.catch(goneOn404)) as Answer;
 }
 
 /** DELETE of one subscription, where the rule allows (a 2xx sign-in page fails). */
 export async function deleteSubscription(context: TriggerContext, id: string, deadline: Deadline) {
-	const request = { method: 'DELETE', path: pathOf(id), deadline } as const;
-	return await goneOn404(apiRequest.call(context, request));
+	const answer = apiRequest.call(context, { method: 'DELETE', path: pathOf(id), deadline });
+	return (await answer.catch(goneOn404)) as Answer;
 }
 
 export type Kept = { id: string; url: string; retired: boolean };

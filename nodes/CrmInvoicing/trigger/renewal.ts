@@ -23,18 +23,21 @@ const signatureRenewals = new Turns(SIGNATURE_RENEWAL_INTERVAL_MS, 500);
 
 export type RenewalCause = 'unreadable' | 'rotating' | 'mismatch';
 
-/** Why a renewal subscribes anew: the text before the stored subscription's id, and after it. */
+const KEY_CHANGED =
+	'(the key changed while no n8n process held the secret in memory, for example across a restart, or an earlier version stored it in clear)';
+
+/** Why a renewal subscribes anew: the text before "the stored signing secret of webhook subscription <id>", and after. */
 const WHY: Record<RenewalCause, [string, string]> = {
 	unreadable: [
-		'the stored signing secret of webhook subscription',
-		" cannot be read with the credential's API key (the key changed while no n8n process held the secret in memory, for example across a restart, or an earlier version stored it in clear), so no delivery through it can be verified",
+		'',
+		` cannot be read with the credential's API key ${KEY_CHANGED}, so no delivery through it can be verified`,
 	],
 	rotating: [
-		'a delivery verified with the stored signing secret of webhook subscription',
+		'a delivery verified with ',
 		' also carried a signature by another secret: the CRM is rotating the secret, and the new one comes only with a new subscription',
 	],
 	mismatch: [
-		"a delivery's signature does not match the stored signing secret of webhook subscription",
+		"a delivery's signature does not match ",
 		", which the CRM shows current at this node's URL: the CRM may have rotated the secret (or the delivery is forged), and a new secret comes only with a new subscription",
 	],
 };
@@ -49,7 +52,7 @@ export async function renew(
 	if (context.getMode() === 'manual' || !turns.take(nodeKey(context))) return;
 	const [before, after] = WHY[cause];
 	const old = stored.id;
-	const why = `${before} ${old}${after}`;
+	const why = `${before}the stored signing secret of webhook subscription ${old}${after}`;
 	let id: string;
 	try {
 		id = await inTime(context, 'subscribe anew', ms, subscribe);

@@ -39,14 +39,7 @@ import {
 	type TriggerContext,
 } from './store';
 
-export {
-	forgetForeign,
-	getSubscription,
-	mayDelete,
-	printable,
-	sameUrl,
-	thisNode,
-} from './ownership';
+export { mayDelete, sameUrl } from './ownership';
 
 const AGAIN = 'then activate the workflow again';
 
@@ -169,15 +162,9 @@ async function send(context: TriggerContext, body: IDataObject, deadline: Deadli
 	}
 }
 
-/** The first POST's answer, or undefined for a 409 (the CRM holds a subscription at this URL). */
-async function sendFirst(context: TriggerContext, body: IDataObject, deadline: Deadline) {
-	try {
-		return await send(context, body, deadline);
-	} catch (error) {
-		if (httpStatusOf(error) === 409) return undefined;
-		throw error;
-	}
-}
+/** A 409 to POST /webhooks: the CRM holds a subscription at this URL. */
+const noneOn409 = (error: unknown) =>
+	httpStatusOf(error) === 409 ? undefined : Promise.reject(error);
 
 const NOT_OURS =
 	"That subscription is not provably this trigger's (made by hand, or by another n8n). Find it with the CRM Invoicing node (Webhook Subscription → Get Many), delete it there or in the CRM";
@@ -190,7 +177,7 @@ const NOT_OURS =
 async function post(context: TriggerContext, body: IDataObject, deadline: Deadline) {
 	const { data, url } = thisNode(context);
 	const previous = readState(data).subscription;
-	const first = await sendFirst(context, body, deadline);
+	const first = await send(context, body, deadline).catch(noneOn409);
 	const anotherId = idText(first?.id) !== previous?.id;
 	if (first !== undefined && (hasSecret(first) || anotherId)) return first;
 	if (previous !== undefined && (await provablyOwn(context, previous, deadline))) {

@@ -9,7 +9,8 @@ import {
 	Turns,
 	type HeaderMap,
 } from '../shared';
-import { eventsOf, getSubscription, isInactiveStatus, printable, sameUrl } from './subscription';
+import { getSubscription, printable, sameUrl } from './ownership';
+import { eventsOf, isInactiveStatus } from './subscription';
 import { renew, RENEWAL_TIME_LIMIT_MS, type RenewalCause } from './renewal';
 import { output, parseDelivery, type Read } from './item';
 import { checkDeliveryHeaders, checkSignature, type DeliveryHeaders } from './signature';
@@ -98,13 +99,11 @@ function refuse(context: IWebhookFunctions, [status, reason]: Refusal) {
 export const LOOKUP_INTERVAL_MS = 30_000;
 const lookups = new Turns(LOOKUP_INTERVAL_MS, 1);
 
-/** The signed request: the headers checkDeliveryHeaders read, and the exact bytes received. */
-type Signed = { headers: DeliveryHeaders; rawBody: DeliveryRequest['rawBody'] };
-
 async function verdict(
 	context: IWebhookFunctions,
 	stored: StoredSubscription,
-	{ headers, rawBody }: Signed,
+	headers: DeliveryHeaders,
+	rawBody: DeliveryRequest['rawBody'],
 ): Promise<Refusal> {
 	for (const retired of readState(context.getWorkflowStaticData('node')).retired) {
 		const secret = await readSecret(context, retired).catch(() => undefined);
@@ -187,7 +186,7 @@ async function verify(context: IWebhookFunctions, request: DeliveryRequest): Pro
 	}
 	const { failure, rotating } = checkSignature(secret, headers, request.rawBody);
 	if (failure === 'signature does not match') {
-		const refusal = await verdict(context, stored, { headers, rawBody: request.rawBody });
+		const refusal = await verdict(context, stored, headers, request.rawBody);
 		const renewal = refusal[1] === ROTATED_REASON ? 'mismatch' : undefined;
 		return { refusal, stored, renewal };
 	}
