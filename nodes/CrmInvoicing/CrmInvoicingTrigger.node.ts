@@ -1,5 +1,5 @@
 import { NodeConnectionTypes } from 'n8n-workflow';
-import type { IHookFunctions, INodeType, INodeTypeDescription } from 'n8n-workflow';
+import type { IDataObject, IHookFunctions, INodeType, INodeTypeDescription } from 'n8n-workflow';
 
 import {
 	deadlineIn,
@@ -17,18 +17,10 @@ import {
 	tagOf,
 	type StoredSubscription,
 } from './trigger/store';
-import {
-	eventsOf,
-	forgetForeign,
-	inTime,
-	isInactiveStatus,
-	letGo,
-	own,
-	sameUrl,
-	subscribe,
-	webhookCall,
-} from './trigger/subscription';
-import { receiveDelivery, TRIGGER_SIMPLIFY_VERSION } from './trigger/webhook';
+import { forgetForeign, getSubscription, sameUrl, thisNode } from './trigger/ownership';
+import { eventsOf, inTime, isInactiveStatus, letGo, subscribe } from './trigger/subscription';
+import { TRIGGER_SIMPLIFY_VERSION } from './trigger/item';
+import { receiveDelivery } from './trigger/webhook';
 
 /**
  * The three hooks, as n8n's own triggers keep them beside their description: n8n runs checkExists on activation (then
@@ -38,51 +30,91 @@ import { receiveDelivery, TRIGGER_SIMPLIFY_VERSION } from './trigger/webhook';
  */
 export const HOOK_TIME_LIMIT_MS = 20_000;
 
+/** Forgets the stored subscription (which also brings retired ones stored by an earlier version to the current form). */
+function forget(data: IDataObject): false {
+	saveState(data, { subscription: undefined });
+	return false;
+}
+
+const FOREIGN_TAG =
+	"its owner tag is not this n8n instance's, workflow's and node's (for example a workflow imported from another n8n)";
+const NOT_OWN = "it is not provably this trigger's own";
+
 /**
  * Whether the stored subscription can go on as it is; else false, and n8n runs create. One at this node's URL stays
  * stored, for create to delete once the new one is stored (n8n 1.x runs this at every start-up: deleting first, a
  * failed POST would leave the trigger deaf); one elsewhere is retired; one not provably this node's, forgotten.
  */
 async function check(context: IHookFunctions, deadline: Deadline): Promise<boolean> {
-	const { data, tag, url } = own(context);
+	const { data, tag, url } = thisNode(context);
 	const stored = readState(data).subscription;
-	// Forgotten (which also brings retired subscriptions stored by an earlier version to the current form).
-	const forget = (why?: string) => {
-		if (why !== undefined && stored) forgetForeign(context, stored.id, why);
-		saveState(data, { subscription: undefined });
-		return false;
+	if (!stored) return forget(data);
+	const foreign = (why: string) => {
+		forgetForeign(context, stored.id, why);
+		return forget(data);
 	};
-	if (!stored) return forget();
-	if ((stored.ownerTag ?? tag) !== tag)
-		return forget(
-			"its owner tag is not this n8n instance's, workflow's and node's (for example a workflow imported from another n8n)",
-		);
-	const remote = await webhookCall(context, 'GET', stored.id, deadline);
-	if (remote === 'gone') return forget();
+	if ((stored.ownerTag ?? tag) !== tag) return foreign(FOREIGN_TAG);
+	const remote = await getSubscription(context, stored.id, deadline);
+	if (remote === 'gone') return forget(data);
 	// Data of 0.1 carries no tag: it is this node's when the CRM says it delivers to exactly this node's URL. A tag in
 	// the CRM's name that is not this node's: someone else's (renamed, or a re-used id).
-	if (
-		(stored.ownerTag === undefined && !sameUrl(remote.url, url)) ||
-		(tagOf(remote.name) ?? tag) !== tag
-	)
-		return forget("it is not provably this trigger's own");
+	const untagged = stored.ownerTag === undefined && !sameUrl(remote.url, url);
+	if (untagged || (tagOf(remote.name) ?? tag) !== tag) return foreign(NOT_OWN);
 	const at = typeof remote.url === 'string' ? remote.url : stored.url;
-	const held = { ...stored, ownerTag: tag, url: at };
-	saveState(data, { subscription: held });
-	if (!sameUrl(held.url, url)) return await letGo(context, held, deadline, false).then(() => false);
+	const current = { ...stored, ownerTag: tag, url: at };
+	saveState(data, { subscription: current });
+	if (!sameUrl(current.url, url)) {
+		await letGo(context, current, deadline, false);
+		return false;
+	}
 	const events = eventNamesOf(Array.isArray(remote.events) ? remote.events : stored.events, []);
 	const same = events.sort().join('\n') === eventsOf(context).join('\n');
-	return (await secretReadable(context, held)) && same && !isInactiveStatus(remote.status);
+	return (await secretReadable(context, current)) && same && !isInactiveStatus(remote.status);
 }
 
+const UNREADABLE_CAUSES =
+	"(the key changed while no n8n process held the secret, the workflow's data was copied from another workflow, or an earlier version stored it in clear)";
+
 /** Whether the stored secret reads with the credential's key (wrapped anew under it if need be); else logged why. */
-async function secretReadable(context: IHookFunctions, held: StoredSubscription): Promise<boolean> {
-	if ((await readSecret(context, held)) !== undefined) return (await rewrap(context, held), true);
-	const why = `the stored signing secret of webhook subscription ${held.id} cannot be read with this credential's API key (the key changed while no n8n process held the secret, the workflow's data was copied from another workflow, or an earlier version stored it in clear)`;
+async function secretReadable(context: IHookFunctions, stored: StoredSubscription) {
+	if ((await readSecret(context, stored)) !== undefined) {
+		await rewrap(context, stored);
+		return true;
+	}
+	const secret = `the stored signing secret of webhook subscription ${stored.id}`;
+	const why = `${secret} cannot be read with this credential's API key ${UNREADABLE_CAUSES}`;
 	const then =
 		'this trigger subscribes anew, and deletes that subscription once the new one is stored';
-	return (log(context, `${why}; ${then}`), false);
+	log(context, `${why}; ${then}`);
+	return false;
 }
+
+/** Lets go of the stored subscription; a failed delete keeps it and returns false, for the next activation. */
+async function release(context: IHookFunctions, deadline: Deadline): Promise<boolean> {
+	const stored = readState(context.getWorkflowStaticData('node')).subscription;
+	if (!stored) return true;
+	try {
+		await letGo(context, stored, deadline);
+		return true;
+	} catch (error) {
+		const kept = `could not delete webhook subscription ${stored.id}; it is kept`;
+		const then = 'and cleaned up on the next activation';
+		log(context, `${kept} ${then} (${(error as Error).message})`);
+		return false;
+	}
+}
+
+const EVENTS_NOTICE = [
+	'The API documentation names only the event lead.created.',
+	'The other names are assumed: your CRM may refuse them (activation then says which) or never send them.',
+	'Use Options > Custom Event Names for the names your CRM uses.',
+].join(' ');
+
+const FULL_RECORD_HINT = [
+	'One extra API request per lead event.',
+	'If the CRM cannot be reached in time, the delivery is answered 503 and the CRM sends it again;',
+	'if the lead cannot be read (e.g. deleted), the event is output as received with a fullRecordError field.',
+].join(' ');
 
 export class CrmInvoicingTrigger implements INodeType {
 	description: INodeTypeDescription = {
@@ -121,8 +153,7 @@ export class CrmInvoicingTrigger implements INodeType {
 				default: '',
 			},
 			{
-				displayName:
-					'The API documentation names only the event lead.created. The other names are assumed: your CRM may refuse them (activation then says which) or never send them. Use Options > Custom Event Names for the names your CRM uses.',
+				displayName: EVENTS_NOTICE,
 				name: 'eventsNotice',
 				type: 'notice',
 				default: '',
@@ -160,7 +191,7 @@ export class CrmInvoicingTrigger implements INodeType {
 						default: false,
 						description:
 							"Whether to read each lead event's lead from the CRM (GET /leads/{ID}) and output it as the payload, with the same fields as Lead → Get",
-						hint: 'One extra API request per lead event. If the CRM cannot be reached in time, the delivery is answered 503 and the CRM sends it again; if the lead cannot be read (e.g. deleted), the event is output as received with a fullRecordError field.',
+						hint: FULL_RECORD_HINT,
 					},
 					{
 						displayName: 'Payload Only',
@@ -187,21 +218,14 @@ export class CrmInvoicingTrigger implements INodeType {
 	webhookMethods = {
 		default: {
 			async checkExists(this: IHookFunctions, limitMs = HOOK_TIME_LIMIT_MS): Promise<boolean> {
-				const what = 'check its webhook subscription';
-				return await inTime(this, what, limitMs, async (by) => await check(this, by));
+				return await inTime(this, 'check its webhook subscription', limitMs, check);
 			},
 			async create(this: IHookFunctions, limitMs = HOOK_TIME_LIMIT_MS): Promise<boolean> {
-				const what = 'create its webhook subscription';
-				return await inTime(this, what, limitMs, async (by) => (await subscribe(this, by), true));
+				await inTime(this, 'create its webhook subscription', limitMs, subscribe);
+				return true;
 			},
-			// Lets go of the stored subscription; a failed delete keeps it and returns false, for the next activation.
 			async delete(this: IHookFunctions, limitMs = HOOK_TIME_LIMIT_MS): Promise<boolean> {
-				const stored = readState(this.getWorkflowStaticData('node')).subscription;
-				const kept = `could not delete webhook subscription ${stored?.id}; it is kept and cleaned up on the next activation`;
-				return await (stored ? letGo(this, stored, deadlineIn(limitMs)) : Promise.resolve()).then(
-					() => true,
-					(error: Error) => (log(this, `${kept} (${error.message})`), false),
-				);
+				return await release(this, deadlineIn(limitMs));
 			},
 		},
 	};

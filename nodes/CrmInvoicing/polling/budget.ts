@@ -69,14 +69,14 @@ export function pollBudget(requestsPerMinute: number, pollBudgetMs?: number): Bu
 export async function budgetOf(context: IPollFunctions): Promise<Budget> {
 	const rpm = (await credentialOf(context)).requestsPerMinute;
 	if (rpm < 2) {
-		throw new NodeOperationError(
-			context.getNode(),
-			`The credential's Requests per Minute is ${rpm}: the polling trigger uses at most half of it, which leaves it no request`,
-			{
-				description:
-					'The trigger leaves at least half of the API key\'s rate to other workflows. Set "Requests per Minute" in the credential to the API\'s real rate limit (60 as documented; at least 2), or use the webhook trigger (CRM Invoicing Trigger).',
-			},
-		);
+		const half = 'the polling trigger uses at most half of it, which leaves it no request';
+		const message = `The credential's Requests per Minute is ${rpm}: ${half}`;
+		const description = [
+			"The trigger leaves at least half of the API key's rate to other workflows.",
+			'Set "Requests per Minute" in the credential to the API\'s real rate limit (60 as documented; at least 2),',
+			'or use the webhook trigger (CRM Invoicing Trigger).',
+		].join(' ');
+		throw new NodeOperationError(context.getNode(), message, { description });
 	}
 	// n8n 1.x has no getPollBudgetMs.
 	const budgetMs =
@@ -86,27 +86,48 @@ export async function budgetOf(context: IPollFunctions): Promise<Budget> {
 
 const count = (leads: number): string => leads.toLocaleString('en-US');
 
+const RAISE = 'raise "Requests per Minute" in the credential if your plan allows.';
+const USE_WEBHOOK =
+	'Use the webhook trigger (CRM Invoicing Trigger) for this workspace, or archive and delete leads you no longer need.';
+
 /** What the node's editor shows next to Updated Lead and Archived Lead. */
-export const COST_NOTICE = `Updated Lead and Archived Lead compare every lead at each poll: one request per ${POLLING.pageSize} leads (10,000 leads: 100 requests). The trigger uses at most half of the credential's Requests per Minute (30 a minute at the API's 60: 10,000 leads take about 3 minutes), so poll less often for large CRMs: poll times that come while a poll still runs are skipped. New Lead alone costs 1 request per poll when the API lists the newest leads first, plus one full read per Full Read Interval.`;
+export const COST_NOTICE = [
+	`Updated Lead and Archived Lead compare every lead at each poll: one request per ${POLLING.pageSize} leads (10,000 leads: 100 requests).`,
+	"The trigger uses at most half of the credential's Requests per Minute (30 a minute at the API's 60: 10,000 leads take about 3 minutes),",
+	'so poll less often for large CRMs: poll times that come while a poll still runs are skipped.',
+	'New Lead alone costs 1 request per poll when the API lists the newest leads first, plus one full read per Full Read Interval.',
+].join(' ');
 
 /** Rule 3 as the list reader says it past its cap of records: how to narrow the list. */
-export const NARROW_TEXT = `The polling trigger remembers at most ${count(POLLING.maxLeads)} leads. Use the webhook trigger (CRM Invoicing Trigger) for this workspace, or archive and delete leads you no longer need.`;
+export const NARROW_TEXT = `The polling trigger remembers at most ${count(POLLING.maxLeads)} leads. ${USE_WEBHOOK}`;
+
+const SKIPPED = [
+	'a poll started while the previous one was still running; it was skipped, and the next poll finds what changed meanwhile.',
+	'A poll that reads the whole list (Updated Lead, Archived Lead, or a list not in newest-first order)',
+	"sends at most half of the credential's Requests per Minute in a minute:",
+	`poll less often (Poll Times), use New Lead alone, or ${RAISE}`,
+].join(' ');
 
 /** The warning when n8n starts a poll while the node's previous one still runs (rule 2's note). */
-export const skippedText = (node: string): string =>
-	`${node}: a poll started while the previous one was still running; it was skipped, and the next poll finds what changed meanwhile. A poll that reads the whole list (Updated Lead, Archived Lead, or a list not in newest-first order) sends at most half of the credential's Requests per Minute in a minute: poll less often (Poll Times), use New Lead alone, or raise "Requests per Minute" in the credential if your plan allows.`;
+export const skippedText = (node: string): string => `${node}: ${SKIPPED}`;
+
+const NO_TURN = [
+	"the poll got no turn of the API key's share within n8n's time budget for a poll (other polling triggers on the key used it);",
+	'it sent nothing, and the next poll goes on from where the last one stopped.',
+	`Poll less often (Poll Times), or ${RAISE}`,
+].join(' ');
 
 /** The warning when a poll got no turn of the key's share before n8n's time budget for it ended (rule 2). */
-export const noTurnText = (node: string): string =>
-	`${node}: the poll got no turn of the API key's share within n8n's time budget for a poll (other polling triggers on the key used it); it sent nothing, and the next poll goes on from where the last one stopped. Poll less often (Poll Times), or raise "Requests per Minute" in the credential if your plan allows.`;
+export const noTurnText = (node: string): string => `${node}: ${NO_TURN}`;
+
+const CAP_WHY =
+	'The trigger keeps one fingerprint per lead in the workflow, and stops at this bound instead of growing without end.';
 
 /** Rule 3. */
-export const capError = (context: IPollFunctions, leads: number): NodeOperationError =>
-	new NodeOperationError(
-		context.getNode(),
-		`The polling trigger would have to remember ${count(leads)} leads, more than the ${count(POLLING.maxLeads)} it can`,
-		{
-			description:
-				'The trigger keeps one fingerprint per lead in the workflow, and stops at this bound instead of growing without end. Nothing was emitted and what it remembers is unchanged. Use the webhook trigger (CRM Invoicing Trigger) for this workspace, or archive and delete leads you no longer need.',
-		},
-	);
+export function capError(context: IPollFunctions, leads: number): NodeOperationError {
+	const limit = `more than the ${count(POLLING.maxLeads)} it can`;
+	const message = `The polling trigger would have to remember ${count(leads)} leads, ${limit}`;
+	const unchanged = 'Nothing was emitted and what it remembers is unchanged.';
+	const description = `${CAP_WHY} ${unchanged} ${USE_WEBHOOK}`;
+	return new NodeOperationError(context.getNode(), message, { description });
+}

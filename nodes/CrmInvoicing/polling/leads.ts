@@ -155,7 +155,12 @@ const LETTER = { live: 'l', archived: 'a', unreadable: 'x' } as const;
 export const encodePrint = (print: Fingerprint): string =>
 	LETTER[print.state] + print.whole + print.slots.join('');
 
+const STATE_OF: Record<string, Fingerprint['state'] | undefined> = {
+	a: 'archived',
+	x: 'unreadable',
+};
+
 export function decodePrint(text: string): Fingerprint {
-	const state = text[0] === 'a' ? 'archived' : text[0] === 'x' ? 'unreadable' : 'live';
+	const state = STATE_OF[text[0]] ?? 'live';
 	return { state, whole: text.slice(1, 9), slots: text.slice(9).match(/../g) ?? [] };
 }

@@ -42,6 +42,10 @@ function nameOf(record: IDataObject, id?: string): string {
 	return `${id ?? 'without an id'}${name}`;
 }
 
+const API_FAULT = 'This is a fault of the API or of a proxy in front of it.';
+const TOO_DEEP =
+	'The trigger skipped it and emitted the other leads; it emits it as New Lead once the CRM holds it within that depth.';
+
 const onlyNew = (settings: PollSettings): boolean =>
 	!settings.events.includes('updatedLead') && !settings.events.includes('archivedLead');
 
@@ -64,11 +68,14 @@ async function* leadPages(context: IPollFunctions, budget: Budget, startCursor?:
 		deadline: budget.deadline,
 		narrow: NARROW_TEXT,
 		// No entry of the list stops the trigger: one that is not a lead is named and left out.
-		skipEntry: (described: string, position: number, page: number) =>
+		skipEntry: (described: string, position: number, page: number) => {
+			const entry = `entry ${position} of page ${page} of the list /api/v1/leads`;
+			const skipped = 'the trigger skipped it and read the others';
 			warn(
 				context,
-				`entry ${position} of page ${page} of the list /api/v1/leads is ${described}, not a lead (a JSON object); the trigger skipped it and read the others. This is a fault of the API or of a proxy in front of it.`,
-			),
+				`${entry} is ${described}, not a lead (a JSON object); ${skipped}. ${API_FAULT}`,
+			);
+		},
 	};
 	const pages = readPages.call(context, spec, () => POLLING.pageSize);
 	// A caller that stops reading returns at the `yield`: no turn is taken for a page it does not read.
@@ -166,9 +173,9 @@ export function diff(memory: Memory | undefined, records: IDataObject[], setting
 	records.forEach((record, index) => {
 		const id = leadIdOf(record);
 		if (id === undefined) {
-			warnings.push(
-				`lead ${index + 1} of the list /api/v1/leads, ${nameOf(record)}, has no id, so the trigger cannot tell it apart from the others; it skipped it. This is a fault of the API or of a proxy in front of it.`,
-			);
+			const lead = `lead ${index + 1} of the list /api/v1/leads, ${nameOf(record)}`;
+			const skipped = 'so the trigger cannot tell it apart from the others; it skipped it';
+			warnings.push(`${lead}, has no id, ${skipped}. ${API_FAULT}`);
 			return;
 		}
 		if (seen.has(id)) return; // The same lead twice in one listing: compared once.
@@ -180,9 +187,10 @@ export function diff(memory: Memory | undefined, records: IDataObject[], setting
 		const before = known.get(id);
 		if (stored === before) return; // Nothing changed (the common case: no decoding).
 		if (print.deep !== undefined) {
-			warnings.push(
-				`lead ${nameOf(record, id)} was not emitted: its field "${print.deep.slice(0, 80)}" is nested more than ${POLLING.maxEmitDepth} levels deep, more than n8n can store in an execution. The trigger skipped it and emitted the other leads; it emits it as New Lead once the CRM holds it within that depth.`,
-			);
+			const field = `its field "${print.deep.slice(0, 80)}"`;
+			const deep = `nested more than ${POLLING.maxEmitDepth} levels deep`;
+			const what = `lead ${nameOf(record, id)} was not emitted: ${field} is ${deep}`;
+			warnings.push(`${what}, more than n8n can store in an execution. ${TOO_DEEP}`);
 			return;
 		}
 		const old = before === undefined ? undefined : decodePrint(before);

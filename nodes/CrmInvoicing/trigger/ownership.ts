@@ -19,8 +19,10 @@ export function sameUrl(a: unknown, b: unknown): boolean {
 	return new URL(a).href === new URL(b).href;
 }
 
-export const mayDelete = (held: { ownerTag?: string; url?: unknown }, tag: string, url: string) =>
-	held.ownerTag === tag && sameUrl(held.url, url);
+type Candidate = { ownerTag?: string; url?: unknown };
+
+export const mayDelete = (candidate: Candidate, tag: string, url: string) =>
+	candidate.ownerTag === tag && sameUrl(candidate.url, url);
 
 /** Text from the network as a log shows it: printable ASCII only (no line breaks to forge log lines), cut short. */
 export const printable = (value: unknown, max: number): string =>
@@ -29,7 +31,7 @@ export const printable = (value: unknown, max: number): string =>
 		.slice(0, max);
 
 /** This node's static data, owner tag and webhook URL (the test URL while listening for a test event). */
-export function own(context: TriggerContext) {
+export function thisNode(context: TriggerContext) {
 	const url = context.getNodeWebhookUrl('default');
 	if (url) return { data: context.getWorkflowStaticData('node'), tag: ownerTag(context), url };
 	throw new NodeOperationError(context.getNode(), 'n8n did not give this trigger a webhook URL', {
@@ -40,25 +42,44 @@ export function own(context: TriggerContext) {
 export const idText = (value: unknown): string =>
 	typeof value === 'string' || typeof value === 'number' ? String(value) : '';
 
-/**
- * GET (the record) or DELETE (where the rule allows; a 2xx sign-in page fails) of one subscription; a 404 is 'gone'
- * (choice webhook-delete-answer). `once`: one attempt, no retry (the lookup that strangers can cause).
- */
-export async function webhookCall(
+const pathOf = (id: string) => `/webhooks/${encodeURIComponent(id)}`;
+
+/** A 404 about one subscription is 'gone' (choice webhook-delete-answer); any other error stays one. */
+const goneOn404 = (error: unknown) =>
+	httpStatusOf(error) === 404 ? 'gone' : Promise.reject(error);
+
+type Answer = IDataObject | 'gone';
+
+/** GET of one subscription's record. `once`: one attempt, no retry (the lookup that strangers can cause). */
+export async function getSubscription(
 	context: TriggerContext,
-	method: 'GET' | 'DELETE',
 	id: string,
 	deadline: Deadline,
 	once = false,
-): Promise<IDataObject | 'gone'> {
-	const path = `/webhooks/${encodeURIComponent(id)}`;
-	const expect = method === 'GET' ? ('record' as const) : undefined;
-	const answer = apiRequest.call(context, { method, path, expect, deadline, once });
-	const gone = (error: unknown) => (httpStatusOf(error) === 404 ? 'gone' : Promise.reject(error));
-	return (await answer.catch(gone)) as IDataObject | 'gone';
+) {
+	const path = pathOf(id);
+	const answer = apiRequest.call(context, {
+		method: 'GET',
+		path,
+		expect: 'record',
+		deadline,
+		once,
+	});
+	return (await answer.catch(goneOn404)) as Answer;
+}
+
+/** DELETE of one subscription, where the rule allows (a 2xx sign-in page fails). */
+export async function deleteSubscription(context: TriggerContext, id: string, deadline: Deadline) {
+	const answer = apiRequest.call(context, { method: 'DELETE', path: pathOf(id), deadline });
+	return (await answer.catch(goneOn404)) as Answer;
 }
 
 export type Kept = { id: string; url: string; retired: boolean };
+
+const KEPT_WHY =
+	'The trigger deletes a subscription only at its own URL: this one may be the subscription of a restored copy of this n8n (for example production), which must keep receiving.';
+const KEPT_RETIRED =
+	'; until then, its deliveries that reach this node are answered 410, so that the CRM disables it';
 
 /** Names (ten at most, the rest counted) this trigger's subscriptions kept because they deliver elsewhere. */
 export function warnKept(context: TriggerContext, kept: Kept[], url: string): void {
@@ -66,12 +87,16 @@ export function warnKept(context: TriggerContext, kept: Kept[], url: string): vo
 		// What the CRM lists is anyone's text (a key of the workspace can plant it): printable only, cut short.
 		const id = printable(entry.id, 80);
 		const at = printable(entry.url, 300);
-		const then = `; until then, its deliveries that reach this node are answered 410, so that the CRM disables it`;
-		const message = `kept webhook subscription ${id}, which carries this trigger's owner tag but delivers to ${at}, not to this node's URL ${url}. The trigger deletes a subscription only at its own URL: this one may be the subscription of a restored copy of this n8n (for example production), which must keep receiving. If it is a leftover (an earlier WEBHOOK_URL of this n8n), delete it with the CRM Invoicing node: Webhook Subscription → Delete, ID ${id}${entry.retired ? then : ''}.`;
-		log(context, message, id);
+		const tagged = `which carries this trigger's owner tag but delivers to ${at}`;
+		const where = `kept webhook subscription ${id}, ${tagged}, not to this node's URL ${url}.`;
+		const leftover = 'If it is a leftover (an earlier WEBHOOK_URL of this n8n),';
+		const deleteIt = `delete it with the CRM Invoicing node: Webhook Subscription → Delete, ID ${id}`;
+		const then = entry.retired ? KEPT_RETIRED : '';
+		log(context, `${where} ${KEPT_WHY} ${leftover} ${deleteIt}${then}.`, id);
 	}
-	const more = `kept ${kept.length - 10} more webhook subscriptions with this trigger's owner tag at other URLs than ${url}; list them with the CRM Invoicing node (Webhook Subscription → Get Many)`;
-	if (kept.length > 10) log(context, more);
+	const more = `kept ${kept.length - 10} more webhook subscriptions with this trigger's owner tag`;
+	const list = 'list them with the CRM Invoicing node (Webhook Subscription → Get Many)';
+	if (kept.length > 10) log(context, `${more} at other URLs than ${url}; ${list}`);
 }
 
 export function forgetForeign(context: TriggerContext, id: string, why: string): void {
@@ -80,13 +105,17 @@ export function forgetForeign(context: TriggerContext, id: string, why: string):
 }
 
 /**
- * Whether the rule lets `held` be deleted; for data of 0.1 (no tag), when the CRM, asked now, shows it at this node's
+ * Whether the rule lets `stored` be deleted; for data of 0.1 (no tag), when the CRM, asked now, shows it at this node's
  * URL without another node's tag (the CHANGELOG's promise of 0.2.0).
  */
-export async function provablyOwn(context: TriggerContext, held: StoredSubscription, by: Deadline) {
-	const { tag, url } = own(context);
-	if (held.ownerTag !== undefined) return mayDelete(held, tag, url);
-	const remote = await webhookCall(context, 'GET', held.id, by);
+export async function provablyOwn(
+	context: TriggerContext,
+	stored: StoredSubscription,
+	by: Deadline,
+) {
+	const { tag, url } = thisNode(context);
+	if (stored.ownerTag !== undefined) return mayDelete(stored, tag, url);
+	const remote = await getSubscription(context, stored.id, by);
 	if (remote === 'gone') return false;
 	return sameUrl(remote.url, url) && (tagOf(remote.name) ?? tag) === tag;
 }

@@ -75,7 +75,7 @@ export function checkDeliveryHeaders(
 }
 
 /** What checkDeliveryHeaders read: the `webhook-id` as text (for de-duplication) and as signed, the rest as received. */
-type DeliveryHeaders = Exclude<ReturnType<typeof checkDeliveryHeaders>, string>;
+export type DeliveryHeaders = Exclude<ReturnType<typeof checkDeliveryHeaders>, string>;
 
 /**
  * The signature check, on headers checkDeliveryHeaders read once (a delivery may try several secrets), over the exact

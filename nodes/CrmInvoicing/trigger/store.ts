@@ -25,7 +25,8 @@ export type TriggerContext = IHookFunctions | IWebhookFunctions;
 
 /** Logs a warning (or, `info`, a note) naming this node; `id`: the subscription it is about. Never a secret or body. */
 export function log(of: TriggerContext, message: string, id?: string, info = false) {
-	const [workflowId, nodeName] = [of.getWorkflow().id, of.getNode().name];
+	const workflowId = of.getWorkflow().id;
+	const nodeName = of.getNode().name;
 	const text = `CRM Invoicing Trigger: ${message} [workflow ${String(workflowId ?? '')}, node "${nodeName}"]`;
 	of.logger[info ? 'info' : 'warn'](text, { workflowId, nodeName, subscriptionId: id });
 }
@@ -63,7 +64,8 @@ const NAMES = {
 	retired: ['retiredSubscriptions', 'webhookRetired'],
 } as const;
 /** Removed, never read: the clear secret of 0.1/0.2. */
-const [CLEAR_SECRET, RECENT] = ['webhookSecret', 'recentDeliveries'];
+const CLEAR_SECRET = 'webhookSecret';
+const RECENT = 'recentDeliveries';
 
 const text = (value: unknown) => (typeof value === 'string' && value !== '' ? value : undefined);
 const texts = (value: unknown): string[] | undefined =>
@@ -83,7 +85,8 @@ function retiredOf(value: unknown): RetiredSubscription[] {
 /** The state; `recentDeliveries`: fingerprints of the latest accepted `webhook-id`s, oldest first (acceptOnce). */
 export function readState(data: IDataObject) {
 	const at = (field: keyof typeof NAMES) => data[NAMES[field][0]] ?? data[NAMES[field][1]];
-	const [id, retired] = [text(at('id')), retiredOf(at('retired'))];
+	const id = text(at('id'));
+	const retired = retiredOf(at('retired'));
 	const recentDeliveries = texts(data[RECENT]) ?? [];
 	if (id === undefined) return { subscription: undefined, retired, recentDeliveries };
 	const subscription: StoredSubscription = {
@@ -133,7 +136,8 @@ export const fingerprint = (deliveryId: string): string => sha256(deliveryId, 22
 
 /** Records `deliveryId` as accepted (`ask`: only asks); false when it was accepted already (synchronous: see above). */
 export function acceptOnce(data: IDataObject, memoryKey: string, deliveryId: string, ask = false) {
-	const [print, { recentDeliveries }] = [fingerprint(deliveryId), readState(data)];
+	const print = fingerprint(deliveryId);
+	const { recentDeliveries } = readState(data);
 	if (memory.peek(memoryKey)?.has(print) === true || recentDeliveries.includes(print)) return false;
 	if (ask) return true;
 	memory.getOrSet(memoryKey, () => new BoundedMap(RECENT_DELIVERIES_LIMIT)).set(print, true);
@@ -175,18 +179,19 @@ export function secretOwner(context: TriggerContext, subscriptionId: string): Se
 	return { ...nodeIdentity(context), subscriptionId };
 }
 
-/** The credential's API key (trimmed where the credential is read), from the context's one read of it. */
-export const apiKeyOf = async (context: TriggerContext) => (await credentialOf(context)).apiKey;
-
 const infoOf = (owner: SecretOwner) =>
 	[FORMAT, owner.workflowId, owner.nodeId, owner.subscriptionId].join('\u0000');
 const keyOf = (apiKey: string, owner: SecretOwner) =>
 	Buffer.from(hkdfSync('sha256', apiKey, SALT, infoOf(owner), 32));
 
-const held = new BoundedMap<string, { secret: string; keyPrint: string }>(500);
-const heldKey = (wrapped: string, owner: SecretOwner) => sha256(`${infoOf(owner)}\u0000${wrapped}`);
-const hold = (wrapped: string, owner: SecretOwner, secret: string, apiKey: string) =>
-	held.set(heldKey(wrapped, owner), { secret, keyPrint: sha256(apiKey) });
+/** The secrets this process wrapped or unwrapped, by wrapped text and owner, with the print of the key used. */
+const knownSecrets = new BoundedMap<string, { secret: string; keyPrint: string }>(500);
+const knownSecretKey = (wrapped: string, owner: SecretOwner) =>
+	sha256(`${infoOf(owner)}\u0000${wrapped}`);
+function rememberSecret(wrapped: string, owner: SecretOwner, secret: string, apiKey: string) {
+	const keyPrint = sha256(apiKey);
+	knownSecrets.set(knownSecretKey(wrapped, owner), { secret, keyPrint });
+}
 
 /** The secret wrapped: `aes256gcm.v1:<iv>:<ciphertext>:<tag>` (base64url). The ids are bound as associated data too. */
 export function wrapSecret(secret: string, apiKey: string, owner: SecretOwner): string {
@@ -196,7 +201,7 @@ export function wrapSecret(secret: string, apiKey: string, owner: SecretOwner): 
 	const ciphertext = Buffer.concat([cipher.update(secret, 'utf8'), cipher.final()]);
 	const parts = [iv, ciphertext, cipher.getAuthTag()].map((part) => part.toString('base64url'));
 	const wrapped = [FORMAT, ...parts].join(':');
-	hold(wrapped, owner, secret, apiKey);
+	rememberSecret(wrapped, owner, secret, apiKey);
 	return wrapped;
 }
 
@@ -211,7 +216,7 @@ export function unwrapSecret(wrapped: string, key: string, owner: SecretOwner): 
 		decipher.setAAD(Buffer.from(infoOf(owner)));
 		decipher.setAuthTag(tag);
 		const secret = Buffer.concat([decipher.update(ciphertext), decipher.final()]).toString('utf8');
-		hold(wrapped, owner, secret, key);
+		rememberSecret(wrapped, owner, secret, key);
 		return secret;
 	} catch {
 		return undefined;
@@ -237,12 +242,11 @@ export async function readSecret(
 	context: TriggerContext,
 	stored: RetiredSubscription | StoredSubscription,
 ) {
-	const [wrapped, owner] = [stored.secretWrapped, secretOwner(context, stored.id)];
+	const wrapped = stored.secretWrapped;
 	if (wrapped === undefined) return undefined;
-	return (
-		held.get(heldKey(wrapped, owner))?.secret ??
-		(await unwrapWithCredential(context, wrapped, owner))
-	);
+	const owner = secretOwner(context, stored.id);
+	const known = knownSecrets.get(knownSecretKey(wrapped, owner));
+	return known?.secret ?? (await unwrapWithCredential(context, wrapped, owner));
 }
 
 /** `wrapped` anew under `apiKey` when this process holds it, or reads it, under another key; else undefined. */
@@ -252,12 +256,15 @@ async function wrappedAnew(
 	owner: SecretOwner,
 	apiKey: string,
 ) {
-	if (held.peek(heldKey(wrapped, owner)) === undefined)
-		await unwrapWithCredential(of, wrapped, owner);
-	const known = held.peek(heldKey(wrapped, owner));
-	if (known === undefined || known.keyPrint === sha256(apiKey)) return undefined;
-	return wrapSecret(known.secret, apiKey, owner);
+	const cacheKey = knownSecretKey(wrapped, owner);
+	if (!knownSecrets.peek(cacheKey)) await unwrapWithCredential(of, wrapped, owner);
+	const entry = knownSecrets.peek(cacheKey);
+	if (entry === undefined || entry.keyPrint === sha256(apiKey)) return undefined;
+	return wrapSecret(entry.secret, apiKey, owner);
 }
+
+const REWRAP_WHY =
+	'(this n8n process had read it under the key before, or under this key with the spaces it was saved with), so that deliveries are verified after a restart too';
 
 /**
  * After every verified read: when the stored secret is not wrapped under the credential's current key (the key that
@@ -266,15 +273,16 @@ async function wrappedAnew(
  * after a key change re-wraps, so a restart right after it reads the secret with the new key.
  */
 export async function rewrap(of: TriggerContext, stored: StoredSubscription) {
-	const key = await apiKeyOf(of).catch(() => undefined);
-	if (key === undefined) return;
+	const credential = await credentialOf(of).catch(() => undefined);
+	if (credential === undefined) return;
+	const key = credential.apiKey;
 	const data = of.getWorkflowStaticData('node');
 	const { id, secretWrapped: wrapped } = stored;
 	const anew = wrapped && (await wrappedAnew(of, wrapped, secretOwner(of, id), key));
 	if (anew) {
 		saveState(data, { subscription: { ...stored, secretWrapped: anew } });
-		const message = `the credential's API key changed; wrapped the signing secret of webhook subscription ${id} anew under the new key (this n8n process had read it under the key before, or under this key with the spaces it was saved with), so that deliveries are verified after a restart too`;
-		log(of, message, id, true);
+		const what = `wrapped the signing secret of webhook subscription ${id} anew under the new key`;
+		log(of, `the credential's API key changed; ${what} ${REWRAP_WHY}`, id, true);
 	}
 	for (const entry of readState(data).retired) {
 		const old = entry.secretWrapped;

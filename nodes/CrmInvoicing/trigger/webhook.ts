@@ -6,20 +6,14 @@ import {
 	deadlineIn,
 	httpStatusOf,
 	isPlainObject,
-	simplify,
 	Turns,
 	type HeaderMap,
 } from '../shared';
-import {
-	eventsOf,
-	isInactiveStatus,
-	webhookCall,
-	printable,
-	renew,
-	RENEWAL_TIME_LIMIT_MS,
-	sameUrl,
-} from './subscription';
-import { checkDeliveryHeaders, checkSignature } from './signature';
+import { getSubscription, printable, sameUrl } from './ownership';
+import { eventsOf, isInactiveStatus } from './subscription';
+import { renew, RENEWAL_TIME_LIMIT_MS, type RenewalCause } from './renewal';
+import { output, parseDelivery, type Read } from './item';
+import { checkDeliveryHeaders, checkSignature, type DeliveryHeaders } from './signature';
 import {
 	acceptOnce,
 	deliveryMemoryKey,
@@ -38,8 +32,6 @@ import {
  * every process (docs/scale.md).
  */
 
-export const TRIGGER_SIMPLIFY_VERSION = 2;
-
 /**
  * The refusals (spec §3, §8): **503** whenever a retry can pass (the CRM retries 5xx): no secret yet, the credential
  * unreadable, the secret unreadable (the delivery subscribes anew), a mismatch that may be a renewal this process has
@@ -47,22 +39,26 @@ export const TRIGGER_SIMPLIFY_VERSION = 2;
  * retired subscription (the CRM disables it); **401** for headers that cannot be a genuine delivery; **400** a verified
  * body without an event; never another 4xx, which the CRM would not retry (docs/trigger.md#answers-to-deliveries).
  */
+const MISMATCH = 'signature does not match the stored secret';
+const RENEWED = "whether this trigger's subscription was renewed";
+const UNUSABLE =
+	"(the key changed while no n8n process held the secret, or the workflow's data was copied from another workflow)";
+const STALE =
+	'(gone, disabled or at another URL: this n8n process may not have read the new one yet)';
+const ROTATED =
+	'the CRM may have rotated its signing secret, and the trigger subscribes anew to get the new one (at most once an hour)';
+
 export const NO_SECRET_REASON =
-	'this trigger holds no signing secret yet (its subscription is being created, or was not created by this n8n); retry later. If this lasts, deactivate and re-activate the workflow so that it subscribes anew';
+	'this trigger holds no signing secret yet (its subscription is being created, or was not created by this n8n); retry later. ' +
+	'If this lasts, deactivate and re-activate the workflow so that it subscribes anew';
 export const NO_CREDENTIAL_REASON =
 	"this trigger's credential could not be read, so its signing secret cannot be unwrapped; retry later. Check the trigger's credential in n8n";
-export const UNUSABLE_SECRET_REASON =
-	"this trigger's stored signing secret cannot be read with its credential's API key (the key changed while no n8n process held the secret, or the workflow's data was copied from another workflow), so this delivery cannot be verified; the trigger subscribes anew at its own URL (see n8n's log)";
-export const RATIONED_REASON =
-	"signature does not match the stored secret, and this n8n process asked the CRM about a subscription less than 30 s ago, so it cannot tell now whether this trigger's subscription was renewed; retry later";
-export const STALE_REASON =
-	"signature does not match the stored secret, and the stored subscription is no longer this trigger's current one (gone, disabled or at another URL: this n8n process may not have read the new one yet); retry later";
-export const UNCHECKED_REASON =
-	"signature does not match the stored secret, and the CRM could not be asked in time whether this trigger's subscription was renewed; retry later";
-export const ROTATED_REASON =
-	"signature does not match the stored secret of a subscription the CRM shows current at this node's URL: the CRM may have rotated its signing secret, and the trigger subscribes anew to get the new one (at most once an hour); retry later";
-export const TEST_MISMATCH_REASON =
-	'signature does not match the stored secret of this test listening; retry later';
+export const UNUSABLE_SECRET_REASON = `this trigger's stored signing secret cannot be read with its credential's API key ${UNUSABLE}, so this delivery cannot be verified; the trigger subscribes anew at its own URL (see n8n's log)`;
+export const RATIONED_REASON = `${MISMATCH}, and this n8n process asked the CRM about a subscription less than 30 s ago, so it cannot tell now ${RENEWED}; retry later`;
+export const STALE_REASON = `${MISMATCH}, and the stored subscription is no longer this trigger's current one ${STALE}; retry later`;
+export const UNCHECKED_REASON = `${MISMATCH}, and the CRM could not be asked in time ${RENEWED}; retry later`;
+export const ROTATED_REASON = `${MISMATCH} of a subscription the CRM shows current at this node's URL: ${ROTATED}; retry later`;
+export const TEST_MISMATCH_REASON = `${MISMATCH} of this test listening; retry later`;
 export const RETIRED_REASON =
 	'this delivery came through a webhook subscription that this trigger replaced (it delivers to another URL of this n8n); answered 410 so that the CRM disables it. Nothing was run';
 
@@ -106,16 +102,19 @@ const lookups = new Turns(LOOKUP_INTERVAL_MS, 1);
 async function verdict(
 	context: IWebhookFunctions,
 	stored: StoredSubscription,
-	verify: (secret: string) => boolean,
+	headers: DeliveryHeaders,
+	rawBody: DeliveryRequest['rawBody'],
 ): Promise<Refusal> {
 	for (const retired of readState(context.getWorkflowStaticData('node')).retired) {
 		const secret = await readSecret(context, retired).catch(() => undefined);
-		if (secret !== undefined && verify(secret)) return [410, RETIRED_REASON];
+		if (secret === undefined) continue;
+		if (checkSignature(secret, headers, rawBody).failure === undefined)
+			return [410, RETIRED_REASON];
 	}
 	// On the test URL the node cannot tell its own URL on every n8n version; a test listening lasts minutes.
 	if (context.getMode() === 'manual') return [503, TEST_MISMATCH_REASON];
 	if (!lookups.take('process')) return [503, RATIONED_REASON];
-	const lookup = webhookCall(context, 'GET', stored.id, deadlineIn(5_000), true);
+	const lookup = getSubscription(context, stored.id, deadlineIn(5_000), true);
 	const remote = await lookup.catch(() => undefined);
 	if (remote === undefined) return [503, UNCHECKED_REASON];
 	if (remote === 'gone') return [503, STALE_REASON];
@@ -135,9 +134,6 @@ export const FULL_RECORD_TIME_LIMIT_MS = 8_000;
 export const wantsFullRecord = (options: IDataObject, event: string): boolean =>
 	options.fullRecord === true && event.startsWith('lead.');
 
-type Read = { payload: unknown; error?: IDataObject };
-type Delivery = Read & { event: string; timestamp: unknown; webhookId: string };
-
 async function fullRecordOf(
 	context: IWebhookFunctions,
 	event: string,
@@ -155,7 +151,8 @@ async function fullRecordOf(
 		if (isPlainObject(lead) && typeof lead.id === 'string') return { payload: lead };
 		return { payload, error: { message: `GET /leads/${id} did not answer with a lead` } };
 	} catch (error) {
-		const [status, message] = [httpStatusOf(error), (error as Error).message];
+		const status = httpStatusOf(error);
+		const message = (error as Error).message;
 		const reason = `reading lead ${id} failed: ${message}`;
 		const retry = status === undefined || status === 429 || status >= 500;
 		const outcome = retry
@@ -167,42 +164,38 @@ async function fullRecordOf(
 	}
 }
 
-function parseDelivery(rawBody: Buffer | string | undefined) {
-	const text = Buffer.isBuffer(rawBody) ? rawBody.toString('utf8') : String(rawBody ?? '');
-	if (text.trim() === '') return 'empty body';
-	try {
-		const body: unknown = JSON.parse(text);
-		if (!isPlainObject(body)) return 'body is not a JSON object';
-		const { event, timestamp, payload } = body;
-		if (typeof event !== 'string' || event.trim() === '') return 'body has no event name';
-		return { event, timestamp: timestamp ?? null, payload: payload ?? null };
-	} catch {
-		return 'body is not JSON';
-	}
-}
+/** What verify found: a refusal (with the renewal it starts), or a verified delivery. */
+type Refused = { refusal: Refusal; stored?: StoredSubscription; renewal?: RenewalCause };
+type Checked =
+	| Refused
+	| { refusal?: undefined; stored: StoredSubscription; webhookId: string; rotating: boolean };
 
 /**
- * The item. Simplify (issue 18, version 2): `event`, `timestamp` and the payload, a `lead.*` event's lead reduced to its
- * simplified fields (others kept whole: the spec does not show them), no `webhookId`. Payload Only: the payload alone
- * (under `payload` when it is not an object). `webhookId` is the delivery's `webhook-id`, as workflows read it since 0.1.
+ * Steps 1 and 2: what needs no secret (missing, malformed or stale headers cannot be a genuine delivery, whatever the
+ * state), then the secret, from memory or unwrapped (the credential is read only if needed), and the signature.
  */
-function output(context: IWebhookFunctions, delivery: Delivery): IDataObject {
-	const { event, timestamp, payload, error, webhookId } = delivery;
-	const simplified =
-		context.getNode().typeVersion >= TRIGGER_SIMPLIFY_VERSION &&
-		context.getNodeParameter('simplify', true) !== false;
-	const lead = event.startsWith('lead.') && isPlainObject(payload) && simplified;
-	const shown = lead ? simplify('lead', payload) : payload;
-	const extra = error ? { fullRecordError: error } : {};
-	if ((context.getNodeParameter('options', {}) as IDataObject).payloadOnly === true)
-		return isPlainObject(shown)
-			? { ...shown, ...extra }
-			: { payload: shown as IDataObject, ...extra };
-	const json = simplified
-		? { event, timestamp, payload: shown }
-		: { event, timestamp, payload, webhookId };
-	return { ...json, ...extra } as IDataObject;
+async function verify(context: IWebhookFunctions, request: DeliveryRequest): Promise<Checked> {
+	const headers = checkDeliveryHeaders(request.headers);
+	if (typeof headers === 'string') return { refusal: [401, headers] };
+	const stored = readState(context.getWorkflowStaticData('node')).subscription;
+	if (!stored) return { refusal: [503, NO_SECRET_REASON] };
+	const secret = await readSecret(context, stored).catch(() => null);
+	if (secret === null) return { refusal: [503, NO_CREDENTIAL_REASON] };
+	if (secret === undefined) {
+		return { refusal: [503, UNUSABLE_SECRET_REASON], stored, renewal: 'unreadable' };
+	}
+	const { failure, rotating } = checkSignature(secret, headers, request.rawBody);
+	if (failure === 'signature does not match') {
+		const refusal = await verdict(context, stored, headers, request.rawBody);
+		const renewal = refusal[1] === ROTATED_REASON ? 'mismatch' : undefined;
+		return { refusal, stored, renewal };
+	}
+	if (failure !== undefined) return { refusal: [401, failure] };
+	await rewrap(context, stored);
+	return { stored, webhookId: headers.id, rotating };
 }
+
+const DUPLICATE = { received: true, duplicate: true };
 
 /** Steps 3 and 4 of a verified delivery: the answer (400, 200 ignored or duplicate, 503 to read again) and the item. */
 async function accept(
@@ -221,13 +214,12 @@ async function accept(
 	}
 	const data = context.getWorkflowStaticData('node');
 	const memoryKey = deliveryMemoryKey(context, stored.id);
-	const duplicate = () => answer(context, 200, { received: true, duplicate: true });
-	if (!acceptOnce(data, memoryKey, webhookId, true)) return duplicate();
+	if (!acceptOnce(data, memoryKey, webhookId, true)) return answer(context, 200, DUPLICATE);
 	// Read before the id is remembered, so that a 503 leaves the retry welcome.
 	const record = await fullRecordOf(context, event, parsed.payload);
 	if ('retry' in record) return answer(context, 503, { error: record.retry });
 	// Checked again: a copy of this delivery handled meanwhile (during the read) has been accepted already.
-	if (!acceptOnce(data, memoryKey, webhookId)) return duplicate();
+	if (!acceptOnce(data, memoryKey, webhookId)) return answer(context, 200, DUPLICATE);
 
 	// 4. Emit.
 	const item = { json: output(context, { ...parsed, ...record, webhookId }) };
@@ -235,40 +227,34 @@ async function accept(
 }
 
 /**
- * `renewalLimitMs`: the time limit of a renewal this delivery starts (n8n calls it without). A renewal for a rotation
- * (seen or missed) runs once the delivery is answered and before this returns: the CRM has its answer at once, and n8n,
- * which saves static data when this returns, saves the new subscription.
+ * A refusal. A renewal for a secret the key cannot read runs before the answer; one for a missed rotation once the
+ * CRM has its answer (and before this returns, so that n8n saves the new subscription).
+ */
+async function refuseDelivery(
+	context: IWebhookFunctions,
+	{ refusal, stored, renewal }: Refused,
+	limitMs: number,
+): Promise<IWebhookResponseData> {
+	if (stored && renewal === 'unreadable') await renew(context, stored, renewal, limitMs);
+	const answered = refuse(context, refusal);
+	if (stored && renewal === 'mismatch') await renew(context, stored, renewal, limitMs);
+	return answered;
+}
+
+/**
+ * One delivery: verify, answer, emit. `renewalLimitMs`: the time limit of a renewal this delivery starts (n8n calls it
+ * without). A renewal for a rotation (seen or missed) runs once the delivery is answered and before this returns: the
+ * CRM has its answer at once, and n8n, which saves static data when this returns, saves the new subscription.
  */
 export async function receiveDelivery(
 	this: IWebhookFunctions,
 	renewalLimitMs = RENEWAL_TIME_LIMIT_MS,
 ): Promise<IWebhookResponseData> {
-	const { headers: sent, rawBody } = this.getRequestObject() as unknown as DeliveryRequest;
-	// 1. Verify what needs no secret: missing, malformed or stale headers cannot be a genuine delivery, whatever the state.
-	const headers = checkDeliveryHeaders(sent);
-	if (typeof headers === 'string') return refuse(this, [401, headers]);
-
-	// 2. The state: the secret, from memory or unwrapped (the credential is read only if needed).
-	const stored = readState(this.getWorkflowStaticData('node')).subscription;
-	if (!stored) return refuse(this, [503, NO_SECRET_REASON]);
-	const secret = await readSecret(this, stored).catch(() => null);
-	if (secret === null) return refuse(this, [503, NO_CREDENTIAL_REASON]);
-	if (secret === undefined) {
-		await renew(this, stored, 'unreadable', renewalLimitMs);
-		return refuse(this, [503, UNUSABLE_SECRET_REASON]);
-	}
-	const check = (secret: string) => checkSignature(secret, headers, rawBody);
-	const { failure, rotating } = check(secret);
-	if (failure === 'signature does not match') {
-		const verify = (secret: string) => check(secret).failure === undefined;
-		const refusal = await verdict(this, stored, verify);
-		const answered = refuse(this, refusal);
-		if (refusal[1] === ROTATED_REASON) await renew(this, stored, 'mismatch', renewalLimitMs);
-		return answered;
-	}
-	if (failure !== undefined) return refuse(this, [401, failure]);
-	await rewrap(this, stored);
-	const answered = await accept(this, stored, headers.id, rawBody);
+	const request = this.getRequestObject() as unknown as DeliveryRequest;
+	const checked = await verify(this, request);
+	if (checked.refusal) return await refuseDelivery(this, checked, renewalLimitMs);
+	const { stored, webhookId, rotating } = checked;
+	const answered = await accept(this, stored, webhookId, request.rawBody);
 	// Only after a 2xx: a delivery answered 503 comes again through the subscription that the renewal deletes.
 	const status = (this.getResponseObject() as unknown as { statusCode?: number }).statusCode;
 	if (rotating && status === 200) await renew(this, stored, 'rotating', renewalLimitMs);

@@ -13,7 +13,7 @@ import type { IDataObject } from 'n8n-workflow';
 import {
 	RENEWAL_INTERVAL_MS,
 	RENEWAL_TIME_LIMIT_MS,
-} from '../../../nodes/CrmInvoicing/trigger/subscription';
+} from '../../../nodes/CrmInvoicing/trigger/renewal';
 import { UNUSABLE_SECRET_REASON } from '../../../nodes/CrmInvoicing/trigger/webhook';
 import { unwrapSecret } from '../../../nodes/CrmInvoicing/trigger/store';
 import { createWebhookContext, loggedMessages, TEST_CREDENTIALS } from '../../helpers/harness';

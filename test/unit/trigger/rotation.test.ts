@@ -8,7 +8,7 @@
 import nock from 'nock';
 import type { IDataObject } from 'n8n-workflow';
 
-import { SIGNATURE_RENEWAL_INTERVAL_MS } from '../../../nodes/CrmInvoicing/trigger/subscription';
+import { SIGNATURE_RENEWAL_INTERVAL_MS } from '../../../nodes/CrmInvoicing/trigger/renewal';
 import {
 	LOOKUP_INTERVAL_MS,
 	RATIONED_REASON,

@@ -33,10 +33,8 @@ import {
 	MAX_SIGNATURE_HEADER_LENGTH,
 	readSignatureEntries,
 } from '../../../nodes/CrmInvoicing/trigger/signature';
-import {
-	mayDelete,
-	SIGNATURE_RENEWAL_INTERVAL_MS,
-} from '../../../nodes/CrmInvoicing/trigger/subscription';
+import { mayDelete } from '../../../nodes/CrmInvoicing/trigger/subscription';
+import { SIGNATURE_RENEWAL_INTERVAL_MS } from '../../../nodes/CrmInvoicing/trigger/renewal';
 import { createWebhookContext, loggedMessages, TEST_CREDENTIALS } from '../../helpers/harness';
 import { useNock } from '../../helpers/nock';
 import { signedHeaders, verifyWebhookSignature } from '../../helpers/signing';

@@ -1,0 +1,70 @@
+import type { IWebhookFunctions } from 'n8n-workflow';
+
+import { nodeKey, Turns } from '../shared';
+import { log, type StoredSubscription } from './store';
+import { inTime, subscribe } from './subscription';
+
+/**
+ * A renewal a delivery starts: subscribing anew at this node's URL (created first, the old one deleted once the new one
+ * is stored), logged with why; a failure keeps the stored one for a later delivery to retry. Causes: a stored secret
+ * that neither the credential's key nor this process can read (on n8n 2.41 nothing else runs the hooks), and the CRM
+ * rotating its secret, seen (a verified delivery with another `v1` entry) or missed (a mismatch on a subscription the
+ * CRM shows current): the new secret comes only with a new subscription (spec §6). Per node and process at most once
+ * per RENEWAL_INTERVAL_MS, or SIGNATURE_RENEWAL_INTERVAL_MS for a rotation (a forger can send a mismatch); never on the
+ * test URL (which subscribes anew at each listening); within RENEWAL_TIME_LIMIT_MS, before the delivery's call returns
+ * (n8n then saves the new subscription), so that any answer it waits for reaches the CRM within 20 s
+ * (docs/trigger.md#rotating-the-api-key, docs/trigger.md#rotation-of-the-signing-secret).
+ */
+export const RENEWAL_INTERVAL_MS = 60_000;
+export const SIGNATURE_RENEWAL_INTERVAL_MS = 3_600_000;
+export const RENEWAL_TIME_LIMIT_MS = 15_000;
+const renewals = new Turns(RENEWAL_INTERVAL_MS, 500);
+const signatureRenewals = new Turns(SIGNATURE_RENEWAL_INTERVAL_MS, 500);
+
+export type RenewalCause = 'unreadable' | 'rotating' | 'mismatch';
+
+const KEY_CHANGED =
+	'(the key changed while no n8n process held the secret in memory, for example across a restart, or an earlier version stored it in clear)';
+
+/** Why a renewal subscribes anew: the text before "the stored signing secret of webhook subscription <id>", and after. */
+const WHY: Record<RenewalCause, [string, string]> = {
+	unreadable: [
+		'',
+		` cannot be read with the credential's API key ${KEY_CHANGED}, so no delivery through it can be verified`,
+	],
+	rotating: [
+		'a delivery verified with ',
+		' also carried a signature by another secret: the CRM is rotating the secret, and the new one comes only with a new subscription',
+	],
+	mismatch: [
+		"a delivery's signature does not match ",
+		", which the CRM shows current at this node's URL: the CRM may have rotated the secret (or the delivery is forged), and a new secret comes only with a new subscription",
+	],
+};
+
+export async function renew(
+	context: IWebhookFunctions,
+	stored: StoredSubscription,
+	cause: RenewalCause,
+	ms: number,
+) {
+	const turns = cause === 'unreadable' ? renewals : signatureRenewals;
+	if (context.getMode() === 'manual' || !turns.take(nodeKey(context))) return;
+	const [before, after] = WHY[cause];
+	const old = stored.id;
+	const why = `${before}the stored signing secret of webhook subscription ${old}${after}`;
+	let id: string;
+	try {
+		id = await inTime(context, 'subscribe anew', ms, subscribe);
+	} catch (error) {
+		const failed = `Subscribing anew failed (${(error as Error).message})`;
+		const retry = `a delivery tries again in ${turns.intervalMs / 1000} s at the earliest`;
+		const kept = `the stored subscription is kept, and ${retry} (or re-publish the workflow)`;
+		return log(context, `${why}. ${failed}; ${kept}.`);
+	}
+	const anew = `Subscribed anew at this node's URL as webhook subscription ${id}`;
+	const deleted = `(subscription ${old} was deleted afterwards if it delivered to this URL).`;
+	const lost = `Events delivered through ${old} until now are not run: look in the CRM for events of that time.`;
+	const text = `${why}. ${anew} ${deleted}`;
+	log(context, cause === 'rotating' ? text : `${text} ${lost}`, id);
+}
