@@ -11,33 +11,34 @@ import * as product from './product';
 import * as user from './user';
 import * as webhook from './webhook';
 
-/**
- * A resource with its operations, which its own index.ts lists alphabetically by name, and its properties: the
- * "Operation" parameter (options in that order, `defaultOperation` the one a new node shows) and the operations' own.
- */
-function resource(
-	name: string,
-	value: string,
-	description: string,
-	{ operations }: { operations: ResourceOperation[] },
-	defaultOperation = operations[0].value,
-) {
+interface Resource {
+	name: string;
+	value: string;
+	description: string;
+	/** Listed alphabetically by name in the resource's own index.ts. */
+	operations: ResourceOperation[];
+	/** The operation a new node shows; the first one unless said. */
+	defaultOperation?: string;
+}
+
+/** A resource and its properties: the "Operation" parameter and the operations' own. */
+function resource({ operations, defaultOperation, ...labels }: Resource) {
 	const operation: INodeProperties = {
 		displayName: 'Operation',
 		name: 'operation',
 		type: 'options',
 		noDataExpression: true,
-		displayOptions: { show: { resource: [value] } },
-		options: operations.map(({ name, value, description, action }) => ({
+		displayOptions: { show: { resource: [labels.value] } },
+		options: operations.map(({ name, value, action, description = action }) => ({
 			name,
 			value,
 			description,
 			action,
 		})),
-		default: defaultOperation,
+		default: defaultOperation ?? operations[0].value,
 	};
 	const properties = [operation, ...operations.flatMap(({ run }) => run.description)];
-	return { name, value, description, operations, properties };
+	return { ...labels, operations, properties };
 }
 
 /**
@@ -45,23 +46,59 @@ function resource(
  * the subtitle are all read from here.
  */
 export const RESOURCES = [
-	resource('Client', 'client', 'Companies and people you invoice', client),
-	resource('Contact', 'contact', 'People at your clients (read through API v2)', contact),
-	resource(
-		'Custom API Request',
-		'customApiRequest',
-		'Any other endpoint of the API, with this credential',
-		customApiRequest,
-	),
-	resource('Deal', 'deal', 'Opportunities in a sales pipeline', deal),
-	resource('Invoice', 'invoice', 'Invoices with line items', invoice),
-	resource('Lead', 'lead', 'Prospects not yet qualified as deals', lead, 'create'),
-	resource('Product', 'product', 'Products and services in your catalogue', product),
-	resource('User', 'user', 'Members of your team', user),
-	resource(
-		'Webhook Subscription',
-		'webhook',
-		'Subscriptions that send CRM events to a URL',
-		webhook,
-	),
+	resource({
+		name: 'Client',
+		value: 'client',
+		description: 'Companies and people you invoice',
+		operations: client.operations,
+	}),
+	resource({
+		name: 'Contact',
+		value: 'contact',
+		description: 'People at your clients (read through API v2)',
+		operations: contact.operations,
+	}),
+	resource({
+		name: 'Custom API Request',
+		value: 'customApiRequest',
+		description: 'Any other endpoint of the API, with this credential',
+		operations: customApiRequest.operations,
+	}),
+	resource({
+		name: 'Deal',
+		value: 'deal',
+		description: 'Opportunities in a sales pipeline',
+		operations: deal.operations,
+	}),
+	resource({
+		name: 'Invoice',
+		value: 'invoice',
+		description: 'Invoices with line items',
+		operations: invoice.operations,
+	}),
+	resource({
+		name: 'Lead',
+		value: 'lead',
+		description: 'Prospects not yet qualified as deals',
+		operations: lead.operations,
+		defaultOperation: 'create',
+	}),
+	resource({
+		name: 'Product',
+		value: 'product',
+		description: 'Products and services in your catalogue',
+		operations: product.operations,
+	}),
+	resource({
+		name: 'User',
+		value: 'user',
+		description: 'Members of your team',
+		operations: user.operations,
+	}),
+	resource({
+		name: 'Webhook Subscription',
+		value: 'webhook',
+		description: 'Subscriptions that send CRM events to a URL',
+		operations: webhook.operations,
+	}),
 ];

@@ -94,6 +94,13 @@ export const additionalFieldsProperty = (options: INodeProperties[], description
 		description ? { description } : {},
 	);
 
+/** "Update Fields" of versions 1 and 2 of Update: only the fields added are sent. */
+export const updateFieldsProperty = (options: INodeProperties[]) =>
+	collectionProperty('Update Fields', 'updateFields', options, {
+		description:
+			'The fields to change. Only the fields added here are sent; the others keep their values.',
+	});
+
 /**
  * A fields collection ("Additional Fields", "Update Fields") as a request body: only what the user set. "Other Fields
  * (JSON)" first, then each field that is set through its converter in `convert` or, without one, requestField (IDs

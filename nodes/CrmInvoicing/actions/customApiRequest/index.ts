@@ -1,12 +1,12 @@
-import { op } from '../operation';
+import type { ResourceOperation } from '../operation';
 import * as request from './request';
 
-export const operations = [
-	op(
-		'Request',
-		'request',
-		request,
-		'Make a custom API request',
-		'Send a request to any endpoint of the CRM API with this credential',
-	),
+export const operations: ResourceOperation[] = [
+	{
+		name: 'Request',
+		value: 'request',
+		action: 'Make a custom API request',
+		description: 'Send a request to any endpoint of the CRM API with this credential',
+		run: request,
+	},
 ];

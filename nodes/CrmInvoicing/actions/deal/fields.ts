@@ -53,12 +53,9 @@ const byName = (options: INodeProperties[]) =>
 
 export const dealCreateFieldOptions = byName([
 	...sharedOptions,
-	locatorProperty(
-		'Lead',
-		'leadId',
-		'lead',
-		'The lead this deal comes from. Pick it from the list or enter its public ID.',
-	),
+	locatorProperty('Lead', 'leadId', 'lead', {
+		description: 'The lead this deal comes from. Pick it from the list or enter its public ID.',
+	}),
 ]);
 
 export const dealUpdateFieldOptions = byName([

@@ -6,13 +6,11 @@ import { locatorProperty } from '../common/locator';
 import { recordPath, recordRequest } from '../common/record';
 import { shownFor, type Operation } from '../operation';
 
-export const leadIdProperty = locatorProperty(
-	'Lead',
-	'leadId',
-	'lead',
-	'The lead to use. Pick it from the list (shows name, email and lead number; searches them and the mobile and website) or enter its public ID.',
-	true,
-);
+export const leadIdProperty = locatorProperty('Lead', 'leadId', 'lead', {
+	required: true,
+	description:
+		'The lead to use. Pick it from the list (shows name, email and lead number; searches them and the mobile and website) or enter its public ID.',
+});
 
 export function leadIdOf(item: Item): string {
 	const value = item.context.getNodeParameter('leadId', item.index, '', { extractValue: true });

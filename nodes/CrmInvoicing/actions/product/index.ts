@@ -1,4 +1,12 @@
-import { op } from '../operation';
+import type { ResourceOperation } from '../operation';
 import * as get from './get';
 
-export const operations = [op('Get', 'get', get, 'Get a product', 'Get a product by ID')];
+export const operations: ResourceOperation[] = [
+	{
+		name: 'Get',
+		value: 'get',
+		action: 'Get a product',
+		description: 'Get a product by ID',
+		run: get,
+	},
+];

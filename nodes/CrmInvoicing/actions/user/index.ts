@@ -1,12 +1,13 @@
-import { op } from '../operation';
+import type { ResourceOperation } from '../operation';
 import * as getMany from './getMany';
 
-export const operations = [
-	op(
-		'Get Many',
-		'getMany',
-		getMany,
-		'Get many users',
-		'Get many users of the team, optionally filtered by search text or active membership',
-	),
+export const operations: ResourceOperation[] = [
+	{
+		name: 'Get Many',
+		value: 'getMany',
+		action: 'Get many users',
+		description:
+			'Get many users of the team, optionally filtered by search text or active membership',
+		run: getMany,
+	},
 ];
