@@ -11,24 +11,22 @@ import * as product from './product';
 import * as user from './user';
 import * as webhook from './webhook';
 
-interface Resource {
-	name: string;
-	value: string;
-	description: string;
-	/** Listed alphabetically by name in the resource's own index.ts. */
-	operations: ResourceOperation[];
-	/** The operation a new node shows; the first one unless said. */
-	defaultOperation?: string;
-}
-
-/** A resource and its properties: the "Operation" parameter and the operations' own. */
-function resource({ operations, defaultOperation, ...labels }: Resource) {
+/**
+ * A resource and its properties: the "Operation" parameter and the operations' own. Its index.ts lists its
+ * operations alphabetically by name, and may name the one a new node shows (the first one otherwise).
+ */
+function resource(
+	name: string,
+	value: string,
+	description: string,
+	{ operations, defaultOperation }: { operations: ResourceOperation[]; defaultOperation?: string },
+) {
 	const operation: INodeProperties = {
 		displayName: 'Operation',
 		name: 'operation',
 		type: 'options',
 		noDataExpression: true,
-		displayOptions: { show: { resource: [labels.value] } },
+		displayOptions: { show: { resource: [value] } },
 		options: operations.map(({ name, value, action, description = action }) => ({
 			name,
 			value,
@@ -38,7 +36,7 @@ function resource({ operations, defaultOperation, ...labels }: Resource) {
 		default: defaultOperation ?? operations[0].value,
 	};
 	const properties = [operation, ...operations.flatMap(({ run }) => run.description)];
-	return { ...labels, operations, properties };
+	return { name, value, description, operations, properties };
 }
 
 /**
@@ -46,59 +44,23 @@ function resource({ operations, defaultOperation, ...labels }: Resource) {
  * the subtitle are all read from here.
  */
 export const RESOURCES = [
-	resource({
-		name: 'Client',
-		value: 'client',
-		description: 'Companies and people you invoice',
-		operations: client.operations,
-	}),
-	resource({
-		name: 'Contact',
-		value: 'contact',
-		description: 'People at your clients (read through API v2)',
-		operations: contact.operations,
-	}),
-	resource({
-		name: 'Custom API Request',
-		value: 'customApiRequest',
-		description: 'Any other endpoint of the API, with this credential',
-		operations: customApiRequest.operations,
-	}),
-	resource({
-		name: 'Deal',
-		value: 'deal',
-		description: 'Opportunities in a sales pipeline',
-		operations: deal.operations,
-	}),
-	resource({
-		name: 'Invoice',
-		value: 'invoice',
-		description: 'Invoices with line items',
-		operations: invoice.operations,
-	}),
-	resource({
-		name: 'Lead',
-		value: 'lead',
-		description: 'Prospects not yet qualified as deals',
-		operations: lead.operations,
-		defaultOperation: 'create',
-	}),
-	resource({
-		name: 'Product',
-		value: 'product',
-		description: 'Products and services in your catalogue',
-		operations: product.operations,
-	}),
-	resource({
-		name: 'User',
-		value: 'user',
-		description: 'Members of your team',
-		operations: user.operations,
-	}),
-	resource({
-		name: 'Webhook Subscription',
-		value: 'webhook',
-		description: 'Subscriptions that send CRM events to a URL',
-		operations: webhook.operations,
-	}),
+	resource('Client', 'client', 'Companies and people you invoice', client),
+	resource('Contact', 'contact', 'People at your clients (read through API v2)', contact),
+	resource(
+		'Custom API Request',
+		'customApiRequest',
+		'Any other endpoint of the API, with this credential',
+		customApiRequest,
+	),
+	resource('Deal', 'deal', 'Opportunities in a sales pipeline', deal),
+	resource('Invoice', 'invoice', 'Invoices with line items', invoice),
+	resource('Lead', 'lead', 'Prospects not yet qualified as deals', lead),
+	resource('Product', 'product', 'Products and services in your catalogue', product),
+	resource('User', 'user', 'Members of your team', user),
+	resource(
+		'Webhook Subscription',
+		'webhook',
+		'Subscriptions that send CRM events to a URL',
+		webhook,
+	),
 ];

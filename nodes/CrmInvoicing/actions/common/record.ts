@@ -1,4 +1,4 @@
-import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
+import type { IDataObject, INodeProperties } from 'n8n-workflow';
 
 import { apiRequest, isPlainObject, type SimplifiedResource } from '../../shared';
 import { shownFor, type Operation } from '../operation';
@@ -41,7 +41,7 @@ export function getOperation(
 ): Operation {
 	return {
 		description: shownFor(resource, 'get', [idProperty, ...outputProperties]),
-		async execute(this: IExecuteFunctions, item: Item) {
+		async execute(item: Item) {
 			const path = recordPath(collection, idOf(item));
 			return recordItems(item, resource, [await recordRequest(item, 'GET', path)]);
 		},

@@ -1,5 +1,3 @@
-import type { IExecuteFunctions } from 'n8n-workflow';
-
 import { requiredParameter, type Item } from '../common/fields';
 import { textProperty } from '../common/options';
 import { recordPath, recordRequest } from '../common/record';
@@ -16,7 +14,7 @@ export const description = shownFor('deal', 'moveToStage', [
 ]);
 
 /** Same request as Update with Stage ID. */
-export async function execute(this: IExecuteFunctions, item: Item) {
+export async function execute(item: Item) {
 	const stageId = requiredParameter(item, 'stageId', 'Stage ID');
 	const path = recordPath('/deals', dealIdOf(item));
 	return [{ json: await recordRequest(item, 'PATCH', path, { stageId }) }];

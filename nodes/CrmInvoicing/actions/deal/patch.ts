@@ -1,4 +1,4 @@
-import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
+import type { IDataObject } from 'n8n-workflow';
 
 import { requiredParameter, type Item } from '../common/fields';
 import { textProperty } from '../common/options';
@@ -19,7 +19,7 @@ export const dealIdOf = (item: Item) => requiredParameter(item, 'dealId', 'Deal 
 export function patchOperation(operation: string, body: IDataObject): Operation {
 	return {
 		description: shownFor('deal', operation, [dealIdProperty]),
-		async execute(this: IExecuteFunctions, item: Item) {
+		async execute(item: Item) {
 			const path = recordPath('/deals', dealIdOf(item));
 			return [{ json: await recordRequest(item, 'PATCH', path, body) }];
 		},

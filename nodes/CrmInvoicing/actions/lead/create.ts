@@ -1,5 +1,3 @@
-import type { IExecuteFunctions } from 'n8n-workflow';
-
 import type { Item } from '../common/fields';
 import { parametersByVersion } from '../common/mapped';
 import { additionalFieldsProperty, textProperty } from '../common/options';
@@ -18,7 +16,7 @@ const properties = [
 
 export const description = parametersByVersion('lead', 'create', [], properties);
 
-export async function execute(this: IExecuteFunctions, item: Item) {
+export async function execute(item: Item) {
 	const body = createBody(item, { standard: LEAD_MAPPER_FIELDS, fromFields: leadBodyFromFields });
 	return [{ json: await recordRequest(item, 'POST', '/leads', body) }];
 }

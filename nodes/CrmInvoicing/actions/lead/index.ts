@@ -7,6 +7,9 @@ import * as unarchive from './unarchive';
 import * as update from './update';
 import * as upsert from './upsert';
 
+/** A new node shows Create. */
+export const defaultOperation = 'create';
+
 export const operations: ResourceOperation[] = [
 	{
 		name: 'Archive',

@@ -1,5 +1,3 @@
-import type { IExecuteFunctions } from 'n8n-workflow';
-
 import type { Item } from '../common/fields';
 import { parametersByVersion } from '../common/mapped';
 import { updateFieldsProperty } from '../common/options';
@@ -14,7 +12,7 @@ export const description = parametersByVersion(
 	[updateFieldsProperty(leadUpdateFieldOptions)],
 );
 
-export async function execute(this: IExecuteFunctions, item: Item) {
+export async function execute(item: Item) {
 	const id = leadIdOf(item);
 	const { body, changed } = await updateBody(item, {
 		path: recordPath('/leads', id),
