@@ -17,16 +17,15 @@ export interface Operation {
 }
 
 /**
- * One operation as its resource lists it, the one place it is named: the option the user picks (`name` is also
- * the subtitle's label, `value` is saved in workflows, `action` is what n8n's node picker and AI tools call it,
- * `description` when it says more than the action) and its code.
+ * One operation as its resource's index.ts lists it, the one place it is named: the option the user picks (`name`
+ * is also the subtitle's label, `value` is saved in workflows and names the operation's module, `action` is what
+ * n8n's node picker and AI tools call it, `description` when it says more than the action).
  */
-export interface ResourceOperation {
+export interface OperationOption {
 	name: string;
 	value: string;
 	action: string;
 	description?: string;
-	run: Operation;
 }
 
 /** An operation's parameters, shown only when its resource and operation are picked. */

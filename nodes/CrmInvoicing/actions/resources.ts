@@ -6,34 +6,38 @@ import * as customApiRequest from './customApiRequest';
 import * as deal from './deal';
 import * as invoice from './invoice';
 import * as lead from './lead';
-import type { ResourceOperation } from './operation';
+import type { Operation, OperationOption } from './operation';
 import * as product from './product';
 import * as user from './user';
 import * as webhook from './webhook';
 
 /**
- * A resource and its properties: the "Operation" parameter and the operations' own. Its index.ts lists its
- * operations alphabetically by name, and may name the one a new node shows (the first one otherwise).
+ * A resource's index.ts: the operations' modules, by value, as n8n's Airtable node exports them; the operations
+ * alphabetically by name; and the one a new node shows, unless it is the first.
  */
-function resource(
-	name: string,
-	value: string,
-	description: string,
-	{ operations, defaultOperation }: { operations: ResourceOperation[]; defaultOperation?: string },
-) {
+interface ResourceModule {
+	operations: OperationOption[];
+	defaultOperation?: string;
+}
+
+/** A resource, its operations with their code (`run`), and its properties: "Operation" and the operations' own. */
+function resource(name: string, value: string, description: string, module: ResourceModule) {
+	const { operations: options, defaultOperation = options[0].value } = module;
+	const runs = module as unknown as Record<string, Operation>;
+	const operations = options.map((option) => ({ ...option, run: runs[option.value] }));
 	const operation: INodeProperties = {
 		displayName: 'Operation',
 		name: 'operation',
 		type: 'options',
 		noDataExpression: true,
 		displayOptions: { show: { resource: [value] } },
-		options: operations.map(({ name, value, action, description = action }) => ({
+		options: options.map(({ name, value, action, description = action }) => ({
 			name,
 			value,
 			description,
 			action,
 		})),
-		default: defaultOperation ?? operations[0].value,
+		default: defaultOperation,
 	};
 	const properties = [operation, ...operations.flatMap(({ run }) => run.description)];
 	return { name, value, description, operations, properties };

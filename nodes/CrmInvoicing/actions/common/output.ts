@@ -87,14 +87,12 @@ function selectedFields(item: Item): string[] {
 
 /** The record's ID and the selected fields it has; `customFields.<key>` one custom field, kept under customFields. */
 function selectFields(record: IDataObject, fields: string[]): IDataObject {
-	const has = (object: IDataObject, key: string) =>
-		Object.prototype.hasOwnProperty.call(object, key);
 	const custom = isPlainObject(record.customFields) ? record.customFields : {};
 	const selected: IDataObject = {};
 	for (const field of ['id', ...fields]) {
 		const key = field.slice(CUSTOM_PREFIX.length);
-		if (has(record, field)) selected[field] = record[field];
-		else if (field.startsWith(CUSTOM_PREFIX) && has(custom, key))
+		if (Object.hasOwn(record, field)) selected[field] = record[field];
+		else if (field.startsWith(CUSTOM_PREFIX) && Object.hasOwn(custom, key))
 			selected.customFields = { ...(selected.customFields as IDataObject), [key]: custom[key] };
 	}
 	return selected;

@@ -1,12 +1,11 @@
-import type { ResourceOperation } from '../operation';
-import * as getMany from './getMany';
+import type { OperationOption } from '../operation';
+export * as getMany from './getMany';
 
-export const operations: ResourceOperation[] = [
+export const operations: OperationOption[] = [
 	{
 		name: 'Get Many',
 		value: 'getMany',
 		action: 'Get many contacts',
 		description: 'Get many contacts (API v2), optionally filtered by search text',
-		run: getMany,
 	},
 ];

@@ -13,6 +13,7 @@ import type { StandardField } from '../common/mapperFields';
 import {
 	amountProperty,
 	bodyFromFields,
+	byName,
 	customFieldsOption,
 	enumOptions,
 	otherFieldsOption,
@@ -47,9 +48,6 @@ const sharedOptions: INodeProperties[] = [
 		description: 'Public ID of the deal source',
 	}),
 ];
-
-const byName = (options: INodeProperties[]) =>
-	options.sort((a, b) => a.displayName.localeCompare(b.displayName));
 
 export const dealCreateFieldOptions = byName([
 	...sharedOptions,

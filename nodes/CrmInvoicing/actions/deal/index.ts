@@ -1,32 +1,29 @@
-import type { ResourceOperation } from '../operation';
-import * as create from './create';
-import * as markLost from './markLost';
-import * as markWon from './markWon';
-import * as moveToStage from './moveToStage';
-import * as update from './update';
+import type { OperationOption } from '../operation';
+export * as create from './create';
+export * as markLost from './markLost';
+export * as markWon from './markWon';
+export * as moveToStage from './moveToStage';
+export * as update from './update';
 
-export const operations: ResourceOperation[] = [
+export const operations: OperationOption[] = [
 	{
 		name: 'Create',
 		value: 'create',
 		action: 'Create a deal',
 		description: 'Create a deal in a pipeline stage for a client',
-		run: create,
 	},
-	{ name: 'Mark as Lost', value: 'markLost', action: 'Mark a deal as lost', run: markLost },
-	{ name: 'Mark as Won', value: 'markWon', action: 'Mark a deal as won', run: markWon },
+	{ name: 'Mark as Lost', value: 'markLost', action: 'Mark a deal as lost' },
+	{ name: 'Mark as Won', value: 'markWon', action: 'Mark a deal as won' },
 	{
 		name: 'Move to Stage',
 		value: 'moveToStage',
 		action: 'Move a deal to a stage',
 		description: 'Move a deal to another pipeline stage',
-		run: moveToStage,
 	},
 	{
 		name: 'Update',
 		value: 'update',
 		action: 'Update a deal',
 		description: 'Update the given fields of a deal (title, price, stage, status, priority, …)',
-		run: update,
 	},
 ];

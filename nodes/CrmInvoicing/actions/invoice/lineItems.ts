@@ -106,78 +106,61 @@ export const lineItemProperties: INodeProperties[] = [
 const TEXT_FIELDS = ['name', 'productId', 'description', 'taxRateId', 'discountType'] as const;
 const NUMBER_FIELDS = ['quantity', 'price', 'discount', 'buyPrice'] as const;
 
-/** A line item being checked: the input item, the line as given, and its number (from 1). */
-interface Line {
-	item: Item;
-	raw: unknown;
-	line: number;
-}
-
-function refuse({ item, raw, line }: Line, problem: string, help?: string): never {
-	const advice =
-		help ??
-		`The line item is ${shown(raw)}. Each line item needs a name or a productId, a quantity, and a price unless it has a productId, as numbers.`;
-	return fail(item, `Line item ${line} of item ${item.index}: ${problem}`, advice);
-}
-
-/** A number field of a line, set: a number (or its text) within the field's bounds. */
-function lineNumber(at: Line, field: (typeof NUMBER_FIELDS)[number], value: unknown): number {
-	const number = typeof value === 'string' ? Number(value) : value;
-	if (typeof number !== 'number' || !Number.isFinite(number))
-		return refuse(at, `"${field}" must be a number but is ${shown(value)}`);
-	const { min, minIncluded, max } = LINE_ITEM_BOUNDS[field];
-	const belowMin = minIncluded ? number < min : number <= min;
-	if (number > max || belowMin) {
-		const from = minIncluded ? `from ${min}` : `greater than ${min}`;
-		const bounds = `${from} and at most ${max.toLocaleString('en-US')}`;
-		const help =
-			field === 'quantity'
-				? 'A line needs a positive quantity. To reduce an invoice, use the line\'s "discount", not a negative quantity.'
-				: 'Prices, buy prices and discounts are amounts from 0. To reduce an invoice, use the line\'s "discount", not a negative price.';
-		refuse(at, `"${field}" must be ${bounds} but is ${shown(value)}`, help);
-	}
-	return number;
-}
-
 /**
  * One line item checked and shaped for the request: a name or a product ID, quantity and price as numbers,
  * optional numbers as numbers, texts trimmed, empty texts left out, other keys passed on as they are.
  */
-function lineItem(at: Line, fromFields: boolean): IDataObject {
-	const source = at.raw;
-	if (!isPlainObject(source)) return refuse(at, 'is not an object');
+function lineItem(item: Item, raw: unknown, line: number, fromFields: boolean): IDataObject {
+	const refuse = (
+		problem: string,
+		help = `The line item is ${shown(raw)}. ` +
+			'Each line item needs a name or a productId, a quantity, and a price unless it has a productId, as numbers.',
+	): never => fail(item, `Line item ${line} of item ${item.index}: ${problem}`, help);
+	if (!isPlainObject(raw)) return refuse('is not an object');
+	const source = raw;
 	const result: IDataObject = { ...source };
 	for (const key of RESPONSE_ONLY_LINE_ITEM_KEYS) delete result[key];
 	if (typeof source.productId === 'number') {
-		const problem = `"productId" is the number ${source.productId}, not a product's public ID`;
 		refuse(
-			at,
-			problem,
+			`"productId" is the number ${source.productId}, not a product's public ID`,
 			"Invoice responses show a line's product as an internal number, but requests need the product's public ID (text such as prd_7d2e). " +
 				"Use the product's public ID, for example the id that Product → Get returns, or leave productId out and give name and price.",
 		);
 	}
 	for (const field of TEXT_FIELDS) {
 		const value = source[field];
-		if (typeof value === 'object' && value !== null) refuse(at, `"${field}" must be text`);
+		if (typeof value === 'object' && value !== null) refuse(`"${field}" must be text`);
 		if (isSet(value)) result[field] = String(value).trim();
 		else delete result[field];
 	}
 	if (result.name === undefined && result.productId === undefined)
-		refuse(at, 'needs a "name" or a "productId"');
+		refuse('needs a "name" or a "productId"');
 	// A line with a product may leave its price to the product.
 	const withProduct = result.productId !== undefined;
 	for (const field of NUMBER_FIELDS) {
 		const value = source[field];
 		const required = field === 'quantity' || (field === 'price' && !withProduct);
 		if (!isSet(value)) {
-			if (required) refuse(at, `"${field}" is required and must be a number`);
+			if (required) refuse(`"${field}" is required and must be a number`);
 			delete result[field];
 			continue;
 		}
-		const number = lineNumber(at, field, value);
-		// The collection's number fields are always there: a 0 discount or buy price means "none", and a 0
-		// price next to a product means "the product's price" (a quantity is never 0).
+		// Set: a number, or a text that is not empty.
+		const number = typeof value === 'string' ? Number(value) : value;
+		if (typeof number !== 'number' || !Number.isFinite(number))
+			return refuse(`"${field}" must be a number but is ${shown(value)}`);
+		const { min, minIncluded, max } = LINE_ITEM_BOUNDS[field];
+		if (number > max || (minIncluded ? number < min : number <= min)) {
+			const from = minIncluded ? `from ${min}` : `greater than ${min}`;
+			refuse(
+				`"${field}" must be ${from} and at most ${max.toLocaleString('en-US')} but is ${shown(value)}`,
+				field === 'quantity'
+					? 'A line needs a positive quantity. To reduce an invoice, use the line\'s "discount", not a negative quantity.'
+					: 'Prices, buy prices and discounts are amounts from 0. To reduce an invoice, use the line\'s "discount", not a negative price.',
+			);
+		}
+		// The collection's number fields are always there: a 0 discount or buy price means "none", and a 0 price
+		// next to a product means "the product's price" (a quantity is never 0).
 		if (fromFields && number === 0 && !required) delete result[field];
 		else result[field] = number;
 	}
@@ -209,5 +192,5 @@ export function lineItemsOf(item: Item): IDataObject[] {
 			'An invoice needs at least one line item, each with a name or a product ID, a quantity and a price.',
 		);
 	}
-	return raw.map((entry, line) => lineItem({ item, raw: entry, line: line + 1 }, !json));
+	return raw.map((entry, line) => lineItem(item, entry, line + 1, !json));
 }

@@ -71,9 +71,7 @@ function customFieldFilterOf(item: Item): OwnFilter | undefined {
 		// Own keys only: a key named "constructor" is a custom field, never Object's.
 		return pairs.every(
 			({ key, text }) =>
-				Object.prototype.hasOwnProperty.call(fields, key) &&
-				fields[key] !== null &&
-				textOf(fields[key]) === text,
+				Object.hasOwn(fields, key) && fields[key] !== null && textOf(fields[key]) === text,
 		);
 	};
 }

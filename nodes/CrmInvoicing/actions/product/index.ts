@@ -1,12 +1,11 @@
-import type { ResourceOperation } from '../operation';
-import * as get from './get';
+import type { OperationOption } from '../operation';
+export * as get from './get';
 
-export const operations: ResourceOperation[] = [
+export const operations: OperationOption[] = [
 	{
 		name: 'Get',
 		value: 'get',
 		action: 'Get a product',
 		description: 'Get a product by ID',
-		run: get,
 	},
 ];
