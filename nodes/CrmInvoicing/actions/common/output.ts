@@ -99,8 +99,9 @@ function selectFields(record: IDataObject, fields: string[]): IDataObject {
 }
 
 /** How one item's records are output: by Output from version 4 on, by Simplify in 2 and 3, unchanged in version 1. */
+const raw = (record: IDataObject) => record;
+
 function shapeOf({ context, index }: Item, resource: SimplifiedResource) {
-	const raw = (record: IDataObject) => record;
 	const simplified = (record: IDataObject) => simplify(resource, record);
 	const version = context.getNode().typeVersion;
 	if (version < OUTPUT_CONTROL_VERSION) return raw;
