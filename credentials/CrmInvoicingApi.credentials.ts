@@ -28,7 +28,8 @@ export const baseUrlOf = (data: ICredentialDataDecryptedObject): string =>
 
 /** The Test's message for a 2xx that is not the users list. */
 const NOT_THE_API =
-	'The Base URL answered, but not with the CRM API\'s list of users (GET <Base URL>/api/v1/users gave no "items"): it is probably a login page, a proxy or a web site. Check the Base URL: it is the address of your CRM workspace, without /api/v1.';
+	'The Base URL answered, but not with the CRM API\'s list of users (GET <Base URL>/api/v1/users gave no "items"): ' +
+	'it is probably a login page, a proxy or a web site. Check the Base URL: it is the address of your CRM workspace, without /api/v1.';
 
 export class CrmInvoicingApi implements ICredentialType {
 	name = 'crmInvoicingApi';
@@ -54,7 +55,9 @@ export class CrmInvoicingApi implements ICredentialType {
 				'The address of your CRM workspace, without /api/v1 at the end. The node adds /api/v1 or /api/v2 itself.',
 			// n8n words a Test that reaches nothing itself (ECONNREFUSED, ENOTFOUND); a declarative credential test cannot
 			// replace that text, so the advice stands under the field.
-			hint: 'If the Test answers ECONNREFUSED, ENOTFOUND or a timeout (ECONNABORTED, ERR_CANCELED: no complete answer within 15 s), nothing answered at this address from the n8n server: check the Base URL, and that the CRM is reachable from where n8n runs (not only from your browser).',
+			hint:
+				'If the Test answers ECONNREFUSED, ENOTFOUND or a timeout (ECONNABORTED, ERR_CANCELED: no complete answer within 15 s), nothing answered at this address from the n8n server: ' +
+				'check the Base URL, and that the CRM is reachable from where n8n runs (not only from your browser).',
 		},
 		{
 			displayName:
@@ -144,7 +147,9 @@ export class CrmInvoicingApi implements ICredentialType {
 			})),
 			...Object.entries({
 				401: 'The API rejected the key (401). Copy the key again from the developer settings of your CRM workspace.',
-				403: 'The key is valid, but its user may not list users (403 on <Base URL>/api/v1/users), which is what this test reads. Operations that user may do will work; for the user search, ask a workspace admin for the permission.',
+				403:
+					'The key is valid, but its user may not list users (403 on <Base URL>/api/v1/users), which is what this test reads. ' +
+					'Operations that user may do will work; for the user search, ask a workspace admin for the permission.',
 				404: 'Nothing answered at <Base URL>/api/v1/users (404). Check the Base URL: it is the address of your workspace, without /api/v1.',
 			}).map(([status, message]) => ({
 				type: 'responseCode' as const,
@@ -154,7 +159,9 @@ export class CrmInvoicingApi implements ICredentialType {
 				type: 'responseCode' as const,
 				properties: {
 					value: status,
-					message: `The Base URL answered with a redirect (${status}). The test did not follow it, so the key was not sent anywhere else. Use the address the CRM answers on directly (for example https:// instead of http://).`,
+					message:
+						`The Base URL answered with a redirect (${status}). The test did not follow it, so the key was not sent anywhere else. ` +
+						'Use the address the CRM answers on directly (for example https:// instead of http://).',
 				},
 			})),
 		] as unknown as IAuthenticateRuleResponseCode[],

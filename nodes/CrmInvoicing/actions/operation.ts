@@ -12,24 +12,21 @@ import type { Item } from './common/fields';
 export interface Operation {
 	description: INodeProperties[];
 	execute(this: IExecuteFunctions, item: Item): Promise<INodeExecutionData[]>;
-	/** Hints about the whole run, asked for once after the last item (e.g. "Created 2 and updated 1 leads"). */
+	/** Hints about the whole run, asked for once after the last item. */
 	hints?(this: IExecuteFunctions): NodeExecutionHint[];
 }
 
 /**
- * One operation as its resource lists it, the one place it is named (the "Operation" options, the router and the
- * subtitle read it): the option the user picks (`name` is also the subtitle's label, `value` is saved in workflows,
- * `action` is what n8n's node picker and AI tools call it, the description unless it says more) and its code.
+ * One operation as its resource's index.ts lists it, the one place it is named: the option the user picks (`name`
+ * is also the subtitle's label, `value` is saved in workflows and names the operation's module, `action` is what
+ * n8n's node picker and AI tools call it, `description` when it says more than the action).
  */
-export const op = (
-	name: string,
-	value: string,
-	run: Operation,
-	action: string,
-	description = action,
-) => ({ name, value, description, action, run });
-
-export type ResourceOperation = ReturnType<typeof op>;
+export interface OperationOption {
+	name: string;
+	value: string;
+	action: string;
+	description?: string;
+}
 
 /** An operation's parameters, shown only when its resource and operation are picked. */
 export function shownFor(

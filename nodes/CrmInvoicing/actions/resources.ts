@@ -6,29 +6,32 @@ import * as customApiRequest from './customApiRequest';
 import * as deal from './deal';
 import * as invoice from './invoice';
 import * as lead from './lead';
-import type { ResourceOperation } from './operation';
+import type { Operation, OperationOption } from './operation';
 import * as product from './product';
 import * as user from './user';
 import * as webhook from './webhook';
 
 /**
- * A resource with its operations, which its own index.ts lists alphabetically by name, and its properties: the
- * "Operation" parameter (options in that order, `defaultOperation` the one a new node shows) and the operations' own.
+ * A resource's index.ts: the operations' modules, by value, as n8n's Airtable node exports them; the operations
+ * alphabetically by name; and the one a new node shows, unless it is the first.
  */
-function resource(
-	name: string,
-	value: string,
-	description: string,
-	{ operations }: { operations: ResourceOperation[] },
-	defaultOperation = operations[0].value,
-) {
+interface ResourceModule {
+	operations: OperationOption[];
+	defaultOperation?: string;
+}
+
+/** A resource, its operations with their code (`run`), and its properties: "Operation" and the operations' own. */
+function resource(name: string, value: string, description: string, module: ResourceModule) {
+	const { operations: options, defaultOperation = options[0].value } = module;
+	const runs = module as unknown as Record<string, Operation>;
+	const operations = options.map((option) => ({ ...option, run: runs[option.value] }));
 	const operation: INodeProperties = {
 		displayName: 'Operation',
 		name: 'operation',
 		type: 'options',
 		noDataExpression: true,
 		displayOptions: { show: { resource: [value] } },
-		options: operations.map(({ name, value, description, action }) => ({
+		options: options.map(({ name, value, action, description = action }) => ({
 			name,
 			value,
 			description,
@@ -55,7 +58,7 @@ export const RESOURCES = [
 	),
 	resource('Deal', 'deal', 'Opportunities in a sales pipeline', deal),
 	resource('Invoice', 'invoice', 'Invoices with line items', invoice),
-	resource('Lead', 'lead', 'Prospects not yet qualified as deals', lead, 'create'),
+	resource('Lead', 'lead', 'Prospects not yet qualified as deals', lead),
 	resource('Product', 'product', 'Products and services in your catalogue', product),
 	resource('User', 'user', 'Members of your team', user),
 	resource(

@@ -1,4 +1,11 @@
-import { op } from '../operation';
-import * as get from './get';
+import type { OperationOption } from '../operation';
+export * as get from './get';
 
-export const operations = [op('Get', 'get', get, 'Get a client', 'Get a client by ID')];
+export const operations: OperationOption[] = [
+	{
+		name: 'Get',
+		value: 'get',
+		action: 'Get a client',
+		description: 'Get a client by ID',
+	},
+];

@@ -76,10 +76,10 @@ export function requireOneOf<T extends string>(
 	);
 }
 
+/** A number, or its text (trimmed, not empty). */
 export function toNumber(item: Item, value: unknown, field: string): number {
-	const text = typeof value === 'string' ? value.trim() : '';
-	const number = typeof value === 'number' ? value : text !== '' ? Number(text) : NaN;
-	if (Number.isFinite(number)) return number;
+	const number = typeof value === 'string' && value.trim() !== '' ? Number(value) : value;
+	if (typeof number === 'number' && Number.isFinite(number)) return number;
 	return fail(item, `"${field}" must be a number but is "${String(value)}" in item ${item.index}`);
 }
 
@@ -103,7 +103,8 @@ export function toIsoDate(item: Item, value: unknown, field: string): string {
 		fail(
 			item,
 			`"${field}" is the number ${String(value)} in item ${item.index}, which the node does not read as a date`,
-			'A number for a date is read as Unix time: seconds (such as 1767225600) or milliseconds (such as 1767225600000), from 1973-03-03 on. Otherwise use an ISO 8601 date such as 2026-12-31, or the date picker.',
+			'A number for a date is read as Unix time: seconds (such as 1767225600) or milliseconds (such as 1767225600000), from 1973-03-03 on. ' +
+				'Otherwise use an ISO 8601 date such as 2026-12-31, or the date picker.',
 		);
 	}
 	const day = /^\d{4}-\d{2}-(\d{2})/.exec(text)?.[1];

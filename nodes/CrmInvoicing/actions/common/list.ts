@@ -79,37 +79,49 @@ async function readMatching(
 	return matches;
 }
 
+/** A Get Many: its resource, its list, its filters, and what the node does beyond the API's filters. */
+interface GetMany {
+	resource: SimplifiedResource;
+	/** The list's path, which also names its records in Limit's hint (`/leads`: leads). */
+	path: string;
+	version?: ApiVersion;
+	/** The options of Filters, sent as query parameters. */
+	filters: INodeProperties[];
+	/** May rename a query parameter, and return a test for the records the node filters itself. */
+	adjust?: (qs: IDataObject) => OwnFilter | undefined;
+	/** An item's filter the API cannot apply: the node reads pages of 100 and keeps the matches. */
+	ownFilter?: (item: Item) => OwnFilter | undefined;
+}
+
+/** The Filters the user set as query parameters: a boolean filter when it is a boolean, text trimmed. */
+function queryOf(item: Item, filters: INodeProperties[]): IDataObject {
+	const given = item.context.getNodeParameter('filters', item.index, {}) as IDataObject;
+	const qs: IDataObject = {};
+	for (const { name, type } of filters) {
+		const value = given[name];
+		if (type !== 'boolean' && isSet(value)) qs[name] = String(value).trim();
+		if (type === 'boolean' && typeof value === 'boolean') qs[name] = value;
+	}
+	return qs;
+}
+
 /**
- * Get Many of a resource: Return All, Limit, Output (Simplify before version 4) and the Filters collection with these
- * options (a boolean filter sent when it is a boolean, text trimmed, as query parameters); the list at `list.path`
- * through the one list reader, each record output as Output says (output.ts). `adjust` may rename a query parameter,
- * and return a test for the records the node filters itself. `list.ownFilter` gives an item's filter the API cannot
- * apply (a resource with it has no `adjust`): the node reads pages of 100 and keeps the matches.
+ * Get Many of a resource: Return All, Limit, Output (Simplify before version 4) and Filters; the list through
+ * the one list reader, each record output as Output says (output.ts).
  */
-export function getManyOperation(
-	resource: SimplifiedResource,
-	what: string,
-	list: { path: string; version?: ApiVersion; ownFilter?: (item: Item) => OwnFilter | undefined },
-	filters: INodeProperties[],
-	adjust?: (qs: IDataObject) => ((record: IDataObject) => boolean) | undefined,
-): Operation {
+export function getManyOperation(list: GetMany): Operation {
+	const { resource, path, version, filters } = list;
 	return {
 		description: shownFor(resource, 'getMany', [
-			...returnAllAndLimit(what),
+			...returnAllAndLimit(path.slice(1)),
 			...outputProperties,
 			collectionProperty('Filters', 'filters', filters, { placeholder: 'Add Filter' }),
 		]),
 		async execute(this: IExecuteFunctions, item: Item) {
-			const given = this.getNodeParameter('filters', item.index, {}) as IDataObject;
-			const qs: IDataObject = {};
-			for (const { name, type } of filters) {
-				const value = given[name];
-				if (type === 'boolean' ? typeof value === 'boolean' : isSet(value))
-					qs[name] = type === 'boolean' ? value : String(value).trim();
-			}
-			const keep = adjust?.(qs);
+			const qs = queryOf(item, filters);
+			const keep = list.adjust?.(qs);
 			const want = pageRequestOf(item);
-			const spec = { path: list.path, version: list.version, qs, itemIndex: item.index };
+			const spec = { path, version, qs, itemIndex: item.index };
 			const own = list.ownFilter?.(item);
 			const records = own
 				? await readMatching.call(this, { ...spec, narrow: OWN_FILTER_NARROW }, want, own)

@@ -8,13 +8,15 @@ const PICKERS = {
 	user: { searchListMethod: 'searchUsers', list: 'Select a user...', id: 'e.g. usr_5e0c' },
 };
 
-/** A record picked from a searchable, paged list ("From List") or given by its public ID ("By ID"). */
+/**
+ * A record picked from a searchable, paged list ("From List") or given by its public ID ("By ID");
+ * `more` holds the rest (description, required).
+ */
 export function locatorProperty(
 	displayName: string,
 	name: string,
 	record: keyof typeof PICKERS,
-	description: string,
-	required = false,
+	more: Partial<INodeProperties>,
 ): INodeProperties {
 	const { searchListMethod, list, id } = PICKERS[record];
 	return {
@@ -22,7 +24,6 @@ export function locatorProperty(
 		name,
 		type: 'resourceLocator',
 		default: { mode: 'list', value: '' },
-		description,
 		modes: [
 			{
 				displayName: 'From List',
@@ -33,7 +34,7 @@ export function locatorProperty(
 			},
 			{ displayName: 'By ID', name: 'id', type: 'string', placeholder: id },
 		],
-		...(required && { required }),
+		...more,
 	};
 }
 

@@ -11,6 +11,10 @@ export function textProperty(
 	return { displayName, name, type: 'string', default: '', ...more };
 }
 
+/** Properties in alphabetical order of their labels, as n8n's linter wants collection options. */
+export const byName = (options: INodeProperties[]) =>
+	options.sort((a, b) => a.displayName.localeCompare(b.displayName));
+
 /** The options of an API enum (`HIGH` shown as High), by name. */
 export const enumOptions = (values: readonly string[]) =>
 	values
@@ -93,6 +97,13 @@ export const additionalFieldsProperty = (options: INodeProperties[], description
 		options,
 		description ? { description } : {},
 	);
+
+/** "Update Fields" of versions 1 and 2 of Update: only the fields added are sent. */
+export const updateFieldsProperty = (options: INodeProperties[]) =>
+	collectionProperty('Update Fields', 'updateFields', options, {
+		description:
+			'The fields to change. Only the fields added here are sent; the others keep their values.',
+	});
 
 /**
  * A fields collection ("Additional Fields", "Update Fields") as a request body: only what the user set. "Other Fields

@@ -87,22 +87,21 @@ function selectedFields(item: Item): string[] {
 
 /** The record's ID and the selected fields it has; `customFields.<key>` one custom field, kept under customFields. */
 function selectFields(record: IDataObject, fields: string[]): IDataObject {
-	const has = (object: IDataObject, key: string) =>
-		Object.prototype.hasOwnProperty.call(object, key);
 	const custom = isPlainObject(record.customFields) ? record.customFields : {};
 	const selected: IDataObject = {};
 	for (const field of ['id', ...fields]) {
 		const key = field.slice(CUSTOM_PREFIX.length);
-		if (has(record, field)) selected[field] = record[field];
-		else if (field.startsWith(CUSTOM_PREFIX) && has(custom, key))
+		if (Object.hasOwn(record, field)) selected[field] = record[field];
+		else if (field.startsWith(CUSTOM_PREFIX) && Object.hasOwn(custom, key))
 			selected.customFields = { ...(selected.customFields as IDataObject), [key]: custom[key] };
 	}
 	return selected;
 }
 
 /** How one item's records are output: by Output from version 4 on, by Simplify in 2 and 3, unchanged in version 1. */
+const raw = (record: IDataObject) => record;
+
 function shapeOf({ context, index }: Item, resource: SimplifiedResource) {
-	const raw = (record: IDataObject) => record;
 	const simplified = (record: IDataObject) => simplify(resource, record);
 	const version = context.getNode().typeVersion;
 	if (version < OUTPUT_CONTROL_VERSION) return raw;

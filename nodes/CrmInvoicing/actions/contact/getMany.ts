@@ -2,15 +2,15 @@ import { getManyOperation } from '../common/list';
 import { textProperty } from '../common/options';
 
 /** GET /api/v2/contacts: `pageSize` and `cursor` in, `data` and `meta.nextCursor` out. */
-export const { description, execute } = getManyOperation(
-	'contact',
-	'contacts',
-	{ path: '/contacts', version: 'v2' },
-	[
+export const { description, execute } = getManyOperation({
+	resource: 'contact',
+	path: '/contacts',
+	version: 'v2',
+	filters: [
 		textProperty('Search', 'search', {
 			placeholder: 'jane',
 			description:
 				'Text to look for in the contacts (sent to the v2 API as the "search" query parameter)',
 		}),
 	],
-);
+});

@@ -1,12 +1,11 @@
-import { op } from '../operation';
-import * as getMany from './getMany';
+import type { OperationOption } from '../operation';
+export * as getMany from './getMany';
 
-export const operations = [
-	op(
-		'Get Many',
-		'getMany',
-		getMany,
-		'Get many contacts',
-		'Get many contacts (API v2), optionally filtered by search text',
-	),
+export const operations: OperationOption[] = [
+	{
+		name: 'Get Many',
+		value: 'getMany',
+		action: 'Get many contacts',
+		description: 'Get many contacts (API v2), optionally filtered by search text',
+	},
 ];

@@ -1,12 +1,11 @@
-import { op } from '../operation';
-import * as request from './request';
+import type { OperationOption } from '../operation';
+export * as request from './request';
 
-export const operations = [
-	op(
-		'Request',
-		'request',
-		request,
-		'Make a custom API request',
-		'Send a request to any endpoint of the CRM API with this credential',
-	),
+export const operations: OperationOption[] = [
+	{
+		name: 'Request',
+		value: 'request',
+		action: 'Make a custom API request',
+		description: 'Send a request to any endpoint of the CRM API with this credential',
+	},
 ];

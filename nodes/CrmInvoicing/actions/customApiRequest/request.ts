@@ -98,7 +98,8 @@ const properties: INodeProperties[] = [
 		type: 'boolean',
 		default: false,
 		description:
-			'Whether to follow the cursor of a list endpoint and output one item per record. Works with v1 lists (items, nextCursor), v2 lists (data, meta.nextCursor) and bare arrays. Each record must be a JSON object.',
+			'Whether to follow the cursor of a list endpoint and output one item per record. ' +
+			'Works with v1 lists (items, nextCursor), v2 lists (data, meta.nextCursor) and bare arrays. Each record must be a JSON object.',
 		displayOptions: { show: { method: ['GET'] } },
 	},
 	...updateDisplayOptions(

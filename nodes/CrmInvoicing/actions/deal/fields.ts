@@ -13,6 +13,7 @@ import type { StandardField } from '../common/mapperFields';
 import {
 	amountProperty,
 	bodyFromFields,
+	byName,
 	customFieldsOption,
 	enumOptions,
 	otherFieldsOption,
@@ -48,17 +49,11 @@ const sharedOptions: INodeProperties[] = [
 	}),
 ];
 
-const byName = (options: INodeProperties[]) =>
-	options.sort((a, b) => a.displayName.localeCompare(b.displayName));
-
 export const dealCreateFieldOptions = byName([
 	...sharedOptions,
-	locatorProperty(
-		'Lead',
-		'leadId',
-		'lead',
-		'The lead this deal comes from. Pick it from the list or enter its public ID.',
-	),
+	locatorProperty('Lead', 'leadId', 'lead', {
+		description: 'The lead this deal comes from. Pick it from the list or enter its public ID.',
+	}),
 ]);
 
 export const dealUpdateFieldOptions = byName([

@@ -1,26 +1,29 @@
-import { op } from '../operation';
-import * as create from './create';
-import * as markLost from './markLost';
-import * as markWon from './markWon';
-import * as moveToStage from './moveToStage';
-import * as update from './update';
+import type { OperationOption } from '../operation';
+export * as create from './create';
+export * as markLost from './markLost';
+export * as markWon from './markWon';
+export * as moveToStage from './moveToStage';
+export * as update from './update';
 
-export const operations = [
-	op('Create', 'create', create, 'Create a deal', 'Create a deal in a pipeline stage for a client'),
-	op('Mark as Lost', 'markLost', markLost, 'Mark a deal as lost'),
-	op('Mark as Won', 'markWon', markWon, 'Mark a deal as won'),
-	op(
-		'Move to Stage',
-		'moveToStage',
-		moveToStage,
-		'Move a deal to a stage',
-		'Move a deal to another pipeline stage',
-	),
-	op(
-		'Update',
-		'update',
-		update,
-		'Update a deal',
-		'Update the given fields of a deal (title, price, stage, status, priority, …)',
-	),
+export const operations: OperationOption[] = [
+	{
+		name: 'Create',
+		value: 'create',
+		action: 'Create a deal',
+		description: 'Create a deal in a pipeline stage for a client',
+	},
+	{ name: 'Mark as Lost', value: 'markLost', action: 'Mark a deal as lost' },
+	{ name: 'Mark as Won', value: 'markWon', action: 'Mark a deal as won' },
+	{
+		name: 'Move to Stage',
+		value: 'moveToStage',
+		action: 'Move a deal to a stage',
+		description: 'Move a deal to another pipeline stage',
+	},
+	{
+		name: 'Update',
+		value: 'update',
+		action: 'Update a deal',
+		description: 'Update the given fields of a deal (title, price, stage, status, priority, …)',
+	},
 ];

@@ -1,4 +1,4 @@
-import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
+import type { IDataObject } from 'n8n-workflow';
 
 import { requiredParameter, type Item } from '../common/fields';
 import { textProperty } from '../common/options';
@@ -15,21 +15,13 @@ export const dealIdProperty = textProperty('Deal ID', 'dealId', {
 /** The deal given in "Deal ID", checked to be non-empty; PATCH answers with the deal. */
 export const dealIdOf = (item: Item) => requiredParameter(item, 'dealId', 'Deal ID');
 
-/**
- * An operation that is Update with a set body: fixed, such as Mark as Won (Update with Status WON), or read from the
- * operation's own parameters `more`, such as Move to Stage (Update with Stage ID).
- */
-export function patchOperation(
-	operation: string,
-	body: IDataObject | ((item: Item) => IDataObject),
-	more: INodeProperties[] = [],
-): Operation {
+/** An operation that is Update with a fixed body, such as Mark as Won (Update with Status WON). */
+export function patchOperation(operation: string, body: IDataObject): Operation {
 	return {
-		description: shownFor('deal', operation, [dealIdProperty, ...more]),
-		async execute(this: IExecuteFunctions, item: Item) {
-			const sent = typeof body === 'function' ? body(item) : body;
+		description: shownFor('deal', operation, [dealIdProperty]),
+		async execute(item: Item) {
 			const path = recordPath('/deals', dealIdOf(item));
-			return [{ json: await recordRequest(item, 'PATCH', path, sent) }];
+			return [{ json: await recordRequest(item, 'PATCH', path, body) }];
 		},
 	};
 }

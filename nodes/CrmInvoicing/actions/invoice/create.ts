@@ -67,12 +67,10 @@ const properties: INodeProperties[] = [
 			default: false,
 			description: 'Whether the line item prices already include tax (the API default is off)',
 		},
-		locatorProperty(
-			'Sales Person',
-			'salesPersonId',
-			'user',
-			'The user credited with the sale. Pick a user from the list or enter their public ID.',
-		),
+		locatorProperty('Sales Person', 'salesPersonId', 'user', {
+			description:
+				'The user credited with the sale. Pick a user from the list or enter their public ID.',
+		}),
 		{
 			displayName: 'Status',
 			name: 'status',

@@ -1,12 +1,11 @@
-import { op } from '../operation';
-import * as create from './create';
+import type { OperationOption } from '../operation';
+export * as create from './create';
 
-export const operations = [
-	op(
-		'Create',
-		'create',
-		create,
-		'Create an invoice',
-		'Create an invoice for a client with one or more line items',
-	),
+export const operations: OperationOption[] = [
+	{
+		name: 'Create',
+		value: 'create',
+		action: 'Create an invoice',
+		description: 'Create an invoice for a client with one or more line items',
+	},
 ];

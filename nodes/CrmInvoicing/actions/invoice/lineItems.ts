@@ -94,7 +94,11 @@ export const lineItemProperties: INodeProperties[] = [
 		required: true,
 		default: '[]',
 		description:
-			'An array of line item objects with the API\'s field names: name or productId, quantity, price (optional with a productId), and optionally description, taxRateId, discount, discountType, buyPrice. Line items of an invoice response can be passed in: the keys only responses have (amount, taxAmount, discountAmount, tax, viewType) are dropped. Use an expression that gives such an array, or JSON text like [{"name": "Consulting hours", "quantity": 2, "price": 100}].',
+			"An array of line item objects with the API's field names: name or productId, quantity, " +
+			'price (optional with a productId), and optionally description, taxRateId, discount, discountType, ' +
+			'buyPrice. Line items of an invoice response can be passed in: the keys only responses have ' +
+			'(amount, taxAmount, discountAmount, tax, viewType) are dropped. Use an expression that gives such ' +
+			'an array, or JSON text like [{"name": "Consulting hours", "quantity": 2, "price": 100}].',
 		displayOptions: { show: { lineItemsSource: ['json'] } },
 	},
 ];
@@ -109,16 +113,18 @@ const NUMBER_FIELDS = ['quantity', 'price', 'discount', 'buyPrice'] as const;
 function lineItem(item: Item, raw: unknown, line: number, fromFields: boolean): IDataObject {
 	const refuse = (
 		problem: string,
-		help = `The line item is ${shown(raw)}. Each line item needs a name or a productId, a quantity, and a price unless it has a productId, as numbers.`,
+		help = `The line item is ${shown(raw)}. ` +
+			'Each line item needs a name or a productId, a quantity, and a price unless it has a productId, as numbers.',
 	): never => fail(item, `Line item ${line} of item ${item.index}: ${problem}`, help);
-	if (!raw || typeof raw !== 'object' || Array.isArray(raw)) refuse('is not an object');
-	const source = raw as IDataObject;
+	if (!isPlainObject(raw)) return refuse('is not an object');
+	const source = raw;
 	const result: IDataObject = { ...source };
 	for (const key of RESPONSE_ONLY_LINE_ITEM_KEYS) delete result[key];
 	if (typeof source.productId === 'number') {
 		refuse(
 			`"productId" is the number ${source.productId}, not a product's public ID`,
-			"Invoice responses show a line's product as an internal number, but requests need the product's public ID (text such as prd_7d2e). Use the product's public ID, for example the id that Product → Get returns, or leave productId out and give name and price.",
+			"Invoice responses show a line's product as an internal number, but requests need the product's public ID (text such as prd_7d2e). " +
+				"Use the product's public ID, for example the id that Product → Get returns, or leave productId out and give name and price.",
 		);
 	}
 	for (const field of TEXT_FIELDS) {
@@ -139,9 +145,10 @@ function lineItem(item: Item, raw: unknown, line: number, fromFields: boolean): 
 			delete result[field];
 			continue;
 		}
-		const number =
-			typeof value === 'number' ? value : typeof value === 'string' ? Number(value.trim()) : NaN;
-		if (!Number.isFinite(number)) refuse(`"${field}" must be a number but is ${shown(value)}`);
+		// Set: a number, or a text that is not empty.
+		const number = typeof value === 'string' ? Number(value) : value;
+		if (typeof number !== 'number' || !Number.isFinite(number))
+			return refuse(`"${field}" must be a number but is ${shown(value)}`);
 		const { min, minIncluded, max } = LINE_ITEM_BOUNDS[field];
 		if (number > max || (minIncluded ? number < min : number <= min)) {
 			const from = minIncluded ? `from ${min}` : `greater than ${min}`;

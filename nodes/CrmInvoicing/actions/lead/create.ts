@@ -1,18 +1,22 @@
-import { createOperation } from '../common/record';
-import { textProperty } from '../common/options';
+import type { Item } from '../common/fields';
+import { parametersByVersion } from '../common/mapped';
+import { additionalFieldsProperty, textProperty } from '../common/options';
+import { createBody, recordRequest } from '../common/record';
 import { LEAD_MAPPER_FIELDS, leadBodyFromFields, leadFieldOptions } from './fields';
 
-export const { description, execute } = createOperation(
-	'lead',
-	'/leads',
-	LEAD_MAPPER_FIELDS,
-	leadBodyFromFields,
-	leadFieldOptions,
-	[
-		textProperty('Name', 'name', {
-			required: true,
-			placeholder: 'Jane Doe',
-			description: 'Full name of the lead',
-		}),
-	],
-);
+/** Versions 1 and 2: the name, and the other fields under "Additional Fields". */
+const properties = [
+	textProperty('Name', 'name', {
+		required: true,
+		placeholder: 'Jane Doe',
+		description: 'Full name of the lead',
+	}),
+	additionalFieldsProperty(leadFieldOptions),
+];
+
+export const description = parametersByVersion('lead', 'create', [], properties);
+
+export async function execute(item: Item) {
+	const body = createBody(item, { standard: LEAD_MAPPER_FIELDS, fromFields: leadBodyFromFields });
+	return [{ json: await recordRequest(item, 'POST', '/leads', body) }];
+}

@@ -4,6 +4,7 @@ import { requireText, toNumber, type Item } from '../common/fields';
 import type { StandardField } from '../common/mapperFields';
 import {
 	bodyFromFields,
+	byName,
 	customFieldsOption,
 	otherFieldsOption,
 	textProperty,
@@ -48,13 +49,13 @@ export const leadFieldOptions: INodeProperties[] = [
 ];
 
 /** The fields of "Update Fields": the shared lead fields and the name, in alphabetical order. */
-export const leadUpdateFieldOptions: INodeProperties[] = [
+export const leadUpdateFieldOptions = byName([
 	...leadFieldOptions,
 	textProperty('Name', 'name', {
 		placeholder: 'Jane Doe',
 		description: 'New full name of the lead',
 	}),
-].sort((a, b) => a.displayName.localeCompare(b.displayName));
+]);
 
 /** Lead fields from a fields collection as a request body (bodyFromFields): a name not empty, the value a number. */
 export function leadBodyFromFields(item: Item, fields: IDataObject): IDataObject {

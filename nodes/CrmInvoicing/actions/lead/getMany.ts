@@ -71,31 +71,34 @@ function customFieldFilterOf(item: Item): OwnFilter | undefined {
 		// Own keys only: a key named "constructor" is a custom field, never Object's.
 		return pairs.every(
 			({ key, text }) =>
-				Object.prototype.hasOwnProperty.call(fields, key) &&
-				fields[key] !== null &&
-				textOf(fields[key]) === text,
+				Object.hasOwn(fields, key) && fields[key] !== null && textOf(fields[key]) === text,
 		);
 	};
 }
 
-const base = getManyOperation('lead', 'leads', { path: '/leads', ownFilter: customFieldFilterOf }, [
-	{
-		displayName: 'Archived',
-		name: 'archived',
-		type: 'boolean',
-		default: false,
-		description:
-			'Whether to return only archived leads (on) or only leads that are not archived (off). Leave this filter out to get both.',
-	},
-	textProperty('Search', 'search', {
-		placeholder: 'jane',
-		description: 'Text to look for in the name, email, mobile or website of the leads',
-	}),
-	textProperty('Stage ID', 'stageId', {
-		placeholder: 'e.g. lst_new',
-		description: 'Public ID of a lead stage: only leads in that stage are returned',
-	}),
-]);
+const base = getManyOperation({
+	resource: 'lead',
+	path: '/leads',
+	ownFilter: customFieldFilterOf,
+	filters: [
+		{
+			displayName: 'Archived',
+			name: 'archived',
+			type: 'boolean',
+			default: false,
+			description:
+				'Whether to return only archived leads (on) or only leads that are not archived (off). Leave this filter out to get both.',
+		},
+		textProperty('Search', 'search', {
+			placeholder: 'jane',
+			description: 'Text to look for in the name, email, mobile or website of the leads',
+		}),
+		textProperty('Stage ID', 'stageId', {
+			placeholder: 'e.g. lst_new',
+			description: 'Public ID of a lead stage: only leads in that stage are returned',
+		}),
+	],
+});
 
 export const description: INodeProperties[] = [
 	...base.description,

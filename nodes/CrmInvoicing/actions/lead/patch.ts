@@ -1,4 +1,4 @@
-import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
+import type { IDataObject } from 'n8n-workflow';
 
 import { apiRequest, isPlainObject } from '../../shared';
 import { fail, requireText, shown, type Item } from '../common/fields';
@@ -6,13 +6,11 @@ import { locatorProperty } from '../common/locator';
 import { recordPath, recordRequest } from '../common/record';
 import { shownFor, type Operation } from '../operation';
 
-export const leadIdProperty = locatorProperty(
-	'Lead',
-	'leadId',
-	'lead',
-	'The lead to use. Pick it from the list (shows name, email and lead number; searches them and the mobile and website) or enter its public ID.',
-	true,
-);
+export const leadIdProperty = locatorProperty('Lead', 'leadId', 'lead', {
+	required: true,
+	description:
+		'The lead to use. Pick it from the list (shows name, email and lead number; searches them and the mobile and website) or enter its public ID.',
+});
 
 export function leadIdOf(item: Item): string {
 	const value = item.context.getNodeParameter('leadId', item.index, '', { extractValue: true });
@@ -38,10 +36,13 @@ function sameValue(sent: unknown, answered: unknown): boolean {
 function checkApplied(item: Item, leadId: string, body: IDataObject, lead: IDataObject): void {
 	if (typeof body.archived === 'boolean' && lead.archived !== body.archived) {
 		const verb = body.archived ? 'archive' : 'unarchive';
+		const Verb = body.archived ? 'Archive' : 'Unarchive';
 		fail(
 			item,
 			`The API did not ${verb} lead ${leadId}: it still answers archived=${shown(lead.archived)}`,
-			`The API documents "archived" as a field of a lead but not among the fields PATCH /leads/{id} accepts, and this CRM ignored it, so nothing was ${verb}d. ${body.archived ? 'Archive' : 'Unarchive'} the lead in the CRM itself, or ask the CRM's provider how to do it through the API.`,
+			'The API documents "archived" as a field of a lead but not among the fields PATCH /leads/{id} accepts, ' +
+				`and this CRM ignored it, so nothing was ${verb}d. ${Verb} the lead in the CRM itself, ` +
+				"or ask the CRM's provider how to do it through the API.",
 		);
 	}
 	const sentCustom = body.customFields;
@@ -55,7 +56,8 @@ function checkApplied(item: Item, leadId: string, body: IDataObject, lead: IData
 			fail(
 				item,
 				`The API did not update the custom fields ${ignored.join(', ')} of lead ${leadId}: it answers customFields=${shown(lead.customFields ?? null)}`,
-				'The API does not document "customFields" among the fields PATCH /leads/{id} accepts, and this CRM did not apply them. Change them in the CRM itself, or check their keys against the custom fields defined in the CRM.',
+				'The API does not document "customFields" among the fields PATCH /leads/{id} accepts, and this CRM did not apply them. ' +
+					'Change them in the CRM itself, or check their keys against the custom fields defined in the CRM.',
 			);
 		}
 	}
@@ -95,7 +97,7 @@ export async function patchLead(
 export function patchOperation(operation: string, body: IDataObject): Operation {
 	return {
 		description: shownFor('lead', operation, [leadIdProperty]),
-		async execute(this: IExecuteFunctions, item: Item) {
+		async execute(item: Item) {
 			return [{ json: await patchLead(item, leadIdOf(item), body) }];
 		},
 	};

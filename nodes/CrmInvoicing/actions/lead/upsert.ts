@@ -143,7 +143,8 @@ function oldestOf(leads: IDataObject[]): IDataObject {
 
 /** What the search tells the user to do when it passes the list reader's caps. */
 const NARROW_SEARCH =
-	"The CRM's search matches names, mobiles and websites too, so many leads mention this address. Use Lead → Get Many to look at the matches and merge or archive them, or use Lead → Update with the lead's ID.";
+	"The CRM's search matches names, mobiles and websites too, so many leads mention this address. " +
+	"Use Lead → Get Many to look at the matches and merge or archive them, or use Lead → Update with the lead's ID.";
 
 /**
  * The ID of the lead to update, or undefined when no lead that is not archived has this email. Searches

@@ -29,6 +29,13 @@ export async function searchLeads(
 	return { results: page.records.map(leadListItem), paginationToken: page.nextCursor ?? undefined };
 }
 
+/** How the user picker shows a user: full name and email, e.g. `Jane Doe · jane@example.com`, else the ID. */
+function userListItem(user: IDataObject) {
+	const fullName = [user.firstName, user.lastName].filter(Boolean).join(' ');
+	const name = [fullName, user.email].filter(Boolean).join(' · ') || String(user.id);
+	return { name, value: String(user.id) };
+}
+
 /**
  * One page of team users for the "From List" picker (e.g. an invoice's sales person), searching as the user types.
  * Only active team members are listed; others can still be given by ID.
@@ -49,13 +56,7 @@ export async function searchUsers(
 		// Filtered here too, in case the server ignores the search parameter (the spec does not name it).
 		results: page.records
 			.filter((user) => !filter || userMatchesSearch(user, filter))
-			.map((user) => {
-				const fullName = [user.firstName, user.lastName].filter(Boolean).join(' ');
-				return {
-					name: [fullName, user.email].filter(Boolean).join(' · ') || String(user.id),
-					value: String(user.id),
-				};
-			}),
+			.map(userListItem),
 		paginationToken: page.nextCursor ?? undefined,
 	};
 }

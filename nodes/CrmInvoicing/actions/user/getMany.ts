@@ -4,11 +4,20 @@ import { USER_SEARCH_QUERY_PARAMETER, userMatchesSearch } from '../../shared';
 import { getManyOperation } from '../common/list';
 import { textProperty } from '../common/options';
 
-export const { description, execute } = getManyOperation(
-	'user',
-	'users',
-	{ path: '/users' },
-	[
+/** The node applies the search too: a server that ignores the parameter must not make it return everyone. */
+function adjust(qs: IDataObject) {
+	const { search } = qs;
+	if (typeof search !== 'string') return undefined;
+	delete qs.search;
+	qs[USER_SEARCH_QUERY_PARAMETER] = search;
+	return (user: IDataObject) => userMatchesSearch(user, search);
+}
+
+export const { description, execute } = getManyOperation({
+	resource: 'user',
+	path: '/users',
+	adjust,
+	filters: [
 		{
 			displayName: 'Active',
 			name: 'active',
@@ -23,12 +32,4 @@ export const { description, execute } = getManyOperation(
 			hint: `The API spec does not name the user search parameter; this node sends "${USER_SEARCH_QUERY_PARAMETER}".`,
 		}),
 	],
-	(qs) => {
-		const { search } = qs;
-		if (typeof search !== 'string') return undefined;
-		delete qs.search;
-		qs[USER_SEARCH_QUERY_PARAMETER] = search;
-		// The node applies the search too: a server that ignores the parameter must not make it return everyone.
-		return (user: IDataObject) => userMatchesSearch(user, search);
-	},
-);
+});

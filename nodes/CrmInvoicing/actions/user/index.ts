@@ -1,12 +1,12 @@
-import { op } from '../operation';
-import * as getMany from './getMany';
+import type { OperationOption } from '../operation';
+export * as getMany from './getMany';
 
-export const operations = [
-	op(
-		'Get Many',
-		'getMany',
-		getMany,
-		'Get many users',
-		'Get many users of the team, optionally filtered by search text or active membership',
-	),
+export const operations: OperationOption[] = [
+	{
+		name: 'Get Many',
+		value: 'getMany',
+		action: 'Get many users',
+		description:
+			'Get many users of the team, optionally filtered by search text or active membership',
+	},
 ];

@@ -1,5 +1,3 @@
-import type { IExecuteFunctions } from 'n8n-workflow';
-
 import type { Item } from '../common/fields';
 import { recordRequest } from '../common/record';
 import { shownFor } from '../operation';
@@ -7,6 +5,6 @@ import { webhookIdProperty, webhookOf, withoutSecret } from './shared';
 
 export const description = shownFor('webhook', 'get', [webhookIdProperty]);
 
-export async function execute(this: IExecuteFunctions, item: Item) {
+export async function execute(item: Item) {
 	return [{ json: withoutSecret(await recordRequest(item, 'GET', webhookOf(item).path)) }];
 }

@@ -1,30 +1,32 @@
-import { op } from '../operation';
-import * as create from './create';
-import * as deleteSubscription from './delete';
-import * as get from './get';
-import * as getMany from './getMany';
+import type { OperationOption } from '../operation';
+export * as create from './create';
+export * as delete from './delete';
+export * as get from './get';
+export * as getMany from './getMany';
 
-export const operations = [
-	op(
-		'Create',
-		'create',
-		create,
-		'Create a webhook subscription',
-		'Subscribe a URL to events; the output holds the signing secret, shown only this once',
-	),
-	op('Delete', 'delete', deleteSubscription, 'Delete a webhook subscription'),
-	op(
-		'Get',
-		'get',
-		get,
-		'Get a webhook subscription',
-		'Get a webhook subscription by ID (without its secret)',
-	),
-	op(
-		'Get Many',
-		'getMany',
-		getMany,
-		'Get many webhook subscriptions',
-		'Get many webhook subscriptions (without their secrets)',
-	),
+export const operations: OperationOption[] = [
+	{
+		name: 'Create',
+		value: 'create',
+		action: 'Create a webhook subscription',
+		description:
+			'Subscribe a URL to events; the output holds the signing secret, shown only this once',
+	},
+	{
+		name: 'Delete',
+		value: 'delete',
+		action: 'Delete a webhook subscription',
+	},
+	{
+		name: 'Get',
+		value: 'get',
+		action: 'Get a webhook subscription',
+		description: 'Get a webhook subscription by ID (without its secret)',
+	},
+	{
+		name: 'Get Many',
+		value: 'getMany',
+		action: 'Get many webhook subscriptions',
+		description: 'Get many webhook subscriptions (without their secrets)',
+	},
 ];
