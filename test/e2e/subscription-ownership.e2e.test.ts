@@ -1,4 +1,3 @@
-/* eslint-disable -- not shipped: eslint.dev.config.mjs lints this file, not n8n's node rules */
 /**
  * Issue 40, points 2, 4 and 5, in a real n8n (2.41.0, and 1.123.81 with `--runtime compat`) against the sandbox CRM
  * and its switches `onePerUrl` and `normalUrls` (test/sandbox/README.md): the trigger deletes only what it provably

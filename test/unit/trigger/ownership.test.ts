@@ -1,4 +1,3 @@
-/* eslint-disable -- not shipped: eslint.dev.config.mjs lints this file, not n8n's node rules */
 /**
  * Issue 40, points 2, 4 and 5, in n8n-core's real HookContext against the sandbox CRM (in this process, on loopback)
  * and its two URL switches: the trigger deletes only what it provably owns, whatever a POST /webhooks answers; URLs
