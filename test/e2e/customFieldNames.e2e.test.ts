@@ -3,6 +3,8 @@
  * on Lead and Deal Create and Update (read back from the sandbox); a field seen with values of several types is listed
  * untyped, so a mapped number stays a number; the list of custom fields stops at 500 with a line that says so.
  */
+import { randomUUID } from 'node:crypto';
+
 import { ACTION_NODE_TYPE, e2eEnv, n8nClient, nodeError, runAction, sandbox } from './lib';
 
 const env = e2eEnv();
@@ -10,6 +12,8 @@ const crm = sandbox(env);
 const n8n = n8nClient(env);
 const V3 = 3;
 const CLIENT = 'cli_c98c6bc22dc8b8de';
+/** A credential with an API key of its own (beforeAll): the node keeps what a field lookup found for 60 s per key. */
+let credential: { id: string; name: string };
 
 jest.setTimeout(240_000);
 
@@ -24,7 +28,7 @@ async function fields(parameters: Record<string, unknown>) {
 		methodName: parameters.resource === 'deal' ? 'getDealFields' : 'getLeadFields',
 		parameterPath: 'parameters.columns',
 		parameters,
-		credentials: { crmInvoicingApi: env.credentials.admin },
+		credentials: { crmInvoicingApi: credential },
 	});
 }
 
@@ -45,6 +49,13 @@ describe(`custom field names and types in real n8n ${env.n8nVersion}`, () => {
 	beforeAll(async () => {
 		// The mapper reads the first page of leads, oldest first: these must be on it, the wide one last.
 		await crm.reset();
+		const key = `sk_fields_${randomUUID().replace(/-/g, '')}`;
+		await crm.control('POST', '/keys', { key });
+		credential = await n8n.createCredential(`e2e custom field names ${Date.now()}`, {
+			baseUrl: env.sandboxUrl,
+			apiKey: key,
+			requestsPerMinute: 600,
+		});
 		await crm.api('POST', '/leads', { name: 'Named', customFields: fieldsOf(NAMED) });
 		for (const score of [null, 7, 'seven'])
 			await crm.api('POST', '/leads', { name: 'Scored', customFields: { score, onlyNull: null } });
