@@ -19,6 +19,7 @@ import { readFileSync } from 'node:fs';
 
 import { logSize } from '../../scripts/lib/settle';
 import {
+	expectLogged,
 	e2eEnv,
 	expectExactlyExecutions,
 	finishedExecutions,
@@ -102,7 +103,7 @@ describe(`A change of the trigger's API key in real n8n ${env.n8nVersion}`, () =
 			10_000,
 			'the secret wrapped anew',
 		);
-		expect(readFileSync(env.logFile, 'utf8')).toContain(
+		await expectLogged(
 			`wrapped the signing secret of webhook subscription ${subscription.id} anew under the new key`,
 		);
 
@@ -176,11 +177,11 @@ describe(`A change of the trigger's API key in real n8n ${env.n8nVersion}`, () =
 			`[key rotation, restart before any delivery] one live subscription after ${((Date.now() - started) / 1000).toFixed(1)} s`,
 		);
 		expect((await crm.webhooks()).find((s) => s.id === old.id)).toBeUndefined();
-		const log = readFileSync(env.logFile).subarray(logFrom).toString('utf8');
-		expect(log).toMatch(
+		await expectLogged(
 			new RegExp(
 				`stored signing secret of webhook subscription ${old.id} cannot be read with (this|the) credential's API key`,
 			),
+			logFrom,
 		);
 		expect((await savedState(old.id)).subscriptionId).toBe(renewed.id);
 

@@ -10,9 +10,9 @@
  * - n8n 2.41 with N8N_USE_WORKFLOW_PUBLICATION_SERVICE=false: start-up activation as in 2.38, so a restart repairs.
  */
 import { randomUUID } from 'node:crypto';
-import { readFileSync } from 'node:fs';
 
 import {
+	expectLogged,
 	e2eEnv,
 	finishedExecutions,
 	n8nClient,
@@ -69,7 +69,7 @@ async function expectOldUrlAccountedFor(
 	name: string,
 ): Promise<void> {
 	expect((await subscriptionsAt(oldUrl)).map((s) => s.id)).toEqual([old.id]);
-	expect(readFileSync(env.logFile, 'utf8')).toContain(`kept webhook subscription ${old.id}`);
+	await expectLogged(`kept webhook subscription ${old.id}`);
 	const before = (await finishedExecutions(workflowId)).length;
 	await crm.api('POST', '/leads', { name });
 	await waitFor(

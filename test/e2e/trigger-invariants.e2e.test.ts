@@ -20,6 +20,7 @@ import { ensureRuntime } from '../../scripts/lib/runtime';
 import { waitForStoredWorkflows } from '../../scripts/lib/settle';
 import { assertPortFree } from '../../scripts/lib/system';
 import {
+	expectLogged,
 	e2eEnv,
 	expectExactlyExecutions,
 	finishedExecutions,
@@ -139,9 +140,8 @@ describe(`The trigger deletes only at its own URL and contacts only the CRM, in 
 				.map((request) => request.path);
 			for (const subscription of planted)
 				expect(deletes).not.toContain(`/api/v1/webhooks/${subscription.id}`);
-			const log = readFileSync(env.logFile, 'utf8');
 			for (const subscription of planted)
-				expect(log).toContain(`kept webhook subscription ${subscription.id}`);
+				await expectLogged(`kept webhook subscription ${subscription.id}`);
 			for (const subscription of planted) await crm.api('DELETE', `/webhooks/${subscription.id}`);
 		} finally {
 			await close(listener);

@@ -8,9 +8,9 @@
  * - missed (straight to the new secret): the delivery is answered 503, never a final 401, the trigger subscribes anew,
  *   and the events after that run; one live subscription.
  */
-import { readFileSync } from 'node:fs';
 
 import {
+	expectLogged,
 	e2eEnv,
 	expectExactlyExecutions,
 	n8nClient,
@@ -66,7 +66,7 @@ describe(`The CRM rotating the signing secret, in real n8n ${env.n8nVersion}`, (
 			[subscription.id, renewed].includes(d.subscriptionId),
 		);
 		expect(attempts.map((attempt) => attempt.status)).toEqual([200, 200, 200]);
-		expect(readFileSync(env.logFile, 'utf8')).toContain(
+		await expectLogged(
 			`webhook subscription ${subscription.id} also carried a signature by another secret`,
 		);
 	});
@@ -84,7 +84,7 @@ describe(`The CRM rotating the signing secret, in real n8n ${env.n8nVersion}`, (
 		await crm.api('POST', '/leads', { name: 'After the renewal, 2' });
 		await expectExactlyExecutions(workflowId, 2);
 		expect((await live()).map((s) => s.id)).toEqual([renewed]);
-		expect(readFileSync(env.logFile, 'utf8')).toContain(
+		await expectLogged(
 			`webhook subscription ${subscription.id}, which the CRM shows current at this node's URL`,
 		);
 	});

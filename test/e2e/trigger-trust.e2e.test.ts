@@ -16,6 +16,7 @@ import { readFileSync } from 'node:fs';
 import { connect } from 'node:net';
 
 import {
+	expectLogged,
 	e2eEnv,
 	expectExactlyExecutions,
 	n8nClient,
@@ -337,9 +338,8 @@ describe.each(['standard', 'alternate'] as const)(
 				expect(kept.map((s) => s.id).sort()).toEqual([...oldIds].sort());
 				expect(after).toHaveLength(6);
 				expect((await crm.requests()).filter((r) => r.method === 'DELETE')).toEqual([]);
-				const log = readFileSync(env.logFile, 'utf8');
 				for (const subscription of kept)
-					expect(log).toContain(`kept webhook subscription ${subscription.id}`);
+					await expectLogged(`kept webhook subscription ${subscription.id}`);
 
 				// Deliveries reach both at the new URL, each exactly once: a kept old subscription's delivery reaches this
 				// n8n too, and is answered 410 (the CRM disables it) without running anything.

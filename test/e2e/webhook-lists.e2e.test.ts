@@ -5,9 +5,16 @@
  * and the trigger's sweep finds and removes its own leftover at its URL, keeps (and names) one at an old URL, and
  * leaves a hand-made subscription alone.
  */
-import { readFileSync } from 'node:fs';
 
-import { e2eEnv, n8nClient, runAction, sandbox, triggerState, triggerWorkflow } from './lib';
+import {
+	e2eEnv,
+	expectLogged,
+	n8nClient,
+	runAction,
+	sandbox,
+	triggerState,
+	triggerWorkflow,
+} from './lib';
 
 const env = e2eEnv();
 const crm = sandbox(env);
@@ -86,9 +93,7 @@ describe.each(['standard', 'alternate'] as const)(
 						(s) => s.name.endsWith(`[n8n:${tag}]`) && s.url === own.url,
 					),
 				).toHaveLength(1);
-				expect(readFileSync(env.logFile, 'utf8')).toContain(
-					`kept webhook subscription ${oldUrl.id}`,
-				);
+				await expectLogged(`kept webhook subscription ${oldUrl.id}`);
 				await crm.api('DELETE', `/webhooks/${handMade.id}`);
 				await crm.api('DELETE', `/webhooks/${oldUrl.id}`);
 			} finally {
