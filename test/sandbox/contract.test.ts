@@ -1,0 +1,1369 @@
+/* eslint-disable -- not shipped: eslint.dev.config.mjs lints this file, not n8n's node rules */
+/**
+ * The sandbox CRM's contract, written once, against a real sandbox on loopback: each row of the tables is a request
+ * and the answer that the spec (/work/shared/spec/crm-api.md, § in each table's name) or the switch or fault of
+ * test/sandbox/README.md says. What one request cannot show (a walk through pages, deliveries and their retries,
+ * streams, time) is in the flows after the tables, each bounded.
+ *
+ * A row: `name | given | request | status | answer | headers`.
+ * - given: requests sent first (`;` between them), most to the control endpoints `/__sandbox/…` that the README
+ *   documents; request: the one whose answer is checked. Each is `[N× ][as KEY ]METHOD /path[ body]`, KEY one of
+ *   KEYS (the admin key when absent; none on /__sandbox), body JSON (sent as it is when it is not JSON). `{id}` is the
+ *   id the last given answer carried.
+ * - answer: JSON the body matches (toMatchObject), `= JSON` the whole body, `"text"` the whole text, `~text` a part;
+ *   in JSON, "/re/" matches a string, "<number>"/"<string>" any, "<absent>" nothing; a key `#items` is the length of
+ *   `items` (`#` of the body), `*items` what every item matches.
+ * - headers: JSON, null for a header that is absent.
+ * - $NAMES in a row are the MACROS below.
+ */
+import { spawn } from 'node:child_process';
+import { createHmac } from 'node:crypto';
+import { readdirSync, readFileSync } from 'node:fs';
+import * as http from 'node:http';
+import * as path from 'node:path';
+
+import { Webhook } from 'standardwebhooks';
+
+import { parseArgs } from './cli';
+import { escapedKey } from './edgeFaults';
+import { type Receiver, startReceiver, waitFor } from './helpers';
+import { jsonText } from './jsonText';
+import { EXAMPLE_IDS, seedSummaryLines } from './seedSummary';
+import {
+	DEFAULT_ADMIN_KEY,
+	DEFAULT_READ_ONLY_KEY,
+	RETRY_SCHEDULE_MS,
+	startSandbox,
+} from './server';
+import { createStore } from './store';
+import type { ListOrder, Sandbox, SandboxOptions, SandboxPersonality } from './types';
+
+jest.setTimeout(20_000);
+
+const LEAD = 'lead_9271262b72ee8108'; // John Smith, the first seeded lead
+const ODD_KEY = 'sk_live_R3dact/Me9+Pl3ase=='; // a key with characters a JSON encoder escapes
+const NEW_KEY = 'sk_sandbox_rotated_key_0001';
+const KEYS: Record<string, string | null> = {
+	none: null,
+	bad: 'sk_wrong',
+	readOnly: DEFAULT_READ_ONLY_KEY,
+	odd: ODD_KEY,
+	new: NEW_KEY,
+};
+const deal = {
+	title: 'Big deal',
+	pipelineId: 'pip_sales',
+	stageId: 'stg_new',
+	clientId: EXAMPLE_IDS.clientId,
+};
+const invoice = {
+	clientId: EXAMPLE_IDS.clientId,
+	date: '2024-05-01T00:00:00Z',
+	dueDate: '2024-05-31T00:00:00Z',
+};
+const inner = (value: object) => JSON.stringify(value).slice(1, -1);
+const MACROS: Record<string, string> = {
+	$LEAD: LEAD,
+	$CLIENT: EXAMPLE_IDS.clientId,
+	$PRODUCT: EXAMPLE_IDS.productId,
+	$ADMIN_KEY: DEFAULT_ADMIN_KEY,
+	$NEW_KEY: NEW_KEY,
+	$DEAL: inner(deal),
+	$INVOICE: inner(invoice),
+	$ITEM: inner({ lineItems: [{ name: 'A', price: 1, quantity: 1 }] }),
+	$HOOK: inner({ name: 'hook', url: 'https://example.com/hook', events: ['lead.created'] }),
+	$UNAUTHORIZED: inner({ code: 'UNAUTHORIZED' }),
+	$INVALID: inner({ code: 'VALIDATION_ERROR' }),
+	$NOT_FOUND: inner({ code: 'NOT_FOUND' }),
+	$FORBIDDEN: inner({ code: 'FORBIDDEN' }),
+};
+
+interface Answer {
+	status: number;
+	headers: Headers;
+	body: any;
+	text: string;
+}
+
+/** One request as a client sends it (no redirect followed); `/__sandbox` routes go without a key by default. */
+async function send(
+	sandbox: Sandbox,
+	method: string,
+	route: string,
+	options: { key?: string | null; body?: unknown; raw?: string } = {},
+): Promise<Answer> {
+	const key =
+		options.key === undefined
+			? route.startsWith('/api')
+				? sandbox.keys.admin
+				: null
+			: options.key;
+	const headers: Record<string, string> = key === null ? {} : { 'x-api-key': key };
+	const body =
+		options.raw ?? (options.body === undefined ? undefined : JSON.stringify(options.body));
+	if (body !== undefined) headers['content-type'] = 'application/json';
+	const response = await fetch(sandbox.url + route, {
+		method,
+		headers,
+		body,
+		redirect: 'manual',
+		signal: AbortSignal.timeout(10_000),
+	});
+	const text = await response.text();
+	const json = (response.headers.get('content-type') ?? '').includes('json') && text !== '';
+	return {
+		status: response.status,
+		headers: response.headers,
+		body: json ? JSON.parse(text) : text,
+		text,
+	};
+}
+
+const ctl = (sandbox: Sandbox, method: string, route: string, body?: unknown) =>
+	send(sandbox, method, `/__sandbox${route}`, { body });
+
+/** A request of a row: `[N× ][as KEY ]METHOD /path[ body]`; the answers of its N sends. */
+async function sendSpec(sandbox: Sandbox, spec: string, id: string): Promise<Answer> {
+	const [, times, keyName, method, route, body] =
+		/^(?:(\d+)× )?(?:as (\w+) )?([A-Z]+) (\S+)(?: (.*))?$/.exec(spec.replaceAll('{id}', id)) ?? [];
+	if (!method) throw new Error(`Not a request: ${spec}`);
+	const options: { key?: string | null; body?: unknown; raw?: string } = {};
+	if (keyName) options.key = KEYS[keyName];
+	if (body !== undefined) {
+		try {
+			options.body = JSON.parse(body);
+		} catch {
+			options.raw = body;
+		}
+	}
+	let answer = await send(sandbox, method, route, options);
+	for (let n = 1; n < Number(times ?? 1); n++) answer = await send(sandbox, method, route, options);
+	return answer;
+}
+
+/** The row's JSON with its matchers: "/re/", "<number>", "<string>"; "<absent>" keys left out (see absent). */
+function matchers(value: unknown): any {
+	if (typeof value === 'string' && /^\/.+\/$/.test(value))
+		return expect.stringMatching(new RegExp(value.slice(1, -1)));
+	if (value === '<number>') return expect.any(Number);
+	if (value === '<string>') return expect.any(String);
+	if (Array.isArray(value)) return value.map(matchers);
+	if (value && typeof value === 'object')
+		return Object.fromEntries(
+			Object.entries(value)
+				.filter(([, item]) => item !== '<absent>')
+				.map(([key, item]) => [key, matchers(item)]),
+		);
+	return value;
+}
+
+/** The "<absent>" keys of the row's JSON are not in the answer. */
+function absent(actual: any, expected: unknown): void {
+	if (!expected || typeof expected !== 'object') return;
+	for (const [key, value] of Object.entries(expected)) {
+		if (value === '<absent>') expect({ [key]: actual?.[key] }).toEqual({ [key]: undefined });
+		else absent(actual?.[key], value);
+	}
+}
+
+function expectAnswer(answer: Answer, expected: string): void {
+	if (expected.startsWith('~')) return expect(answer.text).toContain(expected.slice(1));
+	if (expected.startsWith('"')) return expect(answer.text).toBe(JSON.parse(expected));
+	const whole = expected.startsWith('=');
+	const json = JSON.parse(whole ? expected.slice(1) : expected);
+	absent(answer.body, json);
+	if (whole) return expect(answer.body).toEqual(matchers(json));
+	const plain: Record<string, unknown> = {};
+	for (const [key, value] of Object.entries(json as Record<string, unknown>)) {
+		const part = key.length > 1 ? answer.body[key.slice(1)] : answer.body;
+		if (key.startsWith('#')) expect(part).toHaveLength(value as number);
+		else if (key.startsWith('*'))
+			for (const item of part) expect(item).toMatchObject(matchers(value));
+		else plain[key] = value;
+	}
+	if (Array.isArray(json) || Object.keys(plain).length > 0)
+		expect(answer.body).toMatchObject(matchers(Array.isArray(json) ? json : plain));
+}
+
+let sandbox: Sandbox;
+
+/** Runs each row of a table as a test of its own. */
+function table(text: string): void {
+	const expanded = text.replace(/\$[A-Z_]+/g, (name) => MACROS[name] ?? name);
+	const rows = expanded
+		.split('\n')
+		.map((line) => line.trim())
+		.filter((line) => line !== '')
+		.map((line) => line.split(' | ').map((cell) => cell.trim()));
+	it.each(rows)('%s', async (...cells: string[]) => {
+		const [, given, request, status, expected, headers] = cells;
+		let id = '';
+		for (const step of given === '' ? [] : given.split(' ; ')) {
+			const answer = await sendSpec(sandbox, step, id);
+			// A switch must take: a given control request that fails is a mistake of the row.
+			if (step.includes(' /__sandbox') && answer.status >= 400)
+				throw new Error(`${step} → ${answer.status}: ${answer.text}`);
+			id = answer.body?.id ?? answer.body?.nextCursor ?? id;
+		}
+		const answer = await sendSpec(sandbox, request, id);
+		expect({ request, status: answer.status }).toEqual({ request, status: Number(status) });
+		if (expected) expectAnswer(answer, expected);
+		for (const [name, value] of Object.entries(JSON.parse(headers || '{}') as object)) {
+			const actual = answer.headers.get(name);
+			if (value === null) expect(actual).toBeNull();
+			else expect(actual).toEqual(matchers(value));
+		}
+	});
+}
+
+beforeAll(async () => {
+	sandbox = await startSandbox({ rateLimit: false });
+});
+afterAll(async () => await sandbox.close());
+beforeEach(async () => {
+	sandbox.reset();
+	// The switches that reset keeps, back to their defaults.
+	await ctl(sandbox, 'POST', '/config', {
+		rateLimit: false,
+		personality: 'standard',
+		listOrder: 'oldest',
+		ignoreLimit: false,
+		patchCustomFields: 'replace',
+		onePerUrl: false,
+		normalUrls: false,
+		deliverOnCreate: false,
+		activity: false,
+	});
+	sandbox.addKey(ODD_KEY);
+});
+
+// prettier-ignore
+describe('§5 authentication, §7 errors', () => table(String.raw`
+no key: 401                             |  | as none GET /api/v1/leads | 401 | ={"error":{$UNAUTHORIZED,"message":"An API key is required in the x-api-key header."}}
+an unknown key: 401                     |  | as bad GET /api/v1/leads | 401 | ={"error":{$UNAUTHORIZED,"message":"The API key in the x-api-key header is not valid."}}
+an unknown key on v2: 401               |  | as bad GET /api/v2/contacts | 401 | ={"error":{$UNAUTHORIZED,"message":"The API key in the x-api-key header is not valid."}}
+the read-only key reads                 |  | as readOnly GET /api/v1/leads | 200
+read-only: 403 to create leads          |  | as readOnly POST /api/v1/leads {"name":"x"} | 403 | ={"error":{$FORBIDDEN,"message":"The user who owns this API key does not have permission to create leads."}}
+read-only: 403 to update leads          |  | as readOnly PATCH /api/v1/leads/$LEAD {"name":"x"} | 403 | {"error":{"message":"The user who owns this API key does not have permission to update leads."}}
+read-only: 403 to create deals          |  | as readOnly POST /api/v1/deals {} | 403 | {"error":{"message":"The user who owns this API key does not have permission to create deals."}}
+read-only: 403 to update deals          |  | as readOnly PATCH /api/v1/deals/deal_x {} | 403 | {"error":{"message":"The user who owns this API key does not have permission to update deals."}}
+read-only: 403 to create invoices       |  | as readOnly POST /api/v1/invoices {} | 403 | {"error":{"message":"The user who owns this API key does not have permission to create invoices."}}
+read-only: 403 to create webhooks       |  | as readOnly POST /api/v1/webhooks {} | 403 | {"error":{"message":"The user who owns this API key does not have permission to create webhooks."}}
+read-only: 403 to delete webhooks       |  | as readOnly DELETE /api/v1/webhooks/whk_x | 403 | {"error":{"message":"The user who owns this API key does not have permission to delete webhooks."}}
+read-only: a refused write writes nothing | as readOnly POST /api/v1/leads {"name":"x"} | GET /__sandbox/health | 200 | {"counts":{"leads":3}}
+an added key acts for the admin         | POST /__sandbox/keys {"key":"$NEW_KEY"} ; as new POST /api/v1/leads {"name":"Via new"} | GET /api/v1/leads?search=Via%20new | 200 | {"items":[{"name":"Via new"}]}
+POST /__sandbox/keys answers the key    |  | POST /__sandbox/keys {"key":"$NEW_KEY"} | 201 | ={"key":"$NEW_KEY","role":"admin"}
+an added read-only key: 403 to writes   | POST /__sandbox/keys {"key":"$NEW_KEY","role":"readOnly"} | as new POST /api/v1/leads {"name":"x"} | 403
+a revoked key: 401, a seeded one too    | DELETE /__sandbox/keys/$ADMIN_KEY | GET /api/v1/users | 401 | {"error":{"message":"The API key in the x-api-key header is not valid."}}
+reset brings the seeded keys back       | DELETE /__sandbox/keys/$ADMIN_KEY ; POST /__sandbox/reset | GET /api/v1/users | 200
+reset forgets an added key              | POST /__sandbox/keys {"key":"$NEW_KEY"} ; POST /__sandbox/reset | as new GET /api/v1/users | 401
+an unknown route: 404                   |  | GET /api/v1/nothing | 404 | {"error":{$NOT_FOUND}}
+an unknown v2 route: 404                |  | GET /api/v2/leads | 404 | {"error":{$NOT_FOUND}}
+an unknown version: 404                 |  | GET /api/v3/contacts | 404 | {"error":{$NOT_FOUND}}
+an unknown method: 404                  |  | DELETE /api/v1/leads/$LEAD | 404 | {"error":{$NOT_FOUND}}
+an unknown lead: 404 naming it          |  | GET /api/v1/leads/lead_missing | 404 | ={"error":{$NOT_FOUND,"message":"Lead lead_missing was not found"}}
+an unknown deal                         |  | GET /api/v1/deals/deal_missing | 404 | {"error":{"message":"Deal deal_missing was not found"}}
+an unknown client                       |  | GET /api/v1/clients/cli_missing | 404 | {"error":{"message":"Client cli_missing was not found"}}
+an unknown product                      |  | GET /api/v1/products/prd_missing | 404 | {"error":{"message":"Product prd_missing was not found"}}
+an unknown webhook                      |  | GET /api/v1/webhooks/whk_missing | 404 | {"error":{"message":"Webhook whk_missing was not found"}}
+an unknown invoice                      |  | GET /api/v1/invoices/inv_missing | 404 | {"error":{"message":"Invoice inv_missing was not found"}}
+PATCH an unknown lead                   |  | PATCH /api/v1/leads/lead_missing {"name":"x"} | 404 | {"error":{"message":"Lead lead_missing was not found"}}
+DELETE an unknown webhook               |  | DELETE /api/v1/webhooks/whk_missing | 404
+a body that is not JSON: 400            |  | POST /api/v1/leads {"name": | 400 | ={"error":{$INVALID,"message":"The request body is not valid JSON"}}
+a body that is not an object: 400       |  | POST /api/v1/leads ["a"] | 400 | {"error":{"message":"The request body must be a JSON object"}}
+`));
+
+// prettier-ignore
+describe('§4 leads', () => table(String.raw`
+POST: a lead of its own id and number, defaults, extra keys kept |  | POST /api/v1/leads {"name":"Grace Hopper","email":"grace@example.com","value":2500,"stageId":"lst_new","customFields":{"tier":"gold"},"favouriteColour":"blue","id":"lead_forged"} | 200 | {"id":"/^lead_[0-9a-f]+$/","number":"L-00004","name":"Grace Hopper","email":"grace@example.com","value":2500,"archived":false,"customFields":{"tier":"gold"},"favouriteColour":"blue","title":null,"createdAt":"/^\\d{4}-\\d\\d-\\d\\dT/"}
+GET reads back what POST created        | POST /api/v1/leads {"name":"Grace","customFields":{"tier":"gold"},"extra":1} | GET /api/v1/leads/{id} | 200 | {"name":"Grace","customFields":{"tier":"gold"},"extra":1,"number":"L-00004"}
+POST: a null email, any website         |  | POST /api/v1/leads {"name":"N","email":null,"website":{"url":"x"}} | 200 | {"email":null,"website":{"url":"x"}}
+POST without a name: 400                |  | POST /api/v1/leads {} | 400 | ={"error":{$INVALID,"message":"name is required"}}
+POST an empty name                      |  | POST /api/v1/leads {"name":""} | 400 | {"error":{"message":"name must be at least 1 character"}}
+POST a name not a string                |  | POST /api/v1/leads {"name":5} | 400 | {"error":{"message":"name must be a string"}}
+POST a bad email                        |  | POST /api/v1/leads {"name":"A","email":"not-an-email"} | 400 | {"error":{"message":"email must be a valid email address"}}
+POST a value not a number               |  | POST /api/v1/leads {"name":"A","value":"big"} | 400 | {"error":{"message":"value must be a number"}}
+POST customFields not an object         |  | POST /api/v1/leads {"name":"A","customFields":[1]} | 400 | {"error":{"message":"customFields must be an object"}}
+POST archived not a boolean             |  | POST /api/v1/leads {"name":"A","archived":"yes"} | 400 | {"error":{"message":"archived must be a boolean"}}
+POST stageId not a string               |  | POST /api/v1/leads {"name":"A","stageId":3} | 400 | {"error":{"message":"stageId must be a string"}}
+a refused POST creates nothing          | POST /api/v1/leads {} | GET /__sandbox/health | 200 | {"counts":{"leads":3}}
+PATCH: only the fields sent (standard: archived and other keys too) |  | PATCH /api/v1/leads/$LEAD {"archived":true,"title":"CEO","extra":1} | 200 | {"id":"$LEAD","name":"John Smith","email":"john.smith@example.com","archived":true,"title":"CEO","extra":1}
+PATCH is kept                           | PATCH /api/v1/leads/$LEAD {"title":"CEO"} | GET /api/v1/leads/$LEAD | 200 | {"name":"John Smith","title":"CEO"}
+PATCH without a body: the lead unchanged |  | PATCH /api/v1/leads/$LEAD | 200 | {"id":"$LEAD","name":"John Smith","archived":false}
+PATCH validates an email                |  | PATCH /api/v1/leads/$LEAD {"email":"nope"} | 400 | {"error":{"message":"email must be a valid email address"}}
+PATCH validates a name                  |  | PATCH /api/v1/leads/$LEAD {"name":""} | 400 | {"error":{"message":"name must be at least 1 character"}}
+GET /leads: 20 a page by default        | POST /__sandbox/seed {"leads":30} | GET /api/v1/leads | 200 | {"#items":20,"hasMore":true,"nextCursor":"<string>"}
+GET /leads: the last page says so       | POST /__sandbox/seed {"leads":30} | GET /api/v1/leads?limit=100 | 200 | {"#items":33,"hasMore":false,"nextCursor":null}
+limit=0: 400                            |  | GET /api/v1/leads?limit=0 | 400 | ={"error":{$INVALID,"message":"limit must be between 1 and 100"}}
+limit=101: 400                          |  | GET /api/v1/leads?limit=101 | 400 | {"error":{"message":"limit must be between 1 and 100"}}
+limit=abc: 400                          |  | GET /api/v1/leads?limit=abc | 400 | {"error":{"message":"limit must be between 1 and 100"}}
+limit=2.5: 400                          |  | GET /api/v1/leads?limit=2.5 | 400 | {"error":{"message":"limit must be between 1 and 100"}}
+limit=-1: 400                           |  | GET /api/v1/leads?limit=-1 | 400 | {"error":{"message":"limit must be between 1 and 100"}}
+a cursor that is not one: 400           |  | GET /api/v1/leads?cursor=garbage | 400 | {"error":{"message":"cursor is not valid"}}
+another list's cursor: 400              | GET /api/v1/users?limit=1 | GET /api/v1/leads?cursor={id} | 400
+search: the name, any case              | POST /__sandbox/seed {"leads":100} | GET /api/v1/leads?search=SMITH&limit=100 | 200 | {"items":[{"name":"John Smith"}]}
+search: the mobile                      |  | GET /api/v1/leads?search=%2B34600 | 200 | {"items":[{"name":"Maria Garcia"}]}
+search: the email                       |  | GET /api/v1/leads?search=smith.example | 200 | {"items":[{"name":"John Smith"}]}
+archived=true                           | POST /__sandbox/seed {"leads":100} | GET /api/v1/leads?archived=true&limit=100 | 200 | {"*items":{"archived":true}}
+archived=false                          |  | GET /api/v1/leads?archived=false | 200 | {"#items":2,"*items":{"archived":false}}
+stageId                                 | POST /__sandbox/seed {"leads":100} | GET /api/v1/leads?stageId=lst_contacted&limit=100 | 200 | {"*items":{"stageId":"lst_contacted"}}
+archived=maybe: 400                     |  | GET /api/v1/leads?archived=maybe | 400 | {"error":{"message":"archived must be true or false"}}
+`));
+
+// prettier-ignore
+describe('§4 deals and invoices', () => table(String.raw`
+POST /deals: an ACTIVE deal, extra keys kept |  | POST /api/v1/deals {$DEAL,"price":9000,"priority":"HIGH","expectedCloseDate":"2025-03-01T12:00:00Z","note":"x"} | 200 | {$DEAL,"id":"/^deal_/","number":"D-00001","status":"ACTIVE","price":9000,"priority":"HIGH","expectedCloseDate":"2025-03-01T12:00:00Z","note":"x"}
+GET /deals/{id} reads it back           | POST /api/v1/deals {$DEAL,"note":"x"} | GET /api/v1/deals/{id} | 200 | {$DEAL,"note":"x","status":"ACTIVE"}
+POST /deals without a title             |  | POST /api/v1/deals {"pipelineId":"pip_sales","stageId":"stg_new","clientId":"$CLIENT"} | 400 | ={"error":{$INVALID,"message":"title is required"}}
+POST /deals an empty title              |  | POST /api/v1/deals {$DEAL,"title":""} | 400 | {"error":{"message":"title must be at least 1 character"}}
+POST /deals without a pipelineId        |  | POST /api/v1/deals {"title":"t","stageId":"stg_new","clientId":"$CLIENT"} | 400 | {"error":{"message":"pipelineId is required"}}
+POST /deals without a stageId           |  | POST /api/v1/deals {"title":"t","pipelineId":"pip_sales","clientId":"$CLIENT"} | 400 | {"error":{"message":"stageId is required"}}
+POST /deals without a clientId          |  | POST /api/v1/deals {"title":"t","pipelineId":"pip_sales","stageId":"stg_new"} | 400 | {"error":{"message":"clientId is required"}}
+POST /deals an unknown client           |  | POST /api/v1/deals {$DEAL,"clientId":"cli_nope"} | 400 | {"error":{"message":"clientId cli_nope does not refer to an existing client"}}
+POST /deals priority URGENT             |  | POST /api/v1/deals {$DEAL,"priority":"URGENT"} | 400 | {"error":{"message":"priority must be one of LOW, MEDIUM, HIGH"}}
+POST /deals price not a number          |  | POST /api/v1/deals {$DEAL,"price":"10"} | 400 | {"error":{"message":"price must be a number"}}
+POST /deals a date that is not one      |  | POST /api/v1/deals {$DEAL,"expectedCloseDate":"next week"} | 400 | {"error":{"message":"expectedCloseDate must be an ISO 8601 date-time"}}
+POST /deals a date without a time       |  | POST /api/v1/deals {$DEAL,"expectedCloseDate":"2025-03-01"} | 400 | {"error":{"message":"expectedCloseDate must be an ISO 8601 date-time"}}
+PATCH /deals: status, stage, other keys | POST /api/v1/deals {$DEAL} | PATCH /api/v1/deals/{id} {"status":"WON","stageId":"stg_won","price":1,"sourceId":"src_web","custom":true} | 200 | {"title":"Big deal","status":"WON","stageId":"stg_won","price":1,"sourceId":"src_web","custom":true}
+PATCH /deals status PAUSED              | POST /api/v1/deals {$DEAL} | PATCH /api/v1/deals/{id} {"status":"PAUSED"} | 400 | {"error":{"message":"status must be one of ACTIVE, WON, LOST"}}
+PATCH /deals an empty title             | POST /api/v1/deals {$DEAL} | PATCH /api/v1/deals/{id} {"title":""} | 400 | {"error":{"message":"title must be at least 1 character"}}
+PATCH an unknown deal                   |  | PATCH /api/v1/deals/deal_nope {} | 404
+POST /invoices: totals with tax and both discount types |  | POST /api/v1/invoices {$INVOICE,"salesPersonId":"usr_4bb40fa4b428e32e","subject":"May work","tags":[],"poNumber":"PO-1","lineItems":[{"productId":"$PRODUCT","quantity":2,"taxRateId":"tax_vat20","discount":10,"discountType":"percentage"},{"name":"Custom work","quantity":3,"price":100,"discount":50,"discountType":"fixed","taxRateId":"tax_zero","description":"ad hoc","buyPrice":20}]} | 200 | {"id":"/^inv_/","number":"INV-00001","status":"DRAFT","currency":"USD","isInclusiveTax":false,"subTotal":600,"discountTotal":80,"taxTotal":54,"total":574,"pendingTotal":574,"paidTotal":0,"salesPersonId":3,"subject":"May work","tags":[],"poNumber":"PO-1","clientId":"$CLIENT","lineItems":[{"name":"Consulting hour","quantity":2,"price":150,"tax":20,"discount":10,"discountType":"percentage","buyPrice":0,"viewType":"LINE_ITEM","amount":300,"discountAmount":30,"taxAmount":54,"productId":"<number>"},{"name":"Custom work","quantity":3,"price":100,"tax":0,"discount":50,"discountType":"fixed","buyPrice":20,"viewType":"LINE_ITEM","amount":300,"discountAmount":50,"taxAmount":0,"description":"ad hoc","productId":null}]}
+GET /invoices/{id} reads it back        | POST /api/v1/invoices {$INVOICE,$ITEM,"subject":"S"} | GET /api/v1/invoices/{id} | 200 | {"subject":"S","total":1,"lineItems":[{"name":"A","amount":1}]}
+POST /invoices: tax out of inclusive prices, SENT |  | POST /api/v1/invoices {$INVOICE,"isInclusiveTax":true,"status":"SENT","lineItems":[{"name":"Gross","quantity":1,"price":120,"taxRateId":"tax_vat20"}]} | 200 | {"status":"SENT","isInclusiveTax":true,"subTotal":100,"taxTotal":20,"discountTotal":0,"total":120,"lineItems":[{"amount":120,"taxAmount":20}]}
+POST /invoices without a client         |  | POST /api/v1/invoices {"date":"2024-05-01T00:00:00Z","dueDate":"2024-05-31T00:00:00Z",$ITEM} | 400 | ={"error":{$INVALID,"message":"clientId is required"}}
+POST /invoices an unknown client        |  | POST /api/v1/invoices {$INVOICE,$ITEM,"clientId":"cli_nope"} | 400 | {"error":{"message":"clientId cli_nope does not refer to an existing client"}}
+POST /invoices without a date           |  | POST /api/v1/invoices {"clientId":"$CLIENT","dueDate":"2024-05-31T00:00:00Z",$ITEM} | 400 | {"error":{"message":"date is required"}}
+POST /invoices a dueDate not a date     |  | POST /api/v1/invoices {$INVOICE,$ITEM,"dueDate":"tomorrow"} | 400 | {"error":{"message":"dueDate must be an ISO 8601 date-time"}}
+POST /invoices without line items       |  | POST /api/v1/invoices {$INVOICE} | 400 | {"error":{"message":"lineItems is required"}}
+POST /invoices no line item             |  | POST /api/v1/invoices {$INVOICE,"lineItems":[]} | 400 | {"error":{"message":"lineItems must contain at least 1 item"}}
+POST /invoices status PAID              |  | POST /api/v1/invoices {$INVOICE,$ITEM,"status":"PAID"} | 400 | {"error":{"message":"status must be one of DRAFT, SENT"}}
+POST /invoices isInclusiveTax no        |  | POST /api/v1/invoices {$INVOICE,$ITEM,"isInclusiveTax":"no"} | 400 | {"error":{"message":"isInclusiveTax must be a boolean"}}
+POST /invoices tags not numbers         |  | POST /api/v1/invoices {$INVOICE,$ITEM,"tags":["a"]} | 400 | {"error":{"message":"tags must be an array of numbers"}}
+POST /invoices an unknown sales person  |  | POST /api/v1/invoices {$INVOICE,$ITEM,"salesPersonId":"usr_nope"} | 400 | {"error":{"message":"salesPersonId usr_nope does not refer to an existing user"}}
+POST /invoices an unknown product       |  | POST /api/v1/invoices {$INVOICE,"lineItems":[{"productId":"prd_nope","quantity":1}]} | 400 | {"error":{"message":"lineItems[0].productId prd_nope does not refer to an existing product"}}
+POST /invoices an unknown tax rate      |  | POST /api/v1/invoices {$INVOICE,"lineItems":[{"name":"A","price":1,"taxRateId":"tax_nope"}]} | 400 | {"error":{"message":"lineItems[0].taxRateId tax_nope does not refer to an existing tax rate"}}
+POST /invoices an item without price    |  | POST /api/v1/invoices {$INVOICE,"lineItems":[{"name":"A"}]} | 400 | {"error":{"message":"lineItems[0].price is required"}}
+POST /invoices a bad discountType       |  | POST /api/v1/invoices {$INVOICE,"lineItems":[{"name":"A","price":1,"discountType":"bogus"}]} | 400 | {"error":{"message":"lineItems[0].discountType must be one of fixed, percentage"}}
+POST /invoices an item not an object    |  | POST /api/v1/invoices {$INVOICE,"lineItems":[{"name":"A","price":1},"x"]} | 400 | {"error":{"message":"lineItems[1] must be an object"}}
+a refused POST /invoices creates none   | POST /api/v1/invoices {$INVOICE,"lineItems":[]} | GET /__sandbox/health | 200 | {"counts":{"invoices":0}}
+`));
+
+// prettier-ignore
+describe('§4 clients, products, users, v2 contacts', () => table(String.raw`
+GET /clients/{id}: a company            |  | GET /api/v1/clients/$CLIENT | 200 | {"id":"$CLIENT","name":"Acme Corporation","number":"/^C-\\d{5}$/","type":"company","createdAt":"<string>"}
+GET /clients/{id}: a contact            |  | GET /api/v1/clients/cli_f7bf96fbca6bac61 | 200 | {"name":"Jane Doe","number":"/^C-\\d{5}$/","type":"contact"}
+GET /products/{id}                      |  | GET /api/v1/products/$PRODUCT | 200 | {"id":"$PRODUCT","name":"Consulting hour","price":150,"type":"<string>","isActive":true,"sku":"<string>"}
+GET /users: five users, one page        |  | GET /api/v1/users | 200 | {"#items":5,"hasMore":false,"nextCursor":null,"*items":{"id":"/^usr_/","firstName":"<string>","email":"<string>","role":"<string>","createdAt":"<string>"}}
+GET /users?active=false                 |  | GET /api/v1/users?active=false | 200 | {"items":[{"lastName":"Former"}]}
+GET /users?active=true                  |  | GET /api/v1/users?active=true | 200 | {"#items":4}
+standard: search, the last name         |  | GET /api/v1/users?search=READER | 200 | {"items":[{"firstName":"Rita"}]}
+standard: search, the email             |  | GET /api/v1/users?search=maya.manager@ | 200 | {"items":[{"firstName":"Maya"}]}
+GET /users?limit=101: 400               |  | GET /api/v1/users?limit=101 | 400
+v2 /contacts: 30 a page, data and meta  |  | GET /api/v2/contacts | 200 | {"#data":30,"meta":{"hasMore":true,"nextCursor":"<string>"},"*data":{"id":"/^con_/","number":"<string>","firstName":"<string>","lastName":"<string>","email":"<string>"}}
+v2 pageSize=100                         |  | GET /api/v2/contacts?pageSize=100 | 200 | {"#data":100}
+v2 pageSize=0: 400                      |  | GET /api/v2/contacts?pageSize=0 | 400 | ={"error":{$INVALID,"message":"pageSize must be between 1 and 100"}}
+v2 pageSize=101: 400                    |  | GET /api/v2/contacts?pageSize=101 | 400 | {"error":{"message":"pageSize must be between 1 and 100"}}
+v2 search                               |  | GET /api/v2/contacts?search=ALICE&pageSize=100 | 200 | {"*data":{"firstName":"Alice"}}
+v2 a cursor that is not one: 400        |  | GET /api/v2/contacts?cursor=!! | 400
+`));
+
+// prettier-ignore
+describe('§4 §6 webhook subscriptions', () => table(String.raw`
+POST: the whsec_ secret, a warning for http |  | POST /api/v1/webhooks {"name":"Local","url":"http://localhost:9/hook","events":["lead.created"]} | 200 | ={"id":"/^whk_/","name":"Local","url":"http://localhost:9/hook","events":["lead.created"],"status":"active","secret":"/^whsec_[A-Za-z0-9+/]{32}$/","createdAt":"<string>","warnings":["Webhook URL is not HTTPS; use HTTPS in production."]}
+POST https: no warning                  |  | POST /api/v1/webhooks {$HOOK} | 200 | {"warnings":"<absent>","url":"https://example.com/hook"}
+GET /webhooks/{id}: no secret           | POST /api/v1/webhooks {$HOOK} | GET /api/v1/webhooks/{id} | 200 | ={"id":"/^whk_/","name":"hook","url":"https://example.com/hook","events":["lead.created"],"status":"active","createdAt":"<string>"}
+standard GET /webhooks: a page, no secrets | 3× POST /api/v1/webhooks {$HOOK} | GET /api/v1/webhooks?limit=2 | 200 | {"items":[{"name":"hook","secret":"<absent>"},{"name":"hook"}],"hasMore":true,"nextCursor":"<string>"}
+GET /__sandbox/webhooks: with secrets   | POST /api/v1/webhooks {$HOOK} | GET /__sandbox/webhooks | 200 | [{"secret":"/^whsec_/"}]
+DELETE: 204, no body                    | POST /api/v1/webhooks {$HOOK} | DELETE /api/v1/webhooks/{id} | 204 | ""
+a deleted subscription: 404             | POST /api/v1/webhooks {$HOOK} ; DELETE /api/v1/webhooks/{id} | GET /api/v1/webhooks/{id} | 404
+POST without a name                     |  | POST /api/v1/webhooks {"url":"https://x.test","events":["lead.created"]} | 400 | ={"error":{$INVALID,"message":"name is required"}}
+POST without a url                      |  | POST /api/v1/webhooks {"name":"n","events":["lead.created"]} | 400 | {"error":{"message":"url is required"}}
+POST an ftp url                         |  | POST /api/v1/webhooks {"name":"n","url":"ftp://x.test","events":["lead.created"]} | 400 | {"error":{"message":"url must be a valid http or https URL"}}
+POST a url that is not one              |  | POST /api/v1/webhooks {"name":"n","url":"not a url","events":["lead.created"]} | 400 | {"error":{"message":"url must be a valid http or https URL"}}
+POST without events                     |  | POST /api/v1/webhooks {"name":"n","url":"https://x.test"} | 400 | {"error":{"message":"events is required"}}
+POST no event                           |  | POST /api/v1/webhooks {"name":"n","url":"https://x.test","events":[]} | 400 | {"error":{"message":"events must contain at least 1 event"}}
+POST events not an array                |  | POST /api/v1/webhooks {"name":"n","url":"https://x.test","events":"lead.created"} | 400 | {"error":{"message":"events must be an array of event names"}}
+onePerUrl answer: the first one, no secret | POST /__sandbox/config {"onePerUrl":"answer"} ; POST /api/v1/webhooks {$HOOK} | POST /api/v1/webhooks {$HOOK} | 200 | {"id":"/^whk_/","secret":"<absent>"}
+onePerUrl answer: still one             | POST /__sandbox/config {"onePerUrl":"answer"} ; 2× POST /api/v1/webhooks {$HOOK} | GET /__sandbox/webhooks | 200 | {"#":1}
+onePerUrl conflict: 409                 | POST /__sandbox/config {"onePerUrl":"conflict"} ; POST /api/v1/webhooks {$HOOK} | POST /api/v1/webhooks {$HOOK} | 409
+normalUrls: new URL(url).href           | POST /__sandbox/config {"normalUrls":true} | POST /api/v1/webhooks {"name":"n","url":"HTTPS://Example.COM:443/hook","events":["lead.created"]} | 200 | {"url":"https://example.com/hook"}
+`));
+
+// prettier-ignore
+describe('the personalities, where the spec says "not shown" (README)', () => table(String.raw`
+standard: any event name                |  | POST /api/v1/webhooks {"name":"h","url":"https://x.test/h","events":["lead.created","invoice.paid","custom.thing"]} | 200 | {"events":["lead.created","invoice.paid","custom.thing"]}
+alternate: other event names, 400 in plain text | POST /__sandbox/config {"personality":"alternate"} | POST /api/v1/webhooks {"name":"h","url":"https://x.test/h","events":["lead.created","invoice.paid","deal.stage_changed"]} | 400 | "Unknown event names: invoice.paid, deal.stage_changed. Supported events: lead.created" | {"content-type":"text/plain; charset=utf-8"}
+alternate: a refused subscription is not made | POST /__sandbox/config {"personality":"alternate"} ; POST /api/v1/webhooks {"name":"h","url":"https://x.test/h","events":["invoice.paid"]} | GET /__sandbox/webhooks | 200 | {"#":0}
+alternate: lead.created alone           | POST /__sandbox/config {"personality":"alternate"} | POST /api/v1/webhooks {$HOOK} | 200 | {"events":["lead.created"],"secret":"/^whsec_/"}
+alternate: PATCH /leads, 204, no body   | POST /__sandbox/config {"personality":"alternate"} | PATCH /api/v1/leads/$LEAD {"archived":true,"title":"CTO","customFields":{"a":1},"extra":"x"} | 204 | ""
+alternate: PATCH ignores unlisted keys  | POST /__sandbox/config {"personality":"alternate"} ; PATCH /api/v1/leads/$LEAD {"archived":true,"title":"CTO","customFields":{"a":1},"extra":"x"} | GET /api/v1/leads/$LEAD | 200 | {"archived":false,"title":"CTO","extra":"<absent>","customFields":{"a":"<absent>"}}
+alternate: PATCH still validates        | POST /__sandbox/config {"personality":"alternate"} | PATCH /api/v1/leads/$LEAD {"email":"not an email"} | 400 | "email must be a valid email address"
+alternate: 400 in plain text            | POST /__sandbox/config {"personality":"alternate"} | POST /api/v1/leads {} | 400 | "name is required" | {"content-type":"text/plain; charset=utf-8"}
+alternate: GET /webhooks, a bare array of all, no secrets | POST /__sandbox/config {"personality":"alternate"} ; 3× POST /api/v1/webhooks {$HOOK} | GET /api/v1/webhooks?limit=2 | 200 | [{"name":"hook","secret":"<absent>"},{"name":"hook"},{"name":"hook"}]
+alternate: 404 is {message}             | POST /__sandbox/config {"personality":"alternate"} | GET /api/v1/leads/led_nope | 404 | ={"message":"Lead led_nope was not found"} | {"content-type":"/application\/json/"}
+alternate: 404 of a route               | POST /__sandbox/config {"personality":"alternate"} | GET /api/v1/nothing | 404 | ={"message":"Route GET /api/v1/nothing was not found"}
+alternate: 404 of DELETE                | POST /__sandbox/config {"personality":"alternate"} | DELETE /api/v1/webhooks/whk_nope | 404 | ={"message":"Webhook whk_nope was not found"}
+alternate: 401 keeps the spec shape     | POST /__sandbox/config {"personality":"alternate"} | as bad GET /api/v1/users | 401 | ={"error":{$UNAUTHORIZED,"message":"The API key in the x-api-key header is not valid."}}
+alternate: 403 keeps the spec shape     | POST /__sandbox/config {"personality":"alternate"} | as readOnly POST /api/v1/leads {"name":"x"} | 403 | {"error":{$FORBIDDEN}}
+alternate: the users search is ignored  | POST /__sandbox/config {"personality":"alternate"} | GET /api/v1/users?search=ada.admin%40example.com | 200 | {"#items":5}
+alternate: other user filters apply     | POST /__sandbox/config {"personality":"alternate"} | GET /api/v1/users?active=false&search=zzz | 200 | {"items":[{"lastName":"Former"}]}
+standard: RateLimit-* on every answer after the key check | POST /__sandbox/config {"rateLimit":{"limit":1000,"windowMs":60000}} | GET /api/v1/leads/led_nope | 404 |  | {"ratelimit-limit":"1000","ratelimit-remaining":"999"}
+alternate: no RateLimit-* on a 2xx      | POST /__sandbox/config {"personality":"alternate","rateLimit":{"limit":2,"windowMs":60000}} | GET /api/v1/users | 200 |  | {"ratelimit-limit":null,"ratelimit-remaining":null,"ratelimit-reset":null}
+alternate: none on a 404                | POST /__sandbox/config {"personality":"alternate","rateLimit":{"limit":2,"windowMs":60000}} | GET /api/v1/leads/led_nope | 404 |  | {"ratelimit-limit":null}
+alternate: RateLimit-* and Retry-After on a 429 | POST /__sandbox/config {"personality":"alternate","rateLimit":{"limit":2,"windowMs":60000}} ; 2× GET /api/v1/users | GET /api/v1/users | 429 | ={"error":{"code":"RATE_LIMITED","message":"Rate limit exceeded: 2 requests per minute per API key."}} | {"ratelimit-limit":"2","ratelimit-remaining":"0","retry-after":"/^(59|60)$/"}
+a personality that is not one: 400      |  | POST /__sandbox/config {"personality":"strict"} | 400 | {"error":{"message":"personality must be one of standard, alternate"}}
+reset keeps the personality             | POST /__sandbox/config {"personality":"alternate"} ; POST /__sandbox/reset | GET /__sandbox/config | 200 | {"personality":"alternate"}
+`));
+
+// prettier-ignore
+describe('§8 the rate limit', () => table(String.raw`
+60 a minute: RateLimit-* headers        | POST /__sandbox/config {"rateLimit":{"limit":60,"windowMs":60000}} | GET /api/v1/users | 200 |  | {"ratelimit-limit":"60","ratelimit-remaining":"59","ratelimit-reset":"/^(59|60)$/"}
+a 404 and a 400 count too               | POST /__sandbox/config {"rateLimit":{"limit":3,"windowMs":60000}} ; GET /api/v1/nothing ; GET /api/v1/users?limit=0 | GET /api/v1/users | 200 |  | {"ratelimit-remaining":"0"}
+over the limit: 429 in the spec's words | POST /__sandbox/config {"rateLimit":{"limit":1,"windowMs":1000}} ; GET /api/v1/users | GET /api/v1/users | 429 | ={"error":{"code":"RATE_LIMITED","message":"Rate limit exceeded: 1 requests per second per API key."}} | {"retry-after":"1","ratelimit-limit":"1","ratelimit-remaining":"0","ratelimit-reset":"1"}
+v2 shares the limit of v1               | POST /__sandbox/config {"rateLimit":{"limit":1,"windowMs":60000}} ; GET /api/v1/users | GET /api/v2/contacts | 429
+the limit is per key                    | POST /__sandbox/config {"rateLimit":{"limit":1,"windowMs":60000}} ; GET /api/v1/users | as readOnly GET /api/v1/users | 200 |  | {"ratelimit-remaining":"0"}
+the key first: a 401 is not counted     | POST /__sandbox/config {"rateLimit":{"limit":1,"windowMs":60000}} ; 3× as bad GET /api/v1/users | GET /api/v1/users | 200
+a 401 has no RateLimit-*                | POST /__sandbox/config {"rateLimit":{"limit":1,"windowMs":60000}} | as bad GET /api/v1/users | 401 |  | {"ratelimit-limit":null}
+spentByOthers: spent before this client | POST /__sandbox/config {"rateLimit":{"limit":5,"windowMs":60000,"spentByOthers":3}} | GET /api/v1/users | 200 |  | {"ratelimit-remaining":"1"}
+off: no limit, no RateLimit-*           | 70× GET /api/v1/users?limit=1 | GET /api/v1/users | 200 |  | {"ratelimit-limit":null,"ratelimit-remaining":null}
+POST /__sandbox/config answers the config |  | POST /__sandbox/config {"rateLimit":{"limit":2,"windowMs":1000}} | 200 | {"rateLimit":{"limit":2,"windowMs":1000},"personality":"standard"}
+the control endpoints: not limited      | POST /__sandbox/config {"rateLimit":{"limit":1,"windowMs":60000}} ; GET /api/v1/users ; 5× GET /__sandbox/health | GET /__sandbox/health | 200
+the control endpoints: not logged       | 5× GET /__sandbox/health ; GET /api/v1/users | GET /__sandbox/requests | 200 | {"#":1}
+`));
+
+// prettier-ignore
+describe('the faults and switches (README)', () => table(String.raw`
+a status for the next N requests        | POST /__sandbox/faults {"status":503,"method":"get","pathPrefix":"/api/v1/users"} | GET /api/v1/users | 503 | ={"error":{"code":"INTERNAL_ERROR","message":"Sandbox fault: 503 Service Unavailable"}}
+a fault skips other paths               | POST /__sandbox/faults {"status":503,"pathPrefix":"/api/v1/users"} | GET /api/v1/leads | 200
+a fault skips other methods             | POST /__sandbox/faults {"status":503,"method":"POST"} | GET /api/v1/leads | 200
+before the key check: an HTML page, extra headers | POST /__sandbox/faults {"status":502,"html":true,"headers":{"retry-after":"2"}} | as none POST /api/v1/leads {"name":"x"} | 502 | ~<title>502 Bad Gateway</title> | {"content-type":"text/html","retry-after":"2"}
+a faulted request is logged, nothing written | POST /__sandbox/faults {"status":502,"html":true} ; POST /api/v1/leads {"name":"x"} | GET /__sandbox/requests | 200 | [{"status":502,"body":{"name":"x"}}]
+GET /__sandbox/faults lists, a used one goes | POST /__sandbox/faults {"status":502,"count":2} ; GET /api/v1/leads | GET /__sandbox/faults | 200 | {"#":1}
+DELETE /__sandbox/faults                | POST /__sandbox/faults {"status":500,"count":100} ; DELETE /__sandbox/faults | GET /api/v1/users | 200
+htmlBytes: a 2 MB page                  | POST /__sandbox/faults {"status":502,"html":true,"htmlBytes":2000000} | GET /api/v1/leads | 502 | ~</html>
+429 with Retry-After: 3600              | POST /__sandbox/faults {"status":429,"headers":{"retry-after":"3600"}} | GET /api/v1/leads | 429 | {"error":{"code":"RATE_LIMITED"}} | {"retry-after":"3600"}
+a 200 HTML page                         | POST /__sandbox/faults {"status":200,"html":true,"method":"POST","pathPrefix":"/api/v1/leads"} | POST /api/v1/leads {"name":"Jane"} | 200 | ~<html> | {"content-type":"text/html"}
+a 200 JSON without id                   | POST /__sandbox/faults {"status":200,"body":{"ok":true},"method":"POST"} | POST /api/v1/leads {"name":"Jane"} | 200 | ={"ok":true}
+a 204 to a PATCH                        | POST /__sandbox/faults {"status":204,"method":"PATCH"} | PATCH /api/v1/leads/$LEAD {"title":"x"} | 204 | ""
+echoKey: a 401 with the key             | POST /__sandbox/faults {"status":401,"echoKey":true} | GET /api/v1/leads/$LEAD | 401 | ~$ADMIN_KEY
+echoKey escaped: \/, \u002b, \u003d     | POST /__sandbox/faults {"status":401,"echoKey":"escaped"} | as odd GET /api/v1/leads/$LEAD | 401 | ~The API key sk_live_R3dact\/Me9\u002bPl3ase\u003d\u003d is not valid for this workspace.
+echoKey escaped: JSON.parse reads the key | POST /__sandbox/faults {"status":401,"echoKey":"escaped"} | as odd GET /api/v1/leads/$LEAD | 401 | {"error":{"message":"The API key sk_live_R3dact/Me9+Pl3ase== is not valid for this workspace."}}
+echoKey escaped, 200: a lead record     | POST /__sandbox/faults {"status":200,"echoKey":"escaped","pathPrefix":"/api/v1/leads/"} | as odd GET /api/v1/leads/$LEAD | 200 | {"id":"lead_echo","title":"Key sk_live_R3dact/Me9+Pl3ase==","customFields":{"apiKey":"sk_live_R3dact/Me9+Pl3ase=="}}
+echoKey escaped, 200 to a list: a lead without id | POST /__sandbox/faults {"status":200,"echoKey":"escaped","pathPrefix":"/api/v1/leads"} | as odd GET /api/v1/leads | 200 | ={"items":[{"name":"Key sk_live_R3dact/Me9+Pl3ase==","archived":false,"createdAt":"2026-01-01T00:00:00.000Z"}],"hasMore":false,"nextCursor":null}
+location: that Location exactly         | POST /__sandbox/faults {"status":302,"location":"/admin/export-all"} | GET /api/v1/leads/$LEAD | 302 |  | {"location":"/admin/export-all"}
+a page outside /api: 404, logged        | as none GET /admin/export-all | GET /__sandbox/requests | 200 | [{"method":"GET","path":"/admin/export-all","status":404,"headers":{"x-api-key":"<absent>"}}]
+skewedClock sendDate false: no Date     | POST /__sandbox/faults {"status":429,"skewedClock":{"skewMs":-30000,"sendDate":false}} | GET /api/v1/leads | 429 |  | {"date":null,"retry-after":"/GMT$/"}
+trickle: a patient client reads the body | POST /__sandbox/faults {"status":200,"trickle":{"intervalMs":1,"bytes":30},"body":{"id":"lead_9"}} | GET /api/v1/leads/$LEAD | 200 | "               {\"id\":\"lead_9\"}"
+endlessBytes: the array closed          | POST /__sandbox/faults {"status":200,"endless":true,"endlessBytes":200000} | GET /api/v1/leads | 200 | ~{"id":"x"}]
+endlessBytes: the stream log            | POST /__sandbox/faults {"status":200,"endless":true,"endlessBytes":20000} ; GET /api/v1/leads | GET /__sandbox/streams | 200 | [{"kind":"endless","done":true,"closedByClient":false}]
+ignoreLimit: its size whatever limit asks | POST /__sandbox/seed {"leads":250} ; POST /__sandbox/config {"ignoreLimit":200} | GET /api/v1/leads?limit=5 | 200 | {"#items":200,"hasMore":true}
+ignoreLimit: the next page              | POST /__sandbox/seed {"leads":250} ; POST /__sandbox/config {"ignoreLimit":200} ; GET /api/v1/leads?limit=5 | GET /api/v1/leads?limit=5&cursor={id} | 200 | {"#items":53,"hasMore":false}
+ignoreLimit: whatever pageSize asks     | POST /__sandbox/config {"ignoreLimit":200} | GET /api/v2/contacts?pageSize=1 | 200 | {"#data":200}
+seed mention: found by name, not email  | POST /__sandbox/seed {"leads":120,"mention":"victim@example.com"} | GET /api/v1/leads?search=victim%40example.com&limit=100 | 200 | {"#items":100,"hasMore":true,"*items":{"name":"/^victim@example\\.com /","email":"/^(?!victim@example\\.com$)/"}}
+patchCustomFields replace (default)     | POST /api/v1/leads {"name":"Ann","customFields":{"industry":"Retail","seats":3}} ; PATCH /api/v1/leads/{id} {"customFields":{"seats":5}} | GET /api/v1/leads/{id} | 200 | {"customFields":{"seats":5,"industry":"<absent>"}}
+patchCustomFields merge                 | POST /__sandbox/config {"patchCustomFields":"merge"} ; POST /api/v1/leads {"name":"Ann","customFields":{"industry":"Retail","seats":3}} ; PATCH /api/v1/leads/{id} {"customFields":{"seats":5}} | GET /api/v1/leads/{id} | 200 | {"customFields":{"seats":5,"industry":"Retail"}}
+listOrder: a bad value                  |  | POST /__sandbox/config {"listOrder":"random"} | 400 | {"error":{"message":"listOrder must be one of oldest, newest, newestCreated"}}
+reset keeps the listOrder               | POST /__sandbox/config {"listOrder":"newest"} ; POST /__sandbox/reset | GET /__sandbox/config | 200 | {"listOrder":"newest"}
+newestCreated: a cursor not one: 400    | POST /__sandbox/config {"listOrder":"newestCreated"} | GET /api/v1/leads?cursor=bGVhZHNkYXRlOng | 400
+GET /__sandbox/health                   |  | GET /__sandbox/health | 200 | {"status":"ok","url":"/^http://127\\.0\\.0\\.1:\\d+$/","counts":{"leads":3}}
+POST /__sandbox/seed                    |  | POST /__sandbox/seed {"leads":10} | 200 | ={"added":10,"total":13}
+seeded leads are numbered on            | POST /__sandbox/seed {"leads":10} | POST /api/v1/leads {"name":"After"} | 200 | {"number":"L-00014"}
+an unknown control route: 404           |  | GET /__sandbox/nothing | 404
+a control body not JSON: 400            |  | POST /__sandbox/seed { | 400 | ={"error":{$INVALID,"message":"The request body is not valid JSON"}}
+a fault without a status: 400           |  | POST /__sandbox/faults {"count":1} | 400
+a fault of status 99                    |  | POST /__sandbox/faults {"status":99} | 400
+a fault of count 0                      |  | POST /__sandbox/faults {"status":500,"count":0} | 400
+a trickle of interval 0                 |  | POST /__sandbox/faults {"status":200,"trickle":{"intervalMs":0}} | 400
+an echoKey of loud                      |  | POST /__sandbox/faults {"status":401,"echoKey":"loud"} | 400
+a forMs of 0                            |  | POST /__sandbox/faults {"status":429,"forMs":0} | 400
+a skewMs of late                        |  | POST /__sandbox/faults {"status":429,"skewedClock":{"skewMs":"late"}} | 400
+a cycle of yes                          |  | POST /__sandbox/faults {"status":200,"cycle":"yes"} | 400
+an htmlBytes of -1                      |  | POST /__sandbox/faults {"status":502,"html":true,"htmlBytes":-1} | 400
+an ignoreLimit of 0                     |  | POST /__sandbox/config {"ignoreLimit":0} | 400
+an ignoreLimit of all                   |  | POST /__sandbox/config {"ignoreLimit":"all"} | 400
+a patchCustomFields of sometimes        |  | POST /__sandbox/config {"patchCustomFields":"sometimes"} | 400
+a onePerUrl of always                   |  | POST /__sandbox/config {"onePerUrl":"always"} | 400
+a rotation of sideways                  |  | POST /__sandbox/config {"rotation":"sideways"} | 400
+a deliverOnCreate event of 3            |  | POST /__sandbox/config {"deliverOnCreate":{"event":3}} | 400
+an activity every 5 ms                  |  | POST /__sandbox/config {"activity":{"everyMs":5}} | 400
+a rate limit of 0                       |  | POST /__sandbox/config {"rateLimit":{"limit":0}} | 400
+spentByOthers over the limit            |  | POST /__sandbox/config {"rateLimit":{"limit":2,"windowMs":1000,"spentByOthers":3}} | 400
+a timeScale of -1                       |  | POST /__sandbox/config {"timeScale":-1} | 400
+a seed of -1                            |  | POST /__sandbox/seed {"leads":-1} | 400
+an empty mention                        |  | POST /__sandbox/seed {"leads":1,"mention":""} | 400
+an import without a date                |  | POST /__sandbox/import {"leads":[{"name":"x"}]} | 400
+a key too short                         |  | POST /__sandbox/keys {"key":"short"} | 400
+a key with spaces                       |  | POST /__sandbox/keys {"key":"sk with spaces 123"} | 400
+a key of role owner                     |  | POST /__sandbox/keys {"key":"$NEW_KEY","role":"owner"} | 400
+`));
+// ---------------------------------------------------------------- flows: what one request cannot show
+
+/** Creates a record through the API; its answer's body. */
+const post = async (crm: Sandbox, route: string, body: object) =>
+	(await send(crm, 'POST', `/api/v1${route}`, { body })).body;
+const hook = (url = 'https://example.com/hook') => ({ name: 'h', url, events: ['lead.created'] });
+
+/** Every item of a list, page by page (v1 `items` or v2 `data`); the page sizes. */
+async function walk(route: string, between?: () => Promise<unknown>) {
+	const items: any[] = [];
+	const sizes: number[] = [];
+	let cursor: string | null = null;
+	do {
+		const join = route.includes('?') ? '&' : '?';
+		const answer = await send(sandbox, 'GET', cursor ? `${route}${join}cursor=${cursor}` : route);
+		expect(answer.status).toBe(200);
+		const page = answer.body.data ?? answer.body.items;
+		const meta = answer.body.meta ?? answer.body;
+		expect(meta.hasMore).toBe(meta.nextCursor !== null);
+		items.push(...page);
+		sizes.push(page.length);
+		cursor = meta.nextCursor;
+		if (sizes.length === 1) await between?.();
+	} while (cursor);
+	return { items, sizes };
+}
+const ids = (items: Array<{ id: string }>) => items.map((item) => item.id);
+
+describe('§4 §9 cursor pagination', () => {
+	it('v1 leads: every lead once, in creation order, an opaque cursor (10,003 leads)', async () => {
+		sandbox.seedLeads(10_000);
+		const { items, sizes } = await walk('/api/v1/leads?limit=100');
+		expect(sizes).toHaveLength(101);
+		expect(ids(items)).toEqual(ids(sandbox.state.leads.values()));
+		expect(new Set(ids(items)).size).toBe(10_003);
+	});
+
+	it('v1 users, limit=2: three pages', async () => {
+		const { items, sizes } = await walk('/api/v1/users?limit=2');
+		expect(sizes).toEqual([2, 2, 1]);
+		expect(ids(items)).toEqual(ids(sandbox.state.users.values()));
+	});
+
+	it('v2 contacts: 250 in 9 pages of 30 by meta.nextCursor', async () => {
+		const { items, sizes } = await walk('/api/v2/contacts');
+		expect(sizes).toEqual([30, 30, 30, 30, 30, 30, 30, 30, 10]);
+		expect(ids(items)).toEqual(ids(sandbox.state.contacts.values()));
+	});
+
+	it('v1 webhooks, limit=1', async () => {
+		await post(sandbox, '/webhooks', hook());
+		await post(sandbox, '/webhooks', hook('https://example.com/other'));
+		const { items } = await walk('/api/v1/webhooks?limit=1');
+		expect(items.map((item) => [item.url, item.secret])).toEqual([
+			['https://example.com/hook', undefined],
+			['https://example.com/other', undefined],
+		]);
+	});
+
+	it.each(
+		(['standard', 'alternate'] as SandboxPersonality[]).flatMap((personality) =>
+			(['oldest', 'newest'] as ListOrder[]).map((order) => [personality, order]),
+		),
+	)(
+		'%s, listOrder %s: every lead once across pages; a lead created between pages shifts nothing',
+		async (personality, order) => {
+			sandbox.setPersonality(personality as SandboxPersonality);
+			sandbox.setListOrder(order as ListOrder);
+			sandbox.seedLeads(7);
+			const before = sandbox.state.leads.values();
+			const times = before.map((lead) => Date.parse(lead.createdAt));
+			expect(times).toEqual([...times].sort((a, b) => a - b));
+			expect(new Set(times).size).toBe(10); // strictly increasing
+			const { items, sizes } = await walk('/api/v1/leads?limit=3', () =>
+				send(sandbox, 'POST', '/api/v1/leads', { body: { name: 'Between' } }),
+			);
+			expect(sizes).toEqual(order === 'oldest' ? [3, 3, 3, 2] : [3, 3, 3, 1]);
+			expect(ids(items)).toEqual(
+				order === 'oldest' ? ids(sandbox.state.leads.values()) : ids(before).reverse(),
+			);
+		},
+	);
+
+	it('a cursor keeps the order its listing started in', async () => {
+		sandbox.seedLeads(7);
+		sandbox.setListOrder('newest');
+		const first = await send(sandbox, 'GET', '/api/v1/leads?limit=3');
+		sandbox.setListOrder('oldest');
+		const second = await send(
+			sandbox,
+			'GET',
+			`/api/v1/leads?limit=3&cursor=${first.body.nextCursor}`,
+		);
+		expect(ids([...first.body.items, ...second.body.items])).toEqual(
+			ids(sandbox.state.leads.values()).reverse().slice(0, 6),
+		);
+	});
+
+	it('import keeps createdAt; newestCreated lists by it, newest by creation', async () => {
+		sandbox.seedLeads(5);
+		const imported = await ctl(sandbox, 'POST', '/import', {
+			leads: [
+				{ name: 'Imported 2020', createdAt: '2020-01-01T00:00:00Z', email: 'old@leads.example' },
+			],
+		});
+		expect(imported.body).toEqual([
+			expect.objectContaining({ name: 'Imported 2020', createdAt: '2020-01-01T00:00:00.000Z' }),
+		]);
+		await send(sandbox, 'POST', '/api/v1/leads', { body: { name: 'Newest' } });
+		sandbox.setListOrder('newestCreated');
+		const listed = (await walk('/api/v1/leads?limit=3')).items.map((lead) => lead.name);
+		expect([listed.length, listed[0], listed.at(-1)]).toEqual([10, 'Newest', 'Imported 2020']);
+		sandbox.setListOrder('newest');
+		expect(
+			(await send(sandbox, 'GET', '/api/v1/leads?limit=2')).body.items.map(
+				(lead: any) => lead.name,
+			),
+		).toEqual(['Newest', 'Imported 2020']);
+	});
+
+	it('a lead nested deeper than JSON.stringify can write is listed and read back (jsonText)', async () => {
+		const depth = 10_000;
+		const raw = `{"name":"Deep","customFields":{"x":${'['.repeat(depth)}"bottom"${']'.repeat(depth)}}}`;
+		expect((await send(sandbox, 'POST', '/api/v1/leads', { raw })).status).toBe(200);
+		let inner = (await send(sandbox, 'GET', '/api/v1/leads?limit=100')).body.items.at(-1)
+			.customFields.x;
+		for (let level = 0; level < depth; level++) inner = inner[0];
+		expect(inner).toBe('bottom');
+		const value = { a: [1, 'two', null, { b: true, c: undefined }], d: { e: [] }, f: 'x"y' };
+		expect(jsonText(value)).toBe(JSON.stringify(value));
+	});
+});
+
+describe('faults in time', () => {
+	it('count: N answers, then the API again', async () => {
+		sandbox.addFault({ status: 503, count: 2, pathPrefix: '/api/v1/users' });
+		for (let n = 0; n < 3; n++) await send(sandbox, 'GET', '/api/v1/users');
+		expect(sandbox.requests.map((entry) => entry.status)).toEqual([503, 503, 200]);
+	});
+
+	it('a fixed body as often as asked (a list whose cursor repeats)', async () => {
+		const page = { items: [{ id: 'lead_x', name: 'X' }], hasMore: true, nextCursor: 'same' };
+		sandbox.addFault({
+			status: 200,
+			pathPrefix: '/api/v1/leads',
+			method: 'GET',
+			body: page,
+			count: 3,
+		} as never);
+		for (let n = 0; n < 3; n++)
+			expect((await send(sandbox, 'GET', '/api/v1/leads?cursor=same')).body).toEqual(page);
+		expect((await send(sandbox, 'GET', '/api/v1/leads')).body).not.toEqual(page);
+	});
+
+	it('cycle: pages alternating two leads, each under a fresh cursor', async () => {
+		sandbox.addFault({ status: 200, cycle: true, count: 3, pathPrefix: '/api/v1/leads' });
+		const pages = [];
+		for (let n = 0; n < 3; n++) pages.push((await send(sandbox, 'GET', '/api/v1/leads')).body);
+		expect(pages.map((page) => [ids(page.items)[0], page.nextCursor])).toEqual([
+			['lead_cycle_a', 'cycle_1'],
+			['lead_cycle_b', 'cycle_2'],
+			['lead_cycle_a', 'cycle_3'],
+		]);
+	});
+
+	it('delayMs; closeConnection (logged with status 0)', async () => {
+		sandbox.addFault({ status: 429, count: 1, delayMs: 300 });
+		const started = Date.now();
+		expect((await send(sandbox, 'GET', '/api/v2/contacts')).status).toBe(429);
+		expect(Date.now() - started).toBeGreaterThanOrEqual(290);
+		sandbox.addFault({ status: 500, count: 1, closeConnection: true });
+		await expect(send(sandbox, 'GET', '/api/v1/leads')).rejects.toThrow();
+		await waitFor(() => sandbox.requests.length === 2, 1_000, 'the log entry');
+		expect(sandbox.requests[1]).toMatchObject({ path: '/api/v1/leads', status: 0 });
+	});
+
+	it('forMs with skewedClock: 429 for that long, Date and Retry-After 30 s behind; then the API', async () => {
+		sandbox.addFault({ status: 429, forMs: 400, skewedClock: { skewMs: -30_000 } } as never);
+		const started = Date.now();
+		const first = await send(sandbox, 'GET', '/api/v1/leads');
+		expect((await send(sandbox, 'GET', '/api/v1/leads')).status).toBe(429);
+		expect(first.status).toBe(429);
+		expect(Math.abs(Date.parse(first.headers.get('date')!) - (started - 30_000))).toBeLessThan(
+			2_000,
+		);
+		expect(
+			Math.abs(Date.parse(first.headers.get('retry-after')!) - (started + 400 - 30_000)),
+		).toBeLessThan(2_000);
+		await new Promise((resolve) => setTimeout(resolve, 450));
+		expect((await send(sandbox, 'GET', '/api/v1/leads')).status).toBe(200);
+	});
+
+	it('htmlBytes: the page is that big', async () => {
+		sandbox.addFault({ status: 502, count: 1, html: true, htmlBytes: 2_000_000 });
+		expect((await send(sandbox, 'GET', '/api/v1/leads')).text.length).toBeGreaterThanOrEqual(
+			2_000_000,
+		);
+	});
+
+	it('the rate limit window resets', async () => {
+		sandbox.setRateLimit({ limit: 1, windowMs: 300 });
+		await send(sandbox, 'GET', '/api/v1/users');
+		expect((await send(sandbox, 'GET', '/api/v1/users')).status).toBe(429);
+		await new Promise((resolve) => setTimeout(resolve, 350));
+		expect((await send(sandbox, 'GET', '/api/v1/users')).headers.get('ratelimit-remaining')).toBe(
+			'0',
+		);
+	});
+
+	/** A raw GET that counts what arrives; gives up after `abortAfterMs`. */
+	const rawGet = (route: string, abortAfterMs: number) =>
+		new Promise<{ status?: number; bytes: number; ended: boolean }>((resolve) => {
+			const result: { status?: number; bytes: number; ended: boolean } = { bytes: 0, ended: false };
+			const request = http.get(
+				`${sandbox.url}${route}`,
+				{ headers: { 'x-api-key': DEFAULT_ADMIN_KEY } },
+				(response) => {
+					result.status = response.statusCode;
+					response.on('data', (chunk: Buffer) => (result.bytes += chunk.length));
+					response.on('end', () => resolve({ ...result, ended: true }));
+				},
+			);
+			request.on('error', () => resolve(result));
+			setTimeout(() => {
+				request.destroy();
+				resolve(result);
+			}, abortAfterMs).unref();
+		});
+
+	it('hang: accepted, never answered, logged with status 0', async () => {
+		sandbox.addFault({ status: 200, count: 1, hang: true });
+		expect(await rawGet(`/api/v1/leads/${LEAD}`, 500)).toEqual({ bytes: 0, ended: false });
+		expect(sandbox.requests.map((entry) => entry.status)).toEqual([0]);
+	});
+
+	it('trickle: headers at once, then a byte an interval; the stream log sees the client close', async () => {
+		sandbox.addFault({ status: 200, count: 1, trickle: { intervalMs: 100, bytes: 1_000 } });
+		const result = await rawGet(`/api/v1/leads/${LEAD}`, 750);
+		expect(result).toMatchObject({ status: 200, ended: false });
+		expect(result.bytes).toBeGreaterThanOrEqual(3);
+		expect(result.bytes).toBeLessThanOrEqual(9);
+		await waitFor(() => sandbox.streams[0]?.closedByClient, 2_000, 'the stream to see the close');
+		expect(sandbox.streams[0]).toMatchObject({ kind: 'trickle', done: false });
+	});
+
+	it('endless: as long as the client reads; GET /__sandbox/streams logs it', async () => {
+		sandbox.addFault({ status: 200, count: 1, endless: true });
+		const result = await rawGet('/api/v1/leads', 400);
+		expect(result).toMatchObject({ status: 200, ended: false });
+		expect(result.bytes).toBeGreaterThan(1024 * 1024);
+		await waitFor(() => sandbox.streams[0]?.closedByClient, 2_000, 'the stream to see the close');
+		expect((await ctl(sandbox, 'GET', '/streams')).body[0]).toMatchObject({
+			kind: 'endless',
+			done: false,
+		});
+	});
+
+	it('the catcher: another port, records what reaches it without the key; a redirect to it needs it started', async () => {
+		const fresh = await startSandbox({ rateLimit: false });
+		try {
+			expect(
+				(await ctl(fresh, 'POST', '/faults', { status: 302, redirectTo: 'catcher' })).status,
+			).toBe(400);
+			const { url } = (await ctl(fresh, 'POST', '/catcher')).body;
+			expect(new URL(url).port).not.toBe(String(fresh.port));
+			const answer = await fetch(`${url}/api/v1/leads?x=1`, {
+				method: 'POST',
+				headers: { 'x-api-key': DEFAULT_ADMIN_KEY },
+				body: '{"name":"Jane"}',
+			});
+			expect(answer.status).toBe(200);
+			const log = (await ctl(fresh, 'GET', '/catcher')).body;
+			expect(log.caught).toEqual([
+				expect.objectContaining({
+					method: 'POST',
+					path: '/api/v1/leads?x=1',
+					apiKeyReceived: true,
+					body: '{"name":"Jane"}',
+				}),
+			]);
+			expect(JSON.stringify(log)).not.toContain(DEFAULT_ADMIN_KEY);
+			for (const status of [302, 307]) {
+				await ctl(fresh, 'POST', '/faults', {
+					status,
+					redirectTo: 'catcher',
+					pathPrefix: '/api/v1/clients',
+				});
+				const redirect = await send(fresh, 'GET', '/api/v1/clients/cl_1?a=b');
+				expect([redirect.status, redirect.headers.get('location')]).toEqual([
+					status,
+					`${url}/api/v1/clients/cl_1?a=b`,
+				]);
+				expect(fresh.requests.at(-1)).toMatchObject({ path: '/api/v1/clients/cl_1', status });
+			}
+			expect((await ctl(fresh, 'DELETE', '/catcher')).status).toBe(204);
+			expect((await ctl(fresh, 'GET', '/catcher')).body.caught).toEqual([]);
+		} finally {
+			await fresh.close();
+		}
+	});
+});
+
+describe('the control endpoints', () => {
+	it('the request log: method, path, query, headers, body, status; ?since; cleared; seq goes on', async () => {
+		await send(sandbox, 'POST', '/api/v1/leads?dryRun=1', { body: { name: 'Logged' } });
+		await send(sandbox, 'GET', '/api/v1/leads', { key: null });
+		const log = (await ctl(sandbox, 'GET', '/requests')).body;
+		expect(log).toEqual([
+			{
+				seq: expect.any(Number),
+				method: 'POST',
+				path: '/api/v1/leads',
+				query: { dryRun: '1' },
+				headers: expect.objectContaining({
+					'x-api-key': DEFAULT_ADMIN_KEY,
+					'content-type': 'application/json',
+				}),
+				body: { name: 'Logged' },
+				status: 200,
+				at: expect.any(String),
+			},
+			expect.objectContaining({
+				status: 401,
+				headers: expect.not.objectContaining({ 'x-api-key': expect.anything() }),
+			}),
+		]);
+		expect(log[1].body).toBeUndefined();
+		expect((await ctl(sandbox, 'GET', `/requests?since=${log[0].seq}`)).body).toEqual([log[1]]);
+		expect((await ctl(sandbox, 'DELETE', '/requests')).status).toBe(204);
+		await send(sandbox, 'GET', '/api/v1/users');
+		expect(sandbox.requests.map((entry) => entry.seq)).toEqual([log[1].seq + 1]);
+	});
+
+	it('reset: data, logs, subscriptions and faults go; the config stays; seedLeads comes back', async () => {
+		sandbox.setTimeScale(0.5);
+		await post(sandbox, '/webhooks', hook());
+		sandbox.seedLeads(5);
+		sandbox.addFault({ status: 500, count: 5, pathPrefix: '/api/v9' });
+		expect((await ctl(sandbox, 'POST', '/reset')).status).toBe(200);
+		expect([
+			sandbox.state.leads.size,
+			sandbox.state.webhooks.size,
+			sandbox.requests.length,
+		]).toEqual([3, 0, 0]);
+		expect((await ctl(sandbox, 'GET', '/faults')).body).toEqual([]);
+		expect((await ctl(sandbox, 'GET', '/config')).body).toMatchObject({ timeScale: 0.5 });
+		sandbox.setTimeScale(1);
+		const seeded = await startSandbox({ rateLimit: false, seedLeads: 25 });
+		seeded.seedLeads(10);
+		seeded.reset();
+		expect(seeded.state.leads.size).toBe(28);
+		await seeded.close();
+	});
+
+	it('the defaults: 60 a minute, standard, oldest first, no delivery on create; a bad personality refused', async () => {
+		const defaults = await startSandbox({});
+		expect(defaults.config).toMatchObject({
+			rateLimit: { limit: 60, windowMs: 60_000 },
+			personality: 'standard',
+			listOrder: 'oldest',
+			deliverOnCreate: false,
+		});
+		await defaults.close();
+		await expect(startSandbox({ personality: 'strict' as SandboxPersonality })).rejects.toThrow(
+			'personality must be one of standard, alternate',
+		);
+	});
+
+	it('the activity switch: a step creates, changes, archives; at an interval until turned off', async () => {
+		const steps = [];
+		for (let n = 0; n < 3; n++) steps.push((await ctl(sandbox, 'POST', '/activity')).body);
+		expect(steps.map((step) => step.action)).toEqual(['created', 'changed', 'archived']);
+		expect(steps[1].changedFields).toEqual(['value', 'stageId']);
+		expect(sandbox.state.leads.get(steps[2].lead.id)!.archived).toBe(true);
+		const before = sandbox.state.leads.size;
+		expect(
+			(await ctl(sandbox, 'POST', '/config', { activity: { everyMs: 100 } })).body,
+		).toMatchObject({
+			activity: { everyMs: 100 },
+		});
+		await waitFor(() => sandbox.state.leads.size > before, 3_000, 'activity');
+		await ctl(sandbox, 'POST', '/config', { activity: false });
+		const size = sandbox.state.leads.size;
+		await new Promise((resolve) => setTimeout(resolve, 350));
+		expect(sandbox.state.leads.size).toBe(size);
+	});
+
+	it('closes at once while a client keeps a connection open', async () => {
+		const other = await startSandbox({ rateLimit: false });
+		const agent = new http.Agent({ keepAlive: true });
+		await new Promise((resolve) =>
+			http.get(`${other.url}/__sandbox/health`, { agent }, (res) =>
+				res.resume().on('end', resolve),
+			),
+		);
+		const started = Date.now();
+		await other.close();
+		expect(Date.now() - started).toBeLessThan(1_000);
+		agent.destroy();
+	});
+
+	it('the seeded ids it prints are the ones it holds and the examples use', () => {
+		const store = createStore();
+		expect(store.clients.get(EXAMPLE_IDS.clientId)?.name).toBe('Acme Corporation');
+		expect(store.products.get(EXAMPLE_IDS.productId)?.name).toBe('Consulting hour');
+		const text = seedSummaryLines(store).join('\n');
+		for (const client of store.clients.values())
+			expect(text).toContain(`${client.id} (${client.name})`);
+		expect(text).toContain('pip_sales (Sales), stages stg_new (New)');
+		expect(text).toContain('tax_vat20 (VAT 20%)');
+		const stages = [...store.pipelines.values()].flatMap((pipeline) =>
+			pipeline.stages.map((stage) => stage.id),
+		);
+		const examples = path.join(__dirname, '..', '..', 'examples');
+		const found = readdirSync(examples)
+			.filter((file) => file.endsWith('.json'))
+			.flatMap((file) => [
+				...readFileSync(path.join(examples, file), 'utf8').matchAll(
+					/\b(?:cli|prd|pip|stg)_[A-Za-z0-9_]+/g,
+				),
+			])
+			.map(([id]) => id);
+		expect(found.length).toBeGreaterThanOrEqual(3);
+		for (const id of found)
+			expect({
+				id,
+				known:
+					store.clients.has(id) ||
+					store.products.has(id) ||
+					store.pipelines.has(id) ||
+					stages.includes(id),
+			}).toEqual({ id, known: true });
+		expect(escapedKey('a/b+c=')).toBe('a\\/b\\u002bc\\u003d');
+	});
+
+	it('npm run sandbox: its arguments, and the process prints its URL and keys, serves, stops on SIGINT', async () => {
+		expect(parseArgs([], {})).toEqual({
+			port: 5680,
+			host: '127.0.0.1',
+			rateLimit: { limit: 60, windowMs: 60_000 },
+			seedLeads: 0,
+			timeScale: 1,
+			deliveryTimeoutMs: 20_000,
+			personality: 'standard',
+		});
+		expect(
+			parseArgs(['--rate-limit', '5', '--rate-window-ms=1000', '--port', '0'], {
+				SANDBOX_PORT: '7000',
+			}),
+		).toMatchObject({
+			port: 0,
+			rateLimit: { limit: 5, windowMs: 1_000 },
+		});
+		expect(parseArgs([], { SANDBOX_PERSONALITY: 'alternate' }).personality).toBe('alternate');
+		expect(parseArgs(['--rate-limit', 'off'], {}).rateLimit).toBe(false);
+		expect(() => parseArgs(['--nope'], {})).toThrow('Unknown argument: --nope');
+		expect(() => parseArgs(['--personality', 'strict'], {})).toThrow(
+			'--personality must be one of standard, alternate, got strict',
+		);
+		const root = path.resolve(__dirname, '../..');
+		const cli = [
+			path.join(root, 'node_modules/tsx/dist/cli.mjs'),
+			path.join(__dirname, 'cli.ts'),
+			'--port',
+			'0',
+			'--seed-leads',
+			'5',
+		];
+		const child = spawn(process.execPath, cli, { cwd: root, stdio: ['ignore', 'pipe', 'pipe'] });
+		const exited = new Promise((resolve) => child.on('exit', resolve));
+		try {
+			let output = '';
+			child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
+			await waitFor(() => output.includes('Press Ctrl-C'), 15_000, 'the banner');
+			const url = /listening on (http:\/\/127\.0\.0\.1:\d+)/.exec(output)![1];
+			expect(output).toContain(DEFAULT_ADMIN_KEY);
+			expect(output).toContain(DEFAULT_READ_ONLY_KEY);
+			const answer = await fetch(`${url}/api/v1/leads?limit=100`, {
+				headers: { 'x-api-key': DEFAULT_ADMIN_KEY },
+			});
+			expect(((await answer.json()) as { items: unknown[] }).items).toHaveLength(8);
+			child.kill('SIGINT');
+			expect(await exited).toBe(0);
+		} finally {
+			if (child.exitCode === null) child.kill('SIGKILL');
+		}
+	});
+});
+
+describe('§6 §8 signed deliveries and their retries', () => {
+	const opened: Array<{ close(): Promise<void> }> = [];
+	afterEach(async () => await Promise.all(opened.splice(0).map((item) => item.close())));
+	/** A sandbox of its own (time scaled) and a receiver answering `respond`, subscribed to `events`. */
+	async function setUp(
+		respond?: Receiver['respond'],
+		options: SandboxOptions = {},
+		events = ['lead.created'],
+	) {
+		const crm = await startSandbox({ rateLimit: false, ...options });
+		const receiver = await startReceiver(respond);
+		opened.push(crm, receiver);
+		const subscription = (
+			await send(crm, 'POST', '/api/v1/webhooks', {
+				body: { name: 'h', url: receiver.url, events },
+			})
+		).body;
+		const lead = async (body: object = { name: 'Webhook Lead' }) =>
+			(await send(crm, 'POST', '/api/v1/leads', { body })).body;
+		return { crm, receiver, subscription, lead };
+	}
+	const verify = (secret: string, request: Receiver['received'][number]) =>
+		new Webhook(secret).verify(request.rawBody, request.headers) as {
+			event: string;
+			timestamp: string;
+			payload: any;
+		};
+	const attempts = (crm: Sandbox) =>
+		crm.deliveries.map((entry) => [entry.attempt, entry.status, entry.outcome]);
+
+	it('lead.created: Standard Webhooks headers, a signature of the secret, the §6 payload, the delivery log', async () => {
+		const { crm, receiver, subscription, lead } = await setUp();
+		const created = await lead({
+			name: 'Signed',
+			email: 's@example.com',
+			stageId: 'lst_contacted',
+			sourceId: 'src_web',
+			value: 42,
+			customFields: { a: 1 },
+		});
+		const [request] = await waitFor(
+			() => receiver.received.length > 0 && receiver.received,
+			3_000,
+			'a delivery',
+		);
+		expect(request.headers).toMatchObject({
+			'content-type': 'application/json',
+			'user-agent': 'CRM-Sandbox-Webhooks/1.0',
+			'webhook-id': expect.stringMatching(/^msg_/),
+			'webhook-signature': expect.stringMatching(/^v1,[A-Za-z0-9+/]+=*$/),
+		});
+		expect(Math.abs(Number(request.headers['webhook-timestamp']) - Date.now() / 1000)).toBeLessThan(
+			5,
+		);
+		const body = verify(subscription.secret, request);
+		expect(body.event).toBe('lead.created');
+		expect(body.payload).toEqual({
+			id: created.id,
+			name: 'Signed',
+			email: 's@example.com',
+			mobile: null,
+			title: null,
+			value: 42,
+			source: 'Website',
+			stage: 'Contacted',
+			stageId: 2,
+			archived: false,
+			createdAt: created.createdAt,
+			customFields: { a: 1 },
+			ownerId: 1,
+			ownerName: 'Ada Admin',
+		});
+		expect(() => verify('whsec_' + Buffer.alloc(24, 7).toString('base64'), request)).toThrow();
+		await waitFor(() => crm.deliveries.length === 1, 2_000, 'the delivery log');
+		expect((await ctl(crm, 'GET', '/deliveries')).body).toEqual([
+			{
+				subscriptionId: subscription.id,
+				webhookId: request.headers['webhook-id'],
+				event: 'lead.created',
+				attempt: 1,
+				url: receiver.url,
+				status: 200,
+				outcome: 'delivered',
+				at: expect.any(String),
+			},
+		]);
+		expect((await ctl(crm, 'DELETE', '/deliveries')).status).toBe(204);
+		expect(crm.deliveries).toHaveLength(0);
+	});
+
+	it('only the events selected: lead, deal and invoice events, invoice.paid by the control endpoint, /emit', async () => {
+		const events = [
+			'lead.updated',
+			'deal.created',
+			'deal.stage_changed',
+			'invoice.paid',
+			'custom.event',
+		];
+		const { crm, receiver, subscription } = await setUp(undefined, {}, events);
+		await send(crm, 'PATCH', `/api/v1/leads/${LEAD}`, { body: { archived: true } });
+		const dealId = (await post(crm, '/deals', deal)).id;
+		await send(crm, 'PATCH', `/api/v1/deals/${dealId}`, { body: { stageId: 'stg_qualified' } });
+		const invoiceId = (
+			await post(crm, '/invoices', {
+				...invoice,
+				lineItems: [{ name: 'x', price: 10 }],
+			})
+		).id;
+		expect((await ctl(crm, 'POST', `/invoices/${invoiceId}/pay`)).body).toMatchObject({
+			status: 'PAID',
+			paidTotal: 10,
+			pendingTotal: 0,
+		});
+		expect((await ctl(crm, 'POST', `/invoices/${invoiceId}/pay`)).status).toBe(400);
+		expect((await ctl(crm, 'POST', '/invoices/inv_nope/pay')).status).toBe(404);
+		expect(
+			(await ctl(crm, 'POST', '/emit', { event: 'custom.event', payload: { n: 2 } })).body
+				.webhookIds,
+		).toHaveLength(1);
+		expect(crm.emit('other.event', {})).toEqual([]);
+		await waitFor(() => receiver.received.length >= 5, 3_000, '5 deliveries');
+		await crm.deliveriesSettled();
+		expect(receiver.received).toHaveLength(5);
+		const bodies = receiver.received.map((request) => verify(subscription.secret, request));
+		const byEvent = Object.fromEntries(bodies.map((body) => [body.event, body.payload]));
+		expect(Object.keys(byEvent).sort()).toEqual([...events].sort());
+		expect(byEvent['lead.updated']).toMatchObject({ id: LEAD, archived: true });
+		expect(byEvent['deal.created']).toMatchObject({ id: dealId, status: 'ACTIVE' });
+		expect(byEvent['deal.stage_changed']).toMatchObject({
+			stageId: 'stg_qualified',
+			previousStageId: 'stg_new',
+		});
+		expect(byEvent['invoice.paid']).toMatchObject({ id: invoiceId, status: 'PAID' });
+		expect(byEvent['custom.event']).toEqual({ n: 2 });
+		expect(new Set(receiver.received.map((request) => request.headers['webhook-id'])).size).toBe(5);
+	});
+
+	it('the API answers while the endpoint hangs', async () => {
+		const { crm, receiver, lead } = await setUp(() => 'hang', { deliveryTimeoutMs: 10_000 });
+		const started = Date.now();
+		await lead();
+		expect(Date.now() - started).toBeLessThan(1_000);
+		await waitFor(() => receiver.received.length === 1, 2_000, 'the hanging delivery');
+		expect(crm.deliveries).toHaveLength(0);
+	});
+
+	it('5xx: retried on the §8 schedule (scaled) with the same webhook-id and body, permanently failed after 10', async () => {
+		const timeScale = 0.00001;
+		const { crm, receiver, subscription, lead } = await setUp(() => 500, { timeScale });
+		await lead();
+		await waitFor(() => crm.deliveries.length === 10, 10_000, '10 attempts');
+		await crm.deliveriesSettled(1_000);
+		expect(attempts(crm)).toEqual(
+			RETRY_SCHEDULE_MS.map((_delay, index) => [
+				index + 1,
+				500,
+				index < 9 ? 'retrying' : 'permanently_failed',
+			]),
+		);
+		expect(
+			new Set(receiver.received.map((request) => request.headers['webhook-id'] + request.rawBody))
+				.size,
+		).toBe(1);
+		for (const request of receiver.received)
+			expect(() => verify(subscription.secret, request)).not.toThrow();
+		const first = receiver.received[0].receivedAt;
+		let due = 0;
+		receiver.received.forEach((request, index) => {
+			due += RETRY_SCHEDULE_MS[index] * timeScale;
+			expect(request.receivedAt - first).toBeGreaterThanOrEqual(Math.floor(due) - 2);
+		});
+		await new Promise((resolve) => setTimeout(resolve, 100));
+		expect(receiver.received).toHaveLength(10);
+	});
+
+	it('429, 502, 504 retried until a 2xx', async () => {
+		const statuses = [429, 502, 504, 204];
+		const { crm, lead } = await setUp((index) => statuses[index] ?? 200, { timeScale: 0.0001 });
+		await lead();
+		await waitFor(() => crm.deliveries.length === 4, 5_000, '4 attempts');
+		expect(attempts(crm)).toEqual([
+			[1, 429, 'retrying'],
+			[2, 502, 'retrying'],
+			[3, 504, 'retrying'],
+			[4, 204, 'delivered'],
+		]);
+	});
+
+	it('another 4xx: failed, not retried, the subscription still active', async () => {
+		const { crm, receiver, lead } = await setUp(() => 400, { timeScale: 0.0001 });
+		await lead();
+		await waitFor(() => crm.deliveries.length === 1, 2_000, 'one attempt');
+		await crm.deliveriesSettled(1_000);
+		expect(attempts(crm)).toEqual([[1, 400, 'failed']]);
+		expect(receiver.received).toHaveLength(1);
+		expect(crm.state.webhooks.values()[0].status).toBe('active');
+	});
+
+	it('410: the subscription disabled, nothing more sent to it', async () => {
+		const { crm, receiver, subscription, lead } = await setUp(() => 410, { timeScale: 0.0001 });
+		await lead();
+		await waitFor(() => crm.deliveries.length === 1, 2_000, 'one attempt');
+		expect(attempts(crm)).toEqual([[1, 410, 'disabled']]);
+		expect((await send(crm, 'GET', `/api/v1/webhooks/${subscription.id}`)).body.status).toBe(
+			'disabled',
+		);
+		receiver.respond = () => 200;
+		await lead();
+		expect(crm.emit('lead.created', {})).toEqual([]);
+		await new Promise((resolve) => setTimeout(resolve, 100));
+		expect(receiver.received).toHaveLength(1);
+	});
+
+	it('a pending retry is dropped when the subscription is deleted', async () => {
+		const { crm, receiver, subscription, lead } = await setUp(
+			(index) => (index === 0 ? 500 : 200),
+			{ timeScale: 0.05 },
+		);
+		await lead();
+		await waitFor(() => crm.deliveries.length === 1, 2_000, 'first attempt');
+		expect((await send(crm, 'DELETE', `/api/v1/webhooks/${subscription.id}`)).status).toBe(204);
+		await crm.deliveriesSettled(1_000);
+		expect(receiver.received).toHaveLength(1);
+	});
+
+	it('no answer within the timeout: retried with the same webhook-id', async () => {
+		const { crm, receiver, lead } = await setUp((index) => (index === 0 ? 'hang' : 200), {
+			timeScale: 0.0001,
+			deliveryTimeoutMs: 200,
+		});
+		await lead();
+		await waitFor(() => crm.deliveries.length === 2, 3_000, 'two attempts');
+		expect(attempts(crm)).toEqual([
+			[1, 'timeout', 'retrying'],
+			[2, 200, 'delivered'],
+		]);
+		expect(receiver.received[0].headers['webhook-id']).toBe(
+			receiver.received[1].headers['webhook-id'],
+		);
+	});
+
+	it('a connection error: retried', async () => {
+		const { crm, receiver, lead } = await setUp(undefined, { timeScale: 0.0001 });
+		await receiver.close();
+		await lead();
+		await waitFor(() => crm.deliveries.length >= 2, 3_000, 'two attempts');
+		expect(crm.deliveries[0]).toMatchObject({
+			attempt: 1,
+			status: 'error',
+			outcome: 'retrying',
+			error: expect.any(String),
+		});
+	});
+
+	it('close() cancels pending retries', async () => {
+		const { crm, lead } = await setUp(() => 503);
+		await lead();
+		await waitFor(() => crm.deliveries.length === 1, 2_000, 'first attempt');
+		await expect(crm.deliveriesSettled(50)).rejects.toThrow(/pending/);
+		await crm.close();
+		await expect(crm.deliveriesSettled(50)).resolves.toBeUndefined();
+		expect(crm.emit('lead.created', {})).toEqual([]);
+	});
+
+	it('§6.4 /rotate: signed with the new and the old secret (new first) for the window, then the new alone', async () => {
+		const { crm, receiver, subscription, lead } = await setUp();
+		const rotated = (await ctl(crm, 'POST', `/webhooks/${subscription.id}/rotate`)).body;
+		expect(rotated).toMatchObject({
+			id: subscription.id,
+			secret: expect.stringMatching(/^whsec_/),
+		});
+		expect(Date.parse(rotated.previousSecretExpiresAt)).toBeGreaterThan(
+			Date.now() + 23 * 3_600_000,
+		);
+		await lead();
+		const [request] = await waitFor(
+			() => receiver.received.length > 0 && receiver.received,
+			2_000,
+			'a delivery',
+		);
+		const sign = (secret: string) =>
+			'v1,' +
+			createHmac('sha256', Buffer.from(secret.slice(6), 'base64'))
+				.update(
+					`${request.headers['webhook-id']}.${request.headers['webhook-timestamp']}.${request.rawBody}`,
+				)
+				.digest('base64');
+		expect(request.headers['webhook-signature'].split(' ')).toEqual([
+			sign(rotated.secret),
+			sign(subscription.secret),
+		]);
+		const again = crm.rotateWebhookSecret(subscription.id, 1);
+		await new Promise((resolve) => setTimeout(resolve, 10));
+		await lead();
+		await waitFor(() => receiver.received.length === 2, 2_000, 'a second delivery');
+		expect(() => verify(again.secret, receiver.received[1])).not.toThrow();
+		expect(() => verify(rotated.secret, receiver.received[1])).toThrow();
+		expect((await ctl(crm, 'POST', '/webhooks/whk_nope/rotate')).status).toBe(404);
+	});
+
+	/** Which of `secrets` sign the delivery of a lead created now, per subscription. */
+	async function signers(crm: Sandbox, receiver: Receiver, secrets: Record<string, string>) {
+		receiver.received.length = 0;
+		await send(crm, 'POST', '/api/v1/leads', { body: { name: 'Signed' } });
+		await crm.deliveriesSettled();
+		return receiver.received.map((request) =>
+			Object.keys(secrets).filter((name) => {
+				try {
+					return verify(secrets[name], request) !== undefined;
+				} catch {
+					return false;
+				}
+			}),
+		);
+	}
+	const secretOf = async (crm: Sandbox, id: string) =>
+		(await ctl(crm, 'GET', '/webhooks')).body.find((subscription: any) => subscription.id === id)
+			.secret;
+
+	it('the rotation switch: "both" signs with old and new, "new" with the new alone; later subscriptions keep their own', async () => {
+		const { crm, receiver, subscription } = await setUp();
+		const old = subscription.secret;
+		expect((await ctl(crm, 'POST', '/config', { rotation: 'both' })).body.rotated).toEqual([
+			subscription.id,
+		]);
+		const rotated = await secretOf(crm, subscription.id);
+		expect(await signers(crm, receiver, { old, rotated })).toEqual([['old', 'rotated']]);
+		await send(crm, 'DELETE', `/api/v1/webhooks/${subscription.id}`);
+		const later = (
+			await send(crm, 'POST', '/api/v1/webhooks', {
+				body: { name: 'l', url: receiver.url, events: ['lead.created'] },
+			})
+		).body;
+		expect((await ctl(crm, 'POST', '/config', { rotation: 'new' })).body.rotated).toEqual([
+			subscription.id,
+		]);
+		expect(await secretOf(crm, later.id)).toBe(later.secret);
+		expect(await signers(crm, receiver, { old, later: later.secret })).toEqual([['later']]);
+	});
+
+	it('the rotation switch: "new" without "both" rotates with no overlap', async () => {
+		const { crm, receiver, subscription } = await setUp();
+		await ctl(crm, 'POST', '/config', { rotation: 'new' });
+		const rotated = await secretOf(crm, subscription.id);
+		expect(await signers(crm, receiver, { old: subscription.secret, rotated })).toEqual([
+			['rotated'],
+		]);
+	});
+
+	it('deliverOnCreate: off by default; when on, one delivery to the new subscription only, after its answer; 503 retried', async () => {
+		const { crm, receiver } = await setUp((index) => (index < 2 ? 503 : 200), { timeScale: 0.001 });
+		await new Promise((resolve) => setTimeout(resolve, 100));
+		expect(receiver.received).toEqual([]);
+		expect(
+			(await ctl(crm, 'POST', '/config', { deliverOnCreate: { payload: { id: 'lead_x' } } })).body
+				.deliverOnCreate,
+		).toEqual({
+			payload: { id: 'lead_x' },
+		});
+		const second = await send(crm, 'POST', '/api/v1/webhooks', {
+			body: { name: 'n', url: `${receiver.url}/new`, events: ['deal.updated', 'lead.created'] },
+		});
+		const answeredAt = Date.now();
+		await waitFor(
+			() => crm.deliveries.some((entry) => entry.outcome === 'delivered'),
+			5_000,
+			'delivered',
+		);
+		expect(JSON.parse(receiver.received[0].rawBody)).toMatchObject({
+			event: 'deal.updated',
+			payload: { id: 'lead_x' },
+		});
+		expect(receiver.received[0].path).toBe('/hook/new');
+		expect(receiver.received[0].receivedAt).toBeGreaterThanOrEqual(answeredAt - 50);
+		expect(crm.deliveries.map((entry) => [entry.subscriptionId, entry.status])).toEqual([
+			[second.body.id, 503],
+			[second.body.id, 503],
+			[second.body.id, 200],
+		]);
+	});
+});
