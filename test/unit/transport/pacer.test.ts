@@ -45,8 +45,8 @@ describe('first in, first out', () => {
 			return turn;
 		});
 		await flush();
+		// All five wait (none released), and each is released below, in order.
 		expect(released).toEqual([]);
-		expect(pacer['queue'].length).toBe(5);
 
 		// The first is refused with 429 (the window is spent for 2 s); it asks again with its ticket.
 		pacer.settle(
@@ -168,7 +168,10 @@ describe('no burst: at most the known budget, also right after a reset and after
 
 		expect(refusal(error)?.turnS).toBeGreaterThanOrEqual(30);
 		expect(refusal(error)?.capS).toBe(2);
-		expect(pacer['queue'].length).toBe(0);
+		// Refused at once, it keeps no place: nothing waits on the clock, and the next request's turn is the same.
+		expect(time.pending).toBe(0);
+		const next = await pacer.take({ maxWaitMs: 2_000 }).catch((caught: unknown) => caught);
+		expect(refusal(next)).toEqual(refusal(error));
 	});
 
 	it('a queued request whose turn does not come within its wait is refused, not sent late', async () => {
@@ -228,29 +231,30 @@ describe('the first answer of a window', () => {
 	});
 });
 
-describe('bounded memory', () => {
-	it('the send log keeps only the sends that still count: none older than the minute, at most the rate', async () => {
+describe('only the sends that still count are kept: none older than the minute', () => {
+	it('20,000 requests 7 ms apart at a high rate each go at once; at 60 a minute, each turn comes a minute after the 60th before it, no later', async () => {
 		const time = new FakeTime();
 		const pacer = pacerOn(time, 1_000_000_000);
-		let most = 0;
+		let waited = 0;
 		for (let n = 0; n < 20_000; n++) {
 			const turn = await pacer.take();
+			waited = Math.max(waited, turn.waitedMs);
 			pacer.settle(turn, 200, {});
-			most = Math.max(most, pacer['sends'].length);
 			time.now += 7;
 		}
-		// 20,000 requests 7 ms apart: the last minute (and its 250 ms margin) holds 8,608 of them.
-		expect(most).toBeLessThanOrEqual(Math.ceil(60_250 / 7) + 1);
-		expect(pacer['queue'].length).toBe(0);
+		expect(waited).toBe(0);
 		expect(time.pending).toBe(0);
 
-		// At 60 a minute, 200 requests: never more than 60 entries, whatever was sent before.
+		// Whatever was sent before: at 60 a minute, 200 requests in 4 minutes, the sends older than the minute forgotten.
 		const slow = pacerOn(time, 60);
+		const given: number[] = [];
 		for (let n = 0; n < 200; n++) {
-			const { turn } = await takeTurn(time, slow);
+			const { turn, at } = await takeTurn(time, slow);
 			slow.settle(turn, 200, {});
-			expect(slow['sends'].length).toBeLessThanOrEqual(60);
+			given.push(at);
 		}
+		for (let n = 60; n < 200; n++) expect(given[n] - given[n - 60]).toBeGreaterThanOrEqual(60_000);
+		expect(given[199] - given[0]).toBeLessThan(3 * 60_250 + 1_000);
 	});
 });
 
