@@ -233,6 +233,7 @@ beforeEach(async () => {
 		normalUrls: false,
 		deliverOnCreate: false,
 		activity: false,
+		timeScale: 1,
 	});
 	sandbox.addKey(ODD_KEY);
 });
@@ -466,6 +467,19 @@ patchCustomFields merge                 | POST /__sandbox/config {"patchCustomFi
 listOrder: a bad value                  |  | POST /__sandbox/config {"listOrder":"random"} | 400 | {"error":{"message":"listOrder must be one of oldest, newest, newestCreated"}}
 reset keeps the listOrder               | POST /__sandbox/config {"listOrder":"newest"} ; POST /__sandbox/reset | GET /__sandbox/config | 200 | {"listOrder":"newest"}
 newestCreated: a cursor not one: 400    | POST /__sandbox/config {"listOrder":"newestCreated"} | GET /api/v1/leads?cursor=bGVhZHNkYXRlOng | 400
+count: N answers, then the API again    | POST /__sandbox/faults {"status":503,"count":2,"pathPrefix":"/api/v1/users"} ; 2× GET /api/v1/users | GET /__sandbox/requests | 200 | [{"status":503},{"status":503}]
+... and then the API                    | POST /__sandbox/faults {"status":503,"count":2,"pathPrefix":"/api/v1/users"} ; 2× GET /api/v1/users | GET /api/v1/users | 200
+body: a fixed answer as often as asked  | POST /__sandbox/faults {"status":200,"method":"GET","pathPrefix":"/api/v1/leads","count":3,"body":{"items":[{"id":"lead_x"}],"hasMore":true,"nextCursor":"same"}} ; 2× GET /api/v1/leads?cursor=same | GET /api/v1/leads?cursor=same | 200 | ={"items":[{"id":"lead_x"}],"hasMore":true,"nextCursor":"same"}
+... and then the list                   | POST /__sandbox/faults {"status":200,"method":"GET","pathPrefix":"/api/v1/leads","count":3,"body":{"items":[]}} ; 3× GET /api/v1/leads | GET /api/v1/leads | 200 | {"#items":3}
+cycle: lead a under a fresh cursor      | POST /__sandbox/faults {"status":200,"cycle":true,"count":3,"pathPrefix":"/api/v1/leads"} | GET /api/v1/leads | 200 | {"items":[{"id":"lead_cycle_a"}],"nextCursor":"cycle_1"}
+cycle: then lead b                      | POST /__sandbox/faults {"status":200,"cycle":true,"count":3,"pathPrefix":"/api/v1/leads"} ; GET /api/v1/leads | GET /api/v1/leads | 200 | {"items":[{"id":"lead_cycle_b"}],"nextCursor":"cycle_2"}
+cycle: then lead a again                | POST /__sandbox/faults {"status":200,"cycle":true,"count":3,"pathPrefix":"/api/v1/leads"} ; 2× GET /api/v1/leads | GET /api/v1/leads | 200 | {"items":[{"id":"lead_cycle_a"}],"nextCursor":"cycle_3"}
+the request log: what came, as it came  | POST /api/v1/leads?dryRun=1 {"name":"Logged"} ; as none GET /api/v1/leads | GET /__sandbox/requests | 200 | [{"seq":"<number>","method":"POST","path":"/api/v1/leads","query":{"dryRun":"1"},"headers":{"x-api-key":"$ADMIN_KEY","content-type":"application/json"},"body":{"name":"Logged"},"status":200,"at":"/^\\d{4}-\\d\\d-\\d\\dT/"},{"method":"GET","headers":{"x-api-key":"<absent>"},"body":"<absent>","status":401}]
+reset: data, logs, subscriptions go     | POST /api/v1/leads {"name":"Temp"} ; POST /api/v1/webhooks {$HOOK} ; POST /__sandbox/seed {"leads":5} ; POST /__sandbox/reset | GET /__sandbox/health | 200 | {"counts":{"leads":3,"webhooks":0,"requests":0}}
+reset: faults go                        | POST /__sandbox/faults {"status":500,"count":5,"pathPrefix":"/api/v9"} ; POST /__sandbox/reset | GET /__sandbox/faults | 200 | {"#":0}
+reset: numbers start again              | POST /api/v1/leads {"name":"Temp"} ; POST /__sandbox/reset | POST /api/v1/leads {"name":"After"} | 200 | {"number":"L-00004"}
+reset: the config stays                 | POST /__sandbox/config {"timeScale":0.5} ; POST /__sandbox/reset | GET /__sandbox/config | 200 | {"timeScale":0.5}
+DELETE /__sandbox/requests clears it    | GET /api/v1/users ; DELETE /__sandbox/requests | GET /__sandbox/requests | 200 | {"#":0}
 GET /__sandbox/health                   |  | GET /__sandbox/health | 200 | {"status":"ok","url":"/^http://127\\.0\\.0\\.1:\\d+$/","counts":{"leads":3}}
 POST /__sandbox/seed                    |  | POST /__sandbox/seed {"leads":10} | 200 | ={"added":10,"total":13}
 seeded leads are numbered on            | POST /__sandbox/seed {"leads":10} | POST /api/v1/leads {"name":"After"} | 200 | {"number":"L-00014"}
@@ -631,37 +645,6 @@ describe('§4 §9 cursor pagination', () => {
 });
 
 describe('faults in time', () => {
-	it('count: N answers, then the API again', async () => {
-		sandbox.addFault({ status: 503, count: 2, pathPrefix: '/api/v1/users' });
-		for (let n = 0; n < 3; n++) await send(sandbox, 'GET', '/api/v1/users');
-		expect(sandbox.requests.map((entry) => entry.status)).toEqual([503, 503, 200]);
-	});
-
-	it('a fixed body as often as asked (a list whose cursor repeats)', async () => {
-		const page = { items: [{ id: 'lead_x', name: 'X' }], hasMore: true, nextCursor: 'same' };
-		sandbox.addFault({
-			status: 200,
-			pathPrefix: '/api/v1/leads',
-			method: 'GET',
-			body: page,
-			count: 3,
-		} as never);
-		for (let n = 0; n < 3; n++)
-			expect((await send(sandbox, 'GET', '/api/v1/leads?cursor=same')).body).toEqual(page);
-		expect((await send(sandbox, 'GET', '/api/v1/leads')).body).not.toEqual(page);
-	});
-
-	it('cycle: pages alternating two leads, each under a fresh cursor', async () => {
-		sandbox.addFault({ status: 200, cycle: true, count: 3, pathPrefix: '/api/v1/leads' });
-		const pages = [];
-		for (let n = 0; n < 3; n++) pages.push((await send(sandbox, 'GET', '/api/v1/leads')).body);
-		expect(pages.map((page) => [ids(page.items)[0], page.nextCursor])).toEqual([
-			['lead_cycle_a', 'cycle_1'],
-			['lead_cycle_b', 'cycle_2'],
-			['lead_cycle_a', 'cycle_3'],
-		]);
-	});
-
 	it('delayMs; closeConnection (logged with status 0)', async () => {
 		sandbox.addFault({ status: 429, count: 1, delayMs: 300 });
 		const started = Date.now();
@@ -800,50 +783,17 @@ describe('faults in time', () => {
 });
 
 describe('the control endpoints', () => {
-	it('the request log: method, path, query, headers, body, status; ?since; cleared; seq goes on', async () => {
-		await send(sandbox, 'POST', '/api/v1/leads?dryRun=1', { body: { name: 'Logged' } });
-		await send(sandbox, 'GET', '/api/v1/leads', { key: null });
+	it('the request log: ?since, and seq goes on after a clear', async () => {
+		await send(sandbox, 'GET', '/api/v1/users');
+		await send(sandbox, 'GET', '/api/v1/users?limit=1');
 		const log = (await ctl(sandbox, 'GET', '/requests')).body;
-		expect(log).toEqual([
-			{
-				seq: expect.any(Number),
-				method: 'POST',
-				path: '/api/v1/leads',
-				query: { dryRun: '1' },
-				headers: expect.objectContaining({
-					'x-api-key': DEFAULT_ADMIN_KEY,
-					'content-type': 'application/json',
-				}),
-				body: { name: 'Logged' },
-				status: 200,
-				at: expect.any(String),
-			},
-			expect.objectContaining({
-				status: 401,
-				headers: expect.not.objectContaining({ 'x-api-key': expect.anything() }),
-			}),
-		]);
-		expect(log[1].body).toBeUndefined();
 		expect((await ctl(sandbox, 'GET', `/requests?since=${log[0].seq}`)).body).toEqual([log[1]]);
-		expect((await ctl(sandbox, 'DELETE', '/requests')).status).toBe(204);
+		sandbox.clearRequests();
 		await send(sandbox, 'GET', '/api/v1/users');
 		expect(sandbox.requests.map((entry) => entry.seq)).toEqual([log[1].seq + 1]);
 	});
 
-	it('reset: data, logs, subscriptions and faults go; the config stays; seedLeads comes back', async () => {
-		sandbox.setTimeScale(0.5);
-		await post(sandbox, '/webhooks', hook());
-		sandbox.seedLeads(5);
-		sandbox.addFault({ status: 500, count: 5, pathPrefix: '/api/v9' });
-		expect((await ctl(sandbox, 'POST', '/reset')).status).toBe(200);
-		expect([
-			sandbox.state.leads.size,
-			sandbox.state.webhooks.size,
-			sandbox.requests.length,
-		]).toEqual([3, 0, 0]);
-		expect((await ctl(sandbox, 'GET', '/faults')).body).toEqual([]);
-		expect((await ctl(sandbox, 'GET', '/config')).body).toMatchObject({ timeScale: 0.5 });
-		sandbox.setTimeScale(1);
+	it('reset brings back the leads of the seedLeads option', async () => {
 		const seeded = await startSandbox({ rateLimit: false, seedLeads: 25 });
 		seeded.seedLeads(10);
 		seeded.reset();
@@ -1161,42 +1111,53 @@ describe('§6 §8 signed deliveries and their retries', () => {
 		expect(receiver.received).toHaveLength(10);
 	});
 
-	it('429, 502, 504 retried until a 2xx', async () => {
-		const statuses = [429, 502, 504, 204];
-		const { crm, lead } = await setUp((index) => statuses[index] ?? 200, { timeScale: 0.0001 });
+	const answers: Array<[string, Receiver['respond'], Array<Array<number | string>>]> = [
+		[
+			'429, 502, 504 retried until a 2xx',
+			(n) => [429, 502, 504][n] ?? 204,
+			[
+				[1, 429, 'retrying'],
+				[2, 502, 'retrying'],
+				[3, 504, 'retrying'],
+				[4, 204, 'delivered'],
+			],
+		],
+		['another 4xx: failed, not retried', () => 400, [[1, 400, 'failed']]],
+		['410: the subscription disabled', () => 410, [[1, 410, 'disabled']]],
+		[
+			'no answer within the timeout: retried',
+			(n) => (n === 0 ? 'hang' : 200),
+			[
+				[1, 'timeout', 'retrying'],
+				[2, 200, 'delivered'],
+			],
+		],
+	];
+	it.each(answers)('%s, the same webhook-id', async (_name, respond, expected) => {
+		const { crm, receiver, subscription, lead } = await setUp(respond, {
+			timeScale: 0.0001,
+			deliveryTimeoutMs: 200,
+		});
 		await lead();
-		await waitFor(() => crm.deliveries.length === 4, 5_000, '4 attempts');
-		expect(attempts(crm)).toEqual([
-			[1, 429, 'retrying'],
-			[2, 502, 'retrying'],
-			[3, 504, 'retrying'],
-			[4, 204, 'delivered'],
-		]);
-	});
-
-	it('another 4xx: failed, not retried, the subscription still active', async () => {
-		const { crm, receiver, lead } = await setUp(() => 400, { timeScale: 0.0001 });
-		await lead();
-		await waitFor(() => crm.deliveries.length === 1, 2_000, 'one attempt');
+		await waitFor(() => crm.deliveries.length === expected.length, 5_000, 'the attempts');
 		await crm.deliveriesSettled(1_000);
-		expect(attempts(crm)).toEqual([[1, 400, 'failed']]);
-		expect(receiver.received).toHaveLength(1);
-		expect(crm.state.webhooks.values()[0].status).toBe('active');
+		expect(attempts(crm)).toEqual(expected);
+		expect(new Set(receiver.received.map((request) => request.headers['webhook-id'])).size).toBe(1);
+		const status = expected.at(-1)![2] === 'disabled' ? 'disabled' : 'active';
+		expect((await send(crm, 'GET', `/api/v1/webhooks/${subscription.id}`)).body.status).toBe(
+			status,
+		);
+		// Nothing more to a disabled subscription.
+		receiver.respond = () => 200;
+		if (status === 'disabled') expect(crm.emit('lead.created', {})).toEqual([]);
 	});
 
-	it('410: the subscription disabled, nothing more sent to it', async () => {
-		const { crm, receiver, subscription, lead } = await setUp(() => 410, { timeScale: 0.0001 });
+	it('a connection error: retried', async () => {
+		const { crm, receiver, lead } = await setUp(undefined, { timeScale: 0.0001 });
+		await receiver.close();
 		await lead();
-		await waitFor(() => crm.deliveries.length === 1, 2_000, 'one attempt');
-		expect(attempts(crm)).toEqual([[1, 410, 'disabled']]);
-		expect((await send(crm, 'GET', `/api/v1/webhooks/${subscription.id}`)).body.status).toBe(
-			'disabled',
-		);
-		receiver.respond = () => 200;
-		await lead();
-		expect(crm.emit('lead.created', {})).toEqual([]);
-		await new Promise((resolve) => setTimeout(resolve, 100));
-		expect(receiver.received).toHaveLength(1);
+		await waitFor(() => crm.deliveries.length >= 2, 3_000, 'two attempts');
+		expect(crm.deliveries[0]).toMatchObject({ attempt: 1, status: 'error', outcome: 'retrying' });
 	});
 
 	it('a pending retry is dropped when the subscription is deleted', async () => {
@@ -1209,35 +1170,6 @@ describe('§6 §8 signed deliveries and their retries', () => {
 		expect((await send(crm, 'DELETE', `/api/v1/webhooks/${subscription.id}`)).status).toBe(204);
 		await crm.deliveriesSettled(1_000);
 		expect(receiver.received).toHaveLength(1);
-	});
-
-	it('no answer within the timeout: retried with the same webhook-id', async () => {
-		const { crm, receiver, lead } = await setUp((index) => (index === 0 ? 'hang' : 200), {
-			timeScale: 0.0001,
-			deliveryTimeoutMs: 200,
-		});
-		await lead();
-		await waitFor(() => crm.deliveries.length === 2, 3_000, 'two attempts');
-		expect(attempts(crm)).toEqual([
-			[1, 'timeout', 'retrying'],
-			[2, 200, 'delivered'],
-		]);
-		expect(receiver.received[0].headers['webhook-id']).toBe(
-			receiver.received[1].headers['webhook-id'],
-		);
-	});
-
-	it('a connection error: retried', async () => {
-		const { crm, receiver, lead } = await setUp(undefined, { timeScale: 0.0001 });
-		await receiver.close();
-		await lead();
-		await waitFor(() => crm.deliveries.length >= 2, 3_000, 'two attempts');
-		expect(crm.deliveries[0]).toMatchObject({
-			attempt: 1,
-			status: 'error',
-			outcome: 'retrying',
-			error: expect.any(String),
-		});
 	});
 
 	it('close() cancels pending retries', async () => {
