@@ -679,7 +679,9 @@ describe('faults in time', () => {
 		);
 	});
 
-	it('the rate limit window resets', async () => {
+	it('the rate limit window resets; a number keeps the window (a minute when there was none)', async () => {
+		sandbox.setRateLimit(2);
+		expect(sandbox.config.rateLimit).toEqual({ limit: 2, windowMs: 60_000 });
 		sandbox.setRateLimit({ limit: 1, windowMs: 300 });
 		await send(sandbox, 'GET', '/api/v1/users');
 		expect((await send(sandbox, 'GET', '/api/v1/users')).status).toBe(429);
@@ -744,6 +746,7 @@ describe('faults in time', () => {
 				(await ctl(fresh, 'POST', '/faults', { status: 302, redirectTo: 'catcher' })).status,
 			).toBe(400);
 			const { url } = (await ctl(fresh, 'POST', '/catcher')).body;
+			expect(new URL(url).hostname).toBe(new URL(fresh.url).hostname);
 			expect(new URL(url).port).not.toBe(String(fresh.port));
 			const answer = await fetch(`${url}/api/v1/leads?x=1`, {
 				method: 'POST',
@@ -848,6 +851,44 @@ describe('the control endpoints', () => {
 		agent.destroy();
 	});
 
+	it('the seed: the same on every start; custom keys', async () => {
+		const [one, two] = [createStore(), createStore()];
+		for (const name of ['clients', 'products', 'users', 'contacts', 'leads'] as const)
+			expect(two[name].values().map((record) => record.id)).toEqual(
+				one[name].values().map((record) => record.id),
+			);
+		expect([one.products.size, one.users.size, one.contacts.size, one.leads.size]).toEqual([
+			4, 5, 250, 3,
+		]);
+		expect([one.taxRates.get('tax_vat20')?.rate, one.taxRates.get('tax_zero')?.rate]).toEqual([
+			20, 0,
+		]);
+		expect(one.pipelines.get('pip_sales')?.stages.map((stage) => stage.id)).toEqual([
+			'stg_new',
+			'stg_qualified',
+			'stg_proposal',
+			'stg_won',
+		]);
+		expect([[...one.leadStages.keys()], [...one.sources.keys()]]).toEqual([
+			['lst_new', 'lst_contacted'],
+			['src_web', 'src_referral'],
+		]);
+		expect([sandbox.url, DEFAULT_ADMIN_KEY, DEFAULT_READ_ONLY_KEY]).toEqual([
+			expect.stringMatching(/^http:\/\/127\.0\.0\.1:\d+$/),
+			'sk_sandbox_admin_0123456789abcdef',
+			'sk_sandbox_readonly_0123456789abcdef',
+		]);
+		const custom = await startSandbox({
+			apiKeys: { admin: 'my-admin', readOnly: 'my-reader' },
+			rateLimit: false,
+		});
+		expect((await send(custom, 'GET', '/api/v1/users', { key: 'my-reader' })).status).toBe(200);
+		expect((await send(custom, 'GET', '/api/v1/users', { key: DEFAULT_ADMIN_KEY })).status).toBe(
+			401,
+		);
+		await custom.close();
+	});
+
 	it('the seeded ids it prints are the ones it holds and the examples use', () => {
 		const store = createStore();
 		expect(store.clients.get(EXAMPLE_IDS.clientId)?.name).toBe('Acme Corporation');
@@ -902,6 +943,16 @@ describe('the control endpoints', () => {
 		});
 		expect(parseArgs([], { SANDBOX_PERSONALITY: 'alternate' }).personality).toBe('alternate');
 		expect(parseArgs(['--rate-limit', 'off'], {}).rateLimit).toBe(false);
+		expect(
+			parseArgs(['--seed-leads', '10', '--time-scale', '0.001'], { SANDBOX_SEED_LEADS: '3' }),
+		).toMatchObject({ seedLeads: 10, timeScale: 0.001 });
+		expect(parseArgs([], { SANDBOX_PORT: '7000' }).port).toBe(7000);
+		for (const [args, message] of [
+			[['--port'], 'Missing value for --port'],
+			[['--port', 'x'], '--port must be a number'],
+			[['--seed-leads', '1.5'], '--seed-leads must be an integer'],
+		] as Array<[string[], string]>)
+			expect(() => parseArgs(args, {})).toThrow(message);
 		expect(() => parseArgs(['--nope'], {})).toThrow('Unknown argument: --nope');
 		expect(() => parseArgs(['--personality', 'strict'], {})).toThrow(
 			'--personality must be one of standard, alternate, got strict',
