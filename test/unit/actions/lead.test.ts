@@ -16,17 +16,9 @@ import {
 	useNock,
 } from './support';
 import type { SeenRequest } from './support';
+import { lead } from '../../helpers/records';
 
 useNock();
-
-const lead = (id: string, extra: IDataObject = {}): IDataObject => ({
-	id,
-	number: 'L-0001',
-	name: 'Jane Doe',
-	archived: false,
-	createdAt: '2026-01-02T03:04:05.000Z',
-	...extra,
-});
 
 describe('lead: create', () => {
 	it('POSTs /leads with the name and only the additional fields that were set', async () => {

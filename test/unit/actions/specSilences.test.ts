@@ -9,19 +9,11 @@ import type { IDataObject } from 'n8n-workflow';
 
 import { api, BASE, byId, expectValidationError, jsonOf, logging, run, useNock } from './support';
 import type { SeenRequest } from './support';
+import { lead } from '../../helpers/records';
 
 useNock();
 
 beforeEach(() => setGlobalState({ defaultTimezone: 'UTC' }));
-
-const lead = (id: string, extra: IDataObject = {}): IDataObject => ({
-	id,
-	number: 'L-0001',
-	name: 'Jane Doe',
-	archived: false,
-	createdAt: '2026-01-02T03:04:05.000Z',
-	...extra,
-});
 
 async function errorOf(
 	promise: Promise<unknown>,
