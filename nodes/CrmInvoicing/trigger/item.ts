@@ -2,8 +2,6 @@ import type { IDataObject, IWebhookFunctions } from 'n8n-workflow';
 
 import { isPlainObject, simplify } from '../shared';
 
-/** The item a verified delivery emits: its body parsed, and shown as the node's version and options ask. */
-
 export const TRIGGER_SIMPLIFY_VERSION = 2;
 
 export type Read = { payload: unknown; error?: IDataObject };
@@ -23,11 +21,7 @@ export function parseDelivery(rawBody: Buffer | string | undefined) {
 	}
 }
 
-/**
- * The item. Simplify (issue 18, version 2): `event`, `timestamp` and the payload, a `lead.*` event's lead reduced to its
- * simplified fields (others kept whole: the spec does not show them), no `webhookId`. Payload Only: the payload alone
- * (under `payload` when it is not an object). `webhookId` is the delivery's `webhook-id`, as workflows read it since 0.1.
- */
+/** Simplify reduces a `lead.*` lead (the spec shows no other payload) and drops `webhookId`, which workflows read. */
 export function output(context: IWebhookFunctions, delivery: Delivery): IDataObject {
 	const { event, timestamp, payload, error, webhookId } = delivery;
 	const simplified =

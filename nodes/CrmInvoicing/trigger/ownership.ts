@@ -4,15 +4,10 @@ import type { IDataObject } from 'n8n-workflow';
 import { apiRequest, httpStatusOf, type Deadline } from '../shared';
 import { log, ownerTag, tagOf, type StoredSubscription, type TriggerContext } from './store';
 
-/**
- * Who owns what. The one deletion rule: **a subscription is deleted only when it carries this node's owner tag AND
- * delivers to this node's current webhook URL**, URLs compared as URLs (`sameUrl`) wherever the trigger decides
- * ownership, deletion or a check; no URL read from the CRM is ever requested
- * (docs/trigger.md#which-subscriptions-the-trigger-deletes). Also the one call that reads or deletes a subscription,
- * and the log lines for those kept or left alone.
- */
+// Deletion rule: only a subscription with this node's owner tag AND at its current URL (sameUrl); a URL read from
+// the CRM is never requested. docs/trigger.md#which-subscriptions-the-trigger-deletes
 
-/** Whether two URLs are one: parsed, in normal form (scheme and host lower-case, no default port); else never. */
+/** Compared parsed (lower-case scheme and host, no default port); an unparseable URL matches nothing. */
 export function sameUrl(a: unknown, b: unknown): boolean {
 	if (typeof a !== 'string' || typeof b !== 'string') return false;
 	if (!URL.canParse(a) || !URL.canParse(b)) return false;
@@ -24,13 +19,12 @@ type Candidate = { ownerTag?: string; url?: unknown };
 export const mayDelete = (candidate: Candidate, tag: string, url: string) =>
 	candidate.ownerTag === tag && sameUrl(candidate.url, url);
 
-/** Text from the network as a log shows it: printable ASCII only (no line breaks to forge log lines), cut short. */
+/** No line breaks, so that text from the network cannot forge log lines. */
 export const printable = (value: unknown, max: number): string =>
 	String(value)
 		.replace(/[^ -~]/g, '?')
 		.slice(0, max);
 
-/** This node's static data, owner tag and webhook URL (the test URL while listening for a test event). */
 export function thisNode(context: TriggerContext) {
 	const url = context.getNodeWebhookUrl('default');
 	if (url) return { data: context.getWorkflowStaticData('node'), tag: ownerTag(context), url };
@@ -44,13 +38,13 @@ export const idText = (value: unknown): string =>
 
 const pathOf = (id: string) => `/webhooks/${encodeURIComponent(id)}`;
 
-/** A 404 about one subscription is 'gone' (choice webhook-delete-answer); any other error stays one. */
+// A 404 means already gone (apiChoices.ts: webhook-delete-answer).
 const goneOn404 = (error: unknown) =>
 	httpStatusOf(error) === 404 ? 'gone' : Promise.reject(error);
 
 type Answer = IDataObject | 'gone';
 
-/** GET of one subscription's record. `once`: one attempt, no retry (the lookup that strangers can cause). */
+/** `once`: no retry, for the lookup that strangers can cause. */
 export async function getSubscription(
 	context: TriggerContext,
 	id: string,
@@ -68,7 +62,7 @@ export async function getSubscription(
 	return (await answer.catch(goneOn404)) as Answer;
 }
 
-/** DELETE of one subscription, where the rule allows (a 2xx sign-in page fails). */
+/** Where the rule allows; a 2xx sign-in page fails. */
 export async function deleteSubscription(context: TriggerContext, id: string, deadline: Deadline) {
 	const answer = apiRequest.call(context, { method: 'DELETE', path: pathOf(id), deadline });
 	return (await answer.catch(goneOn404)) as Answer;
@@ -81,10 +75,9 @@ const KEPT_WHY =
 const KEPT_RETIRED =
 	'; until then, its deliveries that reach this node are answered 410, so that the CRM disables it';
 
-/** Names (ten at most, the rest counted) this trigger's subscriptions kept because they deliver elsewhere. */
 export function warnKept(context: TriggerContext, kept: Kept[], url: string): void {
 	for (const entry of kept.slice(0, 10)) {
-		// What the CRM lists is anyone's text (a key of the workspace can plant it): printable only, cut short.
+		// Anyone with a key of the workspace can plant this text.
 		const id = printable(entry.id, 80);
 		const at = printable(entry.url, 300);
 		const tagged = `which carries this trigger's owner tag but delivers to ${at}`;
@@ -104,10 +97,7 @@ export function forgetForeign(context: TriggerContext, id: string, why: string):
 	log(context, message, id, true);
 }
 
-/**
- * Whether the rule lets `stored` be deleted; for data of 0.1 (no tag), when the CRM, asked now, shows it at this node's
- * URL without another node's tag (the CHANGELOG's promise of 0.2.0).
- */
+/** Data of 0.1 has no tag: own it only when the CRM shows it at this URL without another node's tag. */
 export async function provablyOwn(
 	context: TriggerContext,
 	stored: StoredSubscription,

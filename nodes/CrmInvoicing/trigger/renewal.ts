@@ -4,17 +4,8 @@ import { nodeKey, Turns } from '../shared';
 import { log, type StoredSubscription } from './store';
 import { inTime, subscribe } from './subscription';
 
-/**
- * A renewal a delivery starts: subscribing anew at this node's URL (created first, the old one deleted once the new one
- * is stored), logged with why; a failure keeps the stored one for a later delivery to retry. Causes: a stored secret
- * that neither the credential's key nor this process can read (on n8n 2.41 nothing else runs the hooks), and the CRM
- * rotating its secret, seen (a verified delivery with another `v1` entry) or missed (a mismatch on a subscription the
- * CRM shows current): the new secret comes only with a new subscription (spec §6). Per node and process at most once
- * per RENEWAL_INTERVAL_MS, or SIGNATURE_RENEWAL_INTERVAL_MS for a rotation (a forger can send a mismatch); never on the
- * test URL (which subscribes anew at each listening); within RENEWAL_TIME_LIMIT_MS, before the delivery's call returns
- * (n8n then saves the new subscription), so that any answer it waits for reaches the CRM within 20 s
- * (docs/trigger.md#rotating-the-api-key, docs/trigger.md#rotation-of-the-signing-secret).
- */
+// Rationed (a forger can send a mismatch), never on the test URL, and done before the delivery returns so that n8n
+// saves the new subscription. docs/trigger.md#rotation-of-the-signing-secret
 export const RENEWAL_INTERVAL_MS = 60_000;
 export const SIGNATURE_RENEWAL_INTERVAL_MS = 3_600_000;
 export const RENEWAL_TIME_LIMIT_MS = 15_000;
@@ -26,7 +17,6 @@ export type RenewalCause = 'unreadable' | 'rotating' | 'mismatch';
 const KEY_CHANGED =
 	'(the key changed while no n8n process held the secret in memory, for example across a restart, or an earlier version stored it in clear)';
 
-/** Why a renewal subscribes anew: the text before "the stored signing secret of webhook subscription <id>", and after. */
 const WHY: Record<RenewalCause, [string, string]> = {
 	unreadable: [
 		'',

@@ -2,25 +2,17 @@ import { createHmac, createSecretKey, timingSafeEqual } from 'node:crypto';
 
 import { headerValues, type HeaderMap } from '../shared';
 
-/**
- * Standard Webhooks signatures as the CRM sends them (spec §6; docs/trigger.md#signatures): space-separated
- * `v1,<base64 HMAC-SHA256>` entries over `${id}.${timestamp}.${rawBody}`, keyed with the base64 after `whsec_`.
- * Pure: no I/O, no clock unless `nowSeconds` is left out, nothing logged; reasons never contain the secret.
- */
+// Standard Webhooks (spec §6, docs/trigger.md#signatures). Pure; reasons never contain the secret.
 
-/** The API's tolerance for `webhook-timestamp`, in seconds (spec §8). */
+// spec §8
 const TOLERANCE_SECONDS = 300;
-/** Caps, checked before parsing: the CRM sends one entry of about 47 characters (two or three while rotating). */
+// The CRM sends one entry of about 47 characters (two or three while rotating).
 export const MAX_SIGNATURE_HEADER_LENGTH = 4096;
 export const MAX_SIGNATURE_ENTRIES = 16;
-/** The longest `webhook-id` read; the API's ids are short (`msg_…`). */
+// The API's ids are short (`msg_…`).
 const MAX_WEBHOOK_ID_LENGTH = 256;
 
-/**
- * The entries of `webhook-signature`, split on spaces (spec) and on commas (lines joined by ", "): a version token
- * (`v1`, `v1a`) takes the token after it, so `v1,abc=,,` is one entry. One split on a character class: linear in the
- * header's length, whatever it holds (the former patterns were quadratic on commas). Undefined past the cap.
- */
+/** Split on spaces and on commas (repeated lines join with ", "); one character-class split keeps it linear. */
 export function readSignatureEntries(
 	header: string,
 	maxEntries = MAX_SIGNATURE_ENTRIES,
@@ -35,11 +27,7 @@ export function readSignatureEntries(
 	return entries;
 }
 
-/**
- * The checks that need no secret: the three headers present and within their caps, a fresh timestamp, a `v1` entry; else
- * why not (a delivery that fails them cannot be a genuine one, whatever the trigger's state). `headers` as Node hands
- * them over: a character per byte received, repeated lines joined by ", ".
- */
+/** `headers` as Node gives them: a character per byte received, repeated lines joined by ", ". */
 export function checkDeliveryHeaders(
 	headers: HeaderMap,
 	nowSeconds = Math.floor(Date.now() / 1000),
@@ -74,15 +62,9 @@ export function checkDeliveryHeaders(
 	return { id, idBytes, timestampText, timestamp, entries };
 }
 
-/** What checkDeliveryHeaders read: the `webhook-id` as text (for de-duplication) and as signed, the rest as received. */
 export type DeliveryHeaders = Exclude<ReturnType<typeof checkDeliveryHeaders>, string>;
 
-/**
- * The signature check, on headers checkDeliveryHeaders read once (a delivery may try several secrets), over the exact
- * bytes received (never a re-serialised body): `failure` says why not unless a `v1` entry matches; `rotating` when one
- * matches and another well-formed `v1` entry does not (spec §6.4: the CRM signs with its old and new secret while it
- * rotates). Other versions and malformed entries are skipped. `secret`: `whsec_<base64>` (a bare base64 key too).
- */
+/** Over the exact bytes received. `rotating`: one `v1` entry matches, another does not (spec §6.4). */
 export function checkSignature(
 	secret: string,
 	delivery: DeliveryHeaders,

@@ -12,18 +12,11 @@ import {
 	type NodeIdentityContext,
 } from '../shared';
 
-/**
- * The trigger's stored state (the subscription with named fields, its wrapped secret, retired subscriptions and the
- * recent delivery ids), in the node's static data: n8n keeps it apart for production and test listening, saves it
- * when a hook or an answered delivery changed it, and gives every process the saved copy. This module is its only
- * reader and writer (the secret only wrapped; data of 0.1 to 0.3 rewritten in the current form at the next change,
- * a clear secret of 0.1/0.2 not read: the trigger subscribes anew; docs/security.md#what-it-stores), and it names
- * whom it belongs to: the owner tag, the secret's owner.
- */
+// The only reader and writer of the trigger's static data. docs/security.md#what-it-stores
 
 export type TriggerContext = IHookFunctions | IWebhookFunctions;
 
-/** Logs a warning (or, `info`, a note) naming this node; `id`: the subscription it is about. Never a secret or body. */
+/** Never logs a secret or a body. */
 export function log(of: TriggerContext, message: string, id?: string, info = false) {
 	const workflowId = of.getWorkflow().id;
 	const nodeName = of.getNode().name;
@@ -33,28 +26,24 @@ export function log(of: TriggerContext, message: string, id?: string, info = fal
 
 export interface StoredSubscription {
 	id: string;
-	/** The URL it delivers to: this node's webhook URL when it was created. */
 	url?: string;
-	/** The event names subscribed to, sorted. */
 	events?: string[];
 	secretWrapped?: string;
-	/** The owner tag (ownerTag, below) it was created with; data of 0.1 has none. */
+	/** Data of 0.1 has none. */
 	ownerTag?: string;
 }
 
-/** This node's earlier subscription, kept for delivering elsewhere; a delivery its secret verifies gets 410. */
+/** Kept so that a delivery its secret verifies gets 410. */
 export interface RetiredSubscription {
 	id: string;
 	url: string;
-	/** Its secret, wrapped for its own id; absent when none was held. */
 	secretWrapped?: string;
 }
 
-/** How many retired subscriptions are remembered (the oldest are forgotten first; the CRM keeps them). */
 export const MAX_RETIRED = 3;
 export const RECENT_DELIVERIES_LIMIT = 1000;
 
-/** Each field's name in static data: [0.4's, that of 0.1 to 0.3 (read, then removed)]. */
+/** [current name, name of 0.1 to 0.3 (read, then removed)]. */
 const NAMES = {
 	id: ['subscriptionId', 'webhookId'],
 	url: ['subscriptionUrl', 'webhookUrl'],
@@ -82,7 +71,6 @@ function retiredOf(value: unknown): RetiredSubscription[] {
 	});
 }
 
-/** The state; `recentDeliveries`: fingerprints of the latest accepted `webhook-id`s, oldest first (acceptOnce). */
 export function readState(data: IDataObject) {
 	const at = (field: keyof typeof NAMES) => data[NAMES[field][0]] ?? data[NAMES[field][1]];
 	const id = text(at('id'));
@@ -99,10 +87,7 @@ export function readState(data: IDataObject) {
 	return { subscription, retired, recentDeliveries };
 }
 
-/**
- * Writes the state with `changes`, whole and in the current form (new arrays, so that n8n notices the change). Without
- * a subscription, its delivery ids go too; retired subscriptions stay.
- */
+/** New arrays, so that n8n notices the change. */
 export function saveState(data: IDataObject, changes: Partial<ReturnType<typeof readState>>) {
 	const { subscription, retired, recentDeliveries } = { ...readState(data), ...changes };
 	for (const key of [...Object.values(NAMES).flat(), CLEAR_SECRET, RECENT]) delete data[key];
@@ -123,18 +108,14 @@ export function retireSubscription(data: IDataObject, entry: RetiredSubscription
 	saveState(data, { retired: [...others, { ...entry }] });
 }
 
-/**
- * The last RECENT_DELIVERIES_LIMIT `webhook-id`s accepted per subscription (SHA-256 fingerprints), so that a retry is
- * answered 200, not emitted again (spec §6): stored for every process once n8n saved them, and in this process's
- * memory, updated synchronously, as each delivery reads its own copy of the static data. Limits: docs/scale.md.
- */
+// Also in memory, updated synchronously: each delivery reads its own copy of the static data. docs/scale.md
 const memory = new BoundedMap<string, BoundedMap<string, true>>(200);
 
 export const deliveryMemoryKey = (context: NodeIdentityContext, subscriptionId: string) =>
 	`${nodeKey(context)}:${subscriptionId}`;
 export const fingerprint = (deliveryId: string): string => sha256(deliveryId, 22);
 
-/** Records `deliveryId` as accepted (`ask`: only asks); false when it was accepted already (synchronous: see above). */
+/** False when already accepted; `ask` only asks. */
 export function acceptOnce(data: IDataObject, memoryKey: string, deliveryId: string, ask = false) {
 	const print = fingerprint(deliveryId);
 	const { recentDeliveries } = readState(data);
@@ -149,11 +130,8 @@ type TagContext = NodeIdentityContext &
 	Pick<IHookFunctions, 'getInstanceId'> &
 	Partial<Pick<IHookFunctions, 'getNodeWebhookUrl'>> & { getMode(): string };
 
-/**
- * The owner tag ends the subscription's name: a hash of n8n's instance id, the workflow, the node and the mode, that
- * holds no secret and tells nothing about the instance. n8n starts test listening in mode "manual" but ends it in
- * "internal" (as a deactivation), so the URL tells the mode too.
- */
+// A hash: no secret, nothing about the instance. n8n starts test listening as "manual" but ends it as "internal",
+// so the URL tells the mode too.
 export function ownerTag(context: TagContext): string {
 	const { workflowId, nodeId } = nodeIdentity(context);
 	const url = context.getNodeWebhookUrl?.('default') ?? '';
@@ -164,12 +142,8 @@ export function ownerTag(context: TagContext): string {
 
 export const tagOf = (name: unknown) => /\[n8n:([\w-]{8,43})\]\s*$/.exec(String(name))?.[1];
 
-/**
- * The signing secret at rest, never in clear (n8n's public API, exports and backups hand out static data): AES-256-GCM
- * under an HKDF-SHA256 key from the credential's API key (the strongest secret node code can reach; n8n stores it
- * encrypted) and the workflow, node and subscription ids. Processes hold what they wrapped or unwrapped, with the
- * fingerprint of the key that did it, to outlast a key change (docs/trigger.md#rotating-the-api-key).
- */
+// Static data leaks through n8n's public API, exports and backups, so the secret is wrapped under the API key.
+// docs/trigger.md#rotating-the-api-key
 const FORMAT = 'aes256gcm.v1';
 const SALT = Buffer.from('n8n-nodes-crm-invoicing/trigger-secret/v1', 'utf8');
 
@@ -184,7 +158,7 @@ const infoOf = (owner: SecretOwner) =>
 const keyOf = (apiKey: string, owner: SecretOwner) =>
 	Buffer.from(hkdfSync('sha256', apiKey, SALT, infoOf(owner), 32));
 
-/** The secrets this process wrapped or unwrapped, by wrapped text and owner, with the print of the key used. */
+// With the print of the key used, to outlast a key change.
 const knownSecrets = new BoundedMap<string, { secret: string; keyPrint: string }>(500);
 const knownSecretKey = (wrapped: string, owner: SecretOwner) =>
 	sha256(`${infoOf(owner)}\u0000${wrapped}`);
@@ -193,7 +167,6 @@ function rememberSecret(wrapped: string, owner: SecretOwner, secret: string, api
 	knownSecrets.set(knownSecretKey(wrapped, owner), { secret, keyPrint });
 }
 
-/** The secret wrapped: `aes256gcm.v1:<iv>:<ciphertext>:<tag>` (base64url). The ids are bound as associated data too. */
 export function wrapSecret(secret: string, apiKey: string, owner: SecretOwner): string {
 	const iv = randomBytes(12);
 	const cipher = createCipheriv('aes-256-gcm', keyOf(apiKey, owner), iv);
@@ -205,7 +178,7 @@ export function wrapSecret(secret: string, apiKey: string, owner: SecretOwner): 
 	return wrapped;
 }
 
-/** The secret, or undefined when `wrapped` does not unwrap with this API key for this owner. Never throws. */
+/** Undefined when it does not unwrap with this key for this owner; never throws. */
 export function unwrapSecret(wrapped: string, key: string, owner: SecretOwner): string | undefined {
 	const [format, ...parts] = wrapped.split(':');
 	if (parts.length !== 3 || format !== FORMAT) return undefined;
@@ -223,10 +196,7 @@ export function unwrapSecret(wrapped: string, key: string, owner: SecretOwner): 
 	}
 }
 
-/**
- * Unwraps with the credential's key as sent (trimmed), else, when it differs, with the key as saved: 0.3 and 0.4
- * wrapped under that one. Held with the print of the key that read it, so rewrap wraps it anew under the trimmed key.
- */
+/** Tries the key as saved too: 0.3 and 0.4 wrapped with the untrimmed key. */
 async function unwrapWithCredential(context: TriggerContext, wrapped: string, owner: SecretOwner) {
 	const { apiKey, savedKey } = await credentialOf(context);
 	const secret = unwrapSecret(wrapped, apiKey, owner);
@@ -234,10 +204,7 @@ async function unwrapWithCredential(context: TriggerContext, wrapped: string, ow
 	return unwrapSecret(wrapped, savedKey, owner);
 }
 
-/**
- * The stored secret, from memory, else unwrapped with the credential's key (read only then; throws if that read does);
- * undefined when nothing reads it (a key change no process outlived, copied data, or a clear secret of 0.1/0.2).
- */
+/** Reads the credential only when memory does not hold the secret. */
 export async function readSecret(
 	context: TriggerContext,
 	stored: RetiredSubscription | StoredSubscription,
@@ -249,7 +216,6 @@ export async function readSecret(
 	return known?.secret ?? (await unwrapWithCredential(context, wrapped, owner));
 }
 
-/** `wrapped` anew under `apiKey` when this process holds it, or reads it, under another key; else undefined. */
 async function wrappedAnew(
 	of: TriggerContext,
 	wrapped: string,
@@ -266,12 +232,7 @@ async function wrappedAnew(
 const REWRAP_WHY =
 	'(this n8n process had read it under the key before, or under this key with the spaces it was saved with), so that deliveries are verified after a restart too';
 
-/**
- * After every verified read: when the stored secret is not wrapped under the credential's current key (the key that
- * wrapped or unwrapped it, by fingerprint, is another), wraps it anew for n8n to save, and logs so; retired
- * subscriptions' secrets too, so their deliveries keep getting 410. No time-based skip: the first verified delivery
- * after a key change re-wraps, so a restart right after it reads the secret with the new key.
- */
+/** No time-based skip: a restart right after a key change must read the secret with the new key. */
 export async function rewrap(of: TriggerContext, stored: StoredSubscription) {
 	const credential = await credentialOf(of).catch(() => undefined);
 	if (credential === undefined) return;

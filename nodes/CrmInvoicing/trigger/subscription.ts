@@ -43,22 +43,15 @@ export { mayDelete, sameUrl } from './ownership';
 
 const AGAIN = 'then activate the workflow again';
 
-/**
- * The trigger's subscription at the CRM, every call that subscribes or deletes (for the hooks in the node file and the
- * renewal a delivery starts), each under one deadline. Subscribing creates the new subscription first and lets the old
- * one go only once the new one is stored; who owns what is ownership.ts's.
- */
-
 export function eventsOf(context: TriggerContext): string[] {
 	const custom = (context.getNodeParameter('options', {}) as IDataObject).customEvents;
 	return eventNamesOf(context.getNodeParameter('events', []), custom).sort();
 }
 
-/** Whether a subscription's status says the CRM delivers nothing to it (the choice subscription-status). */
+/** choice subscription-status */
 export const isInactiveStatus = (status: unknown): boolean =>
 	typeof status === 'string' && INACTIVE_SUBSCRIPTION_STATUS.test(status);
 
-/** Runs `work` under one deadline; an error after it, or a request's deadline error, names the time limit. */
 export async function inTime<C extends TriggerContext, T>(
 	context: C,
 	what: string,
@@ -83,10 +76,7 @@ export async function inTime<C extends TriggerContext, T>(
 	}
 }
 
-/**
- * Lets go of a subscription this node stored, and forgets it: deleted where the rule allows; this node's at another URL
- * kept, retired with its secret and named (by the sweep that follows when `named` is false); else only forgotten.
- */
+/** Deletes where the rule allows; this node's subscription at another URL is retired with its secret. */
 export async function letGo(
 	context: TriggerContext,
 	stored: StoredSubscription,
@@ -105,7 +95,6 @@ export async function letGo(
 	if (readState(data).subscription?.id === id) saveState(data, { subscription: undefined });
 }
 
-/** Deletes one subscription, best effort: a failure is logged (`what` could not be deleted), not thrown. */
 async function deleteOrLog(context: TriggerContext, id: string, deadline: Deadline, what: string) {
 	try {
 		await deleteSubscription(context, id, deadline);
@@ -114,7 +103,6 @@ async function deleteOrLog(context: TriggerContext, id: string, deadline: Deadli
 	}
 }
 
-/** Deletes this node's leftovers at its URL and names those elsewhere; best effort: a failure is logged, not thrown. */
 async function sweep(context: TriggerContext, deadline: Deadline, current: string): Promise<void> {
 	const { data, tag, url } = thisNode(context);
 	let listed: IDataObject[];
@@ -139,7 +127,6 @@ async function sweep(context: TriggerContext, deadline: Deadline, current: strin
 	warnKept(context, kept, url);
 }
 
-/** A 400 to POST /webhooks that asked for undocumented event names (the likely cause) says so; else `error` as is. */
 function refusedEvents(context: TriggerContext, error: unknown, events: string[]): unknown {
 	const undocumented = events.filter((name) => !DOCUMENTED_EVENTS.includes(name));
 	if (httpStatusOf(error) !== 400 || undocumented.length === 0) return error;
@@ -153,7 +140,6 @@ function refusedEvents(context: TriggerContext, error: unknown, events: string[]
 
 const hasSecret = (answer: IDataObject) => /^whsec_./.test(String(answer.secret ?? ''));
 
-/** One POST /webhooks; a 400 for undocumented event names says so (refusedEvents). */
 async function send(context: TriggerContext, body: IDataObject, deadline: Deadline) {
 	try {
 		return await apiRequest.call(context, { method: 'POST', path: '/webhooks', body, deadline });
@@ -162,18 +148,13 @@ async function send(context: TriggerContext, body: IDataObject, deadline: Deadli
 	}
 }
 
-/** A 409 to POST /webhooks: the CRM holds a subscription at this URL. */
 const noneOn409 = (error: unknown) =>
 	httpStatusOf(error) === 409 ? undefined : Promise.reject(error);
 
 const NOT_OURS =
 	"That subscription is not provably this trigger's (made by hand, or by another n8n). Find it with the CRM Invoicing node (Webhook Subscription → Get Many), delete it there or in the CRM";
 
-/**
- * POST /webhooks. A CRM that keeps one subscription per URL answers another POST for this URL with 409, or with the one
- * it holds, without a secret: when that is the stored one and the rule lets it be deleted, it is, and the POST is sent
- * once more; else the answer stands, and a 409 is an error that says what to do.
- */
+/** A CRM with one subscription per URL answers 409 or the one it holds: ours is deleted and the POST sent again. */
 async function post(context: TriggerContext, body: IDataObject, deadline: Deadline) {
 	const { data, url } = thisNode(context);
 	const previous = readState(data).subscription;
@@ -197,11 +178,7 @@ async function post(context: TriggerContext, body: IDataObject, deadline: Deadli
 const NO_ID = 'The CRM API did not return an id';
 const NO_SECRET = 'The CRM API did not return a signing secret (whsec_…)';
 
-/**
- * The error for an answer without an id or a signing secret. Only a new subscription with this node's tag at its URL,
- * as the answer shows it, is deleted first; any other it names (the stored or a retired one, one without this node's
- * tag or elsewhere) is left as it is, and named.
- */
+/** Deletes only a new subscription with this node's tag at its URL; names any other. */
 async function withoutSecret(context: TriggerContext, answer: IDataObject, deadline: Deadline) {
 	const { data, tag, url } = thisNode(context);
 	const node = context.getNode();
@@ -229,7 +206,7 @@ async function withoutSecret(context: TriggerContext, answer: IDataObject, deadl
 	return new NodeOperationError(node, message, { description });
 }
 
-/** Lets go of the subscription a new one replaced; a failure is logged, for the next subscribe to remove it. */
+/** A failure is logged; the next subscribe removes it. */
 async function replace(context: TriggerContext, previous: StoredSubscription, deadline: Deadline) {
 	try {
 		await letGo(context, previous, deadline, false);
@@ -240,7 +217,7 @@ async function replace(context: TriggerContext, previous: StoredSubscription, de
 	}
 }
 
-/** Subscribes this node at its own URL, one at a time per node and mode in this process; returns the new id. */
+/** One at a time per node and mode in this process. */
 export async function subscribe(context: TriggerContext, deadline: Deadline): Promise<string> {
 	const events = eventsOf(context);
 	if (events.length === 0) {
@@ -254,9 +231,8 @@ export async function subscribe(context: TriggerContext, deadline: Deadline): Pr
 	const custom = typeof subscriptionName === 'string' ? subscriptionName.trim() : '';
 	const name = `${custom || `n8n: ${context.getWorkflow().name ?? 'workflow'}`} [n8n:${tag}]`;
 	return await oneAtATime(`${nodeKey(context)}:${tag}`, async () => {
-		// Created first, the old one let go of only once the new one is stored: a POST that fails (a 503, a 429, no
-		// time) leaves the stored subscription as it was, so nothing here can leave the trigger without one. A POST
-		// abandoned mid-way may still create a subscription: the next sweep removes it (it is at this node's URL).
+		// Created first: a failed POST leaves the stored subscription as it was. An abandoned POST may still create
+		// one, at this URL: the next sweep removes it.
 		const previous = readState(data).subscription;
 		const response = await post(context, { name, url, events }, deadline);
 		const id = idText(response.id);

@@ -24,21 +24,11 @@ import {
 	type StoredSubscription,
 } from './store';
 
-/**
- * One delivery, in order: verify (signature.ts: the headers before any state, then the signature on the raw bytes),
- * read the state (store.ts), answer, emit. Every delivery is answered here, never thrown: n8n saves a webhook call's
- * static data changes (an id remembered, a secret wrapped anew) when the answer is given, and only if it is given
- * before the execution starts (n8n 2.x resets its "changed" flag when it prepares the execution); saved, they reach
- * every process (docs/scale.md).
- */
+// Every delivery is answered here, never thrown: n8n saves static data changes only when the answer precedes the
+// execution (docs/scale.md).
 
-/**
- * The refusals (spec §3, §8): **503** whenever a retry can pass (the CRM retries 5xx): no secret yet, the credential
- * unreadable, the secret unreadable (the delivery subscribes anew), a mismatch that may be a renewal this process has
- * not read or a rotation of the CRM's secret (the delivery subscribes anew, rationed); **410** only for this node's
- * retired subscription (the CRM disables it); **401** for headers that cannot be a genuine delivery; **400** a verified
- * body without an event; never another 4xx, which the CRM would not retry (docs/trigger.md#answers-to-deliveries).
- */
+// 503 whenever a retry can pass (the CRM retries 5xx); 410 only for a retired subscription; 401 for headers; 400 for
+// a verified body without an event. docs/trigger.md#answers-to-deliveries
 const MISMATCH = 'signature does not match the stored secret';
 const RENEWED = "whether this trigger's subscription was renewed";
 const UNUSABLE =
@@ -66,11 +56,9 @@ type Refusal = readonly [400 | 401 | 410 | 503, string];
 
 export interface DeliveryRequest {
 	headers?: HeaderMap;
-	/** The exact bytes received, kept by n8n's body parser. */
 	rawBody?: Buffer | string;
 }
 
-/** Answers the request here and starts no execution (no workflow data). */
 function answer(context: IWebhookFunctions, status: number, body: IDataObject) {
 	const response = context.getResponseObject() as unknown as {
 		status(code: number): { json(body: unknown): unknown };
@@ -79,23 +67,15 @@ function answer(context: IWebhookFunctions, status: number, body: IDataObject) {
 	return { noWebhookResponse: true } as IWebhookResponseData;
 }
 
-/** Answers with the reason and logs it as a warning, so no refusal goes unseen. */
 function refuse(context: IWebhookFunctions, [status, reason]: Refusal) {
 	const rawId = (context.getRequestObject() as unknown as DeliveryRequest).headers?.['webhook-id'];
 	const id = typeof rawId === 'string' ? ` (webhook-id ${printable(rawId, 80)})` : '';
-	// (A 410's reason says that the CRM disables the endpoint.)
 	const then = status === 503 ? 'retries it later' : 'does not retry it';
 	log(context, `refused a delivery with ${status} (the API ${then}): ${reason}${id}`);
 	return answer(context, status, { error: reason });
 }
 
-/**
- * A mismatch that a retired subscription's secret verifies is 410. Else 503: when the CRM, asked now, shows the stored
- * subscription current, the CRM may have rotated its secret (ROTATED_REASON: the caller subscribes anew, rationed),
- * else a genuine delivery may be signed with a secret this process has not read yet. No verdict is kept, and questions are
- * rationed per process, for all triggers together, each within 5 s: the delivery waiting for it must still be answered
- * within the CRM's 20 s (docs/trigger.md#answers-to-deliveries).
- */
+// Lookups are rationed per process and take at most 5 s: the delivery must be answered within the CRM's 20 s.
 export const LOOKUP_INTERVAL_MS = 30_000;
 const lookups = new Turns(LOOKUP_INTERVAL_MS, 1);
 
@@ -124,11 +104,7 @@ async function verdict(
 	return current ? [503, ROTATED_REASON] : [503, STALE_REASON];
 }
 
-/**
- * Output Full Record: a `lead.*` event's lead, read with GET /leads/{payload.id} (as Lead → Get outputs it), instead of
- * its payload, within FULL_RECORD_TIME_LIMIT_MS of the CRM's 20 s. Nothing is lost: a failure that a retry may mend
- * answers the delivery 503, any other outputs the payload with `fullRecordError` (docs/trigger.md#output-full-record).
- */
+// docs/trigger.md#output-full-record
 export const FULL_RECORD_TIME_LIMIT_MS = 8_000;
 
 export const wantsFullRecord = (options: IDataObject, event: string): boolean =>
@@ -164,16 +140,11 @@ async function fullRecordOf(
 	}
 }
 
-/** What verify found: a refusal (with the renewal it starts), or a verified delivery. */
 type Refused = { refusal: Refusal; stored?: StoredSubscription; renewal?: RenewalCause };
 type Checked =
 	| Refused
 	| { refusal?: undefined; stored: StoredSubscription; webhookId: string; rotating: boolean };
 
-/**
- * Steps 1 and 2: what needs no secret (missing, malformed or stale headers cannot be a genuine delivery, whatever the
- * state), then the secret, from memory or unwrapped (the credential is read only if needed), and the signature.
- */
 async function verify(context: IWebhookFunctions, request: DeliveryRequest): Promise<Checked> {
 	const headers = checkDeliveryHeaders(request.headers);
 	if (typeof headers === 'string') return { refusal: [401, headers] };
@@ -197,14 +168,13 @@ async function verify(context: IWebhookFunctions, request: DeliveryRequest): Pro
 
 const DUPLICATE = { received: true, duplicate: true };
 
-/** Steps 3 and 4 of a verified delivery: the answer (400, 200 ignored or duplicate, 503 to read again) and the item. */
 async function accept(
 	context: IWebhookFunctions,
 	stored: StoredSubscription,
 	webhookId: string,
 	rawBody: DeliveryRequest['rawBody'],
 ): Promise<IWebhookResponseData> {
-	// 3. The answer: a body without an event is 400; an event not selected, or a retry, 200 and nothing run.
+	// 3. Answer.
 	const parsed = parseDelivery(rawBody);
 	if (typeof parsed === 'string') return refuse(context, [400, parsed]);
 	const { event } = parsed;
@@ -226,10 +196,7 @@ async function accept(
 	return { ...answer(context, 200, { received: true }), workflowData: [[item]] };
 }
 
-/**
- * A refusal. A renewal for a secret the key cannot read runs before the answer; one for a missed rotation once the
- * CRM has its answer (and before this returns, so that n8n saves the new subscription).
- */
+/** A renewal for an unreadable secret runs before the answer; one for a missed rotation after it. */
 async function refuseDelivery(
 	context: IWebhookFunctions,
 	{ refusal, stored, renewal }: Refused,
@@ -241,11 +208,6 @@ async function refuseDelivery(
 	return answered;
 }
 
-/**
- * One delivery: verify, answer, emit. `renewalLimitMs`: the time limit of a renewal this delivery starts (n8n calls it
- * without). A renewal for a rotation (seen or missed) runs once the delivery is answered and before this returns: the
- * CRM has its answer at once, and n8n, which saves static data when this returns, saves the new subscription.
- */
 export async function receiveDelivery(
 	this: IWebhookFunctions,
 	renewalLimitMs = RENEWAL_TIME_LIMIT_MS,
