@@ -1,7 +1,3 @@
-/**
- * One request's attempt state, and the rules that decide another attempt: a back-off after a dropped connection or a
- * 502/503/504, a 429's wait, a redirect followed.
- */
 import { NodeOperationError } from 'n8n-workflow';
 import type { IHttpRequestOptions } from 'n8n-workflow';
 
@@ -29,7 +25,6 @@ const REDIRECT_ADVICE = [
 	'(for example https:// rather than http://, or without a trailing path).',
 ].join(' ');
 
-/** One request under way: what is sent, by when, and what its attempts have used of their bounds. */
 export interface Attempt {
 	context: ApiContext;
 	request: ApiRequest;
@@ -46,7 +41,7 @@ export interface Attempt {
 	redirects: number;
 }
 
-/** The attempt state of a request whose path is safe; nothing is read before that check. */
+/** Nothing is read before the path is checked. */
 export async function startAttempt(context: ApiContext, request: ApiRequest): Promise<Attempt> {
 	const { method, itemIndex } = request;
 	const path = `${API_PREFIX[request.version ?? 'v1']}${request.path}`;
@@ -68,8 +63,7 @@ export async function startAttempt(context: ApiContext, request: ApiRequest): Pr
 		disableFollowRedirect: true,
 		qs: request.qs,
 	};
-	// Serialised here, not by n8n's client: its config merge drops keys such as "__proto__" or "constructor" at any
-	// depth.
+	// Serialised here: n8n's config merge drops keys such as "__proto__" or "constructor" at any depth.
 	if (request.body !== undefined) {
 		options.body = JSON.stringify(request.body);
 		options.headers = { 'content-type': 'application/json' };
@@ -90,13 +84,9 @@ export async function startAttempt(context: ApiContext, request: ApiRequest): Pr
 	};
 }
 
-/** Whether a wait of `ms` ends before the request's deadline. */
 const fits = (attempt: Attempt, ms: number) => Date.now() + ms < attempt.deadline;
 
-/**
- * The back-off before a GET or DELETE is tried again (a dropped connection, 502/503/504), or undefined. Only these
- * are tried again: they may have been done already.
- */
+/** Only a GET or DELETE is tried again (a dropped connection, 502/503/504): others may have taken effect. */
 export function backOff(attempt: Attempt): number | undefined {
 	const { method, once } = attempt.request;
 	const idempotent = !once && (method === 'GET' || method === 'DELETE');
@@ -107,7 +97,7 @@ export function backOff(attempt: Attempt): number | undefined {
 	return waitMs;
 }
 
-/** After a 429: whether to try again (the limiter now holds the wait); throws when the wait is too long. */
+/** Throws when the 429's wait is too long. */
 export function waitsOut(attempt: Attempt, wait: RateLimitWait, body: unknown): boolean {
 	runStatsOf(attempt.context).rateLimited++;
 	const waitedMs = attempt.rateLimitWaitedMs;
@@ -122,10 +112,7 @@ export function waitsOut(attempt: Attempt, wait: RateLimitWait, body: unknown): 
 	return attempt.rateLimitRetries <= RETRY.maxRateLimitRetries && fits(attempt, wait.ms);
 }
 
-/**
- * The URL a redirect is followed to, or undefined for an answer that is no redirect. n8n's client follows none: it
- * would send the key, and on 307/308 the body, to any host. Any redirect the rules refuse throws, saying why.
- */
+/** n8n's client follows no redirect: it would send the key, and on 307/308 the body, to any host. */
 export function redirectTarget(
 	attempt: Attempt,
 	status: number,
@@ -148,10 +135,7 @@ export function redirectTarget(
 	return target.href;
 }
 
-/**
- * Where a redirect went and why it is not followed (only inside the API, for GET only, at most
- * RETRY.maxSameOriginRedirects times), or undefined when it is.
- */
+/** Followed only inside the API, for GET only, at most RETRY.maxSameOriginRedirects times. */
 function refusedRedirect(attempt: Attempt, target?: URL): string | undefined {
 	if (!target) return 'no address (its Location header is missing or unreadable)';
 	const base = new URL(attempt.connection.baseUrl);

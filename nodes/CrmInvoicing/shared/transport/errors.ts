@@ -4,12 +4,11 @@ import type { INode, JsonObject } from 'n8n-workflow';
 import { cut, describeValue, isPlainObject } from '../values';
 import { DOCUMENTED_RATE_LIMIT, READ } from './limits';
 
-/** The transport's errors; network texts come in redacted (request.ts). */
+// Network texts come in redacted (request.ts).
 
-/** `path` under the API prefix, e.g. `/api/v1/leads/lead_1` (never the full URL). */
+/** Never the full URL. */
 export type RequestSummary = { method: string; path: string; itemIndex?: number };
 
-/** What an error says, and the status and code of the answer it is about. */
 export type ErrorText = {
 	message: string;
 	description: string;
@@ -17,7 +16,7 @@ export type ErrorText = {
 	code?: string | null;
 };
 
-/** The package's API error, our message kept: n8n puts generic text in place of one naming a code (ECONNRESET). */
+/** n8n replaces a message naming a code (ECONNRESET) with generic text; ours is kept. */
 export function apiError(node: INode, request: RequestSummary, text: ErrorText): NodeApiError {
 	const { message, description, status, code } = text;
 	const { method, path, itemIndex } = request;
@@ -28,20 +27,15 @@ export function apiError(node: INode, request: RequestSummary, text: ErrorText):
 	return error;
 }
 
-/** The advice for an answer that is not the CRM API's (a login page, a proxy): where to look. */
 export const CHECK_BASE_URL =
 	'Check that the Base URL in the "CRM Invoicing API" credential points at the CRM API itself, not at a login page (single sign-on), a proxy, a maintenance page or a web site.';
 
-/** The end of the advice for a request other than a GET that may have taken effect although it failed. */
 export const checkFirst = (method: string): string =>
 	method === 'GET'
 		? ''
 		: ` Check in the CRM whether the ${method} took effect before you run this again.`;
 
-/**
- * The API's `{ error: { code, message } }` or a flat `{ code, message }`; a text not JSON is a page or the API's own
- * message ("name is required" in a text/plain 400).
- */
+/** A text that is not JSON is a page, or the API's own message ("name is required" in a text/plain 400). */
 function parseErrorBody(body: unknown): { code?: string; message?: string; page?: string } {
 	if (typeof body === 'string') {
 		const text = body.slice(0, READ.maxErrorBodyBytes).trim();
@@ -60,7 +54,6 @@ function parseErrorBody(body: unknown): { code?: string; message?: string; page?
 	};
 }
 
-/** What to do about an error status, for the error's description. */
 export function adviceFor(status: number, request: RequestSummary, apiMessage?: string): string {
 	const call = `${request.method} ${request.path}`;
 	const advice: Record<number, string> = {
@@ -85,7 +78,6 @@ export function adviceFor(status: number, request: RequestSummary, apiMessage?: 
 		: `The CRM service failed to handle the request. It was not retried, so that nothing is created twice.${checkFirst(request.method)}`;
 }
 
-/** The error for an HTTP error status: the status and the API's own code and message, and what to do. */
 export function apiErrorFromResponse(
 	node: INode,
 	status: number,
@@ -102,11 +94,11 @@ export function apiErrorFromResponse(
 	return apiError(node, request, { message, description, status, code: code ?? null });
 }
 
-/** Whether `error` is a request's deadline error: marked on it, an API answer could give the code 'DEADLINE' too. */
+/** Marked on the error: an API answer could give the code 'DEADLINE' too. */
 export const isDeadlineError = (error: unknown): boolean =>
 	error instanceof NodeApiError && error.context.deadline === true;
 
-/** A request abandoned at its deadline; `answered`: the status line had come, the body had not finished. */
+/** `answered`: the status line had come, the body had not finished. */
 export function deadlineError(
 	node: INode,
 	request: RequestSummary,
@@ -131,7 +123,6 @@ export function deadlineError(
 	return error;
 }
 
-/** An answer longer than READ.maxAnswerBytes: the node stopped reading it. */
 export function answerTooLargeError(
 	node: INode,
 	request: RequestSummary,
@@ -147,7 +138,6 @@ export function answerTooLargeError(
 
 export type ExpectedAnswer = 'record' | 'empty-or-object' | 'any';
 
-/** A 2xx answer, and what the operation expects of it (default `'any'`, `'empty-or-object'` for DELETE). */
 export type SuccessAnswer = {
 	request: RequestSummary;
 	status: number;
@@ -156,10 +146,7 @@ export type SuccessAnswer = {
 	expected?: ExpectedAnswer;
 };
 
-/**
- * A 2xx whose body is not what the operation needs (a login page) is an error, never a false success; undefined when
- * it fits (a record's `id` is a non-blank string or a number).
- */
+/** A 2xx that does not fit (a login page) is an error, never a false success. */
 export function unexpectedAnswerError(
 	node: () => INode,
 	answer: SuccessAnswer,

@@ -1,6 +1,5 @@
-/** The transport's limits (the README's "Limits"), each with its reason. */
+// The README's "Limits", each with its reason.
 
-/** Retries and waits of one request, and the pacer's. */
 export const RETRY = {
 	maxRateLimitRetries: 20, // after a 429 (not processed, so safe); processes sharing a key met 5+ in a row
 	maxTotalRateLimitWaitMs: 180_000,
@@ -16,18 +15,18 @@ export const RETRY = {
 	resetMarginMs: 50, // added to a wait for a window's reset, so the next request lands in the new window
 } as const;
 
-/** Bytes of one answer (past it the request fails; an error answer is cut), and text quoted in errors. */
+/** Past it the request fails; an error answer is cut. */
 export const READ = {
 	maxAnswerBytes: 16 * 1024 * 1024,
 	maxErrorBodyBytes: 64 * 1024,
 	maxErrorSnippetChars: 300,
 } as const;
 
-/** Bounds of one list (every page but the last holds a record, so its pages are bounded too). */
+/** Every page but the last holds a record, so pages are bounded too. */
 export const LIST = { maxRecords: 100_000, maxBytes: 128 * 1024 * 1024 } as const;
 
-/** The API's published limit; used when a response carries no RateLimit-* headers. */
+/** Used when a response carries no RateLimit-* headers. */
 export const DOCUMENTED_RATE_LIMIT = { requests: 60, windowSeconds: 60 } as const;
 
-/** Largest page the API serves (v1 `limit`, v2 `pageSize`; spec §8): Return All asks for it, the fewest requests. */
+/** spec §8; Return All asks for it: the fewest requests. */
 export const MAX_PAGE_SIZE = 100;

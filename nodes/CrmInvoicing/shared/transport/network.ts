@@ -1,19 +1,13 @@
-/**
- * What the network does to one attempt: the answer's body read within its byte cap, and the errors of no answer (a
- * connection that failed or dropped, a certificate that failed n8n's check).
- */
 import type { INode, NodeApiError } from 'n8n-workflow';
 
 import { apiError, checkFirst, type RequestSummary } from './errors';
 
-/** Node.js's codes of a connection that failed or dropped before an HTTP answer came. */
 const CONNECTION =
 	/^(ECONN(RESET|REFUSED|ABORTED)|E?TIMEDOUT|ESOCKETTIMEDOUT|EPIPE|ENOTFOUND|EAI_AGAIN|E(HOST|NET)UNREACH|UND_ERR_SOCKET)$/;
 
-/** Node.js's codes of a TLS failure: the certificate (or the handshake) failed n8n's check. */
 const TLS = /CERT|SSL|TLS|ISSUER|CHAIN|LEAF|UNTRUSTED|EXPIRED|NOT_YET_VALID/;
 
-/** Messages that name a failure without its code: n8n 1.x keeps only the message of some (a TLS one among them). */
+/** n8n 1.x keeps only the message of some failures (a TLS one among them). */
 const SAID: Array<[RegExp, string]> = [
 	[/socket hang up/i, 'ECONNRESET'],
 	[/self[- ]signed certificate/i, 'DEPTH_ZERO_SELF_SIGNED_CERT'],
@@ -21,7 +15,7 @@ const SAID: Array<[RegExp, string]> = [
 	[/altnames/i, 'ERR_TLS_CERT_ALTNAME_INVALID'],
 ];
 
-/** The codes of an error and its causes (n8n wraps them), nearest first: `code`, then those its message names. */
+/** n8n wraps them: nearest first. */
 function codesIn(error: unknown): string[] {
 	const codes: string[] = [];
 	let current: unknown = error;
@@ -35,11 +29,9 @@ function codesIn(error: unknown): string[] {
 	return codes;
 }
 
-/** Whether a connection dropped (`ECONNRESET`, …), worth a retry: not a TLS failure nor another error. */
 export const dropped = (error: unknown, codes = codesIn(error)): boolean =>
 	!codes.some((code) => TLS.test(code)) && codes.some((code) => CONNECTION.test(code));
 
-/** What an attempt with no HTTP answer failed with: `status` when the body was cut off after it came. */
 export type NoAnswer = {
 	error: unknown;
 	request: RequestSummary;
@@ -47,7 +39,6 @@ export type NoAnswer = {
 	status?: number;
 };
 
-/** What to do about a TLS failure: said by each such error. */
 const TLS_ADVICE = [
 	"n8n checks the certificate of the Base URL's host before it sends the API key; nothing was sent.",
 	'Ask whoever runs the CRM (or its proxy) to install a valid certificate for this host name.',
@@ -59,7 +50,7 @@ const TLS_ADVICE = [
 	'(http:// rather than https://, or the wrong port?).',
 ].join(' ');
 
-/** The error for no HTTP answer (or a body cut off after `status`), built afresh so nothing of its headers leaks. */
+/** Built afresh so nothing of its headers leaks. */
 export function connectionError(node: INode, failed: NoAnswer): NodeApiError {
 	const { request, status } = failed;
 	const { method, path } = request;
@@ -80,13 +71,10 @@ export function connectionError(node: INode, failed: NoAnswer): NodeApiError {
 	return apiError(node, request, { message, description, code: what });
 }
 
-/** An answer's body as n8n 2.x and 1.x hand it back with `encoding: 'stream'` (an IncomingMessage). */
+/** As n8n 2.x and 1.x hand it back with `encoding: 'stream'`. */
 export type BodyStream = AsyncIterable<Buffer | string> & { destroy(error?: Error): void };
 
-/**
- * Reads a body, counting bytes as they come, at most `maxBytes` (`more`: there was more), parsed when it is JSON. The
- * stream is then destroyed (the connection closed), as when `signal` aborts (the deadline, a cancellation: a trickle).
- */
+/** The stream is destroyed after, or when `signal` aborts, so a trickle cannot hold the connection. */
 export async function readBody(body: BodyStream, maxBytes: number, signal: AbortSignal) {
 	const onAbort = () => body.destroy(new Error('aborted'));
 	if (signal.aborted) onAbort();

@@ -10,26 +10,23 @@ import { runStatsOf } from './runStats';
 
 export type PageRequest = { returnAll: boolean; limit?: number };
 
-/** `v1`, `v2` (a list's default: its version's); `any` also reads a bare array and tells v1 from v2 (GET /webhooks). */
+/** `any` also reads a bare array and tells v1 from v2 (GET /webhooks). */
 export type ListShape = 'v1' | 'v2' | 'any';
 
-/** A list: `path`, `version`, `qs` (without cursor and page size) and `itemIndex` as in ApiRequest. */
 export interface ListSpec extends Pick<ApiRequest, 'path' | 'version' | 'qs' | 'itemIndex'> {
 	shape?: ListShape;
 	startCursor?: string;
-	/** This list's caps (default: none, LIST.maxRecords), and how to narrow it, told past one. */
+	/** Past a cap, the error says how to narrow the list. */
 	maxPages?: number;
 	maxRecords?: number;
 	narrow?: string;
-	/** By when the whole list must be read, each page's request included. */
 	deadline?: Deadline;
-	/** A first answer that is not a list is yielded as a page of shape `other`, not an error (Custom API Request). */
+	/** Custom API Request: a first answer that is not a list is a page of shape `other`. */
 	otherOnFirstPage?: boolean;
-	/** An entry that is not a JSON object fails the list unless this is given: then it is told what and where. */
+	/** Without it, an entry that is not a JSON object fails the list. */
 	skipEntry?: (described: string, position: number, page: number) => void;
 }
 
-/** One page; `nextCursor` null on the last, `number` 1 for the first; `other`: the answer, with otherOnFirstPage. */
 export interface ListPage {
 	records: IDataObject[];
 	nextCursor: string | null;
@@ -42,7 +39,6 @@ const nextCursorOf = ({ nextCursor, hasMore }: IDataObject): string | null =>
 
 type RawPage = { list: unknown[]; nextCursor: string | null; shape: ListShape };
 
-/** The entries, the next cursor and the shape of an answer that is a page of `shape`, else undefined. */
 function pageOf(body: unknown, shape: ListShape): RawPage | undefined {
 	const { items, data, meta } = Object(body) as IDataObject;
 	if (Array.isArray(body))
@@ -74,7 +70,6 @@ const CYCLES = [
 	'Try again later, or read fewer records ("Limit") if the API keeps doing this.',
 ].join(' ');
 
-/** A list being read: what it is, where it is, and what its pages so far have brought. */
 interface Listing {
 	context: ApiContext;
 	spec: ListSpec;
@@ -87,7 +82,6 @@ interface Listing {
 	seenCursors: Set<unknown>;
 }
 
-/** An error of the list; its description says how to narrow it unless told otherwise. */
 function listError(
 	list: Listing,
 	message: string,
@@ -101,11 +95,7 @@ function listError(
 const capped = (list: Listing, what: string) =>
 	listError(list, `The list ${list.path} ${what}; nothing of it was output`);
 
-/**
- * Whether a page brings a record not seen before in this listing (a record without a text or number id counts as new),
- * its ids then added to `seen`: a page that does not, yet names a next cursor, does not advance (a list that cycles
- * under fresh cursors). `seen` holds at most the list's records, which its cap (maxRecords) bounds.
- */
+/** A page that brings no new record yet names a next cursor does not advance (a list cycling under fresh cursors). */
 function bringsNew(page: IDataObject[], seen: Set<unknown>): boolean {
 	let fresh = false;
 	for (const { id } of page) {
@@ -116,7 +106,6 @@ function bringsNew(page: IDataObject[], seen: Set<unknown>): boolean {
 	return fresh;
 }
 
-/** One page's answer: `size` records asked for, from `cursor`. */
 async function requestPage(list: Listing, cursor: string | undefined, size: number) {
 	const { spec, version } = list;
 	const sizeName = version === 'v2' ? 'pageSize' : 'limit';
@@ -129,7 +118,6 @@ async function requestPage(list: Listing, cursor: string | undefined, size: numb
 	return answer;
 }
 
-/** The page's records, each a JSON object: any other entry fails the list, or is told to `skipEntry` and dropped. */
 function recordsOf(list: Listing, raw: RawPage, number: number, status: number): IDataObject[] {
 	const { skipEntry } = list.spec;
 	const records: IDataObject[] = [];
@@ -146,7 +134,6 @@ function recordsOf(list: Listing, raw: RawPage, number: number, status: number):
 	return records;
 }
 
-/** Counts a page against the list's caps, and fails a list that does not advance (a cursor or records seen). */
 function countPage(list: Listing, page: IDataObject[], nextCursor: string | null, number: number) {
 	const { maxRecords = LIST.maxRecords } = list.spec;
 	list.records += page.length;
@@ -165,11 +152,7 @@ function countPage(list: Listing, page: IDataObject[], nextCursor: string | null
 	throw listError(list, message, CYCLES);
 }
 
-/**
- * The one list reader: the shapes it knows, its loop guards and caps (LIST), every record a JSON object. It yields page
- * by page (a caller that has what it needs stops: no further page is asked for); any fault is an error, never a silent
- * partial list. `pageSizeFor` may shrink a page (a "Limit" asks for exactly what is missing).
- */
+/** Any fault is an error, never a silent partial list; a caller that stops asks for no further page. */
 export async function* readPages(
 	this: ApiContext,
 	spec: ListSpec,
@@ -219,7 +202,7 @@ export async function* readPages(
 	}
 }
 
-/** A whole list, or its first `want.limit` records; `keep` drops records a filter the API may ignore let through. */
+/** `keep` drops records that a filter the API may ignore let through. */
 export async function readList(
 	this: ApiContext,
 	spec: ListSpec,
@@ -236,7 +219,7 @@ export async function readList(
 	return records;
 }
 
-/** The first page of a list, for n8n's list searches (one page per call, `nextCursor` their pagination token). */
+/** For n8n's list searches: `nextCursor` is their pagination token. */
 export async function readOnePage(this: ApiContext, spec: ListSpec): Promise<ListPage> {
 	return (await readPages.call(this, spec).next()).value as ListPage;
 }

@@ -4,18 +4,12 @@ import type { IDataObject } from 'n8n-workflow';
 import { DOCUMENTED_RATE_LIMIT, RETRY } from './limits';
 import { announcedWindow, boundedWait, noTurnError } from './rateLimitWaits';
 
-/**
- * The one rate limiter of an API key in this n8n process (pacerOf). **First in, first out:** one queue in ticket order
- * (a retry after a 429 keeps its ticket). **The API's count first:** a window's first request goes alone; its answer's
- * `RateLimit-Remaining`/`-Reset` tell the key's budget across processes (its share when others spend it too). **Else
- * the documented rate:** at most `perWindow` ("Requests per Minute") in ANY 60 s. **Bounded waits:** a turn later than
- * the request's cap is refused at once, unsent; after a 429 the whole key waits what the API asked.
- */
+// One FIFO queue per API key in this process (a retry keeps its ticket). The API's RateLimit-* headers rule when
+// present, else the documented rate in ANY 60 s; a turn later than the request's cap is refused, unsent.
 
-/** The documented rate's window: a request counts for the server a little after it was sent, so 250 ms more. */
+/** A request counts for the server a little after it was sent. */
 const WINDOW_MS = DOCUMENTED_RATE_LIMIT.windowSeconds * 1000 + 250;
 
-/** One request's turn: handed to `settle` with the answer, and to `take` again (its ticket) for a retry. */
 export type PacerTurn = { readonly ticket: number; readonly waitedMs: number };
 
 type Waiter = Record<'ticket' | 'deadline' | 'capMs' | 'queuedAt', number> & {
@@ -24,21 +18,19 @@ type Waiter = Record<'ticket' | 'deadline' | 'capMs' | 'queuedAt', number> & {
 };
 
 export class RateLimitPacer {
-	/** The sends that count for the documented rate: none older than WINDOW_MS, at most its rate (oldest first). */
 	private readonly sends: number[] = [];
 	private readonly queue: Waiter[] = [];
 	private lastTicket = 0;
 	private timerAt = Infinity;
 	private served = 0;
-	/** `first`: one request (1 token) goes, its answer tells; `announced`: the headers tell; `documented`: they do not. */
+	/** `first`: one request goes, its answer tells the budget; `announced`: the headers tell; `documented`: they do not. */
 	private mode: 'first' | 'announced' | 'documented' = 'first';
-	/** Turns by the API's count and its lowest budget, until the reset (or the end of the wait for a first answer). */
 	private tokens = 1;
 	private until = Infinity;
 	private remaining = 0;
-	/** The window's turns not yet settled (answers to turns of an older window, or a 429's, are not read). */
+	/** Answers to turns of an older window, or a 429's, are not read. */
 	private readonly inFlight = new Set<PacerTurn>();
-	/** What this process sent in this window; whether others spent some of it, or of the last (or a 429 said so). */
+	/** Whether others spent some of this window or the last (or a 429 said so). */
 	private own = 0;
 	private othersSeen = false;
 	private sharedBefore = false;
@@ -52,7 +44,6 @@ export class RateLimitPacer {
 		private readonly sleep: (ms: number) => Promise<void> = n8nSleep,
 	) {}
 
-	/** Waits for the turn (a retry's at its ticket's place); refuses one that would come after `maxWaitMs` (capped). */
 	async take(options: { maxWaitMs?: number; ticket?: number } = {}): Promise<PacerTurn> {
 		const now = this.advance();
 		const capMs = Math.max(0, Math.min(options.maxWaitMs ?? Infinity, RETRY.maxPacingWaitMs));
@@ -67,7 +58,7 @@ export class RateLimitPacer {
 		});
 	}
 
-	/** The answer to a turn (none when none came); after a 429 the key waits `waitMs` (up to RETRY.maxWaitMs). */
+	/** After a 429 the whole key waits `waitMs`. */
 	settle(turn: PacerTurn, status?: number, headers?: IDataObject, waitMs = NaN): void {
 		const now = this.advance();
 		const current = this.inFlight.delete(turn);
@@ -81,10 +72,7 @@ export class RateLimitPacer {
 		this.pump(now);
 	}
 
-	/**
-	 * Waits until this key's callers of a `perMinute` share (the polling triggers) sent fewer in 60 s; counts one.
-	 * False, with nothing counted, when that turn would come after `maxWaitMs` (a poll's time budget).
-	 */
+	/** For the polling triggers' `perMinute` share; false, nothing counted, past `maxWaitMs` (a poll's budget). */
 	async takeShare(perMinute: number, maxWaitMs?: number): Promise<boolean> {
 		this.share ??= new RateLimitPacer(perMinute, this.clockNow, this.sleep);
 		try {
@@ -123,7 +111,6 @@ export class RateLimitPacer {
 		this.tokens = Math.max(0, Math.min(byShare, half));
 	}
 
-	/** A new window: `first` (its first request tells the budget), or `announced` as spent until `at` (a 429). */
 	private newWindow(mode: 'first' | 'announced', at = Infinity): void {
 		this.mode = mode;
 		this.tokens = mode === 'first' ? 1 : 0;
@@ -135,7 +122,7 @@ export class RateLimitPacer {
 		this.inFlight.clear();
 	}
 
-	/** The time, never before a time served (a timer may end its wait a little early); and what time alone changes. */
+	/** A timer may end its wait a little early: never before a time served. */
 	private advance(served = 0): number {
 		const now = Math.max(this.clockNow(), served, this.served);
 		this.served = now;
@@ -146,7 +133,6 @@ export class RateLimitPacer {
 		return now;
 	}
 
-	/** When the request at `position` gets its turn: the head's exactly (what time alone opens), others' estimated. */
 	private turnAt(position: number, now: number): number {
 		// The documented rate paces too, unless the API's count is known.
 		const rated = this.mode === 'documented' || (this.mode !== 'announced' && !this.knownLimit);
@@ -159,7 +145,6 @@ export class RateLimitPacer {
 		return Math.max(gate, next + Math.floor((position - free) / this.perWindow) * WINDOW_MS);
 	}
 
-	/** Releases what may go now, refuses what waited past its cap, and sets the one timer for the next change. */
 	private pump(now: number): void {
 		for (const late of this.queue.filter((waiter) => now > waiter.deadline)) {
 			this.queue.splice(this.queue.indexOf(late), 1);

@@ -1,4 +1,3 @@
-/** What the API says about waiting (`Retry-After`, `RateLimit-*`), bounded, and the errors of a wait too long. */
 import { NodeOperationError } from 'n8n-workflow';
 import type { IDataObject, INode, NodeApiError } from 'n8n-workflow';
 
@@ -7,21 +6,16 @@ import type { RequestSummary } from './errors';
 import { apiErrorFromResponse } from './errors';
 import { RETRY } from './limits';
 
-/** A wait, bounded: never negative, never more than `cap` (so never near a timer's 2^31 ms overflow). */
+/** Capped, so never near a timer's 2^31 ms overflow. */
 export const boundedWait = (ms: number, cap: number = RETRY.maxWaitMs): number =>
 	ms > 0 ? Math.min(Math.ceil(ms), cap) : 0;
 
-/**
- * How long a 429 asks to wait: `Retry-After` (seconds or a date), else `RateLimit-Reset` (seconds, or a Unix time past
- * 1e9). A time counts from the answer's `Date` (the clocks need not agree), and is not used when past or more than
- * RETRY.maxWaitMs ahead; nor is a wait under a second asked again by a retry's 429 (`0`, `0.001`): then the default.
- * Not bounded (the caller compares).
- */
+/** A time counts from the answer's `Date` (the clocks need not agree); a wait under a second asked again is not used. */
 export function rateLimitWait(headers?: IDataObject, now = Date.now(), tries = 0): RateLimitWait {
 	const dated = Date.parse(headerValue(headers, 'date') ?? '');
 	const [clock, from] = Number.isNaN(dated) ? [now, "n8n's clock"] : [dated, "the answer's Date"];
 	let unusable: string | undefined;
-	/** The wait `name` asks for, `margin` added; undefined (the first reason kept) when it is not usable. */
+	/** Undefined when not usable; the first reason is kept. */
 	const read = (name: string, margin = 0): RateLimitWait | undefined => {
 		const text = headerValue(headers, name)?.trim() || '-';
 		const seconds = Number(text);
@@ -43,10 +37,8 @@ export function rateLimitWait(headers?: IDataObject, now = Date.now(), tries = 0
 	return asked ?? { ms: Math.min(RETRY.maxWaitMs, doubled), source: 'default', unusable };
 }
 
-/** How long a 429 asks to wait; `default`: nothing usable was said (`unusable`: why), so the node's default. */
 export type RateLimitWait = { ms: number; source: 'asked' | 'default'; unusable?: string };
 
-/** The window an answer announces, if any: `RateLimit-Remaining`, `-Reset` (bounded, margin added), `-Limit` or 0. */
 export function announcedWindow(headers: IDataObject | undefined, now: number) {
 	const [remaining, reset, limit] = ['remaining', 'reset', 'limit'].map((name) =>
 		Number(headerValue(headers, `ratelimit-${name}`)?.trim() || NaN),
@@ -57,14 +49,12 @@ export function announcedWindow(headers: IDataObject | undefined, now: number) {
 	return { remaining, resetMs, limit: Math.abs(limit) < Infinity ? limit : 0 };
 }
 
-/** What to do about a request the key's rate limit holds longer than it may wait: said by each such error. */
 const RATE_ADVICE = [
 	"The API key's rate limit is used up for longer than the node waits, so nothing more was sent.",
 	"Run fewer executions with this key at once (n8n's concurrency limit, smaller batches), or run it again later;",
 	'only if the CRM plan allows more, raise "Requests per Minute" in the credential.',
 ].join(' ');
 
-/** A 429's body and wait, and what the request had waited before it. */
 export type RateLimitAnswer = {
 	body: unknown;
 	request: RequestSummary;
@@ -72,7 +62,6 @@ export type RateLimitAnswer = {
 	waitedMs: number;
 };
 
-/** A 429 that asks for a longer wait than the node allows (alone, or with what it already waited). */
 export function rateLimitTooLongError(node: INode, answer: RateLimitAnswer): NodeApiError {
 	const { wait, waitedMs } = answer;
 	const error = apiErrorFromResponse(node, 429, answer.body, answer.request);
@@ -89,13 +78,11 @@ export function rateLimitTooLongError(node: INode, answer: RateLimitAnswer): Nod
 	return error;
 }
 
-/** The refusal of a request that gets no turn within the wait it accepts (rateLimit.ts): it was not sent. */
 export const noTurnError = (waitMs: number, capMs: number): Error =>
 	new Error(
 		`its turn under the API key's rate limit would come in about ${Math.ceil(waitMs / 1000)} s, and it waits at most ${Math.ceil(capMs / 1000)} s`,
 	);
 
-/** The error of a request that got no turn in time (noTurnError says why): what happened, and what to do. */
 export const pacingWaitError = (node: INode, request: RequestSummary, error: Error) =>
 	new NodeOperationError(node, `${request.method} ${request.path} was not sent: ${error.message}`, {
 		itemIndex: request.itemIndex,

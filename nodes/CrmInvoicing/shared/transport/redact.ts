@@ -1,18 +1,12 @@
-/**
- * The key is never shown: every answer, headers included, is redacted where request.ts reads it, and a text made of it
- * again after the last change (a redirect's Location after URL parsing). Each spelling of the key is sought in every
- * string and key, also after decoding JSON, percent and HTML escapes to a fixed point (decode, then search).
- */
+// Every answer is redacted where request.ts reads it; each spelling of the key is sought, also after decoding
+// JSON, percent and HTML escapes to a fixed point.
 
 export const REDACTED = '[redacted]';
 
-/** Keys shorter than this are left alone: replacing them would garble the text and hide nothing. */
+/** Replacing a shorter key would garble the text and hide nothing. */
 const MIN_SECRET_LENGTH = 4;
 
-/**
- * The key and its base64 and base64url encodings at each of the three alignments it can have inside a longer encoded
- * text (without the characters that also encode a neighbouring byte, so each is found whatever stands around it).
- */
+/** At each of the three alignments a key can have inside a longer base64 text. */
 export function secretSpellings(key: string): string[] {
 	const bytes = Buffer.from(key, 'utf8');
 	// Lower case too: URL parsing lower-cases a host name, where a redirect's Location may put the key.
@@ -27,15 +21,13 @@ export function secretSpellings(key: string): string[] {
 	return [...spellings].filter((spelling) => spelling.length >= MIN_SECRET_LENGTH);
 }
 
-/** Escapes, one pass and no backtracking: JSON's (groups 1, 2), percent-encoded ASCII (3), HTML references (4-6). */
+/** One pass, no backtracking. */
 const ESCAPES =
 	/\\u([0-9a-fA-F]{4})|\\(["\\/bfnrt])|%([0-7][0-9a-fA-F])|&#(?:[xX]([0-9a-fA-F]{1,6})|([0-9]{1,7}));|&([a-z]{2,6});/g;
 const SHORT: Record<string, string> = { b: '\b', f: '\f', n: '\n', r: '\r', t: '\t' };
-/** HTML's named references of the characters a key may hold, and those characters in the same order. */
 const NAMED = ['amp', 'quot', 'apos', 'lt', 'gt', 'sol', 'plus', 'equals'];
 const NAMED_CHARS = '&"\'<>/+=';
 
-/** `text` with its escapes decoded; `jsonOnly`: JSON's alone, as JSON.parse decodes each string of an answer. */
 function decode(text: string, jsonOnly = false): string {
 	return text.replace(ESCAPES, (all: string, ...groups: Array<string | undefined>) => {
 		const [unit, short, percent, hex, decimal, name] = groups;
@@ -56,16 +48,13 @@ const replaced = (text: string, secrets: readonly string[]): string =>
 		text,
 	);
 
-/** How many rounds of decoding a text gets: each is linear, and a text still decoding after them is withheld whole. */
+/** Each round is linear; a text still decoding after them is withheld whole. */
 const MAX_DECODE_ROUNDS = 8;
 
 /** Three `includes` scan faster than a character class. */
 const mayDecode = (text: string) => text.includes('\\') || text.includes('%') || text.includes('&');
 
-/**
- * Each secret replaced as the text stands (a key may hold `%`, `\` or `&`), then in the text decoded again and again
- * (double percent-encoding, double HTML escapes) to a fixed point: if found at a depth, shown as decoded to it.
- */
+/** A key may hold `%`, `\` or `&`: replaced as the text stands, then decoded again and again (double escapes). */
 function redactText(text: string, secrets: readonly string[]): string {
 	let shown = replaced(text, secrets);
 	let current = shown;
@@ -79,19 +68,13 @@ function redactText(text: string, secrets: readonly string[]): string {
 	return shown;
 }
 
-/**
- * Whether redactValue could find a secret in an answer: a cheap first look (one `includes` per spelling without `\`,
- * `%` or `&`), so that a page without the key is not walked. It errs only towards "may": raw text and JSON-decoded.
- */
+/** Errs only towards "may", so that a page without the key is not walked. */
 export function mayHoldSecret(text: string, secrets: readonly string[]): boolean {
 	const holds = (reading: string) => redactText(reading, secrets) !== reading;
 	return holds(text) || (text.includes('\\') && holds(decode(text, true)));
 }
 
-/**
- * A parsed answer, its headers or a text, every string and key redacted in place, without recursion ("__proto__" is
- * JSON.parse's own property: writing to it writes that property, not the prototype).
- */
+/** In place, without recursion ("__proto__" is JSON.parse's own property: writing it is not the prototype). */
 export function redactValue<T>(value: T, secrets: readonly string[]): T {
 	if (secrets.length === 0) return value;
 	if (typeof value === 'string') return redactText(value, secrets) as T;

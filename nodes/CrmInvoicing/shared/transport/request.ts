@@ -17,23 +17,16 @@ import { connectionError, dropped, readBody, type BodyStream } from './network';
 import { runStatsOf } from './runStats';
 import { boundedWait, pacingWaitError, rateLimitWait, type RateLimitWait } from './rateLimitWaits';
 
-/** A full response: the body parsed (JSON when it parses, else text) and redacted, and its size as read. */
 export type ApiResponse = IN8nHttpFullResponse & { bodyBytes: number };
 
-/** One attempt's own deadline (`signal`, of `ms`), and what stops it: that or the execution's cancellation. */
 type Timing = { ms: number; signal: AbortSignal; stop: AbortSignal };
 
-/** What an attempt leads to (an error is thrown): the answer, another attempt after a wait, or a redirect followed. */
 type Next =
 	| { then: 'done'; answer: ApiResponse }
 	| { then: 'retry'; waitMs: number }
 	| { then: 'follow'; url: string };
 
-/**
- * The one place that does HTTP. A path that could leave the API is refused before anything is sent. Each attempt is
- * paced, sent and read under one deadline within a byte cap, the key redacted, and classified: a 2xx of the expected
- * shape is the answer; a redirect inside the rules, a 429 or a 5xx within bounds is tried again; any other throws.
- */
+/** The one place that does HTTP. A path that could leave the API is refused before anything is sent. */
 export async function apiRequestFull(this: ApiContext, request: ApiRequest): Promise<ApiResponse> {
 	const attempt = await startAttempt(this, request);
 	for (;;) {
@@ -46,14 +39,13 @@ export async function apiRequestFull(this: ApiContext, request: ApiRequest): Pro
 	}
 }
 
-/** A request's parsed JSON body; an empty body (a 204) is an empty object, a text `{ body }`. */
+/** An empty body (a 204) is an empty object; a text `{ body }`. */
 export async function apiRequest(this: ApiContext, request: ApiRequest): Promise<IDataObject> {
 	const { body } = await apiRequestFull.call(this, request);
 	if (typeof body !== 'string') return (body ?? {}) as IDataObject;
 	return body ? { body } : {};
 }
 
-/** One attempt: its turn, the send, the answer read and classified. */
 async function tryOnce(attempt: Attempt): Promise<Next> {
 	const turn = await pace(attempt);
 	const ms = Math.max(1, Math.min(RETRY.requestTimeoutMs, attempt.deadline - Date.now()));
@@ -74,7 +66,7 @@ async function tryOnce(attempt: Attempt): Promise<Next> {
 	return classify(attempt, answer, wait);
 }
 
-/** Waits for the request's turn under its key's rate limit (a retry keeps its place), and counts it. */
+/** A retry keeps its place. */
 async function pace(attempt: Attempt): Promise<PacerTurn> {
 	const { deadline } = attempt;
 	const maxWaitMs = deadline === Infinity ? undefined : deadline - Date.now();
@@ -91,7 +83,7 @@ async function pace(attempt: Attempt): Promise<PacerTurn> {
 	return turn;
 }
 
-/** Sends with n8n's client, which sends with the context's cancel signal: this one hands out the attempt's `stop`. */
+/** n8n's client sends with the context's cancel signal; this hands out the attempt's `stop`. */
 async function send(attempt: Attempt, stop: AbortSignal): Promise<IN8nHttpFullResponse> {
 	const { context, options } = attempt;
 	const { auth } = attempt.connection;
@@ -100,10 +92,7 @@ async function send(attempt: Attempt, stop: AbortSignal): Promise<IN8nHttpFullRe
 	return await context.helpers.httpRequestWithAuthentication.call(caller, type, options, auth);
 }
 
-/**
- * Reads an answer: every text redacted before anything reads it, the body within its byte cap. The pacer gets the
- * answer first: after a 429 the whole key waits what this request will.
- */
+/** Redacted before anything reads it. The pacer gets the answer first: after a 429 the whole key waits. */
 async function read(attempt: Attempt, response: IN8nHttpFullResponse, timing: Timing) {
 	const { secrets } = attempt.connection;
 	const headers = redactValue(response.headers, secrets);
@@ -130,7 +119,6 @@ async function read(attempt: Attempt, response: IN8nHttpFullResponse, timing: Ti
 	return { answer, wait };
 }
 
-/** What an answer leads to: done, a retry (after a 429, a 502/503/504), a redirect followed; else it throws. */
 function classify(attempt: Attempt, answer: ApiResponse, wait?: RateLimitWait): Next {
 	const { context, summary, request } = attempt;
 	const { statusCode: status, headers, body } = answer;
@@ -154,7 +142,6 @@ function classify(attempt: Attempt, answer: ApiResponse, wait?: RateLimitWait): 
 	throw apiErrorFromResponse(node(), status, body, summary);
 }
 
-/** A failure with no HTTP answer (or a body that did not finish): cancelled, the deadline, TLS or connection. */
 function failure(attempt: Attempt, error: unknown, timing: Timing, status?: number): Error {
 	const node = attempt.context.getNode();
 	const { summary } = attempt;
