@@ -1,8 +1,5 @@
-/**
- * A Map that holds at most `limit` entries: setting one past the limit drops the least recently set or read (`get`;
- * `peek` reads without touching). The package's one size-capped map: every in-process memory (caches, per-execution
- * memories, queues) uses it, so that no memory grows with what the network or the workflows send.
- */
+// Every in-process memory is one of these, so that none grows with what the network or the workflows send.
+// Past `limit`, the least recently set or read entry goes (`peek` does not touch).
 export class BoundedMap<K, V> extends Map<K, V> {
 	constructor(readonly limit: number) {
 		super();
@@ -30,17 +27,13 @@ export class BoundedMap<K, V> extends Map<K, V> {
 		return this;
 	}
 
-	/** The value for `key`, created with `make` (and set) when there is none; either way at the newest place. */
 	getOrSet(key: K, make: () => V): V {
 		if (!this.has(key)) this.set(key, make());
 		return this.get(key) as V;
 	}
 }
 
-/**
- * When each key (at most `maxKeys`) last had its turn, to ration work per key to one per `intervalMs`. A clock set
- * back counts as past the interval, so a turn is never withheld for longer than the interval.
- */
+/** A clock set back counts as past the interval, so a turn is never withheld longer than it. */
 export class Turns extends BoundedMap<string, number> {
 	constructor(
 		readonly intervalMs: number,
@@ -49,7 +42,6 @@ export class Turns extends BoundedMap<string, number> {
 		super(maxKeys);
 	}
 
-	/** Starts `key`'s turn now unless it had one within the interval; whether it did start. */
 	take(key: string): boolean {
 		const now = Date.now();
 		const last = this.get(key);

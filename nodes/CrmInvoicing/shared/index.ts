@@ -1,7 +1,4 @@
-/**
- * The package's shared layer, and its one door: the nodes (and the credential) import what they share from here, never
- * from a file inside `shared/`. `transport/` is the only code that does HTTP; each other file says what it holds.
- */
+// The shared layer's one door: import from here, never from a file inside shared/. Only transport/ does HTTP.
 export * from './transport';
 export {
 	DOCUMENTED_EVENTS,

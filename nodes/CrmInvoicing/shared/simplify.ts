@@ -1,10 +1,6 @@
 import type { IDataObject, INodeProperties } from 'n8n-workflow';
 
-/**
- * Output control ("Simplify", as n8n's UX guidelines ask for records of more than 10 fields): the fields a workflow
- * usually needs, at most 10 per resource, in this order. Off, the API's record is output unchanged.
- * The README (docs) lists these per resource; keep both in step.
- */
+// At most 10 fields per resource, as n8n's UX guidelines ask. The README lists them: keep both in step.
 export const SIMPLIFIED_FIELDS = {
 	lead: [
 		'id',
@@ -26,10 +22,7 @@ export const SIMPLIFIED_FIELDS = {
 
 export type SimplifiedResource = keyof typeof SIMPLIFIED_FIELDS;
 
-/**
- * n8n's Simplify switch, shown from `version` on (the node version that brought it): on by default, so a node added
- * from then on (and the node as an AI Agent's tool) outputs simplified records; older nodes keep their raw output.
- */
+/** On by default from `version` on; older nodes keep their raw output. */
 export function simplifyPropertyFrom(version: number): INodeProperties {
 	return {
 		displayName: 'Simplify',
@@ -41,7 +34,6 @@ export function simplifyPropertyFrom(version: number): INodeProperties {
 	};
 }
 
-/** The record with only its resource's simplified fields (those it has), in the order above. */
 export function simplify(resource: SimplifiedResource, record: IDataObject): IDataObject {
 	const simplified: IDataObject = {};
 	for (const field of SIMPLIFIED_FIELDS[resource]) {

@@ -1,19 +1,13 @@
 import type { IDataObject } from 'n8n-workflow';
 
-/**
- * Small readers of what n8n hands over (answers, errors, headers), written once for the whole package: the transport,
- * the list reader and both triggers use these (through the transport's index) rather than copies of their own.
- */
-
-/** Headers as n8n gives them: each name maps to a value, or to an array of values when the header was repeated. */
+/** A repeated header's value is an array. */
 export type HeaderMap = Readonly<Record<string, unknown>> | undefined;
 
-/** A JSON object (not null, not an array). */
 export function isPlainObject(value: unknown): value is IDataObject {
 	return !!value && typeof value === 'object' && !Array.isArray(value);
 }
 
-/** Every value of one header, compared without case as HTTP does (`Retry-After` and `retry-after` are one header). */
+/** Names compared without case, as HTTP does. */
 export function headerValues(headers: HeaderMap, name: string): string[] {
 	if (!headers) return [];
 	const wanted = name.toLowerCase();
@@ -31,12 +25,10 @@ export function headerValue(headers: HeaderMap, name: string): string | undefine
 	return headerValues(headers, name)[0];
 }
 
-/** The answer's content type, cut to 100 characters, for error messages. */
 export function contentTypeOf(headers: HeaderMap): string {
 	return headerValue(headers, 'content-type')?.slice(0, 100) ?? 'no content type';
 }
 
-/** The HTTP status an error from the transport (or n8n's request helper) carries, when the server answered one. */
 export function httpStatusOf(error: unknown): number | undefined {
 	if (!error || typeof error !== 'object') return undefined;
 	const candidate = error as { httpCode?: unknown; context?: { httpCode?: unknown } };
@@ -44,14 +36,10 @@ export function httpStatusOf(error: unknown): number | undefined {
 	return Number.isInteger(status) && status >= 100 && status <= 599 ? status : undefined;
 }
 
-/** `text` cut to `max` characters, `…` marking the cut. */
 export const cut = (text: string, max: number): string =>
 	text.length > max ? `${text.slice(0, max)}…` : text;
 
-/**
- * A value as an error message shows it: `an object with the keys a, b`, `an array of 2`, `the text "x"`, `the boolean
- * true`, `NaN`. `answer`: an answer's body (or a list entry), an empty one named so and a text by its start.
- */
+/** For error messages: `an object with the keys a, b`, `an array of 2`, `the text "x"`. */
 export function describeValue(value: unknown, answer = false): string {
 	if (answer && (value === undefined || value === null || value === '')) return 'an empty body';
 	if (value === null) return 'null';
@@ -68,7 +56,7 @@ export function describeValue(value: unknown, answer = false): string {
 	return `the ${typeof value} ${String(value)}`;
 }
 
-/** A duration for people, the package's one way: `250 ms`, `1.3 s`, `45 s`, `3 min`, `1 h 30 min`. */
+/** `250 ms`, `1.3 s`, `3 min`, `1 h 30 min`. */
 export function describeDuration(ms: number): string {
 	if (ms < 1000) return `${Math.round(ms)} ms`;
 	if (ms < 119_500) return `${Number((ms / 1000).toFixed(1))} s`;
