@@ -3,58 +3,36 @@ import type { IPollFunctions } from 'n8n-workflow';
 
 import { credentialOf, deadlineIn, type Deadline } from '../shared';
 
-/**
- * The polling trigger's limits, and every rule of its budget with its message. The rules, each one sentence:
- *
- * 1. **Half the key is left to others.** The polling triggers using one API key send together at most half of the
- *    credential's Requests per Minute (`share`) in any 60 s: each page first takes a turn of that share of the key's
- *    one limiter (the transport's `takeShare`, per API key, in this n8n process).
- * 2. **A poll ends within n8n's time budget for one poll.** A poll reads at most `pages` pages (the share for each
- *    whole minute of that budget, at least one minute's) and asks for no page once the budget's `deadline` is near
- *    (poll.ts: readLeads); a full read that needs more goes on at the next poll from where it stopped.
- * 3. **The memory is bounded.** The trigger remembers at most POLLING.maxLeads leads; past it a poll fails.
- *
- * A poll that runs past the next poll time (n8n 1.x and 2.x without the durable scheduler, whose budget is 5
- * minutes) is no fault: n8n's poll times meanwhile are skipped (the node logs each, `skippedText`), and the next poll
- * finds everything that changed since the last one.
- */
+// Rules (docs/polling-trigger.md#what-it-costs): 1. the polling triggers of a key send at most half its rate;
+// 2. a poll ends within n8n's time budget, a full read going on at the next poll; 3. memory is bounded (maxLeads).
+// A poll that runs past the next poll time is no fault: n8n skips those, and the next poll finds every change.
 export const POLLING = {
-	/**
-	 * Most leads the trigger remembers (and the most the list may hold while it polls): at most 5.8 MB, as a
-	 * fingerprint is at most 89 characters (1 + 8 + 2 × 40 slots) beside its id (bench/POLLING-RESULTS.md).
-	 */
+	/** At most 5.8 MB: a fingerprint is at most 89 characters beside its id (bench/POLLING-RESULTS.md). */
 	maxLeads: 50_000,
-	/** Records per page the trigger asks for (the API's maximum: the fewest requests). */
+	/** The API's maximum: the fewest requests. */
 	pageSize: 100,
-	/** How long a lead missing from the list (deleted) is still remembered, in ms: 7 days. */
+	/** How long a lead missing from the list (deleted) is still remembered. */
 	forgetAfterMs: 7 * 24 * 3_600_000,
-	/** Most field slots a fingerprint names; further top-level keys share one slot. */
+	/** Further top-level keys share one slot. */
 	maxFieldSlots: 40,
-	/**
-	 * Deepest nesting of a lead the trigger emits. n8n stores an execution's items with recursive code (JSON.stringify
-	 * fails near 5,000 levels on Node's default stack), so a lead nested deeper would make the whole execution fail
-	 * to save, the other leads with it. 512 is PHP's json_encode default depth, far beyond any CRM's custom fields.
-	 */
+	/** n8n stores items with recursive code: a deeper lead would fail the whole execution's save. 512 is PHP's default. */
 	maxEmitDepth: 512,
-	/** Default of the Full Read Interval option, in minutes: the bound on finding a lead listed out of order. */
+	/** Minutes: the bound on finding a lead listed out of order. */
 	fullReadMinutes: 60,
 } as const;
 
 const MINUTE_MS = 60_000;
 
-/** n8n's time budget for one poll when it does not say (n8n 1.x): its PollContext's own default. */
+/** n8n 1.x's PollContext default. */
 const DEFAULT_POLL_BUDGET_MS = 5 * MINUTE_MS;
 
 export interface Budget {
-	/** Requests per minute the polling triggers of the key may send together: half the credential's rate (rule 1). */
+	/** Half the credential's rate (rule 1). */
 	share: number;
-	/** The most pages one poll reads: a whole read within n8n's time budget for a poll (rule 2). */
 	pages: number;
-	/** The end of n8n's time budget for this poll (rule 2). */
 	deadline: Deadline;
 }
 
-/** The budget of one poll (see the rules above). `pollBudgetMs`: n8n's time budget for one poll, when it gives one. */
 export function pollBudget(requestsPerMinute: number, pollBudgetMs?: number): Budget {
 	const share = Math.floor(requestsPerMinute / 2);
 	const budgetMs =
@@ -65,7 +43,6 @@ export function pollBudget(requestsPerMinute: number, pollBudgetMs?: number): Bu
 	return { share, pages, deadline: deadlineIn(budgetMs) };
 }
 
-/** The budget of this node's polls: the credential's rate and n8n's time budget for a poll. */
 export async function budgetOf(context: IPollFunctions): Promise<Budget> {
 	const rpm = (await credentialOf(context)).requestsPerMinute;
 	if (rpm < 2) {
@@ -90,7 +67,6 @@ const RAISE = 'raise "Requests per Minute" in the credential if your plan allows
 const USE_WEBHOOK =
 	'Use the webhook trigger (CRM Invoicing Trigger) for this workspace, or archive and delete leads you no longer need.';
 
-/** What the node's editor shows next to Updated Lead and Archived Lead. */
 export const COST_NOTICE = [
 	`Updated Lead and Archived Lead compare every lead at each poll: one request per ${POLLING.pageSize} leads (10,000 leads: 100 requests).`,
 	"The trigger uses at most half of the credential's Requests per Minute (30 a minute at the API's 60: 10,000 leads take about 3 minutes),",
@@ -98,7 +74,6 @@ export const COST_NOTICE = [
 	'New Lead alone costs 1 request per poll when the API lists the newest leads first, plus one full read per Full Read Interval.',
 ].join(' ');
 
-/** Rule 3 as the list reader says it past its cap of records: how to narrow the list. */
 export const NARROW_TEXT = `The polling trigger remembers at most ${count(POLLING.maxLeads)} leads. ${USE_WEBHOOK}`;
 
 const SKIPPED = [
@@ -108,7 +83,6 @@ const SKIPPED = [
 	`poll less often (Poll Times), use New Lead alone, or ${RAISE}`,
 ].join(' ');
 
-/** The warning when n8n starts a poll while the node's previous one still runs (rule 2's note). */
 export const skippedText = (node: string): string => `${node}: ${SKIPPED}`;
 
 const NO_TURN = [
@@ -117,13 +91,11 @@ const NO_TURN = [
 	`Poll less often (Poll Times), or ${RAISE}`,
 ].join(' ');
 
-/** The warning when a poll got no turn of the key's share before n8n's time budget for it ended (rule 2). */
 export const noTurnText = (node: string): string => `${node}: ${NO_TURN}`;
 
 const CAP_WHY =
 	'The trigger keeps one fingerprint per lead in the workflow, and stops at this bound instead of growing without end.';
 
-/** Rule 3. */
 export function capError(context: IPollFunctions, leads: number): NodeOperationError {
 	const limit = `more than the ${count(POLLING.maxLeads)} it can`;
 	const message = `The polling trigger would have to remember ${count(leads)} leads, ${limit}`;

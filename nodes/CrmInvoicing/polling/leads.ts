@@ -4,9 +4,7 @@ import { sha256 } from '../shared';
 import { POLLING } from './budget';
 import type { Memory } from './memory';
 
-/** What the trigger reads of the leads: ids, createdAt and the list's order, how deep a lead nests, fingerprints. */
-
-/** The lead's id, or undefined when it has none the trigger can use (the caller warns and skips it). */
+/** Undefined: the caller warns and skips the lead. */
 export function leadIdOf(record: IDataObject): string | undefined {
 	const id = record.id;
 	if (typeof id === 'string' && id !== '') return id;
@@ -14,11 +12,10 @@ export function leadIdOf(record: IDataObject): string | undefined {
 	return undefined;
 }
 
-/** A lead's createdAt in ms, or NaN when it has none the trigger can read. */
 export const createdAtOf = (record: IDataObject): number =>
 	typeof record.createdAt === 'string' ? Date.parse(record.createdAt) : NaN;
 
-/** Whether leads (in list order) show the newest first: createdAt never increases along them, and decreases. */
+/** createdAt never increases along them, and decreases. */
 export function newestFirst(records: IDataObject[]): boolean {
 	const times = records.map(createdAtOf);
 	let down = false;
@@ -29,13 +26,8 @@ export function newestFirst(records: IDataObject[]): boolean {
 	return down;
 }
 
-/**
- * The head of a newest-first list: whether the leads read so far (in list order) let the poll stop reading
- * (`enough`): they prove the list newest first down to a lead older than every lead remembered (the first is at least
- * as new as the newest remembered, createdAt never increases, the last is older), so none further down is new by its
- * createdAt. A lead it does not know that is older than the newest remembered breaks the proof (`broken`): the poll
- * reads the whole list. Leads listed out of order further down are the periodic full read's (docs: List order).
- */
+/** `enough`: the leads read prove the list newest first down to one older than every lead remembered; `broken`: a
+ * lead unknown but older than the newest remembered, so the poll reads the whole list (docs/polling-trigger.md#list-order). */
 export function headOf(records: IDataObject[], memory: Memory): 'enough' | 'more' | 'broken' {
 	const newest = memory.newest;
 	if (newest === undefined) return 'broken';
@@ -51,12 +43,8 @@ export function headOf(records: IDataObject[], memory: Memory): 'enough' | 'more
 	return previous !== undefined && previous < newest ? 'enough' : 'more';
 }
 
-/**
- * JSON with object keys sorted, so that the same value always gives the same text (key order is not meaningful), or
- * undefined when an object or array sits more than `levels` levels down (`value` itself is level 1). The recursion is
- * bounded by `levels`, so a lead nested past any stack costs no more than one at the bound; the text is that of
- * earlier versions (`undefined` written as `undefined`), so fingerprints stay theirs.
- */
+/** Keys sorted (their order is not meaningful); undefined past `levels`, so recursion is bounded. The text is that of
+ * earlier versions (`undefined` written out), so fingerprints stay theirs. */
 export function stableJson(value: unknown, levels: number): string | undefined {
 	if (value === null || typeof value !== 'object') return JSON.stringify(value) ?? 'undefined';
 	if (levels < 1) return undefined;
@@ -70,30 +58,24 @@ export function stableJson(value: unknown, levels: number): string | undefined {
 	return array ? `[${parts.join(',')}]` : `{${parts.join(',')}}`;
 }
 
-/** The slot that stands for every top-level key past POLLING.maxFieldSlots. */
 export const OTHER_FIELDS = '(other fields)';
 
-/** What the trigger remembers of a lead between polls. */
 export interface Fingerprint {
-	/** `unreadable`: seen, but nested too deep to emit; when it changes into one the trigger can emit, it is new. */
+	/** `unreadable`: too deeply nested to emit; when it changes into one the trigger can emit, it is new. */
 	state: 'live' | 'archived' | 'unreadable';
-	/** 8 characters (48 bits) of the SHA-256 of the whole record: whether anything changed. */
+	/** 48 bits of SHA-256 of the whole record: whether anything changed. */
 	whole: string;
-	/** Two characters per field slot (the memory's `fields`, in order): which fields changed. */
+	/** Two characters per field slot: which fields changed. */
 	slots: string[];
-	/** Of an `unreadable` lead: its first field nested past POLLING.maxEmitDepth (`whole` and `slots` are empty). */
+	/** Its first field nested past POLLING.maxEmitDepth. */
 	deep?: string;
 }
 
 const ALPHABET = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_';
-/** The slot of a field the lead does not have. Not in ALPHABET, so never equal to a value's slot. */
+/** Not in ALPHABET, so never equal to a value's slot. */
 const ABSENT = '..';
 
-/**
- * 12 bits of FNV-1a (32-bit) of a field's text, as two base64url characters (ABSENT for a field the lead does not
- * have): enough to name a changed field, and cheap where SHA-256 is not (a poll of 10,000 leads hashes about 140,000
- * field values).
- */
+/** 12 bits of FNV-1a: enough to name a changed field, and cheap where SHA-256 is not (10,000 leads: ~140,000 values). */
 function fieldPair(text: string | undefined): string {
 	if (text === undefined) return ABSENT;
 	let hash = 0x811c9dc5;
@@ -105,15 +87,15 @@ function fieldPair(text: string | undefined): string {
 	return ALPHABET[hash & 63] + ALPHABET[(hash >>> 6) & 63];
 }
 
-/** A lead's fingerprint. `fields` gains the record's new top-level keys as slots (slots are only ever appended). */
+/** Slots are only ever appended. */
 export function fingerprint(record: IDataObject, fields: string[]): Fingerprint {
-	// Each field is written once: the whole record's text (stableJson's) is made of the fields' texts.
+	// Each field is written once: the record's text is made of the fields' texts.
 	const keys = Object.keys(record);
 	const text = new Map<string, string>();
 	for (const key of keys) {
 		// A field's value may nest POLLING.maxEmitDepth - 1 levels (the record is level 1).
 		const json = stableJson(record[key], POLLING.maxEmitDepth - 1);
-		// Too deep to emit: remembered by that alone, so it is named once, not at every poll while it stays so.
+		// Remembered by that alone, so it is named once, not at every poll while it stays so.
 		if (json === undefined) return { state: 'unreadable', whole: '', slots: [], deep: key };
 		text.set(key, json);
 	}
@@ -135,10 +117,7 @@ export function fingerprint(record: IDataObject, fields: string[]): Fingerprint 
 	};
 }
 
-/**
- * The names of the fields whose slots differ between two fingerprints of one lead. Rarely (1 in 4,096 per changed
- * field) a change is not seen in its slot; `whole` still tells it, and the list may then be empty.
- */
+/** Rarely (1 in 4,096 per changed field) a slot misses a change; `whole` still tells it, and the list may be empty. */
 export const changedFields = (
 	before: Fingerprint,
 	after: Fingerprint,
@@ -146,10 +125,7 @@ export const changedFields = (
 ): string[] =>
 	fields.filter((_, slot) => (before.slots[slot] ?? ABSENT) !== (after.slots[slot] ?? ABSENT));
 
-/**
- * A fingerprint as the memory stores it (about 40 characters for a lead of the spec's 14 fields): the state's
- * letter, `whole`, then the slots. The format of earlier versions, so an upgrade finds every lead unchanged.
- */
+// About 40 characters for a lead of the spec's 14 fields. Earlier versions' format: an upgrade finds every lead unchanged.
 const LETTER = { live: 'l', archived: 'a', unreadable: 'x' } as const;
 
 export const encodePrint = (print: Fingerprint): string =>

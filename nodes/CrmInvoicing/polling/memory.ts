@@ -4,56 +4,42 @@ import type { IDataObject } from 'n8n-workflow';
 
 import { BoundedMap } from '../shared';
 
-/**
- * What the polling trigger remembers between polls, in the node's static data: one short fingerprint per lead, by
- * lead id, and what the last poll learned of the list. n8n saves it with the workflow, or, under n8n 2.41's durable
- * scheduler with durable cursors, as the node's cursor row (re-read before each poll, written when a poll changed it).
- * In a poll it lives in Maps, which any id can key (`constructor`, `__proto__`, `toString`, …); the stored form is the
- * plain objects of earlier versions, whose own keys only are read.
- */
+// In a poll the memory lives in Maps, which any id can key (`__proto__`, …); stored, it is the plain objects of
+// earlier versions, own keys only read. docs/polling-trigger.md#under-n8ns-durable-scheduler
 
 export interface Memory {
 	v: 1;
-	/** Lead id → fingerprint, as stored (lead.ts: encodePrint). */
 	leads: Map<string, string>;
-	/**
-	 * Leads remembered that the last full reads did not list, with when they were first missing (ms). They are
-	 * forgotten after POLLING.forgetAfterMs: an API or proxy that leaves leads out for a while (or answers an empty
-	 * list) does not make them new again when they come back.
-	 */
+	/** When each was first missing: an API that leaves leads out for a while does not make them new again. */
 	gone: Map<string, number>;
-	/** The names of the fingerprints' field slots, in slot order (slots are only ever appended). */
+	/** Slot order; only ever appended. */
 	fields: string[];
-	/** The latest createdAt (ms) of any lead remembered; leads created later are new. */
+	/** Leads created later are new. */
 	newest?: number;
-	/** When the last full read was (ms): with New Lead on a newest-first list, the next is due a Full Read Interval on. */
+	/** With New Lead on a newest-first list, the next full read is due a Full Read Interval on. */
 	fullAt?: number;
-	/** A full read that did not fit one poll's budget: the next poll goes on from its cursor. */
+	/** The next poll goes on from its cursor. */
 	pass?: Pass;
-	/** This memory's own id, made when it is first written, and how many polls emitted with it (poll.ts: a poll that
-	 * reads an older generation of the same memory reads a stale copy). */
+	/** With `gen`: a poll that reads an older generation of the same memory reads a stale copy. */
 	id?: string;
 	gen?: number;
 }
 
-/** A full read spread over several polls. */
 export interface Pass {
-	/** The list's cursor after the last page read: the next poll reads on from there. */
 	cursor: string;
-	/** The ids read so far in this full read: at its end, the leads remembered but not among them are gone. */
+	/** At its end, the leads remembered but not among them are gone. */
 	read: string[];
-	/** The newest createdAt (ms) read so far in this full read. */
 	newest?: number;
-	/** Whether this full read was the periodic one (Full Read Interval): its end sets `fullAt`. */
+	/** Its end sets `fullAt`. */
 	due: boolean;
-	/** The first read after activation: the leads it finds are only remembered (unless Include Existing). */
+	/** Its leads are only remembered (unless Include Existing). */
 	first: boolean;
 }
 
-/** The longest list cursor a pass keeps (a longer one is not kept: the next poll starts the full read over). */
+/** A longer cursor is not kept: the next poll starts the full read over. */
 const MAX_CURSOR_CHARS = 2_000;
 
-/** A stored object's own entries whose values have the type wanted (anything else is not the trigger's). */
+/** Anything else is not the trigger's. */
 function mapOf<T extends string | number>(
 	stored: unknown,
 	type: 'string' | 'number',
@@ -76,7 +62,7 @@ function passOf(stored: unknown): Pass | undefined {
 	return { cursor, read: ids, newest: numberOr(newest), due: due === true, first: first === true };
 }
 
-/** The memory in the node's static data, or undefined before the first poll (or after the format changed). */
+/** Undefined before the first poll, or after the format changed. */
 export function loadMemory(data: IDataObject): Memory | undefined {
 	if (data.v !== 1 || !data.leads || typeof data.leads !== 'object') return undefined;
 	const fields = Array.isArray(data.fields) ? data.fields.filter((f) => typeof f === 'string') : [];
@@ -93,23 +79,17 @@ export function loadMemory(data: IDataObject): Memory | undefined {
 	};
 }
 
-/** What one poll read (diff's result, and how far it got), for `remember`. */
 export interface Reading {
-	/** Each lead read, by id: its fingerprint as stored. */
 	seen: Map<string, string>;
 	fields: string[];
-	/** The newest createdAt read. */
 	newest?: number;
-	/** `full`: the list to its end (or the rest of a pass); `head`: the head of a newest-first list; `part`: part of a
-	 * full read that the poll's budget cut, to go on from `cursor`. */
+	/** `head`: the head of a newest-first list; `part`: a full read cut by the poll's budget, to go on from `cursor`. */
 	reach: 'full' | 'head' | 'part';
 	cursor?: string;
-	/** This read is (or goes on with) the periodic full read. */
 	due: boolean;
 	now: number;
 }
 
-/** Leads not read by a whole full read are gone; gone for POLLING.forgetAfterMs, forgotten. */
 function markGone(
 	memory: Memory,
 	read: Set<string>,
@@ -136,12 +116,8 @@ function later(a?: number, b?: number): number | undefined {
 	return Math.max(a, b);
 }
 
-/**
- * The memory after a poll: the leads remembered, updated with those read. A full read (whole, or the last part of a
- * pass) marks the leads it did not list gone and sets the newest createdAt to the newest listed; a part of one keeps
- * its place (`pass`) for the next poll. `fullAt` moves only when the periodic full read ends, so a poll that read
- * nothing new leaves the memory as it was (n8n then has nothing to write).
- */
+/** `fullAt` moves only when the periodic full read ends, so a poll that read nothing new leaves the memory as it was
+ * (n8n then has nothing to write). */
 export function remember(
 	before: Memory | undefined,
 	reading: Reading,
@@ -179,13 +155,10 @@ export function remember(
 	return memory;
 }
 
-/** A Map as a stored object: every key an own property (Object.fromEntries defines even `__proto__` as one). */
+/** Object.fromEntries defines even `__proto__` as an own property. */
 const objectOf = (map: Map<string, string | number>): IDataObject => Object.fromEntries(map);
 
-/**
- * Writes the memory into the static data, each key whole (so n8n notices), dropping any other (0.4.0's `order`).
- * Under the durable scheduler n8n writes the cursor row only when it differs from the one read before the poll.
- */
+/** Each key whole, so n8n notices; any other dropped (0.4.0's `order`). */
 export function saveMemory(data: IDataObject, memory: Memory): void {
 	const stored: IDataObject = {
 		v: memory.v,
@@ -202,25 +175,18 @@ export function saveMemory(data: IDataObject, memory: Memory): void {
 	for (const [key, value] of Object.entries(stored)) if (value !== undefined) data[key] = value;
 }
 
-/** How long a poll takes a stored memory older than this process's last emission for one n8n has not stored yet. */
 const COMMIT_WAIT_MS = 60_000;
 
-/** Each node's memory (id and generation) at its last emission in this process, and when. */
 const emissions = new BoundedMap<string, { id?: string; gen: number; at: number }>(10_000);
 
-/**
- * Whether the memory read is older than the one this process last emitted with, less than COMMIT_WAIT_MS ago: n8n's
- * durable scheduler can start a poll with a cursor it read before the last execution's commit (at start-up, the poll
- * at activation and the first scheduled poll). Later, the stored memory is taken as it is: an emission n8n did not
- * store is emitted again, never lost.
- */
+/** n8n's durable scheduler can start a poll with a cursor read before the last commit. Only within COMMIT_WAIT_MS:
+ * later an emission n8n did not store is emitted again, never lost. */
 export function isStale(key: string, memory: Memory | undefined, now: number): boolean {
 	const last = emissions.peek(key);
 	if (memory === undefined || last === undefined || memory.id !== last.id) return false;
 	return now - last.at < COMMIT_WAIT_MS && (memory.gen ?? 0) < last.gen;
 }
 
-/** The memory a poll emits with: its next generation, noted for `isStale`. */
 export function markEmitted(key: string, memory: Memory, now: number): void {
 	memory.gen = (memory.gen ?? 0) + 1;
 	emissions.set(key, { id: memory.id, gen: memory.gen, at: now });

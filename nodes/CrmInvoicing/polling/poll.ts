@@ -16,19 +16,19 @@ import {
 } from './leads';
 import { isStale, loadMemory, markEmitted, remember, saveMemory, type Memory } from './memory';
 
-/** One poll: read → diff → save. The events the node emits; each item carries one in `_event`. */
+/** Each item carries one in `_event`. */
 export type LeadEvent = 'newLead' | 'updatedLead' | 'archivedLead';
 
 export interface PollSettings {
 	events: LeadEvent[];
 	simplify: boolean;
-	/** Emit the leads that already exist as New Lead on the first poll (a backfill). */
+	/** A backfill on the first poll. */
 	includeExisting: boolean;
-	/** With New Lead on a newest-first list: a poll reads the whole list when the last full read is this old (ms). */
+	/** With New Lead on a newest-first list: the age of the last full read that makes a poll read the whole list. */
 	fullReadEveryMs: number;
 }
 
-/** The lead as an item: `_event` (not one of the API's fields), and `_changedFields` for an Updated Lead. */
+/** `_event` is not one of the API's fields. */
 function item(record: IDataObject, settings: PollSettings, event: LeadEvent, fields?: string[]) {
 	const json: IDataObject = settings.simplify ? simplify('lead', record) : { ...record };
 	json._event = event;
@@ -36,7 +36,6 @@ function item(record: IDataObject, settings: PollSettings, event: LeadEvent, fie
 	return { json };
 }
 
-/** A lead for a message: its id, and its name when it has one. */
 function nameOf(record: IDataObject, id?: string): string {
 	const name = typeof record.name === 'string' ? ` ("${record.name.slice(0, 80)}")` : '';
 	return `${id ?? 'without an id'}${name}`;
@@ -53,11 +52,7 @@ function warn(context: IPollFunctions, message: string): void {
 	context.logger.warn(`${context.getNode().name}: ${message}`);
 }
 
-/**
- * The list page by page (from `startCursor`, where a full read spread over polls goes on), each page after a turn of
- * the node's share of the key (rule 1) and by the poll's deadline (rule 2): when the turn would come after the
- * deadline, it stops without asking for the page.
- */
+/** Each page after a turn of the key's share (rule 1); none asked for once the turn comes after the deadline. */
 async function* leadPages(context: IPollFunctions, budget: Budget, startCursor?: string) {
 	if (!(await takeShare(context, budget.share, msLeft(budget.deadline)))) return;
 	const spec = {
@@ -86,19 +81,13 @@ async function* leadPages(context: IPollFunctions, budget: Budget, startCursor?:
 	}
 }
 
-/** What one poll read: the records, and how far (memory.ts: Reading's `reach`, with `cursor` for a part). */
 interface Read {
 	records: IDataObject[];
 	reach: 'full' | 'head' | 'part';
 	cursor?: string;
 }
 
-/**
- * Reads the list for one poll: to its end; or, with `headOnly`, until its head proves nothing further down is new;
- * or, from `startCursor`, the rest of a full read begun by an earlier poll. It stops where the next page would not fit
- * the poll's budget (rule 2: at most `budget.pages`, and the time of the slowest page so far, its wait included, left
- * before the deadline; leadPages asks for none once a wait reached it): the next poll goes on from there.
- */
+/** Stops where the next page would not fit the poll's budget (rule 2): the next poll goes on from there. */
 async function readLeads(
 	context: IPollFunctions,
 	budget: Budget,
@@ -122,7 +111,6 @@ async function readLeads(
 	return { records, reach: 'part', cursor };
 }
 
-/** A remembered lead read again with another fingerprint: its Updated and Archived items (none when unchanged). */
 function changeOf(old: Fingerprint, print: Fingerprint, record: IDataObject, context: DiffContext) {
 	const { settings, fields } = context;
 	// Slots appended since the lead was remembered make the stored text longer, not the lead changed.
@@ -131,8 +119,7 @@ function changeOf(old: Fingerprint, print: Fingerprint, record: IDataObject, con
 	const archivedNow = old.state !== 'archived' && print.state === 'archived';
 	if (archivedNow && settings.events.includes('archivedLead')) {
 		context.archived.push(item(record, settings, 'archivedLead'));
-		// The Archived Lead item tells of the archived flag; other fields changed in the same interval are an
-		// Updated Lead item of their own.
+		// Other fields changed with `archived` make an Updated Lead item of their own.
 		names = names.filter((name) => name !== 'archived');
 		if (names.length === 0) return;
 	}
@@ -147,13 +134,7 @@ interface DiffContext {
 	archived: INodeExecutionData[];
 }
 
-/**
- * The diff, a pure function: the leads read against what the node remembers (undefined on the first poll). No
- * request, no clock, no log, and the memory is left as it was: the caller reads before and saves after. It gives the
- * items to emit (New Lead oldest first, then Updated, then Archived), each listed lead's fingerprint as stored
- * (`seen`, a Map: any id keys it), the field slots with new top-level keys appended, the newest createdAt listed, and
- * warnings for n8n's log.
- */
+/** Pure: no request, no clock, no log, the memory left as it was. `seen` is a Map: any id keys it. */
 export function diff(memory: Memory | undefined, records: IDataObject[], settings: PollSettings) {
 	// The first read after activation (one poll, or the polls of a full read spread over several) only remembers.
 	const fresh =
@@ -217,12 +198,7 @@ export function diff(memory: Memory | undefined, records: IDataObject[], setting
 const STALE_TEXT =
 	'the poll read an older memory than the last poll emitted with (n8n was still storing it); it was skipped, and the next poll goes on from the stored one.';
 
-/**
- * One poll: read GET /leads through the one list reader (pacing, retries, caps and errors come with it), diff it
- * with what the node remembers, and save; it returns the items to emit (null when there are none). The memory is
- * written only when the poll succeeded. A lead the trigger cannot emit (no id, nested too deep for n8n to store) is
- * named in a warning in n8n's log and skipped; the others are emitted.
- */
+/** The memory is written only when the poll succeeded. A lead the trigger cannot emit is logged and skipped. */
 export async function pollLeads(
 	this: IPollFunctions,
 	settings: PollSettings,
@@ -237,8 +213,8 @@ export async function pollLeads(
 	}
 	const budget = await budgetOf(this);
 
-	// The list: all of it, or with New Lead alone only its head, unless a full read is due (the bound on finding a
-	// lead listed out of order, e.g. an import that keeps old creation dates) or one begun earlier goes on.
+	// Only the head with New Lead alone, unless a full read is due (the bound on finding a lead listed out of order,
+	// e.g. an import that keeps old creation dates) or one begun earlier goes on.
 	const due = memory?.fullAt === undefined || now - memory.fullAt >= settings.fullReadEveryMs;
 	const pass = memory?.pass;
 	const headOnly = memory !== undefined && pass === undefined && onlyNew(settings) && !due;
@@ -259,11 +235,7 @@ export async function pollLeads(
 	return found.items.length > 0 ? [found.items] : null;
 }
 
-/**
- * "Fetch Test Event": the most recent lead (by createdAt), as an item of the first selected event. Reads the first
- * page; when it cannot tell from that page that it holds the newest lead, the whole list, at the node's share of the
- * key like a poll. Never reads or writes what the trigger remembers.
- */
+/** The most recent lead, at the node's share of the key; never reads or writes what the trigger remembers. */
 export async function sampleLead(
 	this: IPollFunctions,
 	settings: PollSettings,
