@@ -11,16 +11,12 @@ import * as product from './product';
 import * as user from './user';
 import * as webhook from './webhook';
 
-/**
- * A resource's index.ts: the operations' modules, by value, as n8n's Airtable node exports them; the operations
- * alphabetically by name; and the one a new node shows, unless it is the first.
- */
+/** As n8n's Airtable node exports them: modules by value. */
 interface ResourceModule {
 	operations: OperationOption[];
 	defaultOperation?: string;
 }
 
-/** A resource, its operations with their code (`run`), and its properties: "Operation" and the operations' own. */
 function resource(name: string, value: string, description: string, module: ResourceModule) {
 	const { operations: options, defaultOperation = options[0].value } = module;
 	const runs = module as unknown as Record<string, Operation>;
@@ -43,10 +39,7 @@ function resource(name: string, value: string, description: string, module: Reso
 	return { name, value, description, operations, properties };
 }
 
-/**
- * Every resource of the node, alphabetical by name. The "Resource" options, the node's parameters, the router and
- * the subtitle are all read from here.
- */
+/** The "Resource" options, parameters, router and subtitle are all read from here. */
 export const RESOURCES = [
 	resource('Client', 'client', 'Companies and people you invoice', client),
 	resource('Contact', 'contact', 'People at your clients (read through API v2)', contact),

@@ -6,7 +6,6 @@ import { runStatsOf } from '../shared';
 import type { Operation } from './operation';
 import { RESOURCES } from './resources';
 
-/** Every resource's operations, by the `resource` and `operation` parameter values (read from actions/resources.ts). */
 export const resources: Record<string, Record<string, Operation>> = Object.fromEntries(
 	RESOURCES.map((resource) => [
 		resource.value,
@@ -14,10 +13,7 @@ export const resources: Record<string, Record<string, Operation>> = Object.fromE
 	]),
 );
 
-/**
- * Runs the chosen operation once per input item; with "Continue on Fail" an item's error becomes its output. At the
- * end, the run's hints: the operation's own, and what the run cost at the CRM (pages, requests, rate-limit waits).
- */
+/** With "Continue on Fail" an item's error becomes its output. */
 export async function router(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
 	const items = this.getInputData();
 	const resource = this.getNodeParameter('resource', 0) as string;
@@ -33,8 +29,7 @@ export async function router(this: IExecuteFunctions): Promise<INodeExecutionDat
 
 	const returnData: INodeExecutionData[] = [];
 	for (let itemIndex = 0; itemIndex < items.length; itemIndex++) {
-		// One object per input item, shared by its outputs, as n8n's constructExecutionMetaData does: n8n stores an
-		// object once however often an execution holds it, so 10,000 leads cost it 10,000 fewer records to save.
+		// One object per input item, as constructExecutionMetaData does: n8n stores it once, not per output.
 		const pairedItem = { item: itemIndex };
 		try {
 			const results = await operation.execute.call(this, { context: this, index: itemIndex });
@@ -56,7 +51,6 @@ export async function router(this: IExecuteFunctions): Promise<INodeExecutionDat
 			throw new NodeOperationError(this.getNode(), error as Error, { itemIndex });
 		}
 	}
-	// What the run did and cost, as execution hints (shown over the output, kept with the execution).
 	addHints(this, [...(operation.hints?.call(this) ?? []), costHint(runStatsOf(this))]);
 	return [returnData];
 }

@@ -3,20 +3,18 @@ import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 
 import { cut, describeValue, UNIX_TIME_RULE } from '../../shared';
 
-/** Field values as n8n's UI hands them over, in one place, turned into API request values. */
-
-/** One input item of the run: the context to read it with, and its index, which every error below names. */
+/** Every error names the item's index. */
 export interface Item {
 	context: IExecuteFunctions;
 	index: number;
 }
 
-/** Stops the item with an error that says what is wrong (`message`) and what to do (`help`). */
+/** `message`: what is wrong; `help`: what to do. */
 export function fail({ context, index }: Item, message: string, help?: string): never {
 	throw new NodeOperationError(context.getNode(), message, { itemIndex: index, description: help });
 }
 
-/** A value as an error message quotes it: its JSON, cut to 120 characters; `nothing` when there is none. */
+/** JSON, cut to 120 characters; `nothing` when there is none. */
 export function shown(value: unknown): string {
 	if (value === undefined) return 'nothing';
 	try {
@@ -26,11 +24,7 @@ export function shown(value: unknown): string {
 	}
 }
 
-/**
- * An optional text parameter or ID (from a collection or a locator): trimmed text, or a number as text; undefined when
- * empty. Anything else (an object, an array, a boolean, NaN or Infinity) is refused with an error that names the
- * field, so that nothing is ever sent as `[object Object]`.
- */
+/** Trimmed text or a number as text; anything else is refused, so nothing is ever sent as `[object Object]`. */
 export function optionalText(item: Item, value: unknown, field: string): string | undefined {
 	if (value === undefined || value === null) return undefined;
 	if (typeof value === 'string') return value.trim() || undefined;
@@ -43,7 +37,6 @@ export function optionalText(item: Item, value: unknown, field: string): string 
 	);
 }
 
-/** A required text parameter (also an ID): trimmed, not empty, and text or a number (see optionalText). */
 export function requireText(item: Item, value: unknown, field: string): string {
 	const text = optionalText(item, value, field);
 	if (text !== undefined) return text;
@@ -54,12 +47,11 @@ export function requireText(item: Item, value: unknown, field: string): string {
 	);
 }
 
-/** A required text parameter of the node (also an ID), read for one item and checked as requireText checks it. */
 export function requiredParameter(item: Item, name: string, field: string): string {
 	return requireText(item, item.context.getNodeParameter(name, item.index, ''), field);
 }
 
-/** One of a fixed set of values (enums of the spec), upper-cased as the API expects. */
+/** Upper-cased as the API expects. */
 export function requireOneOf<T extends string>(
 	item: Item,
 	value: unknown,
@@ -76,23 +68,15 @@ export function requireOneOf<T extends string>(
 	);
 }
 
-/** A number, or its text (trimmed, not empty). */
 export function toNumber(item: Item, value: unknown, field: string): number {
 	const number = typeof value === 'string' && value.trim() !== '' ? Number(value) : value;
 	if (typeof number === 'number' && Number.isFinite(number)) return number;
 	return fail(item, `"${field}" must be a number but is "${String(value)}" in item ${item.index}`);
 }
 
-/**
- * A required date as ISO 8601 in UTC (`2026-12-31T09:00:00.000Z`), read as n8n reads dates (its tryToParseDateTime:
- * ISO 8601, HTTP, RFC 2822 and SQL texts, the date picker's value, a JS Date, a Luxon DateTime from an expression such
- * as `{{ $now.plus({ days: 30 }) }}`), with our rules on top. A date-time without a zone is wall-clock time in the
- * workflow's time zone, as n8n's own nodes read it; a date alone (`2026-12-01`) names a calendar day, not an instant,
- * so it is sent as midnight UTC of that day whatever the workflow's time zone (choice date-only in apiChoices.ts). A
- * day that does not exist (`2026-02-30`) is refused, not moved into the next month. A number (or a text of 9 or more
- * digits) is Unix time (UNIX_TIME_RULE in apiChoices.ts): seconds below 100,000,000,000, milliseconds from there;
- * below 100,000,000, negative or not finite it is refused. Empty, it is refused as requireText refuses it.
- */
+/** Read as n8n reads dates (tryToParseDateTime). A date-time without a zone is in the workflow's time zone; a date
+ * alone names a calendar day, sent as midnight UTC (choice date-only); `2026-02-30` is refused, not moved; a number
+ * is Unix time (UNIX_TIME_RULE). */
 export function toIsoDate(item: Item, value: unknown, field: string): string {
 	if (!isSet(value)) requireText(item, value, field);
 	const text = typeof value === 'string' ? value.trim() : '';
@@ -122,7 +106,7 @@ export function toIsoDate(item: Item, value: unknown, field: string): string {
 	);
 }
 
-/** A JSON object parameter that may arrive as an object or as JSON text; empty, it is `{}`. */
+/** Empty, it is `{}`. */
 export function toJsonObject(item: Item, value: unknown, field: string): IDataObject {
 	if (value === undefined || value === null || value === '') return {};
 	const help = 'Enter a JSON object such as {"key": "value"}.';
@@ -132,7 +116,6 @@ export function toJsonObject(item: Item, value: unknown, field: string): IDataOb
 	return parsed as IDataObject;
 }
 
-/** Custom fields entered as key/value pairs (`{ field: [{ key, value }] }`) as the API's `customFields` object. */
 export function customFieldsFromPairs(pairs: unknown): IDataObject | undefined {
 	const entries =
 		(pairs as { field?: Array<{ key?: string; value?: unknown }> } | undefined)?.field ?? [];
@@ -144,17 +127,12 @@ export function customFieldsFromPairs(pairs: unknown): IDataObject | undefined {
 	return Object.keys(result).length > 0 ? result : undefined;
 }
 
-/** `sourceId` → `Source ID`: how the node's field list names an ID field of a collection. */
 function displayNameOfKey(key: string): string {
 	const words = key.replace(/Id$/, ' ID').replace(/([a-z])([A-Z])/g, '$1 $2');
 	return words.charAt(0).toUpperCase() + words.slice(1);
 }
 
-/**
- * A value of a collection field for the request, undefined when there is nothing to send: an ID field (a key ending in
- * `Id`) through optionalText; text trimmed; a number (an ID from an expression, such as the trigger payload's numeric
- * ids) as its decimal text, since the API's IDs and text fields are strings; other values as they are.
- */
+/** A number (an ID from an expression, such as the trigger payload's) becomes text: the API's IDs are strings. */
 export function requestField(
 	item: Item,
 	key: string,
@@ -167,12 +145,10 @@ export function requestField(
 	return value as IDataObject[string];
 }
 
-/** Whether a field of an "Additional Fields" / "Update Fields" collection holds something to send. */
 export function isSet(value: unknown): boolean {
 	return typeof value === 'string' ? value.trim() !== '' : value !== undefined && value !== null;
 }
 
-/** A JSON parameter that may arrive as a value (from an expression) or as JSON text. */
 export function parseJson(
 	item: Item,
 	value: unknown,

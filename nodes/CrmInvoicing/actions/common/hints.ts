@@ -5,12 +5,7 @@ import { describeDuration, type RunStats } from '../../shared';
 const plural = (count: number, one: string, many: string): string =>
 	`${count} ${count === 1 ? one : many}`;
 
-/**
- * The execution hint that tells what a run cost at the CRM, when it cost more than plain requests: a list that took
- * several pages, a wait for the rate limit, or answers 429 absorbed. Undefined otherwise: a run of single requests
- * (one page per list, e.g. a Get Many per item with a small Limit) says nothing, as n8n's own nodes do. The hint gives
- * the pages of all lists of the run together.
- */
+/** Only when a run cost more than plain requests, as n8n's own nodes stay silent otherwise. */
 export function costHint(stats: RunStats): NodeExecutionHint | undefined {
 	if (stats.mostPagesOfOneList <= 1 && stats.waitedMs <= 0 && stats.rateLimited === 0)
 		return undefined;
@@ -29,10 +24,7 @@ export function costHint(stats: RunStats): NodeExecutionHint | undefined {
 	return { message: `This run ${sentence}.`, type: 'info', location: 'outputPane' };
 }
 
-/**
- * Adds hints to the run's execution data (shown above the node's output, kept with the execution). n8n has had
- * `addExecutionHints` since 1.x (checked on 1.123 and 2.38); a context without it is left as it is.
- */
+/** n8n has `addExecutionHints` since 1.x (checked on 1.123 and 2.38); a context without it is left as it is. */
 export function addHints(
 	context: IExecuteFunctions,
 	hints: Array<NodeExecutionHint | undefined>,

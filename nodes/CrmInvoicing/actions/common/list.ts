@@ -13,7 +13,7 @@ import { fail, isSet, toNumber, type Item } from './fields';
 import { collectionProperty } from './options';
 import { outputProperties, recordItems } from './output';
 
-/** "Return All" and "Limit" of list operations; the transport pages, so the limit has no maximum. */
+/** The transport pages, so the limit has no maximum. */
 export function returnAllAndLimit(what: string): INodeProperties[] {
 	return [
 		{
@@ -36,7 +36,6 @@ export function returnAllAndLimit(what: string): INodeProperties[] {
 	];
 }
 
-/** What the user asked for: every record, or at most Limit of them (a whole number of at least 1). */
 export function pageRequestOf(item: Item): PageRequest {
 	const { context, index } = item;
 	if (context.getNodeParameter('returnAll', index, false) as boolean) return { returnAll: true };
@@ -54,13 +53,10 @@ export function pageRequestOf(item: Item): PageRequest {
 const OWN_FILTER_NARROW =
 	'Narrow the list with the Filters the API applies: the node checks its own filter on each record it reads, and reads on until it has "Limit" matches or the list ends.';
 
-/** A record test of the node's own: the API cannot filter by it, so the node reads whole pages and keeps matches. */
+/** The API cannot filter by it, so the node reads whole pages and keeps matches. */
 export type OwnFilter = (record: IDataObject) => boolean;
 
-/**
- * Up to Limit records that pass `match` (all of them with Return All), read in pages of 100 as Return All reads them:
- * how many records a page needs to give the missing matches is not known. Within the list reader's caps.
- */
+/** Pages of 100: how many records a page needs to give the missing matches is not known. */
 async function readMatching(
 	this: ApiContext,
 	spec: ListSpec,
@@ -79,21 +75,17 @@ async function readMatching(
 	return matches;
 }
 
-/** A Get Many: its resource, its list, its filters, and what the node does beyond the API's filters. */
 interface GetMany {
 	resource: SimplifiedResource;
-	/** The list's path, which also names its records in Limit's hint (`/leads`: leads). */
+	/** Also names the records in Limit's hint (`/leads`: leads). */
 	path: string;
 	version?: ApiVersion;
-	/** The options of Filters, sent as query parameters. */
 	filters: INodeProperties[];
-	/** May rename a query parameter, and return a test for the records the node filters itself. */
 	adjust?: (qs: IDataObject) => OwnFilter | undefined;
-	/** An item's filter the API cannot apply: the node reads pages of 100 and keeps the matches. */
 	ownFilter?: (item: Item) => OwnFilter | undefined;
 }
 
-/** The Filters the user set as query parameters: a boolean filter when it is a boolean, text trimmed. */
+/** A boolean filter stays a boolean; text is trimmed. */
 function queryOf(item: Item, filters: INodeProperties[]): IDataObject {
 	const given = item.context.getNodeParameter('filters', item.index, {}) as IDataObject;
 	const qs: IDataObject = {};
@@ -105,10 +97,6 @@ function queryOf(item: Item, filters: INodeProperties[]): IDataObject {
 	return qs;
 }
 
-/**
- * Get Many of a resource: Return All, Limit, Output (Simplify before version 4) and Filters; the list through
- * the one list reader, each record output as Output says (output.ts).
- */
 export function getManyOperation(list: GetMany): Operation {
 	const { resource, path, version, filters } = list;
 	return {

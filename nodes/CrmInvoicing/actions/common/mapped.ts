@@ -15,15 +15,9 @@ import {
 import { CUSTOM_PREFIX, type StandardField } from './mapperFields';
 import { additionalFieldsProperty, customFieldsOption, otherFieldsOption } from './options';
 
-/**
- * The resource mapper of node version 3 (Lead and Deal, Create and Update): its parameters, and the request body it
- * gives for one item. Standard fields go to the top level, custom fields into `customFields` with their types kept.
- */
-
-/** Node versions from which Create and Update of leads and deals map their fields with the resource mapper. */
 export const MAPPER_VERSION = 3;
 
-/** The mapper, "Columns" as n8n's own nodes name it, and the fields it cannot list (as versions 1 and 2 had them). */
+/** "Columns" as n8n's own nodes name it, plus the fields it cannot list (as versions 1 and 2 had them). */
 function mapperProperties(
 	record: 'lead' | 'deal',
 	operation: 'create' | 'update',
@@ -60,10 +54,7 @@ function mapperProperties(
 	];
 }
 
-/**
- * An operation's parameters by node version: `shared` in every version, `before` in versions 1 and 2 (unchanged, so
- * saved workflows open and run as they did), and the mapper from MAPPER_VERSION on.
- */
+/** `before` (versions 1 and 2) stays unchanged, so saved workflows open and run as they did. */
 export function parametersByVersion(
 	record: 'lead' | 'deal',
 	operation: 'create' | 'update',
@@ -81,7 +72,6 @@ export function parametersByVersion(
 	];
 }
 
-/** An item being mapped, and whether "Attempt to Convert Types" is on for it. */
 type Mapping = Item & { convert: boolean };
 
 const ARTICLE: Partial<Record<FieldType, string>> = {
@@ -92,10 +82,7 @@ const ARTICLE: Partial<Record<FieldType, string>> = {
 	array: 'an array',
 };
 
-/**
- * A value checked against its field's type with n8n's own type check: as it is, unless "Attempt to Convert Types" is
- * on, which converts text such as "12" or "true". A wrong type is an error naming the field and the item.
- */
+/** n8n's own type check; "Attempt to Convert Types" converts text such as "12" or "true". */
 function typed(item: Mapping, label: string, value: unknown, type: FieldType): unknown {
 	if (type === 'string' || type === 'options') return value;
 	const { convert } = item;
@@ -111,7 +98,6 @@ function typed(item: Mapping, label: string, value: unknown, type: FieldType): u
 	);
 }
 
-/** A standard field's value for the API: dates as ISO 8601, options upper-cased and checked, IDs and text as text. */
 function standardValue(item: Mapping, field: StandardField, value: unknown) {
 	const checked = typed(item, field.displayName, value, field.type);
 	if (field.type === 'dateTime') return toIsoDate(item, checked, field.displayName);
@@ -120,7 +106,7 @@ function standardValue(item: Mapping, field: StandardField, value: unknown) {
 	return checked as IDataObject[string];
 }
 
-/** A custom field's value, kept in its type: a date stays the text given (or ISO 8601 from a date object). */
+/** Kept in its type: a date stays the text given. */
 function customValue(item: Mapping, key: string, type: FieldType | undefined, value: unknown) {
 	if (!type) return value as IDataObject[string];
 	const checked = typed(item, `${key} (custom field)`, value, type);
@@ -131,12 +117,8 @@ function customValue(item: Mapping, key: string, type: FieldType | undefined, va
 	return checked as IDataObject[string];
 }
 
-/**
- * The body one item maps to. Standard fields by their API key; custom fields by `customFields.<key>`, or with
- * "Map Automatically" also by their plain key (when the mapper listed it and no standard field has it) and from an
- * input `customFields` object. Empty values are not sent; keys that match no field are left out. With the body, the
- * fields it sets (`changed`), custom ones as `customFields.<key>`.
- */
+/** Custom fields by `customFields.<key>`, or with "Map Automatically" also by a plain key no standard field has.
+ * Empty values are not sent; `changed` lists the fields set. */
 export function mappedBody(
 	item: Item,
 	standard: readonly StandardField[],

@@ -7,31 +7,24 @@ import type {
 
 import { isPlainObject } from '../../shared';
 
-/**
- * The fields the resource mapper (node version 3) lists: a record's writable fields as the spec gives them, and the
- * custom fields found in the `customFields` of records the node could read, each with a type inferred from its values.
- */
-
-/** A writable field of the spec: its API key, label, type, and on which operation it is offered or required. */
 export interface StandardField {
 	id: string;
 	displayName: string;
 	type: FieldType;
-	/** For `options`: the API's values. */
 	values?: readonly string[];
-	/** Required on Create (the spec's required body fields). */
+	/** The spec's required body fields. */
 	required?: boolean;
-	/** Offered only on this operation (the spec's POST and PATCH bodies differ for deals). */
+	/** The spec's POST and PATCH bodies differ for deals. */
 	only?: 'create' | 'update';
 }
 
-/** A custom field's id in the mapper: `customFields.industry`. No standard field has a dot, so none can collide. */
+/** No standard field has a dot, so none can collide. */
 export const CUSTOM_PREFIX = 'customFields.';
 
-/** The read-only line that says why no custom field is listed; execution ignores it. */
+/** Execution ignores it. */
 export const NOTICE_ID = 'customFieldsNotice';
 
-/** ISO 8601 dates and date-times, as the spec writes timestamps (`2026-01-02`, `2026-01-02T03:04:05.000Z`). */
+/** As the spec writes timestamps. */
 const ISO_DATE =
 	/^\d{4}-\d{2}-\d{2}(?:T\d{2}:\d{2}(?::\d{2}(?:\.\d{1,9})?)?(?:Z|[+-]\d{2}:?\d{2})?)?$/;
 
@@ -45,10 +38,10 @@ function typeOfValue(value: unknown): FieldType {
 	return 'string';
 }
 
-/** A field's type so far: undefined before a non-null value, null once its values disagree. */
+/** Undefined before a non-null value, null once its values disagree. */
 type Seen = FieldType | null | undefined;
 
-/** The type of a field seen as `before`, after one more non-null value: text and dates together are text. */
+/** Text and dates together are text. */
 function joined(before: Seen, value: unknown): Seen {
 	const type = typeOfValue(value);
 	if (before === undefined || before === type) return type;
@@ -56,10 +49,7 @@ function joined(before: Seen, value: unknown): Seen {
 	return text(before) && text(type) ? 'string' : null;
 }
 
-/**
- * The type of a custom field from the values seen, nulls ignored: the one type they share (text and dates: text).
- * None when they disagree or all are null, so that a mapped value is sent as given: a number stays a number.
- */
+/** None when they disagree or all are null, so that a mapped value is sent as given: a number stays a number. */
 export function inferType(values: unknown[]): FieldType | undefined {
 	let seen: Seen;
 	for (const value of values) {
@@ -68,22 +58,15 @@ export function inferType(values: unknown[]): FieldType | undefined {
 	return seen ?? undefined;
 }
 
-/**
- * The most custom fields the mapper lists: each is a row of n8n's form and an entry of the schema the workflow stores,
- * so that past a few hundred the form is no help and the workflow grows; 500 fits any workspace we know of.
- */
+/** Each is a row of n8n's form and of the workflow's stored schema; 500 fits any workspace we know of. */
 export const MAX_CUSTOM_FIELDS = 500;
 
-/** What every field of the list is: shown, and never a key to match records on. */
 const LISTED = { defaultMatch: false, canBeUsedToMatch: false, display: true };
 
-/** Keys the editor cannot hold as a mapper field id (it writes `value["<id>"]`): left out of the list. */
+/** The editor writes `value["<id>"]`: such keys are left out. */
 const UNUSABLE_KEY = /["\\[\]]|^\s*$/;
 
-/**
- * The custom fields of these records (own keys, one pass), sorted by key, each typed by its values across them: at most
- * MAX_CUSTOM_FIELDS, the first met in the records' order; `capped` when there were more.
- */
+/** At most MAX_CUSTOM_FIELDS, the first met; `capped` when there were more. */
 export function customFieldsOf(records: IDataObject[]): {
 	custom: ResourceMapperField[];
 	capped: boolean;
@@ -116,10 +99,6 @@ export function customFieldsOf(records: IDataObject[]): {
 	return { custom, capped };
 }
 
-/**
- * What the mapper shows for an operation: the standard fields (required ones first on Create, none required on
- * Update), the custom fields found, and a read-only line (`notice`) that says why none or not all are listed.
- */
 export function mapperFields(
 	standard: readonly StandardField[],
 	operation: string,

@@ -2,7 +2,6 @@ import type { IDataObject, INodeProperties } from 'n8n-workflow';
 
 import { customFieldsFromPairs, isSet, requestField, toJsonObject, type Item } from './fields';
 
-/** A text parameter (a name, an ID, an address): empty by default; `more` holds the rest (placeholder, required, …). */
 export function textProperty(
 	displayName: string,
 	name: string,
@@ -11,11 +10,10 @@ export function textProperty(
 	return { displayName, name, type: 'string', default: '', ...more };
 }
 
-/** Properties in alphabetical order of their labels, as n8n's linter wants collection options. */
+/** n8n's linter wants collection options in alphabetical order. */
 export const byName = (options: INodeProperties[]) =>
 	options.sort((a, b) => a.displayName.localeCompare(b.displayName));
 
-/** The options of an API enum (`HIGH` shown as High), by name. */
 export const enumOptions = (values: readonly string[]) =>
 	values
 		.map((value) => ({ name: value.charAt(0) + value.slice(1).toLowerCase(), value }))
@@ -36,7 +34,6 @@ export function amountProperty(
 	};
 }
 
-/** "Custom Fields": key/value pairs sent as the record's `customFields` object. */
 export function customFieldsOption(record: string): INodeProperties {
 	return {
 		displayName: 'Custom Fields',
@@ -62,7 +59,6 @@ export function customFieldsOption(record: string): INodeProperties {
 	};
 }
 
-/** "Other Fields (JSON)": any further keys the API accepts, sent as they are. */
 export const otherFieldsOption: INodeProperties = {
 	displayName: 'Other Fields (JSON)',
 	name: 'otherFields',
@@ -72,7 +68,6 @@ export const otherFieldsOption: INodeProperties = {
 		'Any other fields the API accepts, as a JSON object. They are sent as they are, next to the fields above; use null to clear a field.',
 };
 
-/** A collection of optional fields ("Additional Fields", "Filters"): only the fields the user adds are sent. */
 export function collectionProperty(
 	displayName: string,
 	name: string,
@@ -98,18 +93,13 @@ export const additionalFieldsProperty = (options: INodeProperties[], description
 		description ? { description } : {},
 	);
 
-/** "Update Fields" of versions 1 and 2 of Update: only the fields added are sent. */
 export const updateFieldsProperty = (options: INodeProperties[]) =>
 	collectionProperty('Update Fields', 'updateFields', options, {
 		description:
 			'The fields to change. Only the fields added here are sent; the others keep their values.',
 	});
 
-/**
- * A fields collection ("Additional Fields", "Update Fields") as a request body: only what the user set. "Other Fields
- * (JSON)" first, then each field that is set through its converter in `convert` or, without one, requestField (IDs
- * and text). An empty field is not sent: to clear one, send null through "Other Fields (JSON)". Custom fields last.
- */
+/** Only what the user set; to clear a field, send null through "Other Fields (JSON)". Custom fields last. */
 export function bodyFromFields(
 	item: Item,
 	fields: IDataObject,

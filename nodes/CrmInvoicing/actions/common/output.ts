@@ -10,20 +10,15 @@ import { SIMPLIFIED_FIELDS, type SimplifiedResource } from '../../shared';
 import { fail, type Item } from './fields';
 import { CUSTOM_PREFIX } from './mapperFields';
 
-/**
- * The node version that brought output control (0.3). Nodes saved before it (version 1) output exactly what they
- * did: no Simplify switch (their records stay raw) and no Create or Update marker.
- */
+/** Nodes saved before 0.3 (version 1) output exactly what they did: raw records, no Create or Update marker. */
 const OUTPUT_CONTROL_VERSION = 2;
 
-/** The node version whose Output (Simplified, Raw or Select Included Fields) replaces Simplify (versions 2 and 3). */
 const OUTPUT_VERSION = 4;
 
 export function hasOutputControl(context: IExecuteFunctions): boolean {
 	return context.getNode().typeVersion >= OUTPUT_CONTROL_VERSION;
 }
 
-/** Each resource's fields as the spec's tables give them, simplified ones first: what "Fields" offers. */
 export const RECORD_FIELDS: Record<SimplifiedResource, readonly string[]> = {
 	lead: [...SIMPLIFIED_FIELDS.lead, 'secondaryMobile', 'website', 'sourceId', 'customFields'],
 	client: [...SIMPLIFIED_FIELDS.client, 'firstName', 'lastName', 'stageId', 'customFields'],
@@ -34,7 +29,6 @@ export const RECORD_FIELDS: Record<SimplifiedResource, readonly string[]> = {
 
 const fromOutputVersion = { '@version': [{ _cnd: { gte: OUTPUT_VERSION } }] };
 
-/** Get and Get Many: Simplify in versions 2 and 3; Output, and the fields it selects, from version 4 on. */
 export const outputProperties: INodeProperties[] = [
 	{
 		...simplifyPropertyFrom(OUTPUT_CONTROL_VERSION),
@@ -69,7 +63,6 @@ export const outputProperties: INodeProperties[] = [
 	},
 ];
 
-/** "Fields" as given: picked from the list, or a list or comma-separated text from an expression. */
 function selectedFields(item: Item): string[] {
 	const given: unknown = item.context.getNodeParameter('fields', item.index, []);
 	let fields: unknown[] = Array.isArray(given) ? given : [];
@@ -85,7 +78,6 @@ function selectedFields(item: Item): string[] {
 	return names;
 }
 
-/** The record's ID and the selected fields it has; `customFields.<key>` one custom field, kept under customFields. */
 function selectFields(record: IDataObject, fields: string[]): IDataObject {
 	const custom = isPlainObject(record.customFields) ? record.customFields : {};
 	const selected: IDataObject = {};
@@ -98,7 +90,6 @@ function selectFields(record: IDataObject, fields: string[]): IDataObject {
 	return selected;
 }
 
-/** How one item's records are output: by Output from version 4 on, by Simplify in 2 and 3, unchanged in version 1. */
 const raw = (record: IDataObject) => record;
 
 function shapeOf({ context, index }: Item, resource: SimplifiedResource) {
@@ -121,7 +112,6 @@ function shapeOf({ context, index }: Item, resource: SimplifiedResource) {
 	return (record: IDataObject) => selectFields(record, fields);
 }
 
-/** One output item per record of Get and Get Many, shaped as the node's version and parameters say (shapeOf). */
 export function recordItems(
 	item: Item,
 	resource: SimplifiedResource,

@@ -7,13 +7,10 @@ import { mappedBody, MAPPER_VERSION } from './mapped';
 import type { StandardField } from './mapperFields';
 import { outputProperties, recordItems } from './output';
 
-/** One record's requests, Get of one record, and the bodies of Create and Update (by node version, mapped.ts). */
-
 export function recordPath(collection: string, id: string): string {
 	return `${collection}/${encodeURIComponent(id)}`;
 }
 
-/** GET, POST or PATCH of one record through the one request function: the answer must be a record. */
 export async function recordRequest(
 	{ context, index }: Item,
 	method: 'GET' | 'POST' | 'PATCH',
@@ -29,10 +26,6 @@ export async function recordRequest(
 	});
 }
 
-/**
- * Get of one record: the ID from `idProperty` (read by `idOf`, by default as a required text),
- * GET `collection`/{id}, the record output as Output says (output.ts).
- */
 export function getOperation(
 	resource: SimplifiedResource,
 	collection: string,
@@ -48,11 +41,8 @@ export function getOperation(
 	};
 }
 
-/** How a lead's or a deal's fields are read, by node version. */
 export interface BodyOptions {
-	/** The writable fields the mapper of version 3 lists. */
 	standard: readonly StandardField[];
-	/** How versions 1 and 2 read a fields collection as a request body. */
 	fromFields: (item: Item, fields: IDataObject) => IDataObject;
 }
 
@@ -60,11 +50,7 @@ function usesMapper({ context }: Item): boolean {
 	return context.getNode().typeVersion >= MAPPER_VERSION;
 }
 
-/**
- * The body of a Create of a lead or a deal. From node version 3 on it is the mapper's, the spec's
- * required fields each set (an error naming the field and item otherwise). Versions 1 and 2 read
- * the required fields from parameters of their own, and "Additional Fields" with `fromFields`.
- */
+/** From version 3 on the mapper's, every required field set; versions 1 and 2 read their own parameters. */
 export function createBody(item: Item, { standard, fromFields }: BodyOptions): IDataObject {
 	const required = standard.filter((field) => field.required);
 	if (usesMapper(item)) {
@@ -78,14 +64,8 @@ export function createBody(item: Item, { standard, fromFields }: BodyOptions): I
 	return { ...fromFields(item, fields as IDataObject), ...set };
 }
 
-/**
- * The body of an Update of the record at `path`. An update must change something: it stops before
- * any request when there is nothing to send. In versions 1 and 2 the body is the one `fromFields`
- * makes of "Update Fields". From version 3 on it is the mapper's, with `changed`, the fields it
- * sets; custom fields it sets are sent with the record's other custom fields (read once with GET
- * of the record, which the spec does not show for deals: choice deal-read), so that they survive
- * whether the CRM merges `customFields` or replaces it whole.
- */
+/** From version 3 on, custom fields set are sent with the record's others (read with GET, choice deal-read), so that
+ * they survive whether the CRM merges `customFields` or replaces it whole. */
 export async function updateBody(
 	item: Item,
 	{ path, standard, fromFields }: BodyOptions & { path: string },
@@ -120,7 +100,6 @@ export async function updateBody(
 	return { body, changed };
 }
 
-/** An updated record as output: from version 3 on with `_update`, the fields the item changed. */
 export function updatedItem(record: IDataObject, changed?: string[]) {
 	const json = changed ? { ...record, _update: { changed } } : record;
 	return [{ json }];

@@ -1,7 +1,6 @@
 import { getManyOperation } from '../common/list';
 import { textProperty } from '../common/options';
 
-/** GET /api/v2/contacts: `pageSize` and `cursor` in, `data` and `meta.nextCursor` out. */
 export const { description, execute } = getManyOperation({
 	resource: 'contact',
 	path: '/contacts',

@@ -110,10 +110,7 @@ const properties: INodeProperties[] = [
 
 export const description = shownFor('customApiRequest', 'request', properties);
 
-/**
- * The path, checked: under the version prefix, starting with `/`, not a full URL, and nothing the transport refuses
- * (unsafePathReason, the one path rule: also "." and ".." segments, raw or encoded), before anything is sent.
- */
+/** Checked before anything is sent; unsafePathReason is the one path rule. */
 function pathOf(item: Item): string {
 	const path = requiredParameter(item, 'path', 'Path');
 	const itemIndex = item.index;
@@ -171,7 +168,6 @@ function bodyOf(item: Item, method: string): IDataObject | IDataObject[] | undef
 	return body as IDataObject | IDataObject[];
 }
 
-/** A list → one item per record (a value that is not an object as `{ value }`); an empty body → `{ success: true }`. */
 function toOutput(response: unknown): INodeExecutionData[] {
 	const empty = response === undefined || response === null || response === '';
 	if (empty || (isPlainObject(response) && Object.keys(response).length === 0))
@@ -181,12 +177,7 @@ function toOutput(response: unknown): INodeExecutionData[] {
 	}));
 }
 
-/**
- * GET with "Paginate", through the one list reader (transport/pagination.ts): the first answer tells the list shape
- * (v1 `items`, v2 `data`, or a bare array) and every later page must have the same; the cursor is followed from there
- * (a `cursor` query parameter the user gave is where it starts). Records are joined one by one, so any number of them
- * (up to the reader's caps) can be joined. A first answer that is not a list is output as it is.
- */
+/** Every later page must have the first answer's shape; a given `cursor` is where it starts. */
 async function paginated(
 	context: IExecuteFunctions,
 	request: { path: string; version: ApiVersion; qs: IDataObject; itemIndex: number },

@@ -4,7 +4,6 @@ import { additionalFieldsProperty, textProperty } from '../common/options';
 import { createBody, recordRequest } from '../common/record';
 import { DEAL_MAPPER_FIELDS, dealBodyFromFields, dealCreateFieldOptions } from './fields';
 
-/** Versions 1 and 2: the required fields, and the others under "Additional Fields". */
 const properties = [
 	textProperty('Title', 'title', {
 		required: true,

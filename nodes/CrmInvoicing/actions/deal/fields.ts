@@ -23,7 +23,6 @@ import {
 export const DEAL_PRIORITIES = ['LOW', 'MEDIUM', 'HIGH'] as const;
 export const DEAL_STATUSES = ['ACTIVE', 'WON', 'LOST'] as const;
 
-/** The fields "Additional Fields" of Create and "Update Fields" of Update share. */
 const sharedOptions: INodeProperties[] = [
 	customFieldsOption('deal'),
 	{
@@ -76,10 +75,6 @@ export const dealUpdateFieldOptions = byName([
 	}),
 ]);
 
-/**
- * Deal fields from a fields collection as a request body (see bodyFromFields): numbers, dates and enums checked and
- * converted, the title not empty, the lead from its locator.
- */
 export function dealBodyFromFields(item: Item, fields: IDataObject): IDataObject {
 	if (fields.title !== undefined) requireText(item, fields.title, 'Title');
 	return bodyFromFields(item, fields, {
@@ -91,7 +86,7 @@ export function dealBodyFromFields(item: Item, fields: IDataObject): IDataObject
 	});
 }
 
-/** The deal's writable fields as the spec's POST and PATCH /deals bodies list them (the mapper of node version 3). */
+/** As the spec's POST and PATCH /deals bodies list them. */
 export const DEAL_MAPPER_FIELDS: readonly StandardField[] = [
 	{ id: 'title', displayName: 'Title', type: 'string', required: true },
 	{ id: 'pipelineId', displayName: 'Pipeline ID', type: 'string', required: true, only: 'create' },

@@ -13,7 +13,6 @@ export const description = shownFor('deal', 'moveToStage', [
 	}),
 ]);
 
-/** Same request as Update with Stage ID. */
 export async function execute(item: Item) {
 	const stageId = requiredParameter(item, 'stageId', 'Stage ID');
 	const path = recordPath('/deals', dealIdOf(item));

@@ -5,17 +5,15 @@ import { textProperty } from '../common/options';
 import { recordPath, recordRequest } from '../common/record';
 import { shownFor, type Operation } from '../operation';
 
-/** The deal to act on, by public ID (the API has no deal list to pick from). */
+/** The API has no deal list to pick from. */
 export const dealIdProperty = textProperty('Deal ID', 'dealId', {
 	required: true,
 	placeholder: 'e.g. deal_3fa85f64',
 	description: 'Public ID of the deal, as returned when the deal was created',
 });
 
-/** The deal given in "Deal ID", checked to be non-empty; PATCH answers with the deal. */
 export const dealIdOf = (item: Item) => requiredParameter(item, 'dealId', 'Deal ID');
 
-/** An operation that is Update with a fixed body, such as Mark as Won (Update with Status WON). */
 export function patchOperation(operation: string, body: IDataObject): Operation {
 	return {
 		description: shownFor('deal', operation, [dealIdProperty]),

@@ -94,7 +94,6 @@ const properties: INodeProperties[] = [
 
 export const description = shownFor('invoice', 'create', properties);
 
-/** A list of numbers from an array, a single number, or comma-separated text such as `3, 7` (or a JSON array). */
 function toNumberList(item: Item, value: unknown): number[] {
 	const json = typeof value === 'string' && value.trim().startsWith('[');
 	const given = json ? parseJson(item, value, 'Tag IDs') : value;

@@ -4,13 +4,8 @@ import { fail, isSet, parseJson, shown, type Item } from '../common/fields';
 import { amountProperty, textProperty } from '../common/options';
 import { isPlainObject, LINE_ITEM_BOUNDS, RESPONSE_ONLY_LINE_ITEM_KEYS } from '../../shared';
 
-/**
- * The fields of one line item in the order a user fills them in (what, how many, at what price, the text under it;
- * then those most lines leave out), not alphabetical, deliberately (issue 18, n8n's UX guidelines). The linter's rule
- * node-param-fixed-collection-type-unsorted-items checks only a `values` array written inline, so a constant is how
- * n8n's own exception (a disable comment, which the community-package scanner does not honour) is made here.
- * test/unit/output/lineItems.test.ts holds the order. The field names are those of 0.2 (saved workflows).
- */
+// In the order a user fills them in, not alphabetical (n8n's UX guidelines): the linter's sort rule checks only an
+// inline `values` array, and the scanner ignores disable comments. Names are 0.2's (saved workflows).
 const LINE_ITEM_FIELDS: INodeProperties[] = [
 	textProperty('Name', 'name', {
 		placeholder: 'Consulting hours',
@@ -106,10 +101,7 @@ export const lineItemProperties: INodeProperties[] = [
 const TEXT_FIELDS = ['name', 'productId', 'description', 'taxRateId', 'discountType'] as const;
 const NUMBER_FIELDS = ['quantity', 'price', 'discount', 'buyPrice'] as const;
 
-/**
- * One line item checked and shaped for the request: a name or a product ID, quantity and price as numbers,
- * optional numbers as numbers, texts trimmed, empty texts left out, other keys passed on as they are.
- */
+/** Empty texts are left out; other keys are passed on as they are. */
 function lineItem(item: Item, raw: unknown, line: number, fromFields: boolean): IDataObject {
 	const refuse = (
 		problem: string,
@@ -145,7 +137,6 @@ function lineItem(item: Item, raw: unknown, line: number, fromFields: boolean): 
 			delete result[field];
 			continue;
 		}
-		// Set: a number, or a text that is not empty.
 		const number = typeof value === 'string' ? Number(value) : value;
 		if (typeof number !== 'number' || !Number.isFinite(number))
 			return refuse(`"${field}" must be a number but is ${shown(value)}`);
@@ -167,7 +158,6 @@ function lineItem(item: Item, raw: unknown, line: number, fromFields: boolean): 
 	return result;
 }
 
-/** The invoice's line items, from the fixed collection or from an expression / JSON, checked: at least one. */
 export function lineItemsOf(item: Item): IDataObject[] {
 	const { context, index } = item;
 	const json = context.getNodeParameter('lineItemsSource', index, 'fields') === 'json';

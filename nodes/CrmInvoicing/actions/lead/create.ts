@@ -4,7 +4,6 @@ import { additionalFieldsProperty, textProperty } from '../common/options';
 import { createBody, recordRequest } from '../common/record';
 import { LEAD_MAPPER_FIELDS, leadBodyFromFields, leadFieldOptions } from './fields';
 
-/** Versions 1 and 2: the name, and the other fields under "Additional Fields". */
 const properties = [
 	textProperty('Name', 'name', {
 		required: true,

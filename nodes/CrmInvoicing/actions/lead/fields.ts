@@ -10,7 +10,6 @@ import {
 	textProperty,
 } from '../common/options';
 
-/** The lead fields that create (Additional Fields) and update (Update Fields) share, keyed by the API's names. */
 export const leadFieldOptions: INodeProperties[] = [
 	customFieldsOption('lead'),
 	textProperty('Email', 'email', {
@@ -48,7 +47,6 @@ export const leadFieldOptions: INodeProperties[] = [
 	}),
 ];
 
-/** The fields of "Update Fields": the shared lead fields and the name, in alphabetical order. */
 export const leadUpdateFieldOptions = byName([
 	...leadFieldOptions,
 	textProperty('Name', 'name', {
@@ -57,13 +55,12 @@ export const leadUpdateFieldOptions = byName([
 	}),
 ]);
 
-/** Lead fields from a fields collection as a request body (bodyFromFields): a name not empty, the value a number. */
 export function leadBodyFromFields(item: Item, fields: IDataObject): IDataObject {
 	if (fields.name !== undefined) requireText(item, fields.name, 'Name');
 	return bodyFromFields(item, fields, { value: (value) => toNumber(item, value, 'Value') });
 }
 
-/** The lead's writable fields as the spec's POST /leads body lists them (the mapper of node version 3). */
+/** As the spec's POST /leads body lists them. */
 export const LEAD_MAPPER_FIELDS: readonly StandardField[] = [
 	{ id: 'name', displayName: 'Name', type: 'string', required: true },
 	{ id: 'email', displayName: 'Email', type: 'string' },

@@ -6,10 +6,9 @@ import { fail, type Item } from '../common/fields';
 import { getManyOperation, type OwnFilter } from '../common/list';
 import { textProperty } from '../common/options';
 
-/** The node version from which Lead → Get Many filters by custom field values (versions 1 to 3 are unchanged). */
+/** Versions 1 to 3 are unchanged. */
 export const CUSTOM_FIELD_FILTER_VERSION = 4;
 
-/** "Custom Field Filter": key/value pairs a lead's custom fields must all hold; the node applies it to each lead read. */
 const customFieldFilterProperty: INodeProperties = {
 	displayName: 'Custom Field Filter',
 	name: 'customFieldFilter',
@@ -38,11 +37,11 @@ const customFieldFilterProperty: INodeProperties = {
 	],
 };
 
-/** How values compare: text as it is, any other value as its JSON text (so 42 and "42" match). */
+/** So that 42 and "42" match. */
 const textOf = (value: unknown): string | undefined =>
 	typeof value === 'string' ? value : JSON.stringify(value);
 
-/** A pair's key, trimmed; a pair without one fails the item (matching "any field" is not what was asked). */
+/** A pair without a key fails the item: matching "any field" is not what was asked. */
 function keyOf(item: Item, key: unknown, position: number): string {
 	const name = String(key ?? '').trim();
 	if (name !== '') return name;
@@ -53,7 +52,6 @@ function keyOf(item: Item, key: unknown, position: number): string {
 	);
 }
 
-/** The item's custom field filter, undefined when it has none (or the node is older than version 4). */
 function customFieldFilterOf(item: Item): OwnFilter | undefined {
 	const { context, index } = item;
 	if (context.getNode().typeVersion < CUSTOM_FIELD_FILTER_VERSION) return undefined;

@@ -7,7 +7,6 @@ export * as unarchive from './unarchive';
 export * as update from './update';
 export * as upsert from './upsert';
 
-/** A new node shows Create. */
 export const defaultOperation = 'create';
 
 export const operations: OperationOption[] = [

@@ -17,7 +17,7 @@ export function leadIdOf(item: Item): string {
 	return requireText(item, value, 'Lead');
 }
 
-/** The same value, allowing for a server that turns "5" into 5 or the reverse. */
+/** A server may turn "5" into 5 or the reverse. */
 function sameValue(sent: unknown, answered: unknown): boolean {
 	if (sent === answered) return true;
 	if (sent === null || answered === null || sent === undefined || answered === undefined)
@@ -27,12 +27,8 @@ function sameValue(sent: unknown, answered: unknown): boolean {
 	return String(sent) === String(answered);
 }
 
-/**
- * The fields of a PATCH whose effect the spec leaves open, checked against the lead the API answered or read back
- * (choices lead-patch-archived and lead-patch-custom-fields): `archived` (a lead field, but not among the fields PATCH
- * documents) and `customFields` (not in the POST /leads body list it refers to). A server that ignores them must not
- * be reported as having applied them.
- */
+/** The spec leaves the effect of `archived` and `customFields` open: a server that ignores them must not be reported
+ * as having applied them (choices lead-patch-archived, lead-patch-custom-fields). */
 function checkApplied(item: Item, leadId: string, body: IDataObject, lead: IDataObject): void {
 	if (typeof body.archived === 'boolean' && lead.archived !== body.archived) {
 		const verb = body.archived ? 'archive' : 'unarchive';
@@ -63,12 +59,7 @@ function checkApplied(item: Item, leadId: string, body: IDataObject, lead: IData
 	}
 }
 
-/**
- * PATCH /leads/{id} and the lead after it. The spec does not show this response: when it is a lead (has an `id`)
- * it is used as it is, else the lead is read back with GET /leads/{id}. The fields whose effect the spec leaves
- * open (archived, customFields) are then checked on that lead: an operation the API ignored is an error, not a success.
- * (Choices lead-patch-response, lead-patch-archived and lead-patch-custom-fields in apiChoices.ts.)
- */
+/** The spec does not show the response: when it is no lead, the lead is read back (choice lead-patch-response). */
 export async function patchLead(
 	item: Item,
 	leadId: string,
@@ -93,7 +84,6 @@ export async function patchLead(
 	return lead;
 }
 
-/** An operation that only PATCHes the lead with a fixed body: Archive and Unarchive. */
 export function patchOperation(operation: string, body: IDataObject): Operation {
 	return {
 		description: shownFor('lead', operation, [leadIdProperty]),

@@ -15,19 +15,8 @@ import { shownFor } from '../operation';
 import { leadBodyFromFields, leadFieldOptions } from './fields';
 import { patchLead } from './patch';
 
-/**
- * Lead → Create or Update: the lead whose email equals the given one (trimmed, case-insensitive) is updated, or a
- * new lead is created. Choices (README, "Create or Update a lead"):
- * - Archived leads are not matches: the search asks for `archived=false`, so an archived lead is left alone and a new
- *   lead is created next to it.
- * - Several matches: the oldest (by `createdAt`) is updated, or, when "If Several Leads Match" says so, the item
- *   fails with an error naming their IDs.
- * - Within one execution, an email this node already created or updated goes straight to that lead (search results
- *   may lag behind a create), so a second item with the same email never makes a duplicate.
- * - What it did (version 2): each output item is the lead as the API returned it, plus one field outside the API's
- *   names, `_upsert`: `{ action: 'created', matchedField: null }` or `{ action: 'updated', matchedField: 'email' }`.
- *   Every version adds the run's hint "Created N and updated M leads".
- */
+// Matching and output rules: README, "Create or Update a lead". Within one execution an email already created or
+// updated goes straight to that lead, as search results may lag behind a create.
 
 const properties: INodeProperties[] = [
 	{
@@ -83,15 +72,12 @@ const properties: INodeProperties[] = [
 
 export const description = shownFor('lead', 'upsert', properties);
 
-/** Email → lead ID memories of at most 100 executions (the least recently used go first), 10,000 emails each. */
+/** At most 100 executions (LRU), 10,000 emails each. */
 const memoryByExecution = new BoundedMap<string, BoundedMap<string, string>>(100);
 const memoryByContext = new WeakMap<object, BoundedMap<string, string>>();
 const newMemory = () => new BoundedMap<string, string>(10_000);
 
-/**
- * The email → lead ID memory of this execution and credential, shared by every Create or Update node of the execution
- * that uses the same credential (so the same CRM); of this run of the node when n8n gives no execution id.
- */
+/** Shared by the execution's Create or Update nodes with the same credential; per run when n8n gives no execution id. */
 function memoryOf(context: IExecuteFunctions): BoundedMap<string, string> {
 	const executionId = context.getExecutionId?.();
 	const node = context.getNode();
@@ -102,13 +88,9 @@ function memoryOf(context: IExecuteFunctions): BoundedMap<string, string> {
 	return memory;
 }
 
-/** Leads created and updated by one run of the node (its context), for the run's hint. */
 const outcomesByRun = new WeakMap<object, { created: number; updated: number }>();
 
-/**
- * The output item, counted for the run's hint: the lead as the API returned it, with the marker from version 2 on
- * (`matchedField`, the lead field that matched, is null when a lead was created).
- */
+/** `matchedField` is null when a lead was created. */
 function outcomeItem(
 	context: IExecuteFunctions,
 	lead: IDataObject,
@@ -123,7 +105,7 @@ function outcomeItem(
 	];
 }
 
-/** The run's hint: "Created N and updated M leads" (items that failed are in neither count). */
+/** Items that failed are in neither count. */
 export function hints(this: IExecuteFunctions): NodeExecutionHint[] {
 	const { created, updated } = outcomesByRun.get(this) ?? { created: 0, updated: 0 };
 	const message = `Created ${created} and updated ${updated} leads`;
@@ -134,27 +116,19 @@ function normalizeEmail(value: unknown): string {
 	return typeof value === 'string' ? value.trim().toLowerCase() : '';
 }
 
-/** The oldest lead by `createdAt`; among equal (or unreadable) times, the first the API listed. */
+/** Among equal (or unreadable) times, the first listed. */
 function oldestOf(leads: IDataObject[]): IDataObject {
 	const ms = ({ createdAt }: IDataObject) =>
 		(typeof createdAt === 'string' && Date.parse(createdAt)) || Infinity;
 	return leads.reduce((oldest, lead) => (ms(lead) < ms(oldest) ? lead : oldest));
 }
 
-/** What the search tells the user to do when it passes the list reader's caps. */
 const NARROW_SEARCH =
 	"The CRM's search matches names, mobiles and websites too, so many leads mention this address. " +
 	"Use Lead → Get Many to look at the matches and merge or archive them, or use Lead → Update with the lead's ID.";
 
-/**
- * The ID of the lead to update, or undefined when no lead that is not archived has this email. Searches
- * `GET /leads?search=<email>&archived=false&limit=100` through the one list reader (the search also matches names,
- * mobiles and websites, and may match parts, so each result's email is compared here; only exact matches are kept in
- * memory) and stops as soon as the answer is known: at the last page, or at the second match when several matches
- * fail the item. The spec does not say in which order the search lists leads, so "the oldest" needs every page.
- * Bound: the reader's caps (LIST.maxRecords search hits, LIST.maxBytes); past them the item fails with an error that
- * says so, never a guess.
- */
+/** The search also matches names and parts, so each email is compared here. The spec gives no order, so "the oldest"
+ * needs every page, within the reader's caps: past them the item fails, never a guess. */
 async function findLeadId(
 	item: Item,
 	email: string,

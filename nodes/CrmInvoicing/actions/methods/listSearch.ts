@@ -3,9 +3,6 @@ import type { IDataObject, ILoadOptionsFunctions, INodeListSearchResult } from '
 import { readOnePage, USER_SEARCH_QUERY_PARAMETER, userMatchesSearch } from '../../shared';
 import { leadListItem, NUMBER_SCAN_TOKEN, scanByNumber } from './leadPicker';
 
-/** The pickers read one page per call through the one list reader, and hand its `nextCursor` to n8n as the token. */
-
-/** One page of leads for the "From List" picker, searching name, email and lead number as the user types. */
 export async function searchLeads(
 	this: ILoadOptionsFunctions,
 	filter?: string,
@@ -29,17 +26,13 @@ export async function searchLeads(
 	return { results: page.records.map(leadListItem), paginationToken: page.nextCursor ?? undefined };
 }
 
-/** How the user picker shows a user: full name and email, e.g. `Jane Doe · jane@example.com`, else the ID. */
 function userListItem(user: IDataObject) {
 	const fullName = [user.firstName, user.lastName].filter(Boolean).join(' ');
 	const name = [fullName, user.email].filter(Boolean).join(' · ') || String(user.id);
 	return { name, value: String(user.id) };
 }
 
-/**
- * One page of team users for the "From List" picker (e.g. an invoice's sales person), searching as the user types.
- * Only active team members are listed; others can still be given by ID.
- */
+/** Only active team members are listed; others can still be given by ID. */
 export async function searchUsers(
 	this: ILoadOptionsFunctions,
 	filter?: string,

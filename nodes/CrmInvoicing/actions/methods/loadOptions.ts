@@ -4,7 +4,6 @@ import type { SimplifiedResource } from '../../shared';
 import { RECORD_FIELDS } from '../common/output';
 import { leadCustomFields } from './resourceMapping';
 
-/** Output → "Fields" (version 4): the resource's fields, and a lead's custom fields as the mapper finds them. */
 export async function getOutputFields(
 	this: ILoadOptionsFunctions,
 ): Promise<INodePropertyOptions[]> {

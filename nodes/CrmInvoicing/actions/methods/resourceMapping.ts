@@ -11,12 +11,8 @@ import { recordPath } from '../common/record';
 import { DEAL_MAPPER_FIELDS } from '../deal/fields';
 import { LEAD_MAPPER_FIELDS } from '../lead/fields';
 
-/**
- * The resource mapper's field lists (node version 3). Custom fields are found in the `customFields` of records:
- * leads through one page of GET /leads (up to 100, the API's largest page), deals through the one deal Update names
- * (the API has no deal list). What was found is kept for CACHE_MS per API key, so that opening the node again, or
- * the editor asking for both operations, reads the CRM once.
- */
+// Custom fields are found in records' `customFields`: one page of leads, or the one deal Update names (the API has no
+// deal list). Kept for CACHE_MS per API key, so that the editor reads the CRM once.
 
 const CACHE_MS = 60_000;
 
@@ -28,7 +24,7 @@ interface Found {
 	at: number;
 }
 
-/** Per API key (its hash, never the key) and record: what the last lookup found. */
+/** Keyed by the key's hash, never the key. */
 const found = new BoundedMap<string, Found>(100);
 
 async function cached(
@@ -59,7 +55,6 @@ async function cached(
 	}
 }
 
-/** The custom fields of one page of leads: what the mapper lists, and the Output's "Fields" (loadOptions.ts). */
 export async function leadCustomFields(context: ILoadOptionsFunctions): Promise<Found> {
 	return await cached(
 		context,
@@ -69,14 +64,12 @@ export async function leadCustomFields(context: ILoadOptionsFunctions): Promise<
 	);
 }
 
-/** Lead → Create and Update: the lead's fields and the custom fields of one page of leads. */
 export async function getLeadFields(this: ILoadOptionsFunctions): Promise<ResourceMapperFields> {
 	const operation = String(this.getCurrentNodeParameter('operation') ?? 'create');
 	const { custom, notice } = await leadCustomFields(this);
 	return mapperFields(LEAD_MAPPER_FIELDS, operation, custom, notice);
 }
 
-/** Deal → Create and Update: the deal's fields, and on Update the custom fields of the deal it names. */
 export async function getDealFields(this: ILoadOptionsFunctions): Promise<ResourceMapperFields> {
 	const operation = String(this.getCurrentNodeParameter('operation') ?? 'create');
 	const dealId = this.getCurrentNodeParameter('dealId');

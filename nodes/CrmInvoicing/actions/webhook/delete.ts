@@ -7,12 +7,7 @@ import { webhookIdProperty, webhookOf } from './shared';
 
 export const description = shownFor('webhook', 'delete', [webhookIdProperty]);
 
-/**
- * The response body of DELETE /webhooks/{id} is not shown; the output says what was deleted. DELETE is idempotent:
- * when a retried attempt (the first one's answer was lost to a 502/503/504 or a dropped connection) answers 404, the
- * first attempt deleted it, so that counts as deleted. A 404 on the first attempt is an error (wrong ID).
- * (Choice webhook-delete-answer in apiChoices.ts.)
- */
+/** A 404 on a retried attempt means the first one deleted it (choice webhook-delete-answer). */
 export async function execute(this: IExecuteFunctions, item: Item) {
 	const { id, path } = webhookOf(item);
 	await apiRequestFull.call(this, { method: 'DELETE', path, itemIndex: item.index });

@@ -5,7 +5,6 @@ import { requiredParameter, type Item } from '../common/fields';
 import { textProperty } from '../common/options';
 import { recordPath } from '../common/record';
 
-/** The subscription to act on, by ID (the ID that Create returned). */
 export const webhookIdProperty = textProperty('Webhook Subscription ID', 'webhookId', {
 	required: true,
 	placeholder: 'e.g. whk_2b7f9c',
@@ -17,10 +16,6 @@ export function webhookOf(item: Item) {
 	return { id, path: recordPath('/webhooks', id) };
 }
 
-/**
- * A subscription without its signing secret. The secret is returned once, by Create; Get and Get Many never show it,
- * whatever the API sends (any key whose name contains "secret" is dropped: choice webhook-secret-stripping in
- * apiChoices.ts, since the spec shows no shape for GET /webhooks and GET /webhooks/{id}).
- */
+/** The secret is returned once, by Create (choice webhook-secret-stripping). */
 export const withoutSecret = (subscription: IDataObject): IDataObject =>
 	Object.fromEntries(Object.entries(subscription).filter(([key]) => !SECRET_KEY_PATTERN.test(key)));
