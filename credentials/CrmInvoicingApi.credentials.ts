@@ -8,25 +8,18 @@ import type {
 	INodeProperties,
 } from 'n8n-workflow';
 
-/**
- * The Test's deadline, in ms, instead of n8n's 300 s (see `authenticate`); n8n words the failure itself (ECONNABORTED
- * or ERR_CANCELED). The nodes' requests have theirs in the transport, which the credential does not load.
- */
+/** Instead of n8n's 300 s (see `authenticate`). The nodes' requests have their deadlines in the transport. */
 export const TEST_TIMEOUT_MS = 15_000;
 
-/**
- * The API key as it is sent and looked for: trimmed, once, here (the server would trim a pasted space and echo the
- * trimmed key, which the redactor must then know). The nodes' transport reads the key through this function too.
- */
+/** Trimmed, once, here: the server would trim a pasted space and echo the trimmed key, which the redactor must know. */
 export function apiKeyOf(data: ICredentialDataDecryptedObject): string {
 	return String(data.apiKey ?? '').trim();
 }
 
-/** The Base URL as the nodes (and the Test's `baseURL`) read it: `https://x.example/`, `…/api/v1`, `…/api/v2` are one. */
+/** `https://x.example/`, `…/api/v1` and `…/api/v2` are one. */
 export const baseUrlOf = (data: ICredentialDataDecryptedObject): string =>
 	`${data.baseUrl ?? ''}`.trim().replace(/(\/api\/v[12])?\/*$/i, '');
 
-/** The Test's message for a 2xx that is not the users list. */
 const NOT_THE_API =
 	'The Base URL answered, but not with the CRM API\'s list of users (GET <Base URL>/api/v1/users gave no "items"): ' +
 	'it is probably a login page, a proxy or a web site. Check the Base URL: it is the address of your CRM workspace, without /api/v1.';
@@ -53,8 +46,7 @@ export class CrmInvoicingApi implements ICredentialType {
 			required: true,
 			description:
 				'The address of your CRM workspace, without /api/v1 at the end. The node adds /api/v1 or /api/v2 itself.',
-			// n8n words a Test that reaches nothing itself (ECONNREFUSED, ENOTFOUND); a declarative credential test cannot
-			// replace that text, so the advice stands under the field.
+			// n8n words a Test that reaches nothing itself; a declarative test cannot replace that text.
 			hint:
 				'If the Test answers ECONNREFUSED, ENOTFOUND or a timeout (ECONNABORTED, ERR_CANCELED: no complete answer within 15 s), nothing answered at this address from the n8n server: ' +
 				'check the Base URL, and that the CRM is reachable from where n8n runs (not only from your browser).',
@@ -65,8 +57,7 @@ export class CrmInvoicingApi implements ICredentialType {
 			name: 'httpNotice',
 			type: 'notice',
 			default: '',
-			// Only `hide`: n8n 1.x's public API turns a `show` condition into a required field, so creating a credential
-			// with an http:// Base URL through it would demand a value for this notice.
+			// Only `hide`: n8n 1.x's public API turns a `show` condition into a required field.
 			displayOptions: {
 				hide: {
 					baseUrl: [
@@ -102,12 +93,8 @@ export class CrmInvoicingApi implements ICredentialType {
 		},
 	];
 
-	/**
-	 * Sends the key as `x-api-key`: a function, since n8n evaluates the declarative `{{$credentials.apiKey}}` on every
-	 * request (a quarter of the node time of a 100-page Return All, bench/). It also bounds the Test, which n8n's
-	 * RoutingNode gives 300 s whatever `test.request` says: this is the last code to see the request. The Test's is the
-	 * only one with a `baseURL` and the path `/users` (the nodes' requests carry a full `url` and their own deadline).
-	 */
+	/** A function, since n8n evaluates `{{$credentials.apiKey}}` on every request (bench/). It also bounds the Test,
+	 * which n8n's RoutingNode gives 300 s whatever `test.request` says. */
 	async authenticate(
 		credentials: ICredentialDataDecryptedObject,
 		requestOptions: IHttpRequestOptions,
@@ -123,12 +110,8 @@ export class CrmInvoicingApi implements ICredentialType {
 		return options;
 	}
 
-	/**
-	 * The Test: GET /api/v1/users?limit=1, the Base URL cleaned as the nodes clean it (`baseUrlOf`). A redirect
-	 * is not followed (the key reaches no other host) and fails with its own message. OK only for the users list: n8n
-	 * compares `items` with `===`, so a missing and a null `items` fail (a login page, a proxy); an `items` that is not
-	 * an array is left to the node's list reader.
-	 */
+	/** A redirect is not followed (the key reaches no other host). n8n compares `items` with `===`, so a missing or null
+	 * `items` fails (a login page, a proxy). */
 	test: ICredentialTestRequest = {
 		request: {
 			baseURL:
@@ -138,8 +121,7 @@ export class CrmInvoicingApi implements ICredentialType {
 			disableFollowRedirect: true,
 			timeout: TEST_TIMEOUT_MS,
 		},
-		// n8n checks `responseCode` rules on an error status and `responseSuccessBody` rules on a 2xx, from one list;
-		// its type declares the list as one kind or the other, hence the cast.
+		// n8n reads `responseCode` and `responseSuccessBody` rules from one list; its type allows one kind, hence the cast.
 		rules: [
 			...[undefined, null].map((value) => ({
 				type: 'responseSuccessBody' as const,

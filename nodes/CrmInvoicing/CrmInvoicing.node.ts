@@ -11,16 +11,10 @@ export class CrmInvoicing implements INodeType {
 		name: 'crmInvoicing',
 		icon: { light: 'file:crmInvoicing.svg', dark: 'file:crmInvoicing.dark.svg' },
 		group: ['transform'],
-		// Version 2 (0.3): Simplify (on by default) on Get and Get Many of leads, clients, products, users and contacts, and
-		// Create or Update's marker. Nodes saved with version 1 keep their output exactly (README, "Output").
-		// Version 3 (0.5): Create and Update of leads and deals map their fields, custom fields included, with n8n's
-		// resource mapper ("Fields"). Nodes saved with versions 1 and 2 keep their parameters and requests.
-		// Version 4 (0.5): Get and Get Many have Output (Simplified, Raw or Select Included Fields) instead of Simplify,
-		// and Lead → Get Many a Custom Field Filter. Nodes saved with versions 1 to 3 keep their parameters.
+		// Saved nodes keep the parameters and output of their version (README, "Output"; CHANGELOG).
 		version: [1, 2, 3, 4],
 		defaultVersion: 4,
 		// The labels of actions/resources.ts's operation lists, written out: n8n's linter wants the subtitle as a literal.
-		// A unit test (test/unit/output/subtitle.test.ts) fails when an operation list changes and prints the new one.
 		subtitle:
 			'={{ ({"client.get":"Get: Client","contact.getMany":"Get Many: Contact","customApiRequest.request":"Request: Custom API Request","deal.create":"Create: Deal","deal.markLost":"Mark as Lost: Deal","deal.markWon":"Mark as Won: Deal","deal.moveToStage":"Move to Stage: Deal","deal.update":"Update: Deal","invoice.create":"Create: Invoice","lead.archive":"Archive: Lead","lead.create":"Create: Lead","lead.upsert":"Create or Update: Lead","lead.get":"Get: Lead","lead.getMany":"Get Many: Lead","lead.unarchive":"Unarchive: Lead","lead.update":"Update: Lead","product.get":"Get: Product","user.getMany":"Get Many: User","webhook.create":"Create: Webhook Subscription","webhook.delete":"Delete: Webhook Subscription","webhook.get":"Get: Webhook Subscription","webhook.getMany":"Get Many: Webhook Subscription"})[$parameter["resource"] + "." + $parameter["operation"]] || ($parameter["operation"] + ": " + $parameter["resource"]) }}',
 		description:

@@ -107,7 +107,7 @@ export class CrmInvoicingPollingTrigger implements INodeType {
 						displayName: 'Full Read Interval (Minutes)',
 						name: 'fullReadInterval',
 						type: 'number',
-						// POLLING.fullReadMinutes (n8n's linter wants the literal here; a unit test keeps the two equal).
+						// POLLING.fullReadMinutes: n8n's linter wants the literal here.
 						default: 60,
 						typeOptions: { minValue: 1, maxValue: 1440 },
 						description: FULL_READ_DESCRIPTION,
@@ -122,7 +122,7 @@ export class CrmInvoicingPollingTrigger implements INodeType {
 			includeExisting?: boolean;
 			fullReadInterval?: number;
 		};
-		// At least a minute, at most a day (the option's own bounds, for a value that came through an expression).
+		// The option's own bounds, for a value that came through an expression.
 		const minutes = Math.min(
 			1_440,
 			Math.max(1, Number(options.fullReadInterval) || POLLING.fullReadMinutes),
@@ -133,10 +133,10 @@ export class CrmInvoicingPollingTrigger implements INodeType {
 			includeExisting: options.includeExisting === true,
 			fullReadEveryMs: minutes * 60_000,
 		};
-		// "Fetch Test Event" in the editor: a sample, and what the trigger remembers stays as it was.
+		// "Fetch Test Event": what the trigger remembers stays as it was.
 		if (this.getMode() === 'manual') return await sampleLead.call(this, settings);
-		// Two polls of one node never overlap in this process: one that starts while the previous one runs (a long
-		// list read at the API's pace) is skipped, and the next poll time tries again. n8n polls a workflow in one process.
+		// A poll that starts while the previous one runs (a long list read at the API's pace) is skipped; n8n polls a
+		// workflow in one process.
 		if (isBusy(nodeKey(this))) {
 			this.logger.warn(skippedText(this.getNode().name));
 			return null;

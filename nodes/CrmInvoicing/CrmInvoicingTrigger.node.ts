@@ -22,15 +22,10 @@ import { eventsOf, inTime, isInactiveStatus, letGo, subscribe } from './trigger/
 import { TRIGGER_SIMPLIFY_VERSION } from './trigger/item';
 import { receiveDelivery } from './trigger/webhook';
 
-/**
- * The three hooks, as n8n's own triggers keep them beside their description: n8n runs checkExists on activation (then
- * create when it answers false), and delete on deactivation and when test listening ends. Each ends within
- * HOOK_TIME_LIMIT_MS, as n8n calls them without a limit and activates workflows one by one
- * (docs/trigger.md#activation-is-bounded); what they do at the CRM is trigger/subscription.ts's.
- */
+// n8n calls the hooks without a time limit and activates workflows one by one (docs/trigger.md#activation-is-bounded).
 export const HOOK_TIME_LIMIT_MS = 20_000;
 
-/** Forgets the stored subscription (which also brings retired ones stored by an earlier version to the current form). */
+/** Also brings retired subscriptions stored by an earlier version to the current form. */
 function forget(data: IDataObject): false {
 	saveState(data, { subscription: undefined });
 	return false;
@@ -40,11 +35,8 @@ const FOREIGN_TAG =
 	"its owner tag is not this n8n instance's, workflow's and node's (for example a workflow imported from another n8n)";
 const NOT_OWN = "it is not provably this trigger's own";
 
-/**
- * Whether the stored subscription can go on as it is; else false, and n8n runs create. One at this node's URL stays
- * stored, for create to delete once the new one is stored (n8n 1.x runs this at every start-up: deleting first, a
- * failed POST would leave the trigger deaf); one elsewhere is retired; one not provably this node's, forgotten.
- */
+/** One at this node's URL stays stored for create to delete once the new one is stored: n8n 1.x runs this at every
+ * start-up, and deleting first, a failed POST would leave the trigger deaf. */
 async function check(context: IHookFunctions, deadline: Deadline): Promise<boolean> {
 	const { data, tag, url } = thisNode(context);
 	const stored = readState(data).subscription;
@@ -56,8 +48,8 @@ async function check(context: IHookFunctions, deadline: Deadline): Promise<boole
 	if ((stored.ownerTag ?? tag) !== tag) return foreign(FOREIGN_TAG);
 	const remote = await getSubscription(context, stored.id, deadline);
 	if (remote === 'gone') return forget(data);
-	// Data of 0.1 carries no tag: it is this node's when the CRM says it delivers to exactly this node's URL. A tag in
-	// the CRM's name that is not this node's: someone else's (renamed, or a re-used id).
+	// Data of 0.1 carries no tag: it is this node's when the CRM delivers to exactly this URL. Another node's tag in
+	// the CRM's name: someone else's (renamed, or a re-used id).
 	const untagged = stored.ownerTag === undefined && !sameUrl(remote.url, url);
 	if (untagged || (tagOf(remote.name) ?? tag) !== tag) return foreign(NOT_OWN);
 	const at = typeof remote.url === 'string' ? remote.url : stored.url;
@@ -75,7 +67,7 @@ async function check(context: IHookFunctions, deadline: Deadline): Promise<boole
 const UNREADABLE_CAUSES =
 	"(the key changed while no n8n process held the secret, the workflow's data was copied from another workflow, or an earlier version stored it in clear)";
 
-/** Whether the stored secret reads with the credential's key (wrapped anew under it if need be); else logged why. */
+/** Wrapped anew under the credential's key if need be. */
 async function secretReadable(context: IHookFunctions, stored: StoredSubscription) {
 	if ((await readSecret(context, stored)) !== undefined) {
 		await rewrap(context, stored);
@@ -89,7 +81,7 @@ async function secretReadable(context: IHookFunctions, stored: StoredSubscriptio
 	return false;
 }
 
-/** Lets go of the stored subscription; a failed delete keeps it and returns false, for the next activation. */
+/** A failed delete keeps it and returns false, for the next activation. */
 async function release(context: IHookFunctions, deadline: Deadline): Promise<boolean> {
 	const stored = readState(context.getWorkflowStaticData('node')).subscription;
 	if (!stored) return true;
@@ -122,12 +114,12 @@ export class CrmInvoicingTrigger implements INodeType {
 		name: 'crmInvoicingTrigger',
 		icon: { light: 'file:crmInvoicingTrigger.svg', dark: 'file:crmInvoicingTrigger.dark.svg' },
 		group: ['trigger'],
-		// Version 2 (0.3): Simplify, on by default (webhook.ts). Version-1 nodes output deliveries exactly as before.
+		// Version-1 nodes output deliveries exactly as before.
 		version: [1, 2],
 		defaultVersion: 2,
 		subtitle: '={{($parameter["events"] || []).join(", ")}}',
-		// n8n's picker shows a node `x` and its trigger `xTrigger` as one entry (as Stripe and Stripe Trigger) with the
-		// trigger's description, so this one describes the pair (README.md#n8n-versions-and-the-node-picker).
+		// n8n's picker shows this trigger and its node as one entry with this description, so it describes the pair
+		// (README.md#n8n-versions-and-the-node-picker).
 		description:
 			'Create and update leads, deals and invoices in your CRM, or start a workflow when they change',
 		defaults: { name: 'CRM Invoicing Trigger' },
@@ -139,7 +131,7 @@ export class CrmInvoicingTrigger implements INodeType {
 				name: 'default',
 				httpMethod: 'POST',
 				responseMode: 'onReceived',
-				// Every delivery is answered by the node itself (webhook.ts); these apply only if it ever did not.
+				// The node answers every delivery itself (webhook.ts).
 				responseData: 'noData',
 				path: 'webhook',
 			},
