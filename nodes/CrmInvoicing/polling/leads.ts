@@ -26,8 +26,8 @@ export function newestFirst(records: IDataObject[]): boolean {
 	return down;
 }
 
-/** `enough`: the leads read prove the list newest first down to one older than every lead remembered; `broken`: a
- * lead unknown but older than the newest remembered, so the poll reads the whole list (docs/polling-trigger.md#list-order). */
+/** `enough`: the leads read prove the list newest first down to one older than every lead remembered;
+ * `broken`: an unknown lead older than the newest remembered, so the poll reads the whole list. */
 export function headOf(records: IDataObject[], memory: Memory): 'enough' | 'more' | 'broken' {
 	const newest = memory.newest;
 	if (newest === undefined) return 'broken';
@@ -125,7 +125,7 @@ export const changedFields = (
 ): string[] =>
 	fields.filter((_, slot) => (before.slots[slot] ?? ABSENT) !== (after.slots[slot] ?? ABSENT));
 
-// About 40 characters for a lead of the spec's 14 fields. Earlier versions' format: an upgrade finds every lead unchanged.
+// Earlier versions' format, so that an upgrade finds every lead unchanged.
 const LETTER = { live: 'l', archived: 'a', unreadable: 'x' } as const;
 
 export const encodePrint = (print: Fingerprint): string =>
