@@ -1,6 +1,7 @@
 import type { INodePropertyOptions } from 'n8n-workflow';
 
 import { KNOWN_EVENTS } from './apiChoices';
+import { commaList, isText } from './values';
 
 /** The known events as the options of an Events list, by name: the trigger's and Webhook Subscription → Create's. */
 export const EVENT_OPTIONS: INodePropertyOptions[] = KNOWN_EVENTS.map(
@@ -13,9 +14,6 @@ export const EVENT_OPTIONS: INodePropertyOptions[] = KNOWN_EVENTS.map(
  * trigger.
  */
 export function eventNamesOf(...given: unknown[]): string[] {
-	const names = given
-		.flat(Infinity)
-		.flatMap((value) => (typeof value === 'string' ? value.split(',') : []))
-		.map((name) => name.trim());
-	return [...new Set(names.filter((name) => name !== ''))];
+	const names = given.flat(Infinity).filter(isText).flatMap(commaList);
+	return [...new Set(names)];
 }

@@ -139,9 +139,11 @@ async function sweep(context: TriggerContext, deadline: Deadline, current: strin
 	warnKept(context, kept, url);
 }
 
+const isUndocumented = (name: string) => !DOCUMENTED_EVENTS.includes(name);
+
 /** A 400 to POST /webhooks that asked for undocumented event names (the likely cause) says so; else `error` as is. */
 function refusedEvents(context: TriggerContext, error: unknown, events: string[]): unknown {
-	const undocumented = events.filter((name) => !DOCUMENTED_EVENTS.includes(name));
+	const undocumented = events.filter(isUndocumented);
 	if (httpStatusOf(error) !== 400 || undocumented.length === 0) return error;
 	const apiText = (error as Error).message.replace(/^The CRM API answered /, '').slice(0, 300);
 	const named = undocumented.filter((name) => apiText.includes(name));

@@ -131,6 +131,9 @@ function customValue(item: Mapping, key: string, type: FieldType | undefined, va
 	return checked as IDataObject[string];
 }
 
+const isStandardKey = (key: string) => key !== 'customFields';
+const mapperIdOf = (customKey: string) => `${CUSTOM_PREFIX}${customKey}`;
+
 /**
  * The body one item maps to. Standard fields by their API key; custom fields by `customFields.<key>`, or with
  * "Map Automatically" also by their plain key (when the mapper listed it and no standard field has it) and from an
@@ -178,8 +181,8 @@ export function mappedBody(
 		body.customFields = { ...(body.customFields as IDataObject | undefined), ...custom };
 	const sentCustom = isPlainObject(body.customFields) ? body.customFields : {};
 	const changed = [
-		...Object.keys(body).filter((key) => key !== 'customFields'),
-		...Object.keys(sentCustom).map((key) => `${CUSTOM_PREFIX}${key}`),
+		...Object.keys(body).filter(isStandardKey),
+		...Object.keys(sentCustom).map(mapperIdOf),
 	];
 	return { body, changed };
 }

@@ -1,4 +1,4 @@
-import type { IDataObject, INodeProperties } from 'n8n-workflow';
+import type { IDataObject, INodeProperties, INodePropertyOptions } from 'n8n-workflow';
 
 import { customFieldsFromPairs, isSet, requestField, toJsonObject, type Item } from './fields';
 
@@ -11,15 +11,28 @@ export function textProperty(
 	return { displayName, name, type: 'string', default: '', ...more };
 }
 
+function byLabel(a: INodeProperties, b: INodeProperties): number {
+	return a.displayName.localeCompare(b.displayName);
+}
+
 /** Properties in alphabetical order of their labels, as n8n's linter wants collection options. */
-export const byName = (options: INodeProperties[]) =>
-	options.sort((a, b) => a.displayName.localeCompare(b.displayName));
+export const byName = (options: INodeProperties[]) => options.sort(byLabel);
+
+/** An option whose name is its value. */
+export function valueOption(value: string): INodePropertyOptions {
+	return { name: value, value };
+}
+
+function enumOption(value: string): INodePropertyOptions {
+	return { name: value.charAt(0) + value.slice(1).toLowerCase(), value };
+}
+
+function byOptionName(a: INodePropertyOptions, b: INodePropertyOptions): number {
+	return a.name.localeCompare(b.name);
+}
 
 /** The options of an API enum (`HIGH` shown as High), by name. */
-export const enumOptions = (values: readonly string[]) =>
-	values
-		.map((value) => ({ name: value.charAt(0) + value.slice(1).toLowerCase(), value }))
-		.sort((a, b) => a.name.localeCompare(b.name));
+export const enumOptions = (values: readonly string[]) => values.map(enumOption).sort(byOptionName);
 
 export function amountProperty(
 	displayName: string,

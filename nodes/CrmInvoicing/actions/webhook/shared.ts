@@ -23,4 +23,6 @@ export function webhookOf(item: Item) {
  * apiChoices.ts, since the spec shows no shape for GET /webhooks and GET /webhooks/{id}).
  */
 export const withoutSecret = (subscription: IDataObject): IDataObject =>
-	Object.fromEntries(Object.entries(subscription).filter(([key]) => !SECRET_KEY_PATTERN.test(key)));
+	Object.fromEntries(Object.entries(subscription).filter(isNotSecret));
+
+const isNotSecret = ([key]: [string, unknown]) => !SECRET_KEY_PATTERN.test(key);

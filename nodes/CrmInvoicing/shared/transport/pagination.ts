@@ -165,6 +165,9 @@ function countPage(list: Listing, page: IDataObject[], nextCursor: string | null
 	throw listError(list, message, CYCLES);
 }
 
+const fullPages = () => MAX_PAGE_SIZE;
+const keepAll = () => true;
+
 /**
  * The one list reader: the shapes it knows, its loop guards and caps (LIST), every record a JSON object. It yields page
  * by page (a caller that has what it needs stops: no further page is asked for); any fault is an error, never a silent
@@ -173,7 +176,7 @@ function countPage(list: Listing, page: IDataObject[], nextCursor: string | null
 export async function* readPages(
 	this: ApiContext,
 	spec: ListSpec,
-	pageSizeFor: (recordsSoFar: number) => number = () => MAX_PAGE_SIZE,
+	pageSizeFor: (recordsSoFar: number) => number = fullPages,
 ): AsyncGenerator<ListPage, void, undefined> {
 	const { deadline = Infinity, version = 'v1', maxPages = Infinity } = spec;
 	const path = `${API_PREFIX[version]}${spec.path}`;
@@ -224,7 +227,7 @@ export async function readList(
 	this: ApiContext,
 	spec: ListSpec,
 	want: PageRequest = { returnAll: true },
-	keep: (record: IDataObject) => boolean = () => true,
+	keep: (record: IDataObject) => boolean = keepAll,
 ): Promise<IDataObject[]> {
 	const limit = want.returnAll ? Infinity : Math.max(0, Math.floor(want.limit ?? 0));
 	const records: IDataObject[] = [];

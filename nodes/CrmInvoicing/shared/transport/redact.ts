@@ -8,6 +8,7 @@ export const REDACTED = '[redacted]';
 
 /** Keys shorter than this are left alone: replacing them would garble the text and hide nothing. */
 const MIN_SECRET_LENGTH = 4;
+const isLongEnough = (spelling: string) => spelling.length >= MIN_SECRET_LENGTH;
 
 /**
  * The key and its base64 and base64url encodings at each of the three alignments it can have inside a longer encoded
@@ -24,7 +25,7 @@ export function secretSpellings(key: string): string[] {
 		for (const encoding of ['base64', 'base64url'] as const)
 			spellings.add(padded.toString(encoding).slice(from, to));
 	}
-	return [...spellings].filter((spelling) => spelling.length >= MIN_SECRET_LENGTH);
+	return [...spellings].filter(isLongEnough);
 }
 
 /** Escapes, one pass and no backtracking: JSON's (groups 1, 2), percent-encoded ASCII (3), HTML references (4-6). */
