@@ -292,7 +292,7 @@ async function main(): Promise<void> {
 		console.log(
 			`[e2e] n8n ${stack.runtime.n8nVersion} runs the ${jestArgs.length - args.length} COMPAT_FILES`,
 		);
-	const code = await runJestProject('e2e', envFile, jestArgs);
+	const code = await runJestProject('e2e', envFile, ['--verbose', ...jestArgs]);
 
 	control.close();
 	alias.close();

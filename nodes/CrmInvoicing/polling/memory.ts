@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 
 import type { IDataObject } from 'n8n-workflow';
 
-import { BoundedMap } from '../shared';
+import { BoundedMap, isText } from '../shared';
 
 // In a poll the memory lives in Maps, which any id can key (`__proto__`, …); stored, it is the plain objects of
 // earlier versions, own keys only read. docs/polling-trigger.md#under-n8ns-durable-scheduler
@@ -58,14 +58,14 @@ function passOf(stored: unknown): Pass | undefined {
 	if (!stored || typeof stored !== 'object') return undefined;
 	const { cursor, read, newest, due, first } = stored as IDataObject;
 	if (typeof cursor !== 'string' || cursor === '' || !Array.isArray(read)) return undefined;
-	const ids = read.filter((id): id is string => typeof id === 'string');
+	const ids = read.filter(isText);
 	return { cursor, read: ids, newest: numberOr(newest), due: due === true, first: first === true };
 }
 
 /** Undefined before the first poll, or after the format changed. */
 export function loadMemory(data: IDataObject): Memory | undefined {
 	if (data.v !== 1 || !data.leads || typeof data.leads !== 'object') return undefined;
-	const fields = Array.isArray(data.fields) ? data.fields.filter((f) => typeof f === 'string') : [];
+	const fields = Array.isArray(data.fields) ? data.fields.filter(isText) : [];
 	return {
 		v: 1,
 		leads: mapOf<string>(data.leads, 'string'),

@@ -42,6 +42,8 @@ function nameOf(record: IDataObject, id?: string): string {
 }
 
 const API_FAULT = 'This is a fault of the API or of a proxy in front of it.';
+const pollPageSize = () => POLLING.pageSize;
+const isNotArchived = (name: string) => name !== 'archived';
 const TOO_DEEP =
 	'The trigger skipped it and emitted the other leads; it emits it as New Lead once the CRM holds it within that depth.';
 
@@ -72,7 +74,7 @@ async function* leadPages(context: IPollFunctions, budget: Budget, startCursor?:
 			);
 		},
 	};
-	const pages = readPages.call(context, spec, () => POLLING.pageSize);
+	const pages = readPages.call(context, spec, pollPageSize);
 	// A caller that stops reading returns at the `yield`: no turn is taken for a page it does not read.
 	for await (const page of pages) {
 		yield page;
@@ -120,7 +122,7 @@ function changeOf(old: Fingerprint, print: Fingerprint, record: IDataObject, con
 	if (archivedNow && settings.events.includes('archivedLead')) {
 		context.archived.push(item(record, settings, 'archivedLead'));
 		// Other fields changed with `archived` make an Updated Lead item of their own.
-		names = names.filter((name) => name !== 'archived');
+		names = names.filter(isNotArchived);
 		if (names.length === 0) return;
 	}
 	if (settings.events.includes('updatedLead'))

@@ -23,12 +23,17 @@ export { sha256 } from './hash';
 export { isBusy, nodeIdentity, nodeKey, oneAtATime } from './nodeIdentity';
 export { BoundedMap, Turns } from './boundedMap';
 export {
+	commaList,
 	cut,
 	describeDuration,
 	describeValue,
+	filledTexts,
 	headerValues,
 	httpStatusOf,
 	isPlainObject,
+	isPresent,
+	isText,
+	nothing,
 } from './values';
 export type { HeaderMap } from './values';
 export type { NodeIdentity, NodeIdentityContext } from './nodeIdentity';

@@ -7,6 +7,36 @@ export function isPlainObject(value: unknown): value is IDataObject {
 	return !!value && typeof value === 'object' && !Array.isArray(value);
 }
 
+export function isText(value: unknown): value is string {
+	return typeof value === 'string';
+}
+
+export function isPresent<T>(value: T | null | undefined): value is T {
+	return value !== undefined && value !== null;
+}
+
+/** For `.catch(nothing)`: a failure that only means "no value". */
+export function nothing(): undefined {
+	return undefined;
+}
+
+function trimmed(value: unknown): string {
+	return String(value).trim();
+}
+
+function isFilled(text: string): boolean {
+	return text !== '';
+}
+
+/** Values as texts, trimmed, the empty ones left out. */
+export function filledTexts(values: unknown[]): string[] {
+	return values.map(trimmed).filter(isFilled);
+}
+
+export function commaList(text: string): string[] {
+	return filledTexts(text.split(','));
+}
+
 /** Names compared without case, as HTTP does. */
 export function headerValues(headers: HeaderMap, name: string): string[] {
 	if (!headers) return [];
@@ -16,9 +46,7 @@ export function headerValues(headers: HeaderMap, name: string): string[] {
 		: Object.keys(headers).find((candidate) => candidate.toLowerCase() === wanted);
 	const value = key === undefined ? undefined : headers[key];
 	if (value === undefined || value === null) return [];
-	return (Array.isArray(value) ? value : [value])
-		.filter((one) => one !== undefined && one !== null)
-		.map(String);
+	return (Array.isArray(value) ? value : [value]).filter(isPresent).map(String);
 }
 
 export function headerValue(headers: HeaderMap, name: string): string | undefined {

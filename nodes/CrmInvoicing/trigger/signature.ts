@@ -12,6 +12,8 @@ export const MAX_SIGNATURE_ENTRIES = 16;
 // The API's ids are short (`msg_…`).
 const MAX_WEBHOOK_ID_LENGTH = 256;
 
+const isV1Entry = (entry: string) => entry.startsWith('v1,');
+
 /** Split on spaces and on commas (repeated lines join with ", "); one character-class split keeps it linear. */
 export function readSignatureEntries(
 	header: string,
@@ -53,8 +55,7 @@ export function checkDeliveryHeaders(
 	const timestamp = Number(timestampText);
 	if (nowSeconds - timestamp > TOLERANCE_SECONDS) return 'webhook-timestamp is too old';
 	if (timestamp - nowSeconds > TOLERANCE_SECONDS) return 'webhook-timestamp is in the future';
-	if (!entries.some((entry) => entry.startsWith('v1,')))
-		return 'no v1 signature in webhook-signature header';
+	if (!entries.some(isV1Entry)) return 'no v1 signature in webhook-signature header';
 	// The bytes received are signed; the id is output and remembered as their UTF-8 text when they are valid UTF-8.
 	const idBytes = Buffer.from(rawId, 'latin1');
 	const text = idBytes.toString('utf8');

@@ -5,8 +5,10 @@ import type { IDataObject, IHookFunctions, IWebhookFunctions } from 'n8n-workflo
 import {
 	BoundedMap,
 	credentialOf,
+	isText,
 	nodeIdentity,
 	nodeKey,
+	nothing,
 	sha256,
 	type NodeIdentity,
 	type NodeIdentityContext,
@@ -58,7 +60,7 @@ const RECENT = 'recentDeliveries';
 
 const text = (value: unknown) => (typeof value === 'string' && value !== '' ? value : undefined);
 const texts = (value: unknown): string[] | undefined =>
-	Array.isArray(value) ? value.filter((entry) => typeof entry === 'string') : undefined;
+	Array.isArray(value) ? value.filter(isText) : undefined;
 
 function retiredOf(value: unknown): RetiredSubscription[] {
 	if (!Array.isArray(value)) return [];
@@ -115,13 +117,17 @@ export const deliveryMemoryKey = (context: NodeIdentityContext, subscriptionId: 
 	`${nodeKey(context)}:${subscriptionId}`;
 export const fingerprint = (deliveryId: string): string => sha256(deliveryId, 22);
 
+function newDeliveryMemory() {
+	return new BoundedMap<string, true>(RECENT_DELIVERIES_LIMIT);
+}
+
 /** False when already accepted; `ask` only asks. */
 export function acceptOnce(data: IDataObject, memoryKey: string, deliveryId: string, ask = false) {
 	const print = fingerprint(deliveryId);
 	const { recentDeliveries } = readState(data);
 	if (memory.peek(memoryKey)?.has(print) === true || recentDeliveries.includes(print)) return false;
 	if (ask) return true;
-	memory.getOrSet(memoryKey, () => new BoundedMap(RECENT_DELIVERIES_LIMIT)).set(print, true);
+	memory.getOrSet(memoryKey, newDeliveryMemory).set(print, true);
 	saveState(data, { recentDeliveries: [...recentDeliveries, print] });
 	return true;
 }
@@ -167,12 +173,20 @@ function rememberSecret(wrapped: string, owner: SecretOwner, secret: string, api
 	knownSecrets.set(knownSecretKey(wrapped, owner), { secret, keyPrint });
 }
 
+function toBase64url(part: Buffer): string {
+	return part.toString('base64url');
+}
+
+function fromBase64url(part: string): Buffer {
+	return Buffer.from(part, 'base64url');
+}
+
 export function wrapSecret(secret: string, apiKey: string, owner: SecretOwner): string {
 	const iv = randomBytes(12);
 	const cipher = createCipheriv('aes-256-gcm', keyOf(apiKey, owner), iv);
 	cipher.setAAD(Buffer.from(infoOf(owner)));
 	const ciphertext = Buffer.concat([cipher.update(secret, 'utf8'), cipher.final()]);
-	const parts = [iv, ciphertext, cipher.getAuthTag()].map((part) => part.toString('base64url'));
+	const parts = [iv, ciphertext, cipher.getAuthTag()].map(toBase64url);
 	const wrapped = [FORMAT, ...parts].join(':');
 	rememberSecret(wrapped, owner, secret, apiKey);
 	return wrapped;
@@ -182,7 +196,7 @@ export function wrapSecret(secret: string, apiKey: string, owner: SecretOwner): 
 export function unwrapSecret(wrapped: string, key: string, owner: SecretOwner): string | undefined {
 	const [format, ...parts] = wrapped.split(':');
 	if (parts.length !== 3 || format !== FORMAT) return undefined;
-	const [iv, ciphertext, tag] = parts.map((part) => Buffer.from(part, 'base64url'));
+	const [iv, ciphertext, tag] = parts.map(fromBase64url);
 	if (iv.length !== 12 || tag.length !== 16) return undefined;
 	try {
 		const decipher = createDecipheriv('aes-256-gcm', keyOf(key, owner), iv);
@@ -234,7 +248,7 @@ const REWRAP_WHY =
 
 /** No time-based skip: a restart right after a key change must read the secret with the new key. */
 export async function rewrap(of: TriggerContext, stored: StoredSubscription) {
-	const credential = await credentialOf(of).catch(() => undefined);
+	const credential = await credentialOf(of).catch(nothing);
 	if (credential === undefined) return;
 	const key = credential.apiKey;
 	const data = of.getWorkflowStaticData('node');

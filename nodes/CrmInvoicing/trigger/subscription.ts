@@ -127,8 +127,10 @@ async function sweep(context: TriggerContext, deadline: Deadline, current: strin
 	warnKept(context, kept, url);
 }
 
+const isUndocumented = (name: string) => !DOCUMENTED_EVENTS.includes(name);
+
 function refusedEvents(context: TriggerContext, error: unknown, events: string[]): unknown {
-	const undocumented = events.filter((name) => !DOCUMENTED_EVENTS.includes(name));
+	const undocumented = events.filter(isUndocumented);
 	if (httpStatusOf(error) !== 400 || undocumented.length === 0) return error;
 	const apiText = (error as Error).message.replace(/^The CRM API answered /, '').slice(0, 300);
 	const named = undocumented.filter((name) => apiText.includes(name));

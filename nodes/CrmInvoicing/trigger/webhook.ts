@@ -6,6 +6,7 @@ import {
 	deadlineIn,
 	httpStatusOf,
 	isPlainObject,
+	nothing,
 	Turns,
 	type HeaderMap,
 } from '../shared';
@@ -86,7 +87,7 @@ async function verdict(
 	rawBody: DeliveryRequest['rawBody'],
 ): Promise<Refusal> {
 	for (const retired of readState(context.getWorkflowStaticData('node')).retired) {
-		const secret = await readSecret(context, retired).catch(() => undefined);
+		const secret = await readSecret(context, retired).catch(nothing);
 		if (secret === undefined) continue;
 		if (checkSignature(secret, headers, rawBody).failure === undefined)
 			return [410, RETIRED_REASON];
@@ -95,7 +96,7 @@ async function verdict(
 	if (context.getMode() === 'manual') return [503, TEST_MISMATCH_REASON];
 	if (!lookups.take('process')) return [503, RATIONED_REASON];
 	const lookup = getSubscription(context, stored.id, deadlineIn(5_000), true);
-	const remote = await lookup.catch(() => undefined);
+	const remote = await lookup.catch(nothing);
 	if (remote === undefined) return [503, UNCHECKED_REASON];
 	if (remote === 'gone') return [503, STALE_REASON];
 	const at = typeof remote.url === 'string' ? remote.url : stored.url;

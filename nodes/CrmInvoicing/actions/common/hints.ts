@@ -1,6 +1,6 @@
 import type { IExecuteFunctions, NodeExecutionHint } from 'n8n-workflow';
 
-import { describeDuration, type RunStats } from '../../shared';
+import { describeDuration, isPresent, type RunStats } from '../../shared';
 
 const plural = (count: number, one: string, many: string): string =>
 	`${count} ${count === 1 ? one : many}`;
@@ -29,7 +29,7 @@ export function addHints(
 	context: IExecuteFunctions,
 	hints: Array<NodeExecutionHint | undefined>,
 ): void {
-	const present = hints.filter((hint): hint is NodeExecutionHint => hint !== undefined);
+	const present = hints.filter(isPresent);
 	if (present.length === 0 || typeof context.addExecutionHints !== 'function') return;
 	context.addExecutionHints(...present);
 }

@@ -117,6 +117,9 @@ function customValue(item: Mapping, key: string, type: FieldType | undefined, va
 	return checked as IDataObject[string];
 }
 
+const isStandardKey = (key: string) => key !== 'customFields';
+const mapperIdOf = (customKey: string) => `${CUSTOM_PREFIX}${customKey}`;
+
 /** Custom fields by `customFields.<key>`, or with "Map Automatically" also by a plain key no standard field has.
  * Empty values are not sent; `changed` lists the fields set. */
 export function mappedBody(
@@ -160,8 +163,8 @@ export function mappedBody(
 		body.customFields = { ...(body.customFields as IDataObject | undefined), ...custom };
 	const sentCustom = isPlainObject(body.customFields) ? body.customFields : {};
 	const changed = [
-		...Object.keys(body).filter((key) => key !== 'customFields'),
-		...Object.keys(sentCustom).map((key) => `${CUSTOM_PREFIX}${key}`),
+		...Object.keys(body).filter(isStandardKey),
+		...Object.keys(sentCustom).map(mapperIdOf),
 	];
 	return { body, changed };
 }

@@ -6,6 +6,7 @@ import type {
 } from 'n8n-workflow';
 
 import { isPlainObject } from '../../shared';
+import { valueOption } from './options';
 
 export interface StandardField {
 	id: string;
@@ -87,16 +88,22 @@ export function customFieldsOf(records: IDataObject[]): {
 			}
 		}
 	}
-	const custom = [...seen.keys()]
-		.sort((a, b) => a.localeCompare(b))
-		.map((key) => ({
-			id: `${CUSTOM_PREFIX}${key}`,
-			displayName: `${key} (custom field)`,
-			type: seen.get(key) ?? undefined,
-			required: false,
-			...LISTED,
-		}));
+	const custom = [...seen.keys()].sort(compareTexts).map((key) => ({
+		id: `${CUSTOM_PREFIX}${key}`,
+		displayName: `${key} (custom field)`,
+		type: seen.get(key) ?? undefined,
+		required: false,
+		...LISTED,
+	}));
 	return { custom, capped };
+}
+
+function compareTexts(a: string, b: string): number {
+	return a.localeCompare(b);
+}
+
+function requiredFirst(a: ResourceMapperField, b: ResourceMapperField): number {
+	return Number(b.required) - Number(a.required);
 }
 
 export function mapperFields(
@@ -112,11 +119,11 @@ export function mapperFields(
 			id: field.id,
 			displayName: field.displayName,
 			type: field.type,
-			options: field.values?.map((value) => ({ name: value, value })),
+			options: field.values?.map(valueOption),
 			required: creating && field.required === true,
 			...LISTED,
 		}));
-	fields.sort((a, b) => Number(b.required) - Number(a.required));
+	fields.sort(requiredFirst);
 	fields.push(...custom);
 	if (notice) {
 		fields.push({

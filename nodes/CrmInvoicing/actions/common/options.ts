@@ -1,4 +1,4 @@
-import type { IDataObject, INodeProperties } from 'n8n-workflow';
+import type { IDataObject, INodeProperties, INodePropertyOptions } from 'n8n-workflow';
 
 import { customFieldsFromPairs, isSet, requestField, toJsonObject, type Item } from './fields';
 
@@ -10,14 +10,26 @@ export function textProperty(
 	return { displayName, name, type: 'string', default: '', ...more };
 }
 
-/** n8n's linter wants collection options in alphabetical order. */
-export const byName = (options: INodeProperties[]) =>
-	options.sort((a, b) => a.displayName.localeCompare(b.displayName));
+function byLabel(a: INodeProperties, b: INodeProperties): number {
+	return a.displayName.localeCompare(b.displayName);
+}
 
-export const enumOptions = (values: readonly string[]) =>
-	values
-		.map((value) => ({ name: value.charAt(0) + value.slice(1).toLowerCase(), value }))
-		.sort((a, b) => a.name.localeCompare(b.name));
+/** n8n's linter wants collection options in alphabetical order. */
+export const byName = (options: INodeProperties[]) => options.sort(byLabel);
+
+export function valueOption(value: string): INodePropertyOptions {
+	return { name: value, value };
+}
+
+function enumOption(value: string): INodePropertyOptions {
+	return { name: value.charAt(0) + value.slice(1).toLowerCase(), value };
+}
+
+function byOptionName(a: INodePropertyOptions, b: INodePropertyOptions): number {
+	return a.name.localeCompare(b.name);
+}
+
+export const enumOptions = (values: readonly string[]) => values.map(enumOption).sort(byOptionName);
 
 export function amountProperty(
 	displayName: string,

@@ -5,7 +5,13 @@ import type {
 	INodeProperties,
 } from 'n8n-workflow';
 
-import { describeValue, isPlainObject, simplify, simplifyPropertyFrom } from '../../shared';
+import {
+	describeValue,
+	filledTexts,
+	isPlainObject,
+	simplify,
+	simplifyPropertyFrom,
+} from '../../shared';
 import { SIMPLIFIED_FIELDS, type SimplifiedResource } from '../../shared';
 import { fail, type Item } from './fields';
 import { CUSTOM_PREFIX } from './mapperFields';
@@ -67,7 +73,7 @@ function selectedFields(item: Item): string[] {
 	const given: unknown = item.context.getNodeParameter('fields', item.index, []);
 	let fields: unknown[] = Array.isArray(given) ? given : [];
 	if (typeof given === 'string') fields = given.split(',');
-	const names = fields.map((field) => String(field).trim()).filter((field) => field !== '');
+	const names = filledTexts(fields);
 	if (names.length === 0) {
 		fail(
 			item,

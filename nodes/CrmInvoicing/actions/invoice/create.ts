@@ -9,6 +9,7 @@ import {
 	toNumber,
 	type Item,
 } from '../common/fields';
+import { commaList } from '../../shared';
 import { locatorProperty, locatorValue } from '../common/locator';
 import {
 	additionalFieldsProperty,
@@ -94,15 +95,15 @@ const properties: INodeProperties[] = [
 
 export const description = shownFor('invoice', 'create', properties);
 
+function booleanOrNothing(value: unknown): boolean | undefined {
+	return typeof value === 'boolean' ? value : undefined;
+}
+
 function toNumberList(item: Item, value: unknown): number[] {
 	const json = typeof value === 'string' && value.trim().startsWith('[');
 	const given = json ? parseJson(item, value, 'Tag IDs') : value;
 	let parts = Array.isArray(given) ? given : [given];
-	if (typeof given === 'string')
-		parts = given
-			.split(',')
-			.map((part) => part.trim())
-			.filter((part) => part !== '');
+	if (typeof given === 'string') parts = commaList(given);
 	return parts.map((part) => toNumber(item, part, 'Tag IDs'));
 }
 
@@ -113,7 +114,7 @@ export async function execute(this: IExecuteFunctions, item: Item) {
 	const lineItems = lineItemsOf(item);
 	const fields = this.getNodeParameter('additionalFields', item.index, {}) as IDataObject;
 	const additional = bodyFromFields(item, fields, {
-		isInclusiveTax: (value) => (typeof value === 'boolean' ? value : undefined),
+		isInclusiveTax: booleanOrNothing,
 		status: (value) => requireOneOf(item, value, INVOICE_STATUSES, 'Status'),
 		salesPersonId: (value) => optionalText(item, locatorValue(value), 'Sales Person'),
 		tags: (value) => toNumberList(item, value),

@@ -1,6 +1,7 @@
 import type { ILoadOptionsFunctions, INodePropertyOptions } from 'n8n-workflow';
 
 import type { SimplifiedResource } from '../../shared';
+import { valueOption } from '../common/options';
 import { RECORD_FIELDS } from '../common/output';
 import { leadCustomFields } from './resourceMapping';
 
@@ -8,7 +9,7 @@ export async function getOutputFields(
 	this: ILoadOptionsFunctions,
 ): Promise<INodePropertyOptions[]> {
 	const resource = this.getCurrentNodeParameter('resource') as SimplifiedResource;
-	const fields = (RECORD_FIELDS[resource] ?? []).map((field) => ({ name: field, value: field }));
+	const fields = (RECORD_FIELDS[resource] ?? []).map(valueOption);
 	if (resource !== 'lead') return fields;
 	const { custom } = await leadCustomFields(this);
 	return [...fields, ...custom.map(({ id, displayName }) => ({ name: displayName, value: id }))];

@@ -18,4 +18,6 @@ export function webhookOf(item: Item) {
 
 /** The secret is returned once, by Create (choice webhook-secret-stripping). */
 export const withoutSecret = (subscription: IDataObject): IDataObject =>
-	Object.fromEntries(Object.entries(subscription).filter(([key]) => !SECRET_KEY_PATTERN.test(key)));
+	Object.fromEntries(Object.entries(subscription).filter(isNotSecret));
+
+const isNotSecret = ([key]: [string, unknown]) => !SECRET_KEY_PATTERN.test(key);

@@ -81,6 +81,8 @@ export const takeShare = async (
 	maxWaitMs?: number,
 ): Promise<boolean> => await pacerOf(await credentialOf(context)).takeShare(perMinute, maxWaitMs);
 
+const isDotSegment = (segment: string) => segment === '.' || segment === '..';
+
 /** No other escape decodes to ASCII. */
 const decodeAscii = (text: string): string =>
 	text.replace(/%[0-7][0-9a-f]/gi, (escape) => String.fromCharCode(parseInt(escape.slice(1), 16)));
@@ -95,6 +97,6 @@ export function unsafePathReason(path: string): string | undefined {
 		return 'it contains a control character (such as a line break or a tab)';
 	const decoded = decodeAscii(path.split(/[?#]/, 1)[0]);
 	if (decoded.includes('\\')) return 'it contains a backslash (\\)';
-	const dots = decoded.split('/').find((one) => one === '.' || one === '..');
+	const dots = decoded.split('/').find(isDotSegment);
 	return dots && `it has a "${dots}" segment, which would point outside the API path`;
 }

@@ -1,11 +1,20 @@
 import type { INode, NodeApiError } from 'n8n-workflow';
 
+import { isText } from '../values';
 import { apiError, checkFirst, type RequestSummary } from './errors';
 
 const CONNECTION =
 	/^(ECONN(RESET|REFUSED|ABORTED)|E?TIMEDOUT|ESOCKETTIMEDOUT|EPIPE|ENOTFOUND|EAI_AGAIN|E(HOST|NET)UNREACH|UND_ERR_SOCKET)$/;
 
 const TLS = /CERT|SSL|TLS|ISSUER|CHAIN|LEAF|UNTRUSTED|EXPIRED|NOT_YET_VALID/;
+
+function isTlsCode(code: string): boolean {
+	return TLS.test(code);
+}
+
+function isConnectionCode(code: string): boolean {
+	return CONNECTION.test(code);
+}
 
 /** n8n 1.x keeps only the message of some failures (a TLS one among them). */
 const SAID: Array<[RegExp, string]> = [
@@ -21,7 +30,7 @@ function codesIn(error: unknown): string[] {
 	let current: unknown = error;
 	for (let depth = 0; depth < 5 && current && typeof current === 'object'; depth++) {
 		const { code, cause, message } = current as Record<string, unknown>;
-		const text = [code, message].filter((one) => typeof one === 'string').join(' ');
+		const text = [code, message].filter(isText).join(' ');
 		codes.push(...(text.match(/\b[A-Z][A-Z_]{4,}\b/g) ?? []));
 		codes.push(...SAID.filter(([said]) => said.test(text)).map(([, named]) => named));
 		current = cause;
@@ -30,7 +39,7 @@ function codesIn(error: unknown): string[] {
 }
 
 export const dropped = (error: unknown, codes = codesIn(error)): boolean =>
-	!codes.some((code) => TLS.test(code)) && codes.some((code) => CONNECTION.test(code));
+	!codes.some(isTlsCode) && codes.some(isConnectionCode);
 
 export type NoAnswer = {
 	error: unknown;
@@ -55,13 +64,13 @@ export function connectionError(node: INode, failed: NoAnswer): NodeApiError {
 	const { request, status } = failed;
 	const { method, path } = request;
 	const codes = codesIn(failed.error);
-	const code = codes.find((one) => TLS.test(one));
+	const code = codes.find(isTlsCode);
 	if (code !== undefined) {
 		const problem = code.endsWith('SELF_SIGNED_CERT') ? 'is self-signed' : "failed n8n's check";
 		const message = `The CRM API's TLS certificate ${problem} (${code}); the node did not send ${method} ${path}`;
 		return apiError(node, request, { message, description: TLS_ADVICE, code });
 	}
-	const what = codes.find((one) => CONNECTION.test(one)) ?? (status ? 'ECONNRESET' : 'no response');
+	const what = codes.find(isConnectionCode) ?? (status ? 'ECONNRESET' : 'no response');
 	const message = `Could not reach the CRM API for ${method} ${path} (${what})`;
 	let description =
 		'Check the Base URL in the "CRM Invoicing API" credential and that the CRM service is reachable from this n8n.';

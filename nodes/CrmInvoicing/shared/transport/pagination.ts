@@ -152,11 +152,14 @@ function countPage(list: Listing, page: IDataObject[], nextCursor: string | null
 	throw listError(list, message, CYCLES);
 }
 
+const fullPages = () => MAX_PAGE_SIZE;
+const keepAll = () => true;
+
 /** Any fault is an error, never a silent partial list; a caller that stops asks for no further page. */
 export async function* readPages(
 	this: ApiContext,
 	spec: ListSpec,
-	pageSizeFor: (recordsSoFar: number) => number = () => MAX_PAGE_SIZE,
+	pageSizeFor: (recordsSoFar: number) => number = fullPages,
 ): AsyncGenerator<ListPage, void, undefined> {
 	const { deadline = Infinity, version = 'v1', maxPages = Infinity } = spec;
 	const path = `${API_PREFIX[version]}${spec.path}`;
@@ -207,7 +210,7 @@ export async function readList(
 	this: ApiContext,
 	spec: ListSpec,
 	want: PageRequest = { returnAll: true },
-	keep: (record: IDataObject) => boolean = () => true,
+	keep: (record: IDataObject) => boolean = keepAll,
 ): Promise<IDataObject[]> {
 	const limit = want.returnAll ? Infinity : Math.max(0, Math.floor(want.limit ?? 0));
 	const records: IDataObject[] = [];

@@ -5,6 +5,7 @@ export const REDACTED = '[redacted]';
 
 /** Replacing a shorter key would garble the text and hide nothing. */
 const MIN_SECRET_LENGTH = 4;
+const isLongEnough = (spelling: string) => spelling.length >= MIN_SECRET_LENGTH;
 
 /** At each of the three alignments a key can have inside a longer base64 text. */
 export function secretSpellings(key: string): string[] {
@@ -18,7 +19,7 @@ export function secretSpellings(key: string): string[] {
 		for (const encoding of ['base64', 'base64url'] as const)
 			spellings.add(padded.toString(encoding).slice(from, to));
 	}
-	return [...spellings].filter((spelling) => spelling.length >= MIN_SECRET_LENGTH);
+	return [...spellings].filter(isLongEnough);
 }
 
 /** One pass, no backtracking. */
