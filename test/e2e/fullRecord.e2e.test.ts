@@ -1,5 +1,9 @@
 /* eslint-disable -- not shipped: eslint.dev.config.mjs lints this file, not n8n's node rules */
-/** The trigger's "Output Full Record" option in the real n8n, with deliveries sent by the sandbox CRM. */
+/**
+ * The trigger's "Output Full Record" option in the real n8n, with deliveries sent by the sandbox CRM: a failed read is
+ * answered 503 through n8n's webhook, and the CRM's retry of the same delivery starts the one execution. What the
+ * option outputs is proved in test/unit/trigger/fullRecord.test.ts.
+ */
 import { e2eEnv, finishedExecutions, n8nClient, sandbox, triggerWorkflow, waitFor } from './lib';
 
 const env = e2eEnv();
@@ -49,61 +53,6 @@ describe(`Trigger option "Output Full Record" in real n8n ${env.n8nVersion}`, ()
 		expect(await crm.webhooks()).toEqual([]);
 	});
 
-	it('outputs the Lead as GET /leads/{id} gives it on a lead.created delivery, not the event payload', async () => {
-		await withTrigger({ fullRecord: true }, async (workflowId) => {
-			const lead = await crm.api('POST', '/leads', {
-				name: 'Full Record',
-				email: 'full.record@example.com',
-				website: 'https://full.example',
-				sourceId: 'src_web',
-				stageId: 'lst_new',
-				value: 900,
-			});
-			const [item] = await triggerItems(workflowId, 1);
-			const asGet = await crm.api('GET', `/leads/${lead.id}`);
-			expect(item).toEqual({
-				event: 'lead.created',
-				timestamp: expect.any(String),
-				payload: asGet,
-				webhookId: expect.stringMatching(/^msg_/),
-			});
-			// The Lead's fields, which the event payload has differently or not at all.
-			expect(item.payload).toMatchObject({
-				number: lead.number,
-				website: 'https://full.example',
-				sourceId: 'src_web',
-				stageId: 'lst_new',
-			});
-			expect(item.payload.stage).toBeUndefined();
-			expect(item.payload.ownerId).toBeUndefined();
-
-			// n8n's requests only (the test's own GET above is left out).
-			const reads = (await crm.requests()).filter(
-				(request) =>
-					request.method === 'GET' &&
-					request.path === `/api/v1/leads/${lead.id}` &&
-					request.headers['user-agent'] === 'n8n',
-			);
-			expect(reads).toHaveLength(1);
-			expect(reads[0].headers['x-api-key']).toBe(env.sandboxKeys.admin);
-			const deliveries = (await crm.deliveries()).filter(
-				(delivery) => delivery.event === 'lead.created',
-			);
-			expect(deliveries.map((delivery) => delivery.status)).toEqual([200]);
-		});
-	});
-
-	it('outputs the Lead itself with Payload Only', async () => {
-		await withTrigger({ fullRecord: true, payloadOnly: true }, async (workflowId) => {
-			const lead = await crm.api('POST', '/leads', {
-				name: 'Only The Lead',
-				website: 'https://only.example',
-			});
-			const [item] = await triggerItems(workflowId, 1);
-			expect(item).toEqual(await crm.api('GET', `/leads/${lead.id}`));
-		});
-	});
-
 	it("answers 503 when the read fails, and the CRM's retry of the same delivery starts the one execution", async () => {
 		await withTrigger({ fullRecord: true }, async (workflowId) => {
 			await crm.fault({ method: 'GET', pathPrefix: '/api/v1/leads/', status: 500, count: 1 });
@@ -128,23 +77,6 @@ describe(`Trigger option "Output Full Record" in real n8n ${env.n8nVersion}`, ()
 			// One execution only, also after a moment.
 			await new Promise((resolve) => setTimeout(resolve, 1_000));
 			expect(await finishedExecutions(workflowId, env)).toHaveLength(1);
-		});
-	});
-	it('emits the event as received with fullRecordError when the lead cannot be read (404), answering 200 at once', async () => {
-		await withTrigger({ fullRecord: true }, async (workflowId) => {
-			await crm.fault({ method: 'GET', pathPrefix: '/api/v1/leads/', status: 404, count: 1 });
-			const lead = await crm.api('POST', '/leads', { name: 'Gone Before Read' });
-			const [item] = await triggerItems(workflowId, 1);
-			expect(item.payload).toMatchObject({ id: lead.id, name: 'Gone Before Read', stageId: null });
-			expect(item.payload.number).toBeUndefined();
-			expect(item.fullRecordError).toEqual({
-				message: expect.stringMatching(/404/),
-				httpCode: '404',
-			});
-			const deliveries = (await crm.deliveries()).filter(
-				(delivery) => delivery.event === 'lead.created',
-			);
-			expect(deliveries.map((delivery) => delivery.status)).toEqual([200]);
 		});
 	});
 });

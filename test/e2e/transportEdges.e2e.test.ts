@@ -3,10 +3,10 @@
  * Issue 23 in real n8n: the transport keeps its promises at the edges.
  * - A key holding `/`, `+` and `=`, echoed JSON-escaped (`\/`, `\u002b`, `\u003d`) in an error and in a record: no
  *   spelling of it in the error, the Continue On Fail output, the stored execution or n8n's log.
- * - A redirect to a page of the same host outside the API: an error that names it; the key is not sent there.
- * - A CRM whose clock is 30 s behind, answering 429 for 8 s with a Retry-After date: the lead arrives in a handful
- *   of requests, with and without a Date header.
- * - A CRM answering 429 with `Retry-After: 0.001` for 3 s: the second 429 gets the back-off `0` gets (issue 40).
+ * - A redirect to an API path where a malformed escape sits beside an encoded "..": refused, not followed.
+ * - A redirect whose Location splits the key with a TAB: no spelling of the key in the stored execution.
+ * The same-host redirect out of the API, a CRM clock 30 s behind and `Retry-After: 0.001` are proved in
+ * test/unit/transport/redirectRule.test.ts and rateLimit.test.ts, through n8n-core's HTTP helper.
  */
 import { readFileSync } from 'node:fs';
 
@@ -178,29 +178,7 @@ describe(`a key echoed JSON-escaped, in real n8n ${env.n8nVersion}`, () => {
 	});
 });
 
-describe(`a redirect of the same host out of the API, in real n8n ${env.n8nVersion}`, () => {
-	it('Lead → Get answered 302 to /admin/export-all: an error naming it, and nothing reaches /admin', async () => {
-		const lead = await crm.api('POST', '/leads', { name: 'Redirected' });
-		await crm.fault({
-			status: 302,
-			location: '/admin/export-all',
-			method: 'GET',
-			pathPrefix: `/api/v1/leads/${lead.id}`,
-		});
-
-		const run = await runAction({ parameters: getLead(lead.id) });
-
-		expect(run.execution.status).toBe('error');
-		expect(nodeError(run.execution)?.message).toBe(
-			'The CRM API answered 302 with a redirect to /admin/export-all, outside the API (/api/v1 or /api/v2). The node did not follow it: the API key was not sent there',
-		);
-		const requests = await crm.requests();
-		expect(requests.filter((request) => request.path === `/api/v1/leads/${lead.id}`)).toHaveLength(
-			1,
-		);
-		expect(requests.filter((request) => !request.path.startsWith('/api/'))).toEqual([]);
-	});
-
+describe(`a redirect of the same host to a malformed API path, in real n8n ${env.n8nVersion}`, () => {
 	it('Lead → Get answered 302 to an API path where a malformed escape (%E0) sits beside an encoded "..": refused, not followed', async () => {
 		const lead = await crm.api('POST', '/leads', { name: 'Redirected inside' });
 		const location = '/api/v1/leads/x%E0%2F..%2Fusers';
@@ -250,67 +228,4 @@ describe(`a redirect whose Location splits the key with a TAB, in real n8n ${env
 			);
 		},
 	);
-});
-
-describe(`a CRM whose clock is 30 s behind, answering 429 for 8 s, in real n8n ${env.n8nVersion}`, () => {
-	it.each([
-		['with its Date header (the wait is counted from it)', true],
-		['without a Date header (5 s, then 10 s)', false],
-	])('%s: the lead arrives, in at most 3 requests', async (_what, sendDate) => {
-		const lead = await crm.api('POST', '/leads', { name: `Skewed ${String(sendDate)}` });
-		await crm.fault({
-			status: 429,
-			forMs: 8_000,
-			skewedClock: { skewMs: -30_000, sendDate },
-			method: 'GET',
-			pathPrefix: `/api/v1/leads/${lead.id}`,
-		});
-
-		const run = await runAction({ parameters: getLead(lead.id) });
-
-		expect(run.execution.status).toBe('success');
-		expect(nodeOutput(run.execution, 'CRM Invoicing')).toEqual([
-			expect.objectContaining({ id: lead.id }),
-		]);
-		const requests = (await crm.requests()).filter(
-			(request) => request.path === `/api/v1/leads/${lead.id}`,
-		);
-		expect(requests.map((request) => request.status).at(-1)).toBe(200);
-		// 0.x read the past date as 0 and sent 21 requests in about a second, then failed.
-		expect(requests.length).toBeGreaterThanOrEqual(2);
-		expect(requests.length).toBeLessThanOrEqual(3);
-		// The retries waited: none came within 4 s of the one before.
-		for (let index = 1; index < requests.length; index++) {
-			expect(
-				Date.parse(requests[index].at) - Date.parse(requests[index - 1].at),
-			).toBeGreaterThanOrEqual(4_000);
-		}
-	});
-});
-
-describe(`a CRM answering 429 with Retry-After: 0.001 for 3 s, in real n8n ${env.n8nVersion}`, () => {
-	// Issue 40: a wait under a second asked again drew 21 requests in a burst, then an error; `0` backed off.
-	it('the lead arrives in 3 requests: the second at once, the third after the back-off that 0 gets', async () => {
-		const lead = await crm.api('POST', '/leads', { name: 'Sub-second' });
-		await crm.fault({
-			status: 429,
-			forMs: 3_000,
-			headers: { 'retry-after': '0.001' },
-			method: 'GET',
-			pathPrefix: `/api/v1/leads/${lead.id}`,
-		});
-
-		const run = await runAction({ parameters: getLead(lead.id) });
-
-		expect(run.execution.status).toBe('success');
-		expect(nodeOutput(run.execution, 'CRM Invoicing')).toEqual([
-			expect.objectContaining({ id: lead.id }),
-		]);
-		const requests = (await crm.requests()).filter(
-			(request) => request.path === `/api/v1/leads/${lead.id}`,
-		);
-		expect(requests.map((request) => request.status)).toEqual([429, 429, 200]);
-		// The back-off of a second 429 is 10 s (5 s doubled): the third request came after it, not in a burst.
-		expect(Date.parse(requests[2].at) - Date.parse(requests[1].at)).toBeGreaterThanOrEqual(9_000);
-	});
 });
