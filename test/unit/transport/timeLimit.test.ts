@@ -1,4 +1,7 @@
-/** ApiRequest.deadline: one bound on a request's waits, retries and time on the wire (used by Output Full Record). */
+/**
+ * ApiRequest.deadline: one bound on a request's waits and retries (used by Output Full Record); the time on the wire
+ * against the sandbox's faults is in bounds.test.ts.
+ */
 import nock from 'nock';
 
 import { apiRequest } from '../../../nodes/CrmInvoicing/shared/transport';
@@ -59,7 +62,6 @@ describe('a request with a time limit', () => {
 		expect(limited.httpCode).toBe('429');
 
 		// Same key, same execution: the pacer now holds the 30 s; a limited request is refused before it is sent.
-		const started = Date.now();
 		const refused = await errorOf(
 			apiRequest.call(context, {
 				method: 'GET',
@@ -72,28 +74,5 @@ describe('a request with a time limit', () => {
 			/^GET \/api\/v1\/leads\/lead_1 was not sent: its turn under the API key's rate limit would come in about 3\d s, and it waits at most 2 s$/,
 		);
 		expect(refused.httpCode).toBeUndefined();
-		expect(Date.now() - started).toBeLessThan(500);
-	});
-
-	it('gives up on a slow answer at the limit (the time on the wire counts too)', async () => {
-		const { context } = freshContext();
-		nock(BASE).get('/api/v1/leads/lead_1').delay(3_000).reply(200, { id: 'lead_1' });
-		const started = Date.now();
-
-		const error = await errorOf(
-			apiRequest.call(context, {
-				method: 'GET',
-				path: '/leads/lead_1',
-				deadline: Date.now() + 600,
-			}),
-		);
-
-		const took = Date.now() - started;
-		expect(error.message).toBe(
-			'The CRM API did not answer GET /api/v1/leads/lead_1 within 0.6 s; the node abandoned the request',
-		);
-		expect(took).toBeGreaterThanOrEqual(550);
-		expect(took).toBeLessThan(1_500);
-		nock.abortPendingRequests();
 	});
 });
