@@ -37,111 +37,57 @@ describe('rateLimitWait: what an answer asks to wait', () => {
 	const crmBehind = now - 30_000;
 	const PAST_BY_N8N = "Retry-After named a time already past by n8n's clock";
 	const AGAIN = 'Retry-After asked for less than a second again';
+	const PAST_BY_DATE = "Retry-After named a time already past by the answer's Date";
+	const AHEAD_OF_DATE = "Retry-After named a time more than 60 s ahead of the answer's Date";
 	type Expected = { ms: number; source: 'asked' | 'default'; unusable?: string };
 	const asked = (ms: number): Expected => ({ ms, source: 'asked' });
 	const byDefault = (ms: number, unusable?: string): Expected =>
 		unusable ? { ms, source: 'default', unusable } : { ms, source: 'default' };
 
-	it.each<[string, Record<string, string | string[]> | undefined, number | undefined, Expected]>([
-		['Retry-After in seconds', { 'retry-after': '30' }, undefined, asked(30_000)],
-		['Retry-After: 0 is a retry at once', { 'retry-after': '0' }, undefined, asked(0)],
-		['Retry-After as an HTTP date', { 'retry-after': http(now + 7_000) }, undefined, asked(7_000)],
-		['the header in any case', { 'Retry-After': '2' }, undefined, asked(2_000)],
-		['the first of repeated values', { 'retry-after': ['3', '9'] }, undefined, asked(3_000)],
-		['RateLimit-Reset, with a margin', { 'RateLimit-Reset': '12' }, undefined, asked(12_050)],
-		['RateLimit-Reset: 0', { 'ratelimit-reset': '0' }, 0, asked(MARGIN_MS)],
-		[
-			'a Unix-time RateLimit-Reset',
-			{ 'ratelimit-reset': String(now / 1000 + 5) },
-			undefined,
-			asked(5_050),
-		],
-		[
-			'Retry-After before RateLimit-Reset',
-			{ 'retry-after': '1', 'ratelimit-reset': '20' },
-			0,
-			asked(1_000),
-		],
-		[
-			'an unreadable Retry-After',
-			{ 'retry-after': 'soon', 'ratelimit-reset': '3' },
-			0,
-			asked(3_050),
-		],
-		['nothing to go by', {}, undefined, byDefault(RETRY.defaultRateLimitWaitMs)],
-		['no headers at all', undefined, undefined, byDefault(RETRY.defaultRateLimitWaitMs)],
-		[
-			'an empty Retry-After',
-			{ 'retry-after': '' },
-			undefined,
-			byDefault(RETRY.defaultRateLimitWaitMs),
-		],
-		[
-			"a date counted from the answer's own Date: a CRM clock 30 s behind",
-			{ 'retry-after': http(crmBehind + 8_000), date: http(crmBehind) },
-			undefined,
-			asked(8_000),
-		],
-		[
-			"a date counted from the answer's own Date: a CRM clock 30 s ahead",
-			{ 'retry-after': http(now + 38_000), date: http(now + 30_000) },
-			undefined,
-			asked(8_000),
-		],
-		[
-			'without Date, a date already past',
-			{ 'retry-after': http(now - 22_000) },
-			0,
-			byDefault(5_000, PAST_BY_N8N),
-		],
-		[
-			'without Date, a date over 60 s ahead',
-			{ 'retry-after': http(now + 3_600_000) },
-			1,
-			byDefault(10_000),
-		],
-		[
-			'without Date, a date 59 s ahead',
-			{ 'retry-after': http(now + 59_000) },
-			undefined,
-			asked(59_000),
-		],
-		[
-			"a date past by the answer's Date",
-			{ 'retry-after': http(now - 1_000), date: http(now) },
-			2,
-			byDefault(20_000, "Retry-After named a time already past by the answer's Date"),
-		],
-		[
-			// A backend clock an hour ahead behind a proxy that stamps its own Date: not an hour's wait, and not a failure.
-			"a date over 60 s ahead of the answer's Date",
-			{ 'retry-after': http(now + 3_600_000), date: http(now) },
-			1,
-			byDefault(10_000, "Retry-After named a time more than 60 s ahead of the answer's Date"),
-		],
-		[
-			"a date 60 s ahead of the answer's Date",
-			{ 'retry-after': http(now + 60_000), date: http(now) },
-			0,
-			asked(60_000),
-		],
-		// Seconds are what the CRM asks for, however many: the caller refuses more than it waits, with an error.
-		['3600 seconds', { 'retry-after': '3600' }, undefined, asked(3_600_000)],
-		['0.001 s the first time', { 'retry-after': '0.001' }, 0, asked(1)],
-		['0.999 s the first time', { 'retry-after': '0.999' }, 0, asked(999)],
-		['0 s asked again', { 'retry-after': '0' }, 1, byDefault(10_000, AGAIN)],
-		['0.001 s asked again', { 'retry-after': '0.001' }, 1, byDefault(10_000, AGAIN)],
-		['0.999 s asked again', { 'retry-after': '0.999' }, 1, byDefault(10_000, AGAIN)],
-		['a second asked again is a wait', { 'retry-after': '1' }, 3, asked(1_000)],
-		['a reset under a second asked again', { 'ratelimit-reset': '0.5' }, 1, byDefault(10_000)],
-		['a reset of 0 asked again', { 'ratelimit-reset': '0' }, 2, byDefault(20_000)],
-		[
-			'a Unix-time reset already past',
-			{ 'ratelimit-reset': String((now - 60_000) / 1000) },
-			0,
-			byDefault(5_000),
-		],
-	])('%s', (_name, headers, tries, expected) => {
+	const after = (value: string) => ({ 'retry-after': value });
+	const reset = (value: string) => ({ 'ratelimit-reset': value });
+	const DEFAULT = byDefault(RETRY.defaultRateLimitWaitMs);
+
+	// Rows: the answer's headers, the 429s the request met before, what it waits.
+	it.each<[Record<string, string | string[]> | undefined, number, Expected]>([
+		[after('30'), 0, asked(30_000)],
+		[after('0'), 0, asked(0)], // a retry at once
+		[after(http(now + 7_000)), 0, asked(7_000)], // an HTTP date
+		[{ 'Retry-After': '2' }, 0, asked(2_000)], // any case
+		[{ 'retry-after': ['3', '9'] }, 0, asked(3_000)], // the first of repeated values
+		[{ 'RateLimit-Reset': '12' }, 0, asked(12_050)], // with a margin
+		[reset('0'), 0, asked(MARGIN_MS)],
+		[reset(String(now / 1000 + 5)), 0, asked(5_050)], // a Unix time
+		[{ ...after('1'), ...reset('20') }, 0, asked(1_000)], // Retry-After first
+		[{ ...after('soon'), ...reset('3') }, 0, asked(3_050)], // an unreadable one is ignored
+		[{}, 0, DEFAULT],
+		[undefined, 0, DEFAULT],
+		[after(''), 0, DEFAULT],
+		// A date is counted from the answer's own Date: a CRM clock 30 s behind, or ahead, asking for 8 s.
+		[{ ...after(http(crmBehind + 8_000)), date: http(crmBehind) }, 0, asked(8_000)],
+		[{ ...after(http(now + 38_000)), date: http(now + 30_000) }, 0, asked(8_000)],
+		// Without a Date, a date already past or over 60 s ahead of n8n's clock is not used.
+		[after(http(now - 22_000)), 0, byDefault(5_000, PAST_BY_N8N)],
+		[after(http(now + 3_600_000)), 1, byDefault(10_000)],
+		[after(http(now + 59_000)), 0, asked(59_000)],
+		// Nor one past by the answer's Date, or over 60 s ahead of it (a backend clock an hour ahead behind a proxy
+		// that stamps its own Date: not an hour's wait, and not a failure).
+		[{ ...after(http(now - 1_000)), date: http(now) }, 2, byDefault(20_000, PAST_BY_DATE)],
+		[{ ...after(http(now + 3_600_000)), date: http(now) }, 1, byDefault(10_000, AHEAD_OF_DATE)],
+		[{ ...after(http(now + 60_000)), date: http(now) }, 0, asked(60_000)],
+		// Seconds are what the CRM asks for, however many: the caller refuses more than it waits.
+		[after('3600'), 0, asked(3_600_000)],
+		// Under a second is a retry at once; asked again by the retry's 429, it is not a wait.
+		[after('0.001'), 0, asked(1)],
+		[after('0.999'), 0, asked(999)],
+		[after('0'), 1, byDefault(10_000, AGAIN)],
+		[after('0.001'), 1, byDefault(10_000, AGAIN)],
+		[after('0.999'), 1, byDefault(10_000, AGAIN)],
+		[after('1'), 3, asked(1_000)],
+		[reset('0.5'), 1, byDefault(10_000)],
+		[reset('0'), 2, byDefault(20_000)],
+		[reset(String((now - 60_000) / 1000)), 0, byDefault(5_000)],
+	])('%j after %i 429s → %j', (headers, tries, expected) => {
 		const wait = rateLimitWait(headers, now, tries);
 		expect(wait).toMatchObject(expected);
 		if (expected.source === 'asked' || expected.unusable) expect(wait).toEqual(expected);

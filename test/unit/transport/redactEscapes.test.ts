@@ -61,9 +61,17 @@ describe('redactSecrets: every spelling of the key in a text', () => {
 		expect(redacted).toBe(`The API key ${REDACTED} is not valid; again: "${REDACTED}".`);
 	});
 
-	it('leaves escapes and texts that are not the key as they are', () => {
+	it('leaves escapes and texts that are not the key as they are, and ignores keys shorter than 4 characters', () => {
 		const text = 'a\\/b \\u002b %2F &amp; sk_live_R3dact/Me9+ (most of the key, not all of it)';
 		expect(redactSecrets(text, [KEY])).toBe(text);
+		expect(redactSecrets('a bad day', secretSpellings('a'))).toBe('a bad day');
+	});
+
+	it('finds a key that holds a quote, JSON-escaped', () => {
+		const quoted = 'sk_live_a+b/c=d"e';
+		expect(redactSecrets(`in JSON ${JSON.stringify(quoted)}`, [quoted])).toBe(
+			`in JSON "${REDACTED}"`,
+		);
 	});
 
 	it('finds a key that itself holds %, \\ or &, written plainly', () => {
