@@ -98,6 +98,8 @@ describe('which 2xx bodies fit which expectation (unexpectedAnswerError)', () =>
 		['record', '<html></html>', 200, 'record'],
 		['record', '', 200, 'record'],
 		['record', [{ id: 'x' }], 200, 'record'],
+		['record', { id: { x: 1 } }, 200, 'record'],
+		['record', 7, 200, 'record'],
 		['record', '', 204, 'record'],
 		['empty-or-object', '', 200, undefined],
 		['empty-or-object', { ok: true }, 200, undefined],
