@@ -4,7 +4,7 @@
  * and says the key (and the body) was not sent; nothing reaches the target.
  */
 import nock from 'nock';
-import { NodeApiError, sleep } from 'n8n-workflow';
+import { NodeApiError } from 'n8n-workflow';
 
 import { apiRequest } from '../../../nodes/CrmInvoicing/shared/transport';
 import { createExecuteContext, TEST_CREDENTIALS } from '../../helpers/harness';

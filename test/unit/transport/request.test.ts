@@ -109,7 +109,7 @@ describe('apiRequest', () => {
 	});
 
 	// A DELETE counts as done only on an empty answer or a JSON object: a 200 sign-in page is an error.
-	it.each([
+	it.each<[number, nock.Body, object | string | RegExp]>([
 		[204, '', {}],
 		[200, '', {}],
 		[200, { deleted: true }, { deleted: true }],
@@ -120,7 +120,8 @@ describe('apiRequest', () => {
 		],
 		[200, [{ id: 'wh_1' }], /not an empty answer or a JSON object/],
 	])('a DELETE answered %i with %j → %j', async (status, body, outcome) => {
-		const headers = typeof body === 'string' && body ? { 'Content-Type': 'text/html' } : {};
+		const headers: nock.ReplyHeaders =
+			typeof body === 'string' && body ? { 'Content-Type': 'text/html' } : {};
 		nock(BASE).delete('/api/v1/webhooks/wh_1').reply(status, body, headers);
 
 		const answer = apiRequest.call(freshContext().context, {
@@ -128,9 +129,9 @@ describe('apiRequest', () => {
 			path: '/webhooks/wh_1',
 		});
 
-		if (typeof outcome === 'object' && !(outcome instanceof RegExp))
-			expect(await answer).toEqual(outcome);
-		else await expect(answer).rejects.toThrow(outcome);
+		if (typeof outcome === 'string' || outcome instanceof RegExp)
+			await expect(answer).rejects.toThrow(outcome);
+		else expect(await answer).toEqual(outcome);
 	});
 
 	it('a 200 that is not JSON → { body: text }', async () => {

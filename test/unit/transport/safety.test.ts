@@ -3,7 +3,7 @@
  * cut before they are read; unsafe paths and IDs are refused before any request. (Redirects: redirectRule.test.ts.)
  */
 import nock from 'nock';
-import { NodeApiError, NodeOperationError, sleep } from 'n8n-workflow';
+import { NodeOperationError, sleep } from 'n8n-workflow';
 
 import { apiRequest } from '../../../nodes/CrmInvoicing/shared/transport';
 import { apiErrorFromResponse } from '../../../nodes/CrmInvoicing/shared/transport/errors';
