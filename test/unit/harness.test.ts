@@ -25,6 +25,11 @@ import {
 import { useNock } from '../helpers/nock';
 
 const BASE = TEST_CREDENTIALS.baseUrl;
+const LEAD_GET = {
+	resource: 'lead',
+	operation: 'get',
+	leadId: { __rl: true, mode: 'id', value: 'lead_1' },
+};
 
 /** A minimal trigger, to drive the hook and webhook contexts the way our trigger node will. */
 class FakeTrigger implements INodeType {
@@ -107,10 +112,9 @@ describe('runNode', () => {
 			.get('/api/v1/leads/lead_1')
 			.matchHeader('x-api-key', TEST_CREDENTIALS.apiKey)
 			.reply(200, { id: 'lead_1', name: 'Jane' });
-		const parameters = { leadId: { __rl: true, mode: 'id', value: 'lead_1' } };
 		const { context, credentialsHelper } = createExecuteContext({
 			nodeType: new CrmInvoicing(),
-			parameters: { resource: 'lead', operation: 'get', ...parameters },
+			parameters: LEAD_GET,
 		});
 
 		const output = await new CrmInvoicing().execute.call(context);
@@ -176,17 +180,8 @@ describe('runNode', () => {
 	});
 
 	it('fails like n8n when the node has no credential', async () => {
-		await expect(
-			runNode({
-				nodeType: new CrmInvoicing(),
-				parameters: {
-					resource: 'lead',
-					operation: 'get',
-					leadId: { __rl: true, mode: 'id', value: 'lead_1' },
-				},
-				credentials: null,
-			}),
-		).rejects.toThrow(/credentials/i);
+		const noCredential = { nodeType: new CrmInvoicing(), parameters: LEAD_GET, credentials: null };
+		await expect(runNode(noCredential)).rejects.toThrow(/credentials/i);
 	});
 });
 
