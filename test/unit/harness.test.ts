@@ -25,6 +25,11 @@ import {
 import { useNock } from '../helpers/nock';
 
 const BASE = TEST_CREDENTIALS.baseUrl;
+const LEAD_GET = {
+	resource: 'lead',
+	operation: 'get',
+	leadId: { __rl: true, mode: 'id', value: 'lead_1' },
+};
 
 /** A minimal trigger, to drive the hook and webhook contexts the way our trigger node will. */
 class FakeTrigger implements INodeType {
@@ -102,23 +107,21 @@ class FakeTrigger implements INodeType {
 useNock();
 
 describe('runNode', () => {
-	it('sends the x-api-key header from the credential, and resolves resource locators', async () => {
+	it('sends the x-api-key header from the credential, counts its reads, and resolves resource locators', async () => {
 		const scope = nock(BASE)
 			.get('/api/v1/leads/lead_1')
 			.matchHeader('x-api-key', TEST_CREDENTIALS.apiKey)
 			.reply(200, { id: 'lead_1', name: 'Jane' });
-
-		const output = await runNode({
+		const { context, credentialsHelper } = createExecuteContext({
 			nodeType: new CrmInvoicing(),
-			parameters: {
-				resource: 'lead',
-				operation: 'get',
-				leadId: { __rl: true, mode: 'id', value: 'lead_1' },
-			},
+			parameters: LEAD_GET,
 		});
+
+		const output = await new CrmInvoicing().execute.call(context);
 
 		expect(output).toEqual([[{ json: { id: 'lead_1', name: 'Jane' }, pairedItem: { item: 0 } }]]);
 		expect(scope.isDone()).toBe(true);
+		expect(credentialsHelper.getDecryptedCalls).toBe(1);
 	});
 
 	it('resolves expressions per item, and fills in parameter defaults', async () => {
@@ -177,24 +180,16 @@ describe('runNode', () => {
 	});
 
 	it('fails like n8n when the node has no credential', async () => {
-		await expect(
-			runNode({
-				nodeType: new CrmInvoicing(),
-				parameters: {
-					resource: 'lead',
-					operation: 'get',
-					leadId: { __rl: true, mode: 'id', value: 'lead_1' },
-				},
-				credentials: null,
-			}),
-		).rejects.toThrow(/credentials/i);
+		const noCredential = { nodeType: new CrmInvoicing(), parameters: LEAD_GET, credentials: null };
+		await expect(runNode(noCredential)).rejects.toThrow(/credentials/i);
 	});
 });
 
 describe('n8n request helpers', () => {
-	it('returns status, headers and body of a 500 with returnFullResponse and ignoreHttpStatusErrors', async () => {
+	it('returns status, headers and body of a 500 with ignoreHttpStatusErrors, and throws without, as n8n does', async () => {
 		nock(BASE)
 			.get('/api/v1/boom')
+			.times(2)
 			.matchHeader('x-api-key', TEST_CREDENTIALS.apiKey)
 			.reply(
 				500,
@@ -202,48 +197,22 @@ describe('n8n request helpers', () => {
 				{ 'X-Request-Id': 'req_1' },
 			);
 		const { context } = createExecuteContext({ nodeType: new CrmInvoicing(), parameters: {} });
-		const options: IHttpRequestOptions = {
-			method: 'GET',
-			url: `${BASE}/api/v1/boom`,
-			json: true,
+		const options: IHttpRequestOptions = { method: 'GET', url: `${BASE}/api/v1/boom`, json: true };
+		const request = (extra: Partial<IHttpRequestOptions>) =>
+			context.helpers.httpRequestWithAuthentication.call(context, 'crmInvoicingApi', {
+				...options,
+				...extra,
+			});
+
+		const response = (await request({
 			returnFullResponse: true,
 			ignoreHttpStatusErrors: true,
-		};
-
-		const response = (await context.helpers.httpRequestWithAuthentication.call(
-			context,
-			'crmInvoicingApi',
-			options,
-		)) as IN8nHttpFullResponse;
+		})) as IN8nHttpFullResponse;
 
 		expect(response.statusCode).toBe(500);
 		expect(response.headers['x-request-id']).toBe('req_1');
 		expect(response.body).toEqual({ error: { code: 'INTERNAL', message: 'Something broke' } });
-	});
-
-	it('throws for an error status without ignoreHttpStatusErrors, as n8n does', async () => {
-		nock(BASE)
-			.get('/api/v1/boom')
-			.reply(500, { error: { code: 'INTERNAL', message: 'Something broke' } });
-		const { context } = createExecuteContext({ nodeType: new CrmInvoicing(), parameters: {} });
-
-		await expect(
-			context.helpers.httpRequestWithAuthentication.call(context, 'crmInvoicingApi', {
-				method: 'GET',
-				url: `${BASE}/api/v1/boom`,
-				json: true,
-			}),
-		).rejects.toThrow(NodeApiError);
-	});
-
-	it('counts reads of the credential', async () => {
-		nock(BASE).get('/api/v1/leads/lead_1').reply(200, { id: 'lead_1' });
-		const { context, credentialsHelper } = createExecuteContext({
-			nodeType: new CrmInvoicing(),
-			parameters: {},
-		});
-		await apiRequest.call(context, { method: 'GET', path: '/leads/lead_1' });
-		expect(credentialsHelper.getDecryptedCalls).toBe(1);
+		await expect(request({})).rejects.toThrow(NodeApiError);
 	});
 });
 

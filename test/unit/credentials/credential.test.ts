@@ -13,13 +13,9 @@ const credential = new CrmInvoicingApi();
 const notice = credential.properties.find((property) => property.name === 'httpNotice')!;
 
 describe('the http:// notice', () => {
-	it('is a notice that says the key travels unencrypted', () => {
+	it("is a notice that says the key travels unencrypted, with no `show` condition (n8n 1.x's public API would make it a required field)", () => {
 		expect(notice.type).toBe('notice');
 		expect(notice.displayName).toMatch(/http:\/\/.*API key .* unencrypted/);
-	});
-
-	it("uses no `show` condition: n8n 1.x's public API would make the notice a required field of the credential", () => {
-		expect(notice.displayOptions?.show).toBeUndefined();
 		expect(credential.properties.filter((property) => property.displayOptions?.show)).toEqual([]);
 	});
 
@@ -41,23 +37,21 @@ describe('the http:// notice', () => {
 	});
 });
 
-describe('the Base URL field', () => {
-	it("says under the field what n8n's own ECONNREFUSED / ENOTFOUND Test answer means and what to check", () => {
-		const baseUrl = credential.properties.find((property) => property.name === 'baseUrl')!;
-		expect(baseUrl.hint).toMatch(/ECONNREFUSED.*ENOTFOUND/);
-		expect(baseUrl.hint).toMatch(/check the Base URL.*reachable from where n8n runs/);
+describe('the fields', () => {
+	const field = (name: string) => credential.properties.find((property) => property.name === name)!;
+
+	it("Base URL says what n8n's own ECONNREFUSED / ENOTFOUND Test answer means and what to check", () => {
+		expect(field('baseUrl').hint).toMatch(/ECONNREFUSED.*ENOTFOUND/);
+		expect(field('baseUrl').hint).toMatch(/check the Base URL.*reachable from where n8n runs/);
+	});
+
+	it('Requests per Minute defaults to the documented 60 and cannot go below 1', () => {
+		expect(field('requestsPerMinute').default).toBe(60);
+		expect(field('requestsPerMinute').typeOptions?.minValue).toBe(1);
 	});
 });
 
-describe('Requests per Minute', () => {
-	it('defaults to the documented 60 and cannot go below 1', () => {
-		const field = credential.properties.find((property) => property.name === 'requestsPerMinute')!;
-		expect(field.default).toBe(60);
-		expect(field.typeOptions?.minValue).toBe(1);
-	});
-});
-
-describe('the Test request', () => {
+describe('the Test request (issue 17): same Base URL as the node, its own timeout, OK only for the users list', () => {
 	it('does not follow redirects, and has its own message for 401, 403, 404 and each redirect status', () => {
 		expect(credential.test.request.disableFollowRedirect).toBe(true);
 		const messages = new Map(
@@ -71,9 +65,7 @@ describe('the Test request', () => {
 		for (const status of [301, 302, 303, 307, 308])
 			expect(messages.get(status)).toMatch(/the key was not sent anywhere else/);
 	});
-});
 
-describe('the Test request (issue 17): same Base URL as the node, its own timeout, OK only for the users list', () => {
 	const { workflow, node } = createExecuteContext({
 		nodeType: new CrmInvoicing(),
 		parameters: { resource: 'lead', operation: 'get' },

@@ -1,4 +1,3 @@
-/* eslint-disable -- not shipped: eslint.dev.config.mjs lints this file, not n8n's node rules */
 /**
  * Issue 17, point 5: the pacer releases queued requests first in, first out, at no more than the known rate (also
  * right after a reset and after a 429), refuses at once what cannot get a turn within its wait, keeps a bounded memory
@@ -25,12 +24,6 @@ function refusal(error: unknown): { turnS: number; capS: number } | undefined {
 	);
 	return said ? { turnS: Number(said[1]), capS: Number(said[2]) } : undefined;
 }
-
-const HEADERS_10_PER_2S = {
-	'ratelimit-limit': '10',
-	'ratelimit-remaining': '9',
-	'ratelimit-reset': '2',
-};
 
 describe('first in, first out', () => {
 	it('releases queued requests in the order they asked, a retry after a 429 before the ones that came later', async () => {
@@ -215,7 +208,7 @@ describe('the first answer of a window', () => {
 		expect(released).toBe(0);
 		await time.advanceTo(2_100);
 		expect(released).toBe(3);
-		pacer.settle(first, 200, HEADERS_10_PER_2S);
+		pacer.settle(first, 200, { 'ratelimit-remaining': '9', 'ratelimit-reset': '2' });
 	});
 
 	it('a first request that gets no answer hands the role to the next in the queue', async () => {

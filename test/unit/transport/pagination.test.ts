@@ -1,9 +1,18 @@
+/**
+ * The one list reader (transport/pagination.ts): pages, limits and cursors of v1 and v2 lists, the guard against a
+ * list that does not advance (issues 11 and 40), its caps and its deadline.
+ */
 import nock from 'nock';
-import { sleep } from 'n8n-workflow';
+import { NodeApiError, sleep } from 'n8n-workflow';
 import type { IDataObject } from 'n8n-workflow';
 
-import { readList } from '../../../nodes/CrmInvoicing/shared/transport';
-import { BASE, freshContext, setUpNock } from './support';
+import {
+	listWebhookSubscriptions,
+	WEBHOOK_LIST_MAX_PAGES,
+} from '../../../nodes/CrmInvoicing/shared/webhookList';
+import { readList, readOnePage, readPages } from '../../../nodes/CrmInvoicing/shared/transport';
+import type { ListSpec } from '../../../nodes/CrmInvoicing/shared/transport';
+import { BASE, errorOf, freshContext, setUpNock } from './support';
 
 jest.mock('n8n-workflow', () => ({
 	...jest.requireActual('n8n-workflow'),
@@ -17,281 +26,357 @@ function records(prefix: string, count: number, from = 1): IDataObject[] {
 	return Array.from({ length: count }, (_, n) => ({ id: `${prefix}_${from + n}` }));
 }
 
-/**
- * Serves `pages` in order at `path` (any query), logging the path and query string of each request. A request after
- * the last page fails the test (nock has nothing left to answer with).
- */
-function servePages(path: string, pages: IDataObject[]): string[] {
+/** Answers GET `path` with `page(n)` for the n-th request (from 0), at most `times` times; the paths asked, in order. */
+function serve(path: string, page: (n: number) => unknown, times = 50): string[] {
 	const seen: string[] = [];
-	for (const page of pages) {
-		nock(BASE)
-			.get(path)
-			.query(true)
-			.reply((uri) => {
-				seen.push(uri);
-				return [200, page];
-			});
-	}
+	nock(BASE)
+		.get(path)
+		.query(true)
+		.times(times)
+		.reply((uri) => {
+			seen.push(uri);
+			return [200, page(seen.length - 1) as nock.Body];
+		});
 	return seen;
 }
 
-describe('readList, v1 lists', () => {
-	it('Return All over 3 pages asks limit=100 on every page and passes the cursor', async () => {
-		const { context } = freshContext();
-		const seen = servePages('/api/v1/leads', [
-			{ items: records('lead', 100, 1), hasMore: true, nextCursor: 'c2' },
-			{ items: records('lead', 100, 101), hasMore: true, nextCursor: 'c3' },
-			{ items: records('lead', 20, 201), hasMore: false, nextCursor: null },
-		]);
+/** Serves `pages` in order; a request past the last page fails the test (nock has nothing left). */
+const servePages = (path: string, pages: IDataObject[]): string[] =>
+	serve(path, (n) => pages[n], pages.length);
 
-		const leads = await readList.call(context, { path: '/leads' }, { returnAll: true });
+const v1 = (items: IDataObject[], nextCursor?: string | null, hasMore = !!nextCursor) =>
+	nextCursor === undefined ? { items, hasMore } : { items, hasMore, nextCursor };
+const v2 = (data: IDataObject[], nextCursor: string | null, hasMore = !!nextCursor) => ({
+	data,
+	meta: { nextCursor, hasMore },
+});
 
-		expect(seen).toEqual([
-			'/api/v1/leads?limit=100',
-			'/api/v1/leads?limit=100&cursor=c2',
-			'/api/v1/leads?limit=100&cursor=c3',
-		]);
-		expect(leads).toHaveLength(220);
-		expect(leads[0]).toEqual({ id: 'lead_1' });
-		expect(leads[219]).toEqual({ id: 'lead_220' });
-		expect(nock.pendingMocks()).toEqual([]);
-	});
+const endless = (n: number) => v1(records('lead', 100, n * 100 + 1), `c${n + 1}`);
 
-	it('keeps the filters on every page', async () => {
-		const { context } = freshContext();
-		const seen = servePages('/api/v1/leads', [
-			{ items: records('lead', 100), hasMore: true, nextCursor: 'c2' },
-			{ items: records('lead', 1, 101), hasMore: false, nextCursor: null },
-		]);
+type Want = { returnAll: boolean; limit?: number };
+const ALL: Want = { returnAll: true };
 
-		await readList.call(
-			context,
-			{ path: '/leads', qs: { search: 'acme corp', archived: false, stageId: 'lst_new' } },
-			{ returnAll: true },
-		);
-
-		expect(seen).toEqual([
-			'/api/v1/leads?search=acme%20corp&archived=false&stageId=lst_new&limit=100',
-			'/api/v1/leads?search=acme%20corp&archived=false&stageId=lst_new&limit=100&cursor=c2',
-		]);
-	});
-
-	it('Limit 250 asks for 100, 100, 50: exactly 3 requests', async () => {
-		const { context } = freshContext();
-		const seen = servePages('/api/v1/leads', [
-			{ items: records('lead', 100, 1), hasMore: true, nextCursor: 'c2' },
-			{ items: records('lead', 100, 101), hasMore: true, nextCursor: 'c3' },
-			{ items: records('lead', 50, 201), hasMore: true, nextCursor: 'c4' },
-			{ items: records('lead', 50, 251), hasMore: false, nextCursor: null },
-		]);
-
-		const leads = await readList.call(
-			context,
-			{ path: '/leads' },
+describe('readList: pages, limits and cursors', () => {
+	it.each<[string, Partial<ListSpec>, Want, IDataObject[], string[], number]>([
+		[
+			'Return All over 3 pages asks limit=100 on every page and passes the cursor',
+			{},
+			ALL,
+			[
+				v1(records('l', 100), 'c2'),
+				v1(records('l', 100, 101), 'c3'),
+				v1(records('l', 20, 201), null),
+			],
+			['?limit=100', '?limit=100&cursor=c2', '?limit=100&cursor=c3'],
+			220,
+		],
+		[
+			'Limit 250 asks for 100, 100, 50: exactly 3 requests',
+			{},
 			{ returnAll: false, limit: 250 },
-		);
+			[
+				v1(records('l', 100), 'c2'),
+				v1(records('l', 100, 101), 'c3'),
+				v1(records('l', 50, 201), 'c4'),
+			],
+			['?limit=100', '?limit=100&cursor=c2', '?limit=50&cursor=c3'],
+			250,
+		],
+		[
+			'a page holding more than asked: never more than the limit',
+			{},
+			{ returnAll: false, limit: 30 },
+			[v1(records('l', 40), 'c2')],
+			['?limit=30'],
+			30,
+		],
+		[
+			'a page with fewer and hasMore false stops: one request',
+			{},
+			{ returnAll: false, limit: 30 },
+			[v1(records('l', 12), null)],
+			['?limit=30'],
+			12,
+		],
+		[
+			'a page without nextCursor at all stops',
+			{},
+			ALL,
+			[v1(records('l', 5), undefined, true)],
+			['?limit=100'],
+			5,
+		],
+		[
+			'hasMore: false stops even with a nextCursor',
+			{},
+			ALL,
+			[v1(records('l', 100), 'c_stale', false)],
+			['?limit=100'],
+			100,
+		],
+		['an empty result is [] after one request', {}, ALL, [v1([], null)], ['?limit=100'], 0],
+		['Limit 0 sends no request', {}, { returnAll: false, limit: 0 }, [], [], 0],
+		[
+			'the filters stay on every page',
+			{ qs: { search: 'acme corp', archived: false, stageId: 'lst_new' } },
+			ALL,
+			[v1(records('l', 100), 'c2'), v1(records('l', 1, 101), null)],
+			[
+				'?search=acme%20corp&archived=false&stageId=lst_new&limit=100',
+				'?search=acme%20corp&archived=false&stageId=lst_new&limit=100&cursor=c2',
+			],
+			101,
+		],
+		[
+			'v2 asks pageSize (not limit) under /api/v2 and follows meta.nextCursor',
+			{ version: 'v2' },
+			ALL,
+			[
+				v2(records('c', 100), 'v2c2'),
+				v2(records('c', 100, 101), 'v2c3'),
+				v2(records('c', 7, 201), null),
+			],
+			['?pageSize=100', '?pageSize=100&cursor=v2c2', '?pageSize=100&cursor=v2c3'],
+			207,
+		],
+		[
+			'v2 with a limit asks for what is still missing',
+			{ version: 'v2' },
+			{ returnAll: false, limit: 120 },
+			[v2(records('c', 100), 'v2c2'), v2(records('c', 20, 101), 'v2c3')],
+			['?pageSize=100', '?pageSize=20&cursor=v2c2'],
+			120,
+		],
+		[
+			'v2 meta.hasMore: false stops even with a nextCursor',
+			{ version: 'v2' },
+			ALL,
+			[v2(records('c', 3), 'v2c_stale', false)],
+			['?pageSize=100'],
+			3,
+		],
+		[
+			'v2 without meta stops',
+			{ version: 'v2' },
+			ALL,
+			[{ data: records('c', 2) }],
+			['?pageSize=100'],
+			2,
+		],
+		['v2 empty result is []', { version: 'v2' }, ALL, [v2([], null)], ['?pageSize=100'], 0],
+	])('%s', async (_name, spec, want, pages, queries, count) => {
+		const prefix = spec.version === 'v2' ? '/api/v2/list' : '/api/v1/list';
+		const seen = servePages(prefix, pages);
 
-		expect(seen).toEqual([
-			'/api/v1/leads?limit=100',
-			'/api/v1/leads?limit=100&cursor=c2',
-			'/api/v1/leads?limit=50&cursor=c3',
-		]);
-		expect(leads).toHaveLength(250);
-		expect(leads[249]).toEqual({ id: 'lead_250' });
+		const list = await readList.call(freshContext().context, { path: '/list', ...spec }, want);
+
+		expect(seen).toEqual(queries.map((query) => `${prefix}${query}`));
+		expect(list).toHaveLength(count);
+		if (count > 0) expect(list[count - 1]).toEqual({ id: `${spec.version ? 'c' : 'l'}_${count}` });
 	});
 
-	it('never returns more than the limit, even when a page holds more than asked', async () => {
-		const { context } = freshContext();
-		const seen = servePages('/api/v1/leads', [
-			{ items: records('lead', 40), hasMore: true, nextCursor: 'c2' },
-		]);
-
-		const leads = await readList.call(context, { path: '/leads' }, { returnAll: false, limit: 30 });
-
-		expect(seen).toEqual(['/api/v1/leads?limit=30']);
-		expect(leads).toHaveLength(30);
-	});
-
-	it('Limit 30 when a page holds fewer and has no nextCursor → stops: one request', async () => {
-		const { context } = freshContext();
-		const seen = servePages('/api/v1/leads', [
-			{ items: records('lead', 12), hasMore: false, nextCursor: null },
-			{ items: records('lead', 18, 13), hasMore: false, nextCursor: null },
-		]);
-
-		const leads = await readList.call(context, { path: '/leads' }, { returnAll: false, limit: 30 });
-
-		expect(seen).toEqual(['/api/v1/leads?limit=30']);
-		expect(leads).toHaveLength(12);
-	});
-
-	it('a page without nextCursor at all also stops', async () => {
-		const { context } = freshContext();
-		const seen = servePages('/api/v1/users', [
-			{ items: records('user', 5), hasMore: true },
-			{ items: records('user', 5, 6), hasMore: false },
-		]);
-
-		const users = await readList.call(context, { path: '/users' }, { returnAll: true });
-
-		expect(seen).toEqual(['/api/v1/users?limit=100']);
-		expect(users).toHaveLength(5);
-	});
-
-	it('hasMore: false stops even when a nextCursor is present', async () => {
-		const { context } = freshContext();
-		const seen = servePages('/api/v1/leads', [
-			{ items: records('lead', 100), hasMore: false, nextCursor: 'c_stale' },
-			{ items: records('lead', 100, 101), hasMore: false, nextCursor: null },
-		]);
-
-		const leads = await readList.call(context, { path: '/leads' }, { returnAll: true });
-
-		expect(seen).toEqual(['/api/v1/leads?limit=100']);
-		expect(leads).toHaveLength(100);
-	});
-
-	it('an empty page that still claims more stops with an error after one request (no endless loop, no silent partial list)', async () => {
-		const { context } = freshContext();
-		const seen = servePages('/api/v1/leads', [
-			{ items: [], hasMore: true, nextCursor: 'c2' },
-			{ items: records('lead', 1), hasMore: false, nextCursor: null },
-		]);
-
-		await expect(readList.call(context, { path: '/leads' }, { returnAll: true })).rejects.toThrow(
-			'The CRM API\'s list /api/v1/leads did not advance: page 1 brought no new records but still named a next cursor ("c2"). The node stopped reading it',
-		);
-		expect(seen).toEqual(['/api/v1/leads?limit=100']);
-	});
-
-	it('an empty result → [] after one request', async () => {
-		const { context } = freshContext();
-		const seen = servePages('/api/v1/leads', [{ items: [], hasMore: false, nextCursor: null }]);
-
-		expect(await readList.call(context, { path: '/leads' }, { returnAll: true })).toEqual([]);
-		expect(seen).toEqual(['/api/v1/leads?limit=100']);
-	});
-
-	it('Limit 0 sends no request', async () => {
-		const { context } = freshContext();
-		const seen = servePages('/api/v1/leads', [
-			{ items: records('lead', 1), hasMore: false, nextCursor: null },
-		]);
-
-		expect(
-			await readList.call(context, { path: '/leads' }, { returnAll: false, limit: 0 }),
-		).toEqual([]);
-		expect(seen).toEqual([]);
-	});
-
-	it('reads the credential once per execution, however many pages', async () => {
+	it('reads the credential once per execution however many pages, and again in a new execution', async () => {
 		const { context, credentialsHelper } = freshContext();
 		const getCredentials = jest.spyOn(context, 'getCredentials');
+		const other = freshContext();
 		servePages('/api/v1/leads', [
-			{ items: records('lead', 100, 1), hasMore: true, nextCursor: 'c2' },
-			{ items: records('lead', 100, 101), hasMore: true, nextCursor: 'c3' },
-			{ items: records('lead', 100, 201), hasMore: false, nextCursor: null },
+			v1(records('l', 100), 'c2'),
+			v1(records('l', 1, 101), null),
+			v1([], null),
 		]);
-		servePages('/api/v1/users', [{ items: records('user', 3), hasMore: false, nextCursor: null }]);
+		servePages('/api/v1/users', [v1(records('u', 3), null)]);
 
-		await readList.call(context, { path: '/leads' }, { returnAll: true });
-		await readList.call(context, { path: '/users' }, { returnAll: true });
+		await readList.call(context, { path: '/leads' }, ALL);
+		await readList.call(context, { path: '/users' }, ALL);
+		await readList.call(other.context, { path: '/leads' }, ALL);
 
 		expect(getCredentials).toHaveBeenCalledTimes(1);
 		expect(getCredentials).toHaveBeenCalledWith('crmInvoicingApi');
 		expect(credentialsHelper.getDecryptedCalls).toBe(1);
-	});
-
-	it('a new execution reads the credential again', async () => {
-		const first = freshContext();
-		const second = freshContext();
-		servePages('/api/v1/leads', [
-			{ items: records('lead', 1), hasMore: false, nextCursor: null },
-			{ items: records('lead', 1), hasMore: false, nextCursor: null },
-		]);
-
-		await readList.call(first.context, { path: '/leads' }, { returnAll: true });
-		await readList.call(second.context, { path: '/leads' }, { returnAll: true });
-
-		expect(first.credentialsHelper.getDecryptedCalls).toBe(1);
-		expect(second.credentialsHelper.getDecryptedCalls).toBe(1);
+		expect(other.credentialsHelper.getDecryptedCalls).toBe(1);
 	});
 });
 
-describe('readList, v2 lists', () => {
-	it('asks pageSize (not limit) under /api/v2 and follows meta.nextCursor', async () => {
-		const { context } = freshContext();
-		const seen = servePages('/api/v2/contacts', [
-			{ data: records('contact', 100), meta: { nextCursor: 'v2c2', hasMore: true } },
-			{ data: records('contact', 100, 101), meta: { nextCursor: 'v2c3', hasMore: true } },
-			{ data: records('contact', 7, 201), meta: { nextCursor: null, hasMore: false } },
-		]);
+describe('a list that does not advance stops with an error, not an endless loop', () => {
+	const repeat = 'did not advance: page';
+	it.each<[string, Partial<ListSpec>, (n: number) => IDataObject, string, number]>([
+		[
+			'v1: the same nextCursor forever',
+			{},
+			(n) => v1(records('l', 100, n * 100 + 1), 'same'),
+			`${repeat} 2 handed back a cursor it had already given ("same")`,
+			2,
+		],
+		[
+			'v1: a cycle of two cursors',
+			{},
+			(n) => v1(records('l', 100, n * 100 + 1), n % 2 ? 'a' : 'b'),
+			`${repeat} 3 handed back a cursor it had already given ("b")`,
+			3,
+		],
+		[
+			'v2: a repeating meta.nextCursor',
+			{ version: 'v2' },
+			(n) => v2(records('c', 100, n * 100 + 1), 'x'),
+			`${repeat} 2 handed back a cursor it had already given ("x")`,
+			2,
+		],
+		[
+			'the same records under a new cursor',
+			{},
+			(n) => v1(records('l', 100), `c${n}`),
+			`${repeat} 2 brought no new records but still named a next cursor ("c1")`,
+			2,
+		],
+		[
+			// Issue 40: only consecutive pages were compared, so this ran to the 100,000-record cap.
+			'pages alternating two records under fresh cursors (a list that cycles)',
+			{},
+			(n) => v1([{ id: n % 2 ? 'lead_b' : 'lead_a' }], `fresh_${n}`),
+			`${repeat} 3 brought no new records but still named a next cursor ("fresh_2")`,
+			3,
+		],
+		[
+			'an empty page that still claims more',
+			{},
+			() => v1([], 'c2'),
+			`${repeat} 1 brought no new records but still named a next cursor ("c2")`,
+			1,
+		],
+		[
+			'continuing from a cursor (Custom API Request) counts that cursor as seen',
+			{ startCursor: 'start' },
+			() => v1(records('l', 100), 'start'),
+			`${repeat} 1 handed back a cursor it had already given ("start")`,
+			1,
+		],
+	])('%s', async (_name, spec, page, said, requests) => {
+		const path = spec.version === 'v2' ? '/api/v2/list' : '/api/v1/list';
+		const seen = serve(path, page);
 
-		const contacts = await readList.call(
-			context,
-			{ path: '/contacts', version: 'v2' },
-			{ returnAll: true },
+		const error = await errorOf(
+			readList.call(freshContext().context, { path: '/list', ...spec }, ALL),
 		);
 
-		expect(seen).toEqual([
-			'/api/v2/contacts?pageSize=100',
-			'/api/v2/contacts?pageSize=100&cursor=v2c2',
-			'/api/v2/contacts?pageSize=100&cursor=v2c3',
-		]);
-		expect(contacts).toHaveLength(207);
+		expect(error).toBeInstanceOf(NodeApiError);
+		expect(error.message).toBe(`The CRM API's list ${path} ${said}. The node stopped reading it`);
+		expect(String(error.description)).toMatch(/would loop forever|a list that cycles/);
+		expect(seen).toHaveLength(requests);
 	});
 
-	it('a limit asks for what is still missing', async () => {
-		const { context } = freshContext();
-		const seen = servePages('/api/v2/contacts', [
-			{ data: records('contact', 100), meta: { nextCursor: 'v2c2', hasMore: true } },
-			{ data: records('contact', 20, 101), meta: { nextCursor: 'v2c3', hasMore: true } },
-		]);
-
-		const contacts = await readList.call(
-			context,
-			{ path: '/contacts', version: 'v2' },
-			{ returnAll: false, limit: 120 },
-		);
-
-		expect(seen).toEqual([
-			'/api/v2/contacts?pageSize=100',
-			'/api/v2/contacts?pageSize=20&cursor=v2c2',
-		]);
-		expect(contacts).toHaveLength(120);
-	});
-
-	it('meta.hasMore: false stops even with a nextCursor; a missing meta stops too', async () => {
-		const first = freshContext();
-		const seenFirst = servePages('/api/v2/contacts', [
-			{ data: records('contact', 3), meta: { nextCursor: 'v2c_stale', hasMore: false } },
-		]);
-		expect(
-			await readList.call(first.context, { path: '/contacts', version: 'v2' }, { returnAll: true }),
-		).toHaveLength(3);
-		expect(seenFirst).toEqual(['/api/v2/contacts?pageSize=100']);
-
-		const second = freshContext();
-		const seenSecond = servePages('/api/v2/contacts', [{ data: records('contact', 2) }]);
-		expect(
-			await readList.call(
-				second.context,
-				{ path: '/contacts', version: 'v2' },
-				{ returnAll: true },
+	it('a page bringing one record not seen before advances; records without an id always do', async () => {
+		serve('/api/v1/leads', (n) =>
+			v1(
+				n < 2 ? records('l', 100, n * 99 + 1) : [{ name: 'no id' }, { id: 'l_1' }],
+				n < 3 ? `c${n}` : null,
 			),
-		).toHaveLength(2);
-		expect(seenSecond).toEqual(['/api/v2/contacts?pageSize=100']);
+		);
+		expect(await readList.call(freshContext().context, { path: '/leads' }, ALL)).toHaveLength(204);
 	});
 
-	it('an empty result → []', async () => {
-		const { context } = freshContext();
-		const seen = servePages('/api/v2/contacts', [
-			{ data: [], meta: { nextCursor: null, hasMore: false } },
-		]);
+	it('a limit reached before the repeat is no error: it never asks again', async () => {
+		const seen = serve('/api/v1/leads', () => v1(records('l', 100), 'same'));
+		const want = { returnAll: false, limit: 100 };
+		expect(await readList.call(freshContext().context, { path: '/leads' }, want)).toHaveLength(100);
+		expect(seen).toHaveLength(1);
+	});
+});
 
-		expect(
-			await readList.call(context, { path: '/contacts', version: 'v2' }, { returnAll: true }),
-		).toEqual([]);
-		expect(seen).toEqual(['/api/v2/contacts?pageSize=100']);
+describe("the list reader's options", () => {
+	it('a per-list maxPages: past it the error names the cap and how to narrow the list', async () => {
+		const seen = serve('/api/v1/leads', endless, 10);
+		const spec = { path: '/leads', maxPages: 3, narrow: 'Use a filter.' };
+
+		const error = await errorOf(readList.call(freshContext().context, spec, ALL));
+
+		expect(error.message).toBe(
+			'The list /api/v1/leads has more than 3 pages, the most the node reads of this list; nothing of it was output',
+		);
+		expect(error.description).toBe('Use a filter.');
+		expect(seen).toHaveLength(3);
+	});
+
+	it(`webhook lists read at most ${WEBHOOK_LIST_MAX_PAGES} pages, then say to delete unused subscriptions`, async () => {
+		const seen = serve('/api/v1/webhooks', endless, WEBHOOK_LIST_MAX_PAGES + 5);
+
+		const error = await errorOf(listWebhookSubscriptions(freshContext().context));
+
+		expect(error.message).toMatch(`has more than ${WEBHOOK_LIST_MAX_PAGES} pages`);
+		expect(error.description).toMatch(/Delete webhook subscriptions that are no longer used/);
+		expect(seen).toHaveLength(WEBHOOK_LIST_MAX_PAGES);
+	});
+
+	it('a consumer that stops iterating makes no further request', async () => {
+		const seen = serve('/api/v1/leads', endless, 10);
+		const numbers: number[] = [];
+		for await (const page of readPages.call(freshContext().context, { path: '/leads' })) {
+			numbers.push(page.number);
+			if (page.number === 2) break;
+		}
+		expect(numbers).toEqual([1, 2]);
+		expect(seen).toEqual(['/api/v1/leads?limit=100', '/api/v1/leads?limit=100&cursor=c1']);
+	});
+
+	it('readOnePage: one request from the start cursor, its records and the next cursor to hand back', async () => {
+		const seen = serve('/api/v1/users', () => v1(records('usr', 2), 'u3'), 1);
+		const spec = { path: '/users', qs: { active: true }, startCursor: 'u1' };
+
+		const page = await readOnePage.call(freshContext().context, spec);
+
+		expect(page).toMatchObject({ number: 1, nextCursor: 'u3', records: records('usr', 2) });
+		expect(seen).toEqual(['/api/v1/users?active=true&limit=100&cursor=u1']);
+	});
+
+	it('shape any: a bare array is the whole list; a v2 envelope is followed; a v1 list then a v2 page is an error', async () => {
+		const { context } = freshContext();
+		serve('/api/v1/webhooks', () => records('whk', 3), 1);
+		expect(await readList.call(context, { path: '/webhooks', shape: 'any' })).toHaveLength(3);
+
+		serve('/api/v1/things', (n) => v2(records('t', 1, n + 1), n === 0 ? 'p2' : null), 2);
+		expect(await readList.call(context, { path: '/things', shape: 'any' })).toEqual(
+			records('t', 2),
+		);
+
+		serve(
+			'/api/v1/mixed',
+			(n) => (n === 0 ? v1(records('m', 1), 'p2') : v2(records('m', 1, 2), null)),
+			2,
+		);
+		await expect(readList.call(context, { path: '/mixed', shape: 'any' })).rejects.toThrow(
+			/and an object with the keys data, meta, not a list/,
+		);
+	});
+
+	it("a v1 list is not read as v2: an answer of the other version's shape is an error", async () => {
+		serve('/api/v2/contacts', () => v1(records('c', 1)), 1);
+		const spec = { path: '/contacts', version: 'v2' as const };
+		await expect(readList.call(freshContext().context, spec)).rejects.toThrow(
+			/and an object with the keys items, hasMore, not a list/,
+		);
+	});
+
+	it('a deadline bounds the whole list: with nothing left, it fails before asking, saying the limit', async () => {
+		const spec = { path: '/leads', deadline: Date.now() };
+		const error = await errorOf(readList.call(freshContext().context, spec));
+		expect(error.message).toBe(
+			'The list /api/v1/leads was not read within its time limit (0 pages read); nothing of it was output',
+		);
+		expect(nock.pendingMocks()).toEqual([]);
+	});
+
+	it('a deadline: slow pages make the list fail within the limit, not page after page', async () => {
+		let served = 0;
+		nock(BASE)
+			.get('/api/v1/webhooks')
+			.query(true)
+			.times(10)
+			.delay(300)
+			.reply(() => [200, endless(served++)]);
+		const options = { want: ALL, maxPages: WEBHOOK_LIST_MAX_PAGES, deadline: Date.now() + 700 };
+
+		await expect(listWebhookSubscriptions(freshContext().context, options)).rejects.toThrow();
+		// Pages of 300 ms in a limit of 700 ms: at most three were asked for (without the limit: all ten).
+		expect(served).toBeLessThanOrEqual(3);
+		nock.abortPendingRequests();
 	});
 });

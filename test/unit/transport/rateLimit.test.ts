@@ -1,5 +1,9 @@
+/**
+ * What a 429 or a RateLimit-* header makes the transport wait (rateLimitWaits.ts), the pacer's rules on a fake clock,
+ * and both through the request function. Issue 23, point 3: a CRM whose clock is off does not make the node hammer it.
+ */
 import nock from 'nock';
-import { NodeApiError, NodeOperationError, sleep } from 'n8n-workflow';
+import { NodeOperationError, sleep } from 'n8n-workflow';
 
 import { apiRequest } from '../../../nodes/CrmInvoicing/shared/transport';
 import { RETRY } from '../../../nodes/CrmInvoicing/shared/transport/limits';
@@ -20,57 +24,85 @@ const sleepMock = jest.mocked(sleep);
 
 /** The margin the transport adds to a wait for a window to reset. */
 const MARGIN_MS = 50;
-
-/** rateLimitWait's figure alone. */
-const rateLimitWaitMs = (headers: Parameters<typeof rateLimitWait>[0], now: number) =>
-	rateLimitWait(headers, now).ms;
+const http = (ms: number): string => new Date(ms).toUTCString();
+/** The waits the transport slept (its pacer's timer), rounded to seconds. */
+const waitsInSeconds = (): number[] =>
+	sleepMock.mock.calls.map(([ms]) => Math.round(Number(ms) / 1000));
 
 setUpNock();
 beforeEach(() => sleepMock.mockClear());
 
-describe('rateLimitWaitMs', () => {
+describe('rateLimitWait: what an answer asks to wait', () => {
 	const now = Date.parse('2026-03-01T12:00:00Z');
+	const crmBehind = now - 30_000;
+	const PAST_BY_N8N = "Retry-After named a time already past by n8n's clock";
+	const AGAIN = 'Retry-After asked for less than a second again';
+	const PAST_BY_DATE = "Retry-After named a time already past by the answer's Date";
+	const AHEAD_OF_DATE = "Retry-After named a time more than 60 s ahead of the answer's Date";
+	type Expected = { ms: number; source: 'asked' | 'default'; unusable?: string };
+	const asked = (ms: number): Expected => ({ ms, source: 'asked' });
+	const byDefault = (ms: number, unusable?: string): Expected =>
+		unusable ? { ms, source: 'default', unusable } : { ms, source: 'default' };
 
-	it('reads Retry-After in seconds', () => {
-		expect(rateLimitWaitMs({ 'retry-after': '1' }, now)).toBe(1000);
-		expect(rateLimitWaitMs({ 'retry-after': '30' }, now)).toBe(30_000);
-		expect(rateLimitWaitMs({ 'retry-after': '0' }, now)).toBe(0);
+	const after = (value: string) => ({ 'retry-after': value });
+	const reset = (value: string) => ({ 'ratelimit-reset': value });
+	const DEFAULT = byDefault(RETRY.defaultRateLimitWaitMs);
+
+	// Rows: the answer's headers, the 429s the request met before, what it waits.
+	it.each<[Record<string, string | string[]> | undefined, number, Expected]>([
+		[after('30'), 0, asked(30_000)],
+		[after('0'), 0, asked(0)], // a retry at once
+		[after(http(now + 7_000)), 0, asked(7_000)], // an HTTP date
+		[{ 'Retry-After': '2' }, 0, asked(2_000)], // any case
+		[{ 'retry-after': ['3', '9'] }, 0, asked(3_000)], // the first of repeated values
+		[{ 'RateLimit-Reset': '12' }, 0, asked(12_050)], // with a margin
+		[reset('0'), 0, asked(MARGIN_MS)],
+		[reset(String(now / 1000 + 5)), 0, asked(5_050)], // a Unix time
+		[{ ...after('1'), ...reset('20') }, 0, asked(1_000)], // Retry-After first
+		[{ ...after('soon'), ...reset('3') }, 0, asked(3_050)], // an unreadable one is ignored
+		[{}, 0, DEFAULT],
+		[undefined, 0, DEFAULT],
+		[after(''), 0, DEFAULT],
+		// A date is counted from the answer's own Date: a CRM clock 30 s behind, or ahead, asking for 8 s.
+		[{ ...after(http(crmBehind + 8_000)), date: http(crmBehind) }, 0, asked(8_000)],
+		[{ ...after(http(now + 38_000)), date: http(now + 30_000) }, 0, asked(8_000)],
+		// Without a Date, a date already past or over 60 s ahead of n8n's clock is not used.
+		[after(http(now - 22_000)), 0, byDefault(5_000, PAST_BY_N8N)],
+		[after(http(now + 3_600_000)), 1, byDefault(10_000)],
+		[after(http(now + 59_000)), 0, asked(59_000)],
+		// Nor one past by the answer's Date, or over 60 s ahead of it (a backend clock an hour ahead behind a proxy
+		// that stamps its own Date: not an hour's wait, and not a failure).
+		[{ ...after(http(now - 1_000)), date: http(now) }, 2, byDefault(20_000, PAST_BY_DATE)],
+		[{ ...after(http(now + 3_600_000)), date: http(now) }, 1, byDefault(10_000, AHEAD_OF_DATE)],
+		[{ ...after(http(now + 60_000)), date: http(now) }, 0, asked(60_000)],
+		// Seconds are what the CRM asks for, however many: the caller refuses more than it waits.
+		[after('3600'), 0, asked(3_600_000)],
+		// Under a second is a retry at once; asked again by the retry's 429, it is not a wait.
+		[after('0.001'), 0, asked(1)],
+		[after('0.999'), 0, asked(999)],
+		[after('0'), 1, byDefault(10_000, AGAIN)],
+		[after('0.001'), 1, byDefault(10_000, AGAIN)],
+		[after('0.999'), 1, byDefault(10_000, AGAIN)],
+		[after('1'), 3, asked(1_000)],
+		[reset('0.5'), 1, byDefault(10_000)],
+		[reset('0'), 2, byDefault(20_000)],
+		[reset(String((now - 60_000) / 1000)), 0, byDefault(5_000)],
+	])('%j after %i 429s → %j', (headers, tries, expected) => {
+		const wait = rateLimitWait(headers, now, tries);
+		expect(wait).toMatchObject(expected);
+		if (expected.source === 'asked' || expected.unusable) expect(wait).toEqual(expected);
 	});
 
-	it('reads Retry-After as an HTTP date; one already past is no wait at all, so the default applies (clock-skew.test.ts)', () => {
-		expect(rateLimitWaitMs({ 'retry-after': 'Sun, 01 Mar 2026 12:00:07 GMT' }, now)).toBe(7000);
-		expect(rateLimitWaitMs({ 'retry-after': 'Sun, 01 Mar 2026 11:59:00 GMT' }, now)).toBe(
-			RETRY.defaultRateLimitWaitMs,
-		);
+	it("reads a Unix-time RateLimit-Reset by the answer's Date, like a date", () => {
+		const headers = { 'ratelimit-reset': String((now + 5_000) / 1000), date: http(now) };
+		expect(rateLimitWait(headers, now + 40_000)).toEqual(asked(5_050));
 	});
 
-	it('finds the header whatever its case', () => {
-		expect(rateLimitWaitMs({ 'Retry-After': '2' }, now)).toBe(2000);
-		expect(rateLimitWaitMs({ 'retry-after': ['3', '9'] }, now)).toBe(3000);
-	});
-
-	it('falls back to RateLimit-Reset (seconds until the window resets), with a margin', () => {
-		expect(rateLimitWaitMs({ 'ratelimit-reset': '2' }, now)).toBe(2000 + MARGIN_MS);
-		expect(rateLimitWaitMs({ 'RateLimit-Reset': '12' }, now)).toBe(12_000 + MARGIN_MS);
-	});
-
-	it('reads a RateLimit-Reset that looks like a Unix time as one', () => {
-		expect(rateLimitWaitMs({ 'ratelimit-reset': String(now / 1000 + 5) }, now)).toBe(
-			5000 + MARGIN_MS,
-		);
-	});
-
-	it('prefers Retry-After, and ignores one it cannot read', () => {
-		expect(rateLimitWaitMs({ 'retry-after': '1', 'ratelimit-reset': '20' }, now)).toBe(1000);
-		expect(rateLimitWaitMs({ 'retry-after': 'soon', 'ratelimit-reset': '3' }, now)).toBe(
-			3000 + MARGIN_MS,
-		);
-	});
-
-	it('waits the default when there is nothing to go by', () => {
-		expect(rateLimitWaitMs({}, now)).toBe(RETRY.defaultRateLimitWaitMs);
-		expect(rateLimitWaitMs(undefined, now)).toBe(RETRY.defaultRateLimitWaitMs);
-		expect(rateLimitWaitMs({ 'retry-after': '' }, now)).toBe(RETRY.defaultRateLimitWaitMs);
+	it('the default doubles from RETRY.defaultRateLimitWaitMs and stops at RETRY.maxWaitMs', () => {
+		const defaultWait = (tries: number) => rateLimitWait({}, now, tries).ms;
+		expect([0, 1, 2, 3, 4, 5, 19, 1_000].map(defaultWait)).toEqual([
+			5_000, 10_000, 20_000, 40_000, 60_000, 60_000, 60_000, 60_000,
+		]);
 	});
 });
 
@@ -131,158 +163,124 @@ describe('RateLimitPacer', () => {
 		expect(await waitOf(time, pacer)).toBe(3_000 + MARGIN_MS);
 	});
 
-	it('is one pacer per base URL and API key', () => {
-		expect(pacerFor('https://a.test', 'k1')).toBe(pacerFor('https://a.test', 'k1'));
+	it('is one pacer per base URL, API key and Requests per Minute', () => {
+		expect(pacerFor('https://a.test', 'k1')).toBe(pacerFor('https://a.test', 'k1', 60));
 		expect(pacerFor('https://a.test', 'k1')).not.toBe(pacerFor('https://a.test', 'k2'));
 		expect(pacerFor('https://a.test', 'k1')).not.toBe(pacerFor('https://b.test', 'k1'));
+		expect(pacerFor('https://a.test', 'k1')).not.toBe(pacerFor('https://a.test', 'k1', 600));
 	});
 });
 
-describe('429 handling', () => {
-	it('429 with Retry-After: 1 → waits 1 s, retries, succeeds', async () => {
-		const seen: SeenRequest[] = [];
-		const { context } = freshContext();
-		replyLogging(
-			nock(BASE).get('/api/v1/leads/lead_1'),
-			seen,
-			429,
-			{ error: { code: 'RATE_LIMITED', message: 'Too many requests' } },
-			{ 'Retry-After': '1' },
-		);
-		replyLogging(nock(BASE).get('/api/v1/leads/lead_1'), seen, 200, { id: 'lead_1' });
-
-		const lead = await apiRequest.call(context, { method: 'GET', path: '/leads/lead_1' });
-
-		expect(lead).toEqual({ id: 'lead_1' });
-		expect(seen).toHaveLength(2);
-		expect(sleepMock).toHaveBeenCalledTimes(1);
-		// The pacer holds the 1000 ms the API asked for, plus its reset margin, less the few ms the test took.
-		const [waited] = sleepMock.mock.calls[0];
-		expect(waited).toBeGreaterThanOrEqual(1000);
-		expect(waited).toBeLessThanOrEqual(1000 + MARGIN_MS);
-	});
-
-	it('a POST is retried after a 429 too: the API did not process it', async () => {
-		const seen: SeenRequest[] = [];
-		const { context } = freshContext();
-		replyLogging(nock(BASE).post('/api/v1/leads'), seen, 429, '', { 'Retry-After': '2' });
-		replyLogging(nock(BASE).post('/api/v1/leads'), seen, 201, { id: 'lead_1' });
-
-		await apiRequest.call(context, { method: 'POST', path: '/leads', body: { name: 'Jane' } });
-
-		expect(seen.map((request) => request.body)).toEqual([{ name: 'Jane' }, { name: 'Jane' }]);
-		expect(sleepMock.mock.calls[0][0]).toBeGreaterThanOrEqual(2000);
-	});
-
-	it('429 without Retry-After or RateLimit-Reset → waits the default', async () => {
-		const { context } = freshContext();
-		nock(BASE).get('/api/v1/leads/lead_1').reply(429);
-		nock(BASE).get('/api/v1/leads/lead_1').reply(200, { id: 'lead_1' });
-
-		await apiRequest.call(context, { method: 'GET', path: '/leads/lead_1' });
-
-		expect(sleepMock.mock.calls[0][0]).toBeGreaterThanOrEqual(RETRY.defaultRateLimitWaitMs);
-		expect(sleepMock.mock.calls[0][0]).toBeLessThanOrEqual(
-			RETRY.defaultRateLimitWaitMs + MARGIN_MS,
-		);
-	});
-
-	it('is bounded: after maxRateLimitRetries it throws the 429', async () => {
-		const seen: SeenRequest[] = [];
-		const { context } = freshContext();
-		replyLogging(
-			nock(BASE)
-				.get('/api/v1/leads/lead_1')
-				.times(RETRY.maxRateLimitRetries + 2),
-			seen,
-			429,
-			{ error: { code: 'RATE_LIMITED', message: 'Too many requests' } },
-			{ 'Retry-After': '1' },
-		);
-
-		const error = await errorOf(apiRequest.call(context, { method: 'GET', path: '/leads/lead_1' }));
-
-		expect(error).toBeInstanceOf(NodeApiError);
-		expect(error.httpCode).toBe('429');
-		expect(seen).toHaveLength(RETRY.maxRateLimitRetries + 1);
-		expect(sleepMock).toHaveBeenCalledTimes(RETRY.maxRateLimitRetries);
-	});
-
-	// Issue 40: `Retry-After: 0.001` on every 429 drew 21 requests in a burst; `0` backed off. Both now back off alike.
-	it.each(['0', '0.001'])(
-		'429s with Retry-After: %s → 6 requests, spaced 10, 20, 40, 60 s after the second, then the error',
-		async (seconds) => {
+describe('a 429 through the transport', () => {
+	it.each([
+		['GET', { 'Retry-After': '1' }, 1_000],
+		['POST', { 'Retry-After': '2' }, 2_000], // the API did not process it: a POST is retried too
+		['GET', {}, RETRY.defaultRateLimitWaitMs],
+	] as const)(
+		'%s answered 429 with %p: waits what it asked, retries, succeeds',
+		async (method, headers, waitMs) => {
 			const seen: SeenRequest[] = [];
-			const { context } = freshContext();
-			replyLogging(
-				nock(BASE)
-					.get('/api/v1/leads/lead_1')
-					.times(RETRY.maxRateLimitRetries + 1),
-				seen,
-				429,
-				{ error: { code: 'RATE_LIMITED', message: 'Too many requests' } },
-				{ 'Retry-After': seconds },
-			);
+			const body = method === 'POST' ? { name: 'Jane' } : undefined;
+			replyLogging(nock(BASE).intercept('/api/v1/leads', method), seen, 429, '', headers);
+			replyLogging(nock(BASE).intercept('/api/v1/leads', method), seen, 200, { id: 'lead_1' });
 
-			const error = await errorOf(
-				apiRequest.call(context, { method: 'GET', path: '/leads/lead_1' }),
-			);
+			const lead = await apiRequest.call(freshContext().context, { method, path: '/leads', body });
 
-			expect(seen).toHaveLength(6);
-			expect(error.message).toBe(
-				'The CRM API answered 429 (rate limit) and gave no usable wait (Retry-After asked for less than a second again), so the node would wait 60 s before the next request; the node waits at most 3 min for a request and had waited 2 min, so it did not wait',
-			);
-			// The pacer's waits (the sleeps of its fake clock): each at least the back-off, at most its reset margin more.
-			const waits = sleepMock.mock.calls.map(([ms]) => ms).filter((ms) => ms >= 1_000);
-			expect(waits.map((ms) => Math.floor(ms / 1_000) * 1_000)).toEqual([
-				10_000, 20_000, 40_000, 60_000,
-			]);
+			expect(lead).toEqual({ id: 'lead_1' });
+			expect(seen.map((request) => request.body)).toEqual([body, body]);
+			expect(sleepMock).toHaveBeenCalledTimes(1);
+			// The pacer holds the wait, plus its reset margin, less the few ms the test took.
+			expect(sleepMock.mock.calls[0][0]).toBeGreaterThanOrEqual(waitMs);
+			expect(sleepMock.mock.calls[0][0]).toBeLessThanOrEqual(waitMs + MARGIN_MS);
 		},
 	);
 
-	it('gives up at once when the API asks for a longer wait than the transport allows in total', async () => {
+	// Issue 40: `Retry-After: 0.001` on every 429 drew 21 requests in a burst. A CRM whose clock is 30 s behind,
+	// without a Date header, names a time already past. Each backs off alike, within RETRY's 3 minutes of waiting.
+	it.each([
+		['0', [0, 10, 20, 40, 60], 'Retry-After asked for less than a second again'],
+		['0.001', [0, 10, 20, 40, 60], 'Retry-After asked for less than a second again'],
+		[
+			http(Date.now() - 22_000),
+			[5, 10, 20, 40, 60],
+			"Retry-After named a time already past by n8n's clock",
+		],
+	])(
+		'429s with Retry-After: %s forever → 6 requests, waits of %p s, then an error that says why',
+		async (retryAfter, waits, why) => {
+			const seen: SeenRequest[] = [];
+			const body = { error: { code: 'RATE_LIMITED', message: 'Slow down' } };
+			replyLogging(nock(BASE).get('/api/v1/leads/lead_1').times(30), seen, 429, body, {
+				'Retry-After': retryAfter,
+			});
+
+			const error = await errorOf(
+				apiRequest.call(freshContext().context, { method: 'GET', path: '/leads/lead_1' }),
+			);
+
+			expect(seen).toHaveLength(6);
+			expect(waitsInSeconds().filter((seconds) => seconds > 0)).toEqual(
+				waits.filter((seconds) => seconds > 0),
+			);
+			expect(error.message).toBe(
+				`The CRM API answered 429 (rate limit) and gave no usable wait (${why}), so the node would wait 60 s before the next request; the node waits at most 3 min for a request and had waited 2 min, so it did not wait`,
+			);
+			expect(error.httpCode).toBe('429');
+			nock.cleanAll();
+		},
+	);
+
+	it.each([
+		['with its Date header: the 8 s it asked for, in 2 requests', true, [8]],
+		[
+			'without a Date header: 5 s, then 10 s (still busy after 5 s), in 3 requests, not 21',
+			false,
+			[5, 10],
+		],
+	])('a CRM whose clock is 30 s behind, busy for 8 s, %s', async (_name, withDate, waits) => {
 		const seen: SeenRequest[] = [];
-		const { context } = freshContext();
-		const tooLong = String(RETRY.maxTotalRateLimitWaitMs / 1000 + 1);
-		replyLogging(nock(BASE).get('/api/v1/leads/lead_1').times(2), seen, 429, '', {
-			'Retry-After': tooLong,
+		const crmNow = Date.now() - 30_000;
+		const headers = {
+			'Retry-After': http(crmNow + 8_000),
+			...(withDate ? { Date: http(crmNow) } : {}),
+		};
+		replyLogging(
+			nock(BASE).get('/api/v1/leads/lead_1').times(waits.length),
+			seen,
+			429,
+			'',
+			headers,
+		);
+		replyLogging(nock(BASE).get('/api/v1/leads/lead_1'), seen, 200, { id: 'lead_1' });
+
+		const lead = await apiRequest.call(freshContext().context, {
+			method: 'GET',
+			path: '/leads/lead_1',
 		});
 
-		const error = await errorOf(apiRequest.call(context, { method: 'GET', path: '/leads/lead_1' }));
-
-		expect(error.httpCode).toBe('429');
-		expect(seen).toHaveLength(1);
-		expect(sleepMock).not.toHaveBeenCalled();
+		expect(lead).toEqual({ id: 'lead_1' });
+		expect(seen).toHaveLength(waits.length + 1);
+		expect(waitsInSeconds()).toEqual(waits);
 	});
 });
 
-describe('pacing from RateLimit-* headers', () => {
+describe('pacing from RateLimit-* headers through the transport', () => {
 	it('RateLimit-Remaining: 0 and RateLimit-Reset: 2 → the next request waits ~2 s before it is sent, no 429', async () => {
 		const events: string[] = [];
 		sleepMock.mockImplementation(async (ms) => {
 			events.push(`sleep ${ms}`);
 		});
 		const { context } = freshContext();
-		nock(BASE)
-			.get('/api/v1/leads/lead_1')
-			.reply(() => {
-				events.push('request 1');
-				return [
-					200,
-					{ id: 'lead_1' },
-					{ 'RateLimit-Limit': '60', 'RateLimit-Remaining': '0', 'RateLimit-Reset': '2' },
-				];
-			});
-		nock(BASE)
-			.get('/api/v1/leads/lead_2')
-			.reply(() => {
-				events.push('request 2');
-				return [
-					200,
-					{ id: 'lead_2' },
-					{ 'RateLimit-Limit': '60', 'RateLimit-Remaining': '59', 'RateLimit-Reset': '60' },
-				];
-			});
+		const answer = (remaining: string, reset: string) => () => {
+			events.push('request');
+			return [
+				200,
+				{ id: 'lead_1' },
+				{ 'RateLimit-Limit': '60', 'RateLimit-Remaining': remaining, 'RateLimit-Reset': reset },
+			] as const;
+		};
+		nock(BASE).get('/api/v1/leads/lead_1').reply(answer('0', '2'));
+		nock(BASE).get('/api/v1/leads/lead_2').reply(answer('59', '60'));
 
 		try {
 			await apiRequest.call(context, { method: 'GET', path: '/leads/lead_1' });
@@ -291,73 +289,48 @@ describe('pacing from RateLimit-* headers', () => {
 			sleepMock.mockImplementation(async () => undefined);
 		}
 
-		expect(events).toHaveLength(3);
-		expect(events[0]).toBe('request 1');
-		expect(events[1]).toMatch(/^sleep \d+$/);
-		expect(events[2]).toBe('request 2');
+		expect(events).toEqual(['request', expect.stringMatching(/^sleep \d+$/), 'request']);
 		const waited = Number(events[1].split(' ')[1]);
 		expect(waited).toBeGreaterThanOrEqual(1900);
 		expect(waited).toBeLessThanOrEqual(2000 + MARGIN_MS);
 	});
 
-	it('the wait is shared by every execution using the same API key', async () => {
+	it('the wait is shared by every execution using the same API key, and no other', async () => {
 		const apiKey = 'sk_test_shared_window';
-		const first = freshContext(apiKey);
-		const second = freshContext(apiKey);
-		const other = freshContext();
 		nock(BASE)
 			.get('/api/v1/leads/lead_1')
 			.times(3)
 			.reply(200, { id: 'lead_1' }, { 'RateLimit-Remaining': '0', 'RateLimit-Reset': '5' });
+		const read = (context: ReturnType<typeof freshContext>['context']) =>
+			apiRequest.call(context, { method: 'GET', path: '/leads/lead_1' });
 
-		await apiRequest.call(first.context, { method: 'GET', path: '/leads/lead_1' });
+		await read(freshContext(apiKey).context);
+		await read(freshContext().context);
 		expect(sleepMock).not.toHaveBeenCalled();
 
-		await apiRequest.call(other.context, { method: 'GET', path: '/leads/lead_1' });
-		expect(sleepMock).not.toHaveBeenCalled();
-
-		await apiRequest.call(second.context, { method: 'GET', path: '/leads/lead_1' });
+		await read(freshContext(apiKey).context);
 		expect(sleepMock).toHaveBeenCalledTimes(1);
 		expect(sleepMock.mock.calls[0][0]).toBeGreaterThan(4_000);
 	});
 
-	it('a window with room left does not slow anything down', async () => {
-		const { context } = freshContext();
-		nock(BASE)
-			.get('/api/v1/leads/lead_1')
-			.times(3)
-			.reply(200, { id: 'lead_1' }, { 'RateLimit-Remaining': '10', 'RateLimit-Reset': '30' });
-
-		for (let n = 0; n < 3; n++)
-			await apiRequest.call(context, { method: 'GET', path: '/leads/lead_1' });
-
-		expect(sleepMock).not.toHaveBeenCalled();
-	});
-});
-
-describe('no turn within the wait: refused before it is sent', () => {
 	it('5 requests at once at 1 request per minute: 3 are sent a minute apart, 2 are refused at once with what to do', async () => {
 		const seen: SeenRequest[] = [];
 		replyLogging(nock(BASE).get('/api/v1/leads/lead_1').times(5), seen, 200, { id: 'lead_1' });
-		const contexts = Array.from(
-			{ length: 5 },
-			() =>
-				createExecuteContext({
-					nodeType: new CrmInvoicing(),
-					parameters: {},
-					credentials: { baseUrl: BASE, apiKey: 'sk_test_one_per_minute', requestsPerMinute: 1 },
-				}).context,
-		);
+		const credentials = { baseUrl: BASE, apiKey: 'sk_test_one_per_minute', requestsPerMinute: 1 };
+		const requests = Array.from({ length: 5 }, async () => {
+			const { context } = createExecuteContext({
+				nodeType: new CrmInvoicing(),
+				parameters: {},
+				credentials,
+			});
+			return await apiRequest.call(context, { method: 'GET', path: '/leads/lead_1' });
+		});
 
-		const outcomes = await Promise.allSettled(
-			contexts.map(
-				async (context) => await apiRequest.call(context, { method: 'GET', path: '/leads/lead_1' }),
-			),
-		);
+		const outcomes = await Promise.allSettled(requests);
 
-		const refused = outcomes
-			.filter((outcome) => outcome.status === 'rejected')
-			.map((outcome) => (outcome as PromiseRejectedResult).reason);
+		const refused = outcomes.flatMap((outcome) =>
+			outcome.status === 'rejected' ? [outcome.reason] : [],
+		);
 		expect(seen).toHaveLength(3);
 		expect(refused).toHaveLength(2);
 		for (const error of refused) {
@@ -370,188 +343,10 @@ describe('no turn within the wait: refused before it is sent', () => {
 				/only if the CRM plan allows more, raise "Requests per Minute"/,
 			);
 		}
-		// The pacer's waits (its one timer; sleep is mocked here, the spacing itself is shown in pacer.test.ts): the
-		// third request went at least two minutes after the first, and no wait was beyond the cap.
+		// The pacer's waits (sleep is mocked here, the spacing itself is shown in pacer.test.ts): the third request went
+		// at least two minutes after the first, and no wait was beyond the cap.
 		const waits = sleepMock.mock.calls.map(([ms]) => ms);
 		expect(waits.reduce((sum, ms) => sum + ms, 0)).toBeGreaterThanOrEqual(2 * 60_000);
 		expect(Math.max(...waits)).toBeLessThanOrEqual(RETRY.maxPacingWaitMs);
-	});
-});
-
-/**
- * Issue 23, point 3: a CRM whose clock is off does not make the node hammer it. A `Retry-After` date is counted from
- * the answer's own `Date` header (clock-free); a date already past, or one too far ahead of n8n's clock with no `Date`
- * to count from, gives the default wait that doubles with each 429 of the request (5, 10, 20, 40, 60 s), within the
- * bounds of RETRY (20 retries, 3 minutes of waiting).
- */
-const http = (ms: number): string => new Date(ms).toUTCString();
-/** The pacer's waits (the retries wait for their turn there), rounded to seconds. */
-const waitsInSeconds = (): number[] =>
-	sleepMock.mock.calls.map(([ms]) => Math.round(Number(ms) / 1000));
-
-describe('rateLimitWait: clock skew', () => {
-	const now = Date.parse('2026-03-01T12:00:00Z');
-
-	it("counts a Retry-After date from the answer's own Date: a CRM clock 30 s behind asking for 8 s waits 8 s", () => {
-		const crmNow = now - 30_000;
-		expect(rateLimitWait({ 'retry-after': http(crmNow + 8_000), date: http(crmNow) }, now)).toEqual(
-			{ ms: 8_000, source: 'asked' },
-		);
-		// …and one 30 s ahead asking for 8 s too.
-		expect(
-			rateLimitWait({ 'retry-after': http(now + 38_000), date: http(now + 30_000) }, now),
-		).toEqual({ ms: 8_000, source: 'asked' });
-	});
-
-	it("without a Date header, a date already past or over 60 s ahead of n8n's clock is not used: the default, growing", () => {
-		expect(rateLimitWait({ 'retry-after': http(now - 22_000) }, now, 0)).toEqual({
-			ms: 5_000,
-			source: 'default',
-			unusable: "Retry-After named a time already past by n8n's clock",
-		});
-		expect(rateLimitWait({ 'retry-after': http(now + 3_600_000) }, now, 1)).toMatchObject({
-			ms: 10_000,
-			source: 'default',
-		});
-		expect(rateLimitWait({ 'retry-after': http(now + 59_000) }, now)).toEqual({
-			ms: 59_000,
-			source: 'asked',
-		});
-	});
-
-	it("a date past by the answer's own Date, or over 60 s ahead of it (a clock is off), is not used either: the default, growing", () => {
-		expect(rateLimitWait({ 'retry-after': http(now - 1_000), date: http(now) }, now, 2)).toEqual({
-			ms: 20_000,
-			source: 'default',
-			unusable: "Retry-After named a time already past by the answer's Date",
-		});
-		// A backend clock an hour ahead behind a proxy that stamps its own Date: not an hour's wait, and not a failure.
-		expect(
-			rateLimitWait({ 'retry-after': http(now + 3_600_000), date: http(now) }, now, 1),
-		).toEqual({
-			ms: 10_000,
-			source: 'default',
-			unusable: "Retry-After named a time more than 60 s ahead of the answer's Date",
-		});
-		expect(rateLimitWait({ 'retry-after': http(now + 60_000), date: http(now) }, now)).toEqual({
-			ms: 60_000,
-			source: 'asked',
-		});
-		// Seconds are what the CRM asks for, however many: the caller refuses more than it waits, with an error.
-		expect(rateLimitWait({ 'retry-after': '3600' }, now)).toEqual({
-			ms: 3_600_000,
-			source: 'asked',
-		});
-	});
-
-	it.each(['0', '0.001', '0.999'])(
-		'"wait %s s" is a retry at once; asked again by the retry\'s 429, it is not a wait: the default, growing',
-		(seconds) => {
-			const once = rateLimitWait({ 'retry-after': seconds }, now, 0);
-			expect(once).toEqual({ ms: Number(seconds) * 1000, source: 'asked' });
-			expect(rateLimitWait({ 'retry-after': seconds }, now, 1)).toEqual({
-				ms: 10_000,
-				source: 'default',
-				unusable: 'Retry-After asked for less than a second again',
-			});
-		},
-	);
-
-	it('a second or more asked again is a wait; a reset under a second asked again is the default', () => {
-		expect(rateLimitWait({ 'retry-after': '1' }, now, 3)).toEqual({ ms: 1_000, source: 'asked' });
-		expect(rateLimitWait({ 'ratelimit-reset': '0.5' }, now, 1)).toMatchObject({
-			ms: 10_000,
-			source: 'default',
-		});
-		expect(rateLimitWait({ 'ratelimit-reset': '0' }, now, 0)).toEqual({ ms: 50, source: 'asked' });
-		expect(rateLimitWait({ 'ratelimit-reset': '0' }, now, 2)).toMatchObject({
-			ms: 20_000,
-			source: 'default',
-		});
-	});
-
-	it('reads a Unix-time RateLimit-Reset like a date; seconds stay seconds', () => {
-		expect(rateLimitWait({ 'ratelimit-reset': String((now - 60_000) / 1000) }, now)).toMatchObject({
-			ms: 5_000,
-			source: 'default',
-		});
-		expect(
-			rateLimitWait(
-				{ 'ratelimit-reset': String((now + 5_000) / 1000), date: http(now) },
-				now + 40_000,
-			),
-		).toEqual({ ms: 5_050, source: 'asked' });
-		expect(rateLimitWait({ 'ratelimit-reset': '0' }, now)).toEqual({ ms: 50, source: 'asked' });
-		expect(rateLimitWait({ 'retry-after': '0' }, now)).toEqual({ ms: 0, source: 'asked' });
-	});
-
-	it('the default doubles from RETRY.defaultRateLimitWaitMs and stops at RETRY.maxWaitMs', () => {
-		const defaultWait = (tries: number) => rateLimitWait({}, now, tries).ms;
-		expect([0, 1, 2, 3, 4, 5, 19, 1_000].map(defaultWait)).toEqual([
-			5_000, 10_000, 20_000, 40_000, 60_000, 60_000, 60_000, 60_000,
-		]);
-	});
-});
-
-describe('a CRM whose clock is 30 s behind, answering 429 for 8 s', () => {
-	/** The CRM: 429 until `busyUntil` (CRM time), with Retry-After = busyUntil as a date; then the lead. */
-	function skewedCrm(seen: SeenRequest[], options: { answers: number; withDate: boolean }): void {
-		const crmNow = Date.now() - 30_000;
-		const headers = {
-			'Retry-After': http(crmNow + 8_000),
-			...(options.withDate ? { Date: http(crmNow) } : {}),
-		};
-		replyLogging(
-			nock(BASE).get('/api/v1/leads/lead_1').times(options.answers),
-			seen,
-			429,
-			{ error: { code: 'RATE_LIMITED', message: 'Slow down' } },
-			headers,
-		);
-		replyLogging(nock(BASE).get('/api/v1/leads/lead_1'), seen, 200, { id: 'lead_1' });
-	}
-
-	it('with its Date header: the node waits the 8 s it asked for and reads the lead in 2 requests', async () => {
-		const seen: SeenRequest[] = [];
-		skewedCrm(seen, { answers: 1, withDate: true });
-
-		expect(
-			await apiRequest.call(freshContext().context, { method: 'GET', path: '/leads/lead_1' }),
-		).toEqual({ id: 'lead_1' });
-
-		expect(seen).toHaveLength(2);
-		expect(waitsInSeconds()).toEqual([8]);
-	});
-
-	it('without a Date header: 5 s, then 10 s (the CRM is still busy after 5 s): the lead in 3 requests, not 21', async () => {
-		const seen: SeenRequest[] = [];
-		skewedCrm(seen, { answers: 2, withDate: false });
-
-		expect(
-			await apiRequest.call(freshContext().context, { method: 'GET', path: '/leads/lead_1' }),
-		).toEqual({ id: 'lead_1' });
-
-		expect(seen).toHaveLength(3);
-		expect(waitsInSeconds()).toEqual([5, 10]);
-	});
-
-	it('a CRM that never stops: 6 requests and 135 s of waiting, then an error that says why, within 3 minutes', async () => {
-		const seen: SeenRequest[] = [];
-		skewedCrm(seen, { answers: 30, withDate: false });
-
-		const error = await errorOf(
-			apiRequest.call(freshContext().context, { method: 'GET', path: '/leads/lead_1' }),
-		);
-
-		expect(seen).toHaveLength(6);
-		expect(waitsInSeconds()).toEqual([5, 10, 20, 40, 60]);
-		expect(waitsInSeconds().reduce((sum, seconds) => sum + seconds, 0) * 1000).toBeLessThanOrEqual(
-			RETRY.maxTotalRateLimitWaitMs,
-		);
-		expect(error.message).toBe(
-			"The CRM API answered 429 (rate limit) and gave no usable wait (Retry-After named a time already past by n8n's clock), so the node would wait 60 s before the next request; the node waits at most 3 min for a request and had waited 2 min, so it did not wait",
-		);
-		expect(error.httpCode).toBe('429');
-		nock.cleanAll();
 	});
 });

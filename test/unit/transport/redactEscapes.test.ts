@@ -1,4 +1,3 @@
-/* eslint-disable -- not shipped: eslint.dev.config.mjs lints this file, not n8n's node rules */
 /**
  * Issue 23, point 1: the API key is redacted in what was decoded, whatever escapes the API uses. The key holds `/`,
  * `+` and `=`, the characters JSON encoders and URL encoders write otherwise (`\/` is PHP's default, `\u002b` and
@@ -61,9 +60,17 @@ describe('redactSecrets: every spelling of the key in a text', () => {
 		expect(redacted).toBe(`The API key ${REDACTED} is not valid; again: "${REDACTED}".`);
 	});
 
-	it('leaves escapes and texts that are not the key as they are', () => {
+	it('leaves escapes and texts that are not the key as they are, and ignores keys shorter than 4 characters', () => {
 		const text = 'a\\/b \\u002b %2F &amp; sk_live_R3dact/Me9+ (most of the key, not all of it)';
 		expect(redactSecrets(text, [KEY])).toBe(text);
+		expect(redactSecrets('a bad day', secretSpellings('a'))).toBe('a bad day');
+	});
+
+	it('finds a key that holds a quote, JSON-escaped', () => {
+		const quoted = 'sk_live_a+b/c=d"e';
+		expect(redactSecrets(`in JSON ${JSON.stringify(quoted)}`, [quoted])).toBe(
+			`in JSON "${REDACTED}"`,
+		);
 	});
 
 	it('finds a key that itself holds %, \\ or &, written plainly', () => {

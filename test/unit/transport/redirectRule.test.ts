@@ -1,9 +1,10 @@
 /**
- * Issue 23, point 2: a redirect is followed only inside the API: the Base URL's origin, under its path followed by
- * /api/v1 or /api/v2, with no path trick. Anything else is an error that names the target and says the key was not
- * sent; nothing reaches the target.
+ * Issues 11 and 23: a redirect is followed only for GET and only inside the API: the Base URL's origin, under its path
+ * followed by /api/v1 or /api/v2, with no path trick, at most 3 times. Anything else is an error that names the target
+ * and says the key (and the body) was not sent; nothing reaches the target.
  */
 import nock from 'nock';
+import { NodeApiError } from 'n8n-workflow';
 
 import { apiRequest } from '../../../nodes/CrmInvoicing/shared/transport';
 import { createExecuteContext, TEST_CREDENTIALS } from '../../helpers/harness';
@@ -18,18 +19,14 @@ jest.mock('n8n-workflow', () => ({
 
 setUpNock();
 
-/** Records whatever reaches paths of the Base URL's host outside the API (it must stay empty). */
-function outsideTheApi(origin = BASE): SeenRequest[] {
-	const seen: SeenRequest[] = [];
-	replyLogging(
-		nock(origin)
-			.persist()
-			.get(/^\/(?!api\/v[12]\/).*/),
-		seen,
-		200,
-		{ id: 'not_the_api', items: [] },
-	);
-	return seen;
+const OTHER = 'https://elsewhere.test';
+
+function contextUnder(prefix: string, apiKey: string) {
+	return createExecuteContext({
+		nodeType: new CrmInvoicing(),
+		parameters: { resource: 'lead', operation: 'get' },
+		credentials: { ...TEST_CREDENTIALS, baseUrl: `${BASE}${prefix}`, apiKey },
+	}).context;
 }
 
 describe('which targets are inside the API (followed) and which not (refused, nothing sent)', () => {
@@ -54,26 +51,15 @@ describe('which targets are inside the API (followed) and which not (refused, no
 	] as const)('%s (Base URL path "%s"): followed %p', async (target, prefix, followed) => {
 		const seen: SeenRequest[] = [];
 		const apiKey = `sk_test_inside_${Math.random().toString(36).slice(2)}`;
-		const { context } = createExecuteContext({
-			nodeType: new CrmInvoicing(),
-			parameters: { resource: 'lead', operation: 'get' },
-			credentials: { ...TEST_CREDENTIALS, baseUrl: `${BASE}${prefix}`, apiKey },
-		});
 		nock(BASE).get(`${prefix}/api/v1/start`).reply(302, '', { Location: target });
 		replyLogging(nock(BASE).persist().get(/.*/), seen, 200, { id: 'reached' });
 
-		const answer = apiRequest.call(context, { method: 'GET', path: '/start' });
+		const answer = apiRequest.call(contextUnder(prefix, apiKey), { method: 'GET', path: '/start' });
 
 		if (followed) {
 			expect(await answer).toEqual({ id: 'reached' });
-			expect(seen).toEqual([
-				{
-					method: 'GET',
-					path: new URL(target).pathname + new URL(target).search,
-					apiKey,
-					body: undefined,
-				},
-			]);
+			const { pathname, search } = new URL(target);
+			expect(seen).toEqual([{ method: 'GET', path: pathname + search, apiKey, body: undefined }]);
 		} else {
 			await expect(answer).rejects.toThrow(
 				/The node did not follow it: the API key was not sent there$/,
@@ -84,84 +70,135 @@ describe('which targets are inside the API (followed) and which not (refused, no
 	});
 });
 
-describe('redirects of the same origin out of the API', () => {
-	it.each([
-		['/admin/export-all', '/admin/export-all'],
-		['/api/v1/../../admin/export-all', '/admin/export-all'],
-		['https://crm.test/login?next=%2Fapi%2Fv1', '/login?next=%2Fapi%2Fv1'],
-		['/api/v1/..%2f..%2fadmin', '/api/v1/..%2f..%2fadmin'],
-	])('302 to %s: an error naming %s; the key goes nowhere else', async (location, shown) => {
-		const elsewhere = outsideTheApi();
-		const { context } = freshContext();
-		nock(BASE).get('/api/v1/leads/lead_1').reply(302, '', { Location: location });
+const ANSWERED = 'The CRM API answered';
+const KEY_ONLY = 'The node did not follow it: the API key was not sent there';
+const KEY_AND_BODY =
+	'The node did not follow it: the API key and the request body were not sent there';
+const otherOrigin = (status: number, keyAndBody = KEY_ONLY) =>
+	`${ANSWERED} ${status} with a redirect to elsewhere.test (https://elsewhere.test), another origin than the Base URL's (https://crm.test). ${keyAndBody}`;
+const outside = (status: number, shown: string, keyAndBody = KEY_ONLY) =>
+	`${ANSWERED} ${status} with a redirect to ${shown}, outside the API (/api/v1 or /api/v2). ${keyAndBody}`;
 
-		const error = await errorOf(apiRequest.call(context, { method: 'GET', path: '/leads/lead_1' }));
-
-		expect(error.message).toBe(
-			`The CRM API answered 302 with a redirect to ${shown}, outside the API (/api/v1 or /api/v2). The node did not follow it: the API key was not sent there`,
-		);
-		expect(error.httpCode).toBe('302');
-		expect(elsewhere).toEqual([]);
-	});
-
-	it('a POST redirected out of the API says the body was not sent either', async () => {
-		const { context } = freshContext();
-		nock(BASE).post('/api/v1/leads').reply(307, '', { Location: '/admin/import' });
-
-		await expect(
-			apiRequest.call(context, { method: 'POST', path: '/leads', body: { name: 'Jane' } }),
-		).rejects.toThrow(
-			'redirect to /admin/import, outside the API (/api/v1 or /api/v2). The node did not follow it: the API key and the request body were not sent there',
-		);
-	});
-
-	it('a target that carries the key shows it redacted', async () => {
+describe('redirects that are refused: the error names the target, the key and the body go nowhere', () => {
+	it.each<[string, number, 'GET' | 'POST' | 'PATCH', string | undefined, string | RegExp]>([
+		['another host', 301, 'GET', `${OTHER}/api/v1/leads/lead_1`, otherOrigin(301)],
+		['another host', 302, 'GET', `${OTHER}/api/v1/leads/lead_1`, otherOrigin(302)],
+		['another host', 303, 'GET', `${OTHER}/api/v1/leads/lead_1`, otherOrigin(303)],
+		['another host', 307, 'GET', `${OTHER}/api/v1/leads/lead_1`, otherOrigin(307)],
+		['another host', 308, 'GET', `${OTHER}/api/v1/leads/lead_1`, otherOrigin(308)],
+		['another host', 307, 'POST', `${OTHER}/api/v1/leads`, otherOrigin(307, KEY_AND_BODY)],
+		[
+			'another port',
+			302,
+			'GET',
+			'https://crm.test:8443/api/v1/leads/lead_1',
+			/with a redirect to crm\.test:8443 \(/,
+		],
+		[
+			'https → http on the same host',
+			302,
+			'GET',
+			'http://crm.test/api/v1/leads/lead_1',
+			/with a redirect to crm\.test \(/,
+		],
+		[
+			'a protocol-relative Location',
+			302,
+			'GET',
+			'//elsewhere.test/x',
+			/with a redirect to elsewhere\.test \(/,
+		],
+		['out of the API', 302, 'GET', '/admin/export-all', outside(302, '/admin/export-all')],
+		[
+			'out of the API by dot segments',
+			302,
+			'GET',
+			'/api/v1/../../admin/export-all',
+			outside(302, '/admin/export-all'),
+		],
+		[
+			'to a login page',
+			302,
+			'GET',
+			'https://crm.test/login?next=%2Fapi%2Fv1',
+			outside(302, '/login?next=%2Fapi%2Fv1'),
+		],
+		[
+			'by encoded dot segments',
+			302,
+			'GET',
+			'/api/v1/..%2f..%2fadmin',
+			outside(302, '/api/v1/..%2f..%2fadmin'),
+		],
+		[
+			'a POST out of the API',
+			307,
+			'POST',
+			'/admin/import',
+			outside(307, '/admin/import', KEY_AND_BODY),
+		],
+		[
+			'a target that carries the key',
+			302,
+			'GET',
+			'/signin?key=KEY',
+			outside(302, '/signin?key=[redacted]'),
+		],
+		[
+			'a PATCH inside the origin (redirects are followed only for GET)',
+			308,
+			'PATCH',
+			'/api/v1/leads/lead_1/',
+			`${ANSWERED} 308 with a redirect to /api/v1/leads/lead_1/ for PATCH /api/v1/leads/lead_1, and the node follows redirects only for GET. ${KEY_AND_BODY}`,
+		],
+		[
+			'a fourth redirect',
+			302,
+			'GET',
+			'/api/v1/leads/lead_1',
+			`${ANSWERED} 302 with a redirect to /api/v1/leads/lead_1, after 3 redirects, the most the node follows. ${KEY_ONLY}`,
+		],
+		[
+			'no Location',
+			302,
+			'GET',
+			undefined,
+			`${ANSWERED} 302 with a redirect to no address (its Location header is missing or unreadable). ${KEY_ONLY}`,
+		],
+	])('%s: %i for %s to %s', async (_name, status, method, location, message) => {
 		const { context, apiKey } = freshContext();
-		nock(BASE)
-			.get('/api/v1/leads/lead_1')
-			.reply(302, '', { Location: `/signin?key=${encodeURIComponent(apiKey)}` });
+		const start = '/api/v1/leads/lead_1';
+		const headers = location
+			? { Location: location.replace('KEY', encodeURIComponent(apiKey)) }
+			: undefined;
+		nock(BASE).intercept(start, method).times(4).reply(status, '', headers);
+		const reached: SeenRequest[] = [];
+		for (const origin of [BASE, OTHER])
+			for (const verb of ['GET', 'POST', 'PATCH'])
+				replyLogging(nock(origin).persist().intercept(/.*/, verb), reached, 200, { id: 'reached' });
+		const body = method === 'GET' ? undefined : { name: 'Jane' };
 
-		const error = await errorOf(apiRequest.call(context, { method: 'GET', path: '/leads/lead_1' }));
+		const error = await errorOf(apiRequest.call(context, { method, path: '/leads/lead_1', body }));
 
-		expect(error.message).toContain('redirect to /signin?key=[redacted], outside the API');
+		expect(error).toBeInstanceOf(NodeApiError);
+		if (typeof message === 'string') expect(error.message).toBe(message);
+		else expect(error.message).toMatch(message);
+		expect(error.httpCode).toBe(String(status));
+		expect(reached).toEqual([]);
 		expect(JSON.stringify(error)).not.toContain(apiKey);
+		nock.cleanAll();
 	});
 
-	it("with a Base URL that has a path, the API is under that path: inside is followed, the host's own /api/v1 is not", async () => {
-		const seen: SeenRequest[] = [];
-		const { context } = createExecuteContext({
-			nodeType: new CrmInvoicing(),
-			parameters: { resource: 'lead', operation: 'get' },
-			credentials: { ...TEST_CREDENTIALS, baseUrl: `${BASE}/crm`, apiKey: 'sk_test_prefixed_base' },
-		});
-		nock(BASE)
-			.get('/crm/api/v1/leads/lead_1')
-			.reply(301, '', { Location: '/crm/api/v1/leads/lead_1/' });
-		replyLogging(nock(BASE).get('/crm/api/v1/leads/lead_1/'), seen, 200, { id: 'lead_1' });
+	it('with a Base URL that has a path, the API is under that path, and the error says so', async () => {
 		nock(BASE).get('/crm/api/v1/leads/lead_2').reply(301, '', { Location: '/api/v1/leads/lead_2' });
 
-		expect(await apiRequest.call(context, { method: 'GET', path: '/leads/lead_1' })).toEqual({
-			id: 'lead_1',
+		const answer = apiRequest.call(contextUnder('/crm', 'sk_test_prefixed_base'), {
+			method: 'GET',
+			path: '/leads/lead_2',
 		});
-		expect(seen).toHaveLength(1);
-		await expect(
-			apiRequest.call(context, { method: 'GET', path: '/leads/lead_2' }),
-		).rejects.toThrow(
+
+		await expect(answer).rejects.toThrow(
 			'redirect to /api/v1/leads/lead_2, outside the API (/crm/api/v1 or /crm/api/v2)',
 		);
-	});
-
-	it('a redirect inside the API (another version too) is still followed for GET, with the key', async () => {
-		const seen: SeenRequest[] = [];
-		const { context, apiKey } = freshContext();
-		nock(BASE).get('/api/v1/contacts').reply(308, '', { Location: '/api/v2/contacts' });
-		replyLogging(nock(BASE).get('/api/v2/contacts'), seen, 200, {
-			data: [],
-			meta: { hasMore: false },
-		});
-
-		await apiRequest.call(context, { method: 'GET', path: '/contacts' });
-
-		expect(seen).toEqual([{ method: 'GET', path: '/api/v2/contacts', apiKey, body: undefined }]);
 	});
 });

@@ -79,89 +79,65 @@ describe('apiRequest', () => {
 		expect(contentType).toMatch(/^application\/json/);
 	});
 
-	it('uses the /api/v2 prefix for version v2', async () => {
+	it.each([
+		[
+			'uses the /api/v2 prefix for version v2',
+			'v2',
+			{ pageSize: 5 },
+			'/api/v2/contacts?pageSize=5',
+		],
+		['sends no query string for an empty qs', 'v1', {}, '/api/v1/contacts'],
+	] as const)('%s', async (_name, version, qs, path) => {
 		const seen: SeenRequest[] = [];
-		const { context } = freshContext();
-		replyLogging(nock(BASE).get('/api/v2/contacts').query(true), seen, 200, {
-			data: [],
-			meta: { nextCursor: null },
-		});
+		replyLogging(
+			nock(BASE)
+				.get(/contacts/)
+				.query(true),
+			seen,
+			200,
+			{ items: [] },
+		);
 
-		await apiRequest.call(context, {
+		await apiRequest.call(freshContext().context, {
 			method: 'GET',
 			path: '/contacts',
-			version: 'v2',
-			qs: { pageSize: 5 },
+			version,
+			qs,
 		});
 
-		expect(seen.map((request) => request.path)).toEqual(['/api/v2/contacts?pageSize=5']);
+		expect(seen.map((request) => request.path)).toEqual([path]);
 	});
 
-	it('sends no query string for an empty qs', async () => {
-		const seen: SeenRequest[] = [];
-		const { context } = freshContext();
-		replyLogging(nock(BASE).get('/api/v1/users').query(true), seen, 200, {
-			items: [],
-			hasMore: false,
+	// A DELETE counts as done only on an empty answer or a JSON object: a 200 sign-in page is an error.
+	it.each<[number, nock.Body, object | string | RegExp]>([
+		[204, '', {}],
+		[200, '', {}],
+		[200, { deleted: true }, { deleted: true }],
+		[
+			200,
+			'<!DOCTYPE html><html><body>Sign in to continue</body></html>',
+			'The CRM API answered DELETE /api/v1/webhooks/wh_1 with 200 (text/html) and text starting "<!DOCTYPE html><html><body>Sign in to continue</body></html>", not an empty answer or a JSON object',
+		],
+		[200, [{ id: 'wh_1' }], /not an empty answer or a JSON object/],
+	])('a DELETE answered %i with %j → %j', async (status, body, outcome) => {
+		const headers: nock.ReplyHeaders =
+			typeof body === 'string' && body ? { 'Content-Type': 'text/html' } : {};
+		nock(BASE).delete('/api/v1/webhooks/wh_1').reply(status, body, headers);
+
+		const answer = apiRequest.call(freshContext().context, {
+			method: 'DELETE',
+			path: '/webhooks/wh_1',
 		});
 
-		await apiRequest.call(context, { method: 'GET', path: '/users', qs: {} });
-
-		expect(seen.map((request) => request.path)).toEqual(['/api/v1/users']);
-	});
-
-	it('an empty 204 → {}', async () => {
-		const { context } = freshContext();
-		nock(BASE).delete('/api/v1/webhooks/wh_1').reply(204);
-
-		expect(await apiRequest.call(context, { method: 'DELETE', path: '/webhooks/wh_1' })).toEqual(
-			{},
-		);
-	});
-
-	it('a DELETE counts as done only on an empty answer or a JSON object: a 200 sign-in page is an error', async () => {
-		const { context } = freshContext();
-		nock(BASE)
-			.delete('/api/v1/webhooks/wh_1')
-			.reply(200, '')
-			.delete('/api/v1/webhooks/wh_2')
-			.reply(200, { deleted: true })
-			.delete('/api/v1/webhooks/wh_3')
-			.reply(200, '<!DOCTYPE html><html><body>Sign in to continue</body></html>', {
-				'Content-Type': 'text/html',
-			})
-			.delete('/api/v1/webhooks/wh_4')
-			.reply(200, [{ id: 'wh_4' }]);
-
-		expect(await apiRequest.call(context, { method: 'DELETE', path: '/webhooks/wh_1' })).toEqual(
-			{},
-		);
-		expect(await apiRequest.call(context, { method: 'DELETE', path: '/webhooks/wh_2' })).toEqual({
-			deleted: true,
-		});
-		await expect(
-			apiRequest.call(context, { method: 'DELETE', path: '/webhooks/wh_3' }),
-		).rejects.toThrow(
-			'The CRM API answered DELETE /api/v1/webhooks/wh_3 with 200 (text/html) and text starting "<!DOCTYPE html><html><body>Sign in to continue</body></html>", not an empty answer or a JSON object',
-		);
-		await expect(
-			apiRequest.call(context, { method: 'DELETE', path: '/webhooks/wh_4' }),
-		).rejects.toThrow(/not an empty answer or a JSON object/);
+		if (typeof outcome === 'string' || outcome instanceof RegExp)
+			await expect(answer).rejects.toThrow(outcome);
+		else expect(await answer).toEqual(outcome);
 	});
 
 	it('a 200 that is not JSON → { body: text }', async () => {
-		const { context } = freshContext();
 		nock(BASE).patch('/api/v1/leads/lead_1').reply(200, 'OK', { 'Content-Type': 'text/plain' });
-
-		expect(
-			await apiRequest.call(context, {
-				method: 'PATCH',
-				path: '/leads/lead_1',
-				body: { name: 'x' },
-			}),
-		).toEqual({
-			body: 'OK',
-		});
+		const patch = { method: 'PATCH' as const, path: '/leads/lead_1', body: { name: 'x' } };
+		expect(await apiRequest.call(freshContext().context, patch)).toEqual({ body: 'OK' });
 	});
 
 	it('apiRequestFull hands back status and headers too', async () => {

@@ -7,7 +7,15 @@ import {
 	httpStatusOf,
 	isPlainObject,
 } from '../../../nodes/CrmInvoicing/shared';
-import { contentTypeOf, headerValue } from '../../../nodes/CrmInvoicing/shared/values';
+import {
+	type ExpectedAnswer,
+	unexpectedAnswerError,
+} from '../../../nodes/CrmInvoicing/shared/transport/errors';
+import {
+	contentTypeOf,
+	describeValue,
+	headerValue,
+} from '../../../nodes/CrmInvoicing/shared/values';
 
 const node: INode = {
 	id: 'n1',
@@ -50,11 +58,56 @@ describe('the shared readers of answers, errors and headers', () => {
 		expect(httpStatusOf(undefined)).toBeUndefined();
 	});
 
+	it('describes an answer by its kind and first characters, cut short', () => {
+		const page = `<html>${'x'.repeat(500)}`;
+		expect(describeValue('', true)).toBe('an empty body');
+		expect(describeValue(page, true)).toMatch(/^text starting "<html>x+…"$/);
+		expect(describeValue(page, true).length).toBeLessThan(140);
+		expect(describeValue({ a: 1, b: 2 }, true)).toBe('an object with the keys a, b');
+		expect(describeValue([1, 2], true)).toBe('an array of 2');
+		expect(describeValue(7, true)).toBe('the number 7');
+	});
+
 	it('tells a JSON object from null, arrays and scalars', () => {
 		expect(isPlainObject({})).toBe(true);
 		expect(isPlainObject([])).toBe(false);
 		expect(isPlainObject(null)).toBe(false);
 		expect(isPlainObject('x')).toBe(false);
+	});
+});
+
+/** `expected` when a 2xx body does not fit it (unexpectedAnswerError gives an error), else undefined. */
+const answerMismatch = (body: unknown, status: number, expected: ExpectedAnswer) =>
+	unexpectedAnswerError(() => node, {
+		request: { method: 'GET', path: '/api/v1/x' },
+		status,
+		contentType: '',
+		body,
+		expected,
+	}) && expected;
+
+describe('which 2xx bodies fit which expectation (unexpectedAnswerError)', () => {
+	it.each([
+		['record', { id: 'lead_1' }, 200, undefined],
+		['record', { id: 7 }, 200, undefined],
+		['record', { id: '' }, 200, 'record'],
+		['record', { id: '  ' }, 200, 'record'],
+		['record', { id: null }, 200, 'record'],
+		['record', { id: Number.NaN }, 200, 'record'],
+		['record', { name: 'x' }, 200, 'record'],
+		['record', '<html></html>', 200, 'record'],
+		['record', '', 200, 'record'],
+		['record', [{ id: 'x' }], 200, 'record'],
+		['record', { id: { x: 1 } }, 200, 'record'],
+		['record', 7, 200, 'record'],
+		['record', '', 204, 'record'],
+		['empty-or-object', '', 200, undefined],
+		['empty-or-object', { ok: true }, 200, undefined],
+		['empty-or-object', 'OK', 200, 'empty-or-object'],
+		['empty-or-object', 'OK', 204, undefined], // a 204 fits whatever it carries
+		['any', '<html>', 200, undefined],
+	] as const)('%s with %j (%i) → %p', (expected, body, status, result) => {
+		expect(answerMismatch(body, status, expected)).toBe(result);
 	});
 });
 
