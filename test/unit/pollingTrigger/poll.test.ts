@@ -153,22 +153,14 @@ describe.each(CASES)('personality %s, list order %s', (personality, order) => {
 		setOrder(order);
 	});
 
-	it('emits nothing on the first poll and remembers the leads that exist', async () => {
+	it('emits nothing on the first poll and remembers the leads that exist; then each new lead exactly once, oldest first, as Lead → Get gives it, with _event newLead', async () => {
 		const memory: IDataObject = {};
-		const first = await poll(memory);
-		expect(first.items).toEqual([]);
-		expect(Object.keys(memory.leads as object).sort()).toEqual(
-			store()
-				.leads.values()
-				.map((lead) => lead.id)
-				.sort(),
-		);
 		expect((await poll(memory)).items).toEqual([]);
-	});
-
-	it('emits each new lead exactly once, oldest first, with _event newLead, then nothing', async () => {
-		const memory: IDataObject = {};
-		await poll(memory);
+		const existing = store()
+			.leads.values()
+			.map((lead) => lead.id);
+		expect(Object.keys(memory.leads as object).sort()).toEqual(existing.sort());
+		expect((await poll(memory)).items).toEqual([]);
 		const created = [
 			await createLead('New One'),
 			await createLead('New Two'),
@@ -177,10 +169,8 @@ describe.each(CASES)('personality %s, list order %s', (personality, order) => {
 		const next = await poll(memory);
 		expect(names(next.items)).toEqual(['New One', 'New Two', 'New Three']);
 		expect(next.items.every((item) => item._event === 'newLead')).toBe(true);
-		// The lead as Lead → Get returns it (GET /leads/{id}), plus _event.
-		const got = (await call<IDataObject>(sandbox, 'GET', `/api/v1/leads/${String(created[0].id)}`))
-			.body;
-		expect(next.items[0]).toEqual({ ...got, _event: 'newLead' });
+		const got = await call<IDataObject>(sandbox, 'GET', `/api/v1/leads/${String(created[0].id)}`);
+		expect(next.items[0]).toEqual({ ...got.body, _event: 'newLead' });
 		expect((await poll(memory)).items).toEqual([]);
 	});
 

@@ -1,7 +1,6 @@
 import nock from 'nock';
 
 import { useNock } from '../../helpers/nock';
-import type { IDataObject } from 'n8n-workflow';
 
 import {
 	NO_SECRET_REASON,
@@ -320,21 +319,6 @@ describe('verified deliveries that start nothing', () => {
 			body: { received: true, duplicate: true },
 		});
 		expect((await deliver({ staticData })).ran).toBe(true);
-	});
-
-	it('remembers accepted ids in the static data n8n saves (and survives losing the process memory)', async () => {
-		const id = nextMessageId();
-		const staticData = storedSubscription({ subscriptionId: 'whk_restart' });
-		await deliver({ id, staticData });
-		expect(staticData.recentDeliveries).toHaveLength(1);
-		// What n8n saved and loads again after a restart: a plain copy, read by a fresh module memory.
-		const reloaded = JSON.parse(JSON.stringify(staticData)) as IDataObject;
-		jest.isolateModules(() => {
-			const { acceptOnce } = jest.requireActual<
-				typeof import('../../../nodes/CrmInvoicing/trigger/store')
-			>('../../../nodes/CrmInvoicing/trigger/store');
-			expect(acceptOnce(reloaded, 'some-process-key', id)).toBe(false);
-		});
 	});
 
 	it('a rejected delivery is not remembered: a correctly signed retry still goes through', async () => {

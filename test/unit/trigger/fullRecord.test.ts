@@ -5,7 +5,7 @@ import { FULL_RECORD_TIME_LIMIT_MS } from '../../../nodes/CrmInvoicing/trigger/w
 import { loggedMessages, TEST_CREDENTIALS } from '../../helpers/harness';
 import { useNock } from '../../helpers/nock';
 import { deliver as deliverTo, eventBody } from '../../helpers/trigger';
-import { API, SECRET } from './fixtures';
+import { API, apiError, SECRET } from './fixtures';
 
 useNock();
 
@@ -108,9 +108,7 @@ describe('trigger option "Output Full Record"', () => {
 	});
 
 	it("answers 503 without remembering the delivery when the CRM fails (5xx), so the CRM's retry is emitted", async () => {
-		nock(API)
-			.get(LEAD)
-			.reply(500, { error: { code: 'INTERNAL', message: 'boom' } });
+		nock(API).get(LEAD).reply(500, apiError('INTERNAL', 'boom'));
 		const failed = await deliver({ id: 'msg_retry_1' });
 		expect(failed).toMatchObject({ ran: false, status: 503 });
 		expect(failed.body).toEqual({
@@ -131,9 +129,7 @@ describe('trigger option "Output Full Record"', () => {
 	});
 
 	it('emits the payload as received with fullRecordError when the lead cannot be read (404): retrying would not help', async () => {
-		nock(API)
-			.get(LEAD)
-			.reply(404, { error: { code: 'NOT_FOUND', message: 'Lead lead_42 was not found' } });
+		nock(API).get(LEAD).reply(404, apiError('NOT_FOUND', 'Lead lead_42 was not found'));
 		const delivered = await deliver();
 		expect(delivered.status).toBe(200);
 		expect(delivered.items).toEqual([

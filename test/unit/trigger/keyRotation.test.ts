@@ -27,6 +27,7 @@ import {
 } from '../../helpers/trigger';
 import {
 	API,
+	apiError,
 	earlierSubscription,
 	expectNoUnansweredRequests,
 	OLD_SECRET,
@@ -262,9 +263,7 @@ describe('a key change, then a restart before any delivery (nothing can read the
 
 	it('a renewal whose POST meets a 503 deletes nothing and keeps the stored subscription; a delivery after a minute tries again', async () => {
 		// Issue 29, defect 1: the new subscription is created first, so a failed POST cannot leave the trigger deaf.
-		nock(API)
-			.post(LIST)
-			.reply(503, { error: { code: 'UNAVAILABLE', message: 'busy' } });
+		nock(API).post(LIST).reply(503, apiError('UNAVAILABLE', 'busy'));
 		const stored = unreadable();
 		const first = await deliver(plain(stored));
 		expect(first).toMatchObject({ status: 503 });
@@ -286,7 +285,7 @@ describe('a key change, then a restart before any delivery (nothing can read the
 			.post(LIST)
 			.reply(200, { id: 'whk_2', secret: NEW_SECRET })
 			.delete(ONE('whk_1'))
-			.reply(403, { error: { code: 'FORBIDDEN', message: 'not now' } })
+			.reply(403, apiError('FORBIDDEN', 'not now'))
 			.get(LIST)
 			.query(true)
 			.reply(200, { items: [], hasMore: false });
@@ -322,9 +321,7 @@ describe('a key change, then a restart before any delivery (nothing can read the
 		expect(trigger.staticData.subscriptionId).toBe('whk_1');
 		expect(logged('warn')).toContain("cannot be read with this credential's API key");
 		// A POST that fails keeps it: the trigger is never left without a subscription (issue 29, defect 1).
-		nock(API)
-			.post(LIST)
-			.reply(503, { error: { code: 'UNAVAILABLE', message: 'busy' } });
+		nock(API).post(LIST).reply(503, apiError('UNAVAILABLE', 'busy'));
 		await expect(trigger.create()).rejects.toThrow();
 		expect(trigger.staticData.subscriptionId).toBe('whk_1');
 		// The next activation's create subscribes anew and deletes the old subscription after storing the new one.

@@ -18,6 +18,7 @@ import { useNock } from '../../helpers/nock';
 import { deliver as deliverTo, prepareDelivery, type DeliveryOptions } from '../../helpers/trigger';
 import {
 	API,
+	apiError,
 	expectNoUnansweredRequests,
 	NEW_SECRET,
 	plain,
@@ -97,9 +98,7 @@ describe('a rotation seen: a verified delivery that also carries a signature by 
 	});
 
 	it('a delivery answered 503 (its lead could not be read) renews nothing: its retry comes through the old subscription', async () => {
-		nock(API)
-			.get('/api/v1/leads/lead_1')
-			.reply(500, { error: { code: 'INTERNAL', message: 'boom' } });
+		nock(API).get('/api/v1/leads/lead_1').reply(500, apiError('INTERNAL', 'boom'));
 		const delivered = await deliver(ROTATING, { parameters: FULL_RECORD });
 		expect(delivered).toMatchObject({ ran: false, status: 503 });
 		// No POST was sent (any would fail this file); the retry, answered 200, renews.

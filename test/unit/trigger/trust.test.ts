@@ -41,6 +41,7 @@ import { signedHeaders, verifyWebhookSignature } from '../../helpers/signing';
 import { activate, deliver, eventBody, fakeCrm, type Delivered } from '../../helpers/trigger';
 import {
 	API,
+	apiError,
 	expectNoUnansweredRequests,
 	HARNESS_IDS,
 	nextMessageId,
@@ -249,9 +250,7 @@ describe('a signature that does not match: 503, and a renewal when a question as
 	it('a stale reader (queue mode): the stored subscription is gone at the CRM, so 503; the retry with the saved data runs', async () => {
 		// Main deleted whk_1 and created whk_2 (secret SECRET); this process still reads whk_1 and its secret OLD_SECRET.
 		const stale = storedSubscription({ secretWrapped: wrapAsStored(OLD_SECRET, 'whk_1') });
-		nock(API)
-			.get(ONE('whk_1'))
-			.reply(404, { error: { code: 'NOT_FOUND', message: 'gone' } });
+		nock(API).get(ONE('whk_1')).reply(404, apiError('NOT_FOUND', 'gone'));
 		const id = nextMessageId();
 		expectNothingRun(await deliver({ id, staticData: stale }), 503, STALE_REASON);
 		// The CRM's retry reads the saved static data.
@@ -271,19 +270,11 @@ describe('a signature that does not match: 503, and a renewal when a question as
 	});
 
 	it.each([
-		['an error (401)', 401, { error: { code: 'UNAUTHORIZED', message: 'no' } }],
+		['an error (401)', 401, apiError('UNAUTHORIZED', 'no')],
 		['a 200 HTML page, which is not a subscription', 200, '<html><body>Sign in</body></html>'],
 		['a 200 without an id', 200, { ok: true }],
-		[
-			'503 once (not retried: one question is one request)',
-			503,
-			{ error: { code: 'UNAVAILABLE', message: 'busy' } },
-		],
-		[
-			'429 once (not retried either)',
-			429,
-			{ error: { code: 'RATE_LIMITED', message: 'slow down' } },
-		],
+		['503 once (not retried: one question is one request)', 503, apiError('UNAVAILABLE', 'busy')],
+		['429 once (not retried either)', 429, apiError('RATE_LIMITED', 'slow down')],
 	])('the CRM answers %s: 503', async (_case, status, body) => {
 		const type: Record<string, string> =
 			typeof body === 'string' ? { 'Content-Type': 'text/html' } : {};
@@ -305,7 +296,7 @@ describe('a signature that does not match: 503, and a renewal when a question as
 			.get(ONE('whk_1'))
 			.reply(200, current)
 			.get(ONE('whk_1'))
-			.reply(404, { error: { code: 'NOT_FOUND', message: 'gone' } });
+			.reply(404, apiError('NOT_FOUND', 'gone'));
 		renewalAtCrm();
 		expectNothingRun(await deliver(forged), 503, ROTATED_REASON);
 		// Another process renewed the subscription: the next mismatch (after the interval) asks again, and gets 503.
@@ -383,10 +374,19 @@ describe('a retired subscription (kept at the CRM because it delivers to another
 		}));
 		const staticData = storedSubscription({ retiredSubscriptions: retired });
 		const webhookUrl = 'https://new.example.com/webhook/x/webhook';
+		const { secretWrapped } = staticData;
 		const trigger = triggerHooks({ staticData, webhookUrl });
-		// Deactivated while its data names a subscription at another URL: that one is retired too.
+		// Deactivated while its data names a subscription at another URL (a restored copy's data names production's): that
+		// one is not deleted (no DELETE is mocked) but retired too, with its secret, and named; nothing else is kept.
 		await expect(trigger.delete()).resolves.toBe(true);
 		expect(retiredIds(trigger.staticData)).toEqual(['whk_r3', 'whk_r4', 'whk_1']);
+		expect(plain(trigger.staticData)).toEqual({
+			retiredSubscriptions: [
+				...retired.slice(3),
+				{ id: 'whk_1', url: PRODUCTION_URL, secretWrapped },
+			],
+		});
+		expect(warnings().join()).toContain('kept webhook subscription whk_1');
 	});
 });
 
@@ -416,9 +416,14 @@ describe("the deletion rule: only a subscription with this node's tag at this no
 				url: PRODUCTION_URL,
 				events: ['lead.created', 'deal.stage_changed'],
 			});
-		const trigger = triggerHooks({ staticData: storedSubscription(), webhookUrl: STAGING_URL });
+		const stored = storedSubscription();
+		const { secretWrapped } = stored;
+		const trigger = triggerHooks({ staticData: stored, webhookUrl: STAGING_URL });
 		await expect(trigger.checkExists()).resolves.toBe(false);
-		expect(retiredIds(trigger.staticData)).toEqual(['whk_1']);
+		// Retired with its secret (its deliveries are answered 410); no DELETE, no request to production's URL.
+		expect(plain(trigger.staticData)).toEqual({
+			retiredSubscriptions: [{ id: 'whk_1', url: PRODUCTION_URL, secretWrapped }],
+		});
 
 		// create: the sweep finds production's subscription (same tag: kept, named) and its own leftover at its own URL.
 		const name = `n8n: Leads to Slack [n8n:${tag}]`;
