@@ -585,6 +585,22 @@ describe('ownership: only subscriptions this trigger can prove it created are de
 		for (const tag of tags) expect(tag).toMatch(/^[A-Za-z0-9_-]{16}$/);
 	});
 
+	// n8n 2.38 and 2.41 start test listening with mode "manual" and end it (Stop Listening, or after the event) with mode
+	// "internal" (test-webhooks.js): the tag must be the same at both ends, or the test subscription is forgotten.
+	it('the tag of mode "internal" is that of test listening at the test URL, and that of production at the production URL', () => {
+		const at = (mode: string, url: string) =>
+			ownerTag({
+				getInstanceId: () => 'instance-1',
+				getWorkflow: () => ({ id: 'wf1' }),
+				getNode: () => ({ id: 'node-1', name: 'On Lead Created' }),
+				getMode: () => mode,
+				getNodeWebhookUrl: () => url,
+			});
+		expect(at('internal', TEST_URL)).toBe(at('manual', TEST_URL));
+		expect(at('internal', PRODUCTION_URL)).toBe(at('trigger', PRODUCTION_URL));
+		expect(at('manual', TEST_URL)).not.toBe(at('trigger', PRODUCTION_URL));
+	});
+
 	it("an imported workflow (static data of another n8n instance) leaves that instance's subscription alone", async () => {
 		// Production's n8n created its subscription; the workflow was exported with its static data and imported here.
 		const production = triggerHooks({ instanceId: 'production-instance', staticData: {} });
