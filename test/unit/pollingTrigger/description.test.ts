@@ -93,18 +93,18 @@ describe('parameters', () => {
 });
 
 describe('the request budget (budget.ts)', () => {
-	it("leaves half the key's rate to others, and reads at most that share for each whole minute of n8n's time budget for a poll", () => {
-		// n8n 1.x gives no budget: its PollContext's own 5 minutes.
-		expect(pollBudget(60)).toMatchObject({ share: 30, pages: 150 });
-		expect(pollBudget(60, 10 * 60_000)).toMatchObject({ share: 30, pages: 300 });
-		// n8n 2.41's scheduler gives a poll 36 s: one minute's share.
-		expect(pollBudget(60, 36_000)).toMatchObject({ share: 30, pages: 30 });
-		expect(pollBudget(60, 0)).toMatchObject({ pages: 150 });
-	});
-
-	it('half the rate, rounded down: 2 requests a minute give 1; 1 gives none (the poll refuses such a credential, poll.test.ts)', () => {
-		expect(pollBudget(2)).toMatchObject({ share: 1, pages: 5 });
-		expect(pollBudget(1)).toMatchObject({ share: 0, pages: 0 });
+	// Half the key's rate, rounded down, for each whole minute of n8n's time budget for a poll: n8n 1.x gives none (its
+	// PollContext's own 5 minutes), n8n 2.41's scheduler 36 s (one minute's share). A rate of 1 leaves none (the poll
+	// refuses such a credential, poll.test.ts).
+	it.each([
+		[60, undefined, { share: 30, pages: 150 }],
+		[60, 10 * 60_000, { share: 30, pages: 300 }],
+		[60, 36_000, { share: 30, pages: 30 }],
+		[60, 0, { share: 30, pages: 150 }],
+		[2, undefined, { share: 1, pages: 5 }],
+		[1, undefined, { share: 0, pages: 0 }],
+	])('%p requests a minute, a budget of %p ms: %p', (rate, budgetMs, expected) => {
+		expect(pollBudget(rate, budgetMs)).toMatchObject(expected);
 	});
 });
 

@@ -21,6 +21,7 @@ import {
 	type Sandbox,
 	type SandboxPersonality,
 } from '../../sandbox/server';
+import { call } from '../../sandbox/helpers';
 import { addLead, ADMIN_USER_INTERNAL_ID, type Store } from '../../sandbox/store';
 
 // n8n's sleep as it is, unless a test records it instead (the node's share of the key waits with it).
@@ -45,9 +46,7 @@ beforeEach(() => {
 	setOrder('oldest');
 });
 
-function setOrder(order: ListOrder): void {
-	sandbox.setListOrder(order);
-}
+const setOrder = (order: ListOrder) => sandbox.setListOrder(order);
 
 const credentials = () => ({
 	baseUrl: sandbox.url,
@@ -104,24 +103,36 @@ async function poll(
 }
 
 async function createLead(name: string, fields: IDataObject = {}): Promise<IDataObject> {
-	const response = await fetch(`${sandbox.url}/api/v1/leads`, {
-		method: 'POST',
-		headers: { 'content-type': 'application/json', 'x-api-key': sandbox.keys.admin },
-		body: JSON.stringify({ name, ...fields }),
-	});
-	return (await response.json()) as IDataObject;
+	return (await call<IDataObject>(sandbox, 'POST', '/api/v1/leads', { body: { name, ...fields } }))
+		.body;
 }
 
 async function patchLead(id: string, fields: IDataObject): Promise<void> {
-	const response = await fetch(`${sandbox.url}/api/v1/leads/${id}`, {
-		method: 'PATCH',
-		headers: { 'content-type': 'application/json', 'x-api-key': sandbox.keys.admin },
-		body: JSON.stringify(fields),
-	});
-	expect(response.ok).toBe(true);
+	const answer = await call(sandbox, 'PATCH', `/api/v1/leads/${id}`, { body: fields });
+	expect(answer.status).toBeLessThan(300);
+}
+
+/** A lead the CRM imports with an old creation date (listed out of order under newest-first by createdAt). */
+async function importOld(): Promise<IDataObject> {
+	const leads = [{ name: 'Imported 2020', createdAt: '2020-01-01T00:00:00Z' }];
+	return (await call<IDataObject[]>(sandbox, 'POST', '/__sandbox/import', { body: { leads } }))
+		.body[0];
 }
 
 const store = (): Store => sandbox.state as Store;
+
+/** The CRM's next answer to a list request is one page of `items` (after `delayMs`). */
+function listOnce(items: unknown[], delayMs?: number): void {
+	const body = { items, hasMore: false, nextCursor: null };
+	sandbox.addFault({
+		status: 200,
+		count: 1,
+		method: 'GET',
+		pathPrefix: '/api/v1/leads',
+		delayMs,
+		body,
+	});
+}
 
 /** Archives a lead in the CRM itself (as its web app would): the alternate PATCH /leads/{id} ignores `archived`. */
 function archiveLead(id: string): void {
@@ -142,22 +153,14 @@ describe.each(CASES)('personality %s, list order %s', (personality, order) => {
 		setOrder(order);
 	});
 
-	it('emits nothing on the first poll and remembers the leads that exist', async () => {
+	it('emits nothing on the first poll and remembers the leads that exist; then each new lead exactly once, oldest first, as Lead → Get gives it, with _event newLead', async () => {
 		const memory: IDataObject = {};
-		const first = await poll(memory);
-		expect(first.items).toEqual([]);
-		expect(Object.keys(memory.leads as object).sort()).toEqual(
-			store()
-				.leads.values()
-				.map((lead) => lead.id)
-				.sort(),
-		);
 		expect((await poll(memory)).items).toEqual([]);
-	});
-
-	it('emits each new lead exactly once, oldest first, with _event newLead, then nothing', async () => {
-		const memory: IDataObject = {};
-		await poll(memory);
+		const existing = store()
+			.leads.values()
+			.map((lead) => lead.id);
+		expect(Object.keys(memory.leads as object).sort()).toEqual(existing.sort());
+		expect((await poll(memory)).items).toEqual([]);
 		const created = [
 			await createLead('New One'),
 			await createLead('New Two'),
@@ -166,13 +169,8 @@ describe.each(CASES)('personality %s, list order %s', (personality, order) => {
 		const next = await poll(memory);
 		expect(names(next.items)).toEqual(['New One', 'New Two', 'New Three']);
 		expect(next.items.every((item) => item._event === 'newLead')).toBe(true);
-		// The lead as Lead → Get returns it (GET /leads/{id}), plus _event.
-		const got = (await (
-			await fetch(`${sandbox.url}/api/v1/leads/${String(created[0].id)}`, {
-				headers: { 'x-api-key': sandbox.keys.admin },
-			})
-		).json()) as IDataObject;
-		expect(next.items[0]).toEqual({ ...got, _event: 'newLead' });
+		const got = await call<IDataObject>(sandbox, 'GET', `/api/v1/leads/${String(created[0].id)}`);
+		expect(next.items[0]).toEqual({ ...got.body, _event: 'newLead' });
 		expect((await poll(memory)).items).toEqual([]);
 	});
 
@@ -299,41 +297,41 @@ describe("under n8n 2.41's durable scheduler with durable cursors", () => {
 });
 
 describe('a lead changed and archived in the same interval', () => {
-	async function changedAndArchived(events: string[]): Promise<IDataObject[]> {
+	it.each([
+		[
+			'Updated and Archived: one Updated item naming the other fields, one Archived item',
+			['updatedLead', 'archivedLead'],
+			[
+				['updatedLead', ['value']],
+				['archivedLead', undefined],
+			],
+		],
+		['Archived only: one Archived item', ['archivedLead'], [['archivedLead', undefined]]],
+		[
+			'Updated only: one Updated item that names archived too',
+			['updatedLead'],
+			[['updatedLead', ['archived', 'value']]],
+		],
+	])('with %s', async (_case, events, expected) => {
 		const memory: IDataObject = {};
 		const lead = await createLead('Both');
 		await poll(memory, { events });
 		await patchLead(String(lead.id), { value: 999 });
 		archiveLead(String(lead.id));
-		return (await poll(memory, { events })).items;
-	}
-
-	it('with Updated and Archived: one Updated item naming the other fields, one Archived item', async () => {
-		const items = await changedAndArchived(['updatedLead', 'archivedLead']);
-		expect(items.map((item) => [item._event, item._changedFields])).toEqual([
-			['updatedLead', ['value']],
-			['archivedLead', undefined],
-		]);
-	});
-
-	it('with Archived only: one Archived item', async () => {
-		const items = await changedAndArchived(['archivedLead']);
-		expect(items.map((item) => item._event)).toEqual(['archivedLead']);
-	});
-
-	it('with Updated only: one Updated item that names archived too', async () => {
-		const items = await changedAndArchived(['updatedLead']);
-		expect(items).toHaveLength(1);
-		expect((items[0]._changedFields as string[]).sort()).toEqual(['archived', 'value']);
+		const items = (await poll(memory, { events })).items;
+		const fields = (item: IDataObject) => (item._changedFields as string[] | undefined)?.sort();
+		expect(items.map((item) => [item._event, fields(item)])).toEqual(expected);
 	});
 
 	it('archived alone, with both events: only the Archived item', async () => {
 		const memory: IDataObject = {};
+		const events = ['updatedLead', 'archivedLead'];
 		const lead = await createLead('Flag Only');
-		await poll(memory, { events: ['updatedLead', 'archivedLead'] });
+		await poll(memory, { events });
 		archiveLead(String(lead.id));
-		const items = (await poll(memory, { events: ['updatedLead', 'archivedLead'] })).items;
-		expect(items.map((item) => item._event)).toEqual(['archivedLead']);
+		expect((await poll(memory, { events })).items.map((item) => item._event)).toEqual([
+			'archivedLead',
+		]);
 	});
 });
 
@@ -362,13 +360,6 @@ describe('requests per poll', () => {
 		const next = await poll(memory);
 		expect(names(next.items)).toEqual(['At The End']);
 		expect(next.requests).toBe(3);
-	});
-
-	it('Updated Lead reads the whole list under newest first too', async () => {
-		setOrder('newest');
-		const memory: IDataObject = {};
-		await poll(memory, { events: ['newLead', 'updatedLead'] });
-		expect((await poll(memory, { events: ['newLead', 'updatedLead'] })).requests).toBe(3);
 	});
 });
 
@@ -444,14 +435,6 @@ describe('first poll', () => {
 });
 
 describe('memory', () => {
-	it('keeps one short fingerprint per lead', async () => {
-		const memory: IDataObject = {};
-		await poll(memory);
-		const prints = Object.values(memory.leads as Record<string, string>);
-		expect(prints).toHaveLength(3);
-		for (const print of prints) expect(print.length).toBeLessThanOrEqual(9 + 2 * 14);
-	});
-
 	it(`fails with a clear error past the cap (${POLLING.maxLeads} leads) and keeps what it remembered`, async () => {
 		const cap = POLLING as { maxLeads: number };
 		const saved = cap.maxLeads;
@@ -505,14 +488,7 @@ describe('overlap guard', () => {
 	it('skips a poll that starts while the previous one still runs, without a request', async () => {
 		const memory: IDataObject = {};
 		await poll(memory);
-		sandbox.addFault({
-			status: 200,
-			count: 1,
-			method: 'GET',
-			pathPrefix: '/api/v1/leads',
-			delayMs: 300,
-			body: { items: [], hasMore: false, nextCursor: null },
-		});
+		listOnce([], 300);
 		const slow = poll(memory);
 		await new Promise((resolve) => setTimeout(resolve, 50));
 		const overlapping = await poll(memory);
@@ -533,13 +509,7 @@ describe('leads missing from the list', () => {
 	it('an empty answer (a flaky proxy) does not make the leads new again when they come back', async () => {
 		const memory: IDataObject = {};
 		await poll(memory);
-		sandbox.addFault({
-			status: 200,
-			count: 1,
-			method: 'GET',
-			pathPrefix: '/api/v1/leads',
-			body: { items: [], hasMore: false, nextCursor: null },
-		});
+		listOnce([]);
 		expect(await poll(memory)).toEqual({ items: [], requests: 1 });
 		expect(Object.keys(memory.gone as object)).toHaveLength(3);
 		expect(await poll(memory)).toEqual({ items: [], requests: 1 });
@@ -592,12 +562,7 @@ describe('no single lead stops the trigger', () => {
 	/** A lead whose customFields nest `depth` levels, created through the API (its body written by hand). */
 	async function createDeepLead(name: string, depth: number): Promise<string> {
 		const raw = `{"name":"${name}","customFields":{"tree":${'['.repeat(depth - 2)}"leaf"${']'.repeat(depth - 2)}}}`;
-		const response = await fetch(`${sandbox.url}/api/v1/leads`, {
-			method: 'POST',
-			headers: { 'content-type': 'application/json', 'x-api-key': sandbox.keys.admin },
-			body: raw,
-		});
-		expect(response.status).toBe(200);
+		expect((await call(sandbox, 'POST', '/api/v1/leads', { rawBody: raw })).status).toBe(200);
 		return store().leads.values().at(-1)!.id;
 	}
 
@@ -633,17 +598,7 @@ describe('no single lead stops the trigger', () => {
 		const memory: IDataObject = {};
 		await poll(memory);
 		const lead = await createLead('Has An Id');
-		sandbox.addFault({
-			status: 200,
-			count: 1,
-			method: 'GET',
-			pathPrefix: '/api/v1/leads',
-			body: {
-				items: [...store().leads.values().slice(0, 3), { name: 'No Id' }, lead],
-				hasMore: false,
-				nextCursor: null,
-			},
-		});
+		listOnce([...store().leads.values().slice(0, 3), { name: 'No Id' }, lead]);
 		const next = await poll(memory);
 		expect(names(next.items)).toEqual(['Has An Id']);
 		expect(warnings).toEqual([
@@ -658,13 +613,7 @@ describe('entries that are not leads', () => {
 		await poll(memory);
 		const lead = await createLead('Next To Null');
 		const known = [...store().leads.values()].filter((entry) => entry.id !== lead.id).slice(0, 3);
-		sandbox.addFault({
-			status: 200,
-			count: 1,
-			method: 'GET',
-			pathPrefix: '/api/v1/leads',
-			body: { items: [...known, null, 'oops', lead], hasMore: false, nextCursor: null },
-		});
+		listOnce([...known, null, 'oops', lead]);
 		const next = await poll(memory);
 		expect(names(next.items)).toEqual(['Next To Null']);
 		expect(warnings).toEqual([
@@ -824,62 +773,40 @@ describe("the polling triggers' share of the key: at most half the rate in any m
 describe(`a lead listed out of order is found by the periodic full read (Full Read Interval, default ${POLLING.fullReadMinutes} minutes)`, () => {
 	const MINUTE = 60_000;
 
-	it('newest first by createdAt, an import with an old date sits on page 3: idle polls read 1 page; the first poll an interval after the last full read reads all and emits it', async () => {
-		setOrder('newestCreated');
-		sandbox.seedLeads(247);
-		const memory: IDataObject = {};
-		await poll(memory);
-		const imported = (await (
-			await fetch(`${sandbox.url}/__sandbox/import`, {
-				method: 'POST',
-				body: JSON.stringify({
-					leads: [{ name: 'Imported 2020', createdAt: '2020-01-01T00:00:00Z' }],
-				}),
-			})
-		).json()) as IDataObject[];
-		expect(await poll(memory)).toEqual({ items: [], requests: 1 });
-		// 59 minutes after the last full read: still only the head.
-		memory.fullAt = (memory.fullAt as number) - 59 * MINUTE;
-		expect(await poll(memory)).toEqual({ items: [], requests: 1 });
-		// 60 minutes: the whole list, and the imported lead, once.
-		memory.fullAt = (memory.fullAt as number) - MINUTE;
-		const due = await poll(memory);
-		expect(due).toEqual({
-			items: [
-				expect.objectContaining({ id: imported[0].id, name: 'Imported 2020', _event: 'newLead' }),
-			],
-			requests: 3,
-		});
-		expect(memory.fullAt).toBeGreaterThan(Date.now() - MINUTE);
-		expect(await poll(memory)).toEqual({ items: [], requests: 1 });
-	});
+	it.each([
+		[POLLING.fullReadMinutes, {}],
+		[5, { options: { fullReadInterval: 5 } }],
+	])(
+		'every %p minutes: newest first by createdAt, an import with an old date on page 3 is found by the first poll an interval after the last full read; idle polls read 1 page',
+		async (minutes, options) => {
+			setOrder('newestCreated');
+			sandbox.seedLeads(247);
+			const memory: IDataObject = {};
+			await poll(memory, options);
+			const imported = await importOld();
+			expect(await poll(memory, options)).toEqual({ items: [], requests: 1 });
+			// A minute before the interval is up: still only the head.
+			memory.fullAt = (memory.fullAt as number) - (minutes - 1) * MINUTE;
+			expect(await poll(memory, options)).toEqual({ items: [], requests: 1 });
+			// The interval is up: the whole list, and the imported lead, once.
+			memory.fullAt = (memory.fullAt as number) - MINUTE;
+			const lead = { id: imported.id, name: 'Imported 2020', _event: 'newLead' };
+			const due = await poll(memory, options);
+			expect(due).toEqual({ items: [expect.objectContaining(lead)], requests: 3 });
+			expect(memory.fullAt).toBeGreaterThan(Date.now() - MINUTE);
+			expect(await poll(memory, options)).toEqual({ items: [], requests: 1 });
+		},
+	);
 
-	it('the interval is the Full Read Interval option, in minutes', async () => {
-		setOrder('newestCreated');
-		sandbox.seedLeads(247);
-		const memory: IDataObject = {};
-		const options = { options: { fullReadInterval: 5 } };
-		await poll(memory, options);
-		memory.fullAt = (memory.fullAt as number) - 4 * MINUTE;
-		expect((await poll(memory, options)).requests).toBe(1);
-		memory.fullAt = (memory.fullAt as number) - MINUTE;
-		expect((await poll(memory, options)).requests).toBe(3);
-	});
-
-	it('Updated or Archived Lead read the whole list at every poll anyway', async () => {
+	it('Updated or Archived Lead read the whole list (3 pages) at every poll anyway, under newest first too', async () => {
 		setOrder('newestCreated');
 		sandbox.seedLeads(247);
 		const memory: IDataObject = {};
 		await poll(memory, { events: ['newLead', 'updatedLead'] });
-		await fetch(`${sandbox.url}/__sandbox/import`, {
-			method: 'POST',
-			body: JSON.stringify({
-				leads: [{ name: 'Imported 2020', createdAt: '2020-01-01T00:00:00Z' }],
-			}),
-		});
-		expect(names((await poll(memory, { events: ['newLead', 'updatedLead'] })).items)).toEqual([
-			'Imported 2020',
-		]);
+		await importOld();
+		const next = await poll(memory, { events: ['newLead', 'updatedLead'] });
+		expect(names(next.items)).toEqual(['Imported 2020']);
+		expect(next.requests).toBe(3);
 	});
 });
 

@@ -255,3 +255,6 @@ export function renewalAtCrm(oldId = 'whk_1', newId = 'whk_2') {
 		.query(true)
 		.reply(200, { items: [], hasMore: false });
 }
+
+/** An error the CRM API answers (spec §3). */
+export const apiError = (code: string, message: string) => ({ error: { code, message } });

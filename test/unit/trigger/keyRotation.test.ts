@@ -16,18 +16,24 @@ import {
 } from '../../../nodes/CrmInvoicing/trigger/renewal';
 import { UNUSABLE_SECRET_REASON } from '../../../nodes/CrmInvoicing/trigger/webhook';
 import { unwrapSecret } from '../../../nodes/CrmInvoicing/trigger/store';
-import { createWebhookContext, loggedMessages, TEST_CREDENTIALS } from '../../helpers/harness';
+import { loggedMessages, TEST_CREDENTIALS } from '../../helpers/harness';
 import { useNock } from '../../helpers/nock';
 import { signedHeaders } from '../../helpers/signing';
 import {
+	deliver as deliverTo,
+	eventBody,
+	freshProcess,
+	type DeliveryOptions,
+} from '../../helpers/trigger';
+import {
 	API,
+	apiError,
 	earlierSubscription,
 	expectNoUnansweredRequests,
 	OLD_SECRET,
 	HARNESS_IDS,
 	NEW_SECRET,
 	nextMessageId,
-	nodeType,
 	nowSeconds,
 	plain,
 	PRODUCTION_URL,
@@ -38,19 +44,16 @@ import {
 	tagFor,
 	TEST_URL,
 	triggerHooks,
-	useMovableClock,
 	wrapAsStored,
+	useMovableClock,
 } from './fixtures';
 
 const OLD_KEY = TEST_CREDENTIALS.apiKey;
 const NEW_KEY = 'sk_test_the_rotated_key_0002';
 const LIST = '/api/v1/webhooks';
 const ONE = (id: string) => `/api/v1/webhooks/${id}`;
-const owner = (subscriptionId: string) => ({
-	workflowId: HARNESS_IDS.workflowId,
-	nodeId: HARNESS_IDS.nodeId,
-	subscriptionId,
-});
+const AT_CRM = { id: 'whk_1', url: PRODUCTION_URL, events: ['deal.stage_changed', 'lead.created'] };
+const RETIRED_URL = 'https://old.example.com/webhook/x/webhook';
 
 useNock();
 useMovableClock();
@@ -72,54 +75,44 @@ afterEach(() => {
 		expect(logged).not.toContain(part);
 });
 
-const body = () =>
-	JSON.stringify({
-		event: 'lead.created',
-		timestamp: '2026-01-01T00:00:00.000Z',
-		payload: { id: 'lead_1' },
+/** The secret `wrapped` for subscription `id`, unwrapped with `apiKey`. */
+const unwrap = (wrapped: unknown, apiKey: string, subscriptionId: string) =>
+	unwrapSecret(String(wrapped), apiKey, {
+		workflowId: HARNESS_IDS.workflowId,
+		nodeId: HARNESS_IDS.nodeId,
+		subscriptionId,
 	});
 
+/** A delivery signed with `secret` (SECRET), under the credential's key `apiKey` (NEW_KEY). */
 async function deliver(
 	staticData: IDataObject,
-	options: {
-		apiKey?: string;
-		secret?: string;
-		mode?: 'trigger' | 'manual';
-		type?: typeof nodeType;
-		renewalLimitMs?: number;
-		headers?: Record<string, string>;
-	} = {},
+	options: DeliveryOptions & { apiKey?: string; secret?: string } = {},
 ) {
-	const raw = body();
-	const parts = createWebhookContext({
-		nodeType: options.type ?? nodeType,
-		parameters: { events: ['lead.created', 'deal.stage_changed'] },
+	const credentials = { ...TEST_CREDENTIALS, apiKey: options.apiKey ?? NEW_KEY };
+	const delivered = await deliverTo({
+		secrets: [options.secret ?? SECRET],
+		...options,
 		staticData,
-		headers:
-			options.headers ??
-			signedHeaders([options.secret ?? SECRET], nextMessageId(), nowSeconds(), raw),
-		rawBody: Buffer.from(raw, 'utf8'),
-		credentials: { ...TEST_CREDENTIALS, apiKey: options.apiKey ?? NEW_KEY },
-		webhookUrl: options.mode === 'manual' ? TEST_URL : PRODUCTION_URL,
-		mode: options.mode,
-		workflowName: 'Leads to Slack',
+		credentials,
 	});
-	// With renewalLimitMs: a shorter time limit for a renewal the delivery starts than the default
-	// RENEWAL_TIME_LIMIT_MS, to prove the mechanism without waiting 15 s.
-	const result = await (options.type ?? nodeType).webhook.call(
-		parts.context,
-		options.renewalLimitMs,
-	);
-	return {
-		ran: result.workflowData !== undefined,
-		status: parts.response.statusCode,
-		body: parts.response.sentBody,
-		staticData: parts.staticData,
-	};
+	return { ...delivered, staticData: plain(delivered.staticData) };
 }
 
 const hooks = (staticData: IDataObject, apiKey: string) =>
 	triggerHooks({ staticData, credentials: { ...TEST_CREDENTIALS, apiKey } });
+
+/** The trigger subscribed under the old key: this process wrapped the secret, so it holds it. */
+async function subscribedUnderOldKey(): Promise<IDataObject> {
+	nock(API)
+		.get(LIST)
+		.query(true)
+		.reply(200, [])
+		.post(LIST)
+		.reply(200, { id: 'whk_1', secret: SECRET });
+	const trigger = hooks({}, OLD_KEY);
+	await trigger.create();
+	return plain(trigger.staticData);
+}
 
 const logged = (level: 'info' | 'warn') =>
 	loggedMessages
@@ -128,76 +121,27 @@ const logged = (level: 'info' | 'warn') =>
 		.join('\n');
 
 describe('a key change while n8n runs (the process holds the secret)', () => {
-	it('the next delivery runs, and wraps the secret anew under the new key; after a restart, deliveries still run', async () => {
-		// Subscribed with the old key: this process wrapped the secret, so it holds it.
-		nock(API)
-			.get(LIST)
-			.query(true)
-			.reply(200, [])
-			.post(LIST)
-			.reply(200, { id: 'whk_1', secret: SECRET });
-		const trigger = hooks({}, OLD_KEY);
-		await trigger.create();
-		const saved = plain(trigger.staticData);
-
+	it('the first verified delivery after the change (even the same instant as one under the old key) runs and wraps the secret anew; after a restart, deliveries still run', async () => {
+		const saved = await subscribedUnderOldKey();
+		// A delivery under the old key: nothing to re-wrap.
+		const before = await deliver(plain(saved), { apiKey: OLD_KEY });
+		expect(before.ran).toBe(true);
+		expect(before.staticData.secretWrapped).toBe(saved.secretWrapped);
 		// The credential now holds the new key (the old one is revoked at the CRM): the delivery runs.
 		const delivered = await deliver(plain(saved));
 		expect(delivered).toMatchObject({ ran: true, status: 200 });
-		const rewrapped = plain(delivered.staticData);
+		const rewrapped = delivered.staticData;
 		expect(rewrapped.subscriptionId).toBe('whk_1');
-		expect(rewrapped.secretWrapped).not.toBe(saved.secretWrapped);
-		expect(unwrapSecret(String(rewrapped.secretWrapped), NEW_KEY, owner('whk_1'))).toBe(SECRET);
-		expect(unwrapSecret(String(rewrapped.secretWrapped), OLD_KEY, owner('whk_1'))).toBeUndefined();
+		expect(unwrap(rewrapped.secretWrapped, NEW_KEY, 'whk_1')).toBe(SECRET);
+		expect(unwrap(rewrapped.secretWrapped, OLD_KEY, 'whk_1')).toBeUndefined();
 		expect(logged('info')).toContain(
 			"the credential's API key changed; wrapped the signing secret of webhook subscription whk_1 anew under the new key",
 		);
-
 		// After a restart: a process with empty memories reads what n8n saved, with the new key. No request to the CRM.
-		let Fresh: typeof nodeType | undefined;
-		jest.isolateModules(() => {
-			const { CrmInvoicingTrigger } = jest.requireActual<
-				typeof import('../../../nodes/CrmInvoicing/CrmInvoicingTrigger.node')
-			>('../../../nodes/CrmInvoicing/CrmInvoicingTrigger.node');
-			Fresh = new CrmInvoicingTrigger();
-		});
-		const afterRestart = await deliver(plain(rewrapped), { type: Fresh });
+		const afterRestart = await deliver(plain(rewrapped), { type: freshProcess() });
 		expect(afterRestart).toMatchObject({ ran: true, status: 200 });
 		// Without the re-wrap, a process with empty memories could not have read it with the new key.
-		expect(unwrapSecret(String(saved.secretWrapped), NEW_KEY, owner('whk_1'))).toBeUndefined();
-	});
-
-	it('whatever the timing: the first verified delivery after the key change re-wraps, even right after one under the old key', async () => {
-		nock(API)
-			.get(LIST)
-			.query(true)
-			.reply(200, [])
-			.post(LIST)
-			.reply(200, { id: 'whk_1', secret: SECRET });
-		const trigger = hooks({}, OLD_KEY);
-		await trigger.create();
-		const saved = plain(trigger.staticData);
-		// A delivery under the old key: nothing to re-wrap.
-		const before = await deliver(plain(saved), { apiKey: OLD_KEY });
-		expect(before).toMatchObject({ ran: true });
-		expect(before.staticData.secretWrapped).toBe(saved.secretWrapped);
-		// The key changes; the very next delivery (the same instant) re-wraps under the new key.
-		const soon = await deliver(plain(saved));
-		expect(soon).toMatchObject({ ran: true });
-		expect(unwrapSecret(String(soon.staticData.secretWrapped), NEW_KEY, owner('whk_1'))).toBe(
-			SECRET,
-		);
-		// A restart right after it: a process with empty memories reads the secret with the new key.
-		let Fresh: typeof nodeType | undefined;
-		jest.isolateModules(() => {
-			const { CrmInvoicingTrigger } = jest.requireActual<
-				typeof import('../../../nodes/CrmInvoicing/CrmInvoicingTrigger.node')
-			>('../../../nodes/CrmInvoicing/CrmInvoicingTrigger.node');
-			Fresh = new CrmInvoicingTrigger();
-		});
-		expect(await deliver(plain(soon.staticData), { type: Fresh })).toMatchObject({
-			ran: true,
-			status: 200,
-		});
+		expect(unwrap(saved.secretWrapped, NEW_KEY, 'whk_1')).toBeUndefined();
 	});
 
 	it("a retired subscription's secret is wrapped anew too: after a restart, its deliveries still get 410 (not a final 401)", async () => {
@@ -206,7 +150,7 @@ describe('a key change while n8n runs (the process holds the secret)', () => {
 			retiredSubscriptions: [
 				{
 					id: 'whk_0',
-					url: 'https://old.example.com/webhook/x/webhook',
+					url: RETIRED_URL,
 					secretWrapped: wrapAsStored(OLD_SECRET, 'whk_0', OLD_KEY),
 				},
 			],
@@ -214,45 +158,20 @@ describe('a key change while n8n runs (the process holds the secret)', () => {
 		// Under the old key this process reads both secrets (the key check holds the retired one too)…
 		expect(await deliver(plain(staticData), { apiKey: OLD_KEY })).toMatchObject({ ran: true });
 		// …so after the key changes, the next delivery wraps both anew.
-		const rewrapped = plain((await deliver(plain(staticData))).staticData);
+		const rewrapped = (await deliver(plain(staticData))).staticData;
 		const retired = (rewrapped.retiredSubscriptions as IDataObject[])[0];
-		expect(unwrapSecret(String(retired.secretWrapped), NEW_KEY, owner('whk_0'))).toBe(OLD_SECRET);
-
-		let Fresh: typeof nodeType | undefined;
-		jest.isolateModules(() => {
-			const { CrmInvoicingTrigger } = jest.requireActual<
-				typeof import('../../../nodes/CrmInvoicing/CrmInvoicingTrigger.node')
-			>('../../../nodes/CrmInvoicing/CrmInvoicingTrigger.node');
-			Fresh = new CrmInvoicingTrigger();
-		});
+		expect(unwrap(retired.secretWrapped, NEW_KEY, 'whk_0')).toBe(OLD_SECRET);
 		// After a restart, a delivery through the retired subscription (signed with its secret): 410, no question asked.
-		expect(await deliver(plain(rewrapped), { type: Fresh, secret: OLD_SECRET })).toMatchObject({
-			ran: false,
-			status: 410,
-		});
+		const gone = await deliver(plain(rewrapped), { type: freshProcess(), secret: OLD_SECRET });
+		expect(gone).toMatchObject({ ran: false, status: 410 });
 	});
 
 	it('activation (checkExists) wraps anew what this process holds, and keeps the subscription', async () => {
-		nock(API)
-			.get(LIST)
-			.query(true)
-			.reply(200, [])
-			.post(LIST)
-			.reply(200, { id: 'whk_1', secret: SECRET });
-		const trigger = hooks({}, OLD_KEY);
-		await trigger.create();
-		nock(API)
-			.get(ONE('whk_1'))
-			.reply(200, {
-				id: 'whk_1',
-				url: PRODUCTION_URL,
-				events: ['deal.stage_changed', 'lead.created'],
-			});
-		const again = hooks(plain(trigger.staticData), NEW_KEY);
+		const saved = await subscribedUnderOldKey();
+		nock(API).get(ONE('whk_1')).reply(200, AT_CRM);
+		const again = hooks(saved, NEW_KEY);
 		await expect(again.checkExists()).resolves.toBe(true);
-		expect(unwrapSecret(String(again.staticData.secretWrapped), NEW_KEY, owner('whk_1'))).toBe(
-			SECRET,
-		);
+		expect(unwrap(again.staticData.secretWrapped, NEW_KEY, 'whk_1')).toBe(SECRET);
 	});
 });
 
@@ -269,15 +188,14 @@ describe('a key change, then a restart before any delivery (nothing can read the
 			body: { error: UNUSABLE_SECRET_REASON },
 		});
 		crm.done();
-		const state = plain(delivered.staticData);
-		expect(state).toEqual({
+		expect(delivered.staticData).toEqual({
 			subscriptionId: 'whk_2',
 			subscriptionUrl: PRODUCTION_URL,
 			subscriptionEvents: ['deal.stage_changed', 'lead.created'],
 			secretWrapped: expect.stringMatching(/^aes256gcm\.v1:/),
 			ownerTag: tagFor(),
 		});
-		expect(unwrapSecret(String(state.secretWrapped), NEW_KEY, owner('whk_2'))).toBe(NEW_SECRET);
+		expect(unwrap(delivered.staticData.secretWrapped, NEW_KEY, 'whk_2')).toBe(NEW_SECRET);
 		expect(logged('warn')).toContain(
 			"the stored signing secret of webhook subscription whk_1 cannot be read with the credential's API key",
 		);
@@ -285,7 +203,8 @@ describe('a key change, then a restart before any delivery (nothing can read the
 			"Subscribed anew at this node's URL as webhook subscription whk_2",
 		);
 		// The CRM's next delivery, through the new subscription, runs.
-		expect(await deliver(state, { secret: NEW_SECRET })).toMatchObject({ ran: true, status: 200 });
+		const next = await deliver(delivered.staticData, { secret: NEW_SECRET });
+		expect(next).toMatchObject({ ran: true, status: 200 });
 	});
 
 	it.each(['0.1', '0.2'] as const)(
@@ -300,9 +219,9 @@ describe('a key change, then a restart before any delivery (nothing can read the
 			const delivered = await deliver(earlierSubscription(version));
 			expect(delivered).toMatchObject({ status: 503, body: { error: UNUSABLE_SECRET_REASON } });
 			crm.done();
-			const state = plain(delivered.staticData);
-			expect(state).toMatchObject({ subscriptionId: 'whk_2', ownerTag: tagFor() });
-			for (const part of secretParts(SECRET)) expect(JSON.stringify(state)).not.toContain(part);
+			expect(delivered.staticData).toMatchObject({ subscriptionId: 'whk_2', ownerTag: tagFor() });
+			const text = JSON.stringify(delivered.staticData);
+			for (const part of secretParts(SECRET)) expect(text).not.toContain(part);
 		},
 	);
 
@@ -319,14 +238,12 @@ describe('a key change, then a restart before any delivery (nothing can read the
 	});
 
 	it('a delivery that cannot be a genuine one (no signature headers, a stale timestamp, no v1 entry) is answered 401 and subscribes nothing anew', async () => {
-		const raw = body();
+		const raw = eventBody();
 		const stale = signedHeaders([SECRET], nextMessageId(), nowSeconds() - 3_600, raw);
-		const noV1 = {
-			...signedHeaders([SECRET], nextMessageId(), nowSeconds(), raw),
-			'webhook-signature': 'v2,abc',
-		};
-		for (const headers of [{}, stale, noV1]) {
-			expect(await deliver(unreadable(), { headers })).toMatchObject({ ran: false, status: 401 });
+		const current = signedHeaders([SECRET], nextMessageId(), nowSeconds(), raw);
+		for (const headers of [{}, stale, { ...current, 'webhook-signature': 'v2,abc' }]) {
+			const delivered = await deliver(unreadable(), { rawBody: raw, headers });
+			expect(delivered).toMatchObject({ ran: false, status: 401 });
 		}
 		// No request was sent (any would fail this file: expectNoUnansweredRequests), and nothing was logged as a renewal.
 		expect(logged('warn')).not.toContain('Subscribed anew');
@@ -338,23 +255,20 @@ describe('a key change, then a restart before any delivery (nothing can read the
 			Array.from({ length: 5 }, async () => await deliver(unreadable())),
 		);
 		expect(results.map((result) => result.status)).toEqual([503, 503, 503, 503, 503]);
-		expect(results.filter((result) => result.staticData.subscriptionId === 'whk_2')).toHaveLength(
-			1,
-		);
+		const renewed = results.filter((result) => result.staticData.subscriptionId === 'whk_2');
+		expect(renewed).toHaveLength(1);
 		// And later deliveries that still read the old data (n8n had not saved the new one yet) within a minute: none.
 		expect(await deliver(unreadable())).toMatchObject({ status: 503 });
 	});
 
 	it('a renewal whose POST meets a 503 deletes nothing and keeps the stored subscription; a delivery after a minute tries again', async () => {
 		// Issue 29, defect 1: the new subscription is created first, so a failed POST cannot leave the trigger deaf.
-		nock(API)
-			.post(LIST)
-			.reply(503, { error: { code: 'UNAVAILABLE', message: 'busy' } });
+		nock(API).post(LIST).reply(503, apiError('UNAVAILABLE', 'busy'));
 		const stored = unreadable();
 		const first = await deliver(plain(stored));
 		expect(first).toMatchObject({ status: 503 });
 		// No DELETE was sent (any would fail this file), and the old subscription is still the stored one.
-		expect(plain(first.staticData)).toEqual(plain(stored));
+		expect(first.staticData).toEqual(plain(stored));
 		expect(logged('warn')).toContain('Subscribing anew failed');
 		expect(logged('warn')).toContain('the stored subscription is kept');
 		expect(logged('warn')).toContain('a delivery tries again in 60 s at the earliest');
@@ -371,7 +285,7 @@ describe('a key change, then a restart before any delivery (nothing can read the
 			.post(LIST)
 			.reply(200, { id: 'whk_2', secret: NEW_SECRET })
 			.delete(ONE('whk_1'))
-			.reply(403, { error: { code: 'FORBIDDEN', message: 'not now' } })
+			.reply(403, apiError('FORBIDDEN', 'not now'))
 			.get(LIST)
 			.query(true)
 			.reply(200, { items: [], hasMore: false });
@@ -381,19 +295,13 @@ describe('a key change, then a restart before any delivery (nothing can read the
 		expect(logged('warn')).toContain('could not delete the replaced webhook subscription whk_1');
 	});
 
-	it("is bounded: against a CRM that never answers, the delivery is answered within the renewal's time limit", async () => {
+	it("is bounded: against a CRM that never answers (60 s, past the test's timeout), the delivery is answered within the renewal's time limit", async () => {
+		// docs/trigger.md: a renewal runs within 15 s.
+		expect(RENEWAL_TIME_LIMIT_MS).toBeLessThanOrEqual(15_000);
 		nock(API).post(LIST).delay(60_000).reply(200, { id: 'whk_2', secret: NEW_SECRET });
-		// Real time (performance is not faked here): the movable clock's Date lags behind it on a busy machine.
-		const started = performance.now();
-		expect(await deliver(unreadable(), { renewalLimitMs: 1_000 })).toMatchObject({
-			status: 503,
-			body: { error: UNUSABLE_SECRET_REASON },
-		});
-		// It waited for its deadline, not for the CRM's minute.
-		expect(performance.now() - started).toBeGreaterThanOrEqual(900);
-		expect(performance.now() - started).toBeLessThan(5_000);
+		const delivered = await deliver(unreadable(), { renewalLimitMs: 1_000 });
+		expect(delivered).toMatchObject({ status: 503, body: { error: UNUSABLE_SECRET_REASON } });
 		expect(logged('warn')).toContain('could not subscribe anew within 1 s');
-		expect(RENEWAL_TIME_LIMIT_MS).toBeLessThan(20_000);
 	});
 
 	it('a delivery to the test URL subscribes nothing anew', async () => {
@@ -406,39 +314,28 @@ describe('a key change, then a restart before any delivery (nothing can read the
 	});
 
 	it('on n8n versions that run checkExists at start-up, activation deletes nothing; create subscribes anew, then deletes the old one', async () => {
-		nock(API)
-			.get(ONE('whk_1'))
-			.reply(200, {
-				id: 'whk_1',
-				url: PRODUCTION_URL,
-				events: ['lead.created', 'deal.stage_changed'],
-			});
+		nock(API).get(ONE('whk_1')).reply(200, AT_CRM);
 		const trigger = hooks(unreadable(), NEW_KEY);
 		await expect(trigger.checkExists()).resolves.toBe(false);
 		// Nothing deleted yet (no DELETE is mocked): the stored subscription stays until a new one is stored.
-		expect(plain(trigger.staticData).subscriptionId).toBe('whk_1');
+		expect(trigger.staticData.subscriptionId).toBe('whk_1');
 		expect(logged('warn')).toContain("cannot be read with this credential's API key");
 		// A POST that fails keeps it: the trigger is never left without a subscription (issue 29, defect 1).
-		nock(API)
-			.post(LIST)
-			.reply(503, { error: { code: 'UNAVAILABLE', message: 'busy' } });
+		nock(API).post(LIST).reply(503, apiError('UNAVAILABLE', 'busy'));
 		await expect(trigger.create()).rejects.toThrow();
-		expect(plain(trigger.staticData).subscriptionId).toBe('whk_1');
+		expect(trigger.staticData.subscriptionId).toBe('whk_1');
 		// The next activation's create subscribes anew and deletes the old subscription after storing the new one.
 		const crm = renewalAtCrm();
 		await expect(trigger.create()).resolves.toBe(true);
 		crm.done();
-		expect(plain(trigger.staticData).subscriptionId).toBe('whk_2');
-		expect(unwrapSecret(String(trigger.staticData.secretWrapped), NEW_KEY, owner('whk_2'))).toBe(
-			NEW_SECRET,
-		);
+		expect(trigger.staticData.subscriptionId).toBe('whk_2');
+		expect(unwrap(trigger.staticData.secretWrapped, NEW_KEY, 'whk_2')).toBe(NEW_SECRET);
 	});
 });
 
 // Issue 40 point 3: 0.3 and 0.4 wrapped the secret under the key as saved, spaces and all; 0.5 sends it trimmed.
 describe('an upgrade with a key saved with spaces (0.3 and 0.4 wrapped under it untrimmed)', () => {
 	const SPACED = `  ${OLD_KEY} `;
-	const RETIRED_URL = 'https://old.example.com/webhook/x/webhook';
 	const stateOf = {
 		'0.3': () =>
 			earlierSubscription('0.3', {
@@ -463,38 +360,25 @@ describe('an upgrade with a key saved with spaces (0.3 and 0.4 wrapped under it 
 				],
 			}),
 	};
-	const freshProcess = () => {
-		let Fresh: typeof nodeType | undefined;
-		jest.isolateModules(() => {
-			const { CrmInvoicingTrigger } = jest.requireActual<
-				typeof import('../../../nodes/CrmInvoicing/CrmInvoicingTrigger.node')
-			>('../../../nodes/CrmInvoicing/CrmInvoicingTrigger.node');
-			Fresh = new CrmInvoicingTrigger();
-		});
-		return Fresh;
-	};
 
 	it.each(['0.3', '0.4'] as const)(
 		'%s: the first delivery runs (no new subscription), both secrets are wrapped anew under the trimmed key, and after a restart the retired one still gets 410',
 		async (version) => {
-			const delivered = await deliver(stateOf[version](), { apiKey: SPACED, type: freshProcess() });
+			const spaced = () => ({ apiKey: SPACED, type: freshProcess() });
+			const delivered = await deliver(stateOf[version](), spaced());
 			expect(delivered).toMatchObject({ ran: true, status: 200 });
-			const saved = plain(delivered.staticData);
+			const saved = delivered.staticData;
 			expect(saved.subscriptionId).toBe('whk_1');
-			expect(unwrapSecret(String(saved.secretWrapped), OLD_KEY, owner('whk_1'))).toBe(SECRET);
+			expect(unwrap(saved.secretWrapped, OLD_KEY, 'whk_1')).toBe(SECRET);
 			const [retired] = saved.retiredSubscriptions as IDataObject[];
-			expect(unwrapSecret(String(retired.secretWrapped), OLD_KEY, owner('whk_0'))).toBe(OLD_SECRET);
+			expect(unwrap(retired.secretWrapped, OLD_KEY, 'whk_0')).toBe(OLD_SECRET);
 			expect(logged('info')).toContain('wrapped the signing secret of webhook subscription whk_1');
 
 			// After a restart, with the key as saved: both read under the trimmed key; nothing is wrapped anew again.
-			const again = await deliver(plain(saved), { apiKey: SPACED, type: freshProcess() });
+			const again = await deliver(plain(saved), spaced());
 			expect(again).toMatchObject({ ran: true, status: 200 });
 			expect(again.staticData.secretWrapped).toBe(saved.secretWrapped);
-			const gone = await deliver(plain(saved), {
-				apiKey: SPACED,
-				type: freshProcess(),
-				secret: OLD_SECRET,
-			});
+			const gone = await deliver(plain(saved), { ...spaced(), secret: OLD_SECRET });
 			expect(gone).toMatchObject({ ran: false, status: 410 });
 		},
 	);

@@ -43,197 +43,196 @@ function input(
 
 const randomSecret = () => 'whsec_' + randomBytes(24).toString('base64');
 
-describe('signWebhook', () => {
-	it('reproduces the Standard Webhooks reference vector', () => {
-		expect(
-			signWebhook({ secret: REF.secret, id: REF.id, timestamp: REF.timestamp, body: REF.body }),
-		).toBe(REF.signature);
-		expect(
-			signWebhook({
-				secret: REF.secret,
-				id: REF.id,
-				timestamp: REF.timestamp,
-				body: Buffer.from(REF.body),
-			}),
-		).toBe(REF.signature);
-	});
+const v1 = signWebhook({ secret: SECRET, id: 'msg_1', timestamp: NOW, body: BODY });
+const at = (timestamp: number) => ({
+	...input(),
+	headers: signedHeaders(SECRET, 'm', timestamp, BODY),
+});
+const signature = (header: string) => input({}, { 'webhook-signature': header });
+const reference = (rawBody: string): VerifyInput => ({
+	secret: REF.secret,
+	headers: {
+		'webhook-id': REF.id,
+		'webhook-timestamp': String(REF.timestamp),
+		'webhook-signature': REF.signature,
+	},
+	rawBody: Buffer.from(rawBody),
+	nowSeconds: REF.timestamp,
+});
+const MISMATCH = 'signature does not match';
+const NO_V1 = 'no v1 signature in webhook-signature header';
+const NO_SECRET = 'signing secret is missing or invalid';
 
-	it('refuses an empty secret', () => {
-		expect(() => signWebhook({ secret: 'whsec_', id: 'a', timestamp: 1, body: '' })).toThrow(
-			TypeError,
-		);
-	});
+it('signWebhook reproduces the Standard Webhooks reference vector, and refuses an empty secret', () => {
+	const { secret, id, timestamp, body } = REF;
+	expect(signWebhook({ secret, id, timestamp, body })).toBe(REF.signature);
+	expect(signWebhook({ secret, id, timestamp, body: Buffer.from(body) })).toBe(REF.signature);
+	expect(() => signWebhook({ secret: 'whsec_', id: 'a', timestamp: 1, body: '' })).toThrow(
+		TypeError,
+	);
 });
 
-describe('verifyWebhookSignature', () => {
-	it('accepts the reference vector at its own time', () => {
-		expect(
-			verifyWebhookSignature({
-				secret: REF.secret,
-				headers: {
-					'webhook-id': REF.id,
-					'webhook-timestamp': String(REF.timestamp),
-					'webhook-signature': REF.signature,
-				},
-				rawBody: Buffer.from(REF.body),
-				nowSeconds: REF.timestamp,
-			}),
-		).toEqual({ ok: true, id: REF.id, timestamp: REF.timestamp });
+it('verifyWebhookSignature accepts the reference vector at its own time', () => {
+	expect(verifyWebhookSignature(reference(REF.body))).toEqual({
+		ok: true,
+		id: REF.id,
+		timestamp: REF.timestamp,
 	});
+	expect(verifyWebhookSignature(input())).toEqual({ ok: true, id: 'msg_1', timestamp: NOW });
+});
 
-	it('rejects the reference vector with a re-serialised body', () => {
-		const reserialised = JSON.stringify(JSON.parse(REF.body)); // {"test":2432232314}: the space is gone
-		expect(
-			verifyWebhookSignature({
-				secret: REF.secret,
-				headers: {
-					'webhook-id': REF.id,
-					'webhook-timestamp': String(REF.timestamp),
-					'webhook-signature': REF.signature,
-				},
-				rawBody: Buffer.from(reserialised),
-				nowSeconds: REF.timestamp,
-			}),
-		).toEqual({ ok: false, reason: 'signature does not match' });
-	});
-
-	it('accepts a valid delivery, with header names in any case', () => {
-		expect(verifyWebhookSignature(input())).toEqual({ ok: true, id: 'msg_1', timestamp: NOW });
-		const headers = signedHeaders(SECRET, 'msg_1', NOW, BODY);
-		expect(
-			verifyWebhookSignature({
-				secret: SECRET,
+describe('verifyWebhookSignature: true for a valid delivery, else the reason (never naming the secret)', () => {
+	const headers = signedHeaders(SECRET, 'msg_1', NOW, BODY);
+	const rotated = signedHeaders([OTHER_SECRET, SECRET], 'msg_1', NOW, BODY);
+	const reversed = signedHeaders([SECRET, OTHER_SECRET], 'msg_1', NOW, BODY);
+	const empty = signedHeaders(SECRET, 'msg_e', NOW, '');
+	const bytes = Buffer.from([0x7b, 0xff, 0xfe, 0x7d]);
+	const binary = signedHeaders(SECRET, 'msg_b', NOW, bytes);
+	type Row = [string, () => VerifyInput, true | string];
+	const cases: Row[] = [
+		// The space is gone: {"test":2432232314}.
+		[
+			'the reference vector re-serialised',
+			() => reference(JSON.stringify(JSON.parse(REF.body))),
+			MISMATCH,
+		],
+		[
+			'header names in any case',
+			() => ({
+				...input(),
 				headers: {
 					'Webhook-Id': headers['webhook-id'],
 					'WEBHOOK-TIMESTAMP': headers['webhook-timestamp'],
 					'Webhook-Signature': headers['webhook-signature'],
 				},
-				rawBody: BODY,
-				nowSeconds: NOW,
-			}).ok,
-		).toBe(true);
-	});
+			}),
+			true,
+		],
+		[
+			'the secret without its whsec_ prefix',
+			() => input({ secret: SECRET.slice('whsec_'.length) }),
+			true,
+		],
+		['a tampered id', () => input({}, { 'webhook-id': 'msg_2' }), MISMATCH],
+		['a tampered timestamp', () => input({}, { 'webhook-timestamp': String(NOW + 1) }), MISMATCH],
+		['an empty secret', () => input({ secret: '' }), NO_SECRET],
+		['a bare whsec_ secret', () => input({ secret: 'whsec_' }), NO_SECRET],
+		['no secret', () => input({ secret: undefined as unknown as string }), NO_SECRET],
+		...(['webhook-id', 'webhook-timestamp', 'webhook-signature'] as const).map(
+			(name): Row => [
+				`an empty ${name}`,
+				() => input({}, { [name]: '' }),
+				`missing ${name} header`,
+			],
+		),
+		['a timestamp at -300 s', () => at(NOW - 300), true],
+		['a timestamp at +300 s', () => at(NOW + 300), true],
+		['a timestamp at -301 s', () => at(NOW - 301), 'webhook-timestamp is too old'],
+		['a timestamp at +301 s', () => at(NOW + 301), 'webhook-timestamp is in the future'],
+		...[
+			'1700000000.5',
+			'1.7e9',
+			'-1700000000',
+			'0x6553f100',
+			'now',
+			'17000 00000',
+			'+1700000000',
+		].map(
+			(timestamp) =>
+				[
+					`the non-integer timestamp ${timestamp}`,
+					() => input({}, { 'webhook-timestamp': timestamp }),
+					'webhook-timestamp is not an integer number of seconds',
+				] as Row,
+		),
+		['rotation: old and new secrets', () => ({ ...input(), headers: rotated }), true],
+		[
+			'rotation, verified with the old secret',
+			() => ({ ...input(), headers: rotated, secret: OTHER_SECRET }),
+			true,
+		],
+		['rotation, in the other order', () => ({ ...input(), headers: reversed }), true],
+		[
+			'rotation, verified with a third secret',
+			() => ({ ...input(), headers: reversed, secret: randomSecret() }),
+			MISMATCH,
+		],
+		['a v1a entry and a v1 entry', () => signature(`${v1.replace(/^v1,/, 'v1a,')} ${v1}`), true],
+		['entries of other versions around a v1 entry', () => signature(`v2,abc ${v1} v1a,xyz`), true],
+		...(
+			[
+				['garbage', NO_V1],
+				[',,,', NO_V1],
+				['v1', NO_V1],
+				['v1,', MISMATCH],
+				['v1,not base64!', MISMATCH],
+				['v1,AAAA', MISMATCH],
+				['v1,' + Buffer.alloc(32).toString('base64'), MISMATCH],
+				['v1,' + Buffer.alloc(33).toString('base64'), MISMATCH],
+			] as const
+		).map(
+			([header, reason]): Row => [
+				`the malformed header ${header}`,
+				() => signature(header),
+				reason,
+			],
+		),
+		[
+			'malformed entries next to a valid one, any whitespace between',
+			() => signature(`v1,AAAA  garbage\t${v1} v1,`),
+			true,
+		],
+		[
+			'headers given as arrays (repeated headers)',
+			() => ({
+				...input(),
+				headers: {
+					'webhook-id': ['msg_1'],
+					'webhook-timestamp': String(NOW),
+					'webhook-signature': ['v1,AAAA', v1],
+				},
+			}),
+			true,
+		],
+		['an empty body', () => ({ ...input(), headers: empty, rawBody: Buffer.alloc(0) }), true],
+		[
+			'a missing raw body, as empty',
+			() => ({ ...input(), headers: empty, rawBody: undefined }),
+			true,
+		],
+		[
+			'another body for an empty one',
+			() => ({ ...input(), headers: empty, rawBody: '{}' }),
+			MISMATCH,
+		],
+		[
+			'a body that is not valid UTF-8, byte for byte',
+			() => ({ ...input(), headers: binary, rawBody: bytes }),
+			true,
+		],
+		[
+			'one changed byte of a binary body',
+			() => ({ ...input(), headers: binary, rawBody: Buffer.from([0x7b, 0xff, 0xfd, 0x7d]) }),
+			MISMATCH,
+		],
+	];
 
-	it('accepts the secret without its whsec_ prefix', () => {
-		expect(verifyWebhookSignature(input({ secret: SECRET.slice('whsec_'.length) })).ok).toBe(true);
-	});
-
-	it('rejects a tampered body', () => {
-		expect(
-			verifyWebhookSignature(input({ rawBody: Buffer.from(BODY.replace('lead_1', 'lead_2')) })),
-		).toEqual({
-			ok: false,
-			reason: 'signature does not match',
-		});
-	});
-
-	it('rejects a tampered id or timestamp', () => {
-		expect(verifyWebhookSignature(input({}, { 'webhook-id': 'msg_2' })).ok).toBe(false);
-		expect(verifyWebhookSignature(input({}, { 'webhook-timestamp': String(NOW + 1) })).ok).toBe(
-			false,
-		);
-	});
-
-	it('rejects the wrong secret', () => {
-		expect(verifyWebhookSignature(input({ secret: OTHER_SECRET }))).toEqual({
-			ok: false,
-			reason: 'signature does not match',
-		});
-	});
-
-	it('rejects a missing or empty secret', () => {
-		for (const secret of ['', 'whsec_', undefined as unknown as string]) {
-			expect(verifyWebhookSignature(input({ secret }))).toEqual({
-				ok: false,
-				reason: 'signing secret is missing or invalid',
-			});
+	it.each(cases)('%s', (_case, make, expected) => {
+		const result = verifyWebhookSignature(make());
+		if (expected === true) {
+			expect(result.ok).toBe(true);
+			return;
 		}
-	});
-
-	it.each([
-		['webhook-id', 'missing webhook-id header'],
-		['webhook-timestamp', 'missing webhook-timestamp header'],
-		['webhook-signature', 'missing webhook-signature header'],
-	])('rejects a missing %s header', (header, reason) => {
-		expect(verifyWebhookSignature(input({}, { [header]: undefined }))).toEqual({
-			ok: false,
-			reason,
-		});
-		expect(verifyWebhookSignature(input({}, { [header]: '' }))).toEqual({ ok: false, reason });
-	});
-
-	it('accepts timestamps exactly at the tolerance, rejects one second beyond', () => {
-		for (const skew of [-300, 300]) {
-			const at = NOW + skew;
-			expect(
-				verifyWebhookSignature({ ...input(), headers: signedHeaders(SECRET, 'm', at, BODY) }).ok,
-			).toBe(true);
-		}
-		expect(
-			verifyWebhookSignature({ ...input(), headers: signedHeaders(SECRET, 'm', NOW - 301, BODY) }),
-		).toEqual({
-			ok: false,
-			reason: 'webhook-timestamp is too old',
-		});
-		expect(
-			verifyWebhookSignature({ ...input(), headers: signedHeaders(SECRET, 'm', NOW + 301, BODY) }),
-		).toEqual({
-			ok: false,
-			reason: 'webhook-timestamp is in the future',
-		});
-	});
-
-	it('rejects a stale timestamp even when correctly signed', () => {
-		const stale = NOW - 3600;
-		expect(
-			verifyWebhookSignature({ ...input(), headers: signedHeaders(SECRET, 'm', stale, BODY) }),
-		).toEqual({
-			ok: false,
-			reason: 'webhook-timestamp is too old',
-		});
-	});
-
-	it('rejects a millisecond timestamp, signed as sent, as out of tolerance', () => {
-		const millis = NOW * 1000;
-		expect(
-			verifyWebhookSignature({ ...input(), headers: signedHeaders(SECRET, 'm', millis, BODY) }),
-		).toEqual({
-			ok: false,
-			reason: 'webhook-timestamp is in the future',
-		});
-	});
-
-	it.each([
-		'1700000000.5',
-		'1.7e9',
-		'-1700000000',
-		'0x6553f100',
-		'now',
-		'17000 00000',
-		'+1700000000',
-	])('rejects the non-integer timestamp %p', (timestamp) => {
-		expect(verifyWebhookSignature(input({}, { 'webhook-timestamp': timestamp }))).toEqual({
-			ok: false,
-			reason: 'webhook-timestamp is not an integer number of seconds',
-		});
-	});
-
-	it('accepts rotation: old and new secrets in one header, in either order', () => {
-		const headers = signedHeaders([OTHER_SECRET, SECRET], 'msg_1', NOW, BODY);
-		expect(verifyWebhookSignature({ ...input(), headers }).ok).toBe(true);
-		expect(verifyWebhookSignature({ ...input(), headers, secret: OTHER_SECRET }).ok).toBe(true);
-		const reversed = signedHeaders([SECRET, OTHER_SECRET], 'msg_1', NOW, BODY);
-		expect(verifyWebhookSignature({ ...input(), headers: reversed }).ok).toBe(true);
-		expect(
-			verifyWebhookSignature({ ...input(), headers: reversed, secret: randomSecret() }).ok,
-		).toBe(false);
+		expect(result).toEqual({ ok: false, reason: expected });
+		for (const secret of [SECRET, OTHER_SECRET])
+			expect(JSON.stringify(result)).not.toContain(secret.slice('whsec_'.length));
 	});
 
 	it('says whether the CRM is rotating: a matching v1 entry and another well-formed v1 entry that does not match (issue 40)', () => {
 		const read = (secrets: string[], extra = '') => {
-			const headers = signedHeaders(secrets, 'msg_1', NOW, BODY);
-			const signature = `${headers['webhook-signature']}${extra}`;
-			const checked = checkDeliveryHeaders({ ...headers, 'webhook-signature': signature }, NOW);
+			const signed = signedHeaders(secrets, 'msg_1', NOW, BODY);
+			const header = `${signed['webhook-signature']}${extra}`;
+			const checked = checkDeliveryHeaders({ ...signed, 'webhook-signature': header }, NOW);
 			if (typeof checked === 'string') throw new Error(checked);
 			return checkSignature(SECRET, checked, Buffer.from(BODY));
 		};
@@ -244,102 +243,7 @@ describe('verifyWebhookSignature', () => {
 		expect(read([SECRET, SECRET])).toEqual({ rotating: false });
 		expect(read([SECRET], ' v1,AAAA v1,%%% v2,abc')).toEqual({ rotating: false });
 		// No entry matches: a failure, never "rotating".
-		expect(read([OTHER_SECRET])).toEqual({ failure: 'signature does not match', rotating: false });
-	});
-
-	it('ignores entries of other versions: only v1a is no v1 signature', () => {
-		const v1 = signWebhook({ secret: SECRET, id: 'msg_1', timestamp: NOW, body: BODY });
-		const v1a = v1.replace(/^v1,/, 'v1a,');
-		expect(verifyWebhookSignature(input({}, { 'webhook-signature': v1a }))).toEqual({
-			ok: false,
-			reason: 'no v1 signature in webhook-signature header',
-		});
-		expect(verifyWebhookSignature(input({}, { 'webhook-signature': `${v1a} ${v1}` })).ok).toBe(
-			true,
-		);
-		expect(
-			verifyWebhookSignature(input({}, { 'webhook-signature': `v2,abc ${v1} v1a,xyz` })).ok,
-		).toBe(true);
-	});
-
-	it.each([
-		['garbage', 'no v1 signature in webhook-signature header'],
-		[',,,', 'no v1 signature in webhook-signature header'],
-		['v1', 'no v1 signature in webhook-signature header'],
-		['v1,', 'signature does not match'],
-		['v1,not base64!', 'signature does not match'],
-		['v1,AAAA', 'signature does not match'],
-		['v1,' + Buffer.alloc(32).toString('base64'), 'signature does not match'],
-		['v1,' + Buffer.alloc(33).toString('base64'), 'signature does not match'],
-	])('rejects the malformed header %p without throwing', (header, reason) => {
-		expect(verifyWebhookSignature(input({}, { 'webhook-signature': header }))).toEqual({
-			ok: false,
-			reason,
-		});
-	});
-
-	it('skips malformed entries next to a valid one, with any whitespace between', () => {
-		const v1 = signWebhook({ secret: SECRET, id: 'msg_1', timestamp: NOW, body: BODY });
-		expect(
-			verifyWebhookSignature(input({}, { 'webhook-signature': `v1,AAAA  garbage\t${v1} v1,` })).ok,
-		).toBe(true);
-	});
-
-	it('reads a header given as an array (repeated header)', () => {
-		const v1 = signWebhook({ secret: SECRET, id: 'msg_1', timestamp: NOW, body: BODY });
-		const result = verifyWebhookSignature({
-			...input(),
-			headers: {
-				'webhook-id': ['msg_1'],
-				'webhook-timestamp': String(NOW),
-				'webhook-signature': ['v1,AAAA', v1],
-			},
-		});
-		expect(result.ok).toBe(true);
-	});
-
-	it('verifies an empty body, and a missing raw body as empty', () => {
-		const headers = signedHeaders(SECRET, 'msg_e', NOW, '');
-		expect(
-			verifyWebhookSignature({ secret: SECRET, headers, rawBody: Buffer.alloc(0), nowSeconds: NOW })
-				.ok,
-		).toBe(true);
-		expect(
-			verifyWebhookSignature({ secret: SECRET, headers, rawBody: undefined, nowSeconds: NOW }).ok,
-		).toBe(true);
-		expect(
-			verifyWebhookSignature({ secret: SECRET, headers, rawBody: '{}', nowSeconds: NOW }).ok,
-		).toBe(false);
-	});
-
-	it('signs raw bytes, not text: a body that is not valid UTF-8 verifies byte for byte', () => {
-		const bytes = Buffer.from([0x7b, 0xff, 0xfe, 0x7d]);
-		const headers = signedHeaders(SECRET, 'msg_b', NOW, bytes);
-		expect(
-			verifyWebhookSignature({ secret: SECRET, headers, rawBody: bytes, nowSeconds: NOW }).ok,
-		).toBe(true);
-		expect(
-			verifyWebhookSignature({
-				secret: SECRET,
-				headers,
-				rawBody: Buffer.from([0x7b, 0xff, 0xfd, 0x7d]),
-				nowSeconds: NOW,
-			}).ok,
-		).toBe(false);
-	});
-
-	it('never puts the secret into a reason', () => {
-		const results = [
-			verifyWebhookSignature(input({ secret: OTHER_SECRET })),
-			verifyWebhookSignature(input({}, { 'webhook-signature': 'v1,xx' })),
-			verifyWebhookSignature(input({}, { 'webhook-timestamp': 'x' })),
-		];
-		for (const result of results) {
-			const text = JSON.stringify(result);
-			expect(text).not.toContain(SECRET);
-			expect(text).not.toContain(SECRET.slice('whsec_'.length));
-			expect(text).not.toContain(OTHER_SECRET.slice('whsec_'.length));
-		}
+		expect(read([OTHER_SECRET])).toEqual({ failure: MISMATCH, rotating: false });
 	});
 });
 
@@ -437,32 +341,6 @@ describe('interoperability with the standardwebhooks library (property tests)', 
 				},
 			),
 			{ numRuns: 300 },
-		);
-	});
-
-	it('both reject the same tampering', () => {
-		fc.assert(
-			fc.property(
-				secretArb,
-				idArb,
-				bodyArb,
-				fc.string({ minLength: 1, maxLength: 5 }),
-				(secret, id, body, extra) => {
-					const timestamp = Math.floor(Date.now() / 1000);
-					const headers = signedHeaders(secret, id, timestamp, body);
-					const changed = body + extra;
-					expect(() =>
-						new Webhook(secret).verify(changed, headers, { jsonParse: false }),
-					).toThrow();
-					const wire = { ...headers, 'webhook-id': onTheWire(id) };
-					expect(verifyWebhookSignature({ secret, headers: wire, rawBody: body }).ok).toBe(true);
-					expect(
-						verifyWebhookSignature({ secret, headers: wire, rawBody: Buffer.from(changed, 'utf8') })
-							.ok,
-					).toBe(false);
-				},
-			),
-			{ numRuns: 200 },
 		);
 	});
 });

@@ -15,21 +15,18 @@ import {
 	retireSubscription,
 	saveState,
 } from '../../../nodes/CrmInvoicing/trigger/store';
-import { createHookContext, createWebhookContext } from '../../helpers/harness';
 import { useNock } from '../../helpers/nock';
-import { signedHeaders } from '../../helpers/signing';
+import { deliver } from '../../helpers/trigger';
 import {
 	API,
 	earlierSubscription,
-	nextMessageId,
-	nodeType,
-	nowSeconds,
 	plain,
 	PRODUCTION_URL,
 	SECRET,
 	secretParts,
 	storedSubscription,
 	tagFor,
+	triggerHooks,
 	unwrapped,
 	wrapAsStored,
 } from './fixtures';
@@ -138,19 +135,6 @@ describe('writing', () => {
 });
 
 describe('data of earlier versions is brought to the current form', () => {
-	function checkExists(staticData: IDataObject) {
-		const parts = createHookContext({
-			nodeType,
-			parameters: { events: ['lead.created', 'deal.stage_changed'] },
-			webhookUrl: PRODUCTION_URL,
-			staticData,
-		});
-		return {
-			staticData: parts.staticData,
-			run: async () => await nodeType.webhookMethods.default.checkExists.call(parts.context),
-		};
-	}
-
 	it.each(['0.1', '0.2', '0.3'] as const)('by activation (checkExists): %s', async (version) => {
 		nock(API)
 			.get('/api/v1/webhooks/whk_1')
@@ -161,10 +145,10 @@ describe('data of earlier versions is brought to the current form', () => {
 				: {}),
 			recentDeliveries: [fingerprint('msg_before')],
 		});
-		const trigger = checkExists(data);
+		const trigger = triggerHooks({ staticData: data });
 		// 0.1/0.2: adopted (0.1 by its URL), the clear secret dropped; false, so n8n runs create, which subscribes anew
 		// and then deletes whk_1 (lifecycle tests).
-		await expect(trigger.run()).resolves.toBe(version === '0.3');
+		await expect(trigger.checkExists()).resolves.toBe(version === '0.3');
 		expectCurrentForm(trigger.staticData);
 		expect(plain(trigger.staticData)).toEqual({
 			subscriptionId: 'whk_1',
@@ -180,30 +164,14 @@ describe('data of earlier versions is brought to the current form', () => {
 		if (version === '0.3') expect(unwrapped(trigger.staticData)).toBe(SECRET);
 	});
 
-	it.each(['0.3'] as const)(
-		'by a delivery (n8n 2.41 runs no hook at start-up): %s',
-		async (version) => {
-			const raw = JSON.stringify({
-				event: 'lead.created',
-				timestamp: 't',
-				payload: { id: 'lead_1' },
-			});
-			const parts = createWebhookContext({
-				nodeType,
-				parameters: { events: ['lead.created'] },
-				staticData: earlierSubscription(version),
-				headers: signedHeaders([SECRET], nextMessageId(), nowSeconds(), raw),
-				rawBody: Buffer.from(raw),
-				webhookUrl: PRODUCTION_URL,
-			});
-			const result = await nodeType.webhook.call(parts.context);
-			expect(result.workflowData).toHaveLength(1);
-			expectCurrentForm(parts.staticData);
-			expect(unwrapped(parts.staticData)).toBe(SECRET);
-			expect(parts.staticData.ownerTag).toBe(tagFor());
-			expect(readState(parts.staticData).recentDeliveries).toHaveLength(1);
-		},
-	);
+	it('by a delivery (n8n 2.41 runs no hook at start-up): 0.3', async () => {
+		const delivered = await deliver({ staticData: earlierSubscription('0.3') });
+		expect(delivered.ran).toBe(true);
+		expectCurrentForm(delivered.staticData);
+		expect(unwrapped(delivered.staticData)).toBe(SECRET);
+		expect(delivered.staticData.ownerTag).toBe(tagFor());
+		expect(readState(delivered.staticData).recentDeliveries).toHaveLength(1);
+	});
 
 	it('a 0.3 secret wrapped by another process is read and kept as it is', async () => {
 		const data = earlierSubscription('0.3', {
@@ -213,8 +181,8 @@ describe('data of earlier versions is brought to the current form', () => {
 		nock(API)
 			.get('/api/v1/webhooks/whk_1')
 			.reply(200, { id: 'whk_1', url: PRODUCTION_URL, events: EVENTS });
-		const trigger = checkExists(data);
-		await expect(trigger.run()).resolves.toBe(true);
+		const trigger = triggerHooks({ staticData: data });
+		await expect(trigger.checkExists()).resolves.toBe(true);
 		expect(trigger.staticData.secretWrapped).toBe(wrapped);
 	});
 });

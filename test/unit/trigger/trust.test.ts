@@ -1,12 +1,12 @@
 /**
  * The trigger's trust rules (issues 17 and 22): linear and capped header parsing, the secret at rest, the answers to a
- * signature that does not match (401 only when a question asked now shows the stored subscription current; 503 for
- * any doubt; one question per 30 s per process for all triggers), retired subscriptions (410), the deletion rule
- * (only at this node's own URL, whatever any URL answers; no request to a URL read from the CRM), one deadline per
+ * signature that does not match (503 for any doubt, and a renewal when a question asked now shows the stored
+ * subscription current; one question per 30 s per process for all triggers), retired subscriptions (410), the deletion
+ * rule (only at this node's own URL, whatever any URL answers; no request to a URL read from the CRM), one deadline per
  * lifecycle hook, and Output Full Record after the duplicate check.
  */
 import nock from 'nock';
-import type { IDataObject, INodeParameters, IWebhookResponseData } from 'n8n-workflow';
+import type { IDataObject } from 'n8n-workflow';
 
 import {
 	LOOKUP_INTERVAL_MS,
@@ -35,15 +35,16 @@ import {
 } from '../../../nodes/CrmInvoicing/trigger/signature';
 import { mayDelete } from '../../../nodes/CrmInvoicing/trigger/subscription';
 import { SIGNATURE_RENEWAL_INTERVAL_MS } from '../../../nodes/CrmInvoicing/trigger/renewal';
-import { createWebhookContext, loggedMessages, TEST_CREDENTIALS } from '../../helpers/harness';
+import { loggedMessages, TEST_CREDENTIALS } from '../../helpers/harness';
 import { useNock } from '../../helpers/nock';
 import { signedHeaders, verifyWebhookSignature } from '../../helpers/signing';
+import { activate, deliver, eventBody, fakeCrm, type Delivered } from '../../helpers/trigger';
 import {
 	API,
+	apiError,
 	expectNoUnansweredRequests,
 	HARNESS_IDS,
 	nextMessageId,
-	nodeType,
 	nowSeconds,
 	OLD_SECRET,
 	passLookupInterval,
@@ -74,6 +75,7 @@ afterEach(() => {
 });
 
 const ONE = (id: string) => `/api/v1/webhooks/${id}`;
+const KEY = TEST_CREDENTIALS.apiKey;
 const owner = (subscriptionId: string, ids: Partial<SecretOwner> = {}): SecretOwner => ({
 	workflowId: HARNESS_IDS.workflowId,
 	nodeId: HARNESS_IDS.nodeId,
@@ -81,77 +83,16 @@ const owner = (subscriptionId: string, ids: Partial<SecretOwner> = {}): SecretOw
 	...ids,
 });
 
-function event(id = 'lead_1') {
-	return JSON.stringify({
-		event: 'lead.created',
-		timestamp: '2026-01-01T00:00:00.000Z',
-		payload: { id, name: 'Jane' },
-	});
-}
-
-interface Delivered {
-	result: IWebhookResponseData;
-	status: number;
-	body: unknown;
-	credentialReads: number;
-	staticData: IDataObject;
-}
-
-async function deliver(options: {
-	rawBody?: string;
-	headers?: Record<string, string>;
-	secrets?: string[];
-	id?: string;
-	staticData?: IDataObject;
-	parameters?: INodeParameters;
-	credentials?: null;
-	mode?: 'trigger' | 'manual';
-	workflowId?: string;
-}): Promise<Delivered> {
-	const rawBody = options.rawBody ?? event();
-	const headers =
-		options.headers ??
-		signedHeaders(
-			options.secrets ?? [SECRET],
-			options.id ?? nextMessageId(),
-			nowSeconds(),
-			rawBody,
-		);
-	const parts = createWebhookContext({
-		nodeType,
-		parameters: options.parameters ?? { events: ['lead.created', 'deal.stage_changed'] },
-		staticData: options.staticData ?? storedSubscription(),
-		headers,
-		rawBody: Buffer.from(rawBody, 'utf8'),
-		webhookUrl: options.mode === 'manual' ? TEST_URL : PRODUCTION_URL,
-		mode: options.mode,
-		...(options.credentials === null ? { credentials: null } : {}),
-	});
-	if (options.workflowId !== undefined) {
-		const workflow = parts.context.getWorkflow();
-		const id = options.workflowId;
-		parts.context.getWorkflow = () => ({ ...workflow, id });
-	}
-	const result = await nodeType.webhook.call(parts.context);
-	return {
-		result,
-		status: parts.response.statusCode,
-		body: parts.response.sentBody,
-		credentialReads: parts.credentialsHelper.getDecryptedCalls,
-		staticData: parts.staticData,
-	};
-}
-
 function expectNothingRun(delivered: Delivered, status: number, reason?: string) {
-	expect(delivered.result.workflowData).toBeUndefined();
+	expect(delivered.ran).toBe(false);
 	expect(delivered.status).toBe(status);
 	if (reason !== undefined) expect(delivered.body).toEqual({ error: reason });
 }
 
 const warnings = () =>
 	loggedMessages.filter((entry) => entry.level === 'warn').map((entry) => entry.message);
-
-// ---------------------------------------------------------------------------------------------------------------------
+const retiredIds = (staticData: IDataObject) =>
+	(plain(staticData).retiredSubscriptions as IDataObject[]).map((entry) => entry.id);
 
 describe('webhook-signature is capped in length before it is parsed, and in entries while it is parsed', () => {
 	// Inputs that made the former patterns backtrack, and others that stress each loop of the scanner.
@@ -177,42 +118,38 @@ describe('webhook-signature is capped in length before it is parsed, and in entr
 		},
 	);
 
-	it('reads the entries as the former patterns did on well-formed and joined headers', () => {
-		expect(readSignatureEntries('v1,abc= v1,def=')).toEqual(['v1,abc=', 'v1,def=']);
-		expect(readSignatureEntries('v1,abc=, v1,def=')).toEqual(['v1,abc=', 'v1,def=']);
-		expect(readSignatureEntries('v1,abc=,v1,def=')).toEqual(['v1,abc=', 'v1,def=']);
-		expect(readSignatureEntries('v1,abc=,,')).toEqual(['v1,abc=']);
-		expect(readSignatureEntries('v2,xyz v1a,foo v1,abc')).toEqual(['v2,xyz', 'v1a,foo', 'v1,abc']);
-		expect(readSignatureEntries('  ')).toEqual([]);
-	});
+	it.each([
+		['v1,abc= v1,def=', ['v1,abc=', 'v1,def=']],
+		['v1,abc=, v1,def=', ['v1,abc=', 'v1,def=']],
+		['v1,abc=,v1,def=', ['v1,abc=', 'v1,def=']],
+		['v1,abc=,,', ['v1,abc=']],
+		['v2,xyz v1a,foo v1,abc', ['v2,xyz', 'v1a,foo', 'v1,abc']],
+		['  ', []],
+		[
+			Array(MAX_SIGNATURE_ENTRIES).fill('v1,a').join(' '),
+			Array(MAX_SIGNATURE_ENTRIES).fill('v1,a'),
+		],
+		[Array(10_000).fill('v1,a').join(' '), undefined],
+	])(
+		'reads %p as the former patterns did, up to MAX_SIGNATURE_ENTRIES entries',
+		(header, entries) => {
+			expect(readSignatureEntries(header)).toEqual(entries);
+		},
+	);
 
-	it('stops reading after MAX_SIGNATURE_ENTRIES entries', () => {
-		expect(readSignatureEntries(Array(MAX_SIGNATURE_ENTRIES).fill('v1,a').join(' '))).toHaveLength(
-			MAX_SIGNATURE_ENTRIES,
-		);
-		expect(readSignatureEntries(Array(10_000).fill('v1,a').join(' '))).toBeUndefined();
-	});
-
-	it('a 16 KB header of commas ending in one base64 character is refused as too long, before any parsing (401)', async () => {
-		const body = event();
+	it('a 16 KB header, or one of 17 entries, is refused (401) before any parsing or question to the CRM', async () => {
+		const body = eventBody();
 		const good = signedHeaders([SECRET], nextMessageId(), nowSeconds(), body);
 		const crafted = { ...good, 'webhook-signature': ','.repeat(16_383) + 'A' };
 		expect(verifyWebhookSignature({ secret: SECRET, headers: crafted, rawBody: body })).toEqual({
 			ok: false,
 			reason: 'webhook-signature header is too long',
 		});
-		// No question to the CRM either: a crafted header is not a signature mismatch.
-		expectNothingRun(
-			await deliver({ rawBody: body, headers: crafted }),
-			401,
-			'webhook-signature header is too long',
-		);
-		const tooMany = {
-			...good,
-			'webhook-signature': Array(MAX_SIGNATURE_ENTRIES + 1)
-				.fill('v1,a')
-				.join(' '),
-		};
+		// No question to the CRM either (none is mocked): a crafted header is not a signature mismatch.
+		const tooLong = await deliver({ rawBody: body, headers: crafted });
+		expectNothingRun(tooLong, 401, 'webhook-signature header is too long');
+		const entries = Array(MAX_SIGNATURE_ENTRIES + 1).fill('v1,a');
+		const tooMany = { ...good, 'webhook-signature': entries.join(' ') };
 		expect(tooMany['webhook-signature'].length).toBeLessThan(MAX_SIGNATURE_HEADER_LENGTH);
 		expectNothingRun(
 			await deliver({ rawBody: body, headers: tooMany }),
@@ -224,30 +161,26 @@ describe('webhook-signature is capped in length before it is parsed, and in entr
 
 describe('the signing secret at rest', () => {
 	it('is wrapped with AES-256-GCM under a key bound to the API key and the workflow, node and subscription ids', () => {
-		const wrapped = wrapSecret(SECRET, TEST_CREDENTIALS.apiKey, owner('whk_1'));
+		const wrapped = wrapSecret(SECRET, KEY, owner('whk_1'));
 		expect(wrapped).toMatch(/^aes256gcm\.v1:[\w-]+:[\w-]+:[\w-]+$/);
-		for (const part of secretParts(SECRET)) expect(wrapped).not.toContain(part);
-		expect(wrapped).not.toContain(TEST_CREDENTIALS.apiKey);
-		expect(unwrapSecret(wrapped, TEST_CREDENTIALS.apiKey, owner('whk_1'))).toBe(SECRET);
+		for (const part of [...secretParts(SECRET), KEY]) expect(wrapped).not.toContain(part);
+		expect(unwrapSecret(wrapped, KEY, owner('whk_1'))).toBe(SECRET);
 		// The format is the documented one: data a 0.3 trigger stored unwraps (wrapAsStored writes it from the format).
-		expect(
-			unwrapSecret(wrapAsStored(SECRET, 'whk_1'), TEST_CREDENTIALS.apiKey, owner('whk_1')),
-		).toBe(SECRET);
+		expect(unwrapSecret(wrapAsStored(SECRET, 'whk_1'), KEY, owner('whk_1'))).toBe(SECRET);
 		// Another key, another subscription, node or workflow: it does not unwrap.
 		expect(unwrapSecret(wrapped, 'sk_other_key', owner('whk_1'))).toBeUndefined();
-		expect(unwrapSecret(wrapped, TEST_CREDENTIALS.apiKey, owner('whk_2'))).toBeUndefined();
-		expect(
-			unwrapSecret(wrapped, TEST_CREDENTIALS.apiKey, owner('whk_1', { nodeId: 'other' })),
-		).toBeUndefined();
-		expect(
-			unwrapSecret(wrapped, TEST_CREDENTIALS.apiKey, owner('whk_1', { workflowId: 'other' })),
-		).toBeUndefined();
+		for (const other of [
+			owner('whk_2'),
+			owner('whk_1', { nodeId: 'x' }),
+			owner('whk_1', { workflowId: 'x' }),
+		])
+			expect(unwrapSecret(wrapped, KEY, other)).toBeUndefined();
 		// Tampered: the tag does not verify.
 		const parts = wrapped.split(':');
 		parts[2] = Buffer.from('x'.repeat(SECRET.length)).toString('base64url');
-		expect(unwrapSecret(parts.join(':'), TEST_CREDENTIALS.apiKey, owner('whk_1'))).toBeUndefined();
+		expect(unwrapSecret(parts.join(':'), KEY, owner('whk_1'))).toBeUndefined();
 		// Wrapped twice, it differs (a fresh IV each time).
-		expect(wrapSecret(SECRET, TEST_CREDENTIALS.apiKey, owner('whk_1'))).not.toBe(wrapped);
+		expect(wrapSecret(SECRET, KEY, owner('whk_1'))).not.toBe(wrapped);
 	});
 
 	it("a delivery verifies with the wrapped secret; the credential is read once per delivery, to unwrap it or to check the wrapping key's fingerprint", async () => {
@@ -255,14 +188,13 @@ describe('the signing secret at rest', () => {
 			subscriptionId: 'whk_fresh_1',
 			secretWrapped: wrapAsStored(SECRET, 'whk_fresh_1'),
 		});
-		const first = await deliver({ staticData: plain(staticData) });
-		expect(first.result.workflowData).toHaveLength(1);
-		expect(first.credentialReads).toBe(1);
-		const second = await deliver({ staticData: plain(staticData) });
-		expect(second.result.workflowData).toHaveLength(1);
-		expect(second.credentialReads).toBe(1);
-		// Nothing changed in what is stored: it is wrapped under the current key already.
-		expect(second.staticData.secretWrapped).toBe(staticData.secretWrapped);
+		for (let delivery = 0; delivery < 2; delivery++) {
+			const delivered = await deliver({ staticData: plain(staticData) });
+			expect(delivered.ran).toBe(true);
+			expect(delivered.parts.credentialsHelper.getDecryptedCalls).toBe(1);
+			// Nothing changed in what is stored: it is wrapped under the current key already.
+			expect(delivered.staticData.secretWrapped).toBe(staticData.secretWrapped);
+		}
 	});
 
 	it('a credential n8n cannot hand over (deleted) is 503, with a reason, and nothing runs', async () => {
@@ -293,50 +225,37 @@ describe('a signature that does not match: 503, and a renewal when a question as
 		status: 'active',
 	};
 
-	it('current at this URL, not disabled: a forgery or a rotation the trigger missed, 503, and it subscribes anew', async () => {
-		const asked = nock(API)
-			.get(ONE('whk_1'))
-			.matchHeader('x-api-key', TEST_CREDENTIALS.apiKey)
-			.reply(200, current);
-		const renewed = renewalAtCrm();
-		const delivered = await deliver(forged);
-		expectNothingRun(delivered, 503, ROTATED_REASON);
-		asked.done();
-		renewed.done();
-		expect(delivered.staticData.subscriptionId).toBe('whk_2');
-	});
-
-	it('current at this URL as the CRM writes it (host in upper case, default port): current, 503, and it subscribes anew', async () => {
-		const url = PRODUCTION_URL.replace('https://n8n.example.com/', 'https://N8N.example.com:443/');
-		const asked = nock(API)
-			.get(ONE('whk_1'))
-			.reply(200, { ...current, url });
-		const renewed = renewalAtCrm();
-		const delivered = await deliver(forged);
-		expectNothingRun(delivered, 503, ROTATED_REASON);
-		asked.done();
-		renewed.done();
-		expect(delivered.staticData.subscriptionId).toBe('whk_2');
-	});
+	it.each([
+		['as stored', PRODUCTION_URL],
+		[
+			'as the CRM writes it (host in upper case, default port)',
+			PRODUCTION_URL.replace('https://n8n.example.com/', 'https://N8N.example.com:443/'),
+		],
+	])(
+		'current at this URL %s, not disabled: a forgery or a missed rotation, 503, and it subscribes anew',
+		async (_case, url) => {
+			const asked = nock(API)
+				.get(ONE('whk_1'))
+				.matchHeader('x-api-key', KEY)
+				.reply(200, { ...current, url });
+			const renewed = renewalAtCrm();
+			const delivered = await deliver(forged);
+			expectNothingRun(delivered, 503, ROTATED_REASON);
+			asked.done();
+			renewed.done();
+			expect(delivered.staticData.subscriptionId).toBe('whk_2');
+		},
+	);
 
 	it('a stale reader (queue mode): the stored subscription is gone at the CRM, so 503; the retry with the saved data runs', async () => {
 		// Main deleted whk_1 and created whk_2 (secret SECRET); this process still reads whk_1 and its secret OLD_SECRET.
-		const stale = storedSubscription({
-			subscriptionId: 'whk_1',
-			secretWrapped: wrapAsStored(OLD_SECRET, 'whk_1'),
-		});
-		const asked = nock(API)
-			.get(ONE('whk_1'))
-			.reply(404, { error: { code: 'NOT_FOUND', message: 'gone' } });
-		const body = event();
+		const stale = storedSubscription({ secretWrapped: wrapAsStored(OLD_SECRET, 'whk_1') });
+		nock(API).get(ONE('whk_1')).reply(404, apiError('NOT_FOUND', 'gone'));
 		const id = nextMessageId();
-		expectNothingRun(await deliver({ rawBody: body, id, staticData: stale }), 503, STALE_REASON);
-		asked.done();
+		expectNothingRun(await deliver({ id, staticData: stale }), 503, STALE_REASON);
 		// The CRM's retry reads the saved static data.
 		const saved = storedSubscription({ subscriptionId: 'whk_2' });
-		expect(
-			(await deliver({ rawBody: body, id, staticData: saved })).result.workflowData,
-		).toHaveLength(1);
+		expect((await deliver({ id, staticData: saved })).ran).toBe(true);
 	});
 
 	it.each([
@@ -351,23 +270,15 @@ describe('a signature that does not match: 503, and a renewal when a question as
 	});
 
 	it.each([
-		['an error (401)', 401, { error: { code: 'UNAUTHORIZED', message: 'no' } }],
+		['an error (401)', 401, apiError('UNAUTHORIZED', 'no')],
 		['a 200 HTML page, which is not a subscription', 200, '<html><body>Sign in</body></html>'],
 		['a 200 without an id', 200, { ok: true }],
-		[
-			'503 once (not retried: one question is one request)',
-			503,
-			{ error: { code: 'UNAVAILABLE', message: 'busy' } },
-		],
-		[
-			'429 once (not retried either)',
-			429,
-			{ error: { code: 'RATE_LIMITED', message: 'slow down' } },
-		],
+		['503 once (not retried: one question is one request)', 503, apiError('UNAVAILABLE', 'busy')],
+		['429 once (not retried either)', 429, apiError('RATE_LIMITED', 'slow down')],
 	])('the CRM answers %s: 503', async (_case, status, body) => {
-		nock(API)
-			.get(ONE('whk_1'))
-			.reply(status, body, typeof body === 'string' ? { 'Content-Type': 'text/html' } : {});
+		const type: Record<string, string> =
+			typeof body === 'string' ? { 'Content-Type': 'text/html' } : {};
+		nock(API).get(ONE('whk_1')).reply(status, body, type);
 		expectNothingRun(await deliver(forged), 503, UNCHECKED_REASON);
 	});
 
@@ -376,11 +287,8 @@ describe('a signature that does not match: 503, and a renewal when a question as
 			subscriptionUrl: TEST_URL,
 			ownerTag: tagFor('manual'),
 		});
-		expectNothingRun(
-			await deliver({ ...forged, staticData, mode: 'manual' }),
-			503,
-			TEST_MISMATCH_REASON,
-		);
+		const delivered = await deliver({ ...forged, staticData, mode: 'manual' });
+		expectNothingRun(delivered, 503, TEST_MISMATCH_REASON);
 	});
 
 	it('no verdict is kept: after a renewal, the next question is asked anew (never a verdict from an old "current")', async () => {
@@ -388,7 +296,7 @@ describe('a signature that does not match: 503, and a renewal when a question as
 			.get(ONE('whk_1'))
 			.reply(200, current)
 			.get(ONE('whk_1'))
-			.reply(404, { error: { code: 'NOT_FOUND', message: 'gone' } });
+			.reply(404, apiError('NOT_FOUND', 'gone'));
 		renewalAtCrm();
 		expectNothingRun(await deliver(forged), 503, ROTATED_REASON);
 		// Another process renewed the subscription: the next mismatch (after the interval) asks again, and gets 503.
@@ -397,8 +305,7 @@ describe('a signature that does not match: 503, and a renewal when a question as
 	});
 
 	it('forged deliveries to ten triggers (ten workflows) start nothing and cost one question per 30 s for the whole process, and one renewal per question at most', async () => {
-		let asked = 0;
-		let posts = 0;
+		let [asked, posts] = [0, 0];
 		nock(API)
 			.get(/^\/api\/v1\/webhooks\/[^/]+$/)
 			.times(100)
@@ -412,10 +319,7 @@ describe('a signature that does not match: 503, and a renewal when a question as
 			.post('/api/v1/webhooks')
 			.times(100)
 			.optionally()
-			.reply(200, () => {
-				posts++;
-				return { id: `whk_new_${posts}`, secret: SECRET };
-			})
+			.reply(200, () => ({ id: `whk_new_${++posts}`, secret: SECRET }))
 			.delete(ONE('whk_1'))
 			.times(100)
 			.optionally()
@@ -425,55 +329,42 @@ describe('a signature that does not match: 503, and a renewal when a question as
 			.times(100)
 			.optionally()
 			.reply(200, []);
-		const triggers = Array.from({ length: 10 }, (_unused, index) => `workflow-${index}`);
-		const burst = await Promise.all(
-			triggers.flatMap((workflowId) =>
-				[1, 2, 3].map(
-					async () =>
-						await deliver({
-							...forged,
-							workflowId,
-							staticData: storedSubscription({
-								secretWrapped: wrapAsStored(SECRET, 'whk_1', undefined, { workflowId }),
-							}),
-						}),
-				),
-			),
-		);
+		const forgedTo = async (workflowId: string) => {
+			const secretWrapped = wrapAsStored(SECRET, 'whk_1', undefined, { workflowId });
+			return await deliver({
+				...forged,
+				workflowId,
+				staticData: storedSubscription({ secretWrapped }),
+			});
+		};
+		const workflows = Array.from({ length: 30 }, (_unused, index) => `workflow-${index % 10}`);
+		const burst = await Promise.all(workflows.map(forgedTo));
 		for (const delivered of burst) expectNothingRun(delivered, 503);
 		expect(burst.map((delivered) => (delivered.body as IDataObject).error).sort()).toEqual(
 			[...Array(29).fill(RATIONED_REASON), ROTATED_REASON].sort(),
 		);
-		expect(asked).toBe(1);
-		expect(posts).toBe(1);
+		expect([asked, posts]).toEqual([1, 1]);
 		// 30 s later, one more question is allowed; not before.
 		jest.setSystemTime(Date.now() + LOOKUP_INTERVAL_MS - 1_000);
 		expectNothingRun(await deliver(forged), 503, RATIONED_REASON);
 		jest.setSystemTime(Date.now() + 1_001);
 		expectNothingRun(await deliver(forged), 503, ROTATED_REASON);
-		expect(asked).toBe(2);
-		expect(posts).toBe(2);
+		expect([asked, posts]).toEqual([2, 2]);
 	});
 });
 
 describe('a retired subscription (kept at the CRM because it delivers to another URL)', () => {
 	it('a delivery that verifies only with its secret is answered 410 (the CRM disables it) and runs nothing', async () => {
-		const staticData = storedSubscription({
-			retiredSubscriptions: [
-				{
-					id: 'whk_0',
-					url: 'https://old.example.com/webhook/x/webhook',
-					secretWrapped: wrapAsStored(OLD_SECRET, 'whk_0'),
-				},
-			],
-		});
-		expectNothingRun(
-			await deliver({ secrets: [OLD_SECRET], staticData: plain(staticData) }),
-			410,
-			RETIRED_REASON,
-		);
+		const retired = {
+			id: 'whk_0',
+			url: 'https://old.example.com/webhook/x/webhook',
+			secretWrapped: wrapAsStored(OLD_SECRET, 'whk_0'),
+		};
+		const staticData = storedSubscription({ retiredSubscriptions: [retired] });
+		const delivered = await deliver({ secrets: [OLD_SECRET], staticData: plain(staticData) });
+		expectNothingRun(delivered, 410, RETIRED_REASON);
 		// The current subscription's deliveries run as usual.
-		expect((await deliver({ staticData: plain(staticData) })).result.workflowData).toHaveLength(1);
+		expect((await deliver({ staticData: plain(staticData) })).ran).toBe(true);
 	});
 
 	it('at most three are kept, the oldest forgotten first', async () => {
@@ -482,36 +373,39 @@ describe('a retired subscription (kept at the CRM because it delivers to another
 			url: `https://old${index}.example.com/h`,
 		}));
 		const staticData = storedSubscription({ retiredSubscriptions: retired });
-		const trigger = triggerHooks({
-			staticData,
-			webhookUrl: 'https://new.example.com/webhook/x/webhook',
-		});
-		// Deactivated while its data names a subscription at another URL: that one is retired too.
+		const webhookUrl = 'https://new.example.com/webhook/x/webhook';
+		const { secretWrapped } = staticData;
+		const trigger = triggerHooks({ staticData, webhookUrl });
+		// Deactivated while its data names a subscription at another URL (a restored copy's data names production's): that
+		// one is not deleted (no DELETE is mocked) but retired too, with its secret, and named; nothing else is kept.
 		await expect(trigger.delete()).resolves.toBe(true);
-		expect(
-			(plain(trigger.staticData).retiredSubscriptions as IDataObject[]).map((entry) => entry.id),
-		).toEqual(['whk_r3', 'whk_r4', 'whk_1']);
+		expect(retiredIds(trigger.staticData)).toEqual(['whk_r3', 'whk_r4', 'whk_1']);
+		expect(plain(trigger.staticData)).toEqual({
+			retiredSubscriptions: [
+				...retired.slice(3),
+				{ id: 'whk_1', url: PRODUCTION_URL, secretWrapped },
+			],
+		});
+		expect(warnings().join()).toContain('kept webhook subscription whk_1');
 	});
 });
 
 describe("the deletion rule: only a subscription with this node's tag at this node's own URL, whatever any URL answers", () => {
 	const STAGING_URL =
 		'https://staging.example.com/webhook/c0ffee00-0000-4000-8000-0000000000aa/webhook';
+	const tag = tagFor();
+	const listing = (items: IDataObject[]) =>
+		nock(API).get('/api/v1/webhooks').query(true).reply(200, { items, hasMore: false });
 
-	it('is one test of two facts: the owner tag, and the URL the subscription delivers to', () => {
-		const tag = tagFor();
-		expect(mayDelete({ ownerTag: tag, url: PRODUCTION_URL }, tag, PRODUCTION_URL)).toBe(true);
-		expect(mayDelete({ ownerTag: tag, url: STAGING_URL }, tag, PRODUCTION_URL)).toBe(false);
-		expect(
-			mayDelete({ ownerTag: tagFor('manual'), url: PRODUCTION_URL }, tag, PRODUCTION_URL),
-		).toBe(false);
-		expect(mayDelete({ ownerTag: undefined, url: PRODUCTION_URL }, tag, PRODUCTION_URL)).toBe(
-			false,
-		);
-		expect(mayDelete({ ownerTag: tag, url: undefined }, tag, PRODUCTION_URL)).toBe(false);
-		expect(mayDelete({ ownerTag: tag, url: `${PRODUCTION_URL}/` }, tag, PRODUCTION_URL)).toBe(
-			false,
-		);
+	it.each([
+		['its tag at its URL', { ownerTag: tag, url: PRODUCTION_URL }, true],
+		['its tag at another URL', { ownerTag: tag, url: STAGING_URL }, false],
+		["another mode's tag", { ownerTag: tagFor('manual'), url: PRODUCTION_URL }, false],
+		['no tag', { ownerTag: undefined, url: PRODUCTION_URL }, false],
+		['no URL', { ownerTag: tag, url: undefined }, false],
+		['a URL with a trailing slash', { ownerTag: tag, url: `${PRODUCTION_URL}/` }, false],
+	])('mayDelete tests two facts, the owner tag and the URL: %s', (_case, subscription, allowed) => {
+		expect(mayDelete(subscription, tag, PRODUCTION_URL)).toBe(allowed);
 	});
 
 	it("a restored copy (same owner tag, another URL) keeps production's subscription at activation, deletes only its own, and never requests production's URL", async () => {
@@ -522,27 +416,21 @@ describe("the deletion rule: only a subscription with this node's tag at this no
 				url: PRODUCTION_URL,
 				events: ['lead.created', 'deal.stage_changed'],
 			});
-		const trigger = triggerHooks({ staticData: storedSubscription(), webhookUrl: STAGING_URL });
+		const stored = storedSubscription();
+		const { secretWrapped } = stored;
+		const trigger = triggerHooks({ staticData: stored, webhookUrl: STAGING_URL });
 		await expect(trigger.checkExists()).resolves.toBe(false);
-		expect(
-			(plain(trigger.staticData).retiredSubscriptions as IDataObject[]).map((entry) => entry.id),
-		).toEqual(['whk_1']);
+		// Retired with its secret (its deliveries are answered 410); no DELETE, no request to production's URL.
+		expect(plain(trigger.staticData)).toEqual({
+			retiredSubscriptions: [{ id: 'whk_1', url: PRODUCTION_URL, secretWrapped }],
+		});
 
 		// create: the sweep finds production's subscription (same tag: kept, named) and its own leftover at its own URL.
-		nock(API)
-			.get('/api/v1/webhooks')
-			.query(true)
-			.reply(200, {
-				items: [
-					{ id: 'whk_1', name: `n8n: Leads to Slack [n8n:${tagFor()}]`, url: PRODUCTION_URL },
-					{
-						id: 'whk_staging_old',
-						name: `n8n: Leads to Slack [n8n:${tagFor()}]`,
-						url: STAGING_URL,
-					},
-				],
-				hasMore: false,
-			});
+		const name = `n8n: Leads to Slack [n8n:${tag}]`;
+		listing([
+			{ id: 'whk_1', name, url: PRODUCTION_URL },
+			{ id: 'whk_staging_old', name, url: STAGING_URL },
+		]);
 		const removed = nock(API).delete(ONE('whk_staging_old')).reply(204);
 		nock(API).post('/api/v1/webhooks').reply(200, { id: 'whk_staging', secret: SECRET });
 		await expect(trigger.create()).resolves.toBe(true);
@@ -556,31 +444,24 @@ describe("the deletion rule: only a subscription with this node's tag at this no
 		own.done();
 	});
 
-	it("subscriptions planted with this node's tag at internal addresses receive no request and are not deleted", async () => {
+	it("a flood of subscriptions planted with this node's tag at internal addresses: no request, none deleted, at most ten warnings and one count", async () => {
 		const planted = [
 			'http://127.0.0.1:6379/',
 			'http://169.254.169.254/latest/meta-data/',
 			'http://localhost:5678/rest/users',
 			'file:///etc/passwd',
 			'http://10.0.0.1/\nCRM Invoicing Trigger: a forged log line',
+			...Array.from({ length: 35 }, (_unused, index) => `http://10.0.1.${index}/`),
 		];
-		nock(API)
-			.get('/api/v1/webhooks')
-			.query(true)
-			.reply(
-				200,
-				planted.map((url, index) => ({
-					id: `whk_planted_${index}`,
-					name: `planted [n8n:${tagFor()}]`,
-					url,
-				})),
-			);
+		const name = `planted [n8n:${tag}]`;
+		listing(planted.map((url, index) => ({ id: `whk_planted_${index}`, name, url })));
 		nock(API).post('/api/v1/webhooks').reply(200, { id: 'whk_new', secret: SECRET });
 		await expect(triggerHooks({}).create()).resolves.toBe(true);
 		// No DELETE is mocked, and afterEach finds no request to any other host.
-		expect(
-			warnings().filter((message) => message.includes('kept webhook subscription whk_planted_')),
-		).toHaveLength(planted.length);
+		expect(warnings()).toHaveLength(11);
+		for (let index = 0; index < 10; index++)
+			expect(warnings()[index]).toContain(`kept webhook subscription whk_planted_${index}`);
+		expect(warnings()[10]).toContain('kept 30 more webhook subscriptions');
 		// What the CRM lists is anyone's text: no line break reaches the log.
 		for (const message of warnings()) expect(message).not.toMatch(/[\r\n]/);
 		expect(warnings().join()).toContain(
@@ -588,63 +469,9 @@ describe("the deletion rule: only a subscription with this node's tag at this no
 		);
 	});
 
-	it('a flood of planted subscriptions is named in at most ten warnings and one count', async () => {
-		nock(API)
-			.get('/api/v1/webhooks')
-			.query(true)
-			.reply(
-				200,
-				Array.from({ length: 40 }, (_unused, index) => ({
-					id: `whk_p${index}`,
-					name: `x [n8n:${tagFor()}]`,
-					url: `http://10.0.0.${index}/`,
-				})),
-			);
-		nock(API).post('/api/v1/webhooks').reply(200, { id: 'whk_new', secret: SECRET });
-		await expect(triggerHooks({}).create()).resolves.toBe(true);
-		expect(warnings()).toHaveLength(11);
-		expect(warnings()[10]).toContain('kept 30 more webhook subscriptions');
-	});
-
 	it("a restored copy and production, each activating over and over, never delete each other's subscription", async () => {
 		// One CRM, two n8n with the same instance id (a restored backup), so the same owner tag.
-		const store = new Map<string, IDataObject>();
-		let next = 1;
-		const deleted: string[] = [];
-		nock(API)
-			.persist()
-			.get('/api/v1/webhooks')
-			.query(true)
-			.reply(() => [200, { items: [...store.values()], hasMore: false }])
-			.get(/^\/api\/v1\/webhooks\/[^/]+$/)
-			.reply((uri) => {
-				const found = store.get(uri.split('/').pop()!);
-				return found ? [200, found] : [404, { error: { code: 'NOT_FOUND', message: 'gone' } }];
-			})
-			.delete(/^\/api\/v1\/webhooks\/[^/]+$/)
-			.reply((uri) => {
-				const id = uri.split('/').pop()!;
-				deleted.push(id);
-				return store.delete(id)
-					? [204, '']
-					: [404, { error: { code: 'NOT_FOUND', message: 'gone' } }];
-			})
-			.post('/api/v1/webhooks')
-			.reply((_uri, body) => {
-				const id = `whk_${next++}`;
-				store.set(id, { ...(body as IDataObject), id });
-				return [
-					200,
-					{
-						...(body as IDataObject),
-						id,
-						secret: `whsec_${Buffer.from(`secret-${id}-0123456789`).toString('base64')}`,
-					},
-				];
-			});
-		const activate = async (trigger: ReturnType<typeof triggerHooks>) => {
-			if (!(await trigger.checkExists())) await trigger.create();
-		};
+		const crm = fakeCrm();
 		const production: IDataObject = {};
 		await activate(triggerHooks({ staticData: production }));
 		const productionId = String(production.subscriptionId);
@@ -654,34 +481,31 @@ describe("the deletion rule: only a subscription with this node's tag at this no
 			await activate(triggerHooks({ staticData: staging, webhookUrl: STAGING_URL }));
 			await activate(triggerHooks({ staticData: production }));
 		}
-		expect(deleted).toEqual([]);
+		const urls = () => [...crm.store.values()].map((subscription) => subscription.url);
+		expect(crm.deleted).toEqual([]);
 		expect(production.subscriptionId).toBe(productionId);
-		expect(store.get(productionId)?.url).toBe(PRODUCTION_URL);
-		expect([...store.values()].map((subscription) => subscription.url).sort()).toEqual(
-			[PRODUCTION_URL, STAGING_URL].sort(),
-		);
+		expect(crm.store.get(productionId)?.url).toBe(PRODUCTION_URL);
+		expect(urls().sort()).toEqual([PRODUCTION_URL, STAGING_URL].sort());
 		// The copy unpublishes: only its own subscription goes.
 		await triggerHooks({ staticData: staging, webhookUrl: STAGING_URL }).delete();
-		expect([...store.values()].map((subscription) => subscription.url)).toEqual([PRODUCTION_URL]);
+		expect(urls()).toEqual([PRODUCTION_URL]);
 		nock.cleanAll();
 	});
 });
 
-describe('each lifecycle hook finishes within its time limit, whatever the CRM does', () => {
+describe(`each lifecycle hook finishes within its time limit (${HOOK_TIME_LIMIT_MS / 1000} s), whatever the CRM does`, () => {
 	afterEach(() => {
 		// The CRM's delayed answers would otherwise keep their timers running after the test.
 		nock.abortPendingRequests();
 	});
 
 	/**
-	 * The hooks the node runs, with a shorter time limit than their default HOOK_TIME_LIMIT_MS (the one n8n's calls get),
-	 * to prove the mechanism without waiting 20 s.
+	 * The hooks the node runs, with a shorter time limit than HOOK_TIME_LIMIT_MS (the one n8n's calls get), to prove
+	 * the mechanism without waiting 20 s. The CRM below waits 60 s: past the test's own timeout.
 	 */
 	function limited(limitMs: number, options: Parameters<typeof triggerHooks>[0] = {}) {
-		const [trigger, hooks] = [
-			triggerHooks(options),
-			new CrmInvoicingTrigger().webhookMethods.default,
-		];
+		const trigger = triggerHooks(options);
+		const hooks = new CrmInvoicingTrigger().webhookMethods.default;
 		return {
 			...trigger,
 			checkExists: async () => await hooks.checkExists.call(trigger.context, limitMs),
@@ -690,32 +514,24 @@ describe('each lifecycle hook finishes within its time limit, whatever the CRM d
 		};
 	}
 
-	it('is at most 30 s', () => {
-		expect(HOOK_TIME_LIMIT_MS).toBeLessThanOrEqual(30_000);
-	});
-
-	it('checkExists against a CRM that never answers fails with an error that names the time limit', async () => {
+	it('checkExists against a CRM that never answers fails with an error that names the time limit, and keeps what was stored', async () => {
+		// n8n activates workflows for about 20 s (docs/trigger.md).
+		expect(HOOK_TIME_LIMIT_MS).toBeLessThanOrEqual(20_000);
 		nock(API).get(ONE('whk_1')).delay(60_000).reply(200, {});
 		const trigger = limited(1_000, { staticData: storedSubscription() });
-		const started = Date.now();
 		await expect(trigger.checkExists()).rejects.toThrow(
 			/did not answer in time: the trigger could not check its webhook subscription within 1 s/,
 		);
-		// It gave up at its deadline, not at the end of the CRM's delay.
-		expect(Date.now() - started).toBeLessThan(30_000);
-		// The stored subscription is kept for the next activation.
 		expect(trigger.staticData.subscriptionId).toBe('whk_1');
 	});
 
 	it('create against a CRM that never answers POST fails within its time limit, and keeps what was stored', async () => {
 		// POST comes first (the list of leftovers is read only after a new subscription is stored).
 		nock(API).post('/api/v1/webhooks').delay(60_000).reply(200, {});
-		const started = Date.now();
 		const trigger = limited(2_000, { staticData: storedSubscription() });
 		await expect(trigger.create()).rejects.toThrow(
 			/did not answer in time: the trigger could not create its webhook subscription within 2 s/,
 		);
-		expect(Date.now() - started).toBeLessThan(30_000);
 		expect(trigger.staticData.subscriptionId).toBe('whk_1');
 	});
 
@@ -741,16 +557,17 @@ describe('Output Full Record reads the lead after the duplicate check', () => {
 			.get('/api/v1/leads/lead_9')
 			.once()
 			.reply(200, { id: 'lead_9', name: 'Jane' });
-		const staticData = storedSubscription();
-		const id = nextMessageId();
-		const body = event('lead_9');
-		const parameters = { events: ['lead.created'], options: { fullRecord: true } };
-		const first = await deliver({ rawBody: body, id, staticData, parameters });
-		expect(first.result.workflowData).toHaveLength(1);
+		const options = {
+			rawBody: eventBody('lead.created', { id: 'lead_9', name: 'Jane' }),
+			id: nextMessageId(),
+			staticData: storedSubscription(),
+			parameters: { events: ['lead.created'], options: { fullRecord: true } },
+		};
+		expect((await deliver(options)).ran).toBe(true);
 		read.done();
 		// No second GET is mocked: a read would fail and answer 503 instead of the duplicate's 200.
-		const retry = await deliver({ rawBody: body, id, staticData: plain(staticData), parameters });
-		expect(retry.result.workflowData).toBeUndefined();
+		const retry = await deliver({ ...options, staticData: plain(options.staticData) });
+		expect(retry.ran).toBe(false);
 		expect(retry.body).toEqual({ received: true, duplicate: true });
 	});
 });
