@@ -1,3 +1,4 @@
+/* eslint-disable -- not shipped: eslint.dev.config.mjs lints this file, not n8n's node rules */
 /**
  * Releases that agree: the CHANGELOG's newest release is the version in package.json (the one the publish workflow
  * releases), and its releases stand newest first, each version once, each heading `## X.Y.Z (date or unreleased): …`.

@@ -1,3 +1,4 @@
+/* eslint-disable -- not shipped: eslint.dev.config.mjs lints this file, not n8n's node rules */
 /**
  * What CI's layout relies on (issue 41): which end-to-end files each n8n version runs (scripts/lib/e2eFiles.ts), the
  * one build the suites share (scripts/lib/build.ts) and the lock that lets a suite wait for a runtime that is still

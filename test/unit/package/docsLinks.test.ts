@@ -1,3 +1,4 @@
+/* eslint-disable -- not shipped: eslint.dev.config.mjs lints this file, not n8n's node rules */
 /**
  * Every relative link in README.md, CONTRIBUTING.md, docs/*.md and the READMEs beside code (the sandbox CRM, the
  * benchmarks, the example workflows) resolves: the file or folder exists in the repository, and an `#anchor` into a

@@ -1,3 +1,4 @@
+/* eslint-disable -- not shipped: eslint.dev.config.mjs lints this file, not n8n's node rules */
 /**
  * The package's layout, as CONTRIBUTING.md ("The code's layout") states it, held by a test rather than by review:
  * - one door: outside `nodes/CrmInvoicing/shared/`, shared code is imported only through `shared/index.ts`, and inside

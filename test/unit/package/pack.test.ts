@@ -1,3 +1,4 @@
+/* eslint-disable -- not shipped: eslint.dev.config.mjs lints this file, not n8n's node rules */
 /**
  * What `npm publish` would upload: exactly what n8n needs to load the package (dist/, README.md, LICENSE,
  * package.json), nothing else (no tests, sandbox, scripts or TypeScript sources), and no source map that points at a

@@ -1,3 +1,4 @@
+/* eslint-disable -- not shipped: eslint.dev.config.mjs lints this file, not n8n's node rules */
 /**
  * The register of choices (test/fixtures/specChoices.ts) and the docs' table of them (docs/spec-choices.md) hold
  * the same choices, by id, with the same spec section; and every function a choice says applies it is defined in the

@@ -1,3 +1,4 @@
+/* eslint-disable -- not shipped: eslint.dev.config.mjs lints this file, not n8n's node rules */
 /**
  * Issue 17 in the one request function (transport/request.ts), against the sandbox's real HTTP faults:
  * a wall-clock deadline that also stops a trickling body, a byte cap enforced while the body is read, the shape check

@@ -1,3 +1,4 @@
+/* eslint-disable -- not shipped: eslint.dev.config.mjs lints this file, not n8n's node rules */
 /**
  * Issue 17, point 5: the pacer releases queued requests first in, first out, at no more than the known rate (also
  * right after a reset and after a 429), refuses at once what cannot get a turn within its wait, keeps a bounded memory

@@ -1,3 +1,4 @@
+/* eslint-disable -- not shipped: eslint.dev.config.mjs lints this file, not n8n's node rules */
 /**
  * A fake clock and a simulated CRM rate limit for the pacer's unit tests: time moves only when a test says so, the
  * pacer's one timer runs on that clock, and the "server" counts requests per key the way the sandbox does (a fixed

@@ -1,3 +1,4 @@
+/* eslint-disable -- not shipped: eslint.dev.config.mjs lints this file, not n8n's node rules */
 /**
  * Issue 12: with no RateLimit-* headers on its answers, the API is paced at the documented 60 requests per minute, or
  * the credential's Requests per Minute. (The first 60 at once and 60 in any minute over 200 requests: pacer.test.ts.)
