@@ -1,6 +1,7 @@
 import type { IDataObject } from 'n8n-workflow';
 
 import { api, expectValidationError, jsonOf, logging, records, run, useNock } from './support';
+import { answer } from '../../helpers/actions';
 import type { SeenRequest } from './support';
 
 useNock();
@@ -47,11 +48,7 @@ describe('custom API request: single requests', () => {
 	});
 
 	it('POST sends the JSON body (text or expression) and outputs the answer', async () => {
-		const seen: SeenRequest[] = [];
-		api()
-			.post('/api/v1/leads')
-			.times(2)
-			.reply(logging(seen, 200, { id: 'lead_1', name: 'Jane' }));
+		const seen = answer('post', '/api/v1/leads', { id: 'lead_1', name: 'Jane' }, { times: 2 });
 
 		await run(
 			request({

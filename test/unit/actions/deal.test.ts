@@ -2,6 +2,7 @@ import { setGlobalState } from 'n8n-workflow';
 import type { IDataObject } from 'n8n-workflow';
 
 import { api, expectValidationError, fromList, jsonOf, logging, run, useNock } from './support';
+import { answer } from '../../helpers/actions';
 import type { SeenRequest } from './support';
 
 useNock();
@@ -26,23 +27,16 @@ const required = {
 
 describe('deal: create', () => {
 	it('POSTs /deals with the required fields', async () => {
-		const seen: SeenRequest[] = [];
-		const scope = api()
-			.post('/api/v1/deals')
-			.reply(logging(seen, 200, deal('deal_1')));
+		const seen = answer('post', '/api/v1/deals', deal('deal_1'));
 
 		const output = await run({ resource: 'deal', operation: 'create', ...required });
 
-		expect(scope.isDone()).toBe(true);
 		expect(seen).toEqual([{ method: 'POST', path: '/api/v1/deals', body: required }]);
 		expect(output).toEqual([{ json: deal('deal_1'), pairedItem: { item: 0 } }]);
 	});
 
 	it('sends the additional fields: a lead from the list, a Luxon date as ISO 8601, numbers, enums, custom and other fields', async () => {
-		const seen: SeenRequest[] = [];
-		api()
-			.post('/api/v1/deals')
-			.reply(logging(seen, 200, deal('deal_2')));
+		const seen = answer('post', '/api/v1/deals', deal('deal_2'));
 
 		await run({
 			resource: 'deal',
@@ -73,10 +67,7 @@ describe('deal: create', () => {
 	});
 
 	it('sends a date from the date picker or an ISO string as ISO 8601', async () => {
-		const seen: SeenRequest[] = [];
-		api()
-			.post('/api/v1/deals')
-			.reply(logging(seen, 200, deal('deal_3')));
+		const seen = answer('post', '/api/v1/deals', deal('deal_3'));
 
 		await run({
 			resource: 'deal',
@@ -239,11 +230,9 @@ describe('deal: update', () => {
 
 describe('deal: mark as won, mark as lost, move to stage', () => {
 	it('Mark as Won PATCHes { status: WON } for every item', async () => {
-		const seen: SeenRequest[] = [];
-		api()
-			.patch(/\/api\/v1\/deals\/deal_\d$/)
-			.times(2)
-			.reply(logging(seen, 200, deal('deal_x', { status: 'WON' })));
+		const seen = answer('patch', /\/api\/v1\/deals\/deal_\d$/, deal('deal_x', { status: 'WON' }), {
+			times: 2,
+		});
 
 		const output = await run(
 			{ resource: 'deal', operation: 'markWon', dealId: '={{ $json.id }}' },
@@ -261,10 +250,7 @@ describe('deal: mark as won, mark as lost, move to stage', () => {
 	});
 
 	it('Mark as Lost PATCHes { status: LOST }', async () => {
-		const seen: SeenRequest[] = [];
-		api()
-			.patch('/api/v1/deals/deal_1')
-			.reply(logging(seen, 200, deal('deal_1', { status: 'LOST' })));
+		const seen = answer('patch', '/api/v1/deals/deal_1', deal('deal_1', { status: 'LOST' }));
 
 		const output = await run({ resource: 'deal', operation: 'markLost', dealId: 'deal_1' });
 
@@ -275,10 +261,7 @@ describe('deal: mark as won, mark as lost, move to stage', () => {
 	});
 
 	it('Move to Stage PATCHes { stageId }', async () => {
-		const seen: SeenRequest[] = [];
-		api()
-			.patch('/api/v1/deals/deal_1')
-			.reply(logging(seen, 200, deal('deal_1', { stageId: 'stg_won' })));
+		const seen = answer('patch', '/api/v1/deals/deal_1', deal('deal_1', { stageId: 'stg_won' }));
 
 		const output = await run({
 			resource: 'deal',

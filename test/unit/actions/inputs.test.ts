@@ -6,8 +6,8 @@ import { setGlobalState } from 'n8n-workflow';
 import type { IDataObject, INodeParameters } from 'n8n-workflow';
 
 import { LINE_ITEM_BOUNDS, UNIX_TIME_RULE } from '../../../nodes/CrmInvoicing/shared/apiChoices';
-import { api, expectValidationError, logging, run, useNock } from './support';
-import type { SeenRequest } from './support';
+import { expectValidationError, run, useNock } from './support';
+import { answer } from '../../helpers/actions';
 
 useNock();
 
@@ -31,12 +31,8 @@ async function postedInvoice(
 	parameters: INodeParameters,
 	json: IDataObject = oneLine,
 ): Promise<IDataObject> {
-	const seen: SeenRequest[] = [];
-	const scope = api()
-		.post('/api/v1/invoices')
-		.reply(logging(seen, 200, invoiceAnswer));
+	const seen = answer('post', '/api/v1/invoices', invoiceAnswer);
 	await run(parameters, { items: [{ json }] });
-	expect(scope.isDone()).toBe(true);
 	return seen[0].body as IDataObject;
 }
 
@@ -76,16 +72,15 @@ describe('numbers given for dates', () => {
 			`"Due Date" is the number ${value} in item 0, which the node does not read as a date`,
 			{ items: [{ json: { ...oneLine, when: value } }] },
 		);
-		expect((error as { description?: string }).description).toMatch(
-			/Unix time: seconds \(such as 1767225600\) or milliseconds/,
-		);
+		expect(error.description).toMatch(/Unix time: seconds \(such as 1767225600\) or milliseconds/);
 	});
 
 	it("a deal's Expected Close Date follows the same rule", async () => {
-		const seen: SeenRequest[] = [];
-		api()
-			.post('/api/v1/deals')
-			.reply(logging(seen, 200, { id: 'deal_1', title: 'x', createdAt: '2026-01-01T00:00:00Z' }));
+		const seen = answer('post', '/api/v1/deals', {
+			id: 'deal_1',
+			title: 'x',
+			createdAt: '2026-01-01T00:00:00Z',
+		});
 		await run(
 			{
 				resource: 'deal',
@@ -177,7 +172,7 @@ describe('invoice line quantities and prices have bounds (LINE_ITEM_BOUNDS)', ()
 		const error = await expectValidationError(invoice(), `Line item 1 of item 0: ${message}`, {
 			items: [{ json: { lines: [line] } }],
 		});
-		expect((error as { description?: string }).description).toMatch(/use the line's "discount"/);
+		expect(error.description).toMatch(/use the line's "discount"/);
 	});
 
 	it('a non-finite number is refused', async () => {

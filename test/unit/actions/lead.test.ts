@@ -85,7 +85,7 @@ describe('lead: create', () => {
 	});
 });
 
-const update = (updateFields: IDataObject): INodeParameters => ({
+const update = (updateFields: INodeParameters): INodeParameters => ({
 	resource: 'lead',
 	operation: 'update',
 	leadId: byId('lead_1'),

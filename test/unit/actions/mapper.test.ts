@@ -4,6 +4,7 @@ import type { IDataObject, INodeParameters, ResourceMapperField } from 'n8n-work
 
 import { inferType } from '../../../nodes/CrmInvoicing/actions/common/mapperFields';
 import { api, expectValidationError, logging, run, useNock } from './support';
+import { answer } from '../../helpers/actions';
 import type { SeenRequest } from './support';
 
 useNock();
@@ -53,10 +54,7 @@ const lead = (extra: IDataObject = {}) => ({
 
 describe('Lead → Create with the mapper', () => {
 	it('Map Each Field Below: standard fields at the top level, custom ones in customFields with their types', async () => {
-		const seen: SeenRequest[] = [];
-		api()
-			.post('/api/v1/leads')
-			.reply(logging(seen, 200, lead()));
+		const seen = answer('post', '/api/v1/leads', lead());
 
 		await run(
 			{
@@ -84,11 +82,7 @@ describe('Lead → Create with the mapper', () => {
 	});
 
 	it('Map Automatically: matching keys of each item, custom ones by their key or an input customFields object', async () => {
-		const seen: SeenRequest[] = [];
-		api()
-			.post('/api/v1/leads')
-			.times(2)
-			.reply(logging(seen, 200, lead()));
+		const seen = answer('post', '/api/v1/leads', lead(), { times: 2 });
 
 		await run(
 			{ resource: 'lead', operation: 'create', columns: columns(null, { auto: true }) },
@@ -122,12 +116,9 @@ describe('Lead → Create with the mapper', () => {
 			'"Value" must be a number but is the text "1200" in item 0',
 			{ ...V3, items: [item] },
 		);
-		expect((refused as { description?: string }).description).toMatch(/Attempt to Convert Types/);
+		expect(refused.description).toMatch(/Attempt to Convert Types/);
 
-		const seen: SeenRequest[] = [];
-		api()
-			.post('/api/v1/leads')
-			.reply(logging(seen, 200, lead()));
+		const seen = answer('post', '/api/v1/leads', lead());
 		await run(
 			{
 				resource: 'lead',
@@ -144,10 +135,7 @@ describe('Lead → Create with the mapper', () => {
 	});
 
 	it('a custom field seen with values of several types, or only null, is listed untyped: a mapped number stays a number', async () => {
-		const seen: SeenRequest[] = [];
-		api()
-			.post('/api/v1/leads')
-			.reply(logging(seen, 200, lead()));
+		const seen = answer('post', '/api/v1/leads', lead());
 		const schema = [
 			custom('score', inferType([null, 7, 'seven'])),
 			custom('flag', inferType([null])),
@@ -180,10 +168,11 @@ describe('Lead → Create with the mapper', () => {
 
 describe('Lead → Update with the mapper', () => {
 	it('sends only what was mapped, with the lead’s other custom fields (one read), and says what changed', async () => {
-		const seen: SeenRequest[] = [];
-		api()
-			.get('/api/v1/leads/lead_1')
-			.reply(logging(seen, 200, lead({ customFields: { industry: 'Retail', tier: 'gold' } })));
+		const seen = answer(
+			'get',
+			'/api/v1/leads/lead_1',
+			lead({ customFields: { industry: 'Retail', tier: 'gold' } }),
+		);
 		api()
 			.patch('/api/v1/leads/lead_1')
 			.reply(
@@ -216,10 +205,7 @@ describe('Lead → Update with the mapper', () => {
 	});
 
 	it('without custom fields mapped, adds no request', async () => {
-		const seen: SeenRequest[] = [];
-		api()
-			.patch('/api/v1/leads/lead_1')
-			.reply(logging(seen, 200, lead({ title: 'CEO' })));
+		const seen = answer('patch', '/api/v1/leads/lead_1', lead({ title: 'CEO' }));
 
 		await run(
 			{
@@ -252,10 +238,7 @@ describe('Lead → Update with the mapper', () => {
 
 describe('Deal with the mapper', () => {
 	it('Create: the required fields, a date as ISO 8601, a priority checked, custom fields from Additional Fields', async () => {
-		const seen: SeenRequest[] = [];
-		api()
-			.post('/api/v1/deals')
-			.reply(logging(seen, 200, { id: 'deal_1', title: 'T' }));
+		const seen = answer('post', '/api/v1/deals', { id: 'deal_1', title: 'T' });
 
 		await run(
 			{

@@ -68,7 +68,7 @@ describe('archive / unarchive: the API may ignore `archived` in a PATCH', () => 
 });
 
 describe('lead update: 204 answers and ignored custom fields', () => {
-	const update = (updateFields: IDataObject) => ({
+	const update = (updateFields: INodeParameters) => ({
 		resource: 'lead',
 		operation: 'update',
 		leadId: byId('lead_1'),

@@ -1,6 +1,7 @@
 import type { IDataObject } from 'n8n-workflow';
 
 import { api, expectValidationError, jsonOf, logging, records, run, useNock } from './support';
+import { answer } from '../../helpers/actions';
 import type { SeenRequest } from './support';
 
 useNock();
@@ -130,11 +131,10 @@ describe('webhook subscription: get and get many', () => {
 
 describe('webhook subscription: delete', () => {
 	it('DELETEs /webhooks/{id} and outputs { deleted: true, id } for every item', async () => {
-		const seen: SeenRequest[] = [];
-		api()
-			.delete(/\/api\/v1\/webhooks\/whk_\d$/)
-			.times(2)
-			.reply(logging(seen, 204));
+		const seen = answer('delete', /\/api\/v1\/webhooks\/whk_\d$/, undefined, {
+			status: 204,
+			times: 2,
+		});
 
 		const output = await run(
 			{ resource: 'webhook', operation: 'delete', webhookId: '={{ $json.id }}' },
