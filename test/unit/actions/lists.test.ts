@@ -4,7 +4,7 @@
  * the narrowing message, list entries that are not objects are an error, the lead picker's scan guards its cursor,
  * and Create or Update finds the exact email among many name matches.
  */
-import type { IDataObject } from 'n8n-workflow';
+import type { IDataObject, INodeParameters } from 'n8n-workflow';
 
 import { searchLeads } from '../../../nodes/CrmInvoicing/actions/methods/listSearch';
 import { CrmInvoicing } from '../../../nodes/CrmInvoicing/CrmInvoicing.node';
@@ -312,7 +312,12 @@ describe('Create or Update reads its search through the list reader', () => {
 });
 
 /** Every list operation, with the list it reads and that list's page-size parameter. */
-const LISTS = [
+const LISTS: Array<{
+	parameters: IDataObject;
+	path: string;
+	size: string;
+	query?: Record<string, string>;
+}> = [
 	{ parameters: { resource: 'lead', operation: 'getMany' }, path: '/api/v1/leads', size: 'limit' },
 	{ parameters: { resource: 'user', operation: 'getMany' }, path: '/api/v1/users', size: 'limit' },
 	{
@@ -325,7 +330,17 @@ const LISTS = [
 		path: '/api/v1/webhooks',
 		size: 'limit',
 	},
-	{ parameters: { ...paginate, returnAll: false }, path: '/api/v1/leads', size: 'limit' },
+	{
+		// The query parameters a user gives go with every page.
+		parameters: {
+			...paginate,
+			returnAll: false,
+			queryParameters: { parameters: [{ name: 'search', value: 'a' }] },
+		},
+		path: '/api/v1/leads',
+		size: 'limit',
+		query: { search: 'a' },
+	},
 	{
 		parameters: { ...paginate, returnAll: false, apiVersion: 'v2', path: '/contacts' },
 		path: '/api/v2/contacts',
@@ -333,19 +348,19 @@ const LISTS = [
 	},
 ];
 
-describe.each(LISTS)('$path, read by $parameters.resource', ({ parameters, path, size }) => {
+describe.each(LISTS)('$path, read by $parameters.resource', ({ parameters, path, size, query }) => {
 	const page = path.startsWith('/api/v2') ? v2Page : v1Page;
 
 	it('Return All asks for 100 on every page and follows the cursor to the end', async () => {
 		const scope = api()
 			.get(path)
-			.query({ [size]: '100' })
+			.query({ ...query, [size]: '100' })
 			.reply(200, page(records(100, 1), 'c2'))
 			.get(path)
-			.query({ [size]: '100', cursor: 'c2' })
+			.query({ ...query, [size]: '100', cursor: 'c2' })
 			.reply(200, page(records(100, 101), 'c3'))
 			.get(path)
-			.query({ [size]: '100', cursor: 'c3' })
+			.query({ ...query, [size]: '100', cursor: 'c3' })
 			.reply(200, page(records(5, 201)));
 
 		const output = await run({ ...parameters, returnAll: true });
@@ -358,10 +373,10 @@ describe.each(LISTS)('$path, read by $parameters.resource', ({ parameters, path,
 	it('a Limit across a page boundary asks for exactly the remainder on the second page', async () => {
 		const scope = api()
 			.get(path)
-			.query({ [size]: '100' })
+			.query({ ...query, [size]: '100' })
 			.reply(200, page(records(100, 1), 'c2'))
 			.get(path)
-			.query({ [size]: '30', cursor: 'c2' })
+			.query({ ...query, [size]: '30', cursor: 'c2' })
 			.reply(200, page(records(30, 101), 'c3'));
 
 		const output = await run({ ...parameters, limit: 130 });
@@ -373,10 +388,10 @@ describe.each(LISTS)('$path, read by $parameters.resource', ({ parameters, path,
 	it('a Limit that fits in one page is one request; the default Limit is 50, and an empty list no items', async () => {
 		const scope = api()
 			.get(path)
-			.query({ [size]: '5' })
+			.query({ ...query, [size]: '5' })
 			.reply(200, page(records(5), 'c2'))
 			.get(path)
-			.query({ [size]: '50' })
+			.query({ ...query, [size]: '50' })
 			.reply(200, page([]));
 
 		expect(await run({ ...parameters, limit: 5 })).toHaveLength(5);
