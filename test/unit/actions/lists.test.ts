@@ -313,7 +313,7 @@ describe('Create or Update reads its search through the list reader', () => {
 
 /** Every list operation, with the list it reads and that list's page-size parameter. */
 const LISTS: Array<{
-	parameters: IDataObject;
+	parameters: INodeParameters;
 	path: string;
 	size: string;
 	query?: Record<string, string>;
