@@ -98,45 +98,48 @@ describe('numbers given for dates', () => {
 });
 
 describe('IDs must be text or numbers', () => {
-	it("an object for the invoice's Client ID is refused naming the field, not sent as [object Object]", async () => {
-		await expectValidationError(
-			invoice({ clientId: '={{ $json.client }}' }),
-			'"Client ID" must be text or a number but is an object with the keys id in item 0',
-			{ items: [{ json: { ...oneLine, client: { id: 'cli_1' } } }] },
-		);
-	});
-
-	it("an object for a deal's Deal ID is refused", async () => {
-		await expectValidationError(
+	const object = 'an object with the keys id';
+	it.each([
+		[
+			invoice({ clientId: '={{ $json.v }}' }),
+			'"Client ID"',
+			{ ...oneLine, v: { id: 'cli_1' } },
+			object,
+		],
+		[
 			{
 				resource: 'deal',
 				operation: 'update',
-				dealId: '={{ $json.deal }}',
+				dealId: '={{ $json.v }}',
 				updateFields: { title: 'X' },
 			},
-			'"Deal ID" must be text or a number but is an object with the keys id in item 0',
-			{ items: [{ json: { deal: { id: 'deal_1' } } }] },
-		);
-	});
-
-	it('an array for a lead\'s Stage ID (a collection field) is refused as "Stage ID"', async () => {
-		await expectValidationError(
+			'"Deal ID"',
+			{ v: { id: 'deal_1' } },
+			object,
+		],
+		[
+			// A collection field is named by its own label.
 			{
 				resource: 'lead',
 				operation: 'create',
 				name: 'Jane',
-				additionalFields: { stageId: '={{ $json.stages }}' },
+				additionalFields: { stageId: '={{ $json.v }}' },
 			},
-			'"Stage ID" must be text or a number but is an array of 2 in item 0',
-			{ items: [{ json: { stages: ['a', 'b'] } }] },
-		);
-	});
-
-	it("an object for the invoice's Sales Person is refused", async () => {
+			'"Stage ID"',
+			{ v: ['a', 'b'] },
+			'an array of 2',
+		],
+		[
+			invoice({ additionalFields: { salesPersonId: '={{ $json.v }}' } }),
+			'"Sales Person"',
+			{ ...oneLine, v: { id: 'usr_1' } },
+			object,
+		],
+	])('%j: %s is refused, not sent as [object Object]', async (parameters, field, json, shown) => {
 		await expectValidationError(
-			invoice({ additionalFields: { salesPersonId: '={{ $json.user }}' } }),
-			'"Sales Person" must be text or a number but is an object with the keys id in item 0',
-			{ items: [{ json: { ...oneLine, user: { id: 'usr_1' } } }] },
+			parameters as INodeParameters,
+			`${field} must be text or a number but is ${shown} in item 0`,
+			{ items: [{ json }] },
 		);
 	});
 
