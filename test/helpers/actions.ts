@@ -17,10 +17,8 @@ export function answer(
 	options: { status?: number; times?: number; log?: SeenRequest[] } = {},
 ): SeenRequest[] {
 	const seen = options.log ?? [];
-	api()
-		[method](path)
-		.times(options.times ?? 1)
-		.reply(logging(seen, options.status ?? 200, body));
+	const interceptor = api()[method](path);
+	interceptor.times(options.times ?? 1).reply(logging(seen, options.status ?? 200, body));
 	return seen;
 }
 

@@ -48,6 +48,17 @@ const base = {
 };
 
 describe('invoice: create with line items defined below', () => {
+	/** A line's fields as the form saves them when left empty. */
+	const unset = {
+		name: '',
+		productId: '',
+		description: '',
+		taxRateId: '',
+		discount: 0,
+		discountType: '',
+		buyPrice: 0,
+	};
+
 	it('POSTs /invoices with the dates as ISO 8601 and each line item shaped for the API', async () => {
 		const seen = answer('post', '/api/v1/invoices', invoice());
 
@@ -55,24 +66,13 @@ describe('invoice: create with line items defined below', () => {
 			...base,
 			lineItems: {
 				items: [
+					{ ...unset, name: 'Consulting', quantity: 2, price: 105, taxRateId: 'tax_vat20' },
 					{
-						name: 'Consulting',
-						productId: '',
-						quantity: 2,
-						price: 105,
-						description: '',
-						taxRateId: 'tax_vat20',
-						discount: 0,
-						discountType: '',
-						buyPrice: 0,
-					},
-					{
-						name: '',
+						...unset,
 						productId: 'prd_7',
 						quantity: 1,
 						price: 50,
 						description: 'Annual licence',
-						taxRateId: '',
 						discount: 5,
 						discountType: 'fixed',
 						buyPrice: 20,

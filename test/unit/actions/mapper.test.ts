@@ -3,7 +3,7 @@ import { setGlobalState } from 'n8n-workflow';
 import type { IDataObject, INodeParameters, ResourceMapperField } from 'n8n-workflow';
 
 import { inferType } from '../../../nodes/CrmInvoicing/actions/common/mapperFields';
-import { api, expectValidationError, logging, run, useNock } from './support';
+import { api, byId, expectValidationError, logging, run, useNock } from './support';
 import { answer } from '../../helpers/actions';
 import type { SeenRequest } from './support';
 
@@ -43,6 +43,12 @@ function columns(
 }
 
 const V3 = { typeVersion: 3 };
+const updateLead = { resource: 'lead', operation: 'update', leadId: byId('lead_1') };
+const autoCreate = {
+	resource: 'lead',
+	operation: 'create',
+	columns: columns(null, { auto: true }),
+};
 const lead = (extra: IDataObject = {}) => ({
 	id: 'lead_1',
 	number: 'L-1',
@@ -84,16 +90,13 @@ describe('Lead → Create with the mapper', () => {
 	it('Map Automatically: matching keys of each item, custom ones by their key or an input customFields object', async () => {
 		const seen = answer('post', '/api/v1/leads', lead(), { times: 2 });
 
-		await run(
-			{ resource: 'lead', operation: 'create', columns: columns(null, { auto: true }) },
-			{
-				...V3,
-				items: [
-					{ json: { name: 'Ann', email: 'ann@x.io', industry: 'Retail', seats: 3, other: 'x' } },
-					{ json: { name: 'Bo', customFields: { vip: false, notListedYet: 'kept' } } },
-				],
-			},
-		);
+		await run(autoCreate, {
+			...V3,
+			items: [
+				{ json: { name: 'Ann', email: 'ann@x.io', industry: 'Retail', seats: 3, other: 'x' } },
+				{ json: { name: 'Bo', customFields: { vip: false, notListedYet: 'kept' } } },
+			],
+		});
 
 		expect(seen.map((request) => request.body)).toEqual([
 			{ name: 'Ann', email: 'ann@x.io', customFields: { industry: 'Retail', seats: 3 } },
@@ -101,18 +104,10 @@ describe('Lead → Create with the mapper', () => {
 		]);
 	});
 
-	it('a value of the wrong type is an error naming the field and the item, before any request', async () => {
-		await expectValidationError(
-			{ resource: 'lead', operation: 'create', columns: columns(null, { auto: true }) },
-			'"seats (custom field)" must be a number but is the text "twelve" in item 0',
-			{ ...V3, items: [{ json: { name: 'Bo', seats: 'twelve' } }] },
-		);
-	});
-
 	it('text in a number field is refused, unless "Attempt to Convert Types" is on and the conversion works', async () => {
 		const item = { json: { name: 'Ann', value: '1200', seats: '12', vip: 'true' } };
 		const refused = await expectValidationError(
-			{ resource: 'lead', operation: 'create', columns: columns(null, { auto: true }) },
+			autoCreate,
 			'"Value" must be a number but is the text "1200" in item 0',
 			{ ...V3, items: [item] },
 		);
@@ -156,14 +151,6 @@ describe('Lead → Create with the mapper', () => {
 		expect(schema.map((field) => field.type)).toEqual([undefined, undefined]);
 		expect(seen[0].body).toEqual({ name: 'Ann', customFields: { score: 7, flag: true } });
 	});
-
-	it('a missing Name is an error naming it and the item', async () => {
-		await expectValidationError(
-			{ resource: 'lead', operation: 'create', columns: columns({ email: 'a@b.c' }) },
-			'"Name" is required but is empty in item 0',
-			V3,
-		);
-	});
 });
 
 describe('Lead → Update with the mapper', () => {
@@ -185,9 +172,7 @@ describe('Lead → Update with the mapper', () => {
 
 		const [item] = await run(
 			{
-				resource: 'lead',
-				operation: 'update',
-				leadId: { __rl: true, mode: 'id', value: 'lead_1' },
+				...updateLead,
 				columns: columns({ email: 'new@x.io', 'customFields.seats': 5 }),
 			},
 			V3,
@@ -209,9 +194,7 @@ describe('Lead → Update with the mapper', () => {
 
 		await run(
 			{
-				resource: 'lead',
-				operation: 'update',
-				leadId: { __rl: true, mode: 'id', value: 'lead_1' },
+				...updateLead,
 				columns: columns({ title: 'CEO' }),
 			},
 			V3,
@@ -220,19 +203,6 @@ describe('Lead → Update with the mapper', () => {
 		expect(seen).toEqual([
 			{ method: 'PATCH', path: '/api/v1/leads/lead_1', body: { title: 'CEO' } },
 		]);
-	});
-
-	it('with nothing mapped, stops before any request', async () => {
-		await expectValidationError(
-			{
-				resource: 'lead',
-				operation: 'update',
-				leadId: { __rl: true, mode: 'id', value: 'lead_1' },
-				columns: columns({ email: '' }),
-			},
-			'"Fields" maps no field to change in item 0',
-			V3,
-		);
 	});
 });
 
@@ -302,5 +272,27 @@ describe('Deal with the mapper', () => {
 
 		expect(seen[1].body).toEqual({ status: 'WON', customFields: { region: 'EMEA', seats: 9 } });
 		expect(item.json._update).toEqual({ changed: ['status', 'customFields.seats'] });
+	});
+});
+
+describe('the mapper: refusals before any request, naming the field and the item', () => {
+	it.each([
+		[
+			autoCreate,
+			{ name: 'Bo', seats: 'twelve' },
+			'"seats (custom field)" must be a number but is the text "twelve" in item 0',
+		],
+		[
+			{ resource: 'lead', operation: 'create', columns: columns({ email: 'a@b.c' }) },
+			{},
+			'"Name" is required but is empty in item 0',
+		],
+		[
+			{ ...updateLead, columns: columns({ email: '' }) },
+			{},
+			'"Fields" maps no field to change in item 0',
+		],
+	])('%j on %j: %s', async (parameters, json, message) => {
+		await expectValidationError(parameters, message, { ...V3, items: [{ json }] });
 	});
 });
