@@ -1,6 +1,7 @@
 import type { IDataObject } from 'n8n-workflow';
 
-import { api, expectValidationError, jsonOf, logging, records, run, useNock } from './support';
+import { api, expectValidationError, jsonOf, logging, run, useNock } from './support';
+import { answer } from '../../helpers/actions';
 import type { SeenRequest } from './support';
 
 useNock();
@@ -47,11 +48,7 @@ describe('custom API request: single requests', () => {
 	});
 
 	it('POST sends the JSON body (text or expression) and outputs the answer', async () => {
-		const seen: SeenRequest[] = [];
-		api()
-			.post('/api/v1/leads')
-			.times(2)
-			.reply(logging(seen, 200, { id: 'lead_1', name: 'Jane' }));
+		const seen = answer('post', '/api/v1/leads', { id: 'lead_1', name: 'Jane' }, { times: 2 });
 
 		await run(
 			request({
@@ -106,132 +103,37 @@ describe('custom API request: single requests', () => {
 		expect(seen).toEqual([{ method: 'DELETE', path: '/api/v1/webhooks/whk_1', body: undefined }]);
 		expect(output).toEqual([{ json: { success: true }, pairedItem: { item: 0 } }]);
 	});
-
-	it('rejects invalid paths and bodies before any request', async () => {
-		await expectValidationError(
-			request({ path: 'leads' }),
-			'"Path" must start with / but is "leads" in item 0',
-		);
-		await expectValidationError(
-			request({ path: '/redirect?to=https://evil.example' }),
-			'"Path" must not contain "://" (a full URL) in item 0',
-		);
-		await expectValidationError(
-			request({ path: '/redirect?to=https%3A%2F%2Fevil.example' }),
-			'"Path" must not contain "://" (a full URL) in item 0',
-		);
-		const dots =
-			'is refused in item 0: it has a ".." segment, which would point outside the API path';
-		await expectValidationError(request({ path: '/leads/../admin' }), `"Path" ${dots}`);
-		await expectValidationError(request({ path: '/leads/%2e%2e/admin' }), `"Path" ${dots}`);
-		await expectValidationError(
-			request({ path: '/api/v1/leads' }),
-			'"Path" must not start with the version prefix (/api/v1) in item 0',
-		);
-		await expectValidationError(request({ path: '' }), '"Path" is required but is empty in item 0');
-		await expectValidationError(
-			request({ method: 'POST', path: '/leads', jsonBody: '{nope' }),
-			'"JSON Body" is not valid JSON in item 0',
-		);
-		await expectValidationError(
-			request({ method: 'POST', path: '/leads', jsonBody: '42' }),
-			'"JSON Body" must be a JSON object or array in item 0',
-		);
-	});
-
-	it('with Continue on Fail, a 404 is the error of its item and the others go on', async () => {
-		api()
-			.get('/api/v1/leads/lead_1')
-			.reply(200, { id: 'lead_1' })
-			.get('/api/v1/leads/nope')
-			.reply(404, { error: { code: 'NOT_FOUND', message: 'Not found' } });
-
-		const output = await run(request({ method: 'GET', path: '={{ "/leads/" + $json.id }}' }), {
-			items: [{ json: { id: 'nope' } }, { json: { id: 'lead_1' } }],
-			continueOnFail: true,
-		});
-
-		expect(output[0]).toMatchObject({ json: { httpCode: '404' }, pairedItem: { item: 0 } });
-		expect(output[1]).toEqual({ json: { id: 'lead_1' }, pairedItem: { item: 1 } });
-	});
 });
 
-describe('custom API request: GET with Paginate', () => {
-	it('detects a v1 list and follows nextCursor with limit=100 on every page (Return All)', async () => {
-		const scope = api()
-			.get('/api/v1/leads')
-			.query({ search: 'a', limit: '100' })
-			.reply(200, { items: records(100, 1), hasMore: true, nextCursor: 'c2' })
-			.get('/api/v1/leads')
-			.query({ search: 'a', limit: '100', cursor: 'c2' })
-			.reply(200, { items: records(100, 101), hasMore: true, nextCursor: 'c3' })
-			.get('/api/v1/leads')
-			.query({ search: 'a', limit: '100', cursor: 'c3' })
-			.reply(200, { items: records(3, 201), hasMore: false, nextCursor: null });
+describe('custom API request: refusals before any request', () => {
+	const dots =
+		'is refused in item 0: it has a ".." segment, which would point outside the API path';
+	const post = (jsonBody: string) => request({ method: 'POST', path: '/leads', jsonBody });
 
-		const output = await run(
-			request({
-				method: 'GET',
-				path: '/leads',
-				queryParameters: { parameters: [{ name: 'search', value: 'a' }] },
-				paginate: true,
-				returnAll: true,
-			}),
-		);
-
-		expect(scope.isDone()).toBe(true);
-		expect(output).toHaveLength(203);
-		expect(output[202]).toEqual({ json: { id: 'rec_203' }, pairedItem: { item: 0 } });
-	});
-
-	it('detects a v2 list and asks for exactly the remainder of a Limit across a page boundary', async () => {
-		const scope = api()
-			.get('/api/v2/contacts')
-			.query({ pageSize: '100' })
-			.reply(200, { data: records(100, 1), meta: { nextCursor: 'k2', hasMore: true } })
-			.get('/api/v2/contacts')
-			.query({ pageSize: '50', cursor: 'k2' })
-			.reply(200, { data: records(50, 101), meta: { nextCursor: 'k3', hasMore: true } });
-
-		const output = await run(
-			request({ method: 'GET', apiVersion: 'v2', path: '/contacts', paginate: true, limit: 150 }),
-		);
-
-		expect(scope.isDone()).toBe(true);
-		expect(output).toHaveLength(150);
-	});
-
-	it('stops after the first page when the Limit fits in it', async () => {
-		const scope = api()
-			.get('/api/v1/users')
-			.query({ limit: '5' })
-			.reply(200, { items: records(5), hasMore: true, nextCursor: 'c2' });
-
-		const output = await run(request({ method: 'GET', path: '/users', paginate: true, limit: 5 }));
-
-		expect(scope.isDone()).toBe(true);
-		expect(output).toHaveLength(5);
-	});
-
-	it('outputs an empty list as no items, and a response that is not a list as one item', async () => {
-		api()
-			.get('/api/v1/leads')
-			.query({ limit: '50' })
-			.reply(200, { items: [], hasMore: false, nextCursor: null })
-			.get('/api/v1/leads/lead_1')
-			.query({ limit: '50' })
-			.reply(200, { id: 'lead_1' });
-
-		expect(await run(request({ method: 'GET', path: '/leads', paginate: true }))).toEqual([]);
-		expect(
-			jsonOf(await run(request({ method: 'GET', path: '/leads/lead_1', paginate: true }))),
-		).toEqual([{ id: 'lead_1' }]);
-	});
-
-	it('rejects a limit below 1 before any request', async () => {
-		await expectValidationError(
+	it.each([
+		[request({ path: 'leads' }), '"Path" must start with / but is "leads" in item 0'],
+		[
+			request({ path: '/redirect?to=https://evil.example' }),
+			'"Path" must not contain "://" (a full URL) in item 0',
+		],
+		[
+			request({ path: '/redirect?to=https%3A%2F%2Fevil.example' }),
+			'"Path" must not contain "://" (a full URL) in item 0',
+		],
+		[request({ path: '/leads/../admin' }), `"Path" ${dots}`],
+		[request({ path: '/leads/%2e%2e/admin' }), `"Path" ${dots}`],
+		[
+			request({ path: '/api/v1/leads' }),
+			'"Path" must not start with the version prefix (/api/v1) in item 0',
+		],
+		[request({ path: '' }), '"Path" is required but is empty in item 0'],
+		[post('{nope'), '"JSON Body" is not valid JSON in item 0'],
+		[post('42'), '"JSON Body" must be a JSON object or array in item 0'],
+		[
 			request({ method: 'GET', path: '/leads', paginate: true, limit: -1 }),
 			'"Limit" must be a whole number of at least 1',
-		);
+		],
+	])('%j: %s', async (parameters, message) => {
+		await expectValidationError(parameters, message);
 	});
 });

@@ -5,6 +5,7 @@
 import type { IDataObject, INodeParameters } from 'n8n-workflow';
 
 import { api, logging, run, useNock } from './support';
+import { answer } from '../../helpers/actions';
 import type { SeenRequest } from './support';
 
 useNock();
@@ -65,10 +66,7 @@ describe.each([
 			['the mapper (version 3)', { columns: mapped(standard) }, 3],
 			['Custom Fields pairs (version 2)', { ...standard, additionalFields: pairs }, 2],
 		])('Create through %s sends them all as own keys', async (_how, parameters, typeVersion) => {
-			const seen: SeenRequest[] = [];
-			api()
-				.post(path)
-				.reply(logging(seen, 200, record(`${resource}_1`, sentFields())));
+			const seen = answer('post', path, record(`${resource}_1`, sentFields()));
 
 			await run({ resource, operation: 'create', ...parameters }, { typeVersion });
 

@@ -1,7 +1,8 @@
 import { setGlobalState } from 'n8n-workflow';
-import type { IDataObject } from 'n8n-workflow';
+import type { IDataObject, INodeParameters } from 'n8n-workflow';
 
 import { api, expectValidationError, fromList, jsonOf, logging, run, useNock } from './support';
+import { answer } from '../../helpers/actions';
 import type { SeenRequest } from './support';
 
 useNock();
@@ -26,23 +27,16 @@ const required = {
 
 describe('deal: create', () => {
 	it('POSTs /deals with the required fields', async () => {
-		const seen: SeenRequest[] = [];
-		const scope = api()
-			.post('/api/v1/deals')
-			.reply(logging(seen, 200, deal('deal_1')));
+		const seen = answer('post', '/api/v1/deals', deal('deal_1'));
 
 		const output = await run({ resource: 'deal', operation: 'create', ...required });
 
-		expect(scope.isDone()).toBe(true);
 		expect(seen).toEqual([{ method: 'POST', path: '/api/v1/deals', body: required }]);
 		expect(output).toEqual([{ json: deal('deal_1'), pairedItem: { item: 0 } }]);
 	});
 
 	it('sends the additional fields: a lead from the list, a Luxon date as ISO 8601, numbers, enums, custom and other fields', async () => {
-		const seen: SeenRequest[] = [];
-		api()
-			.post('/api/v1/deals')
-			.reply(logging(seen, 200, deal('deal_2')));
+		const seen = answer('post', '/api/v1/deals', deal('deal_2'));
 
 		await run({
 			resource: 'deal',
@@ -73,10 +67,7 @@ describe('deal: create', () => {
 	});
 
 	it('sends a date from the date picker or an ISO string as ISO 8601', async () => {
-		const seen: SeenRequest[] = [];
-		api()
-			.post('/api/v1/deals')
-			.reply(logging(seen, 200, deal('deal_3')));
+		const seen = answer('post', '/api/v1/deals', deal('deal_3'));
 
 		await run({
 			resource: 'deal',
@@ -92,42 +83,6 @@ describe('deal: create', () => {
 			expectedCloseDate: '2026-06-30T12:00:00.000Z',
 			leadId: 'lead_expr',
 		});
-	});
-
-	it('rejects an empty title (minimum length 1) and the other missing IDs before any request', async () => {
-		await expectValidationError(
-			{ resource: 'deal', operation: 'create', ...required, title: '  ' },
-			'"Title" is required but is empty in item 0',
-		);
-		await expectValidationError(
-			{ resource: 'deal', operation: 'create', ...required, clientId: '' },
-			'"Client ID" is required but is empty in item 0',
-		);
-		await expectValidationError(
-			{ resource: 'deal', operation: 'create', ...required, pipelineId: '' },
-			'"Pipeline ID" is required but is empty in item 0',
-		);
-	});
-
-	it('rejects a priority outside LOW, MEDIUM, HIGH and an invalid date before any request', async () => {
-		await expectValidationError(
-			{
-				resource: 'deal',
-				operation: 'create',
-				...required,
-				additionalFields: { priority: '={{ "URGENT" }}' },
-			},
-			'"Priority" must be one of LOW, MEDIUM, HIGH but is "URGENT" in item 0',
-		);
-		await expectValidationError(
-			{
-				resource: 'deal',
-				operation: 'create',
-				...required,
-				additionalFields: { expectedCloseDate: '={{ "next week" }}' },
-			},
-			'"Expected Close Date" is not a valid date: "next week" in item 0',
-		);
 	});
 });
 
@@ -175,128 +130,64 @@ describe('deal: update', () => {
 		]);
 		expect(output).toEqual([{ json: updated, pairedItem: { item: 0 } }]);
 	});
-
-	it('rejects an update without fields, an empty title and an unknown status before any request', async () => {
-		await expectValidationError(
-			{ resource: 'deal', operation: 'update', dealId: 'deal_1', updateFields: {} },
-			'"Update Fields" has no field to change in item 0',
-		);
-		await expectValidationError(
-			{ resource: 'deal', operation: 'update', dealId: 'deal_1', updateFields: { title: '' } },
-			'"Title" is required but is empty in item 0',
-		);
-		await expectValidationError(
-			{
-				resource: 'deal',
-				operation: 'update',
-				dealId: 'deal_1',
-				updateFields: { status: '={{ "OPEN" }}' },
-			},
-			'"Status" must be one of ACTIVE, WON, LOST but is "OPEN" in item 0',
-		);
-		await expectValidationError(
-			{ resource: 'deal', operation: 'update', dealId: ' ', updateFields: { price: 1 } },
-			'"Deal ID" is required but is empty in item 0',
-		);
-	});
-
-	it('with Continue on Fail, a 404 on one deal leaves the others updated', async () => {
-		const scope = api()
-			.patch('/api/v1/deals/deal_1')
-			.reply(200, deal('deal_1', { price: 5 }))
-			.patch('/api/v1/deals/deal_gone')
-			.reply(404, { error: { code: 'NOT_FOUND', message: 'Deal deal_gone was not found' } })
-			.patch('/api/v1/deals/deal_3')
-			.reply(200, deal('deal_3', { price: 5 }));
-
-		const output = await run(
-			{
-				resource: 'deal',
-				operation: 'update',
-				dealId: '={{ $json.id }}',
-				updateFields: { price: 5 },
-			},
-			{
-				items: [
-					{ json: { id: 'deal_1' } },
-					{ json: { id: 'deal_gone' } },
-					{ json: { id: 'deal_3' } },
-				],
-				continueOnFail: true,
-			},
-		);
-
-		expect(scope.isDone()).toBe(true);
-		expect(output.map((item) => item.pairedItem)).toEqual([{ item: 0 }, { item: 1 }, { item: 2 }]);
-		expect(output[0].json).toEqual(deal('deal_1', { price: 5 }));
-		expect(output[1].json).toMatchObject({
-			error: expect.stringContaining('404'),
-			httpCode: '404',
-		});
-		expect(output[2].json).toEqual(deal('deal_3', { price: 5 }));
-	});
 });
 
 describe('deal: mark as won, mark as lost, move to stage', () => {
-	it('Mark as Won PATCHes { status: WON } for every item', async () => {
-		const seen: SeenRequest[] = [];
-		api()
-			.patch(/\/api\/v1\/deals\/deal_\d$/)
-			.times(2)
-			.reply(logging(seen, 200, deal('deal_x', { status: 'WON' })));
+	it.each([
+		['markWon', {}, { status: 'WON' }],
+		['markLost', {}, { status: 'LOST' }],
+		['moveToStage', { stageId: ' stg_won ' }, { stageId: 'stg_won' }],
+	])('%s PATCHes %j', async (operation, more, body) => {
+		const seen = answer('patch', '/api/v1/deals/deal_1', deal('deal_1', body));
 
-		const output = await run(
-			{ resource: 'deal', operation: 'markWon', dealId: '={{ $json.id }}' },
-			{ items: [{ json: { id: 'deal_1' } }, { json: { id: 'deal_2' } }] },
-		);
+		const output = await run({ resource: 'deal', operation, dealId: 'deal_1', ...more });
 
-		expect(seen).toEqual([
-			{ method: 'PATCH', path: '/api/v1/deals/deal_1', body: { status: 'WON' } },
-			{ method: 'PATCH', path: '/api/v1/deals/deal_2', body: { status: 'WON' } },
-		]);
-		expect(jsonOf(output)).toEqual([
-			deal('deal_x', { status: 'WON' }),
-			deal('deal_x', { status: 'WON' }),
-		]);
+		expect(seen).toEqual([{ method: 'PATCH', path: '/api/v1/deals/deal_1', body }]);
+		expect(jsonOf(output)).toEqual([deal('deal_1', body)]);
+	});
+});
+
+describe('deal: refusals before any request', () => {
+	const create = (more: IDataObject) => ({
+		resource: 'deal',
+		operation: 'create',
+		...required,
+		...more,
+	});
+	const update = (more: IDataObject) => ({
+		resource: 'deal',
+		operation: 'update',
+		dealId: 'deal_1',
+		...more,
 	});
 
-	it('Mark as Lost PATCHes { status: LOST }', async () => {
-		const seen: SeenRequest[] = [];
-		api()
-			.patch('/api/v1/deals/deal_1')
-			.reply(logging(seen, 200, deal('deal_1', { status: 'LOST' })));
-
-		const output = await run({ resource: 'deal', operation: 'markLost', dealId: 'deal_1' });
-
-		expect(seen).toEqual([
-			{ method: 'PATCH', path: '/api/v1/deals/deal_1', body: { status: 'LOST' } },
-		]);
-		expect(jsonOf(output)).toEqual([deal('deal_1', { status: 'LOST' })]);
-	});
-
-	it('Move to Stage PATCHes { stageId }', async () => {
-		const seen: SeenRequest[] = [];
-		api()
-			.patch('/api/v1/deals/deal_1')
-			.reply(logging(seen, 200, deal('deal_1', { stageId: 'stg_won' })));
-
-		const output = await run({
-			resource: 'deal',
-			operation: 'moveToStage',
-			dealId: 'deal_1',
-			stageId: ' stg_won ',
-		});
-
-		expect(seen).toEqual([
-			{ method: 'PATCH', path: '/api/v1/deals/deal_1', body: { stageId: 'stg_won' } },
-		]);
-		expect(jsonOf(output)).toEqual([deal('deal_1', { stageId: 'stg_won' })]);
-	});
-
-	it('Move to Stage rejects an empty stage before any request', async () => {
-		await expectValidationError(
+	it.each([
+		[create({ title: '  ' }), '"Title" is required but is empty in item 0'],
+		[create({ clientId: '' }), '"Client ID" is required but is empty in item 0'],
+		[create({ pipelineId: '' }), '"Pipeline ID" is required but is empty in item 0'],
+		[
+			create({ additionalFields: { priority: '={{ "URGENT" }}' } }),
+			'"Priority" must be one of LOW, MEDIUM, HIGH but is "URGENT" in item 0',
+		],
+		[
+			create({ additionalFields: { expectedCloseDate: '={{ "next week" }}' } }),
+			'"Expected Close Date" is not a valid date: "next week" in item 0',
+		],
+		[update({ updateFields: {} }), '"Update Fields" has no field to change in item 0'],
+		[update({ updateFields: { title: '' } }), '"Title" is required but is empty in item 0'],
+		[
+			update({ updateFields: { status: '={{ "OPEN" }}' } }),
+			'"Status" must be one of ACTIVE, WON, LOST but is "OPEN" in item 0',
+		],
+		[
+			update({ dealId: ' ', updateFields: { price: 1 } }),
+			'"Deal ID" is required but is empty in item 0',
+		],
+		[
 			{ resource: 'deal', operation: 'moveToStage', dealId: 'deal_1', stageId: '' },
 			'"Stage ID" is required but is empty in item 0',
-		);
+		],
+	])('%j: %s', async (parameters, message) => {
+		await expectValidationError(parameters as INodeParameters, message);
 	});
 });

@@ -6,8 +6,8 @@ import { setGlobalState } from 'n8n-workflow';
 import type { IDataObject, INodeParameters } from 'n8n-workflow';
 
 import { LINE_ITEM_BOUNDS, UNIX_TIME_RULE } from '../../../nodes/CrmInvoicing/shared/apiChoices';
-import { api, expectValidationError, logging, run, useNock } from './support';
-import type { SeenRequest } from './support';
+import { expectValidationError, run, useNock } from './support';
+import { answer } from '../../helpers/actions';
 
 useNock();
 
@@ -31,12 +31,8 @@ async function postedInvoice(
 	parameters: INodeParameters,
 	json: IDataObject = oneLine,
 ): Promise<IDataObject> {
-	const seen: SeenRequest[] = [];
-	const scope = api()
-		.post('/api/v1/invoices')
-		.reply(logging(seen, 200, invoiceAnswer));
+	const seen = answer('post', '/api/v1/invoices', invoiceAnswer);
 	await run(parameters, { items: [{ json }] });
-	expect(scope.isDone()).toBe(true);
 	return seen[0].body as IDataObject;
 }
 
@@ -76,16 +72,15 @@ describe('numbers given for dates', () => {
 			`"Due Date" is the number ${value} in item 0, which the node does not read as a date`,
 			{ items: [{ json: { ...oneLine, when: value } }] },
 		);
-		expect((error as { description?: string }).description).toMatch(
-			/Unix time: seconds \(such as 1767225600\) or milliseconds/,
-		);
+		expect(error.description).toMatch(/Unix time: seconds \(such as 1767225600\) or milliseconds/);
 	});
 
 	it("a deal's Expected Close Date follows the same rule", async () => {
-		const seen: SeenRequest[] = [];
-		api()
-			.post('/api/v1/deals')
-			.reply(logging(seen, 200, { id: 'deal_1', title: 'x', createdAt: '2026-01-01T00:00:00Z' }));
+		const seen = answer('post', '/api/v1/deals', {
+			id: 'deal_1',
+			title: 'x',
+			createdAt: '2026-01-01T00:00:00Z',
+		});
 		await run(
 			{
 				resource: 'deal',
@@ -103,45 +98,48 @@ describe('numbers given for dates', () => {
 });
 
 describe('IDs must be text or numbers', () => {
-	it("an object for the invoice's Client ID is refused naming the field, not sent as [object Object]", async () => {
-		await expectValidationError(
-			invoice({ clientId: '={{ $json.client }}' }),
-			'"Client ID" must be text or a number but is an object with the keys id in item 0',
-			{ items: [{ json: { ...oneLine, client: { id: 'cli_1' } } }] },
-		);
-	});
-
-	it("an object for a deal's Deal ID is refused", async () => {
-		await expectValidationError(
+	const object = 'an object with the keys id';
+	it.each([
+		[
+			invoice({ clientId: '={{ $json.v }}' }),
+			'"Client ID"',
+			{ ...oneLine, v: { id: 'cli_1' } },
+			object,
+		],
+		[
 			{
 				resource: 'deal',
 				operation: 'update',
-				dealId: '={{ $json.deal }}',
+				dealId: '={{ $json.v }}',
 				updateFields: { title: 'X' },
 			},
-			'"Deal ID" must be text or a number but is an object with the keys id in item 0',
-			{ items: [{ json: { deal: { id: 'deal_1' } } }] },
-		);
-	});
-
-	it('an array for a lead\'s Stage ID (a collection field) is refused as "Stage ID"', async () => {
-		await expectValidationError(
+			'"Deal ID"',
+			{ v: { id: 'deal_1' } },
+			object,
+		],
+		[
+			// A collection field is named by its own label.
 			{
 				resource: 'lead',
 				operation: 'create',
 				name: 'Jane',
-				additionalFields: { stageId: '={{ $json.stages }}' },
+				additionalFields: { stageId: '={{ $json.v }}' },
 			},
-			'"Stage ID" must be text or a number but is an array of 2 in item 0',
-			{ items: [{ json: { stages: ['a', 'b'] } }] },
-		);
-	});
-
-	it("an object for the invoice's Sales Person is refused", async () => {
+			'"Stage ID"',
+			{ v: ['a', 'b'] },
+			'an array of 2',
+		],
+		[
+			invoice({ additionalFields: { salesPersonId: '={{ $json.v }}' } }),
+			'"Sales Person"',
+			{ ...oneLine, v: { id: 'usr_1' } },
+			object,
+		],
+	])('%j: %s is refused, not sent as [object Object]', async (parameters, field, json, shown) => {
 		await expectValidationError(
-			invoice({ additionalFields: { salesPersonId: '={{ $json.user }}' } }),
-			'"Sales Person" must be text or a number but is an object with the keys id in item 0',
-			{ items: [{ json: { ...oneLine, user: { id: 'usr_1' } } }] },
+			parameters as INodeParameters,
+			`${field} must be text or a number but is ${shown} in item 0`,
+			{ items: [{ json }] },
 		);
 	});
 
@@ -177,7 +175,7 @@ describe('invoice line quantities and prices have bounds (LINE_ITEM_BOUNDS)', ()
 		const error = await expectValidationError(invoice(), `Line item 1 of item 0: ${message}`, {
 			items: [{ json: { lines: [line] } }],
 		});
-		expect((error as { description?: string }).description).toMatch(/use the line's "discount"/);
+		expect(error.description).toMatch(/use the line's "discount"/);
 	});
 
 	it('a non-finite number is refused', async () => {

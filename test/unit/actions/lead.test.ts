@@ -1,31 +1,23 @@
-import type { IDataObject } from 'n8n-workflow';
+import type { IDataObject, INodeParameters } from 'n8n-workflow';
 
-import { searchLeads } from '../../../nodes/CrmInvoicing/actions/methods/listSearch';
-import { CrmInvoicing } from '../../../nodes/CrmInvoicing/CrmInvoicing.node';
-import { createLoadOptionsContext } from '../../helpers/harness';
 import {
 	api,
 	byId,
 	expectValidationError,
 	fromList,
 	jsonOf,
-	logging,
-	records,
 	run,
 	unmatchedRequests,
 	useNock,
 } from './support';
-import type { SeenRequest } from './support';
+import { answer, bodies, calls, v1Page } from '../../helpers/actions';
 import { lead } from '../../helpers/records';
 
 useNock();
 
 describe('lead: create', () => {
 	it('POSTs /leads with the name and only the additional fields that were set', async () => {
-		const seen: SeenRequest[] = [];
-		const scope = api()
-			.post('/api/v1/leads')
-			.reply(logging(seen, 200, lead('lead_1', { email: 'jane@example.com' })));
+		const seen = answer('post', '/api/v1/leads', lead('lead_1', { email: 'jane@example.com' }));
 
 		const output = await run({
 			resource: 'lead',
@@ -50,7 +42,6 @@ describe('lead: create', () => {
 			},
 		});
 
-		expect(scope.isDone()).toBe(true);
 		expect(seen).toEqual([
 			{
 				method: 'POST',
@@ -74,48 +65,8 @@ describe('lead: create', () => {
 		]);
 	});
 
-	it('creates one lead per input item, with expressions resolved per item', async () => {
-		const seen: SeenRequest[] = [];
-		api()
-			.post('/api/v1/leads')
-			.times(2)
-			.reply(logging(seen, 200, lead('lead_x')));
-
-		const output = await run(
-			{ resource: 'lead', operation: 'create', name: '={{ $json.name }}' },
-			{ items: [{ json: { name: 'Ada' } }, { json: { name: 'Alan' } }] },
-		);
-
-		expect(seen.map((request) => request.body)).toEqual([{ name: 'Ada' }, { name: 'Alan' }]);
-		expect(output.map((item) => item.pairedItem)).toEqual([{ item: 0 }, { item: 1 }]);
-	});
-
-	it('rejects an empty name before any request, naming the field and the item', async () => {
-		await expectValidationError(
-			{ resource: 'lead', operation: 'create', name: '={{ $json.name }}' },
-			'"Name" is required but is empty in item 0',
-			{ items: [{ json: { name: '   ' } }] },
-		);
-	});
-
-	it('rejects a value that is not a number before any request', async () => {
-		await expectValidationError(
-			{
-				resource: 'lead',
-				operation: 'create',
-				name: 'Jane',
-				additionalFields: { value: '={{ "lots" }}' },
-			},
-			/"Value" must be a number but is "lots" in item 0/,
-		);
-	});
-
-	it('with Continue on Fail, puts a validation error on its item and creates the others', async () => {
-		const seen: SeenRequest[] = [];
-		api()
-			.post('/api/v1/leads')
-			.times(2)
-			.reply(logging(seen, 200, lead('lead_ok')));
+	it('resolves expressions per item; with Continue on Fail, a validation error is its item and the others are created', async () => {
+		const seen = answer('post', '/api/v1/leads', lead('lead_ok'), { times: 2 });
 
 		const output = await run(
 			{ resource: 'lead', operation: 'create', name: '={{ $json.name }}' },
@@ -125,12 +76,50 @@ describe('lead: create', () => {
 			},
 		);
 
-		expect(seen.map((request) => request.body)).toEqual([{ name: 'Ada' }, { name: 'Grace' }]);
+		expect(bodies(seen)).toEqual([{ name: 'Ada' }, { name: 'Grace' }]);
 		expect(output).toHaveLength(3);
 		expect(output[0]).toEqual({ json: lead('lead_ok'), pairedItem: { item: 0 } });
 		expect(output[1].pairedItem).toEqual({ item: 1 });
 		expect(output[1].json.error).toBe('"Name" is required but is empty in item 1');
 		expect(output[2].pairedItem).toEqual({ item: 2 });
+	});
+});
+
+const update = (updateFields: INodeParameters): INodeParameters => ({
+	resource: 'lead',
+	operation: 'update',
+	leadId: byId('lead_1'),
+	updateFields,
+});
+
+describe('lead: refusals before any request', () => {
+	it.each([
+		[
+			{
+				resource: 'lead',
+				operation: 'create',
+				name: 'Jane',
+				additionalFields: { value: '={{ "lots" }}' },
+			},
+			'"Value" must be a number but is "lots" in item 0',
+		],
+		[
+			{ resource: 'lead', operation: 'create', name: '   ' },
+			'"Name" is required but is empty in item 0',
+		],
+		[
+			{ resource: 'lead', operation: 'get', leadId: byId('') },
+			'"Lead" is required but is empty in item 0',
+		],
+		[
+			{ resource: 'lead', operation: 'getMany', limit: 0 },
+			'"Limit" must be a whole number of at least 1 but is 0 in item 0',
+		],
+		[update({}), '"Update Fields" has no field to change in item 0'],
+		[update({ name: ' ' }), '"Name" is required but is empty in item 0'],
+		[update({ otherFields: '{oops' }), '"Other Fields (JSON)" is not valid JSON in item 0'],
+	])('%j: %s', async (parameters, message) => {
+		await expectValidationError(parameters as INodeParameters, message);
 	});
 });
 
@@ -150,176 +139,72 @@ describe('lead: get', () => {
 		expect(jsonOf(fromId)).toEqual([lead('a/b')]);
 	});
 
-	it('with Continue on Fail, a 404 becomes the error of its item and the other items go on', async () => {
+	it('a 404 stops the node with a NodeApiError; with Continue on Fail it is its item and the others go on', async () => {
+		const missing = { error: { code: 'NOT_FOUND', message: 'Lead lead_missing was not found' } };
+		api().get('/api/v1/leads/lead_missing').reply(404, missing);
+		await expect(
+			run({ resource: 'lead', operation: 'get', leadId: byId('lead_missing') }),
+		).rejects.toMatchObject({ name: 'NodeApiError', httpCode: '404' });
+
 		const scope = api()
 			.get('/api/v1/leads/lead_1')
 			.reply(200, lead('lead_1'))
 			.get('/api/v1/leads/lead_missing')
-			.reply(404, { error: { code: 'NOT_FOUND', message: 'Lead lead_missing was not found' } })
+			.reply(404, missing)
 			.get('/api/v1/leads/lead_3')
 			.reply(200, lead('lead_3'));
-
+		const ids = ['lead_1', 'lead_missing', 'lead_3'];
 		const output = await run(
 			{ resource: 'lead', operation: 'get', leadId: byId('={{ $json.id }}') },
-			{
-				items: [
-					{ json: { id: 'lead_1' } },
-					{ json: { id: 'lead_missing' } },
-					{ json: { id: 'lead_3' } },
-				],
-				continueOnFail: true,
-			},
+			{ items: ids.map((id) => ({ json: { id } })), continueOnFail: true },
 		);
 
 		expect(scope.isDone()).toBe(true);
 		expect(output).toHaveLength(3);
 		expect(output[0]).toEqual({ json: lead('lead_1'), pairedItem: { item: 0 } });
-		expect(output[1].pairedItem).toEqual({ item: 1 });
-		expect(output[1].json).toMatchObject({ httpCode: '404' });
-		expect(output[1].json.error).toEqual(expect.stringContaining('404'));
-		expect(output[1].json.error).toEqual(
-			expect.stringContaining('Lead lead_missing was not found'),
-		);
+		expect(output[1]).toMatchObject({ json: { httpCode: '404' }, pairedItem: { item: 1 } });
+		expect(output[1].json.error).toContain('404');
+		expect(output[1].json.error).toContain('Lead lead_missing was not found');
 		expect(output[1].json.description).toContain('GET /api/v1/leads/lead_missing');
 		expect(output[2]).toEqual({ json: lead('lead_3'), pairedItem: { item: 2 } });
-	});
-
-	it('without Continue on Fail, the 404 stops the node with a NodeApiError', async () => {
-		api()
-			.get('/api/v1/leads/lead_missing')
-			.reply(404, { error: { code: 'NOT_FOUND', message: 'not found' } });
-
-		await expect(
-			run({ resource: 'lead', operation: 'get', leadId: byId('lead_missing') }),
-		).rejects.toMatchObject({
-			name: 'NodeApiError',
-			httpCode: '404',
-		});
-	});
-
-	it('rejects an empty lead ID before any request', async () => {
-		await expectValidationError(
-			{ resource: 'lead', operation: 'get', leadId: byId('') },
-			'"Lead" is required but is empty in item 0',
-		);
 	});
 });
 
 describe('lead: get many', () => {
-	it('Return All asks for limit=100 on every page and follows nextCursor to the end', async () => {
-		const scope = api()
-			.get('/api/v1/leads')
-			.query({ limit: '100' })
-			.reply(200, { items: records(100, 1, 'lead_'), hasMore: true, nextCursor: 'c2' })
-			.get('/api/v1/leads')
-			.query({ limit: '100', cursor: 'c2' })
-			.reply(200, { items: records(100, 101, 'lead_'), hasMore: true, nextCursor: 'c3' })
-			.get('/api/v1/leads')
-			.query({ limit: '100', cursor: 'c3' })
-			.reply(200, { items: records(5, 201, 'lead_'), hasMore: false, nextCursor: null });
-
-		const output = await run({ resource: 'lead', operation: 'getMany', returnAll: true });
-
-		expect(scope.isDone()).toBe(true);
-		expect(output).toHaveLength(205);
-		expect(output[0]).toEqual({ json: { id: 'lead_1' }, pairedItem: { item: 0 } });
-		expect(output[204].json).toEqual({ id: 'lead_205' });
-	});
-
-	it('a Limit across a page boundary asks for exactly the remainder on the second page', async () => {
-		const scope = api()
-			.get('/api/v1/leads')
-			.query({ limit: '100' })
-			.reply(200, { items: records(100, 1, 'lead_'), hasMore: true, nextCursor: 'c2' })
-			.get('/api/v1/leads')
-			.query({ limit: '30', cursor: 'c2' })
-			.reply(200, { items: records(30, 101, 'lead_'), hasMore: true, nextCursor: 'c3' });
-
-		const output = await run({
-			resource: 'lead',
-			operation: 'getMany',
-			returnAll: false,
-			limit: 130,
-		});
-
-		expect(scope.isDone()).toBe(true);
-		expect(output).toHaveLength(130);
-		expect(output[129].json).toEqual({ id: 'lead_130' });
-	});
-
-	it('sends the filters as query parameters, with the default limit of 50', async () => {
-		const queries: IDataObject[] = [];
-		const scope = api()
-			.get('/api/v1/leads')
-			.query((query) => {
-				queries.push(query as IDataObject);
-				return true;
-			})
-			.reply(200, { items: [lead('lead_1')], hasMore: false, nextCursor: null });
-
-		const output = await run({
-			resource: 'lead',
-			operation: 'getMany',
-			filters: { search: ' jane ', archived: true, stageId: 'lst_new' },
-		});
-
-		expect(scope.isDone()).toBe(true);
-		expect(queries).toEqual([
+	it.each([
+		[
+			{ search: ' jane ', archived: true, stageId: 'lst_new' },
+			undefined,
 			{ limit: '50', search: 'jane', archived: 'true', stageId: 'lst_new' },
-		]);
-		expect(jsonOf(output)).toEqual([lead('lead_1')]);
-	});
-
-	it('sends archived=false when the filter is off', async () => {
-		const scope = api()
-			.get('/api/v1/leads')
-			.query({ limit: '10', archived: 'false' })
-			.reply(200, { items: [], hasMore: false, nextCursor: null });
-
-		const output = await run({
-			resource: 'lead',
-			operation: 'getMany',
-			limit: 10,
-			filters: { archived: false },
-		});
-
-		expect(scope.isDone()).toBe(true);
-		expect(output).toEqual([]);
-	});
-
-	it('returns no items for an empty list', async () => {
+		],
+		[{ archived: false }, 10, { limit: '10', archived: 'false' }],
+	])('sends the filters %j as query parameters', async (filters, limit, query) => {
+		const queries: IDataObject[] = [];
 		api()
 			.get('/api/v1/leads')
-			.query({ limit: '100' })
-			.reply(200, { items: [], hasMore: false, nextCursor: null });
+			.query((received) => {
+				queries.push(received as IDataObject);
+				return true;
+			})
+			.reply(200, v1Page([lead('lead_1')]));
 
-		expect(await run({ resource: 'lead', operation: 'getMany', returnAll: true })).toEqual([]);
-	});
+		const output = await run({ resource: 'lead', operation: 'getMany', limit, filters });
 
-	it('rejects a limit below 1 before any request', async () => {
-		await expectValidationError(
-			{ resource: 'lead', operation: 'getMany', limit: 0 },
-			'"Limit" must be a whole number of at least 1 but is 0 in item 0',
-		);
+		expect(queries).toEqual([query]);
+		expect(jsonOf(output)).toEqual([lead('lead_1')]);
 	});
 });
 
 describe('lead: update', () => {
 	it('PATCHes only the fields that were set and returns the lead the API answers with', async () => {
-		const seen: SeenRequest[] = [];
 		const updated = lead('lead_1', { name: 'Jane Smith', email: 'js@example.com' });
-		const scope = api()
-			.patch('/api/v1/leads/lead_1')
-			.reply(logging(seen, 200, updated));
+		const seen = answer('patch', '/api/v1/leads/lead_1', updated);
 
 		const output = await run({
-			resource: 'lead',
-			operation: 'update',
+			...update({ name: 'Jane Smith', email: 'js@example.com', website: '', value: 0 }),
 			leadId: fromList('lead_1'),
-			updateFields: { name: 'Jane Smith', email: 'js@example.com', website: '', value: 0 },
 		});
 
-		expect(scope.isDone()).toBe(true);
 		expect(seen).toEqual([
 			{
 				method: 'PATCH',
@@ -331,90 +216,23 @@ describe('lead: update', () => {
 	});
 
 	it('reads the lead back with GET when the PATCH response is not a lead', async () => {
-		const seen: SeenRequest[] = [];
-		const scope = api()
-			.patch('/api/v1/leads/lead_1')
-			.reply(logging(seen, 200, { success: true }))
-			.get('/api/v1/leads/lead_1')
-			.reply(
-				logging(
-					seen,
-					200,
-					lead('lead_1', { title: 'CFO', customFields: { tier: 'gold', other: 1 } }),
-				),
-			);
+		const after = lead('lead_1', { title: 'CFO', customFields: { tier: 'gold', other: 1 } });
+		const seen = answer('patch', '/api/v1/leads/lead_1', { success: true });
+		answer('get', '/api/v1/leads/lead_1', after, { log: seen });
 
-		const output = await run({
-			resource: 'lead',
-			operation: 'update',
-			leadId: byId('lead_1'),
-			updateFields: { title: 'CFO', customFields: { field: [{ key: 'tier', value: 'gold' }] } },
-		});
-
-		expect(scope.isDone()).toBe(true);
-		expect(seen).toEqual([
-			{
-				method: 'PATCH',
-				path: '/api/v1/leads/lead_1',
-				body: { title: 'CFO', customFields: { tier: 'gold' } },
-			},
-			{ method: 'GET', path: '/api/v1/leads/lead_1', body: undefined },
-		]);
-		expect(jsonOf(output)).toEqual([
-			lead('lead_1', { title: 'CFO', customFields: { tier: 'gold', other: 1 } }),
-		]);
-	});
-
-	it('reads the lead back after an empty (204) answer', async () => {
-		const scope = api()
-			.patch('/api/v1/leads/lead_1')
-			.reply(204)
-			.get('/api/v1/leads/lead_1')
-			.reply(200, lead('lead_1'));
-
-		const output = await run({
-			resource: 'lead',
-			operation: 'update',
-			leadId: byId('lead_1'),
-			updateFields: { otherFields: '{"email": null}' },
-		});
-
-		expect(scope.isDone()).toBe(true);
-		expect(jsonOf(output)).toEqual([lead('lead_1')]);
-	});
-
-	it('rejects an update without any field, and an emptied name, before any request', async () => {
-		await expectValidationError(
-			{ resource: 'lead', operation: 'update', leadId: byId('lead_1'), updateFields: {} },
-			'"Update Fields" has no field to change in item 0',
+		const output = await run(
+			update({ title: 'CFO', customFields: { field: [{ key: 'tier', value: 'gold' }] } }),
 		);
-		await expectValidationError(
-			{
-				resource: 'lead',
-				operation: 'update',
-				leadId: byId('lead_1'),
-				updateFields: { name: ' ' },
-			},
-			'"Name" is required but is empty in item 0',
-		);
-		await expectValidationError(
-			{
-				resource: 'lead',
-				operation: 'update',
-				leadId: byId('lead_1'),
-				updateFields: { otherFields: '{oops' },
-			},
-			'"Other Fields (JSON)" is not valid JSON in item 0',
-		);
+
+		expect(calls(seen)).toEqual(['PATCH /api/v1/leads/lead_1', 'GET /api/v1/leads/lead_1']);
+		expect(seen[0].body).toEqual({ title: 'CFO', customFields: { tier: 'gold' } });
+		expect(jsonOf(output)).toEqual([after]);
 	});
 });
 
 describe('lead: archive and unarchive', () => {
-	it('archive PATCHes { archived: true } and returns the lead', async () => {
-		const seen: SeenRequest[] = [];
-		api()
-			.patch('/api/v1/leads/lead_1')
-			.reply(logging(seen, 200, lead('lead_1', { archived: true })));
+	it('archive PATCHes { archived: true } and returns the lead answered, without a read-back', async () => {
+		const seen = answer('patch', '/api/v1/leads/lead_1', lead('lead_1', { archived: true }));
 
 		const output = await run({ resource: 'lead', operation: 'archive', leadId: byId('lead_1') });
 
@@ -425,12 +243,8 @@ describe('lead: archive and unarchive', () => {
 	});
 
 	it('unarchive PATCHes { archived: false } and reads back when the answer is empty', async () => {
-		const seen: SeenRequest[] = [];
-		const scope = api()
-			.patch('/api/v1/leads/lead_2')
-			.reply(logging(seen, 204))
-			.get('/api/v1/leads/lead_2')
-			.reply(200, lead('lead_2'));
+		const seen = answer('patch', '/api/v1/leads/lead_2', undefined, { status: 204 });
+		api().get('/api/v1/leads/lead_2').reply(200, lead('lead_2'));
 
 		const output = await run({
 			resource: 'lead',
@@ -438,86 +252,10 @@ describe('lead: archive and unarchive', () => {
 			leadId: fromList('lead_2'),
 		});
 
-		expect(scope.isDone()).toBe(true);
 		expect(seen).toEqual([
 			{ method: 'PATCH', path: '/api/v1/leads/lead_2', body: { archived: false } },
 		]);
 		expect(jsonOf(output)).toEqual([lead('lead_2')]);
-	});
-
-	it('archives every input item', async () => {
-		const seen: SeenRequest[] = [];
-		api()
-			.patch(/\/api\/v1\/leads\/lead_\d/)
-			.times(2)
-			.reply(logging(seen, 200, lead('lead_x', { archived: true })));
-
-		const output = await run(
-			{ resource: 'lead', operation: 'archive', leadId: byId('={{ $json.id }}') },
-			{ items: [{ json: { id: 'lead_1' } }, { json: { id: 'lead_2' } }] },
-		);
-
-		expect(seen.map((request) => request.path)).toEqual([
-			'/api/v1/leads/lead_1',
-			'/api/v1/leads/lead_2',
-		]);
-		expect(output.map((item) => item.pairedItem)).toEqual([{ item: 0 }, { item: 1 }]);
-	});
-});
-
-describe('searchLeads (From List)', () => {
-	function context() {
-		return createLoadOptionsContext({
-			nodeType: new CrmInvoicing(),
-			parameters: { resource: 'lead', operation: 'get' },
-		}).context;
-	}
-
-	it('searches as the user types and hands back the next cursor', async () => {
-		const scope = api()
-			.get('/api/v1/leads')
-			.query({ limit: '100', search: 'ja' })
-			.reply(200, {
-				items: [lead('lead_1', { email: 'jane@example.com' }), { id: 'lead_2', name: '' }],
-				hasMore: true,
-				nextCursor: 'c2',
-			});
-
-		const result = await searchLeads.call(context(), 'ja');
-
-		expect(scope.isDone()).toBe(true);
-		expect(result).toEqual({
-			results: [
-				{ name: 'Jane Doe · jane@example.com · L-0001', value: 'lead_1' },
-				{ name: 'lead_2', value: 'lead_2' },
-			],
-			paginationToken: 'c2',
-		});
-	});
-
-	it('asks for the next page with the pagination token, and ends when there are no more', async () => {
-		const scope = api()
-			.get('/api/v1/leads')
-			.query({ limit: '100', search: 'ja', cursor: 'c2' })
-			.reply(200, { items: [lead('lead_3')], hasMore: false, nextCursor: null });
-
-		const result = await searchLeads.call(context(), 'ja', 'c2');
-
-		expect(scope.isDone()).toBe(true);
-		expect(result).toEqual({
-			results: [{ name: 'Jane Doe · L-0001', value: 'lead_3' }],
-			paginationToken: undefined,
-		});
-	});
-
-	it('lists without a search parameter when there is no filter', async () => {
-		const scope = api()
-			.get('/api/v1/leads')
-			.query({ limit: '100' })
-			.reply(200, { items: [], hasMore: false });
-
-		expect(await searchLeads.call(context())).toEqual({ results: [], paginationToken: undefined });
-		expect(scope.isDone()).toBe(true);
 	});
 });
 
@@ -527,9 +265,7 @@ describe('the "no request" check of the validation tests', () => {
 		try {
 			await expect(
 				run({ resource: 'lead', operation: 'create', name: 'Jane' }),
-			).rejects.toMatchObject({
-				name: 'NodeApiError',
-			});
+			).rejects.toMatchObject({ name: 'NodeApiError' });
 			expect(unmatched.requests).toEqual(['POST /api/v1/leads']);
 		} finally {
 			unmatched.stop();

@@ -26,15 +26,32 @@ const lead = (id: string, number: string, extra: IDataObject = {}): IDataObject 
 });
 
 describe('the lead picker ("From List")', () => {
+	it('searches as the user types, and pages with the next cursor as the pagination token', async () => {
+		const scope = api()
+			.get('/api/v1/leads')
+			.query({ limit: '100', search: 'ja' })
+			.reply(200, { items: [lead('lead_1', 'L-0001')], hasMore: true, nextCursor: 'c2' })
+			.get('/api/v1/leads')
+			.query({ limit: '100', search: 'ja', cursor: 'c2' })
+			.reply(200, { items: [lead('lead_3', 'L-0003')], hasMore: false, nextCursor: null });
+
+		expect(await searchLeads.call(context(), 'ja')).toEqual({
+			results: [{ name: 'Jane Doe · jane@example.com · L-0001', value: 'lead_1' }],
+			paginationToken: 'c2',
+		});
+		expect(await searchLeads.call(context(), 'ja', 'c2')).toEqual({
+			results: [{ name: 'Jane Doe · jane@example.com · L-0003', value: 'lead_3' }],
+			paginationToken: undefined,
+		});
+		expect(scope.isDone()).toBe(true);
+	});
+
 	it('tells apart two leads with the same name and email by their number', async () => {
+		const items = [lead('lead_a', 'L-00007'), lead('lead_b', 'L-00012')];
 		api()
 			.get('/api/v1/leads')
 			.query({ limit: '100', search: 'jane' })
-			.reply(200, {
-				items: [lead('lead_a', 'L-00007'), lead('lead_b', 'L-00012')],
-				hasMore: false,
-				nextCursor: null,
-			});
+			.reply(200, { items, hasMore: false, nextCursor: null });
 
 		const { results } = await searchLeads.call(context(), 'jane');
 
@@ -45,7 +62,7 @@ describe('the lead picker ("From List")', () => {
 		expect(new Set(results.map((result) => result.name)).size).toBe(2);
 	});
 
-	it('leaves out an empty email, and shows the ID where a lead has no number', async () => {
+	it('lists without a search parameter when there is no filter; leaves out an empty email, shows the ID where a lead has no number', async () => {
 		api()
 			.get('/api/v1/leads')
 			.query({ limit: '100' })

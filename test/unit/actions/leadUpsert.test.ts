@@ -1,6 +1,7 @@
 import type { IDataObject, INodeParameters } from 'n8n-workflow';
 
-// Version 2 nodes (the default) add the `_upsert` marker to the lead; test/unit/output/upsertMarker.test.ts has its cases.
+// Version 2 nodes (the default) add the `_upsert` marker to the lead; test/unit/output/hints.test.ts has its cases, and
+// two items with one new email in one execution (one search, a POST, then a PATCH).
 import { api, expectValidationError, jsonOf, logging, newExecution, run, useNock } from './support';
 import type { SeenRequest } from './support';
 
@@ -156,45 +157,6 @@ describe('lead: create or update (upsert)', () => {
 		expect(scope.isDone()).toBe(true);
 	});
 
-	it('makes one POST then one PATCH for two items with the same new email in one execution (no second search)', async () => {
-		const seen: SeenRequest[] = [];
-		const created = lead('lead_new', { email: 'new@example.com', name: 'First' });
-		const scope = api()
-			.get('/api/v1/leads')
-			.query(searchQuery('new@example.com'))
-			.reply(logging(seen, 200, { items: [], hasMore: false, nextCursor: null }))
-			.post('/api/v1/leads')
-			.reply(logging(seen, 200, created))
-			.patch('/api/v1/leads/lead_new')
-			.reply(logging(seen, 200, { ...created, name: 'Second' }));
-
-		const output = await run(
-			{
-				resource: 'lead',
-				operation: 'upsert',
-				email: '={{ $json.email }}',
-				name: '={{ $json.name }}',
-			},
-			{
-				items: [
-					{ json: { email: 'new@example.com', name: 'First' } },
-					{ json: { email: ' NEW@example.com', name: 'Second' } },
-				],
-			},
-		);
-
-		expect(scope.isDone()).toBe(true);
-		expect(seen.map((request) => `${request.method} ${request.path.split('?')[0]}`)).toEqual([
-			'GET /api/v1/leads',
-			'POST /api/v1/leads',
-			'PATCH /api/v1/leads/lead_new',
-		]);
-		expect(seen[1].body).toEqual({ name: 'First', email: 'new@example.com' });
-		expect(seen[2].body).toEqual({ name: 'Second' });
-		expect(jsonOf(output).map((item) => item.name)).toEqual(['First', 'Second']);
-		expect(output.map((item) => item.pairedItem)).toEqual([{ item: 0 }, { item: 1 }]);
-	});
-
 	it('remembers across runs of the execution (e.g. loop batches, or a second node with the same credential)', async () => {
 		const seen: SeenRequest[] = [];
 		const created = lead('lead_loop', { email: 'loop@example.com' });
@@ -231,7 +193,7 @@ describe('lead: create or update (upsert)', () => {
 			.reply(logging(seen, 200, { items: [newer], hasMore: true, nextCursor: 'c2' }))
 			.get('/api/v1/leads')
 			.query(searchQuery('jane.doe@example.com', 'c2'))
-			.reply(logging(seen, 200, { items: [oldest], hasMore: false, nextCursor: null }))
+			.reply(logging(seen, 200, { items: [oldest], hasMore: false }))
 			.patch('/api/v1/leads/lead_b')
 			.reply(logging(seen, 200, oldest));
 
@@ -292,34 +254,5 @@ describe('lead: create or update (upsert)', () => {
 			upsert({ email: '  ' }),
 			/"Email" is required but is empty in item 0/,
 		);
-	});
-
-	it('puts a failed item\'s error on that item with "Continue on Fail" and goes on with the next', async () => {
-		const scope = api()
-			.get('/api/v1/leads')
-			.query(searchQuery('bad@example.com'))
-			.reply(200, { items: [], hasMore: false })
-			.post('/api/v1/leads')
-			.reply(400, {
-				error: { code: 'VALIDATION_ERROR', message: 'email must be a valid email address' },
-			})
-			.get('/api/v1/leads')
-			.query(searchQuery('ok@example.com'))
-			.reply(200, { items: [], hasMore: false })
-			.post('/api/v1/leads')
-			.reply(200, lead('lead_ok', { email: 'ok@example.com' }));
-
-		const output = await run(
-			{ resource: 'lead', operation: 'upsert', email: '={{ $json.email }}', name: 'X' },
-			{
-				continueOnFail: true,
-				items: [{ json: { email: 'bad@example.com' } }, { json: { email: 'ok@example.com' } }],
-			},
-		);
-
-		expect(scope.isDone()).toBe(true);
-		expect(jsonOf(output)[0].error).toMatch(/400/);
-		expect(jsonOf(output)[1].id).toBe('lead_ok');
-		expect(output.map((item) => item.pairedItem)).toEqual([{ item: 0 }, { item: 1 }]);
 	});
 });

@@ -4,7 +4,7 @@
  * the narrowing message, list entries that are not objects are an error, the lead picker's scan guards its cursor,
  * and Create or Update finds the exact email among many name matches.
  */
-import type { IDataObject } from 'n8n-workflow';
+import type { IDataObject, INodeParameters } from 'n8n-workflow';
 
 import { searchLeads } from '../../../nodes/CrmInvoicing/actions/methods/listSearch';
 import { CrmInvoicing } from '../../../nodes/CrmInvoicing/CrmInvoicing.node';
@@ -12,6 +12,7 @@ import { LIST } from '../../../nodes/CrmInvoicing/shared/transport/limits';
 import { createLoadOptionsContext } from '../../helpers/harness';
 import { api, jsonOf, logging, newExecution, records, run, useNock } from './support';
 import type { SeenRequest } from './support';
+import { v1Page, v2Page } from '../../helpers/actions';
 
 useNock();
 
@@ -171,31 +172,18 @@ describe('the byte cap of one list', () => {
 
 describe('list entries that are not objects are an error, not output items', () => {
 	it.each([
-		['null', null, 'null'],
-		['a number', 7, 'the number 7'],
-		['a text', 'x', 'the text "x"'],
-	])('Lead → Get Many with %s in the page', async (_case, entry, shown) => {
+		['Lead → Get Many', { resource: 'lead', operation: 'getMany' }, 'leads', null, 'null'],
+		['Lead → Get Many', { resource: 'lead', operation: 'getMany' }, 'leads', 7, 'the number 7'],
+		['Lead → Get Many', { resource: 'lead', operation: 'getMany' }, 'leads', 'x', 'the text "x"'],
+		['Custom API Request → Paginate', paginate, 'leads', null, 'null'],
+	])('%s with %j in the page', async (_operation, parameters, list, entry, shown) => {
 		api()
-			.get('/api/v1/leads')
+			.get(`/api/v1/${list}`)
 			.query(true)
-			.reply(200, { items: [{ id: 'lead_1' }, entry], hasMore: false, nextCursor: null });
-		await expect(run({ resource: 'lead', operation: 'getMany', returnAll: true })).rejects.toThrow(
-			`The CRM API's list /api/v1/leads held ${shown} at position 2 of page 1, where a record (a JSON object) was expected`,
+			.reply(200, v1Page([{ id: 'rec_1' }, entry]));
+		await expect(run({ ...parameters, returnAll: true })).rejects.toThrow(
+			`The CRM API's list /api/v1/${list} held ${shown} at position 2 of page 1, where a record (a JSON object) was expected`,
 		);
-	});
-
-	it('with Continue On Fail, the item carries the error and no record of the list is output', async () => {
-		api()
-			.get('/api/v2/contacts')
-			.query(true)
-			.reply(200, { data: [{ id: 'con_1' }, 7], meta: { hasMore: false } });
-		const output = await run(
-			{ resource: 'contact', operation: 'getMany', returnAll: true },
-			{ continueOnFail: true },
-		);
-		expect(output).toHaveLength(1);
-		expect(output[0].json.error).toMatch(/held the number 7 at position 2 of page 1/);
-		expect(output[0].pairedItem).toEqual({ item: 0 });
 	});
 
 	it('Webhook Subscription → Get Many with a bare array holding a text', async () => {
@@ -208,12 +196,18 @@ describe('list entries that are not objects are an error, not output items', () 
 		).rejects.toThrow(/held the text "whk_2" at position 2 of page 1/);
 	});
 
-	it('Custom API Request → Paginate with a null record', async () => {
+	it('with Continue On Fail, the item carries the error and no record of the list is output', async () => {
 		api()
-			.get('/api/v1/leads')
+			.get('/api/v2/contacts')
 			.query(true)
-			.reply(200, { items: [null], hasMore: false });
-		await expect(run(paginate)).rejects.toThrow(/held null at position 1 of page 1/);
+			.reply(200, v2Page([{ id: 'con_1' }, 7]));
+		const output = await run(
+			{ resource: 'contact', operation: 'getMany', returnAll: true },
+			{ continueOnFail: true },
+		);
+		expect(output).toHaveLength(1);
+		expect(output[0].json.error).toMatch(/held the number 7 at position 2 of page 1/);
+		expect(output[0].pairedItem).toEqual({ item: 0 });
 	});
 });
 
@@ -314,5 +308,171 @@ describe('Create or Update reads its search through the list reader', () => {
 			),
 		});
 		expect(pages).toBe(3);
+	});
+});
+
+/** Every list operation, with the list it reads and that list's page-size parameter. */
+const LISTS: Array<{
+	parameters: INodeParameters;
+	path: string;
+	size: string;
+	query?: Record<string, string>;
+}> = [
+	{ parameters: { resource: 'lead', operation: 'getMany' }, path: '/api/v1/leads', size: 'limit' },
+	{ parameters: { resource: 'user', operation: 'getMany' }, path: '/api/v1/users', size: 'limit' },
+	{
+		parameters: { resource: 'contact', operation: 'getMany' },
+		path: '/api/v2/contacts',
+		size: 'pageSize',
+	},
+	{
+		parameters: { resource: 'webhook', operation: 'getMany' },
+		path: '/api/v1/webhooks',
+		size: 'limit',
+	},
+	{
+		// The query parameters a user gives go with every page.
+		parameters: {
+			...paginate,
+			returnAll: false,
+			queryParameters: { parameters: [{ name: 'search', value: 'a' }] },
+		},
+		path: '/api/v1/leads',
+		size: 'limit',
+		query: { search: 'a' },
+	},
+	{
+		parameters: { ...paginate, returnAll: false, apiVersion: 'v2', path: '/contacts' },
+		path: '/api/v2/contacts',
+		size: 'pageSize',
+	},
+];
+
+describe.each(LISTS)('$path, read by $parameters.resource', ({ parameters, path, size, query }) => {
+	const page = path.startsWith('/api/v2') ? v2Page : v1Page;
+
+	it('Return All asks for 100 on every page and follows the cursor to the end', async () => {
+		const scope = api()
+			.get(path)
+			.query({ ...query, [size]: '100' })
+			.reply(200, page(records(100, 1), 'c2'))
+			.get(path)
+			.query({ ...query, [size]: '100', cursor: 'c2' })
+			.reply(200, page(records(100, 101), 'c3'))
+			.get(path)
+			.query({ ...query, [size]: '100', cursor: 'c3' })
+			.reply(200, page(records(5, 201)));
+
+		const output = await run({ ...parameters, returnAll: true });
+
+		expect(scope.isDone()).toBe(true);
+		expect(output).toHaveLength(205);
+		expect(output[204]).toEqual({ json: { id: 'rec_205' }, pairedItem: { item: 0 } });
+	});
+
+	it('a Limit across a page boundary asks for exactly the remainder on the second page', async () => {
+		const scope = api()
+			.get(path)
+			.query({ ...query, [size]: '100' })
+			.reply(200, page(records(100, 1), 'c2'))
+			.get(path)
+			.query({ ...query, [size]: '30', cursor: 'c2' })
+			.reply(200, page(records(30, 101), 'c3'));
+
+		const output = await run({ ...parameters, limit: 130 });
+
+		expect(scope.isDone()).toBe(true);
+		expect(output.map((item) => item.json.id).slice(-2)).toEqual(['rec_129', 'rec_130']);
+	});
+
+	it('a Limit that fits in one page is one request; the default Limit is 50, and an empty list no items', async () => {
+		const scope = api()
+			.get(path)
+			.query({ ...query, [size]: '5' })
+			.reply(200, page(records(5), 'c2'))
+			.get(path)
+			.query({ ...query, [size]: '50' })
+			.reply(200, page([]));
+
+		expect(await run({ ...parameters, limit: 5 })).toHaveLength(5);
+		expect(await run(parameters)).toEqual([]);
+		expect(scope.isDone()).toBe(true);
+	});
+});
+
+describe('a cursor handed back again stops the list with a clear error (issue 11)', () => {
+	it.each([
+		[paginate, '/api/v1/leads'],
+		[{ resource: 'webhook', operation: 'getMany', returnAll: true }, '/api/v1/webhooks'],
+	])("%j: page 2 hands back page 1's cursor → error after 2 requests", async (parameters, path) => {
+		const scope = api()
+			.get(path)
+			.query({ limit: '100' })
+			.reply(200, v1Page(records(100, 1), 'c1'))
+			.get(path)
+			.query({ limit: '100', cursor: 'c1' })
+			.reply(200, v1Page(records(100, 101), 'c1'));
+
+		await expect(run(parameters)).rejects.toThrow(
+			`The CRM API's list ${path} did not advance: page 2 handed back a cursor it had already given ("c1"). The node stopped reading it`,
+		);
+		expect(scope.isDone()).toBe(true);
+	});
+
+	it('a v2 list whose meta.nextCursor cycles between two values → error, no endless loop', async () => {
+		const scope = api()
+			.get('/api/v2/contacts')
+			.query(true)
+			.times(10)
+			.reply(200, (uri) => v2Page(records(100, uri.length), uri.includes('cursor=a') ? 'b' : 'a'));
+
+		await expect(run({ ...paginate, apiVersion: 'v2', path: '/contacts' })).rejects.toThrow(
+			/did not advance: .*handed back a cursor it had already given/,
+		);
+		expect(scope.pendingMocks()).toHaveLength(1);
+	});
+});
+
+describe('Webhook Subscription → Get Many in every known list shape (issue 12, "Webhook lists")', () => {
+	const hook = (id: string) => ({ id, name: `hook ${id}`, secret: 'whsec_must_not_show' });
+	const getMany = { resource: 'webhook', operation: 'getMany', returnAll: true };
+
+	it('a bare array is the whole list (secrets dropped); a Limit cuts it', async () => {
+		api()
+			.get('/api/v1/webhooks')
+			.query(true)
+			.times(2)
+			.reply(200, [hook('whk_1'), hook('whk_2'), hook('whk_3')]);
+		const all = await run(getMany);
+		expect(jsonOf(all)).toEqual(
+			['whk_1', 'whk_2', 'whk_3'].map((id) => ({ id, name: `hook ${id}` })),
+		);
+		expect(await run({ ...getMany, returnAll: false, limit: 2 })).toHaveLength(2);
+	});
+
+	it('a v2 envelope is followed through meta.nextCursor, secrets dropped', async () => {
+		const scope = api()
+			.get('/api/v1/webhooks')
+			.query({ limit: '100' })
+			.reply(200, v2Page([hook('whk_1')], 'p2'))
+			.get('/api/v1/webhooks')
+			.query({ limit: '100', cursor: 'p2' })
+			.reply(200, v2Page([hook('whk_2')]));
+		const all = await run(getMany);
+		expect(scope.isDone()).toBe(true);
+		expect(jsonOf(all)).toEqual([
+			{ id: 'whk_1', name: 'hook whk_1' },
+			{ id: 'whk_2', name: 'hook whk_2' },
+		]);
+	});
+
+	it('an unknown shape is a clear error, not an empty list', async () => {
+		api()
+			.get('/api/v1/webhooks')
+			.query(true)
+			.reply(200, { subscriptions: [hook('whk_1')] });
+		await expect(run(getMany)).rejects.toThrow(
+			'The CRM API answered GET /api/v1/webhooks with 200 (application/json) and an object with the keys subscriptions, not a list',
+		);
 	});
 });

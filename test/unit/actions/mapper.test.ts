@@ -3,7 +3,8 @@ import { setGlobalState } from 'n8n-workflow';
 import type { IDataObject, INodeParameters, ResourceMapperField } from 'n8n-workflow';
 
 import { inferType } from '../../../nodes/CrmInvoicing/actions/common/mapperFields';
-import { api, expectValidationError, logging, run, useNock } from './support';
+import { api, byId, expectValidationError, logging, run, useNock } from './support';
+import { answer } from '../../helpers/actions';
 import type { SeenRequest } from './support';
 
 useNock();
@@ -42,6 +43,12 @@ function columns(
 }
 
 const V3 = { typeVersion: 3 };
+const updateLead = { resource: 'lead', operation: 'update', leadId: byId('lead_1') };
+const autoCreate = {
+	resource: 'lead',
+	operation: 'create',
+	columns: columns(null, { auto: true }),
+};
 const lead = (extra: IDataObject = {}) => ({
 	id: 'lead_1',
 	number: 'L-1',
@@ -53,10 +60,7 @@ const lead = (extra: IDataObject = {}) => ({
 
 describe('Lead → Create with the mapper', () => {
 	it('Map Each Field Below: standard fields at the top level, custom ones in customFields with their types', async () => {
-		const seen: SeenRequest[] = [];
-		api()
-			.post('/api/v1/leads')
-			.reply(logging(seen, 200, lead()));
+		const seen = answer('post', '/api/v1/leads', lead());
 
 		await run(
 			{
@@ -84,22 +88,15 @@ describe('Lead → Create with the mapper', () => {
 	});
 
 	it('Map Automatically: matching keys of each item, custom ones by their key or an input customFields object', async () => {
-		const seen: SeenRequest[] = [];
-		api()
-			.post('/api/v1/leads')
-			.times(2)
-			.reply(logging(seen, 200, lead()));
+		const seen = answer('post', '/api/v1/leads', lead(), { times: 2 });
 
-		await run(
-			{ resource: 'lead', operation: 'create', columns: columns(null, { auto: true }) },
-			{
-				...V3,
-				items: [
-					{ json: { name: 'Ann', email: 'ann@x.io', industry: 'Retail', seats: 3, other: 'x' } },
-					{ json: { name: 'Bo', customFields: { vip: false, notListedYet: 'kept' } } },
-				],
-			},
-		);
+		await run(autoCreate, {
+			...V3,
+			items: [
+				{ json: { name: 'Ann', email: 'ann@x.io', industry: 'Retail', seats: 3, other: 'x' } },
+				{ json: { name: 'Bo', customFields: { vip: false, notListedYet: 'kept' } } },
+			],
+		});
 
 		expect(seen.map((request) => request.body)).toEqual([
 			{ name: 'Ann', email: 'ann@x.io', customFields: { industry: 'Retail', seats: 3 } },
@@ -107,27 +104,16 @@ describe('Lead → Create with the mapper', () => {
 		]);
 	});
 
-	it('a value of the wrong type is an error naming the field and the item, before any request', async () => {
-		await expectValidationError(
-			{ resource: 'lead', operation: 'create', columns: columns(null, { auto: true }) },
-			'"seats (custom field)" must be a number but is the text "twelve" in item 0',
-			{ ...V3, items: [{ json: { name: 'Bo', seats: 'twelve' } }] },
-		);
-	});
-
 	it('text in a number field is refused, unless "Attempt to Convert Types" is on and the conversion works', async () => {
 		const item = { json: { name: 'Ann', value: '1200', seats: '12', vip: 'true' } };
 		const refused = await expectValidationError(
-			{ resource: 'lead', operation: 'create', columns: columns(null, { auto: true }) },
+			autoCreate,
 			'"Value" must be a number but is the text "1200" in item 0',
 			{ ...V3, items: [item] },
 		);
-		expect((refused as { description?: string }).description).toMatch(/Attempt to Convert Types/);
+		expect(refused.description).toMatch(/Attempt to Convert Types/);
 
-		const seen: SeenRequest[] = [];
-		api()
-			.post('/api/v1/leads')
-			.reply(logging(seen, 200, lead()));
+		const seen = answer('post', '/api/v1/leads', lead());
 		await run(
 			{
 				resource: 'lead',
@@ -144,10 +130,7 @@ describe('Lead → Create with the mapper', () => {
 	});
 
 	it('a custom field seen with values of several types, or only null, is listed untyped: a mapped number stays a number', async () => {
-		const seen: SeenRequest[] = [];
-		api()
-			.post('/api/v1/leads')
-			.reply(logging(seen, 200, lead()));
+		const seen = answer('post', '/api/v1/leads', lead());
 		const schema = [
 			custom('score', inferType([null, 7, 'seven'])),
 			custom('flag', inferType([null])),
@@ -168,22 +151,15 @@ describe('Lead → Create with the mapper', () => {
 		expect(schema.map((field) => field.type)).toEqual([undefined, undefined]);
 		expect(seen[0].body).toEqual({ name: 'Ann', customFields: { score: 7, flag: true } });
 	});
-
-	it('a missing Name is an error naming it and the item', async () => {
-		await expectValidationError(
-			{ resource: 'lead', operation: 'create', columns: columns({ email: 'a@b.c' }) },
-			'"Name" is required but is empty in item 0',
-			V3,
-		);
-	});
 });
 
 describe('Lead → Update with the mapper', () => {
 	it('sends only what was mapped, with the lead’s other custom fields (one read), and says what changed', async () => {
-		const seen: SeenRequest[] = [];
-		api()
-			.get('/api/v1/leads/lead_1')
-			.reply(logging(seen, 200, lead({ customFields: { industry: 'Retail', tier: 'gold' } })));
+		const seen = answer(
+			'get',
+			'/api/v1/leads/lead_1',
+			lead({ customFields: { industry: 'Retail', tier: 'gold' } }),
+		);
 		api()
 			.patch('/api/v1/leads/lead_1')
 			.reply(
@@ -196,9 +172,7 @@ describe('Lead → Update with the mapper', () => {
 
 		const [item] = await run(
 			{
-				resource: 'lead',
-				operation: 'update',
-				leadId: { __rl: true, mode: 'id', value: 'lead_1' },
+				...updateLead,
 				columns: columns({ email: 'new@x.io', 'customFields.seats': 5 }),
 			},
 			V3,
@@ -216,16 +190,11 @@ describe('Lead → Update with the mapper', () => {
 	});
 
 	it('without custom fields mapped, adds no request', async () => {
-		const seen: SeenRequest[] = [];
-		api()
-			.patch('/api/v1/leads/lead_1')
-			.reply(logging(seen, 200, lead({ title: 'CEO' })));
+		const seen = answer('patch', '/api/v1/leads/lead_1', lead({ title: 'CEO' }));
 
 		await run(
 			{
-				resource: 'lead',
-				operation: 'update',
-				leadId: { __rl: true, mode: 'id', value: 'lead_1' },
+				...updateLead,
 				columns: columns({ title: 'CEO' }),
 			},
 			V3,
@@ -235,27 +204,11 @@ describe('Lead → Update with the mapper', () => {
 			{ method: 'PATCH', path: '/api/v1/leads/lead_1', body: { title: 'CEO' } },
 		]);
 	});
-
-	it('with nothing mapped, stops before any request', async () => {
-		await expectValidationError(
-			{
-				resource: 'lead',
-				operation: 'update',
-				leadId: { __rl: true, mode: 'id', value: 'lead_1' },
-				columns: columns({ email: '' }),
-			},
-			'"Fields" maps no field to change in item 0',
-			V3,
-		);
-	});
 });
 
 describe('Deal with the mapper', () => {
 	it('Create: the required fields, a date as ISO 8601, a priority checked, custom fields from Additional Fields', async () => {
-		const seen: SeenRequest[] = [];
-		api()
-			.post('/api/v1/deals')
-			.reply(logging(seen, 200, { id: 'deal_1', title: 'T' }));
+		const seen = answer('post', '/api/v1/deals', { id: 'deal_1', title: 'T' });
 
 		await run(
 			{
@@ -319,5 +272,27 @@ describe('Deal with the mapper', () => {
 
 		expect(seen[1].body).toEqual({ status: 'WON', customFields: { region: 'EMEA', seats: 9 } });
 		expect(item.json._update).toEqual({ changed: ['status', 'customFields.seats'] });
+	});
+});
+
+describe('the mapper: refusals before any request, naming the field and the item', () => {
+	it.each([
+		[
+			autoCreate,
+			{ name: 'Bo', seats: 'twelve' },
+			'"seats (custom field)" must be a number but is the text "twelve" in item 0',
+		],
+		[
+			{ resource: 'lead', operation: 'create', columns: columns({ email: 'a@b.c' }) },
+			{},
+			'"Name" is required but is empty in item 0',
+		],
+		[
+			{ ...updateLead, columns: columns({ email: '' }) },
+			{},
+			'"Fields" maps no field to change in item 0',
+		],
+	])('%j on %j: %s', async (parameters, json, message) => {
+		await expectValidationError(parameters, message, { ...V3, items: [{ json }] });
 	});
 });

@@ -5,68 +5,35 @@
  */
 import nock from 'nock';
 import { setGlobalState } from 'n8n-workflow';
-import type { IDataObject } from 'n8n-workflow';
+import type { IDataObject, INodeParameters } from 'n8n-workflow';
 
-import { api, BASE, byId, expectValidationError, jsonOf, logging, run, useNock } from './support';
-import type { SeenRequest } from './support';
+import { api, BASE, byId, expectValidationError, jsonOf, run, useNock } from './support';
+import { answer, calls, v1Page } from '../../helpers/actions';
+import { errorOf } from '../../helpers/harness';
 import { lead } from '../../helpers/records';
 
 useNock();
 
 beforeEach(() => setGlobalState({ defaultTimezone: 'UTC' }));
 
-async function errorOf(
-	promise: Promise<unknown>,
-): Promise<Error & { description?: string; httpCode?: string }> {
-	try {
-		await promise;
-	} catch (error) {
-		return error as Error & { description?: string };
-	}
-	throw new Error('expected an error');
-}
+const archive = { resource: 'lead', operation: 'archive', leadId: byId('lead_1') };
 
 describe('archive / unarchive: the API may ignore `archived` in a PATCH', () => {
-	it('standard reading: the PATCH answers the archived lead → success, no read-back', async () => {
-		const seen: SeenRequest[] = [];
-		const scope = api()
-			.patch('/api/v1/leads/lead_1')
-			.reply(logging(seen, 200, lead('lead_1', { archived: true })));
-		const output = await run({ resource: 'lead', operation: 'archive', leadId: byId('lead_1') });
-		expect(scope.isDone()).toBe(true);
-		expect(seen).toHaveLength(1);
-		expect(jsonOf(output)).toEqual([lead('lead_1', { archived: true })]);
-	});
+	it.each([
+		['204, and the read-back still shows archived=false', 204, undefined, 2],
+		['a 200 answer that is the lead, still unarchived (no read-back)', 200, false, 1],
+	])('%s → an error that says so', async (_case, status, archived, requests) => {
+		const answered = archived === undefined ? undefined : lead('lead_1', { archived });
+		const seen = answer('patch', '/api/v1/leads/lead_1', answered, { status });
+		if (requests === 2) answer('get', '/api/v1/leads/lead_1', lead('lead_1'), { log: seen });
 
-	it('alternate reading: 204, the read-back still shows archived=false → an error that says so', async () => {
-		const seen: SeenRequest[] = [];
-		const scope = api()
-			.patch('/api/v1/leads/lead_1')
-			.reply(logging(seen, 204))
-			.get('/api/v1/leads/lead_1')
-			.reply(logging(seen, 200, lead('lead_1', { archived: false })));
-		const error = await errorOf(
-			run({ resource: 'lead', operation: 'archive', leadId: byId('lead_1') }),
-		);
-		expect(scope.isDone()).toBe(true);
-		expect(seen.map((request) => request.method)).toEqual(['PATCH', 'GET']);
+		const error = await errorOf(run(archive));
+
+		expect(calls(seen)).toHaveLength(requests);
 		expect(error.message).toBe(
 			'The API did not archive lead lead_1: it still answers archived=false',
 		);
 		expect(error.description).toMatch(/not among the fields PATCH \/leads\/\{id\} accepts/);
-	});
-
-	it('a 200 answer that is the lead, still unarchived → an error without a read-back', async () => {
-		const scope = api()
-			.patch('/api/v1/leads/lead_1')
-			.reply(200, lead('lead_1', { archived: false }));
-		const error = await errorOf(
-			run({ resource: 'lead', operation: 'archive', leadId: byId('lead_1') }),
-		);
-		expect(scope.isDone()).toBe(true);
-		expect(error.message).toBe(
-			'The API did not archive lead lead_1: it still answers archived=false',
-		);
 	});
 
 	it('a 200 answer that does not show `archived` → read back, and success when the lead is archived', async () => {
@@ -75,7 +42,7 @@ describe('archive / unarchive: the API may ignore `archived` in a PATCH', () => 
 			.reply(200, { id: 'lead_1', name: 'Jane Doe' })
 			.get('/api/v1/leads/lead_1')
 			.reply(200, lead('lead_1', { archived: true }));
-		const output = await run({ resource: 'lead', operation: 'archive', leadId: byId('lead_1') });
+		const output = await run(archive);
 		expect(scope.isDone()).toBe(true);
 		expect(jsonOf(output)).toEqual([lead('lead_1', { archived: true })]);
 	});
@@ -101,23 +68,18 @@ describe('archive / unarchive: the API may ignore `archived` in a PATCH', () => 
 });
 
 describe('lead update: 204 answers and ignored custom fields', () => {
+	const update = (updateFields: INodeParameters) => ({
+		resource: 'lead',
+		operation: 'update',
+		leadId: byId('lead_1'),
+		updateFields,
+	});
+
 	it('a 204 answer is followed by a read-back whose lead is the output', async () => {
-		const seen: SeenRequest[] = [];
-		api()
-			.patch('/api/v1/leads/lead_1')
-			.reply(logging(seen, 204))
-			.get('/api/v1/leads/lead_1')
-			.reply(logging(seen, 200, lead('lead_1', { title: 'CTO' })));
-		const output = await run({
-			resource: 'lead',
-			operation: 'update',
-			leadId: byId('lead_1'),
-			updateFields: { title: 'CTO' },
-		});
-		expect(seen.map((request) => `${request.method} ${request.path}`)).toEqual([
-			'PATCH /api/v1/leads/lead_1',
-			'GET /api/v1/leads/lead_1',
-		]);
+		const seen = answer('patch', '/api/v1/leads/lead_1', undefined, { status: 204 });
+		answer('get', '/api/v1/leads/lead_1', lead('lead_1', { title: 'CTO' }), { log: seen });
+		const output = await run(update({ title: 'CTO' }));
+		expect(calls(seen)).toEqual(['PATCH /api/v1/leads/lead_1', 'GET /api/v1/leads/lead_1']);
 		expect(jsonOf(output)).toEqual([lead('lead_1', { title: 'CTO' })]);
 	});
 
@@ -127,37 +89,22 @@ describe('lead update: 204 answers and ignored custom fields', () => {
 			.reply(204)
 			.get('/api/v1/leads/lead_1')
 			.reply(200, lead('lead_1', { title: 'CTO', customFields: null }));
-		const error = await errorOf(
-			run({
-				resource: 'lead',
-				operation: 'update',
-				leadId: byId('lead_1'),
-				updateFields: { title: 'CTO', customFields: { field: [{ key: 'tier', value: 'gold' }] } },
-			}),
-		);
+		const customFields = { field: [{ key: 'tier', value: 'gold' }] };
+		const error = await errorOf(run(update({ title: 'CTO', customFields })));
 		expect(error.message).toBe(
 			'The API did not update the custom fields tier of lead lead_1: it answers customFields=null',
 		);
 	});
 
 	it('custom fields answered with the same values (a number for a numeric text too) → success', async () => {
-		api()
-			.patch('/api/v1/leads/lead_1')
-			.reply(200, lead('lead_1', { customFields: { tier: 'gold', seats: 5, other: true } }));
-		const output = await run({
-			resource: 'lead',
-			operation: 'update',
-			leadId: byId('lead_1'),
-			updateFields: {
-				customFields: {
-					field: [
-						{ key: 'tier', value: 'gold' },
-						{ key: 'seats', value: '5' },
-					],
-				},
-			},
-		});
-		expect(jsonOf(output)[0].customFields).toEqual({ tier: 'gold', seats: 5, other: true });
+		const customFields = { tier: 'gold', seats: 5, other: true };
+		answer('patch', '/api/v1/leads/lead_1', lead('lead_1', { customFields }));
+		const field = [
+			{ key: 'tier', value: 'gold' },
+			{ key: 'seats', value: '5' },
+		];
+		const output = await run(update({ customFields: { field } }));
+		expect(jsonOf(output)[0].customFields).toEqual(customFields);
 	});
 });
 
@@ -169,129 +116,65 @@ describe('invoice line items', () => {
 		date: '2026-03-01',
 		dueDate: '2026-03-31',
 	};
-	const invoice = { id: 'inv_1', lineItems: [] };
+	const sentLines = async (parameters: INodeParameters, json: IDataObject = {}) => {
+		const seen = answer('post', '/api/v1/invoices', { id: 'inv_1', lineItems: [] });
+		await run({ ...base, ...parameters }, { items: [{ json }] });
+		return (seen[0].body as IDataObject).lineItems;
+	};
+	const empty = { description: '', taxRateId: '', discount: 0, discountType: '', buyPrice: 0 };
 
 	it('from the form: a product ID and a quantity alone make a line; empty fields and the 0 price are not sent', async () => {
-		const seen: SeenRequest[] = [];
-		api()
-			.post('/api/v1/invoices')
-			.reply(logging(seen, 200, invoice));
-		await run({
-			...base,
-			lineItems: {
-				items: [
-					{
-						name: '',
-						productId: 'prd_7',
-						quantity: 3,
-						price: 0,
-						description: '',
-						taxRateId: '',
-						discount: 0,
-						discountType: '',
-						buyPrice: 0,
-					},
-					{
-						name: 'Free sample',
-						productId: '',
-						quantity: 1,
-						price: 0,
-						description: '',
-						taxRateId: '',
-						discount: 0,
-						discountType: '',
-						buyPrice: 0,
-					},
-				],
-			},
-		});
-		expect((seen[0].body as IDataObject).lineItems).toEqual([
+		const items = [
+			{ ...empty, name: '', productId: 'prd_7', quantity: 3, price: 0 },
+			{ ...empty, name: 'Free sample', productId: '', quantity: 1, price: 0 },
+		];
+		expect(await sentLines({ lineItems: { items } })).toEqual([
 			{ productId: 'prd_7', quantity: 3 },
 			// Without a product, the price is the line's own: 0 is sent.
 			{ name: 'Free sample', quantity: 1, price: 0 },
 		]);
 	});
 
-	it('from JSON: a product ID and a quantity alone make a line; a line without product still needs a price', async () => {
-		const seen: SeenRequest[] = [];
-		api()
-			.post('/api/v1/invoices')
-			.reply(logging(seen, 200, invoice));
-		await run({
-			...base,
-			lineItemsSource: 'json',
-			lineItemsJson: '[{"productId": "prd_7", "quantity": 2}]',
-		});
-		expect((seen[0].body as IDataObject).lineItems).toEqual([{ productId: 'prd_7', quantity: 2 }]);
-
-		await expectValidationError(
-			{ ...base, lineItemsSource: 'json', lineItemsJson: '[{"name": "Hours", "quantity": 2}]' },
-			'Line item 1 of item 0: "price" is required and must be a number',
-		);
+	it('from JSON: a product ID and a quantity alone make a line', async () => {
+		const lineItemsJson = '[{"productId": "prd_7", "quantity": 2}]';
+		expect(await sentLines({ lineItemsSource: 'json', lineItemsJson })).toEqual([
+			{ productId: 'prd_7', quantity: 2 },
+		]);
 	});
 
 	it('line items copied from an invoice response: response-only keys are dropped, a null productId is left out', async () => {
-		const seen: SeenRequest[] = [];
-		api()
-			.post('/api/v1/invoices')
-			.reply(logging(seen, 200, invoice));
-		const copied = [
-			{
-				name: 'Consulting',
-				quantity: 2,
-				price: 105,
-				tax: 20,
-				discount: 0,
-				discountType: 'fixed',
-				buyPrice: 0,
-				viewType: 'LINE_ITEM',
-				amount: 210,
-				taxAmount: 42,
-				discountAmount: 0,
-				description: '',
-				productId: null,
-			},
-		];
-		await run(
-			{ ...base, lineItemsSource: 'json', lineItemsJson: '={{ $json.lineItems }}' },
-			{ items: [{ json: { lineItems: copied } }] },
-		);
-		expect((seen[0].body as IDataObject).lineItems).toEqual([
-			{
-				name: 'Consulting',
-				quantity: 2,
-				price: 105,
-				discount: 0,
-				discountType: 'fixed',
-				buyPrice: 0,
-			},
+		const kept = {
+			name: 'Consulting',
+			quantity: 2,
+			price: 105,
+			discount: 0,
+			discountType: 'fixed',
+		};
+		const copied = {
+			...kept,
+			tax: 20,
+			buyPrice: 0,
+			viewType: 'LINE_ITEM',
+			amount: 210,
+			taxAmount: 42,
+			discountAmount: 0,
+			description: '',
+			productId: null,
+		};
+		const parameters = { lineItemsSource: 'json', lineItemsJson: '={{ $json.lineItems }}' };
+		expect(await sentLines(parameters, { lineItems: [copied] })).toEqual([
+			{ ...kept, buyPrice: 0 },
 		]);
 	});
 
 	it('a numeric productId (what responses show) is refused with the advice to use the public ID, from JSON and from the form', async () => {
+		const line = { name: 'Licence', quantity: 1, price: 50, productId: 42, viewType: 'LINE_ITEM' };
 		const error = await expectValidationError(
 			{ ...base, lineItemsSource: 'json', lineItemsJson: '={{ $json.lineItems }}' },
 			'Line item 1 of item 0: "productId" is the number 42, not a product\'s public ID',
-			{
-				items: [
-					{
-						json: {
-							lineItems: [
-								{
-									name: 'Licence',
-									quantity: 1,
-									price: 50,
-									productId: 42,
-									viewType: 'LINE_ITEM',
-									amount: 50,
-								},
-							],
-						},
-					},
-				],
-			},
+			{ items: [{ json: { lineItems: [line] } }] },
 		);
-		expect((error as { description?: string }).description).toMatch(/Use the product's public ID/);
+		expect(error.description).toMatch(/Use the product's public ID/);
 		await expectValidationError(
 			{
 				...base,
@@ -304,150 +187,101 @@ describe('invoice line items', () => {
 });
 
 describe('date-only values keep their calendar date in every workflow time zone', () => {
-	const base = {
-		resource: 'invoice',
-		operation: 'create',
-		clientId: 'cli_1',
-		lineItems: { items: [{ name: 'A', quantity: 1, price: 1 }] },
-	};
-
 	it.each(['Europe/Berlin', 'Pacific/Auckland', 'America/Los_Angeles', 'UTC'])(
-		'%s: 2026-12-01 is sent as 2026-12-01T00:00:00.000Z',
+		'%s: 2026-12-01 is sent as 2026-12-01T00:00:00.000Z, an invoice date and a deal close date alike',
 		async (timezone) => {
 			setGlobalState({ defaultTimezone: timezone });
-			const seen: SeenRequest[] = [];
-			api()
-				.post('/api/v1/invoices')
-				.reply(logging(seen, 200, { id: 'inv_1' }));
-			await run({ ...base, date: '2026-12-01', dueDate: '2026-12-31' });
-			expect(seen[0].body).toMatchObject({
+			const invoice = answer('post', '/api/v1/invoices', { id: 'inv_1' });
+			const deal = answer('post', '/api/v1/deals', { id: 'deal_1' });
+			await run({
+				resource: 'invoice',
+				operation: 'create',
+				clientId: 'cli_1',
+				lineItems: { items: [{ name: 'A', quantity: 1, price: 1 }] },
+				date: '2026-12-01',
+				dueDate: '2026-12-31',
+			});
+			await run({
+				resource: 'deal',
+				operation: 'create',
+				title: 'T',
+				pipelineId: 'pip_1',
+				stageId: 'stg_1',
+				clientId: 'cli_1',
+				additionalFields: { expectedCloseDate: '2026-12-01' },
+			});
+			expect(invoice[0].body).toMatchObject({
 				date: '2026-12-01T00:00:00.000Z',
 				dueDate: '2026-12-31T00:00:00.000Z',
 			});
+			expect(deal[0].body).toMatchObject({ expectedCloseDate: '2026-12-01T00:00:00.000Z' });
 		},
 	);
-
-	it('values with a time keep being read in the workflow time zone (Auckland is UTC+13 in December)', async () => {
-		setGlobalState({ defaultTimezone: 'Pacific/Auckland' });
-		const seen: SeenRequest[] = [];
-		api()
-			.post('/api/v1/invoices')
-			.reply(logging(seen, 200, { id: 'inv_1' }));
-		await run({ ...base, date: '2026-12-01T09:00:00', dueDate: '2026-12-01T09:00:00Z' });
-		expect(seen[0].body).toMatchObject({
-			date: '2026-11-30T20:00:00.000Z',
-			dueDate: '2026-12-01T09:00:00.000Z',
-		});
-	});
-
-	it('a deal expected close date alone is that date too', async () => {
-		setGlobalState({ defaultTimezone: 'Europe/Berlin' });
-		const seen: SeenRequest[] = [];
-		api()
-			.post('/api/v1/deals')
-			.reply(logging(seen, 200, { id: 'deal_1' }));
-		await run({
-			resource: 'deal',
-			operation: 'create',
-			title: 'T',
-			pipelineId: 'pip_1',
-			stageId: 'stg_1',
-			clientId: 'cli_1',
-			additionalFields: { expectedCloseDate: '2026-12-01' },
-		});
-		expect(seen[0].body).toMatchObject({ expectedCloseDate: '2026-12-01T00:00:00.000Z' });
-	});
 });
 
 describe('ID fields accept numbers from expressions and send them as strings', () => {
+	const n = '={{ $json.n }}';
 	const item = { json: { n: 42 } };
 
-	it('lead create and update: sourceId, stageId', async () => {
-		const seen: SeenRequest[] = [];
-		api()
-			.post('/api/v1/leads')
-			.reply(logging(seen, 200, lead('lead_1')))
-			.patch('/api/v1/leads/7')
-			.reply(logging(seen, 200, lead('7')));
-		await run(
+	it.each([
+		[
 			{
 				resource: 'lead',
 				operation: 'create',
 				name: 'Jane',
-				additionalFields: { sourceId: '={{ $json.n }}', stageId: '={{ $json.n + 1 }}' },
+				additionalFields: { sourceId: n, stageId: '={{ $json.n + 1 }}' },
 			},
-			{ items: [item] },
-		);
-		await run(
+			['post', '/api/v1/leads'],
+			{ name: 'Jane', sourceId: '42', stageId: '43' },
+		],
+		[
 			{
 				resource: 'lead',
 				operation: 'update',
 				leadId: byId('={{ 7 }}'),
-				updateFields: { stageId: '={{ $json.n }}' },
+				updateFields: { stageId: n },
 			},
-			{ items: [item] },
-		);
-		expect(seen.map((request) => request.body)).toEqual([
-			{ name: 'Jane', sourceId: '42', stageId: '43' },
+			['patch', '/api/v1/leads/7'],
 			{ stageId: '42' },
-		]);
-	});
-
-	it('deal create: pipelineId, stageId, clientId, leadId, sourceId', async () => {
-		const seen: SeenRequest[] = [];
-		api()
-			.post('/api/v1/deals')
-			.reply(logging(seen, 200, { id: 'deal_1' }));
-		await run(
+		],
+		[
 			{
 				resource: 'deal',
 				operation: 'create',
 				title: 'T',
-				pipelineId: '={{ $json.n }}',
-				stageId: '={{ $json.n }}',
-				clientId: '={{ $json.n }}',
-				additionalFields: { leadId: byId('={{ $json.n }}'), sourceId: '={{ $json.n }}' },
+				pipelineId: n,
+				stageId: n,
+				clientId: n,
+				additionalFields: { leadId: byId(n), sourceId: n },
 			},
-			{ items: [item] },
-		);
-		expect(seen[0].body).toEqual({
-			title: 'T',
-			pipelineId: '42',
-			stageId: '42',
-			clientId: '42',
-			leadId: '42',
-			sourceId: '42',
-		});
-	});
-
-	it('invoice create: clientId, contactId, templateId, salesPersonId, line productId as text, taxRateId', async () => {
-		const seen: SeenRequest[] = [];
-		api()
-			.post('/api/v1/invoices')
-			.reply(logging(seen, 200, { id: 'inv_1' }));
-		await run(
+			['post', '/api/v1/deals'],
+			{ title: 'T', pipelineId: '42', stageId: '42', clientId: '42', leadId: '42', sourceId: '42' },
+		],
+		[
 			{
 				resource: 'invoice',
 				operation: 'create',
-				clientId: '={{ $json.n }}',
+				clientId: n,
 				date: '2026-03-01',
 				dueDate: '2026-03-31',
-				lineItems: { items: [{ name: 'A', quantity: 1, price: 1, taxRateId: '={{ $json.n }}' }] },
-				additionalFields: {
-					contactId: '={{ $json.n }}',
-					templateId: '={{ $json.n }}',
-					salesPersonId: byId('={{ $json.n }}'),
-				},
+				lineItems: { items: [{ name: 'A', quantity: 1, price: 1, taxRateId: n }] },
+				additionalFields: { contactId: n, templateId: n, salesPersonId: byId(n) },
 			},
-			{ items: [item] },
-		);
-		expect(seen[0].body).toMatchObject({
-			clientId: '42',
-			contactId: '42',
-			templateId: '42',
-			salesPersonId: '42',
-			lineItems: [{ name: 'A', quantity: 1, price: 1, taxRateId: '42' }],
-		});
+			['post', '/api/v1/invoices'],
+			{
+				clientId: '42',
+				date: '2026-03-01T00:00:00.000Z',
+				dueDate: '2026-03-31T00:00:00.000Z',
+				contactId: '42',
+				templateId: '42',
+				salesPersonId: '42',
+				lineItems: [{ name: 'A', quantity: 1, price: 1, taxRateId: '42' }],
+			},
+		],
+	] as const)('%j', async (parameters, [method, path], body) => {
+		const seen = answer(method, path, lead('1'));
+		await run(parameters as unknown as INodeParameters, { items: [item] });
+		expect(seen[0].body).toEqual(body);
 	});
 
 	it('path IDs: lead get, deal update, client get, product get, webhook get', async () => {
@@ -462,64 +296,51 @@ describe('ID fields accept numbers from expressions and send them as strings', (
 			.reply(200, { id: '42' })
 			.get('/api/v1/webhooks/42')
 			.reply(200, { id: '42' });
-		const id = '={{ $json.n }}';
-		await run({ resource: 'lead', operation: 'get', leadId: byId(id) }, { items: [item] });
-		await run(
-			{ resource: 'deal', operation: 'update', dealId: id, updateFields: { title: 'T' } },
-			{ items: [item] },
-		);
-		await run({ resource: 'client', operation: 'get', clientId: id }, { items: [item] });
-		await run({ resource: 'product', operation: 'get', productId: id }, { items: [item] });
-		await run({ resource: 'webhook', operation: 'get', webhookId: id }, { items: [item] });
+		const runs: INodeParameters[] = [
+			{ resource: 'lead', operation: 'get', leadId: byId(n) },
+			{ resource: 'deal', operation: 'update', dealId: n, updateFields: { title: 'T' } },
+			{ resource: 'client', operation: 'get', clientId: n },
+			{ resource: 'product', operation: 'get', productId: n },
+			{ resource: 'webhook', operation: 'get', webhookId: n },
+		];
+		for (const parameters of runs) await run(parameters, { items: [item] });
 		expect(scope.isDone()).toBe(true);
 	});
 });
 
 describe('webhook subscription delete is idempotent across retries', () => {
-	it('502, then 404 on the retry → deleted (the first attempt deleted it)', async () => {
-		const seen: SeenRequest[] = [];
-		const scope = api()
-			.delete('/api/v1/webhooks/whk_1')
-			.reply(logging(seen, 502, 'Bad Gateway'))
-			.delete('/api/v1/webhooks/whk_1')
-			.reply(logging(seen, 404, { message: 'Webhook whk_1 was not found' }));
-		const output = await run({ resource: 'webhook', operation: 'delete', webhookId: 'whk_1' });
-		expect(scope.isDone()).toBe(true);
-		expect(seen).toHaveLength(2);
-		expect(jsonOf(output)).toEqual([{ deleted: true, id: 'whk_1' }]);
-	});
+	const remove = { resource: 'webhook', operation: 'delete', webhookId: 'whk_1' };
+	const notFound = { message: 'Webhook whk_1 was not found' };
 
-	it('a dropped connection, then 404 on the retry → deleted', async () => {
-		const dropped = api()
-			.delete('/api/v1/webhooks/whk_1')
-			.replyWithError(Object.assign(new Error('socket hang up'), { code: 'ECONNRESET' }));
-		const answered = api()
-			.delete('/api/v1/webhooks/whk_1')
-			.reply(404, { error: { code: 'NOT_FOUND', message: 'Webhook whk_1 was not found' } });
-		const output = await run({ resource: 'webhook', operation: 'delete', webhookId: 'whk_1' });
-		expect(dropped.isDone()).toBe(true);
+	it.each([
+		['a 502', (interceptor: nock.Interceptor) => interceptor.reply(502, 'Bad Gateway')],
+		[
+			'a dropped connection',
+			(interceptor: nock.Interceptor) =>
+				interceptor.replyWithError(
+					Object.assign(new Error('socket hang up'), { code: 'ECONNRESET' }),
+				),
+		],
+	])('%s, then 404 on the retry → deleted (the first attempt deleted it)', async (_case, first) => {
+		const failed = first(api().delete('/api/v1/webhooks/whk_1'));
+		const answered = api().delete('/api/v1/webhooks/whk_1').reply(404, notFound);
+		const output = await run(remove);
+		expect(failed.isDone()).toBe(true);
 		expect(answered.isDone()).toBe(true);
 		expect(jsonOf(output)).toEqual([{ deleted: true, id: 'whk_1' }]);
 	});
 
-	it('404 on the first attempt stays an error', async () => {
-		api().delete('/api/v1/webhooks/whk_1').reply(404, { message: 'Webhook whk_1 was not found' });
-		const error = await errorOf(
-			run({ resource: 'webhook', operation: 'delete', webhookId: 'whk_1' }),
-		);
-		expect(error.message).toBe('The CRM API answered 404: Webhook whk_1 was not found');
-	});
-
-	it('a 429 then 404 stays an error: a 429 means the first attempt was not processed', async () => {
+	it('404 on the first attempt, or after a 429 (which means the first was not processed), stays an error', async () => {
+		api().delete('/api/v1/webhooks/whk_1').reply(404, notFound);
+		const first = await errorOf(run(remove));
 		api()
 			.delete('/api/v1/webhooks/whk_1')
 			.reply(429, {}, { 'retry-after': '0' })
 			.delete('/api/v1/webhooks/whk_1')
-			.reply(404, { message: 'Webhook whk_1 was not found' });
-		const error = await errorOf(
-			run({ resource: 'webhook', operation: 'delete', webhookId: 'whk_1' }),
-		);
-		expect(error.message).toBe('The CRM API answered 404: Webhook whk_1 was not found');
+			.reply(404, notFound);
+		const afterRateLimit = await errorOf(run(remove));
+		for (const error of [first, afterRateLimit])
+			expect(error.message).toBe('The CRM API answered 404: Webhook whk_1 was not found');
 	});
 });
 
@@ -549,49 +370,33 @@ describe('user search: the spec does not name the parameter; a server may ignore
 		{ id: 'usr_2', firstName: 'Rita', lastName: 'Reader', email: 'rita.reader@example.com' },
 		{ id: 'usr_3', firstName: 'José', lastName: 'Núñez', email: 'jose@example.com' },
 	];
+	const found = async (search: string, limit?: number) =>
+		jsonOf(await run({ resource: 'user', operation: 'getMany', limit, filters: { search } })).map(
+			(user) => user.id,
+		);
 
 	it("standard reading (the server filters): one request, the server's answer", async () => {
 		const scope = api()
 			.get('/api/v1/users')
 			.query({ limit: '50', search: 'rita' })
-			.reply(200, { items: [users[1]], hasMore: false, nextCursor: null });
-		const output = await run({
-			resource: 'user',
-			operation: 'getMany',
-			filters: { search: 'rita' },
-		});
+			.reply(200, v1Page([users[1]]));
+		expect(await found('rita')).toEqual(['usr_2']);
 		expect(scope.isDone()).toBe(true);
-		expect(jsonOf(output).map((user) => user.id)).toEqual(['usr_2']);
 	});
 
-	it('alternate reading (the server ignores it): the node keeps only the matches, paging on until the limit', async () => {
+	it('alternate reading (the server ignores it): the node keeps only the matches, full names too, paging on until the limit', async () => {
 		const scope = api()
 			.get('/api/v1/users')
 			.query({ limit: '2', search: 'nunez' })
-			.reply(200, { items: users.slice(0, 2), hasMore: true, nextCursor: 'u2' })
+			.reply(200, v1Page(users.slice(0, 2), 'u2'))
 			.get('/api/v1/users')
 			.query({ limit: '2', search: 'nunez', cursor: 'u2' })
-			.reply(200, { items: users.slice(2), hasMore: false, nextCursor: null });
-		const output = await run({
-			resource: 'user',
-			operation: 'getMany',
-			limit: 2,
-			filters: { search: 'nunez' },
-		});
-		expect(scope.isDone()).toBe(true);
-		expect(jsonOf(output).map((user) => user.id)).toEqual(['usr_3']);
-	});
-
-	it('full names match too ("ada admin")', async () => {
-		api()
+			.reply(200, v1Page(users.slice(2)))
 			.get('/api/v1/users')
 			.query({ limit: '50', search: 'ada admin' })
-			.reply(200, { items: users, hasMore: false, nextCursor: null });
-		const output = await run({
-			resource: 'user',
-			operation: 'getMany',
-			filters: { search: 'ada admin' },
-		});
-		expect(jsonOf(output).map((user) => user.id)).toEqual(['usr_1']);
+			.reply(200, v1Page(users));
+		expect(await found('nunez', 2)).toEqual(['usr_3']);
+		expect(await found('ada admin')).toEqual(['usr_1']);
+		expect(scope.isDone()).toBe(true);
 	});
 });

@@ -114,7 +114,7 @@ export async function expectValidationError(
 ) {
 	const unmatched = unmatchedRequests();
 	try {
-		let error: (Error & { name: string; context?: IDataObject }) | undefined;
+		let error: (Error & { name: string; context?: IDataObject; description?: string }) | undefined;
 		try {
 			await run(parameters, options);
 		} catch (caught) {

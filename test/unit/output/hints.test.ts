@@ -18,6 +18,7 @@ import { addHints, costHint } from '../../../nodes/CrmInvoicing/actions/common/h
 import { describeDuration } from '../../../nodes/CrmInvoicing/shared/values';
 import { createExecuteContext, TEST_CREDENTIALS } from '../../helpers/harness';
 import { useNock } from '../actions/support';
+import { v1Page } from '../../helpers/actions';
 
 jest.mock('n8n-workflow', () => ({
 	...jest.requireActual('n8n-workflow'),
@@ -73,29 +74,30 @@ const lead = (id: string, extra: IDataObject = {}): IDataObject => ({
 });
 
 describe('execution hints: what a run cost', () => {
-	it('a Return All that read 3 pages says so: pages and requests', async () => {
-		const run = await runWithHints(
-			{ resource: 'lead', operation: 'getMany', returnAll: true },
-			(scope) =>
-				scope
-					.get('/api/v1/leads')
-					.query({ limit: '100' })
-					.reply(200, { items: [lead('1')], hasMore: true, nextCursor: 'c2' })
-					.get('/api/v1/leads')
-					.query({ limit: '100', cursor: 'c2' })
-					.reply(200, { items: [lead('2')], hasMore: true, nextCursor: 'c3' })
-					.get('/api/v1/leads')
-					.query({ limit: '100', cursor: 'c3' })
-					.reply(200, { items: [lead('3')], hasMore: false, nextCursor: null }),
-		);
-		expect(run.items).toHaveLength(3);
-		expect(run.hints).toEqual([
+	it('a Return All that read 3 pages says so: pages and requests; a second run of the node counts from zero', async () => {
+		const threePages = (scope: nock.Scope) =>
+			scope
+				.get('/api/v1/leads')
+				.query({ limit: '100' })
+				.reply(200, v1Page([lead('1')], 'c2'))
+				.get('/api/v1/leads')
+				.query({ limit: '100', cursor: 'c2' })
+				.reply(200, v1Page([lead('2')], 'c3'))
+				.get('/api/v1/leads')
+				.query({ limit: '100', cursor: 'c3' })
+				.reply(200, v1Page([lead('3')]));
+		const getAll = { resource: 'lead', operation: 'getMany', returnAll: true };
+		const first = await runWithHints(getAll, threePages);
+		const second = await runWithHints(getAll, threePages);
+		expect(first.items).toHaveLength(3);
+		expect(first.hints).toEqual([
 			{
 				message: 'This run read 3 pages and sent 3 requests to the CRM.',
 				type: 'info',
 				location: 'outputPane',
 			},
 		]);
+		expect(second.hints).toEqual(first.hints);
 	});
 
 	it('a run of single requests adds no hint (one page, no wait)', async () => {
@@ -135,13 +137,13 @@ describe('execution hints: what a run cost', () => {
 				scope
 					.get('/api/v1/leads')
 					.query({ limit: '1' })
-					.reply(200, { items: [lead('1')], hasMore: true, nextCursor: 'c2' })
+					.reply(200, v1Page([lead('1')], 'c2'))
 					.get('/api/v1/leads')
 					.query({ limit: '100' })
-					.reply(200, { items: [lead('1')], hasMore: true, nextCursor: 'c2' })
+					.reply(200, v1Page([lead('1')], 'c2'))
 					.get('/api/v1/leads')
 					.query({ limit: '100', cursor: 'c2' })
-					.reply(200, { items: [lead('2')], hasMore: false, nextCursor: null }),
+					.reply(200, v1Page([lead('2')])),
 			{ items: [{ json: { all: false } }, { json: { all: true } }] },
 		);
 		expect(run.items).toHaveLength(3);
@@ -173,29 +175,6 @@ describe('execution hints: what a run cost', () => {
 		expect(run.hints[0].message).toMatch(
 			/^This run sent 2 requests to the CRM, waited 2(\.\d)? s in total for its rate limit and absorbed 1 answer 429 \(Too Many Requests\) by waiting and retrying\.$/,
 		);
-	});
-
-	it('counts per run: a second run of the node starts from zero', async () => {
-		const scopeFor = (scope: nock.Scope) =>
-			scope
-				.get('/api/v1/leads')
-				.query({ limit: '100' })
-				.reply(200, { items: [lead('1')], hasMore: true, nextCursor: 'c2' })
-				.get('/api/v1/leads')
-				.query({ limit: '100', cursor: 'c2' })
-				.reply(200, { items: [lead('2')], hasMore: false, nextCursor: null });
-		const first = await runWithHints(
-			{ resource: 'lead', operation: 'getMany', returnAll: true },
-			scopeFor,
-		);
-		const second = await runWithHints(
-			{ resource: 'lead', operation: 'getMany', returnAll: true },
-			scopeFor,
-		);
-		expect(first.hints.map((hint) => hint.message)).toEqual([
-			'This run read 2 pages and sent 2 requests to the CRM.',
-		]);
-		expect(second.hints).toEqual(first.hints);
 	});
 
 	it('formats waits for people', () => {
@@ -237,12 +216,12 @@ describe('Create or Update: the marker and "Created N and updated M leads"', () 
 		scope
 			.get('/api/v1/leads')
 			.query({ search: 'known@example.com', archived: 'false', limit: '100' })
-			.reply(200, { items: [known], hasMore: false, nextCursor: null })
+			.reply(200, v1Page([known]))
 			.patch('/api/v1/leads/lead_known')
 			.reply(200, { ...known, name: 'Known' })
 			.get('/api/v1/leads')
 			.query({ search: 'new@example.com', archived: 'false', limit: '100' })
-			.reply(200, { items: [], hasMore: false, nextCursor: null })
+			.reply(200, v1Page([]))
 			.post('/api/v1/leads')
 			.reply(201, created)
 			.patch('/api/v1/leads/lead_new')
@@ -280,7 +259,7 @@ describe('Create or Update: the marker and "Created N and updated M leads"', () 
 				scope
 					.get('/api/v1/leads')
 					.query(true)
-					.reply(200, { items: [], hasMore: false, nextCursor: null })
+					.reply(200, v1Page([]))
 					.post('/api/v1/leads')
 					.reply(201, created),
 			{

@@ -161,8 +161,9 @@ describe('Simplify', () => {
 	});
 
 	it.each(CASES)(
-		'$label: on by default in a new node, output holds only the simplified fields',
+		"$label: on by default, only the simplified fields; off, the API's record; version 1 (0.2), the record whatever its parameters say",
 		async ({ resource, parameters, record, mock }) => {
+			const raw = [{ json: record, pairedItem: { item: 0 } }];
 			mock();
 			const items = await output(parameters);
 			const expected = Object.fromEntries(
@@ -171,28 +172,12 @@ describe('Simplify', () => {
 			expect(items).toEqual([{ json: expected, pairedItem: { item: 0 } }]);
 			expect(Object.keys(items[0].json)).toEqual([...SIMPLIFIED_FIELDS[resource]]);
 			expect(Object.keys(items[0].json).length).toBeLessThan(Object.keys(record).length);
-		},
-	);
-
-	it.each(CASES)(
-		"$label: off gives the API's record unchanged",
-		async ({ parameters, record, mock }) => {
 			mock();
-			expect(await output({ ...parameters, simplify: false })).toEqual([
-				{ json: record, pairedItem: { item: 0 } },
-			]);
-		},
-	);
-
-	it.each(CASES)(
-		'$label: a version-1 node (saved with 0.2) outputs the raw record, whatever its parameters say',
-		async ({ parameters, record, mock }) => {
+			expect(await output({ ...parameters, simplify: false })).toEqual(raw);
 			mock();
-			expect(await output(parameters, 1)).toEqual([{ json: record, pairedItem: { item: 0 } }]);
+			expect(await output(parameters, 1)).toEqual(raw);
 			mock();
-			expect(await output({ ...parameters, simplify: true }, 1)).toEqual([
-				{ json: record, pairedItem: { item: 0 } },
-			]);
+			expect(await output({ ...parameters, simplify: true }, 1)).toEqual(raw);
 		},
 	);
 
@@ -210,43 +195,20 @@ describe('Simplify', () => {
 		for (const { parameters } of CASES) {
 			const { resource, operation } = parameters;
 			// What n8n saves for a new node, defaults included, as the editor (and the AI Agent's tool) resolves them.
-			const v2 = NodeHelpers.getNodeParameters(
-				description.properties,
-				{ resource, operation },
-				true,
-				false,
-				node(2),
-				description,
-			);
-			expect(v2?.simplify).toBe(true);
-			const v3 = NodeHelpers.getNodeParameters(
-				description.properties,
-				{ resource, operation },
-				true,
-				false,
-				node(3),
-				description,
-			);
-			expect(v3?.simplify).toBe(true);
-			const v4 = NodeHelpers.getNodeParameters(
-				description.properties,
-				{ resource, operation },
-				true,
-				false,
-				node(4),
-				description,
-			);
-			expect(v4).not.toHaveProperty('simplify');
-			expect(v4?.output).toBe('simple');
-			const v1 = NodeHelpers.getNodeParameters(
-				description.properties,
-				{ resource, operation },
-				true,
-				false,
-				node(1),
-				description,
-			);
-			expect(v1).not.toHaveProperty('simplify');
+			const saved = (typeVersion: number) =>
+				NodeHelpers.getNodeParameters(
+					description.properties,
+					{ resource, operation },
+					true,
+					false,
+					node(typeVersion),
+					description,
+				);
+			expect(saved(2)?.simplify).toBe(true);
+			expect(saved(3)?.simplify).toBe(true);
+			expect(saved(4)).not.toHaveProperty('simplify');
+			expect(saved(4)?.output).toBe('simple');
+			expect(saved(1)).not.toHaveProperty('simplify');
 		}
 		const withSimplify = description.properties.filter((property) => property.name === 'simplify');
 		expect(withSimplify).toHaveLength(6);

@@ -102,26 +102,24 @@ describe('trigger: Simplify', () => {
 		]);
 	});
 
-	it('off: event, timestamp, the payload as received and the delivery id, as 0.2 output it', async () => {
-		const [item] = await deliver('lead.created', LEAD_PAYLOAD, { simplify: false });
-		expect(item).toEqual({
-			event: 'lead.created',
-			timestamp: TIMESTAMP,
-			payload: LEAD_PAYLOAD,
-			webhookId: expect.stringMatching(/^msg_test_/),
-		});
-	});
-
-	it('a version-1 trigger (saved with 0.2) outputs exactly as before, whatever its parameters say', async () => {
-		for (const parameters of [{}, { simplify: true }]) {
-			const [item] = await deliver('lead.created', LEAD_PAYLOAD, parameters, 1);
+	it.each([
+		['off', { simplify: false }, 2],
+		['a version-1 trigger (saved with 0.2)', {}, 1],
+		['a version-1 trigger, whatever its parameters say', { simplify: true }, 1],
+	])(
+		'%s: event, timestamp, the payload as received and the delivery id, as 0.2 output it',
+		async (_case, parameters, version) => {
+			const [item] = await deliver('lead.created', LEAD_PAYLOAD, parameters, version);
 			expect(item).toEqual({
 				event: 'lead.created',
 				timestamp: TIMESTAMP,
 				payload: LEAD_PAYLOAD,
 				webhookId: expect.stringMatching(/^msg_test_/),
 			});
-		}
+		},
+	);
+
+	it('a version-1 trigger with Payload Only outputs the payload as received', async () => {
 		expect(
 			await deliver('lead.created', LEAD_PAYLOAD, { options: { payloadOnly: true } }, 1),
 		).toEqual([LEAD_PAYLOAD]);
