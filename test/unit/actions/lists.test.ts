@@ -466,6 +466,22 @@ describe('Webhook Subscription → Get Many in every known list shape (issue 12,
 		]);
 	});
 
+	it('a v1 page (items, nextCursor) is followed to the end, secrets dropped', async () => {
+		const scope = api()
+			.get('/api/v1/webhooks')
+			.query({ limit: '100' })
+			.reply(200, v1Page([hook('whk_1')], 'p2'))
+			.get('/api/v1/webhooks')
+			.query({ limit: '100', cursor: 'p2' })
+			.reply(200, v1Page([hook('whk_2')]));
+		const all = await run(getMany);
+		expect(scope.isDone()).toBe(true);
+		expect(jsonOf(all)).toEqual([
+			{ id: 'whk_1', name: 'hook whk_1' },
+			{ id: 'whk_2', name: 'hook whk_2' },
+		]);
+	});
+
 	it('an unknown shape is a clear error, not an empty list', async () => {
 		api()
 			.get('/api/v1/webhooks')
