@@ -6,6 +6,7 @@ import type {
 } from 'n8n-workflow';
 
 import {
+	commaList,
 	describeValue,
 	filledTexts,
 	isPlainObject,
@@ -71,9 +72,8 @@ export const outputProperties: INodeProperties[] = [
 
 function selectedFields(item: Item): string[] {
 	const given: unknown = item.context.getNodeParameter('fields', item.index, []);
-	let fields: unknown[] = Array.isArray(given) ? given : [];
-	if (typeof given === 'string') fields = given.split(',');
-	const names = filledTexts(fields);
+	let names = Array.isArray(given) ? filledTexts(given) : [];
+	if (typeof given === 'string') names = commaList(given);
 	if (names.length === 0) {
 		fail(
 			item,
