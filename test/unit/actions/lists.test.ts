@@ -450,30 +450,17 @@ describe('Webhook Subscription → Get Many in every known list shape (issue 12,
 		expect(await run({ ...getMany, returnAll: false, limit: 2 })).toHaveLength(2);
 	});
 
-	it('a v2 envelope is followed through meta.nextCursor, secrets dropped', async () => {
+	it.each([
+		['a v1 page (items, nextCursor)', v1Page],
+		['a v2 envelope (data, meta.nextCursor)', v2Page],
+	])('%s is followed to the end, secrets dropped', async (_shape, page) => {
 		const scope = api()
 			.get('/api/v1/webhooks')
 			.query({ limit: '100' })
-			.reply(200, v2Page([hook('whk_1')], 'p2'))
+			.reply(200, page([hook('whk_1')], 'p2'))
 			.get('/api/v1/webhooks')
 			.query({ limit: '100', cursor: 'p2' })
-			.reply(200, v2Page([hook('whk_2')]));
-		const all = await run(getMany);
-		expect(scope.isDone()).toBe(true);
-		expect(jsonOf(all)).toEqual([
-			{ id: 'whk_1', name: 'hook whk_1' },
-			{ id: 'whk_2', name: 'hook whk_2' },
-		]);
-	});
-
-	it('a v1 page (items, nextCursor) is followed to the end, secrets dropped', async () => {
-		const scope = api()
-			.get('/api/v1/webhooks')
-			.query({ limit: '100' })
-			.reply(200, v1Page([hook('whk_1')], 'p2'))
-			.get('/api/v1/webhooks')
-			.query({ limit: '100', cursor: 'p2' })
-			.reply(200, v1Page([hook('whk_2')]));
+			.reply(200, page([hook('whk_2')]));
 		const all = await run(getMany);
 		expect(scope.isDone()).toBe(true);
 		expect(jsonOf(all)).toEqual([
