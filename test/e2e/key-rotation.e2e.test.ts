@@ -213,15 +213,7 @@ describe(`A change of the trigger's API key in real n8n ${env.n8nVersion}`, () =
 		if (publication) {
 			await crm.fault(failOnce);
 			await crm.api('POST', '/leads', { name: 'The first lead after the restart' });
-			await waitFor(
-				async () =>
-					readFileSync(env.logFile)
-						.subarray(logFrom)
-						.toString('utf8')
-						.includes('Subscribing anew failed'),
-				30_000,
-				'the failed renewal in the log',
-			);
+			await expectLogged('Subscribing anew failed', logFrom, 30_000);
 			// The POST failed: the old subscription is still at the CRM and still the stored one.
 			expect((await mine()).map((s) => s.id)).toEqual([old.id]);
 			expect((await triggerState(workflowId)).subscriptionId).toBe(old.id);

@@ -240,18 +240,19 @@ export async function waitFor<T>(
 }
 
 /**
- * n8n's log (from byte `fromByte`) says `text`, within 10 s: n8n writes its log file after the node's call returns, so
- * a test that has seen a node's effect at the CRM waits for its log line rather than reading the file once.
+ * n8n's log (from byte `fromByte`) says `text`, within `timeoutMs`: n8n writes its log file after the node's call
+ * returns, so a test that has seen a node's effect at the CRM waits for its log line rather than reading the file once.
  */
 export async function expectLogged(
 	text: string | RegExp,
 	fromByte = 0,
-	env = e2eEnv(),
+	timeoutMs = 10_000,
 ): Promise<void> {
+	const { logFile } = e2eEnv();
 	const says = (log: string) => (typeof text === 'string' ? log.includes(text) : text.test(log));
 	await waitFor(
-		async () => says(readFileSync(env.logFile).subarray(fromByte).toString('utf8')),
-		10_000,
+		async () => says(readFileSync(logFile).subarray(fromByte).toString('utf8')),
+		timeoutMs,
 		`n8n's log to say ${String(text)}`,
 	);
 }
