@@ -12,14 +12,14 @@
  * durable scheduler for polling triggers and durable poll cursors on (SCHEDULER_ENV), running the polling trigger's
  * end-to-end file only (or the files named): `npm run test:scheduler`.
  */
-import { spawn } from 'node:child_process';
+import { spawn, type ChildProcess } from 'node:child_process';
 import { createServer, request as httpRequest } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 
 import { ensureBuild } from './lib/build';
-import { e2eJestArgs } from './lib/e2eFiles';
+import { asksForFiles, e2eJestArgs, type Lane } from './lib/e2eFiles';
 import { installedVersion, installPackage } from './lib/n8n';
 import { ensureRuntime, ROOT, type RuntimeName } from './lib/runtime';
 import { logSize, waitForStoredWorkflows } from './lib/settle';
@@ -83,51 +83,85 @@ const runtimeOf = (variant: Variant): RuntimeName =>
 /** Packed releases of this package, for upgrade tests (see its README). */
 const RELEASES = path.join(ROOT, 'test', 'fixtures', 'releases');
 
-/** One child `tsx scripts/e2e.ts --runtime <name>` per version, at once; resolves with the first failing exit code. */
-async function runSideBySide(runtimes: Variant[], args: string[]): Promise<number> {
+/** One child process of this script: a version (and, for 2.41.0's suite split in two, its lane). */
+interface Child {
+	variant: Variant;
+	lane: Lane;
+	label: string;
+}
+
+/**
+ * The children of a run of several versions. Without files named, 2.41.0's suite runs as two lanes side by side
+ * (SECOND_LANE_FILES in scripts/lib/e2eFiles.ts).
+ */
+function childrenOf(variants: Variant[], args: string[]): Child[] {
+	return variants.flatMap((variant): Child[] => {
+		if (variant !== 'current' || asksForFiles(args))
+			return [{ variant, lane: 'whole', label: variant }];
+		return [
+			{ variant, lane: 'first', label: 'current' },
+			{ variant, lane: 'second', label: 'current 2' },
+		];
+	});
+}
+
+/** Each child's output, line by line, prefixed with its label. */
+function prefixOutput(child: ChildProcess, label: string): void {
+	const prefix = `[${label}] `;
+	for (const [from, to] of [
+		[child.stdout, process.stdout],
+		[child.stderr, process.stderr],
+	] as const) {
+		let rest = '';
+		from?.setEncoding('utf8');
+		from?.on('data', (chunk: string) => {
+			const lines = (rest + chunk).split('\n');
+			rest = lines.pop() ?? '';
+			for (const line of lines) to.write(`${prefix}${line}\n`);
+		});
+		from?.on('end', () => {
+			if (rest !== '') to.write(`${prefix}${rest}\n`);
+		});
+	}
+}
+
+/** One child `tsx scripts/e2e.ts --runtime <name>` per version (and lane), at once; resolves with the first failing exit code. */
+async function runSideBySide(variants: Variant[], args: string[]): Promise<number> {
 	// Built once, and the runtimes installed one after the other first (pnpm and the native build; or waited for, when
 	// CI installs them in the background), so that only the test runs overlap.
 	ensureBuild();
-	for (const name of runtimes) ensureRuntime(runtimeOf(name));
+	for (const name of variants) ensureRuntime(runtimeOf(name));
 	const tsx = path.join(ROOT, 'node_modules', 'tsx', 'dist', 'cli.mjs');
-	const codes = await Promise.all(
-		runtimes.map(
-			(name) =>
-				new Promise<number>((resolve) => {
-					const child = spawn(process.execPath, [tsx, __filename, '--runtime', name, ...args], {
-						cwd: ROOT,
-						stdio: ['ignore', 'pipe', 'pipe'],
-					});
-					const prefix = `[${name}] `;
-					for (const [from, to] of [
-						[child.stdout, process.stdout],
-						[child.stderr, process.stderr],
-					] as const) {
-						let rest = '';
-						from.setEncoding('utf8');
-						from.on('data', (chunk: string) => {
-							const lines = (rest + chunk).split('\n');
-							rest = lines.pop() ?? '';
-							for (const line of lines) to.write(`${prefix}${line}\n`);
-						});
-						from.on('end', () => {
-							if (rest !== '') to.write(`${prefix}${rest}\n`);
-						});
-					}
-					child.on('exit', (code) => {
-						console.log(`[e2e] ${name}: ${code === 0 ? 'passed' : `failed (exit ${code})`}`);
-						resolve(code ?? 1);
-					});
-				}),
-		),
-	);
+	const run = ({ variant, lane, label }: Child) =>
+		new Promise<number>((resolve) => {
+			const laneArgs = lane === 'whole' ? [] : ['--lane', lane];
+			const child = spawn(
+				process.execPath,
+				[tsx, __filename, '--runtime', variant, ...laneArgs, ...args],
+				{ cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] },
+			);
+			prefixOutput(child, label);
+			child.on('exit', (code) => {
+				console.log(`[e2e] ${label}: ${code === 0 ? 'passed' : `failed (exit ${code})`}`);
+				resolve(code ?? 1);
+			});
+		});
+	const codes = await Promise.all(childrenOf(variants, args).map(run));
 	return codes.find((code) => code !== 0) ?? 0;
+}
+
+/** Takes `--NAME value` out of args and returns the value (undefined when absent). */
+function takeOption(args: string[], name: string): string | undefined {
+	const index = args.indexOf(name);
+	return index >= 0 ? args.splice(index, 2)[1] : undefined;
 }
 
 async function main(): Promise<void> {
 	const args = process.argv.slice(2);
-	const runtimeIndex = args.indexOf('--runtime');
-	const asked = runtimeIndex >= 0 ? args.splice(runtimeIndex, 2)[1] : 'current';
+	const asked = takeOption(args, '--runtime') ?? 'current';
+	const lane = (takeOption(args, '--lane') ?? 'whole') as Lane;
+	if (lane !== 'whole' && lane !== 'first' && lane !== 'second')
+		throw new Error(`--lane takes first or second, not ${lane}`);
 	const runtimes = [...new Set(asked.split(',').map((name) => name.trim()))] as Variant[];
 	for (const name of runtimes)
 		if (name !== 'current' && name !== 'compat' && name !== 'scheduler')
@@ -140,8 +174,9 @@ async function main(): Promise<void> {
 	const scheduler = variant === 'scheduler';
 	// The scheduler's run is the polling trigger's file, unless files are named.
 	if (scheduler && !args.some((arg) => arg.endsWith('.e2e.test.ts'))) args.push('test/e2e/polling');
-	const jestArgs = e2eJestArgs(runtime, args);
-	const workDir = path.join(ROOT, '.tmp', `e2e-${variant}`);
+	const jestArgs = e2eJestArgs(runtime, args, lane);
+	const second = lane === 'second';
+	const workDir = path.join(ROOT, '.tmp', second ? 'e2e-current-2' : `e2e-${variant}`);
 	mkdirSync(workDir, { recursive: true });
 
 	const started = Date.now();
@@ -151,7 +186,8 @@ async function main(): Promise<void> {
 		userFolder,
 		fresh: true,
 		n8nPort: Number(
-			process.env.E2E_N8N_PORT ?? { current: 5691, compat: 5692, scheduler: 5693 }[variant],
+			process.env.E2E_N8N_PORT ??
+				(second ? 5694 : { current: 5691, compat: 5692, scheduler: 5693 }[variant]),
 		),
 		n8nEnv: scheduler ? SCHEDULER_ENV : undefined,
 		// A high limit by default; rate-limit tests tighten it through /__sandbox/config and restore it.
@@ -290,7 +326,7 @@ async function main(): Promise<void> {
 
 	if (jestArgs.length > args.length)
 		console.log(
-			`[e2e] n8n ${stack.runtime.n8nVersion} runs the ${jestArgs.length - args.length} COMPAT_FILES`,
+			`[e2e] n8n ${stack.runtime.n8nVersion} runs ${jestArgs.length - args.length} files (${lane === 'whole' ? 'COMPAT_FILES' : `its suite's ${lane} lane`})`,
 		);
 	const code = await runJestProject('e2e', envFile, ['--verbose', ...jestArgs]);
 

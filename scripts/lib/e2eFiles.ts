@@ -4,7 +4,7 @@
  * files whose behaviour differs by n8n version, each listed here with the reason; the others exercise the package's own
  * code through the same n8n paths on both versions. Queue mode (scripts/queue.ts) runs test/queue/ only.
  */
-import { existsSync } from 'node:fs';
+import { existsSync, readdirSync } from 'node:fs';
 import path from 'node:path';
 
 import { ROOT, type RuntimeName } from './runtime';
@@ -44,6 +44,23 @@ export const COMPAT_FILES: Readonly<Record<string, string>> = {
 
 const E2E_DIR = path.join('test', 'e2e');
 
+/**
+ * n8n 2.41.0's whole suite runs as two lanes side by side, each with its own n8n and sandbox, so that it takes half the
+ * wall-clock time (the tests mostly wait: for polls, restarts and the CRM's retries). The second lane runs these files,
+ * about half of the suite's time by the per-file durations in CI's log; the first lane runs every other file.
+ */
+export const SECOND_LANE_FILES: readonly string[] = [
+	'polling.e2e.test.ts',
+	'polling-reads.e2e.test.ts',
+	'key-rotation.e2e.test.ts',
+	'upgrade.e2e.test.ts',
+	'bounds.e2e.test.ts',
+	'trigger-lifecycle.e2e.test.ts',
+];
+
+/** Which part of n8n 2.41.0's suite a run takes: all of it (one lane), or one of the two lanes. */
+export type Lane = 'whole' | 'first' | 'second';
+
 /** The listed files' paths (relative to the checkout); throws when one is missing, so none is dropped unnoticed. */
 export function compatFiles(root: string = ROOT): string[] {
 	const files = Object.keys(COMPAT_FILES).map((file) => path.join(E2E_DIR, file));
@@ -53,12 +70,29 @@ export function compatFiles(root: string = ROOT): string[] {
 	return files;
 }
 
+/** The files of one lane of n8n 2.41.0's suite; throws when a SECOND_LANE_FILES entry is missing. */
+export function laneFiles(lane: 'first' | 'second', root: string = ROOT): string[] {
+	const all = readdirSync(path.join(root, E2E_DIR)).filter((file) => file.endsWith('.e2e.test.ts'));
+	const missing = SECOND_LANE_FILES.filter((file) => !all.includes(file));
+	if (missing.length > 0)
+		throw new Error(`SECOND_LANE_FILES names files that do not exist: ${missing.join(', ')}`);
+	const inSecond = (file: string) => SECOND_LANE_FILES.includes(file);
+	const files = all.filter((file) => inSecond(file) === (lane === 'second'));
+	return files.map((file) => path.join(E2E_DIR, file));
+}
+
+/** Whether the command line names end-to-end files (a path under test/e2e/ or a file name). */
+export function asksForFiles(args: string[]): boolean {
+	return args.some((arg) => /(^|\/)test\/e2e\/|\.e2e\.test\.ts$/.test(arg));
+}
+
 /**
  * The arguments jest gets for one version's run. Files asked for on the command line run as asked (any file, on either
- * version); without any, 2.41.0 runs the whole suite and 1.123.81 the listed files.
+ * version); without any, 2.41.0 runs the whole suite (or one lane of it) and 1.123.81 the listed files.
  */
-export function e2eJestArgs(runtime: RuntimeName, args: string[]): string[] {
-	const asksForFiles = args.some((arg) => /(^|\/)test\/e2e\/|\.e2e\.test\.ts$/.test(arg));
-	if (runtime === 'current' || asksForFiles) return args;
-	return [...args, ...compatFiles()];
+export function e2eJestArgs(runtime: RuntimeName, args: string[], lane: Lane = 'whole'): string[] {
+	if (asksForFiles(args)) return args;
+	if (runtime === 'compat') return [...args, ...compatFiles()];
+	if (lane === 'whole') return args;
+	return [...args, ...laneFiles(lane)];
 }

@@ -15,7 +15,7 @@ import { webhookNode } from '../../scripts/lib/n8n';
 import {
 	ACTION_NODE_TYPE,
 	e2eEnv,
-	EVERY_TEN_SECONDS,
+	EVERY_FIVE_SECONDS,
 	finishedExecutions,
 	nodeOutput,
 	POLLING_TRIGGER_TYPE,
@@ -421,10 +421,10 @@ describe(`The examples in real n8n ${env.n8nVersion}`, () => {
 		expect(setting(example, 'watchedFields')).toBe('stageId,value');
 		const workflow = configure(example, {});
 		// The one change beyond credential and Settings: a test does not wait a minute per poll, so the trigger polls
-		// every 10 s (six poll times, the shortest n8n accepts) instead of every minute.
+		// every 5 s (twelve poll times; n8n refuses less than a minute per poll time) instead of every minute.
 		const trigger = nodeNamed(workflow, 'Lead Updated');
 		expect(trigger.parameters.pollTimes).toEqual({ item: [{ mode: 'everyMinute' }] });
-		trigger.parameters.pollTimes = EVERY_TEN_SECONDS;
+		trigger.parameters.pollTimes = EVERY_FIVE_SECONDS;
 
 		await withActiveWorkflow(workflow as unknown as Record<string, unknown>, async (workflowId) => {
 			// The activation poll remembers the leads; then one watched change and one that is not watched.
@@ -440,7 +440,7 @@ describe(`The examples in real n8n ${env.n8nVersion}`, () => {
 				40_000,
 				'a notification',
 			);
-			await new Promise((resolve) => setTimeout(resolve, 12_000));
+			await new Promise((resolve) => setTimeout(resolve, 7_000));
 			const executions = await finishedExecutions(workflowId);
 			for (const execution of executions) expect(execution.status).toBe('success');
 			const all = executions.flatMap((execution) => nodeOutput(execution, 'Notification'));

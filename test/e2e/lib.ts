@@ -16,11 +16,12 @@ export const TRIGGER_NODE_TYPE = `${PACKAGE}.crmInvoicingTrigger`;
 export const POLLING_TRIGGER_TYPE = `${PACKAGE}.crmInvoicingPollingTrigger`;
 export const TRIGGER_NODE_NAME = 'CRM Invoicing Trigger';
 export const POLLING_NODE_NAME = 'CRM Invoicing Polling Trigger';
-/** Six poll times, one every ten seconds: the shortest interval n8n accepts (it refuses less than a minute per poll time). */
-export const EVERY_TEN_SECONDS = {
-	item: [0, 10, 20, 30, 40, 50].map((second) => ({
+/** The polling trigger's interval in these tests: twelve poll times (n8n refuses less than a minute per poll time). */
+export const POLL_MS = 5_000;
+export const EVERY_FIVE_SECONDS = {
+	item: Array.from({ length: 12 }, (_, index) => ({
 		mode: 'custom',
-		cronExpression: `${second} * * * * *`,
+		cronExpression: `${index * 5} * * * * *`,
 	})),
 };
 
@@ -457,7 +458,7 @@ export async function finishedExecutions(workflowId: string, env = e2eEnv()): Pr
 	);
 }
 
-/** A workflow holding only the CRM Invoicing Polling Trigger (admin credential), polling every 10 s for `events`. */
+/** A workflow holding only the CRM Invoicing Polling Trigger (admin credential), polling every 5 s for `events`. */
 export function pollingWorkflow(
 	name: string,
 	events: string[],
@@ -474,12 +475,33 @@ export function pollingWorkflow(
 				type: POLLING_TRIGGER_TYPE,
 				typeVersion: 1,
 				position: [0, 0],
-				parameters: { pollTimes: EVERY_TEN_SECONDS, events, simplify: false, options },
+				parameters: { pollTimes: EVERY_FIVE_SECONDS, events, simplify: false, options },
 				credentials: { crmInvoicingApi: { id: credential.id, name: credential.name } },
 			},
 		],
 		connections: {},
 	};
+}
+
+/** The GET /api/v1/leads requests since the request log was cleared, grouped into polls (a pause of over 2 s between). */
+export async function leadListPolls(env = e2eEnv()): Promise<number[]> {
+	const reads = (await sandbox(env).requests()).filter(
+		(request) => request.method === 'GET' && request.path === '/api/v1/leads',
+	);
+	const polls: number[] = [];
+	let last = -Infinity;
+	for (const request of reads) {
+		const at = Date.parse(request.at);
+		if (at - last > 2_000) polls.push(0);
+		polls[polls.length - 1]++;
+		last = at;
+	}
+	return polls;
+}
+
+/** Waits until the polling trigger has polled `count` times since the request log was cleared. */
+export async function polls(count: number, env = e2eEnv()): Promise<void> {
+	await waitFor(async () => (await leadListPolls(env)).length >= count, 30_000, `${count} polls`);
 }
 
 /** Every item a trigger node emitted in the workflow's finished executions so far, oldest first. */

@@ -163,6 +163,9 @@ afterAll(async () => {
 describe.each(['standard', 'alternate'] as const)(
 	`CRM Invoicing Trigger trust in real n8n ${env.n8nVersion} (%s sandbox)`,
 	(personality) => {
+		/** The delivery-during-restart case runs here (see below). */
+		const restartCase = env.runtime !== 'compat' && personality === 'standard';
+
 		beforeAll(async () => {
 			await crm.reset();
 			await crm.config({ personality, deliverOnCreate: false });
@@ -361,9 +364,9 @@ describe.each(['standard', 'alternate'] as const)(
 			}
 			await crm.api('DELETE', `/webhooks/${handMade.id}`);
 			await crm.api('DELETE', `/webhooks/${otherInstance.id}`);
-			if (env.runtime === 'compat') {
-				// The next test (the restart case, which starts from the alias address) runs on n8n 2.x only: hand n8n back
-				// to its default address here, once both triggers have followed it, as that test's own clean-up would.
+			if (!restartCase) {
+				// The next test (the restart case, which starts from the alias address) is skipped here: hand n8n back to its
+				// default address, once both triggers have followed it, as that test's own clean-up would.
 				await restartAt('default');
 				await followN8nUrl([firstId, secondId]);
 				await waitFor(
@@ -381,9 +384,9 @@ describe.each(['standard', 'alternate'] as const)(
 		// n8n 1.123 only: once in a CI run under load, the delivery was answered 200 by the trigger right after the restart
 		// but its execution never became visible as finished (n8n logged "Found executions without executionData" for the
 		// public API's list), so the test could not see the run it waits for. Runs on n8n 2.x, where it is the proof; on
-		// 1.x the answers (503 while n8n is not ready, then 200 once) are the same code path.
-		const onCurrentN8n = env.runtime === 'compat' ? it.skip : it;
-		onCurrentN8n(
+		// 1.x the answers (503 while n8n is not ready, then 200 once) are the same code path. Under the standard
+		// personality only: the personalities differ in the webhook list and the event names, which it does not meet.
+		(restartCase ? it : it.skip)(
 			'a delivery sent while n8n restarts runs exactly once after it is back (n8n behind an address that answers 503 until it is ready)',
 			async () => {
 				if (n8nBase !== 'alias') await restartAt('alias');

@@ -5,12 +5,26 @@
  * installing in the background (scripts/lib/lock.ts).
  */
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
+import {
+	existsSync,
+	mkdirSync,
+	mkdtempSync,
+	readdirSync,
+	rmSync,
+	utimesSync,
+	writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 
 import { buildIsFresh } from '../../../scripts/lib/build';
-import { COMPAT_FILES, compatFiles, e2eJestArgs } from '../../../scripts/lib/e2eFiles';
+import {
+	COMPAT_FILES,
+	compatFiles,
+	e2eJestArgs,
+	laneFiles,
+	SECOND_LANE_FILES,
+} from '../../../scripts/lib/e2eFiles';
 import { withLock } from '../../../scripts/lib/lock';
 
 const ROOT = path.join(__dirname, '..', '..', '..');
@@ -19,6 +33,33 @@ describe('the end-to-end files each n8n version runs', () => {
 	it('2.41.0 runs the whole suite: jest gets only the arguments given', () => {
 		expect(e2eJestArgs('current', [])).toEqual([]);
 		expect(e2eJestArgs('current', ['-t', 'lead'])).toEqual(['-t', 'lead']);
+	});
+
+	it("2.41.0's two lanes split the whole suite: every file in exactly one, the second lane's as listed", () => {
+		const first = e2eJestArgs('current', [], 'first');
+		const second = e2eJestArgs('current', ['-t', 'lead'], 'second');
+		expect(second.slice(0, 2)).toEqual(['-t', 'lead']);
+		expect(second.slice(2).sort()).toEqual(SECOND_LANE_FILES.map((f) => `test/e2e/${f}`).sort());
+		const all = [...first, ...second.slice(2)].sort();
+		expect(new Set(all).size).toBe(all.length);
+		expect(all).toEqual(
+			readdirSync(path.join(ROOT, 'test', 'e2e'))
+				.filter((file) => file.endsWith('.e2e.test.ts'))
+				.map((file) => `test/e2e/${file}`)
+				.sort(),
+		);
+		expect(e2eJestArgs('current', ['test/e2e/lead.e2e.test.ts'], 'second')).toEqual([
+			'test/e2e/lead.e2e.test.ts',
+		]);
+		const empty = mkdtempSync(path.join(tmpdir(), 'crm-lanes-'));
+		mkdirSync(path.join(empty, 'test', 'e2e'), { recursive: true });
+		try {
+			expect(() => laneFiles('first', empty)).toThrow(
+				/SECOND_LANE_FILES names files that do not exist/,
+			);
+		} finally {
+			rmSync(empty, { recursive: true, force: true });
+		}
 	});
 
 	it('1.123.81 runs the listed files, each an existing end-to-end file with a reason', () => {
