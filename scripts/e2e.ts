@@ -1,8 +1,8 @@
 /* eslint-disable -- not shipped: eslint.dev.config.mjs lints this file, not n8n's node rules */
 /**
  * `npm run test:e2e` runs the end-to-end suite in both pinned n8n versions side by side (`--runtime current,compat`):
- * the whole of test/e2e/ in n8n 2.41.0, and in 1.123.81 the files whose behaviour differs by version (COMPAT_FILES in
- * scripts/lib/e2eFiles.ts, with the reason for each). `tsx scripts/e2e.ts` alone runs n8n 2.41.0, `--runtime compat`
+ * the whole of test/e2e/ in n8n 2.41.0, as two lanes (SECOND_LANE_FILES), and in 1.123.81 the files whose behaviour
+ * differs by version (COMPAT_FILES in scripts/lib/e2eFiles.ts, with the reason for each). `tsx scripts/e2e.ts` alone runs n8n 2.41.0, `--runtime compat`
  * (`npm run test:compat`) 1.123.81; files named on the command line run as named, on either version. It builds dist/
  * when a source is newer (scripts/lib/build.ts). For each version it starts the sandbox CRM and a real n8n with the
  * packed package installed, then runs the jest "e2e" project against them. The tests reach both over HTTP and read
@@ -10,7 +10,7 @@
  * child processes of this script, one per version, each with its own ports, user folder and sandbox; their output is
  * prefixed with the version, and the run fails if any fails. `--runtime scheduler` is n8n 2.41.0 again with its
  * durable scheduler for polling triggers and durable poll cursors on (SCHEDULER_ENV), running the polling trigger's
- * end-to-end file only (or the files named): `npm run test:scheduler`.
+ * end-to-end files only (or the files named): `npm run test:scheduler`.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { createServer, request as httpRequest } from 'node:http';
@@ -172,7 +172,7 @@ async function main(): Promise<void> {
 	const variant = runtimes[0];
 	const runtime = runtimeOf(variant);
 	const scheduler = variant === 'scheduler';
-	// The scheduler's run is the polling trigger's file, unless files are named.
+	// The scheduler's run is the polling trigger's files, unless files are named.
 	if (scheduler && !args.some((arg) => arg.endsWith('.e2e.test.ts'))) args.push('test/e2e/polling');
 	const jestArgs = e2eJestArgs(runtime, args, lane);
 	const second = lane === 'second';
