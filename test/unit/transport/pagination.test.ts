@@ -1,7 +1,4 @@
-/**
- * The one list reader (transport/pagination.ts): pages, limits and cursors of v1 and v2 lists, the guard against a
- * list that does not advance (issues 11 and 40), its caps and its deadline.
- */
+/** The one list reader: pages, limits and cursors of v1 and v2 lists, a list that does not advance, caps, deadline. */
 import nock from 'nock';
 import { NodeApiError, sleep } from 'n8n-workflow';
 import type { IDataObject } from 'n8n-workflow';
@@ -53,8 +50,28 @@ const v2 = (data: IDataObject[], nextCursor: string | null, hasMore = !!nextCurs
 
 const endless = (n: number) => v1(records('lead', 100, n * 100 + 1), `c${n + 1}`);
 
+/** Pages of `sizes` records numbered on, each naming the next cursor (c2, c3, …), the last one `last`. */
+function chain(sizes: number[], last: string | null = null, version?: 'v2'): IDataObject[] {
+	let from = 1;
+	return sizes.map((size, n) => {
+		const items = records('l', size, from);
+		from += size;
+		const next = n === sizes.length - 1 ? last : `c${n + 2}`;
+		return version ? v2(items, next) : v1(items, next);
+	});
+}
+
+/** The queries asking `sizes` records in turn, from the second on with the cursor c2, c3, …. */
+const asks = (sizes: number[], param = 'limit', filters = '') =>
+	sizes.map((size, n) => `?${filters}${param}=${size}${n ? `&cursor=c${n + 1}` : ''}`);
+
 type Want = { returnAll: boolean; limit?: number };
 const ALL: Want = { returnAll: true };
+const V2 = { version: 'v2' } as const;
+/** A page that says there is no more, but still names a cursor. */
+const stale = (items: IDataObject[], page: typeof v1 | typeof v2 = v1) =>
+	page(items, 'stale', false);
+const limit = (count: number): Want => ({ returnAll: false, limit: count });
 
 describe('readList: pages, limits and cursors', () => {
 	it.each<[string, Partial<ListSpec>, Want, IDataObject[], string[], number]>([
@@ -62,108 +79,79 @@ describe('readList: pages, limits and cursors', () => {
 			'Return All over 3 pages asks limit=100 on every page and passes the cursor',
 			{},
 			ALL,
-			[
-				v1(records('l', 100), 'c2'),
-				v1(records('l', 100, 101), 'c3'),
-				v1(records('l', 20, 201), null),
-			],
-			['?limit=100', '?limit=100&cursor=c2', '?limit=100&cursor=c3'],
+			chain([100, 100, 20]),
+			asks([100, 100, 100]),
 			220,
 		],
 		[
 			'Limit 250 asks for 100, 100, 50: exactly 3 requests',
 			{},
-			{ returnAll: false, limit: 250 },
-			[
-				v1(records('l', 100), 'c2'),
-				v1(records('l', 100, 101), 'c3'),
-				v1(records('l', 50, 201), 'c4'),
-			],
-			['?limit=100', '?limit=100&cursor=c2', '?limit=50&cursor=c3'],
+			limit(250),
+			chain([100, 100, 50], 'c4'),
+			asks([100, 100, 50]),
 			250,
 		],
 		[
-			'a page holding more than asked: never more than the limit',
+			'a page holding more than asked: never past the limit',
 			{},
-			{ returnAll: false, limit: 30 },
-			[v1(records('l', 40), 'c2')],
-			['?limit=30'],
+			limit(30),
+			chain([40], 'c2'),
+			asks([30]),
 			30,
 		],
+		['a page with fewer and hasMore false stops', {}, limit(30), chain([12]), asks([30]), 12],
 		[
-			'a page with fewer and hasMore false stops: one request',
-			{},
-			{ returnAll: false, limit: 30 },
-			[v1(records('l', 12), null)],
-			['?limit=30'],
-			12,
-		],
-		[
-			'a page without nextCursor at all stops',
+			'a page without nextCursor stops',
 			{},
 			ALL,
 			[v1(records('l', 5), undefined, true)],
-			['?limit=100'],
+			asks([100]),
 			5,
 		],
 		[
-			'hasMore: false stops even with a nextCursor',
+			'hasMore false stops despite a nextCursor',
 			{},
 			ALL,
-			[v1(records('l', 100), 'c_stale', false)],
-			['?limit=100'],
+			[stale(records('l', 100))],
+			asks([100]),
 			100,
 		],
-		['an empty result is [] after one request', {}, ALL, [v1([], null)], ['?limit=100'], 0],
-		['Limit 0 sends no request', {}, { returnAll: false, limit: 0 }, [], [], 0],
+		['an empty result is [] after one request', {}, ALL, chain([0]), asks([100]), 0],
+		['Limit 0 sends no request', {}, limit(0), [], [], 0],
 		[
 			'the filters stay on every page',
 			{ qs: { search: 'acme corp', archived: false, stageId: 'lst_new' } },
 			ALL,
-			[v1(records('l', 100), 'c2'), v1(records('l', 1, 101), null)],
-			[
-				'?search=acme%20corp&archived=false&stageId=lst_new&limit=100',
-				'?search=acme%20corp&archived=false&stageId=lst_new&limit=100&cursor=c2',
-			],
+			chain([100, 1]),
+			asks([100, 100], 'limit', 'search=acme%20corp&archived=false&stageId=lst_new&'),
 			101,
 		],
 		[
 			'v2 asks pageSize (not limit) under /api/v2 and follows meta.nextCursor',
-			{ version: 'v2' },
+			V2,
 			ALL,
-			[
-				v2(records('c', 100), 'v2c2'),
-				v2(records('c', 100, 101), 'v2c3'),
-				v2(records('c', 7, 201), null),
-			],
-			['?pageSize=100', '?pageSize=100&cursor=v2c2', '?pageSize=100&cursor=v2c3'],
+			chain([100, 100, 7], null, 'v2'),
+			asks([100, 100, 100], 'pageSize'),
 			207,
 		],
 		[
 			'v2 with a limit asks for what is still missing',
-			{ version: 'v2' },
-			{ returnAll: false, limit: 120 },
-			[v2(records('c', 100), 'v2c2'), v2(records('c', 20, 101), 'v2c3')],
-			['?pageSize=100', '?pageSize=20&cursor=v2c2'],
+			V2,
+			limit(120),
+			chain([100, 20], 'c3', 'v2'),
+			asks([100, 20], 'pageSize'),
 			120,
 		],
 		[
-			'v2 meta.hasMore: false stops even with a nextCursor',
-			{ version: 'v2' },
+			'v2 meta.hasMore false stops despite a nextCursor',
+			V2,
 			ALL,
-			[v2(records('c', 3), 'v2c_stale', false)],
-			['?pageSize=100'],
+			[stale(records('l', 3), v2)],
+			asks([100], 'pageSize'),
 			3,
 		],
-		[
-			'v2 without meta stops',
-			{ version: 'v2' },
-			ALL,
-			[{ data: records('c', 2) }],
-			['?pageSize=100'],
-			2,
-		],
-		['v2 empty result is []', { version: 'v2' }, ALL, [v2([], null)], ['?pageSize=100'], 0],
+		['v2 without meta stops', V2, ALL, [{ data: records('l', 2) }], asks([100], 'pageSize'), 2],
+		['v2 empty result is []', V2, ALL, chain([0], null, 'v2'), asks([100], 'pageSize'), 0],
 	])('%s', async (_name, spec, want, pages, queries, count) => {
 		const prefix = spec.version === 'v2' ? '/api/v2/list' : '/api/v1/list';
 		const seen = servePages(prefix, pages);
@@ -172,7 +160,7 @@ describe('readList: pages, limits and cursors', () => {
 
 		expect(seen).toEqual(queries.map((query) => `${prefix}${query}`));
 		expect(list).toHaveLength(count);
-		if (count > 0) expect(list[count - 1]).toEqual({ id: `${spec.version ? 'c' : 'l'}_${count}` });
+		if (count > 0) expect(list[count - 1]).toEqual({ id: `l_${count}` });
 	});
 
 	it('reads the credential once per execution however many pages, and again in a new execution', async () => {
