@@ -1,19 +1,16 @@
 /* eslint-disable -- not shipped: eslint.dev.config.mjs lints this file, not n8n's node rules */
-/**
- * Issue 17, point 5: the pacer releases queued requests first in, first out, at no more than the known rate (also
- * right after a reset and after a 429), refuses at once what cannot get a turn within its wait, keeps a bounded memory
- * whatever the rate, and reads the API's RateLimit-* headers as the key's budget across processes.
- *
- * Everything here runs on a fake clock (pacerSim.ts): the figures are counts and fake times, not timings.
- */
-import { RETRY } from '../../../nodes/CrmInvoicing/shared/transport/limits';
+/** The pacer on a fake clock (pacerSim.ts): the figures are counts and fake times, not timings. */
+import { DOCUMENTED_RATE_LIMIT, RETRY } from '../../../nodes/CrmInvoicing/shared/transport/limits';
 import type { PacerTurn } from '../../../nodes/CrmInvoicing/shared/transport/rateLimit';
 import {
+	busiestWindow,
 	FakeTime,
 	FixedWindowServer,
 	flush,
+	pacerAt,
 	pacerOn,
 	request,
+	sendTimes,
 	takeTurn,
 	type Outcome,
 } from './pacerSim';
@@ -282,13 +279,10 @@ describe('processes sharing a key slow down together', () => {
 	}
 
 	it('two workers with two executions each, 200 creates at 10 per second: none fails, under 10 % extra requests', async () => {
-		const { server, failures, finished, time } = await shared(2, 2, 200, 10, 1_000);
+		const { server, failures, finished } = await shared(2, 2, 200, 10, 1_000);
 
 		expect(finished).toBe(200);
 		expect(failures).toEqual([]);
-		console.log(
-			`[sim] 2 processes x 2: ${server.sent.length} requests for 200, ${server.refused} answers 429, ${time.now} ms`,
-		);
 		expect(server.sent.length).toBeLessThanOrEqual(220);
 		// Neither starves (the one whose turn comes later in each window would meet 429 after 429): while both are
 		// busy, each has at least a third of what the CRM accepted.
@@ -390,5 +384,42 @@ describe("a caller's share of the key (takeShare: the polling triggers' half)", 
 		for (let n = 0; n < 30; n++) await pacer.takeShare(30);
 		const { at } = await takeTurn(time, pacer);
 		expect(at).toBe(0);
+	});
+});
+
+describe('without RateLimit-* headers: the documented 60 a minute, or "Requests per Minute"', () => {
+	const WINDOW_MS = DOCUMENTED_RATE_LIMIT.windowSeconds * 1000;
+
+	it('120 at once → the first, its answer, 59 more, then 60 a minute later, in the order they asked', async () => {
+		const { time, pacer } = pacerAt(0);
+		const given: number[] = [];
+		const turns = Array.from({ length: 120 }, async (_, n) => {
+			const turn = await pacer.take();
+			given.push(n);
+			return { turn, at: time.now };
+		});
+		await flush();
+		expect(given).toEqual([0]);
+		pacer.settle((await turns[0]).turn, 200, {});
+		await flush();
+		expect(given).toHaveLength(60);
+		await time.advanceTo(WINDOW_MS - 1);
+		expect(given).toHaveLength(60);
+		await time.advanceTo(WINDOW_MS + 600);
+		expect(given).toEqual(Array.from({ length: 120 }, (_, n) => n));
+		const times = await Promise.all(turns.map(async (turn) => (await turn).at));
+		expect(busiestWindow(times, WINDOW_MS)).toBe(60);
+	});
+
+	it('is not applied while the API announces its own window, and is again once answers stop carrying the headers', async () => {
+		const { time, pacer } = pacerAt(0);
+		const announce = { 'ratelimit-remaining': '1000', 'ratelimit-reset': '60' };
+		const announced = await sendTimes(time, pacer, 200, announce);
+		const times = await sendTimes(time, pacer, 2);
+
+		expect(announced.every((at) => at === 0)).toBe(true);
+		// The first answer without them brings the documented 60 back, the 200 sent counted.
+		expect(times[0]).toBe(0);
+		expect(times[1]).toBeGreaterThanOrEqual(WINDOW_MS);
 	});
 });
