@@ -1,9 +1,5 @@
 /* eslint-disable -- not shipped: eslint.dev.config.mjs lints this file, not n8n's node rules */
-/**
- * Issue 17 in the one request function (transport/request.ts), against the sandbox's real HTTP faults:
- * a wall-clock deadline that also stops a trickling body, a byte cap enforced while the body is read, the shape check
- * of 2xx answers (`expect`), the API key redacted from errors, TLS errors that say what is wrong, and the user's stop.
- */
+/** The request function against the sandbox's real HTTP faults: deadline, byte cap, 2xx shape, redaction, TLS, stop. */
 import * as https from 'node:https';
 import type { AddressInfo } from 'node:net';
 import { readFileSync } from 'node:fs';
@@ -245,21 +241,11 @@ describe('the API key never shows in clear', () => {
 	it.each<
 		[string, () => Record<string, unknown>, (shown: string) => Promise<unknown>, string | RegExp]
 	>([
-		['a 401 that echoes the key', () => ({ status: 401, echoKey: true }), () => getLead(), INVALID],
 		[
 			'a key saved with spaces around it: sent trimmed, its echo (the server trims it) redacted',
 			() => ({ status: 401, echoKey: true }),
 			() => getLead(context(` ${key()}\t `)),
 			INVALID,
-		],
-		[
-			'a key echoed URL-encoded',
-			() => ({
-				status: 400,
-				body: { error: { code: 'BAD', message: `bad key ${encodeURIComponent(key())}!` } },
-			}),
-			() => getLead(),
-			'The CRM API answered 400 BAD: bad key [redacted]!',
 		],
 		[
 			'a Content-Type that echoes the key, quoted by the shape check of a record',
