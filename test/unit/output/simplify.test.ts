@@ -6,7 +6,7 @@ import { SIMPLIFIED_FIELDS } from '../../../nodes/CrmInvoicing/shared/simplify';
 import { CrmInvoicing } from '../../../nodes/CrmInvoicing/CrmInvoicing.node';
 import { getOutputFields } from '../../../nodes/CrmInvoicing/actions/methods/loadOptions';
 import { RECORD_FIELDS } from '../../../nodes/CrmInvoicing/actions/common/output';
-import { createLoadOptionsContext, runNode } from '../../helpers/harness';
+import { createExecuteContext, createLoadOptionsContext, runNode } from '../../helpers/harness';
 import { api, useNock } from '../actions/support';
 import { v1Page, v2Page } from '../../helpers/actions';
 
@@ -169,14 +169,8 @@ describe('Simplify', () => {
 	it('is a parameter from version 2 on, on by default (a node added now, and the node as an AI Agent tool)', () => {
 		const { description } = nodeType;
 		expect(description.defaultVersion).toBe(4);
-		const node = (typeVersion: number) => ({
-			id: 'n',
-			name: 'CRM Invoicing',
-			type: 'n8n-nodes-crm-invoicing.crmInvoicing',
-			typeVersion,
-			position: [0, 0] as [number, number],
-			parameters: {},
-		});
+		const node = (typeVersion: number) =>
+			createExecuteContext({ nodeType, parameters: {}, typeVersion }).node;
 		for (const { parameters } of CASES) {
 			const { resource, operation } = parameters;
 			// What n8n saves for a new node, defaults included, as the editor (and the AI Agent's tool) resolves them.
