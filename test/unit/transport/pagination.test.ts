@@ -186,59 +186,43 @@ describe('readList: pages, limits and cursors', () => {
 });
 
 describe('a list that does not advance stops with an error, not an endless loop', () => {
-	const repeat = 'did not advance: page';
-	it.each<[string, Partial<ListSpec>, (n: number) => IDataObject, string, number]>([
-		[
-			'v1: the same nextCursor forever',
-			{},
-			(n) => v1(records('l', 100, n * 100 + 1), 'same'),
-			`${repeat} 2 handed back a cursor it had already given ("same")`,
-			2,
-		],
-		[
-			'v1: a cycle of two cursors',
-			{},
-			(n) => v1(records('l', 100, n * 100 + 1), n % 2 ? 'a' : 'b'),
-			`${repeat} 3 handed back a cursor it had already given ("b")`,
-			3,
-		],
+	const REPEATED = 'handed back a cursor it had already given';
+	const NOTHING_NEW = 'brought no new records but still named a next cursor';
+	/** The n-th page (from 0) of 100 records not seen before, naming `cursor`. */
+	const fresh = (n: number, cursor: string) => v1(records('l', 100, n * 100 + 1), cursor);
+
+	// Rows: the n-th page (from 0); the page the error names, which is also the number of requests; what it says.
+	it.each<[string, Partial<ListSpec>, (n: number) => IDataObject, number, string, string]>([
+		['v1: the same nextCursor forever', {}, (n) => fresh(n, 'same'), 2, REPEATED, 'same'],
+		['v1: a cycle of two cursors', {}, (n) => fresh(n, n % 2 ? 'a' : 'b'), 3, REPEATED, 'b'],
 		[
 			'v2: a repeating meta.nextCursor',
-			{ version: 'v2' },
-			(n) => v2(records('c', 100, n * 100 + 1), 'x'),
-			`${repeat} 2 handed back a cursor it had already given ("x")`,
+			V2,
+			(n) => v2(records('l', 100, n * 100 + 1), 'x'),
 			2,
+			REPEATED,
+			'x',
 		],
-		[
-			'the same records under a new cursor',
-			{},
-			(n) => v1(records('l', 100), `c${n}`),
-			`${repeat} 2 brought no new records but still named a next cursor ("c1")`,
-			2,
-		],
+		['the same records under a new cursor', {}, (n) => fresh(0, `c${n}`), 2, NOTHING_NEW, 'c1'],
 		[
 			// Issue 40: only consecutive pages were compared, so this ran to the 100,000-record cap.
 			'pages alternating two records under fresh cursors (a list that cycles)',
 			{},
 			(n) => v1([{ id: n % 2 ? 'lead_b' : 'lead_a' }], `fresh_${n}`),
-			`${repeat} 3 brought no new records but still named a next cursor ("fresh_2")`,
 			3,
+			NOTHING_NEW,
+			'fresh_2',
 		],
-		[
-			'an empty page that still claims more',
-			{},
-			() => v1([], 'c2'),
-			`${repeat} 1 brought no new records but still named a next cursor ("c2")`,
-			1,
-		],
+		['an empty page that still claims more', {}, () => v1([], 'c2'), 1, NOTHING_NEW, 'c2'],
 		[
 			'continuing from a cursor (Custom API Request) counts that cursor as seen',
 			{ startCursor: 'start' },
-			() => v1(records('l', 100), 'start'),
-			`${repeat} 1 handed back a cursor it had already given ("start")`,
+			() => fresh(0, 'start'),
 			1,
+			REPEATED,
+			'start',
 		],
-	])('%s', async (_name, spec, page, said, requests) => {
+	])('%s', async (_name, spec, page, number, said, cursor) => {
 		const path = spec.version === 'v2' ? '/api/v2/list' : '/api/v1/list';
 		const seen = serve(path, page);
 
@@ -247,9 +231,11 @@ describe('a list that does not advance stops with an error, not an endless loop'
 		);
 
 		expect(error).toBeInstanceOf(NodeApiError);
-		expect(error.message).toBe(`The CRM API's list ${path} ${said}. The node stopped reading it`);
+		expect(error.message).toBe(
+			`The CRM API's list ${path} did not advance: page ${number} ${said} ("${cursor}"). The node stopped reading it`,
+		);
 		expect(String(error.description)).toMatch(/would loop forever|a list that cycles/);
-		expect(seen).toHaveLength(requests);
+		expect(seen).toHaveLength(number);
 	});
 
 	it('a page bringing one record not seen before advances; records without an id always do', async () => {
