@@ -113,12 +113,12 @@ describe('error statuses', () => {
 		expect(error.message).toBe(message);
 	});
 
-	it('a proxy HTML page (502) → a clear message with the page title, not the markup', async () => {
+	it('a 2 MB proxy HTML page (502) → a short message with the page title, not the markup', async () => {
 		const seen: SeenRequest[] = [];
 		const { context, apiKey } = freshContext();
 		const html =
 			'<html><head><title>502 Bad Gateway</title><style>body{color:red}</style></head>' +
-			'<body><center><h1>502 Bad Gateway</h1></center><hr><center>nginx</center></body></html>';
+			`<body><center><h1>502 Bad Gateway</h1></center>${'<p>x</p>'.repeat(260_000)}</body></html>`;
 		replyLogging(nock(BASE).post('/api/v1/leads'), seen, 502, html, {
 			'Content-Type': 'text/html',
 		});
