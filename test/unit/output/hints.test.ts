@@ -2,7 +2,6 @@
 import nock from 'nock';
 import { NodeHelpers, sleep } from 'n8n-workflow';
 import type {
-	IDataObject,
 	IExecuteFunctions,
 	INodeExecutionData,
 	INodeParameters,
@@ -15,6 +14,7 @@ import { describeDuration } from '../../../nodes/CrmInvoicing/shared/values';
 import { createExecuteContext, TEST_CREDENTIALS } from '../../helpers/harness';
 import { useNock } from '../actions/support';
 import { v1Page } from '../../helpers/actions';
+import { lead } from '../../helpers/records';
 
 jest.mock('n8n-workflow', () => ({
 	...jest.requireActual('n8n-workflow'),
@@ -57,15 +57,6 @@ async function runWithHints(
 	return { items, hints: [...context.hints], base };
 }
 
-const lead = (id: string, extra: IDataObject = {}): IDataObject => ({
-	id,
-	number: `L-${id}`,
-	name: `Lead ${id}`,
-	archived: false,
-	createdAt: '2026-01-01T00:00:00.000Z',
-	...extra,
-});
-
 describe('execution hints: what a run cost', () => {
 	it('a run of single requests adds no hint (one page, no wait)', async () => {
 		const get = await runWithHints(
@@ -79,7 +70,7 @@ describe('execution hints: what a run cost', () => {
 				scope
 					.get('/api/v1/users')
 					.query(true)
-					.reply(200, { items: [{ id: 'usr_1' }], hasMore: false, nextCursor: null }),
+					.reply(200, v1Page([{ id: 'usr_1' }])),
 		);
 		expect(onePage.hints).toEqual([]);
 		// One page per item is still a run of single requests: no hint, however many items.
@@ -90,8 +81,8 @@ describe('execution hints: what a run cost', () => {
 					.get('/api/v1/users')
 					.query(true)
 					.times(3)
-					.reply(200, { items: [{ id: 'usr_1' }], hasMore: true, nextCursor: 'c2' }),
-			{ items: [{ json: {} }, { json: {} }, { json: {} }] },
+					.reply(200, v1Page([{ id: 'usr_1' }], 'c2')),
+			{ items: Array.from({ length: 3 }, () => ({ json: {} })) },
 		);
 		expect(perItem.items).toHaveLength(3);
 		expect(perItem.hints).toEqual([]);
