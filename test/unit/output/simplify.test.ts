@@ -207,7 +207,7 @@ describe('Simplify', () => {
 			.get('/api/v1/leads')
 			.query(true)
 			.twice()
-			.reply(200, { items: [LEAD, { ...LEAD, id: 'lead_2' }], hasMore: false, nextCursor: null });
+			.reply(200, v1Page([LEAD, { ...LEAD, id: 'lead_2' }]));
 		const items = await runNode({
 			nodeType,
 			typeVersion: 3,
@@ -229,9 +229,10 @@ describe('Simplify', () => {
 });
 
 describe('Output (version 4)', () => {
+	const get = CASES[0];
+
 	it("a lead's custom fields one by one, under customFields; fields given as text; fields the lead lacks left out", async () => {
-		const get = CASES[0];
-		get.mock();
+		get.mock(2);
 		expect(
 			await v4({
 				...get.parameters,
@@ -239,21 +240,18 @@ describe('Output (version 4)', () => {
 				fields: ' name, customFields.budget ,customFields.absent, fax',
 			}),
 		).toEqual(ok({ id: 'lead_1', name: 'Jane Doe', customFields: { budget: 'high' } }));
-		get.mock();
 		expect(
 			await v4({ ...get.parameters, output: 'fields', fields: ['customFields', 'email'] }),
 		).toEqual(ok({ id: 'lead_1', customFields: { budget: 'high' }, email: 'jane@example.com' }));
 	});
 
 	it('refuses no field and an unknown Output, naming the item and what to do', async () => {
-		const get = CASES[0];
-		get.mock();
+		get.mock(2);
 		await expect(v4({ ...get.parameters, output: 'fields', fields: [] })).rejects.toMatchObject({
 			message: '"Fields" names no field in item 0',
 			description:
 				'Pick at least one field under "Fields", or set "Output" to "Simplified" or "Raw".',
 		});
-		get.mock();
 		await expect(v4({ ...get.parameters, output: 'everything' })).rejects.toMatchObject({
 			message: '"Output" must be simple, raw or fields but is the text "everything" in item 0',
 		});
@@ -279,11 +277,7 @@ describe('Output (version 4)', () => {
 			api()
 				.get('/api/v1/leads')
 				.query({ limit: '100' })
-				.reply(200, {
-					items: [LEAD, { ...LEAD, id: 'lead_2', customFields: { seats: 3 } }],
-					hasMore: true,
-					nextCursor: 'next',
-				});
+				.reply(200, v1Page([LEAD, { ...LEAD, id: 'lead_2', customFields: { seats: 3 } }], 'next'));
 			const list = await listFor('lead');
 			expect(list.slice(0, RECORD_FIELDS.lead.length).map((option) => option.value)).toEqual([
 				...RECORD_FIELDS.lead,
