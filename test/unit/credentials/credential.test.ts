@@ -1,4 +1,3 @@
-/** The "CRM Invoicing API" credential: the http:// notice, Requests per Minute, and a Test that follows no redirect. */
 import { NodeHelpers } from 'n8n-workflow';
 
 import {
@@ -10,13 +9,19 @@ import { CrmInvoicing } from '../../../nodes/CrmInvoicing/CrmInvoicing.node';
 import { createExecuteContext } from '../../helpers/harness';
 
 const credential = new CrmInvoicingApi();
-const notice = credential.properties.find((property) => property.name === 'httpNotice')!;
+const field = (name: string) => credential.properties.find((property) => property.name === name)!;
+const notice = field('httpNotice');
+type BodyRule = { key: string; value: unknown; message: string };
 
-describe('the http:// notice', () => {
-	it("is a notice that says the key travels unencrypted, with no `show` condition (n8n 1.x's public API would make it a required field)", () => {
+describe('the http:// notice and the fields', () => {
+	it("the notice says the key travels unencrypted, with no `show` condition (n8n 1.x's public API would make it a required field); Base URL's hint explains ECONNREFUSED / ENOTFOUND; Requests per Minute is 60, at least 1", () => {
 		expect(notice.type).toBe('notice');
 		expect(notice.displayName).toMatch(/http:\/\/.*API key .* unencrypted/);
 		expect(credential.properties.filter((property) => property.displayOptions?.show)).toEqual([]);
+		expect(field('baseUrl').hint).toMatch(/ECONNREFUSED.*ENOTFOUND/);
+		expect(field('baseUrl').hint).toMatch(/check the Base URL.*reachable from where n8n runs/);
+		expect(field('requestsPerMinute').default).toBe(60);
+		expect(field('requestsPerMinute').typeOptions?.minValue).toBe(1);
 	});
 
 	it.each([
@@ -34,20 +39,6 @@ describe('the http:// notice', () => {
 		['crm.example.com', false],
 	])('Base URL %p → shown: %p', (baseUrl, shown) => {
 		expect(NodeHelpers.displayParameter({ baseUrl }, notice, null, null)).toBe(shown);
-	});
-});
-
-describe('the fields', () => {
-	const field = (name: string) => credential.properties.find((property) => property.name === name)!;
-
-	it("Base URL says what n8n's own ECONNREFUSED / ENOTFOUND Test answer means and what to check", () => {
-		expect(field('baseUrl').hint).toMatch(/ECONNREFUSED.*ENOTFOUND/);
-		expect(field('baseUrl').hint).toMatch(/check the Base URL.*reachable from where n8n runs/);
-	});
-
-	it('Requests per Minute defaults to the documented 60 and cannot go below 1', () => {
-		expect(field('requestsPerMinute').default).toBe(60);
-		expect(field('requestsPerMinute').typeOptions?.minValue).toBe(1);
 	});
 });
 
@@ -71,16 +62,14 @@ describe('the Test request (issue 17): same Base URL as the node, its own timeou
 		parameters: { resource: 'lead', operation: 'get' },
 	});
 	/** The Test's baseURL as n8n's expression engine resolves it for these credentials. */
-	const testBaseUrl = (baseUrl: string): string =>
-		String(
-			workflow.expression.getSimpleParameterValue(
-				node,
-				credential.test.request.baseURL as string,
-				'internal',
-				{ $credentials: { baseUrl } },
-				undefined,
-				'',
-			),
+	const testBaseUrl = (baseUrl: string) =>
+		workflow.expression.getSimpleParameterValue(
+			node,
+			credential.test.request.baseURL as string,
+			'internal',
+			{ $credentials: { baseUrl } },
+			undefined,
+			'',
 		);
 
 	it.each([
@@ -95,70 +84,47 @@ describe('the Test request (issue 17): same Base URL as the node, its own timeou
 		expect(testBaseUrl(baseUrl)).toBe(`${baseUrlOf({ baseUrl })}/api/v1`);
 	});
 
-	it(`gives up after ${TEST_TIMEOUT_MS / 1000} s without an answer, not n8n's 300 s`, () => {
-		expect(credential.test.request.timeout).toBe(TEST_TIMEOUT_MS);
-		expect(TEST_TIMEOUT_MS).toBeLessThanOrEqual(30_000);
-	});
-
 	/** n8n's rule for a 2xx (credentials-tester.service): fails when `get(json, key) === value`. */
 	function verdict(json: unknown): string {
 		for (const rule of credential.test.rules ?? []) {
 			if ((rule.type as string) !== 'responseSuccessBody') continue;
-			const { key, value, message } = rule.properties as {
-				key: string;
-				value: unknown;
-				message: string;
-			};
-			const got =
-				json !== null && typeof json === 'object'
-					? (json as Record<string, unknown>)[key]
-					: undefined;
-			if (got === value) return message;
+			const { key, value, message } = rule.properties as BodyRule;
+			if ((json as Record<string, unknown> | null)?.[key] === value) return message;
 		}
 		return 'OK';
 	}
 
+	const NOT_THE_API = /not with the CRM API's list of users .* Check the Base URL/;
 	it.each([
-		['a 200 HTML page (n8n hands it on as text)', '<!doctype html><title>Sign in</title>'],
-		['an empty body', ''],
-		['a JSON object without items', { ok: true }],
-		['items: null', { items: null }],
-	])('%s fails, saying it is not the CRM API and to check the Base URL', (_name, json) => {
-		expect(verdict(json)).toMatch(/not with the CRM API's list of users .* Check the Base URL/);
+		['a 200 HTML page (n8n hands it on as text)', '<title>Sign in</title>', NOT_THE_API],
+		['an empty body', '', NOT_THE_API],
+		['a JSON object without items', { ok: true }, NOT_THE_API],
+		['items: null', { items: null }, NOT_THE_API],
+		['the users list', { items: [], hasMore: false, nextCursor: null }, /^OK$/],
+	])('%s: %s', (_name, json, verdictIs) => {
+		expect(verdict(json)).toMatch(verdictIs);
 	});
 
-	it('the users list passes', () => {
-		expect(verdict({ items: [], hasMore: false, nextCursor: null })).toBe('OK');
-	});
-});
-
-describe("the Test's deadline, set where n8n cannot override it (authenticate)", () => {
-	it("the Test's request (baseURL + /users) gets the 15 s idle timeout and an abort signal, over n8n's 300 s", async () => {
+	it("authenticate gives the Test's request (baseURL + /users) its timeout and an abort signal, over n8n's 300 s", async () => {
 		const options = await credential.authenticate(
 			{ apiKey: 'k_123' },
 			{ baseURL: 'https://crm.example.com/api/v1', url: '/users', timeout: 300_000 },
 		);
 		expect(options.timeout).toBe(TEST_TIMEOUT_MS);
+		expect(credential.test.request.timeout).toBe(TEST_TIMEOUT_MS);
+		expect(TEST_TIMEOUT_MS).toBeLessThanOrEqual(30_000);
 		expect(options.abortSignal).toBeInstanceOf(AbortSignal);
 		expect(options.abortSignal?.aborted).toBe(false);
 		expect(options.headers).toEqual({ 'x-api-key': 'k_123' });
-	});
 
-	it('sends the key trimmed: a key pasted with spaces around it is the key without them', async () => {
-		const options = await credential.authenticate(
-			{ apiKey: ' k_123\t ' },
-			{ url: 'https://crm.example.com/api/v1/users' },
-		);
-		expect(options.headers).toEqual({ 'x-api-key': 'k_123' });
-	});
-
-	it("a node's request (a full url, its own deadline) is left as it is", async () => {
+		// A node's request (a full url, its own deadline) keeps them; its key is sent trimmed.
 		const signal = new AbortController().signal;
-		const options = await credential.authenticate(
-			{ apiKey: 'k_123' },
+		const forNode = await credential.authenticate(
+			{ apiKey: ' k_123\t ' },
 			{ url: 'https://crm.example.com/api/v1/users', timeout: 60_000, abortSignal: signal },
 		);
-		expect(options.timeout).toBe(60_000);
-		expect(options.abortSignal).toBe(signal);
+		expect(forNode.timeout).toBe(60_000);
+		expect(forNode.abortSignal).toBe(signal);
+		expect(forNode.headers).toEqual({ 'x-api-key': 'k_123' });
 	});
 });

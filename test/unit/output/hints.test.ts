@@ -1,12 +1,7 @@
-/**
- * What a run did and cost, as execution hints (n8n-core's ExecuteContext.addExecutionHints, which n8n stores in the
- * execution's run data): pages, requests, waits for the rate limit and answers 429; and Create or Update's
- * "Created N and updated M leads", with its `_upsert` marker on each item (version 2).
- */
+/** Execution hints: what a run cost (pages, requests, waits, 429s) and Create or Update's counts and `_upsert`. */
 import nock from 'nock';
 import { NodeHelpers, sleep } from 'n8n-workflow';
 import type {
-	IDataObject,
 	IExecuteFunctions,
 	INodeExecutionData,
 	INodeParameters,
@@ -19,6 +14,7 @@ import { describeDuration } from '../../../nodes/CrmInvoicing/shared/values';
 import { createExecuteContext, TEST_CREDENTIALS } from '../../helpers/harness';
 import { useNock } from '../actions/support';
 import { v1Page } from '../../helpers/actions';
+import { lead } from '../../helpers/records';
 
 jest.mock('n8n-workflow', () => ({
 	...jest.requireActual('n8n-workflow'),
@@ -40,10 +36,7 @@ interface Run {
 	base: string;
 }
 
-/**
- * Runs the node in a real ExecuteContext against its own host (the pacer is shared per base URL and key, so a 429 in
- * one test cannot hold back the next), and returns its output and the hints it added.
- */
+/** Runs the node against a host of its own (a 429 in one test then holds back no other); its output and hints. */
 async function runWithHints(
 	parameters: INodeParameters,
 	mock: (scope: nock.Scope) => void,
@@ -64,42 +57,7 @@ async function runWithHints(
 	return { items, hints: [...context.hints], base };
 }
 
-const lead = (id: string, extra: IDataObject = {}): IDataObject => ({
-	id,
-	number: `L-${id}`,
-	name: `Lead ${id}`,
-	archived: false,
-	createdAt: '2026-01-01T00:00:00.000Z',
-	...extra,
-});
-
 describe('execution hints: what a run cost', () => {
-	it('a Return All that read 3 pages says so: pages and requests; a second run of the node counts from zero', async () => {
-		const threePages = (scope: nock.Scope) =>
-			scope
-				.get('/api/v1/leads')
-				.query({ limit: '100' })
-				.reply(200, v1Page([lead('1')], 'c2'))
-				.get('/api/v1/leads')
-				.query({ limit: '100', cursor: 'c2' })
-				.reply(200, v1Page([lead('2')], 'c3'))
-				.get('/api/v1/leads')
-				.query({ limit: '100', cursor: 'c3' })
-				.reply(200, v1Page([lead('3')]));
-		const getAll = { resource: 'lead', operation: 'getMany', returnAll: true };
-		const first = await runWithHints(getAll, threePages);
-		const second = await runWithHints(getAll, threePages);
-		expect(first.items).toHaveLength(3);
-		expect(first.hints).toEqual([
-			{
-				message: 'This run read 3 pages and sent 3 requests to the CRM.',
-				type: 'info',
-				location: 'outputPane',
-			},
-		]);
-		expect(second.hints).toEqual(first.hints);
-	});
-
 	it('a run of single requests adds no hint (one page, no wait)', async () => {
 		const get = await runWithHints(
 			{ resource: 'client', operation: 'get', clientId: 'cli_1' },
@@ -112,7 +70,7 @@ describe('execution hints: what a run cost', () => {
 				scope
 					.get('/api/v1/users')
 					.query(true)
-					.reply(200, { items: [{ id: 'usr_1' }], hasMore: false, nextCursor: null }),
+					.reply(200, v1Page([{ id: 'usr_1' }])),
 		);
 		expect(onePage.hints).toEqual([]);
 		// One page per item is still a run of single requests: no hint, however many items.
@@ -123,33 +81,43 @@ describe('execution hints: what a run cost', () => {
 					.get('/api/v1/users')
 					.query(true)
 					.times(3)
-					.reply(200, { items: [{ id: 'usr_1' }], hasMore: true, nextCursor: 'c2' }),
-			{ items: [{ json: {} }, { json: {} }, { json: {} }] },
+					.reply(200, v1Page([{ id: 'usr_1' }], 'c2')),
+			{ items: Array.from({ length: 3 }, () => ({ json: {} })) },
 		);
 		expect(perItem.items).toHaveLength(3);
 		expect(perItem.hints).toEqual([]);
 	});
 
-	it('counts the pages of every list of the run once one list took several', async () => {
-		const run = await runWithHints(
-			{ resource: 'lead', operation: 'getMany', returnAll: '={{ $json.all }}', limit: 1 },
-			(scope) =>
-				scope
-					.get('/api/v1/leads')
-					.query({ limit: '1' })
-					.reply(200, v1Page([lead('1')], 'c2'))
-					.get('/api/v1/leads')
-					.query({ limit: '100' })
-					.reply(200, v1Page([lead('1')], 'c2'))
-					.get('/api/v1/leads')
-					.query({ limit: '100', cursor: 'c2' })
-					.reply(200, v1Page([lead('2')])),
-			{ items: [{ json: { all: false } }, { json: { all: true } }] },
-		);
-		expect(run.items).toHaveLength(3);
-		expect(run.hints.map((hint) => hint.message)).toEqual([
-			'This run read 3 pages and sent 3 requests to the CRM.',
+	it('counts the pages and requests of every list of the run once one list took several; the next run from zero', async () => {
+		const parameters = {
+			resource: 'lead',
+			operation: 'getMany',
+			returnAll: '={{ $json.all }}',
+			limit: 1,
+		};
+		const pages = (scope: nock.Scope) =>
+			scope
+				.get('/api/v1/leads')
+				.query({ limit: '1' })
+				.reply(200, v1Page([lead('1')], 'c2'))
+				.get('/api/v1/leads')
+				.query({ limit: '100' })
+				.reply(200, v1Page([lead('1')], 'c2'))
+				.get('/api/v1/leads')
+				.query({ limit: '100', cursor: 'c2' })
+				.reply(200, v1Page([lead('2')]));
+		const items = [{ json: { all: false } }, { json: { all: true } }];
+		const first = await runWithHints(parameters, pages, { items });
+		const second = await runWithHints(parameters, pages, { items });
+		expect(first.items).toHaveLength(3);
+		expect(first.hints).toEqual([
+			{
+				message: 'This run read 3 pages and sent 3 requests to the CRM.',
+				type: 'info',
+				location: 'outputPane',
+			},
 		]);
+		expect(second.hints).toEqual(first.hints);
 	});
 
 	it('a 429 waited out says so: requests, total wait and answers 429', async () => {
@@ -227,27 +195,28 @@ describe('Create or Update: the marker and "Created N and updated M leads"', () 
 			.patch('/api/v1/leads/lead_new')
 			.reply(200, { ...created, name: 'New Again' });
 
-	it('version 2: each item is the lead unchanged plus `_upsert` (created / updated, the field that matched); the hint counts them', async () => {
-		const run = await runWithHints(upsert, mock, { items: people });
-		expect(run.items.map((item) => item.json)).toEqual([
-			{ ...known, name: 'Known', _upsert: { action: 'updated', matchedField: 'email' } },
-			{ ...created, _upsert: { action: 'created', matchedField: null } },
-			{ ...created, name: 'New Again', _upsert: { action: 'updated', matchedField: 'email' } },
-		]);
+	it.each([
+		[
+			'version 2: each item is the lead unchanged plus `_upsert` (created / updated, the field that matched)',
+			2,
+			[
+				{ ...known, name: 'Known', _upsert: { action: 'updated', matchedField: 'email' } },
+				{ ...created, _upsert: { action: 'created', matchedField: null } },
+				{ ...created, name: 'New Again', _upsert: { action: 'updated', matchedField: 'email' } },
+			],
+		],
+		[
+			'version 1 (saved with 0.2): the leads exactly as before, no marker',
+			1,
+			[{ ...known, name: 'Known' }, created, { ...created, name: 'New Again' }],
+		],
+	])('%s; the hint counts them', async (_name, typeVersion, leads) => {
+		const run = await runWithHints(upsert, mock, { items: people, typeVersion });
+		expect(run.items.map((item) => item.json)).toEqual(leads);
 		expect(run.items.map((item) => item.pairedItem)).toEqual([
 			{ item: 0 },
 			{ item: 1 },
 			{ item: 2 },
-		]);
-		expect(run.hints.map((hint) => hint.message)).toEqual(['Created 1 and updated 2 leads']);
-	});
-
-	it('version 1 (saved with 0.2): the leads exactly as before, no marker; the hint is shown all the same', async () => {
-		const run = await runWithHints(upsert, mock, { items: people, typeVersion: 1 });
-		expect(run.items.map((item) => item.json)).toEqual([
-			{ ...known, name: 'Known' },
-			created,
-			{ ...created, name: 'New Again' },
 		]);
 		expect(run.hints.map((hint) => hint.message)).toEqual(['Created 1 and updated 2 leads']);
 	});

@@ -1,7 +1,4 @@
-/**
- * Invoice line items: the fields in the order a user fills them in, and line items of workflows saved with 0.2 (the
- * same field names, saved in 0.2's alphabetical order) sent exactly as before, by version-1 and version-2 nodes.
- */
+/** Invoice line items: fields in the order a user fills them in; line items saved with 0.2 sent as 0.2 sent them. */
 import { setGlobalState } from 'n8n-workflow';
 import type { INodeProperties, INodePropertyCollection, INodeParameters } from 'n8n-workflow';
 
@@ -79,7 +76,7 @@ async function sentLineItems(lineItems: INodeParameters, typeVersion?: number): 
 }
 
 describe('invoice line items', () => {
-	it('shows the fields in the order a user fills them in, the rarely used ones last', () => {
+	it("shows the fields in the order a user fills them in (not 0.2's), the rarely used ones last, under the names 0.2 saved", () => {
 		expect(lineItemFields().map((field) => field.displayName)).toEqual([
 			'Name',
 			'Product ID',
@@ -91,37 +88,29 @@ describe('invoice line items', () => {
 			'Discount Type',
 			'Tax Rate ID',
 		]);
+		const names = lineItemFields().map((field) => field.name);
+		expect(names).not.toEqual(Object.keys(SAVED_WITH_0_2.items[0]));
+		expect(names.sort()).toEqual(Object.keys(SAVED_WITH_0_2.items[0]).sort());
 	});
 
-	it('keeps the field names of 0.2 (saved workflows name them)', () => {
-		expect(
-			lineItemFields()
-				.map((field) => field.name)
-				.sort(),
-		).toEqual(Object.keys(SAVED_WITH_0_2.items[0]).sort());
-	});
+	const order = lineItemFields().map((field) => field.name);
+	const reordered = {
+		items: SAVED_WITH_0_2.items.map((item) =>
+			Object.fromEntries(order.map((name) => [name, item[name as keyof typeof item]])),
+		),
+	};
 
-	it.each([1, 2])(
-		'sends line items saved with 0.2 exactly as 0.2 did (node version %i)',
-		async (typeVersion) => {
-			expect(await sentLineItems(SAVED_WITH_0_2, typeVersion)).toEqual(SENT);
-		},
-	);
-
-	it('sends line items entered in the new order the same way', async () => {
-		const order = lineItemFields().map((field) => field.name);
-		const reordered = {
-			items: SAVED_WITH_0_2.items.map((item) =>
-				Object.fromEntries(order.map((name) => [name, item[name as keyof typeof item]])),
-			),
-		};
-		expect(Object.keys(reordered.items[0])).not.toEqual(Object.keys(SAVED_WITH_0_2.items[0]));
-		expect(await sentLineItems(reordered)).toEqual(SENT);
-	});
-
-	it('sends a line with only the fields a user fills in first (the rest take their defaults)', async () => {
-		expect(await sentLineItems({ items: [{ name: 'Hours', quantity: 3, price: 80 }] })).toEqual([
-			{ name: 'Hours', quantity: 3, price: 80 },
-		]);
+	it.each<[string, INodeParameters, number | undefined, unknown]>([
+		['saved with 0.2, by a version-1 node: as 0.2 sent them', SAVED_WITH_0_2, 1, SENT],
+		['saved with 0.2, by a version-2 node: as 0.2 sent them', SAVED_WITH_0_2, 2, SENT],
+		['entered in the new order: the same way', reordered, undefined, SENT],
+		[
+			'with only the fields a user fills in first: the rest take their defaults',
+			{ items: [{ name: 'Hours', quantity: 3, price: 80 }] },
+			undefined,
+			[{ name: 'Hours', quantity: 3, price: 80 }],
+		],
+	])('sends line items %s', async (_name, lineItems, typeVersion, sent) => {
+		expect(await sentLineItems(lineItems, typeVersion)).toEqual(sent);
 	});
 });

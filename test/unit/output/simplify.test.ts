@@ -1,8 +1,4 @@
-/**
- * Simplify (versions 2 and 3) on Lead → Get / Get Many, Client → Get, Product → Get, User → Get Many, Contact → Get
- * Many: on by default, off gives the API's record unchanged, and a version-1 node (saved with 0.2) outputs exactly as
- * before. Version 4's Output (Simplified, Raw, Select Included Fields) in its place, and its list of fields.
- */
+/** Simplify (versions 2 and 3), version 4's Output in its place and its list of fields; version 1 unchanged. */
 import { NodeHelpers } from 'n8n-workflow';
 import type { IDataObject, INodeExecutionData, INodeParameters } from 'n8n-workflow';
 
@@ -10,8 +6,9 @@ import { SIMPLIFIED_FIELDS } from '../../../nodes/CrmInvoicing/shared/simplify';
 import { CrmInvoicing } from '../../../nodes/CrmInvoicing/CrmInvoicing.node';
 import { getOutputFields } from '../../../nodes/CrmInvoicing/actions/methods/loadOptions';
 import { RECORD_FIELDS } from '../../../nodes/CrmInvoicing/actions/common/output';
-import { createLoadOptionsContext, runNode } from '../../helpers/harness';
+import { createExecuteContext, createLoadOptionsContext, runNode } from '../../helpers/harness';
 import { api, useNock } from '../actions/support';
+import { v1Page, v2Page } from '../../helpers/actions';
 
 useNock();
 
@@ -81,68 +78,45 @@ interface Case {
 	resource: keyof typeof SIMPLIFIED_FIELDS;
 	parameters: INodeParameters;
 	record: IDataObject;
-	mock: () => void;
+	/** Answers the next `times` runs' request with the record (or a page holding it). */
+	mock: (times?: number) => void;
 }
 
+function caseOf(
+	label: string,
+	parameters: INodeParameters,
+	record: IDataObject,
+	path: string,
+	body: IDataObject = record,
+): Case {
+	const resource = parameters.resource as Case['resource'];
+	const mock = (times = 1) => api().get(path).query(true).times(times).reply(200, body);
+	return { label, resource, parameters, record, mock };
+}
+
+const many = (resource: string) => ({ resource, operation: 'getMany', limit: 1 });
 const CASES: Case[] = [
-	{
-		label: 'Lead → Get',
-		resource: 'lead',
-		parameters: {
-			resource: 'lead',
-			operation: 'get',
-			leadId: { __rl: true, mode: 'id', value: 'lead_1' },
-		},
-		record: LEAD,
-		mock: () => api().get('/api/v1/leads/lead_1').reply(200, LEAD),
-	},
-	{
-		label: 'Lead → Get Many',
-		resource: 'lead',
-		parameters: { resource: 'lead', operation: 'getMany', limit: 1 },
-		record: LEAD,
-		mock: () =>
-			api()
-				.get('/api/v1/leads')
-				.query(true)
-				.reply(200, { items: [LEAD], hasMore: false, nextCursor: null }),
-	},
-	{
-		label: 'Client → Get',
-		resource: 'client',
-		parameters: { resource: 'client', operation: 'get', clientId: 'cli_1' },
-		record: CLIENT,
-		mock: () => api().get('/api/v1/clients/cli_1').reply(200, CLIENT),
-	},
-	{
-		label: 'Product → Get',
-		resource: 'product',
-		parameters: { resource: 'product', operation: 'get', productId: 'prd_1' },
-		record: PRODUCT,
-		mock: () => api().get('/api/v1/products/prd_1').reply(200, PRODUCT),
-	},
-	{
-		label: 'User → Get Many',
-		resource: 'user',
-		parameters: { resource: 'user', operation: 'getMany', limit: 1 },
-		record: USER,
-		mock: () =>
-			api()
-				.get('/api/v1/users')
-				.query(true)
-				.reply(200, { items: [USER], hasMore: false, nextCursor: null }),
-	},
-	{
-		label: 'Contact → Get Many',
-		resource: 'contact',
-		parameters: { resource: 'contact', operation: 'getMany', limit: 1 },
-		record: CONTACT,
-		mock: () =>
-			api()
-				.get('/api/v2/contacts')
-				.query(true)
-				.reply(200, { data: [CONTACT], meta: { hasMore: false, nextCursor: null } }),
-	},
+	caseOf(
+		'Lead → Get',
+		{ resource: 'lead', operation: 'get', leadId: { __rl: true, mode: 'id', value: 'lead_1' } },
+		LEAD,
+		'/api/v1/leads/lead_1',
+	),
+	caseOf('Lead → Get Many', many('lead'), LEAD, '/api/v1/leads', v1Page([LEAD])),
+	caseOf(
+		'Client → Get',
+		{ resource: 'client', operation: 'get', clientId: 'cli_1' },
+		CLIENT,
+		'/api/v1/clients/cli_1',
+	),
+	caseOf(
+		'Product → Get',
+		{ resource: 'product', operation: 'get', productId: 'prd_1' },
+		PRODUCT,
+		'/api/v1/products/prd_1',
+	),
+	caseOf('User → Get Many', many('user'), USER, '/api/v1/users', v1Page([USER])),
+	caseOf('Contact → Get Many', many('contact'), CONTACT, '/api/v2/contacts', v2Page([CONTACT])),
 ];
 
 /** A run of a node saved with version 3 (Simplify's last version) unless said. */
@@ -150,6 +124,8 @@ async function output(parameters: INodeParameters, typeVersion = 3): Promise<INo
 	const [items] = await runNode({ nodeType, parameters, typeVersion });
 	return items;
 }
+const v4 = (parameters: INodeParameters) => output(parameters, 4);
+const ok = (json: IDataObject) => [{ json, pairedItem: { item: 0 } }];
 
 describe('Simplify', () => {
 	it('keeps at most 10 fields per resource, each a field the spec gives the resource', () => {
@@ -161,37 +137,40 @@ describe('Simplify', () => {
 	});
 
 	it.each(CASES)(
-		"$label: on by default, only the simplified fields; off, the API's record; version 1 (0.2), the record whatever its parameters say",
+		"$label: on by default, only the simplified fields; off, the API's record; version 1 (0.2), the record whatever its parameters say; version 4's Output in its place",
 		async ({ resource, parameters, record, mock }) => {
-			const raw = [{ json: record, pairedItem: { item: 0 } }];
-			mock();
-			const items = await output(parameters);
-			const expected = Object.fromEntries(
+			const raw = ok(record);
+			const simplified = Object.fromEntries(
 				SIMPLIFIED_FIELDS[resource].map((field) => [field, record[field]]),
 			);
-			expect(items).toEqual([{ json: expected, pairedItem: { item: 0 } }]);
+			const first = RECORD_FIELDS[resource][1];
+			const last = RECORD_FIELDS[resource].at(-1)!;
+			mock(9);
+			const items = await output(parameters);
+			expect(items).toEqual(ok(simplified));
 			expect(Object.keys(items[0].json)).toEqual([...SIMPLIFIED_FIELDS[resource]]);
 			expect(Object.keys(items[0].json).length).toBeLessThan(Object.keys(record).length);
-			mock();
 			expect(await output({ ...parameters, simplify: false })).toEqual(raw);
-			mock();
+			// Version 3 keeps Simplify, whatever Output says.
+			expect(await output({ ...parameters, output: 'fields', fields: [first] })).toEqual(
+				ok(simplified),
+			);
 			expect(await output(parameters, 1)).toEqual(raw);
-			mock();
 			expect(await output({ ...parameters, simplify: true }, 1)).toEqual(raw);
+			// Version 4: Simplified by default, Raw the record unchanged, Simplify ignored.
+			expect(await v4({ ...parameters, simplify: false })).toEqual(ok(simplified));
+			expect(await v4({ ...parameters, output: 'raw' })).toEqual(raw);
+			// Select Included Fields: the ID and the fields picked, nothing else.
+			const picked = await v4({ ...parameters, output: 'fields', fields: [last, first] });
+			expect(picked).toEqual(ok({ id: record.id, [first]: record[first], [last]: record[last] }));
 		},
 	);
 
 	it('is a parameter from version 2 on, on by default (a node added now, and the node as an AI Agent tool)', () => {
 		const { description } = nodeType;
 		expect(description.defaultVersion).toBe(4);
-		const node = (typeVersion: number) => ({
-			id: 'n',
-			name: 'CRM Invoicing',
-			type: 'n8n-nodes-crm-invoicing.crmInvoicing',
-			typeVersion,
-			position: [0, 0] as [number, number],
-			parameters: {},
-		});
+		const node = (typeVersion: number) =>
+			createExecuteContext({ nodeType, parameters: {}, typeVersion }).node;
 		for (const { parameters } of CASES) {
 			const { resource, operation } = parameters;
 			// What n8n saves for a new node, defaults included, as the editor (and the AI Agent's tool) resolves them.
@@ -228,7 +207,7 @@ describe('Simplify', () => {
 			.get('/api/v1/leads')
 			.query(true)
 			.twice()
-			.reply(200, { items: [LEAD, { ...LEAD, id: 'lead_2' }], hasMore: false, nextCursor: null });
+			.reply(200, v1Page([LEAD, { ...LEAD, id: 'lead_2' }]));
 		const items = await runNode({
 			nodeType,
 			typeVersion: 3,
@@ -250,36 +229,10 @@ describe('Simplify', () => {
 });
 
 describe('Output (version 4)', () => {
-	const v4 = (parameters: INodeParameters) => output(parameters, 4);
-	const ok = (json: IDataObject) => [{ json, pairedItem: { item: 0 } }];
-
-	it.each(CASES)(
-		'$label: Simplified by default, Raw the record unchanged, Simplify ignored',
-		async ({ resource, parameters, record, mock }) => {
-			mock();
-			const simplified = Object.fromEntries(
-				SIMPLIFIED_FIELDS[resource].map((field) => [field, record[field]]),
-			);
-			expect(await v4({ ...parameters, simplify: false })).toEqual(ok(simplified));
-			mock();
-			expect(await v4({ ...parameters, output: 'raw' })).toEqual(ok(record));
-		},
-	);
-
-	it.each(CASES)(
-		'$label: Select Included Fields gives the ID and the fields picked, nothing else',
-		async ({ resource, parameters, record, mock }) => {
-			const first = RECORD_FIELDS[resource][1];
-			const last = RECORD_FIELDS[resource].at(-1)!;
-			mock();
-			const items = await v4({ ...parameters, output: 'fields', fields: [last, first] });
-			expect(items).toEqual(ok({ id: record.id, [first]: record[first], [last]: record[last] }));
-		},
-	);
+	const get = CASES[0];
 
 	it("a lead's custom fields one by one, under customFields; fields given as text; fields the lead lacks left out", async () => {
-		const get = CASES[0];
-		get.mock();
+		get.mock(2);
 		expect(
 			await v4({
 				...get.parameters,
@@ -287,31 +240,21 @@ describe('Output (version 4)', () => {
 				fields: ' name, customFields.budget ,customFields.absent, fax',
 			}),
 		).toEqual(ok({ id: 'lead_1', name: 'Jane Doe', customFields: { budget: 'high' } }));
-		get.mock();
 		expect(
 			await v4({ ...get.parameters, output: 'fields', fields: ['customFields', 'email'] }),
 		).toEqual(ok({ id: 'lead_1', customFields: { budget: 'high' }, email: 'jane@example.com' }));
 	});
 
 	it('refuses no field and an unknown Output, naming the item and what to do', async () => {
-		const get = CASES[0];
-		get.mock();
+		get.mock(2);
 		await expect(v4({ ...get.parameters, output: 'fields', fields: [] })).rejects.toMatchObject({
 			message: '"Fields" names no field in item 0',
 			description:
 				'Pick at least one field under "Fields", or set "Output" to "Simplified" or "Raw".',
 		});
-		get.mock();
 		await expect(v4({ ...get.parameters, output: 'everything' })).rejects.toMatchObject({
 			message: '"Output" must be simple, raw or fields but is the text "everything" in item 0',
 		});
-	});
-
-	it('a version-3 node keeps Simplify, whatever Output says', async () => {
-		const get = CASES[0];
-		get.mock();
-		const [item] = await output({ ...get.parameters, output: 'fields', fields: ['name'] });
-		expect(Object.keys(item.json)).toEqual([...SIMPLIFIED_FIELDS.lead]);
 	});
 
 	describe('the list of fields (getOutputFields)', () => {
@@ -334,11 +277,7 @@ describe('Output (version 4)', () => {
 			api()
 				.get('/api/v1/leads')
 				.query({ limit: '100' })
-				.reply(200, {
-					items: [LEAD, { ...LEAD, id: 'lead_2', customFields: { seats: 3 } }],
-					hasMore: true,
-					nextCursor: 'next',
-				});
+				.reply(200, v1Page([LEAD, { ...LEAD, id: 'lead_2', customFields: { seats: 3 } }], 'next'));
 			const list = await listFor('lead');
 			expect(list.slice(0, RECORD_FIELDS.lead.length).map((option) => option.value)).toEqual([
 				...RECORD_FIELDS.lead,

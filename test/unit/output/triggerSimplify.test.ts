@@ -1,7 +1,4 @@
-/**
- * The trigger's Simplify (version 2, on by default): a delivery is output as event, timestamp and the lead reduced to
- * the lead's simplified fields; off, and in version-1 triggers (saved with 0.2), exactly as before.
- */
+/** The trigger's Simplify (version 2, on by default); off, and in version-1 triggers, the delivery as 0.2 output it. */
 import type { IDataObject, INodeParameters } from 'n8n-workflow';
 
 import { SIMPLIFIED_FIELDS } from '../../../nodes/CrmInvoicing/shared/simplify';
@@ -35,6 +32,18 @@ const LEAD_PAYLOAD = {
 	ownerId: 1,
 	ownerName: 'Ada Admin',
 };
+/** The lead's simplified fields the payload has, in their order. */
+const IN_ORDER = [
+	'id',
+	'name',
+	'email',
+	'mobile',
+	'title',
+	'value',
+	'stageId',
+	'archived',
+	'createdAt',
+];
 const TIMESTAMP = '2026-11-23T01:00:00.000Z';
 
 async function deliver(
@@ -65,28 +74,38 @@ const simplifiedLead = Object.fromEntries(
 );
 
 describe('trigger: Simplify', () => {
-	it("is on by default in a new trigger (version 2): event, timestamp and the lead's simplified fields", async () => {
-		const items = await deliver('lead.created', LEAD_PAYLOAD, {});
-		expect(items).toEqual([
-			{ event: 'lead.created', timestamp: TIMESTAMP, payload: simplifiedLead },
-		]);
-		expect(Object.keys(items[0].payload as IDataObject)).toEqual([
-			'id',
-			'name',
-			'email',
-			'mobile',
-			'title',
-			'value',
-			'stageId',
-			'archived',
-			'createdAt',
-		]);
+	const whole = {
+		event: 'lead.created',
+		timestamp: TIMESTAMP,
+		payload: LEAD_PAYLOAD,
+		webhookId: expect.stringMatching(/^msg_test_/),
+	};
+	const payloadOnly = { options: { payloadOnly: true } };
+
+	it.each<[string, INodeParameters, number | undefined, unknown[]]>([
+		[
+			"on by default in a new trigger: event, timestamp and the lead's simplified fields",
+			{},
+			undefined,
+			[{ event: 'lead.created', timestamp: TIMESTAMP, payload: simplifiedLead }],
+		],
+		['with Payload Only, the simplified lead alone', payloadOnly, undefined, [simplifiedLead]],
+		['off: the delivery as 0.2 output it', { simplify: false }, 2, [whole]],
+		['a version-1 trigger (saved with 0.2): as 0.2 output it', {}, 1, [whole]],
+		['a version-1 trigger, whatever its parameters say', { simplify: true }, 1, [whole]],
+		[
+			'a version-1 trigger with Payload Only: the payload as received',
+			payloadOnly,
+			1,
+			[LEAD_PAYLOAD],
+		],
+	])('%s', async (_name, parameters, version, items) => {
+		expect(await deliver('lead.created', LEAD_PAYLOAD, parameters, version)).toEqual(items);
 	});
 
-	it('with Payload Only, outputs the simplified lead alone', async () => {
-		expect(await deliver('lead.created', LEAD_PAYLOAD, { options: { payloadOnly: true } })).toEqual(
-			[simplifiedLead],
-		);
+	it("keeps the lead's simplified fields in their order", async () => {
+		const [item] = await deliver('lead.created', LEAD_PAYLOAD, {});
+		expect(Object.keys(item.payload as IDataObject)).toEqual(IN_ORDER);
 	});
 
 	it('keeps the payload of other events whole (the spec does not show their shapes)', async () => {
@@ -100,29 +119,6 @@ describe('trigger: Simplify', () => {
 		expect(await deliver('deal.stage_changed', deal, {})).toEqual([
 			{ event: 'deal.stage_changed', timestamp: TIMESTAMP, payload: deal },
 		]);
-	});
-
-	it.each([
-		['off', { simplify: false }, 2],
-		['a version-1 trigger (saved with 0.2)', {}, 1],
-		['a version-1 trigger, whatever its parameters say', { simplify: true }, 1],
-	])(
-		'%s: event, timestamp, the payload as received and the delivery id, as 0.2 output it',
-		async (_case, parameters, version) => {
-			const [item] = await deliver('lead.created', LEAD_PAYLOAD, parameters, version);
-			expect(item).toEqual({
-				event: 'lead.created',
-				timestamp: TIMESTAMP,
-				payload: LEAD_PAYLOAD,
-				webhookId: expect.stringMatching(/^msg_test_/),
-			});
-		},
-	);
-
-	it('a version-1 trigger with Payload Only outputs the payload as received', async () => {
-		expect(
-			await deliver('lead.created', LEAD_PAYLOAD, { options: { payloadOnly: true } }, 1),
-		).toEqual([LEAD_PAYLOAD]);
 	});
 
 	it('is a version-2 parameter of the trigger, on by default', () => {

@@ -1,19 +1,16 @@
 /* eslint-disable -- not shipped: eslint.dev.config.mjs lints this file, not n8n's node rules */
-/**
- * Issue 17, point 5: the pacer releases queued requests first in, first out, at no more than the known rate (also
- * right after a reset and after a 429), refuses at once what cannot get a turn within its wait, keeps a bounded memory
- * whatever the rate, and reads the API's RateLimit-* headers as the key's budget across processes.
- *
- * Everything here runs on a fake clock (pacerSim.ts): the figures are counts and fake times, not timings.
- */
-import { RETRY } from '../../../nodes/CrmInvoicing/shared/transport/limits';
+/** The pacer on a fake clock (pacerSim.ts): the figures are counts and fake times, not timings. */
+import { DOCUMENTED_RATE_LIMIT, RETRY } from '../../../nodes/CrmInvoicing/shared/transport/limits';
 import type { PacerTurn } from '../../../nodes/CrmInvoicing/shared/transport/rateLimit';
 import {
+	busiestWindow,
 	FakeTime,
 	FixedWindowServer,
 	flush,
+	pacerAt,
 	pacerOn,
 	request,
+	sendTimes,
 	takeTurn,
 	type Outcome,
 } from './pacerSim';
@@ -27,6 +24,13 @@ function refusal(error: unknown): { turnS: number; capS: number } | undefined {
 }
 
 describe('first in, first out', () => {
+	/** The headers of a window of 3 requests that resets in 2 s. */
+	const ofThree = (remaining: string) => ({
+		'ratelimit-limit': '3',
+		'ratelimit-remaining': remaining,
+		'ratelimit-reset': '2',
+	});
+
 	it('releases queued requests in the order they asked, a retry after a 429 before the ones that came later', async () => {
 		const time = new FakeTime();
 		const pacer = pacerOn(time);
@@ -43,17 +47,7 @@ describe('first in, first out', () => {
 		expect(released).toEqual([]);
 
 		// The first is refused with 429 (the window is spent for 2 s); it asks again with its ticket.
-		pacer.settle(
-			first,
-			429,
-			{
-				'ratelimit-limit': '3',
-				'ratelimit-remaining': '0',
-				'ratelimit-reset': '2',
-				'retry-after': '2',
-			},
-			2_000,
-		);
+		pacer.settle(first, 429, { ...ofThree('0'), 'retry-after': '2' }, 2_000);
 		let retried: PacerTurn | undefined;
 		void pacer.take({ ticket: first.ticket }).then((turn) => {
 			retried = turn;
@@ -65,20 +59,11 @@ describe('first in, first out', () => {
 		// After the reset only the retry goes (the first request of the new window), its answer tells the budget.
 		await time.advanceTo(2_100);
 		expect(released).toEqual([0]);
-		pacer.settle(retried as PacerTurn, 200, {
-			'ratelimit-limit': '3',
-			'ratelimit-remaining': '2',
-			'ratelimit-reset': '2',
-		});
+		pacer.settle(retried as PacerTurn, 200, ofThree('2'));
 		await flush();
 		expect(released).toEqual([0, 1, 2]);
 		const turns = await Promise.all(queued.slice(0, 2));
-		for (const turn of turns)
-			pacer.settle(turn, 200, {
-				'ratelimit-limit': '3',
-				'ratelimit-remaining': '0',
-				'ratelimit-reset': '2',
-			});
+		for (const turn of turns) pacer.settle(turn, 200, ofThree('0'));
 		await time.advanceTo(4_300);
 		expect(released).toEqual([0, 1, 2, 3]);
 	});
@@ -167,20 +152,6 @@ describe('no burst: at most the known budget, also right after a reset and after
 		const next = await pacer.take({ maxWaitMs: 2_000 }).catch((caught: unknown) => caught);
 		expect(refusal(next)).toEqual(refusal(error));
 	});
-
-	it('a queued request whose turn does not come within its wait is refused, not sent late', async () => {
-		const time = new FakeTime();
-		const pacer = pacerOn(time);
-		const first = await pacer.take();
-		const second = pacer.take({ maxWaitMs: 500 }).then(
-			() => 'sent',
-			(error: unknown) => (refusal(error) ? 'refused' : 'other'),
-		);
-		// The first answer never comes (a hanging request): the documented rate takes over after 2 s, too late here.
-		await time.advanceTo(1_600);
-		expect(await second).toBe('refused');
-		pacer.settle(first);
-	});
 });
 
 describe('the first answer of a window', () => {
@@ -199,12 +170,18 @@ describe('the first answer of a window', () => {
 		expect(Math.max(...outcomes.map((outcome) => outcome.finishedAt ?? 0))).toBeLessThan(8_000);
 	});
 
-	it('a slow first answer holds the others at most 2 s; then the documented rate lets them go', async () => {
+	it('a slow first answer holds the others at most 2 s, then the documented rate lets them go; one whose wait is shorter is refused, not sent late', async () => {
 		const time = new FakeTime();
 		const pacer = pacerOn(time);
 		const first = await pacer.take();
+		const limited = pacer.take({ maxWaitMs: 500 }).then(
+			() => 'sent',
+			(error: unknown) => (refusal(error) ? 'refused' : 'other'),
+		);
 		let released = 0;
 		for (let n = 0; n < 3; n++) void pacer.take().then(() => released++);
+		await time.advanceTo(1_600);
+		expect(await limited).toBe('refused');
 		await time.advanceTo(1_900);
 		expect(released).toBe(0);
 		await time.advanceTo(2_100);
@@ -253,42 +230,26 @@ describe('only the sends that still count are kept: none older than the minute',
 });
 
 describe('processes sharing a key slow down together', () => {
-	/** `processes` pacers, each running `concurrency` requests at a time, `total` in all, against one server. */
-	async function shared(
-		processes: number,
-		concurrency: number,
-		total: number,
-		limit: number,
-		windowMs: number,
-	) {
+	it('two workers with two executions each, 200 creates at 10 per second: none fails, under 10 % extra requests', async () => {
 		const time = new FakeTime();
-		const server = new FixedWindowServer(time, limit, windowMs);
-		const pacers = Array.from({ length: processes }, () => pacerOn(time));
+		const server = new FixedWindowServer(time, 10, 1_000);
+		const pacers = [pacerOn(time), pacerOn(time)];
 		let started = 0;
 		let finished = 0;
 		const failures: Outcome[] = [];
 		const worker = async (process: number): Promise<void> => {
-			while (started < total) {
+			while (started < 200) {
 				started++;
 				const outcome = await request(time, pacers[process], server, { process, latencyMs: 15 });
 				finished++;
 				if (!outcome.ok) failures.push(outcome);
 			}
 		};
-		for (let process = 0; process < processes; process++)
-			for (let n = 0; n < concurrency; n++) void worker(process);
-		await time.runUntil(() => finished === total, 10 * 60_000);
-		return { server, failures, finished, time };
-	}
-
-	it('two workers with two executions each, 200 creates at 10 per second: none fails, under 10 % extra requests', async () => {
-		const { server, failures, finished, time } = await shared(2, 2, 200, 10, 1_000);
+		for (const process of [0, 1]) for (let n = 0; n < 2; n++) void worker(process);
+		await time.runUntil(() => finished === 200, 10 * 60_000);
 
 		expect(finished).toBe(200);
 		expect(failures).toEqual([]);
-		console.log(
-			`[sim] 2 processes x 2: ${server.sent.length} requests for 200, ${server.refused} answers 429, ${time.now} ms`,
-		);
 		expect(server.sent.length).toBeLessThanOrEqual(220);
 		// Neither starves (the one whose turn comes later in each window would meet 429 after 429): while both are
 		// busy, each has at least a third of what the CRM accepted.
@@ -325,25 +286,6 @@ describe('processes sharing a key slow down together', () => {
 		expect(alone.length).toBeGreaterThan(50);
 		expect(alone.length / seconds).toBeGreaterThan(8);
 		expect(server.refused).toBeLessThanOrEqual(5);
-	});
-
-	it('a window almost all spent by others does not leave the process at one request a window once they stop', async () => {
-		const time = new FakeTime();
-		const server = new FixedWindowServer(time, 10, 1_000);
-		const pacer = pacerOn(time);
-		server.spentByOthers = 9;
-		const outcomes: Outcome[] = [];
-		for (let n = 0; n < 60; n++)
-			void request(time, pacer, server).then((outcome) => outcomes.push(outcome));
-		await time.advanceTo(4_000);
-		// 9 of every 10 were the others': this process had one a window.
-		expect(outcomes.length).toBeLessThanOrEqual(5);
-		server.spentByOthers = 0;
-		await time.runUntil(() => outcomes.length === 60, 60_000);
-
-		expect(outcomes.every((outcome) => outcome.ok)).toBe(true);
-		// The other 55 or so in about 6 windows, not 55.
-		expect(time.now).toBeLessThan(12_000);
 	});
 
 	it('reads the budget the other process spent: the second process alone would not know the window is spent', async () => {
@@ -390,5 +332,42 @@ describe("a caller's share of the key (takeShare: the polling triggers' half)", 
 		for (let n = 0; n < 30; n++) await pacer.takeShare(30);
 		const { at } = await takeTurn(time, pacer);
 		expect(at).toBe(0);
+	});
+});
+
+describe('without RateLimit-* headers: the documented 60 a minute, or "Requests per Minute"', () => {
+	const WINDOW_MS = DOCUMENTED_RATE_LIMIT.windowSeconds * 1000;
+
+	it('120 at once → the first, its answer, 59 more, then 60 a minute later, in the order they asked', async () => {
+		const { time, pacer } = pacerAt(0);
+		const given: number[] = [];
+		const turns = Array.from({ length: 120 }, async (_, n) => {
+			const turn = await pacer.take();
+			given.push(n);
+			return { turn, at: time.now };
+		});
+		await flush();
+		expect(given).toEqual([0]);
+		pacer.settle((await turns[0]).turn, 200, {});
+		await flush();
+		expect(given).toHaveLength(60);
+		await time.advanceTo(WINDOW_MS - 1);
+		expect(given).toHaveLength(60);
+		await time.advanceTo(WINDOW_MS + 600);
+		expect(given).toEqual(Array.from({ length: 120 }, (_, n) => n));
+		const times = await Promise.all(turns.map(async (turn) => (await turn).at));
+		expect(busiestWindow(times, WINDOW_MS)).toBe(60);
+	});
+
+	it('is not applied while the API announces its own window, and is again once answers stop carrying the headers', async () => {
+		const { time, pacer } = pacerAt(0);
+		const announce = { 'ratelimit-remaining': '1000', 'ratelimit-reset': '60' };
+		const announced = await sendTimes(time, pacer, 200, announce);
+		const times = await sendTimes(time, pacer, 2);
+
+		expect(announced.every((at) => at === 0)).toBe(true);
+		// The first answer without them brings the documented 60 back, the 200 sent counted.
+		expect(times[0]).toBe(0);
+		expect(times[1]).toBeGreaterThanOrEqual(WINDOW_MS);
 	});
 });

@@ -131,16 +131,11 @@ export class FixedWindowServer {
 
 	/** The most requests accepted (not 429) in any span of the window's length. */
 	busiestWindow(): number {
-		const times = this.sent
-			.filter((request) => request.status !== 429)
-			.map((request) => request.at);
-		let most = 0;
-		for (let start = 0; start < times.length; start++) {
-			let end = start;
-			while (end < times.length && times[end] < times[start] + this.windowMs) end++;
-			most = Math.max(most, end - start);
-		}
-		return most;
+		const accepted = this.sent.filter((request) => request.status !== 429);
+		return busiestWindow(
+			accepted.map((request) => request.at),
+			this.windowMs,
+		);
 	}
 
 	get refused(): number {
@@ -183,6 +178,43 @@ export async function request(
 
 export function pacerOn(time: FakeTime, requestsPerMinute?: number): RateLimitPacer {
 	return new RateLimitPacer(requestsPerMinute, () => time.now, time.sleep);
+}
+
+/** A pacer on a fake clock that reads `start`. */
+export function pacerAt(
+	start: number,
+	requestsPerMinute?: number,
+): { time: FakeTime; pacer: RateLimitPacer } {
+	const time = new FakeTime();
+	time.now = start;
+	return { time, pacer: pacerOn(time, requestsPerMinute) };
+}
+
+/** The most of `times` (sorted) in any span of `windowMs`. */
+export function busiestWindow(times: number[], windowMs: number): number {
+	let most = 0;
+	for (let start = 0; start < times.length; start++) {
+		let end = start;
+		while (end < times.length && times[end] < times[start] + windowMs) end++;
+		most = Math.max(most, end - start);
+	}
+	return most;
+}
+
+/** Send times of `count` requests made one after the other, each as soon as the pacer lets it go. */
+export async function sendTimes(
+	time: FakeTime,
+	pacer: RateLimitPacer,
+	count: number,
+	announce: Record<string, string> = {},
+): Promise<number[]> {
+	const times: number[] = [];
+	for (let n = 0; n < count; n++) {
+		const { turn, at } = await takeTurn(time, pacer);
+		times.push(at);
+		pacer.settle(turn, 200, announce);
+	}
+	return times;
 }
 
 /** Takes a turn, moving the fake clock timer by timer until it is given; the time it was given. */

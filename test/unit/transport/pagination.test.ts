@@ -1,7 +1,4 @@
-/**
- * The one list reader (transport/pagination.ts): pages, limits and cursors of v1 and v2 lists, the guard against a
- * list that does not advance (issues 11 and 40), its caps and its deadline.
- */
+/** The one list reader: pages, limits and cursors of v1 and v2 lists, a list that does not advance, caps, deadline. */
 import nock from 'nock';
 import { NodeApiError, sleep } from 'n8n-workflow';
 import type { IDataObject } from 'n8n-workflow';
@@ -53,8 +50,28 @@ const v2 = (data: IDataObject[], nextCursor: string | null, hasMore = !!nextCurs
 
 const endless = (n: number) => v1(records('lead', 100, n * 100 + 1), `c${n + 1}`);
 
+/** Pages of `sizes` records numbered on, each naming the next cursor (c2, c3, …), the last one `last`. */
+function chain(sizes: number[], last: string | null = null, version?: 'v2'): IDataObject[] {
+	let from = 1;
+	return sizes.map((size, n) => {
+		const items = records('l', size, from);
+		from += size;
+		const next = n === sizes.length - 1 ? last : `c${n + 2}`;
+		return version ? v2(items, next) : v1(items, next);
+	});
+}
+
+/** The queries asking `sizes` records in turn, from the second on with the cursor c2, c3, …. */
+const asks = (sizes: number[], param = 'limit', filters = '') =>
+	sizes.map((size, n) => `?${filters}${param}=${size}${n ? `&cursor=c${n + 1}` : ''}`);
+
 type Want = { returnAll: boolean; limit?: number };
 const ALL: Want = { returnAll: true };
+const V2 = { version: 'v2' } as const;
+/** A page that says there is no more, but still names a cursor. */
+const stale = (items: IDataObject[], page: typeof v1 | typeof v2 = v1) =>
+	page(items, 'stale', false);
+const limit = (count: number): Want => ({ returnAll: false, limit: count });
 
 describe('readList: pages, limits and cursors', () => {
 	it.each<[string, Partial<ListSpec>, Want, IDataObject[], string[], number]>([
@@ -62,108 +79,79 @@ describe('readList: pages, limits and cursors', () => {
 			'Return All over 3 pages asks limit=100 on every page and passes the cursor',
 			{},
 			ALL,
-			[
-				v1(records('l', 100), 'c2'),
-				v1(records('l', 100, 101), 'c3'),
-				v1(records('l', 20, 201), null),
-			],
-			['?limit=100', '?limit=100&cursor=c2', '?limit=100&cursor=c3'],
+			chain([100, 100, 20]),
+			asks([100, 100, 100]),
 			220,
 		],
 		[
 			'Limit 250 asks for 100, 100, 50: exactly 3 requests',
 			{},
-			{ returnAll: false, limit: 250 },
-			[
-				v1(records('l', 100), 'c2'),
-				v1(records('l', 100, 101), 'c3'),
-				v1(records('l', 50, 201), 'c4'),
-			],
-			['?limit=100', '?limit=100&cursor=c2', '?limit=50&cursor=c3'],
+			limit(250),
+			chain([100, 100, 50], 'c4'),
+			asks([100, 100, 50]),
 			250,
 		],
 		[
-			'a page holding more than asked: never more than the limit',
+			'a page holding more than asked: never past the limit',
 			{},
-			{ returnAll: false, limit: 30 },
-			[v1(records('l', 40), 'c2')],
-			['?limit=30'],
+			limit(30),
+			chain([40], 'c2'),
+			asks([30]),
 			30,
 		],
+		['a page with fewer and hasMore false stops', {}, limit(30), chain([12]), asks([30]), 12],
 		[
-			'a page with fewer and hasMore false stops: one request',
-			{},
-			{ returnAll: false, limit: 30 },
-			[v1(records('l', 12), null)],
-			['?limit=30'],
-			12,
-		],
-		[
-			'a page without nextCursor at all stops',
+			'a page without nextCursor stops',
 			{},
 			ALL,
 			[v1(records('l', 5), undefined, true)],
-			['?limit=100'],
+			asks([100]),
 			5,
 		],
 		[
-			'hasMore: false stops even with a nextCursor',
+			'hasMore false stops despite a nextCursor',
 			{},
 			ALL,
-			[v1(records('l', 100), 'c_stale', false)],
-			['?limit=100'],
+			[stale(records('l', 100))],
+			asks([100]),
 			100,
 		],
-		['an empty result is [] after one request', {}, ALL, [v1([], null)], ['?limit=100'], 0],
-		['Limit 0 sends no request', {}, { returnAll: false, limit: 0 }, [], [], 0],
+		['an empty result is [] after one request', {}, ALL, chain([0]), asks([100]), 0],
+		['Limit 0 sends no request', {}, limit(0), [], [], 0],
 		[
 			'the filters stay on every page',
 			{ qs: { search: 'acme corp', archived: false, stageId: 'lst_new' } },
 			ALL,
-			[v1(records('l', 100), 'c2'), v1(records('l', 1, 101), null)],
-			[
-				'?search=acme%20corp&archived=false&stageId=lst_new&limit=100',
-				'?search=acme%20corp&archived=false&stageId=lst_new&limit=100&cursor=c2',
-			],
+			chain([100, 1]),
+			asks([100, 100], 'limit', 'search=acme%20corp&archived=false&stageId=lst_new&'),
 			101,
 		],
 		[
 			'v2 asks pageSize (not limit) under /api/v2 and follows meta.nextCursor',
-			{ version: 'v2' },
+			V2,
 			ALL,
-			[
-				v2(records('c', 100), 'v2c2'),
-				v2(records('c', 100, 101), 'v2c3'),
-				v2(records('c', 7, 201), null),
-			],
-			['?pageSize=100', '?pageSize=100&cursor=v2c2', '?pageSize=100&cursor=v2c3'],
+			chain([100, 100, 7], null, 'v2'),
+			asks([100, 100, 100], 'pageSize'),
 			207,
 		],
 		[
 			'v2 with a limit asks for what is still missing',
-			{ version: 'v2' },
-			{ returnAll: false, limit: 120 },
-			[v2(records('c', 100), 'v2c2'), v2(records('c', 20, 101), 'v2c3')],
-			['?pageSize=100', '?pageSize=20&cursor=v2c2'],
+			V2,
+			limit(120),
+			chain([100, 20], 'c3', 'v2'),
+			asks([100, 20], 'pageSize'),
 			120,
 		],
 		[
-			'v2 meta.hasMore: false stops even with a nextCursor',
-			{ version: 'v2' },
+			'v2 meta.hasMore false stops despite a nextCursor',
+			V2,
 			ALL,
-			[v2(records('c', 3), 'v2c_stale', false)],
-			['?pageSize=100'],
+			[stale(records('l', 3), v2)],
+			asks([100], 'pageSize'),
 			3,
 		],
-		[
-			'v2 without meta stops',
-			{ version: 'v2' },
-			ALL,
-			[{ data: records('c', 2) }],
-			['?pageSize=100'],
-			2,
-		],
-		['v2 empty result is []', { version: 'v2' }, ALL, [v2([], null)], ['?pageSize=100'], 0],
+		['v2 without meta stops', V2, ALL, [{ data: records('l', 2) }], asks([100], 'pageSize'), 2],
+		['v2 empty result is []', V2, ALL, chain([0], null, 'v2'), asks([100], 'pageSize'), 0],
 	])('%s', async (_name, spec, want, pages, queries, count) => {
 		const prefix = spec.version === 'v2' ? '/api/v2/list' : '/api/v1/list';
 		const seen = servePages(prefix, pages);
@@ -172,7 +160,7 @@ describe('readList: pages, limits and cursors', () => {
 
 		expect(seen).toEqual(queries.map((query) => `${prefix}${query}`));
 		expect(list).toHaveLength(count);
-		if (count > 0) expect(list[count - 1]).toEqual({ id: `${spec.version ? 'c' : 'l'}_${count}` });
+		if (count > 0) expect(list[count - 1]).toEqual({ id: `l_${count}` });
 	});
 
 	it('reads the credential once per execution however many pages, and again in a new execution', async () => {
@@ -198,59 +186,43 @@ describe('readList: pages, limits and cursors', () => {
 });
 
 describe('a list that does not advance stops with an error, not an endless loop', () => {
-	const repeat = 'did not advance: page';
-	it.each<[string, Partial<ListSpec>, (n: number) => IDataObject, string, number]>([
-		[
-			'v1: the same nextCursor forever',
-			{},
-			(n) => v1(records('l', 100, n * 100 + 1), 'same'),
-			`${repeat} 2 handed back a cursor it had already given ("same")`,
-			2,
-		],
-		[
-			'v1: a cycle of two cursors',
-			{},
-			(n) => v1(records('l', 100, n * 100 + 1), n % 2 ? 'a' : 'b'),
-			`${repeat} 3 handed back a cursor it had already given ("b")`,
-			3,
-		],
+	const REPEATED = 'handed back a cursor it had already given';
+	const NOTHING_NEW = 'brought no new records but still named a next cursor';
+	/** The n-th page (from 0) of 100 records not seen before, naming `cursor`. */
+	const fresh = (n: number, cursor: string) => v1(records('l', 100, n * 100 + 1), cursor);
+
+	// Rows: the n-th page (from 0); the page the error names, which is also the number of requests; what it says.
+	it.each<[string, Partial<ListSpec>, (n: number) => IDataObject, number, string, string]>([
+		['v1: the same nextCursor forever', {}, (n) => fresh(n, 'same'), 2, REPEATED, 'same'],
+		['v1: a cycle of two cursors', {}, (n) => fresh(n, n % 2 ? 'a' : 'b'), 3, REPEATED, 'b'],
 		[
 			'v2: a repeating meta.nextCursor',
-			{ version: 'v2' },
-			(n) => v2(records('c', 100, n * 100 + 1), 'x'),
-			`${repeat} 2 handed back a cursor it had already given ("x")`,
+			V2,
+			(n) => v2(records('l', 100, n * 100 + 1), 'x'),
 			2,
+			REPEATED,
+			'x',
 		],
-		[
-			'the same records under a new cursor',
-			{},
-			(n) => v1(records('l', 100), `c${n}`),
-			`${repeat} 2 brought no new records but still named a next cursor ("c1")`,
-			2,
-		],
+		['the same records under a new cursor', {}, (n) => fresh(0, `c${n}`), 2, NOTHING_NEW, 'c1'],
 		[
 			// Issue 40: only consecutive pages were compared, so this ran to the 100,000-record cap.
 			'pages alternating two records under fresh cursors (a list that cycles)',
 			{},
 			(n) => v1([{ id: n % 2 ? 'lead_b' : 'lead_a' }], `fresh_${n}`),
-			`${repeat} 3 brought no new records but still named a next cursor ("fresh_2")`,
 			3,
+			NOTHING_NEW,
+			'fresh_2',
 		],
-		[
-			'an empty page that still claims more',
-			{},
-			() => v1([], 'c2'),
-			`${repeat} 1 brought no new records but still named a next cursor ("c2")`,
-			1,
-		],
+		['an empty page that still claims more', {}, () => v1([], 'c2'), 1, NOTHING_NEW, 'c2'],
 		[
 			'continuing from a cursor (Custom API Request) counts that cursor as seen',
 			{ startCursor: 'start' },
-			() => v1(records('l', 100), 'start'),
-			`${repeat} 1 handed back a cursor it had already given ("start")`,
+			() => fresh(0, 'start'),
 			1,
+			REPEATED,
+			'start',
 		],
-	])('%s', async (_name, spec, page, said, requests) => {
+	])('%s', async (_name, spec, page, number, said, cursor) => {
 		const path = spec.version === 'v2' ? '/api/v2/list' : '/api/v1/list';
 		const seen = serve(path, page);
 
@@ -259,9 +231,11 @@ describe('a list that does not advance stops with an error, not an endless loop'
 		);
 
 		expect(error).toBeInstanceOf(NodeApiError);
-		expect(error.message).toBe(`The CRM API's list ${path} ${said}. The node stopped reading it`);
+		expect(error.message).toBe(
+			`The CRM API's list ${path} did not advance: page ${number} ${said} ("${cursor}"). The node stopped reading it`,
+		);
 		expect(String(error.description)).toMatch(/would loop forever|a list that cycles/);
-		expect(seen).toHaveLength(requests);
+		expect(seen).toHaveLength(number);
 	});
 
 	it('a page bringing one record not seen before advances; records without an id always do', async () => {

@@ -1,17 +1,15 @@
-/**
- * What a 429 or a RateLimit-* header makes the transport wait (rateLimitWaits.ts), the pacer's rules on a fake clock,
- * and both through the request function. Issue 23, point 3: a CRM whose clock is off does not make the node hammer it.
- */
+/** What a 429 or a RateLimit-* header makes the transport wait, the pacer's rules on a fake clock, and both through
+ * the request function. */
 import nock from 'nock';
 import { NodeOperationError, sleep } from 'n8n-workflow';
 
-import { apiRequest } from '../../../nodes/CrmInvoicing/shared/transport';
+import { apiRequest, credentialOf } from '../../../nodes/CrmInvoicing/shared/transport';
 import { RETRY } from '../../../nodes/CrmInvoicing/shared/transport/limits';
-import type { RateLimitPacer } from '../../../nodes/CrmInvoicing/shared/transport/rateLimit';
+import * as rateLimit from '../../../nodes/CrmInvoicing/shared/transport/rateLimit';
 import { rateLimitWait } from '../../../nodes/CrmInvoicing/shared/transport/rateLimitWaits';
 import { CrmInvoicing } from '../../../nodes/CrmInvoicing/CrmInvoicing.node';
 import { createExecuteContext } from '../../helpers/harness';
-import { FakeTime, pacerFor, pacerOn, takeTurn } from './pacerSim';
+import { FakeTime, pacerAt, pacerFor, takeTurn } from './pacerSim';
 import { BASE, errorOf, freshContext, replyLogging, setUpNock } from './support';
 import type { SeenRequest } from './support';
 
@@ -28,6 +26,12 @@ const http = (ms: number): string => new Date(ms).toUTCString();
 /** The waits the transport slept (its pacer's timer), rounded to seconds. */
 const waitsInSeconds = (): number[] =>
 	sleepMock.mock.calls.map(([ms]) => Math.round(Number(ms) / 1000));
+
+/** An answer's RateLimit-* headers. */
+const rate = (remaining: string, reset: string) => ({
+	'ratelimit-remaining': remaining,
+	'ratelimit-reset': reset,
+});
 
 setUpNock();
 beforeEach(() => sleepMock.mockClear());
@@ -107,16 +111,10 @@ describe('rateLimitWait: what an answer asks to wait', () => {
 });
 
 describe('RateLimitPacer', () => {
-	function pacerAt(start: number): { time: FakeTime; pacer: RateLimitPacer } {
-		const time = new FakeTime();
-		time.now = start;
-		return { time, pacer: pacerOn(time) };
-	}
-
 	/** How long the next request waits for its turn (the clock moves timer by timer). */
 	async function waitOf(
 		time: FakeTime,
-		pacer: RateLimitPacer,
+		pacer: rateLimit.RateLimitPacer,
 		answer?: Record<string, string>,
 	): Promise<number> {
 		const before = time.now;
@@ -125,35 +123,19 @@ describe('RateLimitPacer', () => {
 		return at - before;
 	}
 
-	it('does not hold back before it has seen RateLimit headers, or while the window has room', async () => {
-		const { time, pacer } = pacerAt(1_000);
-		expect(await waitOf(time, pacer, { 'ratelimit-remaining': '3', 'ratelimit-reset': '40' })).toBe(
-			0,
-		);
-		expect(await waitOf(time, pacer, { 'ratelimit-remaining': '2', 'ratelimit-reset': '40' })).toBe(
-			0,
-		);
-	});
-
-	it('waits for the reset once the window is spent', async () => {
-		const { time, pacer } = pacerAt(1_000);
-		await waitOf(time, pacer, { 'ratelimit-remaining': '0', 'ratelimit-reset': '2' });
-		time.now += 1_500;
-		expect(await waitOf(time, pacer)).toBe(500 + MARGIN_MS);
-	});
-
-	it('counts requests sent, so the last slot of a window is spent once', async () => {
-		const { time, pacer } = pacerAt(1_000);
-		await waitOf(time, pacer, { 'ratelimit-remaining': '1', 'ratelimit-reset': '10' });
-		expect(await waitOf(time, pacer)).toBe(0);
+	// Rows: the answers of the requests before (each sent at once; undefined: sent, not yet answered), the time that
+	// passes after them, and the wait of the next request.
+	it.each<[string, Array<Record<string, string> | undefined>, number, number]>([
+		['does not hold back while the window has room', [rate('3', '40'), rate('2', '40')], 0, 0],
+		['waits for the reset once the window is spent', [rate('0', '2')], 1_500, 500 + MARGIN_MS],
 		// The second is sent, not yet answered: the third waits for the reset.
-		expect(await waitOf(time, pacer)).toBe(10_000 + MARGIN_MS);
-	});
-
-	it('ignores responses without both RateLimit headers', async () => {
+		['spends the last slot of a window once', [rate('1', '10'), undefined], 0, 10_000 + MARGIN_MS],
+		['ignores answers without both RateLimit headers', [{ 'ratelimit-remaining': '0' }], 0, 0],
+	])('%s', async (_name, answers, passes, wait) => {
 		const { time, pacer } = pacerAt(1_000);
-		await waitOf(time, pacer, { 'ratelimit-remaining': '0' });
-		expect(await waitOf(time, pacer)).toBe(0);
+		for (const answer of answers) expect(await waitOf(time, pacer, answer)).toBe(0);
+		time.now += passes;
+		expect(await waitOf(time, pacer)).toBe(wait);
 	});
 
 	it('holds every request back after a 429 for the wait it asked for', async () => {
@@ -265,35 +247,44 @@ describe('a 429 through the transport', () => {
 });
 
 describe('pacing from RateLimit-* headers through the transport', () => {
-	it('RateLimit-Remaining: 0 and RateLimit-Reset: 2 → the next request waits ~2 s before it is sent, no 429', async () => {
-		const events: string[] = [];
-		sleepMock.mockImplementation(async (ms) => {
-			events.push(`sleep ${ms}`);
-		});
-		const { context } = freshContext();
-		const answer = (remaining: string, reset: string) => () => {
-			events.push('request');
-			return [
-				200,
-				{ id: 'lead_1' },
-				{ 'RateLimit-Limit': '60', 'RateLimit-Remaining': remaining, 'RateLimit-Reset': reset },
-			] as const;
-		};
-		nock(BASE).get('/api/v1/leads/lead_1').reply(answer('0', '2'));
-		nock(BASE).get('/api/v1/leads/lead_2').reply(answer('59', '60'));
+	it.each([
+		['RateLimit-Remaining: 0 and RateLimit-Reset: 2: the second', rate('0', '2'), 2, 1_900, 2_050],
+		['no RateLimit-* headers: the 61st', {}, 61, 55_000, 60_050],
+	])(
+		'%s waits for the window before it is sent, and meets no 429',
+		async (_n, headers, count, min, max) => {
+			const events: string[] = [];
+			sleepMock.mockImplementation(async (ms) => {
+				events.push(`sleep ${ms}`);
+			});
+			// The credential's own Requests per Minute: the documented 60.
+			const { context } = createExecuteContext({
+				nodeType: new CrmInvoicing(),
+				parameters: {},
+				credentials: { baseUrl: BASE, apiKey: `sk_test_pacing_${count}` },
+			});
+			nock(BASE)
+				.get('/api/v1/leads/lead_1')
+				.times(count)
+				.reply(() => {
+					events.push('request');
+					return [200, { id: 'lead_1' }, headers];
+				});
 
-		try {
-			await apiRequest.call(context, { method: 'GET', path: '/leads/lead_1' });
-			await apiRequest.call(context, { method: 'GET', path: '/leads/lead_2' });
-		} finally {
-			sleepMock.mockImplementation(async () => undefined);
-		}
+			try {
+				for (let n = 0; n < count; n++)
+					await apiRequest.call(context, { method: 'GET', path: '/leads/lead_1' });
+			} finally {
+				sleepMock.mockImplementation(async () => undefined);
+			}
 
-		expect(events).toEqual(['request', expect.stringMatching(/^sleep \d+$/), 'request']);
-		const waited = Number(events[1].split(' ')[1]);
-		expect(waited).toBeGreaterThanOrEqual(1900);
-		expect(waited).toBeLessThanOrEqual(2000 + MARGIN_MS);
-	});
+			const requests = Array<string>(count - 1).fill('request');
+			expect(events).toEqual([...requests, expect.stringMatching(/^sleep \d+$/), 'request']);
+			const waited = Number(events[count - 1].split(' ')[1]);
+			expect(waited).toBeGreaterThanOrEqual(min);
+			expect(waited).toBeLessThanOrEqual(max);
+		},
+	);
 
 	it('the wait is shared by every execution using the same API key, and no other', async () => {
 		const apiKey = 'sk_test_shared_window';
@@ -348,5 +339,39 @@ describe('pacing from RateLimit-* headers through the transport', () => {
 		const waits = sleepMock.mock.calls.map(([ms]) => ms);
 		expect(waits.reduce((sum, ms) => sum + ms, 0)).toBeGreaterThanOrEqual(2 * 60_000);
 		expect(Math.max(...waits)).toBeLessThanOrEqual(RETRY.maxPacingWaitMs);
+	});
+});
+
+describe("the credential's Requests per Minute, as credentialOf reads it", () => {
+	it.each([
+		[{}, 60],
+		[{ requestsPerMinute: 600 }, 600],
+		[{ requestsPerMinute: '120' }, 120],
+		[{ requestsPerMinute: 0 }, 60],
+		[{ requestsPerMinute: -5 }, 60],
+		[{ requestsPerMinute: 'many' }, 60],
+		[{ requestsPerMinute: 90.7 }, 90],
+	])('%p → %p', async (data, expected) => {
+		const credentials = { baseUrl: BASE, apiKey: 'sk_test_rate', ...data };
+		const { context } = createExecuteContext({
+			nodeType: new CrmInvoicing(),
+			parameters: {},
+			credentials,
+		});
+		expect((await credentialOf(context)).requestsPerMinute).toBe(expected);
+	});
+
+	it('reading the credential (credentialOf) opens no pacer: only a request sent does', async () => {
+		const Pacer = rateLimit.RateLimitPacer;
+		const made = jest
+			.spyOn(rateLimit, 'RateLimitPacer')
+			.mockImplementation((...args) => new Pacer(...args));
+		const { context, apiKey } = freshContext();
+		expect((await credentialOf(context)).apiKey).toBe(apiKey);
+		expect(made).not.toHaveBeenCalled();
+		nock(BASE).get('/api/v1/leads/lead_1').reply(200, { id: 'lead_1' });
+		await apiRequest.call(context, { method: 'GET', path: '/leads/lead_1' });
+		expect(made).toHaveBeenCalledTimes(1);
+		made.mockRestore();
 	});
 });

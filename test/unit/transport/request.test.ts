@@ -80,23 +80,12 @@ describe('apiRequest', () => {
 	});
 
 	it.each([
-		[
-			'uses the /api/v2 prefix for version v2',
-			'v2',
-			{ pageSize: 5 },
-			'/api/v2/contacts?pageSize=5',
-		],
-		['sends no query string for an empty qs', 'v1', {}, '/api/v1/contacts'],
+		['version v2: the /api/v2 prefix', 'v2', { pageSize: 5 }, '/api/v2/contacts?pageSize=5'],
+		['an empty qs: no query string', 'v1', {}, '/api/v1/contacts'],
 	] as const)('%s', async (_name, version, qs, path) => {
 		const seen: SeenRequest[] = [];
-		replyLogging(
-			nock(BASE)
-				.get(/contacts/)
-				.query(true),
-			seen,
-			200,
-			{ items: [] },
-		);
+		const contacts = nock(BASE).get(/contacts/);
+		replyLogging(contacts.query(true), seen, 200, { items: [] });
 
 		await apiRequest.call(freshContext().context, {
 			method: 'GET',

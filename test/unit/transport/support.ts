@@ -9,10 +9,7 @@ export const BASE = TEST_CREDENTIALS.baseUrl;
 
 let keys = 0;
 
-/**
- * A real ExecuteContext whose credential has an API key of its own. The transport paces requests per API key for the
- * whole n8n process, so a test that leaves a window spent must not make the next test wait.
- */
+/** A real ExecuteContext with an API key of its own: a window one test spends holds back no other (pacing is per key). */
 export function freshContext(
 	apiKey = `${TEST_CREDENTIALS.apiKey}_${++keys}`,
 ): ExecuteContextParts & { apiKey: string } {
@@ -24,10 +21,9 @@ export function freshContext(
 	return { ...parts, apiKey };
 }
 
-/** A request as nock saw it. */
+/** A request as nock saw it (`path` with its query string). */
 export interface SeenRequest {
 	method: string;
-	/** Path with query string, e.g. `/api/v1/leads?limit=100&cursor=c1`. */
 	path: string;
 	apiKey: string | undefined;
 	body: unknown;
@@ -53,10 +49,7 @@ export function replyLogging(
 	});
 }
 
-/** No real network, no interceptor left over between tests, nock restored after the file (see test/helpers/nock.ts). */
 export { useNock as setUpNock } from '../../helpers/nock';
-
-/** Shared with files that do not use nock (see test/helpers/harness.ts). */
 export { errorOf } from '../../helpers/harness';
 
 /**
