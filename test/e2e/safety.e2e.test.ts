@@ -3,8 +3,8 @@
  * Issue 11 (transport side) in real n8n: the key and bodies never reach another origin (redirects are followed or
  * refused inside each n8n's HTTP helper), a 429 asking for an hour holds no later execution back, and huge error pages
  * fail fast while n8n stays responsive. Looping lists, unsafe IDs and paths and the pacing of a headerless 60/min API
- * are proved in test/unit/transport/loopGuard.test.ts, safety.test.ts, test/unit/actions/unsafeIds.test.ts and
- * test/unit/transport/pacing.test.ts: none of them depends on n8n's version.
+ * are proved in test/unit/transport/pagination.test.ts, safety.test.ts, rateLimit.test.ts and
+ * test/unit/actions/unsafeIds.test.ts: none of them depends on n8n's version.
  */
 import { e2eEnv, n8nClient, nodeError, runAction, sandbox } from './lib';
 

@@ -49,7 +49,7 @@ import { CrmInvoicingApi } from '../../credentials/CrmInvoicingApi.credentials';
 /**
  * `requestsPerMinute`: nock answers far more than the documented 60 requests a minute, and answers without RateLimit-*
  * headers, so the transport would pace these tests at the documented rate. The pacing has its own tests
- * (test/unit/transport/pacing.test.ts) with credentials of their own.
+ * (test/unit/transport/pacer.test.ts, rateLimit.test.ts) with credentials of their own.
  */
 export const TEST_CREDENTIALS = {
 	baseUrl: 'https://crm.test',
