@@ -29,14 +29,10 @@ import { escapedKey } from './edgeFaults';
 import { type Receiver, startReceiver, waitFor } from './helpers';
 import { jsonText } from './jsonText';
 import { EXAMPLE_IDS, seedSummaryLines } from './seedSummary';
-import {
-	DEFAULT_ADMIN_KEY,
-	DEFAULT_READ_ONLY_KEY,
-	RETRY_SCHEDULE_MS,
-	startSandbox,
-} from './server';
+import { DEFAULT_ADMIN_KEY, DEFAULT_READ_ONLY_KEY, startSandbox } from './server';
 import { createStore } from './store';
 import type { ListOrder, Sandbox, SandboxOptions, SandboxPersonality } from './types';
+import { RETRY_SCHEDULE_MS } from './webhooks';
 
 jest.setTimeout(20_000);
 

@@ -62,57 +62,33 @@ export class Collection<T extends { id: string }> implements ReadonlyCollection<
 	}
 
 	/**
-	 * One page of the values created after `afterSeq`. Without a filter this costs O(limit):
-	 * the start is found by binary search over the (increasing) sequence numbers.
+	 * One page of the values created after `fromSeq`, or before it and newest first (the list-order switch `newest`).
+	 * The cursor is the sequence number of the page's last value, so pages stay consistent while values are added.
+	 * Without a filter this costs O(limit): the start is found by binary search over the (increasing) sequence numbers.
 	 */
 	page(
-		afterSeq: number | undefined,
+		fromSeq: number | undefined,
 		limit: number,
 		filter?: (value: T) => boolean,
+		newest = false,
 	): { items: T[]; hasMore: boolean; lastSeq: number } {
-		let index = afterSeq === undefined ? 0 : this.firstIndexAfter(afterSeq);
+		const step = newest ? -1 : 1;
+		let index = fromSeq === undefined ? 0 : this.firstIndexAfter(fromSeq);
+		let lastSeq = fromSeq ?? 0;
+		if (newest) {
+			index = (fromSeq === undefined ? this.items.length : this.firstIndexAfter(fromSeq - 1)) - 1;
+			lastSeq = fromSeq ?? Number.MAX_SAFE_INTEGER;
+		}
+		const inRange = (at: number): boolean => at >= 0 && at < this.items.length;
 		const items: T[] = [];
-		let lastSeq = afterSeq ?? 0;
-		for (; index < this.items.length && items.length < limit; index++) {
+		for (; inRange(index) && items.length < limit; index += step) {
 			if (filter && !filter(this.items[index])) continue;
 			items.push(this.items[index]);
 			lastSeq = this.seqs[index];
 		}
 		let hasMore = false;
-		for (; index < this.items.length; index++) {
-			if (!filter || filter(this.items[index])) {
-				hasMore = true;
-				break;
-			}
-		}
-		return { items, hasMore, lastSeq };
-	}
-
-	/**
-	 * One page of the values created before `beforeSeq`, newest first (the list-order switch `newest`). The cursor is
-	 * the sequence number of the page's last (oldest) value, so pages stay consistent while values are added.
-	 */
-	pageNewestFirst(
-		beforeSeq: number | undefined,
-		limit: number,
-		filter?: (value: T) => boolean,
-	): { items: T[]; hasMore: boolean; lastSeq: number } {
-		let index =
-			(beforeSeq === undefined ? this.items.length : this.firstIndexAfter(beforeSeq - 1)) - 1;
-		const items: T[] = [];
-		let lastSeq = beforeSeq ?? Number.MAX_SAFE_INTEGER;
-		for (; index >= 0 && items.length < limit; index--) {
-			if (filter && !filter(this.items[index])) continue;
-			items.push(this.items[index]);
-			lastSeq = this.seqs[index];
-		}
-		let hasMore = false;
-		for (; index >= 0; index--) {
-			if (!filter || filter(this.items[index])) {
-				hasMore = true;
-				break;
-			}
-		}
+		for (; inRange(index) && !hasMore; index += step)
+			hasMore = !filter || filter(this.items[index]);
 		return { items, hasMore, lastSeq };
 	}
 
