@@ -51,10 +51,7 @@ export function found<T>(
 	return record;
 }
 
-export function errorBody(
-	code: ErrorCode,
-	message: string,
-): { error: { code: ErrorCode; message: string } } {
+export function errorBody(code: ErrorCode, message: string) {
 	return { error: { code, message } };
 }
 
@@ -763,9 +760,7 @@ export const DOCUMENTED_EVENTS: readonly string[] = ['lead.created'];
 const HTTP_WARNING = 'Webhook URL is not HTTPS; use HTTPS in production.';
 
 /** A subscription as the API shows it after creation: without any secret. */
-export function publicSubscription(
-	subscription: WebhookSubscription,
-): Omit<WebhookSubscription, 'secret' | 'previousSecret' | 'previousSecretExpiresAt'> {
+export function publicSubscription(subscription: WebhookSubscription) {
 	const { id, name, url, events, status, createdAt } = subscription;
 	return { id, name, url, events, status, createdAt };
 }

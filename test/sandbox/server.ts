@@ -788,19 +788,10 @@ class SandboxServer implements Sandbox {
 			if (fault.trickle || fault.endless) return this.streamFault(fault, res, log, url);
 			if (fault.echoKey) {
 				log(fault.status);
-				const text = echoBody(
-					fault.status,
-					String(req.headers['x-api-key'] ?? ''),
-					fault.echoKey === 'escaped',
-					url.pathname,
-				);
-				res.writeHead(fault.status, {
-					...fault.headers,
-					'content-type': 'application/json; charset=utf-8',
-					'content-length': String(Buffer.byteLength(text)),
-				});
-				res.end(text);
-				return;
+				const key = String(req.headers['x-api-key'] ?? '');
+				const text = echoBody(fault.status, key, fault.echoKey === 'escaped', url.pathname);
+				const headers = { ...fault.headers, 'content-type': 'application/json; charset=utf-8' };
+				return this.writeJson(res, { status: fault.status, headers, text });
 			}
 			if (fault.closeConnection) {
 				log(0);
@@ -836,12 +827,8 @@ class SandboxServer implements Sandbox {
 						`${pad.repeat(Math.ceil((fault.htmlBytes - html.length) / pad.length))}<hr>`,
 					);
 				}
-				res.writeHead(fault.status, {
-					...headers,
-					'content-type': 'text/html',
-					'content-length': String(Buffer.byteLength(html)),
-				});
-				res.end(html);
+				const htmlHeaders = { ...headers, 'content-type': 'text/html' };
+				this.writeJson(res, { status: fault.status, headers: htmlHeaders, text: html });
 			} else {
 				const message =
 					`Sandbox fault: ${fault.status} ${http.STATUS_CODES[fault.status] ?? ''}`.trim();

@@ -239,47 +239,26 @@ export function createStore(): Store {
 		counters: { lead: 0, deal: 0, invoice: 0, client: 0, generatedLead: 0 },
 	};
 
-	const users: Array<Omit<User, 'id' | 'createdAt'>> = [
-		{
-			firstName: 'Ada',
-			lastName: 'Admin',
-			email: 'ada.admin@example.com',
-			role: 'ADMIN',
-			jobTitle: 'Head of Sales',
-			active: true,
-		},
-		{
-			firstName: 'Rita',
-			lastName: 'Reader',
-			email: 'rita.reader@example.com',
-			role: 'VIEWER',
-			jobTitle: 'Analyst',
-			active: true,
-		},
-		{
-			firstName: 'Sam',
-			lastName: 'Seller',
-			email: 'sam.seller@example.com',
-			role: 'MEMBER',
-			jobTitle: 'Account Executive',
-			active: true,
-		},
-		{
-			firstName: 'Maya',
-			lastName: 'Manager',
-			email: 'maya.manager@example.com',
-			role: 'MANAGER',
-			jobTitle: 'Sales Manager',
-			active: true,
-		},
-		{
-			firstName: 'Otto',
-			lastName: 'Former',
-			email: 'otto.former@example.com',
-			role: 'MEMBER',
-			jobTitle: 'Account Executive',
-			active: false,
-		},
+	const user = (
+		firstName: string,
+		lastName: string,
+		role: string,
+		jobTitle: string,
+		active = true,
+	) => ({
+		firstName,
+		lastName,
+		email: `${firstName}.${lastName}@example.com`.toLowerCase(),
+		role,
+		jobTitle,
+		active,
+	});
+	const users = [
+		user('Ada', 'Admin', 'ADMIN', 'Head of Sales'),
+		user('Rita', 'Reader', 'VIEWER', 'Analyst'),
+		user('Sam', 'Seller', 'MEMBER', 'Account Executive'),
+		user('Maya', 'Manager', 'MANAGER', 'Sales Manager'),
+		user('Otto', 'Former', 'MEMBER', 'Account Executive', false),
 	];
 	users.forEach((user, index) => {
 		const id = seededId('usr_', `user:${index + 1}`);
@@ -330,39 +309,19 @@ export function createStore(): Store {
 		});
 	});
 
-	const products: Array<Omit<Product, 'id'>> = [
-		{
-			name: 'Consulting hour',
-			price: 150,
-			type: 'SERVICE',
-			isActive: true,
-			description: 'One hour of consulting',
-			sku: 'SRV-CONSULT',
-		},
-		{
-			name: 'Software licence',
-			price: 1200,
-			type: 'PRODUCT',
-			isActive: true,
-			description: 'Annual licence, one seat',
-			sku: 'LIC-ANNUAL',
-		},
-		{
-			name: 'Support plan',
-			price: 49.99,
-			type: 'SERVICE',
-			isActive: true,
-			description: 'Monthly support',
-			sku: 'SRV-SUPPORT',
-		},
-		{
-			name: 'Legacy widget',
-			price: 9.5,
-			type: 'PRODUCT',
-			isActive: false,
-			description: null,
-			sku: null,
-		},
+	const product = (
+		name: string,
+		price: number,
+		type: string,
+		description: string | null,
+		sku: string | null,
+		isActive = true,
+	): Omit<Product, 'id'> => ({ name, price, type, isActive, description, sku });
+	const products = [
+		product('Consulting hour', 150, 'SERVICE', 'One hour of consulting', 'SRV-CONSULT'),
+		product('Software licence', 1200, 'PRODUCT', 'Annual licence, one seat', 'LIC-ANNUAL'),
+		product('Support plan', 49.99, 'SERVICE', 'Monthly support', 'SRV-SUPPORT'),
+		product('Legacy widget', 9.5, 'PRODUCT', null, null, false),
 	];
 	products.forEach((product, index) => {
 		const id = seededId('prd_', `product:${index + 1}`);
