@@ -323,13 +323,19 @@ class SandboxServer implements Sandbox {
 	private activityTimer: NodeJS.Timeout | undefined;
 	private activityTick = 0;
 
+	private activityStep() {
+		return activityStep(this.store, this.activityTick++, (event, payload) =>
+			this.emit(event, payload),
+		);
+	}
+
 	setActivity(activity: SandboxConfig['activity']): void {
 		if (this.activityTimer) clearInterval(this.activityTimer);
 		this.activityTimer = undefined;
 		this.config.activity = activity;
 		if (!activity || this.closed) return;
 		this.activityTimer = setInterval(() => {
-			activityStep(this.store, this.activityTick++, (event, payload) => this.emit(event, payload));
+			this.activityStep();
 		}, activity.everyMs);
 		this.activityTimer.unref();
 	}
@@ -604,21 +610,13 @@ class SandboxServer implements Sandbox {
 	private writeJson(res: http.ServerResponse, response: Json): void {
 		// A fault's own Content-Type is kept (a proxy's, or one that echoes the key); else the body's.
 		const headers: Record<string, string> = { ...response.headers };
-		if (response.text !== undefined) {
-			headers['content-type'] ??= 'text/plain; charset=utf-8';
-			headers['content-length'] = String(Buffer.byteLength(response.text));
-			res.writeHead(response.status, headers);
-			res.end(response.text);
-			return;
+		let text = response.text;
+		if (text !== undefined) headers['content-type'] ??= 'text/plain; charset=utf-8';
+		else if (response.status !== 204 && response.body !== undefined) {
+			text = jsonText(response.body);
+			headers['content-type'] ??= 'application/json; charset=utf-8';
 		}
-		if (response.status === 204 || response.body === undefined) {
-			res.writeHead(response.status, headers);
-			res.end();
-			return;
-		}
-		const text = jsonText(response.body);
-		headers['content-type'] ??= 'application/json; charset=utf-8';
-		headers['content-length'] = String(Buffer.byteLength(text));
+		if (text !== undefined) headers['content-length'] = String(Buffer.byteLength(text));
 		res.writeHead(response.status, headers);
 		res.end(text);
 	}
@@ -658,17 +656,12 @@ class SandboxServer implements Sandbox {
 		if (tooLarge) return send({ status: 413, body: errorBody('VALIDATION_ERROR', BODY_TOO_LARGE) });
 
 		const key = headersOf(req)['x-api-key'];
-		if (!key)
-			return send({
-				status: 401,
-				body: errorBody('UNAUTHORIZED', 'An API key is required in the x-api-key header.'),
-			});
-		const role = this.roleOfKey(key);
+		const role = key ? this.roleOfKey(key) : undefined;
 		if (role === undefined) {
-			return send({
-				status: 401,
-				body: errorBody('UNAUTHORIZED', 'The API key in the x-api-key header is not valid.'),
-			});
+			const message = key
+				? 'The API key in the x-api-key header is not valid.'
+				: 'An API key is required in the x-api-key header.';
+			return send({ status: 401, body: errorBody('UNAUTHORIZED', message) });
 		}
 
 		const personality = this.config.personality;
@@ -982,12 +975,13 @@ class SandboxServer implements Sandbox {
 			case 'POST /config':
 				if (body.rateLimit !== undefined) this.setRateLimit(parseRateLimit(body.rateLimit));
 				if (body.timeScale !== undefined) this.setTimeScale(body.timeScale as number);
-				if (body.personality !== undefined) this.setPersonality(parsePersonality(body.personality));
+				if (body.personality !== undefined)
+					this.setPersonality(body.personality as SandboxPersonality);
 				if (body.deliverOnCreate !== undefined)
 					this.config.deliverOnCreate = parseDeliverOnCreate(body.deliverOnCreate);
 				if (body.ignoreLimit !== undefined)
 					this.config.ignoreLimit = parseIgnoreLimit(body.ignoreLimit);
-				if (body.listOrder !== undefined) this.config.listOrder = parseListOrder(body.listOrder);
+				if (body.listOrder !== undefined) this.setListOrder(body.listOrder as ListOrder);
 				if (body.patchCustomFields !== undefined) {
 					const modes = ['replace', 'merge'] as const;
 					const message = 'patchCustomFields must be "replace" or "merge"';
@@ -1006,11 +1000,8 @@ class SandboxServer implements Sandbox {
 					this.config.deliveryTimeoutMs = timeout as number;
 				}
 				if (body.rotation !== undefined) {
-					const phase = choice(
-						body.rotation,
-						['both', 'new'] as const,
-						'rotation must be "both" or "new"',
-					);
+					const phases = ['both', 'new'] as const;
+					const phase = choice(body.rotation, phases, 'rotation must be "both" or "new"');
 					return { status: 200, body: { ...this.config, rotated: this.setRotation(phase) } };
 				}
 				return { status: 200, body: this.config };
@@ -1048,15 +1039,9 @@ class SandboxServer implements Sandbox {
 			case 'DELETE /faults':
 				this.clearFaults();
 				return { status: 204 };
-			case 'POST /activity': {
-				// One step of the activity switch now (create, change or archive a lead, in turn), for tests and demos.
-				return {
-					status: 200,
-					body: activityStep(this.store, this.activityTick++, (event, payload) =>
-						this.emit(event, payload),
-					),
-				};
-			}
+			case 'POST /activity':
+				// One step of the activity switch now, for tests and demos.
+				return { status: 200, body: this.activityStep() };
 			case 'POST /emit': {
 				const event = body.event;
 				check(typeof event === 'string' && event !== '', 'event is required');

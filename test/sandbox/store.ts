@@ -197,6 +197,12 @@ const LAST_NAMES = [
 ];
 
 export function createStore(): Store {
+	const stages = [
+		{ id: 'stg_new', internalId: 1, name: 'New' },
+		{ id: 'stg_qualified', internalId: 2, name: 'Qualified' },
+		{ id: 'stg_proposal', internalId: 3, name: 'Proposal' },
+		{ id: 'stg_won', internalId: 4, name: 'Won' },
+	];
 	const store: Store = {
 		leads: new Collection<Lead>(),
 		deals: new Collection<Deal>(),
@@ -211,19 +217,7 @@ export function createStore(): Store {
 			['tax_zero', { id: 'tax_zero', name: 'Zero rated', rate: 0 }],
 		]),
 		pipelines: new Map<string, Pipeline>([
-			[
-				'pip_sales',
-				{
-					id: 'pip_sales',
-					name: 'Sales',
-					stages: [
-						{ id: 'stg_new', internalId: 1, name: 'New' },
-						{ id: 'stg_qualified', internalId: 2, name: 'Qualified' },
-						{ id: 'stg_proposal', internalId: 3, name: 'Proposal' },
-						{ id: 'stg_won', internalId: 4, name: 'Won' },
-					],
-				},
-			],
+			['pip_sales', { id: 'pip_sales', name: 'Sales', stages }],
 		]),
 		leadStages: new Map<string, NamedRef>([
 			['lst_new', { id: 'lst_new', internalId: 1, name: 'New' }],
@@ -266,38 +260,34 @@ export function createStore(): Store {
 		store.userInternalIds.set(id, index + 1);
 	});
 
+	const client = (
+		name: string,
+		type: Client['type'],
+		contact: { email: string; phone: string; website: string | null },
+		firstName: string | null = null,
+		lastName: string | null = null,
+	) => ({ name, type, firstName, lastName, ...contact, stageId: null });
 	const clients: Array<Omit<Client, 'id' | 'number' | 'createdAt'>> = [
-		{
-			name: 'Acme Corporation',
-			type: 'company',
-			firstName: null,
-			lastName: null,
+		client('Acme Corporation', 'company', {
 			email: 'billing@acme.example',
 			phone: '+14155550100',
 			website: 'https://acme.example',
-			stageId: null,
-		},
+		}),
 		{
-			name: 'Globex Ltd',
-			type: 'company',
-			firstName: null,
-			lastName: null,
-			email: 'accounts@globex.example',
-			phone: '+442079460000',
-			website: 'https://globex.example',
-			stageId: null,
+			...client('Globex Ltd', 'company', {
+				email: 'accounts@globex.example',
+				phone: '+442079460000',
+				website: 'https://globex.example',
+			}),
 			customFields: { industry: 'Manufacturing' },
 		},
-		{
-			name: 'Jane Doe',
-			type: 'contact',
-			firstName: 'Jane',
-			lastName: 'Doe',
-			email: 'jane.doe@example.com',
-			phone: '+15555550123',
-			website: null,
-			stageId: null,
-		},
+		client(
+			'Jane Doe',
+			'contact',
+			{ email: 'jane.doe@example.com', phone: '+15555550123', website: null },
+			'Jane',
+			'Doe',
+		),
 	];
 	clients.forEach((client, index) => {
 		store.counters.client++;
