@@ -425,26 +425,26 @@ function listLeads(host: ApiHost, request: ApiRequest): ApiResponse {
 	const archived = parseBooleanQuery(query, 'archived');
 	const stageId = query.stageId || undefined;
 	const filtered = search !== '' || archived !== undefined || stageId !== undefined;
-	const filter = (lead: Lead): boolean =>
-		(archived === undefined || lead.archived === archived) &&
-		(stageId === undefined || lead.stageId === stageId) &&
-		(search === '' || containsIgnoreCase(search, lead.name, lead.email, lead.mobile, lead.website));
+	const filter = filtered
+		? (lead: Lead): boolean =>
+				(archived === undefined || lead.archived === archived) &&
+				(stageId === undefined || lead.stageId === stageId) &&
+				(search === '' ||
+					containsIgnoreCase(search, lead.name, lead.email, lead.mobile, lead.website))
+		: undefined;
 	// Each order's cursors have their own kind: a cursor continues in the order its listing started in.
 	const cursorKind = query.cursor
 		? /^([a-z0-9]+):/.exec(Buffer.from(query.cursor, 'base64url').toString('utf8'))?.[1]
 		: undefined;
 	const order = ORDER_OF_CURSOR.get(cursorKind ?? '') ?? request.listOrder;
 	if (order === 'newestCreated') {
-		const page = listNewestCreated(host.store, query.cursor, limit, filtered ? filter : undefined);
+		const page = listNewestCreated(host.store, query.cursor, limit, filter);
 		if (!page) throw validationError('cursor is not valid');
 		return { status: 200, body: page };
 	}
 	const newest = order === 'newest';
 	const kind = newest ? 'leadsnew' : 'leads';
-	return {
-		status: 200,
-		body: pageOf(host.store.leads, kind, query, limit, filtered ? filter : undefined, newest),
-	};
+	return { status: 200, body: pageOf(host.store.leads, kind, query, limit, filter, newest) };
 }
 
 const ORDER_OF_CURSOR = new Map<string, ListOrder>([
@@ -455,18 +455,12 @@ const ORDER_OF_CURSOR = new Map<string, ListOrder>([
 
 function updateLead(host: ApiHost, request: ApiRequest, [id]: string[]): ApiResponse {
 	const lead = found(host.store.leads, 'Lead', id);
-	const body = parseObjectBody(request.rawBody);
-	if (request.personality === 'alternate') {
-		const listed = Object.fromEntries(
-			Object.entries(body).filter(([key]) => POST_LEAD_KEYS.has(key)),
-		);
-		Object.assign(lead, leadFields(listed, false));
-		host.emit('lead.updated', leadPayload(host.store, lead));
-		return { status: 204 };
-	}
-	Object.assign(lead, withCustomFields(request, lead, leadFields(body, false)));
+	const body = Object.entries(parseObjectBody(request.rawBody));
+	const alternate = request.personality === 'alternate';
+	const sent = alternate ? body.filter(([key]) => POST_LEAD_KEYS.has(key)) : body;
+	Object.assign(lead, withCustomFields(request, lead, leadFields(Object.fromEntries(sent), false)));
 	host.emit('lead.updated', leadPayload(host.store, lead));
-	return { status: 200, body: lead };
+	return alternate ? { status: 204 } : { status: 200, body: lead };
 }
 
 /** PATCH's `customFields` under the `merge` switch: the keys sent set on the record's own; else as sent (replace). */
