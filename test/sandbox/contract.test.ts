@@ -438,6 +438,7 @@ seed mention: found by name, not email  | POST /__sandbox/seed {"leads":120,"men
 patchCustomFields replace (default)     | POST /api/v1/leads {"name":"Ann","customFields":{"industry":"Retail","seats":3}} ; PATCH /api/v1/leads/{id} {"customFields":{"seats":5}} | GET /api/v1/leads/{id} | 200 | {"customFields":{"seats":5,"industry":"<absent>"}}
 patchCustomFields merge                 | POST /__sandbox/config {"patchCustomFields":"merge"} ; POST /api/v1/leads {"name":"Ann","customFields":{"industry":"Retail","seats":3}} ; PATCH /api/v1/leads/{id} {"customFields":{"seats":5}} | GET /api/v1/leads/{id} | 200 | {"customFields":{"seats":5,"industry":"Retail"}}
 listOrder: a bad value                  |  | POST /__sandbox/config {"listOrder":"random"} | 400 | {"error":{"message":"listOrder must be one of oldest, newest, newestCreated"}}
+a cursor keeps the order its listing started in | POST /__sandbox/seed {"leads":7} ; POST /__sandbox/config {"listOrder":"newest"} ; GET /api/v1/leads?limit=3 ; POST /__sandbox/config {"listOrder":"oldest"} | GET /api/v1/leads?limit=3&cursor={id} | 200 | {"items":[{"name":"Emeka Fischer 4"},{"name":"Dana Vargas 3"},{"name":"Chen Okafor 2"}]}
 reset keeps the listOrder               | POST /__sandbox/config {"listOrder":"newest"} ; POST /__sandbox/reset | GET /__sandbox/config | 200 | {"listOrder":"newest"}
 newestCreated: a cursor not one: 400    | POST /__sandbox/config {"listOrder":"newestCreated"} | GET /api/v1/leads?cursor=bGVhZHNkYXRlOng | 400
 count: N answers, then the API again    | POST /__sandbox/faults {"status":503,"count":2,"pathPrefix":"/api/v1/users"} ; 2× GET /api/v1/users | GET /__sandbox/requests | 200 | [{"status":503},{"status":503}]
@@ -545,17 +546,6 @@ describe('§4 §9 cursor pagination', () => {
 			);
 		},
 	);
-
-	it('a cursor keeps the order its listing started in', async () => {
-		sandbox.seedLeads(7);
-		sandbox.setListOrder('newest');
-		const first = (await ask('GET /api/v1/leads?limit=3')).body;
-		sandbox.setListOrder('oldest');
-		const second = (await ask(`GET /api/v1/leads?limit=3&cursor=${first.nextCursor}`)).body;
-		expect(ids([...first.items, ...second.items])).toEqual(
-			ids(sandbox.state.leads.values()).reverse().slice(0, 6),
-		);
-	});
 
 	it('import keeps createdAt; newestCreated lists by it, newest by creation', async () => {
 		sandbox.seedLeads(5);
@@ -915,8 +905,9 @@ describe('§6 §8 signed deliveries and their retries', () => {
 	}
 	const verify = (secret: string, request: Receiver['received'][number]) =>
 		new Webhook(secret).verify(request.rawBody, request.headers) as { event: string; payload: any };
+	/** Each attempt as `attempt status outcome`. */
 	const attempts = (crm: Sandbox) =>
-		crm.deliveries.map((entry) => [entry.attempt, entry.status, entry.outcome]);
+		crm.deliveries.map((entry) => `${entry.attempt} ${entry.status} ${entry.outcome}`);
 	const webhookIds = (receiver: Receiver) =>
 		new Set(receiver.received.map((request) => request.headers['webhook-id'])).size;
 	const firstDelivery = async (receiver: Receiver) =>
@@ -1033,13 +1024,10 @@ describe('§6 §8 signed deliveries and their retries', () => {
 		await lead();
 		await waitFor(() => crm.deliveries.length === 10, 10_000, '10 attempts');
 		await crm.deliveriesSettled(1_000);
-		expect(attempts(crm)).toEqual(
-			RETRY_SCHEDULE_MS.map((_delay, index) => [
-				index + 1,
-				500,
-				index < 9 ? 'retrying' : 'permanently_failed',
-			]),
+		const outcomes = RETRY_SCHEDULE_MS.map((_delay, index) =>
+			index < 9 ? 'retrying' : 'permanently_failed',
 		);
+		expect(attempts(crm)).toEqual(outcomes.map((outcome, index) => `${index + 1} 500 ${outcome}`));
 		const sent = receiver.received.map(
 			(request) => request.headers['webhook-id'] + request.rawBody,
 		);
@@ -1056,26 +1044,18 @@ describe('§6 §8 signed deliveries and their retries', () => {
 		expect(receiver.received).toHaveLength(10);
 	});
 
-	const answers: Array<[string, Receiver['respond'], Array<Array<number | string>>]> = [
+	const answers: Array<[string, Receiver['respond'], string[]]> = [
 		[
 			'429, 502, 504 retried until a 2xx',
 			(n) => [429, 502, 504][n] ?? 204,
-			[
-				[1, 429, 'retrying'],
-				[2, 502, 'retrying'],
-				[3, 504, 'retrying'],
-				[4, 204, 'delivered'],
-			],
+			['1 429 retrying', '2 502 retrying', '3 504 retrying', '4 204 delivered'],
 		],
-		['another 4xx: failed, not retried', () => 400, [[1, 400, 'failed']]],
-		['410: the subscription disabled', () => 410, [[1, 410, 'disabled']]],
+		['another 4xx: failed, not retried', () => 400, ['1 400 failed']],
+		['410: the subscription disabled', () => 410, ['1 410 disabled']],
 		[
 			'no answer within the timeout: retried',
 			(n) => (n === 0 ? 'hang' : 200),
-			[
-				[1, 'timeout', 'retrying'],
-				[2, 200, 'delivered'],
-			],
+			['1 timeout retrying', '2 200 delivered'],
 		],
 	];
 	it.each(answers)('%s, the same webhook-id', async (_name, respond, expected) => {
@@ -1086,7 +1066,7 @@ describe('§6 §8 signed deliveries and their retries', () => {
 		await crm.deliveriesSettled(1_000);
 		expect(attempts(crm)).toEqual(expected);
 		expect(webhookIds(receiver)).toBe(1);
-		const status = expected.at(-1)![2] === 'disabled' ? 'disabled' : 'active';
+		const status = expected.at(-1)!.endsWith('disabled') ? 'disabled' : 'active';
 		expect((await ask(`GET /api/v1/webhooks/${subscription.id}`, crm)).body.status).toBe(status);
 		// Nothing more to a disabled subscription.
 		receiver.respond = () => 200;
