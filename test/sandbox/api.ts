@@ -12,6 +12,7 @@ import type {
 	JsonObject,
 	Lead,
 	ListOrder,
+	Product,
 	SandboxPersonality,
 	WebhookSubscription,
 } from './types';
@@ -587,13 +588,11 @@ function lineItem(
 	const f = (name: string): string => `${at}.${name}`;
 
 	const { store } = host;
-	let product:
-		| { name: string; price: number; description: string | null; internalId: number }
-		| undefined;
+	let product: (Product & { internalId: number }) | undefined;
 	if (has(item, f('productId')) && item[f('productId')] !== null) {
 		const productId = existingRef(item, f('productId'), store.products, 'product');
-		const found = store.products.get(productId);
-		if (found) product = { ...found, internalId: store.productInternalIds.get(productId) ?? 0 };
+		const known = store.products.get(productId);
+		if (known) product = { ...known, internalId: store.productInternalIds.get(productId) ?? 0 };
 	}
 	const name = has(item, f('name')) ? requiredString(item, f('name')) : product?.name;
 	if (name === undefined) throw validationError(`${f('name')} is required`);
