@@ -178,7 +178,7 @@ function parseFault(value: unknown): Fault {
 	check(method === undefined || typeof method === 'string', 'method must be a string');
 	check(pathPrefix === undefined || typeof pathPrefix === 'string', 'pathPrefix must be a string');
 	check(
-		delayMs === undefined || (typeof delayMs === 'number' && delayMs >= 0),
+		delayMs === undefined || (typeof delayMs === 'number' && !(delayMs < 0)),
 		'delayMs must be a number of milliseconds',
 	);
 	check(
