@@ -1,14 +1,7 @@
-/**
- * The sandbox's list-order and activity switches (for the polling trigger, issue 19).
- *
- * - `listOrder`: GET /leads lists the oldest lead first (the default) or the newest first. The spec does not show the
- *   order; a client must be right under both. Cursors carry their order, so one listing stays consistent across pages.
- * - `activity`: every `everyMs` one step: create a lead, change a lead's fields, archive a lead (in turn), each with
- *   its webhook event, so that `npm run dev` shows a polling trigger firing without anyone touching the CRM.
- */
+/** The sandbox's list-order and activity switches (README.md), for the polling trigger (issue 19). */
 import { leadPayload, validationError, isObject } from './api';
 import { ADMIN_USER_INTERNAL_ID, addLead, type Store } from './store';
-import { LIST_ORDERS, type ActivityConfig, type Lead, type ListOrder } from './types';
+import { LIST_ORDERS, type ActivityConfig, type ListOrder } from './types';
 
 export function parseListOrder(value: unknown): ListOrder {
 	if (typeof value === 'string' && (LIST_ORDERS as readonly string[]).includes(value))
@@ -29,19 +22,12 @@ export function parseActivity(value: unknown): ActivityConfig | false {
 	throw validationError('activity must be false or { everyMs } with an integer of at least 100');
 }
 
-/** What one activity step did. */
-export interface ActivityResult {
-	action: 'created' | 'changed' | 'archived' | 'none';
-	lead?: Lead;
-	changedFields?: string[];
-}
-
 /** Step `tick` of the activity: tick 0 creates, 1 changes, 2 archives, 3 creates again, and so on. */
 export function activityStep(
 	store: Store,
 	tick: number,
 	emit: (event: string, payload: unknown) => void,
-): ActivityResult {
+) {
 	const live = store.leads.values().filter((lead) => !lead.archived);
 	const step = tick % 3;
 	if (step === 0 || live.length === 0) {

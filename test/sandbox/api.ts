@@ -12,6 +12,7 @@ import type {
 	JsonObject,
 	Lead,
 	ListOrder,
+	Product,
 	SandboxPersonality,
 	WebhookSubscription,
 } from './types';
@@ -40,10 +41,18 @@ export const validationError = (message: string): ApiError =>
 	new ApiError(400, 'VALIDATION_ERROR', message);
 export const notFound = (message: string): ApiError => new ApiError(404, 'NOT_FOUND', message);
 
-export function errorBody(
-	code: ErrorCode,
-	message: string,
-): { error: { code: ErrorCode; message: string } } {
+/** The record of that id, or a 404 naming it ("Lead lead_x was not found"). */
+export function found<T>(
+	collection: { get(id: string): T | undefined },
+	what: string,
+	id: string,
+): T {
+	const record = collection.get(id);
+	if (!record) throw notFound(`${what} ${id} was not found`);
+	return record;
+}
+
+export function errorBody(code: ErrorCode, message: string) {
 	return { error: { code, message } };
 }
 
@@ -51,20 +60,16 @@ export interface ApiRequest {
 	method: string;
 	path: string;
 	query: Record<string, string>;
-	/** Raw request body text; undefined when empty. */
+	/** Undefined when empty. */
 	rawBody: string | undefined;
 	/** Internal id of the user who owns the API key. */
 	userInternalId: number;
 	readOnly: boolean;
-	/** How the spec's silences are resolved (see SandboxPersonality). */
 	personality: SandboxPersonality;
-	/** The `ignoreLimit` switch: every list page holds this many records, whatever the request asks. */
+	/** The switches of SandboxConfig (README). */
 	ignoreLimit?: number | false;
-	/** The order of GET /leads (the list-order switch; the spec does not show it). Default 'oldest'. */
 	listOrder?: ListOrder;
-	/** What PATCH does with `customFields` (SandboxConfig.patchCustomFields). Default 'replace'. */
 	patchCustomFields?: 'replace' | 'merge';
-	/** The webhook URL switches (SandboxConfig.onePerUrl, normalUrls). */
 	onePerUrl?: 'answer' | 'conflict' | false;
 	normalUrls?: boolean;
 }
@@ -89,49 +94,63 @@ interface Route {
 
 const VERBS: Record<string, string> = { POST: 'create', PATCH: 'update', DELETE: 'delete' };
 
+const ID = '([^/]+)';
+
+function route(
+	method: Route['method'],
+	path: string,
+	handler: Route['handler'],
+	resource?: string,
+): Route {
+	return { method, pattern: new RegExp(`^/api/${path}$`), resource, handler };
+}
+
+/** GET of one record by id: 404 naming it when there is none. */
+function getOne(
+	what: string,
+	collection: (store: Store) => { get(id: string): unknown },
+): Route['handler'] {
+	return (host, _request, [id]) => ({ status: 200, body: found(collection(host.store), what, id) });
+}
+
 const routes: Route[] = [
-	{ method: 'GET', pattern: /^\/api\/v1\/leads$/, handler: listLeads },
-	{ method: 'POST', pattern: /^\/api\/v1\/leads$/, resource: 'leads', handler: createLead },
-	{ method: 'GET', pattern: /^\/api\/v1\/leads\/([^/]+)$/, handler: getLead },
-	{
-		method: 'PATCH',
-		pattern: /^\/api\/v1\/leads\/([^/]+)$/,
-		resource: 'leads',
-		handler: updateLead,
-	},
-	{ method: 'POST', pattern: /^\/api\/v1\/deals$/, resource: 'deals', handler: createDeal },
-	{ method: 'GET', pattern: /^\/api\/v1\/deals\/([^/]+)$/, handler: getDeal },
-	{
-		method: 'PATCH',
-		pattern: /^\/api\/v1\/deals\/([^/]+)$/,
-		resource: 'deals',
-		handler: updateDeal,
-	},
-	{
-		method: 'POST',
-		pattern: /^\/api\/v1\/invoices$/,
-		resource: 'invoices',
-		handler: createInvoice,
-	},
-	{ method: 'GET', pattern: /^\/api\/v1\/invoices\/([^/]+)$/, handler: getInvoice },
-	{ method: 'GET', pattern: /^\/api\/v1\/clients\/([^/]+)$/, handler: getClient },
-	{ method: 'GET', pattern: /^\/api\/v1\/products\/([^/]+)$/, handler: getProduct },
-	{ method: 'GET', pattern: /^\/api\/v1\/users$/, handler: listUsers },
-	{
-		method: 'POST',
-		pattern: /^\/api\/v1\/webhooks$/,
-		resource: 'webhooks',
-		handler: createWebhook,
-	},
-	{ method: 'GET', pattern: /^\/api\/v1\/webhooks$/, handler: listWebhooks },
-	{ method: 'GET', pattern: /^\/api\/v1\/webhooks\/([^/]+)$/, handler: getWebhook },
-	{
-		method: 'DELETE',
-		pattern: /^\/api\/v1\/webhooks\/([^/]+)$/,
-		resource: 'webhooks',
-		handler: deleteWebhook,
-	},
-	{ method: 'GET', pattern: /^\/api\/v2\/contacts$/, handler: listContacts },
+	route('GET', 'v1/leads', listLeads),
+	route('POST', 'v1/leads', createLead, 'leads'),
+	route(
+		'GET',
+		`v1/leads/${ID}`,
+		getOne('Lead', (store) => store.leads),
+	),
+	route('PATCH', `v1/leads/${ID}`, updateLead, 'leads'),
+	route('POST', 'v1/deals', createDeal, 'deals'),
+	route(
+		'GET',
+		`v1/deals/${ID}`,
+		getOne('Deal', (store) => store.deals),
+	),
+	route('PATCH', `v1/deals/${ID}`, updateDeal, 'deals'),
+	route('POST', 'v1/invoices', createInvoice, 'invoices'),
+	route(
+		'GET',
+		`v1/invoices/${ID}`,
+		getOne('Invoice', (store) => store.invoices),
+	),
+	route(
+		'GET',
+		`v1/clients/${ID}`,
+		getOne('Client', (store) => store.clients),
+	),
+	route(
+		'GET',
+		`v1/products/${ID}`,
+		getOne('Product', (store) => store.products),
+	),
+	route('GET', 'v1/users', listUsers),
+	route('POST', 'v1/webhooks', createWebhook, 'webhooks'),
+	route('GET', 'v1/webhooks', listWebhooks),
+	route('GET', `v1/webhooks/${ID}`, getWebhook),
+	route('DELETE', `v1/webhooks/${ID}`, deleteWebhook, 'webhooks'),
+	route('GET', 'v2/contacts', listContacts),
 ];
 
 /** Routes one authenticated, rate-limited /api request. Throws ApiError for 4xx answers. */
@@ -314,8 +333,9 @@ function pageOf<T extends { id: string }>(
 	query: Record<string, string>,
 	limit: number,
 	filter?: (value: T) => boolean,
+	newest = false,
 ): { items: T[]; hasMore: boolean; nextCursor: string | null } {
-	const page = collection.page(decodeCursor(query, kind), limit, filter);
+	const page = collection.page(decodeCursor(query, kind), limit, filter, newest);
 	return {
 		items: page.items,
 		hasMore: page.hasMore,
@@ -331,19 +351,19 @@ function containsIgnoreCase(needle: string, ...haystacks: unknown[]): boolean {
 
 // ---------------------------------------------------------------- leads
 
-const LEAD_KEYS = new Set([
+/** The keys the spec's POST /leads body lists; the alternate PATCH /leads/{id} ignores every other key. */
+const POST_LEAD_KEYS = new Set([
 	'name',
-	'email',
-	'title',
 	'mobile',
 	'secondaryMobile',
+	'email',
+	'title',
+	'value',
 	'sourceId',
 	'stageId',
-	'value',
 	'website',
-	'customFields',
-	'archived',
 ]);
+const LEAD_KEYS = new Set([...POST_LEAD_KEYS, 'customFields', 'archived']);
 
 function leadFields(body: JsonObject, creating: boolean): Partial<Lead> {
 	const fields: Partial<Lead> = extraKeys(body, LEAD_KEYS);
@@ -362,12 +382,6 @@ function leadFields(body: JsonObject, creating: boolean): Partial<Lead> {
 	if (has(body, 'customFields')) fields.customFields = optionalObject(body, 'customFields');
 	if (has(body, 'archived')) fields.archived = optionalBoolean(body, 'archived');
 	return fields;
-}
-
-function findLead(host: ApiHost, id: string): Lead {
-	const lead = host.store.leads.get(id);
-	if (!lead) throw notFound(`Lead ${id} was not found`);
-	return lead;
 }
 
 /** The lead event payload of spec §6. */
@@ -412,80 +426,42 @@ function listLeads(host: ApiHost, request: ApiRequest): ApiResponse {
 	const archived = parseBooleanQuery(query, 'archived');
 	const stageId = query.stageId || undefined;
 	const filtered = search !== '' || archived !== undefined || stageId !== undefined;
-	const filter = (lead: Lead): boolean =>
-		(archived === undefined || lead.archived === archived) &&
-		(stageId === undefined || lead.stageId === stageId) &&
-		(search === '' || containsIgnoreCase(search, lead.name, lead.email, lead.mobile, lead.website));
-	// A cursor continues in the order its listing started in, whatever the switch says now.
+	const filter = filtered
+		? (lead: Lead): boolean =>
+				(archived === undefined || lead.archived === archived) &&
+				(stageId === undefined || lead.stageId === stageId) &&
+				(search === '' ||
+					containsIgnoreCase(search, lead.name, lead.email, lead.mobile, lead.website))
+		: undefined;
+	// Each order's cursors have their own kind: a cursor continues in the order its listing started in.
 	const cursorKind = query.cursor
 		? /^([a-z0-9]+):/.exec(Buffer.from(query.cursor, 'base64url').toString('utf8'))?.[1]
 		: undefined;
-	const order =
-		cursorKind === 'leadsnew'
-			? 'newest'
-			: cursorKind === 'leads'
-				? 'oldest'
-				: cursorKind === LEADS_BY_DATE
-					? 'newestCreated'
-					: request.listOrder;
+	const order = ORDER_OF_CURSOR.get(cursorKind ?? '') ?? request.listOrder;
 	if (order === 'newestCreated') {
-		const page = listNewestCreated(host.store, query.cursor, limit, filtered ? filter : undefined);
+		const page = listNewestCreated(host.store, query.cursor, limit, filter);
 		if (!page) throw validationError('cursor is not valid');
 		return { status: 200, body: page };
 	}
-	if (order === 'newest') {
-		// Newest first: its cursors have their own kind, so a page always continues in the order it started in.
-		const page = host.store.leads.pageNewestFirst(
-			decodeCursor(query, 'leadsnew'),
-			limit,
-			filtered ? filter : undefined,
-		);
-		return {
-			status: 200,
-			body: {
-				items: page.items,
-				hasMore: page.hasMore,
-				nextCursor: page.hasMore ? encodeCursor('leadsnew', page.lastSeq) : null,
-			},
-		};
-	}
-	return {
-		status: 200,
-		body: pageOf(host.store.leads, 'leads', query, limit, filtered ? filter : undefined),
-	};
+	const newest = order === 'newest';
+	const kind = newest ? 'leadsnew' : 'leads';
+	return { status: 200, body: pageOf(host.store.leads, kind, query, limit, filter, newest) };
 }
 
-function getLead(host: ApiHost, _request: ApiRequest, [id]: string[]): ApiResponse {
-	return { status: 200, body: findLead(host, id) };
-}
-
-/** The keys the spec's POST /leads body lists; the alternate PATCH /leads/{id} ignores every other key. */
-const POST_LEAD_KEYS = new Set([
-	'name',
-	'mobile',
-	'secondaryMobile',
-	'email',
-	'title',
-	'value',
-	'sourceId',
-	'stageId',
-	'website',
+const ORDER_OF_CURSOR = new Map<string, ListOrder>([
+	['leads', 'oldest'],
+	['leadsnew', 'newest'],
+	[LEADS_BY_DATE, 'newestCreated'],
 ]);
 
 function updateLead(host: ApiHost, request: ApiRequest, [id]: string[]): ApiResponse {
-	const lead = findLead(host, id);
-	const body = parseObjectBody(request.rawBody);
-	if (request.personality === 'alternate') {
-		const listed = Object.fromEntries(
-			Object.entries(body).filter(([key]) => POST_LEAD_KEYS.has(key)),
-		);
-		Object.assign(lead, leadFields(listed, false));
-		host.emit('lead.updated', leadPayload(host.store, lead));
-		return { status: 204 };
-	}
-	Object.assign(lead, withCustomFields(request, lead, leadFields(body, false)));
+	const lead = found(host.store.leads, 'Lead', id);
+	const body = Object.entries(parseObjectBody(request.rawBody));
+	const alternate = request.personality === 'alternate';
+	const sent = alternate ? body.filter(([key]) => POST_LEAD_KEYS.has(key)) : body;
+	Object.assign(lead, withCustomFields(request, lead, leadFields(Object.fromEntries(sent), false)));
 	host.emit('lead.updated', leadPayload(host.store, lead));
-	return { status: 200, body: lead };
+	return alternate ? { status: 204 } : { status: 200, body: lead };
 }
 
 /** PATCH's `customFields` under the `merge` switch: the keys sent set on the record's own; else as sent (replace). */
@@ -541,12 +517,6 @@ function dealFields(host: ApiHost, body: JsonObject, creating: boolean): Partial
 	return fields;
 }
 
-function findDeal(host: ApiHost, id: string): Deal {
-	const deal = host.store.deals.get(id);
-	if (!deal) throw notFound(`Deal ${id} was not found`);
-	return deal;
-}
-
 function createDeal(host: ApiHost, request: ApiRequest): ApiResponse {
 	const fields = dealFields(host, parseObjectBody(request.rawBody), true);
 	const { store } = host;
@@ -572,12 +542,8 @@ function createDeal(host: ApiHost, request: ApiRequest): ApiResponse {
 	return { status: 200, body: deal };
 }
 
-function getDeal(host: ApiHost, _request: ApiRequest, [id]: string[]): ApiResponse {
-	return { status: 200, body: findDeal(host, id) };
-}
-
 function updateDeal(host: ApiHost, request: ApiRequest, [id]: string[]): ApiResponse {
-	const deal = findDeal(host, id);
+	const deal = found(host.store.deals, 'Deal', id);
 	const fields = dealFields(host, parseObjectBody(request.rawBody), false);
 	const previousStageId = deal.stageId;
 	Object.assign(deal, withCustomFields(request, deal, fields));
@@ -604,7 +570,7 @@ const INVOICE_KEYS = new Set([
 	'tags',
 	'customFields',
 ]);
-export const DEFAULT_TEMPLATE_ID = 'tpl_default';
+const DEFAULT_TEMPLATE_ID = 'tpl_default';
 
 const round2 = (value: number): number => Math.round((value + Number.EPSILON) * 100) / 100;
 
@@ -622,13 +588,11 @@ function lineItem(
 	const f = (name: string): string => `${at}.${name}`;
 
 	const { store } = host;
-	let product:
-		| { name: string; price: number; description: string | null; internalId: number }
-		| undefined;
+	let product: (Product & { internalId: number }) | undefined;
 	if (has(item, f('productId')) && item[f('productId')] !== null) {
 		const productId = existingRef(item, f('productId'), store.products, 'product');
-		const found = store.products.get(productId);
-		if (found) product = { ...found, internalId: store.productInternalIds.get(productId) ?? 0 };
+		const known = store.products.get(productId);
+		if (known) product = { ...known, internalId: store.productInternalIds.get(productId) ?? 0 };
 	}
 	const name = has(item, f('name')) ? requiredString(item, f('name')) : product?.name;
 	if (name === undefined) throw validationError(`${f('name')} is required`);
@@ -702,15 +666,12 @@ function createInvoice(host: ApiHost, request: ApiRequest): ApiResponse {
 		const userId = existingRef(body, 'salesPersonId', store.users, 'user');
 		salesPersonId = store.userInternalIds.get(userId) ?? null;
 	}
-	const strings: Record<'contactId' | 'subject' | 'notes' | 'templateId', string | null> = {
-		contactId: null,
-		subject: null,
-		notes: null,
-		templateId: null,
-	};
-	for (const field of ['contactId', 'subject', 'notes', 'templateId'] as const) {
-		if (has(body, field)) strings[field] = optionalString(body, field);
-	}
+	const text = (field: string): string | null =>
+		has(body, field) ? optionalString(body, field) : null;
+	const contactId = text('contactId');
+	const subject = text('subject');
+	const notes = text('notes');
+	const templateId = text('templateId');
 	let tags: number[] = [];
 	if (has(body, 'tags') && body.tags !== null) {
 		if (
@@ -749,11 +710,11 @@ function createInvoice(host: ApiHost, request: ApiRequest): ApiResponse {
 		lineItems,
 		createdAt: new Date().toISOString(),
 		clientId,
-		contactId: strings.contactId,
-		subject: strings.subject,
-		notes: strings.notes,
+		contactId,
+		subject,
+		notes,
 		salesPersonId,
-		templateId: strings.templateId ?? DEFAULT_TEMPLATE_ID,
+		templateId: templateId ?? DEFAULT_TEMPLATE_ID,
 		tags,
 	};
 	if (customFields) invoice.customFields = customFields;
@@ -762,25 +723,7 @@ function createInvoice(host: ApiHost, request: ApiRequest): ApiResponse {
 	return { status: 200, body: invoice };
 }
 
-function getInvoice(host: ApiHost, _request: ApiRequest, [id]: string[]): ApiResponse {
-	const invoice = host.store.invoices.get(id);
-	if (!invoice) throw notFound(`Invoice ${id} was not found`);
-	return { status: 200, body: invoice };
-}
-
-// ---------------------------------------------------------------- clients, products, users
-
-function getClient(host: ApiHost, _request: ApiRequest, [id]: string[]): ApiResponse {
-	const client = host.store.clients.get(id);
-	if (!client) throw notFound(`Client ${id} was not found`);
-	return { status: 200, body: client };
-}
-
-function getProduct(host: ApiHost, _request: ApiRequest, [id]: string[]): ApiResponse {
-	const product = host.store.products.get(id);
-	if (!product) throw notFound(`Product ${id} was not found`);
-	return { status: 200, body: product };
-}
+// ---------------------------------------------------------------- users
 
 function listUsers(host: ApiHost, request: ApiRequest): ApiResponse {
 	const { query } = request;
@@ -807,20 +750,12 @@ function listUsers(host: ApiHost, request: ApiRequest): ApiResponse {
 /** The only event name the spec gives; the alternate POST /webhooks accepts no other. */
 export const DOCUMENTED_EVENTS: readonly string[] = ['lead.created'];
 
-export const HTTP_WARNING = 'Webhook URL is not HTTPS; use HTTPS in production.';
+const HTTP_WARNING = 'Webhook URL is not HTTPS; use HTTPS in production.';
 
 /** A subscription as the API shows it after creation: without any secret. */
-export function publicSubscription(
-	subscription: WebhookSubscription,
-): Omit<WebhookSubscription, 'secret' | 'previousSecret' | 'previousSecretExpiresAt'> {
+export function publicSubscription(subscription: WebhookSubscription) {
 	const { id, name, url, events, status, createdAt } = subscription;
 	return { id, name, url, events, status, createdAt };
-}
-
-function findWebhook(host: ApiHost, id: string): WebhookSubscription {
-	const subscription = host.store.webhooks.get(id);
-	if (!subscription) throw notFound(`Webhook ${id} was not found`);
-	return subscription;
 }
 
 function createWebhook(host: ApiHost, request: ApiRequest): ApiResponse {
@@ -888,11 +823,11 @@ function listWebhooks(host: ApiHost, request: ApiRequest): ApiResponse {
 }
 
 function getWebhook(host: ApiHost, _request: ApiRequest, [id]: string[]): ApiResponse {
-	return { status: 200, body: publicSubscription(findWebhook(host, id)) };
+	return { status: 200, body: publicSubscription(found(host.store.webhooks, 'Webhook', id)) };
 }
 
 function deleteWebhook(host: ApiHost, _request: ApiRequest, [id]: string[]): ApiResponse {
-	findWebhook(host, id);
+	found(host.store.webhooks, 'Webhook', id);
 	host.store.webhooks.delete(id);
 	return { status: 204 };
 }

@@ -1,18 +1,5 @@
 /* eslint-disable -- not shipped: eslint.dev.config.mjs lints this file, not n8n's node rules */
-/**
- * `npm run sandbox` — starts the sandbox CRM and runs until Ctrl-C.
- *
- *   --port N              (env SANDBOX_PORT, default 5680; 0 = random)
- *   --host ADDRESS        (env SANDBOX_HOST, default 127.0.0.1)
- *   --rate-limit N|off    (env SANDBOX_RATE_LIMIT, default 60)
- *   --rate-window-ms N    (env SANDBOX_RATE_WINDOW_MS, default 60000)
- *   --seed-leads N        (env SANDBOX_SEED_LEADS, default 0)
- *   --time-scale X        (env SANDBOX_TIME_SCALE, default 1; multiplies webhook retry delays)
- *   --delivery-timeout-ms N (env SANDBOX_DELIVERY_TIMEOUT_MS, default 20000)
- *   --personality standard|alternate (env SANDBOX_PERSONALITY, default standard; how the spec's silences are resolved)
- *   --list-order oldest|newest (env SANDBOX_LIST_ORDER, default oldest; the order of GET /leads)
- *   --activity-ms N|off   (env SANDBOX_ACTIVITY_MS, default off; create, change or archive a lead every N ms)
- */
+/** `npm run sandbox`: starts the sandbox CRM and runs until Ctrl-C. Its flags and their variables: FLAGS, USAGE. */
 import { seedSummaryLines } from './seedSummary';
 import { DEFAULT_RATE_LIMIT, startSandbox } from './server';
 import {
@@ -78,15 +65,11 @@ export function parseArgs(argv: string[], env: NodeJS.ProcessEnv): SandboxOption
 	const listOrder = values['list-order'] ?? 'oldest';
 	if (!(LIST_ORDERS as readonly string[]).includes(listOrder))
 		throw new UsageError(`--list-order must be one of ${LIST_ORDERS.join(', ')}, got ${listOrder}`);
-	const activityRaw = values['activity-ms'];
-	const activityOff =
-		activityRaw === undefined || ['off', 'false', 'none', '0'].includes(activityRaw.toLowerCase());
+	const off = (flag: string): boolean =>
+		['off', 'false', 'none', '0'].includes((values[flag] ?? '').toLowerCase());
+	const activityOff = values['activity-ms'] === undefined || off('activity-ms');
 	const activity = activityOff ? false : { everyMs: integer('activity-ms', 0, 100) };
-
-	const rateLimitRaw = values['rate-limit'];
-	const unlimited =
-		rateLimitRaw !== undefined &&
-		['off', 'false', 'none', '0'].includes(rateLimitRaw.toLowerCase());
+	const unlimited = off('rate-limit');
 	return {
 		port: integer('port', 5680, 0),
 		host: values.host ?? '127.0.0.1',

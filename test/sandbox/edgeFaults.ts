@@ -1,26 +1,12 @@
 /**
- * Fault switches of issue 23 (the transport's edges), kept apart from server.ts's plumbing:
- * - `echoKey: "escaped"`: the answer echoes the request's x-api-key the way a JSON encoder may write it, every `/` as
- *   `\/` (PHP's default), `+` as `\u002b` and `=` as `\u003d`; with a 2xx status the echo is in a lead record (its
- *   `title`), or for the lead list in the name of a lead without an id; else in the error message (`echoKey: true`
- *   echoes it plainly, as before);
- * - `location`: a redirect's Location exactly as given (a path of the sandbox's own origin, such as
- *   `/admin/export-all`, or a URL), unlike `redirectTo`, which keeps the request's path;
- * - `forMs`: the fault answers every matching request for this long after the first, instead of `count` requests
- *   (a CRM that answers 429 for 8 s);
- * - `skewedClock: { skewMs, sendDate? }`: the answer's `Date` header (unless `sendDate: false`, when it has none) and a
- *   `Retry-After` date (when the fault ends, or 1 s from now) are written by a clock `skewMs` off (negative: behind);
- * - `cycle: true` (issue 40): a list that cycles, its pages alternating two leads under fresh next cursors.
- * The sandbox writes every JSON answer with jsonText.ts, so a lead nested deeper than JSON.stringify can write is served
- * too (the spec's "any other key: any").
+ * The fault switches of issue 23 (the transport's edges) and issue 40 (`cycle`), described in README.md: `echoKey`,
+ * `location`, `forMs`, `skewedClock`, `cycle`.
  */
 import { errorBody, validationError } from './api';
 import type { Fault } from './types';
 
-export type EdgeFault = Pick<Fault, 'echoKey' | 'location' | 'forMs' | 'skewedClock' | 'cycle'>;
-
 /** Reads the switches above from a fault's JSON; throws a validation error for a bad one. */
-export function parseEdgeFault(raw: Record<string, unknown>): EdgeFault {
+export function parseEdgeFault(raw: Record<string, unknown>) {
 	if (
 		raw.echoKey !== undefined &&
 		raw.echoKey !== true &&
@@ -59,7 +45,7 @@ export function parseEdgeFault(raw: Record<string, unknown>): EdgeFault {
 		skewedClock = { skewMs: value.skewMs, sendDate: value.sendDate as boolean | undefined };
 	}
 	return {
-		echoKey: raw.echoKey === 'escaped' ? 'escaped' : raw.echoKey === true,
+		echoKey: raw.echoKey === 'escaped' ? ('escaped' as const) : raw.echoKey === true,
 		location: raw.location as string | undefined,
 		forMs: raw.forMs as number | undefined,
 		skewedClock,

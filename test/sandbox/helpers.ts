@@ -75,10 +75,7 @@ export interface ReceivedRequest {
 export interface Receiver {
 	url: string;
 	received: ReceivedRequest[];
-	/**
-	 * Decides each answer: a status, or 'hang' to never answer.
-	 * Receives the 0-based index of the request.
-	 */
+	/** Each answer (by the request's index from 0): a status, or 'hang' to never answer. */
 	respond: (index: number, request: ReceivedRequest) => number | 'hang';
 	close(): Promise<void>;
 }

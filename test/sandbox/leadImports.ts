@@ -1,10 +1,4 @@
-/**
- * Leads that appear out of order, for the polling trigger (issue 23):
- * - the `newestCreated` list order: GET /leads newest first by `createdAt` (ties: the later created first), so a lead
- *   imported with an old date sits among the leads of its date, further down the list, as in a CRM that sorts by it;
- * - POST /__sandbox/import: leads added with the `createdAt` they are given (an import that keeps creation dates),
- *   which the API's POST /leads does not allow (createdAt is read-only there).
- */
+/** Leads that appear out of order, for the polling trigger (issue 23): the `newestCreated` order and the import (README.md). */
 import { ADMIN_USER_INTERNAL_ID, addLead, type Store } from './store';
 import type { JsonObject, Lead } from './types';
 

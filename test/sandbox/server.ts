@@ -14,6 +14,7 @@ import {
 	ApiError,
 	type ErrorCode,
 	errorBody,
+	found,
 	handleApi,
 	isObject,
 	notFound,
@@ -55,7 +56,6 @@ import { jsonText } from './jsonText';
 import { importLeads } from './leadImports';
 
 export * from './types';
-export { RETRY_SCHEDULE_MS, MAX_ATTEMPTS, USER_AGENT, sign } from './webhooks';
 
 export const DEFAULT_ADMIN_KEY = 'sk_sandbox_admin_0123456789abcdef';
 export const DEFAULT_READ_ONLY_KEY = 'sk_sandbox_readonly_0123456789abcdef';
@@ -83,12 +83,7 @@ interface ActiveFault extends Fault {
 	served?: number;
 }
 
-type Json = {
-	status: number;
-	body?: unknown;
-	headers?: Record<string, string>;
-	/** Sent as text/plain instead of a JSON body. */ text?: string;
-};
+type Json = { status: number; body?: unknown; headers?: Record<string, string>; text?: string };
 
 class BodyTooLarge extends Error {}
 
@@ -123,6 +118,34 @@ function isPositiveInteger(value: unknown): value is number {
 	return typeof value === 'number' && Number.isInteger(value) && value > 0;
 }
 
+/** A control request's value must pass: else a 400 with the message. */
+function check(ok: boolean, message: string): void {
+	if (!ok) throw validationError(message);
+}
+
+/** One of the allowed values; else a 400 with the message. */
+function choice<T>(value: unknown, allowed: readonly T[], message: string): T {
+	check(allowed.includes(value as T), message);
+	return value as T;
+}
+
+/** Header values as text (lower-case names); `redactKey` replaces the key's value. */
+function headersOf(req: http.IncomingMessage, redactKey = false): Record<string, string> {
+	const headers: Record<string, string> = {};
+	for (const [name, value] of Object.entries(req.headers)) {
+		if (value === undefined) continue;
+		if (redactKey && name === 'x-api-key') headers[name] = '<redacted>';
+		else headers[name] = Array.isArray(value) ? value.join(', ') : value;
+	}
+	return headers;
+}
+
+function urlOf(server: http.Server): string {
+	const address = server.address() as AddressInfo;
+	const host = address.family === 'IPv6' ? `[${address.address}]` : address.address;
+	return `http://${host}:${address.port}`;
+}
+
 function parseRateLimit(value: unknown): RateLimitConfig | false {
 	if (value === false) return false;
 	if (isObject(value)) {
@@ -139,58 +162,53 @@ function parseRateLimit(value: unknown): RateLimitConfig | false {
 }
 
 function parsePersonality(value: unknown): SandboxPersonality {
-	if (typeof value === 'string' && (PERSONALITIES as readonly string[]).includes(value))
-		return value as SandboxPersonality;
-	throw validationError(`personality must be one of ${PERSONALITIES.join(', ')}`);
+	return choice(value, PERSONALITIES, `personality must be one of ${PERSONALITIES.join(', ')}`);
 }
 
 function parseFault(value: unknown): Fault {
 	if (!isObject(value)) throw validationError('The fault must be a JSON object');
 	const raw = value;
-	if (
-		typeof raw.status !== 'number' ||
-		!Number.isInteger(raw.status) ||
-		raw.status < 100 ||
-		raw.status > 599
-	) {
-		throw validationError('status must be an HTTP status between 100 and 599');
-	}
+	const { status, method, pathPrefix, delayMs, headers, htmlBytes, redirectTo } = raw;
+	check(
+		typeof status === 'number' && Number.isInteger(status) && status >= 100 && status <= 599,
+		'status must be an HTTP status between 100 and 599',
+	);
 	const count = raw.count ?? 1;
-	if (!isPositiveInteger(count)) throw validationError('count must be a positive integer');
-	if (raw.method !== undefined && typeof raw.method !== 'string')
-		throw validationError('method must be a string');
-	if (raw.pathPrefix !== undefined && typeof raw.pathPrefix !== 'string')
-		throw validationError('pathPrefix must be a string');
-	if (raw.delayMs !== undefined && (typeof raw.delayMs !== 'number' || raw.delayMs < 0))
-		throw validationError('delayMs must be a number of milliseconds');
-	if (
-		raw.headers !== undefined &&
-		(!isObject(raw.headers) || Object.values(raw.headers).some((v) => typeof v !== 'string'))
-	) {
-		throw validationError('headers must be an object of strings');
-	}
-	if (
-		raw.htmlBytes !== undefined &&
-		(!isPositiveInteger(raw.htmlBytes) || raw.htmlBytes > 20 * 1024 * 1024)
-	) {
-		throw validationError('htmlBytes must be a positive integer up to 20 MB');
-	}
-	if (raw.redirectTo !== undefined && typeof raw.redirectTo !== 'string')
-		throw validationError('redirectTo must be "catcher" or a URL');
+	check(isPositiveInteger(count), 'count must be a positive integer');
+	check(method === undefined || typeof method === 'string', 'method must be a string');
+	check(pathPrefix === undefined || typeof pathPrefix === 'string', 'pathPrefix must be a string');
+	check(
+		delayMs === undefined || (typeof delayMs === 'number' && !(delayMs < 0)),
+		'delayMs must be a number of milliseconds',
+	);
+	check(
+		headers === undefined ||
+			(isObject(headers) && Object.values(headers).every((v) => typeof v === 'string')),
+		'headers must be an object of strings',
+	);
+	check(
+		htmlBytes === undefined || (isPositiveInteger(htmlBytes) && htmlBytes <= 20 * 1024 * 1024),
+		'htmlBytes must be a positive integer up to 20 MB',
+	);
+	check(
+		redirectTo === undefined || typeof redirectTo === 'string',
+		'redirectTo must be "catcher" or a URL',
+	);
 	let trickle: Fault['trickle'];
 	if (raw.trickle !== undefined) {
 		const value = raw.trickle as { intervalMs?: unknown; bytes?: unknown };
-		if (
-			!isObject(value) ||
-			!isPositiveInteger(value.intervalMs) ||
-			(value.bytes !== undefined && !isPositiveInteger(value.bytes))
-		) {
-			throw validationError('trickle must be { intervalMs, bytes? } with positive integers');
-		}
-		trickle = { intervalMs: value.intervalMs, bytes: value.bytes as number | undefined };
+		check(
+			isObject(value) &&
+				isPositiveInteger(value.intervalMs) &&
+				(value.bytes === undefined || isPositiveInteger(value.bytes)),
+			'trickle must be { intervalMs, bytes? } with positive integers',
+		);
+		trickle = { intervalMs: value.intervalMs as number, bytes: value.bytes as number | undefined };
 	}
-	if (raw.endlessBytes !== undefined && !isPositiveInteger(raw.endlessBytes))
-		throw validationError('endlessBytes must be a positive integer');
+	check(
+		raw.endlessBytes === undefined || isPositiveInteger(raw.endlessBytes),
+		'endlessBytes must be a positive integer',
+	);
 	return {
 		hang: raw.hang === true,
 		trickle,
@@ -202,8 +220,8 @@ function parseFault(value: unknown): Fault {
 		redirectTo: raw.redirectTo as string | undefined,
 		method: raw.method as string | undefined,
 		pathPrefix: raw.pathPrefix as string | undefined,
-		status: raw.status,
-		count,
+		status: status as number,
+		count: count as number,
 		html: raw.html === true,
 		delayMs: raw.delayMs as number | undefined,
 		closeConnection: raw.closeConnection === true,
@@ -224,19 +242,20 @@ function parseDeliverOnCreate(value: unknown): DeliverOnCreate | false {
 	if (value === true) return {};
 	if (!isObject(value))
 		throw validationError('deliverOnCreate must be false, true or { event?, payload? }');
-	const raw = value as { event?: unknown; payload?: unknown };
-	if (raw.event !== undefined && (typeof raw.event !== 'string' || raw.event === ''))
-		throw validationError('deliverOnCreate.event must be an event name');
-	return { event: raw.event as string | undefined, payload: raw.payload };
+	const { event, payload } = value;
+	check(
+		event === undefined || (typeof event === 'string' && event !== ''),
+		'deliverOnCreate.event must be an event name',
+	);
+	return { event: event as string | undefined, payload };
 }
 
 class SandboxServer implements Sandbox {
 	url = '';
 	port = 0;
 	readonly keys: { admin: string; readOnly: string };
-	/** Keys added through the key switch (POST /__sandbox/keys), with the user they act for; cleared by reset. */
+	/** The key switch (README): keys added, with the user they act for, and keys revoked; cleared by reset. */
 	private readonly addedKeys = new Map<string, KeyRole>();
-	/** Keys revoked through the key switch (DELETE /__sandbox/keys/{key}): answered 401; cleared by reset. */
 	private readonly revokedKeys = new Set<string>();
 	readonly requests: RequestLogEntry[] = [];
 	readonly deliveries: DeliveryLogEntry[] = [];
@@ -249,11 +268,10 @@ class SandboxServer implements Sandbox {
 	private readonly windows = new Map<string, RateWindow>();
 	private faults: ActiveFault[] = [];
 	private readonly faultTimers = new Set<NodeJS.Timeout>();
-	/** What endless and trickling faults sent (GET /__sandbox/streams). */
 	readonly streams: StreamRecord[] = [];
 	private requestSeq = 0;
 	private closed = false;
-	/** The second listener, on another port (another origin): records what reaches it. Started on demand. */
+	/** The second listener (another origin), started on demand. */
 	private catcher: http.Server | undefined;
 	private catcherUrl = '';
 	readonly caught: CaughtRequest[] = [];
@@ -267,17 +285,14 @@ class SandboxServer implements Sandbox {
 			rateLimit:
 				options.rateLimit === undefined
 					? { ...DEFAULT_RATE_LIMIT }
-					: options.rateLimit === false
-						? false
-						: parseRateLimit(options.rateLimit),
+					: parseRateLimit(options.rateLimit),
 			timeScale: options.timeScale ?? 1,
 			deliveryTimeoutMs: options.deliveryTimeoutMs ?? 20_000,
-			personality:
-				options.personality === undefined ? 'standard' : parsePersonality(options.personality),
+			personality: parsePersonality(options.personality ?? 'standard'),
 			deliverOnCreate: false,
 			ignoreLimit: false,
 			patchCustomFields: 'replace',
-			listOrder: options.listOrder === undefined ? 'oldest' : parseListOrder(options.listOrder),
+			listOrder: parseListOrder(options.listOrder ?? 'oldest'),
 			activity: false,
 			onePerUrl: false,
 			normalUrls: false,
@@ -304,9 +319,15 @@ class SandboxServer implements Sandbox {
 		});
 	}
 
-	/** The activity switch: a timer that creates, changes and archives leads (see ActivityConfig). */
+	/** The activity switch (README). */
 	private activityTimer: NodeJS.Timeout | undefined;
 	private activityTick = 0;
+
+	private activityStep() {
+		return activityStep(this.store, this.activityTick++, (event, payload) =>
+			this.emit(event, payload),
+		);
+	}
 
 	setActivity(activity: SandboxConfig['activity']): void {
 		if (this.activityTimer) clearInterval(this.activityTimer);
@@ -314,7 +335,7 @@ class SandboxServer implements Sandbox {
 		this.config.activity = activity;
 		if (!activity || this.closed) return;
 		this.activityTimer = setInterval(() => {
-			activityStep(this.store, this.activityTick++, (event, payload) => this.emit(event, payload));
+			this.activityStep();
 		}, activity.everyMs);
 		this.activityTimer.unref();
 	}
@@ -328,16 +349,12 @@ class SandboxServer implements Sandbox {
 			this.server.once('error', reject);
 			this.server.listen(port, host, () => {
 				this.server.off('error', reject);
-				const address = this.server.address() as AddressInfo;
-				this.port = address.port;
-				const hostname = address.family === 'IPv6' ? `[${address.address}]` : address.address;
-				this.url = `http://${hostname}:${address.port}`;
+				this.port = (this.server.address() as AddressInfo).port;
+				this.url = urlOf(this.server);
 				resolve();
 			});
 		});
 	}
-
-	// ------------------------------------------------------------ public API
 
 	clearRequests(): void {
 		this.requests.length = 0;
@@ -356,7 +373,7 @@ class SandboxServer implements Sandbox {
 		this.rotating = undefined;
 	}
 
-	/** Which user a key acts for: the two seeded keys, keys added since, none for a revoked or unknown key. */
+	/** Which user a key acts for; none for a revoked or unknown key. */
 	roleOfKey(key: string): KeyRole | undefined {
 		if (this.revokedKeys.has(key)) return undefined;
 		if (key === this.keys.admin) return 'admin';
@@ -364,32 +381,25 @@ class SandboxServer implements Sandbox {
 		return this.addedKeys.get(key);
 	}
 
-	/** The key switch: another key of the workspace (a key rotation's new key), for the admin or the read-only user. */
 	addKey(key: string, role: KeyRole = 'admin'): void {
 		this.revokedKeys.delete(key);
 		this.addedKeys.set(key, role);
 	}
 
-	/** The key switch: a revoked key gets 401 from then on, as a missing one (until reset). */
 	revokeKey(key: string): void {
 		this.revokedKeys.add(key);
 	}
 
 	setRateLimit(rateLimit: RateLimitConfig | number | false): void {
-		if (typeof rateLimit === 'number') {
-			const windowMs = this.config.rateLimit
-				? this.config.rateLimit.windowMs
-				: DEFAULT_RATE_LIMIT.windowMs;
-			this.config.rateLimit = parseRateLimit({ limit: rateLimit, windowMs });
-		} else {
-			this.config.rateLimit = parseRateLimit(rateLimit);
-		}
+		const { windowMs } = this.config.rateLimit || DEFAULT_RATE_LIMIT;
+		this.config.rateLimit = parseRateLimit(
+			typeof rateLimit === 'number' ? { limit: rateLimit, windowMs } : rateLimit,
+		);
 		this.windows.clear();
 	}
 
 	setTimeScale(timeScale: number): void {
-		if (typeof timeScale !== 'number' || !(timeScale >= 0))
-			throw new Error('timeScale must be a number >= 0');
+		check(typeof timeScale === 'number' && timeScale >= 0, 'timeScale must be a number >= 0');
 		this.config.timeScale = timeScale;
 	}
 
@@ -428,8 +438,7 @@ class SandboxServer implements Sandbox {
 	}
 
 	payInvoice(id: string): Invoice {
-		const invoice = this.store.invoices.get(id);
-		if (!invoice) throw notFound(`Invoice ${id} was not found`);
+		const invoice = found(this.store.invoices, 'Invoice', id);
 		if (invoice.status === 'PAID') throw validationError(`Invoice ${id} is already paid`);
 		invoice.status = 'PAID';
 		invoice.paidTotal = invoice.total;
@@ -440,8 +449,7 @@ class SandboxServer implements Sandbox {
 	}
 
 	rotateWebhookSecret(id: string, windowMs = DEFAULT_ROTATION_WINDOW_MS): WebhookSubscription {
-		const subscription = this.store.webhooks.get(id);
-		if (!subscription) throw notFound(`Webhook ${id} was not found`);
+		const subscription = found(this.store.webhooks, 'Webhook', id);
 		subscription.previousSecret = subscription.secret;
 		subscription.previousSecretExpiresAt = new Date(Date.now() + windowMs).toISOString();
 		subscription.secret = generateSecret();
@@ -451,12 +459,7 @@ class SandboxServer implements Sandbox {
 	/** The subscriptions rotated by `setRotation('both')`, until `setRotation('new')` ends it. */
 	private rotating: string[] | undefined;
 
-	/**
-	 * The rotation switch (spec §6.4): `both` rotates every subscription that exists now (signed with the old and the
-	 * new secret); `new` ends that rotation (the new secret only), or, with no `both` before, rotates every existing
-	 * subscription with no overlap (a rotation the receiver missed). Subscriptions created meanwhile keep their own
-	 * secret. Returns the ids it rotated or ended.
-	 */
+	/** The rotation switch (spec §6.4, README): returns the ids it rotated or ended. */
 	setRotation(phase: 'both' | 'new'): string[] {
 		const existing = this.store.webhooks.values().map((subscription) => subscription.id);
 		if (phase === 'both') {
@@ -478,7 +481,7 @@ class SandboxServer implements Sandbox {
 		return this.engine.settled(timeoutMs);
 	}
 
-	/** Starts the second listener (once) on the sandbox's host and a free port; resolves to its URL. */
+	/** Starts the second listener (once) on the sandbox's host and a free port. */
 	async startCatcher(): Promise<string> {
 		if (this.catcher) return this.catcherUrl;
 		const catcher = http.createServer((req, res) => {
@@ -489,16 +492,10 @@ class SandboxServer implements Sandbox {
 				if (size <= MAX_BODY_BYTES) chunks.push(chunk);
 			});
 			req.on('end', () => {
-				const headers: Record<string, string> = {};
-				for (const [name, value] of Object.entries(req.headers)) {
-					if (value !== undefined)
-						headers[name] =
-							name === 'x-api-key' ? '<redacted>' : Array.isArray(value) ? value.join(', ') : value;
-				}
 				this.caught.push({
 					method: req.method ?? 'GET',
 					path: req.url ?? '/',
-					headers,
+					headers: headersOf(req, true),
 					apiKeyReceived: req.headers['x-api-key'] !== undefined,
 					body: Buffer.concat(chunks).toString('utf8'),
 					at: new Date().toISOString(),
@@ -522,8 +519,7 @@ class SandboxServer implements Sandbox {
 			catcher.once('error', reject);
 			catcher.listen(0, host, () => resolve());
 		});
-		const address = catcher.address() as AddressInfo;
-		this.catcherUrl = `http://${address.family === 'IPv6' ? `[${address.address}]` : address.address}:${address.port}`;
+		this.catcherUrl = urlOf(catcher);
 		return this.catcherUrl;
 	}
 
@@ -542,8 +538,6 @@ class SandboxServer implements Sandbox {
 			this.server.closeAllConnections();
 		});
 	}
-
-	// ------------------------------------------------------------ HTTP plumbing
 
 	private pushFault(value: unknown): Fault {
 		const fault = parseFault(value);
@@ -577,28 +571,22 @@ class SandboxServer implements Sandbox {
 			});
 		}
 		// Pages of the host outside the API (e.g. /admin/export-all) are logged too, so a test can see what reached them.
-		this.logOutsideApi(req, url);
+		this.log(req, url, undefined, new Date().toISOString())(404);
 		return this.writeJson(res, {
 			status: 404,
 			body: errorBody('NOT_FOUND', `Route ${req.method} ${path} was not found`),
 		});
 	}
 
-	private logOutsideApi(req: http.IncomingMessage, url: URL): void {
-		const headers: Record<string, string> = {};
-		for (const [name, value] of Object.entries(req.headers))
-			if (value !== undefined) headers[name] = Array.isArray(value) ? value.join(', ') : value;
+	/** Logs the request (RequestLogEntry) once its status is known. */
+	private log(req: http.IncomingMessage, url: URL, body: unknown, at: string) {
+		const method = (req.method ?? 'GET').toUpperCase();
 		const query = Object.fromEntries(url.searchParams);
-		this.requests.push({
-			seq: ++this.requestSeq,
-			method: (req.method ?? 'GET').toUpperCase(),
-			path: url.pathname,
-			query,
-			headers,
-			body: undefined,
-			status: 404,
-			at: new Date().toISOString(),
-		});
+		const headers = headersOf(req);
+		return (status: number): void => {
+			const seq = ++this.requestSeq;
+			this.requests.push({ seq, method, path: url.pathname, query, headers, body, status, at });
+		};
 	}
 
 	private readBody(req: http.IncomingMessage): Promise<string | undefined> {
@@ -622,21 +610,13 @@ class SandboxServer implements Sandbox {
 	private writeJson(res: http.ServerResponse, response: Json): void {
 		// A fault's own Content-Type is kept (a proxy's, or one that echoes the key); else the body's.
 		const headers: Record<string, string> = { ...response.headers };
-		if (response.text !== undefined) {
-			headers['content-type'] ??= 'text/plain; charset=utf-8';
-			headers['content-length'] = String(Buffer.byteLength(response.text));
-			res.writeHead(response.status, headers);
-			res.end(response.text);
-			return;
+		let text = response.text;
+		if (text !== undefined) headers['content-type'] ??= 'text/plain; charset=utf-8';
+		else if (response.status !== 204 && response.body !== undefined) {
+			text = jsonText(response.body);
+			headers['content-type'] ??= 'application/json; charset=utf-8';
 		}
-		if (response.status === 204 || response.body === undefined) {
-			res.writeHead(response.status, headers);
-			res.end();
-			return;
-		}
-		const text = jsonText(response.body);
-		headers['content-type'] ??= 'application/json; charset=utf-8';
-		headers['content-length'] = String(Buffer.byteLength(text));
+		if (text !== undefined) headers['content-length'] = String(Buffer.byteLength(text));
 		res.writeHead(response.status, headers);
 		res.end(text);
 	}
@@ -648,10 +628,6 @@ class SandboxServer implements Sandbox {
 	): Promise<void> {
 		const at = new Date().toISOString();
 		const method = (req.method ?? 'GET').toUpperCase();
-		const headers: Record<string, string> = {};
-		for (const [name, value] of Object.entries(req.headers)) {
-			if (value !== undefined) headers[name] = Array.isArray(value) ? value.join(', ') : value;
-		}
 		const query = Object.fromEntries(url.searchParams);
 		let rawBody: string | undefined;
 		let tooLarge = false;
@@ -669,18 +645,7 @@ class SandboxServer implements Sandbox {
 				loggedBody = rawBody;
 			}
 		}
-		const log = (status: number): void => {
-			this.requests.push({
-				seq: ++this.requestSeq,
-				method,
-				path: url.pathname,
-				query,
-				headers,
-				body: loggedBody,
-				status,
-				at,
-			});
-		};
+		const log = this.log(req, url, loggedBody, at);
 		const send = (response: Json): void => {
 			log(response.status);
 			this.writeJson(res, response);
@@ -690,18 +655,13 @@ class SandboxServer implements Sandbox {
 		if (fault) return this.applyFault(fault, req, res, log, url);
 		if (tooLarge) return send({ status: 413, body: errorBody('VALIDATION_ERROR', BODY_TOO_LARGE) });
 
-		const key = headers['x-api-key'];
-		if (!key)
-			return send({
-				status: 401,
-				body: errorBody('UNAUTHORIZED', 'An API key is required in the x-api-key header.'),
-			});
-		const role = this.roleOfKey(key);
+		const key = headersOf(req)['x-api-key'];
+		const role = key ? this.roleOfKey(key) : undefined;
 		if (role === undefined) {
-			return send({
-				status: 401,
-				body: errorBody('UNAUTHORIZED', 'The API key in the x-api-key header is not valid.'),
-			});
+			const message = key
+				? 'The API key in the x-api-key header is not valid.'
+				: 'An API key is required in the x-api-key header.';
+			return send({ status: 401, body: errorBody('UNAUTHORIZED', message) });
 		}
 
 		const personality = this.config.personality;
@@ -821,19 +781,10 @@ class SandboxServer implements Sandbox {
 			if (fault.trickle || fault.endless) return this.streamFault(fault, res, log, url);
 			if (fault.echoKey) {
 				log(fault.status);
-				const text = echoBody(
-					fault.status,
-					String(req.headers['x-api-key'] ?? ''),
-					fault.echoKey === 'escaped',
-					url.pathname,
-				);
-				res.writeHead(fault.status, {
-					...fault.headers,
-					'content-type': 'application/json; charset=utf-8',
-					'content-length': String(Buffer.byteLength(text)),
-				});
-				res.end(text);
-				return;
+				const key = String(req.headers['x-api-key'] ?? '');
+				const text = echoBody(fault.status, key, fault.echoKey === 'escaped', url.pathname);
+				const headers = { ...fault.headers, 'content-type': 'application/json; charset=utf-8' };
+				return this.writeJson(res, { status: fault.status, headers, text });
 			}
 			if (fault.closeConnection) {
 				log(0);
@@ -869,12 +820,8 @@ class SandboxServer implements Sandbox {
 						`${pad.repeat(Math.ceil((fault.htmlBytes - html.length) / pad.length))}<hr>`,
 					);
 				}
-				res.writeHead(fault.status, {
-					...headers,
-					'content-type': 'text/html',
-					'content-length': String(Buffer.byteLength(html)),
-				});
-				res.end(html);
+				const htmlHeaders = { ...headers, 'content-type': 'text/html' };
+				this.writeJson(res, { status: fault.status, headers: htmlHeaders, text: html });
 			} else {
 				const message =
 					`Sandbox fault: ${fault.status} ${http.STATUS_CODES[fault.status] ?? ''}`.trim();
@@ -960,8 +907,6 @@ class SandboxServer implements Sandbox {
 		pump();
 	}
 
-	// ------------------------------------------------------------ control endpoints
-
 	private async handleControl(
 		req: http.IncomingMessage,
 		res: http.ServerResponse,
@@ -1029,55 +974,51 @@ class SandboxServer implements Sandbox {
 				return { status: 200, body: this.config };
 			case 'POST /config':
 				if (body.rateLimit !== undefined) this.setRateLimit(parseRateLimit(body.rateLimit));
-				if (body.timeScale !== undefined) {
-					if (typeof body.timeScale !== 'number' || !(body.timeScale >= 0))
-						throw validationError('timeScale must be a number >= 0');
-					this.setTimeScale(body.timeScale);
-				}
-				if (body.personality !== undefined) this.setPersonality(parsePersonality(body.personality));
+				if (body.timeScale !== undefined) this.setTimeScale(body.timeScale as number);
+				if (body.personality !== undefined)
+					this.setPersonality(body.personality as SandboxPersonality);
 				if (body.deliverOnCreate !== undefined)
 					this.config.deliverOnCreate = parseDeliverOnCreate(body.deliverOnCreate);
 				if (body.ignoreLimit !== undefined)
 					this.config.ignoreLimit = parseIgnoreLimit(body.ignoreLimit);
-				if (body.listOrder !== undefined) this.config.listOrder = parseListOrder(body.listOrder);
+				if (body.listOrder !== undefined) this.setListOrder(body.listOrder as ListOrder);
 				if (body.patchCustomFields !== undefined) {
-					if (body.patchCustomFields !== 'replace' && body.patchCustomFields !== 'merge')
-						throw validationError('patchCustomFields must be "replace" or "merge"');
-					this.config.patchCustomFields = body.patchCustomFields;
+					const modes = ['replace', 'merge'] as const;
+					const message = 'patchCustomFields must be "replace" or "merge"';
+					this.config.patchCustomFields = choice(body.patchCustomFields, modes, message);
 				}
 				if (body.activity !== undefined) this.setActivity(parseActivity(body.activity));
 				if (body.onePerUrl !== undefined) {
-					const onePerUrl = body.onePerUrl;
-					if (onePerUrl !== false && onePerUrl !== 'answer' && onePerUrl !== 'conflict')
-						throw validationError('onePerUrl must be false, "answer" or "conflict"');
-					this.config.onePerUrl = onePerUrl;
+					const modes = [false, 'answer', 'conflict'] as const;
+					const message = 'onePerUrl must be false, "answer" or "conflict"';
+					this.config.onePerUrl = choice(body.onePerUrl, modes, message);
 				}
 				if (body.normalUrls !== undefined) this.config.normalUrls = body.normalUrls === true;
 				if (body.deliveryTimeoutMs !== undefined) {
-					if (!isPositiveInteger(body.deliveryTimeoutMs))
-						throw validationError('deliveryTimeoutMs must be a positive integer');
-					this.config.deliveryTimeoutMs = body.deliveryTimeoutMs;
+					const timeout = body.deliveryTimeoutMs;
+					check(isPositiveInteger(timeout), 'deliveryTimeoutMs must be a positive integer');
+					this.config.deliveryTimeoutMs = timeout as number;
 				}
 				if (body.rotation !== undefined) {
-					if (body.rotation !== 'both' && body.rotation !== 'new')
-						throw validationError('rotation must be "both" or "new"');
-					return {
-						status: 200,
-						body: { ...this.config, rotated: this.setRotation(body.rotation) },
-					};
+					const phases = ['both', 'new'] as const;
+					const phase = choice(body.rotation, phases, 'rotation must be "both" or "new"');
+					return { status: 200, body: { ...this.config, rotated: this.setRotation(phase) } };
 				}
 				return { status: 200, body: this.config };
 			case 'POST /seed': {
 				const leads = body.leads ?? 0;
-				if (typeof leads !== 'number' || !Number.isInteger(leads) || leads < 0 || leads > 1_000_000)
-					throw validationError('leads must be an integer between 0 and 1000000');
 				const mention = body.mention ?? undefined;
-				if (
-					mention !== undefined &&
-					(typeof mention !== 'string' || mention === '' || mention.length > 200)
-				)
-					throw validationError('mention must be a text of 1 to 200 characters');
-				return { status: 200, body: { added: leads, total: this.seedLeads(leads, mention) } };
+				check(
+					typeof leads === 'number' && Number.isInteger(leads) && leads >= 0 && leads <= 1_000_000,
+					'leads must be an integer between 0 and 1000000',
+				);
+				check(
+					mention === undefined ||
+						(typeof mention === 'string' && mention !== '' && mention.length <= 200),
+					'mention must be a text of 1 to 200 characters',
+				);
+				const total = this.seedLeads(leads as number, mention as string | undefined);
+				return { status: 200, body: { added: leads, total } };
 			}
 			case 'POST /import': {
 				const added = importLeads(this.store, body);
@@ -1098,32 +1039,26 @@ class SandboxServer implements Sandbox {
 			case 'DELETE /faults':
 				this.clearFaults();
 				return { status: 204 };
-			case 'POST /activity': {
-				// One step of the activity switch now (create, change or archive a lead, in turn), for tests and demos.
-				return {
-					status: 200,
-					body: activityStep(this.store, this.activityTick++, (event, payload) =>
-						this.emit(event, payload),
-					),
-				};
-			}
+			case 'POST /activity':
+				// One step of the activity switch now, for tests and demos.
+				return { status: 200, body: this.activityStep() };
 			case 'POST /emit': {
-				if (typeof body.event !== 'string' || body.event === '')
-					throw validationError('event is required');
-				return {
-					status: 200,
-					body: { event: body.event, webhookIds: this.emit(body.event, body.payload ?? {}) },
-				};
+				const event = body.event;
+				check(typeof event === 'string' && event !== '', 'event is required');
+				const webhookIds = this.emit(event as string, body.payload ?? {});
+				return { status: 200, body: { event, webhookIds } };
 			}
 		}
 		if (route === 'POST /keys') {
-			const role = body.role ?? 'admin';
-			if (typeof body.key !== 'string' || !/^[\x21-\x7e]{8,200}$/.test(body.key))
-				throw validationError('key must be 8 to 200 printable characters without spaces');
-			if (role !== 'admin' && role !== 'readOnly')
-				throw validationError('role must be "admin" or "readOnly"');
-			this.addKey(body.key, role);
-			return { status: 201, body: { key: body.key, role } };
+			const key = body.key;
+			check(
+				typeof key === 'string' && /^[\x21-\x7e]{8,200}$/.test(key),
+				'key must be 8 to 200 printable characters without spaces',
+			);
+			const roles = ['admin', 'readOnly'] as const;
+			const role = choice(body.role ?? 'admin', roles, 'role must be "admin" or "readOnly"');
+			this.addKey(key as string, role);
+			return { status: 201, body: { key, role } };
 		}
 		if (method === 'DELETE' && (match = /^\/__sandbox\/keys\/([^/]+)$/.exec(path))) {
 			this.revokeKey(decodeURIComponent(match[1]));
@@ -1134,9 +1069,11 @@ class SandboxServer implements Sandbox {
 		}
 		if (method === 'POST' && (match = /^\/__sandbox\/webhooks\/([^/]+)\/rotate$/.exec(path))) {
 			const windowMs = body.windowMs ?? DEFAULT_ROTATION_WINDOW_MS;
-			if (!isPositiveInteger(windowMs))
-				throw validationError('windowMs must be a positive integer');
-			const subscription = this.rotateWebhookSecret(decodeURIComponent(match[1]), windowMs);
+			check(isPositiveInteger(windowMs), 'windowMs must be a positive integer');
+			const subscription = this.rotateWebhookSecret(
+				decodeURIComponent(match[1]),
+				windowMs as number,
+			);
 			return {
 				status: 200,
 				body: {

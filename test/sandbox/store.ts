@@ -62,57 +62,33 @@ export class Collection<T extends { id: string }> implements ReadonlyCollection<
 	}
 
 	/**
-	 * One page of the values created after `afterSeq`. Without a filter this costs O(limit):
-	 * the start is found by binary search over the (increasing) sequence numbers.
+	 * One page of the values created after `fromSeq`, or before it and newest first (the list-order switch `newest`).
+	 * The cursor is the sequence number of the page's last value, so pages stay consistent while values are added.
+	 * Without a filter this costs O(limit): the start is found by binary search over the (increasing) sequence numbers.
 	 */
 	page(
-		afterSeq: number | undefined,
+		fromSeq: number | undefined,
 		limit: number,
 		filter?: (value: T) => boolean,
+		newest = false,
 	): { items: T[]; hasMore: boolean; lastSeq: number } {
-		let index = afterSeq === undefined ? 0 : this.firstIndexAfter(afterSeq);
+		const step = newest ? -1 : 1;
+		let index = fromSeq === undefined ? 0 : this.firstIndexAfter(fromSeq);
+		let lastSeq = fromSeq ?? 0;
+		if (newest) {
+			index = (fromSeq === undefined ? this.items.length : this.firstIndexAfter(fromSeq - 1)) - 1;
+			lastSeq = fromSeq ?? Number.MAX_SAFE_INTEGER;
+		}
+		const inRange = (at: number): boolean => at >= 0 && at < this.items.length;
 		const items: T[] = [];
-		let lastSeq = afterSeq ?? 0;
-		for (; index < this.items.length && items.length < limit; index++) {
+		for (; inRange(index) && items.length < limit; index += step) {
 			if (filter && !filter(this.items[index])) continue;
 			items.push(this.items[index]);
 			lastSeq = this.seqs[index];
 		}
 		let hasMore = false;
-		for (; index < this.items.length; index++) {
-			if (!filter || filter(this.items[index])) {
-				hasMore = true;
-				break;
-			}
-		}
-		return { items, hasMore, lastSeq };
-	}
-
-	/**
-	 * One page of the values created before `beforeSeq`, newest first (the list-order switch `newest`). The cursor is
-	 * the sequence number of the page's last (oldest) value, so pages stay consistent while values are added.
-	 */
-	pageNewestFirst(
-		beforeSeq: number | undefined,
-		limit: number,
-		filter?: (value: T) => boolean,
-	): { items: T[]; hasMore: boolean; lastSeq: number } {
-		let index =
-			(beforeSeq === undefined ? this.items.length : this.firstIndexAfter(beforeSeq - 1)) - 1;
-		const items: T[] = [];
-		let lastSeq = beforeSeq ?? Number.MAX_SAFE_INTEGER;
-		for (; index >= 0 && items.length < limit; index--) {
-			if (filter && !filter(this.items[index])) continue;
-			items.push(this.items[index]);
-			lastSeq = this.seqs[index];
-		}
-		let hasMore = false;
-		for (; index >= 0; index--) {
-			if (!filter || filter(this.items[index])) {
-				hasMore = true;
-				break;
-			}
-		}
+		for (; inRange(index) && !hasMore; index += step)
+			hasMore = !filter || filter(this.items[index]);
 		return { items, hasMore, lastSeq };
 	}
 
@@ -221,6 +197,12 @@ const LAST_NAMES = [
 ];
 
 export function createStore(): Store {
+	const stages = [
+		{ id: 'stg_new', internalId: 1, name: 'New' },
+		{ id: 'stg_qualified', internalId: 2, name: 'Qualified' },
+		{ id: 'stg_proposal', internalId: 3, name: 'Proposal' },
+		{ id: 'stg_won', internalId: 4, name: 'Won' },
+	];
 	const store: Store = {
 		leads: new Collection<Lead>(),
 		deals: new Collection<Deal>(),
@@ -235,19 +217,7 @@ export function createStore(): Store {
 			['tax_zero', { id: 'tax_zero', name: 'Zero rated', rate: 0 }],
 		]),
 		pipelines: new Map<string, Pipeline>([
-			[
-				'pip_sales',
-				{
-					id: 'pip_sales',
-					name: 'Sales',
-					stages: [
-						{ id: 'stg_new', internalId: 1, name: 'New' },
-						{ id: 'stg_qualified', internalId: 2, name: 'Qualified' },
-						{ id: 'stg_proposal', internalId: 3, name: 'Proposal' },
-						{ id: 'stg_won', internalId: 4, name: 'Won' },
-					],
-				},
-			],
+			['pip_sales', { id: 'pip_sales', name: 'Sales', stages }],
 		]),
 		leadStages: new Map<string, NamedRef>([
 			['lst_new', { id: 'lst_new', internalId: 1, name: 'New' }],
@@ -263,47 +233,26 @@ export function createStore(): Store {
 		counters: { lead: 0, deal: 0, invoice: 0, client: 0, generatedLead: 0 },
 	};
 
-	const users: Array<Omit<User, 'id' | 'createdAt'>> = [
-		{
-			firstName: 'Ada',
-			lastName: 'Admin',
-			email: 'ada.admin@example.com',
-			role: 'ADMIN',
-			jobTitle: 'Head of Sales',
-			active: true,
-		},
-		{
-			firstName: 'Rita',
-			lastName: 'Reader',
-			email: 'rita.reader@example.com',
-			role: 'VIEWER',
-			jobTitle: 'Analyst',
-			active: true,
-		},
-		{
-			firstName: 'Sam',
-			lastName: 'Seller',
-			email: 'sam.seller@example.com',
-			role: 'MEMBER',
-			jobTitle: 'Account Executive',
-			active: true,
-		},
-		{
-			firstName: 'Maya',
-			lastName: 'Manager',
-			email: 'maya.manager@example.com',
-			role: 'MANAGER',
-			jobTitle: 'Sales Manager',
-			active: true,
-		},
-		{
-			firstName: 'Otto',
-			lastName: 'Former',
-			email: 'otto.former@example.com',
-			role: 'MEMBER',
-			jobTitle: 'Account Executive',
-			active: false,
-		},
+	const user = (
+		firstName: string,
+		lastName: string,
+		role: string,
+		jobTitle: string,
+		active = true,
+	) => ({
+		firstName,
+		lastName,
+		email: `${firstName}.${lastName}@example.com`.toLowerCase(),
+		role,
+		jobTitle,
+		active,
+	});
+	const users = [
+		user('Ada', 'Admin', 'ADMIN', 'Head of Sales'),
+		user('Rita', 'Reader', 'VIEWER', 'Analyst'),
+		user('Sam', 'Seller', 'MEMBER', 'Account Executive'),
+		user('Maya', 'Manager', 'MANAGER', 'Sales Manager'),
+		user('Otto', 'Former', 'MEMBER', 'Account Executive', false),
 	];
 	users.forEach((user, index) => {
 		const id = seededId('usr_', `user:${index + 1}`);
@@ -311,38 +260,34 @@ export function createStore(): Store {
 		store.userInternalIds.set(id, index + 1);
 	});
 
+	const client = (
+		name: string,
+		type: Client['type'],
+		contact: { email: string; phone: string; website: string | null },
+		firstName: string | null = null,
+		lastName: string | null = null,
+	) => ({ name, type, firstName, lastName, ...contact, stageId: null });
 	const clients: Array<Omit<Client, 'id' | 'number' | 'createdAt'>> = [
-		{
-			name: 'Acme Corporation',
-			type: 'company',
-			firstName: null,
-			lastName: null,
+		client('Acme Corporation', 'company', {
 			email: 'billing@acme.example',
 			phone: '+14155550100',
 			website: 'https://acme.example',
-			stageId: null,
-		},
+		}),
 		{
-			name: 'Globex Ltd',
-			type: 'company',
-			firstName: null,
-			lastName: null,
-			email: 'accounts@globex.example',
-			phone: '+442079460000',
-			website: 'https://globex.example',
-			stageId: null,
+			...client('Globex Ltd', 'company', {
+				email: 'accounts@globex.example',
+				phone: '+442079460000',
+				website: 'https://globex.example',
+			}),
 			customFields: { industry: 'Manufacturing' },
 		},
-		{
-			name: 'Jane Doe',
-			type: 'contact',
-			firstName: 'Jane',
-			lastName: 'Doe',
-			email: 'jane.doe@example.com',
-			phone: '+15555550123',
-			website: null,
-			stageId: null,
-		},
+		client(
+			'Jane Doe',
+			'contact',
+			{ email: 'jane.doe@example.com', phone: '+15555550123', website: null },
+			'Jane',
+			'Doe',
+		),
 	];
 	clients.forEach((client, index) => {
 		store.counters.client++;
@@ -354,39 +299,19 @@ export function createStore(): Store {
 		});
 	});
 
-	const products: Array<Omit<Product, 'id'>> = [
-		{
-			name: 'Consulting hour',
-			price: 150,
-			type: 'SERVICE',
-			isActive: true,
-			description: 'One hour of consulting',
-			sku: 'SRV-CONSULT',
-		},
-		{
-			name: 'Software licence',
-			price: 1200,
-			type: 'PRODUCT',
-			isActive: true,
-			description: 'Annual licence, one seat',
-			sku: 'LIC-ANNUAL',
-		},
-		{
-			name: 'Support plan',
-			price: 49.99,
-			type: 'SERVICE',
-			isActive: true,
-			description: 'Monthly support',
-			sku: 'SRV-SUPPORT',
-		},
-		{
-			name: 'Legacy widget',
-			price: 9.5,
-			type: 'PRODUCT',
-			isActive: false,
-			description: null,
-			sku: null,
-		},
+	const product = (
+		name: string,
+		price: number,
+		type: string,
+		description: string | null,
+		sku: string | null,
+		isActive = true,
+	): Omit<Product, 'id'> => ({ name, price, type, isActive, description, sku });
+	const products = [
+		product('Consulting hour', 150, 'SERVICE', 'One hour of consulting', 'SRV-CONSULT'),
+		product('Software licence', 1200, 'PRODUCT', 'Annual licence, one seat', 'LIC-ANNUAL'),
+		product('Support plan', 49.99, 'SERVICE', 'Monthly support', 'SRV-SUPPORT'),
+		product('Legacy widget', 9.5, 'PRODUCT', null, null, false),
 	];
 	products.forEach((product, index) => {
 		const id = seededId('prd_', `product:${index + 1}`);

@@ -11,18 +11,10 @@ import type {
 	WebhookSubscription,
 } from './types';
 
-/** Delay before each attempt (spec §8), in milliseconds, before the time scale is applied. */
+/** Delay before each attempt (spec §8: 0, 5 s, 5 min, 30 min, 2, 5, 10, 14, 20, 24 h), before the time scale. */
 export const RETRY_SCHEDULE_MS: readonly number[] = [
-	0,
-	5_000,
-	5 * 60_000,
-	30 * 60_000,
-	2 * 3_600_000,
-	5 * 3_600_000,
-	10 * 3_600_000,
-	14 * 3_600_000,
-	20 * 3_600_000,
-	24 * 3_600_000,
+	0, 5_000, 300_000, 1_800_000, 7_200_000, 18_000_000, 36_000_000, 50_400_000, 72_000_000,
+	86_400_000,
 ];
 export const MAX_ATTEMPTS = RETRY_SCHEDULE_MS.length;
 export const USER_AGENT = 'CRM-Sandbox-Webhooks/1.0';
