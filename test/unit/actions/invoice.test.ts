@@ -6,37 +6,15 @@ import { answer } from '../../helpers/actions';
 
 useNock();
 
-// Dates without a zone are read in the workflow's time zone; these tests run workflows in UTC unless they say otherwise.
 beforeEach(() => setGlobalState({ defaultTimezone: 'UTC' }));
 
-/** An invoice as the API answers: note the numbers where the request had strings (salesPersonId, productId). */
-const invoice = (extra: IDataObject = {}): IDataObject => ({
+/** An invoice as the API answers: numbers where the request had strings (salesPersonId, productId). */
+const invoice = (): IDataObject => ({
 	id: 'inv_1',
-	number: 'INV-0001',
-	date: '2026-03-01T00:00:00.000Z',
-	dueDate: '2026-03-31T00:00:00.000Z',
 	status: 'DRAFT',
-	currency: 'USD',
-	isInclusiveTax: false,
-	subTotal: 210,
-	taxTotal: 0,
-	discountTotal: 0,
 	total: 210,
-	pendingTotal: 210,
-	paidTotal: 0,
 	salesPersonId: 7,
-	lineItems: [
-		{
-			name: 'Consulting',
-			quantity: 2,
-			price: 105,
-			productId: 42,
-			viewType: 'LINE_ITEM',
-			amount: 210,
-		},
-	],
-	createdAt: '2026-03-01T10:00:00.000Z',
-	...extra,
+	lineItems: [{ name: 'Consulting', quantity: 2, price: 105, productId: 42, amount: 210 }],
 });
 
 const base = {
@@ -239,40 +217,41 @@ describe('invoice: create with line items from an expression / JSON', () => {
 	});
 });
 
-describe('invoice: dates without a zone', () => {
-	it('reads picker values in the workflow time zone, across daylight saving time; a date alone stays that date', async () => {
-		setGlobalState({ defaultTimezone: 'Europe/Berlin' });
-		const seen = answer('post', '/api/v1/invoices', invoice());
+describe('dates: an invoice date and a deal close date alike', () => {
+	const berlin = 'Europe/Berlin';
+	it.each([
+		// Without a zone, read in the workflow's time zone (Berlin is UTC+1 in March).
+		[berlin, '2026-03-01T09:00:00', '2026-03-01T08:00:00.000Z'],
+		['Asia/Tokyo', '2026-03-01T09:00:00Z', '2026-03-01T09:00:00.000Z'],
+		['Asia/Tokyo', '2026-03-31T09:00:00-05:00', '2026-03-31T14:00:00.000Z'],
+		// A date alone keeps its calendar date in every time zone.
+		...[berlin, 'Pacific/Auckland', 'America/Los_Angeles', 'UTC'].map((zone) => [
+			zone,
+			'2026-12-01',
+			'2026-12-01T00:00:00.000Z',
+		]),
+	])('in %s, %s is sent as %s', async (timezone, value, sent) => {
+		setGlobalState({ defaultTimezone: timezone });
+		const invoiceSeen = answer('post', '/api/v1/invoices', invoice());
+		const dealSeen = answer('post', '/api/v1/deals', { id: 'deal_1' });
 
 		await run({
 			...base,
-			// Winter time (UTC+1) and summer time (UTC+2) in Berlin.
-			date: '2026-03-01T09:00:00',
-			dueDate: '2026-04-01',
+			date: value,
 			lineItems: { items: [{ name: 'A', quantity: 1, price: 1 }] },
 		});
-
-		expect(seen[0].body).toMatchObject({
-			date: '2026-03-01T08:00:00.000Z',
-			dueDate: '2026-04-01T00:00:00.000Z',
-		});
-	});
-
-	it('keeps dates that carry a zone or offset as they are', async () => {
-		setGlobalState({ defaultTimezone: 'Asia/Tokyo' });
-		const seen = answer('post', '/api/v1/invoices', invoice());
-
 		await run({
-			...base,
-			date: '2026-03-01T09:00:00Z',
-			dueDate: '2026-03-31T09:00:00-05:00',
-			lineItems: { items: [{ name: 'A', quantity: 1, price: 1 }] },
+			resource: 'deal',
+			operation: 'create',
+			title: 'T',
+			pipelineId: 'pip_1',
+			stageId: 'stg_1',
+			clientId: 'cli_1',
+			additionalFields: { expectedCloseDate: value },
 		});
 
-		expect(seen[0].body).toMatchObject({
-			date: '2026-03-01T09:00:00.000Z',
-			dueDate: '2026-03-31T14:00:00.000Z',
-		});
+		expect((invoiceSeen[0].body as IDataObject).date).toBe(sent);
+		expect((dealSeen[0].body as IDataObject).expectedCloseDate).toBe(sent);
 	});
 });
 

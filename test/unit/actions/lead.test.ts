@@ -214,49 +214,6 @@ describe('lead: update', () => {
 		]);
 		expect(output).toEqual([{ json: updated, pairedItem: { item: 0 } }]);
 	});
-
-	it('reads the lead back with GET when the PATCH response is not a lead', async () => {
-		const after = lead('lead_1', { title: 'CFO', customFields: { tier: 'gold', other: 1 } });
-		const seen = answer('patch', '/api/v1/leads/lead_1', { success: true });
-		answer('get', '/api/v1/leads/lead_1', after, { log: seen });
-
-		const output = await run(
-			update({ title: 'CFO', customFields: { field: [{ key: 'tier', value: 'gold' }] } }),
-		);
-
-		expect(calls(seen)).toEqual(['PATCH /api/v1/leads/lead_1', 'GET /api/v1/leads/lead_1']);
-		expect(seen[0].body).toEqual({ title: 'CFO', customFields: { tier: 'gold' } });
-		expect(jsonOf(output)).toEqual([after]);
-	});
-});
-
-describe('lead: archive and unarchive', () => {
-	it('archive PATCHes { archived: true } and returns the lead answered, without a read-back', async () => {
-		const seen = answer('patch', '/api/v1/leads/lead_1', lead('lead_1', { archived: true }));
-
-		const output = await run({ resource: 'lead', operation: 'archive', leadId: byId('lead_1') });
-
-		expect(seen).toEqual([
-			{ method: 'PATCH', path: '/api/v1/leads/lead_1', body: { archived: true } },
-		]);
-		expect(jsonOf(output)).toEqual([lead('lead_1', { archived: true })]);
-	});
-
-	it('unarchive PATCHes { archived: false } and reads back when the answer is empty', async () => {
-		const seen = answer('patch', '/api/v1/leads/lead_2', undefined, { status: 204 });
-		api().get('/api/v1/leads/lead_2').reply(200, lead('lead_2'));
-
-		const output = await run({
-			resource: 'lead',
-			operation: 'unarchive',
-			leadId: fromList('lead_2'),
-		});
-
-		expect(seen).toEqual([
-			{ method: 'PATCH', path: '/api/v1/leads/lead_2', body: { archived: false } },
-		]);
-		expect(jsonOf(output)).toEqual([lead('lead_2')]);
-	});
 });
 
 describe('the "no request" check of the validation tests', () => {
