@@ -264,15 +264,4 @@ describe('node description', () => {
 		visit(properties, '');
 		expect(problems).toEqual([]);
 	});
-
-	it('names what the field mapper maps "field" and "fields", not n8n\'s default "column"', () => {
-		const mappers = properties.filter((candidate) => candidate.type === 'resourceMapper');
-		// Lead and Deal, Create and Update.
-		expect(mappers).toHaveLength(4);
-		for (const mapper of mappers)
-			expect(mapper.typeOptions?.resourceMapper?.fieldWords).toEqual({
-				singular: 'field',
-				plural: 'fields',
-			});
-	});
 });

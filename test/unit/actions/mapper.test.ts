@@ -6,6 +6,7 @@ import { inferType } from '../../../nodes/CrmInvoicing/actions/common/mapperFiel
 import { api, byId, expectValidationError, logging, run, useNock } from './support';
 import { answer } from '../../helpers/actions';
 import type { SeenRequest } from './support';
+import { lead } from '../../helpers/records';
 
 useNock();
 
@@ -49,18 +50,9 @@ const autoCreate = {
 	operation: 'create',
 	columns: columns(null, { auto: true }),
 };
-const lead = (extra: IDataObject = {}) => ({
-	id: 'lead_1',
-	number: 'L-1',
-	name: 'Jane',
-	archived: false,
-	createdAt: '2026-01-02T03:04:05.000Z',
-	...extra,
-});
-
 describe('Lead → Create with the mapper', () => {
 	it('Map Each Field Below: standard fields at the top level, custom ones in customFields with their types', async () => {
-		const seen = answer('post', '/api/v1/leads', lead());
+		const seen = answer('post', '/api/v1/leads', lead('lead_1'));
 
 		await run(
 			{
@@ -88,7 +80,7 @@ describe('Lead → Create with the mapper', () => {
 	});
 
 	it('Map Automatically: matching keys of each item, custom ones by their key or an input customFields object', async () => {
-		const seen = answer('post', '/api/v1/leads', lead(), { times: 2 });
+		const seen = answer('post', '/api/v1/leads', lead('lead_1'), { times: 2 });
 
 		await run(autoCreate, {
 			...V3,
@@ -113,7 +105,7 @@ describe('Lead → Create with the mapper', () => {
 		);
 		expect(refused.description).toMatch(/Attempt to Convert Types/);
 
-		const seen = answer('post', '/api/v1/leads', lead());
+		const seen = answer('post', '/api/v1/leads', lead('lead_1'));
 		await run(
 			{
 				resource: 'lead',
@@ -130,7 +122,7 @@ describe('Lead → Create with the mapper', () => {
 	});
 
 	it('a custom field seen with values of several types, or only null, is listed untyped: a mapped number stays a number', async () => {
-		const seen = answer('post', '/api/v1/leads', lead());
+		const seen = answer('post', '/api/v1/leads', lead('lead_1'));
 		const schema = [
 			custom('score', inferType([null, 7, 'seven'])),
 			custom('flag', inferType([null])),
@@ -158,7 +150,7 @@ describe('Lead → Update with the mapper', () => {
 		const seen = answer(
 			'get',
 			'/api/v1/leads/lead_1',
-			lead({ customFields: { industry: 'Retail', tier: 'gold' } }),
+			lead('lead_1', { customFields: { industry: 'Retail', tier: 'gold' } }),
 		);
 		api()
 			.patch('/api/v1/leads/lead_1')
@@ -166,7 +158,10 @@ describe('Lead → Update with the mapper', () => {
 				logging(
 					seen,
 					200,
-					lead({ email: 'new@x.io', customFields: { industry: 'Retail', tier: 'gold', seats: 5 } }),
+					lead('lead_1', {
+						email: 'new@x.io',
+						customFields: { industry: 'Retail', tier: 'gold', seats: 5 },
+					}),
 				),
 			);
 
@@ -190,7 +185,7 @@ describe('Lead → Update with the mapper', () => {
 	});
 
 	it('without custom fields mapped, adds no request', async () => {
-		const seen = answer('patch', '/api/v1/leads/lead_1', lead({ title: 'CEO' }));
+		const seen = answer('patch', '/api/v1/leads/lead_1', lead('lead_1', { title: 'CEO' }));
 
 		await run(
 			{
