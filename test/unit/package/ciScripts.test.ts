@@ -1,9 +1,6 @@
 /* eslint-disable -- not shipped: eslint.dev.config.mjs lints this file, not n8n's node rules */
-/**
- * What CI's layout relies on (issue 41): which end-to-end files each n8n version runs (scripts/lib/e2eFiles.ts), the
- * one build the suites share (scripts/lib/build.ts) and the lock that lets a suite wait for a runtime that is still
- * installing in the background (scripts/lib/lock.ts).
- */
+/** What CI relies on: the end-to-end files per n8n version, the one shared build, and the install lock. */
+
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';

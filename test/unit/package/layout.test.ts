@@ -1,14 +1,6 @@
 /* eslint-disable -- not shipped: eslint.dev.config.mjs lints this file, not n8n's node rules */
-/**
- * The package's layout, as CONTRIBUTING.md ("The code's layout") states it, held by a test rather than by review:
- * - one door: outside `nodes/CrmInvoicing/shared/`, shared code is imported only through `shared/index.ts`, and inside
- *   `shared/`, the transport only through `shared/transport/index.ts`;
- * - the action node's folder (`actions/`) is the action node's alone: no trigger and nothing shared imports it;
- * - imports are what n8n allows a community node: `n8n-workflow`, `node:crypto` and relative files;
- * - no import circle among shipped files (type-only imports included);
- * - no shipped file over 300 lines (sizes are measured, not pinned: a line cap rewarded packing);
- * - every unit test file that loads nock restores it after the file.
- */
+/** The layout CONTRIBUTING.md ("The code's layout") states, held by a test; and the nock rule of the unit tests. */
+
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 
