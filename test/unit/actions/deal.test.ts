@@ -7,7 +7,6 @@ import type { SeenRequest } from './support';
 
 useNock();
 
-// Dates without a zone are read in the workflow's time zone; these tests run workflows in UTC unless they say otherwise.
 beforeEach(() => setGlobalState({ defaultTimezone: 'UTC' }));
 
 const deal = (id: string, extra: IDataObject = {}): IDataObject => ({
@@ -63,25 +62,6 @@ describe('deal: create', () => {
 			priority: 'HIGH',
 			customFields: { region: 'EMEA' },
 			ownerId: 'usr_1',
-		});
-	});
-
-	it('sends a date from the date picker or an ISO string as ISO 8601', async () => {
-		const seen = answer('post', '/api/v1/deals', deal('deal_3'));
-
-		await run({
-			resource: 'deal',
-			operation: 'create',
-			...required,
-			additionalFields: {
-				expectedCloseDate: '2026-06-30T12:00:00.000Z',
-				leadId: '={{ "lead_expr" }}',
-			},
-		});
-
-		expect(seen[0].body).toMatchObject({
-			expectedCloseDate: '2026-06-30T12:00:00.000Z',
-			leadId: 'lead_expr',
 		});
 	});
 });

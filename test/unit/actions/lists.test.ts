@@ -166,29 +166,25 @@ describe('the byte cap of one list', () => {
 });
 
 describe('list entries that are not objects are an error, not output items', () => {
+	const lead = { resource: 'lead', operation: 'getMany' };
+	const webhook = { resource: 'webhook', operation: 'getMany' };
 	it.each([
-		['Lead → Get Many', { resource: 'lead', operation: 'getMany' }, 'leads', null, 'null'],
-		['Lead → Get Many', { resource: 'lead', operation: 'getMany' }, 'leads', 7, 'the number 7'],
-		['Lead → Get Many', { resource: 'lead', operation: 'getMany' }, 'leads', 'x', 'the text "x"'],
-		['Custom API Request → Paginate', paginate, 'leads', null, 'null'],
-	])('%s with %j in the page', async (_operation, parameters, list, entry, shown) => {
-		api()
-			.get(`/api/v1/${list}`)
-			.query(true)
-			.reply(200, v1Page([{ id: 'rec_1' }, entry]));
+		['Lead → Get Many', 'null', lead, 'leads', v1Page([{ id: 'rec_1' }, null])],
+		['Lead → Get Many', 'the number 7', lead, 'leads', v1Page([{ id: 'rec_1' }, 7])],
+		['Lead → Get Many', 'the text "x"', lead, 'leads', v1Page([{ id: 'rec_1' }, 'x'])],
+		['Custom API Request → Paginate', 'null', paginate, 'leads', v1Page([{ id: 'rec_1' }, null])],
+		[
+			'Webhook Subscription → Get Many',
+			'the text "whk_2"',
+			webhook,
+			'webhooks',
+			[{ id: 'whk_1' }, 'whk_2'],
+		],
+	])('%s with %s in the page', async (_operation, shown, parameters, list, page) => {
+		api().get(`/api/v1/${list}`).query(true).reply(200, page);
 		await expect(run({ ...parameters, returnAll: true })).rejects.toThrow(
 			`The CRM API's list /api/v1/${list} held ${shown} at position 2 of page 1, where a record (a JSON object) was expected`,
 		);
-	});
-
-	it('Webhook Subscription → Get Many with a bare array holding a text', async () => {
-		api()
-			.get('/api/v1/webhooks')
-			.query(true)
-			.reply(200, [{ id: 'whk_1', name: 'a' }, 'whk_2']);
-		await expect(
-			run({ resource: 'webhook', operation: 'getMany', returnAll: true }),
-		).rejects.toThrow(/held the text "whk_2" at position 2 of page 1/);
 	});
 
 	it('with Continue On Fail, the item carries the error and no record of the list is output', async () => {

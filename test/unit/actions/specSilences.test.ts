@@ -243,7 +243,8 @@ describe('ID fields accept numbers from expressions and send them as strings', (
 				pipelineId: n,
 				stageId: n,
 				clientId: n,
-				additionalFields: { leadId: byId(n), sourceId: n },
+				// A lead ID saved as plain text (before the resource locator) is read too.
+				additionalFields: { leadId: n, sourceId: n },
 			},
 			['post', '/api/v1/deals'],
 			{ title: 'T', pipelineId: '42', stageId: '42', clientId: '42', leadId: '42', sourceId: '42' },
