@@ -124,21 +124,6 @@ describe('lead: refusals before any request', () => {
 });
 
 describe('lead: get', () => {
-	it('GETs /leads/{id} from a list pick or an ID, URL-encoding the ID', async () => {
-		const scope = api()
-			.get('/api/v1/leads/lead_1')
-			.reply(200, lead('lead_1'))
-			.get('/api/v1/leads/a%2Fb')
-			.reply(200, lead('a/b'));
-
-		const fromPick = await run({ resource: 'lead', operation: 'get', leadId: fromList('lead_1') });
-		const fromId = await run({ resource: 'lead', operation: 'get', leadId: byId('a/b') });
-
-		expect(scope.isDone()).toBe(true);
-		expect(jsonOf(fromPick)).toEqual([lead('lead_1')]);
-		expect(jsonOf(fromId)).toEqual([lead('a/b')]);
-	});
-
 	it('a 404 stops the node with a NodeApiError; with Continue on Fail it is its item and the others go on', async () => {
 		const missing = { error: { code: 'NOT_FOUND', message: 'Lead lead_missing was not found' } };
 		api().get('/api/v1/leads/lead_missing').reply(404, missing);

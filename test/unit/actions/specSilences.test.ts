@@ -275,29 +275,6 @@ describe('ID fields accept numbers from expressions and send them as strings', (
 		await run(parameters as unknown as INodeParameters, { items: [item] });
 		expect(seen[0].body).toEqual(body);
 	});
-
-	it('path IDs: lead get, deal update, client get, product get, webhook get', async () => {
-		const scope = api()
-			.get('/api/v1/leads/42')
-			.reply(200, lead('42'))
-			.patch('/api/v1/deals/42')
-			.reply(200, { id: '42' })
-			.get('/api/v1/clients/42')
-			.reply(200, { id: '42' })
-			.get('/api/v1/products/42')
-			.reply(200, { id: '42' })
-			.get('/api/v1/webhooks/42')
-			.reply(200, { id: '42' });
-		const runs: INodeParameters[] = [
-			{ resource: 'lead', operation: 'get', leadId: byId(n) },
-			{ resource: 'deal', operation: 'update', dealId: n, updateFields: { title: 'T' } },
-			{ resource: 'client', operation: 'get', clientId: n },
-			{ resource: 'product', operation: 'get', productId: n },
-			{ resource: 'webhook', operation: 'get', webhookId: n },
-		];
-		for (const parameters of runs) await run(parameters, { items: [item] });
-		expect(scope.isDone()).toBe(true);
-	});
 });
 
 describe('webhook subscription delete is idempotent across retries', () => {
