@@ -1,6 +1,6 @@
 import type { IDataObject } from 'n8n-workflow';
 
-import { api, expectValidationError, jsonOf, run, useNock } from './support';
+import { api, jsonOf, run, useNock } from './support';
 import { answer } from '../../helpers/actions';
 
 useNock();
@@ -75,37 +75,4 @@ describe('custom API request: single requests', () => {
 			expect(output).toEqual([{ json: answered ?? { success: true }, pairedItem: { item: 0 } }]);
 		},
 	);
-});
-
-describe('custom API request: refusals before any request', () => {
-	const dots =
-		'is refused in item 0: it has a ".." segment, which would point outside the API path';
-	const post = (jsonBody: string) => request({ method: 'POST', path: '/leads', jsonBody });
-
-	it.each([
-		[request({ path: 'leads' }), '"Path" must start with / but is "leads" in item 0'],
-		[
-			request({ path: '/redirect?to=https://evil.example' }),
-			'"Path" must not contain "://" (a full URL) in item 0',
-		],
-		[
-			request({ path: '/redirect?to=https%3A%2F%2Fevil.example' }),
-			'"Path" must not contain "://" (a full URL) in item 0',
-		],
-		[request({ path: '/leads/../admin' }), `"Path" ${dots}`],
-		[request({ path: '/leads/%2e%2e/admin' }), `"Path" ${dots}`],
-		[
-			request({ path: '/api/v1/leads' }),
-			'"Path" must not start with the version prefix (/api/v1) in item 0',
-		],
-		[request({ path: '' }), '"Path" is required but is empty in item 0'],
-		[post('{nope'), '"JSON Body" is not valid JSON in item 0'],
-		[post('42'), '"JSON Body" must be a JSON object or array in item 0'],
-		[
-			request({ method: 'GET', path: '/leads', paginate: true, limit: -1 }),
-			'"Limit" must be a whole number of at least 1',
-		],
-	])('%j: %s', async (parameters, message) => {
-		await expectValidationError(parameters, message);
-	});
 });

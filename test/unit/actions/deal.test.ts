@@ -1,7 +1,7 @@
 import { setGlobalState } from 'n8n-workflow';
-import type { IDataObject, INodeParameters } from 'n8n-workflow';
+import type { IDataObject } from 'n8n-workflow';
 
-import { api, expectValidationError, fromList, jsonOf, logging, run, useNock } from './support';
+import { api, fromList, jsonOf, logging, run, useNock } from './support';
 import { answer } from '../../helpers/actions';
 import type { SeenRequest } from './support';
 
@@ -124,50 +124,5 @@ describe('deal: mark as won, mark as lost, move to stage', () => {
 
 		expect(seen).toEqual([{ method: 'PATCH', path: '/api/v1/deals/deal_1', body }]);
 		expect(jsonOf(output)).toEqual([deal('deal_1', body)]);
-	});
-});
-
-describe('deal: refusals before any request', () => {
-	const create = (more: IDataObject) => ({
-		resource: 'deal',
-		operation: 'create',
-		...required,
-		...more,
-	});
-	const update = (more: IDataObject) => ({
-		resource: 'deal',
-		operation: 'update',
-		dealId: 'deal_1',
-		...more,
-	});
-
-	it.each([
-		[create({ title: '  ' }), '"Title" is required but is empty in item 0'],
-		[create({ clientId: '' }), '"Client ID" is required but is empty in item 0'],
-		[create({ pipelineId: '' }), '"Pipeline ID" is required but is empty in item 0'],
-		[
-			create({ additionalFields: { priority: '={{ "URGENT" }}' } }),
-			'"Priority" must be one of LOW, MEDIUM, HIGH but is "URGENT" in item 0',
-		],
-		[
-			create({ additionalFields: { expectedCloseDate: '={{ "next week" }}' } }),
-			'"Expected Close Date" is not a valid date: "next week" in item 0',
-		],
-		[update({ updateFields: {} }), '"Update Fields" has no field to change in item 0'],
-		[update({ updateFields: { title: '' } }), '"Title" is required but is empty in item 0'],
-		[
-			update({ updateFields: { status: '={{ "OPEN" }}' } }),
-			'"Status" must be one of ACTIVE, WON, LOST but is "OPEN" in item 0',
-		],
-		[
-			update({ dealId: ' ', updateFields: { price: 1 } }),
-			'"Deal ID" is required but is empty in item 0',
-		],
-		[
-			{ resource: 'deal', operation: 'moveToStage', dealId: 'deal_1', stageId: '' },
-			'"Stage ID" is required but is empty in item 0',
-		],
-	])('%j: %s', async (parameters, message) => {
-		await expectValidationError(parameters as INodeParameters, message);
 	});
 });

@@ -1,7 +1,7 @@
 /** The operations that address one record by ID: the ID from a list pick, text or an expression's number, URL-encoded. */
 import type { INodeParameters } from 'n8n-workflow';
 
-import { byId, expectValidationError, fromList, run, useNock } from './support';
+import { byId, fromList, run, useNock } from './support';
 import { answer, calls } from '../../helpers/actions';
 
 useNock();
@@ -75,12 +75,5 @@ describe('get (and update) by ID, every resource', () => {
 
 		expect(calls(seen)).toEqual([`${method.toUpperCase()} /api/v1${path}`]);
 		expect(output).toEqual([{ json: record, pairedItem: { item: 0 } }]);
-	});
-
-	it.each([
-		[{ resource: 'client', operation: 'get', clientId: '' }, '"Client ID"'],
-		[{ resource: 'product', operation: 'get', productId: ' ' }, '"Product ID"'],
-	])('%j is refused before any request', async (parameters, field) => {
-		await expectValidationError(parameters, `${field} is required but is empty in item 0`);
 	});
 });

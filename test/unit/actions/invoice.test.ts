@@ -1,7 +1,7 @@
 import { setGlobalState } from 'n8n-workflow';
 import type { IDataObject } from 'n8n-workflow';
 
-import { byId, expectValidationError, fromList, run, useNock } from './support';
+import { byId, fromList, run, useNock } from './support';
 import { answer } from '../../helpers/actions';
 
 useNock();
@@ -252,52 +252,5 @@ describe('dates: an invoice date and a deal close date alike', () => {
 
 		expect((invoiceSeen[0].body as IDataObject).date).toBe(sent);
 		expect((dealSeen[0].body as IDataObject).expectedCloseDate).toBe(sent);
-	});
-});
-
-describe('invoice: refusals before any request, naming the field, the line and the item', () => {
-	const lineItems = { items: [{ name: 'A', quantity: 1, price: 1 }] };
-	const json = (lineItemsJson: string) => ({ ...base, lineItemsSource: 'json', lineItemsJson });
-
-	it.each([
-		[{ ...base, lineItems: {} }, '"Line Items" needs at least one line item in item 0'],
-		[
-			{
-				...base,
-				lineItems: {
-					items: [...lineItems.items, { name: ' ', productId: '', quantity: 1, price: 1 }],
-				},
-			},
-			'Line item 2 of item 0: needs a "name" or a "productId"',
-		],
-		[
-			{ ...base, lineItems, additionalFields: { tags: '3, seven' } },
-			'"Tag IDs" must be a number but is "seven" in item 0',
-		],
-		[{ ...base, lineItems, date: '' }, '"Date" is required but is empty in item 0'],
-		[{ ...base, lineItems, dueDate: 'soon' }, '"Due Date" is not a valid date: "soon" in item 0'],
-		[
-			{ ...base, lineItems, dueDate: '2026-02-30' },
-			'"Due Date" is not a valid date: "2026-02-30" in item 0',
-		],
-		[{ ...base, lineItems, clientId: '' }, '"Client ID" is required but is empty in item 0'],
-		[
-			{ ...base, lineItems, additionalFields: { status: '={{ "PAID" }}' } },
-			'"Status" must be one of DRAFT, SENT but is "PAID" in item 0',
-		],
-		[
-			json('[{"name": "A", "quantity": "two", "price": 1}]'),
-			'Line item 1 of item 0: "quantity" must be a number but is "two"',
-		],
-		[
-			json('[{"name": "A", "quantity": 1}]'),
-			'Line item 1 of item 0: "price" is required and must be a number',
-		],
-		[json('[1]'), 'Line item 1 of item 0: is not an object'],
-		[json('[]'), '"Line Items (JSON)" needs at least one line item in item 0'],
-		[json('[{'), '"Line Items (JSON)" is not valid JSON in item 0'],
-		[json('"text"'), '"Line Items (JSON)" must be an array of line item objects in item 0'],
-	])('%j: %s', async (parameters, message) => {
-		await expectValidationError(parameters, message);
 	});
 });

@@ -1,16 +1,7 @@
 import type { IDataObject, INodeParameters } from 'n8n-workflow';
 
-import {
-	api,
-	byId,
-	expectValidationError,
-	fromList,
-	jsonOf,
-	run,
-	unmatchedRequests,
-	useNock,
-} from './support';
-import { answer, bodies, calls, v1Page } from '../../helpers/actions';
+import { api, byId, fromList, jsonOf, run, unmatchedRequests, useNock } from './support';
+import { answer, bodies, v1Page } from '../../helpers/actions';
 import { lead } from '../../helpers/records';
 
 useNock();
@@ -90,37 +81,6 @@ const update = (updateFields: INodeParameters): INodeParameters => ({
 	operation: 'update',
 	leadId: byId('lead_1'),
 	updateFields,
-});
-
-describe('lead: refusals before any request', () => {
-	it.each([
-		[
-			{
-				resource: 'lead',
-				operation: 'create',
-				name: 'Jane',
-				additionalFields: { value: '={{ "lots" }}' },
-			},
-			'"Value" must be a number but is "lots" in item 0',
-		],
-		[
-			{ resource: 'lead', operation: 'create', name: '   ' },
-			'"Name" is required but is empty in item 0',
-		],
-		[
-			{ resource: 'lead', operation: 'get', leadId: byId('') },
-			'"Lead" is required but is empty in item 0',
-		],
-		[
-			{ resource: 'lead', operation: 'getMany', limit: 0 },
-			'"Limit" must be a whole number of at least 1 but is 0 in item 0',
-		],
-		[update({}), '"Update Fields" has no field to change in item 0'],
-		[update({ name: ' ' }), '"Name" is required but is empty in item 0'],
-		[update({ otherFields: '{oops' }), '"Other Fields (JSON)" is not valid JSON in item 0'],
-	])('%j: %s', async (parameters, message) => {
-		await expectValidationError(parameters as INodeParameters, message);
-	});
 });
 
 describe('lead: get', () => {

@@ -2,7 +2,7 @@ import type { INodeParameters } from 'n8n-workflow';
 
 // Version 2 nodes (the default) add the `_upsert` marker to the lead; test/unit/output/hints.test.ts has its cases, and
 // two items with one new email in one execution (one search, a POST, then a PATCH).
-import { api, expectValidationError, jsonOf, logging, newExecution, run, useNock } from './support';
+import { api, jsonOf, logging, newExecution, run, useNock } from './support';
 import type { SeenRequest } from './support';
 import { lead } from '../../helpers/records';
 
@@ -222,12 +222,5 @@ describe('lead: create or update (upsert)', () => {
 		});
 		expect(scope.isDone()).toBe(true);
 		expect(seen).toHaveLength(1);
-	});
-
-	it('refuses an empty email before any request', async () => {
-		await expectValidationError(
-			upsert({ email: '  ' }),
-			/"Email" is required but is empty in item 0/,
-		);
 	});
 });

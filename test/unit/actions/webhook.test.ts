@@ -1,6 +1,6 @@
 import type { IDataObject } from 'n8n-workflow';
 
-import { api, expectValidationError, logging, run, useNock } from './support';
+import { api, logging, run, useNock } from './support';
 import { answer } from '../../helpers/actions';
 import type { SeenRequest } from './support';
 
@@ -111,30 +111,5 @@ describe('webhook subscription: delete', () => {
 		expect(String(output[0].json.description)).toContain(
 			'Check in the CRM whether the DELETE took effect',
 		);
-	});
-});
-
-describe('webhook subscription: refusals before any request', () => {
-	const create = {
-		resource: 'webhook',
-		operation: 'create',
-		name: 'Sync',
-		url: 'https://example.com/hook',
-		events: ['lead.created'],
-	};
-
-	it.each([
-		[{ ...create, name: '' }, '"Name" is required but is empty in item 0'],
-		[
-			{ ...create, url: 'example.com/hook' },
-			'"URL" must be an http:// or https:// address but is "example.com/hook" in item 0',
-		],
-		[{ ...create, events: [], customEvents: ' , ' }, '"Events" needs at least one event in item 0'],
-		[
-			{ resource: 'webhook', operation: 'delete', webhookId: '' },
-			'"Webhook Subscription ID" is required but is empty in item 0',
-		],
-	])('%j: %s', async (parameters, message) => {
-		await expectValidationError(parameters, message);
 	});
 });
