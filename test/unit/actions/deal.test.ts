@@ -1,9 +1,8 @@
 import { setGlobalState } from 'n8n-workflow';
 import type { IDataObject } from 'n8n-workflow';
 
-import { api, fromList, jsonOf, logging, run, useNock } from './support';
-import { answer } from '../../helpers/actions';
-import type { SeenRequest } from './support';
+import { fromList, jsonOf, run, useNock } from './support';
+import { answer, bodies } from '../../helpers/actions';
 
 useNock();
 
@@ -68,11 +67,8 @@ describe('deal: create', () => {
 
 describe('deal: update', () => {
 	it('PATCHes /deals/{id} with only the fields that were set', async () => {
-		const seen: SeenRequest[] = [];
 		const updated = deal('deal_1', { title: 'Bigger redesign', status: 'WON' });
-		const scope = api()
-			.patch('/api/v1/deals/deal_1')
-			.reply(logging(seen, 200, updated));
+		const seen = answer('patch', '/api/v1/deals/deal_1', updated);
 
 		const output = await run({
 			resource: 'deal',
@@ -91,21 +87,16 @@ describe('deal: update', () => {
 			},
 		});
 
-		expect(scope.isDone()).toBe(true);
-		expect(seen).toEqual([
+		expect(bodies(seen)).toEqual([
 			{
-				method: 'PATCH',
-				path: '/api/v1/deals/deal_1',
-				body: {
-					title: 'Bigger redesign',
-					price: 9000,
-					stageId: 'stg_proposal',
-					status: 'WON',
-					priority: 'LOW',
-					expectedCloseDate: '2026-07-01T00:00:00.000Z',
-					customFields: { region: 'APAC' },
-					probability: 80,
-				},
+				title: 'Bigger redesign',
+				price: 9000,
+				stageId: 'stg_proposal',
+				status: 'WON',
+				priority: 'LOW',
+				expectedCloseDate: '2026-07-01T00:00:00.000Z',
+				customFields: { region: 'APAC' },
+				probability: 80,
 			},
 		]);
 		expect(output).toEqual([{ json: updated, pairedItem: { item: 0 } }]);

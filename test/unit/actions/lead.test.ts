@@ -33,22 +33,18 @@ describe('lead: create', () => {
 			},
 		});
 
-		expect(seen).toEqual([
+		expect(bodies(seen)).toEqual([
 			{
-				method: 'POST',
-				path: '/api/v1/leads',
-				body: {
-					name: 'Jane Doe',
-					email: 'jane@example.com',
-					mobile: '+14155550123',
-					title: 'Buyer',
-					value: 1500.5,
-					sourceId: 'src_web',
-					stageId: 'lst_new',
-					website: 'https://example.com',
-					customFields: { industry: 'Retail' },
-					ownerNote: 'vip',
-				},
+				name: 'Jane Doe',
+				email: 'jane@example.com',
+				mobile: '+14155550123',
+				title: 'Buyer',
+				value: 1500.5,
+				sourceId: 'src_web',
+				stageId: 'lst_new',
+				website: 'https://example.com',
+				customFields: { industry: 'Retail' },
+				ownerNote: 'vip',
 			},
 		]);
 		expect(output).toEqual([
@@ -150,13 +146,7 @@ describe('lead: update', () => {
 			leadId: fromList('lead_1'),
 		});
 
-		expect(seen).toEqual([
-			{
-				method: 'PATCH',
-				path: '/api/v1/leads/lead_1',
-				body: { name: 'Jane Smith', email: 'js@example.com', value: 0 },
-			},
-		]);
+		expect(bodies(seen)).toEqual([{ name: 'Jane Smith', email: 'js@example.com', value: 0 }]);
 		expect(output).toEqual([{ json: updated, pairedItem: { item: 0 } }]);
 	});
 });

@@ -3,9 +3,8 @@ import { setGlobalState } from 'n8n-workflow';
 import type { IDataObject, INodeParameters, ResourceMapperField } from 'n8n-workflow';
 
 import { inferType } from '../../../nodes/CrmInvoicing/actions/common/mapperFields';
-import { api, byId, expectValidationError, logging, run, useNock } from './support';
+import { byId, expectValidationError, run, useNock } from './support';
 import { answer } from '../../helpers/actions';
-import type { SeenRequest } from './support';
 import { lead } from '../../helpers/records';
 
 useNock();
@@ -152,18 +151,15 @@ describe('Lead → Update with the mapper', () => {
 			'/api/v1/leads/lead_1',
 			lead('lead_1', { customFields: { industry: 'Retail', tier: 'gold' } }),
 		);
-		api()
-			.patch('/api/v1/leads/lead_1')
-			.reply(
-				logging(
-					seen,
-					200,
-					lead('lead_1', {
-						email: 'new@x.io',
-						customFields: { industry: 'Retail', tier: 'gold', seats: 5 },
-					}),
-				),
-			);
+		answer(
+			'patch',
+			'/api/v1/leads/lead_1',
+			lead('lead_1', {
+				email: 'new@x.io',
+				customFields: { industry: 'Retail', tier: 'gold', seats: 5 },
+			}),
+			{ log: seen },
+		);
 
 		const [item] = await run(
 			{
@@ -234,26 +230,10 @@ describe('Deal with the mapper', () => {
 	});
 
 	it('Update: reads the deal once and keeps its other custom fields, whatever PATCH does with customFields', async () => {
-		const seen: SeenRequest[] = [];
-		api()
-			.get('/api/v1/deals/deal_1')
-			.reply(
-				logging(seen, 200, {
-					id: 'deal_1',
-					title: 'T',
-					customFields: { region: 'EMEA', seats: 3 },
-				}),
-			);
-		api()
-			.patch('/api/v1/deals/deal_1')
-			.reply(
-				logging(seen, 200, {
-					id: 'deal_1',
-					title: 'T',
-					status: 'WON',
-					customFields: { region: 'EMEA', seats: 9 },
-				}),
-			);
+		const path = '/api/v1/deals/deal_1';
+		const seen = answer('get', path, { id: 'deal_1', customFields: { region: 'EMEA', seats: 3 } });
+		const updated = { id: 'deal_1', status: 'WON', customFields: { region: 'EMEA', seats: 9 } };
+		answer('patch', path, updated, { log: seen });
 
 		const [item] = await run(
 			{
