@@ -1,7 +1,4 @@
-/**
- * Issue 40 point 8: any custom field name works, also `constructor`, `prototype` and `__proto__`, on Create, Update and
- * the merge, for leads and deals. The body is serialised by the node, so n8n's client cannot drop a key of it.
- */
+/** Issue 40: custom fields named `constructor`, `prototype` and `__proto__` work on Create, Update and the merge. */
 import type { IDataObject, INodeParameters } from 'n8n-workflow';
 
 import { api, run, useNock } from './support';

@@ -1,14 +1,11 @@
 import type { INodeParameters } from 'n8n-workflow';
 
-// Version 2 nodes (the default) add the `_upsert` marker to the lead; test/unit/output/hints.test.ts has its cases, and
-// two items with one new email in one execution (one search, a POST, then a PATCH).
 import { api, jsonOf, logging, newExecution, run, useNock } from './support';
 import type { SeenRequest } from './support';
 import { lead } from '../../helpers/records';
 
 useNock();
 
-// Each test is an execution of its own, so it starts with an empty email → lead memory.
 beforeEach(() => newExecution());
 
 const upsert = (extra: INodeParameters = {}): INodeParameters => ({

@@ -1,8 +1,4 @@
-/**
- * The points where the spec says "not shown" or leaves a choice open (issue 12), each under both readings the sandbox's
- * personalities stand for: every operation either works or fails with an error that names the point; none reports a
- * success that did not happen.
- */
+/** Where the spec leaves a choice open (issue 12), under both readings: it works, or an error names the point. */
 import nock from 'nock';
 import { setGlobalState } from 'n8n-workflow';
 import type { IDataObject, INodeParameters } from 'n8n-workflow';
