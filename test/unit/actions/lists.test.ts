@@ -278,18 +278,7 @@ describe('Create or Update reads its search through the list reader', () => {
 
 	it("past the reader's record cap, fails the item with the cap and what to do, and creates nothing", async () => {
 		capRecords(250);
-		let pages = 0;
-		api()
-			.get('/api/v1/leads')
-			.query(true)
-			.times(3)
-			.reply(() => {
-				pages++;
-				return [
-					200,
-					{ items: records(100, pages * 100, 'lead_'), hasMore: true, nextCursor: `c${pages}` },
-				];
-			});
+		const server = ignoringLimit(100, 3);
 
 		await expect(run(upsert)).rejects.toMatchObject({
 			message:
@@ -298,7 +287,7 @@ describe('Create or Update reads its search through the list reader', () => {
 				/search matches names, mobiles and websites too.*Lead → Update with the lead's ID/,
 			),
 		});
-		expect(pages).toBe(3);
+		expect(server.served()).toBe(3);
 	});
 });
 
