@@ -94,18 +94,13 @@ describe('the install lock', () => {
 	});
 	afterEach(() => rmSync(path.dirname(lockDir), { recursive: true, force: true }));
 
-	it('runs the work while holding the lock, and releases it', () => {
-		const seen = withLock(lockDir, { waitMs: 1_000 }, () => existsSync(lockDir));
-		expect(seen).toBe(true);
+	it('runs the work while holding the lock, and releases it, also when the work fails', () => {
+		expect(withLock(lockDir, { waitMs: 1_000 }, () => existsSync(lockDir))).toBe(true);
 		expect(existsSync(lockDir)).toBe(false);
-	});
-
-	it('releases the lock when the work fails', () => {
-		expect(() =>
-			withLock(lockDir, { waitMs: 1_000 }, () => {
-				throw new Error('install failed');
-			}),
-		).toThrow('install failed');
+		const failing = () => {
+			throw new Error('install failed');
+		};
+		expect(() => withLock(lockDir, { waitMs: 1_000 }, failing)).toThrow('install failed');
 		expect(existsSync(lockDir)).toBe(false);
 	});
 
