@@ -1,7 +1,7 @@
 import { setGlobalState } from 'n8n-workflow';
 import type { IDataObject } from 'n8n-workflow';
 
-import { byId, fromList, run, useNock } from './support';
+import { byId, expectValidationError, fromList, run, useNock } from './support';
 import { answer, bodies } from '../../helpers/actions';
 
 useNock();
@@ -148,47 +148,90 @@ describe('invoice: create with line items defined below', () => {
 describe('invoice: create with line items from an expression / JSON', () => {
 	const json = { ...base, lineItemsSource: 'json' };
 
-	it('takes an array from an expression, converting numeric strings and keeping other keys', async () => {
-		const seen = answer('post', '/api/v1/invoices', invoice());
+	const fromJson = (lineItemsJson: string) => ({ lineItemsSource: 'json', lineItemsJson });
+	const empty = { description: '', taxRateId: '', discount: 0, discountType: '', buyPrice: 0 };
+	const kept = { name: 'Consulting', quantity: 2, price: 105, discount: 0, discountType: 'fixed' };
+	// A line copied from an invoice response: response-only keys are dropped, a null productId is left out.
+	const copied = {
+		...kept,
+		tax: 20,
+		buyPrice: 0,
+		viewType: 'LINE_ITEM',
+		amount: 210,
+		taxAmount: 42,
+		discountAmount: 0,
+		description: '',
+		productId: null,
+	};
 
-		const output = await run(
-			{ ...json, lineItemsJson: '={{ $json.lines }}' },
+	it.each([
+		[
+			'the form: a product ID and a quantity alone make a line; empty fields and a 0 price with a product are not sent',
 			{
-				items: [
-					{
-						json: {
-							lines: [
-								{ name: ' Consulting ', quantity: '2', price: 105, discount: 0 },
-								{ productId: ' prd_42 ', quantity: 1, price: '9.99', unit: 'pcs' },
-							],
-						},
-					},
-				],
+				lineItems: {
+					items: [
+						{ ...empty, name: '', productId: 'prd_7', quantity: 3, price: 0 },
+						{ ...empty, name: 'Free sample', productId: '', quantity: 1, price: 0 },
+					],
+				},
 			},
-		);
-
-		expect(seen[0].body).toMatchObject({
-			lineItems: [
+			[
+				{ productId: 'prd_7', quantity: 3 },
+				{ name: 'Free sample', quantity: 1, price: 0 },
+			],
+		],
+		[
+			'JSON text',
+			fromJson('[{"name": "A", "quantity": 1, "price": 10}]'),
+			[{ name: 'A', quantity: 1, price: 10 }],
+		],
+		[
+			'JSON text: a product ID and a quantity alone',
+			fromJson('[{"productId": "prd_7", "quantity": 2}]'),
+			[{ productId: 'prd_7', quantity: 2 }],
+		],
+		[
+			'one object from an expression',
+			fromJson('={{ { "productId": "prd_1", "quantity": 3, "price": 4 } }}'),
+			[{ productId: 'prd_1', quantity: 3, price: 4 }],
+		],
+		[
+			'an array from an expression: numeric strings converted, texts trimmed, other keys kept',
+			fromJson(
+				'={{ [{ name: " Consulting ", quantity: "2", price: 105, discount: 0 }, { productId: " prd_42 ", quantity: 1, price: "9.99", unit: "pcs" }] }}',
+			),
+			[
 				{ name: 'Consulting', quantity: 2, price: 105, discount: 0 },
 				{ productId: 'prd_42', quantity: 1, price: 9.99, unit: 'pcs' },
 			],
-		});
-		expect(output[0].json).toEqual(invoice());
+		],
+		[
+			'lines copied from an invoice response',
+			fromJson('={{ $json.lineItems }}'),
+			[{ ...kept, buyPrice: 0 }],
+		],
+	])('line items from %s', async (_case, parameters, sent) => {
+		const seen = answer('post', '/api/v1/invoices', invoice());
+		await run({ ...base, ...parameters }, { items: [{ json: { lineItems: [copied] } }] });
+		expect((seen[0].body as IDataObject).lineItems).toEqual(sent);
 	});
 
-	it('takes JSON text, and one object as one line item', async () => {
-		const seen = answer('post', '/api/v1/invoices', invoice(), { times: 2 });
-
-		await run({ ...json, lineItemsJson: '[{"name": "A", "quantity": 1, "price": 10}]' });
-		await run({
-			...json,
-			lineItemsJson: '={{ { "productId": "prd_1", "quantity": 3, "price": 4 } }}',
-		});
-
-		expect(seen.map((request) => (request.body as IDataObject).lineItems)).toEqual([
-			[{ name: 'A', quantity: 1, price: 10 }],
-			[{ productId: 'prd_1', quantity: 3, price: 4 }],
-		]);
+	it('a numeric productId (what responses show) is refused with the advice to use the public ID, from JSON and from the form', async () => {
+		const line = { name: 'Licence', quantity: 1, price: 50, productId: 42, viewType: 'LINE_ITEM' };
+		const error = await expectValidationError(
+			{ ...base, lineItemsSource: 'json', lineItemsJson: '={{ $json.lineItems }}' },
+			'Line item 1 of item 0: "productId" is the number 42, not a product\'s public ID',
+			{ items: [{ json: { lineItems: [line] } }] },
+		);
+		expect(error.description).toMatch(/Use the product's public ID/);
+		await expectValidationError(
+			{
+				...base,
+				lineItems: { items: [{ productId: '={{ $json.productId }}', quantity: 1, price: 0 }] },
+			},
+			/"productId" is the number 42/,
+			{ items: [{ json: { productId: 42 } }] },
+		);
 	});
 
 	it('with Continue on Fail, an invalid line item fails only its own item', async () => {

@@ -1,9 +1,9 @@
 /** Where the spec leaves a choice open (issue 12), under both readings: it works, or an error names the point. */
 import nock from 'nock';
 import { setGlobalState } from 'n8n-workflow';
-import type { IDataObject, INodeParameters } from 'n8n-workflow';
+import type { INodeParameters } from 'n8n-workflow';
 
-import { api, BASE, byId, expectValidationError, jsonOf, run, useNock } from './support';
+import { api, BASE, byId, jsonOf, run, useNock } from './support';
 import { answer, calls, v1Page } from '../../helpers/actions';
 import { errorOf } from '../../helpers/harness';
 import { lead } from '../../helpers/records';
@@ -125,84 +125,6 @@ describe('lead update: 204 answers and ignored custom fields', () => {
 		];
 		const output = await run(update({ customFields: { field } }));
 		expect(jsonOf(output)[0].customFields).toEqual(customFields);
-	});
-});
-
-describe('invoice line items', () => {
-	const base = {
-		resource: 'invoice',
-		operation: 'create',
-		clientId: 'cli_1',
-		date: '2026-03-01',
-		dueDate: '2026-03-31',
-	};
-	const sentLines = async (parameters: INodeParameters, json: IDataObject = {}) => {
-		const seen = answer('post', '/api/v1/invoices', { id: 'inv_1', lineItems: [] });
-		await run({ ...base, ...parameters }, { items: [{ json }] });
-		return (seen[0].body as IDataObject).lineItems;
-	};
-	const empty = { description: '', taxRateId: '', discount: 0, discountType: '', buyPrice: 0 };
-
-	it('from the form: a product ID and a quantity alone make a line; empty fields and the 0 price are not sent', async () => {
-		const items = [
-			{ ...empty, name: '', productId: 'prd_7', quantity: 3, price: 0 },
-			{ ...empty, name: 'Free sample', productId: '', quantity: 1, price: 0 },
-		];
-		expect(await sentLines({ lineItems: { items } })).toEqual([
-			{ productId: 'prd_7', quantity: 3 },
-			// Without a product, the price is the line's own: 0 is sent.
-			{ name: 'Free sample', quantity: 1, price: 0 },
-		]);
-	});
-
-	it('from JSON: a product ID and a quantity alone make a line', async () => {
-		const lineItemsJson = '[{"productId": "prd_7", "quantity": 2}]';
-		expect(await sentLines({ lineItemsSource: 'json', lineItemsJson })).toEqual([
-			{ productId: 'prd_7', quantity: 2 },
-		]);
-	});
-
-	it('line items copied from an invoice response: response-only keys are dropped, a null productId is left out', async () => {
-		const kept = {
-			name: 'Consulting',
-			quantity: 2,
-			price: 105,
-			discount: 0,
-			discountType: 'fixed',
-		};
-		const copied = {
-			...kept,
-			tax: 20,
-			buyPrice: 0,
-			viewType: 'LINE_ITEM',
-			amount: 210,
-			taxAmount: 42,
-			discountAmount: 0,
-			description: '',
-			productId: null,
-		};
-		const parameters = { lineItemsSource: 'json', lineItemsJson: '={{ $json.lineItems }}' };
-		expect(await sentLines(parameters, { lineItems: [copied] })).toEqual([
-			{ ...kept, buyPrice: 0 },
-		]);
-	});
-
-	it('a numeric productId (what responses show) is refused with the advice to use the public ID, from JSON and from the form', async () => {
-		const line = { name: 'Licence', quantity: 1, price: 50, productId: 42, viewType: 'LINE_ITEM' };
-		const error = await expectValidationError(
-			{ ...base, lineItemsSource: 'json', lineItemsJson: '={{ $json.lineItems }}' },
-			'Line item 1 of item 0: "productId" is the number 42, not a product\'s public ID',
-			{ items: [{ json: { lineItems: [line] } }] },
-		);
-		expect(error.description).toMatch(/Use the product's public ID/);
-		await expectValidationError(
-			{
-				...base,
-				lineItems: { items: [{ productId: '={{ $json.productId }}', quantity: 1, price: 0 }] },
-			},
-			/"productId" is the number 42/,
-			{ items: [{ json: { productId: 42 } }] },
-		);
 	});
 });
 
