@@ -4,7 +4,7 @@ import type { IDataObject, INodeParameters, ResourceMapperField } from 'n8n-work
 
 import { inferType } from '../../../nodes/CrmInvoicing/actions/common/mapperFields';
 import { byId, expectValidationError, run, useNock } from './support';
-import { answer } from '../../helpers/actions';
+import { answer, calls } from '../../helpers/actions';
 import { lead } from '../../helpers/records';
 
 useNock();
@@ -144,41 +144,31 @@ describe('Lead → Create with the mapper', () => {
 	});
 });
 
-describe('Lead → Update with the mapper', () => {
-	it('sends only what was mapped, with the lead’s other custom fields (one read), and says what changed', async () => {
-		const seen = answer(
-			'get',
-			'/api/v1/leads/lead_1',
-			lead('lead_1', { customFields: { industry: 'Retail', tier: 'gold' } }),
-		);
-		answer(
-			'patch',
-			'/api/v1/leads/lead_1',
-			lead('lead_1', {
-				email: 'new@x.io',
-				customFields: { industry: 'Retail', tier: 'gold', seats: 5 },
-			}),
-			{ log: seen },
-		);
+describe('Update with the mapper', () => {
+	it.each([
+		['lead', { leadId: byId('r_1') }, '/api/v1/leads/r_1', { email: 'new@x.io' }],
+		['deal', { dealId: 'r_1' }, '/api/v1/deals/r_1', { status: 'WON' }],
+	])(
+		'%s: sends only what was mapped, with the other custom fields (one read), and says what changed',
+		async (resource, id, path, change) => {
+			const before = { industry: 'Retail', tier: 'gold' };
+			const merged = { ...before, seats: 5 };
+			const seen = answer('get', path, lead('r_1', { customFields: before }));
+			answer('patch', path, lead('r_1', { ...change, customFields: merged }), { log: seen });
 
-		const [item] = await run(
-			{
-				...updateLead,
-				columns: columns({ email: 'new@x.io', 'customFields.seats': 5 }),
-			},
-			V3,
-		);
+			const columnsMapped = columns({ ...change, 'customFields.seats': 5 });
+			const [item] = await run(
+				{ resource, operation: 'update', ...id, columns: columnsMapped },
+				V3,
+			);
 
-		expect(seen.map((request) => `${request.method} ${request.path}`)).toEqual([
-			'GET /api/v1/leads/lead_1',
-			'PATCH /api/v1/leads/lead_1',
-		]);
-		expect(seen[1].body).toEqual({
-			email: 'new@x.io',
-			customFields: { industry: 'Retail', tier: 'gold', seats: 5 },
-		});
-		expect(item.json._update).toEqual({ changed: ['email', 'customFields.seats'] });
-	});
+			expect(calls(seen)).toEqual([`GET ${path}`, `PATCH ${path}`]);
+			expect(seen[1].body).toEqual({ ...change, customFields: merged });
+			expect(item.json._update).toEqual({
+				changed: [...Object.keys(change), 'customFields.seats'],
+			});
+		},
+	);
 
 	it('without custom fields mapped, adds no request', async () => {
 		const seen = answer('patch', '/api/v1/leads/lead_1', lead('lead_1', { title: 'CEO' }));
@@ -197,8 +187,8 @@ describe('Lead → Update with the mapper', () => {
 	});
 });
 
-describe('Deal with the mapper', () => {
-	it('Create: the required fields, a date as ISO 8601, a priority checked, custom fields from Additional Fields', async () => {
+describe('Deal → Create with the mapper', () => {
+	it('the required fields, a date as ISO 8601, a priority checked, custom fields from Additional Fields', async () => {
 		const seen = answer('post', '/api/v1/deals', { id: 'deal_1', title: 'T' });
 
 		await run(
@@ -227,26 +217,6 @@ describe('Deal with the mapper', () => {
 			priority: 'HIGH',
 			customFields: { region: 'EMEA' },
 		});
-	});
-
-	it('Update: reads the deal once and keeps its other custom fields, whatever PATCH does with customFields', async () => {
-		const path = '/api/v1/deals/deal_1';
-		const seen = answer('get', path, { id: 'deal_1', customFields: { region: 'EMEA', seats: 3 } });
-		const updated = { id: 'deal_1', status: 'WON', customFields: { region: 'EMEA', seats: 9 } };
-		answer('patch', path, updated, { log: seen });
-
-		const [item] = await run(
-			{
-				resource: 'deal',
-				operation: 'update',
-				dealId: 'deal_1',
-				columns: columns({ status: 'WON', 'customFields.seats': 9 }),
-			},
-			V3,
-		);
-
-		expect(seen[1].body).toEqual({ status: 'WON', customFields: { region: 'EMEA', seats: 9 } });
-		expect(item.json._update).toEqual({ changed: ['status', 'customFields.seats'] });
 	});
 });
 
