@@ -3,7 +3,6 @@ import type { INodeProperties, INodePropertyCollection, INodePropertyOptions } f
 
 import { resources } from '../../../nodes/CrmInvoicing/actions/router';
 import { CrmInvoicing } from '../../../nodes/CrmInvoicing/CrmInvoicing.node';
-import { USER_SEARCH_QUERY_PARAMETER } from '../../../nodes/CrmInvoicing/shared/apiChoices';
 
 const description = new CrmInvoicing().description;
 const properties = description.properties;
@@ -208,14 +207,6 @@ describe('node description', () => {
 			expect(limit.typeOptions).not.toHaveProperty('maxValue');
 			expect(limit.displayOptions?.show?.returnAll).toEqual([false]);
 		}
-	});
-
-	it('names the user search query parameter in the search field', () => {
-		const search = (property('user', 'getMany', 'filters').options as INodeProperties[]).find(
-			(option) => option.name === 'search',
-		)!;
-		expect(search.description).toContain(`"${USER_SEARCH_QUERY_PARAMETER}"`);
-		expect(search.hint).toContain(`"${USER_SEARCH_QUERY_PARAMETER}"`);
 	});
 
 	it('sorts every options list and collection alphabetically and describes every field for AI agents', () => {

@@ -87,13 +87,6 @@ describe('Custom API Request → Paginate joins pages through the list reader', 
 		expect(server.served()).toBe(Math.floor(LIST.maxRecords / 10_000) + 1);
 	});
 
-	it('with a Limit past the cap, reads only what the Limit needs', async () => {
-		const server = ignoringLimit(10_000, 16);
-		const output = await run({ ...paginate, returnAll: false, limit: 25_000 });
-		expect(output).toHaveLength(25_000);
-		expect(server.served()).toBe(3);
-	});
-
 	it('starts from a cursor given as a query parameter, and treats that cursor handed back as a loop', async () => {
 		const scope = api()
 			.get('/api/v1/leads')
