@@ -47,6 +47,13 @@ function property(resource: string, operation: string, name: string): INodePrope
 	return found;
 }
 
+const operationOf = (resource: string): INodeProperties =>
+	properties.find(
+		(candidate) =>
+			candidate.name === 'operation' &&
+			candidate.displayOptions?.show?.resource?.includes(resource),
+	)!;
+
 function optionNames(collection: INodeProperties): string[] {
 	return ((collection.options ?? []) as INodeProperties[]).map((option) => option.name);
 }
@@ -73,11 +80,7 @@ describe('node description', () => {
 			(resource.options as INodePropertyOptions[]).map((option) => option.value).sort(),
 		).toEqual(Object.keys(OPERATIONS).sort());
 		for (const [name, operations] of Object.entries(OPERATIONS)) {
-			const operation = properties.find(
-				(candidate) =>
-					candidate.name === 'operation' &&
-					candidate.displayOptions?.show?.resource?.includes(name),
-			)!;
+			const operation = operationOf(name);
 			const options = operation.options as INodePropertyOptions[];
 			expect(options.map((option) => option.value).sort()).toEqual(operations);
 			for (const option of options) {
@@ -88,13 +91,7 @@ describe('node description', () => {
 			expect(Object.keys(resources[name]).sort()).toEqual(operations);
 		}
 		// Saved lead workflows omit default values: lead/create stays the default.
-		expect(
-			properties.find(
-				(candidate) =>
-					candidate.name === 'operation' &&
-					candidate.displayOptions?.show?.resource?.includes('lead'),
-			)!.default,
-		).toBe('create');
+		expect(operationOf('lead').default).toBe('create');
 	});
 
 	// Version 3: Create and Update of leads and deals map their fields with the resource mapper ("columns"); version 4

@@ -1,3 +1,4 @@
+import type nock from 'nock';
 import type { IDataObject, INodeParameters } from 'n8n-workflow';
 
 import { api, jsonOf, logging, newExecution, run, useNock } from './support';
@@ -65,7 +66,7 @@ describe('lead: create or update (upsert)', () => {
 	it('reads the lead back after a 204, and fails the item when the custom fields were not applied (as Update does)', async () => {
 		const found = lead('lead_7', { email: 'jane.doe@example.com', customFields: {} });
 		const afterUpdate = { ...found, value: 300 };
-		const foundThenPatched = (readBack: IDataObject, sent?: IDataObject) =>
+		const foundThenPatched = (readBack: IDataObject, sent?: nock.RequestBodyMatcher) =>
 			api()
 				.get('/api/v1/leads')
 				.query(searchQuery('jane.doe@example.com'))
