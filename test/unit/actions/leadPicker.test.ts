@@ -145,4 +145,26 @@ describe('the lead picker ("From List")', () => {
 		});
 		expect(scope.isDone()).toBe(true);
 	});
+
+	// Through the one list reader (issue 17): its cursor guard and its shape check.
+	it('a number scan continuing from its token stops when the API hands that token back', async () => {
+		const scope = api()
+			.get('/api/v1/leads')
+			.query({ limit: '100', cursor: 'c5' })
+			.reply(200, { items: [{ id: 'lead_1', number: 'L-1' }], hasMore: true, nextCursor: 'c5' });
+		await expect(searchLeads.call(context(), '12', 'number-scan:c5')).rejects.toThrow(
+			/did not advance: page 1 handed back a cursor it had already given \("c5"\)/,
+		);
+		expect(scope.isDone()).toBe(true);
+	});
+
+	it('a search page answered with HTML text is an error, not an empty picker', async () => {
+		api()
+			.get('/api/v1/leads')
+			.query(true)
+			.reply(200, '<!doctype html><title>Sign in</title>', { 'content-type': 'text/html' });
+		await expect(searchLeads.call(context(), 'jane')).rejects.toThrow(
+			/with 200 \(text\/html\) and text starting "<!doctype html>/,
+		);
+	});
 });

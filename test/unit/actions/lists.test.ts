@@ -1,10 +1,7 @@
 /** Issue 17: every list goes through the one list reader (transport/pagination.ts); its checks show through the operations. */
 import type { IDataObject, INodeParameters } from 'n8n-workflow';
 
-import { searchLeads } from '../../../nodes/CrmInvoicing/actions/methods/listSearch';
-import { CrmInvoicing } from '../../../nodes/CrmInvoicing/CrmInvoicing.node';
 import { LIST } from '../../../nodes/CrmInvoicing/shared/transport/limits';
-import { createLoadOptionsContext } from '../../helpers/harness';
 import { api, jsonOf, logging, newExecution, records, run, useNock } from './support';
 import type { SeenRequest } from './support';
 import { v1Page, v2Page } from '../../helpers/actions';
@@ -192,35 +189,6 @@ describe('list entries that are not objects are an error, not output items', () 
 		expect(output).toHaveLength(1);
 		expect(output[0].json.error).toMatch(/held the number 7 at position 2 of page 1/);
 		expect(output[0].pairedItem).toEqual({ item: 0 });
-	});
-});
-
-describe('the lead picker reads through the list reader', () => {
-	const context = () =>
-		createLoadOptionsContext({
-			nodeType: new CrmInvoicing(),
-			parameters: { resource: 'lead', operation: 'get' },
-		}).context;
-
-	it('a number scan continuing from its token stops when the API hands that token back', async () => {
-		const scope = api()
-			.get('/api/v1/leads')
-			.query({ limit: '100', cursor: 'c5' })
-			.reply(200, { items: [{ id: 'lead_1', number: 'L-1' }], hasMore: true, nextCursor: 'c5' });
-		await expect(searchLeads.call(context(), '12', 'number-scan:c5')).rejects.toThrow(
-			/did not advance: page 1 handed back a cursor it had already given \("c5"\)/,
-		);
-		expect(scope.isDone()).toBe(true);
-	});
-
-	it('a search page answered with HTML text is an error, not an empty picker', async () => {
-		api()
-			.get('/api/v1/leads')
-			.query(true)
-			.reply(200, '<!doctype html><title>Sign in</title>', { 'content-type': 'text/html' });
-		await expect(searchLeads.call(context(), 'jane')).rejects.toThrow(
-			/with 200 \(text\/html\) and text starting "<!doctype html>/,
-		);
 	});
 });
 

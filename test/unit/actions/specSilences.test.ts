@@ -232,22 +232,30 @@ describe('webhook subscription delete is idempotent across retries', () => {
 });
 
 describe('error bodies in the alternate shapes', () => {
-	it('a plain-text 400 → its text is the API message, in the error and its advice', async () => {
-		nock(BASE)
-			.post('/api/v1/leads')
-			.reply(400, 'name is required', { 'Content-Type': 'text/plain; charset=utf-8' });
-		const error = await errorOf(run({ resource: 'lead', operation: 'create', name: 'Jane' }));
-		expect(error.message).toBe('The CRM API answered 400: name is required');
-		expect(error.description).toMatch(/The API rejected a value: "name is required"/);
-	});
-
-	it('a { message } 404 → the message', async () => {
-		nock(BASE).get('/api/v1/leads/lead_x').reply(404, { message: 'Lead lead_x was not found' });
-		const error = await errorOf(
-			run({ resource: 'lead', operation: 'get', leadId: byId('lead_x') }),
-		);
-		expect(error.message).toBe('The CRM API answered 404: Lead lead_x was not found');
-		expect(error.description).toMatch(/Nothing was found at GET \/api\/v1\/leads\/lead_x/);
+	it.each([
+		[
+			'a plain-text 400: its text is the API message, in the error and its advice',
+			() =>
+				nock(BASE)
+					.post('/api/v1/leads')
+					.reply(400, 'name is required', { 'Content-Type': 'text/plain; charset=utf-8' }),
+			{ resource: 'lead', operation: 'create', name: 'Jane' },
+			'The CRM API answered 400: name is required',
+			/The API rejected a value: "name is required"/,
+		],
+		[
+			'a { message } 404: the message',
+			() =>
+				nock(BASE).get('/api/v1/leads/lead_x').reply(404, { message: 'Lead lead_x was not found' }),
+			{ resource: 'lead', operation: 'get', leadId: byId('lead_x') },
+			'The CRM API answered 404: Lead lead_x was not found',
+			/Nothing was found at GET \/api\/v1\/leads\/lead_x/,
+		],
+	])('%s', async (_case, reply, parameters, message, description) => {
+		reply();
+		const error = await errorOf(run(parameters));
+		expect(error.message).toBe(message);
+		expect(error.description).toMatch(description);
 	});
 });
 
