@@ -31,11 +31,7 @@ function proseLines(markdown: string): string[] {
 	});
 }
 
-/**
- * GitHub's anchor for a heading: the heading's text without markdown (code spans keep their text, links their
- * label, images and HTML tags go), lower-cased, with every character that is not a letter, digit, space, `-` or `_`
- * removed and each space turned into `-`. Repeats get `-1`, `-2`, … (see `anchorsOf`).
- */
+/** GitHub's anchor for a heading: its text without markdown, lower-cased, punctuation dropped, spaces to `-`. */
 export function githubSlug(heading: string): string {
 	const text = heading
 		.replace(/!\[[^\]]*\]\([^)]*\)/g, '')
