@@ -1,10 +1,7 @@
-/**
- * Issue 40 point 8: any custom field name works, also `constructor`, `prototype` and `__proto__`, on Create, Update and
- * the merge, for leads and deals. The body is serialised by the node, so n8n's client cannot drop a key of it.
- */
+/** Issue 40: custom fields named `constructor`, `prototype` and `__proto__` work on Create, Update and the merge. */
 import type { IDataObject, INodeParameters } from 'n8n-workflow';
 
-import { api, logging, run, useNock } from './support';
+import { api, run, useNock } from './support';
 import { answer } from '../../helpers/actions';
 import type { SeenRequest } from './support';
 
@@ -80,12 +77,10 @@ describe.each([
 					? { leadId: { __rl: true, mode: 'id', value: 'r_1' } }
 					: { dealId: 'r_1' };
 			const merged = `{"keep":1,${SENT.slice(1)}`;
-			api()
-				.get(`${path}/r_1`)
-				.reply(logging(seen, 200, record('r_1', { keep: 1, constructor: 'old' })));
-			api()
-				.patch(`${path}/r_1`)
-				.reply(logging(seen, 200, record('r_1', JSON.parse(merged) as IDataObject)));
+			answer('get', `${path}/r_1`, record('r_1', { keep: 1, constructor: 'old' }), { log: seen });
+			answer('patch', `${path}/r_1`, record('r_1', JSON.parse(merged) as IDataObject), {
+				log: seen,
+			});
 
 			const [item] = await run(
 				{ resource, operation: 'update', ...idParameter, columns: mapped({}) },

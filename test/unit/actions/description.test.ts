@@ -3,7 +3,6 @@ import type { INodeProperties, INodePropertyCollection, INodePropertyOptions } f
 
 import { resources } from '../../../nodes/CrmInvoicing/actions/router';
 import { CrmInvoicing } from '../../../nodes/CrmInvoicing/CrmInvoicing.node';
-import { USER_SEARCH_QUERY_PARAMETER } from '../../../nodes/CrmInvoicing/shared/apiChoices';
 
 const description = new CrmInvoicing().description;
 const properties = description.properties;
@@ -48,6 +47,13 @@ function property(resource: string, operation: string, name: string): INodePrope
 	return found;
 }
 
+const operationOf = (resource: string): INodeProperties =>
+	properties.find(
+		(candidate) =>
+			candidate.name === 'operation' &&
+			candidate.displayOptions?.show?.resource?.includes(resource),
+	)!;
+
 function optionNames(collection: INodeProperties): string[] {
 	return ((collection.options ?? []) as INodeProperties[]).map((option) => option.name);
 }
@@ -74,11 +80,7 @@ describe('node description', () => {
 			(resource.options as INodePropertyOptions[]).map((option) => option.value).sort(),
 		).toEqual(Object.keys(OPERATIONS).sort());
 		for (const [name, operations] of Object.entries(OPERATIONS)) {
-			const operation = properties.find(
-				(candidate) =>
-					candidate.name === 'operation' &&
-					candidate.displayOptions?.show?.resource?.includes(name),
-			)!;
+			const operation = operationOf(name);
 			const options = operation.options as INodePropertyOptions[];
 			expect(options.map((option) => option.value).sort()).toEqual(operations);
 			for (const option of options) {
@@ -89,13 +91,7 @@ describe('node description', () => {
 			expect(Object.keys(resources[name]).sort()).toEqual(operations);
 		}
 		// Saved lead workflows omit default values: lead/create stays the default.
-		expect(
-			properties.find(
-				(candidate) =>
-					candidate.name === 'operation' &&
-					candidate.displayOptions?.show?.resource?.includes('lead'),
-			)!.default,
-		).toBe('create');
+		expect(operationOf('lead').default).toBe('create');
 	});
 
 	// Version 3: Create and Update of leads and deals map their fields with the resource mapper ("columns"); version 4
@@ -210,14 +206,6 @@ describe('node description', () => {
 		}
 	});
 
-	it('names the user search query parameter in the search field', () => {
-		const search = (property('user', 'getMany', 'filters').options as INodeProperties[]).find(
-			(option) => option.name === 'search',
-		)!;
-		expect(search.description).toContain(`"${USER_SEARCH_QUERY_PARAMETER}"`);
-		expect(search.hint).toContain(`"${USER_SEARCH_QUERY_PARAMETER}"`);
-	});
-
 	it('sorts every options list and collection alphabetically and describes every field for AI agents', () => {
 		const problems: string[] = [];
 		const visit = (list: INodeProperties[], where: string) => {
@@ -263,16 +251,5 @@ describe('node description', () => {
 		};
 		visit(properties, '');
 		expect(problems).toEqual([]);
-	});
-
-	it('names what the field mapper maps "field" and "fields", not n8n\'s default "column"', () => {
-		const mappers = properties.filter((candidate) => candidate.type === 'resourceMapper');
-		// Lead and Deal, Create and Update.
-		expect(mappers).toHaveLength(4);
-		for (const mapper of mappers)
-			expect(mapper.typeOptions?.resourceMapper?.fieldWords).toEqual({
-				singular: 'field',
-				plural: 'fields',
-			});
 	});
 });

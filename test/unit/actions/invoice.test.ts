@@ -2,41 +2,19 @@ import { setGlobalState } from 'n8n-workflow';
 import type { IDataObject } from 'n8n-workflow';
 
 import { byId, expectValidationError, fromList, run, useNock } from './support';
-import { answer } from '../../helpers/actions';
+import { answer, bodies } from '../../helpers/actions';
 
 useNock();
 
-// Dates without a zone are read in the workflow's time zone; these tests run workflows in UTC unless they say otherwise.
 beforeEach(() => setGlobalState({ defaultTimezone: 'UTC' }));
 
-/** An invoice as the API answers: note the numbers where the request had strings (salesPersonId, productId). */
-const invoice = (extra: IDataObject = {}): IDataObject => ({
+/** An invoice as the API answers: numbers where the request had strings (salesPersonId, productId). */
+const invoice = (): IDataObject => ({
 	id: 'inv_1',
-	number: 'INV-0001',
-	date: '2026-03-01T00:00:00.000Z',
-	dueDate: '2026-03-31T00:00:00.000Z',
 	status: 'DRAFT',
-	currency: 'USD',
-	isInclusiveTax: false,
-	subTotal: 210,
-	taxTotal: 0,
-	discountTotal: 0,
 	total: 210,
-	pendingTotal: 210,
-	paidTotal: 0,
 	salesPersonId: 7,
-	lineItems: [
-		{
-			name: 'Consulting',
-			quantity: 2,
-			price: 105,
-			productId: 42,
-			viewType: 'LINE_ITEM',
-			amount: 210,
-		},
-	],
-	createdAt: '2026-03-01T10:00:00.000Z',
-	...extra,
+	lineItems: [{ name: 'Consulting', quantity: 2, price: 105, productId: 42, amount: 210 }],
 });
 
 const base = {
@@ -81,27 +59,23 @@ describe('invoice: create with line items defined below', () => {
 			},
 		});
 
-		expect(seen).toEqual([
+		expect(bodies(seen)).toEqual([
 			{
-				method: 'POST',
-				path: '/api/v1/invoices',
-				body: {
-					clientId: 'cli_1',
-					date: '2026-03-01T00:00:00.000Z',
-					dueDate: '2026-03-31T00:00:00.000Z',
-					lineItems: [
-						{ name: 'Consulting', quantity: 2, price: 105, taxRateId: 'tax_vat20' },
-						{
-							productId: 'prd_7',
-							quantity: 1,
-							price: 50,
-							description: 'Annual licence',
-							discount: 5,
-							discountType: 'fixed',
-							buyPrice: 20,
-						},
-					],
-				},
+				clientId: 'cli_1',
+				date: '2026-03-01T00:00:00.000Z',
+				dueDate: '2026-03-31T00:00:00.000Z',
+				lineItems: [
+					{ name: 'Consulting', quantity: 2, price: 105, taxRateId: 'tax_vat20' },
+					{
+						productId: 'prd_7',
+						quantity: 1,
+						price: 50,
+						description: 'Annual licence',
+						discount: 5,
+						discountType: 'fixed',
+						buyPrice: 20,
+					},
+				],
 			},
 		]);
 		// The response is passed through as it is: numbers stay numbers.
@@ -174,47 +148,90 @@ describe('invoice: create with line items defined below', () => {
 describe('invoice: create with line items from an expression / JSON', () => {
 	const json = { ...base, lineItemsSource: 'json' };
 
-	it('takes an array from an expression, converting numeric strings and keeping other keys', async () => {
-		const seen = answer('post', '/api/v1/invoices', invoice());
+	const fromJson = (lineItemsJson: string) => ({ lineItemsSource: 'json', lineItemsJson });
+	const empty = { description: '', taxRateId: '', discount: 0, discountType: '', buyPrice: 0 };
+	const kept = { name: 'Consulting', quantity: 2, price: 105, discount: 0, discountType: 'fixed' };
+	// A line copied from an invoice response: response-only keys are dropped, a null productId is left out.
+	const copied = {
+		...kept,
+		tax: 20,
+		buyPrice: 0,
+		viewType: 'LINE_ITEM',
+		amount: 210,
+		taxAmount: 42,
+		discountAmount: 0,
+		description: '',
+		productId: null,
+	};
 
-		const output = await run(
-			{ ...json, lineItemsJson: '={{ $json.lines }}' },
+	it.each([
+		[
+			'the form: a product ID and a quantity alone make a line; empty fields and a 0 price with a product are not sent',
 			{
-				items: [
-					{
-						json: {
-							lines: [
-								{ name: ' Consulting ', quantity: '2', price: 105, discount: 0 },
-								{ productId: ' prd_42 ', quantity: 1, price: '9.99', unit: 'pcs' },
-							],
-						},
-					},
-				],
+				lineItems: {
+					items: [
+						{ ...empty, name: '', productId: 'prd_7', quantity: 3, price: 0 },
+						{ ...empty, name: 'Free sample', productId: '', quantity: 1, price: 0 },
+					],
+				},
 			},
-		);
-
-		expect(seen[0].body).toMatchObject({
-			lineItems: [
+			[
+				{ productId: 'prd_7', quantity: 3 },
+				{ name: 'Free sample', quantity: 1, price: 0 },
+			],
+		],
+		[
+			'JSON text',
+			fromJson('[{"name": "A", "quantity": 1, "price": 10}]'),
+			[{ name: 'A', quantity: 1, price: 10 }],
+		],
+		[
+			'JSON text: a product ID and a quantity alone',
+			fromJson('[{"productId": "prd_7", "quantity": 2}]'),
+			[{ productId: 'prd_7', quantity: 2 }],
+		],
+		[
+			'one object from an expression',
+			fromJson('={{ { "productId": "prd_1", "quantity": 3, "price": 4 } }}'),
+			[{ productId: 'prd_1', quantity: 3, price: 4 }],
+		],
+		[
+			'an array from an expression: numeric strings converted, texts trimmed, other keys kept',
+			fromJson(
+				'={{ [{ name: " Consulting ", quantity: "2", price: 105, discount: 0 }, { productId: " prd_42 ", quantity: 1, price: "9.99", unit: "pcs" }] }}',
+			),
+			[
 				{ name: 'Consulting', quantity: 2, price: 105, discount: 0 },
 				{ productId: 'prd_42', quantity: 1, price: 9.99, unit: 'pcs' },
 			],
-		});
-		expect(output[0].json).toEqual(invoice());
+		],
+		[
+			'lines copied from an invoice response',
+			fromJson('={{ $json.lineItems }}'),
+			[{ ...kept, buyPrice: 0 }],
+		],
+	])('line items from %s', async (_case, parameters, sent) => {
+		const seen = answer('post', '/api/v1/invoices', invoice());
+		await run({ ...base, ...parameters }, { items: [{ json: { lineItems: [copied] } }] });
+		expect((seen[0].body as IDataObject).lineItems).toEqual(sent);
 	});
 
-	it('takes JSON text, and one object as one line item', async () => {
-		const seen = answer('post', '/api/v1/invoices', invoice(), { times: 2 });
-
-		await run({ ...json, lineItemsJson: '[{"name": "A", "quantity": 1, "price": 10}]' });
-		await run({
-			...json,
-			lineItemsJson: '={{ { "productId": "prd_1", "quantity": 3, "price": 4 } }}',
-		});
-
-		expect(seen.map((request) => (request.body as IDataObject).lineItems)).toEqual([
-			[{ name: 'A', quantity: 1, price: 10 }],
-			[{ productId: 'prd_1', quantity: 3, price: 4 }],
-		]);
+	it('a numeric productId (what responses show) is refused with the advice to use the public ID, from JSON and from the form', async () => {
+		const line = { name: 'Licence', quantity: 1, price: 50, productId: 42, viewType: 'LINE_ITEM' };
+		const error = await expectValidationError(
+			{ ...base, lineItemsSource: 'json', lineItemsJson: '={{ $json.lineItems }}' },
+			'Line item 1 of item 0: "productId" is the number 42, not a product\'s public ID',
+			{ items: [{ json: { lineItems: [line] } }] },
+		);
+		expect(error.description).toMatch(/Use the product's public ID/);
+		await expectValidationError(
+			{
+				...base,
+				lineItems: { items: [{ productId: '={{ $json.productId }}', quantity: 1, price: 0 }] },
+			},
+			/"productId" is the number 42/,
+			{ items: [{ json: { productId: 42 } }] },
+		);
 	});
 
 	it('with Continue on Fail, an invalid line item fails only its own item', async () => {
@@ -236,89 +253,5 @@ describe('invoice: create with line items from an expression / JSON', () => {
 		expect(output.map((item) => item.pairedItem)).toEqual([{ item: 0 }, { item: 1 }, { item: 2 }]);
 		expect(output[1].json.error).toBe('Line item 1 of item 1: needs a "name" or a "productId"');
 		expect(output[2].json).toEqual(invoice());
-	});
-});
-
-describe('invoice: dates without a zone', () => {
-	it('reads picker values in the workflow time zone, across daylight saving time; a date alone stays that date', async () => {
-		setGlobalState({ defaultTimezone: 'Europe/Berlin' });
-		const seen = answer('post', '/api/v1/invoices', invoice());
-
-		await run({
-			...base,
-			// Winter time (UTC+1) and summer time (UTC+2) in Berlin.
-			date: '2026-03-01T09:00:00',
-			dueDate: '2026-04-01',
-			lineItems: { items: [{ name: 'A', quantity: 1, price: 1 }] },
-		});
-
-		expect(seen[0].body).toMatchObject({
-			date: '2026-03-01T08:00:00.000Z',
-			dueDate: '2026-04-01T00:00:00.000Z',
-		});
-	});
-
-	it('keeps dates that carry a zone or offset as they are', async () => {
-		setGlobalState({ defaultTimezone: 'Asia/Tokyo' });
-		const seen = answer('post', '/api/v1/invoices', invoice());
-
-		await run({
-			...base,
-			date: '2026-03-01T09:00:00Z',
-			dueDate: '2026-03-31T09:00:00-05:00',
-			lineItems: { items: [{ name: 'A', quantity: 1, price: 1 }] },
-		});
-
-		expect(seen[0].body).toMatchObject({
-			date: '2026-03-01T09:00:00.000Z',
-			dueDate: '2026-03-31T14:00:00.000Z',
-		});
-	});
-});
-
-describe('invoice: refusals before any request, naming the field, the line and the item', () => {
-	const lineItems = { items: [{ name: 'A', quantity: 1, price: 1 }] };
-	const json = (lineItemsJson: string) => ({ ...base, lineItemsSource: 'json', lineItemsJson });
-
-	it.each([
-		[{ ...base, lineItems: {} }, '"Line Items" needs at least one line item in item 0'],
-		[
-			{
-				...base,
-				lineItems: {
-					items: [...lineItems.items, { name: ' ', productId: '', quantity: 1, price: 1 }],
-				},
-			},
-			'Line item 2 of item 0: needs a "name" or a "productId"',
-		],
-		[
-			{ ...base, lineItems, additionalFields: { tags: '3, seven' } },
-			'"Tag IDs" must be a number but is "seven" in item 0',
-		],
-		[{ ...base, lineItems, date: '' }, '"Date" is required but is empty in item 0'],
-		[{ ...base, lineItems, dueDate: 'soon' }, '"Due Date" is not a valid date: "soon" in item 0'],
-		[
-			{ ...base, lineItems, dueDate: '2026-02-30' },
-			'"Due Date" is not a valid date: "2026-02-30" in item 0',
-		],
-		[{ ...base, lineItems, clientId: '' }, '"Client ID" is required but is empty in item 0'],
-		[
-			{ ...base, lineItems, additionalFields: { status: '={{ "PAID" }}' } },
-			'"Status" must be one of DRAFT, SENT but is "PAID" in item 0',
-		],
-		[
-			json('[{"name": "A", "quantity": "two", "price": 1}]'),
-			'Line item 1 of item 0: "quantity" must be a number but is "two"',
-		],
-		[
-			json('[{"name": "A", "quantity": 1}]'),
-			'Line item 1 of item 0: "price" is required and must be a number',
-		],
-		[json('[1]'), 'Line item 1 of item 0: is not an object'],
-		[json('[]'), '"Line Items (JSON)" needs at least one line item in item 0'],
-		[json('[{'), '"Line Items (JSON)" is not valid JSON in item 0'],
-		[json('"text"'), '"Line Items (JSON)" must be an array of line item objects in item 0'],
-	])('%j: %s', async (parameters, message) => {
-		await expectValidationError(parameters, message);
 	});
 });

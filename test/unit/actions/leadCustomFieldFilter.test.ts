@@ -1,8 +1,4 @@
-/**
- * Issue 43: Lead → Get Many (node version 4) filters by custom field values. The API cannot, so the node reads pages
- * of 100 leads through the one list reader and keeps the leads whose custom fields hold every pair given: up to Limit
- * matches, or all of them with Return All. Versions 1 to 3 are unchanged.
- */
+/** Issue 43: Lead → Get Many (version 4) filters by custom field values, reading pages of 100 leads itself. */
 import type { IDataObject, INodeParameters } from 'n8n-workflow';
 
 import { api, expectValidationError, jsonOf, records, run, useNock } from './support';

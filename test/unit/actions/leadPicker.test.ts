@@ -46,22 +46,6 @@ describe('the lead picker ("From List")', () => {
 		expect(scope.isDone()).toBe(true);
 	});
 
-	it('tells apart two leads with the same name and email by their number', async () => {
-		const items = [lead('lead_a', 'L-00007'), lead('lead_b', 'L-00012')];
-		api()
-			.get('/api/v1/leads')
-			.query({ limit: '100', search: 'jane' })
-			.reply(200, { items, hasMore: false, nextCursor: null });
-
-		const { results } = await searchLeads.call(context(), 'jane');
-
-		expect(results).toEqual([
-			{ name: 'Jane Doe · jane@example.com · L-00007', value: 'lead_a' },
-			{ name: 'Jane Doe · jane@example.com · L-00012', value: 'lead_b' },
-		]);
-		expect(new Set(results.map((result) => result.name)).size).toBe(2);
-	});
-
 	it('lists without a search parameter when there is no filter; leaves out an empty email, shows the ID where a lead has no number', async () => {
 		api()
 			.get('/api/v1/leads')
@@ -160,5 +144,27 @@ describe('the lead picker ("From List")', () => {
 			paginationToken: undefined,
 		});
 		expect(scope.isDone()).toBe(true);
+	});
+
+	// Through the one list reader (issue 17): its cursor guard and its shape check.
+	it('a number scan continuing from its token stops when the API hands that token back', async () => {
+		const scope = api()
+			.get('/api/v1/leads')
+			.query({ limit: '100', cursor: 'c5' })
+			.reply(200, { items: [{ id: 'lead_1', number: 'L-1' }], hasMore: true, nextCursor: 'c5' });
+		await expect(searchLeads.call(context(), '12', 'number-scan:c5')).rejects.toThrow(
+			/did not advance: page 1 handed back a cursor it had already given \("c5"\)/,
+		);
+		expect(scope.isDone()).toBe(true);
+	});
+
+	it('a search page answered with HTML text is an error, not an empty picker', async () => {
+		api()
+			.get('/api/v1/leads')
+			.query(true)
+			.reply(200, '<!doctype html><title>Sign in</title>', { 'content-type': 'text/html' });
+		await expect(searchLeads.call(context(), 'jane')).rejects.toThrow(
+			/with 200 \(text\/html\) and text starting "<!doctype html>/,
+		);
 	});
 });

@@ -1,23 +1,13 @@
+import type nock from 'nock';
 import type { IDataObject, INodeParameters } from 'n8n-workflow';
 
-// Version 2 nodes (the default) add the `_upsert` marker to the lead; test/unit/output/hints.test.ts has its cases, and
-// two items with one new email in one execution (one search, a POST, then a PATCH).
-import { api, expectValidationError, jsonOf, logging, newExecution, run, useNock } from './support';
+import { api, jsonOf, logging, newExecution, run, useNock } from './support';
 import type { SeenRequest } from './support';
+import { lead } from '../../helpers/records';
 
 useNock();
 
-// Each test is an execution of its own, so it starts with an empty email → lead memory.
 beforeEach(() => newExecution());
-
-const lead = (id: string, extra: IDataObject = {}): IDataObject => ({
-	id,
-	number: `L-${id}`,
-	name: 'Jane Doe',
-	archived: false,
-	createdAt: '2026-01-02T03:04:05.000Z',
-	...extra,
-});
 
 const upsert = (extra: INodeParameters = {}): INodeParameters => ({
 	resource: 'lead',
@@ -73,89 +63,72 @@ describe('lead: create or update (upsert)', () => {
 		expect(output[0].pairedItem).toEqual({ item: 0 });
 	});
 
-	it('reads the lead back when the PATCH answers 204 with no body, so the output is the lead as Get gives it', async () => {
-		const found = lead('lead_7', { email: 'jane.doe@example.com' });
+	it('reads the lead back after a 204, and fails the item when the custom fields were not applied (as Update does)', async () => {
+		const found = lead('lead_7', { email: 'jane.doe@example.com', customFields: {} });
 		const afterUpdate = { ...found, value: 300 };
-		const scope = api()
-			.get('/api/v1/leads')
-			.query(searchQuery('jane.doe@example.com'))
-			.reply(200, { items: [found], hasMore: false })
-			.patch('/api/v1/leads/lead_7', { name: 'Jane Doe', value: 300 })
-			.reply(204)
-			.get('/api/v1/leads/lead_7')
-			.reply(200, afterUpdate);
+		const foundThenPatched = (readBack: IDataObject, sent?: nock.RequestBodyMatcher) =>
+			api()
+				.get('/api/v1/leads')
+				.query(searchQuery('jane.doe@example.com'))
+				.reply(200, { items: [found], hasMore: false })
+				.patch('/api/v1/leads/lead_7', sent)
+				.reply(204)
+				.get('/api/v1/leads/lead_7')
+				.reply(200, readBack);
 
-		const output = await run(upsert({ additionalFields: { value: 300 } }));
-
-		expect(scope.isDone()).toBe(true);
-		expect(jsonOf(output)).toEqual([
+		foundThenPatched(afterUpdate, { name: 'Jane Doe', value: 300 });
+		expect(jsonOf(await run(upsert({ additionalFields: { value: 300 } })))).toEqual([
 			{ ...afterUpdate, _upsert: { action: 'updated', matchedField: 'email' } },
 		]);
-	});
 
-	it('fails the item, naming them, when the CRM did not apply the custom fields of the update (as Update does)', async () => {
-		const found = lead('lead_7', { email: 'jane.doe@example.com', customFields: {} });
-		const scope = api()
-			.get('/api/v1/leads')
-			.query(searchQuery('jane.doe@example.com'))
-			.reply(200, { items: [found], hasMore: false })
-			.patch('/api/v1/leads/lead_7')
-			.reply(204)
-			.get('/api/v1/leads/lead_7')
-			.reply(200, found);
-
-		await expect(
-			run(
-				upsert({
-					additionalFields: { customFields: { field: [{ key: 'lastForm', value: 'Contact' }] } },
-				}),
-			),
-		).rejects.toMatchObject({
-			message: expect.stringMatching(/did not update the custom fields lastForm of lead lead_7/),
-		});
-		expect(scope.isDone()).toBe(true);
-	});
-
-	it('POSTs a new lead with the email as given (trimmed) when no lead has it', async () => {
-		const created = lead('lead_9', { email: 'Jane.Doe@Example.COM', mobile: '+14155550123' });
-		const scope = api()
-			.get('/api/v1/leads')
-			.query(searchQuery('jane.doe@example.com'))
-			.reply(200, {
-				items: [lead('lead_1', { email: 'jane.doe@example.com.au' })],
-				hasMore: false,
-				nextCursor: null,
-			})
-			.post('/api/v1/leads', {
-				name: 'Jane Doe',
-				email: 'Jane.Doe@Example.COM',
-				mobile: '+14155550123',
-			})
-			.reply(200, created);
-
-		const output = await run(upsert({ additionalFields: { mobile: '+14155550123' } }));
-
-		expect(scope.isDone()).toBe(true);
-		expect(jsonOf(output)).toEqual([
-			{ ...created, _upsert: { action: 'created', matchedField: null } },
-		]);
-	});
-
-	it('sends the email parameter only: an email in "Other Fields (JSON)" is not sent', async () => {
-		const scope = api()
-			.get('/api/v1/leads')
-			.query(searchQuery('jane.doe@example.com'))
-			.reply(200, { items: [], hasMore: false })
-			.post('/api/v1/leads', { name: 'Jane Doe', email: 'Jane.Doe@Example.COM', ownerNote: 'vip' })
-			.reply(200, lead('lead_9'));
-
-		await run(
-			upsert({
-				additionalFields: { otherFields: '{"email": "other@example.com", "ownerNote": "vip"}' },
-			}),
+		newExecution();
+		const scope = foundThenPatched(found);
+		const customFields = { field: [{ key: 'lastForm', value: 'Contact' }] };
+		await expect(run(upsert({ additionalFields: { customFields } }))).rejects.toThrow(
+			/did not update the custom fields lastForm of lead lead_7/,
 		);
 		expect(scope.isDone()).toBe(true);
 	});
+
+	const email = 'jane.doe@example.com';
+	it.each([
+		[
+			'no lead has the email',
+			[lead('lead_1', { email: `${email}.au` })],
+			{ mobile: '+14155550123' },
+			{ mobile: '+14155550123' },
+		],
+		[
+			'the one that has it is archived (listed despite archived=false)',
+			[lead('lead_old', { email, archived: true })],
+			{},
+			{},
+		],
+		[
+			'none: an email in "Other Fields (JSON)" is not sent',
+			[],
+			{ otherFields: '{"email": "other@example.com", "ownerNote": "vip"}' },
+			{ ownerNote: 'vip' },
+		],
+	])(
+		'POSTs a new lead with the email as given (trimmed) when %s',
+		async (_case, items, additionalFields, more) => {
+			const created = lead('lead_9', { email: 'Jane.Doe@Example.COM' });
+			const scope = api()
+				.get('/api/v1/leads')
+				.query(searchQuery(email))
+				.reply(200, { items, hasMore: false, nextCursor: null })
+				.post('/api/v1/leads', { name: 'Jane Doe', email: 'Jane.Doe@Example.COM', ...more })
+				.reply(200, created);
+
+			const output = await run(upsert({ additionalFields }));
+
+			expect(scope.isDone()).toBe(true);
+			expect(jsonOf(output)).toEqual([
+				{ ...created, _upsert: { action: 'created', matchedField: null } },
+			]);
+		},
+	);
 
 	it('remembers across runs of the execution (e.g. loop batches, or a second node with the same credential)', async () => {
 		const seen: SeenRequest[] = [];
@@ -206,22 +179,6 @@ describe('lead: create or update (upsert)', () => {
 		]);
 	});
 
-	it('does not match an archived lead, even if the API listed one despite archived=false', async () => {
-		const scope = api()
-			.get('/api/v1/leads')
-			.query(searchQuery('jane.doe@example.com'))
-			.reply(200, {
-				items: [lead('lead_old', { email: 'jane.doe@example.com', archived: true })],
-				hasMore: false,
-			})
-			.post('/api/v1/leads')
-			.reply(200, lead('lead_9'));
-
-		const output = await run(upsert());
-		expect(scope.isDone()).toBe(true);
-		expect(jsonOf(output)[0].id).toBe('lead_9');
-	});
-
 	it('fails the item naming the IDs when several leads match and the option says so, without reading further pages', async () => {
 		const seen: SeenRequest[] = [];
 		const scope = api()
@@ -247,12 +204,5 @@ describe('lead: create or update (upsert)', () => {
 		});
 		expect(scope.isDone()).toBe(true);
 		expect(seen).toHaveLength(1);
-	});
-
-	it('refuses an empty email before any request', async () => {
-		await expectValidationError(
-			upsert({ email: '  ' }),
-			/"Email" is required but is empty in item 0/,
-		);
 	});
 });

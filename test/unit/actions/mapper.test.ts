@@ -3,9 +3,9 @@ import { setGlobalState } from 'n8n-workflow';
 import type { IDataObject, INodeParameters, ResourceMapperField } from 'n8n-workflow';
 
 import { inferType } from '../../../nodes/CrmInvoicing/actions/common/mapperFields';
-import { api, byId, expectValidationError, logging, run, useNock } from './support';
-import { answer } from '../../helpers/actions';
-import type { SeenRequest } from './support';
+import { byId, expectValidationError, run, useNock } from './support';
+import { answer, calls } from '../../helpers/actions';
+import { lead } from '../../helpers/records';
 
 useNock();
 
@@ -49,18 +49,9 @@ const autoCreate = {
 	operation: 'create',
 	columns: columns(null, { auto: true }),
 };
-const lead = (extra: IDataObject = {}) => ({
-	id: 'lead_1',
-	number: 'L-1',
-	name: 'Jane',
-	archived: false,
-	createdAt: '2026-01-02T03:04:05.000Z',
-	...extra,
-});
-
 describe('Lead → Create with the mapper', () => {
 	it('Map Each Field Below: standard fields at the top level, custom ones in customFields with their types', async () => {
-		const seen = answer('post', '/api/v1/leads', lead());
+		const seen = answer('post', '/api/v1/leads', lead('lead_1'));
 
 		await run(
 			{
@@ -88,7 +79,7 @@ describe('Lead → Create with the mapper', () => {
 	});
 
 	it('Map Automatically: matching keys of each item, custom ones by their key or an input customFields object', async () => {
-		const seen = answer('post', '/api/v1/leads', lead(), { times: 2 });
+		const seen = answer('post', '/api/v1/leads', lead('lead_1'), { times: 2 });
 
 		await run(autoCreate, {
 			...V3,
@@ -113,7 +104,7 @@ describe('Lead → Create with the mapper', () => {
 		);
 		expect(refused.description).toMatch(/Attempt to Convert Types/);
 
-		const seen = answer('post', '/api/v1/leads', lead());
+		const seen = answer('post', '/api/v1/leads', lead('lead_1'));
 		await run(
 			{
 				resource: 'lead',
@@ -130,7 +121,7 @@ describe('Lead → Create with the mapper', () => {
 	});
 
 	it('a custom field seen with values of several types, or only null, is listed untyped: a mapped number stays a number', async () => {
-		const seen = answer('post', '/api/v1/leads', lead());
+		const seen = answer('post', '/api/v1/leads', lead('lead_1'));
 		const schema = [
 			custom('score', inferType([null, 7, 'seven'])),
 			custom('flag', inferType([null])),
@@ -153,44 +144,34 @@ describe('Lead → Create with the mapper', () => {
 	});
 });
 
-describe('Lead → Update with the mapper', () => {
-	it('sends only what was mapped, with the lead’s other custom fields (one read), and says what changed', async () => {
-		const seen = answer(
-			'get',
-			'/api/v1/leads/lead_1',
-			lead({ customFields: { industry: 'Retail', tier: 'gold' } }),
-		);
-		api()
-			.patch('/api/v1/leads/lead_1')
-			.reply(
-				logging(
-					seen,
-					200,
-					lead({ email: 'new@x.io', customFields: { industry: 'Retail', tier: 'gold', seats: 5 } }),
-				),
+describe('Update with the mapper', () => {
+	it.each([
+		['lead', { leadId: byId('r_1') }, '/api/v1/leads/r_1', { email: 'new@x.io' }],
+		['deal', { dealId: 'r_1' }, '/api/v1/deals/r_1', { status: 'WON' }],
+	])(
+		'%s: sends only what was mapped, with the other custom fields (one read), and says what changed',
+		async (resource, id, path, change) => {
+			const before = { industry: 'Retail', tier: 'gold' };
+			const merged = { ...before, seats: 5 };
+			const seen = answer('get', path, lead('r_1', { customFields: before }));
+			answer('patch', path, lead('r_1', { ...change, customFields: merged }), { log: seen });
+
+			const columnsMapped = columns({ ...change, 'customFields.seats': 5 });
+			const [item] = await run(
+				{ resource, operation: 'update', ...id, columns: columnsMapped },
+				V3,
 			);
 
-		const [item] = await run(
-			{
-				...updateLead,
-				columns: columns({ email: 'new@x.io', 'customFields.seats': 5 }),
-			},
-			V3,
-		);
-
-		expect(seen.map((request) => `${request.method} ${request.path}`)).toEqual([
-			'GET /api/v1/leads/lead_1',
-			'PATCH /api/v1/leads/lead_1',
-		]);
-		expect(seen[1].body).toEqual({
-			email: 'new@x.io',
-			customFields: { industry: 'Retail', tier: 'gold', seats: 5 },
-		});
-		expect(item.json._update).toEqual({ changed: ['email', 'customFields.seats'] });
-	});
+			expect(calls(seen)).toEqual([`GET ${path}`, `PATCH ${path}`]);
+			expect(seen[1].body).toEqual({ ...change, customFields: merged });
+			expect(item.json._update).toEqual({
+				changed: [...Object.keys(change), 'customFields.seats'],
+			});
+		},
+	);
 
 	it('without custom fields mapped, adds no request', async () => {
-		const seen = answer('patch', '/api/v1/leads/lead_1', lead({ title: 'CEO' }));
+		const seen = answer('patch', '/api/v1/leads/lead_1', lead('lead_1', { title: 'CEO' }));
 
 		await run(
 			{
@@ -206,8 +187,8 @@ describe('Lead → Update with the mapper', () => {
 	});
 });
 
-describe('Deal with the mapper', () => {
-	it('Create: the required fields, a date as ISO 8601, a priority checked, custom fields from Additional Fields', async () => {
+describe('Deal → Create with the mapper', () => {
+	it('the required fields, a date as ISO 8601, a priority checked, custom fields from Additional Fields', async () => {
 		const seen = answer('post', '/api/v1/deals', { id: 'deal_1', title: 'T' });
 
 		await run(
@@ -236,42 +217,6 @@ describe('Deal with the mapper', () => {
 			priority: 'HIGH',
 			customFields: { region: 'EMEA' },
 		});
-	});
-
-	it('Update: reads the deal once and keeps its other custom fields, whatever PATCH does with customFields', async () => {
-		const seen: SeenRequest[] = [];
-		api()
-			.get('/api/v1/deals/deal_1')
-			.reply(
-				logging(seen, 200, {
-					id: 'deal_1',
-					title: 'T',
-					customFields: { region: 'EMEA', seats: 3 },
-				}),
-			);
-		api()
-			.patch('/api/v1/deals/deal_1')
-			.reply(
-				logging(seen, 200, {
-					id: 'deal_1',
-					title: 'T',
-					status: 'WON',
-					customFields: { region: 'EMEA', seats: 9 },
-				}),
-			);
-
-		const [item] = await run(
-			{
-				resource: 'deal',
-				operation: 'update',
-				dealId: 'deal_1',
-				columns: columns({ status: 'WON', 'customFields.seats': 9 }),
-			},
-			V3,
-		);
-
-		expect(seen[1].body).toEqual({ status: 'WON', customFields: { region: 'EMEA', seats: 9 } });
-		expect(item.json._update).toEqual({ changed: ['status', 'customFields.seats'] });
 	});
 });
 

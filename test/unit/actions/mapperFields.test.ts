@@ -79,22 +79,11 @@ describe('Lead fields', () => {
 		const { fields } = await getLeadFields.call(loadOptions);
 
 		expect(scope.isDone()).toBe(true);
-		expect(ids(fields)).toEqual([
-			'name',
-			'email',
-			'title',
-			'mobile',
-			'secondaryMobile',
-			'value',
-			'sourceId',
-			'stageId',
-			'website',
-			'customFields.email',
-			'customFields.industry',
-			'customFields.renewal',
-			'customFields.seats',
-			'customFields.vip',
-		]);
+		const standard = 'name email title mobile secondaryMobile value sourceId stageId website';
+		const custom = ['email', 'industry', 'renewal', 'seats', 'vip'].map(
+			(key) => `customFields.${key}`,
+		);
+		expect(ids(fields)).toEqual([...standard.split(' '), ...custom]);
 		const byId = Object.fromEntries(fields.map((field) => [field.id, field]));
 		expect(byId.name).toMatchObject({ required: true, type: 'string', display: true });
 		expect(byId.value).toMatchObject({ required: false, type: 'number' });

@@ -23,18 +23,12 @@ export interface RunOptions {
 let executions = 0;
 let executionId: string | undefined;
 
-/**
- * Runs from here on belong to an execution of their own. Create or Update remembers emails per execution (and
- * credential), so a test that calls this in `beforeEach` starts with an empty memory, as a new execution does.
- */
+/** Runs from here on belong to a new execution (Create or Update remembers emails per execution). */
 export function newExecution(): void {
 	executionId = `harness-execution-${++executions}`;
 }
 
-/**
- * The version these operation tests run by default: 2, whose parameters they set (Create and Update of leads and deals
- * took the resource mapper in version 3, tested in mapper.test.ts); a saved version-2 node must keep working.
- */
+/** The version these tests run by default: 2, whose parameters they set (version 3's mapper: mapper.test.ts). */
 export const SAVED_VERSION = 2;
 
 /** Runs the CRM Invoicing node with these parameters; resolves with its only output. */
@@ -90,10 +84,7 @@ export function logging(seen: SeenRequest[], status: number, body?: unknown) {
 	};
 }
 
-/**
- * Records every request nock could not match. With no interceptors and `disableNetConnect`, this is how a test proves
- * that validation stopped the operation before any request.
- */
+/** Records every request nock could not match: how a test proves that no request left. */
 export function unmatchedRequests(): { requests: string[]; stop: () => void } {
 	const requests: string[] = [];
 	const listener = (request: { method?: string; path?: string }) => {
@@ -103,10 +94,7 @@ export function unmatchedRequests(): { requests: string[]; stop: () => void } {
 	return { requests, stop: () => nock.emitter.removeListener('no match', listener) };
 }
 
-/**
- * Runs the node expecting a validation error: it rejects with a NodeOperationError whose message matches, and no
- * request left the node (nock has no interceptors and refuses real connections).
- */
+/** Runs the node expecting a NodeOperationError whose message matches, with no request sent. */
 export async function expectValidationError(
 	parameters: INodeParameters,
 	message: RegExp | string,

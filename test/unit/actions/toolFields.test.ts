@@ -1,10 +1,7 @@
 /* eslint-disable -- not shipped: eslint.dev.config.mjs lints this file, not n8n's node rules */
 /**
- * Issue 30, for agents: what the model is told about each field of the mapper. n8n builds a tool's arguments only from
- * the `$fromAI()` calls in the node's parameters (n8n-core's getSchema: n8n-workflow's traverseNodeParameters and
- * generateZodSchema); the field descriptions users copy into those calls are the table in docs/operations.md. This
- * holds the table to the mapper: every field is there, and n8n reads each call with the field's key, a description,
- * and the type the node checks.
+ * Issue 30: the `$fromAI()` calls users copy from docs/operations.md hold to the mapper: every field, read by n8n with
+ * the field's key, a description and the type the node checks.
  */
 import { readFileSync } from 'node:fs';
 import path from 'node:path';

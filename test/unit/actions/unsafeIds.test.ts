@@ -1,7 +1,4 @@
-/**
- * Issue 11: every ID, whatever the operation, is refused before any request when it is "." or "..", or holds a
- * control character: the transport checks the path each ID becomes (transport/connection.ts, unsafePathReason).
- */
+/** Issue 11: an ID that is "." or ".." or holds a control character is refused before any request. */
 import { byId, expectValidationError, useNock } from './support';
 
 useNock();

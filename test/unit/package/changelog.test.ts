@@ -1,8 +1,6 @@
 /* eslint-disable -- not shipped: eslint.dev.config.mjs lints this file, not n8n's node rules */
-/**
- * Releases that agree: the CHANGELOG's newest release is the version in package.json (the one the publish workflow
- * releases), and its releases stand newest first, each version once, each heading `## X.Y.Z (date or unreleased): …`.
- */
+/** The CHANGELOG's newest release is package.json's version; releases newest first, each once. */
+
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 

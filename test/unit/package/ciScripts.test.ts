@@ -1,9 +1,6 @@
 /* eslint-disable -- not shipped: eslint.dev.config.mjs lints this file, not n8n's node rules */
-/**
- * What CI's layout relies on (issue 41): which end-to-end files each n8n version runs (scripts/lib/e2eFiles.ts), the
- * one build the suites share (scripts/lib/build.ts) and the lock that lets a suite wait for a runtime that is still
- * installing in the background (scripts/lib/lock.ts).
- */
+/** What CI relies on: the end-to-end files per n8n version, the one shared build, and the install lock. */
+
 import { spawnSync } from 'node:child_process';
 import {
 	existsSync,
@@ -138,18 +135,13 @@ describe('the install lock', () => {
 	});
 	afterEach(() => rmSync(path.dirname(lockDir), { recursive: true, force: true }));
 
-	it('runs the work while holding the lock, and releases it', () => {
-		const seen = withLock(lockDir, { waitMs: 1_000 }, () => existsSync(lockDir));
-		expect(seen).toBe(true);
+	it('runs the work while holding the lock, and releases it, also when the work fails', () => {
+		expect(withLock(lockDir, { waitMs: 1_000 }, () => existsSync(lockDir))).toBe(true);
 		expect(existsSync(lockDir)).toBe(false);
-	});
-
-	it('releases the lock when the work fails', () => {
-		expect(() =>
-			withLock(lockDir, { waitMs: 1_000 }, () => {
-				throw new Error('install failed');
-			}),
-		).toThrow('install failed');
+		const failing = () => {
+			throw new Error('install failed');
+		};
+		expect(() => withLock(lockDir, { waitMs: 1_000 }, failing)).toThrow('install failed');
 		expect(existsSync(lockDir)).toBe(false);
 	});
 

