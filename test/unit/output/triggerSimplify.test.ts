@@ -14,7 +14,7 @@ import {
 	nowSeconds,
 	SECRET,
 	storedSubscription,
-} from '../trigger/fixtures';
+} from '../../helpers/trigger';
 
 useNock();
 

@@ -26,7 +26,7 @@ import {
 	secretParts,
 	storedSubscription,
 	useMovableClock,
-} from './fixtures';
+} from '../../helpers/trigger';
 
 /** Everything any delivery answered or emitted in this file, to check that the secret never shows. */
 const everything: unknown[] = [];

@@ -5,7 +5,7 @@ import { FULL_RECORD_TIME_LIMIT_MS } from '../../../nodes/CrmInvoicing/trigger/w
 import { loggedMessages, TEST_CREDENTIALS } from '../../helpers/harness';
 import { useNock } from '../../helpers/nock';
 import { deliver as deliverTo, eventBody } from '../../helpers/trigger';
-import { API, apiError, SECRET } from './fixtures';
+import { API, apiError, SECRET } from '../../helpers/trigger';
 
 useNock();
 

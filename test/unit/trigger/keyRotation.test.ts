@@ -46,7 +46,7 @@ import {
 	triggerHooks,
 	wrapAsStored,
 	useMovableClock,
-} from './fixtures';
+} from '../../helpers/trigger';
 
 const OLD_KEY = TEST_CREDENTIALS.apiKey;
 const NEW_KEY = 'sk_test_the_rotated_key_0002';

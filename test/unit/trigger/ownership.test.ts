@@ -18,7 +18,7 @@ import {
 	tagFor,
 	triggerHooks,
 	wrapAsStored,
-} from './fixtures';
+} from '../../helpers/trigger';
 
 restoreNockAfterFile();
 

@@ -28,7 +28,7 @@ import {
 	secretParts,
 	unwrapped,
 	useMovableClock,
-} from './fixtures';
+} from '../../helpers/trigger';
 
 /** The secret the CRM rotates to on the stored subscription whk_1 (the trigger never gets it). */
 const ROTATED_SECRET =

@@ -29,7 +29,7 @@ import {
 	triggerHooks,
 	unwrapped,
 	wrapAsStored,
-} from './fixtures';
+} from '../../helpers/trigger';
 
 useNock();
 

@@ -59,7 +59,7 @@ import {
 	triggerHooks,
 	useMovableClock,
 	wrapAsStored,
-} from './fixtures';
+} from '../../helpers/trigger';
 
 useNock();
 useMovableClock();
