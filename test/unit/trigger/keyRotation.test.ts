@@ -210,18 +210,6 @@ describe('a key change, then a restart before any delivery (nothing can read the
 		},
 	);
 
-	it('data of 0.1 whose subscription the CRM shows at another URL is left alone, and logged so', async () => {
-		const elsewhere = { id: 'whk_1', name: 'n8n: Leads', url: 'https://elsewhere.example.com/w' };
-		const crm = nock(API).post(LIST).reply(200, { id: 'whk_2', secret: NEW_SECRET });
-		crm.get(ONE('whk_1')).reply(200, elsewhere);
-		crm.get(LIST).query(true).reply(200, { items: [], hasMore: false });
-		await deliver(earlierSubscription('0.1'));
-		crm.done();
-		expect(logged('info')).toContain(
-			"left webhook subscription whk_1 alone because it is not provably this trigger's own",
-		);
-	});
-
 	it('a delivery that cannot be a genuine one (no signature headers, a stale timestamp, no v1 entry) is answered 401 and subscribes nothing anew', async () => {
 		const raw = eventBody();
 		const stale = signedHeaders([SECRET], nextMessageId(), nowSeconds() - 3_600, raw);

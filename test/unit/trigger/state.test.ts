@@ -23,7 +23,6 @@ import {
 	tagFor,
 	triggerHooks,
 	unwrapped,
-	wrapAsStored,
 } from '../../helpers/trigger';
 
 useNock();

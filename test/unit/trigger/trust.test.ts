@@ -220,7 +220,6 @@ describe('a signature that does not match: 503, and a renewal when a question as
 		['a 200 HTML page, which is not a subscription', 200, '<html><body>Sign in</body></html>'],
 		['a 200 without an id', 200, { ok: true }],
 		['503 once (not retried: one question is one request)', 503, apiError('UNAVAILABLE', 'busy')],
-		['429 once (not retried either)', 429, apiError('RATE_LIMITED', 'slow down')],
 	])('the CRM answers %s: 503', async (_case, status, body) => {
 		const type: Record<string, string> =
 			typeof body === 'string' ? { 'Content-Type': 'text/html' } : {};
@@ -459,26 +458,5 @@ describe(`each lifecycle hook finishes within its time limit (${HOOK_TIME_LIMIT_
 		const trigger = limited(1_000, { staticData: storedSubscription() });
 		await expect(trigger.delete()).resolves.toBe(false);
 		expect(trigger.staticData.subscriptionId).toBe('whk_1');
-	});
-});
-
-describe('Output Full Record reads the lead after the duplicate check', () => {
-	it('a retry of an accepted delivery is answered as a duplicate without reading the lead', async () => {
-		const read = nock(API)
-			.get('/api/v1/leads/lead_9')
-			.once()
-			.reply(200, { id: 'lead_9', name: 'Jane' });
-		const options = {
-			rawBody: eventBody('lead.created', { id: 'lead_9', name: 'Jane' }),
-			id: nextMessageId(),
-			staticData: storedSubscription(),
-			parameters: { events: ['lead.created'], options: { fullRecord: true } },
-		};
-		expect((await deliver(options)).ran).toBe(true);
-		read.done();
-		// No second GET is mocked: a read would fail and answer 503 instead of the duplicate's 200.
-		const retry = await deliver({ ...options, staticData: plain(options.staticData) });
-		expect(retry.ran).toBe(false);
-		expect(retry.body).toEqual({ received: true, duplicate: true });
 	});
 });
