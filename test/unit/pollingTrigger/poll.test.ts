@@ -330,7 +330,7 @@ describe('requests per poll', () => {
 		sandbox.seedLeads(247); // 250 leads: 3 pages of 100
 	});
 
-	it('newest first, New Lead only: an idle poll reads 1 page; a poll with 120 new leads reads 2', async () => {
+	it('newest first, New Lead only: an idle poll reads 1 page, one with 120 new leads 2; the whole list when a new lead sits below the head or the newest remembered lead was deleted', async () => {
 		setOrder('newest');
 		const memory: IDataObject = {};
 		expect((await poll(memory)).requests).toBe(3); // the first poll reads everything
@@ -340,6 +340,20 @@ describe('requests per poll', () => {
 		expect(busy.items).toHaveLength(120);
 		expect(busy.requests).toBe(2);
 		expect(await poll(memory)).toEqual({ items: [], requests: 1 });
+		const newest = store().leads.values().at(-1)!;
+		store().leads.delete(newest.id);
+		expect(await poll(memory)).toEqual({ items: [], requests: 4 });
+		expect(memory.gone).toEqual({ [newest.id]: expect.any(Number) });
+		expect(await poll(memory)).toEqual({ items: [], requests: 1 });
+		// Listed first (newest by creation) but stamped in the past: the head no longer proves the order.
+		addLead(
+			store(),
+			{ name: 'Backdated', createdAt: '2020-01-01T00:00:00.000Z' },
+			ADMIN_USER_INTERNAL_ID,
+		);
+		const backdated = await poll(memory);
+		expect(names(backdated.items)).toEqual(['Backdated']);
+		expect(backdated.requests).toBe(4);
 	});
 
 	it('oldest first: every poll reads the whole list (ceil(N/100) requests) and still misses nothing', async () => {
@@ -366,34 +380,6 @@ describe('an order that changes or lies', () => {
 			seen.push(...names((await poll(memory)).items).map(String));
 		}
 		expect(seen).toEqual(orders.map((_, index) => `Switch ${index}`));
-	});
-
-	it('reads the whole list when a new lead sits below the head (createdAt older than the newest known)', async () => {
-		setOrder('newest');
-		sandbox.seedLeads(247);
-		const memory: IDataObject = {};
-		await poll(memory);
-		// Listed first (newest by creation) but stamped in the past: the head no longer proves the order.
-		addLead(
-			store(),
-			{ name: 'Backdated', createdAt: '2020-01-01T00:00:00.000Z' },
-			ADMIN_USER_INTERNAL_ID,
-		);
-		const next = await poll(memory);
-		expect(names(next.items)).toEqual(['Backdated']);
-		expect(next.requests).toBe(3);
-	});
-
-	it('reads the whole list when the newest remembered lead was deleted, then goes back to 1 request', async () => {
-		setOrder('newest');
-		sandbox.seedLeads(247);
-		const memory: IDataObject = {};
-		await poll(memory);
-		const newest = store().leads.values().at(-1)!;
-		store().leads.delete(newest.id);
-		expect(await poll(memory)).toEqual({ items: [], requests: 3 });
-		expect(memory.gone).toEqual({ [newest.id]: expect.any(Number) });
-		expect(await poll(memory)).toEqual({ items: [], requests: 1 });
 	});
 });
 
