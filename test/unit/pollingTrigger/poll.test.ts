@@ -475,29 +475,22 @@ it('skips a poll that starts while the previous one still runs, without a reques
 	expect(await poll(memory)).toEqual({ items: [], requests: 1 });
 });
 
-describe('leads missing from the list', () => {
-	it('an empty answer (a flaky proxy) does not make the leads new again when they come back', async () => {
-		const memory: IDataObject = {};
-		await poll(memory);
-		listOnce([]);
-		expect(await poll(memory)).toEqual({ items: [], requests: 1 });
-		expect(Object.keys(memory.gone as object)).toHaveLength(3);
-		expect(await poll(memory)).toEqual({ items: [], requests: 1 });
-		expect(memory.gone).toEqual({});
-	});
-
-	it(`forgets a deleted lead after ${POLLING.forgetAfterMs / 86_400_000} days`, async () => {
-		const memory: IDataObject = {};
-		await poll(memory);
-		const [first] = store().leads.values();
-		store().leads.delete(first.id);
-		await poll(memory);
-		expect(memory.leads).toHaveProperty(first.id);
-		(memory.gone as Record<string, number>)[first.id] -= POLLING.forgetAfterMs;
-		await poll(memory);
-		expect(memory.leads).not.toHaveProperty(first.id);
-		expect(memory.gone).toEqual({});
-	});
+it(`a lead missing from the list: an empty answer (a flaky proxy) does not make the leads new again when they come back; a deleted lead is forgotten after ${POLLING.forgetAfterMs / 86_400_000} days`, async () => {
+	const memory: IDataObject = {};
+	await poll(memory);
+	listOnce([]);
+	expect(await poll(memory)).toEqual({ items: [], requests: 1 });
+	expect(Object.keys(memory.gone as object)).toHaveLength(3);
+	expect(await poll(memory)).toEqual({ items: [], requests: 1 });
+	expect(memory.gone).toEqual({});
+	const [first] = store().leads.values();
+	store().leads.delete(first.id);
+	await poll(memory);
+	expect(memory.leads).toHaveProperty(first.id);
+	(memory.gone as Record<string, number>)[first.id] -= POLLING.forgetAfterMs;
+	await poll(memory);
+	expect(memory.leads).not.toHaveProperty(first.id);
+	expect(memory.gone).toEqual({});
 });
 
 describe('Fetch Test Event (manual mode)', () => {

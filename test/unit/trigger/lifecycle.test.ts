@@ -291,8 +291,9 @@ describe('create', () => {
 });
 
 describe('checkExists', () => {
-	it('is false without a stored subscription, and calls nothing', async () => {
+	it('is false without a stored subscription (and delete true), without a call', async () => {
 		await expect(triggerHooks({}).checkExists()).resolves.toBe(false);
+		await expect(triggerHooks({}).delete()).resolves.toBe(true);
 	});
 
 	it.each([
@@ -406,10 +407,6 @@ describe('delete', () => {
 		await expect(trigger.delete()).resolves.toBe(true);
 		removed.done();
 		expect(plain(trigger.staticData)).toEqual({});
-	});
-
-	it('returns true without a call when nothing is stored', async () => {
-		await expect(triggerHooks({}).delete()).resolves.toBe(true);
 	});
 
 	it.each([
