@@ -1,5 +1,7 @@
 /* eslint-disable -- not shipped: eslint.dev.config.mjs lints this file, not n8n's node rules */
-/** Builders the webhook trigger's unit tests share: one delivery, a CRM that keeps subscriptions, a fresh process. */
+/** Builders and values the webhook trigger's unit tests share: stored states, one delivery, a CRM that keeps subscriptions. */
+import { createCipheriv, hkdfSync, randomBytes } from 'node:crypto';
+
 import nock from 'nock';
 import type {
 	ICredentialDataDecryptedObject,
@@ -9,18 +11,265 @@ import type {
 } from 'n8n-workflow';
 
 import { CrmInvoicingTrigger } from '../../nodes/CrmInvoicing/CrmInvoicingTrigger.node';
+import { ownerTag, unwrapSecret } from '../../nodes/CrmInvoicing/trigger/store';
+import { LOOKUP_INTERVAL_MS } from '../../nodes/CrmInvoicing/trigger/webhook';
 import {
-	API,
-	nextMessageId,
-	nodeType,
-	nowSeconds,
-	PRODUCTION_URL,
-	SECRET,
-	storedSubscription,
-	TEST_URL,
-} from '../unit/trigger/fixtures';
-import { createWebhookContext, type WebhookContextParts } from './harness';
+	createHookContext,
+	createWebhookContext,
+	loggedMessages,
+	TEST_CREDENTIALS,
+	type WebhookContextParts,
+} from './harness';
 import { signedHeaders } from './signing';
+
+export const nodeType = new CrmInvoicingTrigger();
+
+export const API = TEST_CREDENTIALS.baseUrl;
+export const PRODUCTION_URL =
+	'https://n8n.example.com/webhook/c0ffee00-0000-4000-8000-0000000000aa/webhook';
+export const TEST_URL =
+	'https://n8n.example.com/webhook-test/c0ffee00-0000-4000-8000-0000000000aa/webhook';
+
+/** A signing secret as the API issues them: whsec_ + base64 of random bytes. */
+export const SECRET =
+	'whsec_' + Buffer.from('the-current-signing-key-for-tests!').toString('base64');
+export const OLD_SECRET =
+	'whsec_' + Buffer.from('the-previous-signing-key-for-test').toString('base64');
+/** The secret of the subscription a renewal creates (renewalAtCrm). */
+export const NEW_SECRET =
+	'whsec_' + Buffer.from('the-secret-of-the-new-subscription').toString('base64');
+/** The part of a secret that is the key: it must not appear anywhere either. */
+export const secretParts = (secret: string) => [secret, secret.slice('whsec_'.length)];
+
+export const nowSeconds = () => Math.floor(Date.now() / 1000);
+
+let sequence = 0;
+/** A fresh `webhook-id` per call, so deliveries of different tests are never taken for retries of each other. */
+export const nextMessageId = () => `msg_test_${process.pid}_${++sequence}`;
+
+/** The harness's n8n instance id, workflow id and node id (test/helpers/harness.ts). */
+export const HARNESS_IDS = {
+	instanceId: 'test-instance-id',
+	workflowId: 'harness-workflow',
+	nodeId: 'c0ffee00-0000-4000-8000-000000000001',
+};
+
+/** The owner tag of a trigger: by default the harness's node in production. */
+export function tagFor(
+	mode: 'trigger' | 'manual' = 'trigger',
+	ids: Partial<typeof HARNESS_IDS> = {},
+): string {
+	const { instanceId, workflowId, nodeId } = { ...HARNESS_IDS, ...ids };
+	return ownerTag({
+		getInstanceId: () => instanceId,
+		getWorkflow: () => ({ id: workflowId }),
+		getNode: () => ({ id: nodeId, name: 'CRM Invoicing Trigger' }),
+		getMode: () => mode,
+	});
+}
+
+/**
+ * A secret wrapped as the trigger stores it (`aes256gcm.v1:<iv>:<ciphertext>:<tag>`, HKDF-SHA256 of the API key
+ * bound to the workflow, node and subscription ids), written here from the documented format rather than with the
+ * package's own wrapSecret: the package's process never held this secret, as after a restart or in another process.
+ */
+export function wrapAsStored(
+	secret: string,
+	subscriptionId: string,
+	apiKey = TEST_CREDENTIALS.apiKey,
+	ids: Partial<typeof HARNESS_IDS> = {},
+): string {
+	const { workflowId, nodeId } = { ...HARNESS_IDS, ...ids };
+	const info = Buffer.from(
+		['aes256gcm.v1', workflowId, nodeId, subscriptionId].join('\u0000'),
+		'utf8',
+	);
+	const key = Buffer.from(
+		hkdfSync(
+			'sha256',
+			Buffer.from(apiKey, 'utf8'),
+			Buffer.from('n8n-nodes-crm-invoicing/trigger-secret/v1', 'utf8'),
+			info,
+			32,
+		),
+	);
+	const iv = randomBytes(12);
+	const cipher = createCipheriv('aes-256-gcm', key, iv);
+	cipher.setAAD(info);
+	const ciphertext = Buffer.concat([cipher.update(secret, 'utf8'), cipher.final()]);
+	return [
+		'aes256gcm.v1',
+		iv.toString('base64url'),
+		ciphertext.toString('base64url'),
+		cipher.getAuthTag().toString('base64url'),
+	].join(':');
+}
+
+/** The secret a trigger of the harness stored, unwrapped with `apiKey` (by default the harness's credential). */
+export function unwrapped(
+	staticData: IDataObject,
+	apiKey = TEST_CREDENTIALS.apiKey,
+): string | undefined {
+	const wrapped = staticData.secretWrapped;
+	if (typeof wrapped !== 'string') return undefined;
+	return unwrapSecret(wrapped, apiKey, {
+		workflowId: HARNESS_IDS.workflowId,
+		nodeId: HARNESS_IDS.nodeId,
+		subscriptionId: String(staticData.subscriptionId),
+	});
+}
+
+/** What the harness's production trigger stores (0.4) after creating `whk_1` with SECRET. */
+export function storedSubscription(overrides: IDataObject = {}): IDataObject {
+	const id = String(overrides.subscriptionId ?? 'whk_1');
+	return {
+		subscriptionId: id,
+		subscriptionUrl: PRODUCTION_URL,
+		subscriptionEvents: ['deal.stage_changed', 'lead.created'],
+		secretWrapped: wrapAsStored(SECRET, id),
+		ownerTag: tagFor(),
+		...overrides,
+	};
+}
+
+/** What earlier versions stored after creating `whk_1`: 0.1 (clear secret, no tag), 0.2 (clear secret), 0.3 (wrapped). */
+export function earlierSubscription(
+	version: '0.1' | '0.2' | '0.3',
+	overrides: IDataObject = {},
+): IDataObject {
+	const id = String(overrides.webhookId ?? 'whk_1');
+	return {
+		webhookId: id,
+		webhookUrl: PRODUCTION_URL,
+		webhookEvents: ['deal.stage_changed', 'lead.created'],
+		...(version === '0.3'
+			? { webhookSecretWrapped: wrapAsStored(SECRET, id) }
+			: { webhookSecret: SECRET }),
+		...(version === '0.1' ? {} : { webhookOwner: tagFor() }),
+		...overrides,
+	};
+}
+
+/** The stored state without the fields n8n's ObservableObject adds. */
+export const plain = (data: IDataObject) => JSON.parse(JSON.stringify(data)) as IDataObject;
+
+/**
+ * A mismatch asks the CRM at most once per LOOKUP_INTERVAL_MS per process (webhook.ts). Tests that need the question
+ * move n8n's clock past that interval: Date only, timers stay real (and Date goes on with real time).
+ */
+export function useMovableClock(): void {
+	beforeAll(() => {
+		jest.useFakeTimers({
+			advanceTimers: true,
+			doNotFake: [
+				'nextTick',
+				'setImmediate',
+				'clearImmediate',
+				'setTimeout',
+				'clearTimeout',
+				'setInterval',
+				'clearInterval',
+				'queueMicrotask',
+				'hrtime',
+				'performance',
+			],
+		});
+	});
+	afterAll(() => {
+		jest.useRealTimers();
+	});
+}
+
+/** Moves the clock past the lookup interval: the next mismatch may ask the CRM. */
+export function passLookupInterval(): void {
+	jest.setSystemTime(Date.now() + LOOKUP_INTERVAL_MS + 1);
+}
+
+/**
+ * Fails every test of the file that sent a request no interceptor answered (nock refuses it: no real network). The
+ * trigger contacts only the Base URL's origin, whatever URLs the CRM lists: a request to any other host lands here.
+ */
+export function expectNoUnansweredRequests(): void {
+	const unanswered: string[] = [];
+	const onNoMatch = (request: {
+		href?: string;
+		hostname?: string;
+		method?: string;
+		path?: string;
+	}) =>
+		unanswered.push(
+			`${request.method ?? '?'} ${request.href ?? `${request.hostname ?? '?'}${request.path ?? ''}`}`,
+		);
+	beforeAll(() => nock.emitter.on('no match', onNoMatch));
+	afterAll(() => nock.emitter.removeListener('no match', onNoMatch));
+	beforeEach(() => {
+		unanswered.length = 0;
+	});
+	afterEach(() => {
+		expect(unanswered).toEqual([]);
+	});
+}
+
+/**
+ * The trigger's three hooks in a real HookContext: by default the harness's node in production, subscribing to
+ * lead.created and deal.stage_changed in the workflow "Leads to Slack".
+ */
+export function triggerHooks(
+	options: {
+		parameters?: INodeParameters;
+		staticData?: IDataObject;
+		webhookUrl?: string;
+		mode?: 'trigger' | 'manual';
+		workflowName?: string;
+		credentials?: ICredentialDataDecryptedObject;
+		/** Another n8n instance, workflow or node than the harness's. */
+		instanceId?: string;
+		workflowId?: string;
+		nodeId?: string;
+	} = {},
+) {
+	const parts = createHookContext({
+		nodeType,
+		parameters: options.parameters ?? { events: ['lead.created', 'deal.stage_changed'] },
+		webhookUrl: options.webhookUrl ?? PRODUCTION_URL,
+		staticData: options.staticData,
+		mode: options.mode,
+		workflowName: options.workflowName ?? 'Leads to Slack',
+		...(options.credentials ? { credentials: options.credentials } : {}),
+	});
+	const { instanceId, workflowId, nodeId } = options;
+	if (instanceId !== undefined) parts.context.getInstanceId = () => instanceId;
+	if (workflowId !== undefined) {
+		const metadata = parts.context.getWorkflow();
+		parts.context.getWorkflow = () => ({ ...metadata, id: workflowId });
+	}
+	if (nodeId !== undefined) {
+		const node = parts.context.getNode();
+		parts.context.getNode = () => ({ ...node, id: nodeId });
+	}
+	const methods = nodeType.webhookMethods.default;
+	return {
+		...parts,
+		checkExists: async () => await methods.checkExists.call(parts.context),
+		create: async () => await methods.create.call(parts.context),
+		delete: async () => await methods.delete.call(parts.context),
+	};
+}
+
+/** The CRM's side of subscribing anew at this node's URL: POST, then DELETE of the old one and the list of leftovers. */
+export function renewalAtCrm(oldId = 'whk_1', newId = 'whk_2') {
+	return nock(API)
+		.post('/api/v1/webhooks')
+		.reply(200, { id: newId, secret: NEW_SECRET })
+		.delete(`/api/v1/webhooks/${oldId}`)
+		.reply(204)
+		.get('/api/v1/webhooks')
+		.query(true)
+		.reply(200, { items: [], hasMore: false });
+}
+
+/** An error the CRM API answers (spec §3). */
+export const apiError = (code: string, message: string) => ({ error: { code, message } });
 
 /** A delivery's body as the CRM sends it (spec §6). */
 export function eventBody(
@@ -184,4 +433,45 @@ export async function activate(trigger: {
 	create: () => Promise<boolean>;
 }): Promise<void> {
 	if (!(await trigger.checkExists())) await trigger.create();
+}
+
+export const LIST = '/api/v1/webhooks';
+export const ONE = (id: string) => `/api/v1/webhooks/${id}`;
+/** The stored subscription whk_1 as the CRM shows it: current at the production URL. */
+export const AT_CRM = {
+	id: 'whk_1',
+	url: PRODUCTION_URL,
+	events: ['deal.stage_changed', 'lead.created'],
+	status: 'active',
+};
+
+/** The messages logged at `level` (all by default), one a line. */
+export function logged(level?: 'info' | 'warn'): string {
+	return loggedMessages
+		.filter((entry) => level === undefined || entry.level === level)
+		.map((entry) => entry.message)
+		.join('\n');
+}
+
+export const warnings = () =>
+	loggedMessages.filter((entry) => entry.level === 'warn').map((entry) => entry.message);
+
+/** Clears the log before each test; after each, fails the test that left an interceptor unused, and clears them. */
+export function expectEveryMockUsed(): void {
+	beforeEach(() => {
+		loggedMessages.length = 0;
+	});
+	afterEach(() => {
+		nock.abortPendingRequests();
+		const pending = nock.pendingMocks();
+		nock.cleanAll();
+		expect(pending).toEqual([]);
+	});
+}
+
+/** A delivery that started nothing, answered `status` (with `reason` as its error). */
+export function expectNothingRun(delivered: Delivered, status: number, reason?: string): void {
+	expect(delivered.ran).toBe(false);
+	expect(delivered.status).toBe(status);
+	if (reason !== undefined) expect(delivered.body).toEqual({ error: reason });
 }

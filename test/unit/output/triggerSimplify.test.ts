@@ -11,7 +11,7 @@ import {
 	nowSeconds,
 	SECRET,
 	storedSubscription,
-} from '../trigger/fixtures';
+} from '../../helpers/trigger';
 
 useNock();
 

@@ -46,21 +46,28 @@ describe('registration', () => {
 });
 
 describe('parameters', () => {
-	it('offers the three events, New Lead by default', () => {
+	it("offers the three events (New Lead by default), the action node's Simplify switch, the backfill option (off) and the Full Read Interval (60 minutes, 1 to 1440)", () => {
 		const events = property('events')!;
 		expect(events.default).toEqual(['newLead']);
 		expect(
 			(events.options as Array<{ value: string }>).map((option) => option.value).sort(),
 		).toEqual(['archivedLead', 'newLead', 'updatedLead']);
-	});
-
-	it("has the action node's Simplify switch", () => {
 		expect(property('simplify')).toMatchObject({
 			displayName: 'Simplify',
 			type: 'boolean',
 			default: true,
 			description: 'Whether to return a simplified version of the response instead of the raw data',
 		});
+		const options = property('options')!.options as Array<{ name: string; default: unknown }>;
+		expect(options).toEqual([
+			expect.objectContaining({ name: 'includeExisting', default: false }),
+			expect.objectContaining({
+				name: 'fullReadInterval',
+				type: 'number',
+				default: POLLING.fullReadMinutes,
+				typeOptions: { minValue: 1, maxValue: 1440 },
+			}),
+		]);
 	});
 
 	it('shows the cost of Updated and Archived next to them, and only then', () => {
@@ -76,19 +83,6 @@ describe('parameters', () => {
 		expect(shown(['newLead'])).toBe(false);
 		expect(shown(['newLead', 'updatedLead'])).toBe(true);
 		expect(shown(['archivedLead'])).toBe(true);
-	});
-
-	it('has the backfill option, off by default, and the Full Read Interval, 60 minutes by default, 1 to 1440', () => {
-		const options = property('options')!.options as Array<{ name: string; default: unknown }>;
-		expect(options).toEqual([
-			expect.objectContaining({ name: 'includeExisting', default: false }),
-			expect.objectContaining({
-				name: 'fullReadInterval',
-				type: 'number',
-				default: POLLING.fullReadMinutes,
-				typeOptions: { minValue: 1, maxValue: 1440 },
-			}),
-		]);
 	});
 });
 

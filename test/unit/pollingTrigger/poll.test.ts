@@ -1,11 +1,5 @@
 /* eslint-disable -- not shipped: eslint.dev.config.mjs lints this file, not n8n's node rules */
-/**
- * The polling trigger's polls, in n8n-core's real PollContext, against the sandbox CRM (in this process, on
- * loopback): each event, both list orders under both personalities, the first-poll rule, the cap, a lead changed and
- * archived in one interval, the overlap guard, the request budget and "Fetch Test Event"; and issue 23's edges: a lead
- * nested too deep (or without an id) among new ones, the node's share of the key, the check of a whole read against
- * n8n's time budget for a poll, and the periodic full read that finds a lead listed out of order.
- */
+/** The polling trigger's polls, in n8n-core's real PollContext, against the sandbox CRM (in this process). */
 import { sleep } from 'n8n-workflow';
 import type { IDataObject, INodeParameters } from 'n8n-workflow';
 
@@ -206,33 +200,31 @@ describe.each(CASES)('personality %s, list order %s', (personality, order) => {
 	});
 });
 
-describe('any id keys the memory (issue 40, point 12)', () => {
-	const PROTOTYPE_NAMES = ['constructor', 'toString', '__proto__', 'hasOwnProperty', 'valueOf'];
+const PROTOTYPE_NAMES = ['constructor', 'toString', '__proto__', 'hasOwnProperty', 'valueOf'];
 
-	it('leads whose ids are Object.prototype names are each emitted once as New Lead, then once as Updated Lead, across a JSON round trip', async () => {
-		const parameters = { events: ['newLead', 'updatedLead'] };
-		let memory: IDataObject = {};
-		await poll(memory, parameters);
-		for (const id of PROTOTYPE_NAMES)
-			addLead(store(), { id, name: `Lead ${id}` }, ADMIN_USER_INTERNAL_ID);
-		const added = await poll(memory, parameters);
-		expect(added.items.map((item) => [item.id, item._event])).toEqual(
-			PROTOTYPE_NAMES.map((id) => [id, 'newLead']),
-		);
-		// As n8n's database stores the static data (JSON), so that a restart or the next scheduled poll reads it back.
-		memory = JSON.parse(JSON.stringify(memory)) as IDataObject;
-		expect(Object.keys(memory.leads as object)).toEqual(expect.arrayContaining(PROTOTYPE_NAMES));
-		expect((await poll(memory, parameters)).items).toEqual([]);
-		await patchLead('constructor', { title: 'Builder' });
-		const updated = await poll(memory, parameters);
-		expect(updated.items).toEqual([
-			expect.objectContaining({
-				id: 'constructor',
-				_event: 'updatedLead',
-				_changedFields: ['title'],
-			}),
-		]);
-	});
+it('leads whose ids are Object.prototype names are each emitted once as New Lead, then once as Updated Lead, across a JSON round trip', async () => {
+	const parameters = { events: ['newLead', 'updatedLead'] };
+	let memory: IDataObject = {};
+	await poll(memory, parameters);
+	for (const id of PROTOTYPE_NAMES)
+		addLead(store(), { id, name: `Lead ${id}` }, ADMIN_USER_INTERNAL_ID);
+	const added = await poll(memory, parameters);
+	expect(added.items.map((item) => [item.id, item._event])).toEqual(
+		PROTOTYPE_NAMES.map((id) => [id, 'newLead']),
+	);
+	// As n8n's database stores the static data (JSON), so that a restart or the next scheduled poll reads it back.
+	memory = JSON.parse(JSON.stringify(memory)) as IDataObject;
+	expect(Object.keys(memory.leads as object)).toEqual(expect.arrayContaining(PROTOTYPE_NAMES));
+	expect((await poll(memory, parameters)).items).toEqual([]);
+	await patchLead('constructor', { title: 'Builder' });
+	const updated = await poll(memory, parameters);
+	expect(updated.items).toEqual([
+		expect.objectContaining({
+			id: 'constructor',
+			_event: 'updatedLead',
+			_changedFields: ['title'],
+		}),
+	]);
 });
 
 describe("under n8n 2.41's durable scheduler with durable cursors", () => {
@@ -297,41 +289,39 @@ describe("under n8n 2.41's durable scheduler with durable cursors", () => {
 });
 
 describe('a lead changed and archived in the same interval', () => {
+	const both = ['updatedLead', 'archivedLead'];
 	it.each([
 		[
 			'Updated and Archived: one Updated item naming the other fields, one Archived item',
-			['updatedLead', 'archivedLead'],
+			both,
+			{ value: 999 },
 			[
 				['updatedLead', ['value']],
 				['archivedLead', undefined],
 			],
 		],
-		['Archived only: one Archived item', ['archivedLead'], [['archivedLead', undefined]]],
+		[
+			'Archived only: one Archived item',
+			['archivedLead'],
+			{ value: 999 },
+			[['archivedLead', undefined]],
+		],
 		[
 			'Updated only: one Updated item that names archived too',
 			['updatedLead'],
+			{ value: 999 },
 			[['updatedLead', ['archived', 'value']]],
 		],
-	])('with %s', async (_case, events, expected) => {
+		['both, archived alone: only the Archived item', both, {}, [['archivedLead', undefined]]],
+	])('with %s', async (_case, events, change, expected) => {
 		const memory: IDataObject = {};
 		const lead = await createLead('Both');
 		await poll(memory, { events });
-		await patchLead(String(lead.id), { value: 999 });
+		await patchLead(String(lead.id), change);
 		archiveLead(String(lead.id));
 		const items = (await poll(memory, { events })).items;
 		const fields = (item: IDataObject) => (item._changedFields as string[] | undefined)?.sort();
 		expect(items.map((item) => [item._event, fields(item)])).toEqual(expected);
-	});
-
-	it('archived alone, with both events: only the Archived item', async () => {
-		const memory: IDataObject = {};
-		const events = ['updatedLead', 'archivedLead'];
-		const lead = await createLead('Flag Only');
-		await poll(memory, { events });
-		archiveLead(String(lead.id));
-		expect((await poll(memory, { events })).items.map((item) => item._event)).toEqual([
-			'archivedLead',
-		]);
 	});
 });
 
@@ -340,7 +330,7 @@ describe('requests per poll', () => {
 		sandbox.seedLeads(247); // 250 leads: 3 pages of 100
 	});
 
-	it('newest first, New Lead only: an idle poll reads 1 page; a poll with 120 new leads reads 2', async () => {
+	it('newest first, New Lead only: an idle poll reads 1 page, one with 120 new leads 2; the whole list when a new lead sits below the head or the newest remembered lead was deleted', async () => {
 		setOrder('newest');
 		const memory: IDataObject = {};
 		expect((await poll(memory)).requests).toBe(3); // the first poll reads everything
@@ -350,6 +340,20 @@ describe('requests per poll', () => {
 		expect(busy.items).toHaveLength(120);
 		expect(busy.requests).toBe(2);
 		expect(await poll(memory)).toEqual({ items: [], requests: 1 });
+		const newest = store().leads.values().at(-1)!;
+		store().leads.delete(newest.id);
+		expect(await poll(memory)).toEqual({ items: [], requests: 4 });
+		expect(memory.gone).toEqual({ [newest.id]: expect.any(Number) });
+		expect(await poll(memory)).toEqual({ items: [], requests: 1 });
+		// Listed first (newest by creation) but stamped in the past: the head no longer proves the order.
+		addLead(
+			store(),
+			{ name: 'Backdated', createdAt: '2020-01-01T00:00:00.000Z' },
+			ADMIN_USER_INTERNAL_ID,
+		);
+		const backdated = await poll(memory);
+		expect(names(backdated.items)).toEqual(['Backdated']);
+		expect(backdated.requests).toBe(4);
 	});
 
 	it('oldest first: every poll reads the whole list (ceil(N/100) requests) and still misses nothing', async () => {
@@ -377,69 +381,44 @@ describe('an order that changes or lies', () => {
 		}
 		expect(seen).toEqual(orders.map((_, index) => `Switch ${index}`));
 	});
-
-	it('reads the whole list when a new lead sits below the head (createdAt older than the newest known)', async () => {
-		setOrder('newest');
-		sandbox.seedLeads(247);
-		const memory: IDataObject = {};
-		await poll(memory);
-		// Listed first (newest by creation) but stamped in the past: the head no longer proves the order.
-		addLead(
-			store(),
-			{ name: 'Backdated', createdAt: '2020-01-01T00:00:00.000Z' },
-			ADMIN_USER_INTERNAL_ID,
-		);
-		const next = await poll(memory);
-		expect(names(next.items)).toEqual(['Backdated']);
-		expect(next.requests).toBe(3);
-	});
-
-	it('reads the whole list when the newest remembered lead was deleted, then goes back to 1 request', async () => {
-		setOrder('newest');
-		sandbox.seedLeads(247);
-		const memory: IDataObject = {};
-		await poll(memory);
-		const newest = store().leads.values().at(-1)!;
-		store().leads.delete(newest.id);
-		expect(await poll(memory)).toEqual({ items: [], requests: 3 });
-		expect(memory.gone).toEqual({ [newest.id]: expect.any(Number) });
-		expect(await poll(memory)).toEqual({ items: [], requests: 1 });
-	});
 });
 
-describe('first poll', () => {
-	it('Include Existing Leads on First Poll emits every lead once as New Lead', async () => {
-		const memory: IDataObject = {};
-		const first = await poll(memory, { options: { includeExisting: true } });
-		expect(names(first.items)).toEqual(['John Smith', 'Maria Garcia', 'Old Prospect']);
-		expect((await poll(memory, { options: { includeExisting: true } })).items).toEqual([]);
-	});
-
-	it('Simplify on: the simplified lead and _event', async () => {
-		const memory: IDataObject = {};
-		const first = await poll(memory, { simplify: true, options: { includeExisting: true } });
-		expect(Object.keys(first.items[0])).toEqual([
-			'id',
-			'number',
-			'name',
-			'email',
-			'mobile',
-			'title',
-			'value',
-			'stageId',
-			'archived',
-			'createdAt',
-			'_event',
-		]);
-	});
+it('Include Existing Leads on First Poll emits every lead once as New Lead; Simplify gives the simplified lead and _event', async () => {
+	const memory: IDataObject = {};
+	const parameters = { simplify: true, options: { includeExisting: true } };
+	const first = await poll(memory, parameters);
+	expect(names(first.items)).toEqual(['John Smith', 'Maria Garcia', 'Old Prospect']);
+	expect((await poll(memory, parameters)).items).toEqual([]);
+	expect(Object.keys(first.items[0])).toEqual([
+		'id',
+		'number',
+		'name',
+		'email',
+		'mobile',
+		'title',
+		'value',
+		'stageId',
+		'archived',
+		'createdAt',
+		'_event',
+	]);
 });
 
 describe('memory', () => {
-	it(`fails with a clear error past the cap (${POLLING.maxLeads} leads) and keeps what it remembered`, async () => {
+	/** Runs `work` with the memory's cap at `maxLeads`. */
+	async function withCap(maxLeads: number, work: () => Promise<void>): Promise<void> {
 		const cap = POLLING as { maxLeads: number };
 		const saved = cap.maxLeads;
-		cap.maxLeads = 5;
+		cap.maxLeads = maxLeads;
 		try {
+			await work();
+		} finally {
+			cap.maxLeads = saved;
+		}
+	}
+
+	it(`fails with a clear error past the cap (${POLLING.maxLeads} leads) and keeps what it remembered`, async () => {
+		await withCap(5, async () => {
 			const memory: IDataObject = {};
 			await poll(memory);
 			const before = structuredClone(memory);
@@ -453,17 +432,12 @@ describe('memory', () => {
 			);
 			expect(Object.keys(memory.leads as object)).toHaveLength(5);
 			expect(before.v).toBe(1);
-		} finally {
-			cap.maxLeads = saved;
-		}
+		});
 	});
 
 	it('past the cap in newest-first head reads too (the list reader is not asked for the whole list)', async () => {
-		const cap = POLLING as { maxLeads: number };
-		const saved = cap.maxLeads;
 		setOrder('newest');
-		cap.maxLeads = 104;
-		try {
+		await withCap(104, async () => {
 			sandbox.seedLeads(100); // 103 leads: two pages
 			const memory: IDataObject = {};
 			await poll(memory);
@@ -478,56 +452,45 @@ describe('memory', () => {
 			);
 			expect(sandbox.requests.length - before).toBe(1);
 			expect(Object.keys(memory.leads as object)).toHaveLength(104);
-		} finally {
-			cap.maxLeads = saved;
-		}
+		});
 	});
 });
 
-describe('overlap guard', () => {
-	it('skips a poll that starts while the previous one still runs, without a request', async () => {
-		const memory: IDataObject = {};
-		await poll(memory);
-		listOnce([], 300);
-		const slow = poll(memory);
-		await new Promise((resolve) => setTimeout(resolve, 50));
-		const overlapping = await poll(memory);
-		expect(overlapping).toEqual({ items: [], requests: 0 });
-		// The log says so, and what to do when it happens at every poll.
-		expect(warnings).toEqual([
-			expect.stringMatching(
-				/^CRM Invoicing Polling Trigger: a poll started while the previous one was still running; it was skipped, and the next poll finds what changed meanwhile\. .*poll less often \(Poll Times\), use New Lead alone, or raise "Requests per Minute"/,
-			),
-		]);
-		await slow;
-		// The guard is released: the next poll runs.
-		expect(await poll(memory)).toEqual({ items: [], requests: 1 });
-	});
+it('skips a poll that starts while the previous one still runs, without a request', async () => {
+	const memory: IDataObject = {};
+	await poll(memory);
+	listOnce([], 300);
+	const slow = poll(memory);
+	await new Promise((resolve) => setTimeout(resolve, 50));
+	const overlapping = await poll(memory);
+	expect(overlapping).toEqual({ items: [], requests: 0 });
+	// The log says so, and what to do when it happens at every poll.
+	expect(warnings).toEqual([
+		expect.stringMatching(
+			/^CRM Invoicing Polling Trigger: a poll started while the previous one was still running; it was skipped, and the next poll finds what changed meanwhile\. .*poll less often \(Poll Times\), use New Lead alone, or raise "Requests per Minute"/,
+		),
+	]);
+	await slow;
+	// The guard is released: the next poll runs.
+	expect(await poll(memory)).toEqual({ items: [], requests: 1 });
 });
 
-describe('leads missing from the list', () => {
-	it('an empty answer (a flaky proxy) does not make the leads new again when they come back', async () => {
-		const memory: IDataObject = {};
-		await poll(memory);
-		listOnce([]);
-		expect(await poll(memory)).toEqual({ items: [], requests: 1 });
-		expect(Object.keys(memory.gone as object)).toHaveLength(3);
-		expect(await poll(memory)).toEqual({ items: [], requests: 1 });
-		expect(memory.gone).toEqual({});
-	});
-
-	it(`forgets a deleted lead after ${POLLING.forgetAfterMs / 86_400_000} days`, async () => {
-		const memory: IDataObject = {};
-		await poll(memory);
-		const [first] = store().leads.values();
-		store().leads.delete(first.id);
-		await poll(memory);
-		expect(memory.leads).toHaveProperty(first.id);
-		(memory.gone as Record<string, number>)[first.id] -= POLLING.forgetAfterMs;
-		await poll(memory);
-		expect(memory.leads).not.toHaveProperty(first.id);
-		expect(memory.gone).toEqual({});
-	});
+it(`a lead missing from the list: an empty answer (a flaky proxy) does not make the leads new again when they come back; a deleted lead is forgotten after ${POLLING.forgetAfterMs / 86_400_000} days`, async () => {
+	const memory: IDataObject = {};
+	await poll(memory);
+	listOnce([]);
+	expect(await poll(memory)).toEqual({ items: [], requests: 1 });
+	expect(Object.keys(memory.gone as object)).toHaveLength(3);
+	expect(await poll(memory)).toEqual({ items: [], requests: 1 });
+	expect(memory.gone).toEqual({});
+	const [first] = store().leads.values();
+	store().leads.delete(first.id);
+	await poll(memory);
+	expect(memory.leads).toHaveProperty(first.id);
+	(memory.gone as Record<string, number>)[first.id] -= POLLING.forgetAfterMs;
+	await poll(memory);
+	expect(memory.leads).not.toHaveProperty(first.id);
+	expect(memory.gone).toEqual({});
 });
 
 describe('Fetch Test Event (manual mode)', () => {
@@ -594,31 +557,18 @@ describe('no single lead stops the trigger', () => {
 		},
 	);
 
-	it('a lead without an id is named in a warning and skipped; the others are emitted', async () => {
-		const memory: IDataObject = {};
-		await poll(memory);
-		const lead = await createLead('Has An Id');
-		listOnce([...store().leads.values().slice(0, 3), { name: 'No Id' }, lead]);
-		const next = await poll(memory);
-		expect(names(next.items)).toEqual(['Has An Id']);
-		expect(warnings).toEqual([
-			'CRM Invoicing Polling Trigger: lead 4 of the list /api/v1/leads, without an id ("No Id"), has no id, so the trigger cannot tell it apart from the others; it skipped it. This is a fault of the API or of a proxy in front of it.',
-		]);
-	});
-});
-
-describe('entries that are not leads', () => {
-	it('a list entry that is not a JSON object (null, a text) is named in a warning and skipped; the others are emitted, and later polls go on', async () => {
+	it('a list entry that is not a JSON object (null, a text), or a lead without an id, is named in a warning and skipped; the others are emitted, and later polls go on', async () => {
 		const memory: IDataObject = {};
 		await poll(memory);
 		const lead = await createLead('Next To Null');
 		const known = [...store().leads.values()].filter((entry) => entry.id !== lead.id).slice(0, 3);
-		listOnce([...known, null, 'oops', lead]);
+		listOnce([...known, null, 'oops', { name: 'No Id' }, lead]);
 		const next = await poll(memory);
 		expect(names(next.items)).toEqual(['Next To Null']);
 		expect(warnings).toEqual([
 			'CRM Invoicing Polling Trigger: entry 4 of page 1 of the list /api/v1/leads is null, not a lead (a JSON object); the trigger skipped it and read the others. This is a fault of the API or of a proxy in front of it.',
 			'CRM Invoicing Polling Trigger: entry 5 of page 1 of the list /api/v1/leads is the text "oops", not a lead (a JSON object); the trigger skipped it and read the others. This is a fault of the API or of a proxy in front of it.',
+			'CRM Invoicing Polling Trigger: lead 4 of the list /api/v1/leads, without an id ("No Id"), has no id, so the trigger cannot tell it apart from the others; it skipped it. This is a fault of the API or of a proxy in front of it.',
 		]);
 		expect((await poll(memory)).items).toEqual([]);
 	});
@@ -810,41 +760,39 @@ describe(`a lead listed out of order is found by the periodic full read (Full Re
 	});
 });
 
-describe('diff: read → diff → save, with the diff a pure function', () => {
-	it('compares the leads read with the memory without a request, a clock or a log, and leaves the memory as it was', () => {
-		const fields: string[] = [];
-		const lead = { id: 'l1', name: 'A', archived: false, createdAt: '2026-01-01T00:00:00.000Z' };
-		const memory: Memory = {
-			v: 1,
-			leads: new Map([['l1', encodePrint(fingerprint(lead, fields))]]),
-			gone: new Map(),
-			fields,
-		};
-		const remembered = new Map(memory.leads);
-		const settings: PollSettings = {
-			events: ['newLead', 'updatedLead', 'archivedLead'],
-			simplify: false,
-			includeExisting: false,
-			fullReadEveryMs: 60_000,
-		};
-		const read = [
-			{ ...lead, name: 'B', archived: true },
-			{ id: 'l2', name: 'C', createdAt: '2026-01-02T00:00:00.000Z', title: 'CEO' },
-			{ name: 'no id' },
-		];
-		const result = diff(memory, read, settings);
-		expect(result.items.map(({ json }) => [json.id, json._event, json._changedFields])).toEqual([
-			['l2', 'newLead', undefined],
-			['l1', 'updatedLead', ['name']],
-			['l1', 'archivedLead', undefined],
-		]);
-		expect([...result.seen.keys()]).toEqual(['l1', 'l2']);
-		expect(result.newest).toBe(Date.parse('2026-01-02T00:00:00.000Z'));
-		expect(result.warnings).toEqual([expect.stringContaining('has no id')]);
-		expect(memory.leads).toEqual(remembered);
-		expect(memory.fields).toEqual(['name', 'archived', 'createdAt']);
-		expect(result.fields).toEqual(['name', 'archived', 'createdAt', 'title']);
-	});
+it('compares the leads read with the memory without a request, a clock or a log, and leaves the memory as it was', () => {
+	const fields: string[] = [];
+	const lead = { id: 'l1', name: 'A', archived: false, createdAt: '2026-01-01T00:00:00.000Z' };
+	const memory: Memory = {
+		v: 1,
+		leads: new Map([['l1', encodePrint(fingerprint(lead, fields))]]),
+		gone: new Map(),
+		fields,
+	};
+	const remembered = new Map(memory.leads);
+	const settings: PollSettings = {
+		events: ['newLead', 'updatedLead', 'archivedLead'],
+		simplify: false,
+		includeExisting: false,
+		fullReadEveryMs: 60_000,
+	};
+	const read = [
+		{ ...lead, name: 'B', archived: true },
+		{ id: 'l2', name: 'C', createdAt: '2026-01-02T00:00:00.000Z', title: 'CEO' },
+		{ name: 'no id' },
+	];
+	const result = diff(memory, read, settings);
+	expect(result.items.map(({ json }) => [json.id, json._event, json._changedFields])).toEqual([
+		['l2', 'newLead', undefined],
+		['l1', 'updatedLead', ['name']],
+		['l1', 'archivedLead', undefined],
+	]);
+	expect([...result.seen.keys()]).toEqual(['l1', 'l2']);
+	expect(result.newest).toBe(Date.parse('2026-01-02T00:00:00.000Z'));
+	expect(result.warnings).toEqual([expect.stringContaining('has no id')]);
+	expect(memory.leads).toEqual(remembered);
+	expect(memory.fields).toEqual(['name', 'archived', 'createdAt']);
+	expect(result.fields).toEqual(['name', 'archived', 'createdAt', 'title']);
 });
 
 // Last: it holds the event loop for seconds (fingerprints of 10,000 leads), which the sandbox's idle sockets outlast.

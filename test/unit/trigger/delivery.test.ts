@@ -1,32 +1,25 @@
 import nock from 'nock';
 
-import { useNock } from '../../helpers/nock';
-
-import {
-	NO_SECRET_REASON,
-	RATIONED_REASON,
-	ROTATED_REASON,
-} from '../../../nodes/CrmInvoicing/trigger/webhook';
+import { NO_SECRET_REASON, ROTATED_REASON } from '../../../nodes/CrmInvoicing/trigger/webhook';
 import { loggedMessages } from '../../helpers/harness';
+import { useNock } from '../../helpers/nock';
 import { signedHeaders, signWebhook } from '../../helpers/signing';
 import {
+	API,
+	AT_CRM,
 	deliver as deliverTo,
 	eventBody as event,
-	type Delivered,
-	type DeliveryOptions,
-} from '../../helpers/trigger';
-import {
-	API,
 	nextMessageId,
 	nowSeconds,
 	OLD_SECRET,
 	passLookupInterval,
-	PRODUCTION_URL,
 	SECRET,
 	secretParts,
 	storedSubscription,
 	useMovableClock,
-} from './fixtures';
+	type Delivered,
+	type DeliveryOptions,
+} from '../../helpers/trigger';
 
 /** Everything any delivery answered or emitted in this file, to check that the secret never shows. */
 const everything: unknown[] = [];
@@ -62,20 +55,13 @@ function expectRefused(delivered: Delivered, status: number, reason: string) {
 useNock();
 useMovableClock();
 beforeEach(() => {
-	// A mismatch asks the CRM (at most once per 30 s per process) whether the stored subscription is still current; the
-	// clock moves past that interval, and the answer is: current at this node's URL (a forgery or a missed rotation:
-	// 503). Optional, since most deliveries ask nothing; trust.test.ts covers the question itself.
+	// A mismatch may ask the CRM (trust.test.ts) whether the subscription is current: it is (a forgery, 503).
 	passLookupInterval();
 	nock(API)
 		.get(/^\/api\/v1\/webhooks\/[^/]+$/)
 		.optionally()
 		.times(50)
-		.reply(200, (uri) => ({
-			id: uri.split('/').pop(),
-			url: PRODUCTION_URL,
-			events: ['lead.created'],
-			status: 'active',
-		}));
+		.reply(200, (uri) => ({ ...AT_CRM, id: uri.split('/').pop() }));
 });
 afterEach(() => {
 	// Only that question (and a renewal, which the POST unmocked here fails) is ever asked by a delivery without Output Full Record.
@@ -161,18 +147,12 @@ describe('deliveries that fail verification start nothing: 401, or 503 for a mis
 			Object.entries(all).filter((entry): entry is [string, string] => entry[1] !== undefined),
 		);
 	};
-	const zeros = 'v1,' + Buffer.alloc(32).toString('base64');
 	const wrong = 'whsec_' + Buffer.from('somebody-else-s-key-0123456789').toString('base64');
 
 	it.each([
 		['tampered body', () => ({ rawBody: body.replace('1200', '9999'), headers: signed(body) })],
 		['wrong secret', () => ({ secrets: [wrong] })],
-		['the old secret long after the last subscribing', () => ({ secrets: [OLD_SECRET] })],
 		['malformed signature', () => ({ headers: headers({ 'webhook-signature': 'v1,%%% ,,, v1' }) })],
-		[
-			'an empty body not signed',
-			() => ({ rawBody: '', headers: headers({ 'webhook-signature': zeros }) }),
-		],
 	])('%s: 503, retried, never final', async (_case, setup: () => DeliveryOptions) => {
 		expectRefused(await deliver({ rawBody: body, ...setup() }), 503, ROTATED_REASON);
 	});
@@ -180,34 +160,9 @@ describe('deliveries that fail verification start nothing: 401, or 503 for a mis
 	it.each([
 		['stale timestamp', () => ({ timestamp: nowSeconds() - 600 }), 'webhook-timestamp is too old'],
 		[
-			'future timestamp',
-			() => ({ timestamp: nowSeconds() + 600 }),
-			'webhook-timestamp is in the future',
-		],
-		[
 			'millisecond timestamp',
 			() => ({ timestamp: Date.now() }),
 			'webhook-timestamp is in the future',
-		],
-		[
-			'non-integer timestamp',
-			() => ({ headers: headers({ 'webhook-timestamp': `${nowSeconds()}.5` }) }),
-			'webhook-timestamp is not an integer number of seconds',
-		],
-		[
-			'no webhook-id',
-			() => ({ headers: headers({ 'webhook-id': undefined }) }),
-			'missing webhook-id header',
-		],
-		[
-			'no webhook-timestamp',
-			() => ({ headers: headers({ 'webhook-timestamp': undefined }) }),
-			'missing webhook-timestamp header',
-		],
-		[
-			'no webhook-signature',
-			() => ({ headers: headers({ 'webhook-signature': undefined }) }),
-			'missing webhook-signature header',
 		],
 		['no headers at all', () => ({ headers: {} }), 'missing webhook-id header'],
 		[
@@ -220,13 +175,6 @@ describe('deliveries that fail verification start nothing: 401, or 503 for a mis
 		],
 	])('%s: 401', async (_case, setup: () => DeliveryOptions, reason) => {
 		expectRefused(await deliver({ rawBody: body, ...setup() }), 401, reason);
-	});
-
-	it("a second mismatch within 30 s of the process's last question to the CRM is 503 without a question; a well-signed one still runs", async () => {
-		const forged = { rawBody: body, secrets: [OLD_SECRET] };
-		expectRefused(await deliver(forged), 503, ROTATED_REASON);
-		expectRefused(await deliver(forged), 503, RATIONED_REASON);
-		expect((await deliver({ rawBody: body })).ran).toBe(true);
 	});
 });
 

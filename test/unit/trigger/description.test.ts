@@ -35,7 +35,7 @@ describe('CRM Invoicing Trigger description', () => {
 		});
 	});
 
-	it('offers the API event names of KNOWN_EVENTS, tells documented ones from assumed ones, and does not require Events (custom names alone are enough)', () => {
+	it('offers the API event names of KNOWN_EVENTS, tells documented ones from assumed ones, does not require Events (custom names alone are enough), and shows its notices', () => {
 		const events = property('events');
 		expect(events.type).toBe('multiOptions');
 		expect(events.required).toBeFalsy();
@@ -55,6 +55,9 @@ describe('CRM Invoicing Trigger description', () => {
 		]);
 		const notice = description.properties.find((entry) => entry.name === 'eventsNotice');
 		expect(notice?.displayName).toMatch(/names only the event lead\.created/);
+		const https = description.properties.find((entry) => entry.type === 'notice');
+		expect(https?.displayName).toMatch(/HTTPS/);
+		expect(https?.displayName).toMatch(/WEBHOOK_URL/);
 	});
 
 	it('has customEvents, fullRecord, payloadOnly and subscriptionName under options', () => {
@@ -74,12 +77,6 @@ describe('CRM Invoicing Trigger description', () => {
 			(option) => option.name === 'subscriptionName',
 		);
 		expect(subscriptionName?.hint).toContain('n8n: <workflow name>');
-	});
-
-	it('shows the notice about non-HTTPS webhook URLs', () => {
-		const notice = description.properties.find((entry) => entry.type === 'notice');
-		expect(notice?.displayName).toMatch(/HTTPS/);
-		expect(notice?.displayName).toMatch(/WEBHOOK_URL/);
 	});
 
 	it('ships its icons, its codex file, and is registered in package.json', () => {

@@ -5,7 +5,7 @@ import { FULL_RECORD_TIME_LIMIT_MS } from '../../../nodes/CrmInvoicing/trigger/w
 import { loggedMessages, TEST_CREDENTIALS } from '../../helpers/harness';
 import { useNock } from '../../helpers/nock';
 import { deliver as deliverTo, eventBody } from '../../helpers/trigger';
-import { API, apiError, SECRET } from './fixtures';
+import { API, apiError, SECRET } from '../../helpers/trigger';
 
 useNock();
 
@@ -126,6 +126,9 @@ describe('trigger option "Output Full Record"', () => {
 		const retried = await deliver({ id: 'msg_retry_1', staticData: failed.staticData });
 		expect(retried).toMatchObject({ status: 200, items: [{ payload: fullLead }] });
 		expect(retried.items).toHaveLength(1);
+		// A retry of an accepted delivery is a duplicate, answered without reading the lead (no GET is mocked).
+		const again = await deliver({ id: 'msg_retry_1', staticData: retried.staticData });
+		expect(again).toMatchObject({ ran: false, body: { received: true, duplicate: true } });
 	});
 
 	it('emits the payload as received with fullRecordError when the lead cannot be read (404): retrying would not help', async () => {

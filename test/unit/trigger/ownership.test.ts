@@ -1,8 +1,5 @@
-/**
- * Issue 40, points 2, 4 and 5, in n8n-core's real HookContext against the sandbox CRM (in this process, on loopback)
- * and its two URL switches: the trigger deletes only what it provably owns, whatever a POST /webhooks answers; URLs
- * are compared as URLs; a subscription stored by 0.1 (no tag) is deleted once the CRM shows it at this node's URL.
- */
+/** Issue 40, points 2, 4 and 5, against the sandbox CRM: the trigger deletes only what it provably owns, whatever a
+ * POST /webhooks answers; URLs are compared as URLs. */
 import type { IDataObject } from 'n8n-workflow';
 
 import { sameUrl } from '../../../nodes/CrmInvoicing/trigger/subscription';
@@ -18,7 +15,7 @@ import {
 	tagFor,
 	triggerHooks,
 	wrapAsStored,
-} from './fixtures';
+} from '../../helpers/trigger';
 
 restoreNockAfterFile();
 

@@ -1,10 +1,5 @@
-/**
- * Issue 40, point 1: the CRM rotates the subscription's signing secret (spec §6.4) and the trigger loses nothing.
- * - Seen: a delivery verified with the stored secret that also carries another `v1` entry runs, and the trigger
- *   subscribes anew (created first, the old one deleted once the new one is stored), after answering.
- * - Missed: a mismatch on a subscription the CRM shows current is 503 (never a final 401), and subscribes anew.
- * - Rationed: at most one such renewal per node and process per hour, however many forged deliveries come.
- */
+/** Issue 40, point 1: the CRM rotates the subscription's signing secret (spec §6.4), seen or missed, and the trigger
+ * subscribes anew, at most once per node and process per hour. */
 import nock from 'nock';
 
 import { SIGNATURE_RENEWAL_INTERVAL_MS } from '../../../nodes/CrmInvoicing/trigger/renewal';
@@ -13,48 +8,45 @@ import {
 	RATIONED_REASON,
 	ROTATED_REASON,
 } from '../../../nodes/CrmInvoicing/trigger/webhook';
-import { loggedMessages } from '../../helpers/harness';
+import { loggedMessages, TEST_CREDENTIALS } from '../../helpers/harness';
 import { useNock } from '../../helpers/nock';
-import { deliver as deliverTo, prepareDelivery, type DeliveryOptions } from '../../helpers/trigger';
 import {
 	API,
 	apiError,
+	AT_CRM,
+	deliver as deliverTo,
+	expectEveryMockUsed,
 	expectNoUnansweredRequests,
+	LIST,
+	logged,
 	NEW_SECRET,
+	ONE,
 	plain,
+	prepareDelivery,
 	PRODUCTION_URL,
 	renewalAtCrm,
 	SECRET,
 	secretParts,
 	unwrapped,
 	useMovableClock,
-} from './fixtures';
+	type DeliveryOptions,
+} from '../../helpers/trigger';
 
 /** The secret the CRM rotates to on the stored subscription whk_1 (the trigger never gets it). */
 const ROTATED_SECRET =
 	'whsec_' + Buffer.from('the-crm-rotated-to-this-secret!!').toString('base64');
 const ROTATING = [ROTATED_SECRET, SECRET];
-const CURRENT = {
-	id: 'whk_1',
-	url: PRODUCTION_URL,
-	events: ['deal.stage_changed', 'lead.created'],
-	status: 'active',
-};
 const FULL_RECORD = { events: ['lead.created'], options: { fullRecord: true } };
 
 useNock();
 useMovableClock();
 expectNoUnansweredRequests();
+expectEveryMockUsed();
 beforeEach(() => {
-	loggedMessages.length = 0;
 	// Each test past the renewal interval of the tests before it (Date only).
 	jest.setSystemTime(Date.now() + SIGNATURE_RENEWAL_INTERVAL_MS + LOOKUP_INTERVAL_MS);
 });
 afterEach(() => {
-	nock.abortPendingRequests();
-	const pending = nock.pendingMocks();
-	nock.cleanAll();
-	expect(pending).toEqual([]);
 	const logged = JSON.stringify(loggedMessages);
 	for (const secret of [SECRET, ROTATED_SECRET, NEW_SECRET])
 		for (const part of secretParts(secret)) expect(logged).not.toContain(part);
@@ -65,8 +57,6 @@ async function deliver(secrets: string[], options: DeliveryOptions = {}) {
 	const delivered = await deliverTo({ secrets, ...options });
 	return { ...delivered, staticData: plain(delivered.staticData) };
 }
-
-const logged = () => loggedMessages.map((entry) => entry.message).join('\n');
 
 describe('a rotation seen: a verified delivery that also carries a signature by another secret', () => {
 	it('runs, and the trigger subscribes anew once answered: POST, then DELETE of the old one; the next delivery verifies with the new secret', async () => {
@@ -115,7 +105,7 @@ describe('a rotation seen: a verified delivery that also carries a signature by 
 		const parts = prepareDelivery(options);
 		let answeredAtPost: unknown;
 		nock(API)
-			.post('/api/v1/webhooks')
+			.post(LIST)
 			.delay(60_000)
 			.reply(200, () => {
 				answeredAtPost = parts.response.sentBody;
@@ -131,8 +121,12 @@ describe('a rotation seen: a verified delivery that also carries a signature by 
 });
 
 describe('a rotation missed: the CRM signs with a secret the trigger never had, the subscription still current', () => {
-	it('is answered 503 (never a final 401) and the trigger subscribes anew; later events run', async () => {
-		nock(API).get('/api/v1/webhooks/whk_1').reply(200, CURRENT);
+	it('is answered 503 (never a final 401) when the CRM shows it current at this URL (in its own form), and the trigger subscribes anew; later events run', async () => {
+		const url = PRODUCTION_URL.replace('https://n8n.example.com/', 'https://N8N.example.com:443/');
+		nock(API)
+			.get(ONE('whk_1'))
+			.matchHeader('x-api-key', TEST_CREDENTIALS.apiKey)
+			.reply(200, { ...AT_CRM, url });
 		const crm = renewalAtCrm();
 		const delivered = await deliver([ROTATED_SECRET]);
 		expect(delivered).toMatchObject({ ran: false, status: 503, body: { error: ROTATED_REASON } });
@@ -144,15 +138,15 @@ describe('a rotation missed: the CRM signs with a secret the trigger never had, 
 
 	it('a burst of forged deliveries over an hour, each asking the CRM, causes one POST /webhooks; the next hour one more', async () => {
 		let posts = 0;
-		nock(API).get('/api/v1/webhooks/whk_1').times(200).optionally().reply(200, CURRENT);
+		nock(API).get(ONE('whk_1')).times(200).optionally().reply(200, AT_CRM);
 		nock(API)
-			.post('/api/v1/webhooks')
+			.post(LIST)
 			.times(2)
 			.reply(200, () => ({ id: `whk_new_${++posts}`, secret: NEW_SECRET }))
-			.delete('/api/v1/webhooks/whk_1')
+			.delete(ONE('whk_1'))
 			.times(2)
 			.reply(204)
-			.get('/api/v1/webhooks')
+			.get(LIST)
 			.query(true)
 			.times(2)
 			.reply(200, []);

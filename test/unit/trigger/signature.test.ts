@@ -63,16 +63,13 @@ const MISMATCH = 'signature does not match';
 const NO_V1 = 'no v1 signature in webhook-signature header';
 const NO_SECRET = 'signing secret is missing or invalid';
 
-it('signWebhook reproduces the Standard Webhooks reference vector, and refuses an empty secret', () => {
+it('signWebhook and verifyWebhookSignature agree with the Standard Webhooks reference vector', () => {
 	const { secret, id, timestamp, body } = REF;
 	expect(signWebhook({ secret, id, timestamp, body })).toBe(REF.signature);
 	expect(signWebhook({ secret, id, timestamp, body: Buffer.from(body) })).toBe(REF.signature);
 	expect(() => signWebhook({ secret: 'whsec_', id: 'a', timestamp: 1, body: '' })).toThrow(
 		TypeError,
 	);
-});
-
-it('verifyWebhookSignature accepts the reference vector at its own time', () => {
 	expect(verifyWebhookSignature(reference(REF.body))).toEqual({
 		ok: true,
 		id: REF.id,
@@ -115,7 +112,6 @@ describe('verifyWebhookSignature: true for a valid delivery, else the reason (ne
 		],
 		['a tampered id', () => input({}, { 'webhook-id': 'msg_2' }), MISMATCH],
 		['a tampered timestamp', () => input({}, { 'webhook-timestamp': String(NOW + 1) }), MISMATCH],
-		['an empty secret', () => input({ secret: '' }), NO_SECRET],
 		['a bare whsec_ secret', () => input({ secret: 'whsec_' }), NO_SECRET],
 		['no secret', () => input({ secret: undefined as unknown as string }), NO_SECRET],
 		...(['webhook-id', 'webhook-timestamp', 'webhook-signature'] as const).map(
@@ -281,37 +277,21 @@ describe('interoperability with the standardwebhooks library (property tests)', 
 					const previous = new Webhook(old).sign(id, date, body);
 					const headers = { 'webhook-id': onTheWire(id), 'webhook-timestamp': String(timestamp) };
 					const rawBody = Buffer.from(body, 'utf8');
-
-					expect(
+					const verify = (key: string, signature: string, bytes = rawBody) =>
 						verifyWebhookSignature({
-							secret,
-							headers: { ...headers, 'webhook-signature': current },
-							rawBody,
+							secret: key,
+							headers: { ...headers, 'webhook-signature': signature },
+							rawBody: bytes,
 							nowSeconds: now,
-						}),
-					).toEqual({
-						ok: true,
-						id,
-						timestamp,
-					});
-					const rotated = { ...headers, 'webhook-signature': `${previous} ${current}` };
-					expect(
-						verifyWebhookSignature({ secret, headers: rotated, rawBody, nowSeconds: now }).ok,
-					).toBe(true);
-					expect(
-						verifyWebhookSignature({ secret: old, headers: rotated, rawBody, nowSeconds: now }).ok,
-					).toBe(true);
+						});
+					expect(verify(secret, current)).toEqual({ ok: true, id, timestamp });
+					const rotated = `${previous} ${current}`;
+					expect(verify(secret, rotated).ok).toBe(true);
+					expect(verify(old, rotated).ok).toBe(true);
 					// Only the old secret's entry: the new secret does not match (unless the two secrets are the same key).
-					const onlyOld = { ...headers, 'webhook-signature': previous };
-					expect(
-						verifyWebhookSignature({ secret, headers: onlyOld, rawBody, nowSeconds: now }).ok,
-					).toBe(previous === current);
-					// One changed byte breaks it.
+					expect(verify(secret, previous).ok).toBe(previous === current);
 					const tampered = Buffer.concat([rawBody, Buffer.from(' ')]);
-					expect(
-						verifyWebhookSignature({ secret, headers: rotated, rawBody: tampered, nowSeconds: now })
-							.ok,
-					).toBe(false);
+					expect(verify(secret, rotated, tampered).ok).toBe(false);
 				},
 			),
 			{ numRuns: 300 },

@@ -1,10 +1,5 @@
-/**
- * The trigger's trust rules (issues 17 and 22): linear and capped header parsing, the secret at rest, the answers to a
- * signature that does not match (503 for any doubt, and a renewal when a question asked now shows the stored
- * subscription current; one question per 30 s per process for all triggers), retired subscriptions (410), the deletion
- * rule (only at this node's own URL, whatever any URL answers; no request to a URL read from the CRM), one deadline per
- * lifecycle hook, and Output Full Record after the duplicate check.
- */
+/** The trigger's trust rules (issues 17, 22 and 40): header caps, the secret at rest, mismatches, retired subscriptions,
+ * the deletion rule and the hooks' time limits. */
 import nock from 'nock';
 import type { IDataObject } from 'n8n-workflow';
 
@@ -35,18 +30,24 @@ import {
 } from '../../../nodes/CrmInvoicing/trigger/signature';
 import { mayDelete } from '../../../nodes/CrmInvoicing/trigger/subscription';
 import { SIGNATURE_RENEWAL_INTERVAL_MS } from '../../../nodes/CrmInvoicing/trigger/renewal';
-import { loggedMessages, TEST_CREDENTIALS } from '../../helpers/harness';
+import { TEST_CREDENTIALS } from '../../helpers/harness';
 import { useNock } from '../../helpers/nock';
 import { signedHeaders, verifyWebhookSignature } from '../../helpers/signing';
-import { activate, deliver, eventBody, fakeCrm, type Delivered } from '../../helpers/trigger';
 import {
 	API,
 	apiError,
+	AT_CRM,
+	deliver,
+	eventBody,
+	expectEveryMockUsed,
+	expectNothingRun,
 	expectNoUnansweredRequests,
 	HARNESS_IDS,
+	LIST,
 	nextMessageId,
 	nowSeconds,
 	OLD_SECRET,
+	ONE,
 	passLookupInterval,
 	plain,
 	PRODUCTION_URL,
@@ -58,23 +59,18 @@ import {
 	TEST_URL,
 	triggerHooks,
 	useMovableClock,
+	warnings,
 	wrapAsStored,
-} from './fixtures';
+} from '../../helpers/trigger';
 
 useNock();
 useMovableClock();
 expectNoUnansweredRequests();
+expectEveryMockUsed();
 beforeEach(() => {
-	loggedMessages.length = 0;
 	passLookupInterval();
 });
-afterEach(() => {
-	const pending = nock.pendingMocks();
-	nock.cleanAll();
-	expect(pending).toEqual([]);
-});
 
-const ONE = (id: string) => `/api/v1/webhooks/${id}`;
 const KEY = TEST_CREDENTIALS.apiKey;
 const owner = (subscriptionId: string, ids: Partial<SecretOwner> = {}): SecretOwner => ({
 	workflowId: HARNESS_IDS.workflowId,
@@ -82,15 +78,6 @@ const owner = (subscriptionId: string, ids: Partial<SecretOwner> = {}): SecretOw
 	subscriptionId,
 	...ids,
 });
-
-function expectNothingRun(delivered: Delivered, status: number, reason?: string) {
-	expect(delivered.ran).toBe(false);
-	expect(delivered.status).toBe(status);
-	if (reason !== undefined) expect(delivered.body).toEqual({ error: reason });
-}
-
-const warnings = () =>
-	loggedMessages.filter((entry) => entry.level === 'warn').map((entry) => entry.message);
 const retiredIds = (staticData: IDataObject) =>
 	(plain(staticData).retiredSubscriptions as IDataObject[]).map((entry) => entry.id);
 
@@ -183,33 +170,19 @@ describe('the signing secret at rest', () => {
 		expect(wrapSecret(SECRET, KEY, owner('whk_1'))).not.toBe(wrapped);
 	});
 
-	it("a delivery verifies with the wrapped secret; the credential is read once per delivery, to unwrap it or to check the wrapping key's fingerprint", async () => {
-		const staticData = storedSubscription({
-			subscriptionId: 'whk_fresh_1',
-			secretWrapped: wrapAsStored(SECRET, 'whk_fresh_1'),
-		});
-		for (let delivery = 0; delivery < 2; delivery++) {
-			const delivered = await deliver({ staticData: plain(staticData) });
-			expect(delivered.ran).toBe(true);
-			expect(delivered.parts.credentialsHelper.getDecryptedCalls).toBe(1);
-			// Nothing changed in what is stored: it is wrapped under the current key already.
-			expect(delivered.staticData.secretWrapped).toBe(staticData.secretWrapped);
-		}
-	});
-
-	it('a credential n8n cannot hand over (deleted) is 503, with a reason, and nothing runs', async () => {
-		// A wrapped secret this process does not hold needs the credential.
-		const staticData = storedSubscription({
-			subscriptionId: 'whk_fresh_2',
-			secretWrapped: wrapAsStored(SECRET, 'whk_fresh_2'),
-		});
-		expectNothingRun(await deliver({ staticData, credentials: null }), 503, NO_CREDENTIAL_REASON);
-	});
-
-	it('no subscription stored yet is 503, without asking the CRM', async () => {
-		// (A stored one whose secret nothing reads subscribes anew: keyRotation.test.ts.)
-		expectNothingRun(await deliver({ staticData: {} }), 503, NO_SECRET_REASON);
-	});
+	it.each([
+		[
+			'a credential n8n cannot hand over (deleted)',
+			{ credentials: null, staticData: storedSubscription({ subscriptionId: 'whk_fresh' }) },
+			NO_CREDENTIAL_REASON,
+		],
+		['no subscription stored yet', { staticData: {} }, NO_SECRET_REASON],
+	])(
+		'%s is 503, with a reason, and nothing runs nor asks the CRM',
+		async (_case, options, reason) => {
+			expectNothingRun(await deliver(options), 503, reason);
+		},
+	);
 });
 
 describe('a signature that does not match: 503, and a renewal when a question asked now shows the stored subscription current (issue 40)', () => {
@@ -218,34 +191,7 @@ describe('a signature that does not match: 503, and a renewal when a question as
 	beforeEach(() => {
 		jest.setSystemTime(Date.now() + SIGNATURE_RENEWAL_INTERVAL_MS);
 	});
-	const current = {
-		id: 'whk_1',
-		url: PRODUCTION_URL,
-		events: ['lead.created', 'deal.stage_changed'],
-		status: 'active',
-	};
-
-	it.each([
-		['as stored', PRODUCTION_URL],
-		[
-			'as the CRM writes it (host in upper case, default port)',
-			PRODUCTION_URL.replace('https://n8n.example.com/', 'https://N8N.example.com:443/'),
-		],
-	])(
-		'current at this URL %s, not disabled: a forgery or a missed rotation, 503, and it subscribes anew',
-		async (_case, url) => {
-			const asked = nock(API)
-				.get(ONE('whk_1'))
-				.matchHeader('x-api-key', KEY)
-				.reply(200, { ...current, url });
-			const renewed = renewalAtCrm();
-			const delivered = await deliver(forged);
-			expectNothingRun(delivered, 503, ROTATED_REASON);
-			asked.done();
-			renewed.done();
-			expect(delivered.staticData.subscriptionId).toBe('whk_2');
-		},
-	);
+	const current = AT_CRM;
 
 	it('a stale reader (queue mode): the stored subscription is gone at the CRM, so 503; the retry with the saved data runs', async () => {
 		// Main deleted whk_1 and created whk_2 (secret SECRET); this process still reads whk_1 and its secret OLD_SECRET.
@@ -274,7 +220,6 @@ describe('a signature that does not match: 503, and a renewal when a question as
 		['a 200 HTML page, which is not a subscription', 200, '<html><body>Sign in</body></html>'],
 		['a 200 without an id', 200, { ok: true }],
 		['503 once (not retried: one question is one request)', 503, apiError('UNAVAILABLE', 'busy')],
-		['429 once (not retried either)', 429, apiError('RATE_LIMITED', 'slow down')],
 	])('the CRM answers %s: 503', async (_case, status, body) => {
 		const type: Record<string, string> =
 			typeof body === 'string' ? { 'Content-Type': 'text/html' } : {};
@@ -316,7 +261,7 @@ describe('a signature that does not match: 503, and a renewal when a question as
 			});
 		// The renewal a question that finds the subscription current starts (a different node each time here).
 		nock(API)
-			.post('/api/v1/webhooks')
+			.post(LIST)
 			.times(100)
 			.optionally()
 			.reply(200, () => ({ id: `whk_new_${++posts}`, secret: SECRET }))
@@ -324,7 +269,7 @@ describe('a signature that does not match: 503, and a renewal when a question as
 			.times(100)
 			.optionally()
 			.reply(204)
-			.get('/api/v1/webhooks')
+			.get(LIST)
 			.query(true)
 			.times(100)
 			.optionally()
@@ -395,7 +340,7 @@ describe("the deletion rule: only a subscription with this node's tag at this no
 		'https://staging.example.com/webhook/c0ffee00-0000-4000-8000-0000000000aa/webhook';
 	const tag = tagFor();
 	const listing = (items: IDataObject[]) =>
-		nock(API).get('/api/v1/webhooks').query(true).reply(200, { items, hasMore: false });
+		nock(API).get(LIST).query(true).reply(200, { items, hasMore: false });
 
 	it.each([
 		['its tag at its URL', { ownerTag: tag, url: PRODUCTION_URL }, true],
@@ -432,7 +377,7 @@ describe("the deletion rule: only a subscription with this node's tag at this no
 			{ id: 'whk_staging_old', name, url: STAGING_URL },
 		]);
 		const removed = nock(API).delete(ONE('whk_staging_old')).reply(204);
-		nock(API).post('/api/v1/webhooks').reply(200, { id: 'whk_staging', secret: SECRET });
+		nock(API).post(LIST).reply(200, { id: 'whk_staging', secret: SECRET });
 		await expect(trigger.create()).resolves.toBe(true);
 		removed.done();
 		expect(trigger.staticData.subscriptionId).toBe('whk_staging');
@@ -455,7 +400,7 @@ describe("the deletion rule: only a subscription with this node's tag at this no
 		];
 		const name = `planted [n8n:${tag}]`;
 		listing(planted.map((url, index) => ({ id: `whk_planted_${index}`, name, url })));
-		nock(API).post('/api/v1/webhooks').reply(200, { id: 'whk_new', secret: SECRET });
+		nock(API).post(LIST).reply(200, { id: 'whk_new', secret: SECRET });
 		await expect(triggerHooks({}).create()).resolves.toBe(true);
 		// No DELETE is mocked, and afterEach finds no request to any other host.
 		expect(warnings()).toHaveLength(11);
@@ -468,41 +413,10 @@ describe("the deletion rule: only a subscription with this node's tag at this no
 			'http://10.0.0.1/?CRM Invoicing Trigger: a forged log line',
 		);
 	});
-
-	it("a restored copy and production, each activating over and over, never delete each other's subscription", async () => {
-		// One CRM, two n8n with the same instance id (a restored backup), so the same owner tag.
-		const crm = fakeCrm();
-		const production: IDataObject = {};
-		await activate(triggerHooks({ staticData: production }));
-		const productionId = String(production.subscriptionId);
-		// The backup: a copy of production's static data, started with another WEBHOOK_URL.
-		const staging = plain(production);
-		for (let round = 0; round < 3; round++) {
-			await activate(triggerHooks({ staticData: staging, webhookUrl: STAGING_URL }));
-			await activate(triggerHooks({ staticData: production }));
-		}
-		const urls = () => [...crm.store.values()].map((subscription) => subscription.url);
-		expect(crm.deleted).toEqual([]);
-		expect(production.subscriptionId).toBe(productionId);
-		expect(crm.store.get(productionId)?.url).toBe(PRODUCTION_URL);
-		expect(urls().sort()).toEqual([PRODUCTION_URL, STAGING_URL].sort());
-		// The copy unpublishes: only its own subscription goes.
-		await triggerHooks({ staticData: staging, webhookUrl: STAGING_URL }).delete();
-		expect(urls()).toEqual([PRODUCTION_URL]);
-		nock.cleanAll();
-	});
 });
 
 describe(`each lifecycle hook finishes within its time limit (${HOOK_TIME_LIMIT_MS / 1000} s), whatever the CRM does`, () => {
-	afterEach(() => {
-		// The CRM's delayed answers would otherwise keep their timers running after the test.
-		nock.abortPendingRequests();
-	});
-
-	/**
-	 * The hooks the node runs, with a shorter time limit than HOOK_TIME_LIMIT_MS (the one n8n's calls get), to prove
-	 * the mechanism without waiting 20 s. The CRM below waits 60 s: past the test's own timeout.
-	 */
+	/** The hooks with a shorter time limit than HOOK_TIME_LIMIT_MS; the CRM below waits 60 s, past the test's timeout. */
 	function limited(limitMs: number, options: Parameters<typeof triggerHooks>[0] = {}) {
 		const trigger = triggerHooks(options);
 		const hooks = new CrmInvoicingTrigger().webhookMethods.default;
@@ -514,30 +428,26 @@ describe(`each lifecycle hook finishes within its time limit (${HOOK_TIME_LIMIT_
 		};
 	}
 
-	it('checkExists against a CRM that never answers fails with an error that names the time limit, and keeps what was stored', async () => {
-		// n8n activates workflows for about 20 s (docs/trigger.md).
-		expect(HOOK_TIME_LIMIT_MS).toBeLessThanOrEqual(20_000);
-		nock(API).get(ONE('whk_1')).delay(60_000).reply(200, {});
-		const trigger = limited(1_000, { staticData: storedSubscription() });
-		await expect(trigger.checkExists()).rejects.toThrow(
-			/did not answer in time: the trigger could not check its webhook subscription within 1 s/,
-		);
-		expect(trigger.staticData.subscriptionId).toBe('whk_1');
-	});
-
-	it('create against a CRM that never answers POST fails within its time limit, and keeps what was stored', async () => {
-		// POST comes first (the list of leftovers is read only after a new subscription is stored).
-		nock(API).post('/api/v1/webhooks').delay(60_000).reply(200, {});
-		const trigger = limited(2_000, { staticData: storedSubscription() });
-		await expect(trigger.create()).rejects.toThrow(
-			/did not answer in time: the trigger could not create its webhook subscription within 2 s/,
-		);
-		expect(trigger.staticData.subscriptionId).toBe('whk_1');
-	});
+	it.each([
+		['checkExists', 'check', () => nock(API).get(ONE('whk_1'))],
+		['create', 'create', () => nock(API).post(LIST)],
+	] as const)(
+		'%s against a CRM that never answers fails with an error that names the time limit, and keeps what was stored',
+		async (hook, what, request) => {
+			// n8n activates workflows for about 20 s (docs/trigger.md).
+			expect(HOOK_TIME_LIMIT_MS).toBeLessThanOrEqual(20_000);
+			request().delay(60_000).reply(200, {});
+			const trigger = limited(1_000, { staticData: storedSubscription() });
+			await expect(trigger[hook]()).rejects.toThrow(
+				`did not answer in time: the trigger could not ${what} its webhook subscription within 1 s`,
+			);
+			expect(trigger.staticData.subscriptionId).toBe('whk_1');
+		},
+	);
 
 	it('create against a webhook list that never answers still subscribes, within its time limit', async () => {
-		nock(API).get('/api/v1/webhooks').query(true).delay(60_000).reply(200, []);
-		nock(API).post('/api/v1/webhooks').reply(200, { id: 'whk_new', secret: SECRET });
+		nock(API).get(LIST).query(true).delay(60_000).reply(200, []);
+		nock(API).post(LIST).reply(200, { id: 'whk_new', secret: SECRET });
 		const trigger = limited(2_000);
 		await expect(trigger.create()).resolves.toBe(true);
 		expect(trigger.staticData.subscriptionId).toBe('whk_new');
@@ -548,26 +458,5 @@ describe(`each lifecycle hook finishes within its time limit (${HOOK_TIME_LIMIT_
 		const trigger = limited(1_000, { staticData: storedSubscription() });
 		await expect(trigger.delete()).resolves.toBe(false);
 		expect(trigger.staticData.subscriptionId).toBe('whk_1');
-	});
-});
-
-describe('Output Full Record reads the lead after the duplicate check', () => {
-	it('a retry of an accepted delivery is answered as a duplicate without reading the lead', async () => {
-		const read = nock(API)
-			.get('/api/v1/leads/lead_9')
-			.once()
-			.reply(200, { id: 'lead_9', name: 'Jane' });
-		const options = {
-			rawBody: eventBody('lead.created', { id: 'lead_9', name: 'Jane' }),
-			id: nextMessageId(),
-			staticData: storedSubscription(),
-			parameters: { events: ['lead.created'], options: { fullRecord: true } },
-		};
-		expect((await deliver(options)).ran).toBe(true);
-		read.done();
-		// No second GET is mocked: a read would fail and answer 503 instead of the duplicate's 200.
-		const retry = await deliver({ ...options, staticData: plain(options.staticData) });
-		expect(retry.ran).toBe(false);
-		expect(retry.body).toEqual({ received: true, duplicate: true });
 	});
 });
