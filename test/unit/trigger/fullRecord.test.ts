@@ -4,8 +4,7 @@ import type { IDataObject, INodeParameters } from 'n8n-workflow';
 import { FULL_RECORD_TIME_LIMIT_MS } from '../../../nodes/CrmInvoicing/trigger/webhook';
 import { loggedMessages, TEST_CREDENTIALS } from '../../helpers/harness';
 import { useNock } from '../../helpers/nock';
-import { deliver as deliverTo, eventBody } from '../../helpers/trigger';
-import { API, apiError, SECRET } from '../../helpers/trigger';
+import { API, apiError, deliver as deliverTo, eventBody, SECRET } from '../../helpers/trigger';
 
 useNock();
 
