@@ -11,6 +11,7 @@ import {
 import {
 	rewrap,
 	log,
+	nodeData,
 	readSecret,
 	readState,
 	saveState,
@@ -83,7 +84,7 @@ async function secretReadable(context: IHookFunctions, stored: StoredSubscriptio
 
 /** A failed delete keeps it and returns false, for the next activation. */
 async function release(context: IHookFunctions, deadline: Deadline): Promise<boolean> {
-	const stored = readState(context.getWorkflowStaticData('node')).subscription;
+	const stored = readState(nodeData(context)).subscription;
 	if (!stored) return true;
 	try {
 		await letGo(context, stored, deadline);

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 
-import type { IDataObject } from 'n8n-workflow';
+import type { IDataObject, IPollFunctions } from 'n8n-workflow';
 
 import { BoundedMap, isText } from '../shared';
 
@@ -63,6 +63,10 @@ function passOf(stored: unknown): Pass | undefined {
 }
 
 /** Undefined before the first poll, or after the format changed. */
+/** The poller's memory is n8n's static data of this node: this file is the one that reaches it. */
+export const nodeData = (context: IPollFunctions): IDataObject =>
+	context.getWorkflowStaticData('node');
+
 export function loadMemory(data: IDataObject): Memory | undefined {
 	if (data.v !== 1 || !data.leads || typeof data.leads !== 'object') return undefined;
 	const fields = Array.isArray(data.fields) ? data.fields.filter(isText) : [];

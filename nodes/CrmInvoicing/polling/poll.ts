@@ -14,7 +14,15 @@ import {
 	leadIdOf,
 	newestFirst,
 } from './leads';
-import { isStale, loadMemory, markEmitted, remember, saveMemory, type Memory } from './memory';
+import {
+	isStale,
+	loadMemory,
+	markEmitted,
+	nodeData,
+	remember,
+	saveMemory,
+	type Memory,
+} from './memory';
 
 /** Each item carries one in `_event`. */
 export type LeadEvent = 'newLead' | 'updatedLead' | 'archivedLead';
@@ -205,7 +213,7 @@ export async function pollLeads(
 	this: IPollFunctions,
 	settings: PollSettings,
 ): Promise<INodeExecutionData[][] | null> {
-	const staticData = this.getWorkflowStaticData('node');
+	const staticData = nodeData(this);
 	const memory = loadMemory(staticData);
 	const now = Date.now();
 	const key = nodeKey(this);

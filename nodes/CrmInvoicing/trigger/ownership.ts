@@ -2,7 +2,14 @@ import { NodeOperationError } from 'n8n-workflow';
 import type { IDataObject } from 'n8n-workflow';
 
 import { apiRequest, httpStatusOf, type Deadline } from '../shared';
-import { log, ownerTag, tagOf, type StoredSubscription, type TriggerContext } from './store';
+import {
+	log,
+	nodeData,
+	ownerTag,
+	tagOf,
+	type StoredSubscription,
+	type TriggerContext,
+} from './store';
 
 // Deletion rule: only a subscription with this node's owner tag AND at its current URL (sameUrl); a URL read from
 // the CRM is never requested. docs/trigger.md#which-subscriptions-the-trigger-deletes
@@ -27,7 +34,7 @@ export const printable = (value: unknown, max: number): string =>
 
 export function thisNode(context: TriggerContext) {
 	const url = context.getNodeWebhookUrl('default');
-	if (url) return { data: context.getWorkflowStaticData('node'), tag: ownerTag(context), url };
+	if (url) return { data: nodeData(context), tag: ownerTag(context), url };
 	throw new NodeOperationError(context.getNode(), 'n8n did not give this trigger a webhook URL', {
 		description: 'Save the workflow and try again.',
 	});

@@ -73,6 +73,9 @@ function retiredOf(value: unknown): RetiredSubscription[] {
 	});
 }
 
+/** The trigger's state is n8n's static data of this node: this file is the one that reaches it. */
+export const nodeData = (of: TriggerContext): IDataObject => of.getWorkflowStaticData('node');
+
 export function readState(data: IDataObject) {
 	const at = (field: keyof typeof NAMES) => data[NAMES[field][0]] ?? data[NAMES[field][1]];
 	const id = text(at('id'));
@@ -251,7 +254,7 @@ export async function rewrap(of: TriggerContext, stored: StoredSubscription) {
 	const credential = await credentialOf(of).catch(nothing);
 	if (credential === undefined) return;
 	const key = credential.apiKey;
-	const data = of.getWorkflowStaticData('node');
+	const data = nodeData(of);
 	const { id, secretWrapped: wrapped } = stored;
 	const anew = wrapped && (await wrappedAnew(of, wrapped, secretOwner(of, id), key));
 	if (anew) {

@@ -19,6 +19,7 @@ import {
 	acceptOnce,
 	deliveryMemoryKey,
 	log,
+	nodeData,
 	rewrap,
 	readSecret,
 	readState,
@@ -86,7 +87,7 @@ async function verdict(
 	headers: DeliveryHeaders,
 	rawBody: DeliveryRequest['rawBody'],
 ): Promise<Refusal> {
-	for (const retired of readState(context.getWorkflowStaticData('node')).retired) {
+	for (const retired of readState(nodeData(context)).retired) {
 		const secret = await readSecret(context, retired).catch(nothing);
 		if (secret === undefined) continue;
 		if (checkSignature(secret, headers, rawBody).failure === undefined)
@@ -149,7 +150,7 @@ type Checked =
 async function verify(context: IWebhookFunctions, request: DeliveryRequest): Promise<Checked> {
 	const headers = checkDeliveryHeaders(request.headers);
 	if (typeof headers === 'string') return { refusal: [401, headers] };
-	const stored = readState(context.getWorkflowStaticData('node')).subscription;
+	const stored = readState(nodeData(context)).subscription;
 	if (!stored) return { refusal: [503, NO_SECRET_REASON] };
 	const secret = await readSecret(context, stored).catch(() => null);
 	if (secret === null) return { refusal: [503, NO_CREDENTIAL_REASON] };
@@ -183,7 +184,7 @@ async function accept(
 		const ignored = `event "${cut(event, 100)}" is not selected in this trigger`;
 		return answer(context, 200, { received: true, ignored });
 	}
-	const data = context.getWorkflowStaticData('node');
+	const data = nodeData(context);
 	const memoryKey = deliveryMemoryKey(context, stored.id);
 	if (!acceptOnce(data, memoryKey, webhookId, true)) return answer(context, 200, DUPLICATE);
 	// Read before the id is remembered, so that a 503 leaves the retry welcome.

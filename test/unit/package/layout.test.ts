@@ -110,6 +110,16 @@ describe('the package layout', () => {
 		expect(circles).toEqual([]);
 	});
 
+	it("has one state module per trigger: only it reaches n8n's static data of the node", () => {
+		const reaching = SHIPPED.filter((file) =>
+			readFileSync(file, 'utf8').includes('getWorkflowStaticData('),
+		);
+		expect(reaching.map(relative).sort()).toEqual([
+			'nodes/CrmInvoicing/polling/memory.ts',
+			'nodes/CrmInvoicing/trigger/store.ts',
+		]);
+	});
+
 	it('has no shipped file over 300 lines (size itself is measured by ../shared/tools/readability.mjs, not pinned here)', () => {
 		const lines = (file: string): number => (readFileSync(file, 'utf8').match(/\n/g) ?? []).length;
 		expect(SHIPPED.filter((file) => lines(file) > 300).map(relative)).toEqual([]);
