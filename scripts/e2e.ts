@@ -185,9 +185,10 @@ async function main(): Promise<void> {
 		runtime,
 		userFolder,
 		fresh: true,
+		// Ten apart: a test may use n8n's port + 2, + 4 and + 6 (trigger-invariants.e2e), + 10,000 and + 10,004.
 		n8nPort: Number(
 			process.env.E2E_N8N_PORT ??
-				(second ? 5694 : { current: 5691, compat: 5692, scheduler: 5693 }[variant]),
+				(second ? 5721 : { current: 5691, compat: 5701, scheduler: 5711 }[variant]),
 		),
 		n8nEnv: scheduler ? SCHEDULER_ENV : undefined,
 		// A high limit by default; rate-limit tests tighten it through /__sandbox/config and restore it.
