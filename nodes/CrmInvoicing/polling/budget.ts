@@ -9,8 +9,6 @@ import { credentialOf, deadlineIn, type Deadline } from '../shared';
 export const POLLING = {
 	/** At most 5.8 MB: a fingerprint is at most 89 characters beside its id (bench/POLLING-RESULTS.md). */
 	maxLeads: 50_000,
-	/** The API's maximum: the fewest requests. */
-	pageSize: 100,
 	/** How long a lead missing from the list (deleted) is still remembered. */
 	forgetAfterMs: 7 * 24 * 3_600_000,
 	/** Further top-level keys share one slot. */
@@ -56,9 +54,7 @@ export async function budgetOf(context: IPollFunctions): Promise<Budget> {
 		throw new NodeOperationError(context.getNode(), message, { description });
 	}
 	// n8n 1.x has no getPollBudgetMs.
-	const budgetMs =
-		typeof context.getPollBudgetMs === 'function' ? context.getPollBudgetMs() : undefined;
-	return pollBudget(rpm, budgetMs);
+	return pollBudget(rpm, context.getPollBudgetMs?.());
 }
 
 const count = (leads: number): string => leads.toLocaleString('en-US');
@@ -68,7 +64,7 @@ const USE_WEBHOOK =
 	'Use the webhook trigger (CRM Invoicing Trigger) for this workspace, or archive and delete leads you no longer need.';
 
 export const COST_NOTICE = [
-	`Updated Lead and Archived Lead compare every lead at each poll: one request per ${POLLING.pageSize} leads (10,000 leads: 100 requests).`,
+	`Updated Lead and Archived Lead compare every lead at each poll: one request per 100 leads (10,000 leads: 100 requests).`,
 	"The trigger uses at most half of the credential's Requests per Minute (30 a minute at the API's 60: 10,000 leads take about 3 minutes),",
 	'so poll less often for large CRMs: poll times that come while a poll still runs are skipped.',
 	'New Lead alone costs 1 request per poll when the API lists the newest leads first, plus one full read per Full Read Interval.',

@@ -50,7 +50,6 @@ function nameOf(record: IDataObject, id?: string): string {
 }
 
 const API_FAULT = 'This is a fault of the API or of a proxy in front of it.';
-const pollPageSize = () => POLLING.pageSize;
 const isNotArchived = (name: string) => name !== 'archived';
 const TOO_DEEP =
 	'The trigger skipped it and emitted the other leads; it emits it as New Lead once the CRM holds it within that depth.';
@@ -82,9 +81,9 @@ async function* leadPages(context: IPollFunctions, budget: Budget, startCursor?:
 			);
 		},
 	};
-	const pages = readPages.call(context, spec, pollPageSize);
-	// A caller that stops reading returns at the `yield`: no turn is taken for a page it does not read.
-	for await (const page of pages) {
+	// Pages of the API's maximum size, the fewest requests. A caller that stops reading returns at the `yield`: no
+	// turn is taken for a page it does not read.
+	for await (const page of readPages.call(context, spec)) {
 		yield page;
 		if (page.nextCursor === null) return;
 		if (!(await takeShare(context, budget.share, msLeft(budget.deadline)))) return;
