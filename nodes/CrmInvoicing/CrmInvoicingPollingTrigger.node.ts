@@ -1,5 +1,6 @@
 import { NodeConnectionTypes } from 'n8n-workflow';
 import type {
+	IDataObject,
 	INodeExecutionData,
 	INodeType,
 	INodeTypeDescription,
@@ -9,18 +10,6 @@ import type {
 import { isBusy, nodeKey, oneAtATime } from './shared';
 import { COST_NOTICE, POLLING, skippedText } from './polling/budget';
 import { pollLeads, sampleLead, type LeadEvent } from './polling/poll';
-
-const POLLING_NOTICE = [
-	'Polls the CRM at the Poll Times below, so n8n needs no public URL.',
-	'The first poll only remembers the leads that exist; later polls emit what changed since.',
-	'Each item is the lead plus _event (newLead, updatedLead or archivedLead).',
-].join(' ');
-
-const FULL_READ_DESCRIPTION = [
-	'With New Lead alone on a CRM that lists its newest leads first, most polls read only the first page.',
-	'At least this often a poll reads the whole list, to find a lead that appears out of order',
-	'(for example an import that keeps old creation dates): such a lead is emitted within this time plus one poll interval.',
-].join(' ');
 
 export class CrmInvoicingPollingTrigger implements INodeType {
 	description: INodeTypeDescription = {
@@ -42,7 +31,11 @@ export class CrmInvoicingPollingTrigger implements INodeType {
 		credentials: [{ name: 'crmInvoicingApi', required: true }],
 		properties: [
 			{
-				displayName: POLLING_NOTICE,
+				displayName: [
+					'Polls the CRM at the Poll Times below, so n8n needs no public URL.',
+					'The first poll only remembers the leads that exist; later polls emit what changed since.',
+					'Each item is the lead plus _event (newLead, updatedLead or archivedLead).',
+				].join(' '),
 				name: 'pollingNotice',
 				type: 'notice',
 				default: '',
@@ -110,7 +103,11 @@ export class CrmInvoicingPollingTrigger implements INodeType {
 						// POLLING.fullReadMinutes: n8n's linter wants the literal here.
 						default: 60,
 						typeOptions: { minValue: 1, maxValue: 1440 },
-						description: FULL_READ_DESCRIPTION,
+						description: [
+							'With New Lead alone on a CRM that lists its newest leads first, most polls read only the first page.',
+							'At least this often a poll reads the whole list, to find a lead that appears out of order',
+							'(for example an import that keeps old creation dates): such a lead is emitted within this time plus one poll interval.',
+						].join(' '),
 					},
 				],
 			},
@@ -118,10 +115,7 @@ export class CrmInvoicingPollingTrigger implements INodeType {
 	};
 
 	async poll(this: IPollFunctions): Promise<INodeExecutionData[][] | null> {
-		const options = this.getNodeParameter('options', {}) as {
-			includeExisting?: boolean;
-			fullReadInterval?: number;
-		};
+		const options = this.getNodeParameter('options', {}) as IDataObject;
 		// The option's own bounds, for a value that came through an expression.
 		const minutes = Math.min(
 			1_440,
@@ -137,10 +131,11 @@ export class CrmInvoicingPollingTrigger implements INodeType {
 		if (this.getMode() === 'manual') return await sampleLead.call(this, settings);
 		// A poll that starts while the previous one runs (a long list read at the API's pace) is skipped; n8n polls a
 		// workflow in one process.
-		if (isBusy(nodeKey(this))) {
+		const key = nodeKey(this);
+		if (isBusy(key)) {
 			this.logger.warn(skippedText(this.getNode().name));
 			return null;
 		}
-		return await oneAtATime(nodeKey(this), async () => await pollLeads.call(this, settings));
+		return await oneAtATime(key, async () => await pollLeads.call(this, settings));
 	}
 }

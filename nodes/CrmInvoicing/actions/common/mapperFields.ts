@@ -22,9 +22,6 @@ export interface StandardField {
 /** No standard field has a dot, so none can collide. */
 export const CUSTOM_PREFIX = 'customFields.';
 
-/** Execution ignores it. */
-export const NOTICE_ID = 'customFieldsNotice';
-
 /** As the spec writes timestamps. */
 const ISO_DATE =
 	/^\d{4}-\d{2}-\d{2}(?:T\d{2}:\d{2}(?::\d{2}(?:\.\d{1,9})?)?(?:Z|[+-]\d{2}:?\d{2})?)?$/;
@@ -127,7 +124,8 @@ export function mapperFields(
 	fields.push(...custom);
 	if (notice) {
 		fields.push({
-			id: NOTICE_ID,
+			// Execution ignores it.
+			id: 'customFieldsNotice',
 			displayName: `Custom Fields (${custom.length || 'none'} listed)`,
 			type: 'string',
 			defaultValue: notice,
