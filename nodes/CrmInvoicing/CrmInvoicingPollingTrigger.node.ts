@@ -8,8 +8,20 @@ import type {
 } from 'n8n-workflow';
 
 import { isBusy, nodeKey, oneAtATime } from './shared';
-import { COST_NOTICE, POLLING, skippedText } from './polling/budget';
-import { pollLeads, sampleLead, type LeadEvent } from './polling/poll';
+import { COST_NOTICE, POLLING, SKIPPED_TEXT } from './polling/budget';
+import { pollLeads, sampleLead, warn, type LeadEvent } from './polling/poll';
+
+const POLLING_NOTICE = [
+	'Polls the CRM at the Poll Times below, so n8n needs no public URL.',
+	'The first poll only remembers the leads that exist; later polls emit what changed since.',
+	'Each item is the lead plus _event (newLead, updatedLead or archivedLead).',
+].join(' ');
+
+const FULL_READ_DESCRIPTION = [
+	'With New Lead alone on a CRM that lists its newest leads first, most polls read only the first page.',
+	'At least this often a poll reads the whole list, to find a lead that appears out of order',
+	'(for example an import that keeps old creation dates): such a lead is emitted within this time plus one poll interval.',
+].join(' ');
 
 export class CrmInvoicingPollingTrigger implements INodeType {
 	description: INodeTypeDescription = {
@@ -31,11 +43,7 @@ export class CrmInvoicingPollingTrigger implements INodeType {
 		credentials: [{ name: 'crmInvoicingApi', required: true }],
 		properties: [
 			{
-				displayName: [
-					'Polls the CRM at the Poll Times below, so n8n needs no public URL.',
-					'The first poll only remembers the leads that exist; later polls emit what changed since.',
-					'Each item is the lead plus _event (newLead, updatedLead or archivedLead).',
-				].join(' '),
+				displayName: POLLING_NOTICE,
 				name: 'pollingNotice',
 				type: 'notice',
 				default: '',
@@ -103,11 +111,7 @@ export class CrmInvoicingPollingTrigger implements INodeType {
 						// POLLING.fullReadMinutes: n8n's linter wants the literal here.
 						default: 60,
 						typeOptions: { minValue: 1, maxValue: 1440 },
-						description: [
-							'With New Lead alone on a CRM that lists its newest leads first, most polls read only the first page.',
-							'At least this often a poll reads the whole list, to find a lead that appears out of order',
-							'(for example an import that keeps old creation dates): such a lead is emitted within this time plus one poll interval.',
-						].join(' '),
+						description: FULL_READ_DESCRIPTION,
 					},
 				],
 			},
@@ -133,7 +137,7 @@ export class CrmInvoicingPollingTrigger implements INodeType {
 		// workflow in one process.
 		const key = nodeKey(this);
 		if (isBusy(key)) {
-			this.logger.warn(skippedText(this.getNode().name));
+			warn(this, SKIPPED_TEXT);
 			return null;
 		}
 		return await oneAtATime(key, async () => await pollLeads.call(this, settings));

@@ -72,22 +72,18 @@ export const COST_NOTICE = [
 
 export const NARROW_TEXT = `The polling trigger remembers at most ${count(POLLING.maxLeads)} leads. ${USE_WEBHOOK}`;
 
-const SKIPPED = [
+export const SKIPPED_TEXT = [
 	'a poll started while the previous one was still running; it was skipped, and the next poll finds what changed meanwhile.',
 	'A poll that reads the whole list (Updated Lead, Archived Lead, or a list not in newest-first order)',
 	"sends at most half of the credential's Requests per Minute in a minute:",
 	`poll less often (Poll Times), use New Lead alone, or ${RAISE}`,
 ].join(' ');
 
-export const skippedText = (node: string): string => `${node}: ${SKIPPED}`;
-
-const NO_TURN = [
+export const NO_TURN_TEXT = [
 	"the poll got no turn of the API key's share within n8n's time budget for a poll (other polling triggers on the key used it);",
 	'it sent nothing, and the next poll goes on from where the last one stopped.',
 	`Poll less often (Poll Times), or ${RAISE}`,
 ].join(' ');
-
-export const noTurnText = (node: string): string => `${node}: ${NO_TURN}`;
 
 const CAP_WHY =
 	'The trigger keeps one fingerprint per lead in the workflow, and stops at this bound instead of growing without end.';

@@ -76,8 +76,8 @@ export function loadMemory(data: IDataObject): Memory | undefined {
 	if (data.v !== 1 || !data.leads || typeof data.leads !== 'object') return undefined;
 	return {
 		v: 1,
-		leads: mapOf<string>(data.leads, 'string'),
-		gone: mapOf<number>(data.gone, 'number'),
+		leads: mapOf(data.leads, 'string'),
+		gone: mapOf(data.gone, 'number'),
 		fields: Array.isArray(data.fields) ? data.fields.filter(isText) : [],
 		newest: numberOr(data.newest),
 		fullAt: numberOr(data.fullAt),

@@ -39,12 +39,13 @@ function typeOfValue(value: unknown): FieldType {
 /** Undefined before a non-null value, null once its values disagree. */
 type Seen = FieldType | null | undefined;
 
+const isText = (type: Seen) => type === 'string' || type === 'dateTime';
+
 /** Text and dates together are text. */
 function joined(before: Seen, value: unknown): Seen {
 	const type = typeOfValue(value);
 	if (before === undefined || before === type) return type;
-	const text = (one: Seen) => one === 'string' || one === 'dateTime';
-	return text(before) && text(type) ? 'string' : null;
+	return isText(before) && isText(type) ? 'string' : null;
 }
 
 /** None when they disagree or all are null, so that a mapped value is sent as given: a number stays a number. */
