@@ -1,5 +1,6 @@
 import { NodeConnectionTypes } from 'n8n-workflow';
 import type {
+	IDataObject,
 	INodeExecutionData,
 	INodeType,
 	INodeTypeDescription,
@@ -7,8 +8,8 @@ import type {
 } from 'n8n-workflow';
 
 import { isBusy, nodeKey, oneAtATime } from './shared';
-import { COST_NOTICE, POLLING, skippedText } from './polling/budget';
-import { pollLeads, sampleLead, type LeadEvent } from './polling/poll';
+import { COST_NOTICE, POLLING, SKIPPED_TEXT } from './polling/budget';
+import { pollLeads, sampleLead, warn, type LeadEvent } from './polling/poll';
 
 const POLLING_NOTICE = [
 	'Polls the CRM at the Poll Times below, so n8n needs no public URL.',
@@ -118,10 +119,7 @@ export class CrmInvoicingPollingTrigger implements INodeType {
 	};
 
 	async poll(this: IPollFunctions): Promise<INodeExecutionData[][] | null> {
-		const options = this.getNodeParameter('options', {}) as {
-			includeExisting?: boolean;
-			fullReadInterval?: number;
-		};
+		const options = this.getNodeParameter('options', {}) as IDataObject;
 		// The option's own bounds, for a value that came through an expression.
 		const minutes = Math.min(
 			1_440,
@@ -137,10 +135,11 @@ export class CrmInvoicingPollingTrigger implements INodeType {
 		if (this.getMode() === 'manual') return await sampleLead.call(this, settings);
 		// A poll that starts while the previous one runs (a long list read at the API's pace) is skipped; n8n polls a
 		// workflow in one process.
-		if (isBusy(nodeKey(this))) {
-			this.logger.warn(skippedText(this.getNode().name));
+		const key = nodeKey(this);
+		if (isBusy(key)) {
+			warn(this, SKIPPED_TEXT);
 			return null;
 		}
-		return await oneAtATime(nodeKey(this), async () => await pollLeads.call(this, settings));
+		return await oneAtATime(key, async () => await pollLeads.call(this, settings));
 	}
 }

@@ -9,8 +9,6 @@ import { credentialOf, deadlineIn, type Deadline } from '../shared';
 export const POLLING = {
 	/** At most 5.8 MB: a fingerprint is at most 89 characters beside its id (bench/POLLING-RESULTS.md). */
 	maxLeads: 50_000,
-	/** The API's maximum: the fewest requests. */
-	pageSize: 100,
 	/** How long a lead missing from the list (deleted) is still remembered. */
 	forgetAfterMs: 7 * 24 * 3_600_000,
 	/** Further top-level keys share one slot. */
@@ -56,9 +54,7 @@ export async function budgetOf(context: IPollFunctions): Promise<Budget> {
 		throw new NodeOperationError(context.getNode(), message, { description });
 	}
 	// n8n 1.x has no getPollBudgetMs.
-	const budgetMs =
-		typeof context.getPollBudgetMs === 'function' ? context.getPollBudgetMs() : undefined;
-	return pollBudget(rpm, budgetMs);
+	return pollBudget(rpm, context.getPollBudgetMs?.());
 }
 
 const count = (leads: number): string => leads.toLocaleString('en-US');
@@ -68,7 +64,7 @@ const USE_WEBHOOK =
 	'Use the webhook trigger (CRM Invoicing Trigger) for this workspace, or archive and delete leads you no longer need.';
 
 export const COST_NOTICE = [
-	`Updated Lead and Archived Lead compare every lead at each poll: one request per ${POLLING.pageSize} leads (10,000 leads: 100 requests).`,
+	`Updated Lead and Archived Lead compare every lead at each poll: one request per 100 leads (10,000 leads: 100 requests).`,
 	"The trigger uses at most half of the credential's Requests per Minute (30 a minute at the API's 60: 10,000 leads take about 3 minutes),",
 	'so poll less often for large CRMs: poll times that come while a poll still runs are skipped.',
 	'New Lead alone costs 1 request per poll when the API lists the newest leads first, plus one full read per Full Read Interval.',
@@ -76,22 +72,18 @@ export const COST_NOTICE = [
 
 export const NARROW_TEXT = `The polling trigger remembers at most ${count(POLLING.maxLeads)} leads. ${USE_WEBHOOK}`;
 
-const SKIPPED = [
+export const SKIPPED_TEXT = [
 	'a poll started while the previous one was still running; it was skipped, and the next poll finds what changed meanwhile.',
 	'A poll that reads the whole list (Updated Lead, Archived Lead, or a list not in newest-first order)',
 	"sends at most half of the credential's Requests per Minute in a minute:",
 	`poll less often (Poll Times), use New Lead alone, or ${RAISE}`,
 ].join(' ');
 
-export const skippedText = (node: string): string => `${node}: ${SKIPPED}`;
-
-const NO_TURN = [
+export const NO_TURN_TEXT = [
 	"the poll got no turn of the API key's share within n8n's time budget for a poll (other polling triggers on the key used it);",
 	'it sent nothing, and the next poll goes on from where the last one stopped.',
 	`Poll less often (Poll Times), or ${RAISE}`,
 ].join(' ');
-
-export const noTurnText = (node: string): string => `${node}: ${NO_TURN}`;
 
 const CAP_WHY =
 	'The trigger keeps one fingerprint per lead in the workflow, and stops at this bound instead of growing without end.';

@@ -58,23 +58,27 @@ function passOf(stored: unknown): Pass | undefined {
 	if (!stored || typeof stored !== 'object') return undefined;
 	const { cursor, read, newest, due, first } = stored as IDataObject;
 	if (typeof cursor !== 'string' || cursor === '' || !Array.isArray(read)) return undefined;
-	const ids = read.filter(isText);
-	return { cursor, read: ids, newest: numberOr(newest), due: due === true, first: first === true };
+	return {
+		cursor,
+		read: read.filter(isText),
+		newest: numberOr(newest),
+		due: due === true,
+		first: first === true,
+	};
 }
 
-/** Undefined before the first poll, or after the format changed. */
 /** The poller's memory is n8n's static data of this node: this file is the one that reaches it. */
 export const nodeData = (context: IPollFunctions): IDataObject =>
 	context.getWorkflowStaticData('node');
 
+/** Undefined before the first poll, or after the format changed. */
 export function loadMemory(data: IDataObject): Memory | undefined {
 	if (data.v !== 1 || !data.leads || typeof data.leads !== 'object') return undefined;
-	const fields = Array.isArray(data.fields) ? data.fields.filter(isText) : [];
 	return {
 		v: 1,
-		leads: mapOf<string>(data.leads, 'string'),
-		gone: mapOf<number>(data.gone, 'number'),
-		fields,
+		leads: mapOf(data.leads, 'string'),
+		gone: mapOf(data.gone, 'number'),
+		fields: Array.isArray(data.fields) ? data.fields.filter(isText) : [],
 		newest: numberOr(data.newest),
 		fullAt: numberOr(data.fullAt),
 		pass: passOf(data.pass),
@@ -141,21 +145,17 @@ export function remember(
 	const pass = before?.pass;
 	const read = new Set([...(pass?.read ?? []), ...reading.seen.keys()]);
 	const newest = later(pass?.newest, reading.newest);
-	if (reading.reach === 'part') {
-		const kept = reading.cursor !== undefined && reading.cursor.length <= MAX_CURSOR_CHARS;
+	const { cursor, due } = reading;
+	if (reading.reach !== 'full') {
 		const first = before === undefined || pass?.first === true;
-		const cursor = reading.cursor as string;
-		if (kept) memory.pass = { cursor, read: [...read], newest, due: reading.due, first };
-		memory.newest = later(memory.newest, newest);
-		return memory;
-	}
-	if (reading.reach === 'head') {
+		if (reading.reach === 'part' && cursor !== undefined && cursor.length <= MAX_CURSOR_CHARS)
+			memory.pass = { cursor, read: [...read], newest, due, first };
 		memory.newest = later(memory.newest, newest);
 		return memory;
 	}
 	markGone(memory, read, reading, forgetAfterMs);
 	memory.newest = newest;
-	if (reading.due || pass?.due === true) memory.fullAt = reading.now;
+	if (due || pass?.due === true) memory.fullAt = reading.now;
 	return memory;
 }
 
@@ -164,17 +164,7 @@ const objectOf = (map: Map<string, string | number>): IDataObject => Object.from
 
 /** Each key whole, so n8n notices; any other dropped (0.4.0's `order`). */
 export function saveMemory(data: IDataObject, memory: Memory): void {
-	const stored: IDataObject = {
-		v: memory.v,
-		leads: objectOf(memory.leads),
-		gone: objectOf(memory.gone),
-		fields: memory.fields,
-		newest: memory.newest,
-		fullAt: memory.fullAt,
-		pass: memory.pass === undefined ? undefined : { ...memory.pass },
-		id: memory.id,
-		gen: memory.gen,
-	};
+	const stored = { ...memory, leads: objectOf(memory.leads), gone: objectOf(memory.gone) };
 	for (const key of Object.keys(data)) delete data[key];
 	for (const [key, value] of Object.entries(stored)) if (value !== undefined) data[key] = value;
 }

@@ -2,7 +2,7 @@ import { NodeOperationError } from 'n8n-workflow';
 import type { IDataObject, INodeExecutionData, IPollFunctions } from 'n8n-workflow';
 
 import { msLeft, nodeKey, readPages, simplify, takeShare } from '../shared';
-import { budgetOf, capError, NARROW_TEXT, noTurnText, POLLING, type Budget } from './budget';
+import { budgetOf, capError, NARROW_TEXT, NO_TURN_TEXT, POLLING, type Budget } from './budget';
 import {
 	changedFields,
 	createdAtOf,
@@ -50,7 +50,6 @@ function nameOf(record: IDataObject, id?: string): string {
 }
 
 const API_FAULT = 'This is a fault of the API or of a proxy in front of it.';
-const pollPageSize = () => POLLING.pageSize;
 const isNotArchived = (name: string) => name !== 'archived';
 const TOO_DEEP =
 	'The trigger skipped it and emitted the other leads; it emits it as New Lead once the CRM holds it within that depth.';
@@ -58,7 +57,8 @@ const TOO_DEEP =
 const onlyNew = (settings: PollSettings): boolean =>
 	!settings.events.includes('updatedLead') && !settings.events.includes('archivedLead');
 
-function warn(context: IPollFunctions, message: string): void {
+/** Prefixed with the node's name, as n8n's own logs are not. */
+export function warn(context: IPollFunctions, message: string): void {
 	context.logger.warn(`${context.getNode().name}: ${message}`);
 }
 
@@ -82,9 +82,9 @@ async function* leadPages(context: IPollFunctions, budget: Budget, startCursor?:
 			);
 		},
 	};
-	const pages = readPages.call(context, spec, pollPageSize);
-	// A caller that stops reading returns at the `yield`: no turn is taken for a page it does not read.
-	for await (const page of pages) {
+	// Pages of the API's maximum size, the fewest requests. A caller that stops reading returns at the `yield`: no
+	// turn is taken for a page it does not read.
+	for await (const page of readPages.call(context, spec)) {
 		yield page;
 		if (page.nextCursor === null) return;
 		if (!(await takeShare(context, budget.share, msLeft(budget.deadline)))) return;
@@ -161,36 +161,36 @@ export function diff(memory: Memory | undefined, records: IDataObject[], setting
 	const seen = new Map<string, string>();
 	// The newest createdAt of the leads listed (after a full read, a deleted newest lead no longer counts).
 	let newest: number | undefined;
-	records.forEach((record, index) => {
+	for (const [index, record] of records.entries()) {
 		const id = leadIdOf(record);
 		if (id === undefined) {
 			const lead = `lead ${index + 1} of the list /api/v1/leads, ${nameOf(record)}`;
 			const skipped = 'so the trigger cannot tell it apart from the others; it skipped it';
 			warnings.push(`${lead}, has no id, ${skipped}. ${API_FAULT}`);
-			return;
+			continue;
 		}
-		if (seen.has(id)) return; // The same lead twice in one listing: compared once.
+		if (seen.has(id)) continue; // The same lead twice in one listing: compared once.
 		const time = createdAtOf(record);
 		if (!Number.isNaN(time) && (newest === undefined || time > newest)) newest = time;
 		const print = fingerprint(record, context.fields);
 		const stored = encodePrint(print);
 		seen.set(id, stored);
 		const before = known.get(id);
-		if (stored === before) return; // Nothing changed (the common case: no decoding).
+		if (stored === before) continue; // Nothing changed (the common case: no decoding).
 		if (print.deep !== undefined) {
 			const field = `its field "${print.deep.slice(0, 80)}"`;
 			const deep = `nested more than ${POLLING.maxEmitDepth} levels deep`;
 			const what = `lead ${nameOf(record, id)} was not emitted: ${field} is ${deep}`;
 			warnings.push(`${what}, more than n8n can store in an execution. ${TOO_DEEP}`);
-			return;
+			continue;
 		}
 		const old = before === undefined ? undefined : decodePrint(before);
 		if (old === undefined || old.state === 'unreadable') {
 			if (settings.events.includes('newLead') && fresh) added.push({ record, time, index });
-			return;
+			continue;
 		}
 		changeOf(old, print, record, context);
-	});
+	}
 	// New leads oldest first (by createdAt, then by list position), so a workflow sees them in creation order.
 	added.sort((a, b) =>
 		Number.isNaN(a.time) || Number.isNaN(b.time) || a.time === b.time
@@ -231,7 +231,7 @@ export async function pollLeads(
 	const read = await readLeads(this, budget, { memory, headOnly, startCursor: pass?.cursor });
 	if (read.reach === 'part' && read.records.length === 0) {
 		// No turn of the key's share within the budget (other polling triggers on the key used it): the next poll.
-		this.logger.warn(noTurnText(this.getNode().name));
+		warn(this, NO_TURN_TEXT);
 		return null;
 	}
 	const found = diff(memory, read.records, settings);
@@ -245,13 +245,14 @@ export async function pollLeads(
 	return found.items.length > 0 ? [found.items] : null;
 }
 
+const timeOf = (lead: IDataObject) =>
+	Number.isNaN(createdAtOf(lead)) ? -Infinity : createdAtOf(lead);
+
 /** The most recent lead, at the node's share of the key; never reads or writes what the trigger remembers. */
 export async function sampleLead(
 	this: IPollFunctions,
 	settings: PollSettings,
 ): Promise<INodeExecutionData[][]> {
-	const timeOf = (lead: IDataObject) =>
-		Number.isNaN(createdAtOf(lead)) ? -Infinity : createdAtOf(lead);
 	let best: IDataObject | undefined;
 	for await (const page of leadPages(this, await budgetOf(this))) {
 		for (const lead of page.records) {

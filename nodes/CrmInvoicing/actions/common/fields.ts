@@ -1,7 +1,7 @@
 import { NodeOperationError, tryToParseDateTime } from 'n8n-workflow';
 import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 
-import { cut, describeValue, UNIX_TIME_RULE } from '../../shared';
+import { cut, describeValue, isPresent, UNIX_TIME_RULE } from '../../shared';
 
 /** Every error names the item's index. */
 export interface Item {
@@ -26,7 +26,7 @@ export function shown(value: unknown): string {
 
 /** Trimmed text or a number as text; anything else is refused, so nothing is ever sent as `[object Object]`. */
 export function optionalText(item: Item, value: unknown, field: string): string | undefined {
-	if (value === undefined || value === null) return undefined;
+	if (!isPresent(value)) return undefined;
 	if (typeof value === 'string') return value.trim() || undefined;
 	if ((typeof value === 'number' && Number.isFinite(value)) || typeof value === 'bigint')
 		return String(value);
@@ -146,7 +146,7 @@ export function requestField(
 }
 
 export function isSet(value: unknown): boolean {
-	return typeof value === 'string' ? value.trim() !== '' : value !== undefined && value !== null;
+	return typeof value === 'string' ? value.trim() !== '' : isPresent(value);
 }
 
 export function parseJson(

@@ -22,9 +22,6 @@ export interface StandardField {
 /** No standard field has a dot, so none can collide. */
 export const CUSTOM_PREFIX = 'customFields.';
 
-/** Execution ignores it. */
-export const NOTICE_ID = 'customFieldsNotice';
-
 /** As the spec writes timestamps. */
 const ISO_DATE =
 	/^\d{4}-\d{2}-\d{2}(?:T\d{2}:\d{2}(?::\d{2}(?:\.\d{1,9})?)?(?:Z|[+-]\d{2}:?\d{2})?)?$/;
@@ -42,12 +39,13 @@ function typeOfValue(value: unknown): FieldType {
 /** Undefined before a non-null value, null once its values disagree. */
 type Seen = FieldType | null | undefined;
 
+const isText = (type: Seen) => type === 'string' || type === 'dateTime';
+
 /** Text and dates together are text. */
 function joined(before: Seen, value: unknown): Seen {
 	const type = typeOfValue(value);
 	if (before === undefined || before === type) return type;
-	const text = (one: Seen) => one === 'string' || one === 'dateTime';
-	return text(before) && text(type) ? 'string' : null;
+	return isText(before) && isText(type) ? 'string' : null;
 }
 
 /** None when they disagree or all are null, so that a mapped value is sent as given: a number stays a number. */
@@ -127,7 +125,8 @@ export function mapperFields(
 	fields.push(...custom);
 	if (notice) {
 		fields.push({
-			id: NOTICE_ID,
+			// Execution ignores it.
+			id: 'customFieldsNotice',
 			displayName: `Custom Fields (${custom.length || 'none'} listed)`,
 			type: 'string',
 			defaultValue: notice,

@@ -98,7 +98,8 @@ function selectFields(record: IDataObject, fields: string[]): IDataObject {
 
 const raw = (record: IDataObject) => record;
 
-function shapeOf({ context, index }: Item, resource: SimplifiedResource) {
+function shapeOf(item: Item, resource: SimplifiedResource) {
+	const { context, index } = item;
 	const simplified = (record: IDataObject) => simplify(resource, record);
 	const version = context.getNode().typeVersion;
 	if (version < OUTPUT_CONTROL_VERSION) return raw;
@@ -109,12 +110,12 @@ function shapeOf({ context, index }: Item, resource: SimplifiedResource) {
 	if (output === 'raw') return raw;
 	if (output !== 'fields') {
 		fail(
-			{ context, index },
+			item,
 			`"Output" must be simple, raw or fields but is ${describeValue(output)} in item ${index}`,
 			'Pick Simplified, Raw or Select Included Fields under "Output".',
 		);
 	}
-	const fields = selectedFields({ context, index });
+	const fields = selectedFields(item);
 	return (record: IDataObject) => selectFields(record, fields);
 }
 
