@@ -504,6 +504,13 @@ export async function polls(count: number, env = e2eEnv()): Promise<void> {
 	await waitFor(async () => (await leadListPolls(env)).length >= count, 30_000, `${count} polls`);
 }
 
+export const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/** Every item the polling trigger emitted in the workflow's finished executions so far, oldest first. */
+export async function polledItems(workflowId: string, env = e2eEnv()): Promise<any[]> {
+	return await emittedItems(workflowId, POLLING_NODE_NAME, env);
+}
+
 /** Every item a trigger node emitted in the workflow's finished executions so far, oldest first. */
 export async function emittedItems(
 	workflowId: string,

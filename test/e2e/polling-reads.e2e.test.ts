@@ -9,14 +9,14 @@ import { readFileSync } from 'node:fs';
 
 import {
 	e2eEnv,
-	emittedItems,
 	finishedExecutions,
 	leadListPolls,
 	POLL_MS,
-	POLLING_NODE_NAME,
+	polledItems,
 	pollingWorkflow,
 	polls,
 	sandbox,
+	sleep,
 	waitFor,
 	withActiveWorkflow,
 } from './lib';
@@ -26,11 +26,7 @@ const crm = sandbox(env);
 
 jest.setTimeout(240_000);
 
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
-
-/** Every item the trigger emitted in the workflow's finished executions so far. */
-const emitted = async (workflowId: string): Promise<any[]> =>
-	await emittedItems(workflowId, POLLING_NODE_NAME, env);
+const emitted = async (workflowId: string) => await polledItems(workflowId, env);
 
 /**
  * Waits for the first poll, which reads the whole list (3 pages of the 250 leads seeded), then clears the request log.

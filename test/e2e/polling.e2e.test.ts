@@ -7,14 +7,14 @@
  */
 import {
 	e2eEnv,
-	emittedItems,
 	finishedExecutions,
 	POLL_MS,
-	POLLING_NODE_NAME,
+	polledItems,
 	pollingWorkflow,
 	polls,
 	restartN8n,
 	sandbox,
+	sleep,
 	waitFor,
 	withActiveWorkflow,
 } from './lib';
@@ -24,11 +24,7 @@ const crm = sandbox(env);
 
 jest.setTimeout(240_000);
 
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
-
-/** Every item the trigger emitted in the workflow's finished executions so far. */
-const emitted = async (workflowId: string): Promise<any[]> =>
-	await emittedItems(workflowId, POLLING_NODE_NAME, env);
+const emitted = async (workflowId: string) => await polledItems(workflowId, env);
 
 const under = env.scheduler ? ' under its durable poll scheduler with durable cursors' : '';
 
