@@ -21,7 +21,7 @@ import path from 'node:path';
 import { ensureBuild } from './lib/build';
 import { asksForFiles, e2eJestArgs, type Lane } from './lib/e2eFiles';
 import { installedVersion, installPackage } from './lib/n8n';
-import { ensureRuntime, ROOT, type RuntimeName } from './lib/runtime';
+import { ensureRuntime, leanEnv, ROOT, type RuntimeName } from './lib/runtime';
 import { logSize, waitForStoredWorkflows } from './lib/settle';
 import { startStack } from './lib/stack';
 import { runJestProject } from './lib/system';
@@ -51,6 +51,8 @@ export interface E2eEnv {
 	 * user upgrading or downgrading does), `"package": "current"` this checkout again; without it the installed package
 	 * stays. It answers once n8n serves every stored active workflow again (scripts/lib/settle.ts), with the version of
 	 * the package n8n loaded: `{"restarted": true, "version": "0.3.0"}`.
+	 * GET {controlUrl}/publication-service answers `{"publicationService": true}` while n8n publishes through its
+	 * publication service (its runtime's default, unless restarted with `"publicationService": false`).
 	 */
 	controlUrl: string;
 	/**
@@ -190,7 +192,7 @@ async function main(): Promise<void> {
 			process.env.E2E_N8N_PORT ??
 				(second ? 5721 : { current: 5691, compat: 5701, scheduler: 5711 }[variant]),
 		),
-		n8nEnv: scheduler ? SCHEDULER_ENV : undefined,
+		n8nEnv: { ...leanEnv(runtime), ...(scheduler ? SCHEDULER_ENV : {}) },
 		// A high limit by default; rate-limit tests tighten it through /__sandbox/config and restore it.
 		sandbox: { port: 0, rateLimit: { limit: 600, windowMs: 60_000 }, timeScale: 0.001 },
 	});
@@ -295,7 +297,11 @@ async function main(): Promise<void> {
 					};
 					const logFromByte = logSize(stack.logFile);
 					await stack.n8n.start();
-					await waitForStoredWorkflows(stack.client, { logFile: stack.logFile, logFromByte });
+					await waitForStoredWorkflows(stack.client, {
+						publicationService: stack.n8n.publicationService,
+						logFile: stack.logFile,
+						logFromByte,
+					});
 					response
 						.writeHead(200, { 'content-type': 'application/json' })
 						.end(JSON.stringify({ restarted: true, version: installedVersion(userFolder) }));
@@ -303,6 +309,12 @@ async function main(): Promise<void> {
 					response.writeHead(500).end(String(error));
 				}
 			});
+			return;
+		}
+		if (request.method === 'GET' && request.url === '/publication-service') {
+			response
+				.writeHead(200, { 'content-type': 'application/json' })
+				.end(JSON.stringify({ publicationService: stack.n8n.publicationService }));
 			return;
 		}
 		response.writeHead(404).end();

@@ -22,7 +22,7 @@ import { startSandbox, type Sandbox } from '../test/sandbox/server';
 import type { E2eEnv } from './e2e';
 import { installPackage, N8nClient, N8nProcess, type N8nCommand } from './lib/n8n';
 import { freePort, runJestProject } from './lib/system';
-import { ensureRuntime, ROOT } from './lib/runtime';
+import { ensureRuntime, leanEnv, ROOT } from './lib/runtime';
 import { PostgresServer, RedisServer, ensureServicePackages } from './lib/services';
 import { ensureBuild } from './lib/build';
 import { ensureCredentials } from './lib/stack';
@@ -136,6 +136,7 @@ async function main(): Promise<number> {
 	const webhookUrl = `http://127.0.0.1:${ports.webhookA}`;
 	const shared: Record<string, string> = {
 		EXECUTIONS_MODE: 'queue',
+		...leanEnv('current'),
 		...started.postgres.n8nEnv(),
 		...started.redis.n8nEnv(),
 		// What trigger nodes register: the webhook process, not main.

@@ -173,12 +173,14 @@ export class N8nProcess {
 		const ready = (async () => {
 			while (Date.now() < deadline) {
 				try {
-					// n8n reports ready before its REST and public API routes are mounted: wait for all three.
+					// n8n reports ready before its REST and public API routes are mounted: wait for all three (a
+					// mounted route asks for a login: 401).
 					const health = await fetch(`${this.url}/healthz/readiness`);
 					// Webhook processes and workers have no editor or API: readiness (database and Redis reached) is all.
 					if (this.command !== 'start' && health.ok) return;
-					const settings = health.ok ? await fetch(`${this.url}/rest/settings`) : undefined;
-					const publicApi = settings?.ok ? await fetch(`${this.url}/api/v1/workflows`) : undefined;
+					const rest = health.ok ? await fetch(`${this.url}/rest/workflows`) : undefined;
+					const publicApi =
+						rest && rest.status !== 404 ? await fetch(`${this.url}/api/v1/workflows`) : undefined;
 					if (publicApi && publicApi.status !== 404) return;
 				} catch {
 					// not listening yet
@@ -188,6 +190,15 @@ export class N8nProcess {
 			throw new Error(`n8n ${this.command} did not become ready within ${timeoutMs / 1000} s`);
 		})();
 		await Promise.race([ready, exited]);
+	}
+
+	/**
+	 * Whether this n8n publishes through its publication service: the runtime's default (2.41), off with
+	 * N8N_USE_WORKFLOW_PUBLICATION_SERVICE=false. Known from how it was started: a lean n8n (leanEnv) serves no settings.
+	 */
+	get publicationService(): boolean {
+		const off = this.options.env?.N8N_USE_WORKFLOW_PUBLICATION_SERVICE === 'false';
+		return this.options.runtime.publishes && !off;
 	}
 
 	async stop(): Promise<void> {
@@ -481,25 +492,6 @@ export class N8nClient {
 	}
 
 	/**
-	 * Whether this n8n publishes through its publication service (2.41 and later with default settings; off with
-	 * N8N_USE_WORKFLOW_PUBLICATION_SERVICE=false, absent before 2.41). Read from the owner's settings, which hold it.
-	 */
-	async usesPublicationService(): Promise<boolean> {
-		const read = async () =>
-			await this.rest<{ useWorkflowPublicationService?: boolean }>(
-				'GET',
-				'/settings',
-				undefined,
-				(this.cookie ??= await this.login()),
-			);
-		const settings = await read().catch(async () => {
-			this.cookie = undefined;
-			return await read();
-		});
-		return settings.data.useWorkflowPublicationService === true;
-	}
-
-	/**
 	 * n8n 2.41's publication status of a workflow (`GET /rest/workflows/{id}/publication-status`): `in_progress` while
 	 * the publication service works on it, then `published`, `partial`, `failed` (with each trigger's error) or
 	 * `not_published`. Undefined where n8n has no publication service (1.x, 2.38, or 2.41 with
@@ -562,10 +554,10 @@ export class N8nClient {
 		await this.api('DELETE', `/workflows/${id}`);
 	}
 
-	async executions(workflowId: string): Promise<any[]> {
+	async executions(workflowId: string, includeData = true): Promise<any[]> {
 		const result = await this.api<{ data: any[] }>(
 			'GET',
-			`/executions?workflowId=${workflowId}&includeData=true&limit=100`,
+			`/executions?workflowId=${workflowId}&includeData=${includeData}&limit=100`,
 		);
 		return result.data;
 	}

@@ -68,14 +68,19 @@ export function webhookPaths(workflow: { nodes?: Array<Record<string, any>> }): 
  */
 export async function waitForStoredWorkflows(
 	client: N8nClient,
-	options: { logFile: string; logFromByte: number; timeoutMs?: number },
+	options: {
+		publicationService: boolean;
+		logFile: string;
+		logFromByte: number;
+		timeoutMs?: number;
+	},
 ): Promise<void> {
 	const deadline = Date.now() + (options.timeoutMs ?? 120_000);
 	const { data: workflows } = await client.api<{
 		data: Array<{ id: string; nodes?: Array<Record<string, any>> }>;
 	}>('GET', '/workflows?active=true&limit=250');
 	if (workflows.length === 0) return;
-	if (await client.usesPublicationService()) {
+	if (options.publicationService) {
 		for (const workflow of workflows) {
 			await client
 				.waitForPublication(workflow.id, 'published', Math.max(1_000, deadline - Date.now()))

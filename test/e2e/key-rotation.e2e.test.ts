@@ -19,9 +19,9 @@ import { readFileSync } from 'node:fs';
 
 import { logSize } from '../../scripts/lib/settle';
 import {
-	expectLogged,
 	e2eEnv,
 	expectExactlyExecutions,
+	expectLogged,
 	finishedExecutions,
 	n8nClient,
 	restartN8n,
@@ -30,6 +30,7 @@ import {
 	triggerState,
 	triggerUrl,
 	triggerWorkflow,
+	usesPublicationService,
 	waitFor,
 } from './lib';
 
@@ -160,7 +161,7 @@ describe(`A change of the trigger's API key in real n8n ${env.n8nVersion}`, () =
 		expect(unsigned.status).toBe(401);
 		const afterUnsigned = await mine();
 		expect(afterUnsigned).toHaveLength(1);
-		if (await n8n.usesPublicationService()) expect(afterUnsigned[0].id).toBe(old.id);
+		if (await usesPublicationService()) expect(afterUnsigned[0].id).toBe(old.id);
 		const started = Date.now();
 		// 2.41 runs no hook at start-up: the first delivery finds the secret unreadable and subscribes anew. 1.x has
 		// subscribed anew at start-up already; this lead then simply runs.
@@ -195,7 +196,7 @@ describe(`A change of the trigger's API key in real n8n ${env.n8nVersion}`, () =
 		);
 		await new Promise((resolve) => setTimeout(resolve, 2_000));
 		const before = (await finishedExecutions(workflowId)).length;
-		expect(before).toBe((await n8n.usesPublicationService()) ? 0 : 1);
+		expect(before).toBe((await usesPublicationService()) ? 0 : 1);
 		await crm.api('POST', '/leads', { name: 'Through the new subscription' });
 		await expectExactlyExecutions(workflowId, before + 1);
 		expect((await mine()).map((s) => s.id)).toEqual([renewed.id]);
@@ -205,7 +206,7 @@ describe(`A change of the trigger's API key in real n8n ${env.n8nVersion}`, () =
 		const [old] = await mine();
 		await rotateKey();
 		const logFrom = logSize(env.logFile);
-		const publication = await n8n.usesPublicationService();
+		const publication = await usesPublicationService();
 		const failOnce = { status: 503, count: 1, method: 'POST', pathPrefix: '/api/v1/webhooks' };
 		// 1.x renews at start-up (checkExists, then create): the fault meets that create. 2.41: the first delivery's.
 		if (!publication) await crm.fault(failOnce);

@@ -265,17 +265,18 @@ export async function waitForExecutions(
 	env = e2eEnv(),
 	timeoutMs = 30_000,
 ): Promise<any[]> {
-	const client = n8nClient(env);
-	return await waitFor(
-		async () => {
-			const finished = (await client.executions(workflowId)).filter(
-				(execution) => execution.finished || execution.stoppedAt,
-			);
-			return finished.length >= count ? finished : undefined;
-		},
+	await waitFor(
+		async () => (await finishedCount(workflowId, env)) >= count,
 		timeoutMs,
 		`${count} finished execution(s) of workflow ${workflowId}`,
 	);
+	return await finishedExecutions(workflowId, env);
+}
+
+/** How many executions of a workflow have finished, read without their data: what a wait polls. */
+async function finishedCount(workflowId: string, env: E2eEnv): Promise<number> {
+	const executions = await n8nClient(env).executions(workflowId, false);
+	return executions.filter((execution) => execution.finished || execution.stoppedAt).length;
 }
 
 /** The JSON of the items a node put out (first run, first output) in an execution with data. */
@@ -561,6 +562,13 @@ export async function restartN8n(
 	return (JSON.parse(text) as { version: string }).version;
 }
 
+/** Whether the e2e n8n publishes through its publication service now (scripts/e2e.ts: `publication-service`). */
+export async function usesPublicationService(env = e2eEnv()): Promise<boolean> {
+	const response = await fetch(`${env.controlUrl}/publication-service`);
+	if (response.status !== 200) throw new Error(`publication-service → ${response.status}`);
+	return ((await response.json()) as { publicationService: boolean }).publicationService;
+}
+
 /** A trigger's production URL under `base` (n8n's own URL by default, or another address of it). */
 export function triggerUrl(
 	workflow: { nodes: Array<{ webhookId?: string }> },
@@ -590,7 +598,7 @@ export async function expectExactlyExecutions(
 	env = e2eEnv(),
 ): Promise<any[]> {
 	await waitFor(
-		async () => (await finishedExecutions(workflowId, env)).length >= count,
+		async () => (await finishedCount(workflowId, env)) >= count,
 		timeoutMs,
 		`${count} execution(s)`,
 	);

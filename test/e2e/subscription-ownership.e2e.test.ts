@@ -25,6 +25,7 @@ import {
 	triggerState,
 	triggerUrl,
 	triggerWorkflow,
+	usesPublicationService,
 	waitFor,
 } from './lib';
 
@@ -202,7 +203,7 @@ describe(`A subscription stored by 0.1 (no tag), in real n8n ${env.n8nVersion}`,
 				staticData: { [`node:${TRIGGER_NODE_NAME}`]: data },
 			});
 			// 2.41 keeps the published workflow as it runs (no hook runs); 1.x re-activates it, and its check adopts it.
-			if (await n8n.usesPublicationService())
+			if (await usesPublicationService())
 				expect((await triggerState(id)).webhookId).toBe(legacy.id);
 			// Its clear secret is not read: the delivery subscribes anew, deletes the 0.1 subscription (the CRM shows it at
 			// this URL, untagged) and sweeps the tagged one at its URL.

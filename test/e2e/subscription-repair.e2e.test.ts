@@ -12,13 +12,14 @@
 import { randomUUID } from 'node:crypto';
 
 import {
-	expectLogged,
 	e2eEnv,
+	expectLogged,
 	finishedExecutions,
 	n8nClient,
 	restartN8n,
 	sandbox,
 	triggerWorkflow,
+	usesPublicationService,
 	waitFor,
 	waitForWebhook,
 	withActiveWorkflow,
@@ -108,7 +109,7 @@ let publicationService = false;
 
 beforeAll(async () => {
 	await crm.reset();
-	publicationService = await n8n.usesPublicationService();
+	publicationService = await usesPublicationService();
 });
 
 afterEach(removeCreated);
@@ -265,7 +266,6 @@ describe(`Lost subscriptions and n8n's URL in real n8n ${env.n8nVersion}`, () =>
 			if (!publicationService) return;
 			try {
 				await restartN8n({ publicationService: false });
-				expect(await n8n.usesPublicationService()).toBe(false);
 				const { workflow, id, subscription } = await activeTrigger(
 					'repair: publication service off',
 				);

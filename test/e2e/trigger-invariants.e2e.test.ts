@@ -17,7 +17,7 @@ import { createServer, request as httpRequest, type Server } from 'node:http';
 import path from 'node:path';
 
 import { N8nClient, N8nProcess } from '../../scripts/lib/n8n';
-import { ensureRuntime } from '../../scripts/lib/runtime';
+import { ensureRuntime, leanEnv } from '../../scripts/lib/runtime';
 import { waitForStoredWorkflows } from '../../scripts/lib/settle';
 import { assertPortFree } from '../../scripts/lib/system';
 import {
@@ -319,7 +319,7 @@ describe.each([
 			userFolder: copyFolder,
 			port: COPY_PORT,
 			logFile: copyLog,
-			env: { WEBHOOK_URL: `${copyUrl}/`, N8N_WEBHOOK_URL: `${copyUrl}/` },
+			env: { ...leanEnv(env.runtime), WEBHOOK_URL: `${copyUrl}/`, N8N_WEBHOOK_URL: `${copyUrl}/` },
 		});
 		await crm.clearRequests();
 		try {
@@ -328,6 +328,7 @@ describe.each([
 			copyClient.apiKey = env.n8nApiKey;
 			// The copy activates what its database holds (1.x: checkExists and create at start-up; 2.41: no hook).
 			await waitForStoredWorkflows(copyClient, {
+				publicationService: copy.publicationService,
 				logFile: copyLog,
 				logFromByte: 0,
 				timeoutMs: 180_000,

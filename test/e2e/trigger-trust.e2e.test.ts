@@ -16,9 +16,9 @@ import { readFileSync } from 'node:fs';
 import { connect } from 'node:net';
 
 import {
-	expectLogged,
 	e2eEnv,
 	expectExactlyExecutions,
+	expectLogged,
 	n8nClient,
 	renewedSubscription,
 	restartN8n,
@@ -28,6 +28,7 @@ import {
 	TRIGGER_NODE_TYPE,
 	triggerState as staticDataOf,
 	triggerUrl as urlOf,
+	usesPublicationService,
 	waitFor,
 } from './lib';
 
@@ -76,7 +77,7 @@ async function restartAt(webhookUrl: 'default' | 'alias'): Promise<void> {
  * no hook at start-up for webhooks it already has, re-publishing each workflow (deactivate, activate).
  */
 async function followN8nUrl(workflowIds: string[]): Promise<void> {
-	if (!(await n8n.usesPublicationService())) return;
+	if (!(await usesPublicationService())) return;
 	for (const id of workflowIds) {
 		await n8n.deactivate(id);
 		await n8n.activate(id);
