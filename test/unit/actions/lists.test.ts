@@ -1,10 +1,11 @@
 /** Issue 17: every list goes through the one list reader (transport/pagination.ts); its checks show through the operations. */
-import type { IDataObject, INodeParameters } from 'n8n-workflow';
+import type { INodeParameters } from 'n8n-workflow';
 
 import { LIST } from '../../../nodes/CrmInvoicing/shared/transport/limits';
-import { api, jsonOf, logging, newExecution, records, run, useNock } from './support';
-import type { SeenRequest } from './support';
-import { v1Page, v2Page } from '../../helpers/actions';
+import { api, jsonOf, newExecution, records, run, useNock } from './support';
+import { answer, v1Page, v2Page } from '../../helpers/actions';
+import { servePages } from '../../helpers/actionTests';
+import { lead } from '../../helpers/records';
 
 useNock();
 
@@ -193,39 +194,20 @@ describe('list entries that are not objects are an error, not output items', () 
 });
 
 describe('Create or Update reads its search through the list reader', () => {
-	const lead = (id: string, extra: IDataObject = {}): IDataObject => ({
-		id,
-		name: 'x',
-		archived: false,
-		createdAt: '2026-01-01T00:00:00Z',
-		...extra,
-	});
 	const upsert = { resource: 'lead', operation: 'upsert', email: 'jane@example.com', name: 'Jane' };
 
 	it('finds the exact email among 1,500 leads whose names match the search (15 pages), and updates it', async () => {
-		const seen: SeenRequest[] = [];
-		let page = 0;
-		api()
-			.get('/api/v1/leads')
-			.query(true)
-			.times(15)
-			.reply(function (path, body) {
-				page++;
-				const items = Array.from({ length: 100 }, (_, index) =>
-					lead(`lead_${page}_${index}`, {
-						name: 'jane@example.com fan',
-						email: `fan${index}@example.com`,
-					}),
-				);
-				if (page === 13) items[40] = lead('lead_jane', { email: 'Jane@Example.com' });
-				return logging(seen, 200, {
-					items,
-					hasMore: page < 15,
-					nextCursor: page < 15 ? `c${page}` : null,
-				}).call(this, path, body);
-			})
-			.patch('/api/v1/leads/lead_jane')
-			.reply(200, lead('lead_jane', { email: 'Jane@Example.com', name: 'Jane' }));
+		const fans = (page: number) =>
+			Array.from({ length: 100 }, (_, index) =>
+				lead(`lead_${page}_${index}`, {
+					name: 'jane@example.com fan',
+					email: `fan${index}@example.com`,
+				}),
+			);
+		const pages = Array.from({ length: 15 }, (_, index) => fans(index + 1));
+		pages[12][40] = lead('lead_jane', { email: 'Jane@Example.com' });
+		const seen = servePages('/api/v1/leads', pages);
+		answer('patch', '/api/v1/leads/lead_jane', lead('lead_jane', { email: 'Jane@Example.com' }));
 
 		const output = await run(upsert);
 
@@ -233,7 +215,7 @@ describe('Create or Update reads its search through the list reader', () => {
 		expect(seen).toHaveLength(15);
 		expect(seen[0].path).toBe('/api/v1/leads?search=jane%40example.com&archived=false&limit=100');
 		expect(seen[14].path).toBe(
-			'/api/v1/leads?search=jane%40example.com&archived=false&limit=100&cursor=c14',
+			'/api/v1/leads?search=jane%40example.com&archived=false&limit=100&cursor=c15',
 		);
 	});
 
