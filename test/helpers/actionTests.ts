@@ -1,4 +1,3 @@
-/* eslint-disable -- not shipped: eslint.dev.config.mjs lints this file, not n8n's node rules */
 /** A v1 list served page by page, for the action node's unit tests (test/unit/actions/). */
 import { api, logging } from '../unit/actions/support';
 import type { SeenRequest } from '../unit/actions/support';
