@@ -1,8 +1,9 @@
 /** Where the spec leaves a choice open (issue 12), under both readings: it works, or an error names the point. */
 import nock from 'nock';
 import { setGlobalState } from 'n8n-workflow';
-import type { INodeParameters } from 'n8n-workflow';
+import type { IDataObject, INodeParameters } from 'n8n-workflow';
 
+import { USER_SEARCH_QUERY_PARAMETER } from '../../../nodes/CrmInvoicing/shared/apiChoices';
 import { api, BASE, byId, jsonOf, run, useNock } from './support';
 import { answer, calls, v1Page } from '../../helpers/actions';
 import { errorOf } from '../../helpers/harness';
@@ -265,17 +266,17 @@ describe('user search: the spec does not name the parameter; a server may ignore
 		{ id: 'usr_2', firstName: 'Rita', lastName: 'Reader', email: 'rita.reader@example.com' },
 		{ id: 'usr_3', firstName: 'José', lastName: 'Núñez', email: 'jose@example.com' },
 	];
-	const found = async (search: string, limit?: number) =>
-		jsonOf(await run({ resource: 'user', operation: 'getMany', limit, filters: { search } })).map(
+	const found = async (filters: IDataObject, limit?: number) =>
+		jsonOf(await run({ resource: 'user', operation: 'getMany', limit, filters })).map(
 			(user) => user.id,
 		);
 
-	it("standard reading (the server filters): one request, the server's answer", async () => {
+	it("standard reading (the server filters): one request under USER_SEARCH_QUERY_PARAMETER, Active as a boolean, the server's answer", async () => {
 		const scope = api()
 			.get('/api/v1/users')
-			.query({ limit: '50', search: 'rita' })
+			.query({ limit: '50', [USER_SEARCH_QUERY_PARAMETER]: 'rita', active: 'false' })
 			.reply(200, v1Page([users[1]]));
-		expect(await found('rita')).toEqual(['usr_2']);
+		expect(await found({ search: 'rita', active: false })).toEqual(['usr_2']);
 		expect(scope.isDone()).toBe(true);
 	});
 
@@ -290,8 +291,8 @@ describe('user search: the spec does not name the parameter; a server may ignore
 			.get('/api/v1/users')
 			.query({ limit: '50', search: 'ada admin' })
 			.reply(200, v1Page(users));
-		expect(await found('nunez', 2)).toEqual(['usr_3']);
-		expect(await found('ada admin')).toEqual(['usr_1']);
+		expect(await found({ search: 'nunez' }, 2)).toEqual(['usr_3']);
+		expect(await found({ search: 'ada admin' })).toEqual(['usr_1']);
 		expect(scope.isDone()).toBe(true);
 	});
 });
