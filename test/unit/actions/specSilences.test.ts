@@ -1,7 +1,7 @@
 /** Where the spec leaves a choice open (issue 12), under both readings: it works, or an error names the point. */
 import nock from 'nock';
 import { setGlobalState } from 'n8n-workflow';
-import type { IDataObject, INodeParameters } from 'n8n-workflow';
+import type { INodeParameters } from 'n8n-workflow';
 
 import { USER_SEARCH_QUERY_PARAMETER } from '../../../nodes/CrmInvoicing/shared/apiChoices';
 import { api, BASE, byId, jsonOf, run, useNock } from './support';
@@ -266,7 +266,7 @@ describe('user search: the spec does not name the parameter; a server may ignore
 		{ id: 'usr_2', firstName: 'Rita', lastName: 'Reader', email: 'rita.reader@example.com' },
 		{ id: 'usr_3', firstName: 'José', lastName: 'Núñez', email: 'jose@example.com' },
 	];
-	const found = async (filters: IDataObject, limit?: number) =>
+	const found = async (filters: INodeParameters, limit?: number) =>
 		jsonOf(await run({ resource: 'user', operation: 'getMany', limit, filters })).map(
 			(user) => user.id,
 		);
