@@ -1,7 +1,8 @@
-import type { IDataObject, INodeParameters } from 'n8n-workflow';
+import type { INodeParameters } from 'n8n-workflow';
 
 import { api, byId, fromList, jsonOf, run, unmatchedRequests, useNock } from './support';
-import { answer, bodies, v1Page } from '../../helpers/actions';
+import { answer, bodies } from '../../helpers/actions';
+import { queries, servePages } from '../../helpers/actionTests';
 import { lead } from '../../helpers/records';
 
 useNock();
@@ -120,18 +121,11 @@ describe('lead: get many', () => {
 		],
 		[{ archived: false }, 10, { limit: '10', archived: 'false' }],
 	])('sends the filters %j as query parameters', async (filters, limit, query) => {
-		const queries: IDataObject[] = [];
-		api()
-			.get('/api/v1/leads')
-			.query((received) => {
-				queries.push(received as IDataObject);
-				return true;
-			})
-			.reply(200, v1Page([lead('lead_1')]));
+		const seen = servePages('/api/v1/leads', [[lead('lead_1')]]);
 
 		const output = await run({ resource: 'lead', operation: 'getMany', limit, filters });
 
-		expect(queries).toEqual([query]);
+		expect(queries(seen)).toEqual([query]);
 		expect(jsonOf(output)).toEqual([lead('lead_1')]);
 	});
 });
