@@ -38,7 +38,7 @@ async function postedInvoice(
 
 describe('dates: an invoice date and a deal close date alike', () => {
 	/** The invoice date POSTed for `when`, given as the item's `when`. */
-	const sentDate = async (when: unknown) =>
+	const sentDate = async (when: string | number) =>
 		(await postedInvoice(invoice({ date: '={{ $json.when }}' }), { ...oneLine, when })).date;
 	const berlin = 'Europe/Berlin';
 	const unix = '2026-01-01T00:00:00.000Z';
