@@ -27,31 +27,12 @@ const paginate = {
 	returnAll: true,
 };
 
-/** A server that ignores `limit`: every page holds `pageSize` records, `pages` pages in all. */
-function ignoringLimit(
-	pageSize: number,
-	pages: number,
-	path = '/api/v1/leads',
-): { served: () => number } {
-	let served = 0;
-	api()
-		.get(path)
-		.query(true)
-		.times(pages)
-		.reply(() => {
-			served++;
-			const last = served === pages;
-			return [
-				200,
-				{
-					items: records(pageSize, (served - 1) * pageSize + 1),
-					hasMore: !last,
-					nextCursor: last ? null : `c${served}`,
-				},
-			];
-		});
-	return { served: () => served };
-}
+/** A server that ignores `limit`: every page holds `pageSize` records, `pages` pages in all; the requests it answered. */
+const ignoringLimit = (pageSize: number, pages: number) =>
+	servePages(
+		'/api/v1/leads',
+		Array.from({ length: pages }, (_, page) => records(pageSize, page * pageSize + 1)),
+	);
 
 describe('Custom API Request → Paginate joins pages through the list reader', () => {
 	it('joins 160,000 records (16 pages of 10,000 from a server that ignores limit) without a stack overflow', async () => {
@@ -61,7 +42,7 @@ describe('Custom API Request → Paginate joins pages through the list reader', 
 
 		const output = await run(paginate);
 
-		expect(server.served()).toBe(16);
+		expect(server.length).toBe(16);
 		expect(output).toHaveLength(160_000);
 		expect(output[0].json.id).toBe('rec_1');
 		expect(output[159_999].json.id).toBe('rec_160000');
@@ -82,7 +63,7 @@ describe('Custom API Request → Paginate joins pages through the list reader', 
 			/query parameters the endpoint filters by, or set "Limit" instead of "Return All"/,
 		);
 		// It stopped at the page that passed the cap, not after the whole list.
-		expect(server.served()).toBe(Math.floor(LIST.maxRecords / 10_000) + 1);
+		expect(server.length).toBe(Math.floor(LIST.maxRecords / 10_000) + 1);
 	});
 
 	it('starts from a cursor given as a query parameter, and treats that cursor handed back as a loop', async () => {
@@ -230,7 +211,7 @@ describe('Create or Update reads its search through the list reader', () => {
 				/search matches names, mobiles and websites too.*Lead → Update with the lead's ID/,
 			),
 		});
-		expect(server.served()).toBe(3);
+		expect(server.length).toBe(3);
 	});
 });
 
