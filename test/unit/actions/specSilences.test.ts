@@ -57,13 +57,9 @@ describe('archive / unarchive: the API may ignore `archived` in a PATCH', () => 
 	});
 
 	it('unarchive says "did not unarchive"; with Continue on Fail the error is its item and the next item goes on', async () => {
-		api()
-			.patch('/api/v1/leads/lead_1')
-			.reply(204)
-			.get('/api/v1/leads/lead_1')
-			.reply(200, lead('lead_1', { archived: true }))
-			.patch('/api/v1/leads/lead_2')
-			.reply(200, lead('lead_2', { archived: false }));
+		answer('patch', '/api/v1/leads/lead_1', undefined, { status: 204 });
+		answer('get', '/api/v1/leads/lead_1', lead('lead_1', { archived: true }));
+		answer('patch', '/api/v1/leads/lead_2', lead('lead_2'));
 		const output = await run(
 			{ resource: 'lead', operation: 'unarchive', leadId: byId('={{ $json.id }}') },
 			{ items: [{ json: { id: 'lead_1' } }, { json: { id: 'lead_2' } }], continueOnFail: true },
@@ -105,11 +101,8 @@ describe('lead update: 204 answers and ignored custom fields', () => {
 	);
 
 	it('custom fields the API did not apply → an error naming them', async () => {
-		api()
-			.patch('/api/v1/leads/lead_1')
-			.reply(204)
-			.get('/api/v1/leads/lead_1')
-			.reply(200, lead('lead_1', { title: 'CTO', customFields: null }));
+		answer('patch', '/api/v1/leads/lead_1', undefined, { status: 204 });
+		answer('get', '/api/v1/leads/lead_1', lead('lead_1', { title: 'CTO', customFields: null }));
 		const customFields = { field: [{ key: 'tier', value: 'gold' }] };
 		const error = await errorOf(run(update({ title: 'CTO', customFields })));
 		expect(error.message).toBe(
