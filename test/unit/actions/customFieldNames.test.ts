@@ -1,8 +1,9 @@
 /** Issue 40: custom fields named `constructor`, `prototype` and `__proto__` work on Create, Update and the merge. */
 import type { IDataObject, INodeParameters } from 'n8n-workflow';
 
-import { api, run, useNock } from './support';
+import { api, byId, run, useNock } from './support';
 import { answer } from '../../helpers/actions';
+import { lead } from '../../helpers/records';
 import type { SeenRequest } from './support';
 
 useNock();
@@ -43,15 +44,7 @@ const pairs: INodeParameters = {
 const customSent = (request: SeenRequest) =>
 	JSON.stringify((request.body as IDataObject).customFields);
 
-const record = (id: string, customFields: IDataObject) => ({
-	id,
-	number: 'N-1',
-	name: 'Jane',
-	title: 'T',
-	archived: false,
-	createdAt: '2026-01-02T03:04:05.000Z',
-	customFields,
-});
+const record = (id: string, customFields: IDataObject) => lead(id, { title: 'T', customFields });
 
 describe.each([
 	['lead', '/api/v1/leads', { name: 'Jane' }],
@@ -72,10 +65,7 @@ describe.each([
 
 		it('Update (version 3) merges them with the record’s other custom fields and sends them all', async () => {
 			const seen: SeenRequest[] = [];
-			const idParameter =
-				resource === 'lead'
-					? { leadId: { __rl: true, mode: 'id', value: 'r_1' } }
-					: { dealId: 'r_1' };
+			const idParameter = resource === 'lead' ? { leadId: byId('r_1') } : { dealId: 'r_1' };
 			const merged = `{"keep":1,${SENT.slice(1)}`;
 			answer('get', `${path}/r_1`, record('r_1', { keep: 1, constructor: 'old' }), { log: seen });
 			answer('patch', `${path}/r_1`, record('r_1', JSON.parse(merged) as IDataObject), {
@@ -104,7 +94,7 @@ it('Lead → Update fails when the CRM answers without a sent "__proto__" (an ow
 			{
 				resource: 'lead',
 				operation: 'update',
-				leadId: { __rl: true, mode: 'id', value: 'r_1' },
+				leadId: byId('r_1'),
 				columns: mapped({}),
 			},
 			{ typeVersion: 3 },

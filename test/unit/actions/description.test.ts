@@ -83,9 +83,10 @@ describe('node description', () => {
 			const operation = operationOf(name);
 			const options = operation.options as INodePropertyOptions[];
 			expect(options.map((option) => option.value).sort()).toEqual(operations);
+			expect(isSorted(options.map((option) => option.name))).toBe(true);
 			for (const option of options) {
-				expect(option.action).toEqual(expect.any(String));
-				expect(option.description).toEqual(expect.any(String));
+				expect(option.action).toMatch(/^[A-Z][a-z]/);
+				expect(option.description).toMatch(/./);
 				expect(typeof resources[name][option.value as string].execute).toBe('function');
 			}
 			expect(Object.keys(resources[name]).sort()).toEqual(operations);

@@ -7,65 +7,31 @@ import { answer, calls } from '../../helpers/actions';
 useNock();
 
 const n = '={{ $json.n }}';
+const get = (resource: string, key: string, id: unknown) => ({
+	resource,
+	operation: 'get',
+	[key]: id,
+});
 
 describe('get (and update) by ID, every resource', () => {
 	it.each([
-		[
-			'lead from a list pick',
-			'get',
-			{ resource: 'lead', operation: 'get', leadId: fromList('lead_1') },
-			'/leads/lead_1',
-		],
-		[
-			'lead, URL-encoded',
-			'get',
-			{ resource: 'lead', operation: 'get', leadId: byId('a/b') },
-			'/leads/a%2Fb',
-		],
-		['lead, a number', 'get', { resource: 'lead', operation: 'get', leadId: byId(n) }, '/leads/42'],
-		[
-			'client, trimmed',
-			'get',
-			{ resource: 'client', operation: 'get', clientId: ' cli_1 ' },
-			'/clients/cli_1',
-		],
-		[
-			'client, URL-encoded',
-			'get',
-			{ resource: 'client', operation: 'get', clientId: 'cli 1?' },
-			'/clients/cli%201%3F',
-		],
-		[
-			'client, a number',
-			'get',
-			{ resource: 'client', operation: 'get', clientId: n },
-			'/clients/42',
-		],
-		[
-			'product',
-			'get',
-			{ resource: 'product', operation: 'get', productId: 'prd_1' },
-			'/products/prd_1',
-		],
-		[
-			'product, a number',
-			'get',
-			{ resource: 'product', operation: 'get', productId: n },
-			'/products/42',
-		],
-		[
-			'webhook, a number',
-			'get',
-			{ resource: 'webhook', operation: 'get', webhookId: n },
-			'/webhooks/42',
-		],
+		['lead from a list pick', get('lead', 'leadId', fromList('lead_1')), '/leads/lead_1'],
+		['lead, URL-encoded', get('lead', 'leadId', byId('a/b')), '/leads/a%2Fb'],
+		['lead, a number', get('lead', 'leadId', byId(n)), '/leads/42'],
+		['client, trimmed', get('client', 'clientId', ' cli_1 '), '/clients/cli_1'],
+		['client, URL-encoded', get('client', 'clientId', 'cli 1?'), '/clients/cli%201%3F'],
+		['client, a number', get('client', 'clientId', n), '/clients/42'],
+		['product', get('product', 'productId', 'prd_1'), '/products/prd_1'],
+		['product, a number', get('product', 'productId', n), '/products/42'],
+		['webhook, a number', get('webhook', 'webhookId', n), '/webhooks/42'],
 		[
 			'deal update, a number',
-			'patch',
 			{ resource: 'deal', operation: 'update', dealId: n, updateFields: { title: 'T' } },
 			'/deals/42',
 		],
-	] as const)('%s: %s %s', async (_case, method, parameters, path) => {
+	] as const)('%s', async (_case, parameters, path) => {
+		// Update is the one PATCH here; every other operation reads.
+		const method = (parameters as INodeParameters).operation === 'update' ? 'patch' : 'get';
 		const record = { id: 'rec_1', name: 'Acme' };
 		const seen = answer(method, `/api/v1${path}`, record);
 

@@ -37,6 +37,9 @@ async function postedInvoice(
 }
 
 describe('dates: an invoice date and a deal close date alike', () => {
+	/** The invoice date POSTed for `when`, given as the item's `when`. */
+	const sentDate = async (when: string | number) =>
+		(await postedInvoice(invoice({ date: '={{ $json.when }}' }), { ...oneLine, when })).date;
 	const berlin = 'Europe/Berlin';
 	const unix = '2026-01-01T00:00:00.000Z';
 	it.each<[string, string | number, string]>([
@@ -56,10 +59,7 @@ describe('dates: an invoice date and a deal close date alike', () => {
 		setGlobalState({ defaultTimezone: timezone });
 		const deal = answer('post', '/api/v1/deals', { id: 'deal_1' });
 
-		const posted = await postedInvoice(invoice({ date: '={{ $json.when }}' }), {
-			...oneLine,
-			when,
-		});
+		const posted = await sentDate(when);
 		await run(
 			{
 				resource: 'deal',
@@ -73,21 +73,14 @@ describe('dates: an invoice date and a deal close date alike', () => {
 			{ items: [{ json: { when } }] },
 		);
 
-		expect(posted.date).toBe(sent);
+		expect(posted).toBe(sent);
 		expect((deal[0].body as IDataObject).expectedCloseDate).toBe(sent);
 	});
 
 	it('the switch from seconds to milliseconds sits at UNIX_TIME_RULE.millisecondsFrom', async () => {
-		const below = await postedInvoice(invoice({ date: '={{ $json.when }}' }), {
-			...oneLine,
-			when: UNIX_TIME_RULE.millisecondsFrom - 1,
-		});
-		expect(below.date).toBe(new Date((UNIX_TIME_RULE.millisecondsFrom - 1) * 1000).toISOString());
-		const at = await postedInvoice(invoice({ date: '={{ $json.when }}' }), {
-			...oneLine,
-			when: UNIX_TIME_RULE.millisecondsFrom,
-		});
-		expect(at.date).toBe('1973-03-03T09:46:40.000Z');
+		const below = UNIX_TIME_RULE.millisecondsFrom - 1;
+		expect(await sentDate(below)).toBe(new Date(below * 1000).toISOString());
+		expect(await sentDate(UNIX_TIME_RULE.millisecondsFrom)).toBe('1973-03-03T09:46:40.000Z');
 	});
 
 	it.each([

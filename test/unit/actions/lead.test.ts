@@ -1,7 +1,8 @@
-import type { IDataObject, INodeParameters } from 'n8n-workflow';
+import type { INodeParameters } from 'n8n-workflow';
 
 import { api, byId, fromList, jsonOf, run, unmatchedRequests, useNock } from './support';
-import { answer, bodies, v1Page } from '../../helpers/actions';
+import { answer, bodies } from '../../helpers/actions';
+import { queries, servePages } from '../../helpers/actionTests';
 import { lead } from '../../helpers/records';
 
 useNock();
@@ -87,20 +88,15 @@ describe('lead: get', () => {
 			run({ resource: 'lead', operation: 'get', leadId: byId('lead_missing') }),
 		).rejects.toMatchObject({ name: 'NodeApiError', httpCode: '404' });
 
-		const scope = api()
-			.get('/api/v1/leads/lead_1')
-			.reply(200, lead('lead_1'))
-			.get('/api/v1/leads/lead_missing')
-			.reply(404, missing)
-			.get('/api/v1/leads/lead_3')
-			.reply(200, lead('lead_3'));
+		answer('get', '/api/v1/leads/lead_1', lead('lead_1'));
+		answer('get', '/api/v1/leads/lead_missing', missing, { status: 404 });
+		answer('get', '/api/v1/leads/lead_3', lead('lead_3'));
 		const ids = ['lead_1', 'lead_missing', 'lead_3'];
 		const output = await run(
 			{ resource: 'lead', operation: 'get', leadId: byId('={{ $json.id }}') },
 			{ items: ids.map((id) => ({ json: { id } })), continueOnFail: true },
 		);
 
-		expect(scope.isDone()).toBe(true);
 		expect(output).toHaveLength(3);
 		expect(output[0]).toEqual({ json: lead('lead_1'), pairedItem: { item: 0 } });
 		expect(output[1]).toMatchObject({ json: { httpCode: '404' }, pairedItem: { item: 1 } });
@@ -120,18 +116,11 @@ describe('lead: get many', () => {
 		],
 		[{ archived: false }, 10, { limit: '10', archived: 'false' }],
 	])('sends the filters %j as query parameters', async (filters, limit, query) => {
-		const queries: IDataObject[] = [];
-		api()
-			.get('/api/v1/leads')
-			.query((received) => {
-				queries.push(received as IDataObject);
-				return true;
-			})
-			.reply(200, v1Page([lead('lead_1')]));
+		const seen = servePages('/api/v1/leads', [[lead('lead_1')]]);
 
 		const output = await run({ resource: 'lead', operation: 'getMany', limit, filters });
 
-		expect(queries).toEqual([query]);
+		expect(queries(seen)).toEqual([query]);
 		expect(jsonOf(output)).toEqual([lead('lead_1')]);
 	});
 });

@@ -1,7 +1,8 @@
 /** Issue 43: Lead → Get Many (version 4) filters by custom field values, reading pages of 100 leads itself. */
 import type { IDataObject, INodeParameters } from 'n8n-workflow';
 
-import { api, expectValidationError, jsonOf, records, run, useNock } from './support';
+import { expectValidationError, jsonOf, records, run, useNock } from './support';
+import { queries, servePages } from '../../helpers/actionTests';
 
 useNock();
 
@@ -18,22 +19,8 @@ function page(
 	);
 }
 
-/** The queries of the GET /api/v1/leads requests, in order; one page answered per entry of `pages`. */
-function servePages(pages: IDataObject[][]): IDataObject[] {
-	const queries: IDataObject[] = [];
-	const scope = api();
-	pages.forEach((items, index) => {
-		const last = index === pages.length - 1;
-		scope
-			.get('/api/v1/leads')
-			.query((query) => {
-				queries.push(query as IDataObject);
-				return true;
-			})
-			.reply(200, { items, hasMore: !last, nextCursor: last ? null : `c${index + 2}` });
-	});
-	return queries;
-}
+/** One page of leads answered per entry of `pages`; the requests, in order. */
+const serve = (pages: IDataObject[][]) => servePages('/api/v1/leads', pages);
 
 const filterOf = (...pairs: Array<[string, unknown]>): INodeParameters => ({
 	field: pairs.map(([key, value]) => ({ key, value })) as unknown as INodeParameters[],
@@ -53,11 +40,7 @@ describe('Lead → Get Many: Custom Field Filter (version 4)', () => {
 		const matching = { externalId: 'EXT-0142' };
 		const custom = Object.fromEntries([120, 130, 140, 150, 160, 170].map((n) => [n, matching]));
 		// A third page is there to be read, and must not be: the node stops at the fifth match.
-		const queries = servePages([
-			page(100, 1, { 5: { externalId: 'EXT-1' } }),
-			page(100, 101, custom),
-			[],
-		]);
+		const seen = serve([page(100, 1, { 5: { externalId: 'EXT-1' } }), page(100, 101, custom), []]);
 
 		const output = await run(
 			getMany({
@@ -69,14 +52,14 @@ describe('Lead → Get Many: Custom Field Filter (version 4)', () => {
 		);
 
 		expect(ids(output)).toEqual(['lead_120', 'lead_130', 'lead_140', 'lead_150', 'lead_160']);
-		expect(queries).toEqual([
+		expect(queries(seen)).toEqual([
 			{ limit: '100', archived: 'false' },
 			{ limit: '100', archived: 'false', cursor: 'c2' },
 		]);
 	});
 
 	it('with several pairs, every pair must match', async () => {
-		servePages([
+		serve([
 			page(4, 1, {
 				1: { externalId: 'EXT-0142', tier: 'gold' },
 				2: { externalId: 'EXT-0142', tier: 'silver' },
@@ -97,7 +80,7 @@ describe('Lead → Get Many: Custom Field Filter (version 4)', () => {
 	});
 
 	it('Return All reads every page and outputs the matches of all of them', async () => {
-		const queries = servePages([
+		const seen = serve([
 			page(100, 1, { 7: { vip: true } }),
 			page(100, 101),
 			page(30, 201, { 230: { vip: true }, 229: { vip: false } }),
@@ -109,7 +92,7 @@ describe('Lead → Get Many: Custom Field Filter (version 4)', () => {
 		);
 
 		expect(ids(output)).toEqual(['lead_7', 'lead_230']);
-		expect(queries.map((query) => query.limit)).toEqual(['100', '100', '100']);
+		expect(queries(seen).map((query) => query.limit)).toEqual(['100', '100', '100']);
 	});
 
 	it('compares text as it is and other values as their JSON text; null, missing and inherited keys never match', async () => {
@@ -123,19 +106,19 @@ describe('Lead → Get Many: Custom Field Filter (version 4)', () => {
 			7: { n: ' 42' },
 			8: { n: [42] },
 		};
-		servePages([page(9, 1, fields)]);
+		serve([page(9, 1, fields)]);
 		const matches = async (value: unknown, key = 'n') =>
 			ids(await run(getMany({ returnAll: true, customFieldFilter: filterOf([key, value]) }), V4));
 
 		expect(await matches('42')).toEqual(['lead_1', 'lead_2']);
 
-		servePages([page(9, 1, fields)]);
+		serve([page(9, 1, fields)]);
 		expect(await matches('[42]')).toEqual(['lead_8']);
 
 		// Object's own members are not custom fields: __proto__ of {} would read as "{}".
-		servePages([page(3, 1, { 1: {}, 2: { constructor: 'Acme' }, 3: { toString: 'x' } })]);
+		serve([page(3, 1, { 1: {}, 2: { constructor: 'Acme' }, 3: { toString: 'x' } })]);
 		expect(await matches('{}', '__proto__')).toEqual([]);
-		servePages([page(3, 1, { 1: {}, 2: { constructor: 'Acme' }, 3: { toString: 'x' } })]);
+		serve([page(3, 1, { 1: {}, 2: { constructor: 'Acme' }, 3: { toString: 'x' } })]);
 		expect(await matches('Acme', 'constructor')).toEqual(['lead_2']);
 	});
 
@@ -152,12 +135,12 @@ describe('Lead → Get Many: Custom Field Filter (version 4)', () => {
 			[4, {}],
 			[3, filterOf(['externalId', 'EXT-0142'])],
 		] as const) {
-			const queries = servePages([page(3, 1, { 2: { externalId: 'EXT-0142' } })]);
+			const seen = serve([page(3, 1, { 2: { externalId: 'EXT-0142' } })]);
 			const output = await run(getMany({ limit: 10, customFieldFilter: filter }), {
 				typeVersion: version,
 			});
 			expect(ids(output)).toEqual(['lead_1', 'lead_2', 'lead_3']);
-			expect(queries).toEqual([{ limit: '10' }]);
+			expect(queries(seen)).toEqual([{ limit: '10' }]);
 		}
 	});
 });

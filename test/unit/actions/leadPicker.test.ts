@@ -5,6 +5,8 @@ import { searchLeads } from '../../../nodes/CrmInvoicing/actions/methods/listSea
 import { CrmInvoicing } from '../../../nodes/CrmInvoicing/CrmInvoicing.node';
 import { createLoadOptionsContext } from '../../helpers/harness';
 import { api, useNock } from './support';
+import { servePages } from '../../helpers/actionTests';
+import { lead as record } from '../../helpers/records';
 
 useNock();
 
@@ -15,25 +17,18 @@ function context() {
 	}).context;
 }
 
-const lead = (id: string, number: string, extra: IDataObject = {}): IDataObject => ({
-	id,
-	number,
-	name: 'Jane Doe',
-	email: 'jane@example.com',
-	archived: false,
-	createdAt: '2026-01-02T03:04:05.000Z',
-	...extra,
-});
+const lead = (id: string, number: string, extra: IDataObject = {}): IDataObject =>
+	record(id, { number, email: 'jane@example.com', ...extra });
 
 describe('the lead picker ("From List")', () => {
 	it('searches as the user types, and pages with the next cursor as the pagination token', async () => {
-		const scope = api()
-			.get('/api/v1/leads')
-			.query({ limit: '100', search: 'ja' })
-			.reply(200, { items: [lead('lead_1', 'L-0001')], hasMore: true, nextCursor: 'c2' })
-			.get('/api/v1/leads')
-			.query({ limit: '100', search: 'ja', cursor: 'c2' })
-			.reply(200, { items: [lead('lead_3', 'L-0003')], hasMore: false, nextCursor: null });
+		const seen = servePages(
+			'/api/v1/leads',
+			[[lead('lead_1', 'L-0001')], [lead('lead_3', 'L-0003')]],
+			{
+				query: { limit: '100', search: 'ja' },
+			},
+		);
 
 		expect(await searchLeads.call(context(), 'ja')).toEqual({
 			results: [{ name: 'Jane Doe · jane@example.com · L-0001', value: 'lead_1' }],
@@ -43,7 +38,7 @@ describe('the lead picker ("From List")', () => {
 			results: [{ name: 'Jane Doe · jane@example.com · L-0003', value: 'lead_3' }],
 			paginationToken: undefined,
 		});
-		expect(scope.isDone()).toBe(true);
+		expect(seen).toHaveLength(2);
 	});
 
 	it('lists without a search parameter when there is no filter; leaves out an empty email, shows the ID where a lead has no number', async () => {
@@ -68,24 +63,18 @@ describe('the lead picker ("From List")', () => {
 	});
 
 	it("finds a lead by its number when the CRM's search (name, email, mobile, website) finds nothing", async () => {
-		const scope = api()
-			.get('/api/v1/leads')
-			.query({ limit: '100', search: 'l-00012' })
-			.reply(200, { items: [], hasMore: false, nextCursor: null })
-			.get('/api/v1/leads')
-			.query({ limit: '100' })
-			.reply(200, {
-				items: [lead('lead_a', 'L-00007'), lead('lead_b', 'L-00012')],
-				hasMore: true,
-				nextCursor: 'c2',
-			})
-			.get('/api/v1/leads')
-			.query({ limit: '100', cursor: 'c2' })
-			.reply(200, { items: [lead('lead_c', 'L-00120')], hasMore: false, nextCursor: null });
+		const searched = servePages('/api/v1/leads', [[]], {
+			query: { limit: '100', search: 'l-00012' },
+		});
+		const scanned = servePages(
+			'/api/v1/leads',
+			[[lead('lead_a', 'L-00007'), lead('lead_b', 'L-00012')], [lead('lead_c', 'L-00120')]],
+			{ query: { limit: '100' } },
+		);
 
 		const result = await searchLeads.call(context(), ' l-00012 ');
 
-		expect(scope.isDone()).toBe(true);
+		expect([searched.length, scanned.length]).toEqual([1, 2]);
 		expect(result).toEqual({
 			results: [{ name: 'Jane Doe · jane@example.com · L-00012', value: 'lead_b' }],
 			paginationToken: undefined,
@@ -93,14 +82,10 @@ describe('the lead picker ("From List")', () => {
 	});
 
 	it('finds a lead by (part of) its ID the same way', async () => {
-		api()
-			.get('/api/v1/leads')
-			.query({ limit: '100', search: 'b7x9' })
-			.reply(200, { items: [], hasMore: false });
-		api()
-			.get('/api/v1/leads')
-			.query({ limit: '100' })
-			.reply(200, { items: [lead('lead_a1', 'L-1'), lead('lead_b7x9q', 'L-2')], hasMore: false });
+		servePages('/api/v1/leads', [[]], { query: { limit: '100', search: 'b7x9' } });
+		servePages('/api/v1/leads', [[lead('lead_a1', 'L-1'), lead('lead_b7x9q', 'L-2')]], {
+			query: { limit: '100' },
+		});
 
 		const { results } = await searchLeads.call(context(), 'b7x9');
 		expect(results.map((result) => result.value)).toEqual(['lead_b7x9q']);
@@ -135,15 +120,14 @@ describe('the lead picker ("From List")', () => {
 	});
 
 	it('does not scan for a filter that cannot be a number or ID (no digit, or several words)', async () => {
-		const scope = api()
-			.get('/api/v1/leads')
-			.query({ limit: '100', search: 'nobody here 1' })
-			.reply(200, { items: [], hasMore: false });
+		const seen = servePages('/api/v1/leads', [[]], {
+			query: { limit: '100', search: 'nobody here 1' },
+		});
 		expect(await searchLeads.call(context(), 'nobody here 1')).toEqual({
 			results: [],
 			paginationToken: undefined,
 		});
-		expect(scope.isDone()).toBe(true);
+		expect(seen).toHaveLength(1);
 	});
 
 	// Through the one list reader (issue 17): its cursor guard and its shape check.

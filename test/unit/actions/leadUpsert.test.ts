@@ -1,8 +1,8 @@
-import type nock from 'nock';
 import type { IDataObject, INodeParameters } from 'n8n-workflow';
 
-import { api, jsonOf, logging, newExecution, run, useNock } from './support';
-import type { SeenRequest } from './support';
+import { jsonOf, newExecution, run, useNock } from './support';
+import { answer, bodies } from '../../helpers/actions';
+import { servePages } from '../../helpers/actionTests';
 import { lead } from '../../helpers/records';
 
 useNock();
@@ -17,46 +17,30 @@ const upsert = (extra: INodeParameters = {}): INodeParameters => ({
 	...extra,
 });
 
-const searchQuery = (email: string, cursor?: string) => ({
-	search: email,
-	archived: 'false',
-	limit: '100',
-	...(cursor ? { cursor } : {}),
-});
+/** The search of Create or Update: `pages` of leads answered to the search for `email`. */
+const search = (email: string, pages: IDataObject[][]) =>
+	servePages('/api/v1/leads', pages, { query: { search: email, archived: 'false', limit: '100' } });
 
 describe('lead: create or update (upsert)', () => {
 	it('finds the lead whose email differs only in case and spaces, and PATCHes it without touching its email', async () => {
-		const seen: SeenRequest[] = [];
 		const found = lead('lead_7', { email: 'jane.doe@example.com' });
 		const updated = { ...found, name: 'Jane Q. Doe', title: 'Buyer' };
-		const scope = api()
-			.get('/api/v1/leads')
-			.query(searchQuery('jane.doe@example.com'))
-			.reply(
-				logging(seen, 200, {
-					// The API's search also matches parts and other fields: only the exact email (ignoring case) counts.
-					items: [
-						lead('lead_1', { email: 'xjane.doe@example.com' }),
-						lead('lead_2', { name: 'jane.doe@example.com', email: null }),
-						found,
-					],
-					hasMore: false,
-					nextCursor: null,
-				}),
-			)
-			.patch('/api/v1/leads/lead_7')
-			.reply(logging(seen, 200, updated));
+		// The API's search also matches parts and other fields: only the exact email (ignoring case) counts.
+		const searched = search('jane.doe@example.com', [
+			[
+				lead('lead_1', { email: 'xjane.doe@example.com' }),
+				lead('lead_2', { name: 'jane.doe@example.com', email: null }),
+				found,
+			],
+		]);
+		const patched = answer('patch', '/api/v1/leads/lead_7', updated);
 
 		const output = await run(
 			upsert({ name: ' Jane Q. Doe ', additionalFields: { title: 'Buyer' } }),
 		);
 
-		expect(scope.isDone()).toBe(true);
-		expect(seen.map((request) => `${request.method} ${request.path.split('?')[0]}`)).toEqual([
-			'GET /api/v1/leads',
-			'PATCH /api/v1/leads/lead_7',
-		]);
-		expect(seen[1].body).toEqual({ name: 'Jane Q. Doe', title: 'Buyer' });
+		expect(searched).toHaveLength(1);
+		expect(bodies(patched)).toEqual([{ name: 'Jane Q. Doe', title: 'Buyer' }]);
 		expect(jsonOf(output)).toEqual([
 			{ ...updated, _upsert: { action: 'updated', matchedField: 'email' } },
 		]);
@@ -66,28 +50,25 @@ describe('lead: create or update (upsert)', () => {
 	it('reads the lead back after a 204, and fails the item when the custom fields were not applied (as Update does)', async () => {
 		const found = lead('lead_7', { email: 'jane.doe@example.com', customFields: {} });
 		const afterUpdate = { ...found, value: 300 };
-		const foundThenPatched = (readBack: IDataObject, sent?: nock.RequestBodyMatcher) =>
-			api()
-				.get('/api/v1/leads')
-				.query(searchQuery('jane.doe@example.com'))
-				.reply(200, { items: [found], hasMore: false })
-				.patch('/api/v1/leads/lead_7', sent)
-				.reply(204)
-				.get('/api/v1/leads/lead_7')
-				.reply(200, readBack);
+		const foundThenPatched = (readBack: IDataObject) => {
+			const seen = search('jane.doe@example.com', [[found]]);
+			answer('patch', '/api/v1/leads/lead_7', undefined, { status: 204, log: seen });
+			return answer('get', '/api/v1/leads/lead_7', readBack, { log: seen });
+		};
 
-		foundThenPatched(afterUpdate, { name: 'Jane Doe', value: 300 });
+		const first = foundThenPatched(afterUpdate);
 		expect(jsonOf(await run(upsert({ additionalFields: { value: 300 } })))).toEqual([
 			{ ...afterUpdate, _upsert: { action: 'updated', matchedField: 'email' } },
 		]);
+		expect(first[1].body).toEqual({ name: 'Jane Doe', value: 300 });
 
 		newExecution();
-		const scope = foundThenPatched(found);
+		const second = foundThenPatched(found);
 		const customFields = { field: [{ key: 'lastForm', value: 'Contact' }] };
 		await expect(run(upsert({ additionalFields: { customFields } }))).rejects.toThrow(
 			/did not update the custom fields lastForm of lead lead_7/,
 		);
-		expect(scope.isDone()).toBe(true);
+		expect(second).toHaveLength(3);
 	});
 
 	const email = 'jane.doe@example.com';
@@ -114,16 +95,14 @@ describe('lead: create or update (upsert)', () => {
 		'POSTs a new lead with the email as given (trimmed) when %s',
 		async (_case, items, additionalFields, more) => {
 			const created = lead('lead_9', { email: 'Jane.Doe@Example.COM' });
-			const scope = api()
-				.get('/api/v1/leads')
-				.query(searchQuery(email))
-				.reply(200, { items, hasMore: false, nextCursor: null })
-				.post('/api/v1/leads', { name: 'Jane Doe', email: 'Jane.Doe@Example.COM', ...more })
-				.reply(200, created);
+			search(email, [items]);
+			const posted = answer('post', '/api/v1/leads', created);
 
 			const output = await run(upsert({ additionalFields }));
 
-			expect(scope.isDone()).toBe(true);
+			expect(bodies(posted)).toEqual([
+				{ name: 'Jane Doe', email: 'Jane.Doe@Example.COM', ...more },
+			]);
 			expect(jsonOf(output)).toEqual([
 				{ ...created, _upsert: { action: 'created', matchedField: null } },
 			]);
@@ -131,27 +110,19 @@ describe('lead: create or update (upsert)', () => {
 	);
 
 	it('remembers across runs of the execution (e.g. loop batches, or a second node with the same credential)', async () => {
-		const seen: SeenRequest[] = [];
 		const created = lead('lead_loop', { email: 'loop@example.com' });
-		const scope = api()
-			.get('/api/v1/leads')
-			.query(searchQuery('loop@example.com'))
-			.reply(logging(seen, 200, { items: [], hasMore: false }))
-			.post('/api/v1/leads')
-			.reply(logging(seen, 200, created))
-			.patch('/api/v1/leads/lead_loop')
-			.reply(logging(seen, 200, created));
+		const seen = search('loop@example.com', [[]]);
+		answer('post', '/api/v1/leads', created, { log: seen });
+		answer('patch', '/api/v1/leads/lead_loop', created, { log: seen });
 
 		// Two runs in the harness's one execution (the same execution id), as a loop runs a node once per batch.
 		await run(upsert({ email: 'loop@example.com' }));
 		await run(upsert({ email: 'LOOP@example.com' }));
 
-		expect(scope.isDone()).toBe(true);
 		expect(seen.map((request) => request.method)).toEqual(['GET', 'POST', 'PATCH']);
 	});
 
 	it('updates the oldest match by createdAt, reading every page of the search (and no more)', async () => {
-		const seen: SeenRequest[] = [];
 		const newer = lead('lead_a', {
 			email: 'jane.doe@example.com',
 			createdAt: '2026-03-01T00:00:00.000Z',
@@ -160,19 +131,11 @@ describe('lead: create or update (upsert)', () => {
 			email: 'JANE.DOE@example.com',
 			createdAt: '2025-12-31T23:59:59.000Z',
 		});
-		const scope = api()
-			.get('/api/v1/leads')
-			.query(searchQuery('jane.doe@example.com'))
-			.reply(logging(seen, 200, { items: [newer], hasMore: true, nextCursor: 'c2' }))
-			.get('/api/v1/leads')
-			.query(searchQuery('jane.doe@example.com', 'c2'))
-			.reply(logging(seen, 200, { items: [oldest], hasMore: false }))
-			.patch('/api/v1/leads/lead_b')
-			.reply(logging(seen, 200, oldest));
+		const seen = search('jane.doe@example.com', [[newer], [oldest]]);
+		answer('patch', '/api/v1/leads/lead_b', oldest, { log: seen });
 
 		const output = await run(upsert());
 
-		expect(scope.isDone()).toBe(true);
 		expect(seen).toHaveLength(3);
 		expect(jsonOf(output)).toEqual([
 			{ ...oldest, _upsert: { action: 'updated', matchedField: 'email' } },
@@ -180,20 +143,14 @@ describe('lead: create or update (upsert)', () => {
 	});
 
 	it('fails the item naming the IDs when several leads match and the option says so, without reading further pages', async () => {
-		const seen: SeenRequest[] = [];
-		const scope = api()
-			.get('/api/v1/leads')
-			.query(searchQuery('jane.doe@example.com'))
-			.reply(
-				logging(seen, 200, {
-					items: [
-						lead('lead_a', { email: 'jane.doe@example.com' }),
-						lead('lead_b', { email: 'Jane.Doe@example.com' }),
-					],
-					hasMore: true,
-					nextCursor: 'c2',
-				}),
-			);
+		const seen = search('jane.doe@example.com', [
+			[
+				lead('lead_a', { email: 'jane.doe@example.com' }),
+				lead('lead_b', { email: 'Jane.Doe@example.com' }),
+			],
+			// A second page is there to be read, and must not be.
+			[lead('lead_c', { email: 'jane.doe@example.com' })],
+		]);
 
 		await expect(run(upsert({ options: { severalMatches: 'error' } }))).rejects.toMatchObject({
 			name: 'NodeOperationError',
@@ -202,7 +159,6 @@ describe('lead: create or update (upsert)', () => {
 			),
 			description: expect.stringMatching(/Update the Oldest/),
 		});
-		expect(scope.isDone()).toBe(true);
 		expect(seen).toHaveLength(1);
 	});
 });

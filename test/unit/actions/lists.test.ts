@@ -1,10 +1,11 @@
 /** Issue 17: every list goes through the one list reader (transport/pagination.ts); its checks show through the operations. */
-import type { IDataObject, INodeParameters } from 'n8n-workflow';
+import type { INodeParameters } from 'n8n-workflow';
 
 import { LIST } from '../../../nodes/CrmInvoicing/shared/transport/limits';
-import { api, jsonOf, logging, newExecution, records, run, useNock } from './support';
-import type { SeenRequest } from './support';
-import { v1Page, v2Page } from '../../helpers/actions';
+import { api, jsonOf, newExecution, records, run, useNock } from './support';
+import { answer, v1Page, v2Page } from '../../helpers/actions';
+import { servePages } from '../../helpers/actionTests';
+import { lead } from '../../helpers/records';
 
 useNock();
 
@@ -26,31 +27,12 @@ const paginate = {
 	returnAll: true,
 };
 
-/** A server that ignores `limit`: every page holds `pageSize` records, `pages` pages in all. */
-function ignoringLimit(
-	pageSize: number,
-	pages: number,
-	path = '/api/v1/leads',
-): { served: () => number } {
-	let served = 0;
-	api()
-		.get(path)
-		.query(true)
-		.times(pages)
-		.reply(() => {
-			served++;
-			const last = served === pages;
-			return [
-				200,
-				{
-					items: records(pageSize, (served - 1) * pageSize + 1),
-					hasMore: !last,
-					nextCursor: last ? null : `c${served}`,
-				},
-			];
-		});
-	return { served: () => served };
-}
+/** A server that ignores `limit`: every page holds `pageSize` records, `pages` pages in all; the requests it answered. */
+const ignoringLimit = (pageSize: number, pages: number) =>
+	servePages(
+		'/api/v1/leads',
+		Array.from({ length: pages }, (_, page) => records(pageSize, page * pageSize + 1)),
+	);
 
 describe('Custom API Request → Paginate joins pages through the list reader', () => {
 	it('joins 160,000 records (16 pages of 10,000 from a server that ignores limit) without a stack overflow', async () => {
@@ -60,7 +42,7 @@ describe('Custom API Request → Paginate joins pages through the list reader', 
 
 		const output = await run(paginate);
 
-		expect(server.served()).toBe(16);
+		expect(server.length).toBe(16);
 		expect(output).toHaveLength(160_000);
 		expect(output[0].json.id).toBe('rec_1');
 		expect(output[159_999].json.id).toBe('rec_160000');
@@ -81,7 +63,7 @@ describe('Custom API Request → Paginate joins pages through the list reader', 
 			/query parameters the endpoint filters by, or set "Limit" instead of "Return All"/,
 		);
 		// It stopped at the page that passed the cap, not after the whole list.
-		expect(server.served()).toBe(Math.floor(LIST.maxRecords / 10_000) + 1);
+		expect(server.length).toBe(Math.floor(LIST.maxRecords / 10_000) + 1);
 	});
 
 	it('starts from a cursor given as a query parameter, and treats that cursor handed back as a loop', async () => {
@@ -193,39 +175,20 @@ describe('list entries that are not objects are an error, not output items', () 
 });
 
 describe('Create or Update reads its search through the list reader', () => {
-	const lead = (id: string, extra: IDataObject = {}): IDataObject => ({
-		id,
-		name: 'x',
-		archived: false,
-		createdAt: '2026-01-01T00:00:00Z',
-		...extra,
-	});
 	const upsert = { resource: 'lead', operation: 'upsert', email: 'jane@example.com', name: 'Jane' };
 
 	it('finds the exact email among 1,500 leads whose names match the search (15 pages), and updates it', async () => {
-		const seen: SeenRequest[] = [];
-		let page = 0;
-		api()
-			.get('/api/v1/leads')
-			.query(true)
-			.times(15)
-			.reply(function (path, body) {
-				page++;
-				const items = Array.from({ length: 100 }, (_, index) =>
-					lead(`lead_${page}_${index}`, {
-						name: 'jane@example.com fan',
-						email: `fan${index}@example.com`,
-					}),
-				);
-				if (page === 13) items[40] = lead('lead_jane', { email: 'Jane@Example.com' });
-				return logging(seen, 200, {
-					items,
-					hasMore: page < 15,
-					nextCursor: page < 15 ? `c${page}` : null,
-				}).call(this, path, body);
-			})
-			.patch('/api/v1/leads/lead_jane')
-			.reply(200, lead('lead_jane', { email: 'Jane@Example.com', name: 'Jane' }));
+		const fans = (page: number) =>
+			Array.from({ length: 100 }, (_, index) =>
+				lead(`lead_${page}_${index}`, {
+					name: 'jane@example.com fan',
+					email: `fan${index}@example.com`,
+				}),
+			);
+		const pages = Array.from({ length: 15 }, (_, index) => fans(index + 1));
+		pages[12][40] = lead('lead_jane', { email: 'Jane@Example.com' });
+		const seen = servePages('/api/v1/leads', pages);
+		answer('patch', '/api/v1/leads/lead_jane', lead('lead_jane', { email: 'Jane@Example.com' }));
 
 		const output = await run(upsert);
 
@@ -233,7 +196,7 @@ describe('Create or Update reads its search through the list reader', () => {
 		expect(seen).toHaveLength(15);
 		expect(seen[0].path).toBe('/api/v1/leads?search=jane%40example.com&archived=false&limit=100');
 		expect(seen[14].path).toBe(
-			'/api/v1/leads?search=jane%40example.com&archived=false&limit=100&cursor=c14',
+			'/api/v1/leads?search=jane%40example.com&archived=false&limit=100&cursor=c15',
 		);
 	});
 
@@ -248,7 +211,7 @@ describe('Create or Update reads its search through the list reader', () => {
 				/search matches names, mobiles and websites too.*Lead → Update with the lead's ID/,
 			),
 		});
-		expect(server.served()).toBe(3);
+		expect(server.length).toBe(3);
 	});
 });
 

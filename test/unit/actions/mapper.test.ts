@@ -44,20 +44,19 @@ function columns(
 
 const V3 = { typeVersion: 3 };
 const updateLead = { resource: 'lead', operation: 'update', leadId: byId('lead_1') };
-const autoCreate = {
+const createLead = (mapped: INodeParameters) => ({
 	resource: 'lead',
 	operation: 'create',
-	columns: columns(null, { auto: true }),
-};
+	columns: mapped,
+});
+const autoCreate = createLead(columns(null, { auto: true }));
 describe('Lead → Create with the mapper', () => {
 	it('Map Each Field Below: standard fields at the top level, custom ones in customFields with their types', async () => {
 		const seen = answer('post', '/api/v1/leads', lead('lead_1'));
 
 		await run(
-			{
-				resource: 'lead',
-				operation: 'create',
-				columns: columns({
+			createLead(
+				columns({
 					name: ' Jane Doe ',
 					value: 1200,
 					email: '',
@@ -67,7 +66,7 @@ describe('Lead → Create with the mapper', () => {
 					'customFields.renewal': '2026-12-01',
 					customFieldsNotice: 'ignored',
 				}),
-			},
+			),
 			V3,
 		);
 
@@ -105,14 +104,7 @@ describe('Lead → Create with the mapper', () => {
 		expect(refused.description).toMatch(/Attempt to Convert Types/);
 
 		const seen = answer('post', '/api/v1/leads', lead('lead_1'));
-		await run(
-			{
-				resource: 'lead',
-				operation: 'create',
-				columns: columns(null, { auto: true, convert: true }),
-			},
-			{ ...V3, items: [item] },
-		);
+		await run(createLead(columns(null, { auto: true, convert: true })), { ...V3, items: [item] });
 		expect(seen[0].body).toEqual({
 			name: 'Ann',
 			value: 1200,
@@ -128,14 +120,10 @@ describe('Lead → Create with the mapper', () => {
 		];
 
 		await run(
-			{
-				resource: 'lead',
-				operation: 'create',
-				columns: {
-					...columns({ name: 'Ann', 'customFields.score': 7, 'customFields.flag': true }),
-					schema,
-				} as unknown as INodeParameters,
-			},
+			createLead({
+				...columns({ name: 'Ann', 'customFields.score': 7, 'customFields.flag': true }),
+				schema,
+			} as unknown as INodeParameters),
 			V3,
 		);
 
@@ -173,13 +161,7 @@ describe('Update with the mapper', () => {
 	it('without custom fields mapped, adds no request', async () => {
 		const seen = answer('patch', '/api/v1/leads/lead_1', lead('lead_1', { title: 'CEO' }));
 
-		await run(
-			{
-				...updateLead,
-				columns: columns({ title: 'CEO' }),
-			},
-			V3,
-		);
+		await run({ ...updateLead, columns: columns({ title: 'CEO' }) }, V3);
 
 		expect(seen).toEqual([
 			{ method: 'PATCH', path: '/api/v1/leads/lead_1', body: { title: 'CEO' } },
@@ -227,11 +209,7 @@ describe('the mapper: refusals before any request, naming the field and the item
 			{ name: 'Bo', seats: 'twelve' },
 			'"seats (custom field)" must be a number but is the text "twelve" in item 0',
 		],
-		[
-			{ resource: 'lead', operation: 'create', columns: columns({ email: 'a@b.c' }) },
-			{},
-			'"Name" is required but is empty in item 0',
-		],
+		[createLead(columns({ email: 'a@b.c' })), {}, '"Name" is required but is empty in item 0'],
 		[
 			{ ...updateLead, columns: columns({ email: '' }) },
 			{},

@@ -13,6 +13,8 @@ import {
 import { CrmInvoicing } from '../../../nodes/CrmInvoicing/CrmInvoicing.node';
 import { createLoadOptionsContext, TEST_CREDENTIALS } from '../../helpers/harness';
 import { BASE, useNock } from './support';
+import { v1Page } from '../../helpers/actions';
+import { lead } from '../../helpers/records';
 
 useNock();
 
@@ -29,15 +31,9 @@ function context(parameters: INodeParameters, apiKey = `sk_mapper_${++keyNumber}
 	return { loadOptions, apiKey };
 }
 
-const page = (items: IDataObject[]) => ({ items, hasMore: false, nextCursor: null });
-const lead = (id: string, customFields?: IDataObject | null): IDataObject => ({
-	id,
-	number: id,
-	name: 'Jane',
-	archived: false,
-	createdAt: '2026-01-02T03:04:05.000Z',
-	customFields,
-});
+/** GET /api/v1/leads, answered only to this key. */
+const leads = (apiKey: string) => nock(BASE).matchHeader('x-api-key', apiKey).get('/api/v1/leads');
+const withFields = (id: string, customFields: IDataObject | null) => lead(id, { customFields });
 const ids = (fields: ResourceMapperField[]) => fields.map((field) => field.id);
 
 describe('type inference of custom fields', () => {
@@ -63,16 +59,14 @@ describe('type inference of custom fields', () => {
 describe('Lead fields', () => {
 	it('lists the standard fields (Name required on Create) and the custom fields of one page of 100 leads, typed', async () => {
 		const { loadOptions, apiKey } = context({ resource: 'lead', operation: 'create' });
-		const scope = nock(BASE)
-			.matchHeader('x-api-key', apiKey)
-			.get('/api/v1/leads')
+		const scope = leads(apiKey)
 			.query({ limit: '100' })
 			.reply(
 				200,
-				page([
-					lead('l1', { industry: 'Retail', seats: 12, vip: true, email: 'x@y.z' }),
-					lead('l2', { seats: 40, renewal: '2026-12-01T00:00:00.000Z' }),
-					lead('l3', null),
+				v1Page([
+					withFields('l1', { industry: 'Retail', seats: 12, vip: true, email: 'x@y.z' }),
+					withFields('l2', { seats: 40, renewal: '2026-12-01T00:00:00.000Z' }),
+					withFields('l3', null),
 				]),
 			);
 
@@ -100,12 +94,10 @@ describe('Lead fields', () => {
 
 	it('on Update requires nothing, and reads the CRM once per key within a minute (the cache)', async () => {
 		const { loadOptions, apiKey } = context({ resource: 'lead', operation: 'update' });
-		const scope = nock(BASE)
-			.matchHeader('x-api-key', apiKey)
-			.get('/api/v1/leads')
+		const scope = leads(apiKey)
 			.query(true)
 			.once()
-			.reply(200, page([lead('l1', { industry: 'Retail' })]));
+			.reply(200, v1Page([withFields('l1', { industry: 'Retail' })]));
 
 		const first = await getLeadFields.call(loadOptions);
 		const again = await getLeadFields.call(
@@ -120,11 +112,7 @@ describe('Lead fields', () => {
 
 	it('with no custom field found, still shows the standard fields and says why', async () => {
 		const { loadOptions, apiKey } = context({ resource: 'lead', operation: 'create' });
-		nock(BASE)
-			.matchHeader('x-api-key', apiKey)
-			.get('/api/v1/leads')
-			.query(true)
-			.reply(200, page([]));
+		leads(apiKey).query(true).reply(200, v1Page([]));
 
 		const { fields } = await getLeadFields.call(loadOptions);
 
@@ -136,9 +124,7 @@ describe('Lead fields', () => {
 
 	it('with a key that may not list leads (403), shows the standard fields and the reason, and asks again next time', async () => {
 		const { loadOptions, apiKey } = context({ resource: 'lead', operation: 'create' });
-		const scope = nock(BASE)
-			.matchHeader('x-api-key', apiKey)
-			.get('/api/v1/leads')
+		const scope = leads(apiKey)
 			.query(true)
 			.times(2)
 			.reply(403, { error: { code: 'FORBIDDEN', message: 'Not allowed to list leads' } });
@@ -162,13 +148,15 @@ describe('Lead fields: the cap', () => {
 			Object.fromEntries(
 				Array.from({ length: 300 }, (_, n) => [`f${String(from + n).padStart(3, '0')}`, value]),
 			);
-		nock(BASE)
-			.matchHeader('x-api-key', apiKey)
-			.get('/api/v1/leads')
+		leads(apiKey)
 			.query(true)
 			.reply(
 				200,
-				page([lead('l1', keys(0, null)), lead('l2', keys(300, 1)), lead('l3', keys(0, 'x'))]),
+				v1Page([
+					withFields('l1', keys(0, null)),
+					withFields('l2', keys(300, 1)),
+					withFields('l3', keys(0, 'x')),
+				]),
 			);
 
 		const { fields } = await getLeadFields.call(loadOptions);

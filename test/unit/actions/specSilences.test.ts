@@ -3,6 +3,7 @@ import nock from 'nock';
 import { setGlobalState } from 'n8n-workflow';
 import type { INodeParameters } from 'n8n-workflow';
 
+import { USER_SEARCH_QUERY_PARAMETER } from '../../../nodes/CrmInvoicing/shared/apiChoices';
 import { api, BASE, byId, jsonOf, run, useNock } from './support';
 import { answer, calls, v1Page } from '../../helpers/actions';
 import { errorOf } from '../../helpers/harness';
@@ -56,13 +57,9 @@ describe('archive / unarchive: the API may ignore `archived` in a PATCH', () => 
 	});
 
 	it('unarchive says "did not unarchive"; with Continue on Fail the error is its item and the next item goes on', async () => {
-		api()
-			.patch('/api/v1/leads/lead_1')
-			.reply(204)
-			.get('/api/v1/leads/lead_1')
-			.reply(200, lead('lead_1', { archived: true }))
-			.patch('/api/v1/leads/lead_2')
-			.reply(200, lead('lead_2', { archived: false }));
+		answer('patch', '/api/v1/leads/lead_1', undefined, { status: 204 });
+		answer('get', '/api/v1/leads/lead_1', lead('lead_1', { archived: true }));
+		answer('patch', '/api/v1/leads/lead_2', lead('lead_2'));
 		const output = await run(
 			{ resource: 'lead', operation: 'unarchive', leadId: byId('={{ $json.id }}') },
 			{ items: [{ json: { id: 'lead_1' } }, { json: { id: 'lead_2' } }], continueOnFail: true },
@@ -104,11 +101,8 @@ describe('lead update: 204 answers and ignored custom fields', () => {
 	);
 
 	it('custom fields the API did not apply → an error naming them', async () => {
-		api()
-			.patch('/api/v1/leads/lead_1')
-			.reply(204)
-			.get('/api/v1/leads/lead_1')
-			.reply(200, lead('lead_1', { title: 'CTO', customFields: null }));
+		answer('patch', '/api/v1/leads/lead_1', undefined, { status: 204 });
+		answer('get', '/api/v1/leads/lead_1', lead('lead_1', { title: 'CTO', customFields: null }));
 		const customFields = { field: [{ key: 'tier', value: 'gold' }] };
 		const error = await errorOf(run(update({ title: 'CTO', customFields })));
 		expect(error.message).toBe(
@@ -265,17 +259,17 @@ describe('user search: the spec does not name the parameter; a server may ignore
 		{ id: 'usr_2', firstName: 'Rita', lastName: 'Reader', email: 'rita.reader@example.com' },
 		{ id: 'usr_3', firstName: 'José', lastName: 'Núñez', email: 'jose@example.com' },
 	];
-	const found = async (search: string, limit?: number) =>
-		jsonOf(await run({ resource: 'user', operation: 'getMany', limit, filters: { search } })).map(
+	const found = async (filters: INodeParameters, limit?: number) =>
+		jsonOf(await run({ resource: 'user', operation: 'getMany', limit, filters })).map(
 			(user) => user.id,
 		);
 
-	it("standard reading (the server filters): one request, the server's answer", async () => {
+	it("standard reading (the server filters): one request under USER_SEARCH_QUERY_PARAMETER, Active as a boolean, the server's answer", async () => {
 		const scope = api()
 			.get('/api/v1/users')
-			.query({ limit: '50', search: 'rita' })
+			.query({ limit: '50', [USER_SEARCH_QUERY_PARAMETER]: 'rita', active: 'false' })
 			.reply(200, v1Page([users[1]]));
-		expect(await found('rita')).toEqual(['usr_2']);
+		expect(await found({ search: 'rita', active: false })).toEqual(['usr_2']);
 		expect(scope.isDone()).toBe(true);
 	});
 
@@ -290,8 +284,8 @@ describe('user search: the spec does not name the parameter; a server may ignore
 			.get('/api/v1/users')
 			.query({ limit: '50', search: 'ada admin' })
 			.reply(200, v1Page(users));
-		expect(await found('nunez', 2)).toEqual(['usr_3']);
-		expect(await found('ada admin')).toEqual(['usr_1']);
+		expect(await found({ search: 'nunez' }, 2)).toEqual(['usr_3']);
+		expect(await found({ search: 'ada admin' })).toEqual(['usr_1']);
 		expect(scope.isDone()).toBe(true);
 	});
 });

@@ -1,4 +1,4 @@
-/** User → Get Many, the user picker, and Contact → Get Many's filter; their paging is in lists.test.ts. */
+/** The user picker and Contact → Get Many's filter; User → Get Many's filters are in specSilences.test.ts, paging in lists.test.ts. */
 import type { IDataObject } from 'n8n-workflow';
 
 import { CrmInvoicing } from '../../../nodes/CrmInvoicing/CrmInvoicing.node';
@@ -18,26 +18,6 @@ const user = (id: string, extra: IDataObject = {}): IDataObject => ({
 	role: 'ADMIN',
 	createdAt: '2026-01-01T00:00:00.000Z',
 	...extra,
-});
-
-describe('user: get many', () => {
-	it('sends search under USER_SEARCH_QUERY_PARAMETER and active as a boolean', async () => {
-		const scope = api()
-			.get('/api/v1/users')
-			.query({ limit: '50', [USER_SEARCH_QUERY_PARAMETER]: 'jane', active: 'false' })
-			.reply(200, v1Page([user('usr_1')]));
-
-		// Simplify off: the API's records as they are (Simplify has its own tests, test/unit/output/simplify.test.ts).
-		const output = await run({
-			resource: 'user',
-			operation: 'getMany',
-			simplify: false,
-			filters: { search: 'jane', active: false },
-		});
-
-		expect(scope.isDone()).toBe(true);
-		expect(output).toEqual([{ json: user('usr_1'), pairedItem: { item: 0 } }]);
-	});
 });
 
 describe('searchUsers (From List, e.g. the invoice sales person)', () => {

@@ -1,7 +1,7 @@
 import type { IDataObject } from 'n8n-workflow';
 
 import { api, run, useNock } from './support';
-import { answer, bodies } from '../../helpers/actions';
+import { answer, bodies, calls } from '../../helpers/actions';
 
 useNock();
 
@@ -70,10 +70,7 @@ describe('webhook subscription: delete', () => {
 			{ items: [{ json: { id: 'whk_1' } }, { json: { id: 'whk_2' } }] },
 		);
 
-		expect(seen.map((request) => `${request.method} ${request.path}`)).toEqual([
-			'DELETE /api/v1/webhooks/whk_1',
-			'DELETE /api/v1/webhooks/whk_2',
-		]);
+		expect(calls(seen)).toEqual(['DELETE /api/v1/webhooks/whk_1', 'DELETE /api/v1/webhooks/whk_2']);
 		expect(output).toEqual([
 			{ json: { deleted: true, id: 'whk_1' }, pairedItem: { item: 0 } },
 			{ json: { deleted: true, id: 'whk_2' }, pairedItem: { item: 1 } },

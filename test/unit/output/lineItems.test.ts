@@ -39,7 +39,7 @@ const SAVED_WITH_0_2 = {
 			discount: 5,
 			discountType: 'fixed',
 			name: '',
-			price: 0,
+			price: 50,
 			productId: 'prd_7',
 			quantity: 1,
 			taxRateId: '',
@@ -53,6 +53,7 @@ const SENT = [
 	{
 		productId: 'prd_7',
 		quantity: 1,
+		price: 50,
 		description: 'Annual licence',
 		discount: 5,
 		discountType: 'fixed',

@@ -7,20 +7,16 @@ import { CrmInvoicing } from '../../../nodes/CrmInvoicing/CrmInvoicing.node';
 import { getOutputFields } from '../../../nodes/CrmInvoicing/actions/methods/loadOptions';
 import { RECORD_FIELDS } from '../../../nodes/CrmInvoicing/actions/common/output';
 import { createExecuteContext, createLoadOptionsContext, runNode } from '../../helpers/harness';
-import { api, useNock } from '../actions/support';
+import { api, byId, useNock } from '../actions/support';
 import { v1Page, v2Page } from '../../helpers/actions';
+import { lead } from '../../helpers/records';
 
 useNock();
 
 const nodeType = new CrmInvoicing();
 
 /** Records as the API returns them, with more fields than the simplified ones. */
-const LEAD = {
-	id: 'lead_1',
-	number: 'L-0001',
-	name: 'Jane Doe',
-	archived: false,
-	createdAt: '2026-01-01T00:00:00.000Z',
+const LEAD = lead('lead_1', {
 	title: 'Buyer',
 	email: 'jane@example.com',
 	mobile: '+33 6 00 00 00 00',
@@ -30,7 +26,7 @@ const LEAD = {
 	sourceId: 'src_web',
 	stageId: 'lst_new',
 	customFields: { budget: 'high' },
-};
+});
 const CLIENT = {
 	id: 'cli_1',
 	number: 'C-0001',
@@ -98,7 +94,7 @@ const many = (resource: string) => ({ resource, operation: 'getMany', limit: 1 }
 const CASES: Case[] = [
 	caseOf(
 		'Lead → Get',
-		{ resource: 'lead', operation: 'get', leadId: { __rl: true, mode: 'id', value: 'lead_1' } },
+		{ resource: 'lead', operation: 'get', leadId: byId('lead_1') },
 		LEAD,
 		'/api/v1/leads/lead_1',
 	),

@@ -33,17 +33,7 @@ const LEAD_PAYLOAD = {
 	ownerName: 'Ada Admin',
 };
 /** The lead's simplified fields the payload has, in their order. */
-const IN_ORDER = [
-	'id',
-	'name',
-	'email',
-	'mobile',
-	'title',
-	'value',
-	'stageId',
-	'archived',
-	'createdAt',
-];
+const IN_ORDER = 'id name email mobile title value stageId archived createdAt'.split(' ');
 const TIMESTAMP = '2026-11-23T01:00:00.000Z';
 
 async function deliver(
