@@ -52,6 +52,7 @@ import {
 	plain,
 	PRODUCTION_URL,
 	renewalAtCrm,
+	renewingCrm,
 	SECRET,
 	secretParts,
 	storedSubscription,
@@ -250,30 +251,8 @@ describe('a signature that does not match: 503, and a renewal when a question as
 	});
 
 	it('forged deliveries to ten triggers (ten workflows) start nothing and cost one question per 30 s for the whole process, and one renewal per question at most', async () => {
-		let [asked, posts] = [0, 0];
-		nock(API)
-			.get(/^\/api\/v1\/webhooks\/[^/]+$/)
-			.times(100)
-			.optionally()
-			.reply(200, (uri) => {
-				asked++;
-				return { ...current, id: uri.split('/').pop() };
-			});
 		// The renewal a question that finds the subscription current starts (a different node each time here).
-		nock(API)
-			.post(LIST)
-			.times(100)
-			.optionally()
-			.reply(200, () => ({ id: `whk_new_${++posts}`, secret: SECRET }))
-			.delete(ONE('whk_1'))
-			.times(100)
-			.optionally()
-			.reply(204)
-			.get(LIST)
-			.query(true)
-			.times(100)
-			.optionally()
-			.reply(200, []);
+		const crm = renewingCrm(SECRET);
 		const forgedTo = async (workflowId: string) => {
 			const secretWrapped = wrapAsStored(SECRET, 'whk_1', undefined, { workflowId });
 			return await deliver({
@@ -288,13 +267,13 @@ describe('a signature that does not match: 503, and a renewal when a question as
 		expect(burst.map((delivered) => (delivered.body as IDataObject).error).sort()).toEqual(
 			[...Array(29).fill(RATIONED_REASON), ROTATED_REASON].sort(),
 		);
-		expect([asked, posts]).toEqual([1, 1]);
+		expect(crm).toEqual({ asked: 1, posts: 1 });
 		// 30 s later, one more question is allowed; not before.
 		jest.setSystemTime(Date.now() + LOOKUP_INTERVAL_MS - 1_000);
 		expectNothingRun(await deliver(forged), 503, RATIONED_REASON);
 		jest.setSystemTime(Date.now() + 1_001);
 		expectNothingRun(await deliver(forged), 503, ROTATED_REASON);
-		expect([asked, posts]).toEqual([2, 2]);
+		expect(crm).toEqual({ asked: 2, posts: 2 });
 	});
 });
 
