@@ -4,9 +4,18 @@ import type { IDataObject, INodeParameters } from 'n8n-workflow';
 import { FULL_RECORD_TIME_LIMIT_MS } from '../../../nodes/CrmInvoicing/trigger/webhook';
 import { loggedMessages, TEST_CREDENTIALS } from '../../helpers/harness';
 import { useNock } from '../../helpers/nock';
-import { API, apiError, deliver as deliverTo, eventBody, SECRET } from '../../helpers/trigger';
+import { lead } from '../../helpers/records';
+import {
+	API,
+	apiError,
+	deliver as deliverTo,
+	eventBody,
+	expectNoUnansweredRequests,
+	SECRET,
+} from '../../helpers/trigger';
 
 useNock();
+expectNoUnansweredRequests();
 
 /** The payload of spec §6 (not a Lead: stage and source as names, stageId and ownerId as numbers). */
 const eventPayload = {
@@ -22,17 +31,12 @@ const eventPayload = {
 };
 
 /** The lead as GET /leads/{id} (and Lead → Get) gives it. */
-const fullLead = {
-	id: 'lead_42',
-	number: 'L-00042',
-	name: 'Jane Doe',
+const fullLead = lead('lead_42', {
 	email: 'jane@example.com',
 	website: 'https://doe.example',
 	sourceId: 'src_web',
 	stageId: 'lst_new',
-	archived: false,
-	createdAt: '2026-01-02T03:04:05.000Z',
-};
+});
 
 const seen: unknown[] = [];
 const FULL_RECORD = {
@@ -176,19 +180,11 @@ describe('trigger option "Output Full Record"', () => {
 		const limited = await deliver();
 		scope.done();
 		expect(limited).toMatchObject({ status: 503, body: { error: expect.stringMatching(/429/) } });
-		const unmatched: string[] = [];
-		const listener = (request: { path?: string }) => unmatched.push(request.path ?? '');
-		nock.emitter.on('no match', listener);
-		try {
-			// The transport's pacing refusal (its text names the key's rate limit), not a request sent.
-			const next = await deliver();
-			expect(next).toMatchObject({
-				status: 503,
-				body: { error: expect.stringMatching(/rate limit/) },
-			});
-			expect(unmatched).toEqual([]);
-		} finally {
-			nock.emitter.removeListener('no match', listener);
-		}
+		// The transport's pacing refusal (naming the key's rate limit): no request (expectNoUnansweredRequests).
+		const next = await deliver();
+		expect(next).toMatchObject({
+			status: 503,
+			body: { error: expect.stringMatching(/rate limit/) },
+		});
 	});
 });
