@@ -8,7 +8,9 @@ import { restoreNockAfterFile } from '../../helpers/nock';
 import { call } from '../../sandbox/helpers';
 import { startSandbox, type Sandbox } from '../../sandbox/server';
 import {
+	activate,
 	earlierSubscription,
+	logged,
 	PRODUCTION_URL,
 	SECRET,
 	storedSubscription,
@@ -42,10 +44,6 @@ const hooks = (staticData: IDataObject, webhookUrl = PRODUCTION_URL) =>
 		webhookUrl,
 		credentials: { ...TEST_CREDENTIALS, baseUrl: sandbox.url, apiKey: sandbox.keys.admin },
 	});
-
-async function activate(trigger: ReturnType<typeof hooks>): Promise<void> {
-	if (!(await trigger.checkExists())) await trigger.create();
-}
 
 /** A subscription made at the CRM (by hand, by this trigger earlier, by another one): its id. */
 async function made(name: string, url = PRODUCTION_URL): Promise<string> {
@@ -93,7 +91,7 @@ describe.each(['answer', 'conflict'] as const)(
 			expect(staticData.subscriptionId).not.toBe(old);
 			const posts = sandbox.requests.slice(from).filter((request) => request.method === 'POST');
 			expect(posts).toHaveLength(2);
-			expect(loggedMessages.map((entry) => entry.message).join('\n')).toContain(
+			expect(logged()).toContain(
 				`the CRM keeps one webhook subscription per URL and held this trigger's ${old} at it`,
 			);
 		});
