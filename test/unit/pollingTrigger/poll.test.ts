@@ -8,6 +8,7 @@ import { POLLING } from '../../../nodes/CrmInvoicing/polling/budget';
 import { encodePrint, fingerprint } from '../../../nodes/CrmInvoicing/polling/leads';
 import { remember, saveMemory, type Memory } from '../../../nodes/CrmInvoicing/polling/memory';
 import { diff, type PollSettings } from '../../../nodes/CrmInvoicing/polling/poll';
+import { SIMPLIFIED_FIELDS } from '../../../nodes/CrmInvoicing/shared/simplify';
 import { createPollContext } from '../../helpers/harness';
 import {
 	startSandbox,
@@ -96,6 +97,13 @@ async function poll(
 	};
 }
 
+/** The memory after a first poll, which emits nothing and remembers the leads that exist. */
+async function primed(parameters: INodeParameters = {}): Promise<IDataObject> {
+	const memory: IDataObject = {};
+	await poll(memory, parameters);
+	return memory;
+}
+
 async function createLead(name: string, fields: IDataObject = {}): Promise<IDataObject> {
 	return (await call<IDataObject>(sandbox, 'POST', '/api/v1/leads', { body: { name, ...fields } }))
 		.body;
@@ -169,10 +177,9 @@ describe.each(CASES)('personality %s, list order %s', (personality, order) => {
 	});
 
 	it('emits an edited lead once as updatedLead, naming the changed fields', async () => {
-		const memory: IDataObject = {};
 		const parameters = { events: ['newLead', 'updatedLead'] };
 		const lead = await createLead('Edit Me');
-		await poll(memory, parameters);
+		const memory = await primed(parameters);
 		await patchLead(String(lead.id), { title: 'CFO', value: 750 });
 		const next = await poll(memory, parameters);
 		expect(next.items).toHaveLength(1);
@@ -187,10 +194,9 @@ describe.each(CASES)('personality %s, list order %s', (personality, order) => {
 	});
 
 	it('emits a lead that became archived once as archivedLead', async () => {
-		const memory: IDataObject = {};
 		const parameters = { events: ['archivedLead'] };
 		const lead = await createLead('Archive Me');
-		await poll(memory, parameters);
+		const memory = await primed(parameters);
 		archiveLead(String(lead.id));
 		const next = await poll(memory, parameters);
 		expect(next.items).toEqual([
@@ -204,8 +210,7 @@ const PROTOTYPE_NAMES = ['constructor', 'toString', '__proto__', 'hasOwnProperty
 
 it('leads whose ids are Object.prototype names are each emitted once as New Lead, then once as Updated Lead, across a JSON round trip', async () => {
 	const parameters = { events: ['newLead', 'updatedLead'] };
-	let memory: IDataObject = {};
-	await poll(memory, parameters);
+	let memory = await primed(parameters);
 	for (const id of PROTOTYPE_NAMES)
 		addLead(store(), { id, name: `Lead ${id}` }, ADMIN_USER_INTERNAL_ID);
 	const added = await poll(memory, parameters);
@@ -314,9 +319,8 @@ describe('a lead changed and archived in the same interval', () => {
 		],
 		['both, archived alone: only the Archived item', both, {}, [['archivedLead', undefined]]],
 	])('with %s', async (_case, events, change, expected) => {
-		const memory: IDataObject = {};
 		const lead = await createLead('Both');
-		await poll(memory, { events });
+		const memory = await primed({ events });
 		await patchLead(String(lead.id), change);
 		archiveLead(String(lead.id));
 		const items = (await poll(memory, { events })).items;
@@ -357,8 +361,7 @@ describe('requests per poll', () => {
 	});
 
 	it('oldest first: every poll reads the whole list (ceil(N/100) requests) and still misses nothing', async () => {
-		const memory: IDataObject = {};
-		await poll(memory);
+		const memory = await primed();
 		expect(await poll(memory)).toEqual({ items: [], requests: 3 });
 		await createLead('At The End');
 		const next = await poll(memory);
@@ -370,10 +373,9 @@ describe('requests per poll', () => {
 describe('an order that changes or lies', () => {
 	it('misses and repeats nothing when the API switches order between polls', async () => {
 		sandbox.seedLeads(247);
-		const memory: IDataObject = {};
+		const memory = await primed();
 		const seen: string[] = [];
 		const orders: ListOrder[] = ['newest', 'oldest', 'newest', 'newest', 'oldest', 'newest'];
-		await poll(memory);
 		for (const [index, order] of orders.entries()) {
 			setOrder(order);
 			await createLead(`Switch ${index}`);
@@ -389,19 +391,7 @@ it('Include Existing Leads on First Poll emits every lead once as New Lead; Simp
 	const first = await poll(memory, parameters);
 	expect(names(first.items)).toEqual(['John Smith', 'Maria Garcia', 'Old Prospect']);
 	expect((await poll(memory, parameters)).items).toEqual([]);
-	expect(Object.keys(first.items[0])).toEqual([
-		'id',
-		'number',
-		'name',
-		'email',
-		'mobile',
-		'title',
-		'value',
-		'stageId',
-		'archived',
-		'createdAt',
-		'_event',
-	]);
+	expect(Object.keys(first.items[0])).toEqual([...SIMPLIFIED_FIELDS.lead, '_event']);
 });
 
 describe('memory', () => {
@@ -419,8 +409,7 @@ describe('memory', () => {
 
 	it(`fails with a clear error past the cap (${POLLING.maxLeads} leads) and keeps what it remembered`, async () => {
 		await withCap(5, async () => {
-			const memory: IDataObject = {};
-			await poll(memory);
+			const memory = await primed();
 			const before = structuredClone(memory);
 			await createLead('Four');
 			await createLead('Five');
@@ -439,8 +428,7 @@ describe('memory', () => {
 		setOrder('newest');
 		await withCap(104, async () => {
 			sandbox.seedLeads(100); // 103 leads: two pages
-			const memory: IDataObject = {};
-			await poll(memory);
+			const memory = await primed();
 			await createLead('Lead 104');
 			expect(await poll(memory)).toMatchObject({ requests: 1 });
 			// A head read does not forget deleted leads: the memory grows while the list does not.
@@ -457,8 +445,7 @@ describe('memory', () => {
 });
 
 it('skips a poll that starts while the previous one still runs, without a request', async () => {
-	const memory: IDataObject = {};
-	await poll(memory);
+	const memory = await primed();
 	listOnce([], 300);
 	const slow = poll(memory);
 	await new Promise((resolve) => setTimeout(resolve, 50));
@@ -476,8 +463,7 @@ it('skips a poll that starts while the previous one still runs, without a reques
 });
 
 it(`a lead missing from the list: an empty answer (a flaky proxy) does not make the leads new again when they come back; a deleted lead is forgotten after ${POLLING.forgetAfterMs / 86_400_000} days`, async () => {
-	const memory: IDataObject = {};
-	await poll(memory);
+	const memory = await primed();
 	listOnce([]);
 	expect(await poll(memory)).toEqual({ items: [], requests: 1 });
 	expect(Object.keys(memory.gone as object)).toHaveLength(3);
@@ -499,8 +485,7 @@ describe('Fetch Test Event (manual mode)', () => {
 		async (order) => {
 			setOrder(order);
 			sandbox.seedLeads(247);
-			const memory: IDataObject = {};
-			await poll(memory);
+			const memory = await primed();
 			const snapshot = structuredClone(memory);
 			const latest = await createLead('Most Recent');
 			const sample = await poll(memory, { events: ['updatedLead'] }, { mode: 'manual' });
@@ -533,8 +518,7 @@ describe('no single lead stops the trigger', () => {
 		'a lead nested 10,000 deep among new ones (%s first): the others are emitted, it is named in a warning, then emitted once fixed',
 		async (order) => {
 			setOrder(order);
-			const memory: IDataObject = {};
-			await poll(memory);
+			const memory = await primed();
 			await createLead('Before');
 			const deepId = await createDeepLead('Deep', 10_000);
 			await createLead('After');
@@ -558,8 +542,7 @@ describe('no single lead stops the trigger', () => {
 	);
 
 	it('a list entry that is not a JSON object (null, a text), or a lead without an id, is named in a warning and skipped; the others are emitted, and later polls go on', async () => {
-		const memory: IDataObject = {};
-		await poll(memory);
+		const memory = await primed();
 		const lead = await createLead('Next To Null');
 		const known = [...store().leads.values()].filter((entry) => entry.id !== lead.id).slice(0, 3);
 		listOnce([...known, null, 'oops', { name: 'No Id' }, lead]);
@@ -731,8 +714,7 @@ describe(`a lead listed out of order is found by the periodic full read (Full Re
 		async (minutes, options) => {
 			setOrder('newestCreated');
 			sandbox.seedLeads(247);
-			const memory: IDataObject = {};
-			await poll(memory, options);
+			const memory = await primed(options);
 			const imported = await importOld();
 			expect(await poll(memory, options)).toEqual({ items: [], requests: 1 });
 			// A minute before the interval is up: still only the head.
@@ -751,8 +733,7 @@ describe(`a lead listed out of order is found by the periodic full read (Full Re
 	it('Updated or Archived Lead read the whole list (3 pages) at every poll anyway, under newest first too', async () => {
 		setOrder('newestCreated');
 		sandbox.seedLeads(247);
-		const memory: IDataObject = {};
-		await poll(memory, { events: ['newLead', 'updatedLead'] });
+		const memory = await primed({ events: ['newLead', 'updatedLead'] });
 		await importOld();
 		const next = await poll(memory, { events: ['newLead', 'updatedLead'] });
 		expect(names(next.items)).toEqual(['Imported 2020']);
