@@ -10,6 +10,7 @@ import { remember, saveMemory, type Memory } from '../../../nodes/CrmInvoicing/p
 import { diff, type PollSettings } from '../../../nodes/CrmInvoicing/polling/poll';
 import { SIMPLIFIED_FIELDS } from '../../../nodes/CrmInvoicing/shared/simplify';
 import { createPollContext } from '../../helpers/harness';
+import { lead as leadRecord } from '../../helpers/records';
 import {
 	startSandbox,
 	type ListOrder,
@@ -741,6 +742,14 @@ describe(`a lead listed out of order is found by the periodic full read (Full Re
 	});
 });
 
+/** What diff() is given: `events`, no Simplify, no backfill, a full read every minute. */
+const settingsFor = (events: PollSettings['events']): PollSettings => ({
+	events,
+	simplify: false,
+	includeExisting: false,
+	fullReadEveryMs: 60_000,
+});
+
 it('compares the leads read with the memory without a request, a clock or a log, and leaves the memory as it was', () => {
 	const fields: string[] = [];
 	const lead = { id: 'l1', name: 'A', archived: false, createdAt: '2026-01-01T00:00:00.000Z' };
@@ -751,12 +760,7 @@ it('compares the leads read with the memory without a request, a clock or a log,
 		fields,
 	};
 	const remembered = new Map(memory.leads);
-	const settings: PollSettings = {
-		events: ['newLead', 'updatedLead', 'archivedLead'],
-		simplify: false,
-		includeExisting: false,
-		fullReadEveryMs: 60_000,
-	};
+	const settings = settingsFor(['newLead', 'updatedLead', 'archivedLead']);
 	const read = [
 		{ ...lead, name: 'B', archived: true },
 		{ id: 'l2', name: 'C', createdAt: '2026-01-02T00:00:00.000Z', title: 'CEO' },
@@ -780,29 +784,18 @@ it('compares the leads read with the memory without a request, a clock or a log,
 describe("the stored memory's size (n8n's durable cursor row)", () => {
 	// The stored memory grows by one entry per lead (ids of one length): a tenth of the cap takes a tenth of the bound.
 	it(`the stored memory stays within the documented size at ${POLLING.maxLeads.toLocaleString('en-US')} leads (3.1 MB with the spec's 14 fields, 5.8 MB with 40; 1.2 MB more while a full read spans polls)`, () => {
-		const settings: PollSettings = {
-			events: ['newLead'],
-			simplify: false,
-			includeExisting: false,
-			fullReadEveryMs: 60_000,
-		};
+		const settings = settingsFor(['newLead']);
 		for (const [extra, megabytes] of [
 			[0, 3.1],
 			[26, 5.8],
 		]) {
 			const records = Array.from({ length: POLLING.maxLeads / 10 }, (_, index) => {
-				const lead: IDataObject = {
-					id: `lead_${String(index).padStart(15, '0')}`, // 20 characters
-					number: `L-${index}`,
-					name: `Lead ${index}`,
-					archived: false,
-					createdAt: new Date(Date.UTC(2026, 0, 1) + index).toISOString(),
-				};
+				const record = leadRecord(`lead_${String(index).padStart(15, '0')}`); // an id of 20 characters
 				for (const field of ['title', 'email', 'mobile', 'secondaryMobile', 'website', 'value'])
-					lead[field] = `${field} ${index}`;
-				for (const field of ['sourceId', 'stageId', 'customFields']) lead[field] = null;
-				for (let slot = 0; slot < extra; slot++) lead[`custom${slot}`] = index;
-				return lead;
+					record[field] = `${field} ${index}`;
+				for (const field of ['sourceId', 'stageId', 'customFields']) record[field] = null;
+				for (let slot = 0; slot < extra; slot++) record[`custom${slot}`] = index;
+				return record;
 			});
 			const found = diff(undefined, records, settings);
 			// Remembered after a full read; and while a full read spans polls, with the ids it read so far (1.2 MB more).
