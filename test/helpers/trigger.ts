@@ -506,3 +506,10 @@ export function renewingCrm(secret = NEW_SECRET): { asked: number; posts: number
 		.reply(200, []);
 	return counts;
 }
+
+/** The subscription whk_0 as 0.4 keeps it retired: at an old URL, its secret OLD_SECRET wrapped under `apiKey`. */
+export const retiredWhk0 = (apiKey = TEST_CREDENTIALS.apiKey): IDataObject => ({
+	id: 'whk_0',
+	url: 'https://old.example.com/webhook/x/webhook',
+	secretWrapped: wrapAsStored(OLD_SECRET, 'whk_0', apiKey),
+});

@@ -33,6 +33,7 @@ import {
 	plain,
 	PRODUCTION_URL,
 	renewalAtCrm,
+	retiredWhk0,
 	SECRET,
 	secretParts,
 	storedSubscription,
@@ -119,13 +120,7 @@ describe('a key change while n8n runs (the process holds the secret)', () => {
 	it("a retired subscription's secret is wrapped anew too: after a restart, its deliveries still get 410 (not a final 401)", async () => {
 		const staticData = storedSubscription({
 			secretWrapped: wrapAsStored(SECRET, 'whk_1', OLD_KEY),
-			retiredSubscriptions: [
-				{
-					id: 'whk_0',
-					url: RETIRED_URL,
-					secretWrapped: wrapAsStored(OLD_SECRET, 'whk_0', OLD_KEY),
-				},
-			],
+			retiredSubscriptions: [retiredWhk0(OLD_KEY)],
 		});
 		// Under the old key this process reads both secrets (the key check holds the retired one too)…
 		expect(await deliver(plain(staticData), { apiKey: OLD_KEY })).toMatchObject({ ran: true });
@@ -309,13 +304,7 @@ describe('an upgrade with a key saved with spaces (0.3 and 0.4 wrapped under it 
 		'0.4': () =>
 			storedSubscription({
 				secretWrapped: wrapAsStored(SECRET, 'whk_1', SPACED),
-				retiredSubscriptions: [
-					{
-						id: 'whk_0',
-						url: RETIRED_URL,
-						secretWrapped: wrapAsStored(OLD_SECRET, 'whk_0', SPACED),
-					},
-				],
+				retiredSubscriptions: [retiredWhk0(SPACED)],
 			}),
 	};
 

@@ -53,6 +53,7 @@ import {
 	PRODUCTION_URL,
 	renewalAtCrm,
 	renewingCrm,
+	retiredWhk0,
 	SECRET,
 	secretParts,
 	storedSubscription,
@@ -279,12 +280,7 @@ describe('a signature that does not match: 503, and a renewal when a question as
 
 describe('a retired subscription (kept at the CRM because it delivers to another URL)', () => {
 	it('a delivery that verifies only with its secret is answered 410 (the CRM disables it) and runs nothing', async () => {
-		const retired = {
-			id: 'whk_0',
-			url: 'https://old.example.com/webhook/x/webhook',
-			secretWrapped: wrapAsStored(OLD_SECRET, 'whk_0'),
-		};
-		const staticData = storedSubscription({ retiredSubscriptions: [retired] });
+		const staticData = storedSubscription({ retiredSubscriptions: [retiredWhk0()] });
 		const delivered = await deliver({ secrets: [OLD_SECRET], staticData: plain(staticData) });
 		expectNothingRun(delivered, 410, RETIRED_REASON);
 		// The current subscription's deliveries run as usual.
