@@ -371,19 +371,17 @@ describe('requests per poll', () => {
 	});
 });
 
-describe('an order that changes or lies', () => {
-	it('misses and repeats nothing when the API switches order between polls', async () => {
-		sandbox.seedLeads(247);
-		const memory = await primed();
-		const seen: string[] = [];
-		const orders: ListOrder[] = ['newest', 'oldest', 'newest', 'newest', 'oldest', 'newest'];
-		for (const [index, order] of orders.entries()) {
-			setOrder(order);
-			await createLead(`Switch ${index}`);
-			seen.push(...names((await poll(memory)).items).map(String));
-		}
-		expect(seen).toEqual(orders.map((_, index) => `Switch ${index}`));
-	});
+it('misses and repeats nothing when the API switches its list order between polls', async () => {
+	sandbox.seedLeads(247);
+	const memory = await primed();
+	const seen: string[] = [];
+	const orders: ListOrder[] = ['newest', 'oldest', 'newest', 'newest', 'oldest', 'newest'];
+	for (const [index, order] of orders.entries()) {
+		setOrder(order);
+		await createLead(`Switch ${index}`);
+		seen.push(...names((await poll(memory)).items).map(String));
+	}
+	expect(seen).toEqual(orders.map((_, index) => `Switch ${index}`));
 });
 
 it('Include Existing Leads on First Poll emits every lead once as New Lead; Simplify gives the simplified lead and _event', async () => {
@@ -781,33 +779,31 @@ it('compares the leads read with the memory without a request, a clock or a log,
 });
 
 // Last: it holds the event loop for seconds (fingerprints of 10,000 leads), which the sandbox's idle sockets outlast.
-describe("the stored memory's size (n8n's durable cursor row)", () => {
-	// The stored memory grows by one entry per lead (ids of one length): a tenth of the cap takes a tenth of the bound.
-	it(`the stored memory stays within the documented size at ${POLLING.maxLeads.toLocaleString('en-US')} leads (3.1 MB with the spec's 14 fields, 5.8 MB with 40; 1.2 MB more while a full read spans polls)`, () => {
-		const settings = settingsFor(['newLead']);
-		for (const [extra, megabytes] of [
-			[0, 3.1],
-			[26, 5.8],
-		]) {
-			const records = Array.from({ length: POLLING.maxLeads / 10 }, (_, index) => {
-				const record = leadRecord(`lead_${String(index).padStart(15, '0')}`); // an id of 20 characters
-				for (const field of ['title', 'email', 'mobile', 'secondaryMobile', 'website', 'value'])
-					record[field] = `${field} ${index}`;
-				for (const field of ['sourceId', 'stageId', 'customFields']) record[field] = null;
-				for (let slot = 0; slot < extra; slot++) record[`custom${slot}`] = index;
-				return record;
-			});
-			const found = diff(undefined, records, settings);
-			// Remembered after a full read; and while a full read spans polls, with the ids it read so far (1.2 MB more).
-			for (const [reach, more] of [
-				['full', 0],
-				['part', 1.2],
-			] as const) {
-				const reading = { ...found, reach, cursor: 'c'.repeat(100), due: true, now: Date.now() };
-				const memory: IDataObject = {};
-				saveMemory(memory, remember(undefined, reading, 1));
-				expect(JSON.stringify(memory).length).toBeLessThanOrEqual((megabytes + more) * 100_000);
-			}
+// The stored memory grows by one entry per lead (ids of one length): a tenth of the cap takes a tenth of the bound.
+it(`the stored memory stays within the documented size at ${POLLING.maxLeads.toLocaleString('en-US')} leads (3.1 MB with the spec's 14 fields, 5.8 MB with 40; 1.2 MB more while a full read spans polls)`, () => {
+	const settings = settingsFor(['newLead']);
+	for (const [extra, megabytes] of [
+		[0, 3.1],
+		[26, 5.8],
+	]) {
+		const records = Array.from({ length: POLLING.maxLeads / 10 }, (_, index) => {
+			const record = leadRecord(`lead_${String(index).padStart(15, '0')}`); // an id of 20 characters
+			for (const field of ['title', 'email', 'mobile', 'secondaryMobile', 'website', 'value'])
+				record[field] = `${field} ${index}`;
+			for (const field of ['sourceId', 'stageId', 'customFields']) record[field] = null;
+			for (let slot = 0; slot < extra; slot++) record[`custom${slot}`] = index;
+			return record;
+		});
+		const found = diff(undefined, records, settings);
+		// Remembered after a full read; and while a full read spans polls, with the ids it read so far (1.2 MB more).
+		for (const [reach, more] of [
+			['full', 0],
+			['part', 1.2],
+		] as const) {
+			const reading = { ...found, reach, cursor: 'c'.repeat(100), due: true, now: Date.now() };
+			const memory: IDataObject = {};
+			saveMemory(memory, remember(undefined, reading, 1));
+			expect(JSON.stringify(memory).length).toBeLessThanOrEqual((megabytes + more) * 100_000);
 		}
-	});
+	}
 });
