@@ -32,7 +32,7 @@ import { mayDelete } from '../../../nodes/CrmInvoicing/trigger/subscription';
 import { SIGNATURE_RENEWAL_INTERVAL_MS } from '../../../nodes/CrmInvoicing/trigger/renewal';
 import { TEST_CREDENTIALS } from '../../helpers/harness';
 import { useNock } from '../../helpers/nock';
-import { signedHeaders, verifyWebhookSignature } from '../../helpers/signing';
+import { signedHeaders } from '../../helpers/signing';
 import {
 	API,
 	apiError,
@@ -130,11 +130,7 @@ describe('webhook-signature is capped in length before it is parsed, and in entr
 		const body = eventBody();
 		const good = signedHeaders([SECRET], nextMessageId(), nowSeconds(), body);
 		const crafted = { ...good, 'webhook-signature': ','.repeat(16_383) + 'A' };
-		expect(verifyWebhookSignature({ secret: SECRET, headers: crafted, rawBody: body })).toEqual({
-			ok: false,
-			reason: 'webhook-signature header is too long',
-		});
-		// No question to the CRM either (none is mocked): a crafted header is not a signature mismatch.
+		// No question to the CRM (none is mocked): a crafted header is not a signature mismatch.
 		const tooLong = await deliver({ rawBody: body, headers: crafted });
 		expectNothingRun(tooLong, 401, 'webhook-signature header is too long');
 		const entries = Array(MAX_SIGNATURE_ENTRIES + 1).fill('v1,a');
