@@ -44,12 +44,6 @@ beforeEach(() => {
 
 const setOrder = (order: ListOrder) => sandbox.setListOrder(order);
 
-const credentials = () => ({
-	baseUrl: sandbox.url,
-	apiKey: sandbox.keys.admin,
-	requestsPerMinute: 1_000_000,
-});
-
 interface Poll {
 	items: IDataObject[];
 	requests: number;
@@ -73,8 +67,9 @@ async function poll(
 		nodeType: trigger,
 		parameters: { events: ['newLead'], simplify: false, ...parameters },
 		credentials: {
-			...credentials(),
-			...(extra.requestsPerMinute ? { requestsPerMinute: extra.requestsPerMinute } : {}),
+			baseUrl: sandbox.url,
+			apiKey: sandbox.keys.admin,
+			requestsPerMinute: extra.requestsPerMinute ?? 1_000_000,
 		},
 		staticData: memory,
 		mode: extra.mode,

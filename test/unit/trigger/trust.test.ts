@@ -80,8 +80,6 @@ const owner = (subscriptionId: string, ids: Partial<SecretOwner> = {}): SecretOw
 	subscriptionId,
 	...ids,
 });
-const retiredIds = (staticData: IDataObject) =>
-	(plain(staticData).retiredSubscriptions as IDataObject[]).map((entry) => entry.id);
 
 describe('webhook-signature is capped in length before it is parsed, and in entries while it is parsed', () => {
 	// Inputs that made the former patterns backtrack, and others that stress each loop of the scanner.
@@ -295,7 +293,6 @@ describe('a retired subscription (kept at the CRM because it delivers to another
 		// Deactivated while its data names a subscription at another URL (a restored copy's data names production's): that
 		// one is not deleted (no DELETE is mocked) but retired too, with its secret, and named; nothing else is kept.
 		await expect(trigger.delete()).resolves.toBe(true);
-		expect(retiredIds(trigger.staticData)).toEqual(['whk_r3', 'whk_r4', 'whk_1']);
 		expect(plain(trigger.staticData)).toEqual({
 			retiredSubscriptions: [
 				...retired.slice(3),
