@@ -1,5 +1,4 @@
 import nock from 'nock';
-import type { IDataObject, INodeParameters } from 'n8n-workflow';
 
 import { FULL_RECORD_TIME_LIMIT_MS } from '../../../nodes/CrmInvoicing/trigger/webhook';
 import { loggedMessages, TEST_CREDENTIALS } from '../../helpers/harness';
@@ -12,6 +11,7 @@ import {
 	eventBody,
 	expectNoUnansweredRequests,
 	SECRET,
+	type DeliveryOptions,
 } from '../../helpers/trigger';
 
 useNock();
@@ -46,21 +46,13 @@ const FULL_RECORD = {
 const LEAD = '/api/v1/leads/lead_42';
 
 /** A delivery with the output of 0.2 (version 1); Simplify (version 2) is tested in test/unit/output/triggerSimplify.test.ts. */
-async function deliver(
-	options: {
-		event?: string;
-		payload?: unknown;
-		parameters?: INodeParameters;
-		id?: string;
-		staticData?: IDataObject;
-	} = {},
-) {
+async function deliver(options: DeliveryOptions & { event?: string; payload?: unknown } = {}) {
+	const rawBody = eventBody(options.event, options.payload ?? eventPayload);
 	const delivered = await deliverTo({
-		rawBody: eventBody(options.event, options.payload ?? eventPayload),
-		parameters: options.parameters ?? FULL_RECORD,
-		id: options.id,
-		staticData: options.staticData,
+		parameters: FULL_RECORD,
 		typeVersion: 1,
+		...options,
+		rawBody,
 	});
 	seen.push(delivered.result, delivered.body);
 	return delivered;
