@@ -475,3 +475,41 @@ export function expectNothingRun(delivered: Delivered, status: number, reason?: 
 	expect(delivered.status).toBe(status);
 	if (reason !== undefined) expect(delivered.body).toEqual({ error: reason });
 }
+
+/** Fails each test of the file after which a log line holds any of `texts` (keys, secrets' parts, bodies). */
+export function expectNeverLogged(texts: string[]): void {
+	afterEach(() => {
+		const text = JSON.stringify(loggedMessages);
+		for (const part of texts) expect(text).not.toContain(part);
+	});
+}
+
+/**
+ * A CRM on nock, until nock.cleanAll(), that shows any subscription current at the production URL and answers every
+ * renewal (POST whk_new_1, whk_new_2, …; DELETE of whk_1; the list of leftovers): counts the questions and POSTs.
+ */
+export function renewingCrm(secret = NEW_SECRET): { asked: number; posts: number } {
+	const counts = { asked: 0, posts: 0 };
+	nock(API)
+		.persist()
+		.get(/^\/api\/v1\/webhooks\/[^/]+$/)
+		.reply(200, (uri) => {
+			counts.asked++;
+			return { ...AT_CRM, id: uri.split('/').pop() };
+		})
+		.post(LIST)
+		.reply(200, () => ({ id: `whk_new_${++counts.posts}`, secret }))
+		.delete(ONE('whk_1'))
+		.reply(204)
+		.get(LIST)
+		.query(true)
+		.reply(200, []);
+	return counts;
+}
+
+/** The subscription whk_0 as 0.4 keeps it retired: at an old URL, its secret OLD_SECRET wrapped under `apiKey`. */
+export const retiredWhk0 = (apiKey = TEST_CREDENTIALS.apiKey): IDataObject => ({
+	id: 'whk_0',
+	url: 'https://old.example.com/webhook/x/webhook',
+	secretWrapped: wrapAsStored(OLD_SECRET, 'whk_0', apiKey),
+});

@@ -1,6 +1,6 @@
 /* eslint-disable -- not shipped: eslint.dev.config.mjs lints this file, not n8n's node rules */
 /** The polling trigger as n8n loads it: registration, codex, parameters, and the cost notice next to Updated/Archived. */
-import { existsSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 
 import fc from 'fast-check';
@@ -23,26 +23,21 @@ const description = new CrmInvoicingPollingTrigger().description;
 const property = (name: string) =>
 	description.properties.find((candidate) => candidate.name === name);
 
-describe('registration', () => {
-	it('is a polling trigger with the package credential, registered in package.json with its codex and icons', () => {
-		expect(description).toMatchObject({
-			name: 'crmInvoicingPollingTrigger',
-			polling: true,
-			group: ['trigger'],
-			inputs: [],
-			credentials: [{ name: 'crmInvoicingApi', required: true }],
-		});
-		const pkg = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8'));
-		expect(pkg.n8n.nodes).toContain('dist/nodes/CrmInvoicing/CrmInvoicingPollingTrigger.node.js');
-		const folder = join(ROOT, 'nodes', 'CrmInvoicing');
-		const codex = JSON.parse(
-			readFileSync(join(folder, 'CrmInvoicingPollingTrigger.node.json'), 'utf8'),
-		);
-		expect(codex.node).toBe('n8n-nodes-crm-invoicing.crmInvoicingPollingTrigger');
-		const icon = description.icon as { light: string; dark: string };
-		for (const file of [icon.light, icon.dark])
-			expect(existsSync(join(folder, file.replace('file:', '')))).toBe(true);
+it('is a polling trigger with the package credential, registered in package.json with its codex (pack.test checks its icons)', () => {
+	expect(description).toMatchObject({
+		name: 'crmInvoicingPollingTrigger',
+		polling: true,
+		group: ['trigger'],
+		inputs: [],
+		credentials: [{ name: 'crmInvoicingApi', required: true }],
 	});
+	const pkg = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8'));
+	expect(pkg.n8n.nodes).toContain('dist/nodes/CrmInvoicing/CrmInvoicingPollingTrigger.node.js');
+	const folder = join(ROOT, 'nodes', 'CrmInvoicing');
+	const codex = JSON.parse(
+		readFileSync(join(folder, 'CrmInvoicingPollingTrigger.node.json'), 'utf8'),
+	);
+	expect(codex.node).toBe('n8n-nodes-crm-invoicing.crmInvoicingPollingTrigger');
 });
 
 describe('parameters', () => {
@@ -86,21 +81,22 @@ describe('parameters', () => {
 	});
 });
 
-describe('the request budget (budget.ts)', () => {
-	// Half the key's rate, rounded down, for each whole minute of n8n's time budget for a poll: n8n 1.x gives none (its
-	// PollContext's own 5 minutes), n8n 2.41's scheduler 36 s (one minute's share). A rate of 1 leaves none (the poll
-	// refuses such a credential, poll.test.ts).
-	it.each([
-		[60, undefined, { share: 30, pages: 150 }],
-		[60, 10 * 60_000, { share: 30, pages: 300 }],
-		[60, 36_000, { share: 30, pages: 30 }],
-		[60, 0, { share: 30, pages: 150 }],
-		[2, undefined, { share: 1, pages: 5 }],
-		[1, undefined, { share: 0, pages: 0 }],
-	])('%p requests a minute, a budget of %p ms: %p', (rate, budgetMs, expected) => {
+// Half the key's rate, rounded down, for each whole minute of n8n's time budget for a poll: n8n 1.x gives none (its
+// PollContext's own 5 minutes), n8n 2.41's scheduler 36 s (one minute's share). A rate of 1 leaves none (the poll
+// refuses such a credential, poll.test.ts).
+it.each([
+	[60, undefined, { share: 30, pages: 150 }],
+	[60, 10 * 60_000, { share: 30, pages: 300 }],
+	[60, 36_000, { share: 30, pages: 30 }],
+	[60, 0, { share: 30, pages: 150 }],
+	[2, undefined, { share: 1, pages: 5 }],
+	[1, undefined, { share: 0, pages: 0 }],
+])(
+	'the request budget (budget.ts) at %p requests a minute, a budget of %p ms: %p',
+	(rate, budgetMs, expected) => {
 		expect(pollBudget(rate, budgetMs)).toMatchObject(expected);
-	});
-});
+	},
+);
 
 describe('fingerprints', () => {
 	const lead = {

@@ -8,7 +8,9 @@ import { POLLING } from '../../../nodes/CrmInvoicing/polling/budget';
 import { encodePrint, fingerprint } from '../../../nodes/CrmInvoicing/polling/leads';
 import { remember, saveMemory, type Memory } from '../../../nodes/CrmInvoicing/polling/memory';
 import { diff, type PollSettings } from '../../../nodes/CrmInvoicing/polling/poll';
+import { SIMPLIFIED_FIELDS } from '../../../nodes/CrmInvoicing/shared/simplify';
 import { createPollContext } from '../../helpers/harness';
+import { lead as leadRecord } from '../../helpers/records';
 import {
 	startSandbox,
 	type ListOrder,
@@ -42,12 +44,6 @@ beforeEach(() => {
 
 const setOrder = (order: ListOrder) => sandbox.setListOrder(order);
 
-const credentials = () => ({
-	baseUrl: sandbox.url,
-	apiKey: sandbox.keys.admin,
-	requestsPerMinute: 1_000_000,
-});
-
 interface Poll {
 	items: IDataObject[];
 	requests: number;
@@ -71,8 +67,9 @@ async function poll(
 		nodeType: trigger,
 		parameters: { events: ['newLead'], simplify: false, ...parameters },
 		credentials: {
-			...credentials(),
-			...(extra.requestsPerMinute ? { requestsPerMinute: extra.requestsPerMinute } : {}),
+			baseUrl: sandbox.url,
+			apiKey: sandbox.keys.admin,
+			requestsPerMinute: extra.requestsPerMinute ?? 1_000_000,
 		},
 		staticData: memory,
 		mode: extra.mode,
@@ -94,6 +91,13 @@ async function poll(
 		items: (output?.[0] ?? []).map((item) => item.json),
 		requests: sandbox.requests.length - before,
 	};
+}
+
+/** The memory after a first poll, which emits nothing and remembers the leads that exist. */
+async function primed(parameters: INodeParameters = {}): Promise<IDataObject> {
+	const memory: IDataObject = {};
+	await poll(memory, parameters);
+	return memory;
 }
 
 async function createLead(name: string, fields: IDataObject = {}): Promise<IDataObject> {
@@ -169,10 +173,9 @@ describe.each(CASES)('personality %s, list order %s', (personality, order) => {
 	});
 
 	it('emits an edited lead once as updatedLead, naming the changed fields', async () => {
-		const memory: IDataObject = {};
 		const parameters = { events: ['newLead', 'updatedLead'] };
 		const lead = await createLead('Edit Me');
-		await poll(memory, parameters);
+		const memory = await primed(parameters);
 		await patchLead(String(lead.id), { title: 'CFO', value: 750 });
 		const next = await poll(memory, parameters);
 		expect(next.items).toHaveLength(1);
@@ -187,10 +190,9 @@ describe.each(CASES)('personality %s, list order %s', (personality, order) => {
 	});
 
 	it('emits a lead that became archived once as archivedLead', async () => {
-		const memory: IDataObject = {};
 		const parameters = { events: ['archivedLead'] };
 		const lead = await createLead('Archive Me');
-		await poll(memory, parameters);
+		const memory = await primed(parameters);
 		archiveLead(String(lead.id));
 		const next = await poll(memory, parameters);
 		expect(next.items).toEqual([
@@ -204,8 +206,7 @@ const PROTOTYPE_NAMES = ['constructor', 'toString', '__proto__', 'hasOwnProperty
 
 it('leads whose ids are Object.prototype names are each emitted once as New Lead, then once as Updated Lead, across a JSON round trip', async () => {
 	const parameters = { events: ['newLead', 'updatedLead'] };
-	let memory: IDataObject = {};
-	await poll(memory, parameters);
+	let memory = await primed(parameters);
 	for (const id of PROTOTYPE_NAMES)
 		addLead(store(), { id, name: `Lead ${id}` }, ADMIN_USER_INTERNAL_ID);
 	const added = await poll(memory, parameters);
@@ -314,9 +315,8 @@ describe('a lead changed and archived in the same interval', () => {
 		],
 		['both, archived alone: only the Archived item', both, {}, [['archivedLead', undefined]]],
 	])('with %s', async (_case, events, change, expected) => {
-		const memory: IDataObject = {};
 		const lead = await createLead('Both');
-		await poll(memory, { events });
+		const memory = await primed({ events });
 		await patchLead(String(lead.id), change);
 		archiveLead(String(lead.id));
 		const items = (await poll(memory, { events })).items;
@@ -357,8 +357,7 @@ describe('requests per poll', () => {
 	});
 
 	it('oldest first: every poll reads the whole list (ceil(N/100) requests) and still misses nothing', async () => {
-		const memory: IDataObject = {};
-		await poll(memory);
+		const memory = await primed();
 		expect(await poll(memory)).toEqual({ items: [], requests: 3 });
 		await createLead('At The End');
 		const next = await poll(memory);
@@ -367,20 +366,17 @@ describe('requests per poll', () => {
 	});
 });
 
-describe('an order that changes or lies', () => {
-	it('misses and repeats nothing when the API switches order between polls', async () => {
-		sandbox.seedLeads(247);
-		const memory: IDataObject = {};
-		const seen: string[] = [];
-		const orders: ListOrder[] = ['newest', 'oldest', 'newest', 'newest', 'oldest', 'newest'];
-		await poll(memory);
-		for (const [index, order] of orders.entries()) {
-			setOrder(order);
-			await createLead(`Switch ${index}`);
-			seen.push(...names((await poll(memory)).items).map(String));
-		}
-		expect(seen).toEqual(orders.map((_, index) => `Switch ${index}`));
-	});
+it('misses and repeats nothing when the API switches its list order between polls', async () => {
+	sandbox.seedLeads(247);
+	const memory = await primed();
+	const seen: string[] = [];
+	const orders: ListOrder[] = ['newest', 'oldest', 'newest', 'newest', 'oldest', 'newest'];
+	for (const [index, order] of orders.entries()) {
+		setOrder(order);
+		await createLead(`Switch ${index}`);
+		seen.push(...names((await poll(memory)).items).map(String));
+	}
+	expect(seen).toEqual(orders.map((_, index) => `Switch ${index}`));
 });
 
 it('Include Existing Leads on First Poll emits every lead once as New Lead; Simplify gives the simplified lead and _event', async () => {
@@ -389,19 +385,7 @@ it('Include Existing Leads on First Poll emits every lead once as New Lead; Simp
 	const first = await poll(memory, parameters);
 	expect(names(first.items)).toEqual(['John Smith', 'Maria Garcia', 'Old Prospect']);
 	expect((await poll(memory, parameters)).items).toEqual([]);
-	expect(Object.keys(first.items[0])).toEqual([
-		'id',
-		'number',
-		'name',
-		'email',
-		'mobile',
-		'title',
-		'value',
-		'stageId',
-		'archived',
-		'createdAt',
-		'_event',
-	]);
+	expect(Object.keys(first.items[0])).toEqual([...SIMPLIFIED_FIELDS.lead, '_event']);
 });
 
 describe('memory', () => {
@@ -419,8 +403,7 @@ describe('memory', () => {
 
 	it(`fails with a clear error past the cap (${POLLING.maxLeads} leads) and keeps what it remembered`, async () => {
 		await withCap(5, async () => {
-			const memory: IDataObject = {};
-			await poll(memory);
+			const memory = await primed();
 			const before = structuredClone(memory);
 			await createLead('Four');
 			await createLead('Five');
@@ -439,8 +422,7 @@ describe('memory', () => {
 		setOrder('newest');
 		await withCap(104, async () => {
 			sandbox.seedLeads(100); // 103 leads: two pages
-			const memory: IDataObject = {};
-			await poll(memory);
+			const memory = await primed();
 			await createLead('Lead 104');
 			expect(await poll(memory)).toMatchObject({ requests: 1 });
 			// A head read does not forget deleted leads: the memory grows while the list does not.
@@ -457,8 +439,7 @@ describe('memory', () => {
 });
 
 it('skips a poll that starts while the previous one still runs, without a request', async () => {
-	const memory: IDataObject = {};
-	await poll(memory);
+	const memory = await primed();
 	listOnce([], 300);
 	const slow = poll(memory);
 	await new Promise((resolve) => setTimeout(resolve, 50));
@@ -476,8 +457,7 @@ it('skips a poll that starts while the previous one still runs, without a reques
 });
 
 it(`a lead missing from the list: an empty answer (a flaky proxy) does not make the leads new again when they come back; a deleted lead is forgotten after ${POLLING.forgetAfterMs / 86_400_000} days`, async () => {
-	const memory: IDataObject = {};
-	await poll(memory);
+	const memory = await primed();
 	listOnce([]);
 	expect(await poll(memory)).toEqual({ items: [], requests: 1 });
 	expect(Object.keys(memory.gone as object)).toHaveLength(3);
@@ -499,8 +479,7 @@ describe('Fetch Test Event (manual mode)', () => {
 		async (order) => {
 			setOrder(order);
 			sandbox.seedLeads(247);
-			const memory: IDataObject = {};
-			await poll(memory);
+			const memory = await primed();
 			const snapshot = structuredClone(memory);
 			const latest = await createLead('Most Recent');
 			const sample = await poll(memory, { events: ['updatedLead'] }, { mode: 'manual' });
@@ -533,8 +512,7 @@ describe('no single lead stops the trigger', () => {
 		'a lead nested 10,000 deep among new ones (%s first): the others are emitted, it is named in a warning, then emitted once fixed',
 		async (order) => {
 			setOrder(order);
-			const memory: IDataObject = {};
-			await poll(memory);
+			const memory = await primed();
 			await createLead('Before');
 			const deepId = await createDeepLead('Deep', 10_000);
 			await createLead('After');
@@ -558,8 +536,7 @@ describe('no single lead stops the trigger', () => {
 	);
 
 	it('a list entry that is not a JSON object (null, a text), or a lead without an id, is named in a warning and skipped; the others are emitted, and later polls go on', async () => {
-		const memory: IDataObject = {};
-		await poll(memory);
+		const memory = await primed();
 		const lead = await createLead('Next To Null');
 		const known = [...store().leads.values()].filter((entry) => entry.id !== lead.id).slice(0, 3);
 		listOnce([...known, null, 'oops', { name: 'No Id' }, lead]);
@@ -731,8 +708,7 @@ describe(`a lead listed out of order is found by the periodic full read (Full Re
 		async (minutes, options) => {
 			setOrder('newestCreated');
 			sandbox.seedLeads(247);
-			const memory: IDataObject = {};
-			await poll(memory, options);
+			const memory = await primed(options);
 			const imported = await importOld();
 			expect(await poll(memory, options)).toEqual({ items: [], requests: 1 });
 			// A minute before the interval is up: still only the head.
@@ -751,13 +727,20 @@ describe(`a lead listed out of order is found by the periodic full read (Full Re
 	it('Updated or Archived Lead read the whole list (3 pages) at every poll anyway, under newest first too', async () => {
 		setOrder('newestCreated');
 		sandbox.seedLeads(247);
-		const memory: IDataObject = {};
-		await poll(memory, { events: ['newLead', 'updatedLead'] });
+		const memory = await primed({ events: ['newLead', 'updatedLead'] });
 		await importOld();
 		const next = await poll(memory, { events: ['newLead', 'updatedLead'] });
 		expect(names(next.items)).toEqual(['Imported 2020']);
 		expect(next.requests).toBe(3);
 	});
+});
+
+/** What diff() is given: `events`, no Simplify, no backfill, a full read every minute. */
+const settingsFor = (events: PollSettings['events']): PollSettings => ({
+	events,
+	simplify: false,
+	includeExisting: false,
+	fullReadEveryMs: 60_000,
 });
 
 it('compares the leads read with the memory without a request, a clock or a log, and leaves the memory as it was', () => {
@@ -770,12 +753,7 @@ it('compares the leads read with the memory without a request, a clock or a log,
 		fields,
 	};
 	const remembered = new Map(memory.leads);
-	const settings: PollSettings = {
-		events: ['newLead', 'updatedLead', 'archivedLead'],
-		simplify: false,
-		includeExisting: false,
-		fullReadEveryMs: 60_000,
-	};
+	const settings = settingsFor(['newLead', 'updatedLead', 'archivedLead']);
 	const read = [
 		{ ...lead, name: 'B', archived: true },
 		{ id: 'l2', name: 'C', createdAt: '2026-01-02T00:00:00.000Z', title: 'CEO' },
@@ -796,44 +774,31 @@ it('compares the leads read with the memory without a request, a clock or a log,
 });
 
 // Last: it holds the event loop for seconds (fingerprints of 10,000 leads), which the sandbox's idle sockets outlast.
-describe("the stored memory's size (n8n's durable cursor row)", () => {
-	// The stored memory grows by one entry per lead (ids of one length): a tenth of the cap takes a tenth of the bound.
-	it(`the stored memory stays within the documented size at ${POLLING.maxLeads.toLocaleString('en-US')} leads (3.1 MB with the spec's 14 fields, 5.8 MB with 40; 1.2 MB more while a full read spans polls)`, () => {
-		const settings: PollSettings = {
-			events: ['newLead'],
-			simplify: false,
-			includeExisting: false,
-			fullReadEveryMs: 60_000,
-		};
-		for (const [extra, megabytes] of [
-			[0, 3.1],
-			[26, 5.8],
-		]) {
-			const records = Array.from({ length: POLLING.maxLeads / 10 }, (_, index) => {
-				const lead: IDataObject = {
-					id: `lead_${String(index).padStart(15, '0')}`, // 20 characters
-					number: `L-${index}`,
-					name: `Lead ${index}`,
-					archived: false,
-					createdAt: new Date(Date.UTC(2026, 0, 1) + index).toISOString(),
-				};
-				for (const field of ['title', 'email', 'mobile', 'secondaryMobile', 'website', 'value'])
-					lead[field] = `${field} ${index}`;
-				for (const field of ['sourceId', 'stageId', 'customFields']) lead[field] = null;
-				for (let slot = 0; slot < extra; slot++) lead[`custom${slot}`] = index;
-				return lead;
-			});
-			const found = diff(undefined, records, settings);
-			// Remembered after a full read; and while a full read spans polls, with the ids it read so far (1.2 MB more).
-			for (const [reach, more] of [
-				['full', 0],
-				['part', 1.2],
-			] as const) {
-				const reading = { ...found, reach, cursor: 'c'.repeat(100), due: true, now: Date.now() };
-				const memory: IDataObject = {};
-				saveMemory(memory, remember(undefined, reading, 1));
-				expect(JSON.stringify(memory).length).toBeLessThanOrEqual((megabytes + more) * 100_000);
-			}
+// The stored memory grows by one entry per lead (ids of one length): a tenth of the cap takes a tenth of the bound.
+it(`the stored memory stays within the documented size at ${POLLING.maxLeads.toLocaleString('en-US')} leads (3.1 MB with the spec's 14 fields, 5.8 MB with 40; 1.2 MB more while a full read spans polls)`, () => {
+	const settings = settingsFor(['newLead']);
+	for (const [extra, megabytes] of [
+		[0, 3.1],
+		[26, 5.8],
+	]) {
+		const records = Array.from({ length: POLLING.maxLeads / 10 }, (_, index) => {
+			const record = leadRecord(`lead_${String(index).padStart(15, '0')}`); // an id of 20 characters
+			for (const field of ['title', 'email', 'mobile', 'secondaryMobile', 'website', 'value'])
+				record[field] = `${field} ${index}`;
+			for (const field of ['sourceId', 'stageId', 'customFields']) record[field] = null;
+			for (let slot = 0; slot < extra; slot++) record[`custom${slot}`] = index;
+			return record;
+		});
+		const found = diff(undefined, records, settings);
+		// Remembered after a full read; and while a full read spans polls, with the ids it read so far (1.2 MB more).
+		for (const [reach, more] of [
+			['full', 0],
+			['part', 1.2],
+		] as const) {
+			const reading = { ...found, reach, cursor: 'c'.repeat(100), due: true, now: Date.now() };
+			const memory: IDataObject = {};
+			saveMemory(memory, remember(undefined, reading, 1));
+			expect(JSON.stringify(memory).length).toBeLessThanOrEqual((megabytes + more) * 100_000);
 		}
-	});
+	}
 });

@@ -9,8 +9,7 @@ import {
 	RENEWAL_TIME_LIMIT_MS,
 } from '../../../nodes/CrmInvoicing/trigger/renewal';
 import { UNUSABLE_SECRET_REASON } from '../../../nodes/CrmInvoicing/trigger/webhook';
-import { unwrapSecret } from '../../../nodes/CrmInvoicing/trigger/store';
-import { loggedMessages, TEST_CREDENTIALS } from '../../helpers/harness';
+import { TEST_CREDENTIALS } from '../../helpers/harness';
 import { useNock } from '../../helpers/nock';
 import { signedHeaders } from '../../helpers/signing';
 import {
@@ -21,9 +20,9 @@ import {
 	earlierSubscription,
 	eventBody,
 	expectEveryMockUsed,
+	expectNeverLogged,
 	expectNoUnansweredRequests,
 	freshProcess,
-	HARNESS_IDS,
 	LIST,
 	logged,
 	NEW_SECRET,
@@ -34,12 +33,14 @@ import {
 	plain,
 	PRODUCTION_URL,
 	renewalAtCrm,
+	retiredWhk0,
 	SECRET,
 	secretParts,
 	storedSubscription,
 	tagFor,
 	TEST_URL,
 	triggerHooks,
+	unwrapped,
 	useMovableClock,
 	wrapAsStored,
 	type DeliveryOptions,
@@ -58,20 +59,7 @@ beforeEach(() => {
 	// Each test starts past the renewal interval of the tests before it (Date only).
 	jest.setSystemTime(Date.now() + RENEWAL_INTERVAL_MS + ++step * 1_000);
 });
-afterEach(() => {
-	// Neither key nor secret in any log line.
-	const logged = JSON.stringify(loggedMessages);
-	for (const part of [OLD_KEY, NEW_KEY, ...secretParts(SECRET), ...secretParts(NEW_SECRET)])
-		expect(logged).not.toContain(part);
-});
-
-/** The secret `wrapped` for subscription `id`, unwrapped with `apiKey`. */
-const unwrap = (wrapped: unknown, apiKey: string, subscriptionId: string) =>
-	unwrapSecret(String(wrapped), apiKey, {
-		workflowId: HARNESS_IDS.workflowId,
-		nodeId: HARNESS_IDS.nodeId,
-		subscriptionId,
-	});
+expectNeverLogged([OLD_KEY, NEW_KEY, ...secretParts(SECRET), ...secretParts(NEW_SECRET)]);
 
 /** A delivery signed with `secret` (SECRET), under the credential's key `apiKey` (NEW_KEY). */
 async function deliver(
@@ -117,8 +105,8 @@ describe('a key change while n8n runs (the process holds the secret)', () => {
 		expect(delivered).toMatchObject({ ran: true, status: 200 });
 		const rewrapped = delivered.staticData;
 		expect(rewrapped.subscriptionId).toBe('whk_1');
-		expect(unwrap(rewrapped.secretWrapped, NEW_KEY, 'whk_1')).toBe(SECRET);
-		expect(unwrap(rewrapped.secretWrapped, OLD_KEY, 'whk_1')).toBeUndefined();
+		expect(unwrapped(rewrapped, NEW_KEY)).toBe(SECRET);
+		expect(unwrapped(rewrapped, OLD_KEY)).toBeUndefined();
 		expect(logged('info')).toContain(
 			"the credential's API key changed; wrapped the signing secret of webhook subscription whk_1 anew under the new key",
 		);
@@ -126,26 +114,22 @@ describe('a key change while n8n runs (the process holds the secret)', () => {
 		const afterRestart = await deliver(plain(rewrapped), { type: freshProcess() });
 		expect(afterRestart).toMatchObject({ ran: true, status: 200 });
 		// Without the re-wrap, a process with empty memories could not have read it with the new key.
-		expect(unwrap(saved.secretWrapped, NEW_KEY, 'whk_1')).toBeUndefined();
+		expect(unwrapped(saved, NEW_KEY)).toBeUndefined();
 	});
 
 	it("a retired subscription's secret is wrapped anew too: after a restart, its deliveries still get 410 (not a final 401)", async () => {
 		const staticData = storedSubscription({
 			secretWrapped: wrapAsStored(SECRET, 'whk_1', OLD_KEY),
-			retiredSubscriptions: [
-				{
-					id: 'whk_0',
-					url: RETIRED_URL,
-					secretWrapped: wrapAsStored(OLD_SECRET, 'whk_0', OLD_KEY),
-				},
-			],
+			retiredSubscriptions: [retiredWhk0(OLD_KEY)],
 		});
 		// Under the old key this process reads both secrets (the key check holds the retired one too)…
 		expect(await deliver(plain(staticData), { apiKey: OLD_KEY })).toMatchObject({ ran: true });
 		// …so after the key changes, the next delivery wraps both anew.
 		const rewrapped = (await deliver(plain(staticData))).staticData;
 		const retired = (rewrapped.retiredSubscriptions as IDataObject[])[0];
-		expect(unwrap(retired.secretWrapped, NEW_KEY, 'whk_0')).toBe(OLD_SECRET);
+		expect(
+			unwrapped({ subscriptionId: 'whk_0', secretWrapped: retired.secretWrapped }, NEW_KEY),
+		).toBe(OLD_SECRET);
 		// After a restart, a delivery through the retired subscription (signed with its secret): 410, no question asked.
 		const gone = await deliver(plain(rewrapped), { type: freshProcess(), secret: OLD_SECRET });
 		expect(gone).toMatchObject({ ran: false, status: 410 });
@@ -156,7 +140,7 @@ describe('a key change while n8n runs (the process holds the secret)', () => {
 		nock(API).get(ONE('whk_1')).reply(200, AT_CRM);
 		const again = hooks(saved, NEW_KEY);
 		await expect(again.checkExists()).resolves.toBe(true);
-		expect(unwrap(again.staticData.secretWrapped, NEW_KEY, 'whk_1')).toBe(SECRET);
+		expect(unwrapped(again.staticData, NEW_KEY)).toBe(SECRET);
 	});
 });
 
@@ -180,7 +164,7 @@ describe('a key change, then a restart before any delivery (nothing can read the
 			secretWrapped: expect.stringMatching(/^aes256gcm\.v1:/),
 			ownerTag: tagFor(),
 		});
-		expect(unwrap(delivered.staticData.secretWrapped, NEW_KEY, 'whk_2')).toBe(NEW_SECRET);
+		expect(unwrapped(delivered.staticData, NEW_KEY)).toBe(NEW_SECRET);
 		expect(logged('warn')).toContain(
 			"the stored signing secret of webhook subscription whk_1 cannot be read with the credential's API key",
 		);
@@ -298,7 +282,7 @@ describe('a key change, then a restart before any delivery (nothing can read the
 		await expect(trigger.create()).resolves.toBe(true);
 		crm.done();
 		expect(trigger.staticData.subscriptionId).toBe('whk_2');
-		expect(unwrap(trigger.staticData.secretWrapped, NEW_KEY, 'whk_2')).toBe(NEW_SECRET);
+		expect(unwrapped(trigger.staticData, NEW_KEY)).toBe(NEW_SECRET);
 	});
 });
 
@@ -320,13 +304,7 @@ describe('an upgrade with a key saved with spaces (0.3 and 0.4 wrapped under it 
 		'0.4': () =>
 			storedSubscription({
 				secretWrapped: wrapAsStored(SECRET, 'whk_1', SPACED),
-				retiredSubscriptions: [
-					{
-						id: 'whk_0',
-						url: RETIRED_URL,
-						secretWrapped: wrapAsStored(OLD_SECRET, 'whk_0', SPACED),
-					},
-				],
+				retiredSubscriptions: [retiredWhk0(SPACED)],
 			}),
 	};
 
@@ -338,9 +316,11 @@ describe('an upgrade with a key saved with spaces (0.3 and 0.4 wrapped under it 
 			expect(delivered).toMatchObject({ ran: true, status: 200 });
 			const saved = delivered.staticData;
 			expect(saved.subscriptionId).toBe('whk_1');
-			expect(unwrap(saved.secretWrapped, OLD_KEY, 'whk_1')).toBe(SECRET);
+			expect(unwrapped(saved, OLD_KEY)).toBe(SECRET);
 			const [retired] = saved.retiredSubscriptions as IDataObject[];
-			expect(unwrap(retired.secretWrapped, OLD_KEY, 'whk_0')).toBe(OLD_SECRET);
+			expect(
+				unwrapped({ subscriptionId: 'whk_0', secretWrapped: retired.secretWrapped }, OLD_KEY),
+			).toBe(OLD_SECRET);
 			expect(logged('info')).toContain('wrapped the signing secret of webhook subscription whk_1');
 
 			// After a restart, with the key as saved: both read under the trimmed key; nothing is wrapped anew again.

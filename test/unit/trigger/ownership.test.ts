@@ -8,7 +8,9 @@ import { restoreNockAfterFile } from '../../helpers/nock';
 import { call } from '../../sandbox/helpers';
 import { startSandbox, type Sandbox } from '../../sandbox/server';
 import {
+	activate,
 	earlierSubscription,
+	logged,
 	PRODUCTION_URL,
 	SECRET,
 	storedSubscription,
@@ -43,10 +45,6 @@ const hooks = (staticData: IDataObject, webhookUrl = PRODUCTION_URL) =>
 		credentials: { ...TEST_CREDENTIALS, baseUrl: sandbox.url, apiKey: sandbox.keys.admin },
 	});
 
-async function activate(trigger: ReturnType<typeof hooks>): Promise<void> {
-	if (!(await trigger.checkExists())) await trigger.create();
-}
-
 /** A subscription made at the CRM (by hand, by this trigger earlier, by another one): its id. */
 async function made(name: string, url = PRODUCTION_URL): Promise<string> {
 	const body = { name, url, events: ['lead.created', 'deal.stage_changed'] };
@@ -57,22 +55,20 @@ const subscriptions = () => sandbox.state.webhooks.values().map((known) => known
 const deletes = () => sandbox.requests.filter((request) => request.method === 'DELETE');
 const ours = `n8n: Leads to Slack [n8n:${tagFor()}]`;
 
-describe('sameUrl: URLs compared as URLs', () => {
-	it('is the same URL in normal form, and nothing else', () => {
-		expect(
-			sameUrl(
-				'HTTPS://N8N.Example.com:443/webhook/a/webhook',
-				PRODUCTION_URL.replace(/c0ffee.*$/, 'a/webhook'),
-			),
-		).toBe(true);
-		expect(sameUrl('http://127.0.0.1:80/x', 'http://127.0.0.1/x')).toBe(true);
-		expect(sameUrl('https://n8n.example.com/Webhook/a', 'https://n8n.example.com/webhook/a')).toBe(
-			false,
-		);
-		expect(sameUrl('https://n8n.example.com:8443/x', 'https://n8n.example.com/x')).toBe(false);
-		expect(sameUrl('not a url', 'not a url')).toBe(false);
-		expect(sameUrl(undefined, undefined)).toBe(false);
-	});
+it('sameUrl compares URLs as URLs: the same URL in normal form, and nothing else', () => {
+	expect(
+		sameUrl(
+			'HTTPS://N8N.Example.com:443/webhook/a/webhook',
+			PRODUCTION_URL.replace(/c0ffee.*$/, 'a/webhook'),
+		),
+	).toBe(true);
+	expect(sameUrl('http://127.0.0.1:80/x', 'http://127.0.0.1/x')).toBe(true);
+	expect(sameUrl('https://n8n.example.com/Webhook/a', 'https://n8n.example.com/webhook/a')).toBe(
+		false,
+	);
+	expect(sameUrl('https://n8n.example.com:8443/x', 'https://n8n.example.com/x')).toBe(false);
+	expect(sameUrl('not a url', 'not a url')).toBe(false);
+	expect(sameUrl(undefined, undefined)).toBe(false);
 });
 
 describe.each(['answer', 'conflict'] as const)(
@@ -93,7 +89,7 @@ describe.each(['answer', 'conflict'] as const)(
 			expect(staticData.subscriptionId).not.toBe(old);
 			const posts = sandbox.requests.slice(from).filter((request) => request.method === 'POST');
 			expect(posts).toHaveLength(2);
-			expect(loggedMessages.map((entry) => entry.message).join('\n')).toContain(
+			expect(logged()).toContain(
 				`the CRM keeps one webhook subscription per URL and held this trigger's ${old} at it`,
 			);
 		});
@@ -139,55 +135,51 @@ it('a POST answer naming a retired subscription of this trigger is never deleted
 	expect(deletes()).toEqual([]);
 });
 
-describe('a CRM that stores URLs in normal form', () => {
-	const ODD_URL = PRODUCTION_URL.replace(
-		'https://n8n.example.com/',
-		'HTTPS://N8N.Example.com:443/',
-	);
+const ODD_URL = PRODUCTION_URL.replace('https://n8n.example.com/', 'HTTPS://N8N.Example.com:443/');
 
-	it('start-up after start-up (n8n 1.x runs checkExists) keeps the one subscription: none created, retired or deleted', async () => {
-		await configure({ normalUrls: true });
-		const staticData: IDataObject = {};
-		await activate(hooks(staticData, ODD_URL));
-		const [id] = subscriptions();
-		expect(sandbox.state.webhooks.get(id)?.url).toBe(PRODUCTION_URL);
-		for (let restart = 0; restart < 2; restart++)
-			await expect(hooks(staticData, ODD_URL).checkExists()).resolves.toBe(true);
-		expect(subscriptions()).toEqual([id]);
-		expect(staticData.subscriptionId).toBe(id);
-		expect(staticData.retiredSubscriptions).toBeUndefined();
-		// Its own subscription, at its URL in the CRM's form: deleted at deactivation.
-		await hooks(staticData, ODD_URL).delete();
-		expect(subscriptions()).toEqual([]);
-	});
+it('a CRM that stores URLs in normal form: start-up after start-up (n8n 1.x runs checkExists) keeps the one subscription: none created, retired or deleted', async () => {
+	await configure({ normalUrls: true });
+	const staticData: IDataObject = {};
+	await activate(hooks(staticData, ODD_URL));
+	const [id] = subscriptions();
+	expect(sandbox.state.webhooks.get(id)?.url).toBe(PRODUCTION_URL);
+	for (let restart = 0; restart < 2; restart++)
+		await expect(hooks(staticData, ODD_URL).checkExists()).resolves.toBe(true);
+	expect(subscriptions()).toEqual([id]);
+	expect(staticData.subscriptionId).toBe(id);
+	expect(staticData.retiredSubscriptions).toBeUndefined();
+	// Its own subscription, at its URL in the CRM's form: deleted at deactivation.
+	await hooks(staticData, ODD_URL).delete();
+	expect(subscriptions()).toEqual([]);
 });
 
-describe("a subscription stored by 0.1 (no tag) is deleted once the CRM shows it at this node's URL", () => {
-	it.each([
-		['at this URL, without a tag', 'n8n: Leads to Slack', PRODUCTION_URL, true],
-		[
-			'at this URL, in normal form',
-			'n8n: Leads to Slack',
-			PRODUCTION_URL.replace('https://n8n.', 'https://N8N.'),
-			true,
-		],
-		[
-			'at another URL',
-			'n8n: Leads to Slack',
-			'https://elsewhere.example.com/webhook/x/webhook',
-			false,
-		],
-		[
-			"with another node's tag",
-			`x [n8n:${tagFor('trigger', { workflowId: 'other' })}]`,
-			PRODUCTION_URL,
-			false,
-		],
-	])('%s: deleted only when at this URL without another tag', async (_case, name, url, deleted) => {
+it.each([
+	['at this URL, without a tag', 'n8n: Leads to Slack', PRODUCTION_URL, true],
+	[
+		'at this URL, in normal form',
+		'n8n: Leads to Slack',
+		PRODUCTION_URL.replace('https://n8n.', 'https://N8N.'),
+		true,
+	],
+	[
+		'at another URL',
+		'n8n: Leads to Slack',
+		'https://elsewhere.example.com/webhook/x/webhook',
+		false,
+	],
+	[
+		"with another node's tag",
+		`x [n8n:${tagFor('trigger', { workflowId: 'other' })}]`,
+		PRODUCTION_URL,
+		false,
+	],
+])(
+	'a subscription stored by 0.1 (no tag) %s: deleted only when the CRM shows it at this URL without another tag',
+	async (_case, name, url, deleted) => {
 		const legacy = await made(name, url);
 		const staticData = earlierSubscription('0.1', { webhookId: legacy });
 		await expect(hooks(staticData).delete()).resolves.toBe(true);
 		expect(subscriptions()).toEqual(deleted ? [] : [legacy]);
 		expect(staticData.webhookId ?? staticData.subscriptionId).toBeUndefined();
-	});
-});
+	},
+);

@@ -8,7 +8,7 @@ import {
 	RATIONED_REASON,
 	ROTATED_REASON,
 } from '../../../nodes/CrmInvoicing/trigger/webhook';
-import { loggedMessages, TEST_CREDENTIALS } from '../../helpers/harness';
+import { TEST_CREDENTIALS } from '../../helpers/harness';
 import { useNock } from '../../helpers/nock';
 import {
 	API,
@@ -16,6 +16,7 @@ import {
 	AT_CRM,
 	deliver as deliverTo,
 	expectEveryMockUsed,
+	expectNeverLogged,
 	expectNoUnansweredRequests,
 	LIST,
 	logged,
@@ -25,6 +26,7 @@ import {
 	prepareDelivery,
 	PRODUCTION_URL,
 	renewalAtCrm,
+	renewingCrm,
 	SECRET,
 	secretParts,
 	unwrapped,
@@ -46,11 +48,7 @@ beforeEach(() => {
 	// Each test past the renewal interval of the tests before it (Date only).
 	jest.setSystemTime(Date.now() + SIGNATURE_RENEWAL_INTERVAL_MS + LOOKUP_INTERVAL_MS);
 });
-afterEach(() => {
-	const logged = JSON.stringify(loggedMessages);
-	for (const secret of [SECRET, ROTATED_SECRET, NEW_SECRET])
-		for (const part of secretParts(secret)) expect(logged).not.toContain(part);
-});
+expectNeverLogged([SECRET, ROTATED_SECRET, NEW_SECRET].flatMap(secretParts));
 
 /** A delivery signed with `secrets` to the harness's production trigger, with what it stored as plain data. */
 async function deliver(secrets: string[], options: DeliveryOptions = {}) {
@@ -137,19 +135,7 @@ describe('a rotation missed: the CRM signs with a secret the trigger never had, 
 	});
 
 	it('a burst of forged deliveries over an hour, each asking the CRM, causes one POST /webhooks; the next hour one more', async () => {
-		let posts = 0;
-		nock(API).get(ONE('whk_1')).times(200).optionally().reply(200, AT_CRM);
-		nock(API)
-			.post(LIST)
-			.times(2)
-			.reply(200, () => ({ id: `whk_new_${++posts}`, secret: NEW_SECRET }))
-			.delete(ONE('whk_1'))
-			.times(2)
-			.reply(204)
-			.get(LIST)
-			.query(true)
-			.times(2)
-			.reply(200, []);
+		const crm = renewingCrm();
 		const forger = [`whsec_${Buffer.from('a-forger-signs-with-this-key-000').toString('base64')}`];
 		// A burst at once, then one every 30 s for an hour (each may ask the CRM).
 		const burst = await Promise.all(Array.from({ length: 20 }, async () => await deliver(forger)));
@@ -161,10 +147,10 @@ describe('a rotation missed: the CRM signs with a secret the trigger never had, 
 			statuses.push(delivered.status);
 		}
 		expect(new Set(statuses)).toEqual(new Set([503]));
-		expect(posts).toBe(1);
+		expect(crm.posts).toBe(1);
 		jest.setSystemTime(Date.now() + LOOKUP_INTERVAL_MS);
 		expect(await deliver(forger)).toMatchObject({ status: 503, body: { error: ROTATED_REASON } });
-		expect(posts).toBe(2);
+		expect(crm.posts).toBe(2);
 		const rationed = await deliver(forger);
 		expect(rationed).toMatchObject({ status: 503, body: { error: RATIONED_REASON } });
 	}, 60_000);

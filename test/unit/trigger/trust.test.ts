@@ -32,7 +32,7 @@ import { mayDelete } from '../../../nodes/CrmInvoicing/trigger/subscription';
 import { SIGNATURE_RENEWAL_INTERVAL_MS } from '../../../nodes/CrmInvoicing/trigger/renewal';
 import { TEST_CREDENTIALS } from '../../helpers/harness';
 import { useNock } from '../../helpers/nock';
-import { signedHeaders, verifyWebhookSignature } from '../../helpers/signing';
+import { signedHeaders } from '../../helpers/signing';
 import {
 	API,
 	apiError,
@@ -52,6 +52,8 @@ import {
 	plain,
 	PRODUCTION_URL,
 	renewalAtCrm,
+	renewingCrm,
+	retiredWhk0,
 	SECRET,
 	secretParts,
 	storedSubscription,
@@ -78,8 +80,6 @@ const owner = (subscriptionId: string, ids: Partial<SecretOwner> = {}): SecretOw
 	subscriptionId,
 	...ids,
 });
-const retiredIds = (staticData: IDataObject) =>
-	(plain(staticData).retiredSubscriptions as IDataObject[]).map((entry) => entry.id);
 
 describe('webhook-signature is capped in length before it is parsed, and in entries while it is parsed', () => {
 	// Inputs that made the former patterns backtrack, and others that stress each loop of the scanner.
@@ -128,11 +128,7 @@ describe('webhook-signature is capped in length before it is parsed, and in entr
 		const body = eventBody();
 		const good = signedHeaders([SECRET], nextMessageId(), nowSeconds(), body);
 		const crafted = { ...good, 'webhook-signature': ','.repeat(16_383) + 'A' };
-		expect(verifyWebhookSignature({ secret: SECRET, headers: crafted, rawBody: body })).toEqual({
-			ok: false,
-			reason: 'webhook-signature header is too long',
-		});
-		// No question to the CRM either (none is mocked): a crafted header is not a signature mismatch.
+		// No question to the CRM (none is mocked): a crafted header is not a signature mismatch.
 		const tooLong = await deliver({ rawBody: body, headers: crafted });
 		expectNothingRun(tooLong, 401, 'webhook-signature header is too long');
 		const entries = Array(MAX_SIGNATURE_ENTRIES + 1).fill('v1,a');
@@ -250,30 +246,8 @@ describe('a signature that does not match: 503, and a renewal when a question as
 	});
 
 	it('forged deliveries to ten triggers (ten workflows) start nothing and cost one question per 30 s for the whole process, and one renewal per question at most', async () => {
-		let [asked, posts] = [0, 0];
-		nock(API)
-			.get(/^\/api\/v1\/webhooks\/[^/]+$/)
-			.times(100)
-			.optionally()
-			.reply(200, (uri) => {
-				asked++;
-				return { ...current, id: uri.split('/').pop() };
-			});
 		// The renewal a question that finds the subscription current starts (a different node each time here).
-		nock(API)
-			.post(LIST)
-			.times(100)
-			.optionally()
-			.reply(200, () => ({ id: `whk_new_${++posts}`, secret: SECRET }))
-			.delete(ONE('whk_1'))
-			.times(100)
-			.optionally()
-			.reply(204)
-			.get(LIST)
-			.query(true)
-			.times(100)
-			.optionally()
-			.reply(200, []);
+		const crm = renewingCrm(SECRET);
 		const forgedTo = async (workflowId: string) => {
 			const secretWrapped = wrapAsStored(SECRET, 'whk_1', undefined, { workflowId });
 			return await deliver({
@@ -288,24 +262,19 @@ describe('a signature that does not match: 503, and a renewal when a question as
 		expect(burst.map((delivered) => (delivered.body as IDataObject).error).sort()).toEqual(
 			[...Array(29).fill(RATIONED_REASON), ROTATED_REASON].sort(),
 		);
-		expect([asked, posts]).toEqual([1, 1]);
+		expect(crm).toEqual({ asked: 1, posts: 1 });
 		// 30 s later, one more question is allowed; not before.
 		jest.setSystemTime(Date.now() + LOOKUP_INTERVAL_MS - 1_000);
 		expectNothingRun(await deliver(forged), 503, RATIONED_REASON);
 		jest.setSystemTime(Date.now() + 1_001);
 		expectNothingRun(await deliver(forged), 503, ROTATED_REASON);
-		expect([asked, posts]).toEqual([2, 2]);
+		expect(crm).toEqual({ asked: 2, posts: 2 });
 	});
 });
 
 describe('a retired subscription (kept at the CRM because it delivers to another URL)', () => {
 	it('a delivery that verifies only with its secret is answered 410 (the CRM disables it) and runs nothing', async () => {
-		const retired = {
-			id: 'whk_0',
-			url: 'https://old.example.com/webhook/x/webhook',
-			secretWrapped: wrapAsStored(OLD_SECRET, 'whk_0'),
-		};
-		const staticData = storedSubscription({ retiredSubscriptions: [retired] });
+		const staticData = storedSubscription({ retiredSubscriptions: [retiredWhk0()] });
 		const delivered = await deliver({ secrets: [OLD_SECRET], staticData: plain(staticData) });
 		expectNothingRun(delivered, 410, RETIRED_REASON);
 		// The current subscription's deliveries run as usual.
@@ -324,7 +293,6 @@ describe('a retired subscription (kept at the CRM because it delivers to another
 		// Deactivated while its data names a subscription at another URL (a restored copy's data names production's): that
 		// one is not deleted (no DELETE is mocked) but retired too, with its secret, and named; nothing else is kept.
 		await expect(trigger.delete()).resolves.toBe(true);
-		expect(retiredIds(trigger.staticData)).toEqual(['whk_r3', 'whk_r4', 'whk_1']);
 		expect(plain(trigger.staticData)).toEqual({
 			retiredSubscriptions: [
 				...retired.slice(3),
