@@ -1,24 +1,30 @@
 /** What a 429 or a RateLimit-* header makes the transport wait, the pacer's rules on a fake clock, and both through
  * the request function. */
 import nock from 'nock';
-import { NodeOperationError, sleep } from 'n8n-workflow';
+import { NodeOperationError } from 'n8n-workflow';
 
 import { apiRequest, credentialOf } from '../../../nodes/CrmInvoicing/shared/transport';
 import { RETRY } from '../../../nodes/CrmInvoicing/shared/transport/limits';
 import * as rateLimit from '../../../nodes/CrmInvoicing/shared/transport/rateLimit';
 import { rateLimitWait } from '../../../nodes/CrmInvoicing/shared/transport/rateLimitWaits';
-import { CrmInvoicing } from '../../../nodes/CrmInvoicing/CrmInvoicing.node';
-import { createExecuteContext } from '../../helpers/harness';
 import { FakeTime, pacerAt, pacerFor, takeTurn } from './pacerSim';
-import { BASE, errorOf, freshContext, replyLogging, setUpNock } from './support';
+import {
+	BASE,
+	contextWith,
+	errorOf,
+	freshContext,
+	getLead,
+	LEAD_1,
+	mockedSleep,
+	replyLogging,
+	setUpNock,
+} from './support';
 import type { SeenRequest } from './support';
 
 jest.mock('n8n-workflow', () => ({
 	...jest.requireActual('n8n-workflow'),
 	sleep: jest.fn().mockResolvedValue(undefined),
 }));
-
-const sleepMock = jest.mocked(sleep);
 
 /** The margin the transport adds to a wait for a window to reset. */
 const MARGIN_MS = 50;
@@ -34,7 +40,7 @@ const rate = (remaining: string, reset: string) => ({
 });
 
 setUpNock();
-beforeEach(() => sleepMock.mockClear());
+const sleepMock = mockedSleep();
 
 describe('rateLimitWait: what an answer asks to wait', () => {
 	const now = Date.parse('2026-03-01T12:00:00Z');
@@ -200,13 +206,11 @@ describe('a 429 through the transport', () => {
 		async (retryAfter, waits, why) => {
 			const seen: SeenRequest[] = [];
 			const body = { error: { code: 'RATE_LIMITED', message: 'Slow down' } };
-			replyLogging(nock(BASE).get('/api/v1/leads/lead_1').times(30), seen, 429, body, {
+			replyLogging(nock(BASE).get(LEAD_1).times(30), seen, 429, body, {
 				'Retry-After': retryAfter,
 			});
 
-			const error = await errorOf(
-				apiRequest.call(freshContext().context, { method: 'GET', path: '/leads/lead_1' }),
-			);
+			const error = await errorOf(getLead());
 
 			expect(seen).toHaveLength(6);
 			expect(waitsInSeconds().filter((seconds) => seconds > 0)).toEqual(
@@ -220,37 +224,16 @@ describe('a 429 through the transport', () => {
 		},
 	);
 
-	it.each([
-		['with its Date header: the 8 s it asked for, in 2 requests', true, [8]],
-		[
-			'without a Date header: 5 s, then 10 s (still busy after 5 s), in 3 requests, not 21',
-			false,
-			[5, 10],
-		],
-	])('a CRM whose clock is 30 s behind, busy for 8 s, %s', async (_name, withDate, waits) => {
+	it('a CRM whose clock is 30 s behind, busy for 8 s: with its Date header, the 8 s it asked for, in 2 requests', async () => {
 		const seen: SeenRequest[] = [];
 		const crmNow = Date.now() - 30_000;
-		const headers = {
-			'Retry-After': http(crmNow + 8_000),
-			...(withDate ? { Date: http(crmNow) } : {}),
-		};
-		replyLogging(
-			nock(BASE).get('/api/v1/leads/lead_1').times(waits.length),
-			seen,
-			429,
-			'',
-			headers,
-		);
-		replyLogging(nock(BASE).get('/api/v1/leads/lead_1'), seen, 200, { id: 'lead_1' });
+		const headers = { 'Retry-After': http(crmNow + 8_000), Date: http(crmNow) };
+		replyLogging(nock(BASE).get(LEAD_1), seen, 429, '', headers);
+		replyLogging(nock(BASE).get(LEAD_1), seen, 200, { id: 'lead_1' });
 
-		const lead = await apiRequest.call(freshContext().context, {
-			method: 'GET',
-			path: '/leads/lead_1',
-		});
-
-		expect(lead).toEqual({ id: 'lead_1' });
-		expect(seen).toHaveLength(waits.length + 1);
-		expect(waitsInSeconds()).toEqual(waits);
+		expect(await getLead()).toEqual({ id: 'lead_1' });
+		expect(seen).toHaveLength(2);
+		expect(waitsInSeconds()).toEqual([8]);
 	});
 });
 
@@ -266,13 +249,9 @@ describe('pacing from RateLimit-* headers through the transport', () => {
 				events.push(`sleep ${ms}`);
 			});
 			// The credential's own Requests per Minute: the documented 60.
-			const { context } = createExecuteContext({
-				nodeType: new CrmInvoicing(),
-				parameters: {},
-				credentials: { baseUrl: BASE, apiKey: `sk_test_pacing_${count}` },
-			});
+			const { context } = contextWith({ baseUrl: BASE, apiKey: `sk_test_pacing_${count}` });
 			nock(BASE)
-				.get('/api/v1/leads/lead_1')
+				.get(LEAD_1)
 				.times(count)
 				.reply(() => {
 					events.push('request');
@@ -280,8 +259,7 @@ describe('pacing from RateLimit-* headers through the transport', () => {
 				});
 
 			try {
-				for (let n = 0; n < count; n++)
-					await apiRequest.call(context, { method: 'GET', path: '/leads/lead_1' });
+				for (let n = 0; n < count; n++) await getLead(context);
 			} finally {
 				sleepMock.mockImplementation(async () => undefined);
 			}
@@ -297,33 +275,24 @@ describe('pacing from RateLimit-* headers through the transport', () => {
 	it('the wait is shared by every execution using the same API key, and no other', async () => {
 		const apiKey = 'sk_test_shared_window';
 		nock(BASE)
-			.get('/api/v1/leads/lead_1')
+			.get(LEAD_1)
 			.times(3)
 			.reply(200, { id: 'lead_1' }, { 'RateLimit-Remaining': '0', 'RateLimit-Reset': '5' });
-		const read = (context: ReturnType<typeof freshContext>['context']) =>
-			apiRequest.call(context, { method: 'GET', path: '/leads/lead_1' });
 
-		await read(freshContext(apiKey).context);
-		await read(freshContext().context);
+		await getLead(freshContext(apiKey).context);
+		await getLead(freshContext().context);
 		expect(sleepMock).not.toHaveBeenCalled();
 
-		await read(freshContext(apiKey).context);
+		await getLead(freshContext(apiKey).context);
 		expect(sleepMock).toHaveBeenCalledTimes(1);
 		expect(sleepMock.mock.calls[0][0]).toBeGreaterThan(4_000);
 	});
 
 	it('5 requests at once at 1 request per minute: 3 are sent a minute apart, 2 are refused at once with what to do', async () => {
 		const seen: SeenRequest[] = [];
-		replyLogging(nock(BASE).get('/api/v1/leads/lead_1').times(5), seen, 200, { id: 'lead_1' });
+		replyLogging(nock(BASE).get(LEAD_1).times(5), seen, 200, { id: 'lead_1' });
 		const credentials = { baseUrl: BASE, apiKey: 'sk_test_one_per_minute', requestsPerMinute: 1 };
-		const requests = Array.from({ length: 5 }, async () => {
-			const { context } = createExecuteContext({
-				nodeType: new CrmInvoicing(),
-				parameters: {},
-				credentials,
-			});
-			return await apiRequest.call(context, { method: 'GET', path: '/leads/lead_1' });
-		});
+		const requests = Array.from({ length: 5 }, () => getLead(contextWith(credentials).context));
 
 		const outcomes = await Promise.allSettled(requests);
 
@@ -360,12 +329,7 @@ describe("the credential's Requests per Minute, as credentialOf reads it", () =>
 		[{ requestsPerMinute: 'many' }, 60],
 		[{ requestsPerMinute: 90.7 }, 90],
 	])('%p → %p', async (data, expected) => {
-		const credentials = { baseUrl: BASE, apiKey: 'sk_test_rate', ...data };
-		const { context } = createExecuteContext({
-			nodeType: new CrmInvoicing(),
-			parameters: {},
-			credentials,
-		});
+		const { context } = contextWith({ baseUrl: BASE, apiKey: 'sk_test_rate', ...data });
 		expect((await credentialOf(context)).requestsPerMinute).toBe(expected);
 	});
 
@@ -377,8 +341,8 @@ describe("the credential's Requests per Minute, as credentialOf reads it", () =>
 		const { context, apiKey } = freshContext();
 		expect((await credentialOf(context)).apiKey).toBe(apiKey);
 		expect(made).not.toHaveBeenCalled();
-		nock(BASE).get('/api/v1/leads/lead_1').reply(200, { id: 'lead_1' });
-		await apiRequest.call(context, { method: 'GET', path: '/leads/lead_1' });
+		nock(BASE).get(LEAD_1).reply(200, { id: 'lead_1' });
+		await getLead(context);
 		expect(made).toHaveBeenCalledTimes(1);
 		made.mockRestore();
 	});
