@@ -17,6 +17,7 @@ import {
 	errorOf,
 	runNode,
 } from '../../helpers/harness';
+import { shownOf } from '../../helpers/transport';
 import { startSandbox } from '../../sandbox/server';
 import type { Sandbox } from '../../sandbox/types';
 
@@ -58,16 +59,6 @@ const leadGet = {
 	operation: 'get',
 	leadId: { __rl: true, mode: 'id', value: 'lead_1' },
 };
-
-/** Everything an error carries that n8n shows, logs or stores: message, description, and its JSON (cause, context). */
-function everythingShown(error: Error & Record<string, unknown>): string {
-	return [
-		error.message,
-		String(error.description ?? ''),
-		JSON.stringify(error),
-		JSON.stringify((error as { cause?: unknown }).cause ?? null),
-	].join('\n');
-}
 
 async function waitUntil(check: () => boolean, timeoutMs = 3_000): Promise<void> {
 	const deadline = Date.now() + timeoutMs;
@@ -267,8 +258,8 @@ describe('the API key never shows in clear', () => {
 
 		if (typeof message === 'string') expect(error.message).toBe(message);
 		else expect(error.message).toMatch(message);
-		expect(everythingShown(error)).not.toContain(key());
-		expect(everythingShown(error)).not.toContain(Buffer.from(key()).toString('base64url'));
+		expect(shownOf(error)).not.toContain(key());
+		expect(shownOf(error)).not.toContain(Buffer.from(key()).toString('base64url'));
 	});
 
 	it('a key echoed base64 or base64url-encoded, alone or inside an encoded header, is redacted', async () => {
@@ -285,7 +276,7 @@ describe('the API key never shows in clear', () => {
 
 		const error = await errorOf(getLead());
 
-		const shown = everythingShown(error);
+		const shown = shownOf(error);
 		expect(error.message).toMatch(/^The CRM API answered 400 BAD: seen .*\[redacted\]/);
 		for (const spelling of spellings) expect(shown).not.toContain(spelling);
 		// What is left around a redacted encoding holds too few bits of the key to read any of it back.
@@ -326,7 +317,7 @@ describe('TLS errors say what is wrong with the certificate', () => {
 		);
 		expect(error.description).toMatch(/install a valid certificate for this host name/);
 		expect(error.description).toMatch(/NODE_EXTRA_CA_CERTS/);
-		expect(everythingShown(error)).not.toContain('sk_tls_key');
+		expect(shownOf(error)).not.toContain('sk_tls_key');
 	});
 });
 

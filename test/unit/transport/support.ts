@@ -44,18 +44,6 @@ export function mockedSleep(): jest.MockedFunction<typeof sleep> {
 	return jest.mocked(sleep);
 }
 
-/** Everything of an error that n8n shows, logs or stores: message, description, its JSON (cause, own properties), stack. */
-export function shownOf(error: Error & Record<string, unknown>): string {
-	return [
-		error.message,
-		String(error.description ?? ''),
-		JSON.stringify(error),
-		JSON.stringify(error.cause ?? null),
-		JSON.stringify(error, Object.getOwnPropertyNames(error)),
-		String(error.stack ?? ''),
-	].join('\n');
-}
-
 /** A request as nock saw it (`path` with its query string). */
 export interface SeenRequest {
 	method: string;
@@ -86,6 +74,7 @@ export function replyLogging(
 
 export { useNock as setUpNock } from '../../helpers/nock';
 export { errorOf } from '../../helpers/harness';
+export { shownOf } from '../../helpers/transport';
 
 /**
  * A low-level network error for `replyWithError`. nock 14 needs an Error instance here: a plain object such as
