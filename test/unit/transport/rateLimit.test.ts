@@ -153,10 +153,13 @@ describe('RateLimitPacer', () => {
 });
 
 describe('a 429 through the transport', () => {
+	const crmBehind = Date.now() - 30_000;
 	it.each([
 		['GET', { 'Retry-After': '1' }, 1_000],
 		['POST', { 'Retry-After': '2' }, 2_000], // the API did not process it: a POST is retried too
 		['GET', {}, RETRY.defaultRateLimitWaitMs],
+		// A CRM whose clock is 30 s behind, busy for 8 s: its Date header tells the 8 s it asked for.
+		['GET', { 'Retry-After': http(crmBehind + 8_000), Date: http(crmBehind) }, 8_000],
 	] as const)(
 		'%s answered 429 with %p: waits what it asked, retries, succeeds',
 		async (method, headers, waitMs) => {
@@ -216,18 +219,6 @@ describe('a 429 through the transport', () => {
 			nock.cleanAll();
 		},
 	);
-
-	it('a CRM whose clock is 30 s behind, busy for 8 s: with its Date header, the 8 s it asked for, in 2 requests', async () => {
-		const seen: SeenRequest[] = [];
-		const crmNow = Date.now() - 30_000;
-		const headers = { 'Retry-After': http(crmNow + 8_000), Date: http(crmNow) };
-		replyLogging(nock(BASE).get(LEAD_1), seen, 429, '', headers);
-		replyLogging(nock(BASE).get(LEAD_1), seen, 200, { id: 'lead_1' });
-
-		expect(await getLead()).toEqual({ id: 'lead_1' });
-		expect(seen).toHaveLength(2);
-		expect(waitsInSeconds()).toEqual([8]);
-	});
 });
 
 describe('pacing from RateLimit-* headers through the transport', () => {
