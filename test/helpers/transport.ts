@@ -1,4 +1,3 @@
-/* eslint-disable -- not shipped: eslint.dev.config.mjs lints this file, not n8n's node rules */
 /** What the transport's tests share without loading nock (bounds.test talks to the real sandbox). */
 
 /** Everything of an error that n8n shows, logs or stores: message, description, its JSON (cause, own properties), stack. */

@@ -62,7 +62,7 @@ describe('error statuses', () => {
 			const requests = REQUESTS[status] ?? 1;
 			const seen: SeenRequest[] = [];
 			const { context, apiKey } = freshContext();
-			const headers = status === 429 ? { 'Retry-After': '1' } : {};
+			const headers: Record<string, string> = status === 429 ? { 'Retry-After': '1' } : {};
 			const interceptor = nock(BASE).intercept(`/api/v1${path}`, method).times(requests);
 			replyLogging(interceptor, seen, status, { error: { code, message } }, headers);
 			const body = method === 'POST' ? { name: 'Jane', email: 'nope' } : undefined;

@@ -142,7 +142,7 @@ describe('no burst: at most the known budget, also right after a reset and after
 
 describe('the first answer of a window', () => {
 	it('is awaited before the rest of the queue goes: 40 at once meet no 429 even with a high "Requests per Minute"', async () => {
-		const { time, pacer, server } = pacerAndServer(10, 2_000);
+		const { time, server } = pacerAndServer(10, 2_000);
 		const fast = pacerOn(time, 600);
 		const outcomes = sendAtOnce(server, fast, 40);
 
@@ -172,7 +172,7 @@ describe('the first answer of a window', () => {
 	});
 
 	it('a first request that gets no answer hands the role to the next in the queue', async () => {
-		const { time, pacer } = pacerAt();
+		const { pacer } = pacerAt();
 		const first = await pacer.take();
 		let released = 0;
 		for (let n = 0; n < 3; n++) void pacer.take().then(() => released++);
