@@ -4,12 +4,12 @@ import { DOCUMENTED_RATE_LIMIT, RETRY } from '../../../nodes/CrmInvoicing/shared
 import type { PacerTurn } from '../../../nodes/CrmInvoicing/shared/transport/rateLimit';
 import {
 	busiestWindow,
-	FakeTime,
-	FixedWindowServer,
 	flush,
+	pacerAndServer,
 	pacerAt,
 	pacerOn,
 	request,
+	sendAtOnce,
 	sendTimes,
 	takeTurn,
 	type Outcome,
@@ -32,8 +32,7 @@ describe('first in, first out', () => {
 	});
 
 	it('releases queued requests in the order they asked, a retry after a 429 before the ones that came later', async () => {
-		const time = new FakeTime();
-		const pacer = pacerOn(time);
+		const { time, pacer } = pacerAt();
 		const released: number[] = [];
 		const first = await pacer.take();
 		// Five more ask while the first answer is awaited: they queue.
@@ -71,12 +70,8 @@ describe('first in, first out', () => {
 
 describe('no burst: at most the known budget, also right after a reset and after a 429', () => {
 	it('80 concurrent requests at 10 per 2 s: no 429, never more than 10 in any 2 s, about 16 s in all', async () => {
-		const time = new FakeTime();
-		const pacer = pacerOn(time);
-		const server = new FixedWindowServer(time, 10, 2_000);
-		const outcomes: Outcome[] = [];
-		for (let n = 0; n < 80; n++)
-			void request(time, pacer, server).then((outcome) => outcomes.push(outcome));
+		const { time, pacer, server } = pacerAndServer(10, 2_000);
+		const outcomes = sendAtOnce(server, pacer, 80);
 
 		await time.runUntil(() => outcomes.length === 80, 60_000);
 
@@ -91,14 +86,10 @@ describe('no burst: at most the known budget, also right after a reset and after
 	});
 
 	it('after a 429 the queued requests do not all go at its reset: one asks first, the rest by the budget it reads', async () => {
-		const time = new FakeTime();
-		const pacer = pacerOn(time);
-		const server = new FixedWindowServer(time, 10, 2_000);
+		const { time, pacer, server } = pacerAndServer(10, 2_000);
 		// Another client spent the window before this process started.
-		for (let n = 0; n < 10; n++) server.answer(9, 0);
-		const outcomes: Outcome[] = [];
-		for (let n = 0; n < 30; n++)
-			void request(time, pacer, server).then((outcome) => outcomes.push(outcome));
+		for (let n = 0; n < 10; n++) server.answer(9);
+		const outcomes = sendAtOnce(server, pacer, 30);
 
 		await time.runUntil(() => outcomes.length === 30, 30_000);
 
@@ -109,12 +100,8 @@ describe('no burst: at most the known budget, also right after a reset and after
 	});
 
 	it('keeps to the documented 60 per minute without headers, and refuses at once what would wait past the cap', async () => {
-		const time = new FakeTime();
-		const pacer = pacerOn(time);
-		const server = new FixedWindowServer(time, 1_000, 60_000, false);
-		const outcomes: Outcome[] = [];
-		for (let n = 0; n < 300; n++)
-			void request(time, pacer, server).then((outcome) => outcomes.push(outcome));
+		const { time, pacer, server } = pacerAndServer(1_000, 60_000, false);
+		const outcomes = sendAtOnce(server, pacer, 300);
 		await flush();
 
 		// 120 could not get a turn within RETRY.maxPacingWaitMs: refused before anything else happened, none sent.
@@ -134,8 +121,7 @@ describe('no burst: at most the known budget, also right after a reset and after
 	});
 
 	it('a request with a time limit shorter than its turn is refused at once, and says how long the turn is', async () => {
-		const time = new FakeTime();
-		const pacer = pacerOn(time);
+		const { time, pacer } = pacerAt();
 		const turn = await pacer.take();
 		pacer.settle(turn, 200, {
 			'ratelimit-limit': '10',
@@ -156,12 +142,9 @@ describe('no burst: at most the known budget, also right after a reset and after
 
 describe('the first answer of a window', () => {
 	it('is awaited before the rest of the queue goes: 40 at once meet no 429 even with a high "Requests per Minute"', async () => {
-		const time = new FakeTime();
-		const pacer = pacerOn(time, 600);
-		const server = new FixedWindowServer(time, 10, 2_000);
-		const outcomes: Outcome[] = [];
-		for (let n = 0; n < 40; n++)
-			void request(time, pacer, server).then((outcome) => outcomes.push(outcome));
+		const { time, server } = pacerAndServer(10, 2_000);
+		const fast = pacerOn(time, 600);
+		const outcomes = sendAtOnce(server, fast, 40);
 
 		await time.runUntil(() => outcomes.length === 40, 30_000);
 
@@ -171,8 +154,7 @@ describe('the first answer of a window', () => {
 	});
 
 	it('a slow first answer holds the others at most 2 s, then the documented rate lets them go; one whose wait is shorter is refused, not sent late', async () => {
-		const time = new FakeTime();
-		const pacer = pacerOn(time);
+		const { time, pacer } = pacerAt();
 		const first = await pacer.take();
 		const limited = pacer.take({ maxWaitMs: 500 }).then(
 			() => 'sent',
@@ -190,8 +172,7 @@ describe('the first answer of a window', () => {
 	});
 
 	it('a first request that gets no answer hands the role to the next in the queue', async () => {
-		const time = new FakeTime();
-		const pacer = pacerOn(time);
+		const { pacer } = pacerAt();
 		const first = await pacer.take();
 		let released = 0;
 		for (let n = 0; n < 3; n++) void pacer.take().then(() => released++);
@@ -204,8 +185,7 @@ describe('the first answer of a window', () => {
 
 describe('only the sends that still count are kept: none older than the minute', () => {
 	it('20,000 requests 7 ms apart at a high rate each go at once; at 60 a minute, each turn comes a minute after the 60th before it, no later', async () => {
-		const time = new FakeTime();
-		const pacer = pacerOn(time, 1_000_000_000);
+		const { time, pacer } = pacerAt(0, 1_000_000_000);
 		let waited = 0;
 		for (let n = 0; n < 20_000; n++) {
 			const turn = await pacer.take();
@@ -231,16 +211,15 @@ describe('only the sends that still count are kept: none older than the minute',
 
 describe('processes sharing a key slow down together', () => {
 	it('two workers with two executions each, 200 creates at 10 per second: none fails, under 10 % extra requests', async () => {
-		const time = new FakeTime();
-		const server = new FixedWindowServer(time, 10, 1_000);
-		const pacers = [pacerOn(time), pacerOn(time)];
+		const { time, pacer, server } = pacerAndServer(10, 1_000);
+		const pacers = [pacer, pacerOn(time)];
 		let started = 0;
 		let finished = 0;
 		const failures: Outcome[] = [];
 		const worker = async (process: number): Promise<void> => {
 			while (started < 200) {
 				started++;
-				const outcome = await request(time, pacers[process], server, { process, latencyMs: 15 });
+				const outcome = await request(server, pacers[process], { process, latencyMs: 15 });
 				finished++;
 				if (!outcome.ok) failures.push(outcome);
 			}
@@ -261,14 +240,13 @@ describe('processes sharing a key slow down together', () => {
 	});
 
 	it('a process left alone gets the whole budget back: after the other stops, 10 per window again, not 1', async () => {
-		const time = new FakeTime();
-		const server = new FixedWindowServer(time, 10, 1_000);
-		const pacers = [pacerOn(time), pacerOn(time)];
+		const { time, pacer, server } = pacerAndServer(10, 1_000);
+		const pacers = [pacer, pacerOn(time)];
 		// Both processes send, two at a time each, for 6 s; then process 0 stops and process 1 goes on alone.
 		let done = 0;
 		const worker = async (process: number): Promise<void> => {
 			while (process === 1 ? done < 150 : time.now < 6_000) {
-				const outcome = await request(time, pacers[process], server, { process, latencyMs: 20 });
+				const outcome = await request(server, pacers[process], { process, latencyMs: 20 });
 				expect(outcome.ok).toBe(true);
 				if (process === 1) done++;
 			}
@@ -289,19 +267,12 @@ describe('processes sharing a key slow down together', () => {
 	});
 
 	it('reads the budget the other process spent: the second process alone would not know the window is spent', async () => {
-		const time = new FakeTime();
-		const server = new FixedWindowServer(time, 10, 2_000);
-		const a = pacerOn(time);
-		const b = pacerOn(time);
-		// A spends 8 of the window.
-		const spent: Outcome[] = [];
-		for (let n = 0; n < 8; n++)
-			void request(time, a, server, { process: 0 }).then((outcome) => spent.push(outcome));
+		const { time, pacer, server } = pacerAndServer(10, 2_000);
+		// One process spends 8 of the window.
+		const spent = sendAtOnce(server, pacer, 8);
 		await time.runUntil(() => spent.length === 8, 1_000);
 		expect(server.sent).toHaveLength(8);
-		const outcomes: Outcome[] = [];
-		for (let n = 0; n < 10; n++)
-			void request(time, b, server, { process: 1 }).then((outcome) => outcomes.push(outcome));
+		const outcomes = sendAtOnce(server, pacerOn(time), 10, 1);
 		await time.runUntil(() => outcomes.length === 10, 20_000);
 
 		expect(outcomes.every((outcome) => outcome.ok)).toBe(true);
@@ -311,27 +282,20 @@ describe('processes sharing a key slow down together', () => {
 });
 
 describe("a caller's share of the key (takeShare: the polling triggers' half)", () => {
-	it('lets `perMinute` requests of the share go in any 60 s, and the next one when the oldest leaves the minute', async () => {
-		const time = new FakeTime();
-		const pacer = pacerOn(time, 60);
+	it('lets `perMinute` requests of the share go in any 60 s, holds no other caller, and lets the next one go when the oldest leaves the minute', async () => {
+		const { time, pacer } = pacerAt(0, 60);
 		const taken: number[] = [];
 		const take = () => pacer.takeShare(30).then(() => taken.push(time.now));
 		for (let n = 0; n < 31; n++) void take();
 		await flush();
 		expect(taken).toHaveLength(30);
+		// Counted apart from the key: a request of another caller of the same pacer is not held by the share.
+		expect((await takeTurn(time, pacer)).at).toBe(0);
 		await time.advanceTo(59_000);
 		expect(taken).toHaveLength(30);
 		await time.runUntil(() => taken.length === 31, 5_000);
 		expect(taken[30]).toBeGreaterThanOrEqual(60_000);
 		expect(taken[30]).toBeLessThanOrEqual(60_000 + 250 + 250);
-	});
-
-	it('is counted apart from the key: other callers of the same pacer are not held by it', async () => {
-		const time = new FakeTime();
-		const pacer = pacerOn(time, 60);
-		for (let n = 0; n < 30; n++) await pacer.takeShare(30);
-		const { at } = await takeTurn(time, pacer);
-		expect(at).toBe(0);
 	});
 });
 

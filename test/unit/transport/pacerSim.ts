@@ -33,6 +33,9 @@ export async function flush(): Promise<void> {
 export class FakeTime {
 	now = 0;
 
+	/** The longest wait any timer was set for. */
+	longestTimer = 0;
+
 	private timers: Array<{ at: number; resolve: () => void }> = [];
 
 	/** The pacer's `sleep`: resolves when the fake clock reaches its time; an aborted timer never resolves. */
@@ -46,9 +49,6 @@ export class FakeTime {
 				reject(new Error('aborted'));
 			});
 		});
-
-	/** The longest wait any timer was set for. */
-	longestTimer = 0;
 
 	/** Timers not yet fired (the pacer keeps at most one). */
 	get pending(): number {
@@ -74,10 +74,9 @@ export class FakeTime {
 	/** Fires the earliest timer (moving the clock to it); false when there is none. */
 	async fireNext(): Promise<boolean> {
 		await flush();
-		this.timers.sort((a, b) => a.at - b.at);
-		const next = this.timers[0];
-		if (!next) return false;
-		await this.advanceTo(next.at);
+		const next = Math.min(...this.timers.map((timer) => timer.at));
+		if (next === Infinity) return false;
+		await this.advanceTo(next);
 		return true;
 	}
 
@@ -92,7 +91,6 @@ export interface SentRequest {
 	at: number;
 	status: number;
 	process: number;
-	ticket: number;
 }
 
 /** A CRM's per-key rate limit as the sandbox keeps it. `announce: false`: answers carry no RateLimit-* headers. */
@@ -101,21 +99,18 @@ export class FixedWindowServer {
 
 	private window: { start: number; count: number } | undefined;
 
-	/** The burst switch, as the sandbox has it: another client spends this many at the start of every window. */
-	spentByOthers = 0;
-
 	constructor(
-		private readonly time: FakeTime,
+		readonly time: FakeTime,
 		readonly limit: number,
 		readonly windowMs: number,
 		private readonly announce = true,
 	) {}
 
-	/** Counts a request arriving now, and answers it: status and headers. */
-	answer(process: number, ticket: number): { status: number; headers: IDataObject } {
+	/** Counts a request of `process` arriving now, and answers it: status and headers. */
+	answer(process: number): { status: number; headers: IDataObject } {
 		const now = this.time.now;
 		if (!this.window || now >= this.window.start + this.windowMs)
-			this.window = { start: now, count: this.spentByOthers };
+			this.window = { start: now, count: 0 };
 		this.window.count++;
 		const reset = Math.max(1, Math.ceil((this.window.start + this.windowMs - now) / 1000));
 		const headers: IDataObject = {
@@ -124,7 +119,7 @@ export class FixedWindowServer {
 			'ratelimit-reset': String(reset),
 		};
 		const status = this.window.count > this.limit ? 429 : 200;
-		this.sent.push({ at: now, status, process, ticket });
+		this.sent.push({ at: now, status, process });
 		if (status === 429) return { status, headers: { ...headers, 'retry-after': String(reset) } };
 		return { status, headers: this.announce ? headers : {} };
 	}
@@ -151,29 +146,42 @@ export interface Outcome {
 
 /**
  * One request as the transport makes it: takes a turn, is counted by the server, gets its answer `latencyMs` later,
- * settles the turn, and after a 429 asks again with the same ticket (at most `retries` times).
+ * settles the turn, and after a 429 asks again with the same ticket (at most 5 times).
  */
 export async function request(
-	time: FakeTime,
-	pacer: RateLimitPacer,
 	server: FixedWindowServer,
-	options: { process?: number; latencyMs?: number; maxWaitMs?: number; retries?: number } = {},
+	pacer: RateLimitPacer,
+	options: { process?: number; latencyMs?: number } = {},
 ): Promise<Outcome> {
+	const time = server.time;
 	let turn: PacerTurn | undefined;
 	for (let attempt = 0; ; attempt++) {
 		try {
-			turn = await pacer.take({ maxWaitMs: options.maxWaitMs, ticket: turn?.ticket });
+			turn = await pacer.take({ ticket: turn?.ticket });
 		} catch (error) {
 			return { ok: false, error: error as Error };
 		}
-		const answer = server.answer(options.process ?? 0, turn.ticket);
+		const answer = server.answer(options.process ?? 0);
 		await time.sleep(options.latencyMs ?? 5);
 		// After a 429 the pacer holds the wait the request takes, as the transport tells it (request.ts).
 		const waitMs = answer.status === 429 ? rateLimitWait(answer.headers, time.now).ms : undefined;
 		pacer.settle(turn, answer.status, answer.headers, waitMs);
 		if (answer.status !== 429) return { ok: true, finishedAt: time.now };
-		if (attempt >= (options.retries ?? 5)) return { ok: false, error: new Error('429') };
+		if (attempt >= 5) return { ok: false, error: new Error('429') };
 	}
+}
+
+/** Sends `count` requests of `process` at once; the list their outcomes join as they finish. */
+export function sendAtOnce(
+	server: FixedWindowServer,
+	pacer: RateLimitPacer,
+	count: number,
+	process = 0,
+): Outcome[] {
+	const outcomes: Outcome[] = [];
+	for (let n = 0; n < count; n++)
+		void request(server, pacer, { process }).then((outcome) => outcomes.push(outcome));
+	return outcomes;
 }
 
 export function pacerOn(time: FakeTime, requestsPerMinute?: number): RateLimitPacer {
@@ -182,12 +190,22 @@ export function pacerOn(time: FakeTime, requestsPerMinute?: number): RateLimitPa
 
 /** A pacer on a fake clock that reads `start`. */
 export function pacerAt(
-	start: number,
+	start = 0,
 	requestsPerMinute?: number,
 ): { time: FakeTime; pacer: RateLimitPacer } {
 	const time = new FakeTime();
 	time.now = start;
 	return { time, pacer: pacerOn(time, requestsPerMinute) };
+}
+
+/** A pacer on a fake clock at 0, and a server on that clock that accepts `limit` requests per `windowMs`. */
+export function pacerAndServer(
+	limit: number,
+	windowMs: number,
+	announce = true,
+): { time: FakeTime; pacer: RateLimitPacer; server: FixedWindowServer } {
+	const { time, pacer } = pacerAt();
+	return { time, pacer, server: new FixedWindowServer(time, limit, windowMs, announce) };
 }
 
 /** The most of `times` (sorted) in any span of `windowMs`. */

@@ -1,6 +1,6 @@
 /** The one list reader: pages, limits and cursors of v1 and v2 lists, a list that does not advance, caps, deadline. */
 import nock from 'nock';
-import { NodeApiError, sleep } from 'n8n-workflow';
+import { NodeApiError } from 'n8n-workflow';
 import type { IDataObject } from 'n8n-workflow';
 
 import {
@@ -17,7 +17,6 @@ jest.mock('n8n-workflow', () => ({
 }));
 
 setUpNock();
-beforeEach(() => jest.mocked(sleep).mockClear());
 
 function records(prefix: string, count: number, from = 1): IDataObject[] {
 	return Array.from({ length: count }, (_, n) => ({ id: `${prefix}_${from + n}` }));
@@ -167,11 +166,7 @@ describe('readList: pages, limits and cursors', () => {
 		const { context, credentialsHelper } = freshContext();
 		const getCredentials = jest.spyOn(context, 'getCredentials');
 		const other = freshContext();
-		servePages('/api/v1/leads', [
-			v1(records('l', 100), 'c2'),
-			v1(records('l', 1, 101), null),
-			v1([], null),
-		]);
+		servePages('/api/v1/leads', [...chain([100, 1]), v1([], null)]);
 		servePages('/api/v1/users', [v1(records('u', 3), null)]);
 
 		await readList.call(context, { path: '/leads' }, ALL);

@@ -1,24 +1,30 @@
 /** What a 429 or a RateLimit-* header makes the transport wait, the pacer's rules on a fake clock, and both through
  * the request function. */
 import nock from 'nock';
-import { NodeOperationError, sleep } from 'n8n-workflow';
+import { NodeOperationError } from 'n8n-workflow';
 
 import { apiRequest, credentialOf } from '../../../nodes/CrmInvoicing/shared/transport';
 import { RETRY } from '../../../nodes/CrmInvoicing/shared/transport/limits';
 import * as rateLimit from '../../../nodes/CrmInvoicing/shared/transport/rateLimit';
 import { rateLimitWait } from '../../../nodes/CrmInvoicing/shared/transport/rateLimitWaits';
-import { CrmInvoicing } from '../../../nodes/CrmInvoicing/CrmInvoicing.node';
-import { createExecuteContext } from '../../helpers/harness';
 import { FakeTime, pacerAt, pacerFor, takeTurn } from './pacerSim';
-import { BASE, errorOf, freshContext, replyLogging, setUpNock } from './support';
+import {
+	BASE,
+	contextWith,
+	errorOf,
+	freshContext,
+	getLead,
+	LEAD_1,
+	mockedSleep,
+	replyLogging,
+	setUpNock,
+} from './support';
 import type { SeenRequest } from './support';
 
 jest.mock('n8n-workflow', () => ({
 	...jest.requireActual('n8n-workflow'),
 	sleep: jest.fn().mockResolvedValue(undefined),
 }));
-
-const sleepMock = jest.mocked(sleep);
 
 /** The margin the transport adds to a wait for a window to reset. */
 const MARGIN_MS = 50;
@@ -34,7 +40,7 @@ const rate = (remaining: string, reset: string) => ({
 });
 
 setUpNock();
-beforeEach(() => sleepMock.mockClear());
+const sleepMock = mockedSleep();
 
 describe('rateLimitWait: what an answer asks to wait', () => {
 	const now = Date.parse('2026-03-01T12:00:00Z');
@@ -138,13 +144,6 @@ describe('RateLimitPacer', () => {
 		expect(await waitOf(time, pacer)).toBe(wait);
 	});
 
-	it('holds every request back after a 429 for the wait it asked for', async () => {
-		const { time, pacer } = pacerAt(1_000);
-		const { turn } = await takeTurn(time, pacer);
-		pacer.settle(turn, 429, { 'retry-after': '3' }, 3_000);
-		expect(await waitOf(time, pacer)).toBe(3_000 + MARGIN_MS);
-	});
-
 	it('is one pacer per base URL, API key and Requests per Minute', () => {
 		expect(pacerFor('https://a.test', 'k1')).toBe(pacerFor('https://a.test', 'k1', 60));
 		expect(pacerFor('https://a.test', 'k1')).not.toBe(pacerFor('https://a.test', 'k2'));
@@ -154,10 +153,13 @@ describe('RateLimitPacer', () => {
 });
 
 describe('a 429 through the transport', () => {
+	const crmBehind = Date.now() - 30_000;
 	it.each([
 		['GET', { 'Retry-After': '1' }, 1_000],
 		['POST', { 'Retry-After': '2' }, 2_000], // the API did not process it: a POST is retried too
 		['GET', {}, RETRY.defaultRateLimitWaitMs],
+		// A CRM whose clock is 30 s behind, busy for 8 s: its Date header tells the 8 s it asked for.
+		['GET', { 'Retry-After': http(crmBehind + 8_000), Date: http(crmBehind) }, 8_000],
 	] as const)(
 		'%s answered 429 with %p: waits what it asked, retries, succeeds',
 		async (method, headers, waitMs) => {
@@ -200,13 +202,11 @@ describe('a 429 through the transport', () => {
 		async (retryAfter, waits, why) => {
 			const seen: SeenRequest[] = [];
 			const body = { error: { code: 'RATE_LIMITED', message: 'Slow down' } };
-			replyLogging(nock(BASE).get('/api/v1/leads/lead_1').times(30), seen, 429, body, {
+			replyLogging(nock(BASE).get(LEAD_1).times(30), seen, 429, body, {
 				'Retry-After': retryAfter,
 			});
 
-			const error = await errorOf(
-				apiRequest.call(freshContext().context, { method: 'GET', path: '/leads/lead_1' }),
-			);
+			const error = await errorOf(getLead());
 
 			expect(seen).toHaveLength(6);
 			expect(waitsInSeconds().filter((seconds) => seconds > 0)).toEqual(
@@ -219,39 +219,6 @@ describe('a 429 through the transport', () => {
 			nock.cleanAll();
 		},
 	);
-
-	it.each([
-		['with its Date header: the 8 s it asked for, in 2 requests', true, [8]],
-		[
-			'without a Date header: 5 s, then 10 s (still busy after 5 s), in 3 requests, not 21',
-			false,
-			[5, 10],
-		],
-	])('a CRM whose clock is 30 s behind, busy for 8 s, %s', async (_name, withDate, waits) => {
-		const seen: SeenRequest[] = [];
-		const crmNow = Date.now() - 30_000;
-		const headers = {
-			'Retry-After': http(crmNow + 8_000),
-			...(withDate ? { Date: http(crmNow) } : {}),
-		};
-		replyLogging(
-			nock(BASE).get('/api/v1/leads/lead_1').times(waits.length),
-			seen,
-			429,
-			'',
-			headers,
-		);
-		replyLogging(nock(BASE).get('/api/v1/leads/lead_1'), seen, 200, { id: 'lead_1' });
-
-		const lead = await apiRequest.call(freshContext().context, {
-			method: 'GET',
-			path: '/leads/lead_1',
-		});
-
-		expect(lead).toEqual({ id: 'lead_1' });
-		expect(seen).toHaveLength(waits.length + 1);
-		expect(waitsInSeconds()).toEqual(waits);
-	});
 });
 
 describe('pacing from RateLimit-* headers through the transport', () => {
@@ -266,13 +233,9 @@ describe('pacing from RateLimit-* headers through the transport', () => {
 				events.push(`sleep ${ms}`);
 			});
 			// The credential's own Requests per Minute: the documented 60.
-			const { context } = createExecuteContext({
-				nodeType: new CrmInvoicing(),
-				parameters: {},
-				credentials: { baseUrl: BASE, apiKey: `sk_test_pacing_${count}` },
-			});
+			const { context } = contextWith({ baseUrl: BASE, apiKey: `sk_test_pacing_${count}` });
 			nock(BASE)
-				.get('/api/v1/leads/lead_1')
+				.get(LEAD_1)
 				.times(count)
 				.reply(() => {
 					events.push('request');
@@ -280,8 +243,7 @@ describe('pacing from RateLimit-* headers through the transport', () => {
 				});
 
 			try {
-				for (let n = 0; n < count; n++)
-					await apiRequest.call(context, { method: 'GET', path: '/leads/lead_1' });
+				for (let n = 0; n < count; n++) await getLead(context);
 			} finally {
 				sleepMock.mockImplementation(async () => undefined);
 			}
@@ -297,33 +259,24 @@ describe('pacing from RateLimit-* headers through the transport', () => {
 	it('the wait is shared by every execution using the same API key, and no other', async () => {
 		const apiKey = 'sk_test_shared_window';
 		nock(BASE)
-			.get('/api/v1/leads/lead_1')
+			.get(LEAD_1)
 			.times(3)
 			.reply(200, { id: 'lead_1' }, { 'RateLimit-Remaining': '0', 'RateLimit-Reset': '5' });
-		const read = (context: ReturnType<typeof freshContext>['context']) =>
-			apiRequest.call(context, { method: 'GET', path: '/leads/lead_1' });
 
-		await read(freshContext(apiKey).context);
-		await read(freshContext().context);
+		await getLead(freshContext(apiKey).context);
+		await getLead(freshContext().context);
 		expect(sleepMock).not.toHaveBeenCalled();
 
-		await read(freshContext(apiKey).context);
+		await getLead(freshContext(apiKey).context);
 		expect(sleepMock).toHaveBeenCalledTimes(1);
 		expect(sleepMock.mock.calls[0][0]).toBeGreaterThan(4_000);
 	});
 
 	it('5 requests at once at 1 request per minute: 3 are sent a minute apart, 2 are refused at once with what to do', async () => {
 		const seen: SeenRequest[] = [];
-		replyLogging(nock(BASE).get('/api/v1/leads/lead_1').times(5), seen, 200, { id: 'lead_1' });
+		replyLogging(nock(BASE).get(LEAD_1).times(5), seen, 200, { id: 'lead_1' });
 		const credentials = { baseUrl: BASE, apiKey: 'sk_test_one_per_minute', requestsPerMinute: 1 };
-		const requests = Array.from({ length: 5 }, async () => {
-			const { context } = createExecuteContext({
-				nodeType: new CrmInvoicing(),
-				parameters: {},
-				credentials,
-			});
-			return await apiRequest.call(context, { method: 'GET', path: '/leads/lead_1' });
-		});
+		const requests = Array.from({ length: 5 }, () => getLead(contextWith(credentials).context));
 
 		const outcomes = await Promise.allSettled(requests);
 
@@ -360,12 +313,7 @@ describe("the credential's Requests per Minute, as credentialOf reads it", () =>
 		[{ requestsPerMinute: 'many' }, 60],
 		[{ requestsPerMinute: 90.7 }, 90],
 	])('%p → %p', async (data, expected) => {
-		const credentials = { baseUrl: BASE, apiKey: 'sk_test_rate', ...data };
-		const { context } = createExecuteContext({
-			nodeType: new CrmInvoicing(),
-			parameters: {},
-			credentials,
-		});
+		const { context } = contextWith({ baseUrl: BASE, apiKey: 'sk_test_rate', ...data });
 		expect((await credentialOf(context)).requestsPerMinute).toBe(expected);
 	});
 
@@ -377,8 +325,8 @@ describe("the credential's Requests per Minute, as credentialOf reads it", () =>
 		const { context, apiKey } = freshContext();
 		expect((await credentialOf(context)).apiKey).toBe(apiKey);
 		expect(made).not.toHaveBeenCalled();
-		nock(BASE).get('/api/v1/leads/lead_1').reply(200, { id: 'lead_1' });
-		await apiRequest.call(context, { method: 'GET', path: '/leads/lead_1' });
+		nock(BASE).get(LEAD_1).reply(200, { id: 'lead_1' });
+		await getLead(context);
 		expect(made).toHaveBeenCalledTimes(1);
 		made.mockRestore();
 	});

@@ -7,7 +7,7 @@ import fc from 'fast-check';
 import nock from 'nock';
 
 import { CrmInvoicing } from '../../../nodes/CrmInvoicing/CrmInvoicing.node';
-import { apiRequest, apiRequestFull } from '../../../nodes/CrmInvoicing/shared/transport';
+import { apiRequestFull } from '../../../nodes/CrmInvoicing/shared/transport';
 import { READ } from '../../../nodes/CrmInvoicing/shared/transport/limits';
 import {
 	mayHoldSecret,
@@ -16,7 +16,7 @@ import {
 	secretSpellings,
 } from '../../../nodes/CrmInvoicing/shared/transport/redact';
 import { runNode } from '../../helpers/harness';
-import { BASE, errorOf, freshContext, setUpNock } from './support';
+import { BASE, errorOf, freshContext, getLead, LEAD_1, setUpNock, shownOf } from './support';
 
 setUpNock();
 
@@ -144,48 +144,39 @@ describe('redactValue: every string and key of a parsed answer', () => {
 });
 
 describe('in the request function, with the key in the credential', () => {
+	const JSON_TYPE = { 'Content-Type': 'application/json' };
 	const escapedBody = (spelling: string) =>
 		`{"error":{"code":"UNAUTHORIZED","message":"The API key ${spelling} is not valid for this workspace."}}`;
 
 	it.each(Object.entries(SPELLINGS))(
 		'a 401 echoing the key (%s): redacted in the message, description and error JSON',
 		async (_name, spelling) => {
-			const { context } = freshContext(KEY);
-			nock(BASE)
-				.get('/api/v1/leads/lead_1')
-				.reply(401, escapedBody(spelling), { 'Content-Type': 'application/json' });
+			nock(BASE).get(LEAD_1).reply(401, escapedBody(spelling), JSON_TYPE);
 
-			const error = await errorOf(
-				apiRequest.call(context, { method: 'GET', path: '/leads/lead_1' }),
-			);
+			const error = await errorOf(getLead(freshContext(KEY).context));
 
 			expect(error.message).toBe(
 				`The CRM API answered 401 UNAUTHORIZED: The API key ${REDACTED} is not valid for this workspace.`,
 			);
-			const shown = [error.message, error.description, JSON.stringify(error), error.stack];
-			expect(shows(shown.join('\n'))).toEqual([]);
+			expect(shows(shownOf(error))).toEqual([]);
 		},
 	);
 
 	it('an error body past the read cap (not JSON any more) with the escaped key at its start', async () => {
-		const { context } = freshContext(KEY);
 		const body = `{"message":"bad key ${SPELLINGS['\\u002B and \\u003D, \\/']}","pad":"${'x'.repeat(READ.maxErrorBodyBytes)}"}`;
-		nock(BASE).get('/api/v1/leads/lead_1').reply(400, body, { 'Content-Type': 'application/json' });
+		nock(BASE).get(LEAD_1).reply(400, body, JSON_TYPE);
 
-		const error = await errorOf(apiRequest.call(context, { method: 'GET', path: '/leads/lead_1' }));
+		const error = await errorOf(getLead(freshContext(KEY).context));
 
 		expect(error.message).toContain(REDACTED);
-		expect(
-			shows(JSON.stringify({ message: error.message, description: error.description, error })),
-		).toEqual([]);
+		expect(shows(shownOf(error))).toEqual([]);
 	});
 
 	it('a 2xx record that holds the key (escaped) is output with the key redacted, the rest as the API sent it', async () => {
-		const { context } = freshContext(KEY);
 		const raw = `{"id":"lead_1","name":"Jane","customFields":{"apiKey":"${SPELLINGS['PHP (\\/)']}","n":[1,2]}}`;
-		nock(BASE).get('/api/v1/leads/lead_1').reply(200, raw, { 'Content-Type': 'application/json' });
+		nock(BASE).get(LEAD_1).reply(200, raw, JSON_TYPE);
 
-		const response = await apiRequestFull.call(context, {
+		const response = await apiRequestFull.call(freshContext(KEY).context, {
 			method: 'GET',
 			path: '/leads/lead_1',
 			expect: 'record',
@@ -200,11 +191,7 @@ describe('in the request function, with the key in the credential', () => {
 	});
 
 	it('Continue On Fail output of Lead → Get shows no spelling of the key', async () => {
-		nock(BASE)
-			.get('/api/v1/leads/lead_1')
-			.reply(401, escapedBody(SPELLINGS['\\u002b and \\u003d']), {
-				'Content-Type': 'application/json',
-			});
+		nock(BASE).get(LEAD_1).reply(401, escapedBody(SPELLINGS['\\u002b and \\u003d']), JSON_TYPE);
 
 		const output = await runNode({
 			nodeType: new CrmInvoicing(),
@@ -231,14 +218,12 @@ describe('a refused redirect: its target redacted after URL parsing', () => {
 		['a TAB inside the key in the path (URL parsing drops it)', `${BASE}/admin/${withTab}`],
 		['the key in another host (URL parsing lower-cases it)', `https://${withTab}.evil.test/x`],
 	])('%s: the error never shows the key', async (_name, location) => {
-		const { context } = freshContext(key);
-		nock(BASE).get('/api/v1/leads/lead_1').reply(302, '', { Location: location });
+		nock(BASE).get(LEAD_1).reply(302, '', { Location: location });
 
-		const error = await errorOf(apiRequest.call(context, { method: 'GET', path: '/leads/lead_1' }));
+		const error = await errorOf(getLead(freshContext(key).context));
 
 		expect(error.message).toMatch(/redirect to .*\[redacted\]/);
-		const shown = JSON.stringify({ message: error.message, error }).toLowerCase();
-		expect(shown).not.toContain(key.toLowerCase().slice(8));
+		expect(shownOf(error).toLowerCase()).not.toContain(key.toLowerCase().slice(8));
 	});
 });
 

@@ -1,11 +1,17 @@
 import nock from 'nock';
-import { sleep } from 'n8n-workflow';
 
-import { CrmInvoicing } from '../../../nodes/CrmInvoicing/CrmInvoicing.node';
 import { apiRequest, apiRequestFull } from '../../../nodes/CrmInvoicing/shared/transport';
 import { baseUrlOf } from '../../../credentials/CrmInvoicingApi.credentials';
-import { createExecuteContext, TEST_CREDENTIALS } from '../../helpers/harness';
-import { BASE, freshContext, replyLogging, setUpNock } from './support';
+import { TEST_CREDENTIALS } from '../../helpers/harness';
+import {
+	BASE,
+	contextWith,
+	freshContext,
+	getLead,
+	LEAD_1,
+	replyLogging,
+	setUpNock,
+} from './support';
 import type { SeenRequest } from './support';
 
 jest.mock('n8n-workflow', () => ({
@@ -14,7 +20,6 @@ jest.mock('n8n-workflow', () => ({
 }));
 
 setUpNock();
-beforeEach(() => jest.mocked(sleep).mockClear());
 
 describe('baseUrlOf', () => {
 	it.each([
@@ -39,16 +44,10 @@ describe('apiRequest', () => {
 	it.each(['https://crm.test/', 'https://crm.test/api/v1', 'https://crm.test/api/v1/'])(
 		'a Base URL of %p still reaches /api/v1/… once',
 		async (baseUrl) => {
-			const { context } = createExecuteContext({
-				nodeType: new CrmInvoicing(),
-				parameters: {},
-				credentials: { baseUrl, apiKey: `${TEST_CREDENTIALS.apiKey}_${baseUrl}` },
-			});
-			const scope = nock(BASE).get('/api/v1/leads/lead_1').reply(200, { id: 'lead_1' });
+			const { context } = contextWith({ baseUrl, apiKey: `${TEST_CREDENTIALS.apiKey}_${baseUrl}` });
+			const scope = nock(BASE).get(LEAD_1).reply(200, { id: 'lead_1' });
 
-			expect(await apiRequest.call(context, { method: 'GET', path: '/leads/lead_1' })).toEqual({
-				id: 'lead_1',
-			});
+			expect(await getLead(context)).toEqual({ id: 'lead_1' });
 			expect(scope.isDone()).toBe(true);
 		},
 	);

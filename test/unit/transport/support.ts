@@ -1,24 +1,47 @@
 /** Shared set-up of the transport tests: a fresh execution context per test, and a log of the requests nock saw. */
 import nock from 'nock';
+import { sleep } from 'n8n-workflow';
+import type { ICredentialDataDecryptedObject } from 'n8n-workflow';
 
 import { CrmInvoicing } from '../../../nodes/CrmInvoicing/CrmInvoicing.node';
+import { apiRequest } from '../../../nodes/CrmInvoicing/shared/transport';
+import type { ApiContext } from '../../../nodes/CrmInvoicing/shared/transport';
 import { createExecuteContext, TEST_CREDENTIALS } from '../../helpers/harness';
 import type { ExecuteContextParts } from '../../helpers/harness';
 
 export const BASE = TEST_CREDENTIALS.baseUrl;
 
+/** The path of the request `getLead` sends, as nock sees it. */
+export const LEAD_1 = '/api/v1/leads/lead_1';
+
 let keys = 0;
+
+/** A real ExecuteContext whose credential holds exactly `credentials` (no test default: pacing reads them). */
+export function contextWith(credentials: ICredentialDataDecryptedObject): ExecuteContextParts {
+	return createExecuteContext({
+		nodeType: new CrmInvoicing(),
+		parameters: { resource: 'lead', operation: 'get' },
+		credentials,
+	});
+}
 
 /** A real ExecuteContext with an API key of its own: a window one test spends holds back no other (pacing is per key). */
 export function freshContext(
 	apiKey = `${TEST_CREDENTIALS.apiKey}_${++keys}`,
 ): ExecuteContextParts & { apiKey: string } {
-	const parts = createExecuteContext({
-		nodeType: new CrmInvoicing(),
-		parameters: { resource: 'lead', operation: 'get' },
-		credentials: { ...TEST_CREDENTIALS, baseUrl: BASE, apiKey },
-	});
-	return { ...parts, apiKey };
+	return { ...contextWith({ ...TEST_CREDENTIALS, baseUrl: BASE, apiKey }), apiKey };
+}
+
+/** GET /leads/lead_1 through the request function, with `extra` request options. */
+export const getLead = (
+	context: ApiContext = freshContext().context,
+	extra: Partial<Parameters<typeof apiRequest>[0]> = {},
+) => apiRequest.call(context, { method: 'GET', path: '/leads/lead_1', ...extra });
+
+/** n8n's `sleep`, which the test file mocks (jest.mock must stand in it), its calls cleared before each test. */
+export function mockedSleep(): jest.MockedFunction<typeof sleep> {
+	beforeEach(() => jest.mocked(sleep).mockClear());
+	return jest.mocked(sleep);
 }
 
 /** A request as nock saw it (`path` with its query string). */
@@ -51,6 +74,7 @@ export function replyLogging(
 
 export { useNock as setUpNock } from '../../helpers/nock';
 export { errorOf } from '../../helpers/harness';
+export { shownOf } from '../../helpers/transport';
 
 /**
  * A low-level network error for `replyWithError`. nock 14 needs an Error instance here: a plain object such as
