@@ -7,6 +7,7 @@ import { randomUUID } from 'node:crypto';
 import type { Page } from 'playwright-core';
 
 import {
+	awaitSubscription,
 	closeBrowser,
 	crm,
 	eventually,
@@ -61,9 +62,7 @@ describe('Trigger in the editor', () => {
 			);
 			expect(await output.innerText()).toContain(lead.id);
 			// One test event ends the listening; the trigger deletes its subscription.
-			await eventually('the subscription to be deleted', async () =>
-				(await subscriptionsOf(webhookId)).length === 0 ? true : undefined,
-			);
+			await awaitSubscription(webhookId, false);
 		});
 	});
 
@@ -78,9 +77,7 @@ describe('Trigger in the editor', () => {
 				.filter({ hasText: 'Stop Listening' })
 				.click();
 			await page.getByRole('button', { name: 'Test this trigger' }).waitFor({ state: 'visible' });
-			await eventually('the subscription to be deleted', async () =>
-				(await subscriptionsOf(webhookId)).length === 0 ? true : undefined,
-			);
+			await awaitSubscription(webhookId, false);
 		});
 	});
 });
