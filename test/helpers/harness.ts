@@ -240,6 +240,28 @@ const WEBHOOK_ID = 'c0ffee00-0000-4000-8000-0000000000aa';
 const WORKFLOW_ID = 'harness-workflow';
 const BASE_URL = 'http://localhost:5678';
 
+/** What n8n passes the contexts as `additionalData`: its URLs, the credentials helper, the execution's id. */
+function additionalDataFor(
+	credentialsHelper: TestCredentialsHelper,
+	executionId = 'harness-execution',
+): IWorkflowExecuteAdditionalData {
+	return {
+		credentialsHelper,
+		executionId,
+		userId: 'harness-user',
+		restApiUrl: `${BASE_URL}/rest`,
+		instanceBaseUrl: BASE_URL,
+		formWaitingBaseUrl: `${BASE_URL}/form-waiting`,
+		webhookBaseUrl: `${BASE_URL}/webhook`,
+		webhookWaitingBaseUrl: `${BASE_URL}/webhook-waiting`,
+		webhookTestBaseUrl: `${BASE_URL}/webhook-test`,
+		variables: {},
+		currentNodeParameters: undefined,
+		getRunExecutionData: async () => undefined,
+		logAiEvent: () => {},
+	} as unknown as IWorkflowExecuteAdditionalData;
+}
+
 function buildParts(
 	options: Omit<TriggerOptions, 'mode'> & {
 		continueOnFail?: boolean;
@@ -292,28 +314,7 @@ function buildParts(
 		settings: { executionOrder: 'v1' },
 	});
 
-	const additionalData = {
-		credentialsHelper,
-		executionId: options.executionId ?? 'harness-execution',
-		userId: 'harness-user',
-		restApiUrl: `${BASE_URL}/rest`,
-		instanceBaseUrl: BASE_URL,
-		formWaitingBaseUrl: `${BASE_URL}/form-waiting`,
-		webhookBaseUrl: `${BASE_URL}/webhook`,
-		webhookWaitingBaseUrl: `${BASE_URL}/webhook-waiting`,
-		webhookTestBaseUrl: `${BASE_URL}/webhook-test`,
-		variables: {},
-		currentNodeParameters: undefined,
-		executeWorkflow: async () => {
-			throw new Error('executeWorkflow is not supported by the test harness');
-		},
-		getRunExecutionData: async () => undefined,
-		logAiEvent: () => {},
-		startRunnerTask: async () => {
-			throw new Error('startRunnerTask is not supported by the test harness');
-		},
-	} as unknown as IWorkflowExecuteAdditionalData;
-
+	const additionalData = additionalDataFor(credentialsHelper, options.executionId);
 	return { workflow, node: workflow.getNode(node.name)!, additionalData, credentialsHelper };
 }
 
