@@ -20,15 +20,6 @@ import {
 
 afterAll(closeBrowser);
 
-/** The CRM's subscriptions that point at this workflow's webhook (test or production URL). */
-async function subscriptionsOf(
-	webhookId: string,
-): Promise<Array<{ id: string; url: string; events: string[] }>> {
-	return (await crm.webhooks()).filter((subscription: { url: string }) =>
-		subscription.url.includes(webhookId),
-	);
-}
-
 async function startListening(page: Page, webhookId: string): Promise<void> {
 	await page.getByRole('button', { name: 'Test this trigger' }).click();
 	// Listening: n8n shows that it waits, and the trigger has subscribed the test URL in the CRM.
@@ -37,7 +28,9 @@ async function startListening(page: Page, webhookId: string): Promise<void> {
 		.filter({ hasText: 'Stop Listening' })
 		.waitFor({ state: 'visible' });
 	const [subscription] = await eventually('a subscription in the CRM', async () => {
-		const found = await subscriptionsOf(webhookId);
+		const found: Array<{ url: string; events: string[] }> = (await crm.webhooks()).filter(
+			(s: { url: string }) => s.url.includes(webhookId),
+		);
 		return found.length > 0 ? found : undefined;
 	});
 	expect(subscription.url).toContain('/webhook-test/');
