@@ -24,7 +24,6 @@ import type {
 	ICredentialType,
 	IDataObject,
 	IExecuteData,
-	IHttpRequestHelper,
 	IHttpRequestOptions,
 	INode,
 	INodeCredentialsDetails,
@@ -79,17 +78,10 @@ export interface LoggedMessage {
 export const loggedMessages: LoggedMessage[] = [];
 
 function recordingLogger(): Logger {
-	const logger = {
-		error: (message: string, metadata?: unknown) =>
-			loggedMessages.push({ level: 'error', message, metadata }),
-		warn: (message: string, metadata?: unknown) =>
-			loggedMessages.push({ level: 'warn', message, metadata }),
-		info: (message: string, metadata?: unknown) =>
-			loggedMessages.push({ level: 'info', message, metadata }),
-		debug: (message: string, metadata?: unknown) =>
-			loggedMessages.push({ level: 'debug', message, metadata }),
-		scoped: () => logger,
-	};
+	const logger: Record<string, unknown> = { scoped: () => logger };
+	for (const level of ['error', 'warn', 'info', 'debug'] as const)
+		logger[level] = (message: string, metadata?: unknown) =>
+			loggedMessages.push({ level, message, metadata });
 	return logger as unknown as Logger;
 }
 
@@ -122,31 +114,9 @@ function prepareContainer(): void {
 // ---------------------------------------------------------------------------------------------------------------------
 // Credentials
 
-/** Resolves `={{ $credentials.x }}`-style values the way n8n's CredentialsHelper does, with n8n's Expression engine. */
-function resolveCredentialValue(
-	value: unknown,
-	credentials: ICredentialDataDecryptedObject,
-	workflow: Workflow | undefined,
-	node: INode | undefined,
-): unknown {
-	if (typeof value !== 'string' || value.charAt(0) !== '=') return value;
-	if (!workflow || !node)
-		throw new Error('Resolving a credential expression needs the workflow and node');
-	const resolved = workflow.expression.getSimpleParameterValue(
-		node,
-		value,
-		'internal',
-		{ $credentials: credentials },
-		undefined,
-		'',
-	);
-	if (!resolved) return '';
-	return String(resolved);
-}
-
 /**
  * The credentials helper n8n hands the contexts in `additionalData`, backed by fixed decrypted data.
- * `authenticate` applies the credential class's own `authenticate` (generic headers, qs, body, auth) as n8n does.
+ * `authenticate` applies the credential class's own `authenticate` function, as n8n does.
  */
 export class TestCredentialsHelper extends ICredentialsHelper {
 	/** How often the decrypted data was read (that is, `getCredentials` in a context). */
@@ -167,43 +137,21 @@ export class TestCredentialsHelper extends ICredentialsHelper {
 	async authenticate(
 		credentials: ICredentialDataDecryptedObject,
 		typeName: string,
-		incomingRequestOptions: IHttpRequestOptions | IRequestOptionsSimplified,
-		workflow?: Workflow,
-		node?: INode,
+		requestOptions: IHttpRequestOptions | IRequestOptionsSimplified,
 	): Promise<IHttpRequestOptions> {
-		const requestOptions = incomingRequestOptions as IHttpRequestOptions &
-			Record<string, IDataObject>;
-		const credentialType = CREDENTIAL_TYPES[typeName];
-		if (!credentialType)
-			throw new Error(`The harness does not know the credential type "${typeName}"`);
-		const { authenticate } = credentialType;
-		if (typeof authenticate === 'function') return await authenticate(credentials, requestOptions);
-		if (authenticate?.type === 'generic') {
-			requestOptions.headers ??= {};
-			for (const [outerKey, outerValue] of Object.entries(authenticate.properties)) {
-				for (const [key, value] of Object.entries(outerValue as IDataObject)) {
-					const keyResolved = String(resolveCredentialValue(key, credentials, workflow, node));
-					const valueResolved = resolveCredentialValue(value, credentials, workflow, node);
-					requestOptions[outerKey] ??= {};
-					(requestOptions[outerKey] as IDataObject)[keyResolved] =
-						valueResolved as IDataObject[string];
-				}
-			}
-		}
-		return requestOptions;
+		const { authenticate } = CREDENTIAL_TYPES[typeName] ?? {};
+		if (typeof authenticate !== 'function')
+			throw new Error(
+				`The harness knows no credential type "${typeName}" with an authenticate function`,
+			);
+		return await authenticate(credentials, requestOptions as IHttpRequestOptions);
 	}
 
-	async preAuthentication(
-		_helpers: IHttpRequestHelper,
-		_credentials: ICredentialDataDecryptedObject,
-		_typeName: string,
-		_node: INode,
-		_credentialsExpired: boolean,
-	): Promise<ICredentialDataDecryptedObject | undefined> {
+	async preAuthentication(): Promise<undefined> {
 		return undefined;
 	}
 
-	async runPreAuthentication(): Promise<ICredentialDataDecryptedObject | undefined> {
+	async runPreAuthentication(): Promise<undefined> {
 		return undefined;
 	}
 
@@ -292,11 +240,31 @@ const WEBHOOK_ID = 'c0ffee00-0000-4000-8000-0000000000aa';
 const WORKFLOW_ID = 'harness-workflow';
 const BASE_URL = 'http://localhost:5678';
 
+/** What n8n passes the contexts as `additionalData`: its URLs, the credentials helper, the execution's id. */
+function additionalDataFor(
+	credentialsHelper: TestCredentialsHelper,
+	executionId = 'harness-execution',
+): IWorkflowExecuteAdditionalData {
+	return {
+		credentialsHelper,
+		executionId,
+		userId: 'harness-user',
+		restApiUrl: `${BASE_URL}/rest`,
+		instanceBaseUrl: BASE_URL,
+		formWaitingBaseUrl: `${BASE_URL}/form-waiting`,
+		webhookBaseUrl: `${BASE_URL}/webhook`,
+		webhookWaitingBaseUrl: `${BASE_URL}/webhook-waiting`,
+		webhookTestBaseUrl: `${BASE_URL}/webhook-test`,
+		variables: {},
+		currentNodeParameters: undefined,
+		getRunExecutionData: async () => undefined,
+		logAiEvent: () => {},
+	} as unknown as IWorkflowExecuteAdditionalData;
+}
+
 function buildParts(
-	options: HarnessOptions & {
-		staticData?: IDataObject;
+	options: Omit<TriggerOptions, 'mode'> & {
 		continueOnFail?: boolean;
-		workflowName?: string;
 		/** An active workflow: its trigger runs in production ('trigger' mode). */
 		active?: boolean;
 	},
@@ -346,28 +314,7 @@ function buildParts(
 		settings: { executionOrder: 'v1' },
 	});
 
-	const additionalData = {
-		credentialsHelper,
-		executionId: options.executionId ?? 'harness-execution',
-		userId: 'harness-user',
-		restApiUrl: `${BASE_URL}/rest`,
-		instanceBaseUrl: BASE_URL,
-		formWaitingBaseUrl: `${BASE_URL}/form-waiting`,
-		webhookBaseUrl: `${BASE_URL}/webhook`,
-		webhookWaitingBaseUrl: `${BASE_URL}/webhook-waiting`,
-		webhookTestBaseUrl: `${BASE_URL}/webhook-test`,
-		variables: {},
-		currentNodeParameters: undefined,
-		executeWorkflow: async () => {
-			throw new Error('executeWorkflow is not supported by the test harness');
-		},
-		getRunExecutionData: async () => undefined,
-		logAiEvent: () => {},
-		startRunnerTask: async () => {
-			throw new Error('startRunnerTask is not supported by the test harness');
-		},
-	} as unknown as IWorkflowExecuteAdditionalData;
-
+	const additionalData = additionalDataFor(credentialsHelper, options.executionId);
 	return { workflow, node: workflow.getNode(node.name)!, additionalData, credentialsHelper };
 }
 
@@ -446,21 +393,28 @@ export function createLoadOptionsContext(
 // ---------------------------------------------------------------------------------------------------------------------
 // Hooks (webhook lifecycle: checkExists, create, delete)
 
-export interface HookOptions extends HarnessOptions {
-	/** What `getNodeWebhookUrl()` returns for every webhook the node describes. */
-	webhookUrl: string;
-	/** The node's static data at the start; the object the hooks change is returned as `staticData`. */
+/** What the trigger contexts (hook, webhook, poll) take besides HarnessOptions. */
+interface TriggerOptions extends HarnessOptions {
+	/** The node's static data at the start; the object the trigger changes is returned as `staticData`. */
 	staticData?: IDataObject;
-	/** 'trigger' for an active workflow (the default), 'manual' for "Listen for test event". */
+	/** 'trigger' for an active workflow (the default), 'manual' for a test event ("Listen", "Fetch Test Event"). */
 	mode?: 'trigger' | 'manual';
 	workflowName?: string;
+}
+
+/** A trigger context's parts: the node's static data, `workflow.getStaticData('node', node)`, besides HarnessParts. */
+interface TriggerParts extends HarnessParts {
+	staticData: IDataObject;
+}
+
+export interface HookOptions extends TriggerOptions {
+	/** What `getNodeWebhookUrl()` returns for every webhook the node describes. */
+	webhookUrl: string;
 	activation?: WorkflowActivateMode;
 }
 
-export interface HookContextParts extends HarnessParts {
+export interface HookContextParts extends TriggerParts {
 	context: HookContext;
-	/** `workflow.getStaticData('node', node)`: what the hooks stored. */
-	staticData: IDataObject;
 }
 
 /** The node's (first) webhook, and the IWebhookData n8n registers for it. */
@@ -512,80 +466,25 @@ export function createHookContext(options: HookOptions): HookContextParts {
 // ---------------------------------------------------------------------------------------------------------------------
 // Webhook (a delivery arriving)
 
-/** A call the trigger made on the response object. */
-export interface ResponseCall {
-	method: 'status' | 'json' | 'send' | 'end' | 'set' | 'setHeader' | 'header' | 'sendStatus';
-	args: unknown[];
-}
-
-/** The parts of an express Response a trigger uses, recording every call. */
+/** The part of an express Response the trigger uses (`status(…).json(…)`), keeping what it answered. */
 export interface RecordedResponse {
-	calls: ResponseCall[];
 	statusCode: number;
-	headersSent: boolean;
-	/** What the last json/send/end call sent. */
+	/** What the last json call sent. */
 	sentBody: unknown;
 	status(code: number): RecordedResponse;
-	sendStatus(code: number): RecordedResponse;
 	json(body?: unknown): RecordedResponse;
-	send(body?: unknown): RecordedResponse;
-	end(body?: unknown): RecordedResponse;
-	set(name: string | Record<string, string>, value?: string): RecordedResponse;
-	header(name: string, value: string): RecordedResponse;
-	setHeader(name: string, value: string): RecordedResponse;
-	headers: Record<string, string>;
 }
 
 function recordedResponse(): RecordedResponse {
 	const response: RecordedResponse = {
-		calls: [],
 		statusCode: 200,
-		headersSent: false,
 		sentBody: undefined,
-		headers: {},
 		status(code) {
-			response.calls.push({ method: 'status', args: [code] });
 			response.statusCode = code;
-			return response;
-		},
-		sendStatus(code) {
-			response.calls.push({ method: 'sendStatus', args: [code] });
-			response.statusCode = code;
-			response.headersSent = true;
 			return response;
 		},
 		json(body) {
-			response.calls.push({ method: 'json', args: [body] });
 			response.sentBody = body;
-			response.headersSent = true;
-			return response;
-		},
-		send(body) {
-			response.calls.push({ method: 'send', args: [body] });
-			response.sentBody = body;
-			response.headersSent = true;
-			return response;
-		},
-		end(body) {
-			response.calls.push({ method: 'end', args: body === undefined ? [] : [body] });
-			if (body !== undefined) response.sentBody = body;
-			response.headersSent = true;
-			return response;
-		},
-		set(name, value) {
-			response.calls.push({ method: 'set', args: value === undefined ? [name] : [name, value] });
-			if (typeof name === 'string') response.headers[name.toLowerCase()] = String(value);
-			else for (const [key, v] of Object.entries(name)) response.headers[key.toLowerCase()] = v;
-			return response;
-		},
-		header(name, value) {
-			response.calls.push({ method: 'header', args: [name, value] });
-			response.headers[name.toLowerCase()] = value;
-			return response;
-		},
-		setHeader(name, value) {
-			response.calls.push({ method: 'setHeader', args: [name, value] });
-			response.headers[name.toLowerCase()] = value;
 			return response;
 		},
 	};
@@ -602,24 +501,20 @@ export interface TestRequest {
 	params: Record<string, string>;
 }
 
-export interface WebhookOptions extends HarnessOptions {
-	staticData?: IDataObject;
+export interface WebhookOptions extends TriggerOptions {
 	/** Request headers; names are lower-cased as node's http server does. */
 	headers: Record<string, string>;
 	rawBody: Buffer;
 	/** The parsed body; by default `rawBody` parsed as JSON (or `{}` when it is not JSON), as n8n's body parser does. */
 	body?: unknown;
-	mode?: 'trigger' | 'manual';
-	workflowName?: string;
 	/** What `getNodeWebhookUrl()` returns; by default the URL n8n would build for the node. */
 	webhookUrl?: string;
 }
 
-export interface WebhookContextParts extends HarnessParts {
+export interface WebhookContextParts extends TriggerParts {
 	context: WebhookContext;
 	request: TestRequest;
 	response: RecordedResponse;
-	staticData: IDataObject;
 }
 
 function parsedBody(rawBody: Buffer): unknown {
@@ -673,80 +568,36 @@ export function createWebhookContext(options: WebhookOptions): WebhookContextPar
 // ---------------------------------------------------------------------------------------------------------------------
 // Poll (a polling trigger's poll, or "Fetch Test Event")
 
-/**
- * The "Poll Times" parameter n8n's loader adds to every node with `polling: true` (it is not in the node's own
- * description), so that `getNodeParameter('pollTimes')` reads what the test sets.
- */
-const POLL_TIMES_PROPERTY: INodeProperties = {
-	displayName: 'Poll Times',
-	name: 'pollTimes',
-	type: 'fixedCollection',
-	typeOptions: { multipleValues: true, multipleValueButtonText: 'Add Poll Time' },
-	default: { item: [{ mode: 'everyMinute' }] },
-	options: [
-		{
-			name: 'item',
-			displayName: 'Item',
-			values: [
-				{ displayName: 'Mode', name: 'mode', type: 'string', default: 'everyMinute' },
-				{ displayName: 'Value', name: 'value', type: 'number', default: 2 },
-				{ displayName: 'Unit', name: 'unit', type: 'string', default: 'minutes' },
-				{ displayName: 'Cron Expression', name: 'cronExpression', type: 'string', default: '' },
-			],
-		},
-	],
-};
-
-export interface PollOptions extends HarnessOptions {
-	/** The node's static data at the start (what earlier polls remembered); shared with `staticData` below. */
-	staticData?: IDataObject;
-	/** 'trigger' for a poll of an active workflow (the default), 'manual' for "Fetch Test Event". */
-	mode?: 'trigger' | 'manual';
+export interface PollOptions extends TriggerOptions {
 	/** What `getPollBudgetMs()` answers; n8n-core's default (5 minutes) when not given. */
 	pollBudgetMs?: number;
 }
 
-export interface PollContextParts extends HarnessParts {
+export interface PollContextParts extends TriggerParts {
 	context: PollContext;
-	/** `workflow.getStaticData('node', node)`: what the poll remembers. */
-	staticData: IDataObject;
 }
 
 /** A real PollContext, as n8n builds for each poll of a polling trigger (or for "Fetch Test Event"). */
 export function createPollContext(options: PollOptions): PollContextParts {
 	const mode = options.mode ?? 'trigger';
-	const source = options.nodeType as INodeType;
-	const nodeType: INodeType = Object.assign(
-		Object.create(Object.getPrototypeOf(source) as object) as INodeType,
-		source,
-		{
-			description: {
-				...source.description,
-				properties: [...source.description.properties, POLL_TIMES_PROPERTY],
-			},
-		},
-	);
-	const parts = buildParts({ ...options, nodeType, active: mode === 'trigger' });
-	const staticData = parts.workflow.getStaticData('node', parts.node);
+	const parts = buildParts({ ...options, active: mode === 'trigger' });
+	const budget = options.pollBudgetMs;
+	// n8n-core's defaults for the rest: emitting is not used (what poll() returns is what n8n would emit), the node's
+	// static data is the workflow's, and the budget is 5 minutes.
 	const context = new PollContext(
 		parts.workflow,
 		parts.node,
 		parts.additionalData,
 		mode,
 		'activate',
-		() => {
-			throw new Error(
-				'__emit is not used by the test harness: the return value of poll() is what n8n would emit',
-			);
-		},
-		(error: Error) => {
-			throw error;
-		},
-		async () => {},
-		async (poll) => await poll(),
-		() => staticData,
-		options.pollBudgetMs === undefined ? undefined : () => options.pollBudgetMs as number,
+		undefined,
+		undefined,
+		undefined,
+		undefined,
+		undefined,
+		budget === undefined ? undefined : () => budget,
 	);
+	const staticData = parts.workflow.getStaticData('node', parts.node);
 	return { ...parts, context, staticData };
 }
 

@@ -17,17 +17,19 @@ import { probeVideo } from '../../scripts/lib/video';
 import { ACTION_NODE_TYPE } from '../e2e/lib';
 import { EXAMPLE_IDS } from '../sandbox/seedSummary';
 import {
+	awaitSubscription,
 	client,
 	closeNode,
 	createCredential,
 	crm,
+	crmNode,
 	env,
-	eventually,
 	launchChromium,
 	MANUAL,
 	manualTriggerNode,
 	openNode,
 	openWorkflow,
+	outputShowing,
 	signIn,
 	STEP_TIMEOUT_MS,
 	TRIGGER,
@@ -65,22 +67,16 @@ async function leadAndInvoiceWorkflow(): Promise<string> {
 		name: 'Demo: a lead and an invoice for it',
 		nodes: [
 			manualTriggerNode(),
-			{
-				id: randomUUID(),
-				name: CREATE_LEAD,
-				type: ACTION_NODE_TYPE,
-				typeVersion: 2,
-				position: [320, 0],
-				parameters: { resource: 'lead', operation: 'create', name: '', additionalFields: {} },
-				credentials: { crmInvoicingApi: env.credentials.admin },
-			},
-			{
-				id: randomUUID(),
-				name: CREATE_INVOICE,
-				type: ACTION_NODE_TYPE,
-				typeVersion: 2,
-				position: [640, 0],
-				parameters: {
+			crmNode(
+				ACTION_NODE_TYPE,
+				CREATE_LEAD,
+				{ resource: 'lead', operation: 'create', name: '', additionalFields: {} },
+				{ typeVersion: 2, position: [320, 0] },
+			),
+			crmNode(
+				ACTION_NODE_TYPE,
+				CREATE_INVOICE,
+				{
 					resource: 'invoice',
 					operation: 'create',
 					clientId: EXAMPLE_IDS.clientId,
@@ -92,8 +88,8 @@ async function leadAndInvoiceWorkflow(): Promise<string> {
 					},
 					additionalFields: { subject: '=Onboarding {{ $json.name }}' },
 				},
-				credentials: { crmInvoicingApi: env.credentials.admin },
-			},
+				{ typeVersion: 2, position: [640, 0] },
+			),
 		],
 		connections: {
 			[MANUAL]: { main: [[{ node: CREATE_LEAD, type: 'main', index: 0 }]] },
@@ -102,26 +98,6 @@ async function leadAndInvoiceWorkflow(): Promise<string> {
 		settings: {},
 	});
 	return id;
-}
-
-/** The Output panel's JSON view, once it shows `pattern`. */
-async function outputShowing(
-	page: Page,
-	pattern: RegExp,
-	timeoutMs = STEP_TIMEOUT_MS,
-): Promise<string> {
-	const output = page.getByTestId('output-panel');
-	const json = output.getByTestId('radio-button-json');
-	await json.waitFor({ state: 'visible', timeout: timeoutMs });
-	await json.click();
-	return await eventually(
-		`${pattern} in the Output panel`,
-		async () => {
-			const text = await output.innerText();
-			return pattern.test(text) ? text : undefined;
-		},
-		timeoutMs,
-	);
 }
 
 let context: BrowserContext | undefined;
@@ -247,25 +223,13 @@ async function record(
 	await openWorkflow(page, trigger.id, [TRIGGER]);
 	await openNode(page, TRIGGER);
 	await page.getByRole('button', { name: 'Test this trigger' }).click();
-	await eventually('the test subscription in the CRM', async () =>
-		(await crm.webhooks()).some((subscription: { url: string }) =>
-			subscription.url.includes(trigger.webhookId),
-		)
-			? true
-			: undefined,
-	);
+	await awaitSubscription(trigger.webhookId, true);
 	await beat(page, 3);
 	await crm.api('POST', '/leads', { name: triggerLead });
 	const event = await outputShowing(page, new RegExp(triggerLead), 60_000);
 	expect(event).toContain('lead.created');
 	// One test event ends the listening, and the trigger deletes its subscription (none is left for the next test).
-	await eventually('the test subscription to be deleted', async () =>
-		(await crm.webhooks()).some((subscription: { url: string }) =>
-			subscription.url.includes(trigger.webhookId),
-		)
-			? undefined
-			: true,
-	);
+	await awaitSubscription(trigger.webhookId, false);
 	await beat(page, 5);
 
 	await titleCard(

@@ -14,6 +14,7 @@ import type { Page } from 'playwright-core';
 import { ACTION_NODE_TYPE, PACKAGE, TRIGGER_NODE_TYPE } from '../e2e/lib';
 import { EXAMPLE_IDS } from '../sandbox/seedSummary';
 import {
+	awaitSubscription,
 	canvasNode,
 	client,
 	closeBrowser,
@@ -86,22 +87,6 @@ async function savedWorkflowId(page: Page): Promise<string> {
 	);
 }
 
-async function waitForSubscription(): Promise<void> {
-	await eventually('the test subscription in the CRM', async () =>
-		(await crm.webhooks()).some((s: { url: string }) => s.url.includes('/webhook-test/'))
-			? true
-			: undefined,
-	);
-}
-
-async function noTestSubscriptionLeft(): Promise<void> {
-	await eventually('no test subscription left in the CRM', async () =>
-		(await crm.webhooks()).some((s: { url: string }) => s.url.includes('/webhook-test/'))
-			? undefined
-			: true,
-	);
-}
-
 /** A request the sandbox answered with 2xx for which `match` holds. */
 async function answered(
 	what: string,
@@ -124,7 +109,7 @@ type Run = (page: Page) => Promise<void>;
 const RUNS: Record<string, Run> = {
 	'new-leads-to-invoices.json': async (page) => {
 		await executeWorkflow(page);
-		await waitForSubscription();
+		await awaitSubscription('/webhook-test/', true);
 		const lead = await crm.api<{ id: string; name: string }>('POST', '/leads', {
 			name: 'UI Example Invoice Lead',
 			value: 900,
@@ -135,11 +120,11 @@ const RUNS: Record<string, Run> = {
 		);
 		expect(invoice.body).toMatchObject({ clientId: EXAMPLE_IDS.clientId });
 		expect(JSON.stringify(invoice.body)).toContain(lead.name);
-		await noTestSubscriptionLeft();
+		await awaitSubscription('/webhook-test/', false);
 	},
 	'lead-created-enrich-create-deal.json': async (page) => {
 		await executeWorkflow(page);
-		await waitForSubscription();
+		await awaitSubscription('/webhook-test/', true);
 		const lead = await crm.api<{ id: string; name: string }>('POST', '/leads', {
 			name: 'UI Example Deal Lead',
 			value: 20_000,
@@ -155,7 +140,7 @@ const RUNS: Record<string, Run> = {
 			clientId: EXAMPLE_IDS.clientId,
 			leadId: lead.id,
 		});
-		await noTestSubscriptionLeft();
+		await awaitSubscription('/webhook-test/', false);
 	},
 	'archive-stale-leads.json': async (page) => {
 		await executeWorkflow(page);

@@ -16,22 +16,15 @@ import {
 	manualWorkflow,
 	openNode,
 	openWorkflow,
+	outputShowing,
 } from './lib';
 
 afterAll(closeBrowser);
 
-/** Clicks the details view's "Execute step" and waits until the Output panel shows items; returns its text. */
+/** Clicks the details view's "Execute step" and waits until the Output panel shows a lead; returns its text. */
 async function executeStep(page: Page): Promise<string> {
 	await page.getByTestId('node-execute-button').click();
-	const output = page.getByTestId('output-panel');
-	// JSON view: every field of every item, as the user can read it.
-	const json = output.getByTestId('radio-button-json');
-	await json.waitFor({ state: 'visible' });
-	await json.click();
-	return await eventually('items in the Output panel', async () => {
-		const text = await output.innerText();
-		return /"id":\s*"lead_/.test(text) ? text : undefined;
-	});
+	return await outputShowing(page, /"id":\s*"lead_/);
 }
 
 describe('Lead in the editor', () => {

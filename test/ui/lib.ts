@@ -269,6 +269,24 @@ export function manualTriggerNode() {
 	};
 }
 
+/** A CRM node of `type` on the admin credential: version 1 at the canvas's origin unless `at` says otherwise. */
+export function crmNode(
+	type: string,
+	name: string,
+	parameters: Record<string, unknown>,
+	at: { typeVersion?: number; position?: [number, number] } = {},
+) {
+	return {
+		id: randomUUID(),
+		name,
+		type,
+		typeVersion: at.typeVersion ?? 1,
+		position: at.position ?? ([0, 0] as [number, number]),
+		parameters,
+		credentials: { crmInvoicingApi: env.credentials.admin },
+	};
+}
+
 /** Saves "Manual Trigger → CRM Invoicing" (the admin credential) and returns the workflow's id. */
 export async function manualWorkflow(
 	name: string,
@@ -280,15 +298,7 @@ export async function manualWorkflow(
 		name,
 		nodes: [
 			manualTriggerNode(),
-			{
-				id: randomUUID(),
-				name: nodeName,
-				type: ACTION_NODE_TYPE,
-				typeVersion,
-				position: [320, 0],
-				parameters,
-				credentials: { crmInvoicingApi: env.credentials.admin },
-			},
+			crmNode(ACTION_NODE_TYPE, nodeName, parameters, { typeVersion, position: [320, 0] }),
 		],
 		connections: { [MANUAL]: { main: [[{ node: nodeName, type: 'main', index: 0 }]] } },
 		settings: {},
@@ -299,22 +309,43 @@ export async function manualWorkflow(
 /** Saves a workflow of one CRM Invoicing Trigger on `lead.created` (the admin credential). */
 export async function triggerWorkflow(name: string): Promise<{ id: string; webhookId: string }> {
 	const webhookId = randomUUID();
+	const parameters = { events: ['lead.created'], options: {} };
 	const { id } = await client.createWorkflow({
 		name,
-		nodes: [
-			{
-				id: randomUUID(),
-				name: TRIGGER,
-				type: TRIGGER_NODE_TYPE,
-				typeVersion: 1,
-				position: [0, 0],
-				webhookId,
-				parameters: { events: ['lead.created'], options: {} },
-				credentials: { crmInvoicingApi: env.credentials.admin },
-			},
-		],
+		nodes: [{ ...crmNode(TRIGGER_NODE_TYPE, TRIGGER, parameters), webhookId }],
 		connections: {},
 		settings: {},
 	});
 	return { id, webhookId };
+}
+
+/** Waits until the CRM holds a subscription whose URL contains `part` (`present`), or until it holds none. */
+export async function awaitSubscription(part: string, present: boolean): Promise<void> {
+	const what = present
+		? `a subscription to ${part} in the CRM`
+		: `no subscription to ${part} left in the CRM`;
+	await eventually(what, async () => {
+		const subscriptions: Array<{ url: string }> = await crm.webhooks();
+		return subscriptions.some((s) => s.url.includes(part)) === present ? true : undefined;
+	});
+}
+
+/** The Output panel's JSON view, once it shows `pattern`. */
+export async function outputShowing(
+	page: Page,
+	pattern: RegExp,
+	timeoutMs = STEP_TIMEOUT_MS,
+): Promise<string> {
+	const output = page.getByTestId('output-panel');
+	const json = output.getByTestId('radio-button-json');
+	await json.waitFor({ state: 'visible', timeout: timeoutMs });
+	await json.click();
+	return await eventually(
+		`${pattern} in the Output panel`,
+		async () => {
+			const text = await output.innerText();
+			return pattern.test(text) ? text : undefined;
+		},
+		timeoutMs,
+	);
 }

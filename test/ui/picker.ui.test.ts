@@ -2,9 +2,7 @@
  * The node picker as a user opens it: "CRM Invoicing" is one entry for the action node and the trigger (n8n merges
  * a node and its trigger), and what it says fits both: the description above "Actions" and "Triggers".
  */
-import { randomUUID } from 'node:crypto';
-
-import { client, closeBrowser, inEditor, openWorkflow } from './lib';
+import { client, closeBrowser, inEditor, manualTriggerNode, openWorkflow } from './lib';
 
 afterAll(closeBrowser);
 
@@ -12,16 +10,7 @@ describe('node picker', () => {
 	it('shows one CRM Invoicing entry whose description covers its actions and its webhook trigger, and the polling trigger as an entry of its own', async () => {
 		const { id } = await client.createWorkflow({
 			name: 'UI: node picker',
-			nodes: [
-				{
-					id: randomUUID(),
-					name: 'Start',
-					type: 'n8n-nodes-base.manualTrigger',
-					typeVersion: 1,
-					position: [0, 0],
-					parameters: {},
-				},
-			],
+			nodes: [{ ...manualTriggerNode(), name: 'Start' }],
 			connections: {},
 			settings: {},
 		});

@@ -10,7 +10,7 @@ import {
 	client,
 	closeBrowser,
 	crm,
-	env,
+	crmNode,
 	eventually,
 	expectIcon,
 	inEditor,
@@ -27,19 +27,11 @@ describe('Polling trigger in the editor', () => {
 		const { id } = await client.createWorkflow({
 			name: 'UI: polling trigger',
 			nodes: [
-				{
-					id: randomUUID(),
-					name: NODE,
-					type: `${PACKAGE}.crmInvoicingPollingTrigger`,
-					typeVersion: 1,
-					position: [0, 0],
-					parameters: {
-						pollTimes: { item: [{ mode: 'everyMinute' }] },
-						events: ['newLead'],
-						options: {},
-					},
-					credentials: { crmInvoicingApi: env.credentials.admin },
-				},
+				crmNode(`${PACKAGE}.crmInvoicingPollingTrigger`, NODE, {
+					pollTimes: { item: [{ mode: 'everyMinute' }] },
+					events: ['newLead'],
+					options: {},
+				}),
 			],
 			connections: {},
 			settings: {},

@@ -7,6 +7,7 @@ import { randomUUID } from 'node:crypto';
 import type { Page } from 'playwright-core';
 
 import {
+	awaitSubscription,
 	closeBrowser,
 	crm,
 	eventually,
@@ -19,15 +20,6 @@ import {
 
 afterAll(closeBrowser);
 
-/** The CRM's subscriptions that point at this workflow's webhook (test or production URL). */
-async function subscriptionsOf(
-	webhookId: string,
-): Promise<Array<{ id: string; url: string; events: string[] }>> {
-	return (await crm.webhooks()).filter((subscription: { url: string }) =>
-		subscription.url.includes(webhookId),
-	);
-}
-
 async function startListening(page: Page, webhookId: string): Promise<void> {
 	await page.getByRole('button', { name: 'Test this trigger' }).click();
 	// Listening: n8n shows that it waits, and the trigger has subscribed the test URL in the CRM.
@@ -36,7 +28,9 @@ async function startListening(page: Page, webhookId: string): Promise<void> {
 		.filter({ hasText: 'Stop Listening' })
 		.waitFor({ state: 'visible' });
 	const [subscription] = await eventually('a subscription in the CRM', async () => {
-		const found = await subscriptionsOf(webhookId);
+		const found: Array<{ url: string; events: string[] }> = (await crm.webhooks()).filter(
+			(s: { url: string }) => s.url.includes(webhookId),
+		);
 		return found.length > 0 ? found : undefined;
 	});
 	expect(subscription.url).toContain('/webhook-test/');
@@ -61,9 +55,7 @@ describe('Trigger in the editor', () => {
 			);
 			expect(await output.innerText()).toContain(lead.id);
 			// One test event ends the listening; the trigger deletes its subscription.
-			await eventually('the subscription to be deleted', async () =>
-				(await subscriptionsOf(webhookId)).length === 0 ? true : undefined,
-			);
+			await awaitSubscription(webhookId, false);
 		});
 	});
 
@@ -78,9 +70,7 @@ describe('Trigger in the editor', () => {
 				.filter({ hasText: 'Stop Listening' })
 				.click();
 			await page.getByRole('button', { name: 'Test this trigger' }).waitFor({ state: 'visible' });
-			await eventually('the subscription to be deleted', async () =>
-				(await subscriptionsOf(webhookId)).length === 0 ? true : undefined,
-			);
+			await awaitSubscription(webhookId, false);
 		});
 	});
 });

@@ -48,18 +48,9 @@ describe('the end-to-end files each n8n version runs', () => {
 		expect(e2eJestArgs('current', ['test/e2e/lead.e2e.test.ts'], 'second')).toEqual([
 			'test/e2e/lead.e2e.test.ts',
 		]);
-		const empty = mkdtempSync(path.join(tmpdir(), 'crm-lanes-'));
-		mkdirSync(path.join(empty, 'test', 'e2e'), { recursive: true });
-		try {
-			expect(() => laneFiles('first', empty)).toThrow(
-				/SECOND_LANE_FILES names files that do not exist/,
-			);
-		} finally {
-			rmSync(empty, { recursive: true, force: true });
-		}
 	});
 
-	it('1.123.81 runs the listed files, each an existing end-to-end file with a reason', () => {
+	it('1.123.81 runs the listed files, each an existing end-to-end file with a reason; other arguments stay, files named on the command line replace the list', () => {
 		const files = e2eJestArgs('compat', []);
 		expect(files).toEqual(compatFiles());
 		expect(files.length).toBe(Object.keys(COMPAT_FILES).length);
@@ -68,19 +59,20 @@ describe('the end-to-end files each n8n version runs', () => {
 			expect(existsSync(path.join(ROOT, file))).toBe(true);
 		}
 		for (const reason of Object.values(COMPAT_FILES)) expect(reason.length).toBeGreaterThan(20);
-	});
-
-	it('1.123.81 keeps other arguments, and runs the files named on the command line instead of the list', () => {
 		expect(e2eJestArgs('compat', ['-t', 'restart'])).toEqual(['-t', 'restart', ...compatFiles()]);
 		expect(e2eJestArgs('compat', ['test/e2e/lead.e2e.test.ts'])).toEqual([
 			'test/e2e/lead.e2e.test.ts',
 		]);
 	});
 
-	it('a listed file that does not exist fails the run instead of being dropped', () => {
-		const empty = mkdtempSync(path.join(tmpdir(), 'crm-compat-'));
+	it("a file that 1.123.81's list or 2.41.0's second lane names but does not exist fails the run instead of being dropped", () => {
+		const empty = mkdtempSync(path.join(tmpdir(), 'crm-lists-'));
+		mkdirSync(path.join(empty, 'test', 'e2e'), { recursive: true });
 		try {
 			expect(() => compatFiles(empty)).toThrow(/COMPAT_FILES names files that do not exist/);
+			expect(() => laneFiles('first', empty)).toThrow(
+				/SECOND_LANE_FILES names files that do not exist/,
+			);
 		} finally {
 			rmSync(empty, { recursive: true, force: true });
 		}
