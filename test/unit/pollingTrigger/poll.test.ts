@@ -283,7 +283,8 @@ describe("under n8n 2.41's durable scheduler with durable cursors", () => {
 			setOrder(order);
 			const parameters = { events: ['newLead', 'updatedLead'] };
 			const row = { cursor: '{}', writes: 0 };
-			const stored = () => JSON.parse(row.cursor) as { leads: IDataObject; fields: string[] };
+			const stored = () =>
+				JSON.parse(row.cursor) as { leads: IDataObject; fields: string[]; fullAt?: number };
 			const printOf = async (id: string) => {
 				const lead = await call<IDataObject>(sandbox, 'GET', `/api/v1/leads/${id}`);
 				return encodePrint(fingerprint(lead.body, stored().fields));
@@ -309,6 +310,20 @@ describe("under n8n 2.41's durable scheduler with durable cursors", () => {
 				expect(changed).toBe(false);
 			}
 			expect(row.writes).toBe(3);
+			// A Full Read Interval on, the full read that finds nothing moves the time of the last full read: only that.
+			const before = stored();
+			const realNow = Date.now.bind(Date);
+			const clock = jest
+				.spyOn(Date, 'now')
+				.mockImplementation(() => realNow() + POLLING.fullReadMinutes * 60_000);
+			try {
+				expect((await scheduledPoll(row, { events: ['newLead'] })).items).toEqual([]);
+			} finally {
+				clock.mockRestore();
+			}
+			const { fullAt, ...rest } = stored() as IDataObject;
+			expect([changed, rest]).toEqual([true, { ...before, fullAt: undefined }]);
+			expect(fullAt).toBeGreaterThan(before.fullAt as number);
 		},
 	);
 
