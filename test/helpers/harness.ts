@@ -610,3 +610,12 @@ export async function errorOf(promise: Promise<unknown>): Promise<Error & Record
 	}
 	throw new Error('Expected the call to fail, but it succeeded');
 }
+
+/**
+ * Whether the workflow's static data is marked changed, as n8n reads it to decide whether to store it: n8n-workflow's
+ * observable object sets `__dataChanged` on any set or delete of a property (also one that sets the same value), and
+ * n8n-core's WorkflowExecute hands the static data on to be saved only when `__dataChanged === true`.
+ */
+export function staticDataChanged(workflow: Workflow): boolean {
+	return workflow.staticData.__dataChanged === true;
+}

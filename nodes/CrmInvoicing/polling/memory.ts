@@ -162,9 +162,11 @@ export function remember(
 /** Object.fromEntries defines even `__proto__` as an own property. */
 const objectOf = (map: Map<string, string | number>): IDataObject => Object.fromEntries(map);
 
-/** Each key whole, so n8n notices; any other dropped (0.4.0's `order`). */
+/** Each key whole, so n8n notices; any other dropped (0.4.0's `order`). Nothing when it is as stored: any set or
+ * delete, even of the same value, makes n8n write the static data, and a poll that changed nothing writes nothing. */
 export function saveMemory(data: IDataObject, memory: Memory): void {
 	const stored = { ...memory, leads: objectOf(memory.leads), gone: objectOf(memory.gone) };
+	if (JSON.stringify(stored) === JSON.stringify(data)) return;
 	for (const key of Object.keys(data)) delete data[key];
 	for (const [key, value] of Object.entries(stored)) if (value !== undefined) data[key] = value;
 }

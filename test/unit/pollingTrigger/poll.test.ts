@@ -9,7 +9,7 @@ import { encodePrint, fingerprint } from '../../../nodes/CrmInvoicing/polling/le
 import { remember, saveMemory, type Memory } from '../../../nodes/CrmInvoicing/polling/memory';
 import { diff, type PollSettings } from '../../../nodes/CrmInvoicing/polling/poll';
 import { SIMPLIFIED_FIELDS } from '../../../nodes/CrmInvoicing/shared/simplify';
-import { createPollContext } from '../../helpers/harness';
+import { createPollContext, staticDataChanged } from '../../helpers/harness';
 import { lead as leadRecord } from '../../helpers/records';
 import {
 	startSandbox,
@@ -51,6 +51,11 @@ interface Poll {
 
 /** The warnings the last poll wrote to n8n's log (see poll()). */
 let warnings: string[] = [];
+/**
+ * Whether the last poll left the workflow's static data marked changed, as n8n reads it to store it (see poll()).
+ * Only meaningful for a memory object the harness had not seen before: n8n wraps it once, when it loads the workflow.
+ */
+let changed = false;
 
 /** One poll with `memory` as the node's static data (the same object across polls, as n8n keeps it). */
 async function poll(
@@ -63,7 +68,7 @@ async function poll(
 		pollBudgetMs?: number;
 	} = {},
 ): Promise<Poll> {
-	const { context } = createPollContext({
+	const { context, workflow } = createPollContext({
 		nodeType: trigger,
 		parameters: { events: ['newLead'], simplify: false, ...parameters },
 		credentials: {
@@ -86,7 +91,9 @@ async function poll(
 		warnings.push(message);
 	});
 	const before = sandbox.requests.length;
+	changed = false;
 	const output = await trigger.poll.call(context);
+	changed = staticDataChanged(workflow);
 	return {
 		items: (output?.[0] ?? []).map((item) => item.json),
 		requests: sandbox.requests.length - before,
@@ -98,6 +105,28 @@ async function primed(parameters: INodeParameters = {}): Promise<IDataObject> {
 	const memory: IDataObject = {};
 	await poll(memory, parameters);
 	return memory;
+}
+
+/**
+ * One poll as n8n 2.41's durable scheduler runs it: the static data is the cursor row read back from the database (a
+ * fresh copy each poll), and n8n writes the row (with the execution, or alone) only when the poll left the static data
+ * marked changed. A poll that changed what it remembers without marking it would lose the change: none does.
+ */
+async function scheduledPoll(
+	row: { cursor: string; writes: number },
+	parameters: INodeParameters,
+	extra: { pollBudgetMs?: number; requestsPerMinute?: number } = {},
+): Promise<Poll> {
+	const memory = JSON.parse(row.cursor) as IDataObject;
+	const result = await poll(memory, parameters, extra);
+	const cursor = JSON.stringify(memory);
+	if (!changed) {
+		expect(cursor).toBe(row.cursor);
+		return result;
+	}
+	row.writes++;
+	row.cursor = cursor;
+	return result;
 }
 
 async function createLead(name: string, fields: IDataObject = {}): Promise<IDataObject> {
@@ -229,22 +258,6 @@ it('leads whose ids are Object.prototype names are each emitted once as New Lead
 });
 
 describe("under n8n 2.41's durable scheduler with durable cursors", () => {
-	/**
-	 * One poll as the scheduler runs it: the static data is the cursor row read back from the database (a fresh copy
-	 * each poll), and the row is written only when the poll changed it (or emitted, with the execution).
-	 */
-	async function scheduledPoll(
-		row: { cursor: string; writes: number },
-		parameters: INodeParameters,
-	) {
-		const memory = JSON.parse(row.cursor) as IDataObject;
-		const result = await poll(memory, parameters);
-		const cursor = JSON.stringify(memory);
-		if (cursor !== row.cursor) row.writes++;
-		row.cursor = cursor;
-		return result;
-	}
-
 	it('every new and updated lead once; two changes of one lead between polls: two items; a quiet poll writes nothing', async () => {
 		const parameters = { events: ['newLead', 'updatedLead'] };
 		const row = { cursor: '{}', writes: 0 };
@@ -264,6 +277,56 @@ describe("under n8n 2.41's durable scheduler with durable cursors", () => {
 		expect((await scheduledPoll(row, parameters)).items).toEqual([]);
 		expect(row.writes).toBe(writes);
 	});
+
+	it.each(['oldest', 'newest'] as ListOrder[])(
+		'listed %s first: n8n stores the memory after each poll that changed it (the first read, a new lead, a changed lead), and after a poll that found nothing it has nothing to store',
+		async (order) => {
+			setOrder(order);
+			const parameters = { events: ['newLead', 'updatedLead'] };
+			const row = { cursor: '{}', writes: 0 };
+			const stored = () =>
+				JSON.parse(row.cursor) as { leads: IDataObject; fields: string[]; fullAt?: number };
+			const printOf = async (id: string) => {
+				const lead = await call<IDataObject>(sandbox, 'GET', `/api/v1/leads/${id}`);
+				return encodePrint(fingerprint(lead.body, stored().fields));
+			};
+			const existing = store()
+				.leads.values()
+				.map((lead) => lead.id);
+			await scheduledPoll(row, parameters);
+			expect([changed, Object.keys(stored().leads).sort()]).toEqual([true, existing.sort()]);
+			await scheduledPoll(row, parameters);
+			expect(changed).toBe(false);
+			const id = String((await createLead('Remembered')).id);
+			expect((await scheduledPoll(row, parameters)).items).toHaveLength(1);
+			expect([changed, stored().leads[id]]).toEqual([true, await printOf(id)]);
+			await scheduledPoll(row, parameters);
+			expect(changed).toBe(false);
+			await patchLead(id, { title: 'Changed' });
+			expect((await scheduledPoll(row, parameters)).items).toHaveLength(1);
+			expect([changed, stored().leads[id]]).toEqual([true, await printOf(id)]);
+			// New Lead alone: under newest first a head read, under oldest first a full read; nothing new either way.
+			for (const events of [parameters.events, ['newLead']]) {
+				expect((await scheduledPoll(row, { events })).items).toEqual([]);
+				expect(changed).toBe(false);
+			}
+			expect(row.writes).toBe(3);
+			// A Full Read Interval on, the full read that finds nothing moves the time of the last full read: only that.
+			const before = stored();
+			const realNow = Date.now.bind(Date);
+			const clock = jest
+				.spyOn(Date, 'now')
+				.mockImplementation(() => realNow() + POLLING.fullReadMinutes * 60_000);
+			try {
+				expect((await scheduledPoll(row, { events: ['newLead'] })).items).toEqual([]);
+			} finally {
+				clock.mockRestore();
+			}
+			const { fullAt, ...rest } = stored() as IDataObject;
+			expect([changed, rest]).toEqual([true, { ...before, fullAt: undefined }]);
+			expect(fullAt).toBeGreaterThan(before.fullAt as number);
+		},
+	);
 
 	it('a poll that starts with the cursor as it was before the last emission was stored is skipped, without a request; a minute on, the stored cursor is taken as it is', async () => {
 		const parameters = { events: ['newLead'] };
@@ -659,6 +722,33 @@ describe("the polling triggers' share of the key: at most half the rate in any m
 				1_200,
 			]);
 			atMostSixInAnyMinute(sent);
+		});
+	});
+
+	it("under the durable scheduler's 36 s budget, n8n stores the cursor of a read that spans polls, nothing after a poll that got no turn, and the read's end without a cursor", async () => {
+		sandbox.seedLeads(1_197); // 1,200 leads: 12 pages, 6 a minute at 12 requests a minute
+		// An hour past the test above: this test's window of the key's share starts empty.
+		await onVirtualClock(7_200_000, async () => {
+			const scheduled = { requestsPerMinute: 12, pollBudgetMs: 36_000 };
+			const row = { cursor: '{}', writes: 0 };
+			expect((await scheduledPoll(row, everyHour, scheduled)).requests).toBe(6);
+			const part = JSON.parse(row.cursor) as IDataObject;
+			expect([changed, part.pass]).toEqual([
+				true,
+				expect.objectContaining({ cursor: expect.any(String), first: true }),
+			]);
+			expect((part.pass as IDataObject).read).toHaveLength(600);
+			expect(await scheduledPoll(row, everyHour, scheduled)).toEqual({ items: [], requests: 0 });
+			expect(changed).toBe(false);
+			await sleep(60_000);
+			expect((await scheduledPoll(row, everyHour, scheduled)).requests).toBe(6);
+			const whole = JSON.parse(row.cursor) as IDataObject;
+			expect([changed, 'pass' in whole, Object.keys(whole.leads as object).length]).toEqual([
+				true,
+				false,
+				1_200,
+			]);
+			expect(row.writes).toBe(2);
 		});
 	});
 
