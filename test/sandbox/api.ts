@@ -13,7 +13,7 @@ import type {
 	Lead,
 	ListOrder,
 	Product,
-	SandboxPersonality,
+	SandboxConfig,
 	WebhookSubscription,
 } from './types';
 import { generateSecret } from './webhooks';
@@ -56,7 +56,12 @@ export function errorBody(code: ErrorCode, message: string) {
 	return { error: { code, message } };
 }
 
-export interface ApiRequest {
+/** A request and the switches of SandboxConfig (README) that the routes read. */
+export interface ApiRequest
+	extends Pick<
+		SandboxConfig,
+		'personality' | 'ignoreLimit' | 'listOrder' | 'patchCustomFields' | 'onePerUrl' | 'normalUrls'
+	> {
 	method: string;
 	path: string;
 	query: Record<string, string>;
@@ -65,13 +70,6 @@ export interface ApiRequest {
 	/** Internal id of the user who owns the API key. */
 	userInternalId: number;
 	readOnly: boolean;
-	personality: SandboxPersonality;
-	/** The switches of SandboxConfig (README). */
-	ignoreLimit?: number | false;
-	listOrder?: ListOrder;
-	patchCustomFields?: 'replace' | 'merge';
-	onePerUrl?: 'answer' | 'conflict' | false;
-	normalUrls?: boolean;
 }
 
 export interface ApiResponse {
@@ -106,45 +104,26 @@ function route(
 }
 
 /** GET of one record by id: 404 naming it when there is none. */
-function getOne(
-	what: string,
-	collection: (store: Store) => { get(id: string): unknown },
-): Route['handler'] {
-	return (host, _request, [id]) => ({ status: 200, body: found(collection(host.store), what, id) });
+function getOne(what: string, name: 'leads' | 'deals' | 'invoices' | 'clients' | 'products') {
+	const handler: Route['handler'] = (host, _request, [id]) => ({
+		status: 200,
+		body: found<unknown>(host.store[name], what, id),
+	});
+	return route('GET', `v1/${name}/${ID}`, handler);
 }
 
 const routes: Route[] = [
 	route('GET', 'v1/leads', listLeads),
 	route('POST', 'v1/leads', createLead, 'leads'),
-	route(
-		'GET',
-		`v1/leads/${ID}`,
-		getOne('Lead', (store) => store.leads),
-	),
+	getOne('Lead', 'leads'),
 	route('PATCH', `v1/leads/${ID}`, updateLead, 'leads'),
 	route('POST', 'v1/deals', createDeal, 'deals'),
-	route(
-		'GET',
-		`v1/deals/${ID}`,
-		getOne('Deal', (store) => store.deals),
-	),
+	getOne('Deal', 'deals'),
 	route('PATCH', `v1/deals/${ID}`, updateDeal, 'deals'),
 	route('POST', 'v1/invoices', createInvoice, 'invoices'),
-	route(
-		'GET',
-		`v1/invoices/${ID}`,
-		getOne('Invoice', (store) => store.invoices),
-	),
-	route(
-		'GET',
-		`v1/clients/${ID}`,
-		getOne('Client', (store) => store.clients),
-	),
-	route(
-		'GET',
-		`v1/products/${ID}`,
-		getOne('Product', (store) => store.products),
-	),
+	getOne('Invoice', 'invoices'),
+	getOne('Client', 'clients'),
+	getOne('Product', 'products'),
 	route('GET', 'v1/users', listUsers),
 	route('POST', 'v1/webhooks', createWebhook, 'webhooks'),
 	route('GET', 'v1/webhooks', listWebhooks),
