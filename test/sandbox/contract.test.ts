@@ -27,7 +27,14 @@ import { Webhook } from 'standardwebhooks';
 
 import { parseArgs } from './cli';
 import { escapedKey } from './edgeFaults';
-import { type Receiver, startReceiver, waitFor } from './helpers';
+import {
+	call,
+	type CallOptions,
+	type CallResult,
+	type Receiver,
+	startReceiver,
+	waitFor,
+} from './helpers';
 import { jsonText } from './jsonText';
 import { EXAMPLE_IDS, seedSummaryLines } from './seedSummary';
 import { DEFAULT_ADMIN_KEY, DEFAULT_READ_ONLY_KEY, startSandbox } from './server';
@@ -76,42 +83,27 @@ const MACROS: Record<string, string> = {
 	$FORBIDDEN: inner({ code: 'FORBIDDEN' }),
 };
 
-type SendOptions = { key?: string | null; body?: unknown; raw?: string };
-
 /** One request as a client sends it (no redirect followed); `/__sandbox` routes go without a key by default. */
-async function send(crm: Sandbox, method: string, route: string, options: SendOptions = {}) {
-	const byDefault = route.startsWith('/api') ? crm.keys.admin : null;
-	const key = options.key === undefined ? byDefault : options.key;
-	const headers: Record<string, string> = key === null ? {} : { 'x-api-key': key };
-	const body = options.raw ?? JSON.stringify(options.body);
-	if (body !== undefined) headers['content-type'] = 'application/json';
-	const signal = AbortSignal.timeout(10_000);
-	const response = await fetch(crm.url + route, {
-		method,
-		headers,
-		body,
-		redirect: 'manual',
-		signal,
+async function send(crm: Sandbox, method: string, route: string, options: CallOptions = {}) {
+	return await call(crm, method, route, {
+		key: route.startsWith('/api') ? undefined : null,
+		...options,
 	});
-	const text = await response.text();
-	const json = (response.headers.get('content-type') ?? '').includes('json') && text !== '';
-	const answer = json ? JSON.parse(text) : text;
-	return { status: response.status, headers: response.headers, body: answer, text };
 }
-type Answer = Awaited<ReturnType<typeof send>>;
+type Answer = CallResult;
 
 /** A request of a row: `[N× ][as KEY ]METHOD /path[ body]`; the answers of its N sends. */
 async function sendSpec(sandbox: Sandbox, spec: string, id: string): Promise<Answer> {
 	const [, times, keyName, method, route, body] =
 		/^(?:(\d+)× )?(?:as (\w+) )?([A-Z]+) (\S+)(?: (.*))?$/.exec(spec.replaceAll('{id}', id)) ?? [];
 	if (!method) throw new Error(`Not a request: ${spec}`);
-	const options: SendOptions = {};
+	const options: CallOptions = {};
 	if (keyName) options.key = KEYS[keyName];
 	if (body !== undefined) {
 		try {
 			options.body = JSON.parse(body);
 		} catch {
-			options.raw = body;
+			options.rawBody = body;
 		}
 	}
 	let answer = await send(sandbox, method, route, options);
@@ -570,7 +562,7 @@ describe('§4 §9 cursor pagination', () => {
 	it('a lead nested deeper than JSON.stringify can write is listed and read back (jsonText)', async () => {
 		const depth = 10_000;
 		const raw = `{"name":"Deep","customFields":{"x":${'['.repeat(depth)}"bottom"${']'.repeat(depth)}}}`;
-		expect((await send(sandbox, 'POST', '/api/v1/leads', { raw })).status).toBe(200);
+		expect((await send(sandbox, 'POST', '/api/v1/leads', { rawBody: raw })).status).toBe(200);
 		let inner = (await ask('GET /api/v1/leads?limit=100')).body.items.at(-1).customFields.x;
 		for (let level = 0; level < depth; level++) inner = inner[0];
 		expect(inner).toBe('bottom');

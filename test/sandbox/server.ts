@@ -736,12 +736,6 @@ export class SandboxServer {
 			case 'POST /activity':
 				// One step of the activity switch now, for tests and demos.
 				return { status: 200, body: this.activityStep() };
-			case 'POST /emit': {
-				const event = body.event;
-				check(typeof event === 'string' && event !== '', 'event is required');
-				const webhookIds = this.emit(event as string, body.payload ?? {});
-				return { status: 200, body: { event, webhookIds } };
-			}
 		}
 		return undefined;
 	}
@@ -802,7 +796,7 @@ export class SandboxServer {
 		return { ...this.config, rotated: this.setRotation(phase) };
 	}
 
-	/** The control routes with an id in their path, and POST /keys. */
+	/** The control routes with an id in their path, POST /keys and POST /emit. */
 	private controlOf(route: string, body: JsonObject): Answer | undefined {
 		if (route === 'POST /keys') {
 			const key = body.key;
@@ -814,6 +808,12 @@ export class SandboxServer {
 			const role = choice(body.role ?? 'admin', roles, 'role must be "admin" or "readOnly"');
 			this.addKey(key as string, role);
 			return { status: 201, body: { key, role } };
+		}
+		if (route === 'POST /emit') {
+			const event = body.event;
+			check(typeof event === 'string' && event !== '', 'event is required');
+			const webhookIds = this.emit(event as string, body.payload ?? {});
+			return { status: 200, body: { event, webhookIds } };
 		}
 		const revoked = /^DELETE \/keys\/([^/]+)$/.exec(route);
 		if (revoked) {
