@@ -26,11 +26,7 @@ export interface ActivityConfig {
 	everyMs: number;
 }
 
-/**
- * Defaults: port 0 (a free one) on 127.0.0.1, 60 requests per 60000 ms per key (false: unlimited), timeScale 1 (of
- * the retry delays of spec §8), deliveryTimeoutMs 20000, seedLeads 0 (on top of the 3 seeded ones), 'standard',
- * 'oldest', activity off.
- */
+/** The options of startSandbox (its defaults: server.ts). */
 export interface SandboxOptions {
 	port?: number;
 	host?: string;
@@ -53,7 +49,7 @@ export interface RequestLogEntry {
 	headers: Record<string, string>;
 	/** Parsed JSON, else the raw text; undefined when there was none. */
 	body: unknown;
-	/** 0 when a fault closed the connection without a response. */
+	/** 0 when a fault never answered. */
 	status: number;
 	/** When the request arrived (ISO). */
 	at: string;
