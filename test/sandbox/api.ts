@@ -6,6 +6,7 @@ import type { Collection, Store } from './store';
 import { ADMIN_USER_INTERNAL_ID, addLead, formatNumber, randomId } from './store';
 import { LEADS_BY_DATE, listNewestCreated } from './leadImports';
 import type {
+	Contact,
 	Deal,
 	Invoice,
 	InvoiceLineItem,
@@ -13,7 +14,7 @@ import type {
 	Lead,
 	ListOrder,
 	Product,
-	SandboxPersonality,
+	SandboxConfig,
 	WebhookSubscription,
 } from './types';
 import { generateSecret } from './webhooks';
@@ -56,7 +57,12 @@ export function errorBody(code: ErrorCode, message: string) {
 	return { error: { code, message } };
 }
 
-export interface ApiRequest {
+/** A request and the switches of SandboxConfig (README) that the routes read. */
+export interface ApiRequest
+	extends Pick<
+		SandboxConfig,
+		'personality' | 'ignoreLimit' | 'listOrder' | 'patchCustomFields' | 'onePerUrl' | 'normalUrls'
+	> {
 	method: string;
 	path: string;
 	query: Record<string, string>;
@@ -65,13 +71,6 @@ export interface ApiRequest {
 	/** Internal id of the user who owns the API key. */
 	userInternalId: number;
 	readOnly: boolean;
-	personality: SandboxPersonality;
-	/** The switches of SandboxConfig (README). */
-	ignoreLimit?: number | false;
-	listOrder?: ListOrder;
-	patchCustomFields?: 'replace' | 'merge';
-	onePerUrl?: 'answer' | 'conflict' | false;
-	normalUrls?: boolean;
 }
 
 export interface ApiResponse {
@@ -106,45 +105,26 @@ function route(
 }
 
 /** GET of one record by id: 404 naming it when there is none. */
-function getOne(
-	what: string,
-	collection: (store: Store) => { get(id: string): unknown },
-): Route['handler'] {
-	return (host, _request, [id]) => ({ status: 200, body: found(collection(host.store), what, id) });
+function getOne(what: string, name: 'leads' | 'deals' | 'invoices' | 'clients' | 'products') {
+	const handler: Route['handler'] = (host, _request, [id]) => ({
+		status: 200,
+		body: found<unknown>(host.store[name], what, id),
+	});
+	return route('GET', `v1/${name}/${ID}`, handler);
 }
 
 const routes: Route[] = [
 	route('GET', 'v1/leads', listLeads),
 	route('POST', 'v1/leads', createLead, 'leads'),
-	route(
-		'GET',
-		`v1/leads/${ID}`,
-		getOne('Lead', (store) => store.leads),
-	),
+	getOne('Lead', 'leads'),
 	route('PATCH', `v1/leads/${ID}`, updateLead, 'leads'),
 	route('POST', 'v1/deals', createDeal, 'deals'),
-	route(
-		'GET',
-		`v1/deals/${ID}`,
-		getOne('Deal', (store) => store.deals),
-	),
+	getOne('Deal', 'deals'),
 	route('PATCH', `v1/deals/${ID}`, updateDeal, 'deals'),
 	route('POST', 'v1/invoices', createInvoice, 'invoices'),
-	route(
-		'GET',
-		`v1/invoices/${ID}`,
-		getOne('Invoice', (store) => store.invoices),
-	),
-	route(
-		'GET',
-		`v1/clients/${ID}`,
-		getOne('Client', (store) => store.clients),
-	),
-	route(
-		'GET',
-		`v1/products/${ID}`,
-		getOne('Product', (store) => store.products),
-	),
+	getOne('Invoice', 'invoices'),
+	getOne('Client', 'clients'),
+	getOne('Product', 'products'),
 	route('GET', 'v1/users', listUsers),
 	route('POST', 'v1/webhooks', createWebhook, 'webhooks'),
 	route('GET', 'v1/webhooks', listWebhooks),
@@ -327,13 +307,18 @@ function parseBooleanQuery(query: Record<string, string>, name: string): boolean
 	throw validationError(`${name} must be true or false`);
 }
 
+/** One page of a list: `limit` values, those `filter` keeps, newest first with `newest`. */
+interface PageRequest<T> {
+	limit: number;
+	filter?: (value: T) => boolean;
+	newest?: boolean;
+}
+
 function pageOf<T extends { id: string }>(
 	collection: Collection<T>,
 	kind: string,
 	query: Record<string, string>,
-	limit: number,
-	filter?: (value: T) => boolean,
-	newest = false,
+	{ limit, filter, newest = false }: PageRequest<T>,
 ): { items: T[]; hasMore: boolean; nextCursor: string | null } {
 	const page = collection.page(decodeCursor(query, kind), limit, filter, newest);
 	return {
@@ -445,7 +430,7 @@ function listLeads(host: ApiHost, request: ApiRequest): ApiResponse {
 	}
 	const newest = order === 'newest';
 	const kind = newest ? 'leadsnew' : 'leads';
-	return { status: 200, body: pageOf(host.store.leads, kind, query, limit, filter, newest) };
+	return { status: 200, body: pageOf(host.store.leads, kind, query, { limit, filter, newest }) };
 }
 
 const ORDER_OF_CURSOR = new Map<string, ListOrder>([
@@ -574,50 +559,59 @@ const DEFAULT_TEMPLATE_ID = 'tpl_default';
 
 const round2 = (value: number): number => Math.round((value + Number.EPSILON) * 100) / 100;
 
-function lineItem(
-	host: ApiHost,
-	raw: unknown,
-	index: number,
-	isInclusiveTax: boolean,
-): InvoiceLineItem {
+/** A line item's fields as sent, checked, with the product's name, price and description when not sent. */
+function lineItemInput(host: ApiHost, raw: unknown, index: number) {
 	const at = `lineItems[${index}]`;
 	if (!isObject(raw)) throw validationError(`${at} must be an object`);
 	// Field names in messages carry the item's position, e.g. "lineItems[0].price must be a number".
 	const item: JsonObject = {};
 	for (const [key, value] of Object.entries(raw)) item[`${at}.${key}`] = value;
 	const f = (name: string): string => `${at}.${name}`;
-
+	const sent = (name: string): boolean => has(item, f(name));
 	const { store } = host;
 	let product: (Product & { internalId: number }) | undefined;
-	if (has(item, f('productId')) && item[f('productId')] !== null) {
+	if (sent('productId') && item[f('productId')] !== null) {
 		const productId = existingRef(item, f('productId'), store.products, 'product');
 		const known = store.products.get(productId);
 		if (known) product = { ...known, internalId: store.productInternalIds.get(productId) ?? 0 };
 	}
-	const name = has(item, f('name')) ? requiredString(item, f('name')) : product?.name;
+	const name = sent('name') ? requiredString(item, f('name')) : product?.name;
 	if (name === undefined) throw validationError(`${f('name')} is required`);
-	const quantity = has(item, f('quantity')) ? optionalNumber(item, f('quantity')) : 1;
+	const quantity = sent('quantity') ? optionalNumber(item, f('quantity')) : 1;
 	if (quantity === null || quantity <= 0)
 		throw validationError(`${f('quantity')} must be greater than 0`);
-	const price = has(item, f('price')) ? optionalNumber(item, f('price')) : product?.price;
+	const price = sent('price') ? optionalNumber(item, f('price')) : product?.price;
 	if (price === undefined || price === null) throw validationError(`${f('price')} is required`);
 	const description =
-		(has(item, f('description')) ? optionalString(item, f('description')) : product?.description) ??
-		'';
+		(sent('description') ? optionalString(item, f('description')) : product?.description) ?? '';
 	let tax = 0;
-	if (has(item, f('taxRateId')) && item[f('taxRateId')] !== null) {
+	if (sent('taxRateId') && item[f('taxRateId')] !== null) {
 		const taxRateId = existingRef(item, f('taxRateId'), store.taxRates, 'tax rate');
 		tax = store.taxRates.get(taxRateId)?.rate ?? 0;
 	}
-	const discountType = has(item, f('discountType'))
+	const discountType = sent('discountType')
 		? oneOf(item, f('discountType'), ['fixed', 'percentage'] as const)
 		: 'fixed';
-	const discount = (has(item, f('discount')) ? optionalNumber(item, f('discount')) : 0) ?? 0;
+	const discount = (sent('discount') ? optionalNumber(item, f('discount')) : 0) ?? 0;
 	if (discount < 0) throw validationError(`${f('discount')} must not be negative`);
 	if (discountType === 'percentage' && discount > 100)
 		throw validationError(`${f('discount')} must be between 0 and 100 for percentage discounts`);
-	const buyPrice = (has(item, f('buyPrice')) ? optionalNumber(item, f('buyPrice')) : 0) ?? 0;
+	const buyPrice = (sent('buyPrice') ? optionalNumber(item, f('buyPrice')) : 0) ?? 0;
+	const productId = product?.internalId ?? null;
+	return { name, quantity, price, tax, discount, discountType, buyPrice, description, productId };
+}
 
+function lineItem(
+	host: ApiHost,
+	raw: unknown,
+	index: number,
+	isInclusiveTax: boolean,
+): InvoiceLineItem {
+	const { name, quantity, price, tax, discount, discountType, ...rest } = lineItemInput(
+		host,
+		raw,
+		index,
+	);
 	const amount = round2(quantity * price);
 	const discountAmount = round2(discountType === 'fixed' ? discount : (amount * discount) / 100);
 	const taxable = amount - discountAmount;
@@ -630,18 +624,48 @@ function lineItem(
 		tax,
 		discount,
 		discountType,
-		buyPrice,
+		buyPrice: rest.buyPrice,
 		viewType: 'LINE_ITEM',
 		amount,
 		taxAmount,
 		discountAmount,
-		description,
-		productId: product?.internalId ?? null,
+		description: rest.description,
+		productId: rest.productId,
 	};
 }
 
 function createInvoice(host: ApiHost, request: ApiRequest): ApiResponse {
 	const body = parseObjectBody(request.rawBody);
+	const { store } = host;
+	const { date, dueDate, status, isInclusiveTax, lineItems, refs, ...rest } = invoiceFields(
+		host,
+		body,
+	);
+	store.counters.invoice++;
+	const invoice: Invoice = {
+		...extraKeys(body, INVOICE_KEYS),
+		id: randomId('inv_'),
+		number: formatNumber('INV', store.counters.invoice),
+		date,
+		dueDate,
+		status,
+		currency: 'USD',
+		isInclusiveTax,
+		...invoiceTotals(lineItems, isInclusiveTax),
+		lineItems,
+		createdAt: new Date().toISOString(),
+		...refs,
+		templateId: rest.templateId ?? DEFAULT_TEMPLATE_ID,
+		tags: rest.tags,
+	};
+	if (rest.customFields) invoice.customFields = rest.customFields;
+	store.invoices.add(invoice);
+	host.emit('invoice.created', invoice);
+	return { status: 200, body: invoice };
+}
+
+/** The fields of POST /invoices, checked in the order the spec lists them. */
+function invoiceFields(host: ApiHost, body: JsonObject) {
 	const { store } = host;
 	requiredString(body, 'clientId');
 	const clientId = existingRef(body, 'clientId', store.clients, 'client');
@@ -660,7 +684,6 @@ function createInvoice(host: ApiHost, request: ApiRequest): ApiResponse {
 	const lineItems = body.lineItems.map((raw: unknown, index: number) =>
 		lineItem(host, raw, index, isInclusiveTax),
 	);
-
 	let salesPersonId: number | null = null;
 	if (has(body, 'salesPersonId') && body.salesPersonId !== null) {
 		const userId = existingRef(body, 'salesPersonId', store.users, 'user');
@@ -668,59 +691,34 @@ function createInvoice(host: ApiHost, request: ApiRequest): ApiResponse {
 	}
 	const text = (field: string): string | null =>
 		has(body, field) ? optionalString(body, field) : null;
-	const contactId = text('contactId');
-	const subject = text('subject');
-	const notes = text('notes');
-	const templateId = text('templateId');
-	let tags: number[] = [];
-	if (has(body, 'tags') && body.tags !== null) {
-		if (
-			!Array.isArray(body.tags) ||
-			!body.tags.every((tag: unknown) => typeof tag === 'number' && Number.isFinite(tag))
-		) {
-			throw validationError('tags must be an array of numbers');
-		}
-		tags = body.tags as number[];
-	}
+	const [contactId, subject, notes, templateId] = [
+		'contactId',
+		'subject',
+		'notes',
+		'templateId',
+	].map(text);
+	const tags = body.tags ?? [];
+	const numbers =
+		Array.isArray(tags) && tags.every((tag) => typeof tag === 'number' && Number.isFinite(tag));
+	if (!numbers) throw validationError('tags must be an array of numbers');
 	const customFields = has(body, 'customFields') ? optionalObject(body, 'customFields') : null;
+	const refs = { clientId, contactId, subject, notes, salesPersonId };
+	const rest = { templateId, tags: tags as number[], customFields };
+	return { date, dueDate, status, isInclusiveTax, lineItems, refs, ...rest };
+}
 
-	const subTotalGross = lineItems.reduce((sum, item) => sum + item.amount, 0);
-	const discountTotal = round2(lineItems.reduce((sum, item) => sum + item.discountAmount, 0));
-	const taxTotal = round2(lineItems.reduce((sum, item) => sum + item.taxAmount, 0));
+/** An invoice's totals from its line items. */
+function invoiceTotals(lineItems: InvoiceLineItem[], isInclusiveTax: boolean) {
+	const sum = (amount: (item: InvoiceLineItem) => number): number =>
+		lineItems.reduce((total, item) => total + amount(item), 0);
+	const discountTotal = round2(sum((item) => item.discountAmount));
+	const taxTotal = round2(sum((item) => item.taxAmount));
 	// Subtotal is before tax: with inclusive prices the tax inside them is taken out.
-	const subTotal = round2(isInclusiveTax ? subTotalGross - taxTotal : subTotalGross);
+	const subTotal = round2(
+		isInclusiveTax ? sum((item) => item.amount) - taxTotal : sum((item) => item.amount),
+	);
 	const total = round2(subTotal - discountTotal + taxTotal);
-
-	store.counters.invoice++;
-	const invoice: Invoice = {
-		...extraKeys(body, INVOICE_KEYS),
-		id: randomId('inv_'),
-		number: formatNumber('INV', store.counters.invoice),
-		date,
-		dueDate,
-		status,
-		currency: 'USD',
-		isInclusiveTax,
-		subTotal,
-		taxTotal,
-		discountTotal,
-		total,
-		pendingTotal: total,
-		paidTotal: 0,
-		lineItems,
-		createdAt: new Date().toISOString(),
-		clientId,
-		contactId,
-		subject,
-		notes,
-		salesPersonId,
-		templateId: templateId ?? DEFAULT_TEMPLATE_ID,
-		tags,
-	};
-	if (customFields) invoice.customFields = customFields;
-	store.invoices.add(invoice);
-	host.emit('invoice.created', invoice);
-	return { status: 200, body: invoice };
+	return { subTotal, taxTotal, discountTotal, total, pendingTotal: total, paidTotal: 0 };
 }
 
 // ---------------------------------------------------------------- users
@@ -733,15 +731,12 @@ function listUsers(host: ApiHost, request: ApiRequest): ApiResponse {
 	const search = request.personality === 'alternate' ? '' : (query.search ?? '').toLowerCase();
 	return {
 		status: 200,
-		body: pageOf(
-			host.store.users,
-			'users',
-			query,
+		body: pageOf(host.store.users, 'users', query, {
 			limit,
-			(user) =>
+			filter: (user) =>
 				(active === undefined || user.active === active) &&
 				(search === '' || containsIgnoreCase(search, user.firstName, user.lastName, user.email)),
-		),
+		}),
 	};
 }
 
@@ -818,7 +813,7 @@ function listWebhooks(host: ApiHost, request: ApiRequest): ApiResponse {
 	if (request.personality === 'alternate')
 		return { status: 200, body: host.store.webhooks.values().map(publicSubscription) };
 	const limit = parseLimit(request.query, 'limit', 20, request.ignoreLimit);
-	const page = pageOf(host.store.webhooks, 'webhooks', request.query, limit);
+	const page = pageOf(host.store.webhooks, 'webhooks', request.query, { limit });
 	return { status: 200, body: { ...page, items: page.items.map(publicSubscription) } };
 }
 
@@ -838,22 +833,18 @@ function listContacts(host: ApiHost, request: ApiRequest): ApiResponse {
 	const { query } = request;
 	const pageSize = parseLimit(query, 'pageSize', 30, request.ignoreLimit);
 	const search = (query.search ?? '').toLowerCase();
-	const page = pageOf(
-		host.store.contacts,
-		'contacts',
-		query,
-		pageSize,
+	const filter =
 		search === ''
 			? undefined
-			: (contact) =>
+			: (contact: Contact) =>
 					containsIgnoreCase(
 						search,
 						contact.firstName,
 						contact.lastName,
 						contact.email,
 						contact.number,
-					),
-	);
+					);
+	const page = pageOf(host.store.contacts, 'contacts', query, { limit: pageSize, filter });
 	return {
 		status: 200,
 		body: { data: page.items, meta: { nextCursor: page.nextCursor, hasMore: page.hasMore } },

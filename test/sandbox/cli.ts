@@ -25,7 +25,8 @@ const FLAGS: Record<string, string> = {
 
 const USAGE = `Usage: npm run sandbox -- [--port 5680] [--host 127.0.0.1] [--rate-limit 60|off] [--rate-window-ms 60000] [--seed-leads N] [--time-scale 1] [--delivery-timeout-ms 20000] [--personality standard|alternate] [--list-order oldest|newest] [--activity-ms N|off]`;
 
-export function parseArgs(argv: string[], env: NodeJS.ProcessEnv): SandboxOptions {
+/** The flags' values: from their variables, then from the arguments. */
+function readFlags(argv: string[], env: NodeJS.ProcessEnv): Record<string, string> {
 	const values: Record<string, string> = {};
 	for (const [flag, name] of Object.entries(FLAGS)) {
 		const value = env[name];
@@ -40,6 +41,11 @@ export function parseArgs(argv: string[], env: NodeJS.ProcessEnv): SandboxOption
 		if (value === undefined) throw new UsageError(`Missing value for --${match[1]}`);
 		values[match[1]] = value;
 	}
+	return values;
+}
+
+export function parseArgs(argv: string[], env: NodeJS.ProcessEnv): SandboxOptions {
+	const values = readFlags(argv, env);
 
 	const number = (flag: string, fallback: number, min: number): number => {
 		const raw = values[flag];

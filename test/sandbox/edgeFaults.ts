@@ -1,55 +1,93 @@
 /**
- * The fault switches of issue 23 (the transport's edges) and issue 40 (`cycle`), described in README.md: `echoKey`,
- * `location`, `forMs`, `skewedClock`, `cycle`.
+ * The faults of `POST /__sandbox/faults` and `addFault` (README.md): what they may hold, and how they answer a request
+ * instead of the API.
  */
-import { errorBody, validationError } from './api';
-import type { Fault } from './types';
+import * as http from 'node:http';
 
-/** Reads the switches above from a fault's JSON; throws a validation error for a bad one. */
-export function parseEdgeFault(raw: Record<string, unknown>) {
-	if (
-		raw.echoKey !== undefined &&
-		raw.echoKey !== true &&
-		raw.echoKey !== false &&
-		raw.echoKey !== 'escaped'
-	) {
-		throw validationError('echoKey must be true or "escaped"');
-	}
-	if (raw.cycle !== undefined && typeof raw.cycle !== 'boolean')
-		throw validationError('cycle must be a boolean');
-	if (raw.location !== undefined && (typeof raw.location !== 'string' || raw.location === ''))
-		throw validationError('location must be a path or a URL');
-	if (
-		raw.forMs !== undefined &&
-		(typeof raw.forMs !== 'number' ||
-			!Number.isInteger(raw.forMs) ||
-			raw.forMs < 1 ||
-			raw.forMs > 600_000)
-	) {
-		throw validationError('forMs must be an integer of 1 to 600000 ms');
-	}
-	let skewedClock: Fault['skewedClock'];
-	if (raw.skewedClock !== undefined) {
-		const value = raw.skewedClock as { skewMs?: unknown; sendDate?: unknown };
-		if (
-			!value ||
-			typeof value !== 'object' ||
-			typeof value.skewMs !== 'number' ||
-			!Number.isFinite(value.skewMs) ||
-			Math.abs(value.skewMs) > 86_400_000
-		) {
-			throw validationError('skewedClock must be { skewMs, sendDate? } with skewMs within a day');
-		}
-		if (value.sendDate !== undefined && typeof value.sendDate !== 'boolean')
-			throw validationError('skewedClock.sendDate must be a boolean');
-		skewedClock = { skewMs: value.skewMs, sendDate: value.sendDate as boolean | undefined };
-	}
+import { errorBody, type ErrorCode, isObject, validationError } from './api';
+import { type Answer, writeAnswer } from './jsonText';
+import type { Fault, StreamRecord } from './types';
+
+export function isPositiveInteger(value: unknown): value is number {
+	return typeof value === 'number' && Number.isInteger(value) && value > 0;
+}
+
+/** A control request's value must pass: else a 400 with the message. */
+export function check(ok: boolean, message: string): void {
+	if (!ok) throw validationError(message);
+}
+
+const isString = (value: unknown): boolean => typeof value === 'string';
+
+/** The optional fields of a fault, in the order they are checked: each must pass when present. */
+const FIELD_CHECKS: Array<[keyof Fault, (value: any) => boolean, string]> = [
+	['method', isString, 'method must be a string'],
+	['pathPrefix', isString, 'pathPrefix must be a string'],
+	[
+		'delayMs',
+		(value) => typeof value === 'number' && !(value < 0),
+		'delayMs must be a number of milliseconds',
+	],
+	[
+		'headers',
+		(value) => isObject(value) && Object.values(value).every(isString),
+		'headers must be an object of strings',
+	],
+	[
+		'htmlBytes',
+		(value) => isPositiveInteger(value) && value <= 20 * 1024 * 1024,
+		'htmlBytes must be a positive integer up to 20 MB',
+	],
+	['redirectTo', isString, 'redirectTo must be "catcher" or a URL'],
+	[
+		'trickle',
+		(value) =>
+			isObject(value) &&
+			isPositiveInteger(value.intervalMs) &&
+			(value.bytes === undefined || isPositiveInteger(value.bytes)),
+		'trickle must be { intervalMs, bytes? } with positive integers',
+	],
+	['endlessBytes', isPositiveInteger, 'endlessBytes must be a positive integer'],
+	[
+		'echoKey',
+		(value) => [true, false, 'escaped'].includes(value),
+		'echoKey must be true or "escaped"',
+	],
+	['cycle', (value) => typeof value === 'boolean', 'cycle must be a boolean'],
+	['location', (value) => isString(value) && value !== '', 'location must be a path or a URL'],
+];
+
+/** A fault from its JSON; a 400 for a field that is not what README.md says. */
+export function parseFault(value: unknown): Fault {
+	if (!isObject(value)) throw validationError('The fault must be a JSON object');
+	const status = value.status;
+	check(
+		typeof status === 'number' && Number.isInteger(status) && status >= 100 && status <= 599,
+		'status must be an HTTP status between 100 and 599',
+	);
+	const count = value.count ?? 1;
+	check(isPositiveInteger(count), 'count must be a positive integer');
+	for (const [field, ok, message] of FIELD_CHECKS)
+		check(value[field] === undefined || ok(value[field]), message);
+	const raw = value as Partial<Fault>;
 	return {
-		echoKey: raw.echoKey === 'escaped' ? ('escaped' as const) : raw.echoKey === true,
-		location: raw.location as string | undefined,
-		forMs: raw.forMs as number | undefined,
-		skewedClock,
+		hang: raw.hang === true,
+		trickle: raw.trickle && { intervalMs: raw.trickle.intervalMs, bytes: raw.trickle.bytes },
+		endless: raw.endless === true,
+		endlessBytes: raw.endlessBytes,
+		echoKey: raw.echoKey === 'escaped' ? 'escaped' : raw.echoKey === true,
+		location: raw.location,
 		cycle: raw.cycle === true,
+		htmlBytes: raw.htmlBytes,
+		body: raw.body,
+		redirectTo: raw.redirectTo,
+		method: raw.method,
+		pathPrefix: raw.pathPrefix,
+		status: status as number,
+		count: count as number,
+		html: raw.html === true,
+		delayMs: raw.delayMs,
+		headers: raw.headers,
 	};
 }
 
@@ -93,17 +131,162 @@ export function echoBody(status: number, key: string, escaped: boolean, path = '
 	return text.replace('KEY', spelled);
 }
 
-/** The headers of a `skewedClock` fault, at `now`; `endsAt`: when the fault stops answering (real time), if it does. */
-export function skewedHeaders(
-	fault: Pick<Fault, 'skewedClock'>,
-	now: number,
-	endsAt: number | undefined,
-): Record<string, string> {
-	if (!fault.skewedClock) return {};
-	const skew = fault.skewedClock.skewMs;
-	const headers: Record<string, string> = {
-		'retry-after': new Date((endsAt ?? now + 1_000) + skew).toUTCString(),
+function codeForStatus(status: number): ErrorCode {
+	if (status === 400 || status === 422) return 'VALIDATION_ERROR';
+	if (status === 401) return 'UNAUTHORIZED';
+	if (status === 403) return 'FORBIDDEN';
+	if (status === 404) return 'NOT_FOUND';
+	if (status === 429) return 'RATE_LIMITED';
+	return 'INTERNAL_ERROR';
+}
+
+/** A proxy's error page, padded with `htmlBytes`. */
+function htmlErrorPage(status: number, htmlBytes = 0): string {
+	const title = `${status} ${http.STATUS_CODES[status] ?? 'Error'}`;
+	const html = `<html>\r\n<head><title>${title}</title></head>\r\n<body>\r\n<center><h1>${title}</h1></center>\r\n<hr><center>nginx</center>\r\n</body>\r\n</html>\r\n`;
+	if (htmlBytes <= html.length) return html;
+	const pad = '<div class="x">&lt;</div>\n';
+	return html.replace(
+		'<hr>',
+		`${pad.repeat(Math.ceil((htmlBytes - html.length) / pad.length))}<hr>`,
+	);
+}
+
+/** A fault in use: `remaining` answers left; with `cycle`, the pages it answered. */
+export interface ActiveFault extends Fault {
+	remaining: number;
+	served?: number;
+}
+
+/** What a fault's answer needs of the server. */
+export interface FaultScene {
+	req: http.IncomingMessage;
+	res: http.ServerResponse;
+	url: URL;
+	/** Logs the request with this status (0: no answer). */
+	log: (status: number) => void;
+	catcherUrl: string;
+	streams: StreamRecord[];
+	/** Timers that close() and clearFaults() clear. */
+	timers: Set<NodeJS.Timeout>;
+}
+
+/** Answers the request as the fault says, after its `delayMs`. */
+export function applyFault(fault: ActiveFault, scene: FaultScene): void {
+	if (!fault.delayMs) return actOut(fault, scene);
+	const timer = setTimeout(() => {
+		scene.timers.delete(timer);
+		actOut(fault, scene);
+	}, fault.delayMs);
+	timer.unref();
+	scene.timers.add(timer);
+}
+
+function actOut(fault: ActiveFault, scene: FaultScene): void {
+	const { req, res, url, log } = scene;
+	if (fault.hang) return log(0);
+	if (fault.trickle || fault.endless) return streamFault(fault, scene);
+	log(fault.status);
+	const { status } = fault;
+	if (fault.echoKey) {
+		const key = String(req.headers['x-api-key'] ?? '');
+		const text = echoBody(status, key, fault.echoKey === 'escaped', url.pathname);
+		const headers = { ...fault.headers, 'content-type': 'application/json; charset=utf-8' };
+		return writeAnswer(res, { status, headers, text });
+	}
+	writeAnswer(res, faultAnswer(fault, scene));
+}
+
+/** The answer of a fault that neither hangs, streams nor echoes the key. */
+function faultAnswer(fault: ActiveFault, scene: FaultScene): Answer {
+	const { status } = fault;
+	const headers: Record<string, string> = { ...fault.headers };
+	if (fault.location !== undefined) headers.location = fault.location;
+	if (fault.redirectTo !== undefined) {
+		const target =
+			fault.redirectTo === 'catcher' ? scene.catcherUrl : fault.redirectTo.replace(/\/+$/, '');
+		headers.location = `${target}${scene.url.pathname}${scene.url.search}`;
+	}
+	if (fault.cycle) {
+		fault.served = (fault.served ?? 0) + 1;
+		return { status, headers, body: cyclePage(fault.served) };
+	}
+	if (fault.body !== undefined) return { status, headers, body: fault.body };
+	if (fault.redirectTo !== undefined || fault.location !== undefined)
+		return { status, headers: { ...headers, 'content-length': '0' } };
+	if (fault.html) {
+		const text = htmlErrorPage(status, fault.htmlBytes);
+		return { status, headers: { ...headers, 'content-type': 'text/html' }, text };
+	}
+	const message = `Sandbox fault: ${status} ${http.STATUS_CODES[status] ?? ''}`.trim();
+	const body = status === 204 ? undefined : errorBody(codeForStatus(status), message);
+	return { status, headers, body };
+}
+
+/** A trickling or endless body (see Fault.trickle / Fault.endless). Stops when the client closes, and at close(). */
+function streamFault(fault: ActiveFault, scene: FaultScene): void {
+	const { res, log } = scene;
+	log(fault.status);
+	const record: StreamRecord = {
+		path: scene.url.pathname,
+		kind: fault.endless ? 'endless' : 'trickle',
+		bytes: 0,
+		closedByClient: false,
+		done: false,
 	};
-	if (fault.skewedClock.sendDate !== false) headers.date = new Date(now + skew).toUTCString();
-	return headers;
+	scene.streams.push(record);
+	res.on('close', () => {
+		if (!record.done) record.closedByClient = true;
+	});
+	res.writeHead(fault.status, {
+		...fault.headers,
+		'content-type': 'application/json; charset=utf-8',
+	});
+	if (fault.trickle) trickle(fault, scene, record);
+	else endless(fault, res, record);
+}
+
+function trickle(fault: ActiveFault, scene: FaultScene, record: StreamRecord): void {
+	const { res, timers } = scene;
+	const { intervalMs, bytes = 1000 } = fault.trickle!;
+	const body = JSON.stringify(fault.body ?? { id: 'lead_trickle', name: 'Trickle' });
+	const text = ' '.repeat(Math.max(0, bytes - Buffer.byteLength(body))) + body;
+	let index = 0;
+	const timer = setInterval(() => {
+		if (res.destroyed || index >= text.length) {
+			clearInterval(timer);
+			timers.delete(timer);
+			if (!res.destroyed) {
+				record.done = true;
+				res.end();
+			}
+			return;
+		}
+		res.write(text[index++]);
+		record.bytes++;
+	}, intervalMs);
+	timer.unref();
+	timers.add(timer);
+}
+
+function endless(fault: ActiveFault, res: http.ServerResponse, record: StreamRecord): void {
+	const limit = fault.endlessBytes ?? 8 * 1024 ** 3;
+	const chunk = Buffer.from('{"id":"x"},'.repeat(6_000));
+	res.write('[');
+	record.bytes = 1;
+	const pump = (): void => {
+		while (!res.destroyed && record.bytes < limit) {
+			const ok = res.write(chunk);
+			record.bytes += chunk.length;
+			if (!ok) {
+				res.once('drain', pump);
+				return;
+			}
+		}
+		if (!res.destroyed) {
+			record.done = true;
+			res.end('{"id":"x"}]');
+		}
+	};
+	pump();
 }

@@ -34,11 +34,14 @@ export async function call<T = any>(
 	let body: string | undefined = options.rawBody;
 	if (body === undefined && options.body !== undefined) body = JSON.stringify(options.body);
 	if (body !== undefined) headers['content-type'] ??= 'application/json';
+	// A redirect is answered as it came, not followed.
+	const signal = AbortSignal.timeout(10_000);
 	const response = await fetch(sandbox.url + path, {
 		method,
 		headers,
 		body,
-		signal: AbortSignal.timeout(5_000),
+		redirect: 'manual',
+		signal,
 	});
 	const text = await response.text();
 	let parsed: unknown = text;

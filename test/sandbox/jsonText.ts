@@ -3,6 +3,7 @@
  * The sandbox's JSON writer (answers, webhook deliveries): JSON.stringify's text, also for a value nested deeper than
  * JSON.stringify can write (a lead whose customFields nest 10,000 levels, as the spec's "any other key: any" allows).
  */
+import type { ServerResponse } from 'node:http';
 
 /** A piece of text jsonText writes as it is (its own tokens on the stack, never a value of the store). */
 class Raw {
@@ -45,4 +46,26 @@ export function jsonText(value: unknown): string {
 		} else out.push(JSON.stringify(next) ?? 'null');
 	}
 	return out.join('');
+}
+
+/** An answer of the sandbox: JSON `body`, or `text` as it is. */
+export interface Answer {
+	status: number;
+	body?: unknown;
+	headers?: Record<string, string>;
+	text?: string;
+}
+
+/** Writes an answer; a Content-Type among its headers (a fault's own) is kept, else the body's. */
+export function writeAnswer(res: ServerResponse, answer: Answer): void {
+	const headers: Record<string, string> = { ...answer.headers };
+	let text = answer.text;
+	if (text !== undefined) headers['content-type'] ??= 'text/plain; charset=utf-8';
+	else if (answer.status !== 204 && answer.body !== undefined) {
+		text = jsonText(answer.body);
+		headers['content-type'] ??= 'application/json; charset=utf-8';
+	}
+	if (text !== undefined) headers['content-length'] = String(Buffer.byteLength(text));
+	res.writeHead(answer.status, headers);
+	res.end(text);
 }

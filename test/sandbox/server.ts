@@ -12,7 +12,6 @@ import type { AddressInfo } from 'node:net';
 
 import {
 	ApiError,
-	type ErrorCode,
 	errorBody,
 	found,
 	handleApi,
@@ -42,7 +41,6 @@ import type {
 	ListOrder,
 	RateLimitConfig,
 	RequestLogEntry,
-	Sandbox,
 	SandboxConfig,
 	SandboxOptions,
 	SandboxPersonality,
@@ -51,8 +49,8 @@ import type {
 } from './types';
 import { PERSONALITIES } from './types';
 import { DeliveryEngine, generateSecret } from './webhooks';
-import { cyclePage, echoBody, parseEdgeFault, skewedHeaders } from './edgeFaults';
-import { jsonText } from './jsonText';
+import { type ActiveFault, applyFault, check, isPositiveInteger, parseFault } from './edgeFaults';
+import { type Answer, writeAnswer } from './jsonText';
 import { importLeads } from './leadImports';
 
 export * from './types';
@@ -64,26 +62,16 @@ export const DEFAULT_ROTATION_WINDOW_MS = 24 * 3_600_000;
 const MAX_BODY_BYTES = 5 * 1024 * 1024;
 const BODY_TOO_LARGE = `The request body is larger than ${MAX_BODY_BYTES} bytes`;
 
-export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbox> {
+/**
+ * Defaults: port 0 (a free one) on 127.0.0.1, 60 requests per 60000 ms per key (false: unlimited), timeScale 1 (of
+ * the retry delays of spec §8), deliveryTimeoutMs 20000, seedLeads 0 (on top of the 3 seeded ones), 'standard',
+ * 'oldest', activity off.
+ */
+export async function startSandbox(options: SandboxOptions = {}): Promise<SandboxServer> {
 	const sandbox = new SandboxServer(options);
 	await sandbox.listen(options.port ?? 0, options.host ?? '127.0.0.1');
 	return sandbox;
 }
-
-interface RateWindow {
-	start: number;
-	count: number;
-}
-
-interface ActiveFault extends Fault {
-	remaining: number;
-	/** With `forMs`: when the fault stops answering (set at its first match). */
-	until?: number;
-	/** With `cycle`: the pages it answered. */
-	served?: number;
-}
-
-type Json = { status: number; body?: unknown; headers?: Record<string, string>; text?: string };
 
 class BodyTooLarge extends Error {}
 
@@ -98,29 +86,6 @@ function describeWindow(windowMs: number): string {
 		if (windowMs % ms === 0) return `${windowMs / ms} ${unit}s`;
 	}
 	return `${windowMs} ms`;
-}
-
-function codeForStatus(status: number): ErrorCode {
-	if (status === 400 || status === 422) return 'VALIDATION_ERROR';
-	if (status === 401) return 'UNAUTHORIZED';
-	if (status === 403) return 'FORBIDDEN';
-	if (status === 404) return 'NOT_FOUND';
-	if (status === 429) return 'RATE_LIMITED';
-	return 'INTERNAL_ERROR';
-}
-
-function htmlErrorPage(status: number): string {
-	const title = `${status} ${http.STATUS_CODES[status] ?? 'Error'}`;
-	return `<html>\r\n<head><title>${title}</title></head>\r\n<body>\r\n<center><h1>${title}</h1></center>\r\n<hr><center>nginx</center>\r\n</body>\r\n</html>\r\n`;
-}
-
-function isPositiveInteger(value: unknown): value is number {
-	return typeof value === 'number' && Number.isInteger(value) && value > 0;
-}
-
-/** A control request's value must pass: else a 400 with the message. */
-function check(ok: boolean, message: string): void {
-	if (!ok) throw validationError(message);
 }
 
 /** One of the allowed values; else a 400 with the message. */
@@ -146,6 +111,25 @@ function urlOf(server: http.Server): string {
 	return `http://${host}:${address.port}`;
 }
 
+/** A request's body as text (undefined when empty); BodyTooLarge past MAX_BODY_BYTES. */
+function readBody(req: http.IncomingMessage): Promise<string | undefined> {
+	return new Promise((resolve, reject) => {
+		const chunks: Buffer[] = [];
+		let size = 0;
+		req.on('data', (chunk: Buffer) => {
+			size += chunk.length;
+			if (size > MAX_BODY_BYTES) {
+				reject(new BodyTooLarge());
+				req.resume();
+				return;
+			}
+			chunks.push(chunk);
+		});
+		req.on('end', () => resolve(size === 0 ? undefined : Buffer.concat(chunks).toString('utf8')));
+		req.on('error', reject);
+	});
+}
+
 function parseRateLimit(value: unknown): RateLimitConfig | false {
 	if (value === false) return false;
 	if (isObject(value)) {
@@ -163,70 +147,6 @@ function parseRateLimit(value: unknown): RateLimitConfig | false {
 
 function parsePersonality(value: unknown): SandboxPersonality {
 	return choice(value, PERSONALITIES, `personality must be one of ${PERSONALITIES.join(', ')}`);
-}
-
-function parseFault(value: unknown): Fault {
-	if (!isObject(value)) throw validationError('The fault must be a JSON object');
-	const raw = value;
-	const { status, method, pathPrefix, delayMs, headers, htmlBytes, redirectTo } = raw;
-	check(
-		typeof status === 'number' && Number.isInteger(status) && status >= 100 && status <= 599,
-		'status must be an HTTP status between 100 and 599',
-	);
-	const count = raw.count ?? 1;
-	check(isPositiveInteger(count), 'count must be a positive integer');
-	check(method === undefined || typeof method === 'string', 'method must be a string');
-	check(pathPrefix === undefined || typeof pathPrefix === 'string', 'pathPrefix must be a string');
-	check(
-		delayMs === undefined || (typeof delayMs === 'number' && !(delayMs < 0)),
-		'delayMs must be a number of milliseconds',
-	);
-	check(
-		headers === undefined ||
-			(isObject(headers) && Object.values(headers).every((v) => typeof v === 'string')),
-		'headers must be an object of strings',
-	);
-	check(
-		htmlBytes === undefined || (isPositiveInteger(htmlBytes) && htmlBytes <= 20 * 1024 * 1024),
-		'htmlBytes must be a positive integer up to 20 MB',
-	);
-	check(
-		redirectTo === undefined || typeof redirectTo === 'string',
-		'redirectTo must be "catcher" or a URL',
-	);
-	let trickle: Fault['trickle'];
-	if (raw.trickle !== undefined) {
-		const value = raw.trickle as { intervalMs?: unknown; bytes?: unknown };
-		check(
-			isObject(value) &&
-				isPositiveInteger(value.intervalMs) &&
-				(value.bytes === undefined || isPositiveInteger(value.bytes)),
-			'trickle must be { intervalMs, bytes? } with positive integers',
-		);
-		trickle = { intervalMs: value.intervalMs as number, bytes: value.bytes as number | undefined };
-	}
-	check(
-		raw.endlessBytes === undefined || isPositiveInteger(raw.endlessBytes),
-		'endlessBytes must be a positive integer',
-	);
-	return {
-		hang: raw.hang === true,
-		trickle,
-		endless: raw.endless === true,
-		endlessBytes: raw.endlessBytes as number | undefined,
-		...parseEdgeFault(raw),
-		htmlBytes: raw.htmlBytes as number | undefined,
-		body: raw.body,
-		redirectTo: raw.redirectTo as string | undefined,
-		method: raw.method as string | undefined,
-		pathPrefix: raw.pathPrefix as string | undefined,
-		status: status as number,
-		count: count as number,
-		html: raw.html === true,
-		delayMs: raw.delayMs as number | undefined,
-		closeConnection: raw.closeConnection === true,
-		headers: raw.headers as Record<string, string> | undefined,
-	};
 }
 
 /** The `ignoreLimit` switch: false, or the page size every list answers with. */
@@ -250,37 +170,67 @@ function parseDeliverOnCreate(value: unknown): DeliverOnCreate | false {
 	return { event: event as string | undefined, payload };
 }
 
-class SandboxServer implements Sandbox {
+/** POST /__sandbox/seed's leads and mention. */
+function parseSeed(body: JsonObject): { leads: number; mention?: string } {
+	const leads = body.leads ?? 0;
+	const mention = body.mention ?? undefined;
+	check(
+		typeof leads === 'number' && Number.isInteger(leads) && leads >= 0 && leads <= 1_000_000,
+		'leads must be an integer between 0 and 1000000',
+	);
+	check(
+		mention === undefined ||
+			(typeof mention === 'string' && mention !== '' && mention.length <= 200),
+		'mention must be a text of 1 to 200 characters',
+	);
+	return { leads: leads as number, mention: mention as string | undefined };
+}
+
+/** The catcher's answer to whatever reaches it. */
+const CAUGHT_ANSWER = {
+	id: 'caught_by_other_host',
+	name: 'An answer from another host',
+	items: [],
+	hasMore: false,
+};
+
+export class SandboxServer {
+	/** Before /api/v1, e.g. http://127.0.0.1:5680 */
 	url = '';
 	port = 0;
-	readonly keys: { admin: string; readOnly: string };
-	/** The key switch (README): keys added, with the user they act for, and keys revoked; cleared by reset. */
-	private readonly addedKeys = new Map<string, KeyRole>();
-	private readonly revokedKeys = new Set<string>();
+	readonly keys = { admin: DEFAULT_ADMIN_KEY, readOnly: DEFAULT_READ_ONLY_KEY };
+	/** Every /api request (and every page outside it). */
 	readonly requests: RequestLogEntry[] = [];
+	/** Every webhook delivery attempt. */
 	readonly deliveries: DeliveryLogEntry[] = [];
+	/** What endless and trickling faults sent (also GET /__sandbox/streams). */
+	readonly streams: StreamRecord[] = [];
+	/** What reached the second listener since it started (or since DELETE /__sandbox/catcher). */
+	readonly caught: CaughtRequest[] = [];
 	readonly config: SandboxConfig;
 
 	private store: Store;
 	private readonly server: http.Server;
 	private readonly engine: DeliveryEngine;
 	private readonly seedLeadCount: number;
-	private readonly windows = new Map<string, RateWindow>();
+	/** The key switch (README): keys added, with the user they act for, and keys revoked; cleared by reset. */
+	private readonly addedKeys = new Map<string, KeyRole>();
+	private readonly revokedKeys = new Set<string>();
+	/** Per key: when its rate-limit window started and the requests counted in it. */
+	private readonly windows = new Map<string, { start: number; count: number }>();
 	private faults: ActiveFault[] = [];
 	private readonly faultTimers = new Set<NodeJS.Timeout>();
-	readonly streams: StreamRecord[] = [];
 	private requestSeq = 0;
 	private closed = false;
 	/** The second listener (another origin), started on demand. */
 	private catcher: http.Server | undefined;
 	private catcherUrl = '';
-	readonly caught: CaughtRequest[] = [];
+	private activityTimer: NodeJS.Timeout | undefined;
+	private activityTick = 0;
+	/** The subscriptions rotated by `setRotation('both')`, until `setRotation('new')` ends it. */
+	private rotating: string[] | undefined;
 
 	constructor(options: SandboxOptions) {
-		this.keys = {
-			admin: options.apiKeys?.admin ?? DEFAULT_ADMIN_KEY,
-			readOnly: options.apiKeys?.readOnly ?? DEFAULT_READ_ONLY_KEY,
-		};
 		this.config = {
 			rateLimit:
 				options.rateLimit === undefined
@@ -313,33 +263,13 @@ class SandboxServer implements Sandbox {
 		this.server = http.createServer((req, res) => {
 			this.handle(req, res).catch((err: Error) => {
 				if (!res.headersSent)
-					this.writeJson(res, { status: 500, body: errorBody('INTERNAL_ERROR', err.message) });
+					writeAnswer(res, { status: 500, body: errorBody('INTERNAL_ERROR', err.message) });
 				else res.destroy();
 			});
 		});
 	}
 
-	/** The activity switch (README). */
-	private activityTimer: NodeJS.Timeout | undefined;
-	private activityTick = 0;
-
-	private activityStep() {
-		return activityStep(this.store, this.activityTick++, (event, payload) =>
-			this.emit(event, payload),
-		);
-	}
-
-	setActivity(activity: SandboxConfig['activity']): void {
-		if (this.activityTimer) clearInterval(this.activityTimer);
-		this.activityTimer = undefined;
-		this.config.activity = activity;
-		if (!activity || this.closed) return;
-		this.activityTimer = setInterval(() => {
-			this.activityStep();
-		}, activity.everyMs);
-		this.activityTimer.unref();
-	}
-
+	/** The stores (replaced on reset; read them through this getter). */
 	get state(): SandboxState {
 		return this.store;
 	}
@@ -360,6 +290,7 @@ class SandboxServer implements Sandbox {
 		this.requests.length = 0;
 	}
 
+	/** Back to the seed state: data, logs, faults, rate-limit windows, pending deliveries, keys. Config is kept. */
 	reset(): void {
 		this.engine.cancelAll();
 		this.store = this.freshStore();
@@ -381,15 +312,18 @@ class SandboxServer implements Sandbox {
 		return this.addedKeys.get(key);
 	}
 
+	/** The key switch (README): another key acting for the admin (default) or the read-only user. */
 	addKey(key: string, role: KeyRole = 'admin'): void {
 		this.revokedKeys.delete(key);
 		this.addedKeys.set(key, role);
 	}
 
+	/** The key switch: 401 from now on. */
 	revokeKey(key: string): void {
 		this.revokedKeys.add(key);
 	}
 
+	/** A number keeps the current window length (60000 ms when unlimited before). */
 	setRateLimit(rateLimit: RateLimitConfig | number | false): void {
 		const { windowMs } = this.config.rateLimit || DEFAULT_RATE_LIMIT;
 		this.config.rateLimit = parseRateLimit(
@@ -411,14 +345,32 @@ class SandboxServer implements Sandbox {
 		this.config.listOrder = parseListOrder(order);
 	}
 
+	/** The activity switch (README); false turns it off. */
+	setActivity(activity: SandboxConfig['activity']): void {
+		if (this.activityTimer) clearInterval(this.activityTimer);
+		this.activityTimer = undefined;
+		this.config.activity = activity;
+		if (!activity || this.closed) return;
+		this.activityTimer = setInterval(() => {
+			this.activityStep();
+		}, activity.everyMs);
+		this.activityTimer.unref();
+	}
+
+	/** Appends n generated leads, named from `mention` when given; returns the total number of leads. */
 	seedLeads(n: number, mention?: string): number {
 		if (!Number.isInteger(n) || n < 0) throw new Error('n must be a non-negative integer');
 		generateLeads(this.store, n, mention);
 		return this.store.leads.size;
 	}
 
-	addFault(fault: Fault): void {
-		this.pushFault(fault);
+	addFault(fault: Fault): Fault {
+		const parsed = parseFault(fault);
+		if (parsed.redirectTo === 'catcher' && !this.catcherUrl) {
+			throw validationError('Start the second listener first: POST /__sandbox/catcher');
+		}
+		this.faults.push({ ...parsed, remaining: parsed.count });
+		return parsed;
 	}
 
 	clearFaults(): void {
@@ -427,6 +379,7 @@ class SandboxServer implements Sandbox {
 		this.faultTimers.clear();
 	}
 
+	/** Delivers an event to every active subscription that selected it; returns the webhook-ids queued. */
 	emit(event: string, payload: unknown): string[] {
 		if (this.closed) return [];
 		const subscriptions = this.store.webhooks
@@ -437,6 +390,7 @@ class SandboxServer implements Sandbox {
 		return this.engine.enqueue(subscriptions, event, payload);
 	}
 
+	/** Marks an invoice paid and emits invoice.paid. */
 	payInvoice(id: string): Invoice {
 		const invoice = found(this.store.invoices, 'Invoice', id);
 		if (invoice.status === 'PAID') throw validationError(`Invoice ${id} is already paid`);
@@ -448,6 +402,7 @@ class SandboxServer implements Sandbox {
 		return invoice;
 	}
 
+	/** New secret for a subscription; the old one keeps signing too for windowMs (default 24 h). */
 	rotateWebhookSecret(id: string, windowMs = DEFAULT_ROTATION_WINDOW_MS): WebhookSubscription {
 		const subscription = found(this.store.webhooks, 'Webhook', id);
 		subscription.previousSecret = subscription.secret;
@@ -456,10 +411,7 @@ class SandboxServer implements Sandbox {
 		return subscription;
 	}
 
-	/** The subscriptions rotated by `setRotation('both')`, until `setRotation('new')` ends it. */
-	private rotating: string[] | undefined;
-
-	/** The rotation switch (spec §6.4, README): returns the ids it rotated or ended. */
+	/** The rotation switch (spec §6.4, README) for every subscription at once: returns the ids it rotated or ended. */
 	setRotation(phase: 'both' | 'new'): string[] {
 		const existing = this.store.webhooks.values().map((subscription) => subscription.id);
 		if (phase === 'both') {
@@ -477,11 +429,12 @@ class SandboxServer implements Sandbox {
 		return ended;
 	}
 
+	/** Resolves when no delivery attempt is pending or in flight (or rejects after timeoutMs). */
 	deliveriesSettled(timeoutMs = 10_000): Promise<void> {
 		return this.engine.settled(timeoutMs);
 	}
 
-	/** Starts the second listener (once) on the sandbox's host and a free port. */
+	/** Starts the second listener (once) on the sandbox's host and another port, so another origin; its URL. */
 	async startCatcher(): Promise<string> {
 		if (this.catcher) return this.catcherUrl;
 		const catcher = http.createServer((req, res) => {
@@ -500,17 +453,8 @@ class SandboxServer implements Sandbox {
 					body: Buffer.concat(chunks).toString('utf8'),
 					at: new Date().toISOString(),
 				});
-				const text = JSON.stringify({
-					id: 'caught_by_other_host',
-					name: 'An answer from another host',
-					items: [],
-					hasMore: false,
-				});
-				res.writeHead(200, {
-					'content-type': 'application/json',
-					'content-length': String(Buffer.byteLength(text)),
-				});
-				res.end(text);
+				const headers = { 'content-type': 'application/json' };
+				writeAnswer(res, { status: 200, headers, body: CAUGHT_ANSWER });
 			});
 		});
 		this.catcher = catcher;
@@ -539,13 +483,10 @@ class SandboxServer implements Sandbox {
 		});
 	}
 
-	private pushFault(value: unknown): Fault {
-		const fault = parseFault(value);
-		if (fault.redirectTo === 'catcher' && !this.catcherUrl) {
-			throw validationError('Start the second listener first: POST /__sandbox/catcher');
-		}
-		this.faults.push({ ...fault, remaining: fault.count });
-		return fault;
+	private activityStep() {
+		return activityStep(this.store, this.activityTick++, (event, payload) =>
+			this.emit(event, payload),
+		);
 	}
 
 	private freshStore(): Store {
@@ -561,7 +502,7 @@ class SandboxServer implements Sandbox {
 			return this.handleControl(req, res, url);
 		if (path === '/api' || path.startsWith('/api/')) return this.handleApiRequest(req, res, url);
 		if (path === '/' && req.method === 'GET') {
-			return this.writeJson(res, {
+			return writeAnswer(res, {
 				status: 200,
 				body: {
 					name: 'CRM sandbox',
@@ -572,7 +513,7 @@ class SandboxServer implements Sandbox {
 		}
 		// Pages of the host outside the API (e.g. /admin/export-all) are logged too, so a test can see what reached them.
 		this.log(req, url, undefined, new Date().toISOString())(404);
-		return this.writeJson(res, {
+		return writeAnswer(res, {
 			status: 404,
 			body: errorBody('NOT_FOUND', `Route ${req.method} ${path} was not found`),
 		});
@@ -589,38 +530,6 @@ class SandboxServer implements Sandbox {
 		};
 	}
 
-	private readBody(req: http.IncomingMessage): Promise<string | undefined> {
-		return new Promise((resolve, reject) => {
-			const chunks: Buffer[] = [];
-			let size = 0;
-			req.on('data', (chunk: Buffer) => {
-				size += chunk.length;
-				if (size > MAX_BODY_BYTES) {
-					reject(new BodyTooLarge());
-					req.resume();
-					return;
-				}
-				chunks.push(chunk);
-			});
-			req.on('end', () => resolve(size === 0 ? undefined : Buffer.concat(chunks).toString('utf8')));
-			req.on('error', reject);
-		});
-	}
-
-	private writeJson(res: http.ServerResponse, response: Json): void {
-		// A fault's own Content-Type is kept (a proxy's, or one that echoes the key); else the body's.
-		const headers: Record<string, string> = { ...response.headers };
-		let text = response.text;
-		if (text !== undefined) headers['content-type'] ??= 'text/plain; charset=utf-8';
-		else if (response.status !== 204 && response.body !== undefined) {
-			text = jsonText(response.body);
-			headers['content-type'] ??= 'application/json; charset=utf-8';
-		}
-		if (text !== undefined) headers['content-length'] = String(Buffer.byteLength(text));
-		res.writeHead(response.status, headers);
-		res.end(text);
-	}
-
 	private async handleApiRequest(
 		req: http.IncomingMessage,
 		res: http.ServerResponse,
@@ -628,33 +537,25 @@ class SandboxServer implements Sandbox {
 	): Promise<void> {
 		const at = new Date().toISOString();
 		const method = (req.method ?? 'GET').toUpperCase();
-		const query = Object.fromEntries(url.searchParams);
 		let rawBody: string | undefined;
 		let tooLarge = false;
 		try {
-			rawBody = await this.readBody(req);
+			rawBody = await readBody(req);
 		} catch (err) {
 			if (!(err instanceof BodyTooLarge)) throw err;
 			tooLarge = true;
 		}
-		let loggedBody: unknown = rawBody;
-		if (rawBody !== undefined) {
-			try {
-				loggedBody = JSON.parse(rawBody);
-			} catch {
-				loggedBody = rawBody;
-			}
-		}
-		const log = this.log(req, url, loggedBody, at);
-		const send = (response: Json): void => {
-			log(response.status);
-			this.writeJson(res, response);
+		const log = this.log(req, url, parsedOrText(rawBody), at);
+		const send = (answer: Answer): void => {
+			log(answer.status);
+			writeAnswer(res, answer);
 		};
-
 		const fault = this.takeFault(method, url.pathname);
-		if (fault) return this.applyFault(fault, req, res, log, url);
+		if (fault) {
+			const scene = { req, res, url, log, catcherUrl: this.catcherUrl, streams: this.streams };
+			return applyFault(fault, { ...scene, timers: this.faultTimers });
+		}
 		if (tooLarge) return send({ status: 413, body: errorBody('VALIDATION_ERROR', BODY_TOO_LARGE) });
-
 		const key = headersOf(req)['x-api-key'];
 		const role = key ? this.roleOfKey(key) : undefined;
 		if (role === undefined) {
@@ -663,89 +564,84 @@ class SandboxServer implements Sandbox {
 				: 'An API key is required in the x-api-key header.';
 			return send({ status: 401, body: errorBody('UNAUTHORIZED', message) });
 		}
-
-		const personality = this.config.personality;
-		const rateHeaders: Record<string, string> = {};
-		const rateLimit = this.config.rateLimit;
-		if (rateLimit) {
-			const now = Date.now();
-			let window = this.windows.get(key);
-			if (!window || now >= window.start + rateLimit.windowMs) {
-				// The burst switch: another client of this key spent part of the new window first.
-				window = { start: now, count: rateLimit.spentByOthers ?? 0 };
-				this.windows.set(key, window);
-			}
-			window.count++;
-			const resetSeconds = Math.max(1, Math.ceil((window.start + rateLimit.windowMs - now) / 1000));
-			rateHeaders['ratelimit-limit'] = String(rateLimit.limit);
-			rateHeaders['ratelimit-remaining'] = String(Math.max(0, rateLimit.limit - window.count));
-			rateHeaders['ratelimit-reset'] = String(resetSeconds);
-			if (window.count > rateLimit.limit) {
-				return send({
-					status: 429,
-					headers: { ...rateHeaders, 'retry-after': String(resetSeconds) },
-					body: errorBody(
-						'RATE_LIMITED',
-						`Rate limit exceeded: ${rateLimit.limit} requests per ${describeWindow(rateLimit.windowMs)} per API key.`,
-					),
-				});
-			}
-		}
-
+		const limit = this.rateLimit(key);
+		if (limit.refusal) return send(limit.refusal);
 		// The alternate personality announces the limit only on 429 answers.
-		const answerHeaders = personality === 'alternate' ? {} : rateHeaders;
+		const headers = this.config.personality === 'alternate' ? {} : limit.headers;
+		const answer = this.answerApi(method, url, rawBody, role);
+		send({ ...answer, headers });
+		if (method === 'POST' && url.pathname === '/api/v1/webhooks' && answer.status === 200)
+			this.deliverOnCreate(answer.body);
+	}
+
+	/** Counts the request in its key's window; the RateLimit-* headers, and the 429 when it is over the limit. */
+	private rateLimit(key: string): { headers: Record<string, string>; refusal?: Answer } {
+		const rateLimit = this.config.rateLimit;
+		if (!rateLimit) return { headers: {} };
+		const now = Date.now();
+		let window = this.windows.get(key);
+		if (!window || now >= window.start + rateLimit.windowMs) {
+			// The burst switch: another client of this key spent part of the new window first.
+			window = { start: now, count: rateLimit.spentByOthers ?? 0 };
+			this.windows.set(key, window);
+		}
+		window.count++;
+		const resetSeconds = Math.max(1, Math.ceil((window.start + rateLimit.windowMs - now) / 1000));
+		const headers = {
+			'ratelimit-limit': String(rateLimit.limit),
+			'ratelimit-remaining': String(Math.max(0, rateLimit.limit - window.count)),
+			'ratelimit-reset': String(resetSeconds),
+		};
+		if (window.count <= rateLimit.limit) return { headers };
+		const { limit, windowMs } = rateLimit;
+		const message = `Rate limit exceeded: ${limit} requests per ${describeWindow(windowMs)} per API key.`;
+		const refusal = {
+			status: 429,
+			headers: { ...headers, 'retry-after': String(resetSeconds) },
+			body: errorBody('RATE_LIMITED', message),
+		};
+		return { headers, refusal };
+	}
+
+	/** The routes' answer (api.ts); a 4xx in the error shape of the personality (401 and 429 keep the spec's). */
+	private answerApi(method: string, url: URL, rawBody: string | undefined, role: KeyRole): Answer {
+		const host = {
+			store: this.store,
+			emit: (event: string, payload: unknown) => this.emit(event, payload),
+		};
 		try {
-			const response = handleApi(
-				{ store: this.store, emit: (event, payload) => this.emit(event, payload) },
-				{
-					method,
-					path: url.pathname,
-					query,
-					rawBody,
-					userInternalId: role === 'admin' ? ADMIN_USER_INTERNAL_ID : READ_ONLY_USER_INTERNAL_ID,
-					readOnly: role !== 'admin',
-					personality,
-					ignoreLimit: this.config.ignoreLimit,
-					listOrder: this.config.listOrder,
-					patchCustomFields: this.config.patchCustomFields,
-					onePerUrl: this.config.onePerUrl,
-					normalUrls: this.config.normalUrls,
-				},
-			);
-			send({ status: response.status, body: response.body, headers: answerHeaders });
-			if (method === 'POST' && url.pathname === '/api/v1/webhooks' && response.status === 200)
-				this.deliverOnCreate(response.body);
+			return handleApi(host, {
+				...this.config,
+				method,
+				path: url.pathname,
+				query: Object.fromEntries(url.searchParams),
+				rawBody,
+				userInternalId: role === 'admin' ? ADMIN_USER_INTERNAL_ID : READ_ONLY_USER_INTERNAL_ID,
+				readOnly: role !== 'admin',
+			});
 		} catch (err) {
-			if (err instanceof ApiError) send(this.apiErrorResponse(err, answerHeaders));
-			else
-				send({
-					status: 500,
-					body: errorBody('INTERNAL_ERROR', err instanceof Error ? err.message : String(err)),
-					headers: answerHeaders,
-				});
+			if (!(err instanceof ApiError)) {
+				const message = err instanceof Error ? err.message : String(err);
+				return { status: 500, body: errorBody('INTERNAL_ERROR', message) };
+			}
+			const alternate = this.config.personality === 'alternate';
+			if (alternate && err.status === 400) return { status: 400, text: err.message };
+			if (alternate && err.status === 404) return { status: 404, body: { message: err.message } };
+			return { status: err.status, body: errorBody(err.code, err.message) };
 		}
 	}
 
 	/** The `deliverOnCreate` switch: one delivery to a subscription just created, queued after its answer was written. */
 	private deliverOnCreate(created: unknown): void {
 		const setting = this.config.deliverOnCreate;
-		if (!setting || !created || typeof created !== 'object') return;
-		const subscription = this.store.webhooks.get(String((created as { id?: unknown }).id ?? ''));
+		if (!setting || !isObject(created)) return;
+		const subscription = this.store.webhooks.get(String(created.id ?? ''));
 		if (!subscription) return;
 		this.engine.enqueue(
 			[subscription],
 			setting.event ?? subscription.events[0],
 			setting.payload ?? { id: 'lead_on_create', name: 'Delivered while subscribing' },
 		);
-	}
-
-	/** A 4xx from the routes, in the error-body shape of the current personality (401 and 429 keep the spec's shape). */
-	private apiErrorResponse(err: ApiError, headers: Record<string, string>): Json {
-		if (this.config.personality === 'alternate') {
-			if (err.status === 400) return { status: 400, headers, text: err.message };
-			if (err.status === 404) return { status: 404, headers, body: { message: err.message } };
-		}
-		return { status: err.status, headers, body: errorBody(err.code, err.message) };
 	}
 
 	private takeFault(method: string, path: string): ActiveFault | undefined {
@@ -755,156 +651,9 @@ class SandboxServer implements Sandbox {
 				(!candidate.pathPrefix || path.startsWith(candidate.pathPrefix)),
 		);
 		if (!fault) return undefined;
-		if (fault.forMs !== undefined) {
-			fault.until ??= Date.now() + fault.forMs;
-			if (Date.now() < fault.until) return fault;
-			this.faults = this.faults.filter((candidate) => candidate !== fault);
-			return this.takeFault(method, path);
-		}
 		fault.remaining--;
 		if (fault.remaining <= 0) this.faults = this.faults.filter((candidate) => candidate !== fault);
 		return fault;
-	}
-
-	private applyFault(
-		fault: ActiveFault,
-		req: http.IncomingMessage,
-		res: http.ServerResponse,
-		log: (status: number) => void,
-		url: URL,
-	): void {
-		const act = (): void => {
-			if (fault.hang) {
-				log(0);
-				return;
-			}
-			if (fault.trickle || fault.endless) return this.streamFault(fault, res, log, url);
-			if (fault.echoKey) {
-				log(fault.status);
-				const key = String(req.headers['x-api-key'] ?? '');
-				const text = echoBody(fault.status, key, fault.echoKey === 'escaped', url.pathname);
-				const headers = { ...fault.headers, 'content-type': 'application/json; charset=utf-8' };
-				return this.writeJson(res, { status: fault.status, headers, text });
-			}
-			if (fault.closeConnection) {
-				log(0);
-				req.socket.destroy();
-				return;
-			}
-			log(fault.status);
-			const headers: Record<string, string> = {
-				...fault.headers,
-				...skewedHeaders(fault, Date.now(), fault.until),
-			};
-			if (fault.skewedClock?.sendDate === false) res.sendDate = false;
-			if (fault.location !== undefined) headers.location = fault.location;
-			if (fault.redirectTo !== undefined) {
-				const target =
-					fault.redirectTo === 'catcher' ? this.catcherUrl : fault.redirectTo.replace(/\/+$/, '');
-				headers.location = `${target}${url.pathname}${url.search}`;
-			}
-			if (fault.cycle) {
-				fault.served = (fault.served ?? 0) + 1;
-				this.writeJson(res, { status: fault.status, headers, body: cyclePage(fault.served) });
-			} else if (fault.body !== undefined) {
-				this.writeJson(res, { status: fault.status, headers, body: fault.body });
-			} else if (fault.redirectTo !== undefined || fault.location !== undefined) {
-				res.writeHead(fault.status, { ...headers, 'content-length': '0' });
-				res.end();
-			} else if (fault.html) {
-				let html = htmlErrorPage(fault.status);
-				if (fault.htmlBytes && fault.htmlBytes > html.length) {
-					const pad = '<div class="x">&lt;</div>\n';
-					html = html.replace(
-						'<hr>',
-						`${pad.repeat(Math.ceil((fault.htmlBytes - html.length) / pad.length))}<hr>`,
-					);
-				}
-				const htmlHeaders = { ...headers, 'content-type': 'text/html' };
-				this.writeJson(res, { status: fault.status, headers: htmlHeaders, text: html });
-			} else {
-				const message =
-					`Sandbox fault: ${fault.status} ${http.STATUS_CODES[fault.status] ?? ''}`.trim();
-				this.writeJson(res, {
-					status: fault.status,
-					headers,
-					body: fault.status === 204 ? undefined : errorBody(codeForStatus(fault.status), message),
-				});
-			}
-		};
-		if (!fault.delayMs) return act();
-		const timer = setTimeout(() => {
-			this.faultTimers.delete(timer);
-			act();
-		}, fault.delayMs);
-		timer.unref();
-		this.faultTimers.add(timer);
-	}
-
-	/** A trickling or endless body (see Fault.trickle / Fault.endless). Stops when the client closes, and at close(). */
-	private streamFault(
-		fault: ActiveFault,
-		res: http.ServerResponse,
-		log: (status: number) => void,
-		url: URL,
-	): void {
-		log(fault.status);
-		const record: StreamRecord = {
-			path: url.pathname,
-			kind: fault.endless ? 'endless' : 'trickle',
-			bytes: 0,
-			closedByClient: false,
-			done: false,
-		};
-		this.streams.push(record);
-		res.on('close', () => {
-			if (!record.done) record.closedByClient = true;
-		});
-		res.writeHead(fault.status, {
-			...fault.headers,
-			'content-type': 'application/json; charset=utf-8',
-		});
-		if (fault.trickle) {
-			const body = JSON.stringify(fault.body ?? { id: 'lead_trickle', name: 'Trickle' });
-			const text =
-				' '.repeat(Math.max(0, (fault.trickle.bytes ?? 1000) - Buffer.byteLength(body))) + body;
-			let index = 0;
-			const timer = setInterval(() => {
-				if (res.destroyed || index >= text.length) {
-					clearInterval(timer);
-					this.faultTimers.delete(timer);
-					if (!res.destroyed) {
-						record.done = true;
-						res.end();
-					}
-					return;
-				}
-				res.write(text[index++]);
-				record.bytes++;
-			}, fault.trickle.intervalMs);
-			timer.unref();
-			this.faultTimers.add(timer);
-			return;
-		}
-		const limit = fault.endlessBytes ?? 8 * 1024 ** 3;
-		const chunk = Buffer.from('{"id":"x"},'.repeat(6_000));
-		res.write('[');
-		record.bytes = 1;
-		const pump = (): void => {
-			while (!res.destroyed && record.bytes < limit) {
-				const ok = res.write(chunk);
-				record.bytes += chunk.length;
-				if (!ok) {
-					res.once('drain', pump);
-					return;
-				}
-			}
-			if (!res.destroyed) {
-				record.done = true;
-				res.end('{"id":"x"}]');
-			}
-		};
-		pump();
 	}
 
 	private async handleControl(
@@ -915,43 +664,30 @@ class SandboxServer implements Sandbox {
 		const method = (req.method ?? 'GET').toUpperCase();
 		const path = url.pathname.replace(/\/+$/, '');
 		try {
-			const body = parseObjectBody(await this.readBody(req));
+			const body = parseObjectBody(await readBody(req));
 			if (method === 'POST' && path === '/__sandbox/catcher') {
 				const catcherUrl = await this.startCatcher();
 				this.caught.length = 0;
-				return this.writeJson(res, { status: 200, body: { url: catcherUrl } });
+				return writeAnswer(res, { status: 200, body: { url: catcherUrl } });
 			}
-			this.writeJson(res, this.control(method, path, url.searchParams, body));
+			const route = `${method} ${path.slice('/__sandbox'.length) || '/'}`;
+			const answer = this.control(route, url.searchParams, body) ?? this.controlOf(route, body);
+			if (!answer) throw notFound(`Route ${method} ${path} was not found`);
+			writeAnswer(res, answer);
 		} catch (err) {
 			if (err instanceof ApiError)
-				this.writeJson(res, { status: err.status, body: errorBody(err.code, err.message) });
+				writeAnswer(res, { status: err.status, body: errorBody(err.code, err.message) });
 			else if (err instanceof BodyTooLarge)
-				this.writeJson(res, { status: 413, body: errorBody('VALIDATION_ERROR', BODY_TOO_LARGE) });
+				writeAnswer(res, { status: 413, body: errorBody('VALIDATION_ERROR', BODY_TOO_LARGE) });
 			else throw err;
 		}
 	}
 
-	private control(method: string, path: string, params: URLSearchParams, body: JsonObject): Json {
-		const route = `${method} ${path.slice('/__sandbox'.length) || '/'}`;
-		let match: RegExpExecArray | null;
+	/** The control routes without an id in their path; undefined for another route. */
+	private control(route: string, params: URLSearchParams, body: JsonObject): Answer | undefined {
 		switch (route) {
 			case 'GET /health':
-				return {
-					status: 200,
-					body: {
-						status: 'ok',
-						url: this.url,
-						counts: {
-							leads: this.store.leads.size,
-							deals: this.store.deals.size,
-							invoices: this.store.invoices.size,
-							webhooks: this.store.webhooks.size,
-							requests: this.requests.length,
-							deliveries: this.deliveries.length,
-						},
-						pendingDeliveries: this.engine.pending,
-					},
-				};
+				return { status: 200, body: this.health() };
 			case 'GET /requests': {
 				const since = Number(params.get('since') ?? 0);
 				if (!Number.isFinite(since)) throw validationError('since must be a number');
@@ -973,52 +709,10 @@ class SandboxServer implements Sandbox {
 			case 'GET /config':
 				return { status: 200, body: this.config };
 			case 'POST /config':
-				if (body.rateLimit !== undefined) this.setRateLimit(parseRateLimit(body.rateLimit));
-				if (body.timeScale !== undefined) this.setTimeScale(body.timeScale as number);
-				if (body.personality !== undefined)
-					this.setPersonality(body.personality as SandboxPersonality);
-				if (body.deliverOnCreate !== undefined)
-					this.config.deliverOnCreate = parseDeliverOnCreate(body.deliverOnCreate);
-				if (body.ignoreLimit !== undefined)
-					this.config.ignoreLimit = parseIgnoreLimit(body.ignoreLimit);
-				if (body.listOrder !== undefined) this.setListOrder(body.listOrder as ListOrder);
-				if (body.patchCustomFields !== undefined) {
-					const modes = ['replace', 'merge'] as const;
-					const message = 'patchCustomFields must be "replace" or "merge"';
-					this.config.patchCustomFields = choice(body.patchCustomFields, modes, message);
-				}
-				if (body.activity !== undefined) this.setActivity(parseActivity(body.activity));
-				if (body.onePerUrl !== undefined) {
-					const modes = [false, 'answer', 'conflict'] as const;
-					const message = 'onePerUrl must be false, "answer" or "conflict"';
-					this.config.onePerUrl = choice(body.onePerUrl, modes, message);
-				}
-				if (body.normalUrls !== undefined) this.config.normalUrls = body.normalUrls === true;
-				if (body.deliveryTimeoutMs !== undefined) {
-					const timeout = body.deliveryTimeoutMs;
-					check(isPositiveInteger(timeout), 'deliveryTimeoutMs must be a positive integer');
-					this.config.deliveryTimeoutMs = timeout as number;
-				}
-				if (body.rotation !== undefined) {
-					const phases = ['both', 'new'] as const;
-					const phase = choice(body.rotation, phases, 'rotation must be "both" or "new"');
-					return { status: 200, body: { ...this.config, rotated: this.setRotation(phase) } };
-				}
-				return { status: 200, body: this.config };
+				return { status: 200, body: this.configure(body) };
 			case 'POST /seed': {
-				const leads = body.leads ?? 0;
-				const mention = body.mention ?? undefined;
-				check(
-					typeof leads === 'number' && Number.isInteger(leads) && leads >= 0 && leads <= 1_000_000,
-					'leads must be an integer between 0 and 1000000',
-				);
-				check(
-					mention === undefined ||
-						(typeof mention === 'string' && mention !== '' && mention.length <= 200),
-					'mention must be a text of 1 to 200 characters',
-				);
-				const total = this.seedLeads(leads as number, mention as string | undefined);
-				return { status: 200, body: { added: leads, total } };
+				const { leads, mention } = parseSeed(body);
+				return { status: 200, body: { added: leads, total: this.seedLeads(leads, mention) } };
 			}
 			case 'POST /import': {
 				const added = importLeads(this.store, body);
@@ -1030,25 +724,80 @@ class SandboxServer implements Sandbox {
 			case 'GET /faults':
 				return { status: 200, body: this.faults };
 			case 'POST /faults':
-				return { status: 201, body: this.pushFault(body) };
+				return { status: 201, body: this.addFault(body as unknown as Fault) };
+			case 'DELETE /faults':
+				this.clearFaults();
+				return { status: 204 };
 			case 'GET /catcher':
 				return { status: 200, body: { url: this.catcherUrl || null, caught: this.caught } };
 			case 'DELETE /catcher':
 				this.caught.length = 0;
 				return { status: 204 };
-			case 'DELETE /faults':
-				this.clearFaults();
-				return { status: 204 };
 			case 'POST /activity':
 				// One step of the activity switch now, for tests and demos.
 				return { status: 200, body: this.activityStep() };
-			case 'POST /emit': {
-				const event = body.event;
-				check(typeof event === 'string' && event !== '', 'event is required');
-				const webhookIds = this.emit(event as string, body.payload ?? {});
-				return { status: 200, body: { event, webhookIds } };
-			}
 		}
+		return undefined;
+	}
+
+	private health() {
+		const { leads, deals, invoices, webhooks } = this.store;
+		return {
+			status: 'ok',
+			url: this.url,
+			counts: {
+				leads: leads.size,
+				deals: deals.size,
+				invoices: invoices.size,
+				webhooks: webhooks.size,
+				requests: this.requests.length,
+				deliveries: this.deliveries.length,
+			},
+			pendingDeliveries: this.engine.pending,
+		};
+	}
+
+	/** POST /__sandbox/config: each switch the body names, in this order; the config (and what a rotation rotated). */
+	private configure(body: JsonObject): JsonObject {
+		if (body.rateLimit !== undefined) this.setRateLimit(parseRateLimit(body.rateLimit));
+		if (body.timeScale !== undefined) this.setTimeScale(body.timeScale as number);
+		if (body.personality !== undefined) this.setPersonality(body.personality as SandboxPersonality);
+		if (body.deliverOnCreate !== undefined)
+			this.config.deliverOnCreate = parseDeliverOnCreate(body.deliverOnCreate);
+		if (body.ignoreLimit !== undefined)
+			this.config.ignoreLimit = parseIgnoreLimit(body.ignoreLimit);
+		if (body.listOrder !== undefined) this.setListOrder(body.listOrder as ListOrder);
+		if (body.patchCustomFields !== undefined) {
+			const message = 'patchCustomFields must be "replace" or "merge"';
+			this.config.patchCustomFields = choice(
+				body.patchCustomFields,
+				['replace', 'merge'] as const,
+				message,
+			);
+		}
+		if (body.activity !== undefined) this.setActivity(parseActivity(body.activity));
+		if (body.onePerUrl !== undefined) {
+			const modes = [false, 'answer', 'conflict'] as const;
+			const message = 'onePerUrl must be false, "answer" or "conflict"';
+			this.config.onePerUrl = choice(body.onePerUrl, modes, message);
+		}
+		if (body.normalUrls !== undefined) this.config.normalUrls = body.normalUrls === true;
+		if (body.deliveryTimeoutMs !== undefined) {
+			const timeout = body.deliveryTimeoutMs;
+			check(isPositiveInteger(timeout), 'deliveryTimeoutMs must be a positive integer');
+			this.config.deliveryTimeoutMs = timeout as number;
+		}
+		if (body.rotation === undefined) return { ...this.config };
+		const phase = choice(
+			body.rotation,
+			['both', 'new'] as const,
+			'rotation must be "both" or "new"',
+		);
+		return { ...this.config, rotated: this.setRotation(phase) };
+	}
+
+	/** The control routes with an id in their path, POST /keys and POST /emit. */
+	private controlOf(route: string, body: JsonObject): Answer | undefined {
 		if (route === 'POST /keys') {
 			const key = body.key;
 			check(
@@ -1060,29 +809,41 @@ class SandboxServer implements Sandbox {
 			this.addKey(key as string, role);
 			return { status: 201, body: { key, role } };
 		}
-		if (method === 'DELETE' && (match = /^\/__sandbox\/keys\/([^/]+)$/.exec(path))) {
-			this.revokeKey(decodeURIComponent(match[1]));
+		if (route === 'POST /emit') {
+			const event = body.event;
+			check(typeof event === 'string' && event !== '', 'event is required');
+			const webhookIds = this.emit(event as string, body.payload ?? {});
+			return { status: 200, body: { event, webhookIds } };
+		}
+		const revoked = /^DELETE \/keys\/([^/]+)$/.exec(route);
+		if (revoked) {
+			this.revokeKey(decodeURIComponent(revoked[1]));
 			return { status: 204 };
 		}
-		if (method === 'POST' && (match = /^\/__sandbox\/invoices\/([^/]+)\/pay$/.exec(path))) {
-			return { status: 200, body: this.payInvoice(decodeURIComponent(match[1])) };
-		}
-		if (method === 'POST' && (match = /^\/__sandbox\/webhooks\/([^/]+)\/rotate$/.exec(path))) {
-			const windowMs = body.windowMs ?? DEFAULT_ROTATION_WINDOW_MS;
-			check(isPositiveInteger(windowMs), 'windowMs must be a positive integer');
-			const subscription = this.rotateWebhookSecret(
-				decodeURIComponent(match[1]),
-				windowMs as number,
-			);
-			return {
-				status: 200,
-				body: {
-					...publicSubscription(subscription),
-					secret: subscription.secret,
-					previousSecretExpiresAt: subscription.previousSecretExpiresAt,
-				},
-			};
-		}
-		throw notFound(`Route ${method} ${path} was not found`);
+		const paid = /^POST \/invoices\/([^/]+)\/pay$/.exec(route);
+		if (paid) return { status: 200, body: this.payInvoice(decodeURIComponent(paid[1])) };
+		const rotated = /^POST \/webhooks\/([^/]+)\/rotate$/.exec(route);
+		if (!rotated) return undefined;
+		const windowMs = body.windowMs ?? DEFAULT_ROTATION_WINDOW_MS;
+		check(isPositiveInteger(windowMs), 'windowMs must be a positive integer');
+		const subscription = this.rotateWebhookSecret(
+			decodeURIComponent(rotated[1]),
+			windowMs as number,
+		);
+		const { secret, previousSecretExpiresAt } = subscription;
+		return {
+			status: 200,
+			body: { ...publicSubscription(subscription), secret, previousSecretExpiresAt },
+		};
+	}
+}
+
+/** A request body as the request log keeps it: parsed JSON, else the text. */
+function parsedOrText(rawBody: string | undefined): unknown {
+	if (rawBody === undefined) return undefined;
+	try {
+		return JSON.parse(rawBody);
+	} catch {
+		return rawBody;
 	}
 }

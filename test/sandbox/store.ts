@@ -7,7 +7,6 @@ import type {
 	Invoice,
 	Lead,
 	NamedRef,
-	Pipeline,
 	Product,
 	ReadonlyCollection,
 	SandboxState,
@@ -148,53 +147,13 @@ export const READ_ONLY_USER_INTERNAL_ID = 2;
 const SEED_TIME = Date.parse('2024-01-15T09:00:00.000Z');
 const seedDate = (minutes: number): string => new Date(SEED_TIME + minutes * 60_000).toISOString();
 
-const FIRST_NAMES = [
-	'Alice',
-	'Bruno',
-	'Chen',
-	'Dana',
-	'Emeka',
-	'Fatima',
-	'Goran',
-	'Hana',
-	'Ivan',
-	'Julia',
-	'Kofi',
-	'Lena',
-	'Mateo',
-	'Nadia',
-	'Omar',
-	'Priya',
-	'Quinn',
-	'Rosa',
-	'Sven',
-	'Tariq',
-];
-const LAST_NAMES = [
-	'Anders',
-	'Baker',
-	'Costa',
-	'Dubois',
-	'Evans',
-	'Fischer',
-	'Garcia',
-	'Huang',
-	'Ito',
-	'Jensen',
-	'Kowalski',
-	'Lopez',
-	'Moreau',
-	'Novak',
-	'Okafor',
-	'Patel',
-	'Quispe',
-	'Rossi',
-	'Silva',
-	'Tanaka',
-	'Ueda',
-	'Vargas',
-	'Weber',
-];
+const words = (text: string): string[] => text.split(' ');
+const FIRST_NAMES = words(
+	'Alice Bruno Chen Dana Emeka Fatima Goran Hana Ivan Julia Kofi Lena Mateo Nadia Omar Priya Quinn Rosa Sven Tariq',
+);
+const LAST_NAMES = words(
+	'Anders Baker Costa Dubois Evans Fischer Garcia Huang Ito Jensen Kowalski Lopez Moreau Novak Okafor Patel Quispe Rossi Silva Tanaka Ueda Vargas Weber',
+);
 
 export function createStore(): Store {
 	const stages = [
@@ -203,6 +162,7 @@ export function createStore(): Store {
 		{ id: 'stg_proposal', internalId: 3, name: 'Proposal' },
 		{ id: 'stg_won', internalId: 4, name: 'Won' },
 	];
+	const named = (...refs: NamedRef[]) => new Map(refs.map((ref) => [ref.id, ref]));
 	const store: Store = {
 		leads: new Collection<Lead>(),
 		deals: new Collection<Deal>(),
@@ -216,109 +176,110 @@ export function createStore(): Store {
 			['tax_vat20', { id: 'tax_vat20', name: 'VAT 20%', rate: 20 }],
 			['tax_zero', { id: 'tax_zero', name: 'Zero rated', rate: 0 }],
 		]),
-		pipelines: new Map<string, Pipeline>([
-			['pip_sales', { id: 'pip_sales', name: 'Sales', stages }],
-		]),
-		leadStages: new Map<string, NamedRef>([
-			['lst_new', { id: 'lst_new', internalId: 1, name: 'New' }],
-			['lst_contacted', { id: 'lst_contacted', internalId: 2, name: 'Contacted' }],
-		]),
-		sources: new Map<string, NamedRef>([
-			['src_web', { id: 'src_web', internalId: 1, name: 'Website' }],
-			['src_referral', { id: 'src_referral', internalId: 2, name: 'Referral' }],
-		]),
+		pipelines: new Map([['pip_sales', { id: 'pip_sales', name: 'Sales', stages }]]),
+		leadStages: named(
+			{ id: 'lst_new', internalId: 1, name: 'New' },
+			{ id: 'lst_contacted', internalId: 2, name: 'Contacted' },
+		),
+		sources: named(
+			{ id: 'src_web', internalId: 1, name: 'Website' },
+			{ id: 'src_referral', internalId: 2, name: 'Referral' },
+		),
 		userInternalIds: new Map(),
 		productInternalIds: new Map(),
 		leadOwners: new Map(),
 		counters: { lead: 0, deal: 0, invoice: 0, client: 0, generatedLead: 0 },
 	};
-
-	const user = (
-		firstName: string,
-		lastName: string,
-		role: string,
-		jobTitle: string,
-		active = true,
-	) => ({
-		firstName,
-		lastName,
-		email: `${firstName}.${lastName}@example.com`.toLowerCase(),
-		role,
-		jobTitle,
-		active,
+	seedPeople(store);
+	seedCatalogue(store);
+	SEED_LEADS.forEach((lead, index) => {
+		const id = seededId('lead_', `seed-lead:${index + 1}`);
+		addLead(store, { ...lead, id, createdAt: seedDate(500 + index) }, ADMIN_USER_INTERNAL_ID);
 	});
-	const users = [
-		user('Ada', 'Admin', 'ADMIN', 'Head of Sales'),
-		user('Rita', 'Reader', 'VIEWER', 'Analyst'),
-		user('Sam', 'Seller', 'MEMBER', 'Account Executive'),
-		user('Maya', 'Manager', 'MANAGER', 'Sales Manager'),
-		user('Otto', 'Former', 'MEMBER', 'Account Executive', false),
-	];
-	users.forEach((user, index) => {
+	return store;
+}
+
+/** firstName, lastName, role, jobTitle, active. */
+const SEED_USERS: Array<[string, string, string, string, boolean]> = [
+	['Ada', 'Admin', 'ADMIN', 'Head of Sales', true],
+	['Rita', 'Reader', 'VIEWER', 'Analyst', true],
+	['Sam', 'Seller', 'MEMBER', 'Account Executive', true],
+	['Maya', 'Manager', 'MANAGER', 'Sales Manager', true],
+	['Otto', 'Former', 'MEMBER', 'Account Executive', false],
+];
+
+const company = (name: string, email: string, phone: string, website: string) =>
+	({ name, type: 'company', firstName: null, lastName: null, email, phone, website }) as const;
+const SEED_CLIENTS: Array<Omit<Client, 'id' | 'number' | 'createdAt' | 'stageId'>> = [
+	company('Acme Corporation', 'billing@acme.example', '+14155550100', 'https://acme.example'),
+	{
+		...company('Globex Ltd', 'accounts@globex.example', '+442079460000', 'https://globex.example'),
+		customFields: { industry: 'Manufacturing' },
+	},
+	{
+		name: 'Jane Doe',
+		type: 'contact',
+		firstName: 'Jane',
+		lastName: 'Doe',
+		email: 'jane.doe@example.com',
+		phone: '+15555550123',
+		website: null,
+	},
+];
+
+/** name, price, type, description, sku, isActive. */
+const SEED_PRODUCTS: Array<[string, number, string, string | null, string | null, boolean]> = [
+	['Consulting hour', 150, 'SERVICE', 'One hour of consulting', 'SRV-CONSULT', true],
+	['Software licence', 1200, 'PRODUCT', 'Annual licence, one seat', 'LIC-ANNUAL', true],
+	['Support plan', 49.99, 'SERVICE', 'Monthly support', 'SRV-SUPPORT', true],
+	['Legacy widget', 9.5, 'PRODUCT', null, null, false],
+];
+
+const SEED_LEADS: Array<Partial<Lead> & { name: string }> = [
+	{
+		name: 'John Smith',
+		title: 'CTO',
+		email: 'john.smith@example.com',
+		mobile: '+14155550111',
+		website: 'https://smith.example',
+		value: 5000,
+		sourceId: 'src_web',
+		stageId: 'lst_new',
+	},
+	{
+		name: 'Maria Garcia',
+		title: 'Procurement lead',
+		email: 'maria.garcia@example.org',
+		mobile: '+34600111222',
+		value: 12000,
+		sourceId: 'src_referral',
+		stageId: 'lst_contacted',
+		customFields: { budgetApproved: true, seats: 25 },
+	},
+	{ name: 'Old Prospect', email: null, value: null, archived: true },
+];
+
+/** The users (internal ids 1 to 5), the clients and the 250 v2 contacts. */
+function seedPeople(store: Store): void {
+	SEED_USERS.forEach(([firstName, lastName, role, jobTitle, active], index) => {
 		const id = seededId('usr_', `user:${index + 1}`);
-		store.users.add({ id, ...user, createdAt: seedDate(index) });
+		const email = `${firstName}.${lastName}@example.com`.toLowerCase();
+		const user = { id, firstName, lastName, email, role, jobTitle, active };
+		store.users.add({ ...user, createdAt: seedDate(index) });
 		store.userInternalIds.set(id, index + 1);
 	});
-
-	const client = (
-		name: string,
-		type: Client['type'],
-		contact: { email: string; phone: string; website: string | null },
-		firstName: string | null = null,
-		lastName: string | null = null,
-	) => ({ name, type, firstName, lastName, ...contact, stageId: null });
-	const clients: Array<Omit<Client, 'id' | 'number' | 'createdAt'>> = [
-		client('Acme Corporation', 'company', {
-			email: 'billing@acme.example',
-			phone: '+14155550100',
-			website: 'https://acme.example',
-		}),
-		{
-			...client('Globex Ltd', 'company', {
-				email: 'accounts@globex.example',
-				phone: '+442079460000',
-				website: 'https://globex.example',
-			}),
-			customFields: { industry: 'Manufacturing' },
-		},
-		client(
-			'Jane Doe',
-			'contact',
-			{ email: 'jane.doe@example.com', phone: '+15555550123', website: null },
-			'Jane',
-			'Doe',
-		),
-	];
-	clients.forEach((client, index) => {
+	SEED_CLIENTS.forEach((client, index) => {
+		const { customFields, ...fields } = client;
 		store.counters.client++;
 		store.clients.add({
 			id: seededId('cli_', `client:${index + 1}`),
 			number: formatNumber('C', store.counters.client),
-			...client,
+			...fields,
+			stageId: null,
+			...(customFields ? { customFields } : {}),
 			createdAt: seedDate(10 + index),
 		});
 	});
-
-	const product = (
-		name: string,
-		price: number,
-		type: string,
-		description: string | null,
-		sku: string | null,
-		isActive = true,
-	): Omit<Product, 'id'> => ({ name, price, type, isActive, description, sku });
-	const products = [
-		product('Consulting hour', 150, 'SERVICE', 'One hour of consulting', 'SRV-CONSULT'),
-		product('Software licence', 1200, 'PRODUCT', 'Annual licence, one seat', 'LIC-ANNUAL'),
-		product('Support plan', 49.99, 'SERVICE', 'Monthly support', 'SRV-SUPPORT'),
-		product('Legacy widget', 9.5, 'PRODUCT', null, null, false),
-	];
-	products.forEach((product, index) => {
-		const id = seededId('prd_', `product:${index + 1}`);
-		store.products.add({ id, ...product });
-		store.productInternalIds.set(id, 101 + index);
-	});
-
 	for (let i = 0; i < 250; i++) {
 		const firstName = FIRST_NAMES[i % FIRST_NAMES.length];
 		const lastName = LAST_NAMES[Math.floor(i / FIRST_NAMES.length) % LAST_NAMES.length];
@@ -331,43 +292,15 @@ export function createStore(): Store {
 			createdAt: seedDate(100 + i),
 		});
 	}
+}
 
-	const seedLeads: Array<Partial<Lead> & { name: string }> = [
-		{
-			name: 'John Smith',
-			title: 'CTO',
-			email: 'john.smith@example.com',
-			mobile: '+14155550111',
-			website: 'https://smith.example',
-			value: 5000,
-			sourceId: 'src_web',
-			stageId: 'lst_new',
-		},
-		{
-			name: 'Maria Garcia',
-			title: 'Procurement lead',
-			email: 'maria.garcia@example.org',
-			mobile: '+34600111222',
-			value: 12000,
-			sourceId: 'src_referral',
-			stageId: 'lst_contacted',
-			customFields: { budgetApproved: true, seats: 25 },
-		},
-		{ name: 'Old Prospect', email: null, value: null, archived: true },
-	];
-	seedLeads.forEach((lead, index) => {
-		addLead(
-			store,
-			{
-				...lead,
-				id: seededId('lead_', `seed-lead:${index + 1}`),
-				createdAt: seedDate(500 + index),
-			},
-			ADMIN_USER_INTERNAL_ID,
-		);
+/** The products (internal ids 101 to 104). */
+function seedCatalogue(store: Store): void {
+	SEED_PRODUCTS.forEach(([name, price, type, description, sku, isActive], index) => {
+		const id = seededId('prd_', `product:${index + 1}`);
+		store.products.add({ id, name, price, type, isActive, description, sku });
+		store.productInternalIds.set(id, 101 + index);
 	});
-
-	return store;
 }
 
 /** Builds a Lead with every known field present (null when not set) and stores it. */

@@ -26,11 +26,7 @@ export interface ActivityConfig {
 	everyMs: number;
 }
 
-/**
- * Defaults: port 0 (a free one) on 127.0.0.1, 60 requests per 60000 ms per key (false: unlimited), timeScale 1 (of
- * the retry delays of spec §8), deliveryTimeoutMs 20000, seedLeads 0 (on top of the 3 seeded ones), 'standard',
- * 'oldest', activity off.
- */
+/** The options of startSandbox (its defaults: server.ts). */
 export interface SandboxOptions {
 	port?: number;
 	host?: string;
@@ -38,7 +34,6 @@ export interface SandboxOptions {
 	timeScale?: number;
 	deliveryTimeoutMs?: number;
 	seedLeads?: number;
-	apiKeys?: { admin?: string; readOnly?: string };
 	personality?: SandboxPersonality;
 	listOrder?: ListOrder;
 	activity?: ActivityConfig | false;
@@ -54,7 +49,7 @@ export interface RequestLogEntry {
 	headers: Record<string, string>;
 	/** Parsed JSON, else the raw text; undefined when there was none. */
 	body: unknown;
-	/** 0 when a fault closed the connection without a response. */
+	/** 0 when a fault never answered. */
 	status: number;
 	/** When the request arrived (ISO). */
 	at: string;
@@ -97,8 +92,6 @@ export interface Fault {
 	html?: boolean;
 	/** Wait this long before answering (or closing). */
 	delayMs?: number;
-	/** Destroy the socket instead of answering. */
-	closeConnection?: boolean;
 	headers?: Record<string, string>;
 	htmlBytes?: number;
 	/** This JSON body instead of the error body. */
@@ -112,11 +105,8 @@ export interface Fault {
 	/** `[` then `{"id":"x"},` for ever, until the client closes or `endlessBytes` (default 8 GB) were sent. */
 	endless?: boolean;
 	endlessBytes?: number;
-	/** The rest are the edge faults of edgeFaults.ts. */
 	echoKey?: boolean | 'escaped';
 	location?: string;
-	forMs?: number;
-	skewedClock?: { skewMs: number; sendDate?: boolean };
 	cycle?: boolean;
 }
 
@@ -359,51 +349,4 @@ export interface DeliverOnCreate {
 /** Which seeded user an API key acts for. */
 export type KeyRole = 'admin' | 'readOnly';
 
-export interface Sandbox {
-	/** Before /api/v1, e.g. http://127.0.0.1:5680 */
-	url: string;
-	port: number;
-	keys: { admin: string; readOnly: string };
-	/** Every /api request. */
-	readonly requests: RequestLogEntry[];
-	/** What endless and trickling faults sent (also GET /__sandbox/streams). */
-	readonly streams: StreamRecord[];
-	/** Every webhook delivery attempt. */
-	readonly deliveries: DeliveryLogEntry[];
-	/** The stores (replaced on reset; read them through this getter). */
-	readonly state: SandboxState;
-	readonly config: Readonly<SandboxConfig>;
-	clearRequests(): void;
-	/** Back to the seed state: data, logs, faults, rate-limit windows, pending deliveries, keys. Config is kept. */
-	reset(): void;
-	/** The key switch (README): another key acting for the admin (default) or the read-only user. */
-	addKey(key: string, role?: KeyRole): void;
-	/** The key switch: 401 from now on. */
-	revokeKey(key: string): void;
-	/** A number keeps the current window length (60000 ms when unlimited before). */
-	setRateLimit(rateLimit: RateLimitConfig | number | false): void;
-	setTimeScale(timeScale: number): void;
-	setPersonality(personality: SandboxPersonality): void;
-	setListOrder(order: ListOrder): void;
-	/** false turns it off. */
-	setActivity(activity: ActivityConfig | false): void;
-	/** Appends n generated leads, named from `mention` when given; returns the total number of leads. */
-	seedLeads(n: number, mention?: string): number;
-	addFault(fault: Fault): void;
-	/** Starts the second listener (another port, so another origin) and resolves to its URL. */
-	startCatcher(): Promise<string>;
-	/** What reached the second listener since it started (or since DELETE /__sandbox/catcher). */
-	readonly caught: CaughtRequest[];
-	clearFaults(): void;
-	/** Delivers an event to every active subscription that selected it; returns the webhook-ids queued. */
-	emit(event: string, payload: unknown): string[];
-	/** Marks an invoice paid and emits invoice.paid. */
-	payInvoice(id: string): Invoice;
-	/** New secret for a subscription; the old one keeps signing too for windowMs (default 24 h). */
-	rotateWebhookSecret(id: string, windowMs?: number): WebhookSubscription;
-	/** The rotation switch for every subscription at once (README). */
-	setRotation(phase: 'both' | 'new'): string[];
-	/** Resolves when no delivery attempt is pending or in flight (or rejects after timeoutMs). */
-	deliveriesSettled(timeoutMs?: number): Promise<void>;
-	close(): Promise<void>;
-}
+export type { SandboxServer as Sandbox } from './server';

@@ -39,11 +39,10 @@ export function sign(secret: string, webhookId: string, timestamp: number, body:
 /** The webhook-signature header: the current secret, plus the previous one during a rotation window. */
 export function signatureHeader(
 	subscription: WebhookSubscription,
-	webhookId: string,
-	timestamp: number,
-	body: Buffer,
+	signed: { webhookId: string; timestamp: number; body: Buffer },
 	now: number,
 ): string {
+	const { webhookId, timestamp, body } = signed;
 	const entries = [sign(subscription.secret, webhookId, timestamp, body)];
 	if (
 		subscription.previousSecret &&
@@ -152,12 +151,10 @@ export class DeliveryEngine {
 		delivery.attempts++;
 		const attempt = delivery.attempts;
 		const now = Date.now();
-		const timestamp = Math.floor(now / 1000);
 		const at = new Date(now).toISOString();
 		const url = subscription.url;
 		const generation = this.generation;
 		let finished = false;
-
 		const finish = (status: DeliveryStatus, error?: string): void => {
 			if (finished) return;
 			finished = true;
@@ -181,28 +178,7 @@ export class DeliveryEngine {
 			if (outcome === 'retrying') this.schedule(delivery);
 			this.checkIdle();
 		};
-
-		const target = new URL(url);
-		const transport = target.protocol === 'https:' ? https : http;
-		const request = transport.request(target, {
-			method: 'POST',
-			agent: false,
-			headers: {
-				'content-type': 'application/json',
-				'content-length': String(delivery.body.length),
-				'user-agent': USER_AGENT,
-				'webhook-id': delivery.webhookId,
-				'webhook-timestamp': String(timestamp),
-				'webhook-signature': signatureHeader(
-					subscription,
-					delivery.webhookId,
-					timestamp,
-					delivery.body,
-					now,
-				),
-			},
-		});
-		this.inFlight.add(request);
+		const request = this.post(subscription, delivery, now);
 		const timeout = setTimeout(() => {
 			finish('timeout');
 			request.destroy();
@@ -216,6 +192,28 @@ export class DeliveryEngine {
 		});
 		request.on('error', (err) => finish('error', err.message));
 		request.end(delivery.body);
+	}
+
+	/** The signed POST of one attempt (its body not yet written), counted in flight. */
+	private post(subscription: WebhookSubscription, delivery: Delivery, now: number) {
+		const target = new URL(subscription.url);
+		const transport = target.protocol === 'https:' ? https : http;
+		const { webhookId, body } = delivery;
+		const timestamp = Math.floor(now / 1000);
+		const request = transport.request(target, {
+			method: 'POST',
+			agent: false,
+			headers: {
+				'content-type': 'application/json',
+				'content-length': String(body.length),
+				'user-agent': USER_AGENT,
+				'webhook-id': webhookId,
+				'webhook-timestamp': String(timestamp),
+				'webhook-signature': signatureHeader(subscription, { webhookId, timestamp, body }, now),
+			},
+		});
+		this.inFlight.add(request);
+		return request;
 	}
 
 	private outcomeOf(status: DeliveryStatus, attempt: number): DeliveryOutcome {
