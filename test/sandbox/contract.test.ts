@@ -611,7 +611,7 @@ describe('faults in time', () => {
 			}, abortAfterMs).unref();
 		});
 	const closedByClient = () =>
-		waitFor(() => sandbox.streams[0]?.closedByClient, 2_000, 'the stream to see the close');
+		waitFor(() => sandbox.streams[0]?.closedByClient, 10_000, 'the stream to see the close');
 
 	it('hang: accepted, never answered, logged with status 0', async () => {
 		sandbox.addFault({ status: 200, count: 1, hang: true });
@@ -623,7 +623,8 @@ describe('faults in time', () => {
 		sandbox.addFault({ status: 200, count: 1, trickle: { intervalMs: 100, bytes: 1_000 } });
 		const result = await rawGet(`/api/v1/leads/${LEAD}`, 750);
 		expect(result).toMatchObject({ status: 200, ended: false });
-		expect(result.bytes).toBeGreaterThanOrEqual(3);
+		// At most a byte each 100 ms in 750 ms (a busy machine may read fewer, never more).
+		expect(result.bytes).toBeGreaterThanOrEqual(1);
 		expect(result.bytes).toBeLessThanOrEqual(9);
 		await closedByClient();
 		expect(sandbox.streams[0]).toMatchObject({ kind: 'trickle', done: false });
@@ -734,7 +735,8 @@ describe('the control endpoints', () => {
 		);
 		const started = Date.now();
 		await other.close();
-		expect(Date.now() - started).toBeLessThan(1_000);
+		// Not the minute an idle connection is kept open (server.ts): a busy machine may take a few seconds.
+		expect(Date.now() - started).toBeLessThan(10_000);
 		agent.destroy();
 	});
 
@@ -912,7 +914,7 @@ describe('§6 §8 signed deliveries and their retries', () => {
 			ownerName: 'Ada Admin',
 		});
 		expect(() => verify('whsec_' + Buffer.alloc(24, 7).toString('base64'), request)).toThrow();
-		await waitFor(() => crm.deliveries.length === 1, 2_000, 'the delivery log');
+		await waitFor(() => crm.deliveries.length === 1, 10_000, 'the delivery log');
 		expect((await ask('GET /__sandbox/deliveries', crm)).body).toEqual([
 			{
 				subscriptionId: subscription.id,
@@ -964,8 +966,9 @@ describe('§6 §8 signed deliveries and their retries', () => {
 		const { crm, receiver, lead } = await setUp(() => 'hang', { deliveryTimeoutMs: 10_000 });
 		const started = Date.now();
 		await lead();
-		expect(Date.now() - started).toBeLessThan(1_000);
-		await waitFor(() => receiver.received.length === 1, 2_000, 'the hanging delivery');
+		// Far less than the hanging delivery's 10 s: the API did not wait for it.
+		expect(Date.now() - started).toBeLessThan(5_000);
+		await waitFor(() => receiver.received.length === 1, 10_000, 'the hanging delivery');
 		expect(crm.deliveries).toHaveLength(0);
 	});
 
@@ -1034,7 +1037,7 @@ describe('§6 §8 signed deliveries and their retries', () => {
 		const respond = (index: number) => (index === 0 ? 500 : 200);
 		const { crm, receiver, subscription, lead } = await setUp(respond, { timeScale: 0.05 });
 		await lead();
-		await waitFor(() => crm.deliveries.length === 1, 2_000, 'first attempt');
+		await waitFor(() => crm.deliveries.length === 1, 10_000, 'first attempt');
 		expect((await ask(`DELETE /api/v1/webhooks/${subscription.id}`, crm)).status).toBe(204);
 		await crm.deliveriesSettled(1_000);
 		expect(receiver.received).toHaveLength(1);
@@ -1043,7 +1046,7 @@ describe('§6 §8 signed deliveries and their retries', () => {
 	it('close() cancels pending retries', async () => {
 		const { crm, lead } = await setUp(() => 503);
 		await lead();
-		await waitFor(() => crm.deliveries.length === 1, 2_000, 'first attempt');
+		await waitFor(() => crm.deliveries.length === 1, 10_000, 'first attempt');
 		await expect(crm.deliveriesSettled(50)).rejects.toThrow(/pending/);
 		await crm.close();
 		await expect(crm.deliveriesSettled(50)).resolves.toBeUndefined();
@@ -1072,7 +1075,7 @@ describe('§6 §8 signed deliveries and their retries', () => {
 		const again = crm.rotateWebhookSecret(subscription.id, 1);
 		await pause(10);
 		await lead();
-		await waitFor(() => receiver.received.length === 2, 2_000, 'a second delivery');
+		await waitFor(() => receiver.received.length === 2, 10_000, 'a second delivery');
 		expect(() => verify(again.secret, receiver.received[1])).not.toThrow();
 		expect(() => verify(rotated.secret, receiver.received[1])).toThrow();
 		expect((await ask('POST /__sandbox/webhooks/whk_nope/rotate', crm)).status).toBe(404);

@@ -267,6 +267,9 @@ export class SandboxServer {
 				else res.destroy();
 			});
 		});
+		// Idle connections are kept a minute, far past a client's own keep-alive (Node's fetch: 4 s), so that a client
+		// never sends on a connection the server is closing ("other side closed", seen on a machine at load 16).
+		this.server.keepAliveTimeout = 60_000;
 	}
 
 	/** The stores (replaced on reset; read them through this getter). */
