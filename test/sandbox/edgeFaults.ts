@@ -1,3 +1,4 @@
+/* eslint-disable -- not shipped: eslint.dev.config.mjs lints this file, not n8n's node rules */
 /**
  * The faults of `POST /__sandbox/faults` and `addFault` (README.md): what they may hold, and how they answer a request
  * instead of the API.
