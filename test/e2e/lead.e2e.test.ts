@@ -1,10 +1,7 @@
-import type { INodeTypeDescription } from 'n8n-workflow';
-
-import { ACTION_NODE_TYPE, e2eEnv, n8nClient, nodeError, runAction, sandbox } from './lib';
+import { e2eEnv, nodeError, runAction, sandbox } from './lib';
 
 const env = e2eEnv();
 const crm = sandbox(env);
-const n8n = n8nClient(env);
 
 describe(`Lead in real n8n ${env.n8nVersion}`, () => {
 	beforeEach(async () => {
@@ -72,27 +69,5 @@ describe(`Lead in real n8n ${env.n8nVersion}`, () => {
 		expect(JSON.stringify(run.execution)).not.toContain('sk_wrong_key_for_tests');
 		const requests = await crm.requests();
 		expect(requests.at(-1)).toMatchObject({ method: 'GET', status: 401 });
-	});
-
-	it("n8n's editor gets the filter from version 4 on, in the node and its AI tool, and the mapper's fieldWords are field and fields", async () => {
-		const cookie = await n8n.login();
-		const response = await fetch(`${env.n8nUrl}/types/nodes.json`, { headers: { cookie } });
-		const types = (await response.json()) as INodeTypeDescription[];
-		for (const name of [ACTION_NODE_TYPE, `${ACTION_NODE_TYPE}Tool`]) {
-			const properties = types.find((candidate) => candidate.name === name)?.properties ?? [];
-			const filter = properties.find((property) => property.name === 'customFieldFilter');
-			expect(filter?.displayOptions?.show).toMatchObject({
-				resource: ['lead'],
-				operation: ['getMany'],
-				'@version': [{ _cnd: { gte: 4 } }],
-			});
-			const mappers = properties.filter((property) => property.type === 'resourceMapper');
-			expect(mappers).toHaveLength(4);
-			for (const mapper of mappers)
-				expect(mapper.typeOptions?.resourceMapper?.fieldWords).toEqual({
-					singular: 'field',
-					plural: 'fields',
-				});
-		}
 	});
 });

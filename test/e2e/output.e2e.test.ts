@@ -1,7 +1,7 @@
 /* eslint-disable -- not shipped: eslint.dev.config.mjs lints this file, not n8n's node rules */
 /**
- * Output control (issue 18) where real n8n adds to what the unit tests show: the node types n8n's editor gets (the
- * generated AI Agent tool's version and defaults), the editor's Fields list through n8n's load-options endpoint,
+ * Output control (issue 18) where real n8n adds to what the unit tests show (the node types n8n's editor gets, the
+ * generated AI Agent tool's version and defaults, are in test/ui/nodeTypes.ui.test.ts): the editor's Fields list through n8n's load-options endpoint,
  * Create or Update's `_upsert` marker with its hint and the hints of a multi-page Return All and of a run that waited
  * for the rate limit (as n8n stores hints: in the execution's run data, `runData[node][run].hints`), and each output's
  * pairing with the input item it came from, which a later node's `$('Code').item` resolves through n8n's own code.
@@ -10,7 +10,7 @@
  */
 import { randomUUID } from 'node:crypto';
 
-import { OWNER, webhookNode } from '../../scripts/lib/n8n';
+import { webhookNode } from '../../scripts/lib/n8n';
 import {
 	ACTION_NODE_TYPE,
 	callWebhook,
@@ -45,34 +45,6 @@ describe(`Output control in real n8n ${env.n8nVersion}`, () => {
 			title: 'Buyer',
 			value: 1200,
 			customFields: { budget: 'high' },
-		});
-	});
-
-	describe('Simplify', () => {
-		it("the node as an AI Agent tool (n8n's generated crmInvoicingTool) is the node's newest version, 4, with Output Simplified by default (Simplify in 2 and 3)", async () => {
-			const login = await fetch(`${env.n8nUrl}/rest/login`, {
-				method: 'POST',
-				headers: { 'content-type': 'application/json' },
-				body: JSON.stringify({
-					emailOrLdapLoginId: OWNER.email,
-					email: OWNER.email,
-					password: OWNER.password,
-				}),
-			});
-			expect(login.status).toBe(200);
-			const cookie = (login.headers.get('set-cookie') ?? '').split(';')[0];
-			const response = await fetch(`${env.n8nUrl}/types/nodes.json`, { headers: { cookie } });
-			expect(response.status).toBe(200);
-			const types = (await response.json()) as any[];
-			const tool = types.find((type) => type.name === `${ACTION_NODE_TYPE}Tool`);
-			expect(tool).toBeDefined();
-			expect(tool.defaultVersion).toBe(4);
-			const simplify = tool.properties.filter((property: any) => property.name === 'simplify');
-			expect(simplify.length).toBe(6);
-			for (const property of simplify) expect(property.default).toBe(true);
-			const output = tool.properties.filter((property: any) => property.name === 'output');
-			expect(output.length).toBe(6);
-			for (const property of output) expect(property.default).toBe('simple');
 		});
 	});
 
