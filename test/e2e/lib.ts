@@ -266,17 +266,11 @@ export async function waitForExecutions(
 	timeoutMs = 30_000,
 ): Promise<any[]> {
 	await waitFor(
-		async () => (await finishedCount(workflowId, env)) >= count,
+		async () => (await finishedExecutions(workflowId, env, false)).length >= count,
 		timeoutMs,
 		`${count} finished execution(s) of workflow ${workflowId}`,
 	);
 	return await finishedExecutions(workflowId, env);
-}
-
-/** How many executions of a workflow have finished, read without their data: what a wait polls. */
-async function finishedCount(workflowId: string, env: E2eEnv): Promise<number> {
-	const executions = await n8nClient(env).executions(workflowId, false);
-	return executions.filter((execution) => execution.finished || execution.stoppedAt).length;
 }
 
 /** The JSON of the items a node put out (first run, first output) in an execution with data. */
@@ -452,9 +446,16 @@ export function triggerWorkflow(
 	};
 }
 
-/** The finished executions of a workflow so far (newest first, with their data). */
-export async function finishedExecutions(workflowId: string, env = e2eEnv()): Promise<any[]> {
-	return (await n8nClient(env).executions(workflowId)).filter(
+/**
+ * The finished executions of a workflow so far (newest first), with their data unless `includeData` is false: what a
+ * wait polls, every 200 ms, without making n8n load up to 100 executions' data each time.
+ */
+export async function finishedExecutions(
+	workflowId: string,
+	env = e2eEnv(),
+	includeData = true,
+): Promise<any[]> {
+	return (await n8nClient(env).executions(workflowId, includeData)).filter(
 		(execution) => execution.finished || execution.stoppedAt,
 	);
 }
@@ -598,7 +599,7 @@ export async function expectExactlyExecutions(
 	env = e2eEnv(),
 ): Promise<any[]> {
 	await waitFor(
-		async () => (await finishedCount(workflowId, env)) >= count,
+		async () => (await finishedExecutions(workflowId, env, false)).length >= count,
 		timeoutMs,
 		`${count} execution(s)`,
 	);
