@@ -1,16 +1,16 @@
 /* eslint-disable -- not shipped: eslint.dev.config.mjs lints this file, not n8n's node rules */
 /**
- * `npm run test:e2e` runs the end-to-end suite in both pinned n8n versions side by side (`--runtime current,compat`):
- * the whole of test/e2e/ in n8n 2.41.0, as two lanes (SECOND_LANE_FILES), and in 1.123.81 the files whose behaviour
- * differs by version (COMPAT_FILES in scripts/lib/e2eFiles.ts, with the reason for each). `tsx scripts/e2e.ts` alone runs n8n 2.41.0, `--runtime compat`
- * (`npm run test:compat`) 1.123.81; files named on the command line run as named, on either version. It builds dist/
- * when a source is newer (scripts/lib/build.ts). For each version it starts the sandbox CRM and a real n8n with the
- * packed package installed, then runs the jest "e2e" project against them. The tests reach both over HTTP and read
- * what they need from the file named by E2E_ENV; they can ask this script to restart n8n. Several versions run as
- * child processes of this script, one per version, each with its own ports, user folder and sandbox; their output is
- * prefixed with the version, and the run fails if any fails. `--runtime scheduler` is n8n 2.41.0 again with its
- * durable scheduler for polling triggers and durable poll cursors on (SCHEDULER_ENV), running the polling trigger's
- * end-to-end files only (or the files named): `npm run test:scheduler`.
+ * `npm run test:e2e` runs the end-to-end suite in both pinned n8n versions side by side (`--runtime
+ * current,compat,scheduler`), as the lanes of scripts/lib/e2eFiles.ts (LANES): the whole of test/e2e/ in n8n 2.41.0,
+ * and in 1.123.81 the files whose behaviour differs by version (COMPAT_FILES, with the reason for each).
+ * `tsx scripts/e2e.ts` alone runs n8n 2.41.0, `--runtime compat` (`npm run test:compat`) 1.123.81; files named on the
+ * command line run as named, on either version. It builds dist/ when a source is newer (scripts/lib/build.ts). For each
+ * lane it starts the sandbox CRM and a real n8n with the packed package installed, then runs the jest "e2e" project
+ * against them. The tests reach both over HTTP and read what they need from the file named by E2E_ENV; they can ask
+ * this script to restart n8n. Lanes run as child processes of this script, each with its own ports, user folder and
+ * sandbox; their output is prefixed with the lane's name, and the run fails if any fails. `--runtime scheduler` is
+ * n8n 2.41.0 again with its durable scheduler for polling triggers and durable poll cursors on (SCHEDULER_ENV), running
+ * the polling trigger's end-to-end files only (or the files named): `npm run test:scheduler`.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { createServer, request as httpRequest } from 'node:http';
@@ -19,7 +19,14 @@ import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 
 import { ensureBuild } from './lib/build';
-import { asksForFiles, e2eJestArgs, type Lane } from './lib/e2eFiles';
+import {
+	ALL_VARIANTS,
+	asksForFiles,
+	e2eJestArgs,
+	LANES,
+	runtimeOf,
+	type Variant,
+} from './lib/e2eFiles';
 import { installedVersion, installPackage } from './lib/n8n';
 import { ensureRuntime, leanEnv, ROOT, type RuntimeName } from './lib/runtime';
 import { logSize, waitForStoredWorkflows } from './lib/settle';
@@ -78,33 +85,20 @@ const SCHEDULER_ENV = {
 	N8N_POLLER_DURABLE_CURSORS_ENABLED: 'true',
 	N8N_USE_WORKFLOW_PUBLICATION_SERVICE: 'true',
 };
-type Variant = RuntimeName | 'scheduler';
-const runtimeOf = (variant: Variant): RuntimeName =>
-	variant === 'scheduler' ? 'current' : variant;
-
 /** Packed releases of this package, for upgrade tests (see its README). */
 const RELEASES = path.join(ROOT, 'test', 'fixtures', 'releases');
 
-/** One child process of this script: a version (and, for 2.41.0's suite split in two, its lane). */
+/** One child process of this script: a lane of LANES, or one runtime's files. */
 interface Child {
 	variant: Variant;
-	lane: Lane;
-	label: string;
+	lane?: string;
 }
 
-/**
- * The children of a run of several versions. Without files named, 2.41.0's suite runs as two lanes side by side
- * (SECOND_LANE_FILES in scripts/lib/e2eFiles.ts).
- */
+/** The children of a run: the lanes of LANES when all three run without files named, else one per runtime. */
 function childrenOf(variants: Variant[], args: string[]): Child[] {
-	return variants.flatMap((variant): Child[] => {
-		if (variant !== 'current' || asksForFiles(args))
-			return [{ variant, lane: 'whole', label: variant }];
-		return [
-			{ variant, lane: 'first', label: 'current' },
-			{ variant, lane: 'second', label: 'current 2' },
-		];
-	});
+	const all = ALL_VARIANTS.every((variant) => variants.includes(variant));
+	if (!all || asksForFiles(args)) return variants.map((variant) => ({ variant }));
+	return Object.entries(LANES).map(([lane, spec]) => ({ variant: spec.variant, lane }));
 }
 
 /** Each child's output, line by line, prefixed with its label. */
@@ -134,9 +128,10 @@ async function runSideBySide(variants: Variant[], args: string[]): Promise<numbe
 	ensureBuild();
 	for (const name of variants) ensureRuntime(runtimeOf(name));
 	const tsx = path.join(ROOT, 'node_modules', 'tsx', 'dist', 'cli.mjs');
-	const run = ({ variant, lane, label }: Child) =>
+	const run = ({ variant, lane }: Child) =>
 		new Promise<number>((resolve) => {
-			const laneArgs = lane === 'whole' ? [] : ['--lane', lane];
+			const label = lane ?? variant;
+			const laneArgs = lane === undefined ? [] : ['--lane', lane];
 			const child = spawn(
 				process.execPath,
 				[tsx, __filename, '--runtime', variant, ...laneArgs, ...args],
@@ -161,9 +156,9 @@ function takeOption(args: string[], name: string): string | undefined {
 async function main(): Promise<void> {
 	const args = process.argv.slice(2);
 	const asked = takeOption(args, '--runtime') ?? 'current';
-	const lane = (takeOption(args, '--lane') ?? 'whole') as Lane;
-	if (lane !== 'whole' && lane !== 'first' && lane !== 'second')
-		throw new Error(`--lane takes first or second, not ${lane}`);
+	const lane = takeOption(args, '--lane');
+	if (lane !== undefined && LANES[lane] === undefined)
+		throw new Error(`--lane takes one of ${Object.keys(LANES).join(', ')}, not ${lane}`);
 	const runtimes = [...new Set(asked.split(',').map((name) => name.trim()))] as Variant[];
 	for (const name of runtimes)
 		if (name !== 'current' && name !== 'compat' && name !== 'scheduler')
@@ -174,11 +169,9 @@ async function main(): Promise<void> {
 	const variant = runtimes[0];
 	const runtime = runtimeOf(variant);
 	const scheduler = variant === 'scheduler';
-	// The scheduler's run is the polling trigger's files, unless files are named.
-	if (scheduler && !args.some((arg) => arg.endsWith('.e2e.test.ts'))) args.push('test/e2e/polling');
-	const jestArgs = e2eJestArgs(runtime, args, lane);
-	const second = lane === 'second';
-	const workDir = path.join(ROOT, '.tmp', second ? 'e2e-current-2' : `e2e-${variant}`);
+	const jestArgs = e2eJestArgs(variant, args, lane);
+	const name = lane ?? variant;
+	const workDir = path.join(ROOT, '.tmp', `e2e-${name.replace(' ', '-')}`);
 	mkdirSync(workDir, { recursive: true });
 
 	const started = Date.now();
@@ -187,11 +180,7 @@ async function main(): Promise<void> {
 		runtime,
 		userFolder,
 		fresh: true,
-		// Ten apart: a test may use n8n's port + 2, + 4 and + 6 (trigger-invariants.e2e), + 10,000 and + 10,004.
-		n8nPort: Number(
-			process.env.E2E_N8N_PORT ??
-				(second ? 5721 : { current: 5691, compat: 5701, scheduler: 5711 }[variant]),
-		),
+		n8nPort: Number(process.env.E2E_N8N_PORT ?? LANES[name].port),
 		n8nEnv: { ...leanEnv(runtime), ...(scheduler ? SCHEDULER_ENV : {}) },
 		// A high limit by default; rate-limit tests tighten it through /__sandbox/config and restore it.
 		sandbox: { port: 0, rateLimit: { limit: 600, windowMs: 60_000 }, timeScale: 0.001 },
@@ -339,7 +328,7 @@ async function main(): Promise<void> {
 
 	if (jestArgs.length > args.length)
 		console.log(
-			`[e2e] n8n ${stack.runtime.n8nVersion} runs ${jestArgs.length - args.length} files (${lane === 'whole' ? 'COMPAT_FILES' : `its suite's ${lane} lane`})`,
+			`[e2e] n8n ${stack.runtime.n8nVersion} runs ${jestArgs.length - args.length} files (${lane === undefined ? 'its version' : `lane "${lane}"`})`,
 		);
 	const code = await runJestProject('e2e', envFile, ['--verbose', ...jestArgs]);
 

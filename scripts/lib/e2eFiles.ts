@@ -2,7 +2,8 @@
 /**
  * Which end-to-end files each n8n version runs. n8n 2.41.0 runs the whole suite (test/e2e/). n8n 1.123.81 runs the
  * files whose behaviour differs by n8n version, each listed here with the reason; the others exercise the package's own
- * code through the same n8n paths on both versions. Queue mode (scripts/queue.ts) runs test/queue/ only.
+ * code through the same n8n paths on both versions. Queue mode (scripts/queue.ts) runs test/queue/ only. LANES splits
+ * them for `npm run test:e2e`.
  */
 import { existsSync, readdirSync } from 'node:fs';
 import path from 'node:path';
@@ -44,41 +45,100 @@ export const COMPAT_FILES: Readonly<Record<string, string>> = {
 
 const E2E_DIR = path.join('test', 'e2e');
 
-/**
- * n8n 2.41.0's whole suite runs as two lanes side by side, each with its own n8n and sandbox, so that it takes half the
- * wall-clock time (the tests mostly wait: for polls, restarts and the CRM's retries). The second lane runs these files,
- * about half of the suite's time by the per-file durations in CI's log; the first lane runs every other file.
- */
-export const SECOND_LANE_FILES: readonly string[] = [
-	'polling.e2e.test.ts',
-	'polling-reads.e2e.test.ts',
-	'key-rotation.e2e.test.ts',
-	'upgrade.e2e.test.ts',
-	'bounds.e2e.test.ts',
-	'trigger-lifecycle.e2e.test.ts',
-];
+/** What a lane's n8n is: a pinned runtime, or 2.41.0 again with its durable poll scheduler on (scripts/e2e.ts). */
+export type Variant = RuntimeName | 'scheduler';
 
-/** Which part of n8n 2.41.0's suite a run takes: all of it (one lane), or one of the two lanes. */
-export type Lane = 'whole' | 'first' | 'second';
+export const runtimeOf = (variant: Variant): RuntimeName =>
+	variant === 'scheduler' ? 'current' : variant;
 
-/** The listed files' paths (relative to the checkout); throws when one is missing, so none is dropped unnoticed. */
-export function compatFiles(root: string = ROOT): string[] {
-	const files = Object.keys(COMPAT_FILES).map((file) => path.join(E2E_DIR, file));
-	const missing = files.filter((file) => !existsSync(path.join(root, file)));
-	if (missing.length > 0)
-		throw new Error(`COMPAT_FILES names files that do not exist: ${missing.join(', ')}`);
-	return files;
+export interface LaneSpec {
+	variant: Variant;
+	/** n8n's port; lanes are ten apart (a test may use n8n's port + 2, + 4, + 6, + 10,000 and + 10,004). */
+	port: number;
+	/** The files it runs. Without a list: its version's files that no other lane of that version lists. */
+	files?: readonly string[];
 }
 
-/** The files of one lane of n8n 2.41.0's suite; throws when a SECOND_LANE_FILES entry is missing. */
-export function laneFiles(lane: 'first' | 'second', root: string = ROOT): string[] {
-	const all = readdirSync(path.join(root, E2E_DIR)).filter((file) => file.endsWith('.e2e.test.ts'));
-	const missing = SECOND_LANE_FILES.filter((file) => !all.includes(file));
+/**
+ * `npm run test:e2e` runs these lanes side by side, each with its own n8n and sandbox: the tests mostly wait (for polls,
+ * restarts and the CRM's retries), so five lanes take about a fifth of the suite's summed time. n8n 2.41.0 runs the
+ * whole suite over its three lanes, 1.123.81 COMPAT_FILES over its two. The scheduler lane's n8n has its durable poll
+ * scheduler on: it runs the polling files a second time (with the scheduler off they run in "current 2") and
+ * webhook-trigger files, which the poll scheduler does not touch. The lists keep the lanes about equal by the per-file
+ * durations in CI's log. Any other choice of runtimes runs each one's files in one lane.
+ */
+export const LANES: Readonly<Record<string, LaneSpec>> = {
+	current: { variant: 'current', port: 5691 },
+	'current 2': {
+		variant: 'current',
+		port: 5721,
+		files: [
+			'polling.e2e.test.ts',
+			'polling-reads.e2e.test.ts',
+			'key-rotation.e2e.test.ts',
+			'bounds.e2e.test.ts',
+		],
+	},
+	scheduler: {
+		variant: 'scheduler',
+		port: 5711,
+		files: [
+			'polling.e2e.test.ts',
+			'polling-reads.e2e.test.ts',
+			'trigger-trust.e2e.test.ts',
+			'trigger-invariants.e2e.test.ts',
+			'trigger-rotation.e2e.test.ts',
+			'triggerRedirect.e2e.test.ts',
+		],
+	},
+	compat: { variant: 'compat', port: 5701 },
+	'compat 2': {
+		variant: 'compat',
+		port: 5731,
+		files: [
+			'key-rotation.e2e.test.ts',
+			'trigger-invariants.e2e.test.ts',
+			'upgrade.e2e.test.ts',
+			'subscription-repair.e2e.test.ts',
+			'trigger.e2e.test.ts',
+			'mcp.e2e.test.ts',
+		],
+	},
+};
+
+/** The runtimes `npm run test:e2e` runs, each split into its lanes. */
+export const ALL_VARIANTS: readonly Variant[] = ['current', 'compat', 'scheduler'];
+
+/** The listed files' paths (relative to the checkout); throws when one is missing, so none is dropped unnoticed. */
+function existing(list: string, names: readonly string[], root: string): string[] {
+	const missing = names.filter((name) => !existsSync(path.join(root, E2E_DIR, name)));
 	if (missing.length > 0)
-		throw new Error(`SECOND_LANE_FILES names files that do not exist: ${missing.join(', ')}`);
-	const inSecond = (file: string) => SECOND_LANE_FILES.includes(file);
-	const files = all.filter((file) => inSecond(file) === (lane === 'second'));
-	return files.map((file) => path.join(E2E_DIR, file));
+		throw new Error(`${list} names files that do not exist: ${missing.join(', ')}`);
+	return names.map((name) => path.join(E2E_DIR, name));
+}
+
+/** The files n8n 1.123.81 runs (COMPAT_FILES). */
+export function compatFiles(root: string = ROOT): string[] {
+	return existing('COMPAT_FILES', Object.keys(COMPAT_FILES), root);
+}
+
+/** A version's files: n8n 2.41.0 the whole suite, 1.123.81 COMPAT_FILES. */
+function versionFiles(variant: Variant, root: string): string[] {
+	if (runtimeOf(variant) === 'compat') return compatFiles(root);
+	const all = readdirSync(path.join(root, E2E_DIR)).filter((file) => file.endsWith('.e2e.test.ts'));
+	return all.map((file) => path.join(E2E_DIR, file));
+}
+
+/** The files of one lane of LANES; throws when a lane lists a file that does not exist. */
+export function laneFiles(name: string, root: string = ROOT): string[] {
+	const lane = LANES[name];
+	if (lane.files !== undefined) return existing(`Lane "${name}"`, lane.files, root);
+	const version = runtimeOf(lane.variant);
+	const others = Object.entries(LANES).filter(
+		([other, spec]) => other !== name && runtimeOf(spec.variant) === version,
+	);
+	const listed = new Set(others.flatMap(([other]) => laneFiles(other, root)));
+	return versionFiles(lane.variant, root).filter((file) => !listed.has(file));
 }
 
 /** Whether the command line names end-to-end files (a path under test/e2e/ or a file name). */
@@ -87,12 +147,13 @@ export function asksForFiles(args: string[]): boolean {
 }
 
 /**
- * The arguments jest gets for one version's run. Files asked for on the command line run as asked (any file, on either
- * version); without any, 2.41.0 runs the whole suite (or one lane of it) and 1.123.81 the listed files.
+ * The arguments jest gets for one run. Files asked for on the command line run as asked (any file, on either
+ * version); else a lane runs its files, and a runtime alone its version's files (the scheduler: the polling files).
  */
-export function e2eJestArgs(runtime: RuntimeName, args: string[], lane: Lane = 'whole'): string[] {
+export function e2eJestArgs(variant: Variant, args: string[], lane?: string): string[] {
 	if (asksForFiles(args)) return args;
-	if (runtime === 'compat') return [...args, ...compatFiles()];
-	if (lane === 'whole') return args;
-	return [...args, ...laneFiles(lane)];
+	if (lane !== undefined) return [...args, ...laneFiles(lane)];
+	if (variant === 'compat') return [...args, ...compatFiles()];
+	if (variant === 'scheduler') return [...args, path.join(E2E_DIR, 'polling')];
+	return args;
 }

@@ -19,8 +19,8 @@ import {
 	COMPAT_FILES,
 	compatFiles,
 	e2eJestArgs,
+	LANES,
 	laneFiles,
-	SECOND_LANE_FILES,
 } from '../../../scripts/lib/e2eFiles';
 import { withLock } from '../../../scripts/lib/lock';
 
@@ -32,22 +32,25 @@ describe('the end-to-end files each n8n version runs', () => {
 		expect(e2eJestArgs('current', ['-t', 'lead'])).toEqual(['-t', 'lead']);
 	});
 
-	it("2.41.0's two lanes split the whole suite: every file in exactly one, the second lane's as listed", () => {
-		const first = e2eJestArgs('current', [], 'first');
-		const second = e2eJestArgs('current', ['-t', 'lead'], 'second');
-		expect(second.slice(0, 2)).toEqual(['-t', 'lead']);
-		expect(second.slice(2).sort()).toEqual(SECOND_LANE_FILES.map((f) => `test/e2e/${f}`).sort());
-		const all = [...first, ...second.slice(2)].sort();
-		expect(new Set(all).size).toBe(all.length);
-		expect(all).toEqual(
-			readdirSync(path.join(ROOT, 'test', 'e2e'))
-				.filter((file) => file.endsWith('.e2e.test.ts'))
-				.map((file) => `test/e2e/${file}`)
-				.sort(),
-		);
-		expect(e2eJestArgs('current', ['test/e2e/lead.e2e.test.ts'], 'second')).toEqual([
+	it("the lanes split each version's files: every file in exactly one lane of its version, the polling files also under the scheduler", () => {
+		const e2eFiles = readdirSync(path.join(ROOT, 'test', 'e2e'))
+			.filter((file) => file.endsWith('.e2e.test.ts'))
+			.map((file) => `test/e2e/${file}`);
+		const polling = e2eFiles.filter((file) => file.startsWith('test/e2e/polling'));
+		const ofLanes = (...lanes: string[]) => lanes.flatMap((lane) => laneFiles(lane)).sort();
+		expect(ofLanes('current', 'current 2', 'scheduler')).toEqual([...e2eFiles, ...polling].sort());
+		expect(laneFiles('scheduler')).toEqual(expect.arrayContaining(polling));
+		expect(ofLanes('compat', 'compat 2')).toEqual([...compatFiles()].sort());
+		expect(laneFiles('current 2')).toEqual(LANES['current 2'].files?.map((f) => `test/e2e/${f}`));
+		expect(e2eJestArgs('current', ['-t', 'lead'], 'current 2')).toEqual([
+			'-t',
+			'lead',
+			...laneFiles('current 2'),
+		]);
+		expect(e2eJestArgs('current', ['test/e2e/lead.e2e.test.ts'], 'current 2')).toEqual([
 			'test/e2e/lead.e2e.test.ts',
 		]);
+		expect(e2eJestArgs('scheduler', [])).toEqual(['test/e2e/polling']);
 	});
 
 	it('1.123.81 runs the listed files, each an existing end-to-end file with a reason; other arguments stay, files named on the command line replace the list', () => {
@@ -65,13 +68,13 @@ describe('the end-to-end files each n8n version runs', () => {
 		]);
 	});
 
-	it("a file that 1.123.81's list or 2.41.0's second lane names but does not exist fails the run instead of being dropped", () => {
+	it("a file that 1.123.81's list or a lane names but does not exist fails the run instead of being dropped", () => {
 		const empty = mkdtempSync(path.join(tmpdir(), 'crm-lists-'));
 		mkdirSync(path.join(empty, 'test', 'e2e'), { recursive: true });
 		try {
 			expect(() => compatFiles(empty)).toThrow(/COMPAT_FILES names files that do not exist/);
-			expect(() => laneFiles('first', empty)).toThrow(
-				/SECOND_LANE_FILES names files that do not exist/,
+			expect(() => laneFiles('current 2', empty)).toThrow(
+				/Lane "current 2" names files that do not exist/,
 			);
 		} finally {
 			rmSync(empty, { recursive: true, force: true });
