@@ -14,6 +14,7 @@ import {
 	writeFileSync,
 } from 'node:fs';
 import path from 'node:path';
+import { setTimeout as delay } from 'node:timers/promises';
 
 import { ROOT, type Runtime } from './runtime';
 import { assertPortFree, stopChild } from './system';
@@ -411,16 +412,31 @@ export class N8nClient {
 		if (!this.apiKey) throw new Error('n8n returned no API key');
 	}
 
+	/**
+	 * n8n's public API. On a busy machine n8n's database check can lag and n8n then refuses every request with 503
+	 * "Database is not ready!" (before handling it): such an answer is asked again, for at most 30 s.
+	 */
 	async api<T = any>(method: string, route: string, body?: unknown): Promise<T> {
+		const deadline = Date.now() + 30_000;
+		let answer = await this.publicApi(method, route, body);
+		while (answer.status === 503 && answer.text.includes('Database is not ready')) {
+			if (Date.now() > deadline) break;
+			await delay(500);
+			answer = await this.publicApi(method, route, body);
+		}
+		const { status, text } = answer;
+		if (status < 200 || status >= 300)
+			throw new Error(`n8n ${method} /api/v1${route} → ${status}: ${text.slice(0, 800)}`);
+		return (text ? JSON.parse(text) : {}) as T;
+	}
+
+	private async publicApi(method: string, route: string, body?: unknown) {
 		const response = await fetch(`${this.url}/api/v1${route}`, {
 			method,
 			headers: { 'content-type': 'application/json', 'x-n8n-api-key': this.apiKey },
 			body: body === undefined ? undefined : JSON.stringify(body),
 		});
-		const text = await response.text();
-		if (!response.ok)
-			throw new Error(`n8n ${method} /api/v1${route} → ${response.status}: ${text.slice(0, 800)}`);
-		return (text ? JSON.parse(text) : {}) as T;
+		return { status: response.status, text: await response.text() };
 	}
 
 	async createCredential(
