@@ -3,10 +3,9 @@
  * Issue 22, point 3, in a real n8n (2.41.0, and 1.123.81 with `--runtime compat`) against the sandbox CRM: the
  * credential's API key is changed (a new key added at the CRM, the credential updated in n8n, the old key revoked)
  * and the trigger goes on receiving without a re-publish:
- * - a change while n8n runs: the next delivery runs (and the secret is wrapped anew under the new key);
- * - then a restart: deliveries still run, through the same subscription;
- * - a change right after a delivery, the next delivery at once, then a restart at once: nothing is lost (issue 29,
- *   defect 2: the first verified delivery after the change re-wraps the secret, whatever the timing);
+ * - a change while n8n runs, right after a delivery, the next delivery at once, then a restart at once: nothing is lost,
+ *   through the same subscription (issue 29, defect 2: the first verified delivery after the change re-wraps the
+ *   secret, whatever the timing; its log line: test/unit/trigger/keyRotation.test);
  * - a change with a restart before any delivery: a delivery without signature headers gets 401 and renews nothing;
  *   within a minute there is one live subscription at the trigger's URL, receiving, and n8n's log says what happened
  *   (1.x: activation at start-up; 2.41: the first delivery, whose event is lost: docs/trigger.md, "Rotating the API
@@ -91,33 +90,6 @@ afterEach(async () => {
 });
 
 describe(`A change of the trigger's API key in real n8n ${env.n8nVersion}`, () => {
-	it('while n8n runs: the next delivery runs; after a restart deliveries still run, through the same subscription', async () => {
-		const [subscription] = await mine();
-		const before = await triggerState(workflowId);
-		await rotateKey();
-
-		await crm.api('POST', '/leads', { name: 'After the key change' });
-		await expectExactlyExecutions(workflowId, 1);
-		// The process held the secret: it wrapped it anew under the new key, and n8n saved that.
-		await waitFor(
-			async () => (await triggerState(workflowId)).secretWrapped !== before.secretWrapped,
-			10_000,
-			'the secret wrapped anew',
-		);
-		await expectLogged(
-			`wrapped the signing secret of webhook subscription ${subscription.id} anew under the new key`,
-		);
-
-		await restartN8n();
-		await crm.api('POST', '/leads', { name: 'After the key change and a restart' });
-		await expectExactlyExecutions(workflowId, 2);
-		expect((await mine()).map((s) => s.id)).toEqual([subscription.id]);
-		const attempts = (await crm.deliveries()).filter(
-			(delivery) => delivery.subscriptionId === subscription.id,
-		);
-		expect(attempts.map((attempt) => attempt.status)).toEqual([200, 200]);
-	});
-
 	it('a change right after a delivery, the next delivery at once, then a restart at once: no delivery is lost', async () => {
 		const [subscription] = await mine();
 		await crm.api('POST', '/leads', { name: 'Before the key change' });
