@@ -6,10 +6,10 @@
  * - a change while n8n runs, right after a delivery, the next delivery at once, then a restart at once: nothing is lost,
  *   through the same subscription (issue 29, defect 2: the first verified delivery after the change re-wraps the
  *   secret, whatever the timing; its log line: test/unit/trigger/keyRotation.test);
- * - a change with a restart before any delivery: a delivery without signature headers gets 401 and renews nothing;
- *   within a minute there is one live subscription at the trigger's URL, receiving, and n8n's log says what happened
- *   (1.x: activation at start-up; 2.41: the first delivery, whose event is lost: docs/trigger.md, "Rotating the API
- *   key");
+ * - a change with a restart before any delivery: within a minute there is one live subscription at the trigger's URL,
+ *   receiving, and n8n's log says what happened (1.x: activation at start-up; 2.41: the first delivery, whose event is
+ *   lost: docs/trigger.md, "Rotating the API key"; that an unsigned delivery gets 401 and renews nothing:
+ *   test/unit/trigger/keyRotation.test);
  * - the same with a POST /webhooks that fails once (issue 29, defect 1): the old subscription stays, stored and at the
  *   CRM, until a later attempt has created the new one; then one live subscription, receiving.
  */
@@ -119,21 +119,6 @@ describe(`A change of the trigger's API key in real n8n ${env.n8nVersion}`, () =
 		await rotateKey();
 		const logFrom = logSize(env.logFile);
 		await restartN8n();
-		// A delivery that cannot be a genuine one (no signature headers) is answered 401 and changes nothing: it cannot
-		// make the trigger subscribe anew (on 2.41 the old subscription is still the one; 1.x renewed at start-up).
-		const unsigned = await fetch(triggerUrl(workflow), {
-			method: 'POST',
-			headers: { 'content-type': 'application/json' },
-			body: JSON.stringify({
-				event: 'lead.created',
-				timestamp: new Date().toISOString(),
-				payload: { id: 'forged' },
-			}),
-		});
-		expect(unsigned.status).toBe(401);
-		const afterUnsigned = await mine();
-		expect(afterUnsigned).toHaveLength(1);
-		if (await usesPublicationService()) expect(afterUnsigned[0].id).toBe(old.id);
 		const started = Date.now();
 		// 2.41 runs no hook at start-up: the first delivery finds the secret unreadable and subscribes anew. 1.x has
 		// subscribed anew at start-up already; this lead then simply runs.
