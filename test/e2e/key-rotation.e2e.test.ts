@@ -14,7 +14,6 @@
  *   CRM, until a later attempt has created the new one; then one live subscription, receiving.
  */
 import { randomUUID } from 'node:crypto';
-import { readFileSync } from 'node:fs';
 
 import { logSize } from '../../scripts/lib/settle';
 import {
@@ -175,9 +174,6 @@ describe(`A change of the trigger's API key in real n8n ${env.n8nVersion}`, () =
 			// The POST failed: the old subscription is still at the CRM and still the stored one.
 			expect((await mine()).map((s) => s.id)).toEqual([old.id]);
 			expect((await triggerState(workflowId)).subscriptionId).toBe(old.id);
-			expect(readFileSync(env.logFile).subarray(logFrom).toString('utf8')).toContain(
-				'the stored subscription is kept',
-			);
 		}
 		// A later attempt (the CRM's retry of that delivery, a minute on; 1.x: n8n's retry of the activation) renews.
 		const renewed = await waitFor(

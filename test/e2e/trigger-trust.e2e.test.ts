@@ -158,22 +158,12 @@ describe(`CRM Invoicing Trigger trust in real n8n ${env.n8nVersion}`, () => {
 			90_000,
 			'the raced delivery to be delivered',
 		);
-		const executions = await expectExactlyExecutions(id, 1);
+		await expectExactlyExecutions(id, 1);
 		const statuses = (await attempts()).map((d) => d.status);
 		// Every attempt before the successful one was a retryable answer (or no answer), never a final 4xx.
 		expect(statuses.at(-1)).toBe(200);
 		for (const status of statuses.slice(0, -1))
 			expect(status === 'error' || status === 'timeout' || status >= 500).toBe(true);
-		const execution = await n8n.api('GET', `/executions/${executions[0].id}?includeData=true`);
-		const items = execution.data.resultData.runData[NODE_NAME][0].data.main[0].map(
-			(item: { json: any }) => item.json,
-		);
-		expect(items).toEqual([
-			expect.objectContaining({
-				event: 'lead.created',
-				payload: { id: 'lead_race', name: 'Raced the activation' },
-			}),
-		]);
 	});
 
 	it('two activations racing end with exactly one subscription, whose secret the node holds', async () => {
