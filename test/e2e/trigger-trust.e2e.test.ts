@@ -4,7 +4,8 @@
  * - a delivery that races the activation, and one sent while n8n restarts, each run exactly once;
  * - two racing activations end with one subscription, whose secret the node holds;
  * - n8n restarted with another WEBHOOK_URL: every active trigger (one with Custom Event Names alone) ends with one
- *   subscription at the new URL, by each version's rule (1.x: the restart; 2.41: nothing until re-published);
+ *   subscription at the new URL, by each version's rule (1.x: the restart; 2.41: nothing until re-published); the
+ *   old ones are kept, named in a warning and answered 410, and nothing is deleted;
  * - repeated signature lines and a non-ASCII webhook-id reach the node as sent and verify (two entries, one matching:
  *   the trigger subscribes anew, issue 40).
  * The node's own logic (list shapes, event names, signatures, ownership) is proved in test/unit/trigger/.
@@ -183,7 +184,7 @@ describe(`CRM Invoicing Trigger trust in real n8n ${env.n8nVersion}`, () => {
 		await expectExactlyExecutions(id, 1);
 	});
 
-	it("follows n8n's URL: restarted with another WEBHOOK_URL, each active trigger has one subscription there, others untouched", async () => {
+	it("follows n8n's URL: restarted with another WEBHOOK_URL, each active trigger has one subscription there, the old ones kept", async () => {
 		const first = triggerWorkflow('trust: url A', ['lead.created']);
 		const second = triggerWorkflow('trust: url B', []);
 		second.nodes[0].parameters.options = { customEvents: 'lead.created' };
@@ -191,21 +192,8 @@ describe(`CRM Invoicing Trigger trust in real n8n ${env.n8nVersion}`, () => {
 		const secondId = await createWorkflow(second);
 		await n8n.activate(firstId);
 		await n8n.activate(secondId);
-		// A person's subscription at the trigger's own URL, and another n8n's at its own.
-		const handMade = await crm.api('POST', '/webhooks', {
-			name: 'Made by hand',
-			url: urlOf(first),
-			events: ['lead.created'],
-		});
-		const otherInstance = await crm.api('POST', '/webhooks', {
-			name: 'n8n: elsewhere [n8n:OTHERinstance123]',
-			url: 'https://other-n8n.example.com/webhook/x/webhook',
-			events: ['lead.created'],
-		});
 		const before = await crm.webhooks();
-		const oldIds = [first, second].map(
-			(w) => before.find((s) => s.url === urlOf(w) && s.id !== handMade.id).id,
-		);
+		const oldIds = [first, second].map((w) => before.find((s) => s.url === urlOf(w)).id);
 		await crm.clearRequests();
 
 		try {
@@ -231,14 +219,11 @@ describe(`CRM Invoicing Trigger trust in real n8n ${env.n8nVersion}`, () => {
 			for (const workflow of [first, second]) {
 				expect(after.filter((s) => s.url === urlOf(workflow, alias))).toHaveLength(1);
 			}
-			expect(after.map((s) => s.id)).toEqual(
-				expect.arrayContaining([handMade.id, otherInstance.id]),
-			);
 			// The old subscriptions deliver to another URL than the triggers' own now: never deleted, whatever that URL
 			// answers (issue 22). Each is kept, retired and named in a warning, and nothing is deleted at all.
 			const kept = after.filter((s) => oldIds.includes(s.id));
 			expect(kept.map((s) => s.id).sort()).toEqual([...oldIds].sort());
-			expect(after).toHaveLength(6);
+			expect(after).toHaveLength(4);
 			expect((await crm.requests()).filter((r) => r.method === 'DELETE')).toEqual([]);
 			for (const subscription of kept)
 				await expectLogged(`kept webhook subscription ${subscription.id}`);
@@ -261,8 +246,6 @@ describe(`CRM Invoicing Trigger trust in real n8n ${env.n8nVersion}`, () => {
 			await restartAt('default');
 			throw error;
 		}
-		await crm.api('DELETE', `/webhooks/${handMade.id}`);
-		await crm.api('DELETE', `/webhooks/${otherInstance.id}`);
 		if (!restartCase) {
 			// The next test (the restart case, which starts from the alias address) is skipped here: hand n8n back to its
 			// default address, once both triggers have followed it, as that test's own clean-up would.
