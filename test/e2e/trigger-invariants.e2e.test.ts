@@ -2,18 +2,16 @@
 /**
  * Issue 22 in a real n8n (2.41.0, and 1.123.81 with `--runtime compat`) against the sandbox CRM:
  * - the trigger deletes only at its own URL: a restored copy of this n8n (a copied user folder started with another
- *   WEBHOOK_URL) never deletes production's subscription, at start-up or when unpublished there, while production is
- *   down; production then receives (whatever production's URL answers, and planted subscriptions at internal
- *   addresses, the node never asks: test/unit/trigger/trust.test);
+ *   WEBHOOK_URL) never deletes production's subscription, at start-up or when unpublished there; production then
+ *   receives (the node never asks production's URL, whether it is down or answers OPTIONS with 404, nor planted
+ *   subscriptions at internal addresses: test/unit/trigger/trust.test);
  * - forged deliveries to ten triggers (one n8n process) start nothing and cost at most one question to the CRM;
  * - a DELETE answered 200 with an HTML page is not a deletion at the trigger's deactivation: n8n keeps the stored
  *   subscription and the next activation reuses it (the warning's text: test/unit/trigger/lifecycle.test; in the
  *   action node: test/unit/actions/webhook.test.ts).
- * Ports besides n8n's own: its port + 2 (the proxy in front of production), + 4 (the restored copy; its task broker
- * takes + 10004).
+ * Ports besides n8n's own: its port + 4 (the restored copy; its task broker takes + 10004).
  */
 import { cpSync, existsSync, readFileSync, rmSync } from 'node:fs';
-import { createServer, request as httpRequest, type Server } from 'node:http';
 import path from 'node:path';
 
 import { N8nClient, N8nProcess } from '../../scripts/lib/n8n';
@@ -26,7 +24,6 @@ import {
 	finishedExecutions,
 	FORGED_SECRET,
 	n8nClient,
-	restartN8n,
 	sandbox,
 	sendSignedDelivery,
 	triggerState,
@@ -41,7 +38,6 @@ const env = e2eEnv();
 const crm = sandbox(env);
 const n8n = n8nClient(env);
 const N8N_PORT = Number(new URL(env.n8nUrl).port);
-const PROXY_PORT = N8N_PORT + 2;
 const COPY_PORT = N8N_PORT + 4;
 
 const created: string[] = [];
@@ -69,27 +65,7 @@ afterEach(async () => {
 });
 
 /** Named when one of this test's ports is taken. */
-const PORTS_USE = `trigger-invariants.e2e (it uses n8n's port + 2 and + 4 (and + 10004))`;
-
-/** Every request an HTTP server received (method and path), and a way to close it. */
-async function listen(
-	port: number,
-	handle: (
-		request: import('node:http').IncomingMessage,
-		response: import('node:http').ServerResponse,
-	) => void,
-): Promise<Server> {
-	await assertPortFree(port, PORTS_USE);
-	const server = createServer(handle);
-	await new Promise<void>((resolve) => server.listen(port, '127.0.0.1', resolve));
-	return server;
-}
-
-async function close(server: Server | undefined): Promise<void> {
-	if (!server) return;
-	server.closeAllConnections();
-	await new Promise((resolve) => server.close(resolve));
-}
+const PORTS_USE = `trigger-invariants.e2e (it uses n8n's port + 4 (and + 10004))`;
 
 describe(`The trigger deletes only at its own URL and contacts only the CRM, in real n8n ${env.n8nVersion}`, () => {
 	beforeAll(async () => {
@@ -167,49 +143,13 @@ describe(`The trigger deletes only at its own URL and contacts only the CRM, in 
 });
 
 /**
- * Production runs behind an address this test controls (a proxy in front of n8n), so that the test can make it
- * unreachable ("down": the port refuses connections) as seen from a restored copy. The copy is another n8n started
- * from a copy of production's user folder (same database, instance id and static data) with its own WEBHOOK_URL: it
- * computes the same owner tag.
+ * The copy is another n8n started from a copy of production's user folder (same database, instance id and static
+ * data) with its own WEBHOOK_URL: it computes the same owner tag.
  */
-describe(`A restored copy of n8n ${env.n8nVersion} while production is down`, () => {
-	let proxy: Server | undefined;
-	const target = new URL(env.n8nUrl);
-	const proxyUrl = `http://127.0.0.1:${PROXY_PORT}`;
-
-	async function openProxy(): Promise<void> {
-		proxy = await listen(PROXY_PORT, (incoming, outgoing) => {
-			const forwarded = httpRequest(
-				{
-					host: target.hostname,
-					port: target.port,
-					method: incoming.method,
-					path: incoming.url,
-					headers: incoming.headers,
-				},
-				(answer) => {
-					outgoing.writeHead(answer.statusCode ?? 502, answer.headers);
-					answer.pipe(outgoing);
-				},
-			);
-			forwarded.on('error', () => {
-				if (!outgoing.headersSent) outgoing.writeHead(502);
-				outgoing.end();
-			});
-			incoming.pipe(forwarded);
-		});
-	}
-
+describe(`A restored copy of n8n ${env.n8nVersion}`, () => {
 	beforeAll(async () => {
 		await assertPortFree(COPY_PORT, PORTS_USE);
 		await assertPortFree(COPY_PORT + 10_000, PORTS_USE);
-		await openProxy();
-		await restartN8n({ webhookUrl: proxyUrl });
-	});
-
-	afterAll(async () => {
-		await close(proxy);
-		await restartN8n({ webhookUrl: 'default' });
 	});
 
 	it("production's subscription survives the copy's start-up and the copy unpublishing; production then receives", async () => {
@@ -218,14 +158,10 @@ describe(`A restored copy of n8n ${env.n8nVersion} while production is down`, ()
 		created.push(id);
 		await n8n.activate(id);
 		const production = await waitFor(
-			async () => (await crm.webhooks()).find((s) => s.url === triggerUrl(workflow, proxyUrl)),
+			async () => (await crm.webhooks()).find((s) => s.url === triggerUrl(workflow)),
 			30_000,
 			"production's subscription",
 		);
-
-		// Production as the copy sees it: down.
-		await close(proxy);
-		proxy = undefined;
 
 		const folder = path.dirname(env.logFile);
 		const copyFolder = `${folder}-restored-copy`;
@@ -284,14 +220,11 @@ describe(`A restored copy of n8n ${env.n8nVersion} while production is down`, ()
 			rmSync(copyFolder, { recursive: true, force: true });
 		}
 
-		// Production back as it was: it receives, through the subscription it had all along.
-		await openProxy();
+		// Production receives, through the subscription it had all along.
 		await crm.api('POST', '/leads', { name: 'After the restored copy' });
 		await expectExactlyExecutions(id, 1);
 		expect(
-			(await crm.webhooks())
-				.filter((s) => s.url === triggerUrl(workflow, proxyUrl))
-				.map((s) => s.id),
+			(await crm.webhooks()).filter((s) => s.url === triggerUrl(workflow)).map((s) => s.id),
 		).toEqual([production.id]);
 	});
 });
