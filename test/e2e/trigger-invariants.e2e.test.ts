@@ -67,7 +67,7 @@ afterEach(async () => {
 /** Named when one of this test's ports is taken. */
 const PORTS_USE = `trigger-invariants.e2e (it uses n8n's port + 4 (and + 10004))`;
 
-describe(`The trigger deletes only at its own URL and contacts only the CRM, in real n8n ${env.n8nVersion}`, () => {
+describe(`Forged deliveries to many triggers, and a deletion the CRM did not do, in real n8n ${env.n8nVersion}`, () => {
 	beforeAll(async () => {
 		await crm.reset();
 		await crm.config({ personality: 'standard', deliverOnCreate: false });
