@@ -3,19 +3,17 @@
  * Issue 22, point 3, in a real n8n (2.41.0, and 1.123.81 with `--runtime compat`) against the sandbox CRM: the
  * credential's API key is changed (a new key added at the CRM, the credential updated in n8n, the old key revoked)
  * and the trigger goes on receiving without a re-publish:
- * - a change while n8n runs: the next delivery runs (and the secret is wrapped anew under the new key);
- * - then a restart: deliveries still run, through the same subscription;
- * - a change right after a delivery, the next delivery at once, then a restart at once: nothing is lost (issue 29,
- *   defect 2: the first verified delivery after the change re-wraps the secret, whatever the timing);
- * - a change with a restart before any delivery: a delivery without signature headers gets 401 and renews nothing;
- *   within a minute there is one live subscription at the trigger's URL, receiving, and n8n's log says what happened
- *   (1.x: activation at start-up; 2.41: the first delivery, whose event is lost: docs/trigger.md, "Rotating the API
- *   key");
+ * - a change while n8n runs, right after a delivery, the next delivery at once, then a restart at once: nothing is lost,
+ *   through the same subscription (issue 29, defect 2: the first verified delivery after the change re-wraps the
+ *   secret, whatever the timing; its log line: test/unit/trigger/keyRotation.test);
+ * - a change with a restart before any delivery: within a minute there is one live subscription at the trigger's URL,
+ *   receiving, and n8n's log says what happened (1.x: activation at start-up; 2.41: the first delivery, whose event is
+ *   lost: docs/trigger.md, "Rotating the API key"; that an unsigned delivery gets 401 and renews nothing:
+ *   test/unit/trigger/keyRotation.test);
  * - the same with a POST /webhooks that fails once (issue 29, defect 1): the old subscription stays, stored and at the
  *   CRM, until a later attempt has created the new one; then one live subscription, receiving.
  */
 import { randomUUID } from 'node:crypto';
-import { readFileSync } from 'node:fs';
 
 import { logSize } from '../../scripts/lib/settle';
 import {
@@ -91,33 +89,6 @@ afterEach(async () => {
 });
 
 describe(`A change of the trigger's API key in real n8n ${env.n8nVersion}`, () => {
-	it('while n8n runs: the next delivery runs; after a restart deliveries still run, through the same subscription', async () => {
-		const [subscription] = await mine();
-		const before = await triggerState(workflowId);
-		await rotateKey();
-
-		await crm.api('POST', '/leads', { name: 'After the key change' });
-		await expectExactlyExecutions(workflowId, 1);
-		// The process held the secret: it wrapped it anew under the new key, and n8n saved that.
-		await waitFor(
-			async () => (await triggerState(workflowId)).secretWrapped !== before.secretWrapped,
-			10_000,
-			'the secret wrapped anew',
-		);
-		await expectLogged(
-			`wrapped the signing secret of webhook subscription ${subscription.id} anew under the new key`,
-		);
-
-		await restartN8n();
-		await crm.api('POST', '/leads', { name: 'After the key change and a restart' });
-		await expectExactlyExecutions(workflowId, 2);
-		expect((await mine()).map((s) => s.id)).toEqual([subscription.id]);
-		const attempts = (await crm.deliveries()).filter(
-			(delivery) => delivery.subscriptionId === subscription.id,
-		);
-		expect(attempts.map((attempt) => attempt.status)).toEqual([200, 200]);
-	});
-
 	it('a change right after a delivery, the next delivery at once, then a restart at once: no delivery is lost', async () => {
 		const [subscription] = await mine();
 		await crm.api('POST', '/leads', { name: 'Before the key change' });
@@ -147,21 +118,6 @@ describe(`A change of the trigger's API key in real n8n ${env.n8nVersion}`, () =
 		await rotateKey();
 		const logFrom = logSize(env.logFile);
 		await restartN8n();
-		// A delivery that cannot be a genuine one (no signature headers) is answered 401 and changes nothing: it cannot
-		// make the trigger subscribe anew (on 2.41 the old subscription is still the one; 1.x renewed at start-up).
-		const unsigned = await fetch(triggerUrl(workflow), {
-			method: 'POST',
-			headers: { 'content-type': 'application/json' },
-			body: JSON.stringify({
-				event: 'lead.created',
-				timestamp: new Date().toISOString(),
-				payload: { id: 'forged' },
-			}),
-		});
-		expect(unsigned.status).toBe(401);
-		const afterUnsigned = await mine();
-		expect(afterUnsigned).toHaveLength(1);
-		if (await usesPublicationService()) expect(afterUnsigned[0].id).toBe(old.id);
 		const started = Date.now();
 		// 2.41 runs no hook at start-up: the first delivery finds the secret unreadable and subscribes anew. 1.x has
 		// subscribed anew at start-up already; this lead then simply runs.
@@ -218,9 +174,6 @@ describe(`A change of the trigger's API key in real n8n ${env.n8nVersion}`, () =
 			// The POST failed: the old subscription is still at the CRM and still the stored one.
 			expect((await mine()).map((s) => s.id)).toEqual([old.id]);
 			expect((await triggerState(workflowId)).subscriptionId).toBe(old.id);
-			expect(readFileSync(env.logFile).subarray(logFrom).toString('utf8')).toContain(
-				'the stored subscription is kept',
-			);
 		}
 		// A later attempt (the CRM's retry of that delivery, a minute on; 1.x: n8n's retry of the activation) renews.
 		const renewed = await waitFor(

@@ -1,18 +1,16 @@
 /* eslint-disable -- not shipped: eslint.dev.config.mjs lints this file, not n8n's node rules */
 /**
- * Issue 11 (trust, trigger side), issue 13 item 3 and issue 12's trigger points, in a real n8n against the sandbox,
- * under both sandbox personalities (the alternate one refuses undocumented event names and lists webhooks as a bare
- * array; the restart cases run under the standard one):
+ * Issue 11 (trust, trigger side), issue 13 item 3 and issue 12's trigger points, in a real n8n against the sandbox:
  * - a delivery that races the activation, and one sent while n8n restarts, each run exactly once;
- * - the trigger deletes only its own subscriptions (imported workflow with another instance's static data, a hand-made
- *   subscription, another workflow's trigger), and two racing activations end with one subscription;
- * - n8n restarted with another WEBHOOK_URL: every active trigger ends with one subscription at the new URL;
- * - repeated / comma-joined signature lines and a non-ASCII webhook-id verify (two entries, one matching: the trigger
- *   subscribes anew, issue 40); refusals are logged as warnings;
- * - Events may stay empty when Custom Event Names are given; a refused event name is named, nothing left behind.
+ * - two racing activations end with one subscription, whose secret the node holds;
+ * - n8n restarted with another WEBHOOK_URL: every active trigger (one with Custom Event Names alone) ends with one
+ *   subscription at the new URL, by each version's rule (1.x: the restart; 2.41: nothing until re-published); the
+ *   old ones are kept, named in a warning and answered 410, and nothing is deleted;
+ * - repeated signature lines and a non-ASCII webhook-id reach the node as sent and verify (two entries, one matching:
+ *   the trigger subscribes anew, issue 40).
+ * The node's own logic (list shapes, event names, signatures, ownership) is proved in test/unit/trigger/.
  */
 import { randomUUID } from 'node:crypto';
-import { readFileSync } from 'node:fs';
 import { connect } from 'node:net';
 
 import {
@@ -23,11 +21,10 @@ import {
 	renewedSubscription,
 	restartN8n,
 	sandbox,
-	sendUntilAsked,
 	TRIGGER_NODE_NAME as NODE_NAME,
-	TRIGGER_NODE_TYPE,
 	triggerState as staticDataOf,
 	triggerUrl as urlOf,
+	triggerWorkflow,
 	usesPublicationService,
 	waitFor,
 } from './lib';
@@ -37,31 +34,6 @@ jest.setTimeout(300_000);
 const env = e2eEnv();
 const crm = sandbox(env);
 const n8n = n8nClient(env);
-
-function triggerWorkflow(
-	name: string,
-	parameters: Record<string, unknown>,
-	staticData?: Record<string, unknown>,
-) {
-	const credential = env.credentials.admin;
-	return {
-		name,
-		nodes: [
-			{
-				id: randomUUID(),
-				name: NODE_NAME,
-				type: TRIGGER_NODE_TYPE,
-				typeVersion: 1,
-				position: [0, 0],
-				webhookId: randomUUID(),
-				parameters: { options: {}, ...parameters },
-				credentials: { crmInvoicingApi: { id: credential.id, name: credential.name } },
-			},
-		],
-		connections: {},
-		...(staticData ? { staticData } : {}),
-	};
-}
 
 /** Which WEBHOOK_URL n8n runs with now. */
 let n8nBase: 'default' | 'alias' = 'default';
@@ -157,380 +129,237 @@ afterEach(async () => {
 	}
 });
 
-afterAll(async () => {
-	await crm.config({ personality: 'standard', deliverOnCreate: false });
-});
+describe(`CRM Invoicing Trigger trust in real n8n ${env.n8nVersion}`, () => {
+	/** The delivery-during-restart case, on n8n 2.x (see below). */
+	const restartCase = env.runtime !== 'compat';
 
-describe.each(['standard', 'alternate'] as const)(
-	`CRM Invoicing Trigger trust in real n8n ${env.n8nVersion} (%s sandbox)`,
-	(personality) => {
-		/**
-		 * The restart cases run under the standard personality: the personalities differ in the event names the API
-		 * takes and in the webhook list's shape, which unit tests read in both shapes (lists.test, pagination.test);
-		 * a restart adds nothing to either, and each costs n8n a start-up.
-		 */
-		const restarts = personality === 'standard';
-		/** The delivery-during-restart case, on n8n 2.x (see below). */
-		const restartCase = restarts && env.runtime !== 'compat';
+	beforeAll(async () => {
+		await crm.reset();
+		await crm.config({ personality: 'standard', deliverOnCreate: false });
+	});
 
-		beforeAll(async () => {
-			await crm.reset();
-			await crm.config({ personality, deliverOnCreate: false });
-		});
-
-		it('a delivery that races the activation runs exactly once (503 until the secret is saved, never a final 4xx)', async () => {
-			const workflow = triggerWorkflow('trust: racing delivery', { events: ['lead.created'] });
-			const id = await createWorkflow(workflow);
-			await crm.config({
-				deliverOnCreate: {
-					event: 'lead.created',
-					payload: { id: 'lead_race', name: 'Raced the activation' },
-				},
-			});
-			await n8n.activate(id);
-			await crm.config({ deliverOnCreate: false });
-
-			const [subscription] = (await crm.webhooks()).filter((s) => s.url === urlOf(workflow));
-			expect(subscription).toBeDefined();
-			const attempts = async () =>
-				(await crm.deliveries()).filter((d) => d.subscriptionId === subscription.id);
-			await waitFor(
-				async () => (await attempts()).some((d) => d.outcome === 'delivered'),
-				90_000,
-				'the raced delivery to be delivered',
-			);
-			const executions = await expectExactlyExecutions(id, 1);
-			const statuses = (await attempts()).map((d) => d.status);
-			// Every attempt before the successful one was a retryable answer (or no answer), never a final 4xx.
-			expect(statuses.at(-1)).toBe(200);
-			for (const status of statuses.slice(0, -1))
-				expect(status === 'error' || status === 'timeout' || status >= 500).toBe(true);
-			const execution = await n8n.api('GET', `/executions/${executions[0].id}?includeData=true`);
-			const items = execution.data.resultData.runData[NODE_NAME][0].data.main[0].map(
-				(item: { json: any }) => item.json,
-			);
-			expect(items).toEqual([
-				expect.objectContaining({
-					event: 'lead.created',
-					payload: { id: 'lead_race', name: 'Raced the activation' },
-				}),
-			]);
-		});
-
-		it("never touches another instance's subscription (a workflow imported with its static data), a hand-made one or another workflow's", async () => {
-			// What production's n8n created, and what the exported workflow carries in its static data.
-			const production = await crm.api('POST', '/webhooks', {
-				name: 'n8n: Leads [n8n:PRODinstanceTag1]',
-				url: 'https://n8n.production.example.com/webhook/1f0e/webhook',
-				events: ['lead.created'],
-			});
-			const handMade = await crm.api('POST', '/webhooks', {
-				name: 'Made by hand',
-				url: 'https://hooks.example.com/crm',
-				events: ['lead.created'],
-			});
-			const other = triggerWorkflow('trust: another workflow', { events: ['lead.created'] });
-			const otherId = await createWorkflow(other);
-			await n8n.activate(otherId);
-
-			const imported = triggerWorkflow(
-				'trust: imported',
-				{ events: ['lead.created'] },
-				{
-					[`node:${NODE_NAME}`]: {
-						webhookId: production.id,
-						webhookSecret: production.secret,
-						webhookUrl: production.url,
-						webhookEvents: ['lead.created'],
-						webhookOwner: 'PRODinstanceTag1',
-					},
-				},
-			);
-			const importedId = await createWorkflow(imported);
-			const stored = await staticDataOf(importedId);
-			expect(stored.webhookId).toBe(production.id); // the public API kept the imported static data (0.2's names)
-			await crm.clearRequests();
-			await n8n.activate(importedId);
-
-			const all = await crm.webhooks();
-			const ids = all.map((s) => s.id);
-			expect(ids).toEqual(expect.arrayContaining([production.id, handMade.id]));
-			expect(all.filter((s) => s.url === urlOf(other))).toHaveLength(1);
-			expect(all.filter((s) => s.url === urlOf(imported))).toHaveLength(1);
-			expect((await crm.requests()).filter((r) => r.method === 'DELETE')).toEqual([]);
-			const mine = all.find((s) => s.url === urlOf(imported));
-			// Its own secret is kept wrapped (issue 17); the imported clear secret of the other instance is gone.
-			const now = await staticDataOf(importedId);
-			expect(now.subscriptionId).toBe(mine.id);
-			expect(now.secretWrapped).toMatch(/^aes256gcm\.v1:/);
-			expect(JSON.stringify(now)).not.toContain('whsec_');
-
-			// Deactivating the imported workflow removes its own subscription only.
-			await n8n.deactivate(importedId);
-			const after = (await crm.webhooks()).map((s) => s.id);
-			expect(after).toEqual(expect.arrayContaining([production.id, handMade.id]));
-			expect(after).not.toContain(mine.id);
-			expect(
-				(await crm.requests()).filter((r) => r.method === 'DELETE').map((r) => r.path),
-			).toEqual([`/api/v1/webhooks/${mine.id}`]);
-			await crm.api('DELETE', `/webhooks/${production.id}`);
-			await crm.api('DELETE', `/webhooks/${handMade.id}`);
-		});
-
-		it('two activations racing end with exactly one subscription, whose secret the node holds', async () => {
-			const workflow = triggerWorkflow('trust: racing activations', { events: ['lead.created'] });
-			const id = await createWorkflow(workflow);
-			const results = await Promise.allSettled([n8n.activate(id), n8n.activate(id)]);
-			expect(results.some((result) => result.status === 'fulfilled')).toBe(true);
-			const mine = async () => (await crm.webhooks()).filter((s) => s.url === urlOf(workflow));
-			await waitFor(async () => (await mine()).length === 1, 20_000, 'exactly one subscription');
-			const [subscription] = await mine();
-			await waitFor(
-				async () => (await staticDataOf(id)).subscriptionId === subscription.id,
-				20_000,
-				'the node to hold its subscription',
-			);
-			await crm.api('POST', '/leads', { name: 'After racing activations' });
-			await expectExactlyExecutions(id, 1);
-		});
-
-		(restarts ? it : it.skip)(
-			"follows n8n's URL: restarted with another WEBHOOK_URL, each active trigger has one subscription there, others untouched",
-			async () => {
-				const first = triggerWorkflow('trust: url A', { events: ['lead.created'] });
-				const second = triggerWorkflow('trust: url B', {
-					events: [],
-					options: { customEvents: 'lead.created' },
-				});
-				const firstId = await createWorkflow(first);
-				const secondId = await createWorkflow(second);
-				await n8n.activate(firstId);
-				await n8n.activate(secondId);
-				// A person's subscription at the trigger's own URL, and another n8n's at its own.
-				const handMade = await crm.api('POST', '/webhooks', {
-					name: 'Made by hand',
-					url: urlOf(first),
-					events: ['lead.created'],
-				});
-				const otherInstance = await crm.api('POST', '/webhooks', {
-					name: 'n8n: elsewhere [n8n:OTHERinstance123]',
-					url: 'https://other-n8n.example.com/webhook/x/webhook',
-					events: ['lead.created'],
-				});
-				const before = await crm.webhooks();
-				const oldIds = [first, second].map(
-					(w) => before.find((s) => s.url === urlOf(w) && s.id !== handMade.id).id,
-				);
-				await crm.clearRequests();
-
-				try {
-					await restartAt('alias');
-					await followN8nUrl([firstId, secondId]);
-					const alias = env.webhookAliasUrl as string;
-					// n8n answers before it has activated every workflow: wait for both triggers to have moved.
-					const after = await waitFor(
-						async () => {
-							const now = await crm.webhooks();
-							return [first, second].every((w) => now.some((s) => s.url === urlOf(w, alias)))
-								? now
-								: undefined;
-						},
-						90_000,
-						'both triggers to subscribe at the new URL',
-					);
-					for (const workflow of [first, second]) {
-						expect(after.filter((s) => s.url === urlOf(workflow, alias))).toHaveLength(1);
-					}
-					expect(after.map((s) => s.id)).toEqual(
-						expect.arrayContaining([handMade.id, otherInstance.id]),
-					);
-					// The old subscriptions deliver to another URL than the triggers' own now: never deleted, whatever that URL
-					// answers (issue 22). Each is kept, retired and named in a warning, and nothing is deleted at all.
-					const kept = after.filter((s) => oldIds.includes(s.id));
-					expect(kept.map((s) => s.id).sort()).toEqual([...oldIds].sort());
-					expect(after).toHaveLength(6);
-					expect((await crm.requests()).filter((r) => r.method === 'DELETE')).toEqual([]);
-					for (const subscription of kept)
-						await expectLogged(`kept webhook subscription ${subscription.id}`);
-
-					// Deliveries reach both at the new URL, each exactly once: a kept old subscription's delivery reaches this
-					// n8n too, and is answered 410 (the CRM disables it) without running anything.
-					await crm.api('POST', '/leads', { name: 'After the URL change' });
-					await expectExactlyExecutions(firstId, 1);
-					await expectExactlyExecutions(secondId, 1);
-					for (const subscription of kept) {
-						await waitFor(
-							async () =>
-								(await crm.webhooks()).find((s) => s.id === subscription.id)?.status === 'disabled',
-							30_000,
-							'the retired subscription to be disabled',
-						);
-						await crm.api('DELETE', `/webhooks/${subscription.id}`);
-					}
-				} catch (error) {
-					await restartAt('default');
-					throw error;
-				}
-				await crm.api('DELETE', `/webhooks/${handMade.id}`);
-				await crm.api('DELETE', `/webhooks/${otherInstance.id}`);
-				if (!restartCase) {
-					// The next test (the restart case, which starts from the alias address) is skipped here: hand n8n back to its
-					// default address, once both triggers have followed it, as that test's own clean-up would.
-					await restartAt('default');
-					await followN8nUrl([firstId, secondId]);
-					await waitFor(
-						async () => {
-							const now = await crm.webhooks();
-							return [first, second].every((w) => now.some((s) => s.url === urlOf(w)));
-						},
-						90_000,
-						'both triggers to subscribe at the default URL again',
-					);
-				}
-				// Else n8n stays at the alias address for the next test.
-			},
-		);
-
-		// n8n 1.123 only: once in a CI run under load, the delivery was answered 200 by the trigger right after the restart
-		// but its execution never became visible as finished (n8n logged "Found executions without executionData" for the
-		// public API's list), so the test could not see the run it waits for. Runs on n8n 2.x, where it is the proof; on
-		// 1.x the answers (503 while n8n is not ready, then 200 once) are the same code path.
-		(restartCase ? it : it.skip)(
-			'a delivery sent while n8n restarts runs exactly once after it is back (n8n behind an address that answers 503 until it is ready)',
-			async () => {
-				if (n8nBase !== 'alias') await restartAt('alias');
-				const alias = env.webhookAliasUrl as string;
-				const workflow = triggerWorkflow('trust: delivery during restart', {
-					events: ['lead.created'],
-				});
-				const id = await createWorkflow(workflow);
-				try {
-					await n8n.activate(id);
-					expect(
-						(await crm.webhooks()).filter((s) => s.url === urlOf(workflow, alias)),
-					).toHaveLength(1);
-					const restarting = restartN8n({ webhookUrl: 'alias' });
-					// Awaited below, once the delivery is sent: marked handled now, so that a failure meanwhile is not unhandled.
-					restarting.catch(() => undefined);
-					await waitFor(async () => !(await n8nIsUp()), 30_000, 'n8n to stop');
-					const emitted = await crm.control('POST', '/emit', {
-						event: 'lead.created',
-						payload: { id: 'lead_restart', name: 'Sent while n8n was down' },
-					});
-					// Subscriptions that earlier tests' triggers left at other URLs get the event too: the test follows the
-					// delivery to this workflow's URL (its executions are counted below, so a second one here would fail).
-					expect(emitted.webhookIds.length).toBeGreaterThanOrEqual(1);
-					await restarting;
-
-					const ours = urlOf(workflow, alias);
-					const attemptsOf = async () =>
-						(await crm.deliveries()).filter(
-							(d) => d.url === ours && emitted.webhookIds.includes(d.webhookId),
-						);
-					try {
-						await expectExactlyExecutions(id, 1, 180_000);
-					} finally {
-						console.log(
-							'[delivery during restart] attempts:',
-							JSON.stringify((await attemptsOf()).map((d) => [d.attempt, d.status, d.outcome])),
-						);
-					}
-					const attempts = await attemptsOf();
-					expect(attempts.at(-1)).toMatchObject({ status: 200, outcome: 'delivered' });
-					expect(attempts.length).toBeGreaterThan(1);
-					for (const attempt of attempts.slice(0, -1)) expect(attempt.outcome).toBe('retrying');
-				} finally {
-					await restartAt('default');
-					await followN8nUrl([id]);
-					// Wait until n8n has re-subscribed at its usual URL before the workflow is deactivated.
-					await waitFor(
-						async () => (await crm.webhooks()).some((s) => s.url === urlOf(workflow)),
-						90_000,
-						'the subscription at the default URL',
-					);
-				}
-			},
-		);
-
-		it('verifies repeated signature lines and a non-ASCII webhook-id from its exact bytes; logs refusals as warnings, without the secret', async () => {
-			const workflow = triggerWorkflow('trust: headers', { events: ['lead.created'] });
-			const id = await createWorkflow(workflow);
-			await n8n.activate(id);
-			const [subscription] = (await crm.webhooks()).filter((s) => s.url === urlOf(workflow));
-			const { Webhook } = await import('standardwebhooks');
-			const webhookId = `msg_ünïcödé_€_${randomUUID()}`;
-			const now = new Date();
-			const raw = JSON.stringify({
+	it('a delivery that races the activation runs exactly once (503 until the secret is saved, never a final 4xx)', async () => {
+		const workflow = triggerWorkflow('trust: racing delivery', ['lead.created']);
+		const id = await createWorkflow(workflow);
+		await crm.config({
+			deliverOnCreate: {
 				event: 'lead.created',
-				timestamp: now.toISOString(),
-				payload: { id: 'lead_bytes' },
-			});
-			const other = `whsec_${Buffer.from('an-older-secret-of-this-subscription').toString('base64')}`;
-			const lines = [
-				new Webhook(other).sign(webhookId, now, raw),
-				new Webhook(subscription.secret).sign(webhookId, now, raw),
-			];
-
-			const status = await rawPost(
-				urlOf(workflow),
-				[
-					['content-type', 'application/json'],
-					['webhook-id', Buffer.from(webhookId, 'utf8')], // the exact UTF-8 bytes
-					['webhook-timestamp', String(Math.floor(now.getTime() / 1000))],
-					['webhook-signature', lines[0]], // two header lines: the old secret's first
-					['webhook-signature', lines[1]],
-				],
-				raw,
-			);
-			expect(status).toBe(200);
-			const [execution] = await expectExactlyExecutions(id, 1);
-			const data = await n8n.api('GET', `/executions/${execution.id}?includeData=true`);
-			expect(data.data.resultData.runData[NODE_NAME][0].data.main[0][0].json.webhookId).toBe(
-				webhookId,
-			);
-
-			// Two entries, one matching: a rotation seen, so the trigger subscribes anew (issue 40); its secret is not
-			// `other`, whose deliveries get 503 (never a final 401, and no second renewal within the hour).
-			await renewedSubscription(id, urlOf(workflow), subscription.id);
-			const forged = await sendUntilAsked(urlOf(workflow), other);
-			expect(forged.status).toBe(503);
-			const log = await waitFor(
-				async () => {
-					const text = readFileSync(env.logFile, 'utf8');
-					return text.includes('refused a delivery with 503') ? text : undefined;
-				},
-				10_000,
-				"the warning in n8n's log",
-			);
-			expect(log).not.toContain('Mallory');
-			expect(log).not.toContain(subscription.secret.slice('whsec_'.length));
+				payload: { id: 'lead_race', name: 'Raced the activation' },
+			},
 		});
+		await n8n.activate(id);
+		await crm.config({ deliverOnCreate: false });
 
-		it('activates with Custom Event Names alone; an event name the API refuses is named and leaves nothing behind', async () => {
-			const custom = triggerWorkflow('trust: custom events only', {
-				events: [],
-				options: { customEvents: 'lead.created' },
-			});
-			const customId = await createWorkflow(custom);
-			await n8n.activate(customId);
-			expect(
-				(await crm.webhooks()).filter((s) => s.url === urlOf(custom)).map((s) => s.events),
-			).toEqual([['lead.created']]);
+		const [subscription] = (await crm.webhooks()).filter((s) => s.url === urlOf(workflow));
+		expect(subscription).toBeDefined();
+		const attempts = async () =>
+			(await crm.deliveries()).filter((d) => d.subscriptionId === subscription.id);
+		await waitFor(
+			async () => (await attempts()).some((d) => d.outcome === 'delivered'),
+			90_000,
+			'the raced delivery to be delivered',
+		);
+		await expectExactlyExecutions(id, 1);
+		const statuses = (await attempts()).map((d) => d.status);
+		// Every attempt before the successful one was a retryable answer (or no answer), never a final 4xx.
+		expect(statuses.at(-1)).toBe(200);
+		for (const status of statuses.slice(0, -1))
+			expect(status === 'error' || status === 'timeout' || status >= 500).toBe(true);
+	});
 
-			const assumed = triggerWorkflow('trust: assumed names', {
-				events: ['lead.created', 'invoice.paid'],
-			});
-			const assumedId = await createWorkflow(assumed);
-			const activation = n8n.activate(assumedId);
-			if (personality === 'standard') {
-				await activation;
-				expect((await crm.webhooks()).filter((s) => s.url === urlOf(assumed))).toHaveLength(1);
-				return;
+	it('two activations racing end with exactly one subscription, whose secret the node holds', async () => {
+		const workflow = triggerWorkflow('trust: racing activations', ['lead.created']);
+		const id = await createWorkflow(workflow);
+		const results = await Promise.allSettled([n8n.activate(id), n8n.activate(id)]);
+		expect(results.some((result) => result.status === 'fulfilled')).toBe(true);
+		const mine = async () => (await crm.webhooks()).filter((s) => s.url === urlOf(workflow));
+		await waitFor(async () => (await mine()).length === 1, 20_000, 'exactly one subscription');
+		const [subscription] = await mine();
+		await waitFor(
+			async () => (await staticDataOf(id)).subscriptionId === subscription.id,
+			20_000,
+			'the node to hold its subscription',
+		);
+		await crm.api('POST', '/leads', { name: 'After racing activations' });
+		await expectExactlyExecutions(id, 1);
+	});
+
+	it("follows n8n's URL: restarted with another WEBHOOK_URL, each active trigger has one subscription there, the old ones kept", async () => {
+		const first = triggerWorkflow('trust: url A', ['lead.created']);
+		const second = triggerWorkflow('trust: url B', []);
+		second.nodes[0].parameters.options = { customEvents: 'lead.created' };
+		const firstId = await createWorkflow(first);
+		const secondId = await createWorkflow(second);
+		await n8n.activate(firstId);
+		await n8n.activate(secondId);
+		const before = await crm.webhooks();
+		const oldIds = [first, second].map((w) => before.find((s) => s.url === urlOf(w)).id);
+		await crm.clearRequests();
+
+		try {
+			await restartAt('alias');
+			if (await usesPublicationService()) {
+				// 2.41 runs no trigger hook at start-up: nothing moves until each workflow is re-published.
+				const calls = (await crm.requests()).filter((r) => r.path.startsWith('/api/v1/webhooks'));
+				expect(calls).toEqual([]);
 			}
-			await expect(activation).rejects.toThrow(
-				/The API refused the event names invoice\.paid \(400[^)]*\)\. The API's documentation names only lead\.created\./,
+			await followN8nUrl([firstId, secondId]);
+			const alias = env.webhookAliasUrl as string;
+			// n8n answers before it has activated every workflow: wait for both triggers to have moved.
+			const after = await waitFor(
+				async () => {
+					const now = await crm.webhooks();
+					return [first, second].every((w) => now.some((s) => s.url === urlOf(w, alias)))
+						? now
+						: undefined;
+				},
+				90_000,
+				'both triggers to subscribe at the new URL',
 			);
-			expect((await crm.webhooks()).filter((s) => s.url === urlOf(assumed))).toEqual([]);
+			for (const workflow of [first, second]) {
+				expect(after.filter((s) => s.url === urlOf(workflow, alias))).toHaveLength(1);
+			}
+			// The old subscriptions deliver to another URL than the triggers' own now: never deleted, whatever that URL
+			// answers (issue 22). Each is kept, retired and named in a warning, and nothing is deleted at all.
+			const kept = after.filter((s) => oldIds.includes(s.id));
+			expect(kept.map((s) => s.id).sort()).toEqual([...oldIds].sort());
+			expect(after).toHaveLength(4);
+			expect((await crm.requests()).filter((r) => r.method === 'DELETE')).toEqual([]);
+			for (const subscription of kept)
+				await expectLogged(`kept webhook subscription ${subscription.id}`);
+
+			// Deliveries reach both at the new URL, each exactly once: a kept old subscription's delivery reaches this
+			// n8n too, and is answered 410 (the CRM disables it) without running anything.
+			await crm.api('POST', '/leads', { name: 'After the URL change' });
+			await expectExactlyExecutions(firstId, 1);
+			await expectExactlyExecutions(secondId, 1);
+			for (const subscription of kept) {
+				await waitFor(
+					async () =>
+						(await crm.webhooks()).find((s) => s.id === subscription.id)?.status === 'disabled',
+					30_000,
+					'the retired subscription to be disabled',
+				);
+				await crm.api('DELETE', `/webhooks/${subscription.id}`);
+			}
+		} catch (error) {
+			await restartAt('default');
+			throw error;
+		}
+		if (!restartCase) {
+			// The next test (the restart case, which starts from the alias address) is skipped here: hand n8n back to its
+			// default address, once both triggers have followed it, as that test's own clean-up would.
+			await restartAt('default');
+			await followN8nUrl([firstId, secondId]);
+			await waitFor(
+				async () => {
+					const now = await crm.webhooks();
+					return [first, second].every((w) => now.some((s) => s.url === urlOf(w)));
+				},
+				90_000,
+				'both triggers to subscribe at the default URL again',
+			);
+		}
+		// Else n8n stays at the alias address for the next test.
+	});
+
+	// n8n 1.123 only: once in a CI run under load, the delivery was answered 200 by the trigger right after the restart
+	// but its execution never became visible as finished (n8n logged "Found executions without executionData" for the
+	// public API's list), so the test could not see the run it waits for. Runs on n8n 2.x, where it is the proof; on
+	// 1.x the answers (503 while n8n is not ready, then 200 once) are the same code path.
+	(restartCase ? it : it.skip)(
+		'a delivery sent while n8n restarts runs exactly once after it is back (n8n behind an address that answers 503 until it is ready)',
+		async () => {
+			if (n8nBase !== 'alias') await restartAt('alias');
+			const alias = env.webhookAliasUrl as string;
+			const workflow = triggerWorkflow('trust: delivery during restart', ['lead.created']);
+			const id = await createWorkflow(workflow);
+			try {
+				await n8n.activate(id);
+				expect((await crm.webhooks()).filter((s) => s.url === urlOf(workflow, alias))).toHaveLength(
+					1,
+				);
+				const restarting = restartN8n({ webhookUrl: 'alias' });
+				// Awaited below, once the delivery is sent: marked handled now, so that a failure meanwhile is not unhandled.
+				restarting.catch(() => undefined);
+				await waitFor(async () => !(await n8nIsUp()), 30_000, 'n8n to stop');
+				const emitted = await crm.control('POST', '/emit', {
+					event: 'lead.created',
+					payload: { id: 'lead_restart', name: 'Sent while n8n was down' },
+				});
+				// Subscriptions that earlier tests' triggers left at other URLs get the event too: the test follows the
+				// delivery to this workflow's URL (its executions are counted below, so a second one here would fail).
+				expect(emitted.webhookIds.length).toBeGreaterThanOrEqual(1);
+				await restarting;
+
+				const ours = urlOf(workflow, alias);
+				const attemptsOf = async () =>
+					(await crm.deliveries()).filter(
+						(d) => d.url === ours && emitted.webhookIds.includes(d.webhookId),
+					);
+				try {
+					await expectExactlyExecutions(id, 1, 180_000);
+				} finally {
+					console.log(
+						'[delivery during restart] attempts:',
+						JSON.stringify((await attemptsOf()).map((d) => [d.attempt, d.status, d.outcome])),
+					);
+				}
+				const attempts = await attemptsOf();
+				expect(attempts.at(-1)).toMatchObject({ status: 200, outcome: 'delivered' });
+				expect(attempts.length).toBeGreaterThan(1);
+				for (const attempt of attempts.slice(0, -1)) expect(attempt.outcome).toBe('retrying');
+			} finally {
+				await restartAt('default');
+				await followN8nUrl([id]);
+				// Wait until n8n has re-subscribed at its usual URL before the workflow is deactivated.
+				await waitFor(
+					async () => (await crm.webhooks()).some((s) => s.url === urlOf(workflow)),
+					90_000,
+					'the subscription at the default URL',
+				);
+			}
+		},
+	);
+
+	it('verifies repeated signature lines and a non-ASCII webhook-id from its exact bytes, and subscribes anew', async () => {
+		const workflow = triggerWorkflow('trust: headers', ['lead.created']);
+		const id = await createWorkflow(workflow);
+		await n8n.activate(id);
+		const [subscription] = (await crm.webhooks()).filter((s) => s.url === urlOf(workflow));
+		const { Webhook } = await import('standardwebhooks');
+		const webhookId = `msg_ünïcödé_€_${randomUUID()}`;
+		const now = new Date();
+		const raw = JSON.stringify({
+			event: 'lead.created',
+			timestamp: now.toISOString(),
+			payload: { id: 'lead_bytes' },
 		});
-	},
-);
+		const other = `whsec_${Buffer.from('an-older-secret-of-this-subscription').toString('base64')}`;
+		const lines = [
+			new Webhook(other).sign(webhookId, now, raw),
+			new Webhook(subscription.secret).sign(webhookId, now, raw),
+		];
+
+		const status = await rawPost(
+			urlOf(workflow),
+			[
+				['content-type', 'application/json'],
+				['webhook-id', Buffer.from(webhookId, 'utf8')], // the exact UTF-8 bytes
+				['webhook-timestamp', String(Math.floor(now.getTime() / 1000))],
+				['webhook-signature', lines[0]], // two header lines: the old secret's first
+				['webhook-signature', lines[1]],
+			],
+			raw,
+		);
+		expect(status).toBe(200);
+		const [execution] = await expectExactlyExecutions(id, 1);
+		const data = await n8n.api('GET', `/executions/${execution.id}?includeData=true`);
+		expect(data.data.resultData.runData[NODE_NAME][0].data.main[0][0].json.webhookId).toBe(
+			webhookId,
+		);
+
+		// Two entries, one matching: a rotation seen, so the trigger subscribes anew (issue 40).
+		await renewedSubscription(id, urlOf(workflow), subscription.id);
+	});
+});
