@@ -11,7 +11,7 @@ import * as https from 'node:https';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 
-import { e2eEnv, n8nClient, nodeError, runAction, sandbox } from './lib';
+import { e2eEnv, n8nClient, nodeError, runAction, sandbox, whileProbing } from './lib';
 
 const env = e2eEnv();
 const crm = sandbox(env);
@@ -35,31 +35,6 @@ const getLead = (id: unknown) => ({
 	operation: 'get',
 	leadId: { __rl: true, mode: 'id', value: id },
 });
-
-/** Probes n8n's /healthz every 100 ms while `body` runs; hands back the statuses (a failed probe counts as 0). */
-async function whileProbing<T>(body: () => Promise<T>): Promise<{ result: T; health: number[] }> {
-	const health: number[] = [];
-	let running = true;
-	const probe = (async () => {
-		while (running) {
-			try {
-				const response = await fetch(`${env.n8nUrl}/healthz`, {
-					signal: AbortSignal.timeout(5_000),
-				});
-				health.push(response.status);
-			} catch {
-				health.push(0);
-			}
-			await new Promise((resolve) => setTimeout(resolve, 100));
-		}
-	})();
-	try {
-		return { result: await body(), health };
-	} finally {
-		running = false;
-		await probe;
-	}
-}
 
 beforeEach(async () => {
 	await crm.control('DELETE', '/faults');

@@ -280,6 +280,33 @@ export function nodeOutput(execution: any, nodeName: string): any[] {
 	return items.map((item) => item.json);
 }
 
+/** Probes n8n's /healthz every 100 ms while `body` runs; hands back the statuses (a failed probe counts as 0). */
+export async function whileProbing<T>(
+	body: () => Promise<T>,
+): Promise<{ result: T; health: number[] }> {
+	const health: number[] = [];
+	let running = true;
+	const probe = (async () => {
+		while (running) {
+			try {
+				const response = await fetch(`${e2eEnv().n8nUrl}/healthz`, {
+					signal: AbortSignal.timeout(5_000),
+				});
+				health.push(response.status);
+			} catch {
+				health.push(0);
+			}
+			await new Promise((resolve) => setTimeout(resolve, 100));
+		}
+	})();
+	try {
+		return { result: await body(), health };
+	} finally {
+		running = false;
+		await probe;
+	}
+}
+
 /** A well-formed `whsec_` secret that is not any subscription's: what a forger signs with. */
 export const FORGED_SECRET = `whsec_${Buffer.from('not-the-real-secret-at-all-000000').toString('base64')}`;
 
