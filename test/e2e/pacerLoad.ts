@@ -9,7 +9,7 @@ import { randomUUID } from 'node:crypto';
 
 import { webhookNode, type N8nClient } from '../../scripts/lib/n8n';
 import type { RequestLogEntry } from '../sandbox/types';
-import { answerItems } from './lib';
+import { answerItems, waitForWebhook } from './lib';
 
 export interface LoadOptions {
 	client: N8nClient;
@@ -35,17 +35,6 @@ export interface LoadResult {
 	requests: RequestLogEntry[];
 	/** Of those, answered 429. */
 	refused: number;
-}
-
-/** Waits until n8n serves the webhook (activation registers it asynchronously in n8n 2.x): OPTIONS answers 2xx. */
-async function waitForWebhook(url: string, timeoutMs = 30_000): Promise<void> {
-	const until = Date.now() + timeoutMs;
-	while (Date.now() < until) {
-		const answer = await fetch(url, { method: 'OPTIONS' }).catch(() => undefined);
-		if (answer && answer.status >= 200 && answer.status < 300) return;
-		await new Promise((resolve) => setTimeout(resolve, 200));
-	}
-	throw new Error(`the webhook ${url} was not registered within ${timeoutMs} ms`);
 }
 
 export async function concurrentLeadGets(options: LoadOptions): Promise<LoadResult> {
