@@ -1,9 +1,7 @@
 /* eslint-disable -- not shipped: eslint.dev.config.mjs lints this file, not n8n's node rules */
 /**
- * Many executions at once on one API key, in a real n8n: the pacer's end-to-end test (test/e2e/pacer.e2e.test.ts)
- * and its benchmark (bench/pacer.ts) both use it. A workflow "Webhook (answers with the last node's items) → CRM
- * Invoicing Lead → Get" is created with the given credential and activated; `executions` POSTs to its webhook are
- * sent at once; the sandbox's request log tells what reached the CRM and when.
+ * Many executions at once on one API key, in a real n8n (pacer.e2e.test.ts and bench/pacer.ts): `executions` POSTs at
+ * once to a "Webhook → CRM Invoicing Lead → Get" workflow; the sandbox's request log tells what reached the CRM, when.
  */
 import { randomUUID } from 'node:crypto';
 
@@ -13,10 +11,9 @@ import { answerItems, waitForWebhook } from './lib';
 
 export interface LoadOptions {
 	client: N8nClient;
-	/** Where n8n serves production webhooks. */
 	webhookUrl: string;
 	credential: { id: string; name: string };
-	/** The sandbox's control endpoints: `control(method, route, body?)` under /__sandbox. */
+	/** The sandbox's control endpoints (under /__sandbox). */
 	control: <T = any>(method: string, route: string, body?: unknown) => Promise<T>;
 	executions: number;
 	leadId: string;
@@ -25,9 +22,7 @@ export interface LoadOptions {
 export interface LoadResult {
 	/** From the first POST sent to the last answer received, in ms. */
 	wallMs: number;
-	/** When the first POST was sent (ms since the epoch). */
 	startedAt: number;
-	/** HTTP status of each webhook call. */
 	statuses: number[];
 	/** Calls whose answer was not exactly the lead asked for (an error item, an error page, or nothing). */
 	failed: number;
