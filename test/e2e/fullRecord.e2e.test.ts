@@ -4,45 +4,20 @@
  * answered 503 through n8n's webhook, and the CRM's retry of the same delivery starts the one execution. What the
  * option outputs is proved in test/unit/trigger/fullRecord.test.ts.
  */
-import { e2eEnv, finishedExecutions, n8nClient, sandbox, triggerWorkflow, waitFor } from './lib';
+import {
+	e2eEnv,
+	emittedItems,
+	finishedExecutions,
+	sandbox,
+	TRIGGER_NODE_NAME,
+	triggerWorkflow,
+	waitFor,
+	waitForExecutions,
+	withActiveWorkflow,
+} from './lib';
 
 const env = e2eEnv();
 const crm = sandbox(env);
-const n8n = n8nClient(env);
-
-async function triggerItems(workflowId: string, count: number): Promise<any[]> {
-	const executions = await waitFor(
-		async () => {
-			const finished = await finishedExecutions(workflowId, env);
-			return finished.length >= count ? finished : undefined;
-		},
-		30_000,
-		`${count} execution(s) of the trigger workflow`,
-	);
-	const items: any[] = [];
-	for (const execution of [...executions].reverse()) {
-		const full = await n8n.api('GET', `/executions/${execution.id}?includeData=true`);
-		const runs = full.data.resultData.runData['CRM Invoicing Trigger'];
-		items.push(...runs[0].data.main[0].map((item: { json: unknown }) => item.json));
-	}
-	return items;
-}
-
-async function withTrigger(
-	options: Record<string, unknown>,
-	body: (workflowId: string) => Promise<void>,
-): Promise<void> {
-	const workflow = triggerWorkflow(`e2e full record ${Date.now()}`, ['lead.created']);
-	(workflow.nodes[0].parameters as { options: Record<string, unknown> }).options = options;
-	const created = await n8n.createWorkflow(workflow);
-	try {
-		await n8n.activate(created.id);
-		await body(created.id);
-	} finally {
-		await n8n.deactivate(created.id).catch(() => undefined);
-		await n8n.deleteWorkflow(created.id);
-	}
-}
 
 describe(`Trigger option "Output Full Record" in real n8n ${env.n8nVersion}`, () => {
 	beforeEach(async () => {
@@ -54,10 +29,13 @@ describe(`Trigger option "Output Full Record" in real n8n ${env.n8nVersion}`, ()
 	});
 
 	it("answers 503 when the read fails, and the CRM's retry of the same delivery starts the one execution", async () => {
-		await withTrigger({ fullRecord: true }, async (workflowId) => {
+		const workflow = triggerWorkflow(`e2e full record ${Date.now()}`, ['lead.created']);
+		workflow.nodes[0].parameters.options = { fullRecord: true };
+		await withActiveWorkflow(workflow, async (workflowId) => {
 			await crm.fault({ method: 'GET', pathPrefix: '/api/v1/leads/', status: 500, count: 1 });
 			const lead = await crm.api('POST', '/leads', { name: 'Retried Read' });
-			const items = await triggerItems(workflowId, 1);
+			await waitForExecutions(workflowId, 1, env);
+			const items = await emittedItems(workflowId, TRIGGER_NODE_NAME, env);
 			expect(items).toHaveLength(1);
 			expect(items[0].payload).toEqual(await crm.api('GET', `/leads/${lead.id}`));
 

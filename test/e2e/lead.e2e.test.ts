@@ -63,9 +63,7 @@ describe(`Lead in real n8n ${env.n8nVersion}`, () => {
 			},
 		});
 		expect(run.execution.status).toBe('error');
-		const error = nodeError(run.execution);
-		expect(error?.message).toMatch(/401 UNAUTHORIZED/);
-		expect(error?.description).toMatch(/API key/);
+		expect(nodeError(run.execution)?.message).toMatch(/401 UNAUTHORIZED/);
 		expect(JSON.stringify(run.execution)).not.toContain('sk_wrong_key_for_tests');
 		const requests = await crm.requests();
 		expect(requests.at(-1)).toMatchObject({ method: 'GET', status: 401 });

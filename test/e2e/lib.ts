@@ -52,21 +52,15 @@ export function sandbox(env = e2eEnv()) {
 	};
 	return {
 		control,
-		requests: async (): Promise<SandboxRequest[]> => {
-			return await control<SandboxRequest[]>('GET', '/requests');
-		},
+		requests: async () => await control<SandboxRequest[]>('GET', '/requests'),
 		clearRequests: async () => await control('DELETE', '/requests'),
 		/** The API requests n8n made (the test's own set-up and checks left out), in order. */
 		n8nRequests: async (): Promise<SandboxRequest[]> =>
 			(await control<SandboxRequest[]>('GET', '/requests')).filter(
 				(request) => request.path.startsWith('/api/') && request.headers['user-agent'] === 'n8n',
 			),
-		webhooks: async (): Promise<any[]> => {
-			return await control<any[]>('GET', '/webhooks');
-		},
-		deliveries: async (): Promise<any[]> => {
-			return await control<any[]>('GET', '/deliveries');
-		},
+		webhooks: async () => await control<any[]>('GET', '/webhooks'),
+		deliveries: async () => await control<any[]>('GET', '/deliveries'),
 		reset: async () => await control('POST', '/reset'),
 		config: async (config: unknown) => await control('POST', '/config', config),
 		/** How the sandbox resolves the spec's silences; kept across reset, so set 'standard' back afterwards. */
@@ -187,10 +181,7 @@ export function actionWorkflow(path: string, spec: NodeSpec, env = e2eEnv()) {
 	};
 }
 
-/**
- * Creates `workflow`, activates it, runs `body` with its id, then deactivates and deletes it: also when activation
- * or `body` failed (deleting the workflow is what must not be skipped).
- */
+/** Creates and activates `workflow`, runs `body` with its id, then deactivates and deletes it, also on failure. */
 export async function withActiveWorkflow<T>(
 	workflow: Record<string, unknown>,
 	body: (workflowId: string) => Promise<T>,
@@ -240,10 +231,7 @@ export async function waitFor<T>(
 	}
 }
 
-/**
- * n8n's log (from byte `fromByte`) says `text`, within `timeoutMs`: n8n writes its log file after the node's call
- * returns, so a test that has seen a node's effect at the CRM waits for its log line rather than reading the file once.
- */
+/** Waits until n8n's log (from byte `fromByte`) says `text`: n8n writes it after the node's call has returned. */
 export async function expectLogged(
 	text: string | RegExp,
 	fromByte = 0,
@@ -280,6 +268,33 @@ export function nodeOutput(execution: any, nodeName: string): any[] {
 	return items.map((item) => item.json);
 }
 
+/** Probes n8n's /healthz every 100 ms while `body` runs; hands back the statuses (a failed probe counts as 0). */
+export async function whileProbing<T>(
+	body: () => Promise<T>,
+): Promise<{ result: T; health: number[] }> {
+	const health: number[] = [];
+	let running = true;
+	const probe = (async () => {
+		while (running) {
+			try {
+				const response = await fetch(`${e2eEnv().n8nUrl}/healthz`, {
+					signal: AbortSignal.timeout(5_000),
+				});
+				health.push(response.status);
+			} catch {
+				health.push(0);
+			}
+			await new Promise((resolve) => setTimeout(resolve, 100));
+		}
+	})();
+	try {
+		return { result: await body(), health };
+	} finally {
+		running = false;
+		await probe;
+	}
+}
+
 /** A well-formed `whsec_` secret that is not any subscription's: what a forger signs with. */
 export const FORGED_SECRET = `whsec_${Buffer.from('not-the-real-secret-at-all-000000').toString('base64')}`;
 
@@ -312,21 +327,17 @@ export async function sendSignedDelivery(
 		body: raw,
 	});
 	const text = await response.text();
-	let parsed: unknown = text;
 	try {
-		parsed = JSON.parse(text);
+		return { status: response.status, body: JSON.parse(text) };
 	} catch {
-		// not JSON: keep the text
+		return { status: response.status, body: text };
 	}
-	return { status: response.status, body: parsed };
 }
 
 /**
- * Sends deliveries signed with `secret` (a forger's, by default) to a trigger's URL until one gets the answer of a
- * question asked now: a signature that does not match is answered 503 without asking the CRM while this n8n process
- * asked it less than 30 s ago (one question per 30 s per process, for all triggers: trigger/webhook.ts), then 503 with
- * why: the stored subscription current (a forgery or a missed rotation: the trigger subscribes anew, at most once an
- * hour, see renewedSubscription), or not. Waits at most 40 s; says how many were answered without a question.
+ * Sends deliveries signed with `secret` (a forger's, by default) to a trigger's URL until one is answered after a
+ * question to the CRM (n8n's process asks at most once per 30 s: trigger/webhook.ts, and answers 503 meanwhile).
+ * Waits at most 40 s; says how many were answered without a question.
  */
 export async function sendUntilAsked(
 	url: string,
@@ -339,16 +350,9 @@ export async function sendUntilAsked(
 			event: 'lead.created',
 			payload: { id: 'lead_forged', name: 'Mallory' },
 		});
-		const error = (answer.body as { error?: unknown } | undefined)?.error;
-		if (
-			!(
-				answer.status === 503 &&
-				typeof error === 'string' &&
-				error.includes('asked the CRM about a subscription less than 30 s ago')
-			)
-		) {
-			return { ...answer, unasked };
-		}
+		const error = String((answer.body as { error?: unknown } | undefined)?.error);
+		const unanswered = error.includes('asked the CRM about a subscription less than 30 s ago');
+		if (answer.status !== 503 || !unanswered) return { ...answer, unasked };
 		if (Date.now() > deadline)
 			throw new Error(
 				`Timed out after ${timeoutMs} ms waiting for the trigger to ask the CRM about a mismatch`,
@@ -598,12 +602,8 @@ export async function expectExactlyExecutions(
 	timeoutMs = 60_000,
 	env = e2eEnv(),
 ): Promise<any[]> {
-	await waitFor(
-		async () => (await finishedExecutions(workflowId, env, false)).length >= count,
-		timeoutMs,
-		`${count} execution(s)`,
-	);
-	await new Promise((resolve) => setTimeout(resolve, 2_000));
+	await waitForExecutions(workflowId, count, env, timeoutMs);
+	await sleep(2_000);
 	const executions = await finishedExecutions(workflowId, env);
 	expect(executions).toHaveLength(count);
 	return executions;

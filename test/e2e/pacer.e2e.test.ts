@@ -15,10 +15,7 @@ const n8n = n8nClient(env);
 const LIMIT = 10;
 const WINDOW_MS = 2_000;
 
-/**
- * A credential of its own (the admin key; "Requests per Minute" 300, the sandbox's 10 per 2 s): the pacer is per
- * base URL, key and rate, so this one starts fresh whatever earlier suites left in n8n's process.
- */
+/** A credential of its own: the pacer is per base URL, key and rate, so it starts fresh in n8n's process. */
 async function freshCredential(requestsPerMinute: number): Promise<{ id: string; name: string }> {
 	return await n8n.createCredential(`CRM Sandbox (pacer e2e ${requestsPerMinute}/min)`, {
 		baseUrl: env.sandboxUrl,
@@ -51,9 +48,6 @@ describe(`the pacer in n8n ${env.n8nVersion}: several executions at once on one 
 			leadId: lead.id,
 		});
 		const perWindow = requestsPerWindow(result.requests, WINDOW_MS);
-		console.log(
-			`[pacer e2e] ${result.requests.length} requests, ${result.refused} answers 429, per window ${perWindow.join(' ')}, ${result.wallMs} ms`,
-		);
 
 		expect(result.statuses).toEqual(Array(24).fill(200));
 		expect(result.failed).toBe(0);
@@ -80,9 +74,6 @@ describe(`the pacer in n8n ${env.n8nVersion}: several executions at once on one 
 			leadId: lead.id,
 		});
 		const perWindow = requestsPerWindow(result.requests, WINDOW_MS);
-		console.log(
-			`[pacer e2e shared] ${result.requests.length} requests, ${result.refused} answers 429, per window ${perWindow.join(' ')}, ${result.wallMs} ms`,
-		);
 
 		expect(result.failed).toBe(0);
 		expect(result.refused).toBe(0);

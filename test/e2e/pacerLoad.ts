@@ -1,22 +1,19 @@
 /* eslint-disable -- not shipped: eslint.dev.config.mjs lints this file, not n8n's node rules */
 /**
- * Many executions at once on one API key, in a real n8n: the pacer's end-to-end test (test/e2e/pacer.e2e.test.ts)
- * and its benchmark (bench/pacer.ts) both use it. A workflow "Webhook (answers with the last node's items) → CRM
- * Invoicing Lead → Get" is created with the given credential and activated; `executions` POSTs to its webhook are
- * sent at once; the sandbox's request log tells what reached the CRM and when.
+ * Many executions at once on one API key, in a real n8n (pacer.e2e.test.ts and bench/pacer.ts): `executions` POSTs at
+ * once to a "Webhook → CRM Invoicing Lead → Get" workflow; the sandbox's request log tells what reached the CRM, when.
  */
 import { randomUUID } from 'node:crypto';
 
 import { webhookNode, type N8nClient } from '../../scripts/lib/n8n';
 import type { RequestLogEntry } from '../sandbox/types';
-import { answerItems } from './lib';
+import { answerItems, waitForWebhook } from './lib';
 
 export interface LoadOptions {
 	client: N8nClient;
-	/** Where n8n serves production webhooks. */
 	webhookUrl: string;
 	credential: { id: string; name: string };
-	/** The sandbox's control endpoints: `control(method, route, body?)` under /__sandbox. */
+	/** The sandbox's control endpoints (under /__sandbox). */
 	control: <T = any>(method: string, route: string, body?: unknown) => Promise<T>;
 	executions: number;
 	leadId: string;
@@ -25,9 +22,7 @@ export interface LoadOptions {
 export interface LoadResult {
 	/** From the first POST sent to the last answer received, in ms. */
 	wallMs: number;
-	/** When the first POST was sent (ms since the epoch). */
 	startedAt: number;
-	/** HTTP status of each webhook call. */
 	statuses: number[];
 	/** Calls whose answer was not exactly the lead asked for (an error item, an error page, or nothing). */
 	failed: number;
@@ -35,17 +30,6 @@ export interface LoadResult {
 	requests: RequestLogEntry[];
 	/** Of those, answered 429. */
 	refused: number;
-}
-
-/** Waits until n8n serves the webhook (activation registers it asynchronously in n8n 2.x): OPTIONS answers 2xx. */
-async function waitForWebhook(url: string, timeoutMs = 30_000): Promise<void> {
-	const until = Date.now() + timeoutMs;
-	while (Date.now() < until) {
-		const answer = await fetch(url, { method: 'OPTIONS' }).catch(() => undefined);
-		if (answer && answer.status >= 200 && answer.status < 300) return;
-		await new Promise((resolve) => setTimeout(resolve, 200));
-	}
-	throw new Error(`the webhook ${url} was not registered within ${timeoutMs} ms`);
 }
 
 export async function concurrentLeadGets(options: LoadOptions): Promise<LoadResult> {

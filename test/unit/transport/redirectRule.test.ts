@@ -31,6 +31,7 @@ describe('which targets are inside the API (followed) and which not (refused, no
 		['https://crm.test/api/v1/%2e%2e/%2E%2E/admin', '', false],
 		['https://crm.test/api/v1/leads%5c..%5c..%5cadmin', '', false],
 		['https://crm.test/api/v1/leads/%0aX', '', false],
+		['https://crm.test/api/v1/leads/x%E0%2F..%2Fusers', '', false],
 		['https://user:pass@crm.test/api/v1/leads', '', false],
 		['https://crm.test/crm/api/v1/leads', '/crm', true],
 		['https://crm.test/api/v1/leads', '/crm', false],
