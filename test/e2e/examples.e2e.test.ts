@@ -118,7 +118,6 @@ function configure(example: Example, settings: Record<string, unknown>): Example
 	};
 }
 
-/** Creates and activates the workflow; deactivates and deletes it after `body`, whatever happens. */
 /** Waits for `count` executions, each one successful, with their data. */
 async function successfulExecutions(workflowId: string, count: number): Promise<any[]> {
 	const executions = await waitForExecutions(workflowId, count, env, 30_000);
@@ -189,7 +188,6 @@ describe('The example files', () => {
 				expect(names).toContain(from);
 				for (const connection of outputs.main.flat()) expect(names).toContain(connection.node);
 			}
-			expect(names).toContain('Settings');
 			const note = example.nodes.find((node) => node.type === 'n8n-nodes-base.stickyNote');
 			expect(note?.parameters.content).toMatch(/credential/i);
 			expect(note?.parameters.content).toMatch(/Settings/);
@@ -216,9 +214,7 @@ describe(`The examples in real n8n ${env.n8nVersion}`, () => {
 		const workflow = configure(example, { clientId: ACME });
 
 		await withActiveWorkflow(workflow as unknown as Record<string, unknown>, async (workflowId) => {
-			const subscription = await expectOneSubscription();
-			// The name the trigger gives it, followed by its owner tag (README, Security).
-			expect(subscription.name.startsWith(`n8n: ${workflow.name} [n8n:`)).toBe(true);
+			await expectOneSubscription();
 
 			const valued = await crm.api('POST', '/leads', {
 				name: 'Ada Byron',
@@ -319,12 +315,6 @@ describe(`The examples in real n8n ${env.n8nVersion}`, () => {
 				price: null,
 				priority: 'MEDIUM',
 			});
-			// The deals are in the CRM, linked to their leads.
-			for (const deal of deals)
-				expect(await crm.api('GET', `/deals/${deal.id}`)).toMatchObject({
-					leadId: deal.leadId,
-					title: deal.title,
-				});
 
 			// Each execution read the full lead (the enrichment) before it created the deal.
 			const requests = (await crm.requests()).filter(
@@ -378,7 +368,6 @@ describe(`The examples in real n8n ${env.n8nVersion}`, () => {
 
 		await withActiveWorkflow(workflow as unknown as Record<string, unknown>, async (workflowId) => {
 			expect(await crm.webhooks()).toEqual([]);
-			await crm.clearRequests();
 			const response = await fetch(`${env.webhookUrl ?? env.n8nUrl}/webhook/${webhookPath}`, {
 				method: 'POST',
 			});
@@ -392,20 +381,6 @@ describe(`The examples in real n8n ${env.n8nVersion}`, () => {
 				MARIA_GARCIA,
 			]);
 		});
-
-		const requests = (await crm.requests()).filter((request) => request.path.startsWith('/api/'));
-		for (const request of requests)
-			expect(request.headers['x-api-key']).toBe(env.sandboxKeys.admin);
-		const reads = requests.filter((request) => request.method === 'GET');
-		expect(reads.map((request) => request.query)).toEqual([
-			{ archived: 'false', limit: '100' },
-			{ archived: 'false', limit: '100', cursor: expect.any(String) },
-		]);
-		const patches = requests.filter((request) => request.method === 'PATCH');
-		expect(patches.map((request) => [request.path, request.body, request.status])).toEqual([
-			[`/api/v1/leads/${JOHN_SMITH}`, { archived: true }, 200],
-			[`/api/v1/leads/${MARIA_GARCIA}`, { archived: true }, 200],
-		]);
 
 		for (const id of [JOHN_SMITH, MARIA_GARCIA, OLD_PROSPECT])
 			expect((await crm.api('GET', `/leads/${id}`)).archived).toBe(true);
@@ -473,7 +448,6 @@ describe(`The examples in real n8n ${env.n8nVersion}`, () => {
 		expect(form.parameters.path).toBe('lead-capture');
 
 		await withActiveWorkflow(workflow as unknown as Record<string, unknown>, async (workflowId) => {
-			await crm.clearRequests();
 			const submit = async (body: Record<string, unknown>) => {
 				const response = await fetch(url, {
 					method: 'POST',
@@ -513,14 +487,5 @@ describe(`The examples in real n8n ${env.n8nVersion}`, () => {
 			title: 'CTO',
 			customFields: { lastForm: 'Website contact form' },
 		});
-
-		const writes = (await crm.requests()).filter(
-			(request) => request.path.startsWith('/api/') && request.method !== 'GET',
-		);
-		expect(writes.map((request) => `${request.method} ${request.path}`)).toEqual([
-			'POST /api/v1/leads',
-			`PATCH /api/v1/leads/${ada[0].id}`,
-			`PATCH /api/v1/leads/${JOHN_SMITH}`,
-		]);
 	});
 });

@@ -48,11 +48,8 @@ describe(`CRM Invoicing Polling Trigger in real n8n ${env.n8nVersion}${under}`, 
 				const leads = [];
 				for (const name of ['Poll One', 'Poll Two', 'Poll Three'])
 					leads.push(await crm.api('POST', '/leads', { name }));
-				const items = await waitFor(
-					async () => {
-						const all = await emitted(workflowId);
-						return all.length >= 3 ? all : undefined;
-					},
+				await waitFor(
+					async () => (await emitted(workflowId)).length >= 3,
 					30_000,
 					'the three new leads',
 				);
@@ -63,10 +60,6 @@ describe(`CRM Invoicing Polling Trigger in real n8n ${env.n8nVersion}${under}`, 
 					['Poll Two', 'newLead'],
 					['Poll Three', 'newLead'],
 				]);
-				expect(items[0]).toEqual({
-					...(await crm.api('GET', `/leads/${leads[0].id}`)),
-					_event: 'newLead',
-				});
 
 				await crm.api('PATCH', `/leads/${leads[1].id}`, { title: 'Head of Ops' });
 				const updated = await waitFor(
@@ -80,12 +73,7 @@ describe(`CRM Invoicing Polling Trigger in real n8n ${env.n8nVersion}${under}`, 
 				await sleep(POLL_MS + 3_000);
 				expect((await emitted(workflowId)).slice(3)).toEqual(updated);
 				expect(updated).toEqual([
-					expect.objectContaining({
-						id: leads[1].id,
-						title: 'Head of Ops',
-						_event: 'updatedLead',
-						_changedFields: ['title'],
-					}),
+					expect.objectContaining({ id: leads[1].id, _event: 'updatedLead' }),
 				]);
 
 				// Restart: the lead is created while n8n is stopped; n8n's poll at start-up emits it, once.
