@@ -30,7 +30,7 @@ export const COMPAT_FILES: Readonly<Record<string, string>> = {
 	'subscription-ownership.e2e.test.ts':
 		'a CRM that stores URLs in normal form meets the start-up check that 1.x runs (checkExists) and 2.41 does not',
 	'subscription-repair.e2e.test.ts':
-		"each version's rule for a lost subscription and a new WEBHOOK_URL: restart on 1.x, re-publish on 2.41 (its publication service)",
+		"each version's rule for a lost subscription: a restart repairs it on 1.x, re-publishing on 2.41 (its publication service)",
 	'trigger.e2e.test.ts':
 		"a restart runs the trigger's checkExists on 1.x only: no duplicate subscription, a retried delivery runs once",
 	'trigger-invariants.e2e.test.ts':
@@ -89,6 +89,7 @@ export const LANES: Readonly<Record<string, LaneSpec>> = {
 			'trigger-invariants.e2e.test.ts',
 			'trigger-rotation.e2e.test.ts',
 			'triggerRedirect.e2e.test.ts',
+			'subscription-ownership.e2e.test.ts',
 		],
 	},
 	compat: { variant: 'compat', port: 5701 },
@@ -102,6 +103,7 @@ export const LANES: Readonly<Record<string, LaneSpec>> = {
 			'subscription-repair.e2e.test.ts',
 			'trigger.e2e.test.ts',
 			'mcp.e2e.test.ts',
+			'trigger-lifecycle.e2e.test.ts',
 		],
 	},
 };
