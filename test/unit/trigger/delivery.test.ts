@@ -138,38 +138,19 @@ describe('a verified delivery', () => {
 	});
 });
 
-describe('deliveries that fail verification start nothing: 401, or 503 for a mismatch on a current subscription (issue 40)', () => {
+// Which failure is which reason: signature.test's table. Here only how each kind is answered: a mismatch is 503
+// ('a rejected delivery is not remembered' below), a header fault 401, an unusable signature 401.
+describe('deliveries that fail verification start nothing: 401 for a header or signature fault', () => {
 	const body = event();
-	/** Signed headers of `body` made when the test runs (the clock moves between tests), with `changes`. */
-	const headers = (changes: Record<string, string | undefined>) => {
-		const all: Record<string, string | undefined> = { ...signed(body), ...changes };
-		return Object.fromEntries(
-			Object.entries(all).filter((entry): entry is [string, string] => entry[1] !== undefined),
-		);
-	};
-	const wrong = 'whsec_' + Buffer.from('somebody-else-s-key-0123456789').toString('base64');
 
 	it.each([
-		['tampered body', () => ({ rawBody: body.replace('1200', '9999'), headers: signed(body) })],
-		['wrong secret', () => ({ secrets: [wrong] })],
-		['malformed signature', () => ({ headers: headers({ 'webhook-signature': 'v1,%%% ,,, v1' }) })],
-	])('%s: 503, retried, never final', async (_case, setup: () => DeliveryOptions) => {
-		expectRefused(await deliver({ rawBody: body, ...setup() }), 503, ROTATED_REASON);
-	});
-
-	it.each([
-		['stale timestamp', () => ({ timestamp: nowSeconds() - 600 }), 'webhook-timestamp is too old'],
-		[
-			'millisecond timestamp',
-			() => ({ timestamp: Date.now() }),
-			'webhook-timestamp is in the future',
-		],
 		['no headers at all', () => ({ headers: {} }), 'missing webhook-id header'],
 		[
 			'only a v1a entry',
 			() => {
-				const signature = signed(body)['webhook-signature'].replace(/^v1,/, 'v1a,');
-				return { headers: headers({ 'webhook-signature': signature }) };
+				const headers = signed(body);
+				const signature = headers['webhook-signature'].replace(/^v1,/, 'v1a,');
+				return { headers: { ...headers, 'webhook-signature': signature } };
 			},
 			'no v1 signature in webhook-signature header',
 		],
