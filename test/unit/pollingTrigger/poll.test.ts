@@ -332,42 +332,6 @@ describe("under n8n 2.41's durable scheduler with durable cursors", () => {
 	});
 });
 
-describe('a lead changed and archived in the same interval', () => {
-	const both = ['updatedLead', 'archivedLead'];
-	it.each([
-		[
-			'Updated and Archived: one Updated item naming the other fields, one Archived item',
-			both,
-			{ value: 999 },
-			[
-				['updatedLead', ['value']],
-				['archivedLead', undefined],
-			],
-		],
-		[
-			'Archived only: one Archived item',
-			['archivedLead'],
-			{ value: 999 },
-			[['archivedLead', undefined]],
-		],
-		[
-			'Updated only: one Updated item that names archived too',
-			['updatedLead'],
-			{ value: 999 },
-			[['updatedLead', ['archived', 'value']]],
-		],
-		['both, archived alone: only the Archived item', both, {}, [['archivedLead', undefined]]],
-	])('with %s', async (_case, events, change, expected) => {
-		const lead = await createLead('Both');
-		const memory = await primed({ events });
-		await patchLead(String(lead.id), change);
-		archiveLead(String(lead.id));
-		const items = (await poll(memory, { events })).items;
-		const fields = (item: IDataObject) => (item._changedFields as string[] | undefined)?.sort();
-		expect(items.map((item) => [item._event, fields(item)])).toEqual(expected);
-	});
-});
-
 describe('requests per poll', () => {
 	beforeEach(() => {
 		sandbox.seedLeads(247); // 250 leads: 3 pages of 100
@@ -794,15 +758,16 @@ const settingsFor = (events: PollSettings['events']): PollSettings => ({
 	fullReadEveryMs: 60_000,
 });
 
-it('compares the leads read with the memory without a request, a clock or a log, and leaves the memory as it was', () => {
+/** The memory of a poll that read `lead` alone. */
+function remembering(lead: IDataObject): Memory {
 	const fields: string[] = [];
+	const leads = new Map([[String(lead.id), encodePrint(fingerprint(lead, fields))]]);
+	return { v: 1, leads, gone: new Map(), fields };
+}
+
+it('compares the leads read with the memory without a request, a clock or a log, and leaves the memory as it was', () => {
 	const lead = { id: 'l1', name: 'A', archived: false, createdAt: '2026-01-01T00:00:00.000Z' };
-	const memory: Memory = {
-		v: 1,
-		leads: new Map([['l1', encodePrint(fingerprint(lead, fields))]]),
-		gone: new Map(),
-		fields,
-	};
+	const memory = remembering(lead);
 	const remembered = new Map(memory.leads);
 	const settings = settingsFor(['newLead', 'updatedLead', 'archivedLead']);
 	const read = [
@@ -822,6 +787,40 @@ it('compares the leads read with the memory without a request, a clock or a log,
 	expect(memory.leads).toEqual(remembered);
 	expect(memory.fields).toEqual(['name', 'archived', 'createdAt']);
 	expect(result.fields).toEqual(['name', 'archived', 'createdAt', 'title']);
+});
+
+describe('a lead changed and archived in the same interval', () => {
+	const lead = { id: 'l1', name: 'Both', value: 1, archived: false };
+	const both: PollSettings['events'] = ['updatedLead', 'archivedLead'];
+	it.each<[string, PollSettings['events'], IDataObject, unknown[]]>([
+		[
+			'Updated and Archived: one Updated item naming the other fields, one Archived item',
+			both,
+			{ value: 999 },
+			[
+				['updatedLead', ['value']],
+				['archivedLead', undefined],
+			],
+		],
+		[
+			'Archived only: one Archived item',
+			['archivedLead'],
+			{ value: 999 },
+			[['archivedLead', undefined]],
+		],
+		[
+			'Updated only: one Updated item that names archived too',
+			['updatedLead'],
+			{ value: 999 },
+			[['updatedLead', ['archived', 'value']]],
+		],
+		['both, archived alone: only the Archived item', both, {}, [['archivedLead', undefined]]],
+	])('with %s', (_case, events, change, expected) => {
+		const read = [{ ...lead, ...change, archived: true }];
+		const { items } = diff(remembering(lead), read, settingsFor(events));
+		const fields = (json: IDataObject) => (json._changedFields as string[] | undefined)?.sort();
+		expect(items.map(({ json }) => [json._event, fields(json)])).toEqual(expected);
+	});
 });
 
 // Last: it holds the event loop for seconds (fingerprints of 10,000 leads), which the sandbox's idle sockets outlast.

@@ -3,7 +3,7 @@ import nock from 'nock';
 import { NO_SECRET_REASON, ROTATED_REASON } from '../../../nodes/CrmInvoicing/trigger/webhook';
 import { loggedMessages } from '../../helpers/harness';
 import { useNock } from '../../helpers/nock';
-import { signedHeaders, signWebhook } from '../../helpers/signing';
+import { signedHeaders } from '../../helpers/signing';
 import {
 	API,
 	AT_CRM,
@@ -191,34 +191,6 @@ describe('every refused delivery is logged as a warning, with the reason, never 
 	it('an accepted delivery logs no warning', async () => {
 		await deliver({});
 		expect(loggedMessages.filter((entry) => entry.level === 'warn')).toEqual([]);
-	});
-});
-
-describe('signature headers as they arrive on the wire', () => {
-	it.each([', ', ',', ' '])(
-		'webhook-signature as two header lines joined by %p (as Node joins them) verifies',
-		async (separator) => {
-			const body = event();
-			const [id, timestamp] = [nextMessageId(), nowSeconds()];
-			const old = signWebhook({ secret: OLD_SECRET, id, timestamp, body });
-			const current = signWebhook({ secret: SECRET, id, timestamp, body });
-			const headers = {
-				'webhook-id': id,
-				'webhook-timestamp': String(timestamp),
-				'webhook-signature': `${old}${separator}${current}`,
-			};
-			expect((await deliver({ rawBody: body, headers })).ran).toBe(true);
-		},
-	);
-
-	it('a non-ASCII webhook-id is verified from its exact bytes and output as its text', async () => {
-		const body = event();
-		const id = `msg_ünïcödé_€_${nextMessageId()}`;
-		const headers = signed(body, { id });
-		// On the wire: UTF-8 bytes, which Node hands over one character per byte.
-		headers['webhook-id'] = Buffer.from(id, 'utf8').toString('latin1');
-		const delivered = await deliver({ rawBody: body, headers });
-		expect(delivered.items[0].webhookId).toBe(id);
 	});
 });
 
