@@ -1,7 +1,8 @@
 /**
  * What the harness itself must do like n8n. Its hook and webhook contexts are proved through the real trigger
  * (test/unit/trigger/lifecycle.test.ts, delivery.test.ts), expressions, defaults and Continue On Fail through the
- * operations (test/unit/actions/lead.test.ts).
+ * operations (test/unit/actions/lead.test.ts); the key in x-api-key (transport/request.test.ts), the credential's
+ * reads counted (transport/pagination.test.ts) and resource locators (actions/getById.test.ts) through the node.
  */
 import nock from 'nock';
 import { NodeApiError } from 'n8n-workflow';
@@ -21,23 +22,6 @@ const LEAD_GET = {
 useNock();
 
 describe('runNode', () => {
-	it('sends the x-api-key header from the credential, counts its reads, and resolves resource locators', async () => {
-		const scope = nock(BASE)
-			.get('/api/v1/leads/lead_1')
-			.matchHeader('x-api-key', TEST_CREDENTIALS.apiKey)
-			.reply(200, { id: 'lead_1', name: 'Jane' });
-		const { context, credentialsHelper } = createExecuteContext({
-			nodeType: new CrmInvoicing(),
-			parameters: LEAD_GET,
-		});
-
-		const output = await new CrmInvoicing().execute.call(context);
-
-		expect(output).toEqual([[{ json: { id: 'lead_1', name: 'Jane' }, pairedItem: { item: 0 } }]]);
-		expect(scope.isDone()).toBe(true);
-		expect(credentialsHelper.getDecryptedCalls).toBe(1);
-	});
-
 	it('fails like n8n when the node has no credential', async () => {
 		const noCredential = { nodeType: new CrmInvoicing(), parameters: LEAD_GET, credentials: null };
 		await expect(runNode(noCredential)).rejects.toThrow(/credentials/i);

@@ -1,4 +1,5 @@
-/** Issue 11: an ID that is "." or ".." or holds a control character is refused before any request. */
+/** Issue 11: an ID that is "." or ".." or holds a control character is refused before any request (each path the
+ * rule refuses: safety.test's 'paths and IDs'; Custom API Request's Path: refusals.test). */
 import { byId, expectValidationError, useNock } from './support';
 
 useNock();
@@ -24,21 +25,5 @@ describe.each(UNSAFE)('the ID %p', (id) => {
 			/^The node refused to send (GET|PATCH|DELETE) \/api\/v1\/\w+\//,
 		);
 		expect(error.message).toMatch(/segment|control character|backslash/);
-	});
-});
-
-describe('Custom API Request paths', () => {
-	it.each([
-		['/.\n./users', /control character/],
-		['/leads/%0a', /control character/],
-		['/leads/a\tb', /control character/],
-		['/leads\\users', /backslash/],
-		['/leads/%2e/x', /"\." segment/],
-	])('%p is refused before any request', async (path, reason) => {
-		const error = await expectValidationError(
-			{ resource: 'customApiRequest', operation: 'request', method: 'GET', apiVersion: 'v1', path },
-			/^"Path" is refused in item 0: /,
-		);
-		expect(error.message).toMatch(reason);
 	});
 });

@@ -76,28 +76,4 @@ describe('webhook subscription: delete', () => {
 			{ json: { deleted: true, id: 'whk_2' }, pairedItem: { item: 1 } },
 		]);
 	});
-
-	it('a 200 answered with an HTML page (a sign-in page) is an error, and nothing is reported as deleted', async () => {
-		api()
-			.delete('/api/v1/webhooks/whk_1')
-			.reply(200, '<html><head><title>Sign in</title></head><body>Single sign-on</body></html>', {
-				'Content-Type': 'text/html',
-			});
-
-		const output = await run(
-			{ resource: 'webhook', operation: 'delete', webhookId: 'whk_1' },
-			{ continueOnFail: true },
-		);
-
-		expect(output).toHaveLength(1);
-		expect(output[0].json.deleted).toBeUndefined();
-		expect(output[0].json).toMatchObject({
-			httpCode: '200',
-			error: expect.stringContaining('answered DELETE /api/v1/webhooks/whk_1 with 200 (text/html)'),
-		});
-		expect(String(output[0].json.error)).toContain('not an empty answer or a JSON object');
-		expect(String(output[0].json.description)).toContain(
-			'Check in the CRM whether the DELETE took effect',
-		);
-	});
 });

@@ -1,9 +1,5 @@
 /* eslint-disable -- not shipped: eslint.dev.config.mjs lints this file, not n8n's node rules */
-/** The request function against the sandbox's real HTTP faults: deadline, byte cap, 2xx shape, redaction, TLS, stop. */
-import * as https from 'node:https';
-import type { AddressInfo } from 'node:net';
-import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
+/** The request function against the sandbox's real HTTP faults: deadline, byte cap, 2xx shape, redaction, stop (TLS: errors.test). */
 
 import { CrmInvoicing } from '../../../nodes/CrmInvoicing/CrmInvoicing.node';
 import { CrmInvoicingTrigger } from '../../../nodes/CrmInvoicing/CrmInvoicingTrigger.node';
@@ -263,64 +259,6 @@ describe('the API key never shows in clear', () => {
 		else expect(error.message).toMatch(message);
 		expect(shownOf(error)).not.toContain(key());
 		expect(shownOf(error)).not.toContain(Buffer.from(key()).toString('base64url'));
-	});
-
-	it('a key echoed base64 or base64url-encoded, alone or inside an encoded header, is redacted', async () => {
-		const spellings = [
-			Buffer.from(key()).toString('base64'),
-			Buffer.from(key()).toString('base64url'),
-			Buffer.from(`x-api-key: ${key()}`).toString('base64'),
-			Buffer.from(`user:${key()}`).toString('base64url'),
-		];
-		addFault({
-			status: 400,
-			body: { error: { code: 'BAD', message: `seen ${spellings.join(' and ')}` } },
-		});
-
-		const error = await errorOf(getLead());
-
-		const shown = shownOf(error);
-		expect(error.message).toMatch(/^The CRM API answered 400 BAD: seen .*\[redacted\]/);
-		for (const spelling of spellings) expect(shown).not.toContain(spelling);
-		// What is left around a redacted encoding holds too few bits of the key to read any of it back.
-		expect(Buffer.from(shown.replace(/[^A-Za-z0-9+/_-]/g, ' '), 'base64').toString()).not.toMatch(
-			/sandbox_admin/,
-		);
-	});
-});
-
-describe('TLS errors say what is wrong with the certificate', () => {
-	let server: https.Server;
-	let url: string;
-
-	beforeAll(async () => {
-		const dir = join(__dirname, '../../fixtures/tls');
-		const tls = {
-			key: readFileSync(join(dir, 'self-signed.key')),
-			cert: readFileSync(join(dir, 'self-signed.crt')),
-		};
-		server = https.createServer(tls, (_req, res) => {
-			res.writeHead(200, { 'content-type': 'application/json' });
-			res.end('{"id":"lead_1"}');
-		});
-		await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-		url = `https://127.0.0.1:${(server.address() as AddressInfo).port}`;
-	});
-
-	afterAll(async () => {
-		server.closeAllConnections();
-		await new Promise((resolve) => server.close(resolve));
-	});
-
-	it('a self-signed certificate: named, with what to check, not "Could not reach", and not retried', async () => {
-		const error = await errorOf(getLead(context('sk_tls_key', url)));
-
-		expect(error.message).toBe(
-			"The CRM API's TLS certificate is self-signed (DEPTH_ZERO_SELF_SIGNED_CERT); the node did not send GET /api/v1/leads/lead_1",
-		);
-		expect(error.description).toMatch(/install a valid certificate for this host name/);
-		expect(error.description).toMatch(/NODE_EXTRA_CA_CERTS/);
-		expect(shownOf(error)).not.toContain('sk_tls_key');
 	});
 });
 

@@ -3,7 +3,6 @@
 import { DOCUMENTED_RATE_LIMIT, RETRY } from '../../../nodes/CrmInvoicing/shared/transport/limits';
 import type { PacerTurn } from '../../../nodes/CrmInvoicing/shared/transport/rateLimit';
 import {
-	busiestWindow,
 	flush,
 	pacerAndServer,
 	pacerAt,
@@ -301,27 +300,6 @@ describe("a caller's share of the key (takeShare: the polling triggers' half)", 
 
 describe('without RateLimit-* headers: the documented 60 a minute, or "Requests per Minute"', () => {
 	const WINDOW_MS = DOCUMENTED_RATE_LIMIT.windowSeconds * 1000;
-
-	it('120 at once → the first, its answer, 59 more, then 60 a minute later, in the order they asked', async () => {
-		const { time, pacer } = pacerAt(0);
-		const given: number[] = [];
-		const turns = Array.from({ length: 120 }, async (_, n) => {
-			const turn = await pacer.take();
-			given.push(n);
-			return { turn, at: time.now };
-		});
-		await flush();
-		expect(given).toEqual([0]);
-		pacer.settle((await turns[0]).turn, 200, {});
-		await flush();
-		expect(given).toHaveLength(60);
-		await time.advanceTo(WINDOW_MS - 1);
-		expect(given).toHaveLength(60);
-		await time.advanceTo(WINDOW_MS + 600);
-		expect(given).toEqual(Array.from({ length: 120 }, (_, n) => n));
-		const times = await Promise.all(turns.map(async (turn) => (await turn).at));
-		expect(busiestWindow(times, WINDOW_MS)).toBe(60);
-	});
 
 	it('is not applied while the API announces its own window, and is again once answers stop carrying the headers', async () => {
 		const { time, pacer } = pacerAt(0);

@@ -209,7 +209,7 @@ export function pacerAndServer(
 }
 
 /** The most of `times` (sorted) in any span of `windowMs`. */
-export function busiestWindow(times: number[], windowMs: number): number {
+function busiestWindow(times: number[], windowMs: number): number {
 	let most = 0;
 	for (let start = 0; start < times.length; start++) {
 		let end = start;

@@ -209,14 +209,6 @@ describe('a list that does not advance stops with an error, not an endless loop'
 			'fresh_2',
 		],
 		['an empty page that still claims more', {}, () => v1([], 'c2'), 1, NOTHING_NEW, 'c2'],
-		[
-			'continuing from a cursor (Custom API Request) counts that cursor as seen',
-			{ startCursor: 'start' },
-			() => fresh(0, 'start'),
-			1,
-			REPEATED,
-			'start',
-		],
 	])('%s', async (_name, spec, page, number, said, cursor) => {
 		const path = spec.version === 'v2' ? '/api/v2/list' : '/api/v1/list';
 		const seen = serve(path, page);

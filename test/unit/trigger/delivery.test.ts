@@ -3,7 +3,7 @@ import nock from 'nock';
 import { NO_SECRET_REASON, ROTATED_REASON } from '../../../nodes/CrmInvoicing/trigger/webhook';
 import { loggedMessages } from '../../helpers/harness';
 import { useNock } from '../../helpers/nock';
-import { signedHeaders, signWebhook } from '../../helpers/signing';
+import { signedHeaders } from '../../helpers/signing';
 import {
 	API,
 	AT_CRM,
@@ -138,38 +138,19 @@ describe('a verified delivery', () => {
 	});
 });
 
-describe('deliveries that fail verification start nothing: 401, or 503 for a mismatch on a current subscription (issue 40)', () => {
+// Which failure is which reason: signature.test's table. Here only how each kind is answered: a mismatch is 503
+// ('a rejected delivery is not remembered' below), a header fault 401, an unusable signature 401.
+describe('deliveries that fail verification start nothing: 401 for a header or signature fault', () => {
 	const body = event();
-	/** Signed headers of `body` made when the test runs (the clock moves between tests), with `changes`. */
-	const headers = (changes: Record<string, string | undefined>) => {
-		const all: Record<string, string | undefined> = { ...signed(body), ...changes };
-		return Object.fromEntries(
-			Object.entries(all).filter((entry): entry is [string, string] => entry[1] !== undefined),
-		);
-	};
-	const wrong = 'whsec_' + Buffer.from('somebody-else-s-key-0123456789').toString('base64');
 
 	it.each([
-		['tampered body', () => ({ rawBody: body.replace('1200', '9999'), headers: signed(body) })],
-		['wrong secret', () => ({ secrets: [wrong] })],
-		['malformed signature', () => ({ headers: headers({ 'webhook-signature': 'v1,%%% ,,, v1' }) })],
-	])('%s: 503, retried, never final', async (_case, setup: () => DeliveryOptions) => {
-		expectRefused(await deliver({ rawBody: body, ...setup() }), 503, ROTATED_REASON);
-	});
-
-	it.each([
-		['stale timestamp', () => ({ timestamp: nowSeconds() - 600 }), 'webhook-timestamp is too old'],
-		[
-			'millisecond timestamp',
-			() => ({ timestamp: Date.now() }),
-			'webhook-timestamp is in the future',
-		],
 		['no headers at all', () => ({ headers: {} }), 'missing webhook-id header'],
 		[
 			'only a v1a entry',
 			() => {
-				const signature = signed(body)['webhook-signature'].replace(/^v1,/, 'v1a,');
-				return { headers: headers({ 'webhook-signature': signature }) };
+				const headers = signed(body);
+				const signature = headers['webhook-signature'].replace(/^v1,/, 'v1a,');
+				return { headers: { ...headers, 'webhook-signature': signature } };
 			},
 			'no v1 signature in webhook-signature header',
 		],
@@ -210,34 +191,6 @@ describe('every refused delivery is logged as a warning, with the reason, never 
 	it('an accepted delivery logs no warning', async () => {
 		await deliver({});
 		expect(loggedMessages.filter((entry) => entry.level === 'warn')).toEqual([]);
-	});
-});
-
-describe('signature headers as they arrive on the wire', () => {
-	it.each([', ', ',', ' '])(
-		'webhook-signature as two header lines joined by %p (as Node joins them) verifies',
-		async (separator) => {
-			const body = event();
-			const [id, timestamp] = [nextMessageId(), nowSeconds()];
-			const old = signWebhook({ secret: OLD_SECRET, id, timestamp, body });
-			const current = signWebhook({ secret: SECRET, id, timestamp, body });
-			const headers = {
-				'webhook-id': id,
-				'webhook-timestamp': String(timestamp),
-				'webhook-signature': `${old}${separator}${current}`,
-			};
-			expect((await deliver({ rawBody: body, headers })).ran).toBe(true);
-		},
-	);
-
-	it('a non-ASCII webhook-id is verified from its exact bytes and output as its text', async () => {
-		const body = event();
-		const id = `msg_ünïcödé_€_${nextMessageId()}`;
-		const headers = signed(body, { id });
-		// On the wire: UTF-8 bytes, which Node hands over one character per byte.
-		headers['webhook-id'] = Buffer.from(id, 'utf8').toString('latin1');
-		const delivered = await deliver({ rawBody: body, headers });
-		expect(delivered.items[0].webhookId).toBe(id);
 	});
 });
 

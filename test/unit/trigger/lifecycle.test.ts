@@ -554,23 +554,6 @@ describe('ownership: only subscriptions this trigger can prove it created are de
 		expect([...crm.store.keys()]).toEqual([productionId]);
 	});
 
-	it("leaves a hand-made subscription (even at its own URL) and another workflow's trigger alone", async () => {
-		crm.add('whk_hand', 'Made by hand in the CRM', PRODUCTION_URL);
-		const other = triggerHooks({
-			workflowId: 'other-workflow',
-			staticData: {},
-			webhookUrl: 'https://n8n.example.com/webhook/other/webhook',
-		});
-		await activate(other);
-		const mine = triggerHooks({ staticData: {} });
-		await activate(mine);
-		await activate(triggerHooks({ staticData: {} })); // static data lost: re-subscribes, sweeps its own leftover only
-		expect(crm.deleted).toEqual([String(mine.staticData.subscriptionId)]);
-		expect(crm.store.has('whk_hand')).toBe(true);
-		expect(crm.store.has(String(other.staticData.subscriptionId))).toBe(true);
-		expect(crm.store.size).toBe(3);
-	});
-
 	it('a stored id whose subscription now carries another tag (re-used or renamed) is not deleted', async () => {
 		crm.add('whk_x', `someone else [n8n:${otherTag({ workflowId: 'x' })}]`, PRODUCTION_URL);
 		await activate(triggerHooks({ staticData: storedSubscription({ subscriptionId: 'whk_x' }) }));

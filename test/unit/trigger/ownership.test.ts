@@ -156,12 +156,6 @@ it('a CRM that stores URLs in normal form: start-up after start-up (n8n 1.x runs
 it.each([
 	['at this URL, without a tag', 'n8n: Leads to Slack', PRODUCTION_URL, true],
 	[
-		'at this URL, in normal form',
-		'n8n: Leads to Slack',
-		PRODUCTION_URL.replace('https://n8n.', 'https://N8N.'),
-		true,
-	],
-	[
 		'at another URL',
 		'n8n: Leads to Slack',
 		'https://elsewhere.example.com/webhook/x/webhook',

@@ -44,17 +44,6 @@ function expectCurrentForm(staticData: IDataObject) {
 }
 
 describe('reading', () => {
-	it.each(['0.1', '0.2', '0.3'] as const)(
-		"data of %s reads as the same subscription, with the subscription's id named as such",
-		(version) => {
-			const { subscription } = readState(earlierSubscription(version));
-			expect(subscription).toMatchObject({ id: 'whk_1', url: PRODUCTION_URL, events: EVENTS });
-			expect(subscription?.ownerTag).toBe(version === '0.1' ? undefined : tagFor());
-			if (version === '0.3') expect(subscription?.secretWrapped).toMatch(/^aes256gcm\.v1:/);
-			else expect(subscription?.secretWrapped).toBeUndefined();
-		},
-	);
-
 	it("reads 0.3's retired subscriptions and 0.4's, at most MAX_RETIRED, skipping what is not one", () => {
 		const earlier = readState({
 			webhookRetired: [

@@ -6,7 +6,6 @@ import type { IDataObject } from 'n8n-workflow';
 import {
 	LOOKUP_INTERVAL_MS,
 	NO_CREDENTIAL_REASON,
-	NO_SECRET_REASON,
 	RATIONED_REASON,
 	RETIRED_REASON,
 	ROTATED_REASON,
@@ -166,19 +165,11 @@ describe('the signing secret at rest', () => {
 		expect(wrapSecret(SECRET, KEY, owner('whk_1'))).not.toBe(wrapped);
 	});
 
-	it.each([
-		[
-			'a credential n8n cannot hand over (deleted)',
-			{ credentials: null, staticData: storedSubscription({ subscriptionId: 'whk_fresh' }) },
-			NO_CREDENTIAL_REASON,
-		],
-		['no subscription stored yet', { staticData: {} }, NO_SECRET_REASON],
-	])(
-		'%s is 503, with a reason, and nothing runs nor asks the CRM',
-		async (_case, options, reason) => {
-			expectNothingRun(await deliver(options), 503, reason);
-		},
-	);
+	// No stored subscription: delivery.test ('no secret stored').
+	it('a credential n8n cannot hand over (deleted) is 503, with a reason, and nothing runs nor asks the CRM', async () => {
+		const staticData = storedSubscription({ subscriptionId: 'whk_fresh' });
+		expectNothingRun(await deliver({ credentials: null, staticData }), 503, NO_CREDENTIAL_REASON);
+	});
 });
 
 describe('a signature that does not match: 503, and a renewal when a question asked now shows the stored subscription current (issue 40)', () => {
