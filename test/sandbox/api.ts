@@ -61,7 +61,7 @@ export function errorBody(code: ErrorCode, message: string) {
 export interface ApiRequest
 	extends Pick<
 		SandboxConfig,
-		'personality' | 'ignoreLimit' | 'listOrder' | 'patchCustomFields' | 'onePerUrl' | 'normalUrls'
+		'personality' | 'listOrder' | 'patchCustomFields' | 'onePerUrl' | 'normalUrls'
 	> {
 	method: string;
 	path: string;
@@ -273,14 +273,8 @@ function extraKeys(body: JsonObject, known: ReadonlySet<string>): JsonObject {
 
 // ---------------------------------------------------------------- pagination
 
-function parseLimit(
-	query: Record<string, string>,
-	name: string,
-	defaultValue: number,
-	ignoreLimit?: number | false,
-): number {
+function parseLimit(query: Record<string, string>, name: string, defaultValue: number): number {
 	const raw = query[name];
-	if (ignoreLimit) return ignoreLimit;
 	if (raw === undefined) return defaultValue;
 	const value = /^\d+$/.test(raw) ? Number(raw) : NaN;
 	if (!(value >= 1 && value <= 100)) throw validationError(`${name} must be between 1 and 100`);
@@ -406,7 +400,7 @@ function createLead(host: ApiHost, request: ApiRequest): ApiResponse {
 
 function listLeads(host: ApiHost, request: ApiRequest): ApiResponse {
 	const { query } = request;
-	const limit = parseLimit(query, 'limit', 20, request.ignoreLimit);
+	const limit = parseLimit(query, 'limit', 20);
 	const search = (query.search ?? '').toLowerCase();
 	const archived = parseBooleanQuery(query, 'archived');
 	const stageId = query.stageId || undefined;
@@ -725,7 +719,7 @@ function invoiceTotals(lineItems: InvoiceLineItem[], isInclusiveTax: boolean) {
 
 function listUsers(host: ApiHost, request: ApiRequest): ApiResponse {
 	const { query } = request;
-	const limit = parseLimit(query, 'limit', 20, request.ignoreLimit);
+	const limit = parseLimit(query, 'limit', 20);
 	const active = parseBooleanQuery(query, 'active');
 	// The spec does not name the search parameter: the alternate reading ignores ours.
 	const search = request.personality === 'alternate' ? '' : (query.search ?? '').toLowerCase();
@@ -812,7 +806,7 @@ function listWebhooks(host: ApiHost, request: ApiRequest): ApiResponse {
 	// Alternate: a bare array of every subscription (no page, no cursor).
 	if (request.personality === 'alternate')
 		return { status: 200, body: host.store.webhooks.values().map(publicSubscription) };
-	const limit = parseLimit(request.query, 'limit', 20, request.ignoreLimit);
+	const limit = parseLimit(request.query, 'limit', 20);
 	const page = pageOf(host.store.webhooks, 'webhooks', request.query, { limit });
 	return { status: 200, body: { ...page, items: page.items.map(publicSubscription) } };
 }
@@ -831,7 +825,7 @@ function deleteWebhook(host: ApiHost, _request: ApiRequest, [id]: string[]): Api
 
 function listContacts(host: ApiHost, request: ApiRequest): ApiResponse {
 	const { query } = request;
-	const pageSize = parseLimit(query, 'pageSize', 30, request.ignoreLimit);
+	const pageSize = parseLimit(query, 'pageSize', 30);
 	const search = (query.search ?? '').toLowerCase();
 	const filter =
 		search === ''

@@ -17,13 +17,12 @@ const FLAGS: Record<string, string> = {
 	'rate-window-ms': 'SANDBOX_RATE_WINDOW_MS',
 	'seed-leads': 'SANDBOX_SEED_LEADS',
 	'time-scale': 'SANDBOX_TIME_SCALE',
-	'delivery-timeout-ms': 'SANDBOX_DELIVERY_TIMEOUT_MS',
 	personality: 'SANDBOX_PERSONALITY',
 	'list-order': 'SANDBOX_LIST_ORDER',
 	'activity-ms': 'SANDBOX_ACTIVITY_MS',
 };
 
-const USAGE = `Usage: npm run sandbox -- [--port 5680] [--host 127.0.0.1] [--rate-limit 60|off] [--rate-window-ms 60000] [--seed-leads N] [--time-scale 1] [--delivery-timeout-ms 20000] [--personality standard|alternate] [--list-order oldest|newest] [--activity-ms N|off]`;
+const USAGE = `Usage: npm run sandbox -- [--port 5680] [--host 127.0.0.1] [--rate-limit 60|off] [--rate-window-ms 60000] [--seed-leads N] [--time-scale 1] [--personality standard|alternate] [--list-order oldest|newest] [--activity-ms N|off]`;
 
 /** The flags' values: from their variables, then from the arguments. */
 function readFlags(argv: string[], env: NodeJS.ProcessEnv): Record<string, string> {
@@ -87,7 +86,6 @@ export function parseArgs(argv: string[], env: NodeJS.ProcessEnv): SandboxOption
 				},
 		seedLeads: integer('seed-leads', 0, 0),
 		timeScale: number('time-scale', 1, 0),
-		deliveryTimeoutMs: integer('delivery-timeout-ms', 20_000, 1),
 		personality: personality as SandboxPersonality,
 		...(values['list-order'] !== undefined ? { listOrder: listOrder as ListOrder } : {}),
 		...(activity ? { activity } : {}),
@@ -121,16 +119,14 @@ async function main(): Promise<void> {
 			...seedSummaryLines(sandbox.state),
 			`Control endpoints (no auth):`,
 			`  GET    ${control}/health`,
-			`  GET    ${control}/requests[?since=SEQ]    DELETE ${control}/requests`,
+			`  GET    ${control}/requests                DELETE ${control}/requests`,
 			`  GET    ${control}/webhooks                (subscriptions with secrets)`,
-			`  GET    ${control}/deliveries              DELETE ${control}/deliveries`,
+			`  GET    ${control}/deliveries`,
 			`  POST   ${control}/reset`,
-			`  GET    ${control}/config                  POST ${control}/config {"rateLimit":{"limit":60,"windowMs":60000}|false,"timeScale":1,"personality":"standard"|"alternate"}`,
+			`  POST   ${control}/config {"rateLimit":{"limit":60,"windowMs":60000}|false,"timeScale":1,"personality":"standard"|"alternate"}`,
 			`  POST   ${control}/seed {"leads":N}`,
-			`  POST   ${control}/activity                (one step: create, change or archive a lead)   POST ${control}/config {"listOrder":"newest","activity":{"everyMs":30000}|false}`,
+			`  POST   ${control}/config {"listOrder":"newest","activity":{"everyMs":30000}|false}`,
 			`  POST   ${control}/faults {"status":502,"count":1,"html":true,"pathPrefix":"/api/v1/leads"}    GET|DELETE ${control}/faults`,
-			`  POST   ${control}/invoices/{id}/pay`,
-			`  POST   ${control}/webhooks/{id}/rotate`,
 			`  POST   ${control}/emit {"event":"lead.created","payload":{}}`,
 			`Press Ctrl-C to stop.`,
 		].join('\n'),

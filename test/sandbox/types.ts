@@ -96,8 +96,8 @@ export interface Fault {
 	htmlBytes?: number;
 	/** This JSON body instead of the error body. */
 	body?: unknown;
-	/** With a 3xx: a Location on another origin, path and query kept; 'catcher' is the second listener. */
-	redirectTo?: string;
+	/** With a 3xx: a Location on the second listener ('catcher'), path and query kept. */
+	redirectTo?: 'catcher';
 	/** Never answer. */
 	hang?: boolean;
 	/** Status and headers at once, then `body` one byte every `intervalMs`, led by spaces up to `bytes`. */
@@ -107,7 +107,6 @@ export interface Fault {
 	endlessBytes?: number;
 	echoKey?: boolean | 'escaped';
 	location?: string;
-	cycle?: boolean;
 }
 
 /** What an endless or trickling fault sent before it stopped (GET /__sandbox/streams). */
@@ -293,44 +292,13 @@ export interface Pipeline {
 	stages: NamedRef[];
 }
 
-/** Read access to a store: the values in creation order plus lookup by public id. */
-export interface ReadonlyCollection<T> {
-	readonly size: number;
-	get(id: string): T | undefined;
-	has(id: string): boolean;
-	values(): T[];
-}
-
-export interface SandboxState {
-	leads: ReadonlyCollection<Lead>;
-	deals: ReadonlyCollection<Deal>;
-	invoices: ReadonlyCollection<Invoice>;
-	clients: ReadonlyCollection<Client>;
-	products: ReadonlyCollection<Product>;
-	users: ReadonlyCollection<User>;
-	contacts: ReadonlyCollection<Contact>;
-	webhooks: ReadonlyCollection<WebhookSubscription>;
-	taxRates: ReadonlyMap<string, TaxRate>;
-	pipelines: ReadonlyMap<string, Pipeline>;
-	leadStages: ReadonlyMap<string, NamedRef>;
-	sources: ReadonlyMap<string, NamedRef>;
-	/** Where the spec gives numbers in responses. */
-	userInternalIds: ReadonlyMap<string, number>;
-	productInternalIds: ReadonlyMap<string, number>;
-	/** Lead id → internal numeric id of the owning user. */
-	leadOwners: ReadonlyMap<string, number>;
-}
-
 /** The switches of `POST /__sandbox/config` (README); reset keeps them. */
 export interface SandboxConfig {
 	rateLimit: RateLimitConfig | false;
 	timeScale: number;
-	deliveryTimeoutMs: number;
 	personality: SandboxPersonality;
 	/** One delivery to each new subscription, queued right after POST /webhooks answered. */
 	deliverOnCreate: DeliverOnCreate | false;
-	/** Every list's page size, whatever `limit`/`pageSize` asks (1 to 1,000,000). */
-	ignoreLimit: number | false;
 	listOrder: ListOrder;
 	/** What PATCH /leads and /deals do with `customFields`. */
 	patchCustomFields: 'replace' | 'merge';
@@ -342,8 +310,8 @@ export interface SandboxConfig {
 }
 
 export interface DeliverOnCreate {
-	event?: string;
-	payload?: unknown;
+	event: string;
+	payload: unknown;
 }
 
 /** Which seeded user an API key acts for. */
