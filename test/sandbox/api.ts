@@ -4,7 +4,7 @@
  */
 import type { Collection, Store } from './store';
 import { ADMIN_USER_INTERNAL_ID, addLead, formatNumber, randomId } from './store';
-import { LEADS_BY_DATE, listNewestCreated } from './leadImports';
+import { listNewestCreated } from './leadImports';
 import type {
 	Contact,
 	Deal,
@@ -281,16 +281,19 @@ function parseLimit(query: Record<string, string>, name: string, defaultValue: n
 	return value;
 }
 
-function encodeCursor(kind: string, seq: number): string {
-	return Buffer.from(`${kind}:${seq}`, 'utf8').toString('base64url');
+/** An opaque cursor: its list's kind and the numbers of the last record given. */
+function encodeCursor(kind: string, ...numbers: number[]): string {
+	return Buffer.from([kind, ...numbers].join(':'), 'utf8').toString('base64url');
 }
 
-function decodeCursor(query: Record<string, string>, kind: string): number | undefined {
+/** The cursor's kind (one of `kinds`) and numbers; undefined when none was sent, a 400 for one that is not one. */
+function decodeCursor(query: Record<string, string>, kinds: readonly string[]) {
 	const raw = query.cursor;
 	if (raw === undefined || raw === '') return undefined;
-	const match = /^([a-z0-9]+):(\d{1,15})$/.exec(Buffer.from(raw, 'base64url').toString('utf8'));
-	if (!match || match[1] !== kind) throw validationError('cursor is not valid');
-	return Number(match[2]);
+	const [kind, ...parts] = Buffer.from(raw, 'base64url').toString('utf8').split(':');
+	const numeric = parts.length > 0 && parts.every((part) => /^-?\d{1,15}$/.test(part));
+	if (!kinds.includes(kind) || !numeric) throw validationError('cursor is not valid');
+	return { kind, numbers: parts.map(Number) };
 }
 
 function parseBooleanQuery(query: Record<string, string>, name: string): boolean | undefined {
@@ -314,7 +317,8 @@ function pageOf<T extends { id: string }>(
 	query: Record<string, string>,
 	{ limit, filter, newest = false }: PageRequest<T>,
 ): { items: T[]; hasMore: boolean; nextCursor: string | null } {
-	const page = collection.page(decodeCursor(query, kind), limit, filter, newest);
+	const after = decodeCursor(query, [kind])?.numbers[0];
+	const page = collection.page(after, limit, filter, newest);
 	return {
 		items: page.items,
 		hasMore: page.hasMore,
@@ -413,14 +417,13 @@ function listLeads(host: ApiHost, request: ApiRequest): ApiResponse {
 					containsIgnoreCase(search, lead.name, lead.email, lead.mobile, lead.website))
 		: undefined;
 	// Each order's cursors have their own kind: a cursor continues in the order its listing started in.
-	const cursorKind = query.cursor
-		? /^([a-z0-9]+):/.exec(Buffer.from(query.cursor, 'base64url').toString('utf8'))?.[1]
-		: undefined;
-	const order = ORDER_OF_CURSOR.get(cursorKind ?? '') ?? request.listOrder;
+	const cursor = decodeCursor(query, [...ORDER_OF_CURSOR.keys()]);
+	const order = cursor ? ORDER_OF_CURSOR.get(cursor.kind) : request.listOrder;
 	if (order === 'newestCreated') {
-		const page = listNewestCreated(host.store, query.cursor, limit, filter);
-		if (!page) throw validationError('cursor is not valid');
-		return { status: 200, body: page };
+		const after = cursor && { at: cursor.numbers[0], seq: cursor.numbers[1] ?? 0 };
+		const { items, hasMore, last } = listNewestCreated(host.store, after, limit, filter);
+		const nextCursor = hasMore ? encodeCursor('leadsdate', last.at, last.seq) : null;
+		return { status: 200, body: { items, hasMore, nextCursor } };
 	}
 	const newest = order === 'newest';
 	const kind = newest ? 'leadsnew' : 'leads';
@@ -430,7 +433,7 @@ function listLeads(host: ApiHost, request: ApiRequest): ApiResponse {
 const ORDER_OF_CURSOR = new Map<string, ListOrder>([
 	['leads', 'oldest'],
 	['leadsnew', 'newest'],
-	[LEADS_BY_DATE, 'newestCreated'],
+	['leadsdate', 'newestCreated'],
 ]);
 
 function updateLead(host: ApiHost, request: ApiRequest, [id]: string[]): ApiResponse {

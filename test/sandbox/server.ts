@@ -55,8 +55,6 @@ export const DEFAULT_ADMIN_KEY = 'sk_sandbox_admin_0123456789abcdef';
 export const DEFAULT_READ_ONLY_KEY = 'sk_sandbox_readonly_0123456789abcdef';
 export const DEFAULT_RATE_LIMIT: RateLimitConfig = { limit: 60, windowMs: 60_000 };
 const ROTATION_WINDOW_MS = 24 * 3_600_000;
-const MAX_BODY_BYTES = 5 * 1024 * 1024;
-const BODY_TOO_LARGE = `The request body is larger than ${MAX_BODY_BYTES} bytes`;
 
 /**
  * Defaults: port 0 (a free one) on 127.0.0.1, 60 requests per 60000 ms per key (false: unlimited), timeScale 1 (of
@@ -68,8 +66,6 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
 	await sandbox.listen(options.port ?? 0, options.host ?? '127.0.0.1');
 	return sandbox;
 }
-
-class BodyTooLarge extends Error {}
 
 function describeWindow(windowMs: number): string {
 	const units: Array<[number, string]> = [
@@ -107,21 +103,14 @@ function urlOf(server: http.Server): string {
 	return `http://${host}:${address.port}`;
 }
 
-/** A request's body as text (undefined when empty); BodyTooLarge past MAX_BODY_BYTES. */
+/** A request's body as text (undefined when empty). */
 function readBody(req: http.IncomingMessage): Promise<string | undefined> {
 	return new Promise((resolve, reject) => {
 		const chunks: Buffer[] = [];
-		let size = 0;
-		req.on('data', (chunk: Buffer) => {
-			size += chunk.length;
-			if (size > MAX_BODY_BYTES) {
-				reject(new BodyTooLarge());
-				req.resume();
-				return;
-			}
-			chunks.push(chunk);
-		});
-		req.on('end', () => resolve(size === 0 ? undefined : Buffer.concat(chunks).toString('utf8')));
+		req.on('data', (chunk: Buffer) => chunks.push(chunk));
+		req.on('end', () =>
+			resolve(chunks.length ? Buffer.concat(chunks).toString('utf8') : undefined),
+		);
 		req.on('error', reject);
 	});
 }
@@ -173,7 +162,6 @@ const CAUGHT_ANSWER = {
 export class SandboxServer {
 	/** Before /api/v1, e.g. http://127.0.0.1:5680 */
 	url = '';
-	port = 0;
 	readonly keys = { admin: DEFAULT_ADMIN_KEY, readOnly: DEFAULT_READ_ONLY_KEY };
 	/** Every /api request (and every page outside it). */
 	readonly requests: RequestLogEntry[] = [];
@@ -257,7 +245,6 @@ export class SandboxServer {
 			this.server.once('error', reject);
 			this.server.listen(port, host, () => {
 				this.server.off('error', reject);
-				this.port = (this.server.address() as AddressInfo).port;
 				this.url = urlOf(this.server);
 				resolve();
 			});
@@ -345,27 +332,20 @@ export class SandboxServer {
 	}
 
 	/** Starts the second listener (once) on the sandbox's host and another port, so another origin; its URL. */
-	async startCatcher(): Promise<string> {
+	private async startCatcher(): Promise<string> {
 		if (this.catcher) return this.catcherUrl;
-		const catcher = http.createServer((req, res) => {
-			const chunks: Buffer[] = [];
-			let size = 0;
-			req.on('data', (chunk: Buffer) => {
-				size += chunk.length;
-				if (size <= MAX_BODY_BYTES) chunks.push(chunk);
+		const catcher = http.createServer(async (req, res) => {
+			const body = (await readBody(req)) ?? '';
+			this.caught.push({
+				method: req.method ?? 'GET',
+				path: req.url ?? '/',
+				headers: headersOf(req, true),
+				apiKeyReceived: req.headers['x-api-key'] !== undefined,
+				body,
+				at: new Date().toISOString(),
 			});
-			req.on('end', () => {
-				this.caught.push({
-					method: req.method ?? 'GET',
-					path: req.url ?? '/',
-					headers: headersOf(req, true),
-					apiKeyReceived: req.headers['x-api-key'] !== undefined,
-					body: Buffer.concat(chunks).toString('utf8'),
-					at: new Date().toISOString(),
-				});
-				const headers = { 'content-type': 'application/json' };
-				writeAnswer(res, { status: 200, headers, body: CAUGHT_ANSWER });
-			});
+			const headers = { 'content-type': 'application/json' };
+			writeAnswer(res, { status: 200, headers, body: CAUGHT_ANSWER });
 		});
 		this.catcher = catcher;
 		const host = (this.server.address() as AddressInfo).address;
@@ -442,14 +422,7 @@ export class SandboxServer {
 	): Promise<void> {
 		const at = new Date().toISOString();
 		const method = (req.method ?? 'GET').toUpperCase();
-		let rawBody: string | undefined;
-		let tooLarge = false;
-		try {
-			rawBody = await readBody(req);
-		} catch (err) {
-			if (!(err instanceof BodyTooLarge)) throw err;
-			tooLarge = true;
-		}
+		const rawBody = await readBody(req);
 		const log = this.log(req, url, parsedOrText(rawBody), at);
 		const send = (answer: Answer): void => {
 			log(answer.status);
@@ -460,7 +433,6 @@ export class SandboxServer {
 			const scene = { req, res, url, log, catcherUrl: this.catcherUrl, streams: this.streams };
 			return applyFault(fault, { ...scene, timers: this.faultTimers });
 		}
-		if (tooLarge) return send({ status: 413, body: errorBody('VALIDATION_ERROR', BODY_TOO_LARGE) });
 		const key = headersOf(req)['x-api-key'];
 		const role = key ? this.keyRoles.get(key) : undefined;
 		if (role === undefined) {
@@ -578,8 +550,6 @@ export class SandboxServer {
 		} catch (err) {
 			if (err instanceof ApiError)
 				writeAnswer(res, { status: err.status, body: errorBody(err.code, err.message) });
-			else if (err instanceof BodyTooLarge)
-				writeAnswer(res, { status: 413, body: errorBody('VALIDATION_ERROR', BODY_TOO_LARGE) });
 			else throw err;
 		}
 	}
