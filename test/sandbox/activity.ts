@@ -1,13 +1,7 @@
-/** The sandbox's list-order and activity switches (README.md), for the polling trigger (issue 19). */
+/** The sandbox's activity switch (README.md), for the polling trigger (issue 19). */
 import { leadPayload, validationError, isObject } from './api';
 import { ADMIN_USER_INTERNAL_ID, addLead, type Store } from './store';
-import { LIST_ORDERS, type ActivityConfig, type ListOrder } from './types';
-
-export function parseListOrder(value: unknown): ListOrder {
-	if (typeof value === 'string' && (LIST_ORDERS as readonly string[]).includes(value))
-		return value as ListOrder;
-	throw validationError(`listOrder must be one of ${LIST_ORDERS.join(', ')}`);
-}
+import type { ActivityConfig } from './types';
 
 export function parseActivity(value: unknown): ActivityConfig | false {
 	if (value === false || value === null) return false;

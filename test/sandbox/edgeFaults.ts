@@ -70,24 +70,9 @@ export function parseFault(value: unknown): Fault {
 	for (const [field, ok, message] of FIELD_CHECKS)
 		check(value[field] === undefined || ok(value[field]), message);
 	const raw = value as Partial<Fault>;
-	return {
-		hang: raw.hang === true,
-		trickle: raw.trickle && { intervalMs: raw.trickle.intervalMs, bytes: raw.trickle.bytes },
-		endless: raw.endless === true,
-		endlessBytes: raw.endlessBytes,
-		echoKey: raw.echoKey === 'escaped' ? 'escaped' : raw.echoKey === true,
-		location: raw.location,
-		htmlBytes: raw.htmlBytes,
-		body: raw.body,
-		redirectTo: raw.redirectTo,
-		method: raw.method,
-		pathPrefix: raw.pathPrefix,
-		status: status as number,
-		count: count as number,
-		html: raw.html === true,
-		delayMs: raw.delayMs,
-		headers: raw.headers,
-	};
+	const echoKey = raw.echoKey === 'escaped' ? 'escaped' : raw.echoKey === true;
+	const flags = { hang: raw.hang === true, endless: raw.endless === true, html: raw.html === true };
+	return { ...raw, ...flags, echoKey, status: status as number, count: count as number };
 }
 
 /** A key as a JSON encoder that escapes `/`, `+` and `=` writes it inside a string. */

@@ -26,7 +26,7 @@ import {
 	READ_ONLY_USER_INTERNAL_ID,
 	type Store,
 } from './store';
-import { activityStep, parseActivity, parseListOrder } from './activity';
+import { activityStep, parseActivity } from './activity';
 import type {
 	CaughtRequest,
 	DeliverOnCreate,
@@ -43,7 +43,7 @@ import type {
 	SandboxPersonality,
 	WebhookSubscription,
 } from './types';
-import { PERSONALITIES } from './types';
+import { LIST_ORDERS, PERSONALITIES } from './types';
 import { DeliveryEngine, generateSecret } from './webhooks';
 import { type ActiveFault, applyFault, check, isPositiveInteger, parseFault } from './edgeFaults';
 import { type Answer, writeAnswer } from './jsonText';
@@ -132,6 +132,10 @@ function parseRateLimit(value: unknown): RateLimitConfig | false {
 
 function parsePersonality(value: unknown): SandboxPersonality {
 	return choice(value, PERSONALITIES, `personality must be one of ${PERSONALITIES.join(', ')}`);
+}
+
+function parseListOrder(value: unknown): ListOrder {
+	return choice(value, LIST_ORDERS, `listOrder must be one of ${LIST_ORDERS.join(', ')}`);
 }
 
 function parseDeliverOnCreate(value: unknown): DeliverOnCreate | false {

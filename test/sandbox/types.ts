@@ -70,39 +70,31 @@ export interface DeliveryLogEntry {
 	/** The same on every attempt of one delivery. */
 	webhookId: string;
 	event: string;
-	/** From 1. */
 	attempt: number;
 	url: string;
 	status: DeliveryStatus;
 	at: string;
 	outcome: DeliveryOutcome;
-	/** For 'error' attempts. */
 	error?: string;
 }
 
-/** A fault of `POST /__sandbox/faults` (README): answers `count` matching requests instead of the API. */
+/**
+ * A fault of `POST /__sandbox/faults`: answers `count` requests instead of the API, those of `method` (any case) and
+ * `pathPrefix` when given. Each field: README.
+ */
 export interface Fault {
-	/** Case-insensitive; any method when absent. */
 	method?: string;
-	/** E.g. '/api/v1/leads'; any /api path when absent. */
 	pathPrefix?: string;
 	status: number;
 	count: number;
-	/** An HTML page (a proxy's error page) instead of the JSON error body; `htmlBytes` pads it. */
 	html?: boolean;
-	/** Wait this long before answering (or closing). */
 	delayMs?: number;
 	headers?: Record<string, string>;
 	htmlBytes?: number;
-	/** This JSON body instead of the error body. */
 	body?: unknown;
-	/** With a 3xx: a Location on the second listener ('catcher'), path and query kept. */
 	redirectTo?: 'catcher';
-	/** Never answer. */
 	hang?: boolean;
-	/** Status and headers at once, then `body` one byte every `intervalMs`, led by spaces up to `bytes`. */
 	trickle?: { intervalMs: number; bytes?: number };
-	/** `[` then `{"id":"x"},` for ever, until the client closes or `endlessBytes` (default 8 GB) were sent. */
 	endless?: boolean;
 	endlessBytes?: number;
 	echoKey?: boolean | 'escaped';
