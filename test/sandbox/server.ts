@@ -181,7 +181,6 @@ export class SandboxServer {
 	private readonly server: http.Server;
 	private readonly engine: DeliveryEngine;
 	private readonly seedLeadCount: number;
-	private readonly deliveryTimeoutMs: number;
 	/** The key switch (README): the keys that are valid, and the user each acts for. */
 	private keyRoles = this.seededKeys();
 	/** Per key: when its rate-limit window started and the requests counted in it. */
@@ -214,16 +213,11 @@ export class SandboxServer {
 			normalUrls: false,
 		};
 		this.seedLeadCount = options.seedLeads ?? 0;
-		this.deliveryTimeoutMs = options.deliveryTimeoutMs ?? 20_000;
 		this.store = this.freshStore();
 		this.engine = new DeliveryEngine({
 			getSubscription: (id) => this.store.webhooks.get(id),
-			disableSubscription: (id) => {
-				const subscription = this.store.webhooks.get(id);
-				if (subscription) subscription.status = 'disabled';
-			},
 			timeScale: () => this.config.timeScale,
-			deliveryTimeoutMs: () => this.deliveryTimeoutMs,
+			deliveryTimeoutMs: options.deliveryTimeoutMs ?? 20_000,
 			log: (entry) => this.deliveries.push(entry),
 		});
 		if (options.activity) this.setActivity(parseActivity(options.activity));

@@ -65,9 +65,8 @@ interface Delivery {
 
 export interface DeliveryEngineHost {
 	getSubscription(id: string): WebhookSubscription | undefined;
-	disableSubscription(id: string): void;
 	timeScale(): number;
-	deliveryTimeoutMs(): number;
+	deliveryTimeoutMs: number;
 	log(entry: DeliveryLogEntry): void;
 }
 
@@ -155,14 +154,14 @@ export class DeliveryEngine {
 			};
 			if (error !== undefined) entry.error = error;
 			this.host.log(entry);
-			if (outcome === 'disabled') this.host.disableSubscription(subscription.id);
+			if (outcome === 'disabled') subscription.status = 'disabled';
 			if (outcome === 'retrying') this.schedule(delivery);
 		};
 		const request = this.post(subscription, delivery, now);
 		const timeout = setTimeout(() => {
 			finish('timeout');
 			request.destroy();
-		}, this.host.deliveryTimeoutMs());
+		}, this.host.deliveryTimeoutMs);
 		timeout.unref();
 		request.on('response', (response) => {
 			// Drain the body; the status is all that matters, once the response is complete.
