@@ -17,6 +17,7 @@ import type {
 	SandboxConfig,
 	WebhookSubscription,
 } from './types';
+import type { Answer } from './jsonText';
 import { generateSecret } from './webhooks';
 
 export type ErrorCode =
@@ -73,11 +74,6 @@ export interface ApiRequest
 	readOnly: boolean;
 }
 
-export interface ApiResponse {
-	status: number;
-	body?: unknown;
-}
-
 export interface ApiHost {
 	store: Store;
 	emit(event: string, payload: unknown): void;
@@ -88,7 +84,7 @@ interface Route {
 	pattern: RegExp;
 	/** Resource named in 403 messages, for writes. */
 	resource?: string;
-	handler: (host: ApiHost, request: ApiRequest, params: string[]) => ApiResponse;
+	handler: (host: ApiHost, request: ApiRequest, params: string[]) => Answer;
 }
 
 const VERBS: Record<string, string> = { POST: 'create', PATCH: 'update', DELETE: 'delete' };
@@ -134,7 +130,7 @@ const routes: Route[] = [
 ];
 
 /** Routes one authenticated, rate-limited /api request. Throws ApiError for 4xx answers. */
-export function handleApi(host: ApiHost, request: ApiRequest): ApiResponse {
+export function handleApi(host: ApiHost, request: ApiRequest): Answer {
 	let params: string[] | undefined;
 	let route: Route | undefined;
 	for (const candidate of routes) {
@@ -391,7 +387,7 @@ export function leadPayload(store: Store, lead: Lead): JsonObject {
 	};
 }
 
-function createLead(host: ApiHost, request: ApiRequest): ApiResponse {
+function createLead(host: ApiHost, request: ApiRequest): Answer {
 	const fields = leadFields(parseObjectBody(request.rawBody), true);
 	const lead = addLead(
 		host.store,
@@ -402,7 +398,7 @@ function createLead(host: ApiHost, request: ApiRequest): ApiResponse {
 	return { status: 200, body: lead };
 }
 
-function listLeads(host: ApiHost, request: ApiRequest): ApiResponse {
+function listLeads(host: ApiHost, request: ApiRequest): Answer {
 	const { query } = request;
 	const limit = parseLimit(query, 'limit', 20);
 	const search = (query.search ?? '').toLowerCase();
@@ -436,7 +432,7 @@ const ORDER_OF_CURSOR = new Map<string, ListOrder>([
 	['leadsdate', 'newestCreated'],
 ]);
 
-function updateLead(host: ApiHost, request: ApiRequest, [id]: string[]): ApiResponse {
+function updateLead(host: ApiHost, request: ApiRequest, [id]: string[]): Answer {
 	const lead = found(host.store.leads, 'Lead', id);
 	const body = Object.entries(parseObjectBody(request.rawBody));
 	const alternate = request.personality === 'alternate';
@@ -499,7 +495,7 @@ function dealFields(host: ApiHost, body: JsonObject, creating: boolean): Partial
 	return fields;
 }
 
-function createDeal(host: ApiHost, request: ApiRequest): ApiResponse {
+function createDeal(host: ApiHost, request: ApiRequest): Answer {
 	const fields = dealFields(host, parseObjectBody(request.rawBody), true);
 	const { store } = host;
 	store.counters.deal++;
@@ -524,7 +520,7 @@ function createDeal(host: ApiHost, request: ApiRequest): ApiResponse {
 	return { status: 200, body: deal };
 }
 
-function updateDeal(host: ApiHost, request: ApiRequest, [id]: string[]): ApiResponse {
+function updateDeal(host: ApiHost, request: ApiRequest, [id]: string[]): Answer {
 	const deal = found(host.store.deals, 'Deal', id);
 	const fields = dealFields(host, parseObjectBody(request.rawBody), false);
 	const previousStageId = deal.stageId;
@@ -631,7 +627,7 @@ function lineItem(
 	};
 }
 
-function createInvoice(host: ApiHost, request: ApiRequest): ApiResponse {
+function createInvoice(host: ApiHost, request: ApiRequest): Answer {
 	const body = parseObjectBody(request.rawBody);
 	const { store } = host;
 	const { date, dueDate, status, isInclusiveTax, lineItems, refs, ...rest } = invoiceFields(
@@ -720,7 +716,7 @@ function invoiceTotals(lineItems: InvoiceLineItem[], isInclusiveTax: boolean) {
 
 // ---------------------------------------------------------------- users
 
-function listUsers(host: ApiHost, request: ApiRequest): ApiResponse {
+function listUsers(host: ApiHost, request: ApiRequest): Answer {
 	const { query } = request;
 	const limit = parseLimit(query, 'limit', 20);
 	const active = parseBooleanQuery(query, 'active');
@@ -750,7 +746,7 @@ export function publicSubscription(subscription: WebhookSubscription) {
 	return { id, name, url, events, status, createdAt };
 }
 
-function createWebhook(host: ApiHost, request: ApiRequest): ApiResponse {
+function createWebhook(host: ApiHost, request: ApiRequest): Answer {
 	const body = parseObjectBody(request.rawBody);
 	const name = requiredString(body, 'name', 1);
 	const url = requiredString(body, 'url');
@@ -805,7 +801,7 @@ function createWebhook(host: ApiHost, request: ApiRequest): ApiResponse {
 	};
 }
 
-function listWebhooks(host: ApiHost, request: ApiRequest): ApiResponse {
+function listWebhooks(host: ApiHost, request: ApiRequest): Answer {
 	// Alternate: a bare array of every subscription (no page, no cursor).
 	if (request.personality === 'alternate')
 		return { status: 200, body: host.store.webhooks.values().map(publicSubscription) };
@@ -814,11 +810,11 @@ function listWebhooks(host: ApiHost, request: ApiRequest): ApiResponse {
 	return { status: 200, body: { ...page, items: page.items.map(publicSubscription) } };
 }
 
-function getWebhook(host: ApiHost, _request: ApiRequest, [id]: string[]): ApiResponse {
+function getWebhook(host: ApiHost, _request: ApiRequest, [id]: string[]): Answer {
 	return { status: 200, body: publicSubscription(found(host.store.webhooks, 'Webhook', id)) };
 }
 
-function deleteWebhook(host: ApiHost, _request: ApiRequest, [id]: string[]): ApiResponse {
+function deleteWebhook(host: ApiHost, _request: ApiRequest, [id]: string[]): Answer {
 	found(host.store.webhooks, 'Webhook', id);
 	host.store.webhooks.delete(id);
 	return { status: 204 };
@@ -826,7 +822,7 @@ function deleteWebhook(host: ApiHost, _request: ApiRequest, [id]: string[]): Api
 
 // ---------------------------------------------------------------- v2
 
-function listContacts(host: ApiHost, request: ApiRequest): ApiResponse {
+function listContacts(host: ApiHost, request: ApiRequest): Answer {
 	const { query } = request;
 	const pageSize = parseLimit(query, 'pageSize', 30);
 	const search = (query.search ?? '').toLowerCase();

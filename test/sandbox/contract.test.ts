@@ -189,26 +189,16 @@ function table(text: string): void {
 	});
 }
 
+/** The switches as the sandbox starts: reset keeps them, so each test sets them back. */
+let defaults: object;
 beforeAll(async () => {
 	sandbox = await startSandbox({ rateLimit: false });
+	defaults = { ...sandbox.config };
 });
 afterAll(async () => await sandbox.close());
 beforeEach(async () => {
 	sandbox.reset();
-	// The switches that reset keeps, back to their defaults.
-	await send(sandbox, 'POST', '/__sandbox/config', {
-		body: {
-			rateLimit: false,
-			personality: 'standard',
-			listOrder: 'oldest',
-			patchCustomFields: 'replace',
-			onePerUrl: false,
-			normalUrls: false,
-			deliverOnCreate: false,
-			activity: false,
-			timeScale: 1,
-		},
-	});
+	await send(sandbox, 'POST', '/__sandbox/config', { body: defaults });
 	await send(sandbox, 'POST', '/__sandbox/keys', { body: { key: ODD_KEY } });
 });
 

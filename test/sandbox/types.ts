@@ -27,16 +27,14 @@ export interface ActivityConfig {
 }
 
 /** The options of startSandbox (its defaults: server.ts). */
-export interface SandboxOptions {
+export interface SandboxOptions
+	extends Partial<
+		Pick<SandboxConfig, 'rateLimit' | 'timeScale' | 'personality' | 'listOrder' | 'activity'>
+	> {
 	port?: number;
 	host?: string;
-	rateLimit?: RateLimitConfig | false;
-	timeScale?: number;
 	deliveryTimeoutMs?: number;
 	seedLeads?: number;
-	personality?: SandboxPersonality;
-	listOrder?: ListOrder;
-	activity?: ActivityConfig | false;
 }
 
 export interface RequestLogEntry {
