@@ -1,13 +1,7 @@
-/** The sandbox's list-order and activity switches (README.md), for the polling trigger (issue 19). */
+/** The sandbox's activity switch (README.md), for the polling trigger (issue 19). */
 import { leadPayload, validationError, isObject } from './api';
 import { ADMIN_USER_INTERNAL_ID, addLead, type Store } from './store';
-import { LIST_ORDERS, type ActivityConfig, type ListOrder } from './types';
-
-export function parseListOrder(value: unknown): ListOrder {
-	if (typeof value === 'string' && (LIST_ORDERS as readonly string[]).includes(value))
-		return value as ListOrder;
-	throw validationError(`listOrder must be one of ${LIST_ORDERS.join(', ')}`);
-}
+import type { ActivityConfig } from './types';
 
 export function parseActivity(value: unknown): ActivityConfig | false {
 	if (value === false || value === null) return false;
@@ -27,7 +21,7 @@ export function activityStep(
 	store: Store,
 	tick: number,
 	emit: (event: string, payload: unknown) => void,
-) {
+): void {
 	const live = store.leads.values().filter((lead) => !lead.archived);
 	const step = tick % 3;
 	if (step === 0 || live.length === 0) {
@@ -43,7 +37,7 @@ export function activityStep(
 			ADMIN_USER_INTERNAL_ID,
 		);
 		emit('lead.created', leadPayload(store, lead));
-		return { action: 'created', lead };
+		return;
 	}
 	if (step === 1) {
 		// The newest live lead moves on: another stage and a higher value.
@@ -51,11 +45,10 @@ export function activityStep(
 		lead.value = (typeof lead.value === 'number' ? lead.value : 0) + 500;
 		lead.stageId = lead.stageId === 'lst_contacted' ? 'lst_new' : 'lst_contacted';
 		emit('lead.updated', leadPayload(store, lead));
-		return { action: 'changed', lead, changedFields: ['value', 'stageId'] };
+		return;
 	}
 	// The oldest live lead is archived.
 	const lead = live[0];
 	lead.archived = true;
 	emit('lead.updated', leadPayload(store, lead));
-	return { action: 'archived', lead, changedFields: ['archived'] };
 }

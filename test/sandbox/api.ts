@@ -4,7 +4,7 @@
  */
 import type { Collection, Store } from './store';
 import { ADMIN_USER_INTERNAL_ID, addLead, formatNumber, randomId } from './store';
-import { LEADS_BY_DATE, listNewestCreated } from './leadImports';
+import { listNewestCreated } from './leadImports';
 import type {
 	Contact,
 	Deal,
@@ -17,6 +17,7 @@ import type {
 	SandboxConfig,
 	WebhookSubscription,
 } from './types';
+import type { Answer } from './jsonText';
 import { generateSecret } from './webhooks';
 
 export type ErrorCode =
@@ -61,7 +62,7 @@ export function errorBody(code: ErrorCode, message: string) {
 export interface ApiRequest
 	extends Pick<
 		SandboxConfig,
-		'personality' | 'ignoreLimit' | 'listOrder' | 'patchCustomFields' | 'onePerUrl' | 'normalUrls'
+		'personality' | 'listOrder' | 'patchCustomFields' | 'onePerUrl' | 'normalUrls'
 	> {
 	method: string;
 	path: string;
@@ -71,11 +72,6 @@ export interface ApiRequest
 	/** Internal id of the user who owns the API key. */
 	userInternalId: number;
 	readOnly: boolean;
-}
-
-export interface ApiResponse {
-	status: number;
-	body?: unknown;
 }
 
 export interface ApiHost {
@@ -88,7 +84,7 @@ interface Route {
 	pattern: RegExp;
 	/** Resource named in 403 messages, for writes. */
 	resource?: string;
-	handler: (host: ApiHost, request: ApiRequest, params: string[]) => ApiResponse;
+	handler: (host: ApiHost, request: ApiRequest, params: string[]) => Answer;
 }
 
 const VERBS: Record<string, string> = { POST: 'create', PATCH: 'update', DELETE: 'delete' };
@@ -134,7 +130,7 @@ const routes: Route[] = [
 ];
 
 /** Routes one authenticated, rate-limited /api request. Throws ApiError for 4xx answers. */
-export function handleApi(host: ApiHost, request: ApiRequest): ApiResponse {
+export function handleApi(host: ApiHost, request: ApiRequest): Answer {
 	let params: string[] | undefined;
 	let route: Route | undefined;
 	for (const candidate of routes) {
@@ -273,30 +269,27 @@ function extraKeys(body: JsonObject, known: ReadonlySet<string>): JsonObject {
 
 // ---------------------------------------------------------------- pagination
 
-function parseLimit(
-	query: Record<string, string>,
-	name: string,
-	defaultValue: number,
-	ignoreLimit?: number | false,
-): number {
+function parseLimit(query: Record<string, string>, name: string, defaultValue: number): number {
 	const raw = query[name];
-	if (ignoreLimit) return ignoreLimit;
 	if (raw === undefined) return defaultValue;
 	const value = /^\d+$/.test(raw) ? Number(raw) : NaN;
 	if (!(value >= 1 && value <= 100)) throw validationError(`${name} must be between 1 and 100`);
 	return value;
 }
 
-function encodeCursor(kind: string, seq: number): string {
-	return Buffer.from(`${kind}:${seq}`, 'utf8').toString('base64url');
+/** An opaque cursor: its list's kind and the numbers of the last record given. */
+function encodeCursor(kind: string, ...numbers: number[]): string {
+	return Buffer.from([kind, ...numbers].join(':'), 'utf8').toString('base64url');
 }
 
-function decodeCursor(query: Record<string, string>, kind: string): number | undefined {
+/** The cursor's kind (one of `kinds`) and numbers; undefined when none was sent, a 400 for one that is not one. */
+function decodeCursor(query: Record<string, string>, kinds: readonly string[]) {
 	const raw = query.cursor;
 	if (raw === undefined || raw === '') return undefined;
-	const match = /^([a-z0-9]+):(\d{1,15})$/.exec(Buffer.from(raw, 'base64url').toString('utf8'));
-	if (!match || match[1] !== kind) throw validationError('cursor is not valid');
-	return Number(match[2]);
+	const [kind, ...parts] = Buffer.from(raw, 'base64url').toString('utf8').split(':');
+	const numeric = parts.length > 0 && parts.every((part) => /^-?\d{1,15}$/.test(part));
+	if (!kinds.includes(kind) || !numeric) throw validationError('cursor is not valid');
+	return { kind, numbers: parts.map(Number) };
 }
 
 function parseBooleanQuery(query: Record<string, string>, name: string): boolean | undefined {
@@ -320,7 +313,8 @@ function pageOf<T extends { id: string }>(
 	query: Record<string, string>,
 	{ limit, filter, newest = false }: PageRequest<T>,
 ): { items: T[]; hasMore: boolean; nextCursor: string | null } {
-	const page = collection.page(decodeCursor(query, kind), limit, filter, newest);
+	const after = decodeCursor(query, [kind])?.numbers[0];
+	const page = collection.page(after, limit, filter, newest);
 	return {
 		items: page.items,
 		hasMore: page.hasMore,
@@ -393,7 +387,7 @@ export function leadPayload(store: Store, lead: Lead): JsonObject {
 	};
 }
 
-function createLead(host: ApiHost, request: ApiRequest): ApiResponse {
+function createLead(host: ApiHost, request: ApiRequest): Answer {
 	const fields = leadFields(parseObjectBody(request.rawBody), true);
 	const lead = addLead(
 		host.store,
@@ -404,9 +398,9 @@ function createLead(host: ApiHost, request: ApiRequest): ApiResponse {
 	return { status: 200, body: lead };
 }
 
-function listLeads(host: ApiHost, request: ApiRequest): ApiResponse {
+function listLeads(host: ApiHost, request: ApiRequest): Answer {
 	const { query } = request;
-	const limit = parseLimit(query, 'limit', 20, request.ignoreLimit);
+	const limit = parseLimit(query, 'limit', 20);
 	const search = (query.search ?? '').toLowerCase();
 	const archived = parseBooleanQuery(query, 'archived');
 	const stageId = query.stageId || undefined;
@@ -419,14 +413,13 @@ function listLeads(host: ApiHost, request: ApiRequest): ApiResponse {
 					containsIgnoreCase(search, lead.name, lead.email, lead.mobile, lead.website))
 		: undefined;
 	// Each order's cursors have their own kind: a cursor continues in the order its listing started in.
-	const cursorKind = query.cursor
-		? /^([a-z0-9]+):/.exec(Buffer.from(query.cursor, 'base64url').toString('utf8'))?.[1]
-		: undefined;
-	const order = ORDER_OF_CURSOR.get(cursorKind ?? '') ?? request.listOrder;
+	const cursor = decodeCursor(query, [...ORDER_OF_CURSOR.keys()]);
+	const order = cursor ? ORDER_OF_CURSOR.get(cursor.kind) : request.listOrder;
 	if (order === 'newestCreated') {
-		const page = listNewestCreated(host.store, query.cursor, limit, filter);
-		if (!page) throw validationError('cursor is not valid');
-		return { status: 200, body: page };
+		const after = cursor && { at: cursor.numbers[0], seq: cursor.numbers[1] ?? 0 };
+		const { items, hasMore, last } = listNewestCreated(host.store, after, limit, filter);
+		const nextCursor = hasMore ? encodeCursor('leadsdate', last.at, last.seq) : null;
+		return { status: 200, body: { items, hasMore, nextCursor } };
 	}
 	const newest = order === 'newest';
 	const kind = newest ? 'leadsnew' : 'leads';
@@ -436,10 +429,10 @@ function listLeads(host: ApiHost, request: ApiRequest): ApiResponse {
 const ORDER_OF_CURSOR = new Map<string, ListOrder>([
 	['leads', 'oldest'],
 	['leadsnew', 'newest'],
-	[LEADS_BY_DATE, 'newestCreated'],
+	['leadsdate', 'newestCreated'],
 ]);
 
-function updateLead(host: ApiHost, request: ApiRequest, [id]: string[]): ApiResponse {
+function updateLead(host: ApiHost, request: ApiRequest, [id]: string[]): Answer {
 	const lead = found(host.store.leads, 'Lead', id);
 	const body = Object.entries(parseObjectBody(request.rawBody));
 	const alternate = request.personality === 'alternate';
@@ -502,7 +495,7 @@ function dealFields(host: ApiHost, body: JsonObject, creating: boolean): Partial
 	return fields;
 }
 
-function createDeal(host: ApiHost, request: ApiRequest): ApiResponse {
+function createDeal(host: ApiHost, request: ApiRequest): Answer {
 	const fields = dealFields(host, parseObjectBody(request.rawBody), true);
 	const { store } = host;
 	store.counters.deal++;
@@ -527,7 +520,7 @@ function createDeal(host: ApiHost, request: ApiRequest): ApiResponse {
 	return { status: 200, body: deal };
 }
 
-function updateDeal(host: ApiHost, request: ApiRequest, [id]: string[]): ApiResponse {
+function updateDeal(host: ApiHost, request: ApiRequest, [id]: string[]): Answer {
 	const deal = found(host.store.deals, 'Deal', id);
 	const fields = dealFields(host, parseObjectBody(request.rawBody), false);
 	const previousStageId = deal.stageId;
@@ -634,7 +627,7 @@ function lineItem(
 	};
 }
 
-function createInvoice(host: ApiHost, request: ApiRequest): ApiResponse {
+function createInvoice(host: ApiHost, request: ApiRequest): Answer {
 	const body = parseObjectBody(request.rawBody);
 	const { store } = host;
 	const { date, dueDate, status, isInclusiveTax, lineItems, refs, ...rest } = invoiceFields(
@@ -723,9 +716,9 @@ function invoiceTotals(lineItems: InvoiceLineItem[], isInclusiveTax: boolean) {
 
 // ---------------------------------------------------------------- users
 
-function listUsers(host: ApiHost, request: ApiRequest): ApiResponse {
+function listUsers(host: ApiHost, request: ApiRequest): Answer {
 	const { query } = request;
-	const limit = parseLimit(query, 'limit', 20, request.ignoreLimit);
+	const limit = parseLimit(query, 'limit', 20);
 	const active = parseBooleanQuery(query, 'active');
 	// The spec does not name the search parameter: the alternate reading ignores ours.
 	const search = request.personality === 'alternate' ? '' : (query.search ?? '').toLowerCase();
@@ -753,7 +746,7 @@ export function publicSubscription(subscription: WebhookSubscription) {
 	return { id, name, url, events, status, createdAt };
 }
 
-function createWebhook(host: ApiHost, request: ApiRequest): ApiResponse {
+function createWebhook(host: ApiHost, request: ApiRequest): Answer {
 	const body = parseObjectBody(request.rawBody);
 	const name = requiredString(body, 'name', 1);
 	const url = requiredString(body, 'url');
@@ -808,20 +801,20 @@ function createWebhook(host: ApiHost, request: ApiRequest): ApiResponse {
 	};
 }
 
-function listWebhooks(host: ApiHost, request: ApiRequest): ApiResponse {
+function listWebhooks(host: ApiHost, request: ApiRequest): Answer {
 	// Alternate: a bare array of every subscription (no page, no cursor).
 	if (request.personality === 'alternate')
 		return { status: 200, body: host.store.webhooks.values().map(publicSubscription) };
-	const limit = parseLimit(request.query, 'limit', 20, request.ignoreLimit);
+	const limit = parseLimit(request.query, 'limit', 20);
 	const page = pageOf(host.store.webhooks, 'webhooks', request.query, { limit });
 	return { status: 200, body: { ...page, items: page.items.map(publicSubscription) } };
 }
 
-function getWebhook(host: ApiHost, _request: ApiRequest, [id]: string[]): ApiResponse {
+function getWebhook(host: ApiHost, _request: ApiRequest, [id]: string[]): Answer {
 	return { status: 200, body: publicSubscription(found(host.store.webhooks, 'Webhook', id)) };
 }
 
-function deleteWebhook(host: ApiHost, _request: ApiRequest, [id]: string[]): ApiResponse {
+function deleteWebhook(host: ApiHost, _request: ApiRequest, [id]: string[]): Answer {
 	found(host.store.webhooks, 'Webhook', id);
 	host.store.webhooks.delete(id);
 	return { status: 204 };
@@ -829,9 +822,9 @@ function deleteWebhook(host: ApiHost, _request: ApiRequest, [id]: string[]): Api
 
 // ---------------------------------------------------------------- v2
 
-function listContacts(host: ApiHost, request: ApiRequest): ApiResponse {
+function listContacts(host: ApiHost, request: ApiRequest): Answer {
 	const { query } = request;
-	const pageSize = parseLimit(query, 'pageSize', 30, request.ignoreLimit);
+	const pageSize = parseLimit(query, 'pageSize', 30);
 	const search = (query.search ?? '').toLowerCase();
 	const filter =
 		search === ''

@@ -189,28 +189,17 @@ function table(text: string): void {
 	});
 }
 
+/** The switches as the sandbox starts: reset keeps them, so each test sets them back. */
+let defaults: object;
 beforeAll(async () => {
 	sandbox = await startSandbox({ rateLimit: false });
+	defaults = { ...sandbox.config };
 });
 afterAll(async () => await sandbox.close());
 beforeEach(async () => {
 	sandbox.reset();
-	// The switches that reset keeps, back to their defaults.
-	await send(sandbox, 'POST', '/__sandbox/config', {
-		body: {
-			rateLimit: false,
-			personality: 'standard',
-			listOrder: 'oldest',
-			ignoreLimit: false,
-			patchCustomFields: 'replace',
-			onePerUrl: false,
-			normalUrls: false,
-			deliverOnCreate: false,
-			activity: false,
-			timeScale: 1,
-		},
-	});
-	sandbox.addKey(ODD_KEY);
+	await send(sandbox, 'POST', '/__sandbox/config', { body: defaults });
+	await send(sandbox, 'POST', '/__sandbox/keys', { body: { key: ODD_KEY } });
 });
 
 // prettier-ignore
@@ -229,7 +218,6 @@ read-only: 403 to delete webhooks       |  | as readOnly DELETE /api/v1/webhooks
 read-only: a refused write writes nothing | as readOnly POST /api/v1/leads {"name":"x"} | GET /__sandbox/health | 200 | {"counts":{"leads":3}}
 an added key acts for the admin         | POST /__sandbox/keys {"key":"$NEW_KEY"} ; as new POST /api/v1/leads {"name":"Via new"} | GET /api/v1/leads?search=Via%20new | 200 | {"items":[{"name":"Via new"}]}
 POST /__sandbox/keys answers the key    |  | POST /__sandbox/keys {"key":"$NEW_KEY"} | 201 | ={"key":"$NEW_KEY","role":"admin"}
-an added read-only key: 403 to writes   | POST /__sandbox/keys {"key":"$NEW_KEY","role":"readOnly"} | as new POST /api/v1/leads {"name":"x"} | 403
 a revoked key: 401, a seeded one too    | DELETE /__sandbox/keys/$ADMIN_KEY | GET /api/v1/users | 401 | {"error":{"message":"The API key in the x-api-key header is not valid."}}
 reset brings the seeded keys back       | DELETE /__sandbox/keys/$ADMIN_KEY ; POST /__sandbox/reset | GET /api/v1/users | 200
 reset forgets an added key              | POST /__sandbox/keys {"key":"$NEW_KEY"} ; POST /__sandbox/reset | as new GET /api/v1/users | 401
@@ -341,6 +329,7 @@ POST: the whsec_ secret, a warning for http |  | POST /api/v1/webhooks {"name":"
 POST https: no warning                  |  | POST /api/v1/webhooks {$HOOK} | 200 | {"warnings":"<absent>","url":"https://example.com/hook"}
 GET /webhooks/{id}: no secret           | POST /api/v1/webhooks {$HOOK} | GET /api/v1/webhooks/{id} | 200 | ={"id":"/^whk_/","name":"hook","url":"https://example.com/hook","events":["lead.created"],"status":"active","createdAt":"<string>"}
 standard GET /webhooks: a page, no secrets | 3× POST /api/v1/webhooks {$HOOK} | GET /api/v1/webhooks?limit=2 | 200 | {"items":[{"name":"hook","secret":"<absent>"},{"name":"hook"}],"hasMore":true,"nextCursor":"<string>"}
+GET /webhooks: the next page, no secrets | 3× POST /api/v1/webhooks {$HOOK} ; GET /api/v1/webhooks?limit=2 | GET /api/v1/webhooks?limit=2&cursor={id} | 200 | {"items":[{"name":"hook","secret":"<absent>"}],"hasMore":false,"nextCursor":null}
 GET /__sandbox/webhooks: with secrets   | POST /api/v1/webhooks {$HOOK} | GET /__sandbox/webhooks | 200 | [{"secret":"/^whsec_/"}]
 DELETE: 204, no body                    | POST /api/v1/webhooks {$HOOK} | DELETE /api/v1/webhooks/{id} | 204 | ""
 a deleted subscription: 404             | POST /api/v1/webhooks {$HOOK} ; DELETE /api/v1/webhooks/{id} | GET /api/v1/webhooks/{id} | 404
@@ -379,7 +368,7 @@ alternate: no RateLimit-* on a 2xx      | POST /__sandbox/config {"personality":
 alternate: none on a 404                | POST /__sandbox/config {"personality":"alternate","rateLimit":{"limit":2,"windowMs":60000}} | GET /api/v1/leads/led_nope | 404 |  | {"ratelimit-limit":null}
 alternate: RateLimit-* and Retry-After on a 429 | POST /__sandbox/config {"personality":"alternate","rateLimit":{"limit":2,"windowMs":60000}} ; 2× GET /api/v1/users | GET /api/v1/users | 429 | ={"error":{"code":"RATE_LIMITED","message":"Rate limit exceeded: 2 requests per minute per API key."}} | {"ratelimit-limit":"2","ratelimit-remaining":"0","retry-after":"/^(59|60)$/"}
 a personality that is not one: 400      |  | POST /__sandbox/config {"personality":"strict"} | 400 | {"error":{"message":"personality must be one of standard, alternate"}}
-reset keeps the personality             | POST /__sandbox/config {"personality":"alternate"} ; POST /__sandbox/reset | GET /__sandbox/config | 200 | {"personality":"alternate"}
+reset keeps the personality             | POST /__sandbox/config {"personality":"alternate"} ; POST /__sandbox/reset | POST /__sandbox/config {} | 200 | {"personality":"alternate"}
 `));
 
 // prettier-ignore
@@ -422,39 +411,32 @@ a page outside /api: 404, logged        | as none GET /admin/export-all | GET /_
 trickle: a patient client reads the body | POST /__sandbox/faults {"status":200,"trickle":{"intervalMs":1,"bytes":30},"body":{"id":"lead_9"}} | GET /api/v1/leads/$LEAD | 200 | "               {\"id\":\"lead_9\"}"
 endlessBytes: the array closed          | POST /__sandbox/faults {"status":200,"endless":true,"endlessBytes":200000} | GET /api/v1/leads | 200 | ~{"id":"x"}]
 endlessBytes: the stream log            | POST /__sandbox/faults {"status":200,"endless":true,"endlessBytes":20000} ; GET /api/v1/leads | GET /__sandbox/streams | 200 | [{"kind":"endless","done":true,"closedByClient":false}]
-ignoreLimit: its size whatever limit asks | POST /__sandbox/seed {"leads":250} ; POST /__sandbox/config {"ignoreLimit":200} | GET /api/v1/leads?limit=5 | 200 | {"#items":200,"hasMore":true}
-ignoreLimit: the next page              | POST /__sandbox/seed {"leads":250} ; POST /__sandbox/config {"ignoreLimit":200} ; GET /api/v1/leads?limit=5 | GET /api/v1/leads?limit=5&cursor={id} | 200 | {"#items":53,"hasMore":false}
-ignoreLimit: whatever pageSize asks     | POST /__sandbox/config {"ignoreLimit":200} | GET /api/v2/contacts?pageSize=1 | 200 | {"#data":200}
-seed mention: found by name, not email  | POST /__sandbox/seed {"leads":120,"mention":"victim@example.com"} | GET /api/v1/leads?search=victim%40example.com&limit=100 | 200 | {"#items":100,"hasMore":true,"*items":{"name":"/^victim@example\\.com /","email":"/^(?!victim@example\\.com$)/"}}
 patchCustomFields replace (default)     | POST /api/v1/leads {"name":"Ann","customFields":{"industry":"Retail","seats":3}} ; PATCH /api/v1/leads/{id} {"customFields":{"seats":5}} | GET /api/v1/leads/{id} | 200 | {"customFields":{"seats":5,"industry":"<absent>"}}
 patchCustomFields merge                 | POST /__sandbox/config {"patchCustomFields":"merge"} ; POST /api/v1/leads {"name":"Ann","customFields":{"industry":"Retail","seats":3}} ; PATCH /api/v1/leads/{id} {"customFields":{"seats":5}} | GET /api/v1/leads/{id} | 200 | {"customFields":{"seats":5,"industry":"Retail"}}
 listOrder: a bad value                  |  | POST /__sandbox/config {"listOrder":"random"} | 400 | {"error":{"message":"listOrder must be one of oldest, newest, newestCreated"}}
 a cursor keeps the order its listing started in | POST /__sandbox/seed {"leads":7} ; POST /__sandbox/config {"listOrder":"newest"} ; GET /api/v1/leads?limit=3 ; POST /__sandbox/config {"listOrder":"oldest"} | GET /api/v1/leads?limit=3&cursor={id} | 200 | {"items":[{"name":"Emeka Fischer 4"},{"name":"Dana Vargas 3"},{"name":"Chen Okafor 2"}]}
-reset keeps the listOrder               | POST /__sandbox/config {"listOrder":"newest"} ; POST /__sandbox/reset | GET /__sandbox/config | 200 | {"listOrder":"newest"}
+reset keeps the listOrder               | POST /__sandbox/config {"listOrder":"newest"} ; POST /__sandbox/reset | POST /__sandbox/config {} | 200 | {"listOrder":"newest"}
 newestCreated: a cursor not one: 400    | POST /__sandbox/config {"listOrder":"newestCreated"} | GET /api/v1/leads?cursor=bGVhZHNkYXRlOng | 400
 count: N answers, then the API again    | POST /__sandbox/faults {"status":503,"count":2,"pathPrefix":"/api/v1/users"} ; 2× GET /api/v1/users | GET /__sandbox/requests | 200 | [{"status":503},{"status":503}]
 ... and then the API                    | POST /__sandbox/faults {"status":503,"count":2,"pathPrefix":"/api/v1/users"} ; 2× GET /api/v1/users | GET /api/v1/users | 200
 body: a fixed answer as often as asked  | POST /__sandbox/faults {"status":200,"method":"GET","pathPrefix":"/api/v1/leads","count":3,"body":{"items":[{"id":"lead_x"}],"hasMore":true,"nextCursor":"same"}} ; 2× GET /api/v1/leads?cursor=same | GET /api/v1/leads?cursor=same | 200 | ={"items":[{"id":"lead_x"}],"hasMore":true,"nextCursor":"same"}
 ... and then the list                   | POST /__sandbox/faults {"status":200,"method":"GET","pathPrefix":"/api/v1/leads","count":3,"body":{"items":[]}} ; 3× GET /api/v1/leads | GET /api/v1/leads | 200 | {"#items":3}
-cycle: lead a under a fresh cursor      | POST /__sandbox/faults {"status":200,"cycle":true,"count":3,"pathPrefix":"/api/v1/leads"} | GET /api/v1/leads | 200 | {"items":[{"id":"lead_cycle_a"}],"nextCursor":"cycle_1"}
-cycle: then lead b                      | POST /__sandbox/faults {"status":200,"cycle":true,"count":3,"pathPrefix":"/api/v1/leads"} ; GET /api/v1/leads | GET /api/v1/leads | 200 | {"items":[{"id":"lead_cycle_b"}],"nextCursor":"cycle_2"}
-cycle: then lead a again                | POST /__sandbox/faults {"status":200,"cycle":true,"count":3,"pathPrefix":"/api/v1/leads"} ; 2× GET /api/v1/leads | GET /api/v1/leads | 200 | {"items":[{"id":"lead_cycle_a"}],"nextCursor":"cycle_3"}
 the request log: what came, as it came  | POST /api/v1/leads?dryRun=1 {"name":"Logged"} ; as none GET /api/v1/leads | GET /__sandbox/requests | 200 | [{"seq":"<number>","method":"POST","path":"/api/v1/leads","query":{"dryRun":"1"},"headers":{"x-api-key":"$ADMIN_KEY","content-type":"application/json"},"body":{"name":"Logged"},"status":200,"at":"/^\\d{4}-\\d\\d-\\d\\dT/"},{"method":"GET","headers":{"x-api-key":"<absent>"},"body":"<absent>","status":401}]
 reset: data, logs, subscriptions go     | POST /api/v1/leads {"name":"Temp"} ; POST /api/v1/webhooks {$HOOK} ; POST /__sandbox/seed {"leads":5} ; POST /__sandbox/reset | GET /__sandbox/health | 200 | {"counts":{"leads":3,"webhooks":0,"requests":0}}
 reset: faults go                        | POST /__sandbox/faults {"status":500,"count":5,"pathPrefix":"/api/v9"} ; POST /__sandbox/reset | GET /__sandbox/faults | 200 | {"#":0}
 reset: numbers start again              | POST /api/v1/leads {"name":"Temp"} ; POST /__sandbox/reset | POST /api/v1/leads {"name":"After"} | 200 | {"number":"L-00004"}
-reset: the config stays                 | POST /__sandbox/config {"timeScale":0.5} ; POST /__sandbox/reset | GET /__sandbox/config | 200 | {"timeScale":0.5}
+reset: the config stays                 | POST /__sandbox/config {"timeScale":0.5} ; POST /__sandbox/reset | POST /__sandbox/config {} | 200 | {"timeScale":0.5}
 DELETE /__sandbox/requests clears it    | GET /api/v1/users ; DELETE /__sandbox/requests | GET /__sandbox/requests | 200 | {"#":0}
 GET /__sandbox/health                   |  | GET /__sandbox/health | 200 | {"status":"ok","url":"/^http://127\\.0\\.0\\.1:\\d+$/","counts":{"leads":3}}
 POST /__sandbox/seed                    |  | POST /__sandbox/seed {"leads":10} | 200 | ={"added":10,"total":13}
 seeded leads are numbered on            | POST /__sandbox/seed {"leads":10} | POST /api/v1/leads {"name":"After"} | 200 | {"number":"L-00014"}
 an unknown control route: 404           |  | GET /__sandbox/nothing | 404
 a control body not JSON: 400            |  | POST /__sandbox/seed { | 400 | ={"error":{$INVALID,"message":"The request body is not valid JSON"}}
-a bad fault: 400 (no status, status 99, count 0, trickle interval 0, echoKey loud, cycle yes, htmlBytes -1) |  | POST /__sandbox/faults {"count":1} || POST /__sandbox/faults {"status":99} || POST /__sandbox/faults {"status":500,"count":0} || POST /__sandbox/faults {"status":200,"trickle":{"intervalMs":0}} || POST /__sandbox/faults {"status":401,"echoKey":"loud"} || POST /__sandbox/faults {"status":200,"cycle":"yes"} || POST /__sandbox/faults {"status":502,"html":true,"htmlBytes":-1} | 400
-a bad config: 400 (ignoreLimit 0 or all, patchCustomFields sometimes, onePerUrl always, rotation sideways, deliverOnCreate event 3, activity every 5 ms, rate limit 0, spentByOthers over the limit, timeScale -1) |  | POST /__sandbox/config {"ignoreLimit":0} || POST /__sandbox/config {"ignoreLimit":"all"} || POST /__sandbox/config {"patchCustomFields":"sometimes"} || POST /__sandbox/config {"onePerUrl":"always"} || POST /__sandbox/config {"rotation":"sideways"} || POST /__sandbox/config {"deliverOnCreate":{"event":3}} || POST /__sandbox/config {"activity":{"everyMs":5}} || POST /__sandbox/config {"rateLimit":{"limit":0}} || POST /__sandbox/config {"rateLimit":{"limit":2,"windowMs":1000,"spentByOthers":3}} || POST /__sandbox/config {"timeScale":-1} | 400
-a seed of -1, an empty mention: 400     |  | POST /__sandbox/seed {"leads":-1} || POST /__sandbox/seed {"leads":1,"mention":""} | 400
+a bad fault: 400 (no status, status 99, count 0, trickle interval 0, echoKey loud, redirectTo elsewhere, htmlBytes -1) |  | POST /__sandbox/faults {"count":1} || POST /__sandbox/faults {"status":99} || POST /__sandbox/faults {"status":500,"count":0} || POST /__sandbox/faults {"status":200,"trickle":{"intervalMs":0}} || POST /__sandbox/faults {"status":401,"echoKey":"loud"} || POST /__sandbox/faults {"status":302,"redirectTo":"https://x.test"} || POST /__sandbox/faults {"status":502,"html":true,"htmlBytes":-1} | 400
+a bad config: 400 (patchCustomFields sometimes, onePerUrl always, rotation sideways, deliverOnCreate event 3, activity every 5 ms, rate limit 0, spentByOthers over the limit, timeScale -1) |  | POST /__sandbox/config {"patchCustomFields":"sometimes"} || POST /__sandbox/config {"onePerUrl":"always"} || POST /__sandbox/config {"rotation":"sideways"} || POST /__sandbox/config {"deliverOnCreate":{"event":3}} || POST /__sandbox/config {"activity":{"everyMs":5}} || POST /__sandbox/config {"rateLimit":{"limit":0}} || POST /__sandbox/config {"rateLimit":{"limit":2,"windowMs":1000,"spentByOthers":3}} || POST /__sandbox/config {"timeScale":-1} | 400
+a seed of -1: 400                       |  | POST /__sandbox/seed {"leads":-1} | 400
 an import without a date                |  | POST /__sandbox/import {"leads":[{"name":"x"}]} | 400
-a key too short, with spaces, of role owner: 400 |  | POST /__sandbox/keys {"key":"short"} || POST /__sandbox/keys {"key":"sk with spaces 123"} || POST /__sandbox/keys {"key":"$NEW_KEY","role":"owner"} | 400
+a key too short, with spaces: 400       |  | POST /__sandbox/keys {"key":"short"} || POST /__sandbox/keys {"key":"sk with spaces 123"} | 400
 `));
 // ---------------------------------------------------------------- flows: what one request cannot show
 
@@ -464,6 +446,8 @@ const post = async (crm: Sandbox, route: string, body: object) =>
 	(await send(crm, 'POST', `/api/v1${route}`, { body })).body;
 const hook = (url = 'https://example.com/hook') => ({ name: 'h', url, events: ['lead.created'] });
 const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+const settled = (crm: Sandbox) =>
+	waitFor(() => crm.pendingDeliveries === 0, 10_000, 'no delivery pending');
 
 /** Every item of a list, page by page (v1 `items` or v2 `data`); the page sizes. */
 async function walk(route: string, between?: () => Promise<unknown>) {
@@ -504,23 +488,9 @@ describe('§4 §9 cursor pagination', () => {
 		expect(ids(items)).toEqual(ids(sandbox.state[name].values()));
 	});
 
-	it('v1 webhooks, limit=1: no secrets', async () => {
-		await post(sandbox, '/webhooks', hook());
-		await post(sandbox, '/webhooks', hook('https://example.com/other'));
-		const { items } = await walk('/api/v1/webhooks?limit=1');
-		expect(items.map((item) => [item.url, item.secret])).toEqual([
-			['https://example.com/hook', undefined],
-			['https://example.com/other', undefined],
-		]);
-	});
-
-	const orders = (['standard', 'alternate'] as const).flatMap((personality) =>
-		(['oldest', 'newest'] as const).map((order) => [personality, order] as const),
-	);
-	it.each(orders)(
-		'%s, listOrder %s: every lead once across pages; a lead created between pages shifts nothing',
-		async (personality, order) => {
-			sandbox.setPersonality(personality);
+	it.each(['oldest', 'newest'] as const)(
+		'listOrder %s: every lead once across pages; a lead created between pages shifts nothing',
+		async (order) => {
 			sandbox.setListOrder(order);
 			sandbox.seedLeads(7);
 			const before = sandbox.state.leads.values();
@@ -584,9 +554,7 @@ describe('faults in time', () => {
 		expect((await ask('GET /api/v1/leads')).text.length).toBeGreaterThanOrEqual(2_000_000);
 	});
 
-	it('the rate limit window resets; a number keeps the window (a minute when there was none)', async () => {
-		sandbox.setRateLimit(2);
-		expect(sandbox.config.rateLimit).toEqual({ limit: 2, windowMs: 60_000 });
+	it('the rate limit window resets', async () => {
 		sandbox.setRateLimit({ limit: 1, windowMs: 300 });
 		await ask('GET /api/v1/users');
 		expect((await ask('GET /api/v1/users')).status).toBe(429);
@@ -647,7 +615,7 @@ describe('faults in time', () => {
 			expect((await ask(early, fresh)).status).toBe(400);
 			const { url } = (await ask('POST /__sandbox/catcher', fresh)).body;
 			expect(new URL(url).hostname).toBe(new URL(fresh.url).hostname);
-			expect(new URL(url).port).not.toBe(String(fresh.port));
+			expect(new URL(url).port).not.toBe(new URL(fresh.url).port);
 			const answer = await fetch(`${url}/api/v1/leads?x=1`, {
 				method: 'POST',
 				headers: { 'x-api-key': DEFAULT_ADMIN_KEY },
@@ -677,14 +645,12 @@ describe('faults in time', () => {
 });
 
 describe('the control endpoints', () => {
-	it('the request log: ?since, and seq goes on after a clear', async () => {
+	it('the request log: seq goes on after a clear', async () => {
 		await ask('GET /api/v1/users');
-		await ask('GET /api/v1/users?limit=1');
-		const log = (await ask('GET /__sandbox/requests')).body;
-		expect((await ask(`GET /__sandbox/requests?since=${log[0].seq}`)).body).toEqual([log[1]]);
+		const [first] = sandbox.requests;
 		sandbox.clearRequests();
 		await ask('GET /api/v1/users');
-		expect(sandbox.requests.map((entry) => entry.seq)).toEqual([log[1].seq + 1]);
+		expect(sandbox.requests.map((entry) => entry.seq)).toEqual([first.seq + 1]);
 	});
 
 	it('reset brings back the leads of the seedLeads option', async () => {
@@ -709,16 +675,13 @@ describe('the control endpoints', () => {
 		);
 	});
 
-	it('the activity switch: a step creates, changes, archives; at an interval until turned off', async () => {
-		const steps = [];
-		for (let n = 0; n < 3; n++) steps.push((await ask('POST /__sandbox/activity')).body);
-		expect(steps.map((step) => step.action)).toEqual(['created', 'changed', 'archived']);
-		expect(steps[1].changedFields).toEqual(['value', 'stageId']);
-		expect(sandbox.state.leads.get(steps[2].lead.id)!.archived).toBe(true);
-		const before = sandbox.state.leads.size;
+	it('the activity switch: at an interval it creates, changes, archives a lead, until turned off', async () => {
 		const on = await ask('POST /__sandbox/config {"activity":{"everyMs":100}}');
 		expect(on.body).toMatchObject({ activity: { everyMs: 100 } });
-		await waitFor(() => sandbox.state.leads.size > before, 3_000, 'activity');
+		await waitFor(() => sandbox.state.leads.get(LEAD)!.archived, 3_000, 'the third step');
+		// Step 1 created lead 4, step 2 moved it on, step 3 archived the oldest live lead (John Smith).
+		const created = sandbox.state.leads.values().find((lead) => lead.name === 'Activity Lead 4');
+		expect(created).toMatchObject({ value: 1500, stageId: 'lst_contacted' });
 		await ask('POST /__sandbox/config {"activity":false}');
 		const size = sandbox.state.leads.size;
 		await pause(350);
@@ -740,46 +703,34 @@ describe('the control endpoints', () => {
 		agent.destroy();
 	});
 
-	it('the seed: the same on every start', async () => {
-		const [one, two] = [createStore(), createStore()];
-		for (const name of ['clients', 'products', 'users', 'contacts', 'leads'] as const)
-			expect(ids(two[name].values())).toEqual(ids(one[name].values()));
-		const sizes = [one.products.size, one.users.size, one.contacts.size, one.leads.size];
+	it('the seed: the same on every start; the ids it prints are the ones it holds and the examples use', () => {
+		const [store, again] = [createStore(), createStore()];
+		for (const name of ['users', 'contacts', 'leads'] as const)
+			expect(ids(again[name].values())).toEqual(ids(store[name].values()));
+		const sizes = [store.products.size, store.users.size, store.contacts.size, store.leads.size];
 		expect(sizes).toEqual([4, 5, 250, 3]);
-		const rates = [one.taxRates.get('tax_vat20')?.rate, one.taxRates.get('tax_zero')?.rate];
-		expect(rates).toEqual([20, 0]);
-		expect(ids(one.pipelines.get('pip_sales')!.stages)).toEqual([
-			'stg_new',
-			'stg_qualified',
-			'stg_proposal',
-			'stg_won',
-		]);
-		expect([[...one.leadStages.keys()], [...one.sources.keys()]]).toEqual([
-			['lst_new', 'lst_contacted'],
-			['src_web', 'src_referral'],
-		]);
-		expect([sandbox.url, DEFAULT_ADMIN_KEY, DEFAULT_READ_ONLY_KEY]).toEqual([
-			expect.stringMatching(/^http:\/\/127\.0\.0\.1:\d+$/),
+		const refs = [...store.leadStages.keys(), ...store.sources.keys()];
+		expect(refs).toEqual(['lst_new', 'lst_contacted', 'src_web', 'src_referral']);
+		expect([DEFAULT_ADMIN_KEY, DEFAULT_READ_ONLY_KEY]).toEqual([
 			'sk_sandbox_admin_0123456789abcdef',
 			'sk_sandbox_readonly_0123456789abcdef',
 		]);
-	});
-
-	it('the seeded ids it prints are the ones it holds and the examples use', () => {
-		const store = createStore();
 		expect(store.clients.get(EXAMPLE_IDS.clientId)?.name).toBe('Acme Corporation');
 		expect(store.products.get(EXAMPLE_IDS.productId)?.name).toBe('Consulting hour');
+		// The clients, products, pipeline and tax rates, as printed: the same on every start.
 		const text = seedSummaryLines(store).join('\n');
+		expect(seedSummaryLines(again).join('\n')).toBe(text);
 		for (const client of store.clients.values())
 			expect(text).toContain(`${client.id} (${client.name})`);
-		expect(text).toContain('pip_sales (Sales), stages stg_new (New)');
-		expect(text).toContain('tax_vat20 (VAT 20%)');
-		const stages = [...store.pipelines.values()].flatMap((pipeline) => ids(pipeline.stages));
+		const stages =
+			'stg_new (New) · stg_qualified (Qualified) · stg_proposal (Proposal) · stg_won (Won)';
+		expect(text).toContain(`pip_sales (Sales), stages ${stages}`);
+		expect(text).toContain('tax_vat20 (VAT 20%) · tax_zero (Zero rated)');
 		const known = (id: string) =>
 			store.clients.has(id) ||
 			store.products.has(id) ||
 			store.pipelines.has(id) ||
-			stages.includes(id);
+			text.includes(`${id} (`);
 		const examples = path.join(__dirname, '..', '..', 'examples');
 		const found = readdirSync(examples)
 			.filter((file) => file.endsWith('.json'))
@@ -793,37 +744,42 @@ describe('the control endpoints', () => {
 	});
 
 	it('npm run sandbox: its arguments', () => {
-		expect(parseArgs([], {})).toEqual({
+		expect(parseArgs([])).toEqual({
 			port: 5680,
 			host: '127.0.0.1',
 			rateLimit: { limit: 60, windowMs: 60_000 },
 			seedLeads: 0,
 			timeScale: 1,
-			deliveryTimeoutMs: 20_000,
 			personality: 'standard',
 		});
-		const args = ['--rate-limit', '5', '--rate-window-ms=1000', '--port', '0'];
-		expect(parseArgs(args, { SANDBOX_PORT: '7000' })).toMatchObject({
+		const args = [
+			'--rate-limit',
+			'5',
+			'--rate-window-ms=1000',
+			'--port',
+			'0',
+			'--time-scale',
+			'0.001',
+		];
+		const more = ['--personality', 'alternate', '--list-order', 'newest', '--activity-ms', '500'];
+		expect(parseArgs([...args, ...more])).toMatchObject({
 			port: 0,
 			rateLimit: { limit: 5, windowMs: 1_000 },
-		});
-		expect(parseArgs([], { SANDBOX_PERSONALITY: 'alternate' }).personality).toBe('alternate');
-		expect(parseArgs(['--rate-limit', 'off'], {}).rateLimit).toBe(false);
-		const seeds = ['--seed-leads', '10', '--time-scale', '0.001'];
-		expect(parseArgs(seeds, { SANDBOX_SEED_LEADS: '3' })).toMatchObject({
-			seedLeads: 10,
 			timeScale: 0.001,
+			personality: 'alternate',
+			listOrder: 'newest',
+			activity: { everyMs: 500 },
 		});
-		expect(parseArgs([], { SANDBOX_PORT: '7000' }).port).toBe(7000);
+		const offs = parseArgs(['--rate-limit', 'off', '--activity-ms', 'off']);
+		expect([offs.rateLimit, offs.activity]).toEqual([false, undefined]);
 		const refused: Array<[string[], string]> = [
-			[['--port'], 'Missing value for --port'],
-			[['--port', 'x'], '--port must be a number'],
+			[['--port'], "Option '--port <value>' argument missing"],
+			[['--port', 'x'], '--port must be an integer >= 0, got x'],
 			[['--seed-leads', '1.5'], '--seed-leads must be an integer'],
-			[['--nope'], 'Unknown argument: --nope'],
-			[['--personality', 'strict'], '--personality must be one of standard, alternate, got strict'],
+			[['--nope'], "Unknown option '--nope'"],
 		];
 		for (const [refusedArgs, message] of refused)
-			expect(() => parseArgs(refusedArgs, {})).toThrow(message);
+			expect(() => parseArgs(refusedArgs)).toThrow(message);
 	});
 
 	it('npm run sandbox: the process prints its URL and keys, serves, stops on SIGINT', async () => {
@@ -927,12 +883,10 @@ describe('§6 §8 signed deliveries and their retries', () => {
 				at: expect.any(String),
 			},
 		]);
-		expect((await ask('DELETE /__sandbox/deliveries', crm)).status).toBe(204);
-		expect(crm.deliveries).toHaveLength(0);
 	});
 
-	it('only the events selected: lead, deal and invoice events, invoice.paid by the control endpoint, /emit', async () => {
-		const known = ['lead.updated', 'deal.created', 'deal.stage_changed', 'invoice.paid'];
+	it('only the events selected: lead, deal and invoice events, /emit', async () => {
+		const known = ['lead.updated', 'deal.created', 'deal.stage_changed', 'invoice.created'];
 		const events = [...known, 'custom.event'];
 		const { crm, receiver, subscription } = await setUp(undefined, {}, events);
 		await ask(`PATCH /api/v1/leads/${LEAD} {"archived":true}`, crm);
@@ -940,15 +894,11 @@ describe('§6 §8 signed deliveries and their retries', () => {
 		await ask(`PATCH /api/v1/deals/${dealId} {"stageId":"stg_qualified"}`, crm);
 		const lineItems = [{ name: 'x', price: 10 }];
 		const invoiceId = (await post(crm, '/invoices', { ...invoice, lineItems })).id;
-		const paid = await ask(`POST /__sandbox/invoices/${invoiceId}/pay`, crm);
-		expect(paid.body).toMatchObject({ status: 'PAID', paidTotal: 10, pendingTotal: 0 });
-		expect((await ask(`POST /__sandbox/invoices/${invoiceId}/pay`, crm)).status).toBe(400);
-		expect((await ask('POST /__sandbox/invoices/inv_nope/pay', crm)).status).toBe(404);
 		const emit = 'POST /__sandbox/emit {"event":"custom.event","payload":{"n":2}}';
 		expect((await ask(emit, crm)).body.webhookIds).toHaveLength(1);
 		expect(crm.emit('other.event', {})).toEqual([]);
 		await waitFor(() => receiver.received.length >= 5, 3_000, '5 deliveries');
-		await crm.deliveriesSettled();
+		await settled(crm);
 		expect(receiver.received).toHaveLength(5);
 		const bodies = receiver.received.map((request) => verify(subscription.secret, request));
 		const byEvent = Object.fromEntries(bodies.map((body) => [body.event, body.payload]));
@@ -957,7 +907,7 @@ describe('§6 §8 signed deliveries and their retries', () => {
 		expect(byEvent['deal.created']).toMatchObject({ id: dealId, status: 'ACTIVE' });
 		const stageChange = { stageId: 'stg_qualified', previousStageId: 'stg_new' };
 		expect(byEvent['deal.stage_changed']).toMatchObject(stageChange);
-		expect(byEvent['invoice.paid']).toMatchObject({ id: invoiceId, status: 'PAID' });
+		expect(byEvent['invoice.created']).toMatchObject({ id: invoiceId, total: 10 });
 		expect(byEvent['custom.event']).toEqual({ n: 2 });
 		expect(webhookIds(receiver)).toBe(5);
 	});
@@ -977,7 +927,7 @@ describe('§6 §8 signed deliveries and their retries', () => {
 		const { crm, receiver, subscription, lead } = await setUp(() => 500, { timeScale });
 		await lead();
 		await waitFor(() => crm.deliveries.length === 10, 10_000, '10 attempts');
-		await crm.deliveriesSettled(1_000);
+		await settled(crm);
 		const retries = RETRY_SCHEDULE_MS.slice(1).map((_delay, index) => `${index + 1} 500 retrying`);
 		expect(attempts(crm)).toEqual([...retries, '10 500 permanently_failed']);
 		const sent = receiver.received.map(
@@ -1015,7 +965,7 @@ describe('§6 §8 signed deliveries and their retries', () => {
 		const { crm, receiver, subscription, lead } = await setUp(respond, options);
 		await lead();
 		await waitFor(() => crm.deliveries.length === expected.length, 5_000, 'the attempts');
-		await crm.deliveriesSettled(1_000);
+		await settled(crm);
 		expect(attempts(crm)).toEqual(expected);
 		expect(webhookIds(receiver)).toBe(1);
 		const status = expected.at(-1)!.endsWith('disabled') ? 'disabled' : 'active';
@@ -1039,7 +989,7 @@ describe('§6 §8 signed deliveries and their retries', () => {
 		await lead();
 		await waitFor(() => crm.deliveries.length === 1, 10_000, 'first attempt');
 		expect((await ask(`DELETE /api/v1/webhooks/${subscription.id}`, crm)).status).toBe(204);
-		await crm.deliveriesSettled(1_000);
+		await settled(crm);
 		expect(receiver.received).toHaveLength(1);
 	});
 
@@ -1047,45 +997,17 @@ describe('§6 §8 signed deliveries and their retries', () => {
 		const { crm, lead } = await setUp(() => 503);
 		await lead();
 		await waitFor(() => crm.deliveries.length === 1, 10_000, 'first attempt');
-		await expect(crm.deliveriesSettled(50)).rejects.toThrow(/pending/);
+		expect(crm.pendingDeliveries).toBeGreaterThan(0);
 		await crm.close();
-		await expect(crm.deliveriesSettled(50)).resolves.toBeUndefined();
+		expect(crm.pendingDeliveries).toBe(0);
 		expect(crm.emit('lead.created', {})).toEqual([]);
-	});
-
-	it('§6.4 /rotate: signed with the new and the old secret (new first) for the window, then the new alone', async () => {
-		const { crm, receiver, subscription, lead } = await setUp();
-		const rotated = (await ask(`POST /__sandbox/webhooks/${subscription.id}/rotate`, crm)).body;
-		expect(rotated).toMatchObject({
-			id: subscription.id,
-			secret: expect.stringMatching(/^whsec_/),
-		});
-		const expiresAt = Date.parse(rotated.previousSecretExpiresAt);
-		expect(expiresAt).toBeGreaterThan(Date.now() + 23 * 3_600_000);
-		await lead();
-		const request = await firstDelivery(receiver);
-		const { 'webhook-id': id, 'webhook-timestamp': timestamp } = request.headers;
-		const sign = (secret: string) =>
-			'v1,' +
-			createHmac('sha256', Buffer.from(secret.slice(6), 'base64'))
-				.update(`${id}.${timestamp}.${request.rawBody}`)
-				.digest('base64');
-		const signatures = request.headers['webhook-signature'].split(' ');
-		expect(signatures).toEqual([sign(rotated.secret), sign(subscription.secret)]);
-		const again = crm.rotateWebhookSecret(subscription.id, 1);
-		await pause(10);
-		await lead();
-		await waitFor(() => receiver.received.length === 2, 10_000, 'a second delivery');
-		expect(() => verify(again.secret, receiver.received[1])).not.toThrow();
-		expect(() => verify(rotated.secret, receiver.received[1])).toThrow();
-		expect((await ask('POST /__sandbox/webhooks/whk_nope/rotate', crm)).status).toBe(404);
 	});
 
 	/** Which of `secrets` sign the delivery of a lead created now, per subscription. */
 	async function signers(crm: Sandbox, receiver: Receiver, secrets: Record<string, string>) {
 		receiver.received.length = 0;
 		await post(crm, '/leads', { name: 'Signed' });
-		await crm.deliveriesSettled();
+		await settled(crm);
 		const signs = (secret: string, request: Receiver['received'][number]) => {
 			try {
 				return verify(secret, request) !== undefined;
@@ -1100,13 +1022,21 @@ describe('§6 §8 signed deliveries and their retries', () => {
 	const secretOf = async (crm: Sandbox, id: string) =>
 		(await ask('GET /__sandbox/webhooks', crm)).body.find((item: any) => item.id === id).secret;
 
-	it('the rotation switch: "both" signs with old and new, "new" with the new alone; later subscriptions keep their own', async () => {
+	it('the rotation switch: "both" signs with new and old (new first), "new" with the new alone; later subscriptions keep their own', async () => {
 		const { crm, receiver, subscription } = await setUp();
 		const old = subscription.secret;
 		const both = await ask('POST /__sandbox/config {"rotation":"both"}', crm);
 		expect(both.body.rotated).toEqual([subscription.id]);
 		const rotated = await secretOf(crm, subscription.id);
 		expect(await signers(crm, receiver, { old, rotated })).toEqual([['old', 'rotated']]);
+		const [request] = receiver.received;
+		const { 'webhook-id': id, 'webhook-timestamp': timestamp } = request.headers;
+		const sign = (secret: string) =>
+			'v1,' +
+			createHmac('sha256', Buffer.from(secret.slice(6), 'base64'))
+				.update(`${id}.${timestamp}.${request.rawBody}`)
+				.digest('base64');
+		expect(request.headers['webhook-signature']).toBe(`${sign(rotated)} ${sign(old)}`);
 		await ask(`DELETE /api/v1/webhooks/${subscription.id}`, crm);
 		const later = await post(crm, '/webhooks', { ...hook(receiver.url), name: 'l' });
 		const ended = await ask('POST /__sandbox/config {"rotation":"new"}', crm);
@@ -1123,15 +1053,15 @@ describe('§6 §8 signed deliveries and their retries', () => {
 		expect(signing).toEqual([['rotated']]);
 	});
 
-	it('deliverOnCreate: off by default; when on, one delivery to the new subscription only, after its answer; 503 retried', async () => {
+	it('deliverOnCreate: off by default; when on, that delivery to the new subscription only, after its answer; 503 retried', async () => {
 		const { crm, receiver } = await setUp((index) => (index < 2 ? 503 : 200), { timeScale: 0.001 });
 		await pause(100);
 		expect(receiver.received).toEqual([]);
 		const on = await ask(
-			'POST /__sandbox/config {"deliverOnCreate":{"payload":{"id":"lead_x"}}}',
+			'POST /__sandbox/config {"deliverOnCreate":{"event":"deal.updated","payload":{"id":"lead_x"}}}',
 			crm,
 		);
-		expect(on.body.deliverOnCreate).toEqual({ payload: { id: 'lead_x' } });
+		expect(on.body.deliverOnCreate).toEqual({ event: 'deal.updated', payload: { id: 'lead_x' } });
 		const events = ['deal.updated', 'lead.created'];
 		const second = await post(crm, '/webhooks', { name: 'n', url: `${receiver.url}/new`, events });
 		const answeredAt = Date.now();

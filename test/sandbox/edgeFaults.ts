@@ -39,7 +39,7 @@ const FIELD_CHECKS: Array<[keyof Fault, (value: any) => boolean, string]> = [
 		(value) => isPositiveInteger(value) && value <= 20 * 1024 * 1024,
 		'htmlBytes must be a positive integer up to 20 MB',
 	],
-	['redirectTo', isString, 'redirectTo must be "catcher" or a URL'],
+	['redirectTo', (value) => value === 'catcher', 'redirectTo must be "catcher"'],
 	[
 		'trickle',
 		(value) =>
@@ -54,7 +54,6 @@ const FIELD_CHECKS: Array<[keyof Fault, (value: any) => boolean, string]> = [
 		(value) => [true, false, 'escaped'].includes(value),
 		'echoKey must be true or "escaped"',
 	],
-	['cycle', (value) => typeof value === 'boolean', 'cycle must be a boolean'],
 	['location', (value) => isString(value) && value !== '', 'location must be a path or a URL'],
 ];
 
@@ -71,38 +70,9 @@ export function parseFault(value: unknown): Fault {
 	for (const [field, ok, message] of FIELD_CHECKS)
 		check(value[field] === undefined || ok(value[field]), message);
 	const raw = value as Partial<Fault>;
-	return {
-		hang: raw.hang === true,
-		trickle: raw.trickle && { intervalMs: raw.trickle.intervalMs, bytes: raw.trickle.bytes },
-		endless: raw.endless === true,
-		endlessBytes: raw.endlessBytes,
-		echoKey: raw.echoKey === 'escaped' ? 'escaped' : raw.echoKey === true,
-		location: raw.location,
-		cycle: raw.cycle === true,
-		htmlBytes: raw.htmlBytes,
-		body: raw.body,
-		redirectTo: raw.redirectTo,
-		method: raw.method,
-		pathPrefix: raw.pathPrefix,
-		status: status as number,
-		count: count as number,
-		html: raw.html === true,
-		delayMs: raw.delayMs,
-		headers: raw.headers,
-	};
-}
-
-/** The `served`-th page (from 1) of a `cycle` fault: lead A on odd pages, lead B on even ones, a new cursor each time. */
-export function cyclePage(served: number) {
-	const letter = served % 2 === 1 ? 'a' : 'b';
-	const lead = {
-		id: `lead_cycle_${letter}`,
-		number: `L-CYCLE-${letter.toUpperCase()}`,
-		name: `Cycle ${letter.toUpperCase()}`,
-		archived: false,
-		createdAt: '2026-01-01T00:00:00.000Z',
-	};
-	return { items: [lead], hasMore: true, nextCursor: `cycle_${served}` };
+	const echoKey = raw.echoKey === 'escaped' ? 'escaped' : raw.echoKey === true;
+	const flags = { hang: raw.hang === true, endless: raw.endless === true, html: raw.html === true };
+	return { ...raw, ...flags, echoKey, status: status as number, count: count as number };
 }
 
 /** A key as a JSON encoder that escapes `/`, `+` and `=` writes it inside a string. */
@@ -153,10 +123,9 @@ function htmlErrorPage(status: number, htmlBytes = 0): string {
 	);
 }
 
-/** A fault in use: `remaining` answers left; with `cycle`, the pages it answered. */
+/** A fault in use: `remaining` answers left. */
 export interface ActiveFault extends Fault {
 	remaining: number;
-	served?: number;
 }
 
 /** What a fault's answer needs of the server. */
@@ -203,15 +172,8 @@ function faultAnswer(fault: ActiveFault, scene: FaultScene): Answer {
 	const { status } = fault;
 	const headers: Record<string, string> = { ...fault.headers };
 	if (fault.location !== undefined) headers.location = fault.location;
-	if (fault.redirectTo !== undefined) {
-		const target =
-			fault.redirectTo === 'catcher' ? scene.catcherUrl : fault.redirectTo.replace(/\/+$/, '');
-		headers.location = `${target}${scene.url.pathname}${scene.url.search}`;
-	}
-	if (fault.cycle) {
-		fault.served = (fault.served ?? 0) + 1;
-		return { status, headers, body: cyclePage(fault.served) };
-	}
+	if (fault.redirectTo !== undefined)
+		headers.location = `${scene.catcherUrl}${scene.url.pathname}${scene.url.search}`;
 	if (fault.body !== undefined) return { status, headers, body: fault.body };
 	if (fault.redirectTo !== undefined || fault.location !== undefined)
 		return { status, headers: { ...headers, 'content-length': '0' } };

@@ -2,46 +2,29 @@
 import { ADMIN_USER_INTERNAL_ID, addLead, type Store } from './store';
 import type { JsonObject, Lead } from './types';
 
-/** The cursor kind of the `newestCreated` order. */
-export const LEADS_BY_DATE = 'leadsdate';
-
+/** A lead's place in the `newestCreated` order: its createdAt (ms), then its creation. */
 type Key = { at: number; seq: number };
 
 const before = (a: Key, b: Key): boolean => a.at > b.at || (a.at === b.at && a.seq > b.seq);
 
-function encode(key: Key): string {
-	return Buffer.from(`${LEADS_BY_DATE}:${key.at}:${key.seq}`, 'utf8').toString('base64url');
-}
-
-function decode(cursor: string | undefined): Key | undefined | false {
-	if (cursor === undefined || cursor === '') return undefined;
-	const match = /^leadsdate:(-?\d{1,15}):(\d{1,15})$/.exec(
-		Buffer.from(cursor, 'base64url').toString('utf8'),
-	);
-	return match ? { at: Number(match[1]), seq: Number(match[2]) } : false;
-}
-
-/** One page of leads newest first by createdAt, after the cursor's lead; undefined for a cursor that is not one. */
+/** One page of leads newest first by createdAt, after the lead at `after`; `last`: the key of the page's last lead. */
 export function listNewestCreated(
 	store: Store,
-	cursor: string | undefined,
+	after: Key | undefined,
 	limit: number,
 	filter?: (lead: Lead) => boolean,
-): { items: Lead[]; hasMore: boolean; nextCursor: string | null } | undefined {
-	const after = decode(cursor);
-	if (after === false) return undefined;
+): { items: Lead[]; hasMore: boolean; last: Key } {
 	const sorted = store.leads
 		.entries()
 		.filter(({ value }) => !filter || filter(value))
 		.map(({ value, seq }) => ({ value, key: { at: Date.parse(value.createdAt), seq } }))
-		.sort((a, b) => (before(a.key, b.key) ? -1 : before(b.key, a.key) ? 1 : 0));
+		.sort((a, b) => b.key.at - a.key.at || b.key.seq - a.key.seq);
 	const start = after === undefined ? 0 : sorted.findIndex((entry) => before(after, entry.key));
 	const page = start < 0 ? [] : sorted.slice(start, start + limit);
-	const hasMore = start >= 0 && start + limit < sorted.length;
 	return {
 		items: page.map((entry) => entry.value),
-		hasMore,
-		nextCursor: hasMore ? encode(page[page.length - 1].key) : null,
+		hasMore: start >= 0 && start + limit < sorted.length,
+		last: page.at(-1)?.key ?? { at: 0, seq: 0 },
 	};
 }
 

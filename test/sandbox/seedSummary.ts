@@ -3,7 +3,7 @@
  * no list of clients, pipelines or tax rates, so `npm run sandbox` and `npm run dev` print them. The example
  * workflows in examples/ use these ids by default.
  */
-import type { SandboxState } from './types';
+import type { Store } from './store';
 
 /** The ids the example workflows use, seeded by the sandbox on every start (see seedSummaryLines). */
 export const EXAMPLE_IDS = {
@@ -15,7 +15,7 @@ export const EXAMPLE_IDS = {
 	stageId: 'stg_new',
 } as const;
 
-export function seedSummaryLines(state: SandboxState, indent = '  '): string[] {
+export function seedSummaryLines(state: Store, indent = '  '): string[] {
 	const lines: string[] = [];
 	lines.push(
 		`${indent}Clients:   ${state.clients

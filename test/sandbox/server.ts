@@ -13,12 +13,10 @@ import type { AddressInfo } from 'node:net';
 import {
 	ApiError,
 	errorBody,
-	found,
 	handleApi,
 	isObject,
 	notFound,
 	parseObjectBody,
-	publicSubscription,
 	validationError,
 } from './api';
 import {
@@ -28,14 +26,13 @@ import {
 	READ_ONLY_USER_INTERNAL_ID,
 	type Store,
 } from './store';
-import { activityStep, parseActivity, parseListOrder } from './activity';
+import { activityStep, parseActivity } from './activity';
 import type {
 	CaughtRequest,
 	DeliverOnCreate,
 	DeliveryLogEntry,
 	Fault,
 	StreamRecord,
-	Invoice,
 	JsonObject,
 	KeyRole,
 	ListOrder,
@@ -44,10 +41,9 @@ import type {
 	SandboxConfig,
 	SandboxOptions,
 	SandboxPersonality,
-	SandboxState,
 	WebhookSubscription,
 } from './types';
-import { PERSONALITIES } from './types';
+import { LIST_ORDERS, PERSONALITIES } from './types';
 import { DeliveryEngine, generateSecret } from './webhooks';
 import { type ActiveFault, applyFault, check, isPositiveInteger, parseFault } from './edgeFaults';
 import { type Answer, writeAnswer } from './jsonText';
@@ -58,22 +54,18 @@ export * from './types';
 export const DEFAULT_ADMIN_KEY = 'sk_sandbox_admin_0123456789abcdef';
 export const DEFAULT_READ_ONLY_KEY = 'sk_sandbox_readonly_0123456789abcdef';
 export const DEFAULT_RATE_LIMIT: RateLimitConfig = { limit: 60, windowMs: 60_000 };
-export const DEFAULT_ROTATION_WINDOW_MS = 24 * 3_600_000;
-const MAX_BODY_BYTES = 5 * 1024 * 1024;
-const BODY_TOO_LARGE = `The request body is larger than ${MAX_BODY_BYTES} bytes`;
+const ROTATION_WINDOW_MS = 24 * 3_600_000;
 
 /**
  * Defaults: port 0 (a free one) on 127.0.0.1, 60 requests per 60000 ms per key (false: unlimited), timeScale 1 (of
- * the retry delays of spec §8), deliveryTimeoutMs 20000, seedLeads 0 (on top of the 3 seeded ones), 'standard',
- * 'oldest', activity off.
+ * the retry delays of spec §8), deliveryTimeoutMs 20000 (a delivery attempt's), seedLeads 0 (on top of the 3 seeded
+ * ones), 'standard', 'oldest', activity off.
  */
 export async function startSandbox(options: SandboxOptions = {}): Promise<SandboxServer> {
 	const sandbox = new SandboxServer(options);
 	await sandbox.listen(options.port ?? 0, options.host ?? '127.0.0.1');
 	return sandbox;
 }
-
-class BodyTooLarge extends Error {}
 
 function describeWindow(windowMs: number): string {
 	const units: Array<[number, string]> = [
@@ -111,21 +103,14 @@ function urlOf(server: http.Server): string {
 	return `http://${host}:${address.port}`;
 }
 
-/** A request's body as text (undefined when empty); BodyTooLarge past MAX_BODY_BYTES. */
+/** A request's body as text (undefined when empty). */
 function readBody(req: http.IncomingMessage): Promise<string | undefined> {
 	return new Promise((resolve, reject) => {
 		const chunks: Buffer[] = [];
-		let size = 0;
-		req.on('data', (chunk: Buffer) => {
-			size += chunk.length;
-			if (size > MAX_BODY_BYTES) {
-				reject(new BodyTooLarge());
-				req.resume();
-				return;
-			}
-			chunks.push(chunk);
-		});
-		req.on('end', () => resolve(size === 0 ? undefined : Buffer.concat(chunks).toString('utf8')));
+		req.on('data', (chunk: Buffer) => chunks.push(chunk));
+		req.on('end', () =>
+			resolve(chunks.length ? Buffer.concat(chunks).toString('utf8') : undefined),
+		);
 		req.on('error', reject);
 	});
 }
@@ -149,41 +134,25 @@ function parsePersonality(value: unknown): SandboxPersonality {
 	return choice(value, PERSONALITIES, `personality must be one of ${PERSONALITIES.join(', ')}`);
 }
 
-/** The `ignoreLimit` switch: false, or the page size every list answers with. */
-function parseIgnoreLimit(value: unknown): number | false {
-	if (value === false) return false;
-	if (typeof value === 'number' && Number.isInteger(value) && value >= 1 && value <= 1_000_000)
-		return value;
-	throw validationError('ignoreLimit must be false or an integer between 1 and 1000000');
+function parseListOrder(value: unknown): ListOrder {
+	return choice(value, LIST_ORDERS, `listOrder must be one of ${LIST_ORDERS.join(', ')}`);
 }
 
 function parseDeliverOnCreate(value: unknown): DeliverOnCreate | false {
-	if (value === false || value === null) return false;
-	if (value === true) return {};
-	if (!isObject(value))
-		throw validationError('deliverOnCreate must be false, true or { event?, payload? }');
-	const { event, payload } = value;
-	check(
-		event === undefined || (typeof event === 'string' && event !== ''),
-		'deliverOnCreate.event must be an event name',
-	);
-	return { event: event as string | undefined, payload };
+	if (value === false) return false;
+	if (isObject(value) && typeof value.event === 'string' && value.event !== '')
+		return { event: value.event, payload: value.payload };
+	throw validationError('deliverOnCreate must be false or { event, payload }');
 }
 
-/** POST /__sandbox/seed's leads and mention. */
-function parseSeed(body: JsonObject): { leads: number; mention?: string } {
+/** POST /__sandbox/seed's number of leads. */
+function parseSeed(body: JsonObject): number {
 	const leads = body.leads ?? 0;
-	const mention = body.mention ?? undefined;
 	check(
 		typeof leads === 'number' && Number.isInteger(leads) && leads >= 0 && leads <= 1_000_000,
 		'leads must be an integer between 0 and 1000000',
 	);
-	check(
-		mention === undefined ||
-			(typeof mention === 'string' && mention !== '' && mention.length <= 200),
-		'mention must be a text of 1 to 200 characters',
-	);
-	return { leads: leads as number, mention: mention as string | undefined };
+	return leads as number;
 }
 
 /** The catcher's answer to whatever reaches it. */
@@ -197,7 +166,6 @@ const CAUGHT_ANSWER = {
 export class SandboxServer {
 	/** Before /api/v1, e.g. http://127.0.0.1:5680 */
 	url = '';
-	port = 0;
 	readonly keys = { admin: DEFAULT_ADMIN_KEY, readOnly: DEFAULT_READ_ONLY_KEY };
 	/** Every /api request (and every page outside it). */
 	readonly requests: RequestLogEntry[] = [];
@@ -213,9 +181,8 @@ export class SandboxServer {
 	private readonly server: http.Server;
 	private readonly engine: DeliveryEngine;
 	private readonly seedLeadCount: number;
-	/** The key switch (README): keys added, with the user they act for, and keys revoked; cleared by reset. */
-	private readonly addedKeys = new Map<string, KeyRole>();
-	private readonly revokedKeys = new Set<string>();
+	/** The key switch (README): the keys that are valid, and the user each acts for. */
+	private keyRoles = this.seededKeys();
 	/** Per key: when its rate-limit window started and the requests counted in it. */
 	private readonly windows = new Map<string, { start: number; count: number }>();
 	private faults: ActiveFault[] = [];
@@ -227,7 +194,7 @@ export class SandboxServer {
 	private catcherUrl = '';
 	private activityTimer: NodeJS.Timeout | undefined;
 	private activityTick = 0;
-	/** The subscriptions rotated by `setRotation('both')`, until `setRotation('new')` ends it. */
+	/** The subscriptions rotated by the rotation switch's "both", until its "new" ends it. */
 	private rotating: string[] | undefined;
 
 	constructor(options: SandboxOptions) {
@@ -237,10 +204,8 @@ export class SandboxServer {
 					? { ...DEFAULT_RATE_LIMIT }
 					: parseRateLimit(options.rateLimit),
 			timeScale: options.timeScale ?? 1,
-			deliveryTimeoutMs: options.deliveryTimeoutMs ?? 20_000,
 			personality: parsePersonality(options.personality ?? 'standard'),
 			deliverOnCreate: false,
-			ignoreLimit: false,
 			patchCustomFields: 'replace',
 			listOrder: parseListOrder(options.listOrder ?? 'oldest'),
 			activity: false,
@@ -251,12 +216,8 @@ export class SandboxServer {
 		this.store = this.freshStore();
 		this.engine = new DeliveryEngine({
 			getSubscription: (id) => this.store.webhooks.get(id),
-			disableSubscription: (id) => {
-				const subscription = this.store.webhooks.get(id);
-				if (subscription) subscription.status = 'disabled';
-			},
 			timeScale: () => this.config.timeScale,
-			deliveryTimeoutMs: () => this.config.deliveryTimeoutMs,
+			deliveryTimeoutMs: options.deliveryTimeoutMs ?? 20_000,
 			log: (entry) => this.deliveries.push(entry),
 		});
 		if (options.activity) this.setActivity(parseActivity(options.activity));
@@ -273,7 +234,7 @@ export class SandboxServer {
 	}
 
 	/** The stores (replaced on reset; read them through this getter). */
-	get state(): SandboxState {
+	get state(): Store {
 		return this.store;
 	}
 
@@ -282,7 +243,6 @@ export class SandboxServer {
 			this.server.once('error', reject);
 			this.server.listen(port, host, () => {
 				this.server.off('error', reject);
-				this.port = (this.server.address() as AddressInfo).port;
 				this.url = urlOf(this.server);
 				resolve();
 			});
@@ -302,42 +262,13 @@ export class SandboxServer {
 		this.windows.clear();
 		this.streams.length = 0;
 		this.clearFaults();
-		this.addedKeys.clear();
-		this.revokedKeys.clear();
+		this.keyRoles = this.seededKeys();
 		this.rotating = undefined;
 	}
 
-	/** Which user a key acts for; none for a revoked or unknown key. */
-	roleOfKey(key: string): KeyRole | undefined {
-		if (this.revokedKeys.has(key)) return undefined;
-		if (key === this.keys.admin) return 'admin';
-		if (key === this.keys.readOnly) return 'readOnly';
-		return this.addedKeys.get(key);
-	}
-
-	/** The key switch (README): another key acting for the admin (default) or the read-only user. */
-	addKey(key: string, role: KeyRole = 'admin'): void {
-		this.revokedKeys.delete(key);
-		this.addedKeys.set(key, role);
-	}
-
-	/** The key switch: 401 from now on. */
-	revokeKey(key: string): void {
-		this.revokedKeys.add(key);
-	}
-
-	/** A number keeps the current window length (60000 ms when unlimited before). */
-	setRateLimit(rateLimit: RateLimitConfig | number | false): void {
-		const { windowMs } = this.config.rateLimit || DEFAULT_RATE_LIMIT;
-		this.config.rateLimit = parseRateLimit(
-			typeof rateLimit === 'number' ? { limit: rateLimit, windowMs } : rateLimit,
-		);
+	setRateLimit(rateLimit: RateLimitConfig | false): void {
+		this.config.rateLimit = parseRateLimit(rateLimit);
 		this.windows.clear();
-	}
-
-	setTimeScale(timeScale: number): void {
-		check(typeof timeScale === 'number' && timeScale >= 0, 'timeScale must be a number >= 0');
-		this.config.timeScale = timeScale;
 	}
 
 	setPersonality(personality: SandboxPersonality): void {
@@ -360,10 +291,10 @@ export class SandboxServer {
 		this.activityTimer.unref();
 	}
 
-	/** Appends n generated leads, named from `mention` when given; returns the total number of leads. */
-	seedLeads(n: number, mention?: string): number {
+	/** Appends n generated leads; returns the total number of leads. */
+	seedLeads(n: number): number {
 		if (!Number.isInteger(n) || n < 0) throw new Error('n must be a non-negative integer');
-		generateLeads(this.store, n, mention);
+		generateLeads(this.store, n);
 		return this.store.leads.size;
 	}
 
@@ -393,72 +324,26 @@ export class SandboxServer {
 		return this.engine.enqueue(subscriptions, event, payload);
 	}
 
-	/** Marks an invoice paid and emits invoice.paid. */
-	payInvoice(id: string): Invoice {
-		const invoice = found(this.store.invoices, 'Invoice', id);
-		if (invoice.status === 'PAID') throw validationError(`Invoice ${id} is already paid`);
-		invoice.status = 'PAID';
-		invoice.paidTotal = invoice.total;
-		invoice.pendingTotal = 0;
-		invoice.paidAt = new Date().toISOString();
-		this.emit('invoice.paid', invoice);
-		return invoice;
-	}
-
-	/** New secret for a subscription; the old one keeps signing too for windowMs (default 24 h). */
-	rotateWebhookSecret(id: string, windowMs = DEFAULT_ROTATION_WINDOW_MS): WebhookSubscription {
-		const subscription = found(this.store.webhooks, 'Webhook', id);
-		subscription.previousSecret = subscription.secret;
-		subscription.previousSecretExpiresAt = new Date(Date.now() + windowMs).toISOString();
-		subscription.secret = generateSecret();
-		return subscription;
-	}
-
-	/** The rotation switch (spec §6.4, README) for every subscription at once: returns the ids it rotated or ended. */
-	setRotation(phase: 'both' | 'new'): string[] {
-		const existing = this.store.webhooks.values().map((subscription) => subscription.id);
-		if (phase === 'both') {
-			this.rotating = existing;
-			for (const id of existing) this.rotateWebhookSecret(id);
-			return existing;
-		}
-		const ended = this.rotating ?? existing;
-		if (this.rotating === undefined) for (const id of ended) this.rotateWebhookSecret(id);
-		for (const id of ended) {
-			const subscription = this.store.webhooks.get(id);
-			if (subscription) subscription.previousSecretExpiresAt = new Date(0).toISOString();
-		}
-		this.rotating = undefined;
-		return ended;
-	}
-
-	/** Resolves when no delivery attempt is pending or in flight (or rejects after timeoutMs). */
-	deliveriesSettled(timeoutMs = 10_000): Promise<void> {
-		return this.engine.settled(timeoutMs);
+	/** Delivery attempts pending or in flight (also GET /__sandbox/health). */
+	get pendingDeliveries(): number {
+		return this.engine.pending;
 	}
 
 	/** Starts the second listener (once) on the sandbox's host and another port, so another origin; its URL. */
-	async startCatcher(): Promise<string> {
+	private async startCatcher(): Promise<string> {
 		if (this.catcher) return this.catcherUrl;
-		const catcher = http.createServer((req, res) => {
-			const chunks: Buffer[] = [];
-			let size = 0;
-			req.on('data', (chunk: Buffer) => {
-				size += chunk.length;
-				if (size <= MAX_BODY_BYTES) chunks.push(chunk);
+		const catcher = http.createServer(async (req, res) => {
+			const body = (await readBody(req)) ?? '';
+			this.caught.push({
+				method: req.method ?? 'GET',
+				path: req.url ?? '/',
+				headers: headersOf(req, true),
+				apiKeyReceived: req.headers['x-api-key'] !== undefined,
+				body,
+				at: new Date().toISOString(),
 			});
-			req.on('end', () => {
-				this.caught.push({
-					method: req.method ?? 'GET',
-					path: req.url ?? '/',
-					headers: headersOf(req, true),
-					apiKeyReceived: req.headers['x-api-key'] !== undefined,
-					body: Buffer.concat(chunks).toString('utf8'),
-					at: new Date().toISOString(),
-				});
-				const headers = { 'content-type': 'application/json' };
-				writeAnswer(res, { status: 200, headers, body: CAUGHT_ANSWER });
-			});
+			const headers = { 'content-type': 'application/json' };
+			writeAnswer(res, { status: 200, headers, body: CAUGHT_ANSWER });
 		});
 		this.catcher = catcher;
 		const host = (this.server.address() as AddressInfo).address;
@@ -486,10 +371,15 @@ export class SandboxServer {
 		});
 	}
 
-	private activityStep() {
-		return activityStep(this.store, this.activityTick++, (event, payload) =>
-			this.emit(event, payload),
-		);
+	private activityStep(): void {
+		activityStep(this.store, this.activityTick++, (event, payload) => this.emit(event, payload));
+	}
+
+	private seededKeys(): Map<string, KeyRole> {
+		return new Map<string, KeyRole>([
+			[DEFAULT_ADMIN_KEY, 'admin'],
+			[DEFAULT_READ_ONLY_KEY, 'readOnly'],
+		]);
 	}
 
 	private freshStore(): Store {
@@ -504,16 +394,6 @@ export class SandboxServer {
 		if (path === '/__sandbox' || path.startsWith('/__sandbox/'))
 			return this.handleControl(req, res, url);
 		if (path === '/api' || path.startsWith('/api/')) return this.handleApiRequest(req, res, url);
-		if (path === '/' && req.method === 'GET') {
-			return writeAnswer(res, {
-				status: 200,
-				body: {
-					name: 'CRM sandbox',
-					api: { v1: `${this.url}/api/v1`, v2: `${this.url}/api/v2` },
-					control: `${this.url}/__sandbox/health`,
-				},
-			});
-		}
 		// Pages of the host outside the API (e.g. /admin/export-all) are logged too, so a test can see what reached them.
 		this.log(req, url, undefined, new Date().toISOString())(404);
 		return writeAnswer(res, {
@@ -540,14 +420,7 @@ export class SandboxServer {
 	): Promise<void> {
 		const at = new Date().toISOString();
 		const method = (req.method ?? 'GET').toUpperCase();
-		let rawBody: string | undefined;
-		let tooLarge = false;
-		try {
-			rawBody = await readBody(req);
-		} catch (err) {
-			if (!(err instanceof BodyTooLarge)) throw err;
-			tooLarge = true;
-		}
+		const rawBody = await readBody(req);
 		const log = this.log(req, url, parsedOrText(rawBody), at);
 		const send = (answer: Answer): void => {
 			log(answer.status);
@@ -558,9 +431,8 @@ export class SandboxServer {
 			const scene = { req, res, url, log, catcherUrl: this.catcherUrl, streams: this.streams };
 			return applyFault(fault, { ...scene, timers: this.faultTimers });
 		}
-		if (tooLarge) return send({ status: 413, body: errorBody('VALIDATION_ERROR', BODY_TOO_LARGE) });
 		const key = headersOf(req)['x-api-key'];
-		const role = key ? this.roleOfKey(key) : undefined;
+		const role = key ? this.keyRoles.get(key) : undefined;
 		if (role === undefined) {
 			const message = key
 				? 'The API key in the x-api-key header is not valid.'
@@ -640,11 +512,7 @@ export class SandboxServer {
 		if (!setting || !isObject(created)) return;
 		const subscription = this.store.webhooks.get(String(created.id ?? ''));
 		if (!subscription) return;
-		this.engine.enqueue(
-			[subscription],
-			setting.event ?? subscription.events[0],
-			setting.payload ?? { id: 'lead_on_create', name: 'Delivered while subscribing' },
-		);
+		this.engine.enqueue([subscription], setting.event, setting.payload);
 	}
 
 	private takeFault(method: string, path: string): ActiveFault | undefined {
@@ -674,28 +542,23 @@ export class SandboxServer {
 				return writeAnswer(res, { status: 200, body: { url: catcherUrl } });
 			}
 			const route = `${method} ${path.slice('/__sandbox'.length) || '/'}`;
-			const answer = this.control(route, url.searchParams, body) ?? this.controlOf(route, body);
+			const answer = this.control(route, body) ?? this.controlOf(route, body);
 			if (!answer) throw notFound(`Route ${method} ${path} was not found`);
 			writeAnswer(res, answer);
 		} catch (err) {
 			if (err instanceof ApiError)
 				writeAnswer(res, { status: err.status, body: errorBody(err.code, err.message) });
-			else if (err instanceof BodyTooLarge)
-				writeAnswer(res, { status: 413, body: errorBody('VALIDATION_ERROR', BODY_TOO_LARGE) });
 			else throw err;
 		}
 	}
 
 	/** The control routes without an id in their path; undefined for another route. */
-	private control(route: string, params: URLSearchParams, body: JsonObject): Answer | undefined {
+	private control(route: string, body: JsonObject): Answer | undefined {
 		switch (route) {
 			case 'GET /health':
 				return { status: 200, body: this.health() };
-			case 'GET /requests': {
-				const since = Number(params.get('since') ?? 0);
-				if (!Number.isFinite(since)) throw validationError('since must be a number');
-				return { status: 200, body: this.requests.filter((entry) => entry.seq > since) };
-			}
+			case 'GET /requests':
+				return { status: 200, body: this.requests };
 			case 'DELETE /requests':
 				this.clearRequests();
 				return { status: 204 };
@@ -703,19 +566,14 @@ export class SandboxServer {
 				return { status: 200, body: this.store.webhooks.values() };
 			case 'GET /deliveries':
 				return { status: 200, body: this.deliveries };
-			case 'DELETE /deliveries':
-				this.deliveries.length = 0;
-				return { status: 204 };
 			case 'POST /reset':
 				this.reset();
 				return { status: 200, body: { status: 'ok' } };
-			case 'GET /config':
-				return { status: 200, body: this.config };
 			case 'POST /config':
 				return { status: 200, body: this.configure(body) };
 			case 'POST /seed': {
-				const { leads, mention } = parseSeed(body);
-				return { status: 200, body: { added: leads, total: this.seedLeads(leads, mention) } };
+				const leads = parseSeed(body);
+				return { status: 200, body: { added: leads, total: this.seedLeads(leads) } };
 			}
 			case 'POST /import': {
 				const added = importLeads(this.store, body);
@@ -736,9 +594,6 @@ export class SandboxServer {
 			case 'DELETE /catcher':
 				this.caught.length = 0;
 				return { status: 204 };
-			case 'POST /activity':
-				// One step of the activity switch now, for tests and demos.
-				return { status: 200, body: this.activityStep() };
 		}
 		return undefined;
 	}
@@ -763,12 +618,14 @@ export class SandboxServer {
 	/** POST /__sandbox/config: each switch the body names, in this order; the config (and what a rotation rotated). */
 	private configure(body: JsonObject): JsonObject {
 		if (body.rateLimit !== undefined) this.setRateLimit(parseRateLimit(body.rateLimit));
-		if (body.timeScale !== undefined) this.setTimeScale(body.timeScale as number);
+		if (body.timeScale !== undefined) {
+			const timeScale = body.timeScale;
+			check(typeof timeScale === 'number' && timeScale >= 0, 'timeScale must be a number >= 0');
+			this.config.timeScale = timeScale as number;
+		}
 		if (body.personality !== undefined) this.setPersonality(body.personality as SandboxPersonality);
 		if (body.deliverOnCreate !== undefined)
 			this.config.deliverOnCreate = parseDeliverOnCreate(body.deliverOnCreate);
-		if (body.ignoreLimit !== undefined)
-			this.config.ignoreLimit = parseIgnoreLimit(body.ignoreLimit);
 		if (body.listOrder !== undefined) this.setListOrder(body.listOrder as ListOrder);
 		if (body.patchCustomFields !== undefined) {
 			const message = 'patchCustomFields must be "replace" or "merge"';
@@ -785,21 +642,38 @@ export class SandboxServer {
 			this.config.onePerUrl = choice(body.onePerUrl, modes, message);
 		}
 		if (body.normalUrls !== undefined) this.config.normalUrls = body.normalUrls === true;
-		if (body.deliveryTimeoutMs !== undefined) {
-			const timeout = body.deliveryTimeoutMs;
-			check(isPositiveInteger(timeout), 'deliveryTimeoutMs must be a positive integer');
-			this.config.deliveryTimeoutMs = timeout as number;
-		}
 		if (body.rotation === undefined) return { ...this.config };
 		const phase = choice(
 			body.rotation,
 			['both', 'new'] as const,
 			'rotation must be "both" or "new"',
 		);
-		return { ...this.config, rotated: this.setRotation(phase) };
+		return { ...this.config, rotated: this.rotateAll(phase) };
 	}
 
-	/** The control routes with an id in their path, POST /keys and POST /emit. */
+	/**
+	 * The rotation switch (spec §6.4, README) for every subscription at once: "both" gives each a new secret, the old
+	 * one signing too; "new" ends that, or rotates with no overlap. The ids it rotated or ended.
+	 */
+	private rotateAll(phase: 'both' | 'new'): string[] {
+		const existing = this.store.webhooks.values();
+		const ids = existing.map((subscription) => subscription.id);
+		if (phase === 'both') {
+			this.rotating = ids;
+			for (const subscription of existing) rotate(subscription);
+			return ids;
+		}
+		const ended = this.rotating ?? ids;
+		if (this.rotating === undefined) for (const subscription of existing) rotate(subscription);
+		for (const id of ended) {
+			const subscription = this.store.webhooks.get(id);
+			if (subscription) subscription.previousSecretExpiresAt = new Date(0).toISOString();
+		}
+		this.rotating = undefined;
+		return ended;
+	}
+
+	/** The control routes of POST /keys, DELETE /keys/{key} and POST /emit. */
 	private controlOf(route: string, body: JsonObject): Answer | undefined {
 		if (route === 'POST /keys') {
 			const key = body.key;
@@ -807,10 +681,8 @@ export class SandboxServer {
 				typeof key === 'string' && /^[\x21-\x7e]{8,200}$/.test(key),
 				'key must be 8 to 200 printable characters without spaces',
 			);
-			const roles = ['admin', 'readOnly'] as const;
-			const role = choice(body.role ?? 'admin', roles, 'role must be "admin" or "readOnly"');
-			this.addKey(key as string, role);
-			return { status: 201, body: { key, role } };
+			this.keyRoles.set(key as string, 'admin');
+			return { status: 201, body: { key, role: 'admin' } };
 		}
 		if (route === 'POST /emit') {
 			const event = body.event;
@@ -819,26 +691,17 @@ export class SandboxServer {
 			return { status: 200, body: { event, webhookIds } };
 		}
 		const revoked = /^DELETE \/keys\/([^/]+)$/.exec(route);
-		if (revoked) {
-			this.revokeKey(decodeURIComponent(revoked[1]));
-			return { status: 204 };
-		}
-		const paid = /^POST \/invoices\/([^/]+)\/pay$/.exec(route);
-		if (paid) return { status: 200, body: this.payInvoice(decodeURIComponent(paid[1])) };
-		const rotated = /^POST \/webhooks\/([^/]+)\/rotate$/.exec(route);
-		if (!rotated) return undefined;
-		const windowMs = body.windowMs ?? DEFAULT_ROTATION_WINDOW_MS;
-		check(isPositiveInteger(windowMs), 'windowMs must be a positive integer');
-		const subscription = this.rotateWebhookSecret(
-			decodeURIComponent(rotated[1]),
-			windowMs as number,
-		);
-		const { secret, previousSecretExpiresAt } = subscription;
-		return {
-			status: 200,
-			body: { ...publicSubscription(subscription), secret, previousSecretExpiresAt },
-		};
+		if (!revoked) return undefined;
+		this.keyRoles.delete(decodeURIComponent(revoked[1]));
+		return { status: 204 };
 	}
+}
+
+/** A new secret for the subscription; the old one signs too for a day. */
+function rotate(subscription: WebhookSubscription): void {
+	subscription.previousSecret = subscription.secret;
+	subscription.previousSecretExpiresAt = new Date(Date.now() + ROTATION_WINDOW_MS).toISOString();
+	subscription.secret = generateSecret();
 }
 
 /** A request body as the request log keeps it: parsed JSON, else the text. */

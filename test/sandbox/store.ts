@@ -7,16 +7,15 @@ import type {
 	Invoice,
 	Lead,
 	NamedRef,
+	Pipeline,
 	Product,
-	ReadonlyCollection,
-	SandboxState,
 	TaxRate,
 	User,
 	WebhookSubscription,
 } from './types';
 
 /** Values in creation order, lookup by id, and a sequence number per value for cursors. */
-export class Collection<T extends { id: string }> implements ReadonlyCollection<T> {
+export class Collection<T extends { id: string }> {
 	private readonly items: T[] = [];
 	private readonly seqs: number[] = [];
 	private readonly byId = new Map<string, T>();
@@ -103,7 +102,8 @@ export class Collection<T extends { id: string }> implements ReadonlyCollection<
 	}
 }
 
-export interface Store extends SandboxState {
+/** The sandbox's data (`sandbox.state`): what the API returns, so a test reading it sees what a client sees. */
+export interface Store {
 	leads: Collection<Lead>;
 	deals: Collection<Deal>;
 	invoices: Collection<Invoice>;
@@ -112,8 +112,14 @@ export interface Store extends SandboxState {
 	users: Collection<User>;
 	contacts: Collection<Contact>;
 	webhooks: Collection<WebhookSubscription>;
+	taxRates: Map<string, TaxRate>;
+	pipelines: Map<string, Pipeline>;
+	leadStages: Map<string, NamedRef>;
+	sources: Map<string, NamedRef>;
+	/** Where the spec gives numbers in responses. */
 	userInternalIds: Map<string, number>;
 	productInternalIds: Map<string, number>;
+	/** Lead id → internal numeric id of the owning user. */
 	leadOwners: Map<string, number>;
 	counters: { lead: number; deal: number; invoice: number; client: number; generatedLead: number };
 	/** The createdAt (ms) of the last lead stamped by the sandbox: each new lead gets a later one. */
@@ -335,7 +341,7 @@ export function addLead(
 }
 
 /** Appends n generated leads (deterministic content). 10,000 take a few tens of milliseconds. */
-export function generateLeads(store: Store, n: number, mention?: string): void {
+export function generateLeads(store: Store, n: number): void {
 	const stages = ['lst_new', 'lst_contacted'];
 	const sources = ['src_web', 'src_referral'];
 	for (let i = 0; i < n; i++) {
@@ -348,10 +354,7 @@ export function generateLeads(store: Store, n: number, mention?: string): void {
 			store,
 			{
 				id: seededId('lead_', `generated-lead:${k}`),
-				name:
-					mention === undefined
-						? `${firstName} ${lastName} ${k}`
-						: `${mention} ${firstName} ${lastName} ${k}`,
+				name: `${firstName} ${lastName} ${k}`,
 				email: `${firstName}.${lastName}.${k}@leads.example`.toLowerCase(),
 				mobile: `+1555${String(k).padStart(7, '0')}`,
 				value: (k % 50) * 100,

@@ -27,16 +27,14 @@ export interface ActivityConfig {
 }
 
 /** The options of startSandbox (its defaults: server.ts). */
-export interface SandboxOptions {
+export interface SandboxOptions
+	extends Partial<
+		Pick<SandboxConfig, 'rateLimit' | 'timeScale' | 'personality' | 'listOrder' | 'activity'>
+	> {
 	port?: number;
 	host?: string;
-	rateLimit?: RateLimitConfig | false;
-	timeScale?: number;
 	deliveryTimeoutMs?: number;
 	seedLeads?: number;
-	personality?: SandboxPersonality;
-	listOrder?: ListOrder;
-	activity?: ActivityConfig | false;
 }
 
 export interface RequestLogEntry {
@@ -70,44 +68,35 @@ export interface DeliveryLogEntry {
 	/** The same on every attempt of one delivery. */
 	webhookId: string;
 	event: string;
-	/** From 1. */
 	attempt: number;
 	url: string;
 	status: DeliveryStatus;
 	at: string;
 	outcome: DeliveryOutcome;
-	/** For 'error' attempts. */
 	error?: string;
 }
 
-/** A fault of `POST /__sandbox/faults` (README): answers `count` matching requests instead of the API. */
+/**
+ * A fault of `POST /__sandbox/faults`: answers `count` requests instead of the API, those of `method` (any case) and
+ * `pathPrefix` when given. Each field: README.
+ */
 export interface Fault {
-	/** Case-insensitive; any method when absent. */
 	method?: string;
-	/** E.g. '/api/v1/leads'; any /api path when absent. */
 	pathPrefix?: string;
 	status: number;
 	count: number;
-	/** An HTML page (a proxy's error page) instead of the JSON error body; `htmlBytes` pads it. */
 	html?: boolean;
-	/** Wait this long before answering (or closing). */
 	delayMs?: number;
 	headers?: Record<string, string>;
 	htmlBytes?: number;
-	/** This JSON body instead of the error body. */
 	body?: unknown;
-	/** With a 3xx: a Location on another origin, path and query kept; 'catcher' is the second listener. */
-	redirectTo?: string;
-	/** Never answer. */
+	redirectTo?: 'catcher';
 	hang?: boolean;
-	/** Status and headers at once, then `body` one byte every `intervalMs`, led by spaces up to `bytes`. */
 	trickle?: { intervalMs: number; bytes?: number };
-	/** `[` then `{"id":"x"},` for ever, until the client closes or `endlessBytes` (default 8 GB) were sent. */
 	endless?: boolean;
 	endlessBytes?: number;
 	echoKey?: boolean | 'escaped';
 	location?: string;
-	cycle?: boolean;
 }
 
 /** What an endless or trickling fault sent before it stopped (GET /__sandbox/streams). */
@@ -293,44 +282,13 @@ export interface Pipeline {
 	stages: NamedRef[];
 }
 
-/** Read access to a store: the values in creation order plus lookup by public id. */
-export interface ReadonlyCollection<T> {
-	readonly size: number;
-	get(id: string): T | undefined;
-	has(id: string): boolean;
-	values(): T[];
-}
-
-export interface SandboxState {
-	leads: ReadonlyCollection<Lead>;
-	deals: ReadonlyCollection<Deal>;
-	invoices: ReadonlyCollection<Invoice>;
-	clients: ReadonlyCollection<Client>;
-	products: ReadonlyCollection<Product>;
-	users: ReadonlyCollection<User>;
-	contacts: ReadonlyCollection<Contact>;
-	webhooks: ReadonlyCollection<WebhookSubscription>;
-	taxRates: ReadonlyMap<string, TaxRate>;
-	pipelines: ReadonlyMap<string, Pipeline>;
-	leadStages: ReadonlyMap<string, NamedRef>;
-	sources: ReadonlyMap<string, NamedRef>;
-	/** Where the spec gives numbers in responses. */
-	userInternalIds: ReadonlyMap<string, number>;
-	productInternalIds: ReadonlyMap<string, number>;
-	/** Lead id → internal numeric id of the owning user. */
-	leadOwners: ReadonlyMap<string, number>;
-}
-
 /** The switches of `POST /__sandbox/config` (README); reset keeps them. */
 export interface SandboxConfig {
 	rateLimit: RateLimitConfig | false;
 	timeScale: number;
-	deliveryTimeoutMs: number;
 	personality: SandboxPersonality;
 	/** One delivery to each new subscription, queued right after POST /webhooks answered. */
 	deliverOnCreate: DeliverOnCreate | false;
-	/** Every list's page size, whatever `limit`/`pageSize` asks (1 to 1,000,000). */
-	ignoreLimit: number | false;
 	listOrder: ListOrder;
 	/** What PATCH /leads and /deals do with `customFields`. */
 	patchCustomFields: 'replace' | 'merge';
@@ -342,8 +300,8 @@ export interface SandboxConfig {
 }
 
 export interface DeliverOnCreate {
-	event?: string;
-	payload?: unknown;
+	event: string;
+	payload: unknown;
 }
 
 /** Which seeded user an API key acts for. */

@@ -65,9 +65,8 @@ interface Delivery {
 
 export interface DeliveryEngineHost {
 	getSubscription(id: string): WebhookSubscription | undefined;
-	disableSubscription(id: string): void;
 	timeScale(): number;
-	deliveryTimeoutMs(): number;
+	deliveryTimeoutMs: number;
 	log(entry: DeliveryLogEntry): void;
 }
 
@@ -79,7 +78,6 @@ export class DeliveryEngine {
 	private readonly timers = new Set<NodeJS.Timeout>();
 	private readonly inFlight = new Set<http.ClientRequest>();
 	private generation = 0;
-	private idleWaiters: Array<() => void> = [];
 
 	constructor(private readonly host: DeliveryEngineHost) {}
 
@@ -104,29 +102,12 @@ export class DeliveryEngine {
 		return this.timers.size + this.inFlight.size;
 	}
 
-	/** Resolves once nothing is pending or in flight. */
-	settled(timeoutMs: number): Promise<void> {
-		if (this.pending === 0) return Promise.resolve();
-		return new Promise((resolve, reject) => {
-			const timer = setTimeout(() => {
-				this.idleWaiters = this.idleWaiters.filter((waiter) => waiter !== done);
-				reject(new Error(`Webhook deliveries still pending after ${timeoutMs} ms`));
-			}, timeoutMs);
-			const done = (): void => {
-				clearTimeout(timer);
-				resolve();
-			};
-			this.idleWaiters.push(done);
-		});
-	}
-
 	cancelAll(): void {
 		this.generation++;
 		for (const timer of this.timers) clearTimeout(timer);
 		this.timers.clear();
 		for (const request of this.inFlight) request.destroy();
 		this.inFlight.clear();
-		this.checkIdle();
 	}
 
 	private schedule(delivery: Delivery): void {
@@ -138,7 +119,6 @@ export class DeliveryEngine {
 		const timer = setTimeout(() => {
 			this.timers.delete(timer);
 			if (generation === this.generation) this.attempt(delivery);
-			this.checkIdle();
 		}, delay);
 		timer.unref();
 		this.timers.add(timer);
@@ -174,15 +154,14 @@ export class DeliveryEngine {
 			};
 			if (error !== undefined) entry.error = error;
 			this.host.log(entry);
-			if (outcome === 'disabled') this.host.disableSubscription(subscription.id);
+			if (outcome === 'disabled') subscription.status = 'disabled';
 			if (outcome === 'retrying') this.schedule(delivery);
-			this.checkIdle();
 		};
 		const request = this.post(subscription, delivery, now);
 		const timeout = setTimeout(() => {
 			finish('timeout');
 			request.destroy();
-		}, this.host.deliveryTimeoutMs());
+		}, this.host.deliveryTimeoutMs);
 		timeout.unref();
 		request.on('response', (response) => {
 			// Drain the body; the status is all that matters, once the response is complete.
@@ -224,12 +203,5 @@ export class DeliveryEngine {
 		}
 		// 429, 5xx, other statuses, timeouts and network errors are retried.
 		return attempt < MAX_ATTEMPTS ? 'retrying' : 'permanently_failed';
-	}
-
-	private checkIdle(): void {
-		if (this.pending > 0 || this.idleWaiters.length === 0) return;
-		const waiters = this.idleWaiters;
-		this.idleWaiters = [];
-		for (const waiter of waiters) waiter();
 	}
 }
