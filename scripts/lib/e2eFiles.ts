@@ -77,6 +77,7 @@ export const LANES: Readonly<Record<string, LaneSpec>> = {
 			'polling-reads.e2e.test.ts',
 			'key-rotation.e2e.test.ts',
 			'bounds.e2e.test.ts',
+			'trigger-lifecycle.e2e.test.ts',
 		],
 	},
 	scheduler: {

@@ -7,15 +7,18 @@ import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import {
 	createWriteStream,
+	existsSync,
 	mkdirSync,
 	readdirSync,
 	readFileSync,
+	renameSync,
 	rmSync,
 	writeFileSync,
 } from 'node:fs';
 import path from 'node:path';
 import { setTimeout as delay } from 'node:timers/promises';
 
+import { withLock } from './lock';
 import { ROOT, type Runtime } from './runtime';
 import { assertPortFree, stopChild } from './system';
 
@@ -97,6 +100,65 @@ export interface N8nOptions {
 	logFile?: string;
 }
 
+/** The environment every n8n here runs with: its own user folder and ports, and nothing that phones home. */
+function n8nEnv(
+	runtime: Runtime,
+	userFolder: string,
+	port: number,
+	extra: Record<string, string> = {},
+): NodeJS.ProcessEnv {
+	return {
+		PATH: `${path.dirname(runtime.node)}:${process.env.PATH ?? ''}`,
+		HOME: process.env.HOME,
+		N8N_USER_FOLDER: userFolder,
+		N8N_PORT: String(port),
+		N8N_LISTEN_ADDRESS: '127.0.0.1',
+		N8N_HOST: '127.0.0.1',
+		N8N_PROTOCOL: 'http',
+		N8N_ENCRYPTION_KEY: 'crm-invoicing-local-encryption-key',
+		N8N_DIAGNOSTICS_ENABLED: 'false',
+		N8N_VERSION_NOTIFICATIONS_ENABLED: 'false',
+		N8N_TEMPLATES_ENABLED: 'false',
+		N8N_PERSONALIZATION_ENABLED: 'false',
+		N8N_SECURE_COOKIE: 'false',
+		N8N_RUNNERS_ENABLED: 'false',
+		// The task broker listens even with runners off; give each n8n its own port so several can run at once.
+		N8N_RUNNERS_BROKER_PORT: String(port + 10_000),
+		N8N_ENFORCE_SETTINGS_FILE_PERMISSIONS: 'false',
+		N8N_LOG_LEVEL: 'info',
+		WEBHOOK_URL: `http://127.0.0.1:${port}/`,
+		N8N_WEBHOOK_URL: `http://127.0.0.1:${port}/`,
+		...runtime.env,
+		...extra,
+	};
+}
+
+/**
+ * n8n's database, migrated once per runtime: `n8n list:workflow` on an empty user folder runs n8n's migrations and
+ * exits. A fresh user folder starts from a copy of this `.n8n` folder (scripts/lib/stack.ts), so that n8n's first start
+ * does not run every migration again: the end-to-end suite's five lanes used to run them at once, on two cores.
+ */
+export function migratedUserFolder(runtime: Runtime): string {
+	const folder = path.join(runtime.dir, '.install', 'migrated');
+	if (existsSync(folder)) return folder;
+	withLock(`${folder}-lock`, { waitMs: 10 * 60_000 }, () => {
+		if (existsSync(folder)) return;
+		const work = `${folder}-work`;
+		rmSync(work, { recursive: true, force: true });
+		mkdirSync(work, { recursive: true });
+		// Any free port: the command serves nothing, but n8n's task broker settings want one.
+		const run = spawnSync(runtime.node, [runtime.n8nBin, 'list:workflow'], {
+			env: n8nEnv(runtime, work, 5599),
+			encoding: 'utf8',
+			timeout: 10 * 60_000,
+		});
+		if (run.status !== 0)
+			throw new Error(`n8n list:workflow (its migrations) failed: ${run.stderr || run.stdout}`);
+		renameSync(work, folder);
+	});
+	return folder;
+}
+
 export class N8nProcess {
 	readonly url: string;
 
@@ -122,30 +184,7 @@ export class N8nProcess {
 		const { runtime, userFolder, port } = this.options;
 		// Another n8n on this port would answer in this one's place, and the tests would run against the wrong code.
 		await assertPortFree(port, 'n8n');
-		const env: NodeJS.ProcessEnv = {
-			PATH: `${path.dirname(runtime.node)}:${process.env.PATH ?? ''}`,
-			HOME: process.env.HOME,
-			N8N_USER_FOLDER: userFolder,
-			N8N_PORT: String(port),
-			N8N_LISTEN_ADDRESS: '127.0.0.1',
-			N8N_HOST: '127.0.0.1',
-			N8N_PROTOCOL: 'http',
-			N8N_ENCRYPTION_KEY: 'crm-invoicing-local-encryption-key',
-			N8N_DIAGNOSTICS_ENABLED: 'false',
-			N8N_VERSION_NOTIFICATIONS_ENABLED: 'false',
-			N8N_TEMPLATES_ENABLED: 'false',
-			N8N_PERSONALIZATION_ENABLED: 'false',
-			N8N_SECURE_COOKIE: 'false',
-			N8N_RUNNERS_ENABLED: 'false',
-			// The task broker listens even with runners off; give each n8n its own port so several can run at once.
-			N8N_RUNNERS_BROKER_PORT: String(port + 10_000),
-			N8N_ENFORCE_SETTINGS_FILE_PERMISSIONS: 'false',
-			N8N_LOG_LEVEL: 'info',
-			WEBHOOK_URL: `http://127.0.0.1:${port}/`,
-			N8N_WEBHOOK_URL: `http://127.0.0.1:${port}/`,
-			...runtime.env,
-			...this.options.env,
-		};
+		const env = n8nEnv(runtime, userFolder, port, this.options.env);
 		if (this.command === 'worker') {
 			// A worker serves no webhooks or editor; its health check is what tells that it is ready.
 			env.QUEUE_HEALTH_CHECK_ACTIVE = 'true';

@@ -15,6 +15,7 @@ import {
 	readdirSync,
 	readFileSync,
 	renameSync,
+	rmSync,
 	writeFileSync,
 } from 'node:fs';
 import path from 'node:path';
@@ -233,6 +234,8 @@ function installRuntime(runtime: Runtime): void {
 	);
 
 	installSqlite(path.join(modules, '.pnpm'));
+	// The database the previous n8n migrated (scripts/lib/n8n.ts, migratedUserFolder) is this n8n's to make again.
+	rmSync(path.join(install, 'migrated'), { recursive: true, force: true });
 
 	writeFileSync(path.join(modules, STAMP), `${runtime.n8nVersion}\n`);
 }
