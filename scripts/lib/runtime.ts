@@ -271,10 +271,15 @@ if (require.main === module) {
 	const names = (
 		process.argv.slice(2).length ? process.argv.slice(2) : ['current']
 	) as RuntimeName[];
-	for (const name of names) {
-		const runtime = ensureRuntime(name);
-		console.log(
-			`[runtime] n8n ${runtime.n8nVersion} ready in runtime/${name} (node: ${path.relative(ROOT, runtime.node) || runtime.node})`,
-		);
-	}
+	// n8n.ts imports this file, so it is loaded here, after it. Its migrated database is made with the install (CI
+	// installs the runtimes in the background): the suites' first starts then copy it.
+	void import('./n8n').then(({ migratedUserFolder }) => {
+		for (const name of names) {
+			const runtime = ensureRuntime(name);
+			migratedUserFolder(runtime);
+			console.log(
+				`[runtime] n8n ${runtime.n8nVersion} ready in runtime/${name} (node: ${path.relative(ROOT, runtime.node) || runtime.node})`,
+			);
+		}
+	});
 }
