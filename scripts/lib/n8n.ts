@@ -7,18 +7,15 @@ import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import {
 	createWriteStream,
-	existsSync,
 	mkdirSync,
 	readdirSync,
 	readFileSync,
-	renameSync,
 	rmSync,
 	writeFileSync,
 } from 'node:fs';
 import path from 'node:path';
 import { setTimeout as delay } from 'node:timers/promises';
 
-import { withLock } from './lock';
 import { ROOT, type Runtime } from './runtime';
 import { assertPortFree, stopChild } from './system';
 
@@ -131,32 +128,6 @@ function n8nEnv(
 		...runtime.env,
 		...extra,
 	};
-}
-
-/**
- * n8n's database, migrated once per runtime: `n8n list:workflow` on an empty user folder runs n8n's migrations and
- * exits. A fresh user folder starts from a copy of this `.n8n` folder (scripts/lib/stack.ts), so that n8n's first start
- * does not run every migration again: the end-to-end suite's five lanes used to run them at once, on two cores.
- */
-export function migratedUserFolder(runtime: Runtime): string {
-	const folder = path.join(runtime.dir, '.install', 'migrated');
-	if (existsSync(folder)) return folder;
-	withLock(`${folder}-lock`, { waitMs: 10 * 60_000 }, () => {
-		if (existsSync(folder)) return;
-		const work = `${folder}-work`;
-		rmSync(work, { recursive: true, force: true });
-		mkdirSync(work, { recursive: true });
-		// Any free port: the command serves nothing, but n8n's task broker settings want one.
-		const run = spawnSync(runtime.node, [runtime.n8nBin, 'list:workflow'], {
-			env: n8nEnv(runtime, work, 5599),
-			encoding: 'utf8',
-			timeout: 10 * 60_000,
-		});
-		if (run.status !== 0)
-			throw new Error(`n8n list:workflow (its migrations) failed: ${run.stderr || run.stdout}`);
-		renameSync(work, folder);
-	});
-	return folder;
 }
 
 export class N8nProcess {

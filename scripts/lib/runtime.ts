@@ -15,7 +15,6 @@ import {
 	readdirSync,
 	readFileSync,
 	renameSync,
-	rmSync,
 	writeFileSync,
 } from 'node:fs';
 import path from 'node:path';
@@ -234,8 +233,6 @@ function installRuntime(runtime: Runtime): void {
 	);
 
 	installSqlite(path.join(modules, '.pnpm'));
-	// The database the previous n8n migrated (scripts/lib/n8n.ts, migratedUserFolder) is this n8n's to make again.
-	rmSync(path.join(install, 'migrated'), { recursive: true, force: true });
 
 	writeFileSync(path.join(modules, STAMP), `${runtime.n8nVersion}\n`);
 }
@@ -271,15 +268,10 @@ if (require.main === module) {
 	const names = (
 		process.argv.slice(2).length ? process.argv.slice(2) : ['current']
 	) as RuntimeName[];
-	// n8n.ts imports this file, so it is loaded here, after it. Its migrated database is made with the install (CI
-	// installs the runtimes in the background): the suites' first starts then copy it.
-	void import('./n8n').then(({ migratedUserFolder }) => {
-		for (const name of names) {
-			const runtime = ensureRuntime(name);
-			migratedUserFolder(runtime);
-			console.log(
-				`[runtime] n8n ${runtime.n8nVersion} ready in runtime/${name} (node: ${path.relative(ROOT, runtime.node) || runtime.node})`,
-			);
-		}
-	});
+	for (const name of names) {
+		const runtime = ensureRuntime(name);
+		console.log(
+			`[runtime] n8n ${runtime.n8nVersion} ready in runtime/${name} (node: ${path.relative(ROOT, runtime.node) || runtime.node})`,
+		);
+	}
 }

@@ -3,12 +3,12 @@
  * The whole local product: the sandbox CRM, and a real n8n with this package installed and credentials that point
  * at the sandbox. Used by `npm run dev`, the end-to-end tests and the benchmarks.
  */
-import { cpSync, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 
 import { startSandbox, type Sandbox, type SandboxOptions } from '../../test/sandbox/server';
 import { ensureBuild } from './build';
-import { installPackage, migratedUserFolder, N8nClient, N8nProcess } from './n8n';
+import { installPackage, N8nClient, N8nProcess } from './n8n';
 import { ensureRuntime, type Runtime, type RuntimeName } from './runtime';
 
 export interface StackOptions {
@@ -44,10 +44,7 @@ export interface Stack {
 export async function startStack(options: StackOptions): Promise<Stack> {
 	ensureBuild();
 	const runtime = ensureRuntime(options.runtime);
-	if (options.fresh) {
-		rmSync(options.userFolder, { recursive: true, force: true });
-		cpSync(migratedUserFolder(runtime), options.userFolder, { recursive: true });
-	}
+	if (options.fresh) rmSync(options.userFolder, { recursive: true, force: true });
 	mkdirSync(options.userFolder, { recursive: true });
 	installPackage(options.userFolder, options.tarball);
 	await options.beforeN8n?.();
