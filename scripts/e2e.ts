@@ -161,7 +161,7 @@ async function main(): Promise<void> {
 		throw new Error(`--lane takes one of ${Object.keys(LANES).join(', ')}, not ${lane}`);
 	const runtimes = [...new Set(asked.split(',').map((name) => name.trim()))] as Variant[];
 	for (const name of runtimes)
-		if (name !== 'current' && name !== 'compat' && name !== 'scheduler')
+		if (!ALL_VARIANTS.includes(name))
 			throw new Error(
 				`--runtime takes current, compat, scheduler or several ("current,compat,scheduler"), not ${name}`,
 			);

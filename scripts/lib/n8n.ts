@@ -97,39 +97,6 @@ export interface N8nOptions {
 	logFile?: string;
 }
 
-/** The environment every n8n here runs with: its own user folder and ports, and nothing that phones home. */
-function n8nEnv(
-	runtime: Runtime,
-	userFolder: string,
-	port: number,
-	extra: Record<string, string> = {},
-): NodeJS.ProcessEnv {
-	return {
-		PATH: `${path.dirname(runtime.node)}:${process.env.PATH ?? ''}`,
-		HOME: process.env.HOME,
-		N8N_USER_FOLDER: userFolder,
-		N8N_PORT: String(port),
-		N8N_LISTEN_ADDRESS: '127.0.0.1',
-		N8N_HOST: '127.0.0.1',
-		N8N_PROTOCOL: 'http',
-		N8N_ENCRYPTION_KEY: 'crm-invoicing-local-encryption-key',
-		N8N_DIAGNOSTICS_ENABLED: 'false',
-		N8N_VERSION_NOTIFICATIONS_ENABLED: 'false',
-		N8N_TEMPLATES_ENABLED: 'false',
-		N8N_PERSONALIZATION_ENABLED: 'false',
-		N8N_SECURE_COOKIE: 'false',
-		N8N_RUNNERS_ENABLED: 'false',
-		// The task broker listens even with runners off; give each n8n its own port so several can run at once.
-		N8N_RUNNERS_BROKER_PORT: String(port + 10_000),
-		N8N_ENFORCE_SETTINGS_FILE_PERMISSIONS: 'false',
-		N8N_LOG_LEVEL: 'info',
-		WEBHOOK_URL: `http://127.0.0.1:${port}/`,
-		N8N_WEBHOOK_URL: `http://127.0.0.1:${port}/`,
-		...runtime.env,
-		...extra,
-	};
-}
-
 export class N8nProcess {
 	readonly url: string;
 
@@ -155,7 +122,30 @@ export class N8nProcess {
 		const { runtime, userFolder, port } = this.options;
 		// Another n8n on this port would answer in this one's place, and the tests would run against the wrong code.
 		await assertPortFree(port, 'n8n');
-		const env = n8nEnv(runtime, userFolder, port, this.options.env);
+		const env: NodeJS.ProcessEnv = {
+			PATH: `${path.dirname(runtime.node)}:${process.env.PATH ?? ''}`,
+			HOME: process.env.HOME,
+			N8N_USER_FOLDER: userFolder,
+			N8N_PORT: String(port),
+			N8N_LISTEN_ADDRESS: '127.0.0.1',
+			N8N_HOST: '127.0.0.1',
+			N8N_PROTOCOL: 'http',
+			N8N_ENCRYPTION_KEY: 'crm-invoicing-local-encryption-key',
+			N8N_DIAGNOSTICS_ENABLED: 'false',
+			N8N_VERSION_NOTIFICATIONS_ENABLED: 'false',
+			N8N_TEMPLATES_ENABLED: 'false',
+			N8N_PERSONALIZATION_ENABLED: 'false',
+			N8N_SECURE_COOKIE: 'false',
+			N8N_RUNNERS_ENABLED: 'false',
+			// The task broker listens even with runners off; give each n8n its own port so several can run at once.
+			N8N_RUNNERS_BROKER_PORT: String(port + 10_000),
+			N8N_ENFORCE_SETTINGS_FILE_PERMISSIONS: 'false',
+			N8N_LOG_LEVEL: 'info',
+			WEBHOOK_URL: `http://127.0.0.1:${port}/`,
+			N8N_WEBHOOK_URL: `http://127.0.0.1:${port}/`,
+			...runtime.env,
+			...this.options.env,
+		};
 		if (this.command === 'worker') {
 			// A worker serves no webhooks or editor; its health check is what tells that it is ready.
 			env.QUEUE_HEALTH_CHECK_ACTIVE = 'true';
@@ -428,9 +418,10 @@ export class N8nClient {
 	 */
 	async api<T = any>(method: string, route: string, body?: unknown): Promise<T> {
 		const deadline = Date.now() + 30_000;
+		const refused = (answer: { status: number; text: string }) =>
+			answer.status === 503 && answer.text.includes('Database is not ready');
 		let answer = await this.publicApi(method, route, body);
-		while (answer.status === 503 && answer.text.includes('Database is not ready')) {
-			if (Date.now() > deadline) break;
+		while (refused(answer) && Date.now() <= deadline) {
 			await delay(500);
 			answer = await this.publicApi(method, route, body);
 		}

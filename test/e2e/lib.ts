@@ -493,7 +493,7 @@ export function pollingWorkflow(
  * The GET /api/v1/leads requests since the request log was cleared, counted per poll: a poll's read starts with a
  * request without a cursor (no poll here reads for longer than its budget, which would go on from a cursor).
  */
-export async function leadListPolls(env = e2eEnv()): Promise<number[]> {
+async function leadListPolls(env = e2eEnv()): Promise<number[]> {
 	const reads = (await sandbox(env).requests()).filter(
 		(request) => request.method === 'GET' && request.path === '/api/v1/leads',
 	);
