@@ -3,6 +3,7 @@ import type { IDataObject, INodeParameters } from 'n8n-workflow';
 
 import { api, byId, run, useNock } from './support';
 import { answer } from '../../helpers/actions';
+import { customField, DEAL_REQUIRED, mapperColumns } from '../../helpers/actions2';
 import { lead } from '../../helpers/records';
 import type { SeenRequest } from './support';
 
@@ -13,24 +14,14 @@ const NAMES = ['constructor', 'prototype', '__proto__'];
 const SENT = '{"constructor":"c","prototype":2,"__proto__":{"deep":true}}';
 const sentFields = () => JSON.parse(SENT) as IDataObject;
 
-/** The mapper's value for these fields, as the editor saves it (`customFields.<key>`). */
+/** The mapper's value, as the editor saves it (`customFields.<key>`, the fields untyped). */
 function mapped(standard: IDataObject): INodeParameters {
 	const value: IDataObject = { ...standard };
 	for (const [key, field] of Object.entries(sentFields())) value[`customFields.${key}`] = field;
-	return {
-		mappingMode: 'defineBelow',
+	return mapperColumns(
 		value,
-		matchingColumns: [],
-		schema: NAMES.map((key) => ({
-			id: `customFields.${key}`,
-			displayName: `${key} (custom field)`,
-			required: false,
-			defaultMatch: false,
-			display: true,
-		})),
-		attemptToConvertTypes: false,
-		convertFieldsToString: false,
-	} as unknown as INodeParameters;
+		NAMES.map((key) => customField(key)),
+	);
 }
 
 /** The same fields as "Additional Fields" → "Custom Fields" pairs (versions 1 and 2, and next to the mapper). */
@@ -48,7 +39,7 @@ const record = (id: string, customFields: IDataObject) => lead(id, { title: 'T',
 
 describe.each([
 	['lead', '/api/v1/leads', { name: 'Jane' }],
-	['deal', '/api/v1/deals', { title: 'T', pipelineId: 'p', stageId: 's', clientId: 'c' }],
+	['deal', '/api/v1/deals', DEAL_REQUIRED],
 ] as const)(
 	'%s: custom fields named constructor, prototype and __proto__',
 	(resource, path, standard) => {
@@ -89,15 +80,13 @@ it('Lead → Update fails when the CRM answers without a sent "__proto__" (an ow
 		.patch('/api/v1/leads/r_1')
 		.reply(200, record('r_1', { constructor: 'c', prototype: 2 }));
 
-	await expect(
-		run(
-			{
-				resource: 'lead',
-				operation: 'update',
-				leadId: byId('r_1'),
-				columns: mapped({}),
-			},
-			{ typeVersion: 3 },
-		),
-	).rejects.toThrow('The API did not update the custom fields __proto__ of lead r_1');
+	const update = {
+		resource: 'lead',
+		operation: 'update',
+		leadId: byId('r_1'),
+		columns: mapped({}),
+	};
+	await expect(run(update, { typeVersion: 3 })).rejects.toThrow(
+		'The API did not update the custom fields __proto__ of lead r_1',
+	);
 });

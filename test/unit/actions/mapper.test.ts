@@ -1,46 +1,26 @@
 /** Create and Update of leads and deals with the resource mapper (node version 3): bodies, types, the merge. */
 import { setGlobalState } from 'n8n-workflow';
-import type { IDataObject, INodeParameters, ResourceMapperField } from 'n8n-workflow';
+import type { IDataObject, INodeParameters } from 'n8n-workflow';
 
 import { inferType } from '../../../nodes/CrmInvoicing/actions/common/mapperFields';
 import { byId, expectValidationError, run, useNock } from './support';
 import { answer, calls } from '../../helpers/actions';
+import { customField, mapperColumns } from '../../helpers/actions2';
 import { lead } from '../../helpers/records';
 
 useNock();
 
 beforeEach(() => setGlobalState({ defaultTimezone: 'UTC' }));
 
-const custom = (key: string, type: ResourceMapperField['type']): ResourceMapperField => ({
-	id: `customFields.${key}`,
-	displayName: `${key} (custom field)`,
-	type,
-	required: false,
-	defaultMatch: false,
-	display: true,
-});
-
 /** The schema the editor saved with the node: the custom fields it listed. */
 const SCHEMA = [
-	custom('industry', 'string'),
-	custom('seats', 'number'),
-	custom('vip', 'boolean'),
-	custom('renewal', 'dateTime'),
+	customField('industry', 'string'),
+	customField('seats', 'number'),
+	customField('vip', 'boolean'),
+	customField('renewal', 'dateTime'),
 ];
-
-function columns(
-	value: IDataObject | null,
-	options: { auto?: boolean; convert?: boolean } = {},
-): INodeParameters {
-	return {
-		mappingMode: options.auto ? 'autoMapInputData' : 'defineBelow',
-		value,
-		matchingColumns: [],
-		schema: SCHEMA,
-		attemptToConvertTypes: options.convert ?? false,
-		convertFieldsToString: false,
-	} as unknown as INodeParameters;
-}
+const columns = (value: IDataObject | null, options: { auto?: boolean; convert?: boolean } = {}) =>
+	mapperColumns(value, SCHEMA, options);
 
 const V3 = { typeVersion: 3 };
 const updateLead = { resource: 'lead', operation: 'update', leadId: byId('lead_1') };
@@ -50,6 +30,7 @@ const createLead = (mapped: INodeParameters) => ({
 	columns: mapped,
 });
 const autoCreate = createLead(columns(null, { auto: true }));
+
 describe('Lead → Create with the mapper', () => {
 	it('Map Each Field Below: standard fields at the top level, custom ones in customFields with their types', async () => {
 		const seen = answer('post', '/api/v1/leads', lead('lead_1'));
@@ -115,17 +96,12 @@ describe('Lead → Create with the mapper', () => {
 	it('a custom field seen with values of several types, or only null, is listed untyped: a mapped number stays a number', async () => {
 		const seen = answer('post', '/api/v1/leads', lead('lead_1'));
 		const schema = [
-			custom('score', inferType([null, 7, 'seven'])),
-			custom('flag', inferType([null])),
+			customField('score', inferType([null, 7, 'seven'])),
+			customField('flag', inferType([null])),
 		];
+		const value = { name: 'Ann', 'customFields.score': 7, 'customFields.flag': true };
 
-		await run(
-			createLead({
-				...columns({ name: 'Ann', 'customFields.score': 7, 'customFields.flag': true }),
-				schema,
-			} as unknown as INodeParameters),
-			V3,
-		);
+		await run(createLead(mapperColumns(value, schema)), V3);
 
 		expect(schema.map((field) => field.type)).toEqual([undefined, undefined]);
 		expect(seen[0].body).toEqual({ name: 'Ann', customFields: { score: 7, flag: true } });
