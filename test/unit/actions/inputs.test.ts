@@ -8,22 +8,15 @@ import type { IDataObject, INodeParameters } from 'n8n-workflow';
 import { LINE_ITEM_BOUNDS, UNIX_TIME_RULE } from '../../../nodes/CrmInvoicing/shared/apiChoices';
 import { expectValidationError, run, useNock } from './support';
 import { answer } from '../../helpers/actions';
+import { dealCreate, invoiceCreate } from '../../helpers/actions2';
 
 useNock();
 
 beforeEach(() => setGlobalState({ defaultTimezone: 'UTC' }));
 
 const invoiceAnswer = { id: 'inv_1', number: 'INV-1', lineItems: [] };
-const invoice = (extra: INodeParameters = {}): INodeParameters => ({
-	resource: 'invoice',
-	operation: 'create',
-	clientId: 'cli_1',
-	date: '2026-03-01',
-	dueDate: '2026-03-31',
-	lineItemsSource: 'json',
-	lineItemsJson: '={{ $json.lines }}',
-	...extra,
-});
+const invoice = (extra: INodeParameters = {}) =>
+	invoiceCreate({ lineItemsSource: 'json', lineItemsJson: '={{ $json.lines }}', ...extra });
 const oneLine = { lines: [{ name: 'Consulting', quantity: 2, price: 105 }] };
 
 /** Runs Invoice → Create on one input item and hands back the body that was POSTed. */
@@ -60,18 +53,9 @@ describe('dates: an invoice date and a deal close date alike', () => {
 		const deal = answer('post', '/api/v1/deals', { id: 'deal_1' });
 
 		const posted = await sentDate(when);
-		await run(
-			{
-				resource: 'deal',
-				operation: 'create',
-				title: 'T',
-				pipelineId: 'pip_1',
-				stageId: 'stg_1',
-				clientId: 'cli_1',
-				additionalFields: { expectedCloseDate: '={{ $json.when }}' },
-			},
-			{ items: [{ json: { when } }] },
-		);
+		await run(dealCreate({ additionalFields: { expectedCloseDate: '={{ $json.when }}' } }), {
+			items: [{ json: { when } }],
+		});
 
 		expect(posted).toBe(sent);
 		expect((deal[0].body as IDataObject).expectedCloseDate).toBe(sent);

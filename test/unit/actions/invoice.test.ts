@@ -3,6 +3,7 @@ import type { IDataObject } from 'n8n-workflow';
 
 import { byId, expectValidationError, fromList, run, useNock } from './support';
 import { answer } from '../../helpers/actions';
+import { invoiceCreate } from '../../helpers/actions2';
 
 useNock();
 
@@ -17,13 +18,7 @@ const invoice = (): IDataObject => ({
 	lineItems: [{ name: 'Consulting', quantity: 2, price: 105, productId: 42, amount: 210 }],
 });
 
-const base = {
-	resource: 'invoice',
-	operation: 'create',
-	clientId: 'cli_1',
-	date: '2026-03-01',
-	dueDate: '2026-03-31',
-};
+const base = invoiceCreate();
 
 describe('invoice: create, the other fields', () => {
 	it('sends the additional fields: sales person from the list, tags as numbers, status, texts, custom and other fields', async () => {

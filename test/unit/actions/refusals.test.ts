@@ -2,6 +2,7 @@
 import type { IDataObject, INodeParameters } from 'n8n-workflow';
 
 import { byId, expectValidationError, useNock } from './support';
+import { dealCreate, invoiceCreate } from '../../helpers/actions2';
 
 useNock();
 
@@ -11,14 +12,6 @@ const of = (resource: string, operation: string, more: IDataObject = {}): INodeP
 
 const leadUpdate = (updateFields: IDataObject) =>
 	of('lead', 'update', { leadId: byId('lead_1'), updateFields });
-const dealCreate = (more: IDataObject) =>
-	of('deal', 'create', {
-		title: 'T',
-		pipelineId: 'pip_1',
-		stageId: 'stg_1',
-		clientId: 'cli_1',
-		...more,
-	});
 const dealUpdate = (more: IDataObject) => of('deal', 'update', { dealId: 'deal_1', ...more });
 const hook = { name: 'Sync', url: 'https://example.com/hook', events: ['lead.created'] };
 const request = (more: IDataObject) =>
@@ -27,14 +20,7 @@ const post = (jsonBody: string) => request({ method: 'POST', path: '/leads', jso
 const dots = 'is refused in item 0: it has a ".." segment, which would point outside the API path';
 const fullUrl = '"Path" must not contain "://" (a full URL) in item 0';
 const line = { name: 'A', quantity: 1, price: 1 };
-const invoice = (more: IDataObject) =>
-	of('invoice', 'create', {
-		clientId: 'cli_1',
-		date: '2026-03-01',
-		dueDate: '2026-03-31',
-		lineItems: { items: [line] },
-		...more,
-	});
+const invoice = (more: IDataObject) => invoiceCreate({ lineItems: { items: [line] }, ...more });
 const linesJson = (lineItemsJson: string) => invoice({ lineItemsSource: 'json', lineItemsJson });
 
 describe.each([
