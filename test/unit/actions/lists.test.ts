@@ -5,6 +5,7 @@ import { LIST } from '../../../nodes/CrmInvoicing/shared/transport/limits';
 import { api, jsonOf, newExecution, records, run, useNock } from './support';
 import { v1Page, v2Page } from '../../helpers/actions';
 import { servePages } from '../../helpers/actionTests';
+import { errorOf } from '../../helpers/harness';
 
 useNock();
 
@@ -50,15 +51,12 @@ describe('Custom API Request → Paginate joins pages through the list reader', 
 	it('past the record cap, fails with an error that names the cap and says how to narrow the list, and outputs nothing', async () => {
 		const server = ignoringLimit(10_000, 16);
 
-		const error = await run(paginate).then(
-			() => undefined,
-			(caught: Error & { description?: string }) => caught,
-		);
+		const error = await errorOf(run(paginate));
 
-		expect(error?.message).toBe(
+		expect(error.message).toBe(
 			`The list /api/v1/leads holds more than ${LIST.maxRecords.toLocaleString('en-US')} records, the most the node reads of this list; nothing of it was output`,
 		);
-		expect(error?.description).toMatch(
+		expect(error.description).toMatch(
 			/query parameters the endpoint filters by, or set "Limit" instead of "Return All"/,
 		);
 		// It stopped at the page that passed the cap, not after the whole list.
@@ -178,45 +176,30 @@ describe('Create or Update reads its search through the list reader', () => {
 	});
 });
 
-/** Every list operation, with the list it reads and that list's page-size parameter. */
-const LISTS: Array<{
-	parameters: INodeParameters;
-	path: string;
-	size: string;
-	query?: Record<string, string>;
-}> = [
-	{ parameters: { resource: 'lead', operation: 'getMany' }, path: '/api/v1/leads', size: 'limit' },
-	{ parameters: { resource: 'user', operation: 'getMany' }, path: '/api/v1/users', size: 'limit' },
-	{
-		parameters: { resource: 'contact', operation: 'getMany' },
-		path: '/api/v2/contacts',
-		size: 'pageSize',
-	},
-	{
-		parameters: { resource: 'webhook', operation: 'getMany' },
-		path: '/api/v1/webhooks',
-		size: 'limit',
-	},
-	{
-		// The query parameters a user gives go with every page.
-		parameters: {
-			...paginate,
-			returnAll: false,
-			queryParameters: { parameters: [{ name: 'search', value: 'a' }] },
-		},
-		path: '/api/v1/leads',
-		size: 'limit',
-		query: { search: 'a' },
-	},
-	{
-		parameters: { ...paginate, returnAll: false, apiVersion: 'v2', path: '/contacts' },
-		path: '/api/v2/contacts',
-		size: 'pageSize',
-	},
-];
+const getMany = (resource: string) => ({ resource, operation: 'getMany' });
+const search = { parameters: [{ name: 'search', value: 'a' }] };
 
-describe.each(LISTS)('$path, read by $parameters.resource', ({ parameters, path, size, query }) => {
+/** Every list operation, with the list it reads (and the query parameters it must carry on every page). */
+const LISTS: Array<{ parameters: INodeParameters; path: string; query?: Record<string, string> }> =
+	[
+		{ parameters: getMany('lead'), path: '/api/v1/leads' },
+		{ parameters: getMany('user'), path: '/api/v1/users' },
+		{ parameters: getMany('contact'), path: '/api/v2/contacts' },
+		{ parameters: getMany('webhook'), path: '/api/v1/webhooks' },
+		{
+			parameters: { ...paginate, returnAll: false, queryParameters: search },
+			path: '/api/v1/leads',
+			query: { search: 'a' },
+		},
+		{
+			parameters: { ...paginate, returnAll: false, apiVersion: 'v2', path: '/contacts' },
+			path: '/api/v2/contacts',
+		},
+	];
+
+describe.each(LISTS)('$path, read by $parameters.resource', ({ parameters, path, query }) => {
 	const page = path.startsWith('/api/v2') ? v2Page : v1Page;
+	const size = path.startsWith('/api/v2') ? 'pageSize' : 'limit';
 
 	it('Return All asks for 100 on every page and follows the cursor to the end', async () => {
 		const scope = api()
