@@ -6,6 +6,7 @@ import type { INodeParameters } from 'n8n-workflow';
 import { USER_SEARCH_QUERY_PARAMETER } from '../../../nodes/CrmInvoicing/shared/apiChoices';
 import { api, BASE, byId, jsonOf, run, useNock } from './support';
 import { answer, calls, v1Page } from '../../helpers/actions';
+import { dealCreate, invoiceCreate } from '../../helpers/actions2';
 import { errorOf } from '../../helpers/harness';
 import { lead } from '../../helpers/records';
 
@@ -148,29 +149,22 @@ describe('ID fields accept numbers from expressions and send them as strings', (
 			{ stageId: '42' },
 		],
 		[
-			{
-				resource: 'deal',
-				operation: 'create',
-				title: 'T',
+			// A lead ID saved as plain text (before the resource locator) is read too.
+			dealCreate({
 				pipelineId: n,
 				stageId: n,
 				clientId: n,
-				// A lead ID saved as plain text (before the resource locator) is read too.
 				additionalFields: { leadId: n, sourceId: n },
-			},
+			}),
 			['post', '/api/v1/deals'],
 			{ title: 'T', pipelineId: '42', stageId: '42', clientId: '42', leadId: '42', sourceId: '42' },
 		],
 		[
-			{
-				resource: 'invoice',
-				operation: 'create',
+			invoiceCreate({
 				clientId: n,
-				date: '2026-03-01',
-				dueDate: '2026-03-31',
 				lineItems: { items: [{ name: 'A', quantity: 1, price: 1, taxRateId: n }] },
 				additionalFields: { contactId: n, templateId: n, salesPersonId: byId(n) },
-			},
+			}),
 			['post', '/api/v1/invoices'],
 			{
 				clientId: '42',
