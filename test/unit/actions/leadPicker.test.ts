@@ -20,15 +20,15 @@ function context() {
 const lead = (id: string, number: string, extra: IDataObject = {}): IDataObject =>
 	record(id, { number, email: 'jane@example.com', ...extra });
 
+/** Pages of GET /api/v1/leads, each request carrying `search` (none when undefined) and a limit of 100. */
+const leadPages = (search: string | undefined, pages: IDataObject[][]) =>
+	servePages('/api/v1/leads', pages, {
+		query: search === undefined ? { limit: '100' } : { limit: '100', search },
+	});
+
 describe('the lead picker ("From List")', () => {
 	it('searches as the user types, and pages with the next cursor as the pagination token', async () => {
-		const seen = servePages(
-			'/api/v1/leads',
-			[[lead('lead_1', 'L-0001')], [lead('lead_3', 'L-0003')]],
-			{
-				query: { limit: '100', search: 'ja' },
-			},
-		);
+		const seen = leadPages('ja', [[lead('lead_1', 'L-0001')], [lead('lead_3', 'L-0003')]]);
 
 		expect(await searchLeads.call(context(), 'ja')).toEqual({
 			results: [{ name: 'Jane Doe · jane@example.com · L-0001', value: 'lead_1' }],
@@ -42,17 +42,13 @@ describe('the lead picker ("From List")', () => {
 	});
 
 	it('lists without a search parameter when there is no filter; leaves out an empty email, shows the ID where a lead has no number', async () => {
-		api()
-			.get('/api/v1/leads')
-			.query({ limit: '100' })
-			.reply(200, {
-				items: [
-					lead('lead_a', 'L-1', { email: null }),
-					{ id: 'lead_x', name: ' ' },
-					{ id: 'lead_y', name: 'No Number', number: '' },
-				],
-				hasMore: false,
-			});
+		leadPages(undefined, [
+			[
+				lead('lead_a', 'L-1', { email: null }),
+				{ id: 'lead_x', name: ' ' },
+				{ id: 'lead_y', name: 'No Number', number: '' },
+			],
+		]);
 
 		const { results } = await searchLeads.call(context());
 		expect(results.map((result) => result.name)).toEqual([
@@ -62,34 +58,27 @@ describe('the lead picker ("From List")', () => {
 		]);
 	});
 
-	it("finds a lead by its number when the CRM's search (name, email, mobile, website) finds nothing", async () => {
-		const searched = servePages('/api/v1/leads', [[]], {
-			query: { limit: '100', search: 'l-00012' },
-		});
-		const scanned = servePages(
-			'/api/v1/leads',
-			[[lead('lead_a', 'L-00007'), lead('lead_b', 'L-00012')], [lead('lead_c', 'L-00120')]],
-			{ query: { limit: '100' } },
-		);
+	it.each([
+		['its number', ' l-00012 ', 'l-00012', 'lead_b', 'L-00012'],
+		['(part of) its ID', 'b7x9', 'b7x9', 'lead_b7x9q', 'L-2'],
+	])(
+		"finds a lead by %s when the CRM's search (name, email, mobile, website) finds nothing",
+		async (_what, filter, searched, value, number) => {
+			const searches = leadPages(searched, [[]]);
+			const scanned = leadPages(undefined, [
+				[lead('lead_a', 'L-00007'), lead('lead_b', 'L-00012'), lead('lead_b7x9q', 'L-2')],
+				[lead('lead_c', 'L-00120')],
+			]);
 
-		const result = await searchLeads.call(context(), ' l-00012 ');
+			const result = await searchLeads.call(context(), filter);
 
-		expect([searched.length, scanned.length]).toEqual([1, 2]);
-		expect(result).toEqual({
-			results: [{ name: 'Jane Doe · jane@example.com · L-00012', value: 'lead_b' }],
-			paginationToken: undefined,
-		});
-	});
-
-	it('finds a lead by (part of) its ID the same way', async () => {
-		servePages('/api/v1/leads', [[]], { query: { limit: '100', search: 'b7x9' } });
-		servePages('/api/v1/leads', [[lead('lead_a1', 'L-1'), lead('lead_b7x9q', 'L-2')]], {
-			query: { limit: '100' },
-		});
-
-		const { results } = await searchLeads.call(context(), 'b7x9');
-		expect(results.map((result) => result.value)).toEqual(['lead_b7x9q']);
-	});
+			expect([searches.length, scanned.length]).toEqual([1, 2]);
+			expect(result).toEqual({
+				results: [{ name: `Jane Doe · jane@example.com · ${number}`, value }],
+				paginationToken: undefined,
+			});
+		},
+	);
 
 	it(`reads at most ${LEAD_NUMBER_SCAN_PAGES} pages per call, and hands the rest of the scan on as the pagination token`, async () => {
 		let pages = 0;
@@ -120,9 +109,7 @@ describe('the lead picker ("From List")', () => {
 	});
 
 	it('does not scan for a filter that cannot be a number or ID (no digit, or several words)', async () => {
-		const seen = servePages('/api/v1/leads', [[]], {
-			query: { limit: '100', search: 'nobody here 1' },
-		});
+		const seen = leadPages('nobody here 1', [[]]);
 		expect(await searchLeads.call(context(), 'nobody here 1')).toEqual({
 			results: [],
 			paginationToken: undefined,
