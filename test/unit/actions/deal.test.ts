@@ -23,8 +23,8 @@ const required = {
 	clientId: 'cli_1',
 };
 
-describe('deal: create', () => {
-	it('POSTs /deals with the required fields', async () => {
+describe('deal', () => {
+	it('Create POSTs /deals with the required fields', async () => {
 		const seen = answer('post', '/api/v1/deals', deal('deal_1'));
 
 		const output = await run({ resource: 'deal', operation: 'create', ...required });
@@ -33,7 +33,7 @@ describe('deal: create', () => {
 		expect(output).toEqual([{ json: deal('deal_1'), pairedItem: { item: 0 } }]);
 	});
 
-	it('sends the additional fields: a lead from the list, a Luxon date as ISO 8601, numbers, enums, custom and other fields', async () => {
+	it('Create sends the additional fields: a lead from the list, a Luxon date as ISO 8601, numbers, enums, custom and other fields', async () => {
 		const seen = answer('post', '/api/v1/deals', deal('deal_2'));
 
 		await run({
@@ -63,10 +63,8 @@ describe('deal: create', () => {
 			ownerId: 'usr_1',
 		});
 	});
-});
 
-describe('deal: update', () => {
-	it('PATCHes /deals/{id} with only the fields that were set', async () => {
+	it('Update PATCHes /deals/{id} with only the fields that were set', async () => {
 		const updated = deal('deal_1', { title: 'Bigger redesign', status: 'WON' });
 		const seen = answer('patch', '/api/v1/deals/deal_1', updated);
 
@@ -101,9 +99,7 @@ describe('deal: update', () => {
 		]);
 		expect(output).toEqual([{ json: updated, pairedItem: { item: 0 } }]);
 	});
-});
 
-describe('deal: mark as won, mark as lost, move to stage', () => {
 	it.each([
 		['markWon', {}, { status: 'WON' }],
 		['markLost', {}, { status: 'LOST' }],
