@@ -47,6 +47,12 @@ function property(resource: string, operation: string, name: string): INodePrope
 	return found;
 }
 
+/** The option `name` of the collection `collection`. */
+const optionOf = (resource: string, operation: string, collection: string, name: string) =>
+	(property(resource, operation, collection).options as INodeProperties[]).find(
+		(option) => option.name === name,
+	)!;
+
 const operationOf = (resource: string): INodeProperties =>
 	properties.find(
 		(candidate) =>
@@ -173,14 +179,8 @@ describe('node description', () => {
 			searchable: true,
 		});
 
-		const dealLead = (
-			property('deal', 'create', 'additionalFields').options as INodeProperties[]
-		).find((option) => option.name === 'leadId')!;
-		expect(dealLead.type).toBe('resourceLocator');
-
-		const salesPerson = (
-			property('invoice', 'create', 'additionalFields').options as INodeProperties[]
-		).find((option) => option.name === 'salesPersonId')!;
+		expect(optionOf('deal', 'create', 'additionalFields', 'leadId').type).toBe('resourceLocator');
+		const salesPerson = optionOf('invoice', 'create', 'additionalFields', 'salesPersonId');
 		expect(salesPerson.type).toBe('resourceLocator');
 		expect(salesPerson.modes![0].typeOptions).toEqual({
 			searchListMethod: 'searchUsers',
@@ -237,17 +237,11 @@ describe('node description', () => {
 						}
 					}
 				}
-				const needsDescription =
-					!['notice', 'collection', 'fixedCollection'].includes(item.type) &&
-					!['operation', 'resource'].includes(item.name);
-				if (
-					needsDescription &&
-					!item.description &&
-					!['key', 'value', 'name'].includes(item.name) &&
-					!item.placeholder
-				) {
+				const describedElsewhere =
+					['notice', 'collection', 'fixedCollection'].includes(item.type) ||
+					['operation', 'resource', 'key', 'value', 'name'].includes(item.name);
+				if (!describedElsewhere && !item.description && !item.placeholder)
 					problems.push(`${at}: no description`);
-				}
 			}
 		};
 		visit(properties, '');
