@@ -8,20 +8,24 @@ useNock();
 describe('lead', () => {
 	it('Create POSTs /leads with the name and only the additional fields that were set', async () => {
 		const seen = answer('post', '/api/v1/leads', lead('lead_1', { email: 'jane@example.com' }));
+		// Sent as they are set.
+		const asSet = {
+			email: 'jane@example.com',
+			mobile: '+14155550123',
+			title: 'Buyer',
+			sourceId: 'src_web',
+			stageId: 'lst_new',
+			website: 'https://example.com',
+		};
 
 		const output = await run({
 			resource: 'lead',
 			operation: 'create',
 			name: '  Jane Doe ',
 			additionalFields: {
-				email: 'jane@example.com',
-				mobile: '+14155550123',
+				...asSet,
 				secondaryMobile: '',
-				title: 'Buyer',
 				value: '1500.5',
-				sourceId: 'src_web',
-				stageId: 'lst_new',
-				website: 'https://example.com',
 				customFields: {
 					field: [
 						{ key: 'industry', value: 'Retail' },
@@ -32,19 +36,9 @@ describe('lead', () => {
 			},
 		});
 
+		const customFields = { industry: 'Retail' };
 		expect(bodies(seen)).toEqual([
-			{
-				name: 'Jane Doe',
-				email: 'jane@example.com',
-				mobile: '+14155550123',
-				title: 'Buyer',
-				value: 1500.5,
-				sourceId: 'src_web',
-				stageId: 'lst_new',
-				website: 'https://example.com',
-				customFields: { industry: 'Retail' },
-				ownerNote: 'vip',
-			},
+			{ name: 'Jane Doe', ...asSet, value: 1500.5, customFields, ownerNote: 'vip' },
 		]);
 		expect(output).toEqual([
 			{ json: lead('lead_1', { email: 'jane@example.com' }), pairedItem: { item: 0 } },
