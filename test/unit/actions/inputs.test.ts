@@ -82,48 +82,34 @@ describe('dates: an invoice date and a deal close date alike', () => {
 });
 
 describe('IDs must be text or numbers', () => {
+	const v = '={{ $json.v }}';
 	const object = 'an object with the keys id';
 	it.each([
+		[invoice({ clientId: v }), '"Client ID"', { id: 'cli_1' }, object],
 		[
-			invoice({ clientId: '={{ $json.v }}' }),
-			'"Client ID"',
-			{ ...oneLine, v: { id: 'cli_1' } },
-			object,
-		],
-		[
-			{
-				resource: 'deal',
-				operation: 'update',
-				dealId: '={{ $json.v }}',
-				updateFields: { title: 'X' },
-			},
+			{ resource: 'deal', operation: 'update', dealId: v, updateFields: { title: 'X' } },
 			'"Deal ID"',
-			{ v: { id: 'deal_1' } },
+			{ id: 'deal_1' },
 			object,
 		],
+		// A collection field is named by its own label.
 		[
-			// A collection field is named by its own label.
-			{
-				resource: 'lead',
-				operation: 'create',
-				name: 'Jane',
-				additionalFields: { stageId: '={{ $json.v }}' },
-			},
+			{ resource: 'lead', operation: 'create', name: 'Jane', additionalFields: { stageId: v } },
 			'"Stage ID"',
-			{ v: ['a', 'b'] },
+			['a', 'b'],
 			'an array of 2',
 		],
 		[
-			invoice({ additionalFields: { salesPersonId: '={{ $json.v }}' } }),
+			invoice({ additionalFields: { salesPersonId: v } }),
 			'"Sales Person"',
-			{ ...oneLine, v: { id: 'usr_1' } },
+			{ id: 'usr_1' },
 			object,
 		],
-	])('%j: %s is refused, not sent as [object Object]', async (parameters, field, json, shown) => {
+	])('%j: %s is refused, not sent as [object Object]', async (parameters, field, value, shown) => {
 		await expectValidationError(
 			parameters as INodeParameters,
 			`${field} must be text or a number but is ${shown} in item 0`,
-			{ items: [{ json }] },
+			{ items: [{ json: { ...oneLine, v: value } }] },
 		);
 	});
 });
@@ -132,24 +118,20 @@ describe('invoice line quantities and prices have bounds (LINE_ITEM_BOUNDS)', ()
 	it.each([
 		[
 			'a negative quantity',
-			{ name: 'X', quantity: -5, price: 10 },
+			{ quantity: -5, price: 10 },
 			'"quantity" must be greater than 0 and at most 1,000,000,000 but is -5',
 		],
-		['a quantity of 0', { name: 'X', quantity: 0, price: 10 }, '"quantity" must be greater than 0'],
+		['a quantity of 0', { quantity: 0, price: 10 }, '"quantity" must be greater than 0'],
 		[
 			'a price of 1e300',
-			{ name: 'X', quantity: 1, price: 1e300 },
+			{ quantity: 1, price: 1e300 },
 			'"price" must be from 0 and at most 1,000,000,000,000 but is 1e+300',
 		],
-		['a negative price', { name: 'X', quantity: 1, price: -1 }, '"price" must be from 0'],
-		[
-			'a negative discount',
-			{ name: 'X', quantity: 1, price: 1, discount: -2 },
-			'"discount" must be from 0',
-		],
+		['a negative price', { quantity: 1, price: -1 }, '"price" must be from 0'],
+		['a negative discount', { quantity: 1, price: 1, discount: -2 }, '"discount" must be from 0'],
 	])('%s is refused before anything is sent', async (_case, line, message) => {
 		const error = await expectValidationError(invoice(), `Line item 1 of item 0: ${message}`, {
-			items: [{ json: { lines: [line] } }],
+			items: [{ json: { lines: [{ name: 'X', ...line }] } }],
 		});
 		expect(error.description).toMatch(/use the line's "discount"/);
 	});
