@@ -4,7 +4,7 @@ import { setGlobalState } from 'n8n-workflow';
 import type { INodeParameters } from 'n8n-workflow';
 
 import { USER_SEARCH_QUERY_PARAMETER } from '../../../nodes/CrmInvoicing/shared/apiChoices';
-import { api, BASE, byId, jsonOf, run, useNock } from './support';
+import { api, byId, jsonOf, run, useNock } from './support';
 import { answer, calls, v1Page } from '../../helpers/actions';
 import { dealCreate, invoiceCreate } from '../../helpers/actions2';
 import { errorOf } from '../../helpers/harness';
@@ -15,6 +15,7 @@ useNock();
 beforeEach(() => setGlobalState({ defaultTimezone: 'UTC' }));
 
 const archive = { resource: 'lead', operation: 'archive', leadId: byId('lead_1') };
+const archivedLead = lead('lead_1', { archived: true });
 
 describe('archive / unarchive: the API may ignore `archived` in a PATCH', () => {
 	it.each([
@@ -35,13 +36,7 @@ describe('archive / unarchive: the API may ignore `archived` in a PATCH', () => 
 	});
 
 	it.each([
-		[
-			'archive answered with the archived lead: no read-back',
-			'archive',
-			200,
-			lead('lead_1', { archived: true }),
-			true,
-		],
+		['archive answered with the archived lead: no read-back', 'archive', 200, archivedLead, true],
 		['archive answered without `archived`: read back', 'archive', 200, { id: 'lead_1' }, true],
 		['unarchive answered 204: read back', 'unarchive', 204, undefined, false],
 	])('%s → success', async (_case, operation, status, answered, archived) => {
@@ -220,30 +215,21 @@ describe('webhook subscription delete is idempotent across retries', () => {
 });
 
 describe('error bodies in the alternate shapes', () => {
-	it.each([
-		[
-			'a plain-text 400: its text is the API message, in the error and its advice',
-			() =>
-				nock(BASE)
-					.post('/api/v1/leads')
-					.reply(400, 'name is required', { 'Content-Type': 'text/plain; charset=utf-8' }),
-			{ resource: 'lead', operation: 'create', name: 'Jane' },
-			'The CRM API answered 400: name is required',
-			/The API rejected a value: "name is required"/,
-		],
-		[
-			'a { message } 404: the message',
-			() =>
-				nock(BASE).get('/api/v1/leads/lead_x').reply(404, { message: 'Lead lead_x was not found' }),
-			{ resource: 'lead', operation: 'get', leadId: byId('lead_x') },
-			'The CRM API answered 404: Lead lead_x was not found',
-			/Nothing was found at GET \/api\/v1\/leads\/lead_x/,
-		],
-	])('%s', async (_case, reply, parameters, message, description) => {
-		reply();
-		const error = await errorOf(run(parameters));
-		expect(error.message).toBe(message);
-		expect(error.description).toMatch(description);
+	it('a plain-text 400: its text is the API message, in the error and its advice', async () => {
+		const text = { 'Content-Type': 'text/plain; charset=utf-8' };
+		api().post('/api/v1/leads').reply(400, 'name is required', text);
+		const error = await errorOf(run({ resource: 'lead', operation: 'create', name: 'Jane' }));
+		expect(error.message).toBe('The CRM API answered 400: name is required');
+		expect(error.description).toMatch(/The API rejected a value: "name is required"/);
+	});
+
+	it('a { message } 404: the message', async () => {
+		api().get('/api/v1/leads/lead_x').reply(404, { message: 'Lead lead_x was not found' });
+		const error = await errorOf(
+			run({ resource: 'lead', operation: 'get', leadId: byId('lead_x') }),
+		);
+		expect(error.message).toBe('The CRM API answered 404: Lead lead_x was not found');
+		expect(error.description).toMatch(/Nothing was found at GET \/api\/v1\/leads\/lead_x/);
 	});
 });
 
