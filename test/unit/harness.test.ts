@@ -1,8 +1,6 @@
 /**
- * What the harness itself must do like n8n. Its hook and webhook contexts are proved through the real trigger
- * (test/unit/trigger/lifecycle.test.ts, delivery.test.ts), expressions, defaults and Continue On Fail through the
- * operations (test/unit/actions/lead.test.ts); the key in x-api-key (transport/request.test.ts), the credential's
- * reads counted (transport/pagination.test.ts) and resource locators (actions/getById.test.ts) through the node.
+ * What the harness itself must do like n8n; the rest of it is proved through the node and the triggers (trigger/,
+ * actions/lead.test.ts, actions/getById.test.ts, transport/request.test.ts, transport/pagination.test.ts).
  */
 import nock from 'nock';
 import { NodeApiError } from 'n8n-workflow';

@@ -5,7 +5,7 @@ import type { IDataObject, INodeParameters } from 'n8n-workflow';
 import { inferType } from '../../../nodes/CrmInvoicing/actions/common/mapperFields';
 import { byId, expectValidationError, run, useNock } from './support';
 import { answer, calls } from '../../helpers/actions';
-import { customField, mapperColumns } from '../../helpers/actions2';
+import { customField, DEAL_REQUIRED, mapperColumns } from '../../helpers/actions2';
 import { lead } from '../../helpers/records';
 
 useNock();
@@ -31,8 +31,8 @@ const createLead = (mapped: INodeParameters) => ({
 });
 const autoCreate = createLead(columns(null, { auto: true }));
 
-describe('Lead → Create with the mapper', () => {
-	it('Map Each Field Below: standard fields at the top level, custom ones in customFields with their types', async () => {
+describe('Create with the mapper', () => {
+	it('Lead, Map Each Field Below: standard fields at the top level, custom ones in customFields with their types', async () => {
 		const seen = answer('post', '/api/v1/leads', lead('lead_1'));
 
 		await run(
@@ -58,7 +58,7 @@ describe('Lead → Create with the mapper', () => {
 		});
 	});
 
-	it('Map Automatically: matching keys of each item, custom ones by their key or an input customFields object', async () => {
+	it('Lead, Map Automatically: matching keys of each item, custom ones by their key or an input customFields object', async () => {
 		const seen = answer('post', '/api/v1/leads', lead('lead_1'), { times: 2 });
 
 		await run(autoCreate, {
@@ -106,6 +106,29 @@ describe('Lead → Create with the mapper', () => {
 		expect(schema.map((field) => field.type)).toEqual([undefined, undefined]);
 		expect(seen[0].body).toEqual({ name: 'Ann', customFields: { score: 7, flag: true } });
 	});
+
+	it('Deal: the required fields, a date as ISO 8601, a priority checked, custom fields from Additional Fields', async () => {
+		const seen = answer('post', '/api/v1/deals', { id: 'deal_1', title: 'T' });
+
+		const mapped = { ...DEAL_REQUIRED, expectedCloseDate: '2026-06-30', priority: 'HIGH' };
+		const customFields = { field: [{ key: 'region', value: 'EMEA' }] };
+
+		await run(
+			{
+				resource: 'deal',
+				operation: 'create',
+				columns: columns(mapped),
+				additionalFields: { customFields },
+			},
+			V3,
+		);
+
+		expect(seen[0].body).toEqual({
+			...mapped,
+			expectedCloseDate: '2026-06-30T00:00:00.000Z',
+			customFields: { region: 'EMEA' },
+		});
+	});
 });
 
 describe('Update with the mapper', () => {
@@ -142,39 +165,6 @@ describe('Update with the mapper', () => {
 		expect(seen).toEqual([
 			{ method: 'PATCH', path: '/api/v1/leads/lead_1', body: { title: 'CEO' } },
 		]);
-	});
-});
-
-describe('Deal → Create with the mapper', () => {
-	it('the required fields, a date as ISO 8601, a priority checked, custom fields from Additional Fields', async () => {
-		const seen = answer('post', '/api/v1/deals', { id: 'deal_1', title: 'T' });
-
-		await run(
-			{
-				resource: 'deal',
-				operation: 'create',
-				columns: columns({
-					title: 'Website',
-					pipelineId: 'pip_sales',
-					stageId: 'stg_new',
-					clientId: 'cli_1',
-					expectedCloseDate: '2026-06-30',
-					priority: 'HIGH',
-				}),
-				additionalFields: { customFields: { field: [{ key: 'region', value: 'EMEA' }] } },
-			},
-			V3,
-		);
-
-		expect(seen[0].body).toEqual({
-			title: 'Website',
-			pipelineId: 'pip_sales',
-			stageId: 'stg_new',
-			clientId: 'cli_1',
-			expectedCloseDate: '2026-06-30T00:00:00.000Z',
-			priority: 'HIGH',
-			customFields: { region: 'EMEA' },
-		});
 	});
 });
 

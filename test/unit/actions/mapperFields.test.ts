@@ -139,9 +139,7 @@ describe('Lead fields', () => {
 		expect(notice).toMatch(/403|Not allowed/);
 		expect(notice).not.toContain(apiKey);
 	});
-});
 
-describe('Lead fields: the cap', () => {
 	it(`lists the first ${MAX_CUSTOM_FIELDS} custom field keys met, sorted, typed by all their values, and says so`, async () => {
 		const { loadOptions, apiKey } = context({ resource: 'lead', operation: 'create' });
 		const keys = (from: number, value: string | number | null): IDataObject =>

@@ -20,8 +20,8 @@ const user = (id: string, extra: IDataObject = {}): IDataObject => ({
 	...extra,
 });
 
-describe('searchUsers (From List, e.g. the invoice sales person)', () => {
-	it('searches active users as the user types, names them, and pages with the pagination token', async () => {
+describe('the user picker and Contact → Get Many', () => {
+	it('searchUsers (From List, e.g. the invoice sales person) searches active users as the user types, names them, and pages with the pagination token', async () => {
 		const { context } = createLoadOptionsContext({
 			nodeType: new CrmInvoicing(),
 			parameters: { resource: 'invoice', operation: 'create' },
@@ -58,10 +58,8 @@ describe('searchUsers (From List, e.g. the invoice sales person)', () => {
 		});
 		expect(scope.isDone()).toBe(true);
 	});
-});
 
-describe('contact: get many (API v2)', () => {
-	it('sends the search filter, and outputs one item per contact', async () => {
+	it('Contact → Get Many (API v2) sends the search filter, and outputs one item per contact', async () => {
 		const contact = (id: string) => ({ id, firstName: 'Ann', email: 'ann@example.com' });
 		api()
 			.get('/api/v2/contacts')
