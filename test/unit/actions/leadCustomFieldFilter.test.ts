@@ -35,112 +35,110 @@ const getMany = (more: INodeParameters): INodeParameters => ({
 
 const ids = (items: Awaited<ReturnType<typeof run>>) => jsonOf(items).map((lead) => lead.id);
 
-describe('Lead → Get Many: Custom Field Filter (version 4)', () => {
-	it('Limit 5 with the matches on page 2: two requests of 100 leads, the first 5 matches, and no third page', async () => {
-		const matching = { externalId: 'EXT-0142' };
-		const custom = Object.fromEntries([120, 130, 140, 150, 160, 170].map((n) => [n, matching]));
-		// A third page is there to be read, and must not be: the node stops at the fifth match.
-		const seen = serve([page(100, 1, { 5: { externalId: 'EXT-1' } }), page(100, 101, custom), []]);
+it('Limit 5 with the matches on page 2: two requests of 100 leads, the first 5 matches, and no third page', async () => {
+	const matching = { externalId: 'EXT-0142' };
+	const custom = Object.fromEntries([120, 130, 140, 150, 160, 170].map((n) => [n, matching]));
+	// A third page is there to be read, and must not be: the node stops at the fifth match.
+	const seen = serve([page(100, 1, { 5: { externalId: 'EXT-1' } }), page(100, 101, custom), []]);
 
-		const output = await run(
-			getMany({
-				limit: 5,
-				filters: { archived: false },
-				customFieldFilter: filterOf(['externalId', 'EXT-0142']),
-			}),
-			V4,
-		);
+	const output = await run(
+		getMany({
+			limit: 5,
+			filters: { archived: false },
+			customFieldFilter: filterOf(['externalId', 'EXT-0142']),
+		}),
+		V4,
+	);
 
-		expect(ids(output)).toEqual(['lead_120', 'lead_130', 'lead_140', 'lead_150', 'lead_160']);
-		expect(queries(seen)).toEqual([
-			{ limit: '100', archived: 'false' },
-			{ limit: '100', archived: 'false', cursor: 'c2' },
-		]);
-	});
+	expect(ids(output)).toEqual(['lead_120', 'lead_130', 'lead_140', 'lead_150', 'lead_160']);
+	expect(queries(seen)).toEqual([
+		{ limit: '100', archived: 'false' },
+		{ limit: '100', archived: 'false', cursor: 'c2' },
+	]);
+});
 
-	it('with several pairs, every pair must match', async () => {
-		serve([
-			page(4, 1, {
-				1: { externalId: 'EXT-0142', tier: 'gold' },
-				2: { externalId: 'EXT-0142', tier: 'silver' },
-				3: { tier: 'gold' },
-				4: { externalId: 'EXT-0142', tier: 'gold', seats: 3 },
-			}),
-		]);
+it('with several pairs, every pair must match', async () => {
+	serve([
+		page(4, 1, {
+			1: { externalId: 'EXT-0142', tier: 'gold' },
+			2: { externalId: 'EXT-0142', tier: 'silver' },
+			3: { tier: 'gold' },
+			4: { externalId: 'EXT-0142', tier: 'gold', seats: 3 },
+		}),
+	]);
 
-		const output = await run(
-			getMany({
-				returnAll: true,
-				customFieldFilter: filterOf(['externalId', 'EXT-0142'], ['tier', 'gold']),
-			}),
-			V4,
-		);
+	const output = await run(
+		getMany({
+			returnAll: true,
+			customFieldFilter: filterOf(['externalId', 'EXT-0142'], ['tier', 'gold']),
+		}),
+		V4,
+	);
 
-		expect(ids(output)).toEqual(['lead_1', 'lead_4']);
-	});
+	expect(ids(output)).toEqual(['lead_1', 'lead_4']);
+});
 
-	it('Return All reads every page and outputs the matches of all of them', async () => {
-		const seen = serve([
-			page(100, 1, { 7: { vip: true } }),
-			page(100, 101),
-			page(30, 201, { 230: { vip: true }, 229: { vip: false } }),
-		]);
+it('Return All reads every page and outputs the matches of all of them', async () => {
+	const seen = serve([
+		page(100, 1, { 7: { vip: true } }),
+		page(100, 101),
+		page(30, 201, { 230: { vip: true }, 229: { vip: false } }),
+	]);
 
-		const output = await run(
-			getMany({ returnAll: true, customFieldFilter: filterOf(['vip', 'true']) }),
-			V4,
-		);
+	const output = await run(
+		getMany({ returnAll: true, customFieldFilter: filterOf(['vip', 'true']) }),
+		V4,
+	);
 
-		expect(ids(output)).toEqual(['lead_7', 'lead_230']);
-		expect(queries(seen).map((query) => query.limit)).toEqual(['100', '100', '100']);
-	});
+	expect(ids(output)).toEqual(['lead_7', 'lead_230']);
+	expect(queries(seen).map((query) => query.limit)).toEqual(['100', '100', '100']);
+});
 
-	it('compares text as it is and other values as their JSON text; null, missing and inherited keys never match', async () => {
-		const fields: Record<number, IDataObject[string]> = {
-			1: { n: 42 },
-			2: { n: '42' },
-			3: { n: 42.5 },
-			4: { n: null },
-			5: {},
-			6: null,
-			7: { n: ' 42' },
-			8: { n: [42] },
-		};
-		serve([page(9, 1, fields)]);
-		const matches = async (value: unknown, key = 'n') =>
-			ids(await run(getMany({ returnAll: true, customFieldFilter: filterOf([key, value]) }), V4));
+it('compares text as it is and other values as their JSON text; null, missing and inherited keys never match', async () => {
+	const fields: Record<number, IDataObject[string]> = {
+		1: { n: 42 },
+		2: { n: '42' },
+		3: { n: 42.5 },
+		4: { n: null },
+		5: {},
+		6: null,
+		7: { n: ' 42' },
+		8: { n: [42] },
+	};
+	serve([page(9, 1, fields)]);
+	const matches = async (value: unknown, key = 'n') =>
+		ids(await run(getMany({ returnAll: true, customFieldFilter: filterOf([key, value]) }), V4));
 
-		expect(await matches('42')).toEqual(['lead_1', 'lead_2']);
+	expect(await matches('42')).toEqual(['lead_1', 'lead_2']);
 
-		serve([page(9, 1, fields)]);
-		expect(await matches('[42]')).toEqual(['lead_8']);
+	serve([page(9, 1, fields)]);
+	expect(await matches('[42]')).toEqual(['lead_8']);
 
-		// Object's own members are not custom fields: __proto__ of {} would read as "{}".
-		serve([page(3, 1, { 1: {}, 2: { constructor: 'Acme' }, 3: { toString: 'x' } })]);
-		expect(await matches('{}', '__proto__')).toEqual([]);
-		serve([page(3, 1, { 1: {}, 2: { constructor: 'Acme' }, 3: { toString: 'x' } })]);
-		expect(await matches('Acme', 'constructor')).toEqual(['lead_2']);
-	});
+	// Object's own members are not custom fields: __proto__ of {} would read as "{}".
+	serve([page(3, 1, { 1: {}, 2: { constructor: 'Acme' }, 3: { toString: 'x' } })]);
+	expect(await matches('{}', '__proto__')).toEqual([]);
+	serve([page(3, 1, { 1: {}, 2: { constructor: 'Acme' }, 3: { toString: 'x' } })]);
+	expect(await matches('Acme', 'constructor')).toEqual(['lead_2']);
+});
 
-	it('a pair without a key fails the item before any request', async () => {
-		await expectValidationError(
-			getMany({ customFieldFilter: filterOf(['externalId', 'EXT-1'], ['  ', 'x']) }),
-			'"Custom Field Filter" pair 2 has no key in item 0',
-			V4,
-		);
-	});
+it('a pair without a key fails the item before any request', async () => {
+	await expectValidationError(
+		getMany({ customFieldFilter: filterOf(['externalId', 'EXT-1'], ['  ', 'x']) }),
+		'"Custom Field Filter" pair 2 has no key in item 0',
+		V4,
+	);
+});
 
-	it('without pairs, or in a node saved with version 3, reads as before: one page of Limit leads, all output', async () => {
-		for (const [version, filter] of [
-			[4, {}],
-			[3, filterOf(['externalId', 'EXT-0142'])],
-		] as const) {
-			const seen = serve([page(3, 1, { 2: { externalId: 'EXT-0142' } })]);
-			const output = await run(getMany({ limit: 10, customFieldFilter: filter }), {
-				typeVersion: version,
-			});
-			expect(ids(output)).toEqual(['lead_1', 'lead_2', 'lead_3']);
-			expect(queries(seen)).toEqual([{ limit: '10' }]);
-		}
-	});
+it('without pairs, or in a node saved with version 3, reads as before: one page of Limit leads, all output', async () => {
+	for (const [version, filter] of [
+		[4, {}],
+		[3, filterOf(['externalId', 'EXT-0142'])],
+	] as const) {
+		const seen = serve([page(3, 1, { 2: { externalId: 'EXT-0142' } })]);
+		const output = await run(getMany({ limit: 10, customFieldFilter: filter }), {
+			typeVersion: version,
+		});
+		expect(ids(output)).toEqual(['lead_1', 'lead_2', 'lead_3']);
+		expect(queries(seen)).toEqual([{ limit: '10' }]);
+	}
 });

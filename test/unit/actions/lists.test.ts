@@ -84,7 +84,7 @@ describe('Custom API Request → Paginate joins pages through the list reader', 
 	});
 });
 
-describe('the byte cap of one list', () => {
+describe('the caps of one list', () => {
 	it('past LIST.maxBytes of answers (counted by Content-Length), Return All fails naming the cap', async () => {
 		jest.replaceProperty(LIST as { maxBytes: number }, 'maxBytes', 1024 * 1024);
 		let served = 0;
@@ -118,6 +118,21 @@ describe('the byte cap of one list', () => {
 		});
 		// Each page is about 400 KB: the third passes 1 MB.
 		expect(served).toBe(3);
+	});
+
+	it('Create or Update reads its search through the list reader: past the record cap, fails the item with the cap and what to do, and creates nothing', async () => {
+		capRecords(250);
+		const server = ignoringLimit(100, 3);
+		const upsert = { resource: 'lead', operation: 'upsert', email: 'j@example.com', name: 'J' };
+
+		await expect(run(upsert)).rejects.toMatchObject({
+			message:
+				'The list /api/v1/leads holds more than 250 records, the most the node reads of this list; nothing of it was output',
+			description: expect.stringMatching(
+				/search matches names, mobiles and websites too.*Lead → Update with the lead's ID/,
+			),
+		});
+		expect(server.length).toBe(3);
 	});
 });
 
@@ -155,24 +170,6 @@ describe('list entries that are not objects are an error, not output items', () 
 		expect(output).toHaveLength(1);
 		expect(output[0].json.error).toMatch(/held the number 7 at position 2 of page 1/);
 		expect(output[0].pairedItem).toEqual({ item: 0 });
-	});
-});
-
-describe('Create or Update reads its search through the list reader', () => {
-	const upsert = { resource: 'lead', operation: 'upsert', email: 'jane@example.com', name: 'Jane' };
-
-	it("past the reader's record cap, fails the item with the cap and what to do, and creates nothing", async () => {
-		capRecords(250);
-		const server = ignoringLimit(100, 3);
-
-		await expect(run(upsert)).rejects.toMatchObject({
-			message:
-				'The list /api/v1/leads holds more than 250 records, the most the node reads of this list; nothing of it was output',
-			description: expect.stringMatching(
-				/search matches names, mobiles and websites too.*Lead → Update with the lead's ID/,
-			),
-		});
-		expect(server.length).toBe(3);
 	});
 });
 
