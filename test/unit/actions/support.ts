@@ -3,7 +3,7 @@ import nock from 'nock';
 import type { IDataObject, INodeExecutionData, INodeParameters } from 'n8n-workflow';
 
 import { CrmInvoicing } from '../../../nodes/CrmInvoicing/CrmInvoicing.node';
-import { runNode, TEST_CREDENTIALS } from '../../helpers/harness';
+import { errorOf, runNode, TEST_CREDENTIALS } from '../../helpers/harness';
 
 export { useNock } from '../../helpers/nock';
 
@@ -100,18 +100,12 @@ export async function expectValidationError(
 ) {
 	const unmatched = unmatchedRequests();
 	try {
-		let error: (Error & { name: string; context?: IDataObject; description?: string }) | undefined;
-		try {
-			await run(parameters, options);
-		} catch (caught) {
-			error = caught as Error & { name: string };
-		}
-		expect(error).toBeDefined();
-		expect(error!.name).toBe('NodeOperationError');
-		expect(error!.message).toMatch(message);
+		const error = await errorOf(run(parameters, options));
+		expect(error.name).toBe('NodeOperationError');
+		expect(error.message).toMatch(message);
 		expect(unmatched.requests).toEqual([]);
 		expect(nock.pendingMocks()).toEqual([]);
-		return error!;
+		return error;
 	} finally {
 		unmatched.stop();
 	}
