@@ -84,8 +84,6 @@ describe('invoice: create, the other fields', () => {
 });
 
 describe('invoice: create with line items from an expression / JSON', () => {
-	const json = { ...base, lineItemsSource: 'json' };
-
 	const fromJson = (lineItemsJson: string) => ({ lineItemsSource: 'json', lineItemsJson });
 	const empty = { description: '', taxRateId: '', discount: 0, discountType: '', buyPrice: 0 };
 	const kept = { name: 'Consulting', quantity: 2, price: 105, discount: 0, discountType: 'fixed' };
@@ -119,14 +117,14 @@ describe('invoice: create with line items from an expression / JSON', () => {
 			],
 		],
 		[
-			'JSON text',
-			fromJson('[{"name": "A", "quantity": 1, "price": 10}]'),
-			[{ name: 'A', quantity: 1, price: 10 }],
-		],
-		[
-			'JSON text: a product ID and a quantity alone',
-			fromJson('[{"productId": "prd_7", "quantity": 2}]'),
-			[{ productId: 'prd_7', quantity: 2 }],
+			'JSON text: a line with a name, and a product ID and a quantity alone',
+			fromJson(
+				'[{"name": "A", "quantity": 1, "price": 10}, {"productId": "prd_7", "quantity": 2}]',
+			),
+			[
+				{ name: 'A', quantity: 1, price: 10 },
+				{ productId: 'prd_7', quantity: 2 },
+			],
 		],
 		[
 			'one object from an expression',
@@ -157,7 +155,7 @@ describe('invoice: create with line items from an expression / JSON', () => {
 	it('a numeric productId (what responses show) is refused with the advice to use the public ID, from JSON and from the form', async () => {
 		const line = { name: 'Licence', quantity: 1, price: 50, productId: 42, viewType: 'LINE_ITEM' };
 		const error = await expectValidationError(
-			{ ...base, lineItemsSource: 'json', lineItemsJson: '={{ $json.lineItems }}' },
+			{ ...base, ...fromJson('={{ $json.lineItems }}') },
 			'Line item 1 of item 0: "productId" is the number 42, not a product\'s public ID',
 			{ items: [{ json: { lineItems: [line] } }] },
 		);
@@ -176,7 +174,7 @@ describe('invoice: create with line items from an expression / JSON', () => {
 		const seen = answer('post', '/api/v1/invoices', invoice(), { times: 2 });
 
 		const output = await run(
-			{ ...json, lineItemsJson: '={{ $json.lines }}' },
+			{ ...base, ...fromJson('={{ $json.lines }}') },
 			{
 				items: [
 					{ json: { lines: [{ name: 'A', quantity: 1, price: 1 }] } },
