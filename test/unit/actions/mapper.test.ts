@@ -24,10 +24,10 @@ const columns = (value: IDataObject | null, options: { auto?: boolean; convert?:
 
 const V3 = { typeVersion: 3 };
 const updateLead = { resource: 'lead', operation: 'update', leadId: byId('lead_1') };
-const createLead = (mapped: INodeParameters) => ({
+const createLead = (columns: INodeParameters) => ({
 	resource: 'lead',
 	operation: 'create',
-	columns: mapped,
+	columns,
 });
 const autoCreate = createLead(columns(null, { auto: true }));
 
@@ -143,11 +143,8 @@ describe('Update with the mapper', () => {
 			const seen = answer('get', path, lead('r_1', { customFields: before }));
 			answer('patch', path, lead('r_1', { ...change, customFields: merged }), { log: seen });
 
-			const columnsMapped = columns({ ...change, 'customFields.seats': 5 });
-			const [item] = await run(
-				{ resource, operation: 'update', ...id, columns: columnsMapped },
-				V3,
-			);
+			const mapped = columns({ ...change, 'customFields.seats': 5 });
+			const [item] = await run({ resource, operation: 'update', ...id, columns: mapped }, V3);
 
 			expect(calls(seen)).toEqual([`GET ${path}`, `PATCH ${path}`]);
 			expect(seen[1].body).toEqual({ ...change, customFields: merged });
