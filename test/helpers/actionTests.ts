@@ -2,16 +2,21 @@
 import { api, logging } from '../unit/actions/support';
 import type { SeenRequest } from '../unit/actions/support';
 import { v1Page } from './actions';
+import type { IDataObject } from 'n8n-workflow';
 
 /**
  * Answers GET `path` with one v1 page per entry of `pages`, in order; each page but the last hands on the cursor
  * `c<n>` (n its next page's number), which the next request must carry. With `query`, every request must carry it
- * too. Returns the requests (into `log` when given).
+ * too. Pages are v1 pages unless `page` builds them (as v2Page does). Returns the requests (into `log` when given).
  */
 export function servePages(
 	path: string,
 	pages: unknown[][],
-	options: { query?: Record<string, string>; log?: SeenRequest[] } = {},
+	options: {
+		query?: Record<string, string>;
+		log?: SeenRequest[];
+		page?: (items: unknown[], next?: string) => IDataObject;
+	} = {},
 ): SeenRequest[] {
 	const seen = options.log ?? [];
 	const scope = api();
@@ -21,7 +26,7 @@ export function servePages(
 		const interceptor = scope.get(path);
 		if (options.query) interceptor.query({ ...options.query, ...cursor });
 		else interceptor.query(true);
-		interceptor.reply(logging(seen, 200, v1Page(items, next)));
+		interceptor.reply(logging(seen, 200, (options.page ?? v1Page)(items, next)));
 	});
 	return seen;
 }

@@ -199,20 +199,12 @@ describe.each(LISTS)('$path, read by $parameters.resource', ({ parameters, path,
 	const size = path.startsWith('/api/v2') ? 'pageSize' : 'limit';
 
 	it('Return All asks for 100 on every page and follows the cursor to the end', async () => {
-		const scope = api()
-			.get(path)
-			.query({ ...query, [size]: '100' })
-			.reply(200, page(records(100, 1), 'c2'))
-			.get(path)
-			.query({ ...query, [size]: '100', cursor: 'c2' })
-			.reply(200, page(records(100, 101), 'c3'))
-			.get(path)
-			.query({ ...query, [size]: '100', cursor: 'c3' })
-			.reply(200, page(records(5, 201)));
+		const pages = [records(100, 1), records(100, 101), records(5, 201)];
+		const seen = servePages(path, pages, { query: { ...query, [size]: '100' }, page });
 
 		const output = await run({ ...parameters, returnAll: true });
 
-		expect(scope.isDone()).toBe(true);
+		expect(seen).toHaveLength(3);
 		expect(output).toHaveLength(205);
 		expect(output[204]).toEqual({ json: { id: 'rec_205' }, pairedItem: { item: 0 } });
 	});
@@ -268,15 +260,10 @@ describe('Webhook Subscription → Get Many in every known list shape (issue 12,
 		['a v1 page (items, nextCursor)', v1Page],
 		['a v2 envelope (data, meta.nextCursor)', v2Page],
 	])('%s is followed to the end, secrets dropped', async (_shape, page) => {
-		const scope = api()
-			.get('/api/v1/webhooks')
-			.query({ limit: '100' })
-			.reply(200, page([hook('whk_1')], 'p2'))
-			.get('/api/v1/webhooks')
-			.query({ limit: '100', cursor: 'p2' })
-			.reply(200, page([hook('whk_2')]));
+		const pages = [[hook('whk_1')], [hook('whk_2')]];
+		const seen = servePages('/api/v1/webhooks', pages, { query: { limit: '100' }, page });
 		const all = await run(getMany);
-		expect(scope.isDone()).toBe(true);
+		expect(seen).toHaveLength(2);
 		expect(jsonOf(all)).toEqual([
 			{ id: 'whk_1', name: 'hook whk_1' },
 			{ id: 'whk_2', name: 'hook whk_2' },
