@@ -5,6 +5,7 @@ import { searchLeads } from '../../../nodes/CrmInvoicing/actions/methods/listSea
 import { CrmInvoicing } from '../../../nodes/CrmInvoicing/CrmInvoicing.node';
 import { createLoadOptionsContext } from '../../helpers/harness';
 import { api, useNock } from './support';
+import { v1Page } from '../../helpers/actions';
 import { servePages } from '../../helpers/actionTests';
 import { lead as record } from '../../helpers/records';
 
@@ -91,10 +92,7 @@ describe('the lead picker ("From List")', () => {
 			.times(LEAD_NUMBER_SCAN_PAGES * 2 + 1)
 			.reply(() => {
 				pages++;
-				return [
-					200,
-					{ items: [lead(`lead_${pages}`, `L-${pages}`)], hasMore: true, nextCursor: `c${pages}` },
-				];
+				return [200, v1Page([lead(`lead_${pages}`, `L-${pages}`)], `c${pages}`)];
 			});
 
 		const first = await searchLeads.call(context(), 'L-9');

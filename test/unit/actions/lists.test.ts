@@ -94,19 +94,16 @@ describe('the caps of one list', () => {
 			.times(10)
 			.reply(() => {
 				served++;
-				const body = JSON.stringify({
-					items: records(100, served * 100, 'lead_').map((lead) => ({
-						...lead,
-						notes: 'x'.repeat(4_000),
-					})),
-					hasMore: true,
-					nextCursor: `c${served}`,
-				});
-				return [
-					200,
-					body,
-					{ 'content-type': 'application/json', 'content-length': String(Buffer.byteLength(body)) },
-				];
+				const leads = records(100, served * 100, 'lead_');
+				const notes = 'x'.repeat(4_000);
+				const body = JSON.stringify(
+					v1Page(
+						leads.map((lead) => ({ ...lead, notes })),
+						`c${served}`,
+					),
+				);
+				const length = String(Buffer.byteLength(body));
+				return [200, body, { 'content-type': 'application/json', 'content-length': length }];
 			});
 
 		await expect(
