@@ -71,11 +71,11 @@ describe('archive / unarchive: the API may ignore `archived` in a PATCH', () => 
 
 describe('lead update: 204 answers and ignored custom fields', () => {
 	const update = (updateFields: INodeParameters) => ({
-		resource: 'lead',
+		...archive,
 		operation: 'update',
-		leadId: byId('lead_1'),
 		updateFields,
 	});
+	const tierGold = { field: [{ key: 'tier', value: 'gold' }] };
 
 	it.each([
 		['204', 204, undefined],
@@ -87,9 +87,7 @@ describe('lead update: 204 answers and ignored custom fields', () => {
 			const seen = answer('patch', '/api/v1/leads/lead_1', answered, { status });
 			answer('get', '/api/v1/leads/lead_1', after, { log: seen });
 
-			const output = await run(
-				update({ title: 'CFO', customFields: { field: [{ key: 'tier', value: 'gold' }] } }),
-			);
+			const output = await run(update({ title: 'CFO', customFields: tierGold }));
 
 			expect(calls(seen)).toEqual(['PATCH /api/v1/leads/lead_1', 'GET /api/v1/leads/lead_1']);
 			expect(seen[0].body).toEqual({ title: 'CFO', customFields: { tier: 'gold' } });
@@ -100,8 +98,7 @@ describe('lead update: 204 answers and ignored custom fields', () => {
 	it('custom fields the API did not apply → an error naming them', async () => {
 		answer('patch', '/api/v1/leads/lead_1', undefined, { status: 204 });
 		answer('get', '/api/v1/leads/lead_1', lead('lead_1', { title: 'CTO', customFields: null }));
-		const customFields = { field: [{ key: 'tier', value: 'gold' }] };
-		const error = await errorOf(run(update({ title: 'CTO', customFields })));
+		const error = await errorOf(run(update({ title: 'CTO', customFields: tierGold })));
 		expect(error.message).toBe(
 			'The API did not update the custom fields tier of lead lead_1: it answers customFields=null',
 		);
