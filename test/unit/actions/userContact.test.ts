@@ -1,6 +1,4 @@
 /** The user picker and Contact → Get Many's filter; User → Get Many's filters are in specSilences.test.ts, paging in lists.test.ts. */
-import type { IDataObject } from 'n8n-workflow';
-
 import { CrmInvoicing } from '../../../nodes/CrmInvoicing/CrmInvoicing.node';
 import { searchUsers } from '../../../nodes/CrmInvoicing/actions/methods/listSearch';
 import { USER_SEARCH_QUERY_PARAMETER } from '../../../nodes/CrmInvoicing/shared/apiChoices';
@@ -10,14 +8,12 @@ import { v1Page, v2Page } from '../../helpers/actions';
 
 useNock();
 
-const user = (id: string, extra: IDataObject = {}): IDataObject => ({
+/** A user as the CRM lists it (the fields the picker names it by). */
+const user = (id: string) => ({
 	id,
 	firstName: 'Jane',
 	lastName: 'Doe',
 	email: 'jane@example.com',
-	role: 'ADMIN',
-	createdAt: '2026-01-01T00:00:00.000Z',
-	...extra,
 });
 
 describe('the user picker and Contact → Get Many', () => {
