@@ -101,29 +101,20 @@ describe('execution hints: what a run cost', () => {
 		const first = await runWithHints(parameters, pages, { items });
 		const second = await runWithHints(parameters, pages, { items });
 		expect(first.items).toHaveLength(3);
-		expect(first.hints).toEqual([
-			{
-				message: 'This run read 3 pages and sent 3 requests to the CRM.',
-				type: 'info',
-				location: 'outputPane',
-			},
-		]);
+		const message = 'This run read 3 pages and sent 3 requests to the CRM.';
+		expect(first.hints).toEqual([{ message, type: 'info', location: 'outputPane' }]);
 		expect(second.hints).toEqual(first.hints);
 	});
 
 	it('a 429 waited out says so: requests, total wait and answers 429', async () => {
-		const run = await runWithHints(
-			{ resource: 'product', operation: 'get', productId: 'prd_1' },
-			(scope) =>
-				scope
-					.get('/api/v1/products/prd_1')
-					.reply(
-						429,
-						{ error: { code: 'RATE_LIMITED', message: 'Too many requests' } },
-						{ 'Retry-After': '2' },
-					)
-					.get('/api/v1/products/prd_1')
-					.reply(200, { id: 'prd_1', name: 'Hour' }),
+		const limited = { error: { code: 'RATE_LIMITED', message: 'Too many requests' } };
+		const product = { resource: 'product', operation: 'get', productId: 'prd_1' };
+		const run = await runWithHints(product, (scope) =>
+			scope
+				.get('/api/v1/products/prd_1')
+				.reply(429, limited, { 'Retry-After': '2' })
+				.get('/api/v1/products/prd_1')
+				.reply(200, { id: 'prd_1', name: 'Hour' }),
 		);
 		expect(run.items).toHaveLength(1);
 		expect(sleepMock).toHaveBeenCalledTimes(1);
