@@ -1,6 +1,8 @@
 /* eslint-disable -- not shipped: eslint.dev.config.mjs lints this file, not n8n's node rules */
 /** The request function against the sandbox's real HTTP faults: deadline, byte cap, 2xx shape, redaction, stop (TLS: errors.test). */
 
+import type { INodeParameters } from 'n8n-workflow';
+
 import { CrmInvoicing } from '../../../nodes/CrmInvoicing/CrmInvoicing.node';
 import { CrmInvoicingTrigger } from '../../../nodes/CrmInvoicing/CrmInvoicingTrigger.node';
 import { apiRequest, readList } from '../../../nodes/CrmInvoicing/shared/transport';
@@ -56,7 +58,7 @@ const leadGet = {
 	leadId: { __rl: true, mode: 'id', value: 'lead_1' },
 };
 
-const run = (parameters: Record<string, unknown>, typeVersion?: number) =>
+const run = (parameters: INodeParameters, typeVersion?: number) =>
 	runNode({ nodeType: new CrmInvoicing(), parameters, typeVersion, credentials: credentials() });
 
 async function waitUntil(check: () => boolean, timeoutMs = 3_000): Promise<void> {

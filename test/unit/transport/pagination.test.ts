@@ -50,13 +50,13 @@ const v2 = (data: IDataObject[], nextCursor: string | null, hasMore = !!nextCurs
 const endless = (n: number) => v1(records('lead', 100, n * 100 + 1), `c${n + 1}`);
 
 /** Pages of `sizes` records numbered on, each naming the next cursor (c2, c3, …), the last one `last`. */
-function chain(sizes: number[], last: string | null, version?: 'v2'): IDataObject[] {
+function chain(sizes: number[], last: string | null, version?: ListSpec['version']): IDataObject[] {
 	let from = 1;
 	return sizes.map((size, n) => {
 		const items = records('l', size, from);
 		from += size;
 		const next = n === sizes.length - 1 ? last : `c${n + 2}`;
-		return version ? v2(items, next) : v1(items, next);
+		return version === 'v2' ? v2(items, next) : v1(items, next);
 	});
 }
 
