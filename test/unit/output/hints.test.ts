@@ -57,33 +57,24 @@ async function runWithHints(
 	return { items, hints: [...context.hints], base };
 }
 
+/** Answers `path` (any query) `times` times with `body`. */
+const answers =
+	(path: string, body: nock.Body, times = 1) =>
+	(scope: nock.Scope) =>
+		scope.get(path).query(true).times(times).reply(200, body);
+
 describe('execution hints: what a run cost', () => {
 	it('a run of single requests adds no hint (one page, no wait)', async () => {
-		const get = await runWithHints(
-			{ resource: 'client', operation: 'get', clientId: 'cli_1' },
-			(scope) => scope.get('/api/v1/clients/cli_1').reply(200, { id: 'cli_1', name: 'Acme' }),
-		);
+		const client = { resource: 'client', operation: 'get', clientId: 'cli_1' };
+		const get = await runWithHints(client, answers('/api/v1/clients/cli_1', { id: 'cli_1' }));
 		expect(get.hints).toEqual([]);
-		const onePage = await runWithHints(
-			{ resource: 'user', operation: 'getMany', returnAll: true },
-			(scope) =>
-				scope
-					.get('/api/v1/users')
-					.query(true)
-					.reply(200, v1Page([{ id: 'usr_1' }])),
-		);
+		const users = { resource: 'user', operation: 'getMany', returnAll: true };
+		const onePage = await runWithHints(users, answers('/api/v1/users', v1Page([{ id: 'u' }])));
 		expect(onePage.hints).toEqual([]);
 		// One page per item is still a run of single requests: no hint, however many items.
-		const perItem = await runWithHints(
-			{ resource: 'user', operation: 'getMany', limit: 1 },
-			(scope) =>
-				scope
-					.get('/api/v1/users')
-					.query(true)
-					.times(3)
-					.reply(200, v1Page([{ id: 'usr_1' }], 'c2')),
-			{ items: Array.from({ length: 3 }, () => ({ json: {} })) },
-		);
+		const items = Array.from({ length: 3 }, () => ({ json: {} }));
+		const pages = answers('/api/v1/users', v1Page([{ id: 'usr_1' }], 'c2'), 3);
+		const perItem = await runWithHints({ ...users, returnAll: false, limit: 1 }, pages, { items });
 		expect(perItem.items).toHaveLength(3);
 		expect(perItem.hints).toEqual([]);
 	});
@@ -110,29 +101,20 @@ describe('execution hints: what a run cost', () => {
 		const first = await runWithHints(parameters, pages, { items });
 		const second = await runWithHints(parameters, pages, { items });
 		expect(first.items).toHaveLength(3);
-		expect(first.hints).toEqual([
-			{
-				message: 'This run read 3 pages and sent 3 requests to the CRM.',
-				type: 'info',
-				location: 'outputPane',
-			},
-		]);
+		const message = 'This run read 3 pages and sent 3 requests to the CRM.';
+		expect(first.hints).toEqual([{ message, type: 'info', location: 'outputPane' }]);
 		expect(second.hints).toEqual(first.hints);
 	});
 
 	it('a 429 waited out says so: requests, total wait and answers 429', async () => {
-		const run = await runWithHints(
-			{ resource: 'product', operation: 'get', productId: 'prd_1' },
-			(scope) =>
-				scope
-					.get('/api/v1/products/prd_1')
-					.reply(
-						429,
-						{ error: { code: 'RATE_LIMITED', message: 'Too many requests' } },
-						{ 'Retry-After': '2' },
-					)
-					.get('/api/v1/products/prd_1')
-					.reply(200, { id: 'prd_1', name: 'Hour' }),
+		const limited = { error: { code: 'RATE_LIMITED', message: 'Too many requests' } };
+		const product = { resource: 'product', operation: 'get', productId: 'prd_1' };
+		const run = await runWithHints(product, (scope) =>
+			scope
+				.get('/api/v1/products/prd_1')
+				.reply(429, limited, { 'Retry-After': '2' })
+				.get('/api/v1/products/prd_1')
+				.reply(200, { id: 'prd_1', name: 'Hour' }),
 		);
 		expect(run.items).toHaveLength(1);
 		expect(sleepMock).toHaveBeenCalledTimes(1);

@@ -78,7 +78,7 @@ interface Case {
 	mock: (times?: number) => void;
 }
 
-function caseOf(
+function row(
 	label: string,
 	parameters: INodeParameters,
 	record: IDataObject,
@@ -91,28 +91,14 @@ function caseOf(
 }
 
 const many = (resource: string) => ({ resource, operation: 'getMany', limit: 1 });
+const get = (resource: string, id: INodeParameters) => ({ resource, operation: 'get', ...id });
 const CASES: Case[] = [
-	caseOf(
-		'Lead → Get',
-		{ resource: 'lead', operation: 'get', leadId: byId('lead_1') },
-		LEAD,
-		'/api/v1/leads/lead_1',
-	),
-	caseOf('Lead → Get Many', many('lead'), LEAD, '/api/v1/leads', v1Page([LEAD])),
-	caseOf(
-		'Client → Get',
-		{ resource: 'client', operation: 'get', clientId: 'cli_1' },
-		CLIENT,
-		'/api/v1/clients/cli_1',
-	),
-	caseOf(
-		'Product → Get',
-		{ resource: 'product', operation: 'get', productId: 'prd_1' },
-		PRODUCT,
-		'/api/v1/products/prd_1',
-	),
-	caseOf('User → Get Many', many('user'), USER, '/api/v1/users', v1Page([USER])),
-	caseOf('Contact → Get Many', many('contact'), CONTACT, '/api/v2/contacts', v2Page([CONTACT])),
+	row('Lead → Get', get('lead', { leadId: byId('lead_1') }), LEAD, '/api/v1/leads/lead_1'),
+	row('Lead → Get Many', many('lead'), LEAD, '/api/v1/leads', v1Page([LEAD])),
+	row('Client → Get', get('client', { clientId: 'cli_1' }), CLIENT, '/api/v1/clients/cli_1'),
+	row('Product → Get', get('product', { productId: 'prd_1' }), PRODUCT, '/api/v1/products/prd_1'),
+	row('User → Get Many', many('user'), USER, '/api/v1/users', v1Page([USER])),
+	row('Contact → Get Many', many('contact'), CONTACT, '/api/v2/contacts', v2Page([CONTACT])),
 ];
 
 /** A run of a node saved with version 3 (Simplify's last version) unless said. */

@@ -1,8 +1,4 @@
-/**
- * The node's subtitle (under its name on the canvas), evaluated as n8n's editor evaluates it: the subtitle expression
- * through n8n-workflow's Expression engine, with the node's parameters as n8n loads them (defaults filled in).
- */
-
+/** The node's subtitle on the canvas, evaluated through n8n-workflow's Expression engine as the editor does. */
 import { RESOURCES } from '../../../nodes/CrmInvoicing/actions/resources';
 import { CrmInvoicing } from '../../../nodes/CrmInvoicing/CrmInvoicing.node';
 import { createExecuteContext } from '../../helpers/harness';

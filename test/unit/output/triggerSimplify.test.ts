@@ -2,16 +2,8 @@
 import type { IDataObject, INodeParameters } from 'n8n-workflow';
 
 import { SIMPLIFIED_FIELDS } from '../../../nodes/CrmInvoicing/shared/simplify';
-import { signedHeaders } from '../../helpers/signing';
-import { createWebhookContext } from '../../helpers/harness';
 import { useNock } from '../../helpers/nock';
-import {
-	nextMessageId,
-	nodeType,
-	nowSeconds,
-	SECRET,
-	storedSubscription,
-} from '../../helpers/trigger';
+import { deliver as deliverSigned, eventBody, nodeType } from '../../helpers/trigger';
 
 useNock();
 
@@ -34,7 +26,8 @@ const LEAD_PAYLOAD = {
 };
 /** The lead's simplified fields the payload has, in their order. */
 const IN_ORDER = 'id name email mobile title value stageId archived createdAt'.split(' ');
-const TIMESTAMP = '2026-11-23T01:00:00.000Z';
+/** The timestamp of eventBody(). */
+const TIMESTAMP = '2024-05-01T10:00:00.000Z';
 
 async function deliver(
 	event: string,
@@ -42,19 +35,11 @@ async function deliver(
 	parameters: INodeParameters,
 	typeVersion?: number,
 ): Promise<IDataObject[]> {
-	const rawBody = Buffer.from(JSON.stringify({ event, timestamp: TIMESTAMP, payload }), 'utf8');
-	const id = nextMessageId();
-	const parts = createWebhookContext({
-		nodeType,
-		parameters: { events: ['lead.created', 'deal.stage_changed'], ...parameters },
-		staticData: storedSubscription(),
-		headers: signedHeaders([SECRET], id, nowSeconds(), rawBody),
-		rawBody,
-		typeVersion,
-	});
-	const result = await nodeType.webhook.call(parts.context);
-	expect(parts.response.statusCode).toBe(200);
-	return (result.workflowData?.[0] ?? []).map((item) => item.json);
+	const events = { events: ['lead.created', 'deal.stage_changed'], ...parameters };
+	const rawBody = eventBody(event, payload);
+	const delivered = await deliverSigned({ rawBody, parameters: events, typeVersion });
+	expect(delivered.status).toBe(200);
+	return delivered.items;
 }
 
 const simplifiedLead = Object.fromEntries(

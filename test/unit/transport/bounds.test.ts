@@ -1,6 +1,8 @@
 /* eslint-disable -- not shipped: eslint.dev.config.mjs lints this file, not n8n's node rules */
 /** The request function against the sandbox's real HTTP faults: deadline, byte cap, 2xx shape, redaction, stop (TLS: errors.test). */
 
+import type { INodeParameters } from 'n8n-workflow';
+
 import { CrmInvoicing } from '../../../nodes/CrmInvoicing/CrmInvoicing.node';
 import { CrmInvoicingTrigger } from '../../../nodes/CrmInvoicing/CrmInvoicingTrigger.node';
 import { apiRequest, readList } from '../../../nodes/CrmInvoicing/shared/transport';
@@ -56,6 +58,9 @@ const leadGet = {
 	leadId: { __rl: true, mode: 'id', value: 'lead_1' },
 };
 
+const run = (parameters: INodeParameters, typeVersion?: number) =>
+	runNode({ nodeType: new CrmInvoicing(), parameters, typeVersion, credentials: credentials() });
+
 async function waitUntil(check: () => boolean, timeoutMs = 3_000): Promise<void> {
 	const deadline = Date.now() + timeoutMs;
 	while (!check()) {
@@ -67,29 +72,22 @@ async function waitUntil(check: () => boolean, timeoutMs = 3_000): Promise<void>
 const closedByClient = () => waitUntil(() => sandbox.streams[0]?.closedByClient === true);
 
 describe('a wall-clock deadline per attempt', () => {
-	const trigger = { nodeType: new CrmInvoicingTrigger(), parameters: { events: ['lead.created'] } };
+	const trigger = () => ({
+		nodeType: new CrmInvoicingTrigger(),
+		parameters: { events: ['lead.created'] },
+		credentials: credentials(),
+	});
 	it.each<[string, () => ApiContext]>([
 		['an execution', () => context()],
 		// The trigger's checkExists, create and delete run in a hook context, which has no execution signal.
 		[
 			'a hook context',
-			() =>
-				createHookContext({
-					...trigger,
-					credentials: credentials(),
-					webhookUrl: 'https://n8n.example.com/webhook/x',
-				}).context,
+			() => createHookContext({ ...trigger(), webhookUrl: 'https://x.test/w' }).context,
 		],
 		// A delivery with Output Full Record, which must answer within the CRM's 20 s.
 		[
 			'a webhook context',
-			() =>
-				createWebhookContext({
-					...trigger,
-					credentials: credentials(),
-					headers: {},
-					rawBody: Buffer.from('{}'),
-				}).context,
+			() => createWebhookContext({ ...trigger(), headers: {}, rawBody: Buffer.from('{}') }).context,
 		],
 	])(
 		'in %s, stops a body that trickles 1 byte per interval at the deadline, and says the answer had started',
@@ -180,14 +178,7 @@ describe('honest success: a 2xx is checked against the shape the operation needs
 			additionalFields: {},
 		};
 
-		const error = await errorOf(
-			runNode({
-				nodeType: new CrmInvoicing(),
-				parameters,
-				typeVersion: 2,
-				credentials: credentials(),
-			}),
-		);
+		const error = await errorOf(run(parameters, 2));
 
 		expect(error.message).toBe(
 			'The CRM API answered POST /api/v1/leads with 200 (text/html) and text starting "<html> <head><title>200 OK</title></head> <body> <center><h1>200 OK</h1></center> <hr><center>nginx</center> </body> </h…", not a record (a JSON object with an "id")',
@@ -199,9 +190,7 @@ describe('honest success: a 2xx is checked against the shape the operation needs
 	it('Lead → Get on a 200 JSON without id is an error', async () => {
 		addFault({ status: 200, body: { name: 'Jane' }, method: 'GET' });
 
-		const error = await errorOf(
-			runNode({ nodeType: new CrmInvoicing(), parameters: leadGet, credentials: credentials() }),
-		);
+		const error = await errorOf(run(leadGet));
 
 		expect(error.message).toBe(
 			'The CRM API answered GET /api/v1/leads/lead_1 with 200 (application/json; charset=utf-8) and an object with the keys name, not a record (a JSON object with an "id")',

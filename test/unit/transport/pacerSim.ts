@@ -1,9 +1,5 @@
 /* eslint-disable -- not shipped: eslint.dev.config.mjs lints this file, not n8n's node rules */
-/**
- * A fake clock and a simulated CRM rate limit for the pacer's unit tests: time moves only when a test says so, the
- * pacer's one timer runs on that clock, and the "server" counts requests per key the way the sandbox does (a fixed
- * window that starts with the first request after the last one ended; `RateLimit-Reset` in whole seconds, at least 1).
- */
+/** A fake clock the pacer's timer runs on, and a CRM rate limit counted per key as the sandbox counts it. */
 import type { IDataObject } from 'n8n-workflow';
 
 import { sha256 } from '../../../nodes/CrmInvoicing/shared/hash';
@@ -93,7 +89,7 @@ export interface SentRequest {
 	process: number;
 }
 
-/** A CRM's per-key rate limit as the sandbox keeps it. `announce: false`: answers carry no RateLimit-* headers. */
+/** A CRM's per-key fixed window, from the first request after the last window ended; `announce: false`: no headers. */
 export class FixedWindowServer {
 	readonly sent: SentRequest[] = [];
 
@@ -126,11 +122,14 @@ export class FixedWindowServer {
 
 	/** The most requests accepted (not 429) in any span of the window's length. */
 	busiestWindow(): number {
-		const accepted = this.sent.filter((request) => request.status !== 429);
-		return busiestWindow(
-			accepted.map((request) => request.at),
-			this.windowMs,
-		);
+		const times = this.sent.filter((sent) => sent.status !== 429).map((sent) => sent.at);
+		let most = 0;
+		for (let start = 0; start < times.length; start++) {
+			let end = start;
+			while (end < times.length && times[end] < times[start] + this.windowMs) end++;
+			most = Math.max(most, end - start);
+		}
+		return most;
 	}
 
 	get refused(): number {
@@ -144,10 +143,7 @@ export interface Outcome {
 	finishedAt?: number;
 }
 
-/**
- * One request as the transport makes it: takes a turn, is counted by the server, gets its answer `latencyMs` later,
- * settles the turn, and after a 429 asks again with the same ticket (at most 5 times).
- */
+/** One request as the transport makes it; after a 429 it asks again with the same ticket (at most 5 times). */
 export async function request(
 	server: FixedWindowServer,
 	pacer: RateLimitPacer,
@@ -206,17 +202,6 @@ export function pacerAndServer(
 ): { time: FakeTime; pacer: RateLimitPacer; server: FixedWindowServer } {
 	const { time, pacer } = pacerAt();
 	return { time, pacer, server: new FixedWindowServer(time, limit, windowMs, announce) };
-}
-
-/** The most of `times` (sorted) in any span of `windowMs`. */
-function busiestWindow(times: number[], windowMs: number): number {
-	let most = 0;
-	for (let start = 0; start < times.length; start++) {
-		let end = start;
-		while (end < times.length && times[end] < times[start] + windowMs) end++;
-		most = Math.max(most, end - start);
-	}
-	return most;
 }
 
 /** Send times of `count` requests made one after the other, each as soon as the pacer lets it go. */

@@ -50,123 +50,81 @@ const v2 = (data: IDataObject[], nextCursor: string | null, hasMore = !!nextCurs
 const endless = (n: number) => v1(records('lead', 100, n * 100 + 1), `c${n + 1}`);
 
 /** Pages of `sizes` records numbered on, each naming the next cursor (c2, c3, …), the last one `last`. */
-function chain(sizes: number[], last: string | null = null, version?: 'v2'): IDataObject[] {
+function chain(sizes: number[], last: string | null, version?: ListSpec['version']): IDataObject[] {
 	let from = 1;
 	return sizes.map((size, n) => {
 		const items = records('l', size, from);
 		from += size;
 		const next = n === sizes.length - 1 ? last : `c${n + 2}`;
-		return version ? v2(items, next) : v1(items, next);
+		return version === 'v2' ? v2(items, next) : v1(items, next);
 	});
 }
-
-/** The queries asking `sizes` records in turn, from the second on with the cursor c2, c3, …. */
-const asks = (sizes: number[], param = 'limit', filters = '') =>
-	sizes.map((size, n) => `?${filters}${param}=${size}${n ? `&cursor=c${n + 1}` : ''}`);
 
 type Want = { returnAll: boolean; limit?: number };
 const ALL: Want = { returnAll: true };
 const V2 = { version: 'v2' } as const;
+const FILTERS = { qs: { search: 'acme corp', archived: false, stageId: 'lst_new' } };
 /** A page that says there is no more, but still names a cursor. */
 const stale = (items: IDataObject[], page: typeof v1 | typeof v2 = v1) =>
 	page(items, 'stale', false);
 const limit = (count: number): Want => ({ returnAll: false, limit: count });
 
+/** The paths asking `sizes` records of the list `spec` in turn, from the second on with the cursor c2, c3, …. */
+function asked(spec: Partial<ListSpec>, sizes: number[]): string[] {
+	const prefix = spec.version === 'v2' ? '/api/v2/list?' : '/api/v1/list?';
+	const param = spec.version === 'v2' ? 'pageSize' : 'limit';
+	const filters = spec.qs ? 'search=acme%20corp&archived=false&stageId=lst_new&' : '';
+	return sizes.map(
+		(size, n) => `${prefix}${filters}${param}=${size}${n ? `&cursor=c${n + 1}` : ''}`,
+	);
+}
+
+/** Reads the list `spec` served by `pages`: the records, and the paths nock saw. */
+async function readOver(spec: Partial<ListSpec>, want: Want, pages: IDataObject[]) {
+	const seen = servePages(spec.version === 'v2' ? '/api/v2/list' : '/api/v1/list', pages);
+	const list = await readList.call(freshContext().context, { path: '/list', ...spec }, want);
+	return { list, seen };
+}
+
 describe('readList: pages, limits and cursors', () => {
-	it.each<[string, Partial<ListSpec>, Want, IDataObject[], string[], number]>([
-		[
-			'Return All over 3 pages asks limit=100 on every page and passes the cursor',
-			{},
-			ALL,
-			chain([100, 100, 20]),
-			asks([100, 100, 100]),
-			220,
-		],
-		[
-			'Limit 250 asks for 100, 100, 50: exactly 3 requests',
-			{},
-			limit(250),
-			chain([100, 100, 50], 'c4'),
-			asks([100, 100, 50]),
-			250,
-		],
-		[
-			'a page holding more than asked: never past the limit',
-			{},
-			limit(30),
-			chain([40], 'c2'),
-			asks([30]),
-			30,
-		],
-		['a page with fewer and hasMore false stops', {}, limit(30), chain([12]), asks([30]), 12],
-		[
-			'a page without nextCursor stops',
-			{},
-			ALL,
-			[v1(records('l', 5), undefined, true)],
-			asks([100]),
-			5,
-		],
-		[
-			'hasMore false stops despite a nextCursor',
-			{},
-			ALL,
-			[stale(records('l', 100))],
-			asks([100]),
-			100,
-		],
-		['an empty result is [] after one request', {}, ALL, chain([0]), asks([100]), 0],
-		['Limit 0 sends no request', {}, limit(0), [], [], 0],
-		[
-			'the filters stay on every page',
-			{ qs: { search: 'acme corp', archived: false, stageId: 'lst_new' } },
-			ALL,
-			chain([100, 1]),
-			asks([100, 100], 'limit', 'search=acme%20corp&archived=false&stageId=lst_new&'),
-			101,
-		],
-		[
-			'v2 asks pageSize (not limit) under /api/v2 and follows meta.nextCursor',
-			V2,
-			ALL,
-			chain([100, 100, 7], null, 'v2'),
-			asks([100, 100, 100], 'pageSize'),
-			207,
-		],
-		[
-			'v2 with a limit asks for what is still missing',
-			V2,
-			limit(120),
-			chain([100, 20], 'c3', 'v2'),
-			asks([100, 20], 'pageSize'),
-			120,
-		],
-		[
-			'v2 meta.hasMore false stops despite a nextCursor',
-			V2,
-			ALL,
-			[stale(records('l', 3), v2)],
-			asks([100], 'pageSize'),
-			3,
-		],
-		['v2 without meta stops', V2, ALL, [{ data: records('l', 2) }], asks([100], 'pageSize'), 2],
-		['v2 empty result is []', V2, ALL, chain([0], null, 'v2'), asks([100], 'pageSize'), 0],
-	])('%s', async (_name, spec, want, pages, queries, count) => {
-		const prefix = spec.version === 'v2' ? '/api/v2/list' : '/api/v1/list';
-		const seen = servePages(prefix, pages);
+	// Rows: the sizes of the pages served (c2, c3, … naming the next, the last page `last`), the sizes asked, the count.
+	it.each<[string, Partial<ListSpec>, Want, number[], string | null, number[], number]>([
+		['Return All: 3 pages, the cursor passed', {}, ALL, [100, 100, 20], null, [100, 100, 100], 220],
+		['Limit 250 asks 100, 100, 50', {}, limit(250), [100, 100, 50], 'c4', [100, 100, 50], 250],
+		['a page holding more than asked', {}, limit(30), [40], 'c2', [30], 30],
+		['a page with fewer and hasMore false stops', {}, limit(30), [12], null, [30], 12],
+		['an empty result is [] after one request', {}, ALL, [0], null, [100], 0],
+		['Limit 0 sends no request', {}, limit(0), [], null, [], 0],
+		['the filters stay on every page', FILTERS, ALL, [100, 1], null, [100, 100], 101],
+		['v2: pageSize, /api/v2, meta.nextCursor', V2, ALL, [100, 100, 7], null, [100, 100, 100], 207],
+		['v2 with a limit asks what is missing', V2, limit(120), [100, 20], 'c3', [100, 20], 120],
+		['v2 empty result is []', V2, ALL, [0], null, [100], 0],
+	])('%s', async (_name, spec, want, served, last, sizes, count) => {
+		const { list, seen } = await readOver(spec, want, chain(served, last, spec.version));
 
-		const list = await readList.call(freshContext().context, { path: '/list', ...spec }, want);
-
-		expect(seen).toEqual(queries.map((query) => `${prefix}${query}`));
+		expect(seen).toEqual(asked(spec, sizes));
 		expect(list).toHaveLength(count);
 		if (count > 0) expect(list[count - 1]).toEqual({ id: `l_${count}` });
+	});
+
+	it.each<[string, Partial<ListSpec>, IDataObject, number]>([
+		['a page without nextCursor', {}, v1(records('l', 5), undefined, true), 5],
+		['hasMore false despite a nextCursor', {}, stale(records('l', 100)), 100],
+		['v2 meta.hasMore false despite a nextCursor', V2, stale(records('l', 3), v2), 3],
+		['v2 without meta', V2, { data: records('l', 2) }, 2],
+	])('%s: stops after one page', async (_name, spec, page, count) => {
+		const { list, seen } = await readOver(spec, ALL, [page]);
+
+		expect(seen).toEqual(asked(spec, [100]));
+		expect(list).toHaveLength(count);
+		expect(list[count - 1]).toEqual({ id: `l_${count}` });
 	});
 
 	it('reads the credential once per execution however many pages, and again in a new execution', async () => {
 		const { context, credentialsHelper } = freshContext();
 		const getCredentials = jest.spyOn(context, 'getCredentials');
 		const other = freshContext();
-		servePages('/api/v1/leads', [...chain([100, 1]), v1([], null)]);
+		servePages('/api/v1/leads', [...chain([100, 1], null), v1([], null)]);
 		servePages('/api/v1/users', [v1(records('u', 3), null)]);
 
 		await readList.call(context, { path: '/leads' }, ALL);

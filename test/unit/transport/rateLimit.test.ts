@@ -183,33 +183,23 @@ describe('a 429 through the transport', () => {
 		},
 	);
 
-	// Issue 40: `Retry-After: 0.001` on every 429 drew 21 requests in a burst. A CRM whose clock is 30 s behind,
-	// without a Date header, names a time already past. Each backs off alike, within RETRY's 3 minutes of waiting.
-	it.each([
-		['0.001', [0, 10, 20, 40, 60], 'Retry-After asked for less than a second again'],
-		// Which other answers give no usable wait, and the wait they get instead: rateLimitWait's table above.
-	])(
-		'429s with Retry-After: %s forever → 6 requests, waits of %p s, then an error that says why',
-		async (retryAfter, waits, why) => {
-			const seen: SeenRequest[] = [];
-			const body = { error: { code: 'RATE_LIMITED', message: 'Slow down' } };
-			replyLogging(nock(BASE).get(LEAD_1).times(30), seen, 429, body, {
-				'Retry-After': retryAfter,
-			});
+	// Issue 40: `Retry-After: 0.001` on every 429 drew 21 requests in a burst. Which other answers give no usable
+	// wait, and the wait they get instead: rateLimitWait's table above.
+	it('429s with Retry-After: 0.001 forever → 6 requests, backing off 10, 20, 40, 60 s, then an error that says why', async () => {
+		const seen: SeenRequest[] = [];
+		const body = { error: { code: 'RATE_LIMITED', message: 'Slow down' } };
+		replyLogging(nock(BASE).get(LEAD_1).times(30), seen, 429, body, { 'Retry-After': '0.001' });
 
-			const error = await errorOf(getLead());
+		const error = await errorOf(getLead());
 
-			expect(seen).toHaveLength(6);
-			expect(waitsInSeconds().filter((seconds) => seconds > 0)).toEqual(
-				waits.filter((seconds) => seconds > 0),
-			);
-			expect(error.message).toBe(
-				`The CRM API answered 429 (rate limit) and gave no usable wait (${why}), so the node would wait 60 s before the next request; the node waits at most 3 min for a request and had waited 2 min, so it did not wait`,
-			);
-			expect(error.httpCode).toBe('429');
-			nock.cleanAll();
-		},
-	);
+		expect(seen).toHaveLength(6);
+		expect(waitsInSeconds().filter((seconds) => seconds > 0)).toEqual([10, 20, 40, 60]);
+		expect(error.message).toBe(
+			'The CRM API answered 429 (rate limit) and gave no usable wait (Retry-After asked for less than a second again), so the node would wait 60 s before the next request; the node waits at most 3 min for a request and had waited 2 min, so it did not wait',
+		);
+		expect(error.httpCode).toBe('429');
+		nock.cleanAll();
+	});
 });
 
 // When a window's headers hold a request back: the RateLimitPacer table above and pacer.test.

@@ -46,14 +46,11 @@ const SPELLINGS: Record<string, string> = {
 	'URL-encoded, then \\uXXXX': encodeURIComponent(KEY).replace(/%/g, '\\u0025'),
 };
 
-/** A text (an answer that is not JSON, a header) is redacted as a text. */
-const redactSecrets = (text: string, secrets: readonly string[]): string =>
-	redactValue(text, secrets);
 const shows = (text: string): string[] => FRAGMENTS.filter((fragment) => text.includes(fragment));
 
-describe('redactSecrets: every spelling of the key in a text', () => {
+describe('redactValue of a text: every spelling of the key in a text', () => {
 	it.each(Object.entries(SPELLINGS))('%s', (_name, spelling) => {
-		const redacted = redactSecrets(`The API key ${spelling} is not valid; again: "${spelling}".`, [
+		const redacted = redactValue(`The API key ${spelling} is not valid; again: "${spelling}".`, [
 			KEY,
 		]);
 		expect(redacted).toBe(`The API key ${REDACTED} is not valid; again: "${REDACTED}".`);
@@ -61,25 +58,25 @@ describe('redactSecrets: every spelling of the key in a text', () => {
 
 	it('leaves escapes and texts that are not the key as they are, and ignores keys shorter than 4 characters', () => {
 		const text = 'a\\/b \\u002b %2F &amp; sk_live_R3dact/Me9+ (most of the key, not all of it)';
-		expect(redactSecrets(text, [KEY])).toBe(text);
-		expect(redactSecrets('a bad day', secretSpellings('a'))).toBe('a bad day');
+		expect(redactValue(text, [KEY])).toBe(text);
+		expect(redactValue('a bad day', secretSpellings('a'))).toBe('a bad day');
 	});
 
 	it('finds a key that holds a quote, JSON-escaped', () => {
 		const quoted = 'sk_live_a+b/c=d"e';
-		expect(redactSecrets(`in JSON ${JSON.stringify(quoted)}`, [quoted])).toBe(
+		expect(redactValue(`in JSON ${JSON.stringify(quoted)}`, [quoted])).toBe(
 			`in JSON "${REDACTED}"`,
 		);
 	});
 
 	it('finds a key that itself holds %, \\ or &, written plainly', () => {
 		const odd = 'sk_%41\\u0042&amp;x';
-		expect(redactSecrets(`key ${odd}!`, [odd])).toBe(`key ${REDACTED}!`);
+		expect(redactValue(`key ${odd}!`, [odd])).toBe(`key ${REDACTED}!`);
 	});
 
 	it('finds the key right after a near miss (overlapping prefixes)', () => {
 		const key = 'aab/aab/aac';
-		expect(redactSecrets('aab/aab/aab\\/aab/aac end', [key])).toBe(`aab/aab/${REDACTED} end`);
+		expect(redactValue('aab/aab/aab\\/aab/aac end', [key])).toBe(`aab/aab/${REDACTED} end`);
 	});
 });
 
@@ -88,13 +85,13 @@ describe('decoding runs to a fixed point, within a bound', () => {
 		Array.from({ length: times }).reduce<string>((text) => encodeURIComponent(text), KEY);
 
 	it('finds the key URL-encoded 8 times, and withholds a text still decoding after 8 rounds', () => {
-		expect(redactSecrets(`key ${encoded(8)} end`, [KEY])).toBe(`key ${REDACTED} end`);
-		expect(redactSecrets(`key ${encoded(9)} end`, [KEY])).toBe(REDACTED);
+		expect(redactValue(`key ${encoded(8)} end`, [KEY])).toBe(`key ${REDACTED} end`);
+		expect(redactValue(`key ${encoded(9)} end`, [KEY])).toBe(REDACTED);
 	});
 
 	it('redacts the key at every depth of one text, shown as decoded to the deepest', () => {
 		const text = `a ${encodeURIComponent(KEY)} b ${encoded(3)} c %2541`;
-		expect(redactSecrets(text, [KEY])).toBe(`a ${REDACTED} b ${REDACTED} c A`);
+		expect(redactValue(text, [KEY])).toBe(`a ${REDACTED} b ${REDACTED} c A`);
 	});
 });
 
@@ -121,21 +118,13 @@ describe('redactValue: every string and key of a parsed answer', () => {
 		expect(inner).toBe(REDACTED);
 	});
 
-	it('keeps a key named "__proto__" an own key when it rebuilds an object, and the prototype untouched', () => {
-		const parsed = JSON.parse(`{"__proto__":{"x":1},"${KEY}":2}`) as Record<string, unknown>;
-		const redacted = redactValue(parsed, [KEY]) as Record<string, unknown>;
-		expect(Object.keys(redacted)).toEqual(['__proto__', REDACTED]);
-		expect(Object.getPrototypeOf(redacted)).toBe(Object.prototype);
-	});
-
-	it('redacts the value of a key named "__proto__" in place, the prototype untouched', () => {
-		const parsed = JSON.parse(`{"__proto__":"key ${KEY}","n":["${KEY}"]}`) as Record<
-			string,
-			unknown
-		>;
-		const redacted = redactValue(parsed, [KEY]);
-		expect(JSON.stringify(redacted)).toBe(`{"__proto__":"key ${REDACTED}","n":["${REDACTED}"]}`);
-		expect(Object.getPrototypeOf(redacted)).toBe(Object.prototype);
+	it('keeps a key named "__proto__" an own key when it rebuilds an object, redacts its value in place, the prototype untouched', () => {
+		const rebuilt = redactValue(JSON.parse(`{"__proto__":{"x":1},"${KEY}":2}`), [KEY]) as object;
+		expect(Object.keys(rebuilt)).toEqual(['__proto__', REDACTED]);
+		expect(Object.getPrototypeOf(rebuilt)).toBe(Object.prototype);
+		const inPlace = redactValue(JSON.parse(`{"__proto__":"key ${KEY}","n":["${KEY}"]}`), [KEY]);
+		expect(JSON.stringify(inPlace)).toBe(`{"__proto__":"key ${REDACTED}","n":["${REDACTED}"]}`);
+		expect(Object.getPrototypeOf(inPlace)).toBe(Object.prototype);
 	});
 
 	it('redacts a text (an answer that is not JSON) as a text', () => {
@@ -143,7 +132,7 @@ describe('redactValue: every string and key of a parsed answer', () => {
 	});
 });
 
-// Each spelling: the redactSecrets table above; here that the request function and the node's output use it.
+// Each spelling: the redactValue table above; here that the request function and the node's output use it.
 describe('in the request function, with the key in the credential', () => {
 	const JSON_TYPE = { 'Content-Type': 'application/json' };
 	const escapedBody = (spelling: string) =>
@@ -223,7 +212,7 @@ describe('secretSpellings: the key as it is, and base64 / base64url-encoded at a
 		const spellings = secretSpellings(KEY);
 		for (const encoding of ['base64', 'base64url'] as const) {
 			const encoded = Buffer.from(`${'x'.repeat(before)}${KEY}!`).toString(encoding);
-			const redacted = redactSecrets(`auth ${encoded} end`, spellings);
+			const redacted = redactValue(`auth ${encoded} end`, spellings);
 			expect(redacted).toContain(REDACTED);
 			// Around the redaction stand at most the characters that also encode a neighbouring byte.
 			expect(
@@ -257,7 +246,7 @@ describe('mayHoldSecret: the first look at the raw text never misses what the wa
 				const walked = JSON.stringify(redactValue(JSON.parse(text), spellings));
 				if (walked !== JSON.stringify(JSON.parse(text)))
 					expect(mayHoldSecret(text, spellings)).toBe(true);
-				if (redactSecrets(text, spellings) !== text)
+				if (redactValue(text, spellings) !== text)
 					expect(mayHoldSecret(text, spellings)).toBe(true);
 			}),
 			{ numRuns: 500 },

@@ -26,18 +26,13 @@ jest.mock('n8n-workflow', () => ({
 setUpNock();
 const sleepMock = mockedSleep();
 
+/** RateLimit-* headers of a spent window that resets in `reset` seconds. */
+const spent = (reset: string) => ({ 'RateLimit-Remaining': '0', 'RateLimit-Reset': reset });
+
 describe('waits are bounded', () => {
 	it.each([
-		[
-			'Retry-After: 3600',
-			{ 'Retry-After': '3600', 'RateLimit-Remaining': '0', 'RateLimit-Reset': '3600' },
-			'1 h',
-		],
-		[
-			'a RateLimit-Reset far in the future',
-			{ 'RateLimit-Remaining': '0', 'RateLimit-Reset': '99999999' },
-			'.+',
-		],
+		['Retry-After: 3600', { 'Retry-After': '3600', ...spent('3600') }, '1 h'],
+		['a RateLimit-Reset far in the future', spent('99999999'), '.+'],
 		['a Retry-After beyond 2^31 ms', { 'Retry-After': String(2 ** 31) }, '.+'],
 	])(
 		'a 429 with %s fails at once, says how long was asked, sets no timer, and is not remembered',
@@ -68,9 +63,7 @@ describe('waits are bounded', () => {
 
 	it('a 2xx announcing a spent window for an hour holds the next request back at most RETRY.maxWaitMs', async () => {
 		const apiKey = 'sk_test_long_reset';
-		nock(BASE)
-			.get(LEAD_1)
-			.reply(200, { id: 'lead_1' }, { 'RateLimit-Remaining': '0', 'RateLimit-Reset': '3600' });
+		nock(BASE).get(LEAD_1).reply(200, { id: 'lead_1' }, spent('3600'));
 		nock(BASE)
 			.get('/api/v1/leads/lead_2')
 			.reply(200, { id: 'lead_2' }, { 'RateLimit-Remaining': '59', 'RateLimit-Reset': '60' });

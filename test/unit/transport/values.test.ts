@@ -1,5 +1,4 @@
 import { NodeApiError } from 'n8n-workflow';
-import type { INode } from 'n8n-workflow';
 
 import {
 	BoundedMap,
@@ -16,15 +15,10 @@ import {
 	describeValue,
 	headerValue,
 } from '../../../nodes/CrmInvoicing/shared/values';
+import { CrmInvoicing } from '../../../nodes/CrmInvoicing/CrmInvoicing.node';
+import { createExecuteContext } from '../../helpers/harness';
 
-const node: INode = {
-	id: 'n1',
-	name: 'CRM Invoicing',
-	type: 'n8n-nodes-crm-invoicing.crmInvoicing',
-	typeVersion: 2,
-	position: [0, 0],
-	parameters: {},
-};
+const { node } = createExecuteContext({ nodeType: new CrmInvoicing(), parameters: {} });
 
 describe('the shared readers of answers, errors and headers', () => {
 	it('reads a header whatever its case, the first of repeated values, and every value', () => {
