@@ -49,12 +49,8 @@ interface Poll {
 	requests: number;
 }
 
-/** The warnings the last poll wrote to n8n's log (see poll()). */
+/** The warnings the last poll logged, and whether it left the static data marked changed (for a fresh memory object). */
 let warnings: string[] = [];
-/**
- * Whether the last poll left the workflow's static data marked changed, as n8n reads it to store it (see poll()).
- * Only meaningful for a memory object the harness had not seen before: n8n wraps it once, when it loads the workflow.
- */
 let changed = false;
 
 /** One poll with `memory` as the node's static data (the same object across polls, as n8n keeps it). */
@@ -107,11 +103,8 @@ async function primed(parameters: INodeParameters = {}): Promise<IDataObject> {
 	return memory;
 }
 
-/**
- * One poll as n8n 2.41's durable scheduler runs it: the static data is the cursor row read back from the database (a
- * fresh copy each poll), and n8n writes the row (with the execution, or alone) only when the poll left the static data
- * marked changed. A poll that changed what it remembers without marking it would lose the change: none does.
- */
+/** One poll as n8n 2.41's durable scheduler runs it: the static data is a fresh copy of the stored row, which n8n
+ * writes only when the poll marked the static data changed (a change left unmarked would be lost: fails here). */
 async function scheduledPoll(
 	row: { cursor: string; writes: number },
 	parameters: INodeParameters,
@@ -147,6 +140,22 @@ async function importOld(): Promise<IDataObject> {
 }
 
 const store = (): Store => sandbox.state as Store;
+const leadIds = () =>
+	store()
+		.leads.values()
+		.map((lead) => lead.id)
+		.sort();
+
+/** Runs `work` with Date.now `ms` ahead of the real clock. */
+async function ahead(ms: number, work: () => Promise<void>): Promise<void> {
+	const realNow = Date.now.bind(Date);
+	const clock = jest.spyOn(Date, 'now').mockImplementation(() => realNow() + ms);
+	try {
+		await work();
+	} finally {
+		clock.mockRestore();
+	}
+}
 
 /** The CRM's next answer to a list request is one page of `items` (after `delayMs`). */
 function listOnce(items: unknown[], delayMs?: number): void {
@@ -183,10 +192,7 @@ describe.each(CASES)('personality %s, list order %s', (personality, order) => {
 	it('emits nothing on the first poll and remembers the leads that exist; then each new lead exactly once, oldest first, as Lead → Get gives it, with _event newLead', async () => {
 		const memory: IDataObject = {};
 		expect((await poll(memory)).items).toEqual([]);
-		const existing = store()
-			.leads.values()
-			.map((lead) => lead.id);
-		expect(Object.keys(memory.leads as object).sort()).toEqual(existing.sort());
+		expect(Object.keys(memory.leads as object).sort()).toEqual(leadIds());
 		expect((await poll(memory)).items).toEqual([]);
 		const created = [
 			await createLead('New One'),
@@ -201,32 +207,19 @@ describe.each(CASES)('personality %s, list order %s', (personality, order) => {
 		expect((await poll(memory)).items).toEqual([]);
 	});
 
-	it('emits an edited lead once as updatedLead, naming the changed fields', async () => {
-		const parameters = { events: ['newLead', 'updatedLead'] };
+	// With Archived Lead alone selected, an archived lead is the Archived item alone: diff()'s table below.
+	it('emits an edited lead once as updatedLead, naming the changed fields; then, archived, once as archivedLead', async () => {
+		const parameters = { events: ['newLead', 'updatedLead', 'archivedLead'] };
 		const lead = await createLead('Edit Me');
 		const memory = await primed(parameters);
 		await patchLead(String(lead.id), { title: 'CFO', value: 750 });
-		const next = await poll(memory, parameters);
-		expect(next.items).toHaveLength(1);
-		expect(next.items[0]).toMatchObject({
-			id: lead.id,
-			title: 'CFO',
-			value: 750,
-			_event: 'updatedLead',
-		});
-		expect((next.items[0]._changedFields as string[]).sort()).toEqual(['title', 'value']);
-		expect((await poll(memory, parameters)).items).toEqual([]);
-	});
-
-	it('emits a lead that became archived once as archivedLead', async () => {
-		const parameters = { events: ['archivedLead'] };
-		const lead = await createLead('Archive Me');
-		const memory = await primed(parameters);
+		const edited = (await poll(memory, parameters)).items;
+		const updated = { id: lead.id, title: 'CFO', value: 750, _event: 'updatedLead' };
+		expect(edited).toEqual([expect.objectContaining(updated)]);
+		expect((edited[0]._changedFields as string[]).sort()).toEqual(['title', 'value']);
 		archiveLead(String(lead.id));
-		const next = await poll(memory, parameters);
-		expect(next.items).toEqual([
-			expect.objectContaining({ id: lead.id, archived: true, _event: 'archivedLead' }),
-		]);
+		const archived = { id: lead.id, archived: true, _event: 'archivedLead' };
+		expect((await poll(memory, parameters)).items).toEqual([expect.objectContaining(archived)]);
 		expect((await poll(memory, parameters)).items).toEqual([]);
 	});
 });
@@ -270,11 +263,8 @@ describe("under n8n 2.41's durable scheduler with durable cursors", () => {
 				const lead = await call<IDataObject>(sandbox, 'GET', `/api/v1/leads/${id}`);
 				return encodePrint(fingerprint(lead.body, stored().fields));
 			};
-			const existing = store()
-				.leads.values()
-				.map((lead) => lead.id);
 			await scheduledPoll(row, parameters);
-			expect([changed, Object.keys(stored().leads).sort()]).toEqual([true, existing.sort()]);
+			expect([changed, Object.keys(stored().leads).sort()]).toEqual([true, leadIds()]);
 			await scheduledPoll(row, parameters);
 			expect(changed).toBe(false);
 			const id = String((await createLead('Remembered')).id);
@@ -293,15 +283,9 @@ describe("under n8n 2.41's durable scheduler with durable cursors", () => {
 			expect(row.writes).toBe(3);
 			// A Full Read Interval on, the full read that finds nothing moves the time of the last full read: only that.
 			const before = stored();
-			const realNow = Date.now.bind(Date);
-			const clock = jest
-				.spyOn(Date, 'now')
-				.mockImplementation(() => realNow() + POLLING.fullReadMinutes * 60_000);
-			try {
+			await ahead(POLLING.fullReadMinutes * 60_000, async () => {
 				expect((await scheduledPoll(row, { events: ['newLead'] })).items).toEqual([]);
-			} finally {
-				clock.mockRestore();
-			}
+			});
 			const { fullAt, ...rest } = stored() as IDataObject;
 			expect([changed, rest]).toEqual([true, { ...before, fullAt: undefined }]);
 			expect(fullAt).toBeGreaterThan(before.fullAt as number);
@@ -320,15 +304,11 @@ describe("under n8n 2.41's durable scheduler with durable cursors", () => {
 		const stale = { cursor: before, writes: 0 };
 		expect(await scheduledPoll(stale, parameters)).toEqual({ items: [], requests: 0 });
 		// n8n never stored that emission: a minute on, the lead is emitted again, not lost.
-		const realNow = Date.now.bind(Date);
-		const clock = jest.spyOn(Date, 'now').mockImplementation(() => realNow() + 61_000);
-		try {
+		await ahead(61_000, async () => {
 			expect((await scheduledPoll(stale, parameters)).items).toEqual([
 				expect.objectContaining({ name: 'Stored Late', _event: 'newLead' }),
 			]);
-		} finally {
-			clock.mockRestore();
-		}
+		});
 	});
 });
 
@@ -792,34 +772,19 @@ it('compares the leads read with the memory without a request, a clock or a log,
 describe('a lead changed and archived in the same interval', () => {
 	const lead = { id: 'l1', name: 'Both', value: 1, archived: false };
 	const both: PollSettings['events'] = ['updatedLead', 'archivedLead'];
-	it.each<[string, PollSettings['events'], IDataObject, unknown[]]>([
-		[
-			'Updated and Archived: one Updated item naming the other fields, one Archived item',
-			both,
-			{ value: 999 },
-			[
-				['updatedLead', ['value']],
-				['archivedLead', undefined],
-			],
-		],
-		[
-			'Archived only: one Archived item',
-			['archivedLead'],
-			{ value: 999 },
-			[['archivedLead', undefined]],
-		],
-		[
-			'Updated only: one Updated item that names archived too',
-			['updatedLead'],
-			{ value: 999 },
-			[['updatedLead', ['archived', 'value']]],
-		],
-		['both, archived alone: only the Archived item', both, {}, [['archivedLead', undefined]]],
-	])('with %s', (_case, events, change, expected) => {
+	/** An item as its event, then the changed fields it names (none for an Archived item). */
+	const named = ({ json }: { json: IDataObject }) => {
+		const fields = json._changedFields as string[] | undefined;
+		return fields ? `${String(json._event)} ${[...fields].sort().join(',')}` : json._event;
+	};
+	it.each<[PollSettings['events'], IDataObject, string[]]>([
+		[both, { value: 999 }, ['updatedLead value', 'archivedLead']],
+		[['archivedLead'], { value: 999 }, ['archivedLead']],
+		[['updatedLead'], { value: 999 }, ['updatedLead archived,value']],
+		[both, {}, ['archivedLead']],
+	])('events %j, changed %j: one item per selected event, %j', (events, change, expected) => {
 		const read = [{ ...lead, ...change, archived: true }];
-		const { items } = diff(remembering(lead), read, settingsFor(events));
-		const fields = (json: IDataObject) => (json._changedFields as string[] | undefined)?.sort();
-		expect(items.map(({ json }) => [json._event, fields(json)])).toEqual(expected);
+		expect(diff(remembering(lead), read, settingsFor(events)).items.map(named)).toEqual(expected);
 	});
 });
 
