@@ -178,7 +178,6 @@ describe('a signature that does not match: 503, and a renewal when a question as
 	beforeEach(() => {
 		jest.setSystemTime(Date.now() + SIGNATURE_RENEWAL_INTERVAL_MS);
 	});
-	const current = AT_CRM;
 
 	it('a stale reader (queue mode): the stored subscription is gone at the CRM, so 503; the retry with the saved data runs', async () => {
 		// Main deleted whk_1 and created whk_2 (secret SECRET); this process still reads whk_1 and its secret OLD_SECRET.
@@ -194,9 +193,9 @@ describe('a signature that does not match: 503, and a renewal when a question as
 	it.each([
 		[
 			'at another URL (moved, retired)',
-			{ ...current, url: 'https://old.example.com/webhook/x/webhook' },
+			{ ...AT_CRM, url: 'https://old.example.com/webhook/x/webhook' },
 		],
-		['disabled', { ...current, status: 'disabled' }],
+		['disabled', { ...AT_CRM, status: 'disabled' }],
 	])('%s: 503', async (_case, answer) => {
 		nock(API).get(ONE('whk_1')).reply(200, answer);
 		expectNothingRun(await deliver(forged), 503, STALE_REASON);
@@ -226,7 +225,7 @@ describe('a signature that does not match: 503, and a renewal when a question as
 	it('no verdict is kept: after a renewal, the next question is asked anew (never a verdict from an old "current")', async () => {
 		nock(API)
 			.get(ONE('whk_1'))
-			.reply(200, current)
+			.reply(200, AT_CRM)
 			.get(ONE('whk_1'))
 			.reply(404, apiError('NOT_FOUND', 'gone'));
 		renewalAtCrm();
@@ -298,8 +297,6 @@ describe("the deletion rule: only a subscription with this node's tag at this no
 	const STAGING_URL =
 		'https://staging.example.com/webhook/c0ffee00-0000-4000-8000-0000000000aa/webhook';
 	const tag = tagFor();
-	const listing = (items: IDataObject[]) =>
-		nock(API).get(LIST).query(true).reply(200, { items, hasMore: false });
 
 	it.each([
 		['its tag at its URL', { ownerTag: tag, url: PRODUCTION_URL }, true],
@@ -312,40 +309,17 @@ describe("the deletion rule: only a subscription with this node's tag at this no
 		expect(mayDelete(subscription, tag, PRODUCTION_URL)).toBe(allowed);
 	});
 
-	it("a restored copy (same owner tag, another URL) keeps production's subscription at activation, deletes only its own, and never requests production's URL", async () => {
-		nock(API)
-			.get(ONE('whk_1'))
-			.reply(200, {
-				id: 'whk_1',
-				url: PRODUCTION_URL,
-				events: ['lead.created', 'deal.stage_changed'],
-			});
+	// Its sweep at create then keeps production's (named) and deletes only its own: lifecycle.test ('removes only its own
+	// leftovers at its own URL').
+	it("a restored copy (same owner tag, another URL) retires production's subscription at activation, with its secret: no DELETE, no request to production's URL", async () => {
+		nock(API).get(ONE('whk_1')).reply(200, AT_CRM);
 		const stored = storedSubscription();
 		const { secretWrapped } = stored;
 		const trigger = triggerHooks({ staticData: stored, webhookUrl: STAGING_URL });
 		await expect(trigger.checkExists()).resolves.toBe(false);
-		// Retired with its secret (its deliveries are answered 410); no DELETE, no request to production's URL.
 		expect(plain(trigger.staticData)).toEqual({
 			retiredSubscriptions: [{ id: 'whk_1', url: PRODUCTION_URL, secretWrapped }],
 		});
-
-		// create: the sweep finds production's subscription (same tag: kept, named) and its own leftover at its own URL.
-		const name = `n8n: Leads to Slack [n8n:${tag}]`;
-		listing([
-			{ id: 'whk_1', name, url: PRODUCTION_URL },
-			{ id: 'whk_staging_old', name, url: STAGING_URL },
-		]);
-		const removed = nock(API).delete(ONE('whk_staging_old')).reply(204);
-		nock(API).post(LIST).reply(200, { id: 'whk_staging', secret: SECRET });
-		await expect(trigger.create()).resolves.toBe(true);
-		removed.done();
-		expect(trigger.staticData.subscriptionId).toBe('whk_staging');
-		expect(warnings()).toEqual([expect.stringContaining('kept webhook subscription whk_1')]);
-
-		// Unpublished in the copy: its own subscription goes, production's stays.
-		const own = nock(API).delete(ONE('whk_staging')).reply(204);
-		await expect(trigger.delete()).resolves.toBe(true);
-		own.done();
 	});
 
 	it("a flood of subscriptions planted with this node's tag at internal addresses: no request, none deleted, at most ten warnings and one count", async () => {
@@ -358,7 +332,8 @@ describe("the deletion rule: only a subscription with this node's tag at this no
 			...Array.from({ length: 35 }, (_unused, index) => `http://10.0.1.${index}/`),
 		];
 		const name = `planted [n8n:${tag}]`;
-		listing(planted.map((url, index) => ({ id: `whk_planted_${index}`, name, url })));
+		const items = planted.map((url, index) => ({ id: `whk_planted_${index}`, name, url }));
+		nock(API).get(LIST).query(true).reply(200, { items, hasMore: false });
 		nock(API).post(LIST).reply(200, { id: 'whk_new', secret: SECRET });
 		await expect(triggerHooks({}).create()).resolves.toBe(true);
 		// No DELETE is mocked, and afterEach finds no request to any other host.
