@@ -17,6 +17,7 @@ import {
 	earlierSubscription,
 	eventBody,
 	expectEveryMockUsed,
+	expectNothingRun,
 	expectNeverLogged,
 	expectNoUnansweredRequests,
 	freshProcess,
@@ -148,11 +149,7 @@ describe('a key change, then a restart before any delivery (nothing can read the
 	it("the delivery that finds out is answered 503 and subscribes anew at the node's URL: old deleted, new stored, logged", async () => {
 		const crm = renewalAtCrm();
 		const delivered = await deliver(unreadable());
-		expect(delivered).toMatchObject({
-			ran: false,
-			status: 503,
-			body: { error: UNUSABLE_SECRET_REASON },
-		});
+		expectNothingRun(delivered, 503, UNUSABLE_SECRET_REASON);
 		crm.done();
 		expect(delivered.staticData).toEqual({
 			subscriptionId: 'whk_2',
