@@ -67,13 +67,13 @@ afterAll(() => {
 	expect(text).not.toContain(SECRET.slice('whsec_'.length));
 });
 
-it('Output Full Record outputs the lead as GET /leads/{id} gives it as the payload of a lead.created delivery', async () => {
+it('Output Full Record outputs the lead as GET /leads/{id} gives it as the payload of a lead.created delivery; with Payload Only, the lead itself', async () => {
 	const scope = nock(API)
 		.matchHeader('x-api-key', TEST_CREDENTIALS.apiKey)
 		.get(LEAD)
+		.times(2)
 		.reply(200, fullLead);
 	const delivered = await deliver({ id: 'msg_full_1' });
-	scope.done();
 	expect(delivered.status).toBe(200);
 	expect(delivered.items).toEqual([
 		{
@@ -83,13 +83,10 @@ it('Output Full Record outputs the lead as GET /leads/{id} gives it as the paylo
 			webhookId: 'msg_full_1',
 		},
 	]);
-});
-
-it('outputs the lead itself with Payload Only', async () => {
-	nock(API).get(LEAD).reply(200, fullLead);
 	const options = { fullRecord: true, payloadOnly: true };
-	const delivered = await deliver({ parameters: { events: ['lead.created'], options } });
-	expect(delivered.items).toEqual([fullLead]);
+	const payloadOnly = await deliver({ parameters: { events: ['lead.created'], options } });
+	scope.done();
+	expect(payloadOnly.items).toEqual([fullLead]);
 });
 
 it('reads nothing for events that are not lead events, nor when the option is off', async () => {
