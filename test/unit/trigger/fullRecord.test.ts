@@ -170,8 +170,5 @@ it('does not wait out a long rate limit: 503 at once, and the next delivery send
 	expect(limited).toMatchObject({ status: 503, body: { error: expect.stringMatching(/429/) } });
 	// The transport's pacing refusal (naming the key's rate limit): no request (expectNoUnansweredRequests).
 	const next = await deliver();
-	expect(next).toMatchObject({
-		status: 503,
-		body: { error: expect.stringMatching(/rate limit/) },
-	});
+	expect(next).toMatchObject({ status: 503, body: { error: expect.stringMatching(/rate limit/) } });
 });

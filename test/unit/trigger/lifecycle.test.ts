@@ -59,11 +59,7 @@ expectEveryMockUsed();
 describe('create', () => {
 	it('POSTs name, URL and events with the API key, and stores id, secret (wrapped, never in clear), URL and events', async () => {
 		emptyList();
-		const post = recordedPost({
-			...AT_CRM,
-			name: 'n8n: Leads to Slack',
-			secret: SECRET,
-		});
+		const post = recordedPost({ ...AT_CRM, name: 'n8n: Leads to Slack', secret: SECRET });
 		const trigger = triggerHooks({});
 		await expect(trigger.create()).resolves.toBe(true);
 		post.scope.done();
