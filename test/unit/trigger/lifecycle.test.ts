@@ -171,36 +171,22 @@ describe('create', () => {
 
 	it('removes only its own leftovers at its own URL: never one elsewhere (named in a warning), hand-made, other-mode or other-instance', async () => {
 		const ours = tagFor('manual');
+		const staging = tagFor('manual', { instanceId: 'staging' });
+		const firstPage = [
+			{ id: 'whk_old', name: `n8n: Leads to Slack [n8n:${ours}]`, url: TEST_URL },
+			{ id: 'whk_hand', name: 'Made by hand', url: TEST_URL, events: ['lead.created'] },
+			{ id: 'whk_prod', name: `n8n: Leads [n8n:${tagFor('trigger')}]`, url: PRODUCTION_URL },
+			{ id: 'whk_staging', name: `n8n: Leads [n8n:${staging}]`, url: TEST_URL },
+		];
+		const oldTunnel = 'https://old-tunnel.example.com/webhook-test/x/webhook';
+		const elsewhere = { id: 'whk_elsewhere', name: `old tunnel [n8n:${ours}]`, url: oldTunnel };
 		nock(API)
 			.get(LIST)
 			.query({ limit: '100' })
-			.reply(200, {
-				items: [
-					{ id: 'whk_old', name: `n8n: Leads to Slack [n8n:${ours}]`, url: TEST_URL },
-					{ id: 'whk_hand', name: 'Made by hand', url: TEST_URL, events: ['lead.created'] },
-					{ id: 'whk_prod', name: `n8n: Leads [n8n:${tagFor('trigger')}]`, url: PRODUCTION_URL },
-					{
-						id: 'whk_staging',
-						name: `n8n: Leads [n8n:${tagFor('manual', { instanceId: 'staging' })}]`,
-						url: TEST_URL,
-					},
-				],
-				hasMore: true,
-				nextCursor: 'c2',
-			})
+			.reply(200, { items: firstPage, hasMore: true, nextCursor: 'c2' })
 			.get(LIST)
 			.query({ limit: '100', cursor: 'c2' })
-			.reply(200, {
-				items: [
-					{
-						id: 'whk_elsewhere',
-						name: `old tunnel [n8n:${ours}]`,
-						url: 'https://old-tunnel.example.com/webhook-test/x/webhook',
-					},
-				],
-				hasMore: false,
-				nextCursor: null,
-			});
+			.reply(200, { items: [elsewhere], hasMore: false, nextCursor: null });
 		const removedOld = nock(API).delete(ONE('whk_old')).reply(204);
 		nock(API).post(LIST).reply(200, { id: 'whk_new', secret: SECRET });
 		const trigger = triggerHooks({ mode: 'manual', webhookUrl: TEST_URL });

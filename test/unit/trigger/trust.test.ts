@@ -13,10 +13,7 @@ import {
 	TEST_MISMATCH_REASON,
 	UNCHECKED_REASON,
 } from '../../../nodes/CrmInvoicing/trigger/webhook';
-import {
-	CrmInvoicingTrigger,
-	HOOK_TIME_LIMIT_MS,
-} from '../../../nodes/CrmInvoicing/CrmInvoicingTrigger.node';
+import { HOOK_TIME_LIMIT_MS } from '../../../nodes/CrmInvoicing/CrmInvoicingTrigger.node';
 import {
 	unwrapSecret,
 	wrapSecret,
@@ -44,6 +41,7 @@ import {
 	HARNESS_IDS,
 	LIST,
 	nextMessageId,
+	nodeType,
 	nowSeconds,
 	OLD_SECRET,
 	ONE,
@@ -350,17 +348,10 @@ describe("the deletion rule: only a subscription with this node's tag at this no
 });
 
 describe(`each lifecycle hook finishes within its time limit (${HOOK_TIME_LIMIT_MS / 1000} s), whatever the CRM does`, () => {
-	/** The hooks with a shorter time limit than HOOK_TIME_LIMIT_MS; the CRM below waits 60 s, past the test's timeout. */
-	function limited(limitMs: number, options: Parameters<typeof triggerHooks>[0] = {}) {
-		const trigger = triggerHooks(options);
-		const hooks = new CrmInvoicingTrigger().webhookMethods.default;
-		return {
-			...trigger,
-			checkExists: async () => await hooks.checkExists.call(trigger.context, limitMs),
-			create: async () => await hooks.create.call(trigger.context, limitMs),
-			delete: async () => await hooks.delete.call(trigger.context, limitMs),
-		};
-	}
+	type Hooks = ReturnType<typeof triggerHooks>;
+	/** Runs `hook` with a shorter time limit than HOOK_TIME_LIMIT_MS; the CRM below waits 60 s, past the test's timeout. */
+	const run = async (trigger: Hooks, hook: 'checkExists' | 'create' | 'delete', limitMs: number) =>
+		await nodeType.webhookMethods.default[hook].call(trigger.context, limitMs);
 
 	it.each([
 		['checkExists', 'check', () => nock(API).get(ONE('whk_1'))],
@@ -371,8 +362,8 @@ describe(`each lifecycle hook finishes within its time limit (${HOOK_TIME_LIMIT_
 			// n8n activates workflows for about 20 s (docs/trigger.md).
 			expect(HOOK_TIME_LIMIT_MS).toBeLessThanOrEqual(20_000);
 			request().delay(60_000).reply(200, {});
-			const trigger = limited(1_000, { staticData: storedSubscription() });
-			await expect(trigger[hook]()).rejects.toThrow(
+			const trigger = triggerHooks({ staticData: storedSubscription() });
+			await expect(run(trigger, hook, 1_000)).rejects.toThrow(
 				`did not answer in time: the trigger could not ${what} its webhook subscription within 1 s`,
 			);
 			expect(trigger.staticData.subscriptionId).toBe('whk_1');
@@ -382,15 +373,15 @@ describe(`each lifecycle hook finishes within its time limit (${HOOK_TIME_LIMIT_
 	it('create against a webhook list that never answers still subscribes, within its time limit', async () => {
 		nock(API).get(LIST).query(true).delay(60_000).reply(200, []);
 		nock(API).post(LIST).reply(200, { id: 'whk_new', secret: SECRET });
-		const trigger = limited(2_000);
-		await expect(trigger.create()).resolves.toBe(true);
+		const trigger = triggerHooks({});
+		await expect(run(trigger, 'create', 2_000)).resolves.toBe(true);
 		expect(trigger.staticData.subscriptionId).toBe('whk_new');
 	});
 
 	it('delete against a CRM that never answers keeps the subscription for the next activation, within its time limit', async () => {
 		nock(API).delete(ONE('whk_1')).delay(60_000).reply(204);
-		const trigger = limited(1_000, { staticData: storedSubscription() });
-		await expect(trigger.delete()).resolves.toBe(false);
+		const trigger = triggerHooks({ staticData: storedSubscription() });
+		await expect(run(trigger, 'delete', 1_000)).resolves.toBe(false);
 		expect(trigger.staticData.subscriptionId).toBe('whk_1');
 	});
 });
