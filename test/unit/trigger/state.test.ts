@@ -44,7 +44,7 @@ function expectCurrentForm(staticData: IDataObject) {
 }
 
 describe('reading', () => {
-	it("reads 0.3's retired subscriptions and 0.4's, at most MAX_RETIRED, skipping what is not one", () => {
+	it("reads 0.3's retired subscriptions and 0.4's, at most MAX_RETIRED, skipping what is not one; ignores values of the wrong type", () => {
 		const earlier = readState({
 			webhookRetired: [
 				{ webhookId: 'whk_0', webhookUrl: 'https://old.example.com/h', webhookSecretWrapped: 'w' },
@@ -62,9 +62,6 @@ describe('reading', () => {
 			})),
 		});
 		expect(many.retired.map((entry) => entry.id)).toEqual(['whk_3', 'whk_4', 'whk_5']);
-	});
-
-	it('ignores values of the wrong type', () => {
 		expect(
 			readState({ subscriptionId: 42, recentDeliveries: 'x', retiredSubscriptions: {} }),
 		).toEqual({ subscription: undefined, retired: [], recentDeliveries: [] });
