@@ -91,17 +91,15 @@ describe('webhook-signature is capped in length before it is parsed, and in entr
 	];
 
 	// The cap bounds the parse's time whatever its shape: one split on a character class and anchored tests per token.
-	it.each(adversarial)(
-		'%s, at the length cap: read into at most 16 entries or refused',
-		(_name, make) => {
-			const header = make(MAX_SIGNATURE_HEADER_LENGTH);
-			expect(header.length).toBeLessThanOrEqual(MAX_SIGNATURE_HEADER_LENGTH);
-			const entries = readSignatureEntries(header);
-			if (entries) expect(entries.length).toBeLessThanOrEqual(MAX_SIGNATURE_ENTRIES);
-			for (const entry of entries ?? []) expect(entry).toMatch(/^v\d+[a-z]*,/);
-		},
-	);
+	it.each(adversarial)('%s at the length cap: at most 16 entries, or refused', (_name, make) => {
+		const header = make(MAX_SIGNATURE_HEADER_LENGTH);
+		expect(header.length).toBeLessThanOrEqual(MAX_SIGNATURE_HEADER_LENGTH);
+		const entries = readSignatureEntries(header);
+		if (entries) expect(entries.length).toBeLessThanOrEqual(MAX_SIGNATURE_ENTRIES);
+		for (const entry of entries ?? []) expect(entry).toMatch(/^v\d+[a-z]*,/);
+	});
 
+	const FULL = Array(MAX_SIGNATURE_ENTRIES).fill('v1,a');
 	it.each([
 		['v1,abc= v1,def=', ['v1,abc=', 'v1,def=']],
 		['v1,abc=, v1,def=', ['v1,abc=', 'v1,def=']],
@@ -109,17 +107,11 @@ describe('webhook-signature is capped in length before it is parsed, and in entr
 		['v1,abc=,,', ['v1,abc=']],
 		['v2,xyz v1a,foo v1,abc', ['v2,xyz', 'v1a,foo', 'v1,abc']],
 		['  ', []],
-		[
-			Array(MAX_SIGNATURE_ENTRIES).fill('v1,a').join(' '),
-			Array(MAX_SIGNATURE_ENTRIES).fill('v1,a'),
-		],
+		[FULL.join(' '), FULL],
 		[Array(10_000).fill('v1,a').join(' '), undefined],
-	])(
-		'reads %p as the former patterns did, up to MAX_SIGNATURE_ENTRIES entries',
-		(header, entries) => {
-			expect(readSignatureEntries(header)).toEqual(entries);
-		},
-	);
+	])('reads %p as the former patterns did, up to MAX_SIGNATURE_ENTRIES', (header, entries) => {
+		expect(readSignatureEntries(header)).toEqual(entries);
+	});
 
 	it('a 16 KB header, or one of 17 entries, is refused (401) before any parsing or question to the CRM', async () => {
 		const body = eventBody();
@@ -131,11 +123,8 @@ describe('webhook-signature is capped in length before it is parsed, and in entr
 		const entries = Array(MAX_SIGNATURE_ENTRIES + 1).fill('v1,a');
 		const tooMany = { ...good, 'webhook-signature': entries.join(' ') };
 		expect(tooMany['webhook-signature'].length).toBeLessThan(MAX_SIGNATURE_HEADER_LENGTH);
-		expectNothingRun(
-			await deliver({ rawBody: body, headers: tooMany }),
-			401,
-			'webhook-signature header has too many entries',
-		);
+		const refused = await deliver({ rawBody: body, headers: tooMany });
+		expectNothingRun(refused, 401, 'webhook-signature header has too many entries');
 	});
 });
 
