@@ -171,14 +171,12 @@ function archiveLead(id: string): void {
 }
 const names = (items: IDataObject[]) => items.map((item) => item.name);
 
-const CASES: Array<[SandboxPersonality, ListOrder]> = [
+describe.each<[SandboxPersonality, ListOrder]>([
 	['standard', 'oldest'],
 	['standard', 'newest'],
 	['alternate', 'oldest'],
 	['alternate', 'newest'],
-];
-
-describe.each(CASES)('personality %s, list order %s', (personality, order) => {
+])('personality %s, list order %s', (personality, order) => {
 	beforeEach(() => {
 		sandbox.setPersonality(personality);
 		setOrder(order);
@@ -530,14 +528,9 @@ describe("the polling triggers' share of the key: at most half the rate in any m
 		sandbox.setRateLimit(false);
 	});
 
-	/**
-	 * Runs `work` on a virtual clock: n8n's sleep returns at once and moves the clock by what it was asked to wait
-	 * (Date.now reads that clock, started `startMs` ahead); gives the times at which the CRM received a list request.
-	 */
-	async function onVirtualClock(
-		startMs: number,
-		work: (sent: number[]) => Promise<void>,
-	): Promise<void> {
+	/** Runs `work` on a clock (Date.now, `startMs` ahead) that n8n's sleep moves instead of waiting; gives it the times
+	 * at which the CRM received a list request. */
+	async function onVirtualClock(startMs: number, work: (sent: number[]) => Promise<void>) {
 		let offset = startMs;
 		const realNow = Date.now.bind(Date);
 		const clock = jest.spyOn(Date, 'now').mockImplementation(() => realNow() + offset);
