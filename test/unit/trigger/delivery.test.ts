@@ -67,21 +67,13 @@ describe('a verified delivery', () => {
 	it('starts one execution with one item (event, timestamp, payload, webhookId), answered 200 first; the credential is read once', async () => {
 		const body = event();
 		const delivered = await deliver({ rawBody: body, id: 'msg_valid_1' });
-		expect(delivered.result).toEqual({
-			noWebhookResponse: true,
-			workflowData: [
-				[
-					{
-						json: {
-							event: 'lead.created',
-							timestamp: '2024-05-01T10:00:00.000Z',
-							payload: { id: 'lead_1', name: 'Jane Doe', value: 1200 },
-							webhookId: 'msg_valid_1',
-						},
-					},
-				],
-			],
-		});
+		const json = {
+			event: 'lead.created',
+			timestamp: '2024-05-01T10:00:00.000Z',
+			payload: { id: 'lead_1', name: 'Jane Doe', value: 1200 },
+			webhookId: 'msg_valid_1',
+		};
+		expect(delivered.result).toEqual({ noWebhookResponse: true, workflowData: [[{ json }]] });
 		// Answered before the execution starts (so that n8n saves the remembered id, see delivery.ts).
 		expect(delivered.status).toBe(200);
 		expect(delivered.body).toEqual({ received: true });
@@ -208,14 +200,9 @@ describe('verified deliveries that start nothing', () => {
 
 	it('a rejected delivery is not remembered: a correctly signed retry still goes through', async () => {
 		const [id, staticData] = [nextMessageId(), storedSubscription()];
-		const bad = await deliver({
-			id,
-			staticData,
-			headers: {
-				...signedHeaders([SECRET], id, nowSeconds(), event()),
-				'webhook-signature': 'v1,AAAA',
-			},
-		});
+		const signed = signedHeaders([SECRET], id, nowSeconds(), event());
+		const headers = { ...signed, 'webhook-signature': 'v1,AAAA' };
+		const bad = await deliver({ id, staticData, headers });
 		expectRefused(bad, 503, ROTATED_REASON);
 		expect((await deliver({ id, staticData })).ran).toBe(true);
 	});
