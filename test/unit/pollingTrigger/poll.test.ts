@@ -585,12 +585,9 @@ describe("the polling triggers' share of the key: at most half the rate in any m
 		sandbox.seedLeads(697); // 700 leads: 7 pages for each trigger's first full read
 		// Started past any request of the tests before (the same key's share): this test's window starts empty.
 		await onVirtualClock(120_000, async (sent) => {
-			expect(
-				(await poll({}, everyHour, { requestsPerMinute: 12, workflowId: 'workflow-a' })).requests,
-			).toBe(7);
-			expect(
-				(await poll({}, everyHour, { requestsPerMinute: 12, workflowId: 'workflow-b' })).requests,
-			).toBe(7);
+			const firstRead = async (workflowId: string) =>
+				(await poll({}, everyHour, { requestsPerMinute: 12, workflowId })).requests;
+			expect([await firstRead('workflow-a'), await firstRead('workflow-b')]).toEqual([7, 7]);
 			expect(sent).toHaveLength(14);
 			atMostSixInAnyMinute(sent);
 		});
@@ -620,11 +617,8 @@ describe("the polling triggers' share of the key: at most half the rate in any m
 			await sleep(60_000);
 			expect((await scheduledPoll(row, everyHour, scheduled)).requests).toBe(6);
 			const whole = JSON.parse(row.cursor) as IDataObject;
-			expect([changed, 'pass' in whole, Object.keys(whole.leads as object).length]).toEqual([
-				true,
-				false,
-				1_200,
-			]);
+			expect([changed, 'pass' in whole]).toEqual([true, false]);
+			expect(Object.keys(whole.leads as object)).toHaveLength(1_200);
 			expect(row.writes).toBe(2);
 			atMostSixInAnyMinute(sent);
 		});
@@ -654,12 +648,12 @@ describe("the polling triggers' share of the key: at most half the rate in any m
 		const first = store().leads.values()[0];
 		await patchLead(first.id, { title: 'Changed' });
 		const newcomer = await createLead('Newcomer');
-		const third = await poll(memory, hourly, slow);
-		expect(third.requests).toBe(5);
-		expect(third.items.map((item) => [item.id, item._event])).toEqual([[first.id, 'updatedLead']]);
-		const fourth = await poll(memory, hourly, slow);
-		expect(fourth.requests).toBe(3);
-		expect(fourth.items.map((item) => [item.id, item._event])).toEqual([[newcomer.id, 'newLead']]);
+		const next = async () => {
+			const { items, requests } = await poll(memory, hourly, slow);
+			return [requests, items.map((item) => [item.id, item._event])];
+		};
+		expect(await next()).toEqual([5, [[first.id, 'updatedLead']]]);
+		expect(await next()).toEqual([3, [[newcomer.id, 'newLead']]]);
 		for (const requests of [5, 3])
 			expect(await poll(memory, hourly, slow)).toEqual({ items: [], requests });
 	});
