@@ -17,6 +17,7 @@ import {
 	secretParts,
 	storedSubscription,
 	useMovableClock,
+	warnings,
 	type Delivered,
 	type DeliveryOptions,
 } from '../../helpers/trigger';
@@ -143,30 +144,23 @@ describe('every refused delivery is logged as a warning, with the reason, never 
 	it.each([
 		['no secret stored', 503, NO_SECRET_REASON, { staticData: {} }],
 		['a forged signature', 503, ROTATED_REASON, { secrets: [OLD_SECRET] }],
-		[
-			'a signed body that is not a delivery',
-			400,
-			'body is not JSON',
-			{ rawBody: 'SECRET-BODY-TEXT' },
-		],
+		['a signed body that is not a delivery', 400, 'body is not JSON', { rawBody: 'SECRET-BODY' }],
 	])('%s', async (_case, status, reason, options: DeliveryOptions) => {
 		const id = `msg_logged_${status}`;
-		const rawBody = event('lead.created', { id: 'lead_1', name: 'SECRET-BODY-TEXT' });
+		const rawBody = event('lead.created', { id: 'lead_1', name: 'SECRET-BODY' });
 		expect(await deliver({ rawBody, id, ...options })).toMatchObject({ status });
 		// (A forged signature may also log the renewal it starts, at most once an hour: rotation.test.ts.)
-		const warnings = loggedMessages.filter(
-			(entry) => entry.level === 'warn' && entry.message.includes('refused a delivery'),
-		);
-		expect(warnings).toHaveLength(1);
-		expect(warnings[0].message).toContain(`refused a delivery with ${status}`);
-		expect(warnings[0].message).toContain(reason);
-		expect(warnings[0].message).toContain(id);
-		expect(JSON.stringify(loggedMessages)).not.toContain('SECRET-BODY-TEXT');
+		const refusals = warnings().filter((message) => message.includes('refused a delivery'));
+		expect(refusals).toHaveLength(1);
+		expect(refusals[0]).toContain(`refused a delivery with ${status}`);
+		expect(refusals[0]).toContain(reason);
+		expect(refusals[0]).toContain(id);
+		expect(JSON.stringify(loggedMessages)).not.toContain('SECRET-BODY');
 	});
 
 	it('an accepted delivery logs no warning', async () => {
 		await deliver({});
-		expect(loggedMessages.filter((entry) => entry.level === 'warn')).toEqual([]);
+		expect(warnings()).toEqual([]);
 	});
 });
 
