@@ -33,10 +33,8 @@ it('is a polling trigger with the package credential, registered in package.json
 	});
 	const pkg = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8'));
 	expect(pkg.n8n.nodes).toContain('dist/nodes/CrmInvoicing/CrmInvoicingPollingTrigger.node.js');
-	const folder = join(ROOT, 'nodes', 'CrmInvoicing');
-	const codex = JSON.parse(
-		readFileSync(join(folder, 'CrmInvoicingPollingTrigger.node.json'), 'utf8'),
-	);
+	const codexFile = join(ROOT, 'nodes', 'CrmInvoicing', 'CrmInvoicingPollingTrigger.node.json');
+	const codex = JSON.parse(readFileSync(codexFile, 'utf8'));
 	expect(codex.node).toBe('n8n-nodes-crm-invoicing.crmInvoicingPollingTrigger');
 });
 
@@ -44,9 +42,8 @@ describe('parameters', () => {
 	it("offers the three events (New Lead by default), the action node's Simplify switch, the backfill option (off) and the Full Read Interval (60 minutes, 1 to 1440)", () => {
 		const events = property('events')!;
 		expect(events.default).toEqual(['newLead']);
-		expect(
-			(events.options as Array<{ value: string }>).map((option) => option.value).sort(),
-		).toEqual(['archivedLead', 'newLead', 'updatedLead']);
+		const values = (events.options as Array<{ value: string }>).map((option) => option.value);
+		expect(values.sort()).toEqual(['archivedLead', 'newLead', 'updatedLead']);
 		expect(property('simplify')).toMatchObject({
 			displayName: 'Simplify',
 			type: 'boolean',
@@ -159,9 +156,7 @@ describe('fingerprints', () => {
 		const one = fingerprint(deep('a'), fields);
 		expect(one).toMatchObject({ state: 'unreadable', deep: 'customFields' });
 		expect(encodePrint(fingerprint(deep('b'), fields))).toBe(encodePrint(one));
-	});
-
-	it(`fingerprint names the first field nested past the limit (the record is level 1)`, () => {
+		// The first field nested past the limit is named (the record is level 1).
 		const nested = (levels: number): IDataObject[] =>
 			JSON.parse(`${'['.repeat(levels)}${']'.repeat(levels)}`);
 		const atLimit = { id: 'x', a: nested(POLLING.maxEmitDepth - 1) };

@@ -17,6 +17,7 @@ import {
 	secretParts,
 	storedSubscription,
 	useMovableClock,
+	warnings,
 	type Delivered,
 	type DeliveryOptions,
 } from '../../helpers/trigger';
@@ -31,19 +32,6 @@ async function deliver(options: DeliveryOptions): Promise<Delivered> {
 	statuses.push(delivered.status);
 	everything.push(delivered.result, delivered.body);
 	return delivered;
-}
-
-/** Signed headers for `body`, as the API sends them. */
-function signed(
-	body: string | Buffer,
-	options: { secrets?: string[]; id?: string; timestamp?: number } = {},
-) {
-	return signedHeaders(
-		options.secrets ?? [SECRET],
-		options.id ?? nextMessageId(),
-		options.timestamp ?? nowSeconds(),
-		body,
-	);
 }
 
 function expectRefused(delivered: Delivered, status: number, reason: string) {
@@ -80,21 +68,13 @@ describe('a verified delivery', () => {
 	it('starts one execution with one item (event, timestamp, payload, webhookId), answered 200 first; the credential is read once', async () => {
 		const body = event();
 		const delivered = await deliver({ rawBody: body, id: 'msg_valid_1' });
-		expect(delivered.result).toEqual({
-			noWebhookResponse: true,
-			workflowData: [
-				[
-					{
-						json: {
-							event: 'lead.created',
-							timestamp: '2024-05-01T10:00:00.000Z',
-							payload: { id: 'lead_1', name: 'Jane Doe', value: 1200 },
-							webhookId: 'msg_valid_1',
-						},
-					},
-				],
-			],
-		});
+		const json = {
+			event: 'lead.created',
+			timestamp: '2024-05-01T10:00:00.000Z',
+			payload: { id: 'lead_1', name: 'Jane Doe', value: 1200 },
+			webhookId: 'msg_valid_1',
+		};
+		expect(delivered.result).toEqual({ noWebhookResponse: true, workflowData: [[{ json }]] });
 		// Answered before the execution starts (so that n8n saves the remembered id, see delivery.ts).
 		expect(delivered.status).toBe(200);
 		expect(delivered.body).toEqual({ received: true });
@@ -142,20 +122,17 @@ describe('a verified delivery', () => {
 // ('a rejected delivery is not remembered' below), a header fault 401, an unusable signature 401.
 describe('deliveries that fail verification start nothing: 401 for a header or signature fault', () => {
 	const body = event();
+	const headers = signedHeaders([SECRET], nextMessageId(), nowSeconds(), body);
+	const v1a = {
+		...headers,
+		'webhook-signature': headers['webhook-signature'].replace(/^v1,/, 'v1a,'),
+	};
 
 	it.each([
-		['no headers at all', () => ({ headers: {} }), 'missing webhook-id header'],
-		[
-			'only a v1a entry',
-			() => {
-				const headers = signed(body);
-				const signature = headers['webhook-signature'].replace(/^v1,/, 'v1a,');
-				return { headers: { ...headers, 'webhook-signature': signature } };
-			},
-			'no v1 signature in webhook-signature header',
-		],
-	])('%s: 401', async (_case, setup: () => DeliveryOptions, reason) => {
-		expectRefused(await deliver({ rawBody: body, ...setup() }), 401, reason);
+		['no headers at all', {}, 'missing webhook-id header'],
+		['only a v1a entry', v1a, 'no v1 signature in webhook-signature header'],
+	])('%s: 401', async (_case, headers, reason) => {
+		expectRefused(await deliver({ rawBody: body, headers }), 401, reason);
 	});
 });
 
@@ -167,30 +144,23 @@ describe('every refused delivery is logged as a warning, with the reason, never 
 	it.each([
 		['no secret stored', 503, NO_SECRET_REASON, { staticData: {} }],
 		['a forged signature', 503, ROTATED_REASON, { secrets: [OLD_SECRET] }],
-		[
-			'a signed body that is not a delivery',
-			400,
-			'body is not JSON',
-			{ rawBody: 'SECRET-BODY-TEXT' },
-		],
+		['a signed body that is not a delivery', 400, 'body is not JSON', { rawBody: 'SECRET-BODY' }],
 	])('%s', async (_case, status, reason, options: DeliveryOptions) => {
 		const id = `msg_logged_${status}`;
-		const rawBody = event('lead.created', { id: 'lead_1', name: 'SECRET-BODY-TEXT' });
+		const rawBody = event('lead.created', { id: 'lead_1', name: 'SECRET-BODY' });
 		expect(await deliver({ rawBody, id, ...options })).toMatchObject({ status });
 		// (A forged signature may also log the renewal it starts, at most once an hour: rotation.test.ts.)
-		const warnings = loggedMessages.filter(
-			(entry) => entry.level === 'warn' && entry.message.includes('refused a delivery'),
-		);
-		expect(warnings).toHaveLength(1);
-		expect(warnings[0].message).toContain(`refused a delivery with ${status}`);
-		expect(warnings[0].message).toContain(reason);
-		expect(warnings[0].message).toContain(id);
-		expect(JSON.stringify(loggedMessages)).not.toContain('SECRET-BODY-TEXT');
+		const refusals = warnings().filter((message) => message.includes('refused a delivery'));
+		expect(refusals).toHaveLength(1);
+		expect(refusals[0]).toContain(`refused a delivery with ${status}`);
+		expect(refusals[0]).toContain(reason);
+		expect(refusals[0]).toContain(id);
+		expect(JSON.stringify(loggedMessages)).not.toContain('SECRET-BODY');
 	});
 
 	it('an accepted delivery logs no warning', async () => {
 		await deliver({});
-		expect(loggedMessages.filter((entry) => entry.level === 'warn')).toEqual([]);
+		expect(warnings()).toEqual([]);
 	});
 });
 
@@ -224,11 +194,9 @@ describe('verified deliveries that start nothing', () => {
 
 	it('a rejected delivery is not remembered: a correctly signed retry still goes through', async () => {
 		const [id, staticData] = [nextMessageId(), storedSubscription()];
-		const bad = await deliver({
-			id,
-			staticData,
-			headers: { ...signed(event(), { id }), 'webhook-signature': 'v1,AAAA' },
-		});
+		const signed = signedHeaders([SECRET], id, nowSeconds(), event());
+		const headers = { ...signed, 'webhook-signature': 'v1,AAAA' };
+		const bad = await deliver({ id, staticData, headers });
 		expectRefused(bad, 503, ROTATED_REASON);
 		expect((await deliver({ id, staticData })).ran).toBe(true);
 	});

@@ -62,17 +62,14 @@ it('offers the API event names of KNOWN_EVENTS, tells documented ones from assum
 it('has customEvents, fullRecord, payloadOnly and subscriptionName under options', () => {
 	const options = property('options');
 	expect(options.type).toBe('collection');
-	const names = (options.options as INodeProperties[]).map((option) => [option.name, option.type]);
-	expect(names).toEqual([
+	const collection = options.options as INodeProperties[];
+	expect(collection.map((option) => [option.name, option.type])).toEqual([
 		['customEvents', 'string'],
 		['fullRecord', 'boolean'],
 		['payloadOnly', 'boolean'],
 		['subscriptionName', 'string'],
 	]);
-	const subscriptionName = (options.options as INodeProperties[]).find(
-		(option) => option.name === 'subscriptionName',
-	);
-	expect(subscriptionName?.hint).toContain('n8n: <workflow name>');
+	expect(collection[3].hint).toContain('n8n: <workflow name>');
 });
 
 it('ships its codex file and is registered in package.json (pack.test checks the icons of every registered node)', () => {

@@ -54,21 +54,18 @@ async function made(name: string, url = PRODUCTION_URL): Promise<string> {
 const subscriptions = () => sandbox.state.webhooks.values().map((known) => known.id);
 const deletes = () => sandbox.requests.filter((request) => request.method === 'DELETE');
 const ours = `n8n: Leads to Slack [n8n:${tagFor()}]`;
+const others = `n8n: other [n8n:${tagFor('trigger', { workflowId: 'other' })}]`;
 
-it('sameUrl compares URLs as URLs: the same URL in normal form, and nothing else', () => {
-	expect(
-		sameUrl(
-			'HTTPS://N8N.Example.com:443/webhook/a/webhook',
-			PRODUCTION_URL.replace(/c0ffee.*$/, 'a/webhook'),
-		),
-	).toBe(true);
-	expect(sameUrl('http://127.0.0.1:80/x', 'http://127.0.0.1/x')).toBe(true);
-	expect(sameUrl('https://n8n.example.com/Webhook/a', 'https://n8n.example.com/webhook/a')).toBe(
-		false,
-	);
-	expect(sameUrl('https://n8n.example.com:8443/x', 'https://n8n.example.com/x')).toBe(false);
-	expect(sameUrl('not a url', 'not a url')).toBe(false);
-	expect(sameUrl(undefined, undefined)).toBe(false);
+const EXAMPLE = 'https://n8n.example.com';
+it.each([
+	['HTTPS://N8N.Example.com:443/webhook/a/webhook', `${EXAMPLE}/webhook/a/webhook`, true],
+	['http://127.0.0.1:80/x', 'http://127.0.0.1/x', true],
+	[`${EXAMPLE}/Webhook/a`, `${EXAMPLE}/webhook/a`, false],
+	[`${EXAMPLE}:8443/x`, `${EXAMPLE}/x`, false],
+	['not a url', 'not a url', false],
+	[undefined, undefined, false],
+])('sameUrl compares URLs as URLs, the same only in normal form: %p and %p, %p', (a, b, same) => {
+	expect(sameUrl(a, b)).toBe(same);
 });
 
 describe.each(['answer', 'conflict'] as const)(
@@ -96,10 +93,7 @@ describe.each(['answer', 'conflict'] as const)(
 
 		it.each([
 			['made by hand', 'Made by hand in the CRM'],
-			[
-				"another workflow's trigger",
-				`n8n: other [n8n:${tagFor('trigger', { workflowId: 'other' })}]`,
-			],
+			["another workflow's trigger", others],
 		])(
 			'a subscription at its URL %s is never deleted: activation fails with an error that names it',
 			async (_case, name) => {
@@ -155,18 +149,8 @@ it('a CRM that stores URLs in normal form: start-up after start-up (n8n 1.x runs
 
 it.each([
 	['at this URL, without a tag', 'n8n: Leads to Slack', PRODUCTION_URL, true],
-	[
-		'at another URL',
-		'n8n: Leads to Slack',
-		'https://elsewhere.example.com/webhook/x/webhook',
-		false,
-	],
-	[
-		"with another node's tag",
-		`x [n8n:${tagFor('trigger', { workflowId: 'other' })}]`,
-		PRODUCTION_URL,
-		false,
-	],
+	['at another URL', 'n8n: Leads to Slack', 'https://elsewhere.example.com/w', false],
+	["with another node's tag", others, PRODUCTION_URL, false],
 ])(
 	'a subscription stored by 0.1 (no tag) %s: deleted only when the CRM shows it at this URL without another tag',
 	async (_case, name, url, deleted) => {

@@ -13,10 +13,7 @@ import {
 	TEST_MISMATCH_REASON,
 	UNCHECKED_REASON,
 } from '../../../nodes/CrmInvoicing/trigger/webhook';
-import {
-	CrmInvoicingTrigger,
-	HOOK_TIME_LIMIT_MS,
-} from '../../../nodes/CrmInvoicing/CrmInvoicingTrigger.node';
+import { HOOK_TIME_LIMIT_MS } from '../../../nodes/CrmInvoicing/CrmInvoicingTrigger.node';
 import {
 	unwrapSecret,
 	wrapSecret,
@@ -44,6 +41,7 @@ import {
 	HARNESS_IDS,
 	LIST,
 	nextMessageId,
+	nodeType,
 	nowSeconds,
 	OLD_SECRET,
 	ONE,
@@ -93,17 +91,15 @@ describe('webhook-signature is capped in length before it is parsed, and in entr
 	];
 
 	// The cap bounds the parse's time whatever its shape: one split on a character class and anchored tests per token.
-	it.each(adversarial)(
-		'%s, at the length cap: read into at most 16 entries or refused',
-		(_name, make) => {
-			const header = make(MAX_SIGNATURE_HEADER_LENGTH);
-			expect(header.length).toBeLessThanOrEqual(MAX_SIGNATURE_HEADER_LENGTH);
-			const entries = readSignatureEntries(header);
-			if (entries) expect(entries.length).toBeLessThanOrEqual(MAX_SIGNATURE_ENTRIES);
-			for (const entry of entries ?? []) expect(entry).toMatch(/^v\d+[a-z]*,/);
-		},
-	);
+	it.each(adversarial)('%s at the length cap: at most 16 entries, or refused', (_name, make) => {
+		const header = make(MAX_SIGNATURE_HEADER_LENGTH);
+		expect(header.length).toBeLessThanOrEqual(MAX_SIGNATURE_HEADER_LENGTH);
+		const entries = readSignatureEntries(header);
+		if (entries) expect(entries.length).toBeLessThanOrEqual(MAX_SIGNATURE_ENTRIES);
+		for (const entry of entries ?? []) expect(entry).toMatch(/^v\d+[a-z]*,/);
+	});
 
+	const FULL = Array(MAX_SIGNATURE_ENTRIES).fill('v1,a');
 	it.each([
 		['v1,abc= v1,def=', ['v1,abc=', 'v1,def=']],
 		['v1,abc=, v1,def=', ['v1,abc=', 'v1,def=']],
@@ -111,17 +107,11 @@ describe('webhook-signature is capped in length before it is parsed, and in entr
 		['v1,abc=,,', ['v1,abc=']],
 		['v2,xyz v1a,foo v1,abc', ['v2,xyz', 'v1a,foo', 'v1,abc']],
 		['  ', []],
-		[
-			Array(MAX_SIGNATURE_ENTRIES).fill('v1,a').join(' '),
-			Array(MAX_SIGNATURE_ENTRIES).fill('v1,a'),
-		],
+		[FULL.join(' '), FULL],
 		[Array(10_000).fill('v1,a').join(' '), undefined],
-	])(
-		'reads %p as the former patterns did, up to MAX_SIGNATURE_ENTRIES entries',
-		(header, entries) => {
-			expect(readSignatureEntries(header)).toEqual(entries);
-		},
-	);
+	])('reads %p as the former patterns did, up to MAX_SIGNATURE_ENTRIES', (header, entries) => {
+		expect(readSignatureEntries(header)).toEqual(entries);
+	});
 
 	it('a 16 KB header, or one of 17 entries, is refused (401) before any parsing or question to the CRM', async () => {
 		const body = eventBody();
@@ -133,11 +123,8 @@ describe('webhook-signature is capped in length before it is parsed, and in entr
 		const entries = Array(MAX_SIGNATURE_ENTRIES + 1).fill('v1,a');
 		const tooMany = { ...good, 'webhook-signature': entries.join(' ') };
 		expect(tooMany['webhook-signature'].length).toBeLessThan(MAX_SIGNATURE_HEADER_LENGTH);
-		expectNothingRun(
-			await deliver({ rawBody: body, headers: tooMany }),
-			401,
-			'webhook-signature header has too many entries',
-		);
+		const refused = await deliver({ rawBody: body, headers: tooMany });
+		expectNothingRun(refused, 401, 'webhook-signature header has too many entries');
 	});
 });
 
@@ -174,11 +161,11 @@ describe('the signing secret at rest', () => {
 
 describe('a signature that does not match: 503, and a renewal when a question asked now shows the stored subscription current (issue 40)', () => {
 	const forged = { secrets: [OLD_SECRET] };
+	const OLD_URL = 'https://old.example.com/webhook/x/webhook';
 	// Each test past the renewal interval of the tests before it: a current subscription then starts a renewal.
 	beforeEach(() => {
 		jest.setSystemTime(Date.now() + SIGNATURE_RENEWAL_INTERVAL_MS);
 	});
-	const current = AT_CRM;
 
 	it('a stale reader (queue mode): the stored subscription is gone at the CRM, so 503; the retry with the saved data runs', async () => {
 		// Main deleted whk_1 and created whk_2 (secret SECRET); this process still reads whk_1 and its secret OLD_SECRET.
@@ -192,26 +179,17 @@ describe('a signature that does not match: 503, and a renewal when a question as
 	});
 
 	it.each([
-		[
-			'at another URL (moved, retired)',
-			{ ...current, url: 'https://old.example.com/webhook/x/webhook' },
-		],
-		['disabled', { ...current, status: 'disabled' }],
-	])('%s: 503', async (_case, answer) => {
-		nock(API).get(ONE('whk_1')).reply(200, answer);
-		expectNothingRun(await deliver(forged), 503, STALE_REASON);
-	});
-
-	it.each([
-		['an error (401)', 401, apiError('UNAUTHORIZED', 'no')],
-		['a 200 HTML page, which is not a subscription', 200, '<html><body>Sign in</body></html>'],
-		['a 200 without an id', 200, { ok: true }],
-		['503 once (not retried: one question is one request)', 503, apiError('UNAVAILABLE', 'busy')],
-	])('the CRM answers %s: 503', async (_case, status, body) => {
+		['it at another URL (moved, retired)', 200, { ...AT_CRM, url: OLD_URL }, STALE_REASON],
+		['it disabled', 200, { ...AT_CRM, status: 'disabled' }, STALE_REASON],
+		['an error (401)', 401, apiError('UNAUTHORIZED', 'no'), UNCHECKED_REASON],
+		['a 200 HTML page, not a subscription', 200, '<html>Sign in</html>', UNCHECKED_REASON],
+		['a 200 without an id', 200, { ok: true }, UNCHECKED_REASON],
+		['503 once (not retried)', 503, apiError('UNAVAILABLE', 'busy'), UNCHECKED_REASON],
+	])('the CRM answers %s: 503', async (_case, status, body, reason) => {
 		const type: Record<string, string> =
 			typeof body === 'string' ? { 'Content-Type': 'text/html' } : {};
 		nock(API).get(ONE('whk_1')).reply(status, body, type);
-		expectNothingRun(await deliver(forged), 503, UNCHECKED_REASON);
+		expectNothingRun(await deliver(forged), 503, reason);
 	});
 
 	it('on the test URL ("Listen for test event"): 503 without a question', async () => {
@@ -226,7 +204,7 @@ describe('a signature that does not match: 503, and a renewal when a question as
 	it('no verdict is kept: after a renewal, the next question is asked anew (never a verdict from an old "current")', async () => {
 		nock(API)
 			.get(ONE('whk_1'))
-			.reply(200, current)
+			.reply(200, AT_CRM)
 			.get(ONE('whk_1'))
 			.reply(404, apiError('NOT_FOUND', 'gone'));
 		renewalAtCrm();
@@ -298,8 +276,6 @@ describe("the deletion rule: only a subscription with this node's tag at this no
 	const STAGING_URL =
 		'https://staging.example.com/webhook/c0ffee00-0000-4000-8000-0000000000aa/webhook';
 	const tag = tagFor();
-	const listing = (items: IDataObject[]) =>
-		nock(API).get(LIST).query(true).reply(200, { items, hasMore: false });
 
 	it.each([
 		['its tag at its URL', { ownerTag: tag, url: PRODUCTION_URL }, true],
@@ -312,40 +288,17 @@ describe("the deletion rule: only a subscription with this node's tag at this no
 		expect(mayDelete(subscription, tag, PRODUCTION_URL)).toBe(allowed);
 	});
 
-	it("a restored copy (same owner tag, another URL) keeps production's subscription at activation, deletes only its own, and never requests production's URL", async () => {
-		nock(API)
-			.get(ONE('whk_1'))
-			.reply(200, {
-				id: 'whk_1',
-				url: PRODUCTION_URL,
-				events: ['lead.created', 'deal.stage_changed'],
-			});
+	// Its sweep at create then keeps production's (named) and deletes only its own: lifecycle.test ('removes only its own
+	// leftovers at its own URL').
+	it("a restored copy (same owner tag, another URL) retires production's subscription at activation, with its secret: no DELETE, no request to production's URL", async () => {
+		nock(API).get(ONE('whk_1')).reply(200, AT_CRM);
 		const stored = storedSubscription();
 		const { secretWrapped } = stored;
 		const trigger = triggerHooks({ staticData: stored, webhookUrl: STAGING_URL });
 		await expect(trigger.checkExists()).resolves.toBe(false);
-		// Retired with its secret (its deliveries are answered 410); no DELETE, no request to production's URL.
 		expect(plain(trigger.staticData)).toEqual({
 			retiredSubscriptions: [{ id: 'whk_1', url: PRODUCTION_URL, secretWrapped }],
 		});
-
-		// create: the sweep finds production's subscription (same tag: kept, named) and its own leftover at its own URL.
-		const name = `n8n: Leads to Slack [n8n:${tag}]`;
-		listing([
-			{ id: 'whk_1', name, url: PRODUCTION_URL },
-			{ id: 'whk_staging_old', name, url: STAGING_URL },
-		]);
-		const removed = nock(API).delete(ONE('whk_staging_old')).reply(204);
-		nock(API).post(LIST).reply(200, { id: 'whk_staging', secret: SECRET });
-		await expect(trigger.create()).resolves.toBe(true);
-		removed.done();
-		expect(trigger.staticData.subscriptionId).toBe('whk_staging');
-		expect(warnings()).toEqual([expect.stringContaining('kept webhook subscription whk_1')]);
-
-		// Unpublished in the copy: its own subscription goes, production's stays.
-		const own = nock(API).delete(ONE('whk_staging')).reply(204);
-		await expect(trigger.delete()).resolves.toBe(true);
-		own.done();
 	});
 
 	it("a flood of subscriptions planted with this node's tag at internal addresses: no request, none deleted, at most ten warnings and one count", async () => {
@@ -358,7 +311,8 @@ describe("the deletion rule: only a subscription with this node's tag at this no
 			...Array.from({ length: 35 }, (_unused, index) => `http://10.0.1.${index}/`),
 		];
 		const name = `planted [n8n:${tag}]`;
-		listing(planted.map((url, index) => ({ id: `whk_planted_${index}`, name, url })));
+		const items = planted.map((url, index) => ({ id: `whk_planted_${index}`, name, url }));
+		nock(API).get(LIST).query(true).reply(200, { items, hasMore: false });
 		nock(API).post(LIST).reply(200, { id: 'whk_new', secret: SECRET });
 		await expect(triggerHooks({}).create()).resolves.toBe(true);
 		// No DELETE is mocked, and afterEach finds no request to any other host.
@@ -375,17 +329,10 @@ describe("the deletion rule: only a subscription with this node's tag at this no
 });
 
 describe(`each lifecycle hook finishes within its time limit (${HOOK_TIME_LIMIT_MS / 1000} s), whatever the CRM does`, () => {
-	/** The hooks with a shorter time limit than HOOK_TIME_LIMIT_MS; the CRM below waits 60 s, past the test's timeout. */
-	function limited(limitMs: number, options: Parameters<typeof triggerHooks>[0] = {}) {
-		const trigger = triggerHooks(options);
-		const hooks = new CrmInvoicingTrigger().webhookMethods.default;
-		return {
-			...trigger,
-			checkExists: async () => await hooks.checkExists.call(trigger.context, limitMs),
-			create: async () => await hooks.create.call(trigger.context, limitMs),
-			delete: async () => await hooks.delete.call(trigger.context, limitMs),
-		};
-	}
+	type Hooks = ReturnType<typeof triggerHooks>;
+	/** Runs `hook` with a shorter time limit than HOOK_TIME_LIMIT_MS; the CRM below waits 60 s, past the test's timeout. */
+	const run = async (trigger: Hooks, hook: 'checkExists' | 'create' | 'delete', limitMs: number) =>
+		await nodeType.webhookMethods.default[hook].call(trigger.context, limitMs);
 
 	it.each([
 		['checkExists', 'check', () => nock(API).get(ONE('whk_1'))],
@@ -396,8 +343,8 @@ describe(`each lifecycle hook finishes within its time limit (${HOOK_TIME_LIMIT_
 			// n8n activates workflows for about 20 s (docs/trigger.md).
 			expect(HOOK_TIME_LIMIT_MS).toBeLessThanOrEqual(20_000);
 			request().delay(60_000).reply(200, {});
-			const trigger = limited(1_000, { staticData: storedSubscription() });
-			await expect(trigger[hook]()).rejects.toThrow(
+			const trigger = triggerHooks({ staticData: storedSubscription() });
+			await expect(run(trigger, hook, 1_000)).rejects.toThrow(
 				`did not answer in time: the trigger could not ${what} its webhook subscription within 1 s`,
 			);
 			expect(trigger.staticData.subscriptionId).toBe('whk_1');
@@ -407,15 +354,15 @@ describe(`each lifecycle hook finishes within its time limit (${HOOK_TIME_LIMIT_
 	it('create against a webhook list that never answers still subscribes, within its time limit', async () => {
 		nock(API).get(LIST).query(true).delay(60_000).reply(200, []);
 		nock(API).post(LIST).reply(200, { id: 'whk_new', secret: SECRET });
-		const trigger = limited(2_000);
-		await expect(trigger.create()).resolves.toBe(true);
+		const trigger = triggerHooks({});
+		await expect(run(trigger, 'create', 2_000)).resolves.toBe(true);
 		expect(trigger.staticData.subscriptionId).toBe('whk_new');
 	});
 
 	it('delete against a CRM that never answers keeps the subscription for the next activation, within its time limit', async () => {
 		nock(API).delete(ONE('whk_1')).delay(60_000).reply(204);
-		const trigger = limited(1_000, { staticData: storedSubscription() });
-		await expect(trigger.delete()).resolves.toBe(false);
+		const trigger = triggerHooks({ staticData: storedSubscription() });
+		await expect(run(trigger, 'delete', 1_000)).resolves.toBe(false);
 		expect(trigger.staticData.subscriptionId).toBe('whk_1');
 	});
 });
