@@ -153,10 +153,7 @@ export function earlierSubscription(
 /** The stored state without the fields n8n's ObservableObject adds. */
 export const plain = (data: IDataObject) => JSON.parse(JSON.stringify(data)) as IDataObject;
 
-/**
- * A mismatch asks the CRM at most once per LOOKUP_INTERVAL_MS per process (webhook.ts). Tests that need the question
- * move n8n's clock past that interval: Date only, timers stay real (and Date goes on with real time).
- */
+/** A mismatch asks the CRM at most once per LOOKUP_INTERVAL_MS (webhook.ts): tests move Date only past it. */
 export function useMovableClock(): void {
 	beforeAll(() => {
 		jest.useFakeTimers({
@@ -185,21 +182,11 @@ export function passLookupInterval(): void {
 	jest.setSystemTime(Date.now() + LOOKUP_INTERVAL_MS + 1);
 }
 
-/**
- * Fails every test of the file that sent a request no interceptor answered (nock refuses it: no real network). The
- * trigger contacts only the Base URL's origin, whatever URLs the CRM lists: a request to any other host lands here.
- */
+/** Fails every test of the file that sent a request no interceptor answered (to another host, say). */
 export function expectNoUnansweredRequests(): void {
 	const unanswered: string[] = [];
-	const onNoMatch = (request: {
-		href?: string;
-		hostname?: string;
-		method?: string;
-		path?: string;
-	}) =>
-		unanswered.push(
-			`${request.method ?? '?'} ${request.href ?? `${request.hostname ?? '?'}${request.path ?? ''}`}`,
-		);
+	const onNoMatch = (request: { method?: string; href?: string; hostname?: string }) =>
+		unanswered.push(`${request.method} ${request.href ?? request.hostname}`);
 	beforeAll(() => nock.emitter.on('no match', onNoMatch));
 	afterAll(() => nock.emitter.removeListener('no match', onNoMatch));
 	beforeEach(() => {
@@ -210,10 +197,7 @@ export function expectNoUnansweredRequests(): void {
 	});
 }
 
-/**
- * The trigger's three hooks in a real HookContext: by default the harness's node in production, subscribing to
- * lead.created and deal.stage_changed in the workflow "Leads to Slack".
- */
+/** The trigger's three hooks in a real HookContext: by default the harness's node in production, on two events. */
 export function triggerHooks(
 	options: {
 		parameters?: INodeParameters;
@@ -484,10 +468,7 @@ export function expectNeverLogged(texts: string[]): void {
 	});
 }
 
-/**
- * A CRM on nock, until nock.cleanAll(), that shows any subscription current at the production URL and answers every
- * renewal (POST whk_new_1, whk_new_2, …; DELETE of whk_1; the list of leftovers): counts the questions and POSTs.
- */
+/** A CRM on nock that shows any subscription current and answers every renewal (POST whk_new_N), counting both. */
 export function renewingCrm(secret = NEW_SECRET): { asked: number; posts: number } {
 	const counts = { asked: 0, posts: 0 };
 	nock(API)
