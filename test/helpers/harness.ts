@@ -374,6 +374,13 @@ interface TriggerParts extends HarnessParts {
 	staticData: IDataObject;
 }
 
+/** The parts of a trigger in `mode`: an active workflow's (production) unless manual. */
+function triggerParts(options: TriggerOptions): TriggerParts & { mode: 'trigger' | 'manual' } {
+	const mode = options.mode ?? 'trigger';
+	const parts = buildParts({ ...options, active: mode === 'trigger' });
+	return { ...parts, mode, staticData: parts.workflow.getStaticData('node', parts.node) };
+}
+
 export interface HookOptions extends TriggerOptions {
 	/** What `getNodeWebhookUrl()` returns for every webhook the node describes. */
 	webhookUrl: string;
@@ -413,8 +420,7 @@ function webhookFor(
 
 /** A real HookContext, as n8n builds to run a trigger's `webhookMethods`. */
 export function createHookContext(options: HookOptions): HookContextParts {
-	const mode = options.mode ?? 'trigger';
-	const parts = buildParts({ ...options, active: mode === 'trigger' });
+	const { mode, ...parts } = triggerParts(options);
 	const webhookData = webhookFor(parts, options.nodeType, mode);
 	const context = new HookContext(
 		parts.workflow,
@@ -427,7 +433,7 @@ export function createHookContext(options: HookOptions): HookContextParts {
 	// n8n builds the URL from its own base URL and the webhook ID; the test chooses it instead.
 	const { webhookUrl } = options;
 	context.getNodeWebhookUrl = () => webhookUrl;
-	return { ...parts, context, staticData: parts.workflow.getStaticData('node', parts.node) };
+	return { ...parts, context };
 }
 
 /** The part of an express Response the trigger uses (`status(…).json(…)`), keeping what it answered last. */
@@ -482,8 +488,7 @@ function parsedBody(rawBody: Buffer): unknown {
 
 /** A real WebhookContext for one incoming delivery, with a request object and a recording response object. */
 export function createWebhookContext(options: WebhookOptions): WebhookContextParts {
-	const mode = options.mode ?? 'trigger';
-	const parts = buildParts({ ...options, active: mode === 'trigger' });
+	const { mode, ...parts } = triggerParts(options);
 	const webhookData = webhookFor(parts, options.nodeType, mode);
 	const request: TestRequest = {
 		method: webhookData.httpMethod,
@@ -496,10 +501,7 @@ export function createWebhookContext(options: WebhookOptions): WebhookContextPar
 		params: {},
 	};
 	const response = new RecordedResponse();
-	const additional = parts.additionalData as IWorkflowExecuteAdditionalData &
-		Record<string, unknown>;
-	additional.httpRequest = request;
-	additional.httpResponse = response;
+	Object.assign(parts.additionalData, { httpRequest: request, httpResponse: response });
 	const context = new WebhookContext(
 		parts.workflow,
 		parts.node,
@@ -511,13 +513,7 @@ export function createWebhookContext(options: WebhookOptions): WebhookContextPar
 	);
 	const { webhookUrl } = options;
 	if (webhookUrl !== undefined) context.getNodeWebhookUrl = () => webhookUrl;
-	return {
-		...parts,
-		context,
-		request,
-		response,
-		staticData: parts.workflow.getStaticData('node', parts.node),
-	};
+	return { ...parts, context, request, response };
 }
 
 export interface PollOptions extends TriggerOptions {
@@ -531,8 +527,7 @@ export interface PollContextParts extends TriggerParts {
 
 /** A real PollContext, as n8n builds for each poll of a polling trigger (or for "Fetch Test Event"). */
 export function createPollContext(options: PollOptions): PollContextParts {
-	const mode = options.mode ?? 'trigger';
-	const parts = buildParts({ ...options, active: mode === 'trigger' });
+	const { mode, ...parts } = triggerParts(options);
 	const budget = options.pollBudgetMs;
 	// n8n-core's defaults for the rest: what poll() returns is what n8n would emit.
 	const context = new PollContext(
@@ -548,8 +543,7 @@ export function createPollContext(options: PollOptions): PollContextParts {
 		undefined,
 		budget === undefined ? undefined : () => budget,
 	);
-	const staticData = parts.workflow.getStaticData('node', parts.node);
-	return { ...parts, context, staticData };
+	return { ...parts, context };
 }
 
 /** Runs a promise that must reject, and hands back its error. */
