@@ -1,11 +1,9 @@
 /* eslint-disable -- not shipped: eslint.dev.config.mjs lints this file, not n8n's node rules */
 /**
- * The demo a reviewer watches (`npm run demo`, and in `npm run test:ui`): one WebM video, recorded by Playwright in
- * the real n8n editor against the sandbox CRM, of the credential tested on save, a lead and then an invoice created
- * with the action node, and the trigger receiving `lead.created`. Each chapter opens with a title card, and the page
- * holds still for a moment where a viewer reads the result (the only fixed waits in the editor suite: they are for the
- * viewer, every step still waits on what the page shows). Then ffprobe decodes the file: it must play and last
- * between 30 s and 5 min.
+ * The demo a reviewer watches (`npm run demo`, and in `npm run test:ui`): one WebM video of the real editor against the
+ * sandbox: the credential tested on save, a lead then an invoice created, the trigger receiving `lead.created`, each
+ * after a title card. The page holds still where a viewer reads (the suite's only fixed waits, for the viewer; every
+ * step still waits on the page). ffprobe then decodes the file: it must play and last 30 s to 5 min.
  */
 import { randomUUID } from 'node:crypto';
 import { mkdirSync, rmSync } from 'node:fs';
