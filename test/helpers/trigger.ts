@@ -30,14 +30,12 @@ export const PRODUCTION_URL =
 export const TEST_URL =
 	'https://n8n.example.com/webhook-test/c0ffee00-0000-4000-8000-0000000000aa/webhook';
 
-/** A signing secret as the API issues them: whsec_ + base64 of random bytes. */
-export const SECRET =
-	'whsec_' + Buffer.from('the-current-signing-key-for-tests!').toString('base64');
-export const OLD_SECRET =
-	'whsec_' + Buffer.from('the-previous-signing-key-for-test').toString('base64');
+/** A signing secret as the API issues them: whsec_ + base64 of the key's bytes. */
+const whsec = (key: string) => `whsec_${Buffer.from(key).toString('base64')}`;
+export const SECRET = whsec('the-current-signing-key-for-tests!');
+export const OLD_SECRET = whsec('the-previous-signing-key-for-test');
 /** The secret of the subscription a renewal creates (renewalAtCrm). */
-export const NEW_SECRET =
-	'whsec_' + Buffer.from('the-secret-of-the-new-subscription').toString('base64');
+export const NEW_SECRET = whsec('the-secret-of-the-new-subscription');
 /** The part of a secret that is the key: it must not appear anywhere either. */
 export const secretParts = (secret: string) => [secret, secret.slice('whsec_'.length)];
 
@@ -363,8 +361,7 @@ export function freshProcess(): CrmInvoicingTrigger {
 }
 
 /** The secret the fake CRM issues with subscription `id`. */
-export const fakeSecret = (id: string) =>
-	`whsec_${Buffer.from(`secret-${id}-0123456789`).toString('base64')}`;
+export const fakeSecret = (id: string) => whsec(`secret-${id}-0123456789`);
 
 export interface FakeCrm {
 	store: Map<string, IDataObject>;
