@@ -34,8 +34,6 @@ import type {
 	IWebhookData,
 	IWebhookDescription,
 	IWorkflowExecuteAdditionalData,
-	WorkflowActivateMode,
-	WorkflowExecuteMode,
 } from 'n8n-workflow';
 
 import { CrmInvoicingApi } from '../../credentials/CrmInvoicingApi.credentials';
@@ -298,7 +296,6 @@ export interface ExecuteOptions extends HarnessOptions {
 	/** Input items; one empty item by default, as after a manual trigger. */
 	items?: INodeExecutionData[];
 	continueOnFail?: boolean;
-	mode?: WorkflowExecuteMode;
 }
 
 export interface ExecuteContextParts extends HarnessParts {
@@ -318,7 +315,7 @@ export function createExecuteContext(options: ExecuteOptions): ExecuteContextPar
 		parts.workflow,
 		parts.node,
 		parts.additionalData,
-		options.mode ?? 'manual',
+		'manual',
 		runExecutionData,
 		0,
 		items,
@@ -341,22 +338,11 @@ export async function runNode(options: ExecuteOptions): Promise<INodeExecutionDa
 	return (output ?? []) as INodeExecutionData[][];
 }
 
-export interface LoadOptionsContextParts extends HarnessParts {
-	context: LoadOptionsContext;
-}
-
 /** A real LoadOptionsContext, as n8n builds for a list search or loadOptions method of the node. */
-export function createLoadOptionsContext(
-	options: HarnessOptions & { path?: string },
-): LoadOptionsContextParts {
+export function createLoadOptionsContext(options: HarnessOptions) {
 	const parts = buildParts(options);
 	parts.additionalData.currentNodeParameters = parts.node.parameters;
-	const context = new LoadOptionsContext(
-		parts.workflow,
-		parts.node,
-		parts.additionalData,
-		options.path ?? '',
-	);
+	const context = new LoadOptionsContext(parts.workflow, parts.node, parts.additionalData, '');
 	return { ...parts, context };
 }
 
@@ -384,11 +370,6 @@ function triggerParts(options: TriggerOptions): TriggerParts & { mode: 'trigger'
 export interface HookOptions extends TriggerOptions {
 	/** What `getNodeWebhookUrl()` returns for every webhook the node describes. */
 	webhookUrl: string;
-	activation?: WorkflowActivateMode;
-}
-
-export interface HookContextParts extends TriggerParts {
-	context: HookContext;
 }
 
 /** The node's (first) webhook, and the IWebhookData n8n registers for it. */
@@ -419,7 +400,7 @@ function webhookFor(
 }
 
 /** A real HookContext, as n8n builds to run a trigger's `webhookMethods`. */
-export function createHookContext(options: HookOptions): HookContextParts {
+export function createHookContext(options: HookOptions) {
 	const { mode, ...parts } = triggerParts(options);
 	const webhookData = webhookFor(parts, options.nodeType, mode);
 	const context = new HookContext(
@@ -427,7 +408,7 @@ export function createHookContext(options: HookOptions): HookContextParts {
 		parts.node,
 		parts.additionalData,
 		mode,
-		options.activation ?? 'activate',
+		'activate',
 		webhookData,
 	);
 	// n8n builds the URL from its own base URL and the webhook ID; the test chooses it instead.
@@ -521,12 +502,8 @@ export interface PollOptions extends TriggerOptions {
 	pollBudgetMs?: number;
 }
 
-export interface PollContextParts extends TriggerParts {
-	context: PollContext;
-}
-
 /** A real PollContext, as n8n builds for each poll of a polling trigger (or for "Fetch Test Event"). */
-export function createPollContext(options: PollOptions): PollContextParts {
+export function createPollContext(options: PollOptions) {
 	const { mode, ...parts } = triggerParts(options);
 	const budget = options.pollBudgetMs;
 	// n8n-core's defaults for the rest: what poll() returns is what n8n would emit.
