@@ -3,6 +3,7 @@
 import { createCipheriv, hkdfSync, randomBytes } from 'node:crypto';
 
 import nock from 'nock';
+import type { HookContext, WebhookContext } from 'n8n-core';
 import type {
 	ICredentialDataDecryptedObject,
 	IDataObject,
@@ -195,6 +196,16 @@ export function expectNoUnansweredRequests(): void {
 	});
 }
 
+/** Makes the context another n8n instance's, workflow's or node's than the harness's. */
+function moveTo(context: HookContext | WebhookContext, ids: Partial<typeof HARNESS_IDS>): void {
+	const { instanceId, workflowId, nodeId } = ids;
+	const workflow = context.getWorkflow();
+	const node = context.getNode();
+	if (instanceId !== undefined) context.getInstanceId = () => instanceId;
+	if (workflowId !== undefined) context.getWorkflow = () => ({ ...workflow, id: workflowId });
+	if (nodeId !== undefined) context.getNode = () => ({ ...node, id: nodeId });
+}
+
 /** The trigger's three hooks in a real HookContext: by default the harness's node in production, on two events. */
 export function triggerHooks(
 	options: {
@@ -204,11 +215,7 @@ export function triggerHooks(
 		mode?: 'trigger' | 'manual';
 		workflowName?: string;
 		credentials?: ICredentialDataDecryptedObject;
-		/** Another n8n instance, workflow or node than the harness's. */
-		instanceId?: string;
-		workflowId?: string;
-		nodeId?: string;
-	} = {},
+	} & Partial<typeof HARNESS_IDS> = {},
 ) {
 	const parts = createHookContext({
 		nodeType,
@@ -219,16 +226,7 @@ export function triggerHooks(
 		workflowName: options.workflowName ?? 'Leads to Slack',
 		...(options.credentials ? { credentials: options.credentials } : {}),
 	});
-	const { instanceId, workflowId, nodeId } = options;
-	if (instanceId !== undefined) parts.context.getInstanceId = () => instanceId;
-	if (workflowId !== undefined) {
-		const metadata = parts.context.getWorkflow();
-		parts.context.getWorkflow = () => ({ ...metadata, id: workflowId });
-	}
-	if (nodeId !== undefined) {
-		const node = parts.context.getNode();
-		parts.context.getNode = () => ({ ...node, id: nodeId });
-	}
+	moveTo(parts.context, options);
 	const methods = nodeType.webhookMethods.default;
 	return {
 		...parts,
@@ -320,11 +318,7 @@ export function prepareDelivery(options: DeliveryOptions = {}): WebhookContextPa
 		typeVersion: options.typeVersion,
 		...(options.credentials === undefined ? {} : { credentials: options.credentials }),
 	});
-	const { workflowId } = options;
-	if (workflowId !== undefined) {
-		const workflow = parts.context.getWorkflow();
-		parts.context.getWorkflow = () => ({ ...workflow, id: workflowId });
-	}
+	moveTo(parts.context, options);
 	return parts;
 }
 
