@@ -124,13 +124,11 @@ describe('the demo video', () => {
 		const page = await context.newPage();
 		const video = page.video();
 		if (!video) throw new Error('Playwright is not recording the page');
-		const leadName = `Ada Demo ${randomUUID().slice(0, 4)}`;
-		const triggerLead = `Grace Demo ${randomUUID().slice(0, 4)}`;
 		const [workflowId, trigger] = await Promise.all([
 			leadAndInvoiceWorkflow(),
 			triggerWorkflow('Demo: the trigger receives lead.created'),
 		]);
-		await record(page, leadName, triggerLead, workflowId, trigger).catch(async (error: unknown) => {
+		await record(page, workflowId, trigger).catch(async (error: unknown) => {
 			const file = path.join(env.failureDir, 'demo.png');
 			await page.screenshot({ path: file, timeout: 10_000 }).catch(() => undefined);
 			if (error instanceof Error) error.message += `\n(the page: ${file})`;
@@ -156,11 +154,11 @@ describe('the demo video', () => {
 /** The three chapters, on the recorded page. */
 async function record(
 	page: Page,
-	leadName: string,
-	triggerLead: string,
 	workflowId: string,
 	trigger: { id: string; webhookId: string },
 ): Promise<void> {
+	const leadName = `Ada Demo ${randomUUID().slice(0, 4)}`;
+	const triggerLead = `Grace Demo ${randomUUID().slice(0, 4)}`;
 	await titleCard(
 		page,
 		'n8n-nodes-crm-invoicing',
