@@ -1,11 +1,7 @@
 /* eslint-disable -- not shipped: eslint.dev.config.mjs lints this file, not n8n's node rules */
 /**
- * Runs our node code through n8n-core's real execution contexts (ExecuteContext, LoadOptionsContext, HookContext,
- * WebhookContext), the way n8n's own NodeTestHarness does. HTTP goes through n8n-core's request helpers
- * (`httpRequestWithAuthentication` → OutboundHttp → axios), so nock sees real requests and the
- * `returnFullResponse` / `ignoreHttpStatusErrors` options behave exactly as in n8n.
- *
- * Not a test file itself: import it from tests.
+ * Runs our node code in n8n-core's real execution contexts (Execute, LoadOptions, Hook, Webhook, Poll), as n8n's own
+ * NodeTestHarness does: HTTP goes through n8n-core's request helpers to axios, so nock sees real requests.
  */
 import { Logger } from '@n8n/backend-common';
 import { Container } from '@n8n/di';
@@ -38,17 +34,13 @@ import type {
 	IWebhookData,
 	IWebhookDescription,
 	IWorkflowExecuteAdditionalData,
-	WorkflowActivateMode,
-	WorkflowExecuteMode,
 } from 'n8n-workflow';
 
 import { CrmInvoicingApi } from '../../credentials/CrmInvoicingApi.credentials';
 
-/** The credential every helper uses unless a test passes its own. */
 /**
- * `requestsPerMinute`: nock answers far more than the documented 60 requests a minute, and answers without RateLimit-*
- * headers, so the transport would pace these tests at the documented rate. The pacing has its own tests
- * (test/unit/transport/pacer.test.ts, rateLimit.test.ts) with credentials of their own.
+ * The credential every helper uses unless a test passes its own. `requestsPerMinute`: nock sends no RateLimit-*
+ * headers, so the transport would pace at the documented 60 a minute (the pacing's own tests set their own).
  */
 export const TEST_CREDENTIALS = {
 	baseUrl: 'https://crm.test',
@@ -63,9 +55,6 @@ export const PACKAGE_NAME = 'n8n-nodes-crm-invoicing';
 const CREDENTIAL_TYPES: Record<string, ICredentialType> = {
 	crmInvoicingApi: new CrmInvoicingApi(),
 };
-
-// ---------------------------------------------------------------------------------------------------------------------
-// n8n-core services the contexts take from the DI container.
 
 /** One logged line, as the recording logger keeps it. */
 export interface LoggedMessage {
@@ -85,10 +74,7 @@ function recordingLogger(): Logger {
 	return logger as unknown as Logger;
 }
 
-/**
- * A stand-in for InstanceSettings: the real one reads and writes `~/.n8n/config` when it is first built.
- * The contexts only read `instanceId` and `hmacSignatureSecret` from it.
- */
+/** A stand-in for InstanceSettings (the real one writes `~/.n8n/config`): the contexts read its ids and secret. */
 function instanceSettings(): InstanceSettings {
 	const settings = Object.create(InstanceSettings.prototype) as Record<string, unknown>;
 	Object.assign(settings, {
@@ -111,13 +97,7 @@ function prepareContainer(): void {
 	containerReady = true;
 }
 
-// ---------------------------------------------------------------------------------------------------------------------
-// Credentials
-
-/**
- * The credentials helper n8n hands the contexts in `additionalData`, backed by fixed decrypted data.
- * `authenticate` applies the credential class's own `authenticate` function, as n8n does.
- */
+/** The credentials helper n8n hands the contexts, on fixed decrypted data; `authenticate` is the credential's own. */
 export class TestCredentialsHelper extends ICredentialsHelper {
 	/** How often the decrypted data was read (that is, `getCredentials` in a context). */
 	getDecryptedCalls = 0;
@@ -185,9 +165,6 @@ export class TestCredentialsHelper extends ICredentialsHelper {
 	}
 }
 
-// ---------------------------------------------------------------------------------------------------------------------
-// Workflow
-
 /** A node type under test, as the harness registers it with the workflow. */
 export type AnyNodeType = INodeType | IVersionedNodeType;
 
@@ -217,10 +194,7 @@ export interface HarnessOptions {
 	nodeType: AnyNodeType;
 	/** The node's parameters as saved in a workflow: expressions (`={{ … }}`) and resource locators are resolved by n8n. */
 	parameters: INodeParameters;
-	/**
-	 * Decrypted data of the node's credential (every credential type the node declares gets this data).
-	 * Defaults to TEST_CREDENTIALS; `null` leaves the node without a credential.
-	 */
+	/** Decrypted data of every credential the node declares: TEST_CREDENTIALS by default; `null` for none. */
 	credentials?: ICredentialDataDecryptedObject | null;
 	typeVersion?: number;
 	/** The execution's id; 'harness-execution' unless given (Create or Update remembers emails per execution). */
@@ -318,14 +292,10 @@ function buildParts(
 	return { workflow, node: workflow.getNode(node.name)!, additionalData, credentialsHelper };
 }
 
-// ---------------------------------------------------------------------------------------------------------------------
-// Execute
-
 export interface ExecuteOptions extends HarnessOptions {
 	/** Input items; one empty item by default, as after a manual trigger. */
 	items?: INodeExecutionData[];
 	continueOnFail?: boolean;
-	mode?: WorkflowExecuteMode;
 }
 
 export interface ExecuteContextParts extends HarnessParts {
@@ -345,7 +315,7 @@ export function createExecuteContext(options: ExecuteOptions): ExecuteContextPar
 		parts.workflow,
 		parts.node,
 		parts.additionalData,
-		options.mode ?? 'manual',
+		'manual',
 		runExecutionData,
 		0,
 		items,
@@ -368,30 +338,13 @@ export async function runNode(options: ExecuteOptions): Promise<INodeExecutionDa
 	return (output ?? []) as INodeExecutionData[][];
 }
 
-// ---------------------------------------------------------------------------------------------------------------------
-// Load options (list searches)
-
-export interface LoadOptionsContextParts extends HarnessParts {
-	context: LoadOptionsContext;
-}
-
 /** A real LoadOptionsContext, as n8n builds for a list search or loadOptions method of the node. */
-export function createLoadOptionsContext(
-	options: HarnessOptions & { path?: string },
-): LoadOptionsContextParts {
+export function createLoadOptionsContext(options: HarnessOptions) {
 	const parts = buildParts(options);
 	parts.additionalData.currentNodeParameters = parts.node.parameters;
-	const context = new LoadOptionsContext(
-		parts.workflow,
-		parts.node,
-		parts.additionalData,
-		options.path ?? '',
-	);
+	const context = new LoadOptionsContext(parts.workflow, parts.node, parts.additionalData, '');
 	return { ...parts, context };
 }
-
-// ---------------------------------------------------------------------------------------------------------------------
-// Hooks (webhook lifecycle: checkExists, create, delete)
 
 /** What the trigger contexts (hook, webhook, poll) take besides HarnessOptions. */
 interface TriggerOptions extends HarnessOptions {
@@ -407,14 +360,16 @@ interface TriggerParts extends HarnessParts {
 	staticData: IDataObject;
 }
 
+/** The parts of a trigger in `mode`: an active workflow's (production) unless manual. */
+function triggerParts(options: TriggerOptions): TriggerParts & { mode: 'trigger' | 'manual' } {
+	const mode = options.mode ?? 'trigger';
+	const parts = buildParts({ ...options, active: mode === 'trigger' });
+	return { ...parts, mode, staticData: parts.workflow.getStaticData('node', parts.node) };
+}
+
 export interface HookOptions extends TriggerOptions {
 	/** What `getNodeWebhookUrl()` returns for every webhook the node describes. */
 	webhookUrl: string;
-	activation?: WorkflowActivateMode;
-}
-
-export interface HookContextParts extends TriggerParts {
-	context: HookContext;
 }
 
 /** The node's (first) webhook, and the IWebhookData n8n registers for it. */
@@ -445,50 +400,37 @@ function webhookFor(
 }
 
 /** A real HookContext, as n8n builds to run a trigger's `webhookMethods`. */
-export function createHookContext(options: HookOptions): HookContextParts {
-	const mode = options.mode ?? 'trigger';
-	const parts = buildParts({ ...options, active: mode === 'trigger' });
+export function createHookContext(options: HookOptions) {
+	const { mode, ...parts } = triggerParts(options);
 	const webhookData = webhookFor(parts, options.nodeType, mode);
 	const context = new HookContext(
 		parts.workflow,
 		parts.node,
 		parts.additionalData,
 		mode,
-		options.activation ?? 'activate',
+		'activate',
 		webhookData,
 	);
 	// n8n builds the URL from its own base URL and the webhook ID; the test chooses it instead.
 	const { webhookUrl } = options;
 	context.getNodeWebhookUrl = () => webhookUrl;
-	return { ...parts, context, staticData: parts.workflow.getStaticData('node', parts.node) };
+	return { ...parts, context };
 }
 
-// ---------------------------------------------------------------------------------------------------------------------
-// Webhook (a delivery arriving)
-
-/** The part of an express Response the trigger uses (`status(…).json(…)`), keeping what it answered. */
-export interface RecordedResponse {
-	statusCode: number;
-	/** What the last json call sent. */
+/** The part of an express Response the trigger uses (`status(…).json(…)`), keeping what it answered last. */
+class RecordedResponse {
+	statusCode = 200;
 	sentBody: unknown;
-	status(code: number): RecordedResponse;
-	json(body?: unknown): RecordedResponse;
-}
 
-function recordedResponse(): RecordedResponse {
-	const response: RecordedResponse = {
-		statusCode: 200,
-		sentBody: undefined,
-		status(code) {
-			response.statusCode = code;
-			return response;
-		},
-		json(body) {
-			response.sentBody = body;
-			return response;
-		},
-	};
-	return response;
+	status(code: number): this {
+		this.statusCode = code;
+		return this;
+	}
+
+	json(body?: unknown): this {
+		this.sentBody = body;
+		return this;
+	}
 }
 
 /** The parts of an express Request a trigger reads. */
@@ -527,8 +469,7 @@ function parsedBody(rawBody: Buffer): unknown {
 
 /** A real WebhookContext for one incoming delivery, with a request object and a recording response object. */
 export function createWebhookContext(options: WebhookOptions): WebhookContextParts {
-	const mode = options.mode ?? 'trigger';
-	const parts = buildParts({ ...options, active: mode === 'trigger' });
+	const { mode, ...parts } = triggerParts(options);
 	const webhookData = webhookFor(parts, options.nodeType, mode);
 	const request: TestRequest = {
 		method: webhookData.httpMethod,
@@ -540,11 +481,8 @@ export function createWebhookContext(options: WebhookOptions): WebhookContextPar
 		query: {},
 		params: {},
 	};
-	const response = recordedResponse();
-	const additional = parts.additionalData as IWorkflowExecuteAdditionalData &
-		Record<string, unknown>;
-	additional.httpRequest = request;
-	additional.httpResponse = response;
+	const response = new RecordedResponse();
+	Object.assign(parts.additionalData, { httpRequest: request, httpResponse: response });
 	const context = new WebhookContext(
 		parts.workflow,
 		parts.node,
@@ -556,34 +494,19 @@ export function createWebhookContext(options: WebhookOptions): WebhookContextPar
 	);
 	const { webhookUrl } = options;
 	if (webhookUrl !== undefined) context.getNodeWebhookUrl = () => webhookUrl;
-	return {
-		...parts,
-		context,
-		request,
-		response,
-		staticData: parts.workflow.getStaticData('node', parts.node),
-	};
+	return { ...parts, context, request, response };
 }
-
-// ---------------------------------------------------------------------------------------------------------------------
-// Poll (a polling trigger's poll, or "Fetch Test Event")
 
 export interface PollOptions extends TriggerOptions {
 	/** What `getPollBudgetMs()` answers; n8n-core's default (5 minutes) when not given. */
 	pollBudgetMs?: number;
 }
 
-export interface PollContextParts extends TriggerParts {
-	context: PollContext;
-}
-
 /** A real PollContext, as n8n builds for each poll of a polling trigger (or for "Fetch Test Event"). */
-export function createPollContext(options: PollOptions): PollContextParts {
-	const mode = options.mode ?? 'trigger';
-	const parts = buildParts({ ...options, active: mode === 'trigger' });
+export function createPollContext(options: PollOptions) {
+	const { mode, ...parts } = triggerParts(options);
 	const budget = options.pollBudgetMs;
-	// n8n-core's defaults for the rest: emitting is not used (what poll() returns is what n8n would emit), the node's
-	// static data is the workflow's, and the budget is 5 minutes.
+	// n8n-core's defaults for the rest: what poll() returns is what n8n would emit.
 	const context = new PollContext(
 		parts.workflow,
 		parts.node,
@@ -597,8 +520,7 @@ export function createPollContext(options: PollOptions): PollContextParts {
 		undefined,
 		budget === undefined ? undefined : () => budget,
 	);
-	const staticData = parts.workflow.getStaticData('node', parts.node);
-	return { ...parts, context, staticData };
+	return { ...parts, context };
 }
 
 /** Runs a promise that must reject, and hands back its error. */
@@ -611,11 +533,7 @@ export async function errorOf(promise: Promise<unknown>): Promise<Error & Record
 	throw new Error('Expected the call to fail, but it succeeded');
 }
 
-/**
- * Whether the workflow's static data is marked changed, as n8n reads it to decide whether to store it: n8n-workflow's
- * observable object sets `__dataChanged` on any set or delete of a property (also one that sets the same value), and
- * n8n-core's WorkflowExecute hands the static data on to be saved only when `__dataChanged === true`.
- */
+/** Whether the static data is marked changed (any set or delete marks it): n8n saves it only then. */
 export function staticDataChanged(workflow: Workflow): boolean {
 	return workflow.staticData.__dataChanged === true;
 }

@@ -3,6 +3,7 @@
 import { createCipheriv, hkdfSync, randomBytes } from 'node:crypto';
 
 import nock from 'nock';
+import type { HookContext, WebhookContext } from 'n8n-core';
 import type {
 	ICredentialDataDecryptedObject,
 	IDataObject,
@@ -30,14 +31,12 @@ export const PRODUCTION_URL =
 export const TEST_URL =
 	'https://n8n.example.com/webhook-test/c0ffee00-0000-4000-8000-0000000000aa/webhook';
 
-/** A signing secret as the API issues them: whsec_ + base64 of random bytes. */
-export const SECRET =
-	'whsec_' + Buffer.from('the-current-signing-key-for-tests!').toString('base64');
-export const OLD_SECRET =
-	'whsec_' + Buffer.from('the-previous-signing-key-for-test').toString('base64');
+/** A signing secret as the API issues them: whsec_ + base64 of the key's bytes. */
+const whsec = (key: string) => `whsec_${Buffer.from(key).toString('base64')}`;
+export const SECRET = whsec('the-current-signing-key-for-tests!');
+export const OLD_SECRET = whsec('the-previous-signing-key-for-test');
 /** The secret of the subscription a renewal creates (renewalAtCrm). */
-export const NEW_SECRET =
-	'whsec_' + Buffer.from('the-secret-of-the-new-subscription').toString('base64');
+export const NEW_SECRET = whsec('the-secret-of-the-new-subscription');
 /** The part of a secret that is the key: it must not appear anywhere either. */
 export const secretParts = (secret: string) => [secret, secret.slice('whsec_'.length)];
 
@@ -153,10 +152,7 @@ export function earlierSubscription(
 /** The stored state without the fields n8n's ObservableObject adds. */
 export const plain = (data: IDataObject) => JSON.parse(JSON.stringify(data)) as IDataObject;
 
-/**
- * A mismatch asks the CRM at most once per LOOKUP_INTERVAL_MS per process (webhook.ts). Tests that need the question
- * move n8n's clock past that interval: Date only, timers stay real (and Date goes on with real time).
- */
+/** A mismatch asks the CRM at most once per LOOKUP_INTERVAL_MS (webhook.ts): tests move Date only past it. */
 export function useMovableClock(): void {
 	beforeAll(() => {
 		jest.useFakeTimers({
@@ -185,21 +181,11 @@ export function passLookupInterval(): void {
 	jest.setSystemTime(Date.now() + LOOKUP_INTERVAL_MS + 1);
 }
 
-/**
- * Fails every test of the file that sent a request no interceptor answered (nock refuses it: no real network). The
- * trigger contacts only the Base URL's origin, whatever URLs the CRM lists: a request to any other host lands here.
- */
+/** Fails every test of the file that sent a request no interceptor answered (to another host, say). */
 export function expectNoUnansweredRequests(): void {
 	const unanswered: string[] = [];
-	const onNoMatch = (request: {
-		href?: string;
-		hostname?: string;
-		method?: string;
-		path?: string;
-	}) =>
-		unanswered.push(
-			`${request.method ?? '?'} ${request.href ?? `${request.hostname ?? '?'}${request.path ?? ''}`}`,
-		);
+	const onNoMatch = (request: { method?: string; href?: string; hostname?: string }) =>
+		unanswered.push(`${request.method} ${request.href ?? request.hostname}`);
 	beforeAll(() => nock.emitter.on('no match', onNoMatch));
 	afterAll(() => nock.emitter.removeListener('no match', onNoMatch));
 	beforeEach(() => {
@@ -210,10 +196,17 @@ export function expectNoUnansweredRequests(): void {
 	});
 }
 
-/**
- * The trigger's three hooks in a real HookContext: by default the harness's node in production, subscribing to
- * lead.created and deal.stage_changed in the workflow "Leads to Slack".
- */
+/** Makes the context another n8n instance's, workflow's or node's than the harness's. */
+function moveTo(context: HookContext | WebhookContext, ids: Partial<typeof HARNESS_IDS>): void {
+	const { instanceId, workflowId, nodeId } = ids;
+	const workflow = context.getWorkflow();
+	const node = context.getNode();
+	if (instanceId !== undefined) context.getInstanceId = () => instanceId;
+	if (workflowId !== undefined) context.getWorkflow = () => ({ ...workflow, id: workflowId });
+	if (nodeId !== undefined) context.getNode = () => ({ ...node, id: nodeId });
+}
+
+/** The trigger's three hooks in a real HookContext: by default the harness's node in production, on two events. */
 export function triggerHooks(
 	options: {
 		parameters?: INodeParameters;
@@ -222,11 +215,7 @@ export function triggerHooks(
 		mode?: 'trigger' | 'manual';
 		workflowName?: string;
 		credentials?: ICredentialDataDecryptedObject;
-		/** Another n8n instance, workflow or node than the harness's. */
-		instanceId?: string;
-		workflowId?: string;
-		nodeId?: string;
-	} = {},
+	} & Partial<typeof HARNESS_IDS> = {},
 ) {
 	const parts = createHookContext({
 		nodeType,
@@ -237,16 +226,7 @@ export function triggerHooks(
 		workflowName: options.workflowName ?? 'Leads to Slack',
 		...(options.credentials ? { credentials: options.credentials } : {}),
 	});
-	const { instanceId, workflowId, nodeId } = options;
-	if (instanceId !== undefined) parts.context.getInstanceId = () => instanceId;
-	if (workflowId !== undefined) {
-		const metadata = parts.context.getWorkflow();
-		parts.context.getWorkflow = () => ({ ...metadata, id: workflowId });
-	}
-	if (nodeId !== undefined) {
-		const node = parts.context.getNode();
-		parts.context.getNode = () => ({ ...node, id: nodeId });
-	}
+	moveTo(parts.context, options);
 	const methods = nodeType.webhookMethods.default;
 	return {
 		...parts,
@@ -338,11 +318,7 @@ export function prepareDelivery(options: DeliveryOptions = {}): WebhookContextPa
 		typeVersion: options.typeVersion,
 		...(options.credentials === undefined ? {} : { credentials: options.credentials }),
 	});
-	const { workflowId } = options;
-	if (workflowId !== undefined) {
-		const workflow = parts.context.getWorkflow();
-		parts.context.getWorkflow = () => ({ ...workflow, id: workflowId });
-	}
+	moveTo(parts.context, options);
 	return parts;
 }
 
@@ -379,8 +355,7 @@ export function freshProcess(): CrmInvoicingTrigger {
 }
 
 /** The secret the fake CRM issues with subscription `id`. */
-export const fakeSecret = (id: string) =>
-	`whsec_${Buffer.from(`secret-${id}-0123456789`).toString('base64')}`;
+export const fakeSecret = (id: string) => whsec(`secret-${id}-0123456789`);
 
 export interface FakeCrm {
 	store: Map<string, IDataObject>;
@@ -484,10 +459,7 @@ export function expectNeverLogged(texts: string[]): void {
 	});
 }
 
-/**
- * A CRM on nock, until nock.cleanAll(), that shows any subscription current at the production URL and answers every
- * renewal (POST whk_new_1, whk_new_2, …; DELETE of whk_1; the list of leftovers): counts the questions and POSTs.
- */
+/** A CRM on nock that shows any subscription current and answers every renewal (POST whk_new_N), counting both. */
 export function renewingCrm(secret = NEW_SECRET): { asked: number; posts: number } {
 	const counts = { asked: 0, posts: 0 };
 	nock(API)

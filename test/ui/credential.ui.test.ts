@@ -28,31 +28,18 @@ describe('credential in the editor', () => {
 		});
 	});
 
-	it("with a wrong key shows the package's own message about the key", async () => {
-		await inEditor('credential-wrong-key', async (page) => {
-			const saved = await createCredential(
-				page,
-				'UI test: wrong key',
-				env.sandboxUrl,
-				'sk_not_a_key_of_this_crm',
-			);
-			expect(saved.banner).toContain('Couldn’t connect');
-			expect(saved.details).toMatch(/\b401\b/);
-			expect(saved.details).toMatch(/key/i);
-		});
-	});
-
-	it("with a wrong Base URL shows the package's own message about the Base URL", async () => {
-		await inEditor('credential-wrong-base-url', async (page) => {
-			// Something answers there, but it is not the API: /not-the-crm/api/v1/users is 404.
-			const saved = await createCredential(
-				page,
-				'UI test: wrong Base URL',
-				`${env.sandboxUrl}/not-the-crm`,
-				env.sandboxKeys.admin,
-			);
-			expect(saved.banner).toContain('Couldn’t connect');
-			expect(saved.details).toMatch(/Base URL/);
-		});
-	});
+	it.each([
+		['key', env.sandboxUrl, 'sk_not_a_key_of_this_crm', [/\b401\b/, /key/i]],
+		// Something answers there, but it is not the API: /not-the-crm/api/v1/users is 404.
+		['Base URL', `${env.sandboxUrl}/not-the-crm`, env.sandboxKeys.admin, [/Base URL/]],
+	])(
+		"with a wrong %s shows the package's own message about it",
+		async (what, url, key, messages) => {
+			await inEditor(`credential-wrong-${what}`, async (page) => {
+				const saved = await createCredential(page, `UI test: wrong ${what}`, url, key);
+				expect(saved.banner).toContain('Couldn’t connect');
+				for (const message of messages) expect(saved.details).toMatch(message);
+			});
+		},
+	);
 });

@@ -1,11 +1,9 @@
 /* eslint-disable -- not shipped: eslint.dev.config.mjs lints this file, not n8n's node rules */
 /**
- * The demo a reviewer watches (`npm run demo`, and in `npm run test:ui`): one WebM video, recorded by Playwright in
- * the real n8n editor against the sandbox CRM, of the credential tested on save, a lead and then an invoice created
- * with the action node, and the trigger receiving `lead.created`. Each chapter opens with a title card, and the page
- * holds still for a moment where a viewer reads the result (the only fixed waits in the editor suite: they are for the
- * viewer, every step still waits on what the page shows). Then ffprobe decodes the file: it must play and last
- * between 30 s and 5 min.
+ * The demo a reviewer watches (`npm run demo`, and in `npm run test:ui`): one WebM video of the real editor against the
+ * sandbox: the credential tested on save, a lead then an invoice created, the trigger receiving `lead.created`, each
+ * after a title card. The page holds still where a viewer reads (the suite's only fixed waits, for the viewer; every
+ * step still waits on the page). ffprobe then decodes the file: it must play and last 30 s to 5 min.
  */
 import { randomUUID } from 'node:crypto';
 import { mkdirSync, rmSync } from 'node:fs';
@@ -126,13 +124,11 @@ describe('the demo video', () => {
 		const page = await context.newPage();
 		const video = page.video();
 		if (!video) throw new Error('Playwright is not recording the page');
-		const leadName = `Ada Demo ${randomUUID().slice(0, 4)}`;
-		const triggerLead = `Grace Demo ${randomUUID().slice(0, 4)}`;
 		const [workflowId, trigger] = await Promise.all([
 			leadAndInvoiceWorkflow(),
 			triggerWorkflow('Demo: the trigger receives lead.created'),
 		]);
-		await record(page, leadName, triggerLead, workflowId, trigger).catch(async (error: unknown) => {
+		await record(page, workflowId, trigger).catch(async (error: unknown) => {
 			const file = path.join(env.failureDir, 'demo.png');
 			await page.screenshot({ path: file, timeout: 10_000 }).catch(() => undefined);
 			if (error instanceof Error) error.message += `\n(the page: ${file})`;
@@ -158,11 +154,11 @@ describe('the demo video', () => {
 /** The three chapters, on the recorded page. */
 async function record(
 	page: Page,
-	leadName: string,
-	triggerLead: string,
 	workflowId: string,
 	trigger: { id: string; webhookId: string },
 ): Promise<void> {
+	const leadName = `Ada Demo ${randomUUID().slice(0, 4)}`;
+	const triggerLead = `Grace Demo ${randomUUID().slice(0, 4)}`;
 	await titleCard(
 		page,
 		'n8n-nodes-crm-invoicing',

@@ -1,10 +1,8 @@
 /* eslint-disable -- not shipped: eslint.dev.config.mjs lints this file, not n8n's node rules */
 /**
- * Each workflow in examples/, as a user brings it in: a new workflow, "Import from File" with the file, and Execute
- * workflow, against the sandbox and with the ids the file carries (the sandbox's seeded ids). Nothing in the file
- * is edited. The credential is the one n8n binds on import: n8n 2.38 drops the file's credential reference (its id
- * is not one of this n8n's) and fills in the CRM credential saved most recently, with a "Credentials auto-added"
- * notice; the test saves a fresh sandbox credential first, so that is the one chosen.
+ * Each workflow in examples/, unedited, as a user brings it in: "Import from File" into a new workflow, then Execute
+ * workflow against the sandbox (whose seeded ids the files carry). n8n drops the file's credential reference and binds
+ * the CRM credential saved most recently ("Credentials auto-added"): the test saves a fresh one first.
  */
 import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
@@ -105,61 +103,53 @@ async function answered(
 
 type Run = (page: Page) => Promise<void>;
 
+/**
+ * A trigger example: Execute workflow subscribes the test URL, a lead created in the CRM runs it, and its POST to
+ * `endpoint` is answered; the test event ends the listening, which deletes the subscription.
+ */
+async function onLeadCreated(page: Page, lead: { name: string; value: number }, endpoint: string) {
+	await executeWorkflow(page);
+	await awaitSubscription('/webhook-test/', true);
+	const created = await crm.api<{ id: string; name: string }>('POST', '/leads', lead);
+	const posted = await answered(
+		`the POST ${endpoint} for the new lead`,
+		(request) => request.method === 'POST' && request.path === endpoint,
+	);
+	await awaitSubscription('/webhook-test/', false);
+	return { lead: created, body: posted.body };
+}
+
 /** How each example is run, and what it must have done in the CRM. */
 const RUNS: Record<string, Run> = {
 	'new-leads-to-invoices.json': async (page) => {
-		await executeWorkflow(page);
-		await awaitSubscription('/webhook-test/', true);
-		const lead = await crm.api<{ id: string; name: string }>('POST', '/leads', {
-			name: 'UI Example Invoice Lead',
-			value: 900,
-		});
-		const invoice = await answered(
-			'the invoice for the new lead',
-			(request) => request.method === 'POST' && request.path === '/api/v1/invoices',
-		);
+		const lead = { name: 'UI Example Invoice Lead', value: 900 };
+		const invoice = await onLeadCreated(page, lead, '/api/v1/invoices');
 		expect(invoice.body).toMatchObject({ clientId: EXAMPLE_IDS.clientId });
 		expect(JSON.stringify(invoice.body)).toContain(lead.name);
-		await awaitSubscription('/webhook-test/', false);
 	},
 	'lead-created-enrich-create-deal.json': async (page) => {
-		await executeWorkflow(page);
-		await awaitSubscription('/webhook-test/', true);
-		const lead = await crm.api<{ id: string; name: string }>('POST', '/leads', {
-			name: 'UI Example Deal Lead',
-			value: 20_000,
-		});
-		const deal = await answered(
-			'the deal for the new lead',
-			(request) => request.method === 'POST' && request.path === '/api/v1/deals',
+		const { lead, body } = await onLeadCreated(
+			page,
+			{ name: 'UI Example Deal Lead', value: 20_000 },
+			'/api/v1/deals',
 		);
-		expect(deal.body).toMatchObject({
+		expect(body).toMatchObject({
 			title: lead.name,
 			pipelineId: EXAMPLE_IDS.pipelineId,
 			stageId: EXAMPLE_IDS.stageId,
 			clientId: EXAMPLE_IDS.clientId,
 			leadId: lead.id,
 		});
-		await awaitSubscription('/webhook-test/', false);
 	},
 	'archive-stale-leads.json': async (page) => {
+		const archiving = (request: { method: string; path: string; body?: unknown }) =>
+			request.method === 'PATCH' &&
+			request.path.startsWith('/api/v1/leads/') &&
+			JSON.stringify(request.body).includes('"archived":true');
 		await executeWorkflow(page);
-		const archived = await answered(
-			'a stale lead archived',
-			(request) =>
-				request.method === 'PATCH' &&
-				request.path.startsWith('/api/v1/leads/') &&
-				JSON.stringify(request.body).includes('"archived":true'),
-		);
+		await answered('a stale lead archived', archiving);
 		// Put the seed data back for the other editor tests (the picker lists these leads).
-		await crm.api('PATCH', archived.path.replace('/api/v1', ''), { archived: false });
-		const others = (await crm.requests()).filter(
-			(request) =>
-				request.method === 'PATCH' &&
-				request.path !== archived.path &&
-				JSON.stringify(request.body).includes('"archived":true'),
-		);
-		for (const request of others)
+		for (const request of (await crm.requests()).filter(archiving))
 			await crm.api('PATCH', request.path.replace('/api/v1', ''), { archived: false });
 	},
 	'updated-lead-notify.json': async (page) => {

@@ -52,10 +52,7 @@ export async function launchChromium(): Promise<Browser> {
 }
 let session: { context: BrowserContext; page: Page } | undefined;
 
-/**
- * One chromium, one signed-in page per test file (the editor's scripts are then loaded and cached once): launched
- * on first use, closed with closeBrowser() in afterAll.
- */
+/** One chromium, one signed-in page per test file (the editor's scripts load once); closeBrowser() in afterAll. */
 async function editorPage(): Promise<Page> {
 	browser ??= await launchChromium();
 	if (!session) {
@@ -80,10 +77,7 @@ export async function closeBrowser(): Promise<void> {
 	browser = undefined;
 }
 
-/**
- * Runs `journey` on the file's signed-in editor page. When it throws, the page as it was is saved to
- * .tmp/ui/failures/<name>.png before the error is passed on.
- */
+/** Runs `journey` on the file's signed-in editor page; when it throws, saves the page to failures/<name>.png. */
 export async function inEditor(
 	name: string,
 	journey: (page: Page) => Promise<void>,
@@ -120,16 +114,10 @@ export async function dismissDialogs(page: Page): Promise<void> {
 			.nth(index)
 			.click({ timeout: 5_000 })
 			.catch(() => undefined);
+	const visible = async (locator: Locator) => await locator.isVisible().catch(() => false);
 	for (let round = 0; round < 4; round++) {
 		const dialog = page.locator('.el-dialog:visible').first();
-		if (!(await dialog.isVisible().catch(() => false))) return;
-		if (
-			await page
-				.getByTestId('ndv')
-				.isVisible()
-				.catch(() => false)
-		)
-			return;
+		if (!(await visible(dialog)) || (await visible(page.getByTestId('ndv')))) return;
 		await page.keyboard.press('Escape');
 		await dialog.waitFor({ state: 'hidden', timeout: 5_000 }).catch(() => undefined);
 	}
@@ -146,17 +134,13 @@ export async function openWorkflow(page: Page, id: string, nodeNames: string[]):
 export async function expectIcon(page: Page, name: string): Promise<void> {
 	const image = canvasNode(page, name).locator('img').first();
 	await image.waitFor({ state: 'attached' });
-	const loaded = async () =>
-		await image.evaluate((element) => {
+	await eventually(`the icon of the canvas node "${name}" to load`, async () => {
+		const loaded = await image.evaluate((element) => {
 			const img = element as unknown as { complete: boolean; naturalWidth: number };
 			return img.complete && img.naturalWidth > 0;
 		});
-	const deadline = Date.now() + STEP_TIMEOUT_MS;
-	while (!(await loaded())) {
-		if (Date.now() > deadline)
-			throw new Error(`the icon of the canvas node "${name}" did not load`);
-		await page.waitForTimeout(100);
-	}
+		return loaded ? true : undefined;
+	});
 }
 
 /** Opens a node's details view (NDV) by double-clicking it on the canvas. */
@@ -195,24 +179,16 @@ export async function eventually<T>(
 	}
 }
 
-/** What the credential dialog showed after Save (n8n tests the credential on save). */
-export interface SavedCredential {
-	/** What the dialog's test banner says. */
-	banner: string;
-	/** The message behind "More details", when the test failed. */
-	details: string;
-}
-
 /**
- * Creates a credential as a new user does: Credentials page → Create credential → CRM Invoicing API, Base URL and API
- * Key filled in, named, saved; returns the result of the test n8n runs on save.
+ * Creates a credential as a new user does (Credentials page → Create credential → CRM Invoicing API, filled in,
+ * named, saved); returns the test n8n runs on save: its banner, and the message behind "More details" on failure.
  */
 export async function createCredential(
 	page: Page,
 	name: string,
 	baseUrl: string,
 	apiKey: string,
-): Promise<SavedCredential> {
+): Promise<{ banner: string; details: string }> {
 	await page.goto(`${env.n8nUrl}/home/credentials`, { waitUntil: 'domcontentloaded' });
 	await page.getByTestId('add-resource-credential').click();
 	await page.getByTestId('new-credential-type-select').click();

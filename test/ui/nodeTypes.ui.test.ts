@@ -21,12 +21,10 @@ describe(`the editor's node types in real n8n ${env.n8nVersion}`, () => {
 		expect(tool).toBeDefined();
 		expect(tool?.defaultVersion).toBe(4);
 		const properties = tool?.properties ?? [];
-		const simplify = properties.filter((property) => property.name === 'simplify');
-		expect(simplify.length).toBe(6);
-		for (const property of simplify) expect(property.default).toBe(true);
-		const output = properties.filter((property) => property.name === 'output');
-		expect(output.length).toBe(6);
-		for (const property of output) expect(property.default).toBe('simple');
+		const defaults = (name: string) =>
+			properties.filter((property) => property.name === name).map((property) => property.default);
+		expect(defaults('simplify')).toEqual(Array(6).fill(true));
+		expect(defaults('output')).toEqual(Array(6).fill('simple'));
 	});
 
 	it("gets the filter from version 4 on, in the node and its AI tool, and the mapper's fieldWords are field and fields", async () => {

@@ -20,13 +20,17 @@ import {
 
 afterAll(closeBrowser);
 
-async function startListening(page: Page, webhookId: string): Promise<void> {
+const stopListening = (page: Page) =>
+	page.getByTestId('trigger-execute-button').filter({ hasText: 'Stop Listening' });
+
+/** Opens the trigger of a new workflow `name` and clicks "Test this trigger"; returns the node's webhook id. */
+async function startListening(page: Page, name: string): Promise<string> {
+	const { id, webhookId } = await triggerWorkflow(name);
+	await openWorkflow(page, id, [TRIGGER]);
+	await openNode(page, TRIGGER);
 	await page.getByRole('button', { name: 'Test this trigger' }).click();
 	// Listening: n8n shows that it waits, and the trigger has subscribed the test URL in the CRM.
-	await page
-		.getByTestId('trigger-execute-button')
-		.filter({ hasText: 'Stop Listening' })
-		.waitFor({ state: 'visible' });
+	await stopListening(page).waitFor({ state: 'visible' });
 	const [subscription] = await eventually('a subscription in the CRM', async () => {
 		const found: Array<{ url: string; events: string[] }> = (await crm.webhooks()).filter(
 			(s: { url: string }) => s.url.includes(webhookId),
@@ -35,15 +39,13 @@ async function startListening(page: Page, webhookId: string): Promise<void> {
 	});
 	expect(subscription.url).toContain('/webhook-test/');
 	expect(subscription.events).toEqual(['lead.created']);
+	return webhookId;
 }
 
 describe('Trigger in the editor', () => {
 	it('"Test this trigger" receives a lead.created the CRM sends, and leaves no subscription behind', async () => {
-		const { id, webhookId } = await triggerWorkflow('UI: trigger receives a lead');
 		await inEditor('trigger-test-event', async (page) => {
-			await openWorkflow(page, id, [TRIGGER]);
-			await openNode(page, TRIGGER);
-			await startListening(page, webhookId);
+			const webhookId = await startListening(page, 'UI: trigger receives a lead');
 
 			const name = `UI Trigger Lead ${randomUUID().slice(0, 8)}`;
 			const lead = await crm.api<{ id: string }>('POST', '/leads', { name });
@@ -60,15 +62,9 @@ describe('Trigger in the editor', () => {
 	});
 
 	it('"Stop Listening" deletes the subscription from the CRM', async () => {
-		const { id, webhookId } = await triggerWorkflow('UI: trigger stops listening');
 		await inEditor('trigger-stop-listening', async (page) => {
-			await openWorkflow(page, id, [TRIGGER]);
-			await openNode(page, TRIGGER);
-			await startListening(page, webhookId);
-			await page
-				.getByTestId('trigger-execute-button')
-				.filter({ hasText: 'Stop Listening' })
-				.click();
+			const webhookId = await startListening(page, 'UI: trigger stops listening');
+			await stopListening(page).click();
 			await page.getByRole('button', { name: 'Test this trigger' }).waitFor({ state: 'visible' });
 			await awaitSubscription(webhookId, false);
 		});

@@ -34,12 +34,9 @@ describe('CHANGELOG.md', () => {
 	it('lists its releases newest first, each version once, only the newest possibly unreleased', () => {
 		const list = releases();
 		expect(list.length).toBeGreaterThanOrEqual(4);
-		for (let i = 1; i < list.length; i++) {
-			expect([list[i - 1].line, compare(list[i - 1].version, list[i].version) > 0]).toEqual([
-				list[i - 1].line,
-				true,
-			]);
-			expect(list[i].line).not.toContain('(unreleased');
-		}
+		const versions = list.map((release) => release.version.join('.'));
+		expect(new Set(versions).size).toBe(versions.length);
+		expect(list).toEqual([...list].sort((a, b) => compare(b.version, a.version)));
+		expect(list.slice(1).filter((release) => release.line.includes('(unreleased'))).toEqual([]);
 	});
 });

@@ -11,11 +11,8 @@ const TRANSPORT = path.join(SHARED, 'transport');
 const ACTIONS = path.join(SERVICE, 'actions');
 
 function tsFiles(folder: string): string[] {
-	return readdirSync(folder, { withFileTypes: true }).flatMap((entry) => {
-		const full = path.join(folder, entry.name);
-		if (entry.isDirectory()) return tsFiles(full);
-		return entry.name.endsWith('.ts') ? [full] : [];
-	});
+	const names = readdirSync(folder, { recursive: true, encoding: 'utf8' });
+	return names.filter((name) => name.endsWith('.ts')).map((name) => path.join(folder, name));
 }
 
 const SHIPPED = [...tsFiles(path.join(ROOT, 'nodes')), ...tsFiles(path.join(ROOT, 'credentials'))];
@@ -31,9 +28,7 @@ function importsOf(file: string): string[] {
 }
 
 /** A relative import resolved to the path it names (without extension; a folder means its index). */
-function resolved(file: string, specifier: string): string {
-	return path.resolve(path.dirname(file), specifier);
-}
+const resolved = (file: string, specifier: string) => path.resolve(path.dirname(file), specifier);
 
 const inside = (target: string, folder: string): boolean =>
 	target === folder || target.startsWith(`${folder}${path.sep}`);

@@ -2,7 +2,7 @@
 /** What `npm publish` would upload: what n8n needs to load the package, nothing else. Builds dist/ first when stale. */
 
 import { spawnSync } from 'node:child_process';
-import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 
 import { buildIsFresh } from '../../../scripts/lib/build';
@@ -35,18 +35,11 @@ function run(command: string, args: string[]): string {
 	return result.stdout;
 }
 
-/** Every file under dir, relative to ROOT, with / separators. */
-function filesUnder(dir: string): string[] {
-	const found: string[] = [];
-	const walk = (current: string) => {
-		for (const entry of readdirSync(current)) {
-			const full = path.join(current, entry);
-			if (statSync(full).isDirectory()) walk(full);
-			else found.push(path.relative(ROOT, full).split(path.sep).join('/'));
-		}
-	};
-	walk(path.join(ROOT, dir));
-	return found;
+/** Every TypeScript file under dir, relative to ROOT, with / separators. */
+function sourcesUnder(dir: string): string[] {
+	const names = readdirSync(path.join(ROOT, dir), { recursive: true, encoding: 'utf8' });
+	const sources = names.filter((name) => name.endsWith('.ts'));
+	return sources.map((name) => `${dir}/${name.split(path.sep).join('/')}`);
 }
 
 const pkg = JSON.parse(readFileSync(path.join(ROOT, 'package.json'), 'utf8')) as PackageJson;
@@ -61,12 +54,9 @@ beforeAll(() => {
 
 describe('the packed tarball', () => {
 	it('holds dist/, README.md, LICENSE and package.json, and nothing else', () => {
-		expect(files).toEqual(expect.arrayContaining(['LICENSE', 'README.md', 'package.json']));
-		const outside = files.filter(
-			(file) =>
-				!file.startsWith('dist/') && !['LICENSE', 'README.md', 'package.json'].includes(file),
-		);
-		expect(outside).toEqual([]);
+		const top = ['LICENSE', 'README.md', 'package.json'];
+		expect(files).toEqual(expect.arrayContaining(top));
+		expect(files.filter((file) => !file.startsWith('dist/') && !top.includes(file))).toEqual([]);
 		expect(pkg.files).toEqual(['dist']);
 		// n8n reads package.json's "n8n" section; a "main" would be one more file to ship for nothing.
 		expect(pkg.main).toBeUndefined();
@@ -101,9 +91,7 @@ describe('the packed tarball', () => {
 	});
 
 	it('holds a compiled file for every source file and none for a source that no longer exists', () => {
-		const sources = [...filesUnder('nodes'), ...filesUnder('credentials')].filter((file) =>
-			file.endsWith('.ts'),
-		);
+		const sources = [...sourcesUnder('nodes'), ...sourcesUnder('credentials')];
 		const compiled = files.filter((file) => file.endsWith('.js'));
 		expect(compiled.sort()).toEqual(
 			sources.map((file) => `dist/${file.replace(/\.ts$/, '.js')}`).sort(),

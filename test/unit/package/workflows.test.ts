@@ -39,11 +39,8 @@ describe('GitHub Actions workflows', () => {
 
 	it('publish.yml publishes on a version tag, after CI and the scan of the tarball, through n8n-node release (provenance, OIDC, no token)', () => {
 		const publish = read('publish.yml');
-		const scripts = (
-			JSON.parse(readFileSync(path.join(ROOT, 'package.json'), 'utf8')) as {
-				scripts: Record<string, string>;
-			}
-		).scripts;
+		const pkg = JSON.parse(readFileSync(path.join(ROOT, 'package.json'), 'utf8'));
+		const scripts = (pkg as { scripts: Record<string, string> }).scripts;
 		expect(publish).toMatch(/tags: \['v\*\.\*\.\*'\]/);
 		expect(publish).toMatch(/uses: \.\/\.github\/workflows\/ci\.yml/);
 		expect(publish).toMatch(/needs: ci/);
