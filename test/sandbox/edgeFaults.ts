@@ -5,7 +5,7 @@
  */
 import * as http from 'node:http';
 
-import { errorBody, type ErrorCode, isObject, validationError } from './api';
+import { errorBody, isObject, validationError } from './api';
 import { type Answer, writeAnswer } from './jsonText';
 import type { Fault, StreamRecord } from './types';
 
@@ -102,7 +102,7 @@ export function echoBody(status: number, key: string, escaped: boolean, path = '
 	return text.replace('KEY', spelled);
 }
 
-function codeForStatus(status: number): ErrorCode {
+function codeForStatus(status: number): string {
 	if (status === 400 || status === 422) return 'VALIDATION_ERROR';
 	if (status === 401) return 'UNAUTHORIZED';
 	if (status === 403) return 'FORBIDDEN';

@@ -157,51 +157,8 @@ export interface Deal {
 	[extra: string]: unknown;
 }
 
-export interface InvoiceLineItem {
-	name: string;
-	quantity: number;
-	price: number;
-	/** Tax rate in percent. */
-	tax: number;
-	discount: number;
-	discountType: 'fixed' | 'percentage';
-	buyPrice: number;
-	viewType: 'LINE_ITEM';
-	amount: number;
-	taxAmount: number;
-	discountAmount: number;
-	description: string;
-	/** The internal numeric id. */
-	productId: number | null;
-}
-
-export interface Invoice {
-	id: string;
-	number: string;
-	date: string;
-	dueDate: string;
-	status: 'DRAFT' | 'SENT' | 'PAID';
-	currency: string;
-	isInclusiveTax: boolean;
-	subTotal: number;
-	taxTotal: number;
-	discountTotal: number;
-	total: number;
-	pendingTotal: number;
-	paidTotal: number;
-	lineItems: InvoiceLineItem[];
-	createdAt: string;
-	clientId: string | null;
-	contactId: string | null;
-	subject: string | null;
-	notes: string | null;
-	/** The internal numeric id. */
-	salesPersonId: number | null;
-	templateId: string;
-	tags: number[];
-	customFields?: JsonObject;
-	[extra: string]: unknown;
-}
+/** An invoice as POST /invoices answers it (api.ts builds it). */
+export type Invoice = JsonObject & { id: string };
 
 export interface Client {
 	id: string;
