@@ -399,19 +399,20 @@ function updateLead(host: ApiHost, request: ApiRequest, [id]: string[]): Answer 
 	const alternate = request.personality === 'alternate';
 	const sent = alternate ? body.filter(([key]) => POST_LEAD_KEYS.includes(key)) : body;
 	const fields = fieldsOf(Object.fromEntries(sent), LEAD_FIELDS, [], host.store);
-	Object.assign(lead, withCustomFields(request, lead, fields as Partial<Lead>));
+	Object.assign(lead, withCustomFields(request, lead, fields));
 	host.emit('lead.updated', leadPayload(host.store, lead));
 	return alternate ? { status: 204 } : { status: 200, body: lead };
 }
 
 /** PATCH's `customFields` under the `merge` switch: the keys sent set on the record's own; else as sent (replace). */
-function withCustomFields<T extends { customFields?: JsonObject | null }>(
+function withCustomFields(
 	request: ApiRequest,
-	record: T,
-	fields: Partial<T>,
-): Partial<T> {
-	if (request.patchCustomFields !== 'merge' || !fields.customFields) return fields;
-	return { ...fields, customFields: { ...(record.customFields ?? {}), ...fields.customFields } };
+	record: JsonObject,
+	fields: JsonObject,
+): JsonObject {
+	if (request.patchCustomFields !== 'merge' || !isObject(fields.customFields)) return fields;
+	const own = isObject(record.customFields) ? record.customFields : {};
+	return { ...fields, customFields: { ...own, ...fields.customFields } };
 }
 
 // ---------------------------------------------------------------- deals
@@ -435,11 +436,11 @@ const DEAL_FIELDS: Record<string, Check> = {
 };
 
 /** A deal's fields from the body; a null `customFields` leaves the deal's own. */
-function dealFields(host: ApiHost, request: ApiRequest, creating: boolean): Partial<Deal> {
+function dealFields(host: ApiHost, request: ApiRequest, creating: boolean): JsonObject {
 	const required = creating ? ['title', 'pipelineId', 'stageId', 'clientId'] : [];
 	const fields = fieldsOf(parseObjectBody(request.rawBody), DEAL_FIELDS, required, host.store);
 	if (fields.customFields === null) delete fields.customFields;
-	return fields as Partial<Deal>;
+	return fields;
 }
 
 function createDeal(host: ApiHost, request: ApiRequest): Answer {
@@ -449,7 +450,7 @@ function createDeal(host: ApiHost, request: ApiRequest): Answer {
 	const deal: Deal = {
 		id: randomId('deal_'),
 		number: formatNumber('D', store.counters.deal),
-		title: fields.title as string,
+		title: fields.title,
 		createdAt: new Date().toISOString(),
 		price: null,
 		status: 'ACTIVE',

@@ -5,6 +5,7 @@ import type {
 	Contact,
 	Deal,
 	Invoice,
+	JsonObject,
 	Lead,
 	NamedRef,
 	Pipeline,
@@ -216,7 +217,7 @@ const SEED_USERS: Array<[string, string, string, string, boolean]> = [
 
 const company = (name: string, email: string, phone: string, website: string) =>
 	({ name, type: 'company', firstName: null, lastName: null, email, phone, website }) as const;
-const SEED_CLIENTS: Array<Omit<Client, 'id' | 'number' | 'createdAt' | 'stageId'>> = [
+const SEED_CLIENTS: Array<JsonObject & { name: string }> = [
 	company('Acme Corporation', 'billing@acme.example', '+14155550100', 'https://acme.example'),
 	{
 		...company('Globex Ltd', 'accounts@globex.example', '+442079460000', 'https://globex.example'),
@@ -275,14 +276,12 @@ function seedPeople(store: Store): void {
 		store.userInternalIds.set(id, index + 1);
 	});
 	SEED_CLIENTS.forEach((client, index) => {
-		const { customFields, ...fields } = client;
 		store.counters.client++;
 		store.clients.add({
 			id: seededId('cli_', `client:${index + 1}`),
 			number: formatNumber('C', store.counters.client),
-			...fields,
+			...client,
 			stageId: null,
-			...(customFields ? { customFields } : {}),
 			createdAt: seedDate(10 + index),
 		});
 	});

@@ -1,7 +1,4 @@
-/**
- * Public types of the sandbox CRM (server.ts). The records are what the API returns, so tests reading `sandbox.state`
- * see what a client sees. Every switch and fault is described in README.md.
- */
+/** The sandbox's types: its records are what the API returns; its switches and faults are README.md's. */
 
 export type JsonObject = Record<string, unknown>;
 
@@ -139,41 +136,14 @@ export interface Lead {
 	[extra: string]: unknown;
 }
 
-export interface Deal {
-	id: string;
-	number: string;
-	title: string;
-	createdAt: string;
-	price: number | null;
-	status: 'ACTIVE' | 'WON' | 'LOST';
-	priority: 'LOW' | 'MEDIUM' | 'HIGH' | null;
-	expectedCloseDate: string | null;
-	clientId: string | null;
-	pipelineId: string | null;
-	stageId: string | null;
-	sourceId: string | null;
-	leadId: string | null;
-	customFields?: JsonObject;
-	[extra: string]: unknown;
-}
+/** A deal as POST /deals answers it (api.ts builds it). */
+export type Deal = JsonObject & { id: string };
 
 /** An invoice as POST /invoices answers it (api.ts builds it). */
 export type Invoice = JsonObject & { id: string };
 
-export interface Client {
-	id: string;
-	number: string;
-	name: string;
-	type: 'company' | 'contact';
-	createdAt: string;
-	firstName: string | null;
-	lastName: string | null;
-	email: string | null;
-	phone: string | null;
-	website: string | null;
-	stageId: string | null;
-	customFields?: JsonObject;
-}
+/** A client as GET /clients/{id} answers it (store.ts seeds them). */
+export type Client = JsonObject & { id: string; name: string };
 
 export interface Product {
 	id: string;
