@@ -207,7 +207,6 @@ describe('§5 authentication, §7 errors', () => table(String.raw`
 no key: 401                             |  | as none GET /api/v1/leads | 401 | ={"error":{$UNAUTHORIZED,"message":"An API key is required in the x-api-key header."}}
 an unknown key: 401                     |  | as bad GET /api/v1/leads | 401 | ={"error":{$UNAUTHORIZED,"message":"The API key in the x-api-key header is not valid."}}
 an unknown key on v2: 401               |  | as bad GET /api/v2/contacts | 401 | ={"error":{$UNAUTHORIZED,"message":"The API key in the x-api-key header is not valid."}}
-the read-only key reads                 |  | as readOnly GET /api/v1/leads | 200
 read-only: 403 to create leads          |  | as readOnly POST /api/v1/leads {"name":"x"} | 403 | ={"error":{$FORBIDDEN,"message":"The user who owns this API key does not have permission to create leads."}}
 read-only: 403 to update leads          |  | as readOnly PATCH /api/v1/leads/$LEAD {"name":"x"} | 403 | {"error":{"message":"The user who owns this API key does not have permission to update leads."}}
 read-only: 403 to create deals          |  | as readOnly POST /api/v1/deals {} | 403 | {"error":{"message":"The user who owns this API key does not have permission to create deals."}}
@@ -229,7 +228,6 @@ an unknown product                      |  | GET /api/v1/products/prd_missing | 
 an unknown webhook                      |  | GET /api/v1/webhooks/whk_missing | 404 | {"error":{"message":"Webhook whk_missing was not found"}}
 an unknown invoice                      |  | GET /api/v1/invoices/inv_missing | 404 | {"error":{"message":"Invoice inv_missing was not found"}}
 PATCH an unknown lead                   |  | PATCH /api/v1/leads/lead_missing {"name":"x"} | 404 | {"error":{"message":"Lead lead_missing was not found"}}
-DELETE an unknown webhook               |  | DELETE /api/v1/webhooks/whk_missing | 404
 a body that is not JSON: 400            |  | POST /api/v1/leads {"name": | 400 | ={"error":{$INVALID,"message":"The request body is not valid JSON"}}
 a body that is not an object: 400       |  | POST /api/v1/leads ["a"] | 400 | {"error":{"message":"The request body must be a JSON object"}}
 `));
@@ -254,7 +252,6 @@ PATCH without a body: the lead unchanged |  | PATCH /api/v1/leads/$LEAD | 200 | 
 PATCH validates an email                |  | PATCH /api/v1/leads/$LEAD {"email":"nope"} | 400 | {"error":{"message":"email must be a valid email address"}}
 PATCH validates a name                  |  | PATCH /api/v1/leads/$LEAD {"name":""} | 400 | {"error":{"message":"name must be at least 1 character"}}
 GET /leads: 20 a page by default        | POST /__sandbox/seed {"leads":30} | GET /api/v1/leads | 200 | {"#items":20,"hasMore":true,"nextCursor":"<string>"}
-GET /leads: the last page says so       | POST /__sandbox/seed {"leads":30} | GET /api/v1/leads?limit=100 | 200 | {"#items":33,"hasMore":false,"nextCursor":null}
 limit=0, 101, abc, 2.5, -1: 400         |  | GET /api/v1/leads?limit=0 || GET /api/v1/leads?limit=101 || GET /api/v1/leads?limit=abc || GET /api/v1/leads?limit=2.5 || GET /api/v1/leads?limit=-1 | 400 | ={"error":{$INVALID,"message":"limit must be between 1 and 100"}}
 a cursor that is not one: 400           |  | GET /api/v1/leads?cursor=garbage | 400 | {"error":{"message":"cursor is not valid"}}
 another list's cursor: 400              | GET /api/v1/users?limit=1 | GET /api/v1/leads?cursor={id} | 400
@@ -726,11 +723,8 @@ describe('the control endpoints', () => {
 			'stg_new (New) · stg_qualified (Qualified) · stg_proposal (Proposal) · stg_won (Won)';
 		expect(text).toContain(`pip_sales (Sales), stages ${stages}`);
 		expect(text).toContain('tax_vat20 (VAT 20%) · tax_zero (Zero rated)');
-		const known = (id: string) =>
-			store.clients.has(id) ||
-			store.products.has(id) ||
-			store.pipelines.has(id) ||
-			text.includes(`${id} (`);
+		// The summary prints every seeded client, product, pipeline and stage as `id (name)`.
+		const known = (id: string) => text.includes(`${id} (`);
 		const examples = path.join(__dirname, '..', '..', 'examples');
 		const found = readdirSync(examples)
 			.filter((file) => file.endsWith('.json'))
@@ -752,17 +746,10 @@ describe('the control endpoints', () => {
 			timeScale: 1,
 			personality: 'standard',
 		});
-		const args = [
-			'--rate-limit',
-			'5',
-			'--rate-window-ms=1000',
-			'--port',
-			'0',
-			'--time-scale',
-			'0.001',
-		];
-		const more = ['--personality', 'alternate', '--list-order', 'newest', '--activity-ms', '500'];
-		expect(parseArgs([...args, ...more])).toMatchObject({
+		const args =
+			'--rate-limit 5 --rate-window-ms=1000 --port 0 --time-scale 0.001 --personality alternate';
+		const more = '--list-order newest --activity-ms 500';
+		expect(parseArgs(`${args} ${more}`.split(' '))).toMatchObject({
 			port: 0,
 			rateLimit: { limit: 5, windowMs: 1_000 },
 			timeScale: 0.001,
@@ -854,18 +841,15 @@ describe('§6 §8 signed deliveries and their retries', () => {
 		const body = verify(subscription.secret, request);
 		expect(body.event).toBe('lead.created');
 		expect(body.payload).toEqual({
+			...sent,
 			id: created.id,
-			name: 'Signed',
-			email: 's@example.com',
 			mobile: null,
 			title: null,
-			value: 42,
 			source: 'Website',
 			stage: 'Contacted',
 			stageId: 2,
 			archived: false,
 			createdAt: created.createdAt,
-			customFields: { a: 1 },
 			ownerId: 1,
 			ownerName: 'Ada Admin',
 		});
