@@ -405,11 +405,7 @@ function updateLead(host: ApiHost, request: ApiRequest, [id]: string[]): Answer 
 }
 
 /** PATCH's `customFields` under the `merge` switch: the keys sent set on the record's own; else as sent (replace). */
-function withCustomFields(
-	request: ApiRequest,
-	record: JsonObject,
-	fields: JsonObject,
-): JsonObject {
+function withCustomFields(request: ApiRequest, record: JsonObject, fields: JsonObject): JsonObject {
 	if (request.patchCustomFields !== 'merge' || !isObject(fields.customFields)) return fields;
 	const own = isObject(record.customFields) ? record.customFields : {};
 	return { ...fields, customFields: { ...own, ...fields.customFields } };

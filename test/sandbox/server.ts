@@ -22,7 +22,6 @@ import {
 import { activityStep, parseActivity } from './activity';
 import type {
 	CaughtRequest,
-	DeliverOnCreate,
 	DeliveryLogEntry,
 	Fault,
 	StreamRecord,
@@ -131,7 +130,7 @@ function parseListOrder(value: unknown): ListOrder {
 	return choice(value, LIST_ORDERS, `listOrder must be one of ${LIST_ORDERS.join(', ')}`);
 }
 
-function parseDeliverOnCreate(value: unknown): DeliverOnCreate | false {
+function parseDeliverOnCreate(value: unknown): SandboxConfig['deliverOnCreate'] {
 	if (value === false) return false;
 	if (isObject(value) && typeof value.event === 'string' && value.event !== '')
 		return { event: value.event, payload: value.payload };

@@ -18,11 +18,6 @@ export const PERSONALITIES: readonly SandboxPersonality[] = ['standard', 'altern
 export type ListOrder = 'oldest' | 'newest' | 'newestCreated';
 export const LIST_ORDERS: readonly ListOrder[] = ['oldest', 'newest', 'newestCreated'];
 
-/** The activity switch (README). Off (false) by default. */
-export interface ActivityConfig {
-	everyMs: number;
-}
-
 /** The options of startSandbox (its defaults: server.ts). */
 export interface SandboxOptions
 	extends Partial<
@@ -215,20 +210,16 @@ export interface SandboxConfig {
 	timeScale: number;
 	personality: SandboxPersonality;
 	/** One delivery to each new subscription, queued right after POST /webhooks answered. */
-	deliverOnCreate: DeliverOnCreate | false;
+	deliverOnCreate: { event: string; payload: unknown } | false;
 	listOrder: ListOrder;
 	/** What PATCH /leads and /deals do with `customFields`. */
 	patchCustomFields: 'replace' | 'merge';
-	activity: ActivityConfig | false;
+	/** The activity switch (README). Off (false) by default. */
+	activity: { everyMs: number } | false;
 	/** One subscription per URL: POST /webhooks answers that one without its secret, or 409. */
 	onePerUrl: 'answer' | 'conflict' | false;
 	/** URLs stored as `new URL(url).href`. */
 	normalUrls: boolean;
-}
-
-export interface DeliverOnCreate {
-	event: string;
-	payload: unknown;
 }
 
 /** Which seeded user an API key acts for. */
