@@ -670,12 +670,7 @@ function createWebhook(host: ApiHost, request: ApiRequest): Answer {
 	const body = parseObjectBody(request.rawBody);
 	const name = requiredString(body, 'name', 1);
 	const url = requiredString(body, 'url');
-	let parsed: URL | undefined;
-	try {
-		parsed = new URL(url);
-	} catch {
-		parsed = undefined;
-	}
+	const parsed = URL.canParse(url) ? new URL(url) : undefined;
 	if (!parsed || (parsed.protocol !== 'http:' && parsed.protocol !== 'https:'))
 		throw validationError('url must be a valid http or https URL');
 	if (!has(body, 'events') || body.events === null) throw validationError('events is required');
@@ -746,17 +741,10 @@ function listContacts(host: ApiHost, request: ApiRequest): Answer {
 	const { query } = request;
 	const pageSize = parseLimit(query, 'pageSize', 30);
 	const search = (query.search ?? '').toLowerCase();
-	const filter =
-		search === ''
-			? undefined
-			: (contact: Contact) =>
-					containsIgnoreCase(
-						search,
-						contact.firstName,
-						contact.lastName,
-						contact.email,
-						contact.number,
-					);
+	const filter = (contact: Contact): boolean => {
+		const { firstName, lastName, email, number } = contact;
+		return search === '' || containsIgnoreCase(search, firstName, lastName, email, number);
+	};
 	const page = pageOf(host.store.contacts, 'contacts', query, { limit: pageSize, filter });
 	return {
 		status: 200,
