@@ -184,26 +184,6 @@ export interface WebhookSubscription {
 	previousSecretExpiresAt?: string;
 }
 
-export interface TaxRate {
-	id: string;
-	name: string;
-	/** Percent. */
-	rate: number;
-}
-
-export interface NamedRef {
-	id: string;
-	/** Lead event payloads carry it as stageId. */
-	internalId: number;
-	name: string;
-}
-
-export interface Pipeline {
-	id: string;
-	name: string;
-	stages: NamedRef[];
-}
-
 /** The switches of `POST /__sandbox/config` (README); reset keeps them. */
 export interface SandboxConfig {
 	rateLimit: RateLimitConfig | false;
