@@ -810,16 +810,13 @@ describe('§6 §8 signed deliveries and their retries', () => {
 		crm.deliveries.map((entry) => `${entry.attempt} ${entry.status} ${entry.outcome}`);
 	const webhookIds = (receiver: Receiver) =>
 		new Set(receiver.received.map((request) => request.headers['webhook-id'])).size;
-	const firstDelivery = async (receiver: Receiver) =>
-		(
-			await waitFor(() => receiver.received.length > 0 && receiver.received, 3_000, 'a delivery')
-		)[0];
 
 	it('lead.created: Standard Webhooks headers, a signature of the secret, the §6 payload, the delivery log', async () => {
 		const { crm, receiver, subscription, lead } = await setUp();
 		const sent = { name: 'Signed', email: 's@example.com', value: 42, customFields: { a: 1 } };
 		const created = await lead({ ...sent, stageId: 'lst_contacted', sourceId: 'src_web' });
-		const request = await firstDelivery(receiver);
+		const delivered = () => receiver.received.length > 0 && receiver.received;
+		const [request] = await waitFor(delivered, 3_000, 'a delivery');
 		expect(request.headers).toMatchObject({
 			'content-type': 'application/json',
 			'user-agent': 'CRM-Sandbox-Webhooks/1.0',

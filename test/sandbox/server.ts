@@ -72,9 +72,9 @@ function describeWindow(windowMs: number): string {
 	return `${windowMs} ms`;
 }
 
-/** One of the allowed values; else a 400 with the message. */
-function choice<T>(value: unknown, allowed: readonly T[], message: string): T {
-	check(allowed.includes(value as T), message);
+/** One of the allowed values; else a 400 that names them. */
+function choice<T>(value: unknown, name: string, allowed: readonly T[]): T {
+	check(allowed.includes(value as T), `${name} must be one of ${allowed.join(', ')}`);
 	return value as T;
 }
 
@@ -120,14 +120,6 @@ function parseRateLimit(value: unknown): RateLimitConfig | false {
 	throw validationError(
 		'rateLimit must be false or { limit, windowMs, spentByOthers? } with positive integers (spentByOthers at most limit)',
 	);
-}
-
-function parsePersonality(value: unknown): SandboxPersonality {
-	return choice(value, PERSONALITIES, `personality must be one of ${PERSONALITIES.join(', ')}`);
-}
-
-function parseListOrder(value: unknown): ListOrder {
-	return choice(value, LIST_ORDERS, `listOrder must be one of ${LIST_ORDERS.join(', ')}`);
 }
 
 function parseDeliverOnCreate(value: unknown): SandboxConfig['deliverOnCreate'] {
@@ -186,10 +178,10 @@ export class SandboxServer {
 					? { ...DEFAULT_RATE_LIMIT }
 					: parseRateLimit(options.rateLimit),
 			timeScale: options.timeScale ?? 1,
-			personality: parsePersonality(options.personality ?? 'standard'),
+			personality: choice(options.personality ?? 'standard', 'personality', PERSONALITIES),
 			deliverOnCreate: false,
 			patchCustomFields: 'replace',
-			listOrder: parseListOrder(options.listOrder ?? 'oldest'),
+			listOrder: choice(options.listOrder ?? 'oldest', 'listOrder', LIST_ORDERS),
 			activity: false,
 			onePerUrl: false,
 			normalUrls: false,
@@ -254,11 +246,11 @@ export class SandboxServer {
 	}
 
 	setPersonality(personality: SandboxPersonality): void {
-		this.config.personality = parsePersonality(personality);
+		this.config.personality = choice(personality, 'personality', PERSONALITIES);
 	}
 
 	setListOrder(order: ListOrder): void {
-		this.config.listOrder = parseListOrder(order);
+		this.config.listOrder = choice(order, 'listOrder', LIST_ORDERS);
 	}
 
 	/** The activity switch (README); false turns it off. */
@@ -591,26 +583,17 @@ export class SandboxServer {
 			this.config.deliverOnCreate = parseDeliverOnCreate(body.deliverOnCreate);
 		if (body.listOrder !== undefined) this.setListOrder(body.listOrder as ListOrder);
 		if (body.patchCustomFields !== undefined) {
-			const message = 'patchCustomFields must be "replace" or "merge"';
-			this.config.patchCustomFields = choice(
-				body.patchCustomFields,
-				['replace', 'merge'] as const,
-				message,
-			);
+			const modes = ['replace', 'merge'] as const;
+			this.config.patchCustomFields = choice(body.patchCustomFields, 'patchCustomFields', modes);
 		}
 		if (body.activity !== undefined) this.setActivity(parseActivity(body.activity));
 		if (body.onePerUrl !== undefined) {
 			const modes = [false, 'answer', 'conflict'] as const;
-			const message = 'onePerUrl must be false, "answer" or "conflict"';
-			this.config.onePerUrl = choice(body.onePerUrl, modes, message);
+			this.config.onePerUrl = choice(body.onePerUrl, 'onePerUrl', modes);
 		}
 		if (body.normalUrls !== undefined) this.config.normalUrls = body.normalUrls === true;
 		if (body.rotation === undefined) return { ...this.config };
-		const phase = choice(
-			body.rotation,
-			['both', 'new'] as const,
-			'rotation must be "both" or "new"',
-		);
+		const phase = choice(body.rotation, 'rotation', ['both', 'new'] as const);
 		return { ...this.config, rotated: this.rotateAll(phase) };
 	}
 
