@@ -162,14 +162,11 @@ function has(body: JsonObject, field: string): boolean {
 	return Object.prototype.hasOwnProperty.call(body, field) && body[field] !== undefined;
 }
 
-function requiredString(body: JsonObject, field: string, minLength = 0): string {
+function requiredString(body: JsonObject, field: string, nonEmpty = false): string {
 	const value = body[field];
 	if (value === undefined || value === null) throw validationError(`${field} is required`);
 	if (typeof value !== 'string') throw validationError(`${field} must be a string`);
-	if (value.length < minLength)
-		throw validationError(
-			`${field} must be at least ${minLength} character${minLength === 1 ? '' : 's'}`,
-		);
+	if (nonEmpty && value === '') throw validationError(`${field} must be at least 1 character`);
 	return value;
 }
 
@@ -194,11 +191,10 @@ function typed<T>(body: JsonObject, field: string, kind: keyof typeof KINDS): T 
 	return value as T;
 }
 
-function oneOf<T extends string>(body: JsonObject, field: string, values: readonly T[]): T {
-	const value = body[field];
-	if (typeof value !== 'string' || !(values as readonly string[]).includes(value)) {
-		throw validationError(`${field} must be one of ${values.join(', ')}`);
-	}
+/** One of the allowed values; else a 400 that names them. */
+export function oneOf<T>(value: unknown, name: string, allowed: readonly T[]): T {
+	if (!allowed.includes(value as T))
+		throw validationError(`${name} must be one of ${allowed.join(', ')}`);
 	return value as T;
 }
 
@@ -310,7 +306,7 @@ function containsIgnoreCase(needle: string, ...haystacks: unknown[]): boolean {
 
 /** The fields of the spec's POST /leads body, then those PATCH also sets (the alternate PATCH ignores every other key). */
 const LEAD_FIELDS: Record<string, Check> = {
-	name: (body, field) => requiredString(body, field, 1),
+	name: (body, field) => requiredString(body, field, true),
 	email: (body) => {
 		if (body.email !== null && (typeof body.email !== 'string' || !EMAIL_RE.test(body.email)))
 			throw validationError('email must be a valid email address');
@@ -414,7 +410,7 @@ function withCustomFields(request: ApiRequest, record: JsonObject, fields: JsonO
 // ---------------------------------------------------------------- deals
 
 const DEAL_FIELDS: Record<string, Check> = {
-	title: (body, field) => requiredString(body, field, 1),
+	title: (body, field) => requiredString(body, field, true),
 	pipelineId: (body, field) => requiredString(body, field),
 	stageId: (body, field) => requiredString(body, field),
 	clientId: (body, field, store) => {
@@ -426,8 +422,8 @@ const DEAL_FIELDS: Record<string, Check> = {
 	price: kind('number'),
 	expectedCloseDate: kind('dateTime'),
 	priority: (body, field) =>
-		body.priority === null ? null : oneOf(body, field, ['LOW', 'MEDIUM', 'HIGH'] as const),
-	status: (body, field) => oneOf(body, field, ['ACTIVE', 'WON', 'LOST'] as const),
+		body.priority === null ? null : oneOf(body[field], field, ['LOW', 'MEDIUM', 'HIGH'] as const),
+	status: (body, field) => oneOf(body[field], field, ['ACTIVE', 'WON', 'LOST'] as const),
 	customFields: kind('object'),
 };
 
@@ -518,7 +514,7 @@ function lineItemInput(host: ApiHost, raw: unknown, index: number) {
 		tax = store.taxRates.get(taxRateId)?.rate ?? 0;
 	}
 	const discountType = sent('discountType')
-		? oneOf(item, f('discountType'), ['fixed', 'percentage'] as const)
+		? oneOf(item[f('discountType')], f('discountType'), ['fixed', 'percentage'] as const)
 		: 'fixed';
 	const discount =
 		(sent('discount') ? typed<number | null>(item, f('discount'), 'number') : 0) ?? 0;
@@ -591,7 +587,9 @@ function invoiceFields(host: ApiHost, body: JsonObject) {
 	const isInclusiveTax = has(body, 'isInclusiveTax')
 		? typed<boolean>(body, 'isInclusiveTax', 'boolean')
 		: false;
-	const status = has(body, 'status') ? oneOf(body, 'status', ['DRAFT', 'SENT'] as const) : 'DRAFT';
+	const status = has(body, 'status')
+		? oneOf(body.status, 'status', ['DRAFT', 'SENT'] as const)
+		: 'DRAFT';
 	const lineItems = body.lineItems.map((raw: unknown, index: number) =>
 		lineItem(host, raw, index, isInclusiveTax),
 	);
@@ -668,7 +666,7 @@ export function publicSubscription(subscription: WebhookSubscription) {
 
 function createWebhook(host: ApiHost, request: ApiRequest): Answer {
 	const body = parseObjectBody(request.rawBody);
-	const name = requiredString(body, 'name', 1);
+	const name = requiredString(body, 'name', true);
 	const url = requiredString(body, 'url');
 	const parsed = URL.canParse(url) ? new URL(url) : undefined;
 	if (!parsed || (parsed.protocol !== 'http:' && parsed.protocol !== 'https:'))

@@ -9,6 +9,7 @@ import {
 	handleApi,
 	isObject,
 	notFound,
+	oneOf,
 	parseObjectBody,
 	validationError,
 } from './api';
@@ -70,12 +71,6 @@ function describeWindow(windowMs: number): string {
 		if (windowMs % ms === 0) return `${windowMs / ms} ${unit}s`;
 	}
 	return `${windowMs} ms`;
-}
-
-/** One of the allowed values; else a 400 that names them. */
-function choice<T>(value: unknown, name: string, allowed: readonly T[]): T {
-	check(allowed.includes(value as T), `${name} must be one of ${allowed.join(', ')}`);
-	return value as T;
 }
 
 /** Header values as text (lower-case names); `redactKey` replaces the key's value. */
@@ -178,10 +173,10 @@ export class SandboxServer {
 					? { ...DEFAULT_RATE_LIMIT }
 					: parseRateLimit(options.rateLimit),
 			timeScale: options.timeScale ?? 1,
-			personality: choice(options.personality ?? 'standard', 'personality', PERSONALITIES),
+			personality: oneOf(options.personality ?? 'standard', 'personality', PERSONALITIES),
 			deliverOnCreate: false,
 			patchCustomFields: 'replace',
-			listOrder: choice(options.listOrder ?? 'oldest', 'listOrder', LIST_ORDERS),
+			listOrder: oneOf(options.listOrder ?? 'oldest', 'listOrder', LIST_ORDERS),
 			activity: false,
 			onePerUrl: false,
 			normalUrls: false,
@@ -246,11 +241,11 @@ export class SandboxServer {
 	}
 
 	setPersonality(personality: SandboxPersonality): void {
-		this.config.personality = choice(personality, 'personality', PERSONALITIES);
+		this.config.personality = oneOf(personality, 'personality', PERSONALITIES);
 	}
 
 	setListOrder(order: ListOrder): void {
-		this.config.listOrder = choice(order, 'listOrder', LIST_ORDERS);
+		this.config.listOrder = oneOf(order, 'listOrder', LIST_ORDERS);
 	}
 
 	/** The activity switch (README); false turns it off. */
@@ -584,16 +579,16 @@ export class SandboxServer {
 		if (body.listOrder !== undefined) this.setListOrder(body.listOrder as ListOrder);
 		if (body.patchCustomFields !== undefined) {
 			const modes = ['replace', 'merge'] as const;
-			this.config.patchCustomFields = choice(body.patchCustomFields, 'patchCustomFields', modes);
+			this.config.patchCustomFields = oneOf(body.patchCustomFields, 'patchCustomFields', modes);
 		}
 		if (body.activity !== undefined) this.setActivity(parseActivity(body.activity));
 		if (body.onePerUrl !== undefined) {
 			const modes = [false, 'answer', 'conflict'] as const;
-			this.config.onePerUrl = choice(body.onePerUrl, 'onePerUrl', modes);
+			this.config.onePerUrl = oneOf(body.onePerUrl, 'onePerUrl', modes);
 		}
 		if (body.normalUrls !== undefined) this.config.normalUrls = body.normalUrls === true;
 		if (body.rotation === undefined) return { ...this.config };
-		const phase = choice(body.rotation, 'rotation', ['both', 'new'] as const);
+		const phase = oneOf(body.rotation, 'rotation', ['both', 'new'] as const);
 		return { ...this.config, rotated: this.rotateAll(phase) };
 	}
 
