@@ -41,7 +41,6 @@ export interface RequestLogEntry {
 	body: unknown;
 	/** 0 when a fault never answered. */
 	status: number;
-	/** When the request arrived (ISO). */
 	at: string;
 }
 
@@ -96,7 +95,6 @@ export interface StreamRecord {
 	path: string;
 	kind: 'endless' | 'trickle';
 	bytes: number;
-	/** Before the body ended. */
 	closedByClient: boolean;
 	done: boolean;
 }
@@ -127,7 +125,7 @@ export interface Lead {
 	sourceId: string | null;
 	stageId: string | null;
 	customFields: JsonObject | null;
-	/** Additional properties sent by the client, as sent. */
+	/** Other keys, as the client sent them. */
 	[extra: string]: unknown;
 }
 
