@@ -1,9 +1,9 @@
 /** The sandbox's activity switch (README.md), for the polling trigger (issue 19). */
 import { leadPayload, validationError, isObject } from './api';
 import { ADMIN_USER_INTERNAL_ID, addLead, type Store } from './store';
-import type { ActivityConfig } from './types';
+import type { SandboxConfig } from './types';
 
-export function parseActivity(value: unknown): ActivityConfig | false {
+export function parseActivity(value: unknown): SandboxConfig['activity'] {
 	if (value === false || value === null) return false;
 	if (
 		isObject(value) &&

@@ -1,7 +1,4 @@
-/**
- * The /api/v1 and /api/v2 routes: validation, the stores, and the events each change emits.
- * Plumbing (auth, rate limit, faults, logging) lives in server.ts.
- */
+/** The /api/v1 and /api/v2 routes: validation, the stores, and the events each change emits (plumbing: server.ts). */
 import type { Collection, Store } from './store';
 import { ADMIN_USER_INTERNAL_ID, addLead, formatNumber, randomId } from './store';
 import { listNewestCreated } from './leadImports';
@@ -9,7 +6,6 @@ import type {
 	Contact,
 	Deal,
 	Invoice,
-	InvoiceLineItem,
 	JsonObject,
 	Lead,
 	ListOrder,
@@ -20,19 +16,10 @@ import type {
 import type { Answer } from './jsonText';
 import { generateSecret } from './webhooks';
 
-export type ErrorCode =
-	| 'UNAUTHORIZED'
-	| 'FORBIDDEN'
-	| 'NOT_FOUND'
-	| 'VALIDATION_ERROR'
-	| 'RATE_LIMITED'
-	| 'CONFLICT'
-	| 'INTERNAL_ERROR';
-
 export class ApiError extends Error {
 	constructor(
 		readonly status: number,
-		readonly code: ErrorCode,
+		readonly code: string,
 		message: string,
 	) {
 		super(message);
@@ -44,17 +31,13 @@ export const validationError = (message: string): ApiError =>
 export const notFound = (message: string): ApiError => new ApiError(404, 'NOT_FOUND', message);
 
 /** The record of that id, or a 404 naming it ("Lead lead_x was not found"). */
-export function found<T>(
-	collection: { get(id: string): T | undefined },
-	what: string,
-	id: string,
-): T {
+function found<T>(collection: { get(id: string): T | undefined }, what: string, id: string): T {
 	const record = collection.get(id);
 	if (!record) throw notFound(`${what} ${id} was not found`);
 	return record;
 }
 
-export function errorBody(code: ErrorCode, message: string) {
+export function errorBody(code: string, message: string) {
 	return { error: { code, message } };
 }
 
@@ -67,7 +50,6 @@ export interface ApiRequest
 	method: string;
 	path: string;
 	query: Record<string, string>;
-	/** Undefined when empty. */
 	rawBody: string | undefined;
 	/** Internal id of the user who owns the API key. */
 	userInternalId: number;
@@ -131,26 +113,17 @@ const routes: Route[] = [
 
 /** Routes one authenticated, rate-limited /api request. Throws ApiError for 4xx answers. */
 export function handleApi(host: ApiHost, request: ApiRequest): Answer {
-	let params: string[] | undefined;
-	let route: Route | undefined;
 	for (const candidate of routes) {
-		if (candidate.method !== request.method) continue;
-		const match = candidate.pattern.exec(request.path);
-		if (match) {
-			route = candidate;
-			params = match.slice(1).map(decodeSegment);
-			break;
+		const match = candidate.method === request.method && candidate.pattern.exec(request.path);
+		if (!match) continue;
+		if (candidate.resource && request.readOnly) {
+			const action = `${VERBS[candidate.method]} ${candidate.resource}`;
+			const message = `The user who owns this API key does not have permission to ${action}.`;
+			throw new ApiError(403, 'FORBIDDEN', message);
 		}
+		return candidate.handler(host, request, match.slice(1).map(decodeSegment));
 	}
-	if (!route || !params) throw notFound(`Route ${request.method} ${request.path} was not found`);
-	if (route.resource && request.readOnly) {
-		throw new ApiError(
-			403,
-			'FORBIDDEN',
-			`The user who owns this API key does not have permission to ${VERBS[route.method]} ${route.resource}.`,
-		);
-	}
-	return route.handler(host, request, params);
+	throw notFound(`Route ${request.method} ${request.path} was not found`);
 }
 
 function decodeSegment(segment: string): string {
@@ -189,60 +162,40 @@ function has(body: JsonObject, field: string): boolean {
 	return Object.prototype.hasOwnProperty.call(body, field) && body[field] !== undefined;
 }
 
-function requiredString(body: JsonObject, field: string, minLength = 0): string {
+function requiredString(body: JsonObject, field: string, nonEmpty = false): string {
 	const value = body[field];
 	if (value === undefined || value === null) throw validationError(`${field} is required`);
 	if (typeof value !== 'string') throw validationError(`${field} must be a string`);
-	if (value.length < minLength)
-		throw validationError(
-			`${field} must be at least ${minLength} character${minLength === 1 ? '' : 's'}`,
-		);
+	if (nonEmpty && value === '') throw validationError(`${field} must be at least 1 character`);
 	return value;
 }
 
-function optionalString(body: JsonObject, field: string): string | null {
-	const value = body[field];
-	if (value === null) return null;
-	if (typeof value !== 'string') throw validationError(`${field} must be a string`);
-	return value;
-}
+const isDateTime = (value: unknown): boolean =>
+	typeof value === 'string' && DATE_TIME_RE.test(value) && !Number.isNaN(Date.parse(value));
 
-function optionalNumber(body: JsonObject, field: string): number | null {
-	const value = body[field];
-	if (value === null) return null;
-	if (typeof value !== 'number' || !Number.isFinite(value))
-		throw validationError(`${field} must be a number`);
-	return value;
-}
+/** The kinds of field: the words of their 400 ("value must be a number") and their test. */
+const KINDS = {
+	string: ['a string', (value: unknown) => typeof value === 'string'],
+	number: ['a number', (value: unknown) => typeof value === 'number' && Number.isFinite(value)],
+	boolean: ['a boolean', (value: unknown) => typeof value === 'boolean'],
+	object: ['an object', isObject],
+	dateTime: ['an ISO 8601 date-time', isDateTime],
+} as const;
 
-function optionalBoolean(body: JsonObject, field: string): boolean {
+/** The field's value when it is of that kind, or null (except a boolean); else a 400. */
+function typed<T>(body: JsonObject, field: string, kind: keyof typeof KINDS): T {
 	const value = body[field];
-	if (typeof value !== 'boolean') throw validationError(`${field} must be a boolean`);
-	return value;
-}
-
-function optionalDateTime(body: JsonObject, field: string): string | null {
-	const value = body[field];
-	if (value === null) return null;
-	if (typeof value !== 'string' || !DATE_TIME_RE.test(value) || Number.isNaN(Date.parse(value))) {
-		throw validationError(`${field} must be an ISO 8601 date-time`);
-	}
-	return value;
-}
-
-function oneOf<T extends string>(body: JsonObject, field: string, values: readonly T[]): T {
-	const value = body[field];
-	if (typeof value !== 'string' || !(values as readonly string[]).includes(value)) {
-		throw validationError(`${field} must be one of ${values.join(', ')}`);
-	}
+	const [what, ok] = KINDS[kind];
+	if ((value !== null || kind === 'boolean') && !ok(value))
+		throw validationError(`${field} must be ${what}`);
 	return value as T;
 }
 
-function optionalObject(body: JsonObject, field: string): JsonObject | null {
-	const value = body[field];
-	if (value === null) return null;
-	if (!isObject(value)) throw validationError(`${field} must be an object`);
-	return value;
+/** One of the allowed values; else a 400 that names them. */
+export function oneOf<T>(value: unknown, name: string, allowed: readonly T[]): T {
+	if (!allowed.includes(value as T))
+		throw validationError(`${name} must be one of ${allowed.join(', ')}`);
+	return value as T;
 }
 
 function existingRef(
@@ -258,13 +211,34 @@ function existingRef(
 	return value;
 }
 
+/** A field's check: the value to store, or a 400. */
+type Check = (body: JsonObject, field: string, store: Store) => unknown;
+const kind =
+	(name: keyof typeof KINDS): Check =>
+	(body, field) =>
+		typed(body, field, name);
+
 /** Copies the keys the route does not know about, as sent. */
-function extraKeys(body: JsonObject, known: ReadonlySet<string>): JsonObject {
+function extraKeys(body: JsonObject, known: readonly string[]): JsonObject {
 	const extra: JsonObject = {};
 	for (const [key, value] of Object.entries(body)) {
-		if (!known.has(key) && !READ_ONLY_KEYS.has(key)) extra[key] = value;
+		if (!known.includes(key) && !READ_ONLY_KEYS.has(key)) extra[key] = value;
 	}
 	return extra;
+}
+
+/** The keys the table does not know, as sent, then the fields it checks that the body sends (or `required`). */
+function fieldsOf(
+	body: JsonObject,
+	checks: Record<string, Check>,
+	required: readonly string[],
+	store: Store,
+): JsonObject {
+	const fields = extraKeys(body, Object.keys(checks));
+	for (const [field, check] of Object.entries(checks)) {
+		if (has(body, field) || required.includes(field)) fields[field] = check(body, field, store);
+	}
+	return fields;
 }
 
 // ---------------------------------------------------------------- pagination
@@ -330,38 +304,25 @@ function containsIgnoreCase(needle: string, ...haystacks: unknown[]): boolean {
 
 // ---------------------------------------------------------------- leads
 
-/** The keys the spec's POST /leads body lists; the alternate PATCH /leads/{id} ignores every other key. */
-const POST_LEAD_KEYS = new Set([
-	'name',
-	'mobile',
-	'secondaryMobile',
-	'email',
-	'title',
-	'value',
-	'sourceId',
-	'stageId',
-	'website',
-]);
-const LEAD_KEYS = new Set([...POST_LEAD_KEYS, 'customFields', 'archived']);
-
-function leadFields(body: JsonObject, creating: boolean): Partial<Lead> {
-	const fields: Partial<Lead> = extraKeys(body, LEAD_KEYS);
-	if (creating || has(body, 'name')) fields.name = requiredString(body, 'name', 1);
-	if (has(body, 'email')) {
-		const email = body.email;
-		if (email !== null && (typeof email !== 'string' || !EMAIL_RE.test(email)))
+/** The fields of the spec's POST /leads body, then those PATCH also sets (the alternate PATCH ignores every other key). */
+const LEAD_FIELDS: Record<string, Check> = {
+	name: (body, field) => requiredString(body, field, true),
+	email: (body) => {
+		if (body.email !== null && (typeof body.email !== 'string' || !EMAIL_RE.test(body.email)))
 			throw validationError('email must be a valid email address');
-		fields.email = email;
-	}
-	for (const field of ['title', 'mobile', 'secondaryMobile', 'sourceId', 'stageId'] as const) {
-		if (has(body, field)) fields[field] = optionalString(body, field);
-	}
-	if (has(body, 'value')) fields.value = optionalNumber(body, 'value');
-	if (has(body, 'website')) fields.website = body.website;
-	if (has(body, 'customFields')) fields.customFields = optionalObject(body, 'customFields');
-	if (has(body, 'archived')) fields.archived = optionalBoolean(body, 'archived');
-	return fields;
-}
+		return body.email;
+	},
+	title: kind('string'),
+	mobile: kind('string'),
+	secondaryMobile: kind('string'),
+	sourceId: kind('string'),
+	stageId: kind('string'),
+	value: kind('number'),
+	website: (body) => body.website,
+	customFields: kind('object'),
+	archived: kind('boolean'),
+};
+const POST_LEAD_KEYS = Object.keys(LEAD_FIELDS).slice(0, -2);
 
 /** The lead event payload of spec §6. */
 export function leadPayload(store: Store, lead: Lead): JsonObject {
@@ -388,12 +349,8 @@ export function leadPayload(store: Store, lead: Lead): JsonObject {
 }
 
 function createLead(host: ApiHost, request: ApiRequest): Answer {
-	const fields = leadFields(parseObjectBody(request.rawBody), true);
-	const lead = addLead(
-		host.store,
-		{ ...fields, name: fields.name as string },
-		request.userInternalId,
-	);
+	const fields = fieldsOf(parseObjectBody(request.rawBody), LEAD_FIELDS, ['name'], host.store);
+	const lead = addLead(host.store, fields as Lead, request.userInternalId);
 	host.emit('lead.created', leadPayload(host.store, lead));
 	return { status: 200, body: lead };
 }
@@ -436,73 +393,56 @@ function updateLead(host: ApiHost, request: ApiRequest, [id]: string[]): Answer 
 	const lead = found(host.store.leads, 'Lead', id);
 	const body = Object.entries(parseObjectBody(request.rawBody));
 	const alternate = request.personality === 'alternate';
-	const sent = alternate ? body.filter(([key]) => POST_LEAD_KEYS.has(key)) : body;
-	Object.assign(lead, withCustomFields(request, lead, leadFields(Object.fromEntries(sent), false)));
+	const sent = alternate ? body.filter(([key]) => POST_LEAD_KEYS.includes(key)) : body;
+	const fields = fieldsOf(Object.fromEntries(sent), LEAD_FIELDS, [], host.store);
+	Object.assign(lead, withCustomFields(request, lead, fields));
 	host.emit('lead.updated', leadPayload(host.store, lead));
 	return alternate ? { status: 204 } : { status: 200, body: lead };
 }
 
 /** PATCH's `customFields` under the `merge` switch: the keys sent set on the record's own; else as sent (replace). */
-function withCustomFields<T extends { customFields?: JsonObject | null }>(
-	request: ApiRequest,
-	record: T,
-	fields: Partial<T>,
-): Partial<T> {
-	if (request.patchCustomFields !== 'merge' || !fields.customFields) return fields;
-	return { ...fields, customFields: { ...(record.customFields ?? {}), ...fields.customFields } };
+function withCustomFields(request: ApiRequest, record: JsonObject, fields: JsonObject): JsonObject {
+	if (request.patchCustomFields !== 'merge' || !isObject(fields.customFields)) return fields;
+	const own = isObject(record.customFields) ? record.customFields : {};
+	return { ...fields, customFields: { ...own, ...fields.customFields } };
 }
 
 // ---------------------------------------------------------------- deals
 
-const DEAL_KEYS = new Set([
-	'title',
-	'pipelineId',
-	'stageId',
-	'clientId',
-	'leadId',
-	'sourceId',
-	'price',
-	'expectedCloseDate',
-	'priority',
-	'status',
-	'customFields',
-]);
-const PRIORITIES = ['LOW', 'MEDIUM', 'HIGH'] as const;
-const DEAL_STATUSES = ['ACTIVE', 'WON', 'LOST'] as const;
+const DEAL_FIELDS: Record<string, Check> = {
+	title: (body, field) => requiredString(body, field, true),
+	pipelineId: (body, field) => requiredString(body, field),
+	stageId: (body, field) => requiredString(body, field),
+	clientId: (body, field, store) => {
+		requiredString(body, field);
+		return existingRef(body, field, store.clients, 'client');
+	},
+	leadId: kind('string'),
+	sourceId: kind('string'),
+	price: kind('number'),
+	expectedCloseDate: kind('dateTime'),
+	priority: (body, field) =>
+		body.priority === null ? null : oneOf(body[field], field, ['LOW', 'MEDIUM', 'HIGH'] as const),
+	status: (body, field) => oneOf(body[field], field, ['ACTIVE', 'WON', 'LOST'] as const),
+	customFields: kind('object'),
+};
 
-function dealFields(host: ApiHost, body: JsonObject, creating: boolean): Partial<Deal> {
-	const fields: Partial<Deal> = extraKeys(body, DEAL_KEYS);
-	if (creating || has(body, 'title')) fields.title = requiredString(body, 'title', 1);
-	if (creating || has(body, 'pipelineId')) fields.pipelineId = requiredString(body, 'pipelineId');
-	if (creating || has(body, 'stageId')) fields.stageId = requiredString(body, 'stageId');
-	if (creating || has(body, 'clientId')) {
-		requiredString(body, 'clientId');
-		fields.clientId = existingRef(body, 'clientId', host.store.clients, 'client');
-	}
-	for (const field of ['leadId', 'sourceId'] as const) {
-		if (has(body, field)) fields[field] = optionalString(body, field);
-	}
-	if (has(body, 'price')) fields.price = optionalNumber(body, 'price');
-	if (has(body, 'expectedCloseDate'))
-		fields.expectedCloseDate = optionalDateTime(body, 'expectedCloseDate');
-	if (has(body, 'priority'))
-		fields.priority = body.priority === null ? null : oneOf(body, 'priority', PRIORITIES);
-	if (has(body, 'status')) fields.status = oneOf(body, 'status', DEAL_STATUSES);
-	if (has(body, 'customFields')) {
-		const customFields = optionalObject(body, 'customFields');
-		if (customFields) fields.customFields = customFields;
-	}
+/** A deal's fields from the body; a null `customFields` leaves the deal's own. */
+function dealFields(host: ApiHost, request: ApiRequest, creating: boolean): JsonObject {
+	const required = creating ? ['title', 'pipelineId', 'stageId', 'clientId'] : [];
+	const fields = fieldsOf(parseObjectBody(request.rawBody), DEAL_FIELDS, required, host.store);
+	if (fields.customFields === null) delete fields.customFields;
 	return fields;
 }
 
 function createDeal(host: ApiHost, request: ApiRequest): Answer {
-	const fields = dealFields(host, parseObjectBody(request.rawBody), true);
+	const fields = dealFields(host, request, true);
 	const { store } = host;
 	store.counters.deal++;
 	const deal: Deal = {
 		id: randomId('deal_'),
 		number: formatNumber('D', store.counters.deal),
-		title: fields.title as string,
+		title: fields.title,
 		createdAt: new Date().toISOString(),
 		price: null,
 		status: 'ACTIVE',
@@ -522,7 +462,7 @@ function createDeal(host: ApiHost, request: ApiRequest): Answer {
 
 function updateDeal(host: ApiHost, request: ApiRequest, [id]: string[]): Answer {
 	const deal = found(host.store.deals, 'Deal', id);
-	const fields = dealFields(host, parseObjectBody(request.rawBody), false);
+	const fields = dealFields(host, request, false);
 	const previousStageId = deal.stageId;
 	Object.assign(deal, withCustomFields(request, deal, fields));
 	host.emit('deal.updated', deal);
@@ -533,21 +473,10 @@ function updateDeal(host: ApiHost, request: ApiRequest, [id]: string[]): Answer 
 
 // ---------------------------------------------------------------- invoices
 
-const INVOICE_KEYS = new Set([
-	'clientId',
-	'date',
-	'dueDate',
-	'lineItems',
-	'isInclusiveTax',
-	'status',
-	'contactId',
-	'subject',
-	'notes',
-	'salesPersonId',
-	'templateId',
-	'tags',
-	'customFields',
-]);
+const INVOICE_KEYS =
+	'clientId date dueDate lineItems isInclusiveTax status contactId subject notes salesPersonId templateId tags customFields'.split(
+		' ',
+	);
 const DEFAULT_TEMPLATE_ID = 'tpl_default';
 
 const round2 = (value: number): number => Math.round((value + Number.EPSILON) * 100) / 100;
@@ -570,61 +499,46 @@ function lineItemInput(host: ApiHost, raw: unknown, index: number) {
 	}
 	const name = sent('name') ? requiredString(item, f('name')) : product?.name;
 	if (name === undefined) throw validationError(`${f('name')} is required`);
-	const quantity = sent('quantity') ? optionalNumber(item, f('quantity')) : 1;
+	const quantity = sent('quantity') ? typed<number | null>(item, f('quantity'), 'number') : 1;
 	if (quantity === null || quantity <= 0)
 		throw validationError(`${f('quantity')} must be greater than 0`);
-	const price = sent('price') ? optionalNumber(item, f('price')) : product?.price;
+	const price = sent('price') ? typed<number | null>(item, f('price'), 'number') : product?.price;
 	if (price === undefined || price === null) throw validationError(`${f('price')} is required`);
 	const description =
-		(sent('description') ? optionalString(item, f('description')) : product?.description) ?? '';
+		(sent('description')
+			? typed<string | null>(item, f('description'), 'string')
+			: product?.description) ?? '';
 	let tax = 0;
 	if (sent('taxRateId') && item[f('taxRateId')] !== null) {
 		const taxRateId = existingRef(item, f('taxRateId'), store.taxRates, 'tax rate');
 		tax = store.taxRates.get(taxRateId)?.rate ?? 0;
 	}
 	const discountType = sent('discountType')
-		? oneOf(item, f('discountType'), ['fixed', 'percentage'] as const)
+		? oneOf(item[f('discountType')], f('discountType'), ['fixed', 'percentage'] as const)
 		: 'fixed';
-	const discount = (sent('discount') ? optionalNumber(item, f('discount')) : 0) ?? 0;
+	const discount =
+		(sent('discount') ? typed<number | null>(item, f('discount'), 'number') : 0) ?? 0;
 	if (discount < 0) throw validationError(`${f('discount')} must not be negative`);
 	if (discountType === 'percentage' && discount > 100)
 		throw validationError(`${f('discount')} must be between 0 and 100 for percentage discounts`);
-	const buyPrice = (sent('buyPrice') ? optionalNumber(item, f('buyPrice')) : 0) ?? 0;
+	const buyPrice =
+		(sent('buyPrice') ? typed<number | null>(item, f('buyPrice'), 'number') : 0) ?? 0;
 	const productId = product?.internalId ?? null;
 	return { name, quantity, price, tax, discount, discountType, buyPrice, description, productId };
 }
 
-function lineItem(
-	host: ApiHost,
-	raw: unknown,
-	index: number,
-	isInclusiveTax: boolean,
-): InvoiceLineItem {
-	const { name, quantity, price, tax, discount, discountType, ...rest } = lineItemInput(
-		host,
-		raw,
-		index,
-	);
+type InvoiceLineItem = ReturnType<typeof lineItem>;
+
+function lineItem(host: ApiHost, raw: unknown, index: number, isInclusiveTax: boolean) {
+	const input = lineItemInput(host, raw, index);
+	const { quantity, price, tax, discount } = input;
 	const amount = round2(quantity * price);
-	const discountAmount = round2(discountType === 'fixed' ? discount : (amount * discount) / 100);
+	const fixed = input.discountType === 'fixed';
+	const discountAmount = round2(fixed ? discount : (amount * discount) / 100);
 	const taxable = amount - discountAmount;
 	// With inclusive tax the price already contains the tax: extract it instead of adding it.
 	const taxAmount = round2(isInclusiveTax ? (taxable * tax) / (100 + tax) : (taxable * tax) / 100);
-	return {
-		name,
-		quantity,
-		price,
-		tax,
-		discount,
-		discountType,
-		buyPrice: rest.buyPrice,
-		viewType: 'LINE_ITEM',
-		amount,
-		taxAmount,
-		discountAmount,
-		description: rest.description,
-		productId: rest.productId,
-	};
+	return { ...input, viewType: 'LINE_ITEM' as const, amount, taxAmount, discountAmount };
 }
 
 function createInvoice(host: ApiHost, request: ApiRequest): Answer {
@@ -663,17 +577,19 @@ function invoiceFields(host: ApiHost, body: JsonObject) {
 	requiredString(body, 'clientId');
 	const clientId = existingRef(body, 'clientId', store.clients, 'client');
 	requiredString(body, 'date');
-	const date = optionalDateTime(body, 'date') as string;
+	const date = typed<string>(body, 'date', 'dateTime');
 	requiredString(body, 'dueDate');
-	const dueDate = optionalDateTime(body, 'dueDate') as string;
+	const dueDate = typed<string>(body, 'dueDate', 'dateTime');
 	if (!has(body, 'lineItems') || body.lineItems === null)
 		throw validationError('lineItems is required');
 	if (!Array.isArray(body.lineItems)) throw validationError('lineItems must be an array');
 	if (body.lineItems.length < 1) throw validationError('lineItems must contain at least 1 item');
 	const isInclusiveTax = has(body, 'isInclusiveTax')
-		? optionalBoolean(body, 'isInclusiveTax')
+		? typed<boolean>(body, 'isInclusiveTax', 'boolean')
 		: false;
-	const status = has(body, 'status') ? oneOf(body, 'status', ['DRAFT', 'SENT'] as const) : 'DRAFT';
+	const status = has(body, 'status')
+		? oneOf(body.status, 'status', ['DRAFT', 'SENT'] as const)
+		: 'DRAFT';
 	const lineItems = body.lineItems.map((raw: unknown, index: number) =>
 		lineItem(host, raw, index, isInclusiveTax),
 	);
@@ -683,7 +599,7 @@ function invoiceFields(host: ApiHost, body: JsonObject) {
 		salesPersonId = store.userInternalIds.get(userId) ?? null;
 	}
 	const text = (field: string): string | null =>
-		has(body, field) ? optionalString(body, field) : null;
+		has(body, field) ? typed<string | null>(body, field, 'string') : null;
 	const [contactId, subject, notes, templateId] = [
 		'contactId',
 		'subject',
@@ -694,7 +610,9 @@ function invoiceFields(host: ApiHost, body: JsonObject) {
 	const numbers =
 		Array.isArray(tags) && tags.every((tag) => typeof tag === 'number' && Number.isFinite(tag));
 	if (!numbers) throw validationError('tags must be an array of numbers');
-	const customFields = has(body, 'customFields') ? optionalObject(body, 'customFields') : null;
+	const customFields = has(body, 'customFields')
+		? typed<JsonObject | null>(body, 'customFields', 'object')
+		: null;
 	const refs = { clientId, contactId, subject, notes, salesPersonId };
 	const rest = { templateId, tags: tags as number[], customFields };
 	return { date, dueDate, status, isInclusiveTax, lineItems, refs, ...rest };
@@ -748,14 +666,9 @@ export function publicSubscription(subscription: WebhookSubscription) {
 
 function createWebhook(host: ApiHost, request: ApiRequest): Answer {
 	const body = parseObjectBody(request.rawBody);
-	const name = requiredString(body, 'name', 1);
+	const name = requiredString(body, 'name', true);
 	const url = requiredString(body, 'url');
-	let parsed: URL | undefined;
-	try {
-		parsed = new URL(url);
-	} catch {
-		parsed = undefined;
-	}
+	const parsed = URL.canParse(url) ? new URL(url) : undefined;
 	if (!parsed || (parsed.protocol !== 'http:' && parsed.protocol !== 'https:'))
 		throw validationError('url must be a valid http or https URL');
 	if (!has(body, 'events') || body.events === null) throw validationError('events is required');
@@ -826,17 +739,10 @@ function listContacts(host: ApiHost, request: ApiRequest): Answer {
 	const { query } = request;
 	const pageSize = parseLimit(query, 'pageSize', 30);
 	const search = (query.search ?? '').toLowerCase();
-	const filter =
-		search === ''
-			? undefined
-			: (contact: Contact) =>
-					containsIgnoreCase(
-						search,
-						contact.firstName,
-						contact.lastName,
-						contact.email,
-						contact.number,
-					);
+	const filter = (contact: Contact): boolean => {
+		const { firstName, lastName, email, number } = contact;
+		return search === '' || containsIgnoreCase(search, firstName, lastName, email, number);
+	};
 	const page = pageOf(host.store.contacts, 'contacts', query, { limit: pageSize, filter });
 	return {
 		status: 200,

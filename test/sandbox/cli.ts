@@ -7,17 +7,10 @@ import { seedSummaryLines } from './seedSummary';
 import { DEFAULT_RATE_LIMIT, startSandbox } from './server';
 import type { ListOrder, Sandbox, SandboxOptions, SandboxPersonality } from './types';
 
-const FLAGS = [
-	'port',
-	'host',
-	'rate-limit',
-	'rate-window-ms',
-	'seed-leads',
-	'time-scale',
-	'personality',
-	'list-order',
-	'activity-ms',
-];
+const FLAGS =
+	'port host rate-limit rate-window-ms seed-leads time-scale personality list-order activity-ms'.split(
+		' ',
+	);
 
 const USAGE = `Usage: npm run sandbox -- [--port 5680] [--host 127.0.0.1] [--rate-limit 60|off] [--rate-window-ms 60000] [--seed-leads N] [--time-scale 1] [--personality standard|alternate] [--list-order oldest|newest|newestCreated] [--activity-ms N|off]`;
 

@@ -207,7 +207,6 @@ describe('§5 authentication, §7 errors', () => table(String.raw`
 no key: 401                             |  | as none GET /api/v1/leads | 401 | ={"error":{$UNAUTHORIZED,"message":"An API key is required in the x-api-key header."}}
 an unknown key: 401                     |  | as bad GET /api/v1/leads | 401 | ={"error":{$UNAUTHORIZED,"message":"The API key in the x-api-key header is not valid."}}
 an unknown key on v2: 401               |  | as bad GET /api/v2/contacts | 401 | ={"error":{$UNAUTHORIZED,"message":"The API key in the x-api-key header is not valid."}}
-the read-only key reads                 |  | as readOnly GET /api/v1/leads | 200
 read-only: 403 to create leads          |  | as readOnly POST /api/v1/leads {"name":"x"} | 403 | ={"error":{$FORBIDDEN,"message":"The user who owns this API key does not have permission to create leads."}}
 read-only: 403 to update leads          |  | as readOnly PATCH /api/v1/leads/$LEAD {"name":"x"} | 403 | {"error":{"message":"The user who owns this API key does not have permission to update leads."}}
 read-only: 403 to create deals          |  | as readOnly POST /api/v1/deals {} | 403 | {"error":{"message":"The user who owns this API key does not have permission to create deals."}}
@@ -229,7 +228,6 @@ an unknown product                      |  | GET /api/v1/products/prd_missing | 
 an unknown webhook                      |  | GET /api/v1/webhooks/whk_missing | 404 | {"error":{"message":"Webhook whk_missing was not found"}}
 an unknown invoice                      |  | GET /api/v1/invoices/inv_missing | 404 | {"error":{"message":"Invoice inv_missing was not found"}}
 PATCH an unknown lead                   |  | PATCH /api/v1/leads/lead_missing {"name":"x"} | 404 | {"error":{"message":"Lead lead_missing was not found"}}
-DELETE an unknown webhook               |  | DELETE /api/v1/webhooks/whk_missing | 404
 a body that is not JSON: 400            |  | POST /api/v1/leads {"name": | 400 | ={"error":{$INVALID,"message":"The request body is not valid JSON"}}
 a body that is not an object: 400       |  | POST /api/v1/leads ["a"] | 400 | {"error":{"message":"The request body must be a JSON object"}}
 `));
@@ -249,12 +247,10 @@ POST archived not a boolean             |  | POST /api/v1/leads {"name":"A","arc
 POST stageId not a string               |  | POST /api/v1/leads {"name":"A","stageId":3} | 400 | {"error":{"message":"stageId must be a string"}}
 a refused POST creates nothing          | POST /api/v1/leads {} | GET /__sandbox/health | 200 | {"counts":{"leads":3}}
 PATCH: only the fields sent (standard: archived and other keys too) |  | PATCH /api/v1/leads/$LEAD {"archived":true,"title":"CEO","extra":1} | 200 | {"id":"$LEAD","name":"John Smith","email":"john.smith@example.com","archived":true,"title":"CEO","extra":1}
-PATCH is kept                           | PATCH /api/v1/leads/$LEAD {"title":"CEO"} | GET /api/v1/leads/$LEAD | 200 | {"name":"John Smith","title":"CEO"}
 PATCH without a body: the lead unchanged |  | PATCH /api/v1/leads/$LEAD | 200 | {"id":"$LEAD","name":"John Smith","archived":false}
 PATCH validates an email                |  | PATCH /api/v1/leads/$LEAD {"email":"nope"} | 400 | {"error":{"message":"email must be a valid email address"}}
 PATCH validates a name                  |  | PATCH /api/v1/leads/$LEAD {"name":""} | 400 | {"error":{"message":"name must be at least 1 character"}}
 GET /leads: 20 a page by default        | POST /__sandbox/seed {"leads":30} | GET /api/v1/leads | 200 | {"#items":20,"hasMore":true,"nextCursor":"<string>"}
-GET /leads: the last page says so       | POST /__sandbox/seed {"leads":30} | GET /api/v1/leads?limit=100 | 200 | {"#items":33,"hasMore":false,"nextCursor":null}
 limit=0, 101, abc, 2.5, -1: 400         |  | GET /api/v1/leads?limit=0 || GET /api/v1/leads?limit=101 || GET /api/v1/leads?limit=abc || GET /api/v1/leads?limit=2.5 || GET /api/v1/leads?limit=-1 | 400 | ={"error":{$INVALID,"message":"limit must be between 1 and 100"}}
 a cursor that is not one: 400           |  | GET /api/v1/leads?cursor=garbage | 400 | {"error":{"message":"cursor is not valid"}}
 another list's cursor: 400              | GET /api/v1/users?limit=1 | GET /api/v1/leads?cursor={id} | 400
@@ -382,7 +378,6 @@ the key first: a 401 is not counted     | POST /__sandbox/config {"rateLimit":{"
 a 401 has no RateLimit-*                | POST /__sandbox/config {"rateLimit":{"limit":1,"windowMs":60000}} | as bad GET /api/v1/users | 401 |  | {"ratelimit-limit":null}
 spentByOthers: spent before this client | POST /__sandbox/config {"rateLimit":{"limit":5,"windowMs":60000,"spentByOthers":3}} | GET /api/v1/users | 200 |  | {"ratelimit-remaining":"1"}
 off: no limit, no RateLimit-*           | 70× GET /api/v1/users?limit=1 | GET /api/v1/users | 200 |  | {"ratelimit-limit":null,"ratelimit-remaining":null}
-POST /__sandbox/config answers the config |  | POST /__sandbox/config {"rateLimit":{"limit":2,"windowMs":1000}} | 200 | {"rateLimit":{"limit":2,"windowMs":1000},"personality":"standard"}
 the control endpoints: not limited      | POST /__sandbox/config {"rateLimit":{"limit":1,"windowMs":60000}} ; GET /api/v1/users ; 5× GET /__sandbox/health | GET /__sandbox/health | 200
 the control endpoints: not logged       | 5× GET /__sandbox/health ; GET /api/v1/users | GET /__sandbox/requests | 200 | {"#":1}
 `));
@@ -510,16 +505,10 @@ describe('§4 §9 cursor pagination', () => {
 
 	it('import keeps createdAt; newestCreated lists by it, newest by creation', async () => {
 		sandbox.seedLeads(5);
-		const lead = {
-			name: 'Imported 2020',
-			createdAt: '2020-01-01T00:00:00Z',
-			email: 'o@leads.example',
-		};
-		expect(
-			(await send(sandbox, 'POST', '/__sandbox/import', { body: { leads: [lead] } })).body,
-		).toEqual([
-			expect.objectContaining({ name: 'Imported 2020', createdAt: '2020-01-01T00:00:00.000Z' }),
-		]);
+		const lead = { name: 'Imported 2020', createdAt: '2020-01-01T00:00:00Z' };
+		const imported = await ask(`POST /__sandbox/import ${JSON.stringify({ leads: [lead] })}`);
+		const stamped = { ...lead, createdAt: '2020-01-01T00:00:00.000Z' };
+		expect(imported.body).toEqual([expect.objectContaining(stamped)]);
 		await ask('POST /api/v1/leads {"name":"Newest"}');
 		sandbox.setListOrder('newestCreated');
 		const listed = (await walk('/api/v1/leads?limit=3')).items.map((lead) => lead.name);
@@ -653,26 +642,33 @@ describe('the control endpoints', () => {
 		expect(sandbox.requests.map((entry) => entry.seq)).toEqual([first.seq + 1]);
 	});
 
-	it('reset brings back the leads of the seedLeads option', async () => {
-		const seeded = await startSandbox({ rateLimit: false, seedLeads: 25 });
-		seeded.seedLeads(10);
-		seeded.reset();
-		expect(seeded.state.leads.size).toBe(28);
-		await seeded.close();
-	});
-
-	it('the defaults: 60 a minute, standard, oldest first, no delivery on create; a bad personality refused', async () => {
-		const defaults = await startSandbox({});
-		expect(defaults.config).toMatchObject({
+	it('its own sandbox: the defaults (60 a minute, standard, oldest first, no delivery on create), reset keeps the seedLeads option, close() at once with a connection open; a bad personality refused', async () => {
+		await expect(startSandbox({ personality: 'strict' as SandboxPersonality })).rejects.toThrow(
+			'personality must be one of standard, alternate',
+		);
+		const other = await startSandbox({ seedLeads: 25 });
+		expect(other.config).toMatchObject({
 			rateLimit: { limit: 60, windowMs: 60_000 },
 			personality: 'standard',
 			listOrder: 'oldest',
 			deliverOnCreate: false,
 		});
-		await defaults.close();
-		await expect(startSandbox({ personality: 'strict' as SandboxPersonality })).rejects.toThrow(
-			'personality must be one of standard, alternate',
+		// Reset brings back the leads of the seedLeads option.
+		other.seedLeads(10);
+		other.reset();
+		expect(other.state.leads.size).toBe(28);
+		// It closes at once while a client keeps a connection open.
+		const agent = new http.Agent({ keepAlive: true });
+		await new Promise((resolve) =>
+			http.get(`${other.url}/__sandbox/health`, { agent }, (res) =>
+				res.resume().on('end', resolve),
+			),
 		);
+		const started = Date.now();
+		await other.close();
+		// Not the minute an idle connection is kept open (server.ts): a busy machine may take a few seconds.
+		expect(Date.now() - started).toBeLessThan(10_000);
+		agent.destroy();
 	});
 
 	it('the activity switch: at an interval it creates, changes, archives a lead, until turned off', async () => {
@@ -686,21 +682,6 @@ describe('the control endpoints', () => {
 		const size = sandbox.state.leads.size;
 		await pause(350);
 		expect(sandbox.state.leads.size).toBe(size);
-	});
-
-	it('closes at once while a client keeps a connection open', async () => {
-		const other = await startSandbox({ rateLimit: false });
-		const agent = new http.Agent({ keepAlive: true });
-		await new Promise((resolve) =>
-			http.get(`${other.url}/__sandbox/health`, { agent }, (res) =>
-				res.resume().on('end', resolve),
-			),
-		);
-		const started = Date.now();
-		await other.close();
-		// Not the minute an idle connection is kept open (server.ts): a busy machine may take a few seconds.
-		expect(Date.now() - started).toBeLessThan(10_000);
-		agent.destroy();
 	});
 
 	it('the seed: the same on every start; the ids it prints are the ones it holds and the examples use', () => {
@@ -726,11 +707,8 @@ describe('the control endpoints', () => {
 			'stg_new (New) · stg_qualified (Qualified) · stg_proposal (Proposal) · stg_won (Won)';
 		expect(text).toContain(`pip_sales (Sales), stages ${stages}`);
 		expect(text).toContain('tax_vat20 (VAT 20%) · tax_zero (Zero rated)');
-		const known = (id: string) =>
-			store.clients.has(id) ||
-			store.products.has(id) ||
-			store.pipelines.has(id) ||
-			text.includes(`${id} (`);
+		// The summary prints every seeded client, product, pipeline and stage as `id (name)`.
+		const known = (id: string) => text.includes(`${id} (`);
 		const examples = path.join(__dirname, '..', '..', 'examples');
 		const found = readdirSync(examples)
 			.filter((file) => file.endsWith('.json'))
@@ -752,17 +730,10 @@ describe('the control endpoints', () => {
 			timeScale: 1,
 			personality: 'standard',
 		});
-		const args = [
-			'--rate-limit',
-			'5',
-			'--rate-window-ms=1000',
-			'--port',
-			'0',
-			'--time-scale',
-			'0.001',
-		];
-		const more = ['--personality', 'alternate', '--list-order', 'newest', '--activity-ms', '500'];
-		expect(parseArgs([...args, ...more])).toMatchObject({
+		const args =
+			'--rate-limit 5 --rate-window-ms=1000 --port 0 --time-scale 0.001 --personality alternate';
+		const more = '--list-order newest --activity-ms 500';
+		expect(parseArgs(`${args} ${more}`.split(' '))).toMatchObject({
 			port: 0,
 			rateLimit: { limit: 5, windowMs: 1_000 },
 			timeScale: 0.001,
@@ -833,16 +804,13 @@ describe('§6 §8 signed deliveries and their retries', () => {
 		crm.deliveries.map((entry) => `${entry.attempt} ${entry.status} ${entry.outcome}`);
 	const webhookIds = (receiver: Receiver) =>
 		new Set(receiver.received.map((request) => request.headers['webhook-id'])).size;
-	const firstDelivery = async (receiver: Receiver) =>
-		(
-			await waitFor(() => receiver.received.length > 0 && receiver.received, 3_000, 'a delivery')
-		)[0];
 
 	it('lead.created: Standard Webhooks headers, a signature of the secret, the §6 payload, the delivery log', async () => {
 		const { crm, receiver, subscription, lead } = await setUp();
 		const sent = { name: 'Signed', email: 's@example.com', value: 42, customFields: { a: 1 } };
 		const created = await lead({ ...sent, stageId: 'lst_contacted', sourceId: 'src_web' });
-		const request = await firstDelivery(receiver);
+		const delivered = () => receiver.received.length > 0 && receiver.received;
+		const [request] = await waitFor(delivered, 3_000, 'a delivery');
 		expect(request.headers).toMatchObject({
 			'content-type': 'application/json',
 			'user-agent': 'CRM-Sandbox-Webhooks/1.0',
@@ -854,18 +822,15 @@ describe('§6 §8 signed deliveries and their retries', () => {
 		const body = verify(subscription.secret, request);
 		expect(body.event).toBe('lead.created');
 		expect(body.payload).toEqual({
+			...sent,
 			id: created.id,
-			name: 'Signed',
-			email: 's@example.com',
 			mobile: null,
 			title: null,
-			value: 42,
 			source: 'Website',
 			stage: 'Contacted',
 			stageId: 2,
 			archived: false,
 			createdAt: created.createdAt,
-			customFields: { a: 1 },
 			ownerId: 1,
 			ownerName: 'Ada Admin',
 		});
@@ -1022,7 +987,7 @@ describe('§6 §8 signed deliveries and their retries', () => {
 	const secretOf = async (crm: Sandbox, id: string) =>
 		(await ask('GET /__sandbox/webhooks', crm)).body.find((item: any) => item.id === id).secret;
 
-	it('the rotation switch: "both" signs with new and old (new first), "new" with the new alone; later subscriptions keep their own', async () => {
+	it('the rotation switch: "both" signs with new and old (new first), "new" with the new alone; later subscriptions keep their own; "new" alone: no overlap', async () => {
 		const { crm, receiver, subscription } = await setUp();
 		const old = subscription.secret;
 		const both = await ask('POST /__sandbox/config {"rotation":"both"}', crm);
@@ -1043,14 +1008,10 @@ describe('§6 §8 signed deliveries and their retries', () => {
 		expect(ended.body.rotated).toEqual([subscription.id]);
 		expect(await secretOf(crm, later.id)).toBe(later.secret);
 		expect(await signers(crm, receiver, { old, later: later.secret })).toEqual([['later']]);
-	});
-
-	it('the rotation switch: "new" without "both" rotates with no overlap', async () => {
-		const { crm, receiver, subscription } = await setUp();
+		// "new" with no "both" before it rotates every subscription with no overlap.
 		await ask('POST /__sandbox/config {"rotation":"new"}', crm);
-		const rotated = await secretOf(crm, subscription.id);
-		const signing = await signers(crm, receiver, { old: subscription.secret, rotated });
-		expect(signing).toEqual([['rotated']]);
+		const next = await secretOf(crm, later.id);
+		expect(await signers(crm, receiver, { later: later.secret, next })).toEqual([['next']]);
 	});
 
 	it('deliverOnCreate: off by default; when on, that delivery to the new subscription only, after its answer; 503 retried', async () => {

@@ -1,11 +1,8 @@
 /* eslint-disable -- not shipped: eslint.dev.config.mjs lints this file, not n8n's node rules */
-/**
- * The faults of `POST /__sandbox/faults` and `addFault` (README.md): what they may hold, and how they answer a request
- * instead of the API.
- */
+/** The faults of `POST /__sandbox/faults` and `addFault` (README.md): what they may hold, and how they answer. */
 import * as http from 'node:http';
 
-import { errorBody, type ErrorCode, isObject, validationError } from './api';
+import { errorBody, isObject, validationError } from './api';
 import { type Answer, writeAnswer } from './jsonText';
 import type { Fault, StreamRecord } from './types';
 
@@ -20,42 +17,30 @@ export function check(ok: boolean, message: string): void {
 
 const isString = (value: unknown): boolean => typeof value === 'string';
 
-/** The optional fields of a fault, in the order they are checked: each must pass when present. */
-const FIELD_CHECKS: Array<[keyof Fault, (value: any) => boolean, string]> = [
-	['method', isString, 'method must be a string'],
-	['pathPrefix', isString, 'pathPrefix must be a string'],
-	[
-		'delayMs',
-		(value) => typeof value === 'number' && !(value < 0),
-		'delayMs must be a number of milliseconds',
-	],
-	[
-		'headers',
+const isTrickle = (value: any): boolean =>
+	isObject(value) &&
+	isPositiveInteger(value.intervalMs) &&
+	(value.bytes === undefined || isPositiveInteger(value.bytes));
+
+/** The optional fields of a fault, in the order they are checked: what each must be when present. */
+const FIELD_CHECKS: Record<string, [string, (value: any) => boolean]> = {
+	method: ['a string', isString],
+	pathPrefix: ['a string', isString],
+	delayMs: ['a number of milliseconds', (value) => typeof value === 'number' && !(value < 0)],
+	headers: [
+		'an object of strings',
 		(value) => isObject(value) && Object.values(value).every(isString),
-		'headers must be an object of strings',
 	],
-	[
-		'htmlBytes',
+	htmlBytes: [
+		'a positive integer up to 20 MB',
 		(value) => isPositiveInteger(value) && value <= 20 * 1024 * 1024,
-		'htmlBytes must be a positive integer up to 20 MB',
 	],
-	['redirectTo', (value) => value === 'catcher', 'redirectTo must be "catcher"'],
-	[
-		'trickle',
-		(value) =>
-			isObject(value) &&
-			isPositiveInteger(value.intervalMs) &&
-			(value.bytes === undefined || isPositiveInteger(value.bytes)),
-		'trickle must be { intervalMs, bytes? } with positive integers',
-	],
-	['endlessBytes', isPositiveInteger, 'endlessBytes must be a positive integer'],
-	[
-		'echoKey',
-		(value) => [true, false, 'escaped'].includes(value),
-		'echoKey must be true or "escaped"',
-	],
-	['location', (value) => isString(value) && value !== '', 'location must be a path or a URL'],
-];
+	redirectTo: ['"catcher"', (value) => value === 'catcher'],
+	trickle: ['{ intervalMs, bytes? } with positive integers', isTrickle],
+	endlessBytes: ['a positive integer', isPositiveInteger],
+	echoKey: ['true or "escaped"', (value) => [true, false, 'escaped'].includes(value)],
+	location: ['a path or a URL', (value) => isString(value) && value !== ''],
+};
 
 /** A fault from its JSON; a 400 for a field that is not what README.md says. */
 export function parseFault(value: unknown): Fault {
@@ -67,8 +52,8 @@ export function parseFault(value: unknown): Fault {
 	);
 	const count = value.count ?? 1;
 	check(isPositiveInteger(count), 'count must be a positive integer');
-	for (const [field, ok, message] of FIELD_CHECKS)
-		check(value[field] === undefined || ok(value[field]), message);
+	for (const [field, [what, ok]] of Object.entries(FIELD_CHECKS))
+		check(value[field] === undefined || ok(value[field]), `${field} must be ${what}`);
 	const raw = value as Partial<Fault>;
 	const echoKey = raw.echoKey === 'escaped' ? 'escaped' : raw.echoKey === true;
 	const flags = { hang: raw.hang === true, endless: raw.endless === true, html: raw.html === true };
@@ -102,7 +87,7 @@ export function echoBody(status: number, key: string, escaped: boolean, path = '
 	return text.replace('KEY', spelled);
 }
 
-function codeForStatus(status: number): ErrorCode {
+function codeForStatus(status: number): string {
 	if (status === 400 || status === 422) return 'VALIDATION_ERROR';
 	if (status === 401) return 'UNAUTHORIZED';
 	if (status === 403) return 'FORBIDDEN';

@@ -19,7 +19,6 @@ export interface CallOptions {
 	body?: unknown;
 	/** Sent as-is instead of JSON.stringify(body). */
 	rawBody?: string;
-	headers?: Record<string, string>;
 }
 
 export async function call<T = any>(
@@ -28,12 +27,12 @@ export async function call<T = any>(
 	path: string,
 	options: CallOptions = {},
 ): Promise<CallResult<T>> {
-	const headers: Record<string, string> = { ...options.headers };
+	const headers: Record<string, string> = {};
 	const key = options.key === undefined ? sandbox.keys.admin : options.key;
 	if (key !== null) headers['x-api-key'] = key;
 	let body: string | undefined = options.rawBody;
 	if (body === undefined && options.body !== undefined) body = JSON.stringify(options.body);
-	if (body !== undefined) headers['content-type'] ??= 'application/json';
+	if (body !== undefined) headers['content-type'] = 'application/json';
 	// A redirect is answered as it came, not followed.
 	const signal = AbortSignal.timeout(10_000);
 	const response = await fetch(sandbox.url + path, {

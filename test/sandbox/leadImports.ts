@@ -1,4 +1,5 @@
 /** Leads that appear out of order, for the polling trigger (issue 23): the `newestCreated` order and the import (README.md). */
+import { validationError } from './api';
 import { ADMIN_USER_INTERNAL_ID, addLead, type Store } from './store';
 import type { JsonObject, Lead } from './types';
 
@@ -32,18 +33,18 @@ export function listNewestCreated(
  * POST /__sandbox/import `{ leads: [{ name, createdAt, ...fields }] }`: adds each lead with its own createdAt (an ISO
  * date), owned by the admin user, and answers the leads added. Bounded: at most 1,000 leads per call.
  */
-export function importLeads(store: Store, body: JsonObject): Lead[] | string {
+export function importLeads(store: Store, body: JsonObject): Lead[] {
 	const leads = body.leads;
 	if (!Array.isArray(leads) || leads.length === 0 || leads.length > 1_000)
-		return 'leads must be an array of 1 to 1000 leads';
+		throw validationError('leads must be an array of 1 to 1000 leads');
 	const checked: Array<JsonObject & { name: string; createdAt: string }> = [];
 	for (const lead of leads) {
 		if (!lead || typeof lead !== 'object' || Array.isArray(lead))
-			return 'each lead must be an object';
+			throw validationError('each lead must be an object');
 		const { name, createdAt } = lead as JsonObject;
-		if (typeof name !== 'string' || name === '') return 'each lead needs a name';
+		if (typeof name !== 'string' || name === '') throw validationError('each lead needs a name');
 		if (typeof createdAt !== 'string' || Number.isNaN(Date.parse(createdAt)))
-			return 'each lead needs a createdAt date';
+			throw validationError('each lead needs a createdAt date');
 		checked.push(lead as JsonObject & { name: string; createdAt: string });
 	}
 	return checked.map((lead) =>

@@ -1,8 +1,4 @@
-/**
- * The reference data the sandbox seeds (the same ids on every start), as lines a person can copy from: the API has
- * no list of clients, pipelines or tax rates, so `npm run sandbox` and `npm run dev` print them. The example
- * workflows in examples/ use these ids by default.
- */
+/** The seeded ids (the same on every start) that the API cannot list, as `npm run sandbox` and `npm run dev` print them. */
 import type { Store } from './store';
 
 /** The ids the example workflows use, seeded by the sandbox on every start (see seedSummaryLines). */

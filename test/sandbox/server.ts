@@ -1,12 +1,5 @@
 /* eslint-disable -- not shipped: eslint.dev.config.mjs lints this file, not n8n's node rules */
-/**
- * In-memory sandbox of the CRM and invoicing API (/work/shared/spec/crm-api.md, v1 and v2),
- * with control endpoints under /__sandbox/ for tests and scripts in other processes.
- *
- *   const sandbox = await startSandbox({ rateLimit: false });
- *   await fetch(`${sandbox.url}/api/v1/leads`, { headers: { 'x-api-key': sandbox.keys.admin } });
- *   await sandbox.close();
- */
+/** The sandbox CRM (README.md): `startSandbox`, the HTTP server, keys, rate limit, faults and the control routes. */
 import * as http from 'node:http';
 import type { AddressInfo } from 'node:net';
 
@@ -16,6 +9,7 @@ import {
 	handleApi,
 	isObject,
 	notFound,
+	oneOf,
 	parseObjectBody,
 	validationError,
 } from './api';
@@ -29,7 +23,6 @@ import {
 import { activityStep, parseActivity } from './activity';
 import type {
 	CaughtRequest,
-	DeliverOnCreate,
 	DeliveryLogEntry,
 	Fault,
 	StreamRecord,
@@ -80,12 +73,6 @@ function describeWindow(windowMs: number): string {
 	return `${windowMs} ms`;
 }
 
-/** One of the allowed values; else a 400 with the message. */
-function choice<T>(value: unknown, allowed: readonly T[], message: string): T {
-	check(allowed.includes(value as T), message);
-	return value as T;
-}
-
 /** Header values as text (lower-case names); `redactKey` replaces the key's value. */
 function headersOf(req: http.IncomingMessage, redactKey = false): Record<string, string> {
 	const headers: Record<string, string> = {};
@@ -130,29 +117,11 @@ function parseRateLimit(value: unknown): RateLimitConfig | false {
 	);
 }
 
-function parsePersonality(value: unknown): SandboxPersonality {
-	return choice(value, PERSONALITIES, `personality must be one of ${PERSONALITIES.join(', ')}`);
-}
-
-function parseListOrder(value: unknown): ListOrder {
-	return choice(value, LIST_ORDERS, `listOrder must be one of ${LIST_ORDERS.join(', ')}`);
-}
-
-function parseDeliverOnCreate(value: unknown): DeliverOnCreate | false {
+function parseDeliverOnCreate(value: unknown): SandboxConfig['deliverOnCreate'] {
 	if (value === false) return false;
 	if (isObject(value) && typeof value.event === 'string' && value.event !== '')
 		return { event: value.event, payload: value.payload };
 	throw validationError('deliverOnCreate must be false or { event, payload }');
-}
-
-/** POST /__sandbox/seed's number of leads. */
-function parseSeed(body: JsonObject): number {
-	const leads = body.leads ?? 0;
-	check(
-		typeof leads === 'number' && Number.isInteger(leads) && leads >= 0 && leads <= 1_000_000,
-		'leads must be an integer between 0 and 1000000',
-	);
-	return leads as number;
 }
 
 /** The catcher's answer to whatever reaches it. */
@@ -204,10 +173,10 @@ export class SandboxServer {
 					? { ...DEFAULT_RATE_LIMIT }
 					: parseRateLimit(options.rateLimit),
 			timeScale: options.timeScale ?? 1,
-			personality: parsePersonality(options.personality ?? 'standard'),
+			personality: oneOf(options.personality ?? 'standard', 'personality', PERSONALITIES),
 			deliverOnCreate: false,
 			patchCustomFields: 'replace',
-			listOrder: parseListOrder(options.listOrder ?? 'oldest'),
+			listOrder: oneOf(options.listOrder ?? 'oldest', 'listOrder', LIST_ORDERS),
 			activity: false,
 			onePerUrl: false,
 			normalUrls: false,
@@ -272,11 +241,11 @@ export class SandboxServer {
 	}
 
 	setPersonality(personality: SandboxPersonality): void {
-		this.config.personality = parsePersonality(personality);
+		this.config.personality = oneOf(personality, 'personality', PERSONALITIES);
 	}
 
 	setListOrder(order: ListOrder): void {
-		this.config.listOrder = parseListOrder(order);
+		this.config.listOrder = oneOf(order, 'listOrder', LIST_ORDERS);
 	}
 
 	/** The activity switch (README); false turns it off. */
@@ -331,6 +300,7 @@ export class SandboxServer {
 
 	/** Starts the second listener (once) on the sandbox's host and another port, so another origin; its URL. */
 	private async startCatcher(): Promise<string> {
+		this.caught.length = 0;
 		if (this.catcher) return this.catcherUrl;
 		const catcher = http.createServer(async (req, res) => {
 			const body = (await readBody(req)) ?? '';
@@ -536,15 +506,12 @@ export class SandboxServer {
 		const path = url.pathname.replace(/\/+$/, '');
 		try {
 			const body = parseObjectBody(await readBody(req));
-			if (method === 'POST' && path === '/__sandbox/catcher') {
-				const catcherUrl = await this.startCatcher();
-				this.caught.length = 0;
-				return writeAnswer(res, { status: 200, body: { url: catcherUrl } });
-			}
 			const route = `${method} ${path.slice('/__sandbox'.length) || '/'}`;
-			const answer = this.control(route, body) ?? this.controlOf(route, body);
-			if (!answer) throw notFound(`Route ${method} ${path} was not found`);
-			writeAnswer(res, answer);
+			const revoked = /^DELETE \/keys\/([^/]+)$/.exec(route);
+			if (revoked) this.keyRoles.delete(decodeURIComponent(revoked[1]));
+			const control = revoked ? () => ({ status: 204 }) : this.controlRoutes()[route];
+			if (!control) throw notFound(`Route ${method} ${path} was not found`);
+			writeAnswer(res, await control(body));
 		} catch (err) {
 			if (err instanceof ApiError)
 				writeAnswer(res, { status: err.status, body: errorBody(err.code, err.message) });
@@ -552,50 +519,33 @@ export class SandboxServer {
 		}
 	}
 
-	/** The control routes without an id in their path; undefined for another route. */
-	private control(route: string, body: JsonObject): Answer | undefined {
-		switch (route) {
-			case 'GET /health':
-				return { status: 200, body: this.health() };
-			case 'GET /requests':
-				return { status: 200, body: this.requests };
-			case 'DELETE /requests':
-				this.clearRequests();
-				return { status: 204 };
-			case 'GET /webhooks':
-				return { status: 200, body: this.store.webhooks.values() };
-			case 'GET /deliveries':
-				return { status: 200, body: this.deliveries };
-			case 'POST /reset':
-				this.reset();
-				return { status: 200, body: { status: 'ok' } };
-			case 'POST /config':
-				return { status: 200, body: this.configure(body) };
-			case 'POST /seed': {
-				const leads = parseSeed(body);
-				return { status: 200, body: { added: leads, total: this.seedLeads(leads) } };
-			}
-			case 'POST /import': {
-				const added = importLeads(this.store, body);
-				if (typeof added === 'string') throw validationError(added);
-				return { status: 200, body: added };
-			}
-			case 'GET /streams':
-				return { status: 200, body: this.streams };
-			case 'GET /faults':
-				return { status: 200, body: this.faults };
-			case 'POST /faults':
-				return { status: 201, body: this.addFault(body as unknown as Fault) };
-			case 'DELETE /faults':
-				this.clearFaults();
-				return { status: 204 };
-			case 'GET /catcher':
-				return { status: 200, body: { url: this.catcherUrl || null, caught: this.caught } };
-			case 'DELETE /catcher':
-				this.caught.length = 0;
-				return { status: 204 };
-		}
-		return undefined;
+	/** The control routes (README) by `METHOD /path` under /__sandbox, but DELETE /keys/{key}. */
+	private controlRoutes(): Record<string, (body: JsonObject) => Answer | Promise<Answer>> {
+		const ok = (body: unknown): Answer => ({ status: 200, body });
+		const after = (act: () => void, answer: Answer = { status: 204 }): Answer => {
+			act();
+			return answer;
+		};
+		return {
+			'GET /health': () => ok(this.health()),
+			'GET /requests': () => ok(this.requests),
+			'DELETE /requests': () => after(() => this.clearRequests()),
+			'GET /webhooks': () => ok(this.store.webhooks.values()),
+			'GET /deliveries': () => ok(this.deliveries),
+			'POST /reset': () => after(() => this.reset(), ok({ status: 'ok' })),
+			'POST /config': (body) => ok(this.configure(body)),
+			'POST /seed': (body) => ok(this.seed(body)),
+			'POST /import': (body) => ok(importLeads(this.store, body)),
+			'GET /streams': () => ok(this.streams),
+			'GET /faults': () => ok(this.faults),
+			'POST /faults': (body) => ({ status: 201, body: this.addFault(body as unknown as Fault) }),
+			'DELETE /faults': () => after(() => this.clearFaults()),
+			'POST /catcher': async () => ok({ url: await this.startCatcher() }),
+			'GET /catcher': () => ok({ url: this.catcherUrl || null, caught: this.caught }),
+			'DELETE /catcher': () => after(() => this.caught.splice(0)),
+			'POST /keys': (body) => ({ status: 201, body: this.addKey(body.key) }),
+			'POST /emit': (body) => ok(this.emitted(body)),
+		};
 	}
 
 	private health() {
@@ -628,26 +578,17 @@ export class SandboxServer {
 			this.config.deliverOnCreate = parseDeliverOnCreate(body.deliverOnCreate);
 		if (body.listOrder !== undefined) this.setListOrder(body.listOrder as ListOrder);
 		if (body.patchCustomFields !== undefined) {
-			const message = 'patchCustomFields must be "replace" or "merge"';
-			this.config.patchCustomFields = choice(
-				body.patchCustomFields,
-				['replace', 'merge'] as const,
-				message,
-			);
+			const modes = ['replace', 'merge'] as const;
+			this.config.patchCustomFields = oneOf(body.patchCustomFields, 'patchCustomFields', modes);
 		}
 		if (body.activity !== undefined) this.setActivity(parseActivity(body.activity));
 		if (body.onePerUrl !== undefined) {
 			const modes = [false, 'answer', 'conflict'] as const;
-			const message = 'onePerUrl must be false, "answer" or "conflict"';
-			this.config.onePerUrl = choice(body.onePerUrl, modes, message);
+			this.config.onePerUrl = oneOf(body.onePerUrl, 'onePerUrl', modes);
 		}
 		if (body.normalUrls !== undefined) this.config.normalUrls = body.normalUrls === true;
 		if (body.rotation === undefined) return { ...this.config };
-		const phase = choice(
-			body.rotation,
-			['both', 'new'] as const,
-			'rotation must be "both" or "new"',
-		);
+		const phase = oneOf(body.rotation, 'rotation', ['both', 'new'] as const);
 		return { ...this.config, rotated: this.rotateAll(phase) };
 	}
 
@@ -673,27 +614,26 @@ export class SandboxServer {
 		return ended;
 	}
 
-	/** The control routes of POST /keys, DELETE /keys/{key} and POST /emit. */
-	private controlOf(route: string, body: JsonObject): Answer | undefined {
-		if (route === 'POST /keys') {
-			const key = body.key;
-			check(
-				typeof key === 'string' && /^[\x21-\x7e]{8,200}$/.test(key),
-				'key must be 8 to 200 printable characters without spaces',
-			);
-			this.keyRoles.set(key as string, 'admin');
-			return { status: 201, body: { key, role: 'admin' } };
-		}
-		if (route === 'POST /emit') {
-			const event = body.event;
-			check(typeof event === 'string' && event !== '', 'event is required');
-			const webhookIds = this.emit(event as string, body.payload ?? {});
-			return { status: 200, body: { event, webhookIds } };
-		}
-		const revoked = /^DELETE \/keys\/([^/]+)$/.exec(route);
-		if (!revoked) return undefined;
-		this.keyRoles.delete(decodeURIComponent(revoked[1]));
-		return { status: 204 };
+	/** POST /__sandbox/seed: `leads` generated leads more. */
+	private seed(body: JsonObject) {
+		const leads = (body.leads ?? 0) as number;
+		const valid = Number.isInteger(leads) && leads >= 0 && leads <= 1_000_000;
+		check(valid, 'leads must be an integer between 0 and 1000000');
+		return { added: leads, total: this.seedLeads(leads) };
+	}
+
+	/** The key switch: another key of the workspace, acting for the admin user. */
+	private addKey(key: unknown) {
+		const printable = typeof key === 'string' && /^[\x21-\x7e]{8,200}$/.test(key);
+		check(printable, 'key must be 8 to 200 printable characters without spaces');
+		this.keyRoles.set(key as string, 'admin');
+		return { key, role: 'admin' };
+	}
+
+	private emitted(body: JsonObject) {
+		const event = body.event;
+		check(typeof event === 'string' && event !== '', 'event is required');
+		return { event, webhookIds: this.emit(event as string, body.payload ?? {}) };
 	}
 }
 

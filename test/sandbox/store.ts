@@ -5,11 +5,9 @@ import type {
 	Contact,
 	Deal,
 	Invoice,
+	JsonObject,
 	Lead,
-	NamedRef,
-	Pipeline,
 	Product,
-	TaxRate,
 	User,
 	WebhookSubscription,
 } from './types';
@@ -102,33 +100,9 @@ export class Collection<T extends { id: string }> {
 	}
 }
 
-/** The sandbox's data (`sandbox.state`): what the API returns, so a test reading it sees what a client sees. */
-export interface Store {
-	leads: Collection<Lead>;
-	deals: Collection<Deal>;
-	invoices: Collection<Invoice>;
-	clients: Collection<Client>;
-	products: Collection<Product>;
-	users: Collection<User>;
-	contacts: Collection<Contact>;
-	webhooks: Collection<WebhookSubscription>;
-	taxRates: Map<string, TaxRate>;
-	pipelines: Map<string, Pipeline>;
-	leadStages: Map<string, NamedRef>;
-	sources: Map<string, NamedRef>;
-	/** Where the spec gives numbers in responses. */
-	userInternalIds: Map<string, number>;
-	productInternalIds: Map<string, number>;
-	/** Lead id → internal numeric id of the owning user. */
-	leadOwners: Map<string, number>;
-	counters: { lead: number; deal: number; invoice: number; client: number; generatedLead: number };
-	/** The createdAt (ms) of the last lead stamped by the sandbox: each new lead gets a later one. */
-	lastLeadCreatedAt?: number;
-}
-
 /** A new lead's createdAt: now, or 1 ms after the last lead's when that is later (createdAt follows creation order). */
 export function stampLead(store: Store): string {
-	const at = Math.max(Date.now(), (store.lastLeadCreatedAt ?? 0) + 1);
+	const at = Math.max(Date.now(), store.lastLeadCreatedAt + 1);
 	store.lastLeadCreatedAt = at;
 	return new Date(at).toISOString();
 }
@@ -161,15 +135,17 @@ const LAST_NAMES = words(
 	'Anders Baker Costa Dubois Evans Fischer Garcia Huang Ito Jensen Kowalski Lopez Moreau Novak Okafor Patel Quispe Rossi Silva Tanaka Ueda Vargas Weber',
 );
 
-export function createStore(): Store {
+const byId = <T extends { id: string }>(...records: T[]) =>
+	new Map(records.map((record) => [record.id, record]));
+
+function emptyStore() {
 	const stages = [
 		{ id: 'stg_new', internalId: 1, name: 'New' },
 		{ id: 'stg_qualified', internalId: 2, name: 'Qualified' },
 		{ id: 'stg_proposal', internalId: 3, name: 'Proposal' },
 		{ id: 'stg_won', internalId: 4, name: 'Won' },
 	];
-	const named = (...refs: NamedRef[]) => new Map(refs.map((ref) => [ref.id, ref]));
-	const store: Store = {
+	return {
 		leads: new Collection<Lead>(),
 		deals: new Collection<Deal>(),
 		invoices: new Collection<Invoice>(),
@@ -178,24 +154,35 @@ export function createStore(): Store {
 		users: new Collection<User>(),
 		contacts: new Collection<Contact>(),
 		webhooks: new Collection<WebhookSubscription>(),
-		taxRates: new Map<string, TaxRate>([
-			['tax_vat20', { id: 'tax_vat20', name: 'VAT 20%', rate: 20 }],
-			['tax_zero', { id: 'tax_zero', name: 'Zero rated', rate: 0 }],
-		]),
-		pipelines: new Map([['pip_sales', { id: 'pip_sales', name: 'Sales', stages }]]),
-		leadStages: named(
+		taxRates: byId(
+			{ id: 'tax_vat20', name: 'VAT 20%', rate: 20 },
+			{ id: 'tax_zero', name: 'Zero rated', rate: 0 },
+		),
+		pipelines: byId({ id: 'pip_sales', name: 'Sales', stages }),
+		leadStages: byId(
 			{ id: 'lst_new', internalId: 1, name: 'New' },
 			{ id: 'lst_contacted', internalId: 2, name: 'Contacted' },
 		),
-		sources: named(
+		sources: byId(
 			{ id: 'src_web', internalId: 1, name: 'Website' },
 			{ id: 'src_referral', internalId: 2, name: 'Referral' },
 		),
-		userInternalIds: new Map(),
-		productInternalIds: new Map(),
-		leadOwners: new Map(),
+		/** Where the spec gives numbers in responses. */
+		userInternalIds: new Map<string, number>(),
+		productInternalIds: new Map<string, number>(),
+		/** Lead id → internal numeric id of the owning user. */
+		leadOwners: new Map<string, number>(),
 		counters: { lead: 0, deal: 0, invoice: 0, client: 0, generatedLead: 0 },
+		/** The createdAt (ms) of the last lead stamped by the sandbox: each new lead gets a later one. */
+		lastLeadCreatedAt: 0,
 	};
+}
+
+/** The sandbox's data (`sandbox.state`): what the API returns, so a test reading it sees what a client sees. */
+export type Store = ReturnType<typeof emptyStore>;
+
+export function createStore(): Store {
+	const store = emptyStore();
 	seedPeople(store);
 	seedCatalogue(store);
 	SEED_LEADS.forEach((lead, index) => {
@@ -216,7 +203,7 @@ const SEED_USERS: Array<[string, string, string, string, boolean]> = [
 
 const company = (name: string, email: string, phone: string, website: string) =>
 	({ name, type: 'company', firstName: null, lastName: null, email, phone, website }) as const;
-const SEED_CLIENTS: Array<Omit<Client, 'id' | 'number' | 'createdAt' | 'stageId'>> = [
+const SEED_CLIENTS: Array<JsonObject & { name: string }> = [
 	company('Acme Corporation', 'billing@acme.example', '+14155550100', 'https://acme.example'),
 	{
 		...company('Globex Ltd', 'accounts@globex.example', '+442079460000', 'https://globex.example'),
@@ -275,14 +262,12 @@ function seedPeople(store: Store): void {
 		store.userInternalIds.set(id, index + 1);
 	});
 	SEED_CLIENTS.forEach((client, index) => {
-		const { customFields, ...fields } = client;
 		store.counters.client++;
 		store.clients.add({
 			id: seededId('cli_', `client:${index + 1}`),
 			number: formatNumber('C', store.counters.client),
-			...fields,
+			...client,
 			stageId: null,
-			...(customFields ? { customFields } : {}),
 			createdAt: seedDate(10 + index),
 		});
 	});

@@ -1,7 +1,4 @@
-/**
- * Public types of the sandbox CRM (server.ts). The records are what the API returns, so tests reading `sandbox.state`
- * see what a client sees. Every switch and fault is described in README.md.
- */
+/** The sandbox's types: its records are what the API returns; its switches and faults are README.md's. */
 
 export type JsonObject = Record<string, unknown>;
 
@@ -20,11 +17,6 @@ export const PERSONALITIES: readonly SandboxPersonality[] = ['standard', 'altern
 /** The order of GET /leads (README, polling trigger). */
 export type ListOrder = 'oldest' | 'newest' | 'newestCreated';
 export const LIST_ORDERS: readonly ListOrder[] = ['oldest', 'newest', 'newestCreated'];
-
-/** The activity switch (README). Off (false) by default. */
-export interface ActivityConfig {
-	everyMs: number;
-}
 
 /** The options of startSandbox (its defaults: server.ts). */
 export interface SandboxOptions
@@ -49,7 +41,6 @@ export interface RequestLogEntry {
 	body: unknown;
 	/** 0 when a fault never answered. */
 	status: number;
-	/** When the request arrived (ISO). */
 	at: string;
 }
 
@@ -104,7 +95,6 @@ export interface StreamRecord {
 	path: string;
 	kind: 'endless' | 'trickle';
 	bytes: number;
-	/** Before the body ended. */
 	closedByClient: boolean;
 	done: boolean;
 }
@@ -135,88 +125,18 @@ export interface Lead {
 	sourceId: string | null;
 	stageId: string | null;
 	customFields: JsonObject | null;
-	/** Additional properties sent by the client, as sent. */
+	/** Other keys, as the client sent them. */
 	[extra: string]: unknown;
 }
 
-export interface Deal {
-	id: string;
-	number: string;
-	title: string;
-	createdAt: string;
-	price: number | null;
-	status: 'ACTIVE' | 'WON' | 'LOST';
-	priority: 'LOW' | 'MEDIUM' | 'HIGH' | null;
-	expectedCloseDate: string | null;
-	clientId: string | null;
-	pipelineId: string | null;
-	stageId: string | null;
-	sourceId: string | null;
-	leadId: string | null;
-	customFields?: JsonObject;
-	[extra: string]: unknown;
-}
+/** A deal as POST /deals answers it (api.ts builds it). */
+export type Deal = JsonObject & { id: string };
 
-export interface InvoiceLineItem {
-	name: string;
-	quantity: number;
-	price: number;
-	/** Tax rate in percent. */
-	tax: number;
-	discount: number;
-	discountType: 'fixed' | 'percentage';
-	buyPrice: number;
-	viewType: 'LINE_ITEM';
-	amount: number;
-	taxAmount: number;
-	discountAmount: number;
-	description: string;
-	/** The internal numeric id. */
-	productId: number | null;
-}
+/** An invoice as POST /invoices answers it (api.ts builds it). */
+export type Invoice = JsonObject & { id: string };
 
-export interface Invoice {
-	id: string;
-	number: string;
-	date: string;
-	dueDate: string;
-	status: 'DRAFT' | 'SENT' | 'PAID';
-	currency: string;
-	isInclusiveTax: boolean;
-	subTotal: number;
-	taxTotal: number;
-	discountTotal: number;
-	total: number;
-	pendingTotal: number;
-	paidTotal: number;
-	lineItems: InvoiceLineItem[];
-	createdAt: string;
-	clientId: string | null;
-	contactId: string | null;
-	subject: string | null;
-	notes: string | null;
-	/** The internal numeric id. */
-	salesPersonId: number | null;
-	templateId: string;
-	tags: number[];
-	customFields?: JsonObject;
-	[extra: string]: unknown;
-}
-
-export interface Client {
-	id: string;
-	number: string;
-	name: string;
-	type: 'company' | 'contact';
-	createdAt: string;
-	firstName: string | null;
-	lastName: string | null;
-	email: string | null;
-	phone: string | null;
-	website: string | null;
-	stageId: string | null;
-	customFields?: JsonObject;
-}
+/** A client as GET /clients/{id} answers it (store.ts seeds them). */
+export type Client = JsonObject & { id: string; name: string };
 
 export interface Product {
 	id: string;
@@ -262,46 +182,22 @@ export interface WebhookSubscription {
 	previousSecretExpiresAt?: string;
 }
 
-export interface TaxRate {
-	id: string;
-	name: string;
-	/** Percent. */
-	rate: number;
-}
-
-export interface NamedRef {
-	id: string;
-	/** Lead event payloads carry it as stageId. */
-	internalId: number;
-	name: string;
-}
-
-export interface Pipeline {
-	id: string;
-	name: string;
-	stages: NamedRef[];
-}
-
 /** The switches of `POST /__sandbox/config` (README); reset keeps them. */
 export interface SandboxConfig {
 	rateLimit: RateLimitConfig | false;
 	timeScale: number;
 	personality: SandboxPersonality;
 	/** One delivery to each new subscription, queued right after POST /webhooks answered. */
-	deliverOnCreate: DeliverOnCreate | false;
+	deliverOnCreate: { event: string; payload: unknown } | false;
 	listOrder: ListOrder;
 	/** What PATCH /leads and /deals do with `customFields`. */
 	patchCustomFields: 'replace' | 'merge';
-	activity: ActivityConfig | false;
+	/** The activity switch (README). Off (false) by default. */
+	activity: { everyMs: number } | false;
 	/** One subscription per URL: POST /webhooks answers that one without its secret, or 409. */
 	onePerUrl: 'answer' | 'conflict' | false;
 	/** URLs stored as `new URL(url).href`. */
 	normalUrls: boolean;
-}
-
-export interface DeliverOnCreate {
-	event: string;
-	payload: unknown;
 }
 
 /** Which seeded user an API key acts for. */

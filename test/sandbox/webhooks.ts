@@ -26,11 +26,7 @@ export function generateSecret(): string {
 
 /** One `v1,<base64>` entry: HMAC-SHA256 of "id.timestamp.body" keyed with the decoded secret. */
 export function sign(secret: string, webhookId: string, timestamp: number, body: Buffer): string {
-	const key = Buffer.from(
-		secret.startsWith('whsec_') ? secret.slice('whsec_'.length) : secret,
-		'base64',
-	);
-	const hmac = createHmac('sha256', key);
+	const hmac = createHmac('sha256', Buffer.from(secret.replace(/^whsec_/, ''), 'base64'));
 	hmac.update(`${webhookId}.${timestamp}.`);
 	hmac.update(body);
 	return 'v1,' + hmac.digest('base64');
@@ -43,15 +39,10 @@ export function signatureHeader(
 	now: number,
 ): string {
 	const { webhookId, timestamp, body } = signed;
-	const entries = [sign(subscription.secret, webhookId, timestamp, body)];
-	if (
-		subscription.previousSecret &&
-		subscription.previousSecretExpiresAt &&
-		Date.parse(subscription.previousSecretExpiresAt) > now
-	) {
-		entries.push(sign(subscription.previousSecret, webhookId, timestamp, body));
-	}
-	return entries.join(' ');
+	const { secret, previousSecret, previousSecretExpiresAt } = subscription;
+	const overlap = previousSecret && Date.parse(previousSecretExpiresAt ?? '') > now;
+	const secrets = overlap ? [secret, previousSecret] : [secret];
+	return secrets.map((key) => sign(key, webhookId, timestamp, body)).join(' ');
 }
 
 interface Delivery {
