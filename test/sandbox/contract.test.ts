@@ -538,6 +538,16 @@ describe('faults in time', () => {
 		expect(Date.now() - started).toBeGreaterThanOrEqual(290);
 	});
 
+	it('leadListDelayMs: GET /api/v1/leads answers after that long, its page as it is then', async () => {
+		await ask('POST /__sandbox/config {"leadListDelayMs":300}');
+		const started = Date.now();
+		const list = ask('GET /api/v1/leads?limit=100');
+		await ask('POST /api/v1/leads {"name":"During The Delay"}');
+		const answer = await list;
+		expect(Date.now() - started).toBeGreaterThanOrEqual(290);
+		expect(answer.body.items.at(-1).name).toBe('During The Delay');
+	});
+
 	it('htmlBytes: the page is that big', async () => {
 		sandbox.addFault({ status: 502, count: 1, html: true, htmlBytes: 2_000_000 });
 		expect((await ask('GET /api/v1/leads')).text.length).toBeGreaterThanOrEqual(2_000_000);

@@ -1,6 +1,7 @@
 /* eslint-disable -- not shipped: eslint.dev.config.mjs lints this file, not n8n's node rules */
 /** The sandbox CRM (README.md): `startSandbox`, the HTTP server, keys, rate limit, faults and the control routes. */
 import * as http from 'node:http';
+import { setTimeout as sleep } from 'node:timers/promises';
 import type { AddressInfo } from 'node:net';
 
 import {
@@ -180,6 +181,7 @@ export class SandboxServer {
 			activity: false,
 			onePerUrl: false,
 			normalUrls: false,
+			leadListDelayMs: 0,
 		};
 		this.seedLeadCount = options.seedLeads ?? 0;
 		this.store = this.freshStore();
@@ -413,6 +415,8 @@ export class SandboxServer {
 		if (limit.refusal) return send(limit.refusal);
 		// The alternate personality announces the limit only on 429 answers.
 		const headers = this.config.personality === 'alternate' ? {} : limit.headers;
+		if (method === 'GET' && url.pathname === '/api/v1/leads' && this.config.leadListDelayMs > 0)
+			await sleep(this.config.leadListDelayMs);
 		const answer = this.answerApi(method, url, rawBody, role);
 		send({ ...answer, headers });
 		if (method === 'POST' && url.pathname === '/api/v1/webhooks' && answer.status === 200)
@@ -587,6 +591,11 @@ export class SandboxServer {
 			this.config.onePerUrl = oneOf(body.onePerUrl, 'onePerUrl', modes);
 		}
 		if (body.normalUrls !== undefined) this.config.normalUrls = body.normalUrls === true;
+		if (body.leadListDelayMs !== undefined) {
+			const delay = body.leadListDelayMs;
+			check(typeof delay === 'number' && delay >= 0, 'leadListDelayMs must be a number >= 0');
+			this.config.leadListDelayMs = delay as number;
+		}
 		if (body.rotation === undefined) return { ...this.config };
 		const phase = oneOf(body.rotation, 'rotation', ['both', 'new'] as const);
 		return { ...this.config, rotated: this.rotateAll(phase) };

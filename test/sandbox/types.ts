@@ -198,6 +198,8 @@ export interface SandboxConfig {
 	onePerUrl: 'answer' | 'conflict' | false;
 	/** URLs stored as `new URL(url).href`. */
 	normalUrls: boolean;
+	/** GET /api/v1/leads answers this long after it arrived (a slow CRM for the polling trigger's budget). */
+	leadListDelayMs: number;
 }
 
 /** Which seeded user an API key acts for. */
