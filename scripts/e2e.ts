@@ -78,12 +78,16 @@ export interface E2eEnv {
 	};
 }
 
-/** n8n 2.41's durable scheduler for polling triggers, with durable poll cursors (off by default in n8n). */
+/**
+ * n8n 2.41's durable scheduler for polling triggers, with durable poll cursors (off by default in n8n). Its poll timeout
+ * is 15 s instead of 45 s (a poll's budget 10 s instead of 36 s), so a whole read that outlasts it takes seconds.
+ */
 const SCHEDULER_ENV = {
 	N8N_SCHEDULER_ENABLED: 'true',
 	N8N_SCHEDULER_POLL_TRIGGERS_ENABLED: 'true',
 	N8N_POLLER_DURABLE_CURSORS_ENABLED: 'true',
 	N8N_USE_WORKFLOW_PUBLICATION_SERVICE: 'true',
+	N8N_SCHEDULER_POLL_TIMEOUT: '15',
 };
 /** Packed releases of this package, for upgrade tests (see its README). */
 const RELEASES = path.join(ROOT, 'test', 'fixtures', 'releases');
