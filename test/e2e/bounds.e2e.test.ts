@@ -11,7 +11,17 @@ import * as https from 'node:https';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 
-import { e2eEnv, n8nClient, nodeError, runAction, sandbox, waitFor, whileProbing } from './lib';
+import {
+	e2eEnv,
+	getLead,
+	n8nClient,
+	nodeError,
+	runAction,
+	sandbox,
+	testCredential,
+	waitFor,
+	whileProbing,
+} from './lib';
 
 const env = e2eEnv();
 const crm = sandbox(env);
@@ -38,12 +48,6 @@ async function closedByClient(kind: string): Promise<StreamRecord> {
 		);
 	return await waitFor(closed, 15_000, `n8n to close the ${kind} stream's connection`);
 }
-
-const getLead = (id: unknown) => ({
-	resource: 'lead',
-	operation: 'get',
-	leadId: { __rl: true, mode: 'id', value: id },
-});
 
 beforeEach(async () => {
 	await crm.control('DELETE', '/faults');
@@ -180,10 +184,7 @@ describe(`the credential Test, in real n8n ${env.n8nVersion}`, () => {
 	it('fails against a Base URL that answers 200 with an HTML page', async () => {
 		await crm.fault({ status: 200, html: true, pathPrefix: '/api/v1/users' });
 
-		const result = await n8n.testCredential(env.credentials.admin, 'crmInvoicingApi', {
-			baseUrl: env.sandboxUrl,
-			apiKey: env.sandboxKeys.admin,
-		});
+		const result = await testCredential();
 
 		expect(result.status).toBe('Error');
 		expect(result.message).toMatch(/not with the CRM API's list of users .* Check the Base URL/);
@@ -192,11 +193,7 @@ describe(`the credential Test, in real n8n ${env.n8nVersion}`, () => {
 	it("gives up on a Base URL that accepts and never answers after its own 15 s, not n8n's 300 s", async () => {
 		await crm.fault({ status: 200, hang: true, pathPrefix: '/api/v1/users' });
 		const started = Date.now();
-
-		const result = await n8n.testCredential(env.credentials.admin, 'crmInvoicingApi', {
-			baseUrl: env.sandboxUrl,
-			apiKey: env.sandboxKeys.admin,
-		});
+		const result = await testCredential();
 
 		expect(result.status).toBe('Error');
 		// Bounded, not timed: n8n's default would hold the Test for 300 s.

@@ -1,17 +1,9 @@
 /* eslint-disable -- not shipped: eslint.dev.config.mjs lints this file, not n8n's node rules */
 /**
- * Issue 22, point 3, in a real n8n (2.41.0, and 1.123.81 with `--runtime compat`) against the sandbox CRM: the
- * credential's API key is changed (a new key added at the CRM, the credential updated in n8n, the old key revoked)
- * and the trigger goes on receiving without a re-publish:
- * - a change while n8n runs, right after a delivery, the next delivery at once, then a restart at once: nothing is lost,
- *   through the same subscription (issue 29, defect 2: the first verified delivery after the change re-wraps the
- *   secret, whatever the timing; its log line: test/unit/trigger/keyRotation.test);
- * - a change with a restart before any delivery: within a minute there is one live subscription at the trigger's URL,
- *   receiving, and n8n's log says what happened (1.x: activation at start-up; 2.41: the first delivery, whose event is
- *   lost: docs/trigger.md, "Rotating the API key"; that an unsigned delivery gets 401 and renews nothing:
- *   test/unit/trigger/keyRotation.test);
- * - the same with a POST /webhooks that fails once (issue 29, defect 1): the old subscription stays, stored and at the
- *   CRM, until a later attempt has created the new one; then one live subscription, receiving.
+ * Issue 22, point 3 (docs/trigger.md, "Rotating the API key"), in real n8n: the credential's key is changed and the
+ * trigger goes on receiving without a re-publish: a change right after a delivery, then a restart, loses nothing (issue
+ * 29, defect 2); with a restart before any delivery, one live subscription within a minute, the log saying why; with a
+ * POST /webhooks failing once (defect 1), the old subscription stays until a new one exists.
  */
 import { randomUUID } from 'node:crypto';
 
@@ -46,17 +38,12 @@ let oldKey: string;
 let workflow: ReturnType<typeof triggerWorkflow>;
 let workflowId: string;
 
-/** A new key at the CRM, the credential updated to it in n8n, the old key revoked at the CRM. */
 async function rotateKey(): Promise<string> {
 	oldKey = await rotateCredentialKey(credential, oldKey, env);
 	return oldKey;
 }
 
-/**
- * The trigger's stored state once n8n has saved a change from `oldId`: n8n saves a webhook call's static data after its
- * answer has gone out (and an activation's after its hooks), so the CRM shows the new subscription a moment before
- * n8n's copy names it. Waits at most 10 s, then returns what is stored.
- */
+/** The trigger's stored state once n8n saved a change from `oldId` (it saves after answering), or after 10 s. */
 async function savedState(oldId: string): Promise<Record<string, any>> {
 	const changed = async () => {
 		const state = await triggerState(workflowId);
@@ -79,7 +66,7 @@ beforeEach(async () => {
 		apiKey: oldKey,
 		requestsPerMinute: 600,
 	});
-	workflow = triggerWorkflow('issue 22: key rotation', ['lead.created'], env, 1, credential);
+	workflow = triggerWorkflow('issue 22: key rotation', ['lead.created'], 1, credential);
 	workflowId = (await n8n.createWorkflow(workflow)).id;
 	await n8n.activate(workflowId);
 	expect(await mine()).toHaveLength(1);
@@ -145,9 +132,7 @@ describe(`A change of the trigger's API key in real n8n ${env.n8nVersion}`, () =
 		);
 		expect((await savedState(old.id)).subscriptionId).toBe(renewed.id);
 
-		// The first lead's deliveries are over (delivered, or dropped by the CRM with the old subscription), and so is
-		// any execution they started: on 1.x it ran through the new subscription; on 2.41 it came through the old one,
-		// whose signature nothing could check any more, and is lost (what docs/trigger.md says).
+		// Once the first lead's deliveries are over: it ran on 1.x (new subscription) and is lost on 2.41 (docs/trigger.md).
 		await waitFor(
 			async () => (await crm.control('GET', '/health')).pendingDeliveries === 0,
 			120_000,

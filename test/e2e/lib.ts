@@ -120,16 +120,22 @@ export async function runAction(
 	env = e2eEnv(),
 ): Promise<ActionRun & { execution: any }> {
 	const path = `e2e-${randomUUID()}`;
-	const workflow = actionWorkflow(path, spec, env);
-	return await withActiveWorkflow(
-		workflow,
-		async (workflowId) => {
-			const { status, items } = await callWebhook(path, input, env);
-			const execution = await waitForExecution(workflowId, env);
-			return { workflowId, status, items, execution };
-		},
-		env,
-	);
+	return await runWorkflow(actionWorkflow(path, spec, env), path, input, env);
+}
+
+/** Creates and activates `workflow`, POSTs `input` once to its webhook at `path`, then deletes it. */
+export async function runWorkflow(
+	workflow: Record<string, unknown>,
+	path: string,
+	input: unknown = {},
+	env = e2eEnv(),
+): Promise<ActionRun & { execution: any }> {
+	const run = async (workflowId: string) => {
+		const { status, items } = await callWebhook(path, input, env);
+		const execution = await waitForExecution(workflowId, env);
+		return { workflowId, status, items, execution };
+	};
+	return await withActiveWorkflow(workflow, run, env);
 }
 
 /** POSTs `input` to the production webhook at `path` (once it is registered); the answer's status and items. */
@@ -160,26 +166,121 @@ export function answerItems(text: string): any[] {
 
 /** "Webhook at /webhook/`path` (answers with the last node's items) → CRM Invoicing" with the node `spec`. */
 export function actionWorkflow(path: string, spec: NodeSpec, env = e2eEnv()) {
-	const credential = env.credentials[spec.credential ?? 'admin'];
+	const node = crmNode({
+		name: 'CRM Invoicing',
+		type: ACTION_NODE_TYPE,
+		parameters: spec.parameters,
+		typeVersion: spec.typeVersion,
+		credential: env.credentials[spec.credential ?? 'admin'],
+	});
 	return {
 		name: `e2e action ${path}`,
 		settings: spec.workflowSettings ?? {},
 		nodes: [
-			webhookNode(path, { responseMode: 'lastNode', responseData: 'allEntries' }),
-			{
-				id: randomUUID(),
-				name: 'CRM Invoicing',
-				type: ACTION_NODE_TYPE,
-				typeVersion: spec.typeVersion ?? 1,
-				position: [300, 0],
-				parameters: spec.parameters,
-				credentials: { crmInvoicingApi: { id: credential.id, name: credential.name } },
-				...(spec.continueOnFail ? { onError: 'continueRegularOutput' } : {}),
-			},
+			answeringWebhook(path),
+			{ ...node, ...(spec.continueOnFail ? { onError: 'continueRegularOutput' } : {}) },
 		],
-		connections: { Webhook: { main: [[{ node: 'CRM Invoicing', type: 'main', index: 0 }]] } },
+		connections: chain('Webhook', 'CRM Invoicing'),
 	};
 }
+
+/** The Webhook trigger at /webhook/`path` that answers with the last node's items. */
+export const answeringWebhook = (path: string) =>
+	webhookNode(path, { responseMode: 'lastNode', responseData: 'allEntries' });
+
+/** A node of this package (the action node by default) with the admin credential or `credential`, at (x, 0). */
+export function crmNode(spec: {
+	name: string;
+	parameters: Record<string, unknown>;
+	type?: string;
+	typeVersion?: number;
+	credential?: { id: string; name: string };
+	x?: number;
+}) {
+	const credential = spec.credential ?? e2eEnv().credentials.admin;
+	return {
+		id: randomUUID(),
+		name: spec.name,
+		type: spec.type ?? ACTION_NODE_TYPE,
+		typeVersion: spec.typeVersion ?? 1,
+		position: [spec.x ?? 0, 0],
+		parameters: spec.parameters,
+		credentials: { crmInvoicingApi: { id: credential.id, name: credential.name } },
+	};
+}
+
+/** Connections that run the nodes `names` one after another. */
+export function chain(...names: string[]) {
+	const links = names
+		.slice(0, -1)
+		.map((name, index) => [name, { main: [[{ node: names[index + 1], type: 'main', index: 0 }]] }]);
+	return Object.fromEntries(links);
+}
+
+/** Lead → Get of the lead `id` (an ID or an expression). */
+export const getLead = (id: unknown) => ({
+	resource: 'lead',
+	operation: 'get',
+	leadId: { __rl: true, mode: 'id', value: id },
+});
+
+/** n8n's credential Test (as the editor runs it) with the sandbox's URL and admin key, or what `data` says. */
+export async function testCredential(
+	data: Record<string, unknown> = {},
+	credential = e2eEnv().credentials.admin,
+) {
+	const env = e2eEnv();
+	return await n8nClient(env).testCredential(credential, 'crmInvoicingApi', {
+		baseUrl: env.sandboxUrl,
+		apiKey: env.sandboxKeys.admin,
+		...data,
+	});
+}
+
+/** The lead picker ("From List") as the editor asks n8n's endpoint for it, with the admin credential. */
+export async function leadPicker(filter?: string, env = e2eEnv()) {
+	return await n8nClient(env).listSearch({
+		nodeType: ACTION_NODE_TYPE,
+		methodName: 'searchLeads',
+		parameterPath: 'parameters.leadId',
+		parameters: {
+			resource: 'lead',
+			operation: 'get',
+			leadId: { __rl: true, mode: 'list', value: '' },
+		},
+		credentials: { crmInvoicingApi: env.credentials.admin },
+		filter,
+	});
+}
+
+/** The fields n8n's resource-mapper endpoint serves a node of version 3 with these parameters (the editor's question). */
+export async function mapperFields(
+	parameters: Record<string, unknown>,
+	credential = e2eEnv().credentials.admin,
+) {
+	return await n8nClient().resourceMapperFields({
+		nodeType: ACTION_NODE_TYPE,
+		version: 3,
+		methodName: parameters.resource === 'deal' ? 'getDealFields' : 'getLeadFields',
+		parameterPath: 'parameters.columns',
+		parameters,
+		credentials: { crmInvoicingApi: credential },
+	});
+}
+
+/** The resource mapper's value as the editor saves it: mode, values, the schema it was shown, type conversion off. */
+export const mapperColumns = (
+	schema: unknown[],
+	value: Record<string, unknown> | null,
+	mappingMode = 'defineBelow',
+) => ({
+	mappingMode,
+	value,
+	matchingColumns: [],
+	schema,
+	attemptToConvertTypes: false,
+	convertFieldsToString: false,
+});
 
 /** Creates and activates `workflow`, runs `body` with its id, then deactivates and deletes it, also on failure. */
 export async function withActiveWorkflow<T>(
@@ -196,6 +297,36 @@ export async function withActiveWorkflow<T>(
 		await client.deactivate(created.id).catch(() => undefined);
 		await client.deleteWorkflow(created.id);
 	}
+}
+
+/**
+ * The workflows a test file creates: `create` saves one (and activates it when asked), `activeTrigger` a trigger for
+ * lead.created with its subscription at the CRM; `removeAll` (the file's afterEach) deactivates and deletes them.
+ */
+export function createdWorkflows(env = e2eEnv()) {
+	const client = n8nClient(env);
+	const ids: string[] = [];
+	const create = async (workflow: Record<string, unknown>, activate = false): Promise<string> => {
+		const { id } = await client.createWorkflow(workflow);
+		ids.push(id);
+		if (activate) await client.activate(id);
+		return id;
+	};
+	const activeTrigger = async (name: string) => {
+		const workflow = triggerWorkflow(name, ['lead.created']);
+		const id = await create(workflow, true);
+		const at = async () =>
+			(await sandbox(env).webhooks()).find((s) => s.url === triggerUrl(workflow));
+		const subscription = await waitFor(at, 30_000, `the subscription of "${name}"`);
+		return { workflow, id, subscription };
+	};
+	const removeAll = async (): Promise<void> => {
+		for (const id of ids.splice(0)) {
+			await client.deactivate(id).catch(() => undefined);
+			await client.deleteWorkflow(id).catch(() => undefined);
+		}
+	};
+	return { create, activeTrigger, removeAll };
 }
 
 /** The newest finished execution of a workflow. */
@@ -387,15 +518,13 @@ export function splitOutActionWorkflow(
 	path: string,
 	field: string,
 	parameters: Record<string, unknown>,
-	env = e2eEnv(),
 	typeVersion = 1,
 ) {
-	const credential = env.credentials.admin;
 	return {
 		name: `e2e split out ${path}`,
 		settings: {},
 		nodes: [
-			webhookNode(path, { responseMode: 'lastNode', responseData: 'allEntries' }),
+			answeringWebhook(path),
 			{
 				id: randomUUID(),
 				name: 'Split Out',
@@ -404,50 +533,28 @@ export function splitOutActionWorkflow(
 				position: [200, 0],
 				parameters: { fieldToSplitOut: `body.${field}`, include: 'noOtherFields', options: {} },
 			},
-			{
-				id: randomUUID(),
-				name: 'CRM Invoicing',
-				type: ACTION_NODE_TYPE,
-				typeVersion,
-				position: [400, 0],
-				parameters,
-				credentials: { crmInvoicingApi: { id: credential.id, name: credential.name } },
-			},
+			crmNode({ name: 'CRM Invoicing', parameters, typeVersion, x: 400 }),
 		],
-		connections: {
-			Webhook: { main: [[{ node: 'Split Out', type: 'main', index: 0 }]] },
-			'Split Out': { main: [[{ node: 'CRM Invoicing', type: 'main', index: 0 }]] },
-		},
+		connections: chain('Webhook', 'Split Out', 'CRM Invoicing'),
 	};
 }
 
-/**
- * A workflow holding only the CRM Invoicing Trigger (version `typeVersion`) listening to `events`, with the admin
- * credential or `credential`.
- */
+/** A workflow holding only the CRM Invoicing Trigger (version `typeVersion`) for `events`, admin credential or `credential`. */
 export function triggerWorkflow(
 	name: string,
 	events: string[],
-	env = e2eEnv(),
 	typeVersion = 1,
-	credential = env.credentials.admin,
+	credential = e2eEnv().credentials.admin,
 ) {
-	return {
-		name,
-		nodes: [
-			{
-				id: randomUUID(),
-				name: TRIGGER_NODE_NAME,
-				type: TRIGGER_NODE_TYPE,
-				typeVersion,
-				position: [0, 0],
-				webhookId: randomUUID(),
-				parameters: { events, options: {} },
-				credentials: { crmInvoicingApi: { id: credential.id, name: credential.name } },
-			},
-		],
-		connections: {},
-	};
+	const parameters = { events, options: {} as Record<string, unknown> };
+	const node = crmNode({
+		name: TRIGGER_NODE_NAME,
+		type: TRIGGER_NODE_TYPE,
+		parameters,
+		typeVersion,
+		credential,
+	});
+	return { name, nodes: [{ ...node, parameters, webhookId: randomUUID() }], connections: {} };
 }
 
 /**
@@ -469,22 +576,13 @@ export function pollingWorkflow(
 	name: string,
 	events: string[],
 	options: Record<string, unknown> = {},
-	env = e2eEnv(),
+	credential = e2eEnv().credentials.admin,
 ) {
-	const credential = env.credentials.admin;
+	const parameters = { pollTimes: EVERY_FIVE_SECONDS, events, simplify: false, options };
+	const type = POLLING_TRIGGER_TYPE;
 	return {
 		name,
-		nodes: [
-			{
-				id: randomUUID(),
-				name: POLLING_NODE_NAME,
-				type: POLLING_TRIGGER_TYPE,
-				typeVersion: 1,
-				position: [0, 0],
-				parameters: { pollTimes: EVERY_FIVE_SECONDS, events, simplify: false, options },
-				credentials: { crmInvoicingApi: { id: credential.id, name: credential.name } },
-			},
-		],
+		nodes: [crmNode({ name: POLLING_NODE_NAME, type, parameters, credential })],
 		connections: {},
 	};
 }

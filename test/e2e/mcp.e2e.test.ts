@@ -12,7 +12,16 @@ import { randomUUID } from 'node:crypto';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 
-import { ACTION_NODE_TYPE, e2eEnv, n8nClient, sandbox, waitForWebhook } from './lib';
+import {
+	ACTION_NODE_TYPE,
+	crmNode,
+	e2eEnv,
+	mapperColumns,
+	mapperFields,
+	n8nClient,
+	sandbox,
+	waitForWebhook,
+} from './lib';
 
 const env = e2eEnv();
 const crm = sandbox(env);
@@ -27,15 +36,7 @@ function toolNode(
 	typeVersion = 3,
 ) {
 	const credential = env.credentials[role];
-	return {
-		id: randomUUID(),
-		name,
-		type: `${ACTION_NODE_TYPE}Tool`,
-		typeVersion,
-		position: [0, 300],
-		parameters,
-		credentials: { crmInvoicingApi: { id: credential.id, name: credential.name } },
-	};
+	return crmNode({ name, type: `${ACTION_NODE_TYPE}Tool`, typeVersion, parameters, credential });
 }
 
 /** What the model fills in Lead → Create: three of the mapper's fields, described as docs/operations.md says. */
@@ -66,25 +67,11 @@ describe(`the node as MCP tools of n8n's MCP Server Trigger in real n8n ${env.n8
 	beforeAll(async () => {
 		// The mapper lists the custom fields of the leads it reads: one lead has the custom field the tool maps.
 		await crm.api('POST', '/leads', { name: 'Seed', customFields: { industry: 'Retail' } });
-		const { fields: schema } = await n8n.resourceMapperFields({
-			nodeType: ACTION_NODE_TYPE,
-			version: 3,
-			methodName: 'getLeadFields',
-			parameterPath: 'parameters.columns',
-			parameters: { resource: 'lead', operation: 'create' },
-			credentials: { crmInvoicingApi: env.credentials.admin },
-		});
+		const { fields: schema } = await mapperFields({ resource: 'lead', operation: 'create' });
 		const create = {
 			resource: 'lead',
 			operation: 'create',
-			columns: {
-				mappingMode: 'defineBelow',
-				value: createValue,
-				matchingColumns: [],
-				schema,
-				attemptToConvertTypes: false,
-				convertFieldsToString: false,
-			},
+			columns: mapperColumns(schema, createValue),
 			additionalFields: {},
 		};
 		const tools = [

@@ -1,24 +1,21 @@
 /* eslint-disable -- not shipped: eslint.dev.config.mjs lints this file, not n8n's node rules */
 /**
- * Output control (issue 18) where real n8n adds to what the unit tests show (the node types n8n's editor gets, the
- * generated AI Agent tool's version and defaults, are in test/ui/nodeTypes.ui.test.ts): the editor's Fields list through
- * n8n's load-options endpoint, the hints of Create or Update and of a multi-page Return All as n8n stores them (in the
- * execution's run data, `runData[node][run].hints`), and each output's pairing with the input item it came from, which
- * a later node's `$('Code').item` resolves through n8n's own code. Simplify, Output, the `_upsert` marker per node
- * version and each hint's wording (a rate-limit wait's too) are proved in test/unit/output/.
+ * Output control (issue 18) where real n8n adds to the unit tests (test/unit/output/): the editor's Fields list through
+ * n8n's load-options endpoint, the hints of Create or Update and of a multi-page Return All as n8n stores them
+ * (`runData[node][run].hints`), and each output's pairing with its input item, which `$('Code').item` resolves.
  */
 import { randomUUID } from 'node:crypto';
 
-import { webhookNode } from '../../scripts/lib/n8n';
 import {
 	ACTION_NODE_TYPE,
-	callWebhook,
+	answeringWebhook,
+	chain,
+	crmNode,
 	e2eEnv,
 	n8nClient,
 	runAction,
+	runWorkflow,
 	sandbox,
-	waitForExecution,
-	withActiveWorkflow,
 } from './lib';
 
 const env = e2eEnv();
@@ -119,12 +116,11 @@ describe(`Pairing in real n8n ${env.n8nVersion}`, () => {
 	it("each output names its input item, and a later node's $('Code').item resolves through it", async () => {
 		await crm.reset();
 		const path = `e2e-${randomUUID()}`;
-		const credential = env.credentials.admin;
 		const workflow = {
 			name: `e2e pairing ${path}`,
 			settings: {},
 			nodes: [
-				webhookNode(path, { responseMode: 'lastNode', responseData: 'allEntries' }),
+				answeringWebhook(path),
 				{
 					id: randomUUID(),
 					name: 'Code',
@@ -135,15 +131,12 @@ describe(`Pairing in real n8n ${env.n8nVersion}`, () => {
 						jsCode: "return [{ json: { tag: 'first' } }, { json: { tag: 'second' } }];",
 					},
 				},
-				{
-					id: randomUUID(),
+				crmNode({
 					name: 'CRM Invoicing',
-					type: ACTION_NODE_TYPE,
 					typeVersion: 2,
-					position: [400, 0],
+					x: 400,
 					parameters: { resource: 'lead', operation: 'getMany', returnAll: false, limit: 2 },
-					credentials: { crmInvoicingApi: { id: credential.id, name: credential.name } },
-				},
+				}),
 				{
 					id: randomUUID(),
 					name: 'Tag',
@@ -166,21 +159,10 @@ describe(`Pairing in real n8n ${env.n8nVersion}`, () => {
 					},
 				},
 			],
-			connections: {
-				Webhook: { main: [[{ node: 'Code', type: 'main', index: 0 }]] },
-				Code: { main: [[{ node: 'CRM Invoicing', type: 'main', index: 0 }]] },
-				'CRM Invoicing': { main: [[{ node: 'Tag', type: 'main', index: 0 }]] },
-			},
+			connections: chain('Webhook', 'Code', 'CRM Invoicing', 'Tag'),
 		};
 
-		const { items, execution } = await withActiveWorkflow(
-			workflow,
-			async (workflowId) => {
-				const answer = await callWebhook(path, {}, env);
-				return { ...answer, execution: await waitForExecution(workflowId, env) };
-			},
-			env,
-		);
+		const { items, execution } = await runWorkflow(workflow, path);
 
 		expect(execution.status).toBe('success');
 		const crmRun = execution.data.resultData.runData['CRM Invoicing'][0].data.main[0];

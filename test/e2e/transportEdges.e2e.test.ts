@@ -8,7 +8,16 @@
  */
 import { readFileSync } from 'node:fs';
 
-import { e2eEnv, n8nClient, nodeError, pollingWorkflow, runAction, sandbox, waitFor } from './lib';
+import {
+	e2eEnv,
+	getLead,
+	n8nClient,
+	nodeError,
+	pollingWorkflow,
+	runAction,
+	sandbox,
+	waitFor,
+} from './lib';
 
 const env = e2eEnv();
 const crm = sandbox(env);
@@ -20,12 +29,6 @@ jest.setTimeout(240_000);
 const KEY = 'sk_e2e_R3dact/Me9+Pl3ase==';
 const FRAGMENTS = ['R3dact', 'Me9+', 'Pl3ase'];
 const shows = (text: string): string[] => FRAGMENTS.filter((fragment) => text.includes(fragment));
-
-const getLead = (id: unknown) => ({
-	resource: 'lead',
-	operation: 'get',
-	leadId: { __rl: true, mode: 'id', value: id },
-});
 
 beforeEach(async () => {
 	await crm.control('DELETE', '/faults');
@@ -78,7 +81,7 @@ describe(`a key echoed JSON-escaped, in real n8n ${env.n8nVersion}`, () => {
 			count: 1_000,
 		});
 		const workflow = await n8n.createWorkflow(
-			pollingWorkflow(`e2e escaped key poll ${Date.now()}`, ['newLead'], {}, withKey()),
+			pollingWorkflow(`e2e escaped key poll ${Date.now()}`, ['newLead'], {}, credential),
 		);
 		const logText = () => readFileSync(env.logFile).subarray(logFrom).toString('utf8');
 		try {

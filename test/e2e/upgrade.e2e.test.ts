@@ -1,13 +1,9 @@
 /* eslint-disable -- not shipped: eslint.dev.config.mjs lints this file, not n8n's node rules */
 /**
- * An upgrade as a user makes it: n8n runs workflows with release 0.3.0 of the package installed (packed in
- * test/fixtures/releases/), then the package is replaced by this checkout and n8n restarts. The workflows, as n8n
- * saved them under 0.3.0 (node type names, node versions, parameters, and the triggers' stored state), must go on
- * running unchanged: the webhook triggers (versions 1 and 2) keep receiving through the subscriptions they made under
- * 0.3.0, the polling trigger emits what is new and nothing it had already seen, the action node (versions 1 and 2)
- * gives the same output, and deactivation removes every subscription. A third webhook trigger uses a credential whose
- * key was saved with surrounding spaces (issue 40): 0.3 wrapped its secret under the key untrimmed, and it must still
- * be read after the upgrade (no new subscription) and wrapped anew.
+ * An upgrade as a user makes it: workflows saved and run under release 0.3.0 (test/fixtures/releases/), then this
+ * checkout installed and n8n restarted: both webhook trigger versions keep their 0.3.0 subscriptions, the poller emits
+ * only what is new, both action versions give the same output, deactivation removes every subscription; a key saved
+ * with spaces still reads the secret 0.3 wrapped under it, and wraps it anew (issue 40).
  */
 import { randomUUID } from 'node:crypto';
 import { readFileSync } from 'node:fs';
@@ -17,9 +13,11 @@ import { ROOT } from '../../scripts/lib/runtime';
 import {
 	actionWorkflow,
 	callWebhook,
+	createdWorkflows,
 	e2eEnv,
 	emittedItems,
 	finishedExecutions,
+	getLead,
 	n8nClient,
 	POLLING_NODE_NAME,
 	pollingWorkflow,
@@ -34,6 +32,7 @@ import {
 const env = e2eEnv();
 const crm = sandbox(env);
 const n8n = n8nClient(env);
+const workflows = createdWorkflows(env);
 
 const RELEASE_0_3 = 'test/fixtures/releases/n8n-nodes-crm-invoicing-0.3.0.tgz';
 /** This checkout's version: what n8n must load after the upgrade. */
@@ -85,51 +84,30 @@ describe(`An upgrade from 0.3.0 to this checkout in real n8n ${env.n8nVersion}`,
 	});
 
 	afterAll(async () => {
-		for (const id of [
-			saved.triggerV1,
-			saved.triggerV2,
-			saved.triggerSpaced,
-			saved.poller,
-			saved.actionV1?.id,
-			saved.actionV2?.id,
-		]) {
-			if (id === undefined) continue;
-			await n8n.deactivate(id).catch(() => undefined);
-			await n8n.deleteWorkflow(id).catch(() => undefined);
-		}
+		await workflows.removeAll();
 		if (!onCurrent) await restartN8n({ package: 'current' });
 		await crm.config({ listOrder: 'oldest' });
 		await crm.reset();
 	});
 
 	it('0.3.0 runs the workflows: one subscription per trigger, each lead.created runs each trigger once, the poller emits the new lead', async () => {
-		const create = async (workflow: Record<string, unknown>): Promise<string> => {
-			const created = await n8n.createWorkflow(workflow);
-			await n8n.activate(created.id);
-			return created.id;
-		};
-		saved.triggerV1 = await create(triggerWorkflow('upgrade trigger v1', ['lead.created'], env, 1));
-		saved.triggerV2 = await create(triggerWorkflow('upgrade trigger v2', ['lead.created'], env, 2));
+		const create = async (workflow: Record<string, unknown>) =>
+			await workflows.create(workflow, true);
+		saved.triggerV1 = await create(triggerWorkflow('upgrade trigger v1', ['lead.created'], 1));
+		saved.triggerV2 = await create(triggerWorkflow('upgrade trigger v2', ['lead.created'], 2));
 		const spaced = await n8n.createCredential(`upgrade spaced key ${randomUUID()}`, {
 			baseUrl: env.sandboxUrl,
 			apiKey: `  ${env.sandboxKeys.admin} `,
 		});
 		saved.triggerSpaced = await create(
-			triggerWorkflow('upgrade trigger spaced key', ['lead.created'], env, 2, spaced),
+			triggerWorkflow('upgrade trigger spaced key', ['lead.created'], 2, spaced),
 		);
 		// The poller's first poll (at its activation) is the one lead-list read: the log from here on tells when it came.
 		await crm.clearRequests();
 		saved.poller = await create(pollingWorkflow('upgrade poller', ['newLead', 'updatedLead']));
 		for (const version of [1, 2] as const) {
 			const path = `upgrade-action-v${version}-${randomUUID()}`;
-			const spec = {
-				parameters: {
-					resource: 'lead',
-					operation: 'get',
-					leadId: { __rl: true, mode: 'id', value: '={{ $json.body.id }}' },
-				},
-				typeVersion: version,
-			};
+			const spec = { parameters: getLead('={{ $json.body.id }}'), typeVersion: version };
 			const id = await create(actionWorkflow(path, spec, env));
 			saved[version === 1 ? 'actionV1' : 'actionV2'] = { id, path };
 		}
