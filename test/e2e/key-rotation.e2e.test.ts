@@ -57,6 +57,15 @@ async function savedState(oldId: string): Promise<Record<string, any>> {
 const mine = async () =>
 	(await crm.webhooks()).filter((s) => s.url === triggerUrl(workflow) && s.status === 'active');
 
+/** Waits until one live subscription other than `old` is at the trigger's URL; returns it. */
+async function renewedFrom(old: { id: string }, timeoutMs: number): Promise<any> {
+	const renewed = async () => {
+		const now = await mine();
+		return now.length === 1 && now[0].id !== old.id ? now[0] : undefined;
+	};
+	return await waitFor(renewed, timeoutMs, 'one live subscription other than the old one');
+}
+
 beforeEach(async () => {
 	await crm.config({ personality: 'standard', deliverOnCreate: false });
 	oldKey = `sk_rotation_${randomUUID().replace(/-/g, '')}`;
@@ -112,14 +121,7 @@ describe(`A change of the trigger's API key in real n8n ${env.n8nVersion}`, () =
 		// 2.41 runs no hook at start-up: the first delivery finds the secret unreadable and subscribes anew. 1.x has
 		// subscribed anew at start-up already; this lead then simply runs.
 		await crm.api('POST', '/leads', { name: 'The first lead after the restart' });
-		const renewed = await waitFor(
-			async () => {
-				const now = await mine();
-				return now.length === 1 && now[0].id !== old.id ? now[0] : undefined;
-			},
-			60_000,
-			'one live subscription other than the old one',
-		);
+		const renewed = await renewedFrom(old, 60_000);
 		console.log(
 			`[key rotation, restart before any delivery] one live subscription after ${((Date.now() - started) / 1000).toFixed(1)} s`,
 		);
@@ -164,14 +166,7 @@ describe(`A change of the trigger's API key in real n8n ${env.n8nVersion}`, () =
 			expect((await triggerState(workflowId)).subscriptionId).toBe(old.id);
 		}
 		// A later attempt (the CRM's retry of that delivery, a minute on; 1.x: n8n's retry of the activation) renews.
-		const renewed = await waitFor(
-			async () => {
-				const now = await mine();
-				return now.length === 1 && now[0].id !== old.id ? now[0] : undefined;
-			},
-			180_000,
-			'one live subscription other than the old one',
-		);
+		const renewed = await renewedFrom(old, 180_000);
 		expect(await crm.control('GET', '/faults')).toEqual([]);
 		expect((await crm.webhooks()).find((s) => s.id === old.id)).toBeUndefined();
 		expect((await savedState(old.id)).subscriptionId).toBe(renewed.id);

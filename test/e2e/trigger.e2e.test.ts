@@ -5,29 +5,22 @@ import {
 	e2eEnv,
 	finishedExecutions,
 	n8nClient,
+	nodeOutput,
 	renewedSubscription,
 	restartN8n,
 	sandbox,
 	sendSignedDelivery,
 	sendUntilAsked,
+	TRIGGER_NODE_NAME,
 	triggerWorkflow,
 	waitFor,
+	waitForExecutions,
 } from './lib';
 import { ROTATED_REASON } from '../../nodes/CrmInvoicing/trigger/webhook';
 
 const env = e2eEnv();
 const crm = sandbox(env);
 const n8n = n8nClient(env);
-
-async function subscriptionsFor(url: string | undefined = undefined): Promise<any[]> {
-	const all = await crm.webhooks();
-	return url ? all.filter((subscription) => subscription.url === url) : all;
-}
-
-function triggerOutput(execution: any): any[] {
-	const runs = execution.data.resultData.runData['CRM Invoicing Trigger'];
-	return runs[0].data.main[0].map((item: { json: unknown }) => item.json);
-}
 
 describe(`CRM Invoicing Trigger in real n8n ${env.n8nVersion}`, () => {
 	let workflowId: string;
@@ -46,7 +39,7 @@ describe(`CRM Invoicing Trigger in real n8n ${env.n8nVersion}`, () => {
 
 	it('creates exactly one subscription in the CRM when the workflow is activated', async () => {
 		await n8n.activate(workflowId);
-		const subscriptions = await subscriptionsFor();
+		const subscriptions = await crm.webhooks();
 		expect(subscriptions).toHaveLength(1);
 		subscription = subscriptions[0];
 		expect(subscription).toMatchObject({ events: ['lead.created'], status: 'active' });
@@ -63,17 +56,8 @@ describe(`CRM Invoicing Trigger in real n8n ${env.n8nVersion}`, () => {
 			name: 'Grace Hopper',
 			email: 'grace@example.com',
 		});
-		const [execution] = await waitFor(
-			async () => {
-				const executions = await finishedExecutions(workflowId);
-				return executions.length >= 1 ? executions : undefined;
-			},
-			20_000,
-			'the execution of lead.created',
-		);
-		const items = triggerOutput(
-			await n8n.api('GET', `/executions/${execution.id}?includeData=true`),
-		);
+		const [execution] = await waitForExecutions(workflowId, 1, env, 20_000);
+		const items = nodeOutput(execution, TRIGGER_NODE_NAME);
 		expect(items).toHaveLength(1);
 		expect(items[0]).toMatchObject({
 			event: 'lead.created',
@@ -115,8 +99,7 @@ describe(`CRM Invoicing Trigger in real n8n ${env.n8nVersion}`, () => {
 		const again = await sendSignedDelivery(subscription.url, subscription.secret, id, delivery);
 		expect(again).toEqual({ status: 200, body: { received: true, duplicate: true } });
 		await restartN8n();
-		const subscriptions = await subscriptionsFor();
-		expect(subscriptions.map((s) => s.id)).toEqual([subscription.id]);
+		expect((await crm.webhooks()).map((s) => s.id)).toEqual([subscription.id]);
 		const afterRestart = await sendSignedDelivery(
 			subscription.url,
 			subscription.secret,
@@ -139,7 +122,7 @@ describe(`CRM Invoicing Trigger in real n8n ${env.n8nVersion}`, () => {
 
 	it('deletes the subscription when the workflow is deactivated', async () => {
 		await n8n.deactivate(workflowId);
-		expect(await subscriptionsFor()).toEqual([]);
+		expect(await crm.webhooks()).toEqual([]);
 		const deletes = (await crm.requests()).filter(
 			(request) =>
 				request.method === 'DELETE' && request.path === `/api/v1/webhooks/${subscription.id}`,
