@@ -1,10 +1,9 @@
 /* eslint-disable -- not shipped: eslint.dev.config.mjs lints this file, not n8n's node rules */
 /**
- * Issue 17 in real n8n: every request has a wall-clock deadline (a trickling answer fails at it), every answer a byte
- * cap (an endless body fails at it while n8n keeps answering), an echoed API key is absent from the stored execution,
- * a self-signed certificate is named, and the credential Test fails on an HTML page and gives up after its own 15 s.
- * The 2xx shape checks and each spelling of an echoed key are proved in test/unit/transport/bounds.test.ts, the
- * Test's Base URL cleaning and its verdict on other bodies in test/unit/credentials/credential.test.ts.
+ * Issue 17 in real n8n: a trickling answer fails at the 60 s deadline, an endless body at the 16 MB cap while n8n keeps
+ * answering, an echoed key is absent from the stored execution, a self-signed certificate is named, and the credential
+ * Test fails on an HTML page and gives up after 15 s. The node's side: test/unit/transport/bounds.test.ts and
+ * test/unit/credentials/credential.test.ts.
  */
 import { readFileSync } from 'node:fs';
 import * as https from 'node:https';

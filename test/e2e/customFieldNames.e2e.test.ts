@@ -1,8 +1,7 @@
 /**
- * Issue 40 points 8, 9 and 11 in real n8n: the fields n8n's resource-mapper endpoint serves list custom fields named
- * `constructor`, `prototype` and `__proto__`, a field seen with values of several types untyped, and stop at 500 with a
- * line that says so. Create and Update with those names, and a mapped number for an untyped field, are proved in
- * test/unit/actions/customFieldNames.test.ts and mapper.test.ts, through n8n-core's execution context.
+ * Issue 40 points 8, 9 and 11 in real n8n: n8n's resource-mapper endpoint lists custom fields named `constructor`,
+ * `prototype` and `__proto__`, leaves a field of several types untyped and stops at 500 with a line that says so.
+ * Create and Update with them: test/unit/actions/customFieldNames.test.ts and mapper.test.ts.
  */
 import { randomUUID } from 'node:crypto';
 

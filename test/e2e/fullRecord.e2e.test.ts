@@ -1,8 +1,7 @@
 /* eslint-disable -- not shipped: eslint.dev.config.mjs lints this file, not n8n's node rules */
 /**
- * The trigger's "Output Full Record" option in the real n8n, with deliveries sent by the sandbox CRM: a failed read is
- * answered 503 through n8n's webhook, and the CRM's retry of the same delivery starts the one execution. What the
- * option outputs is proved in test/unit/trigger/fullRecord.test.ts.
+ * The trigger's "Output Full Record" in real n8n: a failed read is answered 503 through n8n's webhook and the CRM's
+ * retry starts the one execution. What the option outputs: test/unit/trigger/fullRecord.test.ts.
  */
 import {
 	e2eEnv,

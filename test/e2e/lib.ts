@@ -2,6 +2,7 @@
 /** What the end-to-end tests share: the running n8n and sandbox (started by scripts/e2e.ts), and workflow builders. */
 import { randomUUID } from 'node:crypto';
 import { readFileSync } from 'node:fs';
+import path from 'node:path';
 
 import type { E2eEnv } from '../../scripts/e2e';
 import type { RequestLogEntry, SandboxPersonality } from '../sandbox/types';
@@ -38,27 +39,31 @@ export function n8nClient(env = e2eEnv()): N8nClient {
 	return client;
 }
 
-/** The sandbox's control endpoints (its request log, deliveries, faults, config). */
+/** A JSON call to the sandbox at `url`: its parsed answer, or an error with the status. */
+async function sandboxCall<T>(
+	url: string,
+	method: string,
+	body: unknown,
+	headers = {},
+): Promise<T> {
+	const response = await fetch(url, {
+		method,
+		headers: { 'content-type': 'application/json', ...headers },
+		body: body === undefined ? undefined : JSON.stringify(body),
+	});
+	const text = await response.text();
+	if (!response.ok) throw new Error(`sandbox ${method} ${url} → ${response.status}: ${text}`);
+	return (text ? JSON.parse(text) : undefined) as T;
+}
+
+/** The sandbox's control endpoints (its request log, deliveries, faults, config) and its API (admin key). */
 export function sandbox(env = e2eEnv()) {
-	const control = async <T = any>(method: string, route: string, body?: unknown): Promise<T> => {
-		const response = await fetch(`${env.sandboxUrl}/__sandbox${route}`, {
-			method,
-			headers: { 'content-type': 'application/json' },
-			body: body === undefined ? undefined : JSON.stringify(body),
-		});
-		const text = await response.text();
-		if (!response.ok) throw new Error(`sandbox ${method} ${route} → ${response.status}: ${text}`);
-		return (text ? JSON.parse(text) : undefined) as T;
-	};
+	const control = async <T = any>(method: string, route: string, body?: unknown): Promise<T> =>
+		await sandboxCall<T>(`${env.sandboxUrl}/__sandbox${route}`, method, body);
 	return {
 		control,
 		requests: async () => await control<SandboxRequest[]>('GET', '/requests'),
 		clearRequests: async () => await control('DELETE', '/requests'),
-		/** The API requests n8n made (the test's own set-up and checks left out), in order. */
-		n8nRequests: async (): Promise<SandboxRequest[]> =>
-			(await control<SandboxRequest[]>('GET', '/requests')).filter(
-				(request) => request.path.startsWith('/api/') && request.headers['user-agent'] === 'n8n',
-			),
 		webhooks: async () => await control<any[]>('GET', '/webhooks'),
 		deliveries: async () => await control<any[]>('GET', '/deliveries'),
 		reset: async () => await control('POST', '/reset'),
@@ -67,22 +72,10 @@ export function sandbox(env = e2eEnv()) {
 		personality: async (personality: SandboxPersonality) =>
 			await control('POST', '/config', { personality }),
 		fault: async (fault: unknown) => await control('POST', '/faults', fault),
-		api: async <T = any>(
-			method: string,
-			route: string,
-			body?: unknown,
-			key = env.sandboxKeys.admin,
-		): Promise<T> => {
-			const response = await fetch(`${env.sandboxUrl}/api/v1${route}`, {
-				method,
-				headers: { 'content-type': 'application/json', 'x-api-key': key },
-				body: body === undefined ? undefined : JSON.stringify(body),
-			});
-			const text = await response.text();
-			if (!response.ok)
-				throw new Error(`sandbox API ${method} ${route} → ${response.status}: ${text}`);
-			return (text ? JSON.parse(text) : undefined) as T;
-		},
+		api: async <T = any>(method: string, route: string, body?: unknown): Promise<T> =>
+			await sandboxCall<T>(`${env.sandboxUrl}/api/v1${route}`, method, body, {
+				'x-api-key': env.sandboxKeys.admin,
+			}),
 	};
 }
 
@@ -132,7 +125,7 @@ export async function runWorkflow(
 ): Promise<ActionRun & { execution: any }> {
 	const run = async (workflowId: string) => {
 		const { status, items } = await callWebhook(path, input, env);
-		const execution = await waitForExecution(workflowId, env);
+		const [execution] = await waitForExecutions(workflowId, 1, env);
 		return { workflowId, status, items, execution };
 	};
 	return await withActiveWorkflow(workflow, run, env);
@@ -327,15 +320,6 @@ export function createdWorkflows(env = e2eEnv()) {
 		}
 	};
 	return { create, activeTrigger, removeAll };
-}
-
-/** The newest finished execution of a workflow. */
-export async function waitForExecution(
-	workflowId: string,
-	env = e2eEnv(),
-	timeoutMs = 30_000,
-): Promise<any> {
-	return (await waitForExecutions(workflowId, 1, env, timeoutMs))[0];
 }
 
 /** The error a node raised in an execution (from n8n's run data). */
@@ -610,11 +594,6 @@ export async function polls(count: number, env = e2eEnv()): Promise<void> {
 
 export const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
-/** Every item the polling trigger emitted in the workflow's finished executions so far, oldest first. */
-export async function polledItems(workflowId: string, env = e2eEnv()): Promise<any[]> {
-	return await emittedItems(workflowId, POLLING_NODE_NAME, env);
-}
-
 /** Every item a trigger node emitted in the workflow's finished executions so far, oldest first. */
 export async function emittedItems(
 	workflowId: string,
@@ -705,4 +684,70 @@ export async function expectExactlyExecutions(
 	const executions = await finishedExecutions(workflowId, env);
 	expect(executions).toHaveLength(count);
 	return executions;
+}
+
+/** The examples/ folder. */
+export const EXAMPLES = path.join(__dirname, '..', '..', 'examples');
+
+export type ExampleNode = {
+	id: string;
+	name: string;
+	type: string;
+	typeVersion: number;
+	position: [number, number];
+	parameters: any;
+	credentials?: Record<string, { id: string; name: string }>;
+	webhookId?: string;
+};
+
+export type Example = {
+	name: string;
+	nodes: ExampleNode[];
+	connections: Record<
+		string,
+		{ main: Array<Array<{ node: string; type: string; index: number }>> }
+	>;
+	settings?: Record<string, unknown>;
+};
+
+/** A workflow file of examples/, as it is. */
+export function loadExample(file: string): Example {
+	return JSON.parse(readFileSync(path.join(EXAMPLES, file), 'utf8')) as Example;
+}
+
+export function nodeNamed(example: Example, name: string): ExampleNode {
+	const node = example.nodes.find((candidate) => candidate.name === name);
+	if (!node) throw new Error(`${example.name} has no node "${name}"`);
+	return node;
+}
+
+/**
+ * What a user does after "Import from File": pick the (admin) credential in each CRM node and fill in the Settings
+ * node. Returns the workflow as n8n's public API takes it (name, nodes, connections, settings).
+ */
+export function configureExample(example: Example, settings: Record<string, unknown>): Example {
+	const copy = structuredClone(example);
+	const { id, name } = e2eEnv().credentials.admin;
+	for (const node of copy.nodes) {
+		if (node.credentials?.crmInvoicingApi) node.credentials.crmInvoicingApi = { id, name };
+	}
+	const assignments: Array<{ name: string; value: unknown }> = nodeNamed(copy, 'Settings')
+		.parameters.assignments.assignments;
+	for (const [field, value] of Object.entries(settings)) {
+		const assignment = assignments.find((candidate) => candidate.name === field);
+		if (!assignment) throw new Error(`${example.name}: Settings has no "${field}"`);
+		assignment.value = value;
+	}
+	const { nodes, connections } = copy;
+	return { name: `${copy.name} (e2e)`, nodes, connections, settings: copy.settings };
+}
+
+/**
+ * Replaces the node `name` by a Webhook trigger at `path` of the same name and position (so, the same connections):
+ * what a test runs now instead of a schedule. Returns the node it replaced.
+ */
+export function replaceByWebhook(workflow: Example, name: string, path: string): ExampleNode {
+	const node = nodeNamed(workflow, name);
+	workflow.nodes[workflow.nodes.indexOf(node)] = webhookNode(path, {}, node);
+	return node;
 }

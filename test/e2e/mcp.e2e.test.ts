@@ -1,11 +1,8 @@
 /* eslint-disable -- not shipped: eslint.dev.config.mjs lints this file, not n8n's node rules */
 /**
- * Issue 30: the node as tools of n8n's own MCP Server Trigger, called with the official MCP SDK client, in real n8n.
- * One workflow (the trigger, version 2: streamable HTTP at /mcp/<path>, in 2.41.0 and 1.123.81 alike) holds four
- * tools of the node's tool variant (crmInvoicingTool, version 3): create a lead with the mapper's fields, custom field
- * included, each filled by the model through $fromAI; find leads; the same create with the read-only key; (version
- * 4) find leads with Output → Select Included Fields, whose answer holds only those fields; and (version 4) find the
- * lead whose custom field externalId has the value the model gives.
+ * Issue 30: the node's tool variant (crmInvoicingTool) as tools of n8n's MCP Server Trigger (version 2, streamable
+ * HTTP), called with the official MCP SDK client: the schema the model gets ($fromAI), a create with a custom field, a
+ * find, Output → Select Included Fields and a Custom Field Filter (version 4), and the read-only key's refusal.
  */
 import { randomUUID } from 'node:crypto';
 

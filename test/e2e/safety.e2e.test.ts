@@ -1,11 +1,8 @@
 /* eslint-disable -- not shipped: eslint.dev.config.mjs lints this file, not n8n's node rules */
 /**
- * Issue 11 (transport side) in real n8n: the key and bodies never reach another origin (redirects are followed or
- * refused inside each n8n's HTTP helper), a 429 asking for an hour holds no later execution back, and huge error pages
- * fail fast while n8n stays responsive. Looping lists, unsafe IDs and paths and the pacing of a headerless 60/min API
- * are proved in test/unit/transport/pagination.test.ts, safety.test.ts, rateLimit.test.ts and
- * test/unit/actions/unsafeIds.test.ts: none of them depends on n8n's version; the short message for a huge page in
- * test/unit/transport/errors.test.ts.
+ * Issue 11 (transport side) in real n8n: redirects to another origin are refused inside each n8n's HTTP helper (key and
+ * body sent nowhere else), a 429 asking for an hour holds no later execution back, and a huge error page fails fast
+ * while n8n stays responsive. The rest of the transport's rules: test/unit/transport/ and test/unit/actions/.
  */
 import {
 	e2eEnv,

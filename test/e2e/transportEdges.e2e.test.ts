@@ -1,10 +1,8 @@
 /* eslint-disable -- not shipped: eslint.dev.config.mjs lints this file, not n8n's node rules */
 /**
- * Issue 23 in real n8n: a key holding `/`, `+` and `=`, echoed JSON-escaped (`\/`, `\u002b`, `\u003d`) in an error:
- * no spelling of it in the stored execution or n8n's log (an echo in Continue On Fail output: bounds.e2e.test.ts).
- * Every spelling in the node's errors and output, an echo in a 2xx record, refused redirects (a malformed escape beside
- * an encoded "..", a Location splitting the key with a TAB), a CRM clock 30 s behind and `Retry-After: 0.001` are
- * proved in test/unit/transport/redactEscapes.test.ts, redirectRule.test.ts and rateLimit.test.ts, through n8n-core.
+ * Issue 23 in real n8n: a key holding `/`, `+` and `=`, echoed JSON-escaped in an error: no spelling of it in the stored
+ * execution or n8n's log. Every spelling in the node's errors and output, and the redirect and clock edges:
+ * test/unit/transport/redactEscapes.test.ts, redirectRule.test.ts and rateLimit.test.ts.
  */
 import { readFileSync } from 'node:fs';
 

@@ -1,11 +1,8 @@
 /* eslint-disable -- not shipped: eslint.dev.config.mjs lints this file, not n8n's node rules */
 /**
- * Issue 40, point 1, in a real n8n (2.41.0, and 1.123.81 with `--runtime compat`) against the sandbox CRM: the CRM
- * rotates the subscription's signing secret (spec §6.4; the sandbox's rotation switch) and the trigger goes on
- * receiving without a re-publish:
- * while both secrets sign, a delivery runs and the trigger subscribes anew; after the CRM drops the old secret, every
- * event runs; one live subscription. A rotation missed (503, never a final 401, then a renewal) is the node's own
- * (test/unit/trigger/rotation.test); in real n8n it is the forged delivery of trigger.e2e, renewed the same way.
+ * Issue 40, point 1, in real n8n: the CRM rotates the subscription's signing secret (spec §6.4; sandbox `rotation`):
+ * while both secrets sign a delivery runs and the trigger subscribes anew; then every event runs, one live subscription.
+ * A missed rotation: test/unit/trigger/rotation.test, and trigger.e2e's forged delivery.
  */
 
 import {

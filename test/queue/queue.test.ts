@@ -9,17 +9,21 @@ import { readFileSync } from 'node:fs';
 
 import { webhookNode } from '../../scripts/lib/n8n';
 import {
+	callWebhook,
 	e2eEnv,
 	finishedExecutions,
 	n8nClient,
+	nodeOutput,
 	renewedSubscription,
 	runAction,
 	sandbox,
 	sendSignedDelivery,
 	sendUntilAsked,
 	splitOutActionWorkflow,
+	TRIGGER_NODE_NAME,
 	triggerWorkflow,
 	waitFor,
+	waitForExecutions,
 	withActiveWorkflow,
 } from '../e2e/lib';
 import { ROTATED_REASON } from '../../nodes/CrmInvoicing/trigger/webhook';
@@ -158,20 +162,10 @@ describe(`CRM Invoicing in n8n ${env.n8nVersion} queue mode (main, two webhook p
 				workflow,
 				async (workflowId) => {
 					await crm.clearRequests();
+					const leadsOf = (batch: string[]) =>
+						batch.map((name) => ({ name, email: `${name.replace(/\W+/g, '.')}@example.com` }));
 					const answers = await Promise.all(
-						names.map(async (batch) => {
-							const response = await fetch(`${env.webhookUrl}/webhook/${path}`, {
-								method: 'POST',
-								headers: { 'content-type': 'application/json' },
-								body: JSON.stringify({
-									leads: batch.map((name) => ({
-										name,
-										email: `${name.replace(/\W+/g, '.')}@example.com`,
-									})),
-								}),
-							});
-							return { status: response.status, items: (await response.json()) as any[] };
-						}),
+						names.map(async (batch) => await callWebhook(path, { leads: leadsOf(batch) }, env)),
 					);
 					for (const answer of answers) {
 						expect(answer.status).toBe(200);
@@ -271,20 +265,10 @@ describe(`CRM Invoicing in n8n ${env.n8nVersion} queue mode (main, two webhook p
 				name: 'Grace Queue',
 				email: 'grace.queue@example.com',
 			});
-			const [execution] = await waitFor(
-				async () => {
-					const executions = await finishedExecutions(workflowId);
-					return executions.length >= 1 ? executions : undefined;
-				},
-				30_000,
-				'the execution of lead.created',
-			);
+			const [execution] = await waitForExecutions(workflowId, 1, env);
 			expect(execution.status).toBe('success');
 			expect(processesThatRan(execution.id)).toEqual(ONE_WORKER);
-			const items = execution.data.resultData.runData['CRM Invoicing Trigger'][0].data.main[0].map(
-				(item: any) => item.json,
-			);
-			expect(items).toEqual([
+			expect(nodeOutput(execution, TRIGGER_NODE_NAME)).toEqual([
 				expect.objectContaining({
 					event: 'lead.created',
 					payload: expect.objectContaining({ id: lead.id, name: 'Grace Queue' }),
@@ -319,14 +303,7 @@ describe(`CRM Invoicing in n8n ${env.n8nVersion} queue mode (main, two webhook p
 
 			const first = await sendSignedDelivery(subscription.url, subscription.secret, id, delivery);
 			expect(first).toEqual({ status: 200, body: { received: true } });
-			const [execution] = await waitFor(
-				async () => {
-					const executions = await finishedExecutions(workflowId);
-					return executions.length === before + 1 ? executions : undefined;
-				},
-				30_000,
-				'the first delivery',
-			);
+			const [execution] = await waitForExecutions(workflowId, before + 1, env);
 			expect(processesThatRan(execution.id)).toEqual(ONE_WORKER);
 
 			// The retry reaches webhookB, which never saw the first (only the database knows it).
