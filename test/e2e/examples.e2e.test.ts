@@ -198,9 +198,7 @@ describe(`The examples in real n8n ${env.n8nVersion}`, () => {
 				expect(Math.abs(Date.parse(invoice.date) - Date.now())).toBeLessThan(120_000);
 			}
 
-			const deliveries = (await crm.deliveries()).filter(
-				(delivery) => delivery.event === 'lead.created',
-			);
+			const deliveries = await crm.deliveriesOf('lead.created');
 			expect(deliveries.map((delivery) => delivery.status)).toEqual([200, 200]);
 		});
 		expect(await crm.webhooks()).toEqual([]);

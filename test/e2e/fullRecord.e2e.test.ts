@@ -40,9 +40,7 @@ describe(`Trigger option "Output Full Record" in real n8n ${env.n8nVersion}`, ()
 
 			const deliveries = await waitFor(
 				async () => {
-					const all = (await crm.deliveries()).filter(
-						(delivery) => delivery.event === 'lead.created',
-					);
+					const all = await crm.deliveriesOf('lead.created');
 					return all.some((delivery) => delivery.status === 200) ? all : undefined;
 				},
 				20_000,

@@ -63,9 +63,17 @@ export function sandbox(env = e2eEnv()) {
 	return {
 		control,
 		requests: async () => await control<SandboxRequest[]>('GET', '/requests'),
+		/** The logged requests of this method to exactly this path. */
+		requestsTo: async (method: string, path: string) =>
+			(await control<SandboxRequest[]>('GET', '/requests')).filter(
+				(request) => request.method === method && request.path === path,
+			),
 		clearRequests: async () => await control('DELETE', '/requests'),
 		webhooks: async () => await control<any[]>('GET', '/webhooks'),
 		deliveries: async () => await control<any[]>('GET', '/deliveries'),
+		/** The delivery attempts of this event. */
+		deliveriesOf: async (event: string) =>
+			(await control<any[]>('GET', '/deliveries')).filter((delivery) => delivery.event === event),
 		reset: async () => await control('POST', '/reset'),
 		config: async (config: unknown) => await control('POST', '/config', config),
 		/** How the sandbox resolves the spec's silences; kept across reset, so set 'standard' back afterwards. */
@@ -79,7 +87,6 @@ export function sandbox(env = e2eEnv()) {
 	};
 }
 
-/** One entry of the sandbox's request log, as GET /__sandbox/requests returns it. */
 export type SandboxRequest = RequestLogEntry;
 
 export type CredentialRole = 'admin' | 'readOnly' | 'badKey';
@@ -103,10 +110,7 @@ export interface ActionRun {
 	items: any[];
 }
 
-/**
- * Runs the CRM node in the real n8n: a workflow "Webhook (answers with the last node's items) → CRM Invoicing"
- * is created and activated, called once with `input` as the body, then deactivated and deleted.
- */
+/** Runs the CRM node `spec` once in the real n8n (actionWorkflow, called with `input` as the body). */
 export async function runAction(
 	spec: NodeSpec,
 	input: unknown = {},
@@ -292,10 +296,7 @@ export async function withActiveWorkflow<T>(
 	}
 }
 
-/**
- * The workflows a test file creates: `create` saves one (and activates it when asked), `activeTrigger` a trigger for
- * lead.created with its subscription at the CRM; `removeAll` (the file's afterEach) deactivates and deletes them.
- */
+/** A file's workflows: `create` (and activate), `activeTrigger` (for lead.created, subscribed), `removeAll`. */
 export function createdWorkflows(env = e2eEnv()) {
 	const client = n8nClient(env);
 	const ids: string[] = [];
@@ -413,10 +414,7 @@ export async function whileProbing<T>(
 /** A well-formed `whsec_` secret that is not any subscription's: what a forger signs with. */
 export const FORGED_SECRET = `whsec_${Buffer.from('not-the-real-secret-at-all-000000').toString('base64')}`;
 
-/**
- * Sends a delivery signed as the API signs it (Standard Webhooks, signed by the `standardwebhooks` library, not by
- * the package's own code) to a trigger's URL. `id` is the `webhook-id`: the same id again is a retry.
- */
+/** Sends a delivery signed by the `standardwebhooks` library to a trigger's URL; the same `id` again is a retry. */
 export async function sendSignedDelivery(
 	url: string,
 	secret: string,
@@ -450,9 +448,8 @@ export async function sendSignedDelivery(
 }
 
 /**
- * Sends deliveries signed with `secret` (a forger's, by default) to a trigger's URL until one is answered after a
- * question to the CRM (n8n's process asks at most once per 30 s: trigger/webhook.ts, and answers 503 meanwhile).
- * Waits at most 40 s; says how many were answered without a question.
+ * Sends deliveries signed with `secret` (a forger's) until one is answered after a question to the CRM (asked at most
+ * once per 30 s, 503 meanwhile: trigger/webhook.ts); says how many were answered without one.
  */
 export async function sendUntilAsked(
 	url: string,
@@ -476,10 +473,7 @@ export async function sendUntilAsked(
 	}
 }
 
-/**
- * The one live subscription at `url` (as the sandbox shows it, with its secret) once the trigger of `workflowId` has
- * subscribed anew (its id is not `oldId`) and n8n has saved it as the trigger's: after a renewal a delivery started.
- */
+/** The one live subscription at `url` once the trigger has subscribed anew (not `oldId`) and n8n saved it. */
 export async function renewedSubscription(
 	workflowId: string,
 	url: string,
@@ -494,10 +488,7 @@ export async function renewedSubscription(
 	return await waitFor(renewed, timeoutMs, 'the trigger to subscribe anew');
 }
 
-/**
- * "Webhook (answers with the last node's items) → Split Out `field` of the body → CRM Invoicing (admin credential)":
- * one POST to /webhook/`path` runs the CRM node once per element of that array, all in one execution.
- */
+/** "Webhook → Split Out `field` of the body → CRM Invoicing": one POST runs the node once per element. */
 export function splitOutActionWorkflow(
 	path: string,
 	field: string,
@@ -541,10 +532,7 @@ export function triggerWorkflow(
 	return { name, nodes: [{ ...node, parameters, webhookId: randomUUID() }], connections: {} };
 }
 
-/**
- * The finished executions of a workflow so far (newest first), with their data unless `includeData` is false: what a
- * wait polls, every 200 ms, without making n8n load up to 100 executions' data each time.
- */
+/** The finished executions of a workflow so far (newest first), with their data unless `includeData` is false. */
 export async function finishedExecutions(
 	workflowId: string,
 	env = e2eEnv(),
@@ -571,10 +559,7 @@ export function pollingWorkflow(
 	};
 }
 
-/**
- * The GET /api/v1/leads requests since the request log was cleared, counted per poll: a poll's read starts with a
- * request without a cursor (no poll here reads for longer than its budget, which would go on from a cursor).
- */
+/** The GET /api/v1/leads requests since the log was cleared, per poll (a poll's read starts without a cursor). */
 async function leadListPolls(env = e2eEnv()): Promise<number[]> {
 	const reads = (await sandbox(env).requests()).filter(
 		(request) => request.method === 'GET' && request.path === '/api/v1/leads',
@@ -600,17 +585,13 @@ export async function emittedItems(
 	nodeName: string,
 	env = e2eEnv(),
 ): Promise<any[]> {
-	// n8n lists the newest execution first: oldest first here, so items come in the order they were emitted.
 	const executions = (await finishedExecutions(workflowId, env)).sort(
 		(a, b) => Number(a.id) - Number(b.id),
 	);
 	return executions.flatMap((execution) => nodeOutput(execution, nodeName));
 }
 
-/**
- * Changes a credential's API key as a user does: a new key added at the CRM, the credential updated to it in n8n, the
- * old key revoked at the CRM. Returns the new key.
- */
+/** Changes a credential's key as a user does (new key at the CRM, credential updated, old key revoked); the new key. */
 export async function rotateCredentialKey(
 	credential: { id: string; name: string },
 	oldKey: string,
@@ -686,7 +667,6 @@ export async function expectExactlyExecutions(
 	return executions;
 }
 
-/** The examples/ folder. */
 export const EXAMPLES = path.join(__dirname, '..', '..', 'examples');
 
 export type ExampleNode = {
@@ -721,10 +701,7 @@ export function nodeNamed(example: Example, name: string): ExampleNode {
 	return node;
 }
 
-/**
- * What a user does after "Import from File": pick the (admin) credential in each CRM node and fill in the Settings
- * node. Returns the workflow as n8n's public API takes it (name, nodes, connections, settings).
- */
+/** What a user does after "Import from File": the admin credential in each CRM node, the Settings node filled in. */
 export function configureExample(example: Example, settings: Record<string, unknown>): Example {
 	const copy = structuredClone(example);
 	const { id, name } = e2eEnv().credentials.admin;
@@ -742,10 +719,7 @@ export function configureExample(example: Example, settings: Record<string, unkn
 	return { name: `${copy.name} (e2e)`, nodes, connections, settings: copy.settings };
 }
 
-/**
- * Replaces the node `name` by a Webhook trigger at `path` of the same name and position (so, the same connections):
- * what a test runs now instead of a schedule. Returns the node it replaced.
- */
+/** Replaces the node `name` by a Webhook at `path` of the same name (so, the same connections); returns the old node. */
 export function replaceByWebhook(workflow: Example, name: string, path: string): ExampleNode {
 	const node = nodeNamed(workflow, name);
 	workflow.nodes[workflow.nodes.indexOf(node)] = webhookNode(path, {}, node);

@@ -182,9 +182,7 @@ describe(`Lost subscriptions and n8n's URL in real n8n ${env.n8nVersion}`, () =>
 				/The API refused the event names invoice\.paid/,
 			);
 			expect(await subscriptionsAt(urlOf(workflow))).toEqual([]);
-			const creates = (await crm.requests()).filter(
-				(request) => request.method === 'POST' && request.path === '/api/v1/webhooks',
-			);
+			const creates = await crm.requestsTo('POST', '/api/v1/webhooks');
 			const stored = await n8n.api<{ active: boolean }>('GET', `/workflows/${id}`);
 			if (publicationService) {
 				// Published, with the trigger's error in its publication status (what the editor shows), after n8n's

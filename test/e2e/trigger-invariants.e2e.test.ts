@@ -170,12 +170,7 @@ describe(`A restored copy of n8n ${env.n8nVersion}`, () => {
 				url: production.url,
 				status: 'active',
 			});
-			expect(
-				(await crm.requests()).filter(
-					(request) =>
-						request.method === 'DELETE' && request.path === `/api/v1/webhooks/${production.id}`,
-				),
-			).toEqual([]);
+			expect(await crm.requestsTo('DELETE', `/api/v1/webhooks/${production.id}`)).toEqual([]);
 			// The copy named production's subscription in a warning (kept), and subscribed nothing at its own URL any more.
 			expect(existsSync(copyLog) ? readFileSync(copyLog, 'utf8') : '').toContain(
 				`kept webhook subscription ${production.id}`,

@@ -45,9 +45,7 @@ describe(`CRM Invoicing Trigger in real n8n ${env.n8nVersion}`, () => {
 		expect(subscription).toMatchObject({ events: ['lead.created'], status: 'active' });
 		expect(subscription.url).toMatch(new RegExp(`^${env.n8nUrl}/webhook/.+`));
 		expect(subscription.secret).toMatch(/^whsec_/);
-		const creates = (await crm.requests()).filter(
-			(request) => request.method === 'POST' && request.path === '/api/v1/webhooks',
-		);
+		const creates = await crm.requestsTo('POST', '/api/v1/webhooks');
 		expect(creates).toHaveLength(1);
 	});
 
@@ -65,9 +63,7 @@ describe(`CRM Invoicing Trigger in real n8n ${env.n8nVersion}`, () => {
 		});
 		expect(items[0].webhookId).toMatch(/^msg_/);
 		expect(JSON.stringify(items)).not.toContain(subscription.secret);
-		const deliveries = (await crm.deliveries()).filter(
-			(delivery) => delivery.event === 'lead.created',
-		);
+		const deliveries = await crm.deliveriesOf('lead.created');
 		expect(deliveries.map((delivery) => delivery.status)).toEqual([200]);
 	});
 
@@ -123,10 +119,7 @@ describe(`CRM Invoicing Trigger in real n8n ${env.n8nVersion}`, () => {
 	it('deletes the subscription when the workflow is deactivated', async () => {
 		await n8n.deactivate(workflowId);
 		expect(await crm.webhooks()).toEqual([]);
-		const deletes = (await crm.requests()).filter(
-			(request) =>
-				request.method === 'DELETE' && request.path === `/api/v1/webhooks/${subscription.id}`,
-		);
+		const deletes = await crm.requestsTo('DELETE', `/api/v1/webhooks/${subscription.id}`);
 		expect(deletes).toHaveLength(1);
 	});
 });

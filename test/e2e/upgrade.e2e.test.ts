@@ -195,9 +195,7 @@ describe(`An upgrade from 0.3.0 to this checkout in real n8n ${env.n8nVersion}`,
 		expect(Object.keys(v1[1]).sort()).toEqual(Object.keys(v1[0]).sort());
 		expect(Object.keys(v2[1]).sort()).toEqual(Object.keys(v2[0]).sort());
 		// Two leads, three subscriptions: six deliveries, each taken at its first attempt.
-		const deliveries = (await crm.deliveries()).filter(
-			(delivery) => delivery.event === 'lead.created',
-		);
+		const deliveries = await crm.deliveriesOf('lead.created');
 		expect(deliveries.map((delivery) => [delivery.attempt, delivery.status])).toEqual(
 			Array(6).fill([1, 200]),
 		);

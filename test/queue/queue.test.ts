@@ -92,9 +92,7 @@ describe(`CRM Invoicing in n8n ${env.n8nVersion} queue mode (main, two webhook p
 				id: lead.id,
 				name: 'Queued Lead',
 			});
-			const posts = (await crm.requests()).filter(
-				(request) => request.method === 'POST' && request.path === '/api/v1/leads',
-			);
+			const posts = await crm.requestsTo('POST', '/api/v1/leads');
 			expect(posts).toHaveLength(1);
 			expect(posts[0].headers['x-api-key']).toBe(env.sandboxKeys.admin);
 		});
@@ -210,9 +208,7 @@ describe(`CRM Invoicing in n8n ${env.n8nVersion} queue mode (main, two webhook p
 					expect(counts.size).toBe(EXECUTIONS * LEADS_EACH);
 					expect([...counts.values()].every((count) => count === 1)).toBe(true);
 
-					const posts = (await crm.requests()).filter(
-						(request) => request.method === 'POST' && request.path === '/api/v1/leads',
-					);
+					const posts = await crm.requestsTo('POST', '/api/v1/leads');
 					expect(posts.filter((request) => request.status !== 429)).toHaveLength(
 						EXECUTIONS * LEADS_EACH,
 					);
@@ -275,9 +271,7 @@ describe(`CRM Invoicing in n8n ${env.n8nVersion} queue mode (main, two webhook p
 				}),
 			]);
 			// The CRM got its 2xx from the webhook process on the first attempt.
-			const deliveries = (await crm.deliveries()).filter(
-				(delivery) => delivery.event === 'lead.created',
-			);
+			const deliveries = await crm.deliveriesOf('lead.created');
 			expect(deliveries.map((delivery) => delivery.status)).toEqual([200]);
 			expect(JSON.stringify(execution)).not.toContain(subscription.secret);
 		});
@@ -344,10 +338,7 @@ describe(`CRM Invoicing in n8n ${env.n8nVersion} queue mode (main, two webhook p
 		it('deactivation by main deletes the subscription', async () => {
 			await n8n.deactivate(workflowId);
 			expect(await crm.webhooks()).toEqual([]);
-			const deletes = (await crm.requests()).filter(
-				(request) =>
-					request.method === 'DELETE' && request.path === `/api/v1/webhooks/${subscription.id}`,
-			);
+			const deletes = await crm.requestsTo('DELETE', `/api/v1/webhooks/${subscription.id}`);
 			expect(deletes).toHaveLength(1);
 		});
 	});
