@@ -3,6 +3,7 @@ import { randomUUID } from 'node:crypto';
 
 import {
 	e2eEnv,
+	expectExactlyExecutions,
 	finishedExecutions,
 	n8nClient,
 	nodeOutput,
@@ -13,7 +14,6 @@ import {
 	sendUntilAsked,
 	TRIGGER_NODE_NAME,
 	triggerWorkflow,
-	waitFor,
 	waitForExecutions,
 } from './lib';
 import { ROTATED_REASON } from '../../nodes/CrmInvoicing/trigger/webhook';
@@ -73,8 +73,7 @@ describe(`CRM Invoicing Trigger in real n8n ${env.n8nVersion}`, () => {
 		expect(response).toMatchObject({ status: 503, body: { error: ROTATED_REASON } });
 		// Issue 40: the one renewal per trigger and hour a mismatch on a current subscription may start.
 		subscription = await renewedSubscription(workflowId, subscription.url, subscription.id);
-		await new Promise((resolve) => setTimeout(resolve, 1_500));
-		expect((await finishedExecutions(workflowId)).length).toBe(before);
+		await expectExactlyExecutions(workflowId, before);
 	});
 
 	// One restart for both (a restart is what takes time): the duplicate subscription it could create, and the retry
@@ -85,11 +84,7 @@ describe(`CRM Invoicing Trigger in real n8n ${env.n8nVersion}`, () => {
 		const before = (await finishedExecutions(workflowId)).length;
 		const first = await sendSignedDelivery(subscription.url, subscription.secret, id, delivery);
 		expect(first).toEqual({ status: 200, body: { received: true } });
-		await waitFor(
-			async () => (await finishedExecutions(workflowId)).length === before + 1,
-			20_000,
-			'the first delivery',
-		);
+		await waitForExecutions(workflowId, before + 1, env, 20_000);
 
 		// The same webhook-id again, in the same process and after a restart (only n8n's saved static data knows it).
 		const again = await sendSignedDelivery(subscription.url, subscription.secret, id, delivery);
@@ -104,16 +99,11 @@ describe(`CRM Invoicing Trigger in real n8n ${env.n8nVersion}`, () => {
 		);
 		expect(afterRestart).toEqual({ status: 200, body: { received: true, duplicate: true } });
 
-		await new Promise((resolve) => setTimeout(resolve, 1_500));
-		expect(await finishedExecutions(workflowId)).toHaveLength(before + 1);
+		await expectExactlyExecutions(workflowId, before + 1);
 
 		// And it still delivers after the restart.
 		await crm.api('POST', '/leads', { name: 'After Restart' });
-		await waitFor(
-			async () => (await finishedExecutions(workflowId)).length > before + 1,
-			20_000,
-			'an execution after the restart',
-		);
+		await waitForExecutions(workflowId, before + 2, env, 20_000);
 	});
 
 	it('deletes the subscription when the workflow is deactivated', async () => {

@@ -11,6 +11,7 @@ import { webhookNode } from '../../scripts/lib/n8n';
 import {
 	callWebhook,
 	e2eEnv,
+	expectExactlyExecutions,
 	finishedExecutions,
 	n8nClient,
 	nodeOutput,
@@ -171,14 +172,7 @@ describe(`CRM Invoicing in n8n ${env.n8nVersion} queue mode (main, two webhook p
 						expect(answer.items.filter((item) => item.error !== undefined)).toEqual([]);
 					}
 
-					const executions = await waitFor(
-						async () => {
-							const finished = await finishedExecutions(workflowId);
-							return finished.length === EXECUTIONS ? finished : undefined;
-						},
-						120_000,
-						'the four executions',
-					);
+					const executions = await waitForExecutions(workflowId, EXECUTIONS, env, 120_000);
 					expect(executions.map((execution) => execution.status)).toEqual(
 						Array(EXECUTIONS).fill('success'),
 					);
@@ -283,8 +277,7 @@ describe(`CRM Invoicing in n8n ${env.n8nVersion} queue mode (main, two webhook p
 			expect(forged.body).toEqual({ error: ROTATED_REASON });
 			// It may be a rotation of the CRM's secret the trigger missed: one renewal, saved for every process.
 			subscription = await renewedSubscription(workflowId, subscription.url, subscription.id);
-			await new Promise((resolve) => setTimeout(resolve, 2_000));
-			expect((await finishedExecutions(workflowId)).length).toBe(before);
+			await expectExactlyExecutions(workflowId, before);
 		});
 
 		it('a retried delivery runs once when the retry reaches another webhook process, or one restarted since', async () => {
@@ -331,8 +324,7 @@ describe(`CRM Invoicing in n8n ${env.n8nVersion} queue mode (main, two webhook p
 				30_000,
 				'the delivery with a new id',
 			);
-			await new Promise((resolve) => setTimeout(resolve, 2_000));
-			expect(await finishedExecutions(workflowId)).toHaveLength(before + 2);
+			await expectExactlyExecutions(workflowId, before + 2);
 		});
 
 		it('deactivation by main deletes the subscription', async () => {
