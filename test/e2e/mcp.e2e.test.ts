@@ -11,18 +11,18 @@ import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/
 
 import {
 	ACTION_NODE_TYPE,
+	createdWorkflows,
 	crmNode,
 	e2eEnv,
 	mapperColumns,
 	mapperFields,
-	n8nClient,
 	sandbox,
 	waitForWebhook,
 } from './lib';
 
 const env = e2eEnv();
 const crm = sandbox(env);
-const n8n = n8nClient(env);
+const workflows = createdWorkflows(env);
 const MCP_TRIGGER = 'MCP Server Trigger';
 
 /** A tool node of the CRM node's tool variant, version 3 unless said, with this credential. */
@@ -58,7 +58,6 @@ const textOf = (result: any): string =>
 
 describe(`the node as MCP tools of n8n's MCP Server Trigger in real n8n ${env.n8nVersion}`, () => {
 	const path = `mcp-${randomUUID()}`;
-	let workflowId: string;
 	let client: Client;
 
 	beforeAll(async () => {
@@ -71,15 +70,13 @@ describe(`the node as MCP tools of n8n's MCP Server Trigger in real n8n ${env.n8
 			columns: mapperColumns(schema, createValue),
 			additionalFields: {},
 		};
+		const firstTen = { resource: 'lead', operation: 'getMany', returnAll: false, limit: 10 };
 		const tools = [
 			toolNode('create_lead', create, 'admin'),
 			toolNode(
 				'find_leads',
 				{
-					resource: 'lead',
-					operation: 'getMany',
-					returnAll: false,
-					limit: 10,
+					...firstTen,
 					// The whole lead, custom fields included (Simplify keeps ten standard fields).
 					simplify: false,
 					filters: {
@@ -94,10 +91,7 @@ describe(`the node as MCP tools of n8n's MCP Server Trigger in real n8n ${env.n8
 			toolNode(
 				'find_lead_names',
 				{
-					resource: 'lead',
-					operation: 'getMany',
-					returnAll: false,
-					limit: 10,
+					...firstTen,
 					output: 'fields',
 					fields: `={{ $fromAI('fields', '${FIELDS_HELP}', 'string') }}`,
 					filters: {
@@ -145,8 +139,7 @@ describe(`the node as MCP tools of n8n's MCP Server Trigger in real n8n ${env.n8
 				]),
 			),
 		};
-		workflowId = (await n8n.createWorkflow(workflow)).id;
-		await n8n.activate(workflowId);
+		await workflows.create(workflow, true);
 		const url = `${env.webhookUrl ?? env.n8nUrl}/mcp/${path}`;
 		await waitForWebhook(url);
 		client = new Client({ name: 'crm-invoicing-e2e', version: '1.0.0' });
@@ -155,10 +148,7 @@ describe(`the node as MCP tools of n8n's MCP Server Trigger in real n8n ${env.n8
 
 	afterAll(async () => {
 		await client?.close().catch(() => undefined);
-		if (workflowId) {
-			await n8n.deactivate(workflowId).catch(() => undefined);
-			await n8n.deleteWorkflow(workflowId);
-		}
+		await workflows.removeAll();
 	});
 
 	it('lists the four tools, each field the model fills with its type and description', async () => {

@@ -30,85 +30,68 @@ function hintsOf(execution: any): Array<{ message: string; type?: string; locati
 describe(`Output control in real n8n ${env.n8nVersion}`, () => {
 	beforeAll(async () => {
 		await crm.reset();
-		await crm.api('POST', '/leads', {
-			name: 'Output Person',
-			email: `output.${randomUUID().slice(0, 8)}@example.com`,
-			mobile: '+33600000000',
-			secondaryMobile: '+33611111111',
-			website: 'https://output.example',
-			title: 'Buyer',
-			value: 1200,
-			customFields: { budget: 'high' },
+		await crm.api('POST', '/leads', { name: 'Output Person', customFields: { budget: 'high' } });
+	});
+
+	afterAll(async () => {
+		await crm.reset();
+	});
+
+	it("Output (version 4), the editor's Fields list: a lead's fields and the custom fields of the CRM's leads", async () => {
+		const leadFields = await n8n.loadOptions({
+			nodeType: ACTION_NODE_TYPE,
+			version: 4,
+			methodName: 'getOutputFields',
+			parameterPath: 'parameters.fields',
+			parameters: { resource: 'lead', operation: 'get', output: 'fields' },
+			// The read-only key: no other test's lookup is in its 60-second cache (the mapper's use the admin key).
+			credentials: { crmInvoicingApi: env.credentials.readOnly },
+		});
+		expect(leadFields).toContainEqual({ name: 'email', value: 'email' });
+		expect(leadFields).toContainEqual({
+			name: 'budget (custom field)',
+			value: 'customFields.budget',
 		});
 	});
 
-	describe('Output (version 4)', () => {
-		it("the editor's Fields list: a lead's fields and the custom fields of the CRM's leads", async () => {
-			const list = (resource: string) =>
-				n8n.loadOptions({
-					nodeType: ACTION_NODE_TYPE,
-					version: 4,
-					methodName: 'getOutputFields',
-					parameterPath: 'parameters.fields',
-					parameters: { resource, operation: 'get', output: 'fields' },
-					// The read-only key: no other test's lookup is in its 60-second cache (the mapper's use the admin key).
-					credentials: { crmInvoicingApi: env.credentials.readOnly },
-				});
-			const leadFields = await list('lead');
-			expect(leadFields).toContainEqual({ name: 'email', value: 'email' });
-			expect(leadFields).toContainEqual({
-				name: 'budget (custom field)',
-				value: 'customFields.budget',
-			});
-		});
+	it('Create or Update marks the created lead, and n8n stores the hint "Created 1 and updated 0 leads"', async () => {
+		const email = `upsert.${randomUUID().slice(0, 8)}@example.com`;
+		const parameters = {
+			resource: 'lead',
+			operation: 'upsert',
+			email,
+			name: 'Marked Person',
+			additionalFields: {},
+		};
+
+		const first = await runAction({ parameters, typeVersion: 2 });
+		expect(first.execution.status).toBe('success');
+		const { _upsert: createdMarker, ...createdLead } = first.items[0];
+		expect(createdMarker).toEqual({ action: 'created', matchedField: null });
+		expect(createdLead).toEqual(await crm.api('GET', `/leads/${createdLead.id}`));
+		expect(hintsOf(first.execution).map((hint) => hint.message)).toContain(
+			'Created 1 and updated 0 leads',
+		);
 	});
 
-	describe('Create or Update: what it did', () => {
-		it('marks the created lead, and n8n stores the hint "Created 1 and updated 0 leads"', async () => {
-			const email = `upsert.${randomUUID().slice(0, 8)}@example.com`;
-			const parameters = {
-				resource: 'lead',
-				operation: 'upsert',
-				email,
-				name: 'Marked Person',
-				additionalFields: {},
-			};
-
-			const first = await runAction({ parameters, typeVersion: 2 });
-			expect(first.execution.status).toBe('success');
-			const { _upsert: createdMarker, ...createdLead } = first.items[0];
-			expect(createdMarker).toEqual({ action: 'created', matchedField: null });
-			expect(createdLead).toEqual(await crm.api('GET', `/leads/${createdLead.id}`));
-			expect(hintsOf(first.execution).map((hint) => hint.message)).toContain(
-				'Created 1 and updated 0 leads',
-			);
+	it('a multi-page Return All stores a hint with its pages and requests', async () => {
+		const existing = (await crm.control<{ counts: { leads: number } }>('GET', '/health')).counts
+			.leads;
+		await crm.control('POST', '/seed', { leads: Math.max(0, 250 - existing) });
+		const run = await runAction({
+			parameters: { resource: 'lead', operation: 'getMany', returnAll: true, filters: {} },
+			typeVersion: 2,
 		});
-	});
-
-	describe('execution hints: what a run cost', () => {
-		afterAll(async () => {
-			await crm.reset();
-		});
-
-		it('a multi-page Return All stores a hint with its pages and requests', async () => {
-			const existing = (await crm.control<{ counts: { leads: number } }>('GET', '/health')).counts
-				.leads;
-			await crm.control('POST', '/seed', { leads: Math.max(0, 250 - existing) });
-			const run = await runAction({
-				parameters: { resource: 'lead', operation: 'getMany', returnAll: true, filters: {} },
-				typeVersion: 2,
-			});
-			expect(run.execution.status).toBe('success');
-			expect(run.items.length).toBeGreaterThanOrEqual(250);
-			const pages = Math.ceil(run.items.length / 100);
-			expect(hintsOf(run.execution)).toEqual([
-				{
-					message: `This run read ${pages} pages and sent ${pages} requests to the CRM.`,
-					type: 'info',
-					location: 'outputPane',
-				},
-			]);
-		});
+		expect(run.execution.status).toBe('success');
+		expect(run.items.length).toBeGreaterThanOrEqual(250);
+		const pages = Math.ceil(run.items.length / 100);
+		expect(hintsOf(run.execution)).toEqual([
+			{
+				message: `This run read ${pages} pages and sent ${pages} requests to the CRM.`,
+				type: 'info',
+				location: 'outputPane',
+			},
+		]);
 	});
 });
 
