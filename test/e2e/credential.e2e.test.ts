@@ -4,9 +4,14 @@ import { freePort } from '../../scripts/lib/system';
 import { e2eEnv, sandbox, testCredential } from './lib';
 
 const env = e2eEnv();
+const crm = sandbox(env);
 const usesOwnMessages = env.runtime === 'current';
 
 describe(`"CRM Invoicing API" credential test in real n8n ${env.n8nVersion}`, () => {
+	afterEach(async () => {
+		await crm.control('DELETE', '/faults');
+	});
+
 	it('passes with a valid key, also when the Base URL ends in /api/v1/', async () => {
 		expect(await testCredential()).toMatchObject({ status: 'OK' });
 		const withPath = { baseUrl: `${env.sandboxUrl}/api/v1/`, apiKey: env.sandboxKeys.readOnly };
@@ -28,14 +33,6 @@ describe(`"CRM Invoicing API" credential test in real n8n ${env.n8nVersion}`, ()
 		const result = await testCredential({ baseUrl: `${env.sandboxUrl}/not-the-api` });
 		expect(result.status).toBe('Error');
 		expect(result.message).toMatch(usesOwnMessages ? /Check the Base URL/ : /could not be found/);
-	});
-});
-
-describe(`"CRM Invoicing API" credential test: the other cases, in real n8n ${env.n8nVersion}`, () => {
-	const crm = sandbox(env);
-
-	afterEach(async () => {
-		await crm.control('DELETE', '/faults');
 	});
 
 	it('a valid key whose user may not list users (403) says the key is valid', async () => {

@@ -10,6 +10,7 @@ import path from 'node:path';
 import { seededId } from '../sandbox/store';
 import {
 	ACTION_NODE_TYPE,
+	callWebhook,
 	configureExample as configure,
 	e2eEnv,
 	EVERY_FIVE_SECONDS,
@@ -302,10 +303,7 @@ describe(`The examples in real n8n ${env.n8nVersion}`, () => {
 
 		await withActiveWorkflow(workflow, async (workflowId) => {
 			expect(await crm.webhooks()).toEqual([]);
-			const response = await fetch(`${env.webhookUrl ?? env.n8nUrl}/webhook/${webhookPath}`, {
-				method: 'POST',
-			});
-			expect(response.status).toBe(200);
+			expect((await callWebhook(webhookPath)).status).toBe(200);
 			const [execution] = await waitForExecutions(workflowId, 1, env, 60_000);
 			expect(execution.status).toBe('success');
 			expect(nodeOutput(execution, 'Get Active Leads')).toHaveLength(2 + 135 + 2);
@@ -374,21 +372,14 @@ describe(`The examples in real n8n ${env.n8nVersion}`, () => {
 		expect(setting(example, 'formName')).toBe('Website contact form');
 		const workflow = configure(example, {});
 		const form = nodeNamed(workflow, 'Form Submission');
-		const url = `${env.webhookUrl ?? env.n8nUrl}/webhook/${form.parameters.path}`;
 		expect(form.parameters.path).toBe('lead-capture');
 
 		await withActiveWorkflow(workflow, async (workflowId) => {
-			const submit = async (body: Record<string, unknown>) => {
-				const response = await fetch(url, {
-					method: 'POST',
-					headers: { 'content-type': 'application/json' },
-					body: JSON.stringify(body),
-				});
-				expect({ status: response.status, body: await response.json() }).toEqual({
+			const submit = async (body: Record<string, unknown>) =>
+				expect(await callWebhook('lead-capture', body)).toEqual({
 					status: 200,
-					body: { received: true },
+					items: [{ received: true }],
 				});
-			};
 			await submit({ name: 'Ada Byron', email: ' Ada.Byron@Example.com ', phone: '+441234567890' });
 			await submit({ name: 'Ada King', email: 'ada.byron@example.com' });
 			// A lead that was in the CRM before (seeded), sent in capitals.

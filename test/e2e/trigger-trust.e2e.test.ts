@@ -50,6 +50,15 @@ async function followN8nUrl(workflowIds: string[]): Promise<void> {
 	}
 }
 
+/** Waits until each workflow's trigger has a subscription at its URL under `base`; returns the CRM's subscriptions. */
+async function subscribedAt(triggers: Array<ReturnType<typeof triggerWorkflow>>, base: string) {
+	const all = async () => {
+		const now = await crm.webhooks();
+		return triggers.every((w) => now.some((s) => s.url === urlOf(w, base))) ? now : undefined;
+	};
+	return await waitFor(all, 90_000, `the triggers to subscribe at ${base}`);
+}
+
 async function n8nIsUp(): Promise<boolean> {
 	try {
 		return (await fetch(`${env.n8nUrl}/healthz`, { signal: AbortSignal.timeout(2_000) })).ok;
@@ -183,16 +192,7 @@ describe(`CRM Invoicing Trigger trust in real n8n ${env.n8nVersion}`, () => {
 			await followN8nUrl([firstId, secondId]);
 			const alias = env.webhookAliasUrl as string;
 			// n8n answers before it has activated every workflow: wait for both triggers to have moved.
-			const after = await waitFor(
-				async () => {
-					const now = await crm.webhooks();
-					return [first, second].every((w) => now.some((s) => s.url === urlOf(w, alias)))
-						? now
-						: undefined;
-				},
-				90_000,
-				'both triggers to subscribe at the new URL',
-			);
+			const after = await subscribedAt([first, second], alias);
 			for (const workflow of [first, second]) {
 				expect(after.filter((s) => s.url === urlOf(workflow, alias))).toHaveLength(1);
 			}
@@ -227,14 +227,7 @@ describe(`CRM Invoicing Trigger trust in real n8n ${env.n8nVersion}`, () => {
 			// default address, once both triggers have followed it, as that test's own clean-up would.
 			await restartAt('default');
 			await followN8nUrl([firstId, secondId]);
-			await waitFor(
-				async () => {
-					const now = await crm.webhooks();
-					return [first, second].every((w) => now.some((s) => s.url === urlOf(w)));
-				},
-				90_000,
-				'both triggers to subscribe at the default URL again',
-			);
+			await subscribedAt([first, second], env.n8nUrl);
 		}
 		// Else n8n stays at the alias address for the next test.
 	});
@@ -285,11 +278,7 @@ describe(`CRM Invoicing Trigger trust in real n8n ${env.n8nVersion}`, () => {
 				await restartAt('default');
 				await followN8nUrl([id]);
 				// Wait until n8n has re-subscribed at its usual URL before the workflow is deactivated.
-				await waitFor(
-					async () => (await crm.webhooks()).some((s) => s.url === urlOf(workflow)),
-					90_000,
-					'the subscription at the default URL',
-				);
+				await subscribedAt([workflow], env.n8nUrl);
 			}
 		},
 	);
