@@ -10,6 +10,7 @@ import { readFileSync } from 'node:fs';
 import { webhookNode } from '../../scripts/lib/n8n';
 import {
 	callWebhook,
+	createdWorkflows,
 	e2eEnv,
 	expectExactlyExecutions,
 	finishedExecutions,
@@ -32,6 +33,7 @@ import { ROTATED_REASON } from '../../nodes/CrmInvoicing/trigger/webhook';
 const env = e2eEnv();
 const crm = sandbox(env);
 const n8n = n8nClient(env);
+const workflows = createdWorkflows(env);
 if (!env.queue) throw new Error('These tests need queue mode: run them with `npm run test:queue`');
 const queue = env.queue;
 
@@ -231,14 +233,10 @@ describe(`CRM Invoicing in n8n ${env.n8nVersion} queue mode (main, two webhook p
 
 		beforeAll(async () => {
 			await crm.reset();
-			const workflow = await n8n.createWorkflow(triggerWorkflow('queue trigger', ['lead.created']));
-			workflowId = workflow.id;
+			workflowId = await workflows.create(triggerWorkflow('queue trigger', ['lead.created']));
 		});
 
-		afterAll(async () => {
-			await n8n.deactivate(workflowId).catch(() => undefined);
-			await n8n.deleteWorkflow(workflowId).catch(() => undefined);
-		});
+		afterAll(workflows.removeAll);
 
 		it('main registers exactly one subscription, at the webhook process address', async () => {
 			await n8n.activate(workflowId);
