@@ -99,8 +99,7 @@ describe(`Lost subscriptions and n8n's URL in real n8n ${env.n8nVersion}`, () =>
 		expect(await subscriptionsAt(urlOf(workflow))).toEqual([]);
 
 		if (publicationService) {
-			// 2.41: a restart alone does not repair it (n8n runs no hook for a webhook it already has registered);
-			// should n8n change that, this fails and the documented rule can be relaxed.
+			// 2.41: a restart alone does not repair it (should n8n change that, the documented rule can be relaxed).
 			await crm.clearRequests();
 			await restartN8n();
 			expect(await subscriptionsAt(urlOf(workflow))).toEqual([]);
@@ -185,8 +184,7 @@ describe(`Lost subscriptions and n8n's URL in real n8n ${env.n8nVersion}`, () =>
 			const creates = await crm.requestsTo('POST', '/api/v1/webhooks');
 			const stored = await n8n.api<{ active: boolean }>('GET', `/workflows/${id}`);
 			if (publicationService) {
-				// Published, with the trigger's error in its publication status (what the editor shows), after n8n's
-				// own retries of the trigger's activation.
+				// Published, the trigger's error in its publication status (the editor's), after n8n's own retries.
 				expect(stored.active).toBe(true);
 				const status = await n8n.publicationStatus(id);
 				expect(status?.status).toBe('failed');

@@ -204,8 +204,7 @@ describe(`CRM Invoicing Trigger trust in real n8n ${env.n8nVersion}`, () => {
 			for (const subscription of kept)
 				await expectLogged(`kept webhook subscription ${subscription.id}`);
 
-			// Deliveries reach both at the new URL, each exactly once: a kept old subscription's delivery reaches this
-			// n8n too, and is answered 410 (the CRM disables it) without running anything.
+			// Each trigger runs once; a kept old subscription's delivery is answered 410 (the CRM disables it).
 			await crm.api('POST', '/leads', { name: 'After the URL change' });
 			await expectExactlyExecutions(firstId, 1);
 			await expectExactlyExecutions(secondId, 1);
@@ -223,8 +222,7 @@ describe(`CRM Invoicing Trigger trust in real n8n ${env.n8nVersion}`, () => {
 			throw error;
 		}
 		if (!restartCase) {
-			// The next test (the restart case, which starts from the alias address) is skipped here: hand n8n back to its
-			// default address, once both triggers have followed it, as that test's own clean-up would.
+			// The restart case (which starts from the alias address) is skipped here: back to the default address.
 			await restartAt('default');
 			await followN8nUrl([firstId, secondId]);
 			await subscribedAt([first, second], env.n8nUrl);

@@ -218,8 +218,7 @@ describe(`CRM Invoicing in n8n ${env.n8nVersion} queue mode (main, two webhook p
 					expect(spanMs).toBeGreaterThanOrEqual(
 						((EXECUTIONS * LEADS_EACH) / LIMIT.limit - 1) * LIMIT.windowMs,
 					);
-					// The two workers' pacers read the key's budget from the answers and slowed down together: at most 10 %
-					// of the requests were extra (answered 429 and sent again). 0.2 sent 227 POSTs for these 200 leads.
+					// The two pacers slowed down together: at most 10 % extra requests (0.2 sent 227 POSTs for 200 leads).
 					expect(extra).toBeLessThanOrEqual(0.1 * EXECUTIONS * LEADS_EACH);
 				},
 				env,
