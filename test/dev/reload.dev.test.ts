@@ -1,13 +1,8 @@
 /* eslint-disable -- not shipped: eslint.dev.config.mjs lints this file, not n8n's node rules */
 /**
- * `npm run dev` reloads: while it runs, an edit saved to a node's source shows in the running n8n without a restart.
- *
- * The dev command runs as a user runs it (`tsx scripts/dev.ts`, on free ports), in a copy of this checkout in the
- * system's temporary folder (its files as they are on disk, with node_modules and the installed n8n linked; outside
- * the tree, where no lint or build sees it, and removed afterwards), so that the test's edit is made to the copy and
- * never to the tree you work in. The node's description is changed in the copy's source, and n8n's node types
- * (`/types/nodes.json`, what the editor reads) are read until they show it. How long it took is printed, not
- * asserted; the wait is bounded.
+ * `npm run dev` reloads: an edit saved to a node's source shows in the running n8n (`/types/nodes.json`, what the
+ * editor reads) without a restart. It runs as a user runs it, in a copy of this checkout in the system's temporary
+ * folder (node_modules and n8n linked), so the edit never touches your tree. The time taken is printed, not asserted.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
@@ -47,10 +42,7 @@ let output = '';
 const NOT_COPIED = new Set(['node_modules', '.git']);
 const NOT_COPIED_AT_TOP = new Set(['.tmp', 'dist', 'coverage']);
 
-/**
- * This checkout, copied to COPY as it is on disk (edits not yet committed included), less NOT_COPIED; its
- * node_modules and the installed n8n runtime are links to this checkout's.
- */
+/** This checkout as it is on disk, copied to COPY less NOT_COPIED; node_modules and the n8n runtime linked. */
 function copyCheckout(): void {
 	const runtime = ensureRuntime('current');
 	cpSync(ROOT, COPY, {

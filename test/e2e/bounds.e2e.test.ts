@@ -1,17 +1,26 @@
 /* eslint-disable -- not shipped: eslint.dev.config.mjs lints this file, not n8n's node rules */
 /**
- * Issue 17 in real n8n: every request has a wall-clock deadline (a trickling answer fails at it), every answer a byte
- * cap (an endless body fails at it while n8n keeps answering), an echoed API key is absent from the stored execution,
- * a self-signed certificate is named, and the credential Test fails on an HTML page and gives up after its own 15 s.
- * The 2xx shape checks and each spelling of an echoed key are proved in test/unit/transport/bounds.test.ts, the
- * Test's Base URL cleaning and its verdict on other bodies in test/unit/credentials/credential.test.ts.
+ * Issue 17 in real n8n: a trickling answer fails at the 60 s deadline, an endless body at the 16 MB cap while n8n keeps
+ * answering, an echoed key is absent from the stored execution, a self-signed certificate is named, and the credential
+ * Test fails on an HTML page and gives up after 15 s. The node's side: test/unit/transport/bounds.test.ts and
+ * test/unit/credentials/credential.test.ts.
  */
 import { readFileSync } from 'node:fs';
 import * as https from 'node:https';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 
-import { e2eEnv, n8nClient, nodeError, runAction, sandbox, waitFor, whileProbing } from './lib';
+import {
+	e2eEnv,
+	getLead,
+	n8nClient,
+	nodeError,
+	runAction,
+	sandbox,
+	testCredential,
+	waitFor,
+	whileProbing,
+} from './lib';
 
 const env = e2eEnv();
 const crm = sandbox(env);
@@ -38,12 +47,6 @@ async function closedByClient(kind: string): Promise<StreamRecord> {
 		);
 	return await waitFor(closed, 15_000, `n8n to close the ${kind} stream's connection`);
 }
-
-const getLead = (id: unknown) => ({
-	resource: 'lead',
-	operation: 'get',
-	leadId: { __rl: true, mode: 'id', value: id },
-});
 
 beforeEach(async () => {
 	await crm.control('DELETE', '/faults');
@@ -180,10 +183,7 @@ describe(`the credential Test, in real n8n ${env.n8nVersion}`, () => {
 	it('fails against a Base URL that answers 200 with an HTML page', async () => {
 		await crm.fault({ status: 200, html: true, pathPrefix: '/api/v1/users' });
 
-		const result = await n8n.testCredential(env.credentials.admin, 'crmInvoicingApi', {
-			baseUrl: env.sandboxUrl,
-			apiKey: env.sandboxKeys.admin,
-		});
+		const result = await testCredential();
 
 		expect(result.status).toBe('Error');
 		expect(result.message).toMatch(/not with the CRM API's list of users .* Check the Base URL/);
@@ -192,11 +192,7 @@ describe(`the credential Test, in real n8n ${env.n8nVersion}`, () => {
 	it("gives up on a Base URL that accepts and never answers after its own 15 s, not n8n's 300 s", async () => {
 		await crm.fault({ status: 200, hang: true, pathPrefix: '/api/v1/users' });
 		const started = Date.now();
-
-		const result = await n8n.testCredential(env.credentials.admin, 'crmInvoicingApi', {
-			baseUrl: env.sandboxUrl,
-			apiKey: env.sandboxKeys.admin,
-		});
+		const result = await testCredential();
 
 		expect(result.status).toBe('Error');
 		// Bounded, not timed: n8n's default would hold the Test for 300 s.

@@ -1,35 +1,25 @@
 /* eslint-disable -- not shipped: eslint.dev.config.mjs lints this file, not n8n's node rules */
-import { e2eEnv, n8nClient, sandbox } from './lib';
+/** n8n's credential tester: 2.x shows the credential's own messages (`test.rules`), 1.123 its generic text. */
+import { freePort } from '../../scripts/lib/system';
+import { e2eEnv, sandbox, testCredential } from './lib';
 
 const env = e2eEnv();
-const n8n = n8nClient(env);
-/**
- * n8n 2.x shows the credential's own messages (its `test.rules`); n8n 1.123's credential tester does not find the
- * status in the errors its routing node throws, so it shows its generic text for the status instead.
- */
+const crm = sandbox(env);
 const usesOwnMessages = env.runtime === 'current';
 
 describe(`"CRM Invoicing API" credential test in real n8n ${env.n8nVersion}`, () => {
+	afterEach(async () => {
+		await crm.control('DELETE', '/faults');
+	});
+
 	it('passes with a valid key, also when the Base URL ends in /api/v1/', async () => {
-		expect(
-			await n8n.testCredential(env.credentials.admin, 'crmInvoicingApi', {
-				baseUrl: env.sandboxUrl,
-				apiKey: env.sandboxKeys.admin,
-			}),
-		).toMatchObject({ status: 'OK' });
-		expect(
-			await n8n.testCredential(env.credentials.admin, 'crmInvoicingApi', {
-				baseUrl: `${env.sandboxUrl}/api/v1/`,
-				apiKey: env.sandboxKeys.readOnly,
-			}),
-		).toMatchObject({ status: 'OK' });
+		expect(await testCredential()).toMatchObject({ status: 'OK' });
+		const withPath = { baseUrl: `${env.sandboxUrl}/api/v1/`, apiKey: env.sandboxKeys.readOnly };
+		expect(await testCredential(withPath)).toMatchObject({ status: 'OK' });
 	});
 
 	it('says clearly that the key was rejected', async () => {
-		const result = await n8n.testCredential(env.credentials.admin, 'crmInvoicingApi', {
-			baseUrl: env.sandboxUrl,
-			apiKey: 'sk_not_a_real_key',
-		});
+		const result = await testCredential({ apiKey: 'sk_not_a_real_key' });
 		expect(result.status).toBe('Error');
 		expect(result.message).toContain(
 			usesOwnMessages
@@ -40,29 +30,18 @@ describe(`"CRM Invoicing API" credential test in real n8n ${env.n8nVersion}`, ()
 	});
 
 	it('says clearly that the Base URL does not point at the API', async () => {
-		const result = await n8n.testCredential(env.credentials.admin, 'crmInvoicingApi', {
-			baseUrl: `${env.sandboxUrl}/not-the-api`,
-			apiKey: env.sandboxKeys.admin,
-		});
+		const result = await testCredential({ baseUrl: `${env.sandboxUrl}/not-the-api` });
 		expect(result.status).toBe('Error');
 		expect(result.message).toMatch(usesOwnMessages ? /Check the Base URL/ : /could not be found/);
-	});
-});
-
-describe(`"CRM Invoicing API" credential test: the other cases, in real n8n ${env.n8nVersion}`, () => {
-	const crm = sandbox(env);
-
-	afterEach(async () => {
-		await crm.control('DELETE', '/faults');
 	});
 
 	it('a valid key whose user may not list users (403) says the key is valid', async () => {
 		await crm.fault({ status: 403, pathPrefix: '/api/v1/users' });
 
-		const result = await n8n.testCredential(env.credentials.readOnly, 'crmInvoicingApi', {
-			baseUrl: env.sandboxUrl,
-			apiKey: env.sandboxKeys.readOnly,
-		});
+		const result = await testCredential(
+			{ apiKey: env.sandboxKeys.readOnly },
+			env.credentials.readOnly,
+		);
 
 		expect(result.status).toBe('Error');
 		if (usesOwnMessages)
@@ -71,12 +50,7 @@ describe(`"CRM Invoicing API" credential test: the other cases, in real n8n ${en
 	});
 
 	it('nothing listening at the Base URL fails the test (n8n words it: the declarative test cannot)', async () => {
-		const closedPort = await freePort();
-
-		const result = await n8n.testCredential(env.credentials.admin, 'crmInvoicingApi', {
-			baseUrl: `http://127.0.0.1:${closedPort}`,
-			apiKey: env.sandboxKeys.admin,
-		});
+		const result = await testCredential({ baseUrl: `http://127.0.0.1:${await freePort()}` });
 
 		expect(result.status).toBe('Error');
 		// n8n's words, not the package's: 2.x shows the bare code, 1.x its own sentence.
@@ -84,16 +58,3 @@ describe(`"CRM Invoicing API" credential test: the other cases, in real n8n ${en
 		expect(result.message).not.toContain(env.sandboxKeys.admin);
 	});
 });
-
-/** A port nothing listens on: bound once by us, then released. */
-async function freePort(): Promise<number> {
-	const { createServer } = await import('node:net');
-	return await new Promise((resolve, reject) => {
-		const server = createServer();
-		server.once('error', reject);
-		server.listen(0, '127.0.0.1', () => {
-			const { port } = server.address() as { port: number };
-			server.close(() => resolve(port));
-		});
-	});
-}

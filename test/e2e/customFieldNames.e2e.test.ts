@@ -1,17 +1,15 @@
 /**
- * Issue 40 points 8, 9 and 11 in real n8n: the fields n8n's resource-mapper endpoint serves list custom fields named
- * `constructor`, `prototype` and `__proto__`, a field seen with values of several types untyped, and stop at 500 with a
- * line that says so. Create and Update with those names, and a mapped number for an untyped field, are proved in
- * test/unit/actions/customFieldNames.test.ts and mapper.test.ts, through n8n-core's execution context.
+ * Issue 40 points 8, 9 and 11 in real n8n: n8n's resource-mapper endpoint lists custom fields named `constructor`,
+ * `prototype` and `__proto__`, leaves a field of several types untyped and stops at 500 with a line that says so.
+ * Create and Update with them: test/unit/actions/customFieldNames.test.ts and mapper.test.ts.
  */
 import { randomUUID } from 'node:crypto';
 
-import { ACTION_NODE_TYPE, e2eEnv, n8nClient, sandbox } from './lib';
+import { e2eEnv, mapperFields, n8nClient, sandbox } from './lib';
 
 const env = e2eEnv();
 const crm = sandbox(env);
 const n8n = n8nClient(env);
-const V3 = 3;
 /** A credential with an API key of its own (beforeAll): the node keeps what a field lookup found for 60 s per key. */
 let credential: { id: string; name: string };
 
@@ -20,17 +18,6 @@ jest.setTimeout(240_000);
 /** Built from JSON text, so that `__proto__` is an own key, as the CRM's answers are read. */
 const fieldsOf = (json: string) => JSON.parse(json) as Record<string, unknown>;
 const NAMED = '{"constructor":"c0","prototype":"p0","__proto__":"x0"}';
-
-async function fields(parameters: Record<string, unknown>) {
-	return await n8n.resourceMapperFields({
-		nodeType: ACTION_NODE_TYPE,
-		version: V3,
-		methodName: parameters.resource === 'deal' ? 'getDealFields' : 'getLeadFields',
-		parameterPath: 'parameters.columns',
-		parameters,
-		credentials: { crmInvoicingApi: credential },
-	});
-}
 
 describe(`custom field names and types in real n8n ${env.n8nVersion}`, () => {
 	beforeAll(async () => {
@@ -51,7 +38,10 @@ describe(`custom field names and types in real n8n ${env.n8nVersion}`, () => {
 	});
 
 	it('lists at most 500 custom fields, with a line that says so, and types a field by the values seen', async () => {
-		const { fields: listed } = await fields({ resource: 'lead', operation: 'create' });
+		const { fields: listed } = await mapperFields(
+			{ resource: 'lead', operation: 'create' },
+			credential,
+		);
 
 		const custom = listed.filter((field) => field.id.startsWith('customFields.'));
 		expect(custom).toHaveLength(500);

@@ -1,28 +1,30 @@
 /* eslint-disable -- not shipped: eslint.dev.config.mjs lints this file, not n8n's node rules */
 /**
- * The workflows in examples/, imported into the real n8n as they are and run against the sandbox CRM.
- *
- * Only what a user is told to change is changed: the credential reference (to the e2e admin credential) and the
- * values of the "Settings" node (to the sandbox's seed IDs). The scheduled example and the polling one get one more
- * change each, said below.
+ * The workflows in examples/, imported into the real n8n as they are and run against the sandbox CRM, with only what a
+ * user is told to change (the credential and the "Settings" node) and the one change each below for a schedule or poll.
  */
 import { randomUUID } from 'node:crypto';
 import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 
 import { seededId } from '../sandbox/store';
-import { webhookNode } from '../../scripts/lib/n8n';
 import {
 	ACTION_NODE_TYPE,
+	callWebhook,
+	configureExample as configure,
 	e2eEnv,
 	EVERY_FIVE_SECONDS,
+	type Example,
+	EXAMPLES,
 	finishedExecutions,
+	loadExample,
+	nodeNamed,
 	nodeOutput,
 	POLLING_TRIGGER_TYPE,
+	replaceByWebhook,
 	sandbox,
 	TRIGGER_NODE_TYPE,
 	waitFor,
-	waitForExecution,
 	waitForExecutions,
 	withActiveWorkflow,
 } from './lib';
@@ -30,7 +32,6 @@ import {
 const env = e2eEnv();
 const crm = sandbox(env);
 
-const EXAMPLES = path.join(__dirname, '..', '..', 'examples');
 const CREDENTIAL_NAME = 'CRM Invoicing account';
 const ACME = seededId('cli_', 'client:1');
 const JOHN_SMITH = seededId('lead_', 'seed-lead:1');
@@ -49,37 +50,6 @@ const BASE_NODES: Record<string, number[]> = {
 	'n8n-nodes-base.stickyNote': [1],
 };
 
-interface ExampleNode {
-	id: string;
-	name: string;
-	type: string;
-	typeVersion: number;
-	position: [number, number];
-	parameters: any;
-	credentials?: Record<string, { id: string; name: string }>;
-	webhookId?: string;
-}
-
-interface Example {
-	name: string;
-	nodes: ExampleNode[];
-	connections: Record<
-		string,
-		{ main: Array<Array<{ node: string; type: string; index: number }>> }
-	>;
-	settings?: Record<string, unknown>;
-}
-
-function loadExample(file: string): Example {
-	return JSON.parse(readFileSync(path.join(EXAMPLES, file), 'utf8')) as Example;
-}
-
-function nodeNamed(example: Example, name: string): ExampleNode {
-	const node = example.nodes.find((candidate) => candidate.name === name);
-	if (!node) throw new Error(`${example.name} has no node "${name}"`);
-	return node;
-}
-
 /** The value a Settings assignment has in the file. */
 function setting(example: Example, name: string): unknown {
 	const assignment = nodeNamed(example, 'Settings').parameters.assignments.assignments.find(
@@ -87,35 +57,6 @@ function setting(example: Example, name: string): unknown {
 	);
 	if (!assignment) throw new Error(`${example.name}: Settings has no "${name}"`);
 	return assignment.value;
-}
-
-/**
- * What a user does after "Import from File": pick the credential in each CRM node, and fill in the Settings node.
- * Returns the workflow as n8n's public API takes it (name, nodes, connections, settings).
- */
-function configure(example: Example, settings: Record<string, unknown>): Example {
-	const copy = structuredClone(example);
-	for (const node of copy.nodes) {
-		if (node.credentials?.crmInvoicingApi) {
-			node.credentials.crmInvoicingApi = {
-				id: env.credentials.admin.id,
-				name: env.credentials.admin.name,
-			};
-		}
-	}
-	const assignments: Array<{ name: string; value: unknown }> = nodeNamed(copy, 'Settings')
-		.parameters.assignments.assignments;
-	for (const [name, value] of Object.entries(settings)) {
-		const assignment = assignments.find((candidate) => candidate.name === name);
-		if (!assignment) throw new Error(`${example.name}: Settings has no "${name}"`);
-		assignment.value = value;
-	}
-	return {
-		name: `${copy.name} (e2e)`,
-		nodes: copy.nodes,
-		connections: copy.connections,
-		settings: copy.settings,
-	};
 }
 
 /** Waits for `count` executions, each one successful, with their data. */
@@ -213,7 +154,7 @@ describe(`The examples in real n8n ${env.n8nVersion}`, () => {
 		expect(paymentTermDays).toBe(14);
 		const workflow = configure(example, { clientId: ACME });
 
-		await withActiveWorkflow(workflow as unknown as Record<string, unknown>, async (workflowId) => {
+		await withActiveWorkflow(workflow, async (workflowId) => {
 			await expectOneSubscription();
 
 			const valued = await crm.api('POST', '/leads', {
@@ -258,9 +199,7 @@ describe(`The examples in real n8n ${env.n8nVersion}`, () => {
 				expect(Math.abs(Date.parse(invoice.date) - Date.now())).toBeLessThan(120_000);
 			}
 
-			const deliveries = (await crm.deliveries()).filter(
-				(delivery) => delivery.event === 'lead.created',
-			);
+			const deliveries = await crm.deliveriesOf('lead.created');
 			expect(deliveries.map((delivery) => delivery.status)).toEqual([200, 200]);
 		});
 		expect(await crm.webhooks()).toEqual([]);
@@ -276,7 +215,7 @@ describe(`The examples in real n8n ${env.n8nVersion}`, () => {
 			clientId: ACME,
 		});
 
-		await withActiveWorkflow(workflow as unknown as Record<string, unknown>, async (workflowId) => {
+		await withActiveWorkflow(workflow, async (workflowId) => {
 			await expectOneSubscription();
 			await crm.clearRequests();
 
@@ -347,8 +286,7 @@ describe(`The examples in real n8n ${env.n8nVersion}`, () => {
 
 	it('archive-stale-leads.json: archives the leads older than staleAfterDays and leaves the fresh ones', async () => {
 		await crm.reset();
-		// 150 generated leads created now (every tenth archived) next to the 3 seeded ones from January 2024, so that
-		// "Get Active Leads" needs two pages; and 2 more fresh leads created through the API.
+		// 150 fresh leads (every tenth archived) beside the 3 seeded ones of January 2024: two pages to read.
 		await crm.control('POST', '/seed', { leads: 150 });
 		const fresh = [
 			await crm.api('POST', '/leads', { name: 'Fresh One' }),
@@ -358,25 +296,18 @@ describe(`The examples in real n8n ${env.n8nVersion}`, () => {
 		const example = loadExample('archive-stale-leads.json');
 		expect(setting(example, 'staleAfterDays')).toBe(30);
 		const workflow = configure(example, {});
-		// The one change beyond credential and Settings: a test cannot wait for 06:00, so the Schedule Trigger is
-		// replaced by a Webhook trigger OF THE SAME NAME (same position, same connections). Everything after it runs
-		// exactly as in the file.
-		const schedule = nodeNamed(workflow, 'Every Morning');
-		expect(schedule.type).toBe('n8n-nodes-base.scheduleTrigger');
+		// The one change more: a test cannot wait for 06:00, so a Webhook of the same name replaces the Schedule Trigger.
 		const webhookPath = `e2e-stale-${randomUUID()}`;
-		workflow.nodes[workflow.nodes.indexOf(schedule)] = webhookNode(webhookPath, {}, schedule);
+		const schedule = replaceByWebhook(workflow, 'Every Morning', webhookPath);
+		expect(schedule.type).toBe('n8n-nodes-base.scheduleTrigger');
 
-		await withActiveWorkflow(workflow as unknown as Record<string, unknown>, async (workflowId) => {
+		await withActiveWorkflow(workflow, async (workflowId) => {
 			expect(await crm.webhooks()).toEqual([]);
-			const response = await fetch(`${env.webhookUrl ?? env.n8nUrl}/webhook/${webhookPath}`, {
-				method: 'POST',
-			});
-			expect(response.status).toBe(200);
-			const execution = await waitForExecution(workflowId, env, 60_000);
+			expect((await callWebhook(webhookPath)).status).toBe(200);
+			const [execution] = await waitForExecutions(workflowId, 1, env, 60_000);
 			expect(execution.status).toBe('success');
-			const [withData] = await waitForExecutions(workflowId, 1);
-			expect(nodeOutput(withData, 'Get Active Leads')).toHaveLength(2 + 135 + 2);
-			expect(nodeOutput(withData, 'Archive Lead').map((lead) => lead.id)).toEqual([
+			expect(nodeOutput(execution, 'Get Active Leads')).toHaveLength(2 + 135 + 2);
+			expect(nodeOutput(execution, 'Archive Lead').map((lead) => lead.id)).toEqual([
 				JOHN_SMITH,
 				MARIA_GARCIA,
 			]);
@@ -395,23 +326,20 @@ describe(`The examples in real n8n ${env.n8nVersion}`, () => {
 		const example = loadExample('updated-lead-notify.json');
 		expect(setting(example, 'watchedFields')).toBe('stageId,value');
 		const workflow = configure(example, {});
-		// The one change beyond credential and Settings: a test does not wait a minute per poll, so the trigger polls
-		// every 5 s (twelve poll times; n8n refuses less than a minute per poll time) instead of every minute.
+		// The one change more: the trigger polls every 5 s instead of every minute.
 		const trigger = nodeNamed(workflow, 'Lead Updated');
 		expect(trigger.parameters.pollTimes).toEqual({ item: [{ mode: 'everyMinute' }] });
 		trigger.parameters.pollTimes = EVERY_FIVE_SECONDS;
 
-		await withActiveWorkflow(workflow as unknown as Record<string, unknown>, async (workflowId) => {
+		await withActiveWorkflow(workflow, async (workflowId) => {
 			// The activation poll remembers the leads; then one watched change and one that is not watched.
 			await new Promise((resolve) => setTimeout(resolve, 2_000));
 			await crm.api('PATCH', `/leads/${JOHN_SMITH}`, { stageId: 'lst_contacted', value: 6500 });
 			await crm.api('PATCH', `/leads/${MARIA_GARCIA}`, { title: 'Head of Procurement' });
-			const notifications = await waitFor(
-				async () => {
-					const executions = await finishedExecutions(workflowId);
-					const all = executions.flatMap((execution) => nodeOutput(execution, 'Notification'));
-					return all.length > 0 ? { executions, all } : undefined;
-				},
+			const notifications = async () =>
+				(await finishedExecutions(workflowId)).flatMap((run) => nodeOutput(run, 'Notification'));
+			const first = await waitFor(
+				async () => ((await notifications()).length > 0 ? await notifications() : undefined),
 				40_000,
 				'a notification',
 			);
@@ -419,7 +347,7 @@ describe(`The examples in real n8n ${env.n8nVersion}`, () => {
 			const executions = await finishedExecutions(workflowId);
 			for (const execution of executions) expect(execution.status).toBe('success');
 			const all = executions.flatMap((execution) => nodeOutput(execution, 'Notification'));
-			expect(all).toEqual(notifications.all);
+			expect(all).toEqual(first);
 			expect(all).toEqual([
 				{
 					leadId: JOHN_SMITH,
@@ -444,21 +372,14 @@ describe(`The examples in real n8n ${env.n8nVersion}`, () => {
 		expect(setting(example, 'formName')).toBe('Website contact form');
 		const workflow = configure(example, {});
 		const form = nodeNamed(workflow, 'Form Submission');
-		const url = `${env.webhookUrl ?? env.n8nUrl}/webhook/${form.parameters.path}`;
 		expect(form.parameters.path).toBe('lead-capture');
 
-		await withActiveWorkflow(workflow as unknown as Record<string, unknown>, async (workflowId) => {
-			const submit = async (body: Record<string, unknown>) => {
-				const response = await fetch(url, {
-					method: 'POST',
-					headers: { 'content-type': 'application/json' },
-					body: JSON.stringify(body),
-				});
-				expect({ status: response.status, body: await response.json() }).toEqual({
+		await withActiveWorkflow(workflow, async (workflowId) => {
+			const submit = async (body: Record<string, unknown>) =>
+				expect(await callWebhook('lead-capture', body)).toEqual({
 					status: 200,
-					body: { received: true },
+					items: [{ received: true }],
 				});
-			};
 			await submit({ name: 'Ada Byron', email: ' Ada.Byron@Example.com ', phone: '+441234567890' });
 			await submit({ name: 'Ada King', email: 'ada.byron@example.com' });
 			// A lead that was in the CRM before (seeded), sent in capitals.

@@ -1,4 +1,4 @@
-import { e2eEnv, nodeError, runAction, sandbox } from './lib';
+import { e2eEnv, getLead, nodeError, runAction, sandbox } from './lib';
 
 const env = e2eEnv();
 const crm = sandbox(env);
@@ -31,13 +31,7 @@ describe(`Lead in real n8n ${env.n8nVersion}`, () => {
 		});
 		expect(lead.id).toEqual(expect.any(String));
 
-		const fetched = await runAction({
-			parameters: {
-				resource: 'lead',
-				operation: 'get',
-				leadId: { __rl: true, mode: 'id', value: lead.id },
-			},
-		});
+		const fetched = await runAction({ parameters: getLead(lead.id) });
 		expect(fetched.items).toEqual([lead]);
 
 		const requests = (await crm.requests()).filter((request) => request.path.startsWith('/api/'));
@@ -54,14 +48,7 @@ describe(`Lead in real n8n ${env.n8nVersion}`, () => {
 	});
 
 	it('fails the execution with a clear 401 error when the key is wrong, without showing the key', async () => {
-		const run = await runAction({
-			credential: 'badKey',
-			parameters: {
-				resource: 'lead',
-				operation: 'get',
-				leadId: { __rl: true, mode: 'id', value: 'lead_1' },
-			},
-		});
+		const run = await runAction({ credential: 'badKey', parameters: getLead('lead_1') });
 		expect(run.execution.status).toBe('error');
 		expect(nodeError(run.execution)?.message).toMatch(/401 UNAUTHORIZED/);
 		expect(JSON.stringify(run.execution)).not.toContain('sk_wrong_key_for_tests');

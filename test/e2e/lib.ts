@@ -2,6 +2,7 @@
 /** What the end-to-end tests share: the running n8n and sandbox (started by scripts/e2e.ts), and workflow builders. */
 import { randomUUID } from 'node:crypto';
 import { readFileSync } from 'node:fs';
+import path from 'node:path';
 
 import type { E2eEnv } from '../../scripts/e2e';
 import type { RequestLogEntry, SandboxPersonality } from '../sandbox/types';
@@ -38,55 +39,54 @@ export function n8nClient(env = e2eEnv()): N8nClient {
 	return client;
 }
 
-/** The sandbox's control endpoints (its request log, deliveries, faults, config). */
+/** A JSON call to the sandbox at `url`: its parsed answer, or an error with the status. */
+async function sandboxCall<T>(
+	url: string,
+	method: string,
+	body: unknown,
+	headers = {},
+): Promise<T> {
+	const response = await fetch(url, {
+		method,
+		headers: { 'content-type': 'application/json', ...headers },
+		body: body === undefined ? undefined : JSON.stringify(body),
+	});
+	const text = await response.text();
+	if (!response.ok) throw new Error(`sandbox ${method} ${url} → ${response.status}: ${text}`);
+	return (text ? JSON.parse(text) : undefined) as T;
+}
+
+/** The sandbox's control endpoints (its request log, deliveries, faults, config) and its API (admin key). */
 export function sandbox(env = e2eEnv()) {
-	const control = async <T = any>(method: string, route: string, body?: unknown): Promise<T> => {
-		const response = await fetch(`${env.sandboxUrl}/__sandbox${route}`, {
-			method,
-			headers: { 'content-type': 'application/json' },
-			body: body === undefined ? undefined : JSON.stringify(body),
-		});
-		const text = await response.text();
-		if (!response.ok) throw new Error(`sandbox ${method} ${route} → ${response.status}: ${text}`);
-		return (text ? JSON.parse(text) : undefined) as T;
-	};
+	const control = async <T = any>(method: string, route: string, body?: unknown): Promise<T> =>
+		await sandboxCall<T>(`${env.sandboxUrl}/__sandbox${route}`, method, body);
 	return {
 		control,
 		requests: async () => await control<SandboxRequest[]>('GET', '/requests'),
-		clearRequests: async () => await control('DELETE', '/requests'),
-		/** The API requests n8n made (the test's own set-up and checks left out), in order. */
-		n8nRequests: async (): Promise<SandboxRequest[]> =>
+		/** The logged requests of this method to exactly this path. */
+		requestsTo: async (method: string, path: string) =>
 			(await control<SandboxRequest[]>('GET', '/requests')).filter(
-				(request) => request.path.startsWith('/api/') && request.headers['user-agent'] === 'n8n',
+				(request) => request.method === method && request.path === path,
 			),
+		clearRequests: async () => await control('DELETE', '/requests'),
 		webhooks: async () => await control<any[]>('GET', '/webhooks'),
 		deliveries: async () => await control<any[]>('GET', '/deliveries'),
+		/** The delivery attempts of this event. */
+		deliveriesOf: async (event: string) =>
+			(await control<any[]>('GET', '/deliveries')).filter((delivery) => delivery.event === event),
 		reset: async () => await control('POST', '/reset'),
 		config: async (config: unknown) => await control('POST', '/config', config),
 		/** How the sandbox resolves the spec's silences; kept across reset, so set 'standard' back afterwards. */
 		personality: async (personality: SandboxPersonality) =>
 			await control('POST', '/config', { personality }),
 		fault: async (fault: unknown) => await control('POST', '/faults', fault),
-		api: async <T = any>(
-			method: string,
-			route: string,
-			body?: unknown,
-			key = env.sandboxKeys.admin,
-		): Promise<T> => {
-			const response = await fetch(`${env.sandboxUrl}/api/v1${route}`, {
-				method,
-				headers: { 'content-type': 'application/json', 'x-api-key': key },
-				body: body === undefined ? undefined : JSON.stringify(body),
-			});
-			const text = await response.text();
-			if (!response.ok)
-				throw new Error(`sandbox API ${method} ${route} → ${response.status}: ${text}`);
-			return (text ? JSON.parse(text) : undefined) as T;
-		},
+		api: async <T = any>(method: string, route: string, body?: unknown): Promise<T> =>
+			await sandboxCall<T>(`${env.sandboxUrl}/api/v1${route}`, method, body, {
+				'x-api-key': env.sandboxKeys.admin,
+			}),
 	};
 }
 
-/** One entry of the sandbox's request log, as GET /__sandbox/requests returns it. */
 export type SandboxRequest = RequestLogEntry;
 
 export type CredentialRole = 'admin' | 'readOnly' | 'badKey';
@@ -110,26 +110,29 @@ export interface ActionRun {
 	items: any[];
 }
 
-/**
- * Runs the CRM node in the real n8n: a workflow "Webhook (answers with the last node's items) → CRM Invoicing"
- * is created and activated, called once with `input` as the body, then deactivated and deleted.
- */
+/** Runs the CRM node `spec` once in the real n8n (actionWorkflow, called with `input` as the body). */
 export async function runAction(
 	spec: NodeSpec,
 	input: unknown = {},
 	env = e2eEnv(),
 ): Promise<ActionRun & { execution: any }> {
 	const path = `e2e-${randomUUID()}`;
-	const workflow = actionWorkflow(path, spec, env);
-	return await withActiveWorkflow(
-		workflow,
-		async (workflowId) => {
-			const { status, items } = await callWebhook(path, input, env);
-			const execution = await waitForExecution(workflowId, env);
-			return { workflowId, status, items, execution };
-		},
-		env,
-	);
+	return await runWorkflow(actionWorkflow(path, spec, env), path, input, env);
+}
+
+/** Creates and activates `workflow`, POSTs `input` once to its webhook at `path`, then deletes it. */
+export async function runWorkflow(
+	workflow: Record<string, unknown>,
+	path: string,
+	input: unknown = {},
+	env = e2eEnv(),
+): Promise<ActionRun & { execution: any }> {
+	const run = async (workflowId: string) => {
+		const { status, items } = await callWebhook(path, input, env);
+		const [execution] = await waitForExecutions(workflowId, 1, env);
+		return { workflowId, status, items, execution };
+	};
+	return await withActiveWorkflow(workflow, run, env);
 }
 
 /** POSTs `input` to the production webhook at `path` (once it is registered); the answer's status and items. */
@@ -160,26 +163,121 @@ export function answerItems(text: string): any[] {
 
 /** "Webhook at /webhook/`path` (answers with the last node's items) → CRM Invoicing" with the node `spec`. */
 export function actionWorkflow(path: string, spec: NodeSpec, env = e2eEnv()) {
-	const credential = env.credentials[spec.credential ?? 'admin'];
+	const node = crmNode({
+		name: 'CRM Invoicing',
+		type: ACTION_NODE_TYPE,
+		parameters: spec.parameters,
+		typeVersion: spec.typeVersion,
+		credential: env.credentials[spec.credential ?? 'admin'],
+	});
 	return {
 		name: `e2e action ${path}`,
 		settings: spec.workflowSettings ?? {},
 		nodes: [
-			webhookNode(path, { responseMode: 'lastNode', responseData: 'allEntries' }),
-			{
-				id: randomUUID(),
-				name: 'CRM Invoicing',
-				type: ACTION_NODE_TYPE,
-				typeVersion: spec.typeVersion ?? 1,
-				position: [300, 0],
-				parameters: spec.parameters,
-				credentials: { crmInvoicingApi: { id: credential.id, name: credential.name } },
-				...(spec.continueOnFail ? { onError: 'continueRegularOutput' } : {}),
-			},
+			answeringWebhook(path),
+			{ ...node, ...(spec.continueOnFail ? { onError: 'continueRegularOutput' } : {}) },
 		],
-		connections: { Webhook: { main: [[{ node: 'CRM Invoicing', type: 'main', index: 0 }]] } },
+		connections: chain('Webhook', 'CRM Invoicing'),
 	};
 }
+
+/** The Webhook trigger at /webhook/`path` that answers with the last node's items. */
+export const answeringWebhook = (path: string) =>
+	webhookNode(path, { responseMode: 'lastNode', responseData: 'allEntries' });
+
+/** A node of this package (the action node by default) with the admin credential or `credential`, at (x, 0). */
+export function crmNode(spec: {
+	name: string;
+	parameters: Record<string, unknown>;
+	type?: string;
+	typeVersion?: number;
+	credential?: { id: string; name: string };
+	x?: number;
+}) {
+	const credential = spec.credential ?? e2eEnv().credentials.admin;
+	return {
+		id: randomUUID(),
+		name: spec.name,
+		type: spec.type ?? ACTION_NODE_TYPE,
+		typeVersion: spec.typeVersion ?? 1,
+		position: [spec.x ?? 0, 0],
+		parameters: spec.parameters,
+		credentials: { crmInvoicingApi: { id: credential.id, name: credential.name } },
+	};
+}
+
+/** Connections that run the nodes `names` one after another. */
+export function chain(...names: string[]) {
+	const links = names
+		.slice(0, -1)
+		.map((name, index) => [name, { main: [[{ node: names[index + 1], type: 'main', index: 0 }]] }]);
+	return Object.fromEntries(links);
+}
+
+/** Lead → Get of the lead `id` (an ID or an expression). */
+export const getLead = (id: unknown) => ({
+	resource: 'lead',
+	operation: 'get',
+	leadId: { __rl: true, mode: 'id', value: id },
+});
+
+/** n8n's credential Test (as the editor runs it) with the sandbox's URL and admin key, or what `data` says. */
+export async function testCredential(
+	data: Record<string, unknown> = {},
+	credential = e2eEnv().credentials.admin,
+) {
+	const env = e2eEnv();
+	return await n8nClient(env).testCredential(credential, 'crmInvoicingApi', {
+		baseUrl: env.sandboxUrl,
+		apiKey: env.sandboxKeys.admin,
+		...data,
+	});
+}
+
+/** The lead picker ("From List") as the editor asks n8n's endpoint for it, with the admin credential. */
+export async function leadPicker(filter?: string, env = e2eEnv()) {
+	return await n8nClient(env).listSearch({
+		nodeType: ACTION_NODE_TYPE,
+		methodName: 'searchLeads',
+		parameterPath: 'parameters.leadId',
+		parameters: {
+			resource: 'lead',
+			operation: 'get',
+			leadId: { __rl: true, mode: 'list', value: '' },
+		},
+		credentials: { crmInvoicingApi: env.credentials.admin },
+		filter,
+	});
+}
+
+/** The fields n8n's resource-mapper endpoint serves a node of version 3 with these parameters (the editor's question). */
+export async function mapperFields(
+	parameters: Record<string, unknown>,
+	credential = e2eEnv().credentials.admin,
+) {
+	return await n8nClient().resourceMapperFields({
+		nodeType: ACTION_NODE_TYPE,
+		version: 3,
+		methodName: parameters.resource === 'deal' ? 'getDealFields' : 'getLeadFields',
+		parameterPath: 'parameters.columns',
+		parameters,
+		credentials: { crmInvoicingApi: credential },
+	});
+}
+
+/** The resource mapper's value as the editor saves it: mode, values, the schema it was shown, type conversion off. */
+export const mapperColumns = (
+	schema: unknown[],
+	value: Record<string, unknown> | null,
+	mappingMode = 'defineBelow',
+) => ({
+	mappingMode,
+	value,
+	matchingColumns: [],
+	schema,
+	attemptToConvertTypes: false,
+	convertFieldsToString: false,
+});
 
 /** Creates and activates `workflow`, runs `body` with its id, then deactivates and deletes it, also on failure. */
 export async function withActiveWorkflow<T>(
@@ -198,13 +296,31 @@ export async function withActiveWorkflow<T>(
 	}
 }
 
-/** The newest finished execution of a workflow. */
-export async function waitForExecution(
-	workflowId: string,
-	env = e2eEnv(),
-	timeoutMs = 30_000,
-): Promise<any> {
-	return (await waitForExecutions(workflowId, 1, env, timeoutMs))[0];
+/** A file's workflows: `create` (and activate), `activeTrigger` (for lead.created, subscribed), `removeAll`. */
+export function createdWorkflows(env = e2eEnv()) {
+	const client = n8nClient(env);
+	const ids: string[] = [];
+	const create = async (workflow: Record<string, unknown>, activate = false): Promise<string> => {
+		const { id } = await client.createWorkflow(workflow);
+		ids.push(id);
+		if (activate) await client.activate(id);
+		return id;
+	};
+	const activeTrigger = async (name: string) => {
+		const workflow = triggerWorkflow(name, ['lead.created']);
+		const id = await create(workflow, true);
+		const at = async () =>
+			(await sandbox(env).webhooks()).find((s) => s.url === triggerUrl(workflow));
+		const subscription = await waitFor(at, 30_000, `the subscription of "${name}"`);
+		return { workflow, id, subscription };
+	};
+	const removeAll = async (): Promise<void> => {
+		for (const id of ids.splice(0)) {
+			await client.deactivate(id).catch(() => undefined);
+			await client.deleteWorkflow(id).catch(() => undefined);
+		}
+	};
+	return { create, activeTrigger, removeAll };
 }
 
 /** The error a node raised in an execution (from n8n's run data). */
@@ -298,10 +414,7 @@ export async function whileProbing<T>(
 /** A well-formed `whsec_` secret that is not any subscription's: what a forger signs with. */
 export const FORGED_SECRET = `whsec_${Buffer.from('not-the-real-secret-at-all-000000').toString('base64')}`;
 
-/**
- * Sends a delivery signed as the API signs it (Standard Webhooks, signed by the `standardwebhooks` library, not by
- * the package's own code) to a trigger's URL. `id` is the `webhook-id`: the same id again is a retry.
- */
+/** Sends a delivery signed by the `standardwebhooks` library to a trigger's URL; the same `id` again is a retry. */
 export async function sendSignedDelivery(
 	url: string,
 	secret: string,
@@ -335,9 +448,8 @@ export async function sendSignedDelivery(
 }
 
 /**
- * Sends deliveries signed with `secret` (a forger's, by default) to a trigger's URL until one is answered after a
- * question to the CRM (n8n's process asks at most once per 30 s: trigger/webhook.ts, and answers 503 meanwhile).
- * Waits at most 40 s; says how many were answered without a question.
+ * Sends deliveries signed with `secret` (a forger's) until one is answered after a question to the CRM (asked at most
+ * once per 30 s, 503 meanwhile: trigger/webhook.ts); says how many were answered without one.
  */
 export async function sendUntilAsked(
 	url: string,
@@ -361,10 +473,7 @@ export async function sendUntilAsked(
 	}
 }
 
-/**
- * The one live subscription at `url` (as the sandbox shows it, with its secret) once the trigger of `workflowId` has
- * subscribed anew (its id is not `oldId`) and n8n has saved it as the trigger's: after a renewal a delivery started.
- */
+/** The one live subscription at `url` once the trigger has subscribed anew (not `oldId`) and n8n saved it. */
 export async function renewedSubscription(
 	workflowId: string,
 	url: string,
@@ -379,23 +488,18 @@ export async function renewedSubscription(
 	return await waitFor(renewed, timeoutMs, 'the trigger to subscribe anew');
 }
 
-/**
- * "Webhook (answers with the last node's items) → Split Out `field` of the body → CRM Invoicing (admin credential)":
- * one POST to /webhook/`path` runs the CRM node once per element of that array, all in one execution.
- */
+/** "Webhook → Split Out `field` of the body → CRM Invoicing": one POST runs the node once per element. */
 export function splitOutActionWorkflow(
 	path: string,
 	field: string,
 	parameters: Record<string, unknown>,
-	env = e2eEnv(),
 	typeVersion = 1,
 ) {
-	const credential = env.credentials.admin;
 	return {
 		name: `e2e split out ${path}`,
 		settings: {},
 		nodes: [
-			webhookNode(path, { responseMode: 'lastNode', responseData: 'allEntries' }),
+			answeringWebhook(path),
 			{
 				id: randomUUID(),
 				name: 'Split Out',
@@ -404,56 +508,31 @@ export function splitOutActionWorkflow(
 				position: [200, 0],
 				parameters: { fieldToSplitOut: `body.${field}`, include: 'noOtherFields', options: {} },
 			},
-			{
-				id: randomUUID(),
-				name: 'CRM Invoicing',
-				type: ACTION_NODE_TYPE,
-				typeVersion,
-				position: [400, 0],
-				parameters,
-				credentials: { crmInvoicingApi: { id: credential.id, name: credential.name } },
-			},
+			crmNode({ name: 'CRM Invoicing', parameters, typeVersion, x: 400 }),
 		],
-		connections: {
-			Webhook: { main: [[{ node: 'Split Out', type: 'main', index: 0 }]] },
-			'Split Out': { main: [[{ node: 'CRM Invoicing', type: 'main', index: 0 }]] },
-		},
+		connections: chain('Webhook', 'Split Out', 'CRM Invoicing'),
 	};
 }
 
-/**
- * A workflow holding only the CRM Invoicing Trigger (version `typeVersion`) listening to `events`, with the admin
- * credential or `credential`.
- */
+/** A workflow holding only the CRM Invoicing Trigger (version `typeVersion`) for `events`, admin credential or `credential`. */
 export function triggerWorkflow(
 	name: string,
 	events: string[],
-	env = e2eEnv(),
 	typeVersion = 1,
-	credential = env.credentials.admin,
+	credential = e2eEnv().credentials.admin,
 ) {
-	return {
-		name,
-		nodes: [
-			{
-				id: randomUUID(),
-				name: TRIGGER_NODE_NAME,
-				type: TRIGGER_NODE_TYPE,
-				typeVersion,
-				position: [0, 0],
-				webhookId: randomUUID(),
-				parameters: { events, options: {} },
-				credentials: { crmInvoicingApi: { id: credential.id, name: credential.name } },
-			},
-		],
-		connections: {},
-	};
+	const parameters = { events, options: {} as Record<string, unknown> };
+	const node = crmNode({
+		name: TRIGGER_NODE_NAME,
+		type: TRIGGER_NODE_TYPE,
+		parameters,
+		typeVersion,
+		credential,
+	});
+	return { name, nodes: [{ ...node, parameters, webhookId: randomUUID() }], connections: {} };
 }
 
-/**
- * The finished executions of a workflow so far (newest first), with their data unless `includeData` is false: what a
- * wait polls, every 200 ms, without making n8n load up to 100 executions' data each time.
- */
+/** The finished executions of a workflow so far (newest first), with their data unless `includeData` is false. */
 export async function finishedExecutions(
 	workflowId: string,
 	env = e2eEnv(),
@@ -469,30 +548,18 @@ export function pollingWorkflow(
 	name: string,
 	events: string[],
 	options: Record<string, unknown> = {},
-	env = e2eEnv(),
+	credential = e2eEnv().credentials.admin,
 ) {
-	const credential = env.credentials.admin;
+	const parameters = { pollTimes: EVERY_FIVE_SECONDS, events, simplify: false, options };
+	const type = POLLING_TRIGGER_TYPE;
 	return {
 		name,
-		nodes: [
-			{
-				id: randomUUID(),
-				name: POLLING_NODE_NAME,
-				type: POLLING_TRIGGER_TYPE,
-				typeVersion: 1,
-				position: [0, 0],
-				parameters: { pollTimes: EVERY_FIVE_SECONDS, events, simplify: false, options },
-				credentials: { crmInvoicingApi: { id: credential.id, name: credential.name } },
-			},
-		],
+		nodes: [crmNode({ name: POLLING_NODE_NAME, type, parameters, credential })],
 		connections: {},
 	};
 }
 
-/**
- * The GET /api/v1/leads requests since the request log was cleared, counted per poll: a poll's read starts with a
- * request without a cursor (no poll here reads for longer than its budget, which would go on from a cursor).
- */
+/** The GET /api/v1/leads requests since the log was cleared, per poll (a poll's read starts without a cursor). */
 async function leadListPolls(env = e2eEnv()): Promise<number[]> {
 	const reads = (await sandbox(env).requests()).filter(
 		(request) => request.method === 'GET' && request.path === '/api/v1/leads',
@@ -512,28 +579,19 @@ export async function polls(count: number, env = e2eEnv()): Promise<void> {
 
 export const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
-/** Every item the polling trigger emitted in the workflow's finished executions so far, oldest first. */
-export async function polledItems(workflowId: string, env = e2eEnv()): Promise<any[]> {
-	return await emittedItems(workflowId, POLLING_NODE_NAME, env);
-}
-
 /** Every item a trigger node emitted in the workflow's finished executions so far, oldest first. */
 export async function emittedItems(
 	workflowId: string,
 	nodeName: string,
 	env = e2eEnv(),
 ): Promise<any[]> {
-	// n8n lists the newest execution first: oldest first here, so items come in the order they were emitted.
 	const executions = (await finishedExecutions(workflowId, env)).sort(
 		(a, b) => Number(a.id) - Number(b.id),
 	);
 	return executions.flatMap((execution) => nodeOutput(execution, nodeName));
 }
 
-/**
- * Changes a credential's API key as a user does: a new key added at the CRM, the credential updated to it in n8n, the
- * old key revoked at the CRM. Returns the new key.
- */
+/** Changes a credential's key as a user does (new key at the CRM, credential updated, old key revoked); the new key. */
 export async function rotateCredentialKey(
 	credential: { id: string; name: string },
 	oldKey: string,
@@ -607,4 +665,63 @@ export async function expectExactlyExecutions(
 	const executions = await finishedExecutions(workflowId, env);
 	expect(executions).toHaveLength(count);
 	return executions;
+}
+
+export const EXAMPLES = path.join(__dirname, '..', '..', 'examples');
+
+export type ExampleNode = {
+	id: string;
+	name: string;
+	type: string;
+	typeVersion: number;
+	position: [number, number];
+	parameters: any;
+	credentials?: Record<string, { id: string; name: string }>;
+	webhookId?: string;
+};
+
+export type Example = {
+	name: string;
+	nodes: ExampleNode[];
+	connections: Record<
+		string,
+		{ main: Array<Array<{ node: string; type: string; index: number }>> }
+	>;
+	settings?: Record<string, unknown>;
+};
+
+/** A workflow file of examples/, as it is. */
+export function loadExample(file: string): Example {
+	return JSON.parse(readFileSync(path.join(EXAMPLES, file), 'utf8')) as Example;
+}
+
+export function nodeNamed(example: Example, name: string): ExampleNode {
+	const node = example.nodes.find((candidate) => candidate.name === name);
+	if (!node) throw new Error(`${example.name} has no node "${name}"`);
+	return node;
+}
+
+/** What a user does after "Import from File": the admin credential in each CRM node, the Settings node filled in. */
+export function configureExample(example: Example, settings: Record<string, unknown>): Example {
+	const copy = structuredClone(example);
+	const { id, name } = e2eEnv().credentials.admin;
+	for (const node of copy.nodes) {
+		if (node.credentials?.crmInvoicingApi) node.credentials.crmInvoicingApi = { id, name };
+	}
+	const assignments: Array<{ name: string; value: unknown }> = nodeNamed(copy, 'Settings')
+		.parameters.assignments.assignments;
+	for (const [field, value] of Object.entries(settings)) {
+		const assignment = assignments.find((candidate) => candidate.name === field);
+		if (!assignment) throw new Error(`${example.name}: Settings has no "${field}"`);
+		assignment.value = value;
+	}
+	const { nodes, connections } = copy;
+	return { name: `${copy.name} (e2e)`, nodes, connections, settings: copy.settings };
+}
+
+/** Replaces the node `name` by a Webhook at `path` of the same name (so, the same connections); returns the old node. */
+export function replaceByWebhook(workflow: Example, name: string, path: string): ExampleNode {
+	const node = nodeNamed(workflow, name);
+	workflow.nodes[workflow.nodes.indexOf(node)] = webhookNode(path, {}, node);
+	return node;
 }

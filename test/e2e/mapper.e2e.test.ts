@@ -1,54 +1,24 @@
 /**
- * Issue 30: the resource mapper of node version 3 in real n8n. The fields come through n8n's own resource-mapper
- * endpoint (what the editor asks when it opens the node), then leads and deals are created and updated in both
- * mapping modes, under both readings of PATCH's customFields (the sandbox's patchCustomFields switch), with n8n
- * checking the mapped values' types. The field lists' cache, the deal notice and the requests an update sends are
- * proved in test/unit/actions/mapperFields.test.ts and mapper.test.ts.
+ * Issue 30: the resource mapper of node version 3 in real n8n: the fields through n8n's own endpoint, then leads and
+ * deals created and updated in both mapping modes, under both readings of PATCH's customFields (sandbox
+ * `patchCustomFields`), n8n checking the mapped values' types. Cache, notice and requests: test/unit/actions/mapper*.
  */
 import { randomUUID } from 'node:crypto';
 
 import {
-	ACTION_NODE_TYPE,
-	callWebhook,
 	e2eEnv,
-	n8nClient,
+	mapperColumns as columns,
+	mapperFields as fields,
 	runAction,
+	runWorkflow,
 	sandbox,
 	splitOutActionWorkflow,
-	withActiveWorkflow,
 } from './lib';
 
 const env = e2eEnv();
 const crm = sandbox(env);
-const n8n = n8nClient(env);
 const V3 = 3;
 const CLIENT = 'cli_c98c6bc22dc8b8de';
-
-/** The fields the editor gets for a node of version 3 with these parameters. */
-async function fields(parameters: Record<string, unknown>) {
-	return await n8n.resourceMapperFields({
-		nodeType: ACTION_NODE_TYPE,
-		version: V3,
-		methodName: parameters.resource === 'deal' ? 'getDealFields' : 'getLeadFields',
-		parameterPath: 'parameters.columns',
-		parameters,
-		credentials: { crmInvoicingApi: env.credentials.admin },
-	});
-}
-
-/** The mapper's value as the editor saves it: mode, values, the schema it was shown, type conversion off. */
-const columns = (
-	schema: unknown[],
-	value: Record<string, unknown> | null,
-	mappingMode = 'defineBelow',
-) => ({
-	mappingMode,
-	value,
-	matchingColumns: [],
-	schema,
-	attemptToConvertTypes: false,
-	convertFieldsToString: false,
-});
 
 const apiRequests = async () =>
 	(await crm.requests())
@@ -100,24 +70,13 @@ describe(`the resource mapper (node version 3) in real n8n ${env.n8nVersion}`, (
 			path,
 			'rows',
 			{ resource: 'lead', operation: 'create', columns: columns(schema, null, 'autoMapInputData') },
-			env,
 			V3,
 		);
-		const created = await withActiveWorkflow(
-			workflow,
-			async () =>
-				await callWebhook(
-					path,
-					{
-						rows: [
-							{ name: 'Auto One', email: 'one@example.com', industry: 'Banking', seats: 7 },
-							{ name: 'Auto Two', vip: false, unknownColumn: 'left out' },
-						],
-					},
-					env,
-				),
-			env,
-		);
+		const rows = [
+			{ name: 'Auto One', email: 'one@example.com', industry: 'Banking', seats: 7 },
+			{ name: 'Auto Two', vip: false, unknownColumn: 'left out' },
+		];
+		const created = await runWorkflow(workflow, path, { rows });
 		expect(created.status).toBe(200);
 		expect(created.items.map((item) => item.customFields)).toEqual([
 			{ industry: 'Banking', seats: 7 },

@@ -1,22 +1,28 @@
 /* eslint-disable -- not shipped: eslint.dev.config.mjs lints this file, not n8n's node rules */
 /**
- * Issue 30: the node as tools of n8n's own MCP Server Trigger, called with the official MCP SDK client, in real n8n.
- * One workflow (the trigger, version 2: streamable HTTP at /mcp/<path>, in 2.41.0 and 1.123.81 alike) holds four
- * tools of the node's tool variant (crmInvoicingTool, version 3): create a lead with the mapper's fields, custom field
- * included, each filled by the model through $fromAI; find leads; the same create with the read-only key; (version
- * 4) find leads with Output → Select Included Fields, whose answer holds only those fields; and (version 4) find the
- * lead whose custom field externalId has the value the model gives.
+ * Issue 30: the node's tool variant (crmInvoicingTool) as tools of n8n's MCP Server Trigger (version 2, streamable
+ * HTTP), called with the official MCP SDK client: the schema the model gets ($fromAI), a create with a custom field, a
+ * find, Output → Select Included Fields and a Custom Field Filter (version 4), and the read-only key's refusal.
  */
 import { randomUUID } from 'node:crypto';
 
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 
-import { ACTION_NODE_TYPE, e2eEnv, n8nClient, sandbox, waitForWebhook } from './lib';
+import {
+	ACTION_NODE_TYPE,
+	createdWorkflows,
+	crmNode,
+	e2eEnv,
+	mapperColumns,
+	mapperFields,
+	sandbox,
+	waitForWebhook,
+} from './lib';
 
 const env = e2eEnv();
 const crm = sandbox(env);
-const n8n = n8nClient(env);
+const workflows = createdWorkflows(env);
 const MCP_TRIGGER = 'MCP Server Trigger';
 
 /** A tool node of the CRM node's tool variant, version 3 unless said, with this credential. */
@@ -27,15 +33,7 @@ function toolNode(
 	typeVersion = 3,
 ) {
 	const credential = env.credentials[role];
-	return {
-		id: randomUUID(),
-		name,
-		type: `${ACTION_NODE_TYPE}Tool`,
-		typeVersion,
-		position: [0, 300],
-		parameters,
-		credentials: { crmInvoicingApi: { id: credential.id, name: credential.name } },
-	};
+	return crmNode({ name, type: `${ACTION_NODE_TYPE}Tool`, typeVersion, parameters, credential });
 }
 
 /** What the model fills in Lead → Create: three of the mapper's fields, described as docs/operations.md says. */
@@ -60,42 +58,25 @@ const textOf = (result: any): string =>
 
 describe(`the node as MCP tools of n8n's MCP Server Trigger in real n8n ${env.n8nVersion}`, () => {
 	const path = `mcp-${randomUUID()}`;
-	let workflowId: string;
 	let client: Client;
 
 	beforeAll(async () => {
 		// The mapper lists the custom fields of the leads it reads: one lead has the custom field the tool maps.
 		await crm.api('POST', '/leads', { name: 'Seed', customFields: { industry: 'Retail' } });
-		const { fields: schema } = await n8n.resourceMapperFields({
-			nodeType: ACTION_NODE_TYPE,
-			version: 3,
-			methodName: 'getLeadFields',
-			parameterPath: 'parameters.columns',
-			parameters: { resource: 'lead', operation: 'create' },
-			credentials: { crmInvoicingApi: env.credentials.admin },
-		});
+		const { fields: schema } = await mapperFields({ resource: 'lead', operation: 'create' });
 		const create = {
 			resource: 'lead',
 			operation: 'create',
-			columns: {
-				mappingMode: 'defineBelow',
-				value: createValue,
-				matchingColumns: [],
-				schema,
-				attemptToConvertTypes: false,
-				convertFieldsToString: false,
-			},
+			columns: mapperColumns(schema, createValue),
 			additionalFields: {},
 		};
+		const firstTen = { resource: 'lead', operation: 'getMany', returnAll: false, limit: 10 };
 		const tools = [
 			toolNode('create_lead', create, 'admin'),
 			toolNode(
 				'find_leads',
 				{
-					resource: 'lead',
-					operation: 'getMany',
-					returnAll: false,
-					limit: 10,
+					...firstTen,
 					// The whole lead, custom fields included (Simplify keeps ten standard fields).
 					simplify: false,
 					filters: {
@@ -110,10 +91,7 @@ describe(`the node as MCP tools of n8n's MCP Server Trigger in real n8n ${env.n8
 			toolNode(
 				'find_lead_names',
 				{
-					resource: 'lead',
-					operation: 'getMany',
-					returnAll: false,
-					limit: 10,
+					...firstTen,
 					output: 'fields',
 					fields: `={{ $fromAI('fields', '${FIELDS_HELP}', 'string') }}`,
 					filters: {
@@ -161,8 +139,7 @@ describe(`the node as MCP tools of n8n's MCP Server Trigger in real n8n ${env.n8
 				]),
 			),
 		};
-		workflowId = (await n8n.createWorkflow(workflow)).id;
-		await n8n.activate(workflowId);
+		await workflows.create(workflow, true);
 		const url = `${env.webhookUrl ?? env.n8nUrl}/mcp/${path}`;
 		await waitForWebhook(url);
 		client = new Client({ name: 'crm-invoicing-e2e', version: '1.0.0' });
@@ -171,10 +148,7 @@ describe(`the node as MCP tools of n8n's MCP Server Trigger in real n8n ${env.n8
 
 	afterAll(async () => {
 		await client?.close().catch(() => undefined);
-		if (workflowId) {
-			await n8n.deactivate(workflowId).catch(() => undefined);
-			await n8n.deleteWorkflow(workflowId);
-		}
+		await workflows.removeAll();
 	});
 
 	it('lists the four tools, each field the model fills with its type and description', async () => {

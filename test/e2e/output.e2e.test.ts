@@ -1,24 +1,21 @@
 /* eslint-disable -- not shipped: eslint.dev.config.mjs lints this file, not n8n's node rules */
 /**
- * Output control (issue 18) where real n8n adds to what the unit tests show (the node types n8n's editor gets, the
- * generated AI Agent tool's version and defaults, are in test/ui/nodeTypes.ui.test.ts): the editor's Fields list through
- * n8n's load-options endpoint, the hints of Create or Update and of a multi-page Return All as n8n stores them (in the
- * execution's run data, `runData[node][run].hints`), and each output's pairing with the input item it came from, which
- * a later node's `$('Code').item` resolves through n8n's own code. Simplify, Output, the `_upsert` marker per node
- * version and each hint's wording (a rate-limit wait's too) are proved in test/unit/output/.
+ * Output control (issue 18) where real n8n adds to the unit tests (test/unit/output/): the editor's Fields list through
+ * n8n's load-options endpoint, the hints of Create or Update and of a multi-page Return All as n8n stores them
+ * (`runData[node][run].hints`), and each output's pairing with its input item, which `$('Code').item` resolves.
  */
 import { randomUUID } from 'node:crypto';
 
-import { webhookNode } from '../../scripts/lib/n8n';
 import {
 	ACTION_NODE_TYPE,
-	callWebhook,
+	answeringWebhook,
+	chain,
+	crmNode,
 	e2eEnv,
 	n8nClient,
 	runAction,
+	runWorkflow,
 	sandbox,
-	waitForExecution,
-	withActiveWorkflow,
 } from './lib';
 
 const env = e2eEnv();
@@ -33,85 +30,68 @@ function hintsOf(execution: any): Array<{ message: string; type?: string; locati
 describe(`Output control in real n8n ${env.n8nVersion}`, () => {
 	beforeAll(async () => {
 		await crm.reset();
-		await crm.api('POST', '/leads', {
-			name: 'Output Person',
-			email: `output.${randomUUID().slice(0, 8)}@example.com`,
-			mobile: '+33600000000',
-			secondaryMobile: '+33611111111',
-			website: 'https://output.example',
-			title: 'Buyer',
-			value: 1200,
-			customFields: { budget: 'high' },
+		await crm.api('POST', '/leads', { name: 'Output Person', customFields: { budget: 'high' } });
+	});
+
+	afterAll(async () => {
+		await crm.reset();
+	});
+
+	it("Output (version 4), the editor's Fields list: a lead's fields and the custom fields of the CRM's leads", async () => {
+		const leadFields = await n8n.loadOptions({
+			nodeType: ACTION_NODE_TYPE,
+			version: 4,
+			methodName: 'getOutputFields',
+			parameterPath: 'parameters.fields',
+			parameters: { resource: 'lead', operation: 'get', output: 'fields' },
+			// The read-only key: no other test's lookup is in its 60-second cache (the mapper's use the admin key).
+			credentials: { crmInvoicingApi: env.credentials.readOnly },
+		});
+		expect(leadFields).toContainEqual({ name: 'email', value: 'email' });
+		expect(leadFields).toContainEqual({
+			name: 'budget (custom field)',
+			value: 'customFields.budget',
 		});
 	});
 
-	describe('Output (version 4)', () => {
-		it("the editor's Fields list: a lead's fields and the custom fields of the CRM's leads", async () => {
-			const list = (resource: string) =>
-				n8n.loadOptions({
-					nodeType: ACTION_NODE_TYPE,
-					version: 4,
-					methodName: 'getOutputFields',
-					parameterPath: 'parameters.fields',
-					parameters: { resource, operation: 'get', output: 'fields' },
-					// The read-only key: no other test's lookup is in its 60-second cache (the mapper's use the admin key).
-					credentials: { crmInvoicingApi: env.credentials.readOnly },
-				});
-			const leadFields = await list('lead');
-			expect(leadFields).toContainEqual({ name: 'email', value: 'email' });
-			expect(leadFields).toContainEqual({
-				name: 'budget (custom field)',
-				value: 'customFields.budget',
-			});
-		});
+	it('Create or Update marks the created lead, and n8n stores the hint "Created 1 and updated 0 leads"', async () => {
+		const email = `upsert.${randomUUID().slice(0, 8)}@example.com`;
+		const parameters = {
+			resource: 'lead',
+			operation: 'upsert',
+			email,
+			name: 'Marked Person',
+			additionalFields: {},
+		};
+
+		const first = await runAction({ parameters, typeVersion: 2 });
+		expect(first.execution.status).toBe('success');
+		const { _upsert: createdMarker, ...createdLead } = first.items[0];
+		expect(createdMarker).toEqual({ action: 'created', matchedField: null });
+		expect(createdLead).toEqual(await crm.api('GET', `/leads/${createdLead.id}`));
+		expect(hintsOf(first.execution).map((hint) => hint.message)).toContain(
+			'Created 1 and updated 0 leads',
+		);
 	});
 
-	describe('Create or Update: what it did', () => {
-		it('marks the created lead, and n8n stores the hint "Created 1 and updated 0 leads"', async () => {
-			const email = `upsert.${randomUUID().slice(0, 8)}@example.com`;
-			const parameters = {
-				resource: 'lead',
-				operation: 'upsert',
-				email,
-				name: 'Marked Person',
-				additionalFields: {},
-			};
-
-			const first = await runAction({ parameters, typeVersion: 2 });
-			expect(first.execution.status).toBe('success');
-			const { _upsert: createdMarker, ...createdLead } = first.items[0];
-			expect(createdMarker).toEqual({ action: 'created', matchedField: null });
-			expect(createdLead).toEqual(await crm.api('GET', `/leads/${createdLead.id}`));
-			expect(hintsOf(first.execution).map((hint) => hint.message)).toContain(
-				'Created 1 and updated 0 leads',
-			);
+	it('a multi-page Return All stores a hint with its pages and requests', async () => {
+		const existing = (await crm.control<{ counts: { leads: number } }>('GET', '/health')).counts
+			.leads;
+		await crm.control('POST', '/seed', { leads: Math.max(0, 250 - existing) });
+		const run = await runAction({
+			parameters: { resource: 'lead', operation: 'getMany', returnAll: true, filters: {} },
+			typeVersion: 2,
 		});
-	});
-
-	describe('execution hints: what a run cost', () => {
-		afterAll(async () => {
-			await crm.reset();
-		});
-
-		it('a multi-page Return All stores a hint with its pages and requests', async () => {
-			const existing = (await crm.control<{ counts: { leads: number } }>('GET', '/health')).counts
-				.leads;
-			await crm.control('POST', '/seed', { leads: Math.max(0, 250 - existing) });
-			const run = await runAction({
-				parameters: { resource: 'lead', operation: 'getMany', returnAll: true, filters: {} },
-				typeVersion: 2,
-			});
-			expect(run.execution.status).toBe('success');
-			expect(run.items.length).toBeGreaterThanOrEqual(250);
-			const pages = Math.ceil(run.items.length / 100);
-			expect(hintsOf(run.execution)).toEqual([
-				{
-					message: `This run read ${pages} pages and sent ${pages} requests to the CRM.`,
-					type: 'info',
-					location: 'outputPane',
-				},
-			]);
-		});
+		expect(run.execution.status).toBe('success');
+		expect(run.items.length).toBeGreaterThanOrEqual(250);
+		const pages = Math.ceil(run.items.length / 100);
+		expect(hintsOf(run.execution)).toEqual([
+			{
+				message: `This run read ${pages} pages and sent ${pages} requests to the CRM.`,
+				type: 'info',
+				location: 'outputPane',
+			},
+		]);
 	});
 });
 
@@ -119,12 +99,11 @@ describe(`Pairing in real n8n ${env.n8nVersion}`, () => {
 	it("each output names its input item, and a later node's $('Code').item resolves through it", async () => {
 		await crm.reset();
 		const path = `e2e-${randomUUID()}`;
-		const credential = env.credentials.admin;
 		const workflow = {
 			name: `e2e pairing ${path}`,
 			settings: {},
 			nodes: [
-				webhookNode(path, { responseMode: 'lastNode', responseData: 'allEntries' }),
+				answeringWebhook(path),
 				{
 					id: randomUUID(),
 					name: 'Code',
@@ -135,15 +114,12 @@ describe(`Pairing in real n8n ${env.n8nVersion}`, () => {
 						jsCode: "return [{ json: { tag: 'first' } }, { json: { tag: 'second' } }];",
 					},
 				},
-				{
-					id: randomUUID(),
+				crmNode({
 					name: 'CRM Invoicing',
-					type: ACTION_NODE_TYPE,
 					typeVersion: 2,
-					position: [400, 0],
+					x: 400,
 					parameters: { resource: 'lead', operation: 'getMany', returnAll: false, limit: 2 },
-					credentials: { crmInvoicingApi: { id: credential.id, name: credential.name } },
-				},
+				}),
 				{
 					id: randomUUID(),
 					name: 'Tag',
@@ -166,21 +142,10 @@ describe(`Pairing in real n8n ${env.n8nVersion}`, () => {
 					},
 				},
 			],
-			connections: {
-				Webhook: { main: [[{ node: 'Code', type: 'main', index: 0 }]] },
-				Code: { main: [[{ node: 'CRM Invoicing', type: 'main', index: 0 }]] },
-				'CRM Invoicing': { main: [[{ node: 'Tag', type: 'main', index: 0 }]] },
-			},
+			connections: chain('Webhook', 'Code', 'CRM Invoicing', 'Tag'),
 		};
 
-		const { items, execution } = await withActiveWorkflow(
-			workflow,
-			async (workflowId) => {
-				const answer = await callWebhook(path, {}, env);
-				return { ...answer, execution: await waitForExecution(workflowId, env) };
-			},
-			env,
-		);
+		const { items, execution } = await runWorkflow(workflow, path);
 
 		expect(execution.status).toBe('success');
 		const crmRun = execution.data.resultData.runData['CRM Invoicing'][0].data.main[0];

@@ -5,9 +5,9 @@
  */
 import { randomUUID } from 'node:crypto';
 
-import { webhookNode, type N8nClient } from '../../scripts/lib/n8n';
+import type { N8nClient } from '../../scripts/lib/n8n';
 import type { RequestLogEntry } from '../sandbox/types';
-import { answerItems, waitForWebhook } from './lib';
+import { answerItems, answeringWebhook, chain, crmNode, getLead, waitForWebhook } from './lib';
 
 export interface LoadOptions {
 	client: N8nClient;
@@ -38,22 +38,15 @@ export async function concurrentLeadGets(options: LoadOptions): Promise<LoadResu
 		name: `pacer load ${path}`,
 		settings: {},
 		nodes: [
-			webhookNode(path, { responseMode: 'lastNode', responseData: 'allEntries' }),
-			{
-				id: randomUUID(),
+			answeringWebhook(path),
+			crmNode({
 				name: 'CRM Invoicing',
-				type: 'n8n-nodes-crm-invoicing.crmInvoicing',
-				typeVersion: 1,
-				position: [300, 0],
-				parameters: {
-					resource: 'lead',
-					operation: 'get',
-					leadId: { __rl: true, mode: 'id', value: '={{ $json.body.id }}' },
-				},
-				credentials: { crmInvoicingApi: options.credential },
-			},
+				parameters: getLead('={{ $json.body.id }}'),
+				credential: options.credential,
+				x: 300,
+			}),
 		],
-		connections: { Webhook: { main: [[{ node: 'CRM Invoicing', type: 'main', index: 0 }]] } },
+		connections: chain('Webhook', 'CRM Invoicing'),
 	};
 	const created = await options.client.createWorkflow(workflow);
 	try {

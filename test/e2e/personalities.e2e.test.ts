@@ -1,21 +1,19 @@
 /* eslint-disable -- not shipped: eslint.dev.config.mjs lints this file, not n8n's node rules */
 /**
- * Points the spec leaves open ("not shown"), where real n8n adds to them: the workflow's own time zone (its saved
- * settings) read by a Deal's date alone and date without zone, and an example workflow of n8n's own nodes that stops at
- * the first lead the 'alternate' API does not archive (that block switches the sandbox and restores 'standard'). Each
- * zone, Invoice's dates and line items, and the operations under both readings are proved in test/unit/actions/
- * (inputs, invoice and specSilences.test.ts), through n8n-core's own HTTP helper.
+ * Points the spec leaves open, where real n8n adds to them: the workflow's own time zone (its saved settings) read by a
+ * Deal's date alone and date without zone, and examples/archive-stale-leads.json stopping at the first lead the
+ * 'alternate' API does not archive. Each zone and both readings: test/unit/actions/ (inputs, specSilences.test.ts).
  */
 import { randomUUID } from 'node:crypto';
-import { readFileSync } from 'node:fs';
-import path from 'node:path';
 
 import { seededId } from '../sandbox/store';
-import { webhookNode } from '../../scripts/lib/n8n';
 import {
+	configureExample,
 	e2eEnv,
+	loadExample,
 	nodeError,
 	nodeOutput,
+	replaceByWebhook,
 	runAction,
 	sandbox,
 	waitForExecutions,
@@ -99,29 +97,9 @@ describe('examples/archive-stale-leads.json against the alternate sandbox', () =
 	});
 
 	it('fails clearly at the first lead instead of "archiving" the same leads every morning', async () => {
-		const example = JSON.parse(
-			readFileSync(
-				path.join(__dirname, '..', '..', 'examples', 'archive-stale-leads.json'),
-				'utf8',
-			),
-		);
-		for (const node of example.nodes) {
-			if (node.credentials?.crmInvoicingApi)
-				node.credentials.crmInvoicingApi = {
-					id: env.credentials.admin.id,
-					name: env.credentials.admin.name,
-				};
-		}
-		// As in examples.e2e.test.ts: the Schedule Trigger becomes a Webhook trigger of the same name.
-		const index = example.nodes.findIndex((node: any) => node.name === 'Every Morning');
+		const workflow = configureExample(loadExample('archive-stale-leads.json'), {});
 		const webhookPath = `e2e-stale-alt-${randomUUID()}`;
-		example.nodes[index] = webhookNode(webhookPath, {}, example.nodes[index]);
-		const workflow = {
-			name: 'Archive stale leads (alternate e2e)',
-			nodes: example.nodes,
-			connections: example.connections,
-			settings: example.settings ?? {},
-		};
+		replaceByWebhook(workflow, 'Every Morning', webhookPath);
 
 		await withActiveWorkflow(workflow, async (workflowId) => {
 			await crm.clearRequests();

@@ -1,16 +1,15 @@
 /* eslint-disable -- not shipped: eslint.dev.config.mjs lints this file, not n8n's node rules */
 /**
- * What the CRM Invoicing Polling Trigger does in real n8n with a lead n8n could not store in an execution (nested
- * 10,000 levels deep), polling the sandbox every 5 s: it emits the others and names that lead once in n8n's log. n8n
- * 2.41.0 runs this file, plainly and under its durable scheduler. The poller's own reading and emitting (any id, the
- * requests of a poll, the full read) is proved by test/unit/pollingTrigger/poll.test.ts; polling.e2e.test.ts has what
- * n8n's scheduling decides.
+ * The CRM Invoicing Polling Trigger in real n8n (plainly and under 2.41's durable scheduler) with a lead n8n could not
+ * store (nested 10,000 levels deep): it emits the others and names that lead in n8n's log (issue 23). Its reading and
+ * emitting: test/unit/pollingTrigger/poll.test.ts; n8n's scheduling: polling.e2e.test.ts.
  */
 import { readFileSync } from 'node:fs';
 
 import {
 	e2eEnv,
-	polledItems,
+	emittedItems,
+	POLLING_NODE_NAME,
 	pollingWorkflow,
 	polls,
 	sandbox,
@@ -23,7 +22,8 @@ const crm = sandbox(env);
 
 jest.setTimeout(240_000);
 
-const emitted = async (workflowId: string) => await polledItems(workflowId, env);
+const emitted = async (workflowId: string) =>
+	await emittedItems(workflowId, POLLING_NODE_NAME, env);
 
 const under = env.scheduler ? ' under its durable poll scheduler with durable cursors' : '';
 

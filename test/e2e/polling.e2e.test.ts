@@ -1,15 +1,15 @@
 /* eslint-disable -- not shipped: eslint.dev.config.mjs lints this file, not n8n's node rules */
 /**
- * The CRM Invoicing Polling Trigger in real n8n, polling the sandbox every 5 s: what n8n's scheduling decides (the poll
- * at activation, the polls after a restart), so it runs on both versions and under 2.41's durable scheduler.
- * polling-reads.e2e.test.ts has what the trigger reads and emits. One poll emits one execution holding one item per
- * event; the tests count items per lead across executions, so they hold however n8n's polls fall.
+ * The CRM Invoicing Polling Trigger in real n8n, polling every 5 s: what n8n's scheduling decides (the poll at
+ * activation, the poll after a restart), on both versions and under 2.41's durable scheduler. Items are counted per
+ * lead across executions, so the test holds however n8n's polls fall.
  */
 import {
 	e2eEnv,
 	finishedExecutions,
 	POLL_MS,
-	polledItems,
+	emittedItems,
+	POLLING_NODE_NAME,
 	pollingWorkflow,
 	polls,
 	restartN8n,
@@ -24,7 +24,8 @@ const crm = sandbox(env);
 
 jest.setTimeout(240_000);
 
-const emitted = async (workflowId: string) => await polledItems(workflowId, env);
+const emitted = async (workflowId: string) =>
+	await emittedItems(workflowId, POLLING_NODE_NAME, env);
 
 /**
  * Waits until n8n has read the whole lead list `count` times since the request log was cleared: a read starts with a

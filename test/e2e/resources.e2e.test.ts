@@ -1,10 +1,7 @@
 /* eslint-disable -- not shipped: eslint.dev.config.mjs lints this file, not n8n's node rules */
 /**
- * A resource operation in the real n8n (Webhook → CRM Invoicing) against the sandbox CRM, where n8n itself adds to what
- * the unit tests show: the invoice line items below are saved as a user leaves them (a line without Quantity), and n8n
- * fills in the parameters' defaults before the node reads them. Each operation's requests and output are proved in
- * test/unit/actions/ (through n8n-core's own HTTP helper); the deal update in the workflow's time zone is in
- * personalities.e2e.test.ts.
+ * Invoice → Create in real n8n: line items saved as a user leaves them (one without Quantity), n8n filling in the
+ * parameters' defaults before the node reads them. Each operation's requests and output: test/unit/actions/.
  */
 import { seededId } from '../sandbox/store';
 import { e2eEnv, runAction, sandbox, type SandboxRequest } from './lib';

@@ -1,17 +1,21 @@
 /* eslint-disable -- not shipped: eslint.dev.config.mjs lints this file, not n8n's node rules */
 /**
- * Issue 11 (transport side) in real n8n: the key and bodies never reach another origin (redirects are followed or
- * refused inside each n8n's HTTP helper), a 429 asking for an hour holds no later execution back, and huge error pages
- * fail fast while n8n stays responsive. Looping lists, unsafe IDs and paths and the pacing of a headerless 60/min API
- * are proved in test/unit/transport/pagination.test.ts, safety.test.ts, rateLimit.test.ts and
- * test/unit/actions/unsafeIds.test.ts: none of them depends on n8n's version; the short message for a huge page in
- * test/unit/transport/errors.test.ts.
+ * Issue 11 (transport side) in real n8n: redirects to another origin are refused inside each n8n's HTTP helper (key and
+ * body sent nowhere else), a 429 asking for an hour holds no later execution back, and a huge error page fails fast
+ * while n8n stays responsive. The rest of the transport's rules: test/unit/transport/ and test/unit/actions/.
  */
-import { e2eEnv, n8nClient, nodeError, runAction, sandbox, whileProbing } from './lib';
+import {
+	e2eEnv,
+	getLead,
+	nodeError,
+	runAction,
+	sandbox,
+	testCredential,
+	whileProbing,
+} from './lib';
 
 const env = e2eEnv();
 const crm = sandbox(env);
-const n8n = n8nClient(env);
 
 jest.setTimeout(240_000);
 
@@ -41,12 +45,6 @@ beforeEach(async () => {
 afterAll(async () => {
 	await crm.control('DELETE', '/faults');
 	await crm.config({ rateLimit: { limit: 600, windowMs: 60_000 }, personality: 'standard' });
-});
-
-const getLead = (id: unknown) => ({
-	resource: 'lead',
-	operation: 'get',
-	leadId: { __rl: true, mode: 'id', value: id },
 });
 
 describe(`redirects to another origin, in real n8n ${env.n8nVersion}`, () => {
@@ -100,10 +98,7 @@ describe(`redirects to another origin, in real n8n ${env.n8nVersion}`, () => {
 	it('the credential Test against a redirecting Base URL fails with its message and sends the key nowhere else', async () => {
 		await crm.fault({ status: 302, redirectTo: 'catcher', pathPrefix: '/api/v1/users' });
 
-		const result = await n8n.testCredential(env.credentials.admin, 'crmInvoicingApi', {
-			baseUrl: env.sandboxUrl,
-			apiKey: env.sandboxKeys.admin,
-		});
+		const result = await testCredential();
 
 		expect(result.status).toBe('Error');
 		if (env.runtime === 'current')

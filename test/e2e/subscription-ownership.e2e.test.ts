@@ -1,14 +1,10 @@
 /**
- * Issue 40, points 2, 4 and 5, in a real n8n (2.41.0, and 1.123.81 with `--runtime compat`) against the sandbox CRM
- * and its switch `normalUrls` (test/sandbox/README.md): the trigger deletes only what it provably owns:
- * - a CRM that stores URLs in normal form: a restart (1.x runs the start-up check) keeps the one subscription, which
- *   receives (that a mismatch then finds it current, compared as URLs: test/unit/trigger/rotation.test);
- * - a subscription stored by 0.1 (no tag) is deleted once the CRM shows it at the trigger's URL, when a delivery
- *   subscribes anew (on 2.x no hook runs before it).
- * A CRM that keeps one subscription per URL (`onePerUrl`: its answer, or 409) is the node's own:
- * test/unit/trigger/ownership.test; the key change and restart it was met after, in real n8n: key-rotation.e2e.
+ * Issue 40, points 2, 4 and 5, in real n8n: with a CRM that stores URLs in normal form (sandbox `normalUrls`) a restart
+ * (1.x: the start-up check) keeps the one subscription, which receives; a subscription stored by 0.1 (no tag) is deleted
+ * once a delivery subscribes anew. The comparison and `onePerUrl`: test/unit/trigger/rotation.test and ownership.test.
  */
 import {
+	createdWorkflows,
 	e2eEnv,
 	expectExactlyExecutions,
 	finishedExecutions,
@@ -18,7 +14,6 @@ import {
 	TRIGGER_NODE_NAME,
 	triggerState,
 	triggerUrl,
-	triggerWorkflow,
 	usesPublicationService,
 	waitFor,
 } from './lib';
@@ -28,30 +23,18 @@ jest.setTimeout(420_000);
 const env = e2eEnv();
 const crm = sandbox(env);
 const n8n = n8nClient(env);
-const created: string[] = [];
+const workflows = createdWorkflows(env);
 
 afterEach(async () => {
 	await crm.config({ normalUrls: false });
-	for (const id of created.splice(0)) {
-		await n8n.deactivate(id).catch(() => undefined);
-		await n8n.deleteWorkflow(id).catch(() => undefined);
-	}
+	await workflows.removeAll();
 });
 
-/**
- * The renewal these cases follow is the one a delivery starts on 2.41 (its publication service runs no hook at
- * start-up); 1.x subscribes anew in its start-up check instead, which key-rotation.e2e follows on both versions.
- */
+/** The renewal a delivery starts on 2.41; 1.x renews at start-up instead (key-rotation.e2e follows both). */
 const onCurrentN8n = env.runtime === 'compat' ? it.skip : it;
 
 /** The subscriptions at the CRM that deliver to `url`, as the sandbox stores them. */
 const at = async (url: string) => (await crm.webhooks()).filter((known) => known.url === url);
-
-async function saved(workflow: ReturnType<typeof triggerWorkflow>): Promise<string> {
-	const { id } = await n8n.createWorkflow(workflow);
-	created.push(id);
-	return id;
-}
 
 /** Waits until exactly one subscription delivers to `url`, none of `others`; returns it. */
 async function oneOtherThan(url: string, others: string[], timeoutMs = 60_000) {
@@ -79,12 +62,8 @@ describe(`A CRM that stores URLs in normal form, in real n8n ${env.n8nVersion}`,
 		// n8n's WEBHOOK_URL with the scheme in upper case: the CRM stores the trigger's URL in lower case.
 		await crm.config({ normalUrls: true });
 		await restartN8n({ webhookUrl: env.n8nUrl.replace(/^http:/, 'HTTP:') });
-		const workflow = triggerWorkflow('normal-form URLs', ['lead.created'], env);
-		const id = await saved(workflow);
-		await n8n.activate(id);
+		const { workflow, id, subscription } = await workflows.activeTrigger('normal-form URLs');
 		const url = triggerUrl(workflow);
-		const [subscription] = await at(url);
-		expect(subscription).toBeDefined();
 		await restartN8n({ webhookUrl: env.n8nUrl.replace(/^http:/, 'HTTP:') });
 		expect((await at(url)).map((known) => known.id)).toEqual([subscription.id]);
 		const state = await triggerState(id);
@@ -99,11 +78,8 @@ describe(`A subscription stored by 0.1 (no tag), in real n8n ${env.n8nVersion}`,
 	onCurrentN8n(
 		"is deleted once the CRM shows it at the trigger's URL, when a delivery subscribes anew",
 		async () => {
-			const workflow = triggerWorkflow('0.1 data', ['lead.created'], env);
-			const id = await saved(workflow);
-			await n8n.activate(id);
+			const { workflow, id, subscription: current } = await workflows.activeTrigger('0.1 data');
 			const url = triggerUrl(workflow);
-			const [current] = await at(url);
 			const legacy = await crm.api('POST', '/webhooks', {
 				name: 'n8n: 0.1 data',
 				url,

@@ -1,42 +1,35 @@
 /* eslint-disable -- not shipped: eslint.dev.config.mjs lints this file, not n8n's node rules */
 /**
- * Issue 18, point 1: a subscription lost at the CRM comes back, and subscriptions follow n8n's URL, on every n8n the
- * package supports, each by its own rule (docs: "Keeping subscriptions right"):
- * - n8n 1.x and 2.38 (no publication service): restarting n8n runs the trigger's checkExists for every active workflow,
- *   so a restart repairs a lost subscription and moves every subscription to a new WEBHOOK_URL.
- * - n8n 2.41 with its defaults (publication service on): a restart runs no trigger hook for webhooks n8n already has;
- *   re-publishing the workflow (deactivate, then activate: in the editor, or through n8n's public API, e.g. from a
- *   scheduled workflow) runs delete, checkExists and create, which repairs it and follows the URL.
- * - n8n 2.41 with N8N_USE_WORKFLOW_PUBLICATION_SERVICE=false: start-up activation as in 2.38, so a restart repairs.
- * A new WEBHOOK_URL with each version's defaults (the restart on 1.x; re-publishing on 2.41): trigger-trust.e2e.
+ * Issue 18, point 1 (docs: "Keeping subscriptions right"): a subscription lost at the CRM comes back by each n8n's
+ * rule: a restart on 1.x, 2.38 and 2.41 with N8N_USE_WORKFLOW_PUBLICATION_SERVICE=false (which also follows a new
+ * WEBHOOK_URL); re-publishing on 2.41 (also by n8n's own n8n node). With each version's defaults: trigger-trust.e2e.
  */
 import { randomUUID } from 'node:crypto';
 
 import {
+	answeringWebhook,
+	chain,
+	createdWorkflows,
 	e2eEnv,
 	expectLogged,
 	finishedExecutions,
 	n8nClient,
 	restartN8n,
 	sandbox,
+	triggerUrl as urlOf,
 	triggerWorkflow,
 	usesPublicationService,
 	waitFor,
 	waitForWebhook,
 	withActiveWorkflow,
 } from './lib';
-import { webhookNode } from '../../scripts/lib/n8n';
 
 jest.setTimeout(600_000);
 
 const env = e2eEnv();
 const crm = sandbox(env);
 const n8n = n8nClient(env);
-
-/** The trigger's production URL under a base (n8n's own URL, or the alias it is restarted with). */
-function urlOf(workflow: { nodes: Array<{ webhookId: string }> }, base = env.n8nUrl): string {
-	return `${base}/webhook/${workflow.nodes[0].webhookId}/webhook`;
-}
+const workflows = createdWorkflows(env);
 
 /** Re-publishing, the 2.41 rule: deactivate, then activate (each waits until n8n has done it). */
 async function republish(workflowId: string): Promise<void> {
@@ -46,6 +39,15 @@ async function republish(workflowId: string): Promise<void> {
 
 async function subscriptionsAt(url: string): Promise<any[]> {
 	return (await crm.webhooks()).filter((subscription) => subscription.url === url);
+}
+
+/** Waits until a subscription delivers to `url`; returns those that do. */
+async function subscribedAt(url: string, what: string): Promise<any[]> {
+	const some = async () => {
+		const now = await subscriptionsAt(url);
+		return now.length > 0 ? now : undefined;
+	};
+	return await waitFor(some, 60_000, what);
 }
 
 /** A lead created in the CRM reaches the workflow: one more finished execution. */
@@ -59,11 +61,7 @@ async function expectEventArrives(workflowId: string, name: string): Promise<voi
 	);
 }
 
-/**
- * After a URL change, the subscription at the old URL is kept (issue 22: the trigger deletes only at its own URL,
- * whatever the old URL answers), retired and named in a warning. The old URL still reaches this same n8n, so its
- * delivery is answered 410 (the CRM disables it) and runs nothing: one event still runs the trigger exactly once.
- */
+/** After a URL change the old subscription is kept and named (issue 22); its delivery is answered 410, runs nothing. */
 async function expectOldUrlAccountedFor(
 	workflowId: string,
 	oldUrl: string,
@@ -83,24 +81,6 @@ async function expectOldUrlAccountedFor(
 	expect((await finishedExecutions(workflowId)).length).toBe(before + 1);
 }
 
-const created: string[] = [];
-async function activeTrigger(name: string) {
-	const workflow = triggerWorkflow(name, ['lead.created']);
-	const { id } = await n8n.createWorkflow(workflow);
-	created.push(id);
-	await n8n.activate(id);
-	const [subscription] = await subscriptionsAt(urlOf(workflow));
-	expect(subscription).toBeDefined();
-	return { workflow, id, subscription };
-}
-
-async function removeCreated(): Promise<void> {
-	for (const id of created.splice(0)) {
-		await n8n.deactivate(id).catch(() => undefined);
-		await n8n.deleteWorkflow(id).catch(() => undefined);
-	}
-}
-
 let publicationService = false;
 
 beforeAll(async () => {
@@ -108,17 +88,18 @@ beforeAll(async () => {
 	publicationService = await usesPublicationService();
 });
 
-afterEach(removeCreated);
+afterEach(workflows.removeAll);
 
 describe(`Lost subscriptions and n8n's URL in real n8n ${env.n8nVersion}`, () => {
 	it('a subscription deleted at the CRM comes back by the rule of this n8n, and events arrive again', async () => {
-		const { workflow, id, subscription } = await activeTrigger('repair: deleted at the CRM');
+		const { workflow, id, subscription } = await workflows.activeTrigger(
+			'repair: deleted at the CRM',
+		);
 		await crm.api('DELETE', `/webhooks/${subscription.id}`);
 		expect(await subscriptionsAt(urlOf(workflow))).toEqual([]);
 
 		if (publicationService) {
-			// 2.41: a restart alone does not repair it (n8n runs no hook for a webhook it already has registered);
-			// should n8n change that, this fails and the documented rule can be relaxed.
+			// 2.41: a restart alone does not repair it (should n8n change that, the documented rule can be relaxed).
 			await crm.clearRequests();
 			await restartN8n();
 			expect(await subscriptionsAt(urlOf(workflow))).toEqual([]);
@@ -137,10 +118,10 @@ describe(`Lost subscriptions and n8n's URL in real n8n ${env.n8nVersion}`, () =>
 	});
 
 	it("the 2.41 rule as a workflow runs it: n8n's own n8n node unpublishes and publishes the trigger's workflow, which repairs it", async () => {
-		const { workflow, id, subscription } = await activeTrigger('repair: by the n8n node');
+		const { workflow, id, subscription } = await workflows.activeTrigger('repair: by the n8n node');
 		await crm.api('DELETE', `/webhooks/${subscription.id}`);
 
-		// What a scheduled repair workflow holds (a Schedule Trigger in practice; a Webhook here, to run it once now).
+		// A scheduled repair workflow (a Webhook here, to run it once now).
 		const credential = await n8n.api<{ id: string; name: string }>('POST', '/credentials', {
 			name: 'n8n API (repair test)',
 			type: 'n8nApi',
@@ -164,14 +145,11 @@ describe(`Lost subscriptions and n8n's URL in real n8n ${env.n8nVersion}`, () =>
 		const repair = {
 			name: 'repair: unpublish and publish',
 			nodes: [
-				webhookNode(path, { responseMode: 'lastNode', responseData: 'allEntries' }),
+				answeringWebhook(path),
 				n8nNode('Unpublish', 'deactivate', 200),
 				n8nNode('Publish', 'activate', 400),
 			],
-			connections: {
-				Webhook: { main: [[{ node: 'Unpublish', type: 'main', index: 0 }]] },
-				Unpublish: { main: [[{ node: 'Publish', type: 'main', index: 0 }]] },
-			},
+			connections: chain('Webhook', 'Unpublish', 'Publish'),
 		};
 		try {
 			await withActiveWorkflow(repair, async () => {
@@ -184,14 +162,7 @@ describe(`Lost subscriptions and n8n's URL in real n8n ${env.n8nVersion}`, () =>
 				});
 				expect(response.status).toBe(200);
 			});
-			const after = await waitFor(
-				async () => {
-					const now = await subscriptionsAt(urlOf(workflow));
-					return now.length > 0 ? now : undefined;
-				},
-				60_000,
-				'the subscription to come back',
-			);
+			const after = await subscribedAt(urlOf(workflow), 'the subscription to come back');
 			expect(after).toHaveLength(1);
 			await n8n.waitForPublication(id, 'published');
 			await expectEventArrives(id, 'After the repair by the n8n node');
@@ -204,20 +175,16 @@ describe(`Lost subscriptions and n8n's URL in real n8n ${env.n8nVersion}`, () =>
 		await crm.personality('alternate');
 		try {
 			const workflow = triggerWorkflow('repair: refused event name', ['invoice.paid']);
-			const { id } = await n8n.createWorkflow(workflow);
-			created.push(id);
+			const id = await workflows.create(workflow);
 			await crm.clearRequests();
 			await expect(n8n.activate(id)).rejects.toThrow(
 				/The API refused the event names invoice\.paid/,
 			);
 			expect(await subscriptionsAt(urlOf(workflow))).toEqual([]);
-			const creates = (await crm.requests()).filter(
-				(request) => request.method === 'POST' && request.path === '/api/v1/webhooks',
-			);
+			const creates = await crm.requestsTo('POST', '/api/v1/webhooks');
 			const stored = await n8n.api<{ active: boolean }>('GET', `/workflows/${id}`);
 			if (publicationService) {
-				// Published, with the trigger's error in its publication status (what the editor shows), after n8n's
-				// own retries of the trigger's activation.
+				// Published, the trigger's error in its publication status (the editor's), after n8n's own retries.
 				expect(stored.active).toBe(true);
 				const status = await n8n.publicationStatus(id);
 				expect(status?.status).toBe('failed');
@@ -242,32 +209,21 @@ describe(`Lost subscriptions and n8n's URL in real n8n ${env.n8nVersion}`, () =>
 			if (!publicationService) return;
 			try {
 				await restartN8n({ publicationService: false });
-				const { workflow, id, subscription } = await activeTrigger(
+				const { workflow, id, subscription } = await workflows.activeTrigger(
 					'repair: publication service off',
 				);
 
 				await crm.api('DELETE', `/webhooks/${subscription.id}`);
 				await restartN8n({ publicationService: false });
-				const repaired = await waitFor(
-					async () => {
-						const now = await subscriptionsAt(urlOf(workflow));
-						return now.length > 0 ? now : undefined;
-					},
-					60_000,
-					'the subscription to come back',
-				);
+				const repaired = await subscribedAt(urlOf(workflow), 'the subscription to come back');
 				expect(repaired).toHaveLength(1);
 				expect(repaired[0].id).not.toBe(subscription.id);
 				await expectEventArrives(id, 'After the repair at restart');
 
 				const alias = env.webhookAliasUrl as string;
 				await restartN8n({ webhookUrl: 'alias', publicationService: false });
-				const moved = await waitFor(
-					async () => {
-						const now = await subscriptionsAt(urlOf(workflow, alias));
-						return now.length > 0 ? now : undefined;
-					},
-					60_000,
+				const moved = await subscribedAt(
+					urlOf(workflow, alias),
 					'the subscription to follow the URL',
 				);
 				expect(moved).toHaveLength(1);
@@ -278,7 +234,7 @@ describe(`Lost subscriptions and n8n's URL in real n8n ${env.n8nVersion}`, () =>
 					'After the URL change at restart',
 				);
 			} finally {
-				await removeCreated();
+				await workflows.removeAll();
 				await restartN8n();
 			}
 		},

@@ -1,14 +1,21 @@
 /* eslint-disable -- not shipped: eslint.dev.config.mjs lints this file, not n8n's node rules */
 /**
- * Issue 23 in real n8n: a key holding `/`, `+` and `=`, echoed JSON-escaped (`\/`, `\u002b`, `\u003d`) in an error:
- * no spelling of it in the stored execution or n8n's log (an echo in Continue On Fail output: bounds.e2e.test.ts).
- * Every spelling in the node's errors and output, an echo in a 2xx record, refused redirects (a malformed escape beside
- * an encoded "..", a Location splitting the key with a TAB), a CRM clock 30 s behind and `Retry-After: 0.001` are
- * proved in test/unit/transport/redactEscapes.test.ts, redirectRule.test.ts and rateLimit.test.ts, through n8n-core.
+ * Issue 23 in real n8n: a key holding `/`, `+` and `=`, echoed JSON-escaped in an error: no spelling of it in the stored
+ * execution or n8n's log. Every spelling in the node's errors and output, and the redirect and clock edges:
+ * test/unit/transport/redactEscapes.test.ts, redirectRule.test.ts and rateLimit.test.ts.
  */
 import { readFileSync } from 'node:fs';
 
-import { e2eEnv, n8nClient, nodeError, pollingWorkflow, runAction, sandbox, waitFor } from './lib';
+import {
+	e2eEnv,
+	getLead,
+	n8nClient,
+	nodeError,
+	pollingWorkflow,
+	runAction,
+	sandbox,
+	waitFor,
+} from './lib';
 
 const env = e2eEnv();
 const crm = sandbox(env);
@@ -20,12 +27,6 @@ jest.setTimeout(240_000);
 const KEY = 'sk_e2e_R3dact/Me9+Pl3ase==';
 const FRAGMENTS = ['R3dact', 'Me9+', 'Pl3ase'];
 const shows = (text: string): string[] => FRAGMENTS.filter((fragment) => text.includes(fragment));
-
-const getLead = (id: unknown) => ({
-	resource: 'lead',
-	operation: 'get',
-	leadId: { __rl: true, mode: 'id', value: id },
-});
 
 beforeEach(async () => {
 	await crm.control('DELETE', '/faults');
@@ -78,7 +79,7 @@ describe(`a key echoed JSON-escaped, in real n8n ${env.n8nVersion}`, () => {
 			count: 1_000,
 		});
 		const workflow = await n8n.createWorkflow(
-			pollingWorkflow(`e2e escaped key poll ${Date.now()}`, ['newLead'], {}, withKey()),
+			pollingWorkflow(`e2e escaped key poll ${Date.now()}`, ['newLead'], {}, credential),
 		);
 		const logText = () => readFileSync(env.logFile).subarray(logFrom).toString('utf8');
 		try {

@@ -1,15 +1,9 @@
 /* eslint-disable -- not shipped: eslint.dev.config.mjs lints this file, not n8n's node rules */
 /**
- * Issue 22 in a real n8n (2.41.0, and 1.123.81 with `--runtime compat`) against the sandbox CRM:
- * - the trigger deletes only at its own URL: a restored copy of this n8n (a copied user folder started with another
- *   WEBHOOK_URL) never deletes production's subscription, at start-up or when unpublished there; production then
- *   receives (the node never asks production's URL, whether it is down or answers OPTIONS with 404, nor planted
- *   subscriptions at internal addresses: test/unit/trigger/trust.test);
- * - forged deliveries to ten triggers (one n8n process) start nothing and cost at most one question to the CRM;
- * - a DELETE answered 200 with an HTML page is not a deletion at the trigger's deactivation: n8n keeps the stored
- *   subscription and the next activation reuses it (the warning's text: test/unit/trigger/lifecycle.test; in the
- *   action node: test/unit/actions/webhook.test.ts).
- * Ports besides n8n's own: its port + 4 (the restored copy; its task broker takes + 10004).
+ * Issue 22 in real n8n: a restored copy of this n8n (its user folder, another WEBHOOK_URL, on n8n's port + 4 and
+ * + 10004) never deletes production's subscription, at start-up or unpublishing; forged deliveries to ten triggers start
+ * nothing and cost at most one question to the CRM; a DELETE answered 200 with HTML is no deletion (the next activation
+ * reuses the subscription). The node's own rules: test/unit/trigger/trust.test and lifecycle.test.
  */
 import { cpSync, existsSync, readFileSync, rmSync } from 'node:fs';
 import path from 'node:path';
@@ -19,8 +13,10 @@ import { ensureRuntime, leanEnv } from '../../scripts/lib/runtime';
 import { waitForStoredWorkflows } from '../../scripts/lib/settle';
 import { assertPortFree } from '../../scripts/lib/system';
 import {
+	createdWorkflows,
 	e2eEnv,
 	expectExactlyExecutions,
+	expectLogged,
 	finishedExecutions,
 	FORGED_SECRET,
 	n8nClient,
@@ -28,7 +24,6 @@ import {
 	sendSignedDelivery,
 	triggerState,
 	triggerUrl,
-	triggerWorkflow,
 	waitFor,
 } from './lib';
 
@@ -40,28 +35,11 @@ const n8n = n8nClient(env);
 const N8N_PORT = Number(new URL(env.n8nUrl).port);
 const COPY_PORT = N8N_PORT + 4;
 
-const created: string[] = [];
-async function activeTrigger(
-	name: string,
-): Promise<{ workflow: ReturnType<typeof triggerWorkflow>; id: string; subscription: any }> {
-	const workflow = triggerWorkflow(name, ['lead.created']);
-	const { id } = await n8n.createWorkflow(workflow);
-	created.push(id);
-	await n8n.activate(id);
-	const subscription = await waitFor(
-		async () => (await crm.webhooks()).find((s) => s.url === triggerUrl(workflow)),
-		30_000,
-		'the subscription',
-	);
-	return { workflow, id, subscription };
-}
+const workflows = createdWorkflows(env);
 
 afterEach(async () => {
 	await crm.control('DELETE', '/faults');
-	for (const id of created.splice(0)) {
-		await n8n.deactivate(id).catch(() => undefined);
-		await n8n.deleteWorkflow(id).catch(() => undefined);
-	}
+	await workflows.removeAll();
 });
 
 /** Named when one of this test's ports is taken. */
@@ -76,7 +54,7 @@ describe(`Forged deliveries to many triggers, and a deletion the CRM did not do,
 	it('forged deliveries to ten triggers start nothing and cost at most one question to the CRM', async () => {
 		const triggers = [];
 		for (let index = 0; index < 10; index++)
-			triggers.push(await activeTrigger(`issue 22: forged ${index}`));
+			triggers.push(await workflows.activeTrigger(`issue 22: forged ${index}`));
 		await crm.clearRequests();
 		const answers = await Promise.all(
 			triggers.flatMap(({ workflow }) =>
@@ -105,7 +83,7 @@ describe(`Forged deliveries to many triggers, and a deletion the CRM did not do,
 	});
 
 	it('a DELETE answered 200 with an HTML page at deactivation: the subscription is kept (and said so), and the next activation reuses it', async () => {
-		const { id, subscription } = await activeTrigger('issue 22: html delete');
+		const { id, subscription } = await workflows.activeTrigger('issue 22: html delete');
 		await crm.fault({
 			status: 200,
 			html: true,
@@ -114,13 +92,10 @@ describe(`Forged deliveries to many triggers, and a deletion the CRM did not do,
 			count: 1,
 		});
 		await n8n.deactivate(id);
-		await waitFor(
-			async () =>
-				readFileSync(env.logFile, 'utf8').includes(
-					`could not delete webhook subscription ${subscription.id}; it is kept`,
-				),
+		await expectLogged(
+			`could not delete webhook subscription ${subscription.id}; it is kept`,
+			0,
 			30_000,
-			"the warning in n8n's log",
 		);
 		expect((await crm.webhooks()).find((s) => s.id === subscription.id)).toMatchObject({
 			status: 'active',
@@ -142,10 +117,7 @@ describe(`Forged deliveries to many triggers, and a deletion the CRM did not do,
 	});
 });
 
-/**
- * The copy is another n8n started from a copy of production's user folder (same database, instance id and static
- * data) with its own WEBHOOK_URL: it computes the same owner tag.
- */
+/** The copy has production's database, instance id and static data: it computes the same owner tag. */
 describe(`A restored copy of n8n ${env.n8nVersion}`, () => {
 	beforeAll(async () => {
 		await assertPortFree(COPY_PORT, PORTS_USE);
@@ -153,15 +125,11 @@ describe(`A restored copy of n8n ${env.n8nVersion}`, () => {
 	});
 
 	it("production's subscription survives the copy's start-up and the copy unpublishing; production then receives", async () => {
-		const workflow = triggerWorkflow('issue 22: production', ['lead.created']);
-		const { id } = await n8n.createWorkflow(workflow);
-		created.push(id);
-		await n8n.activate(id);
-		const production = await waitFor(
-			async () => (await crm.webhooks()).find((s) => s.url === triggerUrl(workflow)),
-			30_000,
-			"production's subscription",
-		);
+		const {
+			workflow,
+			id,
+			subscription: production,
+		} = await workflows.activeTrigger('issue 22: production');
 
 		const folder = path.dirname(env.logFile);
 		const copyFolder = `${folder}-restored-copy`;
@@ -202,12 +170,7 @@ describe(`A restored copy of n8n ${env.n8nVersion}`, () => {
 				url: production.url,
 				status: 'active',
 			});
-			expect(
-				(await crm.requests()).filter(
-					(request) =>
-						request.method === 'DELETE' && request.path === `/api/v1/webhooks/${production.id}`,
-				),
-			).toEqual([]);
+			expect(await crm.requestsTo('DELETE', `/api/v1/webhooks/${production.id}`)).toEqual([]);
 			// The copy named production's subscription in a warning (kept), and subscribed nothing at its own URL any more.
 			expect(existsSync(copyLog) ? readFileSync(copyLog, 'utf8') : '').toContain(
 				`kept webhook subscription ${production.id}`,

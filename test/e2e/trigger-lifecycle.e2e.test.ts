@@ -1,15 +1,11 @@
 /* eslint-disable -- not shipped: eslint.dev.config.mjs lints this file, not n8n's node rules */
 /**
- * Issue 17, the trigger's part, in a real n8n against the sandbox:
- * - a CRM that accepts connections and never answers: the trigger's activation fails within its time limit, with an
- *   error that says so, and another workflow activates meanwhile;
- * - the workflow JSON n8n stores (public API) holds neither the `whsec_` secret nor its key bytes nor the API key, and
- *   the wrapped secret verifies the CRM's deliveries.
- * The 16 KB `webhook-signature` and the answers to mismatched signatures are the node's own: test/unit/trigger/trust.test.
- * The restored copy of this n8n is in trigger-invariants.e2e.test.ts (issue 22).
- * Runs on n8n 2.41.0 (runtime current) and 1.123.81 (`--runtime compat`).
+ * Issue 17, the trigger's part, in real n8n: against a CRM that never answers, the activation fails within its time
+ * limit (1.x says so in the activate answer) while another workflow activates; the workflow JSON n8n stores holds no
+ * secret and no key, and the wrapped secret verifies deliveries. Signature answers: test/unit/trigger/trust.test.
  */
 import {
+	createdWorkflows,
 	e2eEnv,
 	expectExactlyExecutions,
 	n8nClient,
@@ -26,20 +22,11 @@ const env = e2eEnv();
 const crm = sandbox(env);
 const n8n = n8nClient(env);
 const triggerWorkflow = (name: string) => sharedTriggerWorkflow(name, ['lead.created']);
-
-const created: string[] = [];
-async function createWorkflow(workflow: Record<string, unknown>): Promise<string> {
-	const { id } = await n8n.createWorkflow(workflow);
-	created.push(id);
-	return id;
-}
+const workflows = createdWorkflows(env);
 
 afterEach(async () => {
 	await crm.control('DELETE', '/faults').catch(() => undefined);
-	for (const id of created.splice(0)) {
-		await n8n.deactivate(id).catch(() => undefined);
-		await n8n.deleteWorkflow(id).catch(() => undefined);
-	}
+	await workflows.removeAll();
 });
 
 describe(`CRM Invoicing Trigger lifecycle and deliveries (issue 17) in real n8n ${env.n8nVersion}`, () => {
@@ -50,8 +37,8 @@ describe(`CRM Invoicing Trigger lifecycle and deliveries (issue 17) in real n8n 
 	it('a CRM that never answers: activation fails within the time limit with a clear error, and another workflow activates meanwhile', async () => {
 		const hanging = triggerWorkflow('issue 17: hanging CRM');
 		const other = triggerWorkflow('issue 17: activates meanwhile');
-		const hangingId = await createWorkflow(hanging);
-		const otherId = await createWorkflow(other);
+		const hangingId = await workflows.create(hanging);
+		const otherId = await workflows.create(other);
 		await crm.clearRequests();
 		// The next POST /webhooks is accepted and never answered (within 10 minutes); nothing is created by it.
 		await crm.fault({
@@ -95,10 +82,7 @@ describe(`CRM Invoicing Trigger lifecycle and deliveries (issue 17) in real n8n 
 	});
 
 	it('the workflow JSON holds no secret and no key; the wrapped secret verifies deliveries', async () => {
-		const workflow = triggerWorkflow('issue 17: secret at rest');
-		const id = await createWorkflow(workflow);
-		await n8n.activate(id);
-		const [subscription] = (await crm.webhooks()).filter((s) => s.url === urlOf(workflow));
+		const { id, subscription } = await workflows.activeTrigger('issue 17: secret at rest');
 		expect(subscription.secret).toMatch(/^whsec_/);
 
 		const json = JSON.stringify(await n8n.api('GET', `/workflows/${id}`));

@@ -1,65 +1,43 @@
 /* eslint-disable -- not shipped: eslint.dev.config.mjs lints this file, not n8n's node rules */
 /**
- * Issue 40, point 1, in a real n8n (2.41.0, and 1.123.81 with `--runtime compat`) against the sandbox CRM: the CRM
- * rotates the subscription's signing secret (spec §6.4; the sandbox's rotation switch) and the trigger goes on
- * receiving without a re-publish:
- * while both secrets sign, a delivery runs and the trigger subscribes anew; after the CRM drops the old secret, every
- * event runs; one live subscription. A rotation missed (503, never a final 401, then a renewal) is the node's own
- * (test/unit/trigger/rotation.test); in real n8n it is the forged delivery of trigger.e2e, renewed the same way.
+ * Issue 40, point 1, in real n8n: the CRM rotates the subscription's signing secret (spec §6.4; sandbox `rotation`):
+ * while both secrets sign a delivery runs and the trigger subscribes anew; then every event runs, one live subscription.
+ * A missed rotation: test/unit/trigger/rotation.test, and trigger.e2e's forged delivery.
  */
 
 import {
-	expectLogged,
+	createdWorkflows,
 	e2eEnv,
 	expectExactlyExecutions,
-	n8nClient,
+	expectLogged,
 	renewedSubscription,
 	sandbox,
 	triggerUrl,
-	triggerWorkflow,
-	waitFor,
 } from './lib';
 
 jest.setTimeout(300_000);
 
 const env = e2eEnv();
 const crm = sandbox(env);
-const n8n = n8nClient(env);
+const workflows = createdWorkflows(env);
 
-let workflow: ReturnType<typeof triggerWorkflow>;
-let workflowId: string;
-
-const live = async () =>
-	(await crm.webhooks()).filter((s) => s.url === triggerUrl(workflow) && s.status === 'active');
-
-const renewedFrom = async (oldId: string): Promise<string> =>
-	(await renewedSubscription(workflowId, triggerUrl(workflow), oldId)).id;
-
-beforeEach(async () => {
-	await crm.config({ personality: 'standard', deliverOnCreate: false });
-	workflow = triggerWorkflow(`issue 40: rotation ${Date.now()}`, ['lead.created']);
-	workflowId = (await n8n.createWorkflow(workflow)).id;
-	await n8n.activate(workflowId);
-	await waitFor(async () => (await live()).length === 1, 20_000, 'the subscription');
-});
-
-afterEach(async () => {
-	await n8n.deactivate(workflowId).catch(() => undefined);
-	await n8n.deleteWorkflow(workflowId).catch(() => undefined);
-});
+afterEach(workflows.removeAll);
 
 describe(`The CRM rotating the signing secret, in real n8n ${env.n8nVersion}`, () => {
 	it('seen (both secrets sign, then the new one only): every event runs, without a re-publish; one live subscription', async () => {
-		const [subscription] = await live();
+		await crm.config({ personality: 'standard', deliverOnCreate: false });
+		const { workflow, id, subscription } = await workflows.activeTrigger('issue 40: rotation');
+		const live = async () =>
+			(await crm.webhooks()).filter((s) => s.url === triggerUrl(workflow) && s.status === 'active');
 		expect((await crm.config({ rotation: 'both' })).rotated).toContain(subscription.id);
 		await crm.api('POST', '/leads', { name: 'During the rotation' });
-		await expectExactlyExecutions(workflowId, 1);
-		const renewed = await renewedFrom(subscription.id);
+		await expectExactlyExecutions(id, 1);
+		const renewed = (await renewedSubscription(id, triggerUrl(workflow), subscription.id)).id;
 
 		await crm.config({ rotation: 'new' });
 		await crm.api('POST', '/leads', { name: 'After the rotation, 1' });
 		await crm.api('POST', '/leads', { name: 'After the rotation, 2' });
-		await expectExactlyExecutions(workflowId, 3);
+		await expectExactlyExecutions(id, 3);
 		expect((await live()).map((s) => s.id)).toEqual([renewed]);
 		const attempts = (await crm.deliveries()).filter((d) =>
 			[subscription.id, renewed].includes(d.subscriptionId),

@@ -3,31 +3,24 @@ import { randomUUID } from 'node:crypto';
 
 import {
 	e2eEnv,
+	expectExactlyExecutions,
 	finishedExecutions,
 	n8nClient,
+	nodeOutput,
 	renewedSubscription,
 	restartN8n,
 	sandbox,
 	sendSignedDelivery,
 	sendUntilAsked,
+	TRIGGER_NODE_NAME,
 	triggerWorkflow,
-	waitFor,
+	waitForExecutions,
 } from './lib';
 import { ROTATED_REASON } from '../../nodes/CrmInvoicing/trigger/webhook';
 
 const env = e2eEnv();
 const crm = sandbox(env);
 const n8n = n8nClient(env);
-
-async function subscriptionsFor(url: string | undefined = undefined): Promise<any[]> {
-	const all = await crm.webhooks();
-	return url ? all.filter((subscription) => subscription.url === url) : all;
-}
-
-function triggerOutput(execution: any): any[] {
-	const runs = execution.data.resultData.runData['CRM Invoicing Trigger'];
-	return runs[0].data.main[0].map((item: { json: unknown }) => item.json);
-}
 
 describe(`CRM Invoicing Trigger in real n8n ${env.n8nVersion}`, () => {
 	let workflowId: string;
@@ -46,15 +39,13 @@ describe(`CRM Invoicing Trigger in real n8n ${env.n8nVersion}`, () => {
 
 	it('creates exactly one subscription in the CRM when the workflow is activated', async () => {
 		await n8n.activate(workflowId);
-		const subscriptions = await subscriptionsFor();
+		const subscriptions = await crm.webhooks();
 		expect(subscriptions).toHaveLength(1);
 		subscription = subscriptions[0];
 		expect(subscription).toMatchObject({ events: ['lead.created'], status: 'active' });
 		expect(subscription.url).toMatch(new RegExp(`^${env.n8nUrl}/webhook/.+`));
 		expect(subscription.secret).toMatch(/^whsec_/);
-		const creates = (await crm.requests()).filter(
-			(request) => request.method === 'POST' && request.path === '/api/v1/webhooks',
-		);
+		const creates = await crm.requestsTo('POST', '/api/v1/webhooks');
 		expect(creates).toHaveLength(1);
 	});
 
@@ -63,17 +54,8 @@ describe(`CRM Invoicing Trigger in real n8n ${env.n8nVersion}`, () => {
 			name: 'Grace Hopper',
 			email: 'grace@example.com',
 		});
-		const [execution] = await waitFor(
-			async () => {
-				const executions = await finishedExecutions(workflowId);
-				return executions.length >= 1 ? executions : undefined;
-			},
-			20_000,
-			'the execution of lead.created',
-		);
-		const items = triggerOutput(
-			await n8n.api('GET', `/executions/${execution.id}?includeData=true`),
-		);
+		const [execution] = await waitForExecutions(workflowId, 1, env, 20_000);
+		const items = nodeOutput(execution, TRIGGER_NODE_NAME);
 		expect(items).toHaveLength(1);
 		expect(items[0]).toMatchObject({
 			event: 'lead.created',
@@ -81,9 +63,7 @@ describe(`CRM Invoicing Trigger in real n8n ${env.n8nVersion}`, () => {
 		});
 		expect(items[0].webhookId).toMatch(/^msg_/);
 		expect(JSON.stringify(items)).not.toContain(subscription.secret);
-		const deliveries = (await crm.deliveries()).filter(
-			(delivery) => delivery.event === 'lead.created',
-		);
+		const deliveries = await crm.deliveriesOf('lead.created');
 		expect(deliveries.map((delivery) => delivery.status)).toEqual([200]);
 	});
 
@@ -93,8 +73,7 @@ describe(`CRM Invoicing Trigger in real n8n ${env.n8nVersion}`, () => {
 		expect(response).toMatchObject({ status: 503, body: { error: ROTATED_REASON } });
 		// Issue 40: the one renewal per trigger and hour a mismatch on a current subscription may start.
 		subscription = await renewedSubscription(workflowId, subscription.url, subscription.id);
-		await new Promise((resolve) => setTimeout(resolve, 1_500));
-		expect((await finishedExecutions(workflowId)).length).toBe(before);
+		await expectExactlyExecutions(workflowId, before);
 	});
 
 	// One restart for both (a restart is what takes time): the duplicate subscription it could create, and the retry
@@ -105,18 +84,13 @@ describe(`CRM Invoicing Trigger in real n8n ${env.n8nVersion}`, () => {
 		const before = (await finishedExecutions(workflowId)).length;
 		const first = await sendSignedDelivery(subscription.url, subscription.secret, id, delivery);
 		expect(first).toEqual({ status: 200, body: { received: true } });
-		await waitFor(
-			async () => (await finishedExecutions(workflowId)).length === before + 1,
-			20_000,
-			'the first delivery',
-		);
+		await waitForExecutions(workflowId, before + 1, env, 20_000);
 
 		// The same webhook-id again, in the same process and after a restart (only n8n's saved static data knows it).
 		const again = await sendSignedDelivery(subscription.url, subscription.secret, id, delivery);
 		expect(again).toEqual({ status: 200, body: { received: true, duplicate: true } });
 		await restartN8n();
-		const subscriptions = await subscriptionsFor();
-		expect(subscriptions.map((s) => s.id)).toEqual([subscription.id]);
+		expect((await crm.webhooks()).map((s) => s.id)).toEqual([subscription.id]);
 		const afterRestart = await sendSignedDelivery(
 			subscription.url,
 			subscription.secret,
@@ -125,25 +99,17 @@ describe(`CRM Invoicing Trigger in real n8n ${env.n8nVersion}`, () => {
 		);
 		expect(afterRestart).toEqual({ status: 200, body: { received: true, duplicate: true } });
 
-		await new Promise((resolve) => setTimeout(resolve, 1_500));
-		expect(await finishedExecutions(workflowId)).toHaveLength(before + 1);
+		await expectExactlyExecutions(workflowId, before + 1);
 
 		// And it still delivers after the restart.
 		await crm.api('POST', '/leads', { name: 'After Restart' });
-		await waitFor(
-			async () => (await finishedExecutions(workflowId)).length > before + 1,
-			20_000,
-			'an execution after the restart',
-		);
+		await waitForExecutions(workflowId, before + 2, env, 20_000);
 	});
 
 	it('deletes the subscription when the workflow is deactivated', async () => {
 		await n8n.deactivate(workflowId);
-		expect(await subscriptionsFor()).toEqual([]);
-		const deletes = (await crm.requests()).filter(
-			(request) =>
-				request.method === 'DELETE' && request.path === `/api/v1/webhooks/${subscription.id}`,
-		);
+		expect(await crm.webhooks()).toEqual([]);
+		const deletes = await crm.requestsTo('DELETE', `/api/v1/webhooks/${subscription.id}`);
 		expect(deletes).toHaveLength(1);
 	});
 });

@@ -25,7 +25,7 @@ describe(`CRM Invoicing Trigger activation behind a redirect, in real n8n ${env.
 		});
 
 		const created = await n8n.createWorkflow(
-			triggerWorkflow(`trigger redirect ${Date.now()}`, ['lead.created'], env),
+			triggerWorkflow(`trigger redirect ${Date.now()}`, ['lead.created']),
 		);
 		try {
 			await expect(n8n.activate(created.id)).rejects.toThrow(/redirect/);

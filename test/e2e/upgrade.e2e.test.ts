@@ -1,13 +1,9 @@
 /* eslint-disable -- not shipped: eslint.dev.config.mjs lints this file, not n8n's node rules */
 /**
- * An upgrade as a user makes it: n8n runs workflows with release 0.3.0 of the package installed (packed in
- * test/fixtures/releases/), then the package is replaced by this checkout and n8n restarts. The workflows, as n8n
- * saved them under 0.3.0 (node type names, node versions, parameters, and the triggers' stored state), must go on
- * running unchanged: the webhook triggers (versions 1 and 2) keep receiving through the subscriptions they made under
- * 0.3.0, the polling trigger emits what is new and nothing it had already seen, the action node (versions 1 and 2)
- * gives the same output, and deactivation removes every subscription. A third webhook trigger uses a credential whose
- * key was saved with surrounding spaces (issue 40): 0.3 wrapped its secret under the key untrimmed, and it must still
- * be read after the upgrade (no new subscription) and wrapped anew.
+ * An upgrade as a user makes it: workflows saved and run under release 0.3.0 (test/fixtures/releases/), then this
+ * checkout installed and n8n restarted: both webhook trigger versions keep their 0.3.0 subscriptions, the poller emits
+ * only what is new, both action versions give the same output, deactivation removes every subscription; a key saved
+ * with spaces still reads the secret 0.3 wrapped under it, and wraps it anew (issue 40).
  */
 import { randomUUID } from 'node:crypto';
 import { readFileSync } from 'node:fs';
@@ -17,9 +13,11 @@ import { ROOT } from '../../scripts/lib/runtime';
 import {
 	actionWorkflow,
 	callWebhook,
+	createdWorkflows,
 	e2eEnv,
 	emittedItems,
 	finishedExecutions,
+	getLead,
 	n8nClient,
 	POLLING_NODE_NAME,
 	pollingWorkflow,
@@ -34,6 +32,7 @@ import {
 const env = e2eEnv();
 const crm = sandbox(env);
 const n8n = n8nClient(env);
+const workflows = createdWorkflows(env);
 
 const RELEASE_0_3 = 'test/fixtures/releases/n8n-nodes-crm-invoicing-0.3.0.tgz';
 /** This checkout's version: what n8n must load after the upgrade. */
@@ -58,25 +57,22 @@ async function waitForLeadListPolls(count: number, timeoutMs: number, what: stri
 	);
 }
 
-interface Saved {
-	triggerV1: string;
-	triggerV2: string;
-	/** With the credential whose key has surrounding spaces. */
-	triggerSpaced: string;
-	poller: string;
-	actionV1: { id: string; path: string };
-	actionV2: { id: string; path: string };
-}
-
 describe(`An upgrade from 0.3.0 to this checkout in real n8n ${env.n8nVersion}`, () => {
-	const saved: Partial<Saved> = {};
+	/** The webhook triggers: version 1, version 2, version 2 with the key saved with spaces. */
+	let triggers: string[] = [];
+	let poller = '';
+	/** The webhook paths of the action workflows, node versions 1 and 2. */
+	const actionPaths: string[] = [];
+	/** What the poller emitted so far, as [id, event]. */
+	const polled = async () =>
+		(await emittedItems(poller, POLLING_NODE_NAME)).map((item) => [item.id, item._event]);
 	/** Whether n8n runs this checkout's package again (the second test's restart did it): afterAll then need not. */
 	let onCurrent = false;
 	let subscriptionsBefore: any[] = [];
 	let leadBefore: any;
 	/** The spaced-key trigger's stored state under 0.3.0. */
 	let spacedStateBefore: Record<string, any> = {};
-	let actionOutputBefore: { v1: any[]; v2: any[] } = { v1: [], v2: [] };
+	const actionOutputBefore: any[][] = [];
 
 	beforeAll(async () => {
 		await crm.reset();
@@ -85,53 +81,32 @@ describe(`An upgrade from 0.3.0 to this checkout in real n8n ${env.n8nVersion}`,
 	});
 
 	afterAll(async () => {
-		for (const id of [
-			saved.triggerV1,
-			saved.triggerV2,
-			saved.triggerSpaced,
-			saved.poller,
-			saved.actionV1?.id,
-			saved.actionV2?.id,
-		]) {
-			if (id === undefined) continue;
-			await n8n.deactivate(id).catch(() => undefined);
-			await n8n.deleteWorkflow(id).catch(() => undefined);
-		}
+		await workflows.removeAll();
 		if (!onCurrent) await restartN8n({ package: 'current' });
 		await crm.config({ listOrder: 'oldest' });
 		await crm.reset();
 	});
 
 	it('0.3.0 runs the workflows: one subscription per trigger, each lead.created runs each trigger once, the poller emits the new lead', async () => {
-		const create = async (workflow: Record<string, unknown>): Promise<string> => {
-			const created = await n8n.createWorkflow(workflow);
-			await n8n.activate(created.id);
-			return created.id;
-		};
-		saved.triggerV1 = await create(triggerWorkflow('upgrade trigger v1', ['lead.created'], env, 1));
-		saved.triggerV2 = await create(triggerWorkflow('upgrade trigger v2', ['lead.created'], env, 2));
+		const create = async (workflow: Record<string, unknown>) =>
+			await workflows.create(workflow, true);
 		const spaced = await n8n.createCredential(`upgrade spaced key ${randomUUID()}`, {
 			baseUrl: env.sandboxUrl,
 			apiKey: `  ${env.sandboxKeys.admin} `,
 		});
-		saved.triggerSpaced = await create(
-			triggerWorkflow('upgrade trigger spaced key', ['lead.created'], env, 2, spaced),
-		);
+		triggers = [
+			await create(triggerWorkflow('upgrade trigger v1', ['lead.created'], 1)),
+			await create(triggerWorkflow('upgrade trigger v2', ['lead.created'], 2)),
+			await create(triggerWorkflow('upgrade trigger spaced key', ['lead.created'], 2, spaced)),
+		];
 		// The poller's first poll (at its activation) is the one lead-list read: the log from here on tells when it came.
 		await crm.clearRequests();
-		saved.poller = await create(pollingWorkflow('upgrade poller', ['newLead', 'updatedLead']));
-		for (const version of [1, 2] as const) {
+		poller = await create(pollingWorkflow('upgrade poller', ['newLead', 'updatedLead']));
+		for (const version of [1, 2]) {
 			const path = `upgrade-action-v${version}-${randomUUID()}`;
-			const spec = {
-				parameters: {
-					resource: 'lead',
-					operation: 'get',
-					leadId: { __rl: true, mode: 'id', value: '={{ $json.body.id }}' },
-				},
-				typeVersion: version,
-			};
-			const id = await create(actionWorkflow(path, spec, env));
-			saved[version === 1 ? 'actionV1' : 'actionV2'] = { id, path };
+			const spec = { parameters: getLead('={{ $json.body.id }}'), typeVersion: version };
+			await create(actionWorkflow(path, spec, env));
+			actionPaths.push(path);
 		}
 
 		subscriptionsBefore = await waitFor(
@@ -142,7 +117,7 @@ describe(`An upgrade from 0.3.0 to this checkout in real n8n ${env.n8nVersion}`,
 			30_000,
 			'one subscription per webhook trigger',
 		);
-		spacedStateBefore = await triggerState(saved.triggerSpaced as string);
+		spacedStateBefore = await triggerState(triggers[2]);
 		expect(spacedStateBefore.webhookSecretWrapped).toMatch(/^aes256gcm\.v1:/);
 		// The poller's first poll remembers the leads the sandbox seeds, so that only the new lead is emitted: the lead is
 		// created once the sandbox has answered that poll's list (a lead created later cannot be in it).
@@ -152,37 +127,23 @@ describe(`An upgrade from 0.3.0 to this checkout in real n8n ${env.n8nVersion}`,
 			name: 'Before The Upgrade',
 			email: 'before@example.com',
 		});
-		for (const id of [saved.triggerV1, saved.triggerV2, saved.triggerSpaced]) {
+		for (const id of triggers) {
 			await waitFor(
-				async () => (await finishedExecutions(id as string)).length === 1,
+				async () => (await finishedExecutions(id)).length === 1,
 				30_000,
 				'the trigger execution under 0.3.0',
 			);
 		}
-		await waitFor(
-			async () => (await emittedItems(saved.poller as string, POLLING_NODE_NAME)).length === 1,
-			40_000,
-			'the poll under 0.3.0',
-		);
-		expect(
-			(await emittedItems(saved.poller as string, POLLING_NODE_NAME)).map((item) => [
-				item.id,
-				item._event,
-			]),
-		).toEqual([[leadBefore.id, 'newLead']]);
+		await waitFor(async () => (await polled()).length === 1, 40_000, 'the poll under 0.3.0');
+		expect(await polled()).toEqual([[leadBefore.id, 'newLead']]);
 
-		actionOutputBefore = {
-			v1: (await callWebhook((saved.actionV1 as { path: string }).path, { id: leadBefore.id }))
-				.items,
-			v2: (await callWebhook((saved.actionV2 as { path: string }).path, { id: leadBefore.id }))
-				.items,
-		};
-		expect(actionOutputBefore.v1).toEqual([
-			expect.objectContaining({ id: leadBefore.id, email: 'before@example.com' }),
-		]);
-		expect(actionOutputBefore.v2).toEqual([
-			expect.objectContaining({ id: leadBefore.id, email: 'before@example.com' }),
-		]);
+		for (const path of actionPaths) {
+			const { items } = await callWebhook(path, { id: leadBefore.id });
+			expect(items).toEqual([
+				expect.objectContaining({ id: leadBefore.id, email: 'before@example.com' }),
+			]);
+			actionOutputBefore.push(items);
+		}
 	});
 
 	it('after the upgrade the same workflows run unchanged: same subscriptions, each event once, nothing emitted twice, same action output', async () => {
@@ -196,10 +157,10 @@ describe(`An upgrade from 0.3.0 to this checkout in real n8n ${env.n8nVersion}`,
 		);
 
 		const leadAfter = await crm.api('POST', '/leads', { name: 'After The Upgrade' });
-		for (const id of [saved.triggerV1, saved.triggerV2, saved.triggerSpaced]) {
+		for (const id of triggers) {
 			const executions = await waitFor(
 				async () => {
-					const all = await finishedExecutions(id as string);
+					const all = await finishedExecutions(id);
 					return all.length === 2 ? all : undefined;
 				},
 				40_000,
@@ -207,61 +168,44 @@ describe(`An upgrade from 0.3.0 to this checkout in real n8n ${env.n8nVersion}`,
 			);
 			expect(executions.every((execution) => execution.status === 'success')).toBe(true);
 		}
-		const [v1, v2] = [
-			await emittedItems(saved.triggerV1 as string, TRIGGER_NODE_NAME),
-			await emittedItems(saved.triggerV2 as string, TRIGGER_NODE_NAME),
-		];
+		const v1 = await emittedItems(triggers[0], TRIGGER_NODE_NAME);
+		const v2 = await emittedItems(triggers[1], TRIGGER_NODE_NAME);
 		// Version 1 outputs the delivery as it came; version 2 simplifies it (Simplify on by default): as under 0.3.0.
 		expect(v1.map((item) => item.payload.id)).toEqual([leadBefore.id, leadAfter.id]);
 		expect(v2.map((item) => item.payload.id)).toEqual([leadBefore.id, leadAfter.id]);
 		expect(Object.keys(v1[1]).sort()).toEqual(Object.keys(v1[0]).sort());
 		expect(Object.keys(v2[1]).sort()).toEqual(Object.keys(v2[0]).sort());
 		// Two leads, three subscriptions: six deliveries, each taken at its first attempt.
-		const deliveries = (await crm.deliveries()).filter(
-			(delivery) => delivery.event === 'lead.created',
-		);
+		const deliveries = await crm.deliveriesOf('lead.created');
 		expect(deliveries.map((delivery) => [delivery.attempt, delivery.status])).toEqual(
 			Array(6).fill([1, 200]),
 		);
 		// The key saved with spaces read the secret 0.3 wrapped under it, and the delivery wrapped it anew (issue 40).
-		const spacedState = await triggerState(saved.triggerSpaced as string);
+		const spacedState = await triggerState(triggers[2]);
 		expect(spacedState.subscriptionId).toBe(spacedStateBefore.webhookId);
 		expect(spacedState.secretWrapped).toMatch(/^aes256gcm\.v1:/);
 		expect(spacedState.secretWrapped).not.toBe(spacedStateBefore.webhookSecretWrapped);
 
 		// The poller remembers what it saw under 0.3.0: only the new lead, once, and no lead reported as updated.
-		await waitFor(
-			async () => (await emittedItems(saved.poller as string, POLLING_NODE_NAME)).length >= 2,
-			60_000,
-			'the poll after the upgrade',
-		);
+		await waitFor(async () => (await polled()).length >= 2, 60_000, 'the poll after the upgrade');
 		// Two more polls, each given 3 s to finish an execution: none may emit a lead again.
 		await crm.clearRequests();
 		await waitForLeadListPolls(2, 30_000, 'two more polls');
 		await new Promise((resolve) => setTimeout(resolve, 3_000));
-		expect(
-			(await emittedItems(saved.poller as string, POLLING_NODE_NAME)).map((item) => [
-				item.id,
-				item._event,
-			]),
-		).toEqual([
+		expect(await polled()).toEqual([
 			[leadBefore.id, 'newLead'],
 			[leadAfter.id, 'newLead'],
 		]);
 
 		// The action node saved under 0.3.0 gives the same output.
-		expect(
-			(await callWebhook((saved.actionV1 as { path: string }).path, { id: leadBefore.id })).items,
-		).toEqual(actionOutputBefore.v1);
-		expect(
-			(await callWebhook((saved.actionV2 as { path: string }).path, { id: leadBefore.id })).items,
-		).toEqual(actionOutputBefore.v2);
+		for (const [index, path] of actionPaths.entries())
+			expect((await callWebhook(path, { id: leadBefore.id })).items).toEqual(
+				actionOutputBefore[index],
+			);
 	});
 
 	it('deactivating the upgraded triggers deletes the subscriptions they made under 0.3.0', async () => {
-		await n8n.deactivate(saved.triggerV1 as string);
-		await n8n.deactivate(saved.triggerV2 as string);
-		await n8n.deactivate(saved.triggerSpaced as string);
+		for (const id of triggers) await n8n.deactivate(id);
 		expect(await crm.webhooks()).toEqual([]);
 	});
 });

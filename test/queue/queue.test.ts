@@ -9,17 +9,23 @@ import { readFileSync } from 'node:fs';
 
 import { webhookNode } from '../../scripts/lib/n8n';
 import {
+	callWebhook,
+	createdWorkflows,
 	e2eEnv,
+	expectExactlyExecutions,
 	finishedExecutions,
 	n8nClient,
+	nodeOutput,
 	renewedSubscription,
 	runAction,
 	sandbox,
 	sendSignedDelivery,
 	sendUntilAsked,
 	splitOutActionWorkflow,
+	TRIGGER_NODE_NAME,
 	triggerWorkflow,
 	waitFor,
+	waitForExecutions,
 	withActiveWorkflow,
 } from '../e2e/lib';
 import { ROTATED_REASON } from '../../nodes/CrmInvoicing/trigger/webhook';
@@ -27,6 +33,7 @@ import { ROTATED_REASON } from '../../nodes/CrmInvoicing/trigger/webhook';
 const env = e2eEnv();
 const crm = sandbox(env);
 const n8n = n8nClient(env);
+const workflows = createdWorkflows(env);
 if (!env.queue) throw new Error('These tests need queue mode: run them with `npm run test:queue`');
 const queue = env.queue;
 
@@ -88,9 +95,7 @@ describe(`CRM Invoicing in n8n ${env.n8nVersion} queue mode (main, two webhook p
 				id: lead.id,
 				name: 'Queued Lead',
 			});
-			const posts = (await crm.requests()).filter(
-				(request) => request.method === 'POST' && request.path === '/api/v1/leads',
-			);
+			const posts = await crm.requestsTo('POST', '/api/v1/leads');
 			expect(posts).toHaveLength(1);
 			expect(posts[0].headers['x-api-key']).toBe(env.sandboxKeys.admin);
 		});
@@ -158,20 +163,10 @@ describe(`CRM Invoicing in n8n ${env.n8nVersion} queue mode (main, two webhook p
 				workflow,
 				async (workflowId) => {
 					await crm.clearRequests();
+					const leadsOf = (batch: string[]) =>
+						batch.map((name) => ({ name, email: `${name.replace(/\W+/g, '.')}@example.com` }));
 					const answers = await Promise.all(
-						names.map(async (batch) => {
-							const response = await fetch(`${env.webhookUrl}/webhook/${path}`, {
-								method: 'POST',
-								headers: { 'content-type': 'application/json' },
-								body: JSON.stringify({
-									leads: batch.map((name) => ({
-										name,
-										email: `${name.replace(/\W+/g, '.')}@example.com`,
-									})),
-								}),
-							});
-							return { status: response.status, items: (await response.json()) as any[] };
-						}),
+						names.map(async (batch) => await callWebhook(path, { leads: leadsOf(batch) }, env)),
 					);
 					for (const answer of answers) {
 						expect(answer.status).toBe(200);
@@ -179,14 +174,7 @@ describe(`CRM Invoicing in n8n ${env.n8nVersion} queue mode (main, two webhook p
 						expect(answer.items.filter((item) => item.error !== undefined)).toEqual([]);
 					}
 
-					const executions = await waitFor(
-						async () => {
-							const finished = await finishedExecutions(workflowId);
-							return finished.length === EXECUTIONS ? finished : undefined;
-						},
-						120_000,
-						'the four executions',
-					);
+					const executions = await waitForExecutions(workflowId, EXECUTIONS, env, 120_000);
 					expect(executions.map((execution) => execution.status)).toEqual(
 						Array(EXECUTIONS).fill('success'),
 					);
@@ -216,9 +204,7 @@ describe(`CRM Invoicing in n8n ${env.n8nVersion} queue mode (main, two webhook p
 					expect(counts.size).toBe(EXECUTIONS * LEADS_EACH);
 					expect([...counts.values()].every((count) => count === 1)).toBe(true);
 
-					const posts = (await crm.requests()).filter(
-						(request) => request.method === 'POST' && request.path === '/api/v1/leads',
-					);
+					const posts = await crm.requestsTo('POST', '/api/v1/leads');
 					expect(posts.filter((request) => request.status !== 429)).toHaveLength(
 						EXECUTIONS * LEADS_EACH,
 					);
@@ -232,8 +218,7 @@ describe(`CRM Invoicing in n8n ${env.n8nVersion} queue mode (main, two webhook p
 					expect(spanMs).toBeGreaterThanOrEqual(
 						((EXECUTIONS * LEADS_EACH) / LIMIT.limit - 1) * LIMIT.windowMs,
 					);
-					// The two workers' pacers read the key's budget from the answers and slowed down together: at most 10 %
-					// of the requests were extra (answered 429 and sent again). 0.2 sent 227 POSTs for these 200 leads.
+					// The two pacers slowed down together: at most 10 % extra requests (0.2 sent 227 POSTs for 200 leads).
 					expect(extra).toBeLessThanOrEqual(0.1 * EXECUTIONS * LEADS_EACH);
 				},
 				env,
@@ -247,14 +232,10 @@ describe(`CRM Invoicing in n8n ${env.n8nVersion} queue mode (main, two webhook p
 
 		beforeAll(async () => {
 			await crm.reset();
-			const workflow = await n8n.createWorkflow(triggerWorkflow('queue trigger', ['lead.created']));
-			workflowId = workflow.id;
+			workflowId = await workflows.create(triggerWorkflow('queue trigger', ['lead.created']));
 		});
 
-		afterAll(async () => {
-			await n8n.deactivate(workflowId).catch(() => undefined);
-			await n8n.deleteWorkflow(workflowId).catch(() => undefined);
-		});
+		afterAll(workflows.removeAll);
 
 		it('main registers exactly one subscription, at the webhook process address', async () => {
 			await n8n.activate(workflowId);
@@ -271,29 +252,17 @@ describe(`CRM Invoicing in n8n ${env.n8nVersion} queue mode (main, two webhook p
 				name: 'Grace Queue',
 				email: 'grace.queue@example.com',
 			});
-			const [execution] = await waitFor(
-				async () => {
-					const executions = await finishedExecutions(workflowId);
-					return executions.length >= 1 ? executions : undefined;
-				},
-				30_000,
-				'the execution of lead.created',
-			);
+			const [execution] = await waitForExecutions(workflowId, 1, env);
 			expect(execution.status).toBe('success');
 			expect(processesThatRan(execution.id)).toEqual(ONE_WORKER);
-			const items = execution.data.resultData.runData['CRM Invoicing Trigger'][0].data.main[0].map(
-				(item: any) => item.json,
-			);
-			expect(items).toEqual([
+			expect(nodeOutput(execution, TRIGGER_NODE_NAME)).toEqual([
 				expect.objectContaining({
 					event: 'lead.created',
 					payload: expect.objectContaining({ id: lead.id, name: 'Grace Queue' }),
 				}),
 			]);
 			// The CRM got its 2xx from the webhook process on the first attempt.
-			const deliveries = (await crm.deliveries()).filter(
-				(delivery) => delivery.event === 'lead.created',
-			);
+			const deliveries = await crm.deliveriesOf('lead.created');
 			expect(deliveries.map((delivery) => delivery.status)).toEqual([200]);
 			expect(JSON.stringify(execution)).not.toContain(subscription.secret);
 		});
@@ -305,8 +274,7 @@ describe(`CRM Invoicing in n8n ${env.n8nVersion} queue mode (main, two webhook p
 			expect(forged.body).toEqual({ error: ROTATED_REASON });
 			// It may be a rotation of the CRM's secret the trigger missed: one renewal, saved for every process.
 			subscription = await renewedSubscription(workflowId, subscription.url, subscription.id);
-			await new Promise((resolve) => setTimeout(resolve, 2_000));
-			expect((await finishedExecutions(workflowId)).length).toBe(before);
+			await expectExactlyExecutions(workflowId, before);
 		});
 
 		it('a retried delivery runs once when the retry reaches another webhook process, or one restarted since', async () => {
@@ -319,14 +287,7 @@ describe(`CRM Invoicing in n8n ${env.n8nVersion} queue mode (main, two webhook p
 
 			const first = await sendSignedDelivery(subscription.url, subscription.secret, id, delivery);
 			expect(first).toEqual({ status: 200, body: { received: true } });
-			const [execution] = await waitFor(
-				async () => {
-					const executions = await finishedExecutions(workflowId);
-					return executions.length === before + 1 ? executions : undefined;
-				},
-				30_000,
-				'the first delivery',
-			);
+			const [execution] = await waitForExecutions(workflowId, before + 1, env);
 			expect(processesThatRan(execution.id)).toEqual(ONE_WORKER);
 
 			// The retry reaches webhookB, which never saw the first (only the database knows it).
@@ -360,17 +321,13 @@ describe(`CRM Invoicing in n8n ${env.n8nVersion} queue mode (main, two webhook p
 				30_000,
 				'the delivery with a new id',
 			);
-			await new Promise((resolve) => setTimeout(resolve, 2_000));
-			expect(await finishedExecutions(workflowId)).toHaveLength(before + 2);
+			await expectExactlyExecutions(workflowId, before + 2);
 		});
 
 		it('deactivation by main deletes the subscription', async () => {
 			await n8n.deactivate(workflowId);
 			expect(await crm.webhooks()).toEqual([]);
-			const deletes = (await crm.requests()).filter(
-				(request) =>
-					request.method === 'DELETE' && request.path === `/api/v1/webhooks/${subscription.id}`,
-			);
+			const deletes = await crm.requestsTo('DELETE', `/api/v1/webhooks/${subscription.id}`);
 			expect(deletes).toHaveLength(1);
 		});
 	});
