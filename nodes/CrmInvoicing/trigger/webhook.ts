@@ -8,7 +8,7 @@ import type {
 import { cut, deadlineIn, nothing, Turns, type HeaderMap } from '../shared';
 import { getSubscription, printable, sameUrl } from './ownership';
 import { isInactiveStatus } from './subscription';
-import { renew, RENEWAL_TIME_LIMIT_MS, type RenewalCause } from './renewal';
+import { renew, RENEWAL_TIME_LIMIT_MS, type Renewal } from './renewal';
 import { eventsOf, fullRecordOf, output, parseDelivery } from './item';
 import { checkDeliveryHeaders, checkSignature, NO_MATCH } from './signature';
 import {
@@ -21,8 +21,9 @@ import {
 	type StoredSubscription,
 } from './store';
 
-// Every delivery is answered here, never thrown: n8n saves static data changes only when the answer precedes the
-// execution (docs/scale.md).
+// A delivery goes verify → decide → answer → emit, and a renewal it starts runs before it returns. Every delivery is
+// answered here, never thrown: n8n saves static data changes only when the answer precedes the execution
+// (docs/scale.md).
 
 // 503 whenever a retry can pass (the CRM retries 5xx); 410 only for a retired subscription; 401 for headers; 400 for
 // a verified body without an event. docs/trigger.md#answers-to-deliveries
@@ -49,21 +50,27 @@ export const TEST_MISMATCH_REASON = `${MISMATCH} of this test listening; retry l
 export const RETIRED_REASON =
 	'this delivery came through a webhook subscription that this trigger replaced (it delivers to another URL of this n8n); answered 410 so that the CRM disables it. Nothing was run';
 
-export interface DeliveryRequest {
+interface DeliveryRequest {
 	headers?: HeaderMap;
 	rawBody?: Buffer | string;
 }
 
+/** `refusal` is logged; `item` runs the workflow. */
 interface Outcome {
 	status: 200 | 400 | 401 | 410 | 503;
 	body: IDataObject;
-	/** Logged. */
 	refusal?: string;
 	item?: INodeExecutionData;
-	renewal?: { stored: StoredSubscription; cause: RenewalCause };
+	renewal?: Renewal;
 }
 
-type Verified = { stored: StoredSubscription; webhookId: string; rotating: boolean; seen: boolean };
+interface Verified {
+	stored: StoredSubscription;
+	webhookId: string;
+	rotating: boolean;
+	/** Accepted already. */
+	seen: boolean;
+}
 
 const refusal = (status: Outcome['status'], reason: string): Outcome => ({
 	status,
@@ -80,8 +87,7 @@ async function verdict(context: IWebhookFunctions, stored: StoredSubscription): 
 	// On the test URL the node cannot tell its own URL on every n8n version; a test listening lasts minutes.
 	if (context.getMode() === 'manual') return refusal(503, TEST_MISMATCH_REASON);
 	if (!lookups.take('process')) return refusal(503, RATIONED_REASON);
-	const lookup = getSubscription(context, stored.id, deadlineIn(5_000), true);
-	const remote = await lookup.catch(nothing);
+	const remote = await getSubscription(context, stored.id, deadlineIn(5_000), true).catch(nothing);
 	if (remote === undefined) return refusal(503, UNCHECKED_REASON);
 	if (remote === 'gone') return refusal(503, STALE_REASON);
 	const at = typeof remote.url === 'string' ? remote.url : stored.url;
@@ -104,7 +110,7 @@ async function verify(
 	if (secret === null) return refusal(503, NO_CREDENTIAL_REASON);
 	if (secret === undefined) {
 		// Before the answer, so that n8n saves the new subscription with it.
-		await renew(context, stored, 'unreadable', renewalLimitMs);
+		await renew(context, { stored, cause: 'unreadable' }, renewalLimitMs);
 		return refusal(503, UNUSABLE_SECRET_REASON);
 	}
 	const { rawBody } = request;
@@ -146,7 +152,7 @@ async function outcomeOf(
 	return { status: 200, body: { received: true }, item };
 }
 
-/** Kept before the answer: n8n saves static data changes with it. */
+/** What a verified delivery changes is kept before the answer: n8n saves static data with it. */
 async function decide(
 	context: IWebhookFunctions,
 	verified: Verified,
@@ -154,8 +160,8 @@ async function decide(
 ): Promise<Outcome> {
 	const { stored, webhookId, rotating } = verified;
 	const outcome = await outcomeOf(context, verified, rawBody);
-	// Checked again: a copy of this delivery handled meanwhile (during the read) has been accepted already.
 	await rewrap(context, stored);
+	// Checked again: a copy of this delivery handled meanwhile (during the read) has been accepted already.
 	const memoryKey = deliveryMemoryKey(context, stored.id);
 	const accepted = !outcome.item || acceptOnce(nodeData(context), memoryKey, webhookId);
 	const kept = accepted ? outcome : DUPLICATE;
@@ -164,12 +170,15 @@ async function decide(
 	return { ...kept, renewal: { stored, cause: 'rotating' } };
 }
 
-function answer(context: IWebhookFunctions, outcome: Outcome): IWebhookResponseData {
+/** Writes the answer (a refusal is logged); the result emits the item, if any. */
+function answer(
+	context: IWebhookFunctions,
+	request: DeliveryRequest,
+	outcome: Outcome,
+): IWebhookResponseData {
 	const { status, body, refusal: reason, item } = outcome;
 	if (reason !== undefined) {
-		const rawId = (context.getRequestObject() as unknown as DeliveryRequest).headers?.[
-			'webhook-id'
-		];
+		const rawId = request.headers?.['webhook-id'];
 		const id = typeof rawId === 'string' ? ` (webhook-id ${printable(rawId, 80)})` : '';
 		const then = status === 503 ? 'retries it later' : 'does not retry it';
 		log(context, `refused a delivery with ${status} (the API ${then}): ${reason}${id}`);
@@ -189,9 +198,9 @@ export async function receiveDelivery(
 	const request = this.getRequestObject() as unknown as DeliveryRequest;
 	const checked = await verify(this, request, renewalLimitMs);
 	const outcome = 'status' in checked ? checked : await decide(this, checked, request.rawBody);
-	const answered = answer(this, outcome);
+	const answered = answer(this, request, outcome);
 	// Once answered, before this returns: the CRM has its answer at once, and n8n saves the new subscription.
 	const { renewal } = outcome;
-	if (renewal) await renew(this, renewal.stored, renewal.cause, renewalLimitMs);
+	if (renewal) await renew(this, renewal, renewalLimitMs);
 	return answered;
 }
