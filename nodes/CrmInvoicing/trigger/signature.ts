@@ -65,7 +65,7 @@ export function checkDeliveryHeaders(
 	return { id, idBytes, timestampText, timestamp, entries };
 }
 
-export type DeliveryHeaders = Exclude<ReturnType<typeof checkDeliveryHeaders>, string>;
+type DeliveryHeaders = Exclude<ReturnType<typeof checkDeliveryHeaders>, string>;
 
 /** Over the exact bytes received. `rotating`: one `v1` entry matches, another does not (spec §6.4). */
 export function checkSignature(

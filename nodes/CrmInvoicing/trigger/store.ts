@@ -36,7 +36,7 @@ export interface StoredSubscription {
 }
 
 /** Kept so that a delivery its secret verifies gets 410. */
-export interface RetiredSubscription {
+interface RetiredSubscription {
 	id: string;
 	url: string;
 	secretWrapped?: string;
