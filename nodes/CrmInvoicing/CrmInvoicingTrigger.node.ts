@@ -19,8 +19,8 @@ import {
 	type StoredSubscription,
 } from './trigger/store';
 import { forgetForeign, getSubscription, sameUrl, thisNode } from './trigger/ownership';
-import { eventsOf, inTime, isInactiveStatus, letGo, subscribe } from './trigger/subscription';
-import { TRIGGER_SIMPLIFY_VERSION } from './trigger/item';
+import { inTime, isInactiveStatus, letGo, subscribe } from './trigger/subscription';
+import { eventsOf, TRIGGER_SIMPLIFY_VERSION } from './trigger/item';
 import { receiveDelivery } from './trigger/webhook';
 
 // n8n calls the hooks without a time limit and activates workflows one by one (docs/trigger.md#activation-is-bounded).

@@ -1,11 +1,24 @@
 import type { IDataObject, IWebhookFunctions } from 'n8n-workflow';
 
-import { isPlainObject, simplify } from '../shared';
+import {
+	apiRequest,
+	deadlineIn,
+	eventNamesOf,
+	httpStatusOf,
+	isPlainObject,
+	simplify,
+} from '../shared';
+import { log, type TriggerContext } from './store';
 
 export const TRIGGER_SIMPLIFY_VERSION = 2;
 
-export type Read = { payload: unknown; error?: IDataObject };
+type Read = { payload: unknown; error?: IDataObject };
 type Delivery = Read & { event: string; timestamp: unknown; webhookId: string };
+
+export function eventsOf(context: TriggerContext): string[] {
+	const custom = (context.getNodeParameter('options', {}) as IDataObject).customEvents;
+	return eventNamesOf(context.getNodeParameter('events', []), custom).sort();
+}
 
 export function parseDelivery(rawBody: Buffer | string | undefined) {
 	const text = Buffer.isBuffer(rawBody) ? rawBody.toString('utf8') : String(rawBody ?? '');
@@ -38,4 +51,35 @@ export function output(context: IWebhookFunctions, delivery: Delivery): IDataObj
 		? { event, timestamp, payload: shown }
 		: { event, timestamp, payload, webhookId };
 	return { ...json, ...extra } as IDataObject;
+}
+
+// docs/trigger.md#output-full-record
+export const FULL_RECORD_TIME_LIMIT_MS = 8_000;
+
+/** The lead of a lead event, read from the CRM. */
+export async function fullRecordOf(
+	context: IWebhookFunctions,
+	payload: unknown,
+): Promise<Read | { retry: string }> {
+	const id = isPlainObject(payload) ? payload.id : undefined;
+	const noId = 'The event payload has no lead id, so the lead could not be read';
+	if (typeof id !== 'string' || id.trim() === '') return { payload, error: { message: noId } };
+	try {
+		const path = `/leads/${encodeURIComponent(id)}`;
+		const deadline = deadlineIn(FULL_RECORD_TIME_LIMIT_MS);
+		const lead = await apiRequest.call(context, { method: 'GET', path, deadline });
+		if (isPlainObject(lead) && typeof lead.id === 'string') return { payload: lead };
+		return { payload, error: { message: `GET /leads/${id} did not answer with a lead` } };
+	} catch (error) {
+		const status = httpStatusOf(error);
+		const message = (error as Error).message;
+		const reason = `reading lead ${id} failed: ${message}`;
+		const retry = status === undefined || status === 429 || status >= 500;
+		const outcome = retry
+			? 'the delivery is answered 503 so that the CRM sends it again'
+			: 'the event is output as received, with fullRecordError';
+		log(context, `Output Full Record: ${reason}; ${outcome}`);
+		if (retry) return { retry: reason };
+		return { payload, error: { message, httpCode: String(status) } };
+	}
 }

@@ -12,7 +12,7 @@ export const RENEWAL_TIME_LIMIT_MS = 15_000;
 const renewals = new Turns(RENEWAL_INTERVAL_MS, 500);
 const signatureRenewals = new Turns(SIGNATURE_RENEWAL_INTERVAL_MS, 500);
 
-export type RenewalCause = 'unreadable' | 'rotating' | 'mismatch';
+type RenewalCause = 'unreadable' | 'rotating' | 'mismatch';
 
 const KEY_CHANGED =
 	'(the key changed while no n8n process held the secret in memory, for example across a restart, or an earlier version stored it in clear)';
@@ -32,12 +32,9 @@ const WHY: Record<RenewalCause, [string, string]> = {
 	],
 };
 
-export async function renew(
-	context: IWebhookFunctions,
-	stored: StoredSubscription,
-	cause: RenewalCause,
-	ms: number,
-) {
+export type Renewal = { stored: StoredSubscription; cause: RenewalCause };
+
+export async function renew(context: IWebhookFunctions, { stored, cause }: Renewal, ms: number) {
 	const turns = cause === 'unreadable' ? renewals : signatureRenewals;
 	if (context.getMode() === 'manual' || !turns.take(nodeKey(context))) return;
 	const [before, after] = WHY[cause];

@@ -12,6 +12,8 @@ export const MAX_SIGNATURE_ENTRIES = 16;
 // The API's ids are short (`msg_…`).
 const MAX_WEBHOOK_ID_LENGTH = 256;
 
+export const NO_MATCH = 'signature does not match';
+
 const isV1Entry = (entry: string) => entry.startsWith('v1,');
 
 /** Split on spaces and on commas (repeated lines join with ", "); one character-class split keeps it linear. */
@@ -63,7 +65,7 @@ export function checkDeliveryHeaders(
 	return { id, idBytes, timestampText, timestamp, entries };
 }
 
-export type DeliveryHeaders = Exclude<ReturnType<typeof checkDeliveryHeaders>, string>;
+type DeliveryHeaders = Exclude<ReturnType<typeof checkDeliveryHeaders>, string>;
 
 /** Over the exact bytes received. `rotating`: one `v1` entry matches, another does not (spec §6.4). */
 export function checkSignature(
@@ -92,6 +94,6 @@ export function checkSignature(
 		if (match) matched = true;
 		else others = true;
 	}
-	if (!matched) return { failure: 'signature does not match', rotating: false };
+	if (!matched) return { failure: NO_MATCH, rotating: false };
 	return { rotating: others };
 }

@@ -36,7 +36,7 @@ export interface StoredSubscription {
 }
 
 /** Kept so that a delivery its secret verifies gets 410. */
-export interface RetiredSubscription {
+interface RetiredSubscription {
 	id: string;
 	url: string;
 	secretWrapped?: string;
@@ -267,4 +267,20 @@ export async function rewrap(of: TriggerContext, stored: StoredSubscription) {
 		const secretWrapped = old && (await wrappedAnew(of, old, secretOwner(of, entry.id), key));
 		if (secretWrapped) retireSubscription(data, { ...entry, secretWrapped });
 	}
+}
+
+/** What a delivery needs, in one read: the stored subscription, its secret (null: the credential cannot be read;
+ * undefined: unreadable), the retired ones' readable secrets, and whether this delivery id was accepted already. */
+export async function readDelivery(context: IWebhookFunctions, deliveryId: string) {
+	const data = nodeData(context);
+	const { subscription: stored, retired } = readState(data);
+	if (!stored) return undefined;
+	const secret = await readSecret(context, stored).catch(() => null);
+	const retiredSecrets: string[] = [];
+	for (const entry of retired) {
+		const old = await readSecret(context, entry).catch(nothing);
+		if (old !== undefined) retiredSecrets.push(old);
+	}
+	const seen = !acceptOnce(data, deliveryMemoryKey(context, stored.id), deliveryId, true);
+	return { stored, secret, retired: retiredSecrets, seen };
 }

@@ -6,7 +6,6 @@ import {
 	credentialOf,
 	deadlineIn,
 	DOCUMENTED_EVENTS,
-	eventNamesOf,
 	httpStatusOf,
 	INACTIVE_SUBSCRIPTION_STATUS,
 	isDeadlineError,
@@ -27,6 +26,7 @@ import {
 	warnKept,
 	type Kept,
 } from './ownership';
+import { eventsOf } from './item';
 import {
 	log,
 	readState,
@@ -42,11 +42,6 @@ import {
 export { mayDelete, sameUrl } from './ownership';
 
 const AGAIN = 'then activate the workflow again';
-
-export function eventsOf(context: TriggerContext): string[] {
-	const custom = (context.getNodeParameter('options', {}) as IDataObject).customEvents;
-	return eventNamesOf(context.getNodeParameter('events', []), custom).sort();
-}
 
 /** choice subscription-status */
 export const isInactiveStatus = (status: unknown): boolean =>
