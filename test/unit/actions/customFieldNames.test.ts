@@ -2,8 +2,7 @@
 import type { IDataObject, INodeParameters } from 'n8n-workflow';
 
 import { api, byId, run, useNock } from './support';
-import { answer } from '../../helpers/actions';
-import { customField, DEAL_REQUIRED, mapperColumns } from '../../helpers/actions2';
+import { answer, customField, DEAL_REQUIRED, mapperColumns } from '../../helpers/actions';
 import { lead } from '../../helpers/records';
 import type { SeenRequest } from './support';
 

@@ -7,8 +7,7 @@ import type { IDataObject, INodeParameters } from 'n8n-workflow';
 
 import { LINE_ITEM_BOUNDS, UNIX_TIME_RULE } from '../../../nodes/CrmInvoicing/shared/apiChoices';
 import { expectValidationError, run, useNock } from './support';
-import { answer } from '../../helpers/actions';
-import { dealCreate, invoiceCreate } from '../../helpers/actions2';
+import { answer, dealCreate, invoiceCreate } from '../../helpers/actions';
 
 useNock();
 

@@ -2,8 +2,7 @@ import { setGlobalState } from 'n8n-workflow';
 import type { IDataObject } from 'n8n-workflow';
 
 import { byId, expectValidationError, fromList, run, useNock } from './support';
-import { answer } from '../../helpers/actions';
-import { invoiceCreate } from '../../helpers/actions2';
+import { answer, invoiceCreate } from '../../helpers/actions';
 
 useNock();
 

@@ -1,6 +1,5 @@
 import { api, byId, fromList, jsonOf, run, unmatchedRequests, useNock } from './support';
-import { answer, bodies } from '../../helpers/actions';
-import { queries, servePages } from '../../helpers/actionTests';
+import { answer, bodies, queries, servePages } from '../../helpers/actions';
 import { lead } from '../../helpers/records';
 
 useNock();

@@ -2,7 +2,7 @@
 import type { IDataObject, INodeParameters } from 'n8n-workflow';
 
 import { expectValidationError, jsonOf, records, run, useNock } from './support';
-import { queries, servePages } from '../../helpers/actionTests';
+import { queries, servePages } from '../../helpers/actions';
 
 useNock();
 

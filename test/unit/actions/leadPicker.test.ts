@@ -5,8 +5,7 @@ import { searchLeads } from '../../../nodes/CrmInvoicing/actions/methods/listSea
 import { CrmInvoicing } from '../../../nodes/CrmInvoicing/CrmInvoicing.node';
 import { createLoadOptionsContext } from '../../helpers/harness';
 import { api, useNock } from './support';
-import { v1Page } from '../../helpers/actions';
-import { servePages } from '../../helpers/actionTests';
+import { v1Page, servePages } from '../../helpers/actions';
 import { lead as record } from '../../helpers/records';
 
 useNock();

@@ -2,8 +2,7 @@
 import type { IDataObject, INodeParameters } from 'n8n-workflow';
 
 import { jsonOf, newExecution, run, useNock } from './support';
-import { answer, bodies } from '../../helpers/actions';
-import { servePages } from '../../helpers/actionTests';
+import { answer, bodies, servePages } from '../../helpers/actions';
 import { lead } from '../../helpers/records';
 
 useNock();

@@ -3,8 +3,7 @@ import type { INodeParameters } from 'n8n-workflow';
 
 import { LIST } from '../../../nodes/CrmInvoicing/shared/transport/limits';
 import { api, jsonOf, newExecution, records, run, useNock } from './support';
-import { v1Page, v2Page } from '../../helpers/actions';
-import { servePages } from '../../helpers/actionTests';
+import { v1Page, v2Page, servePages } from '../../helpers/actions';
 import { errorOf } from '../../helpers/harness';
 
 useNock();

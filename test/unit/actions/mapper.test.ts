@@ -4,8 +4,7 @@ import type { IDataObject, INodeParameters } from 'n8n-workflow';
 
 import { inferType } from '../../../nodes/CrmInvoicing/actions/common/mapperFields';
 import { byId, expectValidationError, run, useNock } from './support';
-import { answer, calls } from '../../helpers/actions';
-import { customField, DEAL_REQUIRED, mapperColumns } from '../../helpers/actions2';
+import { answer, calls, customField, DEAL_REQUIRED, mapperColumns } from '../../helpers/actions';
 import { lead } from '../../helpers/records';
 
 useNock();

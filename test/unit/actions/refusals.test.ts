@@ -2,7 +2,7 @@
 import type { IDataObject, INodeParameters } from 'n8n-workflow';
 
 import { byId, expectValidationError, useNock } from './support';
-import { dealCreate, invoiceCreate } from '../../helpers/actions2';
+import { dealCreate, invoiceCreate } from '../../helpers/actions';
 
 useNock();
 

@@ -5,9 +5,14 @@ import type { INodeParameters } from 'n8n-workflow';
 
 import { USER_SEARCH_QUERY_PARAMETER } from '../../../nodes/CrmInvoicing/shared/apiChoices';
 import { api, byId, jsonOf, run, useNock } from './support';
-import { answer, calls, v1Page } from '../../helpers/actions';
-import { dealCreate, invoiceCreate } from '../../helpers/actions2';
-import { servePages } from '../../helpers/actionTests';
+import {
+	answer,
+	calls,
+	v1Page,
+	dealCreate,
+	invoiceCreate,
+	servePages,
+} from '../../helpers/actions';
 import { errorOf } from '../../helpers/harness';
 import { lead } from '../../helpers/records';
 
