@@ -40,23 +40,18 @@ export interface Pass {
 const MAX_CURSOR_CHARS = 2_000;
 
 /** Anything else is not the trigger's. */
-function mapOf<T extends string | number>(
-	stored: unknown,
-	type: 'string' | 'number',
-): Map<string, T> {
+function mapOf<T extends string | number>(stored: unknown, type: 'string' | 'number') {
 	const map = new Map<string, T>();
-	if (!stored || typeof stored !== 'object') return map;
-	for (const [key, value] of Object.entries(stored))
+	for (const [key, value] of Object.entries(stored ?? {}))
 		if (typeof value === type) map.set(key, value as T);
 	return map;
 }
 
-const numberOr = (value: unknown): number | undefined =>
+const numberOr = (value: unknown) =>
 	typeof value === 'number' && Number.isFinite(value) ? value : undefined;
 
-function passOf(stored: unknown): Pass | undefined {
-	if (!stored || typeof stored !== 'object') return undefined;
-	const { cursor, read, newest, due, first } = stored as IDataObject;
+function passOf(stored: unknown) {
+	const { cursor, read, newest, due, first } = (stored ?? {}) as IDataObject;
 	if (typeof cursor !== 'string' || cursor === '' || !Array.isArray(read)) return undefined;
 	return {
 		cursor,
@@ -68,8 +63,7 @@ function passOf(stored: unknown): Pass | undefined {
 }
 
 /** The poller's memory is n8n's static data of this node: this file is the one that reaches it. */
-export const nodeData = (context: IPollFunctions): IDataObject =>
-	context.getWorkflowStaticData('node');
+export const nodeData = (context: IPollFunctions) => context.getWorkflowStaticData('node');
 
 /** Undefined before the first poll, or after the format changed. */
 export function loadMemory(data: IDataObject): Memory | undefined {
@@ -98,13 +92,8 @@ export interface Reading {
 	now: number;
 }
 
-function markGone(
-	memory: Memory,
-	read: Set<string>,
-	reading: Reading,
-	forgetAfterMs: number,
-): void {
-	for (const id of [...memory.leads.keys()]) {
+function markGone(memory: Memory, read: Set<string>, reading: Reading, forgetAfterMs: number) {
+	for (const id of memory.leads.keys()) {
 		if (read.has(id)) {
 			memory.gone.delete(id);
 			continue;
@@ -118,7 +107,7 @@ function markGone(
 	}
 }
 
-function later(a?: number, b?: number): number | undefined {
+function later(a?: number, b?: number) {
 	if (a === undefined) return b;
 	if (b === undefined) return a;
 	return Math.max(a, b);
@@ -126,11 +115,7 @@ function later(a?: number, b?: number): number | undefined {
 
 /** `fullAt` moves only when the periodic full read ends, so a poll that read nothing new leaves the memory as it was
  * (n8n then has nothing to write). */
-export function remember(
-	before: Memory | undefined,
-	reading: Reading,
-	forgetAfterMs: number,
-): Memory {
+export function remember(before: Memory | undefined, reading: Reading, forgetAfterMs: number) {
 	const memory: Memory = {
 		v: 1,
 		leads: before?.leads ?? new Map(),
@@ -155,17 +140,19 @@ export function remember(
 	}
 	markGone(memory, read, reading, forgetAfterMs);
 	memory.newest = newest;
-	if (due || pass?.due === true) memory.fullAt = reading.now;
+	if (due || pass?.due) memory.fullAt = reading.now;
 	return memory;
 }
 
-/** Object.fromEntries defines even `__proto__` as an own property. */
-const objectOf = (map: Map<string, string | number>): IDataObject => Object.fromEntries(map);
-
 /** Each key whole, so n8n notices; any other dropped (0.4.0's `order`). Nothing when it is as stored: any set or
- * delete, even of the same value, makes n8n write the static data, and a poll that changed nothing writes nothing. */
-export function saveMemory(data: IDataObject, memory: Memory): void {
-	const stored = { ...memory, leads: objectOf(memory.leads), gone: objectOf(memory.gone) };
+ * delete, even of the same value, makes n8n write the static data, and a poll that changed nothing writes nothing.
+ * Object.fromEntries defines even `__proto__` as an own property. */
+export function saveMemory(data: IDataObject, memory: Memory) {
+	const stored = {
+		...memory,
+		leads: Object.fromEntries(memory.leads),
+		gone: Object.fromEntries(memory.gone),
+	};
 	if (JSON.stringify(stored) === JSON.stringify(data)) return;
 	for (const key of Object.keys(data)) delete data[key];
 	for (const [key, value] of Object.entries(stored)) if (value !== undefined) data[key] = value;
@@ -177,13 +164,13 @@ const emissions = new BoundedMap<string, { id?: string; gen: number; at: number 
 
 /** n8n's durable scheduler can start a poll with a cursor read before the last commit. Only within COMMIT_WAIT_MS:
  * later an emission n8n did not store is emitted again, never lost. */
-export function isStale(key: string, memory: Memory | undefined, now: number): boolean {
+export function isStale(key: string, memory: Memory | undefined, now: number) {
 	const last = emissions.peek(key);
 	if (memory === undefined || last === undefined || memory.id !== last.id) return false;
 	return now - last.at < COMMIT_WAIT_MS && (memory.gen ?? 0) < last.gen;
 }
 
-export function markEmitted(key: string, memory: Memory, now: number): void {
+export function markEmitted(key: string, memory: Memory, now: number) {
 	memory.gen = (memory.gen ?? 0) + 1;
 	emissions.set(key, { id: memory.id, gen: memory.gen, at: now });
 }
