@@ -1,27 +1,19 @@
 import { NodeConnectionTypes } from 'n8n-workflow';
-import type {
-	IDataObject,
-	INodeExecutionData,
-	INodeType,
-	INodeTypeDescription,
-	IPollFunctions,
-} from 'n8n-workflow';
+import type { IDataObject, INodeType, INodeTypeDescription, IPollFunctions } from 'n8n-workflow';
 
-import { isBusy, nodeKey, oneAtATime } from './shared';
+import { isBusy, nodeKey, oneAtATime, simplifyPropertyFrom } from './shared';
 import { COST_NOTICE, POLLING, SKIPPED_TEXT } from './polling/budget';
 import { pollLeads, sampleLead, warn, type LeadEvent } from './polling/poll';
 
-const POLLING_NOTICE = [
-	'Polls the CRM at the Poll Times below, so n8n needs no public URL.',
-	'The first poll only remembers the leads that exist; later polls emit what changed since.',
-	'Each item is the lead plus _event (newLead, updatedLead or archivedLead).',
-].join(' ');
+const POLLING_NOTICE =
+	'Polls the CRM at the Poll Times below, so n8n needs no public URL. ' +
+	'The first poll only remembers the leads that exist; later polls emit what changed since. ' +
+	'Each item is the lead plus _event (newLead, updatedLead or archivedLead).';
 
-const FULL_READ_DESCRIPTION = [
-	'With New Lead alone on a CRM that lists its newest leads first, most polls read only the first page.',
-	'At least this often a poll reads the whole list, to find a lead that appears out of order',
-	'(for example an import that keeps old creation dates): such a lead is emitted within this time plus one poll interval.',
-].join(' ');
+const FULL_READ_DESCRIPTION =
+	'With New Lead alone on a CRM that lists its newest leads first, most polls read only the first page. ' +
+	'At least this often a poll reads the whole list, to find a lead that appears out of order ' +
+	'(for example an import that keeps old creation dates): such a lead is emitted within this time plus one poll interval.';
 
 export class CrmInvoicingPollingTrigger implements INodeType {
 	description: INodeTypeDescription = {
@@ -81,14 +73,7 @@ export class CrmInvoicingPollingTrigger implements INodeType {
 				default: '',
 				displayOptions: { show: { events: ['updatedLead', 'archivedLead'] } },
 			},
-			{
-				displayName: 'Simplify',
-				name: 'simplify',
-				type: 'boolean',
-				default: true,
-				description:
-					'Whether to return a simplified version of the response instead of the raw data',
-			},
+			simplifyPropertyFrom(1),
 			{
 				displayName: 'Options',
 				name: 'options',
@@ -118,7 +103,7 @@ export class CrmInvoicingPollingTrigger implements INodeType {
 		],
 	};
 
-	async poll(this: IPollFunctions): Promise<INodeExecutionData[][] | null> {
+	async poll(this: IPollFunctions) {
 		const options = this.getNodeParameter('options', {}) as IDataObject;
 		// The option's own bounds, for a value that came through an expression.
 		const minutes = Math.min(
@@ -132,7 +117,7 @@ export class CrmInvoicingPollingTrigger implements INodeType {
 			fullReadEveryMs: minutes * 60_000,
 		};
 		// "Fetch Test Event": what the trigger remembers stays as it was.
-		if (this.getMode() === 'manual') return await sampleLead.call(this, settings);
+		if (this.getMode() === 'manual') return sampleLead.call(this, settings);
 		// A poll that starts while the previous one runs (a long list read at the API's pace) is skipped; n8n polls a
 		// workflow in one process.
 		const key = nodeKey(this);
@@ -140,6 +125,6 @@ export class CrmInvoicingPollingTrigger implements INodeType {
 			warn(this, SKIPPED_TEXT);
 			return null;
 		}
-		return await oneAtATime(key, async () => await pollLeads.call(this, settings));
+		return oneAtATime(key, () => pollLeads.call(this, settings));
 	}
 }
