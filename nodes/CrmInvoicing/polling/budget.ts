@@ -1,5 +1,4 @@
-import { NodeOperationError } from 'n8n-workflow';
-import type { IPollFunctions } from 'n8n-workflow';
+import { NodeOperationError, type IPollFunctions } from 'n8n-workflow';
 
 import { credentialOf, deadlineIn, type Deadline } from '../shared';
 
@@ -31,64 +30,60 @@ export interface Budget {
 	deadline: Deadline;
 }
 
-export function pollBudget(requestsPerMinute: number, pollBudgetMs?: number): Budget {
+export function pollBudget(requestsPerMinute: number, pollBudgetMs = DEFAULT_POLL_BUDGET_MS) {
 	const share = Math.floor(requestsPerMinute / 2);
 	const budgetMs =
-		pollBudgetMs !== undefined && Number.isFinite(pollBudgetMs) && pollBudgetMs > 0
-			? pollBudgetMs
-			: DEFAULT_POLL_BUDGET_MS;
+		Number.isFinite(pollBudgetMs) && pollBudgetMs > 0 ? pollBudgetMs : DEFAULT_POLL_BUDGET_MS;
 	const pages = share * Math.max(1, Math.floor(budgetMs / MINUTE_MS));
 	return { share, pages, deadline: deadlineIn(budgetMs) };
 }
 
-export async function budgetOf(context: IPollFunctions): Promise<Budget> {
+export async function budgetOf(context: IPollFunctions) {
 	const rpm = (await credentialOf(context)).requestsPerMinute;
 	if (rpm < 2) {
 		const half = 'the polling trigger uses at most half of it, which leaves it no request';
 		const message = `The credential's Requests per Minute is ${rpm}: ${half}`;
-		const description = [
-			"The trigger leaves at least half of the API key's rate to other workflows.",
-			'Set "Requests per Minute" in the credential to the API\'s real rate limit (60 as documented; at least 2),',
-			'or use the webhook trigger (CRM Invoicing Trigger).',
-		].join(' ');
+		const description =
+			"The trigger leaves at least half of the API key's rate to other workflows. " +
+			'Set "Requests per Minute" in the credential to the API\'s real rate limit (60 as documented; at least 2), ' +
+			'or use the webhook trigger (CRM Invoicing Trigger).';
 		throw new NodeOperationError(context.getNode(), message, { description });
 	}
 	// n8n 1.x has no getPollBudgetMs.
 	return pollBudget(rpm, context.getPollBudgetMs?.());
 }
 
-const count = (leads: number): string => leads.toLocaleString('en-US');
+const count = (leads: number) => leads.toLocaleString('en-US');
 
 const RAISE = 'raise "Requests per Minute" in the credential if your plan allows.';
 const USE_WEBHOOK =
 	'Use the webhook trigger (CRM Invoicing Trigger) for this workspace, or archive and delete leads you no longer need.';
 
-export const COST_NOTICE = [
-	`Updated Lead and Archived Lead compare every lead at each poll: one request per 100 leads (10,000 leads: 100 requests).`,
-	"The trigger uses at most half of the credential's Requests per Minute (30 a minute at the API's 60: 10,000 leads take about 3 minutes),",
-	'so poll less often for large CRMs: poll times that come while a poll still runs are skipped.',
-	'New Lead alone costs 1 request per poll when the API lists the newest leads first, plus one full read per Full Read Interval.',
-].join(' ');
+export const COST_NOTICE =
+	'Updated Lead and Archived Lead compare every lead at each poll: one request per 100 leads (10,000 leads: 100 requests). ' +
+	"The trigger uses at most half of the credential's Requests per Minute (30 a minute at the API's 60: 10,000 leads take about 3 minutes), " +
+	'so poll less often for large CRMs: poll times that come while a poll still runs are skipped. ' +
+	'New Lead alone costs 1 request per poll when the API lists the newest leads first, plus one full read per Full Read Interval.';
 
 export const NARROW_TEXT = `The polling trigger remembers at most ${count(POLLING.maxLeads)} leads. ${USE_WEBHOOK}`;
 
-export const SKIPPED_TEXT = [
-	'a poll started while the previous one was still running; it was skipped, and the next poll finds what changed meanwhile.',
-	'A poll that reads the whole list (Updated Lead, Archived Lead, or a list not in newest-first order)',
-	"sends at most half of the credential's Requests per Minute in a minute:",
-	`poll less often (Poll Times), use New Lead alone, or ${RAISE}`,
-].join(' ');
+export const SKIPPED_TEXT =
+	'a poll started while the previous one was still running; it was skipped, and the next poll finds what changed meanwhile. ' +
+	'A poll that reads the whole list (Updated Lead, Archived Lead, or a list not in newest-first order) ' +
+	"sends at most half of the credential's Requests per Minute in a minute: " +
+	'poll less often (Poll Times), use New Lead alone, or ' +
+	RAISE;
 
-export const NO_TURN_TEXT = [
-	"the poll got no turn of the API key's share within n8n's time budget for a poll (other polling triggers on the key used it);",
-	'it sent nothing, and the next poll goes on from where the last one stopped.',
-	`Poll less often (Poll Times), or ${RAISE}`,
-].join(' ');
+export const NO_TURN_TEXT =
+	"the poll got no turn of the API key's share within n8n's time budget for a poll (other polling triggers on the key used it); " +
+	'it sent nothing, and the next poll goes on from where the last one stopped. ' +
+	'Poll less often (Poll Times), or ' +
+	RAISE;
 
 const CAP_WHY =
 	'The trigger keeps one fingerprint per lead in the workflow, and stops at this bound instead of growing without end.';
 
-export function capError(context: IPollFunctions, leads: number): NodeOperationError {
+export function capError(context: IPollFunctions, leads: number) {
 	const limit = `more than the ${count(POLLING.maxLeads)} it can`;
 	const message = `The polling trigger would have to remember ${count(leads)} leads, ${limit}`;
 	const unchanged = 'Nothing was emitted and what it remembers is unchanged.';
