@@ -5,18 +5,18 @@ import { POLLING } from './budget';
 import type { Memory } from './memory';
 
 /** Undefined: the caller warns and skips the lead. */
-export function leadIdOf(record: IDataObject): string | undefined {
+export function leadIdOf(record: IDataObject) {
 	const id = record.id;
 	if (typeof id === 'string' && id !== '') return id;
 	if (typeof id === 'number' && Number.isFinite(id)) return String(id);
 	return undefined;
 }
 
-export const createdAtOf = (record: IDataObject): number =>
+export const createdAtOf = (record: IDataObject) =>
 	typeof record.createdAt === 'string' ? Date.parse(record.createdAt) : NaN;
 
 /** createdAt never increases along them, and decreases. */
-export function newestFirst(records: IDataObject[]): boolean {
+export function newestFirst(records: IDataObject[]) {
 	const times = records.map(createdAtOf);
 	let down = false;
 	for (let i = 1; i < times.length; i++) {
@@ -28,8 +28,8 @@ export function newestFirst(records: IDataObject[]): boolean {
 
 /** `enough`: the leads read prove the list newest first down to one older than every lead remembered;
  * `broken`: an unknown lead older than the newest remembered, so the poll reads the whole list. */
-export function headOf(records: IDataObject[], memory: Memory): 'enough' | 'more' | 'broken' {
-	const newest = memory.newest;
+export function headOf(records: IDataObject[], memory: Memory) {
+	const { newest } = memory;
 	if (newest === undefined) return 'broken';
 	let previous: number | undefined;
 	for (const record of records) {
@@ -76,7 +76,7 @@ const ALPHABET = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789
 const ABSENT = '..';
 
 /** 12 bits of FNV-1a: enough to name a changed field, and cheap where SHA-256 is not (10,000 leads: ~140,000 values). */
-function fieldPair(text: string | undefined): string {
+function fieldPair(text: string | undefined) {
 	if (text === undefined) return ABSENT;
 	let hash = 0x811c9dc5;
 	for (let i = 0; i < text.length; i++) {
@@ -108,27 +108,22 @@ export function fingerprint(record: IDataObject, fields: string[]): Fingerprint 
 		else others.push(`${key}=${text.get(key)}`);
 	}
 	if (others.length > 0 && !fields.includes(OTHER_FIELDS)) fields.push(OTHER_FIELDS);
-	const slotText = (field: string) =>
-		field !== OTHER_FIELDS ? text.get(field) : others.sort().join('\n') || undefined;
+	const otherText = others.sort().join('\n') || undefined;
 	return {
 		state: record.archived === true ? 'archived' : 'live',
 		whole: sha256(`{${whole.join(',')}}`, 8),
-		slots: fields.map((field) => fieldPair(slotText(field))),
+		slots: fields.map((field) => fieldPair(field === OTHER_FIELDS ? otherText : text.get(field))),
 	};
 }
 
 /** Rarely (1 in 4,096 per changed field) a slot misses a change; `whole` still tells it, and the list may be empty. */
-export const changedFields = (
-	before: Fingerprint,
-	after: Fingerprint,
-	fields: string[],
-): string[] =>
+export const changedFields = (before: Fingerprint, after: Fingerprint, fields: string[]) =>
 	fields.filter((_, slot) => (before.slots[slot] ?? ABSENT) !== (after.slots[slot] ?? ABSENT));
 
 // Earlier versions' format, so that an upgrade finds every lead unchanged.
-const LETTER = { live: 'l', archived: 'a', unreadable: 'x' } as const;
+const LETTER = { live: 'l', archived: 'a', unreadable: 'x' };
 
-export const encodePrint = (print: Fingerprint): string =>
+export const encodePrint = (print: Fingerprint) =>
 	LETTER[print.state] + print.whole + print.slots.join('');
 
 const STATE_OF: Record<string, Fingerprint['state'] | undefined> = {
