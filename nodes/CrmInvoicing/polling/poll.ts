@@ -1,5 +1,9 @@
-import { NodeOperationError } from 'n8n-workflow';
-import type { IDataObject, INodeExecutionData, IPollFunctions } from 'n8n-workflow';
+import {
+	NodeOperationError,
+	type IDataObject,
+	type INodeExecutionData,
+	type IPollFunctions,
+} from 'n8n-workflow';
 
 import { msLeft, nodeKey, readPages, simplify, takeShare } from '../shared';
 import { budgetOf, capError, NARROW_TEXT, NO_TURN_TEXT, POLLING, type Budget } from './budget';
@@ -38,13 +42,13 @@ export interface PollSettings {
 
 /** `_event` is not one of the API's fields. */
 function item(record: IDataObject, settings: PollSettings, event: LeadEvent, fields?: string[]) {
-	const json: IDataObject = settings.simplify ? simplify('lead', record) : { ...record };
+	const json = settings.simplify ? simplify('lead', record) : { ...record };
 	json._event = event;
 	if (fields !== undefined) json._changedFields = fields;
 	return { json };
 }
 
-function nameOf(record: IDataObject, id?: string): string {
+function nameOf(record: IDataObject, id?: string) {
 	const name = typeof record.name === 'string' ? ` ("${record.name.slice(0, 80)}")` : '';
 	return `${id ?? 'without an id'}${name}`;
 }
@@ -54,11 +58,11 @@ const isNotArchived = (name: string) => name !== 'archived';
 const TOO_DEEP =
 	'The trigger skipped it and emitted the other leads; it emits it as New Lead once the CRM holds it within that depth.';
 
-const onlyNew = (settings: PollSettings): boolean =>
+const onlyNew = (settings: PollSettings) =>
 	!settings.events.includes('updatedLead') && !settings.events.includes('archivedLead');
 
 /** Prefixed with the node's name, as n8n's own logs are not. */
-export function warn(context: IPollFunctions, message: string): void {
+export function warn(context: IPollFunctions, message: string) {
 	context.logger.warn(`${context.getNode().name}: ${message}`);
 }
 
@@ -149,7 +153,6 @@ export function diff(memory: Memory | undefined, records: IDataObject[], setting
 	// The first read after activation (one poll, or the polls of a full read spread over several) only remembers.
 	const fresh =
 		memory === undefined || memory.pass?.first === true ? settings.includeExisting : true;
-	const known = memory?.leads ?? new Map<string, string>();
 	const context: DiffContext = {
 		settings,
 		fields: memory?.fields.slice() ?? [],
@@ -175,7 +178,7 @@ export function diff(memory: Memory | undefined, records: IDataObject[], setting
 		const print = fingerprint(record, context.fields);
 		const stored = encodePrint(print);
 		seen.set(id, stored);
-		const before = known.get(id);
+		const before = memory?.leads.get(id);
 		if (stored === before) continue; // Nothing changed (the common case: no decoding).
 		if (print.deep !== undefined) {
 			const field = `its field "${print.deep.slice(0, 80)}"`;
@@ -209,10 +212,7 @@ const STALE_TEXT =
 	'the poll read an older memory than the last poll emitted with (n8n was still storing it); it was skipped, and the next poll goes on from the stored one.';
 
 /** The memory is written only when the poll succeeded. A lead the trigger cannot emit is logged and skipped. */
-export async function pollLeads(
-	this: IPollFunctions,
-	settings: PollSettings,
-): Promise<INodeExecutionData[][] | null> {
+export async function pollLeads(this: IPollFunctions, settings: PollSettings) {
 	const staticData = nodeData(this);
 	const memory = loadMemory(staticData);
 	const now = Date.now();
@@ -237,7 +237,7 @@ export async function pollLeads(
 	const found = diff(memory, read.records, settings);
 	for (const message of found.warnings) warn(this, message);
 
-	const reading = { ...found, reach: read.reach, cursor: read.cursor, due, now };
+	const reading = { ...found, ...read, due, now };
 	const next = remember(memory, reading, POLLING.forgetAfterMs);
 	if (next.leads.size > POLLING.maxLeads) throw capError(this, next.leads.size);
 	if (found.items.length > 0) markEmitted(key, next, now);
@@ -249,10 +249,7 @@ const timeOf = (lead: IDataObject) =>
 	Number.isNaN(createdAtOf(lead)) ? -Infinity : createdAtOf(lead);
 
 /** The most recent lead, at the node's share of the key; never reads or writes what the trigger remembers. */
-export async function sampleLead(
-	this: IPollFunctions,
-	settings: PollSettings,
-): Promise<INodeExecutionData[][]> {
+export async function sampleLead(this: IPollFunctions, settings: PollSettings) {
 	let best: IDataObject | undefined;
 	for await (const page of leadPages(this, await budgetOf(this))) {
 		for (const lead of page.records) {
