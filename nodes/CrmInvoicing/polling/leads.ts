@@ -6,7 +6,7 @@ import type { Memory } from './memory';
 
 /** Undefined: the caller warns and skips the lead. */
 export function leadIdOf(record: IDataObject) {
-	const id = record.id;
+	const { id } = record;
 	if (typeof id === 'string' && id !== '') return id;
 	if (typeof id === 'number' && Number.isFinite(id)) return String(id);
 	return undefined;
@@ -51,7 +51,7 @@ export function stableJson(value: unknown, levels: number): string | undefined {
 	const array = Array.isArray(value);
 	const parts: string[] = [];
 	for (const key of array ? value.keys() : Object.keys(value).sort()) {
-		const text = stableJson((value as Record<string | number, unknown>)[key], levels - 1);
+		const text = stableJson((value as IDataObject)[key], levels - 1);
 		if (text === undefined) return undefined;
 		parts.push(array ? text : `${JSON.stringify(key)}:${text}`);
 	}

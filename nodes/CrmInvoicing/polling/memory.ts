@@ -92,15 +92,12 @@ export interface Reading {
 	now: number;
 }
 
-function markGone(memory: Memory, read: Set<string>, reading: Reading, forgetAfterMs: number) {
+function markGone(memory: Memory, read: Set<string>, now: number, forgetAfterMs: number) {
 	for (const id of memory.leads.keys()) {
-		if (read.has(id)) {
-			memory.gone.delete(id);
-			continue;
-		}
-		const since = memory.gone.get(id) ?? reading.now;
-		memory.gone.set(id, since);
-		if (reading.now - since >= forgetAfterMs) {
+		const since = memory.gone.get(id) ?? now;
+		if (read.has(id)) memory.gone.delete(id);
+		else if (now - since < forgetAfterMs) memory.gone.set(id, since);
+		else {
 			memory.leads.delete(id);
 			memory.gone.delete(id);
 		}
@@ -138,7 +135,7 @@ export function remember(before: Memory | undefined, reading: Reading, forgetAft
 		memory.newest = later(memory.newest, newest);
 		return memory;
 	}
-	markGone(memory, read, reading, forgetAfterMs);
+	markGone(memory, read, reading.now, forgetAfterMs);
 	memory.newest = newest;
 	if (due || pass?.due) memory.fullAt = reading.now;
 	return memory;
@@ -166,7 +163,7 @@ const emissions = new BoundedMap<string, { id?: string; gen: number; at: number 
  * later an emission n8n did not store is emitted again, never lost. */
 export function isStale(key: string, memory: Memory | undefined, now: number) {
 	const last = emissions.peek(key);
-	if (memory === undefined || last === undefined || memory.id !== last.id) return false;
+	if (!memory || !last || memory.id !== last.id) return false;
 	return now - last.at < COMMIT_WAIT_MS && (memory.gen ?? 0) < last.gen;
 }
 
