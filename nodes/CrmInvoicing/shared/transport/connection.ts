@@ -2,7 +2,6 @@ import type { IDataObject, IExecuteFunctions, IHttpRequestMethods } from 'n8n-wo
 
 import { apiKeyOf, baseUrlOf } from '../../../../credentials/CrmInvoicingApi.credentials';
 import { BoundedMap } from '../boundedMap';
-import type { Deadline } from '../deadline';
 import { sha256 } from '../hash';
 import { cut } from '../values';
 import type { ExpectedAnswer } from './errors';
@@ -28,7 +27,8 @@ export interface ApiRequest {
 	qs?: IDataObject;
 	body?: IDataObject | IDataObject[];
 	itemIndex?: number;
-	deadline?: Deadline;
+	/** Ms since the epoch (shared/deadline.ts). */
+	deadline?: number;
 	/** Default `'any'`; `'empty-or-object'` for DELETE. */
 	expect?: ExpectedAnswer;
 	/** Redirects still followed; a question strangers can cause must cost exactly one request. */

@@ -8,10 +8,12 @@ import { DOCUMENTED_RATE_LIMIT, READ } from './limits';
 /** Never the full URL. */
 export type RequestSummary = { method: string; path: string; itemIndex?: number };
 
-type ErrorText = { message: string; description: string; status?: number; code?: string | null };
-
 /** n8n replaces a message naming a code (ECONNRESET) with generic text; ours is kept. */
-export function apiError(node: INode, request: RequestSummary, text: ErrorText) {
+export function apiError(
+	node: INode,
+	request: RequestSummary,
+	text: { message: string; description: string; status?: number; code?: string | null },
+) {
 	const { message, description, status, code } = text;
 	const { method, path, itemIndex } = request;
 	const httpCode = status?.toString();
@@ -136,16 +138,17 @@ export function answerTooLargeError(
 
 export type ExpectedAnswer = 'record' | 'empty-or-object' | 'any';
 
-type SuccessAnswer = {
-	request: RequestSummary;
-	status: number;
-	contentType: string;
-	body: unknown;
-	expected?: ExpectedAnswer;
-};
-
 /** A 2xx that does not fit (a login page) is an error, never a false success. */
-export function unexpectedAnswerError(node: () => INode, answer: SuccessAnswer) {
+export function unexpectedAnswerError(
+	node: () => INode,
+	answer: {
+		request: RequestSummary;
+		status: number;
+		contentType: string;
+		body: unknown;
+		expected?: ExpectedAnswer;
+	},
+) {
 	const { request, status, contentType, body } = answer;
 	const expected = answer.expected ?? (request.method === 'DELETE' ? 'empty-or-object' : 'any');
 	const { id } = Object(body) as { id?: unknown };

@@ -9,13 +9,9 @@ const CONNECTION =
 
 const TLS = /CERT|SSL|TLS|ISSUER|CHAIN|LEAF|UNTRUSTED|EXPIRED|NOT_YET_VALID/;
 
-function isTlsCode(code: string): boolean {
-	return TLS.test(code);
-}
+const isTlsCode = (code: string) => TLS.test(code);
 
-function isConnectionCode(code: string): boolean {
-	return CONNECTION.test(code);
-}
+const isConnectionCode = (code: string) => CONNECTION.test(code);
 
 /** n8n 1.x keeps only the message of some failures (a TLS one among them). */
 const SAID = {

@@ -44,35 +44,30 @@ export async function apiRequest(this: ApiContext, request: ApiRequest): Promise
 }
 
 async function tryOnce(attempt: Attempt) {
-	const turn = await pace(attempt);
-	const ms = Math.max(1, Math.min(RETRY.requestTimeoutMs, attempt.deadline - Date.now()));
+	const { deadline, pacer, context, cancel } = attempt;
+	const maxWaitMs = deadline === Infinity ? undefined : deadline - Date.now();
+	try {
+		// A retry keeps its place.
+		attempt.turn = await pacer.take({ maxWaitMs, ticket: attempt.turn?.ticket });
+	} catch (error) {
+		throw pacingWaitError(context.getNode(), attempt.summary, error as Error);
+	}
+	const stats = runStatsOf(context);
+	stats.waitedMs += attempt.turn.waitedMs;
+	stats.requests++;
+	const ms = Math.max(1, Math.min(RETRY.requestTimeoutMs, deadline - Date.now()));
 	const signal = AbortSignal.timeout(ms);
-	const stop = attempt.cancel ? AbortSignal.any([attempt.cancel, signal]) : signal;
+	const stop = cancel ? AbortSignal.any([cancel, signal]) : signal;
 	let response: IN8nHttpFullResponse;
 	try {
 		response = await send(attempt, stop);
 	} catch (error) {
-		attempt.pacer.settle(turn);
+		pacer.settle(attempt.turn);
 		const waitMs = stop.aborted || !dropped(error) ? undefined : backOff(attempt);
 		if (waitMs === undefined) throw failure(attempt, error, { ms, stop });
 		return waitMs;
 	}
 	return await read(attempt, response, { ms, stop });
-}
-
-/** A retry keeps its place. */
-async function pace(attempt: Attempt) {
-	const { deadline } = attempt;
-	const maxWaitMs = deadline === Infinity ? undefined : deadline - Date.now();
-	try {
-		attempt.turn = await attempt.pacer.take({ maxWaitMs, ticket: attempt.turn?.ticket });
-	} catch (error) {
-		throw pacingWaitError(attempt.context.getNode(), attempt.summary, error as Error);
-	}
-	const stats = runStatsOf(attempt.context);
-	stats.waitedMs += attempt.turn.waitedMs;
-	stats.requests++;
-	return attempt.turn;
 }
 
 /** n8n's client sends with the context's cancel signal; this hands out the attempt's `stop`. */
