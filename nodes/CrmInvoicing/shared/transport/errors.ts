@@ -59,11 +59,10 @@ function adviceFor(status: number, request: RequestSummary, apiMessage?: string)
 		404: `Nothing was found at ${call}. Check that the ID is right and belongs to this workspace; IDs are the public IDs the API returns (for example from a "Get Many").`,
 		409: 'The record changed or already exists. Read it again and retry with current data.',
 		422: 'The API understood the request but could not process these values. Check the fields named in the message.',
-		429: [
-			`The API allows ${DOCUMENTED_RATE_LIMIT.requests} requests per minute per API key.`,
-			'The node waited and retried but stayed limited.',
+		429:
+			`The API allows ${DOCUMENTED_RATE_LIMIT.requests} requests per minute per API key. ` +
+			'The node waited and retried but stayed limited. ' +
 			'Run fewer executions with this key at the same time, or process fewer items per run.',
-		].join(' '),
 	};
 	if (status < 500)
 		return advice[status] ?? 'Check the parameters of this node, then run it again.';
@@ -108,11 +107,11 @@ export function deadlineError(
 	// To a tenth of a second: a deadline the caller gave may have any length left (`1.5 s`).
 	const within = `${Number((limitMs / 1000).toFixed(1))} s`;
 	const message = `The CRM API ${how} ${request.method} ${request.path} within ${within}; the node abandoned the request`;
-	const description = [
-		`Every request has a deadline of ${within} for connecting, waiting and reading the whole answer.`,
-		'The CRM (or a proxy in front of it) was too slow: try again later.',
-		`${CHECK_BASE_URL}${checkFirst(request.method)}`,
-	].join(' ');
+	const description =
+		`Every request has a deadline of ${within} for connecting, waiting and reading the whole answer. ` +
+		'The CRM (or a proxy in front of it) was too slow: try again later. ' +
+		CHECK_BASE_URL +
+		checkFirst(request.method);
 	const error = apiError(node, request, {
 		message,
 		description,

@@ -42,16 +42,15 @@ function codesIn(error: unknown) {
 export const dropped = (error: unknown, codes = codesIn(error)) =>
 	!codes.some(isTlsCode) && codes.some(isConnectionCode);
 
-const TLS_ADVICE = [
-	"n8n checks the certificate of the Base URL's host before it sends the API key; nothing was sent.",
-	'Ask whoever runs the CRM (or its proxy) to install a valid certificate for this host name.',
-	'Self-signed or from a private certificate authority:',
-	'give n8n that authority (NODE_EXTRA_CA_CERTS on the n8n server).',
-	"Expired or not yet valid: check the n8n server's clock too.",
-	'Issued for another host name (ALTNAME): check the host in the Base URL.',
-	'WRONG_VERSION_NUMBER: the server did not answer with TLS',
-	'(http:// rather than https://, or the wrong port?).',
-].join(' ');
+const TLS_ADVICE =
+	"n8n checks the certificate of the Base URL's host before it sends the API key; nothing was sent. " +
+	'Ask whoever runs the CRM (or its proxy) to install a valid certificate for this host name. ' +
+	'Self-signed or from a private certificate authority: ' +
+	'give n8n that authority (NODE_EXTRA_CA_CERTS on the n8n server). ' +
+	"Expired or not yet valid: check the n8n server's clock too. " +
+	'Issued for another host name (ALTNAME): check the host in the Base URL. ' +
+	'WRONG_VERSION_NUMBER: the server did not answer with TLS ' +
+	'(http:// rather than https://, or the wrong port?).';
 
 /** Built afresh so nothing of its headers leaks. */
 export function connectionError(node: INode, attempt: Attempt, error: unknown, status?: number) {

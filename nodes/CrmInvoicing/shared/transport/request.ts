@@ -84,6 +84,7 @@ async function send(attempt: Attempt, stop: AbortSignal) {
 
 /** Redacted before anything reads it. The pacer gets the answer first: after a 429 the whole key waits. */
 async function read(attempt: Attempt, response: IN8nHttpFullResponse, timing: Timing) {
+	const { context, summary } = attempt;
 	const { secrets } = attempt.connection;
 	const headers = redactValue(response.headers, secrets);
 	const status = response.statusCode;
@@ -99,32 +100,29 @@ async function read(attempt: Attempt, response: IN8nHttpFullResponse, timing: Ti
 		throw failure(attempt, error, timing, status);
 	}
 	const { text, bytes } = content;
-	if (success && content.more) {
-		const node = attempt.context.getNode();
-		throw answerTooLargeError(node, attempt.summary, status, contentTypeOf(headers));
-	}
+	const contentType = contentTypeOf(headers);
+	if (success && content.more)
+		throw answerTooLargeError(context.getNode(), summary, status, contentType);
 	// The key in any spelling, in the parsed body; a first look at the raw text spares most pages the walk.
 	const body = mayHoldSecret(text, secrets) ? redactValue(content.body, secrets) : content.body;
 	const answer = { ...response, headers, body, bodyBytes: bytes } as ApiResponse;
-	return classify(attempt, answer, wait);
+	if (!success) return classify(attempt, answer, wait);
+	// n8n's getNode() deep-copies the node: read only when an error needs it, not once per request.
+	const wrong = unexpectedAnswerError(() => context.getNode(), {
+		request: summary,
+		status,
+		contentType,
+		body,
+		expected: attempt.request.expect,
+	});
+	if (wrong) throw wrong;
+	return answer;
 }
 
+/** Not a 2xx: a redirect to follow, a wait before the next try, a DELETE already done, or an error. */
 function classify(attempt: Attempt, answer: ApiResponse, wait?: RateLimitWait) {
-	const { context, summary, request, options } = attempt;
+	const { options, request } = attempt;
 	const { statusCode: status, headers, body } = answer;
-	// n8n's getNode() deep-copies the node: read only when an error needs it, not once per request.
-	const node = () => context.getNode();
-	if (status >= 200 && status < 300) {
-		const wrong = unexpectedAnswerError(node, {
-			request: summary,
-			status,
-			contentType: contentTypeOf(headers),
-			body,
-			expected: request.expect,
-		});
-		if (wrong) throw wrong;
-		return answer;
-	}
 	const url = redirectTarget(attempt, status, headerValue(headers, 'location'));
 	if (url !== undefined) {
 		options.url = url;
@@ -136,7 +134,7 @@ function classify(attempt: Attempt, answer: ApiResponse, wait?: RateLimitWait) {
 	if (status === 404 && attempt.transientRetries > 0 && request.method === 'DELETE') return answer;
 	const waitMs = [502, 503, 504].includes(status) ? backOff(attempt) : undefined;
 	if (waitMs !== undefined) return waitMs;
-	throw apiErrorFromResponse(node(), status, body, summary);
+	throw apiErrorFromResponse(attempt.context.getNode(), status, body, attempt.summary);
 }
 
 function failure(attempt: Attempt, error: unknown, timing: Timing, status?: number) {
