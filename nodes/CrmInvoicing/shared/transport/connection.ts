@@ -2,7 +2,6 @@ import type { IDataObject, IExecuteFunctions, IHttpRequestMethods } from 'n8n-wo
 
 import { apiKeyOf, baseUrlOf } from '../../../../credentials/CrmInvoicingApi.credentials';
 import { BoundedMap } from '../boundedMap';
-import type { Deadline } from '../deadline';
 import { sha256 } from '../hash';
 import { cut } from '../values';
 import type { ExpectedAnswer } from './errors';
@@ -28,7 +27,8 @@ export interface ApiRequest {
 	qs?: IDataObject;
 	body?: IDataObject | IDataObject[];
 	itemIndex?: number;
-	deadline?: Deadline;
+	/** Ms since the epoch (shared/deadline.ts). */
+	deadline?: number;
 	/** Default `'any'`; `'empty-or-object'` for DELETE. */
 	expect?: ExpectedAnswer;
 	/** Redirects still followed; a question strangers can cause must cost exactly one request. */
@@ -42,8 +42,8 @@ async function open(context: ApiContext) {
 	const apiKey = apiKeyOf(data);
 	// 0.3 and 0.4 wrapped the trigger's secret under the key as saved (trigger/store.ts).
 	const savedKey = String(data.apiKey ?? '');
-	const type = CREDENTIAL_TYPE;
 	const secrets = secretSpellings(apiKey);
+	const type = CREDENTIAL_TYPE;
 	const auth = { credentialsDecrypted: { id: '', name: type, type, data: { ...data, apiKey } } };
 	const rate = Math.floor(Number(data.requestsPerMinute));
 	const requestsPerMinute = rate >= 1 && rate < Infinity ? rate : DOCUMENTED_RATE_LIMIT.requests;
@@ -56,7 +56,7 @@ export type Connection = Awaited<ReturnType<typeof open>>;
 const connections = new WeakMap<object, Promise<Connection>>();
 
 /** Read once per context; opens no pacer (the credential's Test). */
-export function credentialOf(context: ApiContext): Promise<Connection> {
+export function credentialOf(context: ApiContext) {
 	const known = connections.get(context);
 	if (known) return known;
 	const opened = open(context);
@@ -69,28 +69,25 @@ export function credentialOf(context: ApiContext): Promise<Connection> {
 const pacers = new BoundedMap<string, RateLimitPacer>(1_000);
 
 /** Shared by all executions in this n8n process. */
-export function pacerOf(key: Pick<Connection, 'keyId' | 'requestsPerMinute'>): RateLimitPacer {
+export function pacerOf(key: Pick<Connection, 'keyId' | 'requestsPerMinute'>) {
 	const rate = key.requestsPerMinute;
 	return pacers.getOrSet(`${key.keyId}\n${rate}`, () => new RateLimitPacer(rate));
 }
 
 /** The poller's turn per page: `perMinute` in any 60 s; false when it would come after `maxWaitMs`. */
-export const takeShare = async (
-	context: ApiContext,
-	perMinute: number,
-	maxWaitMs?: number,
-): Promise<boolean> => await pacerOf(await credentialOf(context)).takeShare(perMinute, maxWaitMs);
+export const takeShare = async (context: ApiContext, perMinute: number, maxWaitMs?: number) =>
+	await pacerOf(await credentialOf(context)).takeShare(perMinute, maxWaitMs);
 
 const isDotSegment = (segment: string) => segment === '.' || segment === '..';
 
 /** No other escape decodes to ASCII. */
-const decodeAscii = (text: string): string =>
+const decodeAscii = (text: string) =>
 	text.replace(/%[0-7][0-9a-f]/gi, (escape) => String.fromCharCode(parseInt(escape.slice(1), 16)));
 
-export const showPath = (path: string): string => JSON.stringify(cut(path, 200)).slice(1, -1);
+export const showPath = (path: string) => JSON.stringify(cut(path, 200)).slice(1, -1);
 
 /** The one path check (also of redirects and Custom API Request's "Path"); URL parsers read "\" as "/". */
-export function unsafePathReason(path: string): string | undefined {
+export function unsafePathReason(path: string) {
 	// Only the ASCII escapes are decoded, so that no malformed one (`%E0` alone) hides a "\" or ".." beside it.
 	// eslint-disable-next-line no-control-regex
 	if (/[\u0000-\u001f\u007f]/.test(decodeAscii(path)))

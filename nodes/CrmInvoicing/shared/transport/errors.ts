@@ -1,5 +1,4 @@
-import { NodeApiError } from 'n8n-workflow';
-import type { INode, JsonObject } from 'n8n-workflow';
+import { NodeApiError, type INode, type JsonObject } from 'n8n-workflow';
 
 import { cut, describeValue, isPlainObject } from '../values';
 import { DOCUMENTED_RATE_LIMIT, READ } from './limits';
@@ -9,15 +8,12 @@ import { DOCUMENTED_RATE_LIMIT, READ } from './limits';
 /** Never the full URL. */
 export type RequestSummary = { method: string; path: string; itemIndex?: number };
 
-export type ErrorText = {
-	message: string;
-	description: string;
-	status?: number;
-	code?: string | null;
-};
-
 /** n8n replaces a message naming a code (ECONNRESET) with generic text; ours is kept. */
-export function apiError(node: INode, request: RequestSummary, text: ErrorText): NodeApiError {
+export function apiError(
+	node: INode,
+	request: RequestSummary,
+	text: { message: string; description: string; status?: number; code?: string | null },
+) {
 	const { message, description, status, code } = text;
 	const { method, path, itemIndex } = request;
 	const httpCode = status?.toString();
@@ -30,13 +26,13 @@ export function apiError(node: INode, request: RequestSummary, text: ErrorText):
 export const CHECK_BASE_URL =
 	'Check that the Base URL in the "CRM Invoicing API" credential points at the CRM API itself, not at a login page (single sign-on), a proxy, a maintenance page or a web site.';
 
-export const checkFirst = (method: string): string =>
+export const checkFirst = (method: string) =>
 	method === 'GET'
 		? ''
 		: ` Check in the CRM whether the ${method} took effect before you run this again.`;
 
 /** A text that is not JSON is a page, or the API's own message ("name is required" in a text/plain 400). */
-function parseErrorBody(body: unknown): { code?: string; message?: string; page?: string } {
+function parseErrorBody(body: unknown) {
 	if (typeof body === 'string') {
 		const text = body.slice(0, READ.maxErrorBodyBytes).trim();
 		// A page's <title>, else its text with the tags cut out: linear in the (cut) text, nothing backtracks.
@@ -54,7 +50,7 @@ function parseErrorBody(body: unknown): { code?: string; message?: string; page?
 	};
 }
 
-export function adviceFor(status: number, request: RequestSummary, apiMessage?: string): string {
+function adviceFor(status: number, request: RequestSummary, apiMessage?: string) {
 	const call = `${request.method} ${request.path}`;
 	const advice: Record<number, string> = {
 		400: `The API rejected a value${apiMessage ? `: "${apiMessage}"` : ''}. Correct that field in the node's parameters (or in the data of the input item) and run it again.`,
@@ -63,11 +59,10 @@ export function adviceFor(status: number, request: RequestSummary, apiMessage?: 
 		404: `Nothing was found at ${call}. Check that the ID is right and belongs to this workspace; IDs are the public IDs the API returns (for example from a "Get Many").`,
 		409: 'The record changed or already exists. Read it again and retry with current data.',
 		422: 'The API understood the request but could not process these values. Check the fields named in the message.',
-		429: [
-			`The API allows ${DOCUMENTED_RATE_LIMIT.requests} requests per minute per API key.`,
-			'The node waited and retried but stayed limited.',
+		429:
+			`The API allows ${DOCUMENTED_RATE_LIMIT.requests} requests per minute per API key. ` +
+			'The node waited and retried but stayed limited. ' +
 			'Run fewer executions with this key at the same time, or process fewer items per run.',
-		].join(' '),
 	};
 	if (status < 500)
 		return advice[status] ?? 'Check the parameters of this node, then run it again.';
@@ -83,7 +78,7 @@ export function apiErrorFromResponse(
 	status: number,
 	body: unknown,
 	request: RequestSummary,
-): NodeApiError {
+) {
 	const { code, message: said, page } = parseErrorBody(body);
 	const what =
 		page === undefined
@@ -95,7 +90,7 @@ export function apiErrorFromResponse(
 }
 
 /** Marked on the error: an API answer could give the code 'DEADLINE' too. */
-export const isDeadlineError = (error: unknown): boolean =>
+export const isDeadlineError = (error: unknown) =>
 	error instanceof NodeApiError && error.context.deadline === true;
 
 /** `answered`: the status line had come, the body had not finished. */
@@ -104,7 +99,7 @@ export function deadlineError(
 	request: RequestSummary,
 	limitMs: number,
 	answered?: number,
-): NodeApiError {
+) {
 	const how =
 		answered === undefined
 			? 'did not answer'
@@ -112,13 +107,17 @@ export function deadlineError(
 	// To a tenth of a second: a deadline the caller gave may have any length left (`1.5 s`).
 	const within = `${Number((limitMs / 1000).toFixed(1))} s`;
 	const message = `The CRM API ${how} ${request.method} ${request.path} within ${within}; the node abandoned the request`;
-	const description = [
-		`Every request has a deadline of ${within} for connecting, waiting and reading the whole answer.`,
-		'The CRM (or a proxy in front of it) was too slow: try again later.',
-		`${CHECK_BASE_URL}${checkFirst(request.method)}`,
-	].join(' ');
-	const text = { message, description, status: answered, code: 'DEADLINE' };
-	const error = apiError(node, request, text);
+	const description =
+		`Every request has a deadline of ${within} for connecting, waiting and reading the whole answer. ` +
+		'The CRM (or a proxy in front of it) was too slow: try again later. ' +
+		CHECK_BASE_URL +
+		checkFirst(request.method);
+	const error = apiError(node, request, {
+		message,
+		description,
+		status: answered,
+		code: 'DEADLINE',
+	});
 	error.context.deadline = true;
 	return error;
 }
@@ -128,7 +127,7 @@ export function answerTooLargeError(
 	request: RequestSummary,
 	status: number,
 	contentType: string,
-): NodeApiError {
+) {
 	const answer = `${request.method} ${request.path} (${status}, ${contentType})`;
 	const most = `${READ.maxAnswerBytes / 1024 / 1024} MB, the most the node reads of one answer`;
 	const message = `The CRM API's answer to ${answer} is larger than ${most}; it stopped reading`;
@@ -138,19 +137,17 @@ export function answerTooLargeError(
 
 export type ExpectedAnswer = 'record' | 'empty-or-object' | 'any';
 
-export type SuccessAnswer = {
-	request: RequestSummary;
-	status: number;
-	contentType: string;
-	body: unknown;
-	expected?: ExpectedAnswer;
-};
-
 /** A 2xx that does not fit (a login page) is an error, never a false success. */
 export function unexpectedAnswerError(
 	node: () => INode,
-	answer: SuccessAnswer,
-): NodeApiError | undefined {
+	answer: {
+		request: RequestSummary;
+		status: number;
+		contentType: string;
+		body: unknown;
+		expected?: ExpectedAnswer;
+	},
+) {
 	const { request, status, contentType, body } = answer;
 	const expected = answer.expected ?? (request.method === 'DELETE' ? 'empty-or-object' : 'any');
 	const { id } = Object(body) as { id?: unknown };

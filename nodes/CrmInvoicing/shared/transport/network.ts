@@ -1,69 +1,62 @@
-import type { INode, NodeApiError } from 'n8n-workflow';
+import type { INode } from 'n8n-workflow';
 
 import { isText } from '../values';
-import { apiError, checkFirst, type RequestSummary } from './errors';
+import type { Attempt } from './attempt';
+import { apiError, checkFirst } from './errors';
 
 const CONNECTION =
 	/^(ECONN(RESET|REFUSED|ABORTED)|E?TIMEDOUT|ESOCKETTIMEDOUT|EPIPE|ENOTFOUND|EAI_AGAIN|E(HOST|NET)UNREACH|UND_ERR_SOCKET)$/;
 
 const TLS = /CERT|SSL|TLS|ISSUER|CHAIN|LEAF|UNTRUSTED|EXPIRED|NOT_YET_VALID/;
 
-function isTlsCode(code: string): boolean {
-	return TLS.test(code);
-}
+const isTlsCode = (code: string) => TLS.test(code);
 
-function isConnectionCode(code: string): boolean {
-	return CONNECTION.test(code);
-}
+const isConnectionCode = (code: string) => CONNECTION.test(code);
 
 /** n8n 1.x keeps only the message of some failures (a TLS one among them). */
-const SAID: Array<[RegExp, string]> = [
-	[/socket hang up/i, 'ECONNRESET'],
-	[/self[- ]signed certificate/i, 'DEPTH_ZERO_SELF_SIGNED_CERT'],
-	[/certificate has expired/i, 'CERT_HAS_EXPIRED'],
-	[/altnames/i, 'ERR_TLS_CERT_ALTNAME_INVALID'],
-];
+const SAID = {
+	ECONNRESET: /socket hang up/i,
+	DEPTH_ZERO_SELF_SIGNED_CERT: /self[- ]signed certificate/i,
+	CERT_HAS_EXPIRED: /certificate has expired/i,
+	ERR_TLS_CERT_ALTNAME_INVALID: /altnames/i,
+};
 
 /** n8n wraps them: nearest first. */
-function codesIn(error: unknown): string[] {
+function codesIn(error: unknown) {
 	const codes: string[] = [];
-	let current: unknown = error;
+	let current = error;
 	for (let depth = 0; depth < 5 && current && typeof current === 'object'; depth++) {
 		const { code, cause, message } = current as Record<string, unknown>;
 		const text = [code, message].filter(isText).join(' ');
 		codes.push(...(text.match(/\b[A-Z][A-Z_]{4,}\b/g) ?? []));
-		codes.push(...SAID.filter(([said]) => said.test(text)).map(([, named]) => named));
+		codes.push(
+			...Object.entries(SAID)
+				.filter(([, said]) => said.test(text))
+				.map(([named]) => named),
+		);
 		current = cause;
 	}
 	return codes;
 }
 
-export const dropped = (error: unknown, codes = codesIn(error)): boolean =>
+export const dropped = (error: unknown, codes = codesIn(error)) =>
 	!codes.some(isTlsCode) && codes.some(isConnectionCode);
 
-export type NoAnswer = {
-	error: unknown;
-	request: RequestSummary;
-	retried: boolean;
-	status?: number;
-};
-
-const TLS_ADVICE = [
-	"n8n checks the certificate of the Base URL's host before it sends the API key; nothing was sent.",
-	'Ask whoever runs the CRM (or its proxy) to install a valid certificate for this host name.',
-	'Self-signed or from a private certificate authority:',
-	'give n8n that authority (NODE_EXTRA_CA_CERTS on the n8n server).',
-	"Expired or not yet valid: check the n8n server's clock too.",
-	'Issued for another host name (ALTNAME): check the host in the Base URL.',
-	'WRONG_VERSION_NUMBER: the server did not answer with TLS',
-	'(http:// rather than https://, or the wrong port?).',
-].join(' ');
+const TLS_ADVICE =
+	"n8n checks the certificate of the Base URL's host before it sends the API key; nothing was sent. " +
+	'Ask whoever runs the CRM (or its proxy) to install a valid certificate for this host name. ' +
+	'Self-signed or from a private certificate authority: ' +
+	'give n8n that authority (NODE_EXTRA_CA_CERTS on the n8n server). ' +
+	"Expired or not yet valid: check the n8n server's clock too. " +
+	'Issued for another host name (ALTNAME): check the host in the Base URL. ' +
+	'WRONG_VERSION_NUMBER: the server did not answer with TLS ' +
+	'(http:// rather than https://, or the wrong port?).';
 
 /** Built afresh so nothing of its headers leaks. */
-export function connectionError(node: INode, failed: NoAnswer): NodeApiError {
-	const { request, status } = failed;
+export function connectionError(node: INode, attempt: Attempt, error: unknown, status?: number) {
+	const request = attempt.summary;
 	const { method, path } = request;
-	const codes = codesIn(failed.error);
+	const codes = codesIn(error);
 	const code = codes.find(isTlsCode);
 	if (code !== undefined) {
 		const problem = code.endsWith('SELF_SIGNED_CERT') ? 'is self-signed' : "failed n8n's check";
@@ -74,7 +67,8 @@ export function connectionError(node: INode, failed: NoAnswer): NodeApiError {
 	const message = `Could not reach the CRM API for ${method} ${path} (${what})`;
 	let description =
 		'Check the Base URL in the "CRM Invoicing API" credential and that the CRM service is reachable from this n8n.';
-	if (failed.retried) description += ' The node retried the request before giving up.';
+	if (attempt.transientRetries > 0)
+		description += ' The node retried the request before giving up.';
 	else if (method !== 'GET' && method !== 'DELETE')
 		description += ` The request was not retried, so that nothing is created twice.${checkFirst(method)}`;
 	return apiError(node, request, { message, description, code: what });
