@@ -43,18 +43,10 @@ export async function apiRequest(this: ApiContext, request: ApiRequest): Promise
 	return body ? { body } : {};
 }
 
-async function tryOnce(attempt: Attempt) {
-	const { deadline, pacer, context, cancel } = attempt;
-	const maxWaitMs = deadline === Infinity ? undefined : deadline - Date.now();
-	try {
-		// A retry keeps its place.
-		attempt.turn = await pacer.take({ maxWaitMs, ticket: attempt.turn?.ticket });
-	} catch (error) {
-		throw pacingWaitError(context.getNode(), attempt.summary, error as Error);
-	}
-	const stats = runStatsOf(context);
-	stats.waitedMs += attempt.turn.waitedMs;
-	stats.requests++;
+/** Pace, send, read: the answer, or the ms to wait before the next try (0 after a redirect it follows). */
+async function tryOnce(attempt: Attempt): Promise<ApiResponse | number> {
+	const { deadline, pacer, cancel } = attempt;
+	const turn = await pace(attempt);
 	const ms = Math.max(1, Math.min(RETRY.requestTimeoutMs, deadline - Date.now()));
 	const signal = AbortSignal.timeout(ms);
 	const stop = cancel ? AbortSignal.any([cancel, signal]) : signal;
@@ -62,12 +54,27 @@ async function tryOnce(attempt: Attempt) {
 	try {
 		response = await send(attempt, stop);
 	} catch (error) {
-		pacer.settle(attempt.turn);
+		pacer.settle(turn);
 		const waitMs = stop.aborted || !dropped(error) ? undefined : backOff(attempt);
 		if (waitMs === undefined) throw failure(attempt, error, { ms, stop });
 		return waitMs;
 	}
 	return await read(attempt, response, { ms, stop });
+}
+
+/** A retry keeps its place. */
+async function pace(attempt: Attempt) {
+	const { deadline, context } = attempt;
+	const maxWaitMs = deadline === Infinity ? undefined : deadline - Date.now();
+	try {
+		attempt.turn = await attempt.pacer.take({ maxWaitMs, ticket: attempt.turn?.ticket });
+	} catch (error) {
+		throw pacingWaitError(context.getNode(), attempt.summary, error as Error);
+	}
+	const stats = runStatsOf(context);
+	stats.waitedMs += attempt.turn.waitedMs;
+	stats.requests++;
+	return attempt.turn;
 }
 
 /** n8n's client sends with the context's cancel signal; this hands out the attempt's `stop`. */
