@@ -2,8 +2,7 @@ import type { IExecuteFunctions, NodeExecutionHint } from 'n8n-workflow';
 
 import { describeDuration, isPresent, type RunStats } from '../../shared';
 
-const plural = (count: number, one: string, many: string): string =>
-	`${count} ${count === 1 ? one : many}`;
+const plural = (count: number, one: string, many: string) => `${count} ${count === 1 ? one : many}`;
 
 /** Only when a run cost more than plain requests, as n8n's own nodes stay silent otherwise. */
 export function costHint(stats: RunStats): NodeExecutionHint | undefined {
@@ -25,10 +24,7 @@ export function costHint(stats: RunStats): NodeExecutionHint | undefined {
 }
 
 /** n8n has `addExecutionHints` since 1.x (checked on 1.123 and 2.38); a context without it is left as it is. */
-export function addHints(
-	context: IExecuteFunctions,
-	hints: Array<NodeExecutionHint | undefined>,
-): void {
+export function addHints(context: IExecuteFunctions, hints: Array<NodeExecutionHint | undefined>) {
 	const present = hints.filter(isPresent);
 	if (present.length === 0 || typeof context.addExecutionHints !== 'function') return;
 	context.addExecutionHints(...present);
