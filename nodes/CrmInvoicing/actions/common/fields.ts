@@ -5,7 +5,7 @@ import {
 	type IExecuteFunctions,
 } from 'n8n-workflow';
 
-import { cut, describeValue, isPresent, UNIX_TIME_RULE } from '../../shared';
+import { cut, describeValue, isPlainObject, isPresent, UNIX_TIME_RULE } from '../../shared';
 
 /** Every error names the item's index. */
 export interface Item {
@@ -115,9 +115,9 @@ export function toJsonObject(item: Item, value: unknown, field: string): IDataOb
 	if (!isPresent(value) || value === '') return {};
 	const help = 'Enter a JSON object such as {"key": "value"}.';
 	const parsed = parseJson(item, value, field, help);
-	if (!parsed || typeof parsed !== 'object' || Array.isArray(parsed))
+	if (!isPlainObject(parsed))
 		fail(item, `"${field}" must be a JSON object in item ${item.index}`, help);
-	return parsed as IDataObject;
+	return parsed;
 }
 
 export function customFieldsFromPairs(pairs: unknown) {

@@ -1,4 +1,4 @@
-import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
+import type { IDataObject, INodeProperties } from 'n8n-workflow';
 
 import {
 	readList,
@@ -101,7 +101,7 @@ export function getManyOperation(list: GetMany): Operation {
 			...outputProperties,
 			collectionProperty('Filters', 'filters', filters, { placeholder: 'Add Filter' }),
 		]),
-		async execute(this: IExecuteFunctions, item: Item) {
+		async execute(item) {
 			const qs = queryOf(item, filters);
 			const keep = list.adjust?.(qs);
 			const want = pageRequestOf(item);

@@ -151,9 +151,7 @@ export function mappedBody(item: Item, standard: readonly StandardField[]) {
 	for (const [key, value] of Object.entries(source ?? {})) {
 		const field = byId.get(key);
 		if (field) {
-			if (!isSet(value)) continue;
-			const sent = standardValue(mapping, field, value);
-			if (sent !== undefined) body[key] = sent;
+			if (isSet(value)) body[key] = standardValue(mapping, field, value);
 		} else if (key.startsWith(CUSTOM_PREFIX)) setCustom(key.slice(CUSTOM_PREFIX.length), value);
 		else if (auto && key === 'customFields' && isPlainObject(value))
 			for (const [inner, innerValue] of Object.entries(value)) setCustom(inner, innerValue);

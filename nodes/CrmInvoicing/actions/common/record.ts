@@ -34,7 +34,7 @@ export function getOperation(
 ): Operation {
 	return {
 		description: shownFor(resource, 'get', [idProperty, ...outputProperties]),
-		async execute(item: Item) {
+		async execute(item) {
 			const path = recordPath(collection, idOf(item));
 			return recordItems(item, resource, [await recordRequest(item, 'GET', path)]);
 		},
