@@ -1,7 +1,11 @@
-import { NodeOperationError, tryToParseDateTime } from 'n8n-workflow';
-import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
+import {
+	NodeOperationError,
+	tryToParseDateTime,
+	type IDataObject,
+	type IExecuteFunctions,
+} from 'n8n-workflow';
 
-import { cut, describeValue, isPresent, UNIX_TIME_RULE } from '../../shared';
+import { cut, describeValue, isPlainObject, isPresent, UNIX_TIME_RULE } from '../../shared';
 
 /** Every error names the item's index. */
 export interface Item {
@@ -15,7 +19,7 @@ export function fail({ context, index }: Item, message: string, help?: string): 
 }
 
 /** JSON, cut to 120 characters; `nothing` when there is none. */
-export function shown(value: unknown): string {
+export function shown(value: unknown) {
 	if (value === undefined) return 'nothing';
 	try {
 		return cut(JSON.stringify(value) ?? String(value), 120);
@@ -25,7 +29,7 @@ export function shown(value: unknown): string {
 }
 
 /** Trimmed text or a number as text; anything else is refused, so nothing is ever sent as `[object Object]`. */
-export function optionalText(item: Item, value: unknown, field: string): string | undefined {
+export function optionalText(item: Item, value: unknown, field: string) {
 	if (!isPresent(value)) return undefined;
 	if (typeof value === 'string') return value.trim() || undefined;
 	if ((typeof value === 'number' && Number.isFinite(value)) || typeof value === 'bigint')
@@ -37,7 +41,7 @@ export function optionalText(item: Item, value: unknown, field: string): string 
 	);
 }
 
-export function requireText(item: Item, value: unknown, field: string): string {
+export function requireText(item: Item, value: unknown, field: string) {
 	const text = optionalText(item, value, field);
 	if (text !== undefined) return text;
 	return fail(
@@ -47,7 +51,7 @@ export function requireText(item: Item, value: unknown, field: string): string {
 	);
 }
 
-export function requiredParameter(item: Item, name: string, field: string): string {
+export function requiredParameter(item: Item, name: string, field: string) {
 	return requireText(item, item.context.getNodeParameter(name, item.index, ''), field);
 }
 
@@ -57,7 +61,7 @@ export function requireOneOf<T extends string>(
 	value: unknown,
 	allowed: readonly T[],
 	field: string,
-): T {
+) {
 	const text = String(value ?? '')
 		.trim()
 		.toUpperCase();
@@ -68,7 +72,7 @@ export function requireOneOf<T extends string>(
 	);
 }
 
-export function toNumber(item: Item, value: unknown, field: string): number {
+export function toNumber(item: Item, value: unknown, field: string) {
 	const number = typeof value === 'string' && value.trim() !== '' ? Number(value) : value;
 	if (typeof number === 'number' && Number.isFinite(number)) return number;
 	return fail(item, `"${field}" must be a number but is "${String(value)}" in item ${item.index}`);
@@ -77,7 +81,7 @@ export function toNumber(item: Item, value: unknown, field: string): number {
 /** Read as n8n reads dates (tryToParseDateTime). A date-time without a zone is in the workflow's time zone; a date
  * alone names a calendar day, sent as midnight UTC (choice date-only); `2026-02-30` is refused, not moved; a number
  * is Unix time (UNIX_TIME_RULE). */
-export function toIsoDate(item: Item, value: unknown, field: string): string {
+export function toIsoDate(item: Item, value: unknown, field: string) {
 	if (!isSet(value)) requireText(item, value, field);
 	const text = typeof value === 'string' ? value.trim() : '';
 	if (typeof value === 'number' || /^\d{9,}(\.\d+)?$/.test(text)) {
@@ -108,18 +112,18 @@ export function toIsoDate(item: Item, value: unknown, field: string): string {
 
 /** Empty, it is `{}`. */
 export function toJsonObject(item: Item, value: unknown, field: string): IDataObject {
-	if (value === undefined || value === null || value === '') return {};
+	if (!isPresent(value) || value === '') return {};
 	const help = 'Enter a JSON object such as {"key": "value"}.';
 	const parsed = parseJson(item, value, field, help);
-	if (!parsed || typeof parsed !== 'object' || Array.isArray(parsed))
+	if (!isPlainObject(parsed))
 		fail(item, `"${field}" must be a JSON object in item ${item.index}`, help);
-	return parsed as IDataObject;
+	return parsed;
 }
 
-export function customFieldsFromPairs(pairs: unknown): IDataObject | undefined {
+export function customFieldsFromPairs(pairs: unknown) {
 	const entries =
 		(pairs as { field?: Array<{ key?: string; value?: unknown }> } | undefined)?.field ?? [];
-	const result: IDataObject = Object.create(null) as IDataObject; // "__proto__" is a key too
+	const result = Object.create(null) as IDataObject; // "__proto__" is a key too
 	for (const { key, value } of entries) {
 		const name = (key ?? '').trim();
 		if (name !== '') result[name] = value as IDataObject[string];
@@ -127,17 +131,13 @@ export function customFieldsFromPairs(pairs: unknown): IDataObject | undefined {
 	return Object.keys(result).length > 0 ? result : undefined;
 }
 
-function displayNameOfKey(key: string): string {
+function displayNameOfKey(key: string) {
 	const words = key.replace(/Id$/, ' ID').replace(/([a-z])([A-Z])/g, '$1 $2');
 	return words.charAt(0).toUpperCase() + words.slice(1);
 }
 
 /** A number (an ID from an expression, such as the trigger payload's) becomes text: the API's IDs are strings. */
-export function requestField(
-	item: Item,
-	key: string,
-	value: unknown,
-): IDataObject[string] | undefined {
+export function requestField(item: Item, key: string, value: unknown) {
 	if (!isSet(value)) return undefined;
 	if (/Id$/.test(key)) return optionalText(item, value, displayNameOfKey(key));
 	if (typeof value === 'string') return value.trim();
@@ -145,7 +145,7 @@ export function requestField(
 	return value as IDataObject[string];
 }
 
-export function isSet(value: unknown): boolean {
+export function isSet(value: unknown) {
 	return typeof value === 'string' ? value.trim() !== '' : isPresent(value);
 }
 
@@ -154,7 +154,7 @@ export function parseJson(
 	value: unknown,
 	field: string,
 	help = 'Check the JSON text, or use an expression that gives the value itself.',
-): unknown {
+) {
 	if (typeof value !== 'string') return value;
 	const text = value.trim();
 	if (text === '') return undefined;

@@ -2,21 +2,24 @@ import type { IExecuteFunctions, NodeExecutionHint } from 'n8n-workflow';
 
 import { describeDuration, isPresent, type RunStats } from '../../shared';
 
-const plural = (count: number, one: string, many: string): string =>
-	`${count} ${count === 1 ? one : many}`;
+const plural = (count: number, one: string, many: string) => `${count} ${count === 1 ? one : many}`;
 
 /** Only when a run cost more than plain requests, as n8n's own nodes stay silent otherwise. */
-export function costHint(stats: RunStats): NodeExecutionHint | undefined {
-	if (stats.mostPagesOfOneList <= 1 && stats.waitedMs <= 0 && stats.rateLimited === 0)
-		return undefined;
+export function costHint({
+	mostPagesOfOneList,
+	pages,
+	requests,
+	waitedMs,
+	rateLimited,
+}: RunStats): NodeExecutionHint | undefined {
+	if (mostPagesOfOneList <= 1 && waitedMs <= 0 && rateLimited === 0) return undefined;
 	const parts: string[] = [];
-	if (stats.pages > 1) parts.push(`read ${plural(stats.pages, 'page', 'pages')}`);
-	parts.push(`sent ${plural(stats.requests, 'request', 'requests')} to the CRM`);
-	if (stats.waitedMs > 0)
-		parts.push(`waited ${describeDuration(stats.waitedMs)} in total for its rate limit`);
-	if (stats.rateLimited > 0) {
+	if (pages > 1) parts.push(`read ${plural(pages, 'page', 'pages')}`);
+	parts.push(`sent ${plural(requests, 'request', 'requests')} to the CRM`);
+	if (waitedMs > 0) parts.push(`waited ${describeDuration(waitedMs)} in total for its rate limit`);
+	if (rateLimited > 0) {
 		parts.push(
-			`absorbed ${plural(stats.rateLimited, 'answer', 'answers')} 429 (Too Many Requests) by waiting and retrying`,
+			`absorbed ${plural(rateLimited, 'answer', 'answers')} 429 (Too Many Requests) by waiting and retrying`,
 		);
 	}
 	const last = parts.pop();
@@ -25,10 +28,7 @@ export function costHint(stats: RunStats): NodeExecutionHint | undefined {
 }
 
 /** n8n has `addExecutionHints` since 1.x (checked on 1.123 and 2.38); a context without it is left as it is. */
-export function addHints(
-	context: IExecuteFunctions,
-	hints: Array<NodeExecutionHint | undefined>,
-): void {
+export function addHints(context: IExecuteFunctions, hints: Array<NodeExecutionHint | undefined>) {
 	const present = hints.filter(isPresent);
 	if (present.length === 0 || typeof context.addExecutionHints !== 'function') return;
 	context.addExecutionHints(...present);

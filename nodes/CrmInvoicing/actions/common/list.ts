@@ -1,12 +1,13 @@
-import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
+import type { IDataObject, INodeProperties } from 'n8n-workflow';
 
-import { readList, readPages } from '../../shared';
-import type {
-	ApiContext,
-	ApiVersion,
-	ListSpec,
-	PageRequest,
-	SimplifiedResource,
+import {
+	readList,
+	readPages,
+	type ApiContext,
+	type ApiVersion,
+	type ListSpec,
+	type PageRequest,
+	type SimplifiedResource,
 } from '../../shared';
 import { shownFor, type Operation } from '../operation';
 import { fail, isSet, toNumber, type Item } from './fields';
@@ -38,7 +39,7 @@ export function returnAllAndLimit(what: string): INodeProperties[] {
 
 export function pageRequestOf(item: Item): PageRequest {
 	const { context, index } = item;
-	if (context.getNodeParameter('returnAll', index, false) as boolean) return { returnAll: true };
+	if (context.getNodeParameter('returnAll', index, false)) return { returnAll: true };
 	const limit = toNumber(item, context.getNodeParameter('limit', index, 50), 'Limit');
 	if (!Number.isInteger(limit) || limit < 1) {
 		fail(
@@ -57,12 +58,7 @@ const OWN_FILTER_NARROW =
 export type OwnFilter = (record: IDataObject) => boolean;
 
 /** Pages of 100: how many records a page needs to give the missing matches is not known. */
-async function readMatching(
-	this: ApiContext,
-	spec: ListSpec,
-	want: PageRequest,
-	match: OwnFilter,
-): Promise<IDataObject[]> {
+async function readMatching(this: ApiContext, spec: ListSpec, want: PageRequest, match: OwnFilter) {
 	const limit = want.returnAll ? Infinity : (want.limit ?? 0);
 	const matches: IDataObject[] = [];
 	for await (const page of readPages.call(this, spec)) {
@@ -86,7 +82,7 @@ interface GetMany {
 }
 
 /** A boolean filter stays a boolean; text is trimmed. */
-function queryOf(item: Item, filters: INodeProperties[]): IDataObject {
+function queryOf(item: Item, filters: INodeProperties[]) {
 	const given = item.context.getNodeParameter('filters', item.index, {}) as IDataObject;
 	const qs: IDataObject = {};
 	for (const { name, type } of filters) {
@@ -105,7 +101,7 @@ export function getManyOperation(list: GetMany): Operation {
 			...outputProperties,
 			collectionProperty('Filters', 'filters', filters, { placeholder: 'Add Filter' }),
 		]),
-		async execute(this: IExecuteFunctions, item: Item) {
+		async execute(item) {
 			const qs = queryOf(item, filters);
 			const keep = list.adjust?.(qs);
 			const want = pageRequestOf(item);

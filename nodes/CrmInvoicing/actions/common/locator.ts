@@ -34,6 +34,6 @@ export function locatorProperty(
 }
 
 /** n8n does not extract a locator inside a collection; a plain value (an ID from an expression) is returned as is. */
-export function locatorValue(value: unknown): unknown {
+export function locatorValue(value: unknown) {
 	return isPlainObject(value) && 'value' in value ? value.value : value;
 }

@@ -1,5 +1,11 @@
-import { updateDisplayOptions, validateFieldType } from 'n8n-workflow';
-import type { FieldType, IDataObject, INodeProperties, ResourceMapperValue } from 'n8n-workflow';
+import {
+	updateDisplayOptions,
+	validateFieldType,
+	type FieldType,
+	type IDataObject,
+	type INodeProperties,
+	type ResourceMapperValue,
+} from 'n8n-workflow';
 
 import { describeValue, isPlainObject } from '../../shared';
 import {
@@ -60,7 +66,7 @@ export function parametersByVersion(
 	operation: 'create' | 'update',
 	shared: INodeProperties[],
 	before: INodeProperties[],
-): INodeProperties[] {
+) {
 	const show = { resource: [record], operation: [operation] };
 	return [
 		...updateDisplayOptions({ show }, shared),
@@ -83,7 +89,7 @@ const ARTICLE: Partial<Record<FieldType, string>> = {
 };
 
 /** n8n's own type check; "Attempt to Convert Types" converts text such as "12" or "true". */
-function typed(item: Mapping, label: string, value: unknown, type: FieldType): unknown {
+function typed(item: Mapping, label: string, value: unknown, type: FieldType) {
 	if (type === 'string' || type === 'options') return value;
 	const { convert } = item;
 	const result = validateFieldType(label, value, type, { strict: !convert, parseStrings: convert });
@@ -122,10 +128,7 @@ const mapperIdOf = (customKey: string) => `${CUSTOM_PREFIX}${customKey}`;
 
 /** Custom fields by `customFields.<key>`, or with "Map Automatically" also by a plain key no standard field has.
  * Empty values are not sent; `changed` lists the fields set. */
-export function mappedBody(
-	item: Item,
-	standard: readonly StandardField[],
-): { body: IDataObject; changed: string[] } {
+export function mappedBody(item: Item, standard: readonly StandardField[]) {
 	const { context, index } = item;
 	const columns = context.getNodeParameter('columns', index) as ResourceMapperValue;
 	const mapping = { ...item, convert: columns.attemptToConvertTypes === true };
@@ -137,8 +140,8 @@ export function mappedBody(
 	const byId = new Map(standard.map((field) => [field.id, field]));
 	const auto = columns.mappingMode === 'autoMapInputData';
 	// No prototype: a custom field named "__proto__" is an own key like any other, also through Object.assign.
-	const body: IDataObject = Object.create(null) as IDataObject;
-	const custom: IDataObject = Object.create(null) as IDataObject;
+	const body = Object.create(null) as IDataObject;
+	const custom = Object.create(null) as IDataObject;
 	const setCustom = (key: string, value: unknown) => {
 		if (!isSet(value)) return;
 		custom[key] = customValue(mapping, key, customTypes.get(key), value);
@@ -148,9 +151,7 @@ export function mappedBody(
 	for (const [key, value] of Object.entries(source ?? {})) {
 		const field = byId.get(key);
 		if (field) {
-			if (!isSet(value)) continue;
-			const sent = standardValue(mapping, field, value);
-			if (sent !== undefined) body[key] = sent;
+			if (isSet(value)) body[key] = standardValue(mapping, field, value);
 		} else if (key.startsWith(CUSTOM_PREFIX)) setCustom(key.slice(CUSTOM_PREFIX.length), value);
 		else if (auto && key === 'customFields' && isPlainObject(value))
 			for (const [inner, innerValue] of Object.entries(value)) setCustom(inner, innerValue);
@@ -160,7 +161,7 @@ export function mappedBody(
 	Object.assign(body, toJsonObject(item, additional.otherFields, 'Other Fields (JSON)'));
 	Object.assign(custom, customFieldsFromPairs(additional.customFields));
 	if (Object.keys(custom).length > 0)
-		body.customFields = { ...(body.customFields as IDataObject | undefined), ...custom };
+		body.customFields = { ...(body.customFields as IDataObject), ...custom };
 	const sentCustom = isPlainObject(body.customFields) ? body.customFields : {};
 	const changed = [
 		...Object.keys(body).filter(isStandardKey),

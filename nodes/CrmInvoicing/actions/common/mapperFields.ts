@@ -1,9 +1,4 @@
-import type {
-	FieldType,
-	IDataObject,
-	ResourceMapperField,
-	ResourceMapperFields,
-} from 'n8n-workflow';
+import type { FieldType, IDataObject, ResourceMapperField } from 'n8n-workflow';
 
 import { isPlainObject } from '../../shared';
 import { valueOption } from './options';
@@ -26,7 +21,7 @@ export const CUSTOM_PREFIX = 'customFields.';
 const ISO_DATE =
 	/^\d{4}-\d{2}-\d{2}(?:T\d{2}:\d{2}(?::\d{2}(?:\.\d{1,9})?)?(?:Z|[+-]\d{2}:?\d{2})?)?$/;
 
-function typeOfValue(value: unknown): FieldType {
+function typeOfValue(value: unknown) {
 	if (typeof value === 'number' && Number.isFinite(value)) return 'number';
 	if (typeof value === 'boolean') return 'boolean';
 	if (Array.isArray(value)) return 'array';
@@ -42,14 +37,14 @@ type Seen = FieldType | null | undefined;
 const isText = (type: Seen) => type === 'string' || type === 'dateTime';
 
 /** Text and dates together are text. */
-function joined(before: Seen, value: unknown): Seen {
+function joined(before: Seen, value: unknown) {
 	const type = typeOfValue(value);
 	if (before === undefined || before === type) return type;
 	return isText(before) && isText(type) ? 'string' : null;
 }
 
 /** None when they disagree or all are null, so that a mapped value is sent as given: a number stays a number. */
-export function inferType(values: unknown[]): FieldType | undefined {
+export function inferType(values: unknown[]) {
 	let seen: Seen;
 	for (const value of values) {
 		if (value !== null) seen = joined(seen, value);
@@ -66,10 +61,7 @@ const LISTED = { defaultMatch: false, canBeUsedToMatch: false, display: true };
 const UNUSABLE_KEY = /["\\[\]]|^\s*$/;
 
 /** At most MAX_CUSTOM_FIELDS, the first met; `capped` when there were more. */
-export function customFieldsOf(records: IDataObject[]): {
-	custom: ResourceMapperField[];
-	capped: boolean;
-} {
+export function customFieldsOf(records: IDataObject[]) {
 	const seen = new Map<string, Seen>();
 	let capped = false;
 	for (const record of records) {
@@ -96,11 +88,11 @@ export function customFieldsOf(records: IDataObject[]): {
 	return { custom, capped };
 }
 
-function compareTexts(a: string, b: string): number {
+function compareTexts(a: string, b: string) {
 	return a.localeCompare(b);
 }
 
-function requiredFirst(a: ResourceMapperField, b: ResourceMapperField): number {
+function requiredFirst(a: ResourceMapperField, b: ResourceMapperField) {
 	return Number(b.required) - Number(a.required);
 }
 
@@ -109,8 +101,7 @@ export function mapperFields(
 	operation: string,
 	custom: ResourceMapperField[],
 	notice?: string,
-): ResourceMapperFields {
-	const creating = operation === 'create';
+) {
 	const fields: ResourceMapperField[] = standard
 		.filter((field) => !field.only || field.only === operation)
 		.map((field) => ({
@@ -118,7 +109,7 @@ export function mapperFields(
 			displayName: field.displayName,
 			type: field.type,
 			options: field.values?.map(valueOption),
-			required: creating && field.required === true,
+			required: operation === 'create' && field.required === true,
 			...LISTED,
 		}));
 	fields.sort(requiredFirst);

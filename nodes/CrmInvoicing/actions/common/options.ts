@@ -5,27 +5,27 @@ import { customFieldsFromPairs, isSet, requestField, toJsonObject, type Item } f
 export function textProperty(
 	displayName: string,
 	name: string,
-	more: Partial<INodeProperties> = {},
+	more?: Partial<INodeProperties>,
 ): INodeProperties {
 	return { displayName, name, type: 'string', default: '', ...more };
 }
 
-function byLabel(a: INodeProperties, b: INodeProperties): number {
+function byLabel(a: INodeProperties, b: INodeProperties) {
 	return a.displayName.localeCompare(b.displayName);
 }
 
 /** n8n's linter wants collection options in alphabetical order. */
 export const byName = (options: INodeProperties[]) => options.sort(byLabel);
 
-export function valueOption(value: string): INodePropertyOptions {
+export function valueOption(value: string) {
 	return { name: value, value };
 }
 
-function enumOption(value: string): INodePropertyOptions {
+function enumOption(value: string) {
 	return { name: value.charAt(0) + value.slice(1).toLowerCase(), value };
 }
 
-function byOptionName(a: INodePropertyOptions, b: INodePropertyOptions): number {
+function byOptionName(a: INodePropertyOptions, b: INodePropertyOptions) {
 	return a.name.localeCompare(b.name);
 }
 
@@ -84,7 +84,7 @@ export function collectionProperty(
 	displayName: string,
 	name: string,
 	options: INodeProperties[],
-	more: Partial<INodeProperties> = {},
+	more: Partial<INodeProperties>,
 ): INodeProperties {
 	return {
 		displayName,
@@ -115,8 +115,8 @@ export const updateFieldsProperty = (options: INodeProperties[]) =>
 export function bodyFromFields(
 	item: Item,
 	fields: IDataObject,
-	convert: Record<string, (value: unknown) => IDataObject[string] | undefined> = {},
-): IDataObject {
+	convert: Record<string, (value: unknown) => IDataObject[string] | undefined>,
+) {
 	const { customFields, otherFields, ...rest } = fields;
 	const body = { ...toJsonObject(item, otherFields, 'Other Fields (JSON)') };
 	for (const [key, value] of Object.entries(rest)) {
@@ -125,6 +125,6 @@ export function bodyFromFields(
 		if (sent !== undefined) body[key] = sent;
 	}
 	const custom = customFieldsFromPairs(customFields);
-	if (custom) body.customFields = { ...(body.customFields as IDataObject | undefined), ...custom };
+	if (custom) body.customFields = { ...(body.customFields as IDataObject), ...custom };
 	return body;
 }

@@ -1,9 +1,4 @@
-import type {
-	IDataObject,
-	IExecuteFunctions,
-	INodeExecutionData,
-	INodeProperties,
-} from 'n8n-workflow';
+import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 
 import {
 	commaList,
@@ -12,8 +7,9 @@ import {
 	isPlainObject,
 	simplify,
 	simplifyPropertyFrom,
+	SIMPLIFIED_FIELDS,
+	type SimplifiedResource,
 } from '../../shared';
-import { SIMPLIFIED_FIELDS, type SimplifiedResource } from '../../shared';
 import { fail, type Item } from './fields';
 import { CUSTOM_PREFIX } from './mapperFields';
 
@@ -22,7 +18,7 @@ const OUTPUT_CONTROL_VERSION = 2;
 
 const OUTPUT_VERSION = 4;
 
-export function hasOutputControl(context: IExecuteFunctions): boolean {
+export function hasOutputControl(context: IExecuteFunctions) {
 	return context.getNode().typeVersion >= OUTPUT_CONTROL_VERSION;
 }
 
@@ -70,8 +66,8 @@ export const outputProperties: INodeProperties[] = [
 	},
 ];
 
-function selectedFields(item: Item): string[] {
-	const given: unknown = item.context.getNodeParameter('fields', item.index, []);
+function selectedFields(item: Item) {
+	const given = item.context.getNodeParameter('fields', item.index, []);
 	let names = Array.isArray(given) ? filledTexts(given) : [];
 	if (typeof given === 'string') names = commaList(given);
 	if (names.length === 0) {
@@ -84,7 +80,7 @@ function selectedFields(item: Item): string[] {
 	return names;
 }
 
-function selectFields(record: IDataObject, fields: string[]): IDataObject {
+function selectFields(record: IDataObject, fields: string[]) {
 	const custom = isPlainObject(record.customFields) ? record.customFields : {};
 	const selected: IDataObject = {};
 	for (const field of ['id', ...fields]) {
@@ -119,11 +115,7 @@ function shapeOf(item: Item, resource: SimplifiedResource) {
 	return (record: IDataObject) => selectFields(record, fields);
 }
 
-export function recordItems(
-	item: Item,
-	resource: SimplifiedResource,
-	records: IDataObject[],
-): INodeExecutionData[] {
+export function recordItems(item: Item, resource: SimplifiedResource, records: IDataObject[]) {
 	const shape = shapeOf(item, resource);
 	return records.map((record) => ({ json: shape(record) }));
 }

@@ -7,17 +7,17 @@ import { mappedBody, MAPPER_VERSION } from './mapped';
 import type { StandardField } from './mapperFields';
 import { outputProperties, recordItems } from './output';
 
-export function recordPath(collection: string, id: string): string {
+export function recordPath(collection: string, id: string) {
 	return `${collection}/${encodeURIComponent(id)}`;
 }
 
-export async function recordRequest(
+export function recordRequest(
 	{ context, index }: Item,
 	method: 'GET' | 'POST' | 'PATCH',
 	path: string,
 	body?: IDataObject,
-): Promise<IDataObject> {
-	return await apiRequest.call(context, {
+) {
+	return apiRequest.call(context, {
 		method,
 		path,
 		body,
@@ -34,24 +34,24 @@ export function getOperation(
 ): Operation {
 	return {
 		description: shownFor(resource, 'get', [idProperty, ...outputProperties]),
-		async execute(item: Item) {
+		async execute(item) {
 			const path = recordPath(collection, idOf(item));
 			return recordItems(item, resource, [await recordRequest(item, 'GET', path)]);
 		},
 	};
 }
 
-export interface BodyOptions {
+interface BodyOptions {
 	standard: readonly StandardField[];
 	fromFields: (item: Item, fields: IDataObject) => IDataObject;
 }
 
-function usesMapper({ context }: Item): boolean {
+function usesMapper({ context }: Item) {
 	return context.getNode().typeVersion >= MAPPER_VERSION;
 }
 
 /** From version 3 on the mapper's, every required field set; versions 1 and 2 read their own parameters. */
-export function createBody(item: Item, { standard, fromFields }: BodyOptions): IDataObject {
+export function createBody(item: Item, { standard, fromFields }: BodyOptions) {
 	const required = standard.filter((field) => field.required);
 	if (usesMapper(item)) {
 		const { body } = mappedBody(item, standard);
@@ -69,11 +69,13 @@ export function createBody(item: Item, { standard, fromFields }: BodyOptions): I
 export async function updateBody(
 	item: Item,
 	{ path, standard, fromFields }: BodyOptions & { path: string },
-): Promise<{ body: IDataObject; changed?: string[] }> {
+) {
 	const { context, index } = item;
 	if (!usesMapper(item)) {
-		const fields = context.getNodeParameter('updateFields', index, {}) as IDataObject;
-		const body = fromFields(item, fields);
+		const body = fromFields(
+			item,
+			context.getNodeParameter('updateFields', index, {}) as IDataObject,
+		);
 		if (Object.keys(body).length === 0) {
 			fail(
 				item,
