@@ -20,8 +20,8 @@ import {
 	textProperty,
 } from '../common/options';
 
-export const DEAL_PRIORITIES = ['LOW', 'MEDIUM', 'HIGH'] as const;
-export const DEAL_STATUSES = ['ACTIVE', 'WON', 'LOST'] as const;
+const DEAL_PRIORITIES = ['LOW', 'MEDIUM', 'HIGH'] as const;
+const DEAL_STATUSES = ['ACTIVE', 'WON', 'LOST'] as const;
 
 const sharedOptions: INodeProperties[] = [
 	customFieldsOption('deal'),
@@ -75,7 +75,7 @@ export const dealUpdateFieldOptions = byName([
 	}),
 ]);
 
-export function dealBodyFromFields(item: Item, fields: IDataObject): IDataObject {
+export function dealBodyFromFields(item: Item, fields: IDataObject) {
 	if (fields.title !== undefined) requireText(item, fields.title, 'Title');
 	return bodyFromFields(item, fields, {
 		price: (value) => toNumber(item, value, 'Price'),

@@ -55,7 +55,7 @@ export const leadUpdateFieldOptions = byName([
 	}),
 ]);
 
-export function leadBodyFromFields(item: Item, fields: IDataObject): IDataObject {
+export function leadBodyFromFields(item: Item, fields: IDataObject) {
 	if (fields.name !== undefined) requireText(item, fields.name, 'Name');
 	return bodyFromFields(item, fields, { value: (value) => toNumber(item, value, 'Value') });
 }
