@@ -19,9 +19,10 @@ import {
 	otherFieldsOption,
 	textProperty,
 } from '../common/options';
+import { textField } from '../lead/fields';
 
-const DEAL_PRIORITIES = ['LOW', 'MEDIUM', 'HIGH'] as const;
-const DEAL_STATUSES = ['ACTIVE', 'WON', 'LOST'] as const;
+const DEAL_PRIORITIES = ['LOW', 'MEDIUM', 'HIGH'];
+const DEAL_STATUSES = ['ACTIVE', 'WON', 'LOST'];
 
 const sharedOptions: INodeProperties[] = [
 	customFieldsOption('deal'),
@@ -88,12 +89,12 @@ export function dealBodyFromFields(item: Item, fields: IDataObject) {
 
 /** As the spec's POST and PATCH /deals bodies list them. */
 export const DEAL_MAPPER_FIELDS: readonly StandardField[] = [
-	{ id: 'title', displayName: 'Title', type: 'string', required: true },
-	{ id: 'pipelineId', displayName: 'Pipeline ID', type: 'string', required: true, only: 'create' },
-	{ id: 'stageId', displayName: 'Stage ID', type: 'string', required: true },
-	{ id: 'clientId', displayName: 'Client ID', type: 'string', required: true, only: 'create' },
-	{ id: 'leadId', displayName: 'Lead ID', type: 'string', only: 'create' },
-	{ id: 'sourceId', displayName: 'Source ID', type: 'string' },
+	textField('title', 'Title', { required: true }),
+	textField('pipelineId', 'Pipeline ID', { required: true, only: 'create' }),
+	textField('stageId', 'Stage ID', { required: true }),
+	textField('clientId', 'Client ID', { required: true, only: 'create' }),
+	textField('leadId', 'Lead ID', { only: 'create' }),
+	textField('sourceId', 'Source ID'),
 	{ id: 'price', displayName: 'Price', type: 'number' },
 	{ id: 'expectedCloseDate', displayName: 'Expected Close Date', type: 'dateTime' },
 	{ id: 'priority', displayName: 'Priority', type: 'options', values: DEAL_PRIORITIES },

@@ -23,7 +23,7 @@ import { recordRequest } from '../common/record';
 import { shownFor } from '../operation';
 import { lineItemProperties, lineItemsOf } from './lineItems';
 
-const INVOICE_STATUSES = ['DRAFT', 'SENT'] as const;
+const INVOICE_STATUSES = ['DRAFT', 'SENT'];
 
 export const description = shownFor('invoice', 'create', [
 	textProperty('Client ID', 'clientId', {

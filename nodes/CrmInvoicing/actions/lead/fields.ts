@@ -60,15 +60,24 @@ export function leadBodyFromFields(item: Item, fields: IDataObject) {
 	return bodyFromFields(item, fields, { value: (value) => toNumber(item, value, 'Value') });
 }
 
+/** A mapper field of type string, as most are. */
+export function textField(
+	id: string,
+	displayName: string,
+	more?: Partial<StandardField>,
+): StandardField {
+	return { id, displayName, type: 'string', ...more };
+}
+
 /** As the spec's POST /leads body lists them. */
 export const LEAD_MAPPER_FIELDS: readonly StandardField[] = [
-	{ id: 'name', displayName: 'Name', type: 'string', required: true },
-	{ id: 'email', displayName: 'Email', type: 'string' },
-	{ id: 'title', displayName: 'Job Title', type: 'string' },
-	{ id: 'mobile', displayName: 'Mobile', type: 'string' },
-	{ id: 'secondaryMobile', displayName: 'Secondary Mobile', type: 'string' },
+	textField('name', 'Name', { required: true }),
+	textField('email', 'Email'),
+	textField('title', 'Job Title'),
+	textField('mobile', 'Mobile'),
+	textField('secondaryMobile', 'Secondary Mobile'),
 	{ id: 'value', displayName: 'Value', type: 'number' },
-	{ id: 'sourceId', displayName: 'Source ID', type: 'string' },
-	{ id: 'stageId', displayName: 'Stage ID', type: 'string' },
-	{ id: 'website', displayName: 'Website', type: 'string' },
+	textField('sourceId', 'Source ID'),
+	textField('stageId', 'Stage ID'),
+	textField('website', 'Website'),
 ];
