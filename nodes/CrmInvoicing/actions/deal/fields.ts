@@ -19,7 +19,7 @@ import {
 	otherFieldsOption,
 	textProperty,
 } from '../common/options';
-import { textField } from '../lead/fields';
+import { mapperField } from '../lead/fields';
 
 const DEAL_PRIORITIES = ['LOW', 'MEDIUM', 'HIGH'];
 const DEAL_STATUSES = ['ACTIVE', 'WON', 'LOST'];
@@ -89,14 +89,14 @@ export function dealBodyFromFields(item: Item, fields: IDataObject) {
 
 /** As the spec's POST and PATCH /deals bodies list them. */
 export const DEAL_MAPPER_FIELDS: readonly StandardField[] = [
-	textField('title', 'Title', { required: true }),
-	textField('pipelineId', 'Pipeline ID', { required: true, only: 'create' }),
-	textField('stageId', 'Stage ID', { required: true }),
-	textField('clientId', 'Client ID', { required: true, only: 'create' }),
-	textField('leadId', 'Lead ID', { only: 'create' }),
-	textField('sourceId', 'Source ID'),
-	{ id: 'price', displayName: 'Price', type: 'number' },
-	{ id: 'expectedCloseDate', displayName: 'Expected Close Date', type: 'dateTime' },
-	{ id: 'priority', displayName: 'Priority', type: 'options', values: DEAL_PRIORITIES },
-	{ id: 'status', displayName: 'Status', type: 'options', values: DEAL_STATUSES, only: 'update' },
+	mapperField('title', 'Title', { required: true }),
+	mapperField('pipelineId', 'Pipeline ID', { required: true, only: 'create' }),
+	mapperField('stageId', 'Stage ID', { required: true }),
+	mapperField('clientId', 'Client ID', { required: true, only: 'create' }),
+	mapperField('leadId', 'Lead ID', { only: 'create' }),
+	mapperField('sourceId', 'Source ID'),
+	mapperField('price', 'Price', { type: 'number' }),
+	mapperField('expectedCloseDate', 'Expected Close Date', { type: 'dateTime' }),
+	mapperField('priority', 'Priority', { type: 'options', values: DEAL_PRIORITIES }),
+	mapperField('status', 'Status', { type: 'options', values: DEAL_STATUSES, only: 'update' }),
 ];

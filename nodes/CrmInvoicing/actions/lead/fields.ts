@@ -60,8 +60,8 @@ export function leadBodyFromFields(item: Item, fields: IDataObject) {
 	return bodyFromFields(item, fields, { value: (value) => toNumber(item, value, 'Value') });
 }
 
-/** A mapper field of type string, as most are. */
-export function textField(
+/** A field of the mapper; of type string unless `more` says otherwise, as most are. */
+export function mapperField(
 	id: string,
 	displayName: string,
 	more?: Partial<StandardField>,
@@ -71,13 +71,13 @@ export function textField(
 
 /** As the spec's POST /leads body lists them. */
 export const LEAD_MAPPER_FIELDS: readonly StandardField[] = [
-	textField('name', 'Name', { required: true }),
-	textField('email', 'Email'),
-	textField('title', 'Job Title'),
-	textField('mobile', 'Mobile'),
-	textField('secondaryMobile', 'Secondary Mobile'),
-	{ id: 'value', displayName: 'Value', type: 'number' },
-	textField('sourceId', 'Source ID'),
-	textField('stageId', 'Stage ID'),
-	textField('website', 'Website'),
+	mapperField('name', 'Name', { required: true }),
+	mapperField('email', 'Email'),
+	mapperField('title', 'Job Title'),
+	mapperField('mobile', 'Mobile'),
+	mapperField('secondaryMobile', 'Secondary Mobile'),
+	mapperField('value', 'Value', { type: 'number' }),
+	mapperField('sourceId', 'Source ID'),
+	mapperField('stageId', 'Stage ID'),
+	mapperField('website', 'Website'),
 ];

@@ -66,18 +66,13 @@ export const description = shownFor('lead', 'upsert', [
 
 /** At most 100 executions (LRU), 10,000 emails each. */
 const memoryByExecution = new BoundedMap<string, BoundedMap<string, string>>(100);
-const memoryByContext = new WeakMap<object, BoundedMap<string, string>>();
 const newMemory = () => new BoundedMap<string, string>(10_000);
 
-/** Shared by the execution's Create or Update nodes with the same credential; per run when n8n gives no execution id. */
+/** Shared by the execution's Create or Update nodes with the same credential. */
 function memoryOf(context: IExecuteFunctions) {
-	const executionId = context.getExecutionId?.();
 	const node = context.getNode();
-	const key = `${executionId}:${node.credentials?.[CREDENTIAL_TYPE]?.id ?? node.id ?? node.name}`;
-	if (executionId) return memoryByExecution.getOrSet(key, newMemory);
-	const memory = memoryByContext.get(context) ?? newMemory();
-	memoryByContext.set(context, memory);
-	return memory;
+	const key = `${context.getExecutionId()}:${node.credentials?.[CREDENTIAL_TYPE]?.id ?? node.id ?? node.name}`;
+	return memoryByExecution.getOrSet(key, newMemory);
 }
 
 const outcomesByRun = new WeakMap<object, { created: number; updated: number }>();
