@@ -93,10 +93,6 @@ export const description = shownFor('invoice', 'create', [
 	]),
 ]);
 
-function booleanOrNothing(value: unknown) {
-	return typeof value === 'boolean' ? value : undefined;
-}
-
 function toNumberList(item: Item, value: unknown) {
 	const json = typeof value === 'string' && value.trim().startsWith('[');
 	const given = json ? parseJson(item, value, 'Tag IDs') : value;
@@ -112,7 +108,6 @@ export async function execute(this: IExecuteFunctions, item: Item) {
 	const lineItems = lineItemsOf(item);
 	const fields = this.getNodeParameter('additionalFields', item.index, {}) as IDataObject;
 	const additional = bodyFromFields(item, fields, {
-		isInclusiveTax: booleanOrNothing,
 		status: (value) => requireOneOf(item, value, INVOICE_STATUSES, 'Status'),
 		salesPersonId: (value) => optionalText(item, locatorValue(value), 'Sales Person'),
 		tags: (value) => toNumberList(item, value),
