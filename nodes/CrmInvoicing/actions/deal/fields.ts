@@ -19,9 +19,10 @@ import {
 	otherFieldsOption,
 	textProperty,
 } from '../common/options';
+import { mapperField } from '../lead/fields';
 
-export const DEAL_PRIORITIES = ['LOW', 'MEDIUM', 'HIGH'] as const;
-export const DEAL_STATUSES = ['ACTIVE', 'WON', 'LOST'] as const;
+const DEAL_PRIORITIES = ['LOW', 'MEDIUM', 'HIGH'];
+const DEAL_STATUSES = ['ACTIVE', 'WON', 'LOST'];
 
 const sharedOptions: INodeProperties[] = [
 	customFieldsOption('deal'),
@@ -75,7 +76,7 @@ export const dealUpdateFieldOptions = byName([
 	}),
 ]);
 
-export function dealBodyFromFields(item: Item, fields: IDataObject): IDataObject {
+export function dealBodyFromFields(item: Item, fields: IDataObject) {
 	if (fields.title !== undefined) requireText(item, fields.title, 'Title');
 	return bodyFromFields(item, fields, {
 		price: (value) => toNumber(item, value, 'Price'),
@@ -88,14 +89,14 @@ export function dealBodyFromFields(item: Item, fields: IDataObject): IDataObject
 
 /** As the spec's POST and PATCH /deals bodies list them. */
 export const DEAL_MAPPER_FIELDS: readonly StandardField[] = [
-	{ id: 'title', displayName: 'Title', type: 'string', required: true },
-	{ id: 'pipelineId', displayName: 'Pipeline ID', type: 'string', required: true, only: 'create' },
-	{ id: 'stageId', displayName: 'Stage ID', type: 'string', required: true },
-	{ id: 'clientId', displayName: 'Client ID', type: 'string', required: true, only: 'create' },
-	{ id: 'leadId', displayName: 'Lead ID', type: 'string', only: 'create' },
-	{ id: 'sourceId', displayName: 'Source ID', type: 'string' },
-	{ id: 'price', displayName: 'Price', type: 'number' },
-	{ id: 'expectedCloseDate', displayName: 'Expected Close Date', type: 'dateTime' },
-	{ id: 'priority', displayName: 'Priority', type: 'options', values: DEAL_PRIORITIES },
-	{ id: 'status', displayName: 'Status', type: 'options', values: DEAL_STATUSES, only: 'update' },
+	mapperField('title', 'Title', { required: true }),
+	mapperField('pipelineId', 'Pipeline ID', { required: true, only: 'create' }),
+	mapperField('stageId', 'Stage ID', { required: true }),
+	mapperField('clientId', 'Client ID', { required: true, only: 'create' }),
+	mapperField('leadId', 'Lead ID', { only: 'create' }),
+	mapperField('sourceId', 'Source ID'),
+	mapperField('price', 'Price', { type: 'number' }),
+	mapperField('expectedCloseDate', 'Expected Close Date', { type: 'dateTime' }),
+	mapperField('priority', 'Priority', { type: 'options', values: DEAL_PRIORITIES }),
+	mapperField('status', 'Status', { type: 'options', values: DEAL_STATUSES, only: 'update' }),
 ];

@@ -3,7 +3,7 @@ import type { IDataObject } from 'n8n-workflow';
 import { requiredParameter, type Item } from '../common/fields';
 import { textProperty } from '../common/options';
 import { recordPath, recordRequest } from '../common/record';
-import { shownFor, type Operation } from '../operation';
+import { shownFor } from '../operation';
 
 /** The API has no deal list to pick from. */
 export const dealIdProperty = textProperty('Deal ID', 'dealId', {
@@ -14,7 +14,7 @@ export const dealIdProperty = textProperty('Deal ID', 'dealId', {
 
 export const dealIdOf = (item: Item) => requiredParameter(item, 'dealId', 'Deal ID');
 
-export function patchOperation(operation: string, body: IDataObject): Operation {
+export function patchOperation(operation: string, body: IDataObject) {
 	return {
 		description: shownFor('deal', operation, [dealIdProperty]),
 		async execute(item: Item) {

@@ -1,4 +1,4 @@
-import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
+import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 
 import {
 	optionalText,
@@ -23,9 +23,9 @@ import { recordRequest } from '../common/record';
 import { shownFor } from '../operation';
 import { lineItemProperties, lineItemsOf } from './lineItems';
 
-const INVOICE_STATUSES = ['DRAFT', 'SENT'] as const;
+const INVOICE_STATUSES = ['DRAFT', 'SENT'];
 
-const properties: INodeProperties[] = [
+export const description = shownFor('invoice', 'create', [
 	textProperty('Client ID', 'clientId', {
 		required: true,
 		placeholder: 'e.g. cli_4c1a9e',
@@ -91,15 +91,9 @@ const properties: INodeProperties[] = [
 				"Public ID of the document template. Leave out to use the team's default invoice template.",
 		}),
 	]),
-];
+]);
 
-export const description = shownFor('invoice', 'create', properties);
-
-function booleanOrNothing(value: unknown): boolean | undefined {
-	return typeof value === 'boolean' ? value : undefined;
-}
-
-function toNumberList(item: Item, value: unknown): number[] {
+function toNumberList(item: Item, value: unknown) {
 	const json = typeof value === 'string' && value.trim().startsWith('[');
 	const given = json ? parseJson(item, value, 'Tag IDs') : value;
 	let parts = Array.isArray(given) ? given : [given];
@@ -114,7 +108,6 @@ export async function execute(this: IExecuteFunctions, item: Item) {
 	const lineItems = lineItemsOf(item);
 	const fields = this.getNodeParameter('additionalFields', item.index, {}) as IDataObject;
 	const additional = bodyFromFields(item, fields, {
-		isInclusiveTax: booleanOrNothing,
 		status: (value) => requireOneOf(item, value, INVOICE_STATUSES, 'Status'),
 		salesPersonId: (value) => optionalText(item, locatorValue(value), 'Sales Person'),
 		tags: (value) => toNumberList(item, value),

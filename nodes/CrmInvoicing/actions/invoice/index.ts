@@ -1,7 +1,6 @@
-import type { OperationOption } from '../operation';
 export * as create from './create';
 
-export const operations: OperationOption[] = [
+export const operations = [
 	{
 		name: 'Create',
 		value: 'create',

@@ -2,7 +2,12 @@ import type { IDataObject, INodeProperties } from 'n8n-workflow';
 
 import { fail, isSet, parseJson, shown, type Item } from '../common/fields';
 import { amountProperty, textProperty } from '../common/options';
-import { isPlainObject, LINE_ITEM_BOUNDS, RESPONSE_ONLY_LINE_ITEM_KEYS } from '../../shared';
+import {
+	isPlainObject,
+	isPresent,
+	LINE_ITEM_BOUNDS,
+	RESPONSE_ONLY_LINE_ITEM_KEYS,
+} from '../../shared';
 
 // In the order a user fills them in, not alphabetical (n8n's UX guidelines): the linter's sort rule checks only an
 // inline `values` array, and the scanner ignores disable comments. Names are 0.2's (saved workflows).
@@ -98,29 +103,28 @@ export const lineItemProperties: INodeProperties[] = [
 	},
 ];
 
-const TEXT_FIELDS = ['name', 'productId', 'description', 'taxRateId', 'discountType'] as const;
+const TEXT_FIELDS = ['name', 'productId', 'description', 'taxRateId', 'discountType'];
 const NUMBER_FIELDS = ['quantity', 'price', 'discount', 'buyPrice'] as const;
 
 /** Empty texts are left out; other keys are passed on as they are. */
-function lineItem(item: Item, raw: unknown, line: number, fromFields: boolean): IDataObject {
+function lineItem(item: Item, raw: unknown, line: number, fromFields: boolean) {
 	const refuse = (
 		problem: string,
 		help = `The line item is ${shown(raw)}. ` +
 			'Each line item needs a name or a productId, a quantity, and a price unless it has a productId, as numbers.',
-	): never => fail(item, `Line item ${line} of item ${item.index}: ${problem}`, help);
+	) => fail(item, `Line item ${line} of item ${item.index}: ${problem}`, help);
 	if (!isPlainObject(raw)) return refuse('is not an object');
-	const source = raw;
-	const result: IDataObject = { ...source };
+	const result = { ...raw };
 	for (const key of RESPONSE_ONLY_LINE_ITEM_KEYS) delete result[key];
-	if (typeof source.productId === 'number') {
+	if (typeof raw.productId === 'number') {
 		refuse(
-			`"productId" is the number ${source.productId}, not a product's public ID`,
+			`"productId" is the number ${raw.productId}, not a product's public ID`,
 			"Invoice responses show a line's product as an internal number, but requests need the product's public ID (text such as prd_7d2e). " +
 				"Use the product's public ID, for example the id that Product → Get returns, or leave productId out and give name and price.",
 		);
 	}
 	for (const field of TEXT_FIELDS) {
-		const value = source[field];
+		const value = raw[field];
 		if (typeof value === 'object' && value !== null) refuse(`"${field}" must be text`);
 		if (isSet(value)) result[field] = String(value).trim();
 		else delete result[field];
@@ -130,7 +134,7 @@ function lineItem(item: Item, raw: unknown, line: number, fromFields: boolean): 
 	// A line with a product may leave its price to the product.
 	const withProduct = result.productId !== undefined;
 	for (const field of NUMBER_FIELDS) {
-		const value = source[field];
+		const value = raw[field];
 		const required = field === 'quantity' || (field === 'price' && !withProduct);
 		if (!isSet(value)) {
 			if (required) refuse(`"${field}" is required and must be a number`);
@@ -158,7 +162,7 @@ function lineItem(item: Item, raw: unknown, line: number, fromFields: boolean): 
 	return result;
 }
 
-export function lineItemsOf(item: Item): IDataObject[] {
+export function lineItemsOf(item: Item) {
 	const { context, index } = item;
 	const json = context.getNodeParameter('lineItemsSource', index, 'fields') === 'json';
 	const field = json ? 'Line Items (JSON)' : 'Line Items';
@@ -168,7 +172,7 @@ export function lineItemsOf(item: Item): IDataObject[] {
 	let raw: unknown[] = [];
 	if (Array.isArray(value)) raw = value;
 	else if (isPlainObject(value)) raw = [value];
-	else if (value !== undefined && value !== null) {
+	else if (isPresent(value)) {
 		fail(
 			item,
 			`"Line Items (JSON)" must be an array of line item objects in item ${index}`,

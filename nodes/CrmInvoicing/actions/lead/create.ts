@@ -4,16 +4,19 @@ import { additionalFieldsProperty, textProperty } from '../common/options';
 import { createBody, recordRequest } from '../common/record';
 import { LEAD_MAPPER_FIELDS, leadBodyFromFields, leadFieldOptions } from './fields';
 
-const properties = [
-	textProperty('Name', 'name', {
-		required: true,
-		placeholder: 'Jane Doe',
-		description: 'Full name of the lead',
-	}),
-	additionalFieldsProperty(leadFieldOptions),
-];
-
-export const description = parametersByVersion('lead', 'create', [], properties);
+export const description = parametersByVersion(
+	'lead',
+	'create',
+	[],
+	[
+		textProperty('Name', 'name', {
+			required: true,
+			placeholder: 'Jane Doe',
+			description: 'Full name of the lead',
+		}),
+		additionalFieldsProperty(leadFieldOptions),
+	],
+);
 
 export async function execute(item: Item) {
 	const body = createBody(item, { standard: LEAD_MAPPER_FIELDS, fromFields: leadBodyFromFields });

@@ -55,20 +55,29 @@ export const leadUpdateFieldOptions = byName([
 	}),
 ]);
 
-export function leadBodyFromFields(item: Item, fields: IDataObject): IDataObject {
+export function leadBodyFromFields(item: Item, fields: IDataObject) {
 	if (fields.name !== undefined) requireText(item, fields.name, 'Name');
 	return bodyFromFields(item, fields, { value: (value) => toNumber(item, value, 'Value') });
 }
 
+/** A field of the mapper; of type string unless `more` says otherwise, as most are. */
+export function mapperField(
+	id: string,
+	displayName: string,
+	more?: Partial<StandardField>,
+): StandardField {
+	return { id, displayName, type: 'string', ...more };
+}
+
 /** As the spec's POST /leads body lists them. */
 export const LEAD_MAPPER_FIELDS: readonly StandardField[] = [
-	{ id: 'name', displayName: 'Name', type: 'string', required: true },
-	{ id: 'email', displayName: 'Email', type: 'string' },
-	{ id: 'title', displayName: 'Job Title', type: 'string' },
-	{ id: 'mobile', displayName: 'Mobile', type: 'string' },
-	{ id: 'secondaryMobile', displayName: 'Secondary Mobile', type: 'string' },
-	{ id: 'value', displayName: 'Value', type: 'number' },
-	{ id: 'sourceId', displayName: 'Source ID', type: 'string' },
-	{ id: 'stageId', displayName: 'Stage ID', type: 'string' },
-	{ id: 'website', displayName: 'Website', type: 'string' },
+	mapperField('name', 'Name', { required: true }),
+	mapperField('email', 'Email'),
+	mapperField('title', 'Job Title'),
+	mapperField('mobile', 'Mobile'),
+	mapperField('secondaryMobile', 'Secondary Mobile'),
+	mapperField('value', 'Value', { type: 'number' }),
+	mapperField('sourceId', 'Source ID'),
+	mapperField('stageId', 'Stage ID'),
+	mapperField('website', 'Website'),
 ];

@@ -1,13 +1,12 @@
-import { updateDisplayOptions } from 'n8n-workflow';
-import type { IDataObject, INodeProperties } from 'n8n-workflow';
+import { updateDisplayOptions, type IDataObject, type INodeProperties } from 'n8n-workflow';
 
 import { isPlainObject } from '../../shared';
 import { fail, type Item } from '../common/fields';
-import { getManyOperation, type OwnFilter } from '../common/list';
+import { getManyOperation } from '../common/list';
 import { textProperty } from '../common/options';
 
 /** Versions 1 to 3 are unchanged. */
-export const CUSTOM_FIELD_FILTER_VERSION = 4;
+const CUSTOM_FIELD_FILTER_VERSION = 4;
 
 const customFieldFilterProperty: INodeProperties = {
 	displayName: 'Custom Field Filter',
@@ -38,11 +37,10 @@ const customFieldFilterProperty: INodeProperties = {
 };
 
 /** So that 42 and "42" match. */
-const textOf = (value: unknown): string | undefined =>
-	typeof value === 'string' ? value : JSON.stringify(value);
+const textOf = (value: unknown) => (typeof value === 'string' ? value : JSON.stringify(value));
 
 /** A pair without a key fails the item: matching "any field" is not what was asked. */
-function keyOf(item: Item, key: unknown, position: number): string {
+function keyOf(item: Item, key: unknown, position: number) {
 	const name = String(key ?? '').trim();
 	if (name !== '') return name;
 	return fail(
@@ -52,7 +50,7 @@ function keyOf(item: Item, key: unknown, position: number): string {
 	);
 }
 
-function customFieldFilterOf(item: Item): OwnFilter | undefined {
+function customFieldFilterOf(item: Item) {
 	const { context, index } = item;
 	if (context.getNode().typeVersion < CUSTOM_FIELD_FILTER_VERSION) return undefined;
 	const given = context.getNodeParameter('customFieldFilter', index, {}) as {
@@ -98,7 +96,7 @@ const base = getManyOperation({
 	],
 });
 
-export const description: INodeProperties[] = [
+export const description = [
 	...base.description,
 	...updateDisplayOptions(
 		{

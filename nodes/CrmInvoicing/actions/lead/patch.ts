@@ -1,10 +1,10 @@
 import type { IDataObject } from 'n8n-workflow';
 
-import { apiRequest, isPlainObject } from '../../shared';
+import { apiRequest, isPlainObject, isPresent } from '../../shared';
 import { fail, requireText, shown, type Item } from '../common/fields';
 import { locatorProperty } from '../common/locator';
 import { recordPath, recordRequest } from '../common/record';
-import { shownFor, type Operation } from '../operation';
+import { shownFor } from '../operation';
 
 export const leadIdProperty = locatorProperty('Lead', 'leadId', 'lead', {
 	required: true,
@@ -12,16 +12,15 @@ export const leadIdProperty = locatorProperty('Lead', 'leadId', 'lead', {
 		'The lead to use. Pick it from the list (shows name, email and lead number; searches them and the mobile and website) or enter its public ID.',
 });
 
-export function leadIdOf(item: Item): string {
+export function leadIdOf(item: Item) {
 	const value = item.context.getNodeParameter('leadId', item.index, '', { extractValue: true });
 	return requireText(item, value, 'Lead');
 }
 
 /** A server may turn "5" into 5 or the reverse. */
-function sameValue(sent: unknown, answered: unknown): boolean {
+function sameValue(sent: unknown, answered: unknown) {
 	if (sent === answered) return true;
-	if (sent === null || answered === null || sent === undefined || answered === undefined)
-		return false;
+	if (!isPresent(sent) || !isPresent(answered)) return false;
 	if (typeof sent === 'object' || typeof answered === 'object')
 		return JSON.stringify(sent) === JSON.stringify(answered);
 	return String(sent) === String(answered);
@@ -29,7 +28,7 @@ function sameValue(sent: unknown, answered: unknown): boolean {
 
 /** The spec leaves the effect of `archived` and `customFields` open: a server that ignores them must not be reported
  * as having applied them (choices lead-patch-archived, lead-patch-custom-fields). */
-function checkApplied(item: Item, leadId: string, body: IDataObject, lead: IDataObject): void {
+function checkApplied(item: Item, leadId: string, body: IDataObject, lead: IDataObject) {
 	if (typeof body.archived === 'boolean' && lead.archived !== body.archived) {
 		const verb = body.archived ? 'archive' : 'unarchive';
 		const Verb = body.archived ? 'Archive' : 'Unarchive';
@@ -60,11 +59,7 @@ function checkApplied(item: Item, leadId: string, body: IDataObject, lead: IData
 }
 
 /** The spec does not show the response: when it is no lead, the lead is read back (choice lead-patch-response). */
-export async function patchLead(
-	item: Item,
-	leadId: string,
-	body: IDataObject,
-): Promise<IDataObject> {
+export async function patchLead(item: Item, leadId: string, body: IDataObject) {
 	const path = recordPath('/leads', leadId);
 	const response = await apiRequest.call(item.context, {
 		method: 'PATCH',
@@ -84,7 +79,7 @@ export async function patchLead(
 	return lead;
 }
 
-export function patchOperation(operation: string, body: IDataObject): Operation {
+export function patchOperation(operation: string, body: IDataObject) {
 	return {
 		description: shownFor('lead', operation, [leadIdProperty]),
 		async execute(item: Item) {

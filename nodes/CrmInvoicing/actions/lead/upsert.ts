@@ -1,10 +1,4 @@
-import type {
-	IDataObject,
-	IExecuteFunctions,
-	INodeExecutionData,
-	INodeProperties,
-	NodeExecutionHint,
-} from 'n8n-workflow';
+import type { IDataObject, IExecuteFunctions, NodeExecutionHint } from 'n8n-workflow';
 
 import { fail, requiredParameter, type Item } from '../common/fields';
 import { hasOutputControl } from '../common/output';
@@ -18,7 +12,7 @@ import { patchLead } from './patch';
 // Matching and output rules: README, "Create or Update a lead". Within one execution an email already created or
 // updated goes straight to that lead, as search results may lag behind a create.
 
-const properties: INodeProperties[] = [
+export const description = shownFor('lead', 'upsert', [
 	{
 		displayName:
 			'Finds the lead with this email (ignoring case and spaces around it) and updates it, or creates a lead when there is none. Archived leads are not matched.',
@@ -68,34 +62,23 @@ const properties: INodeProperties[] = [
 		],
 		{ placeholder: 'Add option' },
 	),
-];
-
-export const description = shownFor('lead', 'upsert', properties);
+]);
 
 /** At most 100 executions (LRU), 10,000 emails each. */
 const memoryByExecution = new BoundedMap<string, BoundedMap<string, string>>(100);
-const memoryByContext = new WeakMap<object, BoundedMap<string, string>>();
 const newMemory = () => new BoundedMap<string, string>(10_000);
 
-/** Shared by the execution's Create or Update nodes with the same credential; per run when n8n gives no execution id. */
-function memoryOf(context: IExecuteFunctions): BoundedMap<string, string> {
-	const executionId = context.getExecutionId?.();
+/** Shared by the execution's Create or Update nodes with the same credential. */
+function memoryOf(context: IExecuteFunctions) {
 	const node = context.getNode();
-	const key = `${executionId}:${node.credentials?.[CREDENTIAL_TYPE]?.id ?? node.id ?? node.name}`;
-	if (executionId) return memoryByExecution.getOrSet(key, newMemory);
-	const memory = memoryByContext.get(context) ?? newMemory();
-	memoryByContext.set(context, memory);
-	return memory;
+	const key = `${context.getExecutionId()}:${node.credentials?.[CREDENTIAL_TYPE]?.id ?? node.id ?? node.name}`;
+	return memoryByExecution.getOrSet(key, newMemory);
 }
 
 const outcomesByRun = new WeakMap<object, { created: number; updated: number }>();
 
 /** `matchedField` is null when a lead was created. */
-function outcomeItem(
-	context: IExecuteFunctions,
-	lead: IDataObject,
-	action: 'created' | 'updated',
-): INodeExecutionData[] {
+function outcomeItem(context: IExecuteFunctions, lead: IDataObject, action: 'created' | 'updated') {
 	const outcomes = outcomesByRun.get(context) ?? { created: 0, updated: 0 };
 	outcomes[action]++;
 	outcomesByRun.set(context, outcomes);
@@ -112,12 +95,12 @@ export function hints(this: IExecuteFunctions): NodeExecutionHint[] {
 	return [{ message, type: 'info', location: 'outputPane' }];
 }
 
-function normalizeEmail(value: unknown): string {
+function normalizeEmail(value: unknown) {
 	return typeof value === 'string' ? value.trim().toLowerCase() : '';
 }
 
 /** Among equal (or unreadable) times, the first listed. */
-function oldestOf(leads: IDataObject[]): IDataObject {
+function oldestOf(leads: IDataObject[]) {
 	const ms = ({ createdAt }: IDataObject) =>
 		(typeof createdAt === 'string' && Date.parse(createdAt)) || Infinity;
 	return leads.reduce((oldest, lead) => (ms(lead) < ms(oldest) ? lead : oldest));
@@ -129,11 +112,8 @@ const NARROW_SEARCH =
 
 /** The search also matches names and parts, so each email is compared here. The spec gives no order, so "the oldest"
  * needs every page, within the reader's caps: past them the item fails, never a guess. */
-async function findLeadId(
-	item: Item,
-	email: string,
-	failOnSeveral: boolean,
-): Promise<string | undefined> {
+async function findLeadId(item: Item, email: string) {
+	const options = item.context.getNodeParameter('options', item.index, {}) as IDataObject;
 	const matches: IDataObject[] = [];
 	const pages = readPages.call(item.context, {
 		path: '/leads',
@@ -146,7 +126,7 @@ async function findLeadId(
 			if (lead.archived === true || typeof lead.id !== 'string' || lead.id === '') continue;
 			if (normalizeEmail(lead.email) === email) matches.push(lead);
 		}
-		if (failOnSeveral && matches.length > 1) {
+		if (options.severalMatches === 'error' && matches.length > 1) {
 			fail(
 				item,
 				`Several leads have the email "${email}": ${matches.map((lead) => String(lead.id)).join(', ')}${page.nextCursor === null ? '' : ' and maybe more'} (item ${item.index})`,
@@ -162,15 +142,13 @@ export async function execute(this: IExecuteFunctions, item: Item) {
 	const email = normalizeEmail(givenEmail);
 	const name = requiredParameter(item, 'name', 'Name');
 	const additionalFields = this.getNodeParameter('additionalFields', item.index, {}) as IDataObject;
-	const options = this.getNodeParameter('options', item.index, {}) as IDataObject;
-	const failOnSeveral = options.severalMatches === 'error';
 
 	// The email parameter is the only email: one set through "Other Fields (JSON)" is not sent.
 	const fields = leadBodyFromFields(item, additionalFields);
 	delete fields.email;
 	const memory = memoryOf(this);
 
-	const leadId = memory.get(email) ?? (await findLeadId(item, email, failOnSeveral));
+	const leadId = memory.get(email) ?? (await findLeadId(item, email));
 	if (leadId !== undefined) {
 		// The found lead's email already matches; it is kept as the CRM has it.
 		const lead = await patchLead(item, leadId, { ...fields, name });

@@ -1,3 +1,0 @@
-import { patchOperation } from './patch';
-
-export const { description, execute } = patchOperation('unarchive', { archived: false });
