@@ -1,10 +1,8 @@
-import { patchOperation } from './patch';
 export * as create from './create';
+export * as markLost from './markLost';
+export * as markWon from './markWon';
 export * as moveToStage from './moveToStage';
 export * as update from './update';
-
-export const markLost = patchOperation('markLost', { status: 'LOST' });
-export const markWon = patchOperation('markWon', { status: 'WON' });
 
 export const operations = [
 	{

@@ -1,13 +1,10 @@
-import { getOperation } from '../common/record';
-import { leadIdOf, leadIdProperty, patchOperation } from './patch';
+export * as archive from './archive';
 export * as create from './create';
+export * as get from './get';
 export * as getMany from './getMany';
+export * as unarchive from './unarchive';
 export * as update from './update';
 export * as upsert from './upsert';
-
-export const archive = patchOperation('archive', { archived: true });
-export const get = getOperation('lead', '/leads', leadIdProperty, leadIdOf);
-export const unarchive = patchOperation('unarchive', { archived: false });
 
 export const defaultOperation = 'create';
 

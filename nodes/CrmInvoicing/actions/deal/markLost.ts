@@ -1,0 +1,3 @@
+import { patchOperation } from './patch';
+
+export const { description, execute } = patchOperation('markLost', { status: 'LOST' });
