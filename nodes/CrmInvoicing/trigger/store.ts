@@ -62,7 +62,7 @@ const text = (value: unknown) => (typeof value === 'string' && value !== '' ? va
 const texts = (value: unknown): string[] | undefined =>
 	Array.isArray(value) ? value.filter(isText) : undefined;
 
-function retiredOf(value: unknown): RetiredSubscription[] {
+function retiredOf(value: unknown) {
 	if (!Array.isArray(value)) return [];
 	return value.slice(-MAX_RETIRED).flatMap((entry: IDataObject | null) => {
 		const id = text(entry?.id) ?? text(entry?.webhookId);
@@ -74,7 +74,7 @@ function retiredOf(value: unknown): RetiredSubscription[] {
 }
 
 /** The trigger's state is n8n's static data of this node: this file is the one that reaches it. */
-export const nodeData = (of: TriggerContext): IDataObject => of.getWorkflowStaticData('node');
+export const nodeData = (of: TriggerContext) => of.getWorkflowStaticData('node');
 
 export function readState(data: IDataObject) {
 	const at = (field: keyof typeof NAMES) => data[NAMES[field][0]] ?? data[NAMES[field][1]];
@@ -108,7 +108,7 @@ export function saveState(data: IDataObject, changes: Partial<ReturnType<typeof 
 		data[NAMES.retired[0]] = retired.slice(-MAX_RETIRED).map((entry) => ({ ...entry }));
 }
 
-export function retireSubscription(data: IDataObject, entry: RetiredSubscription): void {
+export function retireSubscription(data: IDataObject, entry: RetiredSubscription) {
 	const others = readState(data).retired.filter((known) => known.id !== entry.id);
 	saveState(data, { retired: [...others, { ...entry }] });
 }
@@ -118,11 +118,9 @@ const memory = new BoundedMap<string, BoundedMap<string, true>>(200);
 
 export const deliveryMemoryKey = (context: NodeIdentityContext, subscriptionId: string) =>
 	`${nodeKey(context)}:${subscriptionId}`;
-export const fingerprint = (deliveryId: string): string => sha256(deliveryId, 22);
+export const fingerprint = (deliveryId: string) => sha256(deliveryId, 22);
 
-function newDeliveryMemory() {
-	return new BoundedMap<string, true>(RECENT_DELIVERIES_LIMIT);
-}
+const newDeliveryMemory = () => new BoundedMap<string, true>(RECENT_DELIVERIES_LIMIT);
 
 /** False when already accepted; `ask` only asks. */
 export function acceptOnce(data: IDataObject, memoryKey: string, deliveryId: string, ask = false) {
@@ -158,7 +156,7 @@ const SALT = Buffer.from('n8n-nodes-crm-invoicing/trigger-secret/v1', 'utf8');
 
 export type SecretOwner = NodeIdentity & { subscriptionId: string };
 
-export function secretOwner(context: TriggerContext, subscriptionId: string): SecretOwner {
+export function secretOwner(context: TriggerContext, subscriptionId: string) {
 	return { ...nodeIdentity(context), subscriptionId };
 }
 
@@ -176,15 +174,10 @@ function rememberSecret(wrapped: string, owner: SecretOwner, secret: string, api
 	knownSecrets.set(knownSecretKey(wrapped, owner), { secret, keyPrint });
 }
 
-function toBase64url(part: Buffer): string {
-	return part.toString('base64url');
-}
+const toBase64url = (part: Buffer) => part.toString('base64url');
+const fromBase64url = (part: string) => Buffer.from(part, 'base64url');
 
-function fromBase64url(part: string): Buffer {
-	return Buffer.from(part, 'base64url');
-}
-
-export function wrapSecret(secret: string, apiKey: string, owner: SecretOwner): string {
+export function wrapSecret(secret: string, apiKey: string, owner: SecretOwner) {
 	const iv = randomBytes(12);
 	const cipher = createCipheriv('aes-256-gcm', keyOf(apiKey, owner), iv);
 	cipher.setAAD(Buffer.from(infoOf(owner)));
@@ -196,7 +189,7 @@ export function wrapSecret(secret: string, apiKey: string, owner: SecretOwner): 
 }
 
 /** Undefined when it does not unwrap with this key for this owner; never throws. */
-export function unwrapSecret(wrapped: string, key: string, owner: SecretOwner): string | undefined {
+export function unwrapSecret(wrapped: string, key: string, owner: SecretOwner) {
 	const [format, ...parts] = wrapped.split(':');
 	if (parts.length !== 3 || format !== FORMAT) return undefined;
 	const [iv, ciphertext, tag] = parts.map(fromBase64url);
@@ -222,10 +215,7 @@ async function unwrapWithCredential(context: TriggerContext, wrapped: string, ow
 }
 
 /** Reads the credential only when memory does not hold the secret. */
-export async function readSecret(
-	context: TriggerContext,
-	stored: RetiredSubscription | StoredSubscription,
-) {
+export async function readSecret(context: TriggerContext, stored: StoredSubscription) {
 	const wrapped = stored.secretWrapped;
 	if (wrapped === undefined) return undefined;
 	const owner = secretOwner(context, stored.id);
