@@ -12,10 +12,15 @@ import { log, type TriggerContext } from './store';
 
 export const TRIGGER_SIMPLIFY_VERSION = 2;
 
-type Read = { payload: unknown; error?: IDataObject };
-type Delivery = Read & { event: string; timestamp: unknown; webhookId: string };
+type Delivery = {
+	event: string;
+	timestamp: unknown;
+	payload: unknown;
+	error?: IDataObject;
+	webhookId: string;
+};
 
-export function eventsOf(context: TriggerContext): string[] {
+export function eventsOf(context: TriggerContext) {
 	const custom = (context.getNodeParameter('options', {}) as IDataObject).customEvents;
 	return eventNamesOf(context.getNodeParameter('events', []), custom).sort();
 }
@@ -57,10 +62,7 @@ export function output(context: IWebhookFunctions, delivery: Delivery): IDataObj
 export const FULL_RECORD_TIME_LIMIT_MS = 8_000;
 
 /** The lead of a lead event, read from the CRM. */
-export async function fullRecordOf(
-	context: IWebhookFunctions,
-	payload: unknown,
-): Promise<Read | { retry: string }> {
+export async function fullRecordOf(context: IWebhookFunctions, payload: unknown) {
 	const id = isPlainObject(payload) ? payload.id : undefined;
 	const noId = 'The event payload has no lead id, so the lead could not be read';
 	if (typeof id !== 'string' || id.trim() === '') return { payload, error: { message: noId } };

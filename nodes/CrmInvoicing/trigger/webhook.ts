@@ -1,9 +1,4 @@
-import type {
-	IDataObject,
-	INodeExecutionData,
-	IWebhookFunctions,
-	IWebhookResponseData,
-} from 'n8n-workflow';
+import type { IDataObject, INodeExecutionData, IWebhookFunctions } from 'n8n-workflow';
 
 import { cut, deadlineIn, nothing, Turns, type HeaderMap } from '../shared';
 import { getSubscription, printable, sameUrl } from './ownership';
@@ -101,7 +96,7 @@ async function verify(
 	context: IWebhookFunctions,
 	request: DeliveryRequest,
 	renewalLimitMs: number,
-): Promise<Outcome | Verified> {
+) {
 	const headers = checkDeliveryHeaders(request.headers);
 	if (typeof headers === 'string') return refusal(401, headers);
 	const read = await readDelivery(context, headers.id);
@@ -125,7 +120,7 @@ async function verify(
 	return { stored, webhookId: headers.id, rotating: signed.rotating, seen };
 }
 
-export const wantsFullRecord = (options: IDataObject, event: string): boolean =>
+export const wantsFullRecord = (options: IDataObject, event: string) =>
 	options.fullRecord === true && event.startsWith('lead.');
 
 const DUPLICATE: Outcome = { status: 200, body: { received: true, duplicate: true } };
@@ -139,13 +134,13 @@ async function outcomeOf(
 	if (typeof parsed === 'string') return refusal(400, parsed);
 	const { event, payload } = parsed;
 	const options = context.getNodeParameter('options', {}) as IDataObject;
-	const full = wantsFullRecord(options, event);
 	if (!eventsOf(context).includes(event)) {
 		const ignored = `event "${cut(event, 100)}" is not selected in this trigger`;
 		return { status: 200, body: { received: true, ignored } };
 	}
 	if (seen) return DUPLICATE;
 	// Read before the id is remembered, so that a 503 leaves the retry welcome.
+	const full = wantsFullRecord(options, event);
 	const record = full ? await fullRecordOf(context, payload) : { payload };
 	if ('retry' in record) return { status: 503, body: { error: record.retry } };
 	const item = { json: output(context, { ...parsed, ...record, webhookId }) };
@@ -171,11 +166,7 @@ async function decide(
 }
 
 /** Writes the answer (a refusal is logged); the result emits the item, if any. */
-function answer(
-	context: IWebhookFunctions,
-	request: DeliveryRequest,
-	outcome: Outcome,
-): IWebhookResponseData {
+function answer(context: IWebhookFunctions, request: DeliveryRequest, outcome: Outcome) {
 	const { status, body, refusal: reason, item } = outcome;
 	if (reason !== undefined) {
 		const rawId = request.headers?.['webhook-id'];
@@ -183,24 +174,19 @@ function answer(
 		const then = status === 503 ? 'retries it later' : 'does not retry it';
 		log(context, `refused a delivery with ${status} (the API ${then}): ${reason}${id}`);
 	}
-	const response = context.getResponseObject() as unknown as {
-		status(code: number): { json(body: unknown): unknown };
-	};
-	response.status(status).json(body);
-	const answered: IWebhookResponseData = { noWebhookResponse: true };
-	return item ? { ...answered, workflowData: [[item]] } : answered;
+	context.getResponseObject().status(status).json(body);
+	return { noWebhookResponse: true, workflowData: item && [[item]] };
 }
 
 export async function receiveDelivery(
 	this: IWebhookFunctions,
 	renewalLimitMs = RENEWAL_TIME_LIMIT_MS,
-): Promise<IWebhookResponseData> {
-	const request = this.getRequestObject() as unknown as DeliveryRequest;
+) {
+	const request = this.getRequestObject() as DeliveryRequest;
 	const checked = await verify(this, request, renewalLimitMs);
 	const outcome = 'status' in checked ? checked : await decide(this, checked, request.rawBody);
 	const answered = answer(this, request, outcome);
 	// Once answered, before this returns: the CRM has its answer at once, and n8n saves the new subscription.
-	const { renewal } = outcome;
-	if (renewal) await renew(this, renewal, renewalLimitMs);
+	if (outcome.renewal) await renew(this, outcome.renewal, renewalLimitMs);
 	return answered;
 }
