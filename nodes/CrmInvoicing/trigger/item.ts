@@ -40,8 +40,10 @@ export function parseDelivery(rawBody: Buffer | string | undefined) {
 }
 
 /** Simplify reduces a `lead.*` lead (the spec shows no other payload) and drops `webhookId`, which workflows read. */
-export function output(context: IWebhookFunctions, delivery: Delivery): IDataObject {
-	const { event, timestamp, payload, error, webhookId } = delivery;
+export function output(
+	context: IWebhookFunctions,
+	{ event, timestamp, payload, error, webhookId }: Delivery,
+): IDataObject {
 	const simplified =
 		context.getNode().typeVersion >= TRIGGER_SIMPLIFY_VERSION &&
 		context.getNodeParameter('simplify', true) !== false;

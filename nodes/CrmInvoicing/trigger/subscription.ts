@@ -228,8 +228,7 @@ export async function subscribe(context: TriggerContext, deadline: Deadline) {
 		const id = idText(response.id);
 		if (id === '' || !hasSecret(response)) throw await withoutSecret(context, response, deadline);
 		const { apiKey } = await credentialOf(context);
-		const owner = secretOwner(context, id);
-		const secretWrapped = wrapSecret(String(response.secret), apiKey, owner);
+		const secretWrapped = wrapSecret(String(response.secret), apiKey, secretOwner(context, id));
 		const subscription = { id, url, events, secretWrapped, ownerTag: tag };
 		saveState(data, { subscription, recentDeliveries: [] });
 		if (previous && previous.id !== id) await replace(context, previous, deadline);

@@ -61,6 +61,7 @@ interface Outcome {
 
 interface Verified {
 	stored: StoredSubscription;
+	rawBody: DeliveryRequest['rawBody'];
 	webhookId: string;
 	rotating: boolean;
 	/** Accepted already. */
@@ -86,8 +87,8 @@ async function verdict(context: IWebhookFunctions, stored: StoredSubscription): 
 	if (remote === undefined) return refusal(503, UNCHECKED_REASON);
 	if (remote === 'gone') return refusal(503, STALE_REASON);
 	const at = typeof remote.url === 'string' ? remote.url : stored.url;
-	const url = context.getNodeWebhookUrl('default');
-	if (!sameUrl(at, url) || isInactiveStatus(remote.status)) return refusal(503, STALE_REASON);
+	if (!sameUrl(at, context.getNodeWebhookUrl('default')) || isInactiveStatus(remote.status))
+		return refusal(503, STALE_REASON);
 	return { ...refusal(503, ROTATED_REASON), renewal: { stored, cause: 'mismatch' } };
 }
 
@@ -117,7 +118,7 @@ async function verify(
 		return await verdict(context, stored);
 	}
 	if (signed.failure !== undefined) return refusal(401, signed.failure);
-	return { stored, webhookId: headers.id, rotating: signed.rotating, seen };
+	return { stored, rawBody, webhookId: headers.id, rotating: signed.rotating, seen };
 }
 
 export const wantsFullRecord = (options: IDataObject, event: string) =>
@@ -127,20 +128,18 @@ const DUPLICATE: Outcome = { status: 200, body: { received: true, duplicate: tru
 
 async function outcomeOf(
 	context: IWebhookFunctions,
-	{ webhookId, seen }: Verified,
-	rawBody: DeliveryRequest['rawBody'],
+	{ rawBody, webhookId, seen }: Verified,
 ): Promise<Outcome> {
 	const parsed = parseDelivery(rawBody);
 	if (typeof parsed === 'string') return refusal(400, parsed);
 	const { event, payload } = parsed;
-	const options = context.getNodeParameter('options', {}) as IDataObject;
 	if (!eventsOf(context).includes(event)) {
 		const ignored = `event "${cut(event, 100)}" is not selected in this trigger`;
 		return { status: 200, body: { received: true, ignored } };
 	}
 	if (seen) return DUPLICATE;
 	// Read before the id is remembered, so that a 503 leaves the retry welcome.
-	const full = wantsFullRecord(options, event);
+	const full = wantsFullRecord(context.getNodeParameter('options', {}) as IDataObject, event);
 	const record = full ? await fullRecordOf(context, payload) : { payload };
 	if ('retry' in record) return { status: 503, body: { error: record.retry } };
 	const item = { json: output(context, { ...parsed, ...record, webhookId }) };
@@ -148,13 +147,9 @@ async function outcomeOf(
 }
 
 /** What a verified delivery changes is kept before the answer: n8n saves static data with it. */
-async function decide(
-	context: IWebhookFunctions,
-	verified: Verified,
-	rawBody: DeliveryRequest['rawBody'],
-): Promise<Outcome> {
+async function decide(context: IWebhookFunctions, verified: Verified): Promise<Outcome> {
 	const { stored, webhookId, rotating } = verified;
-	const outcome = await outcomeOf(context, verified, rawBody);
+	const outcome = await outcomeOf(context, verified);
 	await rewrap(context, stored);
 	// Checked again: a copy of this delivery handled meanwhile (during the read) has been accepted already.
 	const memoryKey = deliveryMemoryKey(context, stored.id);
@@ -184,7 +179,7 @@ export async function receiveDelivery(
 ) {
 	const request = this.getRequestObject() as DeliveryRequest;
 	const checked = await verify(this, request, renewalLimitMs);
-	const outcome = 'status' in checked ? checked : await decide(this, checked, request.rawBody);
+	const outcome = 'status' in checked ? checked : await decide(this, checked);
 	const answered = answer(this, request, outcome);
 	// Once answered, before this returns: the CRM has its answer at once, and n8n saves the new subscription.
 	if (outcome.renewal) await renew(this, outcome.renewal, renewalLimitMs);
