@@ -39,9 +39,9 @@ export function checkDeliveryHeaders(
 		const text = name === 'webhook-signature' ? lines.join(' ') : (lines[0] ?? '');
 		return text.trim() === '' ? undefined : text;
 	};
-	const [rawId, timestampText, signature] = ['id', 'timestamp', 'signature'].map((name) =>
-		raw(`webhook-${name}`),
-	);
+	const rawId = raw('webhook-id');
+	const timestampText = raw('webhook-timestamp');
+	const signature = raw('webhook-signature');
 	if (rawId === undefined) return 'missing webhook-id header';
 	if (rawId.length > MAX_WEBHOOK_ID_LENGTH) return 'webhook-id header is too long';
 	if (timestampText === undefined) return 'missing webhook-timestamp header';

@@ -117,8 +117,10 @@ async function sweep(context: TriggerContext, deadline: Deadline, current: strin
 	warnKept(context, kept, url);
 }
 
+const isUndocumented = (name: string) => !DOCUMENTED_EVENTS.includes(name);
+
 function refusedEvents(context: TriggerContext, error: unknown, events: string[]) {
-	const undocumented = events.filter((name) => !DOCUMENTED_EVENTS.includes(name));
+	const undocumented = events.filter(isUndocumented);
 	if (httpStatusOf(error) !== 400 || undocumented.length === 0) return error;
 	const apiText = (error as Error).message.replace(/^The CRM API answered /, '').slice(0, 300);
 	const named = undocumented.filter((name) => apiText.includes(name));
@@ -128,7 +130,7 @@ function refusedEvents(context: TriggerContext, error: unknown, events: string[]
 	return new NodeOperationError(context.getNode(), message, { description });
 }
 
-const hasSecret = (answer: IDataObject) => /^whsec_./.test(String(answer.secret ?? ''));
+const hasSecret = (answer: IDataObject) => /^whsec_./.test(String(answer.secret));
 
 async function send(context: TriggerContext, body: IDataObject, deadline: Deadline) {
 	try {
