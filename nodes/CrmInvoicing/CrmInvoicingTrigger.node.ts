@@ -1,5 +1,10 @@
-import { NodeConnectionTypes } from 'n8n-workflow';
-import type { IDataObject, IHookFunctions, INodeType, INodeTypeDescription } from 'n8n-workflow';
+import {
+	NodeConnectionTypes,
+	type IDataObject,
+	type IHookFunctions,
+	type INodeType,
+	type INodeTypeDescription,
+} from 'n8n-workflow';
 
 import {
 	deadlineIn,
@@ -27,7 +32,7 @@ import { receiveDelivery } from './trigger/webhook';
 export const HOOK_TIME_LIMIT_MS = 20_000;
 
 /** Also brings retired subscriptions stored by an earlier version to the current form. */
-function forget(data: IDataObject): false {
+function forget(data: IDataObject) {
 	saveState(data, { subscription: undefined });
 	return false;
 }
@@ -38,7 +43,7 @@ const NOT_OWN = "it is not provably this trigger's own";
 
 /** One at this node's URL stays stored for create to delete once the new one is stored: n8n 1.x runs this at every
  * start-up, and deleting first, a failed POST would leave the trigger deaf. */
-async function check(context: IHookFunctions, deadline: Deadline): Promise<boolean> {
+async function check(context: IHookFunctions, deadline: Deadline) {
 	const { data, tag, url } = thisNode(context);
 	const stored = readState(data).subscription;
 	if (!stored) return forget(data);
@@ -83,7 +88,7 @@ async function secretReadable(context: IHookFunctions, stored: StoredSubscriptio
 }
 
 /** A failed delete keeps it and returns false, for the next activation. */
-async function release(context: IHookFunctions, deadline: Deadline): Promise<boolean> {
+async function release(context: IHookFunctions, deadline: Deadline) {
 	const stored = readState(nodeData(context)).subscription;
 	if (!stored) return true;
 	try {
@@ -97,17 +102,15 @@ async function release(context: IHookFunctions, deadline: Deadline): Promise<boo
 	}
 }
 
-const EVENTS_NOTICE = [
-	'The API documentation names only the event lead.created.',
-	'The other names are assumed: your CRM may refuse them (activation then says which) or never send them.',
-	'Use Options > Custom Event Names for the names your CRM uses.',
-].join(' ');
+const EVENTS_NOTICE =
+	'The API documentation names only the event lead.created. ' +
+	'The other names are assumed: your CRM may refuse them (activation then says which) or never send them. ' +
+	'Use Options > Custom Event Names for the names your CRM uses.';
 
-const FULL_RECORD_HINT = [
-	'One extra API request per lead event.',
-	'If the CRM cannot be reached in time, the delivery is answered 503 and the CRM sends it again;',
-	'if the lead cannot be read (e.g. deleted), the event is output as received with a fullRecordError field.',
-].join(' ');
+const FULL_RECORD_HINT =
+	'One extra API request per lead event. ' +
+	'If the CRM cannot be reached in time, the delivery is answered 503 and the CRM sends it again; ' +
+	'if the lead cannot be read (e.g. deleted), the event is output as received with a fullRecordError field.';
 
 export class CrmInvoicingTrigger implements INodeType {
 	description: INodeTypeDescription = {
@@ -210,15 +213,15 @@ export class CrmInvoicingTrigger implements INodeType {
 
 	webhookMethods = {
 		default: {
-			async checkExists(this: IHookFunctions, limitMs = HOOK_TIME_LIMIT_MS): Promise<boolean> {
-				return await inTime(this, 'check its webhook subscription', limitMs, check);
+			checkExists(this: IHookFunctions, limitMs = HOOK_TIME_LIMIT_MS) {
+				return inTime(this, 'check its webhook subscription', limitMs, check);
 			},
-			async create(this: IHookFunctions, limitMs = HOOK_TIME_LIMIT_MS): Promise<boolean> {
+			async create(this: IHookFunctions, limitMs = HOOK_TIME_LIMIT_MS) {
 				await inTime(this, 'create its webhook subscription', limitMs, subscribe);
 				return true;
 			},
-			async delete(this: IHookFunctions, limitMs = HOOK_TIME_LIMIT_MS): Promise<boolean> {
-				return await release(this, deadlineIn(limitMs));
+			delete(this: IHookFunctions, limitMs = HOOK_TIME_LIMIT_MS) {
+				return release(this, deadlineIn(limitMs));
 			},
 		},
 	};

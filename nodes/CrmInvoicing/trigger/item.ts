@@ -12,10 +12,15 @@ import { log, type TriggerContext } from './store';
 
 export const TRIGGER_SIMPLIFY_VERSION = 2;
 
-type Read = { payload: unknown; error?: IDataObject };
-type Delivery = Read & { event: string; timestamp: unknown; webhookId: string };
+type Delivery = {
+	event: string;
+	timestamp: unknown;
+	payload: unknown;
+	error?: IDataObject;
+	webhookId: string;
+};
 
-export function eventsOf(context: TriggerContext): string[] {
+export function eventsOf(context: TriggerContext) {
 	const custom = (context.getNodeParameter('options', {}) as IDataObject).customEvents;
 	return eventNamesOf(context.getNodeParameter('events', []), custom).sort();
 }
@@ -35,8 +40,10 @@ export function parseDelivery(rawBody: Buffer | string | undefined) {
 }
 
 /** Simplify reduces a `lead.*` lead (the spec shows no other payload) and drops `webhookId`, which workflows read. */
-export function output(context: IWebhookFunctions, delivery: Delivery): IDataObject {
-	const { event, timestamp, payload, error, webhookId } = delivery;
+export function output(
+	context: IWebhookFunctions,
+	{ event, timestamp, payload, error, webhookId }: Delivery,
+): IDataObject {
 	const simplified =
 		context.getNode().typeVersion >= TRIGGER_SIMPLIFY_VERSION &&
 		context.getNodeParameter('simplify', true) !== false;
@@ -57,10 +64,7 @@ export function output(context: IWebhookFunctions, delivery: Delivery): IDataObj
 export const FULL_RECORD_TIME_LIMIT_MS = 8_000;
 
 /** The lead of a lead event, read from the CRM. */
-export async function fullRecordOf(
-	context: IWebhookFunctions,
-	payload: unknown,
-): Promise<Read | { retry: string }> {
+export async function fullRecordOf(context: IWebhookFunctions, payload: unknown) {
 	const id = isPlainObject(payload) ? payload.id : undefined;
 	const noId = 'The event payload has no lead id, so the lead could not be read';
 	if (typeof id !== 'string' || id.trim() === '') return { payload, error: { message: noId } };

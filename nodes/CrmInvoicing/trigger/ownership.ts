@@ -1,5 +1,4 @@
 import { NodeOperationError } from 'n8n-workflow';
-import type { IDataObject } from 'n8n-workflow';
 
 import { apiRequest, httpStatusOf, type Deadline } from '../shared';
 import {
@@ -15,19 +14,20 @@ import {
 // the CRM is never requested. docs/trigger.md#which-subscriptions-the-trigger-deletes
 
 /** Compared parsed (lower-case scheme and host, no default port); an unparseable URL matches nothing. */
-export function sameUrl(a: unknown, b: unknown): boolean {
+export function sameUrl(a: unknown, b: unknown) {
 	if (typeof a !== 'string' || typeof b !== 'string') return false;
 	if (!URL.canParse(a) || !URL.canParse(b)) return false;
 	return new URL(a).href === new URL(b).href;
 }
 
-type Candidate = { ownerTag?: string; url?: unknown };
-
-export const mayDelete = (candidate: Candidate, tag: string, url: string) =>
-	candidate.ownerTag === tag && sameUrl(candidate.url, url);
+export const mayDelete = (
+	candidate: { ownerTag?: string; url?: unknown },
+	tag: string,
+	url: string,
+) => candidate.ownerTag === tag && sameUrl(candidate.url, url);
 
 /** No line breaks, so that text from the network cannot forge log lines. */
-export const printable = (value: unknown, max: number): string =>
+export const printable = (value: unknown, max: number) =>
 	String(value)
 		.replace(/[^ -~]/g, '?')
 		.slice(0, max);
@@ -40,16 +40,14 @@ export function thisNode(context: TriggerContext) {
 	});
 }
 
-export const idText = (value: unknown): string =>
+export const idText = (value: unknown) =>
 	typeof value === 'string' || typeof value === 'number' ? String(value) : '';
 
 const pathOf = (id: string) => `/webhooks/${encodeURIComponent(id)}`;
 
 // A 404 means already gone (apiChoices.ts: webhook-delete-answer).
 const goneOn404 = (error: unknown) =>
-	httpStatusOf(error) === 404 ? 'gone' : Promise.reject(error);
-
-type Answer = IDataObject | 'gone';
+	httpStatusOf(error) === 404 ? ('gone' as const) : Promise.reject(error);
 
 /** `once`: no retry, for the lookup that strangers can cause. */
 export async function getSubscription(
@@ -58,31 +56,30 @@ export async function getSubscription(
 	deadline: Deadline,
 	once = false,
 ) {
-	const path = pathOf(id);
-	const answer = apiRequest.call(context, {
+	const request = apiRequest.call(context, {
 		method: 'GET',
-		path,
+		path: pathOf(id),
 		expect: 'record',
 		deadline,
 		once,
 	});
-	return (await answer.catch(goneOn404)) as Answer;
+	return await request.catch(goneOn404);
 }
 
 /** Where the rule allows; a 2xx sign-in page fails. */
 export async function deleteSubscription(context: TriggerContext, id: string, deadline: Deadline) {
-	const answer = apiRequest.call(context, { method: 'DELETE', path: pathOf(id), deadline });
-	return (await answer.catch(goneOn404)) as Answer;
+	const path = pathOf(id);
+	await apiRequest.call(context, { method: 'DELETE', path, deadline }).catch(goneOn404);
 }
-
-export type Kept = { id: string; url: string; retired: boolean };
 
 const KEPT_WHY =
 	'The trigger deletes a subscription only at its own URL: this one may be the subscription of a restored copy of this n8n (for example production), which must keep receiving.';
 const KEPT_RETIRED =
 	'; until then, its deliveries that reach this node are answered 410, so that the CRM disables it';
 
-export function warnKept(context: TriggerContext, kept: Kept[], url: string): void {
+type Kept = { id: string; url: string; retired: boolean }[];
+
+export function warnKept(context: TriggerContext, kept: Kept, url: string) {
 	for (const entry of kept.slice(0, 10)) {
 		// Anyone with a key of the workspace can plant this text.
 		const id = printable(entry.id, 80);
@@ -99,7 +96,7 @@ export function warnKept(context: TriggerContext, kept: Kept[], url: string): vo
 	if (kept.length > 10) log(context, `${more} at other URLs than ${url}; ${list}`);
 }
 
-export function forgetForeign(context: TriggerContext, id: string, why: string): void {
+export function forgetForeign(context: TriggerContext, id: string, why: string) {
 	const message = `left webhook subscription ${id} alone because ${why}; only this node's record of it is gone`;
 	log(context, message, id, true);
 }

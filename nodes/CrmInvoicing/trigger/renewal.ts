@@ -12,12 +12,10 @@ export const RENEWAL_TIME_LIMIT_MS = 15_000;
 const renewals = new Turns(RENEWAL_INTERVAL_MS, 500);
 const signatureRenewals = new Turns(SIGNATURE_RENEWAL_INTERVAL_MS, 500);
 
-type RenewalCause = 'unreadable' | 'rotating' | 'mismatch';
-
 const KEY_CHANGED =
 	'(the key changed while no n8n process held the secret in memory, for example across a restart, or an earlier version stored it in clear)';
 
-const WHY: Record<RenewalCause, [string, string]> = {
+const WHY = {
 	unreadable: [
 		'',
 		` cannot be read with the credential's API key ${KEY_CHANGED}, so no delivery through it can be verified`,
@@ -30,9 +28,9 @@ const WHY: Record<RenewalCause, [string, string]> = {
 		"a delivery's signature does not match ",
 		", which the CRM shows current at this node's URL: the CRM may have rotated the secret (or the delivery is forged), and a new secret comes only with a new subscription",
 	],
-};
+} as const;
 
-export type Renewal = { stored: StoredSubscription; cause: RenewalCause };
+export type Renewal = { stored: StoredSubscription; cause: keyof typeof WHY };
 
 export async function renew(context: IWebhookFunctions, { stored, cause }: Renewal, ms: number) {
 	const turns = cause === 'unreadable' ? renewals : signatureRenewals;

@@ -22,7 +22,7 @@ export type TriggerContext = IHookFunctions | IWebhookFunctions;
 export function log(of: TriggerContext, message: string, id?: string, info = false) {
 	const workflowId = of.getWorkflow().id;
 	const nodeName = of.getNode().name;
-	const text = `CRM Invoicing Trigger: ${message} [workflow ${String(workflowId ?? '')}, node "${nodeName}"]`;
+	const text = `CRM Invoicing Trigger: ${message} [workflow ${workflowId ?? ''}, node "${nodeName}"]`;
 	of.logger[info ? 'info' : 'warn'](text, { workflowId, nodeName, subscriptionId: id });
 }
 
@@ -59,10 +59,9 @@ const CLEAR_SECRET = 'webhookSecret';
 const RECENT = 'recentDeliveries';
 
 const text = (value: unknown) => (typeof value === 'string' && value !== '' ? value : undefined);
-const texts = (value: unknown): string[] | undefined =>
-	Array.isArray(value) ? value.filter(isText) : undefined;
+const texts = (value: unknown) => (Array.isArray(value) ? value.filter(isText) : undefined);
 
-function retiredOf(value: unknown): RetiredSubscription[] {
+function retiredOf(value: unknown) {
 	if (!Array.isArray(value)) return [];
 	return value.slice(-MAX_RETIRED).flatMap((entry: IDataObject | null) => {
 		const id = text(entry?.id) ?? text(entry?.webhookId);
@@ -74,7 +73,7 @@ function retiredOf(value: unknown): RetiredSubscription[] {
 }
 
 /** The trigger's state is n8n's static data of this node: this file is the one that reaches it. */
-export const nodeData = (of: TriggerContext): IDataObject => of.getWorkflowStaticData('node');
+export const nodeData = (of: TriggerContext) => of.getWorkflowStaticData('node');
 
 export function readState(data: IDataObject) {
 	const at = (field: keyof typeof NAMES) => data[NAMES[field][0]] ?? data[NAMES[field][1]];
@@ -108,9 +107,9 @@ export function saveState(data: IDataObject, changes: Partial<ReturnType<typeof 
 		data[NAMES.retired[0]] = retired.slice(-MAX_RETIRED).map((entry) => ({ ...entry }));
 }
 
-export function retireSubscription(data: IDataObject, entry: RetiredSubscription): void {
+export function retireSubscription(data: IDataObject, entry: RetiredSubscription) {
 	const others = readState(data).retired.filter((known) => known.id !== entry.id);
-	saveState(data, { retired: [...others, { ...entry }] });
+	saveState(data, { retired: [...others, entry] });
 }
 
 // Also in memory, updated synchronously: each delivery reads its own copy of the static data. docs/scale.md
@@ -118,17 +117,15 @@ const memory = new BoundedMap<string, BoundedMap<string, true>>(200);
 
 export const deliveryMemoryKey = (context: NodeIdentityContext, subscriptionId: string) =>
 	`${nodeKey(context)}:${subscriptionId}`;
-export const fingerprint = (deliveryId: string): string => sha256(deliveryId, 22);
+export const fingerprint = (deliveryId: string) => sha256(deliveryId, 22);
 
-function newDeliveryMemory() {
-	return new BoundedMap<string, true>(RECENT_DELIVERIES_LIMIT);
-}
+const newDeliveryMemory = () => new BoundedMap<string, true>(RECENT_DELIVERIES_LIMIT);
 
 /** False when already accepted; `ask` only asks. */
 export function acceptOnce(data: IDataObject, memoryKey: string, deliveryId: string, ask = false) {
 	const print = fingerprint(deliveryId);
 	const { recentDeliveries } = readState(data);
-	if (memory.peek(memoryKey)?.has(print) === true || recentDeliveries.includes(print)) return false;
+	if (memory.peek(memoryKey)?.has(print) || recentDeliveries.includes(print)) return false;
 	if (ask) return true;
 	memory.getOrSet(memoryKey, newDeliveryMemory).set(print, true);
 	saveState(data, { recentDeliveries: [...recentDeliveries, print] });
@@ -141,7 +138,7 @@ type TagContext = NodeIdentityContext &
 
 // A hash: no secret, nothing about the instance. n8n starts test listening as "manual" but ends it as "internal",
 // so the URL tells the mode too.
-export function ownerTag(context: TagContext): string {
+export function ownerTag(context: TagContext) {
 	const { workflowId, nodeId } = nodeIdentity(context);
 	const url = context.getNodeWebhookUrl?.('default') ?? '';
 	const test = context.getMode() === 'manual' || /\/webhook-test\//.test(url);
@@ -158,7 +155,7 @@ const SALT = Buffer.from('n8n-nodes-crm-invoicing/trigger-secret/v1', 'utf8');
 
 export type SecretOwner = NodeIdentity & { subscriptionId: string };
 
-export function secretOwner(context: TriggerContext, subscriptionId: string): SecretOwner {
+export function secretOwner(context: TriggerContext, subscriptionId: string) {
 	return { ...nodeIdentity(context), subscriptionId };
 }
 
@@ -172,19 +169,13 @@ const knownSecrets = new BoundedMap<string, { secret: string; keyPrint: string }
 const knownSecretKey = (wrapped: string, owner: SecretOwner) =>
 	sha256(`${infoOf(owner)}\u0000${wrapped}`);
 function rememberSecret(wrapped: string, owner: SecretOwner, secret: string, apiKey: string) {
-	const keyPrint = sha256(apiKey);
-	knownSecrets.set(knownSecretKey(wrapped, owner), { secret, keyPrint });
+	knownSecrets.set(knownSecretKey(wrapped, owner), { secret, keyPrint: sha256(apiKey) });
 }
 
-function toBase64url(part: Buffer): string {
-	return part.toString('base64url');
-}
+const toBase64url = (part: Buffer) => part.toString('base64url');
+const fromBase64url = (part: string) => Buffer.from(part, 'base64url');
 
-function fromBase64url(part: string): Buffer {
-	return Buffer.from(part, 'base64url');
-}
-
-export function wrapSecret(secret: string, apiKey: string, owner: SecretOwner): string {
+export function wrapSecret(secret: string, apiKey: string, owner: SecretOwner) {
 	const iv = randomBytes(12);
 	const cipher = createCipheriv('aes-256-gcm', keyOf(apiKey, owner), iv);
 	cipher.setAAD(Buffer.from(infoOf(owner)));
@@ -196,7 +187,7 @@ export function wrapSecret(secret: string, apiKey: string, owner: SecretOwner): 
 }
 
 /** Undefined when it does not unwrap with this key for this owner; never throws. */
-export function unwrapSecret(wrapped: string, key: string, owner: SecretOwner): string | undefined {
+export function unwrapSecret(wrapped: string, key: string, owner: SecretOwner) {
 	const [format, ...parts] = wrapped.split(':');
 	if (parts.length !== 3 || format !== FORMAT) return undefined;
 	const [iv, ciphertext, tag] = parts.map(fromBase64url);
@@ -222,10 +213,7 @@ async function unwrapWithCredential(context: TriggerContext, wrapped: string, ow
 }
 
 /** Reads the credential only when memory does not hold the secret. */
-export async function readSecret(
-	context: TriggerContext,
-	stored: RetiredSubscription | StoredSubscription,
-) {
+export async function readSecret(context: TriggerContext, stored: StoredSubscription) {
 	const wrapped = stored.secretWrapped;
 	if (wrapped === undefined) return undefined;
 	const owner = secretOwner(context, stored.id);
@@ -233,12 +221,11 @@ export async function readSecret(
 	return known?.secret ?? (await unwrapWithCredential(context, wrapped, owner));
 }
 
-async function wrappedAnew(
-	of: TriggerContext,
-	wrapped: string,
-	owner: SecretOwner,
-	apiKey: string,
-) {
+/** Undefined when it holds no secret, or one already wrapped under this key. */
+async function wrappedAnew(of: TriggerContext, stored: StoredSubscription, apiKey: string) {
+	const wrapped = stored.secretWrapped;
+	if (wrapped === undefined) return undefined;
+	const owner = secretOwner(of, stored.id);
 	const cacheKey = knownSecretKey(wrapped, owner);
 	if (!knownSecrets.peek(cacheKey)) await unwrapWithCredential(of, wrapped, owner);
 	const entry = knownSecrets.peek(cacheKey);
@@ -255,16 +242,15 @@ export async function rewrap(of: TriggerContext, stored: StoredSubscription) {
 	if (credential === undefined) return;
 	const key = credential.apiKey;
 	const data = nodeData(of);
-	const { id, secretWrapped: wrapped } = stored;
-	const anew = wrapped && (await wrappedAnew(of, wrapped, secretOwner(of, id), key));
+	const { id } = stored;
+	const anew = await wrappedAnew(of, stored, key);
 	if (anew) {
 		saveState(data, { subscription: { ...stored, secretWrapped: anew } });
 		const what = `wrapped the signing secret of webhook subscription ${id} anew under the new key`;
 		log(of, `the credential's API key changed; ${what} ${REWRAP_WHY}`, id, true);
 	}
 	for (const entry of readState(data).retired) {
-		const old = entry.secretWrapped;
-		const secretWrapped = old && (await wrappedAnew(of, old, secretOwner(of, entry.id), key));
+		const secretWrapped = await wrappedAnew(of, entry, key);
 		if (secretWrapped) retireSubscription(data, { ...entry, secretWrapped });
 	}
 }
@@ -276,7 +262,7 @@ export async function readDelivery(context: IWebhookFunctions, deliveryId: strin
 	const { subscription: stored, retired } = readState(data);
 	if (!stored) return undefined;
 	const secret = await readSecret(context, stored).catch(() => null);
-	const retiredSecrets: string[] = [];
+	const retiredSecrets = [];
 	for (const entry of retired) {
 		const old = await readSecret(context, entry).catch(nothing);
 		if (old !== undefined) retiredSecrets.push(old);

@@ -1,5 +1,4 @@
-import { NodeApiError, NodeOperationError } from 'n8n-workflow';
-import type { IDataObject } from 'n8n-workflow';
+import { NodeApiError, NodeOperationError, type IDataObject } from 'n8n-workflow';
 
 import {
 	apiRequest,
@@ -24,7 +23,6 @@ import {
 	provablyOwn,
 	thisNode,
 	warnKept,
-	type Kept,
 } from './ownership';
 import { eventsOf } from './item';
 import {
@@ -39,12 +37,10 @@ import {
 	type TriggerContext,
 } from './store';
 
-export { mayDelete, sameUrl } from './ownership';
-
 const AGAIN = 'then activate the workflow again';
 
 /** choice subscription-status */
-export const isInactiveStatus = (status: unknown): boolean =>
+export const isInactiveStatus = (status: unknown) =>
 	typeof status === 'string' && INACTIVE_SUBSCRIPTION_STATUS.test(status);
 
 export async function inTime<C extends TriggerContext, T>(
@@ -61,8 +57,7 @@ export async function inTime<C extends TriggerContext, T>(
 		const known = error instanceof NodeApiError || error instanceof NodeOperationError;
 		if (msLeft(deadline) > 50 && !isDeadlineError(error))
 			throw known ? error : new NodeOperationError(node, error as Error);
-		const seconds = limitMs / 1000;
-		const message = `The CRM did not answer in time: the trigger could not ${what} within ${seconds} s`;
+		const message = `The CRM did not answer in time: the trigger could not ${what} within ${limitMs / 1000} s`;
 		const detail = `last error: ${(error as Error).message}`.slice(0, 300);
 		// The transport's own text goes in the description: n8n would replace a message holding a connection error code.
 		const slow = `The CRM API did not answer in time (it may be down, overloaded or slow; ${detail}).`;
@@ -98,7 +93,7 @@ async function deleteOrLog(context: TriggerContext, id: string, deadline: Deadli
 	}
 }
 
-async function sweep(context: TriggerContext, deadline: Deadline, current: string): Promise<void> {
+async function sweep(context: TriggerContext, deadline: Deadline, current: string) {
 	const { data, tag, url } = thisNode(context);
 	let listed: IDataObject[];
 	try {
@@ -109,7 +104,7 @@ async function sweep(context: TriggerContext, deadline: Deadline, current: strin
 		return log(context, `could not list webhook subscriptions ${why}`);
 	}
 	const retired = readState(data).retired;
-	const kept: Kept[] = [];
+	const kept = [];
 	for (const found of listed) {
 		const id = idText(found.id);
 		const candidate = { ownerTag: tagOf(found.name), url: found.url };
@@ -124,7 +119,7 @@ async function sweep(context: TriggerContext, deadline: Deadline, current: strin
 
 const isUndocumented = (name: string) => !DOCUMENTED_EVENTS.includes(name);
 
-function refusedEvents(context: TriggerContext, error: unknown, events: string[]): unknown {
+function refusedEvents(context: TriggerContext, error: unknown, events: string[]) {
 	const undocumented = events.filter(isUndocumented);
 	if (httpStatusOf(error) !== 400 || undocumented.length === 0) return error;
 	const apiText = (error as Error).message.replace(/^The CRM API answered /, '').slice(0, 300);
@@ -135,7 +130,7 @@ function refusedEvents(context: TriggerContext, error: unknown, events: string[]
 	return new NodeOperationError(context.getNode(), message, { description });
 }
 
-const hasSecret = (answer: IDataObject) => /^whsec_./.test(String(answer.secret ?? ''));
+const hasSecret = (answer: IDataObject) => /^whsec_./.test(String(answer.secret));
 
 async function send(context: TriggerContext, body: IDataObject, deadline: Deadline) {
 	try {
@@ -215,7 +210,7 @@ async function replace(context: TriggerContext, previous: StoredSubscription, de
 }
 
 /** One at a time per node and mode in this process. */
-export async function subscribe(context: TriggerContext, deadline: Deadline): Promise<string> {
+export async function subscribe(context: TriggerContext, deadline: Deadline) {
 	const events = eventsOf(context);
 	if (events.length === 0) {
 		const description =
@@ -235,8 +230,7 @@ export async function subscribe(context: TriggerContext, deadline: Deadline): Pr
 		const id = idText(response.id);
 		if (id === '' || !hasSecret(response)) throw await withoutSecret(context, response, deadline);
 		const { apiKey } = await credentialOf(context);
-		const owner = secretOwner(context, id);
-		const secretWrapped = wrapSecret(String(response.secret), apiKey, owner);
+		const secretWrapped = wrapSecret(String(response.secret), apiKey, secretOwner(context, id));
 		const subscription = { id, url, events, secretWrapped, ownerTag: tag };
 		saveState(data, { subscription, recentDeliveries: [] });
 		if (previous && previous.id !== id) await replace(context, previous, deadline);

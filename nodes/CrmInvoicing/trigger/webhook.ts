@@ -1,9 +1,4 @@
-import type {
-	IDataObject,
-	INodeExecutionData,
-	IWebhookFunctions,
-	IWebhookResponseData,
-} from 'n8n-workflow';
+import type { IDataObject, INodeExecutionData, IWebhookFunctions } from 'n8n-workflow';
 
 import { cut, deadlineIn, nothing, Turns, type HeaderMap } from '../shared';
 import { getSubscription, printable, sameUrl } from './ownership';
@@ -66,6 +61,7 @@ interface Outcome {
 
 interface Verified {
 	stored: StoredSubscription;
+	rawBody: DeliveryRequest['rawBody'];
 	webhookId: string;
 	rotating: boolean;
 	/** Accepted already. */
@@ -91,8 +87,8 @@ async function verdict(context: IWebhookFunctions, stored: StoredSubscription): 
 	if (remote === undefined) return refusal(503, UNCHECKED_REASON);
 	if (remote === 'gone') return refusal(503, STALE_REASON);
 	const at = typeof remote.url === 'string' ? remote.url : stored.url;
-	const url = context.getNodeWebhookUrl('default');
-	if (!sameUrl(at, url) || isInactiveStatus(remote.status)) return refusal(503, STALE_REASON);
+	if (!sameUrl(at, context.getNodeWebhookUrl('default')) || isInactiveStatus(remote.status))
+		return refusal(503, STALE_REASON);
 	return { ...refusal(503, ROTATED_REASON), renewal: { stored, cause: 'mismatch' } };
 }
 
@@ -101,7 +97,7 @@ async function verify(
 	context: IWebhookFunctions,
 	request: DeliveryRequest,
 	renewalLimitMs: number,
-): Promise<Outcome | Verified> {
+) {
 	const headers = checkDeliveryHeaders(request.headers);
 	if (typeof headers === 'string') return refusal(401, headers);
 	const read = await readDelivery(context, headers.id);
@@ -122,30 +118,28 @@ async function verify(
 		return await verdict(context, stored);
 	}
 	if (signed.failure !== undefined) return refusal(401, signed.failure);
-	return { stored, webhookId: headers.id, rotating: signed.rotating, seen };
+	return { stored, rawBody, webhookId: headers.id, rotating: signed.rotating, seen };
 }
 
-export const wantsFullRecord = (options: IDataObject, event: string): boolean =>
+export const wantsFullRecord = (options: IDataObject, event: string) =>
 	options.fullRecord === true && event.startsWith('lead.');
 
 const DUPLICATE: Outcome = { status: 200, body: { received: true, duplicate: true } };
 
 async function outcomeOf(
 	context: IWebhookFunctions,
-	{ webhookId, seen }: Verified,
-	rawBody: DeliveryRequest['rawBody'],
+	{ rawBody, webhookId, seen }: Verified,
 ): Promise<Outcome> {
 	const parsed = parseDelivery(rawBody);
 	if (typeof parsed === 'string') return refusal(400, parsed);
 	const { event, payload } = parsed;
-	const options = context.getNodeParameter('options', {}) as IDataObject;
-	const full = wantsFullRecord(options, event);
 	if (!eventsOf(context).includes(event)) {
 		const ignored = `event "${cut(event, 100)}" is not selected in this trigger`;
 		return { status: 200, body: { received: true, ignored } };
 	}
 	if (seen) return DUPLICATE;
 	// Read before the id is remembered, so that a 503 leaves the retry welcome.
+	const full = wantsFullRecord(context.getNodeParameter('options', {}) as IDataObject, event);
 	const record = full ? await fullRecordOf(context, payload) : { payload };
 	if ('retry' in record) return { status: 503, body: { error: record.retry } };
 	const item = { json: output(context, { ...parsed, ...record, webhookId }) };
@@ -153,13 +147,9 @@ async function outcomeOf(
 }
 
 /** What a verified delivery changes is kept before the answer: n8n saves static data with it. */
-async function decide(
-	context: IWebhookFunctions,
-	verified: Verified,
-	rawBody: DeliveryRequest['rawBody'],
-): Promise<Outcome> {
+async function decide(context: IWebhookFunctions, verified: Verified): Promise<Outcome> {
 	const { stored, webhookId, rotating } = verified;
-	const outcome = await outcomeOf(context, verified, rawBody);
+	const outcome = await outcomeOf(context, verified);
 	await rewrap(context, stored);
 	// Checked again: a copy of this delivery handled meanwhile (during the read) has been accepted already.
 	const memoryKey = deliveryMemoryKey(context, stored.id);
@@ -171,11 +161,7 @@ async function decide(
 }
 
 /** Writes the answer (a refusal is logged); the result emits the item, if any. */
-function answer(
-	context: IWebhookFunctions,
-	request: DeliveryRequest,
-	outcome: Outcome,
-): IWebhookResponseData {
+function answer(context: IWebhookFunctions, request: DeliveryRequest, outcome: Outcome) {
 	const { status, body, refusal: reason, item } = outcome;
 	if (reason !== undefined) {
 		const rawId = request.headers?.['webhook-id'];
@@ -183,24 +169,19 @@ function answer(
 		const then = status === 503 ? 'retries it later' : 'does not retry it';
 		log(context, `refused a delivery with ${status} (the API ${then}): ${reason}${id}`);
 	}
-	const response = context.getResponseObject() as unknown as {
-		status(code: number): { json(body: unknown): unknown };
-	};
-	response.status(status).json(body);
-	const answered: IWebhookResponseData = { noWebhookResponse: true };
-	return item ? { ...answered, workflowData: [[item]] } : answered;
+	context.getResponseObject().status(status).json(body);
+	return { noWebhookResponse: true, workflowData: item && [[item]] };
 }
 
 export async function receiveDelivery(
 	this: IWebhookFunctions,
 	renewalLimitMs = RENEWAL_TIME_LIMIT_MS,
-): Promise<IWebhookResponseData> {
-	const request = this.getRequestObject() as unknown as DeliveryRequest;
+) {
+	const request = this.getRequestObject() as DeliveryRequest;
 	const checked = await verify(this, request, renewalLimitMs);
-	const outcome = 'status' in checked ? checked : await decide(this, checked, request.rawBody);
+	const outcome = 'status' in checked ? checked : await decide(this, checked);
 	const answered = answer(this, request, outcome);
 	// Once answered, before this returns: the CRM has its answer at once, and n8n saves the new subscription.
-	const { renewal } = outcome;
-	if (renewal) await renew(this, renewal, renewalLimitMs);
+	if (outcome.renewal) await renew(this, outcome.renewal, renewalLimitMs);
 	return answered;
 }

@@ -2,7 +2,7 @@
  * POST /webhooks answers; URLs are compared as URLs. */
 import type { IDataObject } from 'n8n-workflow';
 
-import { sameUrl } from '../../../nodes/CrmInvoicing/trigger/subscription';
+import { sameUrl } from '../../../nodes/CrmInvoicing/trigger/ownership';
 import { loggedMessages, TEST_CREDENTIALS } from '../../helpers/harness';
 import { restoreNockAfterFile } from '../../helpers/nock';
 import { call } from '../../sandbox/helpers';

@@ -24,7 +24,7 @@ import {
 	MAX_SIGNATURE_HEADER_LENGTH,
 	readSignatureEntries,
 } from '../../../nodes/CrmInvoicing/trigger/signature';
-import { mayDelete } from '../../../nodes/CrmInvoicing/trigger/subscription';
+import { mayDelete } from '../../../nodes/CrmInvoicing/trigger/ownership';
 import { SIGNATURE_RENEWAL_INTERVAL_MS } from '../../../nodes/CrmInvoicing/trigger/renewal';
 import { TEST_CREDENTIALS } from '../../helpers/harness';
 import { useNock } from '../../helpers/nock';
