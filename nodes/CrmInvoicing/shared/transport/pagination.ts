@@ -1,4 +1,4 @@
-import type { IDataObject, NodeApiError } from 'n8n-workflow';
+import type { IDataObject } from 'n8n-workflow';
 
 import type { Deadline } from '../deadline';
 import { contentTypeOf, describeValue, isPlainObject } from '../values';
@@ -34,19 +34,21 @@ export interface ListPage {
 	other?: unknown;
 }
 
-const nextCursorOf = ({ nextCursor, hasMore }: IDataObject): string | null =>
+const nextCursorOf = ({ nextCursor, hasMore }: IDataObject) =>
 	hasMore === false || typeof nextCursor !== 'string' || nextCursor === '' ? null : nextCursor;
 
-type RawPage = { list: unknown[]; nextCursor: string | null; shape: ListShape };
-
-function pageOf(body: unknown, shape: ListShape): RawPage | undefined {
+function pageOf(body: unknown, shape: ListShape) {
 	const { items, data, meta } = Object(body) as IDataObject;
 	if (Array.isArray(body))
 		return shape === 'any' ? { list: body, nextCursor: null, shape } : undefined;
 	if (shape !== 'v2' && Array.isArray(items))
-		return { list: items, nextCursor: nextCursorOf(body as IDataObject), shape: 'v1' };
+		return { list: items, nextCursor: nextCursorOf(body as IDataObject), shape: 'v1' as const };
 	if (shape !== 'v1' && Array.isArray(data))
-		return { list: data, nextCursor: nextCursorOf(Object(meta) as IDataObject), shape: 'v2' };
+		return {
+			list: data,
+			nextCursor: nextCursorOf(Object(meta) as IDataObject),
+			shape: 'v2' as const,
+		};
 	return undefined;
 }
 
@@ -87,7 +89,7 @@ function listError(
 	message: string,
 	description = list.spec.narrow ?? NARROW,
 	status?: number,
-): NodeApiError {
+) {
 	const request = { method: 'GET', path: list.path, itemIndex: list.spec.itemIndex };
 	return apiError(list.context.getNode(), request, { message, description, status });
 }
@@ -96,7 +98,7 @@ const capped = (list: Listing, what: string) =>
 	listError(list, `The list ${list.path} ${what}; nothing of it was output`);
 
 /** A page that brings no new record yet names a next cursor does not advance (a list cycling under fresh cursors). */
-function bringsNew(page: IDataObject[], seen: Set<unknown>): boolean {
+function bringsNew(page: IDataObject[], seen: Set<unknown>) {
 	let fresh = false;
 	for (const { id } of page) {
 		const listed = typeof id === 'string' || typeof id === 'number';
@@ -111,19 +113,25 @@ async function requestPage(list: Listing, cursor: string | undefined, size: numb
 	const sizeName = version === 'v2' ? 'pageSize' : 'limit';
 	const qs: IDataObject = { ...spec.qs, [sizeName]: size };
 	if (cursor) qs.cursor = cursor;
-	const { itemIndex, deadline } = spec;
-	const request = { method: 'GET' as const, path: spec.path, version, qs, itemIndex, deadline };
-	const answer = await apiRequestFull.call(list.context, request);
+	const { path, itemIndex, deadline } = spec;
+	const answer = await apiRequestFull.call(list.context, {
+		method: 'GET',
+		path,
+		version,
+		qs,
+		itemIndex,
+		deadline,
+	});
 	list.bytes += answer.bodyBytes;
 	return answer;
 }
 
-function recordsOf(list: Listing, raw: RawPage, number: number, status: number): IDataObject[] {
+function recordsOf(list: Listing, entries: unknown[], number: number, status: number) {
 	const { skipEntry } = list.spec;
 	const records: IDataObject[] = [];
-	for (const [index, entry] of raw.list.entries()) {
+	for (const [index, entry] of entries.entries()) {
 		const position = index + 1;
-		if (isPlainObject(entry)) records.push(entry as IDataObject);
+		if (isPlainObject(entry)) records.push(entry);
 		else if (skipEntry) skipEntry(describeValue(entry), position, number);
 		else {
 			const where = `at position ${position} of page ${number}`;
@@ -147,7 +155,7 @@ function countPage(list: Listing, page: IDataObject[], nextCursor: string | null
 	const why = repeated
 		? 'handed back a cursor it had already given'
 		: 'brought no new records but still named a next cursor';
-	const cursor = String(nextCursor).slice(0, 100);
+	const cursor = nextCursor.slice(0, 100);
 	const message = `The CRM API's list ${list.path} did not advance: page ${number} ${why} ("${cursor}"). The node stopped reading it`;
 	throw listError(list, message, CYCLES);
 }
@@ -190,7 +198,7 @@ export async function* readPages(
 			const message = `The CRM API answered GET ${path} with ${status} (${contentTypeOf(headers)}) and ${describeValue(body, true)}, not a list`;
 			throw listError(list, message, NOT_A_LIST, status);
 		}
-		const records = recordsOf(list, raw, number, status);
+		const records = recordsOf(list, raw.list, number, status);
 		// A list read in any shape keeps the shape of its first page (a bare array is the whole list).
 		list.shape = raw.shape;
 		const { nextCursor } = raw;
@@ -211,7 +219,7 @@ export async function readList(
 	spec: ListSpec,
 	want: PageRequest = { returnAll: true },
 	keep: (record: IDataObject) => boolean = keepAll,
-): Promise<IDataObject[]> {
+) {
 	const limit = want.returnAll ? Infinity : Math.max(0, Math.floor(want.limit ?? 0));
 	const records: IDataObject[] = [];
 	if (limit === 0) return records;
@@ -223,6 +231,6 @@ export async function readList(
 }
 
 /** For n8n's list searches: `nextCursor` is their pagination token. */
-export async function readOnePage(this: ApiContext, spec: ListSpec): Promise<ListPage> {
+export async function readOnePage(this: ApiContext, spec: ListSpec) {
 	return (await readPages.call(this, spec).next()).value as ListPage;
 }
