@@ -3,7 +3,7 @@
 // user-search-parameter: the spec names no search parameter for GET /users; we send `search`, and filter too.
 export const USER_SEARCH_QUERY_PARAMETER = 'search';
 
-function folded(text: unknown): string {
+function folded(text: unknown) {
 	return typeof text === 'string'
 		? text
 				.normalize('NFD')
@@ -16,7 +16,7 @@ function folded(text: unknown): string {
 export function userMatchesSearch(
 	user: { firstName?: unknown; lastName?: unknown; email?: unknown },
 	search: string,
-): boolean {
+) {
 	const needle = folded(search.trim());
 	if (needle === '') return true;
 	const fullName = [user.firstName, user.lastName]
@@ -69,7 +69,7 @@ export const RESPONSE_ONLY_LINE_ITEM_KEYS = [
 	'discountAmount',
 	'tax',
 	'viewType',
-] as const;
+];
 
 // subscription-status: the spec names no status value, only a delivery's state "endpoint disabled" (§3).
 export const INACTIVE_SUBSCRIPTION_STATUS = /disabled|inactive|paused|failed|deleted/i;
@@ -79,16 +79,18 @@ export const SECRET_KEY_PATTERN = /secret/i;
 
 // line-item-bounds: the spec gives no range (§2, §4); these keep totals exact in any currency. A reduction goes
 // into `discount`, the spec's field for it, never a negative price or quantity.
+const AMOUNT = { min: 0, minIncluded: true, max: 1_000_000_000_000 };
+
 export const LINE_ITEM_BOUNDS = {
 	quantity: { min: 0, minIncluded: false, max: 1_000_000_000 },
-	price: { min: 0, minIncluded: true, max: 1_000_000_000_000 },
-	buyPrice: { min: 0, minIncluded: true, max: 1_000_000_000_000 },
-	discount: { min: 0, minIncluded: true, max: 1_000_000_000_000 },
-} as const;
+	price: AMOUNT,
+	buyPrice: AMOUNT,
+	discount: AMOUNT,
+};
 
 // unix-time-dates: the spec's dates are date-time strings (§2). A number is Unix seconds below 1e11, else ms;
 // below 1e8 (e.g. `20261231`) it is most likely no Unix time, so refused.
 export const UNIX_TIME_RULE = {
 	millisecondsFrom: 100_000_000_000,
 	refusedBelow: 100_000_000,
-} as const;
+};
