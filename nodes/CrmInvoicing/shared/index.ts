@@ -20,7 +20,14 @@ export {
 export { listWebhookSubscriptions } from './webhookList';
 export { deadlineIn, msLeft, type Deadline } from './deadline';
 export { sha256 } from './hash';
-export { isBusy, nodeIdentity, nodeKey, oneAtATime } from './nodeIdentity';
+export {
+	isBusy,
+	nodeIdentity,
+	nodeKey,
+	oneAtATime,
+	type NodeIdentity,
+	type NodeIdentityContext,
+} from './nodeIdentity';
 export { BoundedMap, Turns } from './boundedMap';
 export {
 	commaList,
@@ -28,6 +35,7 @@ export {
 	describeDuration,
 	describeValue,
 	filledTexts,
+	type HeaderMap,
 	headerValues,
 	httpStatusOf,
 	isPlainObject,
@@ -35,5 +43,3 @@ export {
 	isText,
 	nothing,
 } from './values';
-export type { HeaderMap } from './values';
-export type { NodeIdentity, NodeIdentityContext } from './nodeIdentity';

@@ -1,5 +1,3 @@
-import type { IDataObject } from 'n8n-workflow';
-
 import type { Deadline } from './deadline';
 import { readList, type ApiContext, type PageRequest } from './transport';
 
@@ -10,26 +8,22 @@ export const WEBHOOK_LIST_MAX_PAGES = 50;
 const NARROW =
 	'Delete webhook subscriptions that are no longer used in the CRM, or set "Limit" instead of "Return All".';
 
-export type WebhookListing = {
-	want?: PageRequest;
-	itemIndex?: number;
-	maxPages?: number;
-	deadline?: Deadline;
-};
-
 /** `deadline` bounds the whole list, every page included. */
-export async function listWebhookSubscriptions(
+export function listWebhookSubscriptions(
 	context: ApiContext,
-	listing: WebhookListing = {},
-): Promise<IDataObject[]> {
-	const { itemIndex, maxPages = WEBHOOK_LIST_MAX_PAGES, deadline } = listing;
+	{
+		want,
+		itemIndex,
+		deadline,
+	}: { want?: PageRequest; itemIndex?: number; deadline?: Deadline } = {},
+) {
 	const spec = {
 		path: '/webhooks',
-		shape: 'any' as const,
+		shape: 'any',
 		itemIndex,
-		maxPages,
+		maxPages: WEBHOOK_LIST_MAX_PAGES,
 		deadline,
 		narrow: NARROW,
-	};
-	return await readList.call(context, spec, listing.want);
+	} as const;
+	return readList.call(context, spec, want);
 }
