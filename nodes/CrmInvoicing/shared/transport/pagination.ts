@@ -57,20 +57,17 @@ const NARROW =
 const MOST = ', the most the node reads of this list';
 const count = (n: number) => n.toLocaleString('en-US');
 
-const NOT_A_LIST = [
-	'The node reads lists as { items, hasMore, nextCursor } (v1), { data, meta } (v2)',
-	`or, where the spec does not show the shape, a bare array. ${CHECK_BASE_URL}`,
-].join(' ');
-const NOT_A_RECORD = [
-	'Every record of a list must be a JSON object.',
-	'This is a fault of the API or of a proxy in front of it; nothing of this list was output.',
-].join(' ');
-const CYCLES = [
-	'The API handed back a cursor it had already given, or a page of records this listing had already read',
-	'(a list that cycles), so reading further would loop forever.',
-	'The records read so far were not output, so nothing is reported as complete that is not.',
-	'Try again later, or read fewer records ("Limit") if the API keeps doing this.',
-].join(' ');
+const NOT_A_LIST =
+	'The node reads lists as { items, hasMore, nextCursor } (v1), { data, meta } (v2) ' +
+	`or, where the spec does not show the shape, a bare array. ${CHECK_BASE_URL}`;
+const NOT_A_RECORD =
+	'Every record of a list must be a JSON object. ' +
+	'This is a fault of the API or of a proxy in front of it; nothing of this list was output.';
+const CYCLES =
+	'The API handed back a cursor it had already given, or a page of records this listing had already read ' +
+	'(a list that cycles), so reading further would loop forever. ' +
+	'The records read so far were not output, so nothing is reported as complete that is not. ' +
+	'Try again later, or read fewer records ("Limit") if the API keeps doing this.';
 
 interface Listing {
 	context: ApiContext;
@@ -90,8 +87,11 @@ function listError(
 	description = list.spec.narrow ?? NARROW,
 	status?: number,
 ) {
-	const request = { method: 'GET', path: list.path, itemIndex: list.spec.itemIndex };
-	return apiError(list.context.getNode(), request, { message, description, status });
+	return apiError(
+		list.context.getNode(),
+		{ method: 'GET', path: list.path, itemIndex: list.spec.itemIndex },
+		{ message, description, status },
+	);
 }
 
 const capped = (list: Listing, what: string) =>
@@ -108,13 +108,13 @@ function bringsNew(page: IDataObject[], seen: Set<unknown>) {
 	return fresh;
 }
 
-async function requestPage(list: Listing, cursor: string | undefined, size: number) {
+function requestPage(list: Listing, cursor: string | undefined, size: number) {
 	const { spec, version } = list;
 	const sizeName = version === 'v2' ? 'pageSize' : 'limit';
 	const qs: IDataObject = { ...spec.qs, [sizeName]: size };
 	if (cursor) qs.cursor = cursor;
 	const { path, itemIndex, deadline } = spec;
-	const answer = await apiRequestFull.call(list.context, {
+	return apiRequestFull.call(list.context, {
 		method: 'GET',
 		path,
 		version,
@@ -122,8 +122,6 @@ async function requestPage(list: Listing, cursor: string | undefined, size: numb
 		itemIndex,
 		deadline,
 	});
-	list.bytes += answer.bodyBytes;
-	return answer;
 }
 
 function recordsOf(list: Listing, entries: unknown[], number: number, status: number) {
@@ -188,7 +186,8 @@ export async function* readPages(
 			throw capped(list, `was not read within its time limit (${number - 1} pages read)`);
 		if (number > maxPages) throw capped(list, `has more than ${count(maxPages)} pages${MOST}`);
 		const size = Math.max(1, Math.min(MAX_PAGE_SIZE, Math.floor(pageSizeFor(list.records))));
-		const { body, statusCode: status, headers } = await requestPage(list, cursor, size);
+		const { body, statusCode: status, headers, bodyBytes } = await requestPage(list, cursor, size);
+		list.bytes += bodyBytes;
 		const raw = pageOf(body, list.shape);
 		if (!raw && number === 1 && spec.otherOnFirstPage) {
 			yield { records: [], nextCursor: null, number, other: body };
