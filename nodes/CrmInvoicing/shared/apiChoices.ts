@@ -1,5 +1,7 @@
 // Where the spec is silent, the reading chosen; the register is docs/spec-choices.md.
 
+import type { IDataObject } from 'n8n-workflow';
+
 // user-search-parameter: the spec names no search parameter for GET /users; we send `search`, and filter too.
 export const USER_SEARCH_QUERY_PARAMETER = 'search';
 
@@ -13,10 +15,7 @@ function folded(text: unknown) {
 }
 
 /** user-search-parameter; case and accents aside. */
-export function userMatchesSearch(
-	user: { firstName?: unknown; lastName?: unknown; email?: unknown },
-	search: string,
-) {
+export function userMatchesSearch(user: IDataObject, search: string) {
 	const needle = folded(search.trim());
 	if (needle === '') return true;
 	const fullName = [user.firstName, user.lastName]

@@ -10,25 +10,13 @@ export {
 	USER_SEARCH_QUERY_PARAMETER,
 	userMatchesSearch,
 } from './apiChoices';
-export { EVENT_OPTIONS, eventNamesOf } from './events';
-export {
-	SIMPLIFIED_FIELDS,
-	simplify,
-	simplifyPropertyFrom,
-	type SimplifiedResource,
-} from './simplify';
+export * from './events';
+export * from './simplify';
 export { listWebhookSubscriptions } from './webhookList';
-export { deadlineIn, msLeft, type Deadline } from './deadline';
-export { sha256 } from './hash';
-export {
-	isBusy,
-	nodeIdentity,
-	nodeKey,
-	oneAtATime,
-	type NodeIdentity,
-	type NodeIdentityContext,
-} from './nodeIdentity';
-export { BoundedMap, Turns } from './boundedMap';
+export * from './deadline';
+export * from './hash';
+export * from './nodeIdentity';
+export * from './boundedMap';
 export {
 	commaList,
 	cut,
