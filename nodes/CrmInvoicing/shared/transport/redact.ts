@@ -45,12 +45,9 @@ function decode(text: string, jsonOnly = false) {
 /** `includes` first: splitting every string of a page, most of which hold no key, costs far more. */
 const replaced = (text: string, secrets: readonly string[]) =>
 	secrets.reduce(
-		(result, secret) => (result.includes(secret) ? result.split(secret).join(REDACTED) : result),
+		(result, secret) => (result.includes(secret) ? result.replaceAll(secret, REDACTED) : result),
 		text,
 	);
-
-/** Each round is linear; a text still decoding after them is withheld whole. */
-const MAX_DECODE_ROUNDS = 8;
 
 /** Three `includes` scan faster than a character class. */
 const mayDecode = (text: string) => text.includes('\\') || text.includes('%') || text.includes('&');
@@ -62,7 +59,8 @@ function redactText(text: string, secrets: readonly string[]) {
 	for (let round = 1; mayDecode(current); round++) {
 		const next = decode(current);
 		if (next === current) break;
-		if (round > MAX_DECODE_ROUNDS) return REDACTED;
+		// Each round is linear; a text still decoding after 8 rounds is withheld whole.
+		if (round > 8) return REDACTED;
 		current = replaced(next, secrets);
 		if (current !== next) shown = current;
 	}
