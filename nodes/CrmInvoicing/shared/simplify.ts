@@ -36,8 +36,7 @@ export function simplifyPropertyFrom(version: number): INodeProperties {
 
 export function simplify(resource: SimplifiedResource, record: IDataObject) {
 	const simplified: IDataObject = {};
-	for (const field of SIMPLIFIED_FIELDS[resource]) {
+	for (const field of SIMPLIFIED_FIELDS[resource])
 		if (Object.hasOwn(record, field)) simplified[field] = record[field];
-	}
 	return simplified;
 }
