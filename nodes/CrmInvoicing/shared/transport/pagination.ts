@@ -132,8 +132,7 @@ function recordsOf(list: Listing, entries: unknown[], number: number, status: nu
 		if (isPlainObject(entry)) records.push(entry);
 		else if (skipEntry) skipEntry(describeValue(entry), position, number);
 		else {
-			const where = `at position ${position} of page ${number}`;
-			const message = `The CRM API's list ${list.path} held ${describeValue(entry)} ${where}, where a record (a JSON object) was expected`;
+			const message = `The CRM API's list ${list.path} held ${describeValue(entry)} at position ${position} of page ${number}, where a record (a JSON object) was expected`;
 			throw listError(list, message, NOT_A_RECORD, status);
 		}
 	}
@@ -158,14 +157,13 @@ function countPage(list: Listing, page: IDataObject[], nextCursor: string | null
 	throw listError(list, message, CYCLES);
 }
 
-const fullPages = () => MAX_PAGE_SIZE;
 const keepAll = () => true;
 
 /** Any fault is an error, never a silent partial list; a caller that stops asks for no further page. */
 export async function* readPages(
 	this: ApiContext,
 	spec: ListSpec,
-	pageSizeFor: (recordsSoFar: number) => number = fullPages,
+	pageSizeFor?: (recordsSoFar: number) => number,
 ): AsyncGenerator<ListPage, void, undefined> {
 	const { deadline = Infinity, version = 'v1', maxPages = Infinity } = spec;
 	const path = `${API_PREFIX[version]}${spec.path}`;
@@ -185,7 +183,10 @@ export async function* readPages(
 		if (Date.now() >= deadline)
 			throw capped(list, `was not read within its time limit (${number - 1} pages read)`);
 		if (number > maxPages) throw capped(list, `has more than ${count(maxPages)} pages${MOST}`);
-		const size = Math.max(1, Math.min(MAX_PAGE_SIZE, Math.floor(pageSizeFor(list.records))));
+		const size = Math.max(
+			1,
+			Math.min(MAX_PAGE_SIZE, Math.floor(pageSizeFor?.(list.records) ?? MAX_PAGE_SIZE)),
+		);
 		const { body, statusCode: status, headers, bodyBytes } = await requestPage(list, cursor, size);
 		list.bytes += bodyBytes;
 		const raw = pageOf(body, list.shape);
@@ -223,7 +224,7 @@ export async function readList(
 	const records: IDataObject[] = [];
 	if (limit === 0) return records;
 	for await (const page of readPages.call(this, spec, () => limit - records.length)) {
-		for (const record of page.records) if (keep(record)) records.push(record);
+		records.push(...page.records.filter(keep));
 		if (records.length >= limit) return records.slice(0, limit);
 	}
 	return records;
