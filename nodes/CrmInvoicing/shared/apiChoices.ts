@@ -15,17 +15,15 @@ function folded(text: unknown) {
 }
 
 /** user-search-parameter; case and accents aside. */
-export function userMatchesSearch(user: IDataObject, search: string) {
+export function userMatchesSearch({ firstName, lastName, email }: IDataObject, search: string) {
 	const needle = folded(search.trim());
 	if (needle === '') return true;
-	const fullName = [user.firstName, user.lastName]
+	const fullName = [firstName, lastName]
 		.filter((part) => typeof part === 'string' && part !== '')
 		.join(' ');
 	// A record that shows none of the searched fields cannot be judged: the server's answer stands.
-	if (fullName === '' && folded(user.email) === '') return true;
-	return [user.firstName, user.lastName, fullName, user.email].some((value) =>
-		folded(value).includes(needle),
-	);
+	if (fullName === '' && folded(email) === '') return true;
+	return [firstName, lastName, fullName, email].some((value) => folded(value).includes(needle));
 }
 
 const EVENT_NAMING = {

@@ -53,8 +53,8 @@ export function contentTypeOf(headers: HeaderMap) {
 }
 
 export function httpStatusOf(error: unknown) {
-	const candidate = Object(error) as { httpCode?: unknown; context?: { httpCode?: unknown } };
-	const status = Number(candidate.httpCode ?? candidate.context?.httpCode);
+	const { httpCode, context } = Object(error) as IDataObject;
+	const status = Number(httpCode ?? (Object(context) as IDataObject).httpCode);
 	return Number.isInteger(status) && status >= 100 && status <= 599 ? status : undefined;
 }
 
