@@ -17,13 +17,16 @@ export function listWebhookSubscriptions(
 		deadline,
 	}: { want?: PageRequest; itemIndex?: number; deadline?: Deadline } = {},
 ) {
-	const spec = {
-		path: '/webhooks',
-		shape: 'any',
-		itemIndex,
-		maxPages: WEBHOOK_LIST_MAX_PAGES,
-		deadline,
-		narrow: NARROW,
-	} as const;
-	return readList.call(context, spec, want);
+	return readList.call(
+		context,
+		{
+			path: '/webhooks',
+			shape: 'any',
+			itemIndex,
+			maxPages: WEBHOOK_LIST_MAX_PAGES,
+			deadline,
+			narrow: NARROW,
+		},
+		want,
+	);
 }

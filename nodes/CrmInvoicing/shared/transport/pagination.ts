@@ -1,6 +1,5 @@
 import type { IDataObject } from 'n8n-workflow';
 
-import type { Deadline } from '../deadline';
 import { contentTypeOf, describeValue, isPlainObject } from '../values';
 import { API_PREFIX, type ApiContext, type ApiRequest, type ApiVersion } from './connection';
 import { apiError, CHECK_BASE_URL } from './errors';
@@ -13,14 +12,14 @@ export type PageRequest = { returnAll: boolean; limit?: number };
 /** `any` also reads a bare array and tells v1 from v2 (GET /webhooks). */
 export type ListShape = 'v1' | 'v2' | 'any';
 
-export interface ListSpec extends Pick<ApiRequest, 'path' | 'version' | 'qs' | 'itemIndex'> {
+export interface ListSpec
+	extends Pick<ApiRequest, 'path' | 'version' | 'qs' | 'itemIndex' | 'deadline'> {
 	shape?: ListShape;
 	startCursor?: string;
 	/** Past a cap, the error says how to narrow the list. */
 	maxPages?: number;
 	maxRecords?: number;
 	narrow?: string;
-	deadline?: Deadline;
 	/** Custom API Request: a first answer that is not a list is a page of shape `other`. */
 	otherOnFirstPage?: boolean;
 	/** Without it, an entry that is not a JSON object fails the list. */
