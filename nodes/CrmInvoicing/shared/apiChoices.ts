@@ -1,9 +1,11 @@
 // Where the spec is silent, the reading chosen; the register is docs/spec-choices.md.
 
+import type { IDataObject } from 'n8n-workflow';
+
 // user-search-parameter: the spec names no search parameter for GET /users; we send `search`, and filter too.
 export const USER_SEARCH_QUERY_PARAMETER = 'search';
 
-function folded(text: unknown): string {
+function folded(text: unknown) {
 	return typeof text === 'string'
 		? text
 				.normalize('NFD')
@@ -13,20 +15,15 @@ function folded(text: unknown): string {
 }
 
 /** user-search-parameter; case and accents aside. */
-export function userMatchesSearch(
-	user: { firstName?: unknown; lastName?: unknown; email?: unknown },
-	search: string,
-): boolean {
+export function userMatchesSearch({ firstName, lastName, email }: IDataObject, search: string) {
 	const needle = folded(search.trim());
 	if (needle === '') return true;
-	const fullName = [user.firstName, user.lastName]
+	const fullName = [firstName, lastName]
 		.filter((part) => typeof part === 'string' && part !== '')
 		.join(' ');
 	// A record that shows none of the searched fields cannot be judged: the server's answer stands.
-	if (fullName === '' && folded(user.email) === '') return true;
-	return [user.firstName, user.lastName, fullName, user.email].some((value) =>
-		folded(value).includes(needle),
-	);
+	if (fullName === '' && folded(email) === '') return true;
+	return [firstName, lastName, fullName, email].some((value) => folded(value).includes(needle));
 }
 
 const EVENT_NAMING = {
@@ -69,7 +66,7 @@ export const RESPONSE_ONLY_LINE_ITEM_KEYS = [
 	'discountAmount',
 	'tax',
 	'viewType',
-] as const;
+];
 
 // subscription-status: the spec names no status value, only a delivery's state "endpoint disabled" (§3).
 export const INACTIVE_SUBSCRIPTION_STATUS = /disabled|inactive|paused|failed|deleted/i;
@@ -79,16 +76,18 @@ export const SECRET_KEY_PATTERN = /secret/i;
 
 // line-item-bounds: the spec gives no range (§2, §4); these keep totals exact in any currency. A reduction goes
 // into `discount`, the spec's field for it, never a negative price or quantity.
+const AMOUNT = { min: 0, minIncluded: true, max: 1_000_000_000_000 };
+
 export const LINE_ITEM_BOUNDS = {
 	quantity: { min: 0, minIncluded: false, max: 1_000_000_000 },
-	price: { min: 0, minIncluded: true, max: 1_000_000_000_000 },
-	buyPrice: { min: 0, minIncluded: true, max: 1_000_000_000_000 },
-	discount: { min: 0, minIncluded: true, max: 1_000_000_000_000 },
-} as const;
+	price: AMOUNT,
+	buyPrice: AMOUNT,
+	discount: AMOUNT,
+};
 
 // unix-time-dates: the spec's dates are date-time strings (§2). A number is Unix seconds below 1e11, else ms;
 // below 1e8 (e.g. `20261231`) it is most likely no Unix time, so refused.
 export const UNIX_TIME_RULE = {
 	millisecondsFrom: 100_000_000_000,
 	refusedBelow: 100_000_000,
-} as const;
+};

@@ -1,39 +1,11 @@
 // The shared layer's one door: import from here, never from a file inside shared/. Only transport/ does HTTP.
 export * from './transport';
-export {
-	DOCUMENTED_EVENTS,
-	INACTIVE_SUBSCRIPTION_STATUS,
-	LINE_ITEM_BOUNDS,
-	RESPONSE_ONLY_LINE_ITEM_KEYS,
-	SECRET_KEY_PATTERN,
-	UNIX_TIME_RULE,
-	USER_SEARCH_QUERY_PARAMETER,
-	userMatchesSearch,
-} from './apiChoices';
-export { EVENT_OPTIONS, eventNamesOf } from './events';
-export {
-	SIMPLIFIED_FIELDS,
-	simplify,
-	simplifyPropertyFrom,
-	type SimplifiedResource,
-} from './simplify';
-export { listWebhookSubscriptions } from './webhookList';
-export { deadlineIn, msLeft, type Deadline } from './deadline';
-export { sha256 } from './hash';
-export { isBusy, nodeIdentity, nodeKey, oneAtATime } from './nodeIdentity';
-export { BoundedMap, Turns } from './boundedMap';
-export {
-	commaList,
-	cut,
-	describeDuration,
-	describeValue,
-	filledTexts,
-	headerValues,
-	httpStatusOf,
-	isPlainObject,
-	isPresent,
-	isText,
-	nothing,
-} from './values';
-export type { HeaderMap } from './values';
-export type { NodeIdentity, NodeIdentityContext } from './nodeIdentity';
+export * from './apiChoices';
+export * from './events';
+export * from './simplify';
+export * from './webhookList';
+export * from './deadline';
+export * from './hash';
+export * from './nodeIdentity';
+export * from './boundedMap';
+export * from './values';

@@ -1,3 +1,5 @@
+import { nothing } from './values';
+
 export interface NodeIdentityContext {
 	getWorkflow(): { id?: string | number };
 	getNode(): { id?: string; name: string };
@@ -11,20 +13,19 @@ export function nodeIdentity(context: NodeIdentityContext) {
 }
 
 /** Mode aside: a delivery does not know it. */
-export function nodeKey(context: NodeIdentityContext): string {
+export function nodeKey(context: NodeIdentityContext) {
 	const { workflowId, nodeId } = nodeIdentity(context);
 	return `${workflowId}:${nodeId}`;
 }
 
 const queues = new Map<string, Promise<unknown>>();
-const noop = () => undefined;
 
-export const isBusy = (key: string): boolean => queues.has(key);
+export const isBusy = (key: string) => queues.has(key);
 
 /** Serialises work per key in this process; each caller bounds its own work. */
 export async function oneAtATime<T>(key: string, work: () => Promise<T>): Promise<T> {
 	const current = (queues.get(key) ?? Promise.resolve()).then(work, work);
-	const settled = current.then(noop, noop);
+	const settled = current.then(nothing, nothing);
 	queues.set(key, settled);
 	try {
 		return await current;

@@ -18,7 +18,7 @@ export const SIMPLIFIED_FIELDS = {
 	product: ['id', 'name', 'sku', 'price', 'type', 'isActive', 'description'],
 	user: ['id', 'firstName', 'lastName', 'email', 'role', 'jobTitle'],
 	contact: ['id', 'number', 'firstName', 'lastName', 'email'],
-} as const satisfies Record<string, readonly string[]>;
+} as const;
 
 export type SimplifiedResource = keyof typeof SIMPLIFIED_FIELDS;
 
@@ -34,10 +34,9 @@ export function simplifyPropertyFrom(version: number): INodeProperties {
 	};
 }
 
-export function simplify(resource: SimplifiedResource, record: IDataObject): IDataObject {
+export function simplify(resource: SimplifiedResource, record: IDataObject) {
 	const simplified: IDataObject = {};
-	for (const field of SIMPLIFIED_FIELDS[resource]) {
-		if (Object.prototype.hasOwnProperty.call(record, field)) simplified[field] = record[field];
-	}
+	for (const field of SIMPLIFIED_FIELDS[resource])
+		if (Object.hasOwn(record, field)) simplified[field] = record[field];
 	return simplified;
 }

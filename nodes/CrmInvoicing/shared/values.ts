@@ -16,59 +16,53 @@ export function isPresent<T>(value: T | null | undefined): value is T {
 }
 
 /** For `.catch(nothing)`: a failure that only means "no value". */
-export function nothing(): undefined {
+export function nothing() {
 	return undefined;
 }
 
-function trimmed(value: unknown): string {
+function trimmed(value: unknown) {
 	return String(value).trim();
 }
 
-function isFilled(text: string): boolean {
-	return text !== '';
-}
-
 /** Values as texts, trimmed, the empty ones left out. */
-export function filledTexts(values: unknown[]): string[] {
-	return values.map(trimmed).filter(isFilled);
+export function filledTexts(values: unknown[]) {
+	return values.map(trimmed).filter(Boolean);
 }
 
-export function commaList(text: string): string[] {
+export function commaList(text: string) {
 	return filledTexts(text.split(','));
 }
 
 /** Names compared without case, as HTTP does. */
-export function headerValues(headers: HeaderMap, name: string): string[] {
+export function headerValues(headers: HeaderMap, name: string) {
 	if (!headers) return [];
 	const wanted = name.toLowerCase();
 	const key = Object.hasOwn(headers, wanted)
 		? wanted
 		: Object.keys(headers).find((candidate) => candidate.toLowerCase() === wanted);
 	const value = key === undefined ? undefined : headers[key];
-	if (value === undefined || value === null) return [];
 	return (Array.isArray(value) ? value : [value]).filter(isPresent).map(String);
 }
 
-export function headerValue(headers: HeaderMap, name: string): string | undefined {
+export function headerValue(headers: HeaderMap, name: string) {
 	return headerValues(headers, name)[0];
 }
 
-export function contentTypeOf(headers: HeaderMap): string {
+export function contentTypeOf(headers: HeaderMap) {
 	return headerValue(headers, 'content-type')?.slice(0, 100) ?? 'no content type';
 }
 
-export function httpStatusOf(error: unknown): number | undefined {
-	if (!error || typeof error !== 'object') return undefined;
-	const candidate = error as { httpCode?: unknown; context?: { httpCode?: unknown } };
-	const status = Number(candidate.httpCode ?? candidate.context?.httpCode);
+export function httpStatusOf(error: unknown) {
+	const { httpCode, context } = Object(error) as IDataObject;
+	const status = Number(httpCode ?? (Object(context) as IDataObject).httpCode);
 	return Number.isInteger(status) && status >= 100 && status <= 599 ? status : undefined;
 }
 
-export const cut = (text: string, max: number): string =>
+export const cut = (text: string, max: number) =>
 	text.length > max ? `${text.slice(0, max)}…` : text;
 
 /** For error messages: `an object with the keys a, b`, `an array of 2`, `the text "x"`. */
-export function describeValue(value: unknown, answer = false): string {
+export function describeValue(value: unknown, answer = false) {
 	if (answer && (value === undefined || value === null || value === '')) return 'an empty body';
 	if (value === null) return 'null';
 	if (Array.isArray(value)) return `an array of ${value.length}`;
@@ -77,15 +71,16 @@ export function describeValue(value: unknown, answer = false): string {
 		const names = keys.map((key) => key.slice(0, 30)).join(', ');
 		return keys.length > 0 ? `an object with the keys ${names}` : 'an empty object';
 	}
-	if (typeof value === 'string' && answer)
-		return `text starting "${cut(value.replace(/\s+/g, ' ').trim(), 120)}"`;
-	if (typeof value === 'string') return `the text "${cut(value.replace(/\s+/g, ' '), 60)}"`;
+	if (typeof value === 'string')
+		return answer
+			? `text starting "${cut(value.replace(/\s+/g, ' ').trim(), 120)}"`
+			: `the text "${cut(value.replace(/\s+/g, ' '), 60)}"`;
 	if (typeof value === 'number' && !Number.isFinite(value)) return String(value);
 	return `the ${typeof value} ${String(value)}`;
 }
 
 /** `250 ms`, `1.3 s`, `3 min`, `1 h 30 min`. */
-export function describeDuration(ms: number): string {
+export function describeDuration(ms: number) {
 	if (ms < 1000) return `${Math.round(ms)} ms`;
 	if (ms < 119_500) return `${Number((ms / 1000).toFixed(1))} s`;
 	const minutes = Math.round(ms / 60_000);

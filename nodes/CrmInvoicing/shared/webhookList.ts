@@ -1,5 +1,3 @@
-import type { IDataObject } from 'n8n-workflow';
-
 import type { Deadline } from './deadline';
 import { readList, type ApiContext, type PageRequest } from './transport';
 
@@ -10,26 +8,25 @@ export const WEBHOOK_LIST_MAX_PAGES = 50;
 const NARROW =
 	'Delete webhook subscriptions that are no longer used in the CRM, or set "Limit" instead of "Return All".';
 
-export type WebhookListing = {
-	want?: PageRequest;
-	itemIndex?: number;
-	maxPages?: number;
-	deadline?: Deadline;
-};
-
 /** `deadline` bounds the whole list, every page included. */
-export async function listWebhookSubscriptions(
+export function listWebhookSubscriptions(
 	context: ApiContext,
-	listing: WebhookListing = {},
-): Promise<IDataObject[]> {
-	const { itemIndex, maxPages = WEBHOOK_LIST_MAX_PAGES, deadline } = listing;
-	const spec = {
-		path: '/webhooks',
-		shape: 'any' as const,
+	{
+		want,
 		itemIndex,
-		maxPages,
 		deadline,
-		narrow: NARROW,
-	};
-	return await readList.call(context, spec, listing.want);
+	}: { want?: PageRequest; itemIndex?: number; deadline?: Deadline } = {},
+) {
+	return readList.call(
+		context,
+		{
+			path: '/webhooks',
+			shape: 'any',
+			itemIndex,
+			maxPages: WEBHOOK_LIST_MAX_PAGES,
+			deadline,
+			narrow: NARROW,
+		},
+		want,
+	);
 }

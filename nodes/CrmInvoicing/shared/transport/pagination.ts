@@ -1,6 +1,5 @@
-import type { IDataObject, NodeApiError } from 'n8n-workflow';
+import type { IDataObject } from 'n8n-workflow';
 
-import type { Deadline } from '../deadline';
 import { contentTypeOf, describeValue, isPlainObject } from '../values';
 import { API_PREFIX, type ApiContext, type ApiRequest, type ApiVersion } from './connection';
 import { apiError, CHECK_BASE_URL } from './errors';
@@ -13,14 +12,14 @@ export type PageRequest = { returnAll: boolean; limit?: number };
 /** `any` also reads a bare array and tells v1 from v2 (GET /webhooks). */
 export type ListShape = 'v1' | 'v2' | 'any';
 
-export interface ListSpec extends Pick<ApiRequest, 'path' | 'version' | 'qs' | 'itemIndex'> {
+export interface ListSpec
+	extends Pick<ApiRequest, 'path' | 'version' | 'qs' | 'itemIndex' | 'deadline'> {
 	shape?: ListShape;
 	startCursor?: string;
 	/** Past a cap, the error says how to narrow the list. */
 	maxPages?: number;
 	maxRecords?: number;
 	narrow?: string;
-	deadline?: Deadline;
 	/** Custom API Request: a first answer that is not a list is a page of shape `other`. */
 	otherOnFirstPage?: boolean;
 	/** Without it, an entry that is not a JSON object fails the list. */
@@ -34,19 +33,21 @@ export interface ListPage {
 	other?: unknown;
 }
 
-const nextCursorOf = ({ nextCursor, hasMore }: IDataObject): string | null =>
+const nextCursorOf = ({ nextCursor, hasMore }: IDataObject) =>
 	hasMore === false || typeof nextCursor !== 'string' || nextCursor === '' ? null : nextCursor;
 
-type RawPage = { list: unknown[]; nextCursor: string | null; shape: ListShape };
-
-function pageOf(body: unknown, shape: ListShape): RawPage | undefined {
+function pageOf(body: unknown, shape: ListShape) {
 	const { items, data, meta } = Object(body) as IDataObject;
 	if (Array.isArray(body))
 		return shape === 'any' ? { list: body, nextCursor: null, shape } : undefined;
 	if (shape !== 'v2' && Array.isArray(items))
-		return { list: items, nextCursor: nextCursorOf(body as IDataObject), shape: 'v1' };
+		return { list: items, nextCursor: nextCursorOf(body as IDataObject), shape: 'v1' as const };
 	if (shape !== 'v1' && Array.isArray(data))
-		return { list: data, nextCursor: nextCursorOf(Object(meta) as IDataObject), shape: 'v2' };
+		return {
+			list: data,
+			nextCursor: nextCursorOf(Object(meta) as IDataObject),
+			shape: 'v2' as const,
+		};
 	return undefined;
 }
 
@@ -55,20 +56,17 @@ const NARROW =
 const MOST = ', the most the node reads of this list';
 const count = (n: number) => n.toLocaleString('en-US');
 
-const NOT_A_LIST = [
-	'The node reads lists as { items, hasMore, nextCursor } (v1), { data, meta } (v2)',
-	`or, where the spec does not show the shape, a bare array. ${CHECK_BASE_URL}`,
-].join(' ');
-const NOT_A_RECORD = [
-	'Every record of a list must be a JSON object.',
-	'This is a fault of the API or of a proxy in front of it; nothing of this list was output.',
-].join(' ');
-const CYCLES = [
-	'The API handed back a cursor it had already given, or a page of records this listing had already read',
-	'(a list that cycles), so reading further would loop forever.',
-	'The records read so far were not output, so nothing is reported as complete that is not.',
-	'Try again later, or read fewer records ("Limit") if the API keeps doing this.',
-].join(' ');
+const NOT_A_LIST =
+	'The node reads lists as { items, hasMore, nextCursor } (v1), { data, meta } (v2) ' +
+	`or, where the spec does not show the shape, a bare array. ${CHECK_BASE_URL}`;
+const NOT_A_RECORD =
+	'Every record of a list must be a JSON object. ' +
+	'This is a fault of the API or of a proxy in front of it; nothing of this list was output.';
+const CYCLES =
+	'The API handed back a cursor it had already given, or a page of records this listing had already read ' +
+	'(a list that cycles), so reading further would loop forever. ' +
+	'The records read so far were not output, so nothing is reported as complete that is not. ' +
+	'Try again later, or read fewer records ("Limit") if the API keeps doing this.';
 
 interface Listing {
 	context: ApiContext;
@@ -87,16 +85,19 @@ function listError(
 	message: string,
 	description = list.spec.narrow ?? NARROW,
 	status?: number,
-): NodeApiError {
-	const request = { method: 'GET', path: list.path, itemIndex: list.spec.itemIndex };
-	return apiError(list.context.getNode(), request, { message, description, status });
+) {
+	return apiError(
+		list.context.getNode(),
+		{ method: 'GET', path: list.path, itemIndex: list.spec.itemIndex },
+		{ message, description, status },
+	);
 }
 
 const capped = (list: Listing, what: string) =>
 	listError(list, `The list ${list.path} ${what}; nothing of it was output`);
 
 /** A page that brings no new record yet names a next cursor does not advance (a list cycling under fresh cursors). */
-function bringsNew(page: IDataObject[], seen: Set<unknown>): boolean {
+function bringsNew(page: IDataObject[], seen: Set<unknown>) {
 	let fresh = false;
 	for (const { id } of page) {
 		const listed = typeof id === 'string' || typeof id === 'number';
@@ -106,28 +107,31 @@ function bringsNew(page: IDataObject[], seen: Set<unknown>): boolean {
 	return fresh;
 }
 
-async function requestPage(list: Listing, cursor: string | undefined, size: number) {
+function requestPage(list: Listing, cursor: string | undefined, size: number) {
 	const { spec, version } = list;
 	const sizeName = version === 'v2' ? 'pageSize' : 'limit';
 	const qs: IDataObject = { ...spec.qs, [sizeName]: size };
 	if (cursor) qs.cursor = cursor;
-	const { itemIndex, deadline } = spec;
-	const request = { method: 'GET' as const, path: spec.path, version, qs, itemIndex, deadline };
-	const answer = await apiRequestFull.call(list.context, request);
-	list.bytes += answer.bodyBytes;
-	return answer;
+	const { path, itemIndex, deadline } = spec;
+	return apiRequestFull.call(list.context, {
+		method: 'GET',
+		path,
+		version,
+		qs,
+		itemIndex,
+		deadline,
+	});
 }
 
-function recordsOf(list: Listing, raw: RawPage, number: number, status: number): IDataObject[] {
+function recordsOf(list: Listing, entries: unknown[], number: number, status: number) {
 	const { skipEntry } = list.spec;
 	const records: IDataObject[] = [];
-	for (const [index, entry] of raw.list.entries()) {
+	for (const [index, entry] of entries.entries()) {
 		const position = index + 1;
-		if (isPlainObject(entry)) records.push(entry as IDataObject);
+		if (isPlainObject(entry)) records.push(entry);
 		else if (skipEntry) skipEntry(describeValue(entry), position, number);
 		else {
-			const where = `at position ${position} of page ${number}`;
-			const message = `The CRM API's list ${list.path} held ${describeValue(entry)} ${where}, where a record (a JSON object) was expected`;
+			const message = `The CRM API's list ${list.path} held ${describeValue(entry)} at position ${position} of page ${number}, where a record (a JSON object) was expected`;
 			throw listError(list, message, NOT_A_RECORD, status);
 		}
 	}
@@ -147,19 +151,18 @@ function countPage(list: Listing, page: IDataObject[], nextCursor: string | null
 	const why = repeated
 		? 'handed back a cursor it had already given'
 		: 'brought no new records but still named a next cursor';
-	const cursor = String(nextCursor).slice(0, 100);
+	const cursor = nextCursor.slice(0, 100);
 	const message = `The CRM API's list ${list.path} did not advance: page ${number} ${why} ("${cursor}"). The node stopped reading it`;
 	throw listError(list, message, CYCLES);
 }
 
-const fullPages = () => MAX_PAGE_SIZE;
 const keepAll = () => true;
 
 /** Any fault is an error, never a silent partial list; a caller that stops asks for no further page. */
 export async function* readPages(
 	this: ApiContext,
 	spec: ListSpec,
-	pageSizeFor: (recordsSoFar: number) => number = fullPages,
+	pageSizeFor?: (recordsSoFar: number) => number,
 ): AsyncGenerator<ListPage, void, undefined> {
 	const { deadline = Infinity, version = 'v1', maxPages = Infinity } = spec;
 	const path = `${API_PREFIX[version]}${spec.path}`;
@@ -179,8 +182,12 @@ export async function* readPages(
 		if (Date.now() >= deadline)
 			throw capped(list, `was not read within its time limit (${number - 1} pages read)`);
 		if (number > maxPages) throw capped(list, `has more than ${count(maxPages)} pages${MOST}`);
-		const size = Math.max(1, Math.min(MAX_PAGE_SIZE, Math.floor(pageSizeFor(list.records))));
-		const { body, statusCode: status, headers } = await requestPage(list, cursor, size);
+		const size = Math.max(
+			1,
+			Math.min(MAX_PAGE_SIZE, Math.floor(pageSizeFor?.(list.records) ?? MAX_PAGE_SIZE)),
+		);
+		const { body, statusCode: status, headers, bodyBytes } = await requestPage(list, cursor, size);
+		list.bytes += bodyBytes;
 		const raw = pageOf(body, list.shape);
 		if (!raw && number === 1 && spec.otherOnFirstPage) {
 			yield { records: [], nextCursor: null, number, other: body };
@@ -190,7 +197,7 @@ export async function* readPages(
 			const message = `The CRM API answered GET ${path} with ${status} (${contentTypeOf(headers)}) and ${describeValue(body, true)}, not a list`;
 			throw listError(list, message, NOT_A_LIST, status);
 		}
-		const records = recordsOf(list, raw, number, status);
+		const records = recordsOf(list, raw.list, number, status);
 		// A list read in any shape keeps the shape of its first page (a bare array is the whole list).
 		list.shape = raw.shape;
 		const { nextCursor } = raw;
@@ -211,18 +218,18 @@ export async function readList(
 	spec: ListSpec,
 	want: PageRequest = { returnAll: true },
 	keep: (record: IDataObject) => boolean = keepAll,
-): Promise<IDataObject[]> {
+) {
 	const limit = want.returnAll ? Infinity : Math.max(0, Math.floor(want.limit ?? 0));
 	const records: IDataObject[] = [];
 	if (limit === 0) return records;
 	for await (const page of readPages.call(this, spec, () => limit - records.length)) {
-		for (const record of page.records) if (keep(record)) records.push(record);
+		records.push(...page.records.filter(keep));
 		if (records.length >= limit) return records.slice(0, limit);
 	}
 	return records;
 }
 
 /** For n8n's list searches: `nextCursor` is their pagination token. */
-export async function readOnePage(this: ApiContext, spec: ListSpec): Promise<ListPage> {
+export async function readOnePage(this: ApiContext, spec: ListSpec) {
 	return (await readPages.call(this, spec).next()).value as ListPage;
 }

@@ -3,13 +3,12 @@
 
 export const REDACTED = '[redacted]';
 
-/** Replacing a shorter key would garble the text and hide nothing. */
-const MIN_SECRET_LENGTH = 4;
-const isLongEnough = (spelling: string) => spelling.length >= MIN_SECRET_LENGTH;
+/** Replacing a key shorter than 4 would garble the text and hide nothing. */
+const isLongEnough = (spelling: string) => spelling.length >= 4;
 
 /** At each of the three alignments a key can have inside a longer base64 text. */
-export function secretSpellings(key: string): string[] {
-	const bytes = Buffer.from(key, 'utf8');
+export function secretSpellings(key: string) {
+	const bytes = Buffer.from(key);
 	// Lower case too: URL parsing lower-cases a host name, where a redirect's Location may put the key.
 	const spellings = new Set([key, key.toLowerCase()]);
 	for (let pad = 0; pad < 3; pad++) {
@@ -25,16 +24,17 @@ export function secretSpellings(key: string): string[] {
 /** One pass, no backtracking. */
 const ESCAPES =
 	/\\u([0-9a-fA-F]{4})|\\(["\\/bfnrt])|%([0-7][0-9a-fA-F])|&#(?:[xX]([0-9a-fA-F]{1,6})|([0-9]{1,7}));|&([a-z]{2,6});/g;
-const SHORT: Record<string, string> = { b: '\b', f: '\f', n: '\n', r: '\r', t: '\t' };
-const NAMED = ['amp', 'quot', 'apos', 'lt', 'gt', 'sol', 'plus', 'equals'];
+const SHORT = 'bfnrt';
+const SHORT_CHARS = '\b\f\n\r\t';
+const NAMED = 'amp quot apos lt gt sol plus equals'.split(' ');
 const NAMED_CHARS = '&"\'<>/+=';
 
-function decode(text: string, jsonOnly = false): string {
-	return text.replace(ESCAPES, (all: string, ...groups: Array<string | undefined>) => {
+function decode(text: string, jsonOnly = false) {
+	return text.replace(ESCAPES, (all, ...groups: Array<string | undefined>) => {
 		const [unit, short, percent, hex, decimal, name] = groups;
 		// A table, not JSON.parse per escape: a page whose server escapes every non-ASCII letter is read 1.5× faster.
 		if (unit) return String.fromCharCode(parseInt(unit, 16));
-		if (short) return SHORT[short] ?? short;
+		if (short) return SHORT_CHARS[SHORT.indexOf(short)] ?? short;
 		if (jsonOnly) return all;
 		if (name) return NAMED_CHARS[NAMED.indexOf(name)] ?? all;
 		const code = decimal ? Number(decimal) : parseInt((percent ?? hex) as string, 16);
@@ -43,26 +43,24 @@ function decode(text: string, jsonOnly = false): string {
 }
 
 /** `includes` first: splitting every string of a page, most of which hold no key, costs far more. */
-const replaced = (text: string, secrets: readonly string[]): string =>
+const replaced = (text: string, secrets: readonly string[]) =>
 	secrets.reduce(
 		(result, secret) => (result.includes(secret) ? result.split(secret).join(REDACTED) : result),
 		text,
 	);
 
-/** Each round is linear; a text still decoding after them is withheld whole. */
-const MAX_DECODE_ROUNDS = 8;
-
 /** Three `includes` scan faster than a character class. */
 const mayDecode = (text: string) => text.includes('\\') || text.includes('%') || text.includes('&');
 
 /** A key may hold `%`, `\` or `&`: replaced as the text stands, then decoded again and again (double escapes). */
-function redactText(text: string, secrets: readonly string[]): string {
+function redactText(text: string, secrets: readonly string[]) {
 	let shown = replaced(text, secrets);
 	let current = shown;
 	for (let round = 1; mayDecode(current); round++) {
 		const next = decode(current);
 		if (next === current) break;
-		if (round > MAX_DECODE_ROUNDS) return REDACTED;
+		// Each round is linear; a text still decoding after 8 rounds is withheld whole.
+		if (round > 8) return REDACTED;
 		current = replaced(next, secrets);
 		if (current !== next) shown = current;
 	}
@@ -70,7 +68,7 @@ function redactText(text: string, secrets: readonly string[]): string {
 }
 
 /** Errs only towards "may", so that a page without the key is not walked. */
-export function mayHoldSecret(text: string, secrets: readonly string[]): boolean {
+export function mayHoldSecret(text: string, secrets: readonly string[]) {
 	const holds = (reading: string) => redactText(reading, secrets) !== reading;
 	return holds(text) || (text.includes('\\') && holds(decode(text, true)));
 }
