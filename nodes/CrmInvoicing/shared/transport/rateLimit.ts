@@ -1,5 +1,4 @@
-import { sleep as n8nSleep } from 'n8n-workflow';
-import type { IDataObject } from 'n8n-workflow';
+import { sleep as n8nSleep, type IDataObject } from 'n8n-workflow';
 
 import { DOCUMENTED_RATE_LIMIT, RETRY } from './limits';
 import { announcedWindow, boundedWait, noTurnError } from './rateLimitWaits';
@@ -13,8 +12,8 @@ const WINDOW_MS = DOCUMENTED_RATE_LIMIT.windowSeconds * 1000 + 250;
 export type PacerTurn = { readonly ticket: number; readonly waitedMs: number };
 
 type Waiter = Record<'ticket' | 'deadline' | 'capMs' | 'queuedAt', number> & {
-	resolve: (turn: PacerTurn) => void;
-	reject: (error: Error) => void;
+	resolve(turn: PacerTurn): void;
+	reject(error: Error): void;
 };
 
 export class RateLimitPacer {
@@ -40,18 +39,20 @@ export class RateLimitPacer {
 
 	constructor(
 		private readonly perWindow: number = DOCUMENTED_RATE_LIMIT.requests,
-		private readonly clockNow: () => number = () => Date.now(),
-		private readonly sleep: (ms: number) => Promise<void> = n8nSleep,
+		private readonly clockNow = () => Date.now(),
+		private readonly sleep = n8nSleep,
 	) {}
 
-	async take(options: { maxWaitMs?: number; ticket?: number } = {}): Promise<PacerTurn> {
+	async take({
+		maxWaitMs,
+		ticket = ++this.lastTicket,
+	}: { maxWaitMs?: number; ticket?: number } = {}) {
 		const now = this.advance();
-		const capMs = Math.max(0, Math.min(options.maxWaitMs ?? Infinity, RETRY.maxPacingWaitMs));
-		const ticket = options.ticket ?? ++this.lastTicket;
+		const capMs = Math.max(0, Math.min(maxWaitMs ?? Infinity, RETRY.maxPacingWaitMs));
 		const position = this.queue.filter((waiter) => waiter.ticket < ticket).length;
 		const waitMs = this.turnAt(position, now) - now;
 		if (waitMs > capMs) throw noTurnError(waitMs, capMs);
-		const deadline = now + capMs + (options.maxWaitMs === undefined ? RETRY.turnGraceMs : 0);
+		const deadline = now + capMs + (maxWaitMs === undefined ? RETRY.turnGraceMs : 0);
 		return await new Promise<PacerTurn>((resolve, reject) => {
 			this.queue.splice(position, 0, { ticket, deadline, capMs, queuedAt: now, resolve, reject });
 			this.pump(now);
@@ -59,7 +60,7 @@ export class RateLimitPacer {
 	}
 
 	/** After a 429 the whole key waits `waitMs`. */
-	settle(turn: PacerTurn, status?: number, headers?: IDataObject, waitMs = NaN): void {
+	settle(turn: PacerTurn, status?: number, headers?: IDataObject, waitMs = NaN) {
 		const now = this.advance();
 		const current = this.inFlight.delete(turn);
 		if (status === 429 && waitMs <= RETRY.maxWaitMs) this.newWindow('announced', now + waitMs);
@@ -73,7 +74,7 @@ export class RateLimitPacer {
 	}
 
 	/** For the polling triggers' `perMinute` share; false, nothing counted, past `maxWaitMs` (a poll's budget). */
-	async takeShare(perMinute: number, maxWaitMs?: number): Promise<boolean> {
+	async takeShare(perMinute: number, maxWaitMs?: number) {
 		this.share ??= new RateLimitPacer(perMinute, this.clockNow, this.sleep);
 		try {
 			this.share.settle(await this.share.take({ maxWaitMs }));
@@ -83,9 +84,9 @@ export class RateLimitPacer {
 		}
 	}
 
-	private onAnswer(headers: IDataObject | undefined, now: number): void {
+	private onAnswer(headers: IDataObject | undefined, now: number) {
 		const window = announcedWindow(headers, now);
-		if (window === undefined) {
+		if (!window) {
 			this.mode = 'documented';
 			return;
 		}
@@ -111,7 +112,7 @@ export class RateLimitPacer {
 		this.tokens = Math.max(0, Math.min(byShare, half));
 	}
 
-	private newWindow(mode: 'first' | 'announced', at = Infinity): void {
+	private newWindow(mode: 'first' | 'announced', at = Infinity) {
 		this.mode = mode;
 		this.tokens = mode === 'first' ? 1 : 0;
 		this.until = at + RETRY.resetMarginMs;
@@ -123,17 +124,19 @@ export class RateLimitPacer {
 	}
 
 	/** A timer may end its wait a little early: never before a time served. */
-	private advance(served = 0): number {
+	private advance(served = 0) {
 		const now = Math.max(this.clockNow(), served, this.served);
 		this.served = now;
 		while (this.sends.length > this.perWindow || this.sends[0] + WINDOW_MS <= now)
 			this.sends.shift();
-		if (now >= this.until && this.mode === 'announced') this.newWindow('first');
-		else if (now >= this.until) this.mode = 'documented'; // no first answer in time: the documented rate
+		if (now >= this.until) {
+			if (this.mode === 'announced') this.newWindow('first');
+			else this.mode = 'documented'; // no first answer in time: the documented rate
+		}
 		return now;
 	}
 
-	private turnAt(position: number, now: number): number {
+	private turnAt(position: number, now: number) {
 		// The documented rate paces too, unless the API's count is known.
 		const rated = this.mode === 'documented' || (this.mode !== 'announced' && !this.knownLimit);
 		const gate = this.mode === 'documented' || this.tokens > 0 ? now : this.until;
@@ -145,7 +148,7 @@ export class RateLimitPacer {
 		return Math.max(gate, next + Math.floor((position - free) / this.perWindow) * WINDOW_MS);
 	}
 
-	private pump(now: number): void {
+	private pump(now: number) {
 		for (const late of this.queue.filter((waiter) => now > waiter.deadline)) {
 			this.queue.splice(this.queue.indexOf(late), 1);
 			late.reject(noTurnError(now - late.queuedAt, late.capMs));
