@@ -55,8 +55,10 @@ export async function startAttempt(context: ApiContext, request: ApiRequest): Pr
 	const unsafe = unsafePathReason(request.path);
 	if (unsafe !== undefined) {
 		const message = `The node refused to send ${method} ${showPath(path)}: ${unsafe}`;
-		const description = UNSAFE_PATH_ADVICE;
-		throw new NodeOperationError(context.getNode(), message, { itemIndex, description });
+		throw new NodeOperationError(context.getNode(), message, {
+			itemIndex,
+			description: UNSAFE_PATH_ADVICE,
+		});
 	}
 	const connection = await credentialOf(context);
 	const options: IHttpRequestOptions = {
@@ -109,8 +111,12 @@ export function waitsOut(attempt: Attempt, wait: RateLimitWait, body: unknown) {
 	runStatsOf(attempt.context).rateLimited++;
 	const waitedMs = attempt.rateLimitWaitedMs;
 	if (wait.ms > RETRY.maxWaitMs || waitedMs + wait.ms > RETRY.maxTotalRateLimitWaitMs) {
-		const request = attempt.summary;
-		throw rateLimitTooLongError(attempt.context.getNode(), { body, request, wait, waitedMs });
+		throw rateLimitTooLongError(attempt.context.getNode(), {
+			body,
+			request: attempt.summary,
+			wait,
+			waitedMs,
+		});
 	}
 	attempt.rateLimitWaitedMs += wait.ms;
 	// The retry waits for its turn, ahead of later requests.
