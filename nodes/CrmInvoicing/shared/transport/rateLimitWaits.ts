@@ -45,10 +45,10 @@ export function announcedWindow(headers: IDataObject | undefined, now: number) {
 	const [remaining, reset, limit] = ['remaining', 'reset', 'limit'].map((name) =>
 		Number(headerValue(headers, `ratelimit-${name}`)?.trim() || NaN),
 	);
-	if (!(remaining >= 0 && remaining < Infinity && Math.abs(reset) < Infinity)) return undefined;
+	if (!(remaining >= 0 && remaining < Infinity && Number.isFinite(reset))) return undefined;
 	const resetMs =
 		boundedWait(reset > 1e9 ? reset * 1000 - now : reset * 1000) + RETRY.resetMarginMs;
-	return { remaining, resetMs, limit: Math.abs(limit) < Infinity ? limit : 0 };
+	return { remaining, resetMs, limit: Number.isFinite(limit) ? limit : 0 };
 }
 
 const RATE_ADVICE = [
