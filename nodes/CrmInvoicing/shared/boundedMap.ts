@@ -7,17 +7,17 @@ export class BoundedMap<K, V> extends Map<K, V> {
 			throw new RangeError(`BoundedMap limit must be a positive integer, not ${limit}`);
 	}
 
-	peek(key: K): V | undefined {
+	peek(key: K) {
 		return super.get(key);
 	}
 
-	get(key: K): V | undefined {
+	get(key: K) {
 		const value = super.get(key);
 		if (value !== undefined || super.has(key)) this.set(key, value as V);
 		return value;
 	}
 
-	set(key: K, value: V): this {
+	set(key: K, value: V) {
 		super.delete(key);
 		super.set(key, value);
 		for (const oldest of this.keys()) {
@@ -27,7 +27,7 @@ export class BoundedMap<K, V> extends Map<K, V> {
 		return this;
 	}
 
-	getOrSet(key: K, make: () => V): V {
+	getOrSet(key: K, make: () => V) {
 		if (!this.has(key)) this.set(key, make());
 		return this.get(key) as V;
 	}
@@ -42,7 +42,7 @@ export class Turns extends BoundedMap<string, number> {
 		super(maxKeys);
 	}
 
-	take(key: string): boolean {
+	take(key: string) {
 		const now = Date.now();
 		const last = this.get(key);
 		if (last !== undefined && now >= last && now - last < this.intervalMs) return false;

@@ -1,8 +1,15 @@
-import { NodeOperationError } from 'n8n-workflow';
-import type { IHttpRequestOptions } from 'n8n-workflow';
+import { NodeOperationError, type IHttpRequestOptions } from 'n8n-workflow';
 
-import type { ApiContext, ApiRequest, Connection } from './connection';
-import { API_PREFIX, credentialOf, pacerOf, showPath, unsafePathReason } from './connection';
+import {
+	API_PREFIX,
+	credentialOf,
+	pacerOf,
+	showPath,
+	unsafePathReason,
+	type ApiContext,
+	type ApiRequest,
+	type Connection,
+} from './connection';
 import { apiError, checkFirst, type RequestSummary } from './errors';
 import { RETRY } from './limits';
 import type { PacerTurn, RateLimitPacer } from './rateLimit';
@@ -48,8 +55,10 @@ export async function startAttempt(context: ApiContext, request: ApiRequest): Pr
 	const unsafe = unsafePathReason(request.path);
 	if (unsafe !== undefined) {
 		const message = `The node refused to send ${method} ${showPath(path)}: ${unsafe}`;
-		const description = UNSAFE_PATH_ADVICE;
-		throw new NodeOperationError(context.getNode(), message, { itemIndex, description });
+		throw new NodeOperationError(context.getNode(), message, {
+			itemIndex,
+			description: UNSAFE_PATH_ADVICE,
+		});
 	}
 	const connection = await credentialOf(context);
 	const options: IHttpRequestOptions = {
@@ -87,7 +96,7 @@ export async function startAttempt(context: ApiContext, request: ApiRequest): Pr
 const fits = (attempt: Attempt, ms: number) => Date.now() + ms < attempt.deadline;
 
 /** Only a GET or DELETE is tried again (a dropped connection, 502/503/504): others may have taken effect. */
-export function backOff(attempt: Attempt): number | undefined {
+export function backOff(attempt: Attempt) {
 	const { method, once } = attempt.request;
 	const idempotent = !once && (method === 'GET' || method === 'DELETE');
 	const waitMs = RETRY.transientBackoffMs * 2 ** attempt.transientRetries;
@@ -98,12 +107,16 @@ export function backOff(attempt: Attempt): number | undefined {
 }
 
 /** Throws when the 429's wait is too long. */
-export function waitsOut(attempt: Attempt, wait: RateLimitWait, body: unknown): boolean {
+export function waitsOut(attempt: Attempt, wait: RateLimitWait, body: unknown) {
 	runStatsOf(attempt.context).rateLimited++;
 	const waitedMs = attempt.rateLimitWaitedMs;
 	if (wait.ms > RETRY.maxWaitMs || waitedMs + wait.ms > RETRY.maxTotalRateLimitWaitMs) {
-		const request = attempt.summary;
-		throw rateLimitTooLongError(attempt.context.getNode(), { body, request, wait, waitedMs });
+		throw rateLimitTooLongError(attempt.context.getNode(), {
+			body,
+			request: attempt.summary,
+			wait,
+			waitedMs,
+		});
 	}
 	attempt.rateLimitWaitedMs += wait.ms;
 	// The retry waits for its turn, ahead of later requests.
@@ -113,11 +126,7 @@ export function waitsOut(attempt: Attempt, wait: RateLimitWait, body: unknown): 
 }
 
 /** n8n's client follows no redirect: it would send the key, and on 307/308 the body, to any host. */
-export function redirectTarget(
-	attempt: Attempt,
-	status: number,
-	location = '//',
-): string | undefined {
+export function redirectTarget(attempt: Attempt, status: number, location = '//') {
 	if (status < 300 || status >= 400 || status === 304) return undefined;
 	const from = attempt.options.url;
 	const target = URL.canParse(location, from) ? new URL(location, from) : undefined;
@@ -136,7 +145,7 @@ export function redirectTarget(
 }
 
 /** Followed only inside the API, for GET only, at most RETRY.maxSameOriginRedirects times. */
-function refusedRedirect(attempt: Attempt, target?: URL): string | undefined {
+function refusedRedirect(attempt: Attempt, target?: URL) {
 	if (!target) return 'no address (its Location header is missing or unreadable)';
 	const base = new URL(attempt.connection.baseUrl);
 	if (target.origin !== base.origin || target.origin === 'null') {

@@ -1,5 +1,4 @@
-import { sleep as n8nSleep } from 'n8n-workflow';
-import type { IDataObject } from 'n8n-workflow';
+import { sleep as n8nSleep, type IDataObject } from 'n8n-workflow';
 
 import { DOCUMENTED_RATE_LIMIT, RETRY } from './limits';
 import { announcedWindow, boundedWait, noTurnError } from './rateLimitWaits';
@@ -13,161 +12,161 @@ const WINDOW_MS = DOCUMENTED_RATE_LIMIT.windowSeconds * 1000 + 250;
 export type PacerTurn = { readonly ticket: number; readonly waitedMs: number };
 
 type Waiter = Record<'ticket' | 'deadline' | 'capMs' | 'queuedAt', number> & {
-	resolve: (turn: PacerTurn) => void;
-	reject: (error: Error) => void;
+	resolve(turn: PacerTurn): void;
+	reject(error: Error): void;
 };
 
 export class RateLimitPacer {
-	private readonly sends: number[] = [];
-	private readonly queue: Waiter[] = [];
-	private lastTicket = 0;
-	private timerAt = Infinity;
-	private served = 0;
+	readonly #sends: number[] = [];
+	readonly #queue: Waiter[] = [];
+	#lastTicket = 0;
+	#timerAt = Infinity;
+	#served = 0;
 	/** `first`: one request goes, its answer tells the budget; `announced`: the headers tell; `documented`: they do not. */
-	private mode: 'first' | 'announced' | 'documented' = 'first';
-	private tokens = 1;
-	private until = Infinity;
-	private remaining = 0;
+	#mode: 'first' | 'announced' | 'documented' = 'first';
+	#tokens = 1;
+	#until = Infinity;
+	#remaining = 0;
 	/** Answers to turns of an older window, or a 429's, are not read. */
-	private readonly inFlight = new Set<PacerTurn>();
+	readonly #inFlight = new Set<PacerTurn>();
 	/** Whether others spent some of this window or the last (or a 429 said so). */
-	private own = 0;
-	private othersSeen = false;
-	private sharedBefore = false;
+	#own = 0;
+	#othersSeen = false;
+	#sharedBefore = false;
 	/** `RateLimit-Limit`, else the most ever seen left plus one (0: none seen). */
-	private knownLimit = 0;
-	private share?: RateLimitPacer;
+	#knownLimit = 0;
+	#share?: RateLimitPacer;
 
 	constructor(
 		private readonly perWindow: number = DOCUMENTED_RATE_LIMIT.requests,
-		private readonly clockNow: () => number = () => Date.now(),
-		private readonly sleep: (ms: number) => Promise<void> = n8nSleep,
+		private readonly clockNow = () => Date.now(),
+		private readonly sleep = n8nSleep,
 	) {}
 
-	async take(options: { maxWaitMs?: number; ticket?: number } = {}): Promise<PacerTurn> {
-		const now = this.advance();
-		const capMs = Math.max(0, Math.min(options.maxWaitMs ?? Infinity, RETRY.maxPacingWaitMs));
-		const ticket = options.ticket ?? ++this.lastTicket;
-		const position = this.queue.filter((waiter) => waiter.ticket < ticket).length;
-		const waitMs = this.turnAt(position, now) - now;
+	async take({
+		maxWaitMs,
+		ticket = ++this.#lastTicket,
+	}: { maxWaitMs?: number; ticket?: number } = {}) {
+		const now = this.#advance();
+		const capMs = Math.max(0, Math.min(maxWaitMs ?? Infinity, RETRY.maxPacingWaitMs));
+		const position = this.#queue.filter((waiter) => waiter.ticket < ticket).length;
+		const waitMs = this.#turnAt(position, now) - now;
 		if (waitMs > capMs) throw noTurnError(waitMs, capMs);
-		const deadline = now + capMs + (options.maxWaitMs === undefined ? RETRY.turnGraceMs : 0);
+		const deadline = now + capMs + (maxWaitMs === undefined ? RETRY.turnGraceMs : 0);
 		return await new Promise<PacerTurn>((resolve, reject) => {
-			this.queue.splice(position, 0, { ticket, deadline, capMs, queuedAt: now, resolve, reject });
-			this.pump(now);
+			this.#queue.splice(position, 0, { ticket, deadline, capMs, queuedAt: now, resolve, reject });
+			this.#pump(now);
 		});
 	}
 
 	/** After a 429 the whole key waits `waitMs`. */
-	settle(turn: PacerTurn, status?: number, headers?: IDataObject, waitMs = NaN): void {
-		const now = this.advance();
-		const current = this.inFlight.delete(turn);
-		if (status === 429 && waitMs <= RETRY.maxWaitMs) this.newWindow('announced', now + waitMs);
-		else if (status !== 429 && status !== undefined && current) this.onAnswer(headers, now);
+	settle(turn: PacerTurn, status?: number, headers?: IDataObject, waitMs = NaN) {
+		const now = this.#advance();
+		const current = this.#inFlight.delete(turn);
+		if (status === 429 && waitMs <= RETRY.maxWaitMs) this.#newWindow('announced', now + waitMs);
+		else if (status !== 429 && status !== undefined && current) this.#onAnswer(headers, now);
 		// No answer to the window's first request: the next request asks instead.
-		else if (current && this.mode === 'first') {
-			this.tokens = 1;
-			this.until = Infinity;
+		else if (current && this.#mode === 'first') {
+			this.#tokens = 1;
+			this.#until = Infinity;
 		}
-		this.pump(now);
+		this.#pump(now);
 	}
 
 	/** For the polling triggers' `perMinute` share; false, nothing counted, past `maxWaitMs` (a poll's budget). */
-	async takeShare(perMinute: number, maxWaitMs?: number): Promise<boolean> {
-		this.share ??= new RateLimitPacer(perMinute, this.clockNow, this.sleep);
+	async takeShare(perMinute: number, maxWaitMs?: number) {
+		this.#share ??= new RateLimitPacer(perMinute, this.clockNow, this.sleep);
 		try {
-			this.share.settle(await this.share.take({ maxWaitMs }));
+			this.#share.settle(await this.#share.take({ maxWaitMs }));
 			return true;
 		} catch {
 			return false;
 		}
 	}
 
-	private onAnswer(headers: IDataObject | undefined, now: number): void {
+	#onAnswer(headers: IDataObject | undefined, now: number) {
 		const window = announcedWindow(headers, now);
-		if (window === undefined) {
-			this.mode = 'documented';
+		if (!window) {
+			this.#mode = 'documented';
 			return;
 		}
 		const { remaining, limit, resetMs } = window;
-		this.knownLimit = limit >= 1 ? Math.floor(limit) : Math.max(this.knownLimit, remaining + 1);
-		const firstOfWindow = this.mode !== 'announced';
-		if (firstOfWindow) {
-			this.mode = 'announced';
-			this.remaining = Infinity;
-			this.until = Infinity;
-		}
+		this.#knownLimit = limit >= 1 ? Math.floor(limit) : Math.max(this.#knownLimit, remaining + 1);
+		const firstOfWindow = this.#mode !== 'announced';
+		this.#mode = 'announced';
 		// Answers can arrive out of order: the lowest budget and the earliest reset of the window hold.
-		this.remaining = Math.min(this.remaining, remaining);
-		this.until = Math.min(this.until, now + resetMs);
+		this.#remaining = firstOfWindow ? remaining : Math.min(this.#remaining, remaining);
+		this.#until = firstOfWindow ? now + resetMs : Math.min(this.#until, now + resetMs);
 		// Others spent its budget less what is left and what this process sent (>= 1). Sharers: one more than others
 		// spent per own request, or 2 on a window's first answer if they shared the last.
-		const others = Math.max(0, this.knownLimit - this.remaining - this.own);
-		this.othersSeen ||= others > 0;
-		const sharers = firstOfWindow && this.sharedBefore ? 2 : 1 + Math.ceil(others / this.own);
-		const byShare = Math.floor((this.remaining - this.inFlight.size) / sharers);
+		const others = Math.max(0, this.#knownLimit - this.#remaining - this.#own);
+		this.#othersSeen ||= others > 0;
+		const sharers = firstOfWindow && this.#sharedBefore ? 2 : 1 + Math.ceil(others / this.#own);
+		const byShare = Math.floor((this.#remaining - this.#inFlight.size) / sharers);
 		// While they share, at most half the window in all: a process first in every window does not starve the others.
-		const half = this.sharedBefore ? Math.ceil(this.knownLimit / 2) - this.own : byShare;
-		this.tokens = Math.max(0, Math.min(byShare, half));
+		const half = this.#sharedBefore ? Math.ceil(this.#knownLimit / 2) - this.#own : byShare;
+		this.#tokens = Math.max(0, Math.min(byShare, half));
 	}
 
-	private newWindow(mode: 'first' | 'announced', at = Infinity): void {
-		this.mode = mode;
-		this.tokens = mode === 'first' ? 1 : 0;
-		this.until = at + RETRY.resetMarginMs;
+	#newWindow(mode: 'first' | 'announced', at = Infinity) {
+		this.#mode = mode;
+		this.#tokens = mode === 'first' ? 1 : 0;
+		this.#until = at + RETRY.resetMarginMs;
 		// Only what the window just over showed is carried: a process left alone has the whole budget back after it.
-		this.sharedBefore = mode === 'announced' || this.othersSeen;
-		this.othersSeen = false;
-		this.own = 0;
-		this.inFlight.clear();
+		this.#sharedBefore = mode === 'announced' || this.#othersSeen;
+		this.#othersSeen = false;
+		this.#own = 0;
+		this.#inFlight.clear();
 	}
 
 	/** A timer may end its wait a little early: never before a time served. */
-	private advance(served = 0): number {
-		const now = Math.max(this.clockNow(), served, this.served);
-		this.served = now;
-		while (this.sends.length > this.perWindow || this.sends[0] + WINDOW_MS <= now)
-			this.sends.shift();
-		if (now >= this.until && this.mode === 'announced') this.newWindow('first');
-		else if (now >= this.until) this.mode = 'documented'; // no first answer in time: the documented rate
+	#advance(served = 0) {
+		const now = Math.max(this.clockNow(), served, this.#served);
+		this.#served = now;
+		while (this.#sends.length > this.perWindow || this.#sends[0] + WINDOW_MS <= now)
+			this.#sends.shift();
+		if (now >= this.#until) {
+			if (this.#mode === 'announced') this.#newWindow('first');
+			else this.#mode = 'documented'; // no first answer in time: the documented rate
+		}
 		return now;
 	}
 
-	private turnAt(position: number, now: number): number {
+	#turnAt(position: number, now: number) {
 		// The documented rate paces too, unless the API's count is known.
-		const rated = this.mode === 'documented' || (this.mode !== 'announced' && !this.knownLimit);
-		const gate = this.mode === 'documented' || this.tokens > 0 ? now : this.until;
-		const free = rated ? this.perWindow - this.sends.length : this.tokens;
+		const rated = this.#mode === 'documented' || (this.#mode !== 'announced' && !this.#knownLimit);
+		const gate = this.#mode === 'documented' || this.#tokens > 0 ? now : this.#until;
+		const free = rated ? this.perWindow - this.#sends.length : this.#tokens;
 		if (position < free) return gate;
 		// Then whole windows of the credential's rate, from the next one: the oldest send's end, or the API's reset.
-		const apiNext = this.mode === 'first' && this.tokens > 0 ? now : this.until;
-		const next = rated ? (this.sends[0] ?? now) + WINDOW_MS : apiNext;
+		const apiNext = this.#mode === 'first' && this.#tokens > 0 ? now : this.#until;
+		const next = rated ? (this.#sends[0] ?? now) + WINDOW_MS : apiNext;
 		return Math.max(gate, next + Math.floor((position - free) / this.perWindow) * WINDOW_MS);
 	}
 
-	private pump(now: number): void {
-		for (const late of this.queue.filter((waiter) => now > waiter.deadline)) {
-			this.queue.splice(this.queue.indexOf(late), 1);
+	#pump(now: number) {
+		for (const late of this.#queue.filter((waiter) => now > waiter.deadline)) {
+			this.#queue.splice(this.#queue.indexOf(late), 1);
 			late.reject(noTurnError(now - late.queuedAt, late.capMs));
 		}
-		let at = this.turnAt(0, now);
-		for (; this.queue.length > 0 && at <= now; at = this.turnAt(0, now)) {
-			const { ticket, queuedAt, resolve } = this.queue.shift() as Waiter;
-			if (this.mode === 'first') this.until = now + RETRY.firstAnswerPatienceMs;
+		while (this.#queue.length > 0 && this.#turnAt(0, now) <= now) {
+			const { ticket, queuedAt, resolve } = this.#queue.shift() as Waiter;
+			if (this.#mode === 'first') this.#until = now + RETRY.firstAnswerPatienceMs;
 			const turn = { ticket, waitedMs: now - queuedAt };
-			this.tokens--;
-			this.own++;
-			this.inFlight.add(turn);
-			this.sends.push(now);
+			this.#tokens--;
+			this.#own++;
+			this.#inFlight.add(turn);
+			this.#sends.push(now);
 			resolve(turn);
 		}
 		// The one timer, for what time alone changes next: a turn that comes, or a deadline that passes.
-		for (const waiter of this.queue) at = Math.min(at, waiter.deadline + 1);
-		if (this.queue.length === 0 || this.timerAt <= at) return;
-		this.timerAt = at;
+		let at = this.#turnAt(0, now);
+		for (const waiter of this.#queue) at = Math.min(at, waiter.deadline + 1);
+		if (this.#queue.length === 0 || this.#timerAt <= at) return;
+		this.#timerAt = at;
 		void this.sleep(boundedWait(at - now, RETRY.maxPacingWaitMs + RETRY.turnGraceMs)).then(() => {
-			if (this.timerAt === at) this.timerAt = Infinity;
-			this.pump(this.advance(at));
+			if (this.#timerAt === at) this.#timerAt = Infinity;
+			this.#pump(this.#advance(at));
 		});
 	}
 }

@@ -1,17 +1,19 @@
-import { NodeOperationError } from 'n8n-workflow';
-import type { IDataObject, INode, NodeApiError } from 'n8n-workflow';
+import { NodeOperationError, type IDataObject, type INode } from 'n8n-workflow';
 
 import { describeDuration, headerValue } from '../values';
-import type { RequestSummary } from './errors';
-import { apiErrorFromResponse } from './errors';
+import { apiErrorFromResponse, type RequestSummary } from './errors';
 import { RETRY } from './limits';
 
 /** Capped, so never near a timer's 2^31 ms overflow. */
-export const boundedWait = (ms: number, cap: number = RETRY.maxWaitMs): number =>
+export const boundedWait = (ms: number, cap: number = RETRY.maxWaitMs) =>
 	ms > 0 ? Math.min(Math.ceil(ms), cap) : 0;
 
 /** A time counts from the answer's `Date` (the clocks need not agree); a wait under a second asked again is not used. */
-export function rateLimitWait(headers?: IDataObject, now = Date.now(), tries = 0): RateLimitWait {
+export function rateLimitWait(
+	headers: IDataObject | undefined,
+	now: number,
+	tries = 0,
+): RateLimitWait {
 	const dated = Date.parse(headerValue(headers, 'date') ?? '');
 	const [clock, from] = Number.isNaN(dated) ? [now, "n8n's clock"] : [dated, "the answer's Date"];
 	let unusable: string | undefined;
@@ -43,10 +45,10 @@ export function announcedWindow(headers: IDataObject | undefined, now: number) {
 	const [remaining, reset, limit] = ['remaining', 'reset', 'limit'].map((name) =>
 		Number(headerValue(headers, `ratelimit-${name}`)?.trim() || NaN),
 	);
-	if (!(remaining >= 0 && remaining < Infinity && Math.abs(reset) < Infinity)) return undefined;
+	if (!(remaining >= 0 && remaining < Infinity && Number.isFinite(reset))) return undefined;
 	const resetMs =
 		boundedWait(reset > 1e9 ? reset * 1000 - now : reset * 1000) + RETRY.resetMarginMs;
-	return { remaining, resetMs, limit: Math.abs(limit) < Infinity ? limit : 0 };
+	return { remaining, resetMs, limit: Number.isFinite(limit) ? limit : 0 };
 }
 
 const RATE_ADVICE = [
@@ -55,16 +57,16 @@ const RATE_ADVICE = [
 	'only if the CRM plan allows more, raise "Requests per Minute" in the credential.',
 ].join(' ');
 
-export type RateLimitAnswer = {
+type RateLimitAnswer = {
 	body: unknown;
 	request: RequestSummary;
 	wait: RateLimitWait;
 	waitedMs: number;
 };
 
-export function rateLimitTooLongError(node: INode, answer: RateLimitAnswer): NodeApiError {
-	const { wait, waitedMs } = answer;
-	const error = apiErrorFromResponse(node, 429, answer.body, answer.request);
+export function rateLimitTooLongError(node: INode, answer: RateLimitAnswer) {
+	const { body, request, wait, waitedMs } = answer;
+	const error = apiErrorFromResponse(node, 429, body, request);
 	const asked =
 		wait.source === 'default'
 			? `gave no usable wait${wait.unusable ? ` (${wait.unusable})` : ''}, so the node would wait ${describeDuration(wait.ms)}`
@@ -78,7 +80,7 @@ export function rateLimitTooLongError(node: INode, answer: RateLimitAnswer): Nod
 	return error;
 }
 
-export const noTurnError = (waitMs: number, capMs: number): Error =>
+export const noTurnError = (waitMs: number, capMs: number) =>
 	new Error(
 		`its turn under the API key's rate limit would come in about ${Math.ceil(waitMs / 1000)} s, and it waits at most ${Math.ceil(capMs / 1000)} s`,
 	);

@@ -3,5 +3,8 @@ const fresh = () => ({ requests: 0, pages: 0, mostPagesOfOneList: 0, rateLimited
 export type RunStats = ReturnType<typeof fresh>;
 const statsByContext = new WeakMap<object, RunStats>();
 
-export const runStatsOf = (context: object): RunStats =>
-	statsByContext.get(context) ?? (statsByContext.set(context, fresh()).get(context) as RunStats);
+export function runStatsOf(context: object) {
+	const stats = statsByContext.get(context) ?? fresh();
+	statsByContext.set(context, stats);
+	return stats;
+}
