@@ -1,9 +1,9 @@
-import { updateDisplayOptions } from 'n8n-workflow';
-import type {
-	IExecuteFunctions,
-	INodeExecutionData,
-	INodeProperties,
-	NodeExecutionHint,
+import {
+	updateDisplayOptions,
+	type IExecuteFunctions,
+	type INodeExecutionData,
+	type INodeProperties,
+	type NodeExecutionHint,
 } from 'n8n-workflow';
 
 import type { Item } from './common/fields';
@@ -23,11 +23,7 @@ export interface OperationOption {
 	description?: string;
 }
 
-export function shownFor(
-	resource: string,
-	operation: string,
-	properties: INodeProperties[],
-): INodeProperties[] {
+export function shownFor(resource: string, operation: string, properties: INodeProperties[]) {
 	return updateDisplayOptions(
 		{ show: { resource: [resource], operation: [operation] } },
 		properties,

@@ -11,13 +11,13 @@ import * as product from './product';
 import * as user from './user';
 import * as webhook from './webhook';
 
-/** As n8n's Airtable node exports them: modules by value. */
-interface ResourceModule {
-	operations: OperationOption[];
-	defaultOperation?: string;
-}
-
-function resource(name: string, value: string, description: string, module: ResourceModule) {
+/** `module`: as n8n's Airtable node exports them, modules by value. */
+function resource(
+	name: string,
+	value: string,
+	description: string,
+	module: { operations: OperationOption[]; defaultOperation?: string },
+) {
 	const { operations: options, defaultOperation = options[0].value } = module;
 	const runs = module as unknown as Record<string, Operation>;
 	const operations = options.map((option) => ({ ...option, run: runs[option.value] }));
@@ -27,16 +27,16 @@ function resource(name: string, value: string, description: string, module: Reso
 		type: 'options',
 		noDataExpression: true,
 		displayOptions: { show: { resource: [value] } },
-		options: options.map(({ name, value, action, description = action }) => ({
-			name,
-			value,
-			description,
-			action,
-		})),
+		options: options.map((option) => ({ description: option.action, ...option })),
 		default: defaultOperation,
 	};
-	const properties = [operation, ...operations.flatMap(({ run }) => run.description)];
-	return { name, value, description, operations, properties };
+	return {
+		name,
+		value,
+		description,
+		operations,
+		properties: [operation, ...operations.flatMap(({ run }) => run.description)],
+	};
 }
 
 /** The "Resource" options, parameters, router and subtitle are all read from here. */

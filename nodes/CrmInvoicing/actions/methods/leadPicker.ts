@@ -1,9 +1,4 @@
-import type {
-	IDataObject,
-	ILoadOptionsFunctions,
-	INodeListSearchItems,
-	INodeListSearchResult,
-} from 'n8n-workflow';
+import type { IDataObject, ILoadOptionsFunctions, INodeListSearchItems } from 'n8n-workflow';
 
 import { readPages } from '../../shared';
 
@@ -12,7 +7,7 @@ export const LEAD_NUMBER_SCAN_PAGES = 5;
 export const NUMBER_SCAN_TOKEN = 'number-scan:';
 
 /** `Jane Doe · jane@example.com · L-00012`: n8n's list shows only this label, so the number tells twins apart. */
-export function leadListItem(lead: IDataObject): INodeListSearchItems {
+export function leadListItem(lead: IDataObject) {
 	const id = String(lead.id);
 	const number = typeof lead.number === 'string' && lead.number.trim() !== '' ? lead.number : id;
 	const label = [lead.name, lead.email].filter(
@@ -27,7 +22,7 @@ export async function scanByNumber(
 	context: ILoadOptionsFunctions,
 	filter: string,
 	cursor: string | undefined,
-): Promise<INodeListSearchResult> {
+) {
 	const needle = filter.toLowerCase();
 	const matches = (value: unknown) =>
 		typeof value === 'string' && value.toLowerCase().includes(needle);

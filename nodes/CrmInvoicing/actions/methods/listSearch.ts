@@ -1,4 +1,4 @@
-import type { IDataObject, ILoadOptionsFunctions, INodeListSearchResult } from 'n8n-workflow';
+import type { IDataObject, ILoadOptionsFunctions } from 'n8n-workflow';
 
 import { readOnePage, USER_SEARCH_QUERY_PARAMETER, userMatchesSearch } from '../../shared';
 import { leadListItem, NUMBER_SCAN_TOKEN, scanByNumber } from './leadPicker';
@@ -7,7 +7,7 @@ export async function searchLeads(
 	this: ILoadOptionsFunctions,
 	filter?: string,
 	paginationToken?: string,
-): Promise<INodeListSearchResult> {
+) {
 	const search = filter?.trim() ?? '';
 	if (search && paginationToken?.startsWith(NUMBER_SCAN_TOKEN)) {
 		return await scanByNumber(this, search, paginationToken.slice(NUMBER_SCAN_TOKEN.length));
@@ -37,7 +37,7 @@ export async function searchUsers(
 	this: ILoadOptionsFunctions,
 	filter?: string,
 	paginationToken?: string,
-): Promise<INodeListSearchResult> {
+) {
 	const qs: IDataObject = { active: true };
 	if (filter) qs[USER_SEARCH_QUERY_PARAMETER] = filter;
 	const page = await readOnePage.call(this, {

@@ -1,7 +1,6 @@
-import type { OperationOption } from '../operation';
 export * as get from './get';
 
-export const operations: OperationOption[] = [
+export const operations = [
 	{
 		name: 'Get',
 		value: 'get',

@@ -1,7 +1,6 @@
-import type { OperationOption } from '../operation';
 export * as getMany from './getMany';
 
-export const operations: OperationOption[] = [
+export const operations = [
 	{
 		name: 'Get Many',
 		value: 'getMany',

@@ -13,8 +13,10 @@ export const description = shownFor(
 );
 
 export async function execute(this: IExecuteFunctions, item: Item) {
-	const want = pageRequestOf(item);
 	// Every list shape the node knows (v1 page, bare array, v2 envelope), fully; an unknown shape is an error.
-	const subscriptions = await listWebhookSubscriptions(this, { want, itemIndex: item.index });
+	const subscriptions = await listWebhookSubscriptions(this, {
+		want: pageRequestOf(item),
+		itemIndex: item.index,
+	});
 	return subscriptions.map((subscription) => ({ json: withoutSecret(subscription) }));
 }
