@@ -6,7 +6,7 @@ import * as customApiRequest from './customApiRequest';
 import * as deal from './deal';
 import * as invoice from './invoice';
 import * as lead from './lead';
-import type { Operation, OperationOption } from './operation';
+import { shownFor, type Operation, type OperationOption } from './operation';
 import * as product from './product';
 import * as user from './user';
 import * as webhook from './webhook';
@@ -35,7 +35,10 @@ function resource(
 		value,
 		description,
 		operations,
-		properties: [operation, ...operations.flatMap(({ run }) => run.description)],
+		properties: [
+			operation,
+			...operations.flatMap((option) => shownFor(value, option.value, option.run.description)),
+		],
 	};
 }
 

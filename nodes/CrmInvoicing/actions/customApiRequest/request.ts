@@ -3,12 +3,12 @@ import {
 	type IDataObject,
 	type IExecuteFunctions,
 	type INodeExecutionData,
+	type INodeProperties,
 } from 'n8n-workflow';
 
 import { fail, parseJson, requiredParameter, requireOneOf, type Item } from '../common/fields';
 import { pageRequestOf, returnAllAndLimit } from '../common/list';
 import { textProperty } from '../common/options';
-import { shownFor } from '../operation';
 import {
 	apiRequest,
 	isPlainObject,
@@ -20,7 +20,7 @@ import {
 
 const METHODS = ['DELETE', 'GET', 'PATCH', 'POST', 'PUT'] as const;
 
-export const description = shownFor('customApiRequest', 'request', [
+export const description: INodeProperties[] = [
 	{
 		displayName:
 			"Calls any endpoint of the CRM API with this node's credential. Use it for what the other operations do not cover.",
@@ -103,7 +103,7 @@ export const description = shownFor('customApiRequest', 'request', [
 		{ show: { method: ['GET'], paginate: [true] } },
 		returnAllAndLimit('records'),
 	),
-]);
+];
 
 /** Checked before anything is sent; unsafePathReason is the one path rule. */
 function pathOf(item: Item) {

@@ -1,12 +1,11 @@
-import type { IExecuteFunctions } from 'n8n-workflow';
+import type { IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 
 import { EVENT_OPTIONS, eventNamesOf } from '../../shared';
 import { fail, requiredParameter, type Item } from '../common/fields';
 import { textProperty } from '../common/options';
 import { recordRequest } from '../common/record';
-import { shownFor } from '../operation';
 
-export const description = shownFor('webhook', 'create', [
+export const description: INodeProperties[] = [
 	{
 		displayName:
 			'The signing secret (whsec_…) is in the output of this operation only. Store it now: Get and Get Many never show it.',
@@ -38,7 +37,7 @@ export const description = shownFor('webhook', 'create', [
 		description:
 			"More event names, comma-separated, sent as they are. The API spec names only lead.created; other names in the Events list are this node's assumptions.",
 	}),
-]);
+];
 
 export async function execute(this: IExecuteFunctions, item: Item) {
 	const name = requiredParameter(item, 'name', 'Name');

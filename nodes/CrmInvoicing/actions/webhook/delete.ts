@@ -2,10 +2,9 @@ import type { IExecuteFunctions } from 'n8n-workflow';
 
 import type { Item } from '../common/fields';
 import { apiRequestFull } from '../../shared';
-import { shownFor } from '../operation';
 import { webhookIdProperty, webhookOf } from './shared';
 
-export const description = shownFor('webhook', 'delete', [webhookIdProperty]);
+export const description = [webhookIdProperty];
 
 /** A 404 on a retried attempt means the first one deleted it (choice webhook-delete-answer). */
 export async function execute(this: IExecuteFunctions, item: Item) {

@@ -3,14 +3,9 @@ import type { IExecuteFunctions } from 'n8n-workflow';
 import type { Item } from '../common/fields';
 import { pageRequestOf, returnAllAndLimit } from '../common/list';
 import { listWebhookSubscriptions } from '../../shared';
-import { shownFor } from '../operation';
 import { withoutSecret } from './shared';
 
-export const description = shownFor(
-	'webhook',
-	'getMany',
-	returnAllAndLimit('webhook subscriptions'),
-);
+export const description = returnAllAndLimit('webhook subscriptions');
 
 export async function execute(this: IExecuteFunctions, item: Item) {
 	// Every list shape the node knows (v1 page, bare array, v2 envelope), fully; an unknown shape is an error.
