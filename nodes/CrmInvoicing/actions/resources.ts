@@ -18,16 +18,15 @@ function resource(
 	description: string,
 	module: { operations: OperationOption[]; defaultOperation?: string },
 ) {
-	const { operations: options, defaultOperation = options[0].value } = module;
+	const { operations, defaultOperation = operations[0].value } = module;
 	const runs = module as unknown as Record<string, Operation>;
-	const operations = options.map((option) => ({ ...option, run: runs[option.value] }));
 	const operation: INodeProperties = {
 		displayName: 'Operation',
 		name: 'operation',
 		type: 'options',
 		noDataExpression: true,
 		displayOptions: { show: { resource: [value] } },
-		options: options.map((option) => ({ description: option.action, ...option })),
+		options: operations.map((option) => ({ description: option.action, ...option })),
 		default: defaultOperation,
 	};
 	return {
@@ -35,9 +34,12 @@ function resource(
 		value,
 		description,
 		operations,
+		runs: Object.fromEntries(operations.map(({ value: key }) => [key, runs[key]])),
 		properties: [
 			operation,
-			...operations.flatMap((option) => shownFor(value, option.value, option.run.description)),
+			...operations.flatMap((option) =>
+				shownFor(value, option.value, runs[option.value].description),
+			),
 		],
 	};
 }

@@ -11,10 +11,7 @@ import { runStatsOf } from '../shared';
 import { RESOURCES } from './resources';
 
 export const resources = Object.fromEntries(
-	RESOURCES.map((resource) => [
-		resource.value,
-		Object.fromEntries(resource.operations.map((operation) => [operation.value, operation.run])),
-	]),
+	RESOURCES.map((resource) => [resource.value, resource.runs]),
 );
 
 /** With "Continue on Fail" an item's error becomes its output. */

@@ -11,9 +11,9 @@ export function leadListItem(lead: IDataObject) {
 	const id = String(lead.id);
 	const number = typeof lead.number === 'string' && lead.number.trim() !== '' ? lead.number : id;
 	const label = [lead.name, lead.email].filter(
-		(part): part is string => typeof part === 'string' && part.trim() !== '',
+		(part) => typeof part === 'string' && part.trim() !== '',
 	);
-	return { name: label.length > 0 ? [...label, number].join(' · ') : number, value: id };
+	return { name: [...label, number].join(' · '), value: id };
 }
 
 /** The CRM's search does not match the lead number: list and match here, at most LEAD_NUMBER_SCAN_PAGES per call;
@@ -21,7 +21,7 @@ export function leadListItem(lead: IDataObject) {
 export async function scanByNumber(
 	context: ILoadOptionsFunctions,
 	filter: string,
-	cursor: string | undefined,
+	cursor?: string,
 ) {
 	const needle = filter.toLowerCase();
 	const matches = (value: unknown) =>

@@ -12,16 +12,14 @@ export async function searchLeads(
 	if (search && paginationToken?.startsWith(NUMBER_SCAN_TOKEN)) {
 		return await scanByNumber(this, search, paginationToken.slice(NUMBER_SCAN_TOKEN.length));
 	}
-	const qs: IDataObject = {};
-	if (search) qs.search = search;
 	const page = await readOnePage.call(this, {
 		path: '/leads',
-		qs,
-		startCursor: paginationToken || undefined,
+		qs: search ? { search } : undefined,
+		startCursor: paginationToken,
 	});
 	// Nothing found for one word with a digit: it may be a lead number or ID, which the CRM's search does not match.
 	if (!paginationToken && page.records.length === 0 && /\d/.test(search) && !/\s/.test(search)) {
-		return await scanByNumber(this, search, undefined);
+		return await scanByNumber(this, search);
 	}
 	return { results: page.records.map(leadListItem), paginationToken: page.nextCursor ?? undefined };
 }
@@ -43,7 +41,7 @@ export async function searchUsers(
 	const page = await readOnePage.call(this, {
 		path: '/users',
 		qs,
-		startCursor: paginationToken || undefined,
+		startCursor: paginationToken,
 	});
 	return {
 		// Filtered here too, in case the server ignores the search parameter (the spec does not name it).

@@ -32,7 +32,7 @@ async function cached(
 	try {
 		keyId = (await credentialOf(context)).keyId;
 	} catch (error) {
-		return { custom: [], notice: `No custom fields listed: ${(error as Error).message}`, at: 0 };
+		return { custom: [], notice: `No custom fields listed: ${(error as Error).message}` };
 	}
 	const key = `${keyId}:${what}`;
 	const hit = found.peek(key);
@@ -46,7 +46,7 @@ async function cached(
 	} catch (error) {
 		// Not kept: the next lookup tries again (a key given the right to list, a CRM back up).
 		const notice = `No custom fields listed: the CRM could not be read (${(error as Error).message}). Set custom fields under "Additional Fields" → "Custom Fields".`;
-		return { custom: [], notice, at: 0 };
+		return { custom: [], notice };
 	}
 }
 
