@@ -1,5 +1,3 @@
-import type { IExecuteFunctions } from 'n8n-workflow';
-
 import type { Item } from '../common/fields';
 import { pageRequestOf, returnAllAndLimit } from '../common/list';
 import { listWebhookSubscriptions } from '../../shared';
@@ -7,9 +5,9 @@ import { withoutSecret } from './shared';
 
 export const description = returnAllAndLimit('webhook subscriptions');
 
-export async function execute(this: IExecuteFunctions, item: Item) {
+export async function execute(item: Item) {
 	// Every list shape the node knows (v1 page, bare array, v2 envelope), fully; an unknown shape is an error.
-	const subscriptions = await listWebhookSubscriptions(this, {
+	const subscriptions = await listWebhookSubscriptions(item.context, {
 		want: pageRequestOf(item),
 		itemIndex: item.index,
 	});
