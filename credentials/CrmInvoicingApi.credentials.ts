@@ -12,12 +12,12 @@ import type {
 export const TEST_TIMEOUT_MS = 15_000;
 
 /** Trimmed, once, here: the server would trim a pasted space and echo the trimmed key, which the redactor must know. */
-export function apiKeyOf(data: ICredentialDataDecryptedObject): string {
+export function apiKeyOf(data: ICredentialDataDecryptedObject) {
 	return String(data.apiKey ?? '').trim();
 }
 
 /** `https://x.example/`, `…/api/v1` and `…/api/v2` are one. */
-export const baseUrlOf = (data: ICredentialDataDecryptedObject): string =>
+export const baseUrlOf = (data: ICredentialDataDecryptedObject) =>
 	`${data.baseUrl ?? ''}`.trim().replace(/(\/api\/v[12])?\/*$/i, '');
 
 const NOT_THE_API =
@@ -98,7 +98,7 @@ export class CrmInvoicingApi implements ICredentialType {
 	async authenticate(
 		credentials: ICredentialDataDecryptedObject,
 		requestOptions: IHttpRequestOptions,
-	): Promise<IHttpRequestOptions> {
+	) {
 		const options: IHttpRequestOptions = {
 			...requestOptions,
 			headers: { ...requestOptions.headers, 'x-api-key': apiKeyOf(credentials) },
@@ -124,7 +124,7 @@ export class CrmInvoicingApi implements ICredentialType {
 		// n8n reads `responseCode` and `responseSuccessBody` rules from one list; its type allows one kind, hence the cast.
 		rules: [
 			...[undefined, null].map((value) => ({
-				type: 'responseSuccessBody' as const,
+				type: 'responseSuccessBody',
 				properties: { key: 'items', value, message: NOT_THE_API },
 			})),
 			...Object.entries({
@@ -134,11 +134,11 @@ export class CrmInvoicingApi implements ICredentialType {
 					'Operations that user may do will work; for the user search, ask a workspace admin for the permission.',
 				404: 'Nothing answered at <Base URL>/api/v1/users (404). Check the Base URL: it is the address of your workspace, without /api/v1.',
 			}).map(([status, message]) => ({
-				type: 'responseCode' as const,
+				type: 'responseCode',
 				properties: { value: Number(status), message },
 			})),
 			...[301, 302, 303, 307, 308].map((status) => ({
-				type: 'responseCode' as const,
+				type: 'responseCode',
 				properties: {
 					value: status,
 					message:

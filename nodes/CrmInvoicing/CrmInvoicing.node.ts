@@ -1,5 +1,4 @@
-import { NodeConnectionTypes } from 'n8n-workflow';
-import type { INodeType, INodeTypeDescription } from 'n8n-workflow';
+import { NodeConnectionTypes, type INodeType, type INodeTypeDescription } from 'n8n-workflow';
 
 import { RESOURCES } from './actions/resources';
 import { router } from './actions/router';

@@ -1,14 +1,15 @@
-import { updateDisplayOptions } from 'n8n-workflow';
-import type {
-	IExecuteFunctions,
-	INodeExecutionData,
-	INodeProperties,
-	NodeExecutionHint,
+import {
+	updateDisplayOptions,
+	type IExecuteFunctions,
+	type INodeExecutionData,
+	type INodeProperties,
+	type NodeExecutionHint,
 } from 'n8n-workflow';
 
 import type { Item } from './common/fields';
 
 export interface Operation {
+	/** resources.ts shows them for their resource and operation (shownFor). */
 	description: INodeProperties[];
 	execute(this: IExecuteFunctions, item: Item): Promise<INodeExecutionData[]>;
 	/** Asked for once after the last item. */
@@ -23,11 +24,7 @@ export interface OperationOption {
 	description?: string;
 }
 
-export function shownFor(
-	resource: string,
-	operation: string,
-	properties: INodeProperties[],
-): INodeProperties[] {
+export function shownFor(resource: string, operation: string, properties: INodeProperties[]) {
 	return updateDisplayOptions(
 		{ show: { resource: [resource], operation: [operation] } },
 		properties,

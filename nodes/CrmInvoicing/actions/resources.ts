@@ -6,37 +6,42 @@ import * as customApiRequest from './customApiRequest';
 import * as deal from './deal';
 import * as invoice from './invoice';
 import * as lead from './lead';
-import type { Operation, OperationOption } from './operation';
+import { shownFor, type Operation, type OperationOption } from './operation';
 import * as product from './product';
 import * as user from './user';
 import * as webhook from './webhook';
 
-/** As n8n's Airtable node exports them: modules by value. */
-interface ResourceModule {
-	operations: OperationOption[];
-	defaultOperation?: string;
-}
-
-function resource(name: string, value: string, description: string, module: ResourceModule) {
-	const { operations: options, defaultOperation = options[0].value } = module;
+/** `module`: as n8n's Airtable node exports them, modules by value. */
+function resource(
+	name: string,
+	value: string,
+	description: string,
+	module: { operations: OperationOption[]; defaultOperation?: string },
+) {
+	const { operations, defaultOperation = operations[0].value } = module;
 	const runs = module as unknown as Record<string, Operation>;
-	const operations = options.map((option) => ({ ...option, run: runs[option.value] }));
 	const operation: INodeProperties = {
 		displayName: 'Operation',
 		name: 'operation',
 		type: 'options',
 		noDataExpression: true,
 		displayOptions: { show: { resource: [value] } },
-		options: options.map(({ name, value, action, description = action }) => ({
-			name,
-			value,
-			description,
-			action,
-		})),
+		options: operations.map((option) => ({ description: option.action, ...option })),
 		default: defaultOperation,
 	};
-	const properties = [operation, ...operations.flatMap(({ run }) => run.description)];
-	return { name, value, description, operations, properties };
+	return {
+		name,
+		value,
+		description,
+		operations,
+		runs: Object.fromEntries(operations.map(({ value: key }) => [key, runs[key]])),
+		properties: [
+			operation,
+			...operations.flatMap((option) =>
+				shownFor(value, option.value, runs[option.value].description),
+			),
+		],
+	};
 }
 
 /** The "Resource" options, parameters, router and subtitle are all read from here. */

@@ -1,20 +1,21 @@
-import { NodeApiError, NodeOperationError } from 'n8n-workflow';
-import type { IExecuteFunctions, INodeExecutionData, JsonObject } from 'n8n-workflow';
+import {
+	NodeApiError,
+	NodeOperationError,
+	type IExecuteFunctions,
+	type INodeExecutionData,
+	type JsonObject,
+} from 'n8n-workflow';
 
 import { addHints, costHint } from './common/hints';
 import { runStatsOf } from '../shared';
-import type { Operation } from './operation';
 import { RESOURCES } from './resources';
 
-export const resources: Record<string, Record<string, Operation>> = Object.fromEntries(
-	RESOURCES.map((resource) => [
-		resource.value,
-		Object.fromEntries(resource.operations.map((operation) => [operation.value, operation.run])),
-	]),
+export const resources = Object.fromEntries(
+	RESOURCES.map((resource) => [resource.value, resource.runs]),
 );
 
 /** With "Continue on Fail" an item's error becomes its output. */
-export async function router(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
+export async function router(this: IExecuteFunctions) {
 	const items = this.getInputData();
 	const resource = this.getNodeParameter('resource', 0) as string;
 	const operationName = this.getNodeParameter('operation', 0) as string;

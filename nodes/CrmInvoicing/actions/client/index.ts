@@ -1,7 +1,7 @@
-import type { OperationOption } from '../operation';
-export * as get from './get';
+import { textProperty } from '../common/options';
+import { getOperation } from '../common/record';
 
-export const operations: OperationOption[] = [
+export const operations = [
 	{
 		name: 'Get',
 		value: 'get',
@@ -9,3 +9,13 @@ export const operations: OperationOption[] = [
 		description: 'Get a client by ID',
 	},
 ];
+
+export const get = getOperation(
+	'client',
+	'/clients',
+	textProperty('Client ID', 'clientId', {
+		required: true,
+		placeholder: 'e.g. cli_4c1a9e',
+		description: 'Public ID of the client (a company or a contact)',
+	}),
+);

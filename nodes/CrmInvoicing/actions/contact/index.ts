@@ -1,7 +1,7 @@
-import type { OperationOption } from '../operation';
-export * as getMany from './getMany';
+import { getManyOperation } from '../common/list';
+import { textProperty } from '../common/options';
 
-export const operations: OperationOption[] = [
+export const operations = [
 	{
 		name: 'Get Many',
 		value: 'getMany',
@@ -9,3 +9,16 @@ export const operations: OperationOption[] = [
 		description: 'Get many contacts (API v2), optionally filtered by search text',
 	},
 ];
+
+export const getMany = getManyOperation({
+	resource: 'contact',
+	path: '/contacts',
+	version: 'v2',
+	filters: [
+		textProperty('Search', 'search', {
+			placeholder: 'jane',
+			description:
+				'Text to look for in the contacts (sent to the v2 API as the "search" query parameter)',
+		}),
+	],
+});

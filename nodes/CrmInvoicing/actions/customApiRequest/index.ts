@@ -1,7 +1,6 @@
-import type { OperationOption } from '../operation';
 export * as request from './request';
 
-export const operations: OperationOption[] = [
+export const operations = [
 	{
 		name: 'Request',
 		value: 'request',

@@ -1,29 +1,26 @@
-import { updateDisplayOptions } from 'n8n-workflow';
-import type {
-	IDataObject,
-	IExecuteFunctions,
-	IHttpRequestMethods,
-	INodeExecutionData,
-	INodeProperties,
+import {
+	updateDisplayOptions,
+	type IDataObject,
+	type IExecuteFunctions,
+	type INodeExecutionData,
+	type INodeProperties,
 } from 'n8n-workflow';
 
 import { fail, parseJson, requiredParameter, requireOneOf, type Item } from '../common/fields';
 import { pageRequestOf, returnAllAndLimit } from '../common/list';
 import { textProperty } from '../common/options';
-import { shownFor } from '../operation';
 import {
 	apiRequest,
 	isPlainObject,
-	MAX_PAGE_SIZE,
 	readPages,
 	showPath,
 	unsafePathReason,
+	type ApiVersion,
 } from '../../shared';
-import type { ApiVersion, PageRequest } from '../../shared';
 
 const METHODS = ['DELETE', 'GET', 'PATCH', 'POST', 'PUT'] as const;
 
-const properties: INodeProperties[] = [
+export const description: INodeProperties[] = [
 	{
 		displayName:
 			"Calls any endpoint of the CRM API with this node's credential. Use it for what the other operations do not cover.",
@@ -108,10 +105,8 @@ const properties: INodeProperties[] = [
 	),
 ];
 
-export const description = shownFor('customApiRequest', 'request', properties);
-
 /** Checked before anything is sent; unsafePathReason is the one path rule. */
-function pathOf(item: Item): string {
+function pathOf(item: Item) {
 	const path = requiredParameter(item, 'path', 'Path');
 	const itemIndex = item.index;
 	const refuse = (problem: string, more = '') =>
@@ -141,19 +136,19 @@ function pathOf(item: Item): string {
 	return path;
 }
 
-function queryOf({ context, index }: Item): IDataObject {
+function queryOf({ context, index }: Item) {
 	const collection = context.getNodeParameter('queryParameters', index, {}) as {
-		parameters?: Array<{ name?: unknown; value?: unknown }>;
+		parameters?: Array<{ name?: unknown; value?: IDataObject[string] }>;
 	};
 	const qs: IDataObject = {};
 	for (const { name, value } of collection.parameters ?? []) {
 		const key = String(name ?? '').trim();
-		if (key !== '') qs[key] = (value ?? '') as IDataObject[string];
+		if (key !== '') qs[key] = value ?? '';
 	}
 	return qs;
 }
 
-function bodyOf(item: Item, method: string): IDataObject | IDataObject[] | undefined {
+function bodyOf(item: Item, method: string) {
 	const value = item.context.getNodeParameter('jsonBody', item.index, '');
 	const body = parseJson(item, value, 'JSON Body');
 	if (body === undefined || body === null) return undefined;
@@ -168,7 +163,7 @@ function bodyOf(item: Item, method: string): IDataObject | IDataObject[] | undef
 	return body as IDataObject | IDataObject[];
 }
 
-function toOutput(response: unknown): INodeExecutionData[] {
+function toOutput(response: unknown) {
 	const empty = response === undefined || response === null || response === '';
 	if (empty || (isPlainObject(response) && Object.keys(response).length === 0))
 		return [{ json: { success: true } }];
@@ -179,27 +174,25 @@ function toOutput(response: unknown): INodeExecutionData[] {
 
 /** Every later page must have the first answer's shape; a given `cursor` is where it starts. */
 async function paginated(
-	context: IExecuteFunctions,
-	request: { path: string; version: ApiVersion; qs: IDataObject; itemIndex: number },
-	want: PageRequest,
-): Promise<INodeExecutionData[]> {
-	const limit = want.returnAll ? Infinity : (want.limit ?? 0);
+	item: Item,
+	request: { path: string; version: ApiVersion; qs: IDataObject },
+) {
+	const { limit = Infinity } = pageRequestOf(item);
 	const { cursor, ...qs } = request.qs;
 	const records: INodeExecutionData[] = [];
 	const pages = readPages.call(
-		context,
+		item.context,
 		{
-			path: request.path,
-			version: request.version,
+			...request,
 			qs,
 			shape: 'any',
-			itemIndex: request.itemIndex,
-			startCursor: typeof cursor === 'string' && cursor !== '' ? cursor : undefined,
+			itemIndex: item.index,
+			startCursor: typeof cursor === 'string' ? cursor : undefined,
 			otherOnFirstPage: true,
 			narrow:
 				'Narrow the list with query parameters the endpoint filters by, or set "Limit" instead of "Return All".',
 		},
-		() => Math.min(MAX_PAGE_SIZE, limit - records.length),
+		() => limit - records.length,
 	);
 	for await (const page of pages) {
 		if ('other' in page) return toOutput(page.other);
@@ -219,18 +212,12 @@ export async function execute(this: IExecuteFunctions, item: Item) {
 	const path = pathOf(item);
 	const qs = queryOf(item);
 
-	if (method === 'GET' && (this.getNodeParameter('paginate', item.index, false) as boolean)) {
-		return await paginated(this, { path, version, qs, itemIndex: item.index }, pageRequestOf(item));
+	if (method === 'GET' && this.getNodeParameter('paginate', item.index, false)) {
+		return await paginated(item, { path, version, qs });
 	}
 
 	const body = method === 'GET' ? undefined : bodyOf(item, method);
-	const response = await apiRequest.call(this, {
-		method: method as IHttpRequestMethods,
-		path,
-		version,
-		qs,
-		body,
-		itemIndex: item.index,
-	});
-	return toOutput(response);
+	return toOutput(
+		await apiRequest.call(this, { method, path, version, qs, body, itemIndex: item.index }),
+	);
 }

@@ -1,9 +1,4 @@
-import type {
-	IDataObject,
-	ILoadOptionsFunctions,
-	INodeListSearchItems,
-	INodeListSearchResult,
-} from 'n8n-workflow';
+import type { IDataObject, ILoadOptionsFunctions, INodeListSearchItems } from 'n8n-workflow';
 
 import { readPages } from '../../shared';
 
@@ -12,13 +7,13 @@ export const LEAD_NUMBER_SCAN_PAGES = 5;
 export const NUMBER_SCAN_TOKEN = 'number-scan:';
 
 /** `Jane Doe · jane@example.com · L-00012`: n8n's list shows only this label, so the number tells twins apart. */
-export function leadListItem(lead: IDataObject): INodeListSearchItems {
+export function leadListItem(lead: IDataObject) {
 	const id = String(lead.id);
 	const number = typeof lead.number === 'string' && lead.number.trim() !== '' ? lead.number : id;
 	const label = [lead.name, lead.email].filter(
-		(part): part is string => typeof part === 'string' && part.trim() !== '',
+		(part) => typeof part === 'string' && part.trim() !== '',
 	);
-	return { name: label.length > 0 ? [...label, number].join(' · ') : number, value: id };
+	return { name: [...label, number].join(' · '), value: id };
 }
 
 /** The CRM's search does not match the lead number: list and match here, at most LEAD_NUMBER_SCAN_PAGES per call;
@@ -26,8 +21,8 @@ export function leadListItem(lead: IDataObject): INodeListSearchItems {
 export async function scanByNumber(
 	context: ILoadOptionsFunctions,
 	filter: string,
-	cursor: string | undefined,
-): Promise<INodeListSearchResult> {
+	cursor?: string,
+) {
 	const needle = filter.toLowerCase();
 	const matches = (value: unknown) =>
 		typeof value === 'string' && value.toLowerCase().includes(needle);

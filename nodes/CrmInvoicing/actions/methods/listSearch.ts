@@ -1,4 +1,4 @@
-import type { IDataObject, ILoadOptionsFunctions, INodeListSearchResult } from 'n8n-workflow';
+import type { IDataObject, ILoadOptionsFunctions } from 'n8n-workflow';
 
 import { readOnePage, USER_SEARCH_QUERY_PARAMETER, userMatchesSearch } from '../../shared';
 import { leadListItem, NUMBER_SCAN_TOKEN, scanByNumber } from './leadPicker';
@@ -7,21 +7,19 @@ export async function searchLeads(
 	this: ILoadOptionsFunctions,
 	filter?: string,
 	paginationToken?: string,
-): Promise<INodeListSearchResult> {
+) {
 	const search = filter?.trim() ?? '';
 	if (search && paginationToken?.startsWith(NUMBER_SCAN_TOKEN)) {
 		return await scanByNumber(this, search, paginationToken.slice(NUMBER_SCAN_TOKEN.length));
 	}
-	const qs: IDataObject = {};
-	if (search) qs.search = search;
 	const page = await readOnePage.call(this, {
 		path: '/leads',
-		qs,
-		startCursor: paginationToken || undefined,
+		qs: search ? { search } : undefined,
+		startCursor: paginationToken,
 	});
 	// Nothing found for one word with a digit: it may be a lead number or ID, which the CRM's search does not match.
 	if (!paginationToken && page.records.length === 0 && /\d/.test(search) && !/\s/.test(search)) {
-		return await scanByNumber(this, search, undefined);
+		return await scanByNumber(this, search);
 	}
 	return { results: page.records.map(leadListItem), paginationToken: page.nextCursor ?? undefined };
 }
@@ -37,13 +35,13 @@ export async function searchUsers(
 	this: ILoadOptionsFunctions,
 	filter?: string,
 	paginationToken?: string,
-): Promise<INodeListSearchResult> {
+) {
 	const qs: IDataObject = { active: true };
 	if (filter) qs[USER_SEARCH_QUERY_PARAMETER] = filter;
 	const page = await readOnePage.call(this, {
 		path: '/users',
 		qs,
-		startCursor: paginationToken || undefined,
+		startCursor: paginationToken,
 	});
 	return {
 		// Filtered here too, in case the server ignores the search parameter (the spec does not name it).

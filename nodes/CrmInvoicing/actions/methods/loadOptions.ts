@@ -1,13 +1,11 @@
-import type { ILoadOptionsFunctions, INodePropertyOptions } from 'n8n-workflow';
+import type { ILoadOptionsFunctions } from 'n8n-workflow';
 
 import type { SimplifiedResource } from '../../shared';
 import { valueOption } from '../common/options';
 import { RECORD_FIELDS } from '../common/output';
 import { leadCustomFields } from './resourceMapping';
 
-export async function getOutputFields(
-	this: ILoadOptionsFunctions,
-): Promise<INodePropertyOptions[]> {
+export async function getOutputFields(this: ILoadOptionsFunctions) {
 	const resource = this.getCurrentNodeParameter('resource') as SimplifiedResource;
 	const fields = (RECORD_FIELDS[resource] ?? []).map(valueOption);
 	if (resource !== 'lead') return fields;

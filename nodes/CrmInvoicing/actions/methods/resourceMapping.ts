@@ -1,9 +1,4 @@
-import type {
-	IDataObject,
-	ILoadOptionsFunctions,
-	ResourceMapperField,
-	ResourceMapperFields,
-} from 'n8n-workflow';
+import type { IDataObject, ILoadOptionsFunctions, ResourceMapperField } from 'n8n-workflow';
 
 import { apiRequest, BoundedMap, credentialOf, readOnePage } from '../../shared';
 import { customFieldsOf, MAX_CUSTOM_FIELDS, mapperFields } from '../common/mapperFields';
@@ -32,30 +27,30 @@ async function cached(
 	what: string,
 	read: () => Promise<IDataObject[]>,
 	none: string,
-): Promise<Found> {
+) {
 	let keyId: string;
 	try {
 		keyId = (await credentialOf(context)).keyId;
 	} catch (error) {
-		return { custom: [], notice: `No custom fields listed: ${(error as Error).message}`, at: 0 };
+		return { custom: [], notice: `No custom fields listed: ${(error as Error).message}` };
 	}
 	const key = `${keyId}:${what}`;
 	const hit = found.peek(key);
 	if (hit && Date.now() - hit.at < CACHE_MS) return hit;
 	try {
 		const { custom, capped } = customFieldsOf(await read());
-		const result: Found = { custom, notice: capped ? CAPPED : undefined, at: Date.now() };
+		const result = { custom, notice: capped ? CAPPED : undefined, at: Date.now() };
 		if (custom.length === 0) result.notice = none;
 		found.set(key, result);
 		return result;
 	} catch (error) {
 		// Not kept: the next lookup tries again (a key given the right to list, a CRM back up).
 		const notice = `No custom fields listed: the CRM could not be read (${(error as Error).message}). Set custom fields under "Additional Fields" → "Custom Fields".`;
-		return { custom: [], notice, at: 0 };
+		return { custom: [], notice };
 	}
 }
 
-export async function leadCustomFields(context: ILoadOptionsFunctions): Promise<Found> {
+export async function leadCustomFields(context: ILoadOptionsFunctions) {
 	return await cached(
 		context,
 		'leads',
@@ -64,13 +59,13 @@ export async function leadCustomFields(context: ILoadOptionsFunctions): Promise<
 	);
 }
 
-export async function getLeadFields(this: ILoadOptionsFunctions): Promise<ResourceMapperFields> {
+export async function getLeadFields(this: ILoadOptionsFunctions) {
 	const operation = String(this.getCurrentNodeParameter('operation') ?? 'create');
 	const { custom, notice } = await leadCustomFields(this);
 	return mapperFields(LEAD_MAPPER_FIELDS, operation, custom, notice);
 }
 
-export async function getDealFields(this: ILoadOptionsFunctions): Promise<ResourceMapperFields> {
+export async function getDealFields(this: ILoadOptionsFunctions) {
 	const operation = String(this.getCurrentNodeParameter('operation') ?? 'create');
 	const dealId = this.getCurrentNodeParameter('dealId');
 	const fixedId = typeof dealId === 'string' && dealId.trim() !== '' && !dealId.startsWith('=');

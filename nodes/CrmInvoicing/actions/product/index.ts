@@ -1,7 +1,7 @@
-import type { OperationOption } from '../operation';
-export * as get from './get';
+import { textProperty } from '../common/options';
+import { getOperation } from '../common/record';
 
-export const operations: OperationOption[] = [
+export const operations = [
 	{
 		name: 'Get',
 		value: 'get',
@@ -9,3 +9,13 @@ export const operations: OperationOption[] = [
 		description: 'Get a product by ID',
 	},
 ];
+
+export const get = getOperation(
+	'product',
+	'/products',
+	textProperty('Product ID', 'productId', {
+		required: true,
+		placeholder: 'e.g. prd_7d2e',
+		description: 'Public ID of the product from your catalogue',
+	}),
+);

@@ -4,9 +4,8 @@ import { EVENT_OPTIONS, eventNamesOf } from '../../shared';
 import { fail, requiredParameter, type Item } from '../common/fields';
 import { textProperty } from '../common/options';
 import { recordRequest } from '../common/record';
-import { shownFor } from '../operation';
 
-const properties: INodeProperties[] = [
+export const description: INodeProperties[] = [
 	{
 		displayName:
 			'The signing secret (whsec_…) is in the output of this operation only. Store it now: Get and Get Many never show it.',
@@ -39,8 +38,6 @@ const properties: INodeProperties[] = [
 			"More event names, comma-separated, sent as they are. The API spec names only lead.created; other names in the Events list are this node's assumptions.",
 	}),
 ];
-
-export const description = shownFor('webhook', 'create', properties);
 
 export async function execute(this: IExecuteFunctions, item: Item) {
 	const name = requiredParameter(item, 'name', 'Name');

@@ -1,15 +1,12 @@
-import type { IExecuteFunctions } from 'n8n-workflow';
-
 import type { Item } from '../common/fields';
 import { apiRequestFull } from '../../shared';
-import { shownFor } from '../operation';
 import { webhookIdProperty, webhookOf } from './shared';
 
-export const description = shownFor('webhook', 'delete', [webhookIdProperty]);
+export const description = [webhookIdProperty];
 
 /** A 404 on a retried attempt means the first one deleted it (choice webhook-delete-answer). */
-export async function execute(this: IExecuteFunctions, item: Item) {
+export async function execute(item: Item) {
 	const { id, path } = webhookOf(item);
-	await apiRequestFull.call(this, { method: 'DELETE', path, itemIndex: item.index });
+	await apiRequestFull.call(item.context, { method: 'DELETE', path, itemIndex: item.index });
 	return [{ json: { deleted: true, id } }];
 }

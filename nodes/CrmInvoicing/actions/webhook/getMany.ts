@@ -1,20 +1,15 @@
-import type { IExecuteFunctions } from 'n8n-workflow';
-
 import type { Item } from '../common/fields';
 import { pageRequestOf, returnAllAndLimit } from '../common/list';
 import { listWebhookSubscriptions } from '../../shared';
-import { shownFor } from '../operation';
 import { withoutSecret } from './shared';
 
-export const description = shownFor(
-	'webhook',
-	'getMany',
-	returnAllAndLimit('webhook subscriptions'),
-);
+export const description = returnAllAndLimit('webhook subscriptions');
 
-export async function execute(this: IExecuteFunctions, item: Item) {
-	const want = pageRequestOf(item);
+export async function execute(item: Item) {
 	// Every list shape the node knows (v1 page, bare array, v2 envelope), fully; an unknown shape is an error.
-	const subscriptions = await listWebhookSubscriptions(this, { want, itemIndex: item.index });
+	const subscriptions = await listWebhookSubscriptions(item.context, {
+		want: pageRequestOf(item),
+		itemIndex: item.index,
+	});
 	return subscriptions.map((subscription) => ({ json: withoutSecret(subscription) }));
 }

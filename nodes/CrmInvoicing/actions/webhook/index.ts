@@ -1,10 +1,9 @@
-import type { OperationOption } from '../operation';
 export * as create from './create';
 export * as delete from './delete';
 export * as get from './get';
 export * as getMany from './getMany';
 
-export const operations: OperationOption[] = [
+export const operations = [
 	{
 		name: 'Create',
 		value: 'create',

@@ -17,7 +17,7 @@ export function webhookOf(item: Item) {
 }
 
 /** The secret is returned once, by Create (choice webhook-secret-stripping). */
-export const withoutSecret = (subscription: IDataObject): IDataObject =>
+export const withoutSecret = (subscription: IDataObject) =>
 	Object.fromEntries(Object.entries(subscription).filter(isNotSecret));
 
 const isNotSecret = ([key]: [string, unknown]) => !SECRET_KEY_PATTERN.test(key);
