@@ -1,5 +1,4 @@
-import { textProperty } from '../common/options';
-import { getOperation } from '../common/record';
+export * as get from './get';
 
 export const operations = [
 	{
@@ -9,13 +8,3 @@ export const operations = [
 		description: 'Get a client by ID',
 	},
 ];
-
-export const get = getOperation(
-	'client',
-	'/clients',
-	textProperty('Client ID', 'clientId', {
-		required: true,
-		placeholder: 'e.g. cli_4c1a9e',
-		description: 'Public ID of the client (a company or a contact)',
-	}),
-);

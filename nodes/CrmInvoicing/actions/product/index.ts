@@ -1,5 +1,4 @@
-import { textProperty } from '../common/options';
-import { getOperation } from '../common/record';
+export * as get from './get';
 
 export const operations = [
 	{
@@ -9,13 +8,3 @@ export const operations = [
 		description: 'Get a product by ID',
 	},
 ];
-
-export const get = getOperation(
-	'product',
-	'/products',
-	textProperty('Product ID', 'productId', {
-		required: true,
-		placeholder: 'e.g. prd_7d2e',
-		description: 'Public ID of the product from your catalogue',
-	}),
-);

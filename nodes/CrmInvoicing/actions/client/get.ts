@@ -1,0 +1,12 @@
+import { textProperty } from '../common/options';
+import { getOperation } from '../common/record';
+
+export const { description, execute } = getOperation(
+	'client',
+	'/clients',
+	textProperty('Client ID', 'clientId', {
+		required: true,
+		placeholder: 'e.g. cli_4c1a9e',
+		description: 'Public ID of the client (a company or a contact)',
+	}),
+);

@@ -1,0 +1,15 @@
+import { getManyOperation } from '../common/list';
+import { textProperty } from '../common/options';
+
+export const { description, execute } = getManyOperation({
+	resource: 'contact',
+	path: '/contacts',
+	version: 'v2',
+	filters: [
+		textProperty('Search', 'search', {
+			placeholder: 'jane',
+			description:
+				'Text to look for in the contacts (sent to the v2 API as the "search" query parameter)',
+		}),
+	],
+});
