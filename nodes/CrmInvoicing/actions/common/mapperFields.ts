@@ -14,6 +14,15 @@ export interface StandardField {
 	only?: 'create' | 'update';
 }
 
+/** A field of the mapper; of type string unless `more` says otherwise, as most are. */
+export function mapperField(
+	id: string,
+	displayName: string,
+	more?: Partial<StandardField>,
+): StandardField {
+	return { id, displayName, type: 'string', ...more };
+}
+
 /** No standard field has a dot, so none can collide. */
 export const CUSTOM_PREFIX = 'customFields.';
 

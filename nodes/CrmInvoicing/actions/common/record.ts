@@ -3,8 +3,9 @@ import type { IDataObject, INodeProperties } from 'n8n-workflow';
 import { apiRequest, isPlainObject, type SimplifiedResource } from '../../shared';
 import { shownFor, type Operation } from '../operation';
 import { fail, requiredParameter, requireText, type Item } from './fields';
-import { mappedBody, MAPPER_VERSION } from './mapped';
+import { mappedBody, MAPPER_VERSION, parametersByVersion } from './mapped';
 import type { StandardField } from './mapperFields';
+import { updateFieldsProperty } from './options';
 import { outputProperties, recordItems } from './output';
 
 export function recordPath(collection: string, id: string) {
@@ -66,10 +67,7 @@ export function createBody(item: Item, { standard, fromFields }: BodyOptions) {
 
 /** From version 3 on, custom fields set are sent with the record's others (read with GET, choice deal-read), so that
  * they survive whether the CRM merges `customFields` or replaces it whole. */
-export async function updateBody(
-	item: Item,
-	{ path, standard, fromFields }: BodyOptions & { path: string },
-) {
+export async function updateBody(item: Item, { standard, fromFields }: BodyOptions, path: string) {
 	const { context, index } = item;
 	if (!usesMapper(item)) {
 		const body = fromFields(
@@ -102,7 +100,51 @@ export async function updateBody(
 	return { body, changed };
 }
 
-export function updatedItem(record: IDataObject, changed?: string[]) {
-	const json = changed ? { ...record, _update: { changed } } : record;
-	return [{ json }];
+/** A record the node creates and changes by ID: a lead or a deal. */
+export interface Editable extends BodyOptions {
+	record: 'lead' | 'deal';
+	idProperty: INodeProperties;
+	idOf: (item: Item) => string;
+	/** Answers the record as changed. */
+	patch: (item: Item, id: string, body: IDataObject) => Promise<IDataObject>;
+}
+
+/** `before`: the parameters of versions 1 and 2. */
+export function createOperation(target: Editable, before: INodeProperties[]): Operation {
+	return {
+		description: parametersByVersion(target.record, 'create', [], before),
+		async execute(item) {
+			const body = createBody(item, target);
+			return [{ json: await recordRequest(item, 'POST', `/${target.record}s`, body) }];
+		},
+	};
+}
+
+/** `options`: the "Update Fields" of versions 1 and 2. */
+export function updateOperation(target: Editable, options: INodeProperties[]): Operation {
+	const { record, idProperty, idOf, patch } = target;
+	return {
+		description: parametersByVersion(
+			record,
+			'update',
+			[idProperty],
+			[updateFieldsProperty(options)],
+		),
+		async execute(item) {
+			const id = idOf(item);
+			const { body, changed } = await updateBody(item, target, recordPath(`/${record}s`, id));
+			const json = await patch(item, id, body);
+			return [{ json: changed ? { ...json, _update: { changed } } : json }];
+		},
+	};
+}
+
+/** An operation that sends the same `body` for every item. */
+export function patchOperation(target: Editable, operation: string, body: IDataObject): Operation {
+	return {
+		description: shownFor(target.record, operation, [target.idProperty]),
+		async execute(item) {
+			return [{ json: await target.patch(item, target.idOf(item), body) }];
+		},
+	};
 }

@@ -1,25 +1,24 @@
 import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 
-import {
-	optionalText,
-	parseJson,
-	requiredParameter,
-	requireOneOf,
-	toIsoDate,
-	toNumber,
-	type Item,
-} from '../common/fields';
 import { commaList } from '../../shared';
-import { locatorProperty, locatorValue } from '../common/locator';
 import {
 	additionalFieldsProperty,
 	bodyFromFields,
 	customFieldsOption,
 	enumOptions,
+	locatorProperty,
+	locatorValue,
+	optionalText,
 	otherFieldsOption,
+	parseJson,
+	recordRequest,
+	requiredParameter,
+	requireOneOf,
 	textProperty,
-} from '../common/options';
-import { recordRequest } from '../common/record';
+	toIsoDate,
+	toNumber,
+	type Item,
+} from '../common';
 import { shownFor } from '../operation';
 import { lineItemProperties, lineItemsOf } from './lineItems';
 

@@ -1,13 +1,12 @@
 import type { IDataObject, INodeProperties } from 'n8n-workflow';
 
-import { fail, isSet, parseJson, shown, type Item } from '../common/fields';
-import { amountProperty, textProperty } from '../common/options';
 import {
 	isPlainObject,
 	isPresent,
 	LINE_ITEM_BOUNDS,
 	RESPONSE_ONLY_LINE_ITEM_KEYS,
 } from '../../shared';
+import { amountProperty, fail, isSet, parseJson, shown, textProperty, type Item } from '../common';
 
 // In the order a user fills them in, not alphabetical (n8n's UX guidelines): the linter's sort rule checks only an
 // inline `values` array, and the scanner ignores disable comments. Names are 0.2's (saved workflows).

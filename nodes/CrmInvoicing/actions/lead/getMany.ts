@@ -1,9 +1,7 @@
 import { updateDisplayOptions, type IDataObject, type INodeProperties } from 'n8n-workflow';
 
 import { isPlainObject } from '../../shared';
-import { fail, type Item } from '../common/fields';
-import { getManyOperation } from '../common/list';
-import { textProperty } from '../common/options';
+import { fail, getManyOperation, textProperty, type Item } from '../common';
 
 /** Versions 1 to 3 are unchanged. */
 const CUSTOM_FIELD_FILTER_VERSION = 4;

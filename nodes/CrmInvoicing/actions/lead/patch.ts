@@ -1,18 +1,25 @@
 import type { IDataObject } from 'n8n-workflow';
 
 import { apiRequest, isPlainObject, isPresent } from '../../shared';
-import { fail, requireText, shown, type Item } from '../common/fields';
-import { locatorProperty } from '../common/locator';
-import { recordPath, recordRequest } from '../common/record';
-import { shownFor } from '../operation';
+import {
+	fail,
+	locatorProperty,
+	recordPath,
+	recordRequest,
+	requireText,
+	shown,
+	type Editable,
+	type Item,
+} from '../common';
+import { LEAD_MAPPER_FIELDS, leadBodyFromFields } from './fields';
 
-export const leadIdProperty = locatorProperty('Lead', 'leadId', 'lead', {
+const leadIdProperty = locatorProperty('Lead', 'leadId', 'lead', {
 	required: true,
 	description:
 		'The lead to use. Pick it from the list (shows name, email and lead number; searches them and the mobile and website) or enter its public ID.',
 });
 
-export function leadIdOf(item: Item) {
+function leadIdOf(item: Item) {
 	const value = item.context.getNodeParameter('leadId', item.index, '', { extractValue: true });
 	return requireText(item, value, 'Lead');
 }
@@ -79,11 +86,11 @@ export async function patchLead(item: Item, leadId: string, body: IDataObject) {
 	return lead;
 }
 
-export function patchOperation(operation: string, body: IDataObject) {
-	return {
-		description: shownFor('lead', operation, [leadIdProperty]),
-		async execute(item: Item) {
-			return [{ json: await patchLead(item, leadIdOf(item), body) }];
-		},
-	};
-}
+export const LEAD: Editable = {
+	record: 'lead',
+	standard: LEAD_MAPPER_FIELDS,
+	fromFields: leadBodyFromFields,
+	idProperty: leadIdProperty,
+	idOf: leadIdOf,
+	patch: patchLead,
+};

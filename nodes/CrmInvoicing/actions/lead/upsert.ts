@@ -1,10 +1,16 @@
 import type { IDataObject, IExecuteFunctions, NodeExecutionHint } from 'n8n-workflow';
 
-import { fail, requiredParameter, type Item } from '../common/fields';
-import { hasOutputControl } from '../common/output';
 import { BoundedMap, CREDENTIAL_TYPE, readPages } from '../../shared';
-import { additionalFieldsProperty, collectionProperty, textProperty } from '../common/options';
-import { recordRequest } from '../common/record';
+import {
+	additionalFieldsProperty,
+	collectionProperty,
+	fail,
+	hasOutputControl,
+	recordRequest,
+	requiredParameter,
+	textProperty,
+	type Item,
+} from '../common';
 import { shownFor } from '../operation';
 import { leadBodyFromFields, leadFieldOptions } from './fields';
 import { patchLead } from './patch';
