@@ -55,6 +55,11 @@ export function requiredParameter(item: Item, name: string, field: string) {
 	return requireText(item, item.context.getNodeParameter(name, item.index, ''), field);
 }
 
+/** A collection or fixed collection: `{}` when none of its fields is set. */
+export function collectionParameter({ context, index }: Item, name: string) {
+	return context.getNodeParameter(name, index, {}) as IDataObject;
+}
+
 /** Upper-cased as the API expects. */
 export function requireOneOf<T extends string>(
 	item: Item,

@@ -9,6 +9,7 @@ import {
 
 import { describeValue, isPlainObject } from '../../shared';
 import {
+	collectionParameter,
 	customFieldsFromPairs,
 	fail,
 	isSet,
@@ -157,7 +158,7 @@ export function mappedBody(item: Item, standard: readonly StandardField[]) {
 			for (const [inner, innerValue] of Object.entries(value)) setCustom(inner, innerValue);
 		else if (auto && customTypes.has(key)) setCustom(key, value);
 	}
-	const additional = context.getNodeParameter('additionalFields', index, {}) as IDataObject;
+	const additional = collectionParameter(item, 'additionalFields');
 	Object.assign(body, toJsonObject(item, additional.otherFields, 'Other Fields (JSON)'));
 	Object.assign(custom, customFieldsFromPairs(additional.customFields));
 	if (Object.keys(custom).length > 0)

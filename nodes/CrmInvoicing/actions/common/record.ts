@@ -2,7 +2,7 @@ import type { IDataObject, INodeProperties } from 'n8n-workflow';
 
 import { apiRequest, isPlainObject, type SimplifiedResource } from '../../shared';
 import { shownFor, type Operation } from '../operation';
-import { fail, requiredParameter, requireText, type Item } from './fields';
+import { collectionParameter, fail, requiredParameter, requireText, type Item } from './fields';
 import { mappedBody, MAPPER_VERSION, parametersByVersion } from './mapped';
 import type { StandardField } from './mapperFields';
 import { updateFieldsProperty } from './options';
@@ -42,9 +42,16 @@ export function getOperation(
 	};
 }
 
-interface BodyOptions {
+/** A record the node creates and changes by ID: a lead or a deal. */
+export interface Editable {
+	record: 'lead' | 'deal';
 	standard: readonly StandardField[];
+	/** Versions 1 and 2: the body from their collection of fields. */
 	fromFields: (item: Item, fields: IDataObject) => IDataObject;
+	idProperty: INodeProperties;
+	idOf: (item: Item) => string;
+	/** Answers the record as changed. */
+	patch: (item: Item, id: string, body: IDataObject) => Promise<IDataObject>;
 }
 
 function usesMapper({ context }: Item) {
@@ -52,7 +59,7 @@ function usesMapper({ context }: Item) {
 }
 
 /** From version 3 on the mapper's, every required field set; versions 1 and 2 read their own parameters. */
-export function createBody(item: Item, { standard, fromFields }: BodyOptions) {
+function createBody(item: Item, { standard, fromFields }: Editable) {
 	const required = standard.filter((field) => field.required);
 	if (usesMapper(item)) {
 		const { body } = mappedBody(item, standard);
@@ -61,23 +68,18 @@ export function createBody(item: Item, { standard, fromFields }: BodyOptions) {
 	}
 	const set: IDataObject = {};
 	for (const { id, displayName } of required) set[id] = requiredParameter(item, id, displayName);
-	const fields = item.context.getNodeParameter('additionalFields', item.index, {});
-	return { ...fromFields(item, fields as IDataObject), ...set };
+	return { ...fromFields(item, collectionParameter(item, 'additionalFields')), ...set };
 }
 
 /** From version 3 on, custom fields set are sent with the record's others (read with GET, choice deal-read), so that
  * they survive whether the CRM merges `customFields` or replaces it whole. */
-export async function updateBody(item: Item, { standard, fromFields }: BodyOptions, path: string) {
-	const { context, index } = item;
+async function updateBody(item: Item, { standard, fromFields }: Editable, path: string) {
 	if (!usesMapper(item)) {
-		const body = fromFields(
-			item,
-			context.getNodeParameter('updateFields', index, {}) as IDataObject,
-		);
+		const body = fromFields(item, collectionParameter(item, 'updateFields'));
 		if (Object.keys(body).length === 0) {
 			fail(
 				item,
-				`"Update Fields" has no field to change in item ${index}`,
+				`"Update Fields" has no field to change in item ${item.index}`,
 				'Add at least one field under "Update Fields" and give it a value.',
 			);
 		}
@@ -87,7 +89,7 @@ export async function updateBody(item: Item, { standard, fromFields }: BodyOptio
 	if (Object.keys(body).length === 0) {
 		fail(
 			item,
-			`"Fields" maps no field to change in item ${index}`,
+			`"Fields" maps no field to change in item ${item.index}`,
 			'Add a field under "Fields" and give it a value, or with "Map Automatically" give the input item a key that the list of fields shows.',
 		);
 	}
@@ -98,15 +100,6 @@ export async function updateBody(item: Item, { standard, fromFields }: BodyOptio
 		body.customFields = { ...kept, ...custom };
 	}
 	return { body, changed };
-}
-
-/** A record the node creates and changes by ID: a lead or a deal. */
-export interface Editable extends BodyOptions {
-	record: 'lead' | 'deal';
-	idProperty: INodeProperties;
-	idOf: (item: Item) => string;
-	/** Answers the record as changed. */
-	patch: (item: Item, id: string, body: IDataObject) => Promise<IDataObject>;
 }
 
 /** `before`: the parameters of versions 1 and 2. */

@@ -1,9 +1,10 @@
-import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
+import type { IExecuteFunctions } from 'n8n-workflow';
 
 import { commaList } from '../../shared';
 import {
 	additionalFieldsProperty,
 	bodyFromFields,
+	collectionParameter,
 	customFieldsOption,
 	enumOptions,
 	locatorProperty,
@@ -105,7 +106,7 @@ export async function execute(this: IExecuteFunctions, item: Item) {
 	const date = toIsoDate(item, this.getNodeParameter('date', item.index), 'Date');
 	const dueDate = toIsoDate(item, this.getNodeParameter('dueDate', item.index), 'Due Date');
 	const lineItems = lineItemsOf(item);
-	const fields = this.getNodeParameter('additionalFields', item.index, {}) as IDataObject;
+	const fields = collectionParameter(item, 'additionalFields');
 	const additional = bodyFromFields(item, fields, {
 		status: (value) => requireOneOf(item, value, INVOICE_STATUSES, 'Status'),
 		salesPersonId: (value) => optionalText(item, locatorValue(value), 'Sales Person'),

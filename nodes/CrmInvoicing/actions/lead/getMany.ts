@@ -1,4 +1,4 @@
-import { updateDisplayOptions, type IDataObject, type INodeProperties } from 'n8n-workflow';
+import type { IDataObject, INodeProperties } from 'n8n-workflow';
 
 import { isPlainObject } from '../../shared';
 import { fail, getManyOperation, textProperty, type Item } from '../common';
@@ -13,6 +13,7 @@ const customFieldFilterProperty: INodeProperties = {
 	typeOptions: { multipleValues: true },
 	placeholder: 'Add Custom Field Filter',
 	default: {},
+	displayOptions: { show: { '@version': [{ _cnd: { gte: CUSTOM_FIELD_FILTER_VERSION } }] } },
 	description:
 		'Only leads whose custom fields hold these values; with several pairs, every pair must match. The API cannot search custom fields, so the node reads the leads (100 per request) and keeps the matches.',
 	options: [
@@ -70,10 +71,11 @@ function customFieldFilterOf(item: Item) {
 	};
 }
 
-const base = getManyOperation({
+export const { description, execute } = getManyOperation({
 	resource: 'lead',
 	path: '/leads',
 	ownFilter: customFieldFilterOf,
+	more: [customFieldFilterProperty],
 	filters: [
 		{
 			displayName: 'Archived',
@@ -93,19 +95,3 @@ const base = getManyOperation({
 		}),
 	],
 });
-
-export const description = [
-	...base.description,
-	...updateDisplayOptions(
-		{
-			show: {
-				resource: ['lead'],
-				operation: ['getMany'],
-				'@version': [{ _cnd: { gte: CUSTOM_FIELD_FILTER_VERSION } }],
-			},
-		},
-		[customFieldFilterProperty],
-	),
-];
-
-export const execute = base.execute;

@@ -3,6 +3,7 @@ import type { IDataObject, IExecuteFunctions, NodeExecutionHint } from 'n8n-work
 import { BoundedMap, CREDENTIAL_TYPE, readPages } from '../../shared';
 import {
 	additionalFieldsProperty,
+	collectionParameter,
 	collectionProperty,
 	fail,
 	hasOutputControl,
@@ -119,7 +120,7 @@ const NARROW_SEARCH =
 /** The search also matches names and parts, so each email is compared here. The spec gives no order, so "the oldest"
  * needs every page, within the reader's caps: past them the item fails, never a guess. */
 async function findLeadId(item: Item, email: string) {
-	const options = item.context.getNodeParameter('options', item.index, {}) as IDataObject;
+	const options = collectionParameter(item, 'options');
 	const matches: IDataObject[] = [];
 	const pages = readPages.call(item.context, {
 		path: '/leads',
@@ -147,10 +148,8 @@ export async function execute(this: IExecuteFunctions, item: Item) {
 	const givenEmail = requiredParameter(item, 'email', 'Email');
 	const email = normalizeEmail(givenEmail);
 	const name = requiredParameter(item, 'name', 'Name');
-	const additionalFields = this.getNodeParameter('additionalFields', item.index, {}) as IDataObject;
-
 	// The email parameter is the only email: one set through "Other Fields (JSON)" is not sent.
-	const fields = leadBodyFromFields(item, additionalFields);
+	const fields = leadBodyFromFields(item, collectionParameter(item, 'additionalFields'));
 	delete fields.email;
 	const memory = memoryOf(this);
 
