@@ -11,6 +11,7 @@ import { describeValue, isPlainObject } from '../../shared';
 import {
 	collectionParameter,
 	customFieldsFromPairs,
+	customFieldsIn,
 	fail,
 	isSet,
 	requestField,
@@ -163,7 +164,7 @@ export function mappedBody(item: Item, standard: readonly StandardField[]) {
 	Object.assign(custom, customFieldsFromPairs(additional.customFields));
 	if (Object.keys(custom).length > 0)
 		body.customFields = { ...(body.customFields as IDataObject), ...custom };
-	const sentCustom = isPlainObject(body.customFields) ? body.customFields : {};
+	const sentCustom = customFieldsIn(body);
 	const changed = [
 		...Object.keys(body).filter(isStandardKey),
 		...Object.keys(sentCustom).map(mapperIdOf),

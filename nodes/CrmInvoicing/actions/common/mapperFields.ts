@@ -1,6 +1,7 @@
 import type { FieldType, IDataObject, ResourceMapperField } from 'n8n-workflow';
 
 import { isPlainObject } from '../../shared';
+import { customFieldsIn } from './fields';
 import { valueOption } from './options';
 
 export interface StandardField {
@@ -74,8 +75,7 @@ export function customFieldsOf(records: IDataObject[]) {
 	const seen = new Map<string, Seen>();
 	let capped = false;
 	for (const record of records) {
-		const fields = record.customFields;
-		if (!isPlainObject(fields)) continue;
+		const fields = customFieldsIn(record);
 		// Object.keys, not Object.entries: several times faster on an object of thousands of keys.
 		for (const key of Object.keys(fields)) {
 			const known = seen.has(key);

@@ -1,11 +1,18 @@
 import type { IDataObject, INodeProperties } from 'n8n-workflow';
 
-import { apiRequest, isPlainObject, type SimplifiedResource } from '../../shared';
+import { apiRequest, type SimplifiedResource } from '../../shared';
 import { shownFor, type Operation } from '../operation';
-import { collectionParameter, fail, requiredParameter, requireText, type Item } from './fields';
+import {
+	collectionParameter,
+	customFieldsIn,
+	fail,
+	requiredParameter,
+	requireText,
+	type Item,
+} from './fields';
 import { mappedBody, MAPPER_VERSION, parametersByVersion } from './mapped';
 import type { StandardField } from './mapperFields';
-import { updateFieldsProperty } from './options';
+import { collectionProperty } from './options';
 import { outputProperties, recordItems } from './output';
 
 export function recordPath(collection: string, id: string) {
@@ -93,11 +100,10 @@ async function updateBody(item: Item, { standard, fromFields }: Editable, path: 
 			'Add a field under "Fields" and give it a value, or with "Map Automatically" give the input item a key that the list of fields shows.',
 		);
 	}
-	const custom = body.customFields;
-	if (isPlainObject(custom) && Object.keys(custom).length > 0) {
+	const custom = customFieldsIn(body);
+	if (Object.keys(custom).length > 0) {
 		const current = await recordRequest(item, 'GET', path);
-		const kept = isPlainObject(current.customFields) ? current.customFields : {};
-		body.customFields = { ...kept, ...custom };
+		body.customFields = { ...customFieldsIn(current), ...custom };
 	}
 	return { body, changed };
 }
@@ -121,7 +127,12 @@ export function updateOperation(target: Editable, options: INodeProperties[]): O
 			record,
 			'update',
 			[idProperty],
-			[updateFieldsProperty(options)],
+			[
+				collectionProperty('Update Fields', 'updateFields', options, {
+					description:
+						'The fields to change. Only the fields added here are sent; the others keep their values.',
+				}),
+			],
 		),
 		async execute(item) {
 			const id = idOf(item);

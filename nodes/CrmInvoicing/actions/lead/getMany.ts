@@ -1,7 +1,14 @@
 import type { IDataObject, INodeProperties } from 'n8n-workflow';
 
-import { isPlainObject } from '../../shared';
-import { fail, getManyOperation, textProperty, type Item } from '../common';
+import {
+	collectionParameter,
+	customFieldsIn,
+	fail,
+	getManyOperation,
+	pairsOf,
+	textProperty,
+	type Item,
+} from '../common';
 
 /** Versions 1 to 3 are unchanged. */
 const CUSTOM_FIELD_FILTER_VERSION = 4;
@@ -50,19 +57,15 @@ function keyOf(item: Item, key: unknown, position: number) {
 }
 
 function customFieldFilterOf(item: Item) {
-	const { context, index } = item;
-	if (context.getNode().typeVersion < CUSTOM_FIELD_FILTER_VERSION) return undefined;
-	const given = context.getNodeParameter('customFieldFilter', index, {}) as {
-		field?: Array<{ key?: unknown; value?: unknown }>;
-	};
-	const pairs = (given.field ?? []).map((pair, position) => ({
+	if (item.context.getNode().typeVersion < CUSTOM_FIELD_FILTER_VERSION) return undefined;
+	const given = collectionParameter(item, 'customFieldFilter');
+	const pairs = pairsOf(given).map((pair, position) => ({
 		key: keyOf(item, pair.key, position),
 		text: textOf(pair.value ?? ''),
 	}));
 	if (pairs.length === 0) return undefined;
 	return (lead: IDataObject) => {
-		const fields = lead.customFields;
-		if (!isPlainObject(fields)) return false;
+		const fields = customFieldsIn(lead);
 		// Own keys only: a key named "constructor" is a custom field, never Object's.
 		return pairs.every(
 			({ key, text }) =>

@@ -1,7 +1,8 @@
 import type { IDataObject } from 'n8n-workflow';
 
-import { apiRequest, isPlainObject, isPresent } from '../../shared';
+import { apiRequest, isPresent } from '../../shared';
 import {
+	customFieldsIn,
 	fail,
 	locatorProperty,
 	recordPath,
@@ -47,21 +48,18 @@ function checkApplied(item: Item, leadId: string, body: IDataObject, lead: IData
 				"or ask the CRM's provider how to do it through the API.",
 		);
 	}
-	const sentCustom = body.customFields;
-	if (isPlainObject(sentCustom)) {
-		const answered = isPlainObject(lead.customFields) ? lead.customFields : {};
-		const ignored = Object.keys(sentCustom).filter(
-			(key) =>
-				!sameValue(sentCustom[key], Object.hasOwn(answered, key) ? answered[key] : undefined),
+	const sentCustom = customFieldsIn(body);
+	const answered = customFieldsIn(lead);
+	const ignored = Object.keys(sentCustom).filter(
+		(key) => !sameValue(sentCustom[key], Object.hasOwn(answered, key) ? answered[key] : undefined),
+	);
+	if (ignored.length > 0) {
+		fail(
+			item,
+			`The API did not update the custom fields ${ignored.join(', ')} of lead ${leadId}: it answers customFields=${shown(lead.customFields ?? null)}`,
+			'The API does not document "customFields" among the fields PATCH /leads/{id} accepts, and this CRM did not apply them. ' +
+				'Change them in the CRM itself, or check their keys against the custom fields defined in the CRM.',
 		);
-		if (ignored.length > 0) {
-			fail(
-				item,
-				`The API did not update the custom fields ${ignored.join(', ')} of lead ${leadId}: it answers customFields=${shown(lead.customFields ?? null)}`,
-				'The API does not document "customFields" among the fields PATCH /leads/{id} accepts, and this CRM did not apply them. ' +
-					'Change them in the CRM itself, or check their keys against the custom fields defined in the CRM.',
-			);
-		}
 	}
 }
 
