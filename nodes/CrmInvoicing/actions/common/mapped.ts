@@ -139,7 +139,6 @@ export function mappedBody(item: Item, standard: readonly StandardField[]) {
 		if (field.id.startsWith(CUSTOM_PREFIX))
 			customTypes.set(field.id.slice(CUSTOM_PREFIX.length), field.type);
 	}
-	const byId = new Map(standard.map((field) => [field.id, field]));
 	const auto = columns.mappingMode === 'autoMapInputData';
 	// No prototype: a custom field named "__proto__" is an own key like any other, also through Object.assign.
 	const body = Object.create(null) as IDataObject;
@@ -151,7 +150,7 @@ export function mappedBody(item: Item, standard: readonly StandardField[]) {
 	// The mapper's values, or with "Map Automatically" the input item itself.
 	const source = auto ? context.getInputData()[index]?.json : columns.value;
 	for (const [key, value] of Object.entries(source ?? {})) {
-		const field = byId.get(key);
+		const field = standard.find((known) => known.id === key);
 		if (field) {
 			if (isSet(value)) body[key] = standardValue(mapping, field, value);
 		} else if (key.startsWith(CUSTOM_PREFIX)) setCustom(key.slice(CUSTOM_PREFIX.length), value);

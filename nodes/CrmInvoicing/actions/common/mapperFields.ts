@@ -2,7 +2,7 @@ import type { FieldType, IDataObject, ResourceMapperField } from 'n8n-workflow';
 
 import { isPlainObject } from '../../shared';
 import { customFieldsIn } from './fields';
-import { valueOption } from './options';
+import { compareTexts, valueOption } from './options';
 
 export interface StandardField {
 	id: string;
@@ -95,10 +95,6 @@ export function customFieldsOf(records: IDataObject[]) {
 		...LISTED,
 	}));
 	return { custom, capped };
-}
-
-function compareTexts(a: string, b: string) {
-	return a.localeCompare(b);
 }
 
 function requiredFirst(a: ResourceMapperField, b: ResourceMapperField) {

@@ -1,4 +1,4 @@
-import type { IDataObject, INodeProperties, INodePropertyOptions } from 'n8n-workflow';
+import type { IDataObject, INodeProperties } from 'n8n-workflow';
 
 import { isPlainObject } from '../../shared';
 import { customFieldsFromPairs, isSet, requestField, toJsonObject, type Item } from './fields';
@@ -26,11 +26,13 @@ function enumOption(value: string) {
 	return { name: value.charAt(0) + value.slice(1).toLowerCase(), value };
 }
 
-function byOptionName(a: INodePropertyOptions, b: INodePropertyOptions) {
-	return a.name.localeCompare(b.name);
+export function compareTexts(a: string, b: string) {
+	return a.localeCompare(b);
 }
 
-export const enumOptions = (values: readonly string[]) => values.map(enumOption).sort(byOptionName);
+/** Sorted by value: the same order as by name, which differs only in case. */
+export const enumOptions = (values: readonly string[]) =>
+	[...values].sort(compareTexts).map(enumOption);
 
 export function amountProperty(
 	displayName: string,

@@ -14,17 +14,6 @@ import {
 } from '../common';
 import { LEAD_MAPPER_FIELDS, leadBodyFromFields } from './fields';
 
-const leadIdProperty = locatorProperty('Lead', 'leadId', 'lead', {
-	required: true,
-	description:
-		'The lead to use. Pick it from the list (shows name, email and lead number; searches them and the mobile and website) or enter its public ID.',
-});
-
-function leadIdOf(item: Item) {
-	const value = item.context.getNodeParameter('leadId', item.index, '', { extractValue: true });
-	return requireText(item, value, 'Lead');
-}
-
 /** A server may turn "5" into 5 or the reverse. */
 function sameValue(sent: unknown, answered: unknown) {
 	if (sent === answered) return true;
@@ -88,7 +77,16 @@ export const LEAD: Editable = {
 	record: 'lead',
 	standard: LEAD_MAPPER_FIELDS,
 	fromFields: leadBodyFromFields,
-	idProperty: leadIdProperty,
-	idOf: leadIdOf,
+	idProperty: locatorProperty('Lead', 'leadId', 'lead', {
+		required: true,
+		description:
+			'The lead to use. Pick it from the list (shows name, email and lead number; searches them and the mobile and website) or enter its public ID.',
+	}),
+	idOf: (item) =>
+		requireText(
+			item,
+			item.context.getNodeParameter('leadId', item.index, '', { extractValue: true }),
+			'Lead',
+		),
 	patch: patchLead,
 };
