@@ -55,7 +55,7 @@ const OWN_FILTER_NARROW =
 	'Narrow the list with the Filters the API applies: the node checks its own filter on each record it reads, and reads on until it has "Limit" matches or the list ends.';
 
 /** The API cannot filter by it, so the node reads whole pages and keeps matches. */
-export type OwnFilter = (record: IDataObject) => boolean;
+type OwnFilter = (record: IDataObject) => boolean;
 
 /** Pages of 100: how many records a page needs to give the missing matches is not known. */
 async function readMatching(this: ApiContext, spec: ListSpec, want: PageRequest, match: OwnFilter) {
