@@ -55,6 +55,11 @@ export function requiredParameter(item: Item, name: string, field: string) {
 	return requireText(item, item.context.getNodeParameter(name, item.index, ''), field);
 }
 
+/** A collection or fixed collection: `{}` when none of its fields is set. */
+export function collectionParameter({ context, index }: Item, name: string) {
+	return context.getNodeParameter(name, index, {}) as IDataObject;
+}
+
 /** Upper-cased as the API expects. */
 export function requireOneOf<T extends string>(
 	item: Item,
@@ -120,11 +125,21 @@ export function toJsonObject(item: Item, value: unknown, field: string): IDataOb
 	return parsed;
 }
 
+/** The rows of a fixed collection of key and value pairs. */
+export function pairsOf(collection: unknown) {
+	return (
+		(collection as { field?: Array<{ key?: string; value?: unknown }> } | undefined)?.field ?? []
+	);
+}
+
+/** A record's (or a body's) custom fields; `{}` when it has none. */
+export function customFieldsIn(record: IDataObject): IDataObject {
+	return isPlainObject(record.customFields) ? record.customFields : {};
+}
+
 export function customFieldsFromPairs(pairs: unknown) {
-	const entries =
-		(pairs as { field?: Array<{ key?: string; value?: unknown }> } | undefined)?.field ?? [];
 	const result = Object.create(null) as IDataObject; // "__proto__" is a key too
-	for (const { key, value } of entries) {
+	for (const { key, value } of pairsOf(pairs)) {
 		const name = (key ?? '').trim();
 		if (name !== '') result[name] = value as IDataObject[string];
 	}

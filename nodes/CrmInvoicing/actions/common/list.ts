@@ -10,7 +10,7 @@ import {
 	type SimplifiedResource,
 } from '../../shared';
 import { shownFor, type Operation } from '../operation';
-import { fail, isSet, toNumber, type Item } from './fields';
+import { collectionParameter, fail, isSet, toNumber, type Item } from './fields';
 import { collectionProperty } from './options';
 import { outputProperties, recordItems } from './output';
 
@@ -55,7 +55,7 @@ const OWN_FILTER_NARROW =
 	'Narrow the list with the Filters the API applies: the node checks its own filter on each record it reads, and reads on until it has "Limit" matches or the list ends.';
 
 /** The API cannot filter by it, so the node reads whole pages and keeps matches. */
-export type OwnFilter = (record: IDataObject) => boolean;
+type OwnFilter = (record: IDataObject) => boolean;
 
 /** Pages of 100: how many records a page needs to give the missing matches is not known. */
 async function readMatching(this: ApiContext, spec: ListSpec, want: PageRequest, match: OwnFilter) {
@@ -79,11 +79,13 @@ interface GetMany {
 	filters: INodeProperties[];
 	adjust?: (qs: IDataObject) => OwnFilter | undefined;
 	ownFilter?: (item: Item) => OwnFilter | undefined;
+	/** Shown after the filters. */
+	more?: INodeProperties[];
 }
 
 /** A boolean filter stays a boolean; text is trimmed. */
 function queryOf(item: Item, filters: INodeProperties[]) {
-	const given = item.context.getNodeParameter('filters', item.index, {}) as IDataObject;
+	const given = collectionParameter(item, 'filters');
 	const qs: IDataObject = {};
 	for (const { name, type } of filters) {
 		const value = given[name];
@@ -100,6 +102,7 @@ export function getManyOperation(list: GetMany): Operation {
 			...returnAllAndLimit(path.slice(1)),
 			...outputProperties,
 			collectionProperty('Filters', 'filters', filters, { placeholder: 'Add Filter' }),
+			...(list.more ?? []),
 		]),
 		async execute(item) {
 			const qs = queryOf(item, filters);

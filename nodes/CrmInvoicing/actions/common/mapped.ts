@@ -9,7 +9,9 @@ import {
 
 import { describeValue, isPlainObject } from '../../shared';
 import {
+	collectionParameter,
 	customFieldsFromPairs,
+	customFieldsIn,
 	fail,
 	isSet,
 	requestField,
@@ -137,7 +139,6 @@ export function mappedBody(item: Item, standard: readonly StandardField[]) {
 		if (field.id.startsWith(CUSTOM_PREFIX))
 			customTypes.set(field.id.slice(CUSTOM_PREFIX.length), field.type);
 	}
-	const byId = new Map(standard.map((field) => [field.id, field]));
 	const auto = columns.mappingMode === 'autoMapInputData';
 	// No prototype: a custom field named "__proto__" is an own key like any other, also through Object.assign.
 	const body = Object.create(null) as IDataObject;
@@ -149,7 +150,7 @@ export function mappedBody(item: Item, standard: readonly StandardField[]) {
 	// The mapper's values, or with "Map Automatically" the input item itself.
 	const source = auto ? context.getInputData()[index]?.json : columns.value;
 	for (const [key, value] of Object.entries(source ?? {})) {
-		const field = byId.get(key);
+		const field = standard.find((known) => known.id === key);
 		if (field) {
 			if (isSet(value)) body[key] = standardValue(mapping, field, value);
 		} else if (key.startsWith(CUSTOM_PREFIX)) setCustom(key.slice(CUSTOM_PREFIX.length), value);
@@ -157,12 +158,12 @@ export function mappedBody(item: Item, standard: readonly StandardField[]) {
 			for (const [inner, innerValue] of Object.entries(value)) setCustom(inner, innerValue);
 		else if (auto && customTypes.has(key)) setCustom(key, value);
 	}
-	const additional = context.getNodeParameter('additionalFields', index, {}) as IDataObject;
+	const additional = collectionParameter(item, 'additionalFields');
 	Object.assign(body, toJsonObject(item, additional.otherFields, 'Other Fields (JSON)'));
 	Object.assign(custom, customFieldsFromPairs(additional.customFields));
 	if (Object.keys(custom).length > 0)
 		body.customFields = { ...(body.customFields as IDataObject), ...custom };
-	const sentCustom = isPlainObject(body.customFields) ? body.customFields : {};
+	const sentCustom = customFieldsIn(body);
 	const changed = [
 		...Object.keys(body).filter(isStandardKey),
 		...Object.keys(sentCustom).map(mapperIdOf),

@@ -1,7 +1,8 @@
 import type { FieldType, IDataObject, ResourceMapperField } from 'n8n-workflow';
 
 import { isPlainObject } from '../../shared';
-import { valueOption } from './options';
+import { customFieldsIn } from './fields';
+import { compareTexts, valueOption } from './options';
 
 export interface StandardField {
 	id: string;
@@ -12,6 +13,15 @@ export interface StandardField {
 	required?: boolean;
 	/** The spec's POST and PATCH bodies differ for deals. */
 	only?: 'create' | 'update';
+}
+
+/** A field of the mapper; of type string unless `more` says otherwise, as most are. */
+export function mapperField(
+	id: string,
+	displayName: string,
+	more?: Partial<StandardField>,
+): StandardField {
+	return { id, displayName, type: 'string', ...more };
 }
 
 /** No standard field has a dot, so none can collide. */
@@ -65,8 +75,7 @@ export function customFieldsOf(records: IDataObject[]) {
 	const seen = new Map<string, Seen>();
 	let capped = false;
 	for (const record of records) {
-		const fields = record.customFields;
-		if (!isPlainObject(fields)) continue;
+		const fields = customFieldsIn(record);
 		// Object.keys, not Object.entries: several times faster on an object of thousands of keys.
 		for (const key of Object.keys(fields)) {
 			const known = seen.has(key);
@@ -86,10 +95,6 @@ export function customFieldsOf(records: IDataObject[]) {
 		...LISTED,
 	}));
 	return { custom, capped };
-}
-
-function compareTexts(a: string, b: string) {
-	return a.localeCompare(b);
 }
 
 function requiredFirst(a: ResourceMapperField, b: ResourceMapperField) {

@@ -1,5 +1,6 @@
-import type { IDataObject, INodeProperties, INodePropertyOptions } from 'n8n-workflow';
+import type { IDataObject, INodeProperties } from 'n8n-workflow';
 
+import { isPlainObject } from '../../shared';
 import { customFieldsFromPairs, isSet, requestField, toJsonObject, type Item } from './fields';
 
 export function textProperty(
@@ -25,11 +26,13 @@ function enumOption(value: string) {
 	return { name: value.charAt(0) + value.slice(1).toLowerCase(), value };
 }
 
-function byOptionName(a: INodePropertyOptions, b: INodePropertyOptions) {
-	return a.name.localeCompare(b.name);
+export function compareTexts(a: string, b: string) {
+	return a.localeCompare(b);
 }
 
-export const enumOptions = (values: readonly string[]) => values.map(enumOption).sort(byOptionName);
+/** Sorted by value: the same order as by name, which differs only in case. */
+export const enumOptions = (values: readonly string[]) =>
+	[...values].sort(compareTexts).map(enumOption);
 
 export function amountProperty(
 	displayName: string,
@@ -105,12 +108,6 @@ export const additionalFieldsProperty = (options: INodeProperties[], description
 		description ? { description } : {},
 	);
 
-export const updateFieldsProperty = (options: INodeProperties[]) =>
-	collectionProperty('Update Fields', 'updateFields', options, {
-		description:
-			'The fields to change. Only the fields added here are sent; the others keep their values.',
-	});
-
 /** Only what the user set; to clear a field, send null through "Other Fields (JSON)". Custom fields last. */
 export function bodyFromFields(
 	item: Item,
@@ -127,4 +124,40 @@ export function bodyFromFields(
 	const custom = customFieldsFromPairs(customFields);
 	if (custom) body.customFields = { ...(body.customFields as IDataObject), ...custom };
 	return body;
+}
+
+const PICKERS = {
+	lead: { searchListMethod: 'searchLeads', list: 'Select a lead...', id: 'e.g. lead_8f2k1' },
+	user: { searchListMethod: 'searchUsers', list: 'Select a user...', id: 'e.g. usr_5e0c' },
+};
+
+export function locatorProperty(
+	displayName: string,
+	name: string,
+	record: keyof typeof PICKERS,
+	more: Partial<INodeProperties>,
+): INodeProperties {
+	const { searchListMethod, list, id } = PICKERS[record];
+	return {
+		displayName,
+		name,
+		type: 'resourceLocator',
+		default: { mode: 'list', value: '' },
+		modes: [
+			{
+				displayName: 'From List',
+				name: 'list',
+				type: 'list',
+				placeholder: list,
+				typeOptions: { searchListMethod, searchable: true },
+			},
+			{ displayName: 'By ID', name: 'id', type: 'string', placeholder: id },
+		],
+		...more,
+	};
+}
+
+/** n8n does not extract a locator inside a collection; a plain value (an ID from an expression) is returned as is. */
+export function locatorValue(value: unknown) {
+	return isPlainObject(value) && 'value' in value ? value.value : value;
 }

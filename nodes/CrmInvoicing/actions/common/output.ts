@@ -4,13 +4,12 @@ import {
 	commaList,
 	describeValue,
 	filledTexts,
-	isPlainObject,
 	simplify,
 	simplifyPropertyFrom,
 	SIMPLIFIED_FIELDS,
 	type SimplifiedResource,
 } from '../../shared';
-import { fail, type Item } from './fields';
+import { customFieldsIn, fail, type Item } from './fields';
 import { CUSTOM_PREFIX } from './mapperFields';
 
 /** Nodes saved before 0.3 (version 1) output exactly what they did: raw records, no Create or Update marker. */
@@ -81,7 +80,7 @@ function selectedFields(item: Item) {
 }
 
 function selectFields(record: IDataObject, fields: string[]) {
-	const custom = isPlainObject(record.customFields) ? record.customFields : {};
+	const custom = customFieldsIn(record);
 	const selected: IDataObject = {};
 	for (const field of ['id', ...fields]) {
 		const key = field.slice(CUSTOM_PREFIX.length);

@@ -1,10 +1,18 @@
 import type { IDataObject, INodeProperties } from 'n8n-workflow';
 
-import { apiRequest, isPlainObject, type SimplifiedResource } from '../../shared';
+import { apiRequest, type SimplifiedResource } from '../../shared';
 import { shownFor, type Operation } from '../operation';
-import { fail, requiredParameter, requireText, type Item } from './fields';
-import { mappedBody, MAPPER_VERSION } from './mapped';
+import {
+	collectionParameter,
+	customFieldsIn,
+	fail,
+	requiredParameter,
+	requireText,
+	type Item,
+} from './fields';
+import { mappedBody, MAPPER_VERSION, parametersByVersion } from './mapped';
 import type { StandardField } from './mapperFields';
+import { collectionProperty } from './options';
 import { outputProperties, recordItems } from './output';
 
 export function recordPath(collection: string, id: string) {
@@ -41,9 +49,16 @@ export function getOperation(
 	};
 }
 
-interface BodyOptions {
+/** A record the node creates and changes by ID: a lead or a deal. */
+export interface Editable {
+	record: 'lead' | 'deal';
 	standard: readonly StandardField[];
+	/** Versions 1 and 2: the body from their collection of fields. */
 	fromFields: (item: Item, fields: IDataObject) => IDataObject;
+	idProperty: INodeProperties;
+	idOf: (item: Item) => string;
+	/** Answers the record as changed. */
+	patch: (item: Item, id: string, body: IDataObject) => Promise<IDataObject>;
 }
 
 function usesMapper({ context }: Item) {
@@ -51,7 +66,7 @@ function usesMapper({ context }: Item) {
 }
 
 /** From version 3 on the mapper's, every required field set; versions 1 and 2 read their own parameters. */
-export function createBody(item: Item, { standard, fromFields }: BodyOptions) {
+function createBody(item: Item, { standard, fromFields }: Editable) {
 	const required = standard.filter((field) => field.required);
 	if (usesMapper(item)) {
 		const { body } = mappedBody(item, standard);
@@ -60,26 +75,18 @@ export function createBody(item: Item, { standard, fromFields }: BodyOptions) {
 	}
 	const set: IDataObject = {};
 	for (const { id, displayName } of required) set[id] = requiredParameter(item, id, displayName);
-	const fields = item.context.getNodeParameter('additionalFields', item.index, {});
-	return { ...fromFields(item, fields as IDataObject), ...set };
+	return { ...fromFields(item, collectionParameter(item, 'additionalFields')), ...set };
 }
 
 /** From version 3 on, custom fields set are sent with the record's others (read with GET, choice deal-read), so that
  * they survive whether the CRM merges `customFields` or replaces it whole. */
-export async function updateBody(
-	item: Item,
-	{ path, standard, fromFields }: BodyOptions & { path: string },
-) {
-	const { context, index } = item;
+async function updateBody(item: Item, { standard, fromFields }: Editable, path: string) {
 	if (!usesMapper(item)) {
-		const body = fromFields(
-			item,
-			context.getNodeParameter('updateFields', index, {}) as IDataObject,
-		);
+		const body = fromFields(item, collectionParameter(item, 'updateFields'));
 		if (Object.keys(body).length === 0) {
 			fail(
 				item,
-				`"Update Fields" has no field to change in item ${index}`,
+				`"Update Fields" has no field to change in item ${item.index}`,
 				'Add at least one field under "Update Fields" and give it a value.',
 			);
 		}
@@ -89,20 +96,59 @@ export async function updateBody(
 	if (Object.keys(body).length === 0) {
 		fail(
 			item,
-			`"Fields" maps no field to change in item ${index}`,
+			`"Fields" maps no field to change in item ${item.index}`,
 			'Add a field under "Fields" and give it a value, or with "Map Automatically" give the input item a key that the list of fields shows.',
 		);
 	}
-	const custom = body.customFields;
-	if (isPlainObject(custom) && Object.keys(custom).length > 0) {
+	const custom = customFieldsIn(body);
+	if (Object.keys(custom).length > 0) {
 		const current = await recordRequest(item, 'GET', path);
-		const kept = isPlainObject(current.customFields) ? current.customFields : {};
-		body.customFields = { ...kept, ...custom };
+		body.customFields = { ...customFieldsIn(current), ...custom };
 	}
 	return { body, changed };
 }
 
-export function updatedItem(record: IDataObject, changed?: string[]) {
-	const json = changed ? { ...record, _update: { changed } } : record;
-	return [{ json }];
+/** `before`: the parameters of versions 1 and 2. */
+export function createOperation(target: Editable, before: INodeProperties[]): Operation {
+	return {
+		description: parametersByVersion(target.record, 'create', [], before),
+		async execute(item) {
+			const body = createBody(item, target);
+			return [{ json: await recordRequest(item, 'POST', `/${target.record}s`, body) }];
+		},
+	};
+}
+
+/** `options`: the "Update Fields" of versions 1 and 2. */
+export function updateOperation(target: Editable, options: INodeProperties[]): Operation {
+	const { record, idProperty, idOf, patch } = target;
+	return {
+		description: parametersByVersion(
+			record,
+			'update',
+			[idProperty],
+			[
+				collectionProperty('Update Fields', 'updateFields', options, {
+					description:
+						'The fields to change. Only the fields added here are sent; the others keep their values.',
+				}),
+			],
+		),
+		async execute(item) {
+			const id = idOf(item);
+			const { body, changed } = await updateBody(item, target, recordPath(`/${record}s`, id));
+			const json = await patch(item, id, body);
+			return [{ json: changed ? { ...json, _update: { changed } } : json }];
+		},
+	};
+}
+
+/** An operation that sends the same `body` for every item. */
+export function patchOperation(target: Editable, operation: string, body: IDataObject): Operation {
+	return {
+		description: shownFor(target.record, operation, [target.idProperty]),
+		async execute(item) {
+			return [{ json: await target.patch(item, target.idOf(item), body) }];
+		},
+	};
 }

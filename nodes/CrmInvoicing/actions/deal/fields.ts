@@ -1,25 +1,24 @@
 import type { IDataObject, INodeProperties } from 'n8n-workflow';
 
 import {
-	optionalText,
-	requireOneOf,
-	requireText,
-	toIsoDate,
-	toNumber,
-	type Item,
-} from '../common/fields';
-import { locatorProperty, locatorValue } from '../common/locator';
-import type { StandardField } from '../common/mapperFields';
-import {
 	amountProperty,
 	bodyFromFields,
 	byName,
 	customFieldsOption,
 	enumOptions,
+	locatorProperty,
+	locatorValue,
+	mapperField,
+	optionalText,
 	otherFieldsOption,
+	requireOneOf,
+	requireText,
 	textProperty,
-} from '../common/options';
-import { mapperField } from '../lead/fields';
+	toIsoDate,
+	toNumber,
+	type Item,
+	type StandardField,
+} from '../common';
 
 const DEAL_PRIORITIES = ['LOW', 'MEDIUM', 'HIGH'];
 const DEAL_STATUSES = ['ACTIVE', 'WON', 'LOST'];

@@ -1,11 +1,9 @@
-import { requiredParameter, type Item } from '../common/fields';
-import { textProperty } from '../common/options';
-import { recordPath, recordRequest } from '../common/record';
+import { requiredParameter, textProperty, type Item } from '../common';
 import { shownFor } from '../operation';
-import { dealIdOf, dealIdProperty } from './patch';
+import { DEAL } from './patch';
 
 export const description = shownFor('deal', 'moveToStage', [
-	dealIdProperty,
+	DEAL.idProperty,
 	textProperty('Stage ID', 'stageId', {
 		required: true,
 		placeholder: 'e.g. stg_qualified',
@@ -15,6 +13,5 @@ export const description = shownFor('deal', 'moveToStage', [
 
 export async function execute(item: Item) {
 	const stageId = requiredParameter(item, 'stageId', 'Stage ID');
-	const path = recordPath('/deals', dealIdOf(item));
-	return [{ json: await recordRequest(item, 'PATCH', path, { stageId }) }];
+	return [{ json: await DEAL.patch(item, DEAL.idOf(item), { stageId }) }];
 }

@@ -1,25 +1,22 @@
-import type { IDataObject } from 'n8n-workflow';
+import {
+	recordPath,
+	recordRequest,
+	requiredParameter,
+	textProperty,
+	type Editable,
+} from '../common';
+import { DEAL_MAPPER_FIELDS, dealBodyFromFields } from './fields';
 
-import { requiredParameter, type Item } from '../common/fields';
-import { textProperty } from '../common/options';
-import { recordPath, recordRequest } from '../common/record';
-import { shownFor } from '../operation';
-
-/** The API has no deal list to pick from. */
-export const dealIdProperty = textProperty('Deal ID', 'dealId', {
-	required: true,
-	placeholder: 'e.g. deal_3fa85f64',
-	description: 'Public ID of the deal, as returned when the deal was created',
-});
-
-export const dealIdOf = (item: Item) => requiredParameter(item, 'dealId', 'Deal ID');
-
-export function patchOperation(operation: string, body: IDataObject) {
-	return {
-		description: shownFor('deal', operation, [dealIdProperty]),
-		async execute(item: Item) {
-			const path = recordPath('/deals', dealIdOf(item));
-			return [{ json: await recordRequest(item, 'PATCH', path, body) }];
-		},
-	};
-}
+export const DEAL: Editable = {
+	record: 'deal',
+	standard: DEAL_MAPPER_FIELDS,
+	fromFields: dealBodyFromFields,
+	/** The API has no deal list to pick from. */
+	idProperty: textProperty('Deal ID', 'dealId', {
+		required: true,
+		placeholder: 'e.g. deal_3fa85f64',
+		description: 'Public ID of the deal, as returned when the deal was created',
+	}),
+	idOf: (item) => requiredParameter(item, 'dealId', 'Deal ID'),
+	patch: (item, id, body) => recordRequest(item, 'PATCH', recordPath('/deals', id), body),
+};

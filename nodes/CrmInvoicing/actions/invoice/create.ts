@@ -1,25 +1,25 @@
-import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
+import type { IExecuteFunctions } from 'n8n-workflow';
 
-import {
-	optionalText,
-	parseJson,
-	requiredParameter,
-	requireOneOf,
-	toIsoDate,
-	toNumber,
-	type Item,
-} from '../common/fields';
 import { commaList } from '../../shared';
-import { locatorProperty, locatorValue } from '../common/locator';
 import {
 	additionalFieldsProperty,
 	bodyFromFields,
+	collectionParameter,
 	customFieldsOption,
 	enumOptions,
+	locatorProperty,
+	locatorValue,
+	optionalText,
 	otherFieldsOption,
+	parseJson,
+	recordRequest,
+	requiredParameter,
+	requireOneOf,
 	textProperty,
-} from '../common/options';
-import { recordRequest } from '../common/record';
+	toIsoDate,
+	toNumber,
+	type Item,
+} from '../common';
 import { shownFor } from '../operation';
 import { lineItemProperties, lineItemsOf } from './lineItems';
 
@@ -106,7 +106,7 @@ export async function execute(this: IExecuteFunctions, item: Item) {
 	const date = toIsoDate(item, this.getNodeParameter('date', item.index), 'Date');
 	const dueDate = toIsoDate(item, this.getNodeParameter('dueDate', item.index), 'Due Date');
 	const lineItems = lineItemsOf(item);
-	const fields = this.getNodeParameter('additionalFields', item.index, {}) as IDataObject;
+	const fields = collectionParameter(item, 'additionalFields');
 	const additional = bodyFromFields(item, fields, {
 		status: (value) => requireOneOf(item, value, INVOICE_STATUSES, 'Status'),
 		salesPersonId: (value) => optionalText(item, locatorValue(value), 'Sales Person'),

@@ -1,13 +1,21 @@
-import type { IDataObject, INodeProperties } from 'n8n-workflow';
+import type { INodeProperties } from 'n8n-workflow';
 
-import { fail, isSet, parseJson, shown, type Item } from '../common/fields';
-import { amountProperty, textProperty } from '../common/options';
 import {
 	isPlainObject,
 	isPresent,
 	LINE_ITEM_BOUNDS,
 	RESPONSE_ONLY_LINE_ITEM_KEYS,
 } from '../../shared';
+import {
+	amountProperty,
+	collectionParameter,
+	fail,
+	isSet,
+	parseJson,
+	shown,
+	textProperty,
+	type Item,
+} from '../common';
 
 // In the order a user fills them in, not alphabetical (n8n's UX guidelines): the linter's sort rule checks only an
 // inline `values` array, and the scanner ignores disable comments. Names are 0.2's (saved workflows).
@@ -168,7 +176,7 @@ export function lineItemsOf(item: Item) {
 	const field = json ? 'Line Items (JSON)' : 'Line Items';
 	const value = json
 		? parseJson(item, context.getNodeParameter('lineItemsJson', index, ''), field)
-		: (context.getNodeParameter('lineItems', index, {}) as IDataObject).items;
+		: collectionParameter(item, 'lineItems').items;
 	let raw: unknown[] = [];
 	if (Array.isArray(value)) raw = value;
 	else if (isPlainObject(value)) raw = [value];

@@ -1,14 +1,17 @@
 import type { IDataObject, INodeProperties } from 'n8n-workflow';
 
-import { requireText, toNumber, type Item } from '../common/fields';
-import type { StandardField } from '../common/mapperFields';
 import {
 	bodyFromFields,
 	byName,
 	customFieldsOption,
+	mapperField,
 	otherFieldsOption,
+	requireText,
 	textProperty,
-} from '../common/options';
+	toNumber,
+	type Item,
+	type StandardField,
+} from '../common';
 
 export const leadFieldOptions: INodeProperties[] = [
 	customFieldsOption('lead'),
@@ -58,15 +61,6 @@ export const leadUpdateFieldOptions = byName([
 export function leadBodyFromFields(item: Item, fields: IDataObject) {
 	if (fields.name !== undefined) requireText(item, fields.name, 'Name');
 	return bodyFromFields(item, fields, { value: (value) => toNumber(item, value, 'Value') });
-}
-
-/** A field of the mapper; of type string unless `more` says otherwise, as most are. */
-export function mapperField(
-	id: string,
-	displayName: string,
-	more?: Partial<StandardField>,
-): StandardField {
-	return { id, displayName, type: 'string', ...more };
 }
 
 /** As the spec's POST /leads body lists them. */

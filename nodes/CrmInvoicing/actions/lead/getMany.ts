@@ -1,9 +1,14 @@
-import { updateDisplayOptions, type IDataObject, type INodeProperties } from 'n8n-workflow';
+import type { IDataObject, INodeProperties } from 'n8n-workflow';
 
-import { isPlainObject } from '../../shared';
-import { fail, type Item } from '../common/fields';
-import { getManyOperation } from '../common/list';
-import { textProperty } from '../common/options';
+import {
+	collectionParameter,
+	customFieldsIn,
+	fail,
+	getManyOperation,
+	pairsOf,
+	textProperty,
+	type Item,
+} from '../common';
 
 /** Versions 1 to 3 are unchanged. */
 const CUSTOM_FIELD_FILTER_VERSION = 4;
@@ -15,6 +20,7 @@ const customFieldFilterProperty: INodeProperties = {
 	typeOptions: { multipleValues: true },
 	placeholder: 'Add Custom Field Filter',
 	default: {},
+	displayOptions: { show: { '@version': [{ _cnd: { gte: CUSTOM_FIELD_FILTER_VERSION } }] } },
 	description:
 		'Only leads whose custom fields hold these values; with several pairs, every pair must match. The API cannot search custom fields, so the node reads the leads (100 per request) and keeps the matches.',
 	options: [
@@ -51,19 +57,15 @@ function keyOf(item: Item, key: unknown, position: number) {
 }
 
 function customFieldFilterOf(item: Item) {
-	const { context, index } = item;
-	if (context.getNode().typeVersion < CUSTOM_FIELD_FILTER_VERSION) return undefined;
-	const given = context.getNodeParameter('customFieldFilter', index, {}) as {
-		field?: Array<{ key?: unknown; value?: unknown }>;
-	};
-	const pairs = (given.field ?? []).map((pair, position) => ({
+	if (item.context.getNode().typeVersion < CUSTOM_FIELD_FILTER_VERSION) return undefined;
+	const given = collectionParameter(item, 'customFieldFilter');
+	const pairs = pairsOf(given).map((pair, position) => ({
 		key: keyOf(item, pair.key, position),
 		text: textOf(pair.value ?? ''),
 	}));
 	if (pairs.length === 0) return undefined;
 	return (lead: IDataObject) => {
-		const fields = lead.customFields;
-		if (!isPlainObject(fields)) return false;
+		const fields = customFieldsIn(lead);
 		// Own keys only: a key named "constructor" is a custom field, never Object's.
 		return pairs.every(
 			({ key, text }) =>
@@ -72,10 +74,11 @@ function customFieldFilterOf(item: Item) {
 	};
 }
 
-const base = getManyOperation({
+export const { description, execute } = getManyOperation({
 	resource: 'lead',
 	path: '/leads',
 	ownFilter: customFieldFilterOf,
+	more: [customFieldFilterProperty],
 	filters: [
 		{
 			displayName: 'Archived',
@@ -95,19 +98,3 @@ const base = getManyOperation({
 		}),
 	],
 });
-
-export const description = [
-	...base.description,
-	...updateDisplayOptions(
-		{
-			show: {
-				resource: ['lead'],
-				operation: ['getMany'],
-				'@version': [{ _cnd: { gte: CUSTOM_FIELD_FILTER_VERSION } }],
-			},
-		},
-		[customFieldFilterProperty],
-	),
-];
-
-export const execute = base.execute;

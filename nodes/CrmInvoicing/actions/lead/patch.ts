@@ -1,21 +1,18 @@
 import type { IDataObject } from 'n8n-workflow';
 
-import { apiRequest, isPlainObject, isPresent } from '../../shared';
-import { fail, requireText, shown, type Item } from '../common/fields';
-import { locatorProperty } from '../common/locator';
-import { recordPath, recordRequest } from '../common/record';
-import { shownFor } from '../operation';
-
-export const leadIdProperty = locatorProperty('Lead', 'leadId', 'lead', {
-	required: true,
-	description:
-		'The lead to use. Pick it from the list (shows name, email and lead number; searches them and the mobile and website) or enter its public ID.',
-});
-
-export function leadIdOf(item: Item) {
-	const value = item.context.getNodeParameter('leadId', item.index, '', { extractValue: true });
-	return requireText(item, value, 'Lead');
-}
+import { apiRequest, isPresent } from '../../shared';
+import {
+	customFieldsIn,
+	fail,
+	locatorProperty,
+	recordPath,
+	recordRequest,
+	requireText,
+	shown,
+	type Editable,
+	type Item,
+} from '../common';
+import { LEAD_MAPPER_FIELDS, leadBodyFromFields } from './fields';
 
 /** A server may turn "5" into 5 or the reverse. */
 function sameValue(sent: unknown, answered: unknown) {
@@ -40,21 +37,18 @@ function checkApplied(item: Item, leadId: string, body: IDataObject, lead: IData
 				"or ask the CRM's provider how to do it through the API.",
 		);
 	}
-	const sentCustom = body.customFields;
-	if (isPlainObject(sentCustom)) {
-		const answered = isPlainObject(lead.customFields) ? lead.customFields : {};
-		const ignored = Object.keys(sentCustom).filter(
-			(key) =>
-				!sameValue(sentCustom[key], Object.hasOwn(answered, key) ? answered[key] : undefined),
+	const sentCustom = customFieldsIn(body);
+	const answered = customFieldsIn(lead);
+	const ignored = Object.keys(sentCustom).filter(
+		(key) => !sameValue(sentCustom[key], Object.hasOwn(answered, key) ? answered[key] : undefined),
+	);
+	if (ignored.length > 0) {
+		fail(
+			item,
+			`The API did not update the custom fields ${ignored.join(', ')} of lead ${leadId}: it answers customFields=${shown(lead.customFields ?? null)}`,
+			'The API does not document "customFields" among the fields PATCH /leads/{id} accepts, and this CRM did not apply them. ' +
+				'Change them in the CRM itself, or check their keys against the custom fields defined in the CRM.',
 		);
-		if (ignored.length > 0) {
-			fail(
-				item,
-				`The API did not update the custom fields ${ignored.join(', ')} of lead ${leadId}: it answers customFields=${shown(lead.customFields ?? null)}`,
-				'The API does not document "customFields" among the fields PATCH /leads/{id} accepts, and this CRM did not apply them. ' +
-					'Change them in the CRM itself, or check their keys against the custom fields defined in the CRM.',
-			);
-		}
 	}
 }
 
@@ -79,11 +73,20 @@ export async function patchLead(item: Item, leadId: string, body: IDataObject) {
 	return lead;
 }
 
-export function patchOperation(operation: string, body: IDataObject) {
-	return {
-		description: shownFor('lead', operation, [leadIdProperty]),
-		async execute(item: Item) {
-			return [{ json: await patchLead(item, leadIdOf(item), body) }];
-		},
-	};
-}
+export const LEAD: Editable = {
+	record: 'lead',
+	standard: LEAD_MAPPER_FIELDS,
+	fromFields: leadBodyFromFields,
+	idProperty: locatorProperty('Lead', 'leadId', 'lead', {
+		required: true,
+		description:
+			'The lead to use. Pick it from the list (shows name, email and lead number; searches them and the mobile and website) or enter its public ID.',
+	}),
+	idOf: (item) =>
+		requireText(
+			item,
+			item.context.getNodeParameter('leadId', item.index, '', { extractValue: true }),
+			'Lead',
+		),
+	patch: patchLead,
+};

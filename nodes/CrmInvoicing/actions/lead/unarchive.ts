@@ -1,3 +1,4 @@
-import { patchOperation } from './patch';
+import { patchOperation } from '../common';
+import { LEAD } from './patch';
 
-export const { description, execute } = patchOperation('unarchive', { archived: false });
+export const { description, execute } = patchOperation(LEAD, 'unarchive', { archived: false });

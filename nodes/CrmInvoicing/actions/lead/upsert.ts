@@ -1,10 +1,17 @@
 import type { IDataObject, IExecuteFunctions, NodeExecutionHint } from 'n8n-workflow';
 
-import { fail, requiredParameter, type Item } from '../common/fields';
-import { hasOutputControl } from '../common/output';
 import { BoundedMap, CREDENTIAL_TYPE, readPages } from '../../shared';
-import { additionalFieldsProperty, collectionProperty, textProperty } from '../common/options';
-import { recordRequest } from '../common/record';
+import {
+	additionalFieldsProperty,
+	collectionParameter,
+	collectionProperty,
+	fail,
+	hasOutputControl,
+	recordRequest,
+	requiredParameter,
+	textProperty,
+	type Item,
+} from '../common';
 import { shownFor } from '../operation';
 import { leadBodyFromFields, leadFieldOptions } from './fields';
 import { patchLead } from './patch';
@@ -113,7 +120,7 @@ const NARROW_SEARCH =
 /** The search also matches names and parts, so each email is compared here. The spec gives no order, so "the oldest"
  * needs every page, within the reader's caps: past them the item fails, never a guess. */
 async function findLeadId(item: Item, email: string) {
-	const options = item.context.getNodeParameter('options', item.index, {}) as IDataObject;
+	const options = collectionParameter(item, 'options');
 	const matches: IDataObject[] = [];
 	const pages = readPages.call(item.context, {
 		path: '/leads',
@@ -141,10 +148,8 @@ export async function execute(this: IExecuteFunctions, item: Item) {
 	const givenEmail = requiredParameter(item, 'email', 'Email');
 	const email = normalizeEmail(givenEmail);
 	const name = requiredParameter(item, 'name', 'Name');
-	const additionalFields = this.getNodeParameter('additionalFields', item.index, {}) as IDataObject;
-
 	// The email parameter is the only email: one set through "Other Fields (JSON)" is not sent.
-	const fields = leadBodyFromFields(item, additionalFields);
+	const fields = leadBodyFromFields(item, collectionParameter(item, 'additionalFields'));
 	delete fields.email;
 	const memory = memoryOf(this);
 
