@@ -9,7 +9,7 @@ import {
 import type { Item } from './common/fields';
 
 export interface Operation {
-	/** resources.ts shows them for their resource and operation (shownFor). */
+	/** resources.ts shows them for their resource and operation (shownFor), once for every operation. */
 	description: INodeProperties[];
 	execute(this: IExecuteFunctions, item: Item): Promise<INodeExecutionData[]>;
 	/** Asked for once after the last item. */

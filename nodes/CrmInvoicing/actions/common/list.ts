@@ -9,7 +9,7 @@ import {
 	type PageRequest,
 	type SimplifiedResource,
 } from '../../shared';
-import { shownFor, type Operation } from '../operation';
+import type { Operation } from '../operation';
 import { collectionParameter, fail, isSet, toNumber, type Item } from './fields';
 import { collectionProperty } from './options';
 import { outputProperties, recordItems } from './output';
@@ -98,12 +98,12 @@ function queryOf(item: Item, filters: INodeProperties[]) {
 export function getManyOperation(list: GetMany): Operation {
 	const { resource, path, version, filters } = list;
 	return {
-		description: shownFor(resource, 'getMany', [
+		description: [
 			...returnAllAndLimit(path.slice(1)),
 			...outputProperties,
 			collectionProperty('Filters', 'filters', filters, { placeholder: 'Add Filter' }),
 			...(list.more ?? []),
-		]),
+		],
 		async execute(item) {
 			const qs = queryOf(item, filters);
 			const keep = list.adjust?.(qs);

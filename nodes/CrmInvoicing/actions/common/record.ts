@@ -1,7 +1,7 @@
 import type { IDataObject, INodeProperties } from 'n8n-workflow';
 
 import { apiRequest, type SimplifiedResource } from '../../shared';
-import { shownFor, type Operation } from '../operation';
+import type { Operation } from '../operation';
 import {
 	collectionParameter,
 	customFieldsIn,
@@ -41,7 +41,7 @@ export function getOperation(
 	idOf = (item: Item) => requiredParameter(item, idProperty.name, idProperty.displayName),
 ): Operation {
 	return {
-		description: shownFor(resource, 'get', [idProperty, ...outputProperties]),
+		description: [idProperty, ...outputProperties],
 		async execute(item) {
 			const path = recordPath(collection, idOf(item));
 			return recordItems(item, resource, [await recordRequest(item, 'GET', path)]);
@@ -144,9 +144,9 @@ export function updateOperation(target: Editable, options: INodeProperties[]): O
 }
 
 /** An operation that sends the same `body` for every item. */
-export function patchOperation(target: Editable, operation: string, body: IDataObject): Operation {
+export function patchOperation(target: Editable, body: IDataObject): Operation {
 	return {
-		description: shownFor(target.record, operation, [target.idProperty]),
+		description: [target.idProperty],
 		async execute(item) {
 			return [{ json: await target.patch(item, target.idOf(item), body) }];
 		},

@@ -1,4 +1,4 @@
 import { patchOperation } from '../common';
 import { DEAL } from './patch';
 
-export const { description, execute } = patchOperation(DEAL, 'markWon', { status: 'WON' });
+export const { description, execute } = patchOperation(DEAL, { status: 'WON' });

@@ -1,15 +1,14 @@
 import { requiredParameter, textProperty, type Item } from '../common';
-import { shownFor } from '../operation';
 import { DEAL } from './patch';
 
-export const description = shownFor('deal', 'moveToStage', [
+export const description = [
 	DEAL.idProperty,
 	textProperty('Stage ID', 'stageId', {
 		required: true,
 		placeholder: 'e.g. stg_qualified',
 		description: 'Public ID of the pipeline stage to move the deal to',
 	}),
-]);
+];
 
 export async function execute(item: Item) {
 	const stageId = requiredParameter(item, 'stageId', 'Stage ID');

@@ -20,12 +20,11 @@ import {
 	toNumber,
 	type Item,
 } from '../common';
-import { shownFor } from '../operation';
 import { lineItemProperties, lineItemsOf } from './lineItems';
 
 const INVOICE_STATUSES = ['DRAFT', 'SENT'];
 
-export const description = shownFor('invoice', 'create', [
+export const description = [
 	textProperty('Client ID', 'clientId', {
 		required: true,
 		placeholder: 'e.g. cli_4c1a9e',
@@ -91,7 +90,7 @@ export const description = shownFor('invoice', 'create', [
 				"Public ID of the document template. Leave out to use the team's default invoice template.",
 		}),
 	]),
-]);
+];
 
 function toNumberList(item: Item, value: unknown) {
 	const json = typeof value === 'string' && value.trim().startsWith('[');

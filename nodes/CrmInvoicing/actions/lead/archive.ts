@@ -1,4 +1,4 @@
 import { patchOperation } from '../common';
 import { LEAD } from './patch';
 
-export const { description, execute } = patchOperation(LEAD, 'archive', { archived: true });
+export const { description, execute } = patchOperation(LEAD, { archived: true });

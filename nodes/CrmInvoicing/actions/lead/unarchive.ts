@@ -1,4 +1,4 @@
 import { patchOperation } from '../common';
 import { LEAD } from './patch';
 
-export const { description, execute } = patchOperation(LEAD, 'unarchive', { archived: false });
+export const { description, execute } = patchOperation(LEAD, { archived: false });

@@ -12,14 +12,13 @@ import {
 	textProperty,
 	type Item,
 } from '../common';
-import { shownFor } from '../operation';
 import { leadBodyFromFields, leadFieldOptions } from './fields';
 import { patchLead } from './patch';
 
 // Matching and output rules: README, "Create or Update a lead". Within one execution an email already created or
 // updated goes straight to that lead, as search results may lag behind a create.
 
-export const description = shownFor('lead', 'upsert', [
+export const description = [
 	{
 		displayName:
 			'Finds the lead with this email (ignoring case and spaces around it) and updates it, or creates a lead when there is none. Archived leads are not matched.',
@@ -69,7 +68,7 @@ export const description = shownFor('lead', 'upsert', [
 		],
 		{ placeholder: 'Add option' },
 	),
-]);
+];
 
 /** At most 100 executions (LRU), 10,000 emails each. */
 const memoryByExecution = new BoundedMap<string, BoundedMap<string, string>>(100);
