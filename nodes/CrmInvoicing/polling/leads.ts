@@ -26,21 +26,21 @@ export function newestFirst(records: IDataObject[]) {
 	return down;
 }
 
-/** `enough`: the leads read prove the list newest first down to one older than every lead remembered;
- * `broken`: an unknown lead older than the newest remembered, so the poll reads the whole list. */
+/** Whether the leads read prove the list newest first down to one older than every lead remembered. Never once an
+ * unknown lead is older than the newest remembered (the poll reads the whole list): a later page cannot prove it. */
 export function headOf(records: IDataObject[], memory: Memory) {
 	const { newest } = memory;
-	if (newest === undefined) return 'broken';
+	if (newest === undefined) return false;
 	let previous: number | undefined;
 	for (const record of records) {
 		const time = createdAtOf(record);
 		const id = leadIdOf(record);
 		if (Number.isNaN(time) || (previous === undefined ? time < newest : time > previous))
-			return 'broken';
-		if (time < newest && (id === undefined || !memory.leads.has(id))) return 'broken';
+			return false;
+		if (time < newest && (id === undefined || !memory.leads.has(id))) return false;
 		previous = time;
 	}
-	return previous !== undefined && previous < newest ? 'enough' : 'more';
+	return previous !== undefined && previous < newest;
 }
 
 /** Keys sorted (their order is not meaningful); undefined past `levels`, so recursion is bounded. The text is that of
@@ -126,12 +126,12 @@ const LETTER = { live: 'l', archived: 'a', unreadable: 'x' };
 export const encodePrint = (print: Fingerprint) =>
 	LETTER[print.state] + print.whole + print.slots.join('');
 
-const STATE_OF: Record<string, Fingerprint['state'] | undefined> = {
-	a: 'archived',
-	x: 'unreadable',
-};
-
-export function decodePrint(text: string): Fingerprint {
-	const state = STATE_OF[text[0]] ?? 'live';
-	return { state, whole: text.slice(1, 9), slots: text.slice(9).match(/../g) ?? [] };
+/** Undefined for a lead not remembered, or remembered unreadable: either way it is new. */
+export function decodePrint(text?: string): Fingerprint | undefined {
+	if (text === undefined || text[0] === LETTER.unreadable) return undefined;
+	return {
+		state: text[0] === LETTER.archived ? 'archived' : 'live',
+		whole: text.slice(1, 9),
+		slots: text.slice(9).match(/../g) ?? [],
+	};
 }

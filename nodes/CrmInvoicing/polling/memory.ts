@@ -85,8 +85,9 @@ export interface Reading {
 	seen: Map<string, string>;
 	fields: string[];
 	newest?: number;
-	/** `head`: the head of a newest-first list; `part`: a full read cut by the poll's budget, to go on from `cursor`. */
-	reach: 'full' | 'head' | 'part';
+	/** `part`: a full read cut by the poll's budget, to go on from `cursor`; or, without one, the head of a newest-first
+	 * list. */
+	reach: 'full' | 'part';
 	cursor?: string;
 	due: boolean;
 	now: number;
@@ -130,7 +131,7 @@ export function remember(before: Memory | undefined, reading: Reading, forgetAft
 	const { cursor, due } = reading;
 	if (reading.reach !== 'full') {
 		const first = before === undefined || pass?.first === true;
-		if (reading.reach === 'part' && cursor !== undefined && cursor.length <= MAX_CURSOR_CHARS)
+		if (cursor !== undefined && cursor.length <= MAX_CURSOR_CHARS)
 			memory.pass = { cursor, read: [...read], newest, due, first };
 		memory.newest = later(memory.newest, newest);
 		return memory;

@@ -69,7 +69,7 @@ export function warn(context: IPollFunctions, message: string) {
 /** Each page after a turn of the key's share (rule 1); none asked for once the turn comes after the deadline. */
 async function* leadPages(context: IPollFunctions, budget: Budget, startCursor?: string) {
 	if (!(await takeShare(context, budget.share, msLeft(budget.deadline)))) return;
-	const spec = {
+	const pages = readPages.call(context, {
 		path: '/leads',
 		startCursor,
 		maxRecords: POLLING.maxLeads,
@@ -77,7 +77,7 @@ async function* leadPages(context: IPollFunctions, budget: Budget, startCursor?:
 		deadline: budget.deadline,
 		narrow: NARROW_TEXT,
 		// No entry of the list stops the trigger: one that is not a lead is named and left out.
-		skipEntry: (described: string, position: number, page: number) => {
+		skipEntry: (described, position, page) => {
 			const entry = `entry ${position} of page ${page} of the list /api/v1/leads`;
 			const skipped = 'the trigger skipped it and read the others';
 			warn(
@@ -85,44 +85,34 @@ async function* leadPages(context: IPollFunctions, budget: Budget, startCursor?:
 				`${entry} is ${described}, not a lead (a JSON object); ${skipped}. ${API_FAULT}`,
 			);
 		},
-	};
+	});
 	// Pages of the API's maximum size, the fewest requests. A caller that stops reading returns at the `yield`: no
 	// turn is taken for a page it does not read.
-	for await (const page of readPages.call(context, spec)) {
+	for await (const page of pages) {
 		yield page;
 		if (page.nextCursor === null) return;
 		if (!(await takeShare(context, budget.share, msLeft(budget.deadline)))) return;
 	}
 }
 
-interface Read {
-	records: IDataObject[];
-	reach: 'full' | 'head' | 'part';
-	cursor?: string;
-}
-
-/** Stops where the next page would not fit the poll's budget (rule 2): the next poll goes on from there. */
-async function readLeads(
-	context: IPollFunctions,
-	budget: Budget,
-	from: { memory?: Memory; headOnly: boolean; startCursor?: string },
-): Promise<Read> {
+/** Stops where the next page would not fit the poll's budget (rule 2): the next poll goes on from there. With `head`
+ * (New Lead alone), also where the leads read prove the head of a newest-first list (headOf), with no cursor. */
+async function readLeads(context: IPollFunctions, head: Memory | undefined, startCursor?: string) {
+	const budget = await budgetOf(context);
 	const records: IDataObject[] = [];
-	let head = from.headOnly ? 'more' : 'broken';
-	let cursor = from.startCursor;
+	let cursor = startCursor;
 	let slowest = 0;
 	let last = Date.now();
-	for await (const page of leadPages(context, budget, from.startCursor)) {
+	for await (const page of leadPages(context, budget, startCursor)) {
 		records.push(...page.records);
-		if (page.nextCursor === null) return { records, reach: 'full' };
+		if (page.nextCursor === null) return { records, reach: 'full' as const };
+		if (head !== undefined && headOf(records, head)) return { records, reach: 'part' as const };
 		cursor = page.nextCursor;
-		if (head === 'more' && from.memory !== undefined) head = headOf(records, from.memory);
-		if (head === 'enough') return { records, reach: 'head' };
 		slowest = Math.max(slowest, Date.now() - last);
 		last = Date.now();
 		if (page.number >= budget.pages || msLeft(budget.deadline) < slowest) break;
 	}
-	return { records, reach: 'part', cursor };
+	return { records, reach: 'part' as const, cursor };
 }
 
 function changeOf(old: Fingerprint, print: Fingerprint, record: IDataObject, context: DiffContext) {
@@ -187,19 +177,16 @@ export function diff(memory: Memory | undefined, records: IDataObject[], setting
 			warnings.push(`${what}, more than n8n can store in an execution. ${TOO_DEEP}`);
 			continue;
 		}
-		const old = before === undefined ? undefined : decodePrint(before);
-		if (old === undefined || old.state === 'unreadable') {
+		const old = decodePrint(before);
+		if (old === undefined) {
 			if (settings.events.includes('newLead') && fresh) added.push({ record, time, index });
 			continue;
 		}
 		changeOf(old, print, record, context);
 	}
 	// New leads oldest first (by createdAt, then by list position), so a workflow sees them in creation order.
-	added.sort((a, b) =>
-		Number.isNaN(a.time) || Number.isNaN(b.time) || a.time === b.time
-			? a.index - b.index
-			: a.time - b.time,
-	);
+	// A missing createdAt (NaN) or an equal one compares by list position.
+	added.sort((a, b) => a.time - b.time || a.index - b.index);
 	const items = [
 		...added.map(({ record }) => item(record, settings, 'newLead')),
 		...context.updated,
@@ -221,14 +208,12 @@ export async function pollLeads(this: IPollFunctions, settings: PollSettings) {
 		this.logger.info(`${this.getNode().name}: ${STALE_TEXT}`);
 		return null;
 	}
-	const budget = await budgetOf(this);
-
 	// Only the head with New Lead alone, unless a full read is due (the bound on finding a lead listed out of order,
 	// e.g. an import that keeps old creation dates) or one begun earlier goes on.
 	const due = memory?.fullAt === undefined || now - memory.fullAt >= settings.fullReadEveryMs;
 	const pass = memory?.pass;
-	const headOnly = memory !== undefined && pass === undefined && onlyNew(settings) && !due;
-	const read = await readLeads(this, budget, { memory, headOnly, startCursor: pass?.cursor });
+	const head = pass === undefined && onlyNew(settings) && !due ? memory : undefined;
+	const read = await readLeads(this, head, pass?.cursor);
 	if (read.reach === 'part' && read.records.length === 0) {
 		// No turn of the key's share within the budget (other polling triggers on the key used it): the next poll.
 		warn(this, NO_TURN_TEXT);
@@ -237,8 +222,7 @@ export async function pollLeads(this: IPollFunctions, settings: PollSettings) {
 	const found = diff(memory, read.records, settings);
 	for (const message of found.warnings) warn(this, message);
 
-	const reading = { ...found, ...read, due, now };
-	const next = remember(memory, reading, POLLING.forgetAfterMs);
+	const next = remember(memory, { ...found, ...read, due, now }, POLLING.forgetAfterMs);
 	if (next.leads.size > POLLING.maxLeads) throw capError(this, next.leads.size);
 	if (found.items.length > 0) markEmitted(key, next, now);
 	saveMemory(staticData, next);
