@@ -19,21 +19,10 @@ export interface Memory {
 	/** With New Lead on a newest-first list, the next full read is due a Full Read Interval on. */
 	fullAt?: number;
 	/** The next poll goes on from its cursor. */
-	pass?: Pass;
+	pass?: ReturnType<typeof passOf>;
 	/** With `gen`: a poll that reads an older generation of the same memory reads a stale copy. */
 	id?: string;
 	gen?: number;
-}
-
-export interface Pass {
-	cursor: string;
-	/** At its end, the leads remembered but not among them are gone. */
-	read: string[];
-	newest?: number;
-	/** Its end sets `fullAt`. */
-	due: boolean;
-	/** Its leads are only remembered (unless Include Existing). */
-	first: boolean;
 }
 
 /** A longer cursor is not kept: the next poll starts the full read over. */
@@ -50,14 +39,17 @@ function mapOf<T extends string | number>(stored: unknown, type: 'string' | 'num
 const numberOr = (value: unknown) =>
 	typeof value === 'number' && Number.isFinite(value) ? value : undefined;
 
+/** A full read that spans polls. Whether it is due is asked again at its end: the time of the last one stays as it
+ * was meanwhile, so a read due at its start is due at its end. */
 function passOf(stored: unknown) {
-	const { cursor, read, newest, due, first } = (stored ?? {}) as IDataObject;
+	const { cursor, read, newest, first } = (stored ?? {}) as IDataObject;
 	if (typeof cursor !== 'string' || cursor === '' || !Array.isArray(read)) return undefined;
 	return {
 		cursor,
+		/** At its end, the leads remembered but not among them are gone. */
 		read: read.filter(isText),
 		newest: numberOr(newest),
-		due: due === true,
+		/** Its leads are only remembered (unless Include Existing). */
 		first: first === true,
 	};
 }
@@ -93,18 +85,6 @@ export interface Reading {
 	now: number;
 }
 
-function markGone(memory: Memory, read: Set<string>, now: number, forgetAfterMs: number) {
-	for (const id of memory.leads.keys()) {
-		const since = memory.gone.get(id) ?? now;
-		if (read.has(id)) memory.gone.delete(id);
-		else if (now - since < forgetAfterMs) memory.gone.set(id, since);
-		else {
-			memory.leads.delete(id);
-			memory.gone.delete(id);
-		}
-	}
-}
-
 function later(a?: number, b?: number) {
 	if (a === undefined) return b;
 	if (b === undefined) return a;
@@ -124,21 +104,30 @@ export function remember(before: Memory | undefined, reading: Reading, forgetAft
 		id: before?.id ?? randomUUID(),
 		gen: before?.gen,
 	};
-	for (const [id, print] of reading.seen) memory.leads.set(id, print);
+	const { seen, cursor, now } = reading;
+	for (const [id, print] of seen) memory.leads.set(id, print);
 	const pass = before?.pass;
-	const read = new Set([...(pass?.read ?? []), ...reading.seen.keys()]);
+	const read = new Set([...(pass?.read ?? []), ...seen.keys()]);
 	const newest = later(pass?.newest, reading.newest);
-	const { cursor, due } = reading;
-	if (reading.reach !== 'full') {
+	if (reading.reach === 'part') {
 		const first = before === undefined || pass?.first === true;
 		if (cursor !== undefined && cursor.length <= MAX_CURSOR_CHARS)
-			memory.pass = { cursor, read: [...read], newest, due, first };
+			memory.pass = { cursor, read: [...read], newest, first };
 		memory.newest = later(memory.newest, newest);
 		return memory;
 	}
-	markGone(memory, read, reading.now, forgetAfterMs);
+	// A lead remembered but not read is gone since it was first missing, and forgotten forgetAfterMs on.
+	for (const id of memory.leads.keys()) {
+		const since = memory.gone.get(id) ?? now;
+		if (read.has(id)) memory.gone.delete(id);
+		else if (now - since < forgetAfterMs) memory.gone.set(id, since);
+		else {
+			memory.leads.delete(id);
+			memory.gone.delete(id);
+		}
+	}
 	memory.newest = newest;
-	if (due || pass?.due) memory.fullAt = reading.now;
+	if (reading.due) memory.fullAt = now;
 	return memory;
 }
 
