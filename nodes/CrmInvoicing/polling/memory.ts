@@ -20,9 +20,8 @@ export interface Memory {
 	fullAt?: number;
 	/** The next poll goes on from its cursor. */
 	pass?: ReturnType<typeof passOf>;
-	/** With `gen`: a poll that reads an older generation of the same memory reads a stale copy. */
-	id?: string;
-	gen?: number;
+	/** New at each emission: a poll that reads the tag this process last emitted from reads a stale copy. */
+	tag?: string;
 }
 
 /** A longer cursor is not kept: the next poll starts the full read over. */
@@ -68,8 +67,7 @@ export function loadMemory(data: IDataObject): Memory | undefined {
 		newest: numberOr(data.newest),
 		fullAt: numberOr(data.fullAt),
 		pass: passOf(data.pass),
-		id: typeof data.id === 'string' ? data.id : undefined,
-		gen: numberOr(data.gen),
+		tag: typeof data.tag === 'string' ? data.tag : undefined,
 	};
 }
 
@@ -101,8 +99,7 @@ export function remember(before: Memory | undefined, reading: Reading, forgetAft
 		fields: reading.fields,
 		newest: before?.newest,
 		fullAt: before?.fullAt,
-		id: before?.id ?? randomUUID(),
-		gen: before?.gen,
+		tag: before?.tag ?? randomUUID(),
 	};
 	const { seen, cursor, now } = reading;
 	for (const [id, print] of seen) memory.leads.set(id, print);
@@ -147,17 +144,17 @@ export function saveMemory(data: IDataObject, memory: Memory) {
 
 const COMMIT_WAIT_MS = 60_000;
 
-const emissions = new BoundedMap<string, { id?: string; gen: number; at: number }>(10_000);
+/** When this process emitted from a memory (by its tag), which the emission's memory replaced. */
+const emissions = new BoundedMap<string | undefined, number>(10_000);
 
 /** n8n's durable scheduler can start a poll with a cursor read before the last commit. Only within COMMIT_WAIT_MS:
  * later an emission n8n did not store is emitted again, never lost. */
-export function isStale(key: string, memory: Memory | undefined, now: number) {
-	const last = emissions.peek(key);
-	if (!memory || !last || memory.id !== last.id) return false;
-	return now - last.at < COMMIT_WAIT_MS && (memory.gen ?? 0) < last.gen;
+export function isStale(memory: Memory | undefined, now: number) {
+	const at = emissions.peek(memory?.tag);
+	return at !== undefined && now - at < COMMIT_WAIT_MS;
 }
 
-export function markEmitted(key: string, memory: Memory, now: number) {
-	memory.gen = (memory.gen ?? 0) + 1;
-	emissions.set(key, { id: memory.id, gen: memory.gen, at: now });
+export function markEmitted(memory: Memory, now: number) {
+	emissions.set(memory.tag, now);
+	memory.tag = randomUUID();
 }

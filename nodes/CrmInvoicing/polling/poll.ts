@@ -5,7 +5,7 @@ import {
 	type IPollFunctions,
 } from 'n8n-workflow';
 
-import { msLeft, nodeKey, readPages, simplify, takeShare } from '../shared';
+import { msLeft, readPages, simplify, takeShare } from '../shared';
 import { budgetOf, capError, NARROW_TEXT, NO_TURN_TEXT, POLLING, type Budget } from './budget';
 import {
 	changedFields,
@@ -203,8 +203,7 @@ export async function pollLeads(this: IPollFunctions, settings: PollSettings) {
 	const staticData = nodeData(this);
 	const memory = loadMemory(staticData);
 	const now = Date.now();
-	const key = nodeKey(this);
-	if (isStale(key, memory, now)) {
+	if (isStale(memory, now)) {
 		this.logger.info(`${this.getNode().name}: ${STALE_TEXT}`);
 		return null;
 	}
@@ -224,7 +223,7 @@ export async function pollLeads(this: IPollFunctions, settings: PollSettings) {
 
 	const next = remember(memory, { ...found, ...read, due, now }, POLLING.forgetAfterMs);
 	if (next.leads.size > POLLING.maxLeads) throw capError(this, next.leads.size);
-	if (found.items.length > 0) markEmitted(key, next, now);
+	if (found.items.length > 0) markEmitted(next, now);
 	saveMemory(staticData, next);
 	return found.items.length > 0 ? [found.items] : null;
 }
