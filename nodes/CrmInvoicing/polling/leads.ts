@@ -15,32 +15,24 @@ export function leadIdOf(record: IDataObject) {
 export const createdAtOf = (record: IDataObject) =>
 	typeof record.createdAt === 'string' ? Date.parse(record.createdAt) : NaN;
 
-/** createdAt never increases along them, and decreases. */
+/** createdAt never increases along them, and decreases (the first is later than the last). */
 export function newestFirst(records: IDataObject[]) {
 	const times = records.map(createdAtOf);
-	let down = false;
-	for (let i = 1; i < times.length; i++) {
-		if (!(times[i] <= times[i - 1])) return false; // NaN, or later than the one before
-		down ||= times[i] < times[i - 1];
-	}
-	return down;
+	for (let i = 1; i < times.length; i++) if (!(times[i] <= times[i - 1])) return false; // NaN, or later
+	return times[0] > times[times.length - 1];
 }
 
-/** Whether the leads read prove the list newest first down to one older than every lead remembered. Never once an
- * unknown lead is older than the newest remembered (the poll reads the whole list): a later page cannot prove it. */
+/** Whether the leads read prove the list newest first down to one older than every lead remembered: newest first,
+ * the first at least as new as the newest remembered, the last older, and every lead older than it known. */
 export function headOf(records: IDataObject[], memory: Memory) {
 	const { newest } = memory;
-	if (newest === undefined) return false;
-	let previous: number | undefined;
+	if (newest === undefined || !newestFirst(records) || createdAtOf(records[0]) < newest)
+		return false;
 	for (const record of records) {
-		const time = createdAtOf(record);
 		const id = leadIdOf(record);
-		if (Number.isNaN(time) || (previous === undefined ? time < newest : time > previous))
-			return false;
-		if (time < newest && (id === undefined || !memory.leads.has(id))) return false;
-		previous = time;
+		if (createdAtOf(record) < newest && (id === undefined || !memory.leads.has(id))) return false;
 	}
-	return previous !== undefined && previous < newest;
+	return createdAtOf(records[records.length - 1]) < newest;
 }
 
 /** Keys sorted (their order is not meaningful); undefined past `levels`, so recursion is bounded. The text is that of

@@ -83,12 +83,6 @@ export interface Reading {
 	now: number;
 }
 
-function later(a?: number, b?: number) {
-	if (a === undefined) return b;
-	if (b === undefined) return a;
-	return Math.max(a, b);
-}
-
 /** `fullAt` moves only when the periodic full read ends, so a poll that read nothing new leaves the memory as it was
  * (n8n then has nothing to write). */
 export function remember(before: Memory | undefined, reading: Reading, forgetAfterMs: number) {
@@ -101,16 +95,15 @@ export function remember(before: Memory | undefined, reading: Reading, forgetAft
 		fullAt: before?.fullAt,
 		tag: before?.tag ?? randomUUID(),
 	};
-	const { seen, cursor, now } = reading;
+	const { seen, cursor, newest, now } = reading;
 	for (const [id, print] of seen) memory.leads.set(id, print);
 	const pass = before?.pass;
 	const read = new Set([...(pass?.read ?? []), ...seen.keys()]);
-	const newest = later(pass?.newest, reading.newest);
 	if (reading.reach === 'part') {
 		const first = before === undefined || pass?.first === true;
 		if (cursor !== undefined && cursor.length <= MAX_CURSOR_CHARS)
 			memory.pass = { cursor, read: [...read], newest, first };
-		memory.newest = later(memory.newest, newest);
+		if (newest !== undefined) memory.newest = Math.max(memory.newest ?? newest, newest);
 		return memory;
 	}
 	// A lead remembered but not read is gone since it was first missing, and forgotten forgetAfterMs on.
@@ -139,7 +132,7 @@ export function saveMemory(data: IDataObject, memory: Memory) {
 	};
 	if (JSON.stringify(stored) === JSON.stringify(data)) return;
 	for (const key of Object.keys(data)) delete data[key];
-	for (const [key, value] of Object.entries(stored)) if (value !== undefined) data[key] = value;
+	Object.assign(data, stored);
 }
 
 const COMMIT_WAIT_MS = 60_000;

@@ -90,8 +90,11 @@ async function* leadPages(context: IPollFunctions, budget: Budget, startCursor?:
 	// turn is taken for a page it does not read.
 	for await (const page of pages) {
 		yield page;
-		if (page.nextCursor === null) return;
-		if (!(await takeShare(context, budget.share, msLeft(budget.deadline)))) return;
+		if (
+			page.nextCursor === null ||
+			!(await takeShare(context, budget.share, msLeft(budget.deadline)))
+		)
+			return;
 	}
 }
 
@@ -152,8 +155,9 @@ export function diff(memory: Memory | undefined, records: IDataObject[], setting
 	const warnings: string[] = [];
 	const added: Array<{ record: IDataObject; time: number; index: number }> = [];
 	const seen = new Map<string, string>();
-	// The newest createdAt of the leads listed (after a full read, a deleted newest lead no longer counts).
-	let newest: number | undefined;
+	// The newest createdAt of the leads listed, in this poll and the earlier ones of its pass (after a full read, a
+	// deleted newest lead no longer counts).
+	let newest = memory?.pass?.newest;
 	for (const [index, record] of records.entries()) {
 		const id = leadIdOf(record);
 		if (id === undefined) {
