@@ -75,7 +75,7 @@ function fieldPair(text: string | undefined) {
 		hash ^= text.charCodeAt(i);
 		hash = Math.imul(hash, 0x01000193);
 	}
-	hash >>>= 0;
+	// `&` and `>>>` read the same 32 bits whatever the sign.
 	return ALPHABET[hash & 63] + ALPHABET[(hash >>> 6) & 63];
 }
 

@@ -75,6 +75,8 @@ export interface Reading {
 	seen: Map<string, string>;
 	fields: string[];
 	newest?: number;
+	/** The first read after activation, which only remembers (unless Include Existing); it may span polls. */
+	first: boolean;
 	/** `part`: a full read cut by the poll's budget, to go on from `cursor`; or, without one, the head of a newest-first
 	 * list. */
 	reach: 'full' | 'part';
@@ -95,25 +97,25 @@ export function remember(before: Memory | undefined, reading: Reading, forgetAft
 		fullAt: before?.fullAt,
 		tag: before?.tag ?? randomUUID(),
 	};
-	const { seen, cursor, newest, now } = reading;
-	for (const [id, print] of seen) memory.leads.set(id, print);
+	const { seen, cursor, newest, first, now } = reading;
+	const { leads, gone } = memory;
+	for (const [id, print] of seen) leads.set(id, print);
 	const pass = before?.pass;
 	const read = new Set([...(pass?.read ?? []), ...seen.keys()]);
 	if (reading.reach === 'part') {
-		const first = before === undefined || pass?.first === true;
 		if (cursor !== undefined && cursor.length <= MAX_CURSOR_CHARS)
 			memory.pass = { cursor, read: [...read], newest, first };
 		if (newest !== undefined) memory.newest = Math.max(memory.newest ?? newest, newest);
 		return memory;
 	}
 	// A lead remembered but not read is gone since it was first missing, and forgotten forgetAfterMs on.
-	for (const id of memory.leads.keys()) {
-		const since = memory.gone.get(id) ?? now;
-		if (read.has(id)) memory.gone.delete(id);
-		else if (now - since < forgetAfterMs) memory.gone.set(id, since);
+	for (const id of leads.keys()) {
+		const since = gone.get(id) ?? now;
+		if (read.has(id)) gone.delete(id);
+		else if (now - since < forgetAfterMs) gone.set(id, since);
 		else {
-			memory.leads.delete(id);
-			memory.gone.delete(id);
+			leads.delete(id);
+			gone.delete(id);
 		}
 	}
 	memory.newest = newest;
@@ -142,12 +144,12 @@ const emissions = new BoundedMap<string | undefined, number>(10_000);
 
 /** n8n's durable scheduler can start a poll with a cursor read before the last commit. Only within COMMIT_WAIT_MS:
  * later an emission n8n did not store is emitted again, never lost. */
-export function isStale(memory: Memory | undefined, now: number) {
+export function isStale(memory: Memory | undefined) {
 	const at = emissions.peek(memory?.tag);
-	return at !== undefined && now - at < COMMIT_WAIT_MS;
+	return at !== undefined && Date.now() - at < COMMIT_WAIT_MS;
 }
 
-export function markEmitted(memory: Memory, now: number) {
-	emissions.set(memory.tag, now);
+export function markEmitted(memory: Memory) {
+	emissions.set(memory.tag, Date.now());
 	memory.tag = randomUUID();
 }

@@ -68,7 +68,6 @@ export function warn(context: IPollFunctions, message: string) {
 
 /** Each page after a turn of the key's share (rule 1); none asked for once the turn comes after the deadline. */
 async function* leadPages(context: IPollFunctions, budget: Budget, startCursor?: string) {
-	if (!(await takeShare(context, budget.share, msLeft(budget.deadline)))) return;
 	const pages = readPages.call(context, {
 		path: '/leads',
 		startCursor,
@@ -86,15 +85,13 @@ async function* leadPages(context: IPollFunctions, budget: Budget, startCursor?:
 			);
 		},
 	});
-	// Pages of the API's maximum size, the fewest requests. A caller that stops reading returns at the `yield`: no
-	// turn is taken for a page it does not read.
-	for await (const page of pages) {
+	// Pages of the API's maximum size, the fewest requests (none is asked for before `next`). A caller that stops
+	// reading returns at the `yield`: no turn is taken for a page it does not read.
+	while (await takeShare(context, budget.share, msLeft(budget.deadline))) {
+		const { value: page } = await pages.next();
+		if (!page) return;
 		yield page;
-		if (
-			page.nextCursor === null ||
-			!(await takeShare(context, budget.share, msLeft(budget.deadline)))
-		)
-			return;
+		if (page.nextCursor === null) return;
 	}
 }
 
@@ -144,8 +141,7 @@ interface DiffContext {
 /** Pure: no request, no clock, no log, the memory left as it was. `seen` is a Map: any id keys it. */
 export function diff(memory: Memory | undefined, records: IDataObject[], settings: PollSettings) {
 	// The first read after activation (one poll, or the polls of a full read spread over several) only remembers.
-	const fresh =
-		memory === undefined || memory.pass?.first === true ? settings.includeExisting : true;
+	const first = memory === undefined || memory.pass?.first === true;
 	const context: DiffContext = {
 		settings,
 		fields: memory?.fields.slice() ?? [],
@@ -183,7 +179,8 @@ export function diff(memory: Memory | undefined, records: IDataObject[], setting
 		}
 		const old = decodePrint(before);
 		if (old === undefined) {
-			if (settings.events.includes('newLead') && fresh) added.push({ record, time, index });
+			if (settings.events.includes('newLead') && (settings.includeExisting || !first))
+				added.push({ record, time, index });
 			continue;
 		}
 		changeOf(old, print, record, context);
@@ -196,7 +193,7 @@ export function diff(memory: Memory | undefined, records: IDataObject[], setting
 		...context.updated,
 		...context.archived,
 	];
-	return { items, seen, fields: context.fields, newest, warnings };
+	return { items, seen, fields: context.fields, newest, first, warnings };
 }
 
 const STALE_TEXT =
@@ -207,7 +204,7 @@ export async function pollLeads(this: IPollFunctions, settings: PollSettings) {
 	const staticData = nodeData(this);
 	const memory = loadMemory(staticData);
 	const now = Date.now();
-	if (isStale(memory, now)) {
+	if (isStale(memory)) {
 		this.logger.info(`${this.getNode().name}: ${STALE_TEXT}`);
 		return null;
 	}
@@ -227,7 +224,7 @@ export async function pollLeads(this: IPollFunctions, settings: PollSettings) {
 
 	const next = remember(memory, { ...found, ...read, due, now }, POLLING.forgetAfterMs);
 	if (next.leads.size > POLLING.maxLeads) throw capError(this, next.leads.size);
-	if (found.items.length > 0) markEmitted(next, now);
+	if (found.items.length > 0) markEmitted(next);
 	saveMemory(staticData, next);
 	return found.items.length > 0 ? [found.items] : null;
 }
