@@ -29,7 +29,7 @@ export type Budget = ReturnType<typeof pollBudget>;
 export function pollBudget(requestsPerMinute: number, pollBudgetMs = DEFAULT_POLL_BUDGET_MS) {
 	const share = Math.floor(requestsPerMinute / 2);
 	const budgetMs =
-		Number.isFinite(pollBudgetMs) && pollBudgetMs > 0 ? pollBudgetMs : DEFAULT_POLL_BUDGET_MS;
+		pollBudgetMs > 0 && pollBudgetMs < Infinity ? pollBudgetMs : DEFAULT_POLL_BUDGET_MS;
 	const pages = share * Math.max(1, Math.floor(budgetMs / MINUTE_MS));
 	return { share, pages, deadline: deadlineIn(budgetMs) };
 }

@@ -22,17 +22,22 @@ export function newestFirst(records: IDataObject[]) {
 	return times[0] > times[times.length - 1];
 }
 
-/** Whether the leads read prove the list newest first down to one older than every lead remembered: newest first,
- * the first at least as new as the newest remembered, the last older, and every lead older than it known. */
+/** Whether the leads read prove the list newest first down to one older than every lead remembered. It answers no at
+ * the first lead that disproves it (near the head, and there still when pages are added), so asking again at each
+ * page costs little; an unknown lead older than the newest remembered disproves it for good. */
 export function headOf(records: IDataObject[], memory: Memory) {
 	const { newest } = memory;
-	if (newest === undefined || !newestFirst(records) || createdAtOf(records[0]) < newest)
-		return false;
+	if (newest === undefined) return false;
+	let previous: number | undefined;
 	for (const record of records) {
+		const time = createdAtOf(record);
 		const id = leadIdOf(record);
-		if (createdAtOf(record) < newest && (id === undefined || !memory.leads.has(id))) return false;
+		if (Number.isNaN(time) || (previous === undefined ? time < newest : time > previous))
+			return false;
+		if (time < newest && (id === undefined || !memory.leads.has(id))) return false;
+		previous = time;
 	}
-	return createdAtOf(records[records.length - 1]) < newest;
+	return previous !== undefined && previous < newest;
 }
 
 /** Keys sorted (their order is not meaningful); undefined past `levels`, so recursion is bounded. The text is that of

@@ -88,20 +88,19 @@ export interface Reading {
 /** `fullAt` moves only when the periodic full read ends, so a poll that read nothing new leaves the memory as it was
  * (n8n then has nothing to write). */
 export function remember(before: Memory | undefined, reading: Reading, forgetAfterMs: number) {
+	const { seen, fields, cursor, newest, first, now } = reading;
 	const memory: Memory = {
 		v: 1,
 		leads: before?.leads ?? new Map(),
 		gone: before?.gone ?? new Map(),
-		fields: reading.fields,
+		fields,
 		newest: before?.newest,
 		fullAt: before?.fullAt,
 		tag: before?.tag ?? randomUUID(),
 	};
-	const { seen, cursor, newest, first, now } = reading;
 	const { leads, gone } = memory;
 	for (const [id, print] of seen) leads.set(id, print);
-	const pass = before?.pass;
-	const read = new Set([...(pass?.read ?? []), ...seen.keys()]);
+	const read = new Set([...(before?.pass?.read ?? []), ...seen.keys()]);
 	if (reading.reach === 'part') {
 		if (cursor !== undefined && cursor.length <= MAX_CURSOR_CHARS)
 			memory.pass = { cursor, read: [...read], newest, first };

@@ -116,23 +116,22 @@ async function readLeads(context: IPollFunctions, head: Memory | undefined, star
 }
 
 function changeOf(old: Fingerprint, print: Fingerprint, record: IDataObject, context: DiffContext) {
-	const { settings, fields } = context;
 	// Slots appended since the lead was remembered make the stored text longer, not the lead changed.
 	if (old.whole === print.whole && old.state === print.state) return;
-	let names = changedFields(old, print, fields);
+	let names = changedFields(old, print, context.fields);
 	const archivedNow = old.state !== 'archived' && print.state === 'archived';
-	if (archivedNow && settings.events.includes('archivedLead')) {
-		context.archived.push(item(record, settings, 'archivedLead'));
+	if (archivedNow && context.events.includes('archivedLead')) {
+		context.archived.push(item(record, context, 'archivedLead'));
 		// Other fields changed with `archived` make an Updated Lead item of their own.
 		names = names.filter(isNotArchived);
 		if (names.length === 0) return;
 	}
-	if (settings.events.includes('updatedLead'))
-		context.updated.push(item(record, settings, 'updatedLead', names));
+	if (context.events.includes('updatedLead'))
+		context.updated.push(item(record, context, 'updatedLead', names));
 }
 
-interface DiffContext {
-	settings: PollSettings;
+/** The settings, with the field slots and the items of the leads that changed, as diff goes. */
+interface DiffContext extends PollSettings {
 	fields: string[];
 	updated: INodeExecutionData[];
 	archived: INodeExecutionData[];
@@ -143,7 +142,7 @@ export function diff(memory: Memory | undefined, records: IDataObject[], setting
 	// The first read after activation (one poll, or the polls of a full read spread over several) only remembers.
 	const first = memory === undefined || memory.pass?.first === true;
 	const context: DiffContext = {
-		settings,
+		...settings,
 		fields: memory?.fields.slice() ?? [],
 		updated: [],
 		archived: [],
@@ -164,7 +163,7 @@ export function diff(memory: Memory | undefined, records: IDataObject[], setting
 		}
 		if (seen.has(id)) continue; // The same lead twice in one listing: compared once.
 		const time = createdAtOf(record);
-		if (!Number.isNaN(time) && (newest === undefined || time > newest)) newest = time;
+		if (time > (newest ?? -Infinity)) newest = time; // NaN (no createdAt) compares false
 		const print = fingerprint(record, context.fields);
 		const stored = encodePrint(print);
 		seen.set(id, stored);
