@@ -1,5 +1,10 @@
-import { NodeConnectionTypes } from 'n8n-workflow';
-import type { IDataObject, INodeType, INodeTypeDescription, IPollFunctions } from 'n8n-workflow';
+import {
+	NodeConnectionTypes,
+	type IDataObject,
+	type INodeType,
+	type INodeTypeDescription,
+	type IPollFunctions,
+} from 'n8n-workflow';
 
 import { isBusy, nodeKey, oneAtATime, simplifyPropertyFrom } from './shared';
 import { COST_NOTICE, POLLING, SKIPPED_TEXT } from './polling/budget';

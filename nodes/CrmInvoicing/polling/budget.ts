@@ -1,6 +1,6 @@
 import { NodeOperationError, type IPollFunctions } from 'n8n-workflow';
 
-import { credentialOf, deadlineIn, type Deadline } from '../shared';
+import { credentialOf, deadlineIn } from '../shared';
 
 // Rules (docs/polling-trigger.md#what-it-costs): 1. the polling triggers of a key send at most half its rate;
 // 2. a poll ends within n8n's time budget, a full read going on at the next poll; 3. memory is bounded (maxLeads).
@@ -23,17 +23,13 @@ const MINUTE_MS = 60_000;
 /** n8n 1.x's PollContext default. */
 const DEFAULT_POLL_BUDGET_MS = 5 * MINUTE_MS;
 
-export interface Budget {
-	/** Half the credential's rate (rule 1). */
-	share: number;
-	pages: number;
-	deadline: Deadline;
-}
+export type Budget = ReturnType<typeof pollBudget>;
 
+/** The pages of one poll at its share, half the credential's rate (rule 1), and its deadline (rule 2). */
 export function pollBudget(requestsPerMinute: number, pollBudgetMs = DEFAULT_POLL_BUDGET_MS) {
 	const share = Math.floor(requestsPerMinute / 2);
 	const budgetMs =
-		Number.isFinite(pollBudgetMs) && pollBudgetMs > 0 ? pollBudgetMs : DEFAULT_POLL_BUDGET_MS;
+		pollBudgetMs > 0 && pollBudgetMs < Infinity ? pollBudgetMs : DEFAULT_POLL_BUDGET_MS;
 	const pages = share * Math.max(1, Math.floor(budgetMs / MINUTE_MS));
 	return { share, pages, deadline: deadlineIn(budgetMs) };
 }

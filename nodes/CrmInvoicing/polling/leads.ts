@@ -15,32 +15,29 @@ export function leadIdOf(record: IDataObject) {
 export const createdAtOf = (record: IDataObject) =>
 	typeof record.createdAt === 'string' ? Date.parse(record.createdAt) : NaN;
 
-/** createdAt never increases along them, and decreases. */
+/** createdAt never increases along them, and decreases (the first is later than the last). */
 export function newestFirst(records: IDataObject[]) {
 	const times = records.map(createdAtOf);
-	let down = false;
-	for (let i = 1; i < times.length; i++) {
-		if (!(times[i] <= times[i - 1])) return false; // NaN, or later than the one before
-		down ||= times[i] < times[i - 1];
-	}
-	return down;
+	for (let i = 1; i < times.length; i++) if (!(times[i] <= times[i - 1])) return false; // NaN, or later
+	return times[0] > times[times.length - 1];
 }
 
-/** `enough`: the leads read prove the list newest first down to one older than every lead remembered;
- * `broken`: an unknown lead older than the newest remembered, so the poll reads the whole list. */
+/** Whether the leads read prove the list newest first down to one older than every lead remembered. It answers no at
+ * the first lead that disproves it (near the head, and there still when pages are added), so asking again at each
+ * page costs little; an unknown lead older than the newest remembered disproves it for good. */
 export function headOf(records: IDataObject[], memory: Memory) {
 	const { newest } = memory;
-	if (newest === undefined) return 'broken';
+	if (newest === undefined) return false;
 	let previous: number | undefined;
 	for (const record of records) {
 		const time = createdAtOf(record);
 		const id = leadIdOf(record);
 		if (Number.isNaN(time) || (previous === undefined ? time < newest : time > previous))
-			return 'broken';
-		if (time < newest && (id === undefined || !memory.leads.has(id))) return 'broken';
+			return false;
+		if (time < newest && (id === undefined || !memory.leads.has(id))) return false;
 		previous = time;
 	}
-	return previous !== undefined && previous < newest ? 'enough' : 'more';
+	return previous !== undefined && previous < newest;
 }
 
 /** Keys sorted (their order is not meaningful); undefined past `levels`, so recursion is bounded. The text is that of
@@ -83,7 +80,7 @@ function fieldPair(text: string | undefined) {
 		hash ^= text.charCodeAt(i);
 		hash = Math.imul(hash, 0x01000193);
 	}
-	hash >>>= 0;
+	// `&` and `>>>` read the same 32 bits whatever the sign.
 	return ALPHABET[hash & 63] + ALPHABET[(hash >>> 6) & 63];
 }
 
@@ -126,12 +123,12 @@ const LETTER = { live: 'l', archived: 'a', unreadable: 'x' };
 export const encodePrint = (print: Fingerprint) =>
 	LETTER[print.state] + print.whole + print.slots.join('');
 
-const STATE_OF: Record<string, Fingerprint['state'] | undefined> = {
-	a: 'archived',
-	x: 'unreadable',
-};
-
-export function decodePrint(text: string): Fingerprint {
-	const state = STATE_OF[text[0]] ?? 'live';
-	return { state, whole: text.slice(1, 9), slots: text.slice(9).match(/../g) ?? [] };
+/** Undefined for a lead not remembered, or remembered unreadable: either way it is new. */
+export function decodePrint(text?: string): Fingerprint | undefined {
+	if (text === undefined || text[0] === LETTER.unreadable) return undefined;
+	return {
+		state: text[0] === LETTER.archived ? 'archived' : 'live',
+		whole: text.slice(1, 9),
+		slots: text.slice(9).match(/../g) ?? [],
+	};
 }

@@ -19,21 +19,9 @@ export interface Memory {
 	/** With New Lead on a newest-first list, the next full read is due a Full Read Interval on. */
 	fullAt?: number;
 	/** The next poll goes on from its cursor. */
-	pass?: Pass;
-	/** With `gen`: a poll that reads an older generation of the same memory reads a stale copy. */
-	id?: string;
-	gen?: number;
-}
-
-export interface Pass {
-	cursor: string;
-	/** At its end, the leads remembered but not among them are gone. */
-	read: string[];
-	newest?: number;
-	/** Its end sets `fullAt`. */
-	due: boolean;
-	/** Its leads are only remembered (unless Include Existing). */
-	first: boolean;
+	pass?: ReturnType<typeof passOf>;
+	/** New at each emission: a poll that reads the tag this process last emitted from reads a stale copy. */
+	tag?: string;
 }
 
 /** A longer cursor is not kept: the next poll starts the full read over. */
@@ -50,14 +38,17 @@ function mapOf<T extends string | number>(stored: unknown, type: 'string' | 'num
 const numberOr = (value: unknown) =>
 	typeof value === 'number' && Number.isFinite(value) ? value : undefined;
 
+/** A full read that spans polls. Whether it is due is asked again at its end: the time of the last one stays as it
+ * was meanwhile, so a read due at its start is due at its end. */
 function passOf(stored: unknown) {
-	const { cursor, read, newest, due, first } = (stored ?? {}) as IDataObject;
+	const { cursor, read, newest, first } = (stored ?? {}) as IDataObject;
 	if (typeof cursor !== 'string' || cursor === '' || !Array.isArray(read)) return undefined;
 	return {
 		cursor,
+		/** At its end, the leads remembered but not among them are gone. */
 		read: read.filter(isText),
 		newest: numberOr(newest),
-		due: due === true,
+		/** Its leads are only remembered (unless Include Existing). */
 		first: first === true,
 	};
 }
@@ -76,8 +67,7 @@ export function loadMemory(data: IDataObject): Memory | undefined {
 		newest: numberOr(data.newest),
 		fullAt: numberOr(data.fullAt),
 		pass: passOf(data.pass),
-		id: typeof data.id === 'string' ? data.id : undefined,
-		gen: numberOr(data.gen),
+		tag: typeof data.tag === 'string' ? data.tag : undefined,
 	};
 }
 
@@ -85,59 +75,50 @@ export interface Reading {
 	seen: Map<string, string>;
 	fields: string[];
 	newest?: number;
-	/** `head`: the head of a newest-first list; `part`: a full read cut by the poll's budget, to go on from `cursor`. */
-	reach: 'full' | 'head' | 'part';
+	/** The first read after activation, which only remembers (unless Include Existing); it may span polls. */
+	first: boolean;
+	/** `part`: a full read cut by the poll's budget, to go on from `cursor`; or, without one, the head of a newest-first
+	 * list. */
+	reach: 'full' | 'part';
 	cursor?: string;
 	due: boolean;
 	now: number;
 }
 
-function markGone(memory: Memory, read: Set<string>, now: number, forgetAfterMs: number) {
-	for (const id of memory.leads.keys()) {
-		const since = memory.gone.get(id) ?? now;
-		if (read.has(id)) memory.gone.delete(id);
-		else if (now - since < forgetAfterMs) memory.gone.set(id, since);
-		else {
-			memory.leads.delete(id);
-			memory.gone.delete(id);
-		}
-	}
-}
-
-function later(a?: number, b?: number) {
-	if (a === undefined) return b;
-	if (b === undefined) return a;
-	return Math.max(a, b);
-}
-
 /** `fullAt` moves only when the periodic full read ends, so a poll that read nothing new leaves the memory as it was
  * (n8n then has nothing to write). */
 export function remember(before: Memory | undefined, reading: Reading, forgetAfterMs: number) {
+	const { seen, fields, cursor, newest, first, now } = reading;
 	const memory: Memory = {
 		v: 1,
 		leads: before?.leads ?? new Map(),
 		gone: before?.gone ?? new Map(),
-		fields: reading.fields,
+		fields,
 		newest: before?.newest,
 		fullAt: before?.fullAt,
-		id: before?.id ?? randomUUID(),
-		gen: before?.gen,
+		tag: before?.tag ?? randomUUID(),
 	};
-	for (const [id, print] of reading.seen) memory.leads.set(id, print);
-	const pass = before?.pass;
-	const read = new Set([...(pass?.read ?? []), ...reading.seen.keys()]);
-	const newest = later(pass?.newest, reading.newest);
-	const { cursor, due } = reading;
-	if (reading.reach !== 'full') {
-		const first = before === undefined || pass?.first === true;
-		if (reading.reach === 'part' && cursor !== undefined && cursor.length <= MAX_CURSOR_CHARS)
-			memory.pass = { cursor, read: [...read], newest, due, first };
-		memory.newest = later(memory.newest, newest);
+	const { leads, gone } = memory;
+	for (const [id, print] of seen) leads.set(id, print);
+	const read = new Set([...(before?.pass?.read ?? []), ...seen.keys()]);
+	if (reading.reach === 'part') {
+		if (cursor !== undefined && cursor.length <= MAX_CURSOR_CHARS)
+			memory.pass = { cursor, read: [...read], newest, first };
+		if (newest !== undefined) memory.newest = Math.max(memory.newest ?? newest, newest);
 		return memory;
 	}
-	markGone(memory, read, reading.now, forgetAfterMs);
+	// A lead remembered but not read is gone since it was first missing, and forgotten forgetAfterMs on.
+	for (const id of leads.keys()) {
+		const since = gone.get(id) ?? now;
+		if (read.has(id)) gone.delete(id);
+		else if (now - since < forgetAfterMs) gone.set(id, since);
+		else {
+			leads.delete(id);
+			gone.delete(id);
+		}
+	}
 	memory.newest = newest;
-	if (due || pass?.due) memory.fullAt = reading.now;
+	if (reading.due) memory.fullAt = now;
 	return memory;
 }
 
@@ -152,22 +133,22 @@ export function saveMemory(data: IDataObject, memory: Memory) {
 	};
 	if (JSON.stringify(stored) === JSON.stringify(data)) return;
 	for (const key of Object.keys(data)) delete data[key];
-	for (const [key, value] of Object.entries(stored)) if (value !== undefined) data[key] = value;
+	Object.assign(data, stored);
 }
 
 const COMMIT_WAIT_MS = 60_000;
 
-const emissions = new BoundedMap<string, { id?: string; gen: number; at: number }>(10_000);
+/** When this process emitted from a memory (by its tag), which the emission's memory replaced. */
+const emissions = new BoundedMap<string | undefined, number>(10_000);
 
 /** n8n's durable scheduler can start a poll with a cursor read before the last commit. Only within COMMIT_WAIT_MS:
  * later an emission n8n did not store is emitted again, never lost. */
-export function isStale(key: string, memory: Memory | undefined, now: number) {
-	const last = emissions.peek(key);
-	if (!memory || !last || memory.id !== last.id) return false;
-	return now - last.at < COMMIT_WAIT_MS && (memory.gen ?? 0) < last.gen;
+export function isStale(memory: Memory | undefined) {
+	const at = emissions.peek(memory?.tag);
+	return at !== undefined && Date.now() - at < COMMIT_WAIT_MS;
 }
 
-export function markEmitted(key: string, memory: Memory, now: number) {
-	memory.gen = (memory.gen ?? 0) + 1;
-	emissions.set(key, { id: memory.id, gen: memory.gen, at: now });
+export function markEmitted(memory: Memory) {
+	emissions.set(memory.tag, Date.now());
+	memory.tag = randomUUID();
 }

@@ -5,7 +5,7 @@ import {
 	type IPollFunctions,
 } from 'n8n-workflow';
 
-import { msLeft, nodeKey, readPages, simplify, takeShare } from '../shared';
+import { msLeft, readPages, simplify, takeShare } from '../shared';
 import { budgetOf, capError, NARROW_TEXT, NO_TURN_TEXT, POLLING, type Budget } from './budget';
 import {
 	changedFields,
@@ -68,8 +68,7 @@ export function warn(context: IPollFunctions, message: string) {
 
 /** Each page after a turn of the key's share (rule 1); none asked for once the turn comes after the deadline. */
 async function* leadPages(context: IPollFunctions, budget: Budget, startCursor?: string) {
-	if (!(await takeShare(context, budget.share, msLeft(budget.deadline)))) return;
-	const spec = {
+	const pages = readPages.call(context, {
 		path: '/leads',
 		startCursor,
 		maxRecords: POLLING.maxLeads,
@@ -77,7 +76,7 @@ async function* leadPages(context: IPollFunctions, budget: Budget, startCursor?:
 		deadline: budget.deadline,
 		narrow: NARROW_TEXT,
 		// No entry of the list stops the trigger: one that is not a lead is named and left out.
-		skipEntry: (described: string, position: number, page: number) => {
+		skipEntry: (described, position, page) => {
 			const entry = `entry ${position} of page ${page} of the list /api/v1/leads`;
 			const skipped = 'the trigger skipped it and read the others';
 			warn(
@@ -85,64 +84,54 @@ async function* leadPages(context: IPollFunctions, budget: Budget, startCursor?:
 				`${entry} is ${described}, not a lead (a JSON object); ${skipped}. ${API_FAULT}`,
 			);
 		},
-	};
-	// Pages of the API's maximum size, the fewest requests. A caller that stops reading returns at the `yield`: no
-	// turn is taken for a page it does not read.
-	for await (const page of readPages.call(context, spec)) {
+	});
+	// Pages of the API's maximum size, the fewest requests (none is asked for before `next`). A caller that stops
+	// reading returns at the `yield`: no turn is taken for a page it does not read.
+	while (await takeShare(context, budget.share, msLeft(budget.deadline))) {
+		const { value: page } = await pages.next();
+		if (!page) return;
 		yield page;
 		if (page.nextCursor === null) return;
-		if (!(await takeShare(context, budget.share, msLeft(budget.deadline)))) return;
 	}
 }
 
-interface Read {
-	records: IDataObject[];
-	reach: 'full' | 'head' | 'part';
-	cursor?: string;
-}
-
-/** Stops where the next page would not fit the poll's budget (rule 2): the next poll goes on from there. */
-async function readLeads(
-	context: IPollFunctions,
-	budget: Budget,
-	from: { memory?: Memory; headOnly: boolean; startCursor?: string },
-): Promise<Read> {
+/** Stops where the next page would not fit the poll's budget (rule 2): the next poll goes on from there. With `head`
+ * (New Lead alone), also where the leads read prove the head of a newest-first list (headOf), with no cursor. */
+async function readLeads(context: IPollFunctions, head: Memory | undefined, startCursor?: string) {
+	const budget = await budgetOf(context);
 	const records: IDataObject[] = [];
-	let head = from.headOnly ? 'more' : 'broken';
-	let cursor = from.startCursor;
+	let cursor = startCursor;
 	let slowest = 0;
 	let last = Date.now();
-	for await (const page of leadPages(context, budget, from.startCursor)) {
+	for await (const page of leadPages(context, budget, startCursor)) {
 		records.push(...page.records);
-		if (page.nextCursor === null) return { records, reach: 'full' };
+		if (page.nextCursor === null) return { records, reach: 'full' as const };
+		if (head !== undefined && headOf(records, head)) return { records, reach: 'part' as const };
 		cursor = page.nextCursor;
-		if (head === 'more' && from.memory !== undefined) head = headOf(records, from.memory);
-		if (head === 'enough') return { records, reach: 'head' };
 		slowest = Math.max(slowest, Date.now() - last);
 		last = Date.now();
 		if (page.number >= budget.pages || msLeft(budget.deadline) < slowest) break;
 	}
-	return { records, reach: 'part', cursor };
+	return { records, reach: 'part' as const, cursor };
 }
 
 function changeOf(old: Fingerprint, print: Fingerprint, record: IDataObject, context: DiffContext) {
-	const { settings, fields } = context;
 	// Slots appended since the lead was remembered make the stored text longer, not the lead changed.
 	if (old.whole === print.whole && old.state === print.state) return;
-	let names = changedFields(old, print, fields);
+	let names = changedFields(old, print, context.fields);
 	const archivedNow = old.state !== 'archived' && print.state === 'archived';
-	if (archivedNow && settings.events.includes('archivedLead')) {
-		context.archived.push(item(record, settings, 'archivedLead'));
+	if (archivedNow && context.events.includes('archivedLead')) {
+		context.archived.push(item(record, context, 'archivedLead'));
 		// Other fields changed with `archived` make an Updated Lead item of their own.
 		names = names.filter(isNotArchived);
 		if (names.length === 0) return;
 	}
-	if (settings.events.includes('updatedLead'))
-		context.updated.push(item(record, settings, 'updatedLead', names));
+	if (context.events.includes('updatedLead'))
+		context.updated.push(item(record, context, 'updatedLead', names));
 }
 
-interface DiffContext {
-	settings: PollSettings;
+/** The settings, with the field slots and the items of the leads that changed, as diff goes. */
+interface DiffContext extends PollSettings {
 	fields: string[];
 	updated: INodeExecutionData[];
 	archived: INodeExecutionData[];
@@ -151,10 +140,9 @@ interface DiffContext {
 /** Pure: no request, no clock, no log, the memory left as it was. `seen` is a Map: any id keys it. */
 export function diff(memory: Memory | undefined, records: IDataObject[], settings: PollSettings) {
 	// The first read after activation (one poll, or the polls of a full read spread over several) only remembers.
-	const fresh =
-		memory === undefined || memory.pass?.first === true ? settings.includeExisting : true;
+	const first = memory === undefined || memory.pass?.first === true;
 	const context: DiffContext = {
-		settings,
+		...settings,
 		fields: memory?.fields.slice() ?? [],
 		updated: [],
 		archived: [],
@@ -162,8 +150,9 @@ export function diff(memory: Memory | undefined, records: IDataObject[], setting
 	const warnings: string[] = [];
 	const added: Array<{ record: IDataObject; time: number; index: number }> = [];
 	const seen = new Map<string, string>();
-	// The newest createdAt of the leads listed (after a full read, a deleted newest lead no longer counts).
-	let newest: number | undefined;
+	// The newest createdAt of the leads listed, in this poll and the earlier ones of its pass (after a full read, a
+	// deleted newest lead no longer counts).
+	let newest = memory?.pass?.newest;
 	for (const [index, record] of records.entries()) {
 		const id = leadIdOf(record);
 		if (id === undefined) {
@@ -174,7 +163,7 @@ export function diff(memory: Memory | undefined, records: IDataObject[], setting
 		}
 		if (seen.has(id)) continue; // The same lead twice in one listing: compared once.
 		const time = createdAtOf(record);
-		if (!Number.isNaN(time) && (newest === undefined || time > newest)) newest = time;
+		if (time > (newest ?? -Infinity)) newest = time; // NaN (no createdAt) compares false
 		const print = fingerprint(record, context.fields);
 		const stored = encodePrint(print);
 		seen.set(id, stored);
@@ -187,25 +176,23 @@ export function diff(memory: Memory | undefined, records: IDataObject[], setting
 			warnings.push(`${what}, more than n8n can store in an execution. ${TOO_DEEP}`);
 			continue;
 		}
-		const old = before === undefined ? undefined : decodePrint(before);
-		if (old === undefined || old.state === 'unreadable') {
-			if (settings.events.includes('newLead') && fresh) added.push({ record, time, index });
+		const old = decodePrint(before);
+		if (old === undefined) {
+			if (settings.events.includes('newLead') && (settings.includeExisting || !first))
+				added.push({ record, time, index });
 			continue;
 		}
 		changeOf(old, print, record, context);
 	}
 	// New leads oldest first (by createdAt, then by list position), so a workflow sees them in creation order.
-	added.sort((a, b) =>
-		Number.isNaN(a.time) || Number.isNaN(b.time) || a.time === b.time
-			? a.index - b.index
-			: a.time - b.time,
-	);
+	// A missing createdAt (NaN) or an equal one compares by list position.
+	added.sort((a, b) => a.time - b.time || a.index - b.index);
 	const items = [
 		...added.map(({ record }) => item(record, settings, 'newLead')),
 		...context.updated,
 		...context.archived,
 	];
-	return { items, seen, fields: context.fields, newest, warnings };
+	return { items, seen, fields: context.fields, newest, first, warnings };
 }
 
 const STALE_TEXT =
@@ -216,19 +203,16 @@ export async function pollLeads(this: IPollFunctions, settings: PollSettings) {
 	const staticData = nodeData(this);
 	const memory = loadMemory(staticData);
 	const now = Date.now();
-	const key = nodeKey(this);
-	if (isStale(key, memory, now)) {
+	if (isStale(memory)) {
 		this.logger.info(`${this.getNode().name}: ${STALE_TEXT}`);
 		return null;
 	}
-	const budget = await budgetOf(this);
-
 	// Only the head with New Lead alone, unless a full read is due (the bound on finding a lead listed out of order,
 	// e.g. an import that keeps old creation dates) or one begun earlier goes on.
 	const due = memory?.fullAt === undefined || now - memory.fullAt >= settings.fullReadEveryMs;
 	const pass = memory?.pass;
-	const headOnly = memory !== undefined && pass === undefined && onlyNew(settings) && !due;
-	const read = await readLeads(this, budget, { memory, headOnly, startCursor: pass?.cursor });
+	const head = pass === undefined && onlyNew(settings) && !due ? memory : undefined;
+	const read = await readLeads(this, head, pass?.cursor);
 	if (read.reach === 'part' && read.records.length === 0) {
 		// No turn of the key's share within the budget (other polling triggers on the key used it): the next poll.
 		warn(this, NO_TURN_TEXT);
@@ -237,10 +221,9 @@ export async function pollLeads(this: IPollFunctions, settings: PollSettings) {
 	const found = diff(memory, read.records, settings);
 	for (const message of found.warnings) warn(this, message);
 
-	const reading = { ...found, ...read, due, now };
-	const next = remember(memory, reading, POLLING.forgetAfterMs);
+	const next = remember(memory, { ...found, ...read, due, now }, POLLING.forgetAfterMs);
 	if (next.leads.size > POLLING.maxLeads) throw capError(this, next.leads.size);
-	if (found.items.length > 0) markEmitted(key, next, now);
+	if (found.items.length > 0) markEmitted(next);
 	saveMemory(staticData, next);
 	return found.items.length > 0 ? [found.items] : null;
 }
