@@ -24,7 +24,7 @@ import {
 	type StoredSubscription,
 } from './trigger/store';
 import { forgetForeign, getSubscription, sameUrl, thisNode } from './trigger/ownership';
-import { inTime, isInactiveStatus, letGo, subscribe } from './trigger/subscription';
+import { inTime, isInactiveStatus, letGo, orLog, subscribe } from './trigger/subscription';
 import { eventsOf, TRIGGER_SIMPLIFY_VERSION } from './trigger/item';
 import { receiveDelivery } from './trigger/webhook';
 
@@ -91,15 +91,8 @@ async function secretReadable(context: IHookFunctions, stored: StoredSubscriptio
 async function release(context: IHookFunctions, deadline: Deadline) {
 	const stored = readState(nodeData(context)).subscription;
 	if (!stored) return true;
-	try {
-		await letGo(context, stored, deadline);
-		return true;
-	} catch (error) {
-		const kept = `could not delete webhook subscription ${stored.id}; it is kept`;
-		const then = 'and cleaned up on the next activation';
-		log(context, `${kept} ${then} (${(error as Error).message})`);
-		return false;
-	}
+	const kept = `webhook subscription ${stored.id}; it is kept and cleaned up on the next activation`;
+	return await orLog(context, letGo(context, stored, deadline), kept);
 }
 
 const EVENTS_NOTICE =

@@ -204,33 +204,31 @@ export function unwrapSecret(wrapped: string, key: string, owner: SecretOwner) {
 	}
 }
 
-/** Tries the key as saved too: 0.3 and 0.4 wrapped with the untrimmed key. */
-async function unwrapWithCredential(context: TriggerContext, wrapped: string, owner: SecretOwner) {
-	const { apiKey, savedKey } = await credentialOf(context);
-	const secret = unwrapSecret(wrapped, apiKey, owner);
-	if (secret !== undefined || savedKey === apiKey) return secret;
-	return unwrapSecret(wrapped, savedKey, owner);
+/** The secret with the print of the key it was read with: from memory, else unwrapped with the credential (and
+ * with the key as saved too: 0.3 and 0.4 wrapped with the untrimmed key). */
+async function known(context: TriggerContext, stored: StoredSubscription) {
+	const wrapped = stored.secretWrapped;
+	if (wrapped === undefined) return undefined;
+	const owner = secretOwner(context, stored.id);
+	const cacheKey = knownSecretKey(wrapped, owner);
+	if (!knownSecrets.peek(cacheKey)) {
+		const { apiKey, savedKey } = await credentialOf(context);
+		if (unwrapSecret(wrapped, apiKey, owner) === undefined && savedKey !== apiKey)
+			unwrapSecret(wrapped, savedKey, owner);
+	}
+	return knownSecrets.get(cacheKey);
 }
 
 /** Reads the credential only when memory does not hold the secret. */
 export async function readSecret(context: TriggerContext, stored: StoredSubscription) {
-	const wrapped = stored.secretWrapped;
-	if (wrapped === undefined) return undefined;
-	const owner = secretOwner(context, stored.id);
-	const known = knownSecrets.get(knownSecretKey(wrapped, owner));
-	return known?.secret ?? (await unwrapWithCredential(context, wrapped, owner));
+	return (await known(context, stored))?.secret;
 }
 
 /** Undefined when it holds no secret, or one already wrapped under this key. */
 async function wrappedAnew(of: TriggerContext, stored: StoredSubscription, apiKey: string) {
-	const wrapped = stored.secretWrapped;
-	if (wrapped === undefined) return undefined;
-	const owner = secretOwner(of, stored.id);
-	const cacheKey = knownSecretKey(wrapped, owner);
-	if (!knownSecrets.peek(cacheKey)) await unwrapWithCredential(of, wrapped, owner);
-	const entry = knownSecrets.peek(cacheKey);
+	const entry = await known(of, stored);
 	if (entry === undefined || entry.keyPrint === sha256(apiKey)) return undefined;
-	return wrapSecret(entry.secret, apiKey, owner);
+	return wrapSecret(entry.secret, apiKey, secretOwner(of, stored.id));
 }
 
 const REWRAP_WHY =
@@ -240,17 +238,15 @@ const REWRAP_WHY =
 export async function rewrap(of: TriggerContext, stored: StoredSubscription) {
 	const credential = await credentialOf(of).catch(nothing);
 	if (credential === undefined) return;
-	const key = credential.apiKey;
 	const data = nodeData(of);
-	const { id } = stored;
-	const anew = await wrappedAnew(of, stored, key);
+	const anew = await wrappedAnew(of, stored, credential.apiKey);
 	if (anew) {
 		saveState(data, { subscription: { ...stored, secretWrapped: anew } });
-		const what = `wrapped the signing secret of webhook subscription ${id} anew under the new key`;
-		log(of, `the credential's API key changed; ${what} ${REWRAP_WHY}`, id, true);
+		const what = `wrapped the signing secret of webhook subscription ${stored.id} anew under the new key`;
+		log(of, `the credential's API key changed; ${what} ${REWRAP_WHY}`, stored.id, true);
 	}
 	for (const entry of readState(data).retired) {
-		const secretWrapped = await wrappedAnew(of, entry, key);
+		const secretWrapped = await wrappedAnew(of, entry, credential.apiKey);
 		if (secretWrapped) retireSubscription(data, { ...entry, secretWrapped });
 	}
 }

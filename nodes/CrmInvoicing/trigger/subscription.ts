@@ -21,6 +21,7 @@ import {
 	deleteSubscription,
 	printable,
 	provablyOwn,
+	sameUrl,
 	thisNode,
 	warnKept,
 } from './ownership';
@@ -48,7 +49,7 @@ export async function inTime<C extends TriggerContext, T>(
 	what: string,
 	limitMs: number,
 	work: (context: C, deadline: Deadline) => Promise<T>,
-): Promise<T> {
+) {
 	const node = context.getNode();
 	const deadline = deadlineIn(limitMs);
 	try {
@@ -85,11 +86,19 @@ export async function letGo(
 	if (readState(data).subscription?.id === id) saveState(data, { subscription: undefined });
 }
 
-async function deleteOrLog(context: TriggerContext, id: string, deadline: Deadline, what: string) {
+/** False when `deleting` fails: logged, with `then` after the error. */
+export async function orLog(
+	context: TriggerContext,
+	deleting: Promise<void>,
+	what: string,
+	then = '',
+) {
 	try {
-		await deleteSubscription(context, id, deadline);
+		await deleting;
+		return true;
 	} catch (error) {
-		log(context, `could not delete ${what} (${(error as Error).message})`);
+		log(context, `could not delete ${what} (${(error as Error).message})${then}`);
+		return false;
 	}
 }
 
@@ -107,11 +116,11 @@ async function sweep(context: TriggerContext, deadline: Deadline, current: strin
 	const kept = [];
 	for (const found of listed) {
 		const id = idText(found.id);
-		const candidate = { ownerTag: tagOf(found.name), url: found.url };
-		if (id === '' || id === current || candidate.ownerTag !== tag) continue;
+		if (id === '' || id === current || tagOf(found.name) !== tag) continue;
 		const leftover = `this trigger's leftover webhook subscription ${id}`;
 		const retiredOne = retired.some((entry) => entry.id === id);
-		if (mayDelete(candidate, tag, url)) await deleteOrLog(context, id, deadline, leftover);
+		if (sameUrl(found.url, url))
+			await orLog(context, deleteSubscription(context, id, deadline), leftover);
 		else kept.push({ id, url: String(found.url ?? '(no URL)'), retired: retiredOne });
 	}
 	warnKept(context, kept, url);
@@ -185,7 +194,7 @@ async function withoutSecret(context: TriggerContext, answer: IDataObject, deadl
 	const candidate = { ownerTag: tagOf(answer.name), url: answer.url };
 	if (!known && mayDelete(candidate, tag, url)) {
 		const orphan = `webhook subscription ${id} that came without a secret`;
-		await deleteOrLog(context, id, deadline, orphan);
+		await orLog(context, deleteSubscription(context, id, deadline), orphan);
 		return new NodeOperationError(node, `${NO_SECRET} ${noneFor}`, invalid);
 	}
 	const shown = printable(id, 80);
@@ -196,17 +205,6 @@ async function withoutSecret(context: TriggerContext, answer: IDataObject, deadl
 	const deleteIt = `If it is not needed, delete it in the CRM or with the CRM Invoicing node (Webhook Subscription → Delete, ID ${shown}), ${AGAIN}.`;
 	const description = `${holds} ${left} ${deleteIt}`;
 	return new NodeOperationError(node, message, { description });
-}
-
-/** A failure is logged; the next subscribe removes it. */
-async function replace(context: TriggerContext, previous: StoredSubscription, deadline: Deadline) {
-	try {
-		await letGo(context, previous, deadline, false);
-	} catch (error) {
-		const replaced = `could not delete the replaced webhook subscription ${previous.id}`;
-		const message = `${replaced} (${(error as Error).message}); the next subscribe removes it`;
-		log(context, message);
-	}
 }
 
 /** One at a time per node and mode in this process. */
@@ -233,7 +231,12 @@ export async function subscribe(context: TriggerContext, deadline: Deadline) {
 		const secretWrapped = wrapSecret(String(response.secret), apiKey, secretOwner(context, id));
 		const subscription = { id, url, events, secretWrapped, ownerTag: tag };
 		saveState(data, { subscription, recentDeliveries: [] });
-		if (previous && previous.id !== id) await replace(context, previous, deadline);
+		if (previous && previous.id !== id) {
+			// A failure is logged; the next subscribe removes it.
+			const replaced = `the replaced webhook subscription ${previous.id}`;
+			const then = '; the next subscribe removes it';
+			await orLog(context, letGo(context, previous, deadline, false), replaced, then);
+		}
 		await sweep(context, deadline, id);
 		return id;
 	});
