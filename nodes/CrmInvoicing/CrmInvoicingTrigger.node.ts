@@ -39,7 +39,6 @@ function forget(data: IDataObject) {
 
 const FOREIGN_TAG =
 	"its owner tag is not this n8n instance's, workflow's and node's (for example a workflow imported from another n8n)";
-const NOT_OWN = "it is not provably this trigger's own";
 
 /** One at this node's URL stays stored for create to delete once the new one is stored: n8n 1.x runs this at every
  * start-up, and deleting first, a failed POST would leave the trigger deaf. */
@@ -47,7 +46,7 @@ async function check(context: IHookFunctions, deadline: Deadline) {
 	const { data, tag, url } = thisNode(context);
 	const stored = readState(data).subscription;
 	if (!stored) return forget(data);
-	const foreign = (why: string) => {
+	const foreign = (why?: string) => {
 		forgetForeign(context, stored.id, why);
 		return forget(data);
 	};
@@ -57,7 +56,7 @@ async function check(context: IHookFunctions, deadline: Deadline) {
 	// Data of 0.1 carries no tag: it is this node's when the CRM delivers to exactly this URL. Another node's tag in
 	// the CRM's name: someone else's (renamed, or a re-used id).
 	const untagged = stored.ownerTag === undefined && !sameUrl(remote.url, url);
-	if (untagged || (tagOf(remote.name) ?? tag) !== tag) return foreign(NOT_OWN);
+	if (untagged || (tagOf(remote.name) ?? tag) !== tag) return foreign();
 	const at = typeof remote.url === 'string' ? remote.url : stored.url;
 	const current = { ...stored, ownerTag: tag, url: at };
 	saveState(data, { subscription: current });

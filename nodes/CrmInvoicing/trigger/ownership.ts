@@ -68,8 +68,7 @@ export async function getSubscription(
 
 /** Where the rule allows; a 2xx sign-in page fails. */
 export async function deleteSubscription(context: TriggerContext, id: string, deadline: Deadline) {
-	const path = pathOf(id);
-	await apiRequest.call(context, { method: 'DELETE', path, deadline }).catch(goneOn404);
+	await apiRequest.call(context, { method: 'DELETE', path: pathOf(id), deadline }).catch(goneOn404);
 }
 
 const KEPT_WHY =
@@ -77,9 +76,11 @@ const KEPT_WHY =
 const KEPT_RETIRED =
 	'; until then, its deliveries that reach this node are answered 410, so that the CRM disables it';
 
-type Kept = { id: string; url: string; retired: boolean }[];
-
-export function warnKept(context: TriggerContext, kept: Kept, url: string) {
+export function warnKept(
+	context: TriggerContext,
+	kept: { id: string; url: string; retired: boolean }[],
+	url: string,
+) {
 	for (const entry of kept.slice(0, 10)) {
 		// Anyone with a key of the workspace can plant this text.
 		const id = printable(entry.id, 80);
@@ -96,7 +97,11 @@ export function warnKept(context: TriggerContext, kept: Kept, url: string) {
 	if (kept.length > 10) log(context, `${more} at other URLs than ${url}; ${list}`);
 }
 
-export function forgetForeign(context: TriggerContext, id: string, why: string) {
+export function forgetForeign(
+	context: TriggerContext,
+	id: string,
+	why = "it is not provably this trigger's own",
+) {
 	const message = `left webhook subscription ${id} alone because ${why}; only this node's record of it is gone`;
 	log(context, message, id, true);
 }

@@ -77,8 +77,7 @@ export async function letGo(
 	const { data, tag, url } = thisNode(context);
 	const { id, url: at, secretWrapped } = stored;
 	if (await provablyOwn(context, stored, by)) await deleteSubscription(context, id, by);
-	else if (stored.ownerTag !== tag || at === undefined)
-		forgetForeign(context, id, "it is not provably this trigger's own");
+	else if (stored.ownerTag !== tag || at === undefined) forgetForeign(context, id);
 	else {
 		retireSubscription(data, { id, url: at, ...(secretWrapped ? { secretWrapped } : {}) });
 		if (named) warnKept(context, [{ id, url: at, retired: secretWrapped !== undefined }], url);
@@ -156,66 +155,63 @@ const NOT_OURS =
 	"That subscription is not provably this trigger's (made by hand, or by another n8n). Find it with the CRM Invoicing node (Webhook Subscription → Get Many), delete it there or in the CRM";
 
 /** A CRM with one subscription per URL answers 409 or the one it holds: ours is deleted and the POST sent again. */
-async function post(context: TriggerContext, body: IDataObject, deadline: Deadline) {
-	const { data, url } = thisNode(context);
-	const previous = readState(data).subscription;
+async function post(
+	context: TriggerContext,
+	body: IDataObject,
+	previous: StoredSubscription | undefined,
+	deadline: Deadline,
+) {
 	const first = await send(context, body, deadline).catch(noneOn409);
 	const anotherId = idText(first?.id) !== previous?.id;
 	if (first !== undefined && (hasSecret(first) || anotherId)) return first;
 	if (previous !== undefined && (await provablyOwn(context, previous, deadline))) {
 		await deleteSubscription(context, previous.id, deadline);
-		const deleted = `held this trigger's ${previous.id} at it; deleted it to subscribe anew`;
-		const why = `the CRM keeps one webhook subscription per URL and ${deleted}`;
-		log(context, why, previous.id, true);
+		const why = `the CRM keeps one webhook subscription per URL and held this trigger's ${previous.id} at it`;
+		log(context, `${why}; deleted it to subscribe anew`, previous.id, true);
 		return await send(context, body, deadline);
 	}
 	if (first !== undefined) return first;
-	const refused = `The CRM API refused a webhook subscription at this trigger's URL ${url}`;
-	const message = `${refused} (409: it already holds one there)`;
+	const message = `The CRM API refused a webhook subscription at this trigger's URL ${body.url} (409: it already holds one there)`;
 	const description = `${NOT_OURS}, ${AGAIN}.`;
 	throw new NodeOperationError(context.getNode(), message, { description });
 }
-
-const NO_ID = 'The CRM API did not return an id';
-const NO_SECRET = 'The CRM API did not return a signing secret (whsec_…)';
 
 /** Deletes only a new subscription with this node's tag at its URL; names any other. */
 async function withoutSecret(context: TriggerContext, answer: IDataObject, deadline: Deadline) {
 	const { data, tag, url } = thisNode(context);
 	const node = context.getNode();
 	const id = idText(answer.id);
-	const needs = 'The trigger needs both to receive and verify deliveries.';
-	const check = `Check that the Base URL of the credential points at the CRM API, ${AGAIN}.`;
-	const invalid = { description: `${needs} ${check}` };
-	const noneFor = 'for the new webhook subscription';
-	if (id === '') return new NodeOperationError(node, `${NO_ID} ${noneFor}`, invalid);
+	const invalid = {
+		description: `The trigger needs both to receive and verify deliveries. Check that the Base URL of the credential points at the CRM API, ${AGAIN}.`,
+	};
+	const noId = 'The CRM API did not return an id for the new webhook subscription';
+	if (id === '') return new NodeOperationError(node, noId, invalid);
 	const state = readState(data);
 	const known = id === state.subscription?.id || state.retired.some((entry) => entry.id === id);
 	const candidate = { ownerTag: tagOf(answer.name), url: answer.url };
 	if (!known && mayDelete(candidate, tag, url)) {
 		const orphan = `webhook subscription ${id} that came without a secret`;
 		await orLog(context, deleteSubscription(context, id, deadline), orphan);
-		return new NodeOperationError(node, `${NO_SECRET} ${noneFor}`, invalid);
+		const noSecret =
+			'The CRM API did not return a signing secret (whsec_…) for the new webhook subscription';
+		return new NodeOperationError(node, noSecret, invalid);
 	}
 	const shown = printable(id, 80);
-	const answered = `The CRM API answered with webhook subscription ${shown}, without a signing secret,`;
-	const message = `${answered} and it is not provably a new subscription of this trigger`;
-	const holds = `The CRM may keep one subscription per URL and hold one at this trigger's URL ${url}`;
-	const left = '(made by hand, or by another n8n); it was left as it is.';
+	const message = `The CRM API answered with webhook subscription ${shown}, without a signing secret, and it is not provably a new subscription of this trigger`;
+	const holds = `The CRM may keep one subscription per URL and hold one at this trigger's URL ${url} (made by hand, or by another n8n); it was left as it is.`;
 	const deleteIt = `If it is not needed, delete it in the CRM or with the CRM Invoicing node (Webhook Subscription → Delete, ID ${shown}), ${AGAIN}.`;
-	const description = `${holds} ${left} ${deleteIt}`;
+	const description = `${holds} ${deleteIt}`;
 	return new NodeOperationError(node, message, { description });
 }
 
 /** One at a time per node and mode in this process. */
 export async function subscribe(context: TriggerContext, deadline: Deadline) {
 	const events = eventsOf(context);
-	if (events.length === 0) {
-		const description =
-			'Choose events under "Events", or enter event names under "Options > Custom Event Names".';
-		const message = 'Select at least one event to subscribe to';
-		throw new NodeOperationError(context.getNode(), message, { description });
-	}
+	if (events.length === 0)
+		throw new NodeOperationError(context.getNode(), 'Select at least one event to subscribe to', {
+			description:
+				'Choose events under "Events", or enter event names under "Options > Custom Event Names".',
+		});
 	const { data, tag, url } = thisNode(context);
 	const { subscriptionName } = context.getNodeParameter('options', {}) as IDataObject;
 	const custom = typeof subscriptionName === 'string' ? subscriptionName.trim() : '';
@@ -224,18 +220,20 @@ export async function subscribe(context: TriggerContext, deadline: Deadline) {
 		// Created first: a failed POST leaves the stored subscription as it was. An abandoned POST may still create
 		// one, at this URL: the next sweep removes it.
 		const previous = readState(data).subscription;
-		const response = await post(context, { name, url, events }, deadline);
+		const response = await post(context, { name, url, events }, previous, deadline);
 		const id = idText(response.id);
 		if (id === '' || !hasSecret(response)) throw await withoutSecret(context, response, deadline);
 		const { apiKey } = await credentialOf(context);
 		const secretWrapped = wrapSecret(String(response.secret), apiKey, secretOwner(context, id));
-		const subscription = { id, url, events, secretWrapped, ownerTag: tag };
-		saveState(data, { subscription, recentDeliveries: [] });
+		saveState(data, {
+			subscription: { id, url, events, secretWrapped, ownerTag: tag },
+			recentDeliveries: [],
+		});
 		if (previous && previous.id !== id) {
 			// A failure is logged; the next subscribe removes it.
 			const replaced = `the replaced webhook subscription ${previous.id}`;
-			const then = '; the next subscribe removes it';
-			await orLog(context, letGo(context, previous, deadline, false), replaced, then);
+			const deleting = letGo(context, previous, deadline, false);
+			await orLog(context, deleting, replaced, '; the next subscribe removes it');
 		}
 		await sweep(context, deadline, id);
 		return id;
