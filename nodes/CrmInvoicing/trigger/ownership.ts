@@ -85,16 +85,14 @@ export function warnKept(
 		// Anyone with a key of the workspace can plant this text.
 		const id = printable(entry.id, 80);
 		const at = printable(entry.url, 300);
-		const tagged = `which carries this trigger's owner tag but delivers to ${at}`;
-		const where = `kept webhook subscription ${id}, ${tagged}, not to this node's URL ${url}.`;
-		const leftover = 'If it is a leftover (an earlier WEBHOOK_URL of this n8n),';
-		const deleteIt = `delete it with the CRM Invoicing node: Webhook Subscription → Delete, ID ${id}`;
+		const where = `kept webhook subscription ${id}, which carries this trigger's owner tag but delivers to ${at}, not to this node's URL ${url}.`;
+		const deleteIt = `If it is a leftover (an earlier WEBHOOK_URL of this n8n), delete it with the CRM Invoicing node: Webhook Subscription → Delete, ID ${id}`;
 		const then = entry.retired ? KEPT_RETIRED : '';
-		log(context, `${where} ${KEPT_WHY} ${leftover} ${deleteIt}${then}.`, id);
+		log(context, `${where} ${KEPT_WHY} ${deleteIt}${then}.`, id);
 	}
-	const more = `kept ${kept.length - 10} more webhook subscriptions with this trigger's owner tag`;
+	const more = `kept ${kept.length - 10} more webhook subscriptions with this trigger's owner tag at other URLs than ${url}`;
 	const list = 'list them with the CRM Invoicing node (Webhook Subscription → Get Many)';
-	if (kept.length > 10) log(context, `${more} at other URLs than ${url}; ${list}`);
+	if (kept.length > 10) log(context, `${more}; ${list}`);
 }
 
 export function forgetForeign(

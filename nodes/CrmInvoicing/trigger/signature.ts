@@ -66,7 +66,7 @@ type DeliveryHeaders = Exclude<ReturnType<typeof checkDeliveryHeaders>, string>;
 
 /** Over the exact bytes received. `rotating`: one `v1` entry matches, another does not (spec §6.4). */
 export function checkSignature(
-	secret: string,
+	secret: string | undefined,
 	delivery: DeliveryHeaders,
 	rawBody: Uint8Array | string | undefined,
 ) {

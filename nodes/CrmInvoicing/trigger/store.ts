@@ -80,14 +80,16 @@ export function readState(data: IDataObject) {
 	const id = text(at('id'));
 	const retired = retiredOf(at('retired'));
 	const recentDeliveries = texts(data[RECENT]) ?? [];
-	if (id === undefined) return { subscription: undefined, retired, recentDeliveries };
-	const subscription: StoredSubscription = {
-		id,
-		url: text(at('url')),
-		events: texts(at('events')),
-		secretWrapped: text(at('secretWrapped')),
-		ownerTag: text(at('ownerTag')),
-	};
+	const subscription: StoredSubscription | undefined =
+		id === undefined
+			? undefined
+			: {
+					id,
+					url: text(at('url')),
+					events: texts(at('events')),
+					secretWrapped: text(at('secretWrapped')),
+					ownerTag: text(at('ownerTag')),
+				};
 	return { subscription, retired, recentDeliveries };
 }
 
@@ -168,9 +170,6 @@ const keyOf = (apiKey: string, owner: SecretOwner) =>
 const knownSecrets = new BoundedMap<string, { secret: string; keyPrint: string }>(500);
 const knownSecretKey = (wrapped: string, owner: SecretOwner) =>
 	sha256(`${infoOf(owner)}\u0000${wrapped}`);
-function rememberSecret(wrapped: string, owner: SecretOwner, secret: string, apiKey: string) {
-	knownSecrets.set(knownSecretKey(wrapped, owner), { secret, keyPrint: sha256(apiKey) });
-}
 
 const toBase64url = (part: Buffer) => part.toString('base64url');
 const fromBase64url = (part: string) => Buffer.from(part, 'base64url');
@@ -182,7 +181,7 @@ export function wrapSecret(secret: string, apiKey: string, owner: SecretOwner) {
 	const ciphertext = Buffer.concat([cipher.update(secret, 'utf8'), cipher.final()]);
 	const parts = [iv, ciphertext, cipher.getAuthTag()].map(toBase64url);
 	const wrapped = [FORMAT, ...parts].join(':');
-	rememberSecret(wrapped, owner, secret, apiKey);
+	knownSecrets.set(knownSecretKey(wrapped, owner), { secret, keyPrint: sha256(apiKey) });
 	return wrapped;
 }
 
@@ -197,7 +196,7 @@ export function unwrapSecret(wrapped: string, key: string, owner: SecretOwner) {
 		decipher.setAAD(Buffer.from(infoOf(owner)));
 		decipher.setAuthTag(tag);
 		const secret = Buffer.concat([decipher.update(ciphertext), decipher.final()]).toString('utf8');
-		rememberSecret(wrapped, owner, secret, key);
+		knownSecrets.set(knownSecretKey(wrapped, owner), { secret, keyPrint: sha256(key) });
 		return secret;
 	} catch {
 		return undefined;
@@ -258,11 +257,9 @@ export async function readDelivery(context: IWebhookFunctions, deliveryId: strin
 	const { subscription: stored, retired } = readState(data);
 	if (!stored) return undefined;
 	const secret = await readSecret(context, stored).catch(() => null);
+	// One that cannot be read stays undefined: no signature matches it.
 	const retiredSecrets = [];
-	for (const entry of retired) {
-		const old = await readSecret(context, entry).catch(nothing);
-		if (old !== undefined) retiredSecrets.push(old);
-	}
+	for (const entry of retired) retiredSecrets.push(await readSecret(context, entry).catch(nothing));
 	const seen = !acceptOnce(data, deliveryMemoryKey(context, stored.id), deliveryId, true);
 	return { stored, secret, retired: retiredSecrets, seen };
 }

@@ -61,8 +61,7 @@ export async function inTime<C extends TriggerContext, T>(
 		const message = `The CRM did not answer in time: the trigger could not ${what} within ${limitMs / 1000} s`;
 		const detail = `last error: ${(error as Error).message}`.slice(0, 300);
 		// The transport's own text goes in the description: n8n would replace a message holding a connection error code.
-		const slow = `The CRM API did not answer in time (it may be down, overloaded or slow; ${detail}).`;
-		const description = `${slow} Check the CRM and the Base URL of the credential, ${AGAIN}.`;
+		const description = `The CRM API did not answer in time (it may be down, overloaded or slow; ${detail}). Check the CRM and the Base URL of the credential, ${AGAIN}.`;
 		throw new NodeOperationError(node, message, { description });
 	}
 }
@@ -108,8 +107,8 @@ async function sweep(context: TriggerContext, deadline: Deadline, current: strin
 		if (msLeft(deadline) < 50) throw new Error('no time left for it within the time limit');
 		listed = await listWebhookSubscriptions(context, { deadline });
 	} catch (error) {
-		const why = `to remove this trigger's leftovers (${(error as Error).message})`;
-		return log(context, `could not list webhook subscriptions ${why}`);
+		const why = `could not list webhook subscriptions to remove this trigger's leftovers`;
+		return log(context, `${why} (${(error as Error).message})`);
 	}
 	const retired = readState(data).retired;
 	const kept = [];
