@@ -57,8 +57,11 @@ async function check(context: IHookFunctions, deadline: Deadline) {
 	// the CRM's name: someone else's (renamed, or a re-used id).
 	const untagged = stored.ownerTag === undefined && !sameUrl(remote.url, url);
 	if (untagged || (tagOf(remote.name) ?? tag) !== tag) return foreign();
-	const at = typeof remote.url === 'string' ? remote.url : stored.url;
-	const current = { ...stored, ownerTag: tag, url: at };
+	const current = {
+		...stored,
+		ownerTag: tag,
+		url: typeof remote.url === 'string' ? remote.url : stored.url,
+	};
 	saveState(data, { subscription: current });
 	if (!sameUrl(current.url, url)) {
 		await letGo(context, current, deadline, false);
@@ -78,11 +81,10 @@ async function secretReadable(context: IHookFunctions, stored: StoredSubscriptio
 		await rewrap(context, stored);
 		return true;
 	}
-	const secret = `the stored signing secret of webhook subscription ${stored.id}`;
-	const why = `${secret} cannot be read with this credential's API key ${UNREADABLE_CAUSES}`;
+	const secret = `the stored signing secret of webhook subscription ${stored.id} cannot be read with this credential's API key`;
 	const then =
 		'this trigger subscribes anew, and deletes that subscription once the new one is stored';
-	log(context, `${why}; ${then}`);
+	log(context, `${secret} ${UNREADABLE_CAUSES}; ${then}`);
 	return false;
 }
 

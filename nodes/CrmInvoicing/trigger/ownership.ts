@@ -15,8 +15,8 @@ import {
 
 /** Compared parsed (lower-case scheme and host, no default port); an unparseable URL matches nothing. */
 export function sameUrl(a: unknown, b: unknown) {
-	if (typeof a !== 'string' || typeof b !== 'string') return false;
-	if (!URL.canParse(a) || !URL.canParse(b)) return false;
+	if (typeof a !== 'string' || typeof b !== 'string' || !URL.canParse(a) || !URL.canParse(b))
+		return false;
 	return new URL(a).href === new URL(b).href;
 }
 

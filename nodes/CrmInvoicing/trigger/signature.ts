@@ -70,7 +70,7 @@ export function checkSignature(
 	delivery: DeliveryHeaders,
 	rawBody: Uint8Array | string | undefined,
 ) {
-	const key = Buffer.from(String(secret ?? '').replace(/^whsec_/, ''), 'base64');
+	const key = Buffer.from((secret ?? '').replace(/^whsec_/, ''), 'base64');
 	if (key.length === 0) return { failure: 'signing secret is missing or invalid', rotating: false };
 	const { idBytes, timestampText, entries } = delivery;
 	// A KeyObject: on Node.js 22+ a raw Buffer key costs about 4× more per createHmac (bench/: 9.4 µs against 2.1 µs).

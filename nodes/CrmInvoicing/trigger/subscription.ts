@@ -116,10 +116,14 @@ async function sweep(context: TriggerContext, deadline: Deadline, current: strin
 		const id = idText(found.id);
 		if (id === '' || id === current || tagOf(found.name) !== tag) continue;
 		const leftover = `this trigger's leftover webhook subscription ${id}`;
-		const retiredOne = retired.some((entry) => entry.id === id);
 		if (sameUrl(found.url, url))
 			await orLog(context, deleteSubscription(context, id, deadline), leftover);
-		else kept.push({ id, url: String(found.url ?? '(no URL)'), retired: retiredOne });
+		else
+			kept.push({
+				id,
+				url: String(found.url ?? '(no URL)'),
+				retired: retired.some((entry) => entry.id === id),
+			});
 	}
 	warnKept(context, kept, url);
 }
