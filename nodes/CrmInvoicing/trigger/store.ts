@@ -61,14 +61,14 @@ const RECENT = 'recentDeliveries';
 const text = (value: unknown) => (typeof value === 'string' && value !== '' ? value : undefined);
 const texts = (value: unknown) => (Array.isArray(value) ? value.filter(isText) : undefined);
 
-function retiredOf(value: unknown) {
+function retiredOf(value: unknown): RetiredSubscription[] {
 	if (!Array.isArray(value)) return [];
 	return value.slice(-MAX_RETIRED).flatMap((entry: IDataObject | null) => {
 		const id = text(entry?.id) ?? text(entry?.webhookId);
 		const url = text(entry?.url) ?? text(entry?.webhookUrl);
 		const secretWrapped = text(entry?.secretWrapped) ?? text(entry?.webhookSecretWrapped);
 		if (id === undefined || url === undefined) return [];
-		return [{ id, url, ...(secretWrapped ? { secretWrapped } : {}) }];
+		return [{ id, url, secretWrapped }];
 	});
 }
 

@@ -78,7 +78,7 @@ export async function letGo(
 	if (await provablyOwn(context, stored, by)) await deleteSubscription(context, id, by);
 	else if (stored.ownerTag !== tag || at === undefined) forgetForeign(context, id);
 	else {
-		retireSubscription(data, { id, url: at, ...(secretWrapped ? { secretWrapped } : {}) });
+		retireSubscription(data, { id, url: at, secretWrapped });
 		if (named) warnKept(context, [{ id, url: at, retired: secretWrapped !== undefined }], url);
 	}
 	if (readState(data).subscription?.id === id) saveState(data, { subscription: undefined });
