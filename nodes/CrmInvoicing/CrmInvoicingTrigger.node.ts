@@ -24,7 +24,7 @@ import {
 	type StoredSubscription,
 } from './trigger/store';
 import { forgetForeign, getSubscription, sameUrl, thisNode } from './trigger/ownership';
-import { inTime, isInactiveStatus, letGo, subscribe } from './trigger/subscription';
+import { inTime, isInactiveStatus, letGo, orLog, subscribe } from './trigger/subscription';
 import { eventsOf, TRIGGER_SIMPLIFY_VERSION } from './trigger/item';
 import { receiveDelivery } from './trigger/webhook';
 
@@ -39,7 +39,6 @@ function forget(data: IDataObject) {
 
 const FOREIGN_TAG =
 	"its owner tag is not this n8n instance's, workflow's and node's (for example a workflow imported from another n8n)";
-const NOT_OWN = "it is not provably this trigger's own";
 
 /** One at this node's URL stays stored for create to delete once the new one is stored: n8n 1.x runs this at every
  * start-up, and deleting first, a failed POST would leave the trigger deaf. */
@@ -47,7 +46,7 @@ async function check(context: IHookFunctions, deadline: Deadline) {
 	const { data, tag, url } = thisNode(context);
 	const stored = readState(data).subscription;
 	if (!stored) return forget(data);
-	const foreign = (why: string) => {
+	const foreign = (why?: string) => {
 		forgetForeign(context, stored.id, why);
 		return forget(data);
 	};
@@ -57,9 +56,12 @@ async function check(context: IHookFunctions, deadline: Deadline) {
 	// Data of 0.1 carries no tag: it is this node's when the CRM delivers to exactly this URL. Another node's tag in
 	// the CRM's name: someone else's (renamed, or a re-used id).
 	const untagged = stored.ownerTag === undefined && !sameUrl(remote.url, url);
-	if (untagged || (tagOf(remote.name) ?? tag) !== tag) return foreign(NOT_OWN);
-	const at = typeof remote.url === 'string' ? remote.url : stored.url;
-	const current = { ...stored, ownerTag: tag, url: at };
+	if (untagged || (tagOf(remote.name) ?? tag) !== tag) return foreign();
+	const current = {
+		...stored,
+		ownerTag: tag,
+		url: typeof remote.url === 'string' ? remote.url : stored.url,
+	};
 	saveState(data, { subscription: current });
 	if (!sameUrl(current.url, url)) {
 		await letGo(context, current, deadline, false);
@@ -79,11 +81,10 @@ async function secretReadable(context: IHookFunctions, stored: StoredSubscriptio
 		await rewrap(context, stored);
 		return true;
 	}
-	const secret = `the stored signing secret of webhook subscription ${stored.id}`;
-	const why = `${secret} cannot be read with this credential's API key ${UNREADABLE_CAUSES}`;
+	const secret = `the stored signing secret of webhook subscription ${stored.id} cannot be read with this credential's API key`;
 	const then =
 		'this trigger subscribes anew, and deletes that subscription once the new one is stored';
-	log(context, `${why}; ${then}`);
+	log(context, `${secret} ${UNREADABLE_CAUSES}; ${then}`);
 	return false;
 }
 
@@ -91,15 +92,8 @@ async function secretReadable(context: IHookFunctions, stored: StoredSubscriptio
 async function release(context: IHookFunctions, deadline: Deadline) {
 	const stored = readState(nodeData(context)).subscription;
 	if (!stored) return true;
-	try {
-		await letGo(context, stored, deadline);
-		return true;
-	} catch (error) {
-		const kept = `could not delete webhook subscription ${stored.id}; it is kept`;
-		const then = 'and cleaned up on the next activation';
-		log(context, `${kept} ${then} (${(error as Error).message})`);
-		return false;
-	}
+	const kept = `webhook subscription ${stored.id}; it is kept and cleaned up on the next activation`;
+	return await orLog(context, letGo(context, stored, deadline), kept);
 }
 
 const EVENTS_NOTICE =

@@ -26,7 +26,8 @@ export function eventsOf(context: TriggerContext) {
 }
 
 export function parseDelivery(rawBody: Buffer | string | undefined) {
-	const text = Buffer.isBuffer(rawBody) ? rawBody.toString('utf8') : String(rawBody ?? '');
+	// A Buffer's text is its UTF-8.
+	const text = String(rawBody ?? '');
 	if (text.trim() === '') return 'empty body';
 	try {
 		const body: unknown = JSON.parse(text);
@@ -69,9 +70,11 @@ export async function fullRecordOf(context: IWebhookFunctions, payload: unknown)
 	const noId = 'The event payload has no lead id, so the lead could not be read';
 	if (typeof id !== 'string' || id.trim() === '') return { payload, error: { message: noId } };
 	try {
-		const path = `/leads/${encodeURIComponent(id)}`;
-		const deadline = deadlineIn(FULL_RECORD_TIME_LIMIT_MS);
-		const lead = await apiRequest.call(context, { method: 'GET', path, deadline });
+		const lead = await apiRequest.call(context, {
+			method: 'GET',
+			path: `/leads/${encodeURIComponent(id)}`,
+			deadline: deadlineIn(FULL_RECORD_TIME_LIMIT_MS),
+		});
 		if (isPlainObject(lead) && typeof lead.id === 'string') return { payload: lead };
 		return { payload, error: { message: `GET /leads/${id} did not answer with a lead` } };
 	} catch (error) {

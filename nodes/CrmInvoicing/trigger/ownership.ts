@@ -15,8 +15,8 @@ import {
 
 /** Compared parsed (lower-case scheme and host, no default port); an unparseable URL matches nothing. */
 export function sameUrl(a: unknown, b: unknown) {
-	if (typeof a !== 'string' || typeof b !== 'string') return false;
-	if (!URL.canParse(a) || !URL.canParse(b)) return false;
+	if (typeof a !== 'string' || typeof b !== 'string' || !URL.canParse(a) || !URL.canParse(b))
+		return false;
 	return new URL(a).href === new URL(b).href;
 }
 
@@ -68,8 +68,7 @@ export async function getSubscription(
 
 /** Where the rule allows; a 2xx sign-in page fails. */
 export async function deleteSubscription(context: TriggerContext, id: string, deadline: Deadline) {
-	const path = pathOf(id);
-	await apiRequest.call(context, { method: 'DELETE', path, deadline }).catch(goneOn404);
+	await apiRequest.call(context, { method: 'DELETE', path: pathOf(id), deadline }).catch(goneOn404);
 }
 
 const KEPT_WHY =
@@ -77,26 +76,30 @@ const KEPT_WHY =
 const KEPT_RETIRED =
 	'; until then, its deliveries that reach this node are answered 410, so that the CRM disables it';
 
-type Kept = { id: string; url: string; retired: boolean }[];
-
-export function warnKept(context: TriggerContext, kept: Kept, url: string) {
+export function warnKept(
+	context: TriggerContext,
+	kept: { id: string; url: string; retired: boolean }[],
+	url: string,
+) {
 	for (const entry of kept.slice(0, 10)) {
 		// Anyone with a key of the workspace can plant this text.
 		const id = printable(entry.id, 80);
 		const at = printable(entry.url, 300);
-		const tagged = `which carries this trigger's owner tag but delivers to ${at}`;
-		const where = `kept webhook subscription ${id}, ${tagged}, not to this node's URL ${url}.`;
-		const leftover = 'If it is a leftover (an earlier WEBHOOK_URL of this n8n),';
-		const deleteIt = `delete it with the CRM Invoicing node: Webhook Subscription → Delete, ID ${id}`;
+		const where = `kept webhook subscription ${id}, which carries this trigger's owner tag but delivers to ${at}, not to this node's URL ${url}.`;
+		const deleteIt = `If it is a leftover (an earlier WEBHOOK_URL of this n8n), delete it with the CRM Invoicing node: Webhook Subscription → Delete, ID ${id}`;
 		const then = entry.retired ? KEPT_RETIRED : '';
-		log(context, `${where} ${KEPT_WHY} ${leftover} ${deleteIt}${then}.`, id);
+		log(context, `${where} ${KEPT_WHY} ${deleteIt}${then}.`, id);
 	}
-	const more = `kept ${kept.length - 10} more webhook subscriptions with this trigger's owner tag`;
+	const more = `kept ${kept.length - 10} more webhook subscriptions with this trigger's owner tag at other URLs than ${url}`;
 	const list = 'list them with the CRM Invoicing node (Webhook Subscription → Get Many)';
-	if (kept.length > 10) log(context, `${more} at other URLs than ${url}; ${list}`);
+	if (kept.length > 10) log(context, `${more}; ${list}`);
 }
 
-export function forgetForeign(context: TriggerContext, id: string, why: string) {
+export function forgetForeign(
+	context: TriggerContext,
+	id: string,
+	why = "it is not provably this trigger's own",
+) {
 	const message = `left webhook subscription ${id} alone because ${why}; only this node's record of it is gone`;
 	log(context, message, id, true);
 }

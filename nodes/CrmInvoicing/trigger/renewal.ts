@@ -43,13 +43,11 @@ export async function renew(context: IWebhookFunctions, { stored, cause }: Renew
 		id = await inTime(context, 'subscribe anew', ms, subscribe);
 	} catch (error) {
 		const failed = `Subscribing anew failed (${(error as Error).message})`;
-		const retry = `a delivery tries again in ${turns.intervalMs / 1000} s at the earliest`;
-		const kept = `the stored subscription is kept, and ${retry} (or re-publish the workflow)`;
+		const kept = `the stored subscription is kept, and a delivery tries again in ${turns.intervalMs / 1000} s at the earliest (or re-publish the workflow)`;
 		return log(context, `${why}. ${failed}; ${kept}.`);
 	}
-	const anew = `Subscribed anew at this node's URL as webhook subscription ${id}`;
-	const deleted = `(subscription ${old} was deleted afterwards if it delivered to this URL).`;
+	const anew = `Subscribed anew at this node's URL as webhook subscription ${id} (subscription ${old} was deleted afterwards if it delivered to this URL).`;
 	const lost = `Events delivered through ${old} until now are not run: look in the CRM for events of that time.`;
-	const text = `${why}. ${anew} ${deleted}`;
+	const text = `${why}. ${anew}`;
 	log(context, cause === 'rotating' ? text : `${text} ${lost}`, id);
 }

@@ -61,14 +61,14 @@ const RECENT = 'recentDeliveries';
 const text = (value: unknown) => (typeof value === 'string' && value !== '' ? value : undefined);
 const texts = (value: unknown) => (Array.isArray(value) ? value.filter(isText) : undefined);
 
-function retiredOf(value: unknown) {
+function retiredOf(value: unknown): RetiredSubscription[] {
 	if (!Array.isArray(value)) return [];
 	return value.slice(-MAX_RETIRED).flatMap((entry: IDataObject | null) => {
 		const id = text(entry?.id) ?? text(entry?.webhookId);
 		const url = text(entry?.url) ?? text(entry?.webhookUrl);
 		const secretWrapped = text(entry?.secretWrapped) ?? text(entry?.webhookSecretWrapped);
 		if (id === undefined || url === undefined) return [];
-		return [{ id, url, ...(secretWrapped ? { secretWrapped } : {}) }];
+		return [{ id, url, secretWrapped }];
 	});
 }
 
@@ -80,14 +80,16 @@ export function readState(data: IDataObject) {
 	const id = text(at('id'));
 	const retired = retiredOf(at('retired'));
 	const recentDeliveries = texts(data[RECENT]) ?? [];
-	if (id === undefined) return { subscription: undefined, retired, recentDeliveries };
-	const subscription: StoredSubscription = {
-		id,
-		url: text(at('url')),
-		events: texts(at('events')),
-		secretWrapped: text(at('secretWrapped')),
-		ownerTag: text(at('ownerTag')),
-	};
+	const subscription: StoredSubscription | undefined =
+		id === undefined
+			? undefined
+			: {
+					id,
+					url: text(at('url')),
+					events: texts(at('events')),
+					secretWrapped: text(at('secretWrapped')),
+					ownerTag: text(at('ownerTag')),
+				};
 	return { subscription, retired, recentDeliveries };
 }
 
@@ -168,9 +170,6 @@ const keyOf = (apiKey: string, owner: SecretOwner) =>
 const knownSecrets = new BoundedMap<string, { secret: string; keyPrint: string }>(500);
 const knownSecretKey = (wrapped: string, owner: SecretOwner) =>
 	sha256(`${infoOf(owner)}\u0000${wrapped}`);
-function rememberSecret(wrapped: string, owner: SecretOwner, secret: string, apiKey: string) {
-	knownSecrets.set(knownSecretKey(wrapped, owner), { secret, keyPrint: sha256(apiKey) });
-}
 
 const toBase64url = (part: Buffer) => part.toString('base64url');
 const fromBase64url = (part: string) => Buffer.from(part, 'base64url');
@@ -182,7 +181,7 @@ export function wrapSecret(secret: string, apiKey: string, owner: SecretOwner) {
 	const ciphertext = Buffer.concat([cipher.update(secret, 'utf8'), cipher.final()]);
 	const parts = [iv, ciphertext, cipher.getAuthTag()].map(toBase64url);
 	const wrapped = [FORMAT, ...parts].join(':');
-	rememberSecret(wrapped, owner, secret, apiKey);
+	knownSecrets.set(knownSecretKey(wrapped, owner), { secret, keyPrint: sha256(apiKey) });
 	return wrapped;
 }
 
@@ -197,40 +196,38 @@ export function unwrapSecret(wrapped: string, key: string, owner: SecretOwner) {
 		decipher.setAAD(Buffer.from(infoOf(owner)));
 		decipher.setAuthTag(tag);
 		const secret = Buffer.concat([decipher.update(ciphertext), decipher.final()]).toString('utf8');
-		rememberSecret(wrapped, owner, secret, key);
+		knownSecrets.set(knownSecretKey(wrapped, owner), { secret, keyPrint: sha256(key) });
 		return secret;
 	} catch {
 		return undefined;
 	}
 }
 
-/** Tries the key as saved too: 0.3 and 0.4 wrapped with the untrimmed key. */
-async function unwrapWithCredential(context: TriggerContext, wrapped: string, owner: SecretOwner) {
-	const { apiKey, savedKey } = await credentialOf(context);
-	const secret = unwrapSecret(wrapped, apiKey, owner);
-	if (secret !== undefined || savedKey === apiKey) return secret;
-	return unwrapSecret(wrapped, savedKey, owner);
+/** The secret with the print of the key it was read with: from memory, else unwrapped with the credential (and
+ * with the key as saved too: 0.3 and 0.4 wrapped with the untrimmed key). */
+async function known(context: TriggerContext, stored: StoredSubscription) {
+	const wrapped = stored.secretWrapped;
+	if (wrapped === undefined) return undefined;
+	const owner = secretOwner(context, stored.id);
+	const cacheKey = knownSecretKey(wrapped, owner);
+	if (!knownSecrets.peek(cacheKey)) {
+		const { apiKey, savedKey } = await credentialOf(context);
+		if (unwrapSecret(wrapped, apiKey, owner) === undefined && savedKey !== apiKey)
+			unwrapSecret(wrapped, savedKey, owner);
+	}
+	return knownSecrets.get(cacheKey);
 }
 
 /** Reads the credential only when memory does not hold the secret. */
 export async function readSecret(context: TriggerContext, stored: StoredSubscription) {
-	const wrapped = stored.secretWrapped;
-	if (wrapped === undefined) return undefined;
-	const owner = secretOwner(context, stored.id);
-	const known = knownSecrets.get(knownSecretKey(wrapped, owner));
-	return known?.secret ?? (await unwrapWithCredential(context, wrapped, owner));
+	return (await known(context, stored))?.secret;
 }
 
 /** Undefined when it holds no secret, or one already wrapped under this key. */
 async function wrappedAnew(of: TriggerContext, stored: StoredSubscription, apiKey: string) {
-	const wrapped = stored.secretWrapped;
-	if (wrapped === undefined) return undefined;
-	const owner = secretOwner(of, stored.id);
-	const cacheKey = knownSecretKey(wrapped, owner);
-	if (!knownSecrets.peek(cacheKey)) await unwrapWithCredential(of, wrapped, owner);
-	const entry = knownSecrets.peek(cacheKey);
+	const entry = await known(of, stored);
 	if (entry === undefined || entry.keyPrint === sha256(apiKey)) return undefined;
-	return wrapSecret(entry.secret, apiKey, owner);
+	return wrapSecret(entry.secret, apiKey, secretOwner(of, stored.id));
 }
 
 const REWRAP_WHY =
@@ -240,17 +237,15 @@ const REWRAP_WHY =
 export async function rewrap(of: TriggerContext, stored: StoredSubscription) {
 	const credential = await credentialOf(of).catch(nothing);
 	if (credential === undefined) return;
-	const key = credential.apiKey;
 	const data = nodeData(of);
-	const { id } = stored;
-	const anew = await wrappedAnew(of, stored, key);
+	const anew = await wrappedAnew(of, stored, credential.apiKey);
 	if (anew) {
 		saveState(data, { subscription: { ...stored, secretWrapped: anew } });
-		const what = `wrapped the signing secret of webhook subscription ${id} anew under the new key`;
-		log(of, `the credential's API key changed; ${what} ${REWRAP_WHY}`, id, true);
+		const what = `wrapped the signing secret of webhook subscription ${stored.id} anew under the new key`;
+		log(of, `the credential's API key changed; ${what} ${REWRAP_WHY}`, stored.id, true);
 	}
 	for (const entry of readState(data).retired) {
-		const secretWrapped = await wrappedAnew(of, entry, key);
+		const secretWrapped = await wrappedAnew(of, entry, credential.apiKey);
 		if (secretWrapped) retireSubscription(data, { ...entry, secretWrapped });
 	}
 }
@@ -262,11 +257,9 @@ export async function readDelivery(context: IWebhookFunctions, deliveryId: strin
 	const { subscription: stored, retired } = readState(data);
 	if (!stored) return undefined;
 	const secret = await readSecret(context, stored).catch(() => null);
+	// One that cannot be read stays undefined: no signature matches it.
 	const retiredSecrets = [];
-	for (const entry of retired) {
-		const old = await readSecret(context, entry).catch(nothing);
-		if (old !== undefined) retiredSecrets.push(old);
-	}
+	for (const entry of retired) retiredSecrets.push(await readSecret(context, entry).catch(nothing));
 	const seen = !acceptOnce(data, deliveryMemoryKey(context, stored.id), deliveryId, true);
 	return { stored, secret, retired: retiredSecrets, seen };
 }

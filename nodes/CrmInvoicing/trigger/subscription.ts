@@ -21,6 +21,7 @@ import {
 	deleteSubscription,
 	printable,
 	provablyOwn,
+	sameUrl,
 	thisNode,
 	warnKept,
 } from './ownership';
@@ -48,7 +49,7 @@ export async function inTime<C extends TriggerContext, T>(
 	what: string,
 	limitMs: number,
 	work: (context: C, deadline: Deadline) => Promise<T>,
-): Promise<T> {
+) {
 	const node = context.getNode();
 	const deadline = deadlineIn(limitMs);
 	try {
@@ -60,8 +61,7 @@ export async function inTime<C extends TriggerContext, T>(
 		const message = `The CRM did not answer in time: the trigger could not ${what} within ${limitMs / 1000} s`;
 		const detail = `last error: ${(error as Error).message}`.slice(0, 300);
 		// The transport's own text goes in the description: n8n would replace a message holding a connection error code.
-		const slow = `The CRM API did not answer in time (it may be down, overloaded or slow; ${detail}).`;
-		const description = `${slow} Check the CRM and the Base URL of the credential, ${AGAIN}.`;
+		const description = `The CRM API did not answer in time (it may be down, overloaded or slow; ${detail}). Check the CRM and the Base URL of the credential, ${AGAIN}.`;
 		throw new NodeOperationError(node, message, { description });
 	}
 }
@@ -76,20 +76,27 @@ export async function letGo(
 	const { data, tag, url } = thisNode(context);
 	const { id, url: at, secretWrapped } = stored;
 	if (await provablyOwn(context, stored, by)) await deleteSubscription(context, id, by);
-	else if (stored.ownerTag !== tag || at === undefined)
-		forgetForeign(context, id, "it is not provably this trigger's own");
+	else if (stored.ownerTag !== tag || at === undefined) forgetForeign(context, id);
 	else {
-		retireSubscription(data, { id, url: at, ...(secretWrapped ? { secretWrapped } : {}) });
+		retireSubscription(data, { id, url: at, secretWrapped });
 		if (named) warnKept(context, [{ id, url: at, retired: secretWrapped !== undefined }], url);
 	}
 	if (readState(data).subscription?.id === id) saveState(data, { subscription: undefined });
 }
 
-async function deleteOrLog(context: TriggerContext, id: string, deadline: Deadline, what: string) {
+/** False when `deleting` fails: logged, with `then` after the error. */
+export async function orLog(
+	context: TriggerContext,
+	deleting: Promise<void>,
+	what: string,
+	then = '',
+) {
 	try {
-		await deleteSubscription(context, id, deadline);
+		await deleting;
+		return true;
 	} catch (error) {
-		log(context, `could not delete ${what} (${(error as Error).message})`);
+		log(context, `could not delete ${what} (${(error as Error).message})${then}`);
+		return false;
 	}
 }
 
@@ -100,19 +107,23 @@ async function sweep(context: TriggerContext, deadline: Deadline, current: strin
 		if (msLeft(deadline) < 50) throw new Error('no time left for it within the time limit');
 		listed = await listWebhookSubscriptions(context, { deadline });
 	} catch (error) {
-		const why = `to remove this trigger's leftovers (${(error as Error).message})`;
-		return log(context, `could not list webhook subscriptions ${why}`);
+		const why = `could not list webhook subscriptions to remove this trigger's leftovers`;
+		return log(context, `${why} (${(error as Error).message})`);
 	}
 	const retired = readState(data).retired;
 	const kept = [];
 	for (const found of listed) {
 		const id = idText(found.id);
-		const candidate = { ownerTag: tagOf(found.name), url: found.url };
-		if (id === '' || id === current || candidate.ownerTag !== tag) continue;
+		if (id === '' || id === current || tagOf(found.name) !== tag) continue;
 		const leftover = `this trigger's leftover webhook subscription ${id}`;
-		const retiredOne = retired.some((entry) => entry.id === id);
-		if (mayDelete(candidate, tag, url)) await deleteOrLog(context, id, deadline, leftover);
-		else kept.push({ id, url: String(found.url ?? '(no URL)'), retired: retiredOne });
+		if (sameUrl(found.url, url))
+			await orLog(context, deleteSubscription(context, id, deadline), leftover);
+		else
+			kept.push({
+				id,
+				url: String(found.url ?? '(no URL)'),
+				retired: retired.some((entry) => entry.id === id),
+			});
 	}
 	warnKept(context, kept, url);
 }
@@ -147,77 +158,63 @@ const NOT_OURS =
 	"That subscription is not provably this trigger's (made by hand, or by another n8n). Find it with the CRM Invoicing node (Webhook Subscription → Get Many), delete it there or in the CRM";
 
 /** A CRM with one subscription per URL answers 409 or the one it holds: ours is deleted and the POST sent again. */
-async function post(context: TriggerContext, body: IDataObject, deadline: Deadline) {
-	const { data, url } = thisNode(context);
-	const previous = readState(data).subscription;
+async function post(
+	context: TriggerContext,
+	body: IDataObject,
+	previous: StoredSubscription | undefined,
+	deadline: Deadline,
+) {
 	const first = await send(context, body, deadline).catch(noneOn409);
 	const anotherId = idText(first?.id) !== previous?.id;
 	if (first !== undefined && (hasSecret(first) || anotherId)) return first;
 	if (previous !== undefined && (await provablyOwn(context, previous, deadline))) {
 		await deleteSubscription(context, previous.id, deadline);
-		const deleted = `held this trigger's ${previous.id} at it; deleted it to subscribe anew`;
-		const why = `the CRM keeps one webhook subscription per URL and ${deleted}`;
-		log(context, why, previous.id, true);
+		const why = `the CRM keeps one webhook subscription per URL and held this trigger's ${previous.id} at it`;
+		log(context, `${why}; deleted it to subscribe anew`, previous.id, true);
 		return await send(context, body, deadline);
 	}
 	if (first !== undefined) return first;
-	const refused = `The CRM API refused a webhook subscription at this trigger's URL ${url}`;
-	const message = `${refused} (409: it already holds one there)`;
+	const message = `The CRM API refused a webhook subscription at this trigger's URL ${body.url} (409: it already holds one there)`;
 	const description = `${NOT_OURS}, ${AGAIN}.`;
 	throw new NodeOperationError(context.getNode(), message, { description });
 }
-
-const NO_ID = 'The CRM API did not return an id';
-const NO_SECRET = 'The CRM API did not return a signing secret (whsec_…)';
 
 /** Deletes only a new subscription with this node's tag at its URL; names any other. */
 async function withoutSecret(context: TriggerContext, answer: IDataObject, deadline: Deadline) {
 	const { data, tag, url } = thisNode(context);
 	const node = context.getNode();
 	const id = idText(answer.id);
-	const needs = 'The trigger needs both to receive and verify deliveries.';
-	const check = `Check that the Base URL of the credential points at the CRM API, ${AGAIN}.`;
-	const invalid = { description: `${needs} ${check}` };
-	const noneFor = 'for the new webhook subscription';
-	if (id === '') return new NodeOperationError(node, `${NO_ID} ${noneFor}`, invalid);
+	const invalid = {
+		description: `The trigger needs both to receive and verify deliveries. Check that the Base URL of the credential points at the CRM API, ${AGAIN}.`,
+	};
+	const noId = 'The CRM API did not return an id for the new webhook subscription';
+	if (id === '') return new NodeOperationError(node, noId, invalid);
 	const state = readState(data);
 	const known = id === state.subscription?.id || state.retired.some((entry) => entry.id === id);
 	const candidate = { ownerTag: tagOf(answer.name), url: answer.url };
 	if (!known && mayDelete(candidate, tag, url)) {
 		const orphan = `webhook subscription ${id} that came without a secret`;
-		await deleteOrLog(context, id, deadline, orphan);
-		return new NodeOperationError(node, `${NO_SECRET} ${noneFor}`, invalid);
+		await orLog(context, deleteSubscription(context, id, deadline), orphan);
+		const noSecret =
+			'The CRM API did not return a signing secret (whsec_…) for the new webhook subscription';
+		return new NodeOperationError(node, noSecret, invalid);
 	}
 	const shown = printable(id, 80);
-	const answered = `The CRM API answered with webhook subscription ${shown}, without a signing secret,`;
-	const message = `${answered} and it is not provably a new subscription of this trigger`;
-	const holds = `The CRM may keep one subscription per URL and hold one at this trigger's URL ${url}`;
-	const left = '(made by hand, or by another n8n); it was left as it is.';
+	const message = `The CRM API answered with webhook subscription ${shown}, without a signing secret, and it is not provably a new subscription of this trigger`;
+	const holds = `The CRM may keep one subscription per URL and hold one at this trigger's URL ${url} (made by hand, or by another n8n); it was left as it is.`;
 	const deleteIt = `If it is not needed, delete it in the CRM or with the CRM Invoicing node (Webhook Subscription → Delete, ID ${shown}), ${AGAIN}.`;
-	const description = `${holds} ${left} ${deleteIt}`;
+	const description = `${holds} ${deleteIt}`;
 	return new NodeOperationError(node, message, { description });
-}
-
-/** A failure is logged; the next subscribe removes it. */
-async function replace(context: TriggerContext, previous: StoredSubscription, deadline: Deadline) {
-	try {
-		await letGo(context, previous, deadline, false);
-	} catch (error) {
-		const replaced = `could not delete the replaced webhook subscription ${previous.id}`;
-		const message = `${replaced} (${(error as Error).message}); the next subscribe removes it`;
-		log(context, message);
-	}
 }
 
 /** One at a time per node and mode in this process. */
 export async function subscribe(context: TriggerContext, deadline: Deadline) {
 	const events = eventsOf(context);
-	if (events.length === 0) {
-		const description =
-			'Choose events under "Events", or enter event names under "Options > Custom Event Names".';
-		const message = 'Select at least one event to subscribe to';
-		throw new NodeOperationError(context.getNode(), message, { description });
-	}
+	if (events.length === 0)
+		throw new NodeOperationError(context.getNode(), 'Select at least one event to subscribe to', {
+			description:
+				'Choose events under "Events", or enter event names under "Options > Custom Event Names".',
+		});
 	const { data, tag, url } = thisNode(context);
 	const { subscriptionName } = context.getNodeParameter('options', {}) as IDataObject;
 	const custom = typeof subscriptionName === 'string' ? subscriptionName.trim() : '';
@@ -226,14 +223,21 @@ export async function subscribe(context: TriggerContext, deadline: Deadline) {
 		// Created first: a failed POST leaves the stored subscription as it was. An abandoned POST may still create
 		// one, at this URL: the next sweep removes it.
 		const previous = readState(data).subscription;
-		const response = await post(context, { name, url, events }, deadline);
+		const response = await post(context, { name, url, events }, previous, deadline);
 		const id = idText(response.id);
 		if (id === '' || !hasSecret(response)) throw await withoutSecret(context, response, deadline);
 		const { apiKey } = await credentialOf(context);
 		const secretWrapped = wrapSecret(String(response.secret), apiKey, secretOwner(context, id));
-		const subscription = { id, url, events, secretWrapped, ownerTag: tag };
-		saveState(data, { subscription, recentDeliveries: [] });
-		if (previous && previous.id !== id) await replace(context, previous, deadline);
+		saveState(data, {
+			subscription: { id, url, events, secretWrapped, ownerTag: tag },
+			recentDeliveries: [],
+		});
+		if (previous && previous.id !== id) {
+			// A failure is logged; the next subscribe removes it.
+			const replaced = `the replaced webhook subscription ${previous.id}`;
+			const deleting = letGo(context, previous, deadline, false);
+			await orLog(context, deleting, replaced, '; the next subscribe removes it');
+		}
 		await sweep(context, deadline, id);
 		return id;
 	});

@@ -59,14 +59,8 @@ interface Outcome {
 	renewal?: Renewal;
 }
 
-interface Verified {
-	stored: StoredSubscription;
-	rawBody: DeliveryRequest['rawBody'];
-	webhookId: string;
-	rotating: boolean;
-	/** Accepted already. */
-	seen: boolean;
-}
+/** `seen`: accepted already. */
+type Verified = Exclude<Awaited<ReturnType<typeof verify>>, Outcome>;
 
 const refusal = (status: Outcome['status'], reason: string): Outcome => ({
 	status,
