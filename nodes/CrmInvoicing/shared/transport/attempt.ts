@@ -10,12 +10,13 @@ import {
 	type ApiRequest,
 	type Connection,
 } from './connection';
-import { apiError, checkFirst, type RequestSummary } from './errors';
+import { describeDuration } from '../values';
+import { apiError, apiErrorFromResponse, checkFirst, type RequestSummary } from './errors';
 import { RETRY } from './limits';
 import type { PacerTurn, RateLimitPacer } from './rateLimit';
 import { redactValue } from './redact';
 import { runStatsOf } from './runStats';
-import { rateLimitTooLongError, type RateLimitWait } from './rateLimitWaits';
+import { RATE_ADVICE, type RateLimitWait } from './rateLimitWaits';
 
 const UNSAFE_PATH_ADVICE = [
 	'So that every request stays under the API path of the Base URL, no ID or path may be "." or ".."',
@@ -110,19 +111,28 @@ export function backOff(attempt: Attempt) {
 export function waitsOut(attempt: Attempt, wait: RateLimitWait, body: unknown) {
 	runStatsOf(attempt.context).rateLimited++;
 	const waitedMs = attempt.rateLimitWaitedMs;
-	if (wait.ms > RETRY.maxWaitMs || waitedMs + wait.ms > RETRY.maxTotalRateLimitWaitMs) {
-		throw rateLimitTooLongError(attempt.context.getNode(), {
-			body,
-			request: attempt.summary,
-			wait,
-			waitedMs,
-		});
-	}
+	if (wait.ms > RETRY.maxWaitMs || waitedMs + wait.ms > RETRY.maxTotalRateLimitWaitMs)
+		throw rateLimitTooLongError(attempt, wait, body);
 	attempt.rateLimitWaitedMs += wait.ms;
 	// The retry waits for its turn, ahead of later requests.
 	if (attempt.request.once) return false;
 	attempt.rateLimitRetries++;
 	return attempt.rateLimitRetries <= RETRY.maxRateLimitRetries && fits(attempt, wait.ms);
+}
+
+function rateLimitTooLongError(attempt: Attempt, wait: RateLimitWait, body: unknown) {
+	const error = apiErrorFromResponse(attempt.context.getNode(), 429, body, attempt.summary);
+	const asked =
+		wait.source === 'default'
+			? `gave no usable wait${wait.unusable ? ` (${wait.unusable})` : ''}, so the node would wait ${describeDuration(wait.ms)}`
+			: `asked to wait ${describeDuration(wait.ms)}`;
+	const most =
+		wait.ms > RETRY.maxWaitMs
+			? describeDuration(RETRY.maxWaitMs)
+			: `${describeDuration(RETRY.maxTotalRateLimitWaitMs)} for a request and had waited ${describeDuration(attempt.rateLimitWaitedMs)}`;
+	error.message = `The CRM API answered 429 (rate limit) and ${asked} before the next request; the node waits at most ${most}, so it did not wait`;
+	error.description = RATE_ADVICE;
+	return error;
 }
 
 /** n8n's client follows no redirect: it would send the key, and on 307/308 the body, to any host. */

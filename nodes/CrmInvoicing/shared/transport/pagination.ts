@@ -1,7 +1,7 @@
 import type { IDataObject } from 'n8n-workflow';
 
 import { contentTypeOf, describeValue, isPlainObject } from '../values';
-import { API_PREFIX, type ApiContext, type ApiRequest, type ApiVersion } from './connection';
+import { API_PREFIX, type ApiContext, type ApiRequest } from './connection';
 import { apiError, CHECK_BASE_URL } from './errors';
 import { LIST, MAX_PAGE_SIZE } from './limits';
 import { apiRequestFull } from './request';
@@ -68,17 +68,21 @@ const CYCLES =
 	'The records read so far were not output, so nothing is reported as complete that is not. ' +
 	'Try again later, or read fewer records ("Limit") if the API keeps doing this.';
 
-interface Listing {
-	context: ApiContext;
-	spec: ListSpec;
-	version: ApiVersion;
-	path: string;
-	shape: ListShape;
-	records: number;
-	bytes: number;
-	seenIds: Set<unknown>;
-	seenCursors: Set<unknown>;
+function listingOf(context: ApiContext, spec: ListSpec) {
+	const version = spec.version ?? 'v1';
+	return {
+		context,
+		spec,
+		version,
+		path: `${API_PREFIX[version]}${spec.path}`,
+		shape: spec.shape ?? version,
+		records: 0,
+		bytes: 0,
+		seenIds: new Set<unknown>(),
+		seenCursors: new Set<unknown>([spec.startCursor || undefined]),
+	};
 }
+type Listing = ReturnType<typeof listingOf>;
 
 function listError(
 	list: Listing,
@@ -159,33 +163,15 @@ function countPage(list: Listing, page: IDataObject[], nextCursor: string | null
 const keepAll = () => true;
 
 /** Any fault is an error, never a silent partial list; a caller that stops asks for no further page. */
-export async function* readPages(
-	this: ApiContext,
-	spec: ListSpec,
-	pageSizeFor?: (recordsSoFar: number) => number,
-): AsyncGenerator<ListPage, void, undefined> {
-	const { deadline = Infinity, version = 'v1', maxPages = Infinity } = spec;
-	const path = `${API_PREFIX[version]}${spec.path}`;
+export async function* readPages(this: ApiContext, spec: ListSpec, pageSizeFor?: () => number) {
+	const { deadline = Infinity, maxPages = Infinity } = spec;
+	const list = listingOf(this, spec);
 	let cursor = spec.startCursor || undefined;
-	const list: Listing = {
-		context: this,
-		spec,
-		version,
-		path,
-		shape: spec.shape ?? version,
-		records: 0,
-		bytes: 0,
-		seenIds: new Set(),
-		seenCursors: new Set([cursor]),
-	};
 	for (let number = 1; ; number++) {
 		if (Date.now() >= deadline)
 			throw capped(list, `was not read within its time limit (${number - 1} pages read)`);
 		if (number > maxPages) throw capped(list, `has more than ${count(maxPages)} pages${MOST}`);
-		const size = Math.max(
-			1,
-			Math.min(MAX_PAGE_SIZE, Math.floor(pageSizeFor?.(list.records) ?? MAX_PAGE_SIZE)),
-		);
+		const size = Math.max(1, Math.min(MAX_PAGE_SIZE, Math.floor(pageSizeFor?.() ?? MAX_PAGE_SIZE)));
 		const { body, statusCode: status, headers, bodyBytes } = await requestPage(list, cursor, size);
 		list.bytes += bodyBytes;
 		const raw = pageOf(body, list.shape);
@@ -194,7 +180,7 @@ export async function* readPages(
 			return;
 		}
 		if (!raw) {
-			const message = `The CRM API answered GET ${path} with ${status} (${contentTypeOf(headers)}) and ${describeValue(body, true)}, not a list`;
+			const message = `The CRM API answered GET ${list.path} with ${status} (${contentTypeOf(headers)}) and ${describeValue(body, true)}, not a list`;
 			throw listError(list, message, NOT_A_LIST, status);
 		}
 		const records = recordsOf(list, raw.list, number, status);

@@ -1,7 +1,7 @@
 import { NodeOperationError, type IDataObject, type INode } from 'n8n-workflow';
 
-import { describeDuration, headerValue } from '../values';
-import { apiErrorFromResponse, type RequestSummary } from './errors';
+import { headerValue } from '../values';
+import type { RequestSummary } from './errors';
 import { RETRY } from './limits';
 
 /** Capped, so never near a timer's 2^31 ms overflow. */
@@ -51,34 +51,11 @@ export function announcedWindow(headers: IDataObject | undefined, now: number) {
 	return { remaining, resetMs, limit: Number.isFinite(limit) ? limit : 0 };
 }
 
-const RATE_ADVICE = [
+export const RATE_ADVICE = [
 	"The API key's rate limit is used up for longer than the node waits, so nothing more was sent.",
 	"Run fewer executions with this key at once (n8n's concurrency limit, smaller batches), or run it again later;",
 	'only if the CRM plan allows more, raise "Requests per Minute" in the credential.',
 ].join(' ');
-
-type RateLimitAnswer = {
-	body: unknown;
-	request: RequestSummary;
-	wait: RateLimitWait;
-	waitedMs: number;
-};
-
-export function rateLimitTooLongError(node: INode, answer: RateLimitAnswer) {
-	const { body, request, wait, waitedMs } = answer;
-	const error = apiErrorFromResponse(node, 429, body, request);
-	const asked =
-		wait.source === 'default'
-			? `gave no usable wait${wait.unusable ? ` (${wait.unusable})` : ''}, so the node would wait ${describeDuration(wait.ms)}`
-			: `asked to wait ${describeDuration(wait.ms)}`;
-	const most =
-		wait.ms > RETRY.maxWaitMs
-			? describeDuration(RETRY.maxWaitMs)
-			: `${describeDuration(RETRY.maxTotalRateLimitWaitMs)} for a request and had waited ${describeDuration(waitedMs)}`;
-	error.message = `The CRM API answered 429 (rate limit) and ${asked} before the next request; the node waits at most ${most}, so it did not wait`;
-	error.description = RATE_ADVICE;
-	return error;
-}
 
 export const noTurnError = (waitMs: number, capMs: number) =>
 	new Error(
