@@ -114,7 +114,7 @@ function bringsNew(page: IDataObject[], seen: Set<unknown>) {
 function requestPage(list: Listing, cursor: string | undefined, size: number) {
 	const { spec, version } = list;
 	const sizeName = version === 'v2' ? 'pageSize' : 'limit';
-	const qs: IDataObject = { ...spec.qs, [sizeName]: size };
+	const qs = { ...spec.qs, [sizeName]: size };
 	if (cursor) qs.cursor = cursor;
 	const { path, itemIndex, deadline } = spec;
 	return apiRequestFull.call(list.context, {

@@ -1,7 +1,6 @@
-import { NodeOperationError, type IDataObject, type INode } from 'n8n-workflow';
+import type { IDataObject } from 'n8n-workflow';
 
 import { headerValue } from '../values';
-import type { RequestSummary } from './errors';
 import { RETRY } from './limits';
 
 /** Capped, so never near a timer's 2^31 ms overflow. */
@@ -61,9 +60,3 @@ export const noTurnError = (waitMs: number, capMs: number) =>
 	new Error(
 		`its turn under the API key's rate limit would come in about ${Math.ceil(waitMs / 1000)} s, and it waits at most ${Math.ceil(capMs / 1000)} s`,
 	);
-
-export const pacingWaitError = (node: INode, request: RequestSummary, error: Error) =>
-	new NodeOperationError(node, `${request.method} ${request.path} was not sent: ${error.message}`, {
-		itemIndex: request.itemIndex,
-		description: RATE_ADVICE,
-	});

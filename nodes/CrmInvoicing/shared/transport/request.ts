@@ -19,7 +19,7 @@ import type { PacerTurn } from './rateLimit';
 import { mayHoldSecret, redactValue } from './redact';
 import { connectionError, dropped, readBody, type BodyStream } from './network';
 import { runStatsOf } from './runStats';
-import { boundedWait, pacingWaitError, rateLimitWait, type RateLimitWait } from './rateLimitWaits';
+import { boundedWait, RATE_ADVICE, rateLimitWait, type RateLimitWait } from './rateLimitWaits';
 
 type ApiResponse = IN8nHttpFullResponse & { bodyBytes: number };
 
@@ -44,7 +44,7 @@ export async function apiRequest(this: ApiContext, request: ApiRequest): Promise
 }
 
 /** Pace, send, read: the answer, or the ms to wait before the next try (0 after a redirect it follows). */
-async function tryOnce(attempt: Attempt): Promise<ApiResponse | number> {
+async function tryOnce(attempt: Attempt) {
 	const { deadline, pacer, cancel } = attempt;
 	const turn = await pace(attempt);
 	const ms = Math.max(1, Math.min(RETRY.requestTimeoutMs, deadline - Date.now()));
@@ -69,7 +69,12 @@ async function pace(attempt: Attempt) {
 	try {
 		attempt.turn = await attempt.pacer.take({ maxWaitMs, ticket: attempt.turn?.ticket });
 	} catch (error) {
-		throw pacingWaitError(context.getNode(), attempt.summary, error as Error);
+		const { method, path, itemIndex } = attempt.summary;
+		const message = `${method} ${path} was not sent: ${(error as Error).message}`;
+		throw new NodeOperationError(context.getNode(), message, {
+			itemIndex,
+			description: RATE_ADVICE,
+		});
 	}
 	const stats = runStatsOf(context);
 	stats.waitedMs += attempt.turn.waitedMs;
