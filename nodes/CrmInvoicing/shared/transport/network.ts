@@ -1,8 +1,8 @@
-import type { INode } from 'n8n-workflow';
+import { NodeOperationError } from 'n8n-workflow';
 
 import { isText } from '../values';
 import type { Attempt } from './attempt';
-import { apiError, checkFirst } from './errors';
+import { apiError, checkFirst, deadlineError } from './errors';
 
 const CONNECTION =
 	/^(ECONN(RESET|REFUSED|ABORTED)|E?TIMEDOUT|ESOCKETTIMEDOUT|EPIPE|ENOTFOUND|EAI_AGAIN|E(HOST|NET)UNREACH|UND_ERR_SOCKET)$/;
@@ -52,10 +52,22 @@ const TLS_ADVICE =
 	'WRONG_VERSION_NUMBER: the server did not answer with TLS ' +
 	'(http:// rather than https://, or the wrong port?).';
 
-/** Built afresh so nothing of its headers leaks. */
-export function connectionError(node: INode, attempt: Attempt, error: unknown, status?: number) {
+export type Timing = { ms: number; stop: AbortSignal };
+
+/** No answer: the execution stopped, the deadline passed, or the connection failed. Built afresh so nothing of its
+ * headers leaks. */
+export function failure(attempt: Attempt, error: unknown, timing: Timing, status?: number) {
+	const node = attempt.context.getNode();
 	const request = attempt.summary;
-	const { method, path } = request;
+	const { method, path, itemIndex } = request;
+	if (attempt.cancel?.aborted) {
+		const message = `The execution was stopped while ${method} ${path} was under way`;
+		const description =
+			'The request was abandoned. For a request that changes data, check in the CRM whether it took effect.';
+		return new NodeOperationError(node, message, { itemIndex, description });
+	}
+	// Not cancelled, so the deadline stopped it. Not retried: a server that slow would only hold the execution longer.
+	if (timing.stop.aborted) return deadlineError(node, request, timing.ms, status);
 	const codes = codesIn(error);
 	const code = codes.find(isTlsCode);
 	if (code !== undefined) {

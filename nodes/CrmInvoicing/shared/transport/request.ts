@@ -8,22 +8,15 @@ import {
 import { contentTypeOf, headerValue } from '../values';
 import { type Attempt, backOff, redirectTarget, startAttempt, waitsOut } from './attempt';
 import { CREDENTIAL_TYPE, type ApiContext, type ApiRequest } from './connection';
-import {
-	answerTooLargeError,
-	apiErrorFromResponse,
-	deadlineError,
-	unexpectedAnswerError,
-} from './errors';
+import { answerTooLargeError, apiErrorFromResponse, unexpectedAnswerError } from './errors';
 import { READ, RETRY } from './limits';
 import type { PacerTurn } from './rateLimit';
 import { mayHoldSecret, redactValue } from './redact';
-import { connectionError, dropped, readBody, type BodyStream } from './network';
+import { dropped, failure, readBody, type BodyStream, type Timing } from './network';
 import { runStatsOf } from './runStats';
 import { boundedWait, RATE_ADVICE, rateLimitWait, type RateLimitWait } from './rateLimitWaits';
 
 type ApiResponse = IN8nHttpFullResponse & { bodyBytes: number };
-
-type Timing = { ms: number; stop: AbortSignal };
 
 /** The one place that does HTTP. A path that could leave the API is refused before anything is sent. */
 export async function apiRequestFull(this: ApiContext, request: ApiRequest) {
@@ -147,18 +140,4 @@ function classify(attempt: Attempt, answer: ApiResponse, wait?: RateLimitWait) {
 	const waitMs = [502, 503, 504].includes(status) ? backOff(attempt) : undefined;
 	if (waitMs !== undefined) return waitMs;
 	throw apiErrorFromResponse(attempt.context.getNode(), status, body, attempt.summary);
-}
-
-function failure(attempt: Attempt, error: unknown, timing: Timing, status?: number) {
-	const node = attempt.context.getNode();
-	const { summary } = attempt;
-	if (attempt.cancel?.aborted) {
-		const message = `The execution was stopped while ${summary.method} ${summary.path} was under way`;
-		const description =
-			'The request was abandoned. For a request that changes data, check in the CRM whether it took effect.';
-		return new NodeOperationError(node, message, { itemIndex: summary.itemIndex, description });
-	}
-	// Not cancelled, so the deadline stopped it. Not retried: a server that slow would only hold the execution longer.
-	if (timing.stop.aborted) return deadlineError(node, summary, timing.ms, status);
-	return connectionError(node, attempt, error, status);
 }
