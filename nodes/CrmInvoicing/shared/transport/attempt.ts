@@ -145,10 +145,12 @@ export function redirectTarget(attempt: Attempt, status: number, location = '//'
 		const { method } = attempt.request;
 		const sent = method === 'GET' ? 'was' : 'and the request body were';
 		const said = `The CRM API answered ${status} with a redirect to ${refused}. The node did not follow it: the API key ${sent} not sent there`;
-		// Redacted again: URL parsing drops tabs and line breaks and lower-cases the host, which may rejoin the key.
-		const message = redactValue(said, attempt.connection.secrets);
-		const description = REDIRECT_ADVICE + checkFirst(method);
-		throw apiError(attempt.context.getNode(), attempt.summary, { message, description, status });
+		throw apiError(attempt.context.getNode(), attempt.summary, {
+			// Redacted again: URL parsing drops tabs and line breaks and lower-cases the host, which may rejoin the key.
+			message: redactValue(said, attempt.connection.secrets),
+			description: REDIRECT_ADVICE + checkFirst(method),
+			status,
+		});
 	}
 	attempt.redirects++;
 	return target.href;

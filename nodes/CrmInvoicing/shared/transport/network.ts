@@ -62,9 +62,11 @@ export function failure(attempt: Attempt, error: unknown, timing: Timing, status
 	const { method, path, itemIndex } = request;
 	if (attempt.cancel?.aborted) {
 		const message = `The execution was stopped while ${method} ${path} was under way`;
-		const description =
-			'The request was abandoned. For a request that changes data, check in the CRM whether it took effect.';
-		return new NodeOperationError(node, message, { itemIndex, description });
+		return new NodeOperationError(node, message, {
+			itemIndex,
+			description:
+				'The request was abandoned. For a request that changes data, check in the CRM whether it took effect.',
+		});
 	}
 	// Not cancelled, so the deadline stopped it. Not retried: a server that slow would only hold the execution longer.
 	if (timing.stop.aborted) return deadlineError(node, request, timing.ms, status);
@@ -72,8 +74,11 @@ export function failure(attempt: Attempt, error: unknown, timing: Timing, status
 	const code = codes.find(isTlsCode);
 	if (code !== undefined) {
 		const problem = code.endsWith('SELF_SIGNED_CERT') ? 'is self-signed' : "failed n8n's check";
-		const message = `The CRM API's TLS certificate ${problem} (${code}); the node did not send ${method} ${path}`;
-		return apiError(node, request, { message, description: TLS_ADVICE, code });
+		return apiError(node, request, {
+			message: `The CRM API's TLS certificate ${problem} (${code}); the node did not send ${method} ${path}`,
+			description: TLS_ADVICE,
+			code,
+		});
 	}
 	const what = codes.find(isConnectionCode) ?? (status ? 'ECONNRESET' : 'no response');
 	const message = `Could not reach the CRM API for ${method} ${path} (${what})`;

@@ -135,8 +135,12 @@ function recordsOf(list: Listing, entries: unknown[], number: number, status: nu
 		if (isPlainObject(entry)) records.push(entry);
 		else if (skipEntry) skipEntry(describeValue(entry), position, number);
 		else {
-			const message = `The CRM API's list ${list.path} held ${describeValue(entry)} at position ${position} of page ${number}, where a record (a JSON object) was expected`;
-			throw listError(list, message, NOT_A_RECORD, status);
+			throw listError(
+				list,
+				`The CRM API's list ${list.path} held ${describeValue(entry)} at position ${position} of page ${number}, where a record (a JSON object) was expected`,
+				NOT_A_RECORD,
+				status,
+			);
 		}
 	}
 	return records;
@@ -156,8 +160,11 @@ function countPage(list: Listing, page: IDataObject[], nextCursor: string | null
 		? 'handed back a cursor it had already given'
 		: 'brought no new records but still named a next cursor';
 	const cursor = nextCursor.slice(0, 100);
-	const message = `The CRM API's list ${list.path} did not advance: page ${number} ${why} ("${cursor}"). The node stopped reading it`;
-	throw listError(list, message, CYCLES);
+	throw listError(
+		list,
+		`The CRM API's list ${list.path} did not advance: page ${number} ${why} ("${cursor}"). The node stopped reading it`,
+		CYCLES,
+	);
 }
 
 const keepAll = () => true;
@@ -180,8 +187,12 @@ export async function* readPages(this: ApiContext, spec: ListSpec, pageSizeFor?:
 			return;
 		}
 		if (!raw) {
-			const message = `The CRM API answered GET ${list.path} with ${status} (${contentTypeOf(headers)}) and ${describeValue(body, true)}, not a list`;
-			throw listError(list, message, NOT_A_LIST, status);
+			throw listError(
+				list,
+				`The CRM API answered GET ${list.path} with ${status} (${contentTypeOf(headers)}) and ${describeValue(body, true)}, not a list`,
+				NOT_A_LIST,
+				status,
+			);
 		}
 		const records = recordsOf(list, raw.list, number, status);
 		// A list read in any shape keeps the shape of its first page (a bare array is the whole list).

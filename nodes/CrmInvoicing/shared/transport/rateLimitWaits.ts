@@ -45,9 +45,11 @@ export function announcedWindow(headers: IDataObject | undefined, now: number) {
 		Number(headerValue(headers, `ratelimit-${name}`)?.trim() || NaN),
 	);
 	if (!(remaining >= 0 && remaining < Infinity && Number.isFinite(reset))) return undefined;
-	const resetMs =
-		boundedWait(reset > 1e9 ? reset * 1000 - now : reset * 1000) + RETRY.resetMarginMs;
-	return { remaining, resetMs, limit: Number.isFinite(limit) ? limit : 0 };
+	return {
+		remaining,
+		resetMs: boundedWait(reset > 1e9 ? reset * 1000 - now : reset * 1000) + RETRY.resetMarginMs,
+		limit: Number.isFinite(limit) ? limit : 0,
+	};
 }
 
 export const RATE_ADVICE = [

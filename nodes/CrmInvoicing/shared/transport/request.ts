@@ -104,11 +104,11 @@ async function read(attempt: Attempt, response: IN8nHttpFullResponse, timing: Ti
 	} catch (error) {
 		throw failure(attempt, error, timing, status);
 	}
-	const { text, bytes } = content;
 	const contentType = contentTypeOf(headers);
 	if (success && content.more)
 		throw answerTooLargeError(context.getNode(), summary, status, contentType);
 	// The key in any spelling, in the parsed body; a first look at the raw text spares most pages the walk.
+	const { text, bytes } = content;
 	const body = mayHoldSecret(text, secrets) ? redactValue(content.body, secrets) : content.body;
 	const answer = { ...response, headers, body, bodyBytes: bytes } as ApiResponse;
 	if (!success) return classify(attempt, answer, wait);
