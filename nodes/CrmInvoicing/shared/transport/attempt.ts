@@ -1,5 +1,6 @@
 import { NodeOperationError, type IHttpRequestOptions } from 'n8n-workflow';
 
+import { describeDuration } from '../values';
 import {
 	API_PREFIX,
 	credentialOf,
@@ -8,12 +9,10 @@ import {
 	unsafePathReason,
 	type ApiContext,
 	type ApiRequest,
-	type Connection,
 } from './connection';
-import { describeDuration } from '../values';
-import { apiError, apiErrorFromResponse, checkFirst, type RequestSummary } from './errors';
+import { apiError, apiErrorFromResponse, checkFirst } from './errors';
 import { RETRY } from './limits';
-import type { PacerTurn, RateLimitPacer } from './rateLimit';
+import type { PacerTurn } from './rateLimit';
 import { redactValue } from './redact';
 import { runStatsOf } from './runStats';
 import { RATE_ADVICE, type RateLimitWait } from './rateLimitWaits';
@@ -33,24 +32,8 @@ const REDIRECT_ADVICE = [
 	'(for example https:// rather than http://, or without a trailing path).',
 ].join(' ');
 
-export interface Attempt {
-	context: ApiContext;
-	request: ApiRequest;
-	summary: RequestSummary;
-	connection: Connection;
-	pacer: RateLimitPacer;
-	options: IHttpRequestOptions;
-	deadline: number;
-	cancel?: AbortSignal;
-	turn?: PacerTurn;
-	rateLimitRetries: number;
-	rateLimitWaitedMs: number;
-	transientRetries: number;
-	redirects: number;
-}
-
-/** Nothing is read before the path is checked. */
-export async function startAttempt(context: ApiContext, request: ApiRequest): Promise<Attempt> {
+/** One request's state across its tries. Nothing is read before the path is checked. */
+export async function startAttempt(context: ApiContext, request: ApiRequest) {
 	const { method, itemIndex } = request;
 	const path = `${API_PREFIX[request.version ?? 'v1']}${request.path}`;
 	const unsafe = unsafePathReason(request.path);
@@ -87,12 +70,15 @@ export async function startAttempt(context: ApiContext, request: ApiRequest): Pr
 		options,
 		deadline: request.deadline ?? Infinity,
 		cancel: context.getExecutionCancelSignal?.(),
+		// The pacer's; a retry keeps its place.
+		turn: undefined as PacerTurn | undefined,
 		rateLimitRetries: 0,
 		rateLimitWaitedMs: 0,
 		transientRetries: 0,
 		redirects: 0,
 	};
 }
+export type Attempt = Awaited<ReturnType<typeof startAttempt>>;
 
 const fits = (attempt: Attempt, ms: number) => Date.now() + ms < attempt.deadline;
 
