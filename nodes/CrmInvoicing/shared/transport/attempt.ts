@@ -130,10 +130,12 @@ export function redirectTarget(attempt: Attempt, status: number, location = '//'
 	if (refused !== undefined || target === undefined) {
 		const { method } = attempt.request;
 		const sent = method === 'GET' ? 'was' : 'and the request body were';
-		const said = `The CRM API answered ${status} with a redirect to ${refused}. The node did not follow it: the API key ${sent} not sent there`;
 		throw apiError(attempt.context.getNode(), attempt.summary, {
 			// Redacted again: URL parsing drops tabs and line breaks and lower-cases the host, which may rejoin the key.
-			message: redactValue(said, attempt.connection.secrets),
+			message: redactValue(
+				`The CRM API answered ${status} with a redirect to ${refused}. The node did not follow it: the API key ${sent} not sent there`,
+				attempt.connection.secrets,
+			),
 			description: REDIRECT_ADVICE + checkFirst(method),
 			status,
 		});
@@ -146,10 +148,8 @@ export function redirectTarget(attempt: Attempt, status: number, location = '//'
 function refusedRedirect(attempt: Attempt, target?: URL) {
 	if (!target) return 'no address (its Location header is missing or unreadable)';
 	const base = new URL(attempt.connection.baseUrl);
-	if (target.origin !== base.origin || target.origin === 'null') {
-		const host = `${target.host} (${target.protocol}//${target.host})`;
-		return `${host}, another origin than the Base URL's (${base.origin})`;
-	}
+	if (target.origin !== base.origin || target.origin === 'null')
+		return `${target.host} (${target.protocol}//${target.host}), another origin than the Base URL's (${base.origin})`;
 	const to = showPath(`${target.pathname}${target.search}`);
 	const basePath = base.pathname.replace(/\/+$/, '');
 	const roots = Object.values(API_PREFIX).map((api) => basePath + api);
