@@ -96,37 +96,6 @@ export function apiErrorFromResponse(
 	});
 }
 
-/** Marked on the error: an API answer could give the code 'DEADLINE' too. */
-export const isDeadlineError = (error: unknown) =>
-	error instanceof NodeApiError && error.context.deadline === true;
-
-/** `answered`: the status line had come, the body had not finished. */
-export function deadlineError(
-	node: INode,
-	request: RequestSummary,
-	limitMs: number,
-	answered?: number,
-) {
-	const how =
-		answered === undefined
-			? 'did not answer'
-			: `answered ${answered} but did not finish sending its answer`;
-	// To a tenth of a second: a deadline the caller gave may have any length left (`1.5 s`).
-	const within = `${Number((limitMs / 1000).toFixed(1))} s`;
-	const error = apiError(node, request, {
-		message: `The CRM API ${how} ${request.method} ${request.path} within ${within}; the node abandoned the request`,
-		description:
-			`Every request has a deadline of ${within} for connecting, waiting and reading the whole answer. ` +
-			'The CRM (or a proxy in front of it) was too slow: try again later. ' +
-			CHECK_BASE_URL +
-			checkFirst(request.method),
-		status: answered,
-		code: 'DEADLINE',
-	});
-	error.context.deadline = true;
-	return error;
-}
-
 export function answerTooLargeError(
 	node: INode,
 	request: RequestSummary,

@@ -1,8 +1,8 @@
-import { NodeOperationError } from 'n8n-workflow';
+import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 
 import { isText } from '../values';
 import type { Attempt } from './attempt';
-import { apiError, checkFirst, deadlineError } from './errors';
+import { apiError, CHECK_BASE_URL, checkFirst } from './errors';
 
 const CONNECTION =
 	/^(ECONN(RESET|REFUSED|ABORTED)|E?TIMEDOUT|ESOCKETTIMEDOUT|EPIPE|ENOTFOUND|EAI_AGAIN|E(HOST|NET)UNREACH|UND_ERR_SOCKET)$/;
@@ -52,6 +52,10 @@ const TLS_ADVICE =
 	'WRONG_VERSION_NUMBER: the server did not answer with TLS ' +
 	'(http:// rather than https://, or the wrong port?).';
 
+/** Marked on the error: an API answer could give the code 'DEADLINE' too. */
+export const isDeadlineError = (error: unknown) =>
+	error instanceof NodeApiError && error.context.deadline === true;
+
 export type Timing = { ms: number; stop: AbortSignal };
 
 /** No answer: the execution stopped, the deadline passed, or the connection failed. Built afresh so nothing of its
@@ -69,7 +73,27 @@ export function failure(attempt: Attempt, error: unknown, timing: Timing, status
 		});
 	}
 	// Not cancelled, so the deadline stopped it. Not retried: a server that slow would only hold the execution longer.
-	if (timing.stop.aborted) return deadlineError(node, request, timing.ms, status);
+	if (timing.stop.aborted) {
+		// `status`: the status line had come, the body had not finished.
+		const how =
+			status === undefined
+				? 'did not answer'
+				: `answered ${status} but did not finish sending its answer`;
+		// To a tenth of a second: a deadline the caller gave may have any length left (`1.5 s`).
+		const within = `${Number((timing.ms / 1000).toFixed(1))} s`;
+		const error = apiError(node, request, {
+			message: `The CRM API ${how} ${method} ${path} within ${within}; the node abandoned the request`,
+			description:
+				`Every request has a deadline of ${within} for connecting, waiting and reading the whole answer. ` +
+				'The CRM (or a proxy in front of it) was too slow: try again later. ' +
+				CHECK_BASE_URL +
+				checkFirst(method),
+			status,
+			code: 'DEADLINE',
+		});
+		error.context.deadline = true;
+		return error;
+	}
 	const codes = codesIn(error);
 	const code = codes.find(isTlsCode);
 	if (code !== undefined) {
