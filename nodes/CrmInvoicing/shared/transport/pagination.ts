@@ -159,10 +159,9 @@ function countPage(list: Listing, page: IDataObject[], nextCursor: string | null
 	const why = repeated
 		? 'handed back a cursor it had already given'
 		: 'brought no new records but still named a next cursor';
-	const cursor = nextCursor.slice(0, 100);
 	throw listError(
 		list,
-		`The CRM API's list ${list.path} did not advance: page ${number} ${why} ("${cursor}"). The node stopped reading it`,
+		`The CRM API's list ${list.path} did not advance: page ${number} ${why} ("${nextCursor.slice(0, 100)}"). The node stopped reading it`,
 		CYCLES,
 	);
 }
