@@ -121,9 +121,10 @@ function rateLimitTooLongError(attempt: Attempt, wait: RateLimitWait, body: unkn
 	return error;
 }
 
-/** n8n's client follows no redirect: it would send the key, and on 307/308 the body, to any host. */
-export function redirectTarget(attempt: Attempt, status: number, location = '//') {
-	if (status < 300 || status >= 400 || status === 304) return undefined;
+/** n8n's client follows no redirect: it would send the key, and on 307/308 the body, to any host. Whether the next
+ * try goes to the Location; throws when a redirect may not be followed. */
+export function followsRedirect(attempt: Attempt, status: number, location = '//') {
+	if (status < 300 || status >= 400 || status === 304) return false;
 	const from = attempt.options.url;
 	const target = URL.canParse(location, from) ? new URL(location, from) : undefined;
 	const refused = refusedRedirect(attempt, target);
@@ -141,7 +142,9 @@ export function redirectTarget(attempt: Attempt, status: number, location = '//'
 		});
 	}
 	attempt.redirects++;
-	return target.href;
+	attempt.options.url = target.href;
+	delete attempt.options.qs; // the Location holds the target's query
+	return true;
 }
 
 /** Followed only inside the API, for GET only, at most RETRY.maxSameOriginRedirects times. */

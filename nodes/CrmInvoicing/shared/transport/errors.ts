@@ -6,7 +6,7 @@ import { DOCUMENTED_RATE_LIMIT, READ } from './limits';
 // Network texts come in redacted (request.ts).
 
 /** Never the full URL. */
-export type RequestSummary = { method: string; path: string; itemIndex?: number };
+type RequestSummary = { method: string; path: string; itemIndex?: number };
 
 /** n8n replaces a message naming a code (ECONNRESET) with generic text; ours is kept. */
 export function apiError(

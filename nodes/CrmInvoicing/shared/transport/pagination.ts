@@ -10,7 +10,7 @@ import { runStatsOf } from './runStats';
 export type PageRequest = { returnAll: boolean; limit?: number };
 
 /** `any` also reads a bare array and tells v1 from v2 (GET /webhooks). */
-export type ListShape = 'v1' | 'v2' | 'any';
+type ListShape = 'v1' | 'v2' | 'any';
 
 export interface ListSpec
 	extends Pick<ApiRequest, 'path' | 'version' | 'qs' | 'itemIndex' | 'deadline'> {
@@ -26,7 +26,7 @@ export interface ListSpec
 	skipEntry?: (described: string, position: number, page: number) => void;
 }
 
-export interface ListPage {
+interface ListPage {
 	records: IDataObject[];
 	nextCursor: string | null;
 	number: number;

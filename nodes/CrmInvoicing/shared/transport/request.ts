@@ -6,7 +6,7 @@ import {
 } from 'n8n-workflow';
 
 import { contentTypeOf, headerValue } from '../values';
-import { type Attempt, backOff, redirectTarget, startAttempt, waitsOut } from './attempt';
+import { type Attempt, backOff, followsRedirect, startAttempt, waitsOut } from './attempt';
 import { CREDENTIAL_TYPE, type ApiContext, type ApiRequest } from './connection';
 import { answerTooLargeError, apiErrorFromResponse, unexpectedAnswerError } from './errors';
 import { READ, RETRY } from './limits';
@@ -126,17 +126,12 @@ async function read(attempt: Attempt, response: IN8nHttpFullResponse, timing: Ti
 
 /** Not a 2xx: a redirect to follow, a wait before the next try, a DELETE already done, or an error. */
 function classify(attempt: Attempt, answer: ApiResponse, wait?: RateLimitWait) {
-	const { options, request } = attempt;
 	const { statusCode: status, headers, body } = answer;
-	const url = redirectTarget(attempt, status, headerValue(headers, 'location'));
-	if (url !== undefined) {
-		options.url = url;
-		delete options.qs; // the Location holds the target's query
-		return 0;
-	}
+	if (followsRedirect(attempt, status, headerValue(headers, 'location'))) return 0;
 	if (wait && waitsOut(attempt, wait, body)) return 0;
 	// DELETE is idempotent: a 404 on a retry means the attempt whose answer was lost deleted it.
-	if (status === 404 && attempt.transientRetries > 0 && request.method === 'DELETE') return answer;
+	if (status === 404 && attempt.transientRetries > 0 && attempt.request.method === 'DELETE')
+		return answer;
 	const waitMs = [502, 503, 504].includes(status) ? backOff(attempt) : undefined;
 	if (waitMs !== undefined) return waitMs;
 	throw apiErrorFromResponse(attempt.context.getNode(), status, body, attempt.summary);
