@@ -17,20 +17,18 @@ import { redactValue } from './redact';
 import { runStatsOf } from './runStats';
 import { RATE_ADVICE, type RateLimitWait } from './rateLimitWaits';
 
-const UNSAFE_PATH_ADVICE = [
-	'So that every request stays under the API path of the Base URL, no ID or path may be "." or ".."',
-	'or hold a control character (a line break) or a backslash.',
-	"Check it in the node's parameters or the input item. Nothing was sent.",
-].join(' ');
+const UNSAFE_PATH_ADVICE =
+	'So that every request stays under the API path of the Base URL, no ID or path may be "." or ".." ' +
+	'or hold a control character (a line break) or a backslash. ' +
+	"Check it in the node's parameters or the input item. Nothing was sent.";
 
-const REDIRECT_ADVICE = [
-	'The node follows a redirect only for GET, only inside the API under the Base URL',
-	`(same scheme, host and port), at most ${RETRY.maxSameOriginRedirects} times,`,
-	'so that the API key goes nowhere else.',
-	'Check the Base URL in the "CRM Invoicing API" credential:',
-	'use the address the API answers on without a redirect',
-	'(for example https:// rather than http://, or without a trailing path).',
-].join(' ');
+const REDIRECT_ADVICE =
+	'The node follows a redirect only for GET, only inside the API under the Base URL ' +
+	`(same scheme, host and port), at most ${RETRY.maxSameOriginRedirects} times, ` +
+	'so that the API key goes nowhere else. ' +
+	'Check the Base URL in the "CRM Invoicing API" credential: ' +
+	'use the address the API answers on without a redirect ' +
+	'(for example https:// rather than http://, or without a trailing path).';
 
 /** One request's state across its tries. Nothing is read before the path is checked. */
 export async function startAttempt(context: ApiContext, request: ApiRequest) {

@@ -52,11 +52,10 @@ export function announcedWindow(headers: IDataObject | undefined, now: number) {
 	};
 }
 
-export const RATE_ADVICE = [
-	"The API key's rate limit is used up for longer than the node waits, so nothing more was sent.",
-	"Run fewer executions with this key at once (n8n's concurrency limit, smaller batches), or run it again later;",
-	'only if the CRM plan allows more, raise "Requests per Minute" in the credential.',
-].join(' ');
+export const RATE_ADVICE =
+	"The API key's rate limit is used up for longer than the node waits, so nothing more was sent. " +
+	"Run fewer executions with this key at once (n8n's concurrency limit, smaller batches), or run it again later; " +
+	'only if the CRM plan allows more, raise "Requests per Minute" in the credential.';
 
 export const noTurnError = (waitMs: number, capMs: number) =>
 	new Error(
