@@ -4,9 +4,6 @@ import { readList, type ApiContext, type ListSpec, type PageRequest } from './tr
 
 export const WEBHOOK_LIST_MAX_PAGES = 50;
 
-const NARROW =
-	'Delete webhook subscriptions that are no longer used in the CRM, or set "Limit" instead of "Return All".';
-
 /** `deadline` bounds the whole list, every page included. */
 export function listWebhookSubscriptions(
 	context: ApiContext,
@@ -19,7 +16,8 @@ export function listWebhookSubscriptions(
 			path: '/webhooks',
 			shape: 'any',
 			maxPages: WEBHOOK_LIST_MAX_PAGES,
-			narrow: NARROW,
+			narrow:
+				'Delete webhook subscriptions that are no longer used in the CRM, or set "Limit" instead of "Return All".',
 		},
 		want,
 	);

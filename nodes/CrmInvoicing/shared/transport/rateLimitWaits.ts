@@ -1,6 +1,4 @@
-import type { IDataObject } from 'n8n-workflow';
-
-import { headerValue } from '../values';
+import { headerValue, type HeaderMap } from '../values';
 import { RETRY } from './limits';
 
 /** Capped, so never near a timer's 2^31 ms overflow. */
@@ -8,11 +6,7 @@ export const boundedWait = (ms: number, cap: number = RETRY.maxWaitMs) =>
 	ms > 0 ? Math.min(Math.ceil(ms), cap) : 0;
 
 /** A time counts from the answer's `Date` (the clocks need not agree); a wait under a second asked again is not used. */
-export function rateLimitWait(
-	headers: IDataObject | undefined,
-	now: number,
-	tries = 0,
-): RateLimitWait {
+export function rateLimitWait(headers: HeaderMap, now: number, tries = 0): RateLimitWait {
 	const dated = Date.parse(headerValue(headers, 'date') ?? '');
 	const [clock, from] = Number.isNaN(dated) ? [now, "n8n's clock"] : [dated, "the answer's Date"];
 	let unusable: string | undefined;
@@ -40,7 +34,7 @@ export function rateLimitWait(
 
 export type RateLimitWait = { ms: number; source: 'asked' | 'default'; unusable?: string };
 
-export function announcedWindow(headers: IDataObject | undefined, now: number) {
+export function announcedWindow(headers: HeaderMap, now: number) {
 	const [remaining, reset, limit] = ['remaining', 'reset', 'limit'].map((name) =>
 		Number(headerValue(headers, `ratelimit-${name}`)?.trim() || NaN),
 	);
