@@ -70,6 +70,7 @@ const CYCLES =
 
 function listingOf(context: ApiContext, spec: ListSpec) {
 	const version = spec.version ?? 'v1';
+	const cursor = spec.startCursor || undefined;
 	return {
 		context,
 		spec,
@@ -79,7 +80,8 @@ function listingOf(context: ApiContext, spec: ListSpec) {
 		records: 0,
 		bytes: 0,
 		seenIds: new Set<unknown>(),
-		seenCursors: new Set<unknown>([spec.startCursor || undefined]),
+		cursor,
+		seenCursors: new Set<unknown>([cursor]),
 	};
 }
 type Listing = ReturnType<typeof listingOf>;
@@ -111,8 +113,8 @@ function bringsNew(page: IDataObject[], seen: Set<unknown>) {
 	return fresh;
 }
 
-function requestPage(list: Listing, cursor: string | undefined, size: number) {
-	const { spec, version } = list;
+function requestPage(list: Listing, size: number) {
+	const { spec, version, cursor } = list;
 	const sizeName = version === 'v2' ? 'pageSize' : 'limit';
 	const qs = { ...spec.qs, [sizeName]: size };
 	if (cursor) qs.cursor = cursor;
@@ -172,13 +174,12 @@ const keepAll = () => true;
 export async function* readPages(this: ApiContext, spec: ListSpec, pageSizeFor?: () => number) {
 	const { deadline = Infinity, maxPages = Infinity } = spec;
 	const list = listingOf(this, spec);
-	let cursor = spec.startCursor || undefined;
 	for (let number = 1; ; number++) {
 		if (Date.now() >= deadline)
 			throw capped(list, `was not read within its time limit (${number - 1} pages read)`);
 		if (number > maxPages) throw capped(list, `has more than ${count(maxPages)} pages${MOST}`);
 		const size = Math.max(1, Math.min(MAX_PAGE_SIZE, Math.floor(pageSizeFor?.() ?? MAX_PAGE_SIZE)));
-		const { body, statusCode: status, headers, bodyBytes } = await requestPage(list, cursor, size);
+		const { body, statusCode: status, headers, bodyBytes } = await requestPage(list, size);
 		list.bytes += bodyBytes;
 		const raw = pageOf(body, list.shape);
 		if (!raw && number === 1 && spec.otherOnFirstPage) {
@@ -203,7 +204,7 @@ export async function* readPages(this: ApiContext, spec: ListSpec, pageSizeFor?:
 		stats.mostPagesOfOneList = Math.max(stats.mostPagesOfOneList, number);
 		yield { records, nextCursor, number };
 		if (nextCursor === null) return;
-		cursor = nextCursor;
+		list.cursor = nextCursor;
 		list.seenCursors.add(nextCursor);
 	}
 }
