@@ -95,28 +95,25 @@ export function backOff(attempt: Attempt) {
 export function waitsOut(attempt: Attempt, wait: RateLimitWait, body: unknown) {
 	runStatsOf(attempt.context).rateLimited++;
 	const waitedMs = attempt.rateLimitWaitedMs;
-	if (wait.ms > RETRY.maxWaitMs || waitedMs + wait.ms > RETRY.maxTotalRateLimitWaitMs)
-		throw rateLimitTooLongError(attempt, wait, body);
+	if (wait.ms > RETRY.maxWaitMs || waitedMs + wait.ms > RETRY.maxTotalRateLimitWaitMs) {
+		const error = apiErrorFromResponse(attempt.context.getNode(), 429, body, attempt.summary);
+		const asked =
+			wait.source === 'default'
+				? `gave no usable wait${wait.unusable ? ` (${wait.unusable})` : ''}, so the node would wait ${describeDuration(wait.ms)}`
+				: `asked to wait ${describeDuration(wait.ms)}`;
+		const most =
+			wait.ms > RETRY.maxWaitMs
+				? describeDuration(RETRY.maxWaitMs)
+				: `${describeDuration(RETRY.maxTotalRateLimitWaitMs)} for a request and had waited ${describeDuration(waitedMs)}`;
+		error.message = `The CRM API answered 429 (rate limit) and ${asked} before the next request; the node waits at most ${most}, so it did not wait`;
+		error.description = RATE_ADVICE;
+		throw error;
+	}
 	attempt.rateLimitWaitedMs += wait.ms;
 	// The retry waits for its turn, ahead of later requests.
 	if (attempt.request.once) return false;
 	attempt.rateLimitRetries++;
 	return attempt.rateLimitRetries <= RETRY.maxRateLimitRetries && fits(attempt, wait.ms);
-}
-
-function rateLimitTooLongError(attempt: Attempt, wait: RateLimitWait, body: unknown) {
-	const error = apiErrorFromResponse(attempt.context.getNode(), 429, body, attempt.summary);
-	const asked =
-		wait.source === 'default'
-			? `gave no usable wait${wait.unusable ? ` (${wait.unusable})` : ''}, so the node would wait ${describeDuration(wait.ms)}`
-			: `asked to wait ${describeDuration(wait.ms)}`;
-	const most =
-		wait.ms > RETRY.maxWaitMs
-			? describeDuration(RETRY.maxWaitMs)
-			: `${describeDuration(RETRY.maxTotalRateLimitWaitMs)} for a request and had waited ${describeDuration(attempt.rateLimitWaitedMs)}`;
-	error.message = `The CRM API answered 429 (rate limit) and ${asked} before the next request; the node waits at most ${most}, so it did not wait`;
-	error.description = RATE_ADVICE;
-	return error;
 }
 
 /** n8n's client follows no redirect: it would send the key, and on 307/308 the body, to any host. Whether the next
