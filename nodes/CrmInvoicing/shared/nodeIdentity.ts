@@ -23,7 +23,7 @@ const queues = new Map<string, Promise<unknown>>();
 export const isBusy = (key: string) => queues.has(key);
 
 /** Serialises work per key in this process; each caller bounds its own work. */
-export async function oneAtATime<T>(key: string, work: () => Promise<T>): Promise<T> {
+export async function oneAtATime<T>(key: string, work: () => Promise<T>) {
 	const current = (queues.get(key) ?? Promise.resolve()).then(work, work);
 	const settled = current.then(nothing, nothing);
 	queues.set(key, settled);

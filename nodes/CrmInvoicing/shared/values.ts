@@ -71,10 +71,10 @@ export function describeValue(value: unknown, answer = false) {
 		const names = keys.map((key) => key.slice(0, 30)).join(', ');
 		return keys.length > 0 ? `an object with the keys ${names}` : 'an empty object';
 	}
-	if (typeof value === 'string')
-		return answer
-			? `text starting "${cut(value.replace(/\s+/g, ' ').trim(), 120)}"`
-			: `the text "${cut(value.replace(/\s+/g, ' '), 60)}"`;
+	if (typeof value === 'string') {
+		const text = value.replace(/\s+/g, ' ');
+		return answer ? `text starting "${cut(text.trim(), 120)}"` : `the text "${cut(text, 60)}"`;
+	}
 	if (typeof value === 'number' && !Number.isFinite(value)) return String(value);
 	return `the ${typeof value} ${String(value)}`;
 }

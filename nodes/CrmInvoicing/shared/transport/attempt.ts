@@ -1,5 +1,6 @@
 import { NodeOperationError, type IHttpRequestOptions } from 'n8n-workflow';
 
+import { describeDuration } from '../values';
 import {
 	API_PREFIX,
 	credentialOf,
@@ -8,48 +9,29 @@ import {
 	unsafePathReason,
 	type ApiContext,
 	type ApiRequest,
-	type Connection,
 } from './connection';
-import { apiError, checkFirst, type RequestSummary } from './errors';
+import { apiError, apiErrorFromResponse, checkFirst } from './errors';
 import { RETRY } from './limits';
-import type { PacerTurn, RateLimitPacer } from './rateLimit';
+import type { PacerTurn } from './rateLimit';
 import { redactValue } from './redact';
 import { runStatsOf } from './runStats';
-import { rateLimitTooLongError, type RateLimitWait } from './rateLimitWaits';
+import { RATE_ADVICE, type RateLimitWait } from './rateLimitWaits';
 
-const UNSAFE_PATH_ADVICE = [
-	'So that every request stays under the API path of the Base URL, no ID or path may be "." or ".."',
-	'or hold a control character (a line break) or a backslash.',
-	"Check it in the node's parameters or the input item. Nothing was sent.",
-].join(' ');
+const UNSAFE_PATH_ADVICE =
+	'So that every request stays under the API path of the Base URL, no ID or path may be "." or ".." ' +
+	'or hold a control character (a line break) or a backslash. ' +
+	"Check it in the node's parameters or the input item. Nothing was sent.";
 
-const REDIRECT_ADVICE = [
-	'The node follows a redirect only for GET, only inside the API under the Base URL',
-	`(same scheme, host and port), at most ${RETRY.maxSameOriginRedirects} times,`,
-	'so that the API key goes nowhere else.',
-	'Check the Base URL in the "CRM Invoicing API" credential:',
-	'use the address the API answers on without a redirect',
-	'(for example https:// rather than http://, or without a trailing path).',
-].join(' ');
+const REDIRECT_ADVICE =
+	'The node follows a redirect only for GET, only inside the API under the Base URL ' +
+	`(same scheme, host and port), at most ${RETRY.maxSameOriginRedirects} times, ` +
+	'so that the API key goes nowhere else. ' +
+	'Check the Base URL in the "CRM Invoicing API" credential: ' +
+	'use the address the API answers on without a redirect ' +
+	'(for example https:// rather than http://, or without a trailing path).';
 
-export interface Attempt {
-	context: ApiContext;
-	request: ApiRequest;
-	summary: RequestSummary;
-	connection: Connection;
-	pacer: RateLimitPacer;
-	options: IHttpRequestOptions;
-	deadline: number;
-	cancel?: AbortSignal;
-	turn?: PacerTurn;
-	rateLimitRetries: number;
-	rateLimitWaitedMs: number;
-	transientRetries: number;
-	redirects: number;
-}
-
-/** Nothing is read before the path is checked. */
-export async function startAttempt(context: ApiContext, request: ApiRequest): Promise<Attempt> {
+/** One request's state across its tries. Nothing is read before the path is checked. */
+export async function startAttempt(context: ApiContext, request: ApiRequest) {
 	const { method, itemIndex } = request;
 	const path = `${API_PREFIX[request.version ?? 'v1']}${request.path}`;
 	const unsafe = unsafePathReason(request.path);
@@ -86,12 +68,15 @@ export async function startAttempt(context: ApiContext, request: ApiRequest): Pr
 		options,
 		deadline: request.deadline ?? Infinity,
 		cancel: context.getExecutionCancelSignal?.(),
+		// The pacer's; a retry keeps its place.
+		turn: undefined as PacerTurn | undefined,
 		rateLimitRetries: 0,
 		rateLimitWaitedMs: 0,
 		transientRetries: 0,
 		redirects: 0,
 	};
 }
+export type Attempt = Awaited<ReturnType<typeof startAttempt>>;
 
 const fits = (attempt: Attempt, ms: number) => Date.now() + ms < attempt.deadline;
 
@@ -111,12 +96,18 @@ export function waitsOut(attempt: Attempt, wait: RateLimitWait, body: unknown) {
 	runStatsOf(attempt.context).rateLimited++;
 	const waitedMs = attempt.rateLimitWaitedMs;
 	if (wait.ms > RETRY.maxWaitMs || waitedMs + wait.ms > RETRY.maxTotalRateLimitWaitMs) {
-		throw rateLimitTooLongError(attempt.context.getNode(), {
-			body,
-			request: attempt.summary,
-			wait,
-			waitedMs,
-		});
+		const error = apiErrorFromResponse(attempt.context.getNode(), 429, body, attempt.summary);
+		const asked =
+			wait.source === 'default'
+				? `gave no usable wait${wait.unusable ? ` (${wait.unusable})` : ''}, so the node would wait ${describeDuration(wait.ms)}`
+				: `asked to wait ${describeDuration(wait.ms)}`;
+		const most =
+			wait.ms > RETRY.maxWaitMs
+				? describeDuration(RETRY.maxWaitMs)
+				: `${describeDuration(RETRY.maxTotalRateLimitWaitMs)} for a request and had waited ${describeDuration(waitedMs)}`;
+		error.message = `The CRM API answered 429 (rate limit) and ${asked} before the next request; the node waits at most ${most}, so it did not wait`;
+		error.description = RATE_ADVICE;
+		throw error;
 	}
 	attempt.rateLimitWaitedMs += wait.ms;
 	// The retry waits for its turn, ahead of later requests.
@@ -125,33 +116,38 @@ export function waitsOut(attempt: Attempt, wait: RateLimitWait, body: unknown) {
 	return attempt.rateLimitRetries <= RETRY.maxRateLimitRetries && fits(attempt, wait.ms);
 }
 
-/** n8n's client follows no redirect: it would send the key, and on 307/308 the body, to any host. */
-export function redirectTarget(attempt: Attempt, status: number, location = '//') {
-	if (status < 300 || status >= 400 || status === 304) return undefined;
+/** n8n's client follows no redirect: it would send the key, and on 307/308 the body, to any host. Whether the next
+ * try goes to the Location; throws when a redirect may not be followed. */
+export function followsRedirect(attempt: Attempt, status: number, location = '//') {
+	if (status < 300 || status >= 400 || status === 304) return false;
 	const from = attempt.options.url;
 	const target = URL.canParse(location, from) ? new URL(location, from) : undefined;
 	const refused = refusedRedirect(attempt, target);
 	if (refused !== undefined || target === undefined) {
 		const { method } = attempt.request;
 		const sent = method === 'GET' ? 'was' : 'and the request body were';
-		const said = `The CRM API answered ${status} with a redirect to ${refused}. The node did not follow it: the API key ${sent} not sent there`;
-		// Redacted again: URL parsing drops tabs and line breaks and lower-cases the host, which may rejoin the key.
-		const message = redactValue(said, attempt.connection.secrets);
-		const description = REDIRECT_ADVICE + checkFirst(method);
-		throw apiError(attempt.context.getNode(), attempt.summary, { message, description, status });
+		throw apiError(attempt.context.getNode(), attempt.summary, {
+			// Redacted again: URL parsing drops tabs and line breaks and lower-cases the host, which may rejoin the key.
+			message: redactValue(
+				`The CRM API answered ${status} with a redirect to ${refused}. The node did not follow it: the API key ${sent} not sent there`,
+				attempt.connection.secrets,
+			),
+			description: REDIRECT_ADVICE + checkFirst(method),
+			status,
+		});
 	}
 	attempt.redirects++;
-	return target.href;
+	attempt.options.url = target.href;
+	delete attempt.options.qs; // the Location holds the target's query
+	return true;
 }
 
 /** Followed only inside the API, for GET only, at most RETRY.maxSameOriginRedirects times. */
 function refusedRedirect(attempt: Attempt, target?: URL) {
 	if (!target) return 'no address (its Location header is missing or unreadable)';
 	const base = new URL(attempt.connection.baseUrl);
-	if (target.origin !== base.origin || target.origin === 'null') {
-		const host = `${target.host} (${target.protocol}//${target.host})`;
-		return `${host}, another origin than the Base URL's (${base.origin})`;
-	}
+	if (target.origin !== base.origin || target.origin === 'null')
+		return `${target.host} (${target.protocol}//${target.host}), another origin than the Base URL's (${base.origin})`;
 	const to = showPath(`${target.pathname}${target.search}`);
 	const basePath = base.pathname.replace(/\/+$/, '');
 	const roots = Object.values(API_PREFIX).map((api) => basePath + api);

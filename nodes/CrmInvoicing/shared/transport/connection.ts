@@ -40,16 +40,25 @@ async function open(context: ApiContext) {
 	const baseUrl = baseUrlOf(data);
 	// Trimmed once, by the credential's reader: the key sent is the key redacted.
 	const apiKey = apiKeyOf(data);
-	// 0.3 and 0.4 wrapped the trigger's secret under the key as saved (trigger/store.ts).
-	const savedKey = String(data.apiKey ?? '');
-	const secrets = secretSpellings(apiKey);
-	const type = CREDENTIAL_TYPE;
-	const auth = { credentialsDecrypted: { id: '', name: type, type, data: { ...data, apiKey } } };
 	const rate = Math.floor(Number(data.requestsPerMinute));
-	const requestsPerMinute = rate >= 1 && rate < Infinity ? rate : DOCUMENTED_RATE_LIMIT.requests;
-	// Never the key itself.
-	const keyId = sha256(`${baseUrl}\n${apiKey}`, 24);
-	return { apiKey, savedKey, secrets, requestsPerMinute, baseUrl, auth, keyId };
+	return {
+		apiKey,
+		// 0.3 and 0.4 wrapped the trigger's secret under the key as saved (trigger/store.ts).
+		savedKey: String(data.apiKey ?? ''),
+		secrets: secretSpellings(apiKey),
+		requestsPerMinute: rate >= 1 && rate < Infinity ? rate : DOCUMENTED_RATE_LIMIT.requests,
+		baseUrl,
+		auth: {
+			credentialsDecrypted: {
+				id: '',
+				name: CREDENTIAL_TYPE,
+				type: CREDENTIAL_TYPE,
+				data: { ...data, apiKey },
+			},
+		},
+		// Never the key itself.
+		keyId: sha256(`${baseUrl}\n${apiKey}`, 24),
+	};
 }
 export type Connection = Awaited<ReturnType<typeof open>>;
 

@@ -6,7 +6,7 @@ import { DOCUMENTED_RATE_LIMIT, READ } from './limits';
 // Network texts come in redacted (request.ts).
 
 /** Never the full URL. */
-export type RequestSummary = { method: string; path: string; itemIndex?: number };
+type RequestSummary = { method: string; path: string; itemIndex?: number };
 
 /** n8n replaces a message naming a code (ECONNRESET) with generic text; ours is kept. */
 export function apiError(
@@ -17,8 +17,12 @@ export function apiError(
 	const { message, description, status, code } = text;
 	const { method, path, itemIndex } = request;
 	const httpCode = status?.toString();
-	const response = { message, method, path, httpCode, code } as JsonObject;
-	const error = new NodeApiError(node, response, { message, description, httpCode, itemIndex });
+	const error = new NodeApiError(node, { message, method, path, httpCode, code } as JsonObject, {
+		message,
+		description,
+		httpCode,
+		itemIndex,
+	});
 	error.message = message;
 	return error;
 }
@@ -84,42 +88,12 @@ export function apiErrorFromResponse(
 		page === undefined
 			? `${code ? ` ${code}` : ''}${said ? `: ${said}` : ''}`
 			: ` with a page that is not JSON${page ? `: "${page}"` : ''}`;
-	const message = `The CRM API answered ${status}${what}`;
-	const description = adviceFor(status, request, said);
-	return apiError(node, request, { message, description, status, code: code ?? null });
-}
-
-/** Marked on the error: an API answer could give the code 'DEADLINE' too. */
-export const isDeadlineError = (error: unknown) =>
-	error instanceof NodeApiError && error.context.deadline === true;
-
-/** `answered`: the status line had come, the body had not finished. */
-export function deadlineError(
-	node: INode,
-	request: RequestSummary,
-	limitMs: number,
-	answered?: number,
-) {
-	const how =
-		answered === undefined
-			? 'did not answer'
-			: `answered ${answered} but did not finish sending its answer`;
-	// To a tenth of a second: a deadline the caller gave may have any length left (`1.5 s`).
-	const within = `${Number((limitMs / 1000).toFixed(1))} s`;
-	const message = `The CRM API ${how} ${request.method} ${request.path} within ${within}; the node abandoned the request`;
-	const description =
-		`Every request has a deadline of ${within} for connecting, waiting and reading the whole answer. ` +
-		'The CRM (or a proxy in front of it) was too slow: try again later. ' +
-		CHECK_BASE_URL +
-		checkFirst(request.method);
-	const error = apiError(node, request, {
-		message,
-		description,
-		status: answered,
-		code: 'DEADLINE',
+	return apiError(node, request, {
+		message: `The CRM API answered ${status}${what}`,
+		description: adviceFor(status, request, said),
+		status,
+		code: code ?? null,
 	});
-	error.context.deadline = true;
-	return error;
 }
 
 export function answerTooLargeError(
@@ -130,9 +104,11 @@ export function answerTooLargeError(
 ) {
 	const answer = `${request.method} ${request.path} (${status}, ${contentType})`;
 	const most = `${READ.maxAnswerBytes / 1024 / 1024} MB, the most the node reads of one answer`;
-	const message = `The CRM API's answer to ${answer} is larger than ${most}; it stopped reading`;
-	const description = `One record or one page of a list is far smaller than this. ${CHECK_BASE_URL} For Custom API Request, ask for fewer records per page.${checkFirst(request.method)}`;
-	return apiError(node, request, { message, description, status });
+	return apiError(node, request, {
+		message: `The CRM API's answer to ${answer} is larger than ${most}; it stopped reading`,
+		description: `One record or one page of a list is far smaller than this. ${CHECK_BASE_URL} For Custom API Request, ask for fewer records per page.${checkFirst(request.method)}`,
+		status,
+	});
 }
 
 export type ExpectedAnswer = 'record' | 'empty-or-object' | 'any';
@@ -159,7 +135,9 @@ export function unexpectedAnswerError(
 		expected === 'record'
 			? 'a record (a JSON object with an "id")'
 			: 'an empty answer or a JSON object';
-	const message = `The CRM API answered ${request.method} ${request.path} with ${status} (${contentType}) and ${describeValue(body, true)}, not ${wanted}`;
-	const description = `The node reports success only when the answer shows it. ${CHECK_BASE_URL}${checkFirst(request.method)}`;
-	return apiError(node(), request, { message, description, status });
+	return apiError(node(), request, {
+		message: `The CRM API answered ${request.method} ${request.path} with ${status} (${contentType}) and ${describeValue(body, true)}, not ${wanted}`,
+		description: `The node reports success only when the answer shows it. ${CHECK_BASE_URL}${checkFirst(request.method)}`,
+		status,
+	});
 }

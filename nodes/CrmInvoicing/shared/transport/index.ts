@@ -10,5 +10,5 @@ export {
 } from './connection';
 export { MAX_PAGE_SIZE } from './limits';
 export { runStatsOf, type RunStats } from './runStats';
-export { isDeadlineError } from './errors';
+export { isDeadlineError } from './network';
 export * from './pagination';

@@ -1,8 +1,8 @@
-import type { INode } from 'n8n-workflow';
+import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 
 import { isText } from '../values';
 import type { Attempt } from './attempt';
-import { apiError, checkFirst } from './errors';
+import { apiError, CHECK_BASE_URL, checkFirst } from './errors';
 
 const CONNECTION =
 	/^(ECONN(RESET|REFUSED|ABORTED)|E?TIMEDOUT|ESOCKETTIMEDOUT|EPIPE|ENOTFOUND|EAI_AGAIN|E(HOST|NET)UNREACH|UND_ERR_SOCKET)$/;
@@ -52,16 +52,57 @@ const TLS_ADVICE =
 	'WRONG_VERSION_NUMBER: the server did not answer with TLS ' +
 	'(http:// rather than https://, or the wrong port?).';
 
-/** Built afresh so nothing of its headers leaks. */
-export function connectionError(node: INode, attempt: Attempt, error: unknown, status?: number) {
+/** Marked on the error: an API answer could give the code 'DEADLINE' too. */
+export const isDeadlineError = (error: unknown) =>
+	error instanceof NodeApiError && error.context.deadline === true;
+
+export type Timing = { ms: number; stop: AbortSignal };
+
+/** No answer: the execution stopped, the deadline passed, or the connection failed. Built afresh so nothing of its
+ * headers leaks. */
+export function failure(attempt: Attempt, error: unknown, timing: Timing, status?: number) {
+	const node = attempt.context.getNode();
 	const request = attempt.summary;
-	const { method, path } = request;
+	const { method, path, itemIndex } = request;
+	if (attempt.cancel?.aborted) {
+		const message = `The execution was stopped while ${method} ${path} was under way`;
+		return new NodeOperationError(node, message, {
+			itemIndex,
+			description:
+				'The request was abandoned. For a request that changes data, check in the CRM whether it took effect.',
+		});
+	}
+	// Not cancelled, so the deadline stopped it. Not retried: a server that slow would only hold the execution longer.
+	if (timing.stop.aborted) {
+		// `status`: the status line had come, the body had not finished.
+		const how =
+			status === undefined
+				? 'did not answer'
+				: `answered ${status} but did not finish sending its answer`;
+		// To a tenth of a second: a deadline the caller gave may have any length left (`1.5 s`).
+		const within = `${Number((timing.ms / 1000).toFixed(1))} s`;
+		const error = apiError(node, request, {
+			message: `The CRM API ${how} ${method} ${path} within ${within}; the node abandoned the request`,
+			description:
+				`Every request has a deadline of ${within} for connecting, waiting and reading the whole answer. ` +
+				'The CRM (or a proxy in front of it) was too slow: try again later. ' +
+				CHECK_BASE_URL +
+				checkFirst(method),
+			status,
+			code: 'DEADLINE',
+		});
+		error.context.deadline = true;
+		return error;
+	}
 	const codes = codesIn(error);
 	const code = codes.find(isTlsCode);
 	if (code !== undefined) {
 		const problem = code.endsWith('SELF_SIGNED_CERT') ? 'is self-signed' : "failed n8n's check";
-		const message = `The CRM API's TLS certificate ${problem} (${code}); the node did not send ${method} ${path}`;
-		return apiError(node, request, { message, description: TLS_ADVICE, code });
+		return apiError(node, request, {
+			message: `The CRM API's TLS certificate ${problem} (${code}); the node did not send ${method} ${path}`,
+			description: TLS_ADVICE,
+			code,
+		});
 	}
 	const what = codes.find(isConnectionCode) ?? (status ? 'ECONNRESET' : 'no response');
 	const message = `Could not reach the CRM API for ${method} ${path} (${what})`;

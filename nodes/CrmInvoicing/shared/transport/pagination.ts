@@ -1,7 +1,7 @@
 import type { IDataObject } from 'n8n-workflow';
 
 import { contentTypeOf, describeValue, isPlainObject } from '../values';
-import { API_PREFIX, type ApiContext, type ApiRequest, type ApiVersion } from './connection';
+import { API_PREFIX, type ApiContext, type ApiRequest } from './connection';
 import { apiError, CHECK_BASE_URL } from './errors';
 import { LIST, MAX_PAGE_SIZE } from './limits';
 import { apiRequestFull } from './request';
@@ -10,7 +10,7 @@ import { runStatsOf } from './runStats';
 export type PageRequest = { returnAll: boolean; limit?: number };
 
 /** `any` also reads a bare array and tells v1 from v2 (GET /webhooks). */
-export type ListShape = 'v1' | 'v2' | 'any';
+type ListShape = 'v1' | 'v2' | 'any';
 
 export interface ListSpec
 	extends Pick<ApiRequest, 'path' | 'version' | 'qs' | 'itemIndex' | 'deadline'> {
@@ -26,7 +26,7 @@ export interface ListSpec
 	skipEntry?: (described: string, position: number, page: number) => void;
 }
 
-export interface ListPage {
+interface ListPage {
 	records: IDataObject[];
 	nextCursor: string | null;
 	number: number;
@@ -68,17 +68,23 @@ const CYCLES =
 	'The records read so far were not output, so nothing is reported as complete that is not. ' +
 	'Try again later, or read fewer records ("Limit") if the API keeps doing this.';
 
-interface Listing {
-	context: ApiContext;
-	spec: ListSpec;
-	version: ApiVersion;
-	path: string;
-	shape: ListShape;
-	records: number;
-	bytes: number;
-	seenIds: Set<unknown>;
-	seenCursors: Set<unknown>;
+function listingOf(context: ApiContext, spec: ListSpec) {
+	const version = spec.version ?? 'v1';
+	const cursor = spec.startCursor || undefined;
+	return {
+		context,
+		spec,
+		version,
+		path: `${API_PREFIX[version]}${spec.path}`,
+		shape: spec.shape ?? version,
+		records: 0,
+		bytes: 0,
+		seenIds: new Set<unknown>(),
+		cursor,
+		seenCursors: new Set<unknown>([cursor]),
+	};
 }
+type Listing = ReturnType<typeof listingOf>;
 
 function listError(
 	list: Listing,
@@ -107,10 +113,10 @@ function bringsNew(page: IDataObject[], seen: Set<unknown>) {
 	return fresh;
 }
 
-function requestPage(list: Listing, cursor: string | undefined, size: number) {
-	const { spec, version } = list;
+function requestPage(list: Listing, size: number) {
+	const { spec, version, cursor } = list;
 	const sizeName = version === 'v2' ? 'pageSize' : 'limit';
-	const qs: IDataObject = { ...spec.qs, [sizeName]: size };
+	const qs = { ...spec.qs, [sizeName]: size };
 	if (cursor) qs.cursor = cursor;
 	const { path, itemIndex, deadline } = spec;
 	return apiRequestFull.call(list.context, {
@@ -131,8 +137,12 @@ function recordsOf(list: Listing, entries: unknown[], number: number, status: nu
 		if (isPlainObject(entry)) records.push(entry);
 		else if (skipEntry) skipEntry(describeValue(entry), position, number);
 		else {
-			const message = `The CRM API's list ${list.path} held ${describeValue(entry)} at position ${position} of page ${number}, where a record (a JSON object) was expected`;
-			throw listError(list, message, NOT_A_RECORD, status);
+			throw listError(
+				list,
+				`The CRM API's list ${list.path} held ${describeValue(entry)} at position ${position} of page ${number}, where a record (a JSON object) was expected`,
+				NOT_A_RECORD,
+				status,
+			);
 		}
 	}
 	return records;
@@ -151,42 +161,25 @@ function countPage(list: Listing, page: IDataObject[], nextCursor: string | null
 	const why = repeated
 		? 'handed back a cursor it had already given'
 		: 'brought no new records but still named a next cursor';
-	const cursor = nextCursor.slice(0, 100);
-	const message = `The CRM API's list ${list.path} did not advance: page ${number} ${why} ("${cursor}"). The node stopped reading it`;
-	throw listError(list, message, CYCLES);
+	throw listError(
+		list,
+		`The CRM API's list ${list.path} did not advance: page ${number} ${why} ("${nextCursor.slice(0, 100)}"). The node stopped reading it`,
+		CYCLES,
+	);
 }
 
 const keepAll = () => true;
 
 /** Any fault is an error, never a silent partial list; a caller that stops asks for no further page. */
-export async function* readPages(
-	this: ApiContext,
-	spec: ListSpec,
-	pageSizeFor?: (recordsSoFar: number) => number,
-): AsyncGenerator<ListPage, void, undefined> {
-	const { deadline = Infinity, version = 'v1', maxPages = Infinity } = spec;
-	const path = `${API_PREFIX[version]}${spec.path}`;
-	let cursor = spec.startCursor || undefined;
-	const list: Listing = {
-		context: this,
-		spec,
-		version,
-		path,
-		shape: spec.shape ?? version,
-		records: 0,
-		bytes: 0,
-		seenIds: new Set(),
-		seenCursors: new Set([cursor]),
-	};
+export async function* readPages(this: ApiContext, spec: ListSpec, pageSizeFor?: () => number) {
+	const { deadline = Infinity, maxPages = Infinity } = spec;
+	const list = listingOf(this, spec);
 	for (let number = 1; ; number++) {
 		if (Date.now() >= deadline)
 			throw capped(list, `was not read within its time limit (${number - 1} pages read)`);
 		if (number > maxPages) throw capped(list, `has more than ${count(maxPages)} pages${MOST}`);
-		const size = Math.max(
-			1,
-			Math.min(MAX_PAGE_SIZE, Math.floor(pageSizeFor?.(list.records) ?? MAX_PAGE_SIZE)),
-		);
-		const { body, statusCode: status, headers, bodyBytes } = await requestPage(list, cursor, size);
+		const size = Math.max(1, Math.min(MAX_PAGE_SIZE, Math.floor(pageSizeFor?.() ?? MAX_PAGE_SIZE)));
+		const { body, statusCode: status, headers, bodyBytes } = await requestPage(list, size);
 		list.bytes += bodyBytes;
 		const raw = pageOf(body, list.shape);
 		if (!raw && number === 1 && spec.otherOnFirstPage) {
@@ -194,8 +187,12 @@ export async function* readPages(
 			return;
 		}
 		if (!raw) {
-			const message = `The CRM API answered GET ${path} with ${status} (${contentTypeOf(headers)}) and ${describeValue(body, true)}, not a list`;
-			throw listError(list, message, NOT_A_LIST, status);
+			throw listError(
+				list,
+				`The CRM API answered GET ${list.path} with ${status} (${contentTypeOf(headers)}) and ${describeValue(body, true)}, not a list`,
+				NOT_A_LIST,
+				status,
+			);
 		}
 		const records = recordsOf(list, raw.list, number, status);
 		// A list read in any shape keeps the shape of its first page (a bare array is the whole list).
@@ -207,7 +204,7 @@ export async function* readPages(
 		stats.mostPagesOfOneList = Math.max(stats.mostPagesOfOneList, number);
 		yield { records, nextCursor, number };
 		if (nextCursor === null) return;
-		cursor = nextCursor;
+		list.cursor = nextCursor;
 		list.seenCursors.add(nextCursor);
 	}
 }

@@ -1,7 +1,4 @@
-import { NodeOperationError, type IDataObject, type INode } from 'n8n-workflow';
-
-import { describeDuration, headerValue } from '../values';
-import { apiErrorFromResponse, type RequestSummary } from './errors';
+import { headerValue, type HeaderMap } from '../values';
 import { RETRY } from './limits';
 
 /** Capped, so never near a timer's 2^31 ms overflow. */
@@ -9,11 +6,7 @@ export const boundedWait = (ms: number, cap: number = RETRY.maxWaitMs) =>
 	ms > 0 ? Math.min(Math.ceil(ms), cap) : 0;
 
 /** A time counts from the answer's `Date` (the clocks need not agree); a wait under a second asked again is not used. */
-export function rateLimitWait(
-	headers: IDataObject | undefined,
-	now: number,
-	tries = 0,
-): RateLimitWait {
+export function rateLimitWait(headers: HeaderMap, now: number, tries = 0): RateLimitWait {
 	const dated = Date.parse(headerValue(headers, 'date') ?? '');
 	const [clock, from] = Number.isNaN(dated) ? [now, "n8n's clock"] : [dated, "the answer's Date"];
 	let unusable: string | undefined;
@@ -41,52 +34,24 @@ export function rateLimitWait(
 
 export type RateLimitWait = { ms: number; source: 'asked' | 'default'; unusable?: string };
 
-export function announcedWindow(headers: IDataObject | undefined, now: number) {
+export function announcedWindow(headers: HeaderMap, now: number) {
 	const [remaining, reset, limit] = ['remaining', 'reset', 'limit'].map((name) =>
 		Number(headerValue(headers, `ratelimit-${name}`)?.trim() || NaN),
 	);
 	if (!(remaining >= 0 && remaining < Infinity && Number.isFinite(reset))) return undefined;
-	const resetMs =
-		boundedWait(reset > 1e9 ? reset * 1000 - now : reset * 1000) + RETRY.resetMarginMs;
-	return { remaining, resetMs, limit: Number.isFinite(limit) ? limit : 0 };
+	return {
+		remaining,
+		resetMs: boundedWait(reset > 1e9 ? reset * 1000 - now : reset * 1000) + RETRY.resetMarginMs,
+		limit: Number.isFinite(limit) ? limit : 0,
+	};
 }
 
-const RATE_ADVICE = [
-	"The API key's rate limit is used up for longer than the node waits, so nothing more was sent.",
-	"Run fewer executions with this key at once (n8n's concurrency limit, smaller batches), or run it again later;",
-	'only if the CRM plan allows more, raise "Requests per Minute" in the credential.',
-].join(' ');
-
-type RateLimitAnswer = {
-	body: unknown;
-	request: RequestSummary;
-	wait: RateLimitWait;
-	waitedMs: number;
-};
-
-export function rateLimitTooLongError(node: INode, answer: RateLimitAnswer) {
-	const { body, request, wait, waitedMs } = answer;
-	const error = apiErrorFromResponse(node, 429, body, request);
-	const asked =
-		wait.source === 'default'
-			? `gave no usable wait${wait.unusable ? ` (${wait.unusable})` : ''}, so the node would wait ${describeDuration(wait.ms)}`
-			: `asked to wait ${describeDuration(wait.ms)}`;
-	const most =
-		wait.ms > RETRY.maxWaitMs
-			? describeDuration(RETRY.maxWaitMs)
-			: `${describeDuration(RETRY.maxTotalRateLimitWaitMs)} for a request and had waited ${describeDuration(waitedMs)}`;
-	error.message = `The CRM API answered 429 (rate limit) and ${asked} before the next request; the node waits at most ${most}, so it did not wait`;
-	error.description = RATE_ADVICE;
-	return error;
-}
+export const RATE_ADVICE =
+	"The API key's rate limit is used up for longer than the node waits, so nothing more was sent. " +
+	"Run fewer executions with this key at once (n8n's concurrency limit, smaller batches), or run it again later; " +
+	'only if the CRM plan allows more, raise "Requests per Minute" in the credential.';
 
 export const noTurnError = (waitMs: number, capMs: number) =>
 	new Error(
 		`its turn under the API key's rate limit would come in about ${Math.ceil(waitMs / 1000)} s, and it waits at most ${Math.ceil(capMs / 1000)} s`,
 	);
-
-export const pacingWaitError = (node: INode, request: RequestSummary, error: Error) =>
-	new NodeOperationError(node, `${request.method} ${request.path} was not sent: ${error.message}`, {
-		itemIndex: request.itemIndex,
-		description: RATE_ADVICE,
-	});

@@ -6,24 +6,17 @@ import {
 } from 'n8n-workflow';
 
 import { contentTypeOf, headerValue } from '../values';
-import { type Attempt, backOff, redirectTarget, startAttempt, waitsOut } from './attempt';
+import { type Attempt, backOff, followsRedirect, startAttempt, waitsOut } from './attempt';
 import { CREDENTIAL_TYPE, type ApiContext, type ApiRequest } from './connection';
-import {
-	answerTooLargeError,
-	apiErrorFromResponse,
-	deadlineError,
-	unexpectedAnswerError,
-} from './errors';
+import { answerTooLargeError, apiErrorFromResponse, unexpectedAnswerError } from './errors';
 import { READ, RETRY } from './limits';
 import type { PacerTurn } from './rateLimit';
 import { mayHoldSecret, redactValue } from './redact';
-import { connectionError, dropped, readBody, type BodyStream } from './network';
+import { dropped, failure, readBody, type BodyStream, type Timing } from './network';
 import { runStatsOf } from './runStats';
-import { boundedWait, pacingWaitError, rateLimitWait, type RateLimitWait } from './rateLimitWaits';
+import { boundedWait, RATE_ADVICE, rateLimitWait, type RateLimitWait } from './rateLimitWaits';
 
 type ApiResponse = IN8nHttpFullResponse & { bodyBytes: number };
-
-type Timing = { ms: number; stop: AbortSignal };
 
 /** The one place that does HTTP. A path that could leave the API is refused before anything is sent. */
 export async function apiRequestFull(this: ApiContext, request: ApiRequest) {
@@ -44,7 +37,7 @@ export async function apiRequest(this: ApiContext, request: ApiRequest): Promise
 }
 
 /** Pace, send, read: the answer, or the ms to wait before the next try (0 after a redirect it follows). */
-async function tryOnce(attempt: Attempt): Promise<ApiResponse | number> {
+async function tryOnce(attempt: Attempt) {
 	const { deadline, pacer, cancel } = attempt;
 	const turn = await pace(attempt);
 	const ms = Math.max(1, Math.min(RETRY.requestTimeoutMs, deadline - Date.now()));
@@ -69,7 +62,12 @@ async function pace(attempt: Attempt) {
 	try {
 		attempt.turn = await attempt.pacer.take({ maxWaitMs, ticket: attempt.turn?.ticket });
 	} catch (error) {
-		throw pacingWaitError(context.getNode(), attempt.summary, error as Error);
+		const { method, path, itemIndex } = attempt.summary;
+		const message = `${method} ${path} was not sent: ${(error as Error).message}`;
+		throw new NodeOperationError(context.getNode(), message, {
+			itemIndex,
+			description: RATE_ADVICE,
+		});
 	}
 	const stats = runStatsOf(context);
 	stats.waitedMs += attempt.turn.waitedMs;
@@ -106,11 +104,11 @@ async function read(attempt: Attempt, response: IN8nHttpFullResponse, timing: Ti
 	} catch (error) {
 		throw failure(attempt, error, timing, status);
 	}
-	const { text, bytes } = content;
 	const contentType = contentTypeOf(headers);
 	if (success && content.more)
 		throw answerTooLargeError(context.getNode(), summary, status, contentType);
 	// The key in any spelling, in the parsed body; a first look at the raw text spares most pages the walk.
+	const { text, bytes } = content;
 	const body = mayHoldSecret(text, secrets) ? redactValue(content.body, secrets) : content.body;
 	const answer = { ...response, headers, body, bodyBytes: bytes } as ApiResponse;
 	if (!success) return classify(attempt, answer, wait);
@@ -128,32 +126,13 @@ async function read(attempt: Attempt, response: IN8nHttpFullResponse, timing: Ti
 
 /** Not a 2xx: a redirect to follow, a wait before the next try, a DELETE already done, or an error. */
 function classify(attempt: Attempt, answer: ApiResponse, wait?: RateLimitWait) {
-	const { options, request } = attempt;
 	const { statusCode: status, headers, body } = answer;
-	const url = redirectTarget(attempt, status, headerValue(headers, 'location'));
-	if (url !== undefined) {
-		options.url = url;
-		delete options.qs; // the Location holds the target's query
-		return 0;
-	}
+	if (followsRedirect(attempt, status, headerValue(headers, 'location'))) return 0;
 	if (wait && waitsOut(attempt, wait, body)) return 0;
 	// DELETE is idempotent: a 404 on a retry means the attempt whose answer was lost deleted it.
-	if (status === 404 && attempt.transientRetries > 0 && request.method === 'DELETE') return answer;
+	if (status === 404 && attempt.transientRetries > 0 && attempt.request.method === 'DELETE')
+		return answer;
 	const waitMs = [502, 503, 504].includes(status) ? backOff(attempt) : undefined;
 	if (waitMs !== undefined) return waitMs;
 	throw apiErrorFromResponse(attempt.context.getNode(), status, body, attempt.summary);
-}
-
-function failure(attempt: Attempt, error: unknown, timing: Timing, status?: number) {
-	const node = attempt.context.getNode();
-	const { summary } = attempt;
-	if (attempt.cancel?.aborted) {
-		const message = `The execution was stopped while ${summary.method} ${summary.path} was under way`;
-		const description =
-			'The request was abandoned. For a request that changes data, check in the CRM whether it took effect.';
-		return new NodeOperationError(node, message, { itemIndex: summary.itemIndex, description });
-	}
-	// Not cancelled, so the deadline stopped it. Not retried: a server that slow would only hold the execution longer.
-	if (timing.stop.aborted) return deadlineError(node, summary, timing.ms, status);
-	return connectionError(node, attempt, error, status);
 }
