@@ -173,17 +173,15 @@ function toOutput(response: unknown) {
 }
 
 /** Every later page must have the first answer's shape; a given `cursor` is where it starts. */
-async function paginated(
-	item: Item,
-	request: { path: string; version: ApiVersion; qs: IDataObject },
-) {
+async function paginated(item: Item, path: string, version: ApiVersion, query: IDataObject) {
 	const { limit = Infinity } = pageRequestOf(item);
-	const { cursor, ...qs } = request.qs;
+	const { cursor, ...qs } = query;
 	const records: INodeExecutionData[] = [];
 	const pages = readPages.call(
 		item.context,
 		{
-			...request,
+			path,
+			version,
 			qs,
 			shape: 'any',
 			itemIndex: item.index,
@@ -213,7 +211,7 @@ export async function execute(this: IExecuteFunctions, item: Item) {
 	const qs = queryOf(item);
 
 	if (method === 'GET' && this.getNodeParameter('paginate', item.index, false)) {
-		return await paginated(item, { path, version, qs });
+		return await paginated(item, path, version, qs);
 	}
 
 	const body = method === 'GET' ? undefined : bodyOf(item, method);
