@@ -13,14 +13,11 @@ const CACHE_MS = 60_000;
 
 const CAPPED = `Only the first ${MAX_CUSTOM_FIELDS} custom fields found are listed. Set the others under "Additional Fields" → "Custom Fields".`;
 
-interface Found {
-	custom: ResourceMapperField[];
-	notice?: string;
-	at: number;
-}
-
 /** Keyed by the key's hash, never the key. */
-const found = new BoundedMap<string, Found>(100);
+const found = new BoundedMap<
+	string,
+	{ custom: ResourceMapperField[]; notice?: string; at: number }
+>(100);
 
 async function cached(
 	context: ILoadOptionsFunctions,
@@ -28,13 +25,12 @@ async function cached(
 	read: () => Promise<IDataObject[]>,
 	none: string,
 ) {
-	let keyId: string;
+	let key: string;
 	try {
-		keyId = (await credentialOf(context)).keyId;
+		key = `${(await credentialOf(context)).keyId}:${what}`;
 	} catch (error) {
 		return { custom: [], notice: `No custom fields listed: ${(error as Error).message}` };
 	}
-	const key = `${keyId}:${what}`;
 	const hit = found.peek(key);
 	if (hit && Date.now() - hit.at < CACHE_MS) return hit;
 	try {
