@@ -65,13 +65,15 @@ export async function getDealFields(this: ILoadOptionsFunctions) {
 	const operation = String(this.getCurrentNodeParameter('operation') ?? 'create');
 	const dealId = this.getCurrentNodeParameter('dealId');
 	const fixedId = typeof dealId === 'string' && dealId.trim() !== '' && !dealId.startsWith('=');
-	if (operation !== 'update' || !fixedId) {
-		const notice =
+	if (operation !== 'update' || !fixedId)
+		return mapperFields(
+			DEAL_MAPPER_FIELDS,
+			operation,
+			[],
 			operation === 'update'
 				? 'No custom fields listed: the API has no deal list, so they are read from the deal named in "Deal ID" when it is a fixed ID, not an expression. Set them under "Additional Fields" → "Custom Fields".'
-				: 'No custom fields listed: the API has no deal list to find them in. Set them under "Additional Fields" → "Custom Fields", or with "Map Automatically" from an input "customFields" object.';
-		return mapperFields(DEAL_MAPPER_FIELDS, operation, [], notice);
-	}
+				: 'No custom fields listed: the API has no deal list to find them in. Set them under "Additional Fields" → "Custom Fields", or with "Map Automatically" from an input "customFields" object.',
+		);
 	const id = dealId.trim();
 	const { custom, notice } = await cached(
 		this,
