@@ -210,9 +210,8 @@ export async function execute(this: IExecuteFunctions, item: Item) {
 	const path = pathOf(item);
 	const qs = queryOf(item);
 
-	if (method === 'GET' && this.getNodeParameter('paginate', item.index, false)) {
+	if (method === 'GET' && this.getNodeParameter('paginate', item.index, false))
 		return await paginated(item, path, version, qs);
-	}
 
 	const body = method === 'GET' ? undefined : bodyOf(item, method);
 	return toOutput(
