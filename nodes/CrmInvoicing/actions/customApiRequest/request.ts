@@ -6,7 +6,14 @@ import {
 	type INodeProperties,
 } from 'n8n-workflow';
 
-import { fail, parseJson, requiredParameter, requireOneOf, type Item } from '../common/fields';
+import {
+	collectionParameter,
+	fail,
+	parseJson,
+	requiredParameter,
+	requireOneOf,
+	type Item,
+} from '../common/fields';
 import { pageRequestOf, returnAllAndLimit } from '../common/list';
 import { textProperty } from '../common/options';
 import {
@@ -136,12 +143,12 @@ function pathOf(item: Item) {
 	return path;
 }
 
-function queryOf({ context, index }: Item) {
-	const collection = context.getNodeParameter('queryParameters', index, {}) as {
-		parameters?: Array<{ name?: unknown; value?: IDataObject[string] }>;
+function queryOf(item: Item) {
+	const { parameters = [] } = collectionParameter(item, 'queryParameters') as {
+		parameters?: IDataObject[];
 	};
 	const qs: IDataObject = {};
-	for (const { name, value } of collection.parameters ?? []) {
+	for (const { name, value } of parameters) {
 		const key = String(name ?? '').trim();
 		if (key !== '') qs[key] = value ?? '';
 	}
