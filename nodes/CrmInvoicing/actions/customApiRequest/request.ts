@@ -156,8 +156,11 @@ function queryOf(item: Item) {
 }
 
 function bodyOf(item: Item, method: string) {
-	const value = item.context.getNodeParameter('jsonBody', item.index, '');
-	const body = parseJson(item, value, 'JSON Body');
+	const body = parseJson(
+		item,
+		item.context.getNodeParameter('jsonBody', item.index, ''),
+		'JSON Body',
+	);
 	if (body === undefined || body === null) return undefined;
 	if (typeof body !== 'object')
 		fail(
@@ -211,8 +214,12 @@ async function paginated(item: Item, path: string, version: ApiVersion, query: I
 
 export async function execute(this: IExecuteFunctions, item: Item) {
 	const method = requireOneOf(item, this.getNodeParameter('method', item.index), METHODS, 'Method');
-	const given = this.getNodeParameter('apiVersion', item.index, 'v1');
-	const upper = requireOneOf(item, given, ['V1', 'V2'], 'API Version');
+	const upper = requireOneOf(
+		item,
+		this.getNodeParameter('apiVersion', item.index, 'v1'),
+		['V1', 'V2'],
+		'API Version',
+	);
 	const version = upper.toLowerCase() as ApiVersion;
 	const path = pathOf(item);
 	const qs = queryOf(item);
