@@ -21,7 +21,6 @@ export interface OperationOption {
 	name: string;
 	value: string;
 	action: string;
-	description?: string;
 }
 
 export function shownFor(resource: string, operation: string, properties: INodeProperties[]) {

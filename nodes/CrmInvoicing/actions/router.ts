@@ -20,13 +20,12 @@ export async function router(this: IExecuteFunctions) {
 	const resource = this.getNodeParameter('resource', 0) as string;
 	const operationName = this.getNodeParameter('operation', 0) as string;
 	const operation = resources[resource]?.[operationName];
-	if (!operation) {
+	if (!operation)
 		throw new NodeOperationError(
 			this.getNode(),
 			`The operation "${operationName}" of resource "${resource}" is not supported`,
 			{ description: 'Open the node and pick a resource and an operation from the lists.' },
 		);
-	}
 
 	const returnData: INodeExecutionData[] = [];
 	for (let itemIndex = 0; itemIndex < items.length; itemIndex++) {

@@ -6,7 +6,14 @@ import {
 	type INodeProperties,
 } from 'n8n-workflow';
 
-import { fail, parseJson, requiredParameter, requireOneOf, type Item } from '../common/fields';
+import {
+	collectionParameter,
+	fail,
+	parseJson,
+	requiredParameter,
+	requireOneOf,
+	type Item,
+} from '../common/fields';
 import { pageRequestOf, returnAllAndLimit } from '../common/list';
 import { textProperty } from '../common/options';
 import {
@@ -136,12 +143,12 @@ function pathOf(item: Item) {
 	return path;
 }
 
-function queryOf({ context, index }: Item) {
-	const collection = context.getNodeParameter('queryParameters', index, {}) as {
-		parameters?: Array<{ name?: unknown; value?: IDataObject[string] }>;
+function queryOf(item: Item) {
+	const { parameters = [] } = collectionParameter(item, 'queryParameters') as {
+		parameters?: IDataObject[];
 	};
 	const qs: IDataObject = {};
-	for (const { name, value } of collection.parameters ?? []) {
+	for (const { name, value } of parameters) {
 		const key = String(name ?? '').trim();
 		if (key !== '') qs[key] = value ?? '';
 	}
@@ -149,8 +156,11 @@ function queryOf({ context, index }: Item) {
 }
 
 function bodyOf(item: Item, method: string) {
-	const value = item.context.getNodeParameter('jsonBody', item.index, '');
-	const body = parseJson(item, value, 'JSON Body');
+	const body = parseJson(
+		item,
+		item.context.getNodeParameter('jsonBody', item.index, ''),
+		'JSON Body',
+	);
 	if (body === undefined || body === null) return undefined;
 	if (typeof body !== 'object')
 		fail(
@@ -173,17 +183,15 @@ function toOutput(response: unknown) {
 }
 
 /** Every later page must have the first answer's shape; a given `cursor` is where it starts. */
-async function paginated(
-	item: Item,
-	request: { path: string; version: ApiVersion; qs: IDataObject },
-) {
+async function paginated(item: Item, path: string, version: ApiVersion, query: IDataObject) {
 	const { limit = Infinity } = pageRequestOf(item);
-	const { cursor, ...qs } = request.qs;
+	const { cursor, ...qs } = query;
 	const records: INodeExecutionData[] = [];
 	const pages = readPages.call(
 		item.context,
 		{
-			...request,
+			path,
+			version,
 			qs,
 			shape: 'any',
 			itemIndex: item.index,
@@ -206,15 +214,18 @@ async function paginated(
 
 export async function execute(this: IExecuteFunctions, item: Item) {
 	const method = requireOneOf(item, this.getNodeParameter('method', item.index), METHODS, 'Method');
-	const given = this.getNodeParameter('apiVersion', item.index, 'v1');
-	const upper = requireOneOf(item, given, ['V1', 'V2'], 'API Version');
+	const upper = requireOneOf(
+		item,
+		this.getNodeParameter('apiVersion', item.index, 'v1'),
+		['V1', 'V2'],
+		'API Version',
+	);
 	const version = upper.toLowerCase() as ApiVersion;
 	const path = pathOf(item);
 	const qs = queryOf(item);
 
-	if (method === 'GET' && this.getNodeParameter('paginate', item.index, false)) {
-		return await paginated(item, { path, version, qs });
-	}
+	if (method === 'GET' && this.getNodeParameter('paginate', item.index, false))
+		return await paginated(item, path, version, qs);
 
 	const body = method === 'GET' ? undefined : bodyOf(item, method);
 	return toOutput(

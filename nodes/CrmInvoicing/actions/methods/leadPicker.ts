@@ -6,14 +6,16 @@ export const LEAD_NUMBER_SCAN_PAGES = 5;
 
 export const NUMBER_SCAN_TOKEN = 'number-scan:';
 
+function filled(part: unknown) {
+	return typeof part === 'string' && part.trim() !== '';
+}
+
 /** `Jane Doe · jane@example.com · L-00012`: n8n's list shows only this label, so the number tells twins apart. */
 export function leadListItem(lead: IDataObject) {
 	const id = String(lead.id);
-	const number = typeof lead.number === 'string' && lead.number.trim() !== '' ? lead.number : id;
-	const label = [lead.name, lead.email].filter(
-		(part) => typeof part === 'string' && part.trim() !== '',
-	);
-	return { name: [...label, number].join(' · '), value: id };
+	const label = [lead.name, lead.email, lead.number].filter(filled);
+	if (!filled(lead.number)) label.push(id);
+	return { name: label.join(' · '), value: id };
 }
 
 /** The CRM's search does not match the lead number: list and match here, at most LEAD_NUMBER_SCAN_PAGES per call;

@@ -9,18 +9,16 @@ export async function searchLeads(
 	paginationToken?: string,
 ) {
 	const search = filter?.trim() ?? '';
-	if (search && paginationToken?.startsWith(NUMBER_SCAN_TOKEN)) {
+	if (search && paginationToken?.startsWith(NUMBER_SCAN_TOKEN))
 		return await scanByNumber(this, search, paginationToken.slice(NUMBER_SCAN_TOKEN.length));
-	}
 	const page = await readOnePage.call(this, {
 		path: '/leads',
 		qs: search ? { search } : undefined,
 		startCursor: paginationToken,
 	});
 	// Nothing found for one word with a digit: it may be a lead number or ID, which the CRM's search does not match.
-	if (!paginationToken && page.records.length === 0 && /\d/.test(search) && !/\s/.test(search)) {
+	if (!paginationToken && page.records.length === 0 && /\d/.test(search) && !/\s/.test(search))
 		return await scanByNumber(this, search);
-	}
 	return { results: page.records.map(leadListItem), paginationToken: page.nextCursor ?? undefined };
 }
 

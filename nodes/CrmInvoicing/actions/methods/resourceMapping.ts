@@ -13,14 +13,11 @@ const CACHE_MS = 60_000;
 
 const CAPPED = `Only the first ${MAX_CUSTOM_FIELDS} custom fields found are listed. Set the others under "Additional Fields" → "Custom Fields".`;
 
-interface Found {
-	custom: ResourceMapperField[];
-	notice?: string;
-	at: number;
-}
-
 /** Keyed by the key's hash, never the key. */
-const found = new BoundedMap<string, Found>(100);
+const found = new BoundedMap<
+	string,
+	{ custom: ResourceMapperField[]; notice?: string; at: number }
+>(100);
 
 async function cached(
 	context: ILoadOptionsFunctions,
@@ -28,13 +25,12 @@ async function cached(
 	read: () => Promise<IDataObject[]>,
 	none: string,
 ) {
-	let keyId: string;
+	let key: string;
 	try {
-		keyId = (await credentialOf(context)).keyId;
+		key = `${(await credentialOf(context)).keyId}:${what}`;
 	} catch (error) {
 		return { custom: [], notice: `No custom fields listed: ${(error as Error).message}` };
 	}
-	const key = `${keyId}:${what}`;
 	const hit = found.peek(key);
 	if (hit && Date.now() - hit.at < CACHE_MS) return hit;
 	try {
@@ -69,13 +65,15 @@ export async function getDealFields(this: ILoadOptionsFunctions) {
 	const operation = String(this.getCurrentNodeParameter('operation') ?? 'create');
 	const dealId = this.getCurrentNodeParameter('dealId');
 	const fixedId = typeof dealId === 'string' && dealId.trim() !== '' && !dealId.startsWith('=');
-	if (operation !== 'update' || !fixedId) {
-		const notice =
+	if (operation !== 'update' || !fixedId)
+		return mapperFields(
+			DEAL_MAPPER_FIELDS,
+			operation,
+			[],
 			operation === 'update'
 				? 'No custom fields listed: the API has no deal list, so they are read from the deal named in "Deal ID" when it is a fixed ID, not an expression. Set them under "Additional Fields" → "Custom Fields".'
-				: 'No custom fields listed: the API has no deal list to find them in. Set them under "Additional Fields" → "Custom Fields", or with "Map Automatically" from an input "customFields" object.';
-		return mapperFields(DEAL_MAPPER_FIELDS, operation, [], notice);
-	}
+				: 'No custom fields listed: the API has no deal list to find them in. Set them under "Additional Fields" → "Custom Fields", or with "Map Automatically" from an input "customFields" object.',
+		);
 	const id = dealId.trim();
 	const { custom, notice } = await cached(
 		this,

@@ -42,23 +42,21 @@ export const description: INodeProperties[] = [
 export async function execute(this: IExecuteFunctions, item: Item) {
 	const name = requiredParameter(item, 'name', 'Name');
 	const url = requiredParameter(item, 'url', 'URL');
-	if (!/^https?:\/\/[^\s/]+/i.test(url)) {
+	if (!/^https?:\/\/[^\s/]+/i.test(url))
 		fail(
 			item,
 			`"URL" must be an http:// or https:// address but is "${url}" in item ${item.index}`,
 			'Enter the full address of the endpoint, such as https://example.com/webhooks/crm.',
 		);
-	}
 	const events = eventNamesOf(
 		this.getNodeParameter('events', item.index, []),
 		this.getNodeParameter('customEvents', item.index, ''),
 	);
-	if (events.length === 0) {
+	if (events.length === 0)
 		fail(
 			item,
 			`"Events" needs at least one event in item ${item.index}`,
 			'Pick events from the Events list, or enter event names under Custom Event Names.',
 		);
-	}
 	return [{ json: await recordRequest(item, 'POST', '/webhooks', { name, url, events }) }];
 }
