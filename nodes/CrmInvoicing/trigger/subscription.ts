@@ -21,7 +21,6 @@ import {
 	deleteSubscription,
 	printable,
 	provablyOwn,
-	sameUrl,
 	thisNode,
 	warnKept,
 } from './ownership';
@@ -114,9 +113,11 @@ async function sweep(context: TriggerContext, deadline: Deadline, current: strin
 	const kept = [];
 	for (const found of listed) {
 		const id = idText(found.id);
-		if (id === '' || id === current || tagOf(found.name) !== tag) continue;
+		const candidate = { ownerTag: tagOf(found.name), url: found.url };
+		if (id === '' || id === current || candidate.ownerTag !== tag) continue;
 		const leftover = `this trigger's leftover webhook subscription ${id}`;
-		if (sameUrl(found.url, url))
+		// The one deletion rule decides, though the tag is checked above: any deletion goes through mayDelete.
+		if (mayDelete(candidate, tag, url))
 			await orLog(context, deleteSubscription(context, id, deadline), leftover);
 		else
 			kept.push({
