@@ -72,13 +72,20 @@ export const description = [
 
 /** At most 100 executions (LRU), 10,000 emails each. */
 const memoryByExecution = new BoundedMap<string, BoundedMap<string, string>>(100);
+const memoryByContext = new WeakMap<object, BoundedMap<string, string>>();
 const newMemory = () => new BoundedMap<string, string>(10_000);
 
-/** Shared by the execution's Create or Update nodes with the same credential. */
+/** Shared by the execution's Create or Update nodes with the same credential. getExecutionId() is typed as a string,
+ * but n8n-core returns `additionalData.executionId`, which is optional (n8n-core itself falls back to a placeholder):
+ * without one the memory is the run's, never another execution's. */
 function memoryOf(context: IExecuteFunctions) {
+	const executionId = context.getExecutionId?.();
 	const node = context.getNode();
-	const key = `${context.getExecutionId()}:${node.credentials?.[CREDENTIAL_TYPE]?.id ?? node.id ?? node.name}`;
-	return memoryByExecution.getOrSet(key, newMemory);
+	const key = `${executionId}:${node.credentials?.[CREDENTIAL_TYPE]?.id ?? node.id ?? node.name}`;
+	if (executionId) return memoryByExecution.getOrSet(key, newMemory);
+	const memory = memoryByContext.get(context) ?? newMemory();
+	memoryByContext.set(context, memory);
+	return memory;
 }
 
 const outcomesByRun = new WeakMap<object, { created: number; updated: number }>();
