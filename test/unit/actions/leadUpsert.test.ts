@@ -117,6 +117,23 @@ it('remembers across runs of the execution (e.g. loop batches, or a second node 
 	expect(seen.map((request) => request.method)).toEqual(['GET', 'POST', 'PATCH']);
 });
 
+it('without an execution id from n8n, remembers within a run only: the next run searches again', async () => {
+	newExecution('');
+	const created = lead('lead_noid', { email: 'noid@example.com' });
+	const seen = search('noid@example.com', [[]]);
+	answer('post', '/api/v1/leads', created, { log: seen });
+	servePages('/api/v1/leads', [[created]], {
+		query: { search: 'noid@example.com', archived: 'false', limit: '100' },
+		log: seen,
+	});
+	answer('patch', '/api/v1/leads/lead_noid', created, { log: seen });
+
+	await run(upsert({ email: 'noid@example.com' }));
+	await run(upsert({ email: 'noid@example.com' }));
+
+	expect(seen.map((request) => request.method)).toEqual(['GET', 'POST', 'GET', 'PATCH']);
+});
+
 it('updates the oldest match by createdAt, reading every page of the search (and no more)', async () => {
 	const newer = lead('lead_a', {
 		email: 'jane.doe@example.com',

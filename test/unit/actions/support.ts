@@ -23,9 +23,11 @@ export interface RunOptions {
 let executions = 0;
 let executionId: string | undefined;
 
-/** Runs from here on belong to a new execution (Create or Update remembers emails per execution). */
-export function newExecution(): void {
-	executionId = `harness-execution-${++executions}`;
+/** Runs from here on belong to a new execution (Create or Update remembers emails per execution); `''`: n8n gave the
+ * runs no execution id. */
+export function newExecution(id?: string): void {
+	executions++;
+	executionId = id ?? `harness-execution-${executions}`;
 }
 
 /** Runs the CRM Invoicing node with these parameters; resolves with its only output. */
