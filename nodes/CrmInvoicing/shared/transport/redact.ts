@@ -3,8 +3,9 @@
 
 export const REDACTED = '[redacted]';
 
-/** Replacing a key shorter than 4 would garble the text and hide nothing. */
-const isLongEnough = (spelling: string) => spelling.length >= 4;
+/** Replacing a shorter key would garble the text and hide nothing. */
+const MIN_SECRET_LENGTH = 4;
+const isLongEnough = (spelling: string) => spelling.length >= MIN_SECRET_LENGTH;
 
 /** At each of the three alignments a key can have inside a longer base64 text. */
 export function secretSpellings(key: string) {
@@ -24,8 +25,7 @@ export function secretSpellings(key: string) {
 /** One pass, no backtracking. */
 const ESCAPES =
 	/\\u([0-9a-fA-F]{4})|\\(["\\/bfnrt])|%([0-7][0-9a-fA-F])|&#(?:[xX]([0-9a-fA-F]{1,6})|([0-9]{1,7}));|&([a-z]{2,6});/g;
-const SHORT = 'bfnrt';
-const SHORT_CHARS = '\b\f\n\r\t';
+const SHORT: Record<string, string> = { b: '\b', f: '\f', n: '\n', r: '\r', t: '\t' };
 const NAMED = 'amp quot apos lt gt sol plus equals'.split(' ');
 const NAMED_CHARS = '&"\'<>/+=';
 
@@ -34,7 +34,7 @@ function decode(text: string, jsonOnly = false) {
 		const [unit, short, percent, hex, decimal, name] = groups;
 		// A table, not JSON.parse per escape: a page whose server escapes every non-ASCII letter is read 1.5× faster.
 		if (unit) return String.fromCharCode(parseInt(unit, 16));
-		if (short) return SHORT_CHARS[SHORT.indexOf(short)] ?? short;
+		if (short) return SHORT[short] ?? short;
 		if (jsonOnly) return all;
 		if (name) return NAMED_CHARS[NAMED.indexOf(name)] ?? all;
 		const code = decimal ? Number(decimal) : parseInt((percent ?? hex) as string, 16);
@@ -49,6 +49,9 @@ const replaced = (text: string, secrets: readonly string[]) =>
 		text,
 	);
 
+/** Each round is linear; a text still decoding after them is withheld whole. */
+const MAX_DECODE_ROUNDS = 8;
+
 /** Three `includes` scan faster than a character class. */
 const mayDecode = (text: string) => text.includes('\\') || text.includes('%') || text.includes('&');
 
@@ -59,8 +62,7 @@ function redactText(text: string, secrets: readonly string[]) {
 	for (let round = 1; mayDecode(current); round++) {
 		const next = decode(current);
 		if (next === current) break;
-		// Each round is linear; a text still decoding after 8 rounds is withheld whole.
-		if (round > 8) return REDACTED;
+		if (round > MAX_DECODE_ROUNDS) return REDACTED;
 		current = replaced(next, secrets);
 		if (current !== next) shown = current;
 	}
