@@ -4,7 +4,10 @@ export type RunStats = ReturnType<typeof fresh>;
 const statsByContext = new WeakMap<object, RunStats>();
 
 export function runStatsOf(context: object) {
-	const stats = statsByContext.get(context) ?? fresh();
-	statsByContext.set(context, stats);
+	let stats = statsByContext.get(context);
+	if (!stats) {
+		stats = fresh();
+		statsByContext.set(context, stats);
+	}
 	return stats;
 }
