@@ -6,7 +6,7 @@ import {
 	type JsonObject,
 } from 'n8n-workflow';
 
-import { addHints, costHint } from './common/hints';
+import { addHints, costHint } from './common';
 import { runStatsOf } from '../shared';
 import { RESOURCES } from './resources';
 

@@ -1,5 +1,4 @@
-import { getManyOperation } from '../common/list';
-import { textProperty } from '../common/options';
+import { getManyOperation, textProperty } from '../common';
 
 export const { description, execute } = getManyOperation({
 	resource: 'contact',

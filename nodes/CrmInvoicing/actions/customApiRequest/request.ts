@@ -9,13 +9,14 @@ import {
 import {
 	collectionParameter,
 	fail,
+	pageRequestOf,
 	parseJson,
 	requiredParameter,
 	requireOneOf,
+	returnAllAndLimit,
+	textProperty,
 	type Item,
-} from '../common/fields';
-import { pageRequestOf, returnAllAndLimit } from '../common/list';
-import { textProperty } from '../common/options';
+} from '../common';
 import {
 	apiRequest,
 	isPlainObject,

@@ -1,8 +1,7 @@
 import type { ILoadOptionsFunctions } from 'n8n-workflow';
 
 import type { SimplifiedResource } from '../../shared';
-import { valueOption } from '../common/options';
-import { RECORD_FIELDS } from '../common/output';
+import { RECORD_FIELDS, valueOption } from '../common';
 import { leadCustomFields } from './resourceMapping';
 
 export async function getOutputFields(this: ILoadOptionsFunctions) {

@@ -1,8 +1,7 @@
 import type { IDataObject, ILoadOptionsFunctions, ResourceMapperField } from 'n8n-workflow';
 
 import { apiRequest, BoundedMap, credentialOf, readOnePage } from '../../shared';
-import { customFieldsOf, MAX_CUSTOM_FIELDS, mapperFields } from '../common/mapperFields';
-import { recordPath } from '../common/record';
+import { customFieldsOf, mapperFields, MAX_CUSTOM_FIELDS, recordPath } from '../common';
 import { DEAL_MAPPER_FIELDS } from '../deal/fields';
 import { LEAD_MAPPER_FIELDS } from '../lead/fields';
 

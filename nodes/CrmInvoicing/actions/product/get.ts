@@ -1,5 +1,4 @@
-import { textProperty } from '../common/options';
-import { getOperation } from '../common/record';
+import { getOperation, textProperty } from '../common';
 
 export const { description, execute } = getOperation(
 	'product',

@@ -1,8 +1,7 @@
 import type { IDataObject } from 'n8n-workflow';
 
 import { USER_SEARCH_QUERY_PARAMETER, userMatchesSearch } from '../../shared';
-import { getManyOperation } from '../common/list';
-import { textProperty } from '../common/options';
+import { getManyOperation, textProperty } from '../common';
 
 /** The node applies the search too: a server that ignores the parameter must not make it return everyone. */
 function adjust(qs: IDataObject) {

@@ -1,9 +1,7 @@
 import type { IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 
 import { EVENT_OPTIONS, eventNamesOf } from '../../shared';
-import { fail, requiredParameter, type Item } from '../common/fields';
-import { textProperty } from '../common/options';
-import { recordRequest } from '../common/record';
+import { fail, recordRequest, requiredParameter, textProperty, type Item } from '../common';
 
 export const description: INodeProperties[] = [
 	{

@@ -1,4 +1,4 @@
-import type { Item } from '../common/fields';
+import type { Item } from '../common';
 import { apiRequestFull } from '../../shared';
 import { webhookIdProperty, webhookOf } from './shared';
 

@@ -1,5 +1,4 @@
-import type { Item } from '../common/fields';
-import { recordRequest } from '../common/record';
+import { recordRequest, type Item } from '../common';
 import { webhookIdProperty, webhookOf, withoutSecret } from './shared';
 
 export const description = [webhookIdProperty];

@@ -1,5 +1,4 @@
-import type { Item } from '../common/fields';
-import { pageRequestOf, returnAllAndLimit } from '../common/list';
+import { pageRequestOf, returnAllAndLimit, type Item } from '../common';
 import { listWebhookSubscriptions } from '../../shared';
 import { withoutSecret } from './shared';
 

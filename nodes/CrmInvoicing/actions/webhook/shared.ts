@@ -1,9 +1,7 @@
 import type { IDataObject } from 'n8n-workflow';
 
 import { SECRET_KEY_PATTERN } from '../../shared';
-import { requiredParameter, type Item } from '../common/fields';
-import { textProperty } from '../common/options';
-import { recordPath } from '../common/record';
+import { recordPath, requiredParameter, textProperty, type Item } from '../common';
 
 export const webhookIdProperty = textProperty('Webhook Subscription ID', 'webhookId', {
 	required: true,
