@@ -1,4 +1,4 @@
-import type { INodeProperties } from 'n8n-workflow';
+import { updateDisplayOptions, type INodeProperties } from 'n8n-workflow';
 
 import * as client from './client';
 import * as contact from './contact';
@@ -6,17 +6,21 @@ import * as customApiRequest from './customApiRequest';
 import * as deal from './deal';
 import * as invoice from './invoice';
 import * as lead from './lead';
-import { shownFor, type Operation, type OperationOption } from './operation';
+import type { Operation } from './operation';
 import * as product from './product';
 import * as user from './user';
 import * as webhook from './webhook';
 
-/** `module`: as n8n's Airtable node exports them, modules by value. */
+/** `module`: as n8n's Airtable node exports them, modules by value. An operation's `value` is saved in workflows and
+ * names the module; its `action` is what n8n's picker and AI tools call it. */
 function resource(
 	name: string,
 	value: string,
 	description: string,
-	module: { operations: OperationOption[]; defaultOperation?: string },
+	module: {
+		operations: Array<{ name: string; value: string; action: string }>;
+		defaultOperation?: string;
+	},
 ) {
 	const { operations, defaultOperation = operations[0].value } = module;
 	const runs = module as unknown as Record<string, Operation>;
@@ -37,8 +41,11 @@ function resource(
 		runs: Object.fromEntries(operations.map(({ value: key }) => [key, runs[key]])),
 		properties: [
 			operation,
-			...operations.flatMap((option) =>
-				shownFor(value, option.value, runs[option.value].description),
+			...operations.flatMap(({ value: key }) =>
+				updateDisplayOptions(
+					{ show: { resource: [value], operation: [key] } },
+					runs[key].description,
+				),
 			),
 		],
 	};
