@@ -15,6 +15,7 @@ import {
 	requireOneOf,
 	returnAllAndLimit,
 	textProperty,
+	valueOption,
 	type Item,
 } from '../common';
 import {
@@ -40,7 +41,7 @@ export const description: INodeProperties[] = [
 		displayName: 'Method',
 		name: 'method',
 		type: 'options',
-		options: METHODS.map((method) => ({ name: method, value: method })),
+		options: METHODS.map(valueOption),
 		default: 'GET',
 		description: 'HTTP method of the request',
 	},

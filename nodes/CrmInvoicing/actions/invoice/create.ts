@@ -105,8 +105,7 @@ export async function execute(this: IExecuteFunctions, item: Item) {
 	const date = toIsoDate(item, this.getNodeParameter('date', item.index), 'Date');
 	const dueDate = toIsoDate(item, this.getNodeParameter('dueDate', item.index), 'Due Date');
 	const lineItems = lineItemsOf(item);
-	const fields = collectionParameter(item, 'additionalFields');
-	const additional = bodyFromFields(item, fields, {
+	const additional = bodyFromFields(item, collectionParameter(item, 'additionalFields'), {
 		status: (value) => requireOneOf(item, value, INVOICE_STATUSES, 'Status'),
 		salesPersonId: (value) => optionalText(item, locatorValue(value), 'Sales Person'),
 		tags: (value) => toNumberList(item, value),
