@@ -72,8 +72,20 @@ export const description = [
 
 /** At most 100 executions (LRU), 10,000 emails each. */
 const memoryByExecution = new BoundedMap<string, BoundedMap<string, string>>(100);
-const memoryByContext = new WeakMap<object, BoundedMap<string, string>>();
 const newMemory = () => new BoundedMap<string, string>(10_000);
+
+/** Per run (n8n's context): the outcomes counted for the hint, and the email memory of a run without an execution
+ * id. */
+const runs = new WeakMap<
+	object,
+	{ created: number; updated: number; memory: BoundedMap<string, string> }
+>();
+
+function runOf(context: IExecuteFunctions) {
+	const run = runs.get(context) ?? { created: 0, updated: 0, memory: newMemory() };
+	runs.set(context, run);
+	return run;
+}
 
 /** Shared by the execution's Create or Update nodes with the same credential. getExecutionId() is typed as a string,
  * but n8n-core returns `additionalData.executionId`, which is optional (n8n-core itself falls back to a placeholder):
@@ -83,18 +95,12 @@ function memoryOf(context: IExecuteFunctions) {
 	const node = context.getNode();
 	const key = `${executionId}:${node.credentials?.[CREDENTIAL_TYPE]?.id ?? node.id ?? node.name}`;
 	if (executionId) return memoryByExecution.getOrSet(key, newMemory);
-	const memory = memoryByContext.get(context) ?? newMemory();
-	memoryByContext.set(context, memory);
-	return memory;
+	return runOf(context).memory;
 }
-
-const outcomesByRun = new WeakMap<object, { created: number; updated: number }>();
 
 /** `matchedField` is null when a lead was created. */
 function outcomeItem(context: IExecuteFunctions, lead: IDataObject, action: 'created' | 'updated') {
-	const outcomes = outcomesByRun.get(context) ?? { created: 0, updated: 0 };
-	outcomes[action]++;
-	outcomesByRun.set(context, outcomes);
+	runOf(context)[action]++;
 	if (!hasOutputControl(context)) return [{ json: lead }];
 	return [
 		{ json: { ...lead, _upsert: { action, matchedField: action === 'updated' ? 'email' : null } } },
@@ -103,7 +109,7 @@ function outcomeItem(context: IExecuteFunctions, lead: IDataObject, action: 'cre
 
 /** Items that failed are in neither count. */
 export function hints(this: IExecuteFunctions): NodeExecutionHint[] {
-	const { created, updated } = outcomesByRun.get(this) ?? { created: 0, updated: 0 };
+	const { created, updated } = runOf(this);
 	const message = `Created ${created} and updated ${updated} leads`;
 	return [{ message, type: 'info', location: 'outputPane' }];
 }
@@ -167,8 +173,7 @@ export async function execute(this: IExecuteFunctions, item: Item) {
 		return outcomeItem(this, lead, 'updated');
 	}
 
-	const body = { ...fields, name, email: givenEmail };
-	const lead = await recordRequest(item, 'POST', '/leads', body);
+	const lead = await recordRequest(item, 'POST', '/leads', { ...fields, name, email: givenEmail });
 	if (typeof lead.id === 'string' && lead.id !== '') memory.set(email, lead.id);
 	return outcomeItem(this, lead, 'created');
 }
