@@ -11,7 +11,6 @@ import {
 	locatorValue,
 	optionalText,
 	otherFieldsOption,
-	parseJson,
 	recordRequest,
 	requiredParameter,
 	requireOneOf,
@@ -93,10 +92,8 @@ export const description = [
 ];
 
 function toNumberList(item: Item, value: unknown) {
-	const json = typeof value === 'string' && value.trim().startsWith('[');
-	const given = json ? parseJson(item, value, 'Tag IDs') : value;
-	let parts = Array.isArray(given) ? given : [given];
-	if (typeof given === 'string') parts = commaList(given);
+	let parts = Array.isArray(value) ? value : [value];
+	if (typeof value === 'string') parts = commaList(value);
 	return parts.map((part) => toNumber(item, part, 'Tag IDs'));
 }
 
