@@ -174,6 +174,7 @@ export async function execute(this: IExecuteFunctions, item: Item) {
 	}
 
 	const lead = await recordRequest(item, 'POST', '/leads', { ...fields, name, email: givenEmail });
-	if (typeof lead.id === 'string' && lead.id !== '') memory.set(email, lead.id);
+	// The answer is a record: its ID is a number or a non-blank text.
+	memory.set(email, String(lead.id));
 	return outcomeItem(this, lead, 'created');
 }
