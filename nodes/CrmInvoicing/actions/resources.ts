@@ -6,21 +6,17 @@ import * as customApiRequest from './customApiRequest';
 import * as deal from './deal';
 import * as invoice from './invoice';
 import * as lead from './lead';
-import type { Operation } from './operation';
+import type { Operation, operationOption } from './operation';
 import * as product from './product';
 import * as user from './user';
 import * as webhook from './webhook';
 
-/** `module`: as n8n's Airtable node exports them, modules by value. An operation's `value` is saved in workflows and
- * names the module; its `action` is what n8n's picker and AI tools call it. */
+/** `module`: as n8n's Airtable node exports them, modules by value. */
 function resource(
 	name: string,
 	value: string,
 	description: string,
-	module: {
-		operations: Array<{ name: string; value: string; action: string }>;
-		defaultOperation?: string;
-	},
+	module: { operations: Array<ReturnType<typeof operationOption>>; defaultOperation?: string },
 ) {
 	const { operations, defaultOperation = operations[0].value } = module;
 	const runs = module as unknown as Record<string, Operation>;
@@ -30,7 +26,7 @@ function resource(
 		type: 'options',
 		noDataExpression: true,
 		displayOptions: { show: { resource: [value] } },
-		options: operations.map((option) => ({ description: option.action, ...option })),
+		options: operations,
 		default: defaultOperation,
 	};
 	return {
