@@ -58,8 +58,7 @@ function keyOf(item: Item, key: unknown, position: number) {
 
 function customFieldFilterOf(item: Item) {
 	if (item.context.getNode().typeVersion < CUSTOM_FIELD_FILTER_VERSION) return undefined;
-	const given = collectionParameter(item, 'customFieldFilter');
-	const pairs = pairsOf(given).map((pair, position) => ({
+	const pairs = pairsOf(collectionParameter(item, 'customFieldFilter')).map((pair, position) => ({
 		key: keyOf(item, pair.key, position),
 		text: textOf(pair.value ?? ''),
 	}));

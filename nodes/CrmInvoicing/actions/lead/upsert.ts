@@ -110,8 +110,13 @@ function outcomeItem(context: IExecuteFunctions, lead: IDataObject, action: 'cre
 /** Items that failed are in neither count. */
 export function hints(this: IExecuteFunctions): NodeExecutionHint[] {
 	const { created, updated } = runOf(this);
-	const message = `Created ${created} and updated ${updated} leads`;
-	return [{ message, type: 'info', location: 'outputPane' }];
+	return [
+		{
+			message: `Created ${created} and updated ${updated} leads`,
+			type: 'info',
+			location: 'outputPane',
+		},
+	];
 }
 
 function normalizeEmail(value: unknown) {
