@@ -58,8 +58,13 @@ export async function getLeadFields(this: ILoadOptionsFunctions) {
 export async function getDealFields(this: ILoadOptionsFunctions) {
 	const operation = String(this.getCurrentNodeParameter('operation') ?? 'create');
 	const dealId = this.getCurrentNodeParameter('dealId');
-	const fixedId = typeof dealId === 'string' && dealId.trim() !== '' && !dealId.startsWith('=');
-	if (operation !== 'update' || !fixedId)
+	// Custom fields are read from the deal only when "Deal ID" is a fixed ID, not an expression.
+	if (
+		operation !== 'update' ||
+		typeof dealId !== 'string' ||
+		dealId.trim() === '' ||
+		dealId.startsWith('=')
+	)
 		return mapperFields(
 			DEAL_MAPPER_FIELDS,
 			operation,
