@@ -50,13 +50,13 @@ export async function leadCustomFields(context: ILoadOptionsFunctions) {
 }
 
 export async function getLeadFields(this: ILoadOptionsFunctions) {
-	const operation = String(this.getCurrentNodeParameter('operation') ?? 'create');
+	const operation = String(this.getCurrentNodeParameter('operation'));
 	const { custom, notice } = await leadCustomFields(this);
 	return mapperFields(LEAD_MAPPER_FIELDS, operation, custom, notice);
 }
 
 export async function getDealFields(this: ILoadOptionsFunctions) {
-	const operation = String(this.getCurrentNodeParameter('operation') ?? 'create');
+	const operation = String(this.getCurrentNodeParameter('operation'));
 	const dealId = this.getCurrentNodeParameter('dealId');
 	// Custom fields are read from the deal only when "Deal ID" is a fixed ID, not an expression.
 	if (
