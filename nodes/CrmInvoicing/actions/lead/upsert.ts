@@ -171,15 +171,12 @@ export async function execute(this: IExecuteFunctions, item: Item) {
 	const memory = memoryOf(this);
 
 	const leadId = memory.get(email) ?? (await findLeadId(item, email));
-	if (leadId !== undefined) {
-		// The found lead's email already matches; it is kept as the CRM has it.
-		const lead = await patchLead(item, leadId, { ...fields, name });
-		memory.set(email, leadId);
-		return outcomeItem(this, lead, 'updated');
-	}
-
-	const lead = await recordRequest(item, 'POST', '/leads', { ...fields, name, email: givenEmail });
-	// The answer is a record: its ID is a number or a non-blank text.
-	memory.set(email, String(lead.id));
-	return outcomeItem(this, lead, 'created');
+	// A found lead's email already matches: it is kept as the CRM has it. A created lead's answer is a record, whose ID
+	// is a number or a non-blank text.
+	const lead =
+		leadId === undefined
+			? await recordRequest(item, 'POST', '/leads', { ...fields, name, email: givenEmail })
+			: await patchLead(item, leadId, { ...fields, name });
+	memory.set(email, leadId ?? String(lead.id));
+	return outcomeItem(this, lead, leadId === undefined ? 'created' : 'updated');
 }
