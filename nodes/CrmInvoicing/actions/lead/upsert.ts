@@ -153,7 +153,7 @@ async function findLeadId(item: Item, email: string) {
 		if (options.severalMatches === 'error' && matches.length > 1) {
 			fail(
 				item,
-				`Several leads have the email "${email}": ${matches.map((lead) => String(lead.id)).join(', ')}${page.nextCursor === null ? '' : ' and maybe more'} (item ${item.index})`,
+				`Several leads have the email "${email}": ${matches.map((lead) => lead.id).join(', ')}${page.nextCursor === null ? '' : ' and maybe more'} (item ${item.index})`,
 				'Merge or archive the duplicates in the CRM, or set "If Several Leads Match" to "Update the Oldest".',
 			);
 		}
