@@ -30,9 +30,9 @@ function resource(
 		default: defaultOperation,
 	};
 	return {
-		name,
+		/** The resource's option under "Resource". */
+		option: { name, value, description },
 		value,
-		description,
 		operations,
 		runs: Object.fromEntries(operations.map(({ value: key }) => [key, runs[key]])),
 		properties: [
