@@ -27,7 +27,7 @@ export class CrmInvoicing implements INodeType {
 				name: 'resource',
 				type: 'options',
 				noDataExpression: true,
-				options: RESOURCES.map(({ name, value, description }) => ({ name, value, description })),
+				options: RESOURCES.map((resource) => resource.option),
 				default: 'lead',
 			},
 			...RESOURCES.flatMap((resource) => resource.properties),

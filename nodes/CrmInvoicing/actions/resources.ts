@@ -1,4 +1,4 @@
-import type { INodeProperties } from 'n8n-workflow';
+import { updateDisplayOptions, type INodeProperties } from 'n8n-workflow';
 
 import * as client from './client';
 import * as contact from './contact';
@@ -6,7 +6,7 @@ import * as customApiRequest from './customApiRequest';
 import * as deal from './deal';
 import * as invoice from './invoice';
 import * as lead from './lead';
-import { shownFor, type Operation, type OperationOption } from './operation';
+import type { Operation, operationOption } from './operation';
 import * as product from './product';
 import * as user from './user';
 import * as webhook from './webhook';
@@ -16,7 +16,7 @@ function resource(
 	name: string,
 	value: string,
 	description: string,
-	module: { operations: OperationOption[]; defaultOperation?: string },
+	module: { operations: Array<ReturnType<typeof operationOption>>; defaultOperation?: string },
 ) {
 	const { operations, defaultOperation = operations[0].value } = module;
 	const runs = module as unknown as Record<string, Operation>;
@@ -26,19 +26,22 @@ function resource(
 		type: 'options',
 		noDataExpression: true,
 		displayOptions: { show: { resource: [value] } },
-		options: operations.map((option) => ({ description: option.action, ...option })),
+		options: operations,
 		default: defaultOperation,
 	};
 	return {
-		name,
+		/** The resource's option under "Resource". */
+		option: { name, value, description },
 		value,
-		description,
 		operations,
 		runs: Object.fromEntries(operations.map(({ value: key }) => [key, runs[key]])),
 		properties: [
 			operation,
-			...operations.flatMap((option) =>
-				shownFor(value, option.value, runs[option.value].description),
+			...operations.flatMap(({ value: key }) =>
+				updateDisplayOptions(
+					{ show: { resource: [value], operation: [key] } },
+					runs[key].description,
+				),
 			),
 		],
 	};

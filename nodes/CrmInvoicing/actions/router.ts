@@ -38,7 +38,7 @@ export async function router(this: IExecuteFunctions) {
 			if (this.continueOnFail()) {
 				const { message, description, httpCode } = error as NodeApiError;
 				const json: Record<string, string> = {
-					error: error instanceof Error ? message : String(error),
+					error: String(message ?? error),
 				};
 				if (description) json.description = String(description);
 				if (httpCode) json.httpCode = String(httpCode);

@@ -1,10 +1,12 @@
+import { operationOption } from '../operation';
+
 export * as request from './request';
 
 export const operations = [
-	{
-		name: 'Request',
-		value: 'request',
-		action: 'Make a custom API request',
-		description: 'Send a request to any endpoint of the CRM API with this credential',
-	},
+	operationOption(
+		'Request',
+		'request',
+		'Make a custom API request',
+		'Send a request to any endpoint of the CRM API with this credential',
+	),
 ];

@@ -15,6 +15,7 @@ import {
 	requireOneOf,
 	returnAllAndLimit,
 	textProperty,
+	valueOption,
 	type Item,
 } from '../common';
 import {
@@ -40,7 +41,7 @@ export const description: INodeProperties[] = [
 		displayName: 'Method',
 		name: 'method',
 		type: 'options',
-		options: METHODS.map((method) => ({ name: method, value: method })),
+		options: METHODS.map(valueOption),
 		default: 'GET',
 		description: 'HTTP method of the request',
 	},
@@ -215,13 +216,12 @@ async function paginated(item: Item, path: string, version: ApiVersion, query: I
 
 export async function execute(this: IExecuteFunctions, item: Item) {
 	const method = requireOneOf(item, this.getNodeParameter('method', item.index), METHODS, 'Method');
-	const upper = requireOneOf(
+	const version = requireOneOf(
 		item,
 		this.getNodeParameter('apiVersion', item.index, 'v1'),
 		['V1', 'V2'],
 		'API Version',
-	);
-	const version = upper.toLowerCase() as ApiVersion;
+	).toLowerCase() as ApiVersion;
 	const path = pathOf(item);
 	const qs = queryOf(item);
 

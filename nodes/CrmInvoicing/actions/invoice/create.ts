@@ -11,7 +11,6 @@ import {
 	locatorValue,
 	optionalText,
 	otherFieldsOption,
-	parseJson,
 	recordRequest,
 	requiredParameter,
 	requireOneOf,
@@ -93,10 +92,8 @@ export const description = [
 ];
 
 function toNumberList(item: Item, value: unknown) {
-	const json = typeof value === 'string' && value.trim().startsWith('[');
-	const given = json ? parseJson(item, value, 'Tag IDs') : value;
-	let parts = Array.isArray(given) ? given : [given];
-	if (typeof given === 'string') parts = commaList(given);
+	let parts = Array.isArray(value) ? value : [value];
+	if (typeof value === 'string') parts = commaList(value);
 	return parts.map((part) => toNumber(item, part, 'Tag IDs'));
 }
 
@@ -105,8 +102,7 @@ export async function execute(this: IExecuteFunctions, item: Item) {
 	const date = toIsoDate(item, this.getNodeParameter('date', item.index), 'Date');
 	const dueDate = toIsoDate(item, this.getNodeParameter('dueDate', item.index), 'Due Date');
 	const lineItems = lineItemsOf(item);
-	const fields = collectionParameter(item, 'additionalFields');
-	const additional = bodyFromFields(item, fields, {
+	const additional = bodyFromFields(item, collectionParameter(item, 'additionalFields'), {
 		status: (value) => requireOneOf(item, value, INVOICE_STATUSES, 'Status'),
 		salesPersonId: (value) => optionalText(item, locatorValue(value), 'Sales Person'),
 		tags: (value) => toNumberList(item, value),

@@ -139,11 +139,10 @@ function lineItem(item: Item, raw: unknown, line: number, fromFields: boolean) {
 	}
 	if (result.name === undefined && result.productId === undefined)
 		refuse('needs a "name" or a "productId"');
-	// A line with a product may leave its price to the product.
-	const withProduct = result.productId !== undefined;
 	for (const field of NUMBER_FIELDS) {
 		const value = raw[field];
-		const required = field === 'quantity' || (field === 'price' && !withProduct);
+		// A line with a product may leave its price to the product.
+		const required = field === 'quantity' || (field === 'price' && result.productId === undefined);
 		if (!isSet(value)) {
 			if (required) refuse(`"${field}" is required and must be a number`);
 			delete result[field];

@@ -1,4 +1,4 @@
-import type { IDataObject, INodeProperties } from 'n8n-workflow';
+import type { IDataObject } from 'n8n-workflow';
 
 import {
 	collectionParameter,
@@ -12,35 +12,6 @@ import {
 
 /** Versions 1 to 3 are unchanged. */
 const CUSTOM_FIELD_FILTER_VERSION = 4;
-
-const customFieldFilterProperty: INodeProperties = {
-	displayName: 'Custom Field Filter',
-	name: 'customFieldFilter',
-	type: 'fixedCollection',
-	typeOptions: { multipleValues: true },
-	placeholder: 'Add Custom Field Filter',
-	default: {},
-	displayOptions: { show: { '@version': [{ _cnd: { gte: CUSTOM_FIELD_FILTER_VERSION } }] } },
-	description:
-		'Only leads whose custom fields hold these values; with several pairs, every pair must match. The API cannot search custom fields, so the node reads the leads (100 per request) and keeps the matches.',
-	options: [
-		{
-			displayName: 'Field',
-			name: 'field',
-			values: [
-				textProperty('Key', 'key', {
-					placeholder: 'externalId',
-					description: "The custom field's key as defined in your CRM workspace",
-				}),
-				textProperty('Value', 'value', {
-					placeholder: 'EXT-0142',
-					description:
-						'The value the custom field must hold, exactly. A number or true/false in the CRM matches its text (42 matches "42"); an empty or missing field never matches.',
-				}),
-			],
-		},
-	],
-};
 
 /** So that 42 and "42" match. */
 const textOf = (value: unknown) => (typeof value === 'string' ? value : JSON.stringify(value));
@@ -58,8 +29,7 @@ function keyOf(item: Item, key: unknown, position: number) {
 
 function customFieldFilterOf(item: Item) {
 	if (item.context.getNode().typeVersion < CUSTOM_FIELD_FILTER_VERSION) return undefined;
-	const given = collectionParameter(item, 'customFieldFilter');
-	const pairs = pairsOf(given).map((pair, position) => ({
+	const pairs = pairsOf(collectionParameter(item, 'customFieldFilter')).map((pair, position) => ({
 		key: keyOf(item, pair.key, position),
 		text: textOf(pair.value ?? ''),
 	}));
@@ -78,7 +48,36 @@ export const { description, execute } = getManyOperation({
 	resource: 'lead',
 	path: '/leads',
 	ownFilter: customFieldFilterOf,
-	more: [customFieldFilterProperty],
+	more: [
+		{
+			displayName: 'Custom Field Filter',
+			name: 'customFieldFilter',
+			type: 'fixedCollection',
+			typeOptions: { multipleValues: true },
+			placeholder: 'Add Custom Field Filter',
+			default: {},
+			displayOptions: { show: { '@version': [{ _cnd: { gte: CUSTOM_FIELD_FILTER_VERSION } }] } },
+			description:
+				'Only leads whose custom fields hold these values; with several pairs, every pair must match. The API cannot search custom fields, so the node reads the leads (100 per request) and keeps the matches.',
+			options: [
+				{
+					displayName: 'Field',
+					name: 'field',
+					values: [
+						textProperty('Key', 'key', {
+							placeholder: 'externalId',
+							description: "The custom field's key as defined in your CRM workspace",
+						}),
+						textProperty('Value', 'value', {
+							placeholder: 'EXT-0142',
+							description:
+								'The value the custom field must hold, exactly. A number or true/false in the CRM matches its text (42 matches "42"); an empty or missing field never matches.',
+						}),
+					],
+				},
+			],
+		},
+	],
 	filters: [
 		{
 			displayName: 'Archived',

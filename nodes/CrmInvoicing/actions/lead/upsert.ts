@@ -72,8 +72,20 @@ export const description = [
 
 /** At most 100 executions (LRU), 10,000 emails each. */
 const memoryByExecution = new BoundedMap<string, BoundedMap<string, string>>(100);
-const memoryByContext = new WeakMap<object, BoundedMap<string, string>>();
 const newMemory = () => new BoundedMap<string, string>(10_000);
+
+/** Per run (n8n's context): the outcomes counted for the hint, and the email memory of a run without an execution
+ * id. */
+const runs = new WeakMap<
+	object,
+	{ created: number; updated: number; memory: BoundedMap<string, string> }
+>();
+
+function runOf(context: IExecuteFunctions) {
+	const run = runs.get(context) ?? { created: 0, updated: 0, memory: newMemory() };
+	runs.set(context, run);
+	return run;
+}
 
 /** Shared by the execution's Create or Update nodes with the same credential. getExecutionId() is typed as a string,
  * but n8n-core returns `additionalData.executionId`, which is optional (n8n-core itself falls back to a placeholder):
@@ -83,18 +95,12 @@ function memoryOf(context: IExecuteFunctions) {
 	const node = context.getNode();
 	const key = `${executionId}:${node.credentials?.[CREDENTIAL_TYPE]?.id ?? node.id ?? node.name}`;
 	if (executionId) return memoryByExecution.getOrSet(key, newMemory);
-	const memory = memoryByContext.get(context) ?? newMemory();
-	memoryByContext.set(context, memory);
-	return memory;
+	return runOf(context).memory;
 }
-
-const outcomesByRun = new WeakMap<object, { created: number; updated: number }>();
 
 /** `matchedField` is null when a lead was created. */
 function outcomeItem(context: IExecuteFunctions, lead: IDataObject, action: 'created' | 'updated') {
-	const outcomes = outcomesByRun.get(context) ?? { created: 0, updated: 0 };
-	outcomes[action]++;
-	outcomesByRun.set(context, outcomes);
+	runOf(context)[action]++;
 	if (!hasOutputControl(context)) return [{ json: lead }];
 	return [
 		{ json: { ...lead, _upsert: { action, matchedField: action === 'updated' ? 'email' : null } } },
@@ -103,9 +109,14 @@ function outcomeItem(context: IExecuteFunctions, lead: IDataObject, action: 'cre
 
 /** Items that failed are in neither count. */
 export function hints(this: IExecuteFunctions): NodeExecutionHint[] {
-	const { created, updated } = outcomesByRun.get(this) ?? { created: 0, updated: 0 };
-	const message = `Created ${created} and updated ${updated} leads`;
-	return [{ message, type: 'info', location: 'outputPane' }];
+	const { created, updated } = runOf(this);
+	return [
+		{
+			message: `Created ${created} and updated ${updated} leads`,
+			type: 'info',
+			location: 'outputPane',
+		},
+	];
 }
 
 function normalizeEmail(value: unknown) {
@@ -142,7 +153,7 @@ async function findLeadId(item: Item, email: string) {
 		if (options.severalMatches === 'error' && matches.length > 1) {
 			fail(
 				item,
-				`Several leads have the email "${email}": ${matches.map((lead) => String(lead.id)).join(', ')}${page.nextCursor === null ? '' : ' and maybe more'} (item ${item.index})`,
+				`Several leads have the email "${email}": ${matches.map((lead) => lead.id).join(', ')}${page.nextCursor === null ? '' : ' and maybe more'} (item ${item.index})`,
 				'Merge or archive the duplicates in the CRM, or set "If Several Leads Match" to "Update the Oldest".',
 			);
 		}
@@ -160,15 +171,12 @@ export async function execute(this: IExecuteFunctions, item: Item) {
 	const memory = memoryOf(this);
 
 	const leadId = memory.get(email) ?? (await findLeadId(item, email));
-	if (leadId !== undefined) {
-		// The found lead's email already matches; it is kept as the CRM has it.
-		const lead = await patchLead(item, leadId, { ...fields, name });
-		memory.set(email, leadId);
-		return outcomeItem(this, lead, 'updated');
-	}
-
-	const body = { ...fields, name, email: givenEmail };
-	const lead = await recordRequest(item, 'POST', '/leads', body);
-	if (typeof lead.id === 'string' && lead.id !== '') memory.set(email, lead.id);
-	return outcomeItem(this, lead, 'created');
+	// A found lead's email already matches: it is kept as the CRM has it. A created lead's answer is a record, whose ID
+	// is a number or a non-blank text.
+	const lead =
+		leadId === undefined
+			? await recordRequest(item, 'POST', '/leads', { ...fields, name, email: givenEmail })
+			: await patchLead(item, leadId, { ...fields, name });
+	memory.set(email, leadId ?? String(lead.id));
+	return outcomeItem(this, lead, leadId === undefined ? 'created' : 'updated');
 }

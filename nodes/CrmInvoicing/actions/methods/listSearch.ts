@@ -17,7 +17,7 @@ export async function searchLeads(
 		startCursor: paginationToken,
 	});
 	// Nothing found for one word with a digit: it may be a lead number or ID, which the CRM's search does not match.
-	if (!paginationToken && page.records.length === 0 && /\d/.test(search) && !/\s/.test(search))
+	if (!paginationToken && page.records.length === 0 && /^\S*\d\S*$/.test(search))
 		return await scanByNumber(this, search);
 	return { results: page.records.map(leadListItem), paginationToken: page.nextCursor ?? undefined };
 }

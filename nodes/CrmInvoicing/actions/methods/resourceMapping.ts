@@ -24,22 +24,17 @@ async function cached(
 	read: () => Promise<IDataObject[]>,
 	none: string,
 ) {
-	let key: string;
 	try {
-		key = `${(await credentialOf(context)).keyId}:${what}`;
-	} catch (error) {
-		return { custom: [], notice: `No custom fields listed: ${(error as Error).message}` };
-	}
-	const hit = found.peek(key);
-	if (hit && Date.now() - hit.at < CACHE_MS) return hit;
-	try {
+		const key = `${(await credentialOf(context)).keyId}:${what}`;
+		const hit = found.peek(key);
+		if (hit && Date.now() - hit.at < CACHE_MS) return hit;
 		const { custom, capped } = customFieldsOf(await read());
 		const result = { custom, notice: capped ? CAPPED : undefined, at: Date.now() };
 		if (custom.length === 0) result.notice = none;
 		found.set(key, result);
 		return result;
 	} catch (error) {
-		// Not kept: the next lookup tries again (a key given the right to list, a CRM back up).
+		// Not kept: the next lookup tries again (a key given the right to list, a CRM back up, a credential fixed).
 		const notice = `No custom fields listed: the CRM could not be read (${(error as Error).message}). Set custom fields under "Additional Fields" → "Custom Fields".`;
 		return { custom: [], notice };
 	}
@@ -55,16 +50,21 @@ export async function leadCustomFields(context: ILoadOptionsFunctions) {
 }
 
 export async function getLeadFields(this: ILoadOptionsFunctions) {
-	const operation = String(this.getCurrentNodeParameter('operation') ?? 'create');
+	const operation = String(this.getCurrentNodeParameter('operation'));
 	const { custom, notice } = await leadCustomFields(this);
 	return mapperFields(LEAD_MAPPER_FIELDS, operation, custom, notice);
 }
 
 export async function getDealFields(this: ILoadOptionsFunctions) {
-	const operation = String(this.getCurrentNodeParameter('operation') ?? 'create');
+	const operation = String(this.getCurrentNodeParameter('operation'));
 	const dealId = this.getCurrentNodeParameter('dealId');
-	const fixedId = typeof dealId === 'string' && dealId.trim() !== '' && !dealId.startsWith('=');
-	if (operation !== 'update' || !fixedId)
+	// Custom fields are read from the deal only when "Deal ID" is a fixed ID, not an expression.
+	if (
+		operation !== 'update' ||
+		typeof dealId !== 'string' ||
+		dealId.trim() === '' ||
+		dealId.startsWith('=')
+	)
 		return mapperFields(
 			DEAL_MAPPER_FIELDS,
 			operation,
