@@ -24,6 +24,15 @@ const NOT_THE_API =
 	'The Base URL answered, but not with the CRM API\'s list of users (GET <Base URL>/api/v1/users gave no "items"): ' +
 	'it is probably a login page, a proxy or a web site. Check the Base URL: it is the address of your CRM workspace, without /api/v1.';
 
+/** The Test's answers other than 2xx, but for the redirects (their own text, in `test`). */
+const REFUSALS: Partial<Record<number, string>> = {
+	401: 'The API rejected the key (401). Copy the key again from the developer settings of your CRM workspace.',
+	403:
+		'The key is valid, but its user may not list users (403 on <Base URL>/api/v1/users), which is what this test reads. ' +
+		'Operations that user may do will work; for the user search, ask a workspace admin for the permission.',
+	404: 'Nothing answered at <Base URL>/api/v1/users (404). Check the Base URL: it is the address of your workspace, without /api/v1.',
+};
+
 export class CrmInvoicingApi implements ICredentialType {
 	name = 'crmInvoicingApi';
 
@@ -127,23 +136,14 @@ export class CrmInvoicingApi implements ICredentialType {
 				type: 'responseSuccessBody',
 				properties: { key: 'items', value, message: NOT_THE_API },
 			})),
-			...Object.entries({
-				401: 'The API rejected the key (401). Copy the key again from the developer settings of your CRM workspace.',
-				403:
-					'The key is valid, but its user may not list users (403 on <Base URL>/api/v1/users), which is what this test reads. ' +
-					'Operations that user may do will work; for the user search, ask a workspace admin for the permission.',
-				404: 'Nothing answered at <Base URL>/api/v1/users (404). Check the Base URL: it is the address of your workspace, without /api/v1.',
-			}).map(([status, message]) => ({
-				type: 'responseCode',
-				properties: { value: Number(status), message },
-			})),
-			...[301, 302, 303, 307, 308].map((status) => ({
+			...[401, 403, 404, 301, 302, 303, 307, 308].map((status) => ({
 				type: 'responseCode',
 				properties: {
 					value: status,
 					message:
+						REFUSALS[status] ??
 						`The Base URL answered with a redirect (${status}). The test did not follow it, so the key was not sent anywhere else. ` +
-						'Use the address the CRM answers on directly (for example https:// instead of http://).',
+							'Use the address the CRM answers on directly (for example https:// instead of http://).',
 				},
 			})),
 		] as unknown as IAuthenticateRuleResponseCode[],

@@ -37,8 +37,9 @@ export function pollBudget(requestsPerMinute: number, pollBudgetMs = DEFAULT_POL
 export async function budgetOf(context: IPollFunctions) {
 	const rpm = (await credentialOf(context)).requestsPerMinute;
 	if (rpm < 2) {
-		const half = 'the polling trigger uses at most half of it, which leaves it no request';
-		const message = `The credential's Requests per Minute is ${rpm}: ${half}`;
+		const message =
+			`The credential's Requests per Minute is ${rpm}: ` +
+			'the polling trigger uses at most half of it, which leaves it no request';
 		const description =
 			"The trigger leaves at least half of the API key's rate to other workflows. " +
 			'Set "Requests per Minute" in the credential to the API\'s real rate limit (60 as documented; at least 2), ' +
@@ -76,13 +77,12 @@ export const NO_TURN_TEXT =
 	'Poll less often (Poll Times), or ' +
 	RAISE;
 
-const CAP_WHY =
-	'The trigger keeps one fingerprint per lead in the workflow, and stops at this bound instead of growing without end.';
-
 export function capError(context: IPollFunctions, leads: number) {
-	const limit = `more than the ${count(POLLING.maxLeads)} it can`;
-	const message = `The polling trigger would have to remember ${count(leads)} leads, ${limit}`;
-	const unchanged = 'Nothing was emitted and what it remembers is unchanged.';
-	const description = `${CAP_WHY} ${unchanged} ${USE_WEBHOOK}`;
+	const message =
+		`The polling trigger would have to remember ${count(leads)} leads, ` +
+		`more than the ${count(POLLING.maxLeads)} it can`;
+	const description =
+		'The trigger keeps one fingerprint per lead in the workflow, and stops at this bound instead of growing without end. ' +
+		`Nothing was emitted and what it remembers is unchanged. ${USE_WEBHOOK}`;
 	return new NodeOperationError(context.getNode(), message, { description });
 }

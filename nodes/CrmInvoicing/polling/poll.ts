@@ -55,9 +55,6 @@ function nameOf(record: IDataObject, id?: string) {
 
 const API_FAULT = 'This is a fault of the API or of a proxy in front of it.';
 const isNotArchived = (name: string) => name !== 'archived';
-const TOO_DEEP =
-	'The trigger skipped it and emitted the other leads; it emits it as New Lead once the CRM holds it within that depth.';
-
 const onlyNew = (settings: PollSettings) =>
 	!settings.events.includes('updatedLead') && !settings.events.includes('archivedLead');
 
@@ -77,11 +74,10 @@ async function* leadPages(context: IPollFunctions, budget: Budget, startCursor?:
 		narrow: NARROW_TEXT,
 		// No entry of the list stops the trigger: one that is not a lead is named and left out.
 		skipEntry: (described, position, page) => {
-			const entry = `entry ${position} of page ${page} of the list /api/v1/leads`;
-			const skipped = 'the trigger skipped it and read the others';
 			warn(
 				context,
-				`${entry} is ${described}, not a lead (a JSON object); ${skipped}. ${API_FAULT}`,
+				`entry ${position} of page ${page} of the list /api/v1/leads is ${described}, not a lead ` +
+					`(a JSON object); the trigger skipped it and read the others. ${API_FAULT}`,
 			);
 		},
 	});
@@ -156,9 +152,10 @@ export function diff(memory: Memory | undefined, records: IDataObject[], setting
 	for (const [index, record] of records.entries()) {
 		const id = leadIdOf(record);
 		if (id === undefined) {
-			const lead = `lead ${index + 1} of the list /api/v1/leads, ${nameOf(record)}`;
-			const skipped = 'so the trigger cannot tell it apart from the others; it skipped it';
-			warnings.push(`${lead}, has no id, ${skipped}. ${API_FAULT}`);
+			warnings.push(
+				`lead ${index + 1} of the list /api/v1/leads, ${nameOf(record)}, has no id, ` +
+					`so the trigger cannot tell it apart from the others; it skipped it. ${API_FAULT}`,
+			);
 			continue;
 		}
 		if (seen.has(id)) continue; // The same lead twice in one listing: compared once.
@@ -170,10 +167,11 @@ export function diff(memory: Memory | undefined, records: IDataObject[], setting
 		const before = memory?.leads.get(id);
 		if (stored === before) continue; // Nothing changed (the common case: no decoding).
 		if (print.deep !== undefined) {
-			const field = `its field "${print.deep.slice(0, 80)}"`;
-			const deep = `nested more than ${POLLING.maxEmitDepth} levels deep`;
-			const what = `lead ${nameOf(record, id)} was not emitted: ${field} is ${deep}`;
-			warnings.push(`${what}, more than n8n can store in an execution. ${TOO_DEEP}`);
+			warnings.push(
+				`lead ${nameOf(record, id)} was not emitted: its field "${print.deep.slice(0, 80)}" is nested ` +
+					`more than ${POLLING.maxEmitDepth} levels deep, more than n8n can store in an execution. ` +
+					'The trigger skipped it and emitted the other leads; it emits it as New Lead once the CRM holds it within that depth.',
+			);
 			continue;
 		}
 		const old = decodePrint(before);
@@ -195,16 +193,16 @@ export function diff(memory: Memory | undefined, records: IDataObject[], setting
 	return { items, seen, fields: context.fields, newest, first, warnings };
 }
 
-const STALE_TEXT =
-	'the poll read an older memory than the last poll emitted with (n8n was still storing it); it was skipped, and the next poll goes on from the stored one.';
-
 /** The memory is written only when the poll succeeded. A lead the trigger cannot emit is logged and skipped. */
 export async function pollLeads(this: IPollFunctions, settings: PollSettings) {
 	const staticData = nodeData(this);
 	const memory = loadMemory(staticData);
 	const now = Date.now();
 	if (isStale(memory)) {
-		this.logger.info(`${this.getNode().name}: ${STALE_TEXT}`);
+		this.logger.info(
+			`${this.getNode().name}: the poll read an older memory than the last poll emitted with ` +
+				'(n8n was still storing it); it was skipped, and the next poll goes on from the stored one.',
+		);
 		return null;
 	}
 	// Only the head with New Lead alone, unless a full read is due (the bound on finding a lead listed out of order,

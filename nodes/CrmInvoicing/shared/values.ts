@@ -63,7 +63,7 @@ export const cut = (text: string, max: number) =>
 
 /** For error messages: `an object with the keys a, b`, `an array of 2`, `the text "x"`. */
 export function describeValue(value: unknown, answer = false) {
-	if (answer && (value === undefined || value === null || value === '')) return 'an empty body';
+	if (answer && (value ?? '') === '') return 'an empty body';
 	if (value === null) return 'null';
 	if (Array.isArray(value)) return `an array of ${value.length}`;
 	if (typeof value === 'object') {
