@@ -108,7 +108,7 @@ export class CrmInvoicingApi implements ICredentialType {
 		credentials: ICredentialDataDecryptedObject,
 		requestOptions: IHttpRequestOptions,
 	) {
-		const options: IHttpRequestOptions = {
+		const options = {
 			...requestOptions,
 			headers: { ...requestOptions.headers, 'x-api-key': apiKeyOf(credentials) },
 		};

@@ -144,7 +144,7 @@ export function diff(memory: Memory | undefined, records: IDataObject[], setting
 		archived: [],
 	};
 	const warnings: string[] = [];
-	const added: Array<{ record: IDataObject; time: number; index: number }> = [];
+	const added: Array<{ record: IDataObject; time: number }> = [];
 	const seen = new Map<string, string>();
 	// The newest createdAt of the leads listed, in this poll and the earlier ones of its pass (after a full read, a
 	// deleted newest lead no longer counts).
@@ -177,14 +177,14 @@ export function diff(memory: Memory | undefined, records: IDataObject[], setting
 		const old = decodePrint(before);
 		if (old === undefined) {
 			if (settings.events.includes('newLead') && (settings.includeExisting || !first))
-				added.push({ record, time, index });
+				added.push({ record, time });
 			continue;
 		}
 		changeOf(old, print, record, context);
 	}
 	// New leads oldest first (by createdAt, then by list position), so a workflow sees them in creation order.
-	// A missing createdAt (NaN) or an equal one compares by list position.
-	added.sort((a, b) => a.time - b.time || a.index - b.index);
+	// The sort is stable: an equal createdAt, or a missing one (NaN compares as equal), keeps the list's order.
+	added.sort((a, b) => a.time - b.time);
 	const items = [
 		...added.map(({ record }) => item(record, settings, 'newLead')),
 		...context.updated,

@@ -35,12 +35,9 @@ export function commaList(text: string) {
 
 /** Names compared without case, as HTTP does. */
 export function headerValues(headers: HeaderMap, name: string) {
-	if (!headers) return [];
 	const wanted = name.toLowerCase();
-	const key = Object.hasOwn(headers, wanted)
-		? wanted
-		: Object.keys(headers).find((candidate) => candidate.toLowerCase() === wanted);
-	const value = key === undefined ? undefined : headers[key];
+	const entry = Object.entries(headers ?? {}).find(([key]) => key.toLowerCase() === wanted);
+	const value = entry?.[1];
 	return (Array.isArray(value) ? value : [value]).filter(isPresent).map(String);
 }
 
