@@ -18,15 +18,7 @@ import {
 	leadIdOf,
 	newestFirst,
 } from './leads';
-import {
-	isStale,
-	loadMemory,
-	markEmitted,
-	nodeData,
-	remember,
-	saveMemory,
-	type Memory,
-} from './memory';
+import { isStale, loadMemory, nodeData, remember, saveMemory, type Memory } from './memory';
 
 /** Each item carries one in `_event`. */
 export type LeadEvent = 'newLead' | 'updatedLead' | 'archivedLead';
@@ -221,8 +213,7 @@ export async function pollLeads(this: IPollFunctions, settings: PollSettings) {
 
 	const next = remember(memory, { ...found, ...read, due, now }, POLLING.forgetAfterMs);
 	if (next.leads.size > POLLING.maxLeads) throw capError(this, next.leads.size);
-	if (found.items.length > 0) markEmitted(next);
-	saveMemory(staticData, next);
+	saveMemory(staticData, next, found.items.length > 0);
 	return found.items.length > 0 ? [found.items] : null;
 }
 
