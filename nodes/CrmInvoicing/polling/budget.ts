@@ -40,11 +40,12 @@ export async function budgetOf(context: IPollFunctions) {
 		const message =
 			`The credential's Requests per Minute is ${rpm}: ` +
 			'the polling trigger uses at most half of it, which leaves it no request';
-		const description =
-			"The trigger leaves at least half of the API key's rate to other workflows. " +
-			'Set "Requests per Minute" in the credential to the API\'s real rate limit (60 as documented; at least 2), ' +
-			'or use the webhook trigger (CRM Invoicing Trigger).';
-		throw new NodeOperationError(context.getNode(), message, { description });
+		throw new NodeOperationError(context.getNode(), message, {
+			description:
+				"The trigger leaves at least half of the API key's rate to other workflows. " +
+				'Set "Requests per Minute" in the credential to the API\'s real rate limit (60 as documented; at least 2), ' +
+				'or use the webhook trigger (CRM Invoicing Trigger).',
+		});
 	}
 	// n8n 1.x has no getPollBudgetMs.
 	return pollBudget(rpm, context.getPollBudgetMs?.());
@@ -81,8 +82,9 @@ export function capError(context: IPollFunctions, leads: number) {
 	const message =
 		`The polling trigger would have to remember ${count(leads)} leads, ` +
 		`more than the ${count(POLLING.maxLeads)} it can`;
-	const description =
-		'The trigger keeps one fingerprint per lead in the workflow, and stops at this bound instead of growing without end. ' +
-		`Nothing was emitted and what it remembers is unchanged. ${USE_WEBHOOK}`;
-	return new NodeOperationError(context.getNode(), message, { description });
+	return new NodeOperationError(context.getNode(), message, {
+		description:
+			'The trigger keeps one fingerprint per lead in the workflow, and stops at this bound instead of growing without end. ' +
+			`Nothing was emitted and what it remembers is unchanged. ${USE_WEBHOOK}`,
+	});
 }
