@@ -8,7 +8,7 @@ import type { Memory } from './memory';
 export function leadIdOf(record: IDataObject) {
 	const { id } = record;
 	if (typeof id === 'string' && id !== '') return id;
-	if (typeof id === 'number' && Number.isFinite(id)) return String(id);
+	if (typeof id === 'number') return String(id);
 	return undefined;
 }
 

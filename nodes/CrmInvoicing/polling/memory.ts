@@ -35,8 +35,7 @@ function mapOf<T extends string | number>(stored: unknown, type: 'string' | 'num
 	return map;
 }
 
-const numberOr = (value: unknown) =>
-	typeof value === 'number' && Number.isFinite(value) ? value : undefined;
+const numberOr = (value: unknown) => (typeof value === 'number' ? value : undefined);
 
 /** A full read that spans polls. Whether it is due is asked again at its end: the time of the last one stays as it
  * was meanwhile, so a read due at its start is due at its end. */
