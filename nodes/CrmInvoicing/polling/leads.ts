@@ -89,21 +89,19 @@ export function fingerprint(record: IDataObject, fields: string[]): Fingerprint 
 	// Each field is written once: the record's text is made of the fields' texts.
 	const keys = Object.keys(record);
 	const text = new Map<string, string>();
+	const others: string[] = [];
 	for (const key of keys) {
 		// A field's value may nest POLLING.maxEmitDepth - 1 levels (the record is level 1).
 		const json = stableJson(record[key], POLLING.maxEmitDepth - 1);
 		// Remembered by that alone, so it is named once, not at every poll while it stays so.
 		if (json === undefined) return { state: 'unreadable', whole: '', slots: [], deep: key };
 		text.set(key, json);
-	}
-	const whole = [...keys].sort().map((key) => `${JSON.stringify(key)}:${text.get(key)}`);
-	// A new top-level key takes the next slot while there is one; the keys past them share the last, OTHER_FIELDS.
-	const others: string[] = [];
-	for (const key of keys) {
+		// A new top-level key takes the next slot while there is one; the keys past them share the last, OTHER_FIELDS.
 		if (key === 'id' || fields.includes(key)) continue;
 		if (fields.length < POLLING.maxFieldSlots - 1) fields.push(key);
-		else others.push(`${key}=${text.get(key)}`);
+		else others.push(`${key}=${json}`);
 	}
+	const whole = [...keys].sort().map((key) => `${JSON.stringify(key)}:${text.get(key)}`);
 	if (others.length > 0 && !fields.includes(OTHER_FIELDS)) fields.push(OTHER_FIELDS);
 	const otherText = others.sort().join('\n') || undefined;
 	return {
