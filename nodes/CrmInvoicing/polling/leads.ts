@@ -22,11 +22,12 @@ export function newestFirst(records: IDataObject[]) {
 	return times[0] > times[times.length - 1];
 }
 
-/** Whether the leads read prove the list newest first down to one older than every lead remembered. It answers no at
+/** Whether the leads read prove the list newest first down to one older than every lead remembered (no memory: no
+ * head read, no). It answers no at
  * the first lead that disproves it (near the head, and there still when pages are added), so asking again at each
  * page costs little; an unknown lead older than the newest remembered disproves it for good. */
-export function headOf(records: IDataObject[], memory: Memory) {
-	const { newest } = memory;
+export function headOf(records: IDataObject[], memory?: Memory) {
+	const newest = memory?.newest;
 	if (newest === undefined) return false;
 	let previous: number | undefined;
 	for (const record of records) {
@@ -34,7 +35,7 @@ export function headOf(records: IDataObject[], memory: Memory) {
 		const id = leadIdOf(record);
 		if (Number.isNaN(time) || (previous === undefined ? time < newest : time > previous))
 			return false;
-		if (time < newest && (id === undefined || !memory.leads.has(id))) return false;
+		if (time < newest && (id === undefined || !memory?.leads.has(id))) return false;
 		previous = time;
 	}
 	return previous !== undefined && previous < newest;

@@ -85,7 +85,7 @@ async function* leadPages(context: IPollFunctions, budget: Budget, startCursor?:
 
 /** Stops where the next page would not fit the poll's budget (rule 2): the next poll goes on from there. With `head`
  * (New Lead alone), also where the leads read prove the head of a newest-first list (headOf), with no cursor. */
-async function readLeads(context: IPollFunctions, head: Memory | undefined, startCursor?: string) {
+async function readLeads(context: IPollFunctions, head?: Memory, startCursor?: string) {
 	const budget = await budgetOf(context);
 	const records: IDataObject[] = [];
 	let cursor = startCursor;
@@ -94,7 +94,7 @@ async function readLeads(context: IPollFunctions, head: Memory | undefined, star
 	for await (const page of leadPages(context, budget, startCursor)) {
 		records.push(...page.records);
 		if (page.nextCursor === null) return { records, reach: 'full' as const };
-		if (head !== undefined && headOf(records, head)) return { records, reach: 'part' as const };
+		if (headOf(records, head)) return { records, reach: 'part' as const };
 		cursor = page.nextCursor;
 		slowest = Math.max(slowest, Date.now() - last);
 		last = Date.now();
