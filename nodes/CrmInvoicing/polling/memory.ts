@@ -101,7 +101,7 @@ export function remember(before: Memory | undefined, reading: Reading, forgetAft
 	for (const [id, print] of seen) leads.set(id, print);
 	const read = new Set([...(before?.pass?.read ?? []), ...seen.keys()]);
 	if (reading.reach === 'part') {
-		if (cursor !== undefined && cursor.length <= MAX_CURSOR_CHARS)
+		if (cursor && cursor.length <= MAX_CURSOR_CHARS)
 			memory.pass = { cursor, read: [...read], newest, first };
 		if (newest !== undefined) memory.newest = Math.max(memory.newest ?? newest, newest);
 		return memory;
