@@ -217,8 +217,8 @@ export async function pollLeads(this: IPollFunctions, settings: PollSettings) {
 	return found.items.length > 0 ? [found.items] : null;
 }
 
-const timeOf = (lead: IDataObject) =>
-	Number.isNaN(createdAtOf(lead)) ? -Infinity : createdAtOf(lead);
+/** A missing createdAt (NaN) is older than any. */
+const timeOf = (lead: IDataObject) => createdAtOf(lead) || -Infinity;
 
 /** The most recent lead, at the node's share of the key; never reads or writes what the trigger remembers. */
 export async function sampleLead(this: IPollFunctions, settings: PollSettings) {
