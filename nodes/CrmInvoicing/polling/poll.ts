@@ -47,8 +47,6 @@ function nameOf(record: IDataObject, id?: string) {
 
 const API_FAULT = 'This is a fault of the API or of a proxy in front of it.';
 const isNotArchived = (name: string) => name !== 'archived';
-const onlyNew = (settings: PollSettings) =>
-	!settings.events.includes('updatedLead') && !settings.events.includes('archivedLead');
 
 /** Prefixed with the node's name, as n8n's own logs are not. */
 export function warn(context: IPollFunctions, message: string) {
@@ -201,7 +199,8 @@ export async function pollLeads(this: IPollFunctions, settings: PollSettings) {
 	// e.g. an import that keeps old creation dates) or one begun earlier goes on.
 	const due = memory?.fullAt === undefined || now - memory.fullAt >= settings.fullReadEveryMs;
 	const pass = memory?.pass;
-	const head = pass === undefined && onlyNew(settings) && !due ? memory : undefined;
+	const onlyNew = settings.events.join() === 'newLead';
+	const head = pass === undefined && onlyNew && !due ? memory : undefined;
 	const read = await readLeads(this, head, pass?.cursor);
 	if (read.reach === 'part' && read.records.length === 0) {
 		// No turn of the key's share within the budget (other polling triggers on the key used it): the next poll.
