@@ -36,7 +36,7 @@ export interface PollSettings {
 function item(record: IDataObject, settings: PollSettings, event: LeadEvent, fields?: string[]) {
 	const json = settings.simplify ? simplify('lead', record) : { ...record };
 	json._event = event;
-	if (fields !== undefined) json._changedFields = fields;
+	if (fields) json._changedFields = fields;
 	return { json };
 }
 
@@ -105,8 +105,11 @@ function changeOf(old: Fingerprint, print: Fingerprint, record: IDataObject, con
 	// Slots appended since the lead was remembered make the stored text longer, not the lead changed.
 	if (old.whole === print.whole && old.state === print.state) return;
 	let names = changedFields(old, print, context.fields);
-	const archivedNow = old.state !== 'archived' && print.state === 'archived';
-	if (archivedNow && context.events.includes('archivedLead')) {
+	if (
+		old.state !== 'archived' &&
+		print.state === 'archived' &&
+		context.events.includes('archivedLead')
+	) {
 		context.archived.push(item(record, context, 'archivedLead'));
 		// Other fields changed with `archived` make an Updated Lead item of their own.
 		names = names.filter(isNotArchived);
@@ -165,7 +168,7 @@ export function diff(memory: Memory | undefined, records: IDataObject[], setting
 			continue;
 		}
 		const old = decodePrint(before);
-		if (old === undefined) {
+		if (!old) {
 			if (settings.events.includes('newLead') && (settings.includeExisting || !first))
 				added.push({ record, time });
 			continue;
@@ -224,13 +227,13 @@ export async function sampleLead(this: IPollFunctions, settings: PollSettings) {
 	let best: IDataObject | undefined;
 	for await (const page of leadPages(this, await budgetOf(this))) {
 		for (const lead of page.records) {
-			if (best !== undefined && timeOf(lead) <= timeOf(best)) continue;
+			if (best && timeOf(lead) <= timeOf(best)) continue;
 			if (fingerprint(lead, []).deep === undefined) best = lead;
 		}
 		// A first page in newest-first order starts with the newest lead: no need to read on.
 		if (page.number === 1 && newestFirst(page.records)) break;
 	}
-	if (best === undefined) {
+	if (!best) {
 		throw new NodeOperationError(
 			this.getNode(),
 			'The CRM has no leads yet, so there is no lead to show as a test event',
