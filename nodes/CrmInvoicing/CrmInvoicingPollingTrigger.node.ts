@@ -10,16 +10,6 @@ import { isBusy, nodeKey, oneAtATime, simplifyPropertyFrom } from './shared';
 import { COST_NOTICE, POLLING, SKIPPED_TEXT } from './polling/budget';
 import { pollLeads, sampleLead, warn, type LeadEvent } from './polling/poll';
 
-const POLLING_NOTICE =
-	'Polls the CRM at the Poll Times below, so n8n needs no public URL. ' +
-	'The first poll only remembers the leads that exist; later polls emit what changed since. ' +
-	'Each item is the lead plus _event (newLead, updatedLead or archivedLead).';
-
-const FULL_READ_DESCRIPTION =
-	'With New Lead alone on a CRM that lists its newest leads first, most polls read only the first page. ' +
-	'At least this often a poll reads the whole list, to find a lead that appears out of order ' +
-	'(for example an import that keeps old creation dates): such a lead is emitted within this time plus one poll interval.';
-
 export class CrmInvoicingPollingTrigger implements INodeType {
 	description: INodeTypeDescription = {
 		displayName: 'CRM Invoicing Polling Trigger',
@@ -40,7 +30,10 @@ export class CrmInvoicingPollingTrigger implements INodeType {
 		credentials: [{ name: 'crmInvoicingApi', required: true }],
 		properties: [
 			{
-				displayName: POLLING_NOTICE,
+				displayName:
+					'Polls the CRM at the Poll Times below, so n8n needs no public URL. ' +
+					'The first poll only remembers the leads that exist; later polls emit what changed since. ' +
+					'Each item is the lead plus _event (newLead, updatedLead or archivedLead).',
 				name: 'pollingNotice',
 				type: 'notice',
 				default: '',
@@ -101,7 +94,10 @@ export class CrmInvoicingPollingTrigger implements INodeType {
 						// POLLING.fullReadMinutes: n8n's linter wants the literal here.
 						default: 60,
 						typeOptions: { minValue: 1, maxValue: 1440 },
-						description: FULL_READ_DESCRIPTION,
+						description:
+							'With New Lead alone on a CRM that lists its newest leads first, most polls read only the first page. ' +
+							'At least this often a poll reads the whole list, to find a lead that appears out of order ' +
+							'(for example an import that keeps old creation dates): such a lead is emitted within this time plus one poll interval.',
 					},
 				],
 			},
