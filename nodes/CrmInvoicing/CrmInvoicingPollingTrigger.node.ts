@@ -7,7 +7,7 @@ import {
 } from 'n8n-workflow';
 
 import { isBusy, nodeKey, oneAtATime, simplifyPropertyFrom } from './shared';
-import { COST_NOTICE, POLLING, SKIPPED_TEXT } from './polling/budget';
+import { POLLING, SKIPPED_TEXT } from './polling/budget';
 import { pollLeads, sampleLead, warn, type LeadEvent } from './polling/poll';
 
 export class CrmInvoicingPollingTrigger implements INodeType {
@@ -65,7 +65,11 @@ export class CrmInvoicingPollingTrigger implements INodeType {
 				description: 'The events that start the workflow; any combination',
 			},
 			{
-				displayName: COST_NOTICE,
+				displayName:
+					'Updated Lead and Archived Lead compare every lead at each poll: one request per 100 leads (10,000 leads: 100 requests). ' +
+					"The trigger uses at most half of the credential's Requests per Minute (30 a minute at the API's 60: 10,000 leads take about 3 minutes), " +
+					'so poll less often for large CRMs: poll times that come while a poll still runs are skipped. ' +
+					'New Lead alone costs 1 request per poll when the API lists the newest leads first, plus one full read per Full Read Interval.',
 				name: 'costNotice',
 				type: 'notice',
 				default: '',

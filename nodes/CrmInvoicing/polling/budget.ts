@@ -57,12 +57,6 @@ const RAISE = 'raise "Requests per Minute" in the credential if your plan allows
 const USE_WEBHOOK =
 	'Use the webhook trigger (CRM Invoicing Trigger) for this workspace, or archive and delete leads you no longer need.';
 
-export const COST_NOTICE =
-	'Updated Lead and Archived Lead compare every lead at each poll: one request per 100 leads (10,000 leads: 100 requests). ' +
-	"The trigger uses at most half of the credential's Requests per Minute (30 a minute at the API's 60: 10,000 leads take about 3 minutes), " +
-	'so poll less often for large CRMs: poll times that come while a poll still runs are skipped. ' +
-	'New Lead alone costs 1 request per poll when the API lists the newest leads first, plus one full read per Full Read Interval.';
-
 export const NARROW_TEXT = `The polling trigger remembers at most ${count(POLLING.maxLeads)} leads. ${USE_WEBHOOK}`;
 
 export const SKIPPED_TEXT =

@@ -64,9 +64,10 @@ export function describeValue(value: unknown, answer = false) {
 	if (value === null) return 'null';
 	if (Array.isArray(value)) return `an array of ${value.length}`;
 	if (typeof value === 'object') {
-		const keys = Object.keys(value).slice(0, 8);
-		const names = keys.map((key) => key.slice(0, 30)).join(', ');
-		return keys.length > 0 ? `an object with the keys ${names}` : 'an empty object';
+		const names = Object.keys(value)
+			.slice(0, 8)
+			.map((key) => key.slice(0, 30));
+		return names.length > 0 ? `an object with the keys ${names.join(', ')}` : 'an empty object';
 	}
 	if (typeof value === 'string') {
 		const text = value.replace(/\s+/g, ' ');
