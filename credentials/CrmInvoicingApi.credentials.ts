@@ -20,10 +20,6 @@ export function apiKeyOf(data: ICredentialDataDecryptedObject) {
 export const baseUrlOf = (data: ICredentialDataDecryptedObject) =>
 	`${data.baseUrl ?? ''}`.trim().replace(/(\/api\/v[12])?\/*$/i, '');
 
-const NOT_THE_API =
-	'The Base URL answered, but not with the CRM API\'s list of users (GET <Base URL>/api/v1/users gave no "items"): ' +
-	'it is probably a login page, a proxy or a web site. Check the Base URL: it is the address of your CRM workspace, without /api/v1.';
-
 /** The Test's answers other than 2xx, but for the redirects (their own text, in `test`). */
 const REFUSALS: Partial<Record<number, string>> = {
 	401: 'The API rejected the key (401). Copy the key again from the developer settings of your CRM workspace.',
@@ -134,7 +130,13 @@ export class CrmInvoicingApi implements ICredentialType {
 		rules: [
 			...[undefined, null].map((value) => ({
 				type: 'responseSuccessBody',
-				properties: { key: 'items', value, message: NOT_THE_API },
+				properties: {
+					key: 'items',
+					value,
+					message:
+						'The Base URL answered, but not with the CRM API\'s list of users (GET <Base URL>/api/v1/users gave no "items"): ' +
+						'it is probably a login page, a proxy or a web site. Check the Base URL: it is the address of your CRM workspace, without /api/v1.',
+				},
 			})),
 			...[401, 403, 404, 301, 302, 303, 307, 308].map((status) => ({
 				type: 'responseCode',
