@@ -202,7 +202,7 @@ export async function pollLeads(this: IPollFunctions, settings: PollSettings) {
 	// e.g. an import that keeps old creation dates) or one begun earlier goes on.
 	const due = memory?.fullAt === undefined || now - memory.fullAt >= settings.fullReadEveryMs;
 	const pass = memory?.pass;
-	const onlyNew = settings.events.join() === 'newLead';
+	const onlyNew = String(settings.events) === 'newLead';
 	const head = pass === undefined && onlyNew && !due ? memory : undefined;
 	const read = await readLeads(this, head, pass?.cursor);
 	if (read.reach === 'part' && read.records.length === 0) {
