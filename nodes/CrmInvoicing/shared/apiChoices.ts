@@ -24,7 +24,7 @@ export function userMatchesSearch({ firstName, lastName, email }: IDataObject, s
 	// A record that shows none of the searched fields cannot be judged: the server's answer stands.
 	if (fullName === '' && folded(email) === '') return true;
 	// The full name holds each name that is a filled text, so it finds a match in either.
-	return [fullName, email].some((value) => folded(value).includes(needle));
+	return folded(fullName).includes(needle) || folded(email).includes(needle);
 }
 
 const EVENT_NAMING = {
