@@ -20,9 +20,14 @@ export function apiKeyOf(data: ICredentialDataDecryptedObject) {
 export const baseUrlOf = (data: ICredentialDataDecryptedObject) =>
 	`${data.baseUrl ?? ''}`.trim().replace(/(\/api\/v[12])?\/*$/i, '');
 
-const NOT_THE_API =
-	'The Base URL answered, but not with the CRM API\'s list of users (GET <Base URL>/api/v1/users gave no "items"): ' +
-	'it is probably a login page, a proxy or a web site. Check the Base URL: it is the address of your CRM workspace, without /api/v1.';
+/** The Test's answers other than 2xx, but for the redirects (their own text, in `test`). */
+const REFUSALS: Partial<Record<number, string>> = {
+	401: 'The API rejected the key (401). Copy the key again from the developer settings of your CRM workspace.',
+	403:
+		'The key is valid, but its user may not list users (403 on <Base URL>/api/v1/users), which is what this test reads. ' +
+		'Operations that user may do will work; for the user search, ask a workspace admin for the permission.',
+	404: 'Nothing answered at <Base URL>/api/v1/users (404). Check the Base URL: it is the address of your workspace, without /api/v1.',
+};
 
 export class CrmInvoicingApi implements ICredentialType {
 	name = 'crmInvoicingApi';
@@ -99,7 +104,7 @@ export class CrmInvoicingApi implements ICredentialType {
 		credentials: ICredentialDataDecryptedObject,
 		requestOptions: IHttpRequestOptions,
 	) {
-		const options: IHttpRequestOptions = {
+		const options = {
 			...requestOptions,
 			headers: { ...requestOptions.headers, 'x-api-key': apiKeyOf(credentials) },
 		};
@@ -125,25 +130,22 @@ export class CrmInvoicingApi implements ICredentialType {
 		rules: [
 			...[undefined, null].map((value) => ({
 				type: 'responseSuccessBody',
-				properties: { key: 'items', value, message: NOT_THE_API },
+				properties: {
+					key: 'items',
+					value,
+					message:
+						'The Base URL answered, but not with the CRM API\'s list of users (GET <Base URL>/api/v1/users gave no "items"): ' +
+						'it is probably a login page, a proxy or a web site. Check the Base URL: it is the address of your CRM workspace, without /api/v1.',
+				},
 			})),
-			...Object.entries({
-				401: 'The API rejected the key (401). Copy the key again from the developer settings of your CRM workspace.',
-				403:
-					'The key is valid, but its user may not list users (403 on <Base URL>/api/v1/users), which is what this test reads. ' +
-					'Operations that user may do will work; for the user search, ask a workspace admin for the permission.',
-				404: 'Nothing answered at <Base URL>/api/v1/users (404). Check the Base URL: it is the address of your workspace, without /api/v1.',
-			}).map(([status, message]) => ({
-				type: 'responseCode',
-				properties: { value: Number(status), message },
-			})),
-			...[301, 302, 303, 307, 308].map((status) => ({
+			...[401, 403, 404, 301, 302, 303, 307, 308].map((status) => ({
 				type: 'responseCode',
 				properties: {
 					value: status,
 					message:
+						REFUSALS[status] ??
 						`The Base URL answered with a redirect (${status}). The test did not follow it, so the key was not sent anywhere else. ` +
-						'Use the address the CRM answers on directly (for example https:// instead of http://).',
+							'Use the address the CRM answers on directly (for example https:// instead of http://).',
 				},
 			})),
 		] as unknown as IAuthenticateRuleResponseCode[],

@@ -7,18 +7,8 @@ import {
 } from 'n8n-workflow';
 
 import { isBusy, nodeKey, oneAtATime, simplifyPropertyFrom } from './shared';
-import { COST_NOTICE, POLLING, SKIPPED_TEXT } from './polling/budget';
+import { POLLING, SKIPPED_TEXT } from './polling/budget';
 import { pollLeads, sampleLead, warn, type LeadEvent } from './polling/poll';
-
-const POLLING_NOTICE =
-	'Polls the CRM at the Poll Times below, so n8n needs no public URL. ' +
-	'The first poll only remembers the leads that exist; later polls emit what changed since. ' +
-	'Each item is the lead plus _event (newLead, updatedLead or archivedLead).';
-
-const FULL_READ_DESCRIPTION =
-	'With New Lead alone on a CRM that lists its newest leads first, most polls read only the first page. ' +
-	'At least this often a poll reads the whole list, to find a lead that appears out of order ' +
-	'(for example an import that keeps old creation dates): such a lead is emitted within this time plus one poll interval.';
 
 export class CrmInvoicingPollingTrigger implements INodeType {
 	description: INodeTypeDescription = {
@@ -40,7 +30,10 @@ export class CrmInvoicingPollingTrigger implements INodeType {
 		credentials: [{ name: 'crmInvoicingApi', required: true }],
 		properties: [
 			{
-				displayName: POLLING_NOTICE,
+				displayName:
+					'Polls the CRM at the Poll Times below, so n8n needs no public URL. ' +
+					'The first poll only remembers the leads that exist; later polls emit what changed since. ' +
+					'Each item is the lead plus _event (newLead, updatedLead or archivedLead).',
 				name: 'pollingNotice',
 				type: 'notice',
 				default: '',
@@ -72,7 +65,11 @@ export class CrmInvoicingPollingTrigger implements INodeType {
 				description: 'The events that start the workflow; any combination',
 			},
 			{
-				displayName: COST_NOTICE,
+				displayName:
+					'Updated Lead and Archived Lead compare every lead at each poll: one request per 100 leads (10,000 leads: 100 requests). ' +
+					"The trigger uses at most half of the credential's Requests per Minute (30 a minute at the API's 60: 10,000 leads take about 3 minutes), " +
+					'so poll less often for large CRMs: poll times that come while a poll still runs are skipped. ' +
+					'New Lead alone costs 1 request per poll when the API lists the newest leads first, plus one full read per Full Read Interval.',
 				name: 'costNotice',
 				type: 'notice',
 				default: '',
@@ -101,7 +98,10 @@ export class CrmInvoicingPollingTrigger implements INodeType {
 						// POLLING.fullReadMinutes: n8n's linter wants the literal here.
 						default: 60,
 						typeOptions: { minValue: 1, maxValue: 1440 },
-						description: FULL_READ_DESCRIPTION,
+						description:
+							'With New Lead alone on a CRM that lists its newest leads first, most polls read only the first page. ' +
+							'At least this often a poll reads the whole list, to find a lead that appears out of order ' +
+							'(for example an import that keeps old creation dates): such a lead is emitted within this time plus one poll interval.',
 					},
 				],
 			},

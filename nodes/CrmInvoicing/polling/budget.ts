@@ -37,13 +37,15 @@ export function pollBudget(requestsPerMinute: number, pollBudgetMs = DEFAULT_POL
 export async function budgetOf(context: IPollFunctions) {
 	const rpm = (await credentialOf(context)).requestsPerMinute;
 	if (rpm < 2) {
-		const half = 'the polling trigger uses at most half of it, which leaves it no request';
-		const message = `The credential's Requests per Minute is ${rpm}: ${half}`;
-		const description =
-			"The trigger leaves at least half of the API key's rate to other workflows. " +
-			'Set "Requests per Minute" in the credential to the API\'s real rate limit (60 as documented; at least 2), ' +
-			'or use the webhook trigger (CRM Invoicing Trigger).';
-		throw new NodeOperationError(context.getNode(), message, { description });
+		const message =
+			`The credential's Requests per Minute is ${rpm}: ` +
+			'the polling trigger uses at most half of it, which leaves it no request';
+		throw new NodeOperationError(context.getNode(), message, {
+			description:
+				"The trigger leaves at least half of the API key's rate to other workflows. " +
+				'Set "Requests per Minute" in the credential to the API\'s real rate limit (60 as documented; at least 2), ' +
+				'or use the webhook trigger (CRM Invoicing Trigger).',
+		});
 	}
 	// n8n 1.x has no getPollBudgetMs.
 	return pollBudget(rpm, context.getPollBudgetMs?.());
@@ -54,12 +56,6 @@ const count = (leads: number) => leads.toLocaleString('en-US');
 const RAISE = 'raise "Requests per Minute" in the credential if your plan allows.';
 const USE_WEBHOOK =
 	'Use the webhook trigger (CRM Invoicing Trigger) for this workspace, or archive and delete leads you no longer need.';
-
-export const COST_NOTICE =
-	'Updated Lead and Archived Lead compare every lead at each poll: one request per 100 leads (10,000 leads: 100 requests). ' +
-	"The trigger uses at most half of the credential's Requests per Minute (30 a minute at the API's 60: 10,000 leads take about 3 minutes), " +
-	'so poll less often for large CRMs: poll times that come while a poll still runs are skipped. ' +
-	'New Lead alone costs 1 request per poll when the API lists the newest leads first, plus one full read per Full Read Interval.';
 
 export const NARROW_TEXT = `The polling trigger remembers at most ${count(POLLING.maxLeads)} leads. ${USE_WEBHOOK}`;
 
@@ -76,13 +72,13 @@ export const NO_TURN_TEXT =
 	'Poll less often (Poll Times), or ' +
 	RAISE;
 
-const CAP_WHY =
-	'The trigger keeps one fingerprint per lead in the workflow, and stops at this bound instead of growing without end.';
-
 export function capError(context: IPollFunctions, leads: number) {
-	const limit = `more than the ${count(POLLING.maxLeads)} it can`;
-	const message = `The polling trigger would have to remember ${count(leads)} leads, ${limit}`;
-	const unchanged = 'Nothing was emitted and what it remembers is unchanged.';
-	const description = `${CAP_WHY} ${unchanged} ${USE_WEBHOOK}`;
-	return new NodeOperationError(context.getNode(), message, { description });
+	const message =
+		`The polling trigger would have to remember ${count(leads)} leads, ` +
+		`more than the ${count(POLLING.maxLeads)} it can`;
+	return new NodeOperationError(context.getNode(), message, {
+		description:
+			'The trigger keeps one fingerprint per lead in the workflow, and stops at this bound instead of growing without end. ' +
+			`Nothing was emitted and what it remembers is unchanged. ${USE_WEBHOOK}`,
+	});
 }

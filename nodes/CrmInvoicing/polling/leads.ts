@@ -8,7 +8,7 @@ import type { Memory } from './memory';
 export function leadIdOf(record: IDataObject) {
 	const { id } = record;
 	if (typeof id === 'string' && id !== '') return id;
-	if (typeof id === 'number' && Number.isFinite(id)) return String(id);
+	if (typeof id === 'number') return String(id);
 	return undefined;
 }
 
@@ -22,11 +22,12 @@ export function newestFirst(records: IDataObject[]) {
 	return times[0] > times[times.length - 1];
 }
 
-/** Whether the leads read prove the list newest first down to one older than every lead remembered. It answers no at
+/** Whether the leads read prove the list newest first down to one older than every lead remembered (no memory: no
+ * head read, no). It answers no at
  * the first lead that disproves it (near the head, and there still when pages are added), so asking again at each
  * page costs little; an unknown lead older than the newest remembered disproves it for good. */
-export function headOf(records: IDataObject[], memory: Memory) {
-	const { newest } = memory;
+export function headOf(records: IDataObject[], memory?: Memory) {
+	const newest = memory?.newest;
 	if (newest === undefined) return false;
 	let previous: number | undefined;
 	for (const record of records) {
@@ -34,7 +35,7 @@ export function headOf(records: IDataObject[], memory: Memory) {
 		const id = leadIdOf(record);
 		if (Number.isNaN(time) || (previous === undefined ? time < newest : time > previous))
 			return false;
-		if (time < newest && (id === undefined || !memory.leads.has(id))) return false;
+		if (time < newest && (id === undefined || !memory?.leads.has(id))) return false;
 		previous = time;
 	}
 	return previous !== undefined && previous < newest;
@@ -89,21 +90,19 @@ export function fingerprint(record: IDataObject, fields: string[]): Fingerprint 
 	// Each field is written once: the record's text is made of the fields' texts.
 	const keys = Object.keys(record);
 	const text = new Map<string, string>();
+	const others: string[] = [];
 	for (const key of keys) {
 		// A field's value may nest POLLING.maxEmitDepth - 1 levels (the record is level 1).
 		const json = stableJson(record[key], POLLING.maxEmitDepth - 1);
 		// Remembered by that alone, so it is named once, not at every poll while it stays so.
 		if (json === undefined) return { state: 'unreadable', whole: '', slots: [], deep: key };
 		text.set(key, json);
-	}
-	const whole = [...keys].sort().map((key) => `${JSON.stringify(key)}:${text.get(key)}`);
-	// A new top-level key takes the next slot while there is one; the keys past them share the last, OTHER_FIELDS.
-	const others: string[] = [];
-	for (const key of keys) {
+		// A new top-level key takes the next slot while there is one; the keys past them share the last, OTHER_FIELDS.
 		if (key === 'id' || fields.includes(key)) continue;
 		if (fields.length < POLLING.maxFieldSlots - 1) fields.push(key);
-		else others.push(`${key}=${text.get(key)}`);
+		else others.push(`${key}=${json}`);
 	}
+	const whole = [...keys].sort().map((key) => `${JSON.stringify(key)}:${text.get(key)}`);
 	if (others.length > 0 && !fields.includes(OTHER_FIELDS)) fields.push(OTHER_FIELDS);
 	const otherText = others.sort().join('\n') || undefined;
 	return {

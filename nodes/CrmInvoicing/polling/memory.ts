@@ -35,8 +35,7 @@ function mapOf<T extends string | number>(stored: unknown, type: 'string' | 'num
 	return map;
 }
 
-const numberOr = (value: unknown) =>
-	typeof value === 'number' && Number.isFinite(value) ? value : undefined;
+const numberOr = (value: unknown) => (typeof value === 'number' ? value : undefined);
 
 /** A full read that spans polls. Whether it is due is asked again at its end: the time of the last one stays as it
  * was meanwhile, so a read due at its start is due at its end. */
@@ -102,7 +101,7 @@ export function remember(before: Memory | undefined, reading: Reading, forgetAft
 	for (const [id, print] of seen) leads.set(id, print);
 	const read = new Set([...(before?.pass?.read ?? []), ...seen.keys()]);
 	if (reading.reach === 'part') {
-		if (cursor !== undefined && cursor.length <= MAX_CURSOR_CHARS)
+		if (cursor && cursor.length <= MAX_CURSOR_CHARS)
 			memory.pass = { cursor, read: [...read], newest, first };
 		if (newest !== undefined) memory.newest = Math.max(memory.newest ?? newest, newest);
 		return memory;
@@ -122,20 +121,6 @@ export function remember(before: Memory | undefined, reading: Reading, forgetAft
 	return memory;
 }
 
-/** Each key whole, so n8n notices; any other dropped (0.4.0's `order`). Nothing when it is as stored: any set or
- * delete, even of the same value, makes n8n write the static data, and a poll that changed nothing writes nothing.
- * Object.fromEntries defines even `__proto__` as an own property. */
-export function saveMemory(data: IDataObject, memory: Memory) {
-	const stored = {
-		...memory,
-		leads: Object.fromEntries(memory.leads),
-		gone: Object.fromEntries(memory.gone),
-	};
-	if (JSON.stringify(stored) === JSON.stringify(data)) return;
-	for (const key of Object.keys(data)) delete data[key];
-	Object.assign(data, stored);
-}
-
 const COMMIT_WAIT_MS = 60_000;
 
 /** When this process emitted from a memory (by its tag), which the emission's memory replaced. */
@@ -148,7 +133,21 @@ export function isStale(memory: Memory | undefined) {
 	return at !== undefined && Date.now() - at < COMMIT_WAIT_MS;
 }
 
-export function markEmitted(memory: Memory) {
-	emissions.set(memory.tag, Date.now());
-	memory.tag = randomUUID();
+/** Each key whole, so n8n notices; any other dropped (0.4.0's `order`). Nothing when it is as stored: any set or
+ * delete, even of the same value, makes n8n write the static data, and a poll that changed nothing writes nothing.
+ * Object.fromEntries defines even `__proto__` as an own property. */
+export function saveMemory(data: IDataObject, memory: Memory, emitted = false) {
+	// The memory stored with an emission gets a new tag; the one it was read with is a stale copy's (isStale).
+	if (emitted) {
+		emissions.set(memory.tag, Date.now());
+		memory.tag = randomUUID();
+	}
+	const stored = {
+		...memory,
+		leads: Object.fromEntries(memory.leads),
+		gone: Object.fromEntries(memory.gone),
+	};
+	if (JSON.stringify(stored) === JSON.stringify(data)) return;
+	for (const key of Object.keys(data)) delete data[key];
+	Object.assign(data, stored);
 }

@@ -18,15 +18,7 @@ import {
 	leadIdOf,
 	newestFirst,
 } from './leads';
-import {
-	isStale,
-	loadMemory,
-	markEmitted,
-	nodeData,
-	remember,
-	saveMemory,
-	type Memory,
-} from './memory';
+import { isStale, loadMemory, nodeData, remember, saveMemory, type Memory } from './memory';
 
 /** Each item carries one in `_event`. */
 export type LeadEvent = 'newLead' | 'updatedLead' | 'archivedLead';
@@ -44,7 +36,7 @@ export interface PollSettings {
 function item(record: IDataObject, settings: PollSettings, event: LeadEvent, fields?: string[]) {
 	const json = settings.simplify ? simplify('lead', record) : { ...record };
 	json._event = event;
-	if (fields !== undefined) json._changedFields = fields;
+	if (fields) json._changedFields = fields;
 	return { json };
 }
 
@@ -55,11 +47,6 @@ function nameOf(record: IDataObject, id?: string) {
 
 const API_FAULT = 'This is a fault of the API or of a proxy in front of it.';
 const isNotArchived = (name: string) => name !== 'archived';
-const TOO_DEEP =
-	'The trigger skipped it and emitted the other leads; it emits it as New Lead once the CRM holds it within that depth.';
-
-const onlyNew = (settings: PollSettings) =>
-	!settings.events.includes('updatedLead') && !settings.events.includes('archivedLead');
 
 /** Prefixed with the node's name, as n8n's own logs are not. */
 export function warn(context: IPollFunctions, message: string) {
@@ -77,11 +64,10 @@ async function* leadPages(context: IPollFunctions, budget: Budget, startCursor?:
 		narrow: NARROW_TEXT,
 		// No entry of the list stops the trigger: one that is not a lead is named and left out.
 		skipEntry: (described, position, page) => {
-			const entry = `entry ${position} of page ${page} of the list /api/v1/leads`;
-			const skipped = 'the trigger skipped it and read the others';
 			warn(
 				context,
-				`${entry} is ${described}, not a lead (a JSON object); ${skipped}. ${API_FAULT}`,
+				`entry ${position} of page ${page} of the list /api/v1/leads is ${described}, not a lead ` +
+					`(a JSON object); the trigger skipped it and read the others. ${API_FAULT}`,
 			);
 		},
 	});
@@ -97,7 +83,7 @@ async function* leadPages(context: IPollFunctions, budget: Budget, startCursor?:
 
 /** Stops where the next page would not fit the poll's budget (rule 2): the next poll goes on from there. With `head`
  * (New Lead alone), also where the leads read prove the head of a newest-first list (headOf), with no cursor. */
-async function readLeads(context: IPollFunctions, head: Memory | undefined, startCursor?: string) {
+async function readLeads(context: IPollFunctions, head?: Memory, startCursor?: string) {
 	const budget = await budgetOf(context);
 	const records: IDataObject[] = [];
 	let cursor = startCursor;
@@ -106,7 +92,7 @@ async function readLeads(context: IPollFunctions, head: Memory | undefined, star
 	for await (const page of leadPages(context, budget, startCursor)) {
 		records.push(...page.records);
 		if (page.nextCursor === null) return { records, reach: 'full' as const };
-		if (head !== undefined && headOf(records, head)) return { records, reach: 'part' as const };
+		if (headOf(records, head)) return { records, reach: 'part' as const };
 		cursor = page.nextCursor;
 		slowest = Math.max(slowest, Date.now() - last);
 		last = Date.now();
@@ -119,8 +105,11 @@ function changeOf(old: Fingerprint, print: Fingerprint, record: IDataObject, con
 	// Slots appended since the lead was remembered make the stored text longer, not the lead changed.
 	if (old.whole === print.whole && old.state === print.state) return;
 	let names = changedFields(old, print, context.fields);
-	const archivedNow = old.state !== 'archived' && print.state === 'archived';
-	if (archivedNow && context.events.includes('archivedLead')) {
+	if (
+		old.state !== 'archived' &&
+		print.state === 'archived' &&
+		context.events.includes('archivedLead')
+	) {
 		context.archived.push(item(record, context, 'archivedLead'));
 		// Other fields changed with `archived` make an Updated Lead item of their own.
 		names = names.filter(isNotArchived);
@@ -148,7 +137,7 @@ export function diff(memory: Memory | undefined, records: IDataObject[], setting
 		archived: [],
 	};
 	const warnings: string[] = [];
-	const added: Array<{ record: IDataObject; time: number; index: number }> = [];
+	const added: Array<{ record: IDataObject; time: number }> = [];
 	const seen = new Map<string, string>();
 	// The newest createdAt of the leads listed, in this poll and the earlier ones of its pass (after a full read, a
 	// deleted newest lead no longer counts).
@@ -156,9 +145,10 @@ export function diff(memory: Memory | undefined, records: IDataObject[], setting
 	for (const [index, record] of records.entries()) {
 		const id = leadIdOf(record);
 		if (id === undefined) {
-			const lead = `lead ${index + 1} of the list /api/v1/leads, ${nameOf(record)}`;
-			const skipped = 'so the trigger cannot tell it apart from the others; it skipped it';
-			warnings.push(`${lead}, has no id, ${skipped}. ${API_FAULT}`);
+			warnings.push(
+				`lead ${index + 1} of the list /api/v1/leads, ${nameOf(record)}, has no id, ` +
+					`so the trigger cannot tell it apart from the others; it skipped it. ${API_FAULT}`,
+			);
 			continue;
 		}
 		if (seen.has(id)) continue; // The same lead twice in one listing: compared once.
@@ -170,23 +160,24 @@ export function diff(memory: Memory | undefined, records: IDataObject[], setting
 		const before = memory?.leads.get(id);
 		if (stored === before) continue; // Nothing changed (the common case: no decoding).
 		if (print.deep !== undefined) {
-			const field = `its field "${print.deep.slice(0, 80)}"`;
-			const deep = `nested more than ${POLLING.maxEmitDepth} levels deep`;
-			const what = `lead ${nameOf(record, id)} was not emitted: ${field} is ${deep}`;
-			warnings.push(`${what}, more than n8n can store in an execution. ${TOO_DEEP}`);
+			warnings.push(
+				`lead ${nameOf(record, id)} was not emitted: its field "${print.deep.slice(0, 80)}" is nested ` +
+					`more than ${POLLING.maxEmitDepth} levels deep, more than n8n can store in an execution. ` +
+					'The trigger skipped it and emitted the other leads; it emits it as New Lead once the CRM holds it within that depth.',
+			);
 			continue;
 		}
 		const old = decodePrint(before);
-		if (old === undefined) {
+		if (!old) {
 			if (settings.events.includes('newLead') && (settings.includeExisting || !first))
-				added.push({ record, time, index });
+				added.push({ record, time });
 			continue;
 		}
 		changeOf(old, print, record, context);
 	}
 	// New leads oldest first (by createdAt, then by list position), so a workflow sees them in creation order.
-	// A missing createdAt (NaN) or an equal one compares by list position.
-	added.sort((a, b) => a.time - b.time || a.index - b.index);
+	// The sort is stable: an equal createdAt, or a missing one (NaN compares as equal), keeps the list's order.
+	added.sort((a, b) => a.time - b.time);
 	const items = [
 		...added.map(({ record }) => item(record, settings, 'newLead')),
 		...context.updated,
@@ -195,23 +186,24 @@ export function diff(memory: Memory | undefined, records: IDataObject[], setting
 	return { items, seen, fields: context.fields, newest, first, warnings };
 }
 
-const STALE_TEXT =
-	'the poll read an older memory than the last poll emitted with (n8n was still storing it); it was skipped, and the next poll goes on from the stored one.';
-
 /** The memory is written only when the poll succeeded. A lead the trigger cannot emit is logged and skipped. */
 export async function pollLeads(this: IPollFunctions, settings: PollSettings) {
 	const staticData = nodeData(this);
 	const memory = loadMemory(staticData);
 	const now = Date.now();
 	if (isStale(memory)) {
-		this.logger.info(`${this.getNode().name}: ${STALE_TEXT}`);
+		this.logger.info(
+			`${this.getNode().name}: the poll read an older memory than the last poll emitted with ` +
+				'(n8n was still storing it); it was skipped, and the next poll goes on from the stored one.',
+		);
 		return null;
 	}
 	// Only the head with New Lead alone, unless a full read is due (the bound on finding a lead listed out of order,
 	// e.g. an import that keeps old creation dates) or one begun earlier goes on.
 	const due = memory?.fullAt === undefined || now - memory.fullAt >= settings.fullReadEveryMs;
 	const pass = memory?.pass;
-	const head = pass === undefined && onlyNew(settings) && !due ? memory : undefined;
+	const onlyNew = String(settings.events) === 'newLead';
+	const head = pass === undefined && onlyNew && !due ? memory : undefined;
 	const read = await readLeads(this, head, pass?.cursor);
 	if (read.reach === 'part' && read.records.length === 0) {
 		// No turn of the key's share within the budget (other polling triggers on the key used it): the next poll.
@@ -223,26 +215,25 @@ export async function pollLeads(this: IPollFunctions, settings: PollSettings) {
 
 	const next = remember(memory, { ...found, ...read, due, now }, POLLING.forgetAfterMs);
 	if (next.leads.size > POLLING.maxLeads) throw capError(this, next.leads.size);
-	if (found.items.length > 0) markEmitted(next);
-	saveMemory(staticData, next);
+	saveMemory(staticData, next, found.items.length > 0);
 	return found.items.length > 0 ? [found.items] : null;
 }
 
-const timeOf = (lead: IDataObject) =>
-	Number.isNaN(createdAtOf(lead)) ? -Infinity : createdAtOf(lead);
+/** A missing createdAt (NaN) is older than any. */
+const timeOf = (lead: IDataObject) => createdAtOf(lead) || -Infinity;
 
 /** The most recent lead, at the node's share of the key; never reads or writes what the trigger remembers. */
 export async function sampleLead(this: IPollFunctions, settings: PollSettings) {
 	let best: IDataObject | undefined;
 	for await (const page of leadPages(this, await budgetOf(this))) {
 		for (const lead of page.records) {
-			if (best !== undefined && timeOf(lead) <= timeOf(best)) continue;
+			if (best && timeOf(lead) <= timeOf(best)) continue;
 			if (fingerprint(lead, []).deep === undefined) best = lead;
 		}
 		// A first page in newest-first order starts with the newest lead: no need to read on.
 		if (page.number === 1 && newestFirst(page.records)) break;
 	}
-	if (best === undefined) {
+	if (!best) {
 		throw new NodeOperationError(
 			this.getNode(),
 			'The CRM has no leads yet, so there is no lead to show as a test event',

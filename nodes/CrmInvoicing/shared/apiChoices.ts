@@ -23,7 +23,8 @@ export function userMatchesSearch({ firstName, lastName, email }: IDataObject, s
 		.join(' ');
 	// A record that shows none of the searched fields cannot be judged: the server's answer stands.
 	if (fullName === '' && folded(email) === '') return true;
-	return [firstName, lastName, fullName, email].some((value) => folded(value).includes(needle));
+	// The full name holds each name that is a filled text, so it finds a match in either.
+	return folded(fullName).includes(needle) || folded(email).includes(needle);
 }
 
 const EVENT_NAMING = {

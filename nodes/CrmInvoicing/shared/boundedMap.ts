@@ -13,7 +13,7 @@ export class BoundedMap<K, V> extends Map<K, V> {
 
 	get(key: K) {
 		const value = super.get(key);
-		if (value !== undefined || super.has(key)) this.set(key, value as V);
+		if (super.has(key)) this.set(key, value as V);
 		return value;
 	}
 

@@ -35,12 +35,9 @@ export function commaList(text: string) {
 
 /** Names compared without case, as HTTP does. */
 export function headerValues(headers: HeaderMap, name: string) {
-	if (!headers) return [];
 	const wanted = name.toLowerCase();
-	const key = Object.hasOwn(headers, wanted)
-		? wanted
-		: Object.keys(headers).find((candidate) => candidate.toLowerCase() === wanted);
-	const value = key === undefined ? undefined : headers[key];
+	const entry = Object.entries(headers ?? {}).find(([key]) => key.toLowerCase() === wanted);
+	const value = entry?.[1];
 	return (Array.isArray(value) ? value : [value]).filter(isPresent).map(String);
 }
 
@@ -63,13 +60,14 @@ export const cut = (text: string, max: number) =>
 
 /** For error messages: `an object with the keys a, b`, `an array of 2`, `the text "x"`. */
 export function describeValue(value: unknown, answer = false) {
-	if (answer && (value === undefined || value === null || value === '')) return 'an empty body';
+	if (answer && (value ?? '') === '') return 'an empty body';
 	if (value === null) return 'null';
 	if (Array.isArray(value)) return `an array of ${value.length}`;
 	if (typeof value === 'object') {
-		const keys = Object.keys(value).slice(0, 8);
-		const names = keys.map((key) => key.slice(0, 30)).join(', ');
-		return keys.length > 0 ? `an object with the keys ${names}` : 'an empty object';
+		const names = Object.keys(value)
+			.slice(0, 8)
+			.map((key) => key.slice(0, 30));
+		return names.length > 0 ? `an object with the keys ${names.join(', ')}` : 'an empty object';
 	}
 	if (typeof value === 'string') {
 		const text = value.replace(/\s+/g, ' ');
