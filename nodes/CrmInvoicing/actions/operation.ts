@@ -14,9 +14,3 @@ export interface Operation {
 	/** Asked for once after the last item. */
 	hints?(this: IExecuteFunctions): NodeExecutionHint[];
 }
-
-/** `value` is saved in workflows and names the module; `action` is what n8n's picker and AI tools call it, and the
- * option's description unless one is given. */
-export function operationOption(name: string, value: string, action: string, description = action) {
-	return { name, value, action, description };
-}

@@ -6,17 +6,21 @@ import * as customApiRequest from './customApiRequest';
 import * as deal from './deal';
 import * as invoice from './invoice';
 import * as lead from './lead';
-import type { Operation, operationOption } from './operation';
+import type { Operation } from './operation';
 import * as product from './product';
 import * as user from './user';
 import * as webhook from './webhook';
 
-/** `module`: as n8n's Airtable node exports them, modules by value. */
+/** `module`: as n8n's Airtable node exports them, modules by value. An operation's `value` is saved in workflows and
+ * names the module; its `action` is what n8n's picker and AI tools call it. */
 function resource(
 	name: string,
 	value: string,
 	description: string,
-	module: { operations: Array<ReturnType<typeof operationOption>>; defaultOperation?: string },
+	module: {
+		operations: Array<{ name: string; value: string; action: string }>;
+		defaultOperation?: string;
+	},
 ) {
 	const { operations, defaultOperation = operations[0].value } = module;
 	const runs = module as unknown as Record<string, Operation>;
@@ -26,7 +30,7 @@ function resource(
 		type: 'options',
 		noDataExpression: true,
 		displayOptions: { show: { resource: [value] } },
-		options: operations,
+		options: operations.map((option) => ({ description: option.action, ...option })),
 		default: defaultOperation,
 	};
 	return {

@@ -1,5 +1,10 @@
-import { operationOption } from '../operation';
-
 export * as get from './get';
 
-export const operations = [operationOption('Get', 'get', 'Get a client', 'Get a client by ID')];
+export const operations = [
+	{
+		name: 'Get',
+		value: 'get',
+		action: 'Get a client',
+		description: 'Get a client by ID',
+	},
+];

@@ -1,12 +1,10 @@
-import { operationOption } from '../operation';
-
 export * as request from './request';
 
 export const operations = [
-	operationOption(
-		'Request',
-		'request',
-		'Make a custom API request',
-		'Send a request to any endpoint of the CRM API with this credential',
-	),
+	{
+		name: 'Request',
+		value: 'request',
+		action: 'Make a custom API request',
+		description: 'Send a request to any endpoint of the CRM API with this credential',
+	},
 ];

@@ -1,5 +1,3 @@
-import { operationOption } from '../operation';
-
 export * as create from './create';
 export * as markLost from './markLost';
 export * as markWon from './markWon';
@@ -7,24 +5,24 @@ export * as moveToStage from './moveToStage';
 export * as update from './update';
 
 export const operations = [
-	operationOption(
-		'Create',
-		'create',
-		'Create a deal',
-		'Create a deal in a pipeline stage for a client',
-	),
-	operationOption('Mark as Lost', 'markLost', 'Mark a deal as lost'),
-	operationOption('Mark as Won', 'markWon', 'Mark a deal as won'),
-	operationOption(
-		'Move to Stage',
-		'moveToStage',
-		'Move a deal to a stage',
-		'Move a deal to another pipeline stage',
-	),
-	operationOption(
-		'Update',
-		'update',
-		'Update a deal',
-		'Update the given fields of a deal (title, price, stage, status, priority, …)',
-	),
+	{
+		name: 'Create',
+		value: 'create',
+		action: 'Create a deal',
+		description: 'Create a deal in a pipeline stage for a client',
+	},
+	{ name: 'Mark as Lost', value: 'markLost', action: 'Mark a deal as lost' },
+	{ name: 'Mark as Won', value: 'markWon', action: 'Mark a deal as won' },
+	{
+		name: 'Move to Stage',
+		value: 'moveToStage',
+		action: 'Move a deal to a stage',
+		description: 'Move a deal to another pipeline stage',
+	},
+	{
+		name: 'Update',
+		value: 'update',
+		action: 'Update a deal',
+		description: 'Update the given fields of a deal (title, price, stage, status, priority, …)',
+	},
 ];

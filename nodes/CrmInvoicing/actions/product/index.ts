@@ -1,5 +1,10 @@
-import { operationOption } from '../operation';
-
 export * as get from './get';
 
-export const operations = [operationOption('Get', 'get', 'Get a product', 'Get a product by ID')];
+export const operations = [
+	{
+		name: 'Get',
+		value: 'get',
+		action: 'Get a product',
+		description: 'Get a product by ID',
+	},
+];
