@@ -46,8 +46,9 @@ type Seen = FieldType | null | undefined;
 
 const isText = (type: Seen) => type === 'string' || type === 'dateTime';
 
-/** Text and dates together are text. */
+/** Text and dates together are text; a null says nothing of the type. */
 function joined(before: Seen, value: unknown) {
+	if (value === null) return before;
 	const type = typeOfValue(value);
 	if (before === undefined || before === type) return type;
 	return isText(before) && isText(type) ? 'string' : null;
@@ -56,9 +57,7 @@ function joined(before: Seen, value: unknown) {
 /** None when they disagree or all are null, so that a mapped value is sent as given: a number stays a number. */
 export function inferType(values: unknown[]) {
 	let seen: Seen;
-	for (const value of values) {
-		if (value !== null) seen = joined(seen, value);
-	}
+	for (const value of values) seen = joined(seen, value);
 	return seen ?? undefined;
 }
 
@@ -81,10 +80,7 @@ export function customFieldsOf(records: IDataObject[]) {
 			const known = seen.has(key);
 			// Past the cap a key not listed only says there are more: looked at once, then no more.
 			if (!known && seen.size >= MAX_CUSTOM_FIELDS) capped ||= !UNUSABLE_KEY.test(key);
-			else if (known || !UNUSABLE_KEY.test(key)) {
-				const value = fields[key];
-				seen.set(key, value === null ? seen.get(key) : joined(seen.get(key), value));
-			}
+			else if (known || !UNUSABLE_KEY.test(key)) seen.set(key, joined(seen.get(key), fields[key]));
 		}
 	}
 	const custom = [...seen.keys()].sort(compareTexts).map((key) => ({
