@@ -10,18 +10,21 @@ import {
 import { describeValue, isPlainObject } from '../../shared';
 import {
 	collectionParameter,
-	customFieldsFromPairs,
 	customFieldsIn,
 	fail,
 	isSet,
 	requestField,
 	requireOneOf,
 	toIsoDate,
-	toJsonObject,
 	type Item,
 } from './fields';
 import { CUSTOM_PREFIX, type StandardField } from './mapperFields';
-import { additionalFieldsProperty, customFieldsOption, otherFieldsOption } from './options';
+import {
+	additionalFieldsProperty,
+	bodyFromFields,
+	customFieldsOption,
+	otherFieldsOption,
+} from './options';
 
 export const MAPPER_VERSION = 3;
 
@@ -90,9 +93,10 @@ const ARTICLE: Partial<Record<FieldType, string>> = {
 	array: 'an array',
 };
 
-/** n8n's own type check; "Attempt to Convert Types" converts text such as "12" or "true". */
-function typed(item: Mapping, label: string, value: unknown, type: FieldType) {
-	if (type === 'string' || type === 'options') return value;
+/** n8n's own type check; "Attempt to Convert Types" converts text such as "12" or "true". Untyped (a custom field
+ * seen with values of several types), the value as given. */
+function typed(item: Mapping, label: string, value: unknown, type?: FieldType) {
+	if (!type || type === 'string' || type === 'options') return value;
 	const { convert } = item;
 	const result = validateFieldType(label, value, type, { strict: !convert, parseStrings: convert });
 	if (result.valid) return result.newValue ?? value;
@@ -115,8 +119,7 @@ function standardValue(item: Mapping, field: StandardField, value: unknown) {
 }
 
 /** Kept in its type: a date stays the text given. */
-function customValue(item: Mapping, key: string, type: FieldType | undefined, value: unknown) {
-	if (!type) return value as IDataObject[string];
+function customValue(item: Mapping, key: string, value: unknown, type?: FieldType) {
 	const checked = typed(item, `${key} (custom field)`, value, type);
 	if (type === 'dateTime')
 		return typeof value === 'string' ? value.trim() : toIsoDate(item, checked, key);
@@ -134,18 +137,15 @@ export function mappedBody(item: Item, standard: readonly StandardField[]) {
 	const { context, index } = item;
 	const columns = context.getNodeParameter('columns', index) as ResourceMapperValue;
 	const mapping = { ...item, convert: columns.attemptToConvertTypes === true };
-	const customTypes = new Map<string, FieldType | undefined>();
-	for (const field of columns.schema ?? []) {
-		if (field.id.startsWith(CUSTOM_PREFIX))
-			customTypes.set(field.id.slice(CUSTOM_PREFIX.length), field.type);
-	}
+	const types = new Map(columns.schema?.map((field) => [field.id, field.type] as const));
 	const auto = columns.mappingMode === 'autoMapInputData';
-	// No prototype: a custom field named "__proto__" is an own key like any other, also through Object.assign.
-	const body = Object.create(null) as IDataObject;
+	// "Additional Fields" first, as versions 1 and 2 read it: a field mapped takes the place of the same in it.
+	const body = bodyFromFields(item, collectionParameter(item, 'additionalFields'), {});
+	// No prototype: a custom field named "__proto__" is an own key like any other, also through the spread below.
 	const custom = Object.create(null) as IDataObject;
 	const setCustom = (key: string, value: unknown) => {
 		if (!isSet(value)) return;
-		custom[key] = customValue(mapping, key, customTypes.get(key), value);
+		custom[key] = customValue(mapping, key, value, types.get(mapperIdOf(key)));
 	};
 	// The mapper's values, or with "Map Automatically" the input item itself.
 	const source = auto ? context.getInputData()[index]?.json : columns.value;
@@ -156,17 +156,12 @@ export function mappedBody(item: Item, standard: readonly StandardField[]) {
 		} else if (key.startsWith(CUSTOM_PREFIX)) setCustom(key.slice(CUSTOM_PREFIX.length), value);
 		else if (auto && key === 'customFields' && isPlainObject(value))
 			for (const [inner, innerValue] of Object.entries(value)) setCustom(inner, innerValue);
-		else if (auto && customTypes.has(key)) setCustom(key, value);
+		else if (auto && types.has(mapperIdOf(key))) setCustom(key, value);
 	}
-	const additional = collectionParameter(item, 'additionalFields');
-	Object.assign(body, toJsonObject(item, additional.otherFields, 'Other Fields (JSON)'));
-	Object.assign(custom, customFieldsFromPairs(additional.customFields));
-	if (Object.keys(custom).length > 0)
-		body.customFields = { ...(body.customFields as IDataObject), ...custom };
-	const sentCustom = customFieldsIn(body);
+	if (Object.keys(custom).length > 0) body.customFields = { ...customFieldsIn(body), ...custom };
 	const changed = [
 		...Object.keys(body).filter(isStandardKey),
-		...Object.keys(sentCustom).map(mapperIdOf),
+		...Object.keys(customFieldsIn(body)).map(mapperIdOf),
 	];
 	return { body, changed };
 }
