@@ -151,12 +151,12 @@ function displayNameOfKey(key: string) {
 	return words.charAt(0).toUpperCase() + words.slice(1);
 }
 
-/** A number (an ID from an expression, such as the trigger payload's) becomes text: the API's IDs are strings. */
+/** Text and numbers as optionalText reads them, and so is every value of an ID: a number (an ID from an expression,
+ * such as the trigger payload's) becomes text, as the API's IDs are strings. A boolean, object or list is kept. */
 export function requestField(item: Item, key: string, value: unknown) {
-	if (!isSet(value)) return undefined;
-	if (/Id$/.test(key)) return optionalText(item, value, displayNameOfKey(key));
-	if (typeof value === 'string') return value.trim();
-	if (typeof value === 'number' || typeof value === 'bigint') return String(value);
+	const text = ['string', 'number', 'bigint'].includes(typeof value);
+	if (text || /Id$/.test(key) || !isPresent(value))
+		return optionalText(item, value, displayNameOfKey(key));
 	return value as IDataObject[string];
 }
 
