@@ -65,19 +65,17 @@ function mapperProperties(
 	];
 }
 
-/** `before` (versions 1 and 2) stays unchanged, so saved workflows open and run as they did. */
+/** `before` (versions 1 and 2) stays unchanged, so saved workflows open and run as they did. Shown for the record and
+ * the operation by resources.ts, as every operation's parameters. */
 export function parametersByVersion(
 	record: 'lead' | 'deal',
 	operation: 'create' | 'update',
-	shared: INodeProperties[],
 	before: INodeProperties[],
 ) {
-	const show = { resource: [record], operation: [operation] };
 	return [
-		...updateDisplayOptions({ show }, shared),
-		...updateDisplayOptions({ show: { ...show, '@version': [1, 2] } }, before),
+		...updateDisplayOptions({ show: { '@version': [1, 2] } }, before),
 		...updateDisplayOptions(
-			{ show: { ...show, '@version': [{ _cnd: { gte: MAPPER_VERSION } }] } },
+			{ show: { '@version': [{ _cnd: { gte: MAPPER_VERSION } }] } },
 			mapperProperties(record, operation),
 		),
 	];

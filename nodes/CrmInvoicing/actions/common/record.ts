@@ -105,7 +105,7 @@ async function updateBody(item: Item, { standard, fromFields }: Editable, path: 
 /** `before`: the parameters of versions 1 and 2. */
 export function createOperation(target: Editable, before: INodeProperties[]): Operation {
 	return {
-		description: parametersByVersion(target.record, 'create', [], before),
+		description: parametersByVersion(target.record, 'create', before),
 		async execute(item) {
 			const body = createBody(item, target);
 			return [{ json: await recordRequest(item, 'POST', `/${target.record}s`, body) }];
@@ -117,17 +117,15 @@ export function createOperation(target: Editable, before: INodeProperties[]): Op
 export function updateOperation(target: Editable, options: INodeProperties[]): Operation {
 	const { record, idProperty, idOf, patch } = target;
 	return {
-		description: parametersByVersion(
-			record,
-			'update',
-			[idProperty],
-			[
+		description: [
+			idProperty,
+			...parametersByVersion(record, 'update', [
 				collectionProperty('Update Fields', 'updateFields', options, {
 					description:
 						'The fields to change. Only the fields added here are sent; the others keep their values.',
 				}),
-			],
-		),
+			]),
+		],
 		async execute(item) {
 			const id = idOf(item);
 			const { body, changed } = await updateBody(item, target, recordPath(`/${record}s`, id));
