@@ -9,7 +9,7 @@ export interface StandardField {
 	displayName: string;
 	type: FieldType;
 	values?: readonly string[];
-	/** The spec's required body fields. */
+	/** The spec's required body fields (on Create): a list names them first. */
 	required?: boolean;
 	/** The spec's POST and PATCH bodies differ for deals. */
 	only?: 'create' | 'update';
@@ -93,10 +93,7 @@ export function customFieldsOf(records: IDataObject[]) {
 	return { custom, capped };
 }
 
-function requiredFirst(a: ResourceMapperField, b: ResourceMapperField) {
-	return Number(b.required) - Number(a.required);
-}
-
+/** In the order of `standard`: the lists name their required fields first, as the form shows them. */
 export function mapperFields(
 	standard: readonly StandardField[],
 	operation: string,
@@ -113,7 +110,6 @@ export function mapperFields(
 			required: operation === 'create' && field.required === true,
 			...LISTED,
 		}));
-	fields.sort(requiredFirst);
 	fields.push(...custom);
 	if (notice) {
 		fields.push({
