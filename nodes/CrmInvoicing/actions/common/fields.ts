@@ -115,16 +115,6 @@ export function toIsoDate(item: Item, value: unknown, field: string) {
 	);
 }
 
-/** Empty, it is `{}`. */
-export function toJsonObject(item: Item, value: unknown, field: string): IDataObject {
-	if (!isPresent(value) || value === '') return {};
-	const help = 'Enter a JSON object such as {"key": "value"}.';
-	const parsed = parseJson(item, value, field, help);
-	if (!isPlainObject(parsed))
-		fail(item, `"${field}" must be a JSON object in item ${item.index}`, help);
-	return parsed;
-}
-
 /** The rows of a fixed collection of key and value pairs. */
 export function pairsOf(collection: unknown) {
 	return (
@@ -135,15 +125,6 @@ export function pairsOf(collection: unknown) {
 /** A record's (or a body's) custom fields; `{}` when it has none. */
 export function customFieldsIn(record: IDataObject): IDataObject {
 	return isPlainObject(record.customFields) ? record.customFields : {};
-}
-
-export function customFieldsFromPairs(pairs: unknown) {
-	const result = Object.create(null) as IDataObject; // "__proto__" is a key too
-	for (const { key, value } of pairsOf(pairs)) {
-		const name = (key ?? '').trim();
-		if (name !== '') result[name] = value as IDataObject[string];
-	}
-	return Object.keys(result).length > 0 ? result : undefined;
 }
 
 function displayNameOfKey(key: string) {

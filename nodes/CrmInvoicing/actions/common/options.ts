@@ -1,7 +1,7 @@
 import type { IDataObject, INodeProperties } from 'n8n-workflow';
 
-import { isPlainObject } from '../../shared';
-import { customFieldsFromPairs, isSet, requestField, toJsonObject, type Item } from './fields';
+import { isPlainObject, isPresent } from '../../shared';
+import { fail, isSet, pairsOf, parseJson, requestField, type Item } from './fields';
 
 export function textProperty(
 	displayName: string,
@@ -108,6 +108,25 @@ export const additionalFieldsProperty = (options: INodeProperties[], description
 		description ? { description } : {},
 	);
 
+/** Other Fields (JSON): `{}` when empty. */
+function otherFieldsOf(item: Item, value: unknown): IDataObject {
+	if (!isPresent(value) || value === '') return {};
+	const help = 'Enter a JSON object such as {"key": "value"}.';
+	const parsed = parseJson(item, value, 'Other Fields (JSON)', help);
+	if (!isPlainObject(parsed))
+		fail(item, `"Other Fields (JSON)" must be a JSON object in item ${item.index}`, help);
+	return parsed;
+}
+
+function customFieldsFromPairs(pairs: unknown) {
+	const result = Object.create(null) as IDataObject; // "__proto__" is a key too
+	for (const { key, value } of pairsOf(pairs)) {
+		const name = (key ?? '').trim();
+		if (name !== '') result[name] = value as IDataObject[string];
+	}
+	return Object.keys(result).length > 0 ? result : undefined;
+}
+
 /** Only what the user set; to clear a field, send null through "Other Fields (JSON)". Custom fields last. */
 export function bodyFromFields(
 	item: Item,
@@ -115,7 +134,7 @@ export function bodyFromFields(
 	convert: Record<string, (value: unknown) => IDataObject[string] | undefined>,
 ) {
 	const { customFields, otherFields, ...rest } = fields;
-	const body = { ...toJsonObject(item, otherFields, 'Other Fields (JSON)') };
+	const body = { ...otherFieldsOf(item, otherFields) };
 	for (const [key, value] of Object.entries(rest)) {
 		if (!isSet(value)) continue;
 		const sent = convert[key] ? convert[key](value) : requestField(item, key, value);
