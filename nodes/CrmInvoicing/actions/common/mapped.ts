@@ -49,8 +49,7 @@ function mapperProperties(
 					mode: 'add',
 					fieldWords: { singular: 'field', plural: 'fields' },
 					addAllFields: creating,
-					multiKeyMatch: false,
-					supportAutoMap: true,
+					// n8n's defaults serve the rest: Map Automatically offered, no key matching in mode "add".
 					showTypeConversionOptions: true,
 				},
 			},
