@@ -64,20 +64,6 @@ export const outputProperties: INodeProperties[] = [
 	},
 ];
 
-function selectedFields(item: Item) {
-	const given = item.context.getNodeParameter('fields', item.index, []);
-	let names = Array.isArray(given) ? filledTexts(given) : [];
-	if (typeof given === 'string') names = commaList(given);
-	if (names.length === 0) {
-		fail(
-			item,
-			`"Fields" names no field in item ${item.index}`,
-			'Pick at least one field under "Fields", or set "Output" to "Simplified" or "Raw".',
-		);
-	}
-	return names;
-}
-
 /** `fields` as named (`customFields.<key>` for a custom one), after the ID. */
 function selectFields(record: IDataObject, fields: readonly string[]) {
 	const custom = customFieldsIn(record);
@@ -91,7 +77,8 @@ function selectFields(record: IDataObject, fields: readonly string[]) {
 	return selected;
 }
 
-/** The fields to output (Simplified: the resource's SIMPLIFIED_FIELDS); none, the raw record. */
+/** The fields to output (Simplified: the resource's SIMPLIFIED_FIELDS; Select Included Fields: those named, as a
+ * list or as text separated by commas); none, the raw record. */
 function fieldsOf(item: Item, resource: SimplifiedResource) {
 	const { context, index } = item;
 	const simple = SIMPLIFIED_FIELDS[resource];
@@ -109,7 +96,17 @@ function fieldsOf(item: Item, resource: SimplifiedResource) {
 			'Pick Simplified, Raw or Select Included Fields under "Output".',
 		);
 	}
-	return selectedFields(item);
+	const given = context.getNodeParameter('fields', index, []);
+	let names = Array.isArray(given) ? filledTexts(given) : [];
+	if (typeof given === 'string') names = commaList(given);
+	if (names.length === 0) {
+		fail(
+			item,
+			`"Fields" names no field in item ${index}`,
+			'Pick at least one field under "Fields", or set "Output" to "Simplified" or "Raw".',
+		);
+	}
+	return names;
 }
 
 export function recordItems(item: Item, resource: SimplifiedResource, records: IDataObject[]) {
