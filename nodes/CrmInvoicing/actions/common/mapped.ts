@@ -43,7 +43,8 @@ function mapperProperties(
 			default: { mappingMode: 'defineBelow', value: null },
 			required: true,
 			typeOptions: {
-				loadOptionsDependsOn: ['operation', ...(record === 'deal' ? ['dealId'] : [])],
+				// Deal ID: Deal → Update lists the custom fields of that deal (a lead has no such parameter).
+				loadOptionsDependsOn: ['operation', 'dealId'],
 				resourceMapper: {
 					resourceMapperMethod: record === 'lead' ? 'getLeadFields' : 'getDealFields',
 					mode: 'add',
