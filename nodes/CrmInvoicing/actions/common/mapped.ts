@@ -28,56 +28,46 @@ import {
 
 export const MAPPER_VERSION = 3;
 
-/** "Columns" as n8n's own nodes name it, plus the fields it cannot list (as versions 1 and 2 had them). */
-function mapperProperties(
-	record: 'lead' | 'deal',
-	operation: 'create' | 'update',
-): INodeProperties[] {
-	const creating = operation === 'create';
-	return [
-		{
-			displayName: 'Fields',
-			name: 'columns',
-			type: 'resourceMapper',
-			noDataExpression: true,
-			default: { mappingMode: 'defineBelow', value: null },
-			required: true,
-			typeOptions: {
-				// Deal ID: Deal → Update lists the custom fields of that deal (a lead has no such parameter).
-				loadOptionsDependsOn: ['operation', 'dealId'],
-				resourceMapper: {
-					resourceMapperMethod: record === 'lead' ? 'getLeadFields' : 'getDealFields',
-					mode: 'add',
-					fieldWords: { singular: 'field', plural: 'fields' },
-					addAllFields: creating,
-					// n8n's defaults serve the rest: Map Automatically offered, no key matching in mode "add".
-					showTypeConversionOptions: true,
-				},
-			},
-			description: creating
-				? `The ${record}'s fields, and the custom fields found on its recent records`
-				: `The fields to change; the others keep their values, custom fields included`,
-		},
-		additionalFieldsProperty(
-			[customFieldsOption(record), otherFieldsOption],
-			'Custom fields the list above does not show yet, and any other field the API accepts',
-		),
-	];
-}
-
-/** `before` (versions 1 and 2) stays unchanged, so saved workflows open and run as they did. Shown for the record and
- * the operation by resources.ts, as every operation's parameters. */
+/** `before` (versions 1 and 2) stays unchanged, so saved workflows open and run as they did. From version 3 on:
+ * "Columns" as n8n's own nodes name it, plus the fields it cannot list (as versions 1 and 2 had them). Shown for the
+ * record and the operation by resources.ts, as every operation's parameters. */
 export function parametersByVersion(
 	record: 'lead' | 'deal',
 	operation: 'create' | 'update',
 	before: INodeProperties[],
 ) {
+	const creating = operation === 'create';
 	return [
 		...updateDisplayOptions({ show: { '@version': [1, 2] } }, before),
-		...updateDisplayOptions(
-			{ show: { '@version': [{ _cnd: { gte: MAPPER_VERSION } }] } },
-			mapperProperties(record, operation),
-		),
+		...updateDisplayOptions({ show: { '@version': [{ _cnd: { gte: MAPPER_VERSION } }] } }, [
+			{
+				displayName: 'Fields',
+				name: 'columns',
+				type: 'resourceMapper',
+				noDataExpression: true,
+				default: { mappingMode: 'defineBelow', value: null },
+				required: true,
+				typeOptions: {
+					// Deal ID: Deal → Update lists the custom fields of that deal (a lead has no such parameter).
+					loadOptionsDependsOn: ['operation', 'dealId'],
+					resourceMapper: {
+						resourceMapperMethod: record === 'lead' ? 'getLeadFields' : 'getDealFields',
+						mode: 'add',
+						fieldWords: { singular: 'field', plural: 'fields' },
+						addAllFields: creating,
+						// n8n's defaults serve the rest: Map Automatically offered, no key matching in mode "add".
+						showTypeConversionOptions: true,
+					},
+				},
+				description: creating
+					? `The ${record}'s fields, and the custom fields found on its recent records`
+					: `The fields to change; the others keep their values, custom fields included`,
+			},
+			additionalFieldsProperty(
+				[customFieldsOption(record), otherFieldsOption],
+				'Custom fields the list above does not show yet, and any other field the API accepts',
+			),
+		]),
 	];
 }
 
