@@ -62,11 +62,8 @@ async function readMatching(this: ApiContext, spec: ListSpec, want: PageRequest,
 	const limit = want.returnAll ? Infinity : (want.limit ?? 0);
 	const matches: IDataObject[] = [];
 	for await (const page of readPages.call(this, spec)) {
-		for (const record of page.records) {
-			if (!match(record)) continue;
-			matches.push(record);
-			if (matches.length >= limit) return matches;
-		}
+		matches.push(...page.records.filter(match));
+		if (matches.length >= limit) return matches.slice(0, limit);
 	}
 	return matches;
 }
