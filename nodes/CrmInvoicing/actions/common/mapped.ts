@@ -127,9 +127,8 @@ export function mappedBody(item: Item, standard: readonly StandardField[]) {
 	const mapping = { ...item, convert: columns.attemptToConvertTypes === true };
 	const types = new Map(columns.schema?.map((field) => [field.id, field.type] as const));
 	const auto = columns.mappingMode === 'autoMapInputData';
-	// "Additional Fields" first, as versions 1 and 2 read it: a field mapped takes the place of the same in it.
-	const body = bodyFromFields(item, collectionParameter(item, 'additionalFields'), {});
-	// No prototype: a custom field named "__proto__" is an own key like any other, also through the spread below.
+	const mapped: IDataObject = {};
+	// No prototype: a custom field named "__proto__" is an own key like any other.
 	const custom = Object.create(null) as IDataObject;
 	const setCustom = (key: string, value: unknown) => {
 		if (!isSet(value)) return;
@@ -140,13 +139,15 @@ export function mappedBody(item: Item, standard: readonly StandardField[]) {
 	for (const [key, value] of Object.entries(source ?? {})) {
 		const field = standard.find((known) => known.id === key);
 		if (field) {
-			if (isSet(value)) body[key] = standardValue(mapping, field, value);
+			if (isSet(value)) mapped[key] = standardValue(mapping, field, value);
 		} else if (key.startsWith(CUSTOM_PREFIX)) setCustom(key.slice(CUSTOM_PREFIX.length), value);
 		else if (auto && key === 'customFields' && isPlainObject(value))
 			for (const [inner, innerValue] of Object.entries(value)) setCustom(inner, innerValue);
 		else if (auto && types.has(mapperIdOf(key))) setCustom(key, value);
 	}
-	if (Object.keys(custom).length > 0) body.customFields = { ...customFieldsIn(body), ...custom };
+	// "Additional Fields" as versions 1 and 2 read it, the standard fields mapped in the place of the same in it.
+	const body = bodyFromFields(item, collectionParameter(item, 'additionalFields'), {}, custom);
+	Object.assign(body, mapped);
 	const changed = [
 		...Object.keys(body).filter(isStandardKey),
 		...Object.keys(customFieldsIn(body)).map(mapperIdOf),

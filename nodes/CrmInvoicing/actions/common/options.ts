@@ -1,7 +1,7 @@
 import type { IDataObject, INodeProperties } from 'n8n-workflow';
 
 import { isPlainObject, isPresent } from '../../shared';
-import { fail, isSet, pairsOf, parseJson, requestField, type Item } from './fields';
+import { customFieldsIn, fail, isSet, pairsOf, parseJson, requestField, type Item } from './fields';
 
 export function textProperty(
 	displayName: string,
@@ -118,20 +118,13 @@ function otherFieldsOf(item: Item, value: unknown): IDataObject {
 	return parsed;
 }
 
-function customFieldsFromPairs(pairs: unknown) {
-	const result = Object.create(null) as IDataObject; // "__proto__" is a key too
-	for (const { key, value } of pairsOf(pairs)) {
-		const name = (key ?? '').trim();
-		if (name !== '') result[name] = value as IDataObject[string];
-	}
-	return Object.keys(result).length > 0 ? result : undefined;
-}
-
-/** Only what the user set; to clear a field, send null through "Other Fields (JSON)". Custom fields last. */
+/** Only what the user set; to clear a field, send null through "Other Fields (JSON)". Custom fields last: those of
+ * `custom` (the mapper's), then the Custom Fields pairs, over any in Other Fields. */
 export function bodyFromFields(
 	item: Item,
 	fields: IDataObject,
 	convert: Record<string, (value: unknown) => IDataObject[string] | undefined>,
+	custom = Object.create(null) as IDataObject, // no prototype: "__proto__" is a key too
 ) {
 	const { customFields, otherFields, ...rest } = fields;
 	const body = { ...otherFieldsOf(item, otherFields) };
@@ -140,8 +133,11 @@ export function bodyFromFields(
 		const sent = convert[key] ? convert[key](value) : requestField(item, key, value);
 		if (sent !== undefined) body[key] = sent;
 	}
-	const custom = customFieldsFromPairs(customFields);
-	if (custom) body.customFields = { ...(body.customFields as IDataObject), ...custom };
+	for (const { key, value } of pairsOf(customFields)) {
+		const name = (key ?? '').trim();
+		if (name !== '') custom[name] = value as IDataObject[string];
+	}
+	if (Object.keys(custom).length > 0) body.customFields = { ...customFieldsIn(body), ...custom };
 	return body;
 }
 
