@@ -64,7 +64,8 @@ export function inferType(values: unknown[]) {
 /** Each is a row of n8n's form and of the workflow's stored schema; 500 fits any workspace we know of. */
 export const MAX_CUSTOM_FIELDS = 500;
 
-const LISTED = { defaultMatch: false, canBeUsedToMatch: false, display: true };
+/** Every field's flags; a field sets `required` after them where it may be. */
+const LISTED = { defaultMatch: false, canBeUsedToMatch: false, display: true, required: false };
 
 /** The editor writes `value["<id>"]`: such keys are left out. */
 const UNUSABLE_KEY = /["\\[\]]|^\s*$/;
@@ -87,7 +88,6 @@ export function customFieldsOf(records: IDataObject[]) {
 		id: `${CUSTOM_PREFIX}${key}`,
 		displayName: `${key} (custom field)`,
 		type: seen.get(key) ?? undefined,
-		required: false,
 		...LISTED,
 	}));
 	return { custom, capped };
@@ -102,13 +102,13 @@ export function mapperFields(
 ) {
 	const fields: ResourceMapperField[] = standard
 		.filter((field) => !field.only || field.only === operation)
-		.map((field) => ({
-			id: field.id,
-			displayName: field.displayName,
-			type: field.type,
-			options: field.values?.map(valueOption),
-			required: operation === 'create' && field.required === true,
+		.map(({ id, displayName, type, values, required }) => ({
 			...LISTED,
+			id,
+			displayName,
+			type,
+			options: values?.map(valueOption),
+			required: operation === 'create' && required === true,
 		}));
 	fields.push(...custom);
 	if (notice) {
@@ -119,7 +119,6 @@ export function mapperFields(
 			type: 'string',
 			defaultValue: notice,
 			readOnly: true,
-			required: false,
 			...LISTED,
 		});
 	}
