@@ -99,10 +99,11 @@ function typed(item: Mapping, label: string, value: unknown, type?: FieldType) {
 }
 
 function standardValue(item: Mapping, field: StandardField, value: unknown) {
-	const checked = typed(item, field.displayName, value, field.type);
-	if (field.type === 'dateTime') return toIsoDate(item, checked, field.displayName);
-	if (field.values) return requireOneOf(item, checked, field.values, field.displayName);
-	if (field.type === 'string') return requestField(item, field.id, checked);
+	const { id, displayName, type, values } = field;
+	const checked = typed(item, displayName, value, type);
+	if (type === 'dateTime') return toIsoDate(item, checked, displayName);
+	if (values) return requireOneOf(item, checked, values, displayName);
+	if (type === 'string') return requestField(item, id, checked);
 	return checked as IDataObject[string];
 }
 
