@@ -101,12 +101,7 @@ export function collectionProperty(
 }
 
 export const additionalFieldsProperty = (options: INodeProperties[], description?: string) =>
-	collectionProperty(
-		'Additional Fields',
-		'additionalFields',
-		options,
-		description ? { description } : {},
-	);
+	collectionProperty('Additional Fields', 'additionalFields', options, { description });
 
 /** Other Fields (JSON): `{}` when empty. */
 function otherFieldsOf(item: Item, value: unknown): IDataObject {
