@@ -32,7 +32,6 @@ export function costHint({
 
 /** n8n has `addExecutionHints` since 1.x (checked on 1.123 and 2.38); a context without it is left as it is. */
 export function addHints(context: IExecuteFunctions, hints: Array<NodeExecutionHint | undefined>) {
-	const present = hints.filter(isPresent);
-	if (present.length === 0 || typeof context.addExecutionHints !== 'function') return;
-	context.addExecutionHints(...present);
+	if (typeof context.addExecutionHints !== 'function') return;
+	context.addExecutionHints(...hints.filter(isPresent));
 }
