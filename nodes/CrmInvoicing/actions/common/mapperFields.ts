@@ -31,8 +31,9 @@ export const CUSTOM_PREFIX = 'customFields.';
 const ISO_DATE =
 	/^\d{4}-\d{2}-\d{2}(?:T\d{2}:\d{2}(?::\d{2}(?:\.\d{1,9})?)?(?:Z|[+-]\d{2}:?\d{2})?)?$/;
 
+/** Of a value read from the CRM's JSON, where every number is finite. */
 function typeOfValue(value: unknown) {
-	if (typeof value === 'number' && Number.isFinite(value)) return 'number';
+	if (typeof value === 'number') return 'number';
 	if (typeof value === 'boolean') return 'boolean';
 	if (Array.isArray(value)) return 'array';
 	if (isPlainObject(value)) return 'object';
