@@ -115,16 +115,6 @@ export function toIsoDate(item: Item, value: unknown, field: string) {
 	);
 }
 
-/** Empty, it is `{}`. */
-export function toJsonObject(item: Item, value: unknown, field: string): IDataObject {
-	if (!isPresent(value) || value === '') return {};
-	const help = 'Enter a JSON object such as {"key": "value"}.';
-	const parsed = parseJson(item, value, field, help);
-	if (!isPlainObject(parsed))
-		fail(item, `"${field}" must be a JSON object in item ${item.index}`, help);
-	return parsed;
-}
-
 /** The rows of a fixed collection of key and value pairs. */
 export function pairsOf(collection: unknown) {
 	return (
@@ -137,26 +127,17 @@ export function customFieldsIn(record: IDataObject): IDataObject {
 	return isPlainObject(record.customFields) ? record.customFields : {};
 }
 
-export function customFieldsFromPairs(pairs: unknown) {
-	const result = Object.create(null) as IDataObject; // "__proto__" is a key too
-	for (const { key, value } of pairsOf(pairs)) {
-		const name = (key ?? '').trim();
-		if (name !== '') result[name] = value as IDataObject[string];
-	}
-	return Object.keys(result).length > 0 ? result : undefined;
-}
-
 function displayNameOfKey(key: string) {
 	const words = key.replace(/Id$/, ' ID').replace(/([a-z])([A-Z])/g, '$1 $2');
 	return words.charAt(0).toUpperCase() + words.slice(1);
 }
 
-/** A number (an ID from an expression, such as the trigger payload's) becomes text: the API's IDs are strings. */
+/** Text and numbers as optionalText reads them, and so is every value of an ID: a number (an ID from an expression,
+ * such as the trigger payload's) becomes text, as the API's IDs are strings. A boolean, object or list is kept. */
 export function requestField(item: Item, key: string, value: unknown) {
-	if (!isSet(value)) return undefined;
-	if (/Id$/.test(key)) return optionalText(item, value, displayNameOfKey(key));
-	if (typeof value === 'string') return value.trim();
-	if (typeof value === 'number' || typeof value === 'bigint') return String(value);
+	const text = ['string', 'number', 'bigint'].includes(typeof value);
+	if (text || /Id$/.test(key) || !isPresent(value))
+		return optionalText(item, value, displayNameOfKey(key));
 	return value as IDataObject[string];
 }
 

@@ -10,8 +10,8 @@ import {
 	type SimplifiedResource,
 } from '../../shared';
 import type { Operation } from '../operation';
-import { collectionParameter, fail, isSet, toNumber, type Item } from './fields';
-import { collectionProperty } from './options';
+import { collectionParameter, fail, toNumber, type Item } from './fields';
+import { bodyFromFields, collectionProperty } from './options';
 import { outputProperties, recordItems } from './output';
 
 /** The transport pages, so the limit has no maximum. */
@@ -62,11 +62,8 @@ async function readMatching(this: ApiContext, spec: ListSpec, want: PageRequest,
 	const limit = want.returnAll ? Infinity : (want.limit ?? 0);
 	const matches: IDataObject[] = [];
 	for await (const page of readPages.call(this, spec)) {
-		for (const record of page.records) {
-			if (!match(record)) continue;
-			matches.push(record);
-			if (matches.length >= limit) return matches;
-		}
+		matches.push(...page.records.filter(match));
+		if (matches.length >= limit) return matches.slice(0, limit);
 	}
 	return matches;
 }
@@ -83,18 +80,6 @@ interface GetMany {
 	more?: INodeProperties[];
 }
 
-/** A boolean filter stays a boolean; text is trimmed. */
-function queryOf(item: Item, filters: INodeProperties[]) {
-	const given = collectionParameter(item, 'filters');
-	const qs: IDataObject = {};
-	for (const { name, type } of filters) {
-		const value = given[name];
-		if (type !== 'boolean' && isSet(value)) qs[name] = String(value).trim();
-		if (type === 'boolean' && typeof value === 'boolean') qs[name] = value;
-	}
-	return qs;
-}
-
 export function getManyOperation(list: GetMany): Operation {
 	const { resource, path, version, filters } = list;
 	return {
@@ -105,7 +90,8 @@ export function getManyOperation(list: GetMany): Operation {
 			...(list.more ?? []),
 		],
 		async execute(item) {
-			const qs = queryOf(item, filters);
+			// As a body from its fields: text trimmed, a boolean kept, a filter left empty not sent.
+			const qs = bodyFromFields(item, collectionParameter(item, 'filters'), {});
 			const keep = list.adjust?.(qs);
 			const want = pageRequestOf(item);
 			const spec = { path, version, qs, itemIndex: item.index };

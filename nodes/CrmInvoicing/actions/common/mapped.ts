@@ -10,73 +10,64 @@ import {
 import { describeValue, isPlainObject } from '../../shared';
 import {
 	collectionParameter,
-	customFieldsFromPairs,
 	customFieldsIn,
 	fail,
 	isSet,
 	requestField,
 	requireOneOf,
 	toIsoDate,
-	toJsonObject,
 	type Item,
 } from './fields';
 import { CUSTOM_PREFIX, type StandardField } from './mapperFields';
-import { additionalFieldsProperty, customFieldsOption, otherFieldsOption } from './options';
+import {
+	additionalFieldsProperty,
+	bodyFromFields,
+	customFieldsOption,
+	otherFieldsOption,
+} from './options';
 
 export const MAPPER_VERSION = 3;
 
-/** "Columns" as n8n's own nodes name it, plus the fields it cannot list (as versions 1 and 2 had them). */
-function mapperProperties(
-	record: 'lead' | 'deal',
-	operation: 'create' | 'update',
-): INodeProperties[] {
-	const creating = operation === 'create';
-	return [
-		{
-			displayName: 'Fields',
-			name: 'columns',
-			type: 'resourceMapper',
-			noDataExpression: true,
-			default: { mappingMode: 'defineBelow', value: null },
-			required: true,
-			typeOptions: {
-				loadOptionsDependsOn: ['operation', ...(record === 'deal' ? ['dealId'] : [])],
-				resourceMapper: {
-					resourceMapperMethod: record === 'lead' ? 'getLeadFields' : 'getDealFields',
-					mode: 'add',
-					fieldWords: { singular: 'field', plural: 'fields' },
-					addAllFields: creating,
-					multiKeyMatch: false,
-					supportAutoMap: true,
-					showTypeConversionOptions: true,
-				},
-			},
-			description: creating
-				? `The ${record}'s fields, and the custom fields found on its recent records`
-				: `The fields to change; the others keep their values, custom fields included`,
-		},
-		additionalFieldsProperty(
-			[customFieldsOption(record), otherFieldsOption],
-			'Custom fields the list above does not show yet, and any other field the API accepts',
-		),
-	];
-}
-
-/** `before` (versions 1 and 2) stays unchanged, so saved workflows open and run as they did. */
+/** `before` (versions 1 and 2) stays unchanged, so saved workflows open and run as they did. From version 3 on:
+ * "Columns" as n8n's own nodes name it, plus the fields it cannot list (as versions 1 and 2 had them). Shown for the
+ * record and the operation by resources.ts, as every operation's parameters. */
 export function parametersByVersion(
 	record: 'lead' | 'deal',
 	operation: 'create' | 'update',
-	shared: INodeProperties[],
 	before: INodeProperties[],
 ) {
-	const show = { resource: [record], operation: [operation] };
+	const creating = operation === 'create';
 	return [
-		...updateDisplayOptions({ show }, shared),
-		...updateDisplayOptions({ show: { ...show, '@version': [1, 2] } }, before),
-		...updateDisplayOptions(
-			{ show: { ...show, '@version': [{ _cnd: { gte: MAPPER_VERSION } }] } },
-			mapperProperties(record, operation),
-		),
+		...updateDisplayOptions({ show: { '@version': [1, 2] } }, before),
+		...updateDisplayOptions({ show: { '@version': [{ _cnd: { gte: MAPPER_VERSION } }] } }, [
+			{
+				displayName: 'Fields',
+				name: 'columns',
+				type: 'resourceMapper',
+				noDataExpression: true,
+				default: { mappingMode: 'defineBelow', value: null },
+				required: true,
+				typeOptions: {
+					// Deal ID: Deal → Update lists the custom fields of that deal (a lead has no such parameter).
+					loadOptionsDependsOn: ['operation', 'dealId'],
+					resourceMapper: {
+						resourceMapperMethod: record === 'lead' ? 'getLeadFields' : 'getDealFields',
+						mode: 'add',
+						fieldWords: { singular: 'field', plural: 'fields' },
+						addAllFields: creating,
+						// n8n's defaults serve the rest: Map Automatically offered, no key matching in mode "add".
+						showTypeConversionOptions: true,
+					},
+				},
+				description: creating
+					? `The ${record}'s fields, and the custom fields found on its recent records`
+					: `The fields to change; the others keep their values, custom fields included`,
+			},
+			additionalFieldsProperty(
+				[customFieldsOption(record), otherFieldsOption],
+				'Custom fields the list above does not show yet, and any other field the API accepts',
+			),
+		]),
 	];
 }
 
@@ -90,9 +81,10 @@ const ARTICLE: Partial<Record<FieldType, string>> = {
 	array: 'an array',
 };
 
-/** n8n's own type check; "Attempt to Convert Types" converts text such as "12" or "true". */
-function typed(item: Mapping, label: string, value: unknown, type: FieldType) {
-	if (type === 'string' || type === 'options') return value;
+/** n8n's own type check; "Attempt to Convert Types" converts text such as "12" or "true". Untyped (a custom field
+ * seen with values of several types), the value as given. */
+function typed(item: Mapping, label: string, value: unknown, type?: FieldType) {
+	if (!type || type === 'string' || type === 'options') return value;
 	const { convert } = item;
 	const result = validateFieldType(label, value, type, { strict: !convert, parseStrings: convert });
 	if (result.valid) return result.newValue ?? value;
@@ -107,16 +99,16 @@ function typed(item: Mapping, label: string, value: unknown, type: FieldType) {
 }
 
 function standardValue(item: Mapping, field: StandardField, value: unknown) {
-	const checked = typed(item, field.displayName, value, field.type);
-	if (field.type === 'dateTime') return toIsoDate(item, checked, field.displayName);
-	if (field.values) return requireOneOf(item, checked, field.values, field.displayName);
-	if (field.type === 'string') return requestField(item, field.id, checked);
+	const { id, displayName, type, values } = field;
+	const checked = typed(item, displayName, value, type);
+	if (type === 'dateTime') return toIsoDate(item, checked, displayName);
+	if (values) return requireOneOf(item, checked, values, displayName);
+	if (type === 'string') return requestField(item, id, checked);
 	return checked as IDataObject[string];
 }
 
 /** Kept in its type: a date stays the text given. */
-function customValue(item: Mapping, key: string, type: FieldType | undefined, value: unknown) {
-	if (!type) return value as IDataObject[string];
+function customValue(item: Mapping, key: string, value: unknown, type?: FieldType) {
 	const checked = typed(item, `${key} (custom field)`, value, type);
 	if (type === 'dateTime')
 		return typeof value === 'string' ? value.trim() : toIsoDate(item, checked, key);
@@ -134,39 +126,32 @@ export function mappedBody(item: Item, standard: readonly StandardField[]) {
 	const { context, index } = item;
 	const columns = context.getNodeParameter('columns', index) as ResourceMapperValue;
 	const mapping = { ...item, convert: columns.attemptToConvertTypes === true };
-	const customTypes = new Map<string, FieldType | undefined>();
-	for (const field of columns.schema ?? []) {
-		if (field.id.startsWith(CUSTOM_PREFIX))
-			customTypes.set(field.id.slice(CUSTOM_PREFIX.length), field.type);
-	}
+	const types = new Map(columns.schema?.map((field) => [field.id, field.type] as const));
 	const auto = columns.mappingMode === 'autoMapInputData';
-	// No prototype: a custom field named "__proto__" is an own key like any other, also through Object.assign.
-	const body = Object.create(null) as IDataObject;
+	const mapped: IDataObject = {};
+	// No prototype: a custom field named "__proto__" is an own key like any other.
 	const custom = Object.create(null) as IDataObject;
 	const setCustom = (key: string, value: unknown) => {
 		if (!isSet(value)) return;
-		custom[key] = customValue(mapping, key, customTypes.get(key), value);
+		custom[key] = customValue(mapping, key, value, types.get(mapperIdOf(key)));
 	};
 	// The mapper's values, or with "Map Automatically" the input item itself.
 	const source = auto ? context.getInputData()[index]?.json : columns.value;
 	for (const [key, value] of Object.entries(source ?? {})) {
 		const field = standard.find((known) => known.id === key);
 		if (field) {
-			if (isSet(value)) body[key] = standardValue(mapping, field, value);
+			if (isSet(value)) mapped[key] = standardValue(mapping, field, value);
 		} else if (key.startsWith(CUSTOM_PREFIX)) setCustom(key.slice(CUSTOM_PREFIX.length), value);
 		else if (auto && key === 'customFields' && isPlainObject(value))
 			for (const [inner, innerValue] of Object.entries(value)) setCustom(inner, innerValue);
-		else if (auto && customTypes.has(key)) setCustom(key, value);
+		else if (auto && types.has(mapperIdOf(key))) setCustom(key, value);
 	}
-	const additional = collectionParameter(item, 'additionalFields');
-	Object.assign(body, toJsonObject(item, additional.otherFields, 'Other Fields (JSON)'));
-	Object.assign(custom, customFieldsFromPairs(additional.customFields));
-	if (Object.keys(custom).length > 0)
-		body.customFields = { ...(body.customFields as IDataObject), ...custom };
-	const sentCustom = customFieldsIn(body);
+	// "Additional Fields" as versions 1 and 2 read it, the standard fields mapped in the place of the same in it.
+	const body = bodyFromFields(item, collectionParameter(item, 'additionalFields'), {}, custom);
+	Object.assign(body, mapped);
 	const changed = [
 		...Object.keys(body).filter(isStandardKey),
-		...Object.keys(sentCustom).map(mapperIdOf),
+		...Object.keys(customFieldsIn(body)).map(mapperIdOf),
 	];
 	return { body, changed };
 }

@@ -9,7 +9,7 @@ export interface StandardField {
 	displayName: string;
 	type: FieldType;
 	values?: readonly string[];
-	/** The spec's required body fields. */
+	/** The spec's required body fields (on Create): a list names them first. */
 	required?: boolean;
 	/** The spec's POST and PATCH bodies differ for deals. */
 	only?: 'create' | 'update';
@@ -31,8 +31,9 @@ export const CUSTOM_PREFIX = 'customFields.';
 const ISO_DATE =
 	/^\d{4}-\d{2}-\d{2}(?:T\d{2}:\d{2}(?::\d{2}(?:\.\d{1,9})?)?(?:Z|[+-]\d{2}:?\d{2})?)?$/;
 
+/** Of a value read from the CRM's JSON, where every number is finite. */
 function typeOfValue(value: unknown) {
-	if (typeof value === 'number' && Number.isFinite(value)) return 'number';
+	if (typeof value === 'number') return 'number';
 	if (typeof value === 'boolean') return 'boolean';
 	if (Array.isArray(value)) return 'array';
 	if (isPlainObject(value)) return 'object';
@@ -46,8 +47,9 @@ type Seen = FieldType | null | undefined;
 
 const isText = (type: Seen) => type === 'string' || type === 'dateTime';
 
-/** Text and dates together are text. */
+/** Text and dates together are text; a null says nothing of the type. */
 function joined(before: Seen, value: unknown) {
+	if (value === null) return before;
 	const type = typeOfValue(value);
 	if (before === undefined || before === type) return type;
 	return isText(before) && isText(type) ? 'string' : null;
@@ -56,16 +58,15 @@ function joined(before: Seen, value: unknown) {
 /** None when they disagree or all are null, so that a mapped value is sent as given: a number stays a number. */
 export function inferType(values: unknown[]) {
 	let seen: Seen;
-	for (const value of values) {
-		if (value !== null) seen = joined(seen, value);
-	}
+	for (const value of values) seen = joined(seen, value);
 	return seen ?? undefined;
 }
 
 /** Each is a row of n8n's form and of the workflow's stored schema; 500 fits any workspace we know of. */
 export const MAX_CUSTOM_FIELDS = 500;
 
-const LISTED = { defaultMatch: false, canBeUsedToMatch: false, display: true };
+/** Every field's flags; a field sets `required` after them where it may be. */
+const LISTED = { defaultMatch: false, canBeUsedToMatch: false, display: true, required: false };
 
 /** The editor writes `value["<id>"]`: such keys are left out. */
 const UNUSABLE_KEY = /["\\[\]]|^\s*$/;
@@ -81,26 +82,19 @@ export function customFieldsOf(records: IDataObject[]) {
 			const known = seen.has(key);
 			// Past the cap a key not listed only says there are more: looked at once, then no more.
 			if (!known && seen.size >= MAX_CUSTOM_FIELDS) capped ||= !UNUSABLE_KEY.test(key);
-			else if (known || !UNUSABLE_KEY.test(key)) {
-				const value = fields[key];
-				seen.set(key, value === null ? seen.get(key) : joined(seen.get(key), value));
-			}
+			else if (known || !UNUSABLE_KEY.test(key)) seen.set(key, joined(seen.get(key), fields[key]));
 		}
 	}
 	const custom = [...seen.keys()].sort(compareTexts).map((key) => ({
 		id: `${CUSTOM_PREFIX}${key}`,
 		displayName: `${key} (custom field)`,
 		type: seen.get(key) ?? undefined,
-		required: false,
 		...LISTED,
 	}));
 	return { custom, capped };
 }
 
-function requiredFirst(a: ResourceMapperField, b: ResourceMapperField) {
-	return Number(b.required) - Number(a.required);
-}
-
+/** In the order of `standard`: the lists name their required fields first, as the form shows them. */
 export function mapperFields(
 	standard: readonly StandardField[],
 	operation: string,
@@ -109,15 +103,14 @@ export function mapperFields(
 ) {
 	const fields: ResourceMapperField[] = standard
 		.filter((field) => !field.only || field.only === operation)
-		.map((field) => ({
-			id: field.id,
-			displayName: field.displayName,
-			type: field.type,
-			options: field.values?.map(valueOption),
-			required: operation === 'create' && field.required === true,
+		.map(({ id, displayName, type, values, required }) => ({
 			...LISTED,
+			id,
+			displayName,
+			type,
+			options: values?.map(valueOption),
+			required: operation === 'create' && required === true,
 		}));
-	fields.sort(requiredFirst);
 	fields.push(...custom);
 	if (notice) {
 		fields.push({
@@ -127,7 +120,6 @@ export function mapperFields(
 			type: 'string',
 			defaultValue: notice,
 			readOnly: true,
-			required: false,
 			...LISTED,
 		});
 	}

@@ -1,7 +1,7 @@
 import type { IDataObject, INodeProperties } from 'n8n-workflow';
 
-import { isPlainObject } from '../../shared';
-import { customFieldsFromPairs, isSet, requestField, toJsonObject, type Item } from './fields';
+import { isPlainObject, isPresent } from '../../shared';
+import { customFieldsIn, fail, isSet, pairsOf, parseJson, requestField, type Item } from './fields';
 
 export function textProperty(
 	displayName: string,
@@ -101,28 +101,38 @@ export function collectionProperty(
 }
 
 export const additionalFieldsProperty = (options: INodeProperties[], description?: string) =>
-	collectionProperty(
-		'Additional Fields',
-		'additionalFields',
-		options,
-		description ? { description } : {},
-	);
+	collectionProperty('Additional Fields', 'additionalFields', options, { description });
 
-/** Only what the user set; to clear a field, send null through "Other Fields (JSON)". Custom fields last. */
+/** Other Fields (JSON): `{}` when empty. */
+function otherFieldsOf(item: Item, value: unknown): IDataObject {
+	if (!isPresent(value) || value === '') return {};
+	const help = 'Enter a JSON object such as {"key": "value"}.';
+	const parsed = parseJson(item, value, 'Other Fields (JSON)', help);
+	if (!isPlainObject(parsed))
+		fail(item, `"Other Fields (JSON)" must be a JSON object in item ${item.index}`, help);
+	return parsed;
+}
+
+/** Only what the user set; to clear a field, send null through "Other Fields (JSON)". Custom fields last: those of
+ * `custom` (the mapper's), then the Custom Fields pairs, over any in Other Fields. */
 export function bodyFromFields(
 	item: Item,
 	fields: IDataObject,
 	convert: Record<string, (value: unknown) => IDataObject[string] | undefined>,
+	custom = Object.create(null) as IDataObject, // no prototype: "__proto__" is a key too
 ) {
 	const { customFields, otherFields, ...rest } = fields;
-	const body = { ...toJsonObject(item, otherFields, 'Other Fields (JSON)') };
+	const body = { ...otherFieldsOf(item, otherFields) };
 	for (const [key, value] of Object.entries(rest)) {
 		if (!isSet(value)) continue;
 		const sent = convert[key] ? convert[key](value) : requestField(item, key, value);
 		if (sent !== undefined) body[key] = sent;
 	}
-	const custom = customFieldsFromPairs(customFields);
-	if (custom) body.customFields = { ...(body.customFields as IDataObject), ...custom };
+	for (const { key, value } of pairsOf(customFields)) {
+		const name = (key ?? '').trim();
+		if (name !== '') custom[name] = value as IDataObject[string];
+	}
+	if (Object.keys(custom).length > 0) body.customFields = { ...customFieldsIn(body), ...custom };
 	return body;
 }
 

@@ -4,7 +4,6 @@ import {
 	commaList,
 	describeValue,
 	filledTexts,
-	simplify,
 	simplifyPropertyFrom,
 	SIMPLIFIED_FIELDS,
 	type SimplifiedResource,
@@ -65,21 +64,8 @@ export const outputProperties: INodeProperties[] = [
 	},
 ];
 
-function selectedFields(item: Item) {
-	const given = item.context.getNodeParameter('fields', item.index, []);
-	let names = Array.isArray(given) ? filledTexts(given) : [];
-	if (typeof given === 'string') names = commaList(given);
-	if (names.length === 0) {
-		fail(
-			item,
-			`"Fields" names no field in item ${item.index}`,
-			'Pick at least one field under "Fields", or set "Output" to "Simplified" or "Raw".',
-		);
-	}
-	return names;
-}
-
-function selectFields(record: IDataObject, fields: string[]) {
+/** `fields` as named (`customFields.<key>` for a custom one), after the ID. */
+function selectFields(record: IDataObject, fields: readonly string[]) {
 	const custom = customFieldsIn(record);
 	const selected: IDataObject = {};
 	for (const field of ['id', ...fields]) {
@@ -91,18 +77,18 @@ function selectFields(record: IDataObject, fields: string[]) {
 	return selected;
 }
 
-const raw = (record: IDataObject) => record;
-
-function shapeOf(item: Item, resource: SimplifiedResource) {
+/** The fields to output (Simplified: the resource's SIMPLIFIED_FIELDS; Select Included Fields: those named, as a
+ * list or as text separated by commas); none, the raw record. */
+function fieldsOf(item: Item, resource: SimplifiedResource) {
 	const { context, index } = item;
-	const simplified = (record: IDataObject) => simplify(resource, record);
+	const simple = SIMPLIFIED_FIELDS[resource];
 	const version = context.getNode().typeVersion;
-	if (version < OUTPUT_CONTROL_VERSION) return raw;
+	if (version < OUTPUT_CONTROL_VERSION) return undefined;
 	if (version < OUTPUT_VERSION)
-		return context.getNodeParameter('simplify', index, true) === false ? raw : simplified;
+		return context.getNodeParameter('simplify', index, true) === false ? undefined : simple;
 	const output = context.getNodeParameter('output', index, 'simple');
-	if (output === 'simple') return simplified;
-	if (output === 'raw') return raw;
+	if (output === 'simple') return simple;
+	if (output === 'raw') return undefined;
 	if (output !== 'fields') {
 		fail(
 			item,
@@ -110,11 +96,20 @@ function shapeOf(item: Item, resource: SimplifiedResource) {
 			'Pick Simplified, Raw or Select Included Fields under "Output".',
 		);
 	}
-	const fields = selectedFields(item);
-	return (record: IDataObject) => selectFields(record, fields);
+	const given = context.getNodeParameter('fields', index, []);
+	let names = Array.isArray(given) ? filledTexts(given) : [];
+	if (typeof given === 'string') names = commaList(given);
+	if (names.length === 0) {
+		fail(
+			item,
+			`"Fields" names no field in item ${index}`,
+			'Pick at least one field under "Fields", or set "Output" to "Simplified" or "Raw".',
+		);
+	}
+	return names;
 }
 
 export function recordItems(item: Item, resource: SimplifiedResource, records: IDataObject[]) {
-	const shape = shapeOf(item, resource);
-	return records.map((record) => ({ json: shape(record) }));
+	const fields = fieldsOf(item, resource);
+	return records.map((record) => ({ json: fields ? selectFields(record, fields) : record }));
 }

@@ -65,43 +65,37 @@ function usesMapper({ context }: Item) {
 	return context.getNode().typeVersion >= MAPPER_VERSION;
 }
 
-/** From version 3 on the mapper's, every required field set; versions 1 and 2 read their own parameters. */
+/** From version 3 on the mapper's, versions 1 and 2 from their own parameters; every required field set. */
 function createBody(item: Item, { standard, fromFields }: Editable) {
-	const required = standard.filter((field) => field.required);
-	if (usesMapper(item)) {
-		const { body } = mappedBody(item, standard);
-		for (const { id, displayName } of required) body[id] = requireText(item, body[id], displayName);
-		return body;
+	const mapper = usesMapper(item);
+	const body = mapper
+		? mappedBody(item, standard).body
+		: fromFields(item, collectionParameter(item, 'additionalFields'));
+	for (const { id, displayName } of standard.filter((field) => field.required)) {
+		const value = mapper ? body[id] : item.context.getNodeParameter(id, item.index, '');
+		body[id] = requireText(item, value, displayName);
 	}
-	const set: IDataObject = {};
-	for (const { id, displayName } of required) set[id] = requiredParameter(item, id, displayName);
-	return { ...fromFields(item, collectionParameter(item, 'additionalFields')), ...set };
+	return body;
 }
 
 /** From version 3 on, custom fields set are sent with the record's others (read with GET, choice deal-read), so that
  * they survive whether the CRM merges `customFields` or replaces it whole. */
 async function updateBody(item: Item, { standard, fromFields }: Editable, path: string) {
-	if (!usesMapper(item)) {
-		const body = fromFields(item, collectionParameter(item, 'updateFields'));
-		if (Object.keys(body).length === 0) {
-			fail(
-				item,
-				`"Update Fields" has no field to change in item ${item.index}`,
-				'Add at least one field under "Update Fields" and give it a value.',
-			);
-		}
-		return { body };
-	}
-	const { body, changed } = mappedBody(item, standard);
+	const mapper = usesMapper(item);
+	const { body, changed } = mapper
+		? mappedBody(item, standard)
+		: { body: fromFields(item, collectionParameter(item, 'updateFields')), changed: undefined };
 	if (Object.keys(body).length === 0) {
 		fail(
 			item,
-			`"Fields" maps no field to change in item ${item.index}`,
-			'Add a field under "Fields" and give it a value, or with "Map Automatically" give the input item a key that the list of fields shows.',
+			`${mapper ? '"Fields" maps' : '"Update Fields" has'} no field to change in item ${item.index}`,
+			mapper
+				? 'Add a field under "Fields" and give it a value, or with "Map Automatically" give the input item a key that the list of fields shows.'
+				: 'Add at least one field under "Update Fields" and give it a value.',
 		);
 	}
 	const custom = customFieldsIn(body);
-	if (Object.keys(custom).length > 0) {
+	if (mapper && Object.keys(custom).length > 0) {
 		const current = await recordRequest(item, 'GET', path);
 		body.customFields = { ...customFieldsIn(current), ...custom };
 	}
@@ -111,7 +105,7 @@ async function updateBody(item: Item, { standard, fromFields }: Editable, path: 
 /** `before`: the parameters of versions 1 and 2. */
 export function createOperation(target: Editable, before: INodeProperties[]): Operation {
 	return {
-		description: parametersByVersion(target.record, 'create', [], before),
+		description: parametersByVersion(target.record, 'create', before),
 		async execute(item) {
 			const body = createBody(item, target);
 			return [{ json: await recordRequest(item, 'POST', `/${target.record}s`, body) }];
@@ -123,17 +117,15 @@ export function createOperation(target: Editable, before: INodeProperties[]): Op
 export function updateOperation(target: Editable, options: INodeProperties[]): Operation {
 	const { record, idProperty, idOf, patch } = target;
 	return {
-		description: parametersByVersion(
-			record,
-			'update',
-			[idProperty],
-			[
+		description: [
+			idProperty,
+			...parametersByVersion(record, 'update', [
 				collectionProperty('Update Fields', 'updateFields', options, {
 					description:
 						'The fields to change. Only the fields added here are sent; the others keep their values.',
 				}),
-			],
-		),
+			]),
+		],
 		async execute(item) {
 			const id = idOf(item);
 			const { body, changed } = await updateBody(item, target, recordPath(`/${record}s`, id));
