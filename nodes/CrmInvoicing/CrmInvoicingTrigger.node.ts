@@ -21,6 +21,7 @@ import {
 	readState,
 	saveState,
 	tagOf,
+	UNREADABLE_CAUSES,
 	type StoredSubscription,
 } from './trigger/store';
 import { forgetForeign, getSubscription, sameUrl, thisNode } from './trigger/ownership';
@@ -67,13 +68,10 @@ async function check(context: IHookFunctions, deadline: Deadline) {
 		await letGo(context, current, deadline, false);
 		return false;
 	}
-	const events = eventNamesOf(Array.isArray(remote.events) ? remote.events : stored.events, []);
+	const events = eventNamesOf(remote.events ?? stored.events);
 	const same = events.sort().join('\n') === eventsOf(context).join('\n');
 	return (await secretReadable(context, current)) && same && !isInactiveStatus(remote.status);
 }
-
-const UNREADABLE_CAUSES =
-	"(the key changed while no n8n process held the secret, the workflow's data was copied from another workflow, or an earlier version stored it in clear)";
 
 /** Wrapped anew under the credential's key if need be. */
 async function secretReadable(context: IHookFunctions, stored: StoredSubscription) {

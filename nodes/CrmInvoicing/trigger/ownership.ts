@@ -56,14 +56,9 @@ export async function getSubscription(
 	deadline: Deadline,
 	once = false,
 ) {
-	const request = apiRequest.call(context, {
-		method: 'GET',
-		path: pathOf(id),
-		expect: 'record',
-		deadline,
-		once,
-	});
-	return await request.catch(goneOn404);
+	return await apiRequest
+		.call(context, { method: 'GET', path: pathOf(id), expect: 'record', deadline, once })
+		.catch(goneOn404);
 }
 
 /** Where the rule allows; a 2xx sign-in page fails. */
@@ -100,8 +95,12 @@ export function forgetForeign(
 	id: string,
 	why = "it is not provably this trigger's own",
 ) {
-	const message = `left webhook subscription ${id} alone because ${why}; only this node's record of it is gone`;
-	log(context, message, id, true);
+	log(
+		context,
+		`left webhook subscription ${id} alone because ${why}; only this node's record of it is gone`,
+		id,
+		true,
+	);
 }
 
 /** Data of 0.1 has no tag: own it only when the CRM shows it at this URL without another node's tag. */

@@ -1,7 +1,7 @@
 import type { IWebhookFunctions } from 'n8n-workflow';
 
 import { nodeKey, Turns } from '../shared';
-import { log, type StoredSubscription } from './store';
+import { log, UNREADABLE_CAUSES, type StoredSubscription } from './store';
 import { inTime, subscribe } from './subscription';
 
 // Rationed (a forger can send a mismatch), never on the test URL, and done before the delivery returns so that n8n
@@ -12,13 +12,10 @@ export const RENEWAL_TIME_LIMIT_MS = 15_000;
 const renewals = new Turns(RENEWAL_INTERVAL_MS, 500);
 const signatureRenewals = new Turns(SIGNATURE_RENEWAL_INTERVAL_MS, 500);
 
-const KEY_CHANGED =
-	'(the key changed while no n8n process held the secret in memory, for example across a restart, or an earlier version stored it in clear)';
-
 const WHY = {
 	unreadable: [
 		'',
-		` cannot be read with the credential's API key ${KEY_CHANGED}, so no delivery through it can be verified`,
+		` cannot be read with the credential's API key ${UNREADABLE_CAUSES}, so no delivery through it can be verified`,
 	],
 	rotating: [
 		'a delivery verified with ',

@@ -42,7 +42,7 @@ interface RetiredSubscription {
 	secretWrapped?: string;
 }
 
-export const MAX_RETIRED = 3;
+const MAX_RETIRED = 3;
 export const RECENT_DELIVERIES_LIMIT = 1000;
 
 /** [current name, name of 0.1 to 0.3 (read, then removed)]. */
@@ -203,9 +203,14 @@ export function unwrapSecret(wrapped: string, key: string, owner: SecretOwner) {
 	}
 }
 
+/** Why a stored secret cannot be read with the credential's key: the hooks, deliveries and renewals say it alike. */
+export const UNREADABLE_CAUSES =
+	"(the key changed while no n8n process held the secret, for example across a restart, the workflow's data was copied from another workflow, or an earlier version stored it in clear)";
+
 /** The secret with the print of the key it was read with: from memory, else unwrapped with the credential (and
- * with the key as saved too: 0.3 and 0.4 wrapped with the untrimmed key). */
-async function known(context: TriggerContext, stored: StoredSubscription) {
+ * with the key as saved too: 0.3 and 0.4 wrapped with the untrimmed key). Reads the credential only when memory
+ * does not hold the secret. */
+export async function readSecret(context: TriggerContext, stored: StoredSubscription) {
 	const wrapped = stored.secretWrapped;
 	if (wrapped === undefined) return undefined;
 	const owner = secretOwner(context, stored.id);
@@ -218,14 +223,9 @@ async function known(context: TriggerContext, stored: StoredSubscription) {
 	return knownSecrets.get(cacheKey);
 }
 
-/** Reads the credential only when memory does not hold the secret. */
-export async function readSecret(context: TriggerContext, stored: StoredSubscription) {
-	return (await known(context, stored))?.secret;
-}
-
 /** Undefined when it holds no secret, or one already wrapped under this key. */
 async function wrappedAnew(of: TriggerContext, stored: StoredSubscription, apiKey: string) {
-	const entry = await known(of, stored);
+	const entry = await readSecret(of, stored);
 	if (entry === undefined || entry.keyPrint === sha256(apiKey)) return undefined;
 	return wrapSecret(entry.secret, apiKey, secretOwner(of, stored.id));
 }
@@ -250,8 +250,8 @@ export async function rewrap(of: TriggerContext, stored: StoredSubscription) {
 	}
 }
 
-/** What a delivery needs, in one read: the stored subscription, its secret (null: the credential cannot be read;
- * undefined: unreadable), the retired ones' readable secrets, and whether this delivery id was accepted already. */
+/** What a delivery needs, in one read: the stored subscription, its secret as readSecret gives it (null: the
+ * credential cannot be read; undefined: unreadable), the retired ones' readable secrets, and whether this delivery id was accepted already. */
 export async function readDelivery(context: IWebhookFunctions, deliveryId: string) {
 	const data = nodeData(context);
 	const { subscription: stored, retired } = readState(data);
@@ -259,7 +259,8 @@ export async function readDelivery(context: IWebhookFunctions, deliveryId: strin
 	const secret = await readSecret(context, stored).catch(() => null);
 	// One that cannot be read stays undefined: no signature matches it.
 	const retiredSecrets = [];
-	for (const entry of retired) retiredSecrets.push(await readSecret(context, entry).catch(nothing));
+	for (const entry of retired)
+		retiredSecrets.push((await readSecret(context, entry).catch(nothing))?.secret);
 	const seen = !acceptOnce(data, deliveryMemoryKey(context, stored.id), deliveryId, true);
 	return { stored, secret, retired: retiredSecrets, seen };
 }

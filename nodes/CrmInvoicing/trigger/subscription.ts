@@ -24,7 +24,7 @@ import {
 	thisNode,
 	warnKept,
 } from './ownership';
-import { eventsOf } from './item';
+import { eventsOf, optionsOf } from './item';
 import {
 	log,
 	readState,
@@ -188,24 +188,29 @@ async function withoutSecret(context: TriggerContext, answer: IDataObject, deadl
 	const invalid = {
 		description: `The trigger needs both to receive and verify deliveries. Check that the Base URL of the credential points at the CRM API, ${AGAIN}.`,
 	};
-	const noId = 'The CRM API did not return an id for the new webhook subscription';
-	if (id === '') return new NodeOperationError(node, noId, invalid);
+	if (id === '')
+		return new NodeOperationError(
+			node,
+			'The CRM API did not return an id for the new webhook subscription',
+			invalid,
+		);
 	const state = readState(data);
 	const known = id === state.subscription?.id || state.retired.some((entry) => entry.id === id);
 	const candidate = { ownerTag: tagOf(answer.name), url: answer.url };
 	if (!known && mayDelete(candidate, tag, url)) {
 		const orphan = `webhook subscription ${id} that came without a secret`;
 		await orLog(context, deleteSubscription(context, id, deadline), orphan);
-		const noSecret =
-			'The CRM API did not return a signing secret (whsec_…) for the new webhook subscription';
-		return new NodeOperationError(node, noSecret, invalid);
+		return new NodeOperationError(
+			node,
+			'The CRM API did not return a signing secret (whsec_…) for the new webhook subscription',
+			invalid,
+		);
 	}
 	const shown = printable(id, 80);
 	const message = `The CRM API answered with webhook subscription ${shown}, without a signing secret, and it is not provably a new subscription of this trigger`;
 	const holds = `The CRM may keep one subscription per URL and hold one at this trigger's URL ${url} (made by hand, or by another n8n); it was left as it is.`;
 	const deleteIt = `If it is not needed, delete it in the CRM or with the CRM Invoicing node (Webhook Subscription → Delete, ID ${shown}), ${AGAIN}.`;
-	const description = `${holds} ${deleteIt}`;
-	return new NodeOperationError(node, message, { description });
+	return new NodeOperationError(node, message, { description: `${holds} ${deleteIt}` });
 }
 
 /** One at a time per node and mode in this process. */
@@ -217,8 +222,7 @@ export async function subscribe(context: TriggerContext, deadline: Deadline) {
 				'Choose events under "Events", or enter event names under "Options > Custom Event Names".',
 		});
 	const { data, tag, url } = thisNode(context);
-	const { subscriptionName } = context.getNodeParameter('options', {}) as IDataObject;
-	const custom = typeof subscriptionName === 'string' ? subscriptionName.trim() : '';
+	const custom = String(optionsOf(context).subscriptionName ?? '').trim();
 	const name = `${custom || `n8n: ${context.getWorkflow().name ?? 'workflow'}`} [n8n:${tag}]`;
 	return await oneAtATime(`${nodeKey(context)}:${tag}`, async () => {
 		// Created first: a failed POST leaves the stored subscription as it was. An abandoned POST may still create

@@ -4,7 +4,7 @@ import { cut, deadlineIn, nothing, Turns, type HeaderMap } from '../shared';
 import { getSubscription, printable, sameUrl } from './ownership';
 import { isInactiveStatus } from './subscription';
 import { renew, RENEWAL_TIME_LIMIT_MS, type Renewal } from './renewal';
-import { eventsOf, fullRecordOf, output, parseDelivery } from './item';
+import { eventsOf, fullRecordOf, optionsOf, output, parseDelivery } from './item';
 import { checkDeliveryHeaders, checkSignature, NO_MATCH } from './signature';
 import {
 	acceptOnce,
@@ -13,6 +13,7 @@ import {
 	nodeData,
 	readDelivery,
 	rewrap,
+	UNREADABLE_CAUSES,
 	type StoredSubscription,
 } from './store';
 
@@ -24,8 +25,6 @@ import {
 // a verified body without an event. docs/trigger.md#answers-to-deliveries
 const MISMATCH = 'signature does not match the stored secret';
 const RENEWED = "whether this trigger's subscription was renewed";
-const UNUSABLE =
-	"(the key changed while no n8n process held the secret, or the workflow's data was copied from another workflow)";
 const STALE =
 	'(gone, disabled or at another URL: this n8n process may not have read the new one yet)';
 const ROTATED =
@@ -36,7 +35,7 @@ export const NO_SECRET_REASON =
 	'If this lasts, deactivate and re-activate the workflow so that it subscribes anew';
 export const NO_CREDENTIAL_REASON =
 	"this trigger's credential could not be read, so its signing secret cannot be unwrapped; retry later. Check the trigger's credential in n8n";
-export const UNUSABLE_SECRET_REASON = `this trigger's stored signing secret cannot be read with its credential's API key ${UNUSABLE}, so this delivery cannot be verified; the trigger subscribes anew at its own URL (see n8n's log)`;
+export const UNUSABLE_SECRET_REASON = `this trigger's stored signing secret cannot be read with its credential's API key ${UNREADABLE_CAUSES}, so this delivery cannot be verified; the trigger subscribes anew at its own URL (see n8n's log)`;
 export const RATIONED_REASON = `${MISMATCH}, and this n8n process asked the CRM about a subscription less than 30 s ago, so it cannot tell now ${RENEWED}; retry later`;
 export const STALE_REASON = `${MISMATCH}, and the stored subscription is no longer this trigger's current one ${STALE}; retry later`;
 export const UNCHECKED_REASON = `${MISMATCH}, and the CRM could not be asked in time ${RENEWED}; retry later`;
@@ -79,9 +78,12 @@ async function verdict(context: IWebhookFunctions, stored: StoredSubscription): 
 	if (!lookups.take('process')) return refusal(503, RATIONED_REASON);
 	const remote = await getSubscription(context, stored.id, deadlineIn(5_000), true).catch(nothing);
 	if (remote === undefined) return refusal(503, UNCHECKED_REASON);
-	if (remote === 'gone') return refusal(503, STALE_REASON);
-	const at = typeof remote.url === 'string' ? remote.url : stored.url;
-	if (!sameUrl(at, context.getNodeWebhookUrl('default')) || isInactiveStatus(remote.status))
+	const here = context.getNodeWebhookUrl('default');
+	if (
+		remote === 'gone' ||
+		!sameUrl(remote.url ?? stored.url, here) ||
+		isInactiveStatus(remote.status)
+	)
 		return refusal(503, STALE_REASON);
 	return { ...refusal(503, ROTATED_REASON), renewal: { stored, cause: 'mismatch' } };
 }
@@ -104,7 +106,7 @@ async function verify(
 		return refusal(503, UNUSABLE_SECRET_REASON);
 	}
 	const { rawBody } = request;
-	const signed = checkSignature(secret, headers, rawBody);
+	const signed = checkSignature(secret.secret, headers, rawBody);
 	if (signed.failure === NO_MATCH) {
 		for (const old of read.retired)
 			if (checkSignature(old, headers, rawBody).failure === undefined)
@@ -133,7 +135,7 @@ async function outcomeOf(
 	}
 	if (seen) return DUPLICATE;
 	// Read before the id is remembered, so that a 503 leaves the retry welcome.
-	const full = wantsFullRecord(context.getNodeParameter('options', {}) as IDataObject, event);
+	const full = wantsFullRecord(optionsOf(context), event);
 	const record = full ? await fullRecordOf(context, payload) : { payload };
 	if ('retry' in record) return { status: 503, body: { error: record.retry } };
 	const item = { json: output(context, { ...parsed, ...record, webhookId }) };
