@@ -36,11 +36,11 @@ export interface StoredSubscription {
 }
 
 /** Kept so that a delivery its secret verifies gets 410. */
-interface RetiredSubscription {
+type RetiredSubscription = {
 	id: string;
 	url: string;
 	secretWrapped?: string;
-}
+};
 
 const MAX_RETIRED = 3;
 export const RECENT_DELIVERIES_LIMIT = 1000;
@@ -93,20 +93,19 @@ export function readState(data: IDataObject) {
 	return { subscription, retired, recentDeliveries };
 }
 
-/** New arrays, so that n8n notices the change. */
+/** Each value is set anew (n8n notices a set, not a change inside a value it holds). */
 export function saveState(data: IDataObject, changes: Partial<ReturnType<typeof readState>>) {
 	const { subscription, retired, recentDeliveries } = { ...readState(data), ...changes };
 	for (const key of [...Object.values(NAMES).flat(), CLEAR_SECRET, RECENT]) delete data[key];
 	if (subscription) {
 		for (const field of ['id', 'url', 'events', 'secretWrapped', 'ownerTag'] as const) {
 			const value = subscription[field];
-			if (value !== undefined) data[NAMES[field][0]] = Array.isArray(value) ? [...value] : value;
+			if (value !== undefined) data[NAMES[field][0]] = value;
 		}
 		if (recentDeliveries.length > 0)
 			data[RECENT] = recentDeliveries.slice(-RECENT_DELIVERIES_LIMIT);
 	}
-	if (retired.length > 0)
-		data[NAMES.retired[0]] = retired.slice(-MAX_RETIRED).map((entry) => ({ ...entry }));
+	if (retired.length > 0) data[NAMES.retired[0]] = retired.slice(-MAX_RETIRED);
 }
 
 export function retireSubscription(data: IDataObject, entry: RetiredSubscription) {

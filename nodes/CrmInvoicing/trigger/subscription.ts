@@ -83,18 +83,13 @@ export async function letGo(
 	if (readState(data).subscription?.id === id) saveState(data, { subscription: undefined });
 }
 
-/** False when `deleting` fails: logged, with `then` after the error. */
-export async function orLog(
-	context: TriggerContext,
-	deleting: Promise<void>,
-	what: string,
-	then = '',
-) {
+/** False when `deleting` fails: logged. */
+export async function orLog(context: TriggerContext, deleting: Promise<void>, what: string) {
 	try {
 		await deleting;
 		return true;
 	} catch (error) {
-		log(context, `could not delete ${what} (${(error as Error).message})${then}`);
+		log(context, `could not delete ${what} (${(error as Error).message})`);
 		return false;
 	}
 }
@@ -239,9 +234,8 @@ export async function subscribe(context: TriggerContext, deadline: Deadline) {
 		});
 		if (previous && previous.id !== id) {
 			// A failure is logged; the next subscribe removes it.
-			const replaced = `the replaced webhook subscription ${previous.id}`;
-			const deleting = letGo(context, previous, deadline, false);
-			await orLog(context, deleting, replaced, '; the next subscribe removes it');
+			const replaced = `the replaced webhook subscription ${previous.id}; the next subscribe removes it`;
+			await orLog(context, letGo(context, previous, deadline, false), replaced);
 		}
 		await sweep(context, deadline, id);
 		return id;
