@@ -22,7 +22,6 @@ import {
 	saveState,
 	tagOf,
 	UNREADABLE_CAUSES,
-	type StoredSubscription,
 } from './trigger/store';
 import { forgetForeign, getSubscription, sameUrl, thisNode } from './trigger/ownership';
 import { inTime, isInactiveStatus, letGo, orLog, subscribe } from './trigger/subscription';
@@ -70,20 +69,16 @@ async function check(context: IHookFunctions, deadline: Deadline) {
 	}
 	const events = eventNamesOf(remote.events ?? stored.events);
 	const same = events.sort().join('\n') === eventsOf(context).join('\n');
-	return (await secretReadable(context, current)) && same && !isInactiveStatus(remote.status);
-}
-
-/** Wrapped anew under the credential's key if need be. */
-async function secretReadable(context: IHookFunctions, stored: StoredSubscription) {
-	if ((await readSecret(context, stored)) !== undefined) {
-		await rewrap(context, stored);
-		return true;
+	if ((await readSecret(context, current)) === undefined) {
+		const secret = `the stored signing secret of webhook subscription ${stored.id} cannot be read with this credential's API key`;
+		const then =
+			'this trigger subscribes anew, and deletes that subscription once the new one is stored';
+		log(context, `${secret} ${UNREADABLE_CAUSES}; ${then}`);
+		return false;
 	}
-	const secret = `the stored signing secret of webhook subscription ${stored.id} cannot be read with this credential's API key`;
-	const then =
-		'this trigger subscribes anew, and deletes that subscription once the new one is stored';
-	log(context, `${secret} ${UNREADABLE_CAUSES}; ${then}`);
-	return false;
+	// Wrapped anew under the credential's key if need be.
+	await rewrap(context, current);
+	return same && !isInactiveStatus(remote.status);
 }
 
 /** A failed delete keeps it and returns false, for the next activation. */

@@ -1,6 +1,6 @@
 import type { IDataObject, INodeExecutionData, IWebhookFunctions } from 'n8n-workflow';
 
-import { cut, deadlineIn, nothing, Turns, type HeaderMap } from '../shared';
+import { cut, deadlineIn, nothing, Turns } from '../shared';
 import { getSubscription, printable, sameUrl } from './ownership';
 import { isInactiveStatus } from './subscription';
 import { renew, RENEWAL_TIME_LIMIT_MS, type Renewal } from './renewal';
@@ -44,11 +44,6 @@ export const TEST_MISMATCH_REASON = `${MISMATCH} of this test listening; retry l
 export const RETIRED_REASON =
 	'this delivery came through a webhook subscription that this trigger replaced (it delivers to another URL of this n8n); answered 410 so that the CRM disables it. Nothing was run';
 
-interface DeliveryRequest {
-	headers?: HeaderMap;
-	rawBody?: Buffer | string;
-}
-
 /** `refusal` is logged; `item` runs the workflow. */
 interface Outcome {
 	status: 200 | 400 | 401 | 410 | 503;
@@ -89,11 +84,8 @@ async function verdict(context: IWebhookFunctions, stored: StoredSubscription): 
 }
 
 /** The headers first, before any state is read. */
-async function verify(
-	context: IWebhookFunctions,
-	request: DeliveryRequest,
-	renewalLimitMs: number,
-) {
+async function verify(context: IWebhookFunctions, renewalLimitMs: number) {
+	const request = context.getRequestObject();
 	const headers = checkDeliveryHeaders(request.headers);
 	if (typeof headers === 'string') return refusal(401, headers);
 	const read = await readDelivery(context, headers.id);
@@ -157,10 +149,10 @@ async function decide(context: IWebhookFunctions, verified: Verified): Promise<O
 }
 
 /** Writes the answer (a refusal is logged); the result emits the item, if any. */
-function answer(context: IWebhookFunctions, request: DeliveryRequest, outcome: Outcome) {
+function answer(context: IWebhookFunctions, outcome: Outcome) {
 	const { status, body, refusal: reason, item } = outcome;
 	if (reason !== undefined) {
-		const rawId = request.headers?.['webhook-id'];
+		const rawId = context.getRequestObject().headers?.['webhook-id'];
 		const id = typeof rawId === 'string' ? ` (webhook-id ${printable(rawId, 80)})` : '';
 		const then = status === 503 ? 'retries it later' : 'does not retry it';
 		log(context, `refused a delivery with ${status} (the API ${then}): ${reason}${id}`);
@@ -173,10 +165,9 @@ export async function receiveDelivery(
 	this: IWebhookFunctions,
 	renewalLimitMs = RENEWAL_TIME_LIMIT_MS,
 ) {
-	const request = this.getRequestObject() as DeliveryRequest;
-	const checked = await verify(this, request, renewalLimitMs);
+	const checked = await verify(this, renewalLimitMs);
 	const outcome = 'status' in checked ? checked : await decide(this, checked);
-	const answered = answer(this, request, outcome);
+	const answered = answer(this, outcome);
 	// Once answered, before this returns: the CRM has its answer at once, and n8n saves the new subscription.
 	if (outcome.renewal) await renew(this, outcome.renewal, renewalLimitMs);
 	return answered;
