@@ -81,9 +81,11 @@ export function warnKept(
 		const then = entry.retired ? KEPT_RETIRED : '';
 		log(context, `${where} ${KEPT_WHY} ${deleteIt}${then}.`, id);
 	}
-	const more = `kept ${kept.length - 10} more webhook subscriptions with this trigger's owner tag at other URLs than ${url}`;
-	const list = 'list them with the CRM Invoicing node (Webhook Subscription → Get Many)';
-	if (kept.length > 10) log(context, `${more}; ${list}`);
+	if (kept.length > 10)
+		log(
+			context,
+			`kept ${kept.length - 10} more webhook subscriptions with this trigger's owner tag at other URLs than ${url}; list them with the CRM Invoicing node (Webhook Subscription → Get Many)`,
+		);
 }
 
 export function forgetForeign(

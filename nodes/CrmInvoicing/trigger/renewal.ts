@@ -39,9 +39,8 @@ export async function renew(context: IWebhookFunctions, { stored, cause }: Renew
 	try {
 		id = await inTime(context, 'subscribe anew', ms, subscribe);
 	} catch (error) {
-		const failed = `Subscribing anew failed (${(error as Error).message})`;
 		const kept = `the stored subscription is kept, and a delivery tries again in ${turns.intervalMs / 1000} s at the earliest (or re-publish the workflow)`;
-		return log(context, `${why}. ${failed}; ${kept}.`);
+		return log(context, `${why}. Subscribing anew failed (${(error as Error).message}); ${kept}.`);
 	}
 	const anew = `Subscribed anew at this node's URL as webhook subscription ${id} (subscription ${old} was deleted afterwards if it delivered to this URL).`;
 	const lost = `Events delivered through ${old} until now are not run: look in the CRM for events of that time.`;

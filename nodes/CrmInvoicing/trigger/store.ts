@@ -116,7 +116,7 @@ export function retireSubscription(data: IDataObject, entry: RetiredSubscription
 // Also in memory, updated synchronously: each delivery reads its own copy of the static data. docs/scale.md
 const memory = new BoundedMap<string, BoundedMap<string, true>>(200);
 
-export const deliveryMemoryKey = (context: NodeIdentityContext, subscriptionId: string) =>
+const deliveryMemoryKey = (context: NodeIdentityContext, subscriptionId: string) =>
 	`${nodeKey(context)}:${subscriptionId}`;
 export const fingerprint = (deliveryId: string) => sha256(deliveryId, 22);
 
@@ -143,8 +143,9 @@ export function ownerTag(context: TagContext) {
 	const { workflowId, nodeId } = nodeIdentity(context);
 	const url = context.getNodeWebhookUrl?.('default') ?? '';
 	const test = context.getMode() === 'manual' || /\/webhook-test\//.test(url);
-	const parts = ['crm-invoicing-trigger', context.getInstanceId(), workflowId, nodeId];
-	return sha256([...parts, test ? 'test' : 'production'].join('\u0000'), 16);
+	const mode = test ? 'test' : 'production';
+	const parts = ['crm-invoicing-trigger', context.getInstanceId(), workflowId, nodeId, mode];
+	return sha256(parts.join('\u0000'), 16);
 }
 
 export const tagOf = (name: unknown) => /\[n8n:([\w-]{8,43})\]\s*$/.exec(String(name))?.[1];
@@ -240,8 +241,8 @@ export async function rewrap(of: TriggerContext, stored: StoredSubscription) {
 	const anew = await wrappedAnew(of, stored, credential.apiKey);
 	if (anew) {
 		saveState(data, { subscription: { ...stored, secretWrapped: anew } });
-		const what = `wrapped the signing secret of webhook subscription ${stored.id} anew under the new key`;
-		log(of, `the credential's API key changed; ${what} ${REWRAP_WHY}`, stored.id, true);
+		const what = `the credential's API key changed; wrapped the signing secret of webhook subscription ${stored.id} anew under the new key ${REWRAP_WHY}`;
+		log(of, what, stored.id, true);
 	}
 	for (const entry of readState(data).retired) {
 		const secretWrapped = await wrappedAnew(of, entry, credential.apiKey);
@@ -250,7 +251,8 @@ export async function rewrap(of: TriggerContext, stored: StoredSubscription) {
 }
 
 /** What a delivery needs, in one read: the stored subscription, its secret as readSecret gives it (null: the
- * credential cannot be read; undefined: unreadable), the retired ones' readable secrets, and whether this delivery id was accepted already. */
+ * credential cannot be read; undefined: unreadable), the retired ones' readable secrets, whether this delivery id was
+ * accepted already, and the key of the delivery memory it is accepted in. */
 export async function readDelivery(context: IWebhookFunctions, deliveryId: string) {
 	const data = nodeData(context);
 	const { subscription: stored, retired } = readState(data);
@@ -260,6 +262,7 @@ export async function readDelivery(context: IWebhookFunctions, deliveryId: strin
 	const retiredSecrets = [];
 	for (const entry of retired)
 		retiredSecrets.push((await readSecret(context, entry).catch(nothing))?.secret);
-	const seen = !acceptOnce(data, deliveryMemoryKey(context, stored.id), deliveryId, true);
-	return { stored, secret, retired: retiredSecrets, seen };
+	const memoryKey = deliveryMemoryKey(context, stored.id);
+	const seen = !acceptOnce(data, memoryKey, deliveryId, true);
+	return { stored, secret, retired: retiredSecrets, seen, memoryKey };
 }

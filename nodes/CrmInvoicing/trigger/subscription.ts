@@ -101,8 +101,11 @@ async function sweep(context: TriggerContext, deadline: Deadline, current: strin
 		if (msLeft(deadline) < 50) throw new Error('no time left for it within the time limit');
 		listed = await listWebhookSubscriptions(context, { deadline });
 	} catch (error) {
-		const why = `could not list webhook subscriptions to remove this trigger's leftovers`;
-		return log(context, `${why} (${(error as Error).message})`);
+		const why = (error as Error).message;
+		return log(
+			context,
+			`could not list webhook subscriptions to remove this trigger's leftovers (${why})`,
+		);
 	}
 	const retired = readState(data).retired;
 	const kept = [];
@@ -165,8 +168,8 @@ async function post(
 	if (first !== undefined && (hasSecret(first) || anotherId)) return first;
 	if (previous !== undefined && (await provablyOwn(context, previous, deadline))) {
 		await deleteSubscription(context, previous.id, deadline);
-		const why = `the CRM keeps one webhook subscription per URL and held this trigger's ${previous.id} at it`;
-		log(context, `${why}; deleted it to subscribe anew`, previous.id, true);
+		const why = `the CRM keeps one webhook subscription per URL and held this trigger's ${previous.id} at it; deleted it to subscribe anew`;
+		log(context, why, previous.id, true);
 		return await send(context, body, deadline);
 	}
 	if (first !== undefined) return first;

@@ -8,7 +8,6 @@ import { eventsOf, fullRecordOf, optionsOf, output, parseDelivery } from './item
 import { checkDeliveryHeaders, checkSignature, NO_MATCH } from './signature';
 import {
 	acceptOnce,
-	deliveryMemoryKey,
 	log,
 	nodeData,
 	readDelivery,
@@ -90,7 +89,7 @@ async function verify(context: IWebhookFunctions, renewalLimitMs: number) {
 	if (typeof headers === 'string') return refusal(401, headers);
 	const read = await readDelivery(context, headers.id);
 	if (read === undefined) return refusal(503, NO_SECRET_REASON);
-	const { stored, secret, seen } = read;
+	const { stored, secret } = read;
 	if (secret === null) return refusal(503, NO_CREDENTIAL_REASON);
 	if (secret === undefined) {
 		// Before the answer, so that n8n saves the new subscription with it.
@@ -106,7 +105,7 @@ async function verify(context: IWebhookFunctions, renewalLimitMs: number) {
 		return await verdict(context, stored);
 	}
 	if (signed.failure !== undefined) return refusal(401, signed.failure);
-	return { stored, rawBody, webhookId: headers.id, rotating: signed.rotating, seen };
+	return { ...read, rawBody, webhookId: headers.id, rotating: signed.rotating };
 }
 
 export const wantsFullRecord = (options: IDataObject, event: string) =>
@@ -136,11 +135,10 @@ async function outcomeOf(
 
 /** What a verified delivery changes is kept before the answer: n8n saves static data with it. */
 async function decide(context: IWebhookFunctions, verified: Verified): Promise<Outcome> {
-	const { stored, webhookId, rotating } = verified;
+	const { stored, webhookId, rotating, memoryKey } = verified;
 	const outcome = await outcomeOf(context, verified);
 	await rewrap(context, stored);
 	// Checked again: a copy of this delivery handled meanwhile (during the read) has been accepted already.
-	const memoryKey = deliveryMemoryKey(context, stored.id);
 	const accepted = !outcome.item || acceptOnce(nodeData(context), memoryKey, webhookId);
 	const kept = accepted ? outcome : DUPLICATE;
 	// Only after a 2xx: a delivery answered 503 comes again through the subscription that the renewal deletes.
