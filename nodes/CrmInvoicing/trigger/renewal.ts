@@ -43,7 +43,10 @@ export async function renew(context: IWebhookFunctions, { stored, cause }: Renew
 		return log(context, `${why}. Subscribing anew failed (${(error as Error).message}); ${kept}.`);
 	}
 	const anew = `Subscribed anew at this node's URL as webhook subscription ${id} (subscription ${old} was deleted afterwards if it delivered to this URL).`;
-	const lost = `Events delivered through ${old} until now are not run: look in the CRM for events of that time.`;
-	const text = `${why}. ${anew}`;
-	log(context, cause === 'rotating' ? text : `${text} ${lost}`, id);
+	// The delivery that started a rotating renewal was run: none is lost then.
+	const lost =
+		cause === 'rotating'
+			? ''
+			: ` Events delivered through ${old} until now are not run: look in the CRM for events of that time.`;
+	log(context, `${why}. ${anew}${lost}`, id);
 }

@@ -164,8 +164,7 @@ async function post(
 	deadline: Deadline,
 ) {
 	const first = await send(context, body, deadline).catch(noneOn409);
-	const anotherId = idText(first?.id) !== previous?.id;
-	if (first !== undefined && (hasSecret(first) || anotherId)) return first;
+	if (first !== undefined && (hasSecret(first) || idText(first.id) !== previous?.id)) return first;
 	if (previous !== undefined && (await provablyOwn(context, previous, deadline))) {
 		await deleteSubscription(context, previous.id, deadline);
 		const why = `the CRM keeps one webhook subscription per URL and held this trigger's ${previous.id} at it; deleted it to subscribe anew`;
