@@ -21,7 +21,7 @@ import {
 	readState,
 	saveState,
 	tagOf,
-	UNREADABLE_CAUSES,
+	WHY_UNREADABLE,
 } from './trigger/store';
 import { forgetForeign, getSubscription, sameUrl, thisNode } from './trigger/ownership';
 import { inTime, isInactiveStatus, letGo, orLog, subscribe } from './trigger/subscription';
@@ -73,7 +73,7 @@ async function check(context: IHookFunctions, deadline: Deadline) {
 		const secret = `the stored signing secret of webhook subscription ${stored.id} cannot be read with this credential's API key`;
 		const then =
 			'this trigger subscribes anew, and deletes that subscription once the new one is stored';
-		log(context, `${secret} ${UNREADABLE_CAUSES}; ${then}`);
+		log(context, `${secret} ${WHY_UNREADABLE}; ${then}`);
 		return false;
 	}
 	// Wrapped anew under the credential's key if need be.

@@ -1,7 +1,7 @@
 import type { IWebhookFunctions } from 'n8n-workflow';
 
 import { nodeKey, Turns } from '../shared';
-import { log, UNREADABLE_CAUSES, type StoredSubscription } from './store';
+import { log, WHY_UNREADABLE, type StoredSubscription } from './store';
 import { inTime, subscribe } from './subscription';
 
 // Rationed (a forger can send a mismatch), never on the test URL, and done before the delivery returns so that n8n
@@ -15,7 +15,7 @@ const signatureRenewals = new Turns(SIGNATURE_RENEWAL_INTERVAL_MS, 500);
 const WHY = {
 	unreadable: [
 		'',
-		` cannot be read with the credential's API key ${UNREADABLE_CAUSES}, so no delivery through it can be verified`,
+		` cannot be read with the credential's API key ${WHY_UNREADABLE}, so no delivery through it can be verified`,
 	],
 	rotating: [
 		'a delivery verified with ',

@@ -22,8 +22,10 @@ export type TriggerContext = IHookFunctions | IWebhookFunctions;
 export function log(of: TriggerContext, message: string, id?: string, info = false) {
 	const workflowId = of.getWorkflow().id;
 	const nodeName = of.getNode().name;
-	const text = `CRM Invoicing Trigger: ${message} [workflow ${workflowId ?? ''}, node "${nodeName}"]`;
-	of.logger[info ? 'info' : 'warn'](text, { workflowId, nodeName, subscriptionId: id });
+	of.logger[info ? 'info' : 'warn'](
+		`CRM Invoicing Trigger: ${message} [workflow ${workflowId ?? ''}, node "${nodeName}"]`,
+		{ workflowId, nodeName, subscriptionId: id },
+	);
 }
 
 export interface StoredSubscription {
@@ -204,7 +206,7 @@ export function unwrapSecret(wrapped: string, key: string, owner: SecretOwner) {
 }
 
 /** Why a stored secret cannot be read with the credential's key: the hooks, deliveries and renewals say it alike. */
-export const UNREADABLE_CAUSES =
+export const WHY_UNREADABLE =
 	"(the key changed while no n8n process held the secret, for example across a restart, the workflow's data was copied from another workflow, or an earlier version stored it in clear)";
 
 /** The secret with the print of the key it was read with: from memory, else unwrapped with the credential (and

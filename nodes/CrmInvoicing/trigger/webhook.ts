@@ -12,7 +12,7 @@ import {
 	nodeData,
 	readDelivery,
 	rewrap,
-	UNREADABLE_CAUSES,
+	WHY_UNREADABLE,
 	type StoredSubscription,
 } from './store';
 
@@ -34,7 +34,7 @@ export const NO_SECRET_REASON =
 	'If this lasts, deactivate and re-activate the workflow so that it subscribes anew';
 export const NO_CREDENTIAL_REASON =
 	"this trigger's credential could not be read, so its signing secret cannot be unwrapped; retry later. Check the trigger's credential in n8n";
-export const UNUSABLE_SECRET_REASON = `this trigger's stored signing secret cannot be read with its credential's API key ${UNREADABLE_CAUSES}, so this delivery cannot be verified; the trigger subscribes anew at its own URL (see n8n's log)`;
+export const UNUSABLE_SECRET_REASON = `this trigger's stored signing secret cannot be read with its credential's API key ${WHY_UNREADABLE}, so this delivery cannot be verified; the trigger subscribes anew at its own URL (see n8n's log)`;
 export const RATIONED_REASON = `${MISMATCH}, and this n8n process asked the CRM about a subscription less than 30 s ago, so it cannot tell now ${RENEWED}; retry later`;
 export const STALE_REASON = `${MISMATCH}, and the stored subscription is no longer this trigger's current one ${STALE}; retry later`;
 export const UNCHECKED_REASON = `${MISMATCH}, and the CRM could not be asked in time ${RENEWED}; retry later`;
