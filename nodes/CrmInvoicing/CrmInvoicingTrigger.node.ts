@@ -64,7 +64,7 @@ async function check(context: IHookFunctions, deadline: Deadline) {
 	};
 	saveState(data, { subscription: current });
 	if (!sameUrl(current.url, url)) {
-		await letGo(context, current, deadline, false);
+		await letGo(context, current, deadline);
 		return false;
 	}
 	const events = eventNamesOf(remote.events ?? stored.events);
@@ -86,7 +86,7 @@ async function release(context: IHookFunctions, deadline: Deadline) {
 	const stored = readState(nodeData(context)).subscription;
 	if (!stored) return true;
 	const kept = `webhook subscription ${stored.id}; it is kept and cleaned up on the next activation`;
-	return await orLog(context, letGo(context, stored, deadline), kept);
+	return await orLog(context, letGo(context, stored, deadline, true), kept);
 }
 
 const EVENTS_NOTICE =

@@ -65,12 +65,13 @@ export async function inTime<C extends TriggerContext, T>(
 	}
 }
 
-/** Deletes where the rule allows; this node's subscription at another URL is retired with its secret. */
+/** Deletes where the rule allows; this node's subscription at another URL is retired with its secret (`named`: and
+ * warned about, when no sweep follows to name it). */
 export async function letGo(
 	context: TriggerContext,
 	stored: StoredSubscription,
 	by: Deadline,
-	named = true,
+	named = false,
 ) {
 	const { data, tag, url } = thisNode(context);
 	const { id, url: at, secretWrapped } = stored;
@@ -237,7 +238,7 @@ export async function subscribe(context: TriggerContext, deadline: Deadline) {
 		if (previous && previous.id !== id) {
 			// A failure is logged; the next subscribe removes it.
 			const replaced = `the replaced webhook subscription ${previous.id}; the next subscribe removes it`;
-			await orLog(context, letGo(context, previous, deadline, false), replaced);
+			await orLog(context, letGo(context, previous, deadline), replaced);
 		}
 		await sweep(context, deadline, id);
 		return id;
