@@ -53,8 +53,10 @@ export function output(
 	const simplified =
 		context.getNode().typeVersion >= TRIGGER_SIMPLIFY_VERSION &&
 		context.getNodeParameter('simplify', true) !== false;
-	const lead = event.startsWith('lead.') && isPlainObject(payload) && simplified;
-	const shown = lead ? simplify('lead', payload) : payload;
+	const shown =
+		simplified && event.startsWith('lead.') && isPlainObject(payload)
+			? simplify('lead', payload)
+			: payload;
 	const extra = error ? { fullRecordError: error } : {};
 	if (optionsOf(context).payloadOnly === true)
 		return isPlainObject(shown)
