@@ -21,7 +21,7 @@ import {
 	readState,
 	saveState,
 	tagOf,
-	type StoredSubscription,
+	WHY_UNREADABLE,
 } from './trigger/store';
 import { forgetForeign, getSubscription, sameUrl, thisNode } from './trigger/ownership';
 import { inTime, isInactiveStatus, letGo, orLog, subscribe } from './trigger/subscription';
@@ -64,28 +64,21 @@ async function check(context: IHookFunctions, deadline: Deadline) {
 	};
 	saveState(data, { subscription: current });
 	if (!sameUrl(current.url, url)) {
-		await letGo(context, current, deadline, false);
+		await letGo(context, current, deadline);
 		return false;
 	}
-	const events = eventNamesOf(Array.isArray(remote.events) ? remote.events : stored.events, []);
+	const events = eventNamesOf(remote.events ?? stored.events);
 	const same = events.sort().join('\n') === eventsOf(context).join('\n');
-	return (await secretReadable(context, current)) && same && !isInactiveStatus(remote.status);
-}
-
-const UNREADABLE_CAUSES =
-	"(the key changed while no n8n process held the secret, the workflow's data was copied from another workflow, or an earlier version stored it in clear)";
-
-/** Wrapped anew under the credential's key if need be. */
-async function secretReadable(context: IHookFunctions, stored: StoredSubscription) {
-	if ((await readSecret(context, stored)) !== undefined) {
-		await rewrap(context, stored);
-		return true;
+	if ((await readSecret(context, current)) === undefined) {
+		const secret = `the stored signing secret of webhook subscription ${stored.id} cannot be read with this credential's API key`;
+		const then =
+			'this trigger subscribes anew, and deletes that subscription once the new one is stored';
+		log(context, `${secret} ${WHY_UNREADABLE}; ${then}`);
+		return false;
 	}
-	const secret = `the stored signing secret of webhook subscription ${stored.id} cannot be read with this credential's API key`;
-	const then =
-		'this trigger subscribes anew, and deletes that subscription once the new one is stored';
-	log(context, `${secret} ${UNREADABLE_CAUSES}; ${then}`);
-	return false;
+	// Wrapped anew under the credential's key if need be.
+	await rewrap(context, current);
+	return same && !isInactiveStatus(remote.status);
 }
 
 /** A failed delete keeps it and returns false, for the next activation. */
@@ -93,7 +86,7 @@ async function release(context: IHookFunctions, deadline: Deadline) {
 	const stored = readState(nodeData(context)).subscription;
 	if (!stored) return true;
 	const kept = `webhook subscription ${stored.id}; it is kept and cleaned up on the next activation`;
-	return await orLog(context, letGo(context, stored, deadline), kept);
+	return await orLog(context, letGo(context, stored, deadline, true), kept);
 }
 
 const EVENTS_NOTICE =

@@ -20,9 +20,14 @@ type Delivery = {
 	webhookId: string;
 };
 
+export const optionsOf = (context: TriggerContext) =>
+	context.getNodeParameter('options', {}) as IDataObject;
+
 export function eventsOf(context: TriggerContext) {
-	const custom = (context.getNodeParameter('options', {}) as IDataObject).customEvents;
-	return eventNamesOf(context.getNodeParameter('events', []), custom).sort();
+	return eventNamesOf(
+		context.getNodeParameter('events', []),
+		optionsOf(context).customEvents,
+	).sort();
 }
 
 export function parseDelivery(rawBody: Buffer | string | undefined) {
@@ -44,14 +49,16 @@ export function parseDelivery(rawBody: Buffer | string | undefined) {
 export function output(
 	context: IWebhookFunctions,
 	{ event, timestamp, payload, error, webhookId }: Delivery,
-): IDataObject {
+) {
 	const simplified =
 		context.getNode().typeVersion >= TRIGGER_SIMPLIFY_VERSION &&
 		context.getNodeParameter('simplify', true) !== false;
-	const lead = event.startsWith('lead.') && isPlainObject(payload) && simplified;
-	const shown = lead ? simplify('lead', payload) : payload;
+	const shown =
+		simplified && event.startsWith('lead.') && isPlainObject(payload)
+			? simplify('lead', payload)
+			: payload;
 	const extra = error ? { fullRecordError: error } : {};
-	if ((context.getNodeParameter('options', {}) as IDataObject).payloadOnly === true)
+	if (optionsOf(context).payloadOnly === true)
 		return isPlainObject(shown)
 			? { ...shown, ...extra }
 			: { payload: shown as IDataObject, ...extra };

@@ -1,5 +1,3 @@
-import { NodeOperationError } from 'n8n-workflow';
-
 import { apiRequest, httpStatusOf, type Deadline } from '../shared';
 import {
 	log,
@@ -32,12 +30,10 @@ export const printable = (value: unknown, max: number) =>
 		.replace(/[^ -~]/g, '?')
 		.slice(0, max);
 
+/** n8n gives a URL to every node that declares a webhook ('' would match no URL). */
 export function thisNode(context: TriggerContext) {
-	const url = context.getNodeWebhookUrl('default');
-	if (url) return { data: nodeData(context), tag: ownerTag(context), url };
-	throw new NodeOperationError(context.getNode(), 'n8n did not give this trigger a webhook URL', {
-		description: 'Save the workflow and try again.',
-	});
+	const url = context.getNodeWebhookUrl('default') ?? '';
+	return { data: nodeData(context), tag: ownerTag(context), url };
 }
 
 export const idText = (value: unknown) =>
@@ -56,14 +52,9 @@ export async function getSubscription(
 	deadline: Deadline,
 	once = false,
 ) {
-	const request = apiRequest.call(context, {
-		method: 'GET',
-		path: pathOf(id),
-		expect: 'record',
-		deadline,
-		once,
-	});
-	return await request.catch(goneOn404);
+	return await apiRequest
+		.call(context, { method: 'GET', path: pathOf(id), expect: 'record', deadline, once })
+		.catch(goneOn404);
 }
 
 /** Where the rule allows; a 2xx sign-in page fails. */
@@ -90,9 +81,11 @@ export function warnKept(
 		const then = entry.retired ? KEPT_RETIRED : '';
 		log(context, `${where} ${KEPT_WHY} ${deleteIt}${then}.`, id);
 	}
-	const more = `kept ${kept.length - 10} more webhook subscriptions with this trigger's owner tag at other URLs than ${url}`;
-	const list = 'list them with the CRM Invoicing node (Webhook Subscription → Get Many)';
-	if (kept.length > 10) log(context, `${more}; ${list}`);
+	if (kept.length > 10)
+		log(
+			context,
+			`kept ${kept.length - 10} more webhook subscriptions with this trigger's owner tag at other URLs than ${url}; list them with the CRM Invoicing node (Webhook Subscription → Get Many)`,
+		);
 }
 
 export function forgetForeign(
@@ -100,8 +93,12 @@ export function forgetForeign(
 	id: string,
 	why = "it is not provably this trigger's own",
 ) {
-	const message = `left webhook subscription ${id} alone because ${why}; only this node's record of it is gone`;
-	log(context, message, id, true);
+	log(
+		context,
+		`left webhook subscription ${id} alone because ${why}; only this node's record of it is gone`,
+		id,
+		true,
+	);
 }
 
 /** Data of 0.1 has no tag: own it only when the CRM shows it at this URL without another node's tag. */

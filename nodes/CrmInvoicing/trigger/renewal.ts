@@ -1,7 +1,7 @@
 import type { IWebhookFunctions } from 'n8n-workflow';
 
 import { nodeKey, Turns } from '../shared';
-import { log, type StoredSubscription } from './store';
+import { log, WHY_UNREADABLE, type StoredSubscription } from './store';
 import { inTime, subscribe } from './subscription';
 
 // Rationed (a forger can send a mismatch), never on the test URL, and done before the delivery returns so that n8n
@@ -12,13 +12,10 @@ export const RENEWAL_TIME_LIMIT_MS = 15_000;
 const renewals = new Turns(RENEWAL_INTERVAL_MS, 500);
 const signatureRenewals = new Turns(SIGNATURE_RENEWAL_INTERVAL_MS, 500);
 
-const KEY_CHANGED =
-	'(the key changed while no n8n process held the secret in memory, for example across a restart, or an earlier version stored it in clear)';
-
 const WHY = {
 	unreadable: [
 		'',
-		` cannot be read with the credential's API key ${KEY_CHANGED}, so no delivery through it can be verified`,
+		` cannot be read with the credential's API key ${WHY_UNREADABLE}, so no delivery through it can be verified`,
 	],
 	rotating: [
 		'a delivery verified with ',
@@ -42,12 +39,14 @@ export async function renew(context: IWebhookFunctions, { stored, cause }: Renew
 	try {
 		id = await inTime(context, 'subscribe anew', ms, subscribe);
 	} catch (error) {
-		const failed = `Subscribing anew failed (${(error as Error).message})`;
 		const kept = `the stored subscription is kept, and a delivery tries again in ${turns.intervalMs / 1000} s at the earliest (or re-publish the workflow)`;
-		return log(context, `${why}. ${failed}; ${kept}.`);
+		return log(context, `${why}. Subscribing anew failed (${(error as Error).message}); ${kept}.`);
 	}
 	const anew = `Subscribed anew at this node's URL as webhook subscription ${id} (subscription ${old} was deleted afterwards if it delivered to this URL).`;
-	const lost = `Events delivered through ${old} until now are not run: look in the CRM for events of that time.`;
-	const text = `${why}. ${anew}`;
-	log(context, cause === 'rotating' ? text : `${text} ${lost}`, id);
+	// The delivery that started a rotating renewal was run: none is lost then.
+	const lost =
+		cause === 'rotating'
+			? ''
+			: ` Events delivered through ${old} until now are not run: look in the CRM for events of that time.`;
+	log(context, `${why}. ${anew}${lost}`, id);
 }

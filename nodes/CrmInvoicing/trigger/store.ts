@@ -22,8 +22,10 @@ export type TriggerContext = IHookFunctions | IWebhookFunctions;
 export function log(of: TriggerContext, message: string, id?: string, info = false) {
 	const workflowId = of.getWorkflow().id;
 	const nodeName = of.getNode().name;
-	const text = `CRM Invoicing Trigger: ${message} [workflow ${workflowId ?? ''}, node "${nodeName}"]`;
-	of.logger[info ? 'info' : 'warn'](text, { workflowId, nodeName, subscriptionId: id });
+	of.logger[info ? 'info' : 'warn'](
+		`CRM Invoicing Trigger: ${message} [workflow ${workflowId ?? ''}, node "${nodeName}"]`,
+		{ workflowId, nodeName, subscriptionId: id },
+	);
 }
 
 export interface StoredSubscription {
@@ -36,13 +38,13 @@ export interface StoredSubscription {
 }
 
 /** Kept so that a delivery its secret verifies gets 410. */
-interface RetiredSubscription {
+type RetiredSubscription = {
 	id: string;
 	url: string;
 	secretWrapped?: string;
-}
+};
 
-export const MAX_RETIRED = 3;
+const MAX_RETIRED = 3;
 export const RECENT_DELIVERIES_LIMIT = 1000;
 
 /** [current name, name of 0.1 to 0.3 (read, then removed)]. */
@@ -93,20 +95,19 @@ export function readState(data: IDataObject) {
 	return { subscription, retired, recentDeliveries };
 }
 
-/** New arrays, so that n8n notices the change. */
+/** Each value is set anew (n8n notices a set, not a change inside a value it holds). */
 export function saveState(data: IDataObject, changes: Partial<ReturnType<typeof readState>>) {
 	const { subscription, retired, recentDeliveries } = { ...readState(data), ...changes };
 	for (const key of [...Object.values(NAMES).flat(), CLEAR_SECRET, RECENT]) delete data[key];
 	if (subscription) {
 		for (const field of ['id', 'url', 'events', 'secretWrapped', 'ownerTag'] as const) {
 			const value = subscription[field];
-			if (value !== undefined) data[NAMES[field][0]] = Array.isArray(value) ? [...value] : value;
+			if (value !== undefined) data[NAMES[field][0]] = value;
 		}
 		if (recentDeliveries.length > 0)
 			data[RECENT] = recentDeliveries.slice(-RECENT_DELIVERIES_LIMIT);
 	}
-	if (retired.length > 0)
-		data[NAMES.retired[0]] = retired.slice(-MAX_RETIRED).map((entry) => ({ ...entry }));
+	if (retired.length > 0) data[NAMES.retired[0]] = retired.slice(-MAX_RETIRED);
 }
 
 export function retireSubscription(data: IDataObject, entry: RetiredSubscription) {
@@ -117,7 +118,7 @@ export function retireSubscription(data: IDataObject, entry: RetiredSubscription
 // Also in memory, updated synchronously: each delivery reads its own copy of the static data. docs/scale.md
 const memory = new BoundedMap<string, BoundedMap<string, true>>(200);
 
-export const deliveryMemoryKey = (context: NodeIdentityContext, subscriptionId: string) =>
+const deliveryMemoryKey = (context: NodeIdentityContext, subscriptionId: string) =>
 	`${nodeKey(context)}:${subscriptionId}`;
 export const fingerprint = (deliveryId: string) => sha256(deliveryId, 22);
 
@@ -144,8 +145,9 @@ export function ownerTag(context: TagContext) {
 	const { workflowId, nodeId } = nodeIdentity(context);
 	const url = context.getNodeWebhookUrl?.('default') ?? '';
 	const test = context.getMode() === 'manual' || /\/webhook-test\//.test(url);
-	const parts = ['crm-invoicing-trigger', context.getInstanceId(), workflowId, nodeId];
-	return sha256([...parts, test ? 'test' : 'production'].join('\u0000'), 16);
+	const mode = test ? 'test' : 'production';
+	const parts = ['crm-invoicing-trigger', context.getInstanceId(), workflowId, nodeId, mode];
+	return sha256(parts.join('\u0000'), 16);
 }
 
 export const tagOf = (name: unknown) => /\[n8n:([\w-]{8,43})\]\s*$/.exec(String(name))?.[1];
@@ -203,9 +205,14 @@ export function unwrapSecret(wrapped: string, key: string, owner: SecretOwner) {
 	}
 }
 
+/** Why a stored secret cannot be read with the credential's key: the hooks, deliveries and renewals say it alike. */
+export const WHY_UNREADABLE =
+	"(the key changed while no n8n process held the secret, for example across a restart, the workflow's data was copied from another workflow, or an earlier version stored it in clear)";
+
 /** The secret with the print of the key it was read with: from memory, else unwrapped with the credential (and
- * with the key as saved too: 0.3 and 0.4 wrapped with the untrimmed key). */
-async function known(context: TriggerContext, stored: StoredSubscription) {
+ * with the key as saved too: 0.3 and 0.4 wrapped with the untrimmed key). Reads the credential only when memory
+ * does not hold the secret. */
+export async function readSecret(context: TriggerContext, stored: StoredSubscription) {
 	const wrapped = stored.secretWrapped;
 	if (wrapped === undefined) return undefined;
 	const owner = secretOwner(context, stored.id);
@@ -218,14 +225,9 @@ async function known(context: TriggerContext, stored: StoredSubscription) {
 	return knownSecrets.get(cacheKey);
 }
 
-/** Reads the credential only when memory does not hold the secret. */
-export async function readSecret(context: TriggerContext, stored: StoredSubscription) {
-	return (await known(context, stored))?.secret;
-}
-
 /** Undefined when it holds no secret, or one already wrapped under this key. */
 async function wrappedAnew(of: TriggerContext, stored: StoredSubscription, apiKey: string) {
-	const entry = await known(of, stored);
+	const entry = await readSecret(of, stored);
 	if (entry === undefined || entry.keyPrint === sha256(apiKey)) return undefined;
 	return wrapSecret(entry.secret, apiKey, secretOwner(of, stored.id));
 }
@@ -241,8 +243,8 @@ export async function rewrap(of: TriggerContext, stored: StoredSubscription) {
 	const anew = await wrappedAnew(of, stored, credential.apiKey);
 	if (anew) {
 		saveState(data, { subscription: { ...stored, secretWrapped: anew } });
-		const what = `wrapped the signing secret of webhook subscription ${stored.id} anew under the new key`;
-		log(of, `the credential's API key changed; ${what} ${REWRAP_WHY}`, stored.id, true);
+		const what = `the credential's API key changed; wrapped the signing secret of webhook subscription ${stored.id} anew under the new key ${REWRAP_WHY}`;
+		log(of, what, stored.id, true);
 	}
 	for (const entry of readState(data).retired) {
 		const secretWrapped = await wrappedAnew(of, entry, credential.apiKey);
@@ -250,16 +252,15 @@ export async function rewrap(of: TriggerContext, stored: StoredSubscription) {
 	}
 }
 
-/** What a delivery needs, in one read: the stored subscription, its secret (null: the credential cannot be read;
- * undefined: unreadable), the retired ones' readable secrets, and whether this delivery id was accepted already. */
+/** What a delivery needs, in one read: the stored subscription, its secret as readSecret gives it (null: the
+ * credential cannot be read; undefined: unreadable), the retired ones, whether this delivery id was
+ * accepted already, and the key of the delivery memory it is accepted in. */
 export async function readDelivery(context: IWebhookFunctions, deliveryId: string) {
 	const data = nodeData(context);
 	const { subscription: stored, retired } = readState(data);
 	if (!stored) return undefined;
 	const secret = await readSecret(context, stored).catch(() => null);
-	// One that cannot be read stays undefined: no signature matches it.
-	const retiredSecrets = [];
-	for (const entry of retired) retiredSecrets.push(await readSecret(context, entry).catch(nothing));
-	const seen = !acceptOnce(data, deliveryMemoryKey(context, stored.id), deliveryId, true);
-	return { stored, secret, retired: retiredSecrets, seen };
+	const memoryKey = deliveryMemoryKey(context, stored.id);
+	const seen = !acceptOnce(data, memoryKey, deliveryId, true);
+	return { stored, secret, retired, seen, memoryKey };
 }

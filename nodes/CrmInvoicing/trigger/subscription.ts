@@ -24,7 +24,7 @@ import {
 	thisNode,
 	warnKept,
 } from './ownership';
-import { eventsOf } from './item';
+import { eventsOf, optionsOf } from './item';
 import {
 	log,
 	readState,
@@ -65,12 +65,13 @@ export async function inTime<C extends TriggerContext, T>(
 	}
 }
 
-/** Deletes where the rule allows; this node's subscription at another URL is retired with its secret. */
+/** Deletes where the rule allows; this node's subscription at another URL is retired with its secret (`named`: and
+ * warned about, when no sweep follows to name it). */
 export async function letGo(
 	context: TriggerContext,
 	stored: StoredSubscription,
 	by: Deadline,
-	named = true,
+	named = false,
 ) {
 	const { data, tag, url } = thisNode(context);
 	const { id, url: at, secretWrapped } = stored;
@@ -83,18 +84,13 @@ export async function letGo(
 	if (readState(data).subscription?.id === id) saveState(data, { subscription: undefined });
 }
 
-/** False when `deleting` fails: logged, with `then` after the error. */
-export async function orLog(
-	context: TriggerContext,
-	deleting: Promise<void>,
-	what: string,
-	then = '',
-) {
+/** False when `deleting` fails: logged. */
+export async function orLog(context: TriggerContext, deleting: Promise<void>, what: string) {
 	try {
 		await deleting;
 		return true;
 	} catch (error) {
-		log(context, `could not delete ${what} (${(error as Error).message})${then}`);
+		log(context, `could not delete ${what} (${(error as Error).message})`);
 		return false;
 	}
 }
@@ -106,8 +102,11 @@ async function sweep(context: TriggerContext, deadline: Deadline, current: strin
 		if (msLeft(deadline) < 50) throw new Error('no time left for it within the time limit');
 		listed = await listWebhookSubscriptions(context, { deadline });
 	} catch (error) {
-		const why = `could not list webhook subscriptions to remove this trigger's leftovers`;
-		return log(context, `${why} (${(error as Error).message})`);
+		const why = (error as Error).message;
+		return log(
+			context,
+			`could not list webhook subscriptions to remove this trigger's leftovers (${why})`,
+		);
 	}
 	const retired = readState(data).retired;
 	const kept = [];
@@ -166,12 +165,11 @@ async function post(
 	deadline: Deadline,
 ) {
 	const first = await send(context, body, deadline).catch(noneOn409);
-	const anotherId = idText(first?.id) !== previous?.id;
-	if (first !== undefined && (hasSecret(first) || anotherId)) return first;
+	if (first !== undefined && (hasSecret(first) || idText(first.id) !== previous?.id)) return first;
 	if (previous !== undefined && (await provablyOwn(context, previous, deadline))) {
 		await deleteSubscription(context, previous.id, deadline);
-		const why = `the CRM keeps one webhook subscription per URL and held this trigger's ${previous.id} at it`;
-		log(context, `${why}; deleted it to subscribe anew`, previous.id, true);
+		const why = `the CRM keeps one webhook subscription per URL and held this trigger's ${previous.id} at it; deleted it to subscribe anew`;
+		log(context, why, previous.id, true);
 		return await send(context, body, deadline);
 	}
 	if (first !== undefined) return first;
@@ -188,24 +186,29 @@ async function withoutSecret(context: TriggerContext, answer: IDataObject, deadl
 	const invalid = {
 		description: `The trigger needs both to receive and verify deliveries. Check that the Base URL of the credential points at the CRM API, ${AGAIN}.`,
 	};
-	const noId = 'The CRM API did not return an id for the new webhook subscription';
-	if (id === '') return new NodeOperationError(node, noId, invalid);
+	if (id === '')
+		return new NodeOperationError(
+			node,
+			'The CRM API did not return an id for the new webhook subscription',
+			invalid,
+		);
 	const state = readState(data);
 	const known = id === state.subscription?.id || state.retired.some((entry) => entry.id === id);
 	const candidate = { ownerTag: tagOf(answer.name), url: answer.url };
 	if (!known && mayDelete(candidate, tag, url)) {
 		const orphan = `webhook subscription ${id} that came without a secret`;
 		await orLog(context, deleteSubscription(context, id, deadline), orphan);
-		const noSecret =
-			'The CRM API did not return a signing secret (whsec_…) for the new webhook subscription';
-		return new NodeOperationError(node, noSecret, invalid);
+		return new NodeOperationError(
+			node,
+			'The CRM API did not return a signing secret (whsec_…) for the new webhook subscription',
+			invalid,
+		);
 	}
 	const shown = printable(id, 80);
 	const message = `The CRM API answered with webhook subscription ${shown}, without a signing secret, and it is not provably a new subscription of this trigger`;
 	const holds = `The CRM may keep one subscription per URL and hold one at this trigger's URL ${url} (made by hand, or by another n8n); it was left as it is.`;
 	const deleteIt = `If it is not needed, delete it in the CRM or with the CRM Invoicing node (Webhook Subscription → Delete, ID ${shown}), ${AGAIN}.`;
-	const description = `${holds} ${deleteIt}`;
-	return new NodeOperationError(node, message, { description });
+	return new NodeOperationError(node, message, { description: `${holds} ${deleteIt}` });
 }
 
 /** One at a time per node and mode in this process. */
@@ -217,8 +220,7 @@ export async function subscribe(context: TriggerContext, deadline: Deadline) {
 				'Choose events under "Events", or enter event names under "Options > Custom Event Names".',
 		});
 	const { data, tag, url } = thisNode(context);
-	const { subscriptionName } = context.getNodeParameter('options', {}) as IDataObject;
-	const custom = typeof subscriptionName === 'string' ? subscriptionName.trim() : '';
+	const custom = String(optionsOf(context).subscriptionName ?? '').trim();
 	const name = `${custom || `n8n: ${context.getWorkflow().name ?? 'workflow'}`} [n8n:${tag}]`;
 	return await oneAtATime(`${nodeKey(context)}:${tag}`, async () => {
 		// Created first: a failed POST leaves the stored subscription as it was. An abandoned POST may still create
@@ -235,9 +237,8 @@ export async function subscribe(context: TriggerContext, deadline: Deadline) {
 		});
 		if (previous && previous.id !== id) {
 			// A failure is logged; the next subscribe removes it.
-			const replaced = `the replaced webhook subscription ${previous.id}`;
-			const deleting = letGo(context, previous, deadline, false);
-			await orLog(context, deleting, replaced, '; the next subscribe removes it');
+			const replaced = `the replaced webhook subscription ${previous.id}; the next subscribe removes it`;
+			await orLog(context, letGo(context, previous, deadline), replaced);
 		}
 		await sweep(context, deadline, id);
 		return id;

@@ -1,18 +1,19 @@
 import type { IDataObject, INodeExecutionData, IWebhookFunctions } from 'n8n-workflow';
 
-import { cut, deadlineIn, nothing, Turns, type HeaderMap } from '../shared';
+import { cut, deadlineIn, nothing, Turns } from '../shared';
 import { getSubscription, printable, sameUrl } from './ownership';
 import { isInactiveStatus } from './subscription';
 import { renew, RENEWAL_TIME_LIMIT_MS, type Renewal } from './renewal';
-import { eventsOf, fullRecordOf, output, parseDelivery } from './item';
+import { eventsOf, fullRecordOf, optionsOf, output, parseDelivery } from './item';
 import { checkDeliveryHeaders, checkSignature, NO_MATCH } from './signature';
 import {
 	acceptOnce,
-	deliveryMemoryKey,
 	log,
 	nodeData,
 	readDelivery,
+	readSecret,
 	rewrap,
+	WHY_UNREADABLE,
 	type StoredSubscription,
 } from './store';
 
@@ -24,8 +25,6 @@ import {
 // a verified body without an event. docs/trigger.md#answers-to-deliveries
 const MISMATCH = 'signature does not match the stored secret';
 const RENEWED = "whether this trigger's subscription was renewed";
-const UNUSABLE =
-	"(the key changed while no n8n process held the secret, or the workflow's data was copied from another workflow)";
 const STALE =
 	'(gone, disabled or at another URL: this n8n process may not have read the new one yet)';
 const ROTATED =
@@ -36,7 +35,7 @@ export const NO_SECRET_REASON =
 	'If this lasts, deactivate and re-activate the workflow so that it subscribes anew';
 export const NO_CREDENTIAL_REASON =
 	"this trigger's credential could not be read, so its signing secret cannot be unwrapped; retry later. Check the trigger's credential in n8n";
-export const UNUSABLE_SECRET_REASON = `this trigger's stored signing secret cannot be read with its credential's API key ${UNUSABLE}, so this delivery cannot be verified; the trigger subscribes anew at its own URL (see n8n's log)`;
+export const UNUSABLE_SECRET_REASON = `this trigger's stored signing secret cannot be read with its credential's API key ${WHY_UNREADABLE}, so this delivery cannot be verified; the trigger subscribes anew at its own URL (see n8n's log)`;
 export const RATIONED_REASON = `${MISMATCH}, and this n8n process asked the CRM about a subscription less than 30 s ago, so it cannot tell now ${RENEWED}; retry later`;
 export const STALE_REASON = `${MISMATCH}, and the stored subscription is no longer this trigger's current one ${STALE}; retry later`;
 export const UNCHECKED_REASON = `${MISMATCH}, and the CRM could not be asked in time ${RENEWED}; retry later`;
@@ -44,11 +43,6 @@ export const ROTATED_REASON = `${MISMATCH} of a subscription the CRM shows curre
 export const TEST_MISMATCH_REASON = `${MISMATCH} of this test listening; retry later`;
 export const RETIRED_REASON =
 	'this delivery came through a webhook subscription that this trigger replaced (it delivers to another URL of this n8n); answered 410 so that the CRM disables it. Nothing was run';
-
-interface DeliveryRequest {
-	headers?: HeaderMap;
-	rawBody?: Buffer | string;
-}
 
 /** `refusal` is logged; `item` runs the workflow. */
 interface Outcome {
@@ -79,24 +73,24 @@ async function verdict(context: IWebhookFunctions, stored: StoredSubscription): 
 	if (!lookups.take('process')) return refusal(503, RATIONED_REASON);
 	const remote = await getSubscription(context, stored.id, deadlineIn(5_000), true).catch(nothing);
 	if (remote === undefined) return refusal(503, UNCHECKED_REASON);
-	if (remote === 'gone') return refusal(503, STALE_REASON);
-	const at = typeof remote.url === 'string' ? remote.url : stored.url;
-	if (!sameUrl(at, context.getNodeWebhookUrl('default')) || isInactiveStatus(remote.status))
+	const here = context.getNodeWebhookUrl('default');
+	if (
+		remote === 'gone' ||
+		!sameUrl(remote.url ?? stored.url, here) ||
+		isInactiveStatus(remote.status)
+	)
 		return refusal(503, STALE_REASON);
 	return { ...refusal(503, ROTATED_REASON), renewal: { stored, cause: 'mismatch' } };
 }
 
 /** The headers first, before any state is read. */
-async function verify(
-	context: IWebhookFunctions,
-	request: DeliveryRequest,
-	renewalLimitMs: number,
-) {
+async function verify(context: IWebhookFunctions, renewalLimitMs: number) {
+	const request = context.getRequestObject();
 	const headers = checkDeliveryHeaders(request.headers);
 	if (typeof headers === 'string') return refusal(401, headers);
 	const read = await readDelivery(context, headers.id);
 	if (read === undefined) return refusal(503, NO_SECRET_REASON);
-	const { stored, secret, seen } = read;
+	const { stored, secret } = read;
 	if (secret === null) return refusal(503, NO_CREDENTIAL_REASON);
 	if (secret === undefined) {
 		// Before the answer, so that n8n saves the new subscription with it.
@@ -104,15 +98,18 @@ async function verify(
 		return refusal(503, UNUSABLE_SECRET_REASON);
 	}
 	const { rawBody } = request;
-	const signed = checkSignature(secret, headers, rawBody);
+	const signed = checkSignature(secret.secret, headers, rawBody);
 	if (signed.failure === NO_MATCH) {
-		for (const old of read.retired)
-			if (checkSignature(old, headers, rawBody).failure === undefined)
+		for (const old of read.retired) {
+			// Read only now, and one that cannot be read stays undefined: no signature matches it.
+			const known = await readSecret(context, old).catch(nothing);
+			if (checkSignature(known?.secret, headers, rawBody).failure === undefined)
 				return refusal(410, RETIRED_REASON);
+		}
 		return await verdict(context, stored);
 	}
 	if (signed.failure !== undefined) return refusal(401, signed.failure);
-	return { stored, rawBody, webhookId: headers.id, rotating: signed.rotating, seen };
+	return { ...read, rawBody, webhookId: headers.id, rotating: signed.rotating };
 }
 
 export const wantsFullRecord = (options: IDataObject, event: string) =>
@@ -133,7 +130,7 @@ async function outcomeOf(
 	}
 	if (seen) return DUPLICATE;
 	// Read before the id is remembered, so that a 503 leaves the retry welcome.
-	const full = wantsFullRecord(context.getNodeParameter('options', {}) as IDataObject, event);
+	const full = wantsFullRecord(optionsOf(context), event);
 	const record = full ? await fullRecordOf(context, payload) : { payload };
 	if ('retry' in record) return { status: 503, body: { error: record.retry } };
 	const item = { json: output(context, { ...parsed, ...record, webhookId }) };
@@ -142,11 +139,10 @@ async function outcomeOf(
 
 /** What a verified delivery changes is kept before the answer: n8n saves static data with it. */
 async function decide(context: IWebhookFunctions, verified: Verified): Promise<Outcome> {
-	const { stored, webhookId, rotating } = verified;
+	const { stored, webhookId, rotating, memoryKey } = verified;
 	const outcome = await outcomeOf(context, verified);
 	await rewrap(context, stored);
 	// Checked again: a copy of this delivery handled meanwhile (during the read) has been accepted already.
-	const memoryKey = deliveryMemoryKey(context, stored.id);
 	const accepted = !outcome.item || acceptOnce(nodeData(context), memoryKey, webhookId);
 	const kept = accepted ? outcome : DUPLICATE;
 	// Only after a 2xx: a delivery answered 503 comes again through the subscription that the renewal deletes.
@@ -155,10 +151,10 @@ async function decide(context: IWebhookFunctions, verified: Verified): Promise<O
 }
 
 /** Writes the answer (a refusal is logged); the result emits the item, if any. */
-function answer(context: IWebhookFunctions, request: DeliveryRequest, outcome: Outcome) {
+function answer(context: IWebhookFunctions, outcome: Outcome) {
 	const { status, body, refusal: reason, item } = outcome;
 	if (reason !== undefined) {
-		const rawId = request.headers?.['webhook-id'];
+		const rawId = context.getRequestObject().headers?.['webhook-id'];
 		const id = typeof rawId === 'string' ? ` (webhook-id ${printable(rawId, 80)})` : '';
 		const then = status === 503 ? 'retries it later' : 'does not retry it';
 		log(context, `refused a delivery with ${status} (the API ${then}): ${reason}${id}`);
@@ -171,10 +167,9 @@ export async function receiveDelivery(
 	this: IWebhookFunctions,
 	renewalLimitMs = RENEWAL_TIME_LIMIT_MS,
 ) {
-	const request = this.getRequestObject() as DeliveryRequest;
-	const checked = await verify(this, request, renewalLimitMs);
+	const checked = await verify(this, renewalLimitMs);
 	const outcome = 'status' in checked ? checked : await decide(this, checked);
-	const answered = answer(this, request, outcome);
+	const answered = answer(this, outcome);
 	// Once answered, before this returns: the CRM has its answer at once, and n8n saves the new subscription.
 	if (outcome.renewal) await renew(this, outcome.renewal, renewalLimitMs);
 	return answered;
