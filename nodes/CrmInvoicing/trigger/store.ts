@@ -253,14 +253,18 @@ export async function rewrap(of: TriggerContext, stored: StoredSubscription) {
 }
 
 /** What a delivery needs, in one read: the stored subscription, its secret as readSecret gives it (null: the
- * credential cannot be read; undefined: unreadable), the retired ones, whether this delivery id was
+ * credential cannot be read; undefined: unreadable), the retired ones' readable secrets, whether this delivery id was
  * accepted already, and the key of the delivery memory it is accepted in. */
 export async function readDelivery(context: IWebhookFunctions, deliveryId: string) {
 	const data = nodeData(context);
 	const { subscription: stored, retired } = readState(data);
 	if (!stored) return undefined;
 	const secret = await readSecret(context, stored).catch(() => null);
+	// One that cannot be read stays undefined: no signature matches it.
+	const retiredSecrets = [];
+	for (const entry of retired)
+		retiredSecrets.push((await readSecret(context, entry).catch(nothing))?.secret);
 	const memoryKey = deliveryMemoryKey(context, stored.id);
 	const seen = !acceptOnce(data, memoryKey, deliveryId, true);
-	return { stored, secret, retired, seen, memoryKey };
+	return { stored, secret, retired: retiredSecrets, seen, memoryKey };
 }
