@@ -118,15 +118,8 @@ function requestPage(list: Listing, size: number) {
 	const sizeName = version === 'v2' ? 'pageSize' : 'limit';
 	const qs = { ...spec.qs, [sizeName]: size };
 	if (cursor) qs.cursor = cursor;
-	const { path, itemIndex, deadline } = spec;
-	return apiRequestFull.call(list.context, {
-		method: 'GET',
-		path,
-		version,
-		qs,
-		itemIndex,
-		deadline,
-	});
+	// The spec's path, version, item and deadline; its list options are not read by the request.
+	return apiRequestFull.call(list.context, { ...spec, method: 'GET', qs });
 }
 
 function recordsOf(list: Listing, entries: unknown[], number: number, status: number) {
@@ -178,7 +171,8 @@ export async function* readPages(this: ApiContext, spec: ListSpec, pageSizeFor?:
 		if (Date.now() >= deadline)
 			throw capped(list, `was not read within its time limit (${number - 1} pages read)`);
 		if (number > maxPages) throw capped(list, `has more than ${count(maxPages)} pages${MOST}`);
-		const size = Math.max(1, Math.min(MAX_PAGE_SIZE, Math.floor(pageSizeFor?.() ?? MAX_PAGE_SIZE)));
+		// readList's rest of its limit: a whole number, at least 1.
+		const size = Math.min(MAX_PAGE_SIZE, pageSizeFor?.() ?? MAX_PAGE_SIZE);
 		const { body, statusCode: status, headers, bodyBytes } = await requestPage(list, size);
 		list.bytes += bodyBytes;
 		const raw = pageOf(body, list.shape);

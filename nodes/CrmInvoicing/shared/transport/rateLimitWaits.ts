@@ -27,8 +27,9 @@ export function rateLimitWait(headers: HeaderMap, now: number, tries = 0): RateL
 		return undefined;
 	};
 	const asked = read('Retry-After') ?? read('RateLimit-Reset', RETRY.resetMarginMs);
-	// The default for the `tries`-th 429 of a request (0 for the first): 5 s, 10 s, …, at most RETRY.maxWaitMs.
-	const doubled = RETRY.defaultRateLimitWaitMs * 2 ** Math.min(Math.max(0, tries), 20);
+	// The default for the `tries`-th 429 of a request (0 for the first): 5 s, 10 s, …, at most RETRY.maxWaitMs
+	// (past 2^1023 the product is Infinity, still cut to RETRY.maxWaitMs).
+	const doubled = RETRY.defaultRateLimitWaitMs * 2 ** tries;
 	return asked ?? { ms: Math.min(RETRY.maxWaitMs, doubled), source: 'default', unusable };
 }
 

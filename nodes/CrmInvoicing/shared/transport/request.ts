@@ -14,7 +14,7 @@ import type { PacerTurn } from './rateLimit';
 import { mayHoldSecret, redactValue } from './redact';
 import { dropped, failure, readBody, type BodyStream, type Timing } from './network';
 import { runStatsOf } from './runStats';
-import { boundedWait, RATE_ADVICE, rateLimitWait, type RateLimitWait } from './rateLimitWaits';
+import { RATE_ADVICE, rateLimitWait, type RateLimitWait } from './rateLimitWaits';
 
 type ApiResponse = IN8nHttpFullResponse & { bodyBytes: number };
 
@@ -22,10 +22,10 @@ type ApiResponse = IN8nHttpFullResponse & { bodyBytes: number };
 export async function apiRequestFull(this: ApiContext, request: ApiRequest) {
 	const attempt = await startAttempt(this, request);
 	for (;;) {
-		// The answer, or the ms to wait before the next try.
+		// The answer, or the ms to wait before the next try: a back-off (RETRY), a few seconds at most.
 		const next = await tryOnce(attempt);
 		if (typeof next !== 'number') return next;
-		if (next > 0) await sleep(boundedWait(next));
+		if (next > 0) await sleep(next);
 	}
 }
 
