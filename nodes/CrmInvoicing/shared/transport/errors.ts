@@ -7,15 +7,14 @@ import { DOCUMENTED_RATE_LIMIT, READ } from './limits';
 
 /** Never the full URL. */
 type RequestSummary = { method: string; path: string; itemIndex?: number };
+type ErrorText = { message: string; description: string; status?: number; code?: string | null };
 
 /** n8n replaces a message naming a code (ECONNRESET) with generic text; ours is kept. */
 export function apiError(
 	node: INode,
-	request: RequestSummary,
-	text: { message: string; description: string; status?: number; code?: string | null },
+	{ method, path, itemIndex }: RequestSummary,
+	{ message, description, status, code }: ErrorText,
 ) {
-	const { message, description, status, code } = text;
-	const { method, path, itemIndex } = request;
 	const httpCode = status?.toString();
 	const error = new NodeApiError(node, { message, method, path, httpCode, code } as JsonObject, {
 		message,

@@ -122,7 +122,7 @@ export type BodyStream = AsyncIterable<Buffer | string> & { destroy(error?: Erro
 export async function readBody(body: BodyStream, maxBytes: number, signal: AbortSignal) {
 	const onAbort = () => body.destroy(new Error('aborted'));
 	if (signal.aborted) onAbort();
-	else signal.addEventListener('abort', onAbort, { once: true });
+	else signal.addEventListener('abort', onAbort); // an AbortSignal aborts once
 	const chunks: Buffer[] = [];
 	let bytes = 0;
 	let more = false;
