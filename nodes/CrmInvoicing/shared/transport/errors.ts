@@ -37,8 +37,9 @@ export const checkFirst = (method: string) =>
 /** A text that is not JSON is a page, or the API's own message ("name is required" in a text/plain 400). */
 function parseErrorBody(body: unknown) {
 	if (typeof body === 'string') {
-		const text = body.slice(0, READ.maxErrorBodyBytes).trim();
-		// A page's <title>, else its text with the tags cut out: linear in the (cut) text, nothing backtracks.
+		// At most READ.maxErrorBodyBytes: read() stops reading an error body there.
+		const text = body.trim();
+		// A page's <title>, else its text with the tags cut out: linear in the text, nothing backtracks.
 		const title = /<title[^<>]*>([^<]*)/i.exec(text)?.[1];
 		const said = cut((title ?? text.replace(/<[^<>]*>/g, ' ')).replace(/\s+/g, ' ').trim(), 160);
 		return text.startsWith('<') ? { page: said } : { message: said };
