@@ -35,7 +35,7 @@ export async function startAttempt(context: ApiContext, request: ApiRequest) {
 	const { method, itemIndex } = request;
 	const path = `${API_PREFIX[request.version ?? 'v1']}${request.path}`;
 	const unsafe = unsafePathReason(request.path);
-	if (unsafe !== undefined) {
+	if (unsafe) {
 		const message = `The node refused to send ${method} ${showPath(path)}: ${unsafe}`;
 		throw new NodeOperationError(context.getNode(), message, {
 			itemIndex,
@@ -124,7 +124,7 @@ export function followsRedirect(attempt: Attempt, status: number, location = '//
 	const from = attempt.options.url;
 	const target = URL.canParse(location, from) ? new URL(location, from) : undefined;
 	const refused = refusedRedirect(attempt, target);
-	if (refused !== undefined || target === undefined) {
+	if (refused || !target) {
 		const { method } = attempt.request;
 		const sent = method === 'GET' ? 'was' : 'and the request body were';
 		throw apiError(attempt.context.getNode(), attempt.summary, {

@@ -96,7 +96,7 @@ export function failure(attempt: Attempt, error: unknown, timing: Timing, status
 	}
 	const codes = codesIn(error);
 	const code = codes.find(isTlsCode);
-	if (code !== undefined) {
+	if (code) {
 		const problem = code.endsWith('SELF_SIGNED_CERT') ? 'is self-signed' : "failed n8n's check";
 		return apiError(node, request, {
 			message: `The CRM API's TLS certificate ${problem} (${code}); the node did not send ${method} ${path}`,

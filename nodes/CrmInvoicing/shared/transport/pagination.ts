@@ -150,7 +150,7 @@ function countPage(list: Listing, page: IDataObject[], nextCursor: string | null
 		throw capped(list, `is larger than ${LIST.maxBytes / 2 ** 20} MB${MOST}`);
 	const repeated = list.seenCursors.has(nextCursor);
 	const fresh = bringsNew(page, list.seenIds);
-	if (nextCursor === null || (!repeated && fresh)) return;
+	if (!nextCursor || (!repeated && fresh)) return;
 	const why = repeated
 		? 'handed back a cursor it had already given'
 		: 'brought no new records but still named a next cursor';
@@ -197,7 +197,7 @@ export async function* readPages(this: ApiContext, spec: ListSpec, pageSizeFor?:
 		stats.pages++;
 		stats.mostPagesOfOneList = Math.max(stats.mostPagesOfOneList, number);
 		yield { records, nextCursor, number };
-		if (nextCursor === null) return;
+		if (!nextCursor) return;
 		list.cursor = nextCursor;
 		list.seenCursors.add(nextCursor);
 	}
