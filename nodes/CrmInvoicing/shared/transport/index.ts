@@ -8,6 +8,6 @@ export {
 	type ApiContext,
 	type ApiVersion,
 } from './connection';
-export { runStatsOf, type RunStats } from './runStats';
+export * from './runStats'; // runStatsOf, RunStats
 export { isDeadlineError } from './network';
 export * from './pagination';
