@@ -36,11 +36,11 @@ export async function startAttempt(context: ApiContext, request: ApiRequest) {
 	const path = `${API_PREFIX[request.version ?? 'v1']}${request.path}`;
 	const unsafe = unsafePathReason(request.path);
 	if (unsafe) {
-		const message = `The node refused to send ${method} ${showPath(path)}: ${unsafe}`;
-		throw new NodeOperationError(context.getNode(), message, {
-			itemIndex,
-			description: UNSAFE_PATH_ADVICE,
-		});
+		throw new NodeOperationError(
+			context.getNode(),
+			`The node refused to send ${method} ${showPath(path)}: ${unsafe}`,
+			{ itemIndex, description: UNSAFE_PATH_ADVICE },
+		);
 	}
 	const connection = await credentialOf(context);
 	const options: IHttpRequestOptions = {

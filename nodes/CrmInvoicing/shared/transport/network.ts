@@ -65,12 +65,15 @@ export function failure(attempt: Attempt, error: unknown, timing: Timing, status
 	const request = attempt.summary;
 	const { method, path, itemIndex } = request;
 	if (attempt.cancel?.aborted) {
-		const message = `The execution was stopped while ${method} ${path} was under way`;
-		return new NodeOperationError(node, message, {
-			itemIndex,
-			description:
-				'The request was abandoned. For a request that changes data, check in the CRM whether it took effect.',
-		});
+		return new NodeOperationError(
+			node,
+			`The execution was stopped while ${method} ${path} was under way`,
+			{
+				itemIndex,
+				description:
+					'The request was abandoned. For a request that changes data, check in the CRM whether it took effect.',
+			},
+		);
 	}
 	// Not cancelled, so the deadline stopped it. Not retried: a server that slow would only hold the execution longer.
 	if (timing.stop.aborted) {
@@ -105,14 +108,17 @@ export function failure(attempt: Attempt, error: unknown, timing: Timing, status
 		});
 	}
 	const what = codes.find(isConnectionCode) ?? (status ? 'ECONNRESET' : 'no response');
-	const message = `Could not reach the CRM API for ${method} ${path} (${what})`;
 	let description =
 		'Check the Base URL in the "CRM Invoicing API" credential and that the CRM service is reachable from this n8n.';
 	if (attempt.transientRetries > 0)
 		description += ' The node retried the request before giving up.';
 	else if (method !== 'GET' && method !== 'DELETE')
 		description += ` The request was not retried, so that nothing is created twice.${checkFirst(method)}`;
-	return apiError(node, request, { message, description, code: what });
+	return apiError(node, request, {
+		message: `Could not reach the CRM API for ${method} ${path} (${what})`,
+		description,
+		code: what,
+	});
 }
 
 /** As n8n 2.x and 1.x hand it back with `encoding: 'stream'`. */

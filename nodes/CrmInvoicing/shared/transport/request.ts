@@ -61,11 +61,11 @@ async function pace(attempt: Attempt) {
 		attempt.turn = await attempt.pacer.take({ maxWaitMs, ticket: attempt.turn?.ticket });
 	} catch (error) {
 		const { method, path, itemIndex } = attempt.summary;
-		const message = `${method} ${path} was not sent: ${(error as Error).message}`;
-		throw new NodeOperationError(context.getNode(), message, {
-			itemIndex,
-			description: RATE_ADVICE,
-		});
+		throw new NodeOperationError(
+			context.getNode(),
+			`${method} ${path} was not sent: ${(error as Error).message}`,
+			{ itemIndex, description: RATE_ADVICE },
+		);
 	}
 	const stats = runStatsOf(context);
 	stats.waitedMs += attempt.turn.waitedMs;
