@@ -74,7 +74,6 @@ function listingOf(context: ApiContext, spec: ListSpec) {
 	return {
 		context,
 		spec,
-		version,
 		path: `${API_PREFIX[version]}${spec.path}`,
 		shape: spec.shape ?? version,
 		records: 0,
@@ -114,8 +113,8 @@ function bringsNew(page: IDataObject[], seen: Set<unknown>) {
 }
 
 function requestPage(list: Listing, size: number) {
-	const { spec, version, cursor } = list;
-	const sizeName = version === 'v2' ? 'pageSize' : 'limit';
+	const { spec, cursor } = list;
+	const sizeName = spec.version === 'v2' ? 'pageSize' : 'limit';
 	const qs = { ...spec.qs, [sizeName]: size };
 	if (cursor) qs.cursor = cursor;
 	// The spec's path, version, item and deadline; its list options are not read by the request.
