@@ -12,10 +12,9 @@ import {
 } from './connection';
 import { apiError, apiErrorFromResponse, checkFirst } from './errors';
 import { RETRY } from './limits';
-import type { PacerTurn } from './rateLimit';
 import { redactValue } from './redact';
 import { runStatsOf } from './runStats';
-import { RATE_ADVICE, type RateLimitWait } from './rateLimitWaits';
+import { type PacerTurn, RATE_ADVICE, type RateLimitWait } from './rateLimit';
 
 const UNSAFE_PATH_ADVICE =
 	'So that every request stays under the API path of the Base URL, no ID or path may be "." or ".." ' +

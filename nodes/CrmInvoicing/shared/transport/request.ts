@@ -10,11 +10,10 @@ import { type Attempt, backOff, followsRedirect, startAttempt, waitsOut } from '
 import { CREDENTIAL_TYPE, type ApiContext, type ApiRequest } from './connection';
 import { answerTooLargeError, apiErrorFromResponse, unexpectedAnswerError } from './errors';
 import { READ, RETRY } from './limits';
-import type { PacerTurn } from './rateLimit';
 import { mayHoldSecret, redactValue } from './redact';
 import { dropped, failure, readBody, type BodyStream, type Timing } from './network';
 import { runStatsOf } from './runStats';
-import { RATE_ADVICE, rateLimitWait, type RateLimitWait } from './rateLimitWaits';
+import { type PacerTurn, RATE_ADVICE, rateLimitWait, type RateLimitWait } from './rateLimit';
 
 type ApiResponse = IN8nHttpFullResponse & { bodyBytes: number };
 
