@@ -175,17 +175,17 @@ export async function* readPages(this: ApiContext, spec: ListSpec, pageSizeFor?:
 		const { body, statusCode: status, headers, bodyBytes } = await requestPage(list, size);
 		list.bytes += bodyBytes;
 		const raw = pageOf(body, list.shape);
-		if (!raw && number === 1 && spec.otherOnFirstPage) {
+		if (!raw) {
+			// Custom API Request outputs a first answer that is not a list as it came.
+			if (number > 1 || !spec.otherOnFirstPage)
+				throw listError(
+					list,
+					`The CRM API answered GET ${list.path} with ${status} (${contentTypeOf(headers)}) and ${describeValue(body, true)}, not a list`,
+					NOT_A_LIST,
+					status,
+				);
 			yield { records: [], nextCursor: null, number, other: body };
 			return;
-		}
-		if (!raw) {
-			throw listError(
-				list,
-				`The CRM API answered GET ${list.path} with ${status} (${contentTypeOf(headers)}) and ${describeValue(body, true)}, not a list`,
-				NOT_A_LIST,
-				status,
-			);
 		}
 		const records = recordsOf(list, raw.list, number, status);
 		// A list read in any shape keeps the shape of its first page (a bare array is the whole list).
