@@ -102,8 +102,9 @@ export function answerTooLargeError(
 	status: number,
 	contentType: string,
 ) {
+	const most = `${READ.maxAnswerBytes / 1024 / 1024} MB, the most the node reads of one answer`;
 	return apiError(node, request, {
-		message: `The CRM API's answer to ${request.method} ${request.path} (${status}, ${contentType}) is larger than ${READ.maxAnswerBytes / 1024 / 1024} MB, the most the node reads of one answer; it stopped reading`,
+		message: `The CRM API's answer to ${request.method} ${request.path} (${status}, ${contentType}) is larger than ${most}; it stopped reading`,
 		description: `One record or one page of a list is far smaller than this. ${CHECK_BASE_URL} For Custom API Request, ask for fewer records per page.${checkFirst(request.method)}`,
 		status,
 	});
