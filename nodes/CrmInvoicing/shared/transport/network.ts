@@ -29,11 +29,9 @@ function codesIn(error: unknown) {
 		const { code, cause, message } = current as Record<string, unknown>;
 		const text = [code, message].filter(isText).join(' ');
 		codes.push(...(text.match(/\b[A-Z][A-Z_]{4,}\b/g) ?? []));
-		codes.push(
-			...Object.entries(SAID)
-				.filter(([, said]) => said.test(text))
-				.map(([named]) => named),
-		);
+		for (const [named, said] of Object.entries(SAID)) {
+			if (said.test(text)) codes.push(named);
+		}
 		current = cause;
 	}
 	return codes;
