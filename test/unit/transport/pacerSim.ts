@@ -6,9 +6,9 @@ import { sha256 } from '../../../nodes/CrmInvoicing/shared/hash';
 import { pacerOf } from '../../../nodes/CrmInvoicing/shared/transport/connection';
 import {
 	RateLimitPacer,
+	rateLimitWait,
 	type PacerTurn,
 } from '../../../nodes/CrmInvoicing/shared/transport/rateLimit';
-import { rateLimitWait } from '../../../nodes/CrmInvoicing/shared/transport/rateLimitWaits';
 
 /** The process's pacer of a Base URL and API key, named as connection.ts names it. */
 export const pacerFor = (

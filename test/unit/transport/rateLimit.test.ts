@@ -6,7 +6,7 @@ import { NodeOperationError } from 'n8n-workflow';
 import { apiRequest, credentialOf } from '../../../nodes/CrmInvoicing/shared/transport';
 import { RETRY } from '../../../nodes/CrmInvoicing/shared/transport/limits';
 import * as rateLimit from '../../../nodes/CrmInvoicing/shared/transport/rateLimit';
-import { rateLimitWait } from '../../../nodes/CrmInvoicing/shared/transport/rateLimitWaits';
+import { rateLimitWait } from '../../../nodes/CrmInvoicing/shared/transport/rateLimit';
 import { FakeTime, pacerAt, pacerFor, takeTurn } from './pacerSim';
 import {
 	BASE,

@@ -12,10 +12,9 @@ import {
 } from './connection';
 import { apiError, apiErrorFromResponse, checkFirst } from './errors';
 import { RETRY } from './limits';
-import type { PacerTurn } from './rateLimit';
 import { redactValue } from './redact';
 import { runStatsOf } from './runStats';
-import { RATE_ADVICE, type RateLimitWait } from './rateLimitWaits';
+import { type PacerTurn, RATE_ADVICE, type RateLimitWait } from './rateLimit';
 
 const UNSAFE_PATH_ADVICE =
 	'So that every request stays under the API path of the Base URL, no ID or path may be "." or ".." ' +
@@ -35,12 +34,12 @@ export async function startAttempt(context: ApiContext, request: ApiRequest) {
 	const { method, itemIndex } = request;
 	const path = `${API_PREFIX[request.version ?? 'v1']}${request.path}`;
 	const unsafe = unsafePathReason(request.path);
-	if (unsafe !== undefined) {
-		const message = `The node refused to send ${method} ${showPath(path)}: ${unsafe}`;
-		throw new NodeOperationError(context.getNode(), message, {
-			itemIndex,
-			description: UNSAFE_PATH_ADVICE,
-		});
+	if (unsafe) {
+		throw new NodeOperationError(
+			context.getNode(),
+			`The node refused to send ${method} ${showPath(path)}: ${unsafe}`,
+			{ itemIndex, description: UNSAFE_PATH_ADVICE },
+		);
 	}
 	const connection = await credentialOf(context);
 	const options: IHttpRequestOptions = {
@@ -80,13 +79,14 @@ export type Attempt = Awaited<ReturnType<typeof startAttempt>>;
 
 const fits = (attempt: Attempt, ms: number) => Date.now() + ms < attempt.deadline;
 
-/** Only a GET or DELETE is tried again (a dropped connection, 502/503/504): others may have taken effect. */
-export function backOff(attempt: Attempt) {
+/** The wait before another try after a `transient` fault (a dropped connection, 502/503/504), else throws `error`.
+ * Only a GET or DELETE is tried again: others may have taken effect. */
+export function backOff(attempt: Attempt, transient: boolean, error: Error) {
 	const { method, once } = attempt.request;
 	const idempotent = !once && (method === 'GET' || method === 'DELETE');
 	const waitMs = RETRY.transientBackoffMs * 2 ** attempt.transientRetries;
 	const spent = attempt.transientRetries >= RETRY.maxTransientRetries;
-	if (!idempotent || spent || !fits(attempt, waitMs)) return undefined;
+	if (!transient || !idempotent || spent || !fits(attempt, waitMs)) throw error;
 	attempt.transientRetries++;
 	return waitMs;
 }
@@ -123,7 +123,7 @@ export function followsRedirect(attempt: Attempt, status: number, location = '//
 	const from = attempt.options.url;
 	const target = URL.canParse(location, from) ? new URL(location, from) : undefined;
 	const refused = refusedRedirect(attempt, target);
-	if (refused !== undefined || target === undefined) {
+	if (refused || !target) {
 		const { method } = attempt.request;
 		const sent = method === 'GET' ? 'was' : 'and the request body were';
 		throw apiError(attempt.context.getNode(), attempt.summary, {

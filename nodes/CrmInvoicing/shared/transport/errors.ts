@@ -7,15 +7,14 @@ import { DOCUMENTED_RATE_LIMIT, READ } from './limits';
 
 /** Never the full URL. */
 type RequestSummary = { method: string; path: string; itemIndex?: number };
+type ErrorText = { message: string; description: string; status?: number; code?: string | null };
 
 /** n8n replaces a message naming a code (ECONNRESET) with generic text; ours is kept. */
 export function apiError(
 	node: INode,
-	request: RequestSummary,
-	text: { message: string; description: string; status?: number; code?: string | null },
+	{ method, path, itemIndex }: RequestSummary,
+	{ message, description, status, code }: ErrorText,
 ) {
-	const { message, description, status, code } = text;
-	const { method, path, itemIndex } = request;
 	const httpCode = status?.toString();
 	const error = new NodeApiError(node, { message, method, path, httpCode, code } as JsonObject, {
 		message,
@@ -38,8 +37,9 @@ export const checkFirst = (method: string) =>
 /** A text that is not JSON is a page, or the API's own message ("name is required" in a text/plain 400). */
 function parseErrorBody(body: unknown) {
 	if (typeof body === 'string') {
-		const text = body.slice(0, READ.maxErrorBodyBytes).trim();
-		// A page's <title>, else its text with the tags cut out: linear in the (cut) text, nothing backtracks.
+		// At most READ.maxErrorBodyBytes: read() stops reading an error body there.
+		const text = body.trim();
+		// A page's <title>, else its text with the tags cut out: linear in the text, nothing backtracks.
 		const title = /<title[^<>]*>([^<]*)/i.exec(text)?.[1];
 		const said = cut((title ?? text.replace(/<[^<>]*>/g, ' ')).replace(/\s+/g, ' ').trim(), 160);
 		return text.startsWith('<') ? { page: said } : { message: said };
@@ -102,10 +102,9 @@ export function answerTooLargeError(
 	status: number,
 	contentType: string,
 ) {
-	const answer = `${request.method} ${request.path} (${status}, ${contentType})`;
 	const most = `${READ.maxAnswerBytes / 1024 / 1024} MB, the most the node reads of one answer`;
 	return apiError(node, request, {
-		message: `The CRM API's answer to ${answer} is larger than ${most}; it stopped reading`,
+		message: `The CRM API's answer to ${request.method} ${request.path} (${status}, ${contentType}) is larger than ${most}; it stopped reading`,
 		description: `One record or one page of a list is far smaller than this. ${CHECK_BASE_URL} For Custom API Request, ask for fewer records per page.${checkFirst(request.method)}`,
 		status,
 	});

@@ -8,7 +8,6 @@ export {
 	type ApiContext,
 	type ApiVersion,
 } from './connection';
-export { MAX_PAGE_SIZE } from './limits';
-export { runStatsOf, type RunStats } from './runStats';
+export * from './runStats'; // runStatsOf, RunStats
 export { isDeadlineError } from './network';
 export * from './pagination';

@@ -29,11 +29,9 @@ function codesIn(error: unknown) {
 		const { code, cause, message } = current as Record<string, unknown>;
 		const text = [code, message].filter(isText).join(' ');
 		codes.push(...(text.match(/\b[A-Z][A-Z_]{4,}\b/g) ?? []));
-		codes.push(
-			...Object.entries(SAID)
-				.filter(([, said]) => said.test(text))
-				.map(([named]) => named),
-		);
+		for (const [named, said] of Object.entries(SAID)) {
+			if (said.test(text)) codes.push(named);
+		}
 		current = cause;
 	}
 	return codes;
@@ -65,12 +63,15 @@ export function failure(attempt: Attempt, error: unknown, timing: Timing, status
 	const request = attempt.summary;
 	const { method, path, itemIndex } = request;
 	if (attempt.cancel?.aborted) {
-		const message = `The execution was stopped while ${method} ${path} was under way`;
-		return new NodeOperationError(node, message, {
-			itemIndex,
-			description:
-				'The request was abandoned. For a request that changes data, check in the CRM whether it took effect.',
-		});
+		return new NodeOperationError(
+			node,
+			`The execution was stopped while ${method} ${path} was under way`,
+			{
+				itemIndex,
+				description:
+					'The request was abandoned. For a request that changes data, check in the CRM whether it took effect.',
+			},
+		);
 	}
 	// Not cancelled, so the deadline stopped it. Not retried: a server that slow would only hold the execution longer.
 	if (timing.stop.aborted) {
@@ -96,7 +97,7 @@ export function failure(attempt: Attempt, error: unknown, timing: Timing, status
 	}
 	const codes = codesIn(error);
 	const code = codes.find(isTlsCode);
-	if (code !== undefined) {
+	if (code) {
 		const problem = code.endsWith('SELF_SIGNED_CERT') ? 'is self-signed' : "failed n8n's check";
 		return apiError(node, request, {
 			message: `The CRM API's TLS certificate ${problem} (${code}); the node did not send ${method} ${path}`,
@@ -105,14 +106,17 @@ export function failure(attempt: Attempt, error: unknown, timing: Timing, status
 		});
 	}
 	const what = codes.find(isConnectionCode) ?? (status ? 'ECONNRESET' : 'no response');
-	const message = `Could not reach the CRM API for ${method} ${path} (${what})`;
 	let description =
 		'Check the Base URL in the "CRM Invoicing API" credential and that the CRM service is reachable from this n8n.';
 	if (attempt.transientRetries > 0)
 		description += ' The node retried the request before giving up.';
 	else if (method !== 'GET' && method !== 'DELETE')
 		description += ` The request was not retried, so that nothing is created twice.${checkFirst(method)}`;
-	return apiError(node, request, { message, description, code: what });
+	return apiError(node, request, {
+		message: `Could not reach the CRM API for ${method} ${path} (${what})`,
+		description,
+		code: what,
+	});
 }
 
 /** As n8n 2.x and 1.x hand it back with `encoding: 'stream'`. */
@@ -122,7 +126,7 @@ export type BodyStream = AsyncIterable<Buffer | string> & { destroy(error?: Erro
 export async function readBody(body: BodyStream, maxBytes: number, signal: AbortSignal) {
 	const onAbort = () => body.destroy(new Error('aborted'));
 	if (signal.aborted) onAbort();
-	else signal.addEventListener('abort', onAbort, { once: true });
+	else signal.addEventListener('abort', onAbort); // an AbortSignal aborts once
 	const chunks: Buffer[] = [];
 	let bytes = 0;
 	let more = false;

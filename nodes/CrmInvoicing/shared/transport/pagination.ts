@@ -74,7 +74,6 @@ function listingOf(context: ApiContext, spec: ListSpec) {
 	return {
 		context,
 		spec,
-		version,
 		path: `${API_PREFIX[version]}${spec.path}`,
 		shape: spec.shape ?? version,
 		records: 0,
@@ -114,19 +113,12 @@ function bringsNew(page: IDataObject[], seen: Set<unknown>) {
 }
 
 function requestPage(list: Listing, size: number) {
-	const { spec, version, cursor } = list;
-	const sizeName = version === 'v2' ? 'pageSize' : 'limit';
+	const { spec, cursor } = list;
+	const sizeName = spec.version === 'v2' ? 'pageSize' : 'limit';
 	const qs = { ...spec.qs, [sizeName]: size };
 	if (cursor) qs.cursor = cursor;
-	const { path, itemIndex, deadline } = spec;
-	return apiRequestFull.call(list.context, {
-		method: 'GET',
-		path,
-		version,
-		qs,
-		itemIndex,
-		deadline,
-	});
+	// The spec's path, version, item and deadline; its list options are not read by the request.
+	return apiRequestFull.call(list.context, { ...spec, method: 'GET', qs });
 }
 
 function recordsOf(list: Listing, entries: unknown[], number: number, status: number) {
@@ -157,7 +149,7 @@ function countPage(list: Listing, page: IDataObject[], nextCursor: string | null
 		throw capped(list, `is larger than ${LIST.maxBytes / 2 ** 20} MB${MOST}`);
 	const repeated = list.seenCursors.has(nextCursor);
 	const fresh = bringsNew(page, list.seenIds);
-	if (nextCursor === null || (!repeated && fresh)) return;
+	if (!nextCursor || (!repeated && fresh)) return;
 	const why = repeated
 		? 'handed back a cursor it had already given'
 		: 'brought no new records but still named a next cursor';
@@ -178,21 +170,22 @@ export async function* readPages(this: ApiContext, spec: ListSpec, pageSizeFor?:
 		if (Date.now() >= deadline)
 			throw capped(list, `was not read within its time limit (${number - 1} pages read)`);
 		if (number > maxPages) throw capped(list, `has more than ${count(maxPages)} pages${MOST}`);
-		const size = Math.max(1, Math.min(MAX_PAGE_SIZE, Math.floor(pageSizeFor?.() ?? MAX_PAGE_SIZE)));
+		// readList's rest of its limit: a whole number, at least 1.
+		const size = Math.min(MAX_PAGE_SIZE, pageSizeFor?.() ?? MAX_PAGE_SIZE);
 		const { body, statusCode: status, headers, bodyBytes } = await requestPage(list, size);
 		list.bytes += bodyBytes;
 		const raw = pageOf(body, list.shape);
-		if (!raw && number === 1 && spec.otherOnFirstPage) {
+		if (!raw) {
+			// Custom API Request outputs a first answer that is not a list as it came.
+			if (number > 1 || !spec.otherOnFirstPage)
+				throw listError(
+					list,
+					`The CRM API answered GET ${list.path} with ${status} (${contentTypeOf(headers)}) and ${describeValue(body, true)}, not a list`,
+					NOT_A_LIST,
+					status,
+				);
 			yield { records: [], nextCursor: null, number, other: body };
 			return;
-		}
-		if (!raw) {
-			throw listError(
-				list,
-				`The CRM API answered GET ${list.path} with ${status} (${contentTypeOf(headers)}) and ${describeValue(body, true)}, not a list`,
-				NOT_A_LIST,
-				status,
-			);
 		}
 		const records = recordsOf(list, raw.list, number, status);
 		// A list read in any shape keeps the shape of its first page (a bare array is the whole list).
@@ -203,7 +196,7 @@ export async function* readPages(this: ApiContext, spec: ListSpec, pageSizeFor?:
 		stats.pages++;
 		stats.mostPagesOfOneList = Math.max(stats.mostPagesOfOneList, number);
 		yield { records, nextCursor, number };
-		if (nextCursor === null) return;
+		if (!nextCursor) return;
 		list.cursor = nextCursor;
 		list.seenCursors.add(nextCursor);
 	}

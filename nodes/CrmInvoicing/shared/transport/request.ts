@@ -10,11 +10,10 @@ import { type Attempt, backOff, followsRedirect, startAttempt, waitsOut } from '
 import { CREDENTIAL_TYPE, type ApiContext, type ApiRequest } from './connection';
 import { answerTooLargeError, apiErrorFromResponse, unexpectedAnswerError } from './errors';
 import { READ, RETRY } from './limits';
-import type { PacerTurn } from './rateLimit';
 import { mayHoldSecret, redactValue } from './redact';
 import { dropped, failure, readBody, type BodyStream, type Timing } from './network';
 import { runStatsOf } from './runStats';
-import { boundedWait, RATE_ADVICE, rateLimitWait, type RateLimitWait } from './rateLimitWaits';
+import { type PacerTurn, RATE_ADVICE, rateLimitWait, type RateLimitWait } from './rateLimit';
 
 type ApiResponse = IN8nHttpFullResponse & { bodyBytes: number };
 
@@ -22,10 +21,10 @@ type ApiResponse = IN8nHttpFullResponse & { bodyBytes: number };
 export async function apiRequestFull(this: ApiContext, request: ApiRequest) {
 	const attempt = await startAttempt(this, request);
 	for (;;) {
-		// The answer, or the ms to wait before the next try.
+		// The answer, or the ms to wait before the next try: a back-off (RETRY), a few seconds at most.
 		const next = await tryOnce(attempt);
 		if (typeof next !== 'number') return next;
-		if (next > 0) await sleep(boundedWait(next));
+		if (next > 0) await sleep(next);
 	}
 }
 
@@ -48,9 +47,7 @@ async function tryOnce(attempt: Attempt) {
 		response = await send(attempt, stop);
 	} catch (error) {
 		pacer.settle(turn);
-		const waitMs = stop.aborted || !dropped(error) ? undefined : backOff(attempt);
-		if (waitMs === undefined) throw failure(attempt, error, { ms, stop });
-		return waitMs;
+		return backOff(attempt, !stop.aborted && dropped(error), failure(attempt, error, { ms, stop }));
 	}
 	return await read(attempt, response, { ms, stop });
 }
@@ -63,11 +60,11 @@ async function pace(attempt: Attempt) {
 		attempt.turn = await attempt.pacer.take({ maxWaitMs, ticket: attempt.turn?.ticket });
 	} catch (error) {
 		const { method, path, itemIndex } = attempt.summary;
-		const message = `${method} ${path} was not sent: ${(error as Error).message}`;
-		throw new NodeOperationError(context.getNode(), message, {
-			itemIndex,
-			description: RATE_ADVICE,
-		});
+		throw new NodeOperationError(
+			context.getNode(),
+			`${method} ${path} was not sent: ${(error as Error).message}`,
+			{ itemIndex, description: RATE_ADVICE },
+		);
 	}
 	const stats = runStatsOf(context);
 	stats.waitedMs += attempt.turn.waitedMs;
@@ -132,7 +129,6 @@ function classify(attempt: Attempt, answer: ApiResponse, wait?: RateLimitWait) {
 	// DELETE is idempotent: a 404 on a retry means the attempt whose answer was lost deleted it.
 	if (status === 404 && attempt.transientRetries > 0 && attempt.request.method === 'DELETE')
 		return answer;
-	const waitMs = [502, 503, 504].includes(status) ? backOff(attempt) : undefined;
-	if (waitMs !== undefined) return waitMs;
-	throw apiErrorFromResponse(attempt.context.getNode(), status, body, attempt.summary);
+	const error = apiErrorFromResponse(attempt.context.getNode(), status, body, attempt.summary);
+	return backOff(attempt, [502, 503, 504].includes(status), error);
 }
