@@ -51,8 +51,10 @@ export function requireText(item: Item, value: unknown, field: string) {
 	);
 }
 
+/** A locator gives its ID (extractValue); any other parameter its value. */
 export function requiredParameter(item: Item, name: string, field: string) {
-	return requireText(item, item.context.getNodeParameter(name, item.index, ''), field);
+	const value = item.context.getNodeParameter(name, item.index, '', { extractValue: true });
+	return requireText(item, value, field);
 }
 
 /** A collection or fixed collection: `{}` when none of its fields is set. */

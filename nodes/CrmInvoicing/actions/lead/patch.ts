@@ -7,7 +7,6 @@ import {
 	locatorProperty,
 	recordPath,
 	recordRequest,
-	requireText,
 	shown,
 	type Editable,
 	type Item,
@@ -82,11 +81,5 @@ export const LEAD: Editable = {
 		description:
 			'The lead to use. Pick it from the list (shows name, email and lead number; searches them and the mobile and website) or enter its public ID.',
 	}),
-	idOf: (item) =>
-		requireText(
-			item,
-			item.context.getNodeParameter('leadId', item.index, '', { extractValue: true }),
-			'Lead',
-		),
 	patch: patchLead,
 };
