@@ -44,7 +44,7 @@ export function pageRequestOf(item: Item): PageRequest {
 	if (!Number.isInteger(limit) || limit < 1) {
 		fail(
 			item,
-			`"Limit" must be a whole number of at least 1 but is ${limit} in item ${index}`,
+			`"Limit" must be a whole number of at least 1 but is ${limit}`,
 			'Set "Limit" to 1 or more, or turn on "Return All".',
 		);
 	}

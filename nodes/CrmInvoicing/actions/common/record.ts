@@ -88,7 +88,7 @@ async function updateBody(item: Item, { standard, fromFields }: Editable, path: 
 	if (Object.keys(body).length === 0) {
 		fail(
 			item,
-			`${mapper ? '"Fields" maps' : '"Update Fields" has'} no field to change in item ${item.index}`,
+			`${mapper ? '"Fields" maps' : '"Update Fields" has'} no field to change`,
 			mapper
 				? 'Add a field under "Fields" and give it a value, or with "Map Automatically" give the input item a key that the list of fields shows.'
 				: 'Add at least one field under "Update Fields" and give it a value.',

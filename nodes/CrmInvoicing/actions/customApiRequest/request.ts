@@ -9,6 +9,7 @@ import {
 import {
 	collectionParameter,
 	fail,
+	failAsIs,
 	pageRequestOf,
 	parseJson,
 	requiredParameter,
@@ -119,7 +120,7 @@ function pathOf(item: Item) {
 	const path = requiredParameter(item, 'path', 'Path');
 	const itemIndex = item.index;
 	const refuse = (problem: string, more = '') =>
-		fail(
+		failAsIs(
 			item,
 			`"Path" ${problem}`,
 			`Enter the path under the version prefix, such as /leads or /leads/lead_123.${more}`,
@@ -167,7 +168,7 @@ function bodyOf(item: Item, method: string) {
 	if (typeof body !== 'object')
 		fail(
 			item,
-			`"JSON Body" must be a JSON object or array in item ${item.index}`,
+			'"JSON Body" must be a JSON object or array',
 			'Enter a JSON object such as {"name": "Jane Doe"}.',
 		);
 	if (method === 'DELETE' && !Array.isArray(body) && Object.keys(body).length === 0)
