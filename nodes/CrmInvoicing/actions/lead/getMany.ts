@@ -46,7 +46,6 @@ function customFieldFilterOf(item: Item) {
 
 export const { description, execute } = getManyOperation({
 	resource: 'lead',
-	path: '/leads',
 	ownFilter: customFieldFilterOf,
 	more: [
 		{
