@@ -72,8 +72,9 @@ function createBody(item: Item, { standard, fromFields }: Editable) {
 		? mappedBody(item, standard).body
 		: fromFields(item, collectionParameter(item, 'additionalFields'));
 	for (const { id, displayName } of standard.filter((field) => field.required)) {
-		const value = mapper ? body[id] : item.context.getNodeParameter(id, item.index, '');
-		body[id] = requireText(item, value, displayName);
+		body[id] = mapper
+			? requireText(item, body[id], displayName)
+			: requiredParameter(item, id, displayName);
 	}
 	return body;
 }
