@@ -2,7 +2,6 @@ import { getOperation, textProperty } from '../common';
 
 export const { description, execute } = getOperation(
 	'client',
-	'/clients',
 	textProperty('Client ID', 'clientId', {
 		required: true,
 		placeholder: 'e.g. cli_4c1a9e',

@@ -13,8 +13,13 @@ export interface Item {
 	index: number;
 }
 
-/** `message`: what is wrong; `help`: what to do. */
-export function fail({ context, index }: Item, message: string, help?: string): never {
+/** `message`: what is wrong, to which the item's index is added (`… in item 2`); `help`: what to do. */
+export function fail(item: Item, message: string, help?: string): never {
+	return failAsIs(item, `${message} in item ${item.index}`, help);
+}
+
+/** As fail, for a message that names the item in its own place, or needs not. */
+export function failAsIs({ context, index }: Item, message: string, help?: string): never {
 	throw new NodeOperationError(context.getNode(), message, { itemIndex: index, description: help });
 }
 
@@ -36,7 +41,7 @@ export function optionalText(item: Item, value: unknown, field: string) {
 		return String(value);
 	return fail(
 		item,
-		`"${field}" must be text or a number but is ${describeValue(value)} in item ${item.index}`,
+		`"${field}" must be text or a number but is ${describeValue(value)}`,
 		`Give "${field}" as text (such as an ID like lead_8f2k1) or a number. If it comes from an expression, pick the field inside the object, e.g. {{ $json.lead.id }} rather than {{ $json.lead }}.`,
 	);
 }
@@ -46,13 +51,15 @@ export function requireText(item: Item, value: unknown, field: string) {
 	if (text !== undefined) return text;
 	return fail(
 		item,
-		`"${field}" is required but is empty in item ${item.index}`,
+		`"${field}" is required but is empty`,
 		`Fill in "${field}", or check that the expression for it gives a value for this item.`,
 	);
 }
 
+/** A locator gives its ID (extractValue); any other parameter its value. */
 export function requiredParameter(item: Item, name: string, field: string) {
-	return requireText(item, item.context.getNodeParameter(name, item.index, ''), field);
+	const value = item.context.getNodeParameter(name, item.index, '', { extractValue: true });
+	return requireText(item, value, field);
 }
 
 /** A collection or fixed collection: `{}` when none of its fields is set. */
@@ -71,16 +78,13 @@ export function requireOneOf<T extends string>(
 		.trim()
 		.toUpperCase();
 	if ((allowed as readonly string[]).includes(text)) return text as T;
-	return fail(
-		item,
-		`"${field}" must be one of ${allowed.join(', ')} but is "${String(value)}" in item ${item.index}`,
-	);
+	return fail(item, `"${field}" must be one of ${allowed.join(', ')} but is "${String(value)}"`);
 }
 
 export function toNumber(item: Item, value: unknown, field: string) {
 	const number = typeof value === 'string' && value.trim() !== '' ? Number(value) : value;
 	if (typeof number === 'number' && Number.isFinite(number)) return number;
-	return fail(item, `"${field}" must be a number but is "${String(value)}" in item ${item.index}`);
+	return fail(item, `"${field}" must be a number but is "${String(value)}"`);
 }
 
 /** Read as n8n reads dates (tryToParseDateTime). A date-time without a zone is in the workflow's time zone; a date
@@ -93,7 +97,7 @@ export function toIsoDate(item: Item, value: unknown, field: string) {
 		const unix = Number(value);
 		if (Number.isFinite(unix) && unix >= UNIX_TIME_RULE.refusedBelow)
 			return new Date(unix < UNIX_TIME_RULE.millisecondsFrom ? unix * 1000 : unix).toISOString();
-		fail(
+		failAsIs(
 			item,
 			`"${field}" is the number ${String(value)} in item ${item.index}, which the node does not read as a date`,
 			'A number for a date is read as Unix time: seconds (such as 1767225600) or milliseconds (such as 1767225600000), from 1973-03-03 on. ' +
@@ -110,7 +114,7 @@ export function toIsoDate(item: Item, value: unknown, field: string) {
 	}
 	return fail(
 		item,
-		`"${field}" is not a valid date: "${String(value)}" in item ${item.index}`,
+		`"${field}" is not a valid date: "${String(value)}"`,
 		'Use an ISO 8601 date such as 2026-12-31 or 2026-12-31T09:00:00Z, the date picker, or an expression such as {{ $now.plus({ days: 30 }) }}.',
 	);
 }
@@ -157,6 +161,6 @@ export function parseJson(
 	try {
 		return JSON.parse(text) as unknown;
 	} catch {
-		fail(item, `"${field}" is not valid JSON in item ${item.index}`, help);
+		fail(item, `"${field}" is not valid JSON`, help);
 	}
 }

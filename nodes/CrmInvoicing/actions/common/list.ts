@@ -44,7 +44,7 @@ export function pageRequestOf(item: Item): PageRequest {
 	if (!Number.isInteger(limit) || limit < 1) {
 		fail(
 			item,
-			`"Limit" must be a whole number of at least 1 but is ${limit} in item ${index}`,
+			`"Limit" must be a whole number of at least 1 but is ${limit}`,
 			'Set "Limit" to 1 or more, or turn on "Return All".',
 		);
 	}
@@ -69,9 +69,8 @@ async function readMatching(this: ApiContext, spec: ListSpec, want: PageRequest,
 }
 
 interface GetMany {
+	/** Read from `/{resource}s`, which also names the records in Limit's hint. */
 	resource: SimplifiedResource;
-	/** Also names the records in Limit's hint (`/leads`: leads). */
-	path: string;
 	version?: ApiVersion;
 	filters: INodeProperties[];
 	adjust?: (qs: IDataObject) => OwnFilter | undefined;
@@ -81,10 +80,11 @@ interface GetMany {
 }
 
 export function getManyOperation(list: GetMany): Operation {
-	const { resource, path, version, filters } = list;
+	const { resource, version, filters } = list;
+	const path = `/${resource}s`;
 	return {
 		description: [
-			...returnAllAndLimit(path.slice(1)),
+			...returnAllAndLimit(`${resource}s`),
 			...outputProperties,
 			collectionProperty('Filters', 'filters', filters, { placeholder: 'Add Filter' }),
 			...(list.more ?? []),

@@ -91,7 +91,7 @@ function typed(item: Mapping, label: string, value: unknown, type?: FieldType) {
 	const article = ARTICLE[type] ?? type;
 	return fail(
 		item,
-		`"${label}" must be ${article} but is ${describeValue(value)} in item ${item.index}`,
+		`"${label}" must be ${article} but is ${describeValue(value)}`,
 		convert
 			? `"Attempt to Convert Types" is on, but this value cannot be read as ${article}. Fix the value or its expression.`
 			: `Give ${article}, or turn on "Attempt to Convert Types" in the options of "Fields" (at its end) to convert text such as "12" or "true".`,

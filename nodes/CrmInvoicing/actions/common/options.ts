@@ -108,8 +108,7 @@ function otherFieldsOf(item: Item, value: unknown): IDataObject {
 	if (!isPresent(value) || value === '') return {};
 	const help = 'Enter a JSON object such as {"key": "value"}.';
 	const parsed = parseJson(item, value, 'Other Fields (JSON)', help);
-	if (!isPlainObject(parsed))
-		fail(item, `"Other Fields (JSON)" must be a JSON object in item ${item.index}`, help);
+	if (!isPlainObject(parsed)) fail(item, '"Other Fields (JSON)" must be a JSON object', help);
 	return parsed;
 }
 

@@ -92,7 +92,7 @@ function fieldsOf(item: Item, resource: SimplifiedResource) {
 	if (output !== 'fields') {
 		fail(
 			item,
-			`"Output" must be simple, raw or fields but is ${describeValue(output)} in item ${index}`,
+			`"Output" must be simple, raw or fields but is ${describeValue(output)}`,
 			'Pick Simplified, Raw or Select Included Fields under "Output".',
 		);
 	}
@@ -102,7 +102,7 @@ function fieldsOf(item: Item, resource: SimplifiedResource) {
 	if (names.length === 0) {
 		fail(
 			item,
-			`"Fields" names no field in item ${index}`,
+			`"Fields" names no field`,
 			'Pick at least one field under "Fields", or set "Output" to "Simplified" or "Raw".',
 		);
 	}

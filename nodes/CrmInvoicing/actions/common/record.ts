@@ -34,16 +34,17 @@ export function recordRequest(
 	});
 }
 
-export function getOperation(
-	resource: SimplifiedResource,
-	collection: string,
-	idProperty: INodeProperties,
-	idOf = (item: Item) => requiredParameter(item, idProperty.name, idProperty.displayName),
-): Operation {
+/** The ID a record's ID parameter gives (a lead's locator gives its ID). */
+export function idOf(item: Item, { name, displayName }: INodeProperties) {
+	return requiredParameter(item, name, displayName);
+}
+
+/** GET /{resource}s/{id}. */
+export function getOperation(resource: SimplifiedResource, idProperty: INodeProperties): Operation {
 	return {
 		description: [idProperty, ...outputProperties],
 		async execute(item) {
-			const path = recordPath(collection, idOf(item));
+			const path = recordPath(`/${resource}s`, idOf(item, idProperty));
 			return recordItems(item, resource, [await recordRequest(item, 'GET', path)]);
 		},
 	};
@@ -56,7 +57,6 @@ export interface Editable {
 	/** Versions 1 and 2: the body from their collection of fields. */
 	fromFields: (item: Item, fields: IDataObject) => IDataObject;
 	idProperty: INodeProperties;
-	idOf: (item: Item) => string;
 	/** Answers the record as changed. */
 	patch: (item: Item, id: string, body: IDataObject) => Promise<IDataObject>;
 }
@@ -72,8 +72,9 @@ function createBody(item: Item, { standard, fromFields }: Editable) {
 		? mappedBody(item, standard).body
 		: fromFields(item, collectionParameter(item, 'additionalFields'));
 	for (const { id, displayName } of standard.filter((field) => field.required)) {
-		const value = mapper ? body[id] : item.context.getNodeParameter(id, item.index, '');
-		body[id] = requireText(item, value, displayName);
+		body[id] = mapper
+			? requireText(item, body[id], displayName)
+			: requiredParameter(item, id, displayName);
 	}
 	return body;
 }
@@ -88,7 +89,7 @@ async function updateBody(item: Item, { standard, fromFields }: Editable, path: 
 	if (Object.keys(body).length === 0) {
 		fail(
 			item,
-			`${mapper ? '"Fields" maps' : '"Update Fields" has'} no field to change in item ${item.index}`,
+			`${mapper ? '"Fields" maps' : '"Update Fields" has'} no field to change`,
 			mapper
 				? 'Add a field under "Fields" and give it a value, or with "Map Automatically" give the input item a key that the list of fields shows.'
 				: 'Add at least one field under "Update Fields" and give it a value.',
@@ -115,7 +116,7 @@ export function createOperation(target: Editable, before: INodeProperties[]): Op
 
 /** `options`: the "Update Fields" of versions 1 and 2. */
 export function updateOperation(target: Editable, options: INodeProperties[]): Operation {
-	const { record, idProperty, idOf, patch } = target;
+	const { record, idProperty, patch } = target;
 	return {
 		description: [
 			idProperty,
@@ -127,7 +128,7 @@ export function updateOperation(target: Editable, options: INodeProperties[]): O
 			]),
 		],
 		async execute(item) {
-			const id = idOf(item);
+			const id = idOf(item, idProperty);
 			const { body, changed } = await updateBody(item, target, recordPath(`/${record}s`, id));
 			const json = await patch(item, id, body);
 			return [{ json: changed ? { ...json, _update: { changed } } : json }];
@@ -140,7 +141,7 @@ export function patchOperation(target: Editable, body: IDataObject): Operation {
 	return {
 		description: [target.idProperty],
 		async execute(item) {
-			return [{ json: await target.patch(item, target.idOf(item), body) }];
+			return [{ json: await target.patch(item, idOf(item, target.idProperty), body) }];
 		},
 	};
 }

@@ -2,7 +2,6 @@ import { getManyOperation, textProperty } from '../common';
 
 export const { description, execute } = getManyOperation({
 	resource: 'contact',
-	path: '/contacts',
 	version: 'v2',
 	filters: [
 		textProperty('Search', 'search', {

@@ -9,6 +9,7 @@ import {
 import {
 	collectionParameter,
 	fail,
+	failAsIs,
 	pageRequestOf,
 	parseJson,
 	requiredParameter,
@@ -117,30 +118,27 @@ export const description: INodeProperties[] = [
 /** Checked before anything is sent; unsafePathReason is the one path rule. */
 function pathOf(item: Item) {
 	const path = requiredParameter(item, 'path', 'Path');
-	const itemIndex = item.index;
-	const refuse = (problem: string, more = '') =>
+	const help = 'Enter the path under the version prefix, such as /leads or /leads/lead_123.';
+	if (!path.startsWith('/')) fail(item, `"Path" must start with / but is "${path}"`, help);
+	if (/(:|%3a)(\/|%2f){2}/i.test(path))
 		fail(
 			item,
-			`"Path" ${problem}`,
-			`Enter the path under the version prefix, such as /leads or /leads/lead_123.${more}`,
-		);
-	if (!path.startsWith('/')) refuse(`must start with / but is "${path}" in item ${itemIndex}`);
-	if (/(:|%3a)(\/|%2f){2}/i.test(path))
-		refuse(
-			`must not contain "://" (a full URL) in item ${itemIndex}`,
-			' The base URL comes from the credential.',
+			'"Path" must not contain "://" (a full URL)',
+			`${help} The base URL comes from the credential.`,
 		);
 	const unsafe = unsafePathReason(path);
 	if (unsafe !== undefined)
-		refuse(
-			`is refused in item ${itemIndex}: ${unsafe} ("${showPath(path)}")`,
-			' Control characters (line breaks, tabs), backslashes and "." segments are not allowed; nothing was sent.',
+		failAsIs(
+			item,
+			`"Path" is refused in item ${item.index}: ${unsafe} ("${showPath(path)}")`,
+			`${help} Control characters (line breaks, tabs), backslashes and "." segments are not allowed; nothing was sent.`,
 		);
 	const prefix = /^\/api\/v\d+(?=\/|$)/i.exec(path);
 	if (prefix)
-		refuse(
-			`must not start with the version prefix (${prefix[0]}) in item ${itemIndex}`,
-			' Pick the version under "API Version".',
+		fail(
+			item,
+			`"Path" must not start with the version prefix (${prefix[0]})`,
+			`${help} Pick the version under "API Version".`,
 		);
 	return path;
 }
@@ -167,7 +165,7 @@ function bodyOf(item: Item, method: string) {
 	if (typeof body !== 'object')
 		fail(
 			item,
-			`"JSON Body" must be a JSON object or array in item ${item.index}`,
+			'"JSON Body" must be a JSON object or array',
 			'Enter a JSON object such as {"name": "Jane Doe"}.',
 		);
 	if (method === 'DELETE' && !Array.isArray(body) && Object.keys(body).length === 0)

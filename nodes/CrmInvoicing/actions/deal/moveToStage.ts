@@ -1,4 +1,4 @@
-import { requiredParameter, textProperty, type Item } from '../common';
+import { idOf, requiredParameter, textProperty, type Item } from '../common';
 import { DEAL } from './patch';
 
 export const description = [
@@ -12,5 +12,5 @@ export const description = [
 
 export async function execute(item: Item) {
 	const stageId = requiredParameter(item, 'stageId', 'Stage ID');
-	return [{ json: await DEAL.patch(item, DEAL.idOf(item), { stageId }) }];
+	return [{ json: await DEAL.patch(item, idOf(item, DEAL.idProperty), { stageId }) }];
 }

@@ -1,10 +1,4 @@
-import {
-	recordPath,
-	recordRequest,
-	requiredParameter,
-	textProperty,
-	type Editable,
-} from '../common';
+import { recordPath, recordRequest, textProperty, type Editable } from '../common';
 import { DEAL_MAPPER_FIELDS, dealBodyFromFields } from './fields';
 
 export const DEAL: Editable = {
@@ -17,6 +11,5 @@ export const DEAL: Editable = {
 		placeholder: 'e.g. deal_3fa85f64',
 		description: 'Public ID of the deal, as returned when the deal was created',
 	}),
-	idOf: (item) => requiredParameter(item, 'dealId', 'Deal ID'),
 	patch: (item, id, body) => recordRequest(item, 'PATCH', recordPath('/deals', id), body),
 };

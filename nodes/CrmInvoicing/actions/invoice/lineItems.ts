@@ -10,6 +10,7 @@ import {
 	amountProperty,
 	collectionParameter,
 	fail,
+	failAsIs,
 	isSet,
 	parseJson,
 	shown,
@@ -120,7 +121,7 @@ function lineItem(item: Item, raw: unknown, line: number, fromFields: boolean) {
 		problem: string,
 		help = `The line item is ${shown(raw)}. ` +
 			'Each line item needs a name or a productId, a quantity, and a price unless it has a productId, as numbers.',
-	) => fail(item, `Line item ${line} of item ${item.index}: ${problem}`, help);
+	) => failAsIs(item, `Line item ${line} of item ${item.index}: ${problem}`, help);
 	if (!isPlainObject(raw)) return refuse('is not an object');
 	const result = { ...raw };
 	for (const key of RESPONSE_ONLY_LINE_ITEM_KEYS) delete result[key];
@@ -182,14 +183,14 @@ export function lineItemsOf(item: Item) {
 	else if (isPresent(value)) {
 		fail(
 			item,
-			`"Line Items (JSON)" must be an array of line item objects in item ${index}`,
+			'"Line Items (JSON)" must be an array of line item objects',
 			`It is ${shown(value)}.`,
 		);
 	}
 	if (raw.length === 0) {
 		fail(
 			item,
-			`"${field}" needs at least one line item in item ${index}`,
+			`"${field}" needs at least one line item`,
 			'An invoice needs at least one line item, each with a name or a product ID, a quantity and a price.',
 		);
 	}

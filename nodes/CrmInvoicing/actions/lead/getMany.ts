@@ -22,7 +22,7 @@ function keyOf(item: Item, key: unknown, position: number) {
 	if (name !== '') return name;
 	return fail(
 		item,
-		`"Custom Field Filter" pair ${position + 1} has no key in item ${item.index}`,
+		`"Custom Field Filter" pair ${position + 1} has no key`,
 		"Enter the custom field's key as your CRM names it (e.g. externalId), or remove the pair.",
 	);
 }
@@ -46,7 +46,6 @@ function customFieldFilterOf(item: Item) {
 
 export const { description, execute } = getManyOperation({
 	resource: 'lead',
-	path: '/leads',
 	ownFilter: customFieldFilterOf,
 	more: [
 		{

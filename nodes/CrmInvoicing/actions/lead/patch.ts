@@ -3,11 +3,10 @@ import type { IDataObject } from 'n8n-workflow';
 import { apiRequest, isPresent } from '../../shared';
 import {
 	customFieldsIn,
-	fail,
+	failAsIs,
 	locatorProperty,
 	recordPath,
 	recordRequest,
-	requireText,
 	shown,
 	type Editable,
 	type Item,
@@ -29,7 +28,7 @@ function checkApplied(item: Item, leadId: string, body: IDataObject, lead: IData
 	if (typeof body.archived === 'boolean' && lead.archived !== body.archived) {
 		const verb = body.archived ? 'archive' : 'unarchive';
 		const Verb = body.archived ? 'Archive' : 'Unarchive';
-		fail(
+		failAsIs(
 			item,
 			`The API did not ${verb} lead ${leadId}: it still answers archived=${shown(lead.archived)}`,
 			'The API documents "archived" as a field of a lead but not among the fields PATCH /leads/{id} accepts, ' +
@@ -43,7 +42,7 @@ function checkApplied(item: Item, leadId: string, body: IDataObject, lead: IData
 		(key) => !sameValue(sentCustom[key], Object.hasOwn(answered, key) ? answered[key] : undefined),
 	);
 	if (ignored.length > 0) {
-		fail(
+		failAsIs(
 			item,
 			`The API did not update the custom fields ${ignored.join(', ')} of lead ${leadId}: it answers customFields=${shown(lead.customFields ?? null)}`,
 			'The API does not document "customFields" among the fields PATCH /leads/{id} accepts, and this CRM did not apply them. ' +
@@ -82,11 +81,5 @@ export const LEAD: Editable = {
 		description:
 			'The lead to use. Pick it from the list (shows name, email and lead number; searches them and the mobile and website) or enter its public ID.',
 	}),
-	idOf: (item) =>
-		requireText(
-			item,
-			item.context.getNodeParameter('leadId', item.index, '', { extractValue: true }),
-			'Lead',
-		),
 	patch: patchLead,
 };

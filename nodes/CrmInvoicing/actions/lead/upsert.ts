@@ -5,7 +5,7 @@ import {
 	additionalFieldsProperty,
 	collectionParameter,
 	collectionProperty,
-	fail,
+	failAsIs,
 	hasOutputControl,
 	recordRequest,
 	requiredParameter,
@@ -151,7 +151,7 @@ async function findLeadId(item: Item, email: string) {
 			if (normalizeEmail(lead.email) === email) matches.push(lead);
 		}
 		if (options.severalMatches === 'error' && matches.length > 1) {
-			fail(
+			failAsIs(
 				item,
 				`Several leads have the email "${email}": ${matches.map((lead) => lead.id).join(', ')}${page.nextCursor === null ? '' : ' and maybe more'} (item ${item.index})`,
 				'Merge or archive the duplicates in the CRM, or set "If Several Leads Match" to "Update the Oldest".',

@@ -2,7 +2,6 @@ import { getOperation, textProperty } from '../common';
 
 export const { description, execute } = getOperation(
 	'product',
-	'/products',
 	textProperty('Product ID', 'productId', {
 		required: true,
 		placeholder: 'e.g. prd_7d2e',

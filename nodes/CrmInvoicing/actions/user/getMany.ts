@@ -14,7 +14,6 @@ function adjust(qs: IDataObject) {
 
 export const { description, execute } = getManyOperation({
 	resource: 'user',
-	path: '/users',
 	adjust,
 	filters: [
 		{

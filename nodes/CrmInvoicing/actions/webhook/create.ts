@@ -43,7 +43,7 @@ export async function execute(this: IExecuteFunctions, item: Item) {
 	if (!/^https?:\/\/[^\s/]+/i.test(url))
 		fail(
 			item,
-			`"URL" must be an http:// or https:// address but is "${url}" in item ${item.index}`,
+			`"URL" must be an http:// or https:// address but is "${url}"`,
 			'Enter the full address of the endpoint, such as https://example.com/webhooks/crm.',
 		);
 	const events = eventNamesOf(
@@ -53,7 +53,7 @@ export async function execute(this: IExecuteFunctions, item: Item) {
 	if (events.length === 0)
 		fail(
 			item,
-			`"Events" needs at least one event in item ${item.index}`,
+			'"Events" needs at least one event',
 			'Pick events from the Events list, or enter event names under Custom Event Names.',
 		);
 	return [{ json: await recordRequest(item, 'POST', '/webhooks', { name, url, events }) }];

@@ -1,7 +1,7 @@
 import type { IDataObject } from 'n8n-workflow';
 
 import { SECRET_KEY_PATTERN } from '../../shared';
-import { recordPath, requiredParameter, textProperty, type Item } from '../common';
+import { idOf, recordPath, textProperty, type Item } from '../common';
 
 export const webhookIdProperty = textProperty('Webhook Subscription ID', 'webhookId', {
 	required: true,
@@ -10,7 +10,7 @@ export const webhookIdProperty = textProperty('Webhook Subscription ID', 'webhoo
 });
 
 export function webhookOf(item: Item) {
-	const id = requiredParameter(item, 'webhookId', 'Webhook Subscription ID');
+	const id = idOf(item, webhookIdProperty);
 	return { id, path: recordPath('/webhooks', id) };
 }
 
