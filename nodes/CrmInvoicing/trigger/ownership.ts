@@ -36,9 +36,6 @@ export function thisNode(context: TriggerContext) {
 	return { data: nodeData(context), tag: ownerTag(context), url };
 }
 
-export const idText = (value: unknown) =>
-	typeof value === 'string' || typeof value === 'number' ? String(value) : '';
-
 const pathOf = (id: string) => `/webhooks/${encodeURIComponent(id)}`;
 
 // A 404 means already gone (apiChoices.ts: webhook-delete-answer).

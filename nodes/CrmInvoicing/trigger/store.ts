@@ -5,12 +5,12 @@ import type { IDataObject, IHookFunctions, IWebhookFunctions } from 'n8n-workflo
 import {
 	BoundedMap,
 	credentialOf,
-	isText,
+	filledText,
 	nodeIdentity,
 	nodeKey,
 	nothing,
 	sha256,
-	type NodeIdentity,
+	texts,
 	type NodeIdentityContext,
 } from '../shared';
 
@@ -60,15 +60,13 @@ const NAMES = {
 const CLEAR_SECRET = 'webhookSecret';
 const RECENT = 'recentDeliveries';
 
-const text = (value: unknown) => (typeof value === 'string' && value !== '' ? value : undefined);
-const texts = (value: unknown) => (Array.isArray(value) ? value.filter(isText) : undefined);
-
 function retiredOf(value: unknown): RetiredSubscription[] {
 	if (!Array.isArray(value)) return [];
 	return value.slice(-MAX_RETIRED).flatMap((entry: IDataObject | null) => {
-		const id = text(entry?.id) ?? text(entry?.webhookId);
-		const url = text(entry?.url) ?? text(entry?.webhookUrl);
-		const secretWrapped = text(entry?.secretWrapped) ?? text(entry?.webhookSecretWrapped);
+		const id = filledText(entry?.id) ?? filledText(entry?.webhookId);
+		const url = filledText(entry?.url) ?? filledText(entry?.webhookUrl);
+		const secretWrapped =
+			filledText(entry?.secretWrapped) ?? filledText(entry?.webhookSecretWrapped);
 		if (id === undefined || url === undefined) return [];
 		return [{ id, url, secretWrapped }];
 	});
@@ -79,7 +77,7 @@ export const nodeData = (of: TriggerContext) => of.getWorkflowStaticData('node')
 
 export function readState(data: IDataObject) {
 	const at = (field: keyof typeof NAMES) => data[NAMES[field][0]] ?? data[NAMES[field][1]];
-	const id = text(at('id'));
+	const id = filledText(at('id'));
 	const retired = retiredOf(at('retired'));
 	const recentDeliveries = texts(data[RECENT]) ?? [];
 	const subscription: StoredSubscription | undefined =
@@ -87,10 +85,10 @@ export function readState(data: IDataObject) {
 			? undefined
 			: {
 					id,
-					url: text(at('url')),
+					url: filledText(at('url')),
 					events: texts(at('events')),
-					secretWrapped: text(at('secretWrapped')),
-					ownerTag: text(at('ownerTag')),
+					secretWrapped: filledText(at('secretWrapped')),
+					ownerTag: filledText(at('ownerTag')),
 				};
 	return { subscription, retired, recentDeliveries };
 }
@@ -157,7 +155,7 @@ export const tagOf = (name: unknown) => /\[n8n:([\w-]{8,43})\]\s*$/.exec(String(
 const FORMAT = 'aes256gcm.v1';
 const SALT = Buffer.from('n8n-nodes-crm-invoicing/trigger-secret/v1', 'utf8');
 
-export type SecretOwner = NodeIdentity & { subscriptionId: string };
+export type SecretOwner = ReturnType<typeof secretOwner>;
 
 export function secretOwner(context: TriggerContext, subscriptionId: string) {
 	return { ...nodeIdentity(context), subscriptionId };

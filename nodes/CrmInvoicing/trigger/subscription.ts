@@ -6,6 +6,7 @@ import {
 	deadlineIn,
 	DOCUMENTED_EVENTS,
 	httpStatusOf,
+	idText,
 	INACTIVE_SUBSCRIPTION_STATUS,
 	isDeadlineError,
 	listWebhookSubscriptions,
@@ -16,7 +17,6 @@ import {
 } from '../shared';
 import {
 	forgetForeign,
-	idText,
 	mayDelete,
 	deleteSubscription,
 	printable,
