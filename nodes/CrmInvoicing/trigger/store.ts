@@ -181,7 +181,8 @@ export function wrapSecret(secret: string, apiKey: string, owner: SecretOwner) {
 	const ciphertext = Buffer.concat([cipher.update(secret, 'utf8'), cipher.final()]);
 	const parts = [iv, ciphertext, cipher.getAuthTag()].map(toBase64url);
 	const wrapped = [FORMAT, ...parts].join(':');
-	knownSecrets.set(knownSecretKey(wrapped, owner), { secret, keyPrint: sha256(apiKey) });
+	// Remembered as a read remembers it.
+	unwrapSecret(wrapped, apiKey, owner);
 	return wrapped;
 }
 
