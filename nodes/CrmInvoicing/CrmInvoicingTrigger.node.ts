@@ -70,13 +70,14 @@ async function check(context: IHookFunctions, deadline: Deadline) {
 		await letGo(context, current, deadline);
 		return false;
 	}
-	const events = eventNamesOf(remote.events ?? stored.events);
-	const same = events.sort().join('\n') === eventsOf(context).join('\n');
+	const events = eventNamesOf(remote.events ?? stored.events).sort();
+	const same = events.join('\n') === eventsOf(context).join('\n');
 	if ((await readSecret(context, current)) === undefined) {
-		const secret = `the stored signing secret of webhook subscription ${stored.id} cannot be read with this credential's API key`;
-		const then =
-			'this trigger subscribes anew, and deletes that subscription once the new one is stored';
-		log(context, `${secret} ${WHY_UNREADABLE}; ${then}`);
+		log(
+			context,
+			`the stored signing secret of webhook subscription ${stored.id} cannot be read with this credential's API key ` +
+				`${WHY_UNREADABLE}; this trigger subscribes anew, and deletes that subscription once the new one is stored`,
+		);
 		return false;
 	}
 	// Wrapped anew under the credential's key if need be.
@@ -88,8 +89,11 @@ async function check(context: IHookFunctions, deadline: Deadline) {
 async function release(context: IHookFunctions, deadline: Deadline) {
 	const stored = readState(nodeData(context)).subscription;
 	if (!stored) return true;
-	const kept = `webhook subscription ${stored.id}; it is kept and cleaned up on the next activation`;
-	return await orLog(context, letGo(context, stored, deadline, true), kept);
+	return await orLog(
+		context,
+		letGo(context, stored, deadline, true),
+		`webhook subscription ${stored.id}; it is kept and cleaned up on the next activation`,
+	);
 }
 
 export class CrmInvoicingTrigger implements INodeType {

@@ -37,9 +37,7 @@ export function pollBudget(requestsPerMinute: number, pollBudgetMs = DEFAULT_POL
 export async function budgetOf(context: IPollFunctions) {
 	const rpm = (await credentialOf(context)).requestsPerMinute;
 	if (rpm < 2) {
-		const message =
-			`The credential's Requests per Minute is ${rpm}: ` +
-			'the polling trigger uses at most half of it, which leaves it no request';
+		const message = `The credential's Requests per Minute is ${rpm}: the polling trigger uses at most half of it, which leaves it no request`;
 		throw new NodeOperationError(context.getNode(), message, {
 			description:
 				"The trigger leaves at least half of the API key's rate to other workflows. " +
@@ -73,9 +71,7 @@ export const NO_TURN_TEXT =
 	RAISE;
 
 export function capError(context: IPollFunctions, leads: number) {
-	const message =
-		`The polling trigger would have to remember ${count(leads)} leads, ` +
-		`more than the ${count(POLLING.maxLeads)} it can`;
+	const message = `The polling trigger would have to remember ${count(leads)} leads, more than the ${count(POLLING.maxLeads)} it can`;
 	return new NodeOperationError(context.getNode(), message, {
 		description:
 			'The trigger keeps one fingerprint per lead in the workflow, and stops at this bound instead of growing without end. ' +

@@ -143,8 +143,13 @@ export function ownerTag(context: TagContext) {
 	const { workflowId, nodeId } = nodeIdentity(context);
 	const url = context.getNodeWebhookUrl?.('default') ?? '';
 	const test = context.getMode() === 'manual' || /\/webhook-test\//.test(url);
-	const mode = test ? 'test' : 'production';
-	const parts = ['crm-invoicing-trigger', context.getInstanceId(), workflowId, nodeId, mode];
+	const parts = [
+		'crm-invoicing-trigger',
+		context.getInstanceId(),
+		workflowId,
+		nodeId,
+		test ? 'test' : 'production',
+	];
 	return sha256(parts.join('\u0000'), 16);
 }
 
@@ -231,9 +236,6 @@ async function wrappedAnew(of: TriggerContext, stored: StoredSubscription, apiKe
 	return wrapSecret(entry.secret, apiKey, secretOwner(of, stored.id));
 }
 
-const REWRAP_WHY =
-	'(this n8n process had read it under the key before, or under this key with the spaces it was saved with), so that deliveries are verified after a restart too';
-
 /** No time-based skip: a restart right after a key change must read the secret with the new key. */
 export async function rewrap(of: TriggerContext, stored: StoredSubscription) {
 	const credential = await credentialOf(of).catch(nothing);
@@ -242,8 +244,13 @@ export async function rewrap(of: TriggerContext, stored: StoredSubscription) {
 	const anew = await wrappedAnew(of, stored, credential.apiKey);
 	if (anew) {
 		saveState(data, { subscription: { ...stored, secretWrapped: anew } });
-		const what = `the credential's API key changed; wrapped the signing secret of webhook subscription ${stored.id} anew under the new key ${REWRAP_WHY}`;
-		log(of, what, stored.id, true);
+		log(
+			of,
+			`the credential's API key changed; wrapped the signing secret of webhook subscription ${stored.id} anew under the new key ` +
+				'(this n8n process had read it under the key before, or under this key with the spaces it was saved with), so that deliveries are verified after a restart too',
+			stored.id,
+			true,
+		);
 	}
 	for (const entry of readState(data).retired) {
 		const secretWrapped = await wrappedAnew(of, entry, credential.apiKey);

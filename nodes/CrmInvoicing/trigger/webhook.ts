@@ -70,10 +70,9 @@ async function verdict(context: IWebhookFunctions, stored: StoredSubscription): 
 	if (!lookups.take('process')) return refusal(503, RATIONED_REASON);
 	const remote = await getSubscription(context, stored.id, deadlineIn(5_000), true).catch(nothing);
 	if (remote === undefined) return refusal(503, UNCHECKED_REASON);
-	const here = context.getNodeWebhookUrl('default');
 	if (
 		remote === 'gone' ||
-		!sameUrl(remote.url ?? stored.url, here) ||
+		!sameUrl(remote.url ?? stored.url, context.getNodeWebhookUrl('default')) ||
 		isInactiveStatus(remote.status)
 	)
 		return refusal(503, STALE_REASON);
@@ -119,13 +118,17 @@ async function outcomeOf(
 	if (typeof parsed === 'string') return refusal(400, parsed);
 	const { event, payload } = parsed;
 	if (!eventsOf(context).includes(event)) {
-		const ignored = `event "${cut(event, 100)}" is not selected in this trigger`;
-		return { status: 200, body: { received: true, ignored } };
+		const body = {
+			received: true,
+			ignored: `event "${cut(event, 100)}" is not selected in this trigger`,
+		};
+		return { status: 200, body };
 	}
 	if (seen) return DUPLICATE;
 	// Read before the id is remembered, so that a 503 leaves the retry welcome.
-	const full = wantsFullRecord(optionsOf(context), event);
-	const record = full ? await fullRecordOf(context, payload) : { payload };
+	const record = wantsFullRecord(optionsOf(context), event)
+		? await fullRecordOf(context, payload)
+		: { payload };
 	if ('retry' in record) return { status: 503, body: { error: record.retry } };
 	const item = { json: output(context, { ...parsed, ...record, webhookId }) };
 	return { status: 200, body: { received: true }, item };
@@ -150,8 +153,10 @@ function answer(context: IWebhookFunctions, outcome: Outcome) {
 	if (reason !== undefined) {
 		const rawId = context.getRequestObject().headers?.['webhook-id'];
 		const id = typeof rawId === 'string' ? ` (webhook-id ${printable(rawId, 80)})` : '';
-		const then = status === 503 ? 'retries it later' : 'does not retry it';
-		log(context, `refused a delivery with ${status} (the API ${then}): ${reason}${id}`);
+		log(
+			context,
+			`refused a delivery with ${status} (the API ${status === 503 ? 'retries it later' : 'does not retry it'}): ${reason}${id}`,
+		);
 	}
 	context.getResponseObject().status(status).json(body);
 	return { noWebhookResponse: true, workflowData: item && [[item]] };
