@@ -32,8 +32,11 @@ export const printable = (value: unknown, max: number) =>
 
 /** n8n gives a URL to every node that declares a webhook ('' would match no URL). */
 export function thisNode(context: TriggerContext) {
-	const url = context.getNodeWebhookUrl('default') ?? '';
-	return { data: nodeData(context), tag: ownerTag(context), url };
+	return {
+		data: nodeData(context),
+		tag: ownerTag(context),
+		url: context.getNodeWebhookUrl('default') ?? '',
+	};
 }
 
 const pathOf = (id: string) => `/webhooks/${encodeURIComponent(id)}`;

@@ -78,8 +78,6 @@ export const nodeData = (of: TriggerContext) => of.getWorkflowStaticData('node')
 export function readState(data: IDataObject) {
 	const at = (field: keyof typeof NAMES) => data[NAMES[field][0]] ?? data[NAMES[field][1]];
 	const id = filledText(at('id'));
-	const retired = retiredOf(at('retired'));
-	const recentDeliveries = texts(data[RECENT]) ?? [];
 	const subscription: StoredSubscription | undefined =
 		id === undefined
 			? undefined
@@ -90,7 +88,11 @@ export function readState(data: IDataObject) {
 					secretWrapped: filledText(at('secretWrapped')),
 					ownerTag: filledText(at('ownerTag')),
 				};
-	return { subscription, retired, recentDeliveries };
+	return {
+		subscription,
+		retired: retiredOf(at('retired')),
+		recentDeliveries: texts(data[RECENT]) ?? [],
+	};
 }
 
 /** Each value is set anew (n8n notices a set, not a change inside a value it holds). */
@@ -116,8 +118,6 @@ export function retireSubscription(data: IDataObject, entry: RetiredSubscription
 // Also in memory, updated synchronously: each delivery reads its own copy of the static data. docs/scale.md
 const memory = new BoundedMap<string, BoundedMap<string, true>>(200);
 
-const deliveryMemoryKey = (context: NodeIdentityContext, subscriptionId: string) =>
-	`${nodeKey(context)}:${subscriptionId}`;
 export const fingerprint = (deliveryId: string) => sha256(deliveryId, 22);
 
 const newDeliveryMemory = () => new BoundedMap<string, true>(RECENT_DELIVERIES_LIMIT);
@@ -270,7 +270,7 @@ export async function readDelivery(context: IWebhookFunctions, deliveryId: strin
 	const retiredSecrets = [];
 	for (const entry of retired)
 		retiredSecrets.push((await readSecret(context, entry).catch(nothing))?.secret);
-	const memoryKey = deliveryMemoryKey(context, stored.id);
+	const memoryKey = `${nodeKey(context)}:${stored.id}`;
 	const seen = !acceptOnce(data, memoryKey, deliveryId, true);
 	return { stored, secret, retired: retiredSecrets, seen, memoryKey };
 }

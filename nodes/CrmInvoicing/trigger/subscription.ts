@@ -210,8 +210,7 @@ async function withoutSecret(context: TriggerContext, answer: IDataObject, deadl
 		);
 	const state = readState(data);
 	const known = id === state.subscription?.id || state.retired.some((entry) => entry.id === id);
-	const candidate = { ownerTag: tagOf(answer.name), url: answer.url };
-	if (!known && mayDelete(candidate, tag, url)) {
+	if (!known && mayDelete({ ownerTag: tagOf(answer.name), url: answer.url }, tag, url)) {
 		await orLog(
 			context,
 			deleteSubscription(context, id, deadline),
