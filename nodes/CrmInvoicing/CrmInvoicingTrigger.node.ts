@@ -70,8 +70,10 @@ async function check(context: IHookFunctions, deadline: Deadline) {
 		await letGo(context, current, deadline);
 		return false;
 	}
-	const events = eventNamesOf(remote.events ?? stored.events);
-	const same = events.sort().join('\n') === eventsOf(context).join('\n');
+	const same =
+		eventNamesOf(remote.events ?? stored.events)
+			.sort()
+			.join('\n') === eventsOf(context).join('\n');
 	if ((await readSecret(context, current)) === undefined) {
 		log(
 			context,

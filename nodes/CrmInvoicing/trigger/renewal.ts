@@ -46,13 +46,12 @@ export async function renew(context: IWebhookFunctions, { stored, cause }: Renew
 		);
 	}
 	// The delivery that started a rotating renewal was run: none is lost then.
-	const lost =
-		cause === 'rotating'
-			? ''
-			: ` Events delivered through ${old} until now are not run: look in the CRM for events of that time.`;
 	log(
 		context,
-		`${why}. Subscribed anew at this node's URL as webhook subscription ${id} (subscription ${old} was deleted afterwards if it delivered to this URL).${lost}`,
+		`${why}. Subscribed anew at this node's URL as webhook subscription ${id} (subscription ${old} was deleted afterwards if it delivered to this URL).` +
+			(cause === 'rotating'
+				? ''
+				: ` Events delivered through ${old} until now are not run: look in the CRM for events of that time.`),
 		id,
 	);
 }

@@ -56,8 +56,6 @@ const NAMES = {
 	ownerTag: ['ownerTag', 'webhookOwner'],
 	retired: ['retiredSubscriptions', 'webhookRetired'],
 } as const;
-/** Removed, never read: the clear secret of 0.1/0.2. */
-const CLEAR_SECRET = 'webhookSecret';
 const RECENT = 'recentDeliveries';
 
 function retiredOf(value: unknown): RetiredSubscription[] {
@@ -98,7 +96,8 @@ export function readState(data: IDataObject) {
 /** Each value is set anew (n8n notices a set, not a change inside a value it holds). */
 export function saveState(data: IDataObject, changes: Partial<ReturnType<typeof readState>>) {
 	const { subscription, retired, recentDeliveries } = { ...readState(data), ...changes };
-	for (const key of [...Object.values(NAMES).flat(), CLEAR_SECRET, RECENT]) delete data[key];
+	// webhookSecret: removed, never read, the clear secret of 0.1/0.2.
+	for (const key of [...Object.values(NAMES).flat(), 'webhookSecret', RECENT]) delete data[key];
 	if (subscription) {
 		for (const field of ['id', 'url', 'events', 'secretWrapped', 'ownerTag'] as const) {
 			const value = subscription[field];
@@ -271,6 +270,11 @@ export async function readDelivery(context: IWebhookFunctions, deliveryId: strin
 	for (const entry of retired)
 		retiredSecrets.push((await readSecret(context, entry).catch(nothing))?.secret);
 	const memoryKey = `${nodeKey(context)}:${stored.id}`;
-	const seen = !acceptOnce(data, memoryKey, deliveryId, true);
-	return { stored, secret, retired: retiredSecrets, seen, memoryKey };
+	return {
+		stored,
+		secret,
+		retired: retiredSecrets,
+		seen: !acceptOnce(data, memoryKey, deliveryId, true),
+		memoryKey,
+	};
 }

@@ -164,9 +164,6 @@ async function send(context: TriggerContext, body: IDataObject, deadline: Deadli
 const noneOn409 = (error: unknown) =>
 	httpStatusOf(error) === 409 ? undefined : Promise.reject(error);
 
-const NOT_OURS =
-	"That subscription is not provably this trigger's (made by hand, or by another n8n). Find it with the CRM Invoicing node (Webhook Subscription → Get Many), delete it there or in the CRM";
-
 /** A CRM with one subscription per URL answers 409 or the one it holds: ours is deleted and the POST sent again. */
 async function post(
 	context: TriggerContext,
@@ -190,7 +187,11 @@ async function post(
 	throw new NodeOperationError(
 		context.getNode(),
 		`The CRM API refused a webhook subscription at this trigger's URL ${body.url} (409: it already holds one there)`,
-		{ description: `${NOT_OURS}, ${AGAIN}.` },
+		{
+			description:
+				"That subscription is not provably this trigger's (made by hand, or by another n8n). Find it with the CRM Invoicing node (Webhook Subscription → Get Many), delete it there or in the CRM" +
+				`, ${AGAIN}.`,
+		},
 	);
 }
 
