@@ -37,26 +37,29 @@ function forget(data: IDataObject) {
 	return false;
 }
 
-const FOREIGN_TAG =
-	"its owner tag is not this n8n instance's, workflow's and node's (for example a workflow imported from another n8n)";
-
 /** One at this node's URL stays stored for create to delete once the new one is stored: n8n 1.x runs this at every
  * start-up, and deleting first, a failed POST would leave the trigger deaf. */
 async function check(context: IHookFunctions, deadline: Deadline) {
 	const { data, tag, url } = thisNode(context);
 	const stored = readState(data).subscription;
 	if (!stored) return forget(data);
-	const foreign = (why?: string) => {
-		forgetForeign(context, stored.id, why);
+	if ((stored.ownerTag ?? tag) !== tag) {
+		forgetForeign(
+			context,
+			stored.id,
+			"its owner tag is not this n8n instance's, workflow's and node's (for example a workflow imported from another n8n)",
+		);
 		return forget(data);
-	};
-	if ((stored.ownerTag ?? tag) !== tag) return foreign(FOREIGN_TAG);
+	}
 	const remote = await getSubscription(context, stored.id, deadline);
 	if (remote === 'gone') return forget(data);
 	// Data of 0.1 carries no tag: it is this node's when the CRM delivers to exactly this URL. Another node's tag in
 	// the CRM's name: someone else's (renamed, or a re-used id).
 	const untagged = stored.ownerTag === undefined && !sameUrl(remote.url, url);
-	if (untagged || (tagOf(remote.name) ?? tag) !== tag) return foreign();
+	if (untagged || (tagOf(remote.name) ?? tag) !== tag) {
+		forgetForeign(context, stored.id);
+		return forget(data);
+	}
 	const current = {
 		...stored,
 		ownerTag: tag,
@@ -67,13 +70,16 @@ async function check(context: IHookFunctions, deadline: Deadline) {
 		await letGo(context, current, deadline);
 		return false;
 	}
-	const events = eventNamesOf(remote.events ?? stored.events);
-	const same = events.sort().join('\n') === eventsOf(context).join('\n');
+	const same =
+		eventNamesOf(remote.events ?? stored.events)
+			.sort()
+			.join('\n') === eventsOf(context).join('\n');
 	if ((await readSecret(context, current)) === undefined) {
-		const secret = `the stored signing secret of webhook subscription ${stored.id} cannot be read with this credential's API key`;
-		const then =
-			'this trigger subscribes anew, and deletes that subscription once the new one is stored';
-		log(context, `${secret} ${WHY_UNREADABLE}; ${then}`);
+		log(
+			context,
+			`the stored signing secret of webhook subscription ${stored.id} cannot be read with this credential's API key ` +
+				`${WHY_UNREADABLE}; this trigger subscribes anew, and deletes that subscription once the new one is stored`,
+		);
 		return false;
 	}
 	// Wrapped anew under the credential's key if need be.
@@ -85,19 +91,12 @@ async function check(context: IHookFunctions, deadline: Deadline) {
 async function release(context: IHookFunctions, deadline: Deadline) {
 	const stored = readState(nodeData(context)).subscription;
 	if (!stored) return true;
-	const kept = `webhook subscription ${stored.id}; it is kept and cleaned up on the next activation`;
-	return await orLog(context, letGo(context, stored, deadline, true), kept);
+	return await orLog(
+		context,
+		letGo(context, stored, deadline, true),
+		`webhook subscription ${stored.id}; it is kept and cleaned up on the next activation`,
+	);
 }
-
-const EVENTS_NOTICE =
-	'The API documentation names only the event lead.created. ' +
-	'The other names are assumed: your CRM may refuse them (activation then says which) or never send them. ' +
-	'Use Options > Custom Event Names for the names your CRM uses.';
-
-const FULL_RECORD_HINT =
-	'One extra API request per lead event. ' +
-	'If the CRM cannot be reached in time, the delivery is answered 503 and the CRM sends it again; ' +
-	'if the lead cannot be read (e.g. deleted), the event is output as received with a fullRecordError field.';
 
 export class CrmInvoicingTrigger implements INodeType {
 	description: INodeTypeDescription = {
@@ -136,7 +135,10 @@ export class CrmInvoicingTrigger implements INodeType {
 				default: '',
 			},
 			{
-				displayName: EVENTS_NOTICE,
+				displayName:
+					'The API documentation names only the event lead.created. ' +
+					'The other names are assumed: your CRM may refuse them (activation then says which) or never send them. ' +
+					'Use Options > Custom Event Names for the names your CRM uses.',
 				name: 'eventsNotice',
 				type: 'notice',
 				default: '',
@@ -174,7 +176,10 @@ export class CrmInvoicingTrigger implements INodeType {
 						default: false,
 						description:
 							"Whether to read each lead event's lead from the CRM (GET /leads/{ID}) and output it as the payload, with the same fields as Lead → Get",
-						hint: FULL_RECORD_HINT,
+						hint:
+							'One extra API request per lead event. ' +
+							'If the CRM cannot be reached in time, the delivery is answered 503 and the CRM sends it again; ' +
+							'if the lead cannot be read (e.g. deleted), the event is output as received with a fullRecordError field.',
 					},
 					{
 						displayName: 'Payload Only',

@@ -30,22 +30,26 @@ export function pollBudget(requestsPerMinute: number, pollBudgetMs = DEFAULT_POL
 	const share = Math.floor(requestsPerMinute / 2);
 	const budgetMs =
 		pollBudgetMs > 0 && pollBudgetMs < Infinity ? pollBudgetMs : DEFAULT_POLL_BUDGET_MS;
-	const pages = share * Math.max(1, Math.floor(budgetMs / MINUTE_MS));
-	return { share, pages, deadline: deadlineIn(budgetMs) };
+	return {
+		share,
+		pages: share * Math.max(1, Math.floor(budgetMs / MINUTE_MS)),
+		deadline: deadlineIn(budgetMs),
+	};
 }
 
 export async function budgetOf(context: IPollFunctions) {
 	const rpm = (await credentialOf(context)).requestsPerMinute;
 	if (rpm < 2) {
-		const message =
-			`The credential's Requests per Minute is ${rpm}: ` +
-			'the polling trigger uses at most half of it, which leaves it no request';
-		throw new NodeOperationError(context.getNode(), message, {
-			description:
-				"The trigger leaves at least half of the API key's rate to other workflows. " +
-				'Set "Requests per Minute" in the credential to the API\'s real rate limit (60 as documented; at least 2), ' +
-				'or use the webhook trigger (CRM Invoicing Trigger).',
-		});
+		throw new NodeOperationError(
+			context.getNode(),
+			`The credential's Requests per Minute is ${rpm}: the polling trigger uses at most half of it, which leaves it no request`,
+			{
+				description:
+					"The trigger leaves at least half of the API key's rate to other workflows. " +
+					'Set "Requests per Minute" in the credential to the API\'s real rate limit (60 as documented; at least 2), ' +
+					'or use the webhook trigger (CRM Invoicing Trigger).',
+			},
+		);
 	}
 	// n8n 1.x has no getPollBudgetMs.
 	return pollBudget(rpm, context.getPollBudgetMs?.());
@@ -61,24 +65,23 @@ export const NARROW_TEXT = `The polling trigger remembers at most ${count(POLLIN
 
 export const SKIPPED_TEXT =
 	'a poll started while the previous one was still running; it was skipped, and the next poll finds what changed meanwhile. ' +
-	'A poll that reads the whole list (Updated Lead, Archived Lead, or a list not in newest-first order) ' +
-	"sends at most half of the credential's Requests per Minute in a minute: " +
+	"A poll that reads the whole list (Updated Lead, Archived Lead, or a list not in newest-first order) sends at most half of the credential's Requests per Minute in a minute: " +
 	'poll less often (Poll Times), use New Lead alone, or ' +
 	RAISE;
 
 export const NO_TURN_TEXT =
 	"the poll got no turn of the API key's share within n8n's time budget for a poll (other polling triggers on the key used it); " +
-	'it sent nothing, and the next poll goes on from where the last one stopped. ' +
-	'Poll less often (Poll Times), or ' +
+	'it sent nothing, and the next poll goes on from where the last one stopped. Poll less often (Poll Times), or ' +
 	RAISE;
 
 export function capError(context: IPollFunctions, leads: number) {
-	const message =
-		`The polling trigger would have to remember ${count(leads)} leads, ` +
-		`more than the ${count(POLLING.maxLeads)} it can`;
-	return new NodeOperationError(context.getNode(), message, {
-		description:
-			'The trigger keeps one fingerprint per lead in the workflow, and stops at this bound instead of growing without end. ' +
-			`Nothing was emitted and what it remembers is unchanged. ${USE_WEBHOOK}`,
-	});
+	return new NodeOperationError(
+		context.getNode(),
+		`The polling trigger would have to remember ${count(leads)} leads, more than the ${count(POLLING.maxLeads)} it can`,
+		{
+			description:
+				'The trigger keeps one fingerprint per lead in the workflow, and stops at this bound instead of growing without end. ' +
+				`Nothing was emitted and what it remembers is unchanged. ${USE_WEBHOOK}`,
+		},
+	);
 }

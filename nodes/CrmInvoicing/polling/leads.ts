@@ -1,16 +1,11 @@
 import type { IDataObject } from 'n8n-workflow';
 
-import { sha256 } from '../shared';
+import { idText, sha256 } from '../shared';
 import { POLLING } from './budget';
 import type { Memory } from './memory';
 
 /** Undefined: the caller warns and skips the lead. */
-export function leadIdOf(record: IDataObject) {
-	const { id } = record;
-	if (typeof id === 'string' && id !== '') return id;
-	if (typeof id === 'number') return String(id);
-	return undefined;
-}
+export const leadIdOf = (record: IDataObject) => idText(record.id) || undefined;
 
 export const createdAtOf = (record: IDataObject) =>
 	typeof record.createdAt === 'string' ? Date.parse(record.createdAt) : NaN;

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 
 import type { IDataObject, IPollFunctions } from 'n8n-workflow';
 
-import { BoundedMap, isText } from '../shared';
+import { BoundedMap, filledText, isText, texts } from '../shared';
 
 // In a poll the memory lives in Maps, which any id can key (`__proto__`, …); stored, it is the plain objects of
 // earlier versions, own keys only read. docs/polling-trigger.md#under-n8ns-durable-scheduler
@@ -62,11 +62,11 @@ export function loadMemory(data: IDataObject): Memory | undefined {
 		v: 1,
 		leads: mapOf(data.leads, 'string'),
 		gone: mapOf(data.gone, 'number'),
-		fields: Array.isArray(data.fields) ? data.fields.filter(isText) : [],
+		fields: texts(data.fields) ?? [],
 		newest: numberOr(data.newest),
 		fullAt: numberOr(data.fullAt),
 		pass: passOf(data.pass),
-		tag: typeof data.tag === 'string' ? data.tag : undefined,
+		tag: filledText(data.tag),
 	};
 }
 

@@ -66,8 +66,7 @@ async function* leadPages(context: IPollFunctions, budget: Budget, startCursor?:
 		skipEntry: (described, position, page) => {
 			warn(
 				context,
-				`entry ${position} of page ${page} of the list /api/v1/leads is ${described}, not a lead ` +
-					`(a JSON object); the trigger skipped it and read the others. ${API_FAULT}`,
+				`entry ${position} of page ${page} of the list /api/v1/leads is ${described}, not a lead (a JSON object); the trigger skipped it and read the others. ${API_FAULT}`,
 			);
 		},
 	});
@@ -146,8 +145,7 @@ export function diff(memory: Memory | undefined, records: IDataObject[], setting
 		const id = leadIdOf(record);
 		if (id === undefined) {
 			warnings.push(
-				`lead ${index + 1} of the list /api/v1/leads, ${nameOf(record)}, has no id, ` +
-					`so the trigger cannot tell it apart from the others; it skipped it. ${API_FAULT}`,
+				`lead ${index + 1} of the list /api/v1/leads, ${nameOf(record)}, has no id, so the trigger cannot tell it apart from the others; it skipped it. ${API_FAULT}`,
 			);
 			continue;
 		}
@@ -161,8 +159,7 @@ export function diff(memory: Memory | undefined, records: IDataObject[], setting
 		if (stored === before) continue; // Nothing changed (the common case: no decoding).
 		if (print.deep !== undefined) {
 			warnings.push(
-				`lead ${nameOf(record, id)} was not emitted: its field "${print.deep.slice(0, 80)}" is nested ` +
-					`more than ${POLLING.maxEmitDepth} levels deep, more than n8n can store in an execution. ` +
+				`lead ${nameOf(record, id)} was not emitted: its field "${print.deep.slice(0, 80)}" is nested more than ${POLLING.maxEmitDepth} levels deep, more than n8n can store in an execution. ` +
 					'The trigger skipped it and emitted the other leads; it emits it as New Lead once the CRM holds it within that depth.',
 			);
 			continue;
@@ -193,8 +190,7 @@ export async function pollLeads(this: IPollFunctions, settings: PollSettings) {
 	const now = Date.now();
 	if (isStale(memory)) {
 		this.logger.info(
-			`${this.getNode().name}: the poll read an older memory than the last poll emitted with ` +
-				'(n8n was still storing it); it was skipped, and the next poll goes on from the stored one.',
+			`${this.getNode().name}: the poll read an older memory than the last poll emitted with (n8n was still storing it); it was skipped, and the next poll goes on from the stored one.`,
 		);
 		return null;
 	}

@@ -2,6 +2,8 @@
 
 import type { IDataObject } from 'n8n-workflow';
 
+import { filledText } from './values';
+
 // user-search-parameter: the spec names no search parameter for GET /users; we send `search`, and filter too.
 export const USER_SEARCH_QUERY_PARAMETER = 'search';
 
@@ -18,9 +20,7 @@ function folded(text: unknown) {
 export function userMatchesSearch({ firstName, lastName, email }: IDataObject, search: string) {
 	const needle = folded(search.trim());
 	if (needle === '') return true;
-	const fullName = [firstName, lastName]
-		.filter((part) => typeof part === 'string' && part !== '')
-		.join(' ');
+	const fullName = [firstName, lastName].filter(filledText).join(' ');
 	// A record that shows none of the searched fields cannot be judged: the server's answer stands.
 	if (fullName === '' && folded(email) === '') return true;
 	// The full name holds each name that is a filled text, so it finds a match in either.

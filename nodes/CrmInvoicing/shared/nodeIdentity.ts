@@ -5,8 +5,6 @@ export interface NodeIdentityContext {
 	getNode(): { id?: string; name: string };
 }
 
-export type NodeIdentity = ReturnType<typeof nodeIdentity>;
-
 export function nodeIdentity(context: NodeIdentityContext) {
 	const node = context.getNode();
 	return { workflowId: String(context.getWorkflow().id ?? ''), nodeId: node.id ?? node.name };

@@ -11,6 +11,17 @@ export function isText(value: unknown): value is string {
 	return typeof value === 'string';
 }
 
+/** A filled text, else undefined. */
+export const filledText = (value: unknown) =>
+	typeof value === 'string' && value !== '' ? value : undefined;
+
+/** An array's texts; undefined for anything but an array. */
+export const texts = (value: unknown) => (Array.isArray(value) ? value.filter(isText) : undefined);
+
+/** An id the API gave as a text or a number, as a text ('' for anything else). */
+export const idText = (value: unknown) =>
+	typeof value === 'string' || typeof value === 'number' ? String(value) : '';
+
 export function isPresent<T>(value: T | null | undefined): value is T {
 	return value !== undefined && value !== null;
 }

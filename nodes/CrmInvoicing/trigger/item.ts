@@ -89,10 +89,10 @@ export async function fullRecordOf(context: IWebhookFunctions, payload: unknown)
 		const message = (error as Error).message;
 		const reason = `reading lead ${id} failed: ${message}`;
 		const retry = status === undefined || status === 429 || status >= 500;
-		const outcome = retry
-			? 'the delivery is answered 503 so that the CRM sends it again'
-			: 'the event is output as received, with fullRecordError';
-		log(context, `Output Full Record: ${reason}; ${outcome}`);
+		log(
+			context,
+			`Output Full Record: ${reason}; ${retry ? 'the delivery is answered 503 so that the CRM sends it again' : 'the event is output as received, with fullRecordError'}`,
+		);
 		if (retry) return { retry: reason };
 		return { payload, error: { message, httpCode: String(status) } };
 	}

@@ -32,12 +32,12 @@ export const printable = (value: unknown, max: number) =>
 
 /** n8n gives a URL to every node that declares a webhook ('' would match no URL). */
 export function thisNode(context: TriggerContext) {
-	const url = context.getNodeWebhookUrl('default') ?? '';
-	return { data: nodeData(context), tag: ownerTag(context), url };
+	return {
+		data: nodeData(context),
+		tag: ownerTag(context),
+		url: context.getNodeWebhookUrl('default') ?? '',
+	};
 }
-
-export const idText = (value: unknown) =>
-	typeof value === 'string' || typeof value === 'number' ? String(value) : '';
 
 const pathOf = (id: string) => `/webhooks/${encodeURIComponent(id)}`;
 
@@ -62,8 +62,6 @@ export async function deleteSubscription(context: TriggerContext, id: string, de
 	await apiRequest.call(context, { method: 'DELETE', path: pathOf(id), deadline }).catch(goneOn404);
 }
 
-const KEPT_WHY =
-	'The trigger deletes a subscription only at its own URL: this one may be the subscription of a restored copy of this n8n (for example production), which must keep receiving.';
 const KEPT_RETIRED =
 	'; until then, its deliveries that reach this node are answered 410, so that the CRM disables it';
 
@@ -75,11 +73,13 @@ export function warnKept(
 	for (const entry of kept.slice(0, 10)) {
 		// Anyone with a key of the workspace can plant this text.
 		const id = printable(entry.id, 80);
-		const at = printable(entry.url, 300);
-		const where = `kept webhook subscription ${id}, which carries this trigger's owner tag but delivers to ${at}, not to this node's URL ${url}.`;
-		const deleteIt = `If it is a leftover (an earlier WEBHOOK_URL of this n8n), delete it with the CRM Invoicing node: Webhook Subscription → Delete, ID ${id}`;
-		const then = entry.retired ? KEPT_RETIRED : '';
-		log(context, `${where} ${KEPT_WHY} ${deleteIt}${then}.`, id);
+		log(
+			context,
+			`kept webhook subscription ${id}, which carries this trigger's owner tag but delivers to ${printable(entry.url, 300)}, not to this node's URL ${url}. ` +
+				'The trigger deletes a subscription only at its own URL: this one may be the subscription of a restored copy of this n8n (for example production), which must keep receiving. ' +
+				`If it is a leftover (an earlier WEBHOOK_URL of this n8n), delete it with the CRM Invoicing node: Webhook Subscription → Delete, ID ${id}${entry.retired ? KEPT_RETIRED : ''}.`,
+			id,
+		);
 	}
 	if (kept.length > 10)
 		log(

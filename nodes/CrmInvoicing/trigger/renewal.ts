@@ -39,14 +39,19 @@ export async function renew(context: IWebhookFunctions, { stored, cause }: Renew
 	try {
 		id = await inTime(context, 'subscribe anew', ms, subscribe);
 	} catch (error) {
-		const kept = `the stored subscription is kept, and a delivery tries again in ${turns.intervalMs / 1000} s at the earliest (or re-publish the workflow)`;
-		return log(context, `${why}. Subscribing anew failed (${(error as Error).message}); ${kept}.`);
+		return log(
+			context,
+			`${why}. Subscribing anew failed (${(error as Error).message}); ` +
+				`the stored subscription is kept, and a delivery tries again in ${turns.intervalMs / 1000} s at the earliest (or re-publish the workflow).`,
+		);
 	}
-	const anew = `Subscribed anew at this node's URL as webhook subscription ${id} (subscription ${old} was deleted afterwards if it delivered to this URL).`;
 	// The delivery that started a rotating renewal was run: none is lost then.
-	const lost =
-		cause === 'rotating'
-			? ''
-			: ` Events delivered through ${old} until now are not run: look in the CRM for events of that time.`;
-	log(context, `${why}. ${anew}${lost}`, id);
+	log(
+		context,
+		`${why}. Subscribed anew at this node's URL as webhook subscription ${id} (subscription ${old} was deleted afterwards if it delivered to this URL).` +
+			(cause === 'rotating'
+				? ''
+				: ` Events delivered through ${old} until now are not run: look in the CRM for events of that time.`),
+		id,
+	);
 }

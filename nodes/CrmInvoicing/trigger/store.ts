@@ -5,12 +5,12 @@ import type { IDataObject, IHookFunctions, IWebhookFunctions } from 'n8n-workflo
 import {
 	BoundedMap,
 	credentialOf,
-	isText,
+	filledText,
 	nodeIdentity,
 	nodeKey,
 	nothing,
 	sha256,
-	type NodeIdentity,
+	texts,
 	type NodeIdentityContext,
 } from '../shared';
 
@@ -56,19 +56,15 @@ const NAMES = {
 	ownerTag: ['ownerTag', 'webhookOwner'],
 	retired: ['retiredSubscriptions', 'webhookRetired'],
 } as const;
-/** Removed, never read: the clear secret of 0.1/0.2. */
-const CLEAR_SECRET = 'webhookSecret';
 const RECENT = 'recentDeliveries';
-
-const text = (value: unknown) => (typeof value === 'string' && value !== '' ? value : undefined);
-const texts = (value: unknown) => (Array.isArray(value) ? value.filter(isText) : undefined);
 
 function retiredOf(value: unknown): RetiredSubscription[] {
 	if (!Array.isArray(value)) return [];
 	return value.slice(-MAX_RETIRED).flatMap((entry: IDataObject | null) => {
-		const id = text(entry?.id) ?? text(entry?.webhookId);
-		const url = text(entry?.url) ?? text(entry?.webhookUrl);
-		const secretWrapped = text(entry?.secretWrapped) ?? text(entry?.webhookSecretWrapped);
+		const id = filledText(entry?.id) ?? filledText(entry?.webhookId);
+		const url = filledText(entry?.url) ?? filledText(entry?.webhookUrl);
+		const secretWrapped =
+			filledText(entry?.secretWrapped) ?? filledText(entry?.webhookSecretWrapped);
 		if (id === undefined || url === undefined) return [];
 		return [{ id, url, secretWrapped }];
 	});
@@ -79,26 +75,29 @@ export const nodeData = (of: TriggerContext) => of.getWorkflowStaticData('node')
 
 export function readState(data: IDataObject) {
 	const at = (field: keyof typeof NAMES) => data[NAMES[field][0]] ?? data[NAMES[field][1]];
-	const id = text(at('id'));
-	const retired = retiredOf(at('retired'));
-	const recentDeliveries = texts(data[RECENT]) ?? [];
+	const id = filledText(at('id'));
 	const subscription: StoredSubscription | undefined =
 		id === undefined
 			? undefined
 			: {
 					id,
-					url: text(at('url')),
+					url: filledText(at('url')),
 					events: texts(at('events')),
-					secretWrapped: text(at('secretWrapped')),
-					ownerTag: text(at('ownerTag')),
+					secretWrapped: filledText(at('secretWrapped')),
+					ownerTag: filledText(at('ownerTag')),
 				};
-	return { subscription, retired, recentDeliveries };
+	return {
+		subscription,
+		retired: retiredOf(at('retired')),
+		recentDeliveries: texts(data[RECENT]) ?? [],
+	};
 }
 
 /** Each value is set anew (n8n notices a set, not a change inside a value it holds). */
 export function saveState(data: IDataObject, changes: Partial<ReturnType<typeof readState>>) {
 	const { subscription, retired, recentDeliveries } = { ...readState(data), ...changes };
-	for (const key of [...Object.values(NAMES).flat(), CLEAR_SECRET, RECENT]) delete data[key];
+	// webhookSecret: removed, never read, the clear secret of 0.1/0.2.
+	for (const key of [...Object.values(NAMES).flat(), 'webhookSecret', RECENT]) delete data[key];
 	if (subscription) {
 		for (const field of ['id', 'url', 'events', 'secretWrapped', 'ownerTag'] as const) {
 			const value = subscription[field];
@@ -118,8 +117,6 @@ export function retireSubscription(data: IDataObject, entry: RetiredSubscription
 // Also in memory, updated synchronously: each delivery reads its own copy of the static data. docs/scale.md
 const memory = new BoundedMap<string, BoundedMap<string, true>>(200);
 
-const deliveryMemoryKey = (context: NodeIdentityContext, subscriptionId: string) =>
-	`${nodeKey(context)}:${subscriptionId}`;
 export const fingerprint = (deliveryId: string) => sha256(deliveryId, 22);
 
 const newDeliveryMemory = () => new BoundedMap<string, true>(RECENT_DELIVERIES_LIMIT);
@@ -145,8 +142,13 @@ export function ownerTag(context: TagContext) {
 	const { workflowId, nodeId } = nodeIdentity(context);
 	const url = context.getNodeWebhookUrl?.('default') ?? '';
 	const test = context.getMode() === 'manual' || /\/webhook-test\//.test(url);
-	const mode = test ? 'test' : 'production';
-	const parts = ['crm-invoicing-trigger', context.getInstanceId(), workflowId, nodeId, mode];
+	const parts = [
+		'crm-invoicing-trigger',
+		context.getInstanceId(),
+		workflowId,
+		nodeId,
+		test ? 'test' : 'production',
+	];
 	return sha256(parts.join('\u0000'), 16);
 }
 
@@ -157,7 +159,7 @@ export const tagOf = (name: unknown) => /\[n8n:([\w-]{8,43})\]\s*$/.exec(String(
 const FORMAT = 'aes256gcm.v1';
 const SALT = Buffer.from('n8n-nodes-crm-invoicing/trigger-secret/v1', 'utf8');
 
-export type SecretOwner = NodeIdentity & { subscriptionId: string };
+export type SecretOwner = ReturnType<typeof secretOwner>;
 
 export function secretOwner(context: TriggerContext, subscriptionId: string) {
 	return { ...nodeIdentity(context), subscriptionId };
@@ -183,7 +185,8 @@ export function wrapSecret(secret: string, apiKey: string, owner: SecretOwner) {
 	const ciphertext = Buffer.concat([cipher.update(secret, 'utf8'), cipher.final()]);
 	const parts = [iv, ciphertext, cipher.getAuthTag()].map(toBase64url);
 	const wrapped = [FORMAT, ...parts].join(':');
-	knownSecrets.set(knownSecretKey(wrapped, owner), { secret, keyPrint: sha256(apiKey) });
+	// Remembered as a read remembers it.
+	unwrapSecret(wrapped, apiKey, owner);
 	return wrapped;
 }
 
@@ -232,9 +235,6 @@ async function wrappedAnew(of: TriggerContext, stored: StoredSubscription, apiKe
 	return wrapSecret(entry.secret, apiKey, secretOwner(of, stored.id));
 }
 
-const REWRAP_WHY =
-	'(this n8n process had read it under the key before, or under this key with the spaces it was saved with), so that deliveries are verified after a restart too';
-
 /** No time-based skip: a restart right after a key change must read the secret with the new key. */
 export async function rewrap(of: TriggerContext, stored: StoredSubscription) {
 	const credential = await credentialOf(of).catch(nothing);
@@ -243,8 +243,13 @@ export async function rewrap(of: TriggerContext, stored: StoredSubscription) {
 	const anew = await wrappedAnew(of, stored, credential.apiKey);
 	if (anew) {
 		saveState(data, { subscription: { ...stored, secretWrapped: anew } });
-		const what = `the credential's API key changed; wrapped the signing secret of webhook subscription ${stored.id} anew under the new key ${REWRAP_WHY}`;
-		log(of, what, stored.id, true);
+		log(
+			of,
+			`the credential's API key changed; wrapped the signing secret of webhook subscription ${stored.id} anew under the new key ` +
+				'(this n8n process had read it under the key before, or under this key with the spaces it was saved with), so that deliveries are verified after a restart too',
+			stored.id,
+			true,
+		);
 	}
 	for (const entry of readState(data).retired) {
 		const secretWrapped = await wrappedAnew(of, entry, credential.apiKey);
@@ -264,7 +269,12 @@ export async function readDelivery(context: IWebhookFunctions, deliveryId: strin
 	const retiredSecrets = [];
 	for (const entry of retired)
 		retiredSecrets.push((await readSecret(context, entry).catch(nothing))?.secret);
-	const memoryKey = deliveryMemoryKey(context, stored.id);
-	const seen = !acceptOnce(data, memoryKey, deliveryId, true);
-	return { stored, secret, retired: retiredSecrets, seen, memoryKey };
+	const memoryKey = `${nodeKey(context)}:${stored.id}`;
+	return {
+		stored,
+		secret,
+		retired: retiredSecrets,
+		seen: !acceptOnce(data, memoryKey, deliveryId, true),
+		memoryKey,
+	};
 }

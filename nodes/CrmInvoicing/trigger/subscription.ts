@@ -6,6 +6,7 @@ import {
 	deadlineIn,
 	DOCUMENTED_EVENTS,
 	httpStatusOf,
+	idText,
 	INACTIVE_SUBSCRIPTION_STATUS,
 	isDeadlineError,
 	listWebhookSubscriptions,
@@ -16,7 +17,6 @@ import {
 } from '../shared';
 import {
 	forgetForeign,
-	idText,
 	mayDelete,
 	deleteSubscription,
 	printable,
@@ -57,11 +57,15 @@ export async function inTime<C extends TriggerContext, T>(
 		const known = error instanceof NodeApiError || error instanceof NodeOperationError;
 		if (msLeft(deadline) > 50 && !isDeadlineError(error))
 			throw known ? error : new NodeOperationError(node, error as Error);
-		const message = `The CRM did not answer in time: the trigger could not ${what} within ${limitMs / 1000} s`;
 		const detail = `last error: ${(error as Error).message}`.slice(0, 300);
 		// The transport's own text goes in the description: n8n would replace a message holding a connection error code.
-		const description = `The CRM API did not answer in time (it may be down, overloaded or slow; ${detail}). Check the CRM and the Base URL of the credential, ${AGAIN}.`;
-		throw new NodeOperationError(node, message, { description });
+		throw new NodeOperationError(
+			node,
+			`The CRM did not answer in time: the trigger could not ${what} within ${limitMs / 1000} s`,
+			{
+				description: `The CRM API did not answer in time (it may be down, overloaded or slow; ${detail}). Check the CRM and the Base URL of the credential, ${AGAIN}.`,
+			},
+		);
 	}
 }
 
@@ -102,10 +106,9 @@ async function sweep(context: TriggerContext, deadline: Deadline, current: strin
 		if (msLeft(deadline) < 50) throw new Error('no time left for it within the time limit');
 		listed = await listWebhookSubscriptions(context, { deadline });
 	} catch (error) {
-		const why = (error as Error).message;
 		return log(
 			context,
-			`could not list webhook subscriptions to remove this trigger's leftovers (${why})`,
+			`could not list webhook subscriptions to remove this trigger's leftovers (${(error as Error).message})`,
 		);
 	}
 	const retired = readState(data).retired;
@@ -114,10 +117,13 @@ async function sweep(context: TriggerContext, deadline: Deadline, current: strin
 		const id = idText(found.id);
 		const candidate = { ownerTag: tagOf(found.name), url: found.url };
 		if (id === '' || id === current || candidate.ownerTag !== tag) continue;
-		const leftover = `this trigger's leftover webhook subscription ${id}`;
 		// The one deletion rule decides, though the tag is checked above: any deletion goes through mayDelete.
 		if (mayDelete(candidate, tag, url))
-			await orLog(context, deleteSubscription(context, id, deadline), leftover);
+			await orLog(
+				context,
+				deleteSubscription(context, id, deadline),
+				`this trigger's leftover webhook subscription ${id}`,
+			);
 		else
 			kept.push({
 				id,
@@ -135,10 +141,14 @@ function refusedEvents(context: TriggerContext, error: unknown, events: string[]
 	if (httpStatusOf(error) !== 400 || undocumented.length === 0) return error;
 	const apiText = (error as Error).message.replace(/^The CRM API answered /, '').slice(0, 300);
 	const named = undocumented.filter((name) => apiText.includes(name));
-	const message = `The API refused the event names ${(named.length > 0 ? named : undocumented).join(', ')} (${apiText}). The API's documentation names only ${DOCUMENTED_EVENTS.join(', ')}.`;
-	const description =
-		'Remove these names from "Events" and "Custom Event Names", or replace them with the names your CRM uses for these events, then activate the workflow again. No subscription was created.';
-	return new NodeOperationError(context.getNode(), message, { description });
+	return new NodeOperationError(
+		context.getNode(),
+		`The API refused the event names ${(named.length > 0 ? named : undocumented).join(', ')} (${apiText}). The API's documentation names only ${DOCUMENTED_EVENTS.join(', ')}.`,
+		{
+			description:
+				'Remove these names from "Events" and "Custom Event Names", or replace them with the names your CRM uses for these events, then activate the workflow again. No subscription was created.',
+		},
+	);
 }
 
 const hasSecret = (answer: IDataObject) => /^whsec_./.test(String(answer.secret));
@@ -154,9 +164,6 @@ async function send(context: TriggerContext, body: IDataObject, deadline: Deadli
 const noneOn409 = (error: unknown) =>
 	httpStatusOf(error) === 409 ? undefined : Promise.reject(error);
 
-const NOT_OURS =
-	"That subscription is not provably this trigger's (made by hand, or by another n8n). Find it with the CRM Invoicing node (Webhook Subscription → Get Many), delete it there or in the CRM";
-
 /** A CRM with one subscription per URL answers 409 or the one it holds: ours is deleted and the POST sent again. */
 async function post(
 	context: TriggerContext,
@@ -168,14 +175,24 @@ async function post(
 	if (first !== undefined && (hasSecret(first) || idText(first.id) !== previous?.id)) return first;
 	if (previous !== undefined && (await provablyOwn(context, previous, deadline))) {
 		await deleteSubscription(context, previous.id, deadline);
-		const why = `the CRM keeps one webhook subscription per URL and held this trigger's ${previous.id} at it; deleted it to subscribe anew`;
-		log(context, why, previous.id, true);
+		log(
+			context,
+			`the CRM keeps one webhook subscription per URL and held this trigger's ${previous.id} at it; deleted it to subscribe anew`,
+			previous.id,
+			true,
+		);
 		return await send(context, body, deadline);
 	}
 	if (first !== undefined) return first;
-	const message = `The CRM API refused a webhook subscription at this trigger's URL ${body.url} (409: it already holds one there)`;
-	const description = `${NOT_OURS}, ${AGAIN}.`;
-	throw new NodeOperationError(context.getNode(), message, { description });
+	throw new NodeOperationError(
+		context.getNode(),
+		`The CRM API refused a webhook subscription at this trigger's URL ${body.url} (409: it already holds one there)`,
+		{
+			description:
+				"That subscription is not provably this trigger's (made by hand, or by another n8n). Find it with the CRM Invoicing node (Webhook Subscription → Get Many), delete it there or in the CRM" +
+				`, ${AGAIN}.`,
+		},
+	);
 }
 
 /** Deletes only a new subscription with this node's tag at its URL; names any other. */
@@ -194,10 +211,12 @@ async function withoutSecret(context: TriggerContext, answer: IDataObject, deadl
 		);
 	const state = readState(data);
 	const known = id === state.subscription?.id || state.retired.some((entry) => entry.id === id);
-	const candidate = { ownerTag: tagOf(answer.name), url: answer.url };
-	if (!known && mayDelete(candidate, tag, url)) {
-		const orphan = `webhook subscription ${id} that came without a secret`;
-		await orLog(context, deleteSubscription(context, id, deadline), orphan);
+	if (!known && mayDelete({ ownerTag: tagOf(answer.name), url: answer.url }, tag, url)) {
+		await orLog(
+			context,
+			deleteSubscription(context, id, deadline),
+			`webhook subscription ${id} that came without a secret`,
+		);
 		return new NodeOperationError(
 			node,
 			'The CRM API did not return a signing secret (whsec_…) for the new webhook subscription',
@@ -205,10 +224,15 @@ async function withoutSecret(context: TriggerContext, answer: IDataObject, deadl
 		);
 	}
 	const shown = printable(id, 80);
-	const message = `The CRM API answered with webhook subscription ${shown}, without a signing secret, and it is not provably a new subscription of this trigger`;
-	const holds = `The CRM may keep one subscription per URL and hold one at this trigger's URL ${url} (made by hand, or by another n8n); it was left as it is.`;
-	const deleteIt = `If it is not needed, delete it in the CRM or with the CRM Invoicing node (Webhook Subscription → Delete, ID ${shown}), ${AGAIN}.`;
-	return new NodeOperationError(node, message, { description: `${holds} ${deleteIt}` });
+	return new NodeOperationError(
+		node,
+		`The CRM API answered with webhook subscription ${shown}, without a signing secret, and it is not provably a new subscription of this trigger`,
+		{
+			description:
+				`The CRM may keep one subscription per URL and hold one at this trigger's URL ${url} (made by hand, or by another n8n); it was left as it is. ` +
+				`If it is not needed, delete it in the CRM or with the CRM Invoicing node (Webhook Subscription → Delete, ID ${shown}), ${AGAIN}.`,
+		},
+	);
 }
 
 /** One at a time per node and mode in this process. */
@@ -237,8 +261,11 @@ export async function subscribe(context: TriggerContext, deadline: Deadline) {
 		});
 		if (previous && previous.id !== id) {
 			// A failure is logged; the next subscribe removes it.
-			const replaced = `the replaced webhook subscription ${previous.id}; the next subscribe removes it`;
-			await orLog(context, letGo(context, previous, deadline), replaced);
+			await orLog(
+				context,
+				letGo(context, previous, deadline),
+				`the replaced webhook subscription ${previous.id}; the next subscribe removes it`,
+			);
 		}
 		await sweep(context, deadline, id);
 		return id;

@@ -24,8 +24,6 @@ import {
 // a verified body without an event. docs/trigger.md#answers-to-deliveries
 const MISMATCH = 'signature does not match the stored secret';
 const RENEWED = "whether this trigger's subscription was renewed";
-const STALE =
-	'(gone, disabled or at another URL: this n8n process may not have read the new one yet)';
 const ROTATED =
 	'the CRM may have rotated its signing secret, and the trigger subscribes anew to get the new one (at most once an hour)';
 
@@ -36,7 +34,7 @@ export const NO_CREDENTIAL_REASON =
 	"this trigger's credential could not be read, so its signing secret cannot be unwrapped; retry later. Check the trigger's credential in n8n";
 export const UNUSABLE_SECRET_REASON = `this trigger's stored signing secret cannot be read with its credential's API key ${WHY_UNREADABLE}, so this delivery cannot be verified; the trigger subscribes anew at its own URL (see n8n's log)`;
 export const RATIONED_REASON = `${MISMATCH}, and this n8n process asked the CRM about a subscription less than 30 s ago, so it cannot tell now ${RENEWED}; retry later`;
-export const STALE_REASON = `${MISMATCH}, and the stored subscription is no longer this trigger's current one ${STALE}; retry later`;
+export const STALE_REASON = `${MISMATCH}, and the stored subscription is no longer this trigger's current one (gone, disabled or at another URL: this n8n process may not have read the new one yet); retry later`;
 export const UNCHECKED_REASON = `${MISMATCH}, and the CRM could not be asked in time ${RENEWED}; retry later`;
 export const ROTATED_REASON = `${MISMATCH} of a subscription the CRM shows current at this node's URL: ${ROTATED}; retry later`;
 export const TEST_MISMATCH_REASON = `${MISMATCH} of this test listening; retry later`;
@@ -72,10 +70,9 @@ async function verdict(context: IWebhookFunctions, stored: StoredSubscription): 
 	if (!lookups.take('process')) return refusal(503, RATIONED_REASON);
 	const remote = await getSubscription(context, stored.id, deadlineIn(5_000), true).catch(nothing);
 	if (remote === undefined) return refusal(503, UNCHECKED_REASON);
-	const here = context.getNodeWebhookUrl('default');
 	if (
 		remote === 'gone' ||
-		!sameUrl(remote.url ?? stored.url, here) ||
+		!sameUrl(remote.url ?? stored.url, context.getNodeWebhookUrl('default')) ||
 		isInactiveStatus(remote.status)
 	)
 		return refusal(503, STALE_REASON);
@@ -121,13 +118,17 @@ async function outcomeOf(
 	if (typeof parsed === 'string') return refusal(400, parsed);
 	const { event, payload } = parsed;
 	if (!eventsOf(context).includes(event)) {
-		const ignored = `event "${cut(event, 100)}" is not selected in this trigger`;
-		return { status: 200, body: { received: true, ignored } };
+		const body = {
+			received: true,
+			ignored: `event "${cut(event, 100)}" is not selected in this trigger`,
+		};
+		return { status: 200, body };
 	}
 	if (seen) return DUPLICATE;
 	// Read before the id is remembered, so that a 503 leaves the retry welcome.
-	const full = wantsFullRecord(optionsOf(context), event);
-	const record = full ? await fullRecordOf(context, payload) : { payload };
+	const record = wantsFullRecord(optionsOf(context), event)
+		? await fullRecordOf(context, payload)
+		: { payload };
 	if ('retry' in record) return { status: 503, body: { error: record.retry } };
 	const item = { json: output(context, { ...parsed, ...record, webhookId }) };
 	return { status: 200, body: { received: true }, item };
@@ -139,8 +140,8 @@ async function decide(context: IWebhookFunctions, verified: Verified): Promise<O
 	const outcome = await outcomeOf(context, verified);
 	await rewrap(context, stored);
 	// Checked again: a copy of this delivery handled meanwhile (during the read) has been accepted already.
-	const accepted = !outcome.item || acceptOnce(nodeData(context), memoryKey, webhookId);
-	const kept = accepted ? outcome : DUPLICATE;
+	const kept =
+		!outcome.item || acceptOnce(nodeData(context), memoryKey, webhookId) ? outcome : DUPLICATE;
 	// Only after a 2xx: a delivery answered 503 comes again through the subscription that the renewal deletes.
 	if (!rotating || kept.status !== 200) return kept;
 	return { ...kept, renewal: { stored, cause: 'rotating' } };
@@ -152,8 +153,10 @@ function answer(context: IWebhookFunctions, outcome: Outcome) {
 	if (reason !== undefined) {
 		const rawId = context.getRequestObject().headers?.['webhook-id'];
 		const id = typeof rawId === 'string' ? ` (webhook-id ${printable(rawId, 80)})` : '';
-		const then = status === 503 ? 'retries it later' : 'does not retry it';
-		log(context, `refused a delivery with ${status} (the API ${then}): ${reason}${id}`);
+		log(
+			context,
+			`refused a delivery with ${status} (the API ${status === 503 ? 'retries it later' : 'does not retry it'}): ${reason}${id}`,
+		);
 	}
 	context.getResponseObject().status(status).json(body);
 	return { noWebhookResponse: true, workflowData: item && [[item]] };
