@@ -185,8 +185,7 @@ export function wrapSecret(secret: string, apiKey: string, owner: SecretOwner) {
 	const ciphertext = Buffer.concat([cipher.update(secret, 'utf8'), cipher.final()]);
 	const parts = [iv, ciphertext, cipher.getAuthTag()].map(toBase64url);
 	const wrapped = [FORMAT, ...parts].join(':');
-	// Remembered as a read remembers it.
-	unwrapSecret(wrapped, apiKey, owner);
+	knownSecrets.set(knownSecretKey(wrapped, owner), { secret, keyPrint: sha256(apiKey) });
 	return wrapped;
 }
 
