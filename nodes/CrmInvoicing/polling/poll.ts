@@ -198,8 +198,8 @@ export async function pollLeads(this: IPollFunctions, settings: PollSettings) {
 	// e.g. an import that keeps old creation dates) or one begun earlier goes on.
 	const due = memory?.fullAt === undefined || now - memory.fullAt >= settings.fullReadEveryMs;
 	const pass = memory?.pass;
-	const { events } = settings;
-	const onlyNew = !events.includes('updatedLead') && !events.includes('archivedLead');
+	const onlyNew =
+		!settings.events.includes('updatedLead') && !settings.events.includes('archivedLead');
 	const head = pass === undefined && onlyNew && !due ? memory : undefined;
 	const read = await readLeads(this, head, pass?.cursor);
 	if (read.reach === 'part' && read.records.length === 0) {

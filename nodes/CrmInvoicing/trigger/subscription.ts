@@ -136,8 +136,9 @@ async function sweep(context: TriggerContext, deadline: Deadline, current: strin
 
 const isUndocumented = (name: string) => !DOCUMENTED_EVENTS.includes(name);
 
-function refusedEvents(context: TriggerContext, error: unknown, events: string[]) {
-	const undocumented = events.filter(isUndocumented);
+/** The names refused are among those eventsOf gives, the ones a subscription asks for. */
+function refusedEvents(context: TriggerContext, error: unknown) {
+	const undocumented = eventsOf(context).filter(isUndocumented);
 	if (httpStatusOf(error) !== 400 || undocumented.length === 0) return error;
 	const apiText = (error as Error).message.replace(/^The CRM API answered /, '').slice(0, 300);
 	const named = undocumented.filter((name) => apiText.includes(name));
@@ -157,7 +158,7 @@ async function send(context: TriggerContext, body: IDataObject, deadline: Deadli
 	try {
 		return await apiRequest.call(context, { method: 'POST', path: '/webhooks', body, deadline });
 	} catch (error) {
-		throw refusedEvents(context, error, body.events as string[]);
+		throw refusedEvents(context, error);
 	}
 }
 
