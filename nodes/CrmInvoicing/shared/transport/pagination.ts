@@ -1,6 +1,6 @@
 import type { IDataObject } from 'n8n-workflow';
 
-import { contentTypeOf, describeValue, isPlainObject } from '../values';
+import { contentTypeOf, count, describeValue, isPlainObject } from '../values';
 import { API_PREFIX, type ApiContext, type ApiRequest } from './connection';
 import { apiError, CHECK_BASE_URL } from './errors';
 import { LIST, MAX_PAGE_SIZE } from './limits';
@@ -54,7 +54,6 @@ function pageOf(body: unknown, shape: ListShape) {
 const NARROW =
 	'Narrow the list with the operation\'s filters, or set "Limit" instead of "Return All".';
 const MOST = ', the most the node reads of this list';
-const count = (n: number) => n.toLocaleString('en-US');
 
 const NOT_A_LIST =
 	'The node reads lists as { items, hasMore, nextCursor } (v1), { data, meta } (v2) ' +
