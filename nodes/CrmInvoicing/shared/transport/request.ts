@@ -105,9 +105,10 @@ async function read(attempt: Attempt, response: IN8nHttpFullResponse, timing: Ti
 	if (success && content.more)
 		throw answerTooLargeError(context.getNode(), summary, status, contentType);
 	// The key in any spelling, in the parsed body; a first look at the raw text spares most pages the walk.
-	const { text, bytes } = content;
-	const body = mayHoldSecret(text, secrets) ? redactValue(content.body, secrets) : content.body;
-	const answer = { ...response, headers, body, bodyBytes: bytes } as ApiResponse;
+	const body = mayHoldSecret(content.text, secrets)
+		? redactValue(content.body, secrets)
+		: content.body;
+	const answer = { ...response, headers, body, bodyBytes: content.bytes } as ApiResponse;
 	if (!success) return classify(attempt, answer, wait);
 	// n8n's getNode() deep-copies the node: read only when an error needs it, not once per request.
 	const wrong = unexpectedAnswerError(() => context.getNode(), {
