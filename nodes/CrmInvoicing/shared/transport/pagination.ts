@@ -26,13 +26,6 @@ export interface ListSpec
 	skipEntry?: (described: string, position: number, page: number) => void;
 }
 
-interface ListPage {
-	records: IDataObject[];
-	nextCursor: string | null;
-	number: number;
-	other?: unknown;
-}
-
 const nextCursorOf = ({ nextCursor, hasMore }: IDataObject) =>
 	hasMore === false || typeof nextCursor !== 'string' || nextCursor === '' ? null : nextCursor;
 
@@ -220,5 +213,7 @@ export async function readList(
 
 /** For n8n's list searches: `nextCursor` is their pagination token. */
 export async function readOnePage(this: ApiContext, spec: ListSpec) {
-	return (await readPages.call(this, spec).next()).value as ListPage;
+	const { value } = await readPages.call(this, spec).next();
+	// readPages yields a first page or throws: never done before it.
+	return value as Exclude<typeof value, void>;
 }
