@@ -43,16 +43,17 @@ export class RateLimitPacer {
 		private readonly sleep = n8nSleep,
 	) {}
 
+	/** `maxWaitMs`: Infinity for a request with no deadline of its own. */
 	async take({
-		maxWaitMs,
+		maxWaitMs = Infinity,
 		ticket = ++this.#lastTicket,
 	}: { maxWaitMs?: number; ticket?: number } = {}) {
 		const now = this.#advance();
-		const capMs = Math.max(0, Math.min(maxWaitMs ?? Infinity, RETRY.maxPacingWaitMs));
+		const capMs = Math.max(0, Math.min(maxWaitMs, RETRY.maxPacingWaitMs));
 		const position = this.#queue.filter((waiter) => waiter.ticket < ticket).length;
 		const waitMs = this.#turnAt(position, now) - now;
 		if (waitMs > capMs) throw noTurnError(waitMs, capMs);
-		const deadline = now + capMs + (maxWaitMs === undefined ? RETRY.turnGraceMs : 0);
+		const deadline = now + capMs + (maxWaitMs === Infinity ? RETRY.turnGraceMs : 0);
 		return await new Promise<PacerTurn>((resolve, reject) => {
 			this.#queue.splice(position, 0, { ticket, deadline, capMs, queuedAt: now, resolve, reject });
 			this.#pump(now);

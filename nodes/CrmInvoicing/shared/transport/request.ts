@@ -55,9 +55,12 @@ async function tryOnce(attempt: Attempt) {
 /** A retry keeps its place. */
 async function pace(attempt: Attempt) {
 	const { deadline, context } = attempt;
-	const maxWaitMs = deadline === Infinity ? undefined : deadline - Date.now();
 	try {
-		attempt.turn = await attempt.pacer.take({ maxWaitMs, ticket: attempt.turn?.ticket });
+		// No deadline: Infinity.
+		attempt.turn = await attempt.pacer.take({
+			maxWaitMs: deadline - Date.now(),
+			ticket: attempt.turn?.ticket,
+		});
 	} catch (error) {
 		const { method, path, itemIndex } = attempt.summary;
 		throw new NodeOperationError(
