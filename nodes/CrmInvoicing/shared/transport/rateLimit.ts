@@ -1,4 +1,4 @@
-import { sleep as n8nSleep, type IDataObject } from 'n8n-workflow';
+import { sleep as n8nSleep } from 'n8n-workflow';
 
 import { headerValue, type HeaderMap } from '../values';
 import { DOCUMENTED_RATE_LIMIT, RETRY } from './limits';
@@ -61,7 +61,7 @@ export class RateLimitPacer {
 	}
 
 	/** After a 429 the whole key waits `waitMs`. */
-	settle(turn: PacerTurn, status?: number, headers?: IDataObject, waitMs = NaN) {
+	settle(turn: PacerTurn, status?: number, headers?: HeaderMap, waitMs = NaN) {
 		const now = this.#advance();
 		const current = this.#inFlight.delete(turn);
 		if (status === 429 && waitMs <= RETRY.maxWaitMs) this.#newWindow('announced', now + waitMs);
@@ -85,7 +85,7 @@ export class RateLimitPacer {
 		}
 	}
 
-	#onAnswer(headers: IDataObject | undefined, now: number) {
+	#onAnswer(headers: HeaderMap, now: number) {
 		const window = announcedWindow(headers, now);
 		if (!window) {
 			this.#mode = 'documented';
