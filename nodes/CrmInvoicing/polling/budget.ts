@@ -1,6 +1,6 @@
 import { NodeOperationError, type IPollFunctions } from 'n8n-workflow';
 
-import { credentialOf, deadlineIn } from '../shared';
+import { count, credentialOf, deadlineIn } from '../shared';
 
 // Rules (docs/polling-trigger.md#what-it-costs): 1. the polling triggers of a key send at most half its rate;
 // 2. a poll ends within n8n's time budget, a full read going on at the next poll; 3. memory is bounded (maxLeads).
@@ -54,8 +54,6 @@ export async function budgetOf(context: IPollFunctions) {
 	// n8n 1.x has no getPollBudgetMs.
 	return pollBudget(rpm, context.getPollBudgetMs?.());
 }
-
-const count = (leads: number) => leads.toLocaleString('en-US');
 
 const RAISE = 'raise "Requests per Minute" in the credential if your plan allows.';
 const USE_WEBHOOK =

@@ -88,6 +88,9 @@ export function describeValue(value: unknown, answer = false) {
 	return `the ${typeof value} ${String(value)}`;
 }
 
+/** `50,000`: a count as the messages write it. */
+export const count = (n: number) => n.toLocaleString('en-US');
+
 /** `250 ms`, `1.3 s`, `3 min`, `1 h 30 min`. */
 export function describeDuration(ms: number) {
 	if (ms < 1000) return `${Math.round(ms)} ms`;

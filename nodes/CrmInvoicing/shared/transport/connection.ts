@@ -78,9 +78,11 @@ export function credentialOf(context: ApiContext) {
 const pacers = new BoundedMap<string, RateLimitPacer>(1_000);
 
 /** Shared by all executions in this n8n process. */
-export function pacerOf(key: Pick<Connection, 'keyId' | 'requestsPerMinute'>) {
-	const rate = key.requestsPerMinute;
-	return pacers.getOrSet(`${key.keyId}\n${rate}`, () => new RateLimitPacer(rate));
+export function pacerOf({
+	keyId,
+	requestsPerMinute: rate,
+}: Pick<Connection, 'keyId' | 'requestsPerMinute'>) {
+	return pacers.getOrSet(`${keyId}\n${rate}`, () => new RateLimitPacer(rate));
 }
 
 /** The poller's turn per page: `perMinute` in any 60 s; false when it would come after `maxWaitMs`. */

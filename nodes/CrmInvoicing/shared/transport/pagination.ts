@@ -1,6 +1,6 @@
 import type { IDataObject } from 'n8n-workflow';
 
-import { contentTypeOf, describeValue, isPlainObject } from '../values';
+import { contentTypeOf, count, describeValue, isPlainObject } from '../values';
 import { API_PREFIX, type ApiContext, type ApiRequest } from './connection';
 import { apiError, CHECK_BASE_URL } from './errors';
 import { LIST, MAX_PAGE_SIZE } from './limits';
@@ -26,13 +26,6 @@ export interface ListSpec
 	skipEntry?: (described: string, position: number, page: number) => void;
 }
 
-interface ListPage {
-	records: IDataObject[];
-	nextCursor: string | null;
-	number: number;
-	other?: unknown;
-}
-
 const nextCursorOf = ({ nextCursor, hasMore }: IDataObject) =>
 	hasMore === false || typeof nextCursor !== 'string' || nextCursor === '' ? null : nextCursor;
 
@@ -54,7 +47,6 @@ function pageOf(body: unknown, shape: ListShape) {
 const NARROW =
 	'Narrow the list with the operation\'s filters, or set "Limit" instead of "Return All".';
 const MOST = ', the most the node reads of this list';
-const count = (n: number) => n.toLocaleString('en-US');
 
 const NOT_A_LIST =
 	'The node reads lists as { items, hasMore, nextCursor } (v1), { data, meta } (v2) ' +
@@ -221,5 +213,7 @@ export async function readList(
 
 /** For n8n's list searches: `nextCursor` is their pagination token. */
 export async function readOnePage(this: ApiContext, spec: ListSpec) {
-	return (await readPages.call(this, spec).next()).value as ListPage;
+	const { value } = await readPages.call(this, spec).next();
+	// readPages yields a first page or throws: never done before it.
+	return value as Exclude<typeof value, void>;
 }

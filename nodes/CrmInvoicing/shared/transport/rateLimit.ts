@@ -1,4 +1,4 @@
-import { sleep as n8nSleep, type IDataObject } from 'n8n-workflow';
+import { sleep as n8nSleep } from 'n8n-workflow';
 
 import { headerValue, type HeaderMap } from '../values';
 import { DOCUMENTED_RATE_LIMIT, RETRY } from './limits';
@@ -43,16 +43,17 @@ export class RateLimitPacer {
 		private readonly sleep = n8nSleep,
 	) {}
 
+	/** `maxWaitMs`: Infinity for a request with no deadline of its own. */
 	async take({
-		maxWaitMs,
+		maxWaitMs = Infinity,
 		ticket = ++this.#lastTicket,
 	}: { maxWaitMs?: number; ticket?: number } = {}) {
 		const now = this.#advance();
-		const capMs = Math.max(0, Math.min(maxWaitMs ?? Infinity, RETRY.maxPacingWaitMs));
+		const capMs = Math.max(0, Math.min(maxWaitMs, RETRY.maxPacingWaitMs));
 		const position = this.#queue.filter((waiter) => waiter.ticket < ticket).length;
 		const waitMs = this.#turnAt(position, now) - now;
 		if (waitMs > capMs) throw noTurnError(waitMs, capMs);
-		const deadline = now + capMs + (maxWaitMs === undefined ? RETRY.turnGraceMs : 0);
+		const deadline = now + capMs + (maxWaitMs === Infinity ? RETRY.turnGraceMs : 0);
 		return await new Promise<PacerTurn>((resolve, reject) => {
 			this.#queue.splice(position, 0, { ticket, deadline, capMs, queuedAt: now, resolve, reject });
 			this.#pump(now);
@@ -60,7 +61,7 @@ export class RateLimitPacer {
 	}
 
 	/** After a 429 the whole key waits `waitMs`. */
-	settle(turn: PacerTurn, status?: number, headers?: IDataObject, waitMs = NaN) {
+	settle(turn: PacerTurn, status?: number, headers?: HeaderMap, waitMs = NaN) {
 		const now = this.#advance();
 		const current = this.#inFlight.delete(turn);
 		if (status === 429 && waitMs <= RETRY.maxWaitMs) this.#newWindow('announced', now + waitMs);
@@ -84,7 +85,7 @@ export class RateLimitPacer {
 		}
 	}
 
-	#onAnswer(headers: IDataObject | undefined, now: number) {
+	#onAnswer(headers: HeaderMap, now: number) {
 		const window = announcedWindow(headers, now);
 		if (!window) {
 			this.#mode = 'documented';

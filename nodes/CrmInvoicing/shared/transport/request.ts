@@ -55,9 +55,12 @@ async function tryOnce(attempt: Attempt) {
 /** A retry keeps its place. */
 async function pace(attempt: Attempt) {
 	const { deadline, context } = attempt;
-	const maxWaitMs = deadline === Infinity ? undefined : deadline - Date.now();
 	try {
-		attempt.turn = await attempt.pacer.take({ maxWaitMs, ticket: attempt.turn?.ticket });
+		// No deadline: Infinity.
+		attempt.turn = await attempt.pacer.take({
+			maxWaitMs: deadline - Date.now(),
+			ticket: attempt.turn?.ticket,
+		});
 	} catch (error) {
 		const { method, path, itemIndex } = attempt.summary;
 		throw new NodeOperationError(
@@ -105,9 +108,10 @@ async function read(attempt: Attempt, response: IN8nHttpFullResponse, timing: Ti
 	if (success && content.more)
 		throw answerTooLargeError(context.getNode(), summary, status, contentType);
 	// The key in any spelling, in the parsed body; a first look at the raw text spares most pages the walk.
-	const { text, bytes } = content;
-	const body = mayHoldSecret(text, secrets) ? redactValue(content.body, secrets) : content.body;
-	const answer = { ...response, headers, body, bodyBytes: bytes } as ApiResponse;
+	const body = mayHoldSecret(content.text, secrets)
+		? redactValue(content.body, secrets)
+		: content.body;
+	const answer = { ...response, headers, body, bodyBytes: content.bytes } as ApiResponse;
 	if (!success) return classify(attempt, answer, wait);
 	// n8n's getNode() deep-copies the node: read only when an error needs it, not once per request.
 	const wrong = unexpectedAnswerError(() => context.getNode(), {
