@@ -59,7 +59,7 @@ type OwnFilter = (record: IDataObject) => boolean;
 
 /** Pages of 100: how many records a page needs to give the missing matches is not known. */
 async function readMatching(this: ApiContext, spec: ListSpec, want: PageRequest, match: OwnFilter) {
-	const limit = want.returnAll ? Infinity : (want.limit ?? 0);
+	const { limit = Infinity } = want;
 	const matches: IDataObject[] = [];
 	for await (const page of readPages.call(this, spec)) {
 		matches.push(...page.records.filter(match));

@@ -6,7 +6,8 @@ import {
 	collectionParameter,
 	collectionProperty,
 	failAsIs,
-	hasOutputControl,
+	fromVersion,
+	OUTPUT_CONTROL_VERSION,
 	recordRequest,
 	requiredParameter,
 	textProperty,
@@ -99,9 +100,9 @@ function memoryOf(context: IExecuteFunctions) {
 }
 
 /** `matchedField` is null when a lead was created. */
-function outcomeItem(context: IExecuteFunctions, lead: IDataObject, action: 'created' | 'updated') {
-	runOf(context)[action]++;
-	if (!hasOutputControl(context)) return [{ json: lead }];
+function outcomeItem(item: Item, lead: IDataObject, action: 'created' | 'updated') {
+	runOf(item.context)[action]++;
+	if (!fromVersion(item, OUTPUT_CONTROL_VERSION)) return [{ json: lead }];
 	return [
 		{ json: { ...lead, _upsert: { action, matchedField: action === 'updated' ? 'email' : null } } },
 	];
@@ -178,5 +179,5 @@ export async function execute(this: IExecuteFunctions, item: Item) {
 			? await recordRequest(item, 'POST', '/leads', { ...fields, name, email: givenEmail })
 			: await patchLead(item, leadId, { ...fields, name });
 	memory.set(email, leadId ?? String(lead.id));
-	return outcomeItem(this, lead, leadId === undefined ? 'created' : 'updated');
+	return outcomeItem(item, lead, leadId === undefined ? 'created' : 'updated');
 }
