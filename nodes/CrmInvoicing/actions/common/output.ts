@@ -16,7 +16,7 @@ export const OUTPUT_CONTROL_VERSION = 2;
 
 const OUTPUT_VERSION = 4;
 
-export const RECORD_FIELDS: Record<SimplifiedResource, readonly string[]> = {
+export const RECORD_FIELDS = {
 	lead: [...SIMPLIFIED_FIELDS.lead, 'secondaryMobile', 'website', 'sourceId', 'customFields'],
 	client: [...SIMPLIFIED_FIELDS.client, 'firstName', 'lastName', 'stageId', 'customFields'],
 	product: SIMPLIFIED_FIELDS.product,
