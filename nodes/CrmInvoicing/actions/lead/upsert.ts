@@ -131,10 +131,6 @@ function oldestOf(leads: IDataObject[]) {
 	return leads.reduce((oldest, lead) => (ms(lead) < ms(oldest) ? lead : oldest));
 }
 
-const NARROW_SEARCH =
-	"The CRM's search matches names, mobiles and websites too, so many leads mention this address. " +
-	"Use Lead → Get Many to look at the matches and merge or archive them, or use Lead → Update with the lead's ID.";
-
 /** The search also matches names and parts, so each email is compared here. The spec gives no order, so "the oldest"
  * needs every page, within the reader's caps: past them the item fails, never a guess. */
 async function findLeadId(item: Item, email: string) {
@@ -144,7 +140,9 @@ async function findLeadId(item: Item, email: string) {
 		path: '/leads',
 		qs: { search: email, archived: false },
 		itemIndex: item.index,
-		narrow: NARROW_SEARCH,
+		narrow:
+			"The CRM's search matches names, mobiles and websites too, so many leads mention this address. " +
+			"Use Lead → Get Many to look at the matches and merge or archive them, or use Lead → Update with the lead's ID.",
 	});
 	for await (const page of pages) {
 		for (const lead of page.records) {
