@@ -15,7 +15,7 @@ export interface Item {
 
 /** `message`: what is wrong, to which the item's index is added (`… in item 2`); `help`: what to do. */
 export function fail(item: Item, message: string, help?: string): never {
-	return failAsIs(item, `${message} in item ${item.index}`, help);
+	failAsIs(item, `${message} in item ${item.index}`, help);
 }
 
 /** As fail, for a message that names the item in its own place, or needs not. */
@@ -39,7 +39,7 @@ export function optionalText(item: Item, value: unknown, field: string) {
 	if (typeof value === 'string') return value.trim() || undefined;
 	if ((typeof value === 'number' && Number.isFinite(value)) || typeof value === 'bigint')
 		return String(value);
-	return fail(
+	fail(
 		item,
 		`"${field}" must be text or a number but is ${describeValue(value)}`,
 		`Give "${field}" as text (such as an ID like lead_8f2k1) or a number. If it comes from an expression, pick the field inside the object, e.g. {{ $json.lead.id }} rather than {{ $json.lead }}.`,
@@ -49,7 +49,7 @@ export function optionalText(item: Item, value: unknown, field: string) {
 export function requireText(item: Item, value: unknown, field: string) {
 	const text = optionalText(item, value, field);
 	if (text !== undefined) return text;
-	return fail(
+	fail(
 		item,
 		`"${field}" is required but is empty`,
 		`Fill in "${field}", or check that the expression for it gives a value for this item.`,
@@ -60,6 +60,11 @@ export function requireText(item: Item, value: unknown, field: string) {
 export function requiredParameter(item: Item, name: string, field: string) {
 	const value = item.context.getNodeParameter(name, item.index, '', { extractValue: true });
 	return requireText(item, value, field);
+}
+
+/** Whether the node is of `version` or later. */
+export function fromVersion({ context }: Item, version: number) {
+	return context.getNode().typeVersion >= version;
 }
 
 /** A collection or fixed collection: `{}` when none of its fields is set. */
@@ -78,13 +83,13 @@ export function requireOneOf<T extends string>(
 		.trim()
 		.toUpperCase();
 	if ((allowed as readonly string[]).includes(text)) return text as T;
-	return fail(item, `"${field}" must be one of ${allowed.join(', ')} but is "${String(value)}"`);
+	fail(item, `"${field}" must be one of ${allowed.join(', ')} but is "${String(value)}"`);
 }
 
 export function toNumber(item: Item, value: unknown, field: string) {
 	const number = typeof value === 'string' && value.trim() !== '' ? Number(value) : value;
 	if (typeof number === 'number' && Number.isFinite(number)) return number;
-	return fail(item, `"${field}" must be a number but is "${String(value)}"`);
+	fail(item, `"${field}" must be a number but is "${String(value)}"`);
 }
 
 /** Read as n8n reads dates (tryToParseDateTime). A date-time without a zone is in the workflow's time zone; a date
@@ -112,7 +117,7 @@ export function toIsoDate(item: Item, value: unknown, field: string) {
 	} catch {
 		// Not a date n8n can read: refused below.
 	}
-	return fail(
+	fail(
 		item,
 		`"${field}" is not a valid date: "${String(value)}"`,
 		'Use an ISO 8601 date such as 2026-12-31 or 2026-12-31T09:00:00Z, the date picker, or an expression such as {{ $now.plus({ days: 30 }) }}.',

@@ -2,7 +2,8 @@ import type { IExecuteFunctions, NodeExecutionHint } from 'n8n-workflow';
 
 import { describeDuration, isPresent, type RunStats } from '../../shared';
 
-const plural = (count: number, one: string, many: string) => `${count} ${count === 1 ? one : many}`;
+/** `one` with an s for any count but 1. */
+const plural = (count: number, one: string) => `${count} ${one}${count === 1 ? '' : 's'}`;
 
 /** Only when a run cost more than plain requests, as n8n's own nodes stay silent otherwise. */
 export function costHint({
@@ -14,11 +15,11 @@ export function costHint({
 }: RunStats): NodeExecutionHint | undefined {
 	if (mostPagesOfOneList <= 1 && waitedMs <= 0 && rateLimited === 0) return undefined;
 	const parts = [
-		pages > 1 ? `read ${plural(pages, 'page', 'pages')}` : '',
-		`sent ${plural(requests, 'request', 'requests')} to the CRM`,
+		pages > 1 ? `read ${plural(pages, 'page')}` : '',
+		`sent ${plural(requests, 'request')} to the CRM`,
 		waitedMs > 0 ? `waited ${describeDuration(waitedMs)} in total for its rate limit` : '',
 		rateLimited > 0
-			? `absorbed ${plural(rateLimited, 'answer', 'answers')} 429 (Too Many Requests) by waiting and retrying`
+			? `absorbed ${plural(rateLimited, 'answer')} 429 (Too Many Requests) by waiting and retrying`
 			: '',
 	].filter(Boolean);
 	// At least two: "sent" and what made the hint (a list of pages has read more than one page in all).

@@ -51,17 +51,16 @@ export function pageRequestOf(item: Item): PageRequest {
 	return { returnAll: false, limit };
 }
 
-const OWN_FILTER_NARROW =
-	'Narrow the list with the Filters the API applies: the node checks its own filter on each record it reads, and reads on until it has "Limit" matches or the list ends.';
-
 /** The API cannot filter by it, so the node reads whole pages and keeps matches. */
 type OwnFilter = (record: IDataObject) => boolean;
 
 /** Pages of 100: how many records a page needs to give the missing matches is not known. */
 async function readMatching(this: ApiContext, spec: ListSpec, want: PageRequest, match: OwnFilter) {
-	const limit = want.returnAll ? Infinity : (want.limit ?? 0);
+	const { limit = Infinity } = want;
 	const matches: IDataObject[] = [];
-	for await (const page of readPages.call(this, spec)) {
+	const narrow =
+		'Narrow the list with the Filters the API applies: the node checks its own filter on each record it reads, and reads on until it has "Limit" matches or the list ends.';
+	for await (const page of readPages.call(this, { ...spec, narrow })) {
 		matches.push(...page.records.filter(match));
 		if (matches.length >= limit) return matches.slice(0, limit);
 	}
@@ -97,7 +96,7 @@ export function getManyOperation(list: GetMany): Operation {
 			const spec = { path, version, qs, itemIndex: item.index };
 			const own = list.ownFilter?.(item);
 			const records = own
-				? await readMatching.call(this, { ...spec, narrow: OWN_FILTER_NARROW }, want, own)
+				? await readMatching.call(this, spec, want, own)
 				: await readList.call(this, spec, want, keep);
 			return recordItems(item, resource, records);
 		},

@@ -89,7 +89,7 @@ function typed(item: Mapping, label: string, value: unknown, type?: FieldType) {
 	const result = validateFieldType(label, value, type, { strict: !convert, parseStrings: convert });
 	if (result.valid) return result.newValue ?? value;
 	const article = ARTICLE[type] ?? type;
-	return fail(
+	fail(
 		item,
 		`"${label}" must be ${article} but is ${describeValue(value)}`,
 		convert

@@ -1,4 +1,4 @@
-import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
+import type { IDataObject, INodeProperties } from 'n8n-workflow';
 
 import {
 	commaList,
@@ -12,15 +12,11 @@ import { customFieldsIn, fail, type Item } from './fields';
 import { CUSTOM_PREFIX } from './mapperFields';
 
 /** Nodes saved before 0.3 (version 1) output exactly what they did: raw records, no Create or Update marker. */
-const OUTPUT_CONTROL_VERSION = 2;
+export const OUTPUT_CONTROL_VERSION = 2;
 
 const OUTPUT_VERSION = 4;
 
-export function hasOutputControl(context: IExecuteFunctions) {
-	return context.getNode().typeVersion >= OUTPUT_CONTROL_VERSION;
-}
-
-export const RECORD_FIELDS: Record<SimplifiedResource, readonly string[]> = {
+export const RECORD_FIELDS = {
 	lead: [...SIMPLIFIED_FIELDS.lead, 'secondaryMobile', 'website', 'sourceId', 'customFields'],
 	client: [...SIMPLIFIED_FIELDS.client, 'firstName', 'lastName', 'stageId', 'customFields'],
 	product: SIMPLIFIED_FIELDS.product,

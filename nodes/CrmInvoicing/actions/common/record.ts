@@ -6,6 +6,7 @@ import {
 	collectionParameter,
 	customFieldsIn,
 	fail,
+	fromVersion,
 	requiredParameter,
 	requireText,
 	type Item,
@@ -61,13 +62,9 @@ export interface Editable {
 	patch: (item: Item, id: string, body: IDataObject) => Promise<IDataObject>;
 }
 
-function usesMapper({ context }: Item) {
-	return context.getNode().typeVersion >= MAPPER_VERSION;
-}
-
 /** From version 3 on the mapper's, versions 1 and 2 from their own parameters; every required field set. */
 function createBody(item: Item, { standard, fromFields }: Editable) {
-	const mapper = usesMapper(item);
+	const mapper = fromVersion(item, MAPPER_VERSION);
 	const body = mapper
 		? mappedBody(item, standard).body
 		: fromFields(item, collectionParameter(item, 'additionalFields'));
@@ -82,7 +79,7 @@ function createBody(item: Item, { standard, fromFields }: Editable) {
 /** From version 3 on, custom fields set are sent with the record's others (read with GET, choice deal-read), so that
  * they survive whether the CRM merges `customFields` or replaces it whole. */
 async function updateBody(item: Item, { standard, fromFields }: Editable, path: string) {
-	const mapper = usesMapper(item);
+	const mapper = fromVersion(item, MAPPER_VERSION);
 	const { body, changed } = mapper
 		? mappedBody(item, standard)
 		: { body: fromFields(item, collectionParameter(item, 'updateFields')), changed: undefined };

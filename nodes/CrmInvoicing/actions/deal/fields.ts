@@ -17,7 +17,6 @@ import {
 	toIsoDate,
 	toNumber,
 	type Item,
-	type StandardField,
 } from '../common';
 
 const DEAL_PRIORITIES = ['LOW', 'MEDIUM', 'HIGH'];
@@ -87,7 +86,7 @@ export function dealBodyFromFields(item: Item, fields: IDataObject) {
 }
 
 /** As the spec's POST and PATCH /deals bodies list them. */
-export const DEAL_MAPPER_FIELDS: readonly StandardField[] = [
+export const DEAL_MAPPER_FIELDS = [
 	mapperField('title', 'Title', { required: true }),
 	mapperField('pipelineId', 'Pipeline ID', { required: true, only: 'create' }),
 	mapperField('stageId', 'Stage ID', { required: true }),

@@ -112,9 +112,6 @@ export const lineItemProperties: INodeProperties[] = [
 	},
 ];
 
-const TEXT_FIELDS = ['name', 'productId', 'description', 'taxRateId', 'discountType'];
-const NUMBER_FIELDS = ['quantity', 'price', 'discount', 'buyPrice'] as const;
-
 /** Empty texts are left out; other keys are passed on as they are. */
 function lineItem(item: Item, raw: unknown, line: number, fromFields: boolean) {
 	const refuse = (
@@ -132,7 +129,7 @@ function lineItem(item: Item, raw: unknown, line: number, fromFields: boolean) {
 				"Use the product's public ID, for example the id that Product → Get returns, or leave productId out and give name and price.",
 		);
 	}
-	for (const field of TEXT_FIELDS) {
+	for (const field of ['name', 'productId', 'description', 'taxRateId', 'discountType']) {
 		const value = raw[field];
 		if (typeof value === 'object' && value !== null) refuse(`"${field}" must be text`);
 		if (isSet(value)) result[field] = String(value).trim();
@@ -140,7 +137,7 @@ function lineItem(item: Item, raw: unknown, line: number, fromFields: boolean) {
 	}
 	if (result.name === undefined && result.productId === undefined)
 		refuse('needs a "name" or a "productId"');
-	for (const field of NUMBER_FIELDS) {
+	for (const field of ['quantity', 'price', 'discount', 'buyPrice'] as const) {
 		const value = raw[field];
 		// A line with a product may leave its price to the product.
 		const required = field === 'quantity' || (field === 'price' && result.productId === undefined);

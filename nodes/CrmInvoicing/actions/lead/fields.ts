@@ -10,7 +10,6 @@ import {
 	textProperty,
 	toNumber,
 	type Item,
-	type StandardField,
 } from '../common';
 
 export const leadFieldOptions: INodeProperties[] = [
@@ -64,7 +63,7 @@ export function leadBodyFromFields(item: Item, fields: IDataObject) {
 }
 
 /** As the spec's POST /leads body lists them. */
-export const LEAD_MAPPER_FIELDS: readonly StandardField[] = [
+export const LEAD_MAPPER_FIELDS = [
 	mapperField('name', 'Name', { required: true }),
 	mapperField('email', 'Email'),
 	mapperField('title', 'Job Title'),

@@ -4,6 +4,7 @@ import {
 	collectionParameter,
 	customFieldsIn,
 	fail,
+	fromVersion,
 	getManyOperation,
 	pairsOf,
 	textProperty,
@@ -20,7 +21,7 @@ const textOf = (value: unknown) => (typeof value === 'string' ? value : JSON.str
 function keyOf(item: Item, key: unknown, position: number) {
 	const name = String(key ?? '').trim();
 	if (name !== '') return name;
-	return fail(
+	fail(
 		item,
 		`"Custom Field Filter" pair ${position + 1} has no key`,
 		"Enter the custom field's key as your CRM names it (e.g. externalId), or remove the pair.",
@@ -28,7 +29,7 @@ function keyOf(item: Item, key: unknown, position: number) {
 }
 
 function customFieldFilterOf(item: Item) {
-	if (item.context.getNode().typeVersion < CUSTOM_FIELD_FILTER_VERSION) return undefined;
+	if (!fromVersion(item, CUSTOM_FIELD_FILTER_VERSION)) return undefined;
 	const pairs = pairsOf(collectionParameter(item, 'customFieldFilter')).map((pair, position) => ({
 		key: keyOf(item, pair.key, position),
 		text: textOf(pair.value ?? ''),

@@ -6,7 +6,8 @@ import {
 	collectionParameter,
 	collectionProperty,
 	failAsIs,
-	hasOutputControl,
+	fromVersion,
+	OUTPUT_CONTROL_VERSION,
 	recordRequest,
 	requiredParameter,
 	textProperty,
@@ -99,9 +100,9 @@ function memoryOf(context: IExecuteFunctions) {
 }
 
 /** `matchedField` is null when a lead was created. */
-function outcomeItem(context: IExecuteFunctions, lead: IDataObject, action: 'created' | 'updated') {
-	runOf(context)[action]++;
-	if (!hasOutputControl(context)) return [{ json: lead }];
+function outcomeItem(item: Item, lead: IDataObject, action: 'created' | 'updated') {
+	runOf(item.context)[action]++;
+	if (!fromVersion(item, OUTPUT_CONTROL_VERSION)) return [{ json: lead }];
 	return [
 		{ json: { ...lead, _upsert: { action, matchedField: action === 'updated' ? 'email' : null } } },
 	];
@@ -130,10 +131,6 @@ function oldestOf(leads: IDataObject[]) {
 	return leads.reduce((oldest, lead) => (ms(lead) < ms(oldest) ? lead : oldest));
 }
 
-const NARROW_SEARCH =
-	"The CRM's search matches names, mobiles and websites too, so many leads mention this address. " +
-	"Use Lead → Get Many to look at the matches and merge or archive them, or use Lead → Update with the lead's ID.";
-
 /** The search also matches names and parts, so each email is compared here. The spec gives no order, so "the oldest"
  * needs every page, within the reader's caps: past them the item fails, never a guess. */
 async function findLeadId(item: Item, email: string) {
@@ -143,7 +140,9 @@ async function findLeadId(item: Item, email: string) {
 		path: '/leads',
 		qs: { search: email, archived: false },
 		itemIndex: item.index,
-		narrow: NARROW_SEARCH,
+		narrow:
+			"The CRM's search matches names, mobiles and websites too, so many leads mention this address. " +
+			"Use Lead → Get Many to look at the matches and merge or archive them, or use Lead → Update with the lead's ID.",
 	});
 	for await (const page of pages) {
 		for (const lead of page.records) {
@@ -178,5 +177,5 @@ export async function execute(this: IExecuteFunctions, item: Item) {
 			? await recordRequest(item, 'POST', '/leads', { ...fields, name, email: givenEmail })
 			: await patchLead(item, leadId, { ...fields, name });
 	memory.set(email, leadId ?? String(lead.id));
-	return outcomeItem(this, lead, leadId === undefined ? 'created' : 'updated');
+	return outcomeItem(item, lead, leadId === undefined ? 'created' : 'updated');
 }

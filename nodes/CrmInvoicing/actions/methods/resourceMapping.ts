@@ -10,8 +10,6 @@ import { LEAD_MAPPER_FIELDS } from '../lead/fields';
 
 const CACHE_MS = 60_000;
 
-const CAPPED = `Only the first ${MAX_CUSTOM_FIELDS} custom fields found are listed. Set the others under "Additional Fields" → "Custom Fields".`;
-
 /** Keyed by the key's hash, never the key. */
 const found = new BoundedMap<
 	string,
@@ -29,7 +27,13 @@ async function cached(
 		const hit = found.peek(key);
 		if (hit && Date.now() - hit.at < CACHE_MS) return hit;
 		const { custom, capped } = customFieldsOf(await read());
-		const result = { custom, notice: capped ? CAPPED : undefined, at: Date.now() };
+		const result = {
+			custom,
+			notice: capped
+				? `Only the first ${MAX_CUSTOM_FIELDS} custom fields found are listed. Set the others under "Additional Fields" → "Custom Fields".`
+				: undefined,
+			at: Date.now(),
+		};
 		if (custom.length === 0) result.notice = none;
 		found.set(key, result);
 		return result;
