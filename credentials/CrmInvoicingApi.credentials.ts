@@ -104,7 +104,8 @@ export class CrmInvoicingApi implements ICredentialType {
 		credentials: ICredentialDataDecryptedObject,
 		requestOptions: IHttpRequestOptions,
 	) {
-		const options = {
+		// Typed: an inferred type names axios' types, which a build beside another node_modules cannot emit (TS2742).
+		const options: IHttpRequestOptions = {
 			...requestOptions,
 			headers: { ...requestOptions.headers, 'x-api-key': apiKeyOf(credentials) },
 		};
