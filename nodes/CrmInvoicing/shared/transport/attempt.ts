@@ -79,14 +79,13 @@ export type Attempt = Awaited<ReturnType<typeof startAttempt>>;
 
 const fits = (attempt: Attempt, ms: number) => Date.now() + ms < attempt.deadline;
 
-/** The wait before another try after a `transient` fault (a dropped connection, 502/503/504), else throws `error`.
- * Only a GET or DELETE is tried again: others may have taken effect. */
-export function backOff(attempt: Attempt, transient: boolean, error: Error) {
+/** Only a GET or DELETE is tried again (a dropped connection, 502/503/504): others may have taken effect. */
+export function backOff(attempt: Attempt) {
 	const { method, once } = attempt.request;
 	const idempotent = !once && (method === 'GET' || method === 'DELETE');
 	const waitMs = RETRY.transientBackoffMs * 2 ** attempt.transientRetries;
 	const spent = attempt.transientRetries >= RETRY.maxTransientRetries;
-	if (!transient || !idempotent || spent || !fits(attempt, waitMs)) throw error;
+	if (!idempotent || spent || !fits(attempt, waitMs)) return undefined;
 	attempt.transientRetries++;
 	return waitMs;
 }

@@ -47,7 +47,9 @@ async function tryOnce(attempt: Attempt) {
 		response = await send(attempt, stop);
 	} catch (error) {
 		pacer.settle(turn);
-		return backOff(attempt, !stop.aborted && dropped(error), failure(attempt, error, { ms, stop }));
+		const waitMs = stop.aborted || !dropped(error) ? undefined : backOff(attempt);
+		if (waitMs === undefined) throw failure(attempt, error, { ms, stop });
+		return waitMs;
 	}
 	return await read(attempt, response, { ms, stop });
 }
@@ -133,6 +135,7 @@ function classify(attempt: Attempt, answer: ApiResponse, wait?: RateLimitWait) {
 	// DELETE is idempotent: a 404 on a retry means the attempt whose answer was lost deleted it.
 	if (status === 404 && attempt.transientRetries > 0 && attempt.request.method === 'DELETE')
 		return answer;
-	const error = apiErrorFromResponse(attempt.context.getNode(), status, body, attempt.summary);
-	return backOff(attempt, [502, 503, 504].includes(status), error);
+	const waitMs = [502, 503, 504].includes(status) ? backOff(attempt) : undefined;
+	if (waitMs !== undefined) return waitMs;
+	throw apiErrorFromResponse(attempt.context.getNode(), status, body, attempt.summary);
 }
