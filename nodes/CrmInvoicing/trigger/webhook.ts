@@ -140,8 +140,8 @@ async function decide(context: IWebhookFunctions, verified: Verified): Promise<O
 	const outcome = await outcomeOf(context, verified);
 	await rewrap(context, stored);
 	// Checked again: a copy of this delivery handled meanwhile (during the read) has been accepted already.
-	const kept =
-		!outcome.item || acceptOnce(nodeData(context), memoryKey, webhookId) ? outcome : DUPLICATE;
+	const accepted = !outcome.item || acceptOnce(nodeData(context), memoryKey, webhookId);
+	const kept = accepted ? outcome : DUPLICATE;
 	// Only after a 2xx: a delivery answered 503 comes again through the subscription that the renewal deletes.
 	if (!rotating || kept.status !== 200) return kept;
 	return { ...kept, renewal: { stored, cause: 'rotating' } };
