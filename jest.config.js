@@ -7,14 +7,15 @@ const common = {
 
 /**
  * `npm run test:unit` (in `npm test`) runs the unit project with --coverage: the shipped code's figures print, and the
- * run fails below these floors (branches 82 %, the others what the suite gave when they were set, rounded down).
+ * run fails below these floors (what the suite gave when they were set, rounded down; functions one short of all).
+ * TypeScript's helpers come from tslib in tests (tsconfig.dev.json), so the figures count our code only.
  */
 const shipped = ['<rootDir>/nodes/**/*.ts', '<rootDir>/credentials/**/*.ts'];
 
 module.exports = {
 	collectCoverageFrom: shipped,
 	coverageReporters: ['text-summary'],
-	coverageThreshold: { global: { branches: 82, statements: 88, functions: 85, lines: 91 } },
+	coverageThreshold: { global: { branches: 94, statements: 98, functions: 99, lines: 98 } },
 	// Coverage's instrumentation (about a third more CPU) and CI's runtime installs beside the unit tests took the heavy
 	// list tests (160,000 records) past jest's default 5 s on two busy cores. The end-to-end scripts set their own.
 	testTimeout: 20_000,
