@@ -17,16 +17,19 @@ import { fakeListContext, routerItems } from './lib/pages';
 
 type ReadList = (this: object, spec: object) => Promise<object[]>;
 
+/** Removed at the end: `npm run lint` would lint the release's declaration files under .tmp/. */
+const RELEASE_DIR = path.join(ROOT, '.tmp', 'bench', 'release');
+const cleanUp = () => rmSync(RELEASE_DIR, { recursive: true, force: true });
+
 async function main(): Promise<void> {
 	const tarball = path.resolve(
 		process.argv[2] ?? path.join(ROOT, 'test/fixtures/releases/n8n-nodes-crm-invoicing-0.3.0.tgz'),
 	);
 	const rounds = Number(process.argv[3] ?? 60);
-	const dir = path.join(ROOT, '.tmp', 'bench', 'release');
-	rmSync(dir, { recursive: true, force: true });
-	mkdirSync(dir, { recursive: true });
-	execFileSync('tar', ['xzf', tarball, '-C', dir]);
-	symlinkSync(path.join(ROOT, 'node_modules'), path.join(dir, 'node_modules'));
+	cleanUp();
+	mkdirSync(RELEASE_DIR, { recursive: true });
+	execFileSync('tar', ['xzf', tarball, '-C', RELEASE_DIR]);
+	symlinkSync(path.join(ROOT, 'node_modules'), path.join(RELEASE_DIR, 'node_modules'));
 	const load = createRequire(__filename);
 	// 0.3.0 kept its transport in nodes/CrmInvoicing/transport/, this checkout in shared/transport/.
 	const candidates = ['shared/transport/pagination.js', 'transport/pagination.js'];
@@ -37,7 +40,7 @@ async function main(): Promise<void> {
 		return load(path.join(base, file)).readList as ReadList;
 	};
 	const lists: Record<string, ReadList> = {
-		release: find(path.join(dir, 'package')),
+		release: find(path.join(RELEASE_DIR, 'package')),
 		checkout: find(ROOT),
 	};
 
@@ -67,9 +70,13 @@ async function main(): Promise<void> {
 }
 
 main().then(
-	() => process.exit(0),
+	() => {
+		cleanUp();
+		process.exit(0);
+	},
 	(error: unknown) => {
 		console.error(error);
+		cleanUp();
 		process.exit(1);
 	},
 );
