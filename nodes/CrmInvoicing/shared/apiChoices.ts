@@ -19,11 +19,10 @@ function folded(text: unknown) {
 /** user-search-parameter; case and accents aside. */
 export function userMatchesSearch({ firstName, lastName, email }: IDataObject, search: string) {
 	const needle = folded(search.trim());
-	if (needle === '') return true;
 	const fullName = [firstName, lastName].filter(filledText).join(' ');
 	// A record that shows none of the searched fields cannot be judged: the server's answer stands.
 	if (fullName === '' && folded(email) === '') return true;
-	// The full name holds each name that is a filled text, so it finds a match in either.
+	// The full name holds each name that is a filled text, so it finds a match in either; an empty search, all.
 	return folded(fullName).includes(needle) || folded(email).includes(needle);
 }
 

@@ -84,7 +84,6 @@ export function describeValue(value: unknown, answer = false) {
 		const text = value.replace(/\s+/g, ' ');
 		return answer ? `text starting "${cut(text.trim(), 120)}"` : `the text "${cut(text, 60)}"`;
 	}
-	if (typeof value === 'number' && !Number.isFinite(value)) return String(value);
 	return `the ${typeof value} ${String(value)}`;
 }
 
