@@ -32,27 +32,34 @@ const EVENT_NAMING = {
 	assumed: 'Assumed name: the API documentation does not name this event',
 };
 
-// event-names: the spec names only `lead.created`; the other names are assumed, and the editor says which.
+// event-names: the spec names only `lead.created`; the other names are assumed, and the editor says which. In the
+// editor's order: by name.
 export const KNOWN_EVENTS = (
 	[
-		['lead.created', 'Lead Created', 'A lead was created', 'named'],
-		['lead.updated', 'Lead Updated', 'A lead was changed', 'assumed'],
 		['deal.created', 'Deal Created', 'A deal was created', 'assumed'],
-		['deal.updated', 'Deal Updated', 'A deal was changed', 'assumed'],
 		[
 			'deal.stage_changed',
 			'Deal Stage Changed',
 			'A deal moved to another pipeline stage',
 			'described',
 		],
+		['deal.updated', 'Deal Updated', 'A deal was changed', 'assumed'],
 		['invoice.created', 'Invoice Created', 'An invoice was created', 'assumed'],
 		['invoice.paid', 'Invoice Paid', 'An invoice was paid', 'described'],
+		['lead.created', 'Lead Created', 'A lead was created', 'named'],
+		['lead.updated', 'Lead Updated', 'A lead was changed', 'assumed'],
 	] as const
 ).map(([value, label, what, naming]) => ({
 	name: naming === 'named' ? label : `${label} (Assumed Name)`,
 	value,
 	documented: naming === 'named',
 	description: `${what}. ${EVENT_NAMING[naming]}.`,
+}));
+
+export const EVENT_OPTIONS = KNOWN_EVENTS.map(({ name, value, description }) => ({
+	name,
+	value,
+	description,
 }));
 
 export const DOCUMENTED_EVENTS: readonly string[] = KNOWN_EVENTS.filter(

@@ -1,7 +1,6 @@
 // The shared layer's one door: import from here, never from a file inside shared/. Only transport/ does HTTP.
 export * from './transport';
 export * from './apiChoices';
-export * from './events';
 export * from './simplify';
 export * from './webhookList';
 export * from './deadline';

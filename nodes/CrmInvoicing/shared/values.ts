@@ -44,6 +44,12 @@ export function commaList(text: string) {
 	return filledTexts(text.split(','));
 }
 
+/** The Events picked plus Custom Event Names (comma-separated), trimmed, each once, in the order given. */
+export function eventNamesOf(...given: unknown[]) {
+	const names = given.flat(Infinity).filter(isText).flatMap(commaList);
+	return [...new Set(names)];
+}
+
 /** Names compared without case, as HTTP does. */
 export function headerValues(headers: HeaderMap, name: string) {
 	const wanted = name.toLowerCase();
