@@ -1,13 +1,12 @@
 import { nothing } from './values';
 
 export interface NodeIdentityContext {
-	getWorkflow(): { id?: string | number };
-	getNode(): { id?: string; name: string };
+	getWorkflow(): { id?: string };
+	getNode(): { id: string };
 }
 
 export function nodeIdentity(context: NodeIdentityContext) {
-	const node = context.getNode();
-	return { workflowId: String(context.getWorkflow().id ?? ''), nodeId: node.id ?? node.name };
+	return { workflowId: context.getWorkflow().id ?? '', nodeId: context.getNode().id };
 }
 
 /** Mode aside: a delivery does not know it. */
