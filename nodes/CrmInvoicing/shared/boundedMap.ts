@@ -27,9 +27,11 @@ export class BoundedMap<K, V> extends Map<K, V> {
 		return this;
 	}
 
+	/** For values that are never undefined or null. */
 	getOrSet(key: K, make: () => V) {
-		if (!this.has(key)) this.set(key, make());
-		return this.get(key) as V;
+		const value = this.get(key) ?? make();
+		this.set(key, value);
+		return value;
 	}
 }
 
