@@ -50,12 +50,12 @@ export function eventNamesOf(...given: unknown[]) {
 	return [...new Set(names)];
 }
 
-/** Names compared without case, as HTTP does. */
+/** Names compared without case, as HTTP does; a repeated header gives each of its values. */
 export function headerValues(headers: HeaderMap, name: string) {
 	const wanted = name.toLowerCase();
 	const entry = Object.entries(headers ?? {}).find(([key]) => key.toLowerCase() === wanted);
 	const value = entry?.[1];
-	return (Array.isArray(value) ? value : [value]).filter(isPresent).map(String);
+	return [value].flat().filter(isPresent).map(String);
 }
 
 export function headerValue(headers: HeaderMap, name: string) {
