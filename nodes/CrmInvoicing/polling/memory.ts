@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 
 import type { IDataObject, IPollFunctions } from 'n8n-workflow';
 
-import { BoundedMap, filledText, isText, texts } from '../shared';
+import { BoundedMap, texts } from '../shared';
 
 // In a poll the memory lives in Maps, which any id can key (`__proto__`, …); stored, it is the plain objects of
 // earlier versions, own keys only read. docs/polling-trigger.md#under-n8ns-durable-scheduler
@@ -18,8 +18,16 @@ export interface Memory {
 	newest?: number;
 	/** With New Lead on a newest-first list, the next full read is due a Full Read Interval on. */
 	fullAt?: number;
-	/** The next poll goes on from its cursor. */
-	pass?: ReturnType<typeof passOf>;
+	/** A full read that spans polls: the next poll goes on from its cursor. Whether it is due is asked again at its
+	 * end: the time of the last one stays as it was meanwhile, so a read due at its start is due at its end. */
+	pass?: {
+		cursor: string;
+		/** At its end, the leads remembered but not among them are gone. */
+		read: string[];
+		newest?: number;
+		/** Its leads are only remembered (unless Include Existing). */
+		first: boolean;
+	};
 	/** New at each emission: a poll that reads the tag this process last emitted from reads a stale copy. */
 	tag?: string;
 }
@@ -27,46 +35,23 @@ export interface Memory {
 /** A longer cursor is not kept: the next poll starts the full read over. */
 const MAX_CURSOR_CHARS = 2_000;
 
-/** Anything else is not the trigger's. */
-function mapOf<T extends string | number>(stored: unknown, type: 'string' | 'number') {
-	const map = new Map<string, T>();
-	for (const [key, value] of Object.entries(stored ?? {}))
-		if (typeof value === type) map.set(key, value as T);
-	return map;
-}
-
-const numberOr = (value: unknown) => (typeof value === 'number' ? value : undefined);
-
-/** A full read that spans polls. Whether it is due is asked again at its end: the time of the last one stays as it
- * was meanwhile, so a read due at its start is due at its end. */
-function passOf(stored: unknown) {
-	const { cursor, read, newest, first } = (stored ?? {}) as IDataObject;
-	if (typeof cursor !== 'string' || cursor === '' || !Array.isArray(read)) return undefined;
-	return {
-		cursor,
-		/** At its end, the leads remembered but not among them are gone. */
-		read: read.filter(isText),
-		newest: numberOr(newest),
-		/** Its leads are only remembered (unless Include Existing). */
-		first: first === true,
-	};
-}
-
 /** The poller's memory is n8n's static data of this node: this file is the one that reaches it. */
 export const nodeData = (context: IPollFunctions) => context.getWorkflowStaticData('node');
 
 /** Undefined before the first poll, or after the format changed. */
 export function loadMemory(data: IDataObject): Memory | undefined {
 	if (data.v !== 1 || !data.leads || typeof data.leads !== 'object') return undefined;
+	// As this trigger wrote it (0.3.0 wrote v, leads, gone, fields and newest); 0.3.0's `order` and `count` are left out.
+	const { newest, fullAt, pass, tag } = data as Partial<Memory>;
 	return {
 		v: 1,
-		leads: mapOf(data.leads, 'string'),
-		gone: mapOf(data.gone, 'number'),
+		leads: new Map(Object.entries(Object(data.leads))),
+		gone: new Map(Object.entries(Object(data.gone))),
 		fields: texts(data.fields) ?? [],
-		newest: numberOr(data.newest),
-		fullAt: numberOr(data.fullAt),
-		pass: passOf(data.pass),
-		tag: filledText(data.tag),
+		newest,
+		fullAt,
+		pass,
+		tag,
 	};
 }
 
