@@ -23,8 +23,6 @@ const MINUTE_MS = 60_000;
 /** n8n 1.x's PollContext default. */
 const DEFAULT_POLL_BUDGET_MS = 5 * MINUTE_MS;
 
-export type Budget = ReturnType<typeof pollBudget>;
-
 /** The pages of one poll at its share, half the credential's rate (rule 1), and its deadline (rule 2). */
 export function pollBudget(requestsPerMinute: number, pollBudgetMs = DEFAULT_POLL_BUDGET_MS) {
 	const share = Math.floor(requestsPerMinute / 2);

@@ -6,7 +6,7 @@ import {
 } from 'n8n-workflow';
 
 import { msLeft, readPages, simplify, takeShare } from '../shared';
-import { budgetOf, capError, NARROW_TEXT, NO_TURN_TEXT, POLLING, type Budget } from './budget';
+import { budgetOf, capError, NARROW_TEXT, NO_TURN_TEXT, POLLING } from './budget';
 import {
 	changedFields,
 	createdAtOf,
@@ -53,13 +53,14 @@ export function warn(context: IPollFunctions, message: string) {
 	context.logger.warn(`${context.getNode().name}: ${message}`);
 }
 
-/** Each page after a turn of the key's share (rule 1); none asked for once the turn comes after the deadline. */
-async function* leadPages(context: IPollFunctions, budget: Budget, startCursor?: string) {
+/** Each page after a turn of the key's share (rule 1); none asked for once the turn comes after the deadline, nor
+ * where the next page would not fit the poll's budget (rule 2): a full read goes on from there at the next poll. */
+async function* leadPages(context: IPollFunctions, startCursor?: string) {
+	const budget = await budgetOf(context);
 	const pages = readPages.call(context, {
 		path: '/leads',
 		startCursor,
 		maxRecords: POLLING.maxLeads,
-		maxPages: budget.pages,
 		deadline: budget.deadline,
 		narrow: NARROW_TEXT,
 		// No entry of the list stops the trigger: one that is not a lead is named and left out.
@@ -70,6 +71,8 @@ async function* leadPages(context: IPollFunctions, budget: Budget, startCursor?:
 			);
 		},
 	});
+	let slowest = 0;
+	let last = Date.now();
 	// Pages of the API's maximum size, the fewest requests (none is asked for before `next`). A caller that stops
 	// reading returns at the `yield`: no turn is taken for a page it does not read.
 	while (await takeShare(context, budget.share, msLeft(budget.deadline))) {
@@ -77,25 +80,22 @@ async function* leadPages(context: IPollFunctions, budget: Budget, startCursor?:
 		if (!page) return;
 		yield page;
 		if (page.nextCursor === null) return;
+		slowest = Math.max(slowest, Date.now() - last);
+		last = Date.now();
+		if (page.number >= budget.pages || msLeft(budget.deadline) < slowest) return;
 	}
 }
 
-/** Stops where the next page would not fit the poll's budget (rule 2): the next poll goes on from there. With `head`
- * (New Lead alone), also where the leads read prove the head of a newest-first list (headOf), with no cursor. */
+/** With `head` (New Lead alone), stops also where the leads read prove the head of a newest-first list (headOf), with
+ * no cursor. */
 async function readLeads(context: IPollFunctions, head?: Memory, startCursor?: string) {
-	const budget = await budgetOf(context);
 	const records: IDataObject[] = [];
 	let cursor = startCursor;
-	let slowest = 0;
-	let last = Date.now();
-	for await (const page of leadPages(context, budget, startCursor)) {
+	for await (const page of leadPages(context, startCursor)) {
 		records.push(...page.records);
 		if (page.nextCursor === null) return { records, reach: 'full' as const };
 		if (headOf(records, head)) return { records, reach: 'part' as const };
 		cursor = page.nextCursor;
-		slowest = Math.max(slowest, Date.now() - last);
-		last = Date.now();
-		if (page.number >= budget.pages || msLeft(budget.deadline) < slowest) break;
 	}
 	return { records, reach: 'part' as const, cursor };
 }
@@ -222,7 +222,7 @@ const timeOf = (lead: IDataObject) => createdAtOf(lead) || -Infinity;
 /** The most recent lead, at the node's share of the key; never reads or writes what the trigger remembers. */
 export async function sampleLead(this: IPollFunctions, settings: PollSettings) {
 	let best: IDataObject | undefined;
-	for await (const page of leadPages(this, await budgetOf(this))) {
+	for await (const page of leadPages(this)) {
 		for (const lead of page.records) {
 			if (best && timeOf(lead) <= timeOf(best)) continue;
 			if (fingerprint(lead, []).deep === undefined) best = lead;
