@@ -108,14 +108,13 @@ export function remember(before: Memory | undefined, reading: Reading, forgetAft
 
 const COMMIT_WAIT_MS = 60_000;
 
-/** When this process emitted from a memory (by its tag), which the emission's memory replaced. */
+/** Until when a memory this process emitted from (by its tag), which the emission's memory replaced, is a stale copy. */
 const emissions = new BoundedMap<string | undefined, number>(10_000);
 
 /** n8n's durable scheduler can start a poll with a cursor read before the last commit. Only within COMMIT_WAIT_MS:
  * later an emission n8n did not store is emitted again, never lost. */
 export function isStale(memory: Memory | undefined) {
-	const at = emissions.peek(memory?.tag);
-	return at !== undefined && Date.now() - at < COMMIT_WAIT_MS;
+	return Date.now() < (emissions.peek(memory?.tag) ?? 0);
 }
 
 /** Each key whole, so n8n notices; any other dropped (0.4.0's `order`). Nothing when it is as stored: any set or
@@ -124,7 +123,7 @@ export function isStale(memory: Memory | undefined) {
 export function saveMemory(data: IDataObject, memory: Memory, emitted = false) {
 	// The memory stored with an emission gets a new tag; the one it was read with is a stale copy's (isStale).
 	if (emitted) {
-		emissions.set(memory.tag, Date.now());
+		emissions.set(memory.tag, Date.now() + COMMIT_WAIT_MS);
 		memory.tag = randomUUID();
 	}
 	const stored = {
