@@ -97,7 +97,7 @@ export function fingerprint(record: IDataObject, fields: string[]): Fingerprint 
 		if (fields.length < POLLING.maxFieldSlots - 1) fields.push(key);
 		else others.push(`${key}=${json}`);
 	}
-	const whole = [...keys].sort().map((key) => `${JSON.stringify(key)}:${text.get(key)}`);
+	const whole = keys.sort().map((key) => `${JSON.stringify(key)}:${text.get(key)}`);
 	if (others.length > 0 && !fields.includes(OTHER_FIELDS)) fields.push(OTHER_FIELDS);
 	const otherText = others.sort().join('\n') || undefined;
 	return {
@@ -107,9 +107,10 @@ export function fingerprint(record: IDataObject, fields: string[]): Fingerprint 
 	};
 }
 
-/** Rarely (1 in 4,096 per changed field) a slot misses a change; `whole` still tells it, and the list may be empty. */
+/** Rarely (1 in 4,096 per changed field) a slot misses a change; `whole` still tells it, and the list may be empty.
+ * `after` is made against `fields` (a slot for each), `before` perhaps against fewer. */
 export const changedFields = (before: Fingerprint, after: Fingerprint, fields: string[]) =>
-	fields.filter((_, slot) => (before.slots[slot] ?? ABSENT) !== (after.slots[slot] ?? ABSENT));
+	fields.filter((_, slot) => (before.slots[slot] ?? ABSENT) !== after.slots[slot]);
 
 // Earlier versions' format, so that an upgrade finds every lead unchanged.
 const LETTER = { live: 'l', archived: 'a', unreadable: 'x' };

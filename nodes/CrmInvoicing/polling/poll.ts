@@ -40,9 +40,9 @@ function item(record: IDataObject, settings: PollSettings, event: LeadEvent, fie
 	return { json };
 }
 
-function nameOf(record: IDataObject, id?: string) {
+function nameOf(record: IDataObject, id = 'without an id') {
 	const name = typeof record.name === 'string' ? ` ("${record.name.slice(0, 80)}")` : '';
-	return `${id ?? 'without an id'}${name}`;
+	return `${id}${name}`;
 }
 
 const API_FAULT = 'This is a fault of the API or of a proxy in front of it.';
@@ -101,8 +101,9 @@ async function readLeads(context: IPollFunctions, head?: Memory, startCursor?: s
 }
 
 function changeOf(old: Fingerprint, print: Fingerprint, record: IDataObject, context: DiffContext) {
-	// Slots appended since the lead was remembered make the stored text longer, not the lead changed.
-	if (old.whole === print.whole && old.state === print.state) return;
+	// Slots appended since the lead was remembered make the stored text longer, not the lead changed (its state is
+	// one of its fields: the same whole, the same state).
+	if (old.whole === print.whole) return;
 	let names = changedFields(old, print, context.fields);
 	if (
 		old.state !== 'archived' &&
@@ -128,7 +129,7 @@ interface DiffContext extends PollSettings {
 /** Pure: no request, no clock, no log, the memory left as it was. `seen` is a Map: any id keys it. */
 export function diff(memory: Memory | undefined, records: IDataObject[], settings: PollSettings) {
 	// The first read after activation (one poll, or the polls of a full read spread over several) only remembers.
-	const first = memory === undefined || memory.pass?.first === true;
+	const first = !memory || memory.pass?.first === true;
 	const context: DiffContext = {
 		...settings,
 		fields: memory?.fields.slice() ?? [],
@@ -197,11 +198,10 @@ export async function pollLeads(this: IPollFunctions, settings: PollSettings) {
 	// Only the head with New Lead alone, unless a full read is due (the bound on finding a lead listed out of order,
 	// e.g. an import that keeps old creation dates) or one begun earlier goes on.
 	const due = memory?.fullAt === undefined || now - memory.fullAt >= settings.fullReadEveryMs;
-	const pass = memory?.pass;
 	const onlyNew =
 		!settings.events.includes('updatedLead') && !settings.events.includes('archivedLead');
-	const head = pass === undefined && onlyNew && !due ? memory : undefined;
-	const read = await readLeads(this, head, pass?.cursor);
+	const head = memory?.pass === undefined && onlyNew && !due ? memory : undefined;
+	const read = await readLeads(this, head, memory?.pass?.cursor);
 	if (read.reach === 'part' && read.records.length === 0) {
 		// No turn of the key's share within the budget (other polling triggers on the key used it): the next poll.
 		warn(this, NO_TURN_TEXT);
