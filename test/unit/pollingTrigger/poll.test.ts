@@ -736,6 +736,15 @@ it('compares the leads read with the memory without a request, a clock or a log,
 	expect(result.fields).toEqual(['name', 'archived', 'createdAt', 'title']);
 });
 
+it('a remembered lead whose stored print is shorter only because another lead gave a new field a slot is unchanged, not updated', () => {
+	const lead = { id: 'l1', name: 'A', createdAt: '2026-01-01T00:00:00.000Z' };
+	const wider = { id: 'l2', name: 'B', createdAt: '2026-01-02T00:00:00.000Z', title: 'CEO' };
+	// l2 is compared first and gives `title` its slot: l1's print now has one slot more than the one remembered.
+	const result = diff(remembering(lead), [wider, lead], settingsFor(['newLead', 'updatedLead']));
+	expect(result.items.map(({ json }) => [json.id, json._event])).toEqual([['l2', 'newLead']]);
+	expect(result.seen.get('l1')).not.toBe(remembering(lead).leads.get('l1'));
+});
+
 describe('a lead changed and archived in the same interval', () => {
 	const lead = { id: 'l1', name: 'Both', value: 1, archived: false };
 	const both: PollSettings['events'] = ['updatedLead', 'archivedLead'];
