@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 
 import type { IDataObject, IPollFunctions } from 'n8n-workflow';
 
-import { BoundedMap, texts } from '../shared';
+import { BoundedMap } from '../shared';
 
 // In a poll the memory lives in Maps, which any id can key (`__proto__`, …); stored, it is the plain objects of
 // earlier versions, own keys only read. docs/polling-trigger.md#under-n8ns-durable-scheduler
@@ -40,14 +40,15 @@ export const nodeData = (context: IPollFunctions) => context.getWorkflowStaticDa
 
 /** Undefined before the first poll, or after the format changed. */
 export function loadMemory(data: IDataObject): Memory | undefined {
-	if (data.v !== 1 || !data.leads || typeof data.leads !== 'object') return undefined;
-	// As this trigger wrote it (0.3.0 wrote v, leads, gone, fields and newest); 0.3.0's `order` and `count` are left out.
-	const { newest, fullAt, pass, tag } = data as Partial<Memory>;
+	if (data.v !== 1) return undefined;
+	// As this trigger wrote it (every version with v wrote leads, gone and fields); 0.3.0's `order` and `count` are left
+	// out.
+	const { fields = [], newest, fullAt, pass, tag } = data as Partial<Memory>;
 	return {
 		v: 1,
 		leads: new Map(Object.entries(Object(data.leads))),
 		gone: new Map(Object.entries(Object(data.gone))),
-		fields: texts(data.fields) ?? [],
+		fields,
 		newest,
 		fullAt,
 		pass,

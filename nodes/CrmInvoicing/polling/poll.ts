@@ -79,10 +79,15 @@ async function* leadPages(context: IPollFunctions, startCursor?: string) {
 		const { value: page } = await pages.next();
 		if (!page) return;
 		yield page;
-		if (page.nextCursor === null) return;
 		slowest = Math.max(slowest, Date.now() - last);
 		last = Date.now();
-		if (page.number >= budget.pages || msLeft(budget.deadline) < slowest) return;
+		// The list's end, or the budget's.
+		if (
+			page.nextCursor === null ||
+			page.number >= budget.pages ||
+			msLeft(budget.deadline) < slowest
+		)
+			return;
 	}
 }
 
