@@ -27,10 +27,10 @@ export function headOf(records: IDataObject[], memory?: Memory) {
 	let previous: number | undefined;
 	for (const record of records) {
 		const time = createdAtOf(record);
-		const id = leadIdOf(record);
 		if (Number.isNaN(time) || (previous === undefined ? time < newest : time > previous))
 			return false;
-		if (time < newest && (id === undefined || !memory?.leads.has(id))) return false;
+		// A lead without an id ('') is not remembered either.
+		if (time < newest && !memory?.leads.has(idText(record.id))) return false;
 		previous = time;
 	}
 	return previous !== undefined && previous < newest;
@@ -120,7 +120,7 @@ export const encodePrint = (print: Fingerprint) =>
 
 /** Undefined for a lead not remembered, or remembered unreadable: either way it is new. */
 export function decodePrint(text?: string): Fingerprint | undefined {
-	if (text === undefined || text[0] === LETTER.unreadable) return undefined;
+	if (!text || text[0] === LETTER.unreadable) return undefined;
 	return {
 		state: text[0] === LETTER.archived ? 'archived' : 'live',
 		whole: text.slice(1, 9),
