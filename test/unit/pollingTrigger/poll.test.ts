@@ -5,7 +5,7 @@ import type { IDataObject, INodeParameters } from 'n8n-workflow';
 
 import { CrmInvoicingPollingTrigger } from '../../../nodes/CrmInvoicing/CrmInvoicingPollingTrigger.node';
 import { POLLING } from '../../../nodes/CrmInvoicing/polling/budget';
-import { encodePrint, fingerprint } from '../../../nodes/CrmInvoicing/polling/leads';
+import { encodePrint, fingerprint, headOf } from '../../../nodes/CrmInvoicing/polling/leads';
 import { remember, saveMemory, type Memory } from '../../../nodes/CrmInvoicing/polling/memory';
 import { diff, type PollSettings } from '../../../nodes/CrmInvoicing/polling/poll';
 import { SIMPLIFIED_FIELDS } from '../../../nodes/CrmInvoicing/shared/simplify';
@@ -743,6 +743,25 @@ it('a remembered lead whose stored print is shorter only because another lead ga
 	const result = diff(remembering(lead), [wider, lead], settingsFor(['newLead', 'updatedLead']));
 	expect(result.items.map(({ json }) => [json.id, json._event])).toEqual([['l2', 'newLead']]);
 	expect(result.seen.get('l1')).not.toBe(remembering(lead).leads.get('l1'));
+});
+
+it('a head read proves the list newest first only down to a lead older than the newest remembered, every lead older than it known (docs: List order)', () => {
+	const day = (n: number) => `2026-01-0${n}T00:00:00.000Z`;
+	const memory: Memory = {
+		v: 1,
+		leads: new Map([
+			['l1', 'l'],
+			['l2', 'l'],
+		]),
+		gone: new Map(),
+		fields: [],
+		newest: Date.parse(day(2)),
+	};
+	const [l3, l2, l1] = [3, 2, 1].map((n) => ({ id: `l${n}`, createdAt: day(n) }));
+	expect(headOf([l3, l2, l1], memory)).toBe(true);
+	// An unknown lead, or one without an id, older than the newest remembered: listed out of order.
+	expect(headOf([l3, l2, { id: 'x', createdAt: day(1) }, l1], memory)).toBe(false);
+	expect(headOf([l3, l2, { createdAt: day(1) }, l1], memory)).toBe(false);
 });
 
 describe('a lead changed and archived in the same interval', () => {
