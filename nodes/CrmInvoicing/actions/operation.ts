@@ -12,5 +12,5 @@ export interface Operation {
 	description: INodeProperties[];
 	execute(this: IExecuteFunctions, item: Item): Promise<INodeExecutionData[]>;
 	/** Asked for once after the last item. */
-	hints?(this: IExecuteFunctions): NodeExecutionHint[];
+	hint?(this: IExecuteFunctions): NodeExecutionHint;
 }

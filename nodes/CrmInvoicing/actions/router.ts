@@ -37,11 +37,9 @@ export async function router(this: IExecuteFunctions) {
 		} catch (error) {
 			if (this.continueOnFail()) {
 				const { message, description, httpCode } = error as NodeApiError;
-				const json: Record<string, string> = {
-					error: String(message ?? error),
-				};
-				if (description) json.description = String(description);
-				if (httpCode) json.httpCode = String(httpCode);
+				const json: Record<string, string> = { error: message };
+				if (description) json.description = description;
+				if (httpCode) json.httpCode = httpCode;
 				returnData.push({ json, pairedItem });
 				continue;
 			}
@@ -51,6 +49,6 @@ export async function router(this: IExecuteFunctions) {
 			throw new NodeOperationError(this.getNode(), error as Error, { itemIndex });
 		}
 	}
-	addHints(this, [...(operation.hints?.call(this) ?? []), costHint(runStatsOf(this))]);
+	addHints(this, [operation.hint?.call(this), costHint(runStatsOf(this))]);
 	return [returnData];
 }

@@ -109,15 +109,13 @@ function outcomeItem(item: Item, lead: IDataObject, action: 'created' | 'updated
 }
 
 /** Items that failed are in neither count. */
-export function hints(this: IExecuteFunctions): NodeExecutionHint[] {
+export function hint(this: IExecuteFunctions): NodeExecutionHint {
 	const { created, updated } = runOf(this);
-	return [
-		{
-			message: `Created ${created} and updated ${updated} leads`,
-			type: 'info',
-			location: 'outputPane',
-		},
-	];
+	return {
+		message: `Created ${created} and updated ${updated} leads`,
+		type: 'info',
+		location: 'outputPane',
+	};
 }
 
 function normalizeEmail(value: unknown) {
