@@ -2,7 +2,6 @@ import {
 	updateDisplayOptions,
 	type IDataObject,
 	type IExecuteFunctions,
-	type INodeExecutionData,
 	type INodeProperties,
 } from 'n8n-workflow';
 
@@ -173,9 +172,9 @@ function bodyOf(item: Item, method: string) {
 	return body as IDataObject | IDataObject[];
 }
 
+/** A list (a page's records) gives one item per entry; nothing at all, `success`. */
 function toOutput(response: unknown) {
-	const empty = response === undefined || response === null || response === '';
-	if (empty || (isPlainObject(response) && Object.keys(response).length === 0))
+	if ((response ?? '') === '' || (isPlainObject(response) && Object.keys(response).length === 0))
 		return [{ json: { success: true } }];
 	return (Array.isArray(response) ? response : [response]).map((record) => ({
 		json: isPlainObject(record) ? record : { value: record as IDataObject[string] },
@@ -186,7 +185,7 @@ function toOutput(response: unknown) {
 async function paginated(item: Item, path: string, version: ApiVersion, query: IDataObject) {
 	const { limit = Infinity } = pageRequestOf(item);
 	const { cursor, ...qs } = query;
-	const records: INodeExecutionData[] = [];
+	const records: IDataObject[] = [];
 	const pages = readPages.call(
 		item.context,
 		{
@@ -204,12 +203,10 @@ async function paginated(item: Item, path: string, version: ApiVersion, query: I
 	);
 	for await (const page of pages) {
 		if ('other' in page) return toOutput(page.other);
-		for (const record of page.records) {
-			records.push({ json: record });
-			if (records.length >= limit) return records;
-		}
+		records.push(...page.records);
+		if (records.length >= limit) break;
 	}
-	return records;
+	return toOutput(records.slice(0, limit));
 }
 
 export async function execute(this: IExecuteFunctions, item: Item) {
