@@ -94,7 +94,7 @@ function runOf(context: IExecuteFunctions) {
 function memoryOf(context: IExecuteFunctions) {
 	const executionId = context.getExecutionId?.();
 	const node = context.getNode();
-	const key = `${executionId}:${node.credentials?.[CREDENTIAL_TYPE]?.id ?? node.id ?? node.name}`;
+	const key = `${executionId}:${node.credentials?.[CREDENTIAL_TYPE]?.id ?? node.id}`;
 	if (executionId) return memoryByExecution.getOrSet(key, newMemory);
 	return runOf(context).memory;
 }
