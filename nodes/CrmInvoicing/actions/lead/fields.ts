@@ -57,6 +57,11 @@ export const leadUpdateFieldOptions = byName([
 	}),
 ]);
 
+/** A custom field's value as text, so that 42 and "42" match (a server or a filter may give either); JSON for an
+ * object or a list. */
+export const textOf = (value: unknown) =>
+	typeof value === 'string' ? value : JSON.stringify(value);
+
 export function leadBodyFromFields(item: Item, fields: IDataObject) {
 	if (fields.name !== undefined) requireText(item, fields.name, 'Name');
 	return bodyFromFields(item, fields, { value: (value) => toNumber(item, value, 'Value') });

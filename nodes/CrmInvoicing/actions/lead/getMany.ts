@@ -10,12 +10,10 @@ import {
 	textProperty,
 	type Item,
 } from '../common';
+import { textOf } from './fields';
 
 /** Versions 1 to 3 are unchanged. */
 const CUSTOM_FIELD_FILTER_VERSION = 4;
-
-/** So that 42 and "42" match. */
-const textOf = (value: unknown) => (typeof value === 'string' ? value : JSON.stringify(value));
 
 /** A pair without a key fails the item: matching "any field" is not what was asked. */
 function keyOf(item: Item, key: unknown, position: number) {

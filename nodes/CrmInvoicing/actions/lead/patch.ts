@@ -1,6 +1,6 @@
 import type { IDataObject } from 'n8n-workflow';
 
-import { apiRequest, isPresent } from '../../shared';
+import { apiRequest, filledText } from '../../shared';
 import {
 	customFieldsIn,
 	failAsIs,
@@ -11,16 +11,7 @@ import {
 	type Editable,
 	type Item,
 } from '../common';
-import { LEAD_MAPPER_FIELDS, leadBodyFromFields } from './fields';
-
-/** A server may turn "5" into 5 or the reverse. */
-function sameValue(sent: unknown, answered: unknown) {
-	if (sent === answered) return true;
-	if (!isPresent(sent) || !isPresent(answered)) return false;
-	if (typeof sent === 'object' || typeof answered === 'object')
-		return JSON.stringify(sent) === JSON.stringify(answered);
-	return String(sent) === String(answered);
-}
+import { LEAD_MAPPER_FIELDS, leadBodyFromFields, textOf } from './fields';
 
 /** The spec leaves the effect of `archived` and `customFields` open: a server that ignores them must not be reported
  * as having applied them (choices lead-patch-archived, lead-patch-custom-fields). */
@@ -38,8 +29,10 @@ function checkApplied(item: Item, leadId: string, body: IDataObject, lead: IData
 	}
 	const sentCustom = customFieldsIn(body);
 	const answered = customFieldsIn(lead);
+	// Compared as text: a server may turn "5" into 5 or the reverse. A key it dropped is never a match.
 	const ignored = Object.keys(sentCustom).filter(
-		(key) => !sameValue(sentCustom[key], Object.hasOwn(answered, key) ? answered[key] : undefined),
+		(key) =>
+			textOf(sentCustom[key]) !== textOf(Object.hasOwn(answered, key) ? answered[key] : undefined),
 	);
 	if (ignored.length > 0) {
 		failAsIs(
@@ -65,9 +58,7 @@ export async function patchLead(item: Item, leadId: string, body: IDataObject) {
 	const needsArchived =
 		typeof body.archived === 'boolean' && typeof response.archived !== 'boolean';
 	const lead =
-		typeof response.id !== 'string' || response.id === '' || needsArchived
-			? await recordRequest(item, 'GET', path)
-			: response;
+		!filledText(response.id) || needsArchived ? await recordRequest(item, 'GET', path) : response;
 	checkApplied(item, leadId, body, lead);
 	return lead;
 }

@@ -1,6 +1,6 @@
 import type { IDataObject, IExecuteFunctions, NodeExecutionHint } from 'n8n-workflow';
 
-import { BoundedMap, CREDENTIAL_TYPE, readPages } from '../../shared';
+import { BoundedMap, CREDENTIAL_TYPE, filledText, readPages } from '../../shared';
 import {
 	additionalFieldsProperty,
 	collectionParameter,
@@ -144,7 +144,7 @@ async function findLeadId(item: Item, email: string) {
 	});
 	for await (const page of pages) {
 		for (const lead of page.records) {
-			if (lead.archived === true || typeof lead.id !== 'string' || lead.id === '') continue;
+			if (lead.archived === true || !filledText(lead.id)) continue;
 			if (normalizeEmail(lead.email) === email) matches.push(lead);
 		}
 		if (options.severalMatches === 'error' && matches.length > 1) {
