@@ -56,7 +56,7 @@ const LINE_ITEM_FIELDS: INodeProperties[] = [
 	}),
 ];
 
-export const lineItemProperties: INodeProperties[] = [
+export const lineItemProperties = [
 	{
 		displayName: 'Line Items Source',
 		name: 'lineItemsSource',
