@@ -162,7 +162,7 @@ function bodyOf(item: Item, method: string) {
 			'"JSON Body" must be a JSON object or array',
 			'Enter a JSON object such as {"name": "Jane Doe"}.',
 		);
-	if (method === 'DELETE' && !Array.isArray(body) && Object.keys(body).length === 0)
+	if (method === 'DELETE' && isPlainObject(body) && Object.keys(body).length === 0)
 		return undefined;
 	return body as IDataObject | IDataObject[];
 }

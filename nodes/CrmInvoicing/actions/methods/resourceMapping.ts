@@ -62,13 +62,9 @@ export async function getLeadFields(this: ILoadOptionsFunctions) {
 export async function getDealFields(this: ILoadOptionsFunctions) {
 	const operation = String(this.getCurrentNodeParameter('operation'));
 	const dealId = this.getCurrentNodeParameter('dealId');
+	const id = typeof dealId === 'string' ? dealId.trim() : '';
 	// Custom fields are read from the deal only when "Deal ID" is a fixed ID, not an expression.
-	if (
-		operation !== 'update' ||
-		typeof dealId !== 'string' ||
-		dealId.trim() === '' ||
-		dealId.startsWith('=')
-	)
+	if (operation !== 'update' || id === '' || id.startsWith('='))
 		return mapperFields(
 			DEAL_MAPPER_FIELDS,
 			operation,
@@ -77,7 +73,6 @@ export async function getDealFields(this: ILoadOptionsFunctions) {
 				? 'No custom fields listed: the API has no deal list, so they are read from the deal named in "Deal ID" when it is a fixed ID, not an expression. Set them under "Additional Fields" → "Custom Fields".'
 				: 'No custom fields listed: the API has no deal list to find them in. Set them under "Additional Fields" → "Custom Fields", or with "Map Automatically" from an input "customFields" object.',
 		);
-	const id = dealId.trim();
 	const { custom, notice } = await cached(
 		this,
 		`deal:${id}`,
