@@ -2,7 +2,9 @@ import { NodeConnectionTypes, type INodeType, type INodeTypeDescription } from '
 
 import { RESOURCES } from './actions/resources';
 import { router } from './actions/router';
-import { listSearch, loadOptions, resourceMapping } from './actions/methods';
+import * as listSearch from './actions/methods/listSearch';
+import * as loadOptions from './actions/methods/loadOptions';
+import { getDealFields, getLeadFields } from './actions/methods/resourceMapping';
 
 export class CrmInvoicing implements INodeType {
 	description: INodeTypeDescription = {
@@ -34,7 +36,8 @@ export class CrmInvoicing implements INodeType {
 		],
 	};
 
-	methods = { listSearch, loadOptions, resourceMapping };
+	// resourceMapping.ts also lends Output's "Fields" (loadOptions.ts) its custom-field lookup: only its two methods here.
+	methods = { listSearch, loadOptions, resourceMapping: { getLeadFields, getDealFields } };
 
 	execute = router;
 }
