@@ -121,7 +121,7 @@ function pathOf(item: Item) {
 			`${help} The base URL comes from the credential.`,
 		);
 	const unsafe = unsafePathReason(path);
-	if (unsafe !== undefined)
+	if (unsafe)
 		failAsIs(
 			item,
 			`"Path" is refused in item ${item.index}: ${unsafe} ("${showPath(path)}")`,
@@ -138,11 +138,9 @@ function pathOf(item: Item) {
 }
 
 function queryOf(item: Item) {
-	const { parameters = [] } = collectionParameter(item, 'queryParameters') as {
-		parameters?: IDataObject[];
-	};
+	const rows = collectionParameter(item, 'queryParameters').parameters ?? [];
 	const qs: IDataObject = {};
-	for (const { name, value } of parameters) {
+	for (const { name, value } of rows as IDataObject[]) {
 		const key = String(name ?? '').trim();
 		if (key !== '') qs[key] = value ?? '';
 	}
