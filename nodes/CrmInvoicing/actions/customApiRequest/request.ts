@@ -1,4 +1,9 @@
-import { updateDisplayOptions, type IDataObject, type IExecuteFunctions } from 'n8n-workflow';
+import {
+	updateDisplayOptions,
+	type IDataObject,
+	type IExecuteFunctions,
+	type INodeProperties,
+} from 'n8n-workflow';
 
 import {
 	collectionParameter,
@@ -24,7 +29,7 @@ import {
 
 const METHODS = ['DELETE', 'GET', 'PATCH', 'POST', 'PUT'] as const;
 
-export const description = [
+export const description: INodeProperties[] = [
 	{
 		displayName:
 			"Calls any endpoint of the CRM API with this node's credential. Use it for what the other operations do not cover.",

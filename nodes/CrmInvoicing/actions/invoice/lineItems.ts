@@ -56,7 +56,7 @@ const LINE_ITEM_FIELDS: INodeProperties[] = [
 	}),
 ];
 
-export const lineItemProperties = [
+export const lineItemProperties: INodeProperties[] = [
 	{
 		displayName: 'Line Items Source',
 		name: 'lineItemsSource',

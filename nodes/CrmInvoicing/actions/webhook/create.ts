@@ -1,9 +1,9 @@
-import type { IExecuteFunctions } from 'n8n-workflow';
+import type { IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 
 import { EVENT_OPTIONS, eventNamesOf } from '../../shared';
 import { fail, recordRequest, requiredParameter, textProperty, type Item } from '../common';
 
-export const description = [
+export const description: INodeProperties[] = [
 	{
 		displayName:
 			'The signing secret (whsec_…) is in the output of this operation only. Store it now: Get and Get Many never show it.',
