@@ -1,7 +1,6 @@
 export * from './fields';
 export * from './hints';
 export * from './list';
-export * from './mapped';
 export * from './mapperFields';
 export * from './options';
 export * from './output';
