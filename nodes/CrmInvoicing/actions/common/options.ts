@@ -1,6 +1,6 @@
 import type { IDataObject, INodeProperties } from 'n8n-workflow';
 
-import { isPlainObject, isPresent } from '../../shared';
+import { isPlainObject } from '../../shared';
 import { customFieldsIn, fail, isSet, pairsOf, parseJson, requestField, type Item } from './fields';
 
 export function textProperty(
@@ -103,11 +103,10 @@ export function collectionProperty(
 export const additionalFieldsProperty = (options: INodeProperties[], description?: string) =>
 	collectionProperty('Additional Fields', 'additionalFields', options, { description });
 
-/** Other Fields (JSON): `{}` when empty. */
-function otherFieldsOf(item: Item, value: unknown): IDataObject {
-	if (!isPresent(value) || value === '') return {};
+/** Other Fields (JSON): `{}` when empty (no value, blank text or null). */
+function otherFieldsOf(item: Item, value: unknown) {
 	const help = 'Enter a JSON object such as {"key": "value"}.';
-	const parsed = parseJson(item, value, 'Other Fields (JSON)', help);
+	const parsed = parseJson(item, value, 'Other Fields (JSON)', help) ?? {};
 	if (!isPlainObject(parsed)) fail(item, '"Other Fields (JSON)" must be a JSON object', help);
 	return parsed;
 }
