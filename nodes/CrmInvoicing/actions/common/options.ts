@@ -103,14 +103,6 @@ export function collectionProperty(
 export const additionalFieldsProperty = (options: INodeProperties[], description?: string) =>
 	collectionProperty('Additional Fields', 'additionalFields', options, { description });
 
-/** Other Fields (JSON): `{}` when empty (no value, blank text or null). */
-function otherFieldsOf(item: Item, value: unknown) {
-	const help = 'Enter a JSON object such as {"key": "value"}.';
-	const parsed = parseJson(item, value, 'Other Fields (JSON)', help) ?? {};
-	if (!isPlainObject(parsed)) fail(item, '"Other Fields (JSON)" must be a JSON object', help);
-	return parsed;
-}
-
 /** Only what the user set; to clear a field, send null through "Other Fields (JSON)". Custom fields last: those of
  * `custom` (the mapper's), then the Custom Fields pairs, over any in Other Fields. */
 export function bodyFromFields(
@@ -120,7 +112,11 @@ export function bodyFromFields(
 	custom = Object.create(null) as IDataObject, // no prototype: "__proto__" is a key too
 ) {
 	const { customFields, otherFields, ...rest } = fields;
-	const body = { ...otherFieldsOf(item, otherFields) };
+	// Other Fields (JSON): none when empty (no value, blank text or null).
+	const help = 'Enter a JSON object such as {"key": "value"}.';
+	const other = parseJson(item, otherFields, 'Other Fields (JSON)', help) ?? {};
+	if (!isPlainObject(other)) fail(item, '"Other Fields (JSON)" must be a JSON object', help);
+	const body = { ...other };
 	for (const [key, value] of Object.entries(rest)) {
 		if (!isSet(value)) continue;
 		const sent = convert[key] ? convert[key](value) : requestField(item, key, value);
