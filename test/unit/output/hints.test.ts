@@ -9,7 +9,7 @@ import type {
 } from 'n8n-workflow';
 
 import { CrmInvoicing } from '../../../nodes/CrmInvoicing/CrmInvoicing.node';
-import { addHints, costHint } from '../../../nodes/CrmInvoicing/actions/common/hints';
+import { addHints, costHint } from '../../../nodes/CrmInvoicing/actions/common/output';
 import { describeDuration } from '../../../nodes/CrmInvoicing/shared/values';
 import { createExecuteContext, TEST_CREDENTIALS } from '../../helpers/harness';
 import { useNock } from '../actions/support';

@@ -1,5 +1,4 @@
 export * from './fields';
-export * from './hints';
 export * from './list';
 export * from './mapperFields';
 export * from './options';
