@@ -149,6 +149,5 @@ export function costHint({
 
 /** n8n has `addExecutionHints` since 1.x (checked on 1.123 and 2.38); a context without it is left as it is. */
 export function addHints(context: IExecuteFunctions, hints: Array<NodeExecutionHint | undefined>) {
-	if (typeof context.addExecutionHints !== 'function') return;
-	context.addExecutionHints(...hints.filter(isPresent));
+	context.addExecutionHints?.(...hints.filter(isPresent));
 }
