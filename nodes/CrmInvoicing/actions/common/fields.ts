@@ -79,9 +79,7 @@ export function requireOneOf<T extends string>(
 	allowed: readonly T[],
 	field: string,
 ) {
-	const text = String(value ?? '')
-		.trim()
-		.toUpperCase();
+	const text = String(value).trim().toUpperCase();
 	if ((allowed as readonly string[]).includes(text)) return text as T;
 	fail(item, `"${field}" must be one of ${allowed.join(', ')} but is "${String(value)}"`);
 }

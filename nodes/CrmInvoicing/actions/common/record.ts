@@ -128,7 +128,7 @@ function typed(item: Mapping, label: string, value: unknown, type?: FieldType) {
 	if (!type || type === 'string' || type === 'options') return value;
 	const { convert } = item;
 	const result = validateFieldType(label, value, type, { strict: !convert, parseStrings: convert });
-	if (result.valid) return result.newValue ?? value;
+	if (result.valid) return result.newValue;
 	const article = ARTICLE[type] ?? type;
 	fail(
 		item,
