@@ -140,11 +140,11 @@ function displayNameOfKey(key: string) {
 }
 
 /** Text and numbers as optionalText reads them, and so is every value of an ID: a number (an ID from an expression,
- * such as the trigger payload's) becomes text, as the API's IDs are strings. A boolean, object or list is kept. */
+ * such as the trigger payload's) becomes text, as the API's IDs are strings. A boolean, object or list is kept. Its
+ * callers give it only values that are set (isSet). */
 export function requestField(item: Item, key: string, value: unknown) {
 	const text = ['string', 'number', 'bigint'].includes(typeof value);
-	if (text || /Id$/.test(key) || !isPresent(value))
-		return optionalText(item, value, displayNameOfKey(key));
+	if (text || /Id$/.test(key)) return optionalText(item, value, displayNameOfKey(key));
 	return value as IDataObject[string];
 }
 
