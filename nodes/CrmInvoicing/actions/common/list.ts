@@ -37,7 +37,7 @@ export function returnAllAndLimit(what: string): INodeProperties[] {
 	];
 }
 
-export function pageRequestOf(item: Item): PageRequest {
+export function pageRequestOf(item: Item) {
 	const { context, index } = item;
 	if (context.getNodeParameter('returnAll', index, false)) return { returnAll: true };
 	const limit = toNumber(item, context.getNodeParameter('limit', index, 50), 'Limit');
