@@ -131,8 +131,8 @@ export function bodyFromFields(
 }
 
 const PICKERS = {
-	lead: { searchListMethod: 'searchLeads', list: 'Select a lead...', id: 'e.g. lead_8f2k1' },
-	user: { searchListMethod: 'searchUsers', list: 'Select a user...', id: 'e.g. usr_5e0c' },
+	lead: { searchListMethod: 'searchLeads', id: 'e.g. lead_8f2k1' },
+	user: { searchListMethod: 'searchUsers', id: 'e.g. usr_5e0c' },
 };
 
 export function locatorProperty(
@@ -141,7 +141,7 @@ export function locatorProperty(
 	record: keyof typeof PICKERS,
 	more: Partial<INodeProperties>,
 ): INodeProperties {
-	const { searchListMethod, list, id } = PICKERS[record];
+	const { searchListMethod, id } = PICKERS[record];
 	return {
 		displayName,
 		name,
@@ -152,7 +152,7 @@ export function locatorProperty(
 				displayName: 'From List',
 				name: 'list',
 				type: 'list',
-				placeholder: list,
+				placeholder: `Select a ${record}...`,
 				typeOptions: { searchListMethod, searchable: true },
 			},
 			{ displayName: 'By ID', name: 'id', type: 'string', placeholder: id },
