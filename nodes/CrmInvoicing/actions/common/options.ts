@@ -123,8 +123,8 @@ export function bodyFromFields(
 		if (sent !== undefined) body[key] = sent;
 	}
 	for (const { key, value } of pairsOf(customFields)) {
-		const name = (key ?? '').trim();
-		if (name !== '') custom[name] = value as IDataObject[string];
+		const name = key?.trim();
+		if (name) custom[name] = value as IDataObject[string];
 	}
 	if (Object.keys(custom).length > 0) body.customFields = { ...customFieldsIn(body), ...custom };
 	return body;
