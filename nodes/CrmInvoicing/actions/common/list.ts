@@ -1,14 +1,6 @@
 import type { IDataObject, INodeProperties } from 'n8n-workflow';
 
-import {
-	readList,
-	readPages,
-	type ApiContext,
-	type ApiVersion,
-	type ListSpec,
-	type PageRequest,
-	type SimplifiedResource,
-} from '../../shared';
+import { readList, type ApiVersion, type PageRequest, type SimplifiedResource } from '../../shared';
 import type { Operation } from '../operation';
 import { collectionParameter, fail, toNumber, type Item } from './fields';
 import { bodyFromFields, collectionProperty } from './options';
@@ -54,18 +46,9 @@ export function pageRequestOf(item: Item) {
 /** The API cannot filter by it, so the node reads whole pages and keeps matches. */
 type OwnFilter = (record: IDataObject) => boolean;
 
-/** Pages of 100: how many records a page needs to give the missing matches is not known. */
-async function readMatching(this: ApiContext, spec: ListSpec, want: PageRequest, match: OwnFilter) {
-	const { limit = Infinity } = want;
-	const matches: IDataObject[] = [];
-	const narrow =
-		'Narrow the list with the Filters the API applies: the node checks its own filter on each record it reads, and reads on until it has "Limit" matches or the list ends.';
-	for await (const page of readPages.call(this, { ...spec, narrow })) {
-		matches.push(...page.records.filter(match));
-		if (matches.length >= limit) return matches.slice(0, limit);
-	}
-	return matches;
-}
+/** Past a cap of a list read with an own filter. */
+const NARROW_OWN_FILTER =
+	'Narrow the list with the Filters the API applies: the node checks its own filter on each record it reads, and reads on until it has "Limit" matches or the list ends.';
 
 interface GetMany {
 	/** Read from `/{resource}s`, which also names the records in Limit's hint. */
@@ -96,7 +79,12 @@ export function getManyOperation(list: GetMany): Operation {
 			const spec = { path, version, qs, itemIndex: item.index };
 			const own = list.ownFilter?.(item);
 			const records = own
-				? await readMatching.call(this, spec, want, own)
+				? await readList.call(
+						this,
+						{ ...spec, narrow: NARROW_OWN_FILTER, wholePages: true },
+						want,
+						own,
+					)
 				: await readList.call(this, spec, want, keep);
 			return recordItems(item, resource, records);
 		},

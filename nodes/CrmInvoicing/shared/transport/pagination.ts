@@ -24,6 +24,9 @@ export interface ListSpec
 	otherOnFirstPage?: boolean;
 	/** Without it, an entry that is not a JSON object fails the list. */
 	skipEntry?: (described: string, position: number, page: number) => void;
+	/** readList asks for pages of 100 even under a Limit: how many records a page needs to give the missing matches
+	 * of a filter the API cannot apply is not known. */
+	wholePages?: boolean;
 }
 
 const nextCursorOf = ({ nextCursor, hasMore }: IDataObject) =>
@@ -194,17 +197,19 @@ export async function* readPages(this: ApiContext, spec: ListSpec, pageSizeFor?:
 	}
 }
 
-/** `keep` drops records that a filter the API may ignore let through. */
+/** `keep` drops records that a filter the API may ignore, or cannot apply, let through. */
 export async function readList(
 	this: ApiContext,
 	spec: ListSpec,
 	want: PageRequest = { returnAll: true },
 	keep: (record: IDataObject) => boolean = keepAll,
 ) {
-	const limit = want.returnAll ? Infinity : Math.max(0, Math.floor(want.limit ?? 0));
+	// A Limit is a whole number of at least 1 (pageRequestOf); 0 only from a test.
+	const limit = want.returnAll ? Infinity : (want.limit ?? 0);
 	const records: IDataObject[] = [];
 	if (limit === 0) return records;
-	for await (const page of readPages.call(this, spec, () => limit - records.length)) {
+	const rest = spec.wholePages ? undefined : () => limit - records.length;
+	for await (const page of readPages.call(this, spec, rest)) {
 		records.push(...page.records.filter(keep));
 		if (records.length >= limit) return records.slice(0, limit);
 	}
