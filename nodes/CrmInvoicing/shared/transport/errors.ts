@@ -96,20 +96,6 @@ export function apiErrorFromResponse(
 	});
 }
 
-export function answerTooLargeError(
-	node: INode,
-	request: RequestSummary,
-	status: number,
-	contentType: string,
-) {
-	const most = `${READ.maxAnswerBytes / 1024 / 1024} MB, the most the node reads of one answer`;
-	return apiError(node, request, {
-		message: `The CRM API's answer to ${request.method} ${request.path} (${status}, ${contentType}) is larger than ${most}; it stopped reading`,
-		description: `One record or one page of a list is far smaller than this. ${CHECK_BASE_URL} For Custom API Request, ask for fewer records per page.${checkFirst(request.method)}`,
-		status,
-	});
-}
-
 export type ExpectedAnswer = 'record' | 'empty-or-object' | 'any';
 
 /** A 2xx that does not fit (a login page) is an error, never a false success. */

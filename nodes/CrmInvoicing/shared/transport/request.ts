@@ -8,7 +8,13 @@ import {
 import { contentTypeOf, headerValue } from '../values';
 import { type Attempt, backOff, followsRedirect, startAttempt, waitsOut } from './attempt';
 import { CREDENTIAL_TYPE, type ApiContext, type ApiRequest } from './connection';
-import { answerTooLargeError, apiErrorFromResponse, unexpectedAnswerError } from './errors';
+import {
+	apiError,
+	apiErrorFromResponse,
+	CHECK_BASE_URL,
+	checkFirst,
+	unexpectedAnswerError,
+} from './errors';
 import { READ, RETRY } from './limits';
 import { mayHoldSecret, redactValue } from './redact';
 import { dropped, failure, readBody, type BodyStream, type Timing } from './network';
@@ -107,8 +113,15 @@ async function read(attempt: Attempt, response: IN8nHttpFullResponse, timing: Ti
 		throw failure(attempt, error, timing, status);
 	}
 	const contentType = contentTypeOf(headers);
-	if (success && content.more)
-		throw answerTooLargeError(context.getNode(), summary, status, contentType);
+	if (success && content.more) {
+		const { method, path } = summary;
+		const most = `${READ.maxAnswerBytes / 1024 / 1024} MB, the most the node reads of one answer`;
+		throw apiError(context.getNode(), summary, {
+			message: `The CRM API's answer to ${method} ${path} (${status}, ${contentType}) is larger than ${most}; it stopped reading`,
+			description: `One record or one page of a list is far smaller than this. ${CHECK_BASE_URL} For Custom API Request, ask for fewer records per page.${checkFirst(method)}`,
+			status,
+		});
+	}
 	// The key in any spelling, in the parsed body; a first look at the raw text spares most pages the walk.
 	const body = mayHoldSecret(content.text, secrets)
 		? redactValue(content.body, secrets)

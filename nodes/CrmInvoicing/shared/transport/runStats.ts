@@ -4,10 +4,7 @@ export type RunStats = ReturnType<typeof fresh>;
 const statsByContext = new WeakMap<object, RunStats>();
 
 export function runStatsOf(context: object) {
-	let stats = statsByContext.get(context);
-	if (!stats) {
-		stats = fresh();
-		statsByContext.set(context, stats);
-	}
+	const stats = statsByContext.get(context) ?? fresh();
+	statsByContext.set(context, stats);
 	return stats;
 }
