@@ -5,6 +5,7 @@ import {
 	API_PREFIX,
 	credentialOf,
 	pacerOf,
+	runStatsOf,
 	showPath,
 	unsafePathReason,
 	type ApiContext,
@@ -13,7 +14,6 @@ import {
 import { apiError, apiErrorFromResponse, checkFirst } from './errors';
 import { RETRY } from './limits';
 import { redactValue } from './redact';
-import { runStatsOf } from './runStats';
 import { type PacerTurn, RATE_ADVICE, type RateLimitWait } from './rateLimit';
 
 const UNSAFE_PATH_ADVICE =

@@ -2,12 +2,13 @@ export * from './request';
 export {
 	credentialOf,
 	CREDENTIAL_TYPE,
+	runStatsOf,
 	showPath,
 	takeShare,
 	unsafePathReason,
 	type ApiContext,
 	type ApiVersion,
+	type RunStats,
 } from './connection';
-export * from './runStats'; // runStatsOf, RunStats
 export { isDeadlineError } from './network';
 export * from './pagination';

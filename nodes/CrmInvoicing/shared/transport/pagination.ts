@@ -1,11 +1,10 @@
 import type { IDataObject } from 'n8n-workflow';
 
 import { contentTypeOf, count, describeValue, isPlainObject } from '../values';
-import { API_PREFIX, type ApiContext, type ApiRequest } from './connection';
+import { API_PREFIX, runStatsOf, type ApiContext, type ApiRequest } from './connection';
 import { apiError, CHECK_BASE_URL } from './errors';
 import { LIST, MAX_PAGE_SIZE } from './limits';
 import { apiRequestFull } from './request';
-import { runStatsOf } from './runStats';
 
 export type PageRequest = { returnAll: boolean; limit?: number };
 

@@ -7,7 +7,7 @@ import {
 
 import { contentTypeOf, headerValue } from '../values';
 import { type Attempt, backOff, followsRedirect, startAttempt, waitsOut } from './attempt';
-import { CREDENTIAL_TYPE, type ApiContext, type ApiRequest } from './connection';
+import { CREDENTIAL_TYPE, runStatsOf, type ApiContext, type ApiRequest } from './connection';
 import {
 	apiError,
 	apiErrorFromResponse,
@@ -18,7 +18,6 @@ import {
 import { READ, RETRY } from './limits';
 import { mayHoldSecret, redactValue } from './redact';
 import { dropped, failure, readBody, type BodyStream, type Timing } from './network';
-import { runStatsOf } from './runStats';
 import { type PacerTurn, RATE_ADVICE, rateLimitWait, type RateLimitWait } from './rateLimit';
 
 type ApiResponse = IN8nHttpFullResponse & { bodyBytes: number };
