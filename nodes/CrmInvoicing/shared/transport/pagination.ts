@@ -64,7 +64,8 @@ const CYCLES =
 
 function listingOf(context: ApiContext, spec: ListSpec) {
 	const version = spec.version ?? 'v1';
-	const cursor = spec.startCursor || undefined;
+	// An empty start cursor is none: requestPage sends no cursor, and no page names an empty one.
+	const cursor = spec.startCursor;
 	return {
 		context,
 		spec,

@@ -83,10 +83,10 @@ async function pace(attempt: Attempt) {
 }
 
 /** n8n's client sends with the context's cancel signal; this hands out the attempt's `stop`. */
-async function send(attempt: Attempt, stop: AbortSignal) {
+function send(attempt: Attempt, stop: AbortSignal) {
 	const { context, options, connection } = attempt;
 	const caller = Object.assign(Object.create(context), { getExecutionCancelSignal: () => stop });
-	return await context.helpers.httpRequestWithAuthentication.call(
+	return context.helpers.httpRequestWithAuthentication.call(
 		caller,
 		CREDENTIAL_TYPE,
 		options,
