@@ -112,7 +112,8 @@ export function unexpectedAnswerError(
 	const { request, status, contentType, body } = answer;
 	const expected = answer.expected ?? (request.method === 'DELETE' ? 'empty-or-object' : 'any');
 	const { id } = Object(body) as { id?: unknown };
-	const empty = body === undefined || body === null || body === '' || status === 204;
+	// read() gives parsed JSON or the text, never undefined.
+	const empty = body === null || body === '' || status === 204;
 	const record = typeof id === 'number' ? isFinite(id) : typeof id === 'string' && id.trim() !== '';
 	if (expected === 'any' || (expected === 'record' ? record : empty || isPlainObject(body)))
 		return undefined;

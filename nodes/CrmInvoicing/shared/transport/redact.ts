@@ -15,7 +15,7 @@ export function secretSpellings(key: string) {
 	for (let pad = 0; pad < 3; pad++) {
 		const padded = Buffer.concat([Buffer.alloc(pad), bytes]);
 		const from = Math.ceil((8 * pad) / 6);
-		const to = Math.floor((8 * (pad + bytes.length)) / 6);
+		const to = Math.floor((8 * padded.length) / 6);
 		for (const encoding of ['base64', 'base64url'] as const)
 			spellings.add(padded.toString(encoding).slice(from, to));
 	}
