@@ -98,13 +98,13 @@ export function waitsOut(attempt: Attempt, wait: RateLimitWait, body: unknown) {
 		const error = apiErrorFromResponse(attempt.context.getNode(), 429, body, attempt.summary);
 		const asked =
 			wait.source === 'default'
-				? `gave no usable wait${wait.unusable ? ` (${wait.unusable})` : ''}, so the node would wait ${describeDuration(wait.ms)}`
-				: `asked to wait ${describeDuration(wait.ms)}`;
+				? `gave no usable wait${wait.unusable ? ` (${wait.unusable})` : ''}, so the node would wait`
+				: 'asked to wait';
 		const most =
 			wait.ms > RETRY.maxWaitMs
 				? describeDuration(RETRY.maxWaitMs)
 				: `${describeDuration(RETRY.maxTotalRateLimitWaitMs)} for a request and had waited ${describeDuration(waitedMs)}`;
-		error.message = `The CRM API answered 429 (rate limit) and ${asked} before the next request; the node waits at most ${most}, so it did not wait`;
+		error.message = `The CRM API answered 429 (rate limit) and ${asked} ${describeDuration(wait.ms)} before the next request; the node waits at most ${most}, so it did not wait`;
 		error.description = RATE_ADVICE;
 		throw error;
 	}
