@@ -64,7 +64,7 @@ const CYCLES =
 
 function listingOf(context: ApiContext, spec: ListSpec) {
 	const version = spec.version ?? 'v1';
-	// An empty start cursor is none: requestPage sends no cursor, and no page names an empty one.
+	// An empty start cursor is none: readPages sends no cursor, and no page names an empty one.
 	const cursor = spec.startCursor;
 	return {
 		context,
