@@ -1,6 +1,6 @@
 import type { IDataObject, INodeProperties } from 'n8n-workflow';
 
-import { readList, type ApiVersion, type PageRequest, type SimplifiedResource } from '../../shared';
+import { readList, type ApiVersion, type SimplifiedResource } from '../../shared';
 import type { Operation } from '../operation';
 import { collectionParameter, fail, toNumber, type Item } from './fields';
 import { bodyFromFields, collectionProperty } from './options';
