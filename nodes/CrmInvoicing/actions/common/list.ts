@@ -46,10 +46,6 @@ export function pageRequestOf(item: Item) {
 /** The API cannot filter by it, so the node reads whole pages and keeps matches. */
 type OwnFilter = (record: IDataObject) => boolean;
 
-/** Past a cap of a list read with an own filter. */
-const NARROW_OWN_FILTER =
-	'Narrow the list with the Filters the API applies: the node checks its own filter on each record it reads, and reads on until it has "Limit" matches or the list ends.';
-
 interface GetMany {
 	/** Read from `/{resource}s`, which also names the records in Limit's hint. */
 	resource: SimplifiedResource;
@@ -63,7 +59,6 @@ interface GetMany {
 
 export function getManyOperation(list: GetMany): Operation {
 	const { resource, version, filters } = list;
-	const path = `/${resource}s`;
 	return {
 		description: [
 			...returnAllAndLimit(`${resource}s`),
@@ -76,16 +71,15 @@ export function getManyOperation(list: GetMany): Operation {
 			const qs = bodyFromFields(item, collectionParameter(item, 'filters'), {});
 			const keep = list.adjust?.(qs);
 			const want = pageRequestOf(item);
-			const spec = { path, version, qs, itemIndex: item.index };
+			// No list has both. An own filter reads whole pages, and past a cap says how to narrow the list.
 			const own = list.ownFilter?.(item);
-			const records = own
-				? await readList.call(
-						this,
-						{ ...spec, narrow: NARROW_OWN_FILTER, wholePages: true },
-						want,
-						own,
-					)
-				: await readList.call(this, spec, want, keep);
+			const whole = own && {
+				narrow:
+					'Narrow the list with the Filters the API applies: the node checks its own filter on each record it reads, and reads on until it has "Limit" matches or the list ends.',
+				wholePages: true,
+			};
+			const spec = { path: `/${resource}s`, version, qs, itemIndex: item.index, ...whole };
+			const records = await readList.call(this, spec, want, own ?? keep);
 			return recordItems(item, resource, records);
 		},
 	};
