@@ -148,13 +148,11 @@ function standardValue(item: Mapping, field: StandardField, value: unknown) {
 	return checked as IDataObject[string];
 }
 
-/** Kept in its type: a date stays the text given. */
+/** Kept in its type: a number stays a number, also in a field listed as text; a date stays the text given. */
 function customValue(item: Mapping, key: string, value: unknown, type?: FieldType) {
 	const checked = typed(item, `${key} (custom field)`, value, type);
 	if (type === 'dateTime')
 		return typeof value === 'string' ? value.trim() : toIsoDate(item, checked, key);
-	if (type === 'string' && (typeof checked === 'number' || typeof checked === 'boolean'))
-		return String(checked);
 	return checked as IDataObject[string];
 }
 
