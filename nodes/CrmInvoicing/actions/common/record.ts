@@ -160,7 +160,7 @@ const isStandardKey = (key: string) => key !== 'customFields';
 const mapperIdOf = (customKey: string) => `${CUSTOM_PREFIX}${customKey}`;
 
 /** Custom fields by `customFields.<key>`, or with "Map Automatically" also by a plain key no standard field has.
- * Empty values are not sent; `changed` lists the fields set. */
+ * Empty values are not sent. */
 function mappedBody(item: Item, standard: readonly StandardField[]) {
 	const { context, index } = item;
 	const columns = context.getNodeParameter('columns', index) as ResourceMapperValue;
@@ -187,12 +187,7 @@ function mappedBody(item: Item, standard: readonly StandardField[]) {
 	}
 	// "Additional Fields" as versions 1 and 2 read it, the standard fields mapped in the place of the same in it.
 	const body = bodyFromFields(item, collectionParameter(item, 'additionalFields'), {}, custom);
-	Object.assign(body, mapped);
-	const changed = [
-		...Object.keys(body).filter(isStandardKey),
-		...Object.keys(customFieldsIn(body)).map(mapperIdOf),
-	];
-	return { body, changed };
+	return Object.assign(body, mapped);
 }
 
 /** A record the node creates and changes by ID: a lead or a deal. */
@@ -210,7 +205,7 @@ export interface Editable {
 function createBody(item: Item, { standard, fromFields }: Editable) {
 	const mapper = fromVersion(item, MAPPER_VERSION);
 	const body = mapper
-		? mappedBody(item, standard).body
+		? mappedBody(item, standard)
 		: fromFields(item, collectionParameter(item, 'additionalFields'));
 	for (const { id, displayName } of standard.filter((field) => field.required)) {
 		body[id] = mapper
@@ -224,9 +219,9 @@ function createBody(item: Item, { standard, fromFields }: Editable) {
  * they survive whether the CRM merges `customFields` or replaces it whole. */
 async function updateBody(item: Item, { standard, fromFields }: Editable, path: string) {
 	const mapper = fromVersion(item, MAPPER_VERSION);
-	const { body, changed } = mapper
+	const body = mapper
 		? mappedBody(item, standard)
-		: { body: fromFields(item, collectionParameter(item, 'updateFields')), changed: undefined };
+		: fromFields(item, collectionParameter(item, 'updateFields'));
 	if (Object.keys(body).length === 0) {
 		fail(
 			item,
@@ -237,11 +232,16 @@ async function updateBody(item: Item, { standard, fromFields }: Editable, path: 
 		);
 	}
 	const custom = customFieldsIn(body);
+	// What this item sets, before the record's other custom fields join it.
+	const changed = [
+		...Object.keys(body).filter(isStandardKey),
+		...Object.keys(custom).map(mapperIdOf),
+	];
 	if (mapper && Object.keys(custom).length > 0) {
 		const current = await recordRequest(item, 'GET', path);
 		body.customFields = { ...customFieldsIn(current), ...custom };
 	}
-	return { body, changed };
+	return { body, changed: mapper ? changed : undefined };
 }
 
 /** `before`: the parameters of versions 1 and 2. */
