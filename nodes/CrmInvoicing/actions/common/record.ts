@@ -114,6 +114,7 @@ function parametersByVersion(
 
 type Mapping = Item & { convert: boolean };
 
+/** Every type the mapper lists, but text and options (typed sends those as given). */
 const ARTICLE: Partial<Record<FieldType, string>> = {
 	number: 'a number',
 	boolean: 'a boolean (true or false)',
@@ -129,7 +130,7 @@ function typed(item: Mapping, label: string, value: unknown, type?: FieldType) {
 	const { convert } = item;
 	const result = validateFieldType(label, value, type, { strict: !convert, parseStrings: convert });
 	if (result.valid) return result.newValue;
-	const article = ARTICLE[type] ?? type;
+	const article = ARTICLE[type];
 	fail(
 		item,
 		`"${label}" must be ${article} but is ${describeValue(value)}`,
