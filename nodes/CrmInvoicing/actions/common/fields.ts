@@ -23,9 +23,8 @@ export function failAsIs({ context, index }: Item, message: string, help?: strin
 	throw new NodeOperationError(context.getNode(), message, { itemIndex: index, description: help });
 }
 
-/** JSON, cut to 120 characters; `nothing` when there is none. */
+/** JSON, cut to 120 characters (no value: `undefined`). */
 export function shown(value: unknown) {
-	if (value === undefined) return 'nothing';
 	try {
 		return cut(JSON.stringify(value) ?? String(value), 120);
 	} catch {
@@ -130,7 +129,7 @@ export function pairsOf(collection: unknown) {
 }
 
 /** A record's (or a body's) custom fields; `{}` when it has none. */
-export function customFieldsIn(record: IDataObject): IDataObject {
+export function customFieldsIn(record: IDataObject) {
 	return isPlainObject(record.customFields) ? record.customFields : {};
 }
 
