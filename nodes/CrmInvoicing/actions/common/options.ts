@@ -30,9 +30,9 @@ export function compareTexts(a: string, b: string) {
 	return a.localeCompare(b);
 }
 
-/** Sorted by value: the same order as by name, which differs only in case. */
-export const enumOptions = (values: readonly string[]) =>
-	[...values].sort(compareTexts).map(enumOption);
+/** Sorted by value (the API's upper-case words, so the default order is the alphabetical one): the same order as
+ * by name, which differs only in case. */
+export const enumOptions = (values: readonly string[]) => [...values].sort().map(enumOption);
 
 export function amountProperty(
 	displayName: string,
