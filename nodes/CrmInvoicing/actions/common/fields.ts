@@ -23,8 +23,9 @@ export function failAsIs({ context, index }: Item, message: string, help?: strin
 	throw new NodeOperationError(context.getNode(), message, { itemIndex: index, description: help });
 }
 
-/** JSON, cut to 120 characters (no value: `undefined`). */
+/** JSON, cut to 120 characters; `nothing` when there is none. */
 export function shown(value: unknown) {
+	if (value === undefined) return 'nothing';
 	try {
 		return cut(JSON.stringify(value) ?? String(value), 120);
 	} catch {
