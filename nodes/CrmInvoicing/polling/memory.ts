@@ -41,18 +41,12 @@ export const nodeData = (context: IPollFunctions) => context.getWorkflowStaticDa
 /** Undefined before the first poll, or after the format changed. */
 export function loadMemory(data: IDataObject): Memory | undefined {
 	if (data.v !== 1) return undefined;
-	// As this trigger wrote it (every version with v wrote leads, gone and fields); 0.3.0's `order` and `count` are left
-	// out.
-	const { fields = [], newest, fullAt, pass, tag } = data as Partial<Memory>;
+	// As this trigger wrote it (every version with v wrote leads, gone and fields). 0.3.0's `order` and `count` come
+	// along unread: remember() builds the next memory from the named keys alone.
 	return {
-		v: 1,
+		...(data as unknown as Memory),
 		leads: new Map(Object.entries(Object(data.leads))),
 		gone: new Map(Object.entries(Object(data.gone))),
-		fields,
-		newest,
-		fullAt,
-		pass,
-		tag,
 	};
 }
 
