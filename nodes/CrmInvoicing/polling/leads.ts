@@ -4,9 +4,6 @@ import { idText, sha256 } from '../shared';
 import { POLLING } from './budget';
 import type { Memory } from './memory';
 
-/** Undefined: the caller warns and skips the lead. */
-export const leadIdOf = (record: IDataObject) => idText(record.id) || undefined;
-
 export const createdAtOf = (record: IDataObject) =>
 	typeof record.createdAt === 'string' ? Date.parse(record.createdAt) : NaN;
 

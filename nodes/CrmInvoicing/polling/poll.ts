@@ -5,7 +5,7 @@ import {
 	type IPollFunctions,
 } from 'n8n-workflow';
 
-import { msLeft, readPages, simplify, takeShare } from '../shared';
+import { idText, msLeft, readPages, simplify, takeShare } from '../shared';
 import { budgetOf, capError, NARROW_TEXT, NO_TURN_TEXT, POLLING } from './budget';
 import {
 	changedFields,
@@ -15,7 +15,6 @@ import {
 	fingerprint,
 	type Fingerprint,
 	headOf,
-	leadIdOf,
 	newestFirst,
 } from './leads';
 import { isStale, loadMemory, nodeData, remember, saveMemory, type Memory } from './memory';
@@ -148,8 +147,9 @@ export function diff(memory: Memory | undefined, records: IDataObject[], setting
 	// deleted newest lead no longer counts).
 	let newest = memory?.pass?.newest;
 	for (const [index, record] of records.entries()) {
-		const id = leadIdOf(record);
-		if (id === undefined) {
+		// '' for a lead without an id (or one of another type): named and skipped.
+		const id = idText(record.id);
+		if (!id) {
 			warnings.push(
 				`lead ${index + 1} of the list /api/v1/leads, ${nameOf(record)}, has no id, so the trigger cannot tell it apart from the others; it skipped it. ${API_FAULT}`,
 			);
@@ -165,8 +165,7 @@ export function diff(memory: Memory | undefined, records: IDataObject[], setting
 		if (stored === before) continue; // Nothing changed (the common case: no decoding).
 		if (print.deep !== undefined) {
 			warnings.push(
-				`lead ${nameOf(record, id)} was not emitted: its field "${print.deep.slice(0, 80)}" is nested more than ${POLLING.maxEmitDepth} levels deep, more than n8n can store in an execution. ` +
-					'The trigger skipped it and emitted the other leads; it emits it as New Lead once the CRM holds it within that depth.',
+				`lead ${nameOf(record, id)} was not emitted: its field "${print.deep.slice(0, 80)}" is nested more than ${POLLING.maxEmitDepth} levels deep, more than n8n can store in an execution. The trigger skipped it and emitted the other leads; it emits it as New Lead once the CRM holds it within that depth.`,
 			);
 			continue;
 		}
