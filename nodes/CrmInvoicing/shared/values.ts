@@ -54,8 +54,7 @@ export function eventNamesOf(...given: unknown[]) {
 export function headerValues(headers: HeaderMap, name: string) {
 	const wanted = name.toLowerCase();
 	const entry = Object.entries(headers ?? {}).find(([key]) => key.toLowerCase() === wanted);
-	const value = entry?.[1];
-	return [value].flat().filter(isPresent).map(String);
+	return [entry?.[1]].flat().filter(isPresent).map(String);
 }
 
 export function headerValue(headers: HeaderMap, name: string) {
