@@ -40,8 +40,8 @@ function item(record: IDataObject, settings: PollSettings, event: LeadEvent, fie
 }
 
 function nameOf(record: IDataObject, id = 'without an id') {
-	const name = typeof record.name === 'string' ? ` ("${record.name.slice(0, 80)}")` : '';
-	return `${id}${name}`;
+	if (typeof record.name !== 'string') return id;
+	return `${id} ("${record.name.slice(0, 80)}")`;
 }
 
 const API_FAULT = 'This is a fault of the API or of a proxy in front of it.';
@@ -216,8 +216,9 @@ export async function pollLeads(this: IPollFunctions, settings: PollSettings) {
 
 	const next = remember(memory, { ...found, ...read, due, now }, POLLING.forgetAfterMs);
 	if (next.leads.size > POLLING.maxLeads) throw capError(this, next.leads.size);
-	saveMemory(staticData, next, found.items.length > 0);
-	return found.items.length > 0 ? [found.items] : null;
+	const emitted = found.items.length > 0;
+	saveMemory(staticData, next, emitted);
+	return emitted ? [found.items] : null;
 }
 
 /** A missing createdAt (NaN) is older than any. */
