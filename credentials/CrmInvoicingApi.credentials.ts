@@ -109,7 +109,8 @@ export class CrmInvoicingApi implements ICredentialType {
 			...requestOptions,
 			headers: { ...requestOptions.headers, 'x-api-key': apiKeyOf(credentials) },
 		};
-		if (requestOptions.baseURL && requestOptions.url === '/users') {
+		// Only the Test's url is relative: a node's request has the full url (the transport's baseUrl and /api/vN).
+		if (requestOptions.url === '/users') {
 			options.timeout = TEST_TIMEOUT_MS;
 			options.abortSignal = AbortSignal.timeout(TEST_TIMEOUT_MS);
 		}
