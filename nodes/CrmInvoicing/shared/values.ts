@@ -66,8 +66,9 @@ export function contentTypeOf(headers: HeaderMap) {
 }
 
 export function httpStatusOf(error: unknown) {
-	const { httpCode, context } = Object(error) as IDataObject;
-	const status = Number(httpCode ?? (Object(context) as IDataObject).httpCode);
+	// Object() gives any value's own fields, or none, to read.
+	const { httpCode, context } = Object(error);
+	const status = Number(httpCode ?? Object(context).httpCode);
 	return Number.isInteger(status) && status >= 100 && status <= 599 ? status : undefined;
 }
 
