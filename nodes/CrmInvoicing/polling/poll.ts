@@ -55,38 +55,32 @@ export function warn(context: IPollFunctions, message: string) {
 /** Each page after a turn of the key's share (rule 1); none asked for once the turn comes after the deadline, nor
  * where the next page would not fit the poll's budget (rule 2): a full read goes on from there at the next poll. */
 async function* leadPages(context: IPollFunctions, startCursor?: string) {
-	const budget = await budgetOf(context);
-	const pages = readPages.call(context, {
+	const { share, pages, deadline } = await budgetOf(context);
+	const list = readPages.call(context, {
 		path: '/leads',
 		startCursor,
 		maxRecords: POLLING.maxLeads,
-		deadline: budget.deadline,
+		deadline,
 		narrow: NARROW_TEXT,
 		// No entry of the list stops the trigger: one that is not a lead is named and left out.
-		skipEntry: (described, position, page) => {
+		skipEntry: (described, position, page) =>
 			warn(
 				context,
 				`entry ${position} of page ${page} of the list /api/v1/leads is ${described}, not a lead (a JSON object); the trigger skipped it and read the others. ${API_FAULT}`,
-			);
-		},
+			),
 	});
 	let slowest = 0;
 	let last = Date.now();
 	// Pages of the API's maximum size, the fewest requests (none is asked for before `next`). A caller that stops
 	// reading returns at the `yield`: no turn is taken for a page it does not read.
-	while (await takeShare(context, budget.share, msLeft(budget.deadline))) {
-		const { value: page } = await pages.next();
+	while (await takeShare(context, share, msLeft(deadline))) {
+		const { value: page } = await list.next();
 		if (!page) return;
 		yield page;
 		slowest = Math.max(slowest, Date.now() - last);
 		last = Date.now();
 		// The list's end, or the budget's.
-		if (
-			page.nextCursor === null ||
-			page.number >= budget.pages ||
-			msLeft(budget.deadline) < slowest
-		)
-			return;
+		if (page.nextCursor === null || page.number >= pages || msLeft(deadline) < slowest) return;
 	}
 }
 
