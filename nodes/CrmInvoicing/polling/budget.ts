@@ -59,9 +59,16 @@ const USE_WEBHOOK =
 
 export const NARROW_TEXT = `The polling trigger remembers at most ${count(POLLING.maxLeads)} leads. ${USE_WEBHOOK}`;
 
-export const SKIPPED_TEXT = `a poll started while the previous one was still running; it was skipped, and the next poll finds what changed meanwhile. A poll that reads the whole list (Updated Lead, Archived Lead, or a list not in newest-first order) sends at most half of the credential's Requests per Minute in a minute: poll less often (Poll Times), use New Lead alone, or ${RAISE}`;
+export const SKIPPED_TEXT =
+	'a poll started while the previous one was still running; it was skipped, and the next poll finds what changed meanwhile. ' +
+	"A poll that reads the whole list (Updated Lead, Archived Lead, or a list not in newest-first order) sends at most half of the credential's Requests per Minute in a minute: " +
+	'poll less often (Poll Times), use New Lead alone, or ' +
+	RAISE;
 
-export const NO_TURN_TEXT = `the poll got no turn of the API key's share within n8n's time budget for a poll (other polling triggers on the key used it); it sent nothing, and the next poll goes on from where the last one stopped. Poll less often (Poll Times), or ${RAISE}`;
+export const NO_TURN_TEXT =
+	"the poll got no turn of the API key's share within n8n's time budget for a poll (other polling triggers on the key used it); " +
+	'it sent nothing, and the next poll goes on from where the last one stopped. Poll less often (Poll Times), or ' +
+	RAISE;
 
 export function capError(context: IPollFunctions, leads: number) {
 	return new NodeOperationError(

@@ -54,7 +54,8 @@ export function eventNamesOf(...given: unknown[]) {
 export function headerValues(headers: HeaderMap, name: string) {
 	const wanted = name.toLowerCase();
 	const entry = Object.entries(headers ?? {}).find(([key]) => key.toLowerCase() === wanted);
-	return [entry?.[1]].flat().filter(isPresent).map(String);
+	const value = entry?.[1];
+	return [value].flat().filter(isPresent).map(String);
 }
 
 export function headerValue(headers: HeaderMap, name: string) {
