@@ -159,7 +159,8 @@ export function diff(memory: Memory | undefined, records: IDataObject[], setting
 		if (stored === before) continue; // Nothing changed (the common case: no decoding).
 		if (print.deep !== undefined) {
 			warnings.push(
-				`lead ${nameOf(record, id)} was not emitted: its field "${print.deep.slice(0, 80)}" is nested more than ${POLLING.maxEmitDepth} levels deep, more than n8n can store in an execution. The trigger skipped it and emitted the other leads; it emits it as New Lead once the CRM holds it within that depth.`,
+				`lead ${nameOf(record, id)} was not emitted: its field "${print.deep.slice(0, 80)}" is nested more than ${POLLING.maxEmitDepth} levels deep, more than n8n can store in an execution. ` +
+					'The trigger skipped it and emitted the other leads; it emits it as New Lead once the CRM holds it within that depth.',
 			);
 			continue;
 		}
