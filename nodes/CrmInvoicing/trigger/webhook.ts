@@ -80,7 +80,7 @@ async function verdict(context: IWebhookFunctions, stored: StoredSubscription): 
 }
 
 /** The headers first, before any state is read. */
-async function verify(context: IWebhookFunctions, renewalLimitMs: number) {
+async function verify(context: IWebhookFunctions) {
 	const request = context.getRequestObject();
 	const headers = checkDeliveryHeaders(request.headers);
 	if (typeof headers === 'string') return refusal(401, headers);
@@ -88,11 +88,11 @@ async function verify(context: IWebhookFunctions, renewalLimitMs: number) {
 	if (read === undefined) return refusal(503, NO_SECRET_REASON);
 	const { stored, secret } = read;
 	if (secret === null) return refusal(503, NO_CREDENTIAL_REASON);
-	if (secret === undefined) {
-		// Before the answer, so that n8n saves the new subscription with it.
-		await renew(context, { stored, cause: 'unreadable' }, renewalLimitMs);
-		return refusal(503, UNUSABLE_SECRET_REASON);
-	}
+	if (secret === undefined)
+		return {
+			...refusal(503, UNUSABLE_SECRET_REASON),
+			renewal: { stored, cause: 'unreadable' as const },
+		};
 	const { rawBody } = request;
 	const signed = checkSignature(secret.secret, headers, rawBody);
 	if (signed.failure === NO_MATCH) {
@@ -166,7 +166,7 @@ export async function receiveDelivery(
 	this: IWebhookFunctions,
 	renewalLimitMs = RENEWAL_TIME_LIMIT_MS,
 ) {
-	const checked = await verify(this, renewalLimitMs);
+	const checked = await verify(this);
 	const outcome = 'status' in checked ? checked : await decide(this, checked);
 	const answered = answer(this, outcome);
 	// Once answered, before this returns: the CRM has its answer at once, and n8n saves the new subscription.
