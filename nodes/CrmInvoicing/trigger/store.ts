@@ -61,10 +61,9 @@ const RECENT = 'recentDeliveries';
 function retiredOf(value: unknown): RetiredSubscription[] {
 	if (!Array.isArray(value)) return [];
 	return value.slice(-MAX_RETIRED).flatMap((entry: IDataObject | null) => {
-		const id = filledText(entry?.id) ?? filledText(entry?.webhookId);
-		const url = filledText(entry?.url) ?? filledText(entry?.webhookUrl);
-		const secretWrapped =
-			filledText(entry?.secretWrapped) ?? filledText(entry?.webhookSecretWrapped);
+		const id = filledText(entry?.id ?? entry?.webhookId);
+		const url = filledText(entry?.url ?? entry?.webhookUrl);
+		const secretWrapped = filledText(entry?.secretWrapped ?? entry?.webhookSecretWrapped);
 		if (id === undefined || url === undefined) return [];
 		return [{ id, url, secretWrapped }];
 	});
