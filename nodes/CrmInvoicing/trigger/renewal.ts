@@ -52,6 +52,5 @@ export async function renew(context: IWebhookFunctions, { stored, cause }: Renew
 			(cause === 'rotating'
 				? ''
 				: ` Events delivered through ${old} until now are not run: look in the CRM for events of that time.`),
-		id,
 	);
 }

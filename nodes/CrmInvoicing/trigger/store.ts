@@ -19,12 +19,12 @@ import {
 export type TriggerContext = IHookFunctions | IWebhookFunctions;
 
 /** Never logs a secret or a body. */
-export function log(of: TriggerContext, message: string, id?: string, info = false) {
+export function log(of: TriggerContext, message: string, info = false) {
 	const workflowId = of.getWorkflow().id;
 	const nodeName = of.getNode().name;
 	of.logger[info ? 'info' : 'warn'](
 		`CRM Invoicing Trigger: ${message} [workflow ${workflowId ?? ''}, node "${nodeName}"]`,
-		{ workflowId, nodeName, subscriptionId: id },
+		{ workflowId, nodeName },
 	);
 }
 
@@ -245,7 +245,6 @@ export async function rewrap(of: TriggerContext, stored: StoredSubscription) {
 			of,
 			`the credential's API key changed; wrapped the signing secret of webhook subscription ${stored.id} anew under the new key ` +
 				'(this n8n process had read it under the key before, or under this key with the spaces it was saved with), so that deliveries are verified after a restart too',
-			stored.id,
 			true,
 		);
 	}

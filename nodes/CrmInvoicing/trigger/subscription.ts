@@ -178,7 +178,6 @@ async function post(
 		log(
 			context,
 			`the CRM keeps one webhook subscription per URL and held this trigger's ${previous.id} at it; deleted it to subscribe anew`,
-			previous.id,
 			true,
 		);
 		return await send(context, body, deadline);
