@@ -87,17 +87,6 @@ async function check(context: IHookFunctions, deadline: Deadline) {
 	return same && !isInactiveStatus(remote.status);
 }
 
-/** A failed delete keeps it and returns false, for the next activation. */
-async function release(context: IHookFunctions, deadline: Deadline) {
-	const stored = readState(nodeData(context)).subscription;
-	if (!stored) return true;
-	return await orLog(
-		context,
-		letGo(context, stored, deadline, true),
-		`webhook subscription ${stored.id}; it is kept and cleaned up on the next activation`,
-	);
-}
-
 export class CrmInvoicingTrigger implements INodeType {
 	description: INodeTypeDescription = {
 		displayName: 'CRM Invoicing Trigger',
@@ -212,8 +201,15 @@ export class CrmInvoicingTrigger implements INodeType {
 				await inTime(this, 'create its webhook subscription', limitMs, subscribe);
 				return true;
 			},
-			delete(this: IHookFunctions, limitMs = HOOK_TIME_LIMIT_MS) {
-				return release(this, deadlineIn(limitMs));
+			/** A failed delete keeps it and returns false, for the next activation. */
+			async delete(this: IHookFunctions, limitMs = HOOK_TIME_LIMIT_MS) {
+				const stored = readState(nodeData(this)).subscription;
+				if (!stored) return true;
+				return await orLog(
+					this,
+					letGo(this, stored, deadlineIn(limitMs), true),
+					`webhook subscription ${stored.id}; it is kept and cleaned up on the next activation`,
+				);
 			},
 		},
 	};
