@@ -181,7 +181,7 @@ export function wrapSecret(secret: string, apiKey: string, owner: SecretOwner) {
 	const iv = randomBytes(12);
 	const cipher = createCipheriv('aes-256-gcm', keyOf(apiKey, owner), iv);
 	cipher.setAAD(Buffer.from(infoOf(owner)));
-	const ciphertext = Buffer.concat([cipher.update(secret, 'utf8'), cipher.final()]);
+	const ciphertext = Buffer.concat([cipher.update(secret), cipher.final()]);
 	const parts = [iv, ciphertext, cipher.getAuthTag()].map(toBase64url);
 	const wrapped = [FORMAT, ...parts].join(':');
 	knownSecrets.set(knownSecretKey(wrapped, owner), { secret, keyPrint: sha256(apiKey) });
@@ -191,14 +191,14 @@ export function wrapSecret(secret: string, apiKey: string, owner: SecretOwner) {
 /** Undefined when it does not unwrap with this key for this owner; never throws. */
 export function unwrapSecret(wrapped: string, key: string, owner: SecretOwner) {
 	const [format, ...parts] = wrapped.split(':');
-	if (parts.length !== 3 || format !== FORMAT) return undefined;
 	const [iv, ciphertext, tag] = parts.map(fromBase64url);
-	if (iv.length !== 12 || tag.length !== 16) return undefined;
+	// A shorter tag would weaken the check. An IV of another length than wrapSecret's fails it.
+	if (parts.length !== 3 || format !== FORMAT || tag.length !== 16) return undefined;
 	try {
 		const decipher = createDecipheriv('aes-256-gcm', keyOf(key, owner), iv);
 		decipher.setAAD(Buffer.from(infoOf(owner)));
 		decipher.setAuthTag(tag);
-		const secret = Buffer.concat([decipher.update(ciphertext), decipher.final()]).toString('utf8');
+		const secret = Buffer.concat([decipher.update(ciphertext), decipher.final()]).toString();
 		knownSecrets.set(knownSecretKey(wrapped, owner), { secret, keyPrint: sha256(key) });
 		return secret;
 	} catch {

@@ -117,13 +117,14 @@ async function outcomeOf(
 	const parsed = parseDelivery(rawBody);
 	if (typeof parsed === 'string') return refusal(400, parsed);
 	const { event, payload } = parsed;
-	if (!eventsOf(context).includes(event)) {
-		const body = {
-			received: true,
-			ignored: `event "${cut(event, 100)}" is not selected in this trigger`,
+	if (!eventsOf(context).includes(event))
+		return {
+			status: 200,
+			body: {
+				received: true,
+				ignored: `event "${cut(event, 100)}" is not selected in this trigger`,
+			},
 		};
-		return { status: 200, body };
-	}
 	if (seen) return DUPLICATE;
 	// Read before the id is remembered, so that a 503 leaves the retry welcome.
 	const record = wantsFullRecord(optionsOf(context), event)
