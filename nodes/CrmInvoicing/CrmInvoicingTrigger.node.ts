@@ -42,7 +42,8 @@ function forget(data: IDataObject) {
 async function check(context: IHookFunctions, deadline: Deadline) {
 	const { data, tag, url } = thisNode(context);
 	const stored = readState(data).subscription;
-	if (!stored) return forget(data);
+	// None: create follows, and its save writes the current form.
+	if (!stored) return false;
 	if ((stored.ownerTag ?? tag) !== tag) {
 		forgetForeign(
 			context,

@@ -54,8 +54,8 @@ export function checkDeliveryHeaders(
 	if (!entries.some(isV1Entry)) return 'no v1 signature in webhook-signature header';
 	// The bytes received are signed; the id is output and remembered as their UTF-8 text when they are valid UTF-8.
 	const idBytes = Buffer.from(rawId, 'latin1');
-	const text = idBytes.toString('utf8');
-	const id = Buffer.from(text, 'utf8').equals(idBytes) ? text : rawId;
+	const text = idBytes.toString();
+	const id = Buffer.from(text).equals(idBytes) ? text : rawId;
 	return { id, idBytes, timestampText, timestamp, entries };
 }
 

@@ -220,8 +220,7 @@ export async function readSecret(context: TriggerContext, stored: StoredSubscrip
 	const cacheKey = knownSecretKey(wrapped, owner);
 	if (!knownSecrets.peek(cacheKey)) {
 		const { apiKey, savedKey } = await credentialOf(context);
-		if (unwrapSecret(wrapped, apiKey, owner) === undefined && savedKey !== apiKey)
-			unwrapSecret(wrapped, savedKey, owner);
+		if (unwrapSecret(wrapped, apiKey, owner) === undefined) unwrapSecret(wrapped, savedKey, owner);
 	}
 	return knownSecrets.get(cacheKey);
 }
