@@ -77,13 +77,14 @@ export async function fullRecordOf(context: IWebhookFunctions, payload: unknown)
 	const noId = 'The event payload has no lead id, so the lead could not be read';
 	if (typeof id !== 'string' || id.trim() === '') return { payload, error: { message: noId } };
 	try {
+		// An answer that is not a record (no id) fails with its status: output as received, with fullRecordError.
 		const lead = await apiRequest.call(context, {
 			method: 'GET',
 			path: `/leads/${encodeURIComponent(id)}`,
+			expect: 'record',
 			deadline: deadlineIn(FULL_RECORD_TIME_LIMIT_MS),
 		});
-		if (isPlainObject(lead) && typeof lead.id === 'string') return { payload: lead };
-		return { payload, error: { message: `GET /leads/${id} did not answer with a lead` } };
+		return { payload: lead };
 	} catch (error) {
 		const status = httpStatusOf(error);
 		const message = (error as Error).message;
