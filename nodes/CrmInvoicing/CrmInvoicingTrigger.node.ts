@@ -126,8 +126,7 @@ export class CrmInvoicingTrigger implements INodeType {
 			},
 			{
 				displayName:
-					'The API documentation names only the event lead.created. ' +
-					'The other names are assumed: your CRM may refuse them (activation then says which) or never send them. ' +
+					'The API documentation names only the event lead.created. The other names are assumed: your CRM may refuse them (activation then says which) or never send them. ' +
 					'Use Options > Custom Event Names for the names your CRM uses.',
 				name: 'eventsNotice',
 				type: 'notice',
@@ -167,8 +166,7 @@ export class CrmInvoicingTrigger implements INodeType {
 						description:
 							"Whether to read each lead event's lead from the CRM (GET /leads/{ID}) and output it as the payload, with the same fields as Lead → Get",
 						hint:
-							'One extra API request per lead event. ' +
-							'If the CRM cannot be reached in time, the delivery is answered 503 and the CRM sends it again; ' +
+							'One extra API request per lead event. If the CRM cannot be reached in time, the delivery is answered 503 and the CRM sends it again; ' +
 							'if the lead cannot be read (e.g. deleted), the event is output as received with a fullRecordError field.',
 					},
 					{

@@ -187,9 +187,7 @@ async function post(
 		context.getNode(),
 		`The CRM API refused a webhook subscription at this trigger's URL ${body.url} (409: it already holds one there)`,
 		{
-			description:
-				"That subscription is not provably this trigger's (made by hand, or by another n8n). Find it with the CRM Invoicing node (Webhook Subscription → Get Many), delete it there or in the CRM" +
-				`, ${AGAIN}.`,
+			description: `That subscription is not provably this trigger's (made by hand, or by another n8n). Find it with the CRM Invoicing node (Webhook Subscription → Get Many), delete it there or in the CRM, ${AGAIN}.`,
 		},
 	);
 }
