@@ -74,8 +74,11 @@ export const FULL_RECORD_TIME_LIMIT_MS = 8_000;
 /** The lead of a lead event, read from the CRM. */
 export async function fullRecordOf(context: IWebhookFunctions, payload: unknown) {
 	const id = isPlainObject(payload) ? payload.id : undefined;
-	const noId = 'The event payload has no lead id, so the lead could not be read';
-	if (typeof id !== 'string' || id.trim() === '') return { payload, error: { message: noId } };
+	if (typeof id !== 'string' || id.trim() === '')
+		return {
+			payload,
+			error: { message: 'The event payload has no lead id, so the lead could not be read' },
+		};
 	try {
 		// An answer that is not a record (no id) fails with its status: output as received, with fullRecordError.
 		const lead = await apiRequest.call(context, {

@@ -50,7 +50,8 @@ interface Outcome {
 /** `seen`: accepted already. */
 type Verified = Exclude<Awaited<ReturnType<typeof verify>>, Outcome>;
 
-const refusal = (status: Outcome['status'], reason: string): Outcome => ({
+/** 503 unless said: the CRM retries it. */
+const refusal = (reason: string, status: Outcome['status'] = 503): Outcome => ({
 	status,
 	body: { error: reason },
 	refusal: reason,
@@ -63,31 +64,31 @@ const lookups = new Turns(LOOKUP_INTERVAL_MS, 1);
 /** A signature no secret matches: a renewal this process has not read, or a rotation of the CRM's secret. */
 async function verdict(context: IWebhookFunctions, stored: StoredSubscription): Promise<Outcome> {
 	// On the test URL the node cannot tell its own URL on every n8n version; a test listening lasts minutes.
-	if (context.getMode() === 'manual') return refusal(503, TEST_MISMATCH_REASON);
-	if (!lookups.take('process')) return refusal(503, RATIONED_REASON);
+	if (context.getMode() === 'manual') return refusal(TEST_MISMATCH_REASON);
+	if (!lookups.take('process')) return refusal(RATIONED_REASON);
 	const remote = await getSubscription(context, stored.id, deadlineIn(5_000), true).catch(nothing);
-	if (remote === undefined) return refusal(503, UNCHECKED_REASON);
+	if (remote === undefined) return refusal(UNCHECKED_REASON);
 	if (
 		remote === 'gone' ||
 		!sameUrl(remote.url ?? stored.url, context.getNodeWebhookUrl('default')) ||
 		isInactiveStatus(remote.status)
 	)
-		return refusal(503, STALE_REASON);
-	return { ...refusal(503, ROTATED_REASON), renewal: { stored, cause: 'mismatch' } };
+		return refusal(STALE_REASON);
+	return { ...refusal(ROTATED_REASON), renewal: { stored, cause: 'mismatch' } };
 }
 
 /** The headers first, before any state is read. */
 async function verify(context: IWebhookFunctions) {
 	const request = context.getRequestObject();
 	const headers = checkDeliveryHeaders(request.headers);
-	if (typeof headers === 'string') return refusal(401, headers);
+	if (typeof headers === 'string') return refusal(headers, 401);
 	const read = await readDelivery(context, headers.id);
-	if (read === undefined) return refusal(503, NO_SECRET_REASON);
+	if (read === undefined) return refusal(NO_SECRET_REASON);
 	const { stored, secret } = read;
-	if (secret === null) return refusal(503, NO_CREDENTIAL_REASON);
+	if (secret === null) return refusal(NO_CREDENTIAL_REASON);
 	if (secret === undefined)
 		return {
-			...refusal(503, UNUSABLE_SECRET_REASON),
+			...refusal(UNUSABLE_SECRET_REASON),
 			renewal: { stored, cause: 'unreadable' as const },
 		};
 	const { rawBody } = request;
@@ -95,10 +96,10 @@ async function verify(context: IWebhookFunctions) {
 	if (signed.failure === NO_MATCH) {
 		for (const old of read.retired)
 			if (checkSignature(old, headers, rawBody).failure === undefined)
-				return refusal(410, RETIRED_REASON);
+				return refusal(RETIRED_REASON, 410);
 		return await verdict(context, stored);
 	}
-	if (signed.failure !== undefined) return refusal(401, signed.failure);
+	if (signed.failure !== undefined) return refusal(signed.failure, 401);
 	return { ...read, rawBody, webhookId: headers.id, rotating: signed.rotating };
 }
 
@@ -112,7 +113,7 @@ async function outcomeOf(
 	{ rawBody, webhookId, seen }: Verified,
 ): Promise<Outcome> {
 	const parsed = parseDelivery(rawBody);
-	if (typeof parsed === 'string') return refusal(400, parsed);
+	if (typeof parsed === 'string') return refusal(parsed, 400);
 	const { event, payload } = parsed;
 	if (!eventsOf(context).includes(event))
 		return {
@@ -149,7 +150,7 @@ async function decide(context: IWebhookFunctions, verified: Verified): Promise<O
 function answer(context: IWebhookFunctions, outcome: Outcome) {
 	const { status, body, refusal: reason, item } = outcome;
 	if (reason !== undefined) {
-		const rawId = context.getRequestObject().headers?.['webhook-id'];
+		const rawId = context.getRequestObject().headers['webhook-id'];
 		const id = typeof rawId === 'string' ? ` (webhook-id ${printable(rawId, 80)})` : '';
 		log(
 			context,
