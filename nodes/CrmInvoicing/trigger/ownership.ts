@@ -107,6 +107,5 @@ export async function provablyOwn(
 	const { tag, url } = thisNode(context);
 	if (stored.ownerTag !== undefined) return mayDelete(stored, tag, url);
 	const remote = await getSubscription(context, stored.id, by);
-	if (remote === 'gone') return false;
-	return sameUrl(remote.url, url) && (tagOf(remote.name) ?? tag) === tag;
+	return remote !== 'gone' && sameUrl(remote.url, url) && (tagOf(remote.name) ?? tag) === tag;
 }

@@ -25,7 +25,7 @@ const WHY = {
 		"a delivery's signature does not match ",
 		", which the CRM shows current at this node's URL: the CRM may have rotated the secret (or the delivery is forged), and a new secret comes only with a new subscription",
 	],
-} as const;
+};
 
 export type Renewal = { stored: StoredSubscription; cause: keyof typeof WHY };
 

@@ -11,7 +11,6 @@ import {
 	isDeadlineError,
 	listWebhookSubscriptions,
 	msLeft,
-	nodeKey,
 	oneAtATime,
 	type Deadline,
 } from '../shared';
@@ -232,7 +231,7 @@ async function withoutSecret(context: TriggerContext, answer: IDataObject, deadl
 	);
 }
 
-/** One at a time per node and mode in this process. */
+/** One at a time per node and mode in this process (the owner tag names both). */
 export async function subscribe(context: TriggerContext, deadline: Deadline) {
 	const events = eventsOf(context);
 	if (events.length === 0)
@@ -243,7 +242,7 @@ export async function subscribe(context: TriggerContext, deadline: Deadline) {
 	const { data, tag, url } = thisNode(context);
 	const custom = String(optionsOf(context).subscriptionName ?? '').trim();
 	const name = `${custom || `n8n: ${context.getWorkflow().name ?? 'workflow'}`} [n8n:${tag}]`;
-	return await oneAtATime(`${nodeKey(context)}:${tag}`, async () => {
+	return await oneAtATime(tag, async () => {
 		// Created first: a failed POST leaves the stored subscription as it was. An abandoned POST may still create
 		// one, at this URL: the next sweep removes it.
 		const previous = readState(data).subscription;
