@@ -1,7 +1,7 @@
 import type { IWebhookFunctions } from 'n8n-workflow';
 
 import { nodeKey, Turns } from '../shared';
-import { log, WHY_UNREADABLE, type StoredSubscription } from './store';
+import { log, nodeData, readState, WHY_UNREADABLE } from './store';
 import { inTime, subscribe } from './subscription';
 
 // Rationed (a forger can send a mismatch), never on the test URL, and done before the delivery returns so that n8n
@@ -27,13 +27,14 @@ const WHY = {
 	],
 };
 
-export type Renewal = { stored: StoredSubscription; cause: keyof typeof WHY };
+/** Why the stored subscription is renewed. */
+export type Renewal = keyof typeof WHY;
 
-export async function renew(context: IWebhookFunctions, { stored, cause }: Renewal, ms: number) {
+export async function renew(context: IWebhookFunctions, cause: Renewal, ms: number) {
 	const turns = cause === 'unreadable' ? renewals : signatureRenewals;
 	if (context.getMode() === 'manual' || !turns.take(nodeKey(context))) return;
 	const [before, after] = WHY[cause];
-	const old = stored.id;
+	const old = readState(nodeData(context)).subscription?.id;
 	const why = `${before}the stored signing secret of webhook subscription ${old}${after}`;
 	let id: string;
 	try {

@@ -74,7 +74,7 @@ async function verdict(context: IWebhookFunctions, stored: StoredSubscription): 
 		isInactiveStatus(remote.status)
 	)
 		return refusal(STALE_REASON);
-	return { ...refusal(ROTATED_REASON), renewal: { stored, cause: 'mismatch' } };
+	return { ...refusal(ROTATED_REASON), renewal: 'mismatch' };
 }
 
 /** The headers first, before any state is read. */
@@ -87,10 +87,7 @@ async function verify(context: IWebhookFunctions) {
 	const { stored, secret } = read;
 	if (secret === null) return refusal(NO_CREDENTIAL_REASON);
 	if (secret === undefined)
-		return {
-			...refusal(UNUSABLE_SECRET_REASON),
-			renewal: { stored, cause: 'unreadable' as const },
-		};
+		return { ...refusal(UNUSABLE_SECRET_REASON), renewal: 'unreadable' as const };
 	const { rawBody } = request;
 	const signed = checkSignature(secret.secret, headers, rawBody);
 	if (signed.failure === NO_MATCH) {
@@ -143,7 +140,7 @@ async function decide(context: IWebhookFunctions, verified: Verified): Promise<O
 	const kept = accepted ? outcome : DUPLICATE;
 	// Only after a 2xx: a delivery answered 503 comes again through the subscription that the renewal deletes.
 	if (!rotating || kept.status !== 200) return kept;
-	return { ...kept, renewal: { stored, cause: 'rotating' } };
+	return { ...kept, renewal: 'rotating' };
 }
 
 /** Writes the answer (a refusal is logged); the result emits the item, if any. */
