@@ -143,29 +143,29 @@ async function decide(context: IWebhookFunctions, verified: Verified): Promise<O
 	return { ...kept, renewal: 'rotating' };
 }
 
-/** Writes the answer (a refusal is logged); the result emits the item, if any. */
-function answer(context: IWebhookFunctions, outcome: Outcome) {
-	const { status, body, refusal: reason, item } = outcome;
-	if (reason !== undefined) {
-		const rawId = context.getRequestObject().headers['webhook-id'];
-		const id = typeof rawId === 'string' ? ` (webhook-id ${printable(rawId, 80)})` : '';
-		log(
-			context,
-			`refused a delivery with ${status} (the API ${status === 503 ? 'retries it later' : 'does not retry it'}): ${reason}${id}`,
-		);
-	}
-	context.getResponseObject().status(status).json(body);
-	return { noWebhookResponse: true, workflowData: item && [[item]] };
-}
-
+/** Answers (a refusal is logged), then renews if the outcome says so; the result emits the item, if any. */
 export async function receiveDelivery(
 	this: IWebhookFunctions,
 	renewalLimitMs = RENEWAL_TIME_LIMIT_MS,
 ) {
 	const checked = await verify(this);
-	const outcome = 'status' in checked ? checked : await decide(this, checked);
-	const answered = answer(this, outcome);
+	const {
+		status,
+		body,
+		refusal: reason,
+		item,
+		renewal,
+	} = 'status' in checked ? checked : await decide(this, checked);
+	if (reason !== undefined) {
+		const rawId = this.getRequestObject().headers['webhook-id'];
+		const id = typeof rawId === 'string' ? ` (webhook-id ${printable(rawId, 80)})` : '';
+		log(
+			this,
+			`refused a delivery with ${status} (the API ${status === 503 ? 'retries it later' : 'does not retry it'}): ${reason}${id}`,
+		);
+	}
+	this.getResponseObject().status(status).json(body);
 	// Once answered, before this returns: the CRM has its answer at once, and n8n saves the new subscription.
-	if (outcome.renewal) await renew(this, outcome.renewal, renewalLimitMs);
-	return answered;
+	if (renewal) await renew(this, renewal, renewalLimitMs);
+	return { noWebhookResponse: true, workflowData: item && [[item]] };
 }
