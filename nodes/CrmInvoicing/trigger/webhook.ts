@@ -6,15 +6,7 @@ import { isInactiveStatus } from './subscription';
 import { renew, RENEWAL_TIME_LIMIT_MS, type Renewal } from './renewal';
 import { eventsOf, fullRecordOf, optionsOf, output, parseDelivery } from './item';
 import { checkDeliveryHeaders, checkSignature, NO_MATCH } from './signature';
-import {
-	acceptOnce,
-	log,
-	nodeData,
-	readDelivery,
-	rewrap,
-	WHY_UNREADABLE,
-	type StoredSubscription,
-} from './store';
+import { acceptOnce, log, nodeData, readDelivery, rewrap, WHY_UNREADABLE } from './store';
 
 // A delivery goes verify → decide → answer → emit, and a renewal it starts runs before it returns. Every delivery is
 // answered here, never thrown: n8n saves static data changes only when the answer precedes the execution
@@ -61,23 +53,7 @@ const refusal = (reason: string, status: Outcome['status'] = 503): Outcome => ({
 export const LOOKUP_INTERVAL_MS = 30_000;
 const lookups = new Turns(LOOKUP_INTERVAL_MS, 1);
 
-/** A signature no secret matches: a renewal this process has not read, or a rotation of the CRM's secret. */
-async function verdict(context: IWebhookFunctions, stored: StoredSubscription): Promise<Outcome> {
-	// On the test URL the node cannot tell its own URL on every n8n version; a test listening lasts minutes.
-	if (context.getMode() === 'manual') return refusal(TEST_MISMATCH_REASON);
-	if (!lookups.take('process')) return refusal(RATIONED_REASON);
-	const remote = await getSubscription(context, stored.id, deadlineIn(5_000), true).catch(nothing);
-	if (remote === undefined) return refusal(UNCHECKED_REASON);
-	if (
-		remote === 'gone' ||
-		!sameUrl(remote.url ?? stored.url, context.getNodeWebhookUrl('default')) ||
-		isInactiveStatus(remote.status)
-	)
-		return refusal(STALE_REASON);
-	return { ...refusal(ROTATED_REASON), renewal: 'mismatch' };
-}
-
-/** The headers first, before any state is read. */
+/** The headers first, before any state is read; then the signature, then why it does not match. */
 async function verify(context: IWebhookFunctions) {
 	const request = context.getRequestObject();
 	const headers = checkDeliveryHeaders(request.headers);
@@ -90,14 +66,25 @@ async function verify(context: IWebhookFunctions) {
 		return { ...refusal(UNUSABLE_SECRET_REASON), renewal: 'unreadable' as const };
 	const { rawBody } = request;
 	const signed = checkSignature(secret.secret, headers, rawBody);
-	if (signed.failure === NO_MATCH) {
-		for (const old of read.retired)
-			if (checkSignature(old, headers, rawBody).failure === undefined)
-				return refusal(RETIRED_REASON, 410);
-		return await verdict(context, stored);
-	}
-	if (signed.failure !== undefined) return refusal(signed.failure, 401);
-	return { ...read, rawBody, webhookId: headers.id, rotating: signed.rotating };
+	if (signed.failure === undefined)
+		return { ...read, rawBody, webhookId: headers.id, rotating: signed.rotating };
+	if (signed.failure !== NO_MATCH) return refusal(signed.failure, 401);
+	for (const old of read.retired)
+		if (checkSignature(old, headers, rawBody).failure === undefined)
+			return refusal(RETIRED_REASON, 410);
+	// No secret matches: a renewal this process has not read, or a rotation of the CRM's secret. On the test URL the
+	// node cannot tell its own URL on every n8n version; a test listening lasts minutes.
+	if (context.getMode() === 'manual') return refusal(TEST_MISMATCH_REASON);
+	if (!lookups.take('process')) return refusal(RATIONED_REASON);
+	const remote = await getSubscription(context, stored.id, deadlineIn(5_000), true).catch(nothing);
+	if (remote === undefined) return refusal(UNCHECKED_REASON);
+	if (
+		remote === 'gone' ||
+		!sameUrl(remote.url ?? stored.url, context.getNodeWebhookUrl('default')) ||
+		isInactiveStatus(remote.status)
+	)
+		return refusal(STALE_REASON);
+	return { ...refusal(ROTATED_REASON), renewal: 'mismatch' as const };
 }
 
 export const wantsFullRecord = (options: IDataObject, event: string) =>
