@@ -46,13 +46,13 @@ const goneOn404 = (error: unknown) =>
 	httpStatusOf(error) === 404 ? ('gone' as const) : Promise.reject(error);
 
 /** `once`: no retry, for the lookup that strangers can cause. */
-export async function getSubscription(
+export function getSubscription(
 	context: TriggerContext,
 	id: string,
 	deadline: Deadline,
 	once = false,
 ) {
-	return await apiRequest
+	return apiRequest
 		.call(context, { method: 'GET', path: pathOf(id), expect: 'record', deadline, once })
 		.catch(goneOn404);
 }

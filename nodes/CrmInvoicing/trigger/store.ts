@@ -156,7 +156,7 @@ export const tagOf = (name: unknown) => /\[n8n:([\w-]{8,43})\]\s*$/.exec(String(
 // Static data leaks through n8n's public API, exports and backups, so the secret is wrapped under the API key.
 // docs/trigger.md#rotating-the-api-key
 const FORMAT = 'aes256gcm.v1';
-const SALT = Buffer.from('n8n-nodes-crm-invoicing/trigger-secret/v1', 'utf8');
+const SALT = Buffer.from('n8n-nodes-crm-invoicing/trigger-secret/v1');
 
 export type SecretOwner = ReturnType<typeof secretOwner>;
 

@@ -255,14 +255,13 @@ export async function subscribe(context: TriggerContext, deadline: Deadline) {
 			subscription: { id, url, events, secretWrapped, ownerTag: tag },
 			recentDeliveries: [],
 		});
-		if (previous && previous.id !== id) {
-			// A failure is logged; the next subscribe removes it.
+		// A failure is logged; the next subscribe removes it.
+		if (previous && previous.id !== id)
 			await orLog(
 				context,
 				letGo(context, previous, deadline),
 				`the replaced webhook subscription ${previous.id}; the next subscribe removes it`,
 			);
-		}
 		await sweep(context, deadline, id);
 		return id;
 	});
