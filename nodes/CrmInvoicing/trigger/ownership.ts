@@ -76,7 +76,8 @@ export function warnKept(
 		log(
 			context,
 			`kept webhook subscription ${id}, which carries this trigger's owner tag but delivers to ${printable(entry.url, 300)}, not to this node's URL ${url}. ` +
-				`The trigger deletes a subscription only at its own URL: this one may be the subscription of a restored copy of this n8n (for example production), which must keep receiving. If it is a leftover (an earlier WEBHOOK_URL of this n8n), delete it with the CRM Invoicing node: Webhook Subscription → Delete, ID ${id}${entry.retired ? KEPT_RETIRED : ''}.`,
+				'The trigger deletes a subscription only at its own URL: this one may be the subscription of a restored copy of this n8n (for example production), which must keep receiving. ' +
+				`If it is a leftover (an earlier WEBHOOK_URL of this n8n), delete it with the CRM Invoicing node: Webhook Subscription → Delete, ID ${id}${entry.retired ? KEPT_RETIRED : ''}.`,
 		);
 	}
 	if (kept.length > 10)
