@@ -7,7 +7,6 @@ import {
 	credentialOf,
 	filledText,
 	nodeIdentity,
-	nodeKey,
 	nothing,
 	sha256,
 	texts,
@@ -171,8 +170,7 @@ const keyOf = (apiKey: string, owner: SecretOwner) =>
 
 // With the print of the key used, to outlast a key change.
 const knownSecrets = new BoundedMap<string, { secret: string; keyPrint: string }>(500);
-const knownSecretKey = (wrapped: string, owner: SecretOwner) =>
-	sha256(`${infoOf(owner)}\u0000${wrapped}`);
+const knownSecretKey = (wrapped: string, owner: SecretOwner) => `${infoOf(owner)}\u0000${wrapped}`;
 
 const toBase64url = (part: Buffer) => part.toString('base64url');
 const fromBase64url = (part: string) => Buffer.from(part, 'base64url');
@@ -254,8 +252,8 @@ export async function rewrap(of: TriggerContext, stored: StoredSubscription) {
 }
 
 /** What a delivery needs, in one read: the stored subscription, its secret as readSecret gives it (null: the
- * credential cannot be read; undefined: unreadable), the retired ones' readable secrets, whether this delivery id was
- * accepted already, and the key of the delivery memory it is accepted in. */
+ * credential cannot be read; undefined: unreadable), the retired ones' readable secrets, and whether this delivery id
+ * was accepted already (the delivery memory is the subscription's: its id is the key). */
 export async function readDelivery(context: IWebhookFunctions, deliveryId: string) {
 	const data = nodeData(context);
 	const { subscription: stored, retired } = readState(data);
@@ -265,12 +263,10 @@ export async function readDelivery(context: IWebhookFunctions, deliveryId: strin
 	const retiredSecrets = [];
 	for (const entry of retired)
 		retiredSecrets.push((await readSecret(context, entry).catch(nothing))?.secret);
-	const memoryKey = `${nodeKey(context)}:${stored.id}`;
 	return {
 		stored,
 		secret,
 		retired: retiredSecrets,
-		seen: !acceptOnce(data, memoryKey, deliveryId, true),
-		memoryKey,
+		seen: !acceptOnce(data, stored.id, deliveryId, true),
 	};
 }
