@@ -78,7 +78,8 @@ async function check(context: IHookFunctions, deadline: Deadline) {
 	if ((await readSecret(context, current)) === undefined) {
 		log(
 			context,
-			`the stored signing secret of webhook subscription ${stored.id} cannot be read with this credential's API key ${WHY_UNREADABLE}; this trigger subscribes anew, and deletes that subscription once the new one is stored`,
+			`the stored signing secret of webhook subscription ${stored.id} cannot be read with this credential's API key ` +
+				`${WHY_UNREADABLE}; this trigger subscribes anew, and deletes that subscription once the new one is stored`,
 		);
 		return false;
 	}

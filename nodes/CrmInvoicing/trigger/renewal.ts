@@ -42,7 +42,8 @@ export async function renew(context: IWebhookFunctions, cause: Renewal, ms: numb
 	} catch (error) {
 		return log(
 			context,
-			`${why}. Subscribing anew failed (${(error as Error).message}); the stored subscription is kept, and a delivery tries again in ${turns.intervalMs / 1000} s at the earliest (or re-publish the workflow).`,
+			`${why}. Subscribing anew failed (${(error as Error).message}); ` +
+				`the stored subscription is kept, and a delivery tries again in ${turns.intervalMs / 1000} s at the earliest (or re-publish the workflow).`,
 		);
 	}
 	// The delivery that started a rotating renewal was run: none is lost then.

@@ -18,14 +18,17 @@ const MISMATCH = 'signature does not match the stored secret';
 const RENEWED = "whether this trigger's subscription was renewed";
 
 export const NO_SECRET_REASON =
-	'this trigger holds no signing secret yet (its subscription is being created, or was not created by this n8n); retry later. If this lasts, deactivate and re-activate the workflow so that it subscribes anew';
+	'this trigger holds no signing secret yet (its subscription is being created, or was not created by this n8n); retry later. ' +
+	'If this lasts, deactivate and re-activate the workflow so that it subscribes anew';
 export const NO_CREDENTIAL_REASON =
 	"this trigger's credential could not be read, so its signing secret cannot be unwrapped; retry later. Check the trigger's credential in n8n";
 export const UNUSABLE_SECRET_REASON = `this trigger's stored signing secret cannot be read with its credential's API key ${WHY_UNREADABLE}, so this delivery cannot be verified; the trigger subscribes anew at its own URL (see n8n's log)`;
 export const RATIONED_REASON = `${MISMATCH}, and this n8n process asked the CRM about a subscription less than 30 s ago, so it cannot tell now ${RENEWED}; retry later`;
 export const STALE_REASON = `${MISMATCH}, and the stored subscription is no longer this trigger's current one (gone, disabled or at another URL: this n8n process may not have read the new one yet); retry later`;
 export const UNCHECKED_REASON = `${MISMATCH}, and the CRM could not be asked in time ${RENEWED}; retry later`;
-export const ROTATED_REASON = `${MISMATCH} of a subscription the CRM shows current at this node's URL: the CRM may have rotated its signing secret, and the trigger subscribes anew to get the new one (at most once an hour); retry later`;
+export const ROTATED_REASON =
+	`${MISMATCH} of a subscription the CRM shows current at this node's URL: ` +
+	'the CRM may have rotated its signing secret, and the trigger subscribes anew to get the new one (at most once an hour); retry later';
 export const TEST_MISMATCH_REASON = `${MISMATCH} of this test listening; retry later`;
 export const RETIRED_REASON =
 	'this delivery came through a webhook subscription that this trigger replaced (it delivers to another URL of this n8n); answered 410 so that the CRM disables it. Nothing was run';
