@@ -92,8 +92,8 @@ export const description = [
 ];
 
 function toNumberList(item: Item, value: unknown) {
-	let parts = Array.isArray(value) ? value : [value];
-	if (typeof value === 'string') parts = commaList(value);
+	// Text is comma-separated; an array gives its entries.
+	const parts = typeof value === 'string' ? commaList(value) : [value].flat();
 	return parts.map((part) => toNumber(item, part, 'Tag IDs'));
 }
 

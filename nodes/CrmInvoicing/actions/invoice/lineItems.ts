@@ -174,16 +174,15 @@ export function lineItemsOf(item: Item) {
 	const value = json
 		? parseJson(item, context.getNodeParameter('lineItemsJson', index, ''), field)
 		: collectionParameter(item, 'lineItems').items;
-	let raw: unknown[] = [];
-	if (Array.isArray(value)) raw = value;
-	else if (isPlainObject(value)) raw = [value];
-	else if (isPresent(value)) {
+	if (isPresent(value) && typeof value !== 'object') {
 		fail(
 			item,
 			'"Line Items (JSON)" must be an array of line item objects',
 			`It is ${shown(value)}.`,
 		);
 	}
+	// An array gives its entries, one object is one line item, nothing is none.
+	const raw = isPresent(value) ? [value].flat() : [];
 	if (raw.length === 0) {
 		fail(
 			item,
