@@ -5,7 +5,7 @@ import {
 	additionalFieldsProperty,
 	collectionParameter,
 	collectionProperty,
-	failAsIs,
+	fail,
 	fromVersion,
 	OUTPUT_CONTROL_VERSION,
 	recordRequest,
@@ -148,9 +148,9 @@ async function findLeadId(item: Item, email: string) {
 			if (normalizeEmail(lead.email) === email) matches.push(lead);
 		}
 		if (options.severalMatches === 'error' && matches.length > 1) {
-			failAsIs(
+			fail(
 				item,
-				`Several leads have the email "${email}": ${matches.map((lead) => lead.id).join(', ')}${page.nextCursor === null ? '' : ' and maybe more'} (item ${item.index})`,
+				`Several leads have the email "${email}": ${matches.map((lead) => lead.id).join(', ')}${page.nextCursor === null ? '' : ' and maybe more'}`,
 				'Merge or archive the duplicates in the CRM, or set "If Several Leads Match" to "Update the Oldest".',
 			);
 		}
