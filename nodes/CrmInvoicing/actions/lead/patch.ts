@@ -18,13 +18,12 @@ import { LEAD_MAPPER_FIELDS, leadBodyFromFields, textOf } from './fields';
 function checkApplied(item: Item, leadId: string, body: IDataObject, lead: IDataObject) {
 	if (typeof body.archived === 'boolean' && lead.archived !== body.archived) {
 		const verb = body.archived ? 'archive' : 'unarchive';
-		const Verb = body.archived ? 'Archive' : 'Unarchive';
 		failAsIs(
 			item,
 			`The API did not ${verb} lead ${leadId}: it still answers archived=${shown(lead.archived)}`,
 			'The API documents "archived" as a field of a lead but not among the fields PATCH /leads/{id} accepts, ' +
-				`and this CRM ignored it, so nothing was ${verb}d. ${Verb} the lead in the CRM itself, ` +
-				"or ask the CRM's provider how to do it through the API.",
+				`and this CRM ignored it, so nothing was ${verb}d. Use the CRM itself for this, ` +
+				`or ask the CRM's provider how to ${verb} a lead through the API.`,
 		);
 	}
 	const sentCustom = customFieldsIn(body);
