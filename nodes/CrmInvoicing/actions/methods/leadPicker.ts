@@ -1,20 +1,17 @@
 import type { IDataObject, ILoadOptionsFunctions, INodeListSearchItems } from 'n8n-workflow';
 
 import { readPages } from '../../shared';
+import { isSet } from '../common';
 
 export const LEAD_NUMBER_SCAN_PAGES = 5;
 
 export const NUMBER_SCAN_TOKEN = 'number-scan:';
 
-function filled(part: unknown) {
-	return typeof part === 'string' && part.trim() !== '';
-}
-
 /** `Jane Doe · jane@example.com · L-00012`: n8n's list shows only this label, so the number tells twins apart. */
 export function leadListItem(lead: IDataObject) {
 	const id = String(lead.id);
-	const label = [lead.name, lead.email, lead.number].filter(filled);
-	if (!filled(lead.number)) label.push(id);
+	const label = [lead.name, lead.email, lead.number].filter(isSet);
+	if (!isSet(lead.number)) label.push(id);
 	return { name: label.join(' · '), value: id };
 }
 
