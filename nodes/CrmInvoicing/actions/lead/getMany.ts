@@ -4,7 +4,6 @@ import {
 	collectionParameter,
 	customFieldsIn,
 	fail,
-	fromVersion,
 	getManyOperation,
 	pairsOf,
 	textProperty,
@@ -12,7 +11,8 @@ import {
 } from '../common';
 import { textOf } from './fields';
 
-/** Versions 1 to 3 are unchanged. */
+/** Versions 1 to 3 are unchanged: the filter is not shown to them, so n8n gives them no pairs (it drops a parameter
+ * a node's version does not show when it loads the workflow). */
 const CUSTOM_FIELD_FILTER_VERSION = 4;
 
 /** A pair without a key fails the item: matching "any field" is not what was asked. */
@@ -27,7 +27,6 @@ function keyOf(item: Item, key: unknown, position: number) {
 }
 
 function customFieldFilterOf(item: Item) {
-	if (!fromVersion(item, CUSTOM_FIELD_FILTER_VERSION)) return undefined;
 	const pairs = pairsOf(collectionParameter(item, 'customFieldFilter')).map((pair, position) => ({
 		key: keyOf(item, pair.key, position),
 		text: textOf(pair.value ?? ''),
