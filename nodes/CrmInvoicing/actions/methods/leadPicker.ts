@@ -39,5 +39,5 @@ export async function scanByNumber(
 		next = page.nextCursor;
 		if (page.number >= LEAD_NUMBER_SCAN_PAGES) break;
 	}
-	return { results, paginationToken: next !== null ? `${NUMBER_SCAN_TOKEN}${next}` : undefined };
+	return { results, paginationToken: next ? `${NUMBER_SCAN_TOKEN}${next}` : undefined };
 }
