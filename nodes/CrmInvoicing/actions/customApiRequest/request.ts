@@ -20,6 +20,7 @@ import {
 } from '../common';
 import {
 	apiRequest,
+	filledText,
 	isPlainObject,
 	readPages,
 	showPath,
@@ -175,7 +176,7 @@ function toOutput(response: unknown) {
 	if ((response ?? '') === '' || (isPlainObject(response) && Object.keys(response).length === 0))
 		return [{ json: { success: true } }];
 	return (Array.isArray(response) ? response : [response]).map((record) => ({
-		json: isPlainObject(record) ? record : { value: record as IDataObject[string] },
+		json: isPlainObject(record) ? record : { value: record },
 	}));
 }
 
@@ -192,7 +193,7 @@ async function paginated(item: Item, path: string, version: ApiVersion, query: I
 			qs,
 			shape: 'any',
 			itemIndex: item.index,
-			startCursor: typeof cursor === 'string' ? cursor : undefined,
+			startCursor: filledText(cursor),
 			otherOnFirstPage: true,
 			narrow:
 				'Narrow the list with query parameters the endpoint filters by, or set "Limit" instead of "Return All".',
