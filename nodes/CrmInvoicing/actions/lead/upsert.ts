@@ -144,8 +144,9 @@ async function findLeadId(item: Item, email: string) {
 	});
 	for await (const page of pages) {
 		for (const lead of page.records) {
-			if (lead.archived === true || !filledText(lead.id)) continue;
-			if (normalizeEmail(lead.email) === email) matches.push(lead);
+			// Not archived (the server may ignore the filter), with an ID, and this very email.
+			if (lead.archived !== true && filledText(lead.id) && normalizeEmail(lead.email) === email)
+				matches.push(lead);
 		}
 		if (options.severalMatches === 'error' && matches.length > 1) {
 			fail(
