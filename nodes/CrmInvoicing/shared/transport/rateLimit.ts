@@ -92,7 +92,10 @@ export class RateLimitPacer {
 			return;
 		}
 		const { remaining, limit, resetMs } = window;
-		this.#knownLimit = limit >= 1 ? Math.floor(limit) : Math.max(this.#knownLimit, remaining + 1);
+		this.#knownLimit =
+			limit >= 1 && limit < Infinity
+				? Math.floor(limit)
+				: Math.max(this.#knownLimit, remaining + 1);
 		const firstOfWindow = this.#mode !== 'announced';
 		this.#mode = 'announced';
 		// Answers can arrive out of order: the lowest budget and the earliest reset of the window hold.
@@ -185,7 +188,7 @@ export function rateLimitWait(headers: HeaderMap, now: number, tries = 0): RateL
 	let unusable: string | undefined;
 	/** Undefined when not usable; the first reason is kept. */
 	const read = (name: string, margin = 0): RateLimitWait | undefined => {
-		const text = headerValue(headers, name)?.trim() || '-';
+		const text = headerValue(headers, name) || '-';
 		const seconds = Number(text);
 		// A date, or a RateLimit-Reset past 1e9 (a Unix time), is a time; else seconds, when 0 or more.
 		const time = Number.isNaN(seconds) || (margin > 0 && seconds > 1e9);
@@ -210,13 +213,13 @@ export type RateLimitWait = { ms: number; source: 'asked' | 'default'; unusable?
 
 function announcedWindow(headers: HeaderMap, now: number) {
 	const [remaining, reset, limit] = ['remaining', 'reset', 'limit'].map((name) =>
-		Number(headerValue(headers, `ratelimit-${name}`)?.trim() || NaN),
+		Number(headerValue(headers, `ratelimit-${name}`) || NaN),
 	);
 	if (!(remaining >= 0 && remaining < Infinity && Number.isFinite(reset))) return undefined;
 	return {
 		remaining,
 		resetMs: boundedWait(reset > 1e9 ? reset * 1000 - now : reset * 1000) + RETRY.resetMarginMs,
-		limit: Number.isFinite(limit) ? limit : 0,
+		limit,
 	};
 }
 
