@@ -77,15 +77,14 @@ export async function startAttempt(context: ApiContext, request: ApiRequest) {
 }
 export type Attempt = Awaited<ReturnType<typeof startAttempt>>;
 
-const fits = (attempt: Attempt, ms: number) => Date.now() + ms < attempt.deadline;
-
 /** Only a GET or DELETE is tried again (a dropped connection, 502/503/504): others may have taken effect. */
 export function backOff(attempt: Attempt) {
 	const { method, once } = attempt.request;
 	const idempotent = !once && (method === 'GET' || method === 'DELETE');
 	const waitMs = RETRY.transientBackoffMs * 2 ** attempt.transientRetries;
 	const spent = attempt.transientRetries >= RETRY.maxTransientRetries;
-	if (!idempotent || spent || !fits(attempt, waitMs)) return undefined;
+	// Not when the wait would outlast the request's deadline.
+	if (!idempotent || spent || Date.now() + waitMs >= attempt.deadline) return undefined;
 	attempt.transientRetries++;
 	return waitMs;
 }
@@ -112,7 +111,8 @@ export function waitsOut(attempt: Attempt, wait: RateLimitWait, body: unknown) {
 	// The retry waits for its turn, ahead of later requests.
 	if (attempt.request.once) return false;
 	attempt.rateLimitRetries++;
-	return attempt.rateLimitRetries <= RETRY.maxRateLimitRetries && fits(attempt, wait.ms);
+	const fits = Date.now() + wait.ms < attempt.deadline;
+	return attempt.rateLimitRetries <= RETRY.maxRateLimitRetries && fits;
 }
 
 /** n8n's client follows no redirect: it would send the key, and on 307/308 the body, to any host. Whether the next
