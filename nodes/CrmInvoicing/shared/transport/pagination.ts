@@ -64,8 +64,6 @@ const CYCLES =
 
 function listingOf(context: ApiContext, spec: ListSpec) {
 	const version = spec.version ?? 'v1';
-	// An empty start cursor is none: readPages sends no cursor, and no page names an empty one.
-	const cursor = spec.startCursor;
 	return {
 		context,
 		spec,
@@ -74,8 +72,7 @@ function listingOf(context: ApiContext, spec: ListSpec) {
 		records: 0,
 		bytes: 0,
 		seenIds: new Set<unknown>(),
-		cursor,
-		seenCursors: new Set<unknown>([cursor]),
+		seenCursors: new Set<unknown>([spec.startCursor]),
 	};
 }
 type Listing = ReturnType<typeof listingOf>;
@@ -153,6 +150,8 @@ export async function* readPages(this: ApiContext, spec: ListSpec, pageSizeFor?:
 	const { deadline = Infinity, maxPages = Infinity } = spec;
 	const list = listingOf(this, spec);
 	const sizeName = spec.version === 'v2' ? 'pageSize' : 'limit';
+	// An empty start cursor is none: no cursor is sent, and no page names an empty one.
+	let cursor = spec.startCursor;
 	for (let number = 1; ; number++) {
 		if (Date.now() >= deadline)
 			throw capped(list, `was not read within its time limit (${number - 1} pages read)`);
@@ -162,7 +161,7 @@ export async function* readPages(this: ApiContext, spec: ListSpec, pageSizeFor?:
 			...spec.qs,
 			[sizeName]: Math.min(MAX_PAGE_SIZE, pageSizeFor?.() ?? MAX_PAGE_SIZE),
 		};
-		if (list.cursor) qs.cursor = list.cursor;
+		if (cursor) qs.cursor = cursor;
 		// The spec's path, version, item and deadline; its list options are not read by the request.
 		const {
 			body,
@@ -194,7 +193,7 @@ export async function* readPages(this: ApiContext, spec: ListSpec, pageSizeFor?:
 		stats.mostPagesOfOneList = Math.max(stats.mostPagesOfOneList, number);
 		yield { records, nextCursor, number };
 		if (!nextCursor) return;
-		list.cursor = nextCursor;
+		cursor = nextCursor;
 		list.seenCursors.add(nextCursor);
 	}
 }
