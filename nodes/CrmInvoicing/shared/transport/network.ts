@@ -4,12 +4,11 @@ import { isText } from '../values';
 import type { Attempt } from './attempt';
 import { apiError, CHECK_BASE_URL, checkFirst } from './errors';
 
+const isTlsCode = (code: string) =>
+	/CERT|SSL|TLS|ISSUER|CHAIN|LEAF|UNTRUSTED|EXPIRED|NOT_YET_VALID/.test(code);
+
 const CONNECTION =
 	/^(ECONN(RESET|REFUSED|ABORTED)|E?TIMEDOUT|ESOCKETTIMEDOUT|EPIPE|ENOTFOUND|EAI_AGAIN|E(HOST|NET)UNREACH|UND_ERR_SOCKET)$/;
-
-const TLS = /CERT|SSL|TLS|ISSUER|CHAIN|LEAF|UNTRUSTED|EXPIRED|NOT_YET_VALID/;
-
-const isTlsCode = (code: string) => TLS.test(code);
 
 const isConnectionCode = (code: string) => CONNECTION.test(code);
 
