@@ -3,9 +3,8 @@
 
 export const REDACTED = '[redacted]';
 
-/** Replacing a shorter key would garble the text and hide nothing. */
-const MIN_SECRET_LENGTH = 4;
-const isLongEnough = (spelling: string) => spelling.length >= MIN_SECRET_LENGTH;
+/** Replacing a key shorter than 4 would garble the text and hide nothing. */
+const isLongEnough = (spelling: string) => spelling.length >= 4;
 
 /** At each of the three alignments a key can have inside a longer base64 text. */
 export function secretSpellings(key: string) {
