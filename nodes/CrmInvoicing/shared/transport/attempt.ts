@@ -93,16 +93,16 @@ export function backOff(attempt: Attempt) {
 export function waitsOut(attempt: Attempt, wait: RateLimitWait, body: unknown) {
 	runStatsOf(attempt.context).rateLimited++;
 	const waitedMs = attempt.rateLimitWaitedMs;
-	if (wait.ms > RETRY.maxWaitMs || waitedMs + wait.ms > RETRY.maxTotalRateLimitWaitMs) {
+	const tooLong = wait.ms > RETRY.maxWaitMs;
+	if (tooLong || waitedMs + wait.ms > RETRY.maxTotalRateLimitWaitMs) {
 		const error = apiErrorFromResponse(attempt.context.getNode(), 429, body, attempt.summary);
 		const asked =
 			wait.source === 'default'
 				? `gave no usable wait${wait.unusable ? ` (${wait.unusable})` : ''}, so the node would wait`
 				: 'asked to wait';
-		const most =
-			wait.ms > RETRY.maxWaitMs
-				? describeDuration(RETRY.maxWaitMs)
-				: `${describeDuration(RETRY.maxTotalRateLimitWaitMs)} for a request and had waited ${describeDuration(waitedMs)}`;
+		const most = tooLong
+			? describeDuration(RETRY.maxWaitMs)
+			: `${describeDuration(RETRY.maxTotalRateLimitWaitMs)} for a request and had waited ${describeDuration(waitedMs)}`;
 		error.message = `The CRM API answered 429 (rate limit) and ${asked} ${describeDuration(wait.ms)} before the next request; the node waits at most ${most}, so it did not wait`;
 		error.description = RATE_ADVICE;
 		throw error;
