@@ -105,7 +105,8 @@ async function read(attempt: Attempt, response: IN8nHttpFullResponse, timing: Ti
 	attempt.pacer.settle(attempt.turn as PacerTurn, status, headers, wait?.ms);
 	const success = status >= 200 && status < 300;
 	const max = success ? READ.maxAnswerBytes : READ.maxErrorBodyBytes;
-	let content: Awaited<ReturnType<typeof readBody>>;
+	// Typed by its one assignment (the catch throws).
+	let content;
 	try {
 		content = await readBody(response.body as BodyStream, max, timing.stop);
 	} catch (error) {
