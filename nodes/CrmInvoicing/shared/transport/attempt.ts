@@ -108,11 +108,10 @@ export function waitsOut(attempt: Attempt, wait: RateLimitWait, body: unknown) {
 		throw error;
 	}
 	attempt.rateLimitWaitedMs += wait.ms;
-	// The retry waits for its turn, ahead of later requests.
-	if (attempt.request.once) return false;
 	attempt.rateLimitRetries++;
 	const fits = Date.now() + wait.ms < attempt.deadline;
-	return attempt.rateLimitRetries <= RETRY.maxRateLimitRetries && fits;
+	// The retry waits for its turn, ahead of later requests.
+	return !attempt.request.once && attempt.rateLimitRetries <= RETRY.maxRateLimitRetries && fits;
 }
 
 /** n8n's client follows no redirect: it would send the key, and on 307/308 the body, to any host. Whether the next
