@@ -104,6 +104,15 @@ function bringsNew(page: IDataObject[], seen: Set<unknown>) {
 	return fresh;
 }
 
+/** The spec's path, version, item and deadline; its list options are not read by the request. */
+function requestPage(list: Listing, size: number, cursor: string | undefined) {
+	const { spec } = list;
+	const sizeName = spec.version === 'v2' ? 'pageSize' : 'limit';
+	const qs = { ...spec.qs, [sizeName]: size };
+	if (cursor) qs.cursor = cursor;
+	return apiRequestFull.call(list.context, { ...spec, method: 'GET', qs });
+}
+
 function recordsOf(list: Listing, entries: unknown[], number: number, status: number) {
 	const { skipEntry } = list.spec;
 	const records: IDataObject[] = [];
@@ -149,7 +158,6 @@ const keepAll = () => true;
 export async function* readPages(this: ApiContext, spec: ListSpec, pageSizeFor?: () => number) {
 	const { deadline = Infinity, maxPages = Infinity } = spec;
 	const list = listingOf(this, spec);
-	const sizeName = spec.version === 'v2' ? 'pageSize' : 'limit';
 	// An empty start cursor is none: no cursor is sent, and no page names an empty one.
 	let cursor = spec.startCursor;
 	for (let number = 1; ; number++) {
@@ -157,18 +165,8 @@ export async function* readPages(this: ApiContext, spec: ListSpec, pageSizeFor?:
 			throw capped(list, `was not read within its time limit (${number - 1} pages read)`);
 		if (number > maxPages) throw capped(list, `has more than ${count(maxPages)} pages${MOST}`);
 		// readList's rest of its limit: a whole number, at least 1.
-		const qs = {
-			...spec.qs,
-			[sizeName]: Math.min(MAX_PAGE_SIZE, pageSizeFor?.() ?? MAX_PAGE_SIZE),
-		};
-		if (cursor) qs.cursor = cursor;
-		// The spec's path, version, item and deadline; its list options are not read by the request.
-		const {
-			body,
-			statusCode: status,
-			headers,
-			bodyBytes,
-		} = await apiRequestFull.call(this, { ...spec, method: 'GET', qs });
+		const size = Math.min(MAX_PAGE_SIZE, pageSizeFor?.() ?? MAX_PAGE_SIZE);
+		const { body, statusCode: status, headers, bodyBytes } = await requestPage(list, size, cursor);
 		list.bytes += bodyBytes;
 		const raw = pageOf(body, list.shape);
 		if (!raw) {
