@@ -7,6 +7,7 @@ import {
 	credentialOf,
 	filledText,
 	nodeIdentity,
+	nodeKey,
 	nothing,
 	sha256,
 	texts,
@@ -252,8 +253,9 @@ export async function rewrap(of: TriggerContext, stored: StoredSubscription) {
 }
 
 /** What a delivery needs, in one read: the stored subscription, its secret as readSecret gives it (null: the
- * credential cannot be read; undefined: unreadable), the retired ones' readable secrets, and whether this delivery id
- * was accepted already (the delivery memory is the subscription's: its id is the key). */
+ * credential cannot be read; undefined: unreadable), the retired ones' readable secrets, whether this delivery id was
+ * accepted already, and the key of the delivery memory it is accepted in: this node's, for this subscription (two
+ * CRMs may number their subscriptions and deliveries alike). */
 export async function readDelivery(context: IWebhookFunctions, deliveryId: string) {
 	const data = nodeData(context);
 	const { subscription: stored, retired } = readState(data);
@@ -263,10 +265,12 @@ export async function readDelivery(context: IWebhookFunctions, deliveryId: strin
 	const retiredSecrets = [];
 	for (const entry of retired)
 		retiredSecrets.push((await readSecret(context, entry).catch(nothing))?.secret);
+	const memoryKey = `${nodeKey(context)}:${stored.id}`;
 	return {
 		stored,
 		secret,
 		retired: retiredSecrets,
-		seen: !acceptOnce(data, stored.id, deliveryId, true),
+		seen: !acceptOnce(data, memoryKey, deliveryId, true),
+		memoryKey,
 	};
 }

@@ -122,11 +122,11 @@ async function outcomeOf(
 
 /** What a verified delivery changes is kept before the answer: n8n saves static data with it. */
 async function decide(context: IWebhookFunctions, verified: Verified): Promise<Outcome> {
-	const { stored, webhookId, rotating } = verified;
+	const { stored, webhookId, rotating, memoryKey } = verified;
 	const outcome = await outcomeOf(context, verified);
 	await rewrap(context, stored);
 	// Checked again: a copy of this delivery handled meanwhile (during the read) has been accepted already.
-	const accepted = !outcome.item || acceptOnce(nodeData(context), stored.id, webhookId);
+	const accepted = !outcome.item || acceptOnce(nodeData(context), memoryKey, webhookId);
 	const kept = accepted ? outcome : DUPLICATE;
 	// Only after a 2xx: a delivery answered 503 comes again through the subscription that the renewal deletes.
 	if (!rotating || kept.status !== 200) return kept;

@@ -16,9 +16,11 @@ import {
 	SECRET,
 	secretParts,
 	storedSubscription,
+	tagFor,
 	useMovableClock,
 	warnings,
 	type Delivered,
+	wrapAsStored,
 	type DeliveryOptions,
 } from '../../helpers/trigger';
 
@@ -190,6 +192,21 @@ describe('verified deliveries that start nothing', () => {
 			body: { received: true, duplicate: true },
 		});
 		expect((await deliver({ staticData })).ran).toBe(true);
+	});
+
+	it("two triggers whose CRMs number subscriptions and deliveries alike each run their delivery: the memory of accepted ids is each node's", async () => {
+		const id = nextMessageId();
+		const other = { workflowId: 'another-workflow' };
+		expect((await deliver({ id, staticData: storedSubscription() })).ran).toBe(true);
+		const elsewhere = await deliver({
+			id,
+			...other,
+			staticData: storedSubscription({
+				secretWrapped: wrapAsStored(SECRET, 'whk_1', undefined, other),
+				ownerTag: tagFor('trigger', other),
+			}),
+		});
+		expect(elsewhere).toMatchObject({ ran: true, status: 200, body: { received: true } });
 	});
 
 	it('a rejected delivery is not remembered: a correctly signed retry still goes through', async () => {
