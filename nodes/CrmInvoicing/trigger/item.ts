@@ -12,6 +12,14 @@ import { log, type TriggerContext } from './store';
 
 export const TRIGGER_SIMPLIFY_VERSION = 2;
 
+type Delivery = {
+	event: string;
+	timestamp: unknown;
+	payload: unknown;
+	error?: IDataObject;
+	webhookId: string;
+};
+
 export const optionsOf = (context: TriggerContext) =>
 	context.getNodeParameter('options', {}) as IDataObject;
 
@@ -40,19 +48,7 @@ export function parseDelivery(rawBody: Buffer | string | undefined) {
 /** Simplify reduces a `lead.*` lead (the spec shows no other payload) and drops `webhookId`, which workflows read. */
 export function output(
 	context: IWebhookFunctions,
-	{
-		event,
-		timestamp,
-		payload,
-		error,
-		webhookId,
-	}: {
-		event: string;
-		timestamp: unknown;
-		payload: unknown;
-		error?: IDataObject;
-		webhookId: string;
-	},
+	{ event, timestamp, payload, error, webhookId }: Delivery,
 ) {
 	const simplified =
 		context.getNode().typeVersion >= TRIGGER_SIMPLIFY_VERSION &&
